@@ -1,0 +1,6 @@
+"""Registers the shared fixtures; each area keeps its own in tests/fixtures/."""
+
+pytest_plugins = [
+    "tests.fixtures.state",
+    "tests.fixtures.wheels",
+]

@@ -1,0 +1,5 @@
+"""Allows `python -m wizard`, which the tests use to run the real CLI in a subprocess."""
+
+from wizard.cli import main
+
+raise SystemExit(main())

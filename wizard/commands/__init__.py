@@ -1,0 +1,4 @@
+"""The CLI face's subcommand handlers: each turns core results into text or `--json`.
+
+No domain logic here: handlers call the core (`wizard.detect`, `wizard.recipes`, …) and render.
+"""

@@ -1,0 +1,115 @@
+"""Provides the frozen dataclasses that detection returns.
+
+Facts are data: each records where it came from (`source`) so that the user — and a support
+report — can see *why* the wizard believes it. `Facts.to_dict()` is the `detect --json` shape of
+`../shared/design/interface.md`; names there are the API, so fields are only ever added.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+#: Where a driver/GPU fact came from (interface.md: `source` values).
+SOURCES = ("nvml", "nvidia-smi", "procfs", "libcuda", "profile")
+
+
+@dataclass(frozen=True)
+class Driver:
+    version: str | None
+    """e.g. "535.104.05"; None when only the CUDA version could be read (libcuda)."""
+    cuda_driver_version: str | None
+    """The *maximum* CUDA version this driver supports, "12.2"."""
+    source: str
+
+
+@dataclass(frozen=True)
+class Gpu:
+    index: int
+    name: str
+    memory_total_mib: int | None
+    compute_capability: str | None
+    source: str
+    uuid: str | None = None
+
+
+@dataclass(frozen=True)
+class CudaLibrary:
+    name: str
+    """"cudnn", "cudart", "cublas", … (the library's short name)."""
+    version: str | None
+    path: str
+    found_via: str
+    """"LD_LIBRARY_PATH", "conda", "/usr/local/cuda", "ldconfig", "wheel"."""
+    loads_first: bool = False
+    """True for the copy the dynamic loader would pick first for this library name."""
+
+
+@dataclass(frozen=True)
+class PythonInfo:
+    version: str
+    executable: str
+
+
+@dataclass(frozen=True)
+class EnvironmentInfo:
+    kind: str
+    """"conda", "venv" or "system"."""
+    path: str
+    packages: dict[str, str] = field(default_factory=dict)
+    jaxlib_cuda_tag: str | None = None
+    """e.g. "cuda12.cudnn89" from a `jaxlib 0.4.23+cuda12.cudnn89` local version."""
+
+
+@dataclass(frozen=True)
+class DiskInfo:
+    state_free_gib: float | None
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class DetectWarning:
+    id: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Platform:
+    os: str
+    arch: str
+    glibc: str | None
+
+
+@dataclass(frozen=True)
+class Facts:
+    driver: Driver | None
+    gpus: tuple[Gpu, ...]
+    cuda_libraries: tuple[CudaLibrary, ...]
+    python: PythonInfo
+    environment: EnvironmentInfo
+    disk: DiskInfo
+    platform: Platform
+    warnings: tuple[DetectWarning, ...] = ()
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["gpus"] = list(data["gpus"])
+        data["cuda_libraries"] = list(data["cuda_libraries"])
+        data["warnings"] = list(data["warnings"])
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Facts:
+        """Rebuilds facts from `to_dict()` output (the support report and tests read saved JSON)."""
+        return cls(
+            driver=Driver(**data["driver"]) if data.get("driver") else None,
+            gpus=tuple(Gpu(**g) for g in data.get("gpus", [])),
+            cuda_libraries=tuple(CudaLibrary(**c) for c in data.get("cuda_libraries", [])),
+            python=PythonInfo(**data["python"]),
+            environment=EnvironmentInfo(**data["environment"]),
+            disk=DiskInfo(**data["disk"]),
+            platform=Platform(**data.get("platform", {"os": "linux", "arch": "x86_64", "glibc": None})),
+            warnings=tuple(DetectWarning(**w) for w in data.get("warnings", [])),
+            seconds=data.get("seconds", 0.0),
+        )

@@ -1,0 +1,54 @@
+"""Provides where things live (interface.md, "Where things live").
+
+State: `$GC_WIZARD_HOME`, else `$XDG_DATA_HOME/gc-wizard`, else `~/.local/share/gc-wizard`.
+Recipes: built-in, then `$XDG_CONFIG_HOME/gc-wizard/recipes/`, then each `--recipes-dir`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def state_dir() -> Path:
+    explicit = os.environ.get("GC_WIZARD_HOME")
+    if explicit:
+        return Path(explicit).expanduser()
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home).expanduser() / "gc-wizard"
+
+
+def envs_dir() -> Path:
+    return state_dir() / "envs"
+
+
+def logs_dir() -> Path:
+    return state_dir() / "logs"
+
+
+def history_path() -> Path:
+    return state_dir() / "history.json"
+
+
+def lock_path() -> Path:
+    return state_dir() / "wizard.lock"
+
+
+def builtin_recipes_dir() -> Path:
+    """The shipped recipes: inside the package in a wheel, the repository's `recipes/` in a checkout."""
+    packaged = Path(__file__).resolve().parent / "recipes"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "recipes"
+
+
+def user_recipes_dir() -> Path:
+    config_home = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config_home).expanduser() / "gc-wizard" / "recipes"
+
+
+def recipe_dirs(extra: list[str] | None = None) -> list[Path]:
+    """Recipe folders in override order: a later folder's recipe replaces an earlier one's."""
+    dirs = [builtin_recipes_dir(), user_recipes_dir()]
+    dirs.extend(Path(d).expanduser() for d in extra or [])
+    return dirs

@@ -1,0 +1,64 @@
+"""Renders `gc-wizard activate`, `gc-wizard kernel install` and `gc-wizard report` (logic in the core)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from wizard.commands.output import emit_json, say, warn
+from wizard.errors import UserError
+
+
+def run_activate(args: argparse.Namespace) -> int:
+    from wizard.activate import activation_script, compute_activation, default_shell, resolve_env
+
+    env = resolve_env(args.env)
+    shell = args.shell or default_shell()
+    sys.stdout.write(activation_script(compute_activation(env), shell))
+    sys.stdout.flush()
+    if sys.stdout.isatty():
+        warn('this is shell code for your shell to run; use it as:  eval "$(gc-wizard activate'
+             + (f" --env {args.env}" if args.env else "") + ')"')
+    return 0
+
+
+def run_kernel(args: argparse.Namespace) -> int:
+    from wizard.activate import resolve_env
+    from wizard.kernel import kernel_install
+
+    env = resolve_env(args.env)
+    result = kernel_install(env, args.name)
+    if args.json:
+        emit_json(result)
+        return 0
+    say(f"{'Updated' if result['replaced'] else 'Registered'} the Jupyter kernel \"{result['display_name']}\".")
+    say(f"  name:   {result['name']}")
+    say(f"  spec:   {result['path']}")
+    say(f"  python: {result['env']}/bin/python")
+    for removal in result["removed"]:
+        say(f"  kept out of the kernel's {removal['variable']}: {removal['folder']} ({removal['reason']})")
+    say("Pick it in Jupyter's kernel list (Kernel → Change kernel); restart Jupyter if it is not listed yet.")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from wizard.report import collect_and_build
+
+    text = collect_and_build()
+    if not args.out:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return 0
+    target = Path(args.out).expanduser()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise UserError(f"cannot write the report to {target}: {exc.strerror or exc}.") from None
+    say(f"Wrote the support report to {target} (host, user, home folder and GPU UUIDs redacted; read it before "
+        "sending).")
+    return 0

@@ -1,0 +1,139 @@
+"""Provides Jupyter kernel registration for a verified environment.
+
+The seed user runs GraphCast in a notebook, not a shell, so an environment is only usable once
+Jupyter can start its Python with the same clean variables `gc-wizard activate` gives a shell. A
+kernelspec is a small JSON file; we write it directly (`jupyter kernelspec install` would need
+Jupyter in the wizard's own environment, which it does not have to have):
+
+- `argv` runs the environment's own `bin/python -m ipykernel_launcher -f {connection_file}`;
+- `env` carries the recipe's runtime variables and the cleaned `LD_LIBRARY_PATH`/`PATH` from
+  `wizard.activate.compute_activation` — the Jupyter server's stale CUDA folders never reach the kernel;
+- `display_name` says what was verified: "GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)".
+
+The spec goes to the user's data folder (`$JUPYTER_DATA_DIR`, else `$XDG_DATA_HOME/jupyter`, else
+`~/.local/share/jupyter`, as jupyter_core resolves it), under `kernels/<name>/kernel.json`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from wizard.activate import compute_activation, env_python, read_marker
+from wizard.errors import OperationFailed, UserError
+
+_NAME_OK = re.compile(r"^[a-z0-9._-]+$", re.IGNORECASE)  # jupyter_client's rule for kernel names
+
+
+def jupyter_data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    environ = os.environ if environ is None else environ
+    explicit = environ.get("JUPYTER_DATA_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg).expanduser() / "jupyter"
+
+
+def default_kernel_name(env: Path, marker: Mapping[str, Any]) -> str:
+    base = str(marker.get("recipe") or env.name)
+    name = re.sub(r"[^a-z0-9._-]+", "-", f"gc-wizard-{base}".lower()).strip("-.")
+    return name or "gc-wizard"
+
+
+def display_name(env: Path, marker: Mapping[str, Any]) -> str:
+    """"GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)" from the env marker."""
+    title = str(marker.get("title") or marker.get("recipe") or env.name).strip()
+    if not title.lower().startswith("graphcast"):
+        title = f"GraphCast · {title}"
+    # A title's own trailing "(GPU)" joins the verified date: "… cuDNN 8.9 (GPU, verified 2026-11-21)".
+    tail = re.search(r"\s*\(([^()]*)\)$", title)
+    extra = []
+    if tail:
+        title, extra = title[: tail.start()], [tail.group(1).strip()]
+    verified = marker.get("verified")
+    if verified:
+        extra.append(f"verified {str(verified)[:10]}")
+    elif marker:
+        extra.append("not verified")
+    return f"{title} ({', '.join(extra)})" if extra else title
+
+
+def has_ipykernel(env: Path, timeout: float = 60.0) -> bool:
+    """Whether the environment's own Python can find ipykernel (asked of that Python, not ours)."""
+    code = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('ipykernel') else 3)"
+    try:
+        proc = subprocess.run([str(env_python(env)), "-c", code], capture_output=True, timeout=timeout,
+                              env={k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "PYTHONPATH")})
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0
+
+
+def build_kernelspec(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The kernel.json contents for `env` (no files written)."""
+    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    marker = read_marker(env_path)
+    act = compute_activation(env_path, environ, marker)
+    return {
+        "argv": [str(env_python(env_path)), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": display_name(env_path, marker),
+        "language": "python",
+        "env": act.kernel_env(),
+        "metadata": {
+            "debugger": True,
+            "gc_wizard": {
+                "env": str(env_path),
+                "recipe": marker.get("recipe"),
+                "verified": marker.get("verified"),
+                "removed": [{"variable": r.variable, "folder": r.folder, "reason": r.reason} for r in act.removals],
+            },
+        },
+    }
+
+
+def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
+                   environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Register `env` as a user-level Jupyter kernel; returns what was written.
+
+    Returns `{"ok", "name", "display_name", "path", "env", "replaced", "removed"}`. UserError when
+    the name is not a valid kernel name or the env has no ipykernel; OperationFailed when the spec
+    cannot be written.
+    """
+    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    if not env_python(env_path).exists():
+        raise UserError(f"{env_path} is not a Python environment (it has no bin/python).")
+    marker = read_marker(env_path)
+    kernel_name = name or default_kernel_name(env_path, marker)
+    if not _NAME_OK.match(kernel_name):
+        raise UserError(f"kernel name {kernel_name!r} is not allowed; use only letters, digits, '.', '_' and '-'.")
+    if not has_ipykernel(env_path):
+        raise UserError(
+            f"{env_path} has no ipykernel, so Jupyter cannot start it; install it there with "
+            f"`{env_python(env_path)} -m pip install ipykernel` (the built-in recipes include it), then run "
+            "`gc-wizard kernel install` again."
+        )
+    spec = build_kernelspec(env_path, environ=environ)
+    folder = jupyter_data_dir(environ) / "kernels" / kernel_name.lower()
+    target = folder / "kernel.json"
+    replaced = target.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / ".kernel.json.tmp"
+        tmp.write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(target)
+    except OSError as exc:
+        raise OperationFailed(f"cannot write the kernel spec {target}: {exc.strerror or exc}.") from None
+    return {
+        "ok": True,
+        "name": kernel_name.lower(),
+        "display_name": spec["display_name"],
+        "path": str(target),
+        "env": str(env_path),
+        "replaced": replaced,
+        "removed": spec["metadata"]["gc_wizard"]["removed"],
+    }

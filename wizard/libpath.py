@@ -1,0 +1,255 @@
+"""Tells which library and tool folders hold CUDA or cuDNN, so an environment can run without them.
+
+Why: the seed help request (cuDNN 8.2.1 loaded against a jaxlib built for 8.6) is what a stray folder
+on `LD_LIBRARY_PATH` costs. JAX >= 0.4.19 finds its pip-installed `nvidia-*` libraries through RPATH,
+but transitive dependencies and anything loaded before JAX still come from `LD_LIBRARY_PATH`; and an
+old toolkit's `ptxas` on `PATH` is what XLA falls back to. Detection reports these folders, and the
+plan/activate code drops them from the variables it hands to an environment — both through here, so
+"a CUDA folder" means the same thing everywhere.
+
+Only file names are read (plus a version header or the toolkit's `version.json` when the file name
+carries only the major version); nothing is loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The CUDA/cuDNN libraries that matter to JAX, by the stem of their file name (`lib<stem>.so*`).
+LIBRARY_NAMES = (
+    "cudnn", "cudart", "cublas", "cublasLt", "cufft", "cusolver", "cusparse", "cupti", "nvJitLink",
+    "nvrtc", "nccl",
+)
+
+#: How each library is named in sentences.
+PRETTY = {
+    "cudnn": "cuDNN", "cudart": "CUDA runtime", "cublas": "cuBLAS", "cublasLt": "cuBLASLt",
+    "cufft": "cuFFT", "cusolver": "cuSOLVER", "cusparse": "cuSPARSE", "cupti": "CUPTI",
+    "nvJitLink": "nvJitLink", "nvrtc": "NVRTC", "nccl": "NCCL",
+}
+
+#: The key for each library in a CUDA toolkit's `version.json` (CUDA >= 11.1 ships one).
+_TOOLKIT_JSON_KEYS = {
+    "cudart": "cuda_cudart", "cublas": "libcublas", "cublasLt": "libcublas", "cufft": "libcufft",
+    "cusolver": "libcusolver", "cusparse": "libcusparse", "cupti": "cuda_cupti", "nvJitLink": "libnvjitlink",
+    "nvrtc": "cuda_nvrtc",
+}
+
+#: The distribution-name prefix of the `nvidia-*` wheel that ships each library.
+_WHEEL_PREFIX = {
+    "cudnn": "nvidia_cudnn", "cudart": "nvidia_cuda_runtime", "cublas": "nvidia_cublas",
+    "cublasLt": "nvidia_cublas", "cufft": "nvidia_cufft", "cusolver": "nvidia_cusolver",
+    "cusparse": "nvidia_cusparse", "cupti": "nvidia_cuda_cupti", "nvJitLink": "nvidia_nvjitlink",
+    "nvrtc": "nvidia_cuda_nvrtc", "nccl": "nvidia_nccl",
+}
+
+#: Toolkit programs whose presence makes a `PATH` folder a CUDA toolkit `bin/`.
+CUDA_TOOLS = ("nvcc", "ptxas", "nvlink", "fatbinary", "cuobjdump", "nvdisasm", "cuda-gdb")
+
+#: Folders that stay on `PATH` even when they hold CUDA tools: dropping them breaks the shell.
+_SYSTEM_BIN_DIRS = frozenset({"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"})
+
+_LIB_RE = re.compile(r"^lib(" + "|".join(LIBRARY_NAMES) + r")\.so((?:\.\d+)*)$")
+
+
+@dataclass(frozen=True)
+class LibraryFile:
+    """One CUDA/cuDNN library in one folder."""
+
+    name: str
+    """Short name, one of LIBRARY_NAMES ("cudnn")."""
+    path: str
+    """The real file, symlinks resolved (`/opt/cudnn/lib64/libcudnn.so.8.2.1`)."""
+    version: str | None
+    """From the file name, else from `cudnn_version.h` / the toolkit's `version.json`."""
+    listed_as: str
+    """The name found in the folder (`libcudnn.so.8`), before resolving symlinks."""
+
+
+def _version_from_name(file_name: str) -> str | None:
+    match = _LIB_RE.match(file_name)
+    if not match or not match.group(2):
+        return None
+    return match.group(2).lstrip(".")
+
+
+def cudnn_header_version(lib_dir: str | Path) -> str | None:
+    """cuDNN's full version from a `cudnn_version.h` (or old `cudnn.h`) beside or above `lib_dir`."""
+    lib_dir = Path(lib_dir)
+    for include in (lib_dir, lib_dir.parent / "include", lib_dir.parent.parent / "include"):
+        for header in ("cudnn_version.h", "cudnn.h"):
+            path = include / header
+            try:
+                text = path.read_text(errors="replace")
+            except OSError:
+                continue
+            parts = [re.search(rf"#define\s+CUDNN_{key}\s+(\d+)", text) for key in ("MAJOR", "MINOR", "PATCHLEVEL")]
+            if parts[0] and parts[1]:
+                return ".".join(p.group(1) for p in parts if p)
+    return None
+
+
+def toolkit_version_json(lib_dir: str | Path) -> dict:
+    """The nearest CUDA toolkit `version.json` above `lib_dir` (lib64/, targets/<arch>/lib/), or {}."""
+    lib_dir = Path(lib_dir)
+    for root in (lib_dir.parent, lib_dir.parent.parent, lib_dir.parent.parent.parent):
+        try:
+            return json.loads((root / "version.json").read_text())
+        except (OSError, ValueError):
+            continue
+    return {}
+
+
+def toolkit_version(root: str | Path) -> str | None:
+    """The CUDA toolkit version of a toolkit root (`/usr/local/cuda-11.2`): version.json, version.txt, name."""
+    root = Path(root)
+    try:
+        data = json.loads((root / "version.json").read_text())
+        version = data.get("cuda", {}).get("version")
+        if version:
+            return ".".join(version.split(".")[:2])
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        match = re.search(r"CUDA Version\s+(\d+\.\d+)", (root / "version.txt").read_text())
+        if match:
+            return match.group(1)
+    except OSError:
+        pass
+    match = re.search(r"cuda-?(\d+\.\d+)", str(root.resolve()) if root.exists() else str(root))
+    return match.group(1) if match else None
+
+
+def dist_info_version(name: str, lib_dir: str | Path) -> str | None:
+    """The version of the `nvidia-*` wheel that ships `lib_dir` (`site-packages/nvidia/cudnn/lib`).
+
+    Also reads a toolkit laid out from those wheels (`<root>/dist-info/nvidia_cuda_runtime-13.0.96.dist-info`).
+    """
+    prefix = _WHEEL_PREFIX.get(name)
+    if not prefix:
+        return None
+    lib_dir = Path(lib_dir)
+    pattern = re.compile(rf"^{prefix}(?:[_-]cu\d+)?-(\d[\w.]*)\.dist-info$", re.I)
+    for where in (lib_dir.parent.parent.parent, lib_dir.parent / "dist-info"):
+        try:
+            entries = os.listdir(where)
+        except OSError:
+            continue
+        for entry in entries:
+            match = pattern.match(entry)
+            if match:
+                return match.group(1)
+    return None
+
+
+def _refine(name: str, version: str | None, lib_dir: str) -> str | None:
+    """A major-only version ("8", "13") made precise from headers, version.json or dist-info."""
+    if version and "." in version:
+        return version
+    for better in (
+        cudnn_header_version(lib_dir) if name == "cudnn" else None,
+        toolkit_version_json(lib_dir).get(_TOOLKIT_JSON_KEYS.get(name, ""), {}).get("version"),
+        dist_info_version(name, lib_dir),
+    ):
+        if better and (version is None or better.split(".")[0] == version):
+            return better
+    return version
+
+
+def libraries_in(directory: str | Path) -> list[LibraryFile]:
+    """The CUDA/cuDNN libraries in one folder, one entry per real file, in LIBRARY_NAMES order."""
+    directory = str(directory)
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    by_real: dict[str, list[str]] = {}
+    for file_name in names:
+        if not _LIB_RE.match(file_name):
+            continue
+        real = os.path.realpath(os.path.join(directory, file_name))
+        if os.path.isfile(real):  # a dangling symlink loads nothing
+            by_real.setdefault(real, []).append(file_name)
+    found = []
+    for real, listed in by_real.items():
+        # The soname-like entry (libcudnn.so.8) is what the loader asks for; the dev link (.so) is not.
+        listed.sort(key=lambda n: (n.endswith(".so"), len(n)))
+        name = _LIB_RE.match(listed[0]).group(1)
+        versions = [_version_from_name(os.path.basename(real))] + [_version_from_name(n) for n in listed]
+        version = max((v for v in versions if v), key=lambda v: v.count("."), default=None)
+        found.append(LibraryFile(name=name, path=real, version=_refine(name, version, directory),
+                                 listed_as=listed[0]))
+    order = {name: i for i, name in enumerate(LIBRARY_NAMES)}
+    found.sort(key=lambda lib: (order[lib.name], lib.path))
+    return found
+
+
+def describe(libraries: list[LibraryFile]) -> str:
+    """"cuDNN 8.2.1, cuBLAS 11.2" — the libraries of one folder in a sentence."""
+    parts = []
+    for lib in libraries:
+        text = PRETTY.get(lib.name, lib.name) + (f" {lib.version}" if lib.version else "")
+        if text not in parts:
+            parts.append(text)
+    return ", ".join(parts)
+
+
+def cuda_dir_reason(directory: str) -> str | None:
+    """Why a library folder counts as a CUDA folder ("holds cuDNN 8.2.1"), or None."""
+    libraries = libraries_in(directory)
+    if libraries:
+        return f"holds {describe(libraries)}"
+    if os.path.basename(os.path.normpath(directory)) == "stubs" and os.path.exists(os.path.join(directory, "libcuda.so")):
+        return "holds the CUDA driver stub libcuda.so (it makes every CUDA program fail)"
+    return None
+
+
+def cuda_bin_dir_reason(directory: str) -> str | None:
+    """Why a `PATH` folder counts as a CUDA toolkit bin/ ("holds ptxas, nvcc (CUDA 11.2)"), or None."""
+    tools = [tool for tool in CUDA_TOOLS if os.path.isfile(os.path.join(directory, tool))]
+    if not tools:
+        return None
+    version = toolkit_version(Path(directory).parent)
+    return f"holds {', '.join(tools)}" + (f" (CUDA {version})" if version else "")
+
+
+def split_cuda_dirs(value: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """Split an `LD_LIBRARY_PATH` value into the folders to keep and the (folder, reason) pairs to drop.
+
+    A folder is dropped when it holds a CUDA or cuDNN library (or the driver stub). Empty entries
+    (which mean "the current directory" to the loader) are dropped silently.
+    """
+    kept: list[str] = []
+    removed: list[tuple[str, str]] = []
+    for entry in value.split(os.pathsep):
+        if not entry:
+            continue
+        reason = cuda_dir_reason(entry)
+        if reason:
+            removed.append((entry, reason))
+        elif entry not in kept:
+            kept.append(entry)
+    return kept, removed
+
+
+def split_cuda_bin_dirs(value: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """Split a `PATH` value into the folders to keep and the (folder, reason) pairs to drop.
+
+    A folder is dropped when it holds CUDA toolkit programs (nvcc, ptxas, ...), except the system
+    folders (/usr/bin, ...): they are kept, because a shell without them is worse than any ptxas.
+    """
+    kept: list[str] = []
+    removed: list[tuple[str, str]] = []
+    for entry in value.split(os.pathsep):
+        if not entry:
+            continue
+        reason = None if os.path.normpath(entry) in _SYSTEM_BIN_DIRS else cuda_bin_dir_reason(entry)
+        if reason:
+            removed.append((entry, reason))
+        elif entry not in kept:
+            kept.append(entry)
+    return kept, removed

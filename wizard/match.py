@@ -1,0 +1,303 @@
+"""Matches recipes to the detected machine and says why, in plain words, for every recipe.
+
+The wizard's promise is "the right stack for *this* server, and why", so a match is never a bare
+yes/no: every failed constraint becomes its own sentence in `reasons` ("needs a driver for CUDA >=
+12.0; this one supports 11.4"), and every caveat of a compatible recipe goes to `warnings`.
+
+Decisions (documented here because they are policy, not mechanics):
+
+- **Recommendation.** Exactly one compatible recipe is recommended: the best compatible GPU stack
+  (highest `preference`, then highest CUDA major, then highest driver-CUDA floor), else the best
+  compatible CPU stack. Only when *nothing* fits (an unsupported OS, or no acceptable Python anywhere
+  with downloads off) is nothing recommended, and then every recipe's reasons say why.
+- **Never a silent CPU fallback.** When the machine has an NVIDIA GPU or driver but no GPU recipe fits,
+  the CPU recipe is still the recommendation, and its first warning says so loudly, quoting the reason
+  each GPU recipe failed.
+- **Several GPUs with mixed compute capabilities.** A GPU recipe is compatible if at least one GPU
+  qualifies. The GPUs that do not qualify are named in a warning that suggests `CUDA_VISIBLE_DEVICES`
+  with the indices of the usable ones, since JAX uses every visible GPU by default.
+- **Hopper (sm_90) and PTX.** jaxlib 0.4.23 ships only PTX for sm_90, which the driver must JIT with a
+  driver that knows the toolkit's CUDA version. Recipes express this as `gpu_driver_rules`; a GPU under
+  a rule whose driver minimum is not met does *not* qualify (so an H100-only box with driver 530 is
+  incompatible with the CUDA 12 recipe, not a warning). Facts §3 marks this as inferred, and the reason
+  says why.
+- **Driver below `driver_warn_below`**: compatible, with a warning (XLA disables parallel compilation).
+- **Python.** The wizard can build the environment with another interpreter, so the recipe's Python
+  range is checked against every interpreter found (`pythons`, from `wizard.pythons.find_pythons`),
+  not only the one the wizard runs on. None fitting is a warning when uv may download one
+  (`python_downloads=True`) and a reason otherwise.
+- **Unknown facts** (a driver whose version or CUDA version could not be read, a GPU whose compute
+  capability is unknown) do not block; each gets a warning saying what was assumed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from wizard.facts import Facts, Gpu, PythonInfo
+from wizard.recipes import Recipe
+
+_ARCH_ALIASES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64", "armv8": "aarch64"}
+
+
+@dataclass(frozen=True)
+class RecipeMatch:
+    recipe: Recipe
+    compatible: bool
+    recommended: bool
+    reasons: tuple[str, ...]
+    """Why the recipe does not fit this machine; empty when it does."""
+    warnings: tuple[str, ...] = ()
+    """Caveats of a compatible recipe (or extra context for an incompatible one)."""
+    summary: str = ""
+    """One line for the list view: why it is recommended, or its first reason."""
+    usable_gpus: tuple[int, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.recipe.id,
+            "title": self.recipe.title,
+            "backend": self.recipe.backend,
+            "requirements": list(self.recipe.requirements),
+            "compatible": self.compatible,
+            "recommended": self.recommended,
+            "reasons": list(self.reasons),
+            "warnings": list(self.warnings),
+            "summary": self.summary,
+            "usable_gpus": list(self.usable_gpus),
+            "runtime_env": dict(self.recipe.runtime_env),
+            "disk_gib": self.recipe.disk_gib,
+            "path": str(self.recipe.path),
+        }
+
+
+def version_tuple(text: str | None) -> tuple[int, ...] | None:
+    """"535.104.05" -> (535, 104, 5); "12.2" -> (12, 2); None or no digits -> None."""
+    if not text:
+        return None
+    parts = re.findall(r"\d+", str(text))
+    return tuple(int(p) for p in parts) if parts else None
+
+
+def _lt(a: str | None, b: str) -> bool:
+    ta, tb = version_tuple(a), version_tuple(b)
+    if ta is None or tb is None:
+        return False
+    width = max(len(ta), len(tb))
+    return ta + (0,) * (width - len(ta)) < tb + (0,) * (width - len(tb))
+
+
+def _range_text(spec: str) -> str:
+    """">=3.10,<3.12" -> "3.10–3.11" when it is a plain minor range, else the specifier itself."""
+    m_lo = re.search(r">=\s*3\.(\d+)(?:\.0)?\b", spec)
+    m_hi = re.search(r"<\s*3\.(\d+)(?:\.0)?\b", spec)
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    if m_lo and m_hi and len(parts) == 2 and "<=" not in spec:
+        lo, hi = int(m_lo.group(1)), int(m_hi.group(1)) - 1
+        return f"3.{lo}" if lo == hi else f"3.{lo}–3.{hi}"
+    return spec
+
+
+def _short_python(version: str) -> str:
+    t = version_tuple(version) or ()
+    return ".".join(str(x) for x in t[:2]) if len(t) >= 2 else version
+
+
+def python_fits(spec: str, version: str) -> bool:
+    try:
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
+    except InvalidVersion:
+        return False
+
+
+def _gpu_label(gpu: Gpu) -> str:
+    return f"GPU {gpu.index} ({gpu.name})"
+
+
+def _check_platform(recipe: Recipe, facts: Facts, reasons: list[str]) -> None:
+    m = recipe.machine
+    os_name = (facts.platform.os or "").lower()
+    arch = _ARCH_ALIASES.get((facts.platform.arch or "").lower(), (facts.platform.arch or "").lower())
+    allowed_arch = {_ARCH_ALIASES.get(a, a) for a in m.arch}
+    if os_name not in m.os:
+        reasons.append(f"runs on {', '.join(m.os)} only; this machine runs {facts.platform.os or 'an unknown OS'}")
+    if arch not in allowed_arch:
+        reasons.append(f"has wheels for {', '.join(m.arch)} only; this machine is {facts.platform.arch or 'unknown'}")
+    if m.glibc_min and os_name == "linux":
+        if facts.platform.glibc is None:
+            reasons.append(f"needs glibc >= {m.glibc_min}; no glibc was found (a musl-based Linux such as "
+                           "Alpine cannot use these wheels)")
+        elif _lt(facts.platform.glibc, m.glibc_min):
+            reasons.append(f"needs glibc >= {m.glibc_min}; this machine has {facts.platform.glibc}")
+
+
+def _check_python(recipe: Recipe, facts: Facts, pythons: Sequence[PythonInfo], downloads: bool,
+                  reasons: list[str], warnings: list[str]) -> None:
+    spec = recipe.machine.python
+    wanted = _range_text(spec)
+    own = facts.python
+    if python_fits(spec, own.version):
+        return
+    others = [p for p in pythons if python_fits(spec, p.version)]
+    if others:
+        best = max(others, key=lambda p: version_tuple(p.version) or ())
+        warnings.append(f"Python {_short_python(own.version)} is outside {wanted}; the environment will use "
+                        f"Python {best.version} ({best.executable})")
+        return
+    found = sorted({_short_python(p.version) for p in [own, *pythons]}, key=lambda v: version_tuple(v) or ())
+    found_text = ", ".join(found)
+    if downloads:
+        warnings.append(f"Python {_short_python(own.version)} is outside {wanted} and no Python {wanted} was "
+                        f"found (found: {found_text}); uv will download one, which needs internet access")
+    else:
+        reasons.append(f"Python {_short_python(own.version)} is outside {wanted}, and no Python {wanted} was "
+                       f"found on PATH or through uv (found: {found_text})")
+
+
+def _check_gpu(recipe: Recipe, facts: Facts, reasons: list[str], warnings: list[str]) -> tuple[int, ...]:
+    """Driver and GPU checks for a gpu recipe; returns the indices of the GPUs that qualify."""
+    m = recipe.machine
+    driver = facts.driver
+    if driver is None:
+        if facts.gpus:
+            names = ", ".join(_gpu_label(g) for g in facts.gpus)
+            reasons.append(f"no usable NVIDIA driver was found, although the machine has {names}; "
+                           "see `gc-wizard detect` for why")
+        else:
+            reasons.append("no NVIDIA driver was found")
+        return ()
+
+    driver_ok = True
+    if m.driver_cuda_min:
+        if driver.cuda_driver_version is None:
+            warnings.append(f"the driver's CUDA version could not be read; assumed it supports CUDA "
+                            f">= {m.driver_cuda_min}")
+        elif _lt(driver.cuda_driver_version, m.driver_cuda_min):
+            driver_ok = False
+            reasons.append(f"needs a driver for CUDA >= {m.driver_cuda_min}; this one supports "
+                           f"{driver.cuda_driver_version}")
+    if m.driver_min:
+        if driver.version is None:
+            warnings.append(f"the driver's version could not be read; assumed it is >= {m.driver_min}")
+        elif _lt(driver.version, m.driver_min):
+            driver_ok = False
+            reasons.append(f"needs NVIDIA driver >= {m.driver_min}; this one is {driver.version}")
+    if driver_ok and m.driver_warn_below and driver.version and _lt(driver.version, m.driver_warn_below):
+        warnings.append(f"driver {driver.version} is below {m.driver_warn_below}, the native driver for this "
+                        "CUDA version: XLA will warn that the driver is older than ptxas and compile without "
+                        "parallelism (slower); a driver update is recommended")
+
+    if not facts.gpus:
+        reasons.append("the NVIDIA driver is present but no GPU was found (check that this node or container "
+                       "has GPUs assigned)")
+        return ()
+
+    usable: list[int] = []
+    rejected: list[tuple[Gpu, str]] = []
+    for gpu in facts.gpus:
+        why = _gpu_problem(recipe, gpu, driver.version, warnings)
+        if why is None:
+            usable.append(gpu.index)
+        else:
+            rejected.append((gpu, why))
+
+    if not usable:
+        reasons.extend(why for _, why in rejected)
+        return ()
+    if rejected and driver_ok:
+        names = "; ".join(why for _, why in rejected)
+        visible = ",".join(str(i) for i in usable)
+        warnings.append(f"not every GPU can run this stack ({names}); JAX uses every visible GPU, so set "
+                        f"CUDA_VISIBLE_DEVICES={visible} to use only the ones that can")
+    return tuple(usable) if driver_ok else ()
+
+
+def _gpu_problem(recipe: Recipe, gpu: Gpu, driver_version: str | None, warnings: list[str]) -> str | None:
+    m = recipe.machine
+    cc = gpu.compute_capability
+    label = _gpu_label(gpu)
+    if cc is None:
+        warnings.append(f"the compute capability of {label} is unknown; assumed it is supported")
+        return None
+    if m.compute_capability_min and _lt(cc, m.compute_capability_min):
+        return f"compute capability {cc} of {label} is below {m.compute_capability_min}"
+    if m.compute_capability_max and _lt(m.compute_capability_max, cc):
+        return (f"compute capability {cc} of {label} is above {m.compute_capability_max}, the newest this "
+                "jaxlib can compile for")
+    for rule in m.gpu_driver_rules:
+        if not _lt(cc, rule.compute_capability_min) and driver_version and _lt(driver_version, rule.driver_min):
+            why = f": {rule.why}" if rule.why else ""
+            return (f"{label} (compute capability {cc}) needs NVIDIA driver >= {rule.driver_min}; this one is "
+                    f"{driver_version}{why}")
+    return None
+
+
+def _rank(recipe: Recipe) -> tuple:
+    m = recipe.machine
+    return (
+        recipe.backend == "gpu",
+        recipe.preference,
+        m.cuda_major or 0,
+        version_tuple(m.driver_cuda_min) or (),
+        recipe.id,
+    )
+
+
+def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *,
+                  pythons: Sequence[PythonInfo] = (), python_downloads: bool = True) -> list[RecipeMatch]:
+    """Every recipe with its verdict, the recommended one first, then compatible ones, then the rest.
+
+    `pythons` are the other interpreters found (the wizard's own is `facts.python`);
+    `python_downloads` says whether uv may download a Python when none fits.
+    """
+    items = list(recipes.values()) if isinstance(recipes, dict) else list(recipes)
+    raw: list[tuple[Recipe, list[str], list[str], tuple[int, ...]]] = []
+    for recipe in items:
+        reasons: list[str] = []
+        warnings: list[str] = []
+        _check_platform(recipe, facts, reasons)
+        usable: tuple[int, ...] = ()
+        if recipe.backend == "gpu":
+            usable = _check_gpu(recipe, facts, reasons, warnings)
+        _check_python(recipe, facts, pythons, python_downloads, reasons, warnings)
+        raw.append((recipe, reasons, warnings, usable))
+
+    compatible = [r for r in raw if not r[1]]
+    best = max(compatible, key=lambda r: _rank(r[0]), default=None)
+    has_nvidia = facts.driver is not None or bool(facts.gpus)
+    gpu_failures = [(r[0], r[1][0]) for r in raw if r[0].backend == "gpu" and r[1]]
+    any_gpu_fits = any(r[0].backend == "gpu" for r in compatible)
+
+    matches: list[RecipeMatch] = []
+    for recipe, reasons, warnings, usable in raw:
+        is_best = best is not None and recipe is best[0]
+        if recipe.backend == "cpu" and not reasons and has_nvidia and not any_gpu_fits:
+            why = "; ".join(f"{r.id}: {first}" for r, first in gpu_failures) or "no GPU recipe is installed"
+            warnings.insert(0, f"THIS MACHINE HAS AN NVIDIA GPU, BUT NO GPU RECIPE FITS IT ({why}). "
+                               "This CPU stack will run GraphCast on the CPU only, which is far slower; fix "
+                               "the GPU problem above (often a driver update) to use the GPU.")
+        if reasons:
+            summary = reasons[0]
+        elif is_best and recipe.backend == "gpu":
+            summary = "recommended: the newest GPU stack that fits this machine"
+        elif is_best and has_nvidia:
+            summary = "recommended, but CPU only: no GPU recipe fits this machine's GPU"
+        elif is_best:
+            summary = "recommended: no NVIDIA GPU was found, so the CPU stack is the one that fits"
+        elif recipe.backend == "cpu" and any_gpu_fits:
+            summary = "compatible, but a GPU stack fits this machine and is far faster"
+        else:
+            summary = "compatible"
+        matches.append(RecipeMatch(
+            recipe=recipe, compatible=not reasons, recommended=is_best, reasons=tuple(reasons),
+            warnings=tuple(warnings), summary=summary, usable_gpus=usable,
+        ))
+    order = {id(m): i for i, m in enumerate(sorted(matches, key=lambda m: _rank(m.recipe), reverse=True))}
+    matches.sort(key=lambda m: (not m.recommended, not m.compatible, order[id(m)]))
+    return matches

@@ -1,0 +1,238 @@
+"""Finds a Python interpreter a recipe accepts, for the new environment.
+
+Why: GraphCast and the jax 0.4.23 stacks want Python 3.10–3.11, while the wizard itself may run on
+whatever the server has. So the environment's interpreter is chosen separately, in this order:
+
+1. the wizard's own interpreter, if it fits (no extra process, and it is known to work);
+2. another interpreter on `PATH` (`python3.11`, `python3.10`, `python3`, pyenv shims) or in
+   `$PYENV_ROOT/versions/*/bin` — the newest that fits wins;
+3. one `uv` knows about (`uv python find`, which includes uv-managed installs);
+4. with `allow_download=True` only: a request that `uv venv --python` turns into a download;
+5. otherwise a `UserError` that lists the versions found and the range the recipe needs.
+
+Every candidate is asked for its version by running it (a pyenv shim for a version that is not
+selected exits 127, and a name says nothing reliable), with a short timeout and no shell.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from wizard.errors import UserError
+from wizard.recipes import Recipe
+
+_NAME_RE = re.compile(r"^python3(\.\d+)?$")
+_PROBE = (
+    "import sys, importlib.util as u\n"
+    "print(sys.version.split()[0])\n"
+    "print(int(u.find_spec('venv') is not None and u.find_spec('ensurepip') is not None))\n"
+)
+#: The newest CPython minor a download request may name.
+NEWEST_MINOR = 14
+SOURCES = ("wizard", "path", "pyenv", "uv", "uv-download")
+
+
+@dataclass(frozen=True)
+class PythonChoice:
+    executable: str
+    """An absolute path — or, for source "uv-download", the request handed to `uv venv --python`."""
+    version: str
+    source: str
+    """One of SOURCES: where the interpreter was found."""
+    has_venv: bool = True
+    """Whether `python -m venv` works with it (Debian splits venv/ensurepip into python3.X-venv)."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"executable": self.executable, "version": self.version, "source": self.source,
+                "has_venv": self.has_venv}
+
+    def describe(self) -> str:
+        where = {"wizard": "the wizard's own", "path": "found on PATH", "pyenv": "a pyenv install",
+                 "uv": "found by uv", "uv-download": "to be downloaded by uv"}.get(self.source, self.source)
+        return f"Python {self.version} ({self.executable}; {where})"
+
+
+def fits(spec: str, version: str) -> bool:
+    try:
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
+    except InvalidVersion:
+        return False
+
+
+def _clean_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    env["PYTHONNOUSERSITE"] = "1"
+    return env
+
+
+def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> PythonChoice | None:
+    """Run the interpreter to learn its version; None when it does not run or answer sensibly."""
+    try:
+        proc = subprocess.run(
+            [executable, "-I", "-c", _PROBE], capture_output=True, text=True, timeout=timeout,
+            env=_clean_env(), stdin=subprocess.DEVNULL, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = proc.stdout.split()
+    if proc.returncode != 0 or len(lines) < 2 or not re.match(r"^\d+\.\d+", lines[0]):
+        return None
+    return PythonChoice(executable=executable, version=lines[0], source=source, has_venv=lines[1] == "1")
+
+
+def own_python() -> PythonChoice:
+    import importlib.util
+
+    has_venv = importlib.util.find_spec("venv") is not None and importlib.util.find_spec("ensurepip") is not None
+    return PythonChoice(executable=sys.executable, version=platform.python_version(), source="wizard",
+                        has_venv=has_venv)
+
+
+def _candidates(search_path: str | None) -> list[tuple[str, str]]:
+    """(executable, source) for every python3 / python3.N on the search path and in pyenv, deduplicated."""
+    found: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def add(path: Path, source: str) -> None:
+        key = str(path)
+        if key in seen or not os.access(path, os.X_OK) or path.is_dir():
+            return
+        seen.add(key)
+        found.append((key, source))
+
+    path_value = os.environ.get("PATH", "") if search_path is None else search_path
+    pyenv_versions = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
+    scan_pyenv = search_path is None and pyenv_versions.is_dir()
+    for folder in path_value.split(os.pathsep):
+        if not folder:
+            continue
+        if scan_pyenv and folder.rstrip("/").endswith("/shims") and "pyenv" in folder:
+            continue  # a shim is a slow bash script standing for an install listed under versions/ below
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if _NAME_RE.match(name):
+                add(Path(folder) / name, "pyenv" if "/.pyenv/" in f"{folder}/" else "path")
+    if scan_pyenv:
+        for entry in sorted(pyenv_versions.iterdir()):
+            add(entry / "bin" / "python3", "pyenv")
+    return found
+
+
+def find_pythons(*, search_path: str | None = None) -> list[PythonChoice]:
+    """Every working interpreter on the search path (default `$PATH`) and in pyenv, by real file."""
+    candidates = _candidates(search_path)
+    if not candidates:
+        return []
+    with ThreadPoolExecutor(max_workers=min(8, len(candidates))) as pool:
+        probed = list(pool.map(lambda c: probe_python(*c), candidates))
+    out: list[PythonChoice] = []
+    real_seen: set[str] = set()
+    for choice in probed:
+        if choice is None:
+            continue
+        real = os.path.realpath(choice.executable)
+        # pyenv shims are scripts: the same script stands for many versions, so key them by version too.
+        key = f"{real}|{choice.version}"
+        if key in real_seen:
+            continue
+        real_seen.add(key)
+        out.append(choice)
+    return out
+
+
+def uv_find_python(spec: str) -> PythonChoice | None:
+    """An interpreter uv knows (system or uv-managed) that satisfies `spec`, ignoring virtual envs."""
+    try:
+        from uv import find_uv_bin
+
+        uv_bin = find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        return None
+    try:
+        proc = subprocess.run(
+            [uv_bin, "python", "find", "--system", "--no-project", "--no-python-downloads", spec],
+            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
+            env={**_clean_env(), "UV_NO_PROGRESS": "1"}, cwd=str(Path.home()) if Path.home().is_dir() else "/",
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    path = proc.stdout.strip().splitlines()[-1] if proc.returncode == 0 and proc.stdout.strip() else ""
+    if not path:
+        return None
+    return probe_python(path, "uv")
+
+
+def _download_request(spec: str) -> str | None:
+    """The newest 3.N the specifier allows, as a request for `uv venv --python`."""
+    for minor in range(NEWEST_MINOR, 5, -1):
+        if fits(spec, f"3.{minor}.0") or fits(spec, f"3.{minor}.99"):
+            return f"3.{minor}"
+    return None
+
+
+def choose_python(recipe: Recipe, *, search_path: str | None = None, include_self: bool = True,
+                  use_uv: bool = True, allow_download: bool = False, need_venv: bool = False) -> PythonChoice:
+    """The interpreter the new environment for `recipe` should be built from (see the module docstring).
+
+    `need_venv`: only interpreters with a working `venv` module count (the pip installer needs one).
+    """
+    spec = recipe.machine.python
+
+    def ok(choice: PythonChoice) -> bool:
+        return fits(spec, choice.version) and (choice.has_venv or not need_venv)
+
+    seen: list[PythonChoice] = []
+    if include_self:
+        own = own_python()
+        seen.append(own)
+        if ok(own):
+            return own
+    others = find_pythons(search_path=search_path)
+    seen.extend(others)
+    fitting = [c for c in others if ok(c)]
+    if fitting:
+        return max(fitting, key=lambda c: (Version(c.version), c.source == "path"))
+    if use_uv:
+        found = uv_find_python(spec)
+        if found is not None:
+            seen.append(found)
+            if ok(found):
+                return found
+    if allow_download and not need_venv:
+        request = _download_request(spec)
+        if request:
+            return PythonChoice(executable=request, version=request, source="uv-download")
+
+    versions = sorted({(Version(c.version), c.version) for c in seen if _parses(c.version)})
+    listed = ", ".join(v for _, v in versions) or "none"
+    no_venv = [c for c in seen if fits(spec, c.version) and not c.has_venv]
+    extra = ""
+    if need_venv and no_venv:
+        extra = (f" {no_venv[0].executable} fits but lacks the venv module (on Debian/Ubuntu an admin "
+                 f"installs python{'.'.join(no_venv[0].version.split('.')[:2])}-venv); the uv installer does not need it.")
+    request = _download_request(spec) or f"'{spec}'"
+    raise UserError(
+        f"recipe {recipe.id} needs Python {spec}, and no such interpreter was found (found: {listed}).{extra} "
+        f"Put one on PATH, or let uv fetch one: `uv python install {request}`."
+    )
+
+
+def _parses(version: str) -> bool:
+    try:
+        Version(version)
+    except InvalidVersion:
+        return False
+    return True

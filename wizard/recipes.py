@@ -1,0 +1,536 @@
+"""Loads and validates recipes: the pinned JAX/CUDA/cuDNN stacks, kept as YAML data, one file each.
+
+Why this is strict: a recipe decides what gets installed on a shared server, and every hand-made
+install in the seeds went wrong on a pin. So a recipe file is checked field by field against one
+schema, and anything off — bad YAML, an unknown or duplicated key, a wrong type, a requirement that is
+not a plain PEP 508 requirement (shell metacharacters included) — is refused with ONE `UserError`
+that names the file and the line. Line numbers come from PyYAML's composed node tree (its `Mark`s),
+which is also how duplicate keys are caught (a plain `yaml.safe_load` silently keeps the last one).
+
+Folders are read in `wizard.paths.recipe_dirs()` order (built-in, then the user's config folder,
+then each `--recipes-dir`); a later folder's recipe with the same id replaces the earlier one. A
+recipe's id must equal its file name without `.yaml`, so "which file defines this id" has one answer.
+
+Format (schema 1), every key below and no other:
+
+    schema: 1
+    id: jax0.4.23-cpu                 # [a-z0-9][a-z0-9._-]*, equal to the file name
+    title: str
+    description: str
+    backend: gpu | cpu
+    preference: int                   # optional; higher wins the recommendation among compatible ones
+    requirements: [PEP 508 str, ...]  # names and version specifiers (markers allowed); no URLs
+    find_links: [https URL | file URL | path, ...]        # relative paths: relative to the recipe file
+    extra_index_urls: [https URL | file URL, ...]
+    graphcast: {source: str, revision: str, version: str} # source: "graphcast @ git+https://…" or a URL
+    machine:
+      os: [linux, ...]
+      arch: [x86_64, ...]
+      glibc_min: "2.17"               # optional
+      python: ">=3.10,<3.12"          # a PEP 440 specifier set
+      cuda_major: 12                  # gpu only
+      driver_cuda_min: "12.0"         # the driver's maximum CUDA version must be at least this
+      driver_min: "525.60.13"
+      driver_warn_below: "535.54.03"  # optional
+      compute_capability_min: "5.2"
+      compute_capability_max: "9.0"   # optional
+      gpu_driver_rules:               # optional: a stricter driver minimum for some GPUs
+        - {compute_capability_min: "9.0", driver_min: "535.54.03", why: str}
+    runtime_env: {NAME: "value", ...} # set in the activated environment
+    prompts: [{pattern: regex, answer: str, why: str}, ...]
+    notes: [str, ...]
+    disk_gib: number                  # free space the install needs (environment plus cache)
+
+Version-like fields must be quoted strings: YAML reads an unquoted 8.10 as the number 8.1.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+
+from wizard import paths
+from wizard.errors import UserError
+
+SCHEMA_VERSION = 1
+BACKENDS = ("gpu", "cpu")
+
+_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
+_ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_VERSION_RE = re.compile(r"^\d+(\.\d+)*$")
+_REVISION_RE = re.compile(r"^[0-9a-f]{7,40}$")
+#: Characters no requirement, URL or path in a recipe may hold. Steps are argv lists, so a shell never
+#: sees them; they are refused anyway because a recipe that holds them was written to attack or is broken.
+_HOSTILE = set("`$|&\\{}")
+#: Variables a recipe may not set: the wizard keeps the loader and interpreter paths clean on purpose.
+_FORBIDDEN_ENV = {"LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "PYTHONPATH", "PYTHONHOME"}
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class PromptRule:
+    """A prompt the installer may meet and the answer to type (the runner adds the newline)."""
+
+    pattern: str
+    answer: str
+    why: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"pattern": self.pattern, "answer": self.answer, "why": self.why}
+
+
+@dataclass(frozen=True)
+class GraphcastSource:
+    source: str
+    """What the installer is given by default: a PEP 508 `name @ URL` or a bare URL."""
+    revision: str
+    version: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"source": self.source, "revision": self.revision, "version": self.version}
+
+
+@dataclass(frozen=True)
+class DriverRule:
+    """A stricter driver minimum for GPUs at or above a compute capability (e.g. Hopper and PTX JIT)."""
+
+    compute_capability_min: str
+    driver_min: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class MachineConstraints:
+    os: tuple[str, ...] = ("linux",)
+    arch: tuple[str, ...] = ("x86_64",)
+    glibc_min: str | None = None
+    python: str = ""
+    cuda_major: int | None = None
+    driver_cuda_min: str | None = None
+    driver_min: str | None = None
+    driver_warn_below: str | None = None
+    compute_capability_min: str | None = None
+    compute_capability_max: str | None = None
+    gpu_driver_rules: tuple[DriverRule, ...] = ()
+
+    @property
+    def python_specifier(self) -> SpecifierSet:
+        return SpecifierSet(self.python)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "os": list(self.os), "arch": list(self.arch), "glibc_min": self.glibc_min, "python": self.python,
+            "cuda_major": self.cuda_major, "driver_cuda_min": self.driver_cuda_min,
+            "driver_min": self.driver_min, "driver_warn_below": self.driver_warn_below,
+            "compute_capability_min": self.compute_capability_min,
+            "compute_capability_max": self.compute_capability_max,
+            "gpu_driver_rules": [
+                {"compute_capability_min": r.compute_capability_min, "driver_min": r.driver_min, "why": r.why}
+                for r in self.gpu_driver_rules
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Recipe:
+    id: str
+    title: str
+    description: str
+    requirements: tuple[str, ...]
+    find_links: tuple[str, ...]
+    extra_index_urls: tuple[str, ...]
+    graphcast: GraphcastSource
+    machine: MachineConstraints
+    runtime_env: dict[str, str]
+    prompts: tuple[PromptRule, ...]
+    notes: tuple[str, ...]
+    disk_gib: float
+    backend: str
+    path: Path
+    schema: int = SCHEMA_VERSION
+    preference: int = 0
+
+    @property
+    def pins(self) -> dict[str, str]:
+        """Canonical package name -> its exact `==` version, for requirements pinned that way."""
+        out: dict[str, str] = {}
+        for text in self.requirements:
+            req = Requirement(text)
+            specs = list(req.specifier)
+            if len(specs) == 1 and specs[0].operator in ("==", "==="):
+                out[canonicalize_name(req.name)] = specs[0].version
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "title": self.title, "description": self.description, "backend": self.backend,
+            "requirements": list(self.requirements), "find_links": list(self.find_links),
+            "extra_index_urls": list(self.extra_index_urls), "graphcast": self.graphcast.to_dict(),
+            "machine": self.machine.to_dict(), "runtime_env": dict(self.runtime_env),
+            "prompts": [p.to_dict() for p in self.prompts], "notes": list(self.notes),
+            "disk_gib": self.disk_gib, "preference": self.preference, "path": str(self.path),
+            "schema": self.schema,
+        }
+
+
+# --------------------------------------------------------------------------------------------------
+# Node-level validation: every check knows its node, so every error knows its line.
+
+
+class _Checker:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._constructor = yaml.constructor.SafeConstructor()
+
+    def fail(self, node: yaml.Node | None, message: str) -> UserError:
+        if node is None:
+            return UserError(f"recipe file {self.path}: {message}")
+        return UserError(f"recipe file {self.path}, line {node.start_mark.line + 1}: {message}")
+
+    def mapping(self, node: yaml.Node, what: str, keys: dict[str, bool]) -> dict[str, yaml.Node]:
+        """Key -> value node; `keys` maps every allowed key to whether it is required."""
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, f"{what} must be a mapping of keys to values, not {self.kind(node)}")
+        out: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
+                raise self.fail(key_node, f"{what} has a key that is not a plain name")
+            key = key_node.value
+            if key in out:
+                raise self.fail(key_node, f"key '{key}' appears twice in {what}")
+            if key not in keys:
+                known = ", ".join(sorted(keys))
+                raise self.fail(key_node, f"unknown key '{key}' in {what} (known keys: {known})")
+            out[key] = value_node
+        missing = [k for k, required in keys.items() if required and k not in out]
+        if missing:
+            raise self.fail(node, f"{what} lacks the required key '{missing[0]}'")
+        return out
+
+    @staticmethod
+    def kind(node: yaml.Node) -> str:
+        if isinstance(node, yaml.MappingNode):
+            return "a mapping"
+        if isinstance(node, yaml.SequenceNode):
+            return "a list"
+        tag = node.tag.rsplit(":", 1)[-1]
+        return {"str": "a string", "int": "a number", "float": "a number", "bool": "true/false",
+                "null": "empty"}.get(tag, f"a {tag}")
+
+    def scalar(self, node: yaml.Node) -> Any:
+        if not isinstance(node, yaml.ScalarNode):
+            return None
+        return self._constructor.construct_object(node, deep=True)
+
+    def string(self, node: yaml.Node, what: str, *, allow_empty: bool = False) -> str:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+            raise self.fail(node, f"{what} must be a string, not {self.kind(node)}")
+        value = str(self.scalar(node)).strip()
+        if not value and not allow_empty:
+            raise self.fail(node, f"{what} must not be empty")
+        if "\0" in value:
+            raise self.fail(node, f"{what} holds a NUL character")
+        return value
+
+    def version(self, node: yaml.Node, what: str) -> str:
+        if isinstance(node, yaml.ScalarNode) and node.tag in ("tag:yaml.org,2002:float", "tag:yaml.org,2002:int"):
+            raise self.fail(node, f'{what} must be a quoted string such as "{node.value}" '
+                                  f"(YAML reads an unquoted {node.value} as a number)")
+        value = self.string(node, what)
+        if not _VERSION_RE.match(value):
+            raise self.fail(node, f"{what} '{value}' is not a dotted version such as 525.60.13")
+        return value
+
+    def integer(self, node: yaml.Node, what: str) -> int:
+        if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:int":
+            raise self.fail(node, f"{what} must be a whole number, not {self.kind(node)}")
+        return int(self.scalar(node))
+
+    def number(self, node: yaml.Node, what: str) -> float:
+        if not isinstance(node, yaml.ScalarNode) or node.tag not in (
+            "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+        ):
+            raise self.fail(node, f"{what} must be a number, not {self.kind(node)}")
+        return float(self.scalar(node))
+
+    def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+        if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null":
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.fail(node, f"{what} must be a list, not {self.kind(node)}")
+        return list(node.value)
+
+    def strings(self, node: yaml.Node, what: str) -> list[str]:
+        return [self.string(item, f"an entry of {what}") for item in self.sequence(node, what)]
+
+    def clean(self, node: yaml.Node, value: str, what: str) -> str:
+        bad = sorted({c for c in value if c in _HOSTILE or (ord(c) < 32)})
+        if bad:
+            shown = " ".join(repr(c) for c in bad)
+            raise self.fail(node, f"{what} '{value}' holds characters a recipe may not use ({shown})")
+        if value.startswith("-"):
+            raise self.fail(node, f"{what} '{value}' starts with '-', which an installer would read as an option")
+        return value
+
+
+def _requirement(ck: _Checker, node: yaml.Node, seen: dict[str, yaml.Node]) -> str:
+    text = ck.clean(node, ck.string(node, "a requirement"), "requirement")
+    try:
+        req = Requirement(text)
+    except InvalidRequirement as exc:
+        detail = str(exc).splitlines()[0]
+        raise ck.fail(node, f"requirement '{text}' is not a valid PEP 508 requirement ({detail})") from None
+    if req.url:
+        raise ck.fail(node, f"requirement '{text}' points at a URL; recipes take names and versions only "
+                            "(put wheel locations in find_links)")
+    name = canonicalize_name(req.name)
+    if name in seen:
+        raise ck.fail(node, f"requirement '{text}' names {req.name} a second time "
+                            f"(first on line {seen[name].start_mark.line + 1})")
+    seen[name] = node
+    return text
+
+
+def _location(ck: _Checker, node: yaml.Node, what: str, *, allow_path: bool) -> str:
+    text = ck.clean(node, ck.string(node, f"an entry of {what}"), f"{what} entry")
+    if any(c.isspace() for c in text):
+        raise ck.fail(node, f"{what} entry '{text}' holds whitespace")
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", text):
+        scheme = text.split("://", 1)[0].lower()
+        if scheme not in ("https", "file"):
+            raise ck.fail(node, f"{what} entry '{text}' uses {scheme}://; only https:// and file:// are allowed")
+        return text
+    if not allow_path:
+        raise ck.fail(node, f"{what} entry '{text}' must be an https:// or file:// URL")
+    folder = Path(text).expanduser()
+    if not folder.is_absolute():
+        folder = ck.path.parent / folder
+    return str(folder)
+
+
+def _graphcast(ck: _Checker, node: yaml.Node) -> GraphcastSource:
+    m = ck.mapping(node, "graphcast", {"source": True, "revision": True, "version": True})
+    source = ck.clean(m["source"], ck.string(m["source"], "graphcast.source"), "graphcast.source")
+    try:
+        req = Requirement(source)
+        url = req.url
+    except InvalidRequirement:
+        req, url = None, source
+    if req is not None and not url:
+        raise ck.fail(m["source"], f"graphcast.source '{source}' must be a URL or 'graphcast @ URL'")
+    if not re.match(r"^(git\+https|https|file)://\S+$", url or ""):
+        raise ck.fail(m["source"], f"graphcast.source '{source}' must use git+https://, https:// or file://")
+    revision = ck.string(m["revision"], "graphcast.revision")
+    if not _REVISION_RE.match(revision):
+        raise ck.fail(m["revision"], f"graphcast.revision '{revision}' is not a git commit hash")
+    version = ck.version(m["version"], "graphcast.version")
+    return GraphcastSource(source=source, revision=revision, version=version)
+
+
+_MACHINE_KEYS = {
+    "os": True, "arch": True, "glibc_min": False, "python": True, "cuda_major": False,
+    "driver_cuda_min": False, "driver_min": False, "driver_warn_below": False,
+    "compute_capability_min": False, "compute_capability_max": False, "gpu_driver_rules": False,
+}
+_GPU_ONLY = ("cuda_major", "driver_cuda_min", "driver_min", "driver_warn_below", "compute_capability_min",
+             "compute_capability_max", "gpu_driver_rules")
+
+
+def _machine(ck: _Checker, node: yaml.Node, backend: str) -> MachineConstraints:
+    m = ck.mapping(node, "machine", _MACHINE_KEYS)
+    os_names = tuple(v.lower() for v in ck.strings(m["os"], "machine.os"))
+    arches = tuple(v.lower() for v in ck.strings(m["arch"], "machine.arch"))
+    if not os_names or not arches:
+        raise ck.fail(node, "machine.os and machine.arch must each name at least one value")
+    python = ck.string(m["python"], "machine.python")
+    try:
+        SpecifierSet(python)
+    except InvalidSpecifier:
+        raise ck.fail(m["python"], f"machine.python '{python}' is not a version specifier such as "
+                                   "'>=3.10,<3.12'") from None
+    values: dict[str, Any] = {}
+    for key in ("glibc_min", "driver_cuda_min", "driver_min", "driver_warn_below",
+                "compute_capability_min", "compute_capability_max"):
+        if key in m:
+            values[key] = ck.version(m[key], f"machine.{key}")
+    if "cuda_major" in m:
+        values["cuda_major"] = ck.integer(m["cuda_major"], "machine.cuda_major")
+    rules = []
+    for item in ck.sequence(m.get("gpu_driver_rules", yaml.ScalarNode("tag:yaml.org,2002:null", "")),
+                            "machine.gpu_driver_rules"):
+        r = ck.mapping(item, "a gpu_driver_rules entry",
+                       {"compute_capability_min": True, "driver_min": True, "why": False})
+        rules.append(DriverRule(
+            compute_capability_min=ck.version(r["compute_capability_min"], "compute_capability_min"),
+            driver_min=ck.version(r["driver_min"], "driver_min"),
+            why=ck.string(r["why"], "why") if "why" in r else "",
+        ))
+    if backend == "cpu":
+        stray = [k for k in _GPU_ONLY if k in m]
+        if stray:
+            raise ck.fail(m[stray[0]], f"machine.{stray[0]} only makes sense for a gpu recipe")
+    else:
+        for key in ("cuda_major", "driver_min", "compute_capability_min"):
+            if key not in m:
+                raise ck.fail(node, f"a gpu recipe's machine section needs '{key}'")
+    return MachineConstraints(os=os_names, arch=arches, python=python, gpu_driver_rules=tuple(rules), **values)
+
+
+def _runtime_env(ck: _Checker, node: yaml.Node) -> dict[str, str]:
+    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null":
+        return {}
+    if not isinstance(node, yaml.MappingNode):
+        raise ck.fail(node, f"runtime_env must be a mapping of NAME: value, not {ck.kind(node)}")
+    out: dict[str, str] = {}
+    for key_node, value_node in node.value:
+        name = ck.string(key_node, "a runtime_env name")
+        if not _ENV_NAME_RE.match(name):
+            raise ck.fail(key_node, f"runtime_env name '{name}' is not a valid environment variable name")
+        if name in out:
+            raise ck.fail(key_node, f"key '{name}' appears twice in runtime_env")
+        if name in _FORBIDDEN_ENV:
+            raise ck.fail(key_node, f"runtime_env may not set {name}: the wizard keeps it clean on purpose")
+        if not isinstance(value_node, yaml.ScalarNode) or value_node.tag != "tag:yaml.org,2002:str":
+            raise ck.fail(value_node, f"runtime_env {name} must be a quoted string such as "
+                                      f"\"{value_node.value if isinstance(value_node, yaml.ScalarNode) else ''}\", "
+                                      f"not {ck.kind(value_node)}")
+        out[name] = ck.clean(value_node, ck.string(value_node, f"runtime_env {name}", allow_empty=True),
+                             f"runtime_env {name}")
+    return out
+
+
+def _prompts(ck: _Checker, node: yaml.Node) -> tuple[PromptRule, ...]:
+    rules = []
+    for item in ck.sequence(node, "prompts"):
+        m = ck.mapping(item, "a prompts entry", {"pattern": True, "answer": True, "why": False})
+        pattern = ck.string(m["pattern"], "prompts pattern")
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ck.fail(m["pattern"], f"prompts pattern '{pattern}' is not a valid regular expression ({exc})") from None
+        answer = ck.string(m["answer"], "prompts answer", allow_empty=True)
+        if any(c in answer for c in "\r\n\0"):
+            raise ck.fail(m["answer"], "prompts answer must be one line")
+        rules.append(PromptRule(pattern=pattern, answer=answer, why=ck.string(m["why"], "why") if "why" in m else ""))
+    return tuple(rules)
+
+
+_TOP_KEYS = {
+    "schema": True, "id": True, "title": True, "description": True, "backend": True, "preference": False,
+    "requirements": True, "find_links": False, "extra_index_urls": False, "graphcast": True, "machine": True,
+    "runtime_env": False, "prompts": False, "notes": False, "disk_gib": True,
+}
+
+
+def parse_recipe(text: str, path: Path) -> Recipe:
+    """Validate one recipe file's text; `path` names it in errors and anchors relative find_links."""
+    ck = _Checker(path)
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "unreadable"
+        if mark is not None:
+            raise UserError(f"recipe file {path}, line {mark.line + 1}: not valid YAML ({problem})") from None
+        raise UserError(f"recipe file {path}: not valid YAML ({problem})") from None
+    except yaml.YAMLError as exc:
+        raise UserError(f"recipe file {path}: not valid YAML ({exc})") from None
+    if root is None:
+        raise UserError(f"recipe file {path}: the file is empty")
+    top = ck.mapping(root, "the recipe", _TOP_KEYS)
+
+    schema = ck.integer(top["schema"], "schema")
+    if schema != SCHEMA_VERSION:
+        raise ck.fail(top["schema"], f"schema {schema} is not one this gc-wizard reads (it reads {SCHEMA_VERSION})")
+    recipe_id = ck.string(top["id"], "id")
+    if not _ID_RE.match(recipe_id):
+        raise ck.fail(top["id"], f"id '{recipe_id}' must be lower-case letters, digits, '.', '_' or '-'")
+    if path.suffix in (".yaml", ".yml") and path.stem != recipe_id:
+        raise ck.fail(top["id"], f"id '{recipe_id}' does not match the file name '{path.name}' "
+                                 f"(name the file {recipe_id}{path.suffix})")
+    backend = ck.string(top["backend"], "backend")
+    if backend not in BACKENDS:
+        raise ck.fail(top["backend"], f"backend '{backend}' must be one of: {', '.join(BACKENDS)}")
+
+    seen: dict[str, yaml.Node] = {}
+    requirement_nodes = ck.sequence(top["requirements"], "requirements")
+    if not requirement_nodes:
+        raise ck.fail(top["requirements"], "requirements must list at least one package")
+    requirements = tuple(_requirement(ck, n, seen) for n in requirement_nodes)
+
+    null = yaml.ScalarNode("tag:yaml.org,2002:null", "")
+    find_links = tuple(_location(ck, n, "find_links", allow_path=True)
+                       for n in ck.sequence(top.get("find_links", null), "find_links"))
+    extra_index_urls = tuple(_location(ck, n, "extra_index_urls", allow_path=False)
+                             for n in ck.sequence(top.get("extra_index_urls", null), "extra_index_urls"))
+    disk_gib = ck.number(top["disk_gib"], "disk_gib")
+    if not 0 < disk_gib < 10_000:
+        raise ck.fail(top["disk_gib"], f"disk_gib {disk_gib:g} must be a positive size in GiB")
+    preference = ck.integer(top["preference"], "preference") if "preference" in top else 0
+
+    return Recipe(
+        id=recipe_id,
+        title=ck.string(top["title"], "title"),
+        description=ck.string(top["description"], "description"),
+        requirements=requirements,
+        find_links=find_links,
+        extra_index_urls=extra_index_urls,
+        graphcast=_graphcast(ck, top["graphcast"]),
+        machine=_machine(ck, top["machine"], backend),
+        runtime_env=_runtime_env(ck, top.get("runtime_env", null)),
+        prompts=_prompts(ck, top.get("prompts", null)),
+        notes=tuple(ck.strings(top.get("notes", null), "notes")),
+        disk_gib=disk_gib,
+        backend=backend,
+        path=path,
+        schema=schema,
+        preference=preference,
+    )
+
+
+def load_recipe_file(path: Path) -> Recipe:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"recipe file {path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise UserError(f"recipe file {path}: cannot be read ({exc.strerror})") from None
+    return parse_recipe(text, path)
+
+
+def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
+    """Every recipe by id, in folder override order (built-in, user config, each `--recipes-dir`)."""
+    for extra in extra_dirs or []:
+        folder = Path(extra).expanduser()
+        if not folder.is_dir():
+            raise UserError(f"recipe folder {folder} (from --recipes-dir) does not exist or is not a folder")
+    recipes: dict[str, Recipe] = {}
+    for folder in paths.recipe_dirs(extra_dirs):
+        if not folder.is_dir():
+            continue
+        files = sorted(p for p in folder.iterdir()
+                       if p.suffix in (".yaml", ".yml") and not p.name.startswith(".") and p.is_file())
+        for file in files:
+            recipe = load_recipe_file(file)
+            recipes[recipe.id] = recipe
+    if not recipes:
+        raise UserError("no recipes were found; the built-in recipe folder "
+                        f"{paths.builtin_recipes_dir()} is missing or empty")
+    return recipes
+
+
+def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None) -> Recipe:
+    recipes = load_recipes(extra_dirs)
+    try:
+        return recipes[recipe_id]
+    except KeyError:
+        known = ", ".join(sorted(recipes))
+        raise UserError(f"unknown recipe '{recipe_id}'; known recipes: {known}") from None

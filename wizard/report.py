@@ -1,0 +1,463 @@
+"""Provides the support report: one Markdown page a lab member can paste to an admin.
+
+The seed document is a help request written by hand: the notebook cell, the error, a guess at the
+fix. An admin then has to ask for the driver, the GPU, which cuDNN actually loads and from where,
+the environment, `LD_LIBRARY_PATH`, and the full log. This report answers those questions up front:
+the detected facts with the source of each, the current and previous recipes, the last install or
+verify with its findings (root cause first) and fixes, the environment variables that decide which
+CUDA libraries load, and the tail of the failing log.
+
+Everything is passed through `redact()` before anyone sees it, the preview included: GPU UUIDs, the
+host name, user names, the home folder (also inside paths and log lines) and credentials in URLs.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import getpass
+import os
+import re
+import socket
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from wizard import __version__
+
+#: Variables shown in full when set (plus every XLA_*, JAX_*, TF_CPP_* one).
+ENV_VARS = (
+    "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_PATH", "CUDNN_HOME",
+    "TF_CPP_MIN_LOG_LEVEL", "TF_CPP_MAX_VLOG_LEVEL", "LOADEDMODULES", "CONDA_PREFIX", "CONDA_DEFAULT_ENV",
+    "VIRTUAL_ENV", "GC_WIZARD_ACTIVE_ENV", "PYTHONPATH", "PYTHONHOME", "HTTPS_PROXY", "https_proxy",
+    "HTTP_PROXY", "http_proxy", "PIP_INDEX_URL", "UV_INDEX_URL",
+)
+_ENV_PREFIXES = ("XLA_", "JAX_", "TF_CPP_")
+#: Always listed, "(not set)" when absent: an admin asks about these first.
+_ALWAYS = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_FLAGS",
+           "JAX_PLATFORMS", "LOADEDMODULES", "CONDA_PREFIX")
+_PACKAGES = re.compile(r"^(jax|jaxlib|jax-cuda.*|numpy|scipy|ml[-_]dtypes|nvidia-.*|dm-haiku|flax|chex|optax|"
+                       r"graphcast|jraph|xarray|ipykernel|torch|tensorflow.*)$", re.IGNORECASE)
+_NOT_PERSONAL = {"root", "user", "users", "admin", "ubuntu", "nobody", "jovyan", "runner", "home", "local"}
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+LOG_TAIL_LINES = 60
+DIAGNOSE_LINES = 400
+
+
+# --------------------------------------------------------------------------- redaction
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    if obj is None:
+        return default
+    if isinstance(obj, Mapping):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def _word(literal: str) -> re.Pattern[str]:
+    # Not part of a longer name: "hiskim1" matches in "hiskim1_graphcast" and "/home/hiskim1", not in "xhiskim1".
+    return re.compile(r"(?<![A-Za-z0-9])" + re.escape(literal) + r"(?![A-Za-z0-9])")
+
+
+def _identity(environ: Mapping[str, str]) -> tuple[set[str], set[str], set[str]]:
+    """(home folders, user names, host names) of whoever runs this."""
+    homes = {str(Path.home())}
+    if environ.get("HOME"):
+        homes.add(environ["HOME"])
+    homes |= {os.path.realpath(h) for h in list(homes)}
+    users = {environ.get(k, "") for k in ("USER", "LOGNAME", "SUDO_USER")}
+    try:
+        users.add(getpass.getuser())
+    except (KeyError, OSError):
+        pass
+    users |= {Path(h).name for h in homes if h.startswith("/home/")}
+    hosts = {environ.get("HOSTNAME", "")}
+    try:
+        host = socket.gethostname()
+        hosts |= {host, host.split(".")[0]}
+    except OSError:
+        pass
+    users = {u for u in users if len(u) >= 3 and u.lower() not in _NOT_PERSONAL}
+    hosts = {h for h in hosts if len(h) >= 2 and h.lower() not in ("localhost", "localhost.localdomain")}
+    homes = {h.rstrip("/") for h in homes if h and h.rstrip("/") not in ("", "/")}
+    return homes, users, hosts
+
+
+def redact(text: str, *, facts: Any = None, environ: Mapping[str, str] | None = None,
+           homes: Iterable[str] | None = None, users: Iterable[str] | None = None,
+           hosts: Iterable[str] | None = None, extra: Iterable[str] = ()) -> str:
+    """`text` with GPU UUIDs, home folders, user names, host names and URL credentials replaced.
+
+    By default the home, user and host are this process's own; pass them to redact for someone else.
+    `facts` adds its GPUs' UUIDs verbatim (whatever their format); `extra` adds more literals.
+    """
+    environ = os.environ if environ is None else environ
+    my_homes, my_users, my_hosts = _identity(environ)
+    homes = set(my_homes if homes is None else homes)
+    users = set(my_users if users is None else users)
+    hosts = set(my_hosts if hosts is None else hosts)
+
+    # Credentials in URLs (a proxy, a private index): scheme://user:secret@host -> scheme://<redacted>@host
+    text = re.sub(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@:]+(?::[^/\s@]*)?@", r"\1<redacted>@", text)
+    literal_uuids = [str(_get(g, "uuid")) for g in (_get(facts, "gpus") or ()) if _get(g, "uuid")]
+    for value in sorted(literal_uuids + [e for e in extra if e], key=len, reverse=True):
+        text = text.replace(value, "<redacted>")
+    text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)
+    text = re.sub(r"\b" + _UUID + r"\b", "<uuid>", text)
+    for home in sorted(homes, key=len, reverse=True):
+        text = re.sub(re.escape(home) + r"(?![A-Za-z0-9._-])", "~", text)
+    # Other people's home folders are nobody's business either.
+    text = re.sub(r"(?<![A-Za-z0-9._-])/(home|Users)/(?!<user>)[A-Za-z0-9._-]+", r"/\1/<user>", text)
+    for host in sorted(hosts, key=len, reverse=True):
+        text = _word(host).sub("<host>", text)
+    for user in sorted(users, key=len, reverse=True):
+        text = _word(user).sub("<user>", text)
+    return text
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return text.replace("|", "\\|").replace("\n", " ") or "—"
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def _code(text: str, lang: str = "text") -> list[str]:
+    fence = "````" if "```" in text else "```"
+    return [f"{fence}{lang}", text.rstrip("\n"), fence]
+
+
+def _entries(history: Any) -> list[Any]:
+    if history is None:
+        return []
+    if isinstance(history, Mapping):
+        return list(history.get("entries") or [])
+    if isinstance(history, (list, tuple)):
+        return list(history)
+    return list(_get(history, "entries") or [])
+
+
+def _current(history: Any, entries: list[Any]) -> Any:
+    current = getattr(history, "current", None)
+    if callable(current):
+        try:
+            return current()
+        except Exception:  # a broken history must not stop the report
+            pass
+    for entry in entries:
+        if _get(entry, "current"):
+            return entry
+    return None
+
+
+def _finding_dicts(findings: Iterable[Any]) -> list[dict[str, Any]]:
+    out = []
+    for f in findings or ():
+        out.append(f.to_dict() if hasattr(f, "to_dict") else dict(f) if isinstance(f, Mapping) else {"title": str(f)})
+    return out
+
+
+def read_tail(path: str | os.PathLike[str] | None, lines: int) -> str | None:
+    """The last `lines` lines of a log file (None when it cannot be read)."""
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - 256 * 1024))
+            data = fh.read()
+    except OSError:
+        return None
+    text = data.decode("utf-8", errors="replace")
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def _is_failure(entry: Any) -> bool:
+    status = str(_get(entry, "status") or "")
+    verify = _get(entry, "verify")
+    return status in ("failed", "cancelled") or (isinstance(verify, Mapping) and verify.get("ok") is False)
+
+
+def _machine_section(facts: Any) -> list[str]:
+    lines = ["## Machine (what gc-wizard detected)", ""]
+    if facts is None:
+        return lines + ["Detection did not run.", ""]
+    rows: list[Sequence[Any]] = []
+    driver = _get(facts, "driver")
+    if driver is None:
+        rows.append(("NVIDIA driver", "none usable (see warnings)", ""))
+    else:
+        rows.append(("NVIDIA driver", _get(driver, "version") or "unknown", _get(driver, "source")))
+        rows.append(("Max CUDA the driver supports", _get(driver, "cuda_driver_version") or "unknown",
+                     _get(driver, "source")))
+    for gpu in _get(facts, "gpus") or ():
+        mem = _get(gpu, "memory_total_mib")
+        details = [str(_get(gpu, "name"))]
+        if mem:
+            details.append(f"{mem} MiB")
+        if _get(gpu, "compute_capability"):
+            details.append(f"compute capability {_get(gpu, 'compute_capability')}")
+        rows.append((f"GPU {_get(gpu, 'index')}", ", ".join(details), _get(gpu, "source")))
+    if not (_get(facts, "gpus") or ()):
+        rows.append(("GPUs", "none found", ""))
+    py = _get(facts, "python")
+    if py is not None:
+        rows.append(("Python", f"{_get(py, 'version')} ({_get(py, 'executable')})", "the running interpreter"))
+    env = _get(facts, "environment")
+    if env is not None:
+        rows.append(("Environment", f"{_get(env, 'kind')}: {_get(env, 'path')}", "sys.prefix / CONDA_PREFIX"))
+        if _get(env, "jaxlib_cuda_tag"):
+            rows.append(("jaxlib build", _get(env, "jaxlib_cuda_tag"), "jaxlib's version"))
+    plat = _get(facts, "platform")
+    if plat is not None:
+        glibc = f", glibc {_get(plat, 'glibc')}" if _get(plat, "glibc") else ""
+        rows.append(("Platform", f"{_get(plat, 'os')} {_get(plat, 'arch')}{glibc}", ""))
+    disk = _get(facts, "disk")
+    if disk is not None and _get(disk, "state_free_gib") is not None:
+        rows.append(("Free disk (state folder)", f"{_get(disk, 'state_free_gib'):.1f} GiB", _get(disk, "path") or ""))
+    lines += _table(("", "Value", "Source"), rows) + [""]
+
+    packages = dict(_get(env, "packages") or {}) if env is not None else {}
+    shown = {k: v for k, v in packages.items() if _PACKAGES.match(k)} if len(packages) > 30 else packages
+    if shown:
+        lines += ["### Packages in that environment", ""]
+        lines += _table(("Package", "Version"), sorted(shown.items())) + [""]
+
+    libs = list(_get(facts, "cuda_libraries") or ())
+    lines += ["### CUDA and cuDNN libraries the loader can see", ""]
+    if libs:
+        lines += _table(("Library", "Version", "Path", "Found via", "Loads first"),
+                        [(_get(c, "name"), _get(c, "version") or "?", _get(c, "path"), _get(c, "found_via"),
+                          "yes" if _get(c, "loads_first") else "") for c in libs]) + [""]
+    else:
+        lines += ["None outside the environment's own wheels.", ""]
+
+    warnings = list(_get(facts, "warnings") or ())
+    if warnings:
+        lines += ["### Warnings from detection", ""]
+        lines += [f"- `{_get(w, 'id')}`: {_get(w, 'message')}" for w in warnings] + [""]
+    return lines
+
+
+def _history_section(entries: list[Any], current: Any) -> list[str]:
+    lines = ["## Environments (history)", ""]
+    if current is not None:
+        env = _get(current, "env")
+        from wizard.activate import read_marker
+
+        marker = read_marker(env) if env else {}
+        lines.append(f"- **Current:** recipe `{_get(current, 'recipe')}`, status {_get(current, 'status')}, "
+                     f"entry `{_get(current, 'id')}`, environment `{env}`")
+        if marker:
+            lines.append(f"- **Recipe title:** {marker.get('title') or '—'}; backend {marker.get('backend') or '—'}; "
+                         f"created {marker.get('created') or '—'}; verified {marker.get('verified') or 'never'}")
+            runtime = marker.get("runtime_env") or {}
+            if runtime:
+                lines.append("- **Runtime variables:** " + ", ".join(f"`{k}={v}`" for k, v in runtime.items()))
+    else:
+        lines.append("- **Current:** none (no environment has been made current yet)")
+    lines.append("")
+    if entries:
+        recent = list(reversed(entries))[:12]
+        lines += _table(("Entry", "Kind", "Recipe", "Status", "Current", "Started", "Finished", "Environment"),
+                        [(_get(e, "id"), _get(e, "kind"), _get(e, "recipe"), _get(e, "status"),
+                          "yes" if _get(e, "current") else "", _get(e, "started"), _get(e, "finished"), _get(e, "env"))
+                         for e in recent])
+        if len(entries) > len(recent):
+            lines.append(f"\n({len(entries) - len(recent)} older entries not shown.)")
+    else:
+        lines.append("No installs yet.")
+    return lines + [""]
+
+
+def _findings_lines(findings: list[dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for i, f in enumerate(findings, 1):
+        lines.append(f"{i}. **{f.get('title') or f.get('id')}** (`{f.get('id')}`)")
+        if f.get("explanation"):
+            lines.append(f"   {f['explanation']}")
+        if f.get("fix"):
+            lines.append(f"   **Fix:** {f['fix']}")
+        evidence = f.get("evidence")
+        if evidence:
+            items = evidence if isinstance(evidence, (list, tuple)) else [evidence]
+            for item in items[:3]:
+                lines.append(f"   Evidence: `{str(item).strip()[:300].replace('`', chr(39))}`")
+    return lines
+
+
+def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error: str | None) -> list[str]:
+    lines = ["## Last install / verify", ""]
+    if last is None:
+        return lines + ["Nothing has run yet.", ""]
+    lines.append(f"- **Entry:** `{_get(last, 'id')}` ({_get(last, 'kind') or 'install'}), recipe "
+                 f"`{_get(last, 'recipe')}`, status **{_get(last, 'status')}**")
+    lines.append(f"- **When:** {_get(last, 'started')} → {_get(last, 'finished') or '—'}")
+    lines.append(f"- **Log:** `{_get(last, 'log') or '—'}`")
+    verify = _get(last, "verify")
+    lines.append("")
+    if isinstance(verify, Mapping) and verify.get("tiers"):
+        lines += [f"Verify ({verify.get('backend', '?')} backend): {'passed' if verify.get('ok') else 'FAILED'}", ""]
+        rows = []
+        for tier in verify["tiers"]:
+            details = {k: v for k, v in tier.items() if k not in ("name", "ok", "seconds", "error")}
+            detail = ", ".join(f"{k}={v}" for k, v in details.items())[:200]
+            if tier.get("error"):
+                detail = (str(tier["error"]).splitlines() or [""])[-1][:200]
+            ok = tier.get("ok")
+            rows.append((tier.get("name"), "ok" if ok else ("skipped" if ok is None else "FAILED"),
+                         tier.get("seconds"), detail))
+        lines += _table(("Tier", "Result", "Seconds", "Details"), rows) + [""]
+    elif verify is None:
+        lines += ["Not verified.", ""]
+    lines += ["### Findings (root cause first)", ""]
+    if findings:
+        lines += _findings_lines(findings)
+    elif diagnose_error:
+        lines.append(f"Diagnosis could not run: {diagnose_error}")
+    else:
+        lines.append("No known failure signature found." if _is_failure(last) else "None: the last run did not fail.")
+    return lines + [""]
+
+
+def _env_section(environ: Mapping[str, str]) -> list[str]:
+    from wizard.libpath import split_cuda_bin_dirs, split_cuda_dirs
+
+    out: list[str] = []
+    ld = environ.get("LD_LIBRARY_PATH")
+    if ld is None:
+        out.append("LD_LIBRARY_PATH  (not set)")
+    else:
+        _, removed = split_cuda_dirs(ld)
+        why = dict(removed)
+        out.append("LD_LIBRARY_PATH  (in order; ← marks folders with CUDA/cuDNN libraries)")
+        for folder in ld.split(os.pathsep):
+            out.append(f"  {folder or '(empty: the current folder)'}" + (f"   ← {why[folder]}" if folder in why else ""))
+    path = environ.get("PATH", "")
+    _, removed_bins = split_cuda_bin_dirs(path) if path else ([], [])
+    if removed_bins:
+        out.append("PATH, CUDA toolkit folders only (in PATH order)")
+        out += [f"  {folder}   ← {reason}" for folder, reason in removed_bins]
+    else:
+        out.append("PATH  (no CUDA toolkit folders on it)")
+    names = list(dict.fromkeys(list(_ALWAYS[1:]) + list(ENV_VARS)
+                               + sorted(k for k in environ if k.startswith(_ENV_PREFIXES))))
+    for name in names:
+        if name in environ:
+            out.append(f"{name}={environ[name]}")
+        elif name in _ALWAYS:
+            out.append(f"{name}  (not set)")
+    return ["## Environment variables", "", *_code("\n".join(out)), ""]
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None = None,
+                 log_tail_lines: int = LOG_TAIL_LINES, now: _dt.datetime | None = None,
+                 problems: Sequence[str] = (), redacted: bool = True) -> str:
+    """The Markdown support report. `facts`: a `wizard.facts.Facts` (or its dict) or None; `history`:
+    a `History` (or its entries) or None; `problems`: sentences about parts that could not be collected.
+    The result is passed through `redact()` unless `redacted=False`.
+    """
+    environ = dict(os.environ if environ is None else environ)
+    now = now or _dt.datetime.now(_dt.timezone.utc)
+    entries = _entries(history)
+    current = _current(history, entries)
+    last = entries[-1] if entries else None
+    failing = next((e for e in reversed(entries) if _is_failure(e)), None)
+
+    # Findings: the ones verify recorded; else a diagnosis of the failing log's tail.
+    findings: list[dict[str, Any]] = []
+    diagnose_error = None
+    focus = last if last is not None and _is_failure(last) else None
+    verify = _get(focus, "verify")
+    if isinstance(verify, Mapping) and verify.get("findings"):
+        findings = _finding_dicts(verify["findings"])
+    fail_log = _get(failing, "log") if failing is not None else None
+    tail_for_diagnosis = read_tail(fail_log, DIAGNOSE_LINES)
+    if focus is not None and not findings and tail_for_diagnosis:
+        try:
+            from wizard.diagnose import diagnose_text
+
+            findings = _finding_dicts(diagnose_text(tail_for_diagnosis, facts if not isinstance(facts, Mapping) else None))
+        except Exception as exc:  # the report is what people send when things are broken; it must still come out
+            diagnose_error = f"{type(exc).__name__}: {exc}"
+
+    lines = ["# gc-wizard support report", "",
+             f"Made by gc-wizard {__version__} on {now.strftime('%Y-%m-%d %H:%M UTC')}. The host name, user names, "
+             "home folder, GPU UUIDs and any credentials in URLs are replaced by `<host>`, `<user>`, `~`, "
+             "`<redacted>`.", ""]
+
+    # Summary first: what an admin reads before anything else.
+    lines += ["## Summary", ""]
+    if current is not None:
+        lines.append(f"- Current environment: recipe `{_get(current, 'recipe')}` in `{_get(current, 'env')}` "
+                     f"({_get(current, 'status')}).")
+    else:
+        lines.append("- No current environment.")
+    if last is not None:
+        lines.append(f"- Last run: {_get(last, 'kind') or 'install'} of `{_get(last, 'recipe')}` — "
+                     f"**{_get(last, 'status')}**.")
+    if findings:
+        top = findings[0]
+        lines.append(f"- Likely cause: **{top.get('title')}** (`{top.get('id')}`). Fix: {top.get('fix') or '—'}")
+    driver = _get(facts, "driver")
+    gpus = list(_get(facts, "gpus") or ())
+    if facts is not None:
+        names = sorted({str(_get(g, 'name')) for g in gpus})
+        gpu_text = f"{len(gpus)} × {', '.join(names)}" if gpus else "no GPU found"
+        drv = (f"driver {_get(driver, 'version') or '?'} (CUDA ≤ {_get(driver, 'cuda_driver_version') or '?'})"
+               if driver is not None else "no usable NVIDIA driver")
+        lines.append(f"- Machine: {gpu_text}; {drv}.")
+    for problem in problems:
+        lines.append(f"- Could not collect: {problem}")
+    lines.append("")
+
+    lines += _machine_section(facts)
+    lines += _history_section(entries, current)
+    lines += _last_run_section(last, findings, diagnose_error)
+    lines += _env_section(environ)
+
+    if failing is not None:
+        tail = read_tail(fail_log, log_tail_lines)
+        which = "the last run" if failing is last else f"the most recent failure (entry `{_get(failing, 'id')}`)"
+        lines += [f"## Failing log: last {log_tail_lines} lines of {which}", "", f"`{fail_log or '—'}`", ""]
+        lines += _code(tail) if tail else ["(the log file could not be read)"]
+        lines.append("")
+
+    lines += ["## Reproduce", "",
+              "- `gc-wizard detect --json` — the facts above as JSON",
+              f"- `gc-wizard verify{' --env ' + str(_get(current, 'env')) if current is not None else ''} --json` "
+              "— re-run the GraphCast check",
+              "- `gc-wizard diagnose LOGFILE` — name the root cause in any log", ""]
+    text = "\n".join(lines)
+    return redact(text, facts=facts, environ=environ) if redacted else text
+
+
+def collect_and_build(*, environ: Mapping[str, str] | None = None) -> str:
+    """Detect, load history and build the redacted report; a part that fails is named, not fatal."""
+    problems: list[str] = []
+    facts = None
+    history = None
+    try:
+        from wizard.detect import detect
+
+        facts = detect()
+    except Exception as exc:  # a support report must come out even when detection is what is broken
+        problems.append(f"detection failed ({type(exc).__name__}: {exc})")
+    try:
+        from wizard.history import load_history
+
+        history = load_history()
+    except Exception as exc:
+        problems.append(f"history could not be read ({type(exc).__name__}: {exc})")
+    return build_report(facts, history, environ=environ, problems=problems)

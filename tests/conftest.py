@@ -3,4 +3,5 @@
 pytest_plugins = [
     "tests.fixtures.state",
     "tests.fixtures.wheels",
+    "tests.fixtures.jaxenv",
 ]

@@ -18,7 +18,9 @@ from wizard.answers import (
     apply_answers,
     check_recipe,
     load_answers,
+    replay_args,
     save_answers,
+    save_args,
 )
 from wizard.errors import UserError
 
@@ -101,6 +103,19 @@ def test_check_recipe_against_loaded_recipes():
     with pytest.raises(UserError, match=r"fleet.json names recipe 'jax9-imaginary'.*jax0.4.23-cpu"):
         check_recipe(answers, {"jax0.4.23-cpu": object()})
     assert check_recipe(Answers(recipe="jax0.4.23-cpu"), {"jax0.4.23-cpu": object()}).recipe == "jax0.4.23-cpu"
+
+
+def test_replay_args_and_save_args_for_the_install_command(tmp_path):
+    recipes = {"jax0.4.23-cpu": object(), "jax0.4.23-cuda12-cudnn89": object()}
+    path = save_args(tmp_path / "fleet.json", _install_args(recipe="jax0.4.23-cuda12-cudnn89", installer="pip",
+                                                            level="quick", env="/srv/envs/gc"))
+    replayed = replay_args(_install_args(recipe=None, answers=str(path)), recipes)
+    assert (replayed.recipe, replayed.installer, replayed.level, replayed.env) == \
+        ("jax0.4.23-cuda12-cudnn89", "pip", "quick", "/srv/envs/gc")
+    plain = _install_args()
+    assert replay_args(plain, recipes) is plain
+    with pytest.raises(UserError, match="which this server does not have"):
+        replay_args(_install_args(recipe=None, answers=str(path)), {"jax0.4.23-cpu": object()})
 
 
 def _bad(tmp_path: Path, content, name="answers.json") -> str:

@@ -182,7 +182,8 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
     new_path = [env_bin] + [p for p in path_entries if p in kept_set or p in keep_anyway]
     for folder, reason in removed_bins:
         if folder not in keep_anyway:
-            act.removals.append(Removal("PATH", folder, reason))
+            act.removals.append(Removal("PATH", folder, f"{reason}; XLA would run these instead of the "
+                                                        "environment's own CUDA tools"))
     act.set["PATH"] = os.pathsep.join(new_path)
 
     # LD_LIBRARY_PATH: only the folders with CUDA/cuDNN libraries go; the env's own folders stay.
@@ -194,7 +195,8 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
         new_ld = [p for p in _split_path_list(ld_value) if p in kept_set]
         for folder, reason in removed_libs:
             if folder not in keep_anyway:
-                act.removals.append(Removal("LD_LIBRARY_PATH", folder, reason))
+                act.removals.append(Removal("LD_LIBRARY_PATH", folder, f"{reason}, which would shadow the "
+                                                                       "environment's own CUDA/cuDNN libraries"))
         if any(new_ld):
             act.set["LD_LIBRARY_PATH"] = os.pathsep.join(new_ld)
         else:

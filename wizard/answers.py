@@ -307,7 +307,21 @@ def check_recipe(answers: Answers, recipes: Mapping[str, Any]) -> Answers:
     return answers
 
 
+def replay_args(args: argparse.Namespace, recipes: Mapping[str, Any]) -> argparse.Namespace:
+    """For `gc-wizard install`: with `--answers FILE`, the arguments the file says (validated against
+    `recipes`, the ones loaded on this server); without it, `args` unchanged."""
+    path = getattr(args, "answers", None)
+    if not path:
+        return args
+    return apply_answers(args, check_recipe(load_answers(path), recipes))
+
+
+def save_args(path: str | os.PathLike[str], args: argparse.Namespace, *, recipe: str | None = None) -> Path:
+    """For `gc-wizard install --save-answers FILE`: write the answers of this run."""
+    return save_answers(path, answers_from_args(args, recipe=recipe))
+
+
 __all__ = [
     "SCHEMA", "VERSION", "AnswerOptions", "Answers", "answers_from_args", "answers_from_dict", "apply_answers",
-    "check_recipe", "load_answers", "save_answers",
+    "check_recipe", "load_answers", "replay_args", "save_answers", "save_args",
 ]

@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     json_flag(p)
 
     p = add("recipes", "every recipe, compatible or not with this machine, with reasons")
+    p.add_argument("--facts", metavar="FILE", help="match against a saved `detect --json` instead of this machine")
     json_flag(p)
 
     p = add("plan", "what install would run, touching nothing")

@@ -279,9 +279,10 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
         is_best = best is not None and recipe is best[0]
         if recipe.backend == "cpu" and not reasons and has_nvidia and not any_gpu_fits:
             why = "; ".join(f"{r.id}: {first}" for r, first in gpu_failures) or "no GPU recipe is installed"
-            warnings.insert(0, f"THIS MACHINE HAS AN NVIDIA GPU, BUT NO GPU RECIPE FITS IT ({why}). "
-                               "This CPU stack will run GraphCast on the CPU only, which is far slower; fix "
-                               "the GPU problem above (often a driver update) to use the GPU.")
+            what = "AN NVIDIA GPU" if facts.gpus else "AN NVIDIA DRIVER"
+            warnings.insert(0, f"THIS MACHINE HAS {what}, BUT NO GPU RECIPE FITS IT ({why}). "
+                               "This CPU stack runs GraphCast on the CPU only, which is far slower; the GPU "
+                               "recipes' reasons say what would have to change to use the GPU.")
         if reasons:
             summary = reasons[0]
         elif is_best and recipe.backend == "gpu":

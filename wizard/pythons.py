@@ -39,7 +39,7 @@ _PROBE = (
 )
 #: The newest CPython minor a download request may name.
 NEWEST_MINOR = 14
-SOURCES = ("wizard", "path", "pyenv", "uv", "uv-download")
+SOURCES = ("wizard", "path", "pyenv", "uv", "uv-download", "env")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,8 @@ class PythonChoice:
 
     def describe(self) -> str:
         where = {"wizard": "the wizard's own", "path": "found on PATH", "pyenv": "a pyenv install",
-                 "uv": "found by uv", "uv-download": "to be downloaded by uv"}.get(self.source, self.source)
+                 "uv": "found by uv", "uv-download": "to be downloaded by uv",
+                 "env": "the environment's own"}.get(self.source, self.source)
         return f"Python {self.version} ({self.executable}; {where})"
 
 
@@ -94,7 +95,11 @@ def own_python() -> PythonChoice:
     import importlib.util
 
     has_venv = importlib.util.find_spec("venv") is not None and importlib.util.find_spec("ensurepip") is not None
-    return PythonChoice(executable=sys.executable, version=platform.python_version(), source="wizard",
+    # Inside a virtual environment (the usual way the wizard is installed) name the interpreter the
+    # environment was made from: a new environment should not hang off the wizard's own.
+    base = getattr(sys, "_base_executable", None)
+    executable = base if base and os.path.isfile(base) else sys.executable
+    return PythonChoice(executable=executable, version=platform.python_version(), source="wizard",
                         has_venv=has_venv)
 
 

@@ -105,7 +105,7 @@ def _decode_cuda(value):
     """12020 -> "12.2" (CUDA runtime/driver encoding: 1000*major + 10*minor)."""
     if not isinstance(value, int) or value <= 0:
         return None
-    return "%d.%d" % (value // 1000, (value % 1000) // 10)
+    return f"{value // 1000}.{(value % 1000) // 10}"
 
 
 def _decode_cudnn(value):
@@ -113,8 +113,8 @@ def _decode_cudnn(value):
     if not isinstance(value, int) or value <= 0:
         return None
     if value >= 90000:
-        return "%d.%d.%d" % (value // 10000, (value % 10000) // 100, value % 100)
-    return "%d.%d.%d" % (value // 1000, (value % 1000) // 100, value % 100)
+        return f"{value // 10000}.{(value % 10000) // 100}.{value % 100}"
+    return f"{value // 1000}.{(value % 1000) // 100}.{value % 100}"
 
 
 class _Capture:
@@ -135,7 +135,7 @@ class _Capture:
         capture = self
 
         def showwarning(message, category, filename, lineno, file=None, line=None):
-            capture._add("%s: %s" % (category.__name__, message))
+            capture._add(f"{category.__name__}: {message}")
             capture._orig_showwarning(message, category, filename, lineno, file, line)
 
         warnings.showwarning = showwarning
@@ -165,7 +165,7 @@ class _Capture:
 def _error_dict(exc):
     name = type(exc).__name__
     module = type(exc).__module__
-    qualified = name if module in ("builtins", None) else "%s.%s" % (module, name)
+    qualified = name if module in ("builtins", None) else f"{module}.{name}"
     lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
     tail = "".join(lines).splitlines()[-20:]
     return {"type": qualified, "message": str(exc)[:MESSAGE_LIMIT], "traceback_tail": tail}
@@ -215,7 +215,7 @@ def tier_jax_import(ctx):
                 try:
                     build[attr[: -len("_build_version")]] = int(getattr(module, attr)())
                 except Exception as exc:  # a build constant should never fail; record it if it does
-                    build[attr[: -len("_build_version")]] = "error: %s" % exc
+                    build[attr[: -len("_build_version")]] = f"error: {exc}"
         break
     if build:
         details["cuda_build_versions"] = build
@@ -245,7 +245,8 @@ def _backend_errors():
     try:
         from jax._src import xla_bridge
 
-        return {str(k): str(v)[:MESSAGE_LIMIT] for k, v in getattr(xla_bridge, "_backend_errors", {}).items()}
+        errors = getattr(xla_bridge, "_backend_errors", {}) or {}
+        return {str(k): str(v)[:MESSAGE_LIMIT] for k, v in errors.items() if str(v).strip()}
     except Exception:
         return {}
 
@@ -269,7 +270,7 @@ def tier_backend(ctx, capture):
     value = float(jnp.arange(8, dtype=jnp.float32).sum())
     details["smoke_sum"] = value
     if value != 28.0:
-        raise ProbeFailure("a trivial sum on %s gave %r instead of 28.0" % (default, value))
+        raise ProbeFailure(f"a trivial sum on {default} gave {value!r} instead of 28.0")
     errors = _backend_errors()
     if errors:
         details["backend_errors"] = errors
@@ -286,7 +287,7 @@ def tier_backend(ctx, capture):
             try:
                 loaded[attr[: -len("_get_version")]] = int(function())
             except Exception as exc:
-                loaded[attr[: -len("_get_version")]] = "error: %s" % exc
+                loaded[attr[: -len("_get_version")]] = f"error: {exc}"
         details["cuda_loaded_versions"] = loaded
         details["cuda_runtime_loaded"] = _decode_cuda(loaded.get("cuda_runtime"))
         details["cuda_driver"] = _decode_cuda(loaded.get("cuda_driver"))
@@ -301,8 +302,7 @@ def tier_backend(ctx, capture):
         else:
             reason = "the CUDA backend did not come up"
         jax_said = [m for m in capture.messages if "cuda" in m.lower() or "gpu" in m.lower()]
-        message = ("JAX is using the %s backend, but this environment is meant to run on the GPU: %s."
-                   % (default, reason))
+        message = (f"JAX is using the {default} backend, but this environment is meant to run on the GPU: {reason}.")
         if jax_said:
             message += " JAX said: " + " | ".join(jax_said)
         details["error_hint"] = "gpu_expected_cpu_found"
@@ -316,7 +316,7 @@ def tier_backend(ctx, capture):
 
 def tier_cudnn_op(ctx):
     if ctx.get("default_backend") != "gpu":
-        return {"skipped": True, "reason": "no GPU backend to test (expected backend: %s)" % ctx["backend_expected"]}
+        return {"skipped": True, "reason": f"no GPU backend to test (expected backend: {ctx['backend_expected']})"}
     import jax
     import numpy as np
 
@@ -332,9 +332,9 @@ def tier_cudnn_op(ctx):
         try:
             details["cudnn_loaded"] = _decode_cudnn(int(module.cudnn_get_version()))
         except Exception as exc:
-            details["cudnn_loaded"] = "error: %s" % exc
+            details["cudnn_loaded"] = f"error: {exc}"
     if error > 1e-3:
-        raise ProbeFailure("a 3x3 convolution on %s gave wrong values (max error %g)" % (gpu, error), details)
+        raise ProbeFailure(f"a 3x3 convolution on {gpu} gave wrong values (max error {error:g})", details)
     return details
 
 
@@ -463,7 +463,7 @@ def build_inputs(gc, task_config, spec):
 
     batch = build_example_batch(gc, task_config, spec)
     inputs, targets, forcings = gc["data_utils"].extract_inputs_targets_forcings(
-        batch, target_lead_times=slice("6h", "%dh" % (6 * spec["steps"])), **dataclasses.asdict(task_config))
+        batch, target_lead_times=slice("6h", f"{6 * spec['steps']}h"), **dataclasses.asdict(task_config))
     return inputs, targets, forcings
 
 
@@ -572,8 +572,8 @@ def tier_graphcast_jit_init(ctx):
     if gpu_peak is not None:
         details["gpu_peak_mib"] = gpu_peak
     if not details["params_finite"]:
-        raise ProbeFailure("GraphCast initialised %d parameters but some are not finite (NaN/inf)"
-                           % details["param_count"], details)
+        raise ProbeFailure(f"GraphCast initialised {details['param_count']} parameters but some are not "
+                           "finite (NaN/inf)", details)
     return details
 
 
@@ -601,7 +601,7 @@ def run_tiers(ctx):
     for name in TIERS:
         if failed is not None:
             tier = {"name": name, "ok": False, "status": "not_run", "seconds": 0.0,
-                    "reason": "not run: %s failed" % failed}
+                    "reason": f"not run: {failed} failed"}
             tiers.append(tier)
             _emit(TIER_PREFIX, tier)
             continue
@@ -628,7 +628,7 @@ def run_tiers(ctx):
                 tier["ok"] = False
                 tier["status"] = "failed"
                 tier["error"] = {"type": "ProbeFailure", "message": message[:MESSAGE_LIMIT]}
-                sys.stderr.write("gc-wizard probe: %s failed: %s\n" % (name, message))
+                sys.stderr.write(f"gc-wizard probe: {name} failed: {message}\n")
             except Exception as exc:
                 tier["ok"] = False
                 tier["status"] = "failed"
@@ -661,7 +661,7 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.graphcast_src and not os.path.isdir(args.graphcast_src):
-        sys.stderr.write("graphcast_probe.py: --graphcast-src %s is not a folder\n" % args.graphcast_src)
+        sys.stderr.write(f"graphcast_probe.py: --graphcast-src {args.graphcast_src} is not a folder\n")
         return 2
     started = time.perf_counter()
     ctx = {"backend_requested": args.backend, "backend_expected": args.backend, "level": args.level,

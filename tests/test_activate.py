@@ -1,0 +1,222 @@
+"""`eval "$(gc-wizard activate)"` evaluated in real shells with stale CUDA/cuDNN folders on the search paths.
+
+A real venv stands in for the installed environment (activation only needs its `bin/python`); the
+stale folders are real folders holding files named like the libraries and tools they stand for,
+which is all `wizard.libpath` reads. Each shell then runs Python to show what it really got.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import run_cli
+from wizard.activate import MARKER_NAME, activation_script, compute_activation
+
+SHELLS = [s for s in ("bash", "zsh", "sh") if shutil.which(s)]
+RUNTIME = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false", "GC_TEST_QUOTED": "it's \"quoted\" $HOME `x`"}
+
+SHOW = ("import json, os, sys; print(json.dumps({'prefix': sys.prefix, 'executable': sys.executable, "
+        "'env': {k: os.environ.get(k) for k in ('PATH', 'LD_LIBRARY_PATH', 'XLA_PYTHON_CLIENT_PREALLOCATE', "
+        "'GC_TEST_QUOTED', 'VIRTUAL_ENV', 'PYTHONHOME', 'PYTHONPATH')}}))")
+
+
+@pytest.fixture(scope="session")
+def plain_env(tmp_path_factory) -> Path:
+    """A real (pip-less) venv with a gc-wizard marker, standing in for an installed environment."""
+    root = tmp_path_factory.mktemp("envs") / "gc env (verified)"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(root)
+    marker = {"recipe": "jax0.4.23-cuda12-cudnn89", "title": "JAX 0.4.23 · CUDA 12.2 · cuDNN 8.9 (GPU)",
+              "backend": "gpu", "runtime_env": RUNTIME, "created": "2026-11-21T09:00:00+00:00",
+              "verified": "2026-11-21T09:30:00+00:00", "entry_id": "e1", "python": "3.11.7"}
+    (root / MARKER_NAME).write_text(json.dumps(marker))
+    return root
+
+
+def _touch(path: Path, executable: bool = False) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x7fELF stand-in")
+    if executable:
+        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+
+
+@pytest.fixture
+def stale(tmp_path) -> dict:
+    """The seed user's situation: an old cuDNN and an old toolkit on the paths, among ordinary folders."""
+    cudnn = tmp_path / "opt" / "cudnn-8.2.1" / "lib64"
+    _touch(cudnn / "libcudnn.so.8.2.1")
+    (cudnn / "libcudnn.so.8").symlink_to("libcudnn.so.8.2.1")
+    toolkit = tmp_path / "usr local" / "cuda-11.2"
+    _touch(toolkit / "bin" / "nvcc", executable=True)
+    _touch(toolkit / "bin" / "ptxas", executable=True)
+    _touch(toolkit / "lib64" / "libcudart.so.11.2.152")
+    (toolkit / "version.txt").write_text("CUDA Version 11.2.152\n")
+    ordinary = [tmp_path / "ord" / name for name in ("first", "with space", "it's \"odd\"", "last")]
+    for folder in ordinary:
+        folder.mkdir(parents=True)
+        (folder / "libsomething.so.1").write_bytes(b"x")
+    system_path = os.environ["PATH"]
+    ld = [str(ordinary[0]), str(cudnn), str(ordinary[1]), str(toolkit / "lib64"), str(ordinary[2])]
+    path = [str(toolkit / "bin"), str(ordinary[3]), *system_path.split(os.pathsep)]
+    return {"cudnn": str(cudnn), "toolkit_lib": str(toolkit / "lib64"), "toolkit_bin": str(toolkit / "bin"),
+            "ordinary": [str(o) for o in ordinary], "ld": os.pathsep.join(ld), "path": os.pathsep.join(path),
+            "system_path": system_path}
+
+
+def _shell_argv(shell: str, script: str) -> list[str]:
+    if shell == "bash":
+        return ["bash", "--noprofile", "--norc", "-c", script]
+    if shell == "zsh":
+        # Interactive: zsh then ignores "#" comments typed at the prompt unless they come from eval.
+        return ["zsh", "-f", "-i", "-c", script]
+    return ["sh", "-c", script]
+
+
+def _run_in_shell(shell: str, script: str, env: dict, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(_shell_argv(shell, script), capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=120, stdin=subprocess.DEVNULL)
+
+
+def _activate_cmd(env_dir: Path, shell: str) -> str:
+    import shlex
+
+    return (f'eval "$({shlex.quote(sys.executable)} -m wizard activate --env {shlex.quote(str(env_dir))} '
+            f'--shell {shell})"')
+
+
+def _base_env(stale: dict, **extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME", "CONDA_PREFIX")}
+    env.update(PATH=stale["path"], LD_LIBRARY_PATH=stale["ld"], PYTHONPATH=str(Path.cwd()))
+    env.update(extra)
+    return env
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_activation_in_a_real_shell(shell, plain_env, stale, tmp_path):
+    repo = Path(__file__).resolve().parents[1]
+    script = f"{_activate_cmd(plain_env, shell)} && python -c {json.dumps(SHOW)}"
+    env = _base_env(stale)
+    # The wizard itself must be importable by the wizard's Python even without PYTHONPATH.
+    env["PYTHONPATH"] = ""
+    proc = _run_in_shell(shell, script, env, repo)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+
+    assert Path(seen["prefix"]) == plain_env
+    assert seen["executable"].startswith(str(plain_env / "bin"))
+    assert seen["env"]["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false"
+    assert seen["env"]["GC_TEST_QUOTED"] == RUNTIME["GC_TEST_QUOTED"]
+    assert seen["env"]["VIRTUAL_ENV"] == str(plain_env)
+    assert seen["env"]["PYTHONHOME"] is None
+    # Only the CUDA folders left LD_LIBRARY_PATH; everything else stayed, in order.
+    assert seen["env"]["LD_LIBRARY_PATH"].split(os.pathsep) == stale["ordinary"][:3]
+    path = seen["env"]["PATH"].split(os.pathsep)
+    assert path[0] == str(plain_env / "bin")
+    assert stale["toolkit_bin"] not in path
+    assert path[1:] == [stale["ordinary"][3], *stale["system_path"].split(os.pathsep)]
+
+
+def test_script_says_what_it_removed_and_why(plain_env, stale):
+    act = compute_activation(plain_env, _base_env(stale))
+    script = activation_script(act, "bash")
+    comments = [line for line in script.splitlines() if line.startswith("#")]
+    cudnn_line = next(c for c in comments if stale["cudnn"] in c)
+    assert "removed from LD_LIBRARY_PATH" in cudnn_line and "cuDNN 8.2.1" in cudnn_line
+    assert "shadow" in cudnn_line
+    toolkit_line = next(c for c in comments if stale["toolkit_bin"] in c)
+    assert "removed from PATH" in toolkit_line and "ptxas" in toolkit_line and "CUDA 11.2" in toolkit_line
+    assert any(stale["toolkit_lib"] in c and "CUDA runtime" in c for c in comments)
+    # One comment line per removal, and no ordinary folder is named as removed.
+    removed_lines = [c for c in comments if c.startswith("# removed from")]
+    assert len(removed_lines) == 3
+    for folder in stale["ordinary"]:
+        assert not any(folder in c for c in removed_lines)
+    assert "jax0.4.23-cuda12-cudnn89" in comments[0] and "verified 2026-11-21" in comments[0]
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_deactivate_restores_and_reactivation_does_not_pile_up(shell, plain_env, stale, tmp_path):
+    repo = Path(__file__).resolve().parents[1]
+    show = 'printf "%s\\n" "$PATH" "${LD_LIBRARY_PATH-UNSET}" "${XLA_PYTHON_CLIENT_PREALLOCATE-UNSET}"'
+    activate = _activate_cmd(plain_env, shell)
+    script = (f"{show}; {activate}; {show}; {activate}; {show}; deactivate; {show}; "
+              'case "$(type deactivate 2>/dev/null)" in *function*) echo still-defined;; *) echo gone;; esac')
+    env = _base_env(stale, PYTHONPATH="")
+    proc = _run_in_shell(shell, script, env, repo)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    before, once, twice, after = out[0:3], out[3:6], out[6:9], out[9:12]
+    assert before == [stale["path"], stale["ld"], "UNSET"]
+    assert once[2] == "false"
+    assert twice == once, "activating twice must give the same variables as once"
+    assert after == before, "deactivate must restore the variables exactly"
+    assert out[12] == "gone"
+
+
+def test_folder_names_cannot_inject_shell_code(plain_env, tmp_path):
+    """A newline or quote in a folder name stays data: the comment is escaped, the value quoted."""
+    evil = tmp_path / "lib\ntouch INJECTED #" / "x'; touch INJECTED2; '"
+    _touch(evil / "libcudnn.so.8.0.5")
+    keep = tmp_path / "keep $(touch INJECTED3)"
+    keep.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
+    env["LD_LIBRARY_PATH"] = os.pathsep.join([str(evil), str(keep)])
+    env["PYTHONPATH"] = ""
+    script = f'{_activate_cmd(plain_env, "bash")} && printf "%s" "$LD_LIBRARY_PATH"'
+    proc = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == str(keep)
+    assert not any((tmp_path / name).exists() for name in ("INJECTED", "INJECTED2", "INJECTED3"))
+
+
+def test_conda_and_pythonpath_are_handled(plain_env, stale, tmp_path):
+    conda = tmp_path / "home" / "hiskim1" / ".conda" / "envs" / "hiskim1_graphcast"
+    conda_lib = conda / "lib"
+    _touch(conda_lib / "libcudnn.so.8.2.1")
+    (conda / "bin").mkdir(parents=True)
+    site = conda / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    environ = _base_env(stale, CONDA_PREFIX=str(conda), PYTHONHOME=str(conda),
+                        PYTHONPATH=os.pathsep.join([str(site), str(tmp_path / "mycode")]))
+    environ["PATH"] = os.pathsep.join([str(conda / "bin"), environ["PATH"]])
+    environ["LD_LIBRARY_PATH"] = os.pathsep.join([str(conda_lib), environ["LD_LIBRARY_PATH"]])
+    act = compute_activation(plain_env, environ)
+    assert "PYTHONHOME" in act.unset
+    assert act.set["PYTHONPATH"] == str(tmp_path / "mycode")
+    assert act.set["PATH"].split(os.pathsep)[:2] == [str(plain_env / "bin"), str(conda / "bin")]
+    assert str(conda_lib) not in act.set["LD_LIBRARY_PATH"].split(os.pathsep)
+    notes = "\n".join(act.notes)
+    assert str(conda) in notes and "stays active" in notes
+
+
+def test_env_without_marker_still_activates(tmp_path, stale):
+    bare = tmp_path / "foreign-env"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(bare)
+    act = compute_activation(bare, _base_env(stale))
+    script = activation_script(act, "zsh")
+    assert f"no {MARKER_NAME}" in script
+    assert "XLA_PYTHON_CLIENT_PREALLOCATE" not in script
+    assert act.set["PATH"].split(os.pathsep)[0] == str(bare / "bin")
+
+
+def test_cli_without_env_and_without_history_exits_2():
+    proc = run_cli("activate")
+    assert proc.returncode == 2, proc.stderr
+    assert "no current environment" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_cli_rejects_a_folder_that_is_not_an_environment(tmp_path):
+    proc = run_cli("activate", "--env", str(tmp_path))
+    assert proc.returncode == 2
+    assert "has no bin/python" in proc.stderr

@@ -1,0 +1,200 @@
+"""Diagnosis over real messages in realistic logs: root cause first, exact ids, and nothing in clean logs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import last_json, run_cli
+from wizard.diagnose import diagnose_text, gpu_recipe_for, load_known_failures, parse_known_failures
+from wizard.errors import UserError
+from wizard.facts import CudaLibrary, DiskInfo, Driver, EnvironmentInfo, Facts, Platform, PythonInfo
+
+LOGS = Path(__file__).resolve().parent / "logs"
+
+#: Each log: the finding ids expected, root cause first, and for each the symptoms it folds in.
+EXPECTED: dict[str, list[tuple[str, list[str]]]] = {
+    "seed000_cudnn821_notebook.log": [("cudnn_version_mismatch", ["dnn_library_init_failed"])],
+    "seed001_outdated_cuda_micromamba.log": [("cuda_component_outdated", ["cpu_fallback"])],
+    "cudnn_850_torch_first.log": [("cudnn_version_mismatch", ["dnn_library_init_failed"])],
+    "cudnn_8700_cpu_fallback.log": [("cudnn_version_mismatch", ["cpu_fallback"])],
+    "cublas_older_cpu_fallback.log": [("cuda_component_outdated", ["cpu_fallback"])],
+    "outdated_cudnn_9100_conda.log": [("cuda_component_outdated", ["cpu_fallback"])],
+    "unable_to_load_cudnn9.log": [("cuda_library_missing", ["cpu_fallback"])],
+    "missing_libcudart12.log": [("cuda_library_missing", ["cpu_fallback"])],
+    "cudnn_cnn_infer_missing.log": [("cudnn_sublibrary_missing", ["cuda_library_missing"])],
+    "cpu_jaxlib_on_gpu_host.log": [("cpu_only_jaxlib", [])],
+    "old_jax_no_gpu_found.log": [("cpu_fallback", [])],
+    "plugin_no_gpu_driver.log": [("driver_not_loaded", ["no_cuda_device"])],
+    "plugin_no_visible_gpu.log": [("no_cuda_device", [])],
+    "cuinit_no_device.log": [("no_cuda_device", ["cpu_fallback"])],
+    "driver_not_loaded.log": [("driver_not_loaded", ["no_cuda_device", "cpu_fallback"])],
+    "driver_library_mismatch.log": [("driver_library_mismatch", ["no_cuda_device", "cpu_fallback"])],
+    "driver_too_old_h100_ptx.log": [("driver_too_old", ["driver_older_than_ptxas"])],
+    "driver_older_than_ptxas.log": [("driver_older_than_ptxas", [])],
+    "gpu_full_no_devices.log": [("gpu_out_of_memory", ["no_cuda_device", "cpu_fallback"])],
+    "cudnn_handle_gpu_full.log": [("gpu_out_of_memory", ["dnn_library_init_failed"])],
+    "cudnn_handle_memory_free.log": [("dnn_library_init_failed", [])],
+    "dnn_init_failed_only.log": [("dnn_library_init_failed", [])],
+    "oom_graphcast_025deg.log": [("gpu_out_of_memory", [])],
+    "oom_failed_allocate_request.log": [("gpu_out_of_memory", [])],
+    "ptxas_unsupported_version.log": [("ptxas_problem", [])],
+    "ptxas_too_old_h100.log": [("ptxas_problem", [])],
+    "ptxas_requires_118.log": [("ptxas_problem", [])],
+    "ptxas_bug_1231.log": [("ptxas_problem", [])],
+    "ptxas_and_cuda_not_found.log": [("cuda_toolkit_not_found", ["ptxas_problem"])],
+    "libdevice_not_found.log": [("cuda_toolkit_not_found", [])],
+    "numpy2_jaxlib0423.log": [("numpy2_incompatible", [])],
+    "pjrt_plugin_mismatch.log": [("pjrt_api_mismatch", [])],
+    "jaxlib_too_old.log": [("jaxlib_mismatch", [])],
+    "gencast_commit_jax_tree.log": [("jax_too_old_for_graphcast", [])],
+    "graphcast_not_installed.log": [("graphcast_missing", [])],
+    "haiku_without_flax.log": [("python_module_missing", [])],
+    # Clean logs: a successful GPU session, a verify run, an install, notebook noise.
+    "clean_jax_gpu_session.log": [],
+    "clean_verify_cpu_quick.log": [],
+    "clean_uv_pip_install.log": [],
+    "clean_notebook_noise.log": [],
+}
+
+#: The ids interface.md fixes; every one must exist in the knowledge file.
+FIXED_IDS = {
+    "cudnn_version_mismatch", "cuda_component_outdated", "cuda_library_missing", "cudnn_sublibrary_missing",
+    "cpu_fallback", "no_cuda_device", "gpu_out_of_memory", "driver_older_than_ptxas", "ptxas_problem",
+    "numpy2_incompatible", "jax_too_old_for_graphcast", "pjrt_api_mismatch", "driver_not_loaded", "driver_too_old",
+}
+
+
+def _facts(*, cuda_driver: str | None = "12.2", libraries: tuple[CudaLibrary, ...] = ()) -> Facts:
+    return Facts(
+        driver=Driver(version="535.104.05" if cuda_driver else None, cuda_driver_version=cuda_driver, source="nvml")
+        if cuda_driver else None,
+        gpus=(), cuda_libraries=libraries,
+        python=PythonInfo(version="3.11.7", executable="/usr/bin/python3"),
+        environment=EnvironmentInfo(kind="conda", path="/home/u/.conda/envs/gc"),
+        disk=DiskInfo(state_free_gib=40.0), platform=Platform(os="linux", arch="x86_64", glibc="2.35"),
+    )
+
+
+def test_every_log_is_listed():
+    assert sorted(p.name for p in LOGS.glob("*.log")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_log_diagnosis(name):
+    findings = diagnose_text((LOGS / name).read_text(encoding="utf-8"))
+    got = [(f.id, sorted(f.explains)) for f in findings]
+    assert got == [(i, sorted(e)) for i, e in EXPECTED[name]], got
+    text = (LOGS / name).read_text(encoding="utf-8")
+    for finding in findings:
+        assert finding.evidence, finding.id
+        assert finding.title and finding.explanation and finding.fix
+        assert "{" not in finding.explanation + finding.fix, "unfilled placeholder"
+        # Evidence lines are real lines of the log (whitespace-trimmed).
+        for line in finding.evidence:
+            assert line.rstrip("…") in text or line.startswith("… and ")
+
+
+def test_fixed_ids_are_all_known():
+    ids = {entry.id for entry in load_known_failures()}
+    assert FIXED_IDS <= ids
+
+
+def test_seed_root_cause_names_versions_and_evidence():
+    findings = diagnose_text((LOGS / "seed000_cudnn821_notebook.log").read_text(encoding="utf-8"))
+    root = findings[0]
+    assert "8.6.0" in root.explanation and "8.2.1" in root.explanation
+    assert root.evidence[0].startswith("Loaded runtime CuDNN library: 8.2.1")
+    assert any("DNN library initialization failed" in line for line in root.evidence)
+    assert "jax0.4.23-cuda12-cudnn89" in root.fix
+    assert root.to_dict()["explains"] == ["dnn_library_init_failed"]
+
+
+def test_facts_name_the_shadowing_folder():
+    cudnn = CudaLibrary(name="cudnn", version="8.2.1", path="/opt/cudnn-8.2/lib64/libcudnn.so.8.2.1",
+                        found_via="LD_LIBRARY_PATH", loads_first=True)
+    wheel = CudaLibrary(name="cudnn", version="8.9.7", path="/env/lib/python3.11/site-packages/nvidia/cudnn/lib/"
+                        "libcudnn.so.8", found_via="wheel")
+    text = (LOGS / "seed000_cudnn821_notebook.log").read_text(encoding="utf-8")
+    plain = diagnose_text(text)[0]
+    sharp = diagnose_text(text, _facts(libraries=(cudnn, wheel)))[0]
+    assert "/opt/cudnn-8.2/lib64" not in plain.fix
+    assert "Remove /opt/cudnn-8.2/lib64 (cudnn 8.2.1) from LD_LIBRARY_PATH" in sharp.fix
+    assert "site-packages" not in sharp.fix  # the wheel's own cuDNN is not blamed
+
+
+def test_facts_pick_the_recipe_for_the_driver():
+    text = (LOGS / "seed001_outdated_cuda_micromamba.log").read_text(encoding="utf-8")
+    cuda11 = diagnose_text(text, _facts(cuda_driver="11.4"))[0]
+    assert "`jax0.4.23-cuda11-cudnn86`" in cuda11.fix
+    assert gpu_recipe_for(_facts(cuda_driver="12.2")) == "jax0.4.23-cuda12-cudnn89"
+    assert gpu_recipe_for(None) == "jax0.4.23-cuda12-cudnn89"
+
+
+def test_outdated_component_explanation_uses_the_minimum():
+    finding = diagnose_text((LOGS / "seed001_outdated_cuda_micromamba.log").read_text(encoding="utf-8"))[0]
+    assert "installed 11080" in finding.explanation and "at least 12010" in finding.explanation
+
+
+def test_memory_check_separates_full_gpu_from_plain_failure():
+    full = "Memory usage: 7995392 bytes free, 11554717696 bytes total.\nDNN library initialization failed"
+    roomy = "Memory usage: 10894180352 bytes free, 11554717696 bytes total.\nDNN library initialization failed"
+    assert [f.id for f in diagnose_text(full)] == ["gpu_out_of_memory"]
+    assert [f.id for f in diagnose_text(roomy)] == ["dnn_library_init_failed"]
+
+
+def test_ansi_and_carriage_returns_are_cleaned():
+    text = "\x1b[31mXlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.\x1b[0m\r\n"
+    (finding,) = diagnose_text(text)
+    assert finding.evidence == ("XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.",)
+
+
+def test_bad_knowledge_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "kf.yaml"
+    with pytest.raises(UserError, match=r"kf\.yaml: entry 'x': bad regex"):
+        parse_known_failures("- {id: x, title: t, patterns: ['(unclosed'], explanation: e, fix: f}\n", bad)
+    with pytest.raises(UserError, match=r"entry 'x': 'explains' names unknown id 'nope'"):
+        parse_known_failures("- {id: x, title: t, patterns: ['a'], explanation: e, fix: f, explains: [nope]}\n",
+                             bad)
+    with pytest.raises(UserError, match=r"entry 'x': missing 'patterns'"):
+        parse_known_failures("- {id: x, title: t, explanation: e, fix: f}\n", bad)
+    with pytest.raises(UserError, match=r"entry 2: missing 'id'"):
+        parse_known_failures("- {id: x, title: t, patterns: [a], explanation: e, fix: f}\n"
+                             "- {title: t, patterns: [b], explanation: e, fix: f}\n", bad)
+
+
+# --------------------------------------------------------------------------------------------------
+# The CLI
+
+
+def test_cli_diagnose_file_human():
+    proc = run_cli("diagnose", str(LOGS / "seed000_cudnn821_notebook.log"))
+    assert proc.returncode == 1, proc.stderr
+    assert "[cudnn_version_mismatch]" in proc.stdout
+    assert "Fix: " in proc.stdout and "Evidence:" in proc.stdout
+    assert "> Loaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.6.0." in proc.stdout
+
+
+def test_cli_diagnose_stdin_json():
+    text = (LOGS / "seed001_outdated_cuda_micromamba.log").read_text(encoding="utf-8")
+    proc = run_cli("diagnose", "-", "--json", input=text)
+    assert proc.returncode == 1, proc.stderr
+    data = last_json(proc)
+    assert [f["id"] for f in data["findings"]] == ["cuda_component_outdated"]
+    assert set(data["findings"][0]) >= {"id", "title", "explanation", "fix", "evidence"}
+
+
+def test_cli_diagnose_clean_log_exits_zero():
+    proc = run_cli("diagnose", str(LOGS / "clean_notebook_noise.log"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert last_json(proc)["findings"] == []
+    human = run_cli("diagnose", str(LOGS / "clean_uv_pip_install.log"))
+    assert human.returncode == 0 and "No known problem found" in human.stdout
+
+
+def test_cli_diagnose_unreadable_file_names_it(tmp_path):
+    missing = tmp_path / "nope.log"
+    proc = run_cli("diagnose", str(missing))
+    assert proc.returncode == 2
+    assert str(missing) in proc.stderr and "Traceback" not in proc.stderr

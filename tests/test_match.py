@@ -1,0 +1,188 @@
+"""Matching the three shipped recipes to many machine profiles, table-driven, edge values included."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from wizard.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
+from wizard.match import match_recipes, version_tuple
+from wizard.recipes import load_recipes, parse_recipe
+
+CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"
+GPU_NAMES = {"8.0": "NVIDIA A100-SXM4-80GB", "9.0": "NVIDIA H100 80GB HBM3", "7.0": "Tesla V100-SXM2-32GB",
+             "7.5": "Tesla T4", "3.7": "Tesla K80", "5.0": "Quadro K2200", "5.2": "Tesla M40",
+             "6.0": "Tesla P100-PCIE-16GB", "10.0": "NVIDIA B200", "8.9": "NVIDIA L4", None: "NVIDIA Unknown"}
+
+
+def make_facts(driver: tuple[str | None, str | None] | None = ("535.104.05", "12.2"), ccs=("8.0",),
+               python="3.11.7", os="linux", arch="x86_64", glibc: str | None = "2.35") -> Facts:
+    return Facts(
+        driver=Driver(version=driver[0], cuda_driver_version=driver[1], source="nvml") if driver else None,
+        gpus=tuple(Gpu(index=i, name=GPU_NAMES[cc], memory_total_mib=16384, compute_capability=cc,
+                       source="nvml" if driver else "procfs") for i, cc in enumerate(ccs)),
+        cuda_libraries=(),
+        python=PythonInfo(version=python, executable="/usr/bin/python3"),
+        environment=EnvironmentInfo(kind="system", path="/usr"),
+        disk=DiskInfo(state_free_gib=100.0),
+        platform=Platform(os=os, arch=arch, glibc=glibc),
+    )
+
+
+@dataclass
+class Case:
+    id: str
+    facts: Facts
+    recommended: str | None
+    compatible: set[str]
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+    """recipe id -> substrings that must each appear in one of its reasons."""
+    warnings: dict[str, list[str]] = field(default_factory=dict)
+    no_warnings: tuple[str, ...] = ()
+    pythons: tuple[PythonInfo, ...] = ()
+    downloads: bool = False
+
+
+LOUD = "NO GPU RECIPE FITS"
+CASES = [
+    Case("a100-535", make_facts(), CU12, {CU12, CU11, CPU}, no_warnings=(CU12, CU11, CPU)),
+    Case("a100x2-535", make_facts(ccs=("8.0", "8.0")), CU12, {CU12, CU11, CPU}, no_warnings=(CU12,)),
+    Case("driver-exactly-525.60.13", make_facts(("525.60.13", "12.0")), CU12, {CU12, CU11, CPU},
+         warnings={CU12: ["driver 525.60.13 is below 535.54.03"]}),
+    Case("driver-525.60.12", make_facts(("525.60.12", "12.0")), CU11, {CU11, CPU},
+         reasons={CU12: ["needs NVIDIA driver >= 525.60.13; this one is 525.60.12"]}),
+    Case("driver-535.54.03-no-warning", make_facts(("535.54.03", "12.2")), CU12, {CU12, CU11, CPU},
+         no_warnings=(CU12,)),
+    Case("v100-470-cuda11.4", make_facts(("470.82.01", "11.4"), ("7.0",)), CU11, {CU11, CPU},
+         reasons={CU12: ["needs a driver for CUDA >= 12.0; this one supports 11.4",
+                         "needs NVIDIA driver >= 525.60.13; this one is 470.82.01"]},
+         warnings={CU11: ["below 520.61.05"]}),
+    Case("t4-driver-exactly-450.80.02", make_facts(("450.80.02", "11.0"), ("7.5",)), CU11, {CU11, CPU},
+         reasons={CU12: ["needs a driver for CUDA >= 12.0; this one supports 11.0"]}),
+    Case("driver-450.80.01", make_facts(("450.80.01", "11.0"), ("7.5",)), CPU, {CPU},
+         reasons={CU11: ["needs NVIDIA driver >= 450.80.02; this one is 450.80.01"]},
+         warnings={CPU: [LOUD, "450.80.02"]}),
+    Case("driver-418-cuda10.1", make_facts(("418.87.00", "10.1"), ("7.0",)), CPU, {CPU},
+         reasons={CU11: ["needs a driver for CUDA >= 11.0; this one supports 10.1"]}, warnings={CPU: [LOUD]}),
+    Case("cc-5.0-below-5.2", make_facts(ccs=("5.0",)), CPU, {CPU},
+         reasons={CU12: ["compute capability 5.0 of GPU 0 (Quadro K2200) is below 5.2"],
+                  CU11: ["compute capability 5.0 of GPU 0 (Quadro K2200) is below 5.2"]},
+         warnings={CPU: [LOUD, "Quadro K2200"]}),
+    Case("cc-exactly-5.2", make_facts(ccs=("5.2",)), CU12, {CU12, CU11, CPU}),
+    Case("k80-3.7", make_facts(("470.82.01", "11.4"), ("3.7",)), CPU, {CPU},
+         reasons={CU11: ["compute capability 3.7 of GPU 0 (Tesla K80) is below 5.2"]}, warnings={CPU: [LOUD]}),
+    Case("h100-535.54.03", make_facts(("535.54.03", "12.2"), ("9.0",)), CU12, {CU12, CU11, CPU}),
+    Case("h100-driver-530-hopper-rule", make_facts(("530.30.02", "12.1"), ("9.0",)), CU11, {CU11, CPU},
+         reasons={CU12: ["GPU 0 (NVIDIA H100 80GB HBM3) (compute capability 9.0) needs NVIDIA driver >= 535.54.03"]}),
+    Case("a100-driver-530-only-a-warning", make_facts(("530.30.02", "12.1"), ("8.0",)), CU12, {CU12, CU11, CPU},
+         warnings={CU12: ["below 535.54.03"]}),
+    Case("b200-cc-10.0", make_facts(("570.124.06", "12.8"), ("10.0",)), CPU, {CPU},
+         reasons={CU12: ["compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0"]}, warnings={CPU: [LOUD]}),
+    Case("mixed-a100-k80", make_facts(ccs=("8.0", "3.7")), CU12, {CU12, CU11, CPU},
+         warnings={CU12: ["GPU 1 (Tesla K80)", "CUDA_VISIBLE_DEVICES=0"]}),
+    Case("mixed-k80-h100-p100", make_facts(ccs=("3.7", "9.0", "6.0")), CU12, {CU12, CU11, CPU},
+         warnings={CU12: ["GPU 0 (Tesla K80)", "CUDA_VISIBLE_DEVICES=1,2"]}),
+    Case("mixed-all-unusable", make_facts(ccs=("3.7", "5.0")), CPU, {CPU},
+         reasons={CU12: ["GPU 0 (Tesla K80) is below 5.2", "GPU 1 (Quadro K2200) is below 5.2"]},
+         warnings={CPU: [LOUD]}),
+    Case("no-driver-no-gpu", make_facts(None, ccs=()), CPU, {CPU},
+         reasons={CU12: ["no NVIDIA driver was found"], CU11: ["no NVIDIA driver was found"]}, no_warnings=(CPU,)),
+    Case("driver-not-loaded-gpu-on-bus", make_facts(None, ccs=("8.0",)), CPU, {CPU},
+         reasons={CU12: ["no usable NVIDIA driver was found, although the machine has GPU 0"]},
+         warnings={CPU: [LOUD]}),
+    Case("driver-but-no-gpu", make_facts(ccs=()), CPU, {CPU},
+         reasons={CU12: ["no GPU was found"]}, warnings={CPU: [LOUD]}),
+    Case("python-3.12-nothing-else", make_facts(python="3.12.3"), None, set(),
+         reasons={CU12: ["Python 3.12 is outside 3.10–3.11"], CPU: ["Python 3.12 is outside 3.10–3.11"]}),
+    Case("python-3.12-with-3.10-on-path", make_facts(python="3.12.3"), CU12, {CU12, CU11, CPU},
+         pythons=(PythonInfo("3.10.13", "/usr/bin/python3.10"),),
+         warnings={CU12: ["will use Python 3.10.13 (/usr/bin/python3.10)"]}),
+    Case("python-3.9-uv-may-download", make_facts(python="3.9.18"), CU12, {CU12, CU11, CPU}, downloads=True,
+         warnings={CPU: ["uv will download one"]}),
+    Case("python-exactly-3.10.0", make_facts(python="3.10.0"), CU12, {CU12, CU11, CPU}),
+    Case("aarch64-gh200", make_facts(ccs=("9.0",), arch="aarch64"), CPU, {CPU},
+         reasons={CU12: ["has wheels for x86_64 only; this machine is aarch64"]}, warnings={CPU: [LOUD]}),
+    Case("musl", make_facts(None, ccs=(), glibc=None), None, set(),
+         reasons={CPU: ["no glibc was found"]}),
+    Case("glibc-2.12", make_facts(glibc="2.12"), None, set(), reasons={CU12: ["needs glibc >= 2.17; this machine has 2.12"]}),
+    Case("macos-arm", make_facts(None, ccs=(), os="darwin", arch="arm64", glibc=None), CPU, {CPU},
+         reasons={CU12: ["runs on linux only; this machine runs darwin"]}),
+    Case("windows", make_facts(None, ccs=(), os="windows", glibc=None), None, set(),
+         reasons={CPU: ["runs on linux, darwin only; this machine runs windows"]}),
+    Case("driver-version-unreadable", make_facts((None, "12.2")), CU12, {CU12, CU11, CPU},
+         warnings={CU12: ["driver's version could not be read"]}),
+    Case("cuda-version-unreadable", make_facts(("535.104.05", None)), CU12, {CU12, CU11, CPU},
+         warnings={CU12: ["CUDA version could not be read"]}),
+    Case("cc-unknown", make_facts(ccs=(None,)), CU12, {CU12, CU11, CPU},
+         warnings={CU12: ["compute capability of GPU 0 (NVIDIA Unknown) is unknown"]}),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_profile(case: Case):
+    matches = match_recipes(load_recipes(), case.facts, pythons=case.pythons, python_downloads=case.downloads)
+    by_id = {m.recipe.id: m for m in matches}
+    assert set(by_id) == {CU12, CU11, CPU}
+
+    recommended = [m.recipe.id for m in matches if m.recommended]
+    assert recommended == ([case.recommended] if case.recommended else [])
+    if case.recommended:
+        assert matches[0].recipe.id == case.recommended, "the recommended recipe comes first"
+    assert {m.recipe.id for m in matches if m.compatible} == case.compatible
+
+    for m in matches:
+        # Compatible <=> no reasons; an incompatible recipe always says why.
+        assert m.compatible == (not m.reasons), (m.recipe.id, m.reasons)
+        assert m.summary
+    for recipe_id, needles in case.reasons.items():
+        text = " | ".join(by_id[recipe_id].reasons)
+        for needle in needles:
+            assert needle in text, f"{recipe_id}: {needle!r} not in {text!r}"
+    for recipe_id, needles in case.warnings.items():
+        text = " | ".join(by_id[recipe_id].warnings)
+        for needle in needles:
+            assert needle in text, f"{recipe_id}: {needle!r} not in {text!r}"
+    for recipe_id in case.no_warnings:
+        assert by_id[recipe_id].warnings == (), by_id[recipe_id].warnings
+
+
+def test_every_gpu_reason_is_listed_not_just_the_first():
+    facts = make_facts(("470.82.01", "11.4"), ("3.7",), python="3.12.1")
+    cu12 = next(m for m in match_recipes(load_recipes(), facts, python_downloads=False) if m.recipe.id == CU12)
+    assert len(cu12.reasons) == 4, cu12.reasons  # CUDA version, driver version, compute capability, Python
+
+
+def test_cpu_only_machine_gets_cpu_without_alarm():
+    matches = match_recipes(load_recipes(), make_facts(None, ccs=()))
+    cpu = matches[0]
+    assert cpu.recipe.id == CPU and cpu.recommended
+    assert "no NVIDIA GPU was found" in cpu.summary
+    assert not any(LOUD in w for w in cpu.warnings)
+
+
+def test_mixed_gpus_report_the_usable_ones():
+    matches = match_recipes(load_recipes(), make_facts(ccs=("3.7", "8.0", "9.0")))
+    assert matches[0].usable_gpus == (1, 2)
+
+
+def test_admin_preference_wins_the_recommendation(tmp_path):
+    text = (load_recipes()[CU11].path.read_text()
+            .replace(f"id: {CU11}", "id: lab-cuda11").replace("preference: 0", "preference: 5"))
+    lab = parse_recipe(text, tmp_path / "lab-cuda11.yaml")
+    recipes = {**load_recipes(), lab.id: lab}
+    assert match_recipes(recipes, make_facts())[0].recipe.id == "lab-cuda11"
+
+
+def test_to_dict_is_the_interface_shape():
+    data = match_recipes(load_recipes(), make_facts())[0].to_dict()
+    for key in ("id", "title", "requirements", "compatible", "recommended", "reasons", "warnings", "backend"):
+        assert key in data
+    assert data["requirements"][0] == "jax==0.4.23"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("535.104.05", (535, 104, 5)), ("525.60.13", (525, 60, 13)), ("12.2", (12, 2)), ("", None), (None, None),
+])
+def test_version_tuple(text, expected):
+    assert version_tuple(text) == expected

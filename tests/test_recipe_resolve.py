@@ -1,0 +1,95 @@
+"""Each shipped recipe's pins still resolve against the real PyPI, so a pin that stops resolving is caught.
+
+One `pip install --dry-run --report` per recipe, for Python 3.11 and binary wheels only (what a GPU
+server would install). The CUDA jaxlib (`0.4.23+cuda12.cudnn89` / `+cuda11.cudnn86`) lives on JAX's own
+release page, which CI cannot reach, so it is stood in by PyPI's CPU `jaxlib==0.4.23`: same version, same
+dependencies. The machine's pip.conf (find-links to a local folder) is neutralised.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from uv import find_uv_bin
+
+from tests.fixtures.wheels import build_wheel
+from wizard.plan import build_plan
+from wizard.pythons import own_python
+from wizard.recipes import load_recipes
+
+pytestmark = pytest.mark.network
+
+
+def _pip_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    env.update({"PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"})
+    return env
+
+
+@pytest.mark.parametrize("recipe_id", ["jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"])
+def test_recipe_pins_resolve_on_pypi(tmp_path, recipe_id):
+    recipe = load_recipes()[recipe_id]
+    requirements = []
+    for text in recipe.requirements:
+        req = Requirement(text)
+        if canonicalize_name(req.name) == "jaxlib":
+            text = "jaxlib==0.4.23"  # the CUDA build's stand-in (see the module docstring)
+        requirements.append(text)
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
+         "--ignore-installed", "--python-version", "3.11", "--only-binary=:all:",
+         "--index-url", "https://pypi.org/simple", *requirements],
+        capture_output=True, text=True, env=_pip_env(), timeout=600, cwd=tmp_path,
+    )
+    assert proc.returncode == 0, f"pins of {recipe_id} no longer resolve:\n{proc.stderr[-3000:]}"
+    resolved = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
+                for item in json.loads(report.read_text())["install"]}
+    expected = dict(recipe.pins)
+    expected["jaxlib"] = "0.4.23"
+    mismatched = {name: (want, resolved.get(name)) for name, want in expected.items() if resolved.get(name) != want}
+    assert not mismatched, f"pinned -> resolved: {mismatched}"
+    # The guards the fact sheet asks for: cuDNN 8, numpy 1, no plugin pulled in behind our back.
+    assert resolved["numpy"].startswith("1.")
+    assert not any(name.startswith("jax-cuda") for name in resolved)
+    if recipe.backend == "gpu":
+        cudnn = next(v for n, v in resolved.items() if n.startswith("nvidia-cudnn-cu"))
+        assert cudnn.startswith("8."), cudnn
+    else:
+        assert not any(name.startswith("nvidia-") for name in resolved)
+
+
+@pytest.mark.parametrize("recipe_id, local", [
+    ("jax0.4.23-cuda12-cudnn89", "0.4.23+cuda12.cudnn89"),
+    ("jax0.4.23-cuda11-cudnn86", "0.4.23+cuda11.cudnn86"),
+])
+def test_uv_plan_takes_the_cuda_jaxlib_from_find_links(tmp_path, recipe_id, local):
+    """The plan's own uv command picks the `+cuda` jaxlib from find-links although PyPI has jaxlib 0.4.23.
+
+    JAX's release page is unreachable here, so a local folder holding a stand-in wheel with the same
+    name, version and dependencies plays it; everything else comes from the real PyPI.
+    """
+    recipe = dataclasses.replace(load_recipes()[recipe_id], find_links=())
+    house = tmp_path / "jax-releases"
+    build_wheel(house, "jaxlib", local, requires=["numpy>=1.22", "scipy>=1.9", "ml_dtypes>=0.2.0"])
+    env = tmp_path / "env"
+    subprocess.run([find_uv_bin(), "venv", "-q", "--python", own_python().executable, str(env)], check=True)
+    plan = build_plan(recipe, env_dir=env, python=own_python(), find_links=[str(house)], mode="in-place")
+    step = plan.steps[0]
+    argv = list(step.argv)
+    argv.insert(argv.index("install") + 1, "--dry-run")
+    proc = subprocess.run(argv, env={**_pip_env(), **step.env, "UV_INDEX_URL": "https://pypi.org/simple"},
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    would = set(re.findall(r"^ \+ (\S+)$", proc.stdout + proc.stderr, re.M))
+    assert f"jaxlib=={local}" in would
+    assert {f"{name}=={version}" for name, version in recipe.pins.items() if name != "jaxlib"} <= {
+        w.replace("_", "-").lower() for w in would}

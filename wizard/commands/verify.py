@@ -1,0 +1,144 @@
+"""`gc-wizard verify [--env DIR] [--graphcast-src SRC] [--level quick|notebook] [--json]`.
+
+Which environment and what it is meant to run on: `--env DIR`, else the current environment from the
+history. The environment's marker (`<env>/gc-wizard-env.json`, written by install) says its backend and
+the recipe's `runtime_env`; an environment without a marker (one the user built) is judged by its
+jaxlib build, a `+cuda` jaxlib or a CUDA plugin meaning GPU. Exit 0 when every tier passed, 1 when one
+failed, 2 for bad input, 130 when cancelled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from wizard.commands.output import emit_json, say
+from wizard.errors import UserError
+
+MARKER_NAME = "gc-wizard-env.json"
+
+
+def read_marker(env: Path) -> dict[str, Any] | None:
+    """The environment's marker, None when there is none; a damaged one is a clear error."""
+    marker = env / MARKER_NAME
+    if not marker.exists():
+        return None
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot read the environment marker {marker}: {exc}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"the environment marker {marker} is not a JSON object.")
+    return data
+
+
+def _entry_env(entry: Any) -> str | None:
+    value = getattr(entry, "env", None)
+    if value is None and isinstance(entry, dict):
+        value = entry.get("env")
+    return str(value) if value else None
+
+
+def resolve_target(env_arg: str | None) -> tuple[Path, str, dict[str, str]]:
+    """(environment, expected backend, runtime_env) for `verify`."""
+    if env_arg:
+        env = Path(env_arg).expanduser().absolute()
+        if not env.is_dir():
+            raise UserError(f"--env {env_arg} is not a folder.")
+    else:
+        from wizard.history import load_history
+
+        current = load_history().current()
+        env_path = _entry_env(current) if current is not None else None
+        if not env_path:
+            raise UserError("there is no current environment to verify: install one first "
+                            "(`gc-wizard install RECIPE`) or pass --env DIR.")
+        env = Path(env_path)
+        if not env.is_dir():
+            raise UserError(f"the current environment {env} no longer exists: install one again or pass --env DIR.")
+    marker = read_marker(env) or {}
+    backend = marker.get("backend") if marker.get("backend") in ("gpu", "cpu") else "auto"
+    runtime_env = marker.get("runtime_env") or {}
+    if not isinstance(runtime_env, dict):
+        raise UserError(f"the environment marker {env / MARKER_NAME} has a runtime_env that is not a mapping.")
+    return env, backend, {str(k): str(v) for k, v in runtime_env.items()}
+
+
+def tier_summary(tier: dict[str, Any]) -> str:
+    """One line of detail per tier, for people."""
+    name = tier.get("name")
+    if tier.get("status") == "not_run":
+        return tier.get("reason", "not run")
+    if tier.get("status") == "failed":
+        error = tier.get("error") or {}
+        message = str(error.get("message", "")).splitlines()[0] if error.get("message") else ""
+        return f"{error.get('type', 'failed')}: {message}"[:160]
+    if name == "jax_import":
+        versions = tier.get("versions") or {}
+        build = tier.get("jaxlib_build_tag") or ("CUDA plugin" if tier.get("cuda_plugins") else "CPU build")
+        text = f"jax {tier.get('jax')}, jaxlib {tier.get('jaxlib')} ({build}), numpy {versions.get('numpy')}"
+        if tier.get("cudnn_build"):
+            text += f", built for CUDA {tier.get('cuda_build')} / cuDNN {tier.get('cudnn_build')}"
+        return text
+    if name == "backend":
+        devices = tier.get("devices") or []
+        kinds = sorted({str(d.get("kind")) for d in devices})
+        return f"{tier.get('default_backend')}: {len(devices)} device(s) ({', '.join(kinds)})"
+    if name == "cudnn_op":
+        if tier.get("skipped"):
+            return tier.get("reason", "skipped")
+        return f"convolution ok on {tier.get('device', {}).get('kind')}, cuDNN {tier.get('cudnn_loaded')} loaded"
+    if name == "graphcast_jit_init":
+        parts = [f"{tier.get('param_count', 0):,} parameters", f"init {tier.get('init_seconds')} s"]
+        if tier.get("trace_seconds") is not None:
+            parts[-1] += f" (trace {tier.get('trace_seconds')} s, compile {tier.get('compile_seconds')} s)"
+        parts.append(f"peak RSS {tier.get('peak_rss_mib')} MiB")
+        return ", ".join(parts)
+    return ""
+
+
+def _tier_line(tier: dict[str, Any]) -> str:
+    status = tier.get("status") or ("passed" if tier.get("ok") else "failed")
+    seconds = tier.get("seconds")
+    took = f"{seconds:6.1f} s" if isinstance(seconds, (int, float)) else "      -"
+    return f"  {status:<8} {tier.get('name', '?'):<19} {took}  {tier_summary(tier)}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.verify import verify_env
+
+    env, backend, runtime_env = resolve_target(getattr(args, "env", None))
+    level = getattr(args, "level", None) or "notebook"
+    as_json = bool(getattr(args, "json", False))
+    if not as_json:
+        say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init …")
+    cancel = threading.Event()
+    on_tier = None if as_json else (lambda tier: say(_tier_line(tier)))
+    try:
+        result = verify_env(env, backend=backend, level=level, graphcast_src=getattr(args, "graphcast_src", None),
+                            timeout=float(getattr(args, "timeout", None) or 900), runtime_env=runtime_env,
+                            cancel=cancel, on_tier=on_tier)
+    except KeyboardInterrupt:
+        cancel.set()
+        raise
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        say("")
+        if result.ok:
+            say(f"GraphCast runs in this environment ({result.backend}). Log: {result.log}")
+        else:
+            from wizard.commands.diagnose import render_findings
+
+            failed = result.failed_tier
+            where = f" at {failed['name']}" if failed else ""
+            say(f"Verification {'was cancelled' if result.cancelled else 'failed' + where}. Log: {result.log}")
+            if result.findings:
+                say("")
+                say(render_findings(result.findings))
+    if result.cancelled:
+        return 130
+    return 0 if result.ok else 1

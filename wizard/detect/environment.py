@@ -1,0 +1,210 @@
+"""Describes the target Python environment, the platform and the state folder's free disk.
+
+The target environment is where GraphCast is meant to run: the one passed in, else the active conda
+environment (`CONDA_PREFIX`), else the active venv (`VIRTUAL_ENV`), else the `python3` on `PATH`
+("system"). What matters about it: its kind, its Python, whether jax/jaxlib (and which CUDA build,
+from jaxlib's local version `+cuda12.cudnn89`, a conda build string, or an installed
+`jax-cuda12-plugin`) and `nvidia-*` wheels are already there.
+
+Packages are read from `*.dist-info` folder names, not by importing anything. The target's own
+interpreter is asked for its version and site folders (one short subprocess, under a timeout),
+unless it is the interpreter running the wizard.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wizard.detect import proc
+from wizard.errors import UserError
+from wizard.facts import DiskInfo, EnvironmentInfo, Platform, PythonInfo
+
+#: The distributions `detect` reports (PEP 503 names); everything else in the env is noise here.
+REPORTED = re.compile(
+    r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|numpy|scipy|ml-dtypes|dm-haiku|flax|chex|optax|jraph|dm-tree"
+    r"|xarray|pandas|graphcast|torch|tensorflow|tensorflow-gpu|cupy-cuda\w+|nvidia-[\w-]+)$"
+)
+_DIST_RE = re.compile(r"^(?P<name>.+?)-(?P<version>\d[^-]*?)\.(dist-info|egg-info)$")
+
+_INTERPRETER_QUERY = (
+    "import json, site, sys\n"
+    "paths = [p for p in sys.path if p.endswith(('site-packages', 'dist-packages'))]\n"
+    "print(json.dumps({'executable': sys.executable, 'prefix': sys.prefix,"
+    " 'version': '%d.%d.%d' % sys.version_info[:3], 'site': paths}))\n"
+)
+
+
+@dataclass
+class Target:
+    kind: str
+    prefix: Path
+    executable: str | None
+    chosen_by: str
+    """"argument", "CONDA_PREFIX", "VIRTUAL_ENV" or "PATH"."""
+    python_version: str | None = None
+    site_dirs: list[Path] = field(default_factory=list)
+    problem: str | None = None
+
+
+def normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def kind_of(prefix: Path) -> str:
+    if (prefix / "conda-meta").is_dir():
+        return "conda"
+    if (prefix / "pyvenv.cfg").is_file():
+        return "venv"
+    return "system"
+
+
+def _python_in(prefix: Path) -> str | None:
+    for name in ("python3", "python"):
+        candidate = prefix / "bin" / name
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def choose_target(target_env: Path | None, environ: dict[str, str]) -> Target:
+    """Which environment to describe (see the module docstring)."""
+    if target_env is not None:
+        prefix = Path(target_env).expanduser()
+        if not prefix.is_dir():
+            raise UserError(f"The environment {prefix} does not exist.")
+        return Target(kind_of(prefix), prefix.absolute(), _python_in(prefix), "argument")
+    for var in ("CONDA_PREFIX", "VIRTUAL_ENV"):
+        value = environ.get(var)
+        if value and Path(value).is_dir():
+            prefix = Path(value)
+            return Target(kind_of(prefix), prefix, _python_in(prefix), var)
+    exe = shutil.which("python3", path=environ.get("PATH", "")) or sys.executable
+    prefix = Path(exe).parent.parent
+    return Target(kind_of(prefix), prefix, exe, "PATH")
+
+
+def _is_own_interpreter(target: Target) -> bool:
+    try:
+        return target.prefix.resolve() == Path(sys.prefix).resolve()
+    except OSError:
+        return False
+
+
+def _glob_site_dirs(prefix: Path) -> list[Path]:
+    found = []
+    for pattern in ("lib/python3*/site-packages", "lib/python3*/dist-packages", "lib/python3/dist-packages",
+                    "lib64/python3*/site-packages"):
+        found.extend(sorted(prefix.glob(pattern)))
+    return found
+
+
+def start_interpreter_query(target: Target, timeout: float) -> proc.Running | None:
+    """Start asking the target's interpreter about itself; None when it is ours or there is none."""
+    if target.executable is None or _is_own_interpreter(target):
+        return None
+    return proc.start([target.executable, "-E", "-c", _INTERPRETER_QUERY], timeout=timeout)
+
+
+def finish_interpreter_query(target: Target, running: proc.Running | None) -> None:
+    """Fill in the target's Python version and site folders (from the query, or from this process)."""
+    site_dirs: list[Path] = []
+    if running is None and _is_own_interpreter(target):
+        target.executable = target.executable or sys.executable
+        target.python_version = "%d.%d.%d" % sys.version_info[:3]
+        site_dirs = [Path(p) for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+    elif running is not None:
+        done = running.finish()
+        try:
+            data = json.loads(done.stdout.strip().splitlines()[-1]) if done.ok else None
+        except (ValueError, IndexError):
+            data = None
+        if data is None:
+            why = "gave no answer in time" if done.timed_out else (done.output.splitlines() or ["failed"])[-1]
+            target.problem = f"the environment's Python {target.executable} could not be run: {why}"
+        else:
+            target.python_version = data["version"]
+            if target.chosen_by == "PATH":  # a shim or a symlink: the interpreter knows its real prefix
+                target.prefix = Path(data["prefix"])
+                target.kind = kind_of(target.prefix)
+            site_dirs = [Path(p) for p in data["site"]]
+    for extra in _glob_site_dirs(target.prefix):
+        if extra not in site_dirs:
+            site_dirs.append(extra)
+    target.site_dirs = [d for d in site_dirs if d.is_dir()]
+
+
+def installed_packages(site_dirs: list[Path]) -> dict[str, str]:
+    """{normalized name: version} for the REPORTED distributions in these folders (first one wins)."""
+    packages: dict[str, str] = {}
+    for site_dir in site_dirs:
+        try:
+            entries = os.listdir(site_dir)
+        except OSError:
+            continue
+        for entry in entries:
+            match = _DIST_RE.match(entry)
+            if not match:
+                continue
+            name = normalize(match.group("name"))
+            if REPORTED.match(name) and name not in packages:
+                packages[name] = match.group("version")
+    return dict(sorted(packages.items()))
+
+
+def jaxlib_cuda_tag(packages: dict[str, str], prefix: Path) -> str | None:
+    """"cuda12.cudnn89" (pip local version), "cuda120" (conda build) or "cuda12-plugin"; None for CPU."""
+    version = packages.get("jaxlib", "")
+    if "+" in version:
+        return version.split("+", 1)[1]
+    try:
+        for entry in os.listdir(prefix / "conda-meta"):
+            match = re.match(r"^jaxlib-[\d.]+-(cuda\d+)", entry)
+            if match:
+                return match.group(1)
+    except OSError:
+        pass
+    for name in packages:
+        match = re.match(r"^jax-(cuda\d+)-plugin$", name)
+        if match:
+            return f"{match.group(1)}-plugin"
+    return None
+
+
+def describe(target: Target) -> tuple[PythonInfo, EnvironmentInfo]:
+    packages = installed_packages(target.site_dirs)
+    python = PythonInfo(version=target.python_version or "unknown", executable=target.executable or "")
+    env = EnvironmentInfo(kind=target.kind, path=str(target.prefix), packages=packages,
+                          jaxlib_cuda_tag=jaxlib_cuda_tag(packages, target.prefix))
+    return python, env
+
+
+def glibc_version() -> str | None:
+    try:
+        value = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (ValueError, OSError, AttributeError):
+        return None
+    match = re.search(r"(\d+\.\d+)", value)
+    return match.group(1) if match else None
+
+
+def platform_info() -> Platform:
+    uname = os.uname()
+    return Platform(os=sys.platform, arch=uname.machine, glibc=glibc_version())
+
+
+def disk_info(state: Path) -> DiskInfo:
+    """Free space where the state folder is (or would be: its nearest existing parent)."""
+    probe = state
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        free = shutil.disk_usage(probe).free
+    except OSError:
+        return DiskInfo(state_free_gib=None, path=str(state))
+    return DiskInfo(state_free_gib=round(free / 2**30, 1), path=str(state))

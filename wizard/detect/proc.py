@@ -1,0 +1,87 @@
+"""Runs probe programs with a deadline, so a wedged driver can slow detection but never hang it.
+
+Every child gets its own session (a timeout kills its whole process group), no stdin, the C
+locale (stable output to parse), and no `CUDA_VISIBLE_DEVICES`: that variable hides GPUs from CUDA
+programs, and a probe that inherits `CUDA_VISIBLE_DEVICES=""` must still see the driver.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+
+#: Variables removed from every probe's environment (see the module docstring).
+HIDDEN_VARS = ("CUDA_VISIBLE_DEVICES",)
+
+
+@dataclass
+class Completed:
+    argv: list[str]
+    returncode: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+    missing: bool = False
+    """The program could not be started at all (not found, not executable)."""
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    @property
+    def output(self) -> str:
+        """stdout and stderr together (nvidia-smi prints its failures on stdout)."""
+        return (self.stdout + "\n" + self.stderr).strip()
+
+
+def probe_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ if base is None else base)
+    for name in HIDDEN_VARS:
+        env.pop(name, None)
+    env["LC_ALL"] = "C"
+    return env
+
+
+class Running:
+    """A started probe; `finish()` collects it, killing it at the deadline."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], timeout: float) -> None:
+        self.argv = argv
+        self.deadline = time.monotonic() + timeout
+        self.started = time.monotonic()
+        self.error: str | None = None
+        try:
+            self.popen: subprocess.Popen | None = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env=env, text=True, errors="replace", start_new_session=True,
+            )
+        except OSError as exc:
+            self.popen = None
+            self.error = f"{argv[0]}: {exc.strerror or exc}"
+
+    def finish(self) -> Completed:
+        if self.popen is None:
+            return Completed(self.argv, None, "", self.error or "", missing=True)
+        try:
+            out, err = self.popen.communicate(timeout=max(self.deadline - time.monotonic(), 0.01))
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            out, err = self.popen.communicate()
+            return Completed(self.argv, None, out or "", err or "", timed_out=True,
+                             seconds=time.monotonic() - self.started)
+        return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)
+
+
+def start(argv: list[str], *, env: dict[str, str] | None = None, timeout: float) -> Running:
+    return Running(argv, probe_env(env), timeout)
+
+
+def run(argv: list[str], *, env: dict[str, str] | None = None, timeout: float) -> Completed:
+    return start(argv, env=env, timeout=timeout).finish()

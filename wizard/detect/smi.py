@@ -1,0 +1,152 @@
+"""Reads the driver through `nvidia-smi`, the fallback when NVML cannot be loaded by Python.
+
+Three formats, most structured first:
+- `nvidia-smi -q -x`: XML with `<driver_version>`, `<cuda_version>` and one `<gpu>` per device
+  (name, memory, UUID) — every driver since CUDA 11 prints the CUDA version there;
+- `--query-gpu=index,uuid,compute_cap --format=csv,noheader,nounits`, run alongside it for the
+  compute capability; drivers older than 510 refuse the field (`Field "compute_cap" is not a valid
+  field to query.`), and then the capability comes from the product name (`COMPUTE_CAPS`);
+- the summary table (`NVIDIA-SMI 470.57.02    Driver Version: 470.57.02    CUDA Version: 11.4`),
+  parsed only when the XML is unusable.
+
+nvidia-smi's own failure lines are kept verbatim in `Reading.detail`: "couldn't communicate with
+the NVIDIA driver" means installed but not loaded; "Driver/library version mismatch" means a driver
+upgrade without a reboot.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import xml.etree.ElementTree as ET
+
+from wizard.detect import proc
+from wizard.detect.reading import Reading
+from wizard.facts import Gpu
+
+NOT_LOADED_RE = re.compile(r"couldn't communicate with the NVIDIA driver|Driver Not Loaded", re.I)
+MISMATCH_RE = re.compile(r"Driver/library version mismatch|version mismatch", re.I)
+HEADER_RE = re.compile(r"Driver Version:\s*(\d+(?:\.\d+)+)\s+CUDA Version:\s*(\d+\.\d+|N/A)")
+ROW_RE = re.compile(r"^\|\s+(\d+)\s+(.+?)\s+(?:On|Off)\s+\|\s*([0-9A-Fa-f:.]+)\s")
+MEM_RE = re.compile(r"(\d+)MiB\s*/\s*(\d+)MiB")
+
+#: Compute capability from the product name, for drivers too old (< 510) to report it.
+#: First match wins; only GPUs that such drivers can drive are listed.
+COMPUTE_CAPS = (
+    (r"\bA100\b|\bA30\b", "8.0"),
+    (r"\bA10G?\b|\bA40\b|\bA16\b|\bA2\b|RTX A\d{4}|RTX 30\d0", "8.6"),
+    (r"\bT4\b|RTX 20\d0|TITAN RTX|Quadro RTX|GTX 16\d0", "7.5"),
+    (r"\bV100|TITAN V\b", "7.0"),
+    (r"\bP100\b", "6.0"),
+    (r"\bP40\b|\bP4\b|GTX 10\d0|TITAN Xp|Quadro P\d+", "6.1"),
+    (r"\bM60\b|\bM40\b|GTX 9\d0|TITAN X\b", "5.2"),
+    (r"\bK80\b", "3.7"),
+    (r"\bK40\b|\bK20", "3.5"),
+)
+
+
+def compute_cap_from_name(name: str) -> str | None:
+    for pattern, cap in COMPUTE_CAPS:
+        if re.search(pattern, name):
+            return cap
+    return None
+
+
+def _failure(completed: proc.Completed) -> Reading | None:
+    """A Reading for a run that did not work, or None when it did."""
+    if completed.missing:
+        return Reading("nvidia-smi", "absent", detail=completed.stderr)
+    if completed.timed_out:
+        return Reading("nvidia-smi", "timeout", detail=f"nvidia-smi gave no answer in {completed.seconds:.0f} s")
+    if completed.returncode == 0:
+        return None
+    text = completed.output
+    first = next((line.strip() for line in text.splitlines() if line.strip()), f"exit status {completed.returncode}")
+    if NOT_LOADED_RE.search(text):
+        return Reading("nvidia-smi", "not_loaded", detail=first)
+    if MISMATCH_RE.search(text):
+        return Reading("nvidia-smi", "mismatch", detail=first)
+    return Reading("nvidia-smi", "failed", detail=first)
+
+
+def _mib(text: str | None) -> int | None:
+    match = re.match(r"\s*(\d+)", text or "")
+    return int(match.group(1)) if match else None
+
+
+def parse_xml(text: str) -> tuple[str | None, str | None, list[dict]]:
+    """(driver version, CUDA version, [{index, name, memory_total_mib, uuid}]) from `-q -x` output."""
+    root = ET.fromstring(text.strip())
+    driver = (root.findtext("driver_version") or "").strip() or None
+    cuda = (root.findtext("cuda_version") or "").strip() or None
+    gpus = []
+    for index, gpu in enumerate(root.findall("gpu")):
+        gpus.append({
+            "index": index,
+            "name": (gpu.findtext("product_name") or "").strip() or "unknown NVIDIA GPU",
+            "memory_total_mib": _mib(gpu.findtext("fb_memory_usage/total")),
+            "uuid": (gpu.findtext("uuid") or "").strip() or None,
+        })
+    if cuda in ("N/A", "Not Found"):
+        cuda = None
+    return driver, cuda, gpus
+
+
+def parse_compute_caps(text: str) -> dict[str, str]:
+    """{index or uuid: "8.0"} from `--query-gpu=index,uuid,compute_cap --format=csv,noheader,nounits`."""
+    caps: dict[str, str] = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split(",")]
+        if len(cells) == 3 and re.fullmatch(r"\d+\.\d+", cells[2]):
+            caps[cells[0]] = cells[2]
+            caps[cells[1]] = cells[2]
+    return caps
+
+
+def parse_table(text: str) -> tuple[str | None, str | None, list[dict]]:
+    """(driver version, CUDA version, GPUs) from the summary table; names may be cut ("Tesla V100-SXM2...")."""
+    match = HEADER_RE.search(text)
+    driver = match.group(1) if match else None
+    cuda = match.group(2) if match and match.group(2) != "N/A" else None
+    gpus = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        row = ROW_RE.match(line)
+        if not row:
+            continue
+        memory = MEM_RE.search(lines[i + 1]) if i + 1 < len(lines) else None
+        gpus.append({"index": int(row.group(1)), "name": row.group(2).strip(),
+                     "memory_total_mib": int(memory.group(2)) if memory else None, "uuid": None})
+    return driver, cuda, gpus
+
+
+def probe(*, env: dict[str, str] | None = None, timeout: float = 10.0) -> Reading:
+    """Driver, CUDA version and GPUs from nvidia-smi found on `PATH`; never raises."""
+    env = proc.probe_env(env)
+    exe = shutil.which("nvidia-smi", path=env.get("PATH", ""))
+    if exe is None:
+        return Reading("nvidia-smi", "absent", detail="nvidia-smi is not on PATH")
+    xml_run = proc.start([exe, "-q", "-x"], env=env, timeout=timeout)
+    cap_run = proc.start([exe, "--query-gpu=index,uuid,compute_cap", "--format=csv,noheader,nounits"],
+                         env=env, timeout=timeout)
+    xml_done, cap_done = xml_run.finish(), cap_run.finish()
+    failed = _failure(xml_done)
+    if failed is not None:
+        return failed
+    try:
+        driver, cuda, gpus = parse_xml(xml_done.stdout)
+    except ET.ParseError:
+        table = proc.run([exe], env=env, timeout=timeout)
+        failed = _failure(table)
+        if failed is not None:
+            return failed
+        driver, cuda, gpus = parse_table(table.stdout)
+    caps = parse_compute_caps(cap_done.stdout) if cap_done.ok else {}
+    result = []
+    for gpu in gpus:
+        cap = caps.get(gpu["uuid"] or "") or caps.get(str(gpu["index"])) or compute_cap_from_name(gpu["name"])
+        result.append(Gpu(index=gpu["index"], name=gpu["name"], memory_total_mib=gpu["memory_total_mib"],
+                          compute_capability=cap, source="nvidia-smi", uuid=gpu["uuid"]))
+    if driver is None and cuda is None:
+        return Reading("nvidia-smi", "failed", detail="nvidia-smi printed no driver version")
+    return Reading("nvidia-smi", "ok", version=driver, cuda=cuda, gpus=result)

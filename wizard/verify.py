@@ -1,0 +1,390 @@
+"""Proves an environment works by running a real GraphCast jit init in it, and says what broke if not.
+
+Why a probe in a child process: the environment under test has its own Python, jaxlib and CUDA
+libraries, which must never be loaded into the wizard's process; and a broken cuDNN can abort the
+process outright. So `verify_env` runs `wizard/probe/graphcast_probe.py` with the environment's own
+`bin/python`, under the environment variables the environment is meant to run with (the recipe's
+`runtime_env`, CUDA folders dropped from LD_LIBRARY_PATH/PATH, no GPU preallocation), streams its
+progress lines to the caller, keeps everything it prints in a log, and hands the failure text to
+`wizard.diagnose`. The probe's JSON is the source of truth; when the probe dies without one (abort,
+timeout, Ctrl-C) the result is rebuilt from its progress lines so the failing tier is still named.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from wizard import paths
+from wizard.diagnose import Finding, diagnose_text
+from wizard.errors import UserError
+from wizard.facts import Facts
+from wizard.probe import PROBE_PATH
+
+TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init")
+BACKENDS = ("gpu", "cpu", "auto")
+LEVELS = ("quick", "notebook")
+TIER_PREFIX = "gc-wizard-tier: "
+TIER_START_PREFIX = "gc-wizard-tier-start: "
+STDERR_TAIL_LINES = 40
+_KILL_GRACE_SECONDS = 3.0
+
+
+@dataclass
+class VerifyResult:
+    """What `gc-wizard verify` reports; `to_dict()` is the interface's verify JSON shape."""
+
+    ok: bool
+    env: str
+    backend: str
+    level: str
+    tiers: list[dict[str, Any]]
+    findings: list[Finding]
+    log: str
+    seconds: float
+    cancelled: bool = False
+    timed_out: bool = False
+    exit_status: int | None = None
+    removed_paths: list[dict[str, str]] = field(default_factory=list)
+    python: str | None = None
+
+    def tier(self, name: str) -> dict[str, Any] | None:
+        return next((t for t in self.tiers if t.get("name") == name), None)
+
+    @property
+    def failed_tier(self) -> dict[str, Any] | None:
+        return next((t for t in self.tiers if t.get("status") == "failed"), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok, "env": self.env, "backend": self.backend, "level": self.level,
+            "tiers": self.tiers, "findings": [f.to_dict() for f in self.findings], "log": self.log,
+            "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "timed_out": self.timed_out,
+            "exit_status": self.exit_status, "removed_paths": self.removed_paths, "python": self.python,
+        }
+
+
+# --------------------------------------------------------------------------------------------------
+# The child's environment
+
+
+def env_python(env: Path) -> Path:
+    return Path(env) / "bin" / "python"
+
+
+def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | None = None,
+                      base: dict[str, str] | None = None) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """The variables the probe runs under, and the CUDA folders taken off LD_LIBRARY_PATH/PATH.
+
+    As the environment's activation would set them: its `bin` first on PATH, no stray CUDA/cuDNN folders
+    (JAX finds its pip CUDA libraries through RPATH; an old cuDNN on LD_LIBRARY_PATH is the seed failure),
+    no GPU preallocation on a shared GPU, then the recipe's own `runtime_env` on top.
+    """
+    from wizard.libpath import split_cuda_bin_dirs, split_cuda_dirs
+
+    child = dict(os.environ if base is None else base)
+    removed: list[dict[str, str]] = []
+    ld = child.get("LD_LIBRARY_PATH")
+    if ld:
+        kept, dropped = split_cuda_dirs(ld)
+        removed += [{"variable": "LD_LIBRARY_PATH", "dir": d, "reason": why} for d, why in dropped]
+        if kept:
+            child["LD_LIBRARY_PATH"] = os.pathsep.join(kept)
+        else:
+            child.pop("LD_LIBRARY_PATH", None)
+    kept_bins, dropped_bins = split_cuda_bin_dirs(child.get("PATH", ""))
+    removed += [{"variable": "PATH", "dir": d, "reason": why} for d, why in dropped_bins]
+    env_bin = str(Path(env) / "bin")
+    child["PATH"] = os.pathsep.join([env_bin] + [d for d in kept_bins if d != env_bin])
+    child["VIRTUAL_ENV"] = str(env)
+    child.pop("PYTHONHOME", None)
+    child["PYTHONUNBUFFERED"] = "1"
+    if backend in ("gpu", "auto"):
+        child["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+    child.update({str(k): str(v) for k, v in (runtime_env or {}).items()})
+    return child, removed
+
+
+# --------------------------------------------------------------------------------------------------
+# Running the probe
+
+
+class _Log:
+    """The verify log: every line the probe prints, in arrival order, from two reader threads."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(path, "a", encoding="utf-8")  # closed in close()
+        self._lock = threading.Lock()
+
+    def write(self, line: str) -> None:
+        with self._lock:
+            self._file.write(line.rstrip("\n") + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
+
+
+def new_log_path(kind: str = "verify") -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder = paths.logs_dir()
+    path = folder / f"{kind}-{stamp}.log"
+    n = 2
+    while path.exists():
+        path = folder / f"{kind}-{stamp}-{n}.log"
+        n += 1
+    return path
+
+
+@dataclass
+class _Stream:
+    stdout: list[str] = field(default_factory=list)
+    stderr: list[str] = field(default_factory=list)
+    tiers: list[dict[str, Any]] = field(default_factory=list)
+    running: str | None = None
+    tier_stderr: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _read_stdout(pipe, stream: _Stream, log: _Log, on_line) -> None:
+    for line in pipe:
+        line = line.rstrip("\n")
+        stream.stdout.append(line)
+        log.write(line)
+        if on_line is not None and line.strip():
+            on_line(line)
+
+
+def _read_stderr(pipe, stream: _Stream, log: _Log, on_tier, on_tier_start, on_line) -> None:
+    for line in pipe:
+        line = line.rstrip("\n")
+        log.write(line)
+        if line.startswith(TIER_START_PREFIX):
+            try:
+                stream.running = json.loads(line[len(TIER_START_PREFIX):]).get("name")
+            except ValueError:
+                continue
+            if on_tier_start is not None and stream.running:
+                on_tier_start(stream.running)
+            continue
+        if line.startswith(TIER_PREFIX):
+            try:
+                tier = json.loads(line[len(TIER_PREFIX):])
+            except ValueError:
+                continue
+            stream.tiers.append(tier)
+            if stream.running == tier.get("name"):
+                stream.running = None
+            if on_tier is not None:
+                on_tier(tier)
+            continue
+        stream.stderr.append(line)
+        if stream.running:
+            stream.tier_stderr.setdefault(stream.running, []).append(line)
+        if on_line is not None:
+            on_line(line)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGTERM then SIGKILL to the probe's whole process group (it runs in its own session)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            return
+        try:
+            proc.wait(timeout=_KILL_GRACE_SECONDS)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _parse_result(stdout: list[str]) -> dict[str, Any] | None:
+    for line in reversed(stdout):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) and isinstance(value.get("tiers"), list) else None
+    return None
+
+
+def _rebuild_tiers(stream: _Stream, why: dict[str, str]) -> list[dict[str, Any]]:
+    """The tiers the probe reported before it died, the one it was in marked failed, the rest not run."""
+    done = {t.get("name"): t for t in stream.tiers}
+    tiers: list[dict[str, Any]] = []
+    failed: str | None = next((t["name"] for t in stream.tiers if not t.get("ok")), None)
+    for name in TIERS:
+        if name in done:
+            tiers.append(done[name])
+        elif failed is None:
+            failed = name
+            tiers.append({"name": name, "ok": False, "status": "failed", "seconds": None, "error": dict(why)})
+        else:
+            tiers.append({"name": name, "ok": False, "status": "not_run", "seconds": 0.0,
+                          "reason": f"not run: {failed} failed"})
+    return tiers
+
+
+def _failure_text(stream: _Stream, tiers: list[dict[str, Any]]) -> str:
+    parts = list(stream.stderr)
+    printed = "\n".join(stream.stderr)
+    for tier in tiers:
+        error = tier.get("error")
+        # The probe prints its failures to stderr; add the message only where it did not (a crash).
+        if tier.get("status") == "failed" and isinstance(error, dict) and str(error.get("message")) not in printed:
+            parts.append(f"{error.get('type', 'Error')}: {error.get('message', '')}")
+        parts.extend(str(w) for w in tier.get("warnings", []) or [])
+    parts.extend(line for line in stream.stdout if not line.startswith("{"))
+    return "\n".join(parts)
+
+
+def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, timeout: float) -> Finding:
+    name = tier.get("name") if tier else "the probe"
+    error = (tier or {}).get("error") or {}
+    message = f"{error.get('type', 'Error')}: {error.get('message', '')}".strip()
+    if timed_out:
+        return Finding(
+            id="verify_timeout", title=f"The GraphCast check did not finish within {timeout:g} s",
+            explanation=f"The probe was still in {name} when the time limit ran out, so it was stopped. On a "
+            "busy or slow machine the notebook-level jit init can take minutes; a hang usually means the GPU "
+            "is busy or JAX is waiting on a lock.",
+            fix=f"Run `gc-wizard verify --level quick` for a faster check, or look at the log {log} to see "
+            "where it stopped.", evidence=tuple(filter(None, [message])), priority=90)
+    return Finding(
+        id="verify_failed", title=f"The GraphCast check failed in {name}",
+        explanation=f"The probe failed with {message or 'no message'}, which matches no known failure.",
+        fix=f"Read the full log {log}; `gc-wizard report` bundles it with this machine's details for an "
+        "administrator.", evidence=tuple(filter(None, [message])), priority=90)
+
+
+def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,
+               timeout: float = 900, log_path: Path | None = None, runtime_env: dict[str, str] | None = None,
+               cancel: threading.Event | None = None,
+               on_tier: Callable[[dict[str, Any]], None] | None = None,
+               on_tier_start: Callable[[str], None] | None = None,
+               on_line: Callable[[str], None] | None = None,
+               facts: Facts | None = None) -> VerifyResult:
+    """Run the GraphCast probe in `env` and return what it found.
+
+    Args:
+        backend: "gpu" (a CPU landing fails the backend tier), "cpu", or "auto" (judge by the jaxlib
+            build: a `+cuda` jaxlib or a CUDA plugin means gpu).
+        on_tier: called with each finished tier's dict, on a reader thread, as soon as the probe reports it.
+        on_tier_start: called with a tier's name when the probe starts it (reader thread).
+        on_line: called with every other line the probe prints (reader thread), for a live log view.
+        cancel: when set, the probe's process group is stopped and the result says `cancelled`.
+        facts: detection facts, used to sharpen the diagnosis.
+    """
+    env = Path(env).expanduser().absolute()
+    if backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}.")
+    if level not in LEVELS:
+        raise UserError(f"unknown verify level {level!r}; use quick or notebook.")
+    python = env_python(env)
+    if not python.exists():
+        raise UserError(f"{env} is not a Python environment: there is no {python}.")
+    argv = [str(python), str(PROBE_PATH), "--backend", backend, "--level", level]
+    if graphcast_src is not None:
+        src = Path(graphcast_src).expanduser().absolute()
+        if not src.is_dir():
+            raise UserError(f"--graphcast-src {graphcast_src} is not a folder; verify needs a GraphCast checkout.")
+        argv += ["--graphcast-src", str(src)]
+
+    child_env, removed = probe_environment(env, backend, runtime_env)
+    log_file = Path(log_path) if log_path is not None else new_log_path()
+    log = _Log(log_file)
+    log.write(f"# gc-wizard verify {datetime.now().isoformat(timespec='seconds')}: env={env} backend={backend} "
+              f"level={level}")
+    log.write("# argv: " + " ".join(argv))
+    for item in removed:
+        log.write(f"# removed from {item['variable']} for this run: {item['dir']} ({item['reason']})")
+    for key in sorted(runtime_env or {}):
+        log.write(f"# runtime_env: {key}={(runtime_env or {})[key]}")
+
+    stream = _Stream()
+    started = time.monotonic()
+    cancelled = timed_out = False
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
+        cwd=str(env), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
+    )
+    readers = [
+        threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, on_line), daemon=True),
+        threading.Thread(target=_read_stderr, args=(proc.stderr, stream, log, on_tier, on_tier_start, on_line),
+                         daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    try:
+        deadline = started + timeout
+        while proc.poll() is None:
+            if cancel is not None and cancel.is_set():
+                cancelled = True
+                break
+            if time.monotonic() > deadline:
+                timed_out = True
+                break
+            if cancel is not None:
+                cancel.wait(0.05)
+            else:
+                time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            _kill_group(proc)
+        for reader in readers:
+            reader.join(timeout=10)
+    seconds = time.monotonic() - started
+
+    result_json = _parse_result(stream.stdout)
+    if result_json is not None and not cancelled and not timed_out:
+        tiers = list(result_json["tiers"])
+        resolved_backend = result_json.get("backend") or backend
+        python_version = result_json.get("python")
+    else:
+        if cancelled:
+            why = {"type": "Cancelled", "message": "verification was cancelled"}
+        elif timed_out:
+            why = {"type": "Timeout", "message": f"the probe did not finish within {timeout:g} s"}
+        else:
+            why = {"type": "ProbeDied", "message": f"the probe exited with status {proc.returncode} "
+                   "without a result (see the log for what it printed last)"}
+        tiers = _rebuild_tiers(stream, why)
+        resolved_backend = next((t.get("backend_expected") for t in tiers if t.get("backend_expected")), backend)
+        python_version = next((t.get("python") for t in tiers if t.get("python")), None)
+
+    for tier in tiers:
+        if tier.get("status") == "failed":
+            tail = [line for line in stream.tier_stderr.get(tier["name"], []) if line.strip()]
+            if tail:
+                tier["stderr_tail"] = tail[-STDERR_TAIL_LINES:]
+    ok = bool(tiers) and all(t.get("ok") for t in tiers) and not cancelled and not timed_out
+    findings: list[Finding] = []
+    if not ok and not cancelled:
+        findings = diagnose_text(_failure_text(stream, tiers), facts)
+        if not findings:
+            failed = next((t for t in tiers if t.get("status") == "failed"), None)
+            findings = [_fallback_finding(failed, log_file, timed_out, timeout)]
+
+    result = VerifyResult(
+        ok=ok, env=str(env), backend=resolved_backend, level=level, tiers=tiers, findings=findings,
+        log=str(log_file), seconds=seconds, cancelled=cancelled, timed_out=timed_out,
+        exit_status=proc.returncode, removed_paths=removed, python=python_version,
+    )
+    summary = "passed" if ok else ("cancelled" if cancelled else "FAILED")
+    log.write(f"# verify {summary} in {seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")
+    log.close()
+    return result

@@ -3,5 +3,6 @@
 pytest_plugins = [
     "tests.fixtures.state",
     "tests.fixtures.wheels",
+    "tests.fixtures.gpu",
     "tests.fixtures.jaxenv",
 ]

@@ -1,0 +1,59 @@
+"""`gc-wizard detect [--json]`: what this machine has, problems first."""
+
+from __future__ import annotations
+
+import argparse
+
+from wizard.commands.output import emit_json, say
+from wizard.facts import Facts
+
+
+def render(facts: Facts) -> list[str]:
+    """A short aligned summary: warnings first, then driver, GPUs, libraries, Python, disk."""
+    lines: list[str] = []
+    if facts.warnings:
+        lines.append("Problems:")
+        lines.extend(f"  ! [{w.id}] {w.message}" for w in facts.warnings)
+        lines.append("")
+    rows: list[tuple[str, str]] = []
+    if facts.driver:
+        d = facts.driver
+        rows.append(("Driver", f"{d.version or 'unknown version'}  (supports CUDA up to {d.cuda_driver_version or '?'};"
+                               f" from {d.source})"))
+    else:
+        rows.append(("Driver", "none usable"))
+    if facts.gpus:
+        for gpu in facts.gpus:
+            mem = f"{gpu.memory_total_mib / 1024:.0f} GiB" if gpu.memory_total_mib else "? GiB"
+            rows.append((f"GPU {gpu.index}", f"{gpu.name}, {mem}, compute capability {gpu.compute_capability or '?'}"))
+    else:
+        rows.append(("GPUs", "none"))
+    for lib in facts.cuda_libraries:
+        mark = "  <- loads first" if lib.loads_first else ""
+        rows.append((f"{lib.name} {lib.version or ''}".strip(), f"{lib.path} (via {lib.found_via}){mark}"))
+    env = facts.environment
+    jax = env.packages.get("jax")
+    jaxlib = env.packages.get("jaxlib")
+    rows.append(("Python", f"{facts.python.version}  {facts.python.executable}"))
+    rows.append(("Environment", f"{env.kind}  {env.path}"))
+    if jax or jaxlib:
+        rows.append(("JAX", f"jax {jax or '-'}, jaxlib {jaxlib or '-'}"
+                            + (f" ({env.jaxlib_cuda_tag})" if env.jaxlib_cuda_tag else "")))
+    rows.append(("Platform", f"{facts.platform.os} {facts.platform.arch}, glibc {facts.platform.glibc or '?'}"))
+    free = facts.disk.state_free_gib
+    rows.append(("Free disk", f"{free if free is not None else '?'} GiB at {facts.disk.path}"))
+    width = max(len(k) for k, _ in rows)
+    lines.extend(f"{k.ljust(width)}  {v}" for k, v in rows)
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.detect import detect
+
+    facts = detect()
+    if args.json:
+        emit_json(facts.to_dict())
+    else:
+        for line in render(facts):
+            say(line)
+    return 0

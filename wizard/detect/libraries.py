@@ -1,0 +1,83 @@
+"""Finds the CUDA/cuDNN libraries already on the machine, and which copy of each would load first.
+
+The seed help request is this module's reason to exist: a cuDNN 8.2.1 nobody knew about was loaded
+instead of the 8.6 jaxlib was built for. Places looked at, in the dynamic loader's order:
+`LD_LIBRARY_PATH` entries, then the `ldconfig` cache; and, off the search path but worth naming,
+the active conda env's `lib/`, `/usr/local/cuda*/lib64`, and the `nvidia-*` wheels in the target
+environment (which jaxlib >= 0.4.19 reaches through RPATH).
+
+`loads_first` marks, for each library name, the copy a `dlopen("libcudnn.so.8")` by a process with
+this environment would get: the first `LD_LIBRARY_PATH` folder that has it, else the `ldconfig`
+cache. That is the copy that shadows a recipe's own libraries for anything RPATH does not cover
+(transitive dependencies, libraries loaded earlier by torch or TF).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from pathlib import Path
+
+from wizard import libpath
+from wizard.detect import proc
+from wizard.facts import CudaLibrary
+
+_LDCONFIG_RE = re.compile(r"^\s*(lib(" + "|".join(libpath.LIBRARY_NAMES) + r")\.so[.\d]*)\s+\(([^)]*)\)\s+=>\s+(\S+)")
+
+
+def start_ldconfig(timeout: float) -> proc.Running | None:
+    for exe in ("/sbin/ldconfig", "/usr/sbin/ldconfig"):
+        if os.access(exe, os.X_OK):
+            return proc.start([exe, "-p"], timeout=timeout)
+    return None
+
+
+def parse_ldconfig(text: str) -> list[str]:
+    """The folders of the CUDA/cuDNN libraries in `ldconfig -p` output, in cache order."""
+    folders: list[str] = []
+    for line in text.splitlines():
+        match = _LDCONFIG_RE.match(line)
+        if match and "64" in match.group(3):  # skip 32-bit copies
+            folder = os.path.dirname(match.group(4))
+            if folder not in folders:
+                folders.append(folder)
+    return folders
+
+
+def _wheel_lib_dirs(site_dirs: list[Path]) -> list[str]:
+    found: list[str] = []
+    for site in site_dirs:
+        found.extend(sorted(glob.glob(str(site / "nvidia" / "*" / "lib"))))
+    return found
+
+
+def inventory(environ: dict[str, str], site_dirs: list[Path], ldconfig_folders: list[str]) -> list[CudaLibrary]:
+    """Every CUDA/cuDNN library found, loader-order sources first, with `loads_first` set."""
+    sources: list[tuple[str, str]] = []
+    for entry in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep):
+        if entry:
+            sources.append((entry, "LD_LIBRARY_PATH"))
+    sources.extend((folder, "ldconfig") for folder in ldconfig_folders)
+    conda = environ.get("CONDA_PREFIX")
+    if conda:
+        sources.append((os.path.join(conda, "lib"), "conda"))
+    for root in sorted(glob.glob("/usr/local/cuda*")):
+        for sub in ("lib64", "lib"):
+            sources.append((os.path.join(root, sub), "/usr/local/cuda"))
+    sources.extend((folder, "wheel") for folder in _wheel_lib_dirs(site_dirs))
+
+    found: list[CudaLibrary] = []
+    seen_paths: set[str] = set()
+    first_for: dict[str, str] = {}
+    for folder, via in sources:
+        for lib in libpath.libraries_in(folder):
+            on_search_path = via in ("LD_LIBRARY_PATH", "ldconfig")
+            if on_search_path and lib.name not in first_for:
+                first_for[lib.name] = lib.path
+            if lib.path in seen_paths:
+                continue
+            seen_paths.add(lib.path)
+            found.append(CudaLibrary(name=lib.name, version=lib.version, path=lib.path, found_via=via,
+                                     loads_first=first_for.get(lib.name) == lib.path and on_search_path))
+    return found

@@ -8,9 +8,9 @@ import os
 import pytest
 
 from tests.fixtures.state import last_json, run_cli
-from wizard.errors import UserError
 from wizard.detect import detect, procfs
 from wizard.detect.smi import compute_cap_from_name, parse_table
+from wizard.errors import UserError
 
 
 def _ids(facts) -> list[str]:

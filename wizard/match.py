@@ -169,6 +169,12 @@ def _check_gpu(recipe: Recipe, facts: Facts, reasons: list[str], warnings: list[
             names = ", ".join(_gpu_label(g) for g in facts.gpus)
             reasons.append(f"no usable NVIDIA driver was found, although the machine has {names}; "
                            "see `gc-wizard detect` for why")
+        elif any(w.id == "driver_not_loaded" for w in facts.warnings):
+            reasons.append("the NVIDIA driver is installed but not loaded; an admin must load it "
+                           "(modprobe nvidia) or reboot")
+        elif any(w.id == "driver_library_mismatch" for w in facts.warnings):
+            reasons.append("the NVIDIA driver's libraries and kernel module differ (upgraded without a "
+                           "reboot); an admin must reboot the server")
         else:
             reasons.append("no NVIDIA driver was found")
         return ()
@@ -270,7 +276,10 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
 
     compatible = [r for r in raw if not r[1]]
     best = max(compatible, key=lambda r: _rank(r[0]), default=None)
-    has_nvidia = facts.driver is not None or bool(facts.gpus)
+    # A driver that is installed but not loaded (or mismatched after an upgrade) is still a GPU server
+    # that the user expects to use: the CPU recommendation must say so loudly.
+    has_nvidia = facts.driver is not None or bool(facts.gpus) or any(
+        w.id in ("driver_not_loaded", "driver_library_mismatch") for w in facts.warnings)
     gpu_failures = [(r[0], r[1][0]) for r in raw if r[0].backend == "gpu" and r[1]]
     any_gpu_fits = any(r[0].backend == "gpu" for r in compatible)
 

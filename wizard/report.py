@@ -99,11 +99,11 @@ def redact(text: str, *, facts: Any = None, environ: Mapping[str, str] | None = 
 
     # Credentials in URLs (a proxy, a private index): scheme://user:secret@host -> scheme://<redacted>@host
     text = re.sub(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@:]+(?::[^/\s@]*)?@", r"\1<redacted>@", text)
+    text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)
+    text = re.sub(r"\b" + _UUID + r"\b", "<uuid>", text)
     literal_uuids = [str(_get(g, "uuid")) for g in (_get(facts, "gpus") or ()) if _get(g, "uuid")]
     for value in sorted(literal_uuids + [e for e in extra if e], key=len, reverse=True):
         text = text.replace(value, "<redacted>")
-    text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)
-    text = re.sub(r"\b" + _UUID + r"\b", "<uuid>", text)
     for home in sorted(homes, key=len, reverse=True):
         text = re.sub(re.escape(home) + r"(?![A-Za-z0-9._-])", "~", text)
     # Other people's home folders are nobody's business either.

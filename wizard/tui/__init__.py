@@ -1,0 +1,27 @@
+"""The terminal face of gc-wizard: a Textual app over the same core as the CLI.
+
+Only `run_tui` lives here, and it imports Textual lazily: `wizard.cli` imports this package on the
+TUI path alone, and the colour system must be chosen (TEXTUAL_COLOR_SYSTEM) before Textual loads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+#: When this package was imported: the TUI path's start, for the first-frame figure.
+STARTED = time.perf_counter()
+
+_COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    color = getattr(args, "color", None) or "auto"
+    if color in _COLOR_SYSTEMS:
+        os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
+    from wizard.tui.app import WizardApp
+
+    app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []))
+    result = app.run(mouse=not getattr(args, "no_mouse", False))
+    return app.exit_status if app.exit_status is not None else int(result or 0)

@@ -1,0 +1,72 @@
+"""Messages the worker threads post to the app: the only way background work reaches the UI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+
+@dataclass
+class FactsReady(Message):
+    """Detection finished (facts, the recipe matches) or failed (error)."""
+
+    facts: Any
+    matches: list
+    error: str | None = None
+
+
+@dataclass
+class StepStarted(Message):
+    """The runner started a plan step."""
+
+    name: str
+    title: str
+
+
+@dataclass
+class StepFinished(Message):
+    """A plan step ended."""
+
+    name: str
+    ok: bool
+    seconds: float
+    cancelled: bool
+
+
+@dataclass
+class PromptAsked(Message):
+    """The installer stalled on a question no rule answers; the worker waits for `reply`."""
+
+    text: str
+    reply: Any
+    """A `queue.Queue` the dialog's answer (or None) is put into."""
+
+
+@dataclass
+class VerifyStarted(Message):
+    """The GraphCast check began."""
+
+
+@dataclass
+class VerifyTier(Message):
+    """One verify tier finished."""
+
+    tier: dict
+
+
+@dataclass
+class InstallDone(Message):
+    """`run_install` returned (result) or raised (error)."""
+
+    result: Any
+    error: str | None = None
+
+
+@dataclass
+class RollbackDone(Message):
+    """A rollback returned (result dict) or failed (error)."""
+
+    result: Any
+    error: str | None = None

@@ -1,0 +1,1 @@
+"""One module per screen; each screen returns its answer with `dismiss`."""

@@ -1,0 +1,80 @@
+"""What next: how to activate, the Jupyter kernel, where the logs are — or what failed and why."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+
+def summary_text(result: dict) -> str:
+    if result.get("cancelled"):
+        return ("The install was stopped. Nothing was made current: your previous environment is "
+                f"untouched.\n\nLog: {result.get('log')}")
+    if not result.get("ok"):
+        lines = ["The install did not finish.", "", str(result.get("error") or "")]
+        verify = result.get("verify") or {}
+        for finding in verify.get("findings") or []:
+            lines += ["", f"▶ {finding['title']}", f"  Fix: {finding['fix']}"]
+        lines += ["", "Your previous environment is still the current one.", f"Log: {result.get('log')}"]
+        return "\n".join(lines)
+    verified = result.get("verify") and result["verify"].get("ok")
+    return "\n".join([
+        f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}",
+        f"Environment: {result.get('env')}",
+        "",
+        "Use it in a shell (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
+        '    eval "$(gc-wizard activate)"',
+        "",
+        "Use it in Jupyter: press k to register it as a kernel (or run gc-wizard kernel install).",
+        "",
+        f"Log: {result.get('log')}",
+    ])
+
+
+class DoneScreen(Screen[str]):
+    BINDINGS = [
+        Binding("enter", "finish", "Quit", id="next", priority=True),
+        Binding("k", "kernel", "Jupyter kernel", id="kernel", tooltip="Register this env as a Jupyter kernel"),
+        Binding("h", "history", "History", id="history"),
+    ]
+
+    def __init__(self, result: dict) -> None:
+        super().__init__()
+        self.result = result
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Done" if self.result.get("ok") else "Not done", classes="title")
+        with VerticalScroll():
+            yield Static(summary_text(self.result), id="summary", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.sub_title = "done"
+
+    def action_finish(self) -> None:
+        self.dismiss("quit")
+
+    def action_history(self) -> None:
+        self.dismiss("history")
+
+    def action_kernel(self) -> None:
+        if self.result.get("ok") and self.result.get("env"):
+            self.install_kernel()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="kernel", description="Registering kernel")
+    def install_kernel(self) -> None:
+        from pathlib import Path
+
+        from wizard.kernel import kernel_install
+
+        try:
+            spec = kernel_install(Path(self.result["env"]))
+            text = f"Kernel registered: {spec.get('display_name', spec)}"
+            self.app.call_from_thread(self.notify, text)
+        except Exception as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")

@@ -1,0 +1,78 @@
+"""The install's steps, one row each: pending, running (spinner + elapsed), done or failed."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from textual.widgets import Static
+
+_SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+#: The installers' own counters: uv's summary lines and pip's `--progress-bar raw` lines.
+_COUNTER_RE = re.compile(r"^(?:(Resolved|Prepared|Installed|Uninstalled|Downloaded) (\d+) packages?"
+                         r"|Progress (\d+) of (\d+))")
+
+
+class StepList(Static):
+    """Rows for (name, title) steps; `start`, `finish` and `progress_from` update them."""
+
+    def __init__(self, steps: list[tuple[str, str]], **kwargs) -> None:
+        super().__init__("", markup=False, **kwargs)
+        self.steps = steps
+        self.state: dict[str, str] = {name: "pending" for name, _ in steps}
+        self.started: dict[str, float] = {}
+        self.seconds: dict[str, float] = {}
+        self.progress = ""
+        self._tick = 0
+
+    def on_mount(self) -> None:
+        self.set_interval(0.2, self._animate)
+        self._render_rows()
+
+    def add_step(self, name: str, title: str) -> None:
+        if name not in self.state:
+            self.steps.append((name, title))
+            self.state[name] = "pending"
+
+    def start(self, name: str, title: str) -> None:
+        self.add_step(name, title)
+        self.state[name] = "running"
+        self.started[name] = time.monotonic()
+        self.progress = ""
+        self._render_rows()
+
+    def finish(self, name: str, ok: bool, seconds: float, cancelled: bool = False) -> None:
+        self.state[name] = "done" if ok else ("cancelled" if cancelled else "failed")
+        self.seconds[name] = seconds
+        self._render_rows()
+
+    def progress_from(self, line: str) -> None:
+        match = _COUNTER_RE.match(line)
+        if not match:
+            return
+        if match.group(1):
+            self.progress = f"{match.group(1).lower()} {match.group(2)} packages"
+        else:
+            done, total = int(match.group(3)), int(match.group(4))
+            self.progress = f"downloading {100 * done // max(total, 1)}%"
+
+    def _animate(self) -> None:
+        if "running" in self.state.values():
+            self._tick += 1
+            self._render_rows()
+
+    def _render_rows(self) -> None:
+        rows = []
+        for name, title in self.steps:
+            state = self.state[name]
+            if state == "running":
+                elapsed = time.monotonic() - self.started.get(name, time.monotonic())
+                extra = f"  {self.progress}" if self.progress else ""
+                rows.append(f"{_SPINNER[self._tick % len(_SPINNER)]} {title}  {elapsed:4.0f}s{extra}")
+            elif state == "done":
+                rows.append(f"✓ {title}  {self.seconds.get(name, 0):4.1f}s")
+            elif state in ("failed", "cancelled"):
+                rows.append(f"✗ {title}  ({state})")
+            else:
+                rows.append(f"· {title}")
+        self.update("\n".join(rows))

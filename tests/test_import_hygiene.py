@@ -15,6 +15,32 @@ CORE_AND_CLI = [
     "wizard.paths",
     "wizard.lock",
     "wizard.errors",
+    "wizard.libpath",
+    "wizard.detect",
+    "wizard.recipes",
+    "wizard.match",
+    "wizard.pythons",
+    "wizard.plan",
+    "wizard.lines",
+    "wizard.runner",
+    "wizard.verify",
+    "wizard.diagnose",
+    "wizard.history",
+    "wizard.envs",
+    "wizard.install",
+    "wizard.rollback",
+    "wizard.activate",
+    "wizard.kernel",
+    "wizard.report",
+    "wizard.answers",
+    "wizard.commands.detect",
+    "wizard.commands.recipes",
+    "wizard.commands.install",
+    "wizard.commands.verify",
+    "wizard.commands.diagnose",
+    "wizard.commands.history",
+    "wizard.commands.post_install",
+    "wizard.commands.plain",
 ]
 
 
@@ -25,9 +51,25 @@ def _loaded_after(import_line: str) -> set[str]:
 
 
 @pytest.mark.parametrize("module", CORE_AND_CLI)
-def test_core_module_does_not_import_textual(module):
+def test_core_module_does_not_import_textual_or_rich(module):
     loaded = _loaded_after(f"import {module}")
     assert "textual" not in loaded, f"{module} imported textual"
+    assert "rich" not in loaded, f"{module} imported rich"
+
+
+def test_no_tty_run_never_imports_textual():
+    """Bare `gc-wizard` with no terminal runs the plain flow, without Textual."""
+    code = ("import sys, runpy; sys.argv = ['gc-wizard', '--no-tui']\n"
+            "try:\n    runpy.run_module('wizard', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+            "print('TEXTUAL' if 'textual' in sys.modules else 'CLEAN')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         stdin=subprocess.DEVNULL)
+    assert out.stdout.strip().splitlines()[-1] == "CLEAN", out.stderr[-2000:]
+
+
+def test_tui_package_import_is_deferred():
+    """`wizard.tui` itself loads no Textual until run_tui() is called."""
+    assert "textual" not in _loaded_after("import wizard.tui")
 
 
 def test_version_is_fast_and_light():

@@ -330,3 +330,29 @@ def build_plan(
         disk_gib=recipe.disk_gib, mode=mode, notes=tuple(notes), find_links=tuple(links), offline=offline,
         graphcast_src=gc_arg,
     )
+
+
+def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline: bool) -> PythonChoice:
+    """The interpreter the environment gets: the env's own in place, else one that fits the recipe."""
+    from wizard.pythons import choose_python, fits, probe_python
+
+    if mode == "in-place":
+        found = probe_python(str(env_dir / "bin" / "python"), "env")
+        if found is None:
+            raise UserError(f"--env {env_dir}: bin/python does not run")
+        if not fits(recipe.machine.python, found.version):
+            raise UserError(f"--env {env_dir} has Python {found.version}, but recipe {recipe.id} needs "
+                            f"Python {recipe.machine.python}; give a new folder instead")
+        return found
+    return choose_python(recipe, need_venv=installer == "pip",
+                         allow_download=installer == "uv" and not offline)
+
+
+def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: str = "uv",
+                 find_links: tuple[str, ...] = (), offline: bool = False,
+                 graphcast_src: str | None = None) -> Plan:
+    """Everything between "this recipe, these options" and the steps: target, mode, Python, plan."""
+    env_dir, mode = resolve_target(env, recipe.id)
+    python = python_for(recipe, env_dir, mode, installer, offline)
+    return build_plan(recipe, env_dir=env_dir, python=python, installer=installer, find_links=tuple(find_links),
+                      offline=offline, graphcast_src=graphcast_src, mode=mode)

@@ -12,8 +12,8 @@ from wizard.commands.output import emit_json, say
 from wizard.errors import UserError
 from wizard.facts import Facts
 from wizard.match import RecipeMatch, match_recipes
-from wizard.plan import Plan, build_plan, resolve_target
-from wizard.pythons import PythonChoice, choose_python, find_pythons, fits, probe_python
+from wizard.plan import Plan, plan_install
+from wizard.pythons import find_pythons
 from wizard.recipes import get_recipe, load_recipes
 
 _WIDTH = 100
@@ -88,30 +88,13 @@ def run_recipes(args: argparse.Namespace) -> int:
     return 0
 
 
-def _python_for(recipe, env_dir: Path, mode: str, installer: str, offline: bool) -> PythonChoice:
-    if mode == "in-place":
-        found = probe_python(str(env_dir / "bin" / "python"), "env")
-        if found is None:
-            raise UserError(f"--env {env_dir}: bin/python does not run")
-        if not fits(recipe.machine.python, found.version):
-            raise UserError(f"--env {env_dir} has Python {found.version}, but recipe {recipe.id} needs "
-                            f"Python {recipe.machine.python}; give a new folder instead")
-        return found
-    return choose_python(recipe, need_venv=installer == "pip", allow_download=installer == "uv" and not offline)
-
-
 def make_plan(args: argparse.Namespace) -> Plan:
     """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
     recipe = get_recipe(args.recipe, args.recipes_dir)
-    env_dir, mode = resolve_target(getattr(args, "env", None), recipe.id)
-    installer = getattr(args, "installer", "uv")
-    offline = bool(getattr(args, "offline", False))
-    python = _python_for(recipe, env_dir, mode, installer, offline)
-    return build_plan(
-        recipe, env_dir=env_dir, python=python, installer=installer,
-        find_links=tuple(getattr(args, "find_links", None) or ()), offline=offline,
-        graphcast_src=getattr(args, "graphcast_src", None), mode=mode,
-    )
+    return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
+                        find_links=tuple(getattr(args, "find_links", None) or ()),
+                        offline=bool(getattr(args, "offline", False)),
+                        graphcast_src=getattr(args, "graphcast_src", None))
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:

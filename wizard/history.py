@@ -58,6 +58,8 @@ class Entry:
     interrupted: bool = False
     target: str | None = None
     """Rollbacks: the entry rolled back to."""
+    python: str | None = None
+    """The interpreter the environment was built with (to rebuild it if its folder is deleted)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

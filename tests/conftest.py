@@ -4,5 +4,6 @@ pytest_plugins = [
     "tests.fixtures.state",
     "tests.fixtures.wheels",
     "tests.fixtures.gpu",
+    "tests.fixtures.tiny",
     "tests.fixtures.jaxenv",
 ]

@@ -58,6 +58,8 @@ class Entry:
     interrupted: bool = False
     target: str | None = None
     """Rollbacks: the entry rolled back to."""
+    find_links: list[str] = field(default_factory=list)
+    """Where the install found packages besides the index (a rebuild looks there again)."""
     python: str | None = None
     """The interpreter the environment was built with (to rebuild it if its folder is deleted)."""
 

@@ -109,6 +109,7 @@ def run_install(options: InstallOptions, events: InstallEvents | None = None,
         log = paths.logs_dir() / f"install-{entry.id}.log"
         entry.log = str(log)
         entry.python = plan.python.executable
+        entry.find_links = list(plan.find_links)
         if plan.mode == "in-place":
             entry.snapshot = envs.freeze(plan.env_dir)
             events.message(f"in-place: saved the package set of {plan.env_dir} ({len(entry.snapshot)} packages) "

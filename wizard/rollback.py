@@ -85,13 +85,15 @@ def _uv() -> str:
     return find_uv_bin()
 
 
-def _sync(env: Path, packages: list[str]) -> None:
+def _sync(env: Path, packages: list[str], find_links: list[str] = ()) -> None:
     """Make the env's package set exactly `packages`: offline from uv's cache first, then online."""
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
         handle.write("\n".join(packages) + "\n")
     errors = []
+    links = [arg for link in find_links for arg in ("--find-links", link)]
     for extra in (["--offline"], []):
-        proc = subprocess.run([_uv(), "pip", "sync", "--python", str(envs.env_python(env)), *extra, handle.name],
+        proc = subprocess.run([_uv(), "pip", "sync", "--python", str(envs.env_python(env)), *links, *extra,
+                               handle.name],
                               capture_output=True, text=True, timeout=1800)
         if proc.returncode == 0:
             Path(handle.name).unlink(missing_ok=True)
@@ -107,7 +109,7 @@ def _rebuild(target: Entry) -> None:
     proc = subprocess.run([_uv(), "venv", "--python", python, str(env)], capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise OperationFailed(f"Could not recreate {env}: {proc.stderr.strip()}")
-    _sync(env, target.packages)
+    _sync(env, target.packages, target.find_links)
 
 
 def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "notebook",
@@ -126,13 +128,13 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
         rebuilt = restored = False
         try:
             if target is current:
-                _sync(env, target.snapshot or [])
+                _sync(env, target.snapshot or [], target.find_links)
                 restored = True
             elif not envs.env_python(env).exists():
                 _rebuild(target)
                 rebuilt = True
             elif target.mode == "in-place" and envs.freeze(env) != sorted(target.packages):
-                _sync(env, target.packages)
+                _sync(env, target.packages, target.find_links)
                 restored = True
         except OperationFailed as exc:
             record.status, record.error, record.finished = "failed", str(exc), now()

@@ -1,0 +1,183 @@
+"""Installs into real venvs with the real uv, offline from tiny local wheels; failures change nothing."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import REPO
+from wizard.lock import StateLock
+
+
+def _py(env: str, code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(Path(env) / "bin" / "python"), "-c", code], capture_output=True, text=True)
+
+
+def test_install_builds_a_new_current_environment_with_a_full_log(tiny):
+    proc, result = tiny.install("tiny-a")
+    assert proc.returncode == 0, proc.stderr
+    assert result["ok"] and result["recipe"] == "tiny-a" and result["verify"] is None
+    assert _py(result["env"], "import pkg_a, graphcast; print(pkg_a.__version__)").stdout.strip() == "1.0"
+    log = Path(result["log"]).read_text()
+    assert "===== " in log and "install-requirements" in log and "+ pkg-a==1.0" in log
+    marker = (Path(result["env"]) / "gc-wizard-env.json").read_text()
+    assert '"GC_TINY": "tiny-a"' in marker
+    (entry,) = tiny.history()
+    assert entry["current"] and entry["status"] == "installed" and entry["id"] == result["entry_id"]
+    assert "pkg-a==1.0" in entry["packages"]
+
+
+def test_failed_install_keeps_the_previous_current_and_names_the_installers_error(tiny, tmp_path):
+    _, first = tiny.install("tiny-b")
+    empty = tmp_path / "empty-house"
+    empty.mkdir()
+    proc, result = tiny.install("tiny-a", find_links=empty)
+    assert proc.returncode == 1
+    assert not result["ok"]
+    assert "pkg-a" in result["error"]  # uv's own words about what it could not find
+    assert result["log"] in result["error"]
+    entries = {e["id"]: e for e in tiny.history()}
+    assert entries[first["entry_id"]]["current"]
+    assert entries[result["entry_id"]]["status"] == "failed" and not entries[result["entry_id"]]["current"]
+
+
+def test_a_second_wizard_is_told_who_holds_the_lock(tiny):
+    with StateLock("a test holding the state folder"):
+        proc, _ = tiny.install("tiny-a")
+    assert proc.returncode == 1
+    assert "Another gc-wizard" in proc.stderr and "a test holding the state folder" in proc.stderr
+    assert tiny.history() == []
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid and fields[0] != "Z":
+                    found.append(int(entry))
+            except (OSError, IndexError):
+                pass
+    return found
+
+
+class _SlowWheels(http.server.SimpleHTTPRequestHandler):
+    """Serves a wheelhouse on 127.0.0.1, dribbling wheel files out so a download takes minutes."""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def copyfile(self, source, outputfile) -> None:
+        if not self.path.endswith(".whl"):
+            return super().copyfile(source, outputfile)
+        try:
+            while chunk := source.read(16):
+                outputfile.write(chunk)
+                outputfile.flush()
+                time.sleep(1.0)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+@pytest.fixture
+def slow_index(tmp_path):
+    house = tmp_path / "slow-house"
+    house.mkdir()
+    from tests.fixtures.wheels import build_wheel
+
+    build_wheel(house, "pkg-slow", "1.0", module_source="x = '" + "x" * 4000 + "'\n")
+    handler = functools.partial(_SlowWheels, directory=str(house))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+def _slow_install(tiny, index_url: str) -> subprocess.Popen:
+    """`gc-wizard install` whose install step is a real download from a deliberately slow local server."""
+    tiny.write("tiny-slow", ["pkg-slow==1.0"])
+    args = [a for a in tiny.args() if a != "--offline"]
+    i = args.index("--find-links")
+    args[i + 1] = index_url
+    env = {**os.environ, "UV_NO_CACHE": "1", "UV_INDEX_URL": index_url, "UV_DEFAULT_INDEX": index_url}
+    return subprocess.Popen([sys.executable, "-m", "wizard", "install", "tiny-slow", "--yes", "--json", *args],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env=env)
+
+
+def _wait_for_step(home: Path, text: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        logs = list((home / "logs").glob("install-*.log")) if (home / "logs").exists() else []
+        if any(text in log.read_text() for log in logs):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"the install never reached {text!r}")
+
+
+def test_ctrl_c_mid_install_exits_130_leaves_nothing_running_or_current(tiny, slow_index, isolated_state):
+    _, first = tiny.install("tiny-a")
+    proc = _slow_install(tiny, slow_index)
+    _wait_for_step(isolated_state, "tiny-slow-")
+    time.sleep(1.0)
+    os.kill(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    time.sleep(0.3)
+    assert _children_of(proc.pid) == []
+    entries = tiny.history()
+    assert entries[-1]["status"] == "cancelled" and not entries[-1]["current"]
+    assert next(e for e in entries if e["id"] == first["entry_id"])["current"]
+
+
+def test_a_wizard_killed_mid_install_is_found_and_marked_on_the_next_start(tiny, slow_index, isolated_state):
+    _, first = tiny.install("tiny-a")
+    proc = _slow_install(tiny, slow_index)
+    _wait_for_step(isolated_state, "tiny-slow-")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    entries = tiny.history()
+    killed = entries[-1]
+    assert killed["status"] == "failed" and killed["interrupted"] and not killed["current"]
+    assert next(e for e in entries if e["id"] == first["entry_id"])["current"]
+
+
+def test_corrupt_history_is_set_aside_with_a_warning(tiny, isolated_state):
+    (isolated_state / "history.json").write_text("{ not json")
+    proc = subprocess.run([sys.executable, "-m", "wizard", "history", "--json"], capture_output=True, text=True,
+                          cwd=REPO)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("[]")
+    assert "moved to" in proc.stderr and "Traceback" not in proc.stderr
+    aside = list(isolated_state.glob("history.json.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_text() == "{ not json"
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_real_cpu_recipe_end_to_end_from_pypi(isolated_state):
+    """`gc-wizard install jax0.4.23-cpu --yes`: jax 0.4.23, numpy < 2, GraphCast, verified, with a full log."""
+    from tests.fixtures.jaxenv import require_graphcast_src
+    from tests.fixtures.state import last_json, run_cli
+
+    src = require_graphcast_src()
+    proc = run_cli("install", "jax0.4.23-cpu", "--yes", "--json", "--graphcast-src", src, "--level", "quick",
+                   timeout=1500)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = last_json(proc)
+    assert result["ok"] and result["status"] == "verified"
+    versions = result["verify"]["tiers"][0]["versions"]
+    assert versions["jax"] == "0.4.23" and versions["jaxlib"] == "0.4.23"
+    assert versions["numpy"].startswith("1.") and versions["graphcast"] == "0.1.1"
+    log = Path(result["log"]).read_text()
+    assert "+ jax==0.4.23" in log and "graphcast_jit_init" in log

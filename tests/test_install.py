@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -70,38 +67,6 @@ def _children_of(pid: int) -> list[int]:
             except (OSError, IndexError):
                 pass
     return found
-
-
-class _SlowWheels(http.server.SimpleHTTPRequestHandler):
-    """Serves a wheelhouse on 127.0.0.1, dribbling wheel files out so a download takes minutes."""
-
-    def log_message(self, *args) -> None:
-        pass
-
-    def copyfile(self, source, outputfile) -> None:
-        if not self.path.endswith(".whl"):
-            return super().copyfile(source, outputfile)
-        try:
-            while chunk := source.read(16):
-                outputfile.write(chunk)
-                outputfile.flush()
-                time.sleep(1.0)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
-
-@pytest.fixture
-def slow_index(tmp_path):
-    house = tmp_path / "slow-house"
-    house.mkdir()
-    from tests.fixtures.wheels import build_wheel
-
-    build_wheel(house, "pkg-slow", "1.0", module_source="x = '" + "x" * 4000 + "'\n")
-    handler = functools.partial(_SlowWheels, directory=str(house))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
 
 
 def _slow_install(tiny, index_url: str) -> subprocess.Popen:

@@ -1,0 +1,152 @@
+"""The wizard app driven with Pilot at 80×24: the real core underneath, detection via the stand-ins."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import queue
+import re
+
+from wizard.tui.app import WizardApp
+from wizard.tui.messages import PromptAsked
+from wizard.tui.screens.confirm import ConfirmScreen
+from wizard.tui.screens.done import DoneScreen
+from wizard.tui.screens.history import HistoryScreen
+from wizard.tui.screens.install import STOP_QUESTION, InstallScreen
+from wizard.tui.screens.machine import MachineScreen
+from wizard.tui.screens.plan import PlanScreen
+from wizard.tui.screens.prompt import PromptScreen
+from wizard.tui.screens.recipe import RecipeScreen
+
+SIZE = (80, 24)
+
+
+async def wait_for(pilot, condition, timeout: float = 60.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting; screen is {type(pilot.app.screen).__name__}")
+        await pilot.pause(0.05)
+
+
+async def facts_shown(pilot) -> None:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, MachineScreen) and pilot.app.screen.facts is not None)
+
+
+def screen_text(app) -> str:
+    """What the screen shows, as plain text (from the SVG export: tags dropped, entities decoded)."""
+    svg = app.export_screenshot()
+    body = svg.split("</style>")[-1]
+    return html.unescape(re.sub(r"<[^>]+>", "", body)).replace("\xa0", " ")
+
+
+async def test_machine_recipe_plan_and_back(gpu_server):
+    gpu_server("a100x2-535")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await facts_shown(pilot)
+        text = screen_text(app)
+        assert "535.104.05" in text and "A100" in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        recipes = app.screen
+        assert recipes.matches[recipes.query_one("OptionList").highlighted].recipe.id == "jax0.4.23-cuda12-cudnn89"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        assert "nvidia-cudnn-cu12==8.9.7.29" in str(app.screen.query_one("#plan").render())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen))
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        assert "Nothing installed yet" in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen))
+
+
+def _tiny_app(tiny, **kw) -> WizardApp:
+    return WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
+                     graphcast_src=str(tiny.graphcast), verify=False, **kw)
+
+
+async def _choose(pilot, app, recipe_id: str) -> None:
+    await facts_shown(pilot)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
+    index = next(i for i, m in enumerate(app.screen.matches) if m.recipe.id == recipe_id)
+    app.screen.query_one("OptionList").highlighted = index
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+
+
+async def test_whole_flow_with_a_real_install_of_local_wheels(gpu_server, tiny):
+    gpu_server("no-nvidia")
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-a")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, (InstallScreen, DoneScreen)))
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
+        assert app.install_result["ok"], app.install_result
+        assert 'eval "$(gc-wizard activate)"' in screen_text(app)
+        assert app.install_screen.live_log.lines_written > 0
+        assert all(state == "done" for state in app.install_screen.step_list.state.values())
+    (entry,) = tiny.history()
+    assert entry["current"] and entry["recipe"] == "tiny-a"
+
+
+async def test_a_prompt_becomes_a_dialog_and_the_answer_reaches_the_worker(gpu_server):
+    gpu_server("no-nvidia")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await facts_shown(pilot)
+        reply: queue.Queue = queue.Queue()
+        app.post_message(PromptAsked("Enter passphrase:", reply))
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert "Enter passphrase:" in screen_text(app)
+        await pilot.press("s", "e", "c", "r", "e", "t", "enter")
+        assert reply.get(timeout=5) == "secret"
+
+
+async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gpu_server, tiny, slow_index):
+    gpu_server("no-nvidia")
+    tiny.write("tiny-slow", ["pkg-slow==1.0"])
+    app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
+                    graphcast_src=str(tiny.graphcast), verify=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-slow")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
+                       and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert STOP_QUESTION in screen_text(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=60)
+        assert app.install_result["cancelled"]
+        assert "untouched" in screen_text(app)
+    entries = tiny.history()
+    assert entries[-1]["status"] == "cancelled" and not any(e["current"] for e in entries)
+
+
+async def test_rollback_from_history(gpu_server, tiny):
+    gpu_server("no-nvidia")
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await facts_shown(pilot)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        history = app.screen
+        row = next(i for i, e in enumerate(history.entries) if e.id == a["entry_id"])
+        history.query_one("DataTable").move_cursor(row=row)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen)
+                       and any(e.current and e.id == a["entry_id"] for e in app.screen.entries), timeout=60)
+    current = [e for e in tiny.history() if e["current"]]
+    assert [e["id"] for e in current] == [a["entry_id"]]

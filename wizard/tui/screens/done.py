@@ -53,7 +53,7 @@ class DoneScreen(Screen[str]):
             yield Static(summary_text(self.result), id="summary", markup=False)
         yield Footer()
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
         self.app.sub_title = "done"
 
     def action_finish(self) -> None:

@@ -30,8 +30,10 @@ class HistoryScreen(Screen):
         yield Static("", id="history-note", markup=False)
         yield Footer()
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
         self.app.sub_title = "history"
+
+    def on_mount(self) -> None:
         self.reload()
 
     def reload(self) -> None:

@@ -40,7 +40,7 @@ class InstallScreen(Screen):
         yield self._live_log
         yield Footer()
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
         self.app.sub_title = "install"
 
     @property

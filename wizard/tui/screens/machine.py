@@ -41,8 +41,10 @@ class MachineScreen(Screen[str]):
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
         yield Footer()
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
         self.app.sub_title = "detect"
+
+    def on_mount(self) -> None:
         self.detect()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")

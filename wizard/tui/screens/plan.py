@@ -36,8 +36,10 @@ class PlanScreen(Screen):
             yield Static("", id="plan", markup=False)
         yield Footer()
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
         self.app.sub_title = "plan"
+
+    def on_mount(self) -> None:
         self.refresh_plan()
 
     def refresh_plan(self) -> None:

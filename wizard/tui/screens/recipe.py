@@ -50,8 +50,10 @@ class RecipeScreen(Screen):
             yield Static("", id="detail", markup=False)
         yield Footer()
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
         self.app.sub_title = "recipes"
+
+    def on_mount(self) -> None:
         option_list = self.query_one(OptionList)
         index = next((i for i, m in enumerate(self.matches) if m.recommended), 0)
         option_list.highlighted = index

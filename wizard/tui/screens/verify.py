@@ -49,7 +49,7 @@ class VerifyScreen(Screen[str]):
             yield Static("", id="findings", markup=False)
         yield Footer()
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
         self.app.sub_title = "verify"
 
     def add_tier(self, tier: dict) -> None:

@@ -146,3 +146,18 @@ def test_real_cpu_recipe_end_to_end_from_pypi(isolated_state):
     assert versions["numpy"].startswith("1.") and versions["graphcast"] == "0.1.1"
     log = Path(result["log"]).read_text()
     assert "+ jax==0.4.23" in log and "graphcast_jit_init" in log
+
+
+def test_saved_answers_replay_the_same_install_unattended(tiny, tmp_path, monkeypatch):
+    answers = tmp_path / "answers.json"
+    proc, first = tiny.install("tiny-a", "--save-answers", str(answers))
+    assert proc.returncode == 0, proc.stderr
+    assert '"recipe": "tiny-a"' in answers.read_text()
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "another-server"))
+    from tests.fixtures.state import last_json, run_cli
+
+    proc = run_cli("install", "--answers", str(answers), "--yes", "--json", "--recipes-dir", str(tiny.recipes))
+    assert proc.returncode == 0, proc.stderr
+    replayed = last_json(proc)
+    assert replayed["ok"] and replayed["recipe"] == "tiny-a" and replayed["env"] != first["env"]
+    assert str(tmp_path / "another-server") in replayed["env"]

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wizard.envs import MARKER as MARKER_NAME
+from wizard.envs import read_marker  # noqa: F401  (kernel and report read markers through here)
 from wizard.errors import UserError
 
-MARKER_NAME = "gc-wizard-env.json"
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
 ORIGINAL_VAR = "_GC_WIZARD_ORIGINAL"
 #: Exported by the script: the environment that is active (the report shows it).
@@ -67,16 +68,6 @@ class Activation:
 
 
 # --------------------------------------------------------------------------- marker / env lookup
-
-
-def read_marker(env: str | os.PathLike[str]) -> dict[str, Any]:
-    """The env marker's contents, or {} when there is none or it cannot be read (older envs, foreign envs)."""
-    path = Path(env) / MARKER_NAME
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def env_python(env: Path) -> Path:

@@ -24,11 +24,13 @@ def write_marker(env: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def read_marker(env: Path) -> dict[str, Any] | None:
+def read_marker(env: str | os.PathLike[str]) -> dict[str, Any]:
+    """The env marker's contents, or {} when there is none or it cannot be read (older or foreign envs)."""
     try:
-        return json.loads((Path(env) / MARKER).read_text())
+        data = json.loads((Path(env) / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def env_python(env: Path) -> Path:

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from wizard.commands.output import emit_json, say
+from wizard.envs import MARKER as MARKER_NAME
 from wizard.errors import UserError
-
-MARKER_NAME = "gc-wizard-env.json"
 
 
 def read_marker(env: Path) -> dict[str, Any] | None:

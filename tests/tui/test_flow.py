@@ -150,3 +150,42 @@ async def test_rollback_from_history(gpu_server, tiny):
                        and any(e.current and e.id == a["entry_id"] for e in app.screen.entries), timeout=60)
     current = [e for e in tiny.history() if e["current"]]
     assert [e["id"] for e in current] == [a["entry_id"]]
+
+
+async def test_report_preview_is_redacted_and_saved(gpu_server, tmp_path):
+    from wizard.tui.screens.report import ReportScreen
+
+    env = gpu_server("a100x2-535")
+    del env
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await facts_shown(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportScreen) and app.screen.text is not None)
+        report = app.screen.text
+        assert "535.104.05" in report
+        assert "GPU-8932f937" not in report  # the stand-in GPU's UUID is redacted
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        target = tmp_path / "report.md"
+        app.screen.query_one("Input").value = str(target)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: target.exists())
+        assert target.read_text() == report
+
+
+async def test_quitting_during_an_install_stops_it_first(gpu_server, tiny, slow_index):
+    gpu_server("no-nvidia")
+    tiny.write("tiny-slow", ["pkg-slow==1.0"])
+    app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
+                    graphcast_src=str(tiny.graphcast), verify=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-slow")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
+                       and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.install_running(), timeout=60)
+    assert app.exit_status == 130
+    entries = tiny.history()
+    assert entries[-1]["status"] == "cancelled" and not any(e["current"] for e in entries)

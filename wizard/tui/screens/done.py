@@ -40,6 +40,7 @@ class DoneScreen(Screen[str]):
         Binding("enter", "finish", "Quit", id="next", priority=True),
         Binding("k", "kernel", "Jupyter kernel", id="kernel", tooltip="Register this env as a Jupyter kernel"),
         Binding("h", "history", "History", id="history"),
+        Binding("s", "report", "Support report", id="report", tooltip="Preview a report to send your admin"),
     ]
 
     def __init__(self, result: dict) -> None:
@@ -61,6 +62,11 @@ class DoneScreen(Screen[str]):
 
     def action_history(self) -> None:
         self.dismiss("history")
+
+    def action_report(self) -> None:
+        from wizard.tui.screens.report import ReportScreen
+
+        self.app.push_screen(ReportScreen())
 
     def action_kernel(self) -> None:
         if self.result.get("ok") and self.result.get("env"):

@@ -26,6 +26,7 @@ class MachineScreen(Screen[str]):
         Binding("enter", "next", "Next: recipes", id="next", tooltip="Choose a recipe for this machine"),
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
         Binding("r", "redetect", "Detect again", id="redetect"),
+        Binding("s", "report", "Report", id="report", tooltip="Preview a support report for your admin"),
     ]
 
     def __init__(self, recipes_dirs: list[str]) -> None:
@@ -80,6 +81,11 @@ class MachineScreen(Screen[str]):
 
     def action_history(self) -> None:
         self.dismiss("history")
+
+    def action_report(self) -> None:
+        from wizard.tui.screens.report import ReportScreen
+
+        self.app.push_screen(ReportScreen())
 
     def action_redetect(self) -> None:
         self.query_one("#facts", Static).update("Detecting…")

@@ -1,0 +1,71 @@
+"""The support report, previewed before it is saved: what an admin needs, with names and IDs redacted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from wizard.tui.screens.prompt import PromptScreen
+
+
+class ReportScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="back"),
+        Binding("s", "save", "Save report", id="save", tooltip="Write the report to a file"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Support report (preview) · user, host, home and GPU IDs are redacted", classes="title")
+        with VerticalScroll():
+            yield Static("Collecting…", id="report", markup=False)
+        yield Footer()
+
+    def on_screen_resume(self) -> None:
+        self.app.sub_title = "report"
+
+    def on_mount(self) -> None:
+        self.build()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="report", description="Building the report")
+    def build(self) -> None:
+        from wizard.report import collect_and_build
+
+        text = collect_and_build()
+        self.app.call_from_thread(self._show, text)
+
+    def _show(self, text: str) -> None:
+        self.text = text
+        self.query_one("#report", Static).update(text)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_save(self) -> None:
+        if self.text is None:
+            return
+
+        def chosen(path: str | None) -> None:
+            if not path:
+                return
+            target = Path(path).expanduser()
+            try:
+                target.write_text(self.text)
+                target.chmod(0o600)
+            except OSError as exc:
+                self.notify(f"Could not write {target}: {exc.strerror or exc}", severity="error")
+                return
+            self.notify(f"Saved {target}; read it, then send it to your admin.")
+
+        self.app.push_screen(PromptScreen("Save the report as:", value=str(Path.home() / "gc-wizard-report.md")),
+                             chosen)

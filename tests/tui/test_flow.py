@@ -26,7 +26,8 @@ async def wait_for(pilot, condition, timeout: float = 60.0) -> None:
     deadline = loop.time() + timeout
     while not condition():
         if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting; screen is {type(pilot.app.screen).__name__}")
+            raise AssertionError(f"timed out waiting; screen is {type(pilot.app.screen).__name__}:\n"
+                                 f"{screen_text(pilot.app)}")
         await pilot.pause(0.05)
 
 

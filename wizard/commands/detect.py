@@ -28,9 +28,16 @@ def render(facts: Facts) -> list[str]:
             rows.append((f"GPU {gpu.index}", f"{gpu.name}, {mem}, compute capability {gpu.compute_capability or '?'}"))
     else:
         rows.append(("GPUs", "none"))
-    for lib in facts.cuda_libraries:
+    # The copies that matter: what loads first, and what LD_LIBRARY_PATH / a conda env put in the way.
+    # A server with three toolkits has dozens of copies; the rest are counted, and listed by --json.
+    shown = [lib for lib in facts.cuda_libraries if lib.loads_first or lib.found_via in ("LD_LIBRARY_PATH", "conda")]
+    for lib in shown:
         mark = "  <- loads first" if lib.loads_first else ""
         rows.append((f"{lib.name} {lib.version or ''}".strip(), f"{lib.path} (via {lib.found_via}){mark}"))
+    hidden = len(facts.cuda_libraries) - len(shown)
+    if hidden:
+        rows.append(("CUDA libs", f"{hidden} more {'copy' if hidden == 1 else 'copies'} off the search path "
+                                  "(toolkits, wheels); see gc-wizard detect --json"))
     env = facts.environment
     jax = env.packages.get("jax")
     jaxlib = env.packages.get("jaxlib")

@@ -5,16 +5,20 @@
 (`cuDriverGetVersion`). The slow, hang-prone probes (the NVML/libcuda child, nvidia-smi, `ldconfig
 -p`, the target environment's interpreter) are started together and collected under one deadline,
 so detection costs the slowest probe, not their sum, and a wedged driver costs a warning, not a hang.
+The NVML/libcuda child is not even started when neither library is anywhere the loader would look
+(GPU-less hosts and login nodes pay nothing for it).
 
 An admin override, `GC_WIZARD_CUDA_DRIVER_VERSION=12.2` (like conda's `CONDA_OVERRIDE_CUDA`), sets
 the driver's maximum CUDA version for matching when no probe can read it (a container build host);
-the fact is then reported with source `profile`, and a warning says so.
+the fact is then reported with source `profile`, and a warning says so. A value that is not a CUDA
+version (`12.2`) is a `UserError` naming it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -24,6 +28,7 @@ from wizard import libpath, paths
 from wizard.detect import environment, libcuda, nvml, proc, procfs, smi
 from wizard.detect.libraries import inventory, parse_ldconfig, start_ldconfig
 from wizard.detect.reading import Reading
+from wizard.errors import UserError
 from wizard.facts import CudaLibrary, DetectWarning, Driver, Facts, Gpu
 
 #: Seconds any single probe may take before it becomes a `probe_timeout` warning.
@@ -32,9 +37,9 @@ OVERRIDE_VAR = "GC_WIZARD_CUDA_DRIVER_VERSION"
 _CHILD = Path(__file__).resolve().parent / "gpu_child.py"
 
 
-def _interpret_child(done: proc.Completed) -> tuple[Reading, Reading]:
+def _interpret_child(done: proc.Completed, timeout: float = PROBE_TIMEOUT) -> tuple[Reading, Reading]:
     if done.timed_out:
-        detail = f"the NVML probe gave no answer in {PROBE_TIMEOUT:.0f} s (a wedged GPU or driver?)"
+        detail = f"the NVML probe gave no answer in {timeout:g} s (a wedged GPU or driver?)"
         return Reading("nvml", "timeout", detail=detail), Reading("libcuda", "skipped")
     try:
         data = json.loads(done.stdout.strip().splitlines()[-1])
@@ -44,6 +49,14 @@ def _interpret_child(done: proc.Completed) -> tuple[Reading, Reading]:
     nvml_reading = nvml.interpret(data["nvml"]) if "nvml" in data else Reading("nvml", "skipped")
     cuda_reading = libcuda.interpret(data["libcuda"]) if "libcuda" in data else Reading("libcuda", "skipped")
     return nvml_reading, cuda_reading
+
+
+def check_override(environ: dict[str, str]) -> str | None:
+    """A sentence naming a malformed override value, or None."""
+    value = environ.get(OVERRIDE_VAR, "").strip()
+    if value and not re.fullmatch(r"\d+\.\d+", value):
+        return f"{OVERRIDE_VAR}={value!r} is not a CUDA version like 12.2; fix or unset it."
+    return None
 
 
 def choose_driver(nvml_r: Reading, smi_r: Reading, procfs_r: Reading, cuda_r: Reading,
@@ -74,16 +87,22 @@ def driver_warnings(nvml_r: Reading, smi_r: Reading, procfs_r: Reading, cuda_r: 
     warnings: list[DetectWarning] = []
     not_loaded = next((r for r in readings if r.status == "not_loaded"), None)
     mismatch = next((r for r in readings if r.status == "mismatch"), None)
+
+    def quoted(status: str) -> str:
+        said = [f'{r.source} says "{r.detail.strip()}"' for r in readings if r.status == status and r.detail.strip()]
+        if cuda_r.status == "ok" and cuda_r.cuda:
+            said.append(f"libcuda.so.1 is installed and reports CUDA {cuda_r.cuda}")
+        return "; ".join(said)
+
     if not_loaded is not None and (driver is None or driver.source in ("libcuda", "profile")):
         warnings.append(DetectWarning("driver_not_loaded", (
             "The NVIDIA driver's libraries are installed, but the kernel driver is not loaded "
-            f"({not_loaded.source}: {not_loaded.detail.strip() or 'driver not loaded'}). No GPU recipe can work "
+            f"({quoted('not_loaded') or 'driver not loaded'}). No GPU recipe can work "
             "until an admin loads it (modprobe nvidia) or reboots the server.")))
     if mismatch is not None:
         warnings.append(DetectWarning("driver_library_mismatch", (
-            f"The NVIDIA driver's libraries and kernel module are different versions ({mismatch.source}: "
-            f"{mismatch.detail.strip()}); this usually means the driver was upgraded without a reboot. "
-            "Ask an admin to reboot the server.")))
+            f"The NVIDIA driver's libraries and kernel module are different versions ({quoted('mismatch')}); "
+            "this usually means the driver was upgraded without a reboot. Ask an admin to reboot the server.")))
     if driver is None and not_loaded is None and mismatch is None:
         warnings.append(DetectWarning("no_nvidia_driver", (
             "No NVIDIA driver was found (no NVML library, no nvidia-smi, no /proc/driver/nvidia/version, "
@@ -160,30 +179,70 @@ def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str]) -> l
     return warnings
 
 
-def detect(target_env: Path | None = None, environ: dict[str, str] | None = None) -> Facts:
-    """Everything gc-wizard needs to know about this machine; never raises for a failed probe."""
+#: Folders the loader searches after LD_LIBRARY_PATH and its cache (glibc's trusted folders).
+_SYSTEM_LIB_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                    "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu")
+_DRIVER_SONAMES = ("libnvidia-ml.so.1", "libcuda.so.1")
+
+
+def driver_library_findable(environ: dict[str, str], ldconfig_text: str | None) -> bool:
+    """Could `dlopen("libnvidia-ml.so.1")` or `dlopen("libcuda.so.1")` find anything in a new process?
+
+    Mirrors the loader's search (LD_LIBRARY_PATH, the ldconfig cache, the trusted system folders, and
+    this interpreter's `lib/`, which a conda python reaches through its RPATH). When the cache could
+    not be read the answer is "yes": the probe child then finds out for real.
+    """
+    if ldconfig_text is None:
+        return True
+    for soname in _DRIVER_SONAMES:
+        if re.search(rf"^\s*{re.escape(soname)}\s", ldconfig_text, re.M):
+            return True
+    folders = [d for d in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d]
+    folders += [*_SYSTEM_LIB_DIRS, os.path.join(sys.prefix, "lib")]
+    return any(os.path.exists(os.path.join(d, soname)) for d in folders for soname in _DRIVER_SONAMES)
+
+
+def detect(target_env: Path | None = None, environ: dict[str, str] | None = None, *,
+           timeout: float = PROBE_TIMEOUT) -> Facts:
+    """Everything gc-wizard needs to know about this machine; never raises for a failed probe.
+
+    `timeout` bounds each probe (seconds); a probe that runs over becomes a `probe_timeout` warning.
+    Raises `UserError` only for bad input: a `target_env` that does not exist, a malformed override.
+    """
     started = time.perf_counter()
     environ = dict(os.environ if environ is None else environ)
     target = environment.choose_target(target_env, environ)
+    override_problem = check_override(environ)
+    if override_problem:
+        raise UserError(override_problem)
 
-    child = proc.start([sys.executable, "-E", "-s", str(_CHILD)], env=environ, timeout=PROBE_TIMEOUT)
+    ldconfig = start_ldconfig(timeout)
+    interp = environment.start_interpreter_query(target, timeout)
     smi_result: dict[str, Reading] = {}
-
     smi_thread = threading.Thread(
-        target=lambda: smi_result.setdefault("r", smi.probe(env=environ, timeout=PROBE_TIMEOUT)), daemon=True)
+        target=lambda: smi_result.setdefault("r", smi.probe(env=environ, timeout=timeout)), daemon=True)
     smi_thread.start()
-    ldconfig = start_ldconfig(PROBE_TIMEOUT)
-    interp = environment.start_interpreter_query(target, PROBE_TIMEOUT)
 
-    procfs_r = procfs.probe()
-    nvml_r, cuda_r = _interpret_child(child.finish())
-    smi_thread.join(PROBE_TIMEOUT + 1)
-    smi_r = smi_result.get("r") or Reading("nvidia-smi", "timeout", detail="nvidia-smi gave no answer in time")
-    ld_folders = []
+    ldconfig_text = None
     if ldconfig is not None:
         done = ldconfig.finish()
         if done.ok:
-            ld_folders = parse_ldconfig(done.stdout)
+            ldconfig_text = done.stdout
+    if driver_library_findable(environ, ldconfig_text):
+        child = proc.start([sys.executable, "-E", "-s", str(_CHILD)], env=environ, timeout=timeout)
+    else:
+        child = None  # nothing to load: spare the machine a Python start-up (GPU-less hosts, login nodes)
+
+    procfs_r = procfs.probe()
+    if child is not None:
+        nvml_r, cuda_r = _interpret_child(child.finish(), timeout)
+    else:
+        where = "LD_LIBRARY_PATH, the ldconfig cache or the system library folders"
+        nvml_r = Reading("nvml", "absent", detail=f"libnvidia-ml.so.1 is not in {where}")
+        cuda_r = Reading("libcuda", "absent", detail=f"libcuda.so.1 is not in {where}")
+    smi_thread.join(timeout + 1)
+    smi_r = smi_result.get("r") or Reading("nvidia-smi", "timeout", detail="nvidia-smi gave no answer in time")
+    ld_folders = parse_ldconfig(ldconfig_text) if ldconfig_text else []
     environment.finish_interpreter_query(target, interp)
 
     driver, gpus = choose_driver(nvml_r, smi_r, procfs_r, cuda_r, environ)

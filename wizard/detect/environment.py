@@ -129,7 +129,8 @@ def finish_interpreter_query(target: Target, running: proc.Running | None) -> No
             target.problem = f"the environment's Python {target.executable} could not be run: {why}"
         else:
             target.python_version = data["version"]
-            if target.chosen_by == "PATH":  # a shim or a symlink: the interpreter knows its real prefix
+            if target.chosen_by == "PATH":  # a shim or a symlink: the interpreter knows its real self
+                target.executable = data["executable"] or target.executable
                 target.prefix = Path(data["prefix"])
                 target.kind = kind_of(target.prefix)
             site_dirs = [Path(p) for p in data["site"]]

@@ -6,9 +6,9 @@ instead of the 8.6 jaxlib was built for. Places looked at, in the dynamic loader
 the active conda env's `lib/`, `/usr/local/cuda*/lib64`, and the `nvidia-*` wheels in the target
 environment (which jaxlib >= 0.4.19 reaches through RPATH).
 
-`loads_first` marks, for each library name, the copy a `dlopen("libcudnn.so.8")` by a process with
-this environment would get: the first `LD_LIBRARY_PATH` folder that has it, else the `ldconfig`
-cache. That is the copy that shadows a recipe's own libraries for anything RPATH does not cover
+`loads_first` marks, for each library name and soname major (`libcudnn.so.8` and `libcudnn.so.9` are
+different requests), the copy a `dlopen("libcudnn.so.8")` by a process with this environment would
+get: the first `LD_LIBRARY_PATH` folder that has it, else the `ldconfig` cache. That is the copy that shadows a recipe's own libraries for anything RPATH does not cover
 (transitive dependencies, libraries loaded earlier by torch or TF).
 """
 
@@ -69,15 +69,22 @@ def inventory(environ: dict[str, str], site_dirs: list[Path], ldconfig_folders: 
 
     found: list[CudaLibrary] = []
     seen_paths: set[str] = set()
-    first_for: dict[str, str] = {}
+    first_for: dict[tuple[str, str], str] = {}
     for folder, via in sources:
         for lib in libpath.libraries_in(folder):
             on_search_path = via in ("LD_LIBRARY_PATH", "ldconfig")
-            if on_search_path and lib.name not in first_for:
-                first_for[lib.name] = lib.path
+            key = (lib.name, soname_major(lib))
+            if on_search_path and key not in first_for:
+                first_for[key] = lib.path
             if lib.path in seen_paths:
                 continue
             seen_paths.add(lib.path)
             found.append(CudaLibrary(name=lib.name, version=lib.version, path=lib.path, found_via=via,
-                                     loads_first=first_for.get(lib.name) == lib.path and on_search_path))
+                                     loads_first=first_for.get(key) == lib.path and on_search_path))
     return found
+
+
+def soname_major(lib: libpath.LibraryFile) -> str:
+    """"8" for libcudnn.so.8: a program asks for one major, so each major has its own first copy."""
+    match = re.search(r"\.so\.(\d+)", lib.listed_as)
+    return match.group(1) if match else (lib.version or "").split(".")[0]

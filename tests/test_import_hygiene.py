@@ -16,6 +16,7 @@ CORE_AND_CLI = [
     "wizard.lock",
     "wizard.errors",
     "wizard.libpath",
+    "wizard.procfs",
     "wizard.detect",
     "wizard.recipes",
     "wizard.match",

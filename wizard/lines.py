@@ -6,32 +6,66 @@ it corrupted a real terminal). So the core cleans once, here, for the log file, 
 CRLF normalised, escapes stripped (even when split across reads), each finished line reduced to what
 followed its last `\\r` (the final state of a progress bar), and the text after the last newline kept
 as `live` — prompts end without a newline, so that is where they are matched.
+
+What is stripped: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`), DCS/SOS/PM/APC strings, and every
+other escape (`ESC ( B` from `tput sgr0`, `ESC 7`, `ESC =`, `ESC M`), then any control character left
+except tab (C0, DEL and C1 — a stray ESC or a C1 CSI would still move a real terminal's cursor).
+Backspaces are dropped, not applied. A line longer than `MAX_LINE` characters without a newline is
+handed out in pieces so memory stays bounded; an escape string that never ends is given up on after
+`MAX_PENDING` characters and its text kept.
 """
 
 from __future__ import annotations
 
 import re
 
-#: CSI sequences, OSC strings (BEL or ST terminated) and two-character escapes.
-ANSI_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-#: An escape sequence that may still be incomplete at the end of a chunk.
-_PARTIAL_ESC_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*(?:\x1b)?)?$")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
+#: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
+#: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the reference's
+#: two-character escapes `ESC [@-Z\\-_]`).
+ANSI_RE = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"
+    r"|\][^\x07\x1b]*(?:\x07|\x1b\\)"
+    r"|[PX^_][^\x1b]*\x1b\\"
+    r"|[ -/]*[0-~])"
+)
+#: An escape sequence that is still incomplete at the very end of the text read so far.
+_PARTIAL_ESC_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]+)?\Z")
+#: Control characters left after the escapes are gone (tab, LF and CR are kept; ESC, C1 are not).
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: A partial escape longer than this is not an escape (an unterminated OSC would hold lines forever).
+MAX_PENDING = 4096
+#: An unfinished line longer than this is handed out as a finished one.
+MAX_LINE = 100_000
 
 
 def strip_ansi(text: str) -> str:
+    """The text without escape sequences and control characters (tab, `\\n` and `\\r` stay)."""
     return _CONTROL_RE.sub("", ANSI_RE.sub("", text))
 
 
 def _last_redraw(line: str) -> str:
-    """What a terminal would show for a line with `\\r` redraws: the text after the last one."""
+    """What a terminal would show for a line with `\\r` redraws: the text after the last one.
+
+    A trailing `\\r` (before the newline, or a bar that returns before it redraws) shows the previous
+    state, so empty parts are skipped.
+    """
     if "\r" not in line:
         return line
-    parts = [p for p in line.split("\r")]
-    for part in reversed(parts):
+    for part in reversed(line.split("\r")):
         if part:
             return part
     return ""
+
+
+def _compact(tail: str) -> str:
+    """The unfinished tail with earlier redraws dropped, keeping a trailing `\\r` (the next write overlays)."""
+    cut = tail.rfind("\r")
+    if cut < 0:
+        return tail
+    if cut < len(tail) - 1:
+        return tail[cut + 1:]
+    shown = _last_redraw(tail)
+    return shown + "\r" if shown else ""
 
 
 class LineAssembler:
@@ -41,19 +75,39 @@ class LineAssembler:
         self._buffer = ""
         self._pending_escape = ""
 
+    def _hold_partial_escape(self, text: str) -> str:
+        """Keep an escape cut off by the end of the chunk for the next feed; return the rest."""
+        last = text.rfind("\x1b")
+        if last < 0:
+            return text
+        before = text.rfind("\x1b", 0, last) if text.endswith("\x1b") else -1
+        for start in (before, last):  # an OSC/DCS body may end with ST's first byte, ESC
+            if start >= 0 and _PARTIAL_ESC_RE.match(text, start):
+                if len(text) - start > MAX_PENDING:  # not an escape after all: keep the text
+                    return text[:start] + text[start + 1:]
+                self._pending_escape = text[start:]
+                return text[:start]
+        return text
+
     def feed(self, chunk: str) -> list[str]:
+        """Add raw output; return the lines it finished, cleaned, trailing blanks removed."""
         text = self._pending_escape + chunk
         self._pending_escape = ""
-        partial = _PARTIAL_ESC_RE.search(text)
-        if partial and partial.group(0):
-            self._pending_escape = partial.group(0)
-            text = text[: partial.start()]
-        text = text.replace("\r\n", "\n")
-        self._buffer += strip_ansi(text)
-        if "\n" not in self._buffer:
+        text = self._hold_partial_escape(text)
+        if "\x1b" in text or _CONTROL_RE.search(text):
+            text = strip_ansi(text)
+        buffer = self._buffer + text.replace("\r\n", "\n")
+        if "\n" not in buffer:
+            self._buffer = _compact(buffer)
+            if len(self._buffer) > MAX_LINE:
+                done, self._buffer = self._buffer, ""
+                return [done.rstrip()]
             return []
-        *done, self._buffer = self._buffer.split("\n")
-        return [_last_redraw(line).rstrip() for line in done]
+        *done, tail = buffer.split("\n")
+        self._buffer = _compact(tail)
+        if "\r" in buffer:
+            return [_last_redraw(line).rstrip() for line in done]
+        return [line.rstrip() for line in done]
 
     @property
     def live(self) -> str:

@@ -2,11 +2,24 @@
 
 Why a pty (pexpect) and not pipes: installers line-buffer and show their prompts only on a terminal,
 and a prompt nobody sees is exactly how hand-made installs hang. Each step is an argv list (never a
-shell string) with an explicit environment. Output goes through `LineAssembler` (clean lines + the
-unfinished `live` line), to the step log and to `RunnerEvents`. Known prompts are answered by rule;
-output stalled on a line ending in `?` or `:` is an unknown prompt, handed to `events.prompt`.
-Cancellation is a `threading.Event`: SIGINT, then SIGTERM, then SIGKILL to the child's process group
-(pexpect makes the child a session leader, so grandchildren go too).
+shell string) with an explicit environment (`build_env`). Output goes through `LineAssembler` (clean
+lines + the unfinished `live` line), to the step log and to `RunnerEvents`.
+
+Prompts: known ones are answered by rule (`DEFAULT_PROMPTS`, the step's recipe rules, the caller's
+`extra_prompts`) once the output has paused for a moment. An unknown prompt is output stalled for
+`stall_seconds` while the child waits for input: the kernel says so (`wizard.procfs`: a process
+blocked reading the terminal), or, where it cannot tell, the stalled line ends in `?` or `:`. It goes
+to `events.prompt`; `None` back stops the step. Answers are logged; answers to secret-looking
+questions (password, token, passphrase) are never written anywhere.
+
+Cancellation is a `threading.Event`, polled every 100 ms: SIGINT, then SIGTERM, then SIGKILL, each
+after a short grace, to the child's process group and to every process of its session or descended
+from it (collected from /proc before each signal), until none is left.
+
+pexpect traps avoided (see the team's pexpect notes): a bad `cwd` or env value would make the forked
+child run *our* code, so both are checked before spawning and the chdir happens in a `preexec_fn`,
+whose failure pexpect reports to the parent; `delaybeforesend=None`; `echo=False`; 200 columns; reads
+with `read_nonblocking`, never `expect` with a timeout.
 """
 
 from __future__ import annotations
@@ -14,29 +27,67 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import signal
 import threading
 import time
+from collections import deque
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+import pexpect
+
+from wizard import procfs
+from wizard.errors import UserError
 from wizard.libpath import split_cuda_dirs
 from wizard.lines import LineAssembler
 
-#: Variables passed from the user's environment to installer steps; everything else is dropped so a
-#: stray PYTHONPATH or conda variable cannot change what gets installed.
+#: Variables passed from the user's environment to installer steps; everything else is dropped, so a
+#: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
+#: there) or a CUDA_HOME cannot change what gets installed. What stays is what an installer needs to
+#: reach an index the way the user's shell does: PATH and HOME, certificates and proxies, netrc
+#: credentials, the XDG folders (uv/pip caches, config, uv's Pythons), ssh-agent for git+ssh sources,
+#: and every UV_*/PIP_* setting the user made on purpose (a mirror index, a cache folder).
 PASSED_VARS = (
-    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TMPDIR", "XDG_CACHE_HOME", "SSL_CERT_FILE",
-    "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "PIP_CERT", "http_proxy", "https_proxy",
-    "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "LD_LIBRARY_PATH",
+    "PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ",
+    "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+    "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC", "SSH_AUTH_SOCK",
+    "http_proxy", "https_proxy", "no_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
+    "LD_LIBRARY_PATH",
 )
 PASSED_PREFIXES = ("UV_", "PIP_")
-#: Prompts every step may meet (conda-style confirmations); recipes add their own.
-DEFAULT_PROMPTS = ((r"Proceed \(\[y\]/n\)\?\s*$", "y"),)
-GRACE_SECONDS = 1.5
+#: Set for every step (a step's own `env` may override): English, UTF-8 messages — what diagnosis
+#: matches and what the assembler decodes — whatever the user's locale; unbuffered Python; no colour;
+#: `TERM=dumb`, so tools that look at it draw no cursor-addressed bars (the output is read as lines,
+#: not shown on a screen). Tool-specific progress switches (`UV_NO_PROGRESS`, pip's
+#: `--progress-bar raw`, which pip < 24.1 rejects) belong to the plan, which knows the tool's version.
+STEP_DEFAULTS = {
+    "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "TERM": "dumb",
+}
+#: Confirmations of the very command the wizard chose to run (conda's and pip's); recipes add their
+#: own. Generic `[y/N]` questions are deliberately *not* answered: a default-no question may guard
+#: something destructive, so it goes to the user.
+DEFAULT_PROMPTS = ((r"Proceed \(\[y\]/n\)\?\s*$", "y"), (r"Proceed \(Y/n\)\?\s*$", "y"))
+#: Questions whose answers are never logged, echoed or kept.
+SECRET_RE = re.compile(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
+#: Seconds given after SIGINT and after SIGTERM before the next signal.
+GRACE_SECONDS = (1.0, 1.0)
 TAIL_LINES = 40
+#: How often one question is answered by rule before the rule is deemed wrong (the child re-asks).
+MAX_RULE_REPEATS = 3
+READ_SIZE = 65536
+POLL_SECONDS = 0.1
+_CREDENTIALS_RE = re.compile(r"(//[^/:@\s]+):[^@/\s]+@")
+
+
+class StepSetupError(UserError):
+    """A step that cannot be started as given (bad folder, bad environment value, bad prompt rule).
+
+    `check_step` raises it; `run_step` turns it into a failed `StepResult` whose `error` is its text,
+    so the caller records the failure like any other (and nothing was forked).
+    """
 
 
 @dataclass
@@ -49,18 +100,47 @@ class StepResult:
     tail: list[str] = field(default_factory=list)
     """The last lines the step printed: the installer's own error, for messages."""
     answered: list[str] = field(default_factory=list)
+    """One note per answered prompt: "answered 'y' to 'Proceed ([y]/n)?' (by rule)"."""
     error: str | None = None
+    """Why the step failed when it is not just the exit status (could not start, unanswered question)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-class RunnerEvents:
-    """Callbacks from the runner's thread; override what you need. Keep them cheap."""
+class RunnerEventsProtocol(Protocol):
+    """What the runner calls, on its own thread, while a step runs. Keep each call cheap."""
 
     def step_started(self, step) -> None: ...
 
     def line(self, step, text: str) -> None: ...
+
+    def live(self, step, text: str) -> None: ...
+
+    def prompt(self, step, text: str) -> str | None: ...
+
+    def step_finished(self, step, result: StepResult) -> None: ...
+
+
+class RunnerEvents:
+    """The no-op events object: subclass it and override what you need.
+
+    `line_batch(step, texts)` receives all the lines of one read at once; its default calls `line` for
+    each, so overriding `line` is enough, and a consumer that batches anyway (a TUI log) overrides
+    `line_batch`.
+    An events object that is not a subclass needs only the `RunnerEventsProtocol` methods.
+    """
+
+    def step_started(self, step) -> None: ...
+
+    def line(self, step, text: str) -> None: ...
+
+    def line_batch(self, step, texts: list[str]) -> None:
+        line = self.line
+        if type(self).line is RunnerEvents.line:  # nobody listens line by line
+            return
+        for text in texts:
+            line(step, text)
 
     def live(self, step, text: str) -> None: ...
 
@@ -71,18 +151,32 @@ class RunnerEvents:
     def step_finished(self, step, result: StepResult) -> None: ...
 
 
+def redact(text: str) -> str:
+    """`https://user:secret@host` → `https://user:***@host`, for anything written to a log."""
+    return _CREDENTIALS_RE.sub(r"\1:***@", text)
+
+
 class StepLog:
-    """One log file per run: a timestamped header per step, every clean line, answers, a footer."""
+    """One log file per run: a timestamped header per step, every clean line, answers, a footer.
+
+    Appends (a verify run may add to an install's log); writes are buffered and flushed after every
+    chunk of output, so a crash loses at most the chunk being handled.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.path, "a", encoding="utf-8", buffering=1 << 16)
 
-    def header(self, step) -> None:
-        stamp = datetime.now().isoformat(timespec="seconds")
-        self._file.write(f"\n===== {stamp}  {step.name}: {step.title}\n$ {shlex.join(step.argv)}\n"
-                         f"  (cwd {step.cwd or os.getcwd()})\n")
+    def header(self, step, *, cwd: str | None = None, env_notes: list[str] = ()) -> None:
+        stamp = datetime.now().astimezone().isoformat(timespec="seconds")
+        title = getattr(step, "title", "") or step.name
+        self._file.write(f"\n===== {stamp}  {step.name}: {title}\n"
+                         f"$ {redact(shlex.join(step.argv))}\n"
+                         f"  (cwd {cwd or os.getcwd()})\n")
+        for note in env_notes:
+            self._file.write(f"  {redact(note)}\n")
+        self._file.flush()
 
     def lines(self, lines: list[str]) -> None:
         if lines:
@@ -92,8 +186,14 @@ class StepLog:
         self._file.write(f"[gc-wizard] {text}\n")
 
     def footer(self, step, result: StepResult) -> None:
-        status = ("cancelled" if result.cancelled else f"exit status {result.exit_status}"
-                  if result.signal is None else f"killed by signal {result.signal}")
+        if result.cancelled:
+            status = "cancelled"
+        elif result.signal is not None:
+            status = f"killed by signal {result.signal} ({_signal_name(result.signal)})"
+        elif result.exit_status is not None:
+            status = f"exit status {result.exit_status}"
+        else:
+            status = "not started"
         self._file.write(f"===== {step.name}: {'ok' if result.ok else 'FAILED'} ({status}) in {result.seconds:.1f} s\n")
         self.flush()
 
@@ -110,166 +210,386 @@ class StepLog:
         self.close()
 
 
-def build_env(step_env: dict[str, str], environ: dict[str, str] | None = None) -> dict[str, str]:
-    """The explicit environment a step runs with (see PASSED_VARS), CUDA folders out of LD_LIBRARY_PATH."""
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "unknown"
+
+
+def build_env(step_env: dict[str, str], environ: dict[str, str] | None = None,
+              notes: list[str] | None = None) -> dict[str, str]:
+    """The explicit environment a step runs with; what it changed is appended to `notes` (for the log).
+
+    The user's `PASSED_VARS`/`PASSED_PREFIXES`, then `STEP_DEFAULTS`, then the step's own variables;
+    CUDA/cuDNN folders are dropped from `LD_LIBRARY_PATH` last (a step cannot bring one back):
+    pip-installed JAX must load its own `nvidia-*` libraries, never a system cuDNN.
+    """
     source = os.environ if environ is None else environ
     env = {k: v for k, v in source.items() if k in PASSED_VARS or k.startswith(PASSED_PREFIXES)}
     env.setdefault("PATH", os.defpath)
-    env.setdefault("LANG", "C.UTF-8")
+    env.update(STEP_DEFAULTS)
     env.update(step_env)
-    kept, _removed = split_cuda_dirs(env.pop("LD_LIBRARY_PATH", ""))
-    if kept:
-        env["LD_LIBRARY_PATH"] = os.pathsep.join(kept)
-    env["PYTHONUNBUFFERED"] = "1"
-    env.setdefault("NO_COLOR", "1")
+    notes = [] if notes is None else notes
+    if step_env:
+        notes.append(f"env: {' '.join(f'{k}={v}' for k, v in step_env.items())}")
+    library_path = env.pop("LD_LIBRARY_PATH", "")
+    if isinstance(library_path, str) and library_path:
+        kept, removed = split_cuda_dirs(library_path)
+        if kept:
+            env["LD_LIBRARY_PATH"] = os.pathsep.join(kept)
+        notes += [f"LD_LIBRARY_PATH: left out {folder} ({reason})" for folder, reason in removed]
+    elif library_path:
+        env["LD_LIBRARY_PATH"] = library_path  # not text: reported by the checks before spawning
     return env
 
 
-def _check_before_spawn(step, env: dict[str, str]) -> str | None:
-    """pexpect forks before it chdirs/execs: a bad cwd or env would run *our* code in the child."""
-    if not step.argv:
-        return "the step has no command"
-    if step.cwd is not None and not Path(step.cwd).is_dir():
-        return f"the step's working folder {step.cwd} does not exist"
-    bad = [k for k, v in env.items() if not isinstance(k, str) or not isinstance(v, str)]
-    if bad:
-        return f"environment values must be text; not so for {', '.join(map(str, bad))}"
-    return None
-
-
-def _stop(child, cancel_reason: str, log: StepLog) -> None:
-    """SIGINT, SIGTERM, SIGKILL to the child's process group, each after a short grace."""
-    log.note(f"stopping the step ({cancel_reason})")
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+def _rules(step, extra_prompts) -> list[tuple[re.Pattern, str, str]]:
+    """(compiled pattern, answer, where from) for every prompt rule that applies to the step."""
+    found = [(p, a, "by rule") for p, a in DEFAULT_PROMPTS]
+    for where, rules in (("by the recipe's rule", getattr(step, "prompts", ()) or ()), ("by rule", extra_prompts)):
+        for rule in rules:
+            pattern, reply = (rule.pattern, rule.answer) if hasattr(rule, "pattern") else rule
+            found.append((pattern, reply, where))
+    compiled = []
+    for pattern, reply, where in found:
         try:
-            os.killpg(child.pid, sig)
+            compiled.append((re.compile(pattern), str(reply), where))
+        except re.error as exc:
+            raise StepSetupError(f"Step {step.name}: the prompt pattern {pattern!r} is not a valid regular "
+                                 f"expression ({exc}).") from None
+    return compiled
+
+
+def _has_nul(value: str) -> bool:
+    return "\x00" in value
+
+
+def check_step(step, env: dict[str, str]) -> tuple[str, str | None]:
+    """Everything that would fail after pexpect's fork, checked before it: (program path, cwd).
+
+    Raises `StepSetupError` with one sentence naming the bad value. A missing program is not raised
+    here (it is the step's failure, reported in its result).
+    """
+    argv = tuple(step.argv)
+    if not argv:
+        raise StepSetupError(f"Step {step.name} has no command.")
+    bad = [repr(a) for a in argv if not isinstance(a, str) or _has_nul(a)]
+    if bad:
+        raise StepSetupError(f"Step {step.name}: command arguments must be text without NUL bytes; "
+                             f"not so for {', '.join(bad)}.")
+    bad = [f"{k}={v!r}" for k, v in env.items()
+           if not isinstance(k, str) or not isinstance(v, str) or not k or "=" in k or _has_nul(k) or _has_nul(v)]
+    if bad:
+        raise StepSetupError(f"Step {step.name}: environment variables must be text (name=value); "
+                             f"not so for {', '.join(bad)}.")
+    cwd = None if step.cwd in (None, "") else str(step.cwd)
+    if cwd is not None:
+        if not Path(cwd).is_dir():
+            raise StepSetupError(f"Step {step.name}: its working folder {cwd} does not exist "
+                                 "(or is not a folder).")
+        if not os.access(cwd, os.X_OK):
+            raise StepSetupError(f"Step {step.name}: its working folder {cwd} cannot be entered (permissions).")
+        cwd = os.path.abspath(cwd)
+    program = argv[0]
+    if os.sep in program and not os.path.isabs(program):
+        program = os.path.join(cwd or os.getcwd(), program)
+    return program, cwd
+
+
+def _resolve(program: str, env: dict[str, str]) -> str | None:
+    """The program's full path as the child would find it (the step's PATH), or None."""
+    if os.sep in program:
+        return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
+    return shutil.which(program, path=env.get("PATH", os.defpath))
+
+
+def _chdir_to(cwd: str | None):
+    """A preexec_fn: chdir in the child, where a failure goes back to the parent as an exception."""
+    if cwd is None:
+        return None
+
+    def chdir() -> None:
+        os.chdir(cwd)
+
+    return chdir
+
+
+class _Stopper:
+    """SIGINT → SIGTERM → SIGKILL to the step's process group and every process of its tree."""
+
+    RESCAN_SECONDS = 0.25
+
+    def __init__(self, child, log: StepLog | None) -> None:
+        self.child = child
+        self.log = log
+        self.known: set[int] = set()
+        self.scanned = 0.0
+
+    def _targets(self, *, rescan: bool = False) -> set[int]:
+        """The step's live processes; /proc is scanned again at most every RESCAN_SECONDS."""
+        if rescan or time.monotonic() - self.scanned >= self.RESCAN_SECONDS:
+            self.known |= procfs.step_processes(self.child.pid)
+            self.scanned = time.monotonic()
+        self.known = {pid for pid in self.known if procfs.is_alive(pid)}
+        if self.child.isalive():  # also reaps the child when it has exited
+            self.known.add(self.child.pid)
+        return self.known
+
+    def _send(self, sig: int) -> None:
+        try:
+            os.killpg(self.child.pid, sig)
         except (ProcessLookupError, PermissionError):
-            return
-        deadline = time.monotonic() + GRACE_SECONDS
-        while time.monotonic() < deadline:
+            pass
+        for pid in self._targets(rescan=True):
             try:
-                child.read_nonblocking(65536, timeout=0.05)
-            except Exception:  # EOF / TIMEOUT: only draining the pty so the child can exit
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
                 pass
-            if not child.isalive():
-                break
-        try:  # the leader may be gone while others in its group still run
-            os.killpg(child.pid, 0)
-        except ProcessLookupError:
-            return
+
+    def _drain(self) -> None:
+        """Read what the child still prints, so it never blocks writing to a full pty while exiting."""
+        try:
+            self.child.read_nonblocking(READ_SIZE, timeout=0.05)
+        except Exception:  # EOF or TIMEOUT: we only drain; the pty may already be closed
+            time.sleep(0.02)
+
+    def stop(self, reason: str, *, note: str | None = None) -> None:
+        if self.log is not None:
+            self.log.note(note or f"stopping the step ({reason})")
+        self._targets(rescan=True)
+        for sig, grace in zip((signal.SIGINT, signal.SIGTERM, signal.SIGKILL), (*GRACE_SECONDS, 5.0), strict=True):
+            if not self.known:
+                return
+            self._send(sig)
+            deadline = time.monotonic() + grace
+            while time.monotonic() < deadline:
+                self._drain()
+                if not self._targets():
+                    return
+        if self.log is not None and self.known:
+            self.log.note(f"processes still present after SIGKILL: {sorted(self.known)}")
 
 
-def run_step(step, *, log: StepLog, events: RunnerEvents | None = None, cancel: threading.Event | None = None,
-             extra_prompts=(), stall_seconds: float = 2.0, environ: dict[str, str] | None = None) -> StepResult:
-    import pexpect
+def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None = None,
+             cancel: threading.Event | None = None, extra_prompts=(), stall_seconds: float = 2.0,
+             environ: dict[str, str] | None = None) -> StepResult:
+    """Run one step to its end (or its cancellation); return how it went. See the module docstring.
 
-    events = events or RunnerEvents()
-    cancel = cancel or threading.Event()
-    env = build_env(dict(step.env), environ)
+    `step` needs `name, argv, env, cwd` and may have `title, prompts` (duck typing on `wizard.plan.Step`);
+    `extra_prompts` are more rules, as objects with `pattern`/`answer` or (pattern, answer) pairs;
+    `environ` replaces `os.environ` as the user's environment (tests).
+    A missing folder, a value that is not text or a missing program fail the step before anything is
+    forked (`result.error` says which).
+    """
+    events = events if events is not None else RunnerEvents()
+    cancel = cancel if cancel is not None else threading.Event()
     started = time.monotonic()
-    log.header(step)
-    events.step_started(step)
-    problem = _check_before_spawn(step, env)
-    if problem is not None:
-        result = StepResult(ok=False, error=problem)
-        log.note(problem)
-        log.footer(step, result)
-        events.step_finished(step, result)
-        return result
-    rules = [(re.compile(p), a) for p, a in DEFAULT_PROMPTS]
-    rules += [(re.compile(r.pattern), r.answer) for r in (*getattr(step, "prompts", ()), *extra_prompts)]
+    env_notes: list[str] = []
+    env = build_env(dict(step.env or {}), environ, env_notes)
     try:
-        child = pexpect.spawn(step.argv[0], list(step.argv[1:]), env=env, cwd=step.cwd, encoding="utf-8",
-                              codec_errors="replace", dimensions=(24, 200), echo=False, timeout=None)
-    except (pexpect.ExceptionPexpect, OSError) as exc:
-        result = StepResult(ok=False, seconds=time.monotonic() - started,
-                            error=f"could not start {step.argv[0]}: {exc}")
-        log.note(result.error)
-        log.footer(step, result)
+        program, cwd = check_step(step, env)
+        rules = _rules(step, extra_prompts)
+    except StepSetupError as exc:
+        result = StepResult(ok=False, error=str(exc))
+        if log is not None:
+            log.header(step, cwd=None if step.cwd is None else str(step.cwd), env_notes=env_notes)
+            log.note(str(exc))
+            log.footer(step, result)
+        events.step_started(step)
         events.step_finished(step, result)
         return result
+    if log is not None:
+        log.header(step, cwd=cwd, env_notes=env_notes)
+    events.step_started(step)
+
+    def finish(result: StepResult) -> StepResult:
+        result.seconds = round(time.monotonic() - started, 3)
+        if log is not None:
+            if result.error:
+                log.note(result.error)
+            log.footer(step, result)
+        events.step_finished(step, result)
+        return result
+
+    if cancel.is_set():
+        return finish(StepResult(ok=False, cancelled=True, error="cancelled before it started"))
+    resolved = _resolve(program, env)
+    if resolved is None:
+        where = "" if os.sep in program else " on the step's PATH"
+        return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: no such program{where} "
+                                                 "(or it is not executable)"))
+    try:
+        child = pexpect.spawn(resolved, list(step.argv[1:]), env=env, cwd=None, preexec_fn=_chdir_to(cwd),
+                              encoding="utf-8", codec_errors="replace", dimensions=(24, 200), echo=False,
+                              timeout=None)
+    except (pexpect.ExceptionPexpect, OSError) as exc:
+        return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: {exc}"))
     child.delaybeforesend = None
+    session = _Session(step, child, log, events, cancel, rules, stall_seconds)
+    try:
+        result = session.run()
+    except BaseException:  # an event handler raised, or Ctrl-C in this thread: leave no process behind
+        _Stopper(child, log).stop("the wizard itself stopped")
+        child.close(force=True)
+        raise
+    return finish(result)
 
-    assembler = LineAssembler()
-    tail: list[str] = []
-    answered: list[str] = []
-    answered_at = -1  # the output position of the last answer, so one prompt is answered once
-    position = 0
-    last_output = time.monotonic()
-    last_live = ""
-    cancelled = False
-    error = None
 
-    def take(lines: list[str]) -> None:
+class _Session:
+    """The read loop of one running step."""
+
+    def __init__(self, step, child, log, events, cancel, rules, stall_seconds: float) -> None:
+        self.step, self.child, self.log, self.events, self.cancel = step, child, log, events, cancel
+        self.rules = rules
+        self.stall_seconds = stall_seconds
+        self.assembler = LineAssembler()
+        self.tail: deque[str] = deque(maxlen=TAIL_LINES)
+        self.answered: list[str] = []
+        self.position = 0  # characters read so far
+        self.answered_at = -1  # the position of the last answer: one prompt is answered once
+        self.repeats: dict[str, int] = {}  # rule answers per question, to stop a rule that loops
+        self.last_output = time.monotonic()
+        self.last_probe = 0.0
+        batch = getattr(events, "line_batch", None)
+        self._emit = batch if callable(batch) else None
+
+    def take(self, lines: list[str]) -> None:
         if not lines:
             return
-        log.lines(lines)
-        tail.extend(lines)
-        del tail[:-TAIL_LINES]
-        for text in lines:
-            events.line(step, text)
+        if self.log is not None:
+            self.log.lines(lines)
+        self.tail.extend(lines)
+        if self._emit is not None:
+            self._emit(self.step, lines)
+        else:
+            for text in lines:
+                self.events.line(self.step, text)
 
-    def answer(text: str, reply: str, why: str) -> None:
-        nonlocal answered_at
-        child.sendline(reply)
-        answered_at = position
-        take(assembler.feed(reply + "\n"))  # echo is off: show the answer on the prompt's line ourselves
-        note = f"answered {reply!r} to {text.strip()!r}{why}"
-        answered.append(note)
-        log.note(note)
-
-    while True:
-        if cancel.is_set():
-            cancelled = True
-            _stop(child, "cancelled", log)
-            break
+    def answer(self, question: str, reply: str, how: str) -> None:
+        secret = bool(SECRET_RE.search(question))
         try:
-            chunk = child.read_nonblocking(65536, timeout=0.1)
-        except pexpect.TIMEOUT:
-            chunk = ""
-        except pexpect.EOF:
-            break
-        if chunk:
-            position += len(chunk)
-            last_output = time.monotonic()
-            take(assembler.feed(chunk))
-            log.flush()
-        live = assembler.live
-        if live != last_live:
-            last_live = live
-            events.live(step, live)
-        if not live.strip() or answered_at == position:
-            continue
-        rule = next((a for rx, a in rules if rx.search(live)), None)
-        if rule is not None:
-            answer(live, rule, " (by rule)")
-        elif time.monotonic() - last_output >= stall_seconds and live.rstrip().endswith(("?", ":")):
-            reply = events.prompt(step, live.strip())
-            if reply is None:
-                error = f"stopped at a question nobody answered: {live.strip()!r}"
-                _stop(child, error, log)
+            self.child.sendline(reply)
+        except OSError:  # the child went away meanwhile; EOF follows
+            pass
+        self.answered_at = self.position
+        self.last_output = time.monotonic()
+        # echo is off, so the child's output lacks the answer: finish the prompt's line ourselves.
+        self.take(self.assembler.feed(("" if secret else reply) + "\n"))
+        shown = "(hidden)" if secret else repr(reply)
+        note = f"answered {shown} to {question.strip()!r} ({how})"
+        self.answered.append(note)
+        if self.log is not None:
+            self.log.note(note)
+
+    def stop_leftovers(self) -> None:
+        """The step is over, but something it started may still run (it ignored the pty's hang-up)."""
+        left = procfs.step_processes(self.child.pid) - {self.child.pid}
+        if left:
+            _Stopper(self.child, self.log).stop(
+                "leftovers", note=f"stopping processes the step left running: {', '.join(map(str, sorted(left)))}")
+
+    def waiting_for_input(self) -> bool | None:
+        return procfs.waiting_for_input(procfs.step_processes(self.child.pid))
+
+    def unknown_question(self, live: str) -> str | None:
+        """The question to ask when output stalled at a prompt nobody has a rule for, else None."""
+        now = time.monotonic()
+        if now - self.last_output < self.stall_seconds or now - self.last_probe < self.stall_seconds / 2:
+            return None
+        self.last_probe = now
+        waiting = self.waiting_for_input()
+        text = live.strip()
+        if waiting is True:
+            return text or (self.tail[-1].strip() if self.tail else "") or "(the step waits for input)"
+        if waiting is None and text.endswith(("?", ":")):
+            return text
+        return None
+
+    def run(self) -> StepResult:
+        child, cancel, assembler = self.child, self.cancel, self.assembler
+        last_live = ""
+        error = None
+        cancelled = False
+        while True:
+            if cancel.is_set():
+                cancelled = True
+                _Stopper(child, self.log).stop("cancelled")
                 break
-            answer(live, reply, " (by the user)")
-    take(assembler.flush())
-    child.close(force=True)
-    exit_status, sig = child.exitstatus, child.signalstatus
-    ok = not cancelled and error is None and exit_status == 0
-    result = StepResult(ok=ok, exit_status=exit_status, signal=sig, seconds=round(time.monotonic() - started, 3),
-                        cancelled=cancelled, tail=list(tail), answered=answered, error=error)
-    log.footer(step, result)
-    events.step_finished(step, result)
-    return result
+            try:
+                chunk = child.read_nonblocking(READ_SIZE, timeout=POLL_SECONDS)
+            except pexpect.TIMEOUT:
+                chunk = ""
+            except pexpect.EOF:
+                break
+            if chunk:
+                self.position += len(chunk)
+                self.last_output = time.monotonic()
+                self.take(assembler.feed(chunk))
+                if self.log is not None:
+                    self.log.flush()
+            live = assembler.live
+            if live != last_live:
+                last_live = live
+                self.events.live(self.step, live)
+            if chunk or self.answered_at == self.position:
+                continue  # prompts are matched once output pauses, and answered once
+            if live.strip():
+                rule = next(((reply, how) for rx, reply, how in self.rules if rx.search(live)), None)
+                if rule is not None:
+                    asked = self.repeats[live.strip()] = self.repeats.get(live.strip(), 0) + 1
+                    if asked <= MAX_RULE_REPEATS:
+                        self.answer(live, *rule)
+                        continue
+                    error = (f"the step asked {live.strip()!r} again after {MAX_RULE_REPEATS} answers "
+                             f"of {rule[0]!r}; the rule's answer is not accepted")
+                    _Stopper(child, self.log).stop("a rule's answer is not accepted")
+                    break
+            question = self.unknown_question(live)
+            if question is None:
+                continue
+            reply = self.events.prompt(self.step, question)
+            if cancel.is_set():
+                continue  # the loop's top stops the step as cancelled
+            if reply is None:
+                error = f"stopped at a question nobody answered: {question!r}"
+                _Stopper(child, self.log).stop("unanswered question")
+                break
+            self.answer(question, str(reply), "by the user")
+        self.take(assembler.flush())
+        while not cancelled and child.isalive():  # EOF: the pty closed; the process may still be exiting
+            if cancel.is_set():
+                cancelled = True
+                _Stopper(child, self.log).stop("cancelled")
+                break
+            time.sleep(0.02)
+        if not cancelled:
+            self.stop_leftovers()
+        child.close(force=True)
+        exit_status, sig = child.exitstatus, child.signalstatus
+        return StepResult(ok=not cancelled and error is None and exit_status == 0, exit_status=exit_status,
+                          signal=sig, cancelled=cancelled, tail=list(self.tail), answered=self.answered,
+                          error=error)
 
 
-def run_plan(plan, *, log_path: Path, events: RunnerEvents | None = None, cancel: threading.Event | None = None,
-             extra_prompts=()) -> list[StepResult]:
-    """Run the plan's steps in order; stop at the first that fails or is cancelled."""
+def run_plan(plan, *, log_path: Path, events: RunnerEventsProtocol | None = None, cancel: threading.Event | None = None,
+             extra_prompts=(), stall_seconds: float = 2.0) -> list[StepResult]:
+    """Run the plan's steps in order into one log; stop at the first that fails or is cancelled.
+
+    Each step's folder is created first (a plan's steps run in the new environment's parent). A step
+    that cannot be started comes back as a failed result saying why, like any other failure.
+    """
+    events = events if events is not None else RunnerEvents()
     results: list[StepResult] = []
     with StepLog(log_path) as log:
         for step in plan.steps:
             if step.cwd:
-                Path(step.cwd).mkdir(parents=True, exist_ok=True)
-            result = run_step(step, log=log, events=events, cancel=cancel, extra_prompts=extra_prompts)
+                try:
+                    Path(step.cwd).mkdir(parents=True, exist_ok=True)
+                except OSError:
+                    pass  # check_step says what is wrong with it
+            result = run_step(step, log=log, events=events, cancel=cancel, extra_prompts=extra_prompts,
+                              stall_seconds=stall_seconds)
             results.append(result)
             if not result.ok:
                 break

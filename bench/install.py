@@ -10,6 +10,7 @@ Needs GC_WIZARD_GRAPHCAST_SRC (a GraphCast v0.1.1 checkout) and access to PyPI f
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -29,7 +30,8 @@ RUNS = 3
 def main() -> None:
     src = os.environ.get("GC_WIZARD_GRAPHCAST_SRC")
     if not src:
-        sys.exit("set GC_WIZARD_GRAPHCAST_SRC to a GraphCast v0.1.1 checkout")
+        sys.exit("bench/install.py: set GC_WIZARD_GRAPHCAST_SRC to a GraphCast v0.1.1 checkout (the recipe's "
+                 "own GraphCast comes from GitHub, which this benchmark does not assume it can reach)")
     uv, recipe = find_uv_bin(), get_recipe("jax0.4.23-cpu")
     work = Path(tempfile.mkdtemp(prefix="gcw-bench-"))
     counter = iter(range(1000))
@@ -47,13 +49,16 @@ def main() -> None:
                         "--graphcast-src", src, "--json"], check=True, capture_output=True,
                        env={**os.environ, "GC_WIZARD_HOME": str(home)})
 
-    bare()  # warm uv's cache
-    times: dict[str, list[float]] = {"bare": [], "wizard": []}
-    for _ in range(RUNS):
-        for name, fn in (("bare", bare), ("wizard", wizard)):
-            start = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - start)
+    try:
+        bare()  # warm uv's cache
+        times: dict[str, list[float]] = {"bare": [], "wizard": []}
+        for _ in range(RUNS):
+            for name, fn in (("bare", bare), ("wizard", wizard)):
+                start = time.perf_counter()
+                fn()
+                times[name].append(time.perf_counter() - start)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     b, w = statistics.median(times["bare"]), statistics.median(times["wizard"])
     print(f"bare uv venv + uv pip install   median {b:6.2f} s  {['%.2f' % t for t in times['bare']]}")
     print(f"gc-wizard install --no-verify   median {w:6.2f} s  {['%.2f' % t for t in times['wizard']]}")

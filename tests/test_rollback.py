@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,12 @@ from tests.fixtures.state import last_json, run_cli
 def _imports(env: str, module: str) -> bool:
     return subprocess.run([str(Path(env) / "bin" / "python"), "-c", f"import {module}"],
                           capture_output=True).returncode == 0
+
+
+def _freeze(env) -> list[str]:
+    from wizard.envs import freeze
+
+    return freeze(Path(env))
 
 
 def _current(tiny) -> dict:
@@ -56,6 +63,9 @@ def test_rollback_after_the_folder_was_deleted_rebuilds_it_offline(tiny):
     assert last_json(proc)["rebuilt"] is True
     assert _imports(a["env"], "pkg_a")
     assert _current(tiny)["id"] == a["entry_id"]
+    marker = json.loads((Path(a["env"]) / "gc-wizard-env.json").read_text())
+    assert marker["recipe"] == "tiny-a" and marker["entry_id"] == a["entry_id"]
+    assert sorted(_freeze(a["env"])) == sorted(next(e for e in tiny.history() if e["id"] == a["entry_id"])["packages"])
 
 
 def test_in_place_install_snapshots_and_rollback_restores_exactly(tiny, tmp_path):
@@ -72,10 +82,47 @@ def test_in_place_install_snapshots_and_rollback_restores_exactly(tiny, tmp_path
     entry = _current(tiny)
     assert entry["mode"] == "in-place" and entry["snapshot"] == ["old-tool==0.5"]
 
+    assert json.loads((env / "gc-wizard-env.json").read_text())["recipe"] == "tiny-a"
+
     proc = run_cli("rollback", "--yes", "--json", "--no-verify")
     assert proc.returncode == 0, proc.stderr
-    assert last_json(proc)["restored"] is True
+    undone = last_json(proc)
+    assert undone["restored"] is True and undone["to"] == entry["id"] and undone["verify"] is None
     assert not _imports(str(env), "pkg_a") and _imports(str(env), "old_tool")
+    assert _freeze(env) == ["old-tool==0.5"]
+    assert not (env / "gc-wizard-env.json").exists()  # it had no marker before
+    now_current = _current(tiny)
+    assert now_current["kind"] == "rollback" and now_current["env"] == str(env)
+    assert now_current["packages"] == ["old-tool==0.5"]
+
+    # and forward again: the install entry by id puts the recipe's packages back
+    proc = run_cli("rollback", entry["id"], "--yes", "--json", "--no-verify")
+    assert proc.returncode == 0, proc.stderr
+    assert last_json(proc)["restored"] is True and _imports(str(env), "pkg_a")
+    assert _current(tiny)["id"] == entry["id"]
+
+
+def test_a_failed_in_place_install_puts_the_environment_back_at_once(tiny, tmp_path):
+    from uv import find_uv_bin
+
+    env = tmp_path / "users-own-env"
+    subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
+    tiny.house.add("old-tool", "0.5")
+    tiny.house.add("pkg-a", "0.9")
+    subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(env / "bin" / "python"), "--offline",
+                    "--find-links", str(tiny.house.path), "old-tool==0.5", "pkg-a==0.9"], check=True)
+    broken = tmp_path / "graphcast-0.1.1-py3-none-any.whl"
+    broken.write_bytes(b"this is not a zip file")
+    # pkg-a 1.0 replaces 0.9, then the GraphCast step fails on the broken wheel
+    proc, result = tiny.install("tiny-a", "--env", str(env), "--graphcast-src", str(broken))
+    assert proc.returncode == 1
+    assert result["mode"] == "in-place" and "GraphCast" in result["error"]
+    log = Path(result["log"]).read_text()
+    assert "+ pkg-a==1.0" in log and "restored the package set" in log
+    assert _freeze(env) == ["old-tool==0.5", "pkg-a==0.9"]
+    assert not (env / "gc-wizard-env.json").exists()
+    (entry,) = tiny.history()
+    assert entry["status"] == "failed" and not entry["current"] and entry["snapshot"] == _freeze(env)
 
 
 def test_remove_refuses_the_current_env_and_deletes_an_old_one(tiny):
@@ -88,10 +135,96 @@ def test_remove_refuses_the_current_env_and_deletes_an_old_one(tiny):
     assert proc.returncode == 0, proc.stderr
     assert not Path(a["env"]).exists()
     history = run_cli("history")
-    assert "gone" in history.stdout and "●" in history.stdout
+    assert "removed" in history.stdout and "●" in history.stdout
+    removed = next(e for e in tiny.history() if e["id"] == a["entry_id"])
+    assert removed["removed"] and removed["env_exists"] is False and removed["status"] == "installed"
+
+
+def test_remove_never_deletes_an_environment_the_wizard_did_not_create(tiny, tmp_path):
+    from uv import find_uv_bin
+
+    env = tmp_path / "users-own-env"
+    subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
+    _, inplace = tiny.install("tiny-a", "--env", str(env))
+    tiny.install("tiny-b")
+    proc = run_cli("remove", inplace["entry_id"], "--yes")
+    assert proc.returncode == 1 and "not a managed environment" in proc.stderr
+    assert _imports(str(env), "pkg_a")
+
+
+def test_remove_asks_first_and_without_a_yes_deletes_nothing(tiny):
+    _, a = tiny.install("tiny-a")
+    tiny.install("tiny-b")
+    proc = run_cli("remove", a["entry_id"])  # no terminal to ask on, no --yes
+    assert proc.returncode == 2 and "nothing deleted" in proc.stderr.lower()
+    assert Path(a["env"]).is_dir()
 
 
 def test_nothing_to_roll_back_to_is_a_clear_message(tiny):
     tiny.install("tiny-a")
     proc = run_cli("rollback", "--yes")
     assert proc.returncode == 2 and "no previous working environment" in proc.stderr
+
+
+def test_rolling_back_to_the_current_environment_is_refused_plainly(tiny):
+    _, a = tiny.install("tiny-a")
+    proc = run_cli("rollback", a["entry_id"], "--yes")
+    assert proc.returncode == 2 and "already the current environment" in proc.stderr
+    proc = run_cli("rollback", "no-such-id", "--yes")
+    assert proc.returncode == 2 and "no-such-id" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_target_that_fails_its_check_is_not_made_current(tiny):
+    """Rollback re-runs the real GraphCast check; tiny-a has no JAX, so it fails and nothing switches."""
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    proc = run_cli("rollback", "--yes", "--json", "--level", "quick")
+    assert proc.returncode == 1
+    result = last_json(proc)
+    assert not result["ok"] and result["to"] == a["entry_id"] and result["verify"]["ok"] is False
+    assert "GraphCast check" in result["error"]
+    assert _current(tiny)["id"] == b["entry_id"]
+    record = tiny.history()[-1]
+    assert record["kind"] == "rollback" and record["status"] == "failed" and not record["current"]
+    assert Path(record["log"]).is_file()
+
+
+def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_id(tiny, slow_index, tmp_path,
+                                                                                 isolated_state):
+    """The SSH session drops (SIGKILL to the wizard) while pkg-a is already in: rollback ID puts it back."""
+    import os
+    import signal
+    import sys
+
+    from uv import find_uv_bin
+
+    from tests.fixtures.state import REPO
+    from tests.test_install import _wait_for_step
+
+    env = tmp_path / "users-own-env"
+    subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
+    tiny.house.add("old-tool", "0.5")
+    subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(env / "bin" / "python"), "--offline",
+                    "--find-links", str(tiny.house.path), "old-tool==0.5"], check=True)
+    tiny.write("tiny-slow", ["pkg-a==1.0", "pkg-slow==1.0"])
+    subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(env / "bin" / "python"), "--offline",
+                    "--find-links", str(tiny.house.path), "pkg-a==1.0"], check=True)  # as if half done
+    args = ["--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path), "--find-links", slow_index,
+            "--graphcast-src", str(tiny.graphcast), "--no-verify", "--env", str(env)]
+    proc = subprocess.Popen([sys.executable, "-m", "wizard", "install", "tiny-slow", "--yes", *args], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            env={**os.environ, "UV_NO_CACHE": "1", "UV_INDEX_URL": slow_index,
+                                 "UV_DEFAULT_INDEX": slow_index})
+    _wait_for_step(isolated_state, "Resolved 2 packages")  # then pkg-slow dribbles in
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    (killed,) = tiny.history()
+    assert killed["status"] == "failed" and killed["interrupted"] and killed["mode"] == "in-place"
+    assert killed["snapshot"] == ["old-tool==0.5", "pkg-a==1.0"]
+
+    subprocess.run([find_uv_bin(), "pip", "uninstall", "-q", "--python", str(env / "bin" / "python"), "old-tool"],
+                   check=True)  # the half-finished run left it changed
+    proc = run_cli("rollback", killed["id"], "--yes", "--json", "--no-verify")
+    assert proc.returncode == 0, proc.stderr
+    assert last_json(proc)["restored"] is True
+    assert _freeze(env) == ["old-tool==0.5", "pkg-a==1.0"]

@@ -118,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("entry_id", metavar="ENTRY_ID", nargs="?")
     p.add_argument("--yes", "-y", action="store_true")
     p.add_argument("--no-verify", action="store_true")
+    p.add_argument("--level", choices=["quick", "notebook"], default="notebook", help="verify level")
     json_flag(p)
 
     p = add("remove", "delete a managed environment that is not current (asks first)")

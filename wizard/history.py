@@ -1,10 +1,23 @@
 """Keeps `history.json`: every install, verify and rollback, and which environment is current.
 
-Why it is boring on purpose: a user must always be able to get back to what worked. So the file is
-written atomically (temp file, fsync, rename) by callers holding the state lock; a corrupt file is
-moved aside with a warning — never a traceback, never silently emptied; and a run that died mid-way
-(the wizard killed, the SSH session dropped) is still "running" in the file with a dead pid: the next
-load marks it failed and interrupted. "Current" flips only when an install or rollback succeeded.
+Why it is boring on purpose: a user must always be able to get back to what worked.
+
+- Written atomically (temp file, fsync, rename) by callers holding the state lock
+  (`wizard.lock.StateLock`): a reader sees the old file or the new one, never half of either.
+- A file that cannot be read at all (not JSON, not a history, unreadable) is moved aside to
+  `history.json.corrupt-<timestamp>` with a warning and a fresh history starts — never a traceback,
+  never silently emptied. If it cannot even be moved, saving is refused rather than overwriting it.
+- A single entry that cannot be read is kept in the file byte-for-byte (and named in a warning);
+  fields written by a newer wizard are kept too. Nothing in the file is ever dropped by a rewrite.
+- "Current" flips only when an install or rollback succeeded; at most one entry is current.
+
+Interrupted runs: every run holds the state lock while its entry says "running". So when the next
+wizard finds a "running" entry while it holds (or can take) the lock, that run is dead: the wizard
+was killed, the machine rebooted or the SSH session dropped. Without the lock (another wizard is
+working right now) a "running" entry of this host is judged by its pid and boot id. A dead run is
+marked `status: "failed"` with `interrupted: true` and an error saying so — "failed" and not
+"cancelled", because nobody chose to stop it, and the environment it was building must not be used.
+It is never made current.
 """
 
 from __future__ import annotations
@@ -19,10 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.errors import LockHeld, OperationFailed
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
-INTERRUPTED = "interrupted: the wizard stopped before finishing (killed, or the SSH session dropped)"
+KINDS = ("install", "verify", "rollback")
+INTERRUPTED = "interrupted: the wizard stopped before finishing (killed, rebooted, or the SSH session dropped)"
 
 
 def now() -> str:
@@ -31,6 +46,14 @@ def now() -> str:
 
 def new_id() -> str:
     return time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+def boot_id() -> str:
+    """This boot's id (Linux); a pid from another boot says nothing about a process now."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
 
 
 @dataclass
@@ -47,14 +70,20 @@ class Entry:
     log: str | None = None
     packages: list[str] = field(default_factory=list)
     """The environment's exact package set (a frozen requirements list) once installed."""
+    requirements_file: str | None = None
+    """The same set with sha256 hashes where the installer's cache knows them (state/frozen/<id>.txt)."""
     verify: dict | None = None
     """A summary of the verify run: ok, backend, failed tier, param_count, finding ids."""
     mode: str = "new"
+    """"new" (a fresh environment) or "in-place" (an existing one changed)."""
     snapshot: list[str] | None = None
     """In-place installs: the environment's package set before the wizard changed it."""
+    previous_marker: dict | None = None
+    """In-place installs: the env marker that was there before (None: there was none)."""
     error: str | None = None
     pid: int = field(default_factory=os.getpid)
     host: str = field(default_factory=socket.gethostname)
+    boot: str = field(default_factory=boot_id)
     interrupted: bool = False
     target: str | None = None
     """Rollbacks: the entry rolled back to."""
@@ -62,17 +91,43 @@ class Entry:
     """Where the install found packages besides the index (a rebuild looks there again)."""
     python: str | None = None
     """The interpreter the environment was built with (to rebuild it if its folder is deleted)."""
+    python_version: str | None = None
+    marker: dict | None = None
+    """The env marker the install wrote (a rebuild writes it again)."""
+    removed: str | None = None
+    """When `gc-wizard remove` deleted the environment's folder."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Fields this version does not know (written by a newer wizard): kept and written back."""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        extra = data.pop("extra")
+        return {**extra, **data}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Entry:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+    def from_dict(cls, data: Any) -> Entry:
+        """An entry from its JSON object; ValueError naming what is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError("it is not an object")
+        for key in ("id", "kind", "recipe", "env"):
+            if not isinstance(data.get(key), str) or not data.get(key):
+                raise ValueError(f"'{key}' is missing or not text")
+        if data.get("status", "running") not in STATUSES:
+            raise ValueError(f"status {data.get('status')!r} is not one of {', '.join(STATUSES)}")
+        if not isinstance(data.get("current", False), bool):
+            raise ValueError("'current' is not true/false")
+        for key in ("packages", "find_links"):
+            if not isinstance(data.get(key, []), list):
+                raise ValueError(f"'{key}' is not a list")
+        known = {f.name for f in fields(cls)} - {"extra"}
+        entry = cls(**{k: v for k, v in data.items() if k in known})
+        entry.extra = {k: v for k, v in data.items() if k not in known}
+        return entry
 
 
-def _pid_alive(pid: int) -> bool:
+def _pid_alive(pid: Any) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -82,15 +137,20 @@ def _pid_alive(pid: int) -> bool:
     try:  # a zombie is dead for our purposes
         with open(f"/proc/{pid}/stat") as handle:
             return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
+    except (OSError, IndexError):
         return True
 
 
 class History:
-    def __init__(self, path: Path, entries: list[Entry], warnings: list[str]) -> None:
+    """The entries of history.json in file order, plus the warnings met while reading it."""
+
+    def __init__(self, path: Path, entries: list[Entry], warnings: list[str], *,
+                 unreadable: list[tuple[int, Any]] | None = None, save_refused: str | None = None) -> None:
         self.path = path
         self.entries = entries
         self.warnings = warnings
+        self._unreadable = unreadable or []  # (position in the file, raw value): written back verbatim
+        self._save_refused = save_refused
 
     def current(self) -> Entry | None:
         return next((e for e in self.entries if e.current), None)
@@ -106,58 +166,172 @@ class History:
         for other in self.entries:
             other.current = other is entry
 
+    def new_entry_id(self) -> str:
+        while True:
+            candidate = new_id()
+            if self.get(candidate) is None:
+                return candidate
+
+    def good_installs(self) -> list[Entry]:
+        """Install entries that finished well and whose environment was not removed, newest first."""
+        return [e for e in reversed(self.entries) if e.kind == "install" and e.status in GOOD]
+
     def save(self) -> None:
-        """Atomic write: readers see the old file or the new one, never half of either."""
+        """Atomic write (callers hold the state lock): readers see the old file or the new one."""
+        if self._save_refused:
+            raise OperationFailed(self._save_refused)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        raw: list[Any] = [e.to_dict() for e in self.entries]
+        for position, value in self._unreadable:
+            raw.insert(min(position, len(raw)), value)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        data = {"version": 1, "entries": [e.to_dict() for e in self.entries]}
         with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1)
+            json.dump({"version": 1, "entries": raw}, handle, indent=1, default=str)
+            handle.write("\n")
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.path)
+        try:  # the rename itself durable too
+            dir_fd = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+        except OSError:
+            pass
 
     def to_list(self) -> list[dict[str, Any]]:
         return [e.to_dict() for e in self.entries]
 
 
-def load_history(path: Path | None = None) -> History:
-    """Read history.json; set a corrupt one aside (with a warning) and mark interrupted runs."""
-    path = path or paths.history_path()
-    warnings: list[str] = []
+def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], str | None]:
+    """(entries, unreadable raw entries, warnings, save_refused) from the file at `path`."""
+    if not path.exists() and not path.is_symlink():
+        return [], [], [], None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, list):  # a bare list of entries is accepted
+            data = {"entries": data}
+        if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+            raise ValueError("it is not a gc-wizard history (no list of entries)")
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            os.replace(path, aside)
+        except OSError as move_error:
+            why = (f"{path} could not be read ({exc}) nor moved aside ({move_error.strerror}); fix or remove it "
+                   "by hand. Until then gc-wizard will not write a history there.")
+            return [], [], [why], why
+        return [], [], [f"{path} could not be read ({exc}); it was moved to {aside} and a fresh history "
+                        "started. Your environments are untouched."], None
     entries: list[Entry] = []
-    if path.exists():
+    unreadable: list[tuple[int, Any]] = []
+    warnings: list[str] = []
+    for position, raw in enumerate(data["entries"]):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
-                raise ValueError("it has no list of entries")
-            entries = [Entry.from_dict(e) for e in data["entries"]]
-        except (OSError, ValueError, TypeError, UnicodeDecodeError) as exc:
-            aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-            try:
-                os.replace(path, aside)
-                warnings.append(f"{path} could not be read ({exc}); it was moved to {aside} and a fresh "
-                                "history started. Your environments are untouched.")
-            except OSError as move_error:
-                warnings.append(f"{path} could not be read ({exc}) nor moved aside ({move_error}).")
-            entries = []
-    history = History(path, entries, warnings)
-    host = socket.gethostname()
-    changed = False
-    for entry in history.entries:
-        if entry.status == "running" and entry.host == host and not _pid_alive(entry.pid):
-            entry.status, entry.interrupted, entry.error = "failed", True, INTERRUPTED
-            entry.current = False
-            entry.finished = entry.finished or now()
+            entries.append(Entry.from_dict(raw))
+        except (ValueError, TypeError) as exc:
+            unreadable.append((position, raw))
+            warnings.append(f"{path}: entry {position + 1} could not be read ({exc}); it is left in the file "
+                            "untouched.")
+    return entries, unreadable, warnings, None
+
+
+def _stale(entry: Entry, *, have_lock: bool, host: str, boot: str) -> bool:
+    if entry.status != "running":
+        return False
+    mine = entry.pid == os.getpid() and entry.host == host and entry.boot == boot
+    if have_lock:
+        return not mine  # every run holds the lock while it is running; we hold it now
+    if entry.host != host:
+        return False  # another machine sharing this state folder may still be working
+    if entry.boot and boot and entry.boot != boot:
+        return True
+    return not _pid_alive(entry.pid)
+
+
+def load_history(path: Path | None = None, *, locked: bool = False) -> History:
+    """Read history.json: set a corrupt file aside (with a warning) and mark interrupted runs.
+
+    `locked=True` says the caller holds the state lock (then repairs are saved at once). Without it,
+    repairs are saved only if the lock can be taken for a moment; otherwise they stay in memory.
+    """
+    path = path or paths.history_path()
+    entries, unreadable, warnings, refused = _read(path)
+    history = History(path, entries, warnings, unreadable=unreadable, save_refused=refused)
+    running = [e for e in history.entries if e.status == "running"]
+    too_many_current = sum(e.current for e in history.entries) > 1
+    if not running and not too_many_current:
+        return history
+
+    lock = None
+    have_lock = locked
+    if not locked:
+        from wizard.lock import StateLock
+
+        lock = StateLock("reading the history", path.parent / "wizard.lock")
+        try:
+            lock.acquire()
+            have_lock = True
+        except (LockHeld, OSError):
+            lock = None
+    try:
+        host, boot = socket.gethostname(), boot_id()
+        changed = False
+        for entry in running:
+            if _stale(entry, have_lock=have_lock, host=host, boot=boot):
+                entry.status, entry.interrupted, entry.error = "failed", True, INTERRUPTED
+                entry.current = False
+                entry.finished = entry.finished or now()
+                changed = True
+                history.warnings.append(f"{entry.kind} {entry.id} ({entry.recipe}) was interrupted; it is marked "
+                                        "failed and was not made current.")
+        if sum(e.current for e in history.entries) > 1:  # never more than one current: keep the newest
+            for entry in [e for e in history.entries if e.current][:-1]:
+                entry.current = False
             changed = True
-    if sum(e.current for e in history.entries) > 1:  # never more than one current: keep the newest
-        currents = [e for e in history.entries if e.current]
-        for entry in currents[:-1]:
-            entry.current = False
-        changed = True
-    if changed:
-        try:
-            history.save()
-        except OSError:
-            pass
+        if changed and have_lock and not refused:
+            try:
+                history.save()
+            except OSError as exc:
+                history.warnings.append(f"could not save the repaired history to {path}: {exc.strerror}")
+    finally:
+        if lock is not None:
+            lock.release()
     return history
+
+
+def record_verify(env: str | os.PathLike[str], verify: dict[str, Any], *, log: str | None = None,
+                  recipe: str | None = None) -> Entry | None:
+    """Add a finished `verify` entry for `env` (for `gc-wizard verify`); None if another wizard is busy.
+
+    A verify entry is never current; the env marker's `verified` date is the other record of success.
+    """
+    from wizard import envs
+    from wizard.lock import StateLock
+
+    summary = verify_summary(verify)
+    try:
+        with StateLock("recording a verify"):
+            history = load_history(locked=True)
+            recipe = recipe or envs.read_marker(env).get("recipe") or "(unknown)"
+            entry = history.add(Entry(id=history.new_entry_id(), kind="verify", recipe=str(recipe), env=str(env),
+                                      status="verified" if verify.get("ok") else "failed", finished=now(),
+                                      log=log, verify=summary))
+            history.save()
+            return entry
+    except LockHeld:
+        return None
+
+
+def verify_summary(verify: dict | None) -> dict | None:
+    """What history keeps of a verify run (the full result is in its log)."""
+    if not verify:
+        return None
+    tiers = verify.get("tiers") or []
+    failed = next((t.get("name") for t in tiers if t.get("status") == "failed"
+                   or (not t.get("ok") and t.get("status") not in ("skipped", "not_run"))), None)
+    init = next((t for t in tiers if t.get("name") == "graphcast_jit_init"), {})
+    return {"ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
+            "param_count": init.get("param_count"), "init_seconds": init.get("init_seconds"),
+            "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log")}

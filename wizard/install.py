@@ -1,14 +1,23 @@
 """The install transaction, shared by the CLI and the TUI: plan → run → freeze → verify → current.
 
 The promise: a failure, a crash, Ctrl-C or a dropped SSH session never touches the environment the
-user had. So the new environment is built beside the others, recorded as "running" first (a dead
-wizard is found on the next start), and made current only at the very end, after it installed and —
-unless verification is off — passed the GraphCast check. Nothing here deletes another environment.
-In-place mode (an existing env given with --env) snapshots the package set first, for rollback.
+user had. So:
+
+- the new environment is built beside the others, under the state lock, and recorded as "running"
+  first (a wizard that dies is found by the next one, see `wizard.history`);
+- it becomes current only at the very end, after it installed and — unless verification is off —
+  passed the GraphCast check;
+- a new environment whose install steps failed or were cancelled is deleted again (it is unusable,
+  can be gigabytes, and the log keeps every line); one that installed but failed the GraphCast check
+  is kept, not current, for diagnosis (`gc-wizard verify --env DIR`, `gc-wizard remove ID`);
+- in-place mode (`--env` naming an existing venv/conda env) first freezes the environment's package
+  set; if the install then fails or is cancelled, that set is restored at once, and `gc-wizard
+  rollback` can restore it later too. Nothing here ever deletes another environment.
 """
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -17,17 +26,20 @@ from typing import Any
 
 from wizard import envs, paths
 from wizard.errors import OperationFailed
-from wizard.history import Entry, load_history, now
+from wizard.history import Entry, History, load_history, now, verify_summary
 from wizard.lock import StateLock
 from wizard.plan import plan_install
 from wizard.recipes import get_recipe
 from wizard.runner import RunnerEvents, run_plan
+
+__all__ = ["InstallEvents", "InstallOptions", "InstallResult", "run_install", "verify_summary"]
 
 
 @dataclass
 class InstallOptions:
     recipe_id: str
     env: Path | None = None
+    """None: a new managed environment; a folder: new there, or in place if it holds an environment."""
     installer: str = "uv"
     find_links: list[str] = field(default_factory=list)
     offline: bool = False
@@ -62,22 +74,15 @@ class InstallResult:
     error: str | None = None
     cancelled: bool = False
     status: str = "failed"
+    mode: str = "new"
+    kept: bool = True
+    """Whether the environment folder is still there (a failed new one is deleted again)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "recipe": self.recipe, "env": self.env, "log": self.log,
                 "entry_id": self.entry_id, "seconds": round(self.seconds, 2), "verify": self.verify,
-                "error": self.error, "cancelled": self.cancelled, "status": self.status}
-
-
-def verify_summary(verify: dict | None) -> dict | None:
-    """What history keeps of a verify run."""
-    if not verify:
-        return None
-    failed = next((t["name"] for t in verify.get("tiers", []) if not t.get("ok")), None)
-    init = next((t for t in verify.get("tiers", []) if t.get("name") == "graphcast_jit_init"), {})
-    return {"ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
-            "param_count": init.get("param_count"), "findings": [f["id"] for f in verify.get("findings", [])],
-            "log": verify.get("log")}
+                "error": self.error, "cancelled": self.cancelled, "status": self.status, "mode": self.mode,
+                "kept": self.kept}
 
 
 def _failure_message(step, result, log: Path) -> str:
@@ -88,84 +93,181 @@ def _failure_message(step, result, log: Path) -> str:
     return f"step '{step.title}' failed:\n  {detail}\nFull log: {log}"
 
 
-def run_install(options: InstallOptions, events: InstallEvents | None = None,
-                cancel: threading.Event | None = None) -> InstallResult:
-    events = events or InstallEvents()
-    cancel = cancel or threading.Event()
-    started = time.monotonic()
-    recipe = get_recipe(options.recipe_id, options.recipes_dirs)
-    plan = plan_install(recipe, env=options.env, installer=options.installer, find_links=tuple(options.find_links),
-                        offline=options.offline, graphcast_src=options.graphcast_src)
-    events.plan_ready(plan)
-    free = envs.free_gib(plan.env_dir)
-    if free < plan.disk_gib:
-        raise OperationFailed(f"Only {free:.1f} GiB are free at {plan.env_dir.parent}; recipe {recipe.id} needs "
-                              f"about {plan.disk_gib:g} GiB. Free some space or give --env on another disk.")
+def _note(log: Path, text: str) -> None:
+    """A line of our own in the run's log (after the runner closed it)."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a", encoding="utf-8") as handle:
+        handle.write(f"[gc-wizard] {text}\n")
 
-    with StateLock(f"install {recipe.id}"):
-        history = load_history()
-        entry = history.add(Entry(id="", kind="install", recipe=recipe.id, env=str(plan.env_dir), mode=plan.mode))
-        entry.id = _unique_id(history)
-        log = paths.logs_dir() / f"install-{entry.id}.log"
-        entry.log = str(log)
-        entry.python = plan.python.executable
-        entry.find_links = list(plan.find_links)
-        if plan.mode == "in-place":
-            entry.snapshot = envs.freeze(plan.env_dir)
-            events.message(f"in-place: saved the package set of {plan.env_dir} ({len(entry.snapshot)} packages) "
-                           "so rollback can restore it")
-        history.save()
 
-        def finish(status: str, *, error: str | None = None, verify: dict | None = None,
-                   make_current: bool = False) -> InstallResult:
-            entry.status, entry.error, entry.finished = status, error, now()
-            entry.verify = verify_summary(verify)
-            if make_current:
-                history.make_current(entry)
-            history.save()
-            return InstallResult(ok=status in ("verified", "installed"), recipe=recipe.id, env=str(plan.env_dir),
-                                 log=str(log), entry_id=entry.id, seconds=time.monotonic() - started,
-                                 verify=verify, error=error, cancelled=status == "cancelled", status=status)
+class _Transaction:
+    """One install attempt under the state lock: its history entry, log, and how to undo it."""
 
-        results = run_plan(plan, log_path=log, events=events, cancel=cancel)
+    def __init__(self, options: InstallOptions, events: InstallEvents, cancel: threading.Event) -> None:
+        self.options, self.events, self.cancel = options, events, cancel
+        self.started = time.monotonic()
+        self.recipe = get_recipe(options.recipe_id, options.recipes_dirs)
+        self.plan = plan_install(self.recipe, env=options.env, installer=options.installer,
+                                 find_links=tuple(options.find_links), offline=options.offline,
+                                 graphcast_src=options.graphcast_src)
+        self.env = Path(self.plan.env_dir)
+        self.existed = self.env.exists()
+        self.history: History | None = None
+        self.entry: Entry | None = None
+        self.log = paths.logs_dir() / "install-pending.log"
+        self.kept = True
+
+    def say(self, text: str) -> None:
+        _note(self.log, text)
+        self.events.message(text)
+
+    # --- the steps -------------------------------------------------------------------------------
+    def begin(self) -> None:
+        self.history = load_history(locked=True)
+        for warning in self.history.warnings:
+            self.events.message(warning)
+        entry = Entry(id=self.history.new_entry_id(), kind="install", recipe=self.recipe.id, env=str(self.env),
+                      mode=self.plan.mode, python=self.plan.python.executable,
+                      python_version=self.plan.python.version or None,
+                      find_links=[str(link) for link in self.plan.find_links])
+        self.log = paths.logs_dir() / f"install-{entry.id}.log"
+        entry.log = str(self.log)
+        self.entry = self.history.add(entry)
+        if self.plan.mode == "in-place":
+            # Before anything changes: what is there now, so it can be restored exactly.
+            entry.previous_marker = envs.read_marker(self.env) or None
+            try:
+                entry.snapshot = envs.freeze(self.env)
+            except OperationFailed as exc:
+                entry.status, entry.finished, entry.error = "failed", now(), f"{exc}; nothing was changed."
+                self.history.save()
+                raise
+            self.say(f"in-place: saved the package set of {self.env} ({len(entry.snapshot)} packages) so it can "
+                     "be restored")
+        self.history.save()
+
+    def run(self) -> InstallResult:
+        self.begin()
+        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel)
         last = results[-1] if results else None
-        if cancel.is_set() or (last is not None and last.cancelled):
-            return finish("cancelled", error="cancelled by the user; the current environment is untouched")
+        if self.cancel.is_set() or (last is not None and last.cancelled):
+            return self.finish("cancelled", error="cancelled by the user; the current environment is untouched")
         if last is None or not last.ok:
-            step = plan.steps[len(results) - 1]
-            return finish("failed", error=_failure_message(step, last, log))
+            step = self.plan.steps[len(results) - 1] if results else None
+            error = _failure_message(step, last, self.log) if step else f"nothing ran. Full log: {self.log}"
+            return self.finish("failed", error=error)
 
-        entry.packages = envs.freeze(plan.env_dir)
-        marker = {"recipe": recipe.id, "title": recipe.title, "backend": recipe.backend,
-                  "runtime_env": dict(recipe.runtime_env), "created": now(), "verified": None,
-                  "entry_id": entry.id, "python": plan.python.version}
-        envs.write_marker(plan.env_dir, marker)
-        if not options.verify:
-            return finish("installed", make_current=True)
+        entry = self.entry
+        try:
+            entry.packages = envs.freeze(self.env)
+        except OperationFailed as exc:
+            return self.finish("failed", error=f"installed, but {exc}. Full log: {self.log}")
+        frozen = envs.hashed_requirements(self.env, entry.packages, envs.frozen_dir() / f"{entry.id}.txt",
+                                          find_links=entry.find_links)
+        entry.requirements_file = str(frozen) if frozen else None
+        self.say(f"froze {len(entry.packages)} packages" + (f" with hashes in {frozen}" if frozen else ""))
+        marker = {"recipe": self.recipe.id, "title": self.recipe.title, "backend": self.recipe.backend,
+                  "runtime_env": dict(self.recipe.runtime_env), "created": now(), "verified": None,
+                  "entry_id": entry.id, "python": self.plan.python.version}
+        envs.write_marker(self.env, marker)
+        entry.marker = marker
+        if not self.options.verify:
+            return self.finish("installed", make_current=True)
 
         from wizard.verify import verify_env
 
-        events.verify_started()
-        result = verify_env(plan.env_dir, backend=recipe.backend, level=options.level,
-                            graphcast_src=None, log_path=log, runtime_env=dict(recipe.runtime_env),
-                            cancel=cancel, on_tier=events.verify_tier)
+        self.events.verify_started()
+        result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
+                            log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
+                            on_tier=self.events.verify_tier)
         verify = result.to_dict()
-        if cancel.is_set():
-            return finish("cancelled", error="cancelled during the GraphCast check", verify=verify)
+        if self.cancel.is_set():
+            return self.finish("cancelled", error="cancelled during the GraphCast check; the current environment "
+                               "is untouched", verify=verify)
         if not result.ok:
             first = (verify.get("findings") or [{}])[0]
             why = first.get("title") or "the GraphCast check failed"
-            return finish("failed", verify=verify,
-                          error=f"installed, but {why}. Fix: {first.get('fix', 'see the log')}\nFull log: {log}")
+            fix = f" Fix: {first['fix']}" if first.get("fix") else ""
+            return self.finish("failed", verify=verify, keep=True,
+                               error=f"installed, but {why}.{fix}\nFull log: {self.log}")
         marker["verified"] = now()
-        envs.write_marker(plan.env_dir, marker)
-        return finish("verified", verify=verify, make_current=True)
+        envs.write_marker(self.env, marker)
+        entry.marker = dict(marker)
+        return self.finish("verified", verify=verify, make_current=True)
+
+    # --- the end ---------------------------------------------------------------------------------
+    def undo(self) -> None:
+        """After a failure: delete a new environment we created; restore an in-place one's packages."""
+        entry = self.entry
+        if self.plan.mode == "in-place":
+            if entry is None or entry.snapshot is None:
+                return
+            try:
+                how = envs.sync(self.env, entry.snapshot, find_links=entry.find_links)
+                envs.restore_marker(self.env, entry.previous_marker)
+                self.say(f"restored the package set {self.env} had before ({how})")
+            except OperationFailed as exc:
+                self.say(f"could not restore {self.env}: {exc}. Restore it later with "
+                         f"`gc-wizard rollback {entry.id}`.")
+            return
+        if envs.is_managed(self.env) or not self.existed:
+            shutil.rmtree(self.env, ignore_errors=True)
+        else:  # the user's --env DIR was an empty folder: empty it again, keep the folder
+            for child in self.env.iterdir():
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child, ignore_errors=True)
+                else:
+                    child.unlink(missing_ok=True)
+        self.kept = self.env.exists() and any(self.env.iterdir())
+        self.say(f"removed the unfinished environment {self.env}")
+
+    def finish(self, status: str, *, error: str | None = None, verify: dict | None = None,
+               make_current: bool = False, keep: bool = False) -> InstallResult:
+        entry = self.entry
+        if status in ("failed", "cancelled") and not keep:
+            self.undo()
+        elif status == "failed" and self.plan.mode == "in-place":
+            self.undo()  # in place, "kept for diagnosis" would mean leaving the user's env broken
+        entry.status, entry.error, entry.finished = status, error, now()
+        entry.verify = verify_summary(verify)
+        if make_current:
+            self.history.make_current(entry)
+        self.history.save()
+        if make_current:
+            self.say(f"{self.env} is now the current environment (entry {entry.id})")
+        return InstallResult(ok=status in ("verified", "installed"), recipe=self.recipe.id, env=str(self.env),
+                             log=str(self.log), entry_id=entry.id, seconds=time.monotonic() - self.started,
+                             verify=verify, error=error, cancelled=status == "cancelled", status=status,
+                             mode=self.plan.mode, kept=self.kept)
+
+    def crashed(self, exc: BaseException) -> None:
+        """Our own code failed mid-way (or the thread was interrupted): record it, undo, never current."""
+        if self.entry is None or self.entry.status != "running":
+            return
+        try:
+            self.undo()
+        except Exception:  # recording the crash matters more than the clean-up
+            pass
+        self.entry.status, self.entry.finished = "failed", now()
+        self.entry.error = f"the wizard stopped with an error ({type(exc).__name__}: {exc}). Full log: {self.log}"
+        try:
+            self.history.save()
+        except OSError:
+            pass
 
 
-def _unique_id(history) -> str:
-    from wizard.history import new_id
-
-    while True:
-        candidate = new_id()
-        if history.get(candidate) is None:
-            return candidate
+def run_install(options: InstallOptions, events: InstallEvents | None = None,
+                cancel: threading.Event | None = None) -> InstallResult:
+    """Install `options.recipe_id`; the result says how it went. Raises UserError for bad input,
+    LockHeld when another wizard works in the state folder, OperationFailed when there is no room."""
+    events = events or InstallEvents()
+    cancel = cancel or threading.Event()
+    transaction = _Transaction(options, events, cancel)
+    events.plan_ready(transaction.plan)
+    envs.check_free_disk(transaction.env, transaction.plan.disk_gib, f"recipe {transaction.recipe.id}")
+    with StateLock(f"install {transaction.recipe.id}"):
+        try:
+            return transaction.run()
+        except BaseException as exc:
+            transaction.crashed(exc)
+            raise

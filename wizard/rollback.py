@@ -1,27 +1,36 @@
 """Guided rollback: make a previous working environment current again, re-checked, deleting nothing.
 
-Managed environments live side by side, so a rollback is a switch, not a reinstall. If the target's
-folder was deleted, it is rebuilt from its frozen package set (offline from uv's cache first, then
-online). An in-place install is undone by syncing the environment back to the package set saved
-before the wizard touched it. The target is verified *before* it becomes current: a rollback that
-fails leaves the current environment as it was.
+Why it is a switch and not conda-style revision surgery: managed environments live side by side, so
+going back is flipping which one is current. Only when the target's folder was deleted is it rebuilt,
+from its frozen package set (hash-pinned when the install could record hashes): offline from uv's
+cache first, then online. A rebuilt or re-synced target is verified *before* it becomes current, so a
+rollback that fails leaves the current environment as it was. Nothing is deleted by a rollback;
+`remove` is the one explicit, confirmed way to delete an environment, and never the current one.
+
+In-place installs (`install --env EXISTING`) saved the environment's package set before changing it.
+Rolling back *that* install ("undo") syncs the environment back to exactly that set — the frozen
+versions reinstalled, what the recipe added uninstalled — and puts back the env marker it had. An
+undo is not verified: it restores what the user had, which gc-wizard never checked either.
+
+Which target without an id: the undo of the current install when it was made in place, else the
+newest verified install that is not current (in another folder), else the newest installed one.
 """
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
-import tempfile
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wizard import envs, paths
 from wizard.errors import OperationFailed, UserError
-from wizard.history import GOOD, Entry, History, load_history, new_id, now
+from wizard.history import GOOD, Entry, History, load_history, now, verify_summary
 from wizard.lock import StateLock
+
+_LABELS = {"nvidia-cudnn-cu12": "cuDNN", "nvidia-cudnn-cu11": "cuDNN"}
 
 
 @dataclass
@@ -34,160 +43,235 @@ class RollbackResult:
     rebuilt: bool = False
     restored: bool = False
     error: str | None = None
+    cancelled: bool = False
+    entry_id: str | None = None
+    """The rollback's own history entry."""
+    changes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "from": self.from_id, "to": self.to_id, "env": self.env, "verify": self.verify,
-                "rebuilt": self.rebuilt, "restored": self.restored, "error": self.error}
+                "rebuilt": self.rebuilt, "restored": self.restored, "error": self.error,
+                "cancelled": self.cancelled, "entry_id": self.entry_id, "changes": self.changes}
 
 
-def choose_target(history: History, entry_id: str | None) -> Entry:
-    """The entry to go back to: the one named, else the newest good install that is not current."""
+@dataclass
+class Target:
+    entry: Entry
+    undo: bool = False
+    """Restore the package set `entry` found before it changed the environment (in-place installs)."""
+
+    @property
+    def packages(self) -> list[str]:
+        return list(self.entry.snapshot or []) if self.undo else list(self.entry.packages)
+
+
+def _undoable(entry: Entry) -> bool:
+    return entry.kind == "install" and entry.mode == "in-place" and entry.snapshot is not None
+
+
+def choose_target(history: History, entry_id: str | None) -> Target:
+    """What to go back to: the entry named, else the previous good one (see the module docstring)."""
     current = history.current()
     if entry_id:
-        target = history.get(entry_id)
-        if target is None:
-            raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
-        if target.kind != "install":
-            raise UserError(f"Entry {entry_id} is a {target.kind}, not an install; pick an install entry.")
-        if target.status not in GOOD:
-            raise UserError(f"Entry {entry_id} {target.status}; only an installed or verified environment can be "
-                            "rolled back to.")
-        return target
-    for entry in reversed(history.entries):
-        if entry.kind == "install" and entry.status in GOOD and entry is not current and (
-                current is None or entry.env != current.env):
-            return entry
-    if current is not None and current.mode == "in-place" and current.snapshot is not None:
-        return current  # undo the in-place install itself
-    raise UserError("There is no previous working environment to roll back to (see `gc-wizard history`).")
-
-
-def describe_change(current: Entry | None, target: Entry) -> list[str]:
-    """What a rollback will change, for the confirmation question."""
-    def line(label: str, entry: Entry | None, packages: list[str]) -> str:
-        if entry is None:
-            return f"{label}: (none)"
-        versions = envs.key_versions(packages)
-        shown = ", ".join(f"{k} {v}" for k, v in versions.items() if k != "graphcast") or "versions unknown"
-        return f"{label}: {entry.recipe} [{entry.id}] — {shown}\n         {entry.env}"
-
-    undo = target is current
-    lines = [line("current", current, current.packages if current else [])]
-    lines.append(line("target ", target, (target.snapshot or []) if undo else target.packages))
-    if undo:
-        lines.append("This restores the environment's packages as they were before the in-place install.")
-    return lines
-
-
-def _uv() -> str:
-    from uv import find_uv_bin
-
-    return find_uv_bin()
-
-
-def _sync(env: Path, packages: list[str], find_links: list[str] = ()) -> None:
-    """Make the env's package set exactly `packages`: offline from uv's cache first, then online."""
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
-        handle.write("\n".join(packages) + "\n")
-    errors = []
-    links = [arg for link in find_links for arg in ("--find-links", link)]
-    for extra in (["--offline"], []):
-        proc = subprocess.run([_uv(), "pip", "sync", "--python", str(envs.env_python(env)), *links, *extra,
-                               handle.name],
-                              capture_output=True, text=True, timeout=1800)
-        if proc.returncode == 0:
-            Path(handle.name).unlink(missing_ok=True)
-            return
-        errors.append(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"exit {proc.returncode}")
-    Path(handle.name).unlink(missing_ok=True)
-    raise OperationFailed(f"Could not restore the package set of {env}: {' / '.join(errors)}")
-
-
-def _rebuild(target: Entry) -> None:
-    env = Path(target.env)
-    python = target.python if target.python and Path(target.python).exists() else sys.executable
-    proc = subprocess.run([_uv(), "venv", "--python", python, str(env)], capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
-        raise OperationFailed(f"Could not recreate {env}: {proc.stderr.strip()}")
-    _sync(env, target.packages, target.find_links)
-
-
-def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "notebook",
-             cancel: threading.Event | None = None, confirm=None) -> RollbackResult:
-    """Switch back to `entry_id` (default: the previous good one). `confirm(lines) -> bool` may veto."""
-    with StateLock("rollback"):
-        history = load_history()
-        current = history.current()
-        target = choose_target(history, entry_id)
-        if confirm is not None and not confirm(describe_change(current, target)):
-            raise UserError("Rollback not confirmed; nothing changed.")
-        env = Path(target.env)
-        record = history.add(Entry(id=new_id(), kind="rollback", recipe=target.recipe, env=target.env,
-                                   target=target.id, mode=target.mode))
-        history.save()
-        rebuilt = restored = False
-        try:
-            if target is current:
-                _sync(env, target.snapshot or [], target.find_links)
-                restored = True
-            elif not envs.env_python(env).exists():
-                _rebuild(target)
-                rebuilt = True
-            elif target.mode == "in-place" and envs.freeze(env) != sorted(target.packages):
-                _sync(env, target.packages, target.find_links)
-                restored = True
-        except OperationFailed as exc:
-            record.status, record.error, record.finished = "failed", str(exc), now()
-            history.save()
-            return RollbackResult(False, current.id if current else None, target.id, target.env, None,
-                                  rebuilt, restored, str(exc))
-        verify_dict = None
-        if verify and target is not current:
-            from wizard.verify import verify_env
-
-            marker = envs.read_marker(env) or {}
-            result = verify_env(env, backend=marker.get("backend", "auto"), level=level,
-                                runtime_env=marker.get("runtime_env"), cancel=cancel,
-                                log_path=paths.logs_dir() / f"rollback-{record.id}.log")
-            verify_dict = result.to_dict()
-            if not result.ok:
-                record.status, record.finished = "failed", now()
-                record.error = "the target environment failed its GraphCast check; the current one is unchanged"
-                history.save()
-                return RollbackResult(False, current.id if current else None, target.id, target.env, verify_dict,
-                                      rebuilt, restored, record.error)
-        if target is current:
-            target.status = "installed"  # its recipe was removed again: it is the pre-install env now
-            target.recipe = f"(before {target.recipe})"
-        else:
-            history.make_current(target)
-        record.status = "verified" if verify_dict and verify_dict.get("ok") else "installed"
-        record.finished = now()
-        from wizard.install import verify_summary
-
-        record.verify = verify_summary(verify_dict)
-        history.save()
-        return RollbackResult(True, current.id if current else None, target.id, target.env, verify_dict,
-                              rebuilt, restored)
-
-
-def remove(entry_id: str, *, confirm=None) -> dict[str, Any]:
-    """Delete a managed, non-current environment's folder (its history entry stays, marked removed)."""
-    with StateLock("remove"):
-        history = load_history()
         entry = history.get(entry_id)
         if entry is None:
             raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
-        if entry.current or (history.current() and history.current().env == entry.env):
-            raise OperationFailed(f"{entry.env} is the current environment; roll back to another one first.")
-        env = Path(entry.env).resolve()
-        if paths.envs_dir().resolve() not in env.parents:
+        if entry.kind != "install":
+            raise UserError(f"Entry {entry_id} is a {entry.kind}, not an install; pick an install entry.")
+        if entry.current:
+            if _undoable(entry):
+                return Target(entry, undo=True)
+            raise UserError(f"Entry {entry_id} is already the current environment; nothing to roll back.")
+        if entry.status in GOOD:
+            return Target(entry)
+        if _undoable(entry):  # a failed or interrupted in-place install: put its environment back
+            return Target(entry, undo=True)
+        raise UserError(f"Entry {entry_id} {entry.status}; only an installed or verified environment can be "
+                        "rolled back to.")
+    if current is not None and _undoable(current):
+        return Target(current, undo=True)
+    others = [e for e in history.good_installs() if not e.current and (current is None or e.env != current.env)]
+    best = next((e for e in others if e.status == "verified"), None) or next(iter(others), None)
+    if best is None:
+        raise UserError("There is no previous working environment to roll back to (see `gc-wizard history`).")
+    return Target(best)
+
+
+def _versions(packages: list[str]) -> str:
+    found = envs.key_versions(packages)
+    shown = [f"{_LABELS.get(name, name)} {version}" for name, version in found.items() if name != "graphcast"]
+    return ", ".join(shown) or "versions unknown"
+
+
+def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool = False) -> list[str]:
+    """What a rollback will change (current and target: recipe, key versions, path), for the question."""
+    if isinstance(target, Target):
+        target, undo = target.entry, target.undo
+    lines = []
+    if current is None:
+        lines.append("current: (none)")
+    else:
+        lines += [f"current: {current.recipe} [{current.id}] — {_versions(current.packages)}",
+                  f"         {current.env}"]
+    if undo:
+        lines += [f"target : {target.env} as it was before {target.recipe} [{target.id}] — "
+                  f"{_versions(target.snapshot or [])}",
+                  f"         {target.env}",
+                  f"This reinstalls the {len(target.snapshot or [])} packages it had and removes what the "
+                  "install added."]
+    else:
+        lines += [f"target : {target.recipe} [{target.id}] — {_versions(target.packages)}", f"         {target.env}"]
+        if not envs.env_python(target.env).exists():
+            lines.append("Its folder is gone: it will be rebuilt from its frozen package set (offline from the "
+                         "installer's cache when possible).")
+    lines.append("Nothing is deleted; the current environment stays on disk.")
+    return lines
+
+
+def _rebuild(target: Entry) -> str:
+    """Recreate a deleted environment from its frozen package set; returns "offline"/"online"."""
+    from uv import find_uv_bin
+
+    env = Path(target.env)
+    if target.python and Path(target.python).exists():
+        python = target.python
+    elif target.python_version:
+        python = target.python_version  # uv finds (or fetches) a matching interpreter
+    else:
+        raise OperationFailed(f"cannot rebuild {env}: the Python it was built with ({target.python}) is gone.")
+    proc = subprocess.run([find_uv_bin(), "venv", "--quiet", "--python", python, str(env)],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise OperationFailed(f"could not recreate {env}: {proc.stderr.strip()}")
+    how = envs.sync(env, target.packages, find_links=target.find_links, requirements_file=target.requirements_file)
+    if target.marker:
+        envs.write_marker(env, target.marker)
+    return how
+
+
+def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "notebook",
+             cancel: threading.Event | None = None,
+             confirm: Callable[[list[str]], bool] | None = None,
+             on_message: Callable[[str], None] | None = None) -> RollbackResult:
+    """Go back to `entry_id` (default: the previous good one). `confirm(lines) -> bool` may veto."""
+    say = on_message or (lambda _text: None)
+    with StateLock("rollback"):
+        history = load_history(locked=True)
+        current = history.current()
+        target = choose_target(history, entry_id)
+        entry = target.entry
+        changes = describe_change(current, target)
+        if confirm is not None and not confirm(changes):
+            raise UserError("Rollback not confirmed; nothing changed.")
+        env = Path(entry.env)
+        record = history.add(Entry(
+            id=history.new_entry_id(), kind="rollback", env=entry.env, target=entry.id, mode=entry.mode,
+            recipe=f"(before {entry.recipe})" if target.undo else entry.recipe,
+            python=entry.python, python_version=entry.python_version, find_links=list(entry.find_links)))
+        record.log = str(paths.logs_dir() / f"rollback-{record.id}.log")
+        history.save()
+        from_id = current.id if current else None
+
+        def done(status: str, *, error: str | None = None, verify_dict: dict | None = None, rebuilt=False,
+                 restored=False) -> RollbackResult:
+            record.status, record.error, record.finished = status, error, now()
+            record.verify = verify_summary(verify_dict)
+            history.save()
+            return RollbackResult(status in GOOD, from_id, entry.id, entry.env, verify_dict, rebuilt, restored,
+                                  error, status == "cancelled", record.id, changes)
+
+        rebuilt = restored = False
+        before: tuple[list[str], dict | None] | None = None
+        try:
+            if target.undo:
+                say(f"restoring the package set {env} had before {entry.recipe}")
+                envs.sync(env, target.packages, find_links=entry.find_links)
+                envs.restore_marker(env, entry.previous_marker)
+                restored = True
+            elif not envs.env_python(env).exists():
+                say(f"{env} is gone; rebuilding it from its {len(entry.packages)} frozen packages")
+                say(f"rebuilt {env} ({_rebuild(entry)})")
+                rebuilt = True
+            elif entry.mode == "in-place" and envs.freeze(env) != sorted(entry.packages):
+                say(f"{env} has changed since {entry.id}; putting its package set back")
+                before = (envs.freeze(env), envs.read_marker(env) or None)
+                envs.sync(env, entry.packages, find_links=entry.find_links, requirements_file=entry.requirements_file)
+                if entry.marker:
+                    envs.write_marker(env, entry.marker)
+                restored = True
+        except OperationFailed as exc:
+            return done("failed", error=f"{exc}; the current environment is unchanged.", rebuilt=rebuilt)
+
+        def put_back() -> None:
+            """A re-synced in-place env failed its check: give it the package set it had before the rollback."""
+            if before is not None:
+                try:
+                    envs.sync(env, before[0], find_links=entry.find_links)
+                    envs.restore_marker(env, before[1])
+                except OperationFailed as exc:
+                    say(f"could not put {env} back as it was: {exc}")
+        try:
+            record.packages = envs.freeze(env) if restored or rebuilt else list(entry.packages)
+        except OperationFailed:
+            record.packages = list(target.packages)
+
+        verify_dict = None
+        if verify and not target.undo:
+            from wizard.verify import verify_env
+
+            marker = envs.read_marker(env)
+            say(f"checking {env} (GraphCast {level} check)")
+            result = verify_env(env, backend=marker.get("backend", "auto"), level=level,
+                                runtime_env=marker.get("runtime_env") or {}, cancel=cancel,
+                                log_path=Path(record.log))
+            verify_dict = result.to_dict()
+            if cancel is not None and cancel.is_set():
+                put_back()
+                return done("cancelled", error="cancelled during the GraphCast check; the current environment is "
+                            "unchanged.", verify_dict=verify_dict, rebuilt=rebuilt, restored=restored)
+            if not result.ok:
+                put_back()
+                return done("failed", verify_dict=verify_dict, rebuilt=rebuilt, restored=restored,
+                            error="the target environment failed its GraphCast check; the current one is unchanged. "
+                                  f"Log: {record.log}")
+            if marker:
+                marker["verified"] = now()
+                envs.write_marker(env, marker)
+        if target.undo:
+            # The environment is the user's own again. It becomes current only if it was (or was
+            # its folder) — restoring some other env must not change which one the user works in.
+            if current is None or current is entry or current.env == entry.env:
+                history.make_current(record)
+        else:
+            history.make_current(entry)
+        return done("verified" if verify_dict and verify_dict.get("ok") else "installed", verify_dict=verify_dict,
+                    rebuilt=rebuilt, restored=restored)
+
+
+def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> dict[str, Any]:
+    """Delete a managed, non-current environment's folder; its history entries stay, marked removed."""
+    with StateLock("remove"):
+        history = load_history(locked=True)
+        entry = history.get(entry_id)
+        if entry is None:
+            raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
+        current = history.current()
+        env = Path(entry.env)
+        if entry.current or (current is not None and Path(current.env) == env):
+            raise OperationFailed(f"{env} is the current environment; roll back to another one first, then "
+                                  "remove this one.")
+        if not envs.is_managed(env):
             raise OperationFailed(f"{env} is not a managed environment (not under {paths.envs_dir()}); "
                                   "gc-wizard only deletes environments it created.")
-        if confirm is not None and not confirm(f"Delete {env} ({envs.disk_usage(env) / 2**30:.1f} GiB)?"):
+        if not env.exists():
+            raise UserError(f"{env} is already gone (entry {entry_id}).")
+        size = envs.disk_usage(env)
+        if confirm is not None and not confirm(f"Delete {env} ({size / 2**30:.2f} GiB)?"):
             raise UserError("Not confirmed; nothing deleted.")
-        freed = envs.disk_usage(env) if env.exists() else 0
-        shutil.rmtree(env, ignore_errors=True)
-        entry.error = (entry.error or "") + " [environment removed]"
+        freed = envs.remove_env(env)
+        stamp = now()
+        for other in history.entries:
+            if Path(other.env) == env and other.removed is None:
+                other.removed = stamp
         history.save()
         return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed}

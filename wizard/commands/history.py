@@ -1,62 +1,118 @@
-"""`gc-wizard history`, `rollback` and `remove`: the record, the way back, and explicit clean-up."""
+"""`gc-wizard history`, `rollback` and `remove`: the record, the way back, and explicit clean-up.
+
+Handlers only render: the decisions live in `wizard.history` and `wizard.rollback`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 from wizard.commands.output import confirm, emit_json, say, warn
 
 
-def run_history(args: argparse.Namespace) -> int:
+def history_rows(totals: dict[str, int] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """history --json's list: every entry's fields plus whether its folder exists and its disk use."""
     from wizard.envs import disk_usage
     from wizard.history import load_history
 
     history = load_history()
-    for text in history.warnings:
-        warn(text)
+    sizes: dict[str, int] = {}
+    together: set[tuple[int, int]] = set()
+    total = 0
     rows = []
     for entry in history.entries:
         data = entry.to_dict()
         env = Path(entry.env)
         data["env_exists"] = env.is_dir()
-        data["disk_bytes"] = disk_usage(env) if entry.kind == "install" and env.is_dir() else 0
+        if entry.kind == "install" and env.is_dir() and entry.env not in sizes:
+            sizes[entry.env] = disk_usage(env)  # once per folder: in-place entries share one
+            total += disk_usage(env, together)
+        data["disk_bytes"] = sizes.get(entry.env, 0) if entry.kind == "install" else 0
         rows.append(data)
+    if totals is not None:
+        totals["all_envs_bytes"] = total
+    return rows, list(history.warnings)
+
+
+def _size(row: dict[str, Any]) -> str:
+    if row["kind"] != "install":
+        return ""
+    if not row["env_exists"]:
+        return "removed" if row.get("removed") else ("-" if row["status"] in ("failed", "cancelled") else "gone")
+    return _human(row["disk_bytes"])
+
+
+def _human(size: int) -> str:
+    if size >= 2**30:
+        return f"{size / 2**30:.2f} GiB"
+    return f"{size / 2**20:.1f} MiB"
+
+
+def run_history(args: argparse.Namespace) -> int:
+    totals: dict[str, int] = {}
+    rows, warnings = history_rows(totals)
+    for text in warnings:
+        warn(text)
     if args.json:
         emit_json(rows)
         return 0
     if not rows:
         say("No installs yet. Start with `gc-wizard` or `gc-wizard install RECIPE`.")
         return 0
-    say(f"  {'id':22} {'kind':8} {'status':9} {'disk':>8}  recipe / environment")
+    say(f"  {'id':22} {'kind':8} {'status':9} {'disk':>9}  {'started':16}  recipe / environment")
     for row in rows:
         mark = "●" if row["current"] else " "
-        disk = f"{row['disk_bytes'] / 2**30:.2f}G" if row["disk_bytes"] else ("gone" if not row["env_exists"] else "-")
-        say(f"{mark} {row['id']:22} {row['kind']:8} {row['status']:9} {disk:>8}  {row['recipe']}")
-        say(f"  {'':22} {'':8} {'':9} {'':>8}  {row['env']}")
-        if row.get("error"):
-            say(f"  {'':22} {'':8} {'':9} {'':>8}  ! {row['error'].splitlines()[0]}")
-    say("\n● current. Go back with `gc-wizard rollback [ID]`; delete an old one with `gc-wizard remove ID`.")
+        status = row["status"] + ("*" if row.get("interrupted") else "")
+        say(f"{mark} {row['id']:22} {row['kind']:8} {status:9} {_size(row):>9}  "
+            f"{(row.get('started') or '')[:16]:16}  {row['recipe']}")
+        say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  {row['env']}")
+        if row.get("error") and not row["current"]:
+            say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  ! {row['error'].splitlines()[0][:100]}")
+    say(f"\n● current   * interrupted   disk: {_human(totals['all_envs_bytes'])} for all environments together "
+        "(a file they share, hardlinked from uv's cache, counted once)")
+    say("Go back with `gc-wizard rollback [ID]`; delete an old environment with `gc-wizard remove ID`.")
     return 0
 
 
 def run_rollback(args: argparse.Namespace) -> int:
     from wizard.rollback import rollback
 
+    cancel = threading.Event()
+    out = sys.stderr if args.json else sys.stdout
+
     def ask(lines: list[str]) -> bool:
         for line in lines:
-            print(line)
-        return confirm("Roll back to the target environment?", assume_yes=args.yes)
+            out.write(line + "\n")
+        out.flush()
+        yes = confirm("Roll back to the target environment?", assume_yes=args.yes)
+        if yes:  # from here on Ctrl-C stops the check cleanly instead of killing us mid-write
+            signal.signal(signal.SIGINT, lambda *_: cancel.set())
+        return yes
 
-    result = rollback(args.entry_id, verify=not args.no_verify, confirm=ask)
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        result = rollback(args.entry_id, verify=not args.no_verify, level=getattr(args, "level", None) or "notebook",
+                          cancel=cancel, confirm=ask, on_message=lambda text: out.write(f"    {text}\n"))
+    finally:
+        signal.signal(signal.SIGINT, previous)
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:
-        say(f"Rolled back: {result.env} is current again"
-            + (" (rebuilt from its frozen package set)" if result.rebuilt else "")
-            + (" (packages restored)" if result.restored else "") + ".")
+        how = " (rebuilt from its frozen package set)" if result.rebuilt else ""
+        how += " (packages restored)" if result.restored else ""
+        checked = " and passed the GraphCast check" if result.verify else ""
+        say(f"Rolled back{how}{checked}: {result.env} is current again.")
+    elif result.cancelled:
+        warn(f"Rollback cancelled: {result.error}")
     else:
         warn(f"Rollback failed: {result.error}")
+    if result.cancelled:
+        return 130
     return 0 if result.ok else 1
 
 
@@ -67,5 +123,5 @@ def run_remove(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result)
     else:
-        say(f"Removed {result['env']} ({result['freed_bytes'] / 2**30:.2f} GiB freed).")
+        say(f"Removed {result['env']} ({result['freed_bytes'] / 2**30:.2f} GiB freed). Its history entry stays.")
     return 0

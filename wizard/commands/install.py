@@ -1,6 +1,7 @@
 """`gc-wizard install`: the install transaction with live lines on the terminal.
 
-The install runs in a worker thread; the main thread waits and turns Ctrl-C into the runner's
+The install runs in a worker thread; the main thread waits, asks the installer's unforeseen questions
+on the terminal (there Ctrl-C can interrupt them), and turns Ctrl-C or a hang-up into the runner's
 cancel event (SIGINT → SIGTERM → SIGKILL to the installer's process group), then exits 130.
 With `--json` the live lines go to stderr so the last stdout line stays the JSON object.
 """
@@ -8,20 +9,27 @@ With `--json` the live lines go to stderr so the last stdout line stays the JSON
 from __future__ import annotations
 
 import argparse
+import getpass
+import queue
+import re
 import signal
 import sys
 import threading
 from pathlib import Path
 
 from wizard.commands.output import emit_json, warn
-from wizard.errors import UserError
+from wizard.errors import UserError, WizardError
 from wizard.install import InstallEvents, InstallOptions, run_install
+
+_SECRET = re.compile(r"pass(word|phrase)|token|secret", re.IGNORECASE)
 
 
 class TerminalEvents(InstallEvents):
-    def __init__(self, out, *, assume_yes: bool) -> None:
+    def __init__(self, out, *, assume_yes: bool, cancel: threading.Event | None = None) -> None:
         self.out = out
         self.assume_yes = assume_yes
+        self.cancel = cancel or threading.Event()
+        self.questions: queue.Queue = queue.Queue()
 
     def _say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -47,21 +55,40 @@ class TerminalEvents(InstallEvents):
             warn(f"the installer asks {text!r} and no rule answers it; run without --yes on a terminal to "
                  "answer it yourself.")
             return None
-        try:
-            return input(f"    {text} ")
-        except EOFError:
-            return None
+        # Asked on the main thread (see `run`), where Ctrl-C can interrupt the question.
+        reply: queue.Queue = queue.Queue()
+        self.questions.put((text, reply))
+        while not self.cancel.is_set():
+            try:
+                return reply.get(timeout=0.2)
+            except queue.Empty:
+                continue
+        return None
 
     def verify_started(self) -> None:
         self._say("==> Checking that GraphCast runs (a real jit init)")
 
     def verify_tier(self, tier: dict) -> None:
-        mark = "skip" if tier.get("skipped") else ("ok" if tier.get("ok") else "FAILED")
+        status = tier.get("status") or ("ok" if tier.get("ok") else "failed")
+        mark = {"ok": "ok", "failed": "FAILED", "skipped": "skipped", "not_run": "not run"}.get(status, status)
         extra = f", {tier['param_count']:,} parameters" if tier.get("param_count") else ""
-        self._say(f"    {tier['name']}: {mark} ({tier.get('seconds', 0):.1f} s{extra})")
+        self._say(f"    {tier.get('name')}: {mark} ({tier.get('seconds') or 0:.1f} s{extra})")
 
     def message(self, text: str) -> None:
         self._say(f"    {text}")
+
+
+def _ask(text: str, asking: threading.Event) -> str | None:
+    """Ask the installer's question on the terminal; None when the user presses Ctrl-C or Ctrl-D."""
+    asking.set()
+    try:
+        if _SECRET.search(text):
+            return getpass.getpass(f"    {text} ")  # not echoed; the runner keeps secrets out of the log
+        return input(f"    {text} ")
+    except (EOFError, KeyboardInterrupt):
+        return None
+    finally:
+        asking.clear()
 
 
 def _options(args: argparse.Namespace) -> InstallOptions:
@@ -86,9 +113,15 @@ def run(args: argparse.Namespace) -> int:
 
         save_args(args.save_answers, args, recipe=options.recipe_id)
 
-    events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes)
     cancel = threading.Event()
+    events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
     outcome: dict = {}
+    asking = threading.Event()
+
+    def on_signal(*_: object) -> None:
+        cancel.set()
+        if asking.is_set():  # break out of input(): the question is moot now
+            raise KeyboardInterrupt
 
     def work() -> None:
         try:
@@ -97,17 +130,28 @@ def run(args: argparse.Namespace) -> int:
             outcome["error"] = exc
 
     worker = threading.Thread(target=work, name="install", daemon=True)
-    previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
-    previous_hup = signal.signal(signal.SIGHUP, lambda *_: cancel.set())
+    previous = signal.signal(signal.SIGINT, on_signal)
+    previous_hup = signal.signal(signal.SIGHUP, on_signal)
     try:
         worker.start()
         while worker.is_alive():
-            worker.join(0.2)
+            try:
+                text, reply = events.questions.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            reply.put(_ask(text, asking))
     finally:
         signal.signal(signal.SIGINT, previous)
         signal.signal(signal.SIGHUP, previous_hup)
     if "error" in outcome:
-        raise outcome["error"]
+        exc = outcome["error"]
+        if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
+            # Fleet scripts read `tail -n 1 | jq .ok`: a refused install still ends with one JSON value.
+            warn(str(exc))
+            emit_json({"ok": False, "recipe": options.recipe_id, "env": None, "log": None, "entry_id": None,
+                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused"})
+            return exc.exit_code
+        raise exc
     result = outcome["result"]
     if args.json:
         emit_json(result.to_dict())
@@ -117,10 +161,18 @@ def run(args: argparse.Namespace) -> int:
         print('Next: eval "$(gc-wizard activate)"    # use it in this shell')
         print("      gc-wizard kernel install         # use it in Jupyter")
         print(f"Log: {result.log}")
-    elif result.cancelled:
-        print(f"\nCancelled. Your current environment is untouched. Log: {result.log}", file=sys.stderr)
     else:
-        print(f"\nInstall failed: {result.error}\nYour current environment is untouched.", file=sys.stderr)
+        if result.mode == "in-place":
+            after = f"{result.env} was put back as it was before (or see `gc-wizard rollback {result.entry_id}`)."
+        elif result.kept:
+            after = (f"The new environment stays at {result.env}, not current (`gc-wizard remove "
+                     f"{result.entry_id}` deletes it). Your current environment is untouched.")
+        else:
+            after = "The unfinished environment was removed. Your current environment is untouched."
+        if result.cancelled:
+            print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
+        else:
+            print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
     if result.cancelled:
         return 130
     return 0 if result.ok else 1

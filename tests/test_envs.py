@@ -1,0 +1,135 @@
+"""Environments on disk: real venvs frozen and re-synced by the real uv, markers, disk use, free space."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from wizard import envs
+from wizard.errors import OperationFailed
+
+
+def _uv(*args: str) -> None:
+    from uv import find_uv_bin
+
+    subprocess.run([find_uv_bin(), *args], check=True, capture_output=True, text=True)
+
+
+@pytest.fixture
+def venv(tmp_path, wheelhouse):
+    """A real uv venv holding pkg-a 1.0 and pkg-c 3.1 from a local wheelhouse."""
+    wheelhouse.add("pkg-a", "1.0")
+    wheelhouse.add("pkg-a", "2.0")
+    wheelhouse.add("pkg-c", "3.1")
+    env = tmp_path / "env"
+    _uv("venv", "--quiet", str(env))
+    _uv("pip", "install", "--quiet", "--python", str(env / "bin" / "python"), "--offline", "--find-links",
+        str(wheelhouse.path), "pkg-a==1.0", "pkg-c==3.1")
+    return env
+
+
+def test_freeze_lists_the_exact_package_set(venv):
+    assert envs.freeze(venv) == ["pkg-a==1.0", "pkg-c==3.1"]
+
+
+def test_freeze_of_a_folder_that_is_no_environment_fails_loudly(tmp_path):
+    with pytest.raises(OperationFailed, match="does not exist"):
+        envs.freeze(tmp_path)
+
+
+def test_no_hash_file_when_the_installer_gives_no_hashes(venv, wheelhouse, tmp_path):
+    """uv hashes what an index lists; for --find-links wheels (and unknown packages) it gives none."""
+    out = tmp_path / "frozen" / "x.txt"
+    assert envs.hashed_requirements(venv, envs.freeze(venv), out, find_links=[str(wheelhouse.path)]) is None
+    assert envs.hashed_requirements(venv, ["no-such-package-anywhere==9.9"], out) is None
+    assert not out.exists()
+
+
+def test_sync_restores_exactly_installing_and_removing(venv, wheelhouse):
+    snapshot = envs.freeze(venv)
+    _uv("pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), "--offline", "--find-links",
+        str(wheelhouse.path), "pkg-a==2.0")
+    _uv("pip", "uninstall", "--quiet", "--python", str(venv / "bin" / "python"), "pkg-c")
+    assert envs.freeze(venv) == ["pkg-a==2.0"]
+    assert envs.sync(venv, snapshot, find_links=[str(wheelhouse.path)]) == "offline"
+    assert envs.freeze(venv) == snapshot
+    envs.sync(venv, [])  # an environment that had nothing gets nothing back
+    assert envs.freeze(venv) == []
+
+
+def test_sync_failure_names_uvs_own_error(venv, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(OperationFailed) as info:
+        envs.sync(venv, ["pkg-zzz==1.0"], find_links=[str(empty)])
+    assert "pkg-zzz" in str(info.value) and "offline:" in str(info.value)
+
+
+def test_key_versions_reads_jax_cudnn_numpy_and_graphcast():
+    frozen = ["absl-py==2.1.0", "jax==0.4.23", "jaxlib==0.4.23+cuda12.cudnn89", "numpy==1.26.4",
+              "nvidia-cudnn-cu12==8.9.7.29", "graphcast @ file:///work/graphcast", "Flax==0.8.4"]
+    assert envs.key_versions(frozen) == {"jax": "0.4.23", "jaxlib": "0.4.23+cuda12.cudnn89",
+                                         "nvidia-cudnn-cu12": "8.9.7.29", "numpy": "1.26.4",
+                                         "graphcast": "file:///work/graphcast"}
+
+
+def test_disk_usage_counts_a_hardlinked_file_once(tmp_path):
+    data = os.urandom(1 << 20)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "big.bin").write_bytes(data)
+    os.link(tmp_path / "a" / "big.bin", tmp_path / "a" / "same-file.bin")
+    (tmp_path / "a" / "link").symlink_to("big.bin")
+    naive = sum(p.stat().st_size for p in (tmp_path / "a").iterdir() if not p.is_symlink())
+    used = envs.disk_usage(tmp_path / "a")
+    assert naive == 2 << 20
+    assert (1 << 20) <= used < (1 << 20) + 64 * 1024
+
+
+def test_markers_round_trip_and_a_broken_one_reads_as_empty(tmp_path):
+    envs.write_marker(tmp_path, {"recipe": "tiny-a", "backend": "cpu", "runtime_env": {"A": "1"}})
+    assert envs.read_marker(tmp_path)["runtime_env"] == {"A": "1"}
+    envs.restore_marker(tmp_path, None)
+    assert not (tmp_path / envs.MARKER).exists()
+    (tmp_path / envs.MARKER).write_text("[1, 2")
+    assert envs.read_marker(tmp_path) == {}
+    envs.restore_marker(tmp_path, {"recipe": "theirs"})
+    assert envs.read_marker(tmp_path) == {"recipe": "theirs"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [envs.MARKER]
+
+
+def test_only_managed_environments_can_be_removed(tmp_path, isolated_state):
+    outside = tmp_path / "users-env"
+    outside.mkdir()
+    with pytest.raises(OperationFailed, match="not a managed environment"):
+        envs.remove_env(outside)
+    assert outside.is_dir()
+    inside = isolated_state / "envs" / "tiny-a-1"
+    (inside / "lib").mkdir(parents=True)
+    (inside / "lib" / "x.py").write_bytes(b"x" * 10000)
+    assert envs.is_managed(inside) and not envs.is_managed(isolated_state / "envs")
+    assert envs.remove_env(inside) >= 10000 and not inside.exists()
+
+
+def test_free_disk_check_names_the_folder_and_the_sizes(tmp_path):
+    not_yet = tmp_path / "envs" / "new-env"
+    free = envs.free_gib(not_yet)
+    assert free > 0
+    envs.check_free_disk(not_yet, 0.001, "recipe tiny-a")
+    with pytest.raises(OperationFailed) as info:
+        envs.check_free_disk(not_yet, free + 1000, "recipe tiny-a")
+    assert str(tmp_path / "envs") in str(info.value) and "recipe tiny-a" in str(info.value)
+
+
+
+def test_two_environments_sharing_a_file_use_it_once_together(tmp_path):
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    (tmp_path / "one" / "lib.so").write_bytes(os.urandom(1 << 20))
+    os.link(tmp_path / "one" / "lib.so", tmp_path / "two" / "lib.so")  # as uv links both from its cache
+    each = envs.disk_usage(tmp_path / "one")
+    assert envs.disk_usage(tmp_path / "two") == each
+    seen: set = set()
+    together = envs.disk_usage(tmp_path / "one", seen) + envs.disk_usage(tmp_path / "two", seen)
+    assert together == each

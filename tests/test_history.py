@@ -1,0 +1,207 @@
+"""history.json on real files and real processes: atomic, repairable, never silently emptied."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import REPO, run_cli
+from wizard.history import INTERRUPTED, Entry, boot_id, load_history, record_verify, verify_summary
+from wizard.lock import StateLock
+
+
+def _write(home: Path, entries: list) -> Path:
+    path = home / "history.json"
+    path.write_text(json.dumps({"version": 1, "entries": entries}))
+    return path
+
+
+def _entry(**kw) -> dict:
+    base = Entry(id=kw.pop("id", "e1"), kind="install", recipe="tiny-a", env="/nowhere/env").to_dict()
+    base.update(kw)
+    return base
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+@pytest.fixture
+def lock_holder(isolated_state):
+    """A real second process holding the state lock (as a running install does), until the test ends."""
+    code = ("import sys, time; from wizard.lock import StateLock\n"
+            "with StateLock('install tiny-slow'):\n    print('locked', flush=True); time.sleep(120)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=REPO,
+                            env={**os.environ, "GC_WIZARD_HOME": str(isolated_state)})
+    assert proc.stdout.readline().strip() == "locked"
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def test_save_round_trips_atomically_with_the_interface_fields(isolated_state):
+    history = load_history()
+    assert history.entries == [] and history.warnings == []
+    a = history.add(Entry(id=history.new_entry_id(), kind="install", recipe="tiny-a", env="/e/a", status="installed"))
+    b = history.add(Entry(id=history.new_entry_id(), kind="install", recipe="tiny-b", env="/e/b", status="verified"))
+    history.make_current(a)
+    history.make_current(b)
+    history.save()
+    assert [p.name for p in isolated_state.iterdir()] == ["history.json"]  # no temp file left behind
+    again = load_history()
+    assert [e.id for e in again.entries] == [a.id, b.id]
+    assert again.current().id == b.id and not again.get(a.id).current
+    raw = json.loads((isolated_state / "history.json").read_text())["entries"][1]
+    for key in ("id", "recipe", "env", "status", "current", "started", "finished", "log", "kind", "packages",
+                "verify", "mode", "snapshot", "error", "pid", "host"):
+        assert key in raw
+
+
+def test_a_corrupt_file_is_moved_aside_with_a_warning_and_a_fresh_history_starts(isolated_state):
+    path = isolated_state / "history.json"
+    path.write_text('{"version": 1, "entries": [ {"id": "trunc')
+    history = load_history()
+    assert history.entries == []
+    (aside,) = isolated_state.glob("history.json.corrupt-*")
+    assert aside.read_text() == '{"version": 1, "entries": [ {"id": "trunc'
+    assert str(aside) in history.warnings[0] and "untouched" in history.warnings[0]
+    history.add(Entry(id="x", kind="install", recipe="r", env="/e"))
+    history.save()
+    assert [e.id for e in load_history().entries] == ["x"]
+
+
+def test_json_that_is_not_a_history_is_moved_aside_too(isolated_state):
+    (isolated_state / "history.json").write_text('{"hello": "world"}')
+    history = load_history()
+    assert history.entries == [] and "not a gc-wizard history" in history.warnings[0]
+    assert len(list(isolated_state.glob("history.json.corrupt-*"))) == 1
+
+
+def test_cli_history_on_a_corrupt_file_warns_and_never_tracebacks(isolated_state):
+    (isolated_state / "history.json").write_bytes(b"\xff\xfe not even text")
+    proc = run_cli("history", "--json")
+    assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1] == "[]"
+    assert "moved to" in proc.stderr and "Traceback" not in proc.stderr
+    (aside,) = isolated_state.glob("history.json.corrupt-*")
+    assert aside.read_bytes() == b"\xff\xfe not even text"
+
+
+def test_unreadable_entries_and_unknown_fields_are_kept_in_the_file(isolated_state):
+    good = _entry(id="good", status="installed", current=True, from_the_future={"x": 1})
+    path = _write(isolated_state, [{"id": 7, "what": "a broken entry"}, good])
+    history = load_history()
+    assert [e.id for e in history.entries] == ["good"]
+    assert "entry 1 could not be read" in history.warnings[0]
+    history.add(Entry(id="new", kind="install", recipe="tiny-b", env="/e/b"))
+    history.save()
+    raw = json.loads(path.read_text())["entries"]
+    assert raw[0] == {"id": 7, "what": "a broken entry"}  # still there, byte for byte
+    assert raw[1]["from_the_future"] == {"x": 1} and raw[2]["id"] == "new"
+
+
+def test_at_most_one_entry_is_current_after_loading(isolated_state):
+    _write(isolated_state, [_entry(id="a", status="installed", current=True),
+                            _entry(id="b", status="installed", current=True)])
+    history = load_history()
+    assert [e.id for e in history.entries if e.current] == ["b"]
+    assert [e["id"] for e in json.loads((isolated_state / "history.json").read_text())["entries"]
+            if e["current"]] == ["b"]
+
+
+def test_a_run_whose_process_died_is_marked_interrupted_and_saved(isolated_state):
+    _write(isolated_state, [_entry(id="ok", status="installed", current=True),
+                            _entry(id="dead", status="running", pid=_dead_pid())])
+    history = load_history()
+    dead = history.get("dead")
+    assert dead.status == "failed" and dead.interrupted and dead.error == INTERRUPTED and not dead.current
+    assert history.current().id == "ok"
+    assert any("dead" in w and "interrupted" in w for w in history.warnings)
+    saved = {e["id"]: e for e in json.loads((isolated_state / "history.json").read_text())["entries"]}
+    assert saved["dead"]["status"] == "failed" and saved["dead"]["interrupted"] is True
+
+
+def test_a_run_still_holding_the_lock_is_left_running_and_nothing_is_written(isolated_state, lock_holder):
+    path = _write(isolated_state, [_entry(id="live", status="running", pid=lock_holder.pid)])
+    before = path.read_text()
+    history = load_history()
+    assert history.get("live").status == "running"
+    assert path.read_text() == before
+
+
+def test_while_another_wizard_works_a_dead_pid_is_still_found_but_not_written(isolated_state, lock_holder):
+    path = _write(isolated_state, [_entry(id="live", status="running", pid=lock_holder.pid),
+                                   _entry(id="dead", status="running", pid=_dead_pid())])
+    before = path.read_text()
+    history = load_history()
+    assert history.get("dead").interrupted and history.get("live").status == "running"
+    assert path.read_text() == before  # the lock holder owns the file right now
+
+
+def test_a_run_from_before_a_reboot_is_interrupted_even_if_its_pid_is_reused(isolated_state, lock_holder):
+    _write(isolated_state, [_entry(id="old", status="running", pid=lock_holder.pid, host=socket.gethostname(),
+                                   boot="another-boot")])
+    assert load_history().get("old").interrupted
+
+
+def test_a_run_on_another_host_is_left_alone_while_the_lock_is_held(isolated_state, lock_holder):
+    _write(isolated_state, [_entry(id="far", status="running", pid=_dead_pid(), host="gpu07.elsewhere")])
+    assert load_history().get("far").status == "running"
+
+
+def test_with_the_lock_free_every_running_entry_is_dead_whatever_its_host(isolated_state):
+    _write(isolated_state, [_entry(id="far", status="running", pid=os.getppid(), host="gpu07.elsewhere")])
+    far = load_history().get("far")
+    assert far.status == "failed" and far.interrupted
+
+
+def test_the_lock_holder_marks_entries_left_by_earlier_holders(isolated_state):
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        _write(isolated_state, [_entry(id="stale", status="running", pid=live.pid, boot=boot_id())])
+        with StateLock("test"):
+            assert load_history().get("stale").status == "running"  # unlocked view: its pid is alive
+            assert load_history(locked=True).get("stale").interrupted  # but we hold the lock: it is dead
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_record_verify_adds_a_finished_verify_entry_that_is_never_current(isolated_state, tmp_path):
+    env = tmp_path / "env"
+    env.mkdir()
+    (env / "gc-wizard-env.json").write_text(json.dumps({"recipe": "tiny-a", "backend": "cpu"}))
+    verify = {"ok": False, "backend": "cpu", "log": "/x.log",
+              "tiers": [{"name": "jax_import", "ok": False, "status": "failed"},
+                        {"name": "backend", "ok": False, "status": "not_run"}],
+              "findings": [{"id": "numpy2_incompatible"}]}
+    entry = record_verify(env, verify, log="/x.log")
+    (saved,) = load_history().entries
+    assert saved.id == entry.id and saved.kind == "verify" and saved.recipe == "tiny-a"
+    assert saved.status == "failed" and not saved.current
+    assert saved.verify == verify_summary(verify)
+    assert saved.verify["failed_tier"] == "jax_import" and saved.verify["findings"] == ["numpy2_incompatible"]
+    with StateLock("another wizard"):
+        assert record_verify(env, verify) is None  # busy: not recorded, no error
+
+
+def test_history_json_lists_entries_with_disk_use_and_the_human_table_marks_current(isolated_state, tmp_path):
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "blob").write_bytes(os.urandom(300_000))
+    _write(isolated_state, [_entry(id="a", env=str(env), status="installed", current=True,
+                                   started=time.strftime("%Y-%m-%dT%H:%M:%S"))])
+    proc = run_cli("history", "--json")
+    (row,) = json.loads(proc.stdout.splitlines()[-1])
+    assert row["id"] == "a" and row["current"] is True and row["env_exists"] is True
+    assert 300_000 <= row["disk_bytes"] < 400_000
+    table = run_cli("history").stdout
+    assert "● a" in table and "MiB" in table and str(env) in table

@@ -1,0 +1,100 @@
+"""An installer question nobody foresaw: asked on the user's terminal, or refused plainly under --yes.
+
+The question is real: pip meets a local package index that wants a user name and a password (as a
+lab's private index does) and asks for them on its terminal, which the runner's pty is.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import http.server
+import os
+import sys
+import threading
+
+import pytest
+
+from tests.fixtures.state import REPO, last_json, run_cli
+
+USER, PASSWORD = "lab", "pw-4711-secret"
+
+
+class _AuthWheels(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+        if self.headers.get("Authorization") != f"Basic {token}":
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="lab wheels"')
+            self.end_headers()
+            return
+        super().do_GET()
+
+
+@pytest.fixture
+def private_index(tiny):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(_AuthWheels, directory=str(tiny.house.path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+def _args(tiny, index: str) -> list[str]:
+    return ["--recipes-dir", str(tiny.recipes), "--installer", "pip", "--offline", "--find-links", index,
+            "--graphcast-src", str(tiny.graphcast), "--no-verify"]
+
+
+def test_under_yes_an_unknown_question_fails_the_install_with_a_clear_message(tiny, private_index):
+    proc = run_cli("install", "tiny-a", "--yes", "--json", *_args(tiny, private_index))
+    assert proc.returncode == 1
+    assert "the installer asks 'User for 127.0.0.1:" in proc.stderr and "no rule answers it" in proc.stderr
+    result = last_json(proc)
+    assert "stopped at a question nobody answered" in result["error"]
+    (entry,) = tiny.history()
+    assert entry["status"] == "failed" and not entry["current"]
+
+
+def test_on_a_terminal_the_user_answers_and_the_password_is_neither_echoed_nor_logged(tiny, private_index):
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "wizard", "install", "tiny-a", *_args(tiny, private_index)],
+                          cwd=str(REPO), env=dict(os.environ), encoding="utf-8", timeout=120,
+                          dimensions=(24, 200))
+    try:
+        child.expect(r"User for 127\.0\.0\.1:\d+: ")
+        child.sendline(USER)
+        child.expect("Password: ")
+        child.sendline(PASSWORD)
+        child.expect("now the current environment")
+        child.expect(pexpect.EOF)
+        shown = child.before
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    assert PASSWORD not in shown
+    (entry,) = tiny.history()
+    assert entry["current"] and entry["status"] == "installed"
+    log = open(entry["log"]).read()
+    assert "Successfully installed pkg-a-1.0" in log and PASSWORD not in log
+
+
+def test_ctrl_c_at_the_question_cancels_the_install(tiny, private_index):
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "wizard", "install", "tiny-a", *_args(tiny, private_index)],
+                          cwd=str(REPO), env=dict(os.environ), encoding="utf-8", timeout=120,
+                          dimensions=(24, 200))
+    try:
+        child.expect(r"User for 127\.0\.0\.1:\d+: ")
+        child.sendintr()  # Ctrl-C on the user's terminal
+        child.expect("Cancelled")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    (entry,) = tiny.history()
+    assert entry["status"] == "cancelled" and not entry["current"]

@@ -1,18 +1,27 @@
 """Saves an SVG of every wizard screen at 80×24, from the real app, on a stand-in GPU server.
 
-Run: `python screenshots/make_screenshots.py`. Detection sees two A100s on driver 535 through the
-stand-in NVML library (tests/standins); the install is a real one of tiny local wheels; the Verify
-screen is fed the tiers of a real `gc-wizard verify --json` run captured on this project's CPU
-machine (tests/data/verify-cpu-notebook.json).
+Run: `.venv/bin/python screenshots/make_screenshots.py` (about a minute; needs PyPI only to learn
+that the slow test package is not there). Detection sees two A100s on driver 535 through the stand-in
+NVML library (tests/standins), and a server whose driver is not loaded for the problems-first view.
+The installs are real ones of tiny local wheels: one dribbled out by a slow local index (so the
+install screen is caught mid-step, then stopped with Ctrl-C), and one through pip from a local index
+that asks for a password (the dialog). The Verify screen is fed the tiers of a real
+`gc-wizard verify --json` run captured on this project's CPU machine (tests/data/verify-cpu-notebook.json),
+since no GPU JAX runs here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import functools
+import http.server
 import json
 import os
+import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -20,9 +29,10 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
 SIZE = (80, 24)
+USER, PASSWORD = "lab", "wheels-pw"
 
 
-async def wait_for(pilot, condition, timeout: float = 60.0) -> None:
+async def wait_for(pilot, condition, timeout: float = 120.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():
@@ -31,8 +41,34 @@ async def wait_for(pilot, condition, timeout: float = 60.0) -> None:
         await pilot.pause(0.05)
 
 
+def serve(handler_class, directory: Path) -> str:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(handler_class, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+class AuthWheels(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+        if self.headers.get("Authorization") != f"Basic {token}":
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="lab wheels"')
+            self.end_headers()
+            return
+        super().do_GET()
+
+
+def save(app, name: str) -> None:
+    app.save_screenshot(filename=f"{name}.svg", path=str(HERE))
+    print(f"screenshots/{name}.svg")
+
+
 async def main() -> None:
-    from tests.fixtures.tiny import RECIPE
+    from tests.fixtures.tiny import RECIPE, _SlowWheels
     from tests.fixtures.wheels import build_wheel
     from tests.standins import standin_env
 
@@ -40,75 +76,118 @@ async def main() -> None:
     os.environ.update(standin_env("a100x2-535", work))
     os.environ["GC_WIZARD_HOME"] = str(work / "home")
     os.environ["XDG_CONFIG_HOME"] = str(work / "config")
-    house = work / "wheels"
+    house, slow_house = work / "wheels", work / "slow-wheels"
     build_wheel(house, "pkg-a", "1.0")
+    build_wheel(house, "pkg-b", "2.0")
     graphcast = build_wheel(house, "graphcast", "0.1.1")
+    build_wheel(slow_house, "pkg-slow", "1.0", module_source="x = '" + "x" * 4000 + "'\n")
+    slow_url, auth_url = serve(_SlowWheels, slow_house), serve(AuthWheels, house)
     recipes = work / "recipes"
     recipes.mkdir()
-    (recipes / "tiny-a.yaml").write_text(RECIPE.format(id="tiny-a", requirements="  - pkg-a==1.0"))
+    for recipe_id, requirement in (("tiny-a", "pkg-a==1.0"), ("tiny-b", "pkg-b==2.0"), ("tiny-slow", "pkg-slow==1.0")):
+        (recipes / f"{recipe_id}.yaml").write_text(RECIPE.format(id=recipe_id, requirements=f"  - {requirement}"))
+    subprocess.run([sys.executable, "-m", "wizard", "install", "tiny-b", "--yes", "--recipes-dir", str(recipes),
+                    "--find-links", str(house), "--offline", "--graphcast-src", str(graphcast), "--no-verify"],
+                   check=True, capture_output=True, cwd=REPO)
 
     from wizard.tui.app import WizardApp
     from wizard.tui.screens.confirm import ConfirmScreen
     from wizard.tui.screens.done import DoneScreen
     from wizard.tui.screens.history import HistoryScreen
-    from wizard.tui.screens.install import STOP_QUESTION, InstallScreen
+    from wizard.tui.screens.install import InstallScreen
     from wizard.tui.screens.machine import MachineScreen
     from wizard.tui.screens.plan import PlanScreen
+    from wizard.tui.screens.prompt import PromptScreen
     from wizard.tui.screens.recipe import RecipeScreen
     from wizard.tui.screens.verify import VerifyScreen
 
-    def save(app, name: str) -> None:
-        app.save_screenshot(filename=f"{name}.svg", path=str(HERE))
-        print(f"screenshots/{name}.svg")
+    async def choose(pilot, app, recipe_id: str) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        index = next(i for i, m in enumerate(app.screen.matches) if m.recipe.id == recipe_id)
+        app.screen.query_one("OptionList").highlighted = index
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
 
-    app = WizardApp([str(recipes)], find_links=[str(house)], offline=True, graphcast_src=str(graphcast),
-                    verify=False)
+    # 1. Machine, recipes, the recommended plan; a slow install caught mid-step, then stopped.
+    app = WizardApp([str(recipes)], find_links=[str(house), slow_url], graphcast_src=str(graphcast), verify=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.pause(0.3)
         save(app, "01-machine")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
         await pilot.pause(0.2)
         save(app, "02-recipe")
-        recommended = app.screen.query_one("OptionList").highlighted
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
         save(app, "03-plan")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
-        index = next(i for i, m in enumerate(app.screen.matches) if m.recipe.id == "tiny-a")
-        app.screen.query_one("OptionList").highlighted = index
-        del recommended
+        await choose(pilot, app, "tiny-slow")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
-        install = app.install_screen
-        app.pop_screen()
-        await wait_for(pilot, lambda: app.screen is install)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
+                       and app.screen.step_list.state.get("install-requirements") == "running")
+        await pilot.pause(3.2)
         save(app, "04-install")
-        app.push_screen(ConfirmScreen(STOP_QUESTION, yes="Stop", no="Keep going"))
-        await pilot.pause(0.3)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.pause(0.2)
         save(app, "05-stop-install")
-        app.pop_screen()
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen))
+
+    # 2. The check (captured tiers), a pip install whose index asks for a password, Done, History, rollback.
+    app = WizardApp([str(recipes)], find_links=[auth_url], offline=True, graphcast_src=str(graphcast),
+                    verify=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         verify = json.loads((REPO / "tests" / "data" / "verify-cpu-notebook.json").read_text())
         screen = VerifyScreen()
         app.push_screen(screen)
         await pilot.pause(0.1)
-        for tier in verify["tiers"]:
+        for tier in verify["tiers"][:3]:
             screen.add_tier(tier)
+        await pilot.pause(0.2)
+        save(app, "06a-verify-running")
         screen.show_result(verify)
-        await pilot.pause(0.3)
+        await pilot.pause(0.2)
         save(app, "06-verify")
         app.pop_screen()
-        app.push_screen(DoneScreen(app.install_result))
+        await pilot.press("enter")
+        await choose(pilot, app, "tiny-a")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: app.screen.plan is not None and app.screen.plan.installer == "pip")
+        await pilot.press("enter")
+        while not isinstance(app.screen, DoneScreen):
+            await wait_for(pilot, lambda: isinstance(app.screen, (PromptScreen, DoneScreen)))
+            if isinstance(app.screen, PromptScreen):
+                dialog = app.screen
+                secret = "Password" in dialog.question
+                if not secret:
+                    await pilot.pause(0.2)
+                    save(app, "09-installer-question")
+                await pilot.press(*(PASSWORD if secret else USER), "enter")
+                await wait_for(pilot, lambda d=dialog: app.screen is not d)
         await pilot.pause(0.3)
         save(app, "07-done")
-        app.push_screen(HistoryScreen())
-        await pilot.pause(0.5)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        history = app.screen
+        await pilot.pause(0.3)
         save(app, "08-history")
-        assert isinstance(install, InstallScreen)
+        row = next(i for i, e in enumerate(history.entries) if e.recipe == "tiny-b")
+        history.query_one("DataTable").move_cursor(row=row)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.pause(0.2)
+        save(app, "10-rollback")
+
+    # 3. A server whose NVIDIA driver is installed but not loaded: problems first.
+    os.environ.update(standin_env("driver-not-loaded", work / "not-loaded"))
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.pause(0.3)
+        save(app, "11-machine-problems")
 
 
 if __name__ == "__main__":

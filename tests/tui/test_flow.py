@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import html
-import queue
 import re
 
 from wizard.tui.app import WizardApp
-from wizard.tui.messages import PromptAsked
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
@@ -17,6 +15,7 @@ from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
+from wizard.tui.screens.verify import VerifyScreen
 
 SIZE = (80, 24)
 
@@ -28,6 +27,12 @@ async def wait_for(pilot, condition, timeout: float = 60.0) -> None:
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting; screen is {type(pilot.app.screen).__name__}:\n"
                                  f"{screen_text(pilot.app)}")
+        await pilot.pause(0.05)
+    # ...and drawn: a freshly mounted screen can export blank for a frame (every screen has a title row).
+    # An app that is leaving (ctrl+q) draws nothing more, so only a running one is waited on.
+    while pilot.app.return_code is None and "gc-wizard ·" not in screen_text(pilot.app):
+        if loop.time() > deadline:
+            raise AssertionError(f"{type(pilot.app.screen).__name__} never drew")
         await pilot.pause(0.05)
 
 
@@ -98,17 +103,106 @@ async def test_whole_flow_with_a_real_install_of_local_wheels(gpu_server, tiny):
     assert entry["current"] and entry["recipe"] == "tiny-a"
 
 
-async def test_a_prompt_becomes_a_dialog_and_the_answer_reaches_the_worker(gpu_server):
+async def test_an_installer_question_becomes_a_dialog_and_the_answer_reaches_it(gpu_server, tiny, auth_index):
+    """A real runner step: pip meets a private index, asks for a user and a password; we answer in the dialog."""
+    from tests.tui.conftest import PASSWORD, USER
+
     gpu_server("no-nvidia")
-    app = WizardApp()
+    app = WizardApp([str(tiny.recipes)], find_links=[auth_index], offline=True,
+                    graphcast_src=str(tiny.graphcast), verify=False)
+    asked: list[tuple[str, bool]] = []
     async with app.run_test(size=SIZE) as pilot:
-        await facts_shown(pilot)
-        reply: queue.Queue = queue.Queue()
-        app.post_message(PromptAsked("Enter passphrase:", reply))
+        await _choose(pilot, app, "tiny-a")
+        await pilot.press("i")  # pip: it asks for credentials; uv never asks
+        await wait_for(pilot, lambda: app.screen.plan is not None and app.screen.plan.installer == "pip")
+        await pilot.press("enter")
+        while not isinstance(app.screen, DoneScreen):
+            await wait_for(pilot, lambda: isinstance(app.screen, (PromptScreen, DoneScreen)), timeout=120)
+            if isinstance(app.screen, PromptScreen):
+                dialog = app.screen
+                asked.append((dialog.question, dialog.secret))
+                answer = PASSWORD if "Password" in dialog.question else USER
+                await pilot.press(*answer)
+                if answer == PASSWORD:
+                    assert PASSWORD not in screen_text(app)  # masked while typed
+                await pilot.press("enter")
+                await wait_for(pilot, lambda d=dialog: app.screen is not d)
+        assert app.install_result["ok"], app.install_result
+    port = auth_index.rsplit(":", 1)[1].strip("/")
+    assert asked[0] == (f"The installer asks: User for 127.0.0.1:{port}:", False)
+    assert asked[1] == ("The installer asks: Password:", True)
+    (entry,) = tiny.history()
+    assert entry["current"] and entry["status"] == "installed"
+    log = open(entry["log"]).read()
+    assert "pkg-a" in log and "Successfully installed pkg-a-1.0" in log
+
+
+async def test_refusing_an_installer_question_stops_the_step_and_nothing_becomes_current(
+        gpu_server, tiny, auth_index):
+    gpu_server("no-nvidia")
+    app = WizardApp([str(tiny.recipes)], find_links=[auth_index], offline=True,
+                    graphcast_src=str(tiny.graphcast), verify=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-a")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: app.screen.plan is not None and app.screen.plan.installer == "pip")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen), timeout=120)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=60)
+        assert not app.install_result["ok"]
+        assert "nobody answered" in app.install_result["error"]
+        assert "still the current one" in screen_text(app)
+        await pilot.press("enter")
+    assert app.exit_status == 1
+    (entry,) = tiny.history()
+    assert entry["status"] == "failed" and not entry["current"]
+
+
+async def test_plan_switches_installer_and_folder_and_back_keeps_the_choice(gpu_server, tiny, tmp_path):
+    gpu_server("no-nvidia")
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-b")
+        plan_screen = app.screen
+        assert plan_screen.plan.installer == "uv" and "pkg-b==2.0" in screen_text(app)
+        await pilot.press("i")
+        await wait_for(pilot, lambda: plan_screen.plan.installer == "pip")
+        assert "-m pip install" in str(plan_screen.query_one("#plan").render())
+        await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
-        assert "Enter passphrase:" in screen_text(app)
-        await pilot.press("s", "e", "c", "r", "e", "t", "enter")
-        assert reply.get(timeout=5) == "secret"
+        target = tmp_path / "my-graphcast-env"
+        app.screen.query_one("Input").value = str(target)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is plan_screen and plan_screen.plan.env_dir == target)
+        assert f"\n  {target}\n" in str(plan_screen.query_one("#plan").render())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        recipes = app.screen
+        assert recipes.matches[recipes.query_one("OptionList").highlighted].recipe.id == "tiny-b"
+    assert not target.exists()  # planning touched nothing
+
+
+async def test_verify_shows_the_failing_tier_then_findings_and_nothing_becomes_current(gpu_server, tiny):
+    """The check runs for real: the tiny env has no JAX, so the first tier fails and Done says why."""
+    gpu_server("no-nvidia")
+    app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
+                    graphcast_src=str(tiny.graphcast), verify=True, level="quick")
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-a")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen) and app.screen.done, timeout=180)
+        verify = app.screen
+        assert verify.tiers and verify.tiers[0]["name"] == "jax_import" and not verify.tiers[0]["ok"]
+        text = screen_text(app)
+        assert "✗ import jax" in text
+        await pilot.press("escape")  # back to the install log
+        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen))
+        assert "Not done" in screen_text(app) and not app.install_result["ok"]
+    (entry,) = tiny.history()
+    assert entry["status"] == "failed" and not entry["current"]
 
 
 async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gpu_server, tiny, slow_index):
@@ -125,9 +219,11 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert STOP_QUESTION in screen_text(app)
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=60)
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")),
+                       timeout=60)
         assert app.install_result["cancelled"]
-        assert "untouched" in screen_text(app)
+        # Read the widget, not a screenshot: an export taken while the screen mounts can be blank.
+        assert "untouched" in str(app.screen.query_one("#summary").render())
     entries = tiny.history()
     assert entries[-1]["status"] == "cancelled" and not any(e["current"] for e in entries)
 

@@ -1,8 +1,13 @@
-"""The real app in a real terminal: tmux at 80×24, TERM=xterm (16 colours over SSH) and xterm-256color."""
+"""The real app in a real terminal: tmux at 80×24, TERM=xterm (16 colours over SSH) and xterm-256color.
+
+A tmux server keeps its own environment, so every variable the app needs is passed explicitly.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -13,30 +18,49 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import REPO
+from tests.fixtures.state import REPO, run_cli
+from tests.fixtures.tiny import RECIPE
+from tests.fixtures.wheels import build_wheel
 from tests.standins import standin_env
+from wizard.runner import PASSED_PREFIXES, PASSED_VARS
 
 pytestmark = [pytest.mark.tmux, pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 
 
-class Tmux:
-    def __init__(self, tmp_path: Path) -> None:
-        self.name = f"gcw-{uuid.uuid4().hex[:8]}"
-        self.tmp = tmp_path
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "80", "-y", "24",
-                        "bash", "--norc", "--noprofile"], check=True)
+def _tmux(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=check)
 
-    def run(self, argv: list[str], env: dict[str, str], exit_file: Path) -> None:
-        assignments = [f"{k}={v}" for k, v in env.items()]
-        line = f"cd {shlex.quote(str(REPO))} && env {shlex.join(assignments + argv)}; echo EXIT=$? > {exit_file}"
-        subprocess.run(["tmux", "send-keys", "-t", self.name, line, "Enter"], check=True)
+
+class Tmux:
+    """One detached 80×24 session; `shell()` runs a command line in bash, `app()` makes the app the pane."""
+
+    def __init__(self) -> None:
+        self.name = f"gcw-{uuid.uuid4().hex[:8]}"
+        self.started = False
+
+    def shell(self) -> None:
+        _tmux("new-session", "-d", "-s", self.name, "-x", "80", "-y", "24", "bash", "--norc", "--noprofile")
+        self.started = True
+
+    def app(self, argv: list[str], env: dict[str, str]) -> int:
+        """Start `argv` as the pane's own process (exec, so the pane's pid is the app's); return the pid."""
+        line = f"cd {shlex.quote(str(REPO))} && exec env -i {shlex.join(_assign(env) + argv)}"
+        _tmux("new-session", "-d", "-s", self.name, "-x", "80", "-y", "24", line)
+        self.started = True
+        return int(_tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").stdout)
+
+    def type_line(self, argv: list[str], env: dict[str, str], exit_file: Path) -> None:
+        line = f"cd {shlex.quote(str(REPO))} && env -i {shlex.join(_assign(env) + argv)}; echo EXIT=$? > {exit_file}"
+        self.keys(line, "Enter")
 
     def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        _tmux("send-keys", "-t", self.name, *keys)
 
-    def screen(self) -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True,
-                              text=True).stdout
+    def screen(self, escapes: bool = False) -> str:
+        return _tmux("capture-pane", "-p", *(["-e"] if escapes else []), "-t", self.name, check=False).stdout
+
+    def flags(self) -> str:
+        return _tmux("display-message", "-p", "-t", self.name, "#{alternate_on} #{mouse_any_flag}").stdout.strip()
 
     def wait_for(self, text: str, timeout: float = 30) -> str:
         deadline = time.monotonic() + timeout
@@ -48,47 +72,193 @@ class Tmux:
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        if self.started:
+            _tmux("kill-session", "-t", self.name, check=False)
+
+
+def _assign(env: dict[str, str]) -> list[str]:
+    return [f"{key}={value}" for key, value in env.items()]
 
 
 @pytest.fixture
-def tmux(tmp_path):
-    session = Tmux(tmp_path)
+def tmux():
+    session = Tmux()
     yield session
     session.close()
 
 
-def _wizard_env(tmp_path: Path, term: str) -> dict[str, str]:
-    env = standin_env("a100x2-535", tmp_path)
-    env.update({"TERM": term, "GC_WIZARD_HOME": str(tmp_path / "home"),
-                "XDG_CONFIG_HOME": str(tmp_path / "config"), "GC_WIZARD_STARTUP_LOG": str(tmp_path / "startup")})
+def _wizard_env(tmp_path: Path, term: str, profile: str = "a100x2-535") -> dict[str, str]:
+    # What a login shell would carry that installers need (certificates, proxies, uv/pip settings).
+    env = {k: v for k, v in os.environ.items() if k in PASSED_VARS or k.startswith(PASSED_PREFIXES)}
+    env.update(standin_env(profile, tmp_path))
+    env.update({"TERM": term, "HOME": os.environ.get("HOME", str(tmp_path)), "LANG": "C.UTF-8",
+                "GC_WIZARD_HOME": os.environ["GC_WIZARD_HOME"], "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
+                "GC_WIZARD_STARTUP_LOG": str(tmp_path / "startup")})
     return env
 
 
+def _wait_gone(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _recipe_index(recipes_dir: Path, env: dict[str, str], recipe_id: str) -> int:
+    """Where `recipe_id` sits in the recipe list (the same matching as the app's)."""
+    proc = run_cli("--recipes-dir", str(recipes_dir), "recipes", "--json", env=env)
+    ids = [r["id"] for r in json.loads(proc.stdout.splitlines()[-1])]
+    return ids.index(recipe_id)
+
+
+def _choose_recipe(tmux: Tmux, index: int) -> None:
+    tmux.wait_for("Press Enter to choose a recipe", timeout=60)
+    tmux.keys("Enter")
+    tmux.wait_for("Choose a recipe")
+    tmux.keys("Home", *(["Down"] * index))
+    time.sleep(0.3)
+    tmux.keys("Enter")
+    tmux.wait_for("What will run")
+
+
 @pytest.mark.parametrize("term", ["xterm", "xterm-256color"])
-def test_facts_then_recipes_then_ctrl_q_leaves_cleanly(tmux, tmp_path, term):
+def test_facts_then_recipes_then_ctrl_q_leaves_with_0_and_a_clean_terminal(tmux, tmp_path, term):
     exit_file = tmp_path / "exit"
-    tmux.run([sys.executable, "-m", "wizard"], _wizard_env(tmp_path, term), exit_file)
+    tmux.shell()
+    tmux.type_line([sys.executable, "-m", "wizard"], _wizard_env(tmp_path, term), exit_file)
     screen = tmux.wait_for("535.104.05")
-    assert "A100" in screen and "Step 1 of 5" in screen
+    assert "A100-SXM4-80GB" in screen and "Step 1 of 5" in screen
+    colours = set(re.findall(r"\x1b\[([0-9;]*)m", tmux.screen(escapes=True)))
+    extended = [c for c in colours if "38;5" in c or "48;5" in c or "38;2" in c or "48;2" in c]
+    if term == "xterm":
+        assert not extended, f"TERM=xterm must get 16 colours only; saw {extended[:5]}"
+    else:
+        assert extended  # 256 colours used where the terminal says it has them
     tmux.keys("Enter")
     screen = tmux.wait_for("Choose a recipe")
-    assert "jax0.4.23-cuda12-cudnn89" in screen
+    assert "★ jax0.4.23-cuda12-cudnn89" in screen and "recommended" in screen
     tmux.keys("C-q")
     deadline = time.monotonic() + 20
     while not exit_file.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert exit_file.read_text().strip() == "EXIT=0"
     after = tmux.screen()
-    assert "Choose a recipe" not in after and "Step 1 of 5" not in after  # the alternate screen is gone
+    assert "Choose a recipe" not in after and "Step 1 of 5" not in after
+    assert tmux.flags() == "0 0"  # alternate screen off, mouse reporting off: a clean terminal
     first_frame = float((tmp_path / "startup").read_text().split("=")[1])
     assert 0 < first_frame < 30
 
 
-def test_the_live_log_follows_the_tail_of_a_50k_line_step(tmux, tmp_path):
+def _slow_recipe(tmp_path: Path) -> Path:
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "tiny-slow.yaml").write_text(RECIPE.format(id="tiny-slow", requirements="  - pkg-slow==1.0"))
+    return recipes
+
+
+def test_a_dropped_ssh_session_stops_the_install_and_nothing_becomes_current(tmux, tmp_path, slow_index):
+    """SIGHUP (tmux kill-session hangs up the pane) mid-install: the app stops the child and exits."""
+    recipes = _slow_recipe(tmp_path)
+    # Recipes may name only https/file locations; uv's own variable (passed to steps) points it at the
+    # local index that dribbles the wheel out over minutes.
+    env = {**_wizard_env(tmp_path, "xterm", profile="no-nvidia"), "UV_FIND_LINKS": slow_index}
+    index = _recipe_index(recipes, env, "tiny-slow")
+    pid = tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes)], env)
+    _choose_recipe(tmux, index)
+    tmux.keys("Enter")
+    tmux.wait_for("✓ Create the environment", timeout=60)  # the slow download step is under way
+    time.sleep(1.0)
+    children = _children(pid)
+    assert children, f"the installer step should be running as the app's child:\n{tmux.screen()}"
+    tmux.close()
+    assert _wait_gone(pid, 30), "the app did not exit after SIGHUP"
+    for child in children:
+        assert _wait_gone(child, 10), f"installer process {child} outlived the app"
+    entries = json.loads(run_cli("history", "--json").stdout.splitlines()[-1])
+    assert entries[-1]["recipe"] == "tiny-slow" and entries[-1]["status"] == "cancelled"
+    assert not any(e["current"] for e in entries)
+
+
+_NOISY_SETUP = '''\
+import sys
+from setuptools import setup
+
+if "bdist_wheel" in sys.argv:  # only the real build is noisy, like a compiler
+    for i in range(50000):
+        print(f"compiling graphcast part {i} " + "x" * 40)
+    print("all parts compiled")
+setup(name="graphcast", version="0.1.1", py_modules=["graphcast"])
+'''
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_the_install_log_follows_the_tail_during_a_50k_line_step(tmux, tmp_path):
+    """pip -v builds a local GraphCast source that prints 50,000 lines; the log pane stays on the newest."""
+    house = tmp_path / "house"
+    build_wheel(house, "pkg-a", "1.0")
+    source = tmp_path / "graphcast-src"
+    source.mkdir()
+    (source / "setup.py").write_text(_NOISY_SETUP)
+    (source / "graphcast.py").write_text("")
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    text = RECIPE.format(id="tiny-noisy", requirements="  - pkg-a==1.0").replace(
+        "find_links: []", f"find_links: [{house}]").replace(
+        "graphcast @ git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7af4aaed7790167dffa769bae1f2c",
+        f"graphcast @ file://{source}")
+    (recipes / "tiny-noisy.yaml").write_text(text)
+    env = {**_wizard_env(tmp_path, "xterm", profile="no-nvidia"), "PIP_VERBOSE": "1"}
+    index = _recipe_index(recipes, env, "tiny-noisy")
+    tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes)], env)
+    _choose_recipe(tmux, index)
+    tmux.keys("i")  # pip: with PIP_VERBOSE it streams the build's own output
+    tmux.wait_for("Installer pip")
+    tmux.keys("Enter")
+    seen: list[int] = []
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        screen = tmux.screen()
+        parts = [int(n) for n in re.findall(r"compiling graphcast part (\d+)", screen)]
+        if parts:
+            # The newest line is at the bottom of the pane, and the pane shows a run of recent lines.
+            assert parts == sorted(parts) and parts[-1] - parts[0] == len(parts) - 1, screen
+            seen.append(parts[-1])
+        if "Checking GraphCast" in screen or "Done" in screen or "Not done" in screen:
+            break
+        time.sleep(0.2)
+    print(f"newest visible line per sample: {seen}")
+    assert len(set(seen)) >= 3 and max(seen) > 10000, f"the log did not move with the tail: {seen}"
+    # After the step, back on the install screen: the last lines the step printed are in view.
+    screen = tmux.wait_for("Enter: what to do now", timeout=120)  # the check (no JAX here) is over
+    tmux.keys("Escape")
+    screen = tmux.wait_for("Installing tiny-noisy")
+    assert "Successfully installed graphcast-0.1.1" in screen, screen
+    tmux.keys("C-q")
+
+
+def test_the_live_log_widget_follows_the_tail_of_50k_lines_without_network(tmux, tmp_path):
+    """The same LiveLog fed 50,000 lines from a thread as fast as it can (no installer, no network)."""
     exit_file = tmp_path / "exit"
-    env = {"TERM": "xterm", "PYTHONPATH": str(REPO)}
-    tmux.run([sys.executable, str(Path(__file__).parent / "live_log_app.py"), "50000"], env, exit_file)
+    tmux.shell()
+    env = {"TERM": "xterm", "PYTHONPATH": str(REPO), "PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+    tmux.type_line([sys.executable, str(Path(__file__).parent / "live_log_app.py"), "50000"], env, exit_file)
     screen = tmux.wait_for("FEEDING DONE", timeout=60)
     deadline = time.monotonic() + 20
     while "line 49999 " not in screen and time.monotonic() < deadline:

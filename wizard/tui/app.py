@@ -1,9 +1,10 @@
 """The wizard app: walks a new lab member from "what does this server have" to a verified GraphCast.
 
 The App holds the flow and the two long-running workers (install, rollback); screens render and
-return answers. Workers report only through messages (and the LiveLog's thread-safe buffer), and
-get a `threading.Event` to stop: Ctrl-C (after confirming), quitting, and a dropped SSH connection
-(SIGHUP) all set it, and the core only makes an environment current at the very end.
+return answers through `dismiss`, or post messages. Workers report only through messages (and the
+LiveLog's thread-safe buffer), and get a `threading.Event` to stop: Ctrl-C (after confirming),
+quitting, the app closing for any reason, a dropped SSH connection (SIGHUP) and SIGTERM all set it.
+The core makes an environment current only at the very end, so a stopped install never is.
 """
 
 from __future__ import annotations
@@ -23,23 +24,28 @@ from textual.worker import Worker, WorkerState
 
 from wizard.tui import STARTED
 from wizard.tui.messages import (
-    FactsReady,
     InstallDone,
+    PlanReady,
     PromptAsked,
     RollbackDone,
+    RollbackRequested,
     StepFinished,
     StepStarted,
     VerifyStarted,
     VerifyTier,
 )
+from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import InstallScreen
+from wizard.tui.screens.install import STOP_QUESTION, InstallScreen
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.verify import VerifyScreen
+
+#: Exit statuses for leaving by signal (128 + the signal's number, as a shell reports it).
+_SIGNAL_EXITS = {signal.SIGHUP: 129, signal.SIGTERM: 143}
 
 
 def process_age() -> float:
@@ -55,11 +61,14 @@ def process_age() -> float:
 
 
 class WizardApp(App):
+    """The flow: Machine → Recipe → Plan → Install (→ Verify) → Done; History and Report on the side."""
+
     CSS_PATH = "app.tcss"
     TITLE = "gc-wizard"
     SUB_TITLE = "GraphCast on this server"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="quit", priority=True, tooltip="Leave gc-wizard")]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="quit", priority=True,
+                        tooltip="Leave gc-wizard (a running install is stopped first)")]
 
     def __init__(self, recipes_dirs: list[str] | None = None, *, find_links: list[str] | None = None,
                  offline: bool = False, graphcast_src: str | None = None, verify: bool = True,
@@ -68,46 +77,73 @@ class WizardApp(App):
         self.options = {"recipes_dirs": list(recipes_dirs or []), "find_links": list(find_links or []),
                         "offline": offline, "graphcast_src": graphcast_src, "verify": verify, "level": level}
         self.cancel_event = threading.Event()
+        """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
+        """Process start to the first frame (on_ready), the figure the README reports."""
         self.machine: MachineScreen | None = None
         self.install_screen: InstallScreen | None = None
         self.verify_screen: VerifyScreen | None = None
         self.install_result: dict | None = None
         self.exit_status: int | None = None
+        self._prompt_screen: PromptScreen | None = None
+        self._signals: list[int] = []
 
     # Flow ---------------------------------------------------------------------------------------
     def on_mount(self) -> None:
         self.machine = MachineScreen(self.options["recipes_dirs"])
         self.push_screen(self.machine, self._machine_done)
-        try:
-            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hangup)
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass
+        loop = asyncio.get_running_loop()
+        for signum in _SIGNAL_EXITS:
+            try:
+                loop.add_signal_handler(signum, self._leave_on_signal, signum)
+                self._signals.append(signum)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
 
     def on_ready(self) -> None:
         self.first_frame_seconds = round(process_age(), 3)
-        log = os.environ.get("GC_WIZARD_STARTUP_LOG")
-        if log:
-            with open(log, "a") as handle:
-                handle.write(f"first_frame_seconds={self.first_frame_seconds}\n")
+        line = f"first_frame_seconds={self.first_frame_seconds}\n"
+        # Kept in the state folder's logs (tui.log) for support, and where GC_WIZARD_STARTUP_LOG says.
+        targets = [os.environ.get("GC_WIZARD_STARTUP_LOG")]
+        try:
+            from wizard.paths import logs_dir
+
+            targets.append(str(logs_dir() / "tui.log"))
+        except Exception:  # an unwritable state folder must not stop the app; the install says so later
+            pass
+        for target in filter(None, targets):
+            try:
+                Path(target).parent.mkdir(parents=True, exist_ok=True)
+                with open(target, "a") as handle:
+                    handle.write(line)
+            except OSError:
+                pass
+
+    def on_unmount(self) -> None:
+        # However the app ends (quit, signal, crash), a worker still running must stop: App.run only
+        # returns once every thread worker has.
+        self.cancel_event.set()
+        loop = asyncio.get_running_loop()
+        for signum in self._signals:
+            loop.remove_signal_handler(signum)
 
     def _machine_done(self, answer: str | None) -> None:
         # The machine screen is the base of the flow: whatever it answered, it comes back afterwards.
         machine = self.machine
         self.machine = MachineScreen(self.options["recipes_dirs"])
         if answer == "history":
+            self.machine.facts, self.machine.matches = machine.facts, machine.matches
             self.push_screen(self.machine, self._machine_done)
             self.push_screen(HistoryScreen(), self._history_done)
         elif answer == "next" and machine is not None:
             self.machine.facts, self.machine.matches = machine.facts, machine.matches
             self.push_screen(self.machine, self._machine_done)
             self.show_recipes(machine.matches)
+        else:
+            self.push_screen(self.machine, self._machine_done)
 
-    def on_facts_ready(self, message: FactsReady) -> None:
-        """Detection reports to the machine screen; bubbled here only if that screen is gone."""
-
-    def show_recipes(self, matches: list) -> None:
-        self.push_screen(RecipeScreen(matches), lambda match: self._recipe_done(matches, match))
+    def show_recipes(self, matches: list, selected: str | None = None) -> None:
+        self.push_screen(RecipeScreen(matches, selected=selected), lambda match: self._recipe_done(matches, match))
 
     def _recipe_done(self, matches: list, match) -> None:
         if match is None:
@@ -117,35 +153,30 @@ class WizardApp(App):
 
     def _plan_done(self, matches: list, match, settings: dict | None) -> None:
         if settings is None:
-            self.show_recipes(matches)  # Back: choose again
+            self.show_recipes(matches, selected=match.recipe.id)  # Back: choose again
             return
-        self.start_install(match.recipe, settings)
+        self.start_install(settings["plan"], settings)
 
     # Install ------------------------------------------------------------------------------------
-    def start_install(self, recipe, settings: dict) -> None:
-        from types import SimpleNamespace
-
-        from wizard.commands.recipes import make_plan
-
-        plan = make_plan(SimpleNamespace(recipe=recipe.id, recipes_dir=settings.get("recipes_dirs") or [],
-                                         env=settings.get("env"), installer=settings.get("installer", "uv"),
-                                         find_links=settings.get("find_links") or [],
-                                         offline=settings.get("offline", False),
-                                         graphcast_src=settings.get("graphcast_src")))
+    def start_install(self, plan, settings: dict) -> None:
         self.cancel_event = threading.Event()
         self.install_screen = InstallScreen(plan)
         self.verify_screen = None
         self.install_result = None
         self.push_screen(self.install_screen)
-        self.install_worker(recipe.id, settings, self.install_screen.live_log_ref())
+        self.install_worker(plan.recipe.id, settings, self.install_screen)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
-    def install_worker(self, recipe_id: str, settings: dict, live_log) -> None:
+    def install_worker(self, recipe_id: str, settings: dict, screen: InstallScreen) -> None:
         from wizard.install import InstallEvents, InstallOptions, run_install
 
-        app, cancel, step_list = self, self.cancel_event, self.install_screen.step_list_ref()
+        app, cancel = self, self.cancel_event
+        live_log, step_list = screen.live_log, screen.step_list  # their feeders are thread-safe
 
         class Events(InstallEvents):
+            def plan_ready(self, plan) -> None:
+                app.post_message(PlanReady(plan))
+
             def step_started(self, step) -> None:
                 app.post_message(StepStarted(step.name, step.title))
 
@@ -176,7 +207,7 @@ class WizardApp(App):
                 app.post_message(VerifyTier(tier))
 
             def message(self, text: str) -> None:
-                live_log.add_line(text)
+                live_log.add_line(f"[gc-wizard] {text}")
 
         options = InstallOptions(
             recipe_id=recipe_id, env=Path(settings["env"]) if settings.get("env") else None,
@@ -190,6 +221,10 @@ class WizardApp(App):
         except Exception as exc:  # a lock held by another wizard, a full disk: shown, not a crash
             self.post_message(InstallDone(None, error=str(exc)))
 
+    def on_plan_ready(self, message: PlanReady) -> None:
+        if self.install_screen is not None:
+            self.install_screen.set_plan(message.plan)
+
     def on_step_started(self, message: StepStarted) -> None:
         if self.install_screen is not None:
             self.install_screen.step_list.start(message.name, message.title)
@@ -199,7 +234,13 @@ class WizardApp(App):
             self.install_screen.step_list.finish(message.name, message.ok, message.seconds, message.cancelled)
 
     def on_prompt_asked(self, message: PromptAsked) -> None:
-        self.push_screen(PromptScreen(f"The installer asks: {message.text}"), message.reply.put)
+        def answered(text: str | None) -> None:
+            self._prompt_screen = None
+            message.reply.put(text)
+
+        self._prompt_screen = PromptScreen(f"The installer asks: {message.text}", hint="Enter answers · "
+                                           "Escape refuses (the step then stops)", secret=_is_secret(message.text))
+        self.push_screen(self._prompt_screen, answered)
 
     def on_verify_started(self, message: VerifyStarted) -> None:
         self.verify_screen = VerifyScreen()
@@ -212,18 +253,25 @@ class WizardApp(App):
     def on_install_done(self, message: InstallDone) -> None:
         result = message.result or {"ok": False, "error": message.error, "cancelled": False}
         self.install_result = result
+        if self._prompt_screen is not None and self._prompt_screen.is_current:
+            self._prompt_screen.dismiss(None)  # the question is moot: the step is over
         if self.install_screen is not None:
-            self.install_screen.finished = True
-            self.install_screen.live_log.flush()
+            self.install_screen.finish()
         if self.verify_screen is not None and self.screen is self.verify_screen:
             self.verify_screen.show_result(result.get("verify"))
+        elif isinstance(self.screen, ConfirmScreen):
+            self.pop_screen()  # "Stop the install?" asked too late: it is over anyway
+            self.show_done()
         else:
             self.show_done()
 
-    def _verify_done(self, _answer: str | None) -> None:
-        self.show_done()
+    def _verify_done(self, answer: str | None) -> None:
+        if answer == "next":
+            self.show_done()
 
     def show_done(self) -> None:
+        if isinstance(self.screen, DoneScreen):
+            return
         result = self.install_result or {"ok": False, "error": "the install did not report"}
         self.push_screen(DoneScreen(result), self._done_done)
 
@@ -231,24 +279,41 @@ class WizardApp(App):
         if answer == "history":
             self.push_screen(HistoryScreen(), self._history_done)
             return
+        if answer == "log":
+            return  # Back: the install (or verify) screen underneath shows the log again
         ok = bool(self.install_result and self.install_result.get("ok"))
         self.exit_status = 0 if ok else 1
-        self.exit(self.exit_status)
-
-    def cancel_install(self) -> None:
-        self.cancel_event.set()
+        self.exit(return_code=self.exit_status)
 
     def install_running(self) -> bool:
         return any(w.group == "install" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
                    for w in self.workers)
 
+    def action_stop_install(self) -> None:
+        """Ctrl-C on the install and verify screens: copy a selection, else ask, then stop."""
+        selected = self.screen.get_selected_text()
+        if selected:
+            self.copy_to_clipboard(selected)
+            self.notify("Copied.")
+            return
+        if not self.install_running() or isinstance(self.screen, ConfirmScreen):
+            return
+
+        def answered(stop: bool | None) -> None:
+            if stop and self.install_running():
+                self.cancel_event.set()
+                self.notify("Stopping the install…")
+
+        self.push_screen(ConfirmScreen(STOP_QUESTION, yes="Stop", no="Keep going"), answered)
+
     # Rollback -----------------------------------------------------------------------------------
     def _history_done(self, _result) -> None:
         """Back from History: whatever is underneath shows again."""
 
-    def start_rollback(self, entry_id: str) -> None:
-        self.notify(f"Rolling back to {entry_id}…")
-        self.rollback_worker(entry_id)
+    def on_rollback_requested(self, message: RollbackRequested) -> None:
+        self.notify(f"Rolling back to {message.entry_id}…")
+        self.cancel_event = threading.Event()
+        self.rollback_worker(message.entry_id)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="rollback", description="Rolling back")
     def rollback_worker(self, entry_id: str) -> None:
@@ -257,8 +322,8 @@ class WizardApp(App):
         try:
             result = rollback(entry_id, verify=self.options["verify"], level=self.options["level"],
                               cancel=self.cancel_event)
-            self.post_message(RollbackDone(result.to_dict() if hasattr(result, "to_dict") else result))
-        except Exception as exc:
+            self.post_message(RollbackDone(result.to_dict()))
+        except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash
             self.post_message(RollbackDone(None, error=str(exc)))
 
     def on_rollback_done(self, message: RollbackDone) -> None:
@@ -267,7 +332,8 @@ class WizardApp(App):
         else:
             ok = message.result.get("ok")
             self.notify(f"Rolled back: {message.result.get('env')} is current"
-                        + ("" if ok else " (its check failed; see History)"), severity="information" if ok else "warning")
+                        + ("" if ok else " (its check failed; see History)"),
+                        severity="information" if ok else "warning")
         if isinstance(self.screen, HistoryScreen):
             self.screen.reload()
 
@@ -280,16 +346,26 @@ class WizardApp(App):
                 if worker.group == "install":
                     await worker.wait()
             self.exit_status = 130
-            self.exit(130)
+            self.exit(return_code=130)
             return
-        self.exit(self.exit_status or 0)
+        self.exit(return_code=self.exit_status or 0)
 
-    def _hangup(self) -> None:
-        """The SSH session dropped: stop any install (nothing half-built becomes current) and leave."""
+    def _leave_on_signal(self, signum: int) -> None:
+        """SSH dropped (SIGHUP) or we were told to stop (SIGTERM): stop any install and leave.
+
+        Nothing half-built becomes current: the core marks an environment current only at the end,
+        and the cancelled install records itself as cancelled before App.run returns.
+        """
         self.cancel_event.set()
-        self.exit_status = 129
-        self.exit(129)
+        self.exit_status = _SIGNAL_EXITS.get(signum, 1)
+        self.exit(return_code=self.exit_status)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.group in ("install", "rollback"):
+        if event.state == WorkerState.ERROR:
             self.notify(f"{event.worker.description} failed: {event.worker.error}", severity="error", timeout=15)
+
+
+def _is_secret(question: str) -> bool:
+    """Whether an installer's question asks for something not to show on screen (a password, a token)."""
+    lowered = question.lower()
+    return any(word in lowered for word in ("password", "passphrase", "token", "secret"))

@@ -18,6 +18,13 @@ class FactsReady(Message):
 
 
 @dataclass
+class PlanReady(Message):
+    """The install worker planned the run (the env folder it really builds, the steps it really runs)."""
+
+    plan: Any
+
+
+@dataclass
 class StepStarted(Message):
     """The runner started a plan step."""
 
@@ -70,3 +77,10 @@ class RollbackDone(Message):
 
     result: Any
     error: str | None = None
+
+
+@dataclass
+class RollbackRequested(Message):
+    """The user confirmed a rollback to `entry_id` on the History screen."""
+
+    entry_id: str

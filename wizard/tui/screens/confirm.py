@@ -13,8 +13,8 @@ class ConfirmScreen(ModalScreen[bool]):
     """y/Enter on Yes confirms; n/Escape declines."""
 
     BINDINGS = [
-        Binding("y", "yes", "Yes", id="yes"),
-        Binding("n,escape", "no", "No", id="no"),
+        Binding("y", "yes", "Yes", id="yes", tooltip="Go ahead"),
+        Binding("n,escape", "no", "No", id="no", tooltip="Leave things as they are"),
     ]
 
     def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 
 def summary_text(result: dict) -> str:
@@ -36,10 +36,13 @@ def summary_text(result: dict) -> str:
 
 
 class DoneScreen(Screen[str]):
+    """Dismisses with "quit", "history" or "log" (back to the install screen underneath)."""
+
     BINDINGS = [
-        Binding("enter", "finish", "Quit", id="next", priority=True),
+        Binding("enter", "finish", "Finish", id="next", priority=True, tooltip="Leave gc-wizard"),
+        Binding("escape", "back", "Back: log", id="back", tooltip="The install screen and its full log"),
         Binding("k", "kernel", "Jupyter kernel", id="kernel", tooltip="Register this env as a Jupyter kernel"),
-        Binding("h", "history", "History", id="history"),
+        Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
         Binding("s", "report", "Support report", id="report", tooltip="Preview a report to send your admin"),
     ]
 
@@ -48,17 +51,21 @@ class DoneScreen(Screen[str]):
         self.result = result
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static("Done" if self.result.get("ok") else "Not done", classes="title")
-        with VerticalScroll():
+        yield Static("gc-wizard · Done" if self.result.get("ok") else "gc-wizard · Not done", classes="title")
+        with VerticalScroll(id="done-pane"):
             yield Static(summary_text(self.result), id="summary", markup=False)
         yield Footer()
 
-    def on_screen_resume(self) -> None:
-        self.app.sub_title = "done"
-
     def action_finish(self) -> None:
         self.dismiss("quit")
+
+    def action_back(self) -> None:
+        self.dismiss("log")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "kernel":
+            return bool(self.result.get("ok") and self.result.get("env"))
+        return True
 
     def action_history(self) -> None:
         self.dismiss("history")

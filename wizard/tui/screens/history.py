@@ -5,8 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Static
 
+from wizard.tui.messages import RollbackRequested
 from wizard.tui.screens.confirm import ConfirmScreen
 
 
@@ -14,24 +15,21 @@ class HistoryScreen(Screen):
     """Dismisses with None (Back), or after a rollback with its result dict."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back", id="back"),
+        Binding("escape", "back", "Back", id="back", tooltip="The previous screen"),
         Binding("r", "rollback", "Roll back to selected", id="rollback",
-                tooltip="Make the selected environment current again and re-check it"),
+                tooltip="Make the selected environment current again and re-check it (Enter too)"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.entries: list = []
+        self.warnings: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static("History · ● marks the current environment", classes="title")
+        yield Static("gc-wizard · History · ● marks the current environment", classes="title")
         yield DataTable(id="entries", cursor_type="row", zebra_stripes=False)
         yield Static("", id="history-note", markup=False)
         yield Footer()
-
-    def on_screen_resume(self) -> None:
-        self.app.sub_title = "history"
 
     def on_mount(self) -> None:
         self.reload()
@@ -47,16 +45,42 @@ class HistoryScreen(Screen):
         for entry in self.entries:
             table.add_row("●" if entry.current else " ", entry.id, entry.status, entry.recipe,
                           (entry.started or "")[:16])
-        note = "\n".join(getattr(history, "warnings", []) or [])
-        if not self.entries:
-            note = "Nothing installed yet."
-        self.query_one("#history-note", Static).update(note)
+        self.warnings = list(getattr(history, "warnings", []) or [])
+        self._describe(0 if self.entries else None)
         table.focus()
+
+    def _describe(self, row: int | None) -> None:
+        """The highlighted entry in full: where it lives, how its check went, its log."""
+        if row is None or not 0 <= row < len(self.entries):
+            lines = ["Nothing installed yet."]
+        else:
+            entry = self.entries[row]
+            lines = [f"{entry.recipe} · {entry.status}{' · current' if entry.current else ''}", f"env: {entry.env}"]
+            verify = entry.verify or {}
+            if verify.get("param_count"):
+                lines.append(f"check: GraphCast initialised {verify['param_count']:,} parameters on "
+                             f"{verify.get('backend') or '?'}")
+            elif verify.get("failed_tier"):
+                lines.append(f"check: failed at {verify['failed_tier']} ({', '.join(verify.get('findings') or [])})")
+            if entry.error:
+                lines.append(f"error: {entry.error.splitlines()[0]}")
+            if entry.log:
+                lines.append(f"log: {entry.log}")
+        self.query_one("#history-note", Static).update("\n".join(self.warnings + lines))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._describe(event.cursor_row)
 
     def action_back(self) -> None:
         self.dismiss(None)
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_rollback()  # Enter on a row: the screen's default action
+
     def action_rollback(self) -> None:
+        from wizard.history import GOOD, load_history
+        from wizard.rollback import describe_change
+
         table = self.query_one(DataTable)
         if not self.entries or table.cursor_row is None:
             return
@@ -64,15 +88,15 @@ class HistoryScreen(Screen):
         if entry.current:
             self.notify("That environment is already the current one.")
             return
-        if entry.status not in ("verified", "installed"):
+        if entry.status not in GOOD:
             self.notify(f"Entry {entry.id} {entry.status}; only a working environment can be rolled back to.",
                         severity="warning")
             return
-        question = (f"Make {entry.recipe} ({entry.env}) current again and re-check it? "
-                    "Nothing is deleted: the current environment stays on disk.")
+        change = describe_change(load_history().current(), entry)
+        question = "\n".join(["Roll back?", *change, "", "The target is checked again before it becomes current."])
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.app.start_rollback(entry.id)
+                self.post_message(RollbackRequested(entry.id))
 
         self.app.push_screen(ConfirmScreen(question, yes="Roll back", no="Cancel"), answered)

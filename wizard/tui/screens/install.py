@@ -9,9 +9,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
-from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.widgets.live_log import LiveLog
 from wizard.tui.widgets.step_list import StepList
 
@@ -19,10 +18,13 @@ STOP_QUESTION = "Stop the install? Your current environment is untouched."
 
 
 class InstallScreen(Screen):
+    """Never dismissed by itself: the app moves on (Verify, Done) when the worker reports."""
+
     BINDINGS = [
         Binding("ctrl+c", "stop", "Stop install", id="stop", priority=True,
-                tooltip="Stop cleanly; nothing becomes current"),
-        Binding("end", "follow", "Follow log", id="follow"),
+                tooltip="Ask, then stop cleanly; nothing half-built becomes current"),
+        Binding("end", "follow", "Follow log", id="follow", tooltip="Scroll to the newest line and keep following"),
+        Binding("enter", "next", "Next", id="next", tooltip="What to do now (shown when the install is over)"),
     ]
 
     def __init__(self, plan) -> None:
@@ -34,40 +36,50 @@ class InstallScreen(Screen):
         self._live_log = LiveLog(id="live-log")
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(f"Step 4 of 5 · Installing {self.plan.recipe.id}", classes="title", markup=False)
+        yield Static(self._title(), id="install-title", classes="title", markup=False)
         yield self._step_list
         yield self._live_log
         yield Footer()
 
-    def on_screen_resume(self) -> None:
-        self.app.sub_title = "install"
+    def _title(self) -> str:
+        return f"gc-wizard · Step 4 of 5 · Installing {self.plan.recipe.id}"
+
 
     @property
     def live_log(self) -> LiveLog:
+        """The log widget; its feeders (`add_line`, `set_live`) may be called from the worker thread."""
         return self._live_log
 
     @property
     def step_list(self) -> StepList:
+        """The step rows; `progress_from` may be called from the worker thread."""
         return self._step_list
 
-    def live_log_ref(self) -> LiveLog:
-        """The log widget, handed to the worker thread (its feeders are thread-safe)."""
-        return self._live_log
+    def set_plan(self, plan) -> None:
+        """The plan the worker really runs (its env folder is named when the install starts)."""
+        self.plan = plan
+        for step in plan.steps:
+            self._step_list.add_step(step.name, step.title)
+        if self.is_mounted:
+            self.query_one("#install-title", Static).update(self._title())
 
-    def step_list_ref(self) -> StepList:
-        return self._step_list
+    def finish(self) -> None:
+        self.finished = True
+        self._live_log.flush()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next":
+            return self.finished
+        if action == "stop":
+            return not self.finished
+        return True
 
     def action_stop(self) -> None:
-        if self.finished:
-            return
+        self.app.action_stop_install()
 
-        def answered(stop: bool | None) -> None:
-            if stop:
-                self.app.cancel_install()
-                self.notify("Stopping the install…")
-
-        self.app.push_screen(ConfirmScreen(STOP_QUESTION, yes="Stop", no="Keep going"), answered)
+    def action_next(self) -> None:
+        self.app.show_done()
 
     def action_follow(self) -> None:
         self.live_log.action_follow()

@@ -7,16 +7,45 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from wizard.tui.messages import FactsReady
 
 
-def facts_lines(facts) -> list[str]:
-    """The facts as short text lines (the CLI's detect renderer, so both faces say the same)."""
-    from wizard.commands.detect import render
+def problems_lines(facts) -> list[str]:
+    """Detection's warnings: shown first, in their own box, because they decide the recipe."""
+    return [f"! {w.message}" for w in facts.warnings]
 
-    return render(facts)
+
+def facts_lines(facts) -> list[str]:
+    """The facts as label/value rows that fit 80 columns."""
+    rows: list[tuple[str, str]] = []
+    driver = facts.driver
+    if driver:
+        rows.append(("Driver", f"{driver.version or '?'} · CUDA up to {driver.cuda_driver_version or '?'} "
+                               f"(from {driver.source})"))
+    else:
+        rows.append(("Driver", "no usable NVIDIA driver"))
+    for gpu in facts.gpus:
+        memory = f"{gpu.memory_total_mib / 1024:.0f} GiB" if gpu.memory_total_mib else "? GiB"
+        rows.append((f"GPU {gpu.index}", f"{gpu.name} · {memory} · compute {gpu.compute_capability or '?'}"))
+    if not facts.gpus:
+        rows.append(("GPUs", "none found"))
+    for lib in facts.cuda_libraries:
+        first = ", and it loads first" if lib.loads_first else ""
+        rows.append((f"{lib.name} {lib.version or ''}".strip(), f"{lib.path}\n  found via {lib.found_via}{first}"))
+    if not facts.cuda_libraries:
+        rows.append(("CUDA libs", "none on the loader's path (the recipes bring their own)"))
+    env = facts.environment
+    rows.append(("Python", f"{facts.python.version} · {facts.python.executable}"))
+    rows.append(("Env", f"{env.kind} · {env.path}"))
+    if env.packages.get("jax") or env.packages.get("jaxlib"):
+        rows.append(("JAX", f"jax {env.packages.get('jax', '-')}, jaxlib {env.packages.get('jaxlib', '-')}"))
+    free = facts.disk.state_free_gib
+    rows.append(("Disk", f"{free if free is not None else '?'} GiB free for environments"))
+    width = max(len(label) for label, _ in rows)
+    indent = "\n" + " " * (width + 2)
+    return [f"{label.ljust(width)}  {value.replace(chr(10), indent)}" for label, value in rows]
 
 
 class MachineScreen(Screen[str]):
@@ -25,7 +54,7 @@ class MachineScreen(Screen[str]):
     BINDINGS = [
         Binding("enter", "next", "Next: recipes", id="next", tooltip="Choose a recipe for this machine"),
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
-        Binding("r", "redetect", "Detect again", id="redetect"),
+        Binding("r", "redetect", "Detect again", id="redetect", tooltip="Run detection again"),
         Binding("s", "report", "Report", id="report", tooltip="Preview a support report for your admin"),
     ]
 
@@ -36,17 +65,13 @@ class MachineScreen(Screen[str]):
         self.matches: list = []
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False)
-        yield Static("Step 1 of 5 · This machine", classes="title")
+        yield Static("gc-wizard · Step 1 of 5 · This machine", classes="title")
         with VerticalScroll(id="facts-pane"):
+            yield Static("", id="problems", markup=False)
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
+            yield Static("", id="recommended", markup=False)
         yield Footer()
 
-    def on_screen_resume(self) -> None:
-        self.app.sub_title = "detect"
-
-    def on_mount(self) -> None:
-        self.detect()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
     def detect(self) -> None:
@@ -67,13 +92,34 @@ class MachineScreen(Screen[str]):
             widget.update(f"Could not finish detection:\n\n{message.error}")
             widget.add_class("error")
             return
+        widget.remove_class("error")
         self.facts, self.matches = message.facts, message.matches
+        self.show_facts()
+
+    def show_facts(self) -> None:
+        problems = problems_lines(self.facts)
+        box = self.query_one("#problems", Static)
+        box.update("\n".join(problems))
+        box.display = bool(problems)
+        self.query_one("#facts", Static).update("\n".join(facts_lines(self.facts)))
         recommended = next((m for m in self.matches if m.recommended), None)
-        lines = facts_lines(self.facts)
+        text = "Press Enter to choose a recipe."
         if recommended is not None:
-            lines += ["", f"Recommended: {recommended.recipe.title} ({recommended.recipe.id})"]
-        lines += ["", "Press Enter to choose a recipe."]
-        widget.update("\n".join(lines))
+            text = f"Recommended: {recommended.recipe.title}\n{text}"
+        self.query_one("#recommended", Static).update(text)
+        self.refresh_bindings()
+
+    def on_mount(self) -> None:
+        self.query_one("#problems", Static).display = False
+        if self.facts is None:
+            self.detect()
+        else:
+            self.show_facts()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next":
+            return self.facts is not None
+        return True
 
     def action_next(self) -> None:
         if self.facts is not None:
@@ -88,5 +134,7 @@ class MachineScreen(Screen[str]):
         self.app.push_screen(ReportScreen())
 
     def action_redetect(self) -> None:
+        self.facts = None
+        self.refresh_bindings()
         self.query_one("#facts", Static).update("Detecting…")
         self.detect()

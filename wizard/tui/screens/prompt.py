@@ -10,25 +10,36 @@ from textual.widgets import Input, Label
 
 
 class PromptScreen(ModalScreen[str | None]):
-    """Enter submits the text; Escape dismisses with None."""
+    """Enter submits the text; Escape dismisses with None.
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel")]
+    Args:
+        question: What is asked, shown as is (an installer's own words stay unedited).
+        value: The text the input starts with.
+        hint: The line under the input saying what the keys do.
+        secret: Mask the typing (a password the installer asks for).
+    """
 
-    def __init__(self, question: str, value: str = "") -> None:
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel", tooltip="Close without answering")]
+
+    def __init__(self, question: str, value: str = "", *, hint: str = "Enter to answer · Escape to cancel",
+                 secret: bool = False) -> None:
         super().__init__()
         self.question = question
         self.value = value
+        self.hint = hint
+        self.secret = secret
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(self.question, id="question", markup=False)
-            yield Input(value=self.value, id="answer")
-            yield Label("Enter to answer · Escape to refuse", classes="hint")
+            yield Input(value=self.value, id="answer", password=self.secret)
+            yield Label(self.hint, classes="hint", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
         self.dismiss(event.value)
 
     def action_cancel(self) -> None:

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 
@@ -25,37 +25,46 @@ def describe_match(match) -> str:
     return "\n".join(lines)
 
 
+def option_label(match, width: int = 74) -> str:
+    """One row: a mark (★ recommended, ✓ fits, ✗ does not), the id, and the verdict or first reason."""
+    mark = "★" if match.recommended else ("✓" if match.compatible else "✗")
+    if match.recommended:
+        verdict = "recommended"
+    elif match.compatible:
+        verdict = "fits this machine"
+    else:
+        verdict = match.reasons[0] if match.reasons else "does not fit"
+    label = f"{mark} {match.recipe.id:<26} {verdict}"
+    return label if len(label) <= width else label[: width - 1] + "…"
+
+
 class RecipeScreen(Screen):
     """Dismisses with the chosen `RecipeMatch`, or None for Back."""
 
     BINDINGS = [
-        Binding("enter", "choose", "Next: plan", id="next", tooltip="Plan this recipe", priority=True),
-        Binding("escape", "back", "Back", id="back"),
+        Binding("enter", "choose", "Next: plan", id="next", tooltip="See exactly what installing it runs",
+                priority=True),
+        Binding("escape", "back", "Back", id="back", tooltip="Back to this machine's facts"),
     ]
 
-    def __init__(self, matches: list) -> None:
+    def __init__(self, matches: list, selected: str | None = None) -> None:
         super().__init__()
         self.matches = matches
+        self.selected = selected
+        """The recipe to highlight first (coming back from its plan); else the recommended one."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static("Step 2 of 5 · Choose a recipe", classes="title")
-        options = []
-        for match in self.matches:
-            mark = "★" if match.recommended else ("✓" if match.compatible else "✗")
-            options.append(Option(f"{mark} {match.recipe.id}", id=match.recipe.id,
-                                  disabled=False))
-        yield OptionList(*options, id="recipes")
+        yield Static("gc-wizard · Step 2 of 5 · Choose a recipe", classes="title")
+        options = [Option(option_label(match), id=match.recipe.id) for match in self.matches]
+        yield OptionList(*options, id="recipes", markup=False)
         with VerticalScroll(id="recipe-detail"):
             yield Static("", id="detail", markup=False)
         yield Footer()
 
-    def on_screen_resume(self) -> None:
-        self.app.sub_title = "recipes"
-
     def on_mount(self) -> None:
         option_list = self.query_one(OptionList)
-        index = next((i for i, m in enumerate(self.matches) if m.recommended), 0)
+        index = next((i for i, m in enumerate(self.matches) if m.recipe.id == self.selected),
+                     next((i for i, m in enumerate(self.matches) if m.recommended), 0))
         option_list.highlighted = index
         option_list.focus()
         self._show(index)

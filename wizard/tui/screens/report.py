@@ -9,14 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from wizard.tui.screens.prompt import PromptScreen
 
 
 class ReportScreen(Screen):
     BINDINGS = [
-        Binding("escape", "back", "Back", id="back"),
+        Binding("escape", "back", "Back", id="back", tooltip="The previous screen"),
         Binding("s", "save", "Save report", id="save", tooltip="Write the report to a file"),
     ]
 
@@ -25,14 +25,10 @@ class ReportScreen(Screen):
         self.text: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static("Support report (preview) · user, host, home and GPU IDs are redacted", classes="title")
-        with VerticalScroll():
+        yield Static("gc-wizard · Support report preview · user, host, home, GPU IDs redacted", classes="title")
+        with VerticalScroll(id="report-pane"):
             yield Static("Collecting…", id="report", markup=False)
         yield Footer()
-
-    def on_screen_resume(self) -> None:
-        self.app.sub_title = "report"
 
     def on_mount(self) -> None:
         self.build()

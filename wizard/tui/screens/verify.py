@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 TIER_TITLES = {
     "jax_import": "import jax, jaxlib, haiku, xarray, graphcast",
@@ -17,11 +17,26 @@ TIER_TITLES = {
 
 
 def tier_line(tier: dict) -> str:
-    mark = "–" if tier.get("skipped") or tier.get("status") == "skipped" else ("✓" if tier.get("ok") else "✗")
+    skipped = tier.get("skipped") or tier.get("status") == "skipped"
+    mark = "–" if skipped else ("✓" if tier.get("ok") else "✗")
     line = f"{mark} {TIER_TITLES.get(tier['name'], tier['name'])}  {tier.get('seconds', 0):.1f}s"
+    if skipped and tier.get("reason"):
+        line += f"  (skipped: {tier['reason']})"
+    elif tier.get("devices") and tier["name"] == "backend":
+        kinds = sorted({str(d.get("kind") or d.get("platform")) for d in tier["devices"]})
+        line += f"  ({len(tier['devices'])} × {', '.join(kinds)})"
     if tier.get("param_count"):
         line += f"  ({tier['param_count']:,} parameters, peak {tier.get('peak_rss_mib', 0):.0f} MiB)"
     return line
+
+
+def running_line(done: list[dict]) -> str | None:
+    """The tier the probe is on now: the first of the fixed order not reported yet."""
+    seen = {t["name"] for t in done}
+    if any(not t.get("ok") for t in done):
+        return None  # the probe stops at the first failure
+    upcoming = next((name for name in TIER_TITLES if name not in seen), None)
+    return f"… {TIER_TITLES[upcoming]} (running)" if upcoming else None
 
 
 def findings_text(findings: list[dict]) -> str:
@@ -34,7 +49,12 @@ def findings_text(findings: list[dict]) -> str:
 class VerifyScreen(Screen[str]):
     """Fed by the app as tiers arrive; Enter continues once the check is over."""
 
-    BINDINGS = [Binding("enter", "next", "Next", id="next", priority=True)]
+    BINDINGS = [
+        Binding("enter", "next", "Next", id="next", priority=True, tooltip="What to do now"),
+        Binding("escape", "back", "Back: log", id="back", tooltip="The install screen and its full log"),
+        Binding("ctrl+c", "stop", "Stop check", id="stop", priority=True,
+                tooltip="Ask, then stop the check; the new environment does not become current"),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
@@ -42,30 +62,55 @@ class VerifyScreen(Screen[str]):
         self.done = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static("Step 5 of 5 · Checking GraphCast really runs", classes="title")
-        with VerticalScroll():
+        yield Static("gc-wizard · Step 5 of 5 · Checking GraphCast really runs", classes="title")
+        with VerticalScroll(id="verify-pane"):
             yield Static("Starting the check (a real GraphCast jit init)…", id="tiers", markup=False)
             yield Static("", id="findings", markup=False)
         yield Footer()
 
-    def on_screen_resume(self) -> None:
-        self.app.sub_title = "verify"
+    def on_mount(self) -> None:
+        self._render_tiers()
 
     def add_tier(self, tier: dict) -> None:
         self.tiers.append(tier)
-        self.query_one("#tiers", Static).update("\n".join(tier_line(t) for t in self.tiers))
+        if self.is_mounted:
+            self._render_tiers()
+
+    def _render_tiers(self) -> None:
+        lines = [tier_line(t) for t in self.tiers]
+        running = None if self.done else running_line(self.tiers)
+        if running:
+            lines.append(running)
+        self.query_one("#tiers", Static).update("\n".join(lines))
 
     def show_result(self, verify: dict | None) -> None:
+        """The check is over: the final tiers (they win over the live ones), then findings and fixes."""
         self.done = True
-        if verify:
-            if not self.tiers:
-                for tier in verify.get("tiers", []):
-                    self.add_tier(tier)
-            findings = verify.get("findings") or []
-            text = findings_text(findings) if findings else ("GraphCast runs here." if verify.get("ok") else "")
-            self.query_one("#findings", Static).update(text + "\n\nPress Enter to continue.")
+        self.refresh_bindings()
+        if verify and verify.get("tiers"):
+            self.tiers = list(verify["tiers"])
+        self._render_tiers()
+        findings = (verify or {}).get("findings") or []
+        if findings:
+            text = findings_text(findings)
+        elif verify and verify.get("ok"):
+            text = "GraphCast runs here."
+        else:
+            text = "The check did not finish."
+        self.query_one("#findings", Static).update(text + "\n\nEnter: what to do now · Escape: the install log")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("next", "back"):
+            return self.done
+        if action == "stop":
+            return not self.done
+        return True
 
     def action_next(self) -> None:
-        if self.done:
-            self.dismiss("next")
+        self.dismiss("next")
+
+    def action_back(self) -> None:
+        self.dismiss("log")
+
+    def action_stop(self) -> None:
+        self.app.action_stop_install()

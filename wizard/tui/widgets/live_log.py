@@ -20,7 +20,7 @@ from textual.widgets import Log, Static
 class LiveLog(Vertical):
     DEFAULT_CSS = """
     LiveLog { height: 1fr; }
-    LiveLog > Log { height: 1fr; border: round $primary; }
+    LiveLog > Log { height: 1fr; border: round $primary; scrollbar-size-vertical: 1; }
     LiveLog > #live-line { height: 1; color: $warning; }
     """
     BINDINGS = [Binding("end", "follow", "Follow log", show=False)]

@@ -26,7 +26,7 @@ class StepList(Static):
         self._tick = 0
 
     def on_mount(self) -> None:
-        self.set_interval(0.2, self._animate)
+        self.set_interval(0.2, self._spin)
         self._render_rows()
 
     def add_step(self, name: str, title: str) -> None:
@@ -56,23 +56,25 @@ class StepList(Static):
             done, total = int(match.group(3)), int(match.group(4))
             self.progress = f"downloading {100 * done // max(total, 1)}%"
 
-    def _animate(self) -> None:
+    def _spin(self) -> None:
         if "running" in self.state.values():
             self._tick += 1
             self._render_rows()
 
     def _render_rows(self) -> None:
+        width = min(max((len(title) for _, title in self.steps), default=0), 52)
         rows = []
         for name, title in self.steps:
             state = self.state[name]
+            label = title.ljust(width)
             if state == "running":
                 elapsed = time.monotonic() - self.started.get(name, time.monotonic())
                 extra = f"  {self.progress}" if self.progress else ""
-                rows.append(f"{_SPINNER[self._tick % len(_SPINNER)]} {title}  {elapsed:4.0f}s{extra}")
+                rows.append(f"{_SPINNER[self._tick % len(_SPINNER)]} {label} {elapsed:5.0f}s{extra}")
             elif state == "done":
-                rows.append(f"✓ {title}  {self.seconds.get(name, 0):4.1f}s")
+                rows.append(f"✓ {label} {self.seconds.get(name, 0):5.1f}s")
             elif state in ("failed", "cancelled"):
-                rows.append(f"✗ {title}  ({state})")
+                rows.append(f"✗ {label} {state}")
             else:
                 rows.append(f"· {title}")
         self.update("\n".join(rows))

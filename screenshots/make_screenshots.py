@@ -108,8 +108,8 @@ async def main() -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
 
-    # 1. Machine, recipes, the recommended plan; a slow install caught mid-step, then stopped.
-    app = WizardApp([str(recipes)], find_links=[str(house), slow_url], graphcast_src=str(graphcast), verify=False)
+    # 1. Machine, the shipped recipes, the recommended plan: what a user on this server sees.
+    app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         await pilot.pause(0.3)
@@ -120,8 +120,14 @@ async def main() -> None:
         save(app, "02-recipe")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        await pilot.pause(0.2)
         save(app, "03-plan")
-        await pilot.press("escape")
+
+    # 2. A slow install caught mid-step, then stopped with Ctrl-C.
+    app = WizardApp([str(recipes)], find_links=[str(house), slow_url], graphcast_src=str(graphcast), verify=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.press("enter")
         await choose(pilot, app, "tiny-slow")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
@@ -135,7 +141,7 @@ async def main() -> None:
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen))
 
-    # 2. The check (captured tiers), a pip install whose index asks for a password, Done, History, rollback.
+    # 3. The check (captured tiers), a pip install whose index asks for a password, Done, History, rollback.
     app = WizardApp([str(recipes)], find_links=[auth_url], offline=True, graphcast_src=str(graphcast),
                     verify=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -181,7 +187,7 @@ async def main() -> None:
         await pilot.pause(0.2)
         save(app, "10-rollback")
 
-    # 3. A server whose NVIDIA driver is installed but not loaded: problems first.
+    # 4. A server whose NVIDIA driver is installed but not loaded: problems first.
     os.environ.update(standin_env("driver-not-loaded", work / "not-loaded"))
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -6,6 +6,8 @@ import asyncio
 import html
 import re
 
+import pytest
+
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
@@ -38,6 +40,7 @@ async def wait_for(pilot, condition, timeout: float = 60.0) -> None:
 
 async def facts_shown(pilot) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, MachineScreen) and pilot.app.screen.facts is not None)
+    await wait_for(pilot, lambda: "Press Enter to choose a recipe" in screen_text(pilot.app))  # drawn, not just set
 
 
 def screen_text(app) -> str:
@@ -103,6 +106,7 @@ async def test_whole_flow_with_a_real_install_of_local_wheels(gpu_server, tiny):
     assert entry["current"] and entry["recipe"] == "tiny-a"
 
 
+@pytest.mark.slow  # pip (it asks; uv never does) takes seconds per step here
 async def test_an_installer_question_becomes_a_dialog_and_the_answer_reaches_it(gpu_server, tiny, auth_index):
     """A real runner step: pip meets a private index, asks for a user and a password; we answer in the dialog."""
     from tests.tui.conftest import PASSWORD, USER
@@ -128,6 +132,10 @@ async def test_an_installer_question_becomes_a_dialog_and_the_answer_reaches_it(
                 await pilot.press("enter")
                 await wait_for(pilot, lambda d=dialog: app.screen is not d)
         assert app.install_result["ok"], app.install_result
+        await pilot.press("escape")  # back to the install log: the answer is not echoed there either
+        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen))
+        assert PASSWORD not in "\n".join(app.screen.live_log.query_one("Log").lines)
+        assert USER in "\n".join(app.screen.live_log.query_one("Log").lines)
     port = auth_index.rsplit(":", 1)[1].strip("/")
     assert asked[0] == (f"The installer asks: User for 127.0.0.1:{port}:", False)
     assert asked[1] == ("The installer asks: Password:", True)
@@ -135,8 +143,10 @@ async def test_an_installer_question_becomes_a_dialog_and_the_answer_reaches_it(
     assert entry["current"] and entry["status"] == "installed"
     log = open(entry["log"]).read()
     assert "pkg-a" in log and "Successfully installed pkg-a-1.0" in log
+    assert PASSWORD not in log
 
 
+@pytest.mark.slow  # pip (it asks; uv never does) takes seconds per step here
 async def test_refusing_an_installer_question_stops_the_step_and_nothing_becomes_current(
         gpu_server, tiny, auth_index):
     gpu_server("no-nvidia")

@@ -50,14 +50,24 @@ def test_recipe_screen_on_a_machine_with_the_driver_not_loaded(snap_compare, gpu
     assert snap_compare(WizardApp(), terminal_size=SIZE, run_before=to_cpu_recipe)
 
 
+#: Width of one terminal cell in Textual's SVG export (`textLength` of a one-character run).
+_CELL = 12.2
+_RUN = re.compile(r'<text[^>]*x="([\d.]+)"[^>]*clip-path="url\(#terminal-(?:\d+-)?line-(\d+)\)"[^>]*>(.*?)</text>')
+
+
 def screen_rows(app) -> list[str]:
-    """The exported screen as terminal rows (SVG text runs grouped by their y, ordered by x)."""
+    """The exported screen as its terminal rows: each SVG text run placed at its row and column.
+
+    Runs of blanks are not exported, so runs are placed by column (x / cell width), not joined.
+    """
     body = app.export_screenshot().split("</style>")[-1]
-    rows: dict[float, list[tuple[float, str]]] = {}
-    for match in re.finditer(r'<text[^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', body):
+    rows: list[list[str]] = [[] for _ in range(SIZE[1])]
+    for match in _RUN.finditer(body):
         text = html.unescape(re.sub(r"<[^>]+>", "", match.group(3))).replace("\xa0", " ")
-        rows.setdefault(float(match.group(2)), []).append((float(match.group(1)), text))
-    return ["".join(text for _, text in sorted(runs)) for _, runs in sorted(rows.items())]
+        row, column = rows[int(match.group(2))], round(float(match.group(1)) / _CELL)
+        row.extend(" " * (column + len(text) - len(row)))
+        row[column:column + len(text)] = text
+    return ["".join(row).rstrip() for row in rows]
 
 
 def _index(rows: list[str], needle: str) -> int:
@@ -70,9 +80,9 @@ async def test_machine_screen_on_a_two_a100_server_fits_80_columns(gpu_server):
     async with app.run_test(size=SIZE) as pilot:
         await _facts(pilot)
         rows = screen_rows(app)
-    assert rows[0].startswith("gc-wizard · Step 1 of 5 · This machine")
+    assert rows[0] == " gc-wizard · Step 1 of 5 · This machine"
     driver = _index(rows, "535.104.05")
-    assert rows[driver].startswith("Driver") and "CUDA up to 12.2" in rows[driver]
+    assert rows[driver].split()[0] == "Driver" and "CUDA up to 12.2" in rows[driver]
     gpus = [row for row in rows if "NVIDIA A100-SXM4-80GB · 80 GiB · compute 8.0" in row]
     assert [row.split()[:2] for row in gpus] == [["GPU", "0"], ["GPU", "1"]]
     assert _index(rows, "Recommended: JAX 0.4.23 · CUDA 12.2 · cuDNN 8.9 (GPU)") > driver
@@ -80,7 +90,7 @@ async def test_machine_screen_on_a_two_a100_server_fits_80_columns(gpu_server):
     footer = rows[-1]
     for key in ("⏎ Next: recipes", "h History", "r Detect again", "s Report", "^q Quit"):
         assert key in footer
-    assert all(len(row.rstrip()) <= 80 for row in rows)
+    assert all(len(row) <= 80 for row in rows)
 
 
 async def test_machine_screen_shows_problems_first_when_the_driver_is_not_loaded(gpu_server):

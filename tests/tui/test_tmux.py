@@ -150,6 +150,7 @@ def test_facts_then_recipes_then_ctrl_q_leaves_with_0_and_a_clean_terminal(tmux,
         assert not extended, f"TERM=xterm must get 16 colours only; saw {extended[:5]}"
     else:
         assert extended  # 256 colours used where the terminal says it has them
+    assert tmux.flags() == "1 1"  # drawing on the alternate screen, mouse reporting on
     tmux.keys("Enter")
     screen = tmux.wait_for("Choose a recipe")
     assert "★ jax0.4.23-cuda12-cudnn89" in screen and "recommended" in screen
@@ -163,6 +164,22 @@ def test_facts_then_recipes_then_ctrl_q_leaves_with_0_and_a_clean_terminal(tmux,
     assert tmux.flags() == "0 0"  # alternate screen off, mouse reporting off: a clean terminal
     first_frame = float((tmp_path / "startup").read_text().split("=")[1])
     assert 0 < first_frame < 30
+
+
+def test_color_16_and_no_mouse_on_a_256_colour_terminal(tmux, tmp_path):
+    exit_file = tmp_path / "exit"
+    tmux.shell()
+    tmux.type_line([sys.executable, "-m", "wizard", "--color", "16", "--no-mouse"],
+                   _wizard_env(tmp_path, "xterm-256color"), exit_file)
+    tmux.wait_for("535.104.05")
+    colours = set(re.findall(r"\x1b\[([0-9;]*)m", tmux.screen(escapes=True)))
+    assert colours and not [c for c in colours if "38;" in c or "48;" in c], colours
+    assert tmux.flags() == "1 0"  # alternate screen, but no mouse reporting
+    tmux.keys("C-q")
+    deadline = time.monotonic() + 20
+    while not exit_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert exit_file.read_text().strip() == "EXIT=0" and tmux.flags() == "0 0"
 
 
 def _slow_recipe(tmp_path: Path) -> Path:

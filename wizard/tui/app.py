@@ -276,9 +276,6 @@ class WizardApp(App):
         self.push_screen(DoneScreen(result), self._done_done)
 
     def _done_done(self, answer: str | None) -> None:
-        if answer == "history":
-            self.push_screen(HistoryScreen(), self._history_done)
-            return
         if answer == "log":
             return  # Back: the install (or verify) screen underneath shows the log again
         ok = bool(self.install_result and self.install_result.get("ok"))

@@ -36,7 +36,7 @@ def summary_text(result: dict) -> str:
 
 
 class DoneScreen(Screen[str]):
-    """Dismisses with "quit", "history" or "log" (back to the install screen underneath)."""
+    """Dismisses with "quit" or "log" (back to the install screen underneath); History opens on top."""
 
     BINDINGS = [
         Binding("enter", "finish", "Finish", id="next", priority=True, tooltip="Leave gc-wizard"),
@@ -68,7 +68,10 @@ class DoneScreen(Screen[str]):
         return True
 
     def action_history(self) -> None:
-        self.dismiss("history")
+        # On top of this screen, so Escape on History comes back here (not to the install log).
+        from wizard.tui.screens.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen())
 
     def action_report(self) -> None:
         from wizard.tui.screens.report import ReportScreen

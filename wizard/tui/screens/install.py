@@ -23,7 +23,8 @@ class InstallScreen(Screen):
     BINDINGS = [
         Binding("ctrl+c", "stop", "Stop install", id="stop", priority=True,
                 tooltip="Ask, then stop cleanly; nothing half-built becomes current"),
-        Binding("end", "follow", "Follow log", id="follow", tooltip="Scroll to the newest line and keep following"),
+        Binding("end", "follow", "Follow log", id="follow", priority=True,
+                tooltip="Scroll to the newest line and keep following"),
         Binding("enter", "next", "Next", id="next", tooltip="What to do now (shown when the install is over)"),
     ]
 

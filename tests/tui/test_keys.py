@@ -1,0 +1,113 @@
+"""Every action a screen offers has its key in the footer, at 80×24, at each step of a real flow.
+
+A widget's own binding for the same key can shadow a screen's in the footer (the focused `Log`
+binds End to a hidden "Scroll End"), so this reads the footer the user sees, not the BINDINGS lists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from tests.tui.test_snapshots import screen_rows
+from wizard.tui.app import WizardApp
+from wizard.tui.screens.confirm import ConfirmScreen
+from wizard.tui.screens.done import DoneScreen
+from wizard.tui.screens.history import HistoryScreen
+from wizard.tui.screens.install import InstallScreen
+from wizard.tui.screens.machine import MachineScreen
+from wizard.tui.screens.plan import PlanScreen
+from wizard.tui.screens.recipe import RecipeScreen
+from wizard.tui.screens.verify import VerifyScreen
+
+SIZE = (80, 24)
+VERIFY_RESULT = Path(__file__).parents[1] / "data" / "verify-cpu-notebook.json"
+
+
+async def _until(pilot, condition, timeout: float = 60.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, f"timed out on {type(pilot.app.screen).__name__}"
+        await pilot.pause(0.05)
+    await pilot.pause(0.2)  # the footer follows the screen's bindings on the next refresh
+
+
+def _offered(screen) -> list[str]:
+    """The descriptions of the screen's shown bindings that its check_action allows now."""
+    return [b.description for b in screen.BINDINGS
+            if b.show and screen.check_action(b.action, ()) is not False] + ["Quit"]
+
+
+async def _footer(pilot, *, has: tuple[str, ...] = (), lacks: tuple[str, ...] = ()) -> str:
+    """The footer row once it lists every offered action (and `has`, and none of `lacks`).
+
+    Polled: the footer redraws a frame or two after the bindings change, later on a loaded machine.
+    """
+    app = pilot.app
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while True:
+        footer = screen_rows(app)[-1]
+        missing = [d for d in (*_offered(app.screen), *has) if d not in footer]
+        present = [d for d in lacks if d in footer]
+        if not missing and not present:
+            return footer
+        assert loop.time() < deadline, (f"{type(app.screen).__name__}: {missing} missing from, {present} "
+                                        f"wrongly in the footer {footer!r}")
+        await pilot.pause(0.05)
+
+
+async def test_each_screen_footer_shows_every_action_it_offers(gpu_server, tiny, slow_index):
+    gpu_server("no-nvidia")
+    tiny.write("tiny-slow", ["pkg-slow==1.0"])
+    app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
+                    graphcast_src=str(tiny.graphcast), verify=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await _footer(pilot, has=("⏎ Next: recipes", "^q Quit"))
+        await pilot.press("enter")
+        await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await _footer(pilot)
+        index = next(i for i, m in enumerate(app.screen.matches) if m.recipe.id == "tiny-slow")
+        app.screen.query_one("OptionList").highlighted = index
+        await pilot.press("enter")
+        await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        await _footer(pilot)
+        await pilot.press("enter")
+        await _until(pilot, lambda: isinstance(app.screen, InstallScreen)
+                     and app.screen.step_list.state.get("install-requirements") == "running")
+        await _footer(pilot, has=("^c Stop install", "end Follow log"))
+        await pilot.press("ctrl+c")
+        await _until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        # The dialog has no footer: its keys are on its buttons.
+        dialog = "\n".join(screen_rows(app))
+        assert "Stop (y)" in dialog and "Keep going (n)" in dialog
+        await pilot.press("y")
+        await _until(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=60)
+        await _footer(pilot, lacks=("Jupyter kernel",))  # nothing was installed to register
+        await pilot.press("h")
+        await _until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await _footer(pilot)
+        await pilot.press("escape")
+        await _until(pilot, lambda: isinstance(app.screen, DoneScreen))
+        await pilot.press("escape")  # back to the stopped install: now Enter goes on, ctrl+c is gone
+        await _until(pilot, lambda: isinstance(app.screen, InstallScreen))
+        await _footer(pilot, has=("⏎ Next",), lacks=("Stop install",))
+
+
+async def test_verify_screen_footer_while_checking_and_after(gpu_server):
+    """Fed the tiers of a real `verify --json` run: ctrl+c while it runs, then Enter and Escape."""
+    gpu_server("no-nvidia")
+    result = json.loads(VERIFY_RESULT.read_text())
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        screen = VerifyScreen()
+        app.push_screen(screen)
+        await _until(pilot, lambda: app.screen is screen)
+        screen.add_tier(result["tiers"][0])
+        await _footer(pilot, has=("^c Stop check",), lacks=("Next",))
+        screen.show_result(result)
+        await _footer(pilot, has=("⏎ Next", "esc Back: log"), lacks=("Stop check",))

@@ -75,21 +75,28 @@ class MachineScreen(Screen[str]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
     def detect(self) -> None:
+        # Two phases, each saying what failed: a broken recipe file is not a detection problem.
         try:
             from wizard.detect import detect
+
+            facts = detect()
+        except Exception as exc:  # shown on the screen, never a crash or a traceback
+            self.post_message(FactsReady(None, [], error=f"Could not finish detection:\n\n{exc}"))
+            return
+        try:
             from wizard.match import match_recipes
             from wizard.recipes import load_recipes
 
-            facts = detect()
             matches = match_recipes(load_recipes(self.recipes_dirs), facts)
-            self.post_message(FactsReady(facts, matches))
-        except Exception as exc:  # a bad recipe folder, say: show it, don't crash the app
-            self.post_message(FactsReady(None, [], error=str(exc)))
+        except Exception as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
+            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}"))
+            return
+        self.post_message(FactsReady(facts, matches))
 
     def on_facts_ready(self, message: FactsReady) -> None:
         widget = self.query_one("#facts", Static)
         if message.error:
-            widget.update(f"Could not finish detection:\n\n{message.error}")
+            widget.update(f"{message.error}\n\nFix that, then press r to try again.")
             widget.add_class("error")
             return
         widget.remove_class("error")

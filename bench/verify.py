@@ -1,17 +1,21 @@
 """`gc-wizard verify` against a bare script doing the same GraphCast jit init, in the same env.
 
 Usage: `python bench/verify.py ENV [--level notebook|quick] [--runs N]`. The bare script imports
-only the probe's data and model builders (no tiers, no log, no wizard process) and times nothing
-but a cold `jax.jit(run_forward.init)` in a fresh interpreter — what a user's own script would do.
-Both run one after the other, alternating, in one process; prints medians and the ratio.
+only the probe's data and model builders (no tiers, no log, no wizard process) and does nothing but a
+cold `jax.jit(run_forward.init)` in a fresh interpreter — what a user's own script would do. Both run
+one after the other, alternating, in this one process; it prints the medians, the ratio (target
+<= 1.2x), and what each reported: parameter count, init seconds, peak RSS.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 PROBE = REPO / "wizard" / "probe" / "graphcast_probe.py"
 
 BARE = """
-import importlib.util, sys
+import importlib.util, json, resource, time
 spec = importlib.util.spec_from_file_location("probe", {probe!r})
 probe = importlib.util.module_from_spec(spec); spec.loader.exec_module(probe)
 import jax
@@ -30,39 +34,55 @@ model = probe.build_model_config(gc, level)
 inputs, targets, forcings = probe.build_inputs(gc, task, level)
 stats = probe.build_normalization_stats(gc, task)
 init = probe.make_init(gc, model, task, stats)
+t0 = time.perf_counter()
 params, state = init(rng=jax.random.PRNGKey(0), inputs=inputs, targets_template=targets, forcings=forcings)
 jax.block_until_ready(params)
-print(sum(x.size for x in jax.tree_util.tree_leaves(params)))
+print(json.dumps({{"param_count": int(sum(x.size for x in jax.tree_util.tree_leaves(params))),
+                  "init_seconds": round(time.perf_counter() - t0, 3),
+                  "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}}))
 """
 
 
-def timed(argv: list[str]) -> tuple[float, str]:
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, dict]:
     start = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, text=True, env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"{argv[:3]} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
-    return seconds, proc.stdout.strip().splitlines()[-1]
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    if proc.returncode != 0 or not lines:
+        sys.exit(f"{argv[:4]} failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return seconds, json.loads(lines[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("env")
-    parser.add_argument("--level", default="notebook")
+    parser.add_argument("--level", default="notebook", choices=["notebook", "quick"])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     python = str(Path(args.env) / "bin" / "python")
-    bare_times, wizard_times = [], []
-    for _ in range(args.runs):
-        seconds, params = timed([python, "-c", BARE.format(probe=str(PROBE), level=args.level)])
-        bare_times.append(seconds)
-        seconds, _ = timed([sys.executable, "-m", "wizard", "verify", "--env", args.env, "--level", args.level,
-                            "--json"])
-        wizard_times.append(seconds)
+    # Same variables for both (the CPU recipe's runtime env); the wizard's state goes to a scratch folder.
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    env["JAX_PLATFORMS"] = "cpu"
+    bare_times, wizard_times, bare_info, wizard_info = [], [], {}, {}
+    with tempfile.TemporaryDirectory(prefix="gc-wizard-bench-") as home:
+        env["GC_WIZARD_HOME"] = home
+        for _ in range(args.runs):
+            seconds, bare_info = timed([python, "-c", BARE.format(probe=str(PROBE), level=args.level)], env)
+            bare_times.append(seconds)
+            seconds, result = timed([sys.executable, "-m", "wizard", "verify", "--env", args.env, "--level",
+                                     args.level, "--json"], env)
+            if not result.get("ok"):
+                sys.exit(f"verify failed: {json.dumps(result)[:2000]}")
+            wizard_info = result["tiers"][-1]
+            wizard_times.append(seconds)
     bare, wiz = statistics.median(bare_times), statistics.median(wizard_times)
-    print(f"bare jit init script      median {bare:6.2f} s  (params {params})")
-    print(f"gc-wizard verify --json   median {wiz:6.2f} s  (all four tiers)")
-    print(f"ratio                     {wiz / bare:6.2f}x")
+    print(f"bare jit init script     median {bare:6.2f} s wall  params {bare_info['param_count']:,}  "
+          f"init {bare_info['init_seconds']} s  peak RSS {bare_info['peak_rss_mib']} MiB")
+    print(f"gc-wizard verify --json  median {wiz:6.2f} s wall  params {wizard_info['param_count']:,}  "
+          f"init {wizard_info['init_seconds']} s (trace {wizard_info.get('trace_seconds')} s, compile "
+          f"{wizard_info.get('compile_seconds')} s)  peak RSS {wizard_info['peak_rss_mib']} MiB  (all four tiers)")
+    print(f"runs: bare {[round(t, 2) for t in bare_times]}  wizard {[round(t, 2) for t in wizard_times]}")
+    print(f"ratio                    {wiz / bare:6.2f}x  (target <= 1.2x)")
 
 
 if __name__ == "__main__":

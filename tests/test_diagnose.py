@@ -198,3 +198,16 @@ def test_cli_diagnose_unreadable_file_names_it(tmp_path):
     proc = run_cli("diagnose", str(missing))
     assert proc.returncode == 2
     assert str(missing) in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_diagnose_names_the_folder_detection_finds(tmp_path):
+    # A folder shaped like the seed's old cuDNN install on LD_LIBRARY_PATH (detection reads file names).
+    folder = tmp_path / "cudnn-8.2" / "lib64"
+    folder.mkdir(parents=True)
+    (folder / "libcudnn.so.8.2.1").write_bytes(b"")
+    (folder / "libcudnn.so.8").symlink_to("libcudnn.so.8.2.1")
+    proc = run_cli("diagnose", str(LOGS / "seed000_cudnn821_notebook.log"), "--json",
+                   env={"LD_LIBRARY_PATH": str(folder)})
+    assert proc.returncode == 1, proc.stderr
+    fix = last_json(proc)["findings"][0]["fix"]
+    assert fix.startswith(f"Remove {folder} (cudnn 8.2.1) from LD_LIBRARY_PATH")

@@ -1,89 +1,263 @@
-"""The verify probe as real runs in a real jax 0.4.23 CPU environment (no mocks).
-
-The GraphCast runs need its source (CI cannot reach GitHub): they read `GC_WIZARD_GRAPHCAST_SRC`
-and skip with that reason when it is unset. The failure paths (GraphCast missing, a GPU recipe on
-this CPU-only machine) need only the pinned packages from PyPI.
-"""
+"""`verify_env` and `gc-wizard verify`, with the real probe in real jax 0.4.23 CPU environments."""
 
 from __future__ import annotations
 
-import math
-import shutil
-import subprocess
+import json
+import os
+import signal
+import stat
+import threading
+from pathlib import Path
 
 import pytest
 
 from tests.fixtures.jaxenv import require_graphcast_src
 from tests.fixtures.state import last_json, run_cli
-from wizard.verify import verify_env
+from wizard import paths
+from wizard.errors import UserError
+from wizard.verify import probe_environment, verify_env
 
-pytestmark = [pytest.mark.network, pytest.mark.slow]
+TIERS = ["jax_import", "backend", "cudnn_op", "graphcast_jit_init"]
+slow_network = [pytest.mark.network, pytest.mark.slow]
 
-TIER_ORDER = ["jax_import", "backend", "cudnn_op", "graphcast_jit_init"]
+
+def _cuda_lib_dir(root: Path) -> Path:
+    """A folder shaped like a stray cuDNN install (file names are all libpath reads)."""
+    folder = root / "opt-cudnn-8.2" / "lib64"
+    folder.mkdir(parents=True)
+    (folder / "libcudnn.so.8.2.1").write_bytes(b"")
+    (folder / "libcudnn.so.8").symlink_to("libcudnn.so.8.2.1")
+    return folder
 
 
-def test_notebook_level_jit_init_passes_with_70739_parameters(jax_cpu_env):
+def _cuda_bin_dir(root: Path) -> Path:
+    folder = root / "cuda-11.4" / "bin"
+    folder.mkdir(parents=True)
+    ptxas = folder / "ptxas"
+    ptxas.write_text("#!/bin/sh\nexit 0\n")
+    ptxas.chmod(ptxas.stat().st_mode | stat.S_IXUSR)
+    return folder
+
+
+# --------------------------------------------------------------------------------------------------
+# The child's environment (pure: real libpath over real folders)
+
+
+def test_probe_environment_is_the_activated_one(tmp_path):
+    env = tmp_path / "env"
+    cudnn, cuda_bin, plain = _cuda_lib_dir(tmp_path), _cuda_bin_dir(tmp_path), tmp_path / "plain"
+    plain.mkdir()
+    base = {"PATH": f"{cuda_bin}:/usr/bin", "LD_LIBRARY_PATH": f"{cudnn}:{plain}", "PYTHONHOME": "/x",
+            "XLA_PYTHON_CLIENT_PREALLOCATE": "true"}
+    child, removed = probe_environment(env, "gpu", None, base=base)
+    assert child["LD_LIBRARY_PATH"] == str(plain)
+    assert child["PATH"].split(":") == [str(env / "bin"), "/usr/bin"]
+    assert {(r["variable"], r["dir"]) for r in removed} == {("LD_LIBRARY_PATH", str(cudnn)), ("PATH", str(cuda_bin))}
+    assert all(r["reason"] for r in removed)
+    assert child["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false" and "PYTHONHOME" not in child
+    assert child["VIRTUAL_ENV"] == str(env)
+
+    child, _ = probe_environment(env, "gpu", {"XLA_PYTHON_CLIENT_PREALLOCATE": "true",
+                                               "XLA_PYTHON_CLIENT_MEM_FRACTION": ".4"}, base=base)
+    assert child["XLA_PYTHON_CLIENT_PREALLOCATE"] == "true" and child["XLA_PYTHON_CLIENT_MEM_FRACTION"] == ".4"
+    child, _ = probe_environment(env, "cpu", {"JAX_PLATFORMS": "cpu"}, base={"PATH": "/usr/bin",
+                                                                             "LD_LIBRARY_PATH": str(cudnn)})
+    assert "XLA_PYTHON_CLIENT_PREALLOCATE" not in child and "LD_LIBRARY_PATH" not in child
+    assert child["JAX_PLATFORMS"] == "cpu"
+
+
+def test_bad_input_is_a_user_error(tmp_path):
+    with pytest.raises(UserError, match="not a Python environment"):
+        verify_env(tmp_path, backend="cpu")
+    with pytest.raises(UserError, match="unknown backend"):
+        verify_env(tmp_path, backend="tpu")
+    with pytest.raises(UserError, match="unknown verify level"):
+        verify_env(tmp_path, backend="cpu", level="full")
+
+
+# --------------------------------------------------------------------------------------------------
+# verify_env, real runs
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_quick_verify_streams_tiers_logs_and_cleans_ld_path(jax_cpu_env, tmp_path, monkeypatch):
     require_graphcast_src()
-    proc = run_cli("verify", "--env", str(jax_cpu_env), "--json", timeout=900)
+    stray = _cuda_lib_dir(tmp_path)
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(stray))
+    seen, started = [], []
+    result = verify_env(jax_cpu_env, backend="cpu", level="quick", runtime_env={"JAX_PLATFORMS": "cpu"},
+                        on_tier=seen.append, on_tier_start=started.append)
+    assert result.ok, json.dumps(result.to_dict(), indent=1)[-3000:]
+    assert started == TIERS and [t["name"] for t in seen] == TIERS and seen == result.tiers
+    init = result.tier("graphcast_jit_init")
+    assert init["param_count"] == 55891 and init["grid"] == {"lat": 31, "lon": 60, "levels": 13}
+    assert result.findings == []
+    data = result.to_dict()
+    assert {"ok", "env", "backend", "tiers", "findings", "log", "level"} <= set(data)
+    assert data["backend"] == "cpu" and data["level"] == "quick" and data["env"] == str(jax_cpu_env)
+    assert [r["dir"] for r in data["removed_paths"]] == [str(stray)]
+    log = Path(result.log)
+    assert log.parent == paths.logs_dir() and log.name.startswith("verify-")
+    text = log.read_text()
+    assert f"removed from LD_LIBRARY_PATH for this run: {stray}" in text
+    assert "runtime_env: JAX_PLATFORMS=cpu" in text
+    assert "Skipping gradient checkpointing" in text and '"param_count": 55891' in text
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_gpu_expected_on_cpu_fails_with_a_finding(jax_cpu_env_without_graphcast, tmp_path):
+    log = tmp_path / "install.log"
+    log.write_text("earlier install output\n")
+    result = verify_env(jax_cpu_env_without_graphcast, backend="gpu", level="quick", log_path=log)
+    assert not result.ok and result.backend == "gpu"
+    assert result.failed_tier["name"] == "backend"
+    assert [t["status"] for t in result.tiers] == ["passed", "failed", "not_run", "not_run"]
+    assert [f.id for f in result.findings] == ["cpu_only_jaxlib"]
+    assert log.read_text().startswith("earlier install output\n")  # appended, not replaced
+    assert result.log == str(log)
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_missing_graphcast_is_diagnosed(jax_cpu_env_without_graphcast):
+    result = verify_env(jax_cpu_env_without_graphcast, backend="auto", level="quick")
+    assert not result.ok and result.backend == "cpu"
+    assert result.failed_tier["name"] == "graphcast_jit_init"
+    assert [f.id for f in result.findings] == ["graphcast_missing"]
+    assert any("No module named 'graphcast'" in line for line in result.failed_tier["stderr_tail"])
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_cancel_stops_the_probe(jax_cpu_env_without_graphcast):
+    cancel = threading.Event()
+    result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", cancel=cancel,
+                        on_tier_start=lambda name: cancel.set())
+    assert result.cancelled and not result.ok and result.findings == []
+    assert result.exit_status in (-signal.SIGTERM, -signal.SIGKILL)
+    assert result.tiers[0]["status"] == "failed" and result.tiers[0]["error"]["type"] == "Cancelled"
+    assert [t["status"] for t in result.tiers[1:]] == ["not_run"] * 3
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_timeout_is_reported(jax_cpu_env_without_graphcast):
+    result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", timeout=0.5)
+    assert result.timed_out and not result.ok
+    assert [f.id for f in result.findings] == ["verify_timeout"]
+    assert result.failed_tier["error"]["type"] == "Timeout"
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_a_probe_that_dies_is_still_diagnosed(jax_cpu_env_without_graphcast, tmp_path):
+    # A GraphCast whose import dies the way cuDNN 8 aborts the process when a sub-library is missing.
+    package = tmp_path / "src" / "graphcast"
+    package.mkdir(parents=True)
+    (package / "graphcast.py").write_text(
+        "import os, sys\n"
+        "sys.stderr.write('Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared "
+        "object file: No such file or directory\\n')\n"
+        "sys.stderr.write('Please make sure libcudnn_cnn_infer.so.8 is in your library path!\\n')\n"
+        "sys.stderr.flush()\n"
+        "os.abort()\n")
+    result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", graphcast_src=tmp_path / "src")
+    assert not result.ok and result.exit_status == -signal.SIGABRT
+    failed = result.failed_tier
+    assert failed["name"] == "graphcast_jit_init" and failed["error"]["type"] == "ProbeDied"
+    assert "Please make sure libcudnn_cnn_infer.so.8 is in your library path!" in failed["stderr_tail"]
+    assert [t["status"] for t in result.tiers[:3]] == ["passed", "passed", "skipped"]
+    assert [f.id for f in result.findings] == ["cudnn_sublibrary_missing"]
+
+
+# --------------------------------------------------------------------------------------------------
+# The CLI
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_cli_verify_env_json_notebook_end_to_end(jax_cpu_env):
+    require_graphcast_src()
+    proc = run_cli("verify", "--env", str(jax_cpu_env), "--json")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    result = last_json(proc)
-    assert result["ok"] and result["backend"] == "cpu"
-    assert [t["name"] for t in result["tiers"]] == TIER_ORDER
-    init = result["tiers"][-1]
-    assert init["param_count"] == 70739
-    assert init["params_finite"] is True
-    assert init["init_seconds"] > 0 and math.isfinite(init["init_seconds"])
-    assert init["peak_rss_mib"] > 100
-    assert result["tiers"][0]["versions"]["jax"] == "0.4.23"
-    assert result["tiers"][0]["versions"]["numpy"].startswith("1.")
-    assert result["findings"] == []
+    data = last_json(proc)
+    assert data["ok"] is True and data["backend"] == "cpu" and data["level"] == "notebook"
+    assert [t["name"] for t in data["tiers"]] == TIERS
+    init = data["tiers"][-1]
+    assert init["param_count"] == 70739 and init["params_finite"] is True
+    assert init["init_seconds"] > 0 and init["peak_rss_mib"] > 0
+    assert data["findings"] == [] and Path(data["log"]).is_file()
+    history = last_json(run_cli("history", "--json"))
+    assert any(e.get("env") == str(jax_cpu_env) and e.get("status") == "verified" for e in history)
 
 
-def test_quick_level_reports_tiers_live(jax_cpu_env, tmp_path):
-    src = require_graphcast_src()
-    seen: list[str] = []
-    result = verify_env(jax_cpu_env, backend="cpu", level="quick", graphcast_src=src,
-                        log_path=tmp_path / "verify.log", on_tier=lambda tier: seen.append(tier["name"]))
-    assert result.ok, result.to_dict()
-    assert seen == TIER_ORDER
-    assert 0 < result.tier("graphcast_jit_init")["param_count"] < 70739
-    assert "graphcast_jit_init" in (tmp_path / "verify.log").read_text()
+@pytest.mark.network
+@pytest.mark.slow
+def test_cli_verify_reads_the_marker_and_fails_a_gpu_env_on_cpu(jax_cpu_env_without_graphcast):
+    env = jax_cpu_env_without_graphcast
+    marker = env / "gc-wizard-env.json"
+    marker.write_text(json.dumps({"recipe": "jax0.4.23-cuda12-cudnn89", "backend": "gpu",
+                                  "runtime_env": {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}}))
+    try:
+        proc = run_cli("verify", "--env", str(env), "--level", "quick", env={"JAX_PLATFORMS": ""})
+    finally:
+        marker.unlink()
+    assert proc.returncode == 1, proc.stderr
+    assert "failed    backend" in proc.stdout or "failed   backend" in proc.stdout
+    assert "Verification failed at backend" in proc.stdout
+    assert "[cpu_only_jaxlib]" in proc.stdout and "Fix: " in proc.stdout
+    assert "Traceback" not in proc.stderr
 
 
-def test_graphcast_missing_fails_its_tier_with_a_finding(jax_cpu_env_without_graphcast, tmp_path):
-    result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", log_path=tmp_path / "v.log")
-    assert not result.ok
-    tiers = {t["name"]: t for t in result.to_dict()["tiers"]}
-    assert tiers["jax_import"]["ok"] and tiers["backend"]["ok"]
-    assert not tiers["graphcast_jit_init"]["ok"]
-    assert result.to_dict()["findings"][0]["id"] == "graphcast_missing"
+@pytest.mark.network
+@pytest.mark.slow
+def test_cli_verify_uses_the_current_env_and_its_marker(jax_cpu_env_without_graphcast):
+    from wizard.history import Entry, load_history
+
+    env = jax_cpu_env_without_graphcast
+    history = load_history()
+    entry = history.add(Entry(id=history.new_entry_id(), kind="install", recipe="jax0.4.23-cuda12-cudnn89",
+                              env=str(env), status="verified"))
+    history.make_current(entry)
+    history.save()
+    marker = env / "gc-wizard-env.json"
+    marker.write_text(json.dumps({"recipe": "jax0.4.23-cuda12-cudnn89", "backend": "gpu", "runtime_env": {}}))
+    try:
+        proc = run_cli("verify", "--level", "quick", "--json", env={"JAX_PLATFORMS": ""})
+    finally:
+        marker.unlink()
+    assert proc.returncode == 1, proc.stderr
+    data = last_json(proc)
+    assert data["env"] == str(env) and data["backend"] == "gpu"
+    assert [f["id"] for f in data["findings"]] == ["cpu_only_jaxlib"]
+    recorded = [e for e in load_history().entries if e.kind == "verify"]
+    assert recorded and recorded[-1].status == "failed" and recorded[-1].verify["failed_tier"] == "backend"
 
 
-def test_gpu_recipe_on_this_cpu_only_machine_fails_at_backend(jax_cpu_env_without_graphcast, tmp_path):
-    result = verify_env(jax_cpu_env_without_graphcast, backend="gpu", level="quick", log_path=tmp_path / "v.log")
-    assert not result.ok
-    backend = result.tier("backend")
-    assert backend is not None and not backend["ok"], "a GPU recipe must never pass on the CPU"
-    ids = [f["id"] for f in result.to_dict()["findings"]]
-    assert ids and ids[0] in ("cpu_only_jaxlib", "cpu_fallback", "no_cuda_device")
-
-
-def test_graphcast_after_v011_needs_jax_tree(jax_cpu_env_without_graphcast, tmp_path):
-    """The GenCast commit uses `jax.tree`, which jax 0.4.23 lacks: diagnosed as such, not a crash."""
-    src = require_graphcast_src()
-    if shutil.which("git") is None or subprocess.run(["git", "-C", src, "cat-file", "-e", "bf9785fa^{commit}"],
-                                                     capture_output=True).returncode != 0:
-        pytest.skip("GC_WIZARD_GRAPHCAST_SRC is not a git checkout with the GenCast commit bf9785fa")
-    newer = tmp_path / "graphcast-gencast"
-    subprocess.run(["git", "clone", "-q", src, str(newer)], check=True)
-    subprocess.run(["git", "-C", str(newer), "checkout", "-q", "bf9785fa"], check=True)
-    result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", graphcast_src=newer,
-                        log_path=tmp_path / "v.log")
-    assert not result.ok
-    assert result.to_dict()["findings"][0]["id"] == "jax_too_old_for_graphcast"
-
-
-def test_verify_without_env_or_current_is_a_clear_user_error():
+def test_cli_verify_without_a_current_env_exits_2():
     proc = run_cli("verify", "--json")
     assert proc.returncode == 2
-    assert "install" in proc.stderr and "Traceback" not in proc.stderr
+    assert "install one first" in proc.stderr and "--env" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_verify_missing_env_folder_exits_2(tmp_path):
+    proc = run_cli("verify", "--env", str(tmp_path / "nope"))
+    assert proc.returncode == 2 and str(tmp_path / "nope") in proc.stderr
+
+
+def test_cli_verify_env_that_is_no_python_exits_2(tmp_path):
+    proc = run_cli("verify", "--env", str(tmp_path))
+    assert proc.returncode == 2 and "not a Python environment" in proc.stderr
+
+
+def test_log_names_do_not_collide(tmp_path, monkeypatch):
+    from wizard.verify import new_log_path
+
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path))
+    first = new_log_path()
+    first.parent.mkdir(parents=True)
+    first.write_text("")
+    assert new_log_path() != first and os.path.dirname(new_log_path()) == str(tmp_path / "logs")

@@ -66,6 +66,21 @@ def resolve_target(env_arg: str | None) -> tuple[Path, str, dict[str, str]]:
     return env, backend, {str(k): str(v) for k, v in runtime_env.items()}
 
 
+def _record(env: Path, result) -> None:
+    """A history entry for this run, and the marker's `verified` date when it passed (best effort:
+    another wizard holding the state lock must not turn a finished check into an error)."""
+    from wizard import envs
+    from wizard.history import now, record_verify
+
+    if result.cancelled:
+        return
+    record_verify(env, result.to_dict(), log=result.log)
+    marker = envs.read_marker(env)
+    if result.ok and marker:
+        marker["verified"] = now()
+        envs.write_marker(env, marker)
+
+
 def tier_summary(tier: dict[str, Any]) -> str:
     """One line of detail per tier, for people."""
     name = tier.get("name")
@@ -123,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         cancel.set()
         raise
+    _record(env, result)
     if as_json:
         emit_json(result.to_dict())
     else:

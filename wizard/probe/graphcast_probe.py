@@ -182,6 +182,7 @@ def tier_jax_import(ctx):
         if version is not None:
             versions[name] = version
     details = {"versions": versions, "python": platform.python_version(), "executable": sys.executable}
+    ctx["partial"] = details
 
     jaxlib_dist = versions.get("jaxlib") or ""
     tag = jaxlib_dist.split("+", 1)[1] if "+" in jaxlib_dist else None
@@ -266,6 +267,7 @@ def tier_backend(ctx, capture):
         "devices": [_describe_device(d) for d in devices],
         "device_count": len(devices),
     }
+    ctx["partial"] = details
     # A tiny computation: backend client creation alone does not compile anything; this does.
     value = float(jnp.arange(8, dtype=jnp.float32).sum())
     details["smoke_sum"] = value
@@ -535,6 +537,7 @@ def tier_graphcast_jit_init(ctx):
 
     spec = LEVELS[ctx["level"]]
     details = {"level": ctx["level"], "config": dict(spec)}
+    ctx["partial"] = details  # what was learnt before a failure is kept in the tier's report
     t0 = time.perf_counter()
     gc = _graphcast_modules(ctx.get("graphcast_src"))
     details["graphcast_path"] = os.path.dirname(os.path.abspath(gc["graphcast"].__file__))
@@ -608,6 +611,7 @@ def run_tiers(ctx):
         _emit(TIER_START_PREFIX, {"name": name})
         t0 = time.perf_counter()
         tier = {"name": name}
+        ctx["partial"] = {}
         with _Capture() as capture:
             try:
                 if name == "jax_import":
@@ -630,6 +634,7 @@ def run_tiers(ctx):
                 tier["error"] = {"type": "ProbeFailure", "message": message[:MESSAGE_LIMIT]}
                 sys.stderr.write(f"gc-wizard probe: {name} failed: {message}\n")
             except Exception as exc:
+                tier.update(ctx.get("partial") or {})
                 tier["ok"] = False
                 tier["status"] = "failed"
                 tier["error"] = _error_dict(exc)

@@ -2,7 +2,7 @@
 
 A real venv stands in for the installed environment (activation only needs its `bin/python`); the
 stale folders are real folders holding files named like the libraries and tools they stand for,
-which is all `wizard.libpath` reads. Each shell then runs Python to show what it really got.
+which is all `wizard.detect.libpath` reads. Each shell then runs Python to show what it really got.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.state import run_cli
-from wizard.activate import MARKER_NAME, activation_script, compute_activation
+from wizard.after.activate import MARKER_NAME, activation_script, compute_activation
 
 SHELLS = [s for s in ("bash", "zsh", "sh") if shutil.which(s)]
 RUNTIME = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false", "GC_TEST_QUOTED": "it's \"quoted\" $HOME `x`"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.state import run_cli
-from wizard.answers import (
+from wizard.after.answers import (
     SCHEMA,
     VERSION,
     AnswerOptions,

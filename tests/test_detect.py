@@ -8,7 +8,8 @@ import os
 import pytest
 
 from tests.fixtures.state import last_json, run_cli
-from wizard.detect import detect, procfs
+from wizard.detect import kernel_module
+from wizard.detect.chain import detect
 from wizard.detect.smi import compute_cap_from_name, parse_table
 from wizard.errors import UserError
 
@@ -119,9 +120,9 @@ def test_procfs_parser_reads_both_module_flavours(tmp_path):
     closed.write_text("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n")
     opened = tmp_path / "open"
     opened.write_text("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.14  Release Build\n")
-    assert procfs.probe(str(closed)).version == "535.104.05"
-    assert procfs.probe(str(opened)).version == "550.54.14"
-    assert procfs.probe(str(tmp_path / "missing")).status == "absent"
+    assert kernel_module.probe(str(closed)).version == "535.104.05"
+    assert kernel_module.probe(str(opened)).version == "550.54.14"
+    assert kernel_module.probe(str(tmp_path / "missing")).status == "absent"
 
 
 def test_smi_table_parser_and_name_capabilities():

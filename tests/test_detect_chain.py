@@ -14,7 +14,8 @@ import pytest
 
 from tests.fixtures.state import last_json, run_cli
 from tests.standins import read_profile
-from wizard.detect import OVERRIDE_VAR, detect, driver_library_findable, smi
+from wizard.detect import smi
+from wizard.detect.chain import OVERRIDE_VAR, detect, driver_library_findable
 from wizard.errors import UserError
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.state import last_json, run_cli
-from wizard.diagnose import diagnose_text, gpu_recipe_for, load_known_failures, parse_known_failures
+from wizard.detect.facts import CudaLibrary, DiskInfo, Driver, EnvironmentInfo, Facts, Platform, PythonInfo
 from wizard.errors import UserError
-from wizard.facts import CudaLibrary, DiskInfo, Driver, EnvironmentInfo, Facts, Platform, PythonInfo
+from wizard.verify.diagnose import diagnose_text, gpu_recipe_for, load_known_failures, parse_known_failures
 
 LOGS = Path(__file__).resolve().parent / "logs"
 

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from wizard import envs
 from wizard.errors import OperationFailed
+from wizard.install import envs
 
 
 def _uv(*args: str) -> None:

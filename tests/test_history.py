@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.state import REPO, run_cli
-from wizard.history import INTERRUPTED, Entry, boot_id, load_history, record_verify, verify_summary
+from wizard.history.store import INTERRUPTED, Entry, boot_id, load_history, record_verify, verify_summary
 from wizard.lock import StateLock
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.state import last_json, run_cli
-from wizard.activate import MARKER_NAME
+from wizard.after.activate import MARKER_NAME
+from wizard.after.kernel import build_kernelspec, display_name, kernel_install
 from wizard.errors import UserError
-from wizard.kernel import build_kernelspec, display_name, kernel_install
 
 MARKER = {"recipe": "jax0.4.23-cpu", "title": "JAX 0.4.23 on the CPU", "backend": "cpu",
           "runtime_env": {"JAX_PLATFORMS": "cpu", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"},
@@ -155,7 +155,7 @@ def test_bad_kernel_name_is_refused(tmp_path):
 
 def test_spec_without_jupyter_in_our_env_and_default_data_dir(tmp_path):
     """The spec is plain JSON built from the marker; the data folder follows jupyter_core's rules."""
-    from wizard.kernel import jupyter_data_dir
+    from wizard.after.kernel import jupyter_data_dir
 
     env = tmp_path / "env"
     (env / "bin").mkdir(parents=True)

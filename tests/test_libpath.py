@@ -6,7 +6,7 @@ import json
 import os
 
 from tests.fixtures.gpu import make_library_dir
-from wizard import libpath
+from wizard.detect import libpath
 
 
 def test_old_cudnn_folder_is_dropped_with_its_version_and_plain_folders_stay(tmp_path):

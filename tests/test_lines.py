@@ -1,6 +1,6 @@
 """LineAssembler: the cleaning every face relies on."""
 
-from wizard.lines import LineAssembler, strip_ansi
+from wizard.install.lines import LineAssembler, strip_ansi
 
 
 def test_carriage_return_progress_collapses_to_its_last_state():
@@ -88,7 +88,7 @@ def test_c1_controls_and_charset_escapes_are_removed():
 
 
 def test_an_endless_line_is_handed_out_in_pieces():
-    from wizard.lines import MAX_LINE
+    from wizard.install.lines import MAX_LINE
 
     a = LineAssembler()
     out = []

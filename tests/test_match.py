@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from wizard.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
-from wizard.match import match_recipes, version_tuple
-from wizard.recipes import load_recipes, parse_recipe
+from wizard.detect.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
+from wizard.recipes.loader import load_recipes, parse_recipe
+from wizard.recipes.match import match_recipes, version_tuple
 
 CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"
 GPU_NAMES = {"8.0": "NVIDIA A100-SXM4-80GB", "9.0": "NVIDIA H100 80GB HBM3", "7.0": "Tesla V100-SXM2-32GB",

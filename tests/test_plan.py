@@ -14,9 +14,9 @@ from uv import find_uv_bin
 from tests.fixtures.wheels import build_wheel
 from wizard import paths
 from wizard.errors import UserError
-from wizard.plan import build_plan, default_env_dir, resolve_target
-from wizard.pythons import PythonChoice, own_python
-from wizard.recipes import get_recipe, parse_recipe
+from wizard.install.plan import build_plan, default_env_dir, resolve_target
+from wizard.recipes.loader import get_recipe, parse_recipe
+from wizard.recipes.pythons import PythonChoice, own_python
 
 CU12 = "jax0.4.23-cuda12-cudnn89"
 JAX_PAGE = "https://storage.googleapis.com/jax-releases/jax_cuda_releases.html"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.jaxenv import require_graphcast_src
-from wizard.diagnose import diagnose_text
-from wizard.probe import PROBE_PATH
+from wizard.verify.diagnose import diagnose_text
+from wizard.verify.probe import PROBE_PATH
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from wizard.errors import UserError
-from wizard.pythons import choose_python, find_pythons, own_python, probe_python, uv_find_python
-from wizard.recipes import get_recipe
+from wizard.recipes.loader import get_recipe
+from wizard.recipes.pythons import choose_python, find_pythons, own_python, probe_python, uv_find_python
 
 HERE = platform.python_version()
 MINOR = ".".join(HERE.split(".")[:2])

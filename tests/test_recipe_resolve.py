@@ -21,9 +21,9 @@ from packaging.utils import canonicalize_name
 from uv import find_uv_bin
 
 from tests.fixtures.wheels import build_wheel
-from wizard.plan import build_plan
-from wizard.pythons import own_python
-from wizard.recipes import load_recipes
+from wizard.install.plan import build_plan
+from wizard.recipes.loader import load_recipes
+from wizard.recipes.pythons import own_python
 
 pytestmark = pytest.mark.network
 

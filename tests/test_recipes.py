@@ -9,7 +9,7 @@ import pytest
 
 from wizard import paths
 from wizard.errors import UserError
-from wizard.recipes import get_recipe, load_recipe_file, load_recipes, parse_recipe
+from wizard.recipes.loader import get_recipe, load_recipe_file, load_recipes, parse_recipe
 
 BUILTIN = paths.builtin_recipes_dir()
 CPU_TEXT = (BUILTIN / "jax0.4.23-cpu.yaml").read_text()

@@ -10,7 +10,7 @@ import pytest
 
 from tests.fixtures.state import last_json, run_cli
 from tests.standins import standin_env
-from wizard.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
+from wizard.detect.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
 
 IDS = {"jax0.4.23-cpu", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"}
 CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"

@@ -15,8 +15,8 @@ import pytest
 
 from tests.fixtures.state import last_json, run_cli
 from tests.standins import read_profile, standin_env
-from wizard.facts import Facts
-from wizard.report import build_report, redact
+from wizard.after.report import build_report, redact
+from wizard.detect.facts import Facts
 
 UUID0 = read_profile("a100x2-535")["gpu0.uuid"]
 UUID1 = read_profile("a100x2-535")["gpu1.uuid"]

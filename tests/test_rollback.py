@@ -16,7 +16,7 @@ def _imports(env: str, module: str) -> bool:
 
 
 def _freeze(env) -> list[str]:
-    from wizard.envs import freeze
+    from wizard.install.envs import freeze
 
     return freeze(Path(env))
 

@@ -9,9 +9,9 @@ import threading
 import time
 from pathlib import Path
 
-from wizard.plan import Step
-from wizard.recipes import PromptRule
-from wizard.runner import RunnerEvents, StepLog, build_env, run_plan, run_step
+from wizard.install.plan import Step
+from wizard.install.runner import RunnerEvents, StepLog, build_env, run_plan, run_step
+from wizard.recipes.loader import PromptRule
 
 CHILDREN = Path(__file__).parent / "children"
 

@@ -15,7 +15,7 @@ from tests.fixtures.jaxenv import require_graphcast_src
 from tests.fixtures.state import last_json, run_cli
 from wizard import paths
 from wizard.errors import UserError
-from wizard.verify import probe_environment, verify_env
+from wizard.verify.check import probe_environment, verify_env
 
 TIERS = ["jax_import", "backend", "cudnn_op", "graphcast_jit_init"]
 slow_network = [pytest.mark.network, pytest.mark.slow]
@@ -214,7 +214,7 @@ def test_cli_verify_reads_the_marker_and_fails_a_gpu_env_on_cpu(jax_cpu_env_with
 @pytest.mark.network
 @pytest.mark.slow
 def test_cli_verify_uses_the_current_env_and_its_marker(jax_cpu_env_without_graphcast):
-    from wizard.history import Entry, load_history
+    from wizard.history.store import Entry, load_history
 
     env = jax_cpu_env_without_graphcast
     history = load_history()
@@ -254,7 +254,7 @@ def test_cli_verify_env_that_is_no_python_exits_2(tmp_path):
 
 
 def test_log_names_do_not_collide(tmp_path, monkeypatch):
-    from wizard.verify import new_log_path
+    from wizard.verify.check import new_log_path
 
     monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path))
     first = new_log_path()

@@ -1,4 +1,4 @@
-"""Provides where things live (interface.md, "Where things live").
+"""Provides where things live (docs/interface.md, "Where things live").
 
 State: `$GC_WIZARD_HOME`, else `$XDG_DATA_HOME/gc-wizard`, else `~/.local/share/gc-wizard`.
 Recipes: built-in, then `$XDG_CONFIG_HOME/gc-wizard/recipes/`, then each `--recipes-dir`.
@@ -34,9 +34,13 @@ def lock_path() -> Path:
     return state_dir() / "wizard.lock"
 
 
+# The package's data folder: the known failures, and (in a wheel) the built-in recipes.
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
 def builtin_recipes_dir() -> Path:
     """The shipped recipes: inside the package in a wheel, the repository's `recipes/` in a checkout."""
-    packaged = Path(__file__).resolve().parent / "recipes"
+    packaged = DATA_DIR / "recipes"
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parent.parent / "recipes"

@@ -4,8 +4,8 @@ import os
 import sys
 from pathlib import Path
 
-from wizard.plan import Step
-from wizard.runner import RunnerEvents, StepLog, run_step
+from wizard.install.plan import Step
+from wizard.install.runner import RunnerEvents, StepLog, run_step
 
 out = Path(sys.argv[1])
 step = Step(name="x", title="x", argv=(sys.executable, "-c", "pass"), cwd=str(out / "missing"))

@@ -22,7 +22,7 @@ from tests.fixtures.state import REPO, run_cli
 from tests.fixtures.tiny import RECIPE
 from tests.fixtures.wheels import build_wheel
 from tests.standins import standin_env
-from wizard.runner import PASSED_PREFIXES, PASSED_VARS
+from wizard.install.runner import PASSED_PREFIXES, PASSED_VARS
 
 pytestmark = [pytest.mark.tmux, pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from wizard.commands.output import emit_json, say
-from wizard.facts import Facts
+from wizard.detect.facts import Facts
 
 
 def render(facts: Facts) -> list[str]:
@@ -55,7 +55,7 @@ def render(facts: Facts) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.detect import detect
+    from wizard.detect.chain import detect
 
     facts = detect()
     if args.json:

@@ -30,7 +30,7 @@ def read_log(source: str) -> str:
 def _facts_quietly():
     """This machine's facts, or None: diagnosis must never fail because detection did."""
     try:
-        from wizard.detect import detect
+        from wizard.detect.chain import detect
 
         return detect()
     except Exception:
@@ -54,7 +54,7 @@ def render_findings(findings, *, width: int = 100) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.diagnose import diagnose_text, uses_facts
+    from wizard.verify.diagnose import diagnose_text, uses_facts
 
     source = getattr(args, "logfile", None) or "-"
     text = read_log(source)

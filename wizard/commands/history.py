@@ -1,6 +1,6 @@
 """`gc-wizard history`, `rollback` and `remove`: the record, the way back, and explicit clean-up.
 
-Handlers only render: the decisions live in `wizard.history` and `wizard.rollback`.
+Handlers only render: the decisions live in `wizard.history.store` and `wizard.history.rollback`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from wizard.commands.output import confirm, emit_json, say, warn
 
 def history_rows(totals: dict[str, int] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """history --json's list: every entry's fields plus whether its folder exists and its disk use."""
-    from wizard.envs import disk_usage
-    from wizard.history import load_history
+    from wizard.history.store import load_history
+    from wizard.install.envs import disk_usage
 
     history = load_history()
     sizes: dict[str, int] = {}
@@ -80,7 +80,7 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_rollback(args: argparse.Namespace) -> int:
-    from wizard.rollback import rollback
+    from wizard.history.rollback import rollback
 
     cancel = threading.Event()
     out = sys.stderr if args.json else sys.stdout
@@ -117,7 +117,7 @@ def run_rollback(args: argparse.Namespace) -> int:
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    from wizard.rollback import remove
+    from wizard.history.rollback import remove
 
     result = remove(args.entry_id, confirm=lambda q: confirm(q, assume_yes=args.yes))
     if args.json:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
-from wizard.install import InstallEvents, InstallOptions, run_install
+from wizard.install.transaction import InstallEvents, InstallOptions, run_install
 
 _SECRET = re.compile(r"pass(word|phrase)|token|secret", re.IGNORECASE)
 
@@ -103,13 +103,13 @@ def _options(args: argparse.Namespace) -> InstallOptions:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "answers", None):
-        from wizard.answers import replay_args
-        from wizard.recipes import load_recipes
+        from wizard.after.answers import replay_args
+        from wizard.recipes.loader import load_recipes
 
         args = replay_args(args, load_recipes(args.recipes_dir))
     options = _options(args)
     if getattr(args, "save_answers", None):
-        from wizard.answers import save_args
+        from wizard.after.answers import save_args
 
         save_args(args.save_answers, args, recipe=options.recipe_id)
 

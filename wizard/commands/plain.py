@@ -44,7 +44,7 @@ def _machine_lines(facts) -> list[str]:
 
 def _current_lines() -> list[str]:
     try:
-        from wizard.history import load_history
+        from wizard.history.store import load_history
 
         current = load_history().current()
     except WizardError as exc:
@@ -58,10 +58,10 @@ def _current_lines() -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from wizard.commands.recipes import make_plan, render_matches, render_plan
-    from wizard.detect import detect
-    from wizard.match import match_recipes
-    from wizard.pythons import find_pythons
-    from wizard.recipes import load_recipes
+    from wizard.detect.chain import detect
+    from wizard.recipes.loader import load_recipes
+    from wizard.recipes.match import match_recipes
+    from wizard.recipes.pythons import find_pythons
 
     recipes_dir = getattr(args, "recipes_dir", None) or []
     say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "

@@ -12,7 +12,7 @@ from wizard.errors import UserError
 
 
 def run_activate(args: argparse.Namespace) -> int:
-    from wizard.activate import activation_script, compute_activation, default_shell, resolve_env
+    from wizard.after.activate import activation_script, compute_activation, default_shell, resolve_env
 
     env = resolve_env(args.env)
     shell = args.shell or default_shell()
@@ -25,8 +25,8 @@ def run_activate(args: argparse.Namespace) -> int:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
-    from wizard.activate import resolve_env
-    from wizard.kernel import kernel_install
+    from wizard.after.activate import resolve_env
+    from wizard.after.kernel import kernel_install
 
     env = resolve_env(args.env)
     result = kernel_install(env, args.name)
@@ -44,7 +44,7 @@ def run_kernel(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from wizard.report import collect_and_build
+    from wizard.after.report import collect_and_build
 
     text = collect_and_build()
     if not args.out:

@@ -9,19 +9,19 @@ import textwrap
 from pathlib import Path
 
 from wizard.commands.output import emit_json, say
+from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.facts import Facts
-from wizard.match import RecipeMatch, match_recipes
-from wizard.plan import Plan, plan_install
-from wizard.pythons import find_pythons
-from wizard.recipes import get_recipe, load_recipes
+from wizard.install.plan import Plan, plan_install
+from wizard.recipes.loader import get_recipe, load_recipes
+from wizard.recipes.match import RecipeMatch, match_recipes
+from wizard.recipes.pythons import find_pythons
 
 _WIDTH = 100
 
 
 def _load_facts(path: str | None) -> Facts:
     if not path:
-        from wizard.detect import detect
+        from wizard.detect.chain import detect
 
         return detect()
     try:

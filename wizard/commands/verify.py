@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from wizard.commands.output import emit_json, say
-from wizard.envs import MARKER as MARKER_NAME
 from wizard.errors import UserError
+from wizard.install.envs import MARKER as MARKER_NAME
 
 
 def read_marker(env: Path) -> dict[str, Any] | None:
@@ -48,7 +48,7 @@ def resolve_target(env_arg: str | None) -> tuple[Path, str, dict[str, str]]:
         if not env.is_dir():
             raise UserError(f"--env {env_arg} is not a folder.")
     else:
-        from wizard.history import load_history
+        from wizard.history.store import load_history
 
         current = load_history().current()
         env_path = _entry_env(current) if current is not None else None
@@ -69,8 +69,8 @@ def resolve_target(env_arg: str | None) -> tuple[Path, str, dict[str, str]]:
 def _record(env: Path, result) -> None:
     """A history entry for this run, and the marker's `verified` date when it passed (best effort:
     another wizard holding the state lock must not turn a finished check into an error)."""
-    from wizard import envs
-    from wizard.history import now, record_verify
+    from wizard.history.store import now, record_verify
+    from wizard.install import envs
 
     if result.cancelled:
         return
@@ -122,7 +122,7 @@ def _tier_line(tier: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.verify import verify_env
+    from wizard.verify.check import verify_env
 
     env, backend, runtime_env = resolve_target(getattr(args, "env", None))
     level = getattr(args, "level", None) or "notebook"

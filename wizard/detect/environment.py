@@ -21,9 +21,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wizard.detect import proc
+from wizard.detect import deadline
+from wizard.detect.facts import DiskInfo, EnvironmentInfo, Platform, PythonInfo
 from wizard.errors import UserError
-from wizard.facts import DiskInfo, EnvironmentInfo, Platform, PythonInfo
 
 #: The distributions `detect` reports (PEP 503 names); everything else in the env is noise here.
 REPORTED = re.compile(
@@ -104,14 +104,14 @@ def _glob_site_dirs(prefix: Path) -> list[Path]:
     return found
 
 
-def start_interpreter_query(target: Target, timeout: float) -> proc.Running | None:
+def start_interpreter_query(target: Target, timeout: float) -> deadline.Running | None:
     """Start asking the target's interpreter about itself; None when it is ours or there is none."""
     if target.executable is None or _is_own_interpreter(target):
         return None
-    return proc.start([target.executable, "-E", "-c", _INTERPRETER_QUERY], timeout=timeout)
+    return deadline.start([target.executable, "-E", "-c", _INTERPRETER_QUERY], timeout=timeout)
 
 
-def finish_interpreter_query(target: Target, running: proc.Running | None) -> None:
+def finish_interpreter_query(target: Target, running: deadline.Running | None) -> None:
     """Fill in the target's Python version and site folders (from the query, or from this process)."""
     site_dirs: list[Path] = []
     if running is None and _is_own_interpreter(target):

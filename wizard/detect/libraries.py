@@ -19,17 +19,16 @@ import os
 import re
 from pathlib import Path
 
-from wizard import libpath
-from wizard.detect import proc
-from wizard.facts import CudaLibrary
+from wizard.detect import deadline, libpath
+from wizard.detect.facts import CudaLibrary
 
 _LDCONFIG_RE = re.compile(r"^\s*(lib(" + "|".join(libpath.LIBRARY_NAMES) + r")\.so[.\d]*)\s+\(([^)]*)\)\s+=>\s+(\S+)")
 
 
-def start_ldconfig(timeout: float) -> proc.Running | None:
+def start_ldconfig(timeout: float) -> deadline.Running | None:
     for exe in ("/sbin/ldconfig", "/usr/sbin/ldconfig"):
         if os.access(exe, os.X_OK):
-            return proc.start([exe, "-p"], timeout=timeout)
+            return deadline.start([exe, "-p"], timeout=timeout)
     return None
 
 

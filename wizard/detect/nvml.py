@@ -85,8 +85,8 @@ def query() -> dict[str, Any]:
 
 def interpret(data: dict[str, Any]):
     """The child's answer as a `Reading` (source "nvml")."""
+    from wizard.detect.facts import Gpu
     from wizard.detect.reading import Reading, cuda_from_int
-    from wizard.facts import Gpu
 
     status = data.get("status", "failed")
     if status != "ok":

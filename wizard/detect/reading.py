@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wizard.facts import Gpu
+from wizard.detect.facts import Gpu
 
 #: ok · absent (nothing installed) · not_loaded (installed, kernel module not loaded) · mismatch
 #: (libraries and kernel module from different driver versions) · failed · timeout · skipped

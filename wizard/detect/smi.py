@@ -20,9 +20,9 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 
-from wizard.detect import proc
+from wizard.detect import deadline
+from wizard.detect.facts import Gpu
 from wizard.detect.reading import Reading
-from wizard.facts import Gpu
 
 NOT_LOADED_RE = re.compile(r"couldn't communicate with the NVIDIA driver|Driver Not Loaded", re.I)
 MISMATCH_RE = re.compile(r"Driver/library version mismatch|version mismatch", re.I)
@@ -52,7 +52,7 @@ def compute_cap_from_name(name: str) -> str | None:
     return None
 
 
-def _failure(completed: proc.Completed) -> Reading | None:
+def _failure(completed: deadline.Completed) -> Reading | None:
     """A Reading for a run that did not work, or None when it did."""
     if completed.missing:
         return Reading("nvidia-smi", "absent", detail=completed.stderr)
@@ -122,12 +122,12 @@ def parse_table(text: str) -> tuple[str | None, str | None, list[dict]]:
 
 def probe(*, env: dict[str, str] | None = None, timeout: float = 10.0) -> Reading:
     """Driver, CUDA version and GPUs from nvidia-smi found on `PATH`; never raises."""
-    env = proc.probe_env(env)
+    env = deadline.probe_env(env)
     exe = shutil.which("nvidia-smi", path=env.get("PATH", ""))
     if exe is None:
         return Reading("nvidia-smi", "absent", detail="nvidia-smi is not on PATH")
-    xml_run = proc.start([exe, "-q", "-x"], env=env, timeout=timeout)
-    cap_run = proc.start([exe, "--query-gpu=index,uuid,compute_cap", "--format=csv,noheader,nounits"],
+    xml_run = deadline.start([exe, "-q", "-x"], env=env, timeout=timeout)
+    cap_run = deadline.start([exe, "--query-gpu=index,uuid,compute_cap", "--format=csv,noheader,nounits"],
                          env=env, timeout=timeout)
     xml_done, cap_done = xml_run.finish(), cap_run.finish()
     failed = _failure(xml_done)
@@ -136,7 +136,7 @@ def probe(*, env: dict[str, str] | None = None, timeout: float = 10.0) -> Readin
     try:
         driver, cuda, gpus = parse_xml(xml_done.stdout)
     except ET.ParseError:
-        table = proc.run([exe], env=env, timeout=timeout)
+        table = deadline.run([exe], env=env, timeout=timeout)
         failed = _failure(table)
         if failed is not None:
             return failed

@@ -168,7 +168,7 @@ class WizardApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
     def install_worker(self, recipe_id: str, settings: dict, screen: InstallScreen) -> None:
-        from wizard.install import InstallEvents, InstallOptions, run_install
+        from wizard.install.transaction import InstallEvents, InstallOptions, run_install
 
         app, cancel = self, self.cancel_event
         live_log, step_list = screen.live_log, screen.step_list  # their feeders are thread-safe
@@ -314,7 +314,7 @@ class WizardApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="rollback", description="Rolling back")
     def rollback_worker(self, entry_id: str) -> None:
-        from wizard.rollback import rollback
+        from wizard.history.rollback import rollback
 
         try:
             result = rollback(entry_id, verify=self.options["verify"], level=self.options["level"],

@@ -86,7 +86,7 @@ class DoneScreen(Screen[str]):
     def install_kernel(self) -> None:
         from pathlib import Path
 
-        from wizard.kernel import kernel_install
+        from wizard.after.kernel import kernel_install
 
         try:
             spec = kernel_install(Path(self.result["env"]))

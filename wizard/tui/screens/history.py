@@ -35,7 +35,7 @@ class HistoryScreen(Screen):
         self.reload()
 
     def reload(self) -> None:
-        from wizard.history import load_history
+        from wizard.history.store import load_history
 
         history = load_history()
         self.entries = [e for e in history.entries if getattr(e, "kind", "install") == "install"][::-1]
@@ -78,8 +78,8 @@ class HistoryScreen(Screen):
         self.action_rollback()  # Enter on a row: the screen's default action
 
     def action_rollback(self) -> None:
-        from wizard.history import GOOD, load_history
-        from wizard.rollback import describe_change
+        from wizard.history.rollback import describe_change
+        from wizard.history.store import GOOD, load_history
 
         table = self.query_one(DataTable)
         if not self.entries or table.cursor_row is None:

@@ -77,15 +77,15 @@ class MachineScreen(Screen[str]):
     def detect(self) -> None:
         # Two phases, each saying what failed: a broken recipe file is not a detection problem.
         try:
-            from wizard.detect import detect
+            from wizard.detect.chain import detect
 
             facts = detect()
         except Exception as exc:  # shown on the screen, never a crash or a traceback
             self.post_message(FactsReady(None, [], error=f"Could not finish detection:\n\n{exc}"))
             return
         try:
-            from wizard.match import match_recipes
-            from wizard.recipes import load_recipes
+            from wizard.recipes.loader import load_recipes
+            from wizard.recipes.match import match_recipes
 
             matches = match_recipes(load_recipes(self.recipes_dirs), facts)
         except Exception as exc:  # a bad recipe file or --recipes-dir: its one sentence names it

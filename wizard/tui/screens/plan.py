@@ -8,7 +8,6 @@ then every step, every pin, and the exact commands, which scroll.
 from __future__ import annotations
 
 import shlex
-from types import SimpleNamespace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -75,17 +74,18 @@ class PlanScreen(Screen):
         self.refresh_plan()
 
     def refresh_plan(self) -> None:
-        from wizard.commands.recipes import make_plan
-        from wizard.envs import free_gib
+        from wizard.install.envs import free_gib
+        from wizard.install.plan import plan_install
+        from wizard.recipes.loader import get_recipe
 
-        args = SimpleNamespace(recipe=self.recipe.id, recipes_dir=self.settings.get("recipes_dirs") or [],
-                               env=self.settings["env"], installer=self.settings["installer"],
-                               find_links=self.settings.get("find_links") or [],
-                               offline=self.settings.get("offline", False),
-                               graphcast_src=self.settings.get("graphcast_src"))
+        settings = self.settings
         widget = self.query_one("#plan", Static)
         try:
-            self.plan = make_plan(args)
+            recipe = get_recipe(self.recipe.id, settings.get("recipes_dirs") or [])
+            self.plan = plan_install(recipe, env=settings["env"], installer=settings["installer"],
+                                     find_links=tuple(settings.get("find_links") or ()),
+                                     offline=bool(settings.get("offline", False)),
+                                     graphcast_src=settings.get("graphcast_src"))
         except Exception as exc:  # no fitting Python, a bad folder: say it, stay here
             self.plan = None
             widget.update(f"This plan cannot run:\n\n{exc}\n\nPress e to pick another folder, i to switch the "

@@ -35,7 +35,7 @@ class ReportScreen(Screen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="report", description="Building the report")
     def build(self) -> None:
-        from wizard.report import collect_and_build
+        from wizard.after.report import collect_and_build
 
         text = collect_and_build()
         self.app.call_from_thread(self._show, text)

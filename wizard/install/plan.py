@@ -42,8 +42,8 @@ from packaging.version import Version
 
 from wizard import paths
 from wizard.errors import UserError
-from wizard.pythons import PythonChoice
-from wizard.recipes import PromptRule, Recipe
+from wizard.recipes.loader import PromptRule, Recipe
+from wizard.recipes.pythons import PythonChoice
 
 INSTALLERS = ("uv", "pip")
 MODES = ("new", "in-place")
@@ -334,7 +334,7 @@ def build_plan(
 
 def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline: bool) -> PythonChoice:
     """The interpreter the environment gets: the env's own in place, else one that fits the recipe."""
-    from wizard.pythons import choose_python, fits, probe_python
+    from wizard.recipes.pythons import choose_python, fits, probe_python
 
     if mode == "in-place":
         found = probe_python(str(env_dir / "bin" / "python"), "env")

@@ -21,10 +21,11 @@ from typing import Any
 
 import yaml
 
+from wizard import paths
+from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.facts import Facts
 
-KNOWN_FAILURES_PATH = Path(__file__).resolve().parent / "data" / "known_failures.yaml"
+KNOWN_FAILURES_PATH = paths.DATA_DIR / "known_failures.yaml"
 
 #: The GPU recipe to name in fixes, by the driver's maximum CUDA major version (none known: CUDA 12).
 GPU_RECIPE_BY_CUDA_MAJOR = {12: "jax0.4.23-cuda12-cudnn89", 11: "jax0.4.23-cuda11-cudnn86"}

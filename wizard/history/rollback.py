@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard import envs, paths
+from wizard import paths
 from wizard.errors import OperationFailed, UserError
-from wizard.history import GOOD, Entry, History, load_history, now, verify_summary
+from wizard.history.store import GOOD, Entry, History, load_history, now, verify_summary
+from wizard.install import envs
 from wizard.lock import StateLock
 
 _LABELS = {"nvidia-cudnn-cu12": "cuDNN", "nvidia-cudnn-cu11": "cuDNN"}
@@ -217,7 +218,7 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
 
         verify_dict = None
         if verify and not target.undo:
-            from wizard.verify import verify_env
+            from wizard.verify.check import verify_env
 
             marker = envs.read_marker(env)
             say(f"checking {env} (GraphCast {level} check)")

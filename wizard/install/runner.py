@@ -7,7 +7,7 @@ lines + the unfinished `live` line), to the step log and to `RunnerEvents`.
 
 Prompts: known ones are answered by rule (`DEFAULT_PROMPTS`, the step's recipe rules, the caller's
 `extra_prompts`) once the output has paused for a moment. An unknown prompt is output stalled for
-`stall_seconds` while the child waits for input: the kernel says so (`wizard.procfs`: a process
+`stall_seconds` while the child waits for input: the kernel says so (`wizard.install.process_table`: a process
 blocked reading the terminal), or, where it cannot tell, the stalled line ends in `?` or `:`. It goes
 to `events.prompt`; `None` back stops the step. Answers are logged; answers to secret-looking
 questions (password, token, passphrase) are never written anywhere.
@@ -39,10 +39,10 @@ from typing import Any, Protocol
 
 import pexpect
 
-from wizard import procfs
+from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
-from wizard.libpath import split_cuda_dirs
-from wizard.lines import LineAssembler
+from wizard.install import process_table as procfs
+from wizard.install.lines import LineAssembler
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
 #: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
@@ -376,7 +376,7 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
              environ: dict[str, str] | None = None) -> StepResult:
     """Run one step to its end (or its cancellation); return how it went. See the module docstring.
 
-    `step` needs `name, argv, env, cwd` and may have `title, prompts` (duck typing on `wizard.plan.Step`);
+    `step` needs `name, argv, env, cwd` and may have `title, prompts` (duck typing on `wizard.install.plan.Step`);
     `extra_prompts` are more rules, as objects with `pattern`/`answer` or (pattern, answer) pairs;
     `environ` replaces `os.environ` as the user's environment (tests).
     A missing folder, a value that is not text or a missing program fail the step before anything is

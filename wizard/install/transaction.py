@@ -4,7 +4,7 @@ The promise: a failure, a crash, Ctrl-C or a dropped SSH session never touches t
 user had. So:
 
 - the new environment is built beside the others, under the state lock, and recorded as "running"
-  first (a wizard that dies is found by the next one, see `wizard.history`);
+  first (a wizard that dies is found by the next one, see `wizard.history.store`);
 - it becomes current only at the very end, after it installed and — unless verification is off —
   passed the GraphCast check;
 - a new environment whose install steps failed or were cancelled is deleted again (it is unusable,
@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard import envs, paths
+from wizard import paths
 from wizard.errors import OperationFailed
-from wizard.history import Entry, History, load_history, now, verify_summary
+from wizard.history.store import Entry, History, load_history, now, verify_summary
+from wizard.install import envs
+from wizard.install.plan import plan_install
+from wizard.install.runner import RunnerEvents, run_plan
 from wizard.lock import StateLock
-from wizard.plan import plan_install
-from wizard.recipes import get_recipe
-from wizard.runner import RunnerEvents, run_plan
+from wizard.recipes.loader import get_recipe
 
 __all__ = ["InstallEvents", "InstallOptions", "InstallResult", "run_install", "verify_summary"]
 
@@ -174,7 +175,7 @@ class _Transaction:
         if not self.options.verify:
             return self.finish("installed", make_current=True)
 
-        from wizard.verify import verify_env
+        from wizard.verify.check import verify_env
 
         self.events.verify_started()
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,

@@ -2,11 +2,11 @@
 
 Why a probe in a child process: the environment under test has its own Python, jaxlib and CUDA
 libraries, which must never be loaded into the wizard's process; and a broken cuDNN can abort the
-process outright. So `verify_env` runs `wizard/probe/graphcast_probe.py` with the environment's own
+process outright. So `verify_env` runs `wizard/verify/probe/graphcast_probe.py` with the environment's own
 `bin/python`, under the environment variables the environment is meant to run with (the recipe's
 `runtime_env`, CUDA folders dropped from LD_LIBRARY_PATH/PATH, no GPU preallocation), streams its
 progress lines to the caller, keeps everything it prints in a log, and hands the failure text to
-`wizard.diagnose`. The probe's JSON is the source of truth; when the probe dies without one (abort,
+`wizard.verify.diagnose`. The probe's JSON is the source of truth; when the probe dies without one (abort,
 timeout, Ctrl-C) the result is rebuilt from its progress lines so the failing tier is still named.
 """
 
@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
-from wizard.diagnose import Finding, diagnose_text
+from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.facts import Facts
-from wizard.probe import PROBE_PATH
+from wizard.verify.diagnose import Finding, diagnose_text
+from wizard.verify.probe import PROBE_PATH
 
 TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init")
 BACKENDS = ("gpu", "cpu", "auto")
@@ -89,7 +89,7 @@ def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | Non
     (JAX finds its pip CUDA libraries through RPATH; an old cuDNN on LD_LIBRARY_PATH is the seed failure),
     no GPU preallocation on a shared GPU, then the recipe's own `runtime_env` on top.
     """
-    from wizard.libpath import split_cuda_bin_dirs, split_cuda_dirs
+    from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 
     child = dict(os.environ if base is None else base)
     removed: list[dict[str, str]] = []

@@ -7,7 +7,7 @@ Jupyter in the wizard's own environment, which it does not have to have):
 
 - `argv` runs the environment's own `bin/python -m ipykernel_launcher -f {connection_file}`;
 - `env` carries the recipe's runtime variables and the cleaned `LD_LIBRARY_PATH`/`PATH` from
-  `wizard.activate.compute_activation` — the Jupyter server's stale CUDA folders never reach the kernel;
+  `wizard.after.activate.compute_activation` — the Jupyter server's stale CUDA folders never reach the kernel;
 - `display_name` says what was verified: "GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)".
 
 The spec goes to the user's data folder (`$JUPYTER_DATA_DIR`, else `$XDG_DATA_HOME/jupyter`, else
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from wizard.activate import compute_activation, env_python, read_marker
+from wizard.after.activate import compute_activation, env_python, read_marker
 from wizard.errors import OperationFailed, UserError
 
 _NAME_OK = re.compile(r"^[a-z0-9._-]+$", re.IGNORECASE)  # jupyter_client's rule for kernel names

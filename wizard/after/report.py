@@ -251,7 +251,7 @@ def _history_section(entries: list[Any], current: Any) -> list[str]:
     lines = ["## Environments (history)", ""]
     if current is not None:
         env = _get(current, "env")
-        from wizard.activate import read_marker
+        from wizard.after.activate import read_marker
 
         marker = read_marker(env) if env else {}
         lines.append(f"- **Current:** recipe `{_get(current, 'recipe')}`, status {_get(current, 'status')}, "
@@ -329,7 +329,7 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
 
 
 def _env_section(environ: Mapping[str, str]) -> list[str]:
-    from wizard.libpath import split_cuda_bin_dirs, split_cuda_dirs
+    from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 
     out: list[str] = []
     ld = environ.get("LD_LIBRARY_PATH")
@@ -364,7 +364,7 @@ def _env_section(environ: Mapping[str, str]) -> list[str]:
 def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None = None,
                  log_tail_lines: int = LOG_TAIL_LINES, now: _dt.datetime | None = None,
                  problems: Sequence[str] = (), redacted: bool = True) -> str:
-    """The Markdown support report. `facts`: a `wizard.facts.Facts` (or its dict) or None; `history`:
+    """The Markdown support report. `facts`: a `wizard.detect.facts.Facts` (or its dict) or None; `history`:
     a `History` (or its entries) or None; `problems`: sentences about parts that could not be collected.
     The result is passed through `redact()` unless `redacted=False`.
     """
@@ -386,7 +386,7 @@ def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None 
     tail_for_diagnosis = read_tail(fail_log, DIAGNOSE_LINES)
     if focus is not None and not findings and tail_for_diagnosis:
         try:
-            from wizard.diagnose import diagnose_text
+            from wizard.verify.diagnose import diagnose_text
 
             findings = _finding_dicts(diagnose_text(tail_for_diagnosis, facts if not isinstance(facts, Mapping) else None))
         except Exception as exc:  # the report is what people send when things are broken; it must still come out
@@ -449,13 +449,13 @@ def collect_and_build(*, environ: Mapping[str, str] | None = None) -> str:
     facts = None
     history = None
     try:
-        from wizard.detect import detect
+        from wizard.detect.chain import detect
 
         facts = detect()
     except Exception as exc:  # a support report must come out even when detection is what is broken
         problems.append(f"detection failed ({type(exc).__name__}: {exc})")
     try:
-        from wizard.history import load_history
+        from wizard.history.store import load_history
 
         history = load_history()
     except Exception as exc:

@@ -4,11 +4,11 @@ The seed user's notebook died with "Loaded runtime CuDNN library: 8.2.1 but sour
 8.6.0" because `LD_LIBRARY_PATH` pointed at an old cuDNN folder. Activating an environment therefore
 does three things: puts `<env>/bin` first on `PATH`, sets the recipe's runtime variables (from the
 env marker `<env>/gc-wizard-env.json`), and takes out of `LD_LIBRARY_PATH` and `PATH` exactly the
-folders that hold CUDA/cuDNN libraries or toolkits (`wizard.libpath` decides which) — every other
+folders that hold CUDA/cuDNN libraries or toolkits (`wizard.detect.libpath` decides which) — every other
 folder stays, in order, because users put other things there too.
 
 `compute_activation()` is the one place this is decided; `activation_script()` renders it as shell
-code for `eval "$(gc-wizard activate)"` (bash, zsh, sh), and `wizard.kernel` turns the same result
+code for `eval "$(gc-wizard activate)"` (bash, zsh, sh), and `wizard.after.kernel` turns the same result
 into a Jupyter kernelspec `env`. The script defines `deactivate`, which restores what it changed; a
 second activation starts again from the values saved before the first, so it never piles up.
 """
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.envs import MARKER as MARKER_NAME
-from wizard.envs import read_marker  # noqa: F401  (kernel and report read markers through here)
 from wizard.errors import UserError
+from wizard.install.envs import MARKER as MARKER_NAME
+from wizard.install.envs import read_marker  # noqa: F401  (kernel and report read markers through here)
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
 ORIGINAL_VAR = "_GC_WIZARD_ORIGINAL"
@@ -81,7 +81,7 @@ def resolve_env(env: str | os.PathLike[str] | None) -> Path:
         if not path.is_dir():
             raise UserError(f"environment {path} does not exist.")
     else:
-        from wizard.history import load_history
+        from wizard.history.store import load_history
 
         current = load_history().current()
         if current is None:
@@ -144,7 +144,7 @@ def _describe_marker(env: Path, marker: Mapping[str, Any]) -> str:
 def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] | None = None,
                        marker: Mapping[str, Any] | None = None) -> Activation:
     """Decide what activating `env` changes in `environ` (default: this process's environment)."""
-    from wizard.libpath import split_cuda_bin_dirs, split_cuda_dirs
+    from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 
     env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
     environ = dict(os.environ if environ is None else environ)

@@ -307,7 +307,7 @@ def record_verify(env: str | os.PathLike[str], verify: dict[str, Any], *, log: s
 
     A verify entry is never current; the env marker's `verified` date is the other record of success.
     """
-    from wizard import envs
+    from wizard.install import envs
     from wizard.lock import StateLock
 
     summary = verify_summary(verify)

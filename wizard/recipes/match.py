@@ -23,7 +23,7 @@ Decisions (documented here because they are policy, not mechanics):
   says why.
 - **Driver below `driver_warn_below`**: compatible, with a warning (XLA disables parallel compilation).
 - **Python.** The wizard can build the environment with another interpreter, so the recipe's Python
-  range is checked against every interpreter found (`pythons`, from `wizard.pythons.find_pythons`),
+  range is checked against every interpreter found (`pythons`, from `wizard.recipes.pythons.find_pythons`),
   not only the one the wizard runs on. None fitting is a warning when uv may download one
   (`python_downloads=True`) and a reason otherwise.
 - **Unknown facts** (a driver whose version or CUDA version could not be read, a GPU whose compute
@@ -40,8 +40,8 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from wizard.facts import Facts, Gpu, PythonInfo
-from wizard.recipes import Recipe
+from wizard.detect.facts import Facts, Gpu, PythonInfo
+from wizard.recipes.loader import Recipe
 
 _ARCH_ALIASES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64", "armv8": "aarch64"}
 

@@ -29,7 +29,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from wizard.errors import UserError
-from wizard.recipes import Recipe
+from wizard.recipes.loader import Recipe
 
 _NAME_RE = re.compile(r"^python3(\.\d+)?$")
 _PROBE = (

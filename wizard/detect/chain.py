@@ -1,0 +1,267 @@
+"""Detects what this machine really has: driver, max CUDA, GPUs, CUDA/cuDNN libraries, Python, disk.
+
+`detect()` is the one entry point. The driver is read through a chain, each link recording its
+`source`: NVML via the real `pynvml` → `nvidia-smi` → `/proc/driver/nvidia/version` → `libcuda.so.1`
+(`cuDriverGetVersion`). The slow, hang-prone probes (the NVML/libcuda child, nvidia-smi, `ldconfig
+-p`, the target environment's interpreter) are started together and collected under one deadline,
+so detection costs the slowest probe, not their sum, and a wedged driver costs a warning, not a hang.
+The NVML/libcuda child is not even started when neither library is anywhere the loader would look
+(GPU-less hosts and login nodes pay nothing for it).
+
+An admin override, `GC_WIZARD_CUDA_DRIVER_VERSION=12.2` (like conda's `CONDA_OVERRIDE_CUDA`), sets
+the driver's maximum CUDA version for matching when no probe can read it (a container build host);
+the fact is then reported with source `profile`, and a warning says so. A value that is not a CUDA
+version (`12.2`) is a `UserError` naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import threading
+import time
+from pathlib import Path
+
+from wizard import paths
+from wizard.detect import deadline, environment, kernel_module, libcuda, libpath, nvml, smi
+from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, Facts, Gpu
+from wizard.detect.libraries import inventory, parse_ldconfig, start_ldconfig
+from wizard.detect.reading import Reading
+from wizard.errors import UserError
+
+#: Seconds any single probe may take before it becomes a `probe_timeout` warning.
+PROBE_TIMEOUT = 8.0
+OVERRIDE_VAR = "GC_WIZARD_CUDA_DRIVER_VERSION"
+_CHILD = Path(__file__).resolve().parent / "gpu_child.py"
+
+
+def _interpret_child(done: deadline.Completed, timeout: float = PROBE_TIMEOUT) -> tuple[Reading, Reading]:
+    if done.timed_out:
+        detail = f"the NVML probe gave no answer in {timeout:g} s (a wedged GPU or driver?)"
+        return Reading("nvml", "timeout", detail=detail), Reading("libcuda", "skipped")
+    try:
+        data = json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        tail = (done.output.splitlines() or ["no output"])[-1]
+        return Reading("nvml", "failed", detail=f"the NVML probe failed: {tail}"), Reading("libcuda", "skipped")
+    nvml_reading = nvml.interpret(data["nvml"]) if "nvml" in data else Reading("nvml", "skipped")
+    cuda_reading = libcuda.interpret(data["libcuda"]) if "libcuda" in data else Reading("libcuda", "skipped")
+    return nvml_reading, cuda_reading
+
+
+def check_override(environ: dict[str, str]) -> str | None:
+    """A sentence naming a malformed override value, or None."""
+    value = environ.get(OVERRIDE_VAR, "").strip()
+    if value and not re.fullmatch(r"\d+\.\d+", value):
+        return f"{OVERRIDE_VAR}={value!r} is not a CUDA version like 12.2; fix or unset it."
+    return None
+
+
+def choose_driver(nvml_r: Reading, smi_r: Reading, kernel_module_r: Reading, cuda_r: Reading,
+                  environ: dict[str, str]) -> tuple[Driver | None, list[Gpu]]:
+    """The chain: the first source that read the driver wins; later ones only fill its gaps."""
+    cuda_fallback = next((r.cuda for r in (nvml_r, smi_r, cuda_r) if r.status == "ok" and r.cuda), None)
+    driver: Driver | None = None
+    gpus: list[Gpu] = []
+    for reading in (nvml_r, smi_r, kernel_module_r, cuda_r):
+        if reading.status == "ok" and (reading.version or reading.cuda):
+            driver = Driver(version=reading.version or next(
+                (r.version for r in (nvml_r, smi_r, kernel_module_r) if r.status == "ok" and r.version), None),
+                cuda_driver_version=reading.cuda or cuda_fallback, source=reading.source)
+            break
+    for reading in (nvml_r, smi_r):
+        if reading.status == "ok" and reading.gpus:
+            gpus = reading.gpus
+            break
+    override = environ.get(OVERRIDE_VAR, "").strip()
+    if override:
+        driver = Driver(version=driver.version if driver else None, cuda_driver_version=override, source="profile")
+    return driver, gpus
+
+
+def driver_warnings(nvml_r: Reading, smi_r: Reading, kernel_module_r: Reading, cuda_r: Reading,
+                    driver: Driver | None, environ: dict[str, str]) -> list[DetectWarning]:
+    readings = (nvml_r, smi_r, kernel_module_r, cuda_r)
+    warnings: list[DetectWarning] = []
+    not_loaded = next((r for r in readings if r.status == "not_loaded"), None)
+    mismatch = next((r for r in readings if r.status == "mismatch"), None)
+
+    def quoted(status: str) -> str:
+        said = [f'{r.source} says "{r.detail.strip()}"' for r in readings if r.status == status and r.detail.strip()]
+        if cuda_r.status == "ok" and cuda_r.cuda:
+            said.append(f"libcuda.so.1 is installed and reports CUDA {cuda_r.cuda}")
+        return "; ".join(said)
+
+    if not_loaded is not None and (driver is None or driver.source in ("libcuda", "profile")):
+        warnings.append(DetectWarning("driver_not_loaded", (
+            "The NVIDIA driver's libraries are installed, but the kernel driver is not loaded "
+            f"({quoted('not_loaded') or 'driver not loaded'}). No GPU recipe can work "
+            "until an admin loads it (modprobe nvidia) or reboots the server.")))
+    if mismatch is not None:
+        warnings.append(DetectWarning("driver_library_mismatch", (
+            f"The NVIDIA driver's libraries and kernel module are different versions ({quoted('mismatch')}); "
+            "this usually means the driver was upgraded without a reboot. Ask an admin to reboot the server.")))
+    if driver is None and not_loaded is None and mismatch is None:
+        warnings.append(DetectWarning("no_nvidia_driver", (
+            "No NVIDIA driver was found (no NVML library, no nvidia-smi, no /proc/driver/nvidia/version, "
+            "no libcuda.so.1). Only the CPU recipe can run on this machine.")))
+    for reading in readings:
+        if reading.status == "timeout":
+            warnings.append(DetectWarning("probe_timeout", f"{reading.source}: {reading.detail}"))
+        elif reading.status == "failed" and driver is None:
+            warnings.append(DetectWarning("probe_failed", f"{reading.source}: {reading.detail}"))
+    if driver is not None and driver.source == "profile":
+        warnings.append(DetectWarning("driver_override", (
+            f"{OVERRIDE_VAR}={driver.cuda_driver_version} overrides the driver's CUDA version; "
+            "matching trusts it instead of the driver.")))
+    return warnings
+
+
+def visible_devices_warnings(environ: dict[str, str], gpus: list[Gpu]) -> list[DetectWarning]:
+    if "CUDA_VISIBLE_DEVICES" not in environ:
+        return []
+    value = environ["CUDA_VISIBLE_DEVICES"].strip()
+    if value in ("", "-1", "none", "NoDevFiles"):
+        return [DetectWarning("cuda_visible_devices_empty", (
+            f"CUDA_VISIBLE_DEVICES={value!r} hides every GPU from CUDA programs, so JAX will fall back to the "
+            "CPU. Unset it (unset CUDA_VISIBLE_DEVICES) or list the GPUs to use, e.g. CUDA_VISIBLE_DEVICES=0."))]
+    bad = []
+    for item in (part.strip() for part in value.split(",")):
+        if item.isdigit():
+            if gpus and int(item) >= len(gpus):
+                bad.append(item)
+        elif not (item.startswith(("GPU-", "MIG-")) and (not gpus or any(
+                (g.uuid or "").startswith(item) for g in gpus) or item.startswith("MIG-"))):
+            bad.append(item)
+    if bad:
+        return [DetectWarning("cuda_visible_devices_invalid", (
+            f"CUDA_VISIBLE_DEVICES={value!r} names {', '.join(bad)}, which is not a GPU on this machine "
+            f"(GPUs 0–{max(len(gpus) - 1, 0)}); CUDA stops reading the list there and may see no GPU at all."))]
+    return []
+
+
+def module_warnings(environ: dict[str, str]) -> list[DetectWarning]:
+    loaded = [m for m in environ.get("LOADEDMODULES", "").split(":") if m]
+    cuda_mods = [m for m in loaded if any(k in m.lower() for k in ("cuda", "cudnn", "nvhpc"))]
+    if not cuda_mods:
+        return []
+    return [DetectWarning("cuda_modules_loaded", (
+        f"Environment modules with CUDA are loaded ({', '.join(cuda_mods)}); they put their CUDA/cuDNN on "
+        "LD_LIBRARY_PATH and PATH, where they can shadow the recipe's own. Run `module unload "
+        + " ".join(cuda_mods) + "` before using the environment (gc-wizard activate also drops those folders).")
+    )]
+
+
+def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str]) -> list[DetectWarning]:
+    warnings: list[DetectWarning] = []
+    by_folder: dict[str, list[CudaLibrary]] = {}
+    for lib in libraries:
+        if lib.found_via == "LD_LIBRARY_PATH":
+            by_folder.setdefault(os.path.dirname(lib.path), []).append(lib)
+    for entry in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep):
+        reason = libpath.cuda_dir_reason(entry) if entry else None
+        if not reason:
+            continue
+        has_cudnn = any(f.name == "cudnn" for f in libpath.libraries_in(entry))
+        wid = "ld_library_path_cudnn" if has_cudnn else "ld_library_path_cuda"
+        warnings.append(DetectWarning(wid, (
+            f"{entry} on LD_LIBRARY_PATH {reason}; it would shadow the recipe's own "
+            f"{'cuDNN' if has_cudnn else 'CUDA libraries'} (the cause of 'Loaded runtime CuDNN library: 8.2.1 but "
+            "source was compiled with: 8.6.0'). gc-wizard keeps it out of installs and verify; "
+            '`eval "$(gc-wizard activate)"` removes it from your shell.')))
+    _, bins = libpath.split_cuda_bin_dirs(environ.get("PATH", ""))
+    for folder, reason in bins:
+        warnings.append(DetectWarning("path_cuda_toolkit", (
+            f"{folder} on PATH {reason}; XLA may pick up that old ptxas. "
+            '`eval "$(gc-wizard activate)"` removes it from PATH.')))
+    return warnings
+
+
+#: Folders the loader searches after LD_LIBRARY_PATH and its cache (glibc's trusted folders).
+_SYSTEM_LIB_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                    "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu")
+_DRIVER_SONAMES = ("libnvidia-ml.so.1", "libcuda.so.1")
+
+
+def driver_library_findable(environ: dict[str, str], ldconfig_text: str | None) -> bool:
+    """Could `dlopen("libnvidia-ml.so.1")` or `dlopen("libcuda.so.1")` find anything in a new process?
+
+    Mirrors the loader's search (LD_LIBRARY_PATH, the ldconfig cache, the trusted system folders, and
+    this interpreter's `lib/`, which a conda python reaches through its RPATH). When the cache could
+    not be read the answer is "yes": the probe child then finds out for real.
+    """
+    if ldconfig_text is None:
+        return True
+    for soname in _DRIVER_SONAMES:
+        if re.search(rf"^\s*{re.escape(soname)}\s", ldconfig_text, re.M):
+            return True
+    folders = [d for d in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d]
+    folders += [*_SYSTEM_LIB_DIRS, os.path.join(sys.prefix, "lib")]
+    return any(os.path.exists(os.path.join(d, soname)) for d in folders for soname in _DRIVER_SONAMES)
+
+
+def detect(target_env: Path | None = None, environ: dict[str, str] | None = None, *,
+           timeout: float = PROBE_TIMEOUT) -> Facts:
+    """Everything gc-wizard needs to know about this machine; never raises for a failed probe.
+
+    `timeout` bounds each probe (seconds); a probe that runs over becomes a `probe_timeout` warning.
+    Raises `UserError` only for bad input: a `target_env` that does not exist, a malformed override.
+    """
+    started = time.perf_counter()
+    environ = dict(os.environ if environ is None else environ)
+    target = environment.choose_target(target_env, environ)
+    override_problem = check_override(environ)
+    if override_problem:
+        raise UserError(override_problem)
+
+    ldconfig = start_ldconfig(timeout)
+    interp = environment.start_interpreter_query(target, timeout)
+    smi_result: dict[str, Reading] = {}
+    smi_thread = threading.Thread(
+        target=lambda: smi_result.setdefault("r", smi.probe(env=environ, timeout=timeout)), daemon=True)
+    smi_thread.start()
+
+    ldconfig_text = None
+    if ldconfig is not None:
+        done = ldconfig.finish()
+        if done.ok:
+            ldconfig_text = done.stdout
+    if driver_library_findable(environ, ldconfig_text):
+        child = deadline.start([sys.executable, "-E", "-s", str(_CHILD)], env=environ, timeout=timeout)
+    else:
+        child = None  # nothing to load: spare the machine a Python start-up (GPU-less hosts, login nodes)
+
+    kernel_module_r = kernel_module.probe()
+    if child is not None:
+        nvml_r, cuda_r = _interpret_child(child.finish(), timeout)
+    else:
+        where = "LD_LIBRARY_PATH, the ldconfig cache or the system library folders"
+        nvml_r = Reading("nvml", "absent", detail=f"libnvidia-ml.so.1 is not in {where}")
+        cuda_r = Reading("libcuda", "absent", detail=f"libcuda.so.1 is not in {where}")
+    smi_thread.join(timeout + 1)
+    smi_r = smi_result.get("r") or Reading("nvidia-smi", "timeout", detail="nvidia-smi gave no answer in time")
+    ld_folders = parse_ldconfig(ldconfig_text) if ldconfig_text else []
+    environment.finish_interpreter_query(target, interp)
+
+    driver, gpus = choose_driver(nvml_r, smi_r, kernel_module_r, cuda_r, environ)
+    if driver is not None and driver.source == "libcuda" and any(
+            r.status in ("not_loaded", "mismatch") for r in (nvml_r, smi_r)):
+        driver = None  # libcuda answers without the kernel module; such a driver cannot run anything
+    python, env_info = environment.describe(target)
+    libraries = inventory(environ, target.site_dirs, ld_folders)
+
+    warnings = driver_warnings(nvml_r, smi_r, kernel_module_r, cuda_r, driver, environ)
+    warnings += visible_devices_warnings(environ, gpus)
+    warnings += module_warnings(environ)
+    warnings += library_warnings(libraries, environ)
+    if target.problem:
+        warnings.append(DetectWarning("target_python_failed", target.problem))
+
+    return Facts(
+        driver=driver, gpus=tuple(gpus), cuda_libraries=tuple(libraries), python=python,
+        environment=env_info, disk=environment.disk_info(paths.state_dir()),
+        platform=environment.platform_info(), warnings=tuple(warnings),
+        seconds=round(time.perf_counter() - started, 3),
+    )

@@ -36,7 +36,7 @@ def main() -> None:
 
         env.update(standin_env(sys.argv[1], Path(tempfile.mkdtemp())))
         os.environ.update(env)
-    from wizard.detect import detect
+    from wizard.detect.chain import detect
 
     baseline = median_seconds(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))
     cli = median_seconds(lambda: subprocess.run([sys.executable, "-m", "wizard", "detect", "--json"],

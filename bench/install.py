@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from uv import find_uv_bin  # noqa: E402
 
-from wizard.recipes import get_recipe  # noqa: E402
+from wizard.recipes.loader import get_recipe  # noqa: E402
 
 RUNS = 3
 

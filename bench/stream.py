@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from wizard.plan import Step  # noqa: E402
-from wizard.runner import RunnerEvents, StepLog, run_step  # noqa: E402
+from wizard.install.plan import Step  # noqa: E402
+from wizard.install.runner import RunnerEvents, StepLog, run_step  # noqa: E402
 
 CHILD = Path(__file__).resolve().parents[1] / "tests" / "children" / "lines.py"
 

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-PROBE = REPO / "wizard" / "probe" / "graphcast_probe.py"
+PROBE = REPO / "wizard" / "verify" / "probe" / "graphcast_probe.py"
 
 BARE = """
 import importlib.util, json, resource, time

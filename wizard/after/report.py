@@ -97,8 +97,11 @@ def redact(text: str, *, facts: Any = None, environ: Mapping[str, str] | None = 
     users = set(my_users if users is None else users)
     hosts = set(my_hosts if hosts is None else hosts)
 
-    # Credentials in URLs (a proxy, a private index): scheme://user:secret@host -> scheme://<redacted>@host
-    text = re.sub(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@:]+(?::[^/\s@]*)?@", r"\1<redacted>@", text)
+    # Credentials of every form people paste (URL userinfo, bearer headers, passwords, private keys,
+    # *TOKEN*/*KEY*/*SECRET* values, HF/GitHub/AWS/W&B tokens): see wizard.redaction.
+    from wizard.redaction import redact_secrets
+
+    text = redact_secrets(text)
     text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)
     text = re.sub(r"\b" + _UUID + r"\b", "<uuid>", text)
     literal_uuids = [str(_get(g, "uuid")) for g in (_get(facts, "gpus") or ()) if _get(g, "uuid")]
@@ -166,17 +169,18 @@ def _finding_dicts(findings: Iterable[Any]) -> list[dict[str, Any]]:
 
 def read_tail(path: str | os.PathLike[str] | None, lines: int) -> str | None:
     """The last `lines` lines of a log file (None when it cannot be read)."""
+    from wizard import bounded, paths
+
     if not path:
         return None
+    # history.json is data, not a pointer to anything on the machine: only a regular file among the
+    # wizard's own logs is read (never /etc/shadow, a FIFO or a link out of logs/), and only its end.
+    if not bounded.is_regular_file_under(path, paths.logs_dir()):
+        return None
     try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - 256 * 1024))
-            data = fh.read()
+        text = bounded.read_tail(path)
     except OSError:
         return None
-    text = data.decode("utf-8", errors="replace")
     return "\n".join(text.splitlines()[-lines:])
 
 

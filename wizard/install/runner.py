@@ -43,6 +43,7 @@ from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler
+from wizard.redaction import redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
 #: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
@@ -79,7 +80,6 @@ TAIL_LINES = 40
 MAX_RULE_REPEATS = 3
 READ_SIZE = 65536
 POLL_SECONDS = 0.1
-_CREDENTIALS_RE = re.compile(r"(//[^/:@\s]+):[^@/\s]+@")
 
 
 class StepSetupError(UserError):
@@ -152,8 +152,8 @@ class RunnerEvents:
 
 
 def redact(text: str) -> str:
-    """`https://user:secret@host` → `https://user:***@host`, for anything written to a log."""
-    return _CREDENTIALS_RE.sub(r"\1:***@", text)
+    """Credentials of every form (`wizard.redaction`) masked, for anything written to a log."""
+    return redact_secrets(text, keep_user=True)
 
 
 class StepLog:
@@ -166,7 +166,9 @@ class StepLog:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "a", encoding="utf-8", buffering=1 << 16)
+        # 0600 whatever the umask: installer output can quote a private index's address.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._file = open(fd, "a", encoding="utf-8", buffering=1 << 16)
 
     def header(self, step, *, cwd: str | None = None, env_notes: list[str] = ()) -> None:
         stamp = datetime.now().astimezone().isoformat(timespec="seconds")
@@ -180,10 +182,10 @@ class StepLog:
 
     def lines(self, lines: list[str]) -> None:
         if lines:
-            self._file.write("\n".join(lines) + "\n")
+            self._file.write(redact("\n".join(lines)) + "\n")
 
     def note(self, text: str) -> None:
-        self._file.write(f"[gc-wizard] {text}\n")
+        self._file.write(f"[gc-wizard] {redact(text)}\n")
 
     def footer(self, step, result: StepResult) -> None:
         if result.cancelled:

@@ -17,6 +17,7 @@ user had. So:
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -31,6 +32,7 @@ from wizard.install import envs
 from wizard.install.plan import plan_install
 from wizard.install.runner import RunnerEvents, run_plan
 from wizard.lock import StateLock
+from wizard.redaction import redact_secrets
 from wizard.recipes.loader import get_recipe
 
 __all__ = ["InstallEvents", "InstallOptions", "InstallResult", "run_install", "verify_summary"]
@@ -97,8 +99,9 @@ def _failure_message(step, result, log: Path) -> str:
 def _note(log: Path, text: str) -> None:
     """A line of our own in the run's log (after the runner closed it)."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a", encoding="utf-8") as handle:
-        handle.write(f"[gc-wizard] {text}\n")
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with open(fd, "a", encoding="utf-8") as handle:
+        handle.write(f"[gc-wizard] {redact_secrets(text)}\n")
 
 
 class _Transaction:

@@ -27,6 +27,7 @@ from typing import Any
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.redaction import redact_secrets
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 
@@ -124,12 +125,13 @@ class _Log:
     def __init__(self, path: Path):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(path, "a", encoding="utf-8")  # closed in close()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private whatever the umask
+        self._file = open(fd, "a", encoding="utf-8")  # closed in close()
         self._lock = threading.Lock()
 
     def write(self, line: str) -> None:
         with self._lock:
-            self._file.write(line.rstrip("\n") + "\n")
+            self._file.write(redact_secrets(line.rstrip("\n")) + "\n")
             self._file.flush()
 
     def close(self) -> None:

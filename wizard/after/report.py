@@ -98,8 +98,8 @@ def redact(text: str, *, facts: Any = None, environ: Mapping[str, str] | None = 
     hosts = set(my_hosts if hosts is None else hosts)
 
     # Credentials of every form people paste (URL userinfo, bearer headers, passwords, private keys,
-    # *TOKEN*/*KEY*/*SECRET* values, HF/GitHub/AWS/W&B tokens): see wizard.redaction.
-    from wizard.redaction import redact_secrets
+    # *TOKEN*/*KEY*/*SECRET* values, HF/GitHub/AWS/W&B tokens): see wizard.security.redact_secrets.
+    from wizard.security import redact_secrets
 
     text = redact_secrets(text)
     text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)

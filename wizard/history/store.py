@@ -230,7 +230,7 @@ class History:
 def _without_credentials(value: Any) -> Any:
     """Every string with URL credentials and tokens masked: history.json is never a place for a secret
     (a find-links URL with a password, an installer's error quoting one)."""
-    from wizard.redaction import redact_secrets
+    from wizard.security import redact_secrets
 
     if isinstance(value, str):
         return redact_secrets(value)

@@ -43,7 +43,7 @@ from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler
-from wizard.redaction import redact_secrets
+from wizard.security import is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
 #: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
@@ -71,8 +71,6 @@ STEP_DEFAULTS = {
 #: own. Generic `[y/N]` questions are deliberately *not* answered: a default-no question may guard
 #: something destructive, so it goes to the user.
 DEFAULT_PROMPTS = ((r"Proceed \(\[y\]/n\)\?\s*$", "y"), (r"Proceed \(Y/n\)\?\s*$", "y"))
-#: Questions whose answers are never logged, echoed or kept.
-SECRET_RE = re.compile(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
 #: Seconds given after SIGINT and after SIGTERM before the next signal.
 GRACE_SECONDS = (1.0, 1.0)
 TAIL_LINES = 40
@@ -152,7 +150,8 @@ class RunnerEvents:
 
 
 def redact(text: str) -> str:
-    """Credentials of every form (`wizard.redaction`) masked, for anything written to a log."""
+    """Credentials of every form (`wizard.security.redact_secrets`) masked, for anything written to a log;
+    a URL keeps its user name (`https://me:***@host`: which account was used)."""
     return redact_secrets(text, keep_user=True)
 
 
@@ -469,7 +468,7 @@ class _Session:
                 self.events.line(self.step, text)
 
     def answer(self, question: str, reply: str, how: str) -> None:
-        secret = bool(SECRET_RE.search(question))
+        secret = is_secret_question(question)
         try:
             self.child.sendline(reply)
         except OSError:  # the child went away meanwhile; EOF follows

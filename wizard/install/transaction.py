@@ -32,8 +32,8 @@ from wizard.install import envs
 from wizard.install.plan import plan_install
 from wizard.install.runner import RunnerEvents, run_plan
 from wizard.lock import StateLock
-from wizard.redaction import redact_secrets
 from wizard.recipes.loader import get_recipe
+from wizard.security import redact_secrets
 
 __all__ = ["InstallEvents", "InstallOptions", "InstallResult", "run_install", "verify_summary"]
 

@@ -27,7 +27,7 @@ from typing import Any
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.redaction import redact_secrets
+from wizard.security import redact_secrets
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 

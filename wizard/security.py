@@ -1,0 +1,204 @@
+"""The security rules every face follows, each defined once.
+
+- Which installer question asks for a secret (`is_secret_question`): its answer is never echoed on a
+  terminal, shown in a dialog, written to a log or kept.
+- Credentials in URLs (`redact_credentials`): a private index or a proxy written as
+  `scheme://user:secret@host` keeps its secret out of logs, reports and screens.
+- Files that may hold private details (a support report, an answers file with a private index) are
+  created readable by their owner only (`write_private_file`): created with mode 0600 from the start,
+  never written first and `chmod`-ed afterwards, so no other user can open them in between.
+- Terminal escape sequences in text from a child process or a pasted log (`strip_terminal_escapes`):
+  an escape could move the cursor, retitle the terminal or hide text, so text shown or matched is
+  plain.
+
+Why one module: the rules used to exist once per face and disagreed (a `PIN:` prompt was kept out of
+the log but echoed on the terminal and shown in clear in the TUI's dialog).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+#: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
+SECRET_QUESTION_RE = re.compile(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
+
+#: `scheme://user:secret@` (the user group is kept by default) and `scheme://secret@` without a user
+#: is left alone: it is indistinguishable from a user name.
+_CREDENTIALS_RE = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
+
+#: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
+#: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the two-character
+#: escapes `ESC [@-Z\\-_]`).
+ESCAPE_RE = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"
+    r"|\][^\x07\x1b]*(?:\x07|\x1b\\)"
+    r"|[PX^_][^\x1b]*\x1b\\"
+    r"|[ -/]*[0-~])"
+)
+#: Control characters left after the escapes are gone (tab, LF and CR are kept; ESC and C1 are not).
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+PRIVATE_MODE = 0o600
+
+
+def is_secret_question(question: str) -> bool:
+    """Whether an installer's question asks for something that must not be shown, echoed or logged."""
+    return bool(SECRET_QUESTION_RE.search(question))
+
+
+def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") -> str:
+    """`https://user:secret@host` -> `https://user:***@host` (or `https://***@host` without the user).
+
+    Logs keep the user name (it says which account was used); a report for someone else drops it too.
+    """
+    if keep_user:
+        def replace(match: re.Match) -> str:
+            whole = match.group(0)
+            if ":" not in whole[len(match.group(1)):]:
+                return whole  # `scheme://user@host`: no secret in it
+            return f"{match.group(1)}{match.group(2)}:{mask}@"
+    else:
+        def replace(match: re.Match) -> str:
+            return f"{match.group(1)}{mask}@"
+    return _CREDENTIALS_RE.sub(replace, text)
+
+
+def strip_terminal_escapes(text: str, *, keep_controls: bool = False) -> str:
+    """The text without escape sequences and (unless `keep_controls`) control characters; tab, `\\n`
+    and `\\r` always stay."""
+    text = ESCAPE_RE.sub("", text)
+    return text if keep_controls else CONTROL_RE.sub("", text)
+
+
+def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> Path:
+    """Write `text` to `path`, readable and writable by its owner only (mode 0600), atomically.
+
+    The content goes to a new file beside the target, created with `O_EXCL` and mode 0600 (no window
+    in which another user could open it), then replaces the target. Raises OSError.
+    """
+    target = Path(path).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(100):
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.{attempt}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"cannot create a temporary file beside {target}")
+    try:
+        with os.fdopen(fd, "w", encoding=encoding) as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return target
+
+
+# --------------------------------------------------------------------------- every secret form
+# Masks secrets in any text the wizard writes down or shows: logs, the support report, history.json.
+#
+# Why so many forms: people paste what they have. A private index in a `--find-links` URL carries its
+# password as URL userinfo (with `@`, `:` or `#` in it), an installer echoes `Authorization: Bearer …`,
+# a job script exports `HF_TOKEN=hf_…` or `WANDB_API_KEY=…`, a config dump shows `password: …`, a
+# `~/.ssh` mistake pastes a whole private key. Each form below is matched on its own shape, so one that
+# slips past another (a token without its variable name) is still caught:
+#
+# - URL userinfo: `scheme://user:secret@host` and `scheme://token@host` → `scheme://<redacted>@host`
+#   (the password may hold any character but whitespace; a `git+https://…/repo@rev` revision is not
+#   userinfo and stays);
+# - `Authorization: Bearer|Basic|token …` headers and bare `Bearer …`;
+# - `password`, `passwd`, `passphrase`, `secret` followed by `:` or `=` and a value;
+# - `-----BEGIN … PRIVATE KEY-----` blocks, up to their END line (or the end of the text);
+# - the value of any variable whose name contains TOKEN, KEY, SECRET, PASSWORD, PASSWD or CREDENTIAL
+#   (`NAME=value`, `NAME: value`, `export NAME="value"`, JSON `"NAME": "value"`);
+# - tokens recognisable on their own: Hugging Face `hf_…`, GitHub `ghp_/gho_/ghu_/ghs_/ghr_…` and
+#   `github_pat_…`, AWS access key ids `AKIA…`/`ASIA…`, Slack `xox?-…`, OpenAI-style `sk-…`; W&B keys are
+#   40 hex digits, which look like git commits, so they are masked only after `WANDB_API_KEY`, `wandb login`
+#   or `api_key`.
+
+MASK = "<redacted>"
+
+_URL_USERINFO = re.compile(
+    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)"
+    r"(?P<userinfo>[^\s/]*)@"
+    r"(?=[A-Za-z0-9\[])"
+)
+_AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*[^\s\"',;]+")
+_BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
+_PASSWORD = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN (?P<kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL)
+_SECRET_NAME = r"[A-Za-z0-9_.-]*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)[A-Za-z0-9_.-]*"
+_SECRET_VAR = re.compile(
+    r"(?i)(?P<name>(?<![A-Za-z0-9_])" + _SECRET_NAME + r")(?P<sep>[\"']?\s*[:=]\s*)"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)")
+_STANDALONE = re.compile(
+    r"(?<![A-Za-z0-9_])("
+    r"hf_[A-Za-z0-9]{20,}"
+    r"|gh[pousr]_[A-Za-z0-9]{30,}"
+    r"|github_pat_[A-Za-z0-9_]{20,}"
+    r"|(?:AKIA|ASIA)[0-9A-Z]{16}"
+    r"|xox[abprs]-[A-Za-z0-9-]{10,}"
+    r"|sk-[A-Za-z0-9_-]{20,}"
+    r"|glpat-[A-Za-z0-9_-]{20,}"
+    r")(?![A-Za-z0-9_])")
+_WANDB = re.compile(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b")
+#: Values of secret-named variables that are not secrets (settings, placeholders, empty).
+_HARMLESS = re.compile(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
+
+
+def _userinfo(match: re.Match, keep_user: bool = False) -> str:
+    info = match.group("userinfo")
+    if info in ("", "git", MASK) or info.endswith(":***"):  # `ssh://git@host` names no one
+        return match.group(0)
+    user, colon, _ = info.partition(":")
+    if keep_user and colon and user:
+        return f"{match.group('scheme')}{user}:***@"
+    return f"{match.group('scheme')}{MASK}@"
+
+
+def _secret_var(match: re.Match) -> str:
+    value = match.group("value")
+    bare = value.strip("\"'")
+    if _HARMLESS.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own
+        return match.group(0)
+    if len(bare) < 8 and not (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)):
+        return match.group(0)  # `KEY_PACKAGES=jax`: a setting, not a token
+    quote = value[0] if value[:1] in "\"'" and value[-1:] == value[:1] and len(value) > 1 else ""
+    return f"{match.group('name')}{match.group('sep')}{quote}{MASK}{quote}"
+
+
+def _password(match: re.Match) -> str:
+    value = match.group(3)
+    if _HARMLESS.match(value.strip("\"'")):
+        return match.group(0)
+    return f"{match.group(1)}{match.group(2)}{MASK}"
+
+
+def redact_secrets(text: str, *, keep_user: bool = False) -> str:
+    """`text` with every credential form above replaced by `<redacted>`; everything else unchanged.
+
+    `keep_user=True` (logs) keeps a URL's user name, `https://me:***@host`: it says which account was
+    used; the report, which goes to someone else, drops it too.
+    """
+    if not text:
+        return text
+    text = _PRIVATE_KEY.sub(f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----", text)
+    text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
+    text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
+    text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    text = _SECRET_VAR.sub(_secret_var, text)
+    text = _PASSWORD.sub(_password, text)
+    return _STANDALONE.sub(MASK, text)

@@ -33,7 +33,31 @@ HANDLERS = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose usage errors exit 2 with a plain sentence (its default already does)."""
+    """An ArgumentParser whose usage errors exit 2 with a plain sentence (its default already does);
+    with `--json` anywhere on the line, the interface's failure JSON follows as the last stdout line."""
+
+    def error(self, message: str):  # type: ignore[override]
+        if "--json" in sys.argv[1:] or "--json" in _ARGV:
+            from wizard.commands.guard import emit_error_json
+
+            emit_error_json(f"{self.prog}: {message}", 2)
+        super().error(message)
+
+
+_ARGV: list[str] = []
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above zero (`nan`, `inf`, 0 and -5 cannot time anything)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number of seconds above zero") from None
+    return value
 
 
 def _global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -104,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--env", metavar="DIR")
     p.add_argument("--graphcast-src", metavar="SRC")
     p.add_argument("--level", choices=["quick", "notebook"], default="notebook")
-    p.add_argument("--timeout", type=float, default=900.0, metavar="SECONDS")
+    p.add_argument("--timeout", type=positive_seconds, default=900.0, metavar="SECONDS")
     json_flag(p)
 
     p = add("diagnose", "name the root cause in a log of a failed JAX/GraphCast run")
@@ -151,25 +175,37 @@ def _wants_tui(args: argparse.Namespace) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    _ARGV[:] = list(argv or [])
     args = parser.parse_args(argv)
+    from wizard.commands import guard  # signals and faults -> exit status, one sentence, one JSON line
+
     try:
         if args.command is None:
             if _wants_tui(args):
                 from wizard.tui import run_tui  # the only path that imports Textual
 
                 return run_tui(args)
+            guard.install_handlers()
             from wizard.commands.plain import run as run_plain
 
             return run_plain(args)
+        guard.install_handlers()
         module_name, func_name = HANDLERS[args.command].split(":")
         module = importlib.import_module(f"wizard.commands.{module_name}")
         return getattr(module, func_name)(args)
     except WizardError as exc:
-        print(f"gc-wizard: {exc}", file=sys.stderr)
-        return exc.exit_code
+        code, message = exc.exit_code, str(exc)
+    except guard.Stopped as exc:
+        code, message = exc.exit_code, f"stopped by {exc.what}; nothing was left half-done."
     except KeyboardInterrupt:
-        print("gc-wizard: cancelled.", file=sys.stderr)
-        return 130
+        code, message = guard.signal_exit(), "cancelled."
+    except OSError as exc:
+        code, message = 1, guard.describe_os_error(exc)
+    guard.ignore_further_signals()
+    guard.say_error(message)
+    if getattr(args, "json", False):
+        guard.emit_error_json(message, code)
+    return guard.exit_quietly(code)
 
 
 if __name__ == "__main__":

@@ -77,6 +77,11 @@ def env_python(env: Path) -> Path:
 def resolve_env(env: str | os.PathLike[str] | None) -> Path:
     """`--env DIR` as an absolute path, or the current environment from history; UserError if neither."""
     if env:
+        from wizard.paths import unusable_env_path
+
+        why = unusable_env_path(str(env))
+        if why:
+            raise UserError(f"--env: {why}.")
         path = Path(os.path.abspath(os.path.expanduser(str(env))))
         if not path.is_dir():
             raise UserError(f"environment {path} does not exist.")

@@ -16,6 +16,7 @@ import sys
 import threading
 from pathlib import Path
 
+from wizard.commands import guard
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
@@ -117,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
     outcome: dict = {}
     asking = threading.Event()
 
-    def on_signal(*_: object) -> None:
+    def on_signal(signum: int, _frame: object) -> None:
+        guard.note_signal(signum)  # the exit status says which: 130, 143 or 129
         cancel.set()
         if asking.is_set():  # break out of input(): the question is moot now
             raise KeyboardInterrupt
@@ -129,8 +131,7 @@ def run(args: argparse.Namespace) -> int:
             outcome["error"] = exc
 
     worker = threading.Thread(target=work, name="install", daemon=True)
-    previous = signal.signal(signal.SIGINT, on_signal)
-    previous_hup = signal.signal(signal.SIGHUP, on_signal)
+    previous = {sig: signal.signal(sig, on_signal) for sig in guard.SIGNALS}
     try:
         worker.start()
         while worker.is_alive():
@@ -140,20 +141,22 @@ def run(args: argparse.Namespace) -> int:
                 continue
             reply.put(_ask(text, asking))
     finally:
-        signal.signal(signal.SIGINT, previous)
-        signal.signal(signal.SIGHUP, previous_hup)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     if "error" in outcome:
         exc = outcome["error"]
         if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
             # Fleet scripts read `tail -n 1 | jq .ok`: a refused install still ends with one JSON value.
             warn(str(exc))
             emit_json({"ok": False, "recipe": options.recipe_id, "env": None, "log": None, "entry_id": None,
-                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused"})
+                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused",
+                       "exit": exc.exit_code})
             return exc.exit_code
         raise exc
     result = outcome["result"]
+    code = guard.signal_exit() if result.cancelled else (0 if result.ok else 1)
     if args.json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), "exit": code})
     elif result.ok:
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s); it is "
               "now the current environment.")
@@ -172,6 +175,4 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
-    if result.cancelled:
-        return 130
-    return 0 if result.ok else 1
+    return code

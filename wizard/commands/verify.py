@@ -44,6 +44,11 @@ def _entry_env(entry: Any) -> str | None:
 def resolve_target(env_arg: str | None) -> tuple[Path, str, dict[str, str]]:
     """(environment, expected backend, runtime_env) for `verify`."""
     if env_arg:
+        from wizard.paths import unusable_env_path
+
+        why = unusable_env_path(str(env_arg))
+        if why:
+            raise UserError(f"--env: {why}.")
         env = Path(env_arg).expanduser().absolute()
         if not env.is_dir():
             raise UserError(f"--env {env_arg} is not a folder.")

@@ -27,6 +27,7 @@ from typing import Any
 
 from wizard import paths
 from wizard.errors import OperationFailed
+from wizard.install.process_table import die_with_parent
 
 MARKER = "gc-wizard-env.json"
 #: The versions a person compares between two environments (shown by rollback).
@@ -107,7 +108,7 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     if not python.exists():
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
     try:
-        proc = subprocess.run([_uv(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True,
+        proc = subprocess.run([_uv(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, preexec_fn=die_with_parent(),
                               timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
@@ -139,7 +140,7 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
                 [_uv(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps",
                  "--no-header", "--no-annotate", "--python", str(env_python(env)), *links, str(source),
                  "-o", str(compiled)],
-                capture_output=True, text=True, timeout=timeout)
+                capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
         except (OSError, subprocess.TimeoutExpired):
             return None
         if proc.returncode != 0 or not compiled.exists():
@@ -172,7 +173,7 @@ def sync(env: Path | str, packages: list[str], *, find_links: list[str] = (), re
         for how, extra in (("offline", ["--offline"]), ("online", [])):
             try:
                 proc = subprocess.run([_uv(), "pip", "sync", "--python", python, *empty, *links, *extra, source],
-                                      capture_output=True, text=True, timeout=timeout)
+                                      capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
             except (OSError, subprocess.TimeoutExpired) as exc:
                 errors.append(f"{how}: {exc}")
                 continue

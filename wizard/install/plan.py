@@ -50,8 +50,16 @@ MODES = ("new", "in-place")
 #: pip learned `--progress-bar raw` in 24.1.
 PIP_MIN_FOR_RAW = "24.1"
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-_UV_ENV = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
-_PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COLOR": "1", "NO_COLOR": "1"}
+#: Installers are never left waiting on a question (docs: the runner fails a step at an unanswered one
+#: under --yes): pip's `PIP_NO_INPUT`, and git's `GIT_TERMINAL_PROMPT=0` for a git+https GraphCast source
+#: (a private mirror would otherwise ask for a user name in the pty). uv has no such switch; its one
+#: question, "replace the existing environment? [y/n]", is answered "n" by `NO_REPLACE` below.
+_UV_ENV = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1", "GIT_TERMINAL_PROMPT": "0"}
+_PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COLOR": "1", "NO_COLOR": "1", "PIP_NO_INPUT": "1",
+            "GIT_TERMINAL_PROMPT": "0"}
+#: `uv venv` asks before replacing an environment already at the path; a new environment never replaces one.
+NO_REPLACE = PromptRule(pattern=r"already exists at .*[Rr]eplace it\?", answer="n",
+                        why="a new environment never replaces one that is already there")
 
 
 @dataclass(frozen=True)
@@ -136,6 +144,9 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     holds `bin/python` -> "in-place"; a missing or empty folder -> "new" there; anything else is refused."""
     if env is None or str(env) == "":
         return default_env_dir(recipe_id), "new"
+    why = paths.unusable_env_path(str(env))
+    if why:
+        raise UserError(f"--env: {why}.")
     env_dir = Path(env).expanduser().absolute()
     if env_has_python(env_dir):
         return env_dir, "in-place"
@@ -266,7 +277,7 @@ def build_plan(
             steps.append(Step(
                 name="create-env", title=f"Create the environment (Python {python.version or python.executable})",
                 argv=(uv, "venv", "--python", python.executable, *offline_flags, str(env_dir)),
-                env=dict(_UV_ENV), cwd=cwd, kind="create_env",
+                env=dict(_UV_ENV), cwd=cwd, kind="create_env", prompts=(NO_REPLACE,),
             ))
         install = [uv, "pip", "install", "--python", env_py]
         steps.append(Step(

@@ -74,6 +74,9 @@ DEFAULT_PROMPTS = ((r"Proceed \(\[y\]/n\)\?\s*$", "y"), (r"Proceed \(Y/n\)\?\s*$
 #: Seconds given after SIGINT and after SIGTERM before the next signal.
 GRACE_SECONDS = (1.0, 1.0)
 TAIL_LINES = 40
+#: The step inactivity limit (see `inactivity_limit`).
+INACTIVITY_ENV = "GC_WIZARD_INACTIVITY_TIMEOUT"
+DEFAULT_INACTIVITY_SECONDS = 1800.0
 #: How often one question is answered by rule before the rule is deemed wrong (the child re-asks).
 MAX_RULE_REPEATS = 3
 READ_SIZE = 65536
@@ -374,7 +377,7 @@ class _Stopper:
 
 def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None = None,
              cancel: threading.Event | None = None, extra_prompts=(), stall_seconds: float = 2.0,
-             environ: dict[str, str] | None = None) -> StepResult:
+             environ: dict[str, str] | None = None, inactivity_seconds: float | None = None) -> StepResult:
     """Run one step to its end (or its cancellation); return how it went. See the module docstring.
 
     `step` needs `name, argv, env, cwd` and may have `title, prompts` (duck typing on `wizard.install.plan.Step`);
@@ -421,13 +424,14 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: no such program{where} "
                                                  "(or it is not executable)"))
     try:
-        child = pexpect.spawn(resolved, list(step.argv[1:]), env=env, cwd=None, preexec_fn=_chdir_to(cwd),
+        child = pexpect.spawn(resolved, list(step.argv[1:]), env=env, cwd=None, preexec_fn=procfs.die_with_parent(_chdir_to(cwd)),
                               encoding="utf-8", codec_errors="replace", dimensions=(24, 200), echo=False,
                               timeout=None)
     except (pexpect.ExceptionPexpect, OSError) as exc:
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: {exc}"))
     child.delaybeforesend = None
-    session = _Session(step, child, log, events, cancel, rules, stall_seconds)
+    session = _Session(step, child, log, events, cancel, rules, stall_seconds,
+                       inactivity_limit() if inactivity_seconds is None else inactivity_seconds)
     try:
         result = session.run()
     except BaseException:  # an event handler raised, or Ctrl-C in this thread: leave no process behind
@@ -440,7 +444,9 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
 class _Session:
     """The read loop of one running step."""
 
-    def __init__(self, step, child, log, events, cancel, rules, stall_seconds: float) -> None:
+    def __init__(self, step, child, log, events, cancel, rules, stall_seconds: float,
+                 inactivity_seconds: float = 0) -> None:
+        self.inactivity_seconds = inactivity_seconds
         self.step, self.child, self.log, self.events, self.cancel = step, child, log, events, cancel
         self.rules = rules
         self.stall_seconds = stall_seconds
@@ -533,6 +539,13 @@ class _Session:
             if live != last_live:
                 last_live = live
                 self.events.live(self.step, live)
+            quiet = 0.0 if chunk else time.monotonic() - self.last_output
+            if self.inactivity_seconds and quiet >= self.inactivity_seconds:
+                error = (f"no output for {quiet:.0f} s, the inactivity limit ({INACTIVITY_ENV}="
+                         f"{self.inactivity_seconds:g}); the step looked stuck and was stopped. Raise the "
+                         f"limit with {INACTIVITY_ENV}=SECONDS if it only needs longer")
+                _Stopper(child, self.log).stop("inactivity limit")
+                break
             if chunk or self.answered_at == self.position:
                 continue  # prompts are matched once output pauses, and answered once
             if live.strip():
@@ -571,6 +584,22 @@ class _Session:
         return StepResult(ok=not cancelled and error is None and exit_status == 0, exit_status=exit_status,
                           signal=sig, cancelled=cancelled, tail=list(self.tail), answered=self.answered,
                           error=error)
+
+
+def inactivity_limit(environ: dict[str, str] | None = None) -> float:
+    """Seconds a step may print nothing before it is stopped: `GC_WIZARD_INACTIVITY_TIMEOUT`, else 30 min.
+
+    Why a limit at all: a step that neither prints nor asks (a download stuck on a dead proxy, a build
+    waiting on a lock) would otherwise hold the state lock forever. Thirty minutes is far beyond any
+    silent stretch of a real install (uv and pip print per package; a from-source build prints per
+    compiler call). An unreadable value is ignored, not fatal: the default applies.
+    """
+    raw = (os.environ if environ is None else environ).get(INACTIVITY_ENV, "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return DEFAULT_INACTIVITY_SECONDS
+    return value if 0 < value < float("inf") else DEFAULT_INACTIVITY_SECONDS
 
 
 def run_plan(plan, *, log_path: Path, events: RunnerEventsProtocol | None = None, cancel: threading.Event | None = None,

@@ -27,6 +27,7 @@ from typing import Any
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.install.process_table import die_with_parent
 from wizard.security import redact_secrets
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
@@ -141,6 +142,7 @@ class _Log:
 
 def new_log_path(kind: str = "verify") -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    paths.ensure_state_dir()
     folder = paths.logs_dir()
     path = folder / f"{kind}-{stamp}.log"
     n = 2
@@ -323,6 +325,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     proc = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
         cwd=str(env), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
+        preexec_fn=die_with_parent(),  # it dies with the wizard, even on SIGKILL: no orphan holding GPU memory
     )
     readers = [
         threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, on_line), daemon=True),

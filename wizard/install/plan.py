@@ -50,13 +50,11 @@ MODES = ("new", "in-place")
 #: pip learned `--progress-bar raw` in 24.1.
 PIP_MIN_FOR_RAW = "24.1"
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-#: Installers are never left waiting on a question (docs: the runner fails a step at an unanswered one
-#: under --yes): pip's `PIP_NO_INPUT`, and git's `GIT_TERMINAL_PROMPT=0` for a git+https GraphCast source
-#: (a private mirror would otherwise ask for a user name in the pty). uv has no such switch; its one
-#: question, "replace the existing environment? [y/n]", is answered "n" by `NO_REPLACE` below.
-_UV_ENV = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1", "GIT_TERMINAL_PROMPT": "0"}
-_PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COLOR": "1", "NO_COLOR": "1", "PIP_NO_INPUT": "1",
-            "GIT_TERMINAL_PROMPT": "0"}
+#: uv has no switch that stops it asking; its one question, "replace the existing environment?
+#: [y/n]", is answered "n" by `NO_REPLACE` below. (pip's and git's switches are the runner's
+#: `NO_INPUT_ENV`, set for unattended runs.)
+_UV_ENV = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
+_PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COLOR": "1", "NO_COLOR": "1"}
 #: `uv venv` asks before replacing an environment already at the path; a new environment never replaces one.
 NO_REPLACE = PromptRule(pattern=r"already exists at .*[Rr]eplace it\?", answer="n",
                         why="a new environment never replaces one that is already there")

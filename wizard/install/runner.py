@@ -24,6 +24,7 @@ with `read_nonblocking`, never `expect` with a timeout.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shlex
@@ -71,6 +72,9 @@ STEP_DEFAULTS = {
 #: own. Generic `[y/N]` questions are deliberately *not* answered: a default-no question may guard
 #: something destructive, so it goes to the user.
 DEFAULT_PROMPTS = ((r"Proceed \(\[y\]/n\)\?\s*$", "y"), (r"Proceed \(Y/n\)\?\s*$", "y"))
+#: For unattended runs: the switches that make installers fail instead of asking (pip's for index
+#: credentials and confirmations, git's for a git+https source that wants a user name). uv has none.
+NO_INPUT_ENV = {"PIP_NO_INPUT": "1", "GIT_TERMINAL_PROMPT": "0"}
 #: Seconds given after SIGINT and after SIGTERM before the next signal.
 GRACE_SECONDS = (1.0, 1.0)
 TAIL_LINES = 40
@@ -603,10 +607,11 @@ def inactivity_limit(environ: dict[str, str] | None = None) -> float:
 
 
 def run_plan(plan, *, log_path: Path, events: RunnerEventsProtocol | None = None, cancel: threading.Event | None = None,
-             extra_prompts=(), stall_seconds: float = 2.0) -> list[StepResult]:
+             extra_prompts=(), stall_seconds: float = 2.0, no_input: bool = False) -> list[StepResult]:
     """Run the plan's steps in order into one log; stop at the first that fails or is cancelled.
 
-    Each step's folder is created first (a plan's steps run in the new environment's parent). A step
+    `no_input=True` (unattended: `--yes`, no terminal) adds `NO_INPUT_ENV` to every step, so pip and git
+    fail at once instead of asking. Each step's folder is created first (a plan's steps run in the new environment's parent). A step
     that cannot be started comes back as a failed result saying why, like any other failure.
     """
     events = events if events is not None else RunnerEvents()
@@ -618,6 +623,8 @@ def run_plan(plan, *, log_path: Path, events: RunnerEventsProtocol | None = None
                     Path(step.cwd).mkdir(parents=True, exist_ok=True)
                 except OSError:
                     pass  # check_step says what is wrong with it
+            if no_input:
+                step = dataclasses.replace(step, env={**NO_INPUT_ENV, **dict(step.env or {})})
             result = run_step(step, log=log, events=events, cancel=cancel, extra_prompts=extra_prompts,
                               stall_seconds=stall_seconds)
             results.append(result)

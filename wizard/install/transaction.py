@@ -152,7 +152,8 @@ class _Transaction:
 
     def run(self) -> InstallResult:
         self.begin()
-        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel)
+        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel,
+                           no_input=self.options.assume_yes)
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):
             return self.finish("cancelled", error="cancelled by the user; the current environment is untouched")

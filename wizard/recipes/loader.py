@@ -408,7 +408,7 @@ def _runtime_env(ck: _Checker, node: yaml.Node) -> dict[str, str]:
             raise ck.fail(key_node, f"runtime_env may not set {name}: the wizard keeps it clean on purpose")
         why = runtime_vars.name_problem(name)
         if why:
-            raise ck.fail(key_node, f"runtime_env may not set {why}")
+            raise ck.fail(key_node, f"runtime_env: {why}")
         if not isinstance(value_node, yaml.ScalarNode) or value_node.tag != "tag:yaml.org,2002:str":
             raise ck.fail(value_node, f"runtime_env {name} must be a quoted string such as "
                                       f"\"{value_node.value if isinstance(value_node, yaml.ScalarNode) else ''}\", "

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from wizard.commands import guard, options
 from wizard.commands.output import emit_json, warn
-from wizard.errors import ExitCode, UserError, WizardError
+from wizard.errors import UserError, WizardError
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
 from wizard.security import is_secret_question, strip_terminal_escapes
 

@@ -18,6 +18,7 @@ newest verified install that is not current (in another folder), else the newest
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import threading
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.history.store import GOOD, Entry, History, load_history, now, verify_summary
 from wizard.install import envs
@@ -130,19 +132,41 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
     return lines
 
 
+def _known_interpreter(path: str) -> bool:
+    """Whether `path` is an interpreter this machine has anyway (the wizard's own, one on PATH or pyenv's).
+
+    history.json is data, not code: an entry naming `/tmp/x/python` must not make a rollback run it.
+    The interpreters found the usual way are the only ones a rebuild runs; any other falls back to the
+    entry's version number, which uv resolves itself.
+    """
+    import sys
+
+    from wizard.recipes.pythons import find_pythons
+
+    try:
+        wanted = Path(path).resolve()
+    except (OSError, ValueError):
+        return False
+    if not wanted.is_file():
+        return False
+    if wanted == Path(sys.executable).resolve():
+        return True
+    return any(Path(choice.executable).resolve() == wanted for choice in find_pythons())
+
+
 def _rebuild(target: Entry) -> str:
     """Recreate a deleted environment from its frozen package set; returns "offline"/"online"."""
     from uv import find_uv_bin
 
     env = Path(target.env)
-    if target.python and Path(target.python).exists():
+    if target.python and _known_interpreter(target.python):
         python = target.python
-    elif target.python_version:
+    elif target.python_version and re.fullmatch(r"3\.\d{1,2}(\.\d{1,3})?", target.python_version):
         python = target.python_version  # uv finds (or fetches) a matching interpreter
     else:
         raise OperationFailed(f"cannot rebuild {env}: the Python it was built with ({target.python}) is gone.")
     proc = subprocess.run([find_uv_bin(), "venv", "--quiet", "--python", python, str(env)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, preexec_fn=die_with_parent())
     if proc.returncode != 0:
         raise OperationFailed(f"could not recreate {env}: {proc.stderr.strip()}")
     how = envs.sync(env, target.packages, find_links=target.find_links, requirements_file=target.requirements_file)

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.errors import OperationFailed
-from wizard.install.process_table import die_with_parent
 
 MARKER = "gc-wizard-env.json"
 #: The versions a person compares between two environments (shown by rollback).

@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 import pexpect
 
+from wizard.children import die_with_parent
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
@@ -428,7 +429,7 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: no such program{where} "
                                                  "(or it is not executable)"))
     try:
-        child = pexpect.spawn(resolved, list(step.argv[1:]), env=env, cwd=None, preexec_fn=procfs.die_with_parent(_chdir_to(cwd)),
+        child = pexpect.spawn(resolved, list(step.argv[1:]), env=env, cwd=None, preexec_fn=die_with_parent(_chdir_to(cwd)),
                               encoding="utf-8", codec_errors="replace", dimensions=(24, 200), echo=False,
                               timeout=None)
     except (pexpect.ExceptionPexpect, OSError) as exc:

@@ -28,6 +28,7 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from wizard.children import die_with_parent
 from wizard.errors import UserError
 from wizard.recipes.loader import Recipe
 
@@ -81,7 +82,7 @@ def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> Pyth
     try:
         proc = subprocess.run(
             [executable, "-I", "-c", _PROBE], capture_output=True, text=True, timeout=timeout,
-            env=_clean_env(), stdin=subprocess.DEVNULL, check=False,
+            env=_clean_env(), stdin=subprocess.DEVNULL, check=False, preexec_fn=die_with_parent(),
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -170,6 +171,7 @@ def uv_find_python(spec: str) -> PythonChoice | None:
         proc = subprocess.run(
             [uv_bin, "python", "find", "--system", "--no-project", "--no-python-downloads", spec],
             capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
+            preexec_fn=die_with_parent(),
             env={**_clean_env(), "UV_NO_PROGRESS": "1"}, cwd=str(Path.home()) if Path.home().is_dir() else "/",
         )
     except (OSError, subprocess.SubprocessError):

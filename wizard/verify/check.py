@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.choices import LEVELS
-from wizard.install.process_table import die_with_parent
 from wizard.security import redact_secrets
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH

@@ -46,3 +46,61 @@ def die_with_parent(then=None):
             then()
 
     return preexec
+
+
+# --------------------------------------------------------------------------- short helpers, stoppable
+
+_running: set = set()
+_stopping = False
+_lock = None
+
+
+def _registry_lock():
+    global _lock
+    if _lock is None:
+        import threading
+
+        _lock = threading.Lock()
+    return _lock
+
+
+def run_capture(argv: list[str], *, timeout: float, **kwargs):
+    """`subprocess.run(argv, capture_output=True, text=True, timeout=...)` for short helper processes
+    started from worker threads (interpreter probes), which `stop_all` can end from any thread: a
+    signal in the main thread must not wait for a probe's own timeout."""
+    import subprocess
+
+    with _registry_lock():
+        if _stopping:
+            raise OSError("the wizard is stopping")
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=die_with_parent(), **kwargs)
+        _running.add(proc)
+    try:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+    finally:
+        with _registry_lock():
+            _running.discard(proc)
+
+
+def stop_all() -> None:
+    """Kill every helper `run_capture` is running (from any thread), and start no more."""
+    global _stopping
+    with _registry_lock():
+        _stopping = True
+        procs = list(_running)
+    for proc in procs:
+        try:
+            proc.kill()
+        except OSError:
+            pass

@@ -16,6 +16,7 @@ import sys
 import threading
 from pathlib import Path
 
+from wizard.children import stop_all
 from wizard.commands import guard, options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
@@ -121,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     def on_signal(signum: int, _frame: object) -> None:
         guard.note_signal(signum)  # the exit status says which: 130, 143 or 129
         cancel.set()
+        stop_all()  # planning may be waiting on a hung interpreter's version probe
         if asking.is_set():  # break out of input(): the question is moot now
             raise KeyboardInterrupt
 
@@ -143,6 +145,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    if "error" in outcome and guard.received() is not None and isinstance(outcome["error"], Exception):
+        # Stopped while planning: the interpreter probes were killed, so planning failed; that is the
+        # signal's doing, not the user's input.
+        raise guard.Stopped(guard.received())
     if "error" in outcome:
         exc = outcome["error"]
         if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):

@@ -251,6 +251,27 @@ def _machine_section(facts: Any) -> list[str]:
     return lines
 
 
+def _verify_section(entries: list[Any]) -> list[str]:
+    """The last `gc-wizard verify` (history records every one): when, which env, the result, its findings."""
+    last = next((e for e in reversed(entries) if _get(e, "kind") == "verify"), None)
+    lines = ["## Last verify", ""]
+    if last is None:
+        return lines + ["`gc-wizard verify` has not been run (installs check their environment themselves).", ""]
+    verify = _get(last, "verify") or {}
+    verify = verify if isinstance(verify, Mapping) else {}
+    result = "passed" if verify.get("ok") else f"FAILED at `{verify.get('failed_tier') or '?'}`"
+    lines.append(f"- `{_get(last, 'finished') or _get(last, 'started')}`: environment `{_get(last, 'env')}` "
+                 f"({verify.get('backend') or '?'} backend): **{result}**; log `{_get(last, 'log') or '—'}`")
+    details = [d for d in verify.get("finding_details") or [] if isinstance(d, Mapping)]
+    if details:
+        lines += ["", "Findings of that verify (root cause first):", ""]
+        lines += [f"{i}. **{d.get('title') or d.get('id')}** (`{d.get('id')}`)"
+                  + (f" — Fix: {d['fix']}" if d.get("fix") else "") for i, d in enumerate(details, 1)]
+    elif verify.get("findings"):
+        lines += ["", "Findings of that verify: " + ", ".join(f"`{f}`" for f in verify["findings"])]
+    return lines + [""]
+
+
 def _history_section(entries: list[Any], current: Any) -> list[str]:
     lines = ["## Environments (history)", ""]
     if current is not None:
@@ -427,6 +448,7 @@ def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None 
     lines.append("")
 
     lines += _machine_section(facts)
+    lines += _verify_section(entries)
     lines += _history_section(entries, current)
     lines += _last_run_section(last, findings, diagnose_error)
     lines += _env_section(environ)

@@ -21,7 +21,7 @@ from wizard.commands import guard, options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
-from wizard.security import is_secret_question, strip_terminal_escapes
+from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 
 class TerminalEvents(InstallEvents):
@@ -32,7 +32,7 @@ class TerminalEvents(InstallEvents):
         self.questions: queue.Queue = queue.Queue()
 
     def _say(self, text: str) -> None:
-        self.out.write(text + "\n")
+        self.out.write(redact_secrets(text, keep_user=True) + "\n")
         self.out.flush()
 
     def plan_ready(self, plan) -> None:

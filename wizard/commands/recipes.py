@@ -188,12 +188,28 @@ def render_plan(plan: Plan) -> str:
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    from wizard.security import redact_secrets
+
     plan = make_plan(args)
+    # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
+    # never to show it: printed plans (and saved JSON) carry `user:***`.
     if args.json:
-        emit_json(plan.to_dict())
+        emit_json(_redacted(plan.to_dict()))
     else:
-        say(render_plan(plan))
+        say(redact_secrets(render_plan(plan), keep_user=True))
     return 0
+
+
+def _redacted(value):
+    from wizard.security import redact_secrets
+
+    if isinstance(value, str):
+        return redact_secrets(value, keep_user=True)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:

@@ -439,4 +439,7 @@ def verify_summary(verify: dict | None) -> dict | None:
     init = next((t for t in tiers if t.get("name") == "graphcast_jit_init"), {})
     return {"ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
             "param_count": init.get("param_count"), "init_seconds": init.get("init_seconds"),
-            "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log")}
+            "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log"),
+            # what the support report shows of the last verify (titles and fixes, not only ids)
+            "finding_details": [{"id": f.get("id"), "title": f.get("title"), "fix": f.get("fix")}
+                                for f in verify.get("findings") or [] if isinstance(f, dict)][:5]}

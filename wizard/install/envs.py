@@ -40,14 +40,23 @@ def write_marker(env: Path, data: dict[str, Any]) -> None:
     """Write `<env>/gc-wizard-env.json` atomically (contract in TEAM.md; extra keys allowed)."""
     path = Path(env) / MARKER
     tmp = path.with_name(f".{MARKER}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:  # a full disk or a signal: no temp file left in the environment
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
 
 
 def read_marker(env: str | os.PathLike[str]) -> dict[str, Any]:
     """The env marker's contents, or {} when there is none or it cannot be read (older or foreign envs)."""
+    from wizard import bounded
+
     try:
-        data = json.loads((Path(env) / MARKER).read_text(encoding="utf-8"))
+        data = bounded.loads_json(bounded.read_text(Path(env) / MARKER, bounded.MARKER_BYTES))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -21,6 +21,7 @@ import os
 import shutil
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from wizard.history.store import Entry, History, load_history, now, verify_summa
 from wizard.install import envs
 from wizard.install.plan import plan_install
 from wizard.install.runner import RunnerEvents, run_plan
-from wizard.lock import StateLock
+from wizard.lock import StateLock, TargetLock
 from wizard.recipes.loader import get_recipe
 from wizard.security import redact_secrets
 
@@ -270,7 +271,9 @@ def run_install(options: InstallOptions, events: InstallEvents | None = None,
     transaction = _Transaction(options, events, cancel)
     events.plan_ready(transaction.plan)
     envs.check_free_disk(transaction.env, transaction.plan.disk_gib, f"recipe {transaction.recipe.id}")
-    with StateLock(f"install {transaction.recipe.id}"):
+    # A --env folder may be another state folder's target at the same time: lock it too.
+    target = TargetLock(transaction.env, f"install {transaction.recipe.id}") if options.env else nullcontext()
+    with StateLock(f"install {transaction.recipe.id}"), target:
         try:
             return transaction.run()
         except BaseException as exc:

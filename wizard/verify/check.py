@@ -112,7 +112,9 @@ def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | Non
     child["PYTHONUNBUFFERED"] = "1"
     if backend in ("gpu", "auto"):
         child["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
-    child.update({str(k): str(v) for k, v in (runtime_env or {}).items()})
+    from wizard.recipes.runtime_env import allowed
+
+    child.update(allowed(dict(runtime_env or {}))[0])  # a marker's PROMPT_COMMAND or LD_PRELOAD never reaches it
     return child, removed
 
 

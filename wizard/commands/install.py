@@ -19,6 +19,7 @@ from pathlib import Path
 
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
+from wizard.install.sources import merged_sources
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
 
 _SECRET = re.compile(r"pass(word|phrase)|token|secret", re.IGNORECASE)
@@ -94,11 +95,12 @@ def _ask(text: str, asking: threading.Event) -> str | None:
 def _options(args: argparse.Namespace) -> InstallOptions:
     if not args.recipe:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
+    graphcast_src, find_links = merged_sources(args.graphcast_src, args.find_links)
     return InstallOptions(
         recipe_id=args.recipe, env=Path(args.env) if args.env else None, installer=args.installer,
-        find_links=list(args.find_links or []), offline=args.offline, graphcast_src=args.graphcast_src,
+        find_links=find_links, offline=args.offline, graphcast_src=graphcast_src,
         verify=not args.no_verify, level=args.level, assume_yes=args.yes,
-        recipes_dirs=list(args.recipes_dir or []))
+        recipes_dirs=list(args.recipes_dir or []), force=bool(getattr(args, "force", False)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -156,10 +158,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:
+        from wizard.paths import wizard_command
+
+        me = wizard_command()
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s); it is "
               "now the current environment.")
-        print('Next: eval "$(gc-wizard activate)"    # use it in this shell')
-        print("      gc-wizard kernel install         # use it in Jupyter")
+        print(f'Next: eval "$({me} activate)"    # use it in this shell')
+        print(f"      {me} kernel install         # use it in Jupyter")
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":

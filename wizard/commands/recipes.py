@@ -12,6 +12,7 @@ from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.plan import Plan, plan_install
+from wizard.install.sources import merged_sources
 from wizard.recipes.loader import get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
@@ -91,10 +92,10 @@ def run_recipes(args: argparse.Namespace) -> int:
 def make_plan(args: argparse.Namespace) -> Plan:
     """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
     recipe = get_recipe(args.recipe, args.recipes_dir)
+    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
-                        find_links=tuple(getattr(args, "find_links", None) or ()),
-                        offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=getattr(args, "graphcast_src", None))
+                        find_links=tuple(find_links), offline=bool(getattr(args, "offline", False)),
+                        graphcast_src=graphcast_src)
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:

@@ -232,10 +232,13 @@ def _rebuild_tiers(stream: _Stream, why: dict[str, str]) -> list[dict[str, Any]]
             tiers.append(done[name])
         elif failed is None:
             failed = name
-            tiers.append({"name": name, "ok": False, "status": "failed", "seconds": None, "error": dict(why)})
+            # A stop by the user is not a failure of the environment: the tier says "cancelled".
+            status = "cancelled" if why.get("type") == "Cancelled" else "failed"
+            tiers.append({"name": name, "ok": False, "status": status, "seconds": None, "error": dict(why)})
         else:
+            stopped = "was cancelled" if why.get("type") == "Cancelled" else "failed"
             tiers.append({"name": name, "ok": False, "status": "not_run", "seconds": 0.0,
-                          "reason": f"not run: {failed} failed"})
+                          "reason": f"not run: {failed} {stopped}"})
     return tiers
 
 

@@ -61,9 +61,9 @@ def _current_lines() -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from wizard.commands.recipes import make_plan, render_matches, render_plan
     from wizard.detect.chain import detect
+    from wizard.paths import wizard_command
     from wizard.recipes.loader import load_recipes
     from wizard.recipes.match import match_recipes
-    from wizard.paths import wizard_command
     from wizard.recipes.pythons import find_pythons
 
     recipes_dir = getattr(args, "recipes_dir", None) or []

@@ -99,6 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gc-wizard: cancelled.", file=sys.stderr)
         return ExitCode.CANCELLED
+    except BrokenPipeError:
+        # `gc-wizard | head`: the reader has all it wanted; that is not an error, and Python must not
+        # complain again when it flushes stdout at exit.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return ExitCode.OK
 
 
 if __name__ == "__main__":

@@ -20,6 +20,9 @@ from wizard.errors import UserError
 
 def read_log(source: str) -> str:
     if source == "-":
+        if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
+            sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
+            sys.stderr.flush()
         return sys.stdin.read()
     try:
         with open(source, encoding="utf-8", errors="replace") as handle:

@@ -41,7 +41,7 @@ class DownloadSize:
     def describe(self) -> str:
         if not self.known and self.unknown:
             return "download size unknown" + (f" ({self.error})" if self.error else "")
-        text = f"download about {human(self.bytes)}"
+        text = f"about {human(self.bytes)}"
         where = []
         if self.from_wheelhouse:
             where.append(f"{self.from_wheelhouse} from the wheelhouse")

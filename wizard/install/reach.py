@@ -124,6 +124,13 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
     return " ".join(parts)
 
 
-def unreachable_advice(text: str, recipe=None, python_version: str = "3.11") -> str:
-    """`advice_for(find_unreachable(text))`: empty when the text shows no unreachable host."""
-    return advice_for(find_unreachable(text), recipe, python_version)
+def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, graphcast_url: bool = False) -> str:
+    """`advice_for(find_unreachable(text))`: empty when the text shows no unreachable host.
+
+    `graphcast_url`: the text is the GraphCast step's, fetching GraphCast from a URL, so whatever host
+    failed (a mirror, a proxy-less GitHub Enterprise) was GraphCast's source.
+    """
+    hosts = find_unreachable(text)
+    if graphcast_url:
+        hosts = [Unreachable(h.host, "graphcast", h.evidence) if h.role != "proxy" else h for h in hosts]
+    return advice_for(hosts, recipe, python_version)

@@ -99,7 +99,8 @@ def _log_tail(log: Path, limit: int = 400_000) -> str:
         return ""
 
 
-def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11") -> str:
+def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
+                     graphcast_url: bool = False) -> str:
     """The step's own last lines, then — when a host could not be reached — which one and the fix."""
     from wizard.install.reach import unreachable_advice
 
@@ -107,7 +108,8 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
     if result.error:
         lines.append(result.error)
     detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
-    advice = unreachable_advice("\n".join(result.tail) + "\n" + _log_tail(log), recipe, python_version)
+    advice = unreachable_advice("\n".join(result.tail) + "\n" + _log_tail(log), recipe, python_version,
+                                graphcast_url=graphcast_url and step.name == "install-graphcast")
     return f"step '{step.title}' failed:\n  {detail}" + (f"\n{advice}" if advice else "") + f"\nFull log: {log}"
 
 
@@ -172,7 +174,8 @@ class _Transaction:
             return self.finish("cancelled", error="cancelled by the user; the current environment is untouched")
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
-            error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11")
+            error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",
+                                      graphcast_url="://" in self.plan.graphcast_src)
                      if step else f"nothing ran. Full log: {self.log}")
             return self.finish("failed", error=error)
 

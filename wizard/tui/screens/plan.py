@@ -58,7 +58,7 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
         plan.python.describe(),
         f"Installer {plan.installer}{' (offline)' if plan.offline else ''} (i switches) · "
         f"disk: about {plan.disk_gib:g} GiB needed{free}",
-        f"Cost: {download or 'download size: checking…'}",
+        f"Download: {download or 'checking the size…'}",
         "",
         *sources_lines(plan, verdict, wheelhouses),
         "",

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -212,10 +211,13 @@ def test_next_lines_work_pasted_into_a_new_login_shell(tiny, tmp_path):
 # --- small things ------------------------------------------------------------------------------------------
 def test_a_closed_pipe_ends_quietly(gpu_server):
     gpu_server("no-nvidia")
-    proc = subprocess.run(f"{shutil.which('python3') and sys.executable} -m wizard --no-tui | head -1",
-                          shell=True, capture_output=True, text=True, cwd=REPO, timeout=120,
-                          executable="/bin/bash")
-    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+    wizard = subprocess.Popen([sys.executable, "-m", "wizard", "--no-tui"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, cwd=REPO, text=True)
+    head = subprocess.run(["head", "-1"], stdin=wizard.stdout, capture_output=True, text=True, timeout=120)
+    wizard.stdout.close()
+    err = wizard.stderr.read()
+    assert wizard.wait(timeout=120) == 0, err
+    assert head.stdout.startswith("gc-wizard:") and "Traceback" not in err and "BrokenPipe" not in err, err
 
 
 def test_diagnose_on_a_terminal_says_what_it_waits_for():

@@ -18,7 +18,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -56,6 +56,8 @@ class VerifyResult:
     exit_status: int | None = None
     removed_paths: list[dict[str, str]] = field(default_factory=list)
     python: str | None = None
+    where: dict[str, Any] | None = None
+    """Set when the check ran on a cluster node through srun: {"node", "via": "srun", "srun": argv}."""
 
     def tier(self, name: str) -> dict[str, Any] | None:
         return next((t for t in self.tiers if t.get("name") == name), None)
@@ -70,6 +72,7 @@ class VerifyResult:
             "tiers": self.tiers, "findings": [f.to_dict() for f in self.findings], "log": self.log,
             "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "timed_out": self.timed_out,
             "exit_status": self.exit_status, "removed_paths": self.removed_paths, "python": self.python,
+            "where": self.where,
         }
 
 
@@ -277,7 +280,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
                on_tier: Callable[[dict[str, Any]], None] | None = None,
                on_tier_start: Callable[[str], None] | None = None,
                on_line: Callable[[str], None] | None = None,
-               facts: Facts | None = None) -> VerifyResult:
+               facts: Facts | None = None, launcher: Sequence[str] = ()) -> VerifyResult:
     """Run the GraphCast probe in `env` and return what it found.
 
     Args:
@@ -288,6 +291,9 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         on_line: called with every other line the probe prints (reader thread), for a live log view.
         cancel: when set, the probe's process group is stopped and the result says `cancelled`.
         facts: detection facts, used to sharpen the diagnosis.
+        launcher: a command the probe runs under, e.g. `wizard.detect.slurm.SlurmTarget.srun(...)`: the
+            check then runs on a cluster's GPU node (srun passes the probe's environment along and
+            forwards its output line by line; stopping srun cancels the job step).
     """
     env = Path(env).expanduser().absolute()
     if backend not in BACKENDS:
@@ -297,7 +303,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     python = env_python(env)
     if not python.exists():
         raise UserError(f"{env} is not a Python environment: there is no {python}.")
-    argv = [str(python), str(PROBE_PATH), "--backend", backend, "--level", level]
+    argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level]
     if graphcast_src is not None:
         src = Path(graphcast_src).expanduser().absolute()
         if not src.is_dir():
@@ -354,6 +360,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         tiers = list(result_json["tiers"])
         resolved_backend = result_json.get("backend") or backend
         python_version = result_json.get("python")
+        host = result_json.get("host")
     else:
         if cancelled:
             why = {"type": "Cancelled", "message": "verification was cancelled"}
@@ -365,6 +372,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         tiers = _rebuild_tiers(stream, why)
         resolved_backend = next((t.get("backend_expected") for t in tiers if t.get("backend_expected")), backend)
         python_version = next((t.get("python") for t in tiers if t.get("python")), None)
+        host = None
 
     for tier in tiers:
         if tier.get("status") == "failed":
@@ -383,6 +391,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         ok=ok, env=str(env), backend=resolved_backend, level=level, tiers=tiers, findings=findings,
         log=str(log_file), seconds=seconds, cancelled=cancelled, timed_out=timed_out,
         exit_status=proc.returncode, removed_paths=removed, python=python_version,
+        where={"node": host, "via": "srun", "srun": list(launcher)} if launcher else None,
     )
     summary = "passed" if ok else ("cancelled" if cancelled else "FAILED")
     log.write(f"# verify {summary} in {seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")

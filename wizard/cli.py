@@ -13,6 +13,7 @@ import os
 import sys
 
 from wizard import __version__
+from wizard.commands import cluster_options
 from wizard.errors import WizardError
 
 #: subcommand -> "module:function" in wizard.commands; each returns an exit status.
@@ -29,6 +30,9 @@ HANDLERS = {
     "activate": "post_install:run_activate",
     "kernel": "post_install:run_kernel",
     "report": "post_install:run_report",
+    "lock": "cluster:run_lock",
+    "bundle": "cluster:run_bundle",
+    "module": "cluster:run_module",
 }
 
 
@@ -71,10 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print one JSON value as the last line of stdout")
 
     p = add("detect", "what this machine has: driver, max CUDA, GPUs, CUDA/cuDNN libraries, Python, disk")
+    cluster_options.add_slurm(p)
+    cluster_options.add_assume(p)
     json_flag(p)
 
     p = add("recipes", "every recipe, compatible or not with this machine, with reasons")
     p.add_argument("--facts", metavar="FILE", help="match against a saved `detect --json` instead of this machine")
+    cluster_options.add_slurm(p)
+    cluster_options.add_assume(p)
     json_flag(p)
 
     p = add("plan", "what install would run, touching nothing")
@@ -98,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--level", choices=["quick", "notebook"], default="notebook", help="verify level")
     p.add_argument("--answers", metavar="FILE", help="replay a saved answers file")
     p.add_argument("--save-answers", metavar="FILE", help="save this run's answers for replay")
+    p.add_argument("--lock", metavar="FILE", help="install the packages from this hashed lock (gc-wizard lock)")
+    p.add_argument("--bundle", metavar="DIR", help="install everything from this offline bundle (gc-wizard bundle)")
+    cluster_options.add_slurm(p)
     json_flag(p)
 
     p = add("verify", "run a real GraphCast jit init in an environment and diagnose what fails")
@@ -105,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--graphcast-src", metavar="SRC")
     p.add_argument("--level", choices=["quick", "notebook"], default="notebook")
     p.add_argument("--timeout", type=float, default=900.0, metavar="SECONDS")
+    cluster_options.add_slurm(p)
     json_flag(p)
 
     p = add("diagnose", "name the root cause in a log of a failed JAX/GraphCast run")
@@ -134,6 +146,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["install"])
     p.add_argument("--env", metavar="DIR")
     p.add_argument("--name", metavar="NAME")
+    json_flag(p)
+
+    p = add("module", "write an Lmod module file for the environment (module load graphcast/RECIPE)")
+    p.add_argument("action", choices=["install"])
+    p.add_argument("--env", metavar="DIR")
+    p.add_argument("--dir", metavar="DIR", help="the module folder (default: the state folder's modules/)")
+    json_flag(p)
+
+    p = add("lock", "write a recipe's full closure with sha256 hashes (pylock.toml or requirements.txt)")
+    p.add_argument("recipe", metavar="RECIPE")
+    p.add_argument("--python", metavar="X.Y", help="the Python version to lock for (default: the wizard's own)")
+    p.add_argument("--platform", metavar="TAG", help="lock for another platform, e.g. x86_64-manylinux_2_28")
+    p.add_argument("--out", metavar="FILE", help="pylock.NAME.toml or FILE.txt (default: in this folder)")
+    p.add_argument("--find-links", action="append", default=[], metavar="DIR")
+    p.add_argument("--offline", action="store_true")
+    json_flag(p)
+
+    p = add("bundle", "gather every wheel of a recipe, GraphCast as a wheel and a hashed manifest, for offline installs")
+    p.add_argument("recipe", metavar="RECIPE")
+    p.add_argument("--out", metavar="DIR", required=True)
+    p.add_argument("--python", metavar="X.Y")
+    p.add_argument("--graphcast-src", metavar="SRC")
+    p.add_argument("--find-links", action="append", default=[], metavar="DIR")
     json_flag(p)
 
     p = add("report", "a redacted Markdown support report to paste to an admin")

@@ -48,7 +48,12 @@ def _machine_line(facts: Facts) -> str:
     if facts.gpus:
         names = sorted({g.name for g in facts.gpus})
         gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
-    return f"This machine: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
+    who = "This machine"
+    if facts.slurm and facts.slurm.get("srun"):
+        who = f"Node {facts.slurm.get('node') or '?'} (through srun)"
+    elif facts.driver is not None and facts.driver.source == "assumed":
+        gpu = "ASSUMED " + gpu
+    return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -78,7 +83,19 @@ def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
 def run_recipes(args: argparse.Namespace) -> int:
     recipes = load_recipes(args.recipes_dir)
     saved = getattr(args, "facts", None)
-    facts = _load_facts(saved)
+    if saved is None:
+        from wizard.commands.cluster_options import facts_for, where_line
+        from wizard.commands.output import warn
+
+        facts = facts_for(args, on_line=warn)
+        where = where_line(facts)
+        if where and not args.json:
+            say(where)
+    else:
+        if getattr(args, "slurm", None) is not None or getattr(args, "assume_driver", None):
+            raise UserError("--facts describes a machine already; it cannot be combined with --slurm or "
+                            "--assume-driver.")
+        facts = _load_facts(saved)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
     matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons())
     if args.json:

@@ -69,7 +69,7 @@ def assume(facts: Facts, driver: str, cc: str | None = None) -> Facts:
     """`facts` with the driver (and one GPU) replaced by assumed ones, marked as such."""
     cuda = cuda_for_driver(driver)
     cc = parse_cc(cc)
-    gpu_name = f"assumed GPU (compute capability {cc})" if cc else "assumed GPU (compute capability not given)"
+    gpu_name = "assumed GPU" if cc else "assumed GPU (compute capability not given)"
     gpus = (Gpu(index=0, name=gpu_name, memory_total_mib=None, compute_capability=cc, source=SOURCE),)
     warning = DetectWarning("assumed_driver", (
         f"Planning for NVIDIA driver {driver} (CUDA up to {cuda})"

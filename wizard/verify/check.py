@@ -274,6 +274,19 @@ def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, t
         "administrator.", evidence=tuple(filter(None, [message])), priority=90)
 
 
+def _launcher_finding(stream: _Stream, launcher: Sequence[str]) -> list[Finding]:
+    """srun (the launcher) failed before the probe said anything: its own words, as a finding."""
+    said = [line.strip() for line in stream.stderr if line.strip().startswith("srun:")]
+    if not said:
+        return []
+    return [Finding(
+        id="srun_failed", title="srun could not run the GraphCast check on a GPU node",
+        explanation="Slurm refused or ended the job before the check started: " + "; ".join(said[-4:]),
+        fix="Check the partition and the --srun-arg options (`sinfo` lists partitions, `squeue` the queue); "
+        "the environment and the wizard must be on storage the GPU nodes share.",
+        evidence=tuple(said[-4:]), priority=90)]
+
+
 def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,
                timeout: float = 900, log_path: Path | None = None, runtime_env: dict[str, str] | None = None,
                cancel: threading.Event | None = None,
@@ -383,6 +396,8 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     findings: list[Finding] = []
     if not ok and not cancelled:
         findings = diagnose_text(_failure_text(stream, tiers), facts)
+        if not findings and launcher and not stream.tiers:
+            findings = _launcher_finding(stream, launcher)
         if not findings:
             failed = next((t for t in tiers if t.get("status") == "failed"), None)
             findings = [_fallback_finding(failed, log_file, timed_out, timeout)]

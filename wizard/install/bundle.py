@@ -146,6 +146,8 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
 
 
 def read_manifest(root: Path) -> dict[str, Any]:
+    if not root.is_dir():
+        raise UserError(f"--bundle {root}: no such folder.")
     path = root / MANIFEST
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -76,3 +76,45 @@ def run_module(args: argparse.Namespace) -> int:
     say(f"Use it:  {result['use']}")
     say(f"  (add `module use {result['dir']}` to ~/.bashrc to find it in every shell)")
     return 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    from wizard.commands import options
+
+    lock = options.add_command(sub, "lock", "write a recipe's full closure with sha256 hashes (pylock.toml or "
+                               "requirements.txt)", "gc-wizard lock jax0.4.23-cpu --python 3.11 --out pylock.cpu.toml",
+                               run_lock)
+    lock.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
+    lock.add_argument("--python", metavar="X.Y", help="the Python version to lock for (default: the wizard's own, "
+                      "if the recipe allows it)")
+    lock.add_argument("--platform", metavar="TAG", help="lock for another platform, as uv names it "
+                      "(e.g. x86_64-manylinux_2_28, aarch64-manylinux_2_28)")
+    lock.add_argument("--out", metavar="FILE", help="pylock.NAME.toml (PEP 751) or FILE.txt (requirements with "
+                      "hashes); default: pylock.RECIPE.toml in this folder")
+    lock.add_argument("--find-links", action="append", default=[], metavar="DIR",
+                      help="a folder of wheels to resolve from as well (repeatable)")
+    lock.add_argument("--offline", action="store_true", help="resolve from local wheels and uv's cache only")
+    options.json_option(lock)
+
+    bundle = options.add_command(sub, "bundle", "gather every wheel of a recipe, GraphCast built as a wheel and a "
+                                 "hashed manifest, for servers without internet",
+                                 "gc-wizard bundle jax0.4.23-cpu --out /shared/gc-bundle --graphcast-src ~/graphcast",
+                                 run_bundle)
+    bundle.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
+    bundle.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder for the bundle")
+    bundle.add_argument("--python", metavar="X.Y", help="the target's Python version (default: the wizard's own)")
+    bundle.add_argument("--graphcast-src", metavar="SRC",
+                        help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the recipe's pin)")
+    bundle.add_argument("--find-links", action="append", default=[], metavar="DIR",
+                        help="a folder of wheels to take packages from as well (repeatable)")
+    options.json_option(bundle)
+
+    module = options.add_command(sub, "module", "write an Lmod module file for the environment "
+                                 "(module load graphcast/RECIPE)", "gc-wizard module install --dir ~/modulefiles",
+                                 run_module)
+    module.add_argument("action", choices=["install"], help="install: write the module file")
+    options.env_option(module, "the environment (default: the current one)")
+    module.add_argument("--dir", metavar="DIR", help="the module folder for `module use` (default: the state "
+                        "folder's modules/)")
+    options.json_option(module)
+    return [lock, bundle, module]

@@ -1,8 +1,8 @@
-"""The cluster options shared by detect, recipes, install, verify and the app (docs/interface.md).
+"""What the cluster options mean, for every command that takes them (docs/interface.md).
 
-`--slurm [PARTITION]` and `--srun-arg ARG` (repeatable) send detection and the GraphCast check to a
-GPU node through srun; `--assume-driver VERSION [--assume-cc X.Y]` plans for a GPU that is not here.
-Defined once so every command spells and checks them the same way.
+`--slurm [PARTITION]` and `--srun-arg ARG` (repeatable, defined in `options.slurm_options`) send
+detection and the GraphCast check to a GPU node through srun; `--assume-driver VERSION [--assume-cc
+X.Y]` (`options.assume_options`) plans for a GPU that is not here. Turned into core values here, once.
 """
 
 from __future__ import annotations
@@ -10,22 +10,6 @@ from __future__ import annotations
 import argparse
 
 from wizard.detect.slurm import SlurmTarget
-
-
-def add_slurm(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION",
-                        help="detect and verify on a GPU node through srun (the cluster's default partition, "
-                             "or PARTITION); the install runs here, into the shared state folder")
-    parser.add_argument("--srun-arg", action="append", default=[], metavar="ARG",
-                        help="an extra srun option, e.g. --srun-arg=--gpus=1 --srun-arg=--account=lab "
-                             "(repeatable; needs --slurm)")
-
-
-def add_assume(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--assume-driver", metavar="VERSION",
-                        help="plan for an NVIDIA driver that is not on this machine (e.g. 535.104.05); every "
-                             "assumed fact is marked 'assumed'")
-    parser.add_argument("--assume-cc", metavar="X.Y", help="the assumed GPU's compute capability (e.g. 8.0)")
 
 
 def slurm_target(args: argparse.Namespace) -> SlurmTarget | None:

@@ -282,7 +282,7 @@ class Scanner:
     def feed(self, text: str, base: int = 0, overlap: int = 0) -> None:
         lines: _Lines | None = None
         for entry in self.entries:
-            for pattern, anchor in zip(entry.patterns, entry.anchors or (None,) * len(entry.patterns)):
+            for pattern, anchor in zip(entry.patterns, entry.anchors or (None,) * len(entry.patterns), strict=True):
                 if anchor is not None and anchor not in text:
                     continue
                 for match in pattern.finditer(text):

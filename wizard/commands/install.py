@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import queue
-import re
 import signal
 import sys
 import threading
@@ -20,8 +19,7 @@ from pathlib import Path
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
-
-_SECRET = re.compile(r"pass(word|phrase)|token|secret", re.IGNORECASE)
+from wizard.security import is_secret_question, strip_terminal_escapes
 
 
 class TerminalEvents(InstallEvents):
@@ -81,8 +79,9 @@ class TerminalEvents(InstallEvents):
 def _ask(text: str, asking: threading.Event) -> str | None:
     """Ask the installer's question on the terminal; None when the user presses Ctrl-C or Ctrl-D."""
     asking.set()
+    text = strip_terminal_escapes(text)
     try:
-        if _SECRET.search(text):
+        if is_secret_question(text):
             return getpass.getpass(f"    {text} ")  # not echoed; the runner keeps secrets out of the log
         return input(f"    {text} ")
     except (EOFError, KeyboardInterrupt):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
+from wizard.security import write_private_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
@@ -53,10 +53,7 @@ def run_report(args: argparse.Namespace) -> int:
         return 0
     target = Path(args.out).expanduser()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_private_file(target, text)
     except OSError as exc:
         raise UserError(f"cannot write the report to {target}: {exc.strerror or exc}.") from None
     say(f"Wrote the support report to {target} (host, user, home folder and GPU UUIDs redacted; read it before "

@@ -108,7 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     json_flag(p)
 
     p = add("diagnose", "name the root cause in a log of a failed JAX/GraphCast run")
-    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default="-")
+    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default=None)
+    p.add_argument("--env", metavar="DIR", help="check this environment (venv or conda) without running it")
     json_flag(p)
 
     p = add("history", "every install, verify and rollback, with the current environment marked")

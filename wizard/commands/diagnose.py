@@ -53,23 +53,101 @@ def render_findings(findings, *, width: int = 100) -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-def run(args: argparse.Namespace) -> int:
-    from wizard.verify.diagnose import diagnose_text, uses_facts
+def _render_env(report) -> str:
+    lines = [f"Environment {report.path} ({report.kind}" + (f", Python {report.python})" if report.python else ")")]
+    pk = report.packages
+    jax_line = ", ".join(f"{n} {pk[n]}" for n in pk if n == "jax" or n.startswith("jax")) or "no jax"
+    lines.append(f"  JAX:        {jax_line}")
+    build = report.jaxlib_build
+    lines.append("  jaxlib is:  " + (f"built for CUDA {build.get('cuda') or '?'}, cuDNN {build.get('cudnn') or '?'} "
+                                      f"({build['from']})" if build else "a CPU-only build" if "jaxlib" in pk else "absent"))
+    if report.nvidia_wheels:
+        lines.append("  wheels:     " + ", ".join(f"{n} {v}" for n, v in report.nvidia_wheels.items()))
+    first = report.cudnn_loads_first
+    lines.append("  cuDNN:      " + (f"{first['version']} loads first, from {first['path']} (via {first['via']})"
+                                      if first else "none on the loader's path"))
+    if report.ptxas:
+        lines.append(f"  ptxas:      {report.ptxas['path']} (CUDA {report.ptxas['version']})")
+    if report.graphcast:
+        which = "DeepMind's" if report.graphcast["which"] == "deepmind" else "PyPI's unrelated package"
+        lines.append(f"  graphcast:  {report.graphcast['version']} ({which})")
+    if "numpy" in pk:
+        lines.append(f"  numpy:      {pk['numpy']}")
+    lines.append(f"  driver:     {report.driver or 'none found on this machine'}")
+    return "\n".join(lines)
 
-    source = getattr(args, "logfile", None) or "-"
-    text = read_log(source)
-    findings = diagnose_text(text)
-    if findings and uses_facts(findings):
+
+def _scan_log(source: str):
+    """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
+    import collections
+
+    from wizard.verify.diagnose import scan_stream
+
+    tail: collections.deque = collections.deque(maxlen=400)
+    if source == "-":
+        return scan_stream(sys.stdin, tail=tail), "".join(tail)
+    try:
+        with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
+            return scan_stream(handle, tail=tail), "".join(tail)
+    except OSError as exc:
+        raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.verify.diagnose import unrecognised as summarise
+    from wizard.verify.diagnose import uses_facts
+
+    env_dir = getattr(args, "env", None)
+    source = getattr(args, "logfile", None)
+    report = None
+    if env_dir:
+        from wizard.verify.inspect_env import inspect_env
+
+        report = inspect_env(env_dir)
+        if source is None:
+            return _emit_env(args, report)
+    source = source or "-"
+    scan, tail = _scan_log(source)
+    context = report.context() if report is not None else None
+    findings = scan.findings(context=context)
+    if findings and (uses_facts(findings) or findings[0].causes or scan.gpu_memory):
         facts = _facts_quietly()
         if facts is not None:
-            findings = diagnose_text(text, facts)
+            findings = scan.findings(facts, context)
+    unknown = summarise(tail) if not findings else None
     name = "standard input" if source == "-" else source
     if getattr(args, "json", False):
-        emit_json({"findings": [f.to_dict() for f in findings], "log": name})
-    elif not findings:
-        say(f"No known problem found in {name}.")
-    else:
+        data = {"findings": [f.to_dict() for f in findings], "log": name}
+        if unknown is not None:
+            data["unrecognised"] = unknown.to_dict()
+        if report is not None:
+            data["environment"] = report.to_dict()
+        emit_json(data)
+    elif findings:
         say(f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} in {name} (root cause first):")
         say("")
         say(render_findings(findings))
-    return 1 if findings else 0
+    elif unknown is not None:
+        say(f"No known problem found in {name}, but it shows a failure:")
+        if unknown.step:
+            say(f"  It failed in {unknown.step}.")
+        say(f"  Last error: {unknown.last_error}")
+        say(textwrap.fill("Next: " + unknown.next_step, width=100, subsequent_indent="  "))
+    else:
+        say(f"No known problem found in {name}.")
+    return 1 if findings or unknown is not None else 0
+
+
+def _emit_env(args: argparse.Namespace, report) -> int:
+    if getattr(args, "json", False):
+        emit_json(report.to_dict())
+    else:
+        say(_render_env(report))
+        say("")
+        if report.findings:
+            say(f"Found {len(report.findings)} problem{'s' if len(report.findings) != 1 else ''} (most serious first):")
+            say("")
+            say(render_findings(report.findings))
+        else:
+            say("No known problem found in this environment.")
+    return 1 if report.findings else 0

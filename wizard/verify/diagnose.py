@@ -315,10 +315,18 @@ class Scanner:
             hit.evidence.append(line)
 
     def result(self) -> dict[str, _Hit]:
-        for hit in self.hits.values():
+        """The hits so far, each a copy (folding them into findings must not change the scan)."""
+        out = {}
+        for key, hit in self.hits.items():
             # Evidence in log order, whichever pattern found it.
-            hit.evidence.sort(key=lambda line: hit.line_positions[line])
-        return self.hits
+            evidence = sorted(hit.evidence, key=lambda line: hit.line_positions[line])
+            out[key] = _Hit(hit.entry, hit.position, dict(hit.groups), evidence, [], dict(hit.line_positions),
+                            hit.more)
+        return out
+
+    def findings(self, facts: Facts | None = None, context: causes.Context | None = None) -> list[Finding]:
+        """Root cause first, as `diagnose_text` gives them; may be called again with facts."""
+        return _findings(self, facts, context)
 
 
 _MEMORY_USAGE = re.compile(r"Memory usage: (\d+) bytes free, (\d+) bytes total")
@@ -465,7 +473,13 @@ def diagnose_stream(handle: IO[str], facts: Facts | None = None, *,
     `tail`, when given, receives the log's last lines (its maxlen bounds them), for `unrecognised`.
     """
     entries = known_failures if known_failures is not None else load_known_failures()
-    scanner = Scanner(entries)
+    return scan_stream(handle, known_failures=entries, tail=tail).findings(facts, context)
+
+
+def scan_stream(handle: IO[str], *, known_failures: tuple[KnownFailure, ...] | None = None,
+                tail: collections.deque | None = None) -> Scanner:
+    """Scans a text stream of any size in pieces; `Scanner.findings()` then gives the findings."""
+    scanner = Scanner(known_failures if known_failures is not None else load_known_failures())
     carried: list[str] = []
     base = 0
     while True:
@@ -480,7 +494,7 @@ def diagnose_stream(handle: IO[str], facts: Facts | None = None, *,
         scanner.feed(piece, base=base - overlap, overlap=overlap)
         base += len(piece) - overlap
         carried = lines[-OVERLAP_LINES:]
-    return _findings(scanner, facts, context)
+    return scanner
 
 
 def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -> list[Finding]:

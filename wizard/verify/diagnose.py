@@ -59,9 +59,9 @@ class KnownFailure:
     memory_check: dict[str, Any] | None = None
     symptom: bool = False
     """Names what went wrong, not why: facts rank its possible causes (`wizard.verify.causes`)."""
-    anchors: tuple[str | None, ...] = ()
-    """Per pattern, a literal every match must contain (None: none known): a cheap test that lets a
-    big log skip the regex where the literal is absent."""
+    anchors: tuple[tuple[str, ...] | None, ...] = ()
+    """Per pattern, literals of which every match contains one (None: none known): a cheap test that
+    lets a big log skip the regex where none is present."""
 
 
 @dataclass(frozen=True)
@@ -95,31 +95,45 @@ def _bad(path: Path, where: str, problem: str) -> UserError:
     return UserError(f"{path}: {where}: {problem}")
 
 
-def literal_anchor(pattern: re.Pattern) -> str | None:
-    """The longest literal run every match of `pattern` must contain, or None.
-
-    Read from the parsed top-level sequence (a run ends at anything that is not a plain character), so
-    alternations, optional parts and case-insensitive patterns give None and are always run.
-    """
-    if pattern.flags & re.IGNORECASE:
-        return None
+def _sre_parse():
     try:
         import re._parser as sre_parse  # Python >= 3.11
     except ImportError:  # pragma: no cover - older Pythons
         import sre_parse  # type: ignore[no-redef]
-    try:
-        parsed = sre_parse.parse(pattern.pattern, pattern.flags)
-    except Exception:  # pragma: no cover - already compiled, so parseable
-        return None
+    return sre_parse
+
+
+def _longest_literal(items, sre_parse) -> str:
     best, run = "", []
-    for op, arg in list(parsed) + [(None, None)]:
+    for op, arg in list(items) + [(None, None)]:
         if op is sre_parse.LITERAL:
             run.append(chr(arg))
             continue
         if len(run) > len(best):
             best = "".join(run)
         run = []
-    return best if len(best) >= 4 else None
+    return best
+
+
+def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
+    """Literals of which every match of `pattern` contains at least one, or None when none are known.
+
+    Read from the parsed pattern: the longest literal run of its top-level sequence, or for a top-level
+    alternation (`A|B|C`) the longest run of each branch. Case-insensitive patterns give None and are
+    always run. A literal shorter than 4 characters is too common to be worth testing.
+    """
+    if pattern.flags & re.IGNORECASE:
+        return None
+    sre_parse = _sre_parse()
+    try:
+        parsed = list(sre_parse.parse(pattern.pattern, pattern.flags))
+    except Exception:  # pragma: no cover - already compiled, so parseable
+        return None
+    if len(parsed) == 1 and parsed[0][0] is sre_parse.BRANCH:
+        literals = tuple(_longest_literal(branch, sre_parse) for branch in parsed[0][1][1])
+    else:
+        literals = (_longest_literal(parsed, sre_parse),)
+    return literals if all(len(lit) >= 4 for lit in literals) else None
 
 
 def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
@@ -211,7 +225,12 @@ def load_known_failures(path: Path | None = None) -> tuple[KnownFailure, ...]:
 
 def clean_log_text(text: str) -> str:
     """ANSI escapes removed, CR/LF normalised, the wizard's own progress/JSON lines blanked out."""
-    text = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in text or "\x9b" in text:
+        text = strip_terminal_escapes(text, keep_controls=True)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "gc-wizard-tier" not in text and '{"probe_version": ' not in text:
+        return text  # the common case on a big log: nothing to blank, no per-line pass
     return "\n".join("" if _WIZARD_LINE.match(line) else line for line in text.split("\n"))
 
 
@@ -281,9 +300,11 @@ class Scanner:
 
     def feed(self, text: str, base: int = 0, overlap: int = 0) -> None:
         lines: _Lines | None = None
+        present: dict[str, bool] = {}
         for entry in self.entries:
-            for pattern, anchor in zip(entry.patterns, entry.anchors or (None,) * len(entry.patterns), strict=True):
-                if anchor is not None and anchor not in text:
+            for pattern, anchors in zip(entry.patterns, entry.anchors or (None,) * len(entry.patterns), strict=True):
+                if anchors is not None and not any(
+                        present[a] if a in present else present.setdefault(a, a in text) for a in anchors):
                     continue
                 for match in pattern.finditer(text):
                     if match.end() <= overlap and overlap:

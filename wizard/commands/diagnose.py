@@ -1,10 +1,13 @@
-"""`gc-wizard diagnose [LOGFILE|-] [--json]`: name the root cause in any pasted log.
+"""`gc-wizard diagnose [LOGFILE|-] [--env DIR] [--json]`: name the root cause in any pasted log, or check
+an environment without running it.
 
 Works on any log — a notebook cell's output, a job's stderr, the wizard's own verify log — not only
-the wizard's. Exit 1 when something is found (the run it came from failed), 0 for a clean log, 2 when
-the file cannot be read. Detection runs only when a finding could use it (to name the LD_LIBRARY_PATH
-folder that shadows cuDNN, or the GPU recipe that fits the driver), and its failure never stops
-the diagnosis.
+the wizard's, and of any size (it is streamed). Exit 1 when something is found (the run it came from
+failed, or the log shows a failure nothing known explains), 0 for a clean log, 2 when the file cannot be
+read. Detection runs only when a finding could use it (to name the LD_LIBRARY_PATH folder that shadows
+cuDNN, the GPU recipe that fits the driver, or to rank the causes of a symptom), and its failure never
+stops the diagnosis. `--env DIR` reads an environment from disk (wizard/verify/inspect_env.py); with a
+log as well, what it finds ranks the causes of a symptom-only log.
 """
 
 from __future__ import annotations
@@ -13,18 +16,9 @@ import argparse
 import sys
 import textwrap
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.errors import UserError
-
-
-def read_log(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    try:
-        with open(source, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
 
 
 def _facts_quietly():
@@ -151,3 +145,17 @@ def _emit_env(args: argparse.Namespace, report) -> int:
         else:
             say("No known problem found in this environment.")
     return 1 if report.findings else 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    p = options.add_command(sub, "diagnose", "name the root cause in a log of a failed JAX/GraphCast run",
+                            "gc-wizard diagnose notebook-error.txt\n  gc-wizard diagnose --env ~/.conda/envs/gc",
+                            run)
+    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default=None,
+                   help="the log to read (any size, streamed); - or nothing reads standard input (paste, then "
+                   "Ctrl-D); with --env and no LOGFILE only the environment is checked")
+    p.add_argument("--env", metavar="DIR",
+                   help="check this environment (venv or conda) from disk without running it: jax/jaxlib "
+                   "builds, nvidia-* wheels, the cuDNN the loader picks first, ptxas, numpy, graphcast")
+    options.json_option(p)
+    return [p]

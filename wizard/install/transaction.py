@@ -50,6 +50,12 @@ class InstallOptions:
     level: str = "notebook"
     assume_yes: bool = False
     recipes_dirs: list[str] = field(default_factory=list)
+    lock: str | None = None
+    """A hashed lock (`gc-wizard lock`) to install the packages from, hash-checked."""
+    bundle: str | None = None
+    """An offline bundle folder (`gc-wizard bundle`): everything comes from it, no network."""
+    slurm: Any = None
+    """A `wizard.detect.slurm.SlurmTarget`: the GraphCast check runs on a GPU node through srun."""
     force: bool = False
     """Install even a recipe that does not fit this machine, or a GraphCast source that is not the recipe's."""
 
@@ -129,7 +135,7 @@ class _Transaction:
         self.recipe = get_recipe(options.recipe_id, options.recipes_dirs)
         self.plan = plan_install(self.recipe, env=options.env, installer=options.installer,
                                  find_links=tuple(options.find_links), offline=options.offline,
-                                 graphcast_src=options.graphcast_src)
+                                 graphcast_src=options.graphcast_src, lock=options.lock, bundle=options.bundle)
         self.env = Path(self.plan.env_dir)
         self.existed = self.env.exists()
         self.history: History | None = None
@@ -150,6 +156,12 @@ class _Transaction:
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])
+        if self.plan.lock:
+            from wizard.install.lockfile import lock_format, sha256_file
+
+            entry.lock = {"path": self.plan.lock, "sha256": sha256_file(Path(self.plan.lock)),
+                          "format": lock_format(Path(self.plan.lock))}
+        entry.bundle = self.plan.bundle
         self.log = paths.logs_dir() / f"install-{entry.id}.log"
         entry.log = str(self.log)
         self.entry = self.history.add(entry)
@@ -199,9 +211,13 @@ class _Transaction:
         from wizard.verify.check import verify_env
 
         self.events.verify_started()
+        launcher: list[str] = []
+        if self.options.slurm is not None:
+            launcher = self.options.slurm.srun("gc-wizard-verify")
+            self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier)
+                            on_tier=self.events.verify_tier, launcher=launcher)
         verify = result.to_dict()
         if self.cancel.is_set():
             return self.finish("cancelled", error="cancelled during the GraphCast check; the current environment "
@@ -291,13 +307,14 @@ def unfit_reasons(recipe) -> list[str]:
     return list(match_recipes([recipe], detect(), pythons=find_pythons())[0].reasons)
 
 
-def check_before_install(recipe, plan, *, force: bool, say=None) -> None:
+def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:
     """Refuse, before anything installs, a recipe that does not fit this machine and a GraphCast source
-    that is not the recipe's GraphCast (interface.md: exit 2 unless --force). With --force, say so."""
+    that is not the recipe's GraphCast (interface.md: exit 2 unless --force). With --force, say so.
+    `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
     from wizard.install.sources import SourceMismatch, check_graphcast_source
 
     say = say or (lambda _text: None)
-    reasons = unfit_reasons(recipe)
+    reasons = unfit_reasons(recipe) if check_fit else []
     if reasons:
         text = f"recipe {recipe.id} does not fit this machine: " + "; ".join(reasons)
         if not force:
@@ -320,7 +337,9 @@ def run_install(options: InstallOptions, events: InstallEvents | None = None,
     events = events or InstallEvents()
     cancel = cancel or threading.Event()
     transaction = _Transaction(options, events, cancel)
-    check_before_install(transaction.recipe, transaction.plan, force=options.force, say=events.message)
+    # With --slurm the recipe must fit the GPU node, which the command checked there (not this login node).
+    check_before_install(transaction.recipe, transaction.plan, force=options.force, say=events.message,
+                         check_fit=options.slurm is None)
     events.plan_ready(transaction.plan)
     envs.check_free_disk(transaction.env, transaction.plan.disk_gib, f"recipe {transaction.recipe.id}")
     with StateLock(f"install {transaction.recipe.id}"):

@@ -23,6 +23,7 @@ COMMANDS = {
     "detect": "detect", "recipes": "recipes", "plan": "recipes", "install": "install", "verify": "verify",
     "diagnose": "diagnose", "history": "history", "rollback": "history", "remove": "history",
     "activate": "post_install", "kernel": "post_install", "report": "post_install",
+    "lock": "cluster", "bundle": "cluster", "module": "cluster",
 }
 #: Global options that take a value: the word after them is never the command.
 _VALUED = {"--recipes-dir", "--color"}

@@ -94,11 +94,37 @@ def _ask(text: str, asking: threading.Event) -> str | None:
 def _options(args: argparse.Namespace) -> InstallOptions:
     if not args.recipe:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
+    from wizard.commands.cluster_options import slurm_target
+
     return InstallOptions(
         recipe_id=args.recipe, env=Path(args.env) if args.env else None, installer=args.installer,
         find_links=list(args.find_links or []), offline=args.offline, graphcast_src=args.graphcast_src,
         verify=not args.no_verify, level=args.level, assume_yes=args.yes,
-        recipes_dirs=list(args.recipes_dir or []))
+        recipes_dirs=list(args.recipes_dir or []), lock=getattr(args, "lock", None),
+        bundle=getattr(args, "bundle", None), slurm=slurm_target(args))
+
+
+def check_on_node(options: InstallOptions, out) -> None:
+    """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
+    from wizard.commands.cluster_options import where_line
+    from wizard.detect.where import detect_where
+    from wizard.recipes.loader import load_recipes
+    from wizard.recipes.match import match_recipes
+
+    target = options.slurm
+    out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
+    facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"))
+    out.write(f"    {where_line(facts)}\n")
+    gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
+    driver = (f"driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version})" if facts.driver
+              else "no NVIDIA driver")
+    out.write(f"    {driver}; {gpus}\n")
+    out.flush()
+    recipes = load_recipes(list(options.recipes_dirs))
+    match = next((m for m in match_recipes(recipes, facts) if m.recipe.id == options.recipe_id), None)
+    if match is not None and not match.compatible:
+        raise UserError(f"recipe {options.recipe_id} does not fit node {facts.host or '?'}: "
+                        + "; ".join(match.reasons[:3]) + ". See `gc-wizard recipes --slurm`.")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
 
         save_args(args.save_answers, args, recipe=options.recipe_id)
 
+    if options.slurm is not None:
+        check_on_node(options, sys.stderr if args.json else sys.stdout)
     cancel = threading.Event()
     events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
     outcome: dict = {}
@@ -156,10 +184,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:
-        print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s); it is "
-              "now the current environment.")
+        node = ((result.verify or {}).get("where") or {}).get("node")
+        print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
+              + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
         print('Next: eval "$(gc-wizard activate)"    # use it in this shell')
         print("      gc-wizard kernel install         # use it in Jupyter")
+        print("      gc-wizard module install         # use it with Lmod: module load graphcast/" + result.recipe)
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":
@@ -191,5 +221,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.level_option(p)
     p.add_argument("--answers", metavar="FILE", help="replay a saved answers file (see --save-answers)")
     p.add_argument("--save-answers", metavar="FILE", help="save this run's answers for replay on other servers")
+    options.lock_option(p)
+    options.slurm_options(p)
     options.json_option(p)
     return [p]

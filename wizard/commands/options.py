@@ -24,6 +24,7 @@ def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 def app_options(parser: argparse.ArgumentParser) -> None:
     """Options that only the terminal app has (bare `gc-wizard`)."""
+    slurm_options(parser)
     parser.add_argument("--no-tui", action="store_true", help="never draw the terminal app; run the plain flow")
     parser.add_argument("--color", choices=["auto", "16", "256", "truecolor"], default="auto",
                         help="colour depth for the terminal app (default: auto)")
@@ -61,6 +62,30 @@ def source_options(parser: argparse.ArgumentParser) -> None:
                         help="a folder of wheels (a wheelhouse) to install from (repeatable)")
     parser.add_argument("--offline", action="store_true",
                         help="use only local wheels and the installer's cache; never reach an index")
+    parser.add_argument("--bundle", metavar="DIR",
+                        help="install everything from an offline bundle made by `gc-wizard bundle` (no network)")
+
+
+def lock_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lock", metavar="FILE",
+                        help="install the packages from a hashed lock made by `gc-wizard lock` (hashes checked)")
+
+
+def slurm_options(parser: argparse.ArgumentParser) -> None:
+    """`--slurm [PARTITION]` and `--srun-arg ARG`: detection and the check on a GPU node through srun."""
+    parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION",
+                        help="detect and verify on a GPU node through srun (the cluster's default partition, "
+                             "or PARTITION); the install runs here, into the shared state folder")
+    parser.add_argument("--srun-arg", action="append", default=[], metavar="ARG",
+                        help="an extra srun option, written --srun-arg=--gpus=1 (repeatable; needs --slurm)")
+
+
+def assume_options(parser: argparse.ArgumentParser) -> None:
+    """`--assume-driver VERSION [--assume-cc X.Y]`: plan for a GPU that is not here."""
+    parser.add_argument("--assume-driver", metavar="VERSION",
+                        help="plan for an NVIDIA driver that is not on this machine (e.g. 535.104.05); every "
+                             "assumed fact is marked 'assumed'")
+    parser.add_argument("--assume-cc", metavar="X.Y", help="the assumed GPU's compute capability (e.g. 8.0)")
 
 
 def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.ArgumentParser:

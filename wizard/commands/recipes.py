@@ -49,7 +49,12 @@ def _machine_line(facts: Facts) -> str:
     if facts.gpus:
         names = sorted({g.name for g in facts.gpus})
         gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
-    return f"This machine: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
+    who = "This machine"
+    if facts.slurm and facts.slurm.get("srun"):
+        who = f"Node {facts.slurm.get('node') or '?'} (through srun)"
+    elif facts.driver is not None and facts.driver.source == "assumed":
+        gpu = "ASSUMED " + gpu
+    return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -79,7 +84,19 @@ def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
 def run_recipes(args: argparse.Namespace) -> int:
     recipes = load_recipes(args.recipes_dir)
     saved = getattr(args, "facts", None)
-    facts = _load_facts(saved)
+    if saved is None:
+        from wizard.commands.cluster_options import facts_for, where_line
+        from wizard.commands.output import warn
+
+        facts = facts_for(args, on_line=warn)
+        where = where_line(facts)
+        if where and not args.json:
+            say(where)
+    else:
+        if getattr(args, "slurm", None) is not None or getattr(args, "assume_driver", None):
+            raise UserError("--facts describes a machine already; it cannot be combined with --slurm or "
+                            "--assume-driver.")
+        facts = _load_facts(saved)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
     matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons())
     if args.json:
@@ -95,7 +112,8 @@ def make_plan(args: argparse.Namespace) -> Plan:
     return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
                         find_links=tuple(getattr(args, "find_links", None) or ()),
                         offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=getattr(args, "graphcast_src", None))
+                        graphcast_src=getattr(args, "graphcast_src", None), lock=getattr(args, "lock", None),
+                        bundle=getattr(args, "bundle", None))
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
@@ -157,6 +175,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                                   "gc-wizard recipes --facts gpu-node-facts.json", run_recipes)
     recipes.add_argument("--facts", metavar="FILE",
                          help="match against a saved `detect --json` (from another machine) instead of this one")
+    options.slurm_options(recipes)
+    options.assume_options(recipes)
     options.json_option(recipes)
     plan = options.add_command(sub, "plan", "what install would run, touching nothing",
                                "gc-wizard plan jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast", run_plan)
@@ -164,5 +184,6 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(plan, "plan an install into this folder instead of a new managed environment")
     options.installer_option(plan)
     options.source_options(plan)
+    options.lock_option(plan)
     options.json_option(plan)
     return [recipes, plan]

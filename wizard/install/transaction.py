@@ -49,6 +49,12 @@ class InstallOptions:
     level: str = "notebook"
     assume_yes: bool = False
     recipes_dirs: list[str] = field(default_factory=list)
+    lock: str | None = None
+    """A hashed lock (`gc-wizard lock`) to install the packages from, hash-checked."""
+    bundle: str | None = None
+    """An offline bundle folder (`gc-wizard bundle`): everything comes from it, no network."""
+    slurm: Any = None
+    """A `wizard.detect.slurm.SlurmTarget`: the GraphCast check runs on a GPU node through srun."""
 
 
 class InstallEvents(RunnerEvents):
@@ -110,7 +116,7 @@ class _Transaction:
         self.recipe = get_recipe(options.recipe_id, options.recipes_dirs)
         self.plan = plan_install(self.recipe, env=options.env, installer=options.installer,
                                  find_links=tuple(options.find_links), offline=options.offline,
-                                 graphcast_src=options.graphcast_src)
+                                 graphcast_src=options.graphcast_src, lock=options.lock, bundle=options.bundle)
         self.env = Path(self.plan.env_dir)
         self.existed = self.env.exists()
         self.history: History | None = None
@@ -131,6 +137,12 @@ class _Transaction:
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])
+        if self.plan.lock:
+            from wizard.install.lockfile import lock_format, sha256_file
+
+            entry.lock = {"path": self.plan.lock, "sha256": sha256_file(Path(self.plan.lock)),
+                          "format": lock_format(Path(self.plan.lock))}
+        entry.bundle = self.plan.bundle
         self.log = paths.logs_dir() / f"install-{entry.id}.log"
         entry.log = str(self.log)
         self.entry = self.history.add(entry)
@@ -178,9 +190,13 @@ class _Transaction:
         from wizard.verify.check import verify_env
 
         self.events.verify_started()
+        launcher: list[str] = []
+        if self.options.slurm is not None:
+            launcher = self.options.slurm.srun("gc-wizard-verify")
+            self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier)
+                            on_tier=self.events.verify_tier, launcher=launcher)
         verify = result.to_dict()
         if self.cancel.is_set():
             return self.finish("cancelled", error="cancelled during the GraphCast check; the current environment "

@@ -212,3 +212,17 @@ def test_conda_jaxlib_build_read_from_conda_meta(tmp_path):
     report = inspect_env(env, {}, read_driver=False, ldconfig=[])
     assert report.jaxlib_build["cuda"] == "12" and report.jaxlib_build["cudnn"] == "9.1"
     assert report.findings == []
+
+
+def test_verify_ranks_symptoms_with_the_environment_it_ran(seed_env, tmp_path):
+    """verify hands diagnosis what the environment's files say, under the probe's own variables."""
+    from wizard.verify.check import _env_context
+    from wizard.verify.diagnose import diagnose_text
+
+    folder = old_cudnn_folder(tmp_path)
+    ctx = _env_context(seed_env, {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": str(folder)})
+    assert (ctx.cudnn_loaded, ctx.cudnn_built) == ("8.2.1", "8.6")
+    (finding,) = diagnose_text("XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.\n",
+                               context=ctx)
+    assert finding.causes[0]["id"] == "cudnn_version_mismatch"
+    assert _env_context(tmp_path / "missing", {}) is None

@@ -258,6 +258,17 @@ def _failure_text(stream: _Stream, tiers: list[dict[str, Any]]) -> str:
     return "\n".join(parts)
 
 
+def _env_context(env: Path, child_env: dict[str, str]):
+    """What the environment's files say (jaxlib build, the cuDNN its loader picks under the probe's own
+    variables) to rank the causes of a symptom-only failure; None when it cannot be read."""
+    try:
+        from wizard.verify.inspect_env import inspect_env
+
+        return inspect_env(env, child_env, read_driver=False).context()
+    except Exception:  # ranking is a refinement: a failure here must never hide the finding itself
+        return None
+
+
 def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, timeout: float) -> Finding:
     name = tier.get("name") if tier else "the probe"
     error = (tier or {}).get("error") or {}
@@ -398,7 +409,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     ok = bool(tiers) and all(t.get("ok") for t in tiers) and not cancelled and not timed_out
     findings: list[Finding] = []
     if not ok and not cancelled:
-        findings = diagnose_text(_failure_text(stream, tiers), facts)
+        findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
         if not findings and launcher and not stream.tiers:
             findings = _launcher_finding(stream, launcher)
         if not findings:

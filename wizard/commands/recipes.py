@@ -12,6 +12,7 @@ from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.plan import Plan, plan_install
+from wizard.install.sources import merged_sources
 from wizard.recipes.loader import get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
@@ -93,7 +94,12 @@ def _machine_line(facts: Facts) -> str:
     if facts.gpus:
         names = sorted({g.name for g in facts.gpus})
         gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
-    return f"This machine: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
+    who = "This machine"
+    if facts.slurm and facts.slurm.get("srun"):
+        who = f"Node {facts.slurm.get('node') or '?'} (through srun)"
+    elif facts.driver is not None and facts.driver.source == "assumed":
+        gpu = "ASSUMED " + gpu
+    return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -123,7 +129,19 @@ def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
 def run_recipes(args: argparse.Namespace) -> int:
     recipes = load_recipes(args.recipes_dir)
     saved = getattr(args, "facts", None)
-    facts = _load_facts(saved)
+    if saved is None:
+        from wizard.commands.cluster_options import facts_for, where_line
+        from wizard.commands.output import warn
+
+        facts = facts_for(args, on_line=warn)
+        where = where_line(facts)
+        if where and not args.json:
+            say(where)
+    else:
+        if getattr(args, "slurm", None) is not None or getattr(args, "assume_driver", None):
+            raise UserError("--facts describes a machine already; it cannot be combined with --slurm or "
+                            "--assume-driver.")
+        facts = _load_facts(saved)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
     matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons())
     if args.json:
@@ -136,10 +154,11 @@ def run_recipes(args: argparse.Namespace) -> int:
 def make_plan(args: argparse.Namespace) -> Plan:
     """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
     recipe = get_recipe(args.recipe, args.recipes_dir)
+    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
-                        find_links=tuple(getattr(args, "find_links", None) or ()),
-                        offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=getattr(args, "graphcast_src", None))
+                        find_links=tuple(find_links), offline=bool(getattr(args, "offline", False)),
+                        graphcast_src=graphcast_src, lock=getattr(args, "lock", None),
+                        bundle=getattr(args, "bundle", None))
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
@@ -156,15 +175,44 @@ def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = " 
     return "\n".join(lines)
 
 
-def render_plan(plan: Plan) -> str:
+def plan_checks(plan: Plan) -> dict:
+    """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
+    it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
+    from wizard.install.cost import plan_download
+    from wizard.install.sources import check_graphcast_source
+    from wizard.install.transaction import unfit_reasons
+
+    return {"reasons": unfit_reasons(plan.recipe), "verdict": check_graphcast_source(plan.recipe, plan.graphcast_src),
+            "download": plan_download(plan)}
+
+
+def render_plan(plan: Plan, checks: dict | None = None) -> str:
     r = plan.recipe
     where = "existing environment, in place" if plan.mode == "in-place" else "new environment"
-    out = [
+    checks = checks or {}
+    out: list[str] = []
+    reasons = checks.get("reasons") or []
+    verdict = checks.get("verdict")
+    if reasons:
+        out.append(f"! {r.id} DOES NOT FIT THIS MACHINE; `gc-wizard install {r.id}` refuses it (exit 2) without --force:")
+        out += [_wrap(f"- {reason}", "  ") for reason in reasons]
+    if verdict is not None and not verdict.ok:
+        out.append(_wrap(f"! GraphCast source refused (install exits 2 without --force): {verdict.problem}", ""))
+    if out:
+        out.append("")
+    out += [
         f"Plan for {r.id} — {r.title}",
         f"  environment: {plan.env_dir} ({where})",
         f"  python:      {plan.python.describe()}",
         f"  installer:   {plan.installer}{' (offline)' if plan.offline else ''}",
         f"  disk needed: about {plan.disk_gib:g} GiB free (environment and download cache)",
+    ]
+    if checks.get("download") is not None:
+        out.append(f"  download:    {checks['download'].describe()}")
+    if verdict is not None:
+        mark = "ok" if verdict.ok and not verdict.note else ("unchecked" if verdict.ok else "REFUSED")
+        out.append(f"  graphcast:   {verdict.identity.describe()} [{mark}]")
+    out += [
         "",
         "Steps (nothing has been run):",
     ]
@@ -191,12 +239,14 @@ def run_plan(args: argparse.Namespace) -> int:
     from wizard.security import redact_secrets
 
     plan = make_plan(args)
+    checks = plan_checks(plan)
     # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
     # never to show it: printed plans (and saved JSON) carry `user:***`.
     if args.json:
-        emit_json(_redacted(plan.to_dict()))
+        emit_json(_redacted({**plan.to_dict(), "fits": not checks["reasons"], "reasons": checks["reasons"],
+                             "graphcast_source": checks["verdict"].to_dict(), "download": checks["download"].to_dict()}))
     else:
-        say(redact_secrets(render_plan(plan), keep_user=True))
+        say(redact_secrets(render_plan(plan, checks), keep_user=True))
     return 0
 
 
@@ -217,6 +267,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                                   "gc-wizard recipes --facts gpu-node-facts.json", run_recipes)
     recipes.add_argument("--facts", metavar="FILE",
                          help="match against a saved `detect --json` (from another machine) instead of this one")
+    options.slurm_options(recipes)
+    options.assume_options(recipes)
     options.json_option(recipes)
     plan = options.add_command(sub, "plan", "what install would run, touching nothing",
                                "gc-wizard plan jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast", run_plan)
@@ -224,5 +276,6 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(plan, "plan an install into this folder instead of a new managed environment")
     options.installer_option(plan)
     options.source_options(plan)
+    options.lock_option(plan)
     options.json_option(plan)
     return [recipes, plan]

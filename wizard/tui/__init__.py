@@ -22,6 +22,11 @@ def run_tui(args: argparse.Namespace) -> int:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
     from wizard.tui.app import WizardApp
 
-    app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []))
+    slurm = None
+    if getattr(args, "slurm", None) is not None:
+        from wizard.detect.slurm import SlurmTarget
+
+        slurm = SlurmTarget(partition=args.slurm or None, srun_args=tuple(getattr(args, "srun_arg", None) or ()))
+    app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), slurm=slurm)
     result = app.run(mouse=not getattr(args, "no_mouse", False))
     return app.exit_status if app.exit_status is not None else int(result or 0)

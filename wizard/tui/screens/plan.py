@@ -18,7 +18,7 @@ from textual.widgets import Footer, Static
 from wizard.tui.screens.prompt import PromptScreen
 
 
-def plan_text(plan, free_gib: float | None = None) -> str:
+def plan_text(plan, free_gib: float | None = None, slurm=None) -> str:
     recipe = plan.recipe
     where = "existing environment, changed in place" if plan.mode == "in-place" else "a new environment"
     free = f"; {free_gib:.0f} GiB free there" if free_gib is not None else ""
@@ -33,6 +33,9 @@ def plan_text(plan, free_gib: float | None = None) -> str:
         "Steps (nothing has run yet):",
     ]
     lines += [f"  {i}. {step.title}" for i, step in enumerate(plan.steps, 1)]
+    if slurm is not None:
+        part = f"partition {slurm.partition}" if slurm.partition else "the default partition"
+        lines.append(f"  then the GraphCast check on a GPU node of {part}, through srun")
     lines += ["", f"Pins ({len(recipe.requirements)}):"] + [f"  {req}" for req in recipe.requirements]
     lines.append(f"  GraphCast {recipe.graphcast.version} from {plan.graphcast_src} (--no-deps)")
     if recipe.runtime_env:
@@ -96,7 +99,7 @@ class PlanScreen(Screen):
             free = free_gib(self.plan.env_dir)
         except OSError:
             free = None
-        widget.update(plan_text(self.plan, free))
+        widget.update(plan_text(self.plan, free, settings.get("slurm")))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

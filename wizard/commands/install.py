@@ -19,6 +19,7 @@ from pathlib import Path
 from wizard.commands import options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import ExitCode, UserError, WizardError
+from wizard.install.sources import merged_sources
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
 from wizard.security import is_secret_question, strip_terminal_escapes
 
@@ -96,12 +97,14 @@ def _options(args: argparse.Namespace) -> InstallOptions:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
     from wizard.commands.cluster_options import slurm_target
 
+    graphcast_src, find_links = merged_sources(args.graphcast_src, args.find_links)
     return InstallOptions(
         recipe_id=args.recipe, env=Path(args.env) if args.env else None, installer=args.installer,
-        find_links=list(args.find_links or []), offline=args.offline, graphcast_src=args.graphcast_src,
+        find_links=find_links, offline=args.offline, graphcast_src=graphcast_src,
         verify=not args.no_verify, level=args.level, assume_yes=args.yes,
         recipes_dirs=list(args.recipes_dir or []), lock=getattr(args, "lock", None),
-        bundle=getattr(args, "bundle", None), slurm=slurm_target(args))
+        bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
+        force=bool(getattr(args, "force", False)))
 
 
 def check_on_node(options: InstallOptions, out) -> None:
@@ -184,12 +187,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:
+        from wizard.paths import wizard_command
+
+        me = wizard_command()
         node = ((result.verify or {}).get("where") or {}).get("node")
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
               + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
-        print('Next: eval "$(gc-wizard activate)"    # use it in this shell')
-        print("      gc-wizard kernel install         # use it in Jupyter")
-        print("      gc-wizard module install         # use it with Lmod: module load graphcast/" + result.recipe)
+        print(f'Next: eval "$({me} activate)"    # use it in this shell')
+        print(f"      {me} kernel install         # use it in Jupyter")
+        print(f"      {me} module install         # use it with Lmod: module load graphcast/" + result.recipe)
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":
@@ -216,6 +222,9 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(p, "build here instead of a new managed environment")
     options.yes_option(p, "answer yes; fail on any question no rule answers")
     p.add_argument("--no-verify", action="store_true", help="skip the GraphCast check (the env stays unverified)")
+    p.add_argument("--force", action="store_true",
+                   help="install even a recipe that does not fit this machine, or a GraphCast source that is not "
+                        "the recipe's (otherwise both are refused with exit 2)")
     options.installer_option(p)
     options.source_options(p)
     options.level_option(p)

@@ -13,6 +13,7 @@ from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.plan import Plan, plan_install
+from wizard.install.sources import merged_sources
 from wizard.recipes.loader import get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
@@ -109,10 +110,10 @@ def run_recipes(args: argparse.Namespace) -> int:
 def make_plan(args: argparse.Namespace) -> Plan:
     """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
     recipe = get_recipe(args.recipe, args.recipes_dir)
+    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
-                        find_links=tuple(getattr(args, "find_links", None) or ()),
-                        offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=getattr(args, "graphcast_src", None), lock=getattr(args, "lock", None),
+                        find_links=tuple(find_links), offline=bool(getattr(args, "offline", False)),
+                        graphcast_src=graphcast_src, lock=getattr(args, "lock", None),
                         bundle=getattr(args, "bundle", None))
 
 
@@ -130,15 +131,44 @@ def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = " 
     return "\n".join(lines)
 
 
-def render_plan(plan: Plan) -> str:
+def plan_checks(plan: Plan) -> dict:
+    """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
+    it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
+    from wizard.install.cost import plan_download
+    from wizard.install.sources import check_graphcast_source
+    from wizard.install.transaction import unfit_reasons
+
+    return {"reasons": unfit_reasons(plan.recipe), "verdict": check_graphcast_source(plan.recipe, plan.graphcast_src),
+            "download": plan_download(plan)}
+
+
+def render_plan(plan: Plan, checks: dict | None = None) -> str:
     r = plan.recipe
     where = "existing environment, in place" if plan.mode == "in-place" else "new environment"
-    out = [
+    checks = checks or {}
+    out: list[str] = []
+    reasons = checks.get("reasons") or []
+    verdict = checks.get("verdict")
+    if reasons:
+        out.append(f"! {r.id} DOES NOT FIT THIS MACHINE; `gc-wizard install {r.id}` refuses it (exit 2) without --force:")
+        out += [_wrap(f"- {reason}", "  ") for reason in reasons]
+    if verdict is not None and not verdict.ok:
+        out.append(_wrap(f"! GraphCast source refused (install exits 2 without --force): {verdict.problem}", ""))
+    if out:
+        out.append("")
+    out += [
         f"Plan for {r.id} — {r.title}",
         f"  environment: {plan.env_dir} ({where})",
         f"  python:      {plan.python.describe()}",
         f"  installer:   {plan.installer}{' (offline)' if plan.offline else ''}",
         f"  disk needed: about {plan.disk_gib:g} GiB free (environment and download cache)",
+    ]
+    if checks.get("download") is not None:
+        out.append(f"  download:    {checks['download'].describe()}")
+    if verdict is not None:
+        mark = "ok" if verdict.ok and not verdict.note else ("unchecked" if verdict.ok else "REFUSED")
+        out.append(f"  graphcast:   {verdict.identity.describe()} [{mark}]")
+    out += [
         "",
         "Steps (nothing has been run):",
     ]
@@ -163,10 +193,12 @@ def render_plan(plan: Plan) -> str:
 
 def run_plan(args: argparse.Namespace) -> int:
     plan = make_plan(args)
+    checks = plan_checks(plan)
     if args.json:
-        emit_json(plan.to_dict())
+        emit_json({**plan.to_dict(), "fits": not checks["reasons"], "reasons": checks["reasons"],
+                   "graphcast_source": checks["verdict"].to_dict(), "download": checks["download"].to_dict()})
     else:
-        say(render_plan(plan))
+        say(render_plan(plan, checks))
     return 0
 
 

@@ -235,10 +235,13 @@ def _rebuild_tiers(stream: _Stream, why: dict[str, str]) -> list[dict[str, Any]]
             tiers.append(done[name])
         elif failed is None:
             failed = name
-            tiers.append({"name": name, "ok": False, "status": "failed", "seconds": None, "error": dict(why)})
+            # A stop by the user is not a failure of the environment: the tier says "cancelled".
+            status = "cancelled" if why.get("type") == "Cancelled" else "failed"
+            tiers.append({"name": name, "ok": False, "status": status, "seconds": None, "error": dict(why)})
         else:
+            stopped = "was cancelled" if why.get("type") == "Cancelled" else "failed"
             tiers.append({"name": name, "ok": False, "status": "not_run", "seconds": 0.0,
-                          "reason": f"not run: {failed} failed"})
+                          "reason": f"not run: {failed} {stopped}"})
     return tiers
 
 
@@ -253,6 +256,17 @@ def _failure_text(stream: _Stream, tiers: list[dict[str, Any]]) -> str:
         parts.extend(str(w) for w in tier.get("warnings", []) or [])
     parts.extend(line for line in stream.stdout if not line.startswith("{"))
     return "\n".join(parts)
+
+
+def _env_context(env: Path, child_env: dict[str, str]):
+    """What the environment's files say (jaxlib build, the cuDNN its loader picks under the probe's own
+    variables) to rank the causes of a symptom-only failure; None when it cannot be read."""
+    try:
+        from wizard.verify.inspect_env import inspect_env
+
+        return inspect_env(env, child_env, read_driver=False).context()
+    except Exception:  # ranking is a refinement: a failure here must never hide the finding itself
+        return None
 
 
 def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, timeout: float) -> Finding:
@@ -395,7 +409,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     ok = bool(tiers) and all(t.get("ok") for t in tiers) and not cancelled and not timed_out
     findings: list[Finding] = []
     if not ok and not cancelled:
-        findings = diagnose_text(_failure_text(stream, tiers), facts)
+        findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
         if not findings and launcher and not stream.tiers:
             findings = _launcher_finding(stream, launcher)
         if not findings:

@@ -29,7 +29,7 @@ from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.choices import LEVELS
-from wizard.security import redact_secrets
+from wizard.security import LineRedactor
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 
@@ -134,10 +134,11 @@ class _Log:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private whatever the umask
         self._file = open(fd, "a", encoding="utf-8")  # closed in close()
         self._lock = threading.Lock()
+        self._redact = LineRedactor()  # the probe's output, secrets masked (a key block spans lines)
 
     def write(self, line: str) -> None:
         with self._lock:
-            self._file.write(redact_secrets(line.rstrip("\n")) + "\n")
+            self._file.write(self._redact(line.rstrip("\n")) + "\n")
             self._file.flush()
 
     def close(self) -> None:

@@ -142,6 +142,7 @@ class _Transaction:
                                  graphcast_src=options.graphcast_src, lock=options.lock, bundle=options.bundle)
         self.env = Path(self.plan.env_dir)
         self.existed = self.env.exists()
+        self.existed_empty = self.existed and self.env.is_dir() and not any(self.env.iterdir())
         self.history: History | None = None
         self.entry: Entry | None = None
         self.log = paths.logs_dir() / "install-pending.log"
@@ -253,8 +254,13 @@ class _Transaction:
                 self.say(f"could not restore {self.env}: {exc}. Restore it later with "
                          f"`gc-wizard rollback {entry.id}`.")
             return
-        if envs.is_managed(self.env) or not self.existed:
+        if not self.existed:  # only what this transaction created is ever deleted
             shutil.rmtree(self.env, ignore_errors=True)
+        elif not self.existed_empty:
+            # The folder was there before with something in it (another install's environment, made
+            # in the same second): it is not ours to delete.
+            self.say(f"left {self.env} as it was: it existed before this install")
+            return
         else:  # the user's --env DIR was an empty folder: empty it again, keep the folder
             for child in self.env.iterdir():
                 if child.is_dir() and not child.is_symlink():

@@ -529,7 +529,10 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
-    r"[FE]\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:)\b.*$", re.MULTILINE)
+    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$", re.MULTILINE)
+#: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
+_STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)
+_STEP_FAILED = re.compile(r"^===== (?P<step>[\w-]+): FAILED \((?P<status>[^)]*)\)", re.MULTILINE)
 _TIER_START = re.compile(r"^gc-wizard-tier-start: (\w+)", re.MULTILINE)
 _TIER_DONE = re.compile(r"^gc-wizard-tier: (\{.*\})$", re.MULTILINE)
 
@@ -564,6 +567,11 @@ def unrecognised(text: str) -> Unrecognised | None:
                 step = f"the {name.group(1)} tier"
     if step is None and started and started[-1] not in finished:
         step = f"the {started[-1]} tier"
+    failed_steps = _STEP_FAILED.findall(raw)
+    if step is None and failed_steps:
+        name, status = failed_steps[-1]
+        titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
+        step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "") + f", {status}"
     errors = [m.group(0).strip() for m in _EXCEPTION_LINE.finditer(clean_log_text(raw))]
     errors = [e for e in errors if e not in ("Traceback (most recent call last):",)]
     if not errors and step is None:

@@ -105,6 +105,13 @@ def _scan_log(source: str):
 
     tail: collections.deque = collections.deque(maxlen=400)
     if source == "-":
+        if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
+            sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
+            sys.stderr.flush()
+            # One read to the first Ctrl-D: a chunked reader would wait for a second one.
+            import io
+
+            return scan_stream(io.StringIO(sys.stdin.read()), tail=tail), "".join(tail)
         return scan_stream(sys.stdin, tail=tail), "".join(tail)
     try:
         with open(source, encoding="utf-8", errors="replace", newline=None) as handle:

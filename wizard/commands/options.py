@@ -54,12 +54,16 @@ def level_option(parser: argparse.ArgumentParser) -> None:
                              f"smaller one (default: {DEFAULT_LEVEL})")
 
 
-def source_options(parser: argparse.ArgumentParser) -> None:
-    """Where packages and GraphCast come from (docs/interface.md, SOURCES)."""
+def source_options(parser: argparse.ArgumentParser, *, app: bool = False) -> None:
+    """Where packages and GraphCast come from (docs/interface.md, SOURCES). `app`: the terminal app's
+    (bare `gc-wizard`), where the Plan screen starts with them (g, w and o change them there)."""
+    where = " for the app's installs" if app else ""
     parser.add_argument("--graphcast-src", metavar="SRC",
-                        help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the recipe's pin)")
+                        help=f"GraphCast from a local checkout, a wheel/sdist or a pip URL{where} (default: the "
+                             "recipe's pin; also from GC_WIZARD_GRAPHCAST_SRC)")
     parser.add_argument("--find-links", action="append", default=[], metavar="DIR",
-                        help="a folder of wheels (a wheelhouse) to install from (repeatable)")
+                        help=f"a folder of wheels (a wheelhouse) to install from{where} (repeatable; also from "
+                             "GC_WIZARD_FIND_LINKS, ':'-separated)")
     parser.add_argument("--offline", action="store_true",
                         help="use only local wheels and the installer's cache; never reach an index")
     parser.add_argument("--bundle", metavar="DIR",
@@ -94,3 +98,16 @@ def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.A
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.set_defaults(run=run)
     return parser
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above zero (`nan`, `inf`, 0 and -5 cannot time anything)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number of seconds above zero") from None
+    return value

@@ -185,3 +185,12 @@ def test_unrecognised_names_the_failed_install_step():
     summary = unrecognised(text)
     assert summary.step == "the install step install-requirements (Install the 1 pinned packages), exit status 1"
     assert summary.last_error == "error: some resolver trouble nobody has catalogued"
+
+
+def test_unreachable_host_fix_names_the_host_and_the_local_source():
+    text = (REAL / "pip_git_clone_could_not_resolve_github.log").read_text(encoding="utf-8")
+    (finding,) = diagnose_text(text)
+    assert finding.id == "host_unreachable"
+    assert finding.fix.startswith("This server cannot reach github.com.") and "--graphcast-src" in finding.fix
+    index = diagnose_text((REAL / "uv_corporate_no_such_host.log").read_text(encoding="utf-8"))[0]
+    assert "cannot reach pypi.org" in index.fix and "--find-links" in index.fix

@@ -426,6 +426,19 @@ def _render(template: str, values: dict[str, str]) -> str:
     return template.format_map(_Values(values))
 
 
+def _reach_fix(evidence: list[str]) -> str | None:
+    """For an unreachable host: which host and the local source that replaces it (wizard/install/reach.py,
+    the same advice the installer itself prints), or None when the lines name no host."""
+    from wizard.install.reach import advice_for, find_unreachable
+
+    hosts = find_unreachable("\n".join(evidence))
+    return advice_for(hosts) if hosts else None
+
+
+#: Fixes computed from a finding's evidence where the knowledge file's text cannot be specific enough.
+_FIX_FROM_EVIDENCE = {"host_unreachable": _reach_fix}
+
+
 def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = ()) -> Finding:
     entry = hit.entry
     values = dict(hit.groups)
@@ -434,6 +447,10 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
         values.setdefault("needed", values.get("minimum") or values["built"])
     dirs = shadowing_dirs(facts, entry.libraries)
     fix = entry.fix
+    provider = _FIX_FROM_EVIDENCE.get(entry.id)
+    specific = provider(hit.evidence) if provider else None
+    if specific:
+        fix = specific.replace("{", "{{").replace("}", "}}")
     if dirs and entry.fix_with_dirs:
         values["dirs"] = ", ".join(dirs)
         fix = entry.fix_with_dirs

@@ -74,10 +74,13 @@ class WizardApp(App):
 
     def __init__(self, recipes_dirs: list[str] | None = None, *, find_links: list[str] | None = None,
                  offline: bool = False, graphcast_src: str | None = None, verify: bool = True,
-                 level: str = "notebook") -> None:
+                 level: str = "notebook", slurm=None) -> None:
         super().__init__()
         self.options = {"recipes_dirs": list(recipes_dirs or []), "find_links": list(find_links or []),
-                        "offline": offline, "graphcast_src": graphcast_src, "verify": verify, "level": level}
+                        "offline": offline, "graphcast_src": graphcast_src, "verify": verify, "level": level,
+                        "slurm": slurm}
+        """`slurm` (a `wizard.detect.slurm.SlurmTarget`, from --slurm or the machine screen's offer): detect
+        and verify on a GPU node through srun."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
@@ -95,7 +98,7 @@ class WizardApp(App):
 
     # Flow ---------------------------------------------------------------------------------------
     def on_mount(self) -> None:
-        self.machine = MachineScreen(self.options["recipes_dirs"])
+        self.machine = MachineScreen(self.options["recipes_dirs"], slurm=self.options["slurm"])
         self.push_screen(self.machine, self._machine_done)
         loop = asyncio.get_running_loop()
         for signum in _SIGNAL_EXITS:
@@ -135,7 +138,9 @@ class WizardApp(App):
     def _machine_done(self, answer: str | None) -> None:
         # The machine screen is the base of the flow: whatever it answered, it comes back afterwards.
         machine = self.machine
-        self.machine = MachineScreen(self.options["recipes_dirs"])
+        if machine is not None:
+            self.options["slurm"] = machine.slurm  # the user may have switched to a GPU node there
+        self.machine = MachineScreen(self.options["recipes_dirs"], slurm=self.options["slurm"])
         if answer == "history":
             self.machine.facts, self.machine.matches = machine.facts, machine.matches
             self.push_screen(self.machine, self._machine_done)
@@ -221,7 +226,7 @@ class WizardApp(App):
             offline=bool(settings.get("offline")), graphcast_src=settings.get("graphcast_src"),
             verify=bool(settings.get("verify", True)), level=settings.get("level", "notebook"),
             assume_yes=False, recipes_dirs=list(settings.get("recipes_dirs") or []),
-            force=bool(settings.get("force")))
+            force=bool(settings.get("force")), slurm=settings.get("slurm"))
         if settings.get("download_bytes"):
             screen.set_expected_bytes(settings["download_bytes"])
         try:

@@ -70,7 +70,8 @@ def run_history(args: argparse.Namespace) -> int:
         mark = "●" if row["current"] else " "
         status = row["status"] + ("*" if row.get("interrupted") else "")
         say(f"{mark} {row['id']:22} {row['kind']:8} {status:9} {_size(row):>9}  "
-            f"{(row.get('started') or '')[:16]:16}  {row['recipe']}")
+            f"{(row.get('started') or '')[:16]:16}  {row['recipe']}"
+            + (f" ({row['installer']})" if row.get("installer") else ""))
         say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  {row['env']}")
         if row.get("error") and not row["current"]:
             say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  ! {row['error'].splitlines()[0][:100]}")

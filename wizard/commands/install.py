@@ -73,6 +73,8 @@ class TerminalEvents(InstallEvents):
         status = tier.get("status") or ("ok" if tier.get("ok") else "failed")
         mark = {"ok": "ok", "failed": "FAILED", "skipped": "skipped", "not_run": "not run"}.get(status, status)
         extra = f", {tier['param_count']:,} parameters" if tier.get("param_count") else ""
+        if status in ("skipped", "not_run") and tier.get("reason"):
+            extra += f"; {tier['reason']}"
         self._say(f"    {tier.get('name')}: {mark} ({tier.get('seconds') or 0:.1f} s{extra})")
 
     def message(self, text: str) -> None:

@@ -98,10 +98,10 @@ def test_two_state_folders_installing_into_one_env_at_once(tiny, tmp_path, slow_
 
 def test_under_yes_an_installer_question_fails_the_step_at_once(tmp_path):
     """`uv venv` over an existing environment asks "replace it? [y/n]"; the plan's rule answers no."""
+    from uv import find_uv_bin
+
     from wizard.install.plan import NO_REPLACE, Step
     from wizard.install.runner import run_step
-
-    from uv import find_uv_bin
 
     env = tmp_path / "existing"
     subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)

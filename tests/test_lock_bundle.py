@@ -174,3 +174,19 @@ def test_real_bundle_from_pypi_installs_offline_and_verifies(tmp_path, request):
     result = last_json(proc)
     assert result["status"] == "verified"
     assert result["verify"]["tiers"][0]["versions"]["graphcast"] == "0.1.1"
+
+
+def test_lock_for_another_python_and_platform(deps, tmp_path):
+    out = tmp_path / "arm.txt"
+    proc = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
+                   "--offline", "--python", "3.10", "--platform", "aarch64-manylinux_2_28", "--out", str(out),
+                   "--json")
+    assert proc.returncode == 0, proc.stderr
+    lock = last_json(proc)
+    assert lock["python"] == "3.10" and lock["platform"] == "aarch64-manylinux_2_28"
+    assert "Python 3.10, platform aarch64-manylinux_2_28" in out.read_text()
+    bad = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--platform", "bogus",
+                  "--out", str(tmp_path / "x.txt"))
+    assert bad.returncode == 2 and "--platform bogus is not a platform uv knows" in bad.stderr
+    old = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--python", "3.9")
+    assert old.returncode == 2 and "needs Python >=3.10,<3.13, not 3.9" in old.stderr

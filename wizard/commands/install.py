@@ -16,12 +16,13 @@ import sys
 import threading
 from pathlib import Path
 
-from wizard.commands import options
+from wizard.children import stop_all
+from wizard.commands import guard, options
 from wizard.commands.output import emit_json, warn
-from wizard.errors import ExitCode, UserError, WizardError
+from wizard.errors import UserError, WizardError
 from wizard.install.sources import merged_sources
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
-from wizard.security import is_secret_question, strip_terminal_escapes
+from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 
 class TerminalEvents(InstallEvents):
@@ -32,7 +33,7 @@ class TerminalEvents(InstallEvents):
         self.questions: queue.Queue = queue.Queue()
 
     def _say(self, text: str) -> None:
-        self.out.write(text + "\n")
+        self.out.write(redact_secrets(text, keep_user=True) + "\n")
         self.out.flush()
 
     def plan_ready(self, plan) -> None:
@@ -72,6 +73,8 @@ class TerminalEvents(InstallEvents):
         status = tier.get("status") or ("ok" if tier.get("ok") else "failed")
         mark = {"ok": "ok", "failed": "FAILED", "skipped": "skipped", "not_run": "not run"}.get(status, status)
         extra = f", {tier['param_count']:,} parameters" if tier.get("param_count") else ""
+        if status in ("skipped", "not_run") and tier.get("reason"):
+            extra += f"; {tier['reason']}"
         self._say(f"    {tier.get('name')}: {mark} ({tier.get('seconds') or 0:.1f} s{extra})")
 
     def message(self, text: str) -> None:
@@ -149,8 +152,10 @@ def run(args: argparse.Namespace) -> int:
     outcome: dict = {}
     asking = threading.Event()
 
-    def on_signal(*_: object) -> None:
+    def on_signal(signum: int, _frame: object) -> None:
+        guard.note_signal(signum)  # the exit status says which: 130, 143 or 129
         cancel.set()
+        stop_all()  # planning may be waiting on a hung interpreter's version probe
         if asking.is_set():  # break out of input(): the question is moot now
             raise KeyboardInterrupt
 
@@ -161,8 +166,7 @@ def run(args: argparse.Namespace) -> int:
             outcome["error"] = exc
 
     worker = threading.Thread(target=work, name="install", daemon=True)
-    previous = signal.signal(signal.SIGINT, on_signal)
-    previous_hup = signal.signal(signal.SIGHUP, on_signal)
+    previous = {sig: signal.signal(sig, on_signal) for sig in guard.SIGNALS}
     try:
         worker.start()
         while worker.is_alive():
@@ -172,20 +176,26 @@ def run(args: argparse.Namespace) -> int:
                 continue
             reply.put(_ask(text, asking))
     finally:
-        signal.signal(signal.SIGINT, previous)
-        signal.signal(signal.SIGHUP, previous_hup)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if "error" in outcome and guard.received() is not None and isinstance(outcome["error"], Exception):
+        # Stopped while planning: the interpreter probes were killed, so planning failed; that is the
+        # signal's doing, not the user's input.
+        raise guard.Stopped(guard.received())
     if "error" in outcome:
         exc = outcome["error"]
         if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
             # Fleet scripts read `tail -n 1 | jq .ok`: a refused install still ends with one JSON value.
             warn(str(exc))
             emit_json({"ok": False, "recipe": options.recipe_id, "env": None, "log": None, "entry_id": None,
-                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused"})
+                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused",
+                       "exit": exc.exit_code})
             return exc.exit_code
         raise exc
     result = outcome["result"]
+    code = guard.signal_exit() if result.cancelled else (0 if result.ok else 1)
     if args.json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), "exit": code})
     elif result.ok:
         from wizard.paths import wizard_command
 
@@ -209,9 +219,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
-    if result.cancelled:
-        return ExitCode.CANCELLED
-    return 0 if result.ok else 1
+    return code
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:

@@ -98,3 +98,16 @@ def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.A
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.set_defaults(run=run)
     return parser
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above zero (`nan`, `inf`, 0 and -5 cannot time anything)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number of seconds above zero") from None
+    return value

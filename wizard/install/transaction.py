@@ -17,9 +17,11 @@ user had. So:
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +32,9 @@ from wizard.history.store import Entry, History, load_history, now, verify_summa
 from wizard.install import envs
 from wizard.install.plan import plan_install
 from wizard.install.runner import RunnerEvents, run_plan
-from wizard.lock import StateLock
+from wizard.lock import StateLock, TargetLock
 from wizard.recipes.loader import get_recipe
+from wizard.security import redact_secrets
 
 __all__ = ["InstallEvents", "InstallOptions", "InstallResult", "RecipeDoesNotFit", "check_before_install",
            "run_install", "unfit_reasons", "verify_summary"]
@@ -122,8 +125,9 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
 def _note(log: Path, text: str) -> None:
     """A line of our own in the run's log (after the runner closed it)."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a", encoding="utf-8") as handle:
-        handle.write(f"[gc-wizard] {text}\n")
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with open(fd, "a", encoding="utf-8") as handle:
+        handle.write(f"[gc-wizard] {redact_secrets(text)}\n")
 
 
 class _Transaction:
@@ -153,6 +157,7 @@ class _Transaction:
         for warning in self.history.warnings:
             self.events.message(warning)
         entry = Entry(id=self.history.new_entry_id(), kind="install", recipe=self.recipe.id, env=str(self.env),
+                      installer=self.plan.installer,
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])
@@ -180,7 +185,8 @@ class _Transaction:
 
     def run(self) -> InstallResult:
         self.begin()
-        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel)
+        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel,
+                           no_input=self.options.assume_yes)
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):
             return self.finish("cancelled", error="cancelled by the user; the current environment is untouched")
@@ -342,7 +348,9 @@ def run_install(options: InstallOptions, events: InstallEvents | None = None,
                          check_fit=options.slurm is None)
     events.plan_ready(transaction.plan)
     envs.check_free_disk(transaction.env, transaction.plan.disk_gib, f"recipe {transaction.recipe.id}")
-    with StateLock(f"install {transaction.recipe.id}"):
+    # A --env folder may be another state folder's target at the same time: lock it too.
+    target = TargetLock(transaction.env, f"install {transaction.recipe.id}") if options.env else nullcontext()
+    with StateLock(f"install {transaction.recipe.id}"), target:
         try:
             return transaction.run()
         except BaseException as exc:

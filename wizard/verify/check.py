@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.choices import LEVELS
+from wizard.security import redact_secrets
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 
@@ -113,7 +115,9 @@ def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | Non
     child["PYTHONUNBUFFERED"] = "1"
     if backend in ("gpu", "auto"):
         child["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
-    child.update({str(k): str(v) for k, v in (runtime_env or {}).items()})
+    from wizard.recipes.runtime_env import allowed
+
+    child.update(allowed(dict(runtime_env or {}))[0])  # a marker's PROMPT_COMMAND or LD_PRELOAD never reaches it
     return child, removed
 
 
@@ -127,12 +131,13 @@ class _Log:
     def __init__(self, path: Path):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(path, "a", encoding="utf-8")  # closed in close()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private whatever the umask
+        self._file = open(fd, "a", encoding="utf-8")  # closed in close()
         self._lock = threading.Lock()
 
     def write(self, line: str) -> None:
         with self._lock:
-            self._file.write(line.rstrip("\n") + "\n")
+            self._file.write(redact_secrets(line.rstrip("\n")) + "\n")
             self._file.flush()
 
     def close(self) -> None:
@@ -142,6 +147,7 @@ class _Log:
 
 def new_log_path(kind: str = "verify") -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    paths.ensure_state_dir()
     folder = paths.logs_dir()
     path = folder / f"{kind}-{stamp}.log"
     n = 2
@@ -354,6 +360,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     proc = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
         cwd=str(env), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
+        preexec_fn=die_with_parent(),  # it dies with the wizard, even on SIGKILL: no orphan holding GPU memory
     )
     readers = [
         threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, on_line), daemon=True),

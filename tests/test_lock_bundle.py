@@ -77,6 +77,9 @@ def test_a_wheel_whose_hash_changed_is_refused(deps, tmp_path, monkeypatch, name
     assert "Hash mismatch" in result["error"] and "pkg-d" in result["error"]
     assert not Path(result["env"]).exists()  # the unfinished environment is gone; nothing became current
     assert not [e for e in deps.history() if e["current"]]
+    diagnosis = run_cli("diagnose", result["log"], "--json")
+    finding = last_json(diagnosis)["findings"][0]
+    assert finding["id"] == "hash_mismatch" and "pkg-d==3.0" in finding["explanation"]
 
 
 def test_a_lock_for_another_recipe_is_refused_before_anything_runs(deps, tmp_path):

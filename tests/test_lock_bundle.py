@@ -77,6 +77,11 @@ def test_a_wheel_whose_hash_changed_is_refused(deps, tmp_path, monkeypatch, name
     assert "Hash mismatch" in result["error"] and "pkg-d" in result["error"]
     assert not Path(result["env"]).exists()  # the unfinished environment is gone; nothing became current
     assert not [e for e in deps.history() if e["current"]]
+    text = run_cli("install", "tiny-dep", "--yes", "--recipes-dir", str(deps.recipes), "--find-links",
+                   str(deps.house.path), "--offline", "--graphcast-src", str(deps.graphcast), "--no-verify",
+                   "--lock", str(out))
+    assert text.returncode == 1 and "has other bytes than the one the lock was made with" in text.stderr
+    assert "experimental" not in text.stderr  # uv's pylock preview warning is switched off
     diagnosis = run_cli("diagnose", result["log"], "--json")
     finding = last_json(diagnosis)["findings"][0]
     assert finding["id"] == "hash_mismatch" and "pkg-d==3.0" in finding["explanation"]

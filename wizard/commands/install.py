@@ -219,6 +219,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
+            if "Hash mismatch for" in (result.error or "") or "DO NOT MATCH THE HASHES" in (result.error or ""):
+                print("A package file has other bytes than the one the lock was made with, so it was refused "
+                      "(re-uploaded, a different build in a mirror or wheelhouse, or tampered with). Check where it "
+                      f"comes from; if the change is expected, make a new lock (`gc-wizard lock {result.recipe}`).",
+                      file=sys.stderr)
     return code
 
 

@@ -27,16 +27,6 @@ def read_log(source: str) -> str:
         raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
 
 
-def _facts_quietly():
-    """This machine's facts, or None: diagnosis must never fail because detection did."""
-    try:
-        from wizard.detect.chain import detect
-
-        return detect()
-    except Exception:
-        return None
-
-
 def render_findings(findings, *, width: int = 100) -> str:
     """Plain text: per finding its title, explanation, fix and evidence lines."""
     lines: list[str] = []
@@ -54,15 +44,10 @@ def render_findings(findings, *, width: int = 100) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.verify.diagnose import diagnose_text, uses_facts
+    from wizard.session import diagnose_log
 
     source = getattr(args, "logfile", None) or "-"
-    text = read_log(source)
-    findings = diagnose_text(text)
-    if findings and uses_facts(findings):
-        facts = _facts_quietly()
-        if facts is not None:
-            findings = diagnose_text(text, facts)
+    findings = diagnose_log(read_log(source))
     name = "standard input" if source == "-" else source
     if getattr(args, "json", False):
         emit_json({"findings": [f.to_dict() for f in findings], "log": name})

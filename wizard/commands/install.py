@@ -14,7 +14,6 @@ import queue
 import signal
 import sys
 import threading
-from pathlib import Path
 
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
@@ -33,7 +32,8 @@ class TerminalEvents(InstallEvents):
         self.out.write(text + "\n")
         self.out.flush()
 
-    def plan_ready(self, plan) -> None:
+    def announce(self, plan) -> None:
+        """The plan about to run (the one `gc-wizard plan` prints for the same options)."""
         self._say(f"==> Installing {plan.recipe.id} into {plan.env_dir} ({plan.installer}, {plan.mode} environment)")
         for note in plan.notes:
             self._say(f"    note: {note}")
@@ -90,27 +90,46 @@ def _ask(text: str, asking: threading.Event) -> str | None:
         asking.clear()
 
 
-def _options(args: argparse.Namespace) -> InstallOptions:
-    if not args.recipe:
-        raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
+def options_from_args(args: argparse.Namespace) -> InstallOptions:
+    """The `install`/`plan` arguments as the core's options value."""
     return InstallOptions(
-        recipe_id=args.recipe, env=Path(args.env) if args.env else None, installer=args.installer,
-        find_links=list(args.find_links or []), offline=args.offline, graphcast_src=args.graphcast_src,
-        verify=not args.no_verify, level=args.level, assume_yes=args.yes,
-        recipes_dirs=list(args.recipes_dir or []))
+        recipe_id=getattr(args, "recipe", None) or "", env=getattr(args, "env", None) or None,
+        installer=getattr(args, "installer", None) or "uv", find_links=tuple(getattr(args, "find_links", None) or ()),
+        offline=bool(getattr(args, "offline", False)), graphcast_src=getattr(args, "graphcast_src", None),
+        verify=not getattr(args, "no_verify", False), level=getattr(args, "level", None) or "notebook",
+        assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()))
+
+
+def _refused(args: argparse.Namespace, options: InstallOptions, exc: BaseException) -> int:
+    """A refused install (held lock, no room, no Python): with --json still one JSON value last."""
+    if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
+        # Fleet scripts read `tail -n 1 | jq .ok`: a refused install still ends with one JSON value.
+        warn(str(exc))
+        emit_json({"ok": False, "recipe": options.recipe_id, "env": None, "log": None, "entry_id": None,
+                   "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused"})
+        return exc.exit_code
+    raise exc
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.session import plan_for
+
+    options = options_from_args(args)
     if getattr(args, "answers", None):
-        from wizard.after.answers import replay_args
+        from wizard.after.answers import replay
         from wizard.recipes.loader import load_recipes
 
-        args = replay_args(args, load_recipes(args.recipes_dir))
-    options = _options(args)
+        options = replay(options, args.answers, load_recipes(list(options.recipes_dirs)))
+    if not options.recipe_id:
+        raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
     if getattr(args, "save_answers", None):
-        from wizard.after.answers import save_args
+        from wizard.after.answers import save_options
 
-        save_args(args.save_answers, args, recipe=options.recipe_id)
+        save_options(args.save_answers, options)
+    try:
+        plan = plan_for(options)
+    except WizardError as exc:
+        return _refused(args, options, exc)
 
     cancel = threading.Event()
     events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
@@ -124,13 +143,14 @@ def run(args: argparse.Namespace) -> int:
 
     def work() -> None:
         try:
-            outcome["result"] = run_install(options, events, cancel)
+            outcome["result"] = run_install(plan, options, events, cancel)
         except BaseException as exc:  # handed to the main thread, which knows how to report it
             outcome["error"] = exc
 
     worker = threading.Thread(target=work, name="install", daemon=True)
     previous = signal.signal(signal.SIGINT, on_signal)
     previous_hup = signal.signal(signal.SIGHUP, on_signal)
+    events.announce(plan)
     try:
         worker.start()
         while worker.is_alive():
@@ -143,14 +163,7 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, previous)
         signal.signal(signal.SIGHUP, previous_hup)
     if "error" in outcome:
-        exc = outcome["error"]
-        if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
-            # Fleet scripts read `tail -n 1 | jq .ok`: a refused install still ends with one JSON value.
-            warn(str(exc))
-            emit_json({"ok": False, "recipe": options.recipe_id, "env": None, "log": None, "entry_id": None,
-                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused"})
-            return exc.exit_code
-        raise exc
+        return _refused(args, options, outcome["error"])
     result = outcome["result"]
     if args.json:
         emit_json(result.to_dict())

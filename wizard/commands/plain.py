@@ -51,23 +51,21 @@ def _current_lines() -> list[str]:
         return [f"(history could not be read: {exc})"]
     if current is None:
         return []
-    env = current.get("env") if isinstance(current, dict) else getattr(current, "env", None)
-    recipe = current.get("recipe") if isinstance(current, dict) else getattr(current, "recipe", None)
-    return ["", f"Current environment: {env} (recipe {recipe}); use it with:  eval \"$(gc-wizard activate)\""]
+    return ["", f"Current environment: {current.env} (recipe {current.recipe}); use it with:  "
+            'eval "$(gc-wizard activate)"']
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.commands.recipes import make_plan, render_matches, render_plan
-    from wizard.detect.chain import detect
-    from wizard.recipes.loader import load_recipes
-    from wizard.recipes.match import match_recipes
-    from wizard.recipes.pythons import find_pythons
+    from wizard.commands.recipes import render_matches, render_plan
+    from wizard.install.options import InstallOptions
+    from wizard.session import plan_for, survey
 
     recipes_dir = getattr(args, "recipes_dir", None) or []
     say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "
         "walk-through; nothing is installed.")
     say("")
-    facts = detect()
+    found = survey(recipes_dir)
+    facts = found.facts
     for line in _machine_lines(facts):
         say(line)
     for line in _current_lines():
@@ -75,10 +73,8 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say("== Recipes ==")
-    recipes = load_recipes(recipes_dir)
-    matches = match_recipes(recipes, facts, pythons=find_pythons())
-    say(render_matches(matches, facts))
-    best = next((m for m in matches if m.recommended), None)
+    say(render_matches(list(found.matches), facts))
+    best = found.recommended
     if best is None:
         say("")
         say("No recipe fits this machine; the reasons above say why. `gc-wizard report --out report.md` writes "
@@ -88,10 +84,8 @@ def run(args: argparse.Namespace) -> int:
     say("")
     say(f"== Plan for the recommended recipe: {best.recipe.id} ==")
     extra = "".join(f" --recipes-dir {shlex.quote(d)}" for d in recipes_dir)
-    plan_args = argparse.Namespace(recipe=best.recipe.id, recipes_dir=recipes_dir, env=None, installer="uv",
-                                   offline=False, find_links=[], graphcast_src=None)
     try:
-        say(render_plan(make_plan(plan_args)))
+        say(render_plan(plan_for(InstallOptions(recipe_id=best.recipe.id, recipes_dirs=tuple(recipes_dir)))))
     except WizardError as exc:
         say(f"The plan cannot be made yet: {exc}")
 

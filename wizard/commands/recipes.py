@@ -11,19 +11,14 @@ from pathlib import Path
 from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.install.plan import Plan, plan_install
-from wizard.recipes.loader import get_recipe, load_recipes
-from wizard.recipes.match import RecipeMatch, match_recipes
-from wizard.recipes.pythons import find_pythons
+from wizard.install.plan import Plan
+from wizard.recipes.match import RecipeMatch
 
 _WIDTH = 100
 
 
-def _load_facts(path: str | None) -> Facts:
-    if not path:
-        from wizard.detect.chain import detect
-
-        return detect()
+def _load_saved_facts(path: str) -> Facts:
+    """`--facts FILE`: the JSON `gc-wizard detect --json` printed (on this or another machine)."""
     try:
         text = Path(path).expanduser().read_text(encoding="utf-8")
     except OSError as exc:
@@ -76,25 +71,17 @@ def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
 
 
 def run_recipes(args: argparse.Namespace) -> int:
-    recipes = load_recipes(args.recipes_dir)
+    from wizard.session import survey
+
     saved = getattr(args, "facts", None)
-    facts = _load_facts(saved)
-    # Saved facts describe another machine: this machine's interpreters say nothing about it.
-    matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons())
+    # Saved facts describe another machine: survey then leaves this machine's interpreters out.
+    found = survey(args.recipes_dir or (), facts=_load_saved_facts(saved) if saved else None)
+    matches, facts = list(found.matches), found.facts
     if args.json:
         emit_json([m.to_dict() for m in matches])
     else:
         say(render_matches(matches, facts))
     return 0
-
-
-def make_plan(args: argparse.Namespace) -> Plan:
-    """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
-    recipe = get_recipe(args.recipe, args.recipes_dir)
-    return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
-                        find_links=tuple(getattr(args, "find_links", None) or ()),
-                        offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=getattr(args, "graphcast_src", None))
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
@@ -143,7 +130,10 @@ def render_plan(plan: Plan) -> str:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    plan = make_plan(args)
+    from wizard.commands.install import options_from_args
+    from wizard.session import plan_for
+
+    plan = plan_for(options_from_args(args))
     if args.json:
         emit_json(plan.to_dict())
     else:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import subprocess
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +169,7 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
             id=history.new_entry_id(), kind="rollback", env=entry.env, target=entry.id, mode=entry.mode,
             recipe=f"(before {entry.recipe})" if target.undo else entry.recipe,
             python=entry.python, python_version=entry.python_version, find_links=list(entry.find_links)))
-        record.log = str(paths.logs_dir() / f"rollback-{record.id}.log")
+        record.log = str(paths.new_log("rollback", record.id))
         history.save()
         from_id = current.id if current else None
 
@@ -222,8 +222,8 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
 
             marker = envs.read_marker(env)
             say(f"checking {env} (GraphCast {level} check)")
-            result = verify_env(env, backend=marker.get("backend", "auto"), level=level,
-                                runtime_env=marker.get("runtime_env") or {}, cancel=cancel,
+            result = verify_env(env, backend=marker.backend if marker else "auto", level=level,
+                                runtime_env=dict(marker.runtime_env) if marker else {}, cancel=cancel,
                                 log_path=Path(record.log))
             verify_dict = result.to_dict()
             if cancel is not None and cancel.is_set():
@@ -236,8 +236,7 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
                             error="the target environment failed its GraphCast check; the current one is unchanged. "
                                   f"Log: {record.log}")
             if marker:
-                marker["verified"] = now()
-                envs.write_marker(env, marker)
+                envs.write_marker(env, replace(marker, verified=now()))
         if target.undo:
             # The environment is the user's own again. It becomes current only if it was (or was
             # its folder) — restoring some other env must not change which one the user works in.

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
-from wizard.errors import LockHeld, OperationFailed
+from wizard.errors import LockHeld, OperationFailed, UserError
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
@@ -314,7 +314,11 @@ def record_verify(env: str | os.PathLike[str], verify: dict[str, Any], *, log: s
     try:
         with StateLock("recording a verify"):
             history = load_history(locked=True)
-            recipe = recipe or envs.read_marker(env).get("recipe") or "(unknown)"
+            try:
+                marker = envs.read_marker(env)
+            except UserError:  # a damaged marker: the check ran anyway, and its log says more
+                marker = None
+            recipe = recipe or (marker.recipe if marker else None) or "(unknown)"
             entry = history.add(Entry(id=history.new_entry_id(), kind="verify", recipe=str(recipe), env=str(env),
                                       status="verified" if verify.get("ok") else "failed", finished=now(),
                                       log=log, verify=summary))

@@ -16,17 +16,18 @@ import signal
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
+from wizard.install.options import InstallOptions
 from wizard.security import is_secret_question, strip_terminal_escapes
 from wizard.tui import STARTED
 from wizard.tui.messages import (
     InstallDone,
-    PlanReady,
     PromptAsked,
     RollbackDone,
     RollbackRequested,
@@ -44,6 +45,9 @@ from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.verify import VerifyScreen
+
+if TYPE_CHECKING:
+    from wizard.install.plan import Plan
 
 #: Exit statuses for leaving by signal (128 + the signal's number, as a shell reports it).
 _SIGNAL_EXITS = {signal.SIGHUP: 129, signal.SIGTERM: 143}
@@ -75,8 +79,9 @@ class WizardApp(App):
                  offline: bool = False, graphcast_src: str | None = None, verify: bool = True,
                  level: str = "notebook") -> None:
         super().__init__()
-        self.options = {"recipes_dirs": list(recipes_dirs or []), "find_links": list(find_links or []),
-                        "offline": offline, "graphcast_src": graphcast_src, "verify": verify, "level": level}
+        self.options = InstallOptions(recipes_dirs=tuple(recipes_dirs or ()), find_links=tuple(find_links or ()),
+                                      offline=offline, graphcast_src=graphcast_src, verify=verify, level=level)
+        """What the app was started with; the Plan screen adds the recipe, folder and installer."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
@@ -91,7 +96,7 @@ class WizardApp(App):
 
     # Flow ---------------------------------------------------------------------------------------
     def on_mount(self) -> None:
-        self.machine = MachineScreen(self.options["recipes_dirs"])
+        self.machine = MachineScreen(self.options.recipes_dirs)
         self.push_screen(self.machine, self._machine_done)
         loop = asyncio.get_running_loop()
         for signum in _SIGNAL_EXITS:
@@ -131,7 +136,7 @@ class WizardApp(App):
     def _machine_done(self, answer: str | None) -> None:
         # The machine screen is the base of the flow: whatever it answered, it comes back afterwards.
         machine = self.machine
-        self.machine = MachineScreen(self.options["recipes_dirs"])
+        self.machine = MachineScreen(self.options.recipes_dirs)
         if answer == "history":
             self.machine.facts, self.machine.matches = machine.facts, machine.matches
             self.push_screen(self.machine, self._machine_done)
@@ -149,35 +154,33 @@ class WizardApp(App):
     def _recipe_done(self, matches: list, match) -> None:
         if match is None:
             return  # Back: the machine screen is underneath
-        self.push_screen(PlanScreen(match.recipe, dict(self.options)),
-                         lambda settings: self._plan_done(matches, match, settings))
+        self.push_screen(PlanScreen(match.recipe, self.options),
+                         lambda approved: self._plan_done(matches, match, approved))
 
-    def _plan_done(self, matches: list, match, settings: dict | None) -> None:
-        if settings is None:
+    def _plan_done(self, matches: list, match, approved: tuple[Plan, InstallOptions] | None) -> None:
+        if approved is None:
             self.show_recipes(matches, selected=match.recipe.id)  # Back: choose again
             return
-        self.start_install(settings["plan"], settings)
+        self.start_install(*approved)
 
     # Install ------------------------------------------------------------------------------------
-    def start_install(self, plan, settings: dict) -> None:
+    def start_install(self, plan: Plan, options: InstallOptions) -> None:
+        """Run the plan the user approved on the Plan screen (that very object)."""
         self.cancel_event = threading.Event()
         self.install_screen = InstallScreen(plan)
         self.verify_screen = None
         self.install_result = None
         self.push_screen(self.install_screen)
-        self.install_worker(plan.recipe.id, settings, self.install_screen)
+        self.install_worker(plan, options, self.install_screen)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
-    def install_worker(self, recipe_id: str, settings: dict, screen: InstallScreen) -> None:
-        from wizard.install.transaction import InstallEvents, InstallOptions, run_install
+    def install_worker(self, plan: Plan, options: InstallOptions, screen: InstallScreen) -> None:
+        from wizard.install.transaction import InstallEvents, run_install
 
         app, cancel = self, self.cancel_event
         live_log, step_list = screen.live_log, screen.step_list  # their feeders are thread-safe
 
         class Events(InstallEvents):
-            def plan_ready(self, plan) -> None:
-                app.post_message(PlanReady(plan))
-
             def step_started(self, step) -> None:
                 app.post_message(StepStarted(step.name, step.title))
 
@@ -210,21 +213,11 @@ class WizardApp(App):
             def message(self, text: str) -> None:
                 live_log.add_line(f"[gc-wizard] {text}")
 
-        options = InstallOptions(
-            recipe_id=recipe_id, env=Path(settings["env"]) if settings.get("env") else None,
-            installer=settings.get("installer", "uv"), find_links=list(settings.get("find_links") or []),
-            offline=bool(settings.get("offline")), graphcast_src=settings.get("graphcast_src"),
-            verify=bool(settings.get("verify", True)), level=settings.get("level", "notebook"),
-            assume_yes=False, recipes_dirs=list(settings.get("recipes_dirs") or []))
         try:
-            result = run_install(options, Events(), cancel)
+            result = run_install(plan, options, Events(), cancel)
             self.post_message(InstallDone(result.to_dict()))
         except Exception as exc:  # a lock held by another wizard, a full disk: shown, not a crash
             self.post_message(InstallDone(None, error=str(exc)))
-
-    def on_plan_ready(self, message: PlanReady) -> None:
-        if self.install_screen is not None:
-            self.install_screen.set_plan(message.plan)
 
     def on_step_started(self, message: StepStarted) -> None:
         if self.install_screen is not None:
@@ -318,7 +311,7 @@ class WizardApp(App):
         from wizard.history.rollback import rollback
 
         try:
-            result = rollback(entry_id, verify=self.options["verify"], level=self.options["level"],
+            result = rollback(entry_id, verify=self.options.verify, level=self.options.level,
                               cancel=self.cancel_event)
             self.post_message(RollbackDone(result.to_dict()))
         except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash

@@ -58,7 +58,7 @@ class MachineScreen(Screen[str]):
         Binding("s", "report", "Report", id="report", tooltip="Preview a support report for your admin"),
     ]
 
-    def __init__(self, recipes_dirs: list[str]) -> None:
+    def __init__(self, recipes_dirs: tuple[str, ...] | list[str]) -> None:
         super().__init__()
         self.recipes_dirs = recipes_dirs
         self.facts = None
@@ -75,23 +75,19 @@ class MachineScreen(Screen[str]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
     def detect(self) -> None:
-        # Two phases, each saying what failed: a broken recipe file is not a detection problem.
-        try:
-            from wizard.detect.chain import detect
+        # The same survey as `gc-wizard recipes`; each failure says what failed, because a broken
+        # recipe file is not a detection problem.
+        from wizard.session import RecipesUnreadable, survey
 
-            facts = detect()
+        try:
+            found = survey(self.recipes_dirs)
+        except RecipesUnreadable as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
+            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}"))
+            return
         except Exception as exc:  # shown on the screen, never a crash or a traceback
             self.post_message(FactsReady(None, [], error=f"Could not finish detection:\n\n{exc}"))
             return
-        try:
-            from wizard.recipes.loader import load_recipes
-            from wizard.recipes.match import match_recipes
-
-            matches = match_recipes(load_recipes(self.recipes_dirs), facts)
-        except Exception as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
-            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}"))
-            return
-        self.post_message(FactsReady(facts, matches))
+        self.post_message(FactsReady(found.facts, list(found.matches)))
 
     def on_facts_ready(self, message: FactsReady) -> None:
         widget = self.query_one("#facts", Static)

@@ -1,13 +1,15 @@
 """Exactly what will run: target environment, every step and pin, disk needed — and where to change it.
 
-The plan comes from the core (`make_plan`, the same call `gc-wizard plan` makes); this screen lays it
-out for 80 columns: what matters for the decision (where, which installer, how much disk) first,
+The plan comes from the core (`wizard.session.plan_for`, the same call `gc-wizard plan` makes), and the
+plan shown here is the very object the install runs. This screen lays it out for 80 columns: what matters for the decision (where, which installer, how much disk) first,
 then every step, every pin, and the exact commands, which scroll.
 """
 
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from wizard.install.options import InstallOptions
 from wizard.tui.screens.prompt import PromptScreen
 
 
@@ -48,8 +51,12 @@ def plan_text(plan, free_gib: float | None = None) -> str:
     return "\n".join(lines)
 
 
-class PlanScreen(Screen):
-    """Dismisses with the settings to install with (a dict, with the shown plan as "plan"), or None for Back."""
+if TYPE_CHECKING:
+    from wizard.install.plan import Plan
+
+
+class PlanScreen(Screen["tuple[Plan, InstallOptions] | None"]):
+    """Dismisses with the shown plan and the options it was made from, or None for Back."""
 
     BINDINGS = [
         Binding("enter", "install", "Install", id="next", priority=True, tooltip="Run these steps"),
@@ -58,11 +65,11 @@ class PlanScreen(Screen):
         Binding("i", "toggle_installer", "uv/pip", id="installer", tooltip="Switch the installer (uv or pip)"),
     ]
 
-    def __init__(self, recipe, options: dict) -> None:
+    def __init__(self, recipe, options: InstallOptions) -> None:
         super().__init__()
         self.recipe = recipe
-        self.settings = {"env": None, "installer": "uv", **options}
-        self.plan = None
+        self.options = replace(options, recipe_id=recipe.id)
+        self.plan: Plan | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
@@ -75,17 +82,11 @@ class PlanScreen(Screen):
 
     def refresh_plan(self) -> None:
         from wizard.install.envs import free_gib
-        from wizard.install.plan import plan_install
-        from wizard.recipes.loader import get_recipe
+        from wizard.session import plan_for
 
-        settings = self.settings
         widget = self.query_one("#plan", Static)
         try:
-            recipe = get_recipe(self.recipe.id, settings.get("recipes_dirs") or [])
-            self.plan = plan_install(recipe, env=settings["env"], installer=settings["installer"],
-                                     find_links=tuple(settings.get("find_links") or ()),
-                                     offline=bool(settings.get("offline", False)),
-                                     graphcast_src=settings.get("graphcast_src"))
+            self.plan = plan_for(self.options)
         except Exception as exc:  # no fitting Python, a bad folder: say it, stay here
             self.plan = None
             widget.update(f"This plan cannot run:\n\n{exc}\n\nPress e to pick another folder, i to switch the "
@@ -106,22 +107,21 @@ class PlanScreen(Screen):
 
     def action_install(self) -> None:
         if self.plan is not None:
-            self.dismiss({**self.settings, "plan": self.plan,
-                          "env": str(self.plan.env_dir) if self.settings["env"] else None})
+            self.dismiss((self.plan, self.options))
 
     def action_back(self) -> None:
         self.dismiss(None)
 
     def action_toggle_installer(self) -> None:
-        self.settings["installer"] = "pip" if self.settings["installer"] == "uv" else "uv"
+        self.options = replace(self.options, installer="pip" if self.options.installer == "uv" else "uv")
         self.refresh_plan()
 
     def action_edit_env(self) -> None:
         def chosen(path: str | None) -> None:
             if path is not None:
-                self.settings["env"] = path.strip() or None
+                self.options = replace(self.options, env=path.strip() or None)
                 self.refresh_plan()
 
-        current = self.settings["env"] or ""
+        current = self.options.env or ""
         self.app.push_screen(PromptScreen("Install into which folder? Empty: a new managed environment.",
                                           value=current), chosen)

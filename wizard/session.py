@@ -8,14 +8,17 @@ faces now call these functions with the same inputs and only render what comes b
 - `survey(recipes_dirs)`: the facts, every recipe's verdict and the recommended one;
 - `plan_for(options)`: the `Plan` for one `InstallOptions` — the value shown and then run
   (`wizard.install.transaction.run_install(plan, options, …)`);
-- `diagnose_log(text)`: the findings, detecting the machine only when a finding can use it;
+- `diagnose_log(log)` / `findings_for(scan)`: the findings, detecting the machine only when a finding
+  can use it;
 - `env_usage(history)`: each environment's disk use, hardlinks counted once.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import IO
 
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
@@ -26,7 +29,8 @@ from wizard.install.plan import Plan, plan_install
 from wizard.recipes.loader import get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
-from wizard.verify.diagnose import Finding, diagnose_text, uses_facts
+from wizard.verify.causes import Context
+from wizard.verify.diagnose import Finding, Scanner, scan_stream, uses_facts
 
 
 class RecipesUnreadable(UserError):
@@ -84,15 +88,21 @@ def _facts_quietly() -> Facts | None:
         return None
 
 
-def diagnose_log(text: str, *, facts: Facts | None = None) -> list[Finding]:
-    """The known failures in `text`, root cause first. The machine is detected only when a finding
-    can use it (to name the folder that shadows cuDNN, or the recipe that fits the driver)."""
-    findings = diagnose_text(text, facts)
-    if facts is None and findings and uses_facts(findings):
-        detected = _facts_quietly()
-        if detected is not None:
-            findings = diagnose_text(text, detected)
+def findings_for(scan: Scanner, *, context: Context | None = None) -> list[Finding]:
+    """A scanned log's findings, root cause first. The machine is detected only when a finding can use
+    it: to name the folder that shadows cuDNN or the recipe that fits the driver, or to rank the
+    causes of a symptom (as the GPU memory a log reported can)."""
+    findings = scan.findings(context=context)
+    if findings and (uses_facts(findings) or findings[0].causes or scan.gpu_memory):
+        facts = _facts_quietly()
+        if facts is not None:
+            findings = scan.findings(facts, context)
     return findings
+
+
+def diagnose_log(log: str | IO[str], *, context: Context | None = None) -> list[Finding]:
+    """The known failures in a log (its text, or a stream of any size), as `findings_for` gives them."""
+    return findings_for(scan_stream(io.StringIO(log) if isinstance(log, str) else log), context=context)
 
 
 def env_usage(history: History) -> envs.EnvUsage:

@@ -1,10 +1,13 @@
-"""`gc-wizard diagnose [LOGFILE|-] [--json]`: name the root cause in any pasted log.
+"""`gc-wizard diagnose [LOGFILE|-] [--env DIR] [--json]`: name the root cause in any pasted log, or check
+an environment without running it.
 
 Works on any log — a notebook cell's output, a job's stderr, the wizard's own verify log — not only
-the wizard's. Exit 1 when something is found (the run it came from failed), 0 for a clean log, 2 when
-the file cannot be read. Detection runs only when a finding could use it (to name the LD_LIBRARY_PATH
-folder that shadows cuDNN, or the GPU recipe that fits the driver), and its failure never stops
-the diagnosis.
+the wizard's, and of any size (it is streamed). Exit 1 when something is found (the run it came from
+failed, or the log shows a failure nothing known explains), 0 for a clean log, 2 when the file cannot be
+read. Detection runs only when a finding could use it (to name the LD_LIBRARY_PATH folder that shadows
+cuDNN, the GPU recipe that fits the driver, or to rank the causes of a symptom), and its failure never
+stops the diagnosis. `--env DIR` reads an environment from disk (wizard/verify/inspect_env.py); with a
+log as well, what it finds ranks the causes of a symptom-only log.
 """
 
 from __future__ import annotations
@@ -13,18 +16,9 @@ import argparse
 import sys
 import textwrap
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.errors import UserError
-
-
-def read_log(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    try:
-        with open(source, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
 
 
 def render_findings(findings, *, width: int = 100) -> str:
@@ -43,18 +37,111 @@ def render_findings(findings, *, width: int = 100) -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-def run(args: argparse.Namespace) -> int:
-    from wizard.session import diagnose_log
+def _render_env(report) -> str:
+    lines = [f"Environment {report.path} ({report.kind}" + (f", Python {report.python})" if report.python else ")")]
+    pk = report.packages
+    jax_line = ", ".join(f"{n} {pk[n]}" for n in pk if n == "jax" or n.startswith("jax")) or "no jax"
+    lines.append(f"  JAX:        {jax_line}")
+    build = report.jaxlib_build
+    lines.append("  jaxlib is:  " + (f"built for CUDA {build.get('cuda') or '?'}, cuDNN {build.get('cudnn') or '?'} "
+                                      f"({build['from']})" if build else "a CPU-only build" if "jaxlib" in pk else "absent"))
+    if report.nvidia_wheels:
+        lines.append("  wheels:     " + ", ".join(f"{n} {v}" for n, v in report.nvidia_wheels.items()))
+    first = report.cudnn_loads_first
+    lines.append("  cuDNN:      " + (f"{first['version']} loads first, from {first['path']} (via {first['via']})"
+                                      if first else "none on the loader's path"))
+    if report.ptxas:
+        lines.append(f"  ptxas:      {report.ptxas['path']} (CUDA {report.ptxas['version']})")
+    if report.graphcast:
+        which = "DeepMind's" if report.graphcast["which"] == "deepmind" else "PyPI's unrelated package"
+        lines.append(f"  graphcast:  {report.graphcast['version']} ({which})")
+    if "numpy" in pk:
+        lines.append(f"  numpy:      {pk['numpy']}")
+    lines.append(f"  driver:     {report.driver or 'none found on this machine'}")
+    return "\n".join(lines)
 
-    source = getattr(args, "logfile", None) or "-"
-    findings = diagnose_log(read_log(source))
+
+def _scan_log(source: str):
+    """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
+    import collections
+
+    from wizard.verify.diagnose import scan_stream
+
+    tail: collections.deque = collections.deque(maxlen=400)
+    if source == "-":
+        return scan_stream(sys.stdin, tail=tail), "".join(tail)
+    try:
+        with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
+            return scan_stream(handle, tail=tail), "".join(tail)
+    except OSError as exc:
+        raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.session import findings_for
+    from wizard.verify.diagnose import unrecognised as summarise
+
+    env_dir = getattr(args, "env", None)
+    source = getattr(args, "logfile", None)
+    report = None
+    if env_dir:
+        from wizard.verify.inspect_env import inspect_env
+
+        report = inspect_env(env_dir)
+        if source is None:
+            return _emit_env(args, report)
+    source = source or "-"
+    scan, tail = _scan_log(source)
+    context = report.context() if report is not None else None
+    findings = findings_for(scan, context=context)
+    unknown = summarise(tail) if not findings else None
     name = "standard input" if source == "-" else source
     if getattr(args, "json", False):
-        emit_json({"findings": [f.to_dict() for f in findings], "log": name})
-    elif not findings:
-        say(f"No known problem found in {name}.")
-    else:
+        data = {"findings": [f.to_dict() for f in findings], "log": name}
+        if unknown is not None:
+            data["unrecognised"] = unknown.to_dict()
+        if report is not None:
+            data["environment"] = report.to_dict()
+        emit_json(data)
+    elif findings:
         say(f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} in {name} (root cause first):")
         say("")
         say(render_findings(findings))
-    return 1 if findings else 0
+    elif unknown is not None:
+        say(f"No known problem found in {name}, but it shows a failure:")
+        if unknown.step:
+            say(f"  It failed in {unknown.step}.")
+        say(f"  Last error: {unknown.last_error}")
+        say(textwrap.fill("Next: " + unknown.next_step, width=100, subsequent_indent="  "))
+    else:
+        say(f"No known problem found in {name}.")
+    return 1 if findings or unknown is not None else 0
+
+
+def _emit_env(args: argparse.Namespace, report) -> int:
+    if getattr(args, "json", False):
+        emit_json(report.to_dict())
+    else:
+        say(_render_env(report))
+        say("")
+        if report.findings:
+            say(f"Found {len(report.findings)} problem{'s' if len(report.findings) != 1 else ''} (most serious first):")
+            say("")
+            say(render_findings(report.findings))
+        else:
+            say("No known problem found in this environment.")
+    return 1 if report.findings else 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    p = options.add_command(sub, "diagnose", "name the root cause in a log of a failed JAX/GraphCast run",
+                            "gc-wizard diagnose notebook-error.txt\n  gc-wizard diagnose --env ~/.conda/envs/gc",
+                            run)
+    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default=None,
+                   help="the log to read (any size, streamed); - or nothing reads standard input (paste, then "
+                   "Ctrl-D); with --env and no LOGFILE only the environment is checked")
+    p.add_argument("--env", metavar="DIR",
+                   help="check this environment (venv or conda) from disk without running it: jax/jaxlib "
+                   "builds, nvidia-* wheels, the cuDNN the loader picks first, ptxas, numpy, graphcast")
+    options.json_option(p)
+    return [p]

@@ -15,8 +15,9 @@ import signal
 import sys
 import threading
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, warn
-from wizard.errors import UserError, WizardError
+from wizard.errors import ExitCode, UserError, WizardError
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
 from wizard.security import is_secret_question, strip_terminal_escapes
 
@@ -90,16 +91,6 @@ def _ask(text: str, asking: threading.Event) -> str | None:
         asking.clear()
 
 
-def options_from_args(args: argparse.Namespace) -> InstallOptions:
-    """The `install`/`plan` arguments as the core's options value."""
-    return InstallOptions(
-        recipe_id=getattr(args, "recipe", None) or "", env=getattr(args, "env", None) or None,
-        installer=getattr(args, "installer", None) or "uv", find_links=tuple(getattr(args, "find_links", None) or ()),
-        offline=bool(getattr(args, "offline", False)), graphcast_src=getattr(args, "graphcast_src", None),
-        verify=not getattr(args, "no_verify", False), level=getattr(args, "level", None) or "notebook",
-        assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()))
-
-
 def _refused(args: argparse.Namespace, options: InstallOptions, exc: BaseException) -> int:
     """A refused install (held lock, no room, no Python): with --json still one JSON value last."""
     if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
@@ -112,9 +103,10 @@ def _refused(args: argparse.Namespace, options: InstallOptions, exc: BaseExcepti
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.commands.options import install_options
     from wizard.session import plan_for
 
-    options = options_from_args(args)
+    options = install_options(args)
     if getattr(args, "answers", None):
         from wizard.after.answers import replay
         from wizard.recipes.loader import load_recipes
@@ -186,5 +178,22 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
     if result.cancelled:
-        return 130
+        return ExitCode.CANCELLED
     return 0 if result.ok else 1
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    p = options.add_command(sub, "install", "install a recipe into a new environment; it becomes current once verified",
+                            "gc-wizard install jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast-v0.1.1", run)
+    p.add_argument("recipe", metavar="RECIPE", nargs="?", help="a recipe id (see `gc-wizard recipes`); "
+                   "not needed with --answers")
+    options.env_option(p, "build here instead of a new managed environment")
+    options.yes_option(p, "answer yes; fail on any question no rule answers")
+    p.add_argument("--no-verify", action="store_true", help="skip the GraphCast check (the env stays unverified)")
+    options.installer_option(p)
+    options.source_options(p)
+    options.level_option(p)
+    p.add_argument("--answers", metavar="FILE", help="replay a saved answers file (see --save-answers)")
+    p.add_argument("--save-answers", metavar="FILE", help="save this run's answers for replay on other servers")
+    options.json_option(p)
+    return [p]

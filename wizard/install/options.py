@@ -6,7 +6,7 @@ helper), and each shape grew its own defaults. Now the CLI turns its arguments i
 `InstallOptions`, the TUI holds one and changes it with `dataclasses.replace`, the answers file
 stores `to_dict()` and reads it back with `from_dict()`, and `wizard.session.plan_for` plans from it.
 
-The choice lists (`INSTALLERS`, `LEVELS`) are defined here once, from the `Literal` types.
+The choice lists and their `Literal` types are defined once, in `wizard.install.choices`.
 """
 
 from __future__ import annotations
@@ -14,14 +14,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any
 
 from wizard.errors import UserError
-
-Installer = Literal["uv", "pip"]
-Level = Literal["quick", "notebook"]
-INSTALLERS: tuple[str, ...] = get_args(Installer)
-LEVELS: tuple[str, ...] = get_args(Level)
+from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS, Installer, Level
 
 #: The options an answers file stores (the run-specific ones — `--yes`, `--recipes-dir` — are not).
 SAVED_KEYS = ("installer", "level", "verify", "graphcast_src", "find_links", "offline")
@@ -38,12 +34,12 @@ class InstallOptions:
     recipe_id: str = ""
     env: str | None = None
     """None: a new managed environment; a folder: new there, or in place if it holds an environment."""
-    installer: Installer = "uv"
+    installer: Installer = DEFAULT_INSTALLER
     find_links: tuple[str, ...] = ()
     offline: bool = False
     graphcast_src: str | None = None
     verify: bool = True
-    level: Level = "notebook"
+    level: Level = DEFAULT_LEVEL
     assume_yes: bool = False
     recipes_dirs: tuple[str, ...] = ()
 
@@ -71,10 +67,10 @@ class InstallOptions:
             if key not in SAVED_KEYS:
                 known = ", ".join(prefix + k for k in SAVED_KEYS)
                 raise UserError(f"{where}: unknown key '{prefix}{key}' (known keys: {known}).")
-        installer = want_type(data.get("installer", "uv"), str, where, prefix + "installer", _choices(INSTALLERS))
+        installer = want_type(data.get("installer", DEFAULT_INSTALLER), str, where, prefix + "installer", _choices(INSTALLERS))
         if installer not in INSTALLERS:
             raise UserError(f"{where}: '{prefix}installer' must be {_choices(INSTALLERS)}, not \"{installer}\".")
-        level = want_type(data.get("level", "notebook"), str, where, prefix + "level", _choices(LEVELS))
+        level = want_type(data.get("level", DEFAULT_LEVEL), str, where, prefix + "level", _choices(LEVELS))
         if level not in LEVELS:
             raise UserError(f"{where}: '{prefix}level' must be {_choices(LEVELS)}, not \"{level}\".")
         verify = want_type(data.get("verify", True), bool, where, prefix + "verify", "true or false")

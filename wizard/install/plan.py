@@ -42,7 +42,7 @@ from packaging.version import Version
 
 from wizard import paths
 from wizard.errors import UserError
-from wizard.install.options import INSTALLERS
+from wizard.install.choices import INSTALLERS
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice
 

@@ -23,6 +23,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
+from wizard.errors import ExitCode
 from wizard.install.options import InstallOptions
 from wizard.security import is_secret_question, strip_terminal_escapes
 from wizard.tui import STARTED
@@ -336,8 +337,8 @@ class WizardApp(App):
             for worker in list(self.workers):
                 if worker.group == "install":
                     await worker.wait()
-            self.exit_status = 130
-            self.exit(return_code=130)
+            self.exit_status = ExitCode.CANCELLED
+            self.exit(return_code=ExitCode.CANCELLED)
             return
         self.exit(return_code=self.exit_status or 0)
 

@@ -28,8 +28,8 @@ from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.activation import compute_activation
+from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker
-from wizard.install.options import LEVELS
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 

@@ -6,4 +6,6 @@ pytest_plugins = [
     "tests.fixtures.gpu",
     "tests.fixtures.tiny",
     "tests.fixtures.jaxenv",
+    "tests.fixtures.slurm",
+    "tests.fixtures.index",
 ]

@@ -145,3 +145,32 @@ def test_per_id_counts_cover_the_new_ids():
     counts = collections.Counter(log.expected for log in CORPUS)
     for new_id in ("host_unreachable", "wrong_graphcast_package", "jax_too_new", "xarray_incompatible"):
         assert counts[new_id] >= 1, new_id
+
+
+def test_every_pattern_is_justified_by_a_real_log_or_an_upstream_string():
+    """Each regex in known_failures.yaml has a comment above it (in its group) naming a corpus log or
+    `upstream:` source; a named corpus log must exist, and a pattern no real log matches must cite upstream."""
+    from wizard.verify.diagnose import KNOWN_FAILURES_PATH, clean_log_text
+
+    lines = KNOWN_FAILURES_PATH.read_text(encoding="utf-8").split("\n")
+    texts = [clean_log_text(log.text()) for log in CORPUS]
+    problems = []
+    for index, line in enumerate(lines):
+        if not re.match(r"^    - '", line):
+            continue
+        comments, j = [], index - 1
+        while j >= 0 and re.match(r"^    (- '|#)", lines[j]):
+            if lines[j].lstrip().startswith("#"):
+                comments.append(lines[j])
+            j -= 1
+        cited = " ".join(comments)
+        for name in re.findall(r"[\w.-]+\.log", cited):
+            if not (REAL / name).exists() and not (REAL.parent / name).exists():
+                problems.append(f"line {index + 1}: cites a log that does not exist: {name}")
+        pattern = re.compile(__import__("yaml").safe_load(line.strip()[2:]), re.MULTILINE)
+        matched = any(pattern.search(text) for text in texts)
+        if not matched and "upstream:" not in cited:
+            problems.append(f"line {index + 1}: no real log matches and no upstream source is cited: {line.strip()}")
+        if matched and not re.search(r"\.log|upstream:", cited):
+            problems.append(f"line {index + 1}: no citation: {line.strip()}")
+    assert not problems, "\n".join(problems)

@@ -171,3 +171,58 @@ def test_real_jaxlib_0423_with_numpy_2(tmp_path):
     assert data["jaxlib_build"] is None
     assert [f["id"] for f in data["findings"]] == ["numpy2_incompatible"]
     assert proc.returncode == 1
+
+
+def test_conda_layout_old_cudnn_in_the_env_lib(tmp_path):
+    """A conda environment as conda lays it out (conda-meta/, lib/), with the seed's problem inside it:
+    conda's cudnn 8.2.1 package in lib/ and a pip jaxlib built for cuDNN 8.6, no pip cuDNN."""
+    env = tmp_path / "hiskim1_graphcast"
+    (env / "conda-meta").mkdir(parents=True)
+    (env / "conda-meta" / "cudnn-8.2.1.32-h86fa8c9_0.json").write_text(json.dumps(
+        {"name": "cudnn", "version": "8.2.1.32", "depends": ["cudatoolkit 11.*"]}))
+    (env / "conda-meta" / "python-3.10.13-h955ad1f_0.json").write_text(json.dumps({"name": "python"}))
+    site = env / "lib" / "python3.10" / "site-packages"
+    site.mkdir(parents=True)
+    for name, version in (("jaxlib", "0.4.13+cuda11.cudnn86"), ("jax", "0.4.13"), ("numpy", "1.26.4")):
+        info = site / f"{name}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    lib = env / "lib"
+    (lib / "libcudnn.so.8.2.1").write_bytes(b"\x7fELF stub")
+    (lib / "libcudnn.so.8").symlink_to("libcudnn.so.8.2.1")
+    report = inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
+    assert report.kind == "conda" and report.python == "3.10"
+    assert report.cudnn_loads_first["via"] == "the conda environment's lib/"
+    (finding,) = report.findings
+    assert finding.id == "cudnn_version_mismatch"
+    assert "8.2.1" in finding.explanation and "8.6" in finding.explanation
+    assert "jax0.4.23-cuda11-cudnn86" in finding.fix  # the jaxlib is a CUDA 11 build; no driver known
+
+
+def test_conda_jaxlib_build_read_from_conda_meta(tmp_path):
+    env = tmp_path / "cf"
+    (env / "conda-meta").mkdir(parents=True)
+    (env / "conda-meta" / "jaxlib-0.4.31-cuda120py312h4008524_200.json").write_text(json.dumps(
+        {"name": "jaxlib", "depends": ["cuda-version >=12.0,<13", "cudnn >=9.1.1.17,<10.0a0"]}))
+    site = env / "lib" / "python3.12" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "jaxlib-0.4.31.dist-info").mkdir()
+    (env / "lib" / "libcudnn.so.9.1.1").write_bytes(b"stub")
+    (env / "lib" / "libcudnn.so.9").symlink_to("libcudnn.so.9.1.1")
+    report = inspect_env(env, {}, read_driver=False, ldconfig=[])
+    assert report.jaxlib_build["cuda"] == "12" and report.jaxlib_build["cudnn"] == "9.1"
+    assert report.findings == []
+
+
+def test_verify_ranks_symptoms_with_the_environment_it_ran(seed_env, tmp_path):
+    """verify hands diagnosis what the environment's files say, under the probe's own variables."""
+    from wizard.verify.check import _env_context
+    from wizard.verify.diagnose import diagnose_text
+
+    folder = old_cudnn_folder(tmp_path)
+    ctx = _env_context(seed_env, {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": str(folder)})
+    assert (ctx.cudnn_loaded, ctx.cudnn_built) == ("8.2.1", "8.6")
+    (finding,) = diagnose_text("XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.\n",
+                               context=ctx)
+    assert finding.causes[0]["id"] == "cudnn_version_mismatch"
+    assert _env_context(tmp_path / "missing", {}) is None

@@ -23,9 +23,10 @@ COMMANDS = {
     "detect": "detect", "recipes": "recipes", "plan": "recipes", "install": "install", "verify": "verify",
     "diagnose": "diagnose", "history": "history", "rollback": "history", "remove": "history",
     "activate": "post_install", "kernel": "post_install", "report": "post_install",
+    "lock": "cluster", "bundle": "cluster", "module": "cluster",
 }
 #: Global options that take a value: the word after them is never the command.
-_VALUED = {"--recipes-dir", "--color"}
+_VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links"}
 
 DESCRIPTION = ("Detect this machine, pick a JAX/CUDA/cuDNN recipe for GraphCast, install it into a new "
                "environment, verify it with a real GraphCast jit init, and roll back when needed.")
@@ -58,6 +59,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gc-wizard {__version__}")
     options.global_options(parser, top=True)
     options.app_options(parser)
+    options.source_options(parser, app=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     named = _named_command(argv or [])
     modules = [COMMANDS[named]] if named else list(dict.fromkeys(COMMANDS.values()))
@@ -98,6 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gc-wizard: cancelled.", file=sys.stderr)
         return ExitCode.CANCELLED
+    except BrokenPipeError:
+        # `gc-wizard | head`: the reader has all it wanted; that is not an error, and Python must not
+        # complain again when it flushes stdout at exit.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return ExitCode.OK
 
 
 if __name__ == "__main__":

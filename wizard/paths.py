@@ -72,3 +72,29 @@ def recipe_dirs(extra: list[str] | None = None) -> list[Path]:
     dirs = [builtin_recipes_dir(), user_recipes_dir()]
     dirs.extend(Path(d).expanduser() for d in extra or [])
     return dirs
+
+
+def wizard_command() -> str:
+    """How to run this gc-wizard from a new login shell, for the "Next:" lines the wizard prints.
+
+    After the README's Quick start only `.venv/bin/gc-wizard` exists and nothing puts it on PATH, so
+    a bare `gc-wizard` would fail in the next shell. The bare name is printed only when PATH finds
+    this very program outside its own environment's bin folder (pipx's or `uv tool`'s ~/.local/bin, a
+    `pip install --user`); otherwise — an activated venv is not active in a new shell either — the
+    absolute path of the console script, else `python -m wizard`.
+    """
+    import shlex
+    import shutil
+    import sys
+
+    own = Path(sys.prefix) / "bin" / "gc-wizard"
+    found = shutil.which("gc-wizard")
+    if found:
+        found_path = Path(found)
+        if not own.exists():
+            return "gc-wizard"
+        if found_path.parent.resolve() != own.parent.resolve() and found_path.resolve() == own.resolve():
+            return "gc-wizard"
+    if own.exists():
+        return shlex.quote(str(own.absolute()))
+    return f"{shlex.quote(sys.executable)} -m wizard"

@@ -47,18 +47,19 @@ class Survey:
     recommended: RecipeMatch | None
 
 
-def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None,
+def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, local: bool | None = None,
            pythons: Sequence[PythonInfo] | None = None) -> Survey:
     """Load the recipes, detect the machine (unless `facts` are given) and match them.
 
-    The interpreters on this machine are looked for only when the facts are this machine's: saved
-    facts describe another machine, whose Pythons these are not. `pythons` overrides that.
+    The interpreters on this machine are looked for only when the facts are this machine's (`local`,
+    by default when they are detected here): saved facts describe another machine, whose Pythons
+    these are not. `pythons` overrides that.
     """
     try:
         recipes = load_recipes(list(recipes_dirs))
     except UserError as exc:
         raise RecipesUnreadable(str(exc)) from None
-    this_machine = facts is None
+    this_machine = facts is None if local is None else local
     if facts is None:
         from wizard.detect.chain import detect
 
@@ -75,7 +76,8 @@ def plan_for(options: InstallOptions) -> Plan:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
     recipe = get_recipe(options.recipe_id, list(options.recipes_dirs))
     return plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
-                        offline=options.offline, graphcast_src=options.graphcast_src)
+                        offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
+                        bundle=options.bundle)
 
 
 def _facts_quietly() -> Facts | None:

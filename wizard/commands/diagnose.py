@@ -21,15 +21,41 @@ from wizard.commands.output import emit_json, say
 from wizard.errors import UserError
 
 
-def render_findings(findings, *, width: int = 100) -> str:
-    """Plain text: per finding its title, explanation, fix and evidence lines."""
+def _width() -> int:
+    """The terminal's width (also when stdout is piped, e.g. into less), kept between 60 and 100."""
+    import os
+
+    columns = int(os.environ.get("COLUMNS", "0") or 0)
+    for fd in (1, 2, 0):
+        if columns:
+            break
+        try:
+            columns = os.get_terminal_size(fd).columns
+        except OSError:
+            continue
+    return min(100, max(60, (columns or 101) - 1))
+
+
+def render_findings(findings, *, width: int | None = None) -> str:
+    """Plain text: per finding its title, explanation, fix, ranked causes and evidence lines."""
+    width = width or _width()
     lines: list[str] = []
     for number, finding in enumerate(findings, 1):
-        lines.append(f"{number}. {finding.title}  [{finding.id}]")
+        head = f"{number}. {finding.title}  [{finding.id}]"
+        if len(head) > width:
+            lines.extend(textwrap.wrap(f"{number}. {finding.title}", width=width, subsequent_indent="   "))
+            lines.append(f"   [{finding.id}]")
+        else:
+            lines.append(head)
         for paragraph in (finding.explanation, "Fix: " + finding.fix):
             lines.extend(textwrap.wrap(paragraph, width=width, initial_indent="   ", subsequent_indent="   "))
         if finding.explains:
             lines.append("   Also explains: " + ", ".join(finding.explains))
+        if getattr(finding, "causes", ()):
+            lines.append("   How to tell the causes apart:")
+            for cause in finding.causes:
+                lines.extend(textwrap.wrap(f"- {cause['title']}: check {cause['check']}", width=width,
+                                           initial_indent="     ", subsequent_indent="       "))
         if finding.evidence:
             lines.append("   Evidence:")
             lines.extend(f"     > {line}" for line in finding.evidence)
@@ -69,6 +95,13 @@ def _scan_log(source: str):
 
     tail: collections.deque = collections.deque(maxlen=400)
     if source == "-":
+        if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
+            sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
+            sys.stderr.flush()
+            # One read to the first Ctrl-D: a chunked reader would wait for a second one.
+            import io
+
+            return scan_stream(io.StringIO(sys.stdin.read()), tail=tail), "".join(tail)
         return scan_stream(sys.stdin, tail=tail), "".join(tail)
     try:
         with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
@@ -112,24 +145,32 @@ def run(args: argparse.Namespace) -> int:
         if unknown.step:
             say(f"  It failed in {unknown.step}.")
         say(f"  Last error: {unknown.last_error}")
-        say(textwrap.fill("Next: " + unknown.next_step, width=100, subsequent_indent="  "))
+        say(textwrap.fill("  Next: " + unknown.next_step, width=_width(), subsequent_indent="  "))
     else:
         say(f"No known problem found in {name}.")
+    if report is not None and not getattr(args, "json", False):
+        say("")
+        _say_env(report)
     return 1 if findings or unknown is not None else 0
+
+
+def _say_env(report) -> None:
+    say(_render_env(report))
+    say("")
+    if report.findings:
+        count = len(report.findings)
+        say(f"Found {count} problem{'s' if count != 1 else ''} in this environment (most serious first):")
+        say("")
+        say(render_findings(report.findings))
+    else:
+        say("No known problem found in this environment.")
 
 
 def _emit_env(args: argparse.Namespace, report) -> int:
     if getattr(args, "json", False):
         emit_json(report.to_dict())
     else:
-        say(_render_env(report))
-        say("")
-        if report.findings:
-            say(f"Found {len(report.findings)} problem{'s' if len(report.findings) != 1 else ''} (most serious first):")
-            say("")
-            say(render_findings(report.findings))
-        else:
-            say("No known problem found in this environment.")
+        _say_env(report)
     return 1 if report.findings else 0
 
 

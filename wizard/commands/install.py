@@ -16,9 +16,11 @@ import sys
 import threading
 
 from wizard.commands import options
+from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import ExitCode, UserError, WizardError
-from wizard.install.transaction import InstallEvents, InstallOptions, run_install
+from wizard.install.options import InstallOptions
+from wizard.install.transaction import InstallEvents, run_install
 from wizard.security import is_secret_question, strip_terminal_escapes
 
 
@@ -102,8 +104,30 @@ def _refused(args: argparse.Namespace, options: InstallOptions, exc: BaseExcepti
     raise exc
 
 
+def check_on_node(options: InstallOptions, out) -> None:
+    """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
+    from wizard.commands.cluster_options import where_line
+    from wizard.detect.where import detect_where
+    from wizard.recipes.loader import load_recipes
+    from wizard.recipes.match import match_recipes
+
+    target = options.slurm
+    out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
+    facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"))
+    out.write(f"    {where_line(facts)}\n")
+    gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
+    driver = (f"driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version})" if facts.driver
+              else "no NVIDIA driver")
+    out.write(f"    {driver}; {gpus}\n")
+    out.flush()
+    recipes = load_recipes(list(options.recipes_dirs))
+    match = next((m for m in match_recipes(recipes, facts) if m.recipe.id == options.recipe_id), None)
+    if match is not None and not match.compatible:
+        raise UserError(f"recipe {options.recipe_id} does not fit node {facts.host or '?'}: "
+                        + "; ".join(match.reasons[:3]) + ". See `gc-wizard recipes --slurm`.")
+
+
 def run(args: argparse.Namespace) -> int:
-    from wizard.commands.options import install_options
     from wizard.session import plan_for
 
     options = install_options(args)
@@ -118,11 +142,13 @@ def run(args: argparse.Namespace) -> int:
         from wizard.after.answers import save_options
 
         save_options(args.save_answers, options)
+
+    if options.slurm is not None:
+        check_on_node(options, sys.stderr if args.json else sys.stdout)
     try:
         plan = plan_for(options)
     except WizardError as exc:
         return _refused(args, options, exc)
-
     cancel = threading.Event()
     events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
     outcome: dict = {}
@@ -160,10 +186,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:
-        print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s); it is "
-              "now the current environment.")
-        print('Next: eval "$(gc-wizard activate)"    # use it in this shell')
-        print("      gc-wizard kernel install         # use it in Jupyter")
+        from wizard.paths import wizard_command
+
+        me = wizard_command()
+        node = ((result.verify or {}).get("where") or {}).get("node")
+        print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
+              + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
+        print(f'Next: eval "$({me} activate)"    # use it in this shell')
+        print(f"      {me} kernel install         # use it in Jupyter")
+        print(f"      {me} module install         # use it with Lmod: module load graphcast/" + result.recipe)
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":
@@ -190,10 +221,15 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(p, "build here instead of a new managed environment")
     options.yes_option(p, "answer yes; fail on any question no rule answers")
     p.add_argument("--no-verify", action="store_true", help="skip the GraphCast check (the env stays unverified)")
+    p.add_argument("--force", action="store_true",
+                   help="install even a recipe that does not fit this machine, or a GraphCast source that is not "
+                        "the recipe's (otherwise both are refused with exit 2)")
     options.installer_option(p)
     options.source_options(p)
     options.level_option(p)
     p.add_argument("--answers", metavar="FILE", help="replay a saved answers file (see --save-answers)")
     p.add_argument("--save-answers", metavar="FILE", help="save this run's answers for replay on other servers")
+    options.lock_option(p)
+    options.slurm_options(p)
     options.json_option(p)
     return [p]

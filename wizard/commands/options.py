@@ -25,6 +25,7 @@ def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 def app_options(parser: argparse.ArgumentParser) -> None:
     """Options that only the terminal app has (bare `gc-wizard`)."""
+    slurm_options(parser)
     parser.add_argument("--no-tui", action="store_true", help="never draw the terminal app; run the plain flow")
     parser.add_argument("--color", choices=["auto", "16", "256", "truecolor"], default="auto",
                         help="colour depth for the terminal app (default: auto)")
@@ -54,14 +55,42 @@ def level_option(parser: argparse.ArgumentParser) -> None:
                              f"smaller one (default: {DEFAULT_LEVEL})")
 
 
-def source_options(parser: argparse.ArgumentParser) -> None:
-    """Where packages and GraphCast come from (docs/interface.md, SOURCES)."""
+def source_options(parser: argparse.ArgumentParser, *, app: bool = False) -> None:
+    """Where packages and GraphCast come from (docs/interface.md, SOURCES). `app`: the terminal app's
+    (bare `gc-wizard`), where the Plan screen starts with them (g, w and o change them there)."""
+    where = " for the app's installs" if app else ""
     parser.add_argument("--graphcast-src", metavar="SRC",
-                        help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the recipe's pin)")
+                        help=f"GraphCast from a local checkout, a wheel/sdist or a pip URL{where} (default: the "
+                             "recipe's pin; also from GC_WIZARD_GRAPHCAST_SRC)")
     parser.add_argument("--find-links", action="append", default=[], metavar="DIR",
-                        help="a folder of wheels (a wheelhouse) to install from (repeatable)")
+                        help=f"a folder of wheels (a wheelhouse) to install from{where} (repeatable; also from "
+                             "GC_WIZARD_FIND_LINKS, ':'-separated)")
     parser.add_argument("--offline", action="store_true",
                         help="use only local wheels and the installer's cache; never reach an index")
+    parser.add_argument("--bundle", metavar="DIR",
+                        help="install everything from an offline bundle made by `gc-wizard bundle` (no network)")
+
+
+def lock_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lock", metavar="FILE",
+                        help="install the packages from a hashed lock made by `gc-wizard lock` (hashes checked)")
+
+
+def slurm_options(parser: argparse.ArgumentParser) -> None:
+    """`--slurm [PARTITION]` and `--srun-arg ARG`: detection and the check on a GPU node through srun."""
+    parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION",
+                        help="detect and verify on a GPU node through srun (the cluster's default partition, "
+                             "or PARTITION); the install runs here, into the shared state folder")
+    parser.add_argument("--srun-arg", action="append", default=[], metavar="ARG",
+                        help="an extra srun option, written --srun-arg=--gpus=1 (repeatable; needs --slurm)")
+
+
+def assume_options(parser: argparse.ArgumentParser) -> None:
+    """`--assume-driver VERSION [--assume-cc X.Y]`: plan for a GPU that is not here."""
+    parser.add_argument("--assume-driver", metavar="VERSION",
+                        help="plan for an NVIDIA driver that is not on this machine (e.g. 535.104.05); every "
+                             "assumed fact is marked 'assumed'")
+    parser.add_argument("--assume-cc", metavar="X.Y", help="the assumed GPU's compute capability (e.g. 8.0)")
 
 
 def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.ArgumentParser:
@@ -73,11 +102,17 @@ def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.A
 
 
 def install_options(args: argparse.Namespace) -> InstallOptions:
-    """The `install`/`plan` arguments as the core's one options value (what the TUI holds too)."""
+    """The `install`/`plan` arguments as the core's one options value (what the TUI holds too); the
+    GraphCast source and wheelhouses named in the environment (`GC_WIZARD_*`) are added here."""
+    from wizard.commands.cluster_options import slurm_target
+    from wizard.install.sources import merged_sources
+
+    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return InstallOptions(
         recipe_id=getattr(args, "recipe", None) or "", env=getattr(args, "env", None) or None,
-        installer=getattr(args, "installer", None) or DEFAULT_INSTALLER,
-        find_links=tuple(getattr(args, "find_links", None) or ()), offline=bool(getattr(args, "offline", False)),
-        graphcast_src=getattr(args, "graphcast_src", None), verify=not getattr(args, "no_verify", False),
-        level=getattr(args, "level", None) or DEFAULT_LEVEL, assume_yes=bool(getattr(args, "yes", False)),
-        recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()))
+        installer=getattr(args, "installer", None) or DEFAULT_INSTALLER, find_links=tuple(find_links),
+        offline=bool(getattr(args, "offline", False)), graphcast_src=graphcast_src,
+        verify=not getattr(args, "no_verify", False), level=getattr(args, "level", None) or DEFAULT_LEVEL,
+        assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()),
+        lock=getattr(args, "lock", None), bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
+        force=bool(getattr(args, "force", False)))

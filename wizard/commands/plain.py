@@ -51,13 +51,18 @@ def _current_lines() -> list[str]:
         return [f"(history could not be read: {exc})"]
     if current is None:
         return []
+    from wizard.paths import wizard_command
+
     return ["", f"Current environment: {current.env} (recipe {current.recipe}); use it with:  "
-            'eval "$(gc-wizard activate)"']
+            f'eval "$({wizard_command()} activate)"']
 
 
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from wizard.commands.options import install_options
     from wizard.commands.recipes import render_matches, render_plan
-    from wizard.install.options import InstallOptions
+    from wizard.paths import wizard_command
     from wizard.session import plan_for, survey
 
     recipes_dir = getattr(args, "recipes_dir", None) or []
@@ -77,23 +82,31 @@ def run(args: argparse.Namespace) -> int:
     best = found.recommended
     if best is None:
         say("")
-        say("No recipe fits this machine; the reasons above say why. `gc-wizard report --out report.md` writes "
+        say(f"No recipe fits this machine; the reasons above say why. `{wizard_command()} report --out report.md` writes "
             "a report to send to your admin.")
         return 0
 
     say("")
     say(f"== Plan for the recommended recipe: {best.recipe.id} ==")
     extra = "".join(f" --recipes-dir {shlex.quote(d)}" for d in recipes_dir)
+    src = getattr(args, "graphcast_src", None)
+    links = list(getattr(args, "find_links", None) or [])
+    offline = bool(getattr(args, "offline", False))
+    plan_options = replace(install_options(args), recipe_id=best.recipe.id, env=None)
+    extra += f" --graphcast-src {shlex.quote(src)}" if src else ""
+    extra += "".join(f" --find-links {shlex.quote(link)}" for link in links)
+    extra += " --offline" if offline else ""
     try:
-        say(render_plan(plan_for(InstallOptions(recipe_id=best.recipe.id, recipes_dirs=tuple(recipes_dir)))))
+        say(render_plan(plan_for(plan_options)))
     except WizardError as exc:
         say(f"The plan cannot be made yet: {exc}")
 
     say("")
     say("== Next ==")
-    say(f"  gc-wizard{extra} install {best.recipe.id} --yes   # build a new environment, verify GraphCast, make it current")
-    say('  eval "$(gc-wizard activate)"                # use it in this shell (stale CUDA folders left out)')
-    say("  gc-wizard kernel install                    # use it from Jupyter notebooks")
-    say("  gc-wizard report --out report.md            # if anything fails: a redacted report for your admin")
+    me = wizard_command()
+    say(f"  {me}{extra} install {best.recipe.id} --yes   # build a new environment, verify GraphCast, make it current")
+    say(f'  eval "$({me} activate)"    # use it in this shell (stale CUDA folders left out)')
+    say(f"  {me} kernel install    # use it from Jupyter notebooks")
+    say(f"  {me} report --out report.md    # if anything fails: a redacted report for your admin")
     say("Run `gc-wizard` in an interactive terminal for the guided version.")
     return 0

@@ -18,8 +18,11 @@ from wizard.recipes.match import RecipeMatch
 _WIDTH = 100
 
 
-def _load_saved_facts(path: str) -> Facts:
-    """`--facts FILE`: the JSON `gc-wizard detect --json` printed (on this or another machine)."""
+def _load_facts(path: str | None) -> Facts:
+    if not path:
+        from wizard.detect.chain import detect
+
+        return detect()
     try:
         text = Path(path).expanduser().read_text(encoding="utf-8")
     except OSError as exc:
@@ -44,7 +47,12 @@ def _machine_line(facts: Facts) -> str:
     if facts.gpus:
         names = sorted({g.name for g in facts.gpus})
         gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
-    return f"This machine: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
+    who = "This machine"
+    if facts.slurm and facts.slurm.get("srun"):
+        who = f"Node {facts.slurm.get('node') or '?'} (through srun)"
+    elif facts.driver is not None and facts.driver.source == "assumed":
+        gpu = "ASSUMED " + gpu
+    return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -75,9 +83,21 @@ def run_recipes(args: argparse.Namespace) -> int:
     from wizard.session import survey
 
     saved = getattr(args, "facts", None)
-    # Saved facts describe another machine: survey then leaves this machine's interpreters out.
-    found = survey(args.recipes_dir or (), facts=_load_saved_facts(saved) if saved else None)
-    matches, facts = list(found.matches), found.facts
+    if saved is None:
+        from wizard.commands.cluster_options import facts_for, where_line
+        from wizard.commands.output import warn
+
+        facts = facts_for(args, on_line=warn)
+        where = where_line(facts)
+        if where and not args.json:
+            say(where)
+    else:
+        if getattr(args, "slurm", None) is not None or getattr(args, "assume_driver", None):
+            raise UserError("--facts describes a machine already; it cannot be combined with --slurm or "
+                            "--assume-driver.")
+        facts = _load_facts(saved)
+    # Saved facts describe another machine: this machine's interpreters say nothing about it.
+    matches = list(survey(args.recipes_dir or (), facts=facts, local=saved is None).matches)
     if args.json:
         emit_json([m.to_dict() for m in matches])
     else:
@@ -99,15 +119,44 @@ def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = " 
     return "\n".join(lines)
 
 
-def render_plan(plan: Plan) -> str:
+def plan_checks(plan: Plan) -> dict:
+    """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
+    it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
+    from wizard.install.cost import plan_download
+    from wizard.install.sources import check_graphcast_source
+    from wizard.install.transaction import unfit_reasons
+
+    return {"reasons": unfit_reasons(plan.recipe), "verdict": check_graphcast_source(plan.recipe, plan.graphcast_src),
+            "download": plan_download(plan)}
+
+
+def render_plan(plan: Plan, checks: dict | None = None) -> str:
     r = plan.recipe
     where = "existing environment, in place" if plan.mode == "in-place" else "new environment"
-    out = [
+    checks = checks or {}
+    out: list[str] = []
+    reasons = checks.get("reasons") or []
+    verdict = checks.get("verdict")
+    if reasons:
+        out.append(f"! {r.id} DOES NOT FIT THIS MACHINE; `gc-wizard install {r.id}` refuses it (exit 2) without --force:")
+        out += [_wrap(f"- {reason}", "  ") for reason in reasons]
+    if verdict is not None and not verdict.ok:
+        out.append(_wrap(f"! GraphCast source refused (install exits 2 without --force): {verdict.problem}", ""))
+    if out:
+        out.append("")
+    out += [
         f"Plan for {r.id} — {r.title}",
         f"  environment: {plan.env_dir} ({where})",
         f"  python:      {plan.python.describe()}",
         f"  installer:   {plan.installer}{' (offline)' if plan.offline else ''}",
         f"  disk needed: about {plan.disk_gib:g} GiB free (environment and download cache)",
+    ]
+    if checks.get("download") is not None:
+        out.append(f"  download:    {checks['download'].describe()}")
+    if verdict is not None:
+        mark = "ok" if verdict.ok and not verdict.note else ("unchecked" if verdict.ok else "REFUSED")
+        out.append(f"  graphcast:   {verdict.identity.describe()} [{mark}]")
+    out += [
         "",
         "Steps (nothing has been run):",
     ]
@@ -134,10 +183,12 @@ def run_plan(args: argparse.Namespace) -> int:
     from wizard.session import plan_for
 
     plan = plan_for(options.install_options(args))
+    checks = plan_checks(plan)
     if args.json:
-        emit_json(plan.to_dict())
+        emit_json({**plan.to_dict(), "fits": not checks["reasons"], "reasons": checks["reasons"],
+                   "graphcast_source": checks["verdict"].to_dict(), "download": checks["download"].to_dict()})
     else:
-        say(render_plan(plan))
+        say(render_plan(plan, checks))
     return 0
 
 
@@ -146,6 +197,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                                   "gc-wizard recipes --facts gpu-node-facts.json", run_recipes)
     recipes.add_argument("--facts", metavar="FILE",
                          help="match against a saved `detect --json` (from another machine) instead of this one")
+    options.slurm_options(recipes)
+    options.assume_options(recipes)
     options.json_option(recipes)
     plan = options.add_command(sub, "plan", "what install would run, touching nothing",
                                "gc-wizard plan jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast", run_plan)
@@ -153,5 +206,6 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(plan, "plan an install into this folder instead of a new managed environment")
     options.installer_option(plan)
     options.source_options(plan)
+    options.lock_option(plan)
     options.json_option(plan)
     return [recipes, plan]

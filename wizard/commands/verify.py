@@ -92,19 +92,23 @@ def _tier_line(tier: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.commands.cluster_options import slurm_target
     from wizard.verify.check import verify_env
 
     env, backend, runtime_env = resolve_target(getattr(args, "env", None))
     level = getattr(args, "level", None) or "notebook"
     as_json = bool(getattr(args, "json", False))
+    target = slurm_target(args)
+    launcher = target.srun("gc-wizard-verify") if target is not None else []
     if not as_json:
-        say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init …")
+        say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init"
+            + (" on a GPU node through srun" if launcher else "") + " …")
     cancel = threading.Event()
     on_tier = None if as_json else (lambda tier: say(_tier_line(tier)))
     try:
         result = verify_env(env, backend=backend, level=level, graphcast_src=getattr(args, "graphcast_src", None),
                             timeout=float(getattr(args, "timeout", None) or 900), runtime_env=runtime_env,
-                            cancel=cancel, on_tier=on_tier)
+                            cancel=cancel, on_tier=on_tier, launcher=launcher)
     except KeyboardInterrupt:
         cancel.set()
         raise
@@ -114,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         say("")
         if result.ok:
-            say(f"GraphCast runs in this environment ({result.backend}). Log: {result.log}")
+            node = f" on node {result.where.get('node')}" if result.where and result.where.get("node") else ""
+            say(f"GraphCast runs in this environment ({result.backend}{node}). Log: {result.log}")
         else:
             from wizard.commands.diagnose import render_findings
 
@@ -138,5 +143,6 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.level_option(p)
     p.add_argument("--timeout", type=float, default=900.0, metavar="SECONDS",
                    help="stop the check after this long (default: 900)")
+    options.slurm_options(p)
     options.json_option(p)
     return [p]

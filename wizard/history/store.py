@@ -96,6 +96,10 @@ class Entry:
     """The env marker the install wrote (a rebuild writes it again)."""
     removed: str | None = None
     """When `gc-wizard remove` deleted the environment's folder."""
+    lock: dict | None = None
+    """The hashed lock the environment was built from: {"path", "sha256", "format"} (`--lock`/`--bundle`)."""
+    bundle: str | None = None
+    """The offline bundle folder the environment was installed from (`--bundle DIR`)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (written by a newer wizard): kept and written back."""
 
@@ -338,4 +342,5 @@ def verify_summary(verify: dict | None) -> dict | None:
     init = next((t for t in tiers if t.get("name") == "graphcast_jit_init"), {})
     return {"ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
             "param_count": init.get("param_count"), "init_seconds": init.get("init_seconds"),
-            "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log")}
+            "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log"),
+            "node": (verify.get("where") or {}).get("node")}

@@ -19,7 +19,8 @@ from typing import Any
 from wizard.errors import UserError
 from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS, Installer, Level
 
-#: The options an answers file stores (the run-specific ones — `--yes`, `--recipes-dir` — are not).
+#: The options an answers file stores (the run-specific ones — `--yes`, `--recipes-dir`, `--lock`,
+#: `--bundle`, `--slurm`, `--force` — are not).
 SAVED_KEYS = ("installer", "level", "verify", "graphcast_src", "find_links", "offline")
 
 
@@ -42,6 +43,14 @@ class InstallOptions:
     level: Level = DEFAULT_LEVEL
     assume_yes: bool = False
     recipes_dirs: tuple[str, ...] = ()
+    lock: str | None = None
+    """A hashed lock (`gc-wizard lock`) to install the packages from, hash-checked."""
+    bundle: str | None = None
+    """An offline bundle folder (`gc-wizard bundle`): everything comes from it, no network."""
+    slurm: Any = None
+    """A `wizard.detect.slurm.SlurmTarget`: the GraphCast check runs on a GPU node through srun."""
+    force: bool = False
+    """Install even a recipe that does not fit this machine, or a GraphCast source that is not the recipe's."""
 
     def __post_init__(self) -> None:
         if self.installer not in INSTALLERS:

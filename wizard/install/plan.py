@@ -96,6 +96,10 @@ class Plan:
     offline: bool = False
     graphcast_src: str = ""
     """What the GraphCast step installs."""
+    lock: str | None = None
+    """The hashed lock the packages come from (`--lock FILE`, or a bundle's), instead of the recipe's pins."""
+    bundle: str | None = None
+    """The offline bundle folder the install uses (`--bundle DIR`)."""
 
     def retarget(self, env_dir: Path) -> Plan:
         """The same plan building into `env_dir` instead (the install found the planned new folder taken):
@@ -127,6 +131,8 @@ class Plan:
             "steps": [s.to_dict() for s in self.steps],
             "disk_gib": self.disk_gib,
             "notes": list(self.notes),
+            "lock": self.lock,
+            "bundle": self.bundle,
         }
 
 
@@ -226,6 +232,8 @@ def build_plan(
     offline: bool = False,
     graphcast_src: str | None = None,
     mode: str = "new",
+    lock: Path | str | None = None,
+    bundle: Path | str | None = None,
 ) -> Plan:
     """The steps that install `recipe` into `env_dir` (see the module docstring); runs nothing."""
     if installer not in INSTALLERS:
@@ -265,12 +273,30 @@ def build_plan(
     for url in index_urls:
         source_flags += ["--extra-index-url", url]
 
+    packages: list[str] = list(recipe.requirements)
+    packages_title = f"Install the {len(recipe.requirements)} pinned packages"
+    if lock is not None:
+        from wizard.install.lockfile import PYLOCK, install_args, lock_format, lock_packages
+
+        lock = Path(lock).expanduser().absolute()
+        if installer == "pip" and lock_format(lock) == PYLOCK:
+            raise UserError(f"--lock {lock.name}: pip cannot install a pylock.toml; use the uv installer, or a "
+                            "requirements lock (gc-wizard lock RECIPE --out FILE.txt)")
+        packages = install_args(lock)
+        packages_title = f"Install the {len(lock_packages(lock))} locked packages (every file's hash checked)"
+        notes.append(f"packages come from the lock {lock}; a file whose hash differs from the lock is refused.")
+
     steps: list[Step] = []
     if installer == "uv":
         from uv import find_uv_bin
 
+        from wizard.install.linkmode import link_mode
+
         uv = find_uv_bin()
         offline_flags = ["--offline"] if offline else []
+        link_env, link_note = link_mode(uv, env_dir)
+        if link_note:
+            notes.append(link_note)
         if mode == "new":
             steps.append(Step(
                 name="create-env", title=f"Create the environment (Python {python.version or python.executable})",
@@ -279,14 +305,14 @@ def build_plan(
             ))
         install = [uv, "pip", "install", "--python", env_py]
         steps.append(Step(
-            name="install-requirements", title=f"Install the {len(recipe.requirements)} pinned packages",
-            argv=(*install, *source_flags, *offline_flags, *recipe.requirements),
-            env=dict(_UV_ENV), cwd=cwd, prompts=recipe.prompts,
+            name="install-requirements", title=packages_title,
+            argv=(*install, *source_flags, *offline_flags, *packages),
+            env={**_UV_ENV, **link_env}, cwd=cwd, prompts=recipe.prompts,
         ))
         steps.append(Step(
             name="install-graphcast", title=f"Install GraphCast {recipe.graphcast.version} (--no-deps)",
             argv=(*install, "--no-deps", *source_flags, *offline_flags, gc_arg),
-            env=dict(_UV_ENV), cwd=cwd, prompts=recipe.prompts,
+            env={**_UV_ENV, **link_env}, cwd=cwd, prompts=recipe.prompts,
         ))
         notes.append("uv environments have no pip of their own; add packages later with "
                      f"`{shlex.join([uv, 'pip', 'install', '--python', env_py, 'PACKAGE'])}`.")
@@ -315,8 +341,8 @@ def build_plan(
                 env=dict(_PIP_ENV), cwd=cwd, prompts=recipe.prompts,
             ))
         steps.append(Step(
-            name="install-requirements", title=f"Install the {len(recipe.requirements)} pinned packages",
-            argv=(*pip, *progress, *source_flags, *offline_flags, *recipe.requirements),
+            name="install-requirements", title=packages_title,
+            argv=(*pip, *progress, *source_flags, *offline_flags, *packages),
             env=dict(_PIP_ENV), cwd=cwd, prompts=recipe.prompts,
         ))
         steps.append(Step(
@@ -337,7 +363,8 @@ def build_plan(
     return Plan(
         recipe=recipe, env_dir=env_dir, python=python, installer=installer, steps=tuple(steps),
         disk_gib=recipe.disk_gib, mode=mode, notes=tuple(notes), find_links=tuple(links), offline=offline,
-        graphcast_src=gc_arg,
+        graphcast_src=gc_arg, lock=str(lock) if lock is not None else None,
+        bundle=str(bundle) if bundle is not None else None,
     )
 
 
@@ -359,9 +386,43 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
 
 def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: str = "uv",
                  find_links: tuple[str, ...] = (), offline: bool = False,
-                 graphcast_src: str | None = None) -> Plan:
-    """Everything between "this recipe, these options" and the steps: target, mode, Python, plan."""
+                 graphcast_src: str | None = None, lock: str | Path | None = None,
+                 bundle: str | Path | None = None) -> Plan:
+    """Everything between "this recipe, these options" and the steps: target, mode, Python, plan.
+
+    `lock`: install the packages from this hashed lock (`gc-wizard lock`), checked to pin the recipe's
+    versions. `bundle`: an offline bundle folder (`gc-wizard bundle`): checked first (recipe, hashes,
+    Python, this machine's wheel tags), then everything comes from it with no network at all.
+    """
     env_dir, mode = resolve_target(env, recipe.id)
+    if bundle is not None:
+        import dataclasses
+
+        from wizard.install.bundle import check_bundle, read_manifest
+
+        if lock is not None:
+            raise UserError("--bundle brings its own lock; give --bundle or --lock, not both")
+        wanted = str(read_manifest(Path(bundle).expanduser().absolute()).get("python", ""))
+        narrowed = recipe
+        if re.fullmatch(r"3\.\d+", wanted):  # build from the Python the bundle's wheels are for
+            narrowed = dataclasses.replace(recipe, machine=dataclasses.replace(
+                recipe.machine, python=f"=={wanted}.*"))
+        try:
+            python = python_for(narrowed, env_dir, mode, installer, True)
+        except UserError:
+            python = python_for(recipe, env_dir, mode, installer, True)
+        checked = check_bundle(bundle, recipe, python.version)
+        return build_plan(recipe, env_dir=env_dir, python=python, installer=installer,
+                          find_links=(*find_links, str(checked.wheels)), offline=True,
+                          graphcast_src=str(checked.graphcast_wheel), mode=mode, lock=checked.lock,
+                          bundle=checked.root)
+    if lock is not None:
+        from wizard.install.lockfile import check_lock_covers
+
+        lock = Path(lock).expanduser().absolute()
+        if not lock.is_file():
+            raise UserError(f"--lock {lock}: no such file")
+        check_lock_covers(recipe, lock)
     python = python_for(recipe, env_dir, mode, installer, offline)
     return build_plan(recipe, env_dir=env_dir, python=python, installer=installer, find_links=tuple(find_links),
-                      offline=offline, graphcast_src=graphcast_src, mode=mode)
+                      offline=offline, graphcast_src=graphcast_src, mode=mode, lock=lock)

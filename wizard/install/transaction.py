@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
-from wizard.errors import OperationFailed
+from wizard.errors import OperationFailed, UserError
 from wizard.history.store import Entry, History, load_history, now, verify_summary
 from wizard.install import envs
 from wizard.install.options import InstallOptions
@@ -41,7 +41,8 @@ from wizard.install.plan import Plan
 from wizard.install.runner import RunnerEvents, run_plan
 from wizard.lock import StateLock
 
-__all__ = ["InstallEvents", "InstallOptions", "InstallResult", "run_install"]
+__all__ = ["InstallEvents", "InstallOptions", "InstallResult", "RecipeDoesNotFit", "check_before_install",
+           "run_install", "unfit_reasons"]
 
 #: How many numbered alternatives (`…-2`, `…-3`) are tried when a planned managed folder is taken.
 MAX_FOLDER_TRIES = 100
@@ -80,12 +81,28 @@ class InstallResult:
                 "kept": self.kept}
 
 
-def _failure_message(step, result, log: Path) -> str:
+def _log_tail(log: Path, limit: int = 400_000) -> str:
+    try:
+        with open(log, "rb") as handle:
+            handle.seek(0, 2)
+            handle.seek(max(0, handle.tell() - limit))
+            return handle.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
+                     graphcast_url: bool = False) -> str:
+    """The step's own last lines, then — when a host could not be reached — which one and the fix."""
+    from wizard.install.reach import unreachable_advice
+
     lines = [line for line in result.tail if line.strip()][-8:]
     if result.error:
         lines.append(result.error)
     detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
-    return f"step '{step.title}' failed:\n  {detail}\nFull log: {log}"
+    advice = unreachable_advice("\n".join(result.tail) + "\n" + _log_tail(log), recipe, python_version,
+                                graphcast_url=graphcast_url and step.name == "install-graphcast")
+    return f"step '{step.title}' failed:\n  {detail}" + (f"\n{advice}" if advice else "") + f"\nFull log: {log}"
 
 
 def _note(log: Path, text: str) -> None:
@@ -159,6 +176,12 @@ class _Transaction:
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])
+        if self.plan.lock:
+            from wizard.install.lockfile import lock_format, sha256_file
+
+            entry.lock = {"path": self.plan.lock, "sha256": sha256_file(Path(self.plan.lock)),
+                          "format": lock_format(Path(self.plan.lock))}
+        entry.bundle = self.plan.bundle
         self.log = paths.new_log("install", entry.id)
         entry.log = str(self.log)
         self.entry = self.history.add(entry)
@@ -184,7 +207,9 @@ class _Transaction:
             return self.finish("cancelled", error="cancelled by the user; the current environment is untouched")
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
-            error = _failure_message(step, last, self.log) if step else f"nothing ran. Full log: {self.log}"
+            error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",
+                                      graphcast_url="://" in self.plan.graphcast_src)
+                     if step else f"nothing ran. Full log: {self.log}")
             return self.finish("failed", error=error)
 
         entry = self.entry
@@ -207,9 +232,13 @@ class _Transaction:
         from wizard.verify.check import verify_env
 
         self.events.verify_started()
+        launcher: list[str] = []
+        if self.options.slurm is not None:
+            launcher = self.options.slurm.srun("gc-wizard-verify")
+            self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier)
+                            on_tier=self.events.verify_tier, launcher=launcher)
         verify = result.to_dict()
         if self.cancel.is_set():
             return self.finish("cancelled", error="cancelled during the GraphCast check; the current environment "
@@ -288,16 +317,56 @@ class _Transaction:
             pass
 
 
+class RecipeDoesNotFit(UserError):
+    """`install` of a recipe that does not fit this machine, without --force (exit 2)."""
+
+
+def unfit_reasons(recipe) -> list[str]:
+    """Why `recipe` does not fit this machine (empty when it does): the same verdict `recipes` shows."""
+    from wizard.detect.chain import detect
+    from wizard.recipes.match import match_recipes
+    from wizard.recipes.pythons import find_pythons
+
+    return list(match_recipes([recipe], detect(), pythons=find_pythons())[0].reasons)
+
+
+def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:
+    """Refuse, before anything installs, a recipe that does not fit this machine and a GraphCast source
+    that is not the recipe's GraphCast (interface.md: exit 2 unless --force). With --force, say so.
+    `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
+    from wizard.install.sources import SourceMismatch, check_graphcast_source
+
+    say = say or (lambda _text: None)
+    reasons = unfit_reasons(recipe) if check_fit else []
+    if reasons:
+        text = f"recipe {recipe.id} does not fit this machine: " + "; ".join(reasons)
+        if not force:
+            raise RecipeDoesNotFit(f"{text}. Choose another (`gc-wizard recipes`), or pass --force to install it "
+                                   "anyway.")
+        say(f"--force: {text}; installing anyway")
+    verdict = check_graphcast_source(recipe, plan.graphcast_src)
+    if not verdict.ok:
+        if not force:
+            raise SourceMismatch(f"GraphCast source refused: {verdict.problem}")
+        say(f"--force: {verdict.problem}")
+    elif verdict.note:
+        say(verdict.note)
+
+
 def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | None = None,
                 cancel: threading.Event | None = None) -> InstallResult:
     """Run `plan` — the one the user was shown — as a transaction; the result says how it went.
 
     Between planning and running only the free disk and the state lock can have changed, so only they
-    are checked again. Raises LockHeld when another wizard works in the state folder, OperationFailed
-    when there is no room.
+    are checked again (besides the fit and GraphCast-source refusals of `check_before_install`, which
+    `--force` overrides). Raises LockHeld when another wizard works in the state folder,
+    OperationFailed when there is no room, UserError for a refused recipe or source.
     """
     events = events or InstallEvents()
     cancel = cancel or threading.Event()
+    # With --slurm the recipe must fit the GPU node, which the command checked there (not this login node).
+    check_before_install(plan.recipe, plan, force=options.force, say=events.message,
+                         check_fit=options.slurm is None)
     envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
     transaction = _Transaction(plan, options, events, cancel)
     with StateLock(f"install {plan.recipe.id}"):

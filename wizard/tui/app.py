@@ -16,7 +16,6 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
@@ -40,15 +39,12 @@ from wizard.tui.messages import (
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import STOP_QUESTION, InstallScreen
+from wizard.tui.screens.install import STOP_CHECK_QUESTION, STOP_QUESTION, InstallScreen
 from wizard.tui.screens.machine import MachineScreen
-from wizard.tui.screens.plan import PlanScreen
+from wizard.tui.screens.plan import ApprovedPlan, PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.verify import VerifyScreen
-
-if TYPE_CHECKING:
-    from wizard.install.plan import Plan
 
 #: Exit statuses for leaving by signal (128 + the signal's number, as a shell reports it).
 _SIGNAL_EXITS = {signal.SIGHUP: 129, signal.SIGTERM: 143}
@@ -82,7 +78,7 @@ class WizardApp(App):
         super().__init__()
         self.options = InstallOptions(recipes_dirs=tuple(recipes_dirs or ()), find_links=tuple(find_links or ()),
                                       offline=offline, graphcast_src=graphcast_src, verify=verify, level=level)
-        """What the app was started with; the Plan screen adds the recipe, folder and installer."""
+        """What the app was started with; the Plan screen adds the recipe, folder, installer and sources."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
@@ -94,6 +90,9 @@ class WizardApp(App):
         self.exit_status: int | None = None
         self._prompt_screen: PromptScreen | None = None
         self._signals: list[int] = []
+        self._leaving = False
+        self._last_install: ApprovedPlan | None = None
+        """Set once the app is quitting: late worker reports only record, they draw nothing."""
 
     # Flow ---------------------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -158,36 +157,37 @@ class WizardApp(App):
         self.push_screen(PlanScreen(match.recipe, self.options),
                          lambda approved: self._plan_done(matches, match, approved))
 
-    def _plan_done(self, matches: list, match, approved: tuple[Plan, InstallOptions] | None) -> None:
+    def _plan_done(self, matches: list, match, approved: ApprovedPlan | None) -> None:
         if approved is None:
             self.show_recipes(matches, selected=match.recipe.id)  # Back: choose again
             return
-        self.start_install(*approved)
+        self.start_install(approved)
 
     # Install ------------------------------------------------------------------------------------
-    def start_install(self, plan: Plan, options: InstallOptions) -> None:
+    def start_install(self, approved: ApprovedPlan) -> None:
         """Run the plan the user approved on the Plan screen (that very object)."""
+        self._last_install = approved
         self.cancel_event = threading.Event()
-        self.install_screen = InstallScreen(plan)
+        self.install_screen = InstallScreen(approved.plan)
         self.verify_screen = None
         self.install_result = None
         self.push_screen(self.install_screen)
-        self.install_worker(plan, options, self.install_screen)
+        self.install_worker(approved, self.install_screen)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
-    def install_worker(self, plan: Plan, options: InstallOptions, screen: InstallScreen) -> None:
+    def install_worker(self, approved: ApprovedPlan, screen: InstallScreen) -> None:
+        from wizard.errors import LockHeld
         from wizard.install.transaction import InstallEvents, run_install
 
         app, cancel = self, self.cancel_event
-        live_log, step_list = screen.live_log, screen.step_list  # their feeders are thread-safe
+        live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe
 
         class Events(InstallEvents):
             def step_started(self, step) -> None:
                 app.post_message(StepStarted(step.name, step.title))
 
             def line(self, step, text: str) -> None:
-                live_log.add_line(text)
-                step_list.progress_from(text)
+                screen.feed_line(text)
 
             def live(self, step, text: str) -> None:
                 live_log.set_live(text)
@@ -214,10 +214,14 @@ class WizardApp(App):
             def message(self, text: str) -> None:
                 live_log.add_line(f"[gc-wizard] {text}")
 
+        if approved.download_bytes:
+            screen.set_expected_bytes(approved.download_bytes)
         try:
-            result = run_install(plan, options, Events(), cancel)
+            result = run_install(approved.plan, approved.options, Events(), cancel)
             self.post_message(InstallDone(result.to_dict()))
-        except Exception as exc:  # a lock held by another wizard, a full disk: shown, not a crash
+        except LockHeld as exc:  # another wizard works in the state folder: retry or quit
+            self.post_message(InstallDone(None, error=str(exc), lock_held=True))
+        except Exception as exc:  # a refused source, a full disk: shown, not a crash
             self.post_message(InstallDone(None, error=str(exc)))
 
     def on_step_started(self, message: StepStarted) -> None:
@@ -246,8 +250,11 @@ class WizardApp(App):
             self.verify_screen.add_tier(message.tier)
 
     def on_install_done(self, message: InstallDone) -> None:
-        result = message.result or {"ok": False, "error": message.error, "cancelled": False}
+        result = message.result or {"ok": False, "error": message.error, "cancelled": False,
+                                    "lock_held": message.lock_held}
         self.install_result = result
+        if self._leaving:
+            return  # ctrl+q or a signal: the app is closing; the core has recorded the outcome
         if self._prompt_screen is not None and self._prompt_screen.is_current:
             self._prompt_screen.dismiss(None)  # the question is moot: the step is over
         if self.install_screen is not None:
@@ -273,8 +280,14 @@ class WizardApp(App):
     def _done_done(self, answer: str | None) -> None:
         if answer == "log":
             return  # Back: the install (or verify) screen underneath shows the log again
+        if answer == "retry" and self._last_install is not None:
+            if isinstance(self.screen, InstallScreen):
+                self.pop_screen()  # the install screen of the attempt that never started
+            self.start_install(self._last_install)
+            return
         ok = bool(self.install_result and self.install_result.get("ok"))
-        self.exit_status = 0 if ok else 1
+        cancelled = bool(self.install_result and self.install_result.get("cancelled"))
+        self.exit_status = 0 if ok else (130 if cancelled else 1)
         self.exit(return_code=self.exit_status)
 
     def install_running(self) -> bool:
@@ -294,9 +307,11 @@ class WizardApp(App):
         def answered(stop: bool | None) -> None:
             if stop and self.install_running():
                 self.cancel_event.set()
-                self.notify("Stopping the install…")
+                self.notify("Stopping the check…" if checking else "Stopping the install…")
 
-        self.push_screen(ConfirmScreen(STOP_QUESTION, yes="Stop", no="Keep going"), answered)
+        checking = isinstance(self.screen, VerifyScreen)
+        self.push_screen(ConfirmScreen(STOP_CHECK_QUESTION if checking else STOP_QUESTION, yes="Stop",
+                                       no="Keep going"), answered)
 
     # Rollback -----------------------------------------------------------------------------------
     def _history_done(self, _result) -> None:
@@ -332,6 +347,7 @@ class WizardApp(App):
     # Leaving ------------------------------------------------------------------------------------
     async def action_quit(self) -> None:
         if self.install_running():
+            self._leaving = True
             self.cancel_event.set()
             self.notify("Stopping the install before leaving…")
             for worker in list(self.workers):
@@ -348,6 +364,7 @@ class WizardApp(App):
         Nothing half-built becomes current: the core marks an environment current only at the end,
         and the cancelled install records itself as cancelled before App.run returns.
         """
+        self._leaving = True
         self.cancel_event.set()
         self.exit_status = _SIGNAL_EXITS.get(signum, 1)
         self.exit(return_code=self.exit_status)

@@ -18,7 +18,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -58,6 +58,8 @@ class VerifyResult:
     exit_status: int | None = None
     removed_paths: list[dict[str, str]] = field(default_factory=list)
     python: str | None = None
+    where: dict[str, Any] | None = None
+    """Set when the check ran on a cluster node through srun: {"node", "via": "srun", "srun": argv}."""
 
     def tier(self, name: str) -> dict[str, Any] | None:
         return next((t for t in self.tiers if t.get("name") == name), None)
@@ -72,6 +74,7 @@ class VerifyResult:
             "tiers": self.tiers, "findings": [f.to_dict() for f in self.findings], "log": self.log,
             "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "timed_out": self.timed_out,
             "exit_status": self.exit_status, "removed_paths": self.removed_paths, "python": self.python,
+            "where": self.where,
         }
 
 
@@ -213,10 +216,13 @@ def _rebuild_tiers(stream: _Stream, why: dict[str, str]) -> list[dict[str, Any]]
             tiers.append(done[name])
         elif failed is None:
             failed = name
-            tiers.append({"name": name, "ok": False, "status": "failed", "seconds": None, "error": dict(why)})
+            # A stop by the user is not a failure of the environment: the tier says "cancelled".
+            status = "cancelled" if why.get("type") == "Cancelled" else "failed"
+            tiers.append({"name": name, "ok": False, "status": status, "seconds": None, "error": dict(why)})
         else:
+            stopped = "was cancelled" if why.get("type") == "Cancelled" else "failed"
             tiers.append({"name": name, "ok": False, "status": "not_run", "seconds": 0.0,
-                          "reason": f"not run: {failed} failed"})
+                          "reason": f"not run: {failed} {stopped}"})
     return tiers
 
 
@@ -231,6 +237,17 @@ def _failure_text(stream: _Stream, tiers: list[dict[str, Any]]) -> str:
         parts.extend(str(w) for w in tier.get("warnings", []) or [])
     parts.extend(line for line in stream.stdout if not line.startswith("{"))
     return "\n".join(parts)
+
+
+def _env_context(env: Path, child_env: dict[str, str]):
+    """What the environment's files say (jaxlib build, the cuDNN its loader picks under the probe's own
+    variables) to rank the causes of a symptom-only failure; None when it cannot be read."""
+    try:
+        from wizard.verify.inspect_env import inspect_env
+
+        return inspect_env(env, child_env, read_driver=False).context()
+    except Exception:  # ranking is a refinement: a failure here must never hide the finding itself
+        return None
 
 
 def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, timeout: float) -> Finding:
@@ -252,13 +269,26 @@ def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, t
         "administrator.", evidence=tuple(filter(None, [message])), priority=90)
 
 
+def _launcher_finding(stream: _Stream, launcher: Sequence[str]) -> list[Finding]:
+    """srun (the launcher) failed before the probe said anything: its own words, as a finding."""
+    said = [line.strip() for line in stream.stderr if line.strip().startswith("srun:")]
+    if not said:
+        return []
+    return [Finding(
+        id="srun_failed", title="srun could not run the GraphCast check on a GPU node",
+        explanation="Slurm refused or ended the job before the check started: " + "; ".join(said[-4:]),
+        fix="Check the partition and the --srun-arg options (`sinfo` lists partitions, `squeue` the queue); "
+        "the environment and the wizard must be on storage the GPU nodes share.",
+        evidence=tuple(said[-4:]), priority=90)]
+
+
 def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,
                timeout: float = 900, log_path: Path | None = None, runtime_env: dict[str, str] | None = None,
                cancel: threading.Event | None = None,
                on_tier: Callable[[dict[str, Any]], None] | None = None,
                on_tier_start: Callable[[str], None] | None = None,
                on_line: Callable[[str], None] | None = None,
-               facts: Facts | None = None) -> VerifyResult:
+               facts: Facts | None = None, launcher: Sequence[str] = ()) -> VerifyResult:
     """Run the GraphCast probe in `env` and return what it found.
 
     Args:
@@ -269,6 +299,9 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         on_line: called with every other line the probe prints (reader thread), for a live log view.
         cancel: when set, the probe's process group is stopped and the result says `cancelled`.
         facts: detection facts, used to sharpen the diagnosis.
+        launcher: a command the probe runs under, e.g. `wizard.detect.slurm.SlurmTarget.srun(...)`: the
+            check then runs on a cluster's GPU node (srun passes the probe's environment along and
+            forwards its output line by line; stopping srun cancels the job step).
     """
     env = Path(env).expanduser().absolute()
     if backend not in BACKENDS:
@@ -278,7 +311,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     python = Env(env).python
     if not python.exists():
         raise UserError(f"{env} is not a Python environment: there is no {python}.")
-    argv = [str(python), str(PROBE_PATH), "--backend", backend, "--level", level]
+    argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level]
     if graphcast_src is not None:
         src = Path(graphcast_src).expanduser().absolute()
         if not src.is_dir():
@@ -335,6 +368,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         tiers = list(result_json["tiers"])
         resolved_backend = result_json.get("backend") or backend
         python_version = result_json.get("python")
+        host = result_json.get("host")
     else:
         if cancelled:
             why = {"type": "Cancelled", "message": "verification was cancelled"}
@@ -346,6 +380,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         tiers = _rebuild_tiers(stream, why)
         resolved_backend = next((t.get("backend_expected") for t in tiers if t.get("backend_expected")), backend)
         python_version = next((t.get("python") for t in tiers if t.get("python")), None)
+        host = None
 
     for tier in tiers:
         if tier.get("status") == "failed":
@@ -355,7 +390,9 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     ok = bool(tiers) and all(t.get("ok") for t in tiers) and not cancelled and not timed_out
     findings: list[Finding] = []
     if not ok and not cancelled:
-        findings = diagnose_text(_failure_text(stream, tiers), facts)
+        findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
+        if not findings and launcher and not stream.tiers:
+            findings = _launcher_finding(stream, launcher)
         if not findings:
             failed = next((t for t in tiers if t.get("status") == "failed"), None)
             findings = [_fallback_finding(failed, log_file, timed_out, timeout)]
@@ -364,6 +401,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         ok=ok, env=str(env), backend=resolved_backend, level=level, tiers=tiers, findings=findings,
         log=str(log_file), seconds=seconds, cancelled=cancelled, timed_out=timed_out,
         exit_status=proc.returncode, removed_paths=removed, python=python_version,
+        where={"node": host, "via": "srun", "srun": list(launcher)} if launcher else None,
     )
     summary = "passed" if ok else ("cancelled" if cancelled else "FAILED")
     log.write(f"# verify {summary} in {seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")

@@ -256,8 +256,11 @@ def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
 
 
 def _recipe(build: dict[str, Any] | None, driver: str | None) -> str:
-    major = _version_tuple(driver)
-    if major and major[0] < 525:
+    """The GPU recipe to name: by the driver when it is known, else by the CUDA the jaxlib was built for."""
+    version = _version_tuple(driver)
+    if version:
+        return GPU_RECIPE_BY_CUDA_MAJOR[11] if version < MIN_DRIVER_FOR_CUDA[12] else DEFAULT_GPU_RECIPE
+    if build and build.get("cuda") == "11":
         return GPU_RECIPE_BY_CUDA_MAJOR[11]
     return DEFAULT_GPU_RECIPE
 

@@ -70,7 +70,7 @@ class MachineScreen(Screen[str]):
             yield Static("", id="problems", markup=False)
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
             yield Static("", id="recommended", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")

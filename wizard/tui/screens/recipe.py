@@ -59,7 +59,7 @@ class RecipeScreen(Screen):
         yield OptionList(*options, id="recipes", markup=False)
         with VerticalScroll(id="recipe-detail"):
             yield Static("", id="detail", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         option_list = self.query_one(OptionList)

@@ -174,3 +174,23 @@ def test_every_pattern_is_justified_by_a_real_log_or_an_upstream_string():
         if matched and not re.search(r"\.log|upstream:", cited):
             problems.append(f"line {index + 1}: no citation: {line.strip()}")
     assert not problems, "\n".join(problems)
+
+
+def test_unrecognised_names_the_failed_install_step():
+    text = ("\n===== 2026-11-22T18:34:01+00:00  install-requirements: Install the 1 pinned packages\n"
+            "$ uv pip install pkg-a==1.0\n"
+            "  × No solution found when resolving dependencies:\n"
+            "error: some resolver trouble nobody has catalogued\n"
+            "===== install-requirements: FAILED (exit status 1) in 0.2 s\n")
+    summary = unrecognised(text)
+    assert summary.step == "the install step install-requirements (Install the 1 pinned packages), exit status 1"
+    assert summary.last_error == "error: some resolver trouble nobody has catalogued"
+
+
+def test_unreachable_host_fix_names_the_host_and_the_local_source():
+    text = (REAL / "pip_git_clone_could_not_resolve_github.log").read_text(encoding="utf-8")
+    (finding,) = diagnose_text(text)
+    assert finding.id == "host_unreachable"
+    assert finding.fix.startswith("This server cannot reach github.com.") and "--graphcast-src" in finding.fix
+    index = diagnose_text((REAL / "uv_corporate_no_such_host.log").read_text(encoding="utf-8"))[0]
+    assert "cannot reach pypi.org" in index.fix and "--find-links" in index.fix

@@ -171,7 +171,7 @@ requirements: [tinya==1.0, tinyb==2.0]
 graphcast: {source: "graphcast @ git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7af4aaed7790167dffa769bae1f2c",
             revision: 97d1ad50b0b7af4aaed7790167dffa769bae1f2c, version: "0.1.1"}
 machine: {os: [linux], arch: [x86_64, aarch64], python: ">=3.8"}
-runtime_env: {TINY: "1"}
+runtime_env: {JAX_TINY: "1"}
 disk_gib: 0.1
 """
 

@@ -99,3 +99,15 @@ def test_cpu_recipe_installs_here_and_verifies_on_the_node(slurm, isolated_state
     again = run_cli("verify", "--slurm", "--level", "quick", "--json", timeout=900)
     assert again.returncode == 0, again.stderr[-2000:]
     assert last_json(again)["where"]["node"] == slurm.node
+
+
+def test_the_plain_flow_offers_slurm_and_then_uses_it(slurm):
+    if host_has_nvidia_driver():
+        pytest.skip("this host has a real NVIDIA driver")
+    plain = run_cli("--no-tui", timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    assert "but Slurm is here (partitions: gpu): run `gc-wizard --slurm`" in plain.stdout
+    node = run_cli("--no-tui", "--slurm", "gpu", timeout=120)
+    assert node.returncode == 0, node.stderr
+    assert f"Detected on node {slurm.node} (through srun" in node.stdout
+    assert "install jax0.4.23-cuda12-cudnn89 --yes --slurm gpu" in node.stdout

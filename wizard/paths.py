@@ -19,6 +19,33 @@ def state_dir() -> Path:
     return Path(data_home).expanduser() / "gc-wizard"
 
 
+def ensure_state_dir(folder: Path | None = None) -> Path:
+    """Create the state folder (mode 0700: it holds logs, history and environments of one user) if
+    it is not there; an existing folder is left as its owner set it. OSError passes through (the CLI
+    turns it into a sentence naming the folder)."""
+    folder = folder or state_dir()
+    if not folder.is_dir():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
+        else:
+            os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
+    return folder
+
+
+def unusable_env_path(value: str) -> str | None:
+    """Why an environment path cannot work, or None: no shell, PATH or kernelspec can hold ':' (the
+    PATH separator), a newline or a NUL in the folder of a `bin/`."""
+    for char, name in ((":", "a ':'"), ("\n", "a newline"), ("\r", "a carriage return"), ("\0", "a NUL byte")):
+        if char in value:
+            return (f"the environment path {value!r} holds {name}, which PATH and activation scripts cannot "
+                    "represent; choose a folder without it")
+    return None
+
+
 def envs_dir() -> Path:
     return state_dir() / "envs"
 
@@ -29,7 +56,9 @@ def logs_dir() -> Path:
 
 def new_log(kind: str, entry_id: str | None = None) -> Path:
     """The log file of one run: `logs/<kind>-<entry id>.log` for a run with a history entry (ids are
-    unique), else `logs/<kind>-<YYYYmmdd-HHMMSS>[-N].log`, numbered so two runs never share one."""
+    unique), else `logs/<kind>-<YYYYmmdd-HHMMSS>[-N].log`, numbered so two runs never share one. The
+    state folder is made (mode 0700) if it is not there yet."""
+    ensure_state_dir()
     folder = logs_dir()
     if entry_id:
         return folder / f"{kind}-{entry_id}.log"

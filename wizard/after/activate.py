@@ -26,6 +26,11 @@ SHELLS = ("bash", "zsh", "sh")
 def resolve_env(env: str | os.PathLike[str] | None) -> Path:
     """`--env DIR` as an absolute path, or the current environment from history; UserError if neither."""
     if env:
+        from wizard.paths import unusable_env_path
+
+        why = unusable_env_path(str(env))
+        if why:
+            raise UserError(f"--env: {why}.")
         found = Env.at(env)
         if not found.path.is_dir():
             raise UserError(f"environment {found} does not exist.")

@@ -48,9 +48,12 @@ def default_kernel_name(env: Path, marker: EnvMarker | None) -> str:
 
 def display_name(env: Path, marker: EnvMarker | Mapping[str, Any] | None) -> str:
     """"GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)" from the env marker."""
+    from wizard.security import strip_terminal_escapes
+
     if isinstance(marker, Mapping):
         marker = EnvMarker.from_dict(dict(marker)) if marker else None
-    title = str((marker.title or marker.recipe if marker else None) or env.name).strip()
+    # The marker is a file anyone with write access to the env could edit; Jupyter shows this name.
+    title = strip_terminal_escapes(str((marker.title or marker.recipe if marker else None) or env.name)).strip()
     if not title.lower().startswith("graphcast"):
         title = f"GraphCast · {title}"
     # A title's own trailing "(GPU)" joins the verified date: "… cuDNN 8.9 (GPU, verified 2026-11-21)".
@@ -130,6 +133,10 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         tmp.write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         tmp.replace(target)
     except OSError as exc:
+        try:  # a full disk: no half-written temp file left in the user's Jupyter folder
+            (folder / ".kernel.json.tmp").unlink(missing_ok=True)
+        except OSError:
+            pass
         raise OperationFailed(f"cannot write the kernel spec {target}: {exc.strerror or exc}.") from None
     return {
         "ok": True,

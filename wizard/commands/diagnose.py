@@ -13,11 +13,12 @@ log as well, what it finds ranks the causes of a symptom-only log.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say
+from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
 
 
@@ -87,6 +88,10 @@ def _render_env(report) -> str:
     return "\n".join(lines)
 
 
+#: Above this size a log's reading time is announced.
+BIG_LOG_BYTES = 200_000_000
+
+
 def _scan_log(source: str):
     """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
     import collections
@@ -105,6 +110,11 @@ def _scan_log(source: str):
         return scan_stream(sys.stdin, tail=tail), "".join(tail)
     try:
         with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > BIG_LOG_BYTES:
+                # A big log takes a while (about 25 MB/s): say so, on stderr, so the wait is not a mystery.
+                warn(f"reading {source} ({size / 1e6:,.0f} MB) in pieces; this takes about "
+                     f"{max(1, round(size / 25e6))} s")
             return scan_stream(handle, tail=tail), "".join(tail)
     except OSError as exc:
         raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None

@@ -15,13 +15,14 @@ import signal
 import sys
 import threading
 
-from wizard.commands import options
+from wizard.children import stop_all
+from wizard.commands import guard, options
 from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
-from wizard.errors import ExitCode, UserError, WizardError
+from wizard.errors import UserError, WizardError
 from wizard.install.options import InstallOptions
 from wizard.install.transaction import InstallEvents, run_install
-from wizard.security import is_secret_question, strip_terminal_escapes
+from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 
 class TerminalEvents(InstallEvents):
@@ -32,7 +33,7 @@ class TerminalEvents(InstallEvents):
         self.questions: queue.Queue = queue.Queue()
 
     def _say(self, text: str) -> None:
-        self.out.write(text + "\n")
+        self.out.write(redact_secrets(text, keep_user=True) + "\n")
         self.out.flush()
 
     def announce(self, plan) -> None:
@@ -93,17 +94,6 @@ def _ask(text: str, asking: threading.Event) -> str | None:
         asking.clear()
 
 
-def _refused(args: argparse.Namespace, options: InstallOptions, exc: BaseException) -> int:
-    """A refused install (held lock, no room, no Python): with --json still one JSON value last."""
-    if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
-        # Fleet scripts read `tail -n 1 | jq .ok`: a refused install still ends with one JSON value.
-        warn(str(exc))
-        emit_json({"ok": False, "recipe": options.recipe_id, "env": None, "log": None, "entry_id": None,
-                   "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused"})
-        return exc.exit_code
-    raise exc
-
-
 def check_on_node(options: InstallOptions, out) -> None:
     """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
     from wizard.commands.cluster_options import where_line
@@ -145,30 +135,30 @@ def run(args: argparse.Namespace) -> int:
 
     if options.slurm is not None:
         check_on_node(options, sys.stderr if args.json else sys.stdout)
-    try:
-        plan = plan_for(options)
-    except WizardError as exc:
-        return _refused(args, options, exc)
     cancel = threading.Event()
     events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
     outcome: dict = {}
     asking = threading.Event()
 
-    def on_signal(*_: object) -> None:
+    def on_signal(signum: int, _frame: object) -> None:
+        guard.note_signal(signum)  # the exit status says which: 130, 143 or 129
         cancel.set()
+        stop_all()  # planning may be waiting on a hung interpreter's version probe
         if asking.is_set():  # break out of input(): the question is moot now
             raise KeyboardInterrupt
 
     def work() -> None:
         try:
+            # Planned here, in the worker, so a signal can stop a hung interpreter probe; the plan
+            # announced is the plan that runs.
+            plan = plan_for(options)
+            events.announce(plan)
             outcome["result"] = run_install(plan, options, events, cancel)
         except BaseException as exc:  # handed to the main thread, which knows how to report it
             outcome["error"] = exc
 
     worker = threading.Thread(target=work, name="install", daemon=True)
-    previous = signal.signal(signal.SIGINT, on_signal)
-    previous_hup = signal.signal(signal.SIGHUP, on_signal)
-    events.announce(plan)
+    previous = {sig: signal.signal(sig, on_signal) for sig in guard.SIGNALS}
     try:
         worker.start()
         while worker.is_alive():
@@ -178,13 +168,26 @@ def run(args: argparse.Namespace) -> int:
                 continue
             reply.put(_ask(text, asking))
     finally:
-        signal.signal(signal.SIGINT, previous)
-        signal.signal(signal.SIGHUP, previous_hup)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if "error" in outcome and guard.received() is not None and isinstance(outcome["error"], Exception):
+        # Stopped while planning: the interpreter probes were killed, so planning failed; that is the
+        # signal's doing, not the user's input.
+        raise guard.Stopped(guard.received())
     if "error" in outcome:
-        return _refused(args, options, outcome["error"])
+        exc = outcome["error"]
+        if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
+            # Fleet scripts read `tail -n 1 | jq .ok`: a refused install still ends with one JSON value.
+            warn(str(exc))
+            emit_json({"ok": False, "recipe": options.recipe_id, "env": None, "log": None, "entry_id": None,
+                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused",
+                       "exit": exc.exit_code})
+            return exc.exit_code
+        raise exc
     result = outcome["result"]
+    code = guard.signal_exit() if result.cancelled else (0 if result.ok else 1)
     if args.json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), "exit": code})
     elif result.ok:
         from wizard.paths import wizard_command
 
@@ -208,9 +211,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
-    if result.cancelled:
-        return ExitCode.CANCELLED
-    return 0 if result.ok else 1
+    return code
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:

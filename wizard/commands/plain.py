@@ -69,8 +69,23 @@ def run(args: argparse.Namespace) -> int:
     say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "
         "walk-through; nothing is installed.")
     say("")
-    found = survey(recipes_dir)
-    facts = found.facts
+    from wizard.commands.cluster_options import facts_for, slurm_target, where_line
+    from wizard.commands.output import warn
+
+    target = slurm_target(args)
+    surveyed = survey(recipes_dir, facts=facts_for(args, on_line=warn) if target is not None else None,
+                      local=True)
+    facts = surveyed.facts
+    if target is not None:
+        say(where_line(facts) or "")
+    elif facts.driver is None:
+        from wizard.detect.slurm import partitions, srun_on_path
+
+        found = partitions() if srun_on_path() else None
+        if found:
+            say(f"This node has no GPU, but Slurm is here (partitions: {', '.join(found[:5])}): run "
+                "`gc-wizard --slurm` to detect on a GPU node through srun.")
+            say("")
     for line in _machine_lines(facts):
         say(line)
     for line in _current_lines():
@@ -78,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say("== Recipes ==")
-    say(render_matches(list(found.matches), facts))
-    best = found.recommended
+    say(render_matches(list(surveyed.matches), facts))
+    best = surveyed.recommended
     if best is None:
         say("")
         say(f"No recipe fits this machine; the reasons above say why. `{wizard_command()} report --out report.md` writes "
@@ -104,7 +119,12 @@ def run(args: argparse.Namespace) -> int:
     say("")
     say("== Next ==")
     me = wizard_command()
-    say(f"  {me}{extra} install {best.recipe.id} --yes   # build a new environment, verify GraphCast, make it current")
+    after = ""
+    if target is not None:  # after the recipe: a partition right after --slurm would swallow the command
+        after = " --slurm" + (f" {shlex.quote(target.partition)}" if target.partition else "")
+        after += "".join(f" {shlex.quote('--srun-arg=' + a)}" for a in target.srun_args)
+    say(f"  {me}{extra} install {best.recipe.id} --yes{after}   # build a new environment, verify GraphCast, "
+        "make it current")
     say(f'  eval "$({me} activate)"    # use it in this shell (stale CUDA folders left out)')
     say(f"  {me} kernel install    # use it from Jupyter notebooks")
     say(f"  {me} report --out report.md    # if anything fails: a redacted report for your admin")

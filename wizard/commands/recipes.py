@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import textwrap
 from pathlib import Path
@@ -23,20 +22,65 @@ def _load_facts(path: str | None) -> Facts:
         from wizard.detect.chain import detect
 
         return detect()
+    from wizard import bounded
+
     try:
-        text = Path(path).expanduser().read_text(encoding="utf-8")
+        text = bounded.read_text(Path(path).expanduser(), bounded.FACTS_BYTES)
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"--facts {path}: {exc}.") from None
     except OSError as exc:
         raise UserError(f"--facts {path}: cannot be read ({exc.strerror})") from None
     lines = [line for line in text.splitlines() if line.strip()]
     try:
         try:
-            data = json.loads(text)
+            data = bounded.loads_json(text)
+        except bounded.ParseLimitError:
+            raise
         except ValueError:
             # Saved CLI output may carry other lines before its JSON; the JSON is the last line.
-            data = json.loads(lines[-1])
-        return Facts.from_dict(data)
-    except (ValueError, IndexError, KeyError, TypeError) as exc:
+            data = bounded.loads_json(lines[-1])
+        if not isinstance(data, dict):
+            raise ValueError("it is not a JSON object")
+        return _checked(Facts.from_dict(_plain(data)))
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"--facts {path}: {exc}.") from None
+    except (ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise UserError(f"--facts {path}: not the JSON that `gc-wizard detect --json` prints ({exc})") from None
+
+
+def _plain(value):
+    """Saved facts with control characters (terminal escapes) taken out of every string."""
+    if isinstance(value, str):
+        return "".join(c for c in value if c >= " " and not 0x7f <= ord(c) < 0xa0)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _checked(facts: Facts) -> Facts:
+    """TypeError unless every text field of the saved facts holds text (or nothing) and numbers are numbers:
+    a list where a version belongs would otherwise fail deep inside the matching."""
+    import dataclasses
+
+    stack = [facts]
+    while stack:
+        item = stack.pop()
+        for f in dataclasses.fields(item):
+            value = getattr(item, f.name)
+            kind = str(f.type)
+            if dataclasses.is_dataclass(value):
+                stack.append(value)
+            elif isinstance(value, tuple):
+                stack.extend(v for v in value if dataclasses.is_dataclass(v))
+            elif kind.startswith("str") and not isinstance(value, str) and not (value is None and "None" in kind):
+                raise TypeError(f"'{f.name}' must be text, not {type(value).__name__}")
+            elif kind.startswith(("int", "float")) and (isinstance(value, bool)
+                                                          or not isinstance(value, (int, float))) \
+                    and not (value is None and "None" in kind):
+                raise TypeError(f"'{f.name}' must be a number, not {type(value).__name__}")
+    return facts
 
 
 def _machine_line(facts: Facts) -> str:
@@ -180,16 +224,31 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    from wizard.security import redact_secrets
     from wizard.session import plan_for
 
     plan = plan_for(options.install_options(args))
     checks = plan_checks(plan)
+    # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
+    # never to show it: printed plans (and saved JSON) carry `user:***`.
     if args.json:
-        emit_json({**plan.to_dict(), "fits": not checks["reasons"], "reasons": checks["reasons"],
-                   "graphcast_source": checks["verdict"].to_dict(), "download": checks["download"].to_dict()})
+        emit_json(_redacted({**plan.to_dict(), "fits": not checks["reasons"], "reasons": checks["reasons"],
+                             "graphcast_source": checks["verdict"].to_dict(), "download": checks["download"].to_dict()}))
     else:
-        say(render_plan(plan, checks))
+        say(redact_secrets(render_plan(plan, checks), keep_user=True))
     return 0
+
+
+def _redacted(value):
+    from wizard.security import redact_secrets
+
+    if isinstance(value, str):
+        return redact_secrets(value, keep_user=True)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:

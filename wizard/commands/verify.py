@@ -26,6 +26,11 @@ def resolve_target(env_arg: str | None) -> tuple[Path, str, dict[str, str]]:
     from wizard.history.store import load_history
 
     if env_arg:
+        from wizard.paths import unusable_env_path
+
+        why = unusable_env_path(str(env_arg))
+        if why:
+            raise UserError(f"--env: {why}.")
         env = Env.at(env_arg)
         if not env.path.is_dir():
             raise UserError(f"--env {env_arg} is not a folder.")
@@ -141,7 +146,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     p.add_argument("--graphcast-src", metavar="SRC",
                    help="a GraphCast checkout to import when the environment has none installed")
     options.level_option(p)
-    p.add_argument("--timeout", type=float, default=900.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=options.positive_seconds, default=900.0, metavar="SECONDS",
                    help="stop the check after this long (default: 900)")
     options.slurm_options(p)
     options.json_option(p)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,6 @@ from wizard.install.envs import MARKER, EnvMarker, read_marker
 ORIGINAL_VAR = "_GC_WIZARD_ORIGINAL"
 #: Exported by the script: the environment that is active (the report shows it).
 ACTIVE_VAR = "GC_WIZARD_ACTIVE_ENV"
-_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 @dataclass(frozen=True)
@@ -184,11 +182,16 @@ def _python_part(act: Activation, base: Callable[[str], str | None], environ: Ma
 
 
 def _runtime_part(act: Activation) -> None:
-    """The recipe's runtime variables; never the search paths decided above."""
-    for name, value in (act.marker.runtime_env if act.marker else {}).items():
-        if name in ("PATH", "LD_LIBRARY_PATH", "VIRTUAL_ENV") or not _VAR_NAME.match(name):
-            act.notes.append(f"ignores the recipe's runtime variable {name!r}")
-            continue
+    """The recipe's runtime variables, from the recipe allowlist only (`wizard.recipes.runtime_env`).
+
+    The marker is a file in the environment: whoever can write there could add PROMPT_COMMAND or
+    BASH_ENV, so nothing outside the allowlist is ever set (and never the search paths decided above).
+    """
+    from wizard.recipes.runtime_env import allowed
+
+    runtime, dropped = allowed(dict(act.marker.runtime_env) if act.marker else {})
+    act.notes += [f"{note} (from {MARKER})" for note in dropped]
+    for name, value in runtime.items():
         act.set[name] = value
 
 

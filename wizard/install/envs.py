@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 
 MARKER = "gc-wizard-env.json"
@@ -89,21 +90,34 @@ def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None
     data = marker.to_dict() if isinstance(marker, EnvMarker) else dict(marker)
     path = Path(env) / MARKER
     tmp = path.with_name(f".{MARKER}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:  # a full disk or a signal: no temp file left in the environment
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
 
 
 def read_marker(env: str | os.PathLike[str]) -> EnvMarker | None:
-    """The env marker, None when there is none; UserError naming the file when it is damaged."""
+    """The env marker, None when there is none; UserError naming the file when it is damaged (or far
+    larger than a marker ever is)."""
+    from wizard import bounded
+
     path = Path(env) / MARKER
     try:
-        text = path.read_text(encoding="utf-8")
+        text = bounded.read_text(path, bounded.MARKER_BYTES)
     except FileNotFoundError:
         return None
+    except ValueError as exc:
+        raise UserError(f"the environment marker {path} cannot be read: {exc}; remove it, or rebuild the "
+                        "environment.") from None
     except OSError as exc:
         raise UserError(f"cannot read the environment marker {path}: {exc.strerror or exc}.") from None
     try:
-        data = json.loads(text)
+        data = bounded.loads_json(text)
     except ValueError as exc:
         raise UserError(f"the environment marker {path} is not valid JSON ({exc}); remove it, or rebuild "
                         "the environment.") from None
@@ -213,7 +227,7 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     if not python.exists():
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
     try:
-        proc = subprocess.run([_uv(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True,
+        proc = subprocess.run([_uv(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, preexec_fn=die_with_parent(),
                               timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
@@ -245,7 +259,7 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
                 [_uv(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps",
                  "--no-header", "--no-annotate", "--python", str(env_python(env)), *links, str(source),
                  "-o", str(compiled)],
-                capture_output=True, text=True, timeout=timeout)
+                capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
         except (OSError, subprocess.TimeoutExpired):
             return None
         if proc.returncode != 0 or not compiled.exists():
@@ -278,7 +292,7 @@ def sync(env: Path | str, packages: list[str], *, find_links: list[str] = (), re
         for how, extra in (("offline", ["--offline"]), ("online", [])):
             try:
                 proc = subprocess.run([_uv(), "pip", "sync", "--python", python, *empty, *links, *extra, source],
-                                      capture_output=True, text=True, timeout=timeout)
+                                      capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
             except (OSError, subprocess.TimeoutExpired) as exc:
                 errors.append(f"{how}: {exc}")
                 continue

@@ -50,8 +50,14 @@ MODES = ("new", "in-place")
 #: pip learned `--progress-bar raw` in 24.1.
 PIP_MIN_FOR_RAW = "24.1"
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+#: uv has no switch that stops it asking; its one question, "replace the existing environment?
+#: [y/n]", is answered "n" by `NO_REPLACE` below. (pip's and git's switches are the runner's
+#: `NO_INPUT_ENV`, set for unattended runs.)
 _UV_ENV = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
 _PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COLOR": "1", "NO_COLOR": "1"}
+#: `uv venv` asks before replacing an environment already at the path; a new environment never replaces one.
+NO_REPLACE = PromptRule(pattern=r"already exists at .*[Rr]eplace it\?", answer="n",
+                        why="a new environment never replaces one that is already there")
 
 
 @dataclass(frozen=True)
@@ -151,6 +157,9 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     holds `bin/python` -> "in-place"; a missing or empty folder -> "new" there; anything else is refused."""
     if env is None or str(env) == "":
         return default_env_dir(recipe_id), "new"
+    why = paths.unusable_env_path(str(env))
+    if why:
+        raise UserError(f"--env: {why}.")
     env_dir = Path(env).expanduser().absolute()
     if env_has_python(env_dir):
         return env_dir, "in-place"
@@ -301,7 +310,7 @@ def build_plan(
             steps.append(Step(
                 name="create-env", title=f"Create the environment (Python {python.version or python.executable})",
                 argv=(uv, "venv", "--python", python.executable, *offline_flags, str(env_dir)),
-                env=dict(_UV_ENV), cwd=cwd, kind="create_env",
+                env=dict(_UV_ENV), cwd=cwd, kind="create_env", prompts=(NO_REPLACE,),
             ))
         install = [uv, "pip", "install", "--python", env_py]
         steps.append(Step(

@@ -28,6 +28,7 @@ import os
 import shutil
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,8 @@ from wizard.install import envs
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
 from wizard.install.runner import RunnerEvents, run_plan
-from wizard.lock import StateLock
+from wizard.lock import StateLock, TargetLock
+from wizard.security import redact_secrets
 
 __all__ = ["InstallEvents", "InstallOptions", "InstallResult", "RecipeDoesNotFit", "check_before_install",
            "run_install", "unfit_reasons"]
@@ -108,8 +110,9 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
 def _note(log: Path, text: str) -> None:
     """A line of our own in the run's log (after the runner closed it)."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a", encoding="utf-8") as handle:
-        handle.write(f"[gc-wizard] {text}\n")
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with open(fd, "a", encoding="utf-8") as handle:
+        handle.write(f"[gc-wizard] {redact_secrets(text)}\n")
 
 
 class _Transaction:
@@ -144,6 +147,7 @@ class _Transaction:
             return
         if self.options.env is None:
             planned = self.env
+            paths.ensure_state_dir()
             self.env.parent.mkdir(parents=True, exist_ok=True)
             for n in range(1, MAX_FOLDER_TRIES + 1):
                 candidate = planned if n == 1 else planned.with_name(f"{planned.name}-{n}")
@@ -201,7 +205,8 @@ class _Transaction:
 
     def run(self) -> InstallResult:
         self.begin()
-        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel)
+        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel,
+                           no_input=self.options.assume_yes)
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):
             return self.finish("cancelled", error="cancelled by the user; the current environment is untouched")
@@ -369,7 +374,9 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
                          check_fit=options.slurm is None)
     envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
     transaction = _Transaction(plan, options, events, cancel)
-    with StateLock(f"install {plan.recipe.id}"):
+    # A --env folder may be another state folder's target at the same time: lock it too.
+    target = TargetLock(plan.env_dir, f"install {plan.recipe.id}") if options.env else nullcontext()
+    with StateLock(f"install {plan.recipe.id}"), target:
         try:
             return transaction.run()
         except BaseException as exc:

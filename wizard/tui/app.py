@@ -15,6 +15,7 @@ import queue
 import signal
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from textual import work
@@ -74,11 +75,14 @@ class WizardApp(App):
 
     def __init__(self, recipes_dirs: list[str] | None = None, *, find_links: list[str] | None = None,
                  offline: bool = False, graphcast_src: str | None = None, verify: bool = True,
-                 level: str = "notebook") -> None:
+                 level: str = "notebook", slurm=None) -> None:
         super().__init__()
         self.options = InstallOptions(recipes_dirs=tuple(recipes_dirs or ()), find_links=tuple(find_links or ()),
-                                      offline=offline, graphcast_src=graphcast_src, verify=verify, level=level)
-        """What the app was started with; the Plan screen adds the recipe, folder, installer and sources."""
+                                      offline=offline, graphcast_src=graphcast_src, verify=verify, level=level,
+                                      slurm=slurm)
+        """What the app was started with; the Plan screen adds the recipe, folder, installer and sources.
+        `slurm` (a `wizard.detect.slurm.SlurmTarget`, from --slurm or the machine screen's offer): detect
+        and verify on a GPU node through srun."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
@@ -96,7 +100,7 @@ class WizardApp(App):
 
     # Flow ---------------------------------------------------------------------------------------
     def on_mount(self) -> None:
-        self.machine = MachineScreen(self.options.recipes_dirs)
+        self.machine = MachineScreen(self.options.recipes_dirs, slurm=self.options.slurm)
         self.push_screen(self.machine, self._machine_done)
         loop = asyncio.get_running_loop()
         for signum in _SIGNAL_EXITS:
@@ -136,7 +140,9 @@ class WizardApp(App):
     def _machine_done(self, answer: str | None) -> None:
         # The machine screen is the base of the flow: whatever it answered, it comes back afterwards.
         machine = self.machine
-        self.machine = MachineScreen(self.options.recipes_dirs)
+        if machine is not None:  # the user may have switched to a GPU node there
+            self.options = replace(self.options, slurm=machine.slurm)
+        self.machine = MachineScreen(self.options.recipes_dirs, slurm=self.options.slurm)
         if answer == "history":
             self.machine.facts, self.machine.matches = machine.facts, machine.matches
             self.push_screen(self.machine, self._machine_done)

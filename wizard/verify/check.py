@@ -25,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.activation import compute_activation
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker
+from wizard.security import redact_secrets
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 
@@ -103,7 +105,7 @@ def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | Non
     child.update(PROBE_ADDITIONS)
     if backend in ("gpu", "auto"):
         for name, value in GPU_ADDITIONS.items():
-            if name not in marker.runtime_env:
+            if name not in act.set:  # the recipe's runtime variables (allowlisted) win
                 child[name] = value
     removed = [{"variable": r.variable, "dir": r.folder, "reason": r.reason} for r in act.removals]
     return child, removed
@@ -119,12 +121,13 @@ class _Log:
     def __init__(self, path: Path):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(path, "a", encoding="utf-8")  # closed in close()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private whatever the umask
+        self._file = open(fd, "a", encoding="utf-8")  # closed in close()
         self._lock = threading.Lock()
 
     def write(self, line: str) -> None:
         with self._lock:
-            self._file.write(line.rstrip("\n") + "\n")
+            self._file.write(redact_secrets(line.rstrip("\n")) + "\n")
             self._file.flush()
 
     def close(self) -> None:
@@ -335,6 +338,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     proc = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
         cwd=str(env), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
+        preexec_fn=die_with_parent(),  # it dies with the wizard, even on SIGKILL: no orphan holding GPU memory
     )
     readers = [
         threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, on_line), daemon=True),

@@ -426,6 +426,19 @@ def _render(template: str, values: dict[str, str]) -> str:
     return template.format_map(_Values(values))
 
 
+def _reach_fix(evidence: list[str]) -> str | None:
+    """For an unreachable host: which host and the local source that replaces it (wizard/install/reach.py,
+    the same advice the installer itself prints), or None when the lines name no host."""
+    from wizard.install.reach import advice_for, find_unreachable
+
+    hosts = find_unreachable("\n".join(evidence))
+    return advice_for(hosts) if hosts else None
+
+
+#: Fixes computed from a finding's evidence where the knowledge file's text cannot be specific enough.
+_FIX_FROM_EVIDENCE = {"host_unreachable": _reach_fix}
+
+
 def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = ()) -> Finding:
     entry = hit.entry
     values = dict(hit.groups)
@@ -434,6 +447,10 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
         values.setdefault("needed", values.get("minimum") or values["built"])
     dirs = shadowing_dirs(facts, entry.libraries)
     fix = entry.fix
+    provider = _FIX_FROM_EVIDENCE.get(entry.id)
+    specific = provider(hit.evidence) if provider else None
+    if specific:
+        fix = specific.replace("{", "{{").replace("}", "}}")
     if dirs and entry.fix_with_dirs:
         values["dirs"] = ", ".join(dirs)
         fix = entry.fix_with_dirs
@@ -529,7 +546,10 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
-    r"[FE]\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:)\b.*$", re.MULTILINE)
+    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$", re.MULTILINE)
+#: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
+_STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)
+_STEP_FAILED = re.compile(r"^===== (?P<step>[\w-]+): FAILED \((?P<status>[^)]*)\)", re.MULTILINE)
 _TIER_START = re.compile(r"^gc-wizard-tier-start: (\w+)", re.MULTILINE)
 _TIER_DONE = re.compile(r"^gc-wizard-tier: (\{.*\})$", re.MULTILINE)
 
@@ -564,6 +584,11 @@ def unrecognised(text: str) -> Unrecognised | None:
                 step = f"the {name.group(1)} tier"
     if step is None and started and started[-1] not in finished:
         step = f"the {started[-1]} tier"
+    failed_steps = _STEP_FAILED.findall(raw)
+    if step is None and failed_steps:
+        name, status = failed_steps[-1]
+        titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
+        step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "") + f", {status}"
     errors = [m.group(0).strip() for m in _EXCEPTION_LINE.finditer(clean_log_text(raw))]
     errors = [e for e in errors if e not in ("Traceback (most recent call last):",)]
     if not errors and step is None:

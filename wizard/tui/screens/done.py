@@ -48,14 +48,19 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
         lines += ["", untouched, *log_line]
         return "\n".join(lines)
     verified = result.get("verify") and result["verify"].get("ok")
+    node = ((result.get("verify") or {}).get("where") or {}).get("node")
     return "\n".join([
-        f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}",
+        f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}"
+        + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.get('env')}",
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         f'    eval "$({command} activate)"',
         "",
         f"Use it in Jupyter: press k to register it as a kernel (or run {command} kernel install).",
+        "",
+        f"Use it with Lmod: press m to write a module file (or run {command} module install),",
+        f"    then: module load graphcast/{result.get('recipe')}",
         "",
         *log_line,
     ])
@@ -69,6 +74,7 @@ class DoneScreen(Screen[str]):
         Binding("enter", "finish", "Finish", id="next", priority=True, tooltip="Leave gc-wizard"),
         Binding("escape", "back", "Back: log", id="back", tooltip="The install screen and its full log"),
         Binding("k", "kernel", "Jupyter kernel", id="kernel", tooltip="Register this env as a Jupyter kernel"),
+        Binding("m", "module", "Module file", id="module", tooltip="Write an Lmod module file: module load graphcast/…"),
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
         Binding("s", "report", "Support report", id="report", tooltip="Preview a report to send your admin"),
         Binding("r", "retry", "Try again", id="retry", tooltip="Start the same install again"),
@@ -96,7 +102,7 @@ class DoneScreen(Screen[str]):
         self.dismiss("log")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "kernel":
+        if action in ("kernel", "module"):
             return bool(self.result.get("ok") and self.result.get("env"))
         if action == "retry":
             return bool(self.result.get("lock_held"))
@@ -118,6 +124,20 @@ class DoneScreen(Screen[str]):
     def action_kernel(self) -> None:
         if self.result.get("ok") and self.result.get("env"):
             self.install_kernel()
+
+    def action_module(self) -> None:
+        if self.result.get("ok") and self.result.get("env"):
+            self.install_module()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="module", description="Writing a module file")
+    def install_module(self) -> None:
+        from wizard.after.module import module_install
+
+        try:
+            written = module_install(self.result["env"])
+            self.app.call_from_thread(self.notify, f"Module written. Use it: {written['use']}", timeout=20)
+        except Exception as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="kernel", description="Registering kernel")
     def install_kernel(self) -> None:

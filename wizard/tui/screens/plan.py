@@ -61,7 +61,7 @@ def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[s
 
 
 def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses: list | None = None,
-              download: str | None = None) -> str:
+              download: str | None = None, slurm=None) -> str:
     recipe = plan.recipe
     where = "existing environment, changed in place" if plan.mode == "in-place" else "a new environment"
     free = f"; {free_gib:.0f} GiB free there" if free_gib is not None else ""
@@ -81,6 +81,9 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
         "Steps (nothing has run yet):",
     ]
     lines += [f"  {i}. {step.title}" for i, step in enumerate(plan.steps, 1)]
+    if slurm is not None:
+        part = f"partition {slurm.partition}" if slurm.partition else "the default partition"
+        lines.append(f"  then the GraphCast check on a GPU node of {part}, through srun")
     lines += ["", f"Pins ({len(recipe.requirements)}):"] + [f"  {req}" for req in recipe.requirements]
     lines.append(f"  GraphCast {recipe.graphcast.version} from {plan.graphcast_src} (--no-deps)")
     if recipe.runtime_env:
@@ -167,7 +170,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         if self.plan is None:
             return
         self.query_one("#plan", Static).update(plan_text(self.plan, self._free, verdict=self.verdict,
-                                                         wheelhouses=self.wheelhouses, download=self.download))
+                                                         wheelhouses=self.wheelhouses, download=self.download,
+                                                         slurm=self.options.slurm))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan-cost", description="Download size")
     def measure_download(self, plan) -> None:

@@ -106,7 +106,8 @@ class VerifyScreen(Screen[str]):
         elif findings:
             text = findings_text(findings)
         elif verify and verify.get("ok"):
-            text = "GraphCast runs here."
+            node = (verify.get("where") or {}).get("node")
+            text = f"GraphCast runs on node {node} (checked through srun)." if node else "GraphCast runs here."
         else:
             text = "The check did not finish."
         self.query_one("#findings", Static).update(text + "\n\nEnter: what to do now · Escape: the install log")

@@ -87,7 +87,7 @@ def test_disk_usage_counts_a_hardlinked_file_once(tmp_path):
     assert (1 << 20) <= used < (1 << 20) + 64 * 1024
 
 
-def test_markers_round_trip_and_a_broken_one_is_one_sentence(tmp_path):
+def test_markers_round_trip_and_a_broken_one_reads_as_none(tmp_path):
     envs.write_marker(tmp_path, {"recipe": "tiny-a", "backend": "cpu", "runtime_env": {"A": "1"}, "mine": 7})
     marker = envs.read_marker(tmp_path)
     assert (marker.recipe, marker.backend, dict(marker.runtime_env)) == ("tiny-a", "cpu", {"A": "1"})
@@ -96,12 +96,9 @@ def test_markers_round_trip_and_a_broken_one_is_one_sentence(tmp_path):
     envs.restore_marker(tmp_path, None)
     assert not (tmp_path / envs.MARKER).exists()
     assert envs.read_marker(tmp_path) is None  # none: an environment the user built
-    for broken, why in (("[1, 2", "not valid JSON"), ("[1, 2]", "not a JSON object"),
-                        ('{"runtime_env": [1]}', "runtime_env that is not a mapping")):
+    for broken in ("[1, 2", "[1, 2]", '{"runtime_env": [1]}', '{"recipe": 7}', "\xff\xfe"):
         (tmp_path / envs.MARKER).write_text(broken)
-        with pytest.raises(UserError, match=why) as info:
-            envs.read_marker(tmp_path)
-        assert str(tmp_path / envs.MARKER) in str(info.value)
+        assert envs.read_marker(tmp_path) is None, broken  # one policy: unreadable is "no marker"
     envs.restore_marker(tmp_path, {"recipe": "theirs"})
     assert envs.read_marker(tmp_path).recipe == "theirs"
     assert sorted(p.name for p in tmp_path.iterdir()) == [envs.MARKER]

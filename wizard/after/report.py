@@ -276,14 +276,9 @@ def _history_section(entries: list[Any], current: Any) -> list[str]:
     lines = ["## Environments (history)", ""]
     if current is not None:
         env = _get(current, "env")
-        from wizard.errors import UserError
         from wizard.install.envs import read_marker
 
-        try:
-            found = read_marker(env) if env else None
-        except UserError as exc:  # the report names what is wrong rather than failing
-            lines.append(f"- **Environment marker:** {exc}")
-            found = None
+        found = read_marker(env) if env else None
         marker = found.to_dict() if found else {}
         lines.append(f"- **Current:** recipe `{_get(current, 'recipe')}`, status {_get(current, 'status')}, "
                      f"entry `{_get(current, 'id')}`, environment `{env}`")

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded, paths
-from wizard.errors import LockHeld, OperationFailed, UserError
+from wizard.errors import LockHeld, OperationFailed
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
@@ -280,14 +280,10 @@ def rebuild_from_markers() -> list[Entry]:
 
 
 def _marker_data(env: Path) -> dict[str, Any]:
-    """An environment's marker as data, {} when it has none; a damaged marker counts as none here
-    (repairing history must not stop on one bad file; `verify`/`activate` name it)."""
+    """An environment's marker as data, {} when it has none (or it cannot be read)."""
     from wizard.install import envs
 
-    try:
-        marker = envs.read_marker(env)
-    except UserError:
-        return {}
+    marker = envs.read_marker(env)
     return marker.to_dict() if marker else {}
 
 

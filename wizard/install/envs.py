@@ -12,9 +12,10 @@ hashes for wheels from a --find-links folder, nor without a cache; then the plai
 is all there is, and nothing fails. A rebuild from the hashed file has uv check every hash it lists.
 
 An environment is an `Env` value (its folder; `.python`, `.exists`, `.is_managed`, `.marker`), and
-its marker an `EnvMarker`. The marker has one error policy: no marker is `None` (an environment the
-user built), a damaged one is a `UserError` naming the file — never silently "no marker", which
-would drop the recipe's runtime variables without a word.
+its marker an `EnvMarker`. The marker has one error policy, everywhere: no marker, or one that cannot
+be read (damaged, far too large, wrong types), is `None` — the environment is then treated as one the
+user built (its jaxlib decides the backend, no runtime variables are set). The marker is a file anyone
+who can write to the environment can edit, so it may never stop `activate`, `verify` or the kernel.
 
 Disk use counts hardlinked files once: uv hardlinks from its cache, so a second environment with the
 same packages costs almost nothing, and `du`-like sums that count every link would scare users.
@@ -102,26 +103,14 @@ def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None
 
 
 def read_marker(env: str | os.PathLike[str]) -> EnvMarker | None:
-    """The env marker, None when there is none; UserError naming the file when it is damaged (or far
-    larger than a marker ever is)."""
+    """The env marker, or None when there is none or it cannot be read (see the module docstring)."""
     from wizard import bounded
 
-    path = Path(env) / MARKER
     try:
-        text = bounded.read_text(path, bounded.MARKER_BYTES)
-    except FileNotFoundError:
+        data = bounded.loads_json(bounded.read_text(Path(env) / MARKER, bounded.MARKER_BYTES))
+        return EnvMarker.from_dict(data)
+    except (OSError, ValueError, UserError):
         return None
-    except ValueError as exc:
-        raise UserError(f"the environment marker {path} cannot be read: {exc}; remove it, or rebuild the "
-                        "environment.") from None
-    except OSError as exc:
-        raise UserError(f"cannot read the environment marker {path}: {exc.strerror or exc}.") from None
-    try:
-        data = bounded.loads_json(text)
-    except ValueError as exc:
-        raise UserError(f"the environment marker {path} is not valid JSON ({exc}); remove it, or rebuild "
-                        "the environment.") from None
-    return EnvMarker.from_dict(data, str(path))
 
 
 def restore_marker(env: Path | str, previous: EnvMarker | Mapping[str, Any] | None) -> None:

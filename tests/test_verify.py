@@ -163,6 +163,8 @@ def test_a_probe_that_dies_is_still_diagnosed(jax_cpu_env_without_graphcast, tmp
         "sys.stderr.write('Please make sure libcudnn_cnn_infer.so.8 is in your library path!\\n')\n"
         "sys.stderr.flush()\n"
         "os.abort()\n")
+    for name in ("casting", "autoregressive", "xarray_jax", "normalization"):  # DeepMind's layout
+        (package / f"{name}.py").write_text("")
     result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", graphcast_src=tmp_path / "src")
     assert not result.ok and result.exit_status == -signal.SIGABRT
     failed = result.failed_tier

@@ -62,8 +62,17 @@ def run_history(args: argparse.Namespace) -> int:
         mark = "●" if row["current"] else " "
         status = row["status"] + ("*" if row.get("interrupted") else "")
         say(f"{mark} {row['id']:22} {row['kind']:8} {status:9} {_size(row):>9}  "
-            f"{(row.get('started') or '')[:16]:16}  {row['recipe']}")
+            f"{(row.get('started') or '')[:16]:16}  {row['recipe']}"
+            + (f" ({row['installer']})" if row.get("installer") else ""))
         say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  {row['env']}")
+        built = [f"from the lock {row['lock']['path']}" if isinstance(row.get("lock"), dict) else "",
+                 f"from the bundle {row['bundle']}" if row.get("bundle") else "",
+                 f"checked on node {(row.get('verify') or {}).get('node')}"
+                 if (row.get("verify") or {}).get("node") else ""]
+        if row.get("bundle"):
+            built[0] = ""  # a bundle's lock is part of it
+        if any(built):
+            say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  " + "; ".join(b for b in built if b))
         if row.get("error") and not row["current"]:
             say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  ! {row['error'].splitlines()[0][:100]}")
     say(f"\n● current   * interrupted   disk: {_human(total)} for all environments together "

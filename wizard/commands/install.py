@@ -74,6 +74,8 @@ class TerminalEvents(InstallEvents):
         status = tier.get("status") or ("ok" if tier.get("ok") else "failed")
         mark = {"ok": "ok", "failed": "FAILED", "skipped": "skipped", "not_run": "not run"}.get(status, status)
         extra = f", {tier['param_count']:,} parameters" if tier.get("param_count") else ""
+        if status in ("skipped", "not_run") and tier.get("reason"):
+            extra += f"; {tier['reason']}"
         self._say(f"    {tier.get('name')}: {mark} ({tier.get('seconds') or 0:.1f} s{extra})")
 
     def message(self, text: str) -> None:
@@ -211,6 +213,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
+            if "Hash mismatch for" in (result.error or "") or "DO NOT MATCH THE HASHES" in (result.error or ""):
+                print("A package file has other bytes than the one the lock was made with, so it was refused "
+                      "(re-uploaded, a different build in a mirror or wheelhouse, or tampered with). Check where it "
+                      f"comes from; if the change is expected, make a new lock (`gc-wizard lock {result.recipe}`).",
+                      file=sys.stderr)
     return code
 
 

@@ -84,7 +84,11 @@ def _checked(facts: Facts) -> Facts:
 
 
 def _machine_line(facts: Facts) -> str:
-    if facts.driver is None:
+    broken = next((w for w in facts.warnings if w.id in ("driver_not_loaded", "driver_library_mismatch")), None)
+    if facts.driver is None and broken is not None:
+        gpu = ("an NVIDIA driver that is installed but not loaded" if broken.id == "driver_not_loaded"
+               else "an NVIDIA driver whose library and kernel module differ (a reboot is due)")
+    elif facts.driver is None:
         gpu = "no NVIDIA driver"
     else:
         gpu = f"NVIDIA driver {facts.driver.version or '?'} (CUDA {facts.driver.cuda_driver_version or '?'})"
@@ -119,7 +123,9 @@ def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:
         best = next(m for m in matches if m.recommended)
-        out += ["", f"Next: gc-wizard plan {best.recipe.id}   (shows every command; runs nothing)"]
+        from wizard.paths import wizard_command
+
+        out += ["", f"Next: {wizard_command()} plan {best.recipe.id}   (shows every command; runs nothing)"]
     return "\n".join(out)
 
 

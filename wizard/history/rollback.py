@@ -13,6 +13,7 @@ versions reinstalled, what the recipe added uninstalled — and puts back the en
 undo is not verified: it restores what the user had, which gc-wizard never checked either.
 
 Which target without an id: the undo of the current install when it was made in place, else the
+install that was current just before the current one (what "previous" means to the user), else the
 newest verified install that is not current (in another folder), else the newest installed one.
 """
 
@@ -94,6 +95,11 @@ def choose_target(history: History, entry_id: str | None) -> Target:
                         "rolled back to.")
     if current is not None and _undoable(current):
         return Target(current, undo=True)
+    # The environment that was current before this one, when it is still there and good.
+    before = history.get(current.previous_current) if current is not None and current.previous_current else None
+    if before is not None and before.kind == "install" and before.status in GOOD and not before.removed \
+            and before.env != current.env and Path(before.env).is_dir():
+        return Target(before)
     others = [e for e in history.good_installs() if not e.current and (current is None or e.env != current.env)]
     best = next((e for e in others if e.status == "verified"), None) or next(iter(others), None)
     if best is None:

@@ -100,6 +100,11 @@ class Entry:
     """The hashed lock the environment was built from: {"path", "sha256", "format"} (`--lock`/`--bundle`)."""
     bundle: str | None = None
     """The offline bundle folder the environment was installed from (`--bundle DIR`)."""
+    installer: str | None = None
+    """uv or pip: two installs of one recipe differ by it (both history views show it)."""
+    previous_current: str | None = None
+    """The install entry that was current just before this one became current: where a plain
+    `gc-wizard rollback` goes back to."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (written by a newer wizard): kept and written back."""
 
@@ -180,6 +185,9 @@ class History:
         return entry
 
     def make_current(self, entry: Entry) -> None:
+        before = self.current()
+        if before is not None and before is not entry and before.kind == "install":
+            entry.previous_current = before.id
         for other in self.entries:
             other.current = other is entry
 

@@ -304,6 +304,8 @@ def build_plan(
         uv = find_uv_bin()
         offline_flags = ["--offline"] if offline else []
         link_env, link_note = link_mode(uv, env_dir)
+        if lock is not None and lock_format(lock) == PYLOCK:
+            link_env["UV_PREVIEW_FEATURES"] = "pylock"  # uv calls reading pylock.toml a preview; no warning
         if link_note:
             notes.append(link_note)
         if mode == "new":

@@ -177,6 +177,7 @@ class _Transaction:
             self.events.message(warning)
         self.claim()
         entry = Entry(id=self.history.new_entry_id(), kind="install", recipe=self.recipe.id, env=str(self.env),
+                      installer=self.plan.installer,
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])

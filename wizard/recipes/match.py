@@ -287,11 +287,15 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
     for recipe, reasons, warnings, usable in raw:
         is_best = best is not None and recipe is best[0]
         if recipe.backend == "cpu" and not reasons and has_nvidia and not any_gpu_fits:
-            why = "; ".join(f"{r.id}: {first}" for r, first in gpu_failures) or "no GPU recipe is installed"
+            # One reason per cause, naming the recipes it stops (not the same sentence once per recipe).
+            by_reason: dict[str, list[str]] = {}
+            for failed, first in gpu_failures:
+                by_reason.setdefault(first, []).append(failed.id)
+            why = "; ".join(f"{first} ({', '.join(sorted(ids))})" if len(by_reason) > 1 else first
+                            for first, ids in by_reason.items()) or "no GPU recipe is installed"
             what = "AN NVIDIA GPU" if facts.gpus else "AN NVIDIA DRIVER"
-            warnings.insert(0, f"THIS MACHINE HAS {what}, BUT NO GPU RECIPE FITS IT ({why}). "
-                               "This CPU stack runs GraphCast on the CPU only, which is far slower; the GPU "
-                               "recipes' reasons say what would have to change to use the GPU.")
+            warnings.insert(0, f"THIS MACHINE HAS {what}, BUT NO GPU RECIPE FITS IT: {why}. "
+                               "This CPU stack runs GraphCast on the CPU only, which is far slower.")
         if reasons:
             summary = reasons[0]
         elif is_best and recipe.backend == "gpu":

@@ -17,6 +17,19 @@ def problems_lines(facts) -> list[str]:
     return [f"! {w.message}" for w in facts.warnings]
 
 
+def current_env_text() -> str:
+    """The GraphCast environment the wizard made current (from its history), or that there is none."""
+    try:
+        from wizard.history.store import load_history
+
+        current = load_history().current()
+    except Exception as exc:  # an unreadable history is said, never a crash
+        return f"unknown (the history cannot be read: {exc})"
+    if current is None:
+        return "none yet (the wizard builds one in a new folder)"
+    return f"{current.env}\n  {current.recipe} · {current.status}"
+
+
 def facts_lines(facts) -> list[str]:
     """The facts as label/value rows that fit 80 columns."""
     rows: list[tuple[str, str]] = []
@@ -41,10 +54,11 @@ def facts_lines(facts) -> list[str]:
     if not facts.cuda_libraries:
         rows.append(("CUDA libs", "none on the loader's path (the recipes bring their own)"))
     env = facts.environment
-    rows.append(("Python", f"{facts.python.version} · {facts.python.executable}"))
-    rows.append(("Env", f"{env.kind} · {env.path}"))
+    rows.append(("GraphCast env", current_env_text()))
+    rows.append(("Wizard runs on", f"Python {facts.python.version} · {facts.python.executable}"))
     if env.packages.get("jax") or env.packages.get("jaxlib"):
-        rows.append(("JAX", f"jax {env.packages.get('jax', '-')}, jaxlib {env.packages.get('jaxlib', '-')}"))
+        rows.append(("Active env", f"{env.path} has jax {env.packages.get('jax', '-')}, "
+                                   f"jaxlib {env.packages.get('jaxlib', '-')}"))
     free = facts.disk.state_free_gib
     rows.append(("Disk", f"{free if free is not None else '?'} GiB free for environments"))
     width = max(len(label) for label, _ in rows)
@@ -79,7 +93,8 @@ class MachineScreen(Screen[str]):
         with VerticalScroll(id="facts-pane"):
             yield Static("", id="problems", markup=False)
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
-            yield Static("", id="recommended", markup=False)
+        # Outside the scrolling pane: on a small terminal (60×20) the recommendation stays in view.
+        yield Static("", id="recommended", markup=False)
         yield Footer(compact=True)
 
 
@@ -128,7 +143,11 @@ class MachineScreen(Screen[str]):
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:
-            text = f"Recommended: {recommended.recipe.title}\n{text}"
+            why = recommended.summary
+            for prefix in ("recommended: ", "recommended, "):
+                why = why[len(prefix):] if why.startswith(prefix) else why
+            why = f", {why}" if why.startswith("but") else (f" — {why}" if why else "")
+            text = f"Recommended: {recommended.recipe.id}{why}\n{text}"
         if self.slurm is None and self.partitions:
             text = (f"This node has no GPU, but Slurm is here (partitions: {', '.join(self.partitions[:5])}). "
                     "Press g to detect on a GPU node through srun; the install then runs here and the "

@@ -41,20 +41,22 @@ class ApprovedPlan:
     download_bytes: int | None = None
 
 
+def _fit(text: str, width: int = 74) -> str:
+    """A long path or URL shortened in the middle, so it stays one row at 80 columns."""
+    return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
+
+
 def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[str]:
     """Where GraphCast and the packages come from, each checked (g, w and o change them)."""
     lines = ["Sources (g GraphCast source, w wheelhouse, o offline):"]
     if verdict is not None:
         mark = "✓" if verdict.ok and not verdict.note else ("?" if verdict.ok else "✗")
-        where = "the recipe's pinned source" if verdict.identity.kind in ("recipe", "git") and \
-            plan.graphcast_src == plan.recipe.graphcast.source else plan.graphcast_src
-        lines.append(f"  GraphCast: {mark} {verdict.identity.describe()}")
-        if where != "the recipe's pinned source":
-            lines.append(f"    from {where}")
-        else:
-            lines.append(f"    from {plan.graphcast_src.split(' @ ')[-1]}")
+        identity = verdict.identity
+        lines.append(f"  GraphCast {mark} {identity.short()} · {identity.kind_text()}")
+        where = plan.graphcast_src.split(" @ ", 1)[-1]
+        lines.append(f"    from {_fit(where, 64)}")
     for house in wheelhouses or []:
-        lines.append(f"  Wheelhouse: {house.describe()}")
+        lines.append(f"  Wheelhouse {_fit(house.describe(), 60)}")
     lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
                                    else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
     return lines
@@ -67,7 +69,10 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     free = f"; {free_gib:.0f} GiB free there" if free_gib is not None else ""
     lines = [f"{recipe.title}"]
     if verdict is not None and not verdict.ok:
-        lines += ["", f"✗ {verdict.problem}", "  g gives another GraphCast source; f installs it anyway.", ""]
+        found = verdict.identity
+        lines += ["", f"✗ Refused: this GraphCast source is {found.short()} ({found.kind_text()}),",
+                  f"  but the recipe needs DeepMind's graphcast {recipe.graphcast.version}.",
+                  "  g gives another source (a checkout of the right tag); f installs it anyway.", ""]
     lines += [
         f"Into {where} (e changes the folder):",
         f"  {plan.env_dir}",
@@ -126,6 +131,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.verdict = None
         """The GraphCast source's check (wizard.install.sources.SourceVerdict) for the shown plan."""
         self.wheelhouses: list = []
+        self.error: str | None = None
+        """Why the current settings give no plan (shown in place of the plan)."""
         self.download: str | None = None
         self._free: float | None = None
 
@@ -152,6 +159,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                                 if "://" not in link]
         except Exception as exc:  # no fitting Python, a bad folder: say it, stay here
             self.plan = None
+            self.verdict = None
+            self.error = str(exc)
             widget.update(f"This plan cannot run:\n\n{exc}\n\nPress g for another GraphCast source, w for "
                           "another wheelhouse, o to switch offline, e for another folder, i to switch the "
                           "installer, or Escape to choose another recipe.")
@@ -215,8 +224,14 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
     def action_graphcast_src(self) -> None:
         def chosen(path: str | None) -> None:
             if path is not None:
+                previous = self.options.graphcast_src
                 self.options = replace(self.options, graphcast_src=path.strip() or None)
                 self.refresh_plan()
+                if self.plan is None:  # not a folder, file or URL: said, and the previous source stays
+                    self.notify(self.error or "That GraphCast source cannot be used.", severity="error", timeout=10)
+                    self.options = replace(self.options, graphcast_src=previous)
+                    self.refresh_plan()
+                    return
                 if self.verdict is not None:
                     self.notify(("GraphCast source: " + self.verdict.identity.describe()) if self.verdict.ok
                                 else self.verdict.problem, severity="information" if self.verdict.ok else "error",

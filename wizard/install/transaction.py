@@ -104,7 +104,9 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
     detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
     advice = unreachable_advice("\n".join(result.tail) + "\n" + _log_tail(log), recipe, python_version,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast")
-    return f"step '{step.title}' failed:\n  {detail}" + (f"\n{advice}" if advice else "") + f"\nFull log: {log}"
+    # The fix first: at 80×24 the installer's own lines would push it off the screen.
+    return (f"step '{step.title}' failed." + (f" {advice}" if advice else "") + f"\nThe installer said:\n  {detail}"
+            f"\nFull log: {log}")
 
 
 def _note(log: Path, text: str) -> None:

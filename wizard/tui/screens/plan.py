@@ -56,7 +56,8 @@ def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[s
         where = plan.graphcast_src.split(" @ ", 1)[-1]
         lines.append(f"    from {_fit(where, 64)}")
     for house in wheelhouses or []:
-        lines.append(f"  Wheelhouse {_fit(house.describe(), 60)}")
+        lines.append(f"  Wheelhouse {house.summary()}")
+        lines.append(f"    in {_fit(house.folder, 64)}")
     lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
                                    else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
     return lines
@@ -70,9 +71,9 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     lines = [f"{recipe.title}"]
     if verdict is not None and not verdict.ok:
         found = verdict.identity
-        lines += ["", f"✗ Refused: this GraphCast source is {found.short()} ({found.kind_text()}),",
-                  f"  but the recipe needs DeepMind's graphcast {recipe.graphcast.version}.",
-                  "  g gives another source (a checkout of the right tag); f installs it anyway.", ""]
+        lines += ["", f"✗ Refused: this GraphCast source is {found.short()},",
+                  f"  {found.kind_text()}; the recipe needs DeepMind's graphcast {recipe.graphcast.version}.",
+                  "  g: another source (a checkout of the right tag) · f: install it anyway", ""]
     lines += [
         f"Into {where} (e changes the folder):",
         f"  {plan.env_dir}",

@@ -118,9 +118,11 @@ def test_a_recipe_that_does_not_fit_is_refused_with_its_reasons(gpu_server, tiny
 
 def test_an_answers_replay_of_a_recipe_that_does_not_fit_is_refused(gpu_server, tmp_path):
     gpu_server("no-nvidia")
-    from wizard.after.answers import AnswerOptions, Answers, save_answers
+    from wizard.after.answers import Answers, save_answers
+    from wizard.install.options import InstallOptions
 
-    answers = save_answers(tmp_path / "answers.json", Answers(recipe="jax0.4.23-cuda12-cudnn89", options=AnswerOptions()))
+    answers = save_answers(tmp_path / "answers.json",
+                           Answers(options=InstallOptions(recipe_id="jax0.4.23-cuda12-cudnn89")))
     proc = run_cli("install", "--answers", str(answers), "--yes")
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "does not fit this machine" in proc.stderr
@@ -230,3 +232,41 @@ def test_diagnose_on_a_terminal_says_what_it_waits_for():
     child.expect(pexpect.EOF)
     child.close()
     assert "jax and jaxlib" in child.before and child.exitstatus == 1
+
+
+# --- what it costs, and the live log ------------------------------------------------------------------------
+def test_download_size_from_the_wheelhouse_and_overall_progress_from_the_installers_lines(tmp_path):
+    from wizard.install.cost import download_size
+    from wizard.install.progress import InstallProgress
+
+    house = tmp_path / "house"
+    wheel = build_wheel(house, "pkg-a", "1.0", module_source="x = 1\n" * 500)
+    size = download_size({"pkg-a": "1.0", "pkg-b": "2.0"}, find_links=[str(house)], offline=True)
+    assert size.bytes == wheel.stat().st_size and size.from_wheelhouse == 1 and size.unknown == ("pkg-b",)
+    assert "from the wheelhouse" in size.describe() and "1 of unknown size (pkg-b)" in size.describe()
+
+    uv = InstallProgress(total_packages=3, expected_bytes=80_000_000)
+    for line in ["Resolved 3 packages in 1.2s", "Downloading jaxlib (73.6MiB)", " Downloaded jaxlib",
+                 "Prepared 3 packages in 4.1s", "Installed 3 packages in 90ms"]:
+        uv.feed(line)
+    assert uv.bytes_done == int(73.6 * 1024**2) and uv.summary(65).startswith("3 of 3 packages · 77 MB of ~80 MB")
+    assert uv.summary(65).endswith("1:05 so far")
+
+    pip = InstallProgress(total_packages=2)
+    for line in ["Collecting jaxlib==0.4.23", "  Downloading jaxlib-0.4.23-cp311-manylinux2014_x86_64.whl (77.2 MB)",
+                 "Progress 262144 of 77208449"]:
+        pip.feed(line)
+    assert pip.current == ("jaxlib", 262144, 77208449)
+    pip.feed("Progress 77208449 of 77208449")
+    pip.feed("Using cached numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl (18.3 MB)")
+    assert pip.bytes_done == 77208449 and pip.fetched == {"jaxlib", "numpy"} and pip.current is None
+
+
+def test_long_log_lines_are_wrapped_for_80_columns():
+    from wizard.tui.widgets.live_log import wrap_line
+
+    line = "fatal: unable to access 'https://github.com/google-deepmind/graphcast/': Could not resolve host: github.com"
+    rows = wrap_line(line, 76)
+    assert len(rows) == 2 and all(len(row) <= 76 for row in rows) and rows[1].startswith("  ↳ ")
+    assert "".join(row.removeprefix("  ↳ ") for row in rows) == line
+    assert wrap_line("short", 76) == ["short"]

@@ -118,9 +118,11 @@ def test_a_recipe_that_does_not_fit_is_refused_with_its_reasons(gpu_server, tiny
 
 def test_an_answers_replay_of_a_recipe_that_does_not_fit_is_refused(gpu_server, tmp_path):
     gpu_server("no-nvidia")
-    from wizard.after.answers import AnswerOptions, Answers, save_answers
+    from wizard.after.answers import Answers, save_answers
+    from wizard.install.options import InstallOptions
 
-    answers = save_answers(tmp_path / "answers.json", Answers(recipe="jax0.4.23-cuda12-cudnn89", options=AnswerOptions()))
+    answers = save_answers(tmp_path / "answers.json",
+                           Answers(options=InstallOptions(recipe_id="jax0.4.23-cuda12-cudnn89")))
     proc = run_cli("install", "--answers", str(answers), "--yes")
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "does not fit this machine" in proc.stderr

@@ -96,14 +96,6 @@ class InstallScreen(Screen):
         """The step rows; `progress_from` may be called from the worker thread."""
         return self._step_list
 
-    def set_plan(self, plan) -> None:
-        """The plan the worker really runs (its env folder is named when the install starts)."""
-        self.plan = plan
-        for step in plan.steps:
-            self._step_list.add_step(step.name, step.title)
-        if self.is_mounted:
-            self.query_one("#install-title", Static).update(self._title())
-
     def finish(self) -> None:
         import time
 

@@ -270,3 +270,22 @@ def test_long_log_lines_are_wrapped_for_80_columns():
     assert len(rows) == 2 and all(len(row) <= 76 for row in rows) and rows[1].startswith("  ↳ ")
     assert "".join(row.removeprefix("  ↳ ") for row in rows) == line
     assert wrap_line("short", 76) == ["short"]
+
+
+def test_plain_rollback_goes_back_to_the_environment_that_was_current_before(tiny):
+    (tiny.recipes / "tiny-c.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text().replace("tiny-a", "tiny-c"))
+    ids = {}
+    for recipe_id in ("tiny-a", "tiny-b"):
+        proc, result = tiny.install(recipe_id)
+        assert proc.returncode == 0, proc.stderr
+        ids[recipe_id] = result["entry_id"]
+    back = run_cli("rollback", ids["tiny-a"], "--yes", "--no-verify")
+    assert back.returncode == 0, back.stderr
+    proc, result = tiny.install("tiny-c")
+    assert proc.returncode == 0, proc.stderr
+    # The newest other good install is tiny-b, but the one current before tiny-c was tiny-a.
+    plain = run_cli("rollback", "--yes", "--no-verify")
+    assert plain.returncode == 0, plain.stderr
+    assert "tiny-a" in plain.stdout and "tiny-b" not in plain.stdout.split("Rolled back")[-1]
+    current = [e for e in tiny.history() if e["current"]]
+    assert current[0]["id"] == ids["tiny-a"] and current[0]["installer"] == "uv"

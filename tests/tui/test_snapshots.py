@@ -117,3 +117,28 @@ async def test_at_60_by_20_the_footer_and_the_recommendation_stay_visible(gpu_se
     footer = [row for row in rows if row.strip()][-1]
     for key in ("⏎ Next: recipes", "h History", "^q Quit"):
         assert key in footer, footer
+
+
+def test_the_check_stopped_shows_the_cancelled_tier(snap_compare, gpu_server):
+    """Ctrl-C → y during the GraphCast check: the tiers so far, the stopped one marked cancelled."""
+    import json
+    from pathlib import Path
+
+    from wizard.tui.screens.verify import VerifyScreen
+
+    gpu_server("no-nvidia")
+    verify = json.loads((Path(__file__).parents[1] / "data" / "verify-cpu-notebook.json").read_text())
+
+    async def stopped(pilot) -> None:
+        await _facts(pilot)
+        screen = VerifyScreen()
+        pilot.app.push_screen(screen)
+        await pilot.pause(0.1)
+        for tier in verify["tiers"][:3]:
+            screen.add_tier(tier)
+        screen.show_result({**verify, "ok": False, "cancelled": True, "findings": [], "tiers": verify["tiers"][:3] + [
+            {"name": "graphcast_jit_init", "ok": False, "status": "cancelled", "seconds": None,
+             "error": {"type": "Cancelled", "message": "verification was cancelled"}}]})
+        await pilot.pause(0.3)
+
+    assert snap_compare(WizardApp(), terminal_size=SIZE, run_before=stopped)

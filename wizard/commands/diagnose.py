@@ -22,16 +22,6 @@ from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
 
 
-def _facts_quietly():
-    """This machine's facts, or None: diagnosis must never fail because detection did."""
-    try:
-        from wizard.detect.chain import detect
-
-        return detect()
-    except Exception:
-        return None
-
-
 def _width() -> int:
     """The terminal's width (also when stdout is piped, e.g. into less), kept between 60 and 100."""
     import os
@@ -131,8 +121,8 @@ def _scan_log(source: str):
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.session import findings_for
     from wizard.verify.diagnose import unrecognised as summarise
-    from wizard.verify.diagnose import uses_facts
 
     env_dir = getattr(args, "env", None)
     source = getattr(args, "logfile", None)
@@ -146,11 +136,7 @@ def run(args: argparse.Namespace) -> int:
     source = source or "-"
     scan, tail = _scan_log(source)
     context = report.context() if report is not None else None
-    findings = scan.findings(context=context)
-    if findings and (uses_facts(findings) or findings[0].causes or scan.gpu_memory):
-        facts = _facts_quietly()
-        if facts is not None:
-            findings = scan.findings(facts, context)
+    findings = findings_for(scan, context=context)
     unknown = summarise(tail) if not findings else None
     name = "standard input" if source == "-" else source
     if getattr(args, "json", False):

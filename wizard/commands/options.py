@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS
+from wizard.install.options import InstallOptions
 
 
 def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -100,6 +101,21 @@ def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.A
     return parser
 
 
+def install_options(args: argparse.Namespace) -> InstallOptions:
+    """The `install`/`plan` arguments as the core's one options value (what the TUI holds too); the
+    GraphCast source and wheelhouses named in the environment (`GC_WIZARD_*`) are added here."""
+    from wizard.commands.cluster_options import slurm_target
+    from wizard.install.sources import merged_sources
+
+    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
+    return InstallOptions(
+        recipe_id=getattr(args, "recipe", None) or "", env=getattr(args, "env", None) or None,
+        installer=getattr(args, "installer", None) or DEFAULT_INSTALLER, find_links=tuple(find_links),
+        offline=bool(getattr(args, "offline", False)), graphcast_src=graphcast_src,
+        verify=not getattr(args, "no_verify", False), level=getattr(args, "level", None) or DEFAULT_LEVEL,
+        assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()),
+        lock=getattr(args, "lock", None), bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
+        force=bool(getattr(args, "force", False)))
 def positive_seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above zero (`nan`, `inf`, 0 and -5 cannot time anything)."""
     import math

@@ -11,11 +11,8 @@ from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.install.plan import Plan, plan_install
-from wizard.install.sources import merged_sources
-from wizard.recipes.loader import get_recipe, load_recipes
-from wizard.recipes.match import RecipeMatch, match_recipes
-from wizard.recipes.pythons import find_pythons
+from wizard.install.plan import Plan
+from wizard.recipes.match import RecipeMatch
 
 _WIDTH = 100
 
@@ -133,7 +130,8 @@ def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
 
 
 def run_recipes(args: argparse.Namespace) -> int:
-    recipes = load_recipes(args.recipes_dir)
+    from wizard.session import survey
+
     saved = getattr(args, "facts", None)
     if saved is None:
         from wizard.commands.cluster_options import facts_for, where_line
@@ -149,22 +147,12 @@ def run_recipes(args: argparse.Namespace) -> int:
                             "--assume-driver.")
         facts = _load_facts(saved)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
-    matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons())
+    matches = list(survey(args.recipes_dir or (), facts=facts, local=saved is None).matches)
     if args.json:
         emit_json([m.to_dict() for m in matches])
     else:
         say(render_matches(matches, facts))
     return 0
-
-
-def make_plan(args: argparse.Namespace) -> Plan:
-    """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
-    recipe = get_recipe(args.recipe, args.recipes_dir)
-    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
-    return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
-                        find_links=tuple(find_links), offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=graphcast_src, lock=getattr(args, "lock", None),
-                        bundle=getattr(args, "bundle", None))
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
@@ -243,8 +231,9 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
 
 def run_plan(args: argparse.Namespace) -> int:
     from wizard.security import redact_secrets
+    from wizard.session import plan_for
 
-    plan = make_plan(args)
+    plan = plan_for(options.install_options(args))
     checks = plan_checks(plan)
     # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
     # never to show it: printed plans (and saved JSON) carry `user:***`.

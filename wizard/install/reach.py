@@ -112,7 +112,7 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
         parts.append("The proxy itself does not answer: check https_proxy / HTTPS_PROXY (your admin knows the "
                      "right one), or install from local sources as below.")
     if "graphcast" in roles:
-        parts.append(f"GraphCast's source is on GitHub. Give a local GraphCast instead: on a machine with internet, "
+        parts.append(f"GraphCast's source is fetched from there. Give a local GraphCast instead: on a machine with internet, "
                      f"`git clone https://github.com/google-deepmind/graphcast && git -C graphcast checkout "
                      f"v{version}`, copy the folder here, then use it with `--graphcast-src DIR` (in the app: g on "
                      f"the Plan screen; or set GC_WIZARD_GRAPHCAST_SRC=DIR).")

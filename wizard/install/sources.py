@@ -330,14 +330,15 @@ class Wheelhouse:
     graphcast: str | None = None
     """A GraphCast file found here (its name), if any."""
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         if not self.wheels and not self.sdists:
-            return f"no wheels or source archives: {self.folder}"
+            return "no wheels or source archives"
         total = len(self.covered) + len(self.missing)
         text = f"{self.wheels} wheels, {len(self.covered)} of {total} pins"
-        if self.graphcast:
-            text += ", GraphCast"
-        return f"{text}: {self.folder}"
+        return text + (", GraphCast" if self.graphcast else "")
+
+    def describe(self) -> str:
+        return f"{self.summary()}: {self.folder}"
 
 
 def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:

@@ -78,7 +78,7 @@ class MachineScreen(Screen[str]):
                 tooltip="Detect and verify on a GPU node through srun; the install still runs here"),
     ]
 
-    def __init__(self, recipes_dirs: list[str], slurm=None) -> None:
+    def __init__(self, recipes_dirs: tuple[str, ...] | list[str], slurm=None) -> None:
         super().__init__()
         self.recipes_dirs = recipes_dirs
         self.facts = None
@@ -100,28 +100,29 @@ class MachineScreen(Screen[str]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
     def detect(self) -> None:
-        # Two phases, each saying what failed: a broken recipe file is not a detection problem.
-        try:
-            from wizard.detect.where import detect_where
+        # The same survey as `gc-wizard recipes`; each failure says what failed, because a broken
+        # recipe file is not a detection problem.
+        from wizard.session import RecipesUnreadable, survey
 
-            facts = detect_where(self.slurm)
-            if self.slurm is None and facts.driver is None:
+        try:
+            facts = None
+            if self.slurm is not None:
+                from wizard.detect.where import detect_where
+
+                facts = detect_where(self.slurm)
+            found = survey(self.recipes_dirs, facts=facts, local=True)
+            if self.slurm is None and found.facts.driver is None:
                 from wizard.detect.slurm import partitions, srun_on_path
 
                 self.partitions = partitions() if srun_on_path() else None
+        except RecipesUnreadable as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
+            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}"))
+            return
         except Exception as exc:  # shown on the screen, never a crash or a traceback
             where = " on a GPU node through srun" if self.slurm is not None else ""
             self.post_message(FactsReady(None, [], error=f"Could not finish detection{where}:\n\n{exc}"))
             return
-        try:
-            from wizard.recipes.loader import load_recipes
-            from wizard.recipes.match import match_recipes
-
-            matches = match_recipes(load_recipes(self.recipes_dirs), facts)
-        except Exception as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
-            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}"))
-            return
-        self.post_message(FactsReady(facts, matches))
+        self.post_message(FactsReady(found.facts, list(found.matches)))
 
     def on_facts_ready(self, message: FactsReady) -> None:
         widget = self.query_one("#facts", Static)

@@ -1,7 +1,7 @@
 """Exactly what will run: target environment, sources, every step and pin, cost — and where to change it.
 
-The plan comes from the core (`plan_install`, the same call `gc-wizard plan` makes); this screen lays
-it out for 80 columns: what matters for the decision first (a refused GraphCast source at the very
+The plan comes from the core (`wizard.session.plan_for`, the same call `gc-wizard plan` makes), and the
+plan shown here is the very object the install runs. This screen lays it out for 80 columns: what matters for the decision first (a refused GraphCast source at the very
 top; where, which installer, disk and download size; where GraphCast and the packages come from),
 then every step, every pin, and the exact commands, which scroll.
 
@@ -14,6 +14,8 @@ the installer's cache only).
 from __future__ import annotations
 
 import shlex
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -22,7 +24,21 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from wizard.install.options import InstallOptions
 from wizard.tui.screens.prompt import PromptScreen
+
+if TYPE_CHECKING:
+    from wizard.install.plan import Plan
+
+
+@dataclass(frozen=True)
+class ApprovedPlan:
+    """What the Plan screen hands the install: the plan shown, the options it was made from, and its
+    measured download size (for the install screen's progress)."""
+
+    plan: Plan
+    options: InstallOptions
+    download_bytes: int | None = None
 
 
 def _fit(text: str, width: int = 74) -> str:
@@ -40,7 +56,8 @@ def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[s
         where = plan.graphcast_src.split(" @ ", 1)[-1]
         lines.append(f"    from {_fit(where, 64)}")
     for house in wheelhouses or []:
-        lines.append(f"  Wheelhouse {_fit(house.describe(), 60)}")
+        lines.append(f"  Wheelhouse {house.summary()}")
+        lines.append(f"    in {_fit(house.folder, 64)}")
     lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
                                    else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
     return lines
@@ -54,9 +71,9 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     lines = [f"{recipe.title}"]
     if verdict is not None and not verdict.ok:
         found = verdict.identity
-        lines += ["", f"✗ Refused: this GraphCast source is {found.short()} ({found.kind_text()}),",
-                  f"  but the recipe needs DeepMind's graphcast {recipe.graphcast.version}.",
-                  "  g gives another source (a checkout of the right tag); f installs it anyway.", ""]
+        lines += ["", f"✗ Refused: this GraphCast source is {found.short()},",
+                  f"  {found.kind_text()}; the recipe needs DeepMind's graphcast {recipe.graphcast.version}.",
+                  "  g: another source (a checkout of the right tag) · f: install it anyway", ""]
     lines += [
         f"Into {where} (e changes the folder):",
         f"  {plan.env_dir}",
@@ -88,8 +105,8 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     return "\n".join(lines)
 
 
-class PlanScreen(Screen):
-    """Dismisses with the settings to install with (a dict, with the shown plan as "plan"), or None for Back."""
+class PlanScreen(Screen["ApprovedPlan | None"]):
+    """Dismisses with the approved plan, or None for Back."""
 
     BINDINGS = [
         Binding("enter", "install", "Install", id="next", priority=True, tooltip="Run these steps"),
@@ -106,12 +123,12 @@ class PlanScreen(Screen):
                 tooltip="Install with a GraphCast source that is not the recipe's"),
     ]
 
-    def __init__(self, recipe, options: dict) -> None:
+    def __init__(self, recipe, options: InstallOptions) -> None:
         super().__init__()
         self.recipe = recipe
-        self.settings = {"env": None, "installer": "uv", **options}
-        self.settings["find_links"] = list(self.settings.get("find_links") or [])
-        self.plan = None
+        self.options = replace(options, recipe_id=recipe.id)
+        self.plan: Plan | None = None
+        self.download_bytes: int | None = None
         self.verdict = None
         """The GraphCast source's check (wizard.install.sources.SourceVerdict) for the shown plan."""
         self.wheelhouses: list = []
@@ -131,20 +148,15 @@ class PlanScreen(Screen):
 
     def refresh_plan(self) -> None:
         from wizard.install.envs import free_gib
-        from wizard.install.plan import plan_install
         from wizard.install.sources import check_graphcast_source, look_at_wheelhouse
-        from wizard.recipes.loader import get_recipe
+        from wizard.session import plan_for
 
-        settings = self.settings
         widget = self.query_one("#plan", Static)
         try:
-            recipe = get_recipe(self.recipe.id, settings.get("recipes_dirs") or [])
-            self.plan = plan_install(recipe, env=settings["env"], installer=settings["installer"],
-                                     find_links=tuple(settings.get("find_links") or ()),
-                                     offline=bool(settings.get("offline", False)),
-                                     graphcast_src=settings.get("graphcast_src"))
+            self.plan = plan_for(self.options)
+            recipe = self.plan.recipe
             self.verdict = check_graphcast_source(recipe, self.plan.graphcast_src)
-            self.wheelhouses = [look_at_wheelhouse(link, recipe) for link in settings["find_links"]
+            self.wheelhouses = [look_at_wheelhouse(link, recipe) for link in self.options.find_links
                                 if "://" not in link]
         except Exception as exc:  # no fitting Python, a bad folder: say it, stay here
             self.plan = None
@@ -169,7 +181,7 @@ class PlanScreen(Screen):
             return
         self.query_one("#plan", Static).update(plan_text(self.plan, self._free, verdict=self.verdict,
                                                          wheelhouses=self.wheelhouses, download=self.download,
-                                                         slurm=self.settings.get("slurm")))
+                                                         slurm=self.options.slurm))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan-cost", description="Download size")
     def measure_download(self, plan) -> None:
@@ -188,7 +200,7 @@ class PlanScreen(Screen):
     def _download_measured(self, plan, text: str, total: int | None) -> None:
         if plan is self.plan and self.is_mounted:
             self.download = text
-            self.settings["download_bytes"] = total
+            self.download_bytes = total
             self._render_plan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -200,25 +212,25 @@ class PlanScreen(Screen):
 
     def action_install(self, force: bool = False) -> None:
         if self.plan is not None:
-            self.dismiss({**self.settings, "plan": self.plan, "force": force or bool(self.settings.get("force")),
-                          "env": str(self.plan.env_dir) if self.settings["env"] else None})
+            options = replace(self.options, force=force or self.options.force)
+            self.dismiss(ApprovedPlan(self.plan, options, self.download_bytes))
 
     def action_force(self) -> None:
         self.action_install(force=True)
 
     def action_toggle_offline(self) -> None:
-        self.settings["offline"] = not self.settings.get("offline")
+        self.options = replace(self.options, offline=not self.options.offline)
         self.refresh_plan()
 
     def action_graphcast_src(self) -> None:
         def chosen(path: str | None) -> None:
             if path is not None:
-                previous = self.settings.get("graphcast_src")
-                self.settings["graphcast_src"] = path.strip() or None
+                previous = self.options.graphcast_src
+                self.options = replace(self.options, graphcast_src=path.strip() or None)
                 self.refresh_plan()
                 if self.plan is None:  # not a folder, file or URL: said, and the previous source stays
                     self.notify(self.error or "That GraphCast source cannot be used.", severity="error", timeout=10)
-                    self.settings["graphcast_src"] = previous
+                    self.options = replace(self.options, graphcast_src=previous)
                     self.refresh_plan()
                     return
                 if self.verdict is not None:
@@ -229,7 +241,7 @@ class PlanScreen(Screen):
         self.app.push_screen(PromptScreen(
             "GraphCast source: a checkout folder (git clone … && git checkout v"
             f"{self.recipe.graphcast.version}), a wheel or sdist, or a pip URL. Empty: the recipe's own.",
-            value=self.settings.get("graphcast_src") or "", hint="Enter checks it · Escape keeps the current one"),
+            value=self.options.graphcast_src or "", hint="Enter checks it · Escape keeps the current one"),
             chosen)
 
     def action_wheelhouse(self) -> None:
@@ -240,7 +252,7 @@ class PlanScreen(Screen):
                 return
             path = path.strip()
             if not path:
-                self.settings["find_links"] = []
+                self.options = replace(self.options, find_links=())
                 self.refresh_plan()
                 return
             try:
@@ -248,29 +260,29 @@ class PlanScreen(Screen):
             except Exception as exc:  # a missing folder: said, nothing changes
                 self.notify(str(exc), severity="error", timeout=8)
                 return
-            if house.folder not in self.settings["find_links"]:
-                self.settings["find_links"].append(house.folder)
+            if house.folder not in self.options.find_links:
+                self.options = replace(self.options, find_links=(*self.options.find_links, house.folder))
             self.notify(f"Wheelhouse {house.describe()}", timeout=8)
             self.refresh_plan()
 
         self.app.push_screen(PromptScreen(
             "Wheelhouse folder (from `pip download -d wheels …` on a machine with internet). "
-            "Empty: no wheelhouse.", value=(self.settings["find_links"] or [""])[-1],
+            "Empty: no wheelhouse.", value=(self.options.find_links or ("",))[-1],
             hint="Enter checks it · Escape keeps the current ones"), chosen)
 
     def action_back(self) -> None:
         self.dismiss(None)
 
     def action_toggle_installer(self) -> None:
-        self.settings["installer"] = "pip" if self.settings["installer"] == "uv" else "uv"
+        self.options = replace(self.options, installer="pip" if self.options.installer == "uv" else "uv")
         self.refresh_plan()
 
     def action_edit_env(self) -> None:
         def chosen(path: str | None) -> None:
             if path is not None:
-                self.settings["env"] = path.strip() or None
+                self.options = replace(self.options, env=path.strip() or None)
                 self.refresh_plan()
 
-        current = self.settings["env"] or ""
+        current = self.options.env or ""
         self.app.push_screen(PromptScreen("Install into which folder? Empty: a new managed environment.",
                                           value=current), chosen)

@@ -191,15 +191,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({**result.to_dict(), "exit": code})
     elif result.ok:
-        from wizard.paths import wizard_command
+        from wizard.after.next_steps import next_step_lines
 
-        me = wizard_command()
         node = ((result.verify or {}).get("where") or {}).get("node")
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
               + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
-        print(f'Next: eval "$({me} activate)"    # use it in this shell')
-        print(f"      {me} kernel install         # use it in Jupyter")
-        print(f"      {me} module install         # use it with Lmod: module load graphcast/" + result.recipe)
+        print("\n".join(next_step_lines(result.recipe)))
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":

@@ -294,6 +294,7 @@ class WizardApp(App):
             while isinstance(self.screen, (InstallScreen, VerifyScreen)):
                 self.pop_screen()
             options = self._last_install.options if self._last_install is not None else None
+            self.install_result = None  # planning again: the failed attempt is behind the user now
             self._recipe_done(*self._last_match, options=options)
             return
         if answer == "retry" and self._last_install is not None:

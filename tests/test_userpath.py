@@ -270,3 +270,44 @@ def test_long_log_lines_are_wrapped_for_80_columns():
     assert len(rows) == 2 and all(len(row) <= 76 for row in rows) and rows[1].startswith("  ↳ ")
     assert "".join(row.removeprefix("  ↳ ") for row in rows) == line
     assert wrap_line("short", 76) == ["short"]
+
+
+def test_plain_rollback_goes_back_to_the_environment_that_was_current_before(tiny):
+    (tiny.recipes / "tiny-c.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text().replace("tiny-a", "tiny-c"))
+    ids = {}
+    for recipe_id in ("tiny-a", "tiny-b"):
+        proc, result = tiny.install(recipe_id)
+        assert proc.returncode == 0, proc.stderr
+        ids[recipe_id] = result["entry_id"]
+    back = run_cli("rollback", ids["tiny-a"], "--yes", "--no-verify")
+    assert back.returncode == 0, back.stderr
+    proc, result = tiny.install("tiny-c")
+    assert proc.returncode == 0, proc.stderr
+    # The newest other good install is tiny-b, but the one current before tiny-c was tiny-a.
+    plain = run_cli("rollback", "--yes", "--no-verify")
+    assert plain.returncode == 0, plain.stderr
+    assert "tiny-a" in plain.stdout and "tiny-b" not in plain.stdout.split("Rolled back")[-1]
+    current = [e for e in tiny.history() if e["current"]]
+    assert current[0]["id"] == ids["tiny-a"] and current[0]["installer"] == "uv"
+
+
+def test_pip_progress_lines_update_one_live_row_not_the_log(tiny, tmp_path):
+    """Under pip, hundreds of `Progress N of M` lines per wheel go to the live row; the log keeps moving."""
+    from wizard.install.plan import build_plan
+    from wizard.recipes.pythons import own_python
+    from wizard.tui.screens.install import InstallScreen
+
+    plan = build_plan(get_recipe("tiny-a", [str(tiny.recipes)]), env_dir=tmp_path / "env", python=own_python(),
+                      installer="pip", find_links=[str(tiny.house.path)], offline=True,
+                      graphcast_src=str(tiny.graphcast))
+    screen = InstallScreen(plan)
+    screen.feed_line("Collecting jaxlib==0.4.23")
+    screen.feed_line("  Downloading jaxlib-0.4.23-cp311-cp311-manylinux2014_x86_64.whl (77.2 MB)")
+    for done in range(262144, 77208449, 262144 * 40):
+        screen.feed_line(f"Progress {done} of 77208449")
+    assert screen.live_log._live.startswith("downloading jaxlib:") and "of 77 MB" in screen.live_log._live
+    assert not any(line.startswith("Progress") for line in screen.live_log._pending)
+    screen.feed_line("Progress 77208449 of 77208449")
+    screen.feed_line("Collecting numpy==1.26.4")
+    assert screen.live_log._pending[-1] == "Collecting numpy==1.26.4" and screen.live_log._live == ""
+    assert screen.progress.bytes_done == 77208449

@@ -156,7 +156,7 @@ def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs
 
 
 def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path):
-    recipes, house, _ = _tiny_checked(tmp_path)
+    recipes, house, graphcast = _tiny_checked(tmp_path)
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--find-links", str(house))
     _type_path(tmux, "g", "graphcast @ git+https://github.invalid/google-deepmind/graphcast@v0.1.1",
                "GraphCast source:")
@@ -166,8 +166,13 @@ def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path):
     words = " ".join(screen.split())  # the sentences wrap at 80 columns
     assert "The install did not finish" in words and "cannot reach github.invalid" in words
     assert "g on the Plan screen" in words and "--graphcast-src DIR" in words and "git clone" in words
-    tmux.keys("Enter")
-    assert _exit_code(exit_file) == "EXIT=1"
+    # Without leaving the app: p goes back to the plan, g gives the local GraphCast, and it is checked.
+    tmux.keys("p")
+    tmux.wait_for("What will run")
+    _type_path(tmux, "g", str(graphcast), "GraphCast source:")
+    tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
+    tmux.keys("C-q")
+    assert _exit_code(exit_file) == "EXIT=0"
 
 
 @pytest.mark.network
@@ -197,3 +202,25 @@ def test_the_whole_walk_without_github_to_a_verified_graphcast(tmux, tmp_path):
     current = [e for e in _history() if e["current"]]
     assert current and current[0]["recipe"] == "jax0.4.23-cpu" and current[0]["status"] == "verified"
     print(f"whole walk to verified: {seconds:.0f} s")
+
+
+def test_a_dropped_connection_during_the_check_stops_it_cleanly(tmux, tmp_path):
+    """SIGHUP (tmux kill-session) while the GraphCast check runs: the probe is stopped, the app exits."""
+    from tests.tui.test_tmux import _children, _wait_gone
+
+    recipes, house, graphcast = _tiny_checked(tmp_path)
+    env = _wizard_env(tmp_path, "xterm", profile="no-nvidia")
+    index = _recipe_index(recipes, env, "tiny-check")
+    pid = tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes), "--graphcast-src", str(graphcast),
+                    "--find-links", str(house), "--offline"], env)
+    _choose_recipe(tmux, index)
+    tmux.keys("Enter")
+    tmux.wait_for("find GraphCast (running)", timeout=120)
+    children = _children(pid)
+    assert children, "the probe should be running as the app's child"
+    tmux.close()
+    assert _wait_gone(pid, 30), "the app did not exit after SIGHUP"
+    for child in children:
+        assert _wait_gone(child, 15), f"process {child} outlived the app"
+    entry = _history()[-1]
+    assert entry["recipe"] == "tiny-check" and entry["status"] == "cancelled" and not entry["current"]

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from wizard.commands.options import install_options
-    from wizard.commands.recipes import render_matches, render_plan
+    from wizard.commands.recipes import plan_checks, render_matches, render_plan
     from wizard.paths import wizard_command
     from wizard.session import plan_for, survey
 
@@ -108,11 +108,13 @@ def run(args: argparse.Namespace) -> int:
     links = list(getattr(args, "find_links", None) or [])
     offline = bool(getattr(args, "offline", False))
     plan_options = replace(install_options(args), recipe_id=best.recipe.id, env=None)
-    extra += f" --graphcast-src {shlex.quote(src)}" if src else ""
-    extra += "".join(f" --find-links {shlex.quote(link)}" for link in links)
-    extra += " --offline" if offline else ""
+    # The sources go after the command: that is where `install` reads them.
+    sources = f" --graphcast-src {shlex.quote(src)}" if src else ""
+    sources += "".join(f" --find-links {shlex.quote(link)}" for link in links)
+    sources += " --offline" if offline else ""
     try:
-        say(render_plan(plan_for(plan_options)))
+        plan = plan_for(plan_options)
+        say(render_plan(plan, plan_checks(plan)))
     except WizardError as exc:
         say(f"The plan cannot be made yet: {exc}")
 
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     if target is not None:  # after the recipe: a partition right after --slurm would swallow the command
         after = " --slurm" + (f" {shlex.quote(target.partition)}" if target.partition else "")
         after += "".join(f" {shlex.quote('--srun-arg=' + a)}" for a in target.srun_args)
-    say(f"  {me}{extra} install {best.recipe.id} --yes{after}   # build a new environment, verify GraphCast, "
+    say(f"  {me}{extra} install {best.recipe.id} --yes{sources}{after}   # build a new environment, verify GraphCast, "
         "make it current")
     say(f'  eval "$({me} activate)"    # use it in this shell (stale CUDA folders left out)')
     say(f"  {me} kernel install    # use it from Jupyter notebooks")

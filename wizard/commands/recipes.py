@@ -224,8 +224,16 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
     notes = list(plan.notes) + list(r.notes)
     if notes:
         out += ["", "Notes:"] + [_wrap(f"- {n}", "  ") for n in notes]
-    out += ["", f"To run it: gc-wizard install {r.id}" + (f" --env {shlex.quote(str(plan.env_dir))}"
-                                                          if plan.mode == "in-place" else "")]
+    from wizard.paths import wizard_command
+
+    run_it = f"{wizard_command()} install {r.id}"
+    if plan.mode == "in-place":
+        run_it += f" --env {shlex.quote(str(plan.env_dir))}"
+    if plan.graphcast_src != r.graphcast.source:
+        run_it += f" --graphcast-src {shlex.quote(plan.graphcast_src)}"
+    run_it += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links if link not in r.find_links)
+    run_it += " --offline" if plan.offline else ""
+    out += ["", f"To run it: {run_it}"]
     return "\n".join(out)
 
 

@@ -330,12 +330,14 @@ class RecipeDoesNotFit(UserError):
 
 
 def unfit_reasons(recipe) -> list[str]:
-    """Why `recipe` does not fit this machine (empty when it does): the same verdict `recipes` shows."""
+    """Why `recipe` does not fit this machine (empty when it does): the verdict `recipes` shows on the
+    platform and the GPU. The Python question is left out: the plan already chose an interpreter that
+    fits (or refused), and asking every interpreter on PATH again would only repeat that — and wait
+    again on one that hangs (a Python on a dead NFS mount)."""
     from wizard.detect.chain import detect
     from wizard.recipes.match import match_recipes
-    from wizard.recipes.pythons import find_pythons
 
-    return list(match_recipes([recipe], detect(), pythons=find_pythons())[0].reasons)
+    return list(match_recipes([recipe], detect(), pythons=(), python_downloads=True)[0].reasons)
 
 
 def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:

@@ -96,6 +96,7 @@ class WizardApp(App):
         self._signals: list[int] = []
         self._leaving = False
         self._last_install: ApprovedPlan | None = None
+        self._last_match: tuple | None = None
         """Set once the app is quitting: late worker reports only record, they draw nothing."""
 
     # Flow ---------------------------------------------------------------------------------------
@@ -157,10 +158,11 @@ class WizardApp(App):
     def show_recipes(self, matches: list, selected: str | None = None) -> None:
         self.push_screen(RecipeScreen(matches, selected=selected), lambda match: self._recipe_done(matches, match))
 
-    def _recipe_done(self, matches: list, match) -> None:
+    def _recipe_done(self, matches: list, match, options=None) -> None:
         if match is None:
             return  # Back: the machine screen is underneath
-        self.push_screen(PlanScreen(match.recipe, self.options),
+        self._last_match = (matches, match)
+        self.push_screen(PlanScreen(match.recipe, options or self.options),
                          lambda approved: self._plan_done(matches, match, approved))
 
     def _plan_done(self, matches: list, match, approved: ApprovedPlan | None) -> None:
@@ -286,6 +288,14 @@ class WizardApp(App):
     def _done_done(self, answer: str | None) -> None:
         if answer == "log":
             return  # Back: the install (or verify) screen underneath shows the log again
+        if answer == "plan" and self._last_match is not None:
+            # A failed or stopped install: back to its plan, with the sources the user had set there,
+            # to change them (g, w, o) and go again — without leaving the app.
+            while isinstance(self.screen, (InstallScreen, VerifyScreen)):
+                self.pop_screen()
+            options = self._last_install.options if self._last_install is not None else None
+            self._recipe_done(*self._last_match, options=options)
+            return
         if answer == "retry" and self._last_install is not None:
             if isinstance(self.screen, InstallScreen):
                 self.pop_screen()  # the install screen of the attempt that never started

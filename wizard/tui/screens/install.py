@@ -75,7 +75,10 @@ class InstallScreen(Screen):
         """
         self.progress.feed(text)
         self._step_list.progress_from(text)
-        if text.startswith("Progress ") and self.progress.current is not None:
+        if text.startswith("Progress "):
+            if self.progress.current is None:  # that file is complete: the live row empties
+                self._live_log.set_live("")
+                return
             name, done, total = self.progress.current
             from wizard.install.cost import human
 

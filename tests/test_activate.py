@@ -24,13 +24,11 @@ from wizard.install.activation import compute_activation
 from wizard.install.envs import MARKER as MARKER_NAME
 
 SHELLS = [s for s in ("bash", "zsh", "sh") if shutil.which(s)]
-#: Runtime variables come from the recipe allowlist (JAX_*, XLA_*, …); a value with quotes and spaces
-#: must survive every shell's quoting.
-RUNTIME = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false", "JAX_GC_TEST_QUOTED": "it's \"quoted\" with spaces"}
+RUNTIME = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false", "XLA_TEST_QUOTED": "it's \"quoted\" {a,b} * ~ !x"}
 
 SHOW = ("import json, os, sys; print(json.dumps({'prefix': sys.prefix, 'executable': sys.executable, "
         "'env': {k: os.environ.get(k) for k in ('PATH', 'LD_LIBRARY_PATH', 'XLA_PYTHON_CLIENT_PREALLOCATE', "
-        "'JAX_GC_TEST_QUOTED', 'VIRTUAL_ENV', 'PYTHONHOME', 'PYTHONPATH')}}))")
+        "'XLA_TEST_QUOTED', 'VIRTUAL_ENV', 'PYTHONHOME', 'PYTHONPATH')}}))")
 
 
 @pytest.fixture(scope="session")
@@ -117,7 +115,7 @@ def test_activation_in_a_real_shell(shell, plain_env, stale, tmp_path):
     assert Path(seen["prefix"]) == plain_env
     assert seen["executable"].startswith(str(plain_env / "bin"))
     assert seen["env"]["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false"
-    assert seen["env"]["JAX_GC_TEST_QUOTED"] == RUNTIME["JAX_GC_TEST_QUOTED"]
+    assert seen["env"]["XLA_TEST_QUOTED"] == RUNTIME["XLA_TEST_QUOTED"]
     assert seen["env"]["VIRTUAL_ENV"] == str(plain_env)
     assert seen["env"]["PYTHONHOME"] is None
     # Only the CUDA folders left LD_LIBRARY_PATH; everything else stayed, in order.

@@ -31,7 +31,7 @@ from wizard.errors import UserError
 from wizard.install.activation import compute_activation
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker
-from wizard.security import redact_secrets
+from wizard.security import LineRedactor
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
@@ -127,10 +127,11 @@ class _Log:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private whatever the umask
         self._file = open(fd, "a", encoding="utf-8")  # closed in close()
         self._lock = threading.Lock()
+        self._redact = LineRedactor()  # the probe's output, secrets masked (a key block spans lines)
 
     def write(self, line: str) -> None:
         with self._lock:
-            self._file.write(redact_secrets(line.rstrip("\n")) + "\n")
+            self._file.write(self._redact(line.rstrip("\n")) + "\n")
             self._file.flush()
 
     def close(self) -> None:

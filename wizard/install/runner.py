@@ -16,7 +16,7 @@ Cancellation is a `threading.Event`, polled every 100 ms: SIGINT, then SIGTERM, 
 after a short grace, to the child's process group and to every process of its session or descended
 from it (collected from /proc before each signal), until none is left.
 
-pexpect traps avoided (see the team's pexpect notes): a bad `cwd` or env value would make the forked
+pexpect traps avoided: a bad `cwd` or env value would make the forked
 child run *our* code, so both are checked before spawning and the chdir happens in a `preexec_fn`,
 whose failure pexpect reports to the parent; `delaybeforesend=None`; `echo=False`; 200 columns; reads
 with `read_nonblocking`, never `expect` with a timeout.

@@ -34,11 +34,9 @@ from wizard.install.envs import Env, EnvMarker
 from wizard.security import LineRedactor
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
+from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
 
-TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init")
 BACKENDS = ("gpu", "cpu", "auto")
-TIER_PREFIX = "gc-wizard-tier: "
-TIER_START_PREFIX = "gc-wizard-tier-start: "
 STDERR_TAIL_LINES = 40
 _KILL_GRACE_SECONDS = 3.0
 
@@ -62,6 +60,11 @@ class VerifyResult:
     python: str | None = None
     where: dict[str, Any] | None = None
     """Set when the check ran on a cluster node through srun: {"node", "via": "srun", "srun": argv}."""
+
+    @property
+    def typed_tiers(self) -> list[Tier]:
+        """The tiers as typed `Tier` values (the JSON keeps the probe's own dicts, `tiers`)."""
+        return [Tier.from_probe(t) for t in self.tiers]
 
     def tier(self, name: str) -> dict[str, Any] | None:
         return next((t for t in self.tiers if t.get("name") == name), None)

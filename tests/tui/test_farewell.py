@@ -40,3 +40,10 @@ def test_the_exit_status_follows_the_outcome_not_the_key():
     assert app.outcome_status() == ExitCode.FAILED
     app.install_result = {"ok": True}
     assert app.outcome_status() == ExitCode.OK
+
+
+def test_the_running_tier_shows_a_clock_so_a_long_jit_init_does_not_look_hung():
+    from wizard.tui.screens.verify import running_line
+
+    assert running_line([], 42.4).endswith("(running, 42 s)")
+    assert running_line([{"name": "jax_import", "ok": False}], 3.0) is None  # the probe stopped there

@@ -109,7 +109,7 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     assert "Download: about" in tmux.wait_for("from the wheelhouse)")
     tmux.keys("Enter")
     tmux.wait_for("Overall:", timeout=60)
-    screen = tmux.wait_for("find GraphCast (running)", timeout=120)
+    screen = tmux.wait_for("find GraphCast (running", timeout=120)
     tmux.keys("C-c")
     screen = tmux.wait_for("Stop the check?")
     tmux.keys("y")
@@ -132,7 +132,7 @@ def test_ctrl_q_during_the_check_leaves_with_130_and_no_traceback(tmux, tmp_path
                           "--find-links", str(house), "--offline")
     tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
     tmux.keys("Enter")
-    tmux.wait_for("find GraphCast (running)", timeout=120)
+    tmux.wait_for("find GraphCast (running", timeout=120)
     tmux.keys("C-q")
     assert _exit_code(exit_file) == "EXIT=130"
     assert "Traceback" not in tmux.screen()
@@ -214,7 +214,7 @@ def test_a_dropped_connection_during_the_check_stops_it_cleanly(tmux, tmp_path):
                     "--find-links", str(house), "--offline"], env)
     _choose_recipe(tmux, index)
     tmux.keys("Enter")
-    tmux.wait_for("find GraphCast (running)", timeout=120)
+    tmux.wait_for("find GraphCast (running", timeout=120)
     children = _children(pid)
     assert children, "the probe should be running as the app's child"
     tmux.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -48,13 +50,20 @@ def tier_line(tier: dict) -> str:
     return line
 
 
-def running_line(done: list[dict]) -> str | None:
-    """The tier the probe is on now: the first of the fixed order not reported yet."""
+def running_line(done: list[dict], seconds: float | None = None) -> str | None:
+    """The tier the probe is on now: the first of the fixed order not reported yet, and for how long.
+
+    The jit init can take a minute or more with nothing to print: a clock that moves says it is
+    working, where a still line invites Ctrl-C.
+    """
     seen = {t["name"] for t in done}
     if any(not t.get("ok") for t in done):
         return None  # the probe stops at the first failure
     upcoming = next((name for name in TIER_TITLES if name not in seen), None)
-    return f"… {TIER_TITLES[upcoming]} (running)" if upcoming else None
+    if not upcoming:
+        return None
+    clock = f", {seconds:.0f} s" if seconds is not None else ""
+    return f"… {TIER_TITLES[upcoming]} (running{clock})"
 
 
 def findings_text(findings: list[dict]) -> str:
@@ -78,6 +87,7 @@ class VerifyScreen(Screen[str]):
         super().__init__()
         self.tiers: list[dict] = []
         self.done = False
+        self._tier_started = time.monotonic()
 
     def compose(self) -> ComposeResult:
         yield Static("gc-wizard · Step 5 of 5 · Checking GraphCast really runs", classes="title")
@@ -88,15 +98,21 @@ class VerifyScreen(Screen[str]):
 
     def on_mount(self) -> None:
         self._render_tiers()
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        if not self.done:
+            self._render_tiers()
 
     def add_tier(self, tier: dict) -> None:
         self.tiers.append(tier)
+        self._tier_started = time.monotonic()
         if self.is_mounted:
             self._render_tiers()
 
     def _render_tiers(self) -> None:
         lines = [tier_line(t) for t in self.tiers]
-        running = None if self.done else running_line(self.tiers)
+        running = None if self.done else running_line(self.tiers, time.monotonic() - self._tier_started)
         if running:
             lines.append(running)
         self.query_one("#tiers", Static).update("\n".join(lines))

@@ -36,6 +36,8 @@ Format (schema 1), every key below and no other:
       compute_capability_max: "9.0"   # optional
       gpu_driver_rules:               # optional: a stricter driver minimum for some GPUs
         - {compute_capability_min: "9.0", driver_min: "535.54.03", why: str}
+      gpu_cautions:                   # optional: GPUs the stack runs on but should not be recommended for
+        - {compute_capability_min: "10.0", why: str}
     runtime_env: {NAME: "value", ...} # set in the activated environment
     prompts: [{pattern: regex, answer: str, why: str}, ...]
     notes: [str, ...]
@@ -108,6 +110,15 @@ class DriverRule:
 
 
 @dataclass(frozen=True)
+class GpuCaution:
+    """GPUs at or above a compute capability that the stack runs on but is not recommended for (JAX
+    itself warns there, e.g. cuBLAS 12.8 on Blackwell): compatible, with a warning, never recommended."""
+
+    compute_capability_min: str
+    why: str
+
+
+@dataclass(frozen=True)
 class MachineConstraints:
     os: tuple[str, ...] = ("linux",)
     arch: tuple[str, ...] = ("x86_64",)
@@ -120,6 +131,7 @@ class MachineConstraints:
     compute_capability_min: str | None = None
     compute_capability_max: str | None = None
     gpu_driver_rules: tuple[DriverRule, ...] = ()
+    gpu_cautions: tuple[GpuCaution, ...] = ()
 
     @property
     def python_specifier(self) -> SpecifierSet:
@@ -136,6 +148,8 @@ class MachineConstraints:
                 {"compute_capability_min": r.compute_capability_min, "driver_min": r.driver_min, "why": r.why}
                 for r in self.gpu_driver_rules
             ],
+            "gpu_cautions": [{"compute_capability_min": c.compute_capability_min, "why": c.why}
+                             for c in self.gpu_cautions],
         }
 
 
@@ -339,9 +353,10 @@ _MACHINE_KEYS = {
     "os": True, "arch": True, "glibc_min": False, "python": True, "cuda_major": False,
     "driver_cuda_min": False, "driver_min": False, "driver_warn_below": False,
     "compute_capability_min": False, "compute_capability_max": False, "gpu_driver_rules": False,
+    "gpu_cautions": False,
 }
 _GPU_ONLY = ("cuda_major", "driver_cuda_min", "driver_min", "driver_warn_below", "compute_capability_min",
-             "compute_capability_max", "gpu_driver_rules")
+             "compute_capability_max", "gpu_driver_rules", "gpu_cautions")
 
 
 def _machine(ck: _Checker, node: yaml.Node, backend: str) -> MachineConstraints:
@@ -373,6 +388,14 @@ def _machine(ck: _Checker, node: yaml.Node, backend: str) -> MachineConstraints:
             driver_min=ck.version(r["driver_min"], "driver_min"),
             why=ck.string(r["why"], "why") if "why" in r else "",
         ))
+    cautions = []
+    for item in ck.sequence(m.get("gpu_cautions", yaml.ScalarNode("tag:yaml.org,2002:null", "")),
+                            "machine.gpu_cautions"):
+        c = ck.mapping(item, "a gpu_cautions entry", {"compute_capability_min": True, "why": True})
+        cautions.append(GpuCaution(
+            compute_capability_min=ck.version(c["compute_capability_min"], "compute_capability_min"),
+            why=ck.string(c["why"], "why"),
+        ))
     if backend == "cpu":
         stray = [k for k in _GPU_ONLY if k in m]
         if stray:
@@ -381,7 +404,8 @@ def _machine(ck: _Checker, node: yaml.Node, backend: str) -> MachineConstraints:
         for key in ("cuda_major", "driver_min", "compute_capability_min"):
             if key not in m:
                 raise ck.fail(node, f"a gpu recipe's machine section needs '{key}'")
-    return MachineConstraints(os=os_names, arch=arches, python=python, gpu_driver_rules=tuple(rules), **values)
+    return MachineConstraints(os=os_names, arch=arches, python=python, gpu_driver_rules=tuple(rules),
+                              gpu_cautions=tuple(cautions), **values)
 
 
 def _runtime_env(ck: _Checker, node: yaml.Node) -> dict[str, str]:

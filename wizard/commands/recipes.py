@@ -13,7 +13,7 @@ from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.plan import Plan, plan_install
 from wizard.recipes.loader import get_recipe, load_recipes
-from wizard.recipes.match import RecipeMatch, match_recipes
+from wizard.recipes.match import RecipeMatch, graphcast_label, group_by_graphcast, match_recipes
 from wizard.recipes.pythons import find_pythons
 
 _WIDTH = 100
@@ -55,18 +55,22 @@ def _wrap(text: str, indent: str) -> str:
     return textwrap.fill(text, width=_WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
 
 
-def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
-    out = [_machine_line(facts), ""]
-    for m in matches:
-        status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
-        marker = "*" if m.recommended else " "
-        out.append(f"{marker} {m.recipe.id:<28} {status:<15} {m.recipe.title}")
-        if m.compatible:
-            out.append(_wrap(m.summary, "    "))
-        for reason in m.reasons:
-            out.append(_wrap(f"- {reason}", "    "))
-        for warning in m.warnings:
-            out.append(_wrap(f"! {warning}", "    "))
+def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: str | None = None) -> str:
+    out = [_machine_line(facts)]
+    if graphcast_version:
+        out.append(f"Only recipes for GraphCast v{graphcast_version} are recommended (--graphcast-version).")
+    for version, group in group_by_graphcast(matches):
+        out += ["", f"{graphcast_label(version)}:"]
+        for m in group:
+            status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
+            marker = "*" if m.recommended else " "
+            out.append(f"{marker} {m.recipe.id:<28} {status:<15} {m.recipe.title}")
+            if m.compatible:
+                out.append(_wrap(m.summary, "    "))
+            for reason in m.reasons:
+                out.append(_wrap(f"- {reason}", "    "))
+            for warning in m.warnings:
+                out.append(_wrap(f"! {warning}", "    "))
     if not any(m.recommended for m in matches):
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:
@@ -79,12 +83,14 @@ def run_recipes(args: argparse.Namespace) -> int:
     recipes = load_recipes(args.recipes_dir)
     saved = getattr(args, "facts", None)
     facts = _load_facts(saved)
+    version = getattr(args, "graphcast_version", None)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
-    matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons())
+    matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons(), graphcast_version=version)
     if args.json:
-        emit_json([m.to_dict() for m in matches])
+        # Grouped by the GraphCast version each recipe runs (oldest first), each group recommended-first.
+        emit_json([m.to_dict() for _, group in group_by_graphcast(matches) for m in group])
     else:
-        say(render_matches(matches, facts))
+        say(render_matches(matches, facts, version))
     return 0
 
 

@@ -263,5 +263,5 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
         driver=driver, gpus=tuple(gpus), cuda_libraries=tuple(libraries), python=python,
         environment=env_info, disk=environment.disk_info(paths.state_dir()),
         platform=environment.platform_info(), warnings=tuple(warnings),
-        seconds=round(time.perf_counter() - started, 3),
+        seconds=round(time.perf_counter() - started, 3), memory=environment.memory_info(),
     )

@@ -68,6 +68,25 @@ class DiskInfo:
 
 
 @dataclass(frozen=True)
+class HostMemory:
+    """The host's RAM, for the memory preflight (GenCast 0.25° compiles in about 300 GB of it)."""
+
+    total_mib: int | None
+    """MemTotal from /proc/meminfo."""
+    available_mib: int | None = None
+    """MemAvailable: what a new process can take now without swapping."""
+    limit_mib: int | None = None
+    """A cgroup memory limit below the total (a Slurm job, a container), else None."""
+    source: str = "procfs"
+
+    @property
+    def usable_mib(self) -> int | None:
+        """What one process could use at most: the total, capped by a cgroup limit."""
+        values = [v for v in (self.total_mib, self.limit_mib) if v]
+        return min(values) if values else None
+
+
+@dataclass(frozen=True)
 class DetectWarning:
     id: str
     message: str
@@ -91,6 +110,8 @@ class Facts:
     platform: Platform
     warnings: tuple[DetectWarning, ...] = ()
     seconds: float = 0.0
+    memory: HostMemory | None = None
+    """Host RAM (None when it could not be read)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -112,4 +133,5 @@ class Facts:
             platform=Platform(**data.get("platform", {"os": "linux", "arch": "x86_64", "glibc": None})),
             warnings=tuple(DetectWarning(**w) for w in data.get("warnings", [])),
             seconds=data.get("seconds", 0.0),
+            memory=HostMemory(**data["memory"]) if data.get("memory") else None,
         )

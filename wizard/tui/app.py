@@ -143,7 +143,20 @@ class WizardApp(App):
             self.push_screen(self.machine, self._machine_done)
 
     def show_recipes(self, matches: list, selected: str | None = None) -> None:
-        self.push_screen(RecipeScreen(matches, selected=selected), lambda match: self._recipe_done(matches, match))
+        version = self.options.get("graphcast_version")
+        if version is not None:
+            matches = self._rematch(version)
+        screen = RecipeScreen(matches, selected=selected, rematch=self._rematch, graphcast_version=version)
+        self.push_screen(screen, lambda match: self._recipe_done(screen.matches, match))
+
+    def _rematch(self, version: str | None) -> list:
+        """The recipes matched again for one GraphCast version (the recipe screen's `v`), remembered."""
+        from wizard.recipes.loader import load_recipes
+        from wizard.recipes.match import match_recipes
+
+        self.options["graphcast_version"] = version
+        facts = self.machine.facts if self.machine is not None else None
+        return match_recipes(load_recipes(self.options["recipes_dirs"]), facts, graphcast_version=version)
 
     def _recipe_done(self, matches: list, match) -> None:
         if match is None:

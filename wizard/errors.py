@@ -6,32 +6,45 @@ which the CLI prints as one or two plain sentences and exits 2 — never a trace
 
 from __future__ import annotations
 
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """The exit statuses of docs/interface.md ("Exit status"), by name."""
+
+    OK = 0
+    FAILED = 1
+    BAD_INPUT = 2
+    HANGUP = 129  # SIGHUP: the SSH connection dropped
+    CANCELLED = 130  # SIGINT: Ctrl-C
+    TERMINATED = 143  # SIGTERM: scancel, timeout, systemd
+
 
 class WizardError(Exception):
     """Base class; `exit_code` is what the CLI returns for it."""
 
-    exit_code = 1
+    exit_code = ExitCode.FAILED
 
 
 class UserError(WizardError):
     """Bad input: unknown recipe, malformed recipe file, bad option value (exit 2)."""
 
-    exit_code = 2
+    exit_code = ExitCode.BAD_INPUT
 
 
 class OperationFailed(WizardError):
     """The operation ran and failed (exit 1)."""
 
-    exit_code = 1
+    exit_code = ExitCode.FAILED
 
 
 class Cancelled(WizardError):
     """The user pressed Ctrl-C (exit 130)."""
 
-    exit_code = 130
+    exit_code = ExitCode.CANCELLED
 
 
 class LockHeld(WizardError):
     """Another wizard holds the state folder's lock."""
 
-    exit_code = 1
+    exit_code = ExitCode.FAILED

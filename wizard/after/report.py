@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
+from wizard.security import redact_credentials
 
 #: Variables shown in full when set (plus every XLA_*, JAX_*, TF_CPP_* one).
 ENV_VARS = (
@@ -98,7 +99,7 @@ def redact(text: str, *, facts: Any = None, environ: Mapping[str, str] | None = 
     hosts = set(my_hosts if hosts is None else hosts)
 
     # Credentials in URLs (a proxy, a private index): scheme://user:secret@host -> scheme://<redacted>@host
-    text = re.sub(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@:]+(?::[^/\s@]*)?@", r"\1<redacted>@", text)
+    text = redact_credentials(text, keep_user=False, mask="<redacted>")
     text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)
     text = re.sub(r"\b" + _UUID + r"\b", "<uuid>", text)
     literal_uuids = [str(_get(g, "uuid")) for g in (_get(facts, "gpus") or ()) if _get(g, "uuid")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess, summary_lines
@@ -79,3 +80,10 @@ def run(args: argparse.Namespace) -> int:
         for line in render(facts):
             say(line)
     return 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    p = options.add_command(sub, "detect", "what this machine has: driver, max CUDA, GPUs, CUDA/cuDNN libraries, "
+                            "Python, disk", "gc-wizard detect --json > facts.json", run)
+    options.json_option(p)
+    return [p]

@@ -13,6 +13,7 @@ import argparse
 import sys
 import textwrap
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.errors import UserError
 
@@ -73,3 +74,12 @@ def run(args: argparse.Namespace) -> int:
         say("")
         say(render_findings(findings))
     return 1 if findings else 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    p = options.add_command(sub, "diagnose", "name the root cause in a log of a failed JAX/GraphCast run",
+                            "gc-wizard diagnose notebook-error.txt", run)
+    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default="-",
+                   help="the log to read; - or nothing reads standard input (paste, then Ctrl-D)")
+    options.json_option(p)
+    return [p]

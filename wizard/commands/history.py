@@ -12,7 +12,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from wizard.commands import options
 from wizard.commands.output import confirm, emit_json, say, warn
+from wizard.errors import ExitCode
 
 
 def history_rows(totals: dict[str, int] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
@@ -112,7 +114,7 @@ def run_rollback(args: argparse.Namespace) -> int:
     else:
         warn(f"Rollback failed: {result.error}")
     if result.cancelled:
-        return 130
+        return ExitCode.CANCELLED
     return 0 if result.ok else 1
 
 
@@ -125,3 +127,23 @@ def run_remove(args: argparse.Namespace) -> int:
     else:
         say(f"Removed {result['env']} ({result['freed_bytes'] / 2**30:.2f} GiB freed). Its history entry stays.")
     return 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    history = options.add_command(sub, "history", "every install, verify and rollback, with the current "
+                                  "environment marked", "gc-wizard history --json", run_history)
+    options.json_option(history)
+    back = options.add_command(sub, "rollback", "make a previous working environment current again, then verify it",
+                               "gc-wizard rollback", run_rollback)
+    back.add_argument("entry_id", metavar="ENTRY_ID", nargs="?",
+                      help="the history entry to go back to (default: the environment current before this one)")
+    options.yes_option(back)
+    back.add_argument("--no-verify", action="store_true", help="skip the GraphCast check after rolling back")
+    options.level_option(back)
+    options.json_option(back)
+    remove = options.add_command(sub, "remove", "delete a managed environment that is not current (asks first)",
+                                 "gc-wizard remove 20261121-101500-cpu", run_remove)
+    remove.add_argument("entry_id", metavar="ENTRY_ID", help="the history entry whose environment to delete")
+    options.yes_option(remove)
+    options.json_option(remove)
+    return [history, back, remove]

@@ -11,17 +11,16 @@ from __future__ import annotations
 import argparse
 import getpass
 import queue
-import re
 import signal
 import sys
 import threading
 from pathlib import Path
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, warn
-from wizard.errors import UserError, WizardError
+from wizard.errors import ExitCode, UserError, WizardError
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
-
-_SECRET = re.compile(r"pass(word|phrase)|token|secret", re.IGNORECASE)
+from wizard.security import is_secret_question, strip_terminal_escapes
 
 
 class TerminalEvents(InstallEvents):
@@ -81,8 +80,9 @@ class TerminalEvents(InstallEvents):
 def _ask(text: str, asking: threading.Event) -> str | None:
     """Ask the installer's question on the terminal; None when the user presses Ctrl-C or Ctrl-D."""
     asking.set()
+    text = strip_terminal_escapes(text)
     try:
-        if _SECRET.search(text):
+        if is_secret_question(text):
             return getpass.getpass(f"    {text} ")  # not echoed; the runner keeps secrets out of the log
         return input(f"    {text} ")
     except (EOFError, KeyboardInterrupt):
@@ -174,5 +174,22 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
     if result.cancelled:
-        return 130
+        return ExitCode.CANCELLED
     return 0 if result.ok else 1
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    p = options.add_command(sub, "install", "install a recipe into a new environment; it becomes current once verified",
+                            "gc-wizard install jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast-v0.1.1", run)
+    p.add_argument("recipe", metavar="RECIPE", nargs="?", help="a recipe id (see `gc-wizard recipes`); "
+                   "not needed with --answers")
+    options.env_option(p, "build here instead of a new managed environment")
+    options.yes_option(p, "answer yes; fail on any question no rule answers")
+    p.add_argument("--no-verify", action="store_true", help="skip the GraphCast check (the env stays unverified)")
+    options.installer_option(p)
+    options.source_options(p)
+    options.level_option(p)
+    p.add_argument("--answers", metavar="FILE", help="replay a saved answers file (see --save-answers)")
+    p.add_argument("--save-answers", metavar="FILE", help="save this run's answers for replay on other servers")
+    options.json_option(p)
+    return [p]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
+from wizard.security import write_private_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
@@ -53,12 +54,27 @@ def run_report(args: argparse.Namespace) -> int:
         return 0
     target = Path(args.out).expanduser()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_private_file(target, text)
     except OSError as exc:
         raise UserError(f"cannot write the report to {target}: {exc.strerror or exc}.") from None
     say(f"Wrote the support report to {target} (host, user, home folder and GPU UUIDs redacted; read it before "
         "sending).")
     return 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    activate = options.add_command(sub, "activate", 'print shell code for: eval "$(gc-wizard activate)"',
+                                   'eval "$(gc-wizard activate)"', run_activate)
+    options.env_option(activate, "activate this environment instead of the current one")
+    activate.add_argument("--shell", choices=["bash", "zsh", "sh"], default=None,
+                          help="the shell that will run the code (default: from $SHELL)")
+    kernel = options.add_command(sub, "kernel", "register the environment as a Jupyter kernel",
+                                 "gc-wizard kernel install", run_kernel)
+    kernel.add_argument("action", choices=["install"], help="what to do (install: register or update the kernel)")
+    options.env_option(kernel, "register this environment instead of the current one")
+    kernel.add_argument("--name", metavar="NAME", help="the kernel's name (default: from the recipe)")
+    options.json_option(kernel)
+    report = options.add_command(sub, "report", "a redacted Markdown support report to paste to an admin",
+                                 "gc-wizard report --out report.md", run_report)
+    report.add_argument("--out", metavar="FILE", help="write it here (mode 600) instead of printing it")
+    return [activate, kernel, report]

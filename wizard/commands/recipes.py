@@ -8,6 +8,7 @@ import shlex
 import textwrap
 from pathlib import Path
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
@@ -155,3 +156,19 @@ def run_plan(args: argparse.Namespace) -> int:
     else:
         say(render_plan(plan))
     return 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    recipes = options.add_command(sub, "recipes", "every recipe, compatible or not with this machine, with reasons",
+                                  "gc-wizard recipes --facts gpu-node-facts.json", run_recipes)
+    recipes.add_argument("--facts", metavar="FILE",
+                         help="match against a saved `detect --json` (from another machine) instead of this one")
+    options.json_option(recipes)
+    plan = options.add_command(sub, "plan", "what install would run, touching nothing",
+                               "gc-wizard plan jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast", run_plan)
+    plan.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
+    options.env_option(plan, "plan an install into this folder instead of a new managed environment")
+    options.installer_option(plan)
+    options.source_options(plan)
+    options.json_option(plan)
+    return [recipes, plan]

@@ -15,8 +15,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from wizard.commands import options
 from wizard.commands.output import emit_json, say
-from wizard.errors import UserError
+from wizard.errors import ExitCode, UserError
 from wizard.install.envs import MARKER as MARKER_NAME
 
 
@@ -155,5 +156,18 @@ def run(args: argparse.Namespace) -> int:
                 say("")
                 say(render_findings(result.findings))
     if result.cancelled:
-        return 130
+        return ExitCode.CANCELLED
     return 0 if result.ok else 1
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    p = options.add_command(sub, "verify", "run a real GraphCast jit init in an environment and diagnose what fails",
+                            "gc-wizard verify --level quick", run)
+    options.env_option(p, "check this environment instead of the current one")
+    p.add_argument("--graphcast-src", metavar="SRC",
+                   help="a GraphCast checkout to import when the environment has none installed")
+    options.level_option(p)
+    p.add_argument("--timeout", type=float, default=900.0, metavar="SECONDS",
+                   help="stop the check after this long (default: 900)")
+    options.json_option(p)
+    return [p]

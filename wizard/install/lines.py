@@ -19,19 +19,10 @@ from __future__ import annotations
 
 import re
 
-#: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
-#: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the reference's
-#: two-character escapes `ESC [@-Z\\-_]`).
-ANSI_RE = re.compile(
-    r"\x1b(?:\[[0-?]*[ -/]*[@-~]"
-    r"|\][^\x07\x1b]*(?:\x07|\x1b\\)"
-    r"|[PX^_][^\x1b]*\x1b\\"
-    r"|[ -/]*[0-~])"
-)
+from wizard.security import CONTROL_RE, strip_terminal_escapes
+
 #: An escape sequence that is still incomplete at the very end of the text read so far.
 _PARTIAL_ESC_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]+)?\Z")
-#: Control characters left after the escapes are gone (tab, LF and CR are kept; ESC, C1 are not).
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 #: A partial escape longer than this is not an escape (an unterminated OSC would hold lines forever).
 MAX_PENDING = 4096
 #: An unfinished line longer than this is handed out as a finished one.
@@ -40,7 +31,7 @@ MAX_LINE = 100_000
 
 def strip_ansi(text: str) -> str:
     """The text without escape sequences and control characters (tab, `\\n` and `\\r` stay)."""
-    return _CONTROL_RE.sub("", ANSI_RE.sub("", text))
+    return strip_terminal_escapes(text)
 
 
 def _last_redraw(line: str) -> str:
@@ -94,7 +85,7 @@ class LineAssembler:
         text = self._pending_escape + chunk
         self._pending_escape = ""
         text = self._hold_partial_escape(text)
-        if "\x1b" in text or _CONTROL_RE.search(text):
+        if "\x1b" in text or CONTROL_RE.search(text):
             text = strip_ansi(text)
         buffer = self._buffer + text.replace("\r\n", "\n")
         if "\n" not in buffer:

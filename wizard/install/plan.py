@@ -42,10 +42,10 @@ from packaging.version import Version
 
 from wizard import paths
 from wizard.errors import UserError
+from wizard.install.choices import INSTALLERS
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice
 
-INSTALLERS = ("uv", "pip")
 MODES = ("new", "in-place")
 #: pip learned `--progress-bar raw` in 24.1.
 PIP_MIN_FOR_RAW = "24.1"

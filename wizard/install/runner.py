@@ -43,6 +43,7 @@ from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler
+from wizard.security import is_secret_question, redact_credentials
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
 #: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
@@ -70,8 +71,6 @@ STEP_DEFAULTS = {
 #: own. Generic `[y/N]` questions are deliberately *not* answered: a default-no question may guard
 #: something destructive, so it goes to the user.
 DEFAULT_PROMPTS = ((r"Proceed \(\[y\]/n\)\?\s*$", "y"), (r"Proceed \(Y/n\)\?\s*$", "y"))
-#: Questions whose answers are never logged, echoed or kept.
-SECRET_RE = re.compile(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
 #: Seconds given after SIGINT and after SIGTERM before the next signal.
 GRACE_SECONDS = (1.0, 1.0)
 TAIL_LINES = 40
@@ -79,7 +78,6 @@ TAIL_LINES = 40
 MAX_RULE_REPEATS = 3
 READ_SIZE = 65536
 POLL_SECONDS = 0.1
-_CREDENTIALS_RE = re.compile(r"(//[^/:@\s]+):[^@/\s]+@")
 
 
 class StepSetupError(UserError):
@@ -151,9 +149,8 @@ class RunnerEvents:
     def step_finished(self, step, result: StepResult) -> None: ...
 
 
-def redact(text: str) -> str:
-    """`https://user:secret@host` → `https://user:***@host`, for anything written to a log."""
-    return _CREDENTIALS_RE.sub(r"\1:***@", text)
+#: `https://user:secret@host` → `https://user:***@host`, for anything written to a log.
+redact = redact_credentials
 
 
 class StepLog:
@@ -467,7 +464,7 @@ class _Session:
                 self.events.line(self.step, text)
 
     def answer(self, question: str, reply: str, how: str) -> None:
-        secret = bool(SECRET_RE.search(question))
+        secret = is_secret_question(question)
         try:
             self.child.sendline(reply)
         except OSError:  # the child went away meanwhile; EOF follows

@@ -22,6 +22,8 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
+from wizard.errors import ExitCode
+from wizard.security import is_secret_question, strip_terminal_escapes
 from wizard.tui import STARTED
 from wizard.tui.messages import (
     InstallDone,
@@ -251,8 +253,8 @@ class WizardApp(App):
             self._prompt_screen = None
             message.reply.put(text)
 
-        self._prompt_screen = PromptScreen(f"The installer asks: {message.text}", hint="Enter answers · "
-                                           "Escape refuses (the step then stops)", secret=_is_secret(message.text))
+        self._prompt_screen = PromptScreen(f"The installer asks: {strip_terminal_escapes(message.text)}", hint="Enter answers · "
+                                           "Escape refuses (the step then stops)", secret=is_secret_question(message.text))
         self.push_screen(self._prompt_screen, answered)
 
     def on_verify_started(self, message: VerifyStarted) -> None:
@@ -355,8 +357,8 @@ class WizardApp(App):
             for worker in list(self.workers):
                 if worker.group == "install":
                     await worker.wait()
-            self.exit_status = 130
-            self.exit(return_code=130)
+            self.exit_status = ExitCode.CANCELLED
+            self.exit(return_code=ExitCode.CANCELLED)
             return
         self.exit(return_code=self.exit_status or 0)
 
@@ -374,8 +376,3 @@ class WizardApp(App):
         if event.state == WorkerState.ERROR:
             self.notify(f"{event.worker.description} failed: {event.worker.error}", severity="error", timeout=15)
 
-
-def _is_secret(question: str) -> bool:
-    """Whether an installer's question asks for something not to show on screen (a password, a token)."""
-    lowered = question.lower()
-    return any(word in lowered for word in ("password", "passphrase", "token", "secret"))

@@ -27,12 +27,12 @@ from typing import Any
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.install.choices import LEVELS
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 
 TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init")
 BACKENDS = ("gpu", "cpu", "auto")
-LEVELS = ("quick", "notebook")
 TIER_PREFIX = "gc-wizard-tier: "
 TIER_START_PREFIX = "gc-wizard-tier-start: "
 STDERR_TAIL_LINES = 40

@@ -24,6 +24,7 @@ import yaml
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.security import strip_terminal_escapes
 
 KNOWN_FAILURES_PATH = paths.DATA_DIR / "known_failures.yaml"
 
@@ -33,7 +34,6 @@ DEFAULT_GPU_RECIPE = GPU_RECIPE_BY_CUDA_MAJOR[12]
 
 #: Lines the wizard itself adds to a verify log (probe progress and its JSON result): never evidence.
 _WIZARD_LINE = re.compile(r"^(?:gc-wizard-tier(?:-start)?: |\{\"probe_version\": )")
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 _EVIDENCE_LINES = 8
 _EVIDENCE_CHARS = 400
 
@@ -168,7 +168,7 @@ def load_known_failures(path: Path | None = None) -> tuple[KnownFailure, ...]:
 
 def clean_log_text(text: str) -> str:
     """ANSI escapes removed, CR/LF normalised, the wizard's own progress/JSON lines blanked out."""
-    text = _ANSI.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+    text = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
     return "\n".join("" if _WIZARD_LINE.match(line) else line for line in text.split("\n"))
 
 

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from wizard.security import write_private_file
 from wizard.tui.screens.prompt import PromptScreen
 
 
@@ -56,8 +57,7 @@ class ReportScreen(Screen):
                 return
             target = Path(path).expanduser()
             try:
-                target.write_text(self.text)
-                target.chmod(0o600)
+                write_private_file(target, self.text)
             except OSError as exc:
                 self.notify(f"Could not write {target}: {exc.strerror or exc}", severity="error")
                 return

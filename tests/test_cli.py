@@ -1,0 +1,51 @@
+"""The command line's own contract: every command owns its arguments, each has help and an example."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from wizard.cli import COMMANDS, build_parser, main
+from wizard.errors import ExitCode
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_help_lists_every_command_in_order():
+    assert list(_subparsers(build_parser())) == list(COMMANDS)
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_argument_has_help_and_every_command_an_example(name):
+    command = _subparsers(build_parser())[name]
+    assert command.description and command.epilog.startswith("example:\n  ") and "gc-wizard" in command.epilog
+    assert command.get_default("run") is not None
+    for action in command._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        assert action.help and action.help != argparse.SUPPRESS, f"{name}: {action.option_strings or action.dest}"
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_naming_a_command_configures_only_its_module(name):
+    """Lazy like pip's commands_dict: `gc-wizard detect` never loads install's module."""
+    parser = build_parser(["--recipes-dir", "install", name, "--json"])
+    named = set(_subparsers(parser))
+    assert name in named
+    assert named == {n for n, module in COMMANDS.items() if module == COMMANDS[name]}
+
+
+def test_app_only_options_are_refused_after_a_command(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["detect", "--no-mouse"])
+    assert exc.value.code == ExitCode.BAD_INPUT
+    assert "--no-mouse" in capsys.readouterr().err
+
+
+def test_exit_codes_have_the_interface_values():
+    assert (ExitCode.OK, ExitCode.FAILED, ExitCode.BAD_INPUT) == (0, 1, 2)
+    assert (ExitCode.HANGUP, ExitCode.CANCELLED, ExitCode.TERMINATED) == (129, 130, 143)

@@ -1,0 +1,74 @@
+"""The security rules (wizard/security.py), and that every face uses them rather than its own copy."""
+
+from __future__ import annotations
+
+import ast
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from wizard.security import (
+    is_secret_question,
+    redact_credentials,
+    strip_terminal_escapes,
+    write_private_file,
+)
+
+ROOT = Path(__file__).resolve().parent.parent / "wizard"
+
+@pytest.mark.parametrize("question", ["Password:", "Passphrase for key '/x':", "API token?", "Enter PIN:",
+                                      "client secret:", "Password for 'https://user@host':"])
+def test_secret_questions(question):
+    assert is_secret_question(question)
+
+@pytest.mark.parametrize("question", ["Proceed ([y]/n)?", "Pinned version? [y/N]", "Username for 'https://host':",
+                                      "Spinning up, continue?"])
+def test_plain_questions(question):
+    assert not is_secret_question(question)
+
+def test_redact_credentials_keeps_the_user_for_logs():
+    text = "pip install --index-url https://alice:s3cr3t@pypi.example.org/simple jax git+https://bob:tok@git.x/y"
+    assert redact_credentials(text) == ("pip install --index-url https://alice:***@pypi.example.org/simple jax "
+                                        "git+https://bob:***@git.x/y")
+    assert redact_credentials("https://alice@host/x") == "https://alice@host/x"
+    assert "s3cr3t" not in redact_credentials(text)
+
+def test_redact_credentials_for_a_report_drops_the_user_too():
+    out = redact_credentials("proxy http://u:p@proxy:3128 and https://u@host", keep_user=False, mask="<redacted>")
+    assert out == "proxy http://<redacted>@proxy:3128 and https://<redacted>@host"
+
+def test_strip_terminal_escapes():
+    assert strip_terminal_escapes("\x1b[31mred\x1b[0m \x1b]0;title\x07ok \x1b[?25l\x07") == "red ok "
+    assert strip_terminal_escapes("a\r\nb\tc\x1b(B") == "a\r\nb\tc"
+    assert strip_terminal_escapes("x\x07y\x1b[2Jz", keep_controls=True) == "x\x07yz"
+
+def test_write_private_file_is_0600_from_the_start(tmp_path):
+    old = os.umask(0o022)
+    try:
+        target = write_private_file(tmp_path / "sub" / "report.md", "secret stuff\n")
+        assert target.read_text() == "secret stuff\n"
+        assert stat.S_IMODE(target.stat().st_mode) == 0o600
+        target.chmod(0o644)  # an existing, readable file is replaced by a private one
+        write_private_file(target, "again\n")
+        assert stat.S_IMODE(target.stat().st_mode) == 0o600
+        assert target.read_text() == "again\n"
+        assert [p.name for p in target.parent.iterdir()] == ["report.md"]  # no temporary file left behind
+    finally:
+        os.umask(old)
+
+def test_no_face_keeps_its_own_copy_of_a_rule():
+    """The old per-face copies stay gone: no module but security.py spells the secret-word list, chmods a
+    report after writing it, or defines its own escape regex."""
+    for path in ROOT.rglob("*.py"):
+        if path.name == "security.py" or "probe" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "pass(?:word|phrase)" not in text and "pass(word|phrase)" not in text, path
+        assert '"passphrase", "token"' not in text, path
+        assert ".chmod(0o600)" not in text, path
+        tree = ast.parse(text)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("\\x1b\\["):
+                raise AssertionError(f"{path}: an escape-sequence pattern outside wizard/security.py")

@@ -1,0 +1,71 @@
+"""The options several commands share, each defined once (pip's `cmdoptions` idea).
+
+Every command module adds its own arguments in `configure(sub)`; the ones that mean the same thing
+everywhere (`--env`, `--json`, the install sources, `--installer`, `--level`) come from here, so their
+spelling, choices and help never drift apart. Choices come from the core (`wizard.install.choices`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS
+
+
+def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """Options accepted before and after the subcommand.
+
+    On the subparsers the default is SUPPRESS, so a value given before the subcommand is kept.
+    """
+    suppress = argparse.SUPPRESS
+    parser.add_argument("--recipes-dir", action="append", metavar="DIR", default=[] if top else suppress,
+                        help="an extra folder of recipe files (repeatable); later folders override earlier ones")
+
+
+def app_options(parser: argparse.ArgumentParser) -> None:
+    """Options that only the terminal app has (bare `gc-wizard`)."""
+    parser.add_argument("--no-tui", action="store_true", help="never draw the terminal app; run the plain flow")
+    parser.add_argument("--color", choices=["auto", "16", "256", "truecolor"], default="auto",
+                        help="colour depth for the terminal app (default: auto)")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse in the terminal app")
+
+
+def json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON value as the last line of stdout")
+
+
+def yes_option(parser: argparse.ArgumentParser, help_text: str = "answer yes to every question") -> None:
+    parser.add_argument("--yes", "-y", action="store_true", help=help_text)
+
+
+def env_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    parser.add_argument("--env", metavar="DIR", help=help_text)
+
+
+def installer_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--installer", choices=INSTALLERS, default=DEFAULT_INSTALLER,
+                        help=f"the installer that builds the environment (default: {DEFAULT_INSTALLER})")
+
+
+def level_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                        help="how big a GraphCast to check: the demo notebook's model and grid, or a quick "
+                             f"smaller one (default: {DEFAULT_LEVEL})")
+
+
+def source_options(parser: argparse.ArgumentParser) -> None:
+    """Where packages and GraphCast come from (docs/interface.md, SOURCES)."""
+    parser.add_argument("--graphcast-src", metavar="SRC",
+                        help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the recipe's pin)")
+    parser.add_argument("--find-links", action="append", default=[], metavar="DIR",
+                        help="a folder of wheels (a wheelhouse) to install from (repeatable)")
+    parser.add_argument("--offline", action="store_true",
+                        help="use only local wheels and the installer's cache; never reach an index")
+
+
+def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.ArgumentParser:
+    """One subcommand: its help, one example under `--help`, and its handler as `args.run`."""
+    parser = sub.add_parser(name, help=help_text, description=help_text, epilog=f"example:\n  {example}",
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(run=run)
+    return parser

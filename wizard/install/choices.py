@@ -1,0 +1,18 @@
+"""The choices an install offers, defined once: the faces build their options from these.
+
+Kept in a module with no imports so the CLI can build its parser without loading the installer.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+Installer = Literal["uv", "pip"]
+Level = Literal["quick", "notebook"]
+
+#: uv first: it is the default (fast, and its cache makes repeated installs warm).
+INSTALLERS: tuple[str, ...] = get_args(Installer)
+#: `notebook` is the demo notebook's own model and grid; `quick` a smaller one for a fast check.
+LEVELS: tuple[str, ...] = get_args(Level)
+DEFAULT_INSTALLER: Installer = "uv"
+DEFAULT_LEVEL: Level = "notebook"

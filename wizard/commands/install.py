@@ -92,8 +92,12 @@ def _ask(text: str, asking: threading.Event) -> str | None:
 
 
 def _options(args: argparse.Namespace) -> InstallOptions:
+    if getattr(args, "graphcast_version", None):
+        from wizard.commands.recipes import recipe_for_version
+
+        args.recipe = recipe_for_version(args)
     if not args.recipe:
-        raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
+        raise UserError("Which recipe? Give one (see `gc-wizard recipes`), --graphcast-version or --answers FILE.")
     return InstallOptions(
         recipe_id=args.recipe, env=Path(args.env) if args.env else None, installer=args.installer,
         find_links=list(args.find_links or []), offline=args.offline, graphcast_src=args.graphcast_src,
@@ -189,6 +193,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.installer_option(p)
     options.source_options(p)
     options.level_option(p)
+    options.graphcast_version_option(p, "install the recipe recommended for this GraphCast (0.1.1 or 0.2), or check "
+                                        "that RECIPE runs it")
     p.add_argument("--answers", metavar="FILE", help="replay a saved answers file (see --save-answers)")
     p.add_argument("--save-answers", metavar="FILE", help="save this run's answers for replay on other servers")
     options.json_option(p)

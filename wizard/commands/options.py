@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS
+from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, GRAPHCAST_VERSIONS, INSTALLERS, LEVELS
 
 
 def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -51,6 +51,11 @@ def level_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
                         help="how big a GraphCast to check: the demo notebook's model and grid, or a quick "
                              f"smaller one (default: {DEFAULT_LEVEL})")
+
+
+def graphcast_version_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    parser.add_argument("--graphcast-version", choices=GRAPHCAST_VERSIONS, metavar="|".join(GRAPHCAST_VERSIONS),
+                        help=help_text)
 
 
 def source_options(parser: argparse.ArgumentParser) -> None:

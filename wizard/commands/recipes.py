@@ -95,9 +95,34 @@ def run_recipes(args: argparse.Namespace) -> int:
     return 0
 
 
+def recipe_for_version(args: argparse.Namespace) -> str | None:
+    """The recipe id for `plan`/`install` given `--graphcast-version`: the one named, checked to run that
+    GraphCast, or — when none is named — the one recommended for that GraphCast on this machine."""
+    version = getattr(args, "graphcast_version", None)
+    if not version:
+        return args.recipe
+    if args.recipe:
+        recipe = get_recipe(args.recipe, args.recipes_dir)
+        if recipe.graphcast.version != version:
+            raise UserError(f"recipe {recipe.id} runs GraphCast v{recipe.graphcast.version}, not v{version} "
+                            f"(--graphcast-version); see `gc-wizard recipes --graphcast-version {version}`.")
+        return recipe.id
+    from wizard.detect.chain import detect
+
+    matches = match_recipes(load_recipes(args.recipes_dir), detect(), pythons=find_pythons(), graphcast_version=version)
+    best = next((m for m in matches if m.recommended), None)
+    if best is None:
+        raise UserError(f"no recipe for GraphCast v{version} fits this machine; "
+                        f"`gc-wizard recipes --graphcast-version {version}` says why.")
+    return best.recipe.id
+
+
 def make_plan(args: argparse.Namespace) -> Plan:
     """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
-    recipe = get_recipe(args.recipe, args.recipes_dir)
+    recipe_id = recipe_for_version(args)
+    if not recipe_id:
+        raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --graphcast-version.")
+    recipe = get_recipe(recipe_id, args.recipes_dir)
     return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
                         find_links=tuple(getattr(args, "find_links", None) or ()),
                         offline=bool(getattr(args, "offline", False)),
@@ -163,10 +188,15 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                                   "gc-wizard recipes --facts gpu-node-facts.json", run_recipes)
     recipes.add_argument("--facts", metavar="FILE",
                          help="match against a saved `detect --json` (from another machine) instead of this one")
+    options.graphcast_version_option(recipes, "recommend only among recipes that run this GraphCast "
+                                              "(0.1.1: the demo notebook; 0.2: with GenCast)")
     options.json_option(recipes)
     plan = options.add_command(sub, "plan", "what install would run, touching nothing",
                                "gc-wizard plan jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast", run_plan)
-    plan.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
+    plan.add_argument("recipe", metavar="RECIPE", nargs="?",
+                      help="a recipe id (see `gc-wizard recipes`); not needed with --graphcast-version")
+    options.graphcast_version_option(plan, "plan the recipe recommended for this GraphCast (0.1.1 or 0.2), or check "
+                                           "that RECIPE runs it")
     options.env_option(plan, "plan an install into this folder instead of a new managed environment")
     options.installer_option(plan)
     options.source_options(plan)

@@ -168,6 +168,7 @@ class _Transaction:
         entry.requirements_file = str(frozen) if frozen else None
         self.say(f"froze {len(entry.packages)} packages" + (f" with hashes in {frozen}" if frozen else ""))
         marker = {"recipe": self.recipe.id, "title": self.recipe.title, "backend": self.recipe.backend,
+                  "graphcast_version": self.recipe.graphcast.version,
                   "runtime_env": dict(self.recipe.runtime_env), "created": now(), "verified": None,
                   "entry_id": entry.id, "python": self.plan.python.version}
         envs.write_marker(self.env, marker)

@@ -102,7 +102,7 @@ def _options(args: argparse.Namespace) -> InstallOptions:
         recipe_id=args.recipe, env=Path(args.env) if args.env else None, installer=args.installer,
         find_links=list(args.find_links or []), offline=args.offline, graphcast_src=args.graphcast_src,
         verify=not args.no_verify, level=args.level, assume_yes=args.yes,
-        recipes_dirs=list(args.recipes_dir or []))
+        recipes_dirs=list(args.recipes_dir or []), alternative=getattr(args, "alternative", None))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -192,6 +192,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     p.add_argument("--no-verify", action="store_true", help="skip the GraphCast check (the env stays unverified)")
     options.installer_option(p)
     options.source_options(p)
+    options.alternative_option(p)
     options.level_option(p)
     options.graphcast_version_option(p, "install the recipe recommended for this GraphCast (0.1.1 or 0.2), or check "
                                         "that RECIPE runs it")

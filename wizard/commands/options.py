@@ -58,6 +58,12 @@ def graphcast_version_option(parser: argparse.ArgumentParser, help_text: str) ->
                         help=help_text)
 
 
+def alternative_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--alternative", metavar="ID",
+                        help="take the recipe's alternative source of this id (e.g. pypi-plugin: JAX 0.4.23's CUDA "
+                             "plugin from PyPI when JAX's wheel page cannot be reached; needs a GPU check)")
+
+
 def source_options(parser: argparse.ArgumentParser) -> None:
     """Where packages and GraphCast come from (docs/interface.md, SOURCES)."""
     parser.add_argument("--graphcast-src", metavar="SRC",

@@ -126,7 +126,8 @@ def make_plan(args: argparse.Namespace) -> Plan:
     return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
                         find_links=tuple(getattr(args, "find_links", None) or ()),
                         offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=getattr(args, "graphcast_src", None))
+                        graphcast_src=getattr(args, "graphcast_src", None),
+                        alternative=getattr(args, "alternative", None))
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
@@ -200,5 +201,6 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(plan, "plan an install into this folder instead of a new managed environment")
     options.installer_option(plan)
     options.source_options(plan)
+    options.alternative_option(plan)
     options.json_option(plan)
     return [recipes, plan]

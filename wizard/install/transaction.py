@@ -49,6 +49,8 @@ class InstallOptions:
     level: str = "notebook"
     assume_yes: bool = False
     recipes_dirs: list[str] = field(default_factory=list)
+    alternative: str | None = None
+    """The recipe's alternative source to use (e.g. "pypi-plugin"), or None for the recipe as written."""
 
 
 class InstallEvents(RunnerEvents):
@@ -110,7 +112,7 @@ class _Transaction:
         self.recipe = get_recipe(options.recipe_id, options.recipes_dirs)
         self.plan = plan_install(self.recipe, env=options.env, installer=options.installer,
                                  find_links=tuple(options.find_links), offline=options.offline,
-                                 graphcast_src=options.graphcast_src)
+                                 graphcast_src=options.graphcast_src, alternative=options.alternative)
         self.env = Path(self.plan.env_dir)
         self.existed = self.env.exists()
         self.history: History | None = None
@@ -168,7 +170,7 @@ class _Transaction:
         entry.requirements_file = str(frozen) if frozen else None
         self.say(f"froze {len(entry.packages)} packages" + (f" with hashes in {frozen}" if frozen else ""))
         marker = {"recipe": self.recipe.id, "title": self.recipe.title, "backend": self.recipe.backend,
-                  "graphcast_version": self.recipe.graphcast.version,
+                  "graphcast_version": self.recipe.graphcast.version, "alternative": self.options.alternative,
                   "runtime_env": dict(self.recipe.runtime_env), "created": now(), "verified": None,
                   "entry_id": entry.id, "python": self.plan.python.version}
         envs.write_marker(self.env, marker)

@@ -42,6 +42,14 @@ Format (schema 1), every key below and no other:
     prompts: [{pattern: regex, answer: str, why: str}, ...]
     notes: [str, ...]
     disk_gib: number                  # free space the install needs (environment plus cache)
+    alternatives:                     # optional: other sources for the same stack, offered when the
+      - id: pypi-plugin               #   recipe's find_links cannot be reached; [a-z0-9-]+
+        title: str
+        why: str                      # what differs, and the risk (shown with the offer)
+        requirements: [PEP 508 str]   # replace the same-named pins, add the others
+        remove: [name, ...]           # optional: pins to drop
+        find_links: [...]             # optional: replaces the recipe's (default: none)
+        gpu_checked: false            # whether it has run on a GPU; false is shown as NEEDS A GPU CHECK
 
 Version-like fields must be quoted strings: YAML reads an unquoted 8.10 as the number 8.1.
 """
@@ -154,6 +162,23 @@ class MachineConstraints:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """Another source for the same stack (e.g. JAX's CUDA plugin from PyPI instead of JAX's wheel page)."""
+
+    id: str
+    title: str
+    why: str
+    requirements: tuple[str, ...]
+    remove: tuple[str, ...] = ()
+    find_links: tuple[str, ...] = ()
+    gpu_checked: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "why": self.why, "requirements": list(self.requirements),
+                "remove": list(self.remove), "find_links": list(self.find_links), "gpu_checked": self.gpu_checked}
+
+
+@dataclass(frozen=True)
 class Recipe:
     id: str
     title: str
@@ -171,6 +196,7 @@ class Recipe:
     path: Path
     schema: int = SCHEMA_VERSION
     preference: int = 0
+    alternatives: tuple[Alternative, ...] = ()
 
     @property
     def pins(self) -> dict[str, str]:
@@ -191,7 +217,7 @@ class Recipe:
             "machine": self.machine.to_dict(), "runtime_env": dict(self.runtime_env),
             "prompts": [p.to_dict() for p in self.prompts], "notes": list(self.notes),
             "disk_gib": self.disk_gib, "preference": self.preference, "path": str(self.path),
-            "schema": self.schema,
+            "schema": self.schema, "alternatives": [a.to_dict() for a in self.alternatives],
         }
 
 
@@ -447,10 +473,41 @@ def _prompts(ck: _Checker, node: yaml.Node) -> tuple[PromptRule, ...]:
     return tuple(rules)
 
 
+def _alternatives(ck: _Checker, node: yaml.Node) -> tuple[Alternative, ...]:
+    out: list[Alternative] = []
+    seen_ids: set[str] = set()
+    for item in ck.sequence(node, "alternatives"):
+        m = ck.mapping(item, "an alternatives entry", {"id": True, "title": True, "why": True, "requirements": True,
+                                                        "remove": False, "find_links": False, "gpu_checked": False})
+        alt_id = ck.string(m["id"], "alternatives id")
+        if not re.match(r"^[a-z0-9][a-z0-9-]{0,39}$", alt_id):
+            raise ck.fail(m["id"], f"alternatives id '{alt_id}' must be lower-case letters, digits and '-'")
+        if alt_id in seen_ids:
+            raise ck.fail(m["id"], f"alternatives id '{alt_id}' appears twice")
+        seen_ids.add(alt_id)
+        seen: dict[str, yaml.Node] = {}
+        requirements = tuple(_requirement(ck, n, seen) for n in ck.sequence(m["requirements"], "requirements"))
+        null = yaml.ScalarNode("tag:yaml.org,2002:null", "")
+        remove = tuple(canonicalize_name(ck.clean(n, ck.string(n, "a remove entry"), "remove entry"))
+                       for n in ck.sequence(m.get("remove", null), "remove"))
+        links = tuple(_location(ck, n, "find_links", allow_path=True)
+                      for n in ck.sequence(m.get("find_links", null), "find_links"))
+        checked = False
+        if "gpu_checked" in m:
+            value = m["gpu_checked"]
+            if not isinstance(value, yaml.ScalarNode) or value.tag != "tag:yaml.org,2002:bool":
+                raise ck.fail(value, "gpu_checked must be true or false")
+            checked = bool(ck.scalar(value))
+        out.append(Alternative(id=alt_id, title=ck.string(m["title"], "alternatives title"),
+                               why=" ".join(ck.string(m["why"], "alternatives why").split()),
+                               requirements=requirements, remove=remove, find_links=links, gpu_checked=checked))
+    return tuple(out)
+
+
 _TOP_KEYS = {
     "schema": True, "id": True, "title": True, "description": True, "backend": True, "preference": False,
     "requirements": True, "find_links": False, "extra_index_urls": False, "graphcast": True, "machine": True,
-    "runtime_env": False, "prompts": False, "notes": False, "disk_gib": True,
+    "runtime_env": False, "prompts": False, "notes": False, "disk_gib": True, "alternatives": False,
 }
 
 
@@ -517,6 +574,7 @@ def parse_recipe(text: str, path: Path) -> Recipe:
         path=path,
         schema=schema,
         preference=preference,
+        alternatives=_alternatives(ck, top.get("alternatives", null)),
     )
 
 

@@ -229,7 +229,8 @@ class WizardApp(App):
             installer=settings.get("installer", "uv"), find_links=list(settings.get("find_links") or []),
             offline=bool(settings.get("offline")), graphcast_src=settings.get("graphcast_src"),
             verify=bool(settings.get("verify", True)), level=settings.get("level", "notebook"),
-            assume_yes=False, recipes_dirs=list(settings.get("recipes_dirs") or []))
+            assume_yes=False, recipes_dirs=list(settings.get("recipes_dirs") or []),
+            alternative=settings.get("alternative"))
         try:
             result = run_install(options, Events(), cancel)
             self.post_message(InstallDone(result.to_dict()))

@@ -56,6 +56,8 @@ class PlanScreen(Screen):
         Binding("escape", "back", "Back", id="back", tooltip="Choose another recipe"),
         Binding("e", "edit_env", "Env folder", id="env", tooltip="Install into another folder"),
         Binding("i", "toggle_installer", "uv/pip", id="installer", tooltip="Switch the installer (uv or pip)"),
+        Binding("a", "toggle_alternative", "Alt. source", id="alternative",
+                tooltip="The recipe's alternative source (e.g. JAX's CUDA plugin from PyPI); needs a GPU check"),
     ]
 
     def __init__(self, recipe, options: dict) -> None:
@@ -85,7 +87,8 @@ class PlanScreen(Screen):
             self.plan = plan_install(recipe, env=settings["env"], installer=settings["installer"],
                                      find_links=tuple(settings.get("find_links") or ()),
                                      offline=bool(settings.get("offline", False)),
-                                     graphcast_src=settings.get("graphcast_src"))
+                                     graphcast_src=settings.get("graphcast_src"),
+                                     alternative=settings.get("alternative"))
         except Exception as exc:  # no fitting Python, a bad folder: say it, stay here
             self.plan = None
             widget.update(f"This plan cannot run:\n\n{exc}\n\nPress e to pick another folder, i to switch the "
@@ -102,7 +105,18 @@ class PlanScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "install":
             return self.plan is not None
+        if action == "toggle_alternative":
+            return bool(getattr(self.recipe, "alternatives", ()))
         return True
+
+    def action_toggle_alternative(self) -> None:
+        alternatives = getattr(self.recipe, "alternatives", ())
+        if not alternatives:
+            return
+        current = self.settings.get("alternative")
+        ids = [None, *(a.id for a in alternatives)]
+        self.settings["alternative"] = ids[(ids.index(current) + 1) % len(ids)] if current in ids else None
+        self.refresh_plan()
 
     def action_install(self) -> None:
         if self.plan is not None:

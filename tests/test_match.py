@@ -101,8 +101,12 @@ CASES = [
     Case("b200-driver-565-too-old-for-cudnn", make_facts(("565.57.01", "12.7"), ("10.0",)), CPU, {CPU, MCPU},
          reasons={M12: ["needs NVIDIA driver >= 570.26"], M13: ["needs NVIDIA driver >= 580"]},
          warnings={CPU: [LOUD]}),
+    # JAX's cuBLAS warning covers compute capability 10.x and 11.x only: an RTX 5090 (12.0) is not cautioned,
+    # and CUDA 13 still wins on the higher CUDA major.
     Case("rtx5090-cc-12.0-driver-580", make_facts(("580.82.07", "13.0"), ("12.0",)), M13, {CPU, M12, M13, MCPU},
-         warnings={M12: ["NOT RECOMMENDED"]}),
+         no_warnings=(M12, M13)),
+    Case("rtx5090-cc-12.0-driver-575", make_facts(("575.51.03", "12.9"), ("12.0",)), M12, {CPU, M12, MCPU},
+         no_warnings=(M12,)),
     Case("a100-driver-580-old-stack-stays", make_facts(("580.82.07", "13.0"), ("8.0",)), CU12, ALL,
          no_warnings=(CU12, M12, M13)),
     Case("h100-driver-535", make_facts(("535.104.05", "12.2"), ("9.0",)), CU12, ALL - {M13},

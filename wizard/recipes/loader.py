@@ -37,7 +37,7 @@ Format (schema 1), every key below and no other:
       gpu_driver_rules:               # optional: a stricter driver minimum for some GPUs
         - {compute_capability_min: "9.0", driver_min: "535.54.03", why: str}
       gpu_cautions:                   # optional: GPUs the stack runs on but should not be recommended for
-        - {compute_capability_min: "10.0", why: str}
+        - {compute_capability_min: "10.0", compute_capability_below: "12.0", why: str}
     runtime_env: {NAME: "value", ...} # set in the activated environment
     prompts: [{pattern: regex, answer: str, why: str}, ...]
     notes: [str, ...]
@@ -124,6 +124,8 @@ class GpuCaution:
 
     compute_capability_min: str
     why: str
+    compute_capability_below: str | None = None
+    """Exclusive upper end (e.g. "12.0": Blackwell data-centre parts 10.x/11.x, not the RTX 50 series)."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,8 @@ class MachineConstraints:
                 {"compute_capability_min": r.compute_capability_min, "driver_min": r.driver_min, "why": r.why}
                 for r in self.gpu_driver_rules
             ],
-            "gpu_cautions": [{"compute_capability_min": c.compute_capability_min, "why": c.why}
+            "gpu_cautions": [{"compute_capability_min": c.compute_capability_min,
+                              "compute_capability_below": c.compute_capability_below, "why": c.why}
                              for c in self.gpu_cautions],
         }
 
@@ -417,10 +420,13 @@ def _machine(ck: _Checker, node: yaml.Node, backend: str) -> MachineConstraints:
     cautions = []
     for item in ck.sequence(m.get("gpu_cautions", yaml.ScalarNode("tag:yaml.org,2002:null", "")),
                             "machine.gpu_cautions"):
-        c = ck.mapping(item, "a gpu_cautions entry", {"compute_capability_min": True, "why": True})
+        c = ck.mapping(item, "a gpu_cautions entry",
+                       {"compute_capability_min": True, "compute_capability_below": False, "why": True})
         cautions.append(GpuCaution(
             compute_capability_min=ck.version(c["compute_capability_min"], "compute_capability_min"),
-            why=ck.string(c["why"], "why"),
+            why=" ".join(ck.string(c["why"], "why").split()),
+            compute_capability_below=(ck.version(c["compute_capability_below"], "compute_capability_below")
+                                      if "compute_capability_below" in c else None),
         ))
     if backend == "cpu":
         stray = [k for k in _GPU_ONLY if k in m]

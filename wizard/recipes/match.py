@@ -288,7 +288,9 @@ def _cautions(recipe: Recipe, facts: Facts, usable: tuple[int, ...]) -> list[str
         if gpu.index not in usable or gpu.compute_capability is None:
             continue
         for caution in recipe.machine.gpu_cautions:
-            if not _lt(gpu.compute_capability, caution.compute_capability_min):
+            below = caution.compute_capability_below
+            if not _lt(gpu.compute_capability, caution.compute_capability_min) and (
+                    below is None or _lt(gpu.compute_capability, below)):
                 out.append(f"NOT RECOMMENDED on {_gpu_label(gpu)} (compute capability {gpu.compute_capability}): "
                            f"{caution.why}")
                 break

@@ -92,6 +92,7 @@ class MachineScreen(Screen[str]):
             yield Static("", id="problems", markup=False)
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
             yield Static("", id="recommended", markup=False)
+            yield Static("", id="memory", markup=False)
         yield Footer()
 
 
@@ -130,7 +131,8 @@ class MachineScreen(Screen[str]):
         box = self.query_one("#problems", Static)
         box.update("\n".join(problems))
         box.display = bool(problems)
-        self.query_one("#facts", Static).update("\n".join(facts_lines(self.facts) + [""] + memory_lines(self.facts)))
+        self.query_one("#facts", Static).update("\n".join(facts_lines(self.facts)))
+        self.query_one("#memory", Static).update("\n" + "\n".join(memory_lines(self.facts)))
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:

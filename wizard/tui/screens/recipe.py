@@ -79,6 +79,16 @@ class RecipeScreen(Screen):
         self.rows: list = []
         """The option list's rows: a match, or None for a group heading."""
 
+    def index_of(self, recipe_id: str) -> int:
+        """The option-list row of a recipe (rows include the group headings)."""
+        return next(i for i, m in enumerate(self.rows) if m is not None and m.recipe.id == recipe_id)
+
+    @property
+    def highlighted_match(self):
+        """The match of the highlighted row, or None (a heading, or nothing highlighted)."""
+        index = self.query_one(OptionList).highlighted
+        return self.rows[index] if index is not None and 0 <= index < len(self.rows) else None
+
     def _versions(self) -> list[str]:
         return [version for version, _ in group_by_graphcast(self.matches)]
 

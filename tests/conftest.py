@@ -14,6 +14,8 @@ pytest_plugins = [
     "tests.fixtures.gpu",
     "tests.fixtures.tiny",
     "tests.fixtures.jaxenv",
+    "tests.fixtures.slurm",
+    "tests.fixtures.index",
 ]
 
 

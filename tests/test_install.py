@@ -27,7 +27,7 @@ def test_install_builds_a_new_current_environment_with_a_full_log(tiny):
     assert "===== " in log and "install-requirements" in log and "+ pkg-a==1.0" in log
     marker = json.loads((Path(result["env"]) / "gc-wizard-env.json").read_text())
     assert marker["recipe"] == "tiny-a" and marker["backend"] == "cpu" and marker["verified"] is None
-    assert marker["runtime_env"] == {"GC_TINY": "tiny-a"} and marker["entry_id"] == result["entry_id"]
+    assert marker["runtime_env"] == {"JAX_GC_TINY": "tiny-a"} and marker["entry_id"] == result["entry_id"]
     assert marker["title"] and marker["created"] and marker["python"]
     (entry,) = tiny.history()
     assert entry["current"] and entry["status"] == "installed" and entry["id"] == result["entry_id"]

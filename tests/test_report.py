@@ -65,12 +65,12 @@ def _assert_nothing_personal(text: str, home: Path) -> None:
         assert secret not in text, f"{secret!r} leaked into the report"
 
 
-def test_report_with_failing_install(tmp_path, seed_home):
+def test_report_with_failing_install(tmp_path, seed_home, isolated_state):
     environ = _seed_environ(tmp_path, seed_home)
     facts = _detect(environ)
     assert any(g.name == "NVIDIA A100-SXM4-80GB" for g in facts.gpus)
 
-    log = seed_home / ".local" / "share" / "gc-wizard" / "logs" / "install-1.log"
+    log = isolated_state / "logs" / "install-1.log"  # the report reads logs only from the state's logs/
     log.parent.mkdir(parents=True)
     log.write_text(SEED_LOG.format(uuid=UUID1))
     env_dir = seed_home / ".local" / "share" / "gc-wizard" / "envs" / "jax0.4.23-cuda12-cudnn89-1"

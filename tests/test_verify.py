@@ -137,7 +137,7 @@ def test_cancel_stops_the_probe(jax_cpu_env_without_graphcast):
                         on_tier_start=lambda name: cancel.set())
     assert result.cancelled and not result.ok and result.findings == []
     assert result.exit_status in (-signal.SIGTERM, -signal.SIGKILL)
-    assert result.tiers[0]["status"] == "failed" and result.tiers[0]["error"]["type"] == "Cancelled"
+    assert result.tiers[0]["status"] == "cancelled" and result.tiers[0]["error"]["type"] == "Cancelled"
     assert [t["status"] for t in result.tiers[1:]] == ["not_run"] * 3
 
 

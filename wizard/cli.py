@@ -23,9 +23,10 @@ COMMANDS = {
     "detect": "detect", "recipes": "recipes", "plan": "recipes", "install": "install", "verify": "verify",
     "diagnose": "diagnose", "history": "history", "rollback": "history", "remove": "history",
     "activate": "post_install", "kernel": "post_install", "report": "post_install",
+    "lock": "cluster", "bundle": "cluster", "module": "cluster",
 }
 #: Global options that take a value: the word after them is never the command.
-_VALUED = {"--recipes-dir", "--color"}
+_VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links"}
 
 DESCRIPTION = ("Detect this machine, pick a JAX/CUDA/cuDNN recipe for GraphCast, install it into a new "
                "environment, verify it with a real GraphCast jit init, and roll back when needed.")
@@ -49,15 +50,31 @@ def _named_command(argv: list[str]) -> str | None:
     return None
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors exit 2 with argparse's sentence; with `--json` on the line the interface's failure
+    JSON is the last stdout line too (subcommand parsers are of this class as well)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        if "--json" in sys.argv[1:] or "--json" in _ARGV:
+            from wizard.commands.guard import emit_error_json
+
+            emit_error_json(f"{self.prog}: {message}", int(ExitCode.BAD_INPUT))
+        super().error(message)
+
+
+_ARGV: list[str] = []
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with `argv`, only the named command's module is configured."""
     from wizard.commands import options
 
-    parser = argparse.ArgumentParser(prog="gc-wizard", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog="gc-wizard", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"gc-wizard {__version__}")
     options.global_options(parser, top=True)
     options.app_options(parser)
+    options.source_options(parser, app=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     named = _named_command(argv or [])
     modules = [COMMANDS[named]] if named else list(dict.fromkeys(COMMANDS.values()))
@@ -81,23 +98,43 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gc-wizard {__version__}")
         return ExitCode.OK
     parser = build_parser(argv)
+    _ARGV[:] = argv
     args = parser.parse_args(argv)
+    from wizard.commands import guard  # signals and faults -> exit status, one sentence, one JSON line
+
     try:
         if args.command is None:
             if _wants_tui(args):
                 from wizard.tui import run_tui  # the only path that imports Textual
 
                 return run_tui(args)
+            guard.install_handlers()
             from wizard.commands.plain import run as run_plain
 
             return run_plain(args)
+        guard.install_handlers()
         return args.run(args)
     except WizardError as exc:
-        print(f"gc-wizard: {exc}", file=sys.stderr)
-        return exc.exit_code
+        code, message = exc.exit_code, str(exc)
+    except guard.Stopped as exc:
+        code, message = exc.exit_code, f"stopped by {exc.what}; nothing was left half-done."
     except KeyboardInterrupt:
-        print("gc-wizard: cancelled.", file=sys.stderr)
-        return ExitCode.CANCELLED
+        code, message = guard.signal_exit(), "cancelled."
+    except BrokenPipeError:
+        # `gc-wizard | head`: the reader has all it wanted; that is not an error, and Python must not
+        # complain again when it flushes stdout at exit.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return ExitCode.OK
+    except OSError as exc:
+        code, message = ExitCode.FAILED, guard.describe_os_error(exc)
+    guard.ignore_further_signals()
+    guard.say_error(message)
+    if getattr(args, "json", False):
+        guard.emit_error_json(message, int(code))
+    return guard.exit_quietly(code)
 
 
 if __name__ == "__main__":

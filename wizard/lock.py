@@ -27,8 +27,8 @@ class StateLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        paths.ensure_state_dir(self.path.parent)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -70,3 +70,62 @@ def _read_holder(fd: int) -> str:
         return f"pid {info.get('pid')} on {info.get('host')}, {info.get('purpose')} since {info.get('since')}"
     except (OSError, ValueError):
         return "holder unknown"
+
+
+class TargetLock:
+    """Exclusive lock on one target environment folder (`install --env DIR`), across state folders.
+
+    Why: the state lock keeps two wizards of one state folder apart, but two users (or one user with
+    two `GC_WIZARD_HOME`s) can point `--env` at the same folder; two installers writing one
+    site-packages leave it broken. The lock is an `flock` on `.<name>.gc-wizard.lock` beside the
+    folder (the folder itself may not exist yet, and a file inside it would make it non-empty). The
+    file is removed on release; a holder re-checks after locking that the file it locked is still the
+    one at the path, so a release racing an acquire never leaves two holders.
+    """
+
+    def __init__(self, env: Path, purpose: str) -> None:
+        self.env = Path(env).absolute()
+        self.path = self.env.parent / f".{self.env.name}.gc-wizard.lock"
+        self.purpose = purpose
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _read_holder(fd)
+                os.close(fd)
+                raise LockHeld(
+                    f"Another gc-wizard is already installing into {self.env} ({holder}). Wait for it to "
+                    "finish, or choose another folder."
+                ) from None
+            try:
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)  # the previous holder removed it between our open and our lock: try again
+        os.ftruncate(fd, 0)
+        os.write(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "purpose": self.purpose,
+                                 "since": time.strftime("%Y-%m-%dT%H:%M:%S")}).encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> TargetLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

@@ -18,6 +18,33 @@ def state_dir() -> Path:
     return Path(data_home).expanduser() / "gc-wizard"
 
 
+def ensure_state_dir(folder: Path | None = None) -> Path:
+    """Create the state folder (mode 0700: it holds logs, history and environments of one user) if
+    it is not there; an existing folder is left as its owner set it. OSError passes through (the CLI
+    turns it into a sentence naming the folder)."""
+    folder = folder or state_dir()
+    if not folder.is_dir():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
+        else:
+            os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
+    return folder
+
+
+def unusable_env_path(value: str) -> str | None:
+    """Why an environment path cannot work, or None: no shell, PATH or kernelspec can hold ':' (the
+    PATH separator), a newline or a NUL in the folder of a `bin/`."""
+    for char, name in ((":", "a ':'"), ("\n", "a newline"), ("\r", "a carriage return"), ("\0", "a NUL byte")):
+        if char in value:
+            return (f"the environment path {value!r} holds {name}, which PATH and activation scripts cannot "
+                    "represent; choose a folder without it")
+    return None
+
+
 def envs_dir() -> Path:
     return state_dir() / "envs"
 
@@ -56,3 +83,29 @@ def recipe_dirs(extra: list[str] | None = None) -> list[Path]:
     dirs = [builtin_recipes_dir(), user_recipes_dir()]
     dirs.extend(Path(d).expanduser() for d in extra or [])
     return dirs
+
+
+def wizard_command() -> str:
+    """How to run this gc-wizard from a new login shell, for the "Next:" lines the wizard prints.
+
+    After the README's Quick start only `.venv/bin/gc-wizard` exists and nothing puts it on PATH, so
+    a bare `gc-wizard` would fail in the next shell. The bare name is printed only when PATH finds
+    this very program outside its own environment's bin folder (pipx's or `uv tool`'s ~/.local/bin, a
+    `pip install --user`); otherwise — an activated venv is not active in a new shell either — the
+    absolute path of the console script, else `python -m wizard`.
+    """
+    import shlex
+    import shutil
+    import sys
+
+    own = Path(sys.prefix) / "bin" / "gc-wizard"
+    found = shutil.which("gc-wizard")
+    if found:
+        found_path = Path(found)
+        if not own.exists():
+            return "gc-wizard"
+        if found_path.parent.resolve() != own.parent.resolve() and found_path.resolve() == own.resolve():
+            return "gc-wizard"
+    if own.exists():
+        return shlex.quote(str(own.absolute()))
+    return f"{shlex.quote(sys.executable)} -m wizard"

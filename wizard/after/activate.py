@@ -77,6 +77,11 @@ def env_python(env: Path) -> Path:
 def resolve_env(env: str | os.PathLike[str] | None) -> Path:
     """`--env DIR` as an absolute path, or the current environment from history; UserError if neither."""
     if env:
+        from wizard.paths import unusable_env_path
+
+        why = unusable_env_path(str(env))
+        if why:
+            raise UserError(f"--env: {why}.")
         path = Path(os.path.abspath(os.path.expanduser(str(env))))
         if not path.is_dir():
             raise UserError(f"environment {path} does not exist.")
@@ -223,14 +228,14 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
         act.notes.append(f"the conda environment {conda} stays active underneath (conda cannot be deactivated "
                          f"from here); {env_bin} now comes first on PATH and its CUDA folders were taken out above")
 
-    runtime = marker.get("runtime_env") or {}
-    if isinstance(runtime, Mapping):
-        for name, value in runtime.items():
-            name = str(name)
-            if name in ("PATH", "LD_LIBRARY_PATH", "VIRTUAL_ENV") or not _VAR_NAME.match(name):
-                act.notes.append(f"ignores the recipe's runtime variable {name!r}")
-                continue
-            act.set[name] = "" if value is None else str(value)
+    # The marker is a file in the environment: whoever can write there could add PROMPT_COMMAND or
+    # BASH_ENV. Only the recipe allowlist's variables are ever set (wizard.recipes.runtime_env).
+    from wizard.recipes.runtime_env import allowed
+
+    runtime, dropped = allowed(marker.get("runtime_env") or {})
+    act.notes += [f"{note} (from {MARKER_NAME})" for note in dropped]
+    for name, value in runtime.items():
+        act.set[name] = value
 
     # Remember each touched variable's pre-activation value; restore the ones only a previous
     # activation touched (e.g. another recipe's runtime variables).

@@ -182,18 +182,26 @@ def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
 
 
 def _parse(text: str, where: str) -> Any:
+    from wizard import bounded
+
+    text = bounded.strip_bom(text)
     stripped = text.lstrip()
     if not stripped:
         raise UserError(f"{where} is empty; expected a gc-wizard answers file (JSON).")
     if stripped.startswith(("{", "[")):
         try:
-            return json.loads(text)
+            return bounded.loads_json(text, duplicates=True)
+        except bounded.ParseLimitError as exc:
+            raise UserError(f"{where}: {exc}.") from None
         except json.JSONDecodeError as exc:
             raise UserError(f"{where} line {exc.lineno}: not valid JSON ({exc.msg}).") from None
     import yaml
 
     try:
+        bounded.check_yaml(text)
         return yaml.safe_load(text)
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"{where}: {exc}.") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" line {mark.line + 1}" if mark is not None else ""
@@ -282,15 +290,17 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
 
 def load_answers(path: str | os.PathLike[str]) -> Answers:
     """Read and validate an answers file; UserError (exit 2) names the file and what is wrong."""
+    from wizard import bounded
+
     source = Path(path).expanduser()
     try:
-        text = source.read_text(encoding="utf-8")
+        text = bounded.read_text(source, bounded.ANSWERS_BYTES)
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"answers file {source}: {exc}.") from None
     except FileNotFoundError:
         raise UserError(f"answers file {source} does not exist.") from None
     except IsADirectoryError:
         raise UserError(f"answers file {source} is a folder, not a file.") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{source} is not a text file; expected a gc-wizard answers file (JSON).") from None
     except OSError as exc:
         raise UserError(f"cannot read answers file {source}: {exc.strerror or exc}.") from None
     return answers_from_dict(_parse(text, str(source)), str(source))

@@ -47,7 +47,10 @@ def default_kernel_name(env: Path, marker: Mapping[str, Any]) -> str:
 
 def display_name(env: Path, marker: Mapping[str, Any]) -> str:
     """"GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)" from the env marker."""
-    title = str(marker.get("title") or marker.get("recipe") or env.name).strip()
+    from wizard.security import strip_terminal_escapes
+
+    # The marker is a file anyone with write access to the env could edit; Jupyter shows this name.
+    title = strip_terminal_escapes(str(marker.get("title") or marker.get("recipe") or env.name)).strip()
     if not title.lower().startswith("graphcast"):
         title = f"GraphCast · {title}"
     # A title's own trailing "(GPU)" joins the verified date: "… cuDNN 8.9 (GPU, verified 2026-11-21)".
@@ -127,6 +130,10 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         tmp.write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         tmp.replace(target)
     except OSError as exc:
+        try:  # a full disk: no half-written temp file left in the user's Jupyter folder
+            (folder / ".kernel.json.tmp").unlink(missing_ok=True)
+        except OSError:
+            pass
         raise OperationFailed(f"cannot write the kernel spec {target}: {exc.strerror or exc}.") from None
     return {
         "ok": True,

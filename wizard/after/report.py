@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
-from wizard.security import redact_credentials
 
 #: Variables shown in full when set (plus every XLA_*, JAX_*, TF_CPP_* one).
 ENV_VARS = (
@@ -98,8 +97,11 @@ def redact(text: str, *, facts: Any = None, environ: Mapping[str, str] | None = 
     users = set(my_users if users is None else users)
     hosts = set(my_hosts if hosts is None else hosts)
 
-    # Credentials in URLs (a proxy, a private index): scheme://user:secret@host -> scheme://<redacted>@host
-    text = redact_credentials(text, keep_user=False, mask="<redacted>")
+    # Credentials of every form people paste (URL userinfo, bearer headers, passwords, private keys,
+    # *TOKEN*/*KEY*/*SECRET* values, HF/GitHub/AWS/W&B tokens): see wizard.security.redact_secrets.
+    from wizard.security import redact_secrets
+
+    text = redact_secrets(text)
     text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)
     text = re.sub(r"\b" + _UUID + r"\b", "<uuid>", text)
     literal_uuids = [str(_get(g, "uuid")) for g in (_get(facts, "gpus") or ()) if _get(g, "uuid")]
@@ -167,17 +169,18 @@ def _finding_dicts(findings: Iterable[Any]) -> list[dict[str, Any]]:
 
 def read_tail(path: str | os.PathLike[str] | None, lines: int) -> str | None:
     """The last `lines` lines of a log file (None when it cannot be read)."""
+    from wizard import bounded, paths
+
     if not path:
         return None
+    # history.json is data, not a pointer to anything on the machine: only a regular file among the
+    # wizard's own logs is read (never /etc/shadow, a FIFO or a link out of logs/), and only its end.
+    if not bounded.is_regular_file_under(path, paths.logs_dir()):
+        return None
     try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - 256 * 1024))
-            data = fh.read()
+        text = bounded.read_tail(path)
     except OSError:
         return None
-    text = data.decode("utf-8", errors="replace")
     return "\n".join(text.splitlines()[-lines:])
 
 
@@ -266,6 +269,27 @@ def _machine_section(facts: Any) -> list[str]:
         lines += ["### Warnings from detection", ""]
         lines += [f"- `{_get(w, 'id')}`: {_get(w, 'message')}" for w in warnings] + [""]
     return lines
+
+
+def _verify_section(entries: list[Any]) -> list[str]:
+    """The last `gc-wizard verify` (history records every one): when, which env, the result, its findings."""
+    last = next((e for e in reversed(entries) if _get(e, "kind") == "verify"), None)
+    lines = ["## Last verify", ""]
+    if last is None:
+        return lines + ["`gc-wizard verify` has not been run (installs check their environment themselves).", ""]
+    verify = _get(last, "verify") or {}
+    verify = verify if isinstance(verify, Mapping) else {}
+    result = "passed" if verify.get("ok") else f"FAILED at `{verify.get('failed_tier') or '?'}`"
+    lines.append(f"- `{_get(last, 'finished') or _get(last, 'started')}`: environment `{_get(last, 'env')}` "
+                 f"({verify.get('backend') or '?'} backend): **{result}**; log `{_get(last, 'log') or '—'}`")
+    details = [d for d in verify.get("finding_details") or [] if isinstance(d, Mapping)]
+    if details:
+        lines += ["", "Findings of that verify (root cause first):", ""]
+        lines += [f"{i}. **{d.get('title') or d.get('id')}** (`{d.get('id')}`)"
+                  + (f" — Fix: {d['fix']}" if d.get("fix") else "") for i, d in enumerate(details, 1)]
+    elif verify.get("findings"):
+        lines += ["", "Findings of that verify: " + ", ".join(f"`{f}`" for f in verify["findings"])]
+    return lines + [""]
 
 
 def _history_section(entries: list[Any], current: Any) -> list[str]:
@@ -444,6 +468,7 @@ def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None 
     lines.append("")
 
     lines += _machine_section(facts)
+    lines += _verify_section(entries)
     lines += _history_section(entries, current)
     lines += _last_run_section(last, findings, diagnose_error)
     lines += _env_section(environ)

@@ -20,14 +20,16 @@ def render(facts: Facts) -> list[str]:
     rows: list[tuple[str, str]] = []
     if facts.driver:
         d = facts.driver
+        source = "ASSUMED, not detected" if d.source == "assumed" else f"from {d.source}"
         rows.append(("Driver", f"{d.version or 'unknown version'}  (supports CUDA up to {d.cuda_driver_version or '?'};"
-                               f" from {d.source})"))
+                               f" {source})"))
     else:
         rows.append(("Driver", "none usable"))
     if facts.gpus:
         for gpu in facts.gpus:
             mem = f"{gpu.memory_total_mib / 1024:.0f} GiB" if gpu.memory_total_mib else "? GiB"
-            rows.append((f"GPU {gpu.index}", f"{gpu.name}, {mem}, compute capability {gpu.compute_capability or '?'}"))
+            rows.append((f"GPU {gpu.index}", f"{gpu.name}, {mem}, compute capability {gpu.compute_capability or '?'}"
+                                             + (" (assumed)" if gpu.source == "assumed" else "")))
     else:
         rows.append(("GPUs", "none"))
     # The copies that matter: what loads first, and what LD_LIBRARY_PATH / a conda env put in the way.
@@ -69,14 +71,23 @@ def render(facts: Facts) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.detect.chain import detect
+    from wizard.commands.cluster_options import facts_for, slurm_target, where_line
+    from wizard.commands.output import warn
 
-    facts = detect()
+    target = slurm_target(args)
+    if target is not None and not args.json:
+        say(f"Detecting on a node of {('partition ' + target.partition) if target.partition else 'the default partition'}"
+            " through srun …")
+    facts = facts_for(args, on_line=warn)
     if args.json:
         data = facts.to_dict()
         data["preflight"] = [fit.to_dict() for fit in assess(facts)]
         emit_json(data)
     else:
+        where = where_line(facts)
+        if where:
+            say(where)
+            say("")
         for line in render(facts):
             say(line)
     return 0
@@ -85,5 +96,7 @@ def run(args: argparse.Namespace) -> int:
 def configure(sub) -> list[argparse.ArgumentParser]:
     p = options.add_command(sub, "detect", "what this machine has: driver, max CUDA, GPUs, CUDA/cuDNN libraries, "
                             "Python, disk", "gc-wizard detect --json > facts.json", run)
+    options.slurm_options(p)
+    options.assume_options(p)
     options.json_option(p)
     return [p]

@@ -1,10 +1,13 @@
-"""`gc-wizard diagnose [LOGFILE|-] [--json]`: name the root cause in any pasted log.
+"""`gc-wizard diagnose [LOGFILE|-] [--env DIR] [--json]`: name the root cause in any pasted log, or check
+an environment without running it.
 
 Works on any log — a notebook cell's output, a job's stderr, the wizard's own verify log — not only
-the wizard's. Exit 1 when something is found (the run it came from failed), 0 for a clean log, 2 when
-the file cannot be read. Detection runs only when a finding could use it (to name the LD_LIBRARY_PATH
-folder that shadows cuDNN, or the GPU recipe that fits the driver), and its failure never stops
-the diagnosis.
+the wizard's, and of any size (it is streamed). Exit 1 when something is found (the run it came from
+failed, or the log shows a failure nothing known explains), 0 for a clean log, 2 when the file cannot be
+read. Detection runs only when a finding could use it (to name the LD_LIBRARY_PATH folder that shadows
+cuDNN, the GPU recipe that fits the driver, or to rank the causes of a symptom), and its failure never
+stops the diagnosis. `--env DIR` reads an environment from disk (wizard/verify/inspect_env.py); with a
+log as well, what it finds ranks the causes of a symptom-only log.
 """
 
 from __future__ import annotations
@@ -18,16 +21,6 @@ from wizard.commands.output import emit_json, say
 from wizard.errors import UserError
 
 
-def read_log(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    try:
-        with open(source, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
-
-
 def _facts_quietly():
     """This machine's facts, or None: diagnosis must never fail because detection did."""
     try:
@@ -38,15 +31,41 @@ def _facts_quietly():
         return None
 
 
-def render_findings(findings, *, width: int = 100) -> str:
-    """Plain text: per finding its title, explanation, fix and evidence lines."""
+def _width() -> int:
+    """The terminal's width (also when stdout is piped, e.g. into less), kept between 60 and 100."""
+    import os
+
+    columns = int(os.environ.get("COLUMNS", "0") or 0)
+    for fd in (1, 2, 0):
+        if columns:
+            break
+        try:
+            columns = os.get_terminal_size(fd).columns
+        except OSError:
+            continue
+    return min(100, max(60, (columns or 101) - 1))
+
+
+def render_findings(findings, *, width: int | None = None) -> str:
+    """Plain text: per finding its title, explanation, fix, ranked causes and evidence lines."""
+    width = width or _width()
     lines: list[str] = []
     for number, finding in enumerate(findings, 1):
-        lines.append(f"{number}. {finding.title}  [{finding.id}]")
+        head = f"{number}. {finding.title}  [{finding.id}]"
+        if len(head) > width:
+            lines.extend(textwrap.wrap(f"{number}. {finding.title}", width=width, subsequent_indent="   "))
+            lines.append(f"   [{finding.id}]")
+        else:
+            lines.append(head)
         for paragraph in (finding.explanation, "Fix: " + finding.fix):
             lines.extend(textwrap.wrap(paragraph, width=width, initial_indent="   ", subsequent_indent="   "))
         if finding.explains:
             lines.append("   Also explains: " + ", ".join(finding.explains))
+        if getattr(finding, "causes", ()):
+            lines.append("   How to tell the causes apart:")
+            for cause in finding.causes:
+                lines.extend(textwrap.wrap(f"- {cause['title']}: check {cause['check']}", width=width,
+                                           initial_indent="     ", subsequent_indent="       "))
         if finding.evidence:
             lines.append("   Evidence:")
             lines.extend(f"     > {line}" for line in finding.evidence)
@@ -54,32 +73,130 @@ def render_findings(findings, *, width: int = 100) -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-def run(args: argparse.Namespace) -> int:
-    from wizard.verify.diagnose import diagnose_text, uses_facts
+def _render_env(report) -> str:
+    lines = [f"Environment {report.path} ({report.kind}" + (f", Python {report.python})" if report.python else ")")]
+    pk = report.packages
+    jax_line = ", ".join(f"{n} {pk[n]}" for n in pk if n == "jax" or n.startswith("jax")) or "no jax"
+    lines.append(f"  JAX:        {jax_line}")
+    build = report.jaxlib_build
+    lines.append("  jaxlib is:  " + (f"built for CUDA {build.get('cuda') or '?'}, cuDNN {build.get('cudnn') or '?'} "
+                                      f"({build['from']})" if build else "a CPU-only build" if "jaxlib" in pk else "absent"))
+    if report.nvidia_wheels:
+        lines.append("  wheels:     " + ", ".join(f"{n} {v}" for n, v in report.nvidia_wheels.items()))
+    first = report.cudnn_loads_first
+    lines.append("  cuDNN:      " + (f"{first['version']} loads first, from {first['path']} (via {first['via']})"
+                                      if first else "none on the loader's path"))
+    if report.ptxas:
+        lines.append(f"  ptxas:      {report.ptxas['path']} (CUDA {report.ptxas['version']})")
+    if report.graphcast:
+        which = "DeepMind's" if report.graphcast["which"] == "deepmind" else "PyPI's unrelated package"
+        lines.append(f"  graphcast:  {report.graphcast['version']} ({which})")
+    if "numpy" in pk:
+        lines.append(f"  numpy:      {pk['numpy']}")
+    lines.append(f"  driver:     {report.driver or 'none found on this machine'}")
+    return "\n".join(lines)
 
-    source = getattr(args, "logfile", None) or "-"
-    text = read_log(source)
-    findings = diagnose_text(text)
-    if findings and uses_facts(findings):
+
+def _scan_log(source: str):
+    """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
+    import collections
+
+    from wizard.verify.diagnose import scan_stream
+
+    tail: collections.deque = collections.deque(maxlen=400)
+    if source == "-":
+        if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
+            sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
+            sys.stderr.flush()
+            # One read to the first Ctrl-D: a chunked reader would wait for a second one.
+            import io
+
+            return scan_stream(io.StringIO(sys.stdin.read()), tail=tail), "".join(tail)
+        return scan_stream(sys.stdin, tail=tail), "".join(tail)
+    try:
+        with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
+            return scan_stream(handle, tail=tail), "".join(tail)
+    except OSError as exc:
+        raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.verify.diagnose import unrecognised as summarise
+    from wizard.verify.diagnose import uses_facts
+
+    env_dir = getattr(args, "env", None)
+    source = getattr(args, "logfile", None)
+    report = None
+    if env_dir:
+        from wizard.verify.inspect_env import inspect_env
+
+        report = inspect_env(env_dir)
+        if source is None:
+            return _emit_env(args, report)
+    source = source or "-"
+    scan, tail = _scan_log(source)
+    context = report.context() if report is not None else None
+    findings = scan.findings(context=context)
+    if findings and (uses_facts(findings) or findings[0].causes or scan.gpu_memory):
         facts = _facts_quietly()
         if facts is not None:
-            findings = diagnose_text(text, facts)
+            findings = scan.findings(facts, context)
+    unknown = summarise(tail) if not findings else None
     name = "standard input" if source == "-" else source
     if getattr(args, "json", False):
-        emit_json({"findings": [f.to_dict() for f in findings], "log": name})
-    elif not findings:
-        say(f"No known problem found in {name}.")
-    else:
+        data = {"findings": [f.to_dict() for f in findings], "log": name}
+        if unknown is not None:
+            data["unrecognised"] = unknown.to_dict()
+        if report is not None:
+            data["environment"] = report.to_dict()
+        emit_json(data)
+    elif findings:
         say(f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} in {name} (root cause first):")
         say("")
         say(render_findings(findings))
-    return 1 if findings else 0
+    elif unknown is not None:
+        say(f"No known problem found in {name}, but it shows a failure:")
+        if unknown.step:
+            say(f"  It failed in {unknown.step}.")
+        say(f"  Last error: {unknown.last_error}")
+        say(textwrap.fill("  Next: " + unknown.next_step, width=_width(), subsequent_indent="  "))
+    else:
+        say(f"No known problem found in {name}.")
+    if report is not None and not getattr(args, "json", False):
+        say("")
+        _say_env(report)
+    return 1 if findings or unknown is not None else 0
+
+
+def _say_env(report) -> None:
+    say(_render_env(report))
+    say("")
+    if report.findings:
+        count = len(report.findings)
+        say(f"Found {count} problem{'s' if count != 1 else ''} in this environment (most serious first):")
+        say("")
+        say(render_findings(report.findings))
+    else:
+        say("No known problem found in this environment.")
+
+
+def _emit_env(args: argparse.Namespace, report) -> int:
+    if getattr(args, "json", False):
+        emit_json(report.to_dict())
+    else:
+        _say_env(report)
+    return 1 if report.findings else 0
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:
     p = options.add_command(sub, "diagnose", "name the root cause in a log of a failed JAX/GraphCast run",
-                            "gc-wizard diagnose notebook-error.txt", run)
-    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default="-",
-                   help="the log to read; - or nothing reads standard input (paste, then Ctrl-D)")
+                            "gc-wizard diagnose notebook-error.txt\n  gc-wizard diagnose --env ~/.conda/envs/gc",
+                            run)
+    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default=None,
+                   help="the log to read (any size, streamed); - or nothing reads standard input (paste, then "
+                   "Ctrl-D); with --env and no LOGFILE only the environment is checked")
+    p.add_argument("--env", metavar="DIR",
+                   help="check this environment (venv or conda) from disk without running it: jax/jaxlib "
+                   "builds, nvidia-* wheels, the cuDNN the loader picks first, ptxas, numpy, graphcast")
     options.json_option(p)
     return [p]

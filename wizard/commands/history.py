@@ -6,7 +6,6 @@ Handlers only render: the decisions live in `wizard.history.store` and `wizard.h
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -91,17 +90,12 @@ def run_rollback(args: argparse.Namespace) -> int:
         for line in lines:
             out.write(line + "\n")
         out.flush()
-        yes = confirm("Roll back to the target environment?", assume_yes=args.yes)
-        if yes:  # from here on Ctrl-C stops the check cleanly instead of killing us mid-write
-            signal.signal(signal.SIGINT, lambda *_: cancel.set())
-        return yes
+        # Ctrl-C, SIGTERM and SIGHUP raise in this thread (wizard.commands.guard): the rollback records
+        # itself as cancelled, stops what it runs and leaves the current environment current.
+        return confirm("Roll back to the target environment?", assume_yes=args.yes)
 
-    previous = signal.getsignal(signal.SIGINT)
-    try:
-        result = rollback(args.entry_id, verify=not args.no_verify, level=getattr(args, "level", None) or "notebook",
-                          cancel=cancel, confirm=ask, on_message=lambda text: out.write(f"    {text}\n"))
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    result = rollback(args.entry_id, verify=not args.no_verify, level=getattr(args, "level", None) or "notebook",
+                      cancel=cancel, confirm=ask, on_message=lambda text: out.write(f"    {text}\n"))
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:

@@ -16,11 +16,13 @@ import sys
 import threading
 from pathlib import Path
 
-from wizard.commands import options
+from wizard.children import stop_all
+from wizard.commands import guard, options
 from wizard.commands.output import emit_json, warn
-from wizard.errors import ExitCode, UserError, WizardError
+from wizard.errors import UserError, WizardError
+from wizard.install.sources import merged_sources
 from wizard.install.transaction import InstallEvents, InstallOptions, run_install
-from wizard.security import is_secret_question, strip_terminal_escapes
+from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 
 class TerminalEvents(InstallEvents):
@@ -31,7 +33,7 @@ class TerminalEvents(InstallEvents):
         self.questions: queue.Queue = queue.Queue()
 
     def _say(self, text: str) -> None:
-        self.out.write(text + "\n")
+        self.out.write(redact_secrets(text, keep_user=True) + "\n")
         self.out.flush()
 
     def plan_ready(self, plan) -> None:
@@ -98,11 +100,39 @@ def _options(args: argparse.Namespace) -> InstallOptions:
         args.recipe = recipe_for_version(args)
     if not args.recipe:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`), --graphcast-version or --answers FILE.")
+    from wizard.commands.cluster_options import slurm_target
+
+    graphcast_src, find_links = merged_sources(args.graphcast_src, args.find_links)
     return InstallOptions(
         recipe_id=args.recipe, env=Path(args.env) if args.env else None, installer=args.installer,
-        find_links=list(args.find_links or []), offline=args.offline, graphcast_src=args.graphcast_src,
+        find_links=find_links, offline=args.offline, graphcast_src=graphcast_src,
         verify=not args.no_verify, level=args.level, assume_yes=args.yes,
-        recipes_dirs=list(args.recipes_dir or []), alternative=getattr(args, "alternative", None))
+        recipes_dirs=list(args.recipes_dir or []), lock=getattr(args, "lock", None),
+        bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
+        force=bool(getattr(args, "force", False)), alternative=getattr(args, "alternative", None))
+
+
+def check_on_node(options: InstallOptions, out) -> None:
+    """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
+    from wizard.commands.cluster_options import where_line
+    from wizard.detect.where import detect_where
+    from wizard.recipes.loader import load_recipes
+    from wizard.recipes.match import match_recipes
+
+    target = options.slurm
+    out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
+    facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"))
+    out.write(f"    {where_line(facts)}\n")
+    gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
+    driver = (f"driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version})" if facts.driver
+              else "no NVIDIA driver")
+    out.write(f"    {driver}; {gpus}\n")
+    out.flush()
+    recipes = load_recipes(list(options.recipes_dirs))
+    match = next((m for m in match_recipes(recipes, facts) if m.recipe.id == options.recipe_id), None)
+    if match is not None and not match.compatible:
+        raise UserError(f"recipe {options.recipe_id} does not fit node {facts.host or '?'}: "
+                        + "; ".join(match.reasons[:3]) + ". See `gc-wizard recipes --slurm`.")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,13 +147,17 @@ def run(args: argparse.Namespace) -> int:
 
         save_args(args.save_answers, args, recipe=options.recipe_id)
 
+    if options.slurm is not None:
+        check_on_node(options, sys.stderr if args.json else sys.stdout)
     cancel = threading.Event()
     events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
     outcome: dict = {}
     asking = threading.Event()
 
-    def on_signal(*_: object) -> None:
+    def on_signal(signum: int, _frame: object) -> None:
+        guard.note_signal(signum)  # the exit status says which: 130, 143 or 129
         cancel.set()
+        stop_all()  # planning may be waiting on a hung interpreter's version probe
         if asking.is_set():  # break out of input(): the question is moot now
             raise KeyboardInterrupt
 
@@ -134,8 +168,7 @@ def run(args: argparse.Namespace) -> int:
             outcome["error"] = exc
 
     worker = threading.Thread(target=work, name="install", daemon=True)
-    previous = signal.signal(signal.SIGINT, on_signal)
-    previous_hup = signal.signal(signal.SIGHUP, on_signal)
+    previous = {sig: signal.signal(sig, on_signal) for sig in guard.SIGNALS}
     try:
         worker.start()
         while worker.is_alive():
@@ -145,25 +178,36 @@ def run(args: argparse.Namespace) -> int:
                 continue
             reply.put(_ask(text, asking))
     finally:
-        signal.signal(signal.SIGINT, previous)
-        signal.signal(signal.SIGHUP, previous_hup)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if "error" in outcome and guard.received() is not None and isinstance(outcome["error"], Exception):
+        # Stopped while planning: the interpreter probes were killed, so planning failed; that is the
+        # signal's doing, not the user's input.
+        raise guard.Stopped(guard.received())
     if "error" in outcome:
         exc = outcome["error"]
         if args.json and isinstance(exc, WizardError) and not isinstance(exc, UserError):
             # Fleet scripts read `tail -n 1 | jq .ok`: a refused install still ends with one JSON value.
             warn(str(exc))
             emit_json({"ok": False, "recipe": options.recipe_id, "env": None, "log": None, "entry_id": None,
-                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused"})
+                       "seconds": 0, "verify": None, "error": str(exc), "cancelled": False, "status": "refused",
+                       "exit": exc.exit_code})
             return exc.exit_code
         raise exc
     result = outcome["result"]
+    code = guard.signal_exit() if result.cancelled else (0 if result.ok else 1)
     if args.json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), "exit": code})
     elif result.ok:
-        print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s); it is "
-              "now the current environment.")
-        print('Next: eval "$(gc-wizard activate)"    # use it in this shell')
-        print("      gc-wizard kernel install         # use it in Jupyter")
+        from wizard.paths import wizard_command
+
+        me = wizard_command()
+        node = ((result.verify or {}).get("where") or {}).get("node")
+        print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
+              + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
+        print(f'Next: eval "$({me} activate)"    # use it in this shell')
+        print(f"      {me} kernel install         # use it in Jupyter")
+        print(f"      {me} module install         # use it with Lmod: module load graphcast/" + result.recipe)
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":
@@ -177,9 +221,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
-    if result.cancelled:
-        return ExitCode.CANCELLED
-    return 0 if result.ok else 1
+    return code
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:
@@ -190,6 +232,9 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(p, "build here instead of a new managed environment")
     options.yes_option(p, "answer yes; fail on any question no rule answers")
     p.add_argument("--no-verify", action="store_true", help="skip the GraphCast check (the env stays unverified)")
+    p.add_argument("--force", action="store_true",
+                   help="install even a recipe that does not fit this machine, or a GraphCast source that is not "
+                        "the recipe's (otherwise both are refused with exit 2)")
     options.installer_option(p)
     options.source_options(p)
     options.alternative_option(p)
@@ -198,5 +243,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                                         "that RECIPE runs it")
     p.add_argument("--answers", metavar="FILE", help="replay a saved answers file (see --save-answers)")
     p.add_argument("--save-answers", metavar="FILE", help="save this run's answers for replay on other servers")
+    options.lock_option(p)
+    options.slurm_options(p)
     options.json_option(p)
     return [p]

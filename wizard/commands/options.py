@@ -24,6 +24,7 @@ def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 def app_options(parser: argparse.ArgumentParser) -> None:
     """Options that only the terminal app has (bare `gc-wizard`)."""
+    slurm_options(parser)
     parser.add_argument("--no-tui", action="store_true", help="never draw the terminal app; run the plain flow")
     parser.add_argument("--color", choices=["auto", "16", "256", "truecolor"], default="auto",
                         help="colour depth for the terminal app (default: auto)")
@@ -64,14 +65,42 @@ def alternative_option(parser: argparse.ArgumentParser) -> None:
                              "plugin from PyPI when JAX's wheel page cannot be reached; needs a GPU check)")
 
 
-def source_options(parser: argparse.ArgumentParser) -> None:
-    """Where packages and GraphCast come from (docs/interface.md, SOURCES)."""
+def source_options(parser: argparse.ArgumentParser, *, app: bool = False) -> None:
+    """Where packages and GraphCast come from (docs/interface.md, SOURCES). `app`: the terminal app's
+    (bare `gc-wizard`), where the Plan screen starts with them (g, w and o change them there)."""
+    where = " for the app's installs" if app else ""
     parser.add_argument("--graphcast-src", metavar="SRC",
-                        help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the recipe's pin)")
+                        help=f"GraphCast from a local checkout, a wheel/sdist or a pip URL{where} (default: the "
+                             "recipe's pin; also from GC_WIZARD_GRAPHCAST_SRC)")
     parser.add_argument("--find-links", action="append", default=[], metavar="DIR",
-                        help="a folder of wheels (a wheelhouse) to install from (repeatable)")
+                        help=f"a folder of wheels (a wheelhouse) to install from{where} (repeatable; also from "
+                             "GC_WIZARD_FIND_LINKS, ':'-separated)")
     parser.add_argument("--offline", action="store_true",
                         help="use only local wheels and the installer's cache; never reach an index")
+    parser.add_argument("--bundle", metavar="DIR",
+                        help="install everything from an offline bundle made by `gc-wizard bundle` (no network)")
+
+
+def lock_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lock", metavar="FILE",
+                        help="install the packages from a hashed lock made by `gc-wizard lock` (hashes checked)")
+
+
+def slurm_options(parser: argparse.ArgumentParser) -> None:
+    """`--slurm [PARTITION]` and `--srun-arg ARG`: detection and the check on a GPU node through srun."""
+    parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION",
+                        help="detect and verify on a GPU node through srun (the cluster's default partition, "
+                             "or PARTITION); the install runs here, into the shared state folder")
+    parser.add_argument("--srun-arg", action="append", default=[], metavar="ARG",
+                        help="an extra srun option, written --srun-arg=--gpus=1 (repeatable; needs --slurm)")
+
+
+def assume_options(parser: argparse.ArgumentParser) -> None:
+    """`--assume-driver VERSION [--assume-cc X.Y]`: plan for a GPU that is not here."""
+    parser.add_argument("--assume-driver", metavar="VERSION",
+                        help="plan for an NVIDIA driver that is not on this machine (e.g. 535.104.05); every "
+                             "assumed fact is marked 'assumed'")
+    parser.add_argument("--assume-cc", metavar="X.Y", help="the assumed GPU's compute capability (e.g. 8.0)")
 
 
 def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.ArgumentParser:
@@ -80,3 +109,16 @@ def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.A
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.set_defaults(run=run)
     return parser
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above zero (`nan`, `inf`, 0 and -5 cannot time anything)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number of seconds above zero") from None
+    return value

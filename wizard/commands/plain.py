@@ -53,12 +53,15 @@ def _current_lines() -> list[str]:
         return []
     env = current.get("env") if isinstance(current, dict) else getattr(current, "env", None)
     recipe = current.get("recipe") if isinstance(current, dict) else getattr(current, "recipe", None)
-    return ["", f"Current environment: {env} (recipe {recipe}); use it with:  eval \"$(gc-wizard activate)\""]
+    from wizard.paths import wizard_command
+
+    return ["", f"Current environment: {env} (recipe {recipe}); use it with:  eval \"$({wizard_command()} activate)\""]
 
 
 def run(args: argparse.Namespace) -> int:
     from wizard.commands.recipes import make_plan, render_matches, render_plan
     from wizard.detect.chain import detect
+    from wizard.paths import wizard_command
     from wizard.recipes.loader import load_recipes
     from wizard.recipes.match import match_recipes
     from wizard.recipes.pythons import find_pythons
@@ -67,7 +70,21 @@ def run(args: argparse.Namespace) -> int:
     say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "
         "walk-through; nothing is installed.")
     say("")
-    facts = detect()
+    from wizard.commands.cluster_options import facts_for, slurm_target, where_line
+    from wizard.commands.output import warn
+
+    target = slurm_target(args)
+    facts = facts_for(args, on_line=warn) if target is not None else detect()
+    if target is not None:
+        say(where_line(facts) or "")
+    elif facts.driver is None:
+        from wizard.detect.slurm import partitions, srun_on_path
+
+        found = partitions() if srun_on_path() else None
+        if found:
+            say(f"This node has no GPU, but Slurm is here (partitions: {', '.join(found[:5])}): run "
+                "`gc-wizard --slurm` to detect on a GPU node through srun.")
+            say("")
     for line in _machine_lines(facts):
         say(line)
     for line in _current_lines():
@@ -81,15 +98,21 @@ def run(args: argparse.Namespace) -> int:
     best = next((m for m in matches if m.recommended), None)
     if best is None:
         say("")
-        say("No recipe fits this machine; the reasons above say why. `gc-wizard report --out report.md` writes "
+        say(f"No recipe fits this machine; the reasons above say why. `{wizard_command()} report --out report.md` writes "
             "a report to send to your admin.")
         return 0
 
     say("")
     say(f"== Plan for the recommended recipe: {best.recipe.id} ==")
     extra = "".join(f" --recipes-dir {shlex.quote(d)}" for d in recipes_dir)
+    src = getattr(args, "graphcast_src", None)
+    links = list(getattr(args, "find_links", None) or [])
+    offline = bool(getattr(args, "offline", False))
     plan_args = argparse.Namespace(recipe=best.recipe.id, recipes_dir=recipes_dir, env=None, installer="uv",
-                                   offline=False, find_links=[], graphcast_src=None)
+                                   offline=offline, find_links=links, graphcast_src=src)
+    extra += f" --graphcast-src {shlex.quote(src)}" if src else ""
+    extra += "".join(f" --find-links {shlex.quote(link)}" for link in links)
+    extra += " --offline" if offline else ""
     try:
         say(render_plan(make_plan(plan_args)))
     except WizardError as exc:
@@ -97,9 +120,15 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say("== Next ==")
-    say(f"  gc-wizard{extra} install {best.recipe.id} --yes   # build a new environment, verify GraphCast, make it current")
-    say('  eval "$(gc-wizard activate)"                # use it in this shell (stale CUDA folders left out)')
-    say("  gc-wizard kernel install                    # use it from Jupyter notebooks")
-    say("  gc-wizard report --out report.md            # if anything fails: a redacted report for your admin")
+    me = wizard_command()
+    after = ""
+    if target is not None:  # after the recipe: a partition right after --slurm would swallow the command
+        after = " --slurm" + (f" {shlex.quote(target.partition)}" if target.partition else "")
+        after += "".join(f" {shlex.quote('--srun-arg=' + a)}" for a in target.srun_args)
+    say(f"  {me}{extra} install {best.recipe.id} --yes{after}   # build a new environment, verify GraphCast, "
+        "make it current")
+    say(f'  eval "$({me} activate)"    # use it in this shell (stale CUDA folders left out)')
+    say(f"  {me} kernel install    # use it from Jupyter notebooks")
+    say(f"  {me} report --out report.md    # if anything fails: a redacted report for your admin")
     say("Run `gc-wizard` in an interactive terminal for the guided version.")
     return 0

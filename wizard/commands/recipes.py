@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import textwrap
 from pathlib import Path
@@ -13,6 +12,7 @@ from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.plan import Plan, plan_install
+from wizard.install.sources import merged_sources
 from wizard.recipes.loader import get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, graphcast_label, group_by_graphcast, match_recipes
 from wizard.recipes.pythons import find_pythons
@@ -25,20 +25,65 @@ def _load_facts(path: str | None) -> Facts:
         from wizard.detect.chain import detect
 
         return detect()
+    from wizard import bounded
+
     try:
-        text = Path(path).expanduser().read_text(encoding="utf-8")
+        text = bounded.read_text(Path(path).expanduser(), bounded.FACTS_BYTES)
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"--facts {path}: {exc}.") from None
     except OSError as exc:
         raise UserError(f"--facts {path}: cannot be read ({exc.strerror})") from None
     lines = [line for line in text.splitlines() if line.strip()]
     try:
         try:
-            data = json.loads(text)
+            data = bounded.loads_json(text)
+        except bounded.ParseLimitError:
+            raise
         except ValueError:
             # Saved CLI output may carry other lines before its JSON; the JSON is the last line.
-            data = json.loads(lines[-1])
-        return Facts.from_dict(data)
-    except (ValueError, IndexError, KeyError, TypeError) as exc:
+            data = bounded.loads_json(lines[-1])
+        if not isinstance(data, dict):
+            raise ValueError("it is not a JSON object")
+        return _checked(Facts.from_dict(_plain(data)))
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"--facts {path}: {exc}.") from None
+    except (ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise UserError(f"--facts {path}: not the JSON that `gc-wizard detect --json` prints ({exc})") from None
+
+
+def _plain(value):
+    """Saved facts with control characters (terminal escapes) taken out of every string."""
+    if isinstance(value, str):
+        return "".join(c for c in value if c >= " " and not 0x7f <= ord(c) < 0xa0)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _checked(facts: Facts) -> Facts:
+    """TypeError unless every text field of the saved facts holds text (or nothing) and numbers are numbers:
+    a list where a version belongs would otherwise fail deep inside the matching."""
+    import dataclasses
+
+    stack = [facts]
+    while stack:
+        item = stack.pop()
+        for f in dataclasses.fields(item):
+            value = getattr(item, f.name)
+            kind = str(f.type)
+            if dataclasses.is_dataclass(value):
+                stack.append(value)
+            elif isinstance(value, tuple):
+                stack.extend(v for v in value if dataclasses.is_dataclass(v))
+            elif kind.startswith("str") and not isinstance(value, str) and not (value is None and "None" in kind):
+                raise TypeError(f"'{f.name}' must be text, not {type(value).__name__}")
+            elif kind.startswith(("int", "float")) and (isinstance(value, bool)
+                                                          or not isinstance(value, (int, float))) \
+                    and not (value is None and "None" in kind):
+                raise TypeError(f"'{f.name}' must be a number, not {type(value).__name__}")
+    return facts
 
 
 def _machine_line(facts: Facts) -> str:
@@ -49,7 +94,12 @@ def _machine_line(facts: Facts) -> str:
     if facts.gpus:
         names = sorted({g.name for g in facts.gpus})
         gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
-    return f"This machine: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
+    who = "This machine"
+    if facts.slurm and facts.slurm.get("srun"):
+        who = f"Node {facts.slurm.get('node') or '?'} (through srun)"
+    elif facts.driver is not None and facts.driver.source == "assumed":
+        gpu = "ASSUMED " + gpu
+    return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -83,8 +133,20 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
 def run_recipes(args: argparse.Namespace) -> int:
     recipes = load_recipes(args.recipes_dir)
     saved = getattr(args, "facts", None)
-    facts = _load_facts(saved)
     version = getattr(args, "graphcast_version", None)
+    if saved is None:
+        from wizard.commands.cluster_options import facts_for, where_line
+        from wizard.commands.output import warn
+
+        facts = facts_for(args, on_line=warn)
+        where = where_line(facts)
+        if where and not args.json:
+            say(where)
+    else:
+        if getattr(args, "slurm", None) is not None or getattr(args, "assume_driver", None):
+            raise UserError("--facts describes a machine already; it cannot be combined with --slurm or "
+                            "--assume-driver.")
+        facts = _load_facts(saved)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
     matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons(), graphcast_version=version)
     if args.json:
@@ -123,11 +185,11 @@ def make_plan(args: argparse.Namespace) -> Plan:
     if not recipe_id:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --graphcast-version.")
     recipe = get_recipe(recipe_id, args.recipes_dir)
+    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
-                        find_links=tuple(getattr(args, "find_links", None) or ()),
-                        offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=getattr(args, "graphcast_src", None),
-                        alternative=getattr(args, "alternative", None))
+                        find_links=tuple(find_links), offline=bool(getattr(args, "offline", False)),
+                        graphcast_src=graphcast_src, lock=getattr(args, "lock", None),
+                        bundle=getattr(args, "bundle", None), alternative=getattr(args, "alternative", None))
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
@@ -144,15 +206,44 @@ def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = " 
     return "\n".join(lines)
 
 
-def render_plan(plan: Plan) -> str:
+def plan_checks(plan: Plan) -> dict:
+    """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
+    it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
+    from wizard.install.cost import plan_download
+    from wizard.install.sources import check_graphcast_source
+    from wizard.install.transaction import unfit_reasons
+
+    return {"reasons": unfit_reasons(plan.recipe), "verdict": check_graphcast_source(plan.recipe, plan.graphcast_src),
+            "download": plan_download(plan)}
+
+
+def render_plan(plan: Plan, checks: dict | None = None) -> str:
     r = plan.recipe
     where = "existing environment, in place" if plan.mode == "in-place" else "new environment"
-    out = [
+    checks = checks or {}
+    out: list[str] = []
+    reasons = checks.get("reasons") or []
+    verdict = checks.get("verdict")
+    if reasons:
+        out.append(f"! {r.id} DOES NOT FIT THIS MACHINE; `gc-wizard install {r.id}` refuses it (exit 2) without --force:")
+        out += [_wrap(f"- {reason}", "  ") for reason in reasons]
+    if verdict is not None and not verdict.ok:
+        out.append(_wrap(f"! GraphCast source refused (install exits 2 without --force): {verdict.problem}", ""))
+    if out:
+        out.append("")
+    out += [
         f"Plan for {r.id} — {r.title}",
         f"  environment: {plan.env_dir} ({where})",
         f"  python:      {plan.python.describe()}",
         f"  installer:   {plan.installer}{' (offline)' if plan.offline else ''}",
         f"  disk needed: about {plan.disk_gib:g} GiB free (environment and download cache)",
+    ]
+    if checks.get("download") is not None:
+        out.append(f"  download:    {checks['download'].describe()}")
+    if verdict is not None:
+        mark = "ok" if verdict.ok and not verdict.note else ("unchecked" if verdict.ok else "REFUSED")
+        out.append(f"  graphcast:   {verdict.identity.describe()} [{mark}]")
+    out += [
         "",
         "Steps (nothing has been run):",
     ]
@@ -176,12 +267,30 @@ def render_plan(plan: Plan) -> str:
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    from wizard.security import redact_secrets
+
     plan = make_plan(args)
+    checks = plan_checks(plan)
+    # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
+    # never to show it: printed plans (and saved JSON) carry `user:***`.
     if args.json:
-        emit_json(plan.to_dict())
+        emit_json(_redacted({**plan.to_dict(), "fits": not checks["reasons"], "reasons": checks["reasons"],
+                             "graphcast_source": checks["verdict"].to_dict(), "download": checks["download"].to_dict()}))
     else:
-        say(render_plan(plan))
+        say(redact_secrets(render_plan(plan, checks), keep_user=True))
     return 0
+
+
+def _redacted(value):
+    from wizard.security import redact_secrets
+
+    if isinstance(value, str):
+        return redact_secrets(value, keep_user=True)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:
@@ -191,6 +300,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                          help="match against a saved `detect --json` (from another machine) instead of this one")
     options.graphcast_version_option(recipes, "recommend only among recipes that run this GraphCast "
                                               "(0.1.1: the demo notebook; 0.2: with GenCast)")
+    options.slurm_options(recipes)
+    options.assume_options(recipes)
     options.json_option(recipes)
     plan = options.add_command(sub, "plan", "what install would run, touching nothing",
                                "gc-wizard plan jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast", run_plan)
@@ -202,5 +313,6 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.installer_option(plan)
     options.source_options(plan)
     options.alternative_option(plan)
+    options.lock_option(plan)
     options.json_option(plan)
     return [recipes, plan]

@@ -45,6 +45,11 @@ def _entry_env(entry: Any) -> str | None:
 def resolve_target(env_arg: str | None) -> tuple[Path, str, dict[str, str]]:
     """(environment, expected backend, runtime_env) for `verify`."""
     if env_arg:
+        from wizard.paths import unusable_env_path
+
+        why = unusable_env_path(str(env_arg))
+        if why:
+            raise UserError(f"--env: {why}.")
         env = Path(env_arg).expanduser().absolute()
         if not env.is_dir():
             raise UserError(f"--env {env_arg} is not a folder.")
@@ -123,19 +128,23 @@ def _tier_line(tier: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.commands.cluster_options import slurm_target
     from wizard.verify.check import verify_env
 
     env, backend, runtime_env = resolve_target(getattr(args, "env", None))
     level = getattr(args, "level", None) or "notebook"
     as_json = bool(getattr(args, "json", False))
+    target = slurm_target(args)
+    launcher = target.srun("gc-wizard-verify") if target is not None else []
     if not as_json:
-        say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init …")
+        say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init"
+            + (" on a GPU node through srun" if launcher else "") + " …")
     cancel = threading.Event()
     on_tier = None if as_json else (lambda tier: say(_tier_line(tier)))
     try:
         result = verify_env(env, backend=backend, level=level, graphcast_src=getattr(args, "graphcast_src", None),
                             timeout=float(getattr(args, "timeout", None) or 900), runtime_env=runtime_env,
-                            cancel=cancel, on_tier=on_tier)
+                            cancel=cancel, on_tier=on_tier, launcher=launcher)
     except KeyboardInterrupt:
         cancel.set()
         raise
@@ -145,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         say("")
         if result.ok:
-            say(f"GraphCast runs in this environment ({result.backend}). Log: {result.log}")
+            node = f" on node {result.where.get('node')}" if result.where and result.where.get("node") else ""
+            say(f"GraphCast runs in this environment ({result.backend}{node}). Log: {result.log}")
         else:
             from wizard.commands.diagnose import render_findings
 
@@ -167,7 +177,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     p.add_argument("--graphcast-src", metavar="SRC",
                    help="a GraphCast checkout to import when the environment has none installed")
     options.level_option(p)
-    p.add_argument("--timeout", type=float, default=900.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=options.positive_seconds, default=900.0, metavar="SECONDS",
                    help="stop the check after this long (default: 900)")
+    options.slurm_options(p)
     options.json_option(p)
     return [p]

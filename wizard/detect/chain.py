@@ -19,13 +19,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import sys
 import threading
 import time
 from pathlib import Path
 
 from wizard import paths
-from wizard.detect import deadline, environment, kernel_module, libcuda, libpath, nvml, smi
+from wizard.detect import deadline, environment, kernel_module, libcuda, libpath, nvml, slurm, smi
 from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, Facts, Gpu
 from wizard.detect.libraries import inventory, parse_ldconfig, start_ldconfig
 from wizard.detect.reading import Reading
@@ -263,5 +264,6 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
         driver=driver, gpus=tuple(gpus), cuda_libraries=tuple(libraries), python=python,
         environment=env_info, disk=environment.disk_info(paths.state_dir()),
         platform=environment.platform_info(), warnings=tuple(warnings),
-        seconds=round(time.perf_counter() - started, 3), memory=environment.memory_info(),
+        seconds=round(time.perf_counter() - started, 3), host=socket.gethostname().split(".")[0],
+        slurm=slurm.job_marker(environ), memory=environment.memory_info(),
     )

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-#: Where a driver/GPU fact came from (interface.md: `source` values).
-SOURCES = ("nvml", "nvidia-smi", "procfs", "libcuda", "profile")
+#: Where a driver/GPU fact came from (interface.md: `source` values). "assumed" is a GPU that is not
+#: here at all (`--assume-driver`), planned for in advance.
+SOURCES = ("nvml", "nvidia-smi", "procfs", "libcuda", "profile", "assumed")
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,10 @@ class Facts:
     platform: Platform
     warnings: tuple[DetectWarning, ...] = ()
     seconds: float = 0.0
+    host: str = ""
+    """The machine these facts were read on (its short host name)."""
+    slurm: dict[str, Any] | None = None
+    """Set when detection ran on a cluster node through `srun`: {"node", "partition", "job_id", "srun"}."""
     memory: HostMemory | None = None
     """Host RAM (None when it could not be read)."""
 
@@ -133,5 +138,7 @@ class Facts:
             platform=Platform(**data.get("platform", {"os": "linux", "arch": "x86_64", "glibc": None})),
             warnings=tuple(DetectWarning(**w) for w in data.get("warnings", [])),
             seconds=data.get("seconds", 0.0),
-            memory=HostMemory(**data["memory"]) if data.get("memory") else None,
+            host=str(data.get("host") or ""),
+            slurm=dict(data["slurm"]) if isinstance(data.get("slurm"), dict) else None,
+            memory=HostMemory(**data["memory"]) if isinstance(data.get("memory"), dict) else None,
         )

@@ -18,6 +18,8 @@ newest verified install that is not current (in another folder), else the newest
 
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 import threading
 from collections.abc import Callable
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.history.store import GOOD, Entry, History, load_history, now, verify_summary
 from wizard.install import envs
@@ -129,19 +132,41 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
     return lines
 
 
+def _known_interpreter(path: str) -> bool:
+    """Whether `path` is an interpreter this machine has anyway (the wizard's own, one on PATH or pyenv's).
+
+    history.json is data, not code: an entry naming `/tmp/x/python` must not make a rollback run it.
+    The interpreters found the usual way are the only ones a rebuild runs; any other falls back to the
+    entry's version number, which uv resolves itself.
+    """
+    import sys
+
+    from wizard.recipes.pythons import find_pythons
+
+    try:
+        wanted = Path(path).resolve()
+    except (OSError, ValueError):
+        return False
+    if not wanted.is_file():
+        return False
+    if wanted == Path(sys.executable).resolve():
+        return True
+    return any(Path(choice.executable).resolve() == wanted for choice in find_pythons())
+
+
 def _rebuild(target: Entry) -> str:
     """Recreate a deleted environment from its frozen package set; returns "offline"/"online"."""
     from uv import find_uv_bin
 
     env = Path(target.env)
-    if target.python and Path(target.python).exists():
+    if target.python and _known_interpreter(target.python):
         python = target.python
-    elif target.python_version:
+    elif target.python_version and re.fullmatch(r"3\.\d{1,2}(\.\d{1,3})?", target.python_version):
         python = target.python_version  # uv finds (or fetches) a matching interpreter
     else:
         raise OperationFailed(f"cannot rebuild {env}: the Python it was built with ({target.python}) is gone.")
     proc = subprocess.run([find_uv_bin(), "venv", "--quiet", "--python", python, str(env)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, preexec_fn=die_with_parent())
     if proc.returncode != 0:
         raise OperationFailed(f"could not recreate {env}: {proc.stderr.strip()}")
     how = envs.sync(env, target.packages, find_links=target.find_links, requirements_file=target.requirements_file)
@@ -164,7 +189,6 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
         changes = describe_change(current, target)
         if confirm is not None and not confirm(changes):
             raise UserError("Rollback not confirmed; nothing changed.")
-        env = Path(entry.env)
         record = history.add(Entry(
             id=history.new_entry_id(), kind="rollback", env=entry.env, target=entry.id, mode=entry.mode,
             recipe=f"(before {entry.recipe})" if target.undo else entry.recipe,
@@ -181,72 +205,119 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
             return RollbackResult(status in GOOD, from_id, entry.id, entry.env, verify_dict, rebuilt, restored,
                                   error, status == "cancelled", record.id, changes)
 
-        rebuilt = restored = False
-        before: tuple[list[str], dict | None] | None = None
         try:
-            if target.undo:
-                say(f"restoring the package set {env} had before {entry.recipe}")
-                envs.sync(env, target.packages, find_links=entry.find_links)
-                envs.restore_marker(env, entry.previous_marker)
-                restored = True
-            elif not envs.env_python(env).exists():
-                say(f"{env} is gone; rebuilding it from its {len(entry.packages)} frozen packages")
-                say(f"rebuilt {env} ({_rebuild(entry)})")
-                rebuilt = True
-            elif entry.mode == "in-place" and envs.freeze(env) != sorted(entry.packages):
-                say(f"{env} has changed since {entry.id}; putting its package set back")
-                before = (envs.freeze(env), envs.read_marker(env) or None)
-                envs.sync(env, entry.packages, find_links=entry.find_links, requirements_file=entry.requirements_file)
-                if entry.marker:
-                    envs.write_marker(env, entry.marker)
-                restored = True
-        except OperationFailed as exc:
-            return done("failed", error=f"{exc}; the current environment is unchanged.", rebuilt=rebuilt)
+            return _switch(history, record, target, current, verify=verify, level=level, cancel=cancel, say=say,
+                           done=done)
+        except KeyboardInterrupt:
+            # Ctrl-C, SIGTERM or SIGHUP (the CLI raises them as KeyboardInterrupt): the current environment
+            # stays current, an environment this rollback was rebuilding from nothing is removed again,
+            # and the entry says what happened.
+            if record.extra.pop("rebuilding", False):
+                shutil.rmtree(entry.env, ignore_errors=True)
+            record.status, record.finished = "cancelled", now()
+            record.error = "stopped by a signal; the current environment is unchanged."
+            history.save()
+            raise
 
-        def put_back() -> None:
-            """A re-synced in-place env failed its check: give it the package set it had before the rollback."""
-            if before is not None:
-                try:
-                    envs.sync(env, before[0], find_links=entry.find_links)
-                    envs.restore_marker(env, before[1])
-                except OperationFailed as exc:
-                    say(f"could not put {env} back as it was: {exc}")
-        try:
-            record.packages = envs.freeze(env) if restored or rebuilt else list(entry.packages)
-        except OperationFailed:
-            record.packages = list(target.packages)
 
-        verify_dict = None
-        if verify and not target.undo:
-            from wizard.verify.check import verify_env
+def _same_set(found: list[str], frozen: list[str]) -> bool:
+    def norm(lines: list[str]) -> list[str]:
+        return sorted(line.strip().lower().replace("_", "-") for line in lines if line.strip())
 
-            marker = envs.read_marker(env)
-            say(f"checking {env} (GraphCast {level} check)")
-            result = verify_env(env, backend=marker.get("backend", "auto"), level=level,
-                                runtime_env=marker.get("runtime_env") or {}, cancel=cancel,
-                                log_path=Path(record.log))
-            verify_dict = result.to_dict()
-            if cancel is not None and cancel.is_set():
-                put_back()
-                return done("cancelled", error="cancelled during the GraphCast check; the current environment is "
-                            "unchanged.", verify_dict=verify_dict, rebuilt=rebuilt, restored=restored)
-            if not result.ok:
-                put_back()
-                return done("failed", verify_dict=verify_dict, rebuilt=rebuilt, restored=restored,
-                            error="the target environment failed its GraphCast check; the current one is unchanged. "
-                                  f"Log: {record.log}")
-            if marker:
-                marker["verified"] = now()
-                envs.write_marker(env, marker)
+    return norm(found) == norm(frozen)
+
+
+def _switch(history: History, record: Entry, target: Target, current: Entry | None, *, verify: bool, level: str,
+            cancel: threading.Event | None, say: Callable[[str], None], done) -> RollbackResult:
+    """The rollback's work once its entry is recorded (see `rollback`)."""
+    entry = target.entry
+    env = Path(entry.env)
+    rebuilt = restored = False
+    before: tuple[list[str], dict | None] | None = None
+    try:
         if target.undo:
-            # The environment is the user's own again. It becomes current only if it was (or was
-            # its folder) — restoring some other env must not change which one the user works in.
-            if current is None or current is entry or current.env == entry.env:
-                history.make_current(record)
-        else:
-            history.make_current(entry)
-        return done("verified" if verify_dict and verify_dict.get("ok") else "installed", verify_dict=verify_dict,
-                    rebuilt=rebuilt, restored=restored)
+            say(f"restoring the package set {env} had before {entry.recipe}")
+            envs.sync(env, target.packages, find_links=entry.find_links)
+            envs.restore_marker(env, entry.previous_marker)
+            restored = True
+        elif not envs.env_python(env).exists():
+            if not entry.packages:
+                raise OperationFailed(f"{env} is gone and history holds no package set to rebuild it from")
+            say(f"{env} is gone; rebuilding it from its {len(entry.packages)} frozen packages")
+            record.extra["rebuilding"] = not env.exists()
+            say(f"rebuilt {env} ({_rebuild(entry)})")
+            record.extra.pop("rebuilding", None)
+            rebuilt = True
+        elif not entry.packages and entry.extra.get("rebuilt_from_marker"):
+            # Entered again from its marker after history.json was lost: its package set is the one
+            # it has; record it so later rollbacks can check against it.
+            entry.packages = envs.freeze(env)
+        elif not _same_set(envs.freeze(env), entry.packages):
+            say(f"{env} has changed since {entry.id}; putting its package set back")
+            before = (envs.freeze(env), envs.read_marker(env) or None)
+            envs.sync(env, entry.packages, find_links=entry.find_links, requirements_file=entry.requirements_file)
+            if entry.marker:
+                envs.write_marker(env, entry.marker)
+            restored = True
+    except OperationFailed as exc:
+        return done("failed", error=f"{exc}; the current environment is unchanged.", rebuilt=rebuilt)
+
+    def put_back() -> None:
+        """A re-synced in-place env failed its check: give it the package set it had before the rollback."""
+        if before is not None:
+            try:
+                envs.sync(env, before[0], find_links=entry.find_links)
+                envs.restore_marker(env, before[1])
+            except OperationFailed as exc:
+                say(f"could not put {env} back as it was: {exc}")
+    # Never current with a package set other than the frozen one: a rebuild or re-sync that did not
+    # land exactly (an index serving other files, a partial sync) fails here, before any check.
+    try:
+        record.packages = envs.freeze(env)
+    except OperationFailed as exc:
+        put_back()
+        return done("failed", error=f"{exc}; the current environment is unchanged.", rebuilt=rebuilt,
+                    restored=restored)
+    if not _same_set(record.packages, target.packages):
+        missing = sorted(set(target.packages) - set(record.packages))[:3]
+        extra = sorted(set(record.packages) - set(target.packages))[:3]
+        put_back()
+        return done("failed", rebuilt=rebuilt, restored=restored,
+                    error=f"{env} does not hold the package set frozen for {entry.id} (missing "
+                          f"{', '.join(missing) or 'nothing'}; extra {', '.join(extra) or 'nothing'}), so it "
+                          "was not made current; the current environment is unchanged.")
+
+    verify_dict = None
+    if verify and not target.undo:
+        from wizard.verify.check import verify_env
+
+        marker = envs.read_marker(env)
+        say(f"checking {env} (GraphCast {level} check)")
+        result = verify_env(env, backend=marker.get("backend", "auto"), level=level,
+                            runtime_env=marker.get("runtime_env") or {}, cancel=cancel,
+                            log_path=Path(record.log))
+        verify_dict = result.to_dict()
+        if cancel is not None and cancel.is_set():
+            put_back()
+            return done("cancelled", error="cancelled during the GraphCast check; the current environment is "
+                        "unchanged.", verify_dict=verify_dict, rebuilt=rebuilt, restored=restored)
+        if not result.ok:
+            put_back()
+            return done("failed", verify_dict=verify_dict, rebuilt=rebuilt, restored=restored,
+                        error="the target environment failed its GraphCast check; the current one is unchanged. "
+                              f"Log: {record.log}")
+        if marker:
+            marker["verified"] = now()
+            envs.write_marker(env, marker)
+    if target.undo:
+        # The environment is the user's own again. It becomes current only if it was (or was
+        # its folder) — restoring some other env must not change which one the user works in.
+        if current is None or current is entry or current.env == entry.env:
+            history.make_current(record)
+    else:
+        history.make_current(entry)
+    return done("verified" if verify_dict and verify_dict.get("ok") else "installed", verify_dict=verify_dict,
+                rebuilt=rebuilt, restored=restored)
 
 
 def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> dict[str, Any]:

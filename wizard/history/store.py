@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.errors import LockHeld, OperationFailed
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
@@ -96,6 +96,10 @@ class Entry:
     """The env marker the install wrote (a rebuild writes it again)."""
     removed: str | None = None
     """When `gc-wizard remove` deleted the environment's folder."""
+    lock: dict | None = None
+    """The hashed lock the environment was built from: {"path", "sha256", "format"} (`--lock`/`--bundle`)."""
+    bundle: str | None = None
+    """The offline bundle folder the environment was installed from (`--bundle DIR`)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (written by a newer wizard): kept and written back."""
 
@@ -119,6 +123,19 @@ class Entry:
         for key in ("packages", "find_links"):
             if not isinstance(data.get(key, []), list):
                 raise ValueError(f"'{key}' is not a list")
+            if not all(isinstance(item, str) for item in data.get(key, [])):
+                raise ValueError(f"'{key}' holds something that is not text")
+        for f in fields(cls):  # history.json is data: every known field must have its own type
+            if f.name not in data or f.name == "extra":
+                continue
+            value, kind = data[f.name], str(f.type)
+            expected = (str if kind.startswith("str") else bool if kind.startswith("bool")
+                        else int if kind.startswith("int") else dict if kind.startswith("dict")
+                        else list if kind.startswith("list") else None)
+            if expected is None or (value is None and "None" in kind):
+                continue
+            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+                raise ValueError(f"'{f.name}' is not {expected.__name__}")
         known = {f.name for f in fields(cls)} - {"extra"}
         entry = cls(**{k: v for k, v in data.items() if k in known})
         entry.extra = {k: v for k, v in data.items() if k not in known}
@@ -185,12 +202,22 @@ class History:
         for position, value in self._unreadable:
             raw.insert(min(position, len(raw)), value)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump({"version": 1, "entries": raw}, handle, indent=1, default=str)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.path)
+        text = json.dumps({"version": 1, "entries": _without_credentials(raw)}, indent=1, default=str) + "\n"
+        try:
+            # 0600 from the start, whatever the umask: the history names folders and logs.
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            # A full disk or a signal mid-write: the old file stays as it was, and no temp file is left.
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
         try:  # the rename itself durable too
             dir_fd = os.open(self.path.parent, os.O_RDONLY)
             try:
@@ -204,17 +231,65 @@ class History:
         return [e.to_dict() for e in self.entries]
 
 
+def _without_credentials(value: Any) -> Any:
+    """Every string with URL credentials and tokens masked: history.json is never a place for a secret
+    (a find-links URL with a password, an installer's error quoting one)."""
+    from wizard.security import redact_secrets
+
+    if isinstance(value, str):
+        return redact_secrets(value)
+    if isinstance(value, list):
+        return [_without_credentials(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _without_credentials(v) for k, v in value.items()}
+    return value
+
+
+def rebuild_from_markers() -> list[Entry]:
+    """Install entries for the managed environments in `envs/`, read from their markers.
+
+    Used when history.json could not be read and was set aside: the environments are still there and
+    each describes itself (`gc-wizard-env.json`), so rollback targets survive. Each comes back as an
+    install of its recipe, "verified" when its marker says it passed the check, with no package set
+    (a rollback to it then takes the set it has, see `wizard.history.rollback`); none is current.
+    """
+    from wizard.install import envs
+
+    found: list[Entry] = []
+    root = paths.envs_dir()
+    try:
+        folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return []
+    for folder in folders:
+        marker = envs.read_marker(folder)
+        recipe = marker.get("recipe")
+        if not isinstance(recipe, str) or not recipe or not envs.env_python(folder).exists():
+            continue
+        entry_id = marker.get("entry_id")
+        if not isinstance(entry_id, str) or not entry_id or any(e.id == entry_id for e in found):
+            entry_id = new_id()
+        created = marker.get("created") if isinstance(marker.get("created"), str) else None
+        entry = Entry(id=entry_id, kind="install", recipe=recipe, env=str(folder),
+                      status="verified" if marker.get("verified") else "installed", current=False,
+                      started=created or now(), finished=created or now(), marker=marker,
+                      python_version=marker.get("python") if isinstance(marker.get("python"), str) else None)
+        entry.extra["rebuilt_from_marker"] = True
+        found.append(entry)
+    return found
+
+
 def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], str | None]:
     """(entries, unreadable raw entries, warnings, save_refused) from the file at `path`."""
     if not path.exists() and not path.is_symlink():
         return [], [], [], None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = bounded.loads_json(bounded.read_text(path, bounded.HISTORY_BYTES))
         if isinstance(data, list):  # a bare list of entries is accepted
             data = {"entries": data}
         if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
             raise ValueError("it is not a gc-wizard history (no list of entries)")
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as exc:
         aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             os.replace(path, aside)
@@ -222,8 +297,13 @@ def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], st
             why = (f"{path} could not be read ({exc}) nor moved aside ({move_error.strerror}); fix or remove it "
                    "by hand. Until then gc-wizard will not write a history there.")
             return [], [], [why], why
-        return [], [], [f"{path} could not be read ({exc}); it was moved to {aside} and a fresh history "
-                        "started. Your environments are untouched."], None
+        rebuilt = rebuild_from_markers()
+        again = (f" {len(rebuilt)} environment{'s' if len(rebuilt) != 1 else ''} found in "
+                 f"{paths.envs_dir()} {'were' if len(rebuilt) != 1 else 'was'} entered again from "
+                 f"{'their markers' if len(rebuilt) != 1 else 'its marker'}, so rollback can still reach "
+                 f"{'them' if len(rebuilt) != 1 else 'it'}." if rebuilt else "")
+        return rebuilt, [], [f"{path} could not be read ({exc}); it was moved to {aside} and a fresh history "
+                             f"started.{again} Your environments are untouched."], None
     entries: list[Entry] = []
     unreadable: list[tuple[int, Any]] = []
     warnings: list[str] = []
@@ -250,6 +330,30 @@ def _stale(entry: Entry, *, have_lock: bool, host: str, boot: str) -> bool:
     return not _pid_alive(entry.pid)
 
 
+def _remove_half_built(history: History, entry: Entry) -> str | None:
+    """Delete the folder an interrupted install was building, when it is safe to: a new managed
+    environment that never got its marker from this install (its steps never finished) and that no
+    other entry uses. Returns the folder deleted, or None. The caller holds the state lock."""
+    import shutil
+
+    from wizard.install import envs
+
+    if entry.kind != "install" or entry.mode != "new" or not entry.env:
+        return None
+    env = Path(entry.env)
+    if not env.is_dir() or env.is_symlink() or not envs.is_managed(env):
+        return None
+    if any(other is not entry and other.env == entry.env and other.status != "running" for other in history.entries):
+        return None
+    marker = envs.read_marker(env)
+    if marker and marker.get("entry_id") != entry.id:
+        return None  # another install's environment
+    if marker.get("entry_id") == entry.id:
+        return None  # installed completely; killed during the check: kept for diagnosis like a failed check
+    shutil.rmtree(env, ignore_errors=True)
+    return None if env.exists() else str(env)
+
+
 def load_history(path: Path | None = None, *, locked: bool = False) -> History:
     """Read history.json: set a corrupt file aside (with a warning) and mark interrupted runs.
 
@@ -261,7 +365,8 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
     history = History(path, entries, warnings, unreadable=unreadable, save_refused=refused)
     running = [e for e in history.entries if e.status == "running"]
     too_many_current = sum(e.current for e in history.entries) > 1
-    if not running and not too_many_current:
+    rebuilt = bool(entries) and not path.exists()  # set aside and entered again from the env markers
+    if not running and not too_many_current and not rebuilt:
         return history
 
     lock = None
@@ -277,7 +382,7 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
             lock = None
     try:
         host, boot = socket.gethostname(), boot_id()
-        changed = False
+        changed = rebuilt
         for entry in running:
             if _stale(entry, have_lock=have_lock, host=host, boot=boot):
                 entry.status, entry.interrupted, entry.error = "failed", True, INTERRUPTED
@@ -286,6 +391,10 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
                 changed = True
                 history.warnings.append(f"{entry.kind} {entry.id} ({entry.recipe}) was interrupted; it is marked "
                                         "failed and was not made current.")
+                if have_lock:
+                    removed = _remove_half_built(history, entry)
+                    if removed:
+                        history.warnings.append(f"removed {removed}, the environment it had half built.")
         if sum(e.current for e in history.entries) > 1:  # never more than one current: keep the newest
             for entry in [e for e in history.entries if e.current][:-1]:
                 entry.current = False
@@ -337,4 +446,8 @@ def verify_summary(verify: dict | None) -> dict | None:
                                         "gencast_init_seconds": gencast.get("init_seconds")}
     return {**extra, "ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
             "param_count": init.get("param_count"), "init_seconds": init.get("init_seconds"),
-            "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log")}
+            "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log"),
+            "node": (verify.get("where") or {}).get("node"),
+            # what the support report shows of the last verify (titles and fixes, not only ids)
+            "finding_details": [{"id": f.get("id"), "title": f.get("title"), "fix": f.get("fix")}
+                                for f in verify.get("findings") or [] if isinstance(f, dict)][:5]}

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.errors import OperationFailed
 
 MARKER = "gc-wizard-env.json"
@@ -39,14 +40,23 @@ def write_marker(env: Path, data: dict[str, Any]) -> None:
     """Write `<env>/gc-wizard-env.json` atomically (contract in TEAM.md; extra keys allowed)."""
     path = Path(env) / MARKER
     tmp = path.with_name(f".{MARKER}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:  # a full disk or a signal: no temp file left in the environment
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
 
 
 def read_marker(env: str | os.PathLike[str]) -> dict[str, Any]:
     """The env marker's contents, or {} when there is none or it cannot be read (older or foreign envs)."""
+    from wizard import bounded
+
     try:
-        data = json.loads((Path(env) / MARKER).read_text(encoding="utf-8"))
+        data = bounded.loads_json(bounded.read_text(Path(env) / MARKER, bounded.MARKER_BYTES))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -107,7 +117,7 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     if not python.exists():
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
     try:
-        proc = subprocess.run([_uv(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True,
+        proc = subprocess.run([_uv(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, preexec_fn=die_with_parent(),
                               timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
@@ -139,7 +149,7 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
                 [_uv(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps",
                  "--no-header", "--no-annotate", "--python", str(env_python(env)), *links, str(source),
                  "-o", str(compiled)],
-                capture_output=True, text=True, timeout=timeout)
+                capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
         except (OSError, subprocess.TimeoutExpired):
             return None
         if proc.returncode != 0 or not compiled.exists():
@@ -172,7 +182,7 @@ def sync(env: Path | str, packages: list[str], *, find_links: list[str] = (), re
         for how, extra in (("offline", ["--offline"]), ("online", [])):
             try:
                 proc = subprocess.run([_uv(), "pip", "sync", "--python", python, *empty, *links, *extra, source],
-                                      capture_output=True, text=True, timeout=timeout)
+                                      capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
             except (OSError, subprocess.TimeoutExpired) as exc:
                 errors.append(f"{how}: {exc}")
                 continue

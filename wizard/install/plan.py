@@ -51,8 +51,14 @@ MODES = ("new", "in-place")
 #: pip learned `--progress-bar raw` in 24.1.
 PIP_MIN_FOR_RAW = "24.1"
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+#: uv has no switch that stops it asking; its one question, "replace the existing environment?
+#: [y/n]", is answered "n" by `NO_REPLACE` below. (pip's and git's switches are the runner's
+#: `NO_INPUT_ENV`, set for unattended runs.)
 _UV_ENV = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
 _PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COLOR": "1", "NO_COLOR": "1"}
+#: `uv venv` asks before replacing an environment already at the path; a new environment never replaces one.
+NO_REPLACE = PromptRule(pattern=r"already exists at .*[Rr]eplace it\?", answer="n",
+                        why="a new environment never replaces one that is already there")
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,10 @@ class Plan:
     offline: bool = False
     graphcast_src: str = ""
     """What the GraphCast step installs."""
+    lock: str | None = None
+    """The hashed lock the packages come from (`--lock FILE`, or a bundle's), instead of the recipe's pins."""
+    bundle: str | None = None
+    """The offline bundle folder the install uses (`--bundle DIR`)."""
 
     @property
     def env_python(self) -> Path:
@@ -119,6 +129,8 @@ class Plan:
             "steps": [s.to_dict() for s in self.steps],
             "disk_gib": self.disk_gib,
             "notes": list(self.notes),
+            "lock": self.lock,
+            "bundle": self.bundle,
         }
 
 
@@ -137,6 +149,9 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     holds `bin/python` -> "in-place"; a missing or empty folder -> "new" there; anything else is refused."""
     if env is None or str(env) == "":
         return default_env_dir(recipe_id), "new"
+    why = paths.unusable_env_path(str(env))
+    if why:
+        raise UserError(f"--env: {why}.")
     env_dir = Path(env).expanduser().absolute()
     if env_has_python(env_dir):
         return env_dir, "in-place"
@@ -218,6 +233,8 @@ def build_plan(
     offline: bool = False,
     graphcast_src: str | None = None,
     mode: str = "new",
+    lock: Path | str | None = None,
+    bundle: Path | str | None = None,
 ) -> Plan:
     """The steps that install `recipe` into `env_dir` (see the module docstring); runs nothing."""
     if installer not in INSTALLERS:
@@ -257,28 +274,46 @@ def build_plan(
     for url in index_urls:
         source_flags += ["--extra-index-url", url]
 
+    packages: list[str] = list(recipe.requirements)
+    packages_title = f"Install the {len(recipe.requirements)} pinned packages"
+    if lock is not None:
+        from wizard.install.lockfile import PYLOCK, install_args, lock_format, lock_packages
+
+        lock = Path(lock).expanduser().absolute()
+        if installer == "pip" and lock_format(lock) == PYLOCK:
+            raise UserError(f"--lock {lock.name}: pip cannot install a pylock.toml; use the uv installer, or a "
+                            "requirements lock (gc-wizard lock RECIPE --out FILE.txt)")
+        packages = install_args(lock)
+        packages_title = f"Install the {len(lock_packages(lock))} locked packages (every file's hash checked)"
+        notes.append(f"packages come from the lock {lock}; a file whose hash differs from the lock is refused.")
+
     steps: list[Step] = []
     if installer == "uv":
         from uv import find_uv_bin
 
+        from wizard.install.linkmode import link_mode
+
         uv = find_uv_bin()
         offline_flags = ["--offline"] if offline else []
+        link_env, link_note = link_mode(uv, env_dir)
+        if link_note:
+            notes.append(link_note)
         if mode == "new":
             steps.append(Step(
                 name="create-env", title=f"Create the environment (Python {python.version or python.executable})",
                 argv=(uv, "venv", "--python", python.executable, *offline_flags, str(env_dir)),
-                env=dict(_UV_ENV), cwd=cwd, kind="create_env",
+                env=dict(_UV_ENV), cwd=cwd, kind="create_env", prompts=(NO_REPLACE,),
             ))
         install = [uv, "pip", "install", "--python", env_py]
         steps.append(Step(
-            name="install-requirements", title=f"Install the {len(recipe.requirements)} pinned packages",
-            argv=(*install, *source_flags, *offline_flags, *recipe.requirements),
-            env=dict(_UV_ENV), cwd=cwd, prompts=recipe.prompts,
+            name="install-requirements", title=packages_title,
+            argv=(*install, *source_flags, *offline_flags, *packages),
+            env={**_UV_ENV, **link_env}, cwd=cwd, prompts=recipe.prompts,
         ))
         steps.append(Step(
             name="install-graphcast", title=f"Install GraphCast {recipe.graphcast.version} (--no-deps)",
             argv=(*install, "--no-deps", *source_flags, *offline_flags, gc_arg),
-            env=dict(_UV_ENV), cwd=cwd, prompts=recipe.prompts,
+            env={**_UV_ENV, **link_env}, cwd=cwd, prompts=recipe.prompts,
         ))
         notes.append("uv environments have no pip of their own; add packages later with "
                      f"`{shlex.join([uv, 'pip', 'install', '--python', env_py, 'PACKAGE'])}`.")
@@ -307,8 +342,8 @@ def build_plan(
                 env=dict(_PIP_ENV), cwd=cwd, prompts=recipe.prompts,
             ))
         steps.append(Step(
-            name="install-requirements", title=f"Install the {len(recipe.requirements)} pinned packages",
-            argv=(*pip, *progress, *source_flags, *offline_flags, *recipe.requirements),
+            name="install-requirements", title=packages_title,
+            argv=(*pip, *progress, *source_flags, *offline_flags, *packages),
             env=dict(_PIP_ENV), cwd=cwd, prompts=recipe.prompts,
         ))
         steps.append(Step(
@@ -329,7 +364,8 @@ def build_plan(
     return Plan(
         recipe=recipe, env_dir=env_dir, python=python, installer=installer, steps=tuple(steps),
         disk_gib=recipe.disk_gib, mode=mode, notes=tuple(notes), find_links=tuple(links), offline=offline,
-        graphcast_src=gc_arg,
+        graphcast_src=gc_arg, lock=str(lock) if lock is not None else None,
+        bundle=str(bundle) if bundle is not None else None,
     )
 
 
@@ -351,9 +387,13 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
 
 def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: str = "uv",
                  find_links: tuple[str, ...] = (), offline: bool = False,
-                 graphcast_src: str | None = None, alternative: str | None = None) -> Plan:
+                 graphcast_src: str | None = None, lock: str | Path | None = None,
+                 bundle: str | Path | None = None, alternative: str | None = None) -> Plan:
     """Everything between "this recipe, these options" and the steps: target, mode, Python, plan.
 
+    `lock`: install the packages from this hashed lock (`gc-wizard lock`), checked to pin the recipe's
+    versions. `bundle`: an offline bundle folder (`gc-wizard bundle`): checked first (recipe, hashes,
+    Python, this machine's wheel tags), then everything comes from it with no network at all.
     `alternative` takes the recipe's alternative source of that id (wizard.recipes.alternatives); without
     one, a recipe whose wheel page does not answer gets a note offering its alternatives.
     """
@@ -362,10 +402,36 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     offer = None
     if alternative:
         recipe = apply_alternative(recipe, alternative)
-    elif recipe.alternatives and not offline and not find_links:
+    elif recipe.alternatives and not offline and not find_links and bundle is None and lock is None:
         offer = offer_note(recipe, unreachable_links(recipe))
     env_dir, mode = resolve_target(env, recipe.id)
+    if bundle is not None:
+        from wizard.install.bundle import check_bundle, read_manifest
+
+        if lock is not None:
+            raise UserError("--bundle brings its own lock; give --bundle or --lock, not both")
+        wanted = str(read_manifest(Path(bundle).expanduser().absolute()).get("python", ""))
+        narrowed = recipe
+        if re.fullmatch(r"3\.\d+", wanted):  # build from the Python the bundle's wheels are for
+            narrowed = dataclasses.replace(recipe, machine=dataclasses.replace(
+                recipe.machine, python=f"=={wanted}.*"))
+        try:
+            python = python_for(narrowed, env_dir, mode, installer, True)
+        except UserError:
+            python = python_for(recipe, env_dir, mode, installer, True)
+        checked = check_bundle(bundle, recipe, python.version)
+        return build_plan(recipe, env_dir=env_dir, python=python, installer=installer,
+                          find_links=(*find_links, str(checked.wheels)), offline=True,
+                          graphcast_src=str(checked.graphcast_wheel), mode=mode, lock=checked.lock,
+                          bundle=checked.root)
+    if lock is not None:
+        from wizard.install.lockfile import check_lock_covers
+
+        lock = Path(lock).expanduser().absolute()
+        if not lock.is_file():
+            raise UserError(f"--lock {lock}: no such file")
+        check_lock_covers(recipe, lock)
     python = python_for(recipe, env_dir, mode, installer, offline)
     plan = build_plan(recipe, env_dir=env_dir, python=python, installer=installer, find_links=tuple(find_links),
-                      offline=offline, graphcast_src=graphcast_src, mode=mode)
+                      offline=offline, graphcast_src=graphcast_src, mode=mode, lock=lock)
     return dataclasses.replace(plan, notes=(offer, *plan.notes)) if offer else plan

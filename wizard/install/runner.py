@@ -24,6 +24,7 @@ with `read_nonblocking`, never `expect` with a timeout.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shlex
@@ -39,11 +40,12 @@ from typing import Any, Protocol
 
 import pexpect
 
+from wizard.children import die_with_parent
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler
-from wizard.security import is_secret_question, redact_credentials
+from wizard.security import is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
 #: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
@@ -71,9 +73,15 @@ STEP_DEFAULTS = {
 #: own. Generic `[y/N]` questions are deliberately *not* answered: a default-no question may guard
 #: something destructive, so it goes to the user.
 DEFAULT_PROMPTS = ((r"Proceed \(\[y\]/n\)\?\s*$", "y"), (r"Proceed \(Y/n\)\?\s*$", "y"))
+#: For unattended runs: the switches that make installers fail instead of asking (pip's for index
+#: credentials and confirmations, git's for a git+https source that wants a user name). uv has none.
+NO_INPUT_ENV = {"PIP_NO_INPUT": "1", "GIT_TERMINAL_PROMPT": "0"}
 #: Seconds given after SIGINT and after SIGTERM before the next signal.
 GRACE_SECONDS = (1.0, 1.0)
 TAIL_LINES = 40
+#: The step inactivity limit (see `inactivity_limit`).
+INACTIVITY_ENV = "GC_WIZARD_INACTIVITY_TIMEOUT"
+DEFAULT_INACTIVITY_SECONDS = 1800.0
 #: How often one question is answered by rule before the rule is deemed wrong (the child re-asks).
 MAX_RULE_REPEATS = 3
 READ_SIZE = 65536
@@ -149,8 +157,10 @@ class RunnerEvents:
     def step_finished(self, step, result: StepResult) -> None: ...
 
 
-#: `https://user:secret@host` → `https://user:***@host`, for anything written to a log.
-redact = redact_credentials
+def redact(text: str) -> str:
+    """Credentials of every form (`wizard.security.redact_secrets`) masked, for anything written to a log;
+    a URL keeps its user name (`https://me:***@host`: which account was used)."""
+    return redact_secrets(text, keep_user=True)
 
 
 class StepLog:
@@ -163,7 +173,9 @@ class StepLog:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "a", encoding="utf-8", buffering=1 << 16)
+        # 0600 whatever the umask: installer output can quote a private index's address.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._file = open(fd, "a", encoding="utf-8", buffering=1 << 16)
 
     def header(self, step, *, cwd: str | None = None, env_notes: list[str] = ()) -> None:
         stamp = datetime.now().astimezone().isoformat(timespec="seconds")
@@ -177,10 +189,10 @@ class StepLog:
 
     def lines(self, lines: list[str]) -> None:
         if lines:
-            self._file.write("\n".join(lines) + "\n")
+            self._file.write(redact("\n".join(lines)) + "\n")
 
     def note(self, text: str) -> None:
-        self._file.write(f"[gc-wizard] {text}\n")
+        self._file.write(f"[gc-wizard] {redact(text)}\n")
 
     def footer(self, step, result: StepResult) -> None:
         if result.cancelled:
@@ -370,7 +382,7 @@ class _Stopper:
 
 def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None = None,
              cancel: threading.Event | None = None, extra_prompts=(), stall_seconds: float = 2.0,
-             environ: dict[str, str] | None = None) -> StepResult:
+             environ: dict[str, str] | None = None, inactivity_seconds: float | None = None) -> StepResult:
     """Run one step to its end (or its cancellation); return how it went. See the module docstring.
 
     `step` needs `name, argv, env, cwd` and may have `title, prompts` (duck typing on `wizard.install.plan.Step`);
@@ -417,13 +429,14 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: no such program{where} "
                                                  "(or it is not executable)"))
     try:
-        child = pexpect.spawn(resolved, list(step.argv[1:]), env=env, cwd=None, preexec_fn=_chdir_to(cwd),
+        child = pexpect.spawn(resolved, list(step.argv[1:]), env=env, cwd=None, preexec_fn=die_with_parent(_chdir_to(cwd)),
                               encoding="utf-8", codec_errors="replace", dimensions=(24, 200), echo=False,
                               timeout=None)
     except (pexpect.ExceptionPexpect, OSError) as exc:
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: {exc}"))
     child.delaybeforesend = None
-    session = _Session(step, child, log, events, cancel, rules, stall_seconds)
+    session = _Session(step, child, log, events, cancel, rules, stall_seconds,
+                       inactivity_limit() if inactivity_seconds is None else inactivity_seconds)
     try:
         result = session.run()
     except BaseException:  # an event handler raised, or Ctrl-C in this thread: leave no process behind
@@ -436,7 +449,9 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
 class _Session:
     """The read loop of one running step."""
 
-    def __init__(self, step, child, log, events, cancel, rules, stall_seconds: float) -> None:
+    def __init__(self, step, child, log, events, cancel, rules, stall_seconds: float,
+                 inactivity_seconds: float = 0) -> None:
+        self.inactivity_seconds = inactivity_seconds
         self.step, self.child, self.log, self.events, self.cancel = step, child, log, events, cancel
         self.rules = rules
         self.stall_seconds = stall_seconds
@@ -529,6 +544,13 @@ class _Session:
             if live != last_live:
                 last_live = live
                 self.events.live(self.step, live)
+            quiet = 0.0 if chunk else time.monotonic() - self.last_output
+            if self.inactivity_seconds and quiet >= self.inactivity_seconds:
+                error = (f"no output for {quiet:.0f} s, the inactivity limit ({INACTIVITY_ENV}="
+                         f"{self.inactivity_seconds:g}); the step looked stuck and was stopped. Raise the "
+                         f"limit with {INACTIVITY_ENV}=SECONDS if it only needs longer")
+                _Stopper(child, self.log).stop("inactivity limit")
+                break
             if chunk or self.answered_at == self.position:
                 continue  # prompts are matched once output pauses, and answered once
             if live.strip():
@@ -569,11 +591,28 @@ class _Session:
                           error=error)
 
 
+def inactivity_limit(environ: dict[str, str] | None = None) -> float:
+    """Seconds a step may print nothing before it is stopped: `GC_WIZARD_INACTIVITY_TIMEOUT`, else 30 min.
+
+    Why a limit at all: a step that neither prints nor asks (a download stuck on a dead proxy, a build
+    waiting on a lock) would otherwise hold the state lock forever. Thirty minutes is far beyond any
+    silent stretch of a real install (uv and pip print per package; a from-source build prints per
+    compiler call). An unreadable value is ignored, not fatal: the default applies.
+    """
+    raw = (os.environ if environ is None else environ).get(INACTIVITY_ENV, "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return DEFAULT_INACTIVITY_SECONDS
+    return value if 0 < value < float("inf") else DEFAULT_INACTIVITY_SECONDS
+
+
 def run_plan(plan, *, log_path: Path, events: RunnerEventsProtocol | None = None, cancel: threading.Event | None = None,
-             extra_prompts=(), stall_seconds: float = 2.0) -> list[StepResult]:
+             extra_prompts=(), stall_seconds: float = 2.0, no_input: bool = False) -> list[StepResult]:
     """Run the plan's steps in order into one log; stop at the first that fails or is cancelled.
 
-    Each step's folder is created first (a plan's steps run in the new environment's parent). A step
+    `no_input=True` (unattended: `--yes`, no terminal) adds `NO_INPUT_ENV` to every step, so pip and git
+    fail at once instead of asking. Each step's folder is created first (a plan's steps run in the new environment's parent). A step
     that cannot be started comes back as a failed result saying why, like any other failure.
     """
     events = events if events is not None else RunnerEvents()
@@ -585,6 +624,8 @@ def run_plan(plan, *, log_path: Path, events: RunnerEventsProtocol | None = None
                     Path(step.cwd).mkdir(parents=True, exist_ok=True)
                 except OSError:
                     pass  # check_step says what is wrong with it
+            if no_input:
+                step = dataclasses.replace(step, env={**NO_INPUT_ENV, **dict(step.env or {})})
             result = run_step(step, log=log, events=events, cancel=cancel, extra_prompts=extra_prompts,
                               stall_seconds=stall_seconds)
             results.append(result)

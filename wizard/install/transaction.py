@@ -17,23 +17,27 @@ user had. So:
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wizard import paths
-from wizard.errors import OperationFailed
+from wizard.errors import OperationFailed, UserError
 from wizard.history.store import Entry, History, load_history, now, verify_summary
 from wizard.install import envs
 from wizard.install.plan import plan_install
 from wizard.install.runner import RunnerEvents, run_plan
-from wizard.lock import StateLock
+from wizard.lock import StateLock, TargetLock
 from wizard.recipes.loader import get_recipe
+from wizard.security import redact_secrets
 
-__all__ = ["InstallEvents", "InstallOptions", "InstallResult", "run_install", "verify_summary"]
+__all__ = ["InstallEvents", "InstallOptions", "InstallResult", "RecipeDoesNotFit", "check_before_install",
+           "run_install", "unfit_reasons", "verify_summary"]
 
 
 @dataclass
@@ -49,6 +53,14 @@ class InstallOptions:
     level: str = "notebook"
     assume_yes: bool = False
     recipes_dirs: list[str] = field(default_factory=list)
+    lock: str | None = None
+    """A hashed lock (`gc-wizard lock`) to install the packages from, hash-checked."""
+    bundle: str | None = None
+    """An offline bundle folder (`gc-wizard bundle`): everything comes from it, no network."""
+    slurm: Any = None
+    """A `wizard.detect.slurm.SlurmTarget`: the GraphCast check runs on a GPU node through srun."""
+    force: bool = False
+    """Install even a recipe that does not fit this machine, or a GraphCast source that is not the recipe's."""
     alternative: str | None = None
     """The recipe's alternative source to use (e.g. "pypi-plugin"), or None for the recipe as written."""
 
@@ -88,19 +100,36 @@ class InstallResult:
                 "kept": self.kept}
 
 
-def _failure_message(step, result, log: Path) -> str:
+def _log_tail(log: Path, limit: int = 400_000) -> str:
+    try:
+        with open(log, "rb") as handle:
+            handle.seek(0, 2)
+            handle.seek(max(0, handle.tell() - limit))
+            return handle.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
+                     graphcast_url: bool = False) -> str:
+    """The step's own last lines, then — when a host could not be reached — which one and the fix."""
+    from wizard.install.reach import unreachable_advice
+
     lines = [line for line in result.tail if line.strip()][-8:]
     if result.error:
         lines.append(result.error)
     detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
-    return f"step '{step.title}' failed:\n  {detail}\nFull log: {log}"
+    advice = unreachable_advice("\n".join(result.tail) + "\n" + _log_tail(log), recipe, python_version,
+                                graphcast_url=graphcast_url and step.name == "install-graphcast")
+    return f"step '{step.title}' failed:\n  {detail}" + (f"\n{advice}" if advice else "") + f"\nFull log: {log}"
 
 
 def _note(log: Path, text: str) -> None:
     """A line of our own in the run's log (after the runner closed it)."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a", encoding="utf-8") as handle:
-        handle.write(f"[gc-wizard] {text}\n")
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with open(fd, "a", encoding="utf-8") as handle:
+        handle.write(f"[gc-wizard] {redact_secrets(text)}\n")
 
 
 class _Transaction:
@@ -112,7 +141,8 @@ class _Transaction:
         self.recipe = get_recipe(options.recipe_id, options.recipes_dirs)
         self.plan = plan_install(self.recipe, env=options.env, installer=options.installer,
                                  find_links=tuple(options.find_links), offline=options.offline,
-                                 graphcast_src=options.graphcast_src, alternative=options.alternative)
+                                 graphcast_src=options.graphcast_src, lock=options.lock, bundle=options.bundle,
+                                 alternative=options.alternative)
         self.env = Path(self.plan.env_dir)
         self.existed = self.env.exists()
         self.history: History | None = None
@@ -133,6 +163,12 @@ class _Transaction:
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])
+        if self.plan.lock:
+            from wizard.install.lockfile import lock_format, sha256_file
+
+            entry.lock = {"path": self.plan.lock, "sha256": sha256_file(Path(self.plan.lock)),
+                          "format": lock_format(Path(self.plan.lock))}
+        entry.bundle = self.plan.bundle
         self.log = paths.logs_dir() / f"install-{entry.id}.log"
         entry.log = str(self.log)
         self.entry = self.history.add(entry)
@@ -151,13 +187,16 @@ class _Transaction:
 
     def run(self) -> InstallResult:
         self.begin()
-        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel)
+        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel,
+                           no_input=self.options.assume_yes)
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):
             return self.finish("cancelled", error="cancelled by the user; the current environment is untouched")
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
-            error = _failure_message(step, last, self.log) if step else f"nothing ran. Full log: {self.log}"
+            error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",
+                                      graphcast_url="://" in self.plan.graphcast_src)
+                     if step else f"nothing ran. Full log: {self.log}")
             return self.finish("failed", error=error)
 
         entry = self.entry
@@ -181,9 +220,13 @@ class _Transaction:
         from wizard.verify.check import verify_env
 
         self.events.verify_started()
+        launcher: list[str] = []
+        if self.options.slurm is not None:
+            launcher = self.options.slurm.srun("gc-wizard-verify")
+            self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier)
+                            on_tier=self.events.verify_tier, launcher=launcher)
         verify = result.to_dict()
         if self.cancel.is_set():
             return self.finish("cancelled", error="cancelled during the GraphCast check; the current environment "
@@ -260,6 +303,42 @@ class _Transaction:
             pass
 
 
+class RecipeDoesNotFit(UserError):
+    """`install` of a recipe that does not fit this machine, without --force (exit 2)."""
+
+
+def unfit_reasons(recipe) -> list[str]:
+    """Why `recipe` does not fit this machine (empty when it does): the same verdict `recipes` shows."""
+    from wizard.detect.chain import detect
+    from wizard.recipes.match import match_recipes
+    from wizard.recipes.pythons import find_pythons
+
+    return list(match_recipes([recipe], detect(), pythons=find_pythons())[0].reasons)
+
+
+def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:
+    """Refuse, before anything installs, a recipe that does not fit this machine and a GraphCast source
+    that is not the recipe's GraphCast (interface.md: exit 2 unless --force). With --force, say so.
+    `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
+    from wizard.install.sources import SourceMismatch, check_graphcast_source
+
+    say = say or (lambda _text: None)
+    reasons = unfit_reasons(recipe) if check_fit else []
+    if reasons:
+        text = f"recipe {recipe.id} does not fit this machine: " + "; ".join(reasons)
+        if not force:
+            raise RecipeDoesNotFit(f"{text}. Choose another (`gc-wizard recipes`), or pass --force to install it "
+                                   "anyway.")
+        say(f"--force: {text}; installing anyway")
+    verdict = check_graphcast_source(recipe, plan.graphcast_src)
+    if not verdict.ok:
+        if not force:
+            raise SourceMismatch(f"GraphCast source refused: {verdict.problem}")
+        say(f"--force: {verdict.problem}")
+    elif verdict.note:
+        say(verdict.note)
+
+
 def run_install(options: InstallOptions, events: InstallEvents | None = None,
                 cancel: threading.Event | None = None) -> InstallResult:
     """Install `options.recipe_id`; the result says how it went. Raises UserError for bad input,
@@ -267,9 +346,14 @@ def run_install(options: InstallOptions, events: InstallEvents | None = None,
     events = events or InstallEvents()
     cancel = cancel or threading.Event()
     transaction = _Transaction(options, events, cancel)
+    # With --slurm the recipe must fit the GPU node, which the command checked there (not this login node).
+    check_before_install(transaction.recipe, transaction.plan, force=options.force, say=events.message,
+                         check_fit=options.slurm is None)
     events.plan_ready(transaction.plan)
     envs.check_free_disk(transaction.env, transaction.plan.disk_gib, f"recipe {transaction.recipe.id}")
-    with StateLock(f"install {transaction.recipe.id}"):
+    # A --env folder may be another state folder's target at the same time: lock it too.
+    target = TargetLock(transaction.env, f"install {transaction.recipe.id}") if options.env else nullcontext()
+    with StateLock(f"install {transaction.recipe.id}"), target:
         try:
             return transaction.run()
         except BaseException as exc:

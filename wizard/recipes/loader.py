@@ -66,8 +66,9 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.errors import UserError
+from wizard.recipes import runtime_env as runtime_vars
 
 SCHEMA_VERSION = 1
 BACKENDS = ("gpu", "cpu")
@@ -281,6 +282,13 @@ class _Checker:
             raise self.fail(node, f"{what} must not be empty")
         if "\0" in value:
             raise self.fail(node, f"{what} holds a NUL character")
+        controls = sorted({c for c in value if (ord(c) < 32 and c not in "\t\n") or 0x7f <= ord(c) < 0xa0})
+        if controls:
+            # An escape sequence in a title or note would move the cursor or retitle the terminal of
+            # whoever lists the recipes.
+            shown = " ".join(f"\\x{ord(c):02x}" for c in controls)
+            raise self.fail(node, f"{what} holds control characters ({shown}), which could disturb the terminal "
+                                  "it is shown on")
         return value
 
     def version(self, node: yaml.Node, what: str) -> str:
@@ -454,12 +462,19 @@ def _runtime_env(ck: _Checker, node: yaml.Node) -> dict[str, str]:
             raise ck.fail(key_node, f"key '{name}' appears twice in runtime_env")
         if name in _FORBIDDEN_ENV:
             raise ck.fail(key_node, f"runtime_env may not set {name}: the wizard keeps it clean on purpose")
+        why = runtime_vars.name_problem(name)
+        if why:
+            raise ck.fail(key_node, f"runtime_env: {why}")
         if not isinstance(value_node, yaml.ScalarNode) or value_node.tag != "tag:yaml.org,2002:str":
             raise ck.fail(value_node, f"runtime_env {name} must be a quoted string such as "
                                       f"\"{value_node.value if isinstance(value_node, yaml.ScalarNode) else ''}\", "
                                       f"not {ck.kind(value_node)}")
-        out[name] = ck.clean(value_node, ck.string(value_node, f"runtime_env {name}", allow_empty=True),
-                             f"runtime_env {name}")
+        value = ck.clean(value_node, ck.string(value_node, f"runtime_env {name}", allow_empty=True),
+                         f"runtime_env {name}")
+        why = runtime_vars.value_problem(name, value)
+        if why:
+            raise ck.fail(value_node, f"runtime_env: {why}")
+        out[name] = value
     return out
 
 
@@ -520,8 +535,12 @@ _TOP_KEYS = {
 def parse_recipe(text: str, path: Path) -> Recipe:
     """Validate one recipe file's text; `path` names it in errors and anchors relative find_links."""
     ck = _Checker(path)
+    text = bounded.strip_bom(text)
     try:
+        bounded.check_yaml(text)
         root = yaml.compose(text, Loader=_Loader)
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"recipe file {path}: {exc}.") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "unreadable"
@@ -586,9 +605,9 @@ def parse_recipe(text: str, path: Path) -> Recipe:
 
 def load_recipe_file(path: Path) -> Recipe:
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise UserError(f"recipe file {path}: not UTF-8 text (byte {exc.start})") from None
+        text = bounded.read_text(path, bounded.RECIPE_BYTES)
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"recipe file {path}: {exc}.") from None
     except OSError as exc:
         raise UserError(f"recipe file {path}: cannot be read ({exc.strerror})") from None
     return parse_recipe(text, path)
@@ -606,8 +625,13 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
             continue
         files = sorted(p for p in folder.iterdir()
                        if p.suffix in (".yaml", ".yml") and not p.name.startswith(".") and p.is_file())
+        here: dict[str, Path] = {}
         for file in files:
             recipe = load_recipe_file(file)
+            if recipe.id in here:
+                raise UserError(f"recipe id '{recipe.id}' is defined twice in {folder}: in {here[recipe.id].name} "
+                                f"and in {file.name}; keep one of the two files.")
+            here[recipe.id] = file
             recipes[recipe.id] = recipe
     if not recipes:
         raise UserError("no recipes were found; the built-in recipe folder "

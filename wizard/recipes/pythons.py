@@ -28,6 +28,7 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from wizard.children import run_capture, stop_all
 from wizard.errors import UserError
 from wizard.recipes.loader import Recipe
 
@@ -79,10 +80,8 @@ def _clean_env() -> dict[str, str]:
 def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> PythonChoice | None:
     """Run the interpreter to learn its version; None when it does not run or answer sensibly."""
     try:
-        proc = subprocess.run(
-            [executable, "-I", "-c", _PROBE], capture_output=True, text=True, timeout=timeout,
-            env=_clean_env(), stdin=subprocess.DEVNULL, check=False,
-        )
+        proc = run_capture([executable, "-I", "-c", _PROBE], timeout=timeout, env=_clean_env(),
+                           stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None
     lines = proc.stdout.split()
@@ -141,8 +140,14 @@ def find_pythons(*, search_path: str | None = None) -> list[PythonChoice]:
     candidates = _candidates(search_path)
     if not candidates:
         return []
-    with ThreadPoolExecutor(max_workers=min(8, len(candidates))) as pool:
+    pool = ThreadPoolExecutor(max_workers=min(8, len(candidates)))
+    try:
         probed = list(pool.map(lambda c: probe_python(*c), candidates))
+    except BaseException:  # Ctrl-C or a stop signal: do not wait for a hung interpreter's timeout
+        stop_all()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     out: list[PythonChoice] = []
     real_seen: set[str] = set()
     for choice in probed:
@@ -167,10 +172,10 @@ def uv_find_python(spec: str) -> PythonChoice | None:
     except (ImportError, FileNotFoundError):
         return None
     try:
-        proc = subprocess.run(
-            [uv_bin, "python", "find", "--system", "--no-project", "--no-python-downloads", spec],
-            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
-            env={**_clean_env(), "UV_NO_PROGRESS": "1"}, cwd=str(Path.home()) if Path.home().is_dir() else "/",
+        proc = run_capture(
+            [uv_bin, "python", "find", "--system", "--no-project", "--no-python-downloads", spec], timeout=30,
+            stdin=subprocess.DEVNULL, env={**_clean_env(), "UV_NO_PROGRESS": "1"},
+            cwd=str(Path.home()) if Path.home().is_dir() else "/",
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -20,8 +20,16 @@ def run_tui(args: argparse.Namespace) -> int:
     color = getattr(args, "color", None) or "auto"
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
+    from wizard.install.sources import merged_sources
     from wizard.tui.app import WizardApp
 
-    app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []))
+    slurm = None
+    if getattr(args, "slurm", None) is not None:
+        from wizard.detect.slurm import SlurmTarget
+
+        slurm = SlurmTarget(partition=args.slurm or None, srun_args=tuple(getattr(args, "srun_arg", None) or ()))
+    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
+    app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), graphcast_src=graphcast_src,
+                    find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm)
     result = app.run(mouse=not getattr(args, "no_mouse", False))
     return app.exit_status if app.exit_status is not None else int(result or 0)

@@ -39,7 +39,7 @@ from wizard.tui.messages import (
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import STOP_QUESTION, InstallScreen
+from wizard.tui.screens.install import STOP_CHECK_QUESTION, STOP_QUESTION, InstallScreen
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -74,10 +74,13 @@ class WizardApp(App):
 
     def __init__(self, recipes_dirs: list[str] | None = None, *, find_links: list[str] | None = None,
                  offline: bool = False, graphcast_src: str | None = None, verify: bool = True,
-                 level: str = "notebook") -> None:
+                 level: str = "notebook", slurm=None) -> None:
         super().__init__()
         self.options = {"recipes_dirs": list(recipes_dirs or []), "find_links": list(find_links or []),
-                        "offline": offline, "graphcast_src": graphcast_src, "verify": verify, "level": level}
+                        "offline": offline, "graphcast_src": graphcast_src, "verify": verify, "level": level,
+                        "slurm": slurm}
+        """`slurm` (a `wizard.detect.slurm.SlurmTarget`, from --slurm or the machine screen's offer): detect
+        and verify on a GPU node through srun."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
@@ -89,10 +92,13 @@ class WizardApp(App):
         self.exit_status: int | None = None
         self._prompt_screen: PromptScreen | None = None
         self._signals: list[int] = []
+        self._leaving = False
+        self._last_install: tuple | None = None
+        """Set once the app is quitting: late worker reports only record, they draw nothing."""
 
     # Flow ---------------------------------------------------------------------------------------
     def on_mount(self) -> None:
-        self.machine = MachineScreen(self.options["recipes_dirs"])
+        self.machine = MachineScreen(self.options["recipes_dirs"], slurm=self.options["slurm"])
         self.push_screen(self.machine, self._machine_done)
         loop = asyncio.get_running_loop()
         for signum in _SIGNAL_EXITS:
@@ -132,7 +138,9 @@ class WizardApp(App):
     def _machine_done(self, answer: str | None) -> None:
         # The machine screen is the base of the flow: whatever it answered, it comes back afterwards.
         machine = self.machine
-        self.machine = MachineScreen(self.options["recipes_dirs"])
+        if machine is not None:
+            self.options["slurm"] = machine.slurm  # the user may have switched to a GPU node there
+        self.machine = MachineScreen(self.options["recipes_dirs"], slurm=self.options["slurm"])
         if answer == "history":
             self.machine.facts, self.machine.matches = machine.facts, machine.matches
             self.push_screen(self.machine, self._machine_done)
@@ -174,6 +182,7 @@ class WizardApp(App):
 
     # Install ------------------------------------------------------------------------------------
     def start_install(self, plan, settings: dict) -> None:
+        self._last_install = (plan, settings)
         self.cancel_event = threading.Event()
         self.install_screen = InstallScreen(plan)
         self.verify_screen = None
@@ -183,10 +192,11 @@ class WizardApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
     def install_worker(self, recipe_id: str, settings: dict, screen: InstallScreen) -> None:
+        from wizard.errors import LockHeld
         from wizard.install.transaction import InstallEvents, InstallOptions, run_install
 
         app, cancel = self, self.cancel_event
-        live_log, step_list = screen.live_log, screen.step_list  # their feeders are thread-safe
+        live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe
 
         class Events(InstallEvents):
             def plan_ready(self, plan) -> None:
@@ -196,8 +206,7 @@ class WizardApp(App):
                 app.post_message(StepStarted(step.name, step.title))
 
             def line(self, step, text: str) -> None:
-                live_log.add_line(text)
-                step_list.progress_from(text)
+                screen.feed_line(text)
 
             def live(self, step, text: str) -> None:
                 live_log.set_live(text)
@@ -230,11 +239,15 @@ class WizardApp(App):
             offline=bool(settings.get("offline")), graphcast_src=settings.get("graphcast_src"),
             verify=bool(settings.get("verify", True)), level=settings.get("level", "notebook"),
             assume_yes=False, recipes_dirs=list(settings.get("recipes_dirs") or []),
-            alternative=settings.get("alternative"))
+            force=bool(settings.get("force")), slurm=settings.get("slurm"), alternative=settings.get("alternative"))
+        if settings.get("download_bytes"):
+            screen.set_expected_bytes(settings["download_bytes"])
         try:
             result = run_install(options, Events(), cancel)
             self.post_message(InstallDone(result.to_dict()))
-        except Exception as exc:  # a lock held by another wizard, a full disk: shown, not a crash
+        except LockHeld as exc:  # another wizard works in the state folder: retry or quit
+            self.post_message(InstallDone(None, error=str(exc), lock_held=True))
+        except Exception as exc:  # a refused source, a full disk: shown, not a crash
             self.post_message(InstallDone(None, error=str(exc)))
 
     def on_plan_ready(self, message: PlanReady) -> None:
@@ -267,8 +280,11 @@ class WizardApp(App):
             self.verify_screen.add_tier(message.tier)
 
     def on_install_done(self, message: InstallDone) -> None:
-        result = message.result or {"ok": False, "error": message.error, "cancelled": False}
+        result = message.result or {"ok": False, "error": message.error, "cancelled": False,
+                                    "lock_held": message.lock_held}
         self.install_result = result
+        if self._leaving:
+            return  # ctrl+q or a signal: the app is closing; the core has recorded the outcome
         if self._prompt_screen is not None and self._prompt_screen.is_current:
             self._prompt_screen.dismiss(None)  # the question is moot: the step is over
         if self.install_screen is not None:
@@ -294,8 +310,14 @@ class WizardApp(App):
     def _done_done(self, answer: str | None) -> None:
         if answer == "log":
             return  # Back: the install (or verify) screen underneath shows the log again
+        if answer == "retry" and self._last_install is not None:
+            if isinstance(self.screen, InstallScreen):
+                self.pop_screen()  # the install screen of the attempt that never started
+            self.start_install(*self._last_install)
+            return
         ok = bool(self.install_result and self.install_result.get("ok"))
-        self.exit_status = 0 if ok else 1
+        cancelled = bool(self.install_result and self.install_result.get("cancelled"))
+        self.exit_status = 0 if ok else (130 if cancelled else 1)
         self.exit(return_code=self.exit_status)
 
     def install_running(self) -> bool:
@@ -315,9 +337,11 @@ class WizardApp(App):
         def answered(stop: bool | None) -> None:
             if stop and self.install_running():
                 self.cancel_event.set()
-                self.notify("Stopping the install…")
+                self.notify("Stopping the check…" if checking else "Stopping the install…")
 
-        self.push_screen(ConfirmScreen(STOP_QUESTION, yes="Stop", no="Keep going"), answered)
+        checking = isinstance(self.screen, VerifyScreen)
+        self.push_screen(ConfirmScreen(STOP_CHECK_QUESTION if checking else STOP_QUESTION, yes="Stop",
+                                       no="Keep going"), answered)
 
     # Rollback -----------------------------------------------------------------------------------
     def _history_done(self, _result) -> None:
@@ -353,6 +377,7 @@ class WizardApp(App):
     # Leaving ------------------------------------------------------------------------------------
     async def action_quit(self) -> None:
         if self.install_running():
+            self._leaving = True
             self.cancel_event.set()
             self.notify("Stopping the install before leaving…")
             for worker in list(self.workers):
@@ -369,6 +394,7 @@ class WizardApp(App):
         Nothing half-built becomes current: the core marks an environment current only at the end,
         and the cancelled install records itself as cancelled before App.run returns.
         """
+        self._leaving = True
         self.cancel_event.set()
         self.exit_status = _SIGNAL_EXITS.get(signum, 1)
         self.exit(return_code=self.exit_status)

@@ -65,10 +65,11 @@ class VerifyTier(Message):
 
 @dataclass
 class InstallDone(Message):
-    """`run_install` returned (result) or raised (error)."""
+    """`run_install` returned (result) or raised (error; `lock_held` when another wizard was working)."""
 
     result: Any
     error: str | None = None
+    lock_held: bool = False
 
 
 @dataclass

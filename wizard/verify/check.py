@@ -18,16 +18,18 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from wizard import paths
+from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.choices import LEVELS
+from wizard.security import redact_secrets
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 
@@ -58,6 +60,8 @@ class VerifyResult:
     exit_status: int | None = None
     removed_paths: list[dict[str, str]] = field(default_factory=list)
     python: str | None = None
+    where: dict[str, Any] | None = None
+    """Set when the check ran on a cluster node through srun: {"node", "via": "srun", "srun": argv}."""
 
     def tier(self, name: str) -> dict[str, Any] | None:
         return next((t for t in self.tiers if t.get("name") == name), None)
@@ -72,6 +76,7 @@ class VerifyResult:
             "tiers": self.tiers, "findings": [f.to_dict() for f in self.findings], "log": self.log,
             "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "timed_out": self.timed_out,
             "exit_status": self.exit_status, "removed_paths": self.removed_paths, "python": self.python,
+            "where": self.where,
         }
 
 
@@ -112,7 +117,9 @@ def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | Non
     child["PYTHONUNBUFFERED"] = "1"
     if backend in ("gpu", "auto"):
         child["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
-    child.update({str(k): str(v) for k, v in (runtime_env or {}).items()})
+    from wizard.recipes.runtime_env import allowed
+
+    child.update(allowed(dict(runtime_env or {}))[0])  # a marker's PROMPT_COMMAND or LD_PRELOAD never reaches it
     return child, removed
 
 
@@ -126,12 +133,13 @@ class _Log:
     def __init__(self, path: Path):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(path, "a", encoding="utf-8")  # closed in close()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private whatever the umask
+        self._file = open(fd, "a", encoding="utf-8")  # closed in close()
         self._lock = threading.Lock()
 
     def write(self, line: str) -> None:
         with self._lock:
-            self._file.write(line.rstrip("\n") + "\n")
+            self._file.write(redact_secrets(line.rstrip("\n")) + "\n")
             self._file.flush()
 
     def close(self) -> None:
@@ -141,6 +149,7 @@ class _Log:
 
 def new_log_path(kind: str = "verify") -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    paths.ensure_state_dir()
     folder = paths.logs_dir()
     path = folder / f"{kind}-{stamp}.log"
     n = 2
@@ -247,10 +256,13 @@ def _rebuild_tiers(stream: _Stream, why: dict[str, str], gencast: bool | None = 
             tiers.append(done[name])
         elif failed is None:
             failed = name
-            tiers.append({"name": name, "ok": False, "status": "failed", "seconds": None, "error": dict(why)})
+            # A stop by the user is not a failure of the environment: the tier says "cancelled".
+            status = "cancelled" if why.get("type") == "Cancelled" else "failed"
+            tiers.append({"name": name, "ok": False, "status": status, "seconds": None, "error": dict(why)})
         else:
+            stopped = "was cancelled" if why.get("type") == "Cancelled" else "failed"
             tiers.append({"name": name, "ok": False, "status": "not_run", "seconds": 0.0,
-                          "reason": f"not run: {failed} failed"})
+                          "reason": f"not run: {failed} {stopped}"})
     return tiers
 
 
@@ -265,6 +277,17 @@ def _failure_text(stream: _Stream, tiers: list[dict[str, Any]]) -> str:
         parts.extend(str(w) for w in tier.get("warnings", []) or [])
     parts.extend(line for line in stream.stdout if not line.startswith("{"))
     return "\n".join(parts)
+
+
+def _env_context(env: Path, child_env: dict[str, str]):
+    """What the environment's files say (jaxlib build, the cuDNN its loader picks under the probe's own
+    variables) to rank the causes of a symptom-only failure; None when it cannot be read."""
+    try:
+        from wizard.verify.inspect_env import inspect_env
+
+        return inspect_env(env, child_env, read_driver=False).context()
+    except Exception:  # ranking is a refinement: a failure here must never hide the finding itself
+        return None
 
 
 def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, timeout: float) -> Finding:
@@ -286,13 +309,26 @@ def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, t
         "administrator.", evidence=tuple(filter(None, [message])), priority=90)
 
 
+def _launcher_finding(stream: _Stream, launcher: Sequence[str]) -> list[Finding]:
+    """srun (the launcher) failed before the probe said anything: its own words, as a finding."""
+    said = [line.strip() for line in stream.stderr if line.strip().startswith("srun:")]
+    if not said:
+        return []
+    return [Finding(
+        id="srun_failed", title="srun could not run the GraphCast check on a GPU node",
+        explanation="Slurm refused or ended the job before the check started: " + "; ".join(said[-4:]),
+        fix="Check the partition and the --srun-arg options (`sinfo` lists partitions, `squeue` the queue); "
+        "the environment and the wizard must be on storage the GPU nodes share.",
+        evidence=tuple(said[-4:]), priority=90)]
+
+
 def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,
                timeout: float = 900, log_path: Path | None = None, runtime_env: dict[str, str] | None = None,
                cancel: threading.Event | None = None,
                on_tier: Callable[[dict[str, Any]], None] | None = None,
                on_tier_start: Callable[[str], None] | None = None,
                on_line: Callable[[str], None] | None = None,
-               facts: Facts | None = None, gencast: bool | None = None) -> VerifyResult:
+               facts: Facts | None = None, launcher: Sequence[str] = (), gencast: bool | None = None) -> VerifyResult:
     """Run the GraphCast probe in `env` and return what it found.
 
     Args:
@@ -303,6 +339,9 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         on_line: called with every other line the probe prints (reader thread), for a live log view.
         cancel: when set, the probe's process group is stopped and the result says `cancelled`.
         facts: detection facts, used to sharpen the diagnosis.
+        launcher: a command the probe runs under, e.g. `wizard.detect.slurm.SlurmTarget.srun(...)`: the
+            check then runs on a cluster's GPU node (srun passes the probe's environment along and
+            forwards its output line by line; stopping srun cancels the job step).
         gencast: whether to run the GenCast tier too (GraphCast v0.2 and later); None reads the
             environment's marker (`graphcast_version`, written at install), else lets the probe look.
     """
@@ -321,7 +360,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
             gencast = runs_gencast((read_marker(env) or {}).get("graphcast_version"))
         except Exception:  # no marker, or an unreadable one: the probe looks for GenCast itself
             gencast = None
-    argv = [str(python), str(PROBE_PATH), "--backend", backend, "--level", level,
+    argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level,
             "--gencast", {True: "yes", False: "no", None: "auto"}[gencast]]
     if graphcast_src is not None:
         src = Path(graphcast_src).expanduser().absolute()
@@ -346,6 +385,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     proc = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
         cwd=str(env), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
+        preexec_fn=die_with_parent(),  # it dies with the wizard, even on SIGKILL: no orphan holding GPU memory
     )
     readers = [
         threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, on_line), daemon=True),
@@ -379,6 +419,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         tiers = list(result_json["tiers"])
         resolved_backend = result_json.get("backend") or backend
         python_version = result_json.get("python")
+        host = result_json.get("host")
     else:
         if cancelled:
             why = {"type": "Cancelled", "message": "verification was cancelled"}
@@ -390,6 +431,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         tiers = _rebuild_tiers(stream, why, gencast)
         resolved_backend = next((t.get("backend_expected") for t in tiers if t.get("backend_expected")), backend)
         python_version = next((t.get("python") for t in tiers if t.get("python")), None)
+        host = None
 
     for tier in tiers:
         if tier.get("status") == "failed":
@@ -399,7 +441,9 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     ok = bool(tiers) and all(t.get("ok") for t in tiers) and not cancelled and not timed_out
     findings: list[Finding] = []
     if not ok and not cancelled:
-        findings = diagnose_text(_failure_text(stream, tiers), facts)
+        findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
+        if not findings and launcher and not stream.tiers:
+            findings = _launcher_finding(stream, launcher)
         if not findings:
             failed = next((t for t in tiers if t.get("status") == "failed"), None)
             findings = [_fallback_finding(failed, log_file, timed_out, timeout)]
@@ -408,6 +452,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         ok=ok, env=str(env), backend=resolved_backend, level=level, tiers=tiers, findings=findings,
         log=str(log_file), seconds=seconds, cancelled=cancelled, timed_out=timed_out,
         exit_status=proc.returncode, removed_paths=removed, python=python_version,
+        where={"node": host, "via": "srun", "srun": list(launcher)} if launcher else None,
     )
     summary = "passed" if ok else ("cancelled" if cancelled else "FAILED")
     log.write(f"# verify {summary} in {seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")

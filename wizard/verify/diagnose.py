@@ -12,12 +12,13 @@ recipe fits the driver).
 from __future__ import annotations
 
 import bisect
+import collections
 import functools
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
@@ -25,6 +26,7 @@ from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.security import strip_terminal_escapes
+from wizard.verify import causes
 
 KNOWN_FAILURES_PATH = paths.DATA_DIR / "known_failures.yaml"
 
@@ -38,7 +40,7 @@ _EVIDENCE_LINES = 8
 _EVIDENCE_CHARS = 400
 
 _REQUIRED = ("id", "title", "patterns", "explanation", "fix")
-_ALLOWED = set(_REQUIRED) | {"priority", "explains", "libraries", "fix_with_dirs", "memory_check"}
+_ALLOWED = set(_REQUIRED) | {"priority", "explains", "libraries", "fix_with_dirs", "memory_check", "symptom"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,11 @@ class KnownFailure:
     libraries: tuple[str, ...] = ()
     fix_with_dirs: str | None = None
     memory_check: dict[str, Any] | None = None
+    symptom: bool = False
+    """Names what went wrong, not why: facts rank its possible causes (`wizard.verify.causes`)."""
+    anchors: tuple[tuple[str, ...] | None, ...] = ()
+    """Per pattern, literals of which every match contains one (None: none known): a cheap test that
+    lets a big log skip the regex where none is present."""
 
 
 @dataclass(frozen=True)
@@ -69,10 +76,15 @@ class Finding:
     explains: tuple[str, ...] = ()
     """Ids of symptoms this root cause produced that were also in the log (folded into this finding)."""
     priority: int = 50
+    causes: tuple[dict[str, str], ...] = ()
+    """For a symptom: its possible causes, most likely first, each {"id", "why", "check"}."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "explanation": self.explanation, "fix": self.fix,
+        data = {"id": self.id, "title": self.title, "explanation": self.explanation, "fix": self.fix,
                 "evidence": list(self.evidence), "explains": list(self.explains)}
+        if self.causes:
+            data["causes"] = [dict(cause) for cause in self.causes]
+        return data
 
 
 # --------------------------------------------------------------------------------------------------
@@ -81,6 +93,47 @@ class Finding:
 
 def _bad(path: Path, where: str, problem: str) -> UserError:
     return UserError(f"{path}: {where}: {problem}")
+
+
+def _sre_parse():
+    try:
+        import re._parser as sre_parse  # Python >= 3.11
+    except ImportError:  # pragma: no cover - older Pythons
+        import sre_parse  # type: ignore[no-redef]
+    return sre_parse
+
+
+def _longest_literal(items, sre_parse) -> str:
+    best, run = "", []
+    for op, arg in list(items) + [(None, None)]:
+        if op is sre_parse.LITERAL:
+            run.append(chr(arg))
+            continue
+        if len(run) > len(best):
+            best = "".join(run)
+        run = []
+    return best
+
+
+def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
+    """Literals of which every match of `pattern` contains at least one, or None when none are known.
+
+    Read from the parsed pattern: the longest literal run of its top-level sequence, or for a top-level
+    alternation (`A|B|C`) the longest run of each branch. Case-insensitive patterns give None and are
+    always run. A literal shorter than 4 characters is too common to be worth testing.
+    """
+    if pattern.flags & re.IGNORECASE:
+        return None
+    sre_parse = _sre_parse()
+    try:
+        parsed = list(sre_parse.parse(pattern.pattern, pattern.flags))
+    except Exception:  # pragma: no cover - already compiled, so parseable
+        return None
+    if len(parsed) == 1 and parsed[0][0] is sre_parse.BRANCH:
+        literals = tuple(_longest_literal(branch, sre_parse) for branch in parsed[0][1][1])
+    else:
+        literals = (_longest_literal(parsed, sre_parse),)
+    return literals if all(len(lit) >= 4 for lit in literals) else None
 
 
 def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
@@ -131,6 +184,9 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
         if memory_check is not None and (
                 not isinstance(memory_check, dict) or set(memory_check) != {"free", "total", "below"}):
             raise _bad(path, where, "'memory_check' must be {free: GROUP, total: GROUP, below: FRACTION}")
+        symptom = raw.get("symptom", False)
+        if not isinstance(symptom, bool):
+            raise _bad(path, where, "'symptom' must be true or false")
         fix_with_dirs = raw.get("fix_with_dirs")
         if fix_with_dirs is not None and not isinstance(fix_with_dirs, str):
             raise _bad(path, where, "'fix_with_dirs' must be a string")
@@ -139,6 +195,7 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
             explanation=" ".join(raw["explanation"].split()), fix=" ".join(raw["fix"].split()),
             priority=priority, explains=tuple(explains), libraries=tuple(libraries),
             fix_with_dirs=" ".join(fix_with_dirs.split()) if fix_with_dirs else None, memory_check=memory_check,
+            symptom=symptom, anchors=tuple(literal_anchor(p) for p in compiled),
         ))
     for entry in entries:
         for other in entry.explains:
@@ -168,7 +225,12 @@ def load_known_failures(path: Path | None = None) -> tuple[KnownFailure, ...]:
 
 def clean_log_text(text: str) -> str:
     """ANSI escapes removed, CR/LF normalised, the wizard's own progress/JSON lines blanked out."""
-    text = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in text or "\x9b" in text:
+        text = strip_terminal_escapes(text, keep_controls=True)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "gc-wizard-tier" not in text and '{"probe_version": ' not in text:
+        return text  # the common case on a big log: nothing to blank, no per-line pass
     return "\n".join("" if _WIZARD_LINE.match(line) else line for line in text.split("\n"))
 
 
@@ -190,6 +252,11 @@ class _Lines:
         return out
 
 
+#: Evidence lines kept per finding while scanning; beyond this only a count is kept (bounded memory on
+#: a multi-GB log whose matching lines all differ, e.g. by time stamp).
+_EVIDENCE_KEPT = 64
+
+
 @dataclass
 class _Hit:
     entry: KnownFailure
@@ -198,6 +265,8 @@ class _Hit:
     evidence: list[str] = field(default_factory=list)
     explains: list[str] = field(default_factory=list)
     line_positions: dict[str, int] = field(default_factory=dict)
+    more: int = 0
+    """Matching lines beyond _EVIDENCE_KEPT (counted, not kept)."""
 
 
 def _memory_ok(entry: KnownFailure, match: re.Match) -> bool:
@@ -214,29 +283,80 @@ def _memory_ok(entry: KnownFailure, match: re.Match) -> bool:
         return False
 
 
-def _scan(text: str, entries: tuple[KnownFailure, ...]) -> dict[str, _Hit]:
-    lines = _Lines(text)
-    hits: dict[str, _Hit] = {}
-    for entry in entries:
-        for pattern in entry.patterns:
-            for match in pattern.finditer(text):
-                if not _memory_ok(entry, match):
+class Scanner:
+    """Runs every known-failure pattern over a log fed in pieces, in bounded memory.
+
+    Each piece is cleaned text that ends at a line end; `overlap` is how many characters at its start
+    were already part of the previous piece (so a pattern spanning a few lines still matches across the
+    cut, and a match wholly inside the overlap is not counted twice). Offsets are absolute, so "which
+    came first" holds across pieces.
+    """
+
+    def __init__(self, entries: tuple[KnownFailure, ...]):
+        self.entries = entries
+        self.hits: dict[str, _Hit] = {}
+        self.gpu_memory: tuple[int, int] | None = None
+        """The last (free, total) bytes a "Memory usage:" line reported: a hint for ranking causes."""
+
+    def feed(self, text: str, base: int = 0, overlap: int = 0) -> None:
+        lines: _Lines | None = None
+        present: dict[str, bool] = {}
+        for entry in self.entries:
+            for pattern, anchors in zip(entry.patterns, entry.anchors or (None,) * len(entry.patterns), strict=True):
+                if anchors is not None and not any(
+                        present[a] if a in present else present.setdefault(a, a in text) for a in anchors):
                     continue
-                hit = hits.get(entry.id)
-                if hit is None:
-                    hit = hits[entry.id] = _Hit(entry, match.start())
-                hit.position = min(hit.position, match.start())
-                for name, value in match.groupdict().items():
-                    if value is not None and name not in hit.groups:
-                        hit.groups[name] = value.strip()
-                for offset, line in lines.span(match.start(), match.end()):
-                    if line not in hit.line_positions:
-                        hit.line_positions[line] = offset
-                        hit.evidence.append(line)
-    for hit in hits.values():
-        # Evidence in log order, whichever pattern found it.
-        hit.evidence.sort(key=lambda line: hit.line_positions[line])
-    return hits
+                for match in pattern.finditer(text):
+                    if match.end() <= overlap and overlap:
+                        continue  # seen in the previous piece
+                    if not _memory_ok(entry, match):
+                        continue
+                    if lines is None:
+                        lines = _Lines(text)
+                    self._record(entry, match, base, lines)
+        if "Memory usage:" in text:
+            for match in _MEMORY_USAGE.finditer(text):
+                self.gpu_memory = (int(match.group(1)), int(match.group(2)))
+
+    def _record(self, entry: KnownFailure, match: re.Match, base: int, lines: _Lines) -> None:
+        hit = self.hits.get(entry.id)
+        if hit is None:
+            hit = self.hits[entry.id] = _Hit(entry, base + match.start())
+        hit.position = min(hit.position, base + match.start())
+        for name, value in match.groupdict().items():
+            if value is not None and name not in hit.groups:
+                hit.groups[name] = value.strip()
+        for offset, line in lines.span(match.start(), match.end()):
+            if line in hit.line_positions:
+                continue
+            if len(hit.evidence) >= _EVIDENCE_KEPT:
+                hit.more += 1
+                continue
+            hit.line_positions[line] = base + offset
+            hit.evidence.append(line)
+
+    def result(self) -> dict[str, _Hit]:
+        """The hits so far, each a copy (folding them into findings must not change the scan)."""
+        out = {}
+        for key, hit in self.hits.items():
+            # Evidence in log order, whichever pattern found it.
+            evidence = sorted(hit.evidence, key=lambda line: hit.line_positions[line])
+            out[key] = _Hit(hit.entry, hit.position, dict(hit.groups), evidence, [], dict(hit.line_positions),
+                            hit.more)
+        return out
+
+    def findings(self, facts: Facts | None = None, context: causes.Context | None = None) -> list[Finding]:
+        """Root cause first, as `diagnose_text` gives them; may be called again with facts."""
+        return _findings(self, facts, context)
+
+
+_MEMORY_USAGE = re.compile(r"Memory usage: (\d+) bytes free, (\d+) bytes total")
+
+
+def _scan(text: str, entries: tuple[KnownFailure, ...]) -> dict[str, _Hit]:
+    scanner = Scanner(entries)
+    scanner.feed(text)
+    return scanner.result()
 
 
 def _fold(hits: dict[str, _Hit]) -> list[_Hit]:
@@ -257,6 +377,7 @@ def _fold(hits: dict[str, _Hit]) -> list[_Hit]:
             for line in other.evidence:
                 if line not in root.evidence:
                     root.evidence.append(line)
+            root.more += other.more
             stack.extend(other.entry.explains)
     return [hit for hit in order if hit.entry.id not in absorbed]
 
@@ -305,7 +426,7 @@ def _render(template: str, values: dict[str, str]) -> str:
     return template.format_map(_Values(values))
 
 
-def _finding(hit: _Hit, facts: Facts | None) -> Finding:
+def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = ()) -> Finding:
     entry = hit.entry
     values = dict(hit.groups)
     values["recipe"] = gpu_recipe_for(facts)
@@ -317,21 +438,151 @@ def _finding(hit: _Hit, facts: Facts | None) -> Finding:
         values["dirs"] = ", ".join(dirs)
         fix = entry.fix_with_dirs
     evidence = hit.evidence[:_EVIDENCE_LINES]
-    if len(hit.evidence) > _EVIDENCE_LINES:
-        evidence.append(f"… and {len(hit.evidence) - _EVIDENCE_LINES} more matching lines")
+    extra = len(hit.evidence) - len(evidence) + hit.more
+    if extra > 0:
+        evidence.append(f"… and {extra} more matching lines")
+    explanation = _render(entry.explanation, values)
+    if causes:
+        ranked = "; ".join(f"{n}) {c['title']}: {c['why']}" for n, c in enumerate(causes, 1))
+        explanation += f" What is known about this machine ranks the likely causes: {ranked}."
     return Finding(
-        id=entry.id, title=entry.title, explanation=_render(entry.explanation, values),
+        id=entry.id, title=entry.title, explanation=explanation,
         fix=_render(fix, values), evidence=tuple(evidence), explains=tuple(hit.explains),
-        priority=entry.priority,
+        priority=entry.priority, causes=causes,
     )
 
 
+def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | None) -> list[Finding]:
+    ordered = _fold(scanner.result())
+    out = []
+    for index, hit in enumerate(ordered):
+        ranked: tuple[dict[str, str], ...] = ()
+        known = facts is not None or context is not None or scanner.gpu_memory is not None
+        if index == 0 and hit.entry.symptom and known:
+            ctx = causes.Context.merge(context, facts, scanner.gpu_memory)
+            ranked = causes.rank(hit.entry.id, ctx)
+        out.append(_finding(hit, facts, ranked))
+    return out
+
+
 def diagnose_text(text: str, facts: Facts | None = None, *,
-                  known_failures: tuple[KnownFailure, ...] | None = None) -> list[Finding]:
-    """Every known failure in `text`, root cause first; an empty list for a clean log."""
+                  known_failures: tuple[KnownFailure, ...] | None = None,
+                  context: causes.Context | None = None) -> list[Finding]:
+    """Every known failure in `text`, root cause first; an empty list for a clean log.
+
+    When the first finding is only a symptom, `facts` (this machine) and `context` (an inspected
+    environment) rank its possible causes into the finding (`Finding.causes`).
+    """
     entries = known_failures if known_failures is not None else load_known_failures()
-    hits = _scan(clean_log_text(text), entries)
-    return [_finding(hit, facts) for hit in _fold(hits)]
+    scanner = Scanner(entries)
+    scanner.feed(clean_log_text(text))
+    return _findings(scanner, facts, context)
+
+
+#: How much of a big log is scanned at a time, and how many of the previous piece's lines each piece
+#: repeats (the longest multi-line pattern spans fewer).
+CHUNK_CHARS = 8 * 1024 * 1024
+OVERLAP_LINES = 40
+
+
+def diagnose_stream(handle: IO[str], facts: Facts | None = None, *,
+                    known_failures: tuple[KnownFailure, ...] | None = None,
+                    context: causes.Context | None = None,
+                    tail: collections.deque | None = None) -> list[Finding]:
+    """Like `diagnose_text` for a text stream of any size: read in pieces, memory bounded by CHUNK_CHARS.
+
+    `tail`, when given, receives the log's last lines (its maxlen bounds them), for `unrecognised`.
+    """
+    entries = known_failures if known_failures is not None else load_known_failures()
+    return scan_stream(handle, known_failures=entries, tail=tail).findings(facts, context)
+
+
+def scan_stream(handle: IO[str], *, known_failures: tuple[KnownFailure, ...] | None = None,
+                tail: collections.deque | None = None) -> Scanner:
+    """Scans a text stream of any size in pieces; `Scanner.findings()` then gives the findings."""
+    scanner = Scanner(known_failures if known_failures is not None else load_known_failures())
+    carried: list[str] = []
+    base = 0
+    while True:
+        lines = handle.readlines(CHUNK_CHARS)
+        if not lines:
+            break
+        if tail is not None:
+            tail.extend(lines)
+        carry_text = "".join(carried)
+        piece = clean_log_text(carry_text + "".join(lines))
+        overlap = len(clean_log_text(carry_text)) if carried else 0
+        scanner.feed(piece, base=base - overlap, overlap=overlap)
+        base += len(piece) - overlap
+        carried = lines[-OVERLAP_LINES:]
+    return scanner
+
+
+def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -> list[Finding]:
+    """`diagnose_stream` over a file (undecodable bytes replaced, any newline convention)."""
+    with open(path, encoding="utf-8", errors="replace", newline=None) as handle:
+        return diagnose_stream(handle, facts, **kwargs)
+
+
+# --------------------------------------------------------------------------------------------------
+# When nothing is recognised
+
+_EXCEPTION_LINE = re.compile(
+    r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
+    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$", re.MULTILINE)
+#: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
+_STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)
+_STEP_FAILED = re.compile(r"^===== (?P<step>[\w-]+): FAILED \((?P<status>[^)]*)\)", re.MULTILINE)
+_TIER_START = re.compile(r"^gc-wizard-tier-start: (\w+)", re.MULTILINE)
+_TIER_DONE = re.compile(r"^gc-wizard-tier: (\{.*\})$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Unrecognised:
+    """What can still be said about a failed run whose cause is not known: where, what, what next."""
+
+    last_error: str
+    step: str | None
+    next_step: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"last_error": self.last_error, "step": self.step, "next": self.next_step}
+
+
+def unrecognised(text: str) -> Unrecognised | None:
+    """For a log with no known finding: its last exception line and the wizard step it failed in.
+
+    None for a log with no failure in it (a clean run).
+    """
+    raw = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
+    step = None
+    started = _TIER_START.findall(raw)
+    finished = set()
+    for match in _TIER_DONE.finditer(raw):
+        name = re.search(r'"name":\s*"(\w+)"', match.group(1))
+        ok = re.search(r'"ok":\s*(true|false)', match.group(1))
+        if name:
+            finished.add(name.group(1))
+            if ok and ok.group(1) == "false":
+                step = f"the {name.group(1)} tier"
+    if step is None and started and started[-1] not in finished:
+        step = f"the {started[-1]} tier"
+    failed_steps = _STEP_FAILED.findall(raw)
+    if step is None and failed_steps:
+        name, status = failed_steps[-1]
+        titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
+        step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "") + f", {status}"
+    errors = [m.group(0).strip() for m in _EXCEPTION_LINE.finditer(clean_log_text(raw))]
+    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)]
+    if not errors and step is None:
+        return None
+    last = errors[-1] if errors else "no error line (the run stopped without one)"
+    if len(last) > _EVIDENCE_CHARS:
+        last = last[: _EVIDENCE_CHARS - 1] + "…"
+    return Unrecognised(
+        last_error=last, step=step,
+        next_step="`gc-wizard report` writes this machine's details and the log's tail into one file to send to "
+        "whoever maintains the server or this tool; `gc-wizard verify` reruns the checks step by step.")
 
 
 def uses_facts(findings: list[Finding], known_failures: tuple[KnownFailure, ...] | None = None) -> bool:

@@ -10,40 +10,74 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 
-def summary_text(result: dict) -> str:
+def _without_log_lines(text: str) -> str:
+    """The error without its own "Full log: …" line: the summary names the log once, at the end."""
+    return "\n".join(line for line in text.splitlines() if not line.strip().startswith("Full log:"))
+
+
+def _current_env() -> str | None:
+    try:
+        from wizard.history.store import load_history
+
+        current = load_history().current()
+    except Exception:  # an unreadable history must not hide the outcome
+        return None
+    return getattr(current, "env", None) if current is not None else None
+
+
+def summary_text(result: dict, current_env: str | None = None, command: str = "gc-wizard") -> str:
+    """The outcome in words. `current_env`: the environment current now (None: there is none)."""
+    log = result.get("log")
+    log_line = [f"Log: {log}"] if log else []
+    untouched = (f"Your current environment is untouched: {current_env}" if current_env
+                 else "No environment was made current (there was none before either).")
+    if result.get("lock_held"):
+        return "\n".join([str(result.get("error") or "Another gc-wizard is working in the state folder."), "",
+                          "Press r to try again once it has finished, or Enter to leave."])
     if result.get("cancelled"):
-        return ("The install was stopped. Nothing was made current: your previous environment is "
-                f"untouched.\n\nLog: {result.get('log')}")
+        what = "check" if result.get("verify") else "install"
+        return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", untouched, "",
+                          *log_line])
     if not result.get("ok"):
-        lines = ["The install did not finish.", "", str(result.get("error") or "")]
         verify = result.get("verify") or {}
+        installed = bool(verify) and not verify.get("ok")
+        lines = ["Installed, but the GraphCast check failed." if installed else "The install did not finish.", "",
+                 _without_log_lines(str(result.get("error") or ""))]
         for finding in verify.get("findings") or []:
             lines += ["", f"▶ {finding['title']}", f"  Fix: {finding['fix']}"]
-        lines += ["", "Your previous environment is still the current one.", f"Log: {result.get('log')}"]
+        lines += ["", untouched, *log_line]
         return "\n".join(lines)
     verified = result.get("verify") and result["verify"].get("ok")
+    node = ((result.get("verify") or {}).get("where") or {}).get("node")
     return "\n".join([
-        f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}",
+        f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}"
+        + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.get('env')}",
         "",
-        "Use it in a shell (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
-        '    eval "$(gc-wizard activate)"',
+        "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
+        f'    eval "$({command} activate)"',
         "",
-        "Use it in Jupyter: press k to register it as a kernel (or run gc-wizard kernel install).",
+        f"Use it in Jupyter: press k to register it as a kernel (or run {command} kernel install).",
         "",
-        f"Log: {result.get('log')}",
+        f"Use it with Lmod: press m to write a module file (or run {command} module install),",
+        f"    then: module load graphcast/{result.get('recipe')}",
+        "",
+        *log_line,
     ])
 
 
 class DoneScreen(Screen[str]):
-    """Dismisses with "quit" or "log" (back to the install screen underneath); History opens on top."""
+    """Dismisses with "quit", "log" (back to the install screen underneath) or "retry" (a held lock);
+    History opens on top."""
 
     BINDINGS = [
         Binding("enter", "finish", "Finish", id="next", priority=True, tooltip="Leave gc-wizard"),
         Binding("escape", "back", "Back: log", id="back", tooltip="The install screen and its full log"),
         Binding("k", "kernel", "Jupyter kernel", id="kernel", tooltip="Register this env as a Jupyter kernel"),
+        Binding("m", "module", "Module file", id="module", tooltip="Write an Lmod module file: module load graphcast/…"),
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
         Binding("s", "report", "Support report", id="report", tooltip="Preview a report to send your admin"),
+        Binding("r", "retry", "Try again", id="retry", tooltip="Start the same install again"),
     ]
 
     def __init__(self, result: dict) -> None:
@@ -51,10 +85,15 @@ class DoneScreen(Screen[str]):
         self.result = result
 
     def compose(self) -> ComposeResult:
+        from wizard.paths import wizard_command
+
         yield Static("gc-wizard · Done" if self.result.get("ok") else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
-            yield Static(summary_text(self.result), id="summary", markup=False)
-        yield Footer()
+            yield Static(summary_text(self.result, _current_env(), wizard_command()), id="summary", markup=False)
+        yield Footer(compact=True)
+
+    def action_retry(self) -> None:
+        self.dismiss("retry")
 
     def action_finish(self) -> None:
         self.dismiss("quit")
@@ -63,8 +102,12 @@ class DoneScreen(Screen[str]):
         self.dismiss("log")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "kernel":
+        if action in ("kernel", "module"):
             return bool(self.result.get("ok") and self.result.get("env"))
+        if action == "retry":
+            return bool(self.result.get("lock_held"))
+        if action == "back":
+            return not self.result.get("lock_held")  # nothing ran: there is no log to go back to
         return True
 
     def action_history(self) -> None:
@@ -81,6 +124,20 @@ class DoneScreen(Screen[str]):
     def action_kernel(self) -> None:
         if self.result.get("ok") and self.result.get("env"):
             self.install_kernel()
+
+    def action_module(self) -> None:
+        if self.result.get("ok") and self.result.get("env"):
+            self.install_module()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="module", description="Writing a module file")
+    def install_module(self) -> None:
+        from wizard.after.module import module_install
+
+        try:
+            written = module_install(self.result["env"])
+            self.app.call_from_thread(self.notify, f"Module written. Use it: {written['use']}", timeout=20)
+        except Exception as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="kernel", description="Registering kernel")
     def install_kernel(self) -> None:

@@ -29,7 +29,7 @@ class HistoryScreen(Screen):
         yield Static("gc-wizard · History · ● marks the current environment", classes="title")
         yield DataTable(id="entries", cursor_type="row", zebra_stripes=False)
         yield Static("", id="history-note", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.reload()

@@ -15,6 +15,8 @@ from wizard.tui.widgets.live_log import LiveLog
 from wizard.tui.widgets.step_list import StepList
 
 STOP_QUESTION = "Stop the install? Your current environment is untouched."
+STOP_CHECK_QUESTION = ("Stop the check? The new environment does not become current; your current environment "
+                       "is untouched.")
 
 
 class InstallScreen(Screen):
@@ -29,22 +31,60 @@ class InstallScreen(Screen):
     ]
 
     def __init__(self, plan) -> None:
+        import time
+
+        from wizard.install.progress import InstallProgress
+
         super().__init__()
         self.plan = plan
         self.finished = False
+        self.started = time.monotonic()
+        self.progress = InstallProgress(total_packages=len(plan.recipe.requirements) + 1)
+        """Overall counters, fed from the worker thread (`feed_line`), drawn by a timer."""
         # Built here, not in compose, so the worker can be handed them before the screen mounts.
         self._step_list = StepList([(s.name, s.title) for s in plan.steps], id="steps")
         self._live_log = LiveLog(id="live-log")
 
     def compose(self) -> ComposeResult:
         yield Static(self._title(), id="install-title", classes="title", markup=False)
+        yield Static("", id="overall", markup=False)
         yield self._step_list
         yield self._live_log
-        yield Footer()
+        yield Footer(compact=True)
 
     def _title(self) -> str:
         return f"gc-wizard · Step 4 of 5 · Installing {self.plan.recipe.id}"
 
+
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self._draw_overall)
+        self._draw_overall()
+
+    def _draw_overall(self) -> None:
+        import time
+
+        if self.finished:
+            return
+        self.query_one("#overall", Static).update("Overall: " + self.progress.summary(time.monotonic() - self.started))
+
+    def feed_line(self, text: str) -> None:
+        """A clean output line, from the worker thread: counters, step row, and the log or the live row.
+
+        pip's `Progress N of M` lines (hundreds per large wheel) are shown on the live row as one
+        updating line, not appended to the log pane; the log file keeps them all.
+        """
+        self.progress.feed(text)
+        self._step_list.progress_from(text)
+        if text.startswith("Progress ") and self.progress.current is not None:
+            name, done, total = self.progress.current
+            from wizard.install.cost import human
+
+            self._live_log.set_live(f"downloading {name}: {100 * done // max(total, 1)}% of {human(total)}")
+            return
+        self._live_log.add_line(text)
+
+    def set_expected_bytes(self, size: int | None) -> None:
+        self.progress.expected_bytes = size or None
 
     @property
     def live_log(self) -> LiveLog:
@@ -65,6 +105,11 @@ class InstallScreen(Screen):
             self.query_one("#install-title", Static).update(self._title())
 
     def finish(self) -> None:
+        import time
+
+        if self.is_mounted:
+            self.query_one("#overall", Static).update(
+                "Overall: " + self.progress.summary(time.monotonic() - self.started).replace(" so far", " in all"))
         self.finished = True
         self._live_log.flush()
         self.refresh_bindings()

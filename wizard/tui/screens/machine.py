@@ -20,6 +20,10 @@ def problems_lines(facts) -> list[str]:
 def facts_lines(facts) -> list[str]:
     """The facts as label/value rows that fit 80 columns."""
     rows: list[tuple[str, str]] = []
+    where = getattr(facts, "slurm", None)
+    if where and where.get("srun"):
+        rows.append(("Node", f"{where.get('node') or '?'} · read through srun (job {where.get('job_id') or '?'}"
+                             + (f", partition {where['partition']})" if where.get("partition") else ")")))
     driver = facts.driver
     if driver:
         rows.append(("Driver", f"{driver.version or '?'} · CUDA up to {driver.cuda_driver_version or '?'} "
@@ -78,13 +82,19 @@ class MachineScreen(Screen[str]):
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
         Binding("r", "redetect", "Detect again", id="redetect", tooltip="Run detection again"),
         Binding("s", "report", "Report", id="report", tooltip="Preview a support report for your admin"),
+        Binding("g", "gpu_node", "GPU node (Slurm)", id="gpu_node",
+                tooltip="Detect and verify on a GPU node through srun; the install still runs here"),
     ]
 
-    def __init__(self, recipes_dirs: list[str]) -> None:
+    def __init__(self, recipes_dirs: list[str], slurm=None) -> None:
         super().__init__()
         self.recipes_dirs = recipes_dirs
         self.facts = None
         self.matches: list = []
+        self.slurm = slurm
+        """A `SlurmTarget` once detection runs on a GPU node through srun (--slurm, or key g)."""
+        self.partitions: list[str] | None = None
+        """Slurm's partitions when this node has no GPU but Slurm answers: the offer of key g."""
 
     def compose(self) -> ComposeResult:
         yield Static("gc-wizard · Step 1 of 5 · This machine", classes="title")
@@ -93,18 +103,23 @@ class MachineScreen(Screen[str]):
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
             yield Static("", id="recommended", markup=False)
             yield Static("", id="memory", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
     def detect(self) -> None:
         # Two phases, each saying what failed: a broken recipe file is not a detection problem.
         try:
-            from wizard.detect.chain import detect
+            from wizard.detect.where import detect_where
 
-            facts = detect()
+            facts = detect_where(self.slurm)
+            if self.slurm is None and facts.driver is None:
+                from wizard.detect.slurm import partitions, srun_on_path
+
+                self.partitions = partitions() if srun_on_path() else None
         except Exception as exc:  # shown on the screen, never a crash or a traceback
-            self.post_message(FactsReady(None, [], error=f"Could not finish detection:\n\n{exc}"))
+            where = " on a GPU node through srun" if self.slurm is not None else ""
+            self.post_message(FactsReady(None, [], error=f"Could not finish detection{where}:\n\n{exc}"))
             return
         try:
             from wizard.recipes.loader import load_recipes
@@ -137,6 +152,13 @@ class MachineScreen(Screen[str]):
         text = "Press Enter to choose a recipe."
         if recommended is not None:
             text = f"Recommended: {recommended.recipe.title}\n{text}"
+        if self.slurm is None and self.partitions:
+            text = (f"This node has no GPU, but Slurm is here (partitions: {', '.join(self.partitions[:5])}). "
+                    "Press g to detect on a GPU node through srun; the install then runs here and the "
+                    "GraphCast check on the node.\n\n" + text)
+        elif self.slurm is not None:
+            text = ("Detected through srun: the install runs here, into the shared state folder; the "
+                    "GraphCast check runs on a GPU node.\n\n" + text)
         self.query_one("#recommended", Static).update(text)
         self.refresh_bindings()
 
@@ -150,7 +172,23 @@ class MachineScreen(Screen[str]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next":
             return self.facts is not None
+        if action == "gpu_node":
+            return bool(self.slurm is None and self.partitions)
         return True
+
+    def action_gpu_node(self) -> None:
+        if self.slurm is not None or not self.partitions:
+            return
+        from wizard.detect.slurm import SlurmTarget
+
+        self.slurm = SlurmTarget(partition=None)
+        self.facts = None
+        self.refresh_bindings()
+        self.query_one("#problems", Static).display = False
+        self.query_one("#facts", Static).update("Detecting on a GPU node through srun (the cluster's default "
+                                                "partition)… a busy partition may queue the job.")
+        self.query_one("#recommended", Static).update("")
+        self.detect()
 
     def action_next(self) -> None:
         if self.facts is not None:

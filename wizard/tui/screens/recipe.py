@@ -109,7 +109,7 @@ class RecipeScreen(Screen):
         yield OptionList(*self._options(), id="recipes", markup=False)
         with VerticalScroll(id="recipe-detail"):
             yield Static("", id="detail", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def _highlight(self) -> None:
         option_list = self.query_one(OptionList)

@@ -29,7 +29,7 @@ class ReportScreen(Screen):
         yield Static("gc-wizard · Support report preview · user, host, home, GPU IDs redacted", classes="title")
         with VerticalScroll(id="report-pane"):
             yield Static("Collecting…", id="report", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.build()

@@ -18,16 +18,26 @@ TIER_TITLES = {
 
 
 def tier_line(tier: dict) -> str:
-    skipped = tier.get("skipped") or tier.get("status") == "skipped"
+    """One tier as a row. A cancelled tier (seconds unknown) and a tier not run read as such."""
+    status = tier.get("status")
+    skipped = tier.get("skipped") or status == "skipped"
+    cancelled = status == "cancelled" or (tier.get("error") or {}).get("type") == "Cancelled"
+    title = TIER_TITLES.get(tier.get("name"), tier.get("name") or "?")
+    if cancelled:
+        return f"■ {title}  cancelled"
+    if status == "not_run":
+        return f"· {title}  {tier.get('reason') or 'not run'}"
+    seconds = tier.get("seconds")
+    took = f"{seconds:.1f}s" if isinstance(seconds, (int, float)) else "-"
     mark = "–" if skipped else ("✓" if tier.get("ok") else "✗")
-    line = f"{mark} {TIER_TITLES.get(tier['name'], tier['name'])}  {tier.get('seconds', 0):.1f}s"
+    line = f"{mark} {title}  {took}"
     if skipped and tier.get("reason"):
         line += f"  (skipped: {tier['reason']})"
     elif tier.get("devices") and tier["name"] == "backend":
         kinds = sorted({str(d.get("kind") or d.get("platform")) for d in tier["devices"]})
         line += f"  ({len(tier['devices'])} × {', '.join(kinds)})"
     if tier.get("param_count"):
-        line += f"  ({tier['param_count']:,} parameters, peak {tier.get('peak_rss_mib', 0):.0f} MiB)"
+        line += f"  ({tier['param_count']:,} parameters, peak {tier.get('peak_rss_mib') or 0:.0f} MiB)"
     return line
 
 
@@ -67,7 +77,7 @@ class VerifyScreen(Screen[str]):
         with VerticalScroll(id="verify-pane"):
             yield Static("Starting the check (a real GraphCast jit init)…", id="tiers", markup=False)
             yield Static("", id="findings", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._render_tiers()
@@ -92,10 +102,13 @@ class VerifyScreen(Screen[str]):
             self.tiers = list(verify["tiers"])
         self._render_tiers()
         findings = (verify or {}).get("findings") or []
-        if findings:
+        if verify and verify.get("cancelled"):
+            text = "The check was stopped. The new environment did not become current."
+        elif findings:
             text = findings_text(findings)
         elif verify and verify.get("ok"):
-            text = "GraphCast runs here."
+            node = (verify.get("where") or {}).get("node")
+            text = f"GraphCast runs on node {node} (checked through srun)." if node else "GraphCast runs here."
         else:
             text = "The check did not finish."
         self.query_one("#findings", Static).update(text + "\n\nEnter: what to do now · Escape: the install log")

@@ -4,17 +4,55 @@ Lines arrive from the install worker thread at any rate. They go into a locked b
 timer drains with one `Log.write_lines` call (one call per line costs a thread worker each and was
 measured 20× slower). The log follows the tail — with an explicit `scroll_end`, because a busy `Log`
 can stop auto-following in a real terminal — until the user scrolls up; `End` resumes following.
-Text is already clean (the core's LineAssembler strips ANSI and `\\r` progress).
+Only the user's own scrolling (keys or wheel) stops following: inferring it from the position froze
+the log under pip, whose progress made the rows above the log grow, so the log's end moved away
+from a view that had not moved. Text is already clean (the core's LineAssembler strips ANSI and
+`\\r` progress). Lines longer than the pane are wrapped (continuations indented), so a long installer
+error stays readable at 80 columns without scrolling sideways.
 """
 
 from __future__ import annotations
 
+import textwrap
 import threading
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Log, Static
+
+
+class _FollowedLog(Log):
+    """A Log whose upward scrolling by the user (keys, wheel) tells its LiveLog to stop following."""
+
+    def _stop_following(self) -> None:
+        parent = self.parent
+        if isinstance(parent, LiveLog):
+            parent.following = False
+
+    def action_scroll_up(self) -> None:
+        self._stop_following()
+        super().action_scroll_up()
+
+    def action_page_up(self) -> None:
+        self._stop_following()
+        super().action_page_up()
+
+    def action_scroll_home(self) -> None:
+        self._stop_following()
+        super().action_scroll_home()
+
+    def _on_mouse_scroll_up(self, event) -> None:
+        self._stop_following()
+        super()._on_mouse_scroll_up(event)
+
+
+def wrap_line(text: str, width: int) -> list[str]:
+    """`text` cut into rows of at most `width` cells; continuation rows start with "  ↳ "."""
+    if width < 20 or len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, width=width, subsequent_indent="  ↳ ", break_long_words=True,
+                         break_on_hyphens=False, drop_whitespace=False, replace_whitespace=False) or [text]
 
 
 class LiveLog(Vertical):
@@ -35,7 +73,7 @@ class LiveLog(Vertical):
         self.lines_written = 0
 
     def compose(self) -> ComposeResult:
-        yield Log(id="log", highlight=False)
+        yield _FollowedLog(id="log", highlight=False)
         yield Static("", id="live-line", markup=False)
 
     def on_mount(self) -> None:
@@ -57,13 +95,12 @@ class LiveLog(Vertical):
             live, self._live = self._live, None
         log = self.query_one(Log)
         if lines:
-            # Scrolled away since the last flush (keys or wheel)? Stop following; back at the end? Resume.
-            at_end = log.is_vertical_scroll_end
-            if self.following and not at_end and log.line_count > log.size.height:
-                self.following = False
-            elif not self.following and at_end:
+            # Back at the end by the user's own scrolling? Follow again (only the user stops it).
+            if not self.following and log.is_vertical_scroll_end and log.scroll_y > 0:
                 self.following = True
-            log.write_lines(lines, scroll_end=self.following)
+            width = (log.scrollable_content_region.width or log.size.width) - 1
+            rows = [row for line in lines for row in wrap_line(line, width)]
+            log.write_lines(rows, scroll_end=self.following)
             self.lines_written += len(lines)
             if self.following:
                 log.scroll_end(animate=False, immediate=True, x_axis=False)

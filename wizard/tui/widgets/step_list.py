@@ -54,7 +54,7 @@ class StepList(Static):
             self.progress = f"{match.group(1).lower()} {match.group(2)} packages"
         else:
             done, total = int(match.group(3)), int(match.group(4))
-            self.progress = f"downloading {100 * done // max(total, 1)}%"
+            self.progress = f"{100 * done // max(total, 1)}%"
 
     def _spin(self) -> None:
         if "running" in self.state.values():
@@ -70,7 +70,10 @@ class StepList(Static):
             if state == "running":
                 elapsed = time.monotonic() - self.started.get(name, time.monotonic())
                 extra = f"  {self.progress}" if self.progress else ""
-                rows.append(f"{_SPINNER[self._tick % len(_SPINNER)]} {label} {elapsed:5.0f}s{extra}")
+                row = f"{_SPINNER[self._tick % len(_SPINNER)]} {label} {elapsed:5.0f}s{extra}"
+                # One row per step, always: a wrapped row would push the log down mid-install.
+                room = max((self.size.width or 78), 20)
+                rows.append(row if len(row) <= room else row[: room - 1] + "…")
             elif state == "done":
                 rows.append(f"✓ {label} {self.seconds.get(name, 0):5.1f}s")
             elif state in ("failed", "cancelled"):

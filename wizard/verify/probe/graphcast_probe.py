@@ -907,6 +907,7 @@ def main(argv=None):
         "graphcast_src": args.graphcast_src,
         "python": platform.python_version(),
         "executable": sys.executable,
+        "host": platform.node().split(".")[0],
         "tiers": tiers,
         "seconds": round(time.perf_counter() - started, 3),
         "peak_rss_mib": _peak_rss_mib(),

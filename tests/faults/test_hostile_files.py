@@ -1,0 +1,309 @@
+"""Hostile recipe, answers, facts, history and marker files: each is one sentence, nothing runs, nothing lost.
+
+Every case runs the real CLI on a file built to hurt (an alias bomb, ten thousand nested brackets, a
+file of 300 MB worth of size claims, a duplicate, an escape sequence, a variable that runs code) and
+checks the command's ending: the promised exit status, a sentence that names the file (and the line
+where there is one), no traceback, no MemoryError/RecursionError, and nothing executed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import last_json, run_cli
+from wizard import paths
+
+BUILTIN_CPU = (paths.builtin_recipes_dir() / "jax0.4.23-cpu.yaml").read_text()
+
+
+def _clean(proc) -> None:
+    for text in (proc.stdout, proc.stderr):
+        assert "Traceback" not in text and "MemoryError" not in text and "RecursionError" not in text, text
+        assert "\x1b" not in text, "an escape sequence reached the terminal"
+
+
+def _recipe_dir(tmp_path: Path, text: str, name: str = "jax0.4.23-cpu.yaml") -> Path:
+    folder = tmp_path / "hostile-recipes"
+    folder.mkdir(exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _with_runtime(name: str, value: str = "1") -> str:
+    return BUILTIN_CPU.replace("runtime_env:\n  JAX_PLATFORMS: cpu", f"runtime_env:\n  JAX_PLATFORMS: cpu\n  {name}: \"{value}\"")
+
+
+# ------------------------------------------------------------------ recipes
+
+RUNS_CODE = ["PROMPT_COMMAND", "BASH_ENV", "ENV", "IFS", "GIT_SSH_COMMAND", "JAX_COMMAND", "PIP_INDEX_URL",
+             "PIP_CONFIG_FILE", "UV_INDEX_URL", "UV_PYTHON", "LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH",
+             "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONINSPECT", "PS1", "PAGER", "EDITOR",
+             "SHELLOPTS", "BASHOPTS", "ZDOTDIR", "PERL5OPT", "NODE_OPTIONS", "GIT_CONFIG_GLOBAL", "http_proxy"]
+
+
+@pytest.mark.parametrize("name", RUNS_CODE)
+def test_a_recipe_variable_that_can_run_code_is_refused_naming_file_and_line(tmp_path, name):
+    folder = _recipe_dir(tmp_path, _with_runtime(name, "touch /tmp/gc-wizard-pwned"))
+    proc = run_cli("recipes", "--json", "--recipes-dir", str(folder))
+    _clean(proc)
+    assert proc.returncode == 2
+    assert f"{folder / 'jax0.4.23-cpu.yaml'}, line " in proc.stderr and name in proc.stderr
+    assert last_json(proc) == {"ok": False, "error": proc.stderr.strip().removeprefix("gc-wizard: "), "exit": 2}
+
+
+@pytest.mark.parametrize("value", ["$(touch /tmp/x)", "`id`", "a;b", "a|b", "a&b", "a>b", "x\\ny",
+                                   "x" * 2000], ids=["subshell", "backquote", "semicolon", "pipe", "ampersand",
+                                                     "redirect", "backslash", "too-long"])
+def test_a_recipe_variable_value_with_shell_syntax_is_refused(tmp_path, value):
+    folder = _recipe_dir(tmp_path, _with_runtime("XLA_FLAGS", value.replace("\\", "\\\\")))
+    proc = run_cli("recipes", "--recipes-dir", str(folder))
+    _clean(proc)
+    assert proc.returncode == 2 and "line " in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["JAX_ENABLE_X64", "XLA_PYTHON_CLIENT_MEM_FRACTION", "TF_CPP_MIN_LOG_LEVEL",
+                                  "CUDA_VISIBLE_DEVICES", "NCCL_DEBUG", "NVIDIA_TF32_OVERRIDE"])
+def test_the_documented_families_are_accepted(tmp_path, name):
+    folder = _recipe_dir(tmp_path, _with_runtime(name, "0"))
+    proc = run_cli("recipes", "--recipes-dir", str(folder))
+    assert proc.returncode == 0, proc.stderr
+
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+    f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n" for i in range(9))
+DEEP_YAML = "schema: 1\nnotes: " + "[" * 5000 + "]" * 5000 + "\n"
+
+RECIPE_CASES = {
+    "alias bomb": (BOMB, "alias"),
+    "alias in notes": (BUILTIN_CPU.replace("notes:", "x: &n hello\nnotes:"), None),
+    "deep nesting": (DEEP_YAML, "nested"),
+    "huge file": ("# " + "x" * (300 * 1024) + "\n" + BUILTIN_CPU, "larger than"),
+    "escape in title": (BUILTIN_CPU.replace("title: ", 'title: "\\e]0;pwned\\a\\e[2J" #', 1), "control characters"),
+    "NUL in title": (BUILTIN_CPU.replace("title: ", 'title: "a\\0b" #', 1), "NUL"),
+    "not UTF-8": (None, "not a text file"),
+}
+
+
+@pytest.mark.parametrize("case", list(RECIPE_CASES))
+def test_hostile_recipe_file_is_one_sentence(tmp_path, case):
+    text, words = RECIPE_CASES[case]
+    folder = tmp_path / "r"
+    folder.mkdir()
+    target = folder / "jax0.4.23-cpu.yaml"
+    if text is None:
+        target.write_bytes(b"schema: 1\ntitle: \xff\xfe\n")
+    else:
+        target.write_text(text, encoding="utf-8")
+    proc = run_cli("recipes", "--json", "--recipes-dir", str(folder))
+    _clean(proc)
+    assert proc.returncode == 2, proc.stderr
+    assert str(target) in proc.stderr
+    if words:
+        assert words in proc.stderr
+    assert last_json(proc)["ok"] is False
+
+
+def test_a_bom_is_accepted_in_a_recipe(tmp_path):
+    folder = _recipe_dir(tmp_path, "\ufeff" + BUILTIN_CPU)
+    proc = run_cli("recipes", "--recipes-dir", str(folder))
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_duplicate_recipe_ids_in_one_folder_name_both_files(tmp_path):
+    folder = _recipe_dir(tmp_path, BUILTIN_CPU)
+    (folder / "jax0.4.23-cpu.yml").write_text(BUILTIN_CPU)
+    proc = run_cli("recipes", "--recipes-dir", str(folder))
+    _clean(proc)
+    assert proc.returncode == 2
+    assert "jax0.4.23-cpu.yaml" in proc.stderr and "jax0.4.23-cpu.yml" in proc.stderr and "twice" in proc.stderr
+
+
+# ------------------------------------------------------------------ answers
+
+GOOD_ANSWERS = {"schema": "gc-wizard-answers", "version": 1, "recipe": "jax0.4.23-cpu", "options": {}}
+
+ANSWERS_CASES = {
+    "duplicate key": ('{\n "schema": "gc-wizard-answers",\n "version": 1,\n "recipe": "a",\n "recipe": "b"\n}\n',
+                      "lines 4 and 5"),
+    "deep nesting": ('{"schema": ' + "[" * 100000 + "]" * 100000 + "}", "nested"),
+    "huge": ('{"schema": "gc-wizard-answers", "pad": "' + "x" * (300 * 1024) + '"}', "larger than"),
+    "yaml alias bomb": (BOMB, "alias"),
+    "env with a newline": (json.dumps({**GOOD_ANSWERS, "env": "/tmp/a\nb"}), "newline"),
+    "env with a colon": (json.dumps({**GOOD_ANSWERS, "env": "/tmp/a:b"}), "':'"),
+    "env with a NUL": (json.dumps({**GOOD_ANSWERS, "env": "/tmp/a\u0000b"}), "NUL"),
+    "wrong type": (json.dumps({**GOOD_ANSWERS, "options": {"find_links": "/x"}}), "find_links"),
+}
+
+
+@pytest.mark.parametrize("case", list(ANSWERS_CASES))
+def test_hostile_answers_file_is_one_sentence(tmp_path, case):
+    text, words = ANSWERS_CASES[case]
+    answers = tmp_path / "answers.json"
+    answers.write_text(text, encoding="utf-8")
+    proc = run_cli("install", "--answers", str(answers), "--yes", "--json", "--no-verify")
+    _clean(proc)
+    assert proc.returncode == 2, proc.stderr
+    assert words in proc.stderr
+    assert last_json(proc)["ok"] is False
+    assert not (Path(os.environ["GC_WIZARD_HOME"]) / "envs").exists()
+
+
+def test_a_bom_is_accepted_in_an_answers_file(tmp_path):
+    answers = tmp_path / "answers.json"
+    answers.write_text("\ufeff" + json.dumps({**GOOD_ANSWERS, "recipe": "no-such-recipe"}), encoding="utf-8")
+    proc = run_cli("install", "--answers", str(answers), "--yes")
+    _clean(proc)
+    assert proc.returncode == 2 and "no-such-recipe" in proc.stderr  # read fine; the recipe is what is wrong
+
+
+# ------------------------------------------------------------------ facts
+
+
+def _facts() -> dict:
+    proc = run_cli("detect", "--json")
+    assert proc.returncode == 0, proc.stderr
+    return last_json(proc)
+
+
+def test_hostile_facts_files(tmp_path):
+    facts = _facts()
+    cases = {
+        "deep nesting": ('{"driver": ' + "[" * 100000 + "]" * 100000 + "}", "nested"),
+        "huge": ("[" + "0," * (5 * 1024 * 1024) + "0]", "larger than"),
+        "a list where a version goes": (json.dumps({**facts, "python": {**facts["python"], "version": ["3"]}}),
+                                        "version"),
+        "not an object": ("[1, 2]", "not the JSON"),
+    }
+    for case, (text, words) in cases.items():
+        path = tmp_path / f"{case}.json"
+        path.write_text(text)
+        proc = run_cli("recipes", "--facts", str(path), "--json")
+        _clean(proc)
+        assert proc.returncode == 2, (case, proc.stderr)
+        assert str(path) in proc.stderr and words in proc.stderr, (case, proc.stderr)
+
+
+def test_facts_with_escape_sequences_print_none(tmp_path):
+    facts = _facts()
+    facts["python"]["executable"] = "/usr/bin/python3\x1b]0;pwned\x07\x1b[2J"
+    path = tmp_path / "facts.json"
+    path.write_text("\ufeff" + json.dumps(facts))  # with a BOM, too
+    proc = run_cli("recipes", "--facts", str(path))
+    assert proc.returncode == 0, proc.stderr
+    _clean(proc)
+
+
+# ------------------------------------------------------------------ history and markers
+
+
+def _make_env(tmp_path: Path, home: Path, name: str, recipe: str = "tiny-a") -> Path:
+    env = home / "envs" / name
+    (env / "bin").mkdir(parents=True)
+    os.symlink(shutil.which("python3"), env / "bin" / "python")
+    (env / "gc-wizard-env.json").write_text(json.dumps({"recipe": recipe, "backend": "cpu", "verified": "2026-11-01",
+                                                        "entry_id": f"id-{name}", "runtime_env": {}}))
+    return env
+
+
+@pytest.mark.parametrize("content", [
+    b'{"entries": ' + b"[" * 100000 + b"]" * 100000 + b"}",
+    b'{"entries": [' + b'{"id": "x"},' * 3_000_000 + b'{"id": "y"}]}',
+    b"\xff\xfe not text",
+    b"[truncated",
+], ids=["deep-nesting", "over-the-size-cap", "not-text", "truncated"])
+def test_an_unreadable_history_is_set_aside_and_rebuilt_from_the_env_markers(tmp_path, isolated_state, content):
+    a = _make_env(tmp_path, isolated_state, "tiny-a-1")
+    b = _make_env(tmp_path, isolated_state, "tiny-b-1", "tiny-b")
+    (isolated_state / "history.json").write_bytes(content)
+    proc = run_cli("history", "--json")
+    _clean(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert "moved to" in proc.stderr and "2 environments" in proc.stderr
+    entries = last_json(proc)
+    assert {e["env"] for e in entries} == {str(a), str(b)}
+    assert all(e["kind"] == "install" and e["status"] == "verified" and not e["current"] for e in entries)
+    assert len(list(isolated_state.glob("history.json.corrupt-*"))) == 1
+    again = run_cli("history", "--json")  # saved: the next run reads it without a warning
+    assert again.returncode == 0 and "moved to" not in again.stderr and len(last_json(again)) == 2
+
+
+def test_a_bom_is_accepted_in_the_history(isolated_state):
+    (isolated_state / "history.json").write_text("\ufeff" + json.dumps({"version": 1, "entries": []}))
+    proc = run_cli("history", "--json")
+    assert proc.returncode == 0 and "moved to" not in proc.stderr and last_json(proc) == []
+
+
+def test_history_is_data_a_log_outside_logs_is_never_read(isolated_state, tmp_path):
+    secret = tmp_path / "not-a-log.txt"
+    secret.write_text("PRIVATE-CONTENT-THAT-MUST-NOT-LEAK\n")
+    fifo = isolated_state / "logs" / "fifo.log"
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)  # reading it would block the report forever
+    entries = [{"id": f"e{i}", "kind": "install", "recipe": "x", "env": "/nonexistent", "status": "failed",
+                "log": log} for i, log in enumerate([str(secret), str(fifo), "/etc/passwd"])]
+    (isolated_state / "history.json").write_text(json.dumps({"version": 1, "entries": entries}))
+    proc = run_cli("report", timeout=120)
+    _clean(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert "PRIVATE-CONTENT" not in proc.stdout and "root:x:0:0" not in proc.stdout
+
+
+def test_history_is_data_an_interpreter_it_names_is_never_run(isolated_state, tmp_path, tiny):
+    proc, a = tiny.install("tiny-a")
+    assert proc.returncode == 0, proc.stderr
+    proc, _ = tiny.install("tiny-b")
+    assert proc.returncode == 0, proc.stderr
+    evil = tmp_path / "evil-python"
+    flag = tmp_path / "ran"
+    evil.write_text(f"#!/bin/sh\ntouch {flag}\nexit 1\n")
+    evil.chmod(0o755)
+    data = json.loads((isolated_state / "history.json").read_text())
+    for entry in data["entries"]:
+        if entry["id"] == a["entry_id"]:
+            entry["python"] = str(evil)
+    (isolated_state / "history.json").write_text(json.dumps(data))
+    shutil.rmtree(a["env"])
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json",
+                   env={"UV_OFFLINE": "1"})
+    _clean(proc)
+    assert not flag.exists(), "rollback ran the interpreter history.json named"
+
+
+@pytest.mark.parametrize("field,value", [("log", ["x"]), ("python", {"a": 1}), ("current", "yes"),
+                                         ("packages", [1, 2]), ("verify", "ok")])
+def test_a_history_entry_with_wrong_types_is_kept_untouched_and_named(isolated_state, field, value):
+    entry = {"id": "bad", "kind": "install", "recipe": "x", "env": "/e", "status": "verified", field: value}
+    (isolated_state / "history.json").write_text(json.dumps({"version": 1, "entries": [entry]}))
+    proc = run_cli("history", "--json")
+    _clean(proc)
+    assert proc.returncode == 0 and "entry 1 could not be read" in proc.stderr
+    assert json.loads((isolated_state / "history.json").read_text())["entries"][0] == entry
+
+
+def test_a_hostile_env_marker_sets_nothing_that_runs(tmp_path, isolated_state):
+    env = _make_env(tmp_path, isolated_state, "marked")
+    marker = json.loads((env / "gc-wizard-env.json").read_text())
+    marker["runtime_env"] = {"PROMPT_COMMAND": "touch /tmp/pwned", "BASH_ENV": "/tmp/x", "LD_PRELOAD": "/tmp/x.so",
+                             "XLA_FLAGS": "$(id)", "JAX_PLATFORMS": "cpu"}
+    marker["title"] = "evil\x1b]0;title\x07\x1b[2J"
+    (env / "gc-wizard-env.json").write_text(json.dumps(marker))
+    proc = run_cli("activate", "--env", str(env))
+    assert proc.returncode == 0, proc.stderr
+    exports = [line for line in proc.stdout.splitlines() if line.startswith("export ")]
+    assert any("JAX_PLATFORMS=cpu" in line for line in exports)
+    for name in ("PROMPT_COMMAND", "BASH_ENV", "LD_PRELOAD", "XLA_FLAGS"):
+        assert not any(line.startswith(f"export {name}=") for line in exports), name
+
+
+def test_a_huge_marker_is_ignored(tmp_path, isolated_state):
+    env = _make_env(tmp_path, isolated_state, "huge")
+    (env / "gc-wizard-env.json").write_text('{"recipe": "' + "x" * (2 * 1024 * 1024) + '"}')
+    proc = run_cli("activate", "--env", str(env))
+    _clean(proc)
+    assert proc.returncode == 0

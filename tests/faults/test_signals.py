@@ -1,0 +1,223 @@
+"""The wizard stopped by each signal in each phase: exit status, children, folders, history, current env.
+
+Table-driven: every (phase, signal) pair runs the real wizard, waits until it is really in that phase
+(the step's header in the log, the probe process alive, the rebuilt folder on disk), sends the signal
+to its process group as a terminal or `kill` would, and checks the promises of issue 12:
+
+- the exit status is 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP), within 10 s;
+- no process the wizard started is left (the probe included: it dies even on SIGKILL);
+- no traceback, and the last stdout line is one JSON value with `"ok": false`;
+- the environment the user had is still there and still current; the half-built one is gone;
+- history says what happened (cancelled, or on SIGKILL "interrupted" on the next start).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.faults.conftest import (
+    LIMIT,
+    SIGNAL_IDS,
+    SIGNALS,
+    SLEEPY_JAX,
+    history,
+    logs_contain,
+    no_traceback,
+    spawn,
+    stop,
+    wait_until,
+)
+
+
+def _last_json(out: str) -> dict:
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines, "no stdout"
+    return json.loads(lines[-1])
+
+
+def _first_install(tiny) -> dict:
+    proc, result = tiny.install("tiny-a")
+    assert proc.returncode == 0, proc.stderr
+    return result
+
+
+def _current(home: Path) -> dict | None:
+    return next((e for e in history(home) if e["current"]), None)
+
+
+# ------------------------------------------------------------------ the phases
+
+
+def _download(tiny, slow, home):
+    """uv downloading a wheel from a slow index (the install-requirements step)."""
+    slow.add("pkg-slow", "1.0")
+    tiny.write("tiny-slow", ["pkg-slow==1.0"])
+    args = ["install", "tiny-slow", "--yes", "--json", "--recipes-dir", str(tiny.recipes),
+            "--find-links", str(tiny.house.path), "--find-links", slow.url,
+            "--graphcast-src", str(tiny.graphcast), "--no-verify"]
+    return args, slow.env(), lambda w: logs_contain(home, "install-requirements:") and w.matching("uv pip install")
+
+
+def _install_graphcast(tiny, slow, home):
+    """The second installer step, with the recipe's packages already in the new env (half built)."""
+    gc = slow.add("graphcast", "0.1.1")
+    args = ["install", "tiny-b", "--yes", "--json", "--recipes-dir", str(tiny.recipes),
+            "--find-links", str(tiny.house.path), "--graphcast-src", f"graphcast @ {slow.url}{gc.name}",
+            "--no-verify"]
+    return args, slow.env(), lambda w: logs_contain(home, "install-graphcast:") and w.matching("uv pip install")
+
+
+def _check(tiny, slow, home):
+    """The GraphCast check: the probe runs in the new env and hangs in `import jax`."""
+    tiny.house.add("jax", "0.4.23", module_source=SLEEPY_JAX)
+    tiny.write("tiny-jax", ["jax==0.4.23"])
+    args = ["install", "tiny-jax", "--yes", "--json", "--level", "quick", *_offline(tiny)]
+    return args, {}, lambda w: w.matching("graphcast_probe.py")
+
+
+def _offline(tiny) -> list[str]:
+    return ["--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path), "--offline",
+            "--graphcast-src", str(tiny.graphcast)]
+
+
+PHASES = {"download": _download, "install-graphcast": _install_graphcast, "graphcast-check": _check}
+
+
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=SIGNAL_IDS)
+@pytest.mark.parametrize("phase", list(PHASES))
+def test_install_stopped_by_a_signal(phase, sig, code, tiny, slow_house, isolated_state, watch):
+    first = _first_install(tiny)
+    args, env, ready = PHASES[phase](tiny, slow_house, isolated_state)
+    proc = spawn(*args, env=env)
+    w = watch(proc)
+    wait_until(lambda: ready(w), f"the {phase} phase", proc=proc)
+    new_envs = [p for p in (isolated_state / "envs").iterdir() if str(p) != first["env"]]
+
+    rc, out, err, seconds = stop(proc, sig)
+
+    assert rc == code, err
+    assert seconds < LIMIT, f"took {seconds:.1f} s"
+    no_traceback(out, err)
+    assert w.left() == {}, "processes left behind"
+    result = _last_json(out)
+    assert result["ok"] is False and result.get("exit", code) == code
+    assert [p for p in new_envs if p.exists()] == [], "the half-built environment is still there"
+    assert Path(first["env"], "bin", "python").exists()
+    current = _current(isolated_state)
+    assert current is not None and current["id"] == first["entry_id"]
+    assert history(isolated_state)[-1]["status"] in ("cancelled", "failed")
+
+
+@pytest.mark.parametrize("phase", ["download", "graphcast-check"])
+def test_install_killed_outright_leaves_no_child_and_the_next_start_cleans_up(phase, tiny, slow_house,
+                                                                               isolated_state, watch):
+    """SIGKILL runs no clean-up: the probe dies by its parent-death signal, uv by the pty's hang-up;
+    the next wizard marks the run interrupted and removes its half-built environment."""
+    first = _first_install(tiny)
+    args, env, ready = PHASES[phase](tiny, slow_house, isolated_state)
+    proc = spawn(*args, env=env)
+    w = watch(proc)
+    wait_until(lambda: ready(w), f"the {phase} phase", proc=proc)
+    new_envs = [p for p in (isolated_state / "envs").iterdir() if str(p) != first["env"]]
+
+    rc, _, _, _ = stop(proc, signal.SIGKILL)
+
+    assert rc == -signal.SIGKILL
+    assert w.left() == {}, "processes outlived a killed wizard"
+    entries = history(isolated_state)  # the next start
+    killed = entries[-1]
+    assert killed["status"] == "failed" and killed["interrupted"] and not killed["current"]
+    assert next(e for e in entries if e["current"])["id"] == first["entry_id"]
+    if phase == "download":  # never finished installing: removed; a complete one awaiting its check is kept
+        assert [p for p in new_envs if p.exists()] == []
+
+
+@pytest.mark.parametrize(("sig", "code"), [*SIGNALS, (signal.SIGKILL, -signal.SIGKILL)],
+                         ids=[*SIGNAL_IDS, "SIGKILL"])
+def test_verify_stopped_by_a_signal_leaves_no_probe(sig, code, tiny, isolated_state, watch):
+    tiny.house.add("jax", "0.4.23", module_source=SLEEPY_JAX)
+    tiny.write("tiny-jax", ["jax==0.4.23"])
+    installed, result = tiny.install("tiny-jax")
+    assert installed.returncode == 0, installed.stderr
+    proc = spawn("verify", "--env", result["env"], "--level", "quick", "--json")
+    w = watch(proc)
+    wait_until(lambda: w.matching("graphcast_probe.py"), "the probe", proc=proc)
+
+    rc, out, err, seconds = stop(proc, sig)
+
+    assert rc == code, err
+    assert seconds < LIMIT
+    assert w.left() == {}, "the probe outlived the wizard"
+    if sig != signal.SIGKILL:
+        no_traceback(out, err)
+        assert _last_json(out)["ok"] is False
+    assert Path(result["env"], "bin", "python").exists()  # verify never deletes anything
+
+
+def _rebuild_setup(tiny, slow, home):
+    """A (the target) was deleted and its wheel is only on the slow index: rollback must rebuild it."""
+    a = _first_install(tiny)
+    proc, b = tiny.install("tiny-b")
+    assert proc.returncode == 0, proc.stderr
+    shutil.rmtree(a["env"])
+    wheel = next(tiny.house.path.glob("pkg_a-1.0-*.whl"))
+    wheel.unlink()
+    slow.add("pkg-a", "1.0")
+    return a, b
+
+
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=SIGNAL_IDS)
+def test_rollback_rebuild_stopped_by_a_signal_keeps_the_current_env(sig, code, tiny, slow_house, isolated_state,
+                                                                      watch):
+    a, b = _rebuild_setup(tiny, slow_house, isolated_state)
+    proc = spawn("rollback", "--yes", "--no-verify", "--json", env=slow_house.env())
+    w = watch(proc)
+    wait_until(lambda: Path(a["env"], "bin", "python").exists() and w.matching("uv pip sync"), "the rebuild",
+               proc=proc)
+
+    rc, out, err, seconds = stop(proc, sig)
+
+    assert rc == code, err
+    assert seconds < LIMIT
+    no_traceback(out, err)
+    assert _last_json(out)["ok"] is False
+    assert w.left() == {}
+    assert not Path(a["env"]).exists(), "the half-rebuilt environment is still there"
+    entries = history(isolated_state)
+    assert entries[-1]["kind"] == "rollback" and entries[-1]["status"] == "cancelled"
+    assert next(e for e in entries if e["current"])["id"] == b["entry_id"]
+
+
+@pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=SIGNAL_IDS)
+def test_planning_stopped_by_a_signal_while_an_interpreter_hangs(sig, code, tiny, tmp_path, isolated_state, watch):
+    """Planning asks every interpreter on PATH for its version; one on a hung NFS mount never answers."""
+    import sys
+
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    hung = fake / "python3.12"
+    hung.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(300)\n")
+    hung.chmod(0o755)
+    (tiny.recipes / "tiny-new.yaml").write_text(
+        (tiny.recipes / "tiny-a.yaml").read_text().replace("id: tiny-a", "id: tiny-new")
+        .replace('">=3.10,<3.13"', '">=3.12,<3.13"'))
+    import os
+
+    proc = spawn("install", "tiny-new", "--yes", "--json", *_offline(tiny), "--no-verify",
+                 env={"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"})
+    w = watch(proc)
+    wait_until(lambda: w.matching(str(hung)), "the interpreter probe", proc=proc)
+
+    rc, out, err, seconds = stop(proc, sig)
+
+    assert rc == code, err
+    assert seconds < LIMIT
+    no_traceback(out, err)
+    assert _last_json(out)["ok"] is False
+    assert w.left() == {}
+    assert not (isolated_state / "envs").exists() or list((isolated_state / "envs").iterdir()) == []

@@ -1,0 +1,187 @@
+"""Diagnosis measured on real logs users posted publicly (tests/logs/real, sources in its SOURCES.md).
+
+The corpus test is the issue's bar: at least 95% of failure logs get the thread's root cause as the
+first finding, and no clean log gets any finding. It prints the accuracy and per-id counts, so a
+regression shows which cause it hit.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import re
+
+import pytest
+
+from tests.corpus import CLEAN, REAL, load_corpus, score
+from tests.fixtures.state import last_json, run_cli
+from wizard.verify import diagnose as diagnose_module
+from wizard.verify.diagnose import diagnose_stream, diagnose_text, load_known_failures, unrecognised
+
+CORPUS = load_corpus()
+
+
+def test_corpus_is_documented_and_big_enough():
+    files = sorted(p.name for p in REAL.glob("*.log"))
+    assert files == sorted(log.name for log in CORPUS), "every log has exactly one SOURCES.md row"
+    ids = {entry.id for entry in load_known_failures()}
+    failures = [log for log in CORPUS if log.expected != CLEAN]
+    assert len(CORPUS) >= 80 and len(CORPUS) - len(failures) >= 10
+    for log in CORPUS:
+        assert re.match(r"^https://github\.com/[\w.-]+/[\w.-]+/(issues|pull)/\d+$", log.url), log.url
+        assert log.expected == CLEAN or log.expected in ids, log.expected
+        assert log.why and log.text().strip()
+    # Every finding id but the verify-only symptom pair is met by at least one real log.
+    met = {log.expected for log in failures}
+    assert ids - met == set(), sorted(ids - met)
+
+
+def test_corpus_accuracy(capsys):
+    result = score(lambda text: [f.id for f in diagnose_text(text)])
+    with capsys.disabled():
+        print(f"\ncorpus: {result['hits']}/{result['failures']} failure logs right "
+              f"({result['accuracy']:.1%}); clean logs without findings: {result['clean_ok']}/{result['clean']}")
+        for fid, (ok, total) in sorted(result["per_id"].items()):
+            print(f"  {fid:28} {ok}/{total}")
+        for name, expected, got in result["misses"]:
+            print(f"  MISS {name}: expected {expected}, got {got}")
+    assert result["accuracy"] >= 0.95, result["misses"]
+    assert result["clean_ok"] == result["clean"], [m for m in result["misses"] if m[1] == CLEAN]
+
+
+@pytest.mark.parametrize("log", [log for log in CORPUS if log.expected != CLEAN], ids=lambda log: log.name)
+def test_evidence_is_real_lines_of_the_log(log):
+    text = log.text()
+    for finding in diagnose_text(text):
+        assert finding.evidence and "{" not in finding.explanation + finding.fix
+        for line in finding.evidence:
+            assert line.rstrip("…") in text or line.startswith("… and "), line
+
+
+def test_streaming_matches_whole_text_across_piece_boundaries(monkeypatch):
+    """A multi-line pattern cut by a piece boundary still matches, nothing is counted twice."""
+    outdated = (REAL / "condaforge_jax_outdated_cudnn_8907_min_9100.log").read_text(encoding="utf-8")
+    cudnn = (REAL / "jax_047_cudnn_850_compiled_860.log").read_text(encoding="utf-8")
+    noise = "".join(f"step {i}: loss=0.{i:04d}\n" for i in range(3000))
+    text = noise + outdated + noise + cudnn + noise
+    monkeypatch.setattr(diagnose_module, "CHUNK_CHARS", 4096)  # ~ 200 pieces, boundaries everywhere
+    streamed = diagnose_stream(io.StringIO(text))
+    whole = diagnose_text(text)
+    assert [(f.id, f.evidence) for f in streamed] == [(f.id, f.evidence) for f in whole]
+    assert [(f.id, f.explains) for f in streamed] == [
+        ("cudnn_version_mismatch", ("cpu_fallback", "cuda_component_outdated"))]
+
+
+def test_evidence_memory_is_bounded_on_many_distinct_matches():
+    lines = "".join(f"2024-01-01 00:00:{i:05d} Out of memory while trying to allocate {i} bytes.\n"
+                    for i in range(5000))
+    (finding,) = diagnose_stream(io.StringIO(lines))
+    assert finding.id == "gpu_out_of_memory"
+    assert finding.evidence[-1] == "… and 4992 more matching lines"
+
+
+def test_symptom_ranked_by_context():
+    from wizard.verify.causes import Context
+
+    text = (REAL / "jax_cudnn_handle_internal_ample_memory.log").read_text(encoding="utf-8")
+    (plain,) = diagnose_text(text)
+    assert plain.id == "dnn_library_init_failed"
+    # The log's own memory line rules the full GPU out; the environment's old cuDNN comes first.
+    ctx = Context(cudnn_loaded="8.2.1", cudnn_loaded_from="/opt/cudnn-8.2/lib64", cudnn_built="8.6")
+    (ranked,) = diagnose_text(text, context=ctx)
+    assert [c["id"] for c in ranked.causes][0] == "cudnn_version_mismatch"
+    assert "8.2.1" in ranked.causes[0]["why"] and "gpu_out_of_memory" not in [c["id"] for c in ranked.causes]
+    full = "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\nMemory usage: 70719897 bytes free, " \
+           "4231397376 bytes total.\n"
+    (by_memory,) = diagnose_text(full, context=Context(cudnn_loaded="8.9.7", cudnn_built="8.9"))
+    assert by_memory.id == "gpu_out_of_memory"  # under 10% free: the memory check makes it the cause
+    quarter = full.replace("70719897", "707198976")  # 17% free: still the symptom, memory ranked first
+    (symptom,) = diagnose_text(quarter, context=Context(cudnn_loaded="8.9.7", cudnn_built="8.9"))
+    assert symptom.id == "dnn_library_init_failed" and symptom.causes[0]["id"] == "gpu_out_of_memory"
+    assert symptom.to_dict()["causes"][0]["check"]
+
+
+def test_cpu_fallback_ranked_by_jaxlib_build():
+    from wizard.verify.causes import Context
+
+    text = (REAL / "gladia_jax_0325_no_gpu_found.log").read_text(encoding="utf-8")
+    (finding,) = diagnose_text(text, context=Context(jaxlib_cpu_only=True))
+    assert finding.id == "cpu_fallback" and finding.causes[0]["id"] == "cpu_only_jaxlib"
+
+
+def test_unrecognised_failure_still_helps():
+    text = ("gc-wizard-tier-start: jax_import\n"
+            "Traceback (most recent call last):\n  File \"probe.py\", line 3, in <module>\n"
+            "RuntimeError: something nobody has seen before\n")
+    summary = unrecognised(text)
+    assert summary.step == "the jax_import tier"
+    assert summary.last_error == "RuntimeError: something nobody has seen before"
+    assert "gc-wizard report" in summary.next_step
+    for log in CORPUS:
+        if log.expected == CLEAN:
+            assert unrecognised(log.text()) is None, log.name
+
+
+def test_cli_unrecognised_json_and_exit(tmp_path):
+    log = tmp_path / "odd.log"
+    log.write_text("Epoch 1\nTraceback (most recent call last):\nKeyError: 'mesh_size'\n", encoding="utf-8")
+    proc = run_cli("diagnose", str(log), "--json")
+    assert proc.returncode == 1, proc.stderr
+    data = last_json(proc)
+    assert data["findings"] == [] and data["unrecognised"]["last_error"] == "KeyError: 'mesh_size'"
+    human = run_cli("diagnose", str(log))
+    assert "Last error: KeyError: 'mesh_size'" in human.stdout and "gc-wizard report" in human.stdout
+
+
+def test_cli_streams_a_file_with_crlf_and_ansi(tmp_path):
+    log = tmp_path / "win.log"
+    body = (REAL / "levanter_cudnn_841_compiled_860.log").read_text(encoding="utf-8")
+    log.write_bytes(("\x1b[31m" + body.replace("\n", "\r\n") + "\x1b[0m").encode())
+    proc = run_cli("diagnose", str(log), "--json")
+    assert [f["id"] for f in last_json(proc)["findings"]] == ["cudnn_version_mismatch"]
+
+
+def test_per_id_counts_cover_the_new_ids():
+    counts = collections.Counter(log.expected for log in CORPUS)
+    for new_id in ("host_unreachable", "wrong_graphcast_package", "jax_too_new", "xarray_incompatible"):
+        assert counts[new_id] >= 1, new_id
+
+
+def test_every_pattern_is_justified_by_a_real_log_or_an_upstream_string():
+    """Each regex in known_failures.yaml has a comment above it (in its group) naming a corpus log or
+    `upstream:` source; a named corpus log must exist, and a pattern no real log matches must cite upstream."""
+    from wizard.verify.diagnose import KNOWN_FAILURES_PATH, clean_log_text
+
+    lines = KNOWN_FAILURES_PATH.read_text(encoding="utf-8").split("\n")
+    texts = [clean_log_text(log.text()) for log in CORPUS]
+    problems = []
+    for index, line in enumerate(lines):
+        if not re.match(r"^    - '", line):
+            continue
+        comments, j = [], index - 1
+        while j >= 0 and re.match(r"^    (- '|#)", lines[j]):
+            if lines[j].lstrip().startswith("#"):
+                comments.append(lines[j])
+            j -= 1
+        cited = " ".join(comments)
+        for name in re.findall(r"[\w.-]+\.log", cited):
+            if not (REAL / name).exists() and not (REAL.parent / name).exists():
+                problems.append(f"line {index + 1}: cites a log that does not exist: {name}")
+        pattern = re.compile(__import__("yaml").safe_load(line.strip()[2:]), re.MULTILINE)
+        matched = any(pattern.search(text) for text in texts)
+        if not matched and "upstream:" not in cited:
+            problems.append(f"line {index + 1}: no real log matches and no upstream source is cited: {line.strip()}")
+        if matched and not re.search(r"\.log|upstream:", cited):
+            problems.append(f"line {index + 1}: no citation: {line.strip()}")
+    assert not problems, "\n".join(problems)
+
+
+def test_unrecognised_names_the_failed_install_step():
+    text = ("\n===== 2026-11-22T18:34:01+00:00  install-requirements: Install the 1 pinned packages\n"
+            "$ uv pip install pkg-a==1.0\n"
+            "  × No solution found when resolving dependencies:\n"
+            "error: some resolver trouble nobody has catalogued\n"
+            "===== install-requirements: FAILED (exit status 1) in 0.2 s\n")
+    summary = unrecognised(text)
+    assert summary.step == "the install step install-requirements (Install the 1 pinned packages), exit status 1"
+    assert summary.last_error == "error: some resolver trouble nobody has catalogued"

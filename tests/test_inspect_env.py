@@ -1,0 +1,228 @@
+"""`gc-wizard diagnose --env DIR` on environments built for real (uv venvs, real wheel installs).
+
+The jaxlib/graphcast/nvidia-* packages here are tiny real wheels (tests/fixtures/wheels.py) carrying the
+metadata and file layout that matter (a jaxlib's `+cuda11.cudnn86` build tag, a cuDNN library in
+`nvidia/cudnn/lib`, PyPI's unrelated graphcast's summary); the one marked `network` installs the real
+jaxlib 0.4.23 and NumPy 2 from PyPI. Library "stubs" are files named like the real ones: detection reads
+names and headers, it never loads them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.wheels import build_wheel
+from wizard.errors import UserError
+from wizard.verify.inspect_env import inspect_env
+
+
+def _uv(*args: str) -> subprocess.CompletedProcess:
+    from uv import find_uv_bin
+
+    proc = subprocess.run([find_uv_bin(), *args], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, f"uv {' '.join(args[:2])} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+def make_env(root: Path, wheels: list[Path], *, extra: tuple[str, ...] = ()) -> Path:
+    """A real venv with `wheels` installed by uv from local files only (plus `extra` from the index)."""
+    env = root / "env"
+    _uv("venv", "--quiet", "--python", sys.executable, str(env))
+    if wheels:
+        _uv("pip", "install", "--quiet", "--no-index", "--no-deps", "--python", str(env / "bin" / "python"),
+            *map(str, wheels))
+    if extra:
+        _uv("pip", "install", "--quiet", "--no-deps", "--python", str(env / "bin" / "python"), *extra)
+    return env
+
+
+def old_cudnn_folder(root: Path, version: str = "8.2.1") -> Path:
+    """A folder laid out like the seed's old cuDNN install: libcudnn.so.8 -> libcudnn.so.8.2.1."""
+    folder = root / f"cudnn-{version}" / "lib64"
+    folder.mkdir(parents=True)
+    (folder / f"libcudnn.so.{version}").write_bytes(b"\x7fELF stub")
+    (folder / "libcudnn.so.8").symlink_to(f"libcudnn.so.{version}")
+    return folder
+
+
+def _cudnn_wheel(house: Path, version: str) -> Path:
+    return build_wheel(house, "nvidia-cudnn-cu11", version,
+                       files={"nvidia/cudnn/lib/libcudnn.so.8": b"\x7fELF stub", "nvidia/__init__.py": b""})
+
+
+@pytest.fixture(scope="module")
+def seed_env(tmp_path_factory) -> Path:
+    """The seed help request's environment: jaxlib 0.4.23 built for CUDA 11 / cuDNN 8.6 + pip cuDNN 8.9."""
+    root = tmp_path_factory.mktemp("seed")
+    house = root / "house"
+    wheels = [build_wheel(house, "jaxlib", "0.4.23+cuda11.cudnn86"), build_wheel(house, "jax", "0.4.23"),
+              build_wheel(house, "numpy", "1.26.4"), _cudnn_wheel(house, "8.9.6.50")]
+    return make_env(root, wheels)
+
+
+def test_seed_case_old_cudnn_first_on_ld_library_path_is_named(seed_env, tmp_path):
+    folder = old_cudnn_folder(tmp_path)
+    proc = run_cli("diagnose", "--env", str(seed_env), "--json", env={"LD_LIBRARY_PATH": str(folder)})
+    assert proc.returncode == 1, proc.stderr
+    data = last_json(proc)
+    assert data["jaxlib_build"]["cudnn"] == "8.6" and data["jaxlib_build"]["cuda"] == "11"
+    assert data["cudnn_loads_first"]["version"] == "8.2.1"
+    assert data["cudnn_loads_first"]["via"] == "LD_LIBRARY_PATH"
+    first = data["findings"][0]
+    assert first["id"] == "cudnn_version_mismatch"
+    assert "8.6" in first["explanation"] and "8.2.1" in first["explanation"]
+    assert f"Remove {folder} from LD_LIBRARY_PATH" in first["fix"]
+    assert data["nvidia_wheels"] == {"nvidia-cudnn-cu11": "8.9.6.50"}
+
+
+def test_seed_env_without_the_old_folder_is_clean(seed_env):
+    # The pip cuDNN 8.9 (jaxlib's RUNPATH) is what loads: new enough for a cuDNN 8.6 build.
+    report = inspect_env(seed_env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
+    assert report.cudnn_loads_first["version"].startswith("8.9")
+    assert "wheel" in report.cudnn_loads_first["via"]
+    assert report.findings == []
+    human = run_cli("diagnose", "--env", str(seed_env), env={"LD_LIBRARY_PATH": ""})
+    assert "built for CUDA 11, cuDNN 8.6" in human.stdout
+
+
+def test_symptom_log_ranked_by_the_inspected_environment(seed_env, tmp_path):
+    """A log with only "DNN library initialization failed" + the env: the old cuDNN is ranked first."""
+    folder = old_cudnn_folder(tmp_path)
+    log = tmp_path / "cell.log"
+    log.write_text("jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization "
+                   "failed. Look at the errors above for more details.\n", encoding="utf-8")
+    proc = run_cli("diagnose", str(log), "--env", str(seed_env), "--json", env={"LD_LIBRARY_PATH": str(folder)})
+    data = last_json(proc)
+    finding = data["findings"][0]
+    assert finding["id"] == "dnn_library_init_failed"
+    assert finding["causes"][0]["id"] == "cudnn_version_mismatch" and "8.2.1" in finding["causes"][0]["why"]
+    assert data["environment"]["findings"][0]["id"] == "cudnn_version_mismatch"
+
+
+def test_wrong_pypi_graphcast_is_named(tmp_path):
+    house = tmp_path / "house"
+    wrong = build_wheel(house, "graphcast", "0.14.2", summary="A framework for transforming tabular (CSV, SQL) "
+                        "and hierarchical data (JSON, XML) into property graphs")
+    env = make_env(tmp_path, [wrong, build_wheel(house, "jax", "0.4.23"), build_wheel(house, "jaxlib", "0.4.23")])
+    proc = run_cli("diagnose", "--env", str(env), "--json")
+    assert proc.returncode == 1, proc.stderr
+    data = last_json(proc)
+    assert data["graphcast"]["which"] == "unrelated"
+    assert [f["id"] for f in data["findings"]] == ["wrong_graphcast_package"]
+    assert "pip uninstall graphcast" in data["findings"][0]["fix"]
+
+
+def test_old_ptxas_on_path_and_old_driver(tmp_path):
+    house = tmp_path / "house"
+    env = make_env(tmp_path, [build_wheel(house, "jaxlib", "0.4.23+cuda12.cudnn89"),
+                              build_wheel(house, "jax", "0.4.23")])
+    toolkit = tmp_path / "cuda-11.2"
+    (toolkit / "bin").mkdir(parents=True)
+    (toolkit / "bin" / "ptxas").write_text("#!/bin/sh\nexit 0\n")
+    (toolkit / "bin" / "ptxas").chmod(0o755)
+    (toolkit / "version.json").write_text(json.dumps({"cuda": {"version": "11.2.2"}}))
+    report = inspect_env(env, {"PATH": f"{toolkit / 'bin'}:/usr/bin:/bin"}, driver="470.82.01", ldconfig=[])
+    ids = [f.id for f in report.findings]
+    assert "ptxas_problem" in ids and "driver_too_old" in ids
+    ptxas = next(f for f in report.findings if f.id == "ptxas_problem")
+    assert "CUDA 11.2" in ptxas.explanation and str(toolkit / "bin" / "ptxas") in ptxas.explanation
+    # No cuDNN anywhere the loader looks, for a jaxlib that needs 8.9.
+    assert "cuda_library_missing" in ids
+
+
+def test_jax_older_than_jaxlib_and_plugin_mismatch(tmp_path):
+    house = tmp_path / "house"
+    env = make_env(tmp_path, [build_wheel(house, "jaxlib", "0.4.30"), build_wheel(house, "jax", "0.4.26"),
+                              build_wheel(house, "jax-cuda12-plugin", "0.4.28",
+                                          requires=["nvidia-cudnn-cu12>=9.1,<10.0; extra == 'with_cuda'"])])
+    report = inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
+    assert report.jaxlib_build == {"cuda": "12", "cudnn": "9.1", "from": "jax-cuda12-plugin 0.4.28"}
+    ids = [f.id for f in report.findings]
+    assert ids[:2] == ["jaxlib_mismatch", "pjrt_api_mismatch"]
+
+
+def test_not_an_environment_is_a_sentence(tmp_path):
+    with pytest.raises(UserError, match="not a Python environment"):
+        inspect_env(tmp_path, {}, read_driver=False, ldconfig=[])
+    proc = run_cli("diagnose", "--env", str(tmp_path / "nope"))
+    assert proc.returncode == 2 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_nothing_is_imported_from_the_environment(seed_env):
+    before = set(sys.modules)
+    inspect_env(seed_env, {"PATH": os.environ.get("PATH", "")}, read_driver=False, ldconfig=[])
+    assert not {"jax", "jaxlib"} & (set(sys.modules) - before)
+
+
+@pytest.mark.network
+def test_real_jaxlib_0423_with_numpy_2(tmp_path):
+    """jaxlib 0.4.23 (built for NumPy 1) and NumPy 2 from PyPI: the combination is named before any run."""
+    env = make_env(tmp_path, [], extra=("jaxlib==0.4.23", "jax==0.4.23", "numpy==2.0.2"))
+    proc = run_cli("diagnose", "--env", str(env), "--json")
+    data = last_json(proc)
+    assert data["packages"]["jaxlib"] == "0.4.23" and data["packages"]["numpy"] == "2.0.2"
+    assert data["jaxlib_build"] is None
+    assert [f["id"] for f in data["findings"]] == ["numpy2_incompatible"]
+    assert proc.returncode == 1
+
+
+def test_conda_layout_old_cudnn_in_the_env_lib(tmp_path):
+    """A conda environment as conda lays it out (conda-meta/, lib/), with the seed's problem inside it:
+    conda's cudnn 8.2.1 package in lib/ and a pip jaxlib built for cuDNN 8.6, no pip cuDNN."""
+    env = tmp_path / "hiskim1_graphcast"
+    (env / "conda-meta").mkdir(parents=True)
+    (env / "conda-meta" / "cudnn-8.2.1.32-h86fa8c9_0.json").write_text(json.dumps(
+        {"name": "cudnn", "version": "8.2.1.32", "depends": ["cudatoolkit 11.*"]}))
+    (env / "conda-meta" / "python-3.10.13-h955ad1f_0.json").write_text(json.dumps({"name": "python"}))
+    site = env / "lib" / "python3.10" / "site-packages"
+    site.mkdir(parents=True)
+    for name, version in (("jaxlib", "0.4.13+cuda11.cudnn86"), ("jax", "0.4.13"), ("numpy", "1.26.4")):
+        info = site / f"{name}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    lib = env / "lib"
+    (lib / "libcudnn.so.8.2.1").write_bytes(b"\x7fELF stub")
+    (lib / "libcudnn.so.8").symlink_to("libcudnn.so.8.2.1")
+    report = inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
+    assert report.kind == "conda" and report.python == "3.10"
+    assert report.cudnn_loads_first["via"] == "the conda environment's lib/"
+    (finding,) = report.findings
+    assert finding.id == "cudnn_version_mismatch"
+    assert "8.2.1" in finding.explanation and "8.6" in finding.explanation
+    assert "jax0.4.23-cuda11-cudnn86" in finding.fix  # the jaxlib is a CUDA 11 build; no driver known
+
+
+def test_conda_jaxlib_build_read_from_conda_meta(tmp_path):
+    env = tmp_path / "cf"
+    (env / "conda-meta").mkdir(parents=True)
+    (env / "conda-meta" / "jaxlib-0.4.31-cuda120py312h4008524_200.json").write_text(json.dumps(
+        {"name": "jaxlib", "depends": ["cuda-version >=12.0,<13", "cudnn >=9.1.1.17,<10.0a0"]}))
+    site = env / "lib" / "python3.12" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "jaxlib-0.4.31.dist-info").mkdir()
+    (env / "lib" / "libcudnn.so.9.1.1").write_bytes(b"stub")
+    (env / "lib" / "libcudnn.so.9").symlink_to("libcudnn.so.9.1.1")
+    report = inspect_env(env, {}, read_driver=False, ldconfig=[])
+    assert report.jaxlib_build["cuda"] == "12" and report.jaxlib_build["cudnn"] == "9.1"
+    assert report.findings == []
+
+
+def test_verify_ranks_symptoms_with_the_environment_it_ran(seed_env, tmp_path):
+    """verify hands diagnosis what the environment's files say, under the probe's own variables."""
+    from wizard.verify.check import _env_context
+    from wizard.verify.diagnose import diagnose_text
+
+    folder = old_cudnn_folder(tmp_path)
+    ctx = _env_context(seed_env, {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": str(folder)})
+    assert (ctx.cudnn_loaded, ctx.cudnn_built) == ("8.2.1", "8.6")
+    (finding,) = diagnose_text("XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.\n",
+                               context=ctx)
+    assert finding.causes[0]["id"] == "cudnn_version_mismatch"
+    assert _env_context(tmp_path / "missing", {}) is None

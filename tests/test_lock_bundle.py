@@ -1,0 +1,176 @@
+"""Hashed locks and offline bundles, with the real uv and pip on tiny wheels (and the real stack, online).
+
+A lock pins the recipe's whole closure with sha256 hashes; an install from it refuses a wheel whose
+bytes changed. A bundle is made from a package index (a real one on loopback here), and then installs
+with every index unreachable.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.jaxenv import require_graphcast_src
+from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.wheels import build_wheel
+from wizard.install.lockfile import uv_writes_pylock
+
+
+@pytest.fixture
+def deps(tiny):
+    """Recipe `tiny-dep`: pkg-c 1.0, which pulls in pkg-d 3.0 (so the closure is bigger than the pins)."""
+    tiny.house.add("pkg-c", "1.0", requires=["pkg-d>=3"])
+    tiny.house.add("pkg-d", "3.0")
+    tiny.write("tiny-dep", ["pkg-c==1.0"])
+    return tiny
+
+
+def _lock(deps, out: Path):
+    proc = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
+                   "--offline", "--out", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    return last_json(proc)
+
+
+def _install(deps, *extra: str):
+    proc = run_cli("install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--find-links",
+                   str(deps.house.path), "--offline", "--graphcast-src", str(deps.graphcast), "--no-verify", *extra)
+    return proc, last_json(proc)
+
+
+@pytest.mark.parametrize("name", ["pylock.tiny.toml", "requirements-tiny.txt"])
+def test_lock_pins_the_closure_with_hashes_and_the_install_records_it(deps, tmp_path, name):
+    if name.startswith("pylock") and not uv_writes_pylock():
+        pytest.skip("this uv cannot write pylock.toml")
+    out = tmp_path / name
+    lock = _lock(deps, out)
+    assert lock["packages"] == {"pkg-c": "1.0", "pkg-d": "3.0"}
+    assert lock["format"] == ("pylock.toml" if name.startswith("pylock") else "requirements.txt")
+    text = out.read_text()
+    assert text.count("sha256") >= 2 and "gc-wizard lock for recipe tiny-dep" in text
+
+    proc, result = _install(deps, "--lock", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "locked packages (every file's hash checked)" in proc.stderr
+    (entry,) = [e for e in deps.history() if e["id"] == result["entry_id"]]
+    assert entry["lock"]["path"] == str(out) and entry["lock"]["sha256"] == lock["sha256"]
+    assert "pkg-d==3.0" in entry["packages"]
+
+
+@pytest.mark.parametrize("name", ["pylock.tiny.toml", "tiny.txt"])
+def test_a_wheel_whose_hash_changed_is_refused(deps, tmp_path, monkeypatch, name):
+    if name.startswith("pylock") and not uv_writes_pylock():
+        pytest.skip("this uv cannot write pylock.toml")
+    out = tmp_path / name
+    _lock(deps, out)
+    # The same name and version, other bytes: what a tampered mirror or a re-upload looks like. The
+    # install runs as on another server, with a cache of its own (uv would otherwise reuse the bytes it
+    # read while locking, which do match the lock).
+    build_wheel(deps.house.path, "pkg-d", "3.0", module_source="import os  # not what was locked\n")
+    monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "another-servers-cache"))
+    proc, result = _install(deps, "--lock", str(out))
+    assert proc.returncode == 1 and not result["ok"]
+    assert "Hash mismatch" in result["error"] and "pkg-d" in result["error"]
+    assert not Path(result["env"]).exists()  # the unfinished environment is gone; nothing became current
+    assert not [e for e in deps.history() if e["current"]]
+
+
+def test_a_lock_for_another_recipe_is_refused_before_anything_runs(deps, tmp_path):
+    out = tmp_path / "tiny.txt"
+    _lock(deps, out)
+    proc = run_cli("install", "tiny-a", "--yes", "--recipes-dir", str(deps.recipes), "--find-links",
+                   str(deps.house.path), "--offline", "--graphcast-src", str(deps.graphcast), "--no-verify",
+                   "--lock", str(out))
+    assert proc.returncode == 2 and "was not made for recipe tiny-a: pkg-a is missing" in proc.stderr
+
+
+def test_bundle_from_an_index_installs_with_every_index_closed(deps, tmp_path, local_index, monkeypatch,
+                                                                 request):
+    url = local_index(deps.house.path)
+    for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):
+        monkeypatch.setenv(name, url)
+    for name in ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "UV_EXTRA_INDEX_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    bundle = tmp_path / "bundle"
+    proc = run_cli("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+                   "--graphcast-src", str(deps.graphcast), "--json")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    made = last_json(proc)
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    names = sorted(f["name"] for f in manifest["files"])
+    assert names == ["requirements.txt", "wheels/graphcast-0.1.1-py3-none-any.whl",
+                     "wheels/pkg_c-1.0-py3-none-any.whl", "wheels/pkg_d-3.0-py3-none-any.whl"]
+    assert made["files"] == 4 and manifest["packages"] == {"pkg-c": "1.0", "pkg-d": "3.0"}
+
+    closed = request.getfixturevalue("closed_indexes")
+    shutil.rmtree(deps.house.path)  # and no wheelhouse either
+    proc = run_cli("install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--bundle",
+                   str(bundle), "--no-verify")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = last_json(proc)
+    assert closed.startswith("http://127.0.0.1:")
+    (entry,) = [e for e in deps.history() if e["id"] == result["entry_id"]]
+    assert entry["bundle"] == str(bundle) and entry["lock"]["path"] == str(bundle / "requirements.txt")
+    assert {"pkg-c==1.0", "pkg-d==3.0"} <= set(entry["packages"])
+    assert f"graphcast @ file://{bundle}/wheels/graphcast-0.1.1-py3-none-any.whl" in entry["packages"]
+
+
+def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_index, monkeypatch):
+    url = local_index(deps.house.path)
+    monkeypatch.setenv("UV_DEFAULT_INDEX", url)
+    monkeypatch.setenv("PIP_INDEX_URL", url)
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
+    bundle = tmp_path / "bundle"
+    proc = run_cli("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+                   "--graphcast-src", str(deps.graphcast))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    common = ["install", "tiny-dep", "--yes", "--recipes-dir", str(deps.recipes), "--no-verify"]
+
+    wheel = bundle / "wheels" / "pkg_d-3.0-py3-none-any.whl"
+    original = wheel.read_bytes()
+    build_wheel(wheel.parent, "pkg-d", "3.0", module_source="changed = True\n")
+    proc = run_cli(*common, "--bundle", str(bundle))
+    assert proc.returncode == 2
+    assert "is damaged" in proc.stderr and "wheels/pkg_d-3.0-py3-none-any.whl" in proc.stderr
+
+    # A bundle made on another kind of machine: its pkg-d wheel is for macOS on ARM.
+    wheel.unlink()
+    foreign = wheel.parent / "pkg_d-3.0-cp311-cp311-macosx_11_0_arm64.whl"
+    foreign.write_bytes(original)
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    for item in manifest["files"]:
+        if item["name"] == "wheels/pkg_d-3.0-py3-none-any.whl":
+            item["name"] = f"wheels/{foreign.name}"
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    proc = run_cli(*common, "--bundle", str(bundle))
+    assert proc.returncode == 2, proc.stderr
+    assert "does not fit this machine" in proc.stderr and "pkg-d (only pkg_d-3.0-cp311-cp311-macosx" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+    proc = run_cli(*common, "--bundle", str(tmp_path / "nothing-here"))
+    assert proc.returncode == 2 and "no such folder" in proc.stderr
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_real_bundle_from_pypi_installs_offline_and_verifies(tmp_path, request):
+    src = require_graphcast_src()
+    bundle = tmp_path / "bundle"
+    proc = run_cli("bundle", "jax0.4.23-cpu", "--out", str(bundle), "--graphcast-src", src, "--json", timeout=1500)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    made = last_json(proc)
+    assert made["graphcast"]["wheel"] == "graphcast-0.1.1-py3-none-any.whl"  # built from the checkout
+    assert any(f.startswith("jaxlib-0.4.23-") for f in (p.name for p in (bundle / "wheels").iterdir()))
+
+    request.getfixturevalue("closed_indexes")
+    proc = run_cli("install", "jax0.4.23-cpu", "--yes", "--json", "--bundle", str(bundle), "--level", "quick",
+                   timeout=1500)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = last_json(proc)
+    assert result["status"] == "verified"
+    assert result["verify"]["tiers"][0]["versions"]["graphcast"] == "0.1.1"

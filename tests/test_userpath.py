@@ -1,0 +1,232 @@
+"""The path a new lab member walks, on the command line: sources from the environment, a wrong GraphCast
+refused before anything installs, a recipe that does not fit refused, an unreachable host named with its
+fix, the "Next:" lines working in a new login shell, and the small things (a closed pipe, diagnose's
+prompt). Real uv into real venvs from local wheelhouses; the stand-in NVIDIA stack for detection.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.fixtures.state import REPO, last_json, run_cli
+from tests.fixtures.wheels import build_wheel
+from wizard.install.reach import find_unreachable, unreachable_advice
+from wizard.install.sources import check_graphcast_source, look_at_wheelhouse, merged_sources, read_identity
+from wizard.recipes.loader import get_recipe
+
+
+def _checkout(root: Path, name: str, version: str) -> Path:
+    """A source folder whose setup.py names `name` `version` (parsed by the wizard, never run)."""
+    root.mkdir(parents=True)
+    (root / "setup.py").write_text(f'from setuptools import setup\nsetup(\n    name="{name}",\n    version="{version}",\n)\n')
+    return root
+
+
+def _history(env: dict | None = None) -> list[dict]:
+    proc = run_cli("history", "--json", env=env)
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+# --- the GraphCast source, read without running it ----------------------------------------------------
+def test_the_real_checkouts_are_told_apart():
+    recipe = get_recipe("jax0.4.23-cpu")
+    sources = {"GC_WIZARD_GRAPHCAST_SRC": "graphcast 0.1.1", "GC_WIZARD_GRAPHCAST_V02_SRC": "graphcast 0.2"}
+    found = {var: os.environ.get(var) for var in sources}
+    if not all(found.values()):
+        pytest.skip("needs GraphCast checkouts: set GC_WIZARD_GRAPHCAST_SRC (v0.1.1) and GC_WIZARD_GRAPHCAST_V02_SRC")
+    right = check_graphcast_source(recipe, found["GC_WIZARD_GRAPHCAST_SRC"])
+    assert right.ok and right.identity.describe().startswith("graphcast 0.1.1")
+    wrong = check_graphcast_source(recipe, found["GC_WIZARD_GRAPHCAST_V02_SRC"])
+    assert not wrong.ok and "graphcast 0.2" in wrong.problem and "needs DeepMind's graphcast 0.1.1" in wrong.problem
+
+
+def test_sources_of_every_kind_are_read_and_judged(tmp_path):
+    recipe = get_recipe("jax0.4.23-cpu")
+    weathernext = check_graphcast_source(recipe, str(_checkout(tmp_path / "main", "weathernext", "0.3.1.dev")))
+    assert not weathernext.ok and "weathernext 0.3.1.dev" in weathernext.problem and "WeatherNext" in weathernext.problem
+    v02 = check_graphcast_source(recipe, str(build_wheel(tmp_path / "w", "graphcast", "0.2")))
+    assert not v02.ok and "graphcast 0.2 (a wheel)" in v02.problem
+    pypi = check_graphcast_source(recipe, "https://files.example/graphcast-1.0.0-py3-none-any.whl")
+    assert not pypi.ok and "PyPI's unrelated package" in pypi.problem
+    tag = check_graphcast_source(recipe, "graphcast @ git+https://github.com/google-deepmind/graphcast@v0.2")
+    assert not tag.ok and "graphcast 0.2 (a git URL)" in tag.problem
+    assert check_graphcast_source(recipe, recipe.graphcast.source).ok
+    good = check_graphcast_source(recipe, str(_checkout(tmp_path / "good", "graphcast", "0.1.1")))
+    assert good.ok and good.note is None
+    branch = check_graphcast_source(recipe, "git+https://github.com/google-deepmind/graphcast@main")
+    assert branch.ok and "could not read which version" in branch.note
+    sdist = tmp_path / "graphcast-0.1.1.tar.gz"
+    sdist.write_bytes(b"")
+    assert read_identity(str(sdist)).version == "0.1.1"
+
+
+def test_sources_come_from_the_environment_too():
+    src, links = merged_sources(None, ["/a"], {"GC_WIZARD_GRAPHCAST_SRC": "/gc", "GC_WIZARD_FIND_LINKS": "/b::/a:/c"})
+    assert src == "/gc" and links == ["/a", "/b", "/c"]
+    assert merged_sources("/mine", [], {"GC_WIZARD_GRAPHCAST_SRC": "/gc"})[0] == "/mine"
+
+
+def test_a_wheelhouse_says_how_many_pins_it_holds(tmp_path, tiny):
+    recipe = get_recipe("tiny-a", [str(tiny.recipes)])
+    house = look_at_wheelhouse(tiny.house.path, recipe)
+    assert house.covered == ("pkg-a",) and not house.missing and house.graphcast
+    assert "1 of 1 pins" in house.describe()
+
+
+def test_wrong_checkout_is_refused_before_anything_installs(tiny, tmp_path):
+    main = _checkout(tmp_path / "graphcast-main", "weathernext", "0.3.1.dev")
+    proc = run_cli("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
+                   str(tiny.house.path), "--offline", "--graphcast-src", str(main), "--no-verify")
+    assert proc.returncode == 2, proc.stderr
+    assert "weathernext 0.3.1.dev" in proc.stderr and "needs DeepMind's graphcast 0.1.1" in proc.stderr
+    assert "--force" in proc.stderr and "Traceback" not in proc.stderr
+    assert _history() == [] and not any((Path(os.environ["GC_WIZARD_HOME"]) / "envs").glob("*"))
+
+
+def test_force_installs_a_source_that_is_not_the_recipes(tiny, tmp_path):
+    other = build_wheel(tmp_path / "other", "graphcast", "0.2")
+    proc = run_cli("install", "tiny-a", "--yes", "--json", "--force", "--recipes-dir", str(tiny.recipes),
+                   "--find-links", str(tiny.house.path), "--offline", "--graphcast-src", str(other), "--no-verify")
+    assert proc.returncode == 0, proc.stderr
+    assert "--force: " in proc.stderr + proc.stdout and last_json(proc)["ok"]
+
+
+# --- incompatible means refused ------------------------------------------------------------------------
+def test_a_recipe_that_does_not_fit_is_refused_with_its_reasons(gpu_server, tiny):
+    gpu_server("no-nvidia")
+    proc = run_cli("install", "jax0.4.23-cuda12-cudnn89", "--yes")
+    assert proc.returncode == 2
+    assert "does not fit this machine" in proc.stderr and "no NVIDIA driver" in proc.stderr
+    assert "--force" in proc.stderr and _history() == []
+    plan = run_cli("plan", "jax0.4.23-cuda12-cudnn89", "--offline", "--graphcast-src", str(tiny.graphcast))
+    assert plan.returncode == 0, plan.stderr
+    assert plan.stdout.startswith("! jax0.4.23-cuda12-cudnn89 DOES NOT FIT THIS MACHINE")
+    assert "no NVIDIA driver" in plan.stdout.splitlines()[1]
+    as_json = last_json(run_cli("plan", "jax0.4.23-cuda12-cudnn89", "--json", "--offline", "--graphcast-src",
+                                str(tiny.graphcast)))
+    assert as_json["fits"] is False and as_json["reasons"]
+
+
+def test_an_answers_replay_of_a_recipe_that_does_not_fit_is_refused(gpu_server, tmp_path):
+    gpu_server("no-nvidia")
+    from wizard.after.answers import AnswerOptions, Answers, save_answers
+
+    answers = save_answers(tmp_path / "answers.json", Answers(recipe="jax0.4.23-cuda12-cudnn89", options=AnswerOptions()))
+    proc = run_cli("install", "--answers", str(answers), "--yes")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "does not fit this machine" in proc.stderr
+
+
+def test_force_installs_a_recipe_that_does_not_fit(tiny):
+    text = (tiny.recipes / "tiny-a.yaml").read_text().replace("os: [linux]", "os: [darwin]")
+    (tiny.recipes / "tiny-mac.yaml").write_text(text.replace("id: tiny-a", "id: tiny-mac"))
+    refused = run_cli("install", "tiny-mac", "--yes", *tiny.args())
+    assert refused.returncode == 2 and "runs on darwin only" in refused.stderr
+    proc, result = tiny.install("tiny-mac", "--force")
+    assert proc.returncode == 0 and result["ok"], proc.stderr
+
+
+# --- sources from the environment, in every command ------------------------------------------------------
+def test_plan_and_install_honour_the_environment_sources(tiny):
+    env = {"GC_WIZARD_GRAPHCAST_SRC": str(tiny.graphcast), "GC_WIZARD_FIND_LINKS": f"{tiny.house.path}:"}
+    plan = last_json(run_cli("plan", "tiny-a", "--json", "--offline", "--recipes-dir", str(tiny.recipes), env=env))
+    assert plan["graphcast"]["install"] == str(tiny.graphcast)
+    assert str(tiny.house.path) in plan["find_links"] and plan["graphcast_source"]["ok"]
+    assert plan["download"]["from_wheelhouse"] == 1 and plan["download"]["bytes"] > 0
+    proc = run_cli("install", "tiny-a", "--yes", "--json", "--offline", "--no-verify", "--recipes-dir",
+                   str(tiny.recipes), env=env)
+    assert proc.returncode == 0 and last_json(proc)["ok"], proc.stderr
+
+
+# --- an unreachable host names the fix ---------------------------------------------------------------------
+def test_the_installers_network_errors_name_host_and_role():
+    text = "\n".join([
+        "fatal: unable to access 'https://github.com/google-deepmind/graphcast/': Could not resolve host: github.com",
+        "error: Failed to read --find-links URL: https://storage.googleapis.com/jax-releases/jax_cuda_releases.html",
+        "  Caused by: dns error: failed to lookup address information: Name or service not known",
+        "Could not fetch URL https://pypi.org/simple/jax/: HTTPSConnectionPool(host='pypi.org', port=443): Max "
+        "retries exceeded (Caused by NewConnectionError('Failed to establish a new connection'))",
+        "fatal: unable to access 'https://github.com/deepmind/x/': Could not resolve proxy: proxy.lab.example",
+    ])
+    roles = {h.host: h.role for h in find_unreachable(text)}
+    assert roles == {"github.com": "graphcast", "storage.googleapis.com": "jax-releases", "pypi.org": "index",
+                     "proxy.lab.example": "proxy"}
+    advice = unreachable_advice(text, get_recipe("jax0.4.23-cuda12-cudnn89"))
+    assert "--graphcast-src" in advice and "git -C graphcast checkout v0.1.1" in advice
+    assert "pip download" in advice and "jaxlib==0.4.23+cuda12.cudnn89" in advice and "--find-links" in advice
+    assert "https_proxy" in advice
+    assert unreachable_advice("Successfully installed jax-0.4.23") == ""
+
+
+def test_an_unreachable_graphcast_host_is_named_with_the_fix(tiny):
+    proc = run_cli("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
+                   str(tiny.house.path), "--graphcast-src",
+                   "graphcast @ git+https://graphcast.invalid/google-deepmind/graphcast@v0.1.1", "--no-verify",
+                   env={"UV_OFFLINE": "0"})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "cannot reach graphcast.invalid" in proc.stderr
+    assert "--graphcast-src DIR" in proc.stderr and "git clone https://github.com/google-deepmind/graphcast" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_an_unreachable_index_is_named_with_the_wheelhouse_fix(tiny):
+    proc = run_cli("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
+                   "https://wheels.invalid/simple/", "--graphcast-src", str(tiny.graphcast), "--no-verify",
+                   env={"UV_INDEX_URL": "https://index.invalid/simple"})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert re.search(r"cannot reach [a-z.]*invalid", proc.stderr), proc.stderr
+    assert "pip download" in proc.stderr and "--find-links wheels --offline" in proc.stderr
+
+
+# --- the next step works as printed ----------------------------------------------------------------------
+def test_next_lines_work_pasted_into_a_new_login_shell(tiny, tmp_path):
+    proc, result = tiny.install("tiny-a")
+    assert proc.returncode == 0 and result["ok"]
+    text = run_cli("install", "tiny-b", "--yes", *tiny.args()).stdout
+    line = next(line for line in text.splitlines() if line.startswith("Next: "))
+    command = line[len("Next: "):].split("    #")[0].strip()
+    assert command.startswith('eval "$(') and command.endswith(' activate)"')
+    # A new login shell, as after the README's Quick start: the wizard's venv is not on PATH there.
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "PATH": "/usr/local/bin:/usr/bin:/bin", "GC_WIZARD_HOME": os.environ["GC_WIZARD_HOME"],
+           "TERM": "dumb"}
+    shell = subprocess.run(["bash", "-l", "-c", f'{command} && python -c "import sys; print(sys.prefix)"'],
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert shell.returncode == 0, shell.stderr
+    current = next(e for e in _history() if e["current"])
+    assert shell.stdout.strip().splitlines()[-1] == current["env"]
+    assert "command not found" not in shell.stderr
+
+
+# --- small things ------------------------------------------------------------------------------------------
+def test_a_closed_pipe_ends_quietly(gpu_server):
+    gpu_server("no-nvidia")
+    wizard = subprocess.Popen([sys.executable, "-m", "wizard", "--no-tui"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, cwd=REPO, text=True)
+    head = subprocess.run(["head", "-1"], stdin=wizard.stdout, capture_output=True, text=True, timeout=120)
+    wizard.stdout.close()
+    err = wizard.stderr.read()
+    assert wizard.wait(timeout=120) == 0, err
+    assert head.stdout.startswith("gc-wizard:") and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_diagnose_on_a_terminal_says_what_it_waits_for():
+    child = pexpect.spawn(sys.executable, ["-m", "wizard", "diagnose"], cwd=str(REPO), encoding="utf-8",
+                          timeout=30, env=dict(os.environ))
+    child.expect("paste the log, then press Ctrl-D")
+    child.sendline("jaxlib is version 0.4.1, but this version of jax requires version >= 0.4.23.")
+    time.sleep(0.2)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "jax and jaxlib" in child.before and child.exitstatus == 1

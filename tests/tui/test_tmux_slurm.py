@@ -1,0 +1,118 @@
+"""The app on a GPU-less "login node" of a real Slurm cluster, in tmux at 80×24: it offers the GPU node,
+detects there through srun, installs here, and runs the GraphCast check on the node."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.gpu import host_has_nvidia_driver
+from tests.fixtures.jaxenv import graphcast_src
+from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.wheels import build_wheel
+from tests.tui.test_tmux import Tmux, _wizard_env
+
+pytestmark = [pytest.mark.tmux, pytest.mark.slow,
+              pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
+
+TINY = """\
+schema: 1
+id: tiny-node
+title: Tiny stack checked on a node
+description: Tiny local wheels; GraphCast from a local wheel.
+backend: cpu
+preference: 0
+requirements: [pkg-a==1.0]
+find_links: [{house}]
+extra_index_urls: []
+graphcast:
+  source: graphcast @ file://{graphcast}
+  revision: 97d1ad50b0b7af4aaed7790167dffa769bae1f2c
+  version: 0.1.1
+machine: {{os: [linux], arch: [x86_64, aarch64], python: ">=3.10,<3.13"}}
+runtime_env: {{}}
+prompts: []
+notes: []
+disk_gib: 0.01
+"""
+
+
+@pytest.fixture
+def tmux():
+    session = Tmux()
+    yield session
+    session.close()
+
+
+def _app(tmux: Tmux, tmp_path: Path, slurm, recipes: Path) -> dict[str, str]:
+    if host_has_nvidia_driver():
+        pytest.skip("this host has a real NVIDIA driver, so the 'login node' would not be GPU-less")
+    env = {**_wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
+    tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes)], env)
+    screen = tmux.wait_for("Press g to detect", timeout=60)
+    assert "but Slurm is here (partitions: gpu)" in screen
+    tmux.keys("g")
+    screen = tmux.wait_for("read through srun", timeout=120)
+    assert f"Node            {slurm.node}" in screen and "A100-SXM4-80GB" in screen
+    return env
+
+
+def _pick(tmux: Tmux, recipes: Path, env: dict[str, str], recipe_id: str) -> None:
+    ids = [r["id"] for r in last_json(run_cli("--recipes-dir", str(recipes), "recipes", "--slurm", "--json",
+                                              env=env, timeout=120))]
+    tmux.keys("Enter")
+    tmux.wait_for("Choose a recipe")
+    tmux.keys("Home", *(["Down"] * ids.index(recipe_id)))
+    time.sleep(0.5)
+    tmux.keys("Enter")
+    screen = tmux.wait_for(f"What will run · {recipe_id}")
+    assert "then the GraphCast check on a GPU node of the default partition" in screen
+    tmux.keys("Enter")
+
+
+def test_the_app_offers_the_gpu_node_and_runs_the_check_there(tmux, tmp_path, slurm):
+    house = tmp_path / "house"
+    build_wheel(house, "pkg-a", "1.0")
+    graphcast = build_wheel(house, "graphcast", "0.1.1")
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "tiny-node.yaml").write_text(TINY.format(house=house, graphcast=graphcast))
+    env = _app(tmux, tmp_path, slurm, recipes)
+    _pick(tmux, recipes, env, "tiny-node")
+    # The tiny stack has no JAX: the check, run on the node, says so — and says where it ran.
+    screen = tmux.wait_for("Enter: what to do now", timeout=240)
+    assert "✗" in screen or "FAILED" in screen.upper()
+    history = json.loads(run_cli("history", "--json", env=env).stdout.splitlines()[-1])
+    (entry,) = [e for e in history if e["recipe"] == "tiny-node"]
+    assert entry["verify"]["node"] == slurm.node and entry["status"] == "failed"
+    assert "--job-name=gc-wizard-verify" in Path(entry["log"]).read_text()
+
+
+@pytest.mark.network
+def test_the_app_installs_here_and_verifies_on_the_node(tmux, tmp_path, slurm):
+    """The real CPU stack (a copy of the built-in recipe whose GraphCast is the local checkout)."""
+    src = graphcast_src()
+    if src is None:
+        pytest.skip("needs GraphCast's source: set GC_WIZARD_GRAPHCAST_SRC to a GraphCast v0.1.1 checkout")
+    from wizard.paths import builtin_recipes_dir
+
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    text = (builtin_recipes_dir() / "jax0.4.23-cpu.yaml").read_text()
+    pinned = "graphcast @ git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7af4aaed7790167dffa769bae1f2c"
+    assert pinned in text
+    (recipes / "jax0.4.23-cpu.yaml").write_text(text.replace(pinned, f"graphcast @ file://{src}"))
+    env = _app(tmux, tmp_path, slurm, recipes)
+    _pick(tmux, recipes, env, "jax0.4.23-cpu")
+    screen = tmux.wait_for(f"GraphCast runs on node {slurm.node} (checked through srun)", timeout=900)
+    tmux.keys("Enter")
+    screen = tmux.wait_for("gc-wizard · Done", timeout=30)
+    assert f"(checked on node {slurm.node} through srun)" in screen
+    tmux.keys("m")
+    tmux.wait_for("Module written", timeout=30)
+    assert list((Path(env["GC_WIZARD_HOME"]) / "modules" / "graphcast").glob("jax0.4.23-cpu.lua"))

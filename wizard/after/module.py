@@ -1,0 +1,144 @@
+"""Writes an Lmod (Lua) module file for an environment: `module use DIR; module load graphcast/<recipe>`.
+
+Why: cluster users load software with Lmod, not `eval`, and HPC centres publish module files beside
+Jupyter kernels. The module gives the same environment `gc-wizard activate` does, because it is
+computed by the same function (`wizard.after.activate.compute_activation`): the environment's `bin`
+first on PATH, `VIRTUAL_ENV`, the recipe's runtime variables from the env marker, PYTHONHOME unset, and
+the CUDA/cuDNN folders that would shadow the environment's own libraries taken off `LD_LIBRARY_PATH`
+and `PATH` (`remove_path`, each with the reason as a comment). The folders are decided when the file
+is written, from the writer's environment; the file also drops, at load time, any `LD_LIBRARY_PATH`
+folder holding a cuDNN/CUDA runtime soname (a `module load cuda` after writing it), checked with
+Lmod's own `isFile`. `family("graphcast")` keeps one GraphCast environment loaded at a time; unloading
+restores what `prepend_path`/`setenv` changed (Lmod does that itself).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from wizard import __version__, paths
+from wizard.after.activate import ACTIVE_VAR, compute_activation, read_marker, resolve_env
+from wizard.errors import OperationFailed, UserError
+
+FAMILY = "graphcast"
+#: Sonames whose presence in a folder marks it as a CUDA/cuDNN library folder at load time.
+LOAD_TIME_SONAMES = ("libcudnn.so.8", "libcudnn.so.9", "libcudart.so.11.0", "libcudart.so.12", "libcudart.so.13",
+                     "libcublas.so.11", "libcublas.so.12", "libcublas.so.13")
+_NAME_OK = re.compile(r"^[A-Za-z0-9._+-]+$")
+
+
+def default_dir() -> Path:
+    return paths.state_dir() / "modules"
+
+
+def lua_string(value: str) -> str:
+    """A Lua string literal; every byte that could end it or the line is escaped."""
+    out = []
+    for ch in value:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch < " " or ch == "\x7f":
+            out.append(f"\\{ord(ch):03d}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _comment(text: str) -> str:
+    return "-- " + "".join(ch if ch >= " " and ch != "\x7f" else "?" for ch in text)
+
+
+def module_name(env: Path, marker: Mapping[str, Any]) -> str:
+    version = str(marker.get("recipe") or env.name)
+    version = re.sub(r"[^A-Za-z0-9._+-]+", "-", version).strip("-.") or "env"
+    return f"{FAMILY}/{version}"
+
+
+def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> str:
+    """The Lua module file for `env` (nothing written)."""
+    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    marker = read_marker(env_path)
+    act = compute_activation(env_path, environ, marker)
+    recipe = str(marker.get("recipe") or env_path.name)
+    title = str(marker.get("title") or recipe)
+    verified = marker.get("verified")
+    state = f"verified {str(verified)[:10]}" if verified else "NOT verified"
+    lines = [
+        _comment(f"{module_name(env_path, marker)}: GraphCast environment {env_path}"),
+        _comment(f"written by gc-wizard {__version__} (`gc-wizard module install`); recipe {recipe}, {state}"),
+        f"whatis({lua_string(f'Name: GraphCast ({recipe})')})",
+        f"whatis({lua_string(f'Description: {title} ({state})')})",
+        "help(" + lua_string(
+            f"GraphCast environment {env_path}\nrecipe {recipe}: {title} ({state}).\n"
+            "Loading puts its Python first on PATH, sets the recipe's runtime variables and takes folders "
+            "with other CUDA/cuDNN libraries off LD_LIBRARY_PATH and PATH, as `gc-wizard activate` does.") + ")",
+        f"family({lua_string(FAMILY)})",
+        f"local env = {lua_string(str(env_path))}",
+        'if mode() == "load" and not isDir(pathJoin(env, "bin")) then',
+        '  LmodError("the GraphCast environment " .. env .. " no longer exists; run gc-wizard rollback or '
+        'gc-wizard install, then gc-wizard module install again")',
+        "end",
+        "",
+        _comment("CUDA/cuDNN folders that would shadow the environment's own libraries (as gc-wizard activate):"),
+    ]
+    for removal in act.removals:
+        if removal.variable in ("LD_LIBRARY_PATH", "PATH") and removal.folder != str(env_path / "bin"):
+            lines.append(_comment(f"{removal.folder}: {removal.reason}"))
+            lines.append(f"remove_path({lua_string(removal.variable)}, {lua_string(removal.folder)})")
+    sonames = ", ".join(lua_string(s) for s in LOAD_TIME_SONAMES)
+    lines += [
+        _comment("and any such folder that is on LD_LIBRARY_PATH now (e.g. a CUDA module loaded later):"),
+        'if mode() == "load" then',
+        f"  local sonames = {{{sonames}}}",
+        '  for dir in string.gmatch(os.getenv("LD_LIBRARY_PATH") or "", "[^:]+") do',
+        "    for _, so in ipairs(sonames) do",
+        "      if isFile(pathJoin(dir, so)) then",
+        '        remove_path("LD_LIBRARY_PATH", dir)',
+        "        break",
+        "      end",
+        "    end",
+        "  end",
+        "end",
+        "",
+        'prepend_path("PATH", pathJoin(env, "bin"))',
+        'setenv("VIRTUAL_ENV", env)',
+        f'setenv({lua_string(ACTIVE_VAR)}, env)',
+    ]
+    if "PYTHONHOME" in act.unset:
+        lines.append('unsetenv("PYTHONHOME")')
+    runtime = marker.get("runtime_env") or {}
+    if isinstance(runtime, Mapping) and runtime:
+        lines.append(_comment("the recipe's runtime variables"))
+        for name in runtime:
+            name = str(name)
+            if name in act.set and name not in ("PATH", "LD_LIBRARY_PATH", "VIRTUAL_ENV", ACTIVE_VAR):
+                lines.append(f"setenv({lua_string(name)}, {lua_string(act.set[name])})")
+    return "\n".join(lines) + "\n"
+
+
+def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.PathLike[str] | None = None, *,
+                   environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Write `<folder>/graphcast/<recipe>.lua` for `env` (default: the current environment)."""
+    env_path = resolve_env(env)
+    marker = read_marker(env_path)
+    name = module_name(env_path, marker)
+    root = Path(os.path.abspath(os.path.expanduser(str(folder)))) if folder else default_dir()
+    if root.exists() and not root.is_dir():
+        raise UserError(f"--dir {root} is a file, not a folder.")
+    target = root / f"{name}.lua"
+    text = module_text(env_path, environ=environ)
+    replaced = target.exists()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.parent / f".{target.name}.partial"
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)
+    except OSError as exc:
+        raise OperationFailed(f"cannot write the module file {target}: {exc.strerror or exc}.") from None
+    return {"ok": True, "module": name, "path": str(target), "dir": str(root), "env": str(env_path),
+            "replaced": replaced, "verified": marker.get("verified"),
+            "use": f"module use {root}; module load {name}"}

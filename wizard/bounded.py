@@ -1,0 +1,171 @@
+"""Reads the files a user or another program hands the wizard with limits, so a bad one is a sentence.
+
+Recipe, answers, facts and history files come from other people, other machines and older or newer
+wizards. Read naively, a 2 GB file, a YAML "billion laughs" alias bomb or ten thousand nested
+brackets end in `MemoryError` or `RecursionError` — a traceback and, in an install, a lost run. So
+every such file is read here: a size cap per kind of file (checked before the whole file is read), a
+UTF-8 BOM accepted (editors on other systems write one), YAML aliases refused (no recipe or answers
+file needs one, and they are how the bombs expand), nesting deeper than any real file has refused
+with the line it happens on, and — where a repeated key would silently win — duplicate JSON keys
+named with both lines.
+
+Every function raises `ParseLimitError` (a `ValueError`) whose text is a sentence *without* the file
+name; callers prefix the file and choose the exit code (a user's file: 2; the state's history: set
+aside, see `wizard.history.store`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+#: Size caps, in bytes. The real files are a few KiB (recipes, answers), tens of KiB (facts) and,
+#: for a history of years of installs, a few MiB.
+RECIPE_BYTES = 256 * 1024
+ANSWERS_BYTES = 256 * 1024
+FACTS_BYTES = 8 * 1024 * 1024
+HISTORY_BYTES = 32 * 1024 * 1024
+MARKER_BYTES = 1024 * 1024
+#: How much of a log the report and the history read (the end of the file).
+LOG_TAIL_BYTES = 256 * 1024
+#: Nesting: a recipe is 4 levels deep, facts and history about 6.
+YAML_DEPTH = 20
+JSON_DEPTH = 64
+
+BOM = "\ufeff"
+
+
+class ParseLimitError(ValueError):
+    """A file over a limit or malformed in a way that would hurt to parse; the text is one sentence."""
+
+
+def _size_text(n: int) -> str:
+    return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n // 1024} KiB"
+
+
+def read_text(path: str | os.PathLike[str], limit: int) -> str:
+    """The file's text: at most `limit` bytes, UTF-8 (a BOM is dropped). OSError passes through."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ParseLimitError(f"it is larger than {_size_text(limit)}, far more than such a file ever holds")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseLimitError(f"it is not a text file (not UTF-8 at byte {exc.start})") from None
+    return text[1:] if text.startswith(BOM) else text
+
+
+def strip_bom(text: str) -> str:
+    return text[1:] if text.startswith(BOM) else text
+
+
+def check_yaml(text: str, *, max_depth: int = YAML_DEPTH) -> None:
+    """Refuse YAML aliases and nesting deeper than `max_depth`, before anything is built from it.
+
+    Runs libyaml's event parser (no recursion, no objects built); a YAML syntax error passes through as
+    `yaml.YAMLError` for the caller's own message.
+    """
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.AliasEvent):
+            raise ParseLimitError(f"line {event.start_mark.line + 1} uses a YAML alias (*{event.anchor}); "
+                                  "aliases are not allowed here, write the value out")
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > max_depth:
+                raise ParseLimitError(f"line {event.start_mark.line + 1} is nested more than {max_depth} levels "
+                                      "deep; no valid file is")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+
+
+class _Duplicate(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+def _key_lines(text: str, key: str) -> list[int]:
+    pattern = re.compile(re.escape(json.dumps(key)) + r"\s*:")
+    return [text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(text)]
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of parsed JSON, stopping as soon as `limit` is passed."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if deepest > limit:
+                return deepest
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def loads_json(text: str, *, max_depth: int = JSON_DEPTH, duplicates: bool = False) -> Any:
+    """`json.loads` that turns the ways a hostile file hurts into `ParseLimitError` sentences.
+
+    `duplicates=True` refuses a key that appears twice in one object, naming both lines.
+    A plain syntax error stays a `json.JSONDecodeError` (a ValueError) for the caller's own message.
+    """
+    text = strip_bom(text)
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicates if duplicates else None)
+    except _Duplicate as dup:
+        lines = _key_lines(text, dup.key)
+        where = f" (lines {lines[0]} and {lines[1]})" if len(lines) >= 2 else ""
+        raise ParseLimitError(f"the key {json.dumps(dup.key)} appears twice in one object{where}; "
+                              "keep one") from None
+    except RecursionError:
+        raise ParseLimitError(f"it is nested more than {max_depth} levels deep; no valid file is") from None
+    if _depth(value, max_depth) > max_depth:
+        raise ParseLimitError(f"it is nested more than {max_depth} levels deep; no valid file is")
+    return value
+
+
+def read_tail(path: str | os.PathLike[str], limit: int = LOG_TAIL_BYTES) -> str:
+    """The last `limit` bytes of a regular file as text (undecodable bytes replaced)."""
+    with open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        handle.seek(max(0, size - limit))
+        data = handle.read(limit)
+    return data.decode("utf-8", errors="replace")
+
+
+def is_regular_file_under(path: str | os.PathLike[str], folder: str | os.PathLike[str]) -> bool:
+    """Whether `path` is a regular file (not a link, device or FIFO) inside `folder`.
+
+    For paths read from a state file: a history entry's `log` must be one of the wizard's own logs,
+    never `/etc/shadow`, a FIFO that blocks the reader, or a link out of the folder.
+    """
+    import stat
+
+    try:
+        candidate = Path(path)
+        if not candidate.is_absolute():
+            return False
+        info = os.lstat(candidate)
+        if not stat.S_ISREG(info.st_mode):
+            return False
+        root = Path(folder).resolve()
+        return root in candidate.resolve().parents
+    except (OSError, ValueError):
+        return False

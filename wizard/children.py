@@ -1,0 +1,106 @@
+"""Makes the wizard's child processes die with it, even when it is killed outright.
+
+Shared by every stage that starts a process (interpreter probes, installers, the GraphCast probe,
+uv's freeze/sync), so it lives beside `wizard.paths` and `wizard.lock`, outside the stage layers.
+"""
+
+from __future__ import annotations
+
+import os
+
+_PR_SET_PDEATHSIG = 1
+_prctl = None
+
+
+def _load_prctl():
+    global _prctl
+    if _prctl is None:
+        try:
+            import ctypes
+
+            _prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):  # not Linux: the child then outlives a killed wizard
+            _prctl = False
+    return _prctl
+
+
+def die_with_parent(then=None):
+    """A `preexec_fn` that makes the child get SIGKILL when the wizard dies, even by SIGKILL.
+
+    Why: a wizard killed outright (`kill -9`, the OOM killer, a Slurm job hitting its limit) runs no
+    clean-up, and a GraphCast probe left running holds GPU memory on a shared server for as long as
+    its jit init takes. Linux's parent-death signal (`prctl(PR_SET_PDEATHSIG)`) is delivered when the
+    thread that started the child exits; the wizard's runner and probe wait for their child on that
+    same thread, so it outlives the child in every normal run. If the wizard died between the fork and
+    the prctl the child exits at once. `then` is another preexec function to run afterwards.
+    """
+    prctl = _load_prctl()  # resolved before the fork: the child only calls it
+    parent = os.getpid()
+
+    def preexec() -> None:
+        if prctl:
+            prctl(_PR_SET_PDEATHSIG, 9, 0, 0, 0)
+            if os.getppid() != parent:
+                os._exit(1)
+        if then is not None:
+            then()
+
+    return preexec
+
+
+# --------------------------------------------------------------------------- short helpers, stoppable
+
+_running: set = set()
+_stopping = False
+_lock = None
+
+
+def _registry_lock():
+    global _lock
+    if _lock is None:
+        import threading
+
+        _lock = threading.Lock()
+    return _lock
+
+
+def run_capture(argv: list[str], *, timeout: float, **kwargs):
+    """`subprocess.run(argv, capture_output=True, text=True, timeout=...)` for short helper processes
+    started from worker threads (interpreter probes), which `stop_all` can end from any thread: a
+    signal in the main thread must not wait for a probe's own timeout."""
+    import subprocess
+
+    with _registry_lock():
+        if _stopping:
+            raise OSError("the wizard is stopping")
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=die_with_parent(), **kwargs)
+        _running.add(proc)
+    try:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+    finally:
+        with _registry_lock():
+            _running.discard(proc)
+
+
+def stop_all() -> None:
+    """Kill every helper `run_capture` is running (from any thread), and start no more."""
+    global _stopping
+    with _registry_lock():
+        _stopping = True
+        procs = list(_running)
+    for proc in procs:
+        try:
+            proc.kill()
+        except OSError:
+            pass

@@ -1,0 +1,120 @@
+"""`gc-wizard lock`, `gc-wizard bundle` and `gc-wizard module install`: the lab admin's commands.
+
+Rendering only; the work is in `wizard.install.lockfile`, `wizard.install.bundle` and
+`wizard.after.module` (see their docstrings for why each exists).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from wizard.commands.output import emit_json, say
+from wizard.errors import UserError
+
+
+def run_lock(args: argparse.Namespace) -> int:
+    from wizard.install.lockfile import check_python_version, compile_lock, default_lock_name
+    from wizard.recipes.loader import get_recipe
+
+    recipe = get_recipe(args.recipe, args.recipes_dir)
+    python = check_python_version(recipe, args.python)
+    out = Path(args.out).expanduser() if args.out else Path.cwd() / default_lock_name(recipe.id)
+    if not args.json:
+        say(f"Resolving recipe {recipe.id} for Python {python}" + (f" on {args.platform}" if args.platform else "")
+            + " with hashes …")
+    result = compile_lock(recipe, out, python_version=python, platform=args.platform,
+                          find_links=list(args.find_links or []), offline=bool(args.offline))
+    if args.json:
+        emit_json(result.to_dict())
+        return 0
+    say(f"Wrote {result.path} ({result.format}): {len(result.packages)} packages, each with its sha256.")
+    say(f"Install from it:  gc-wizard install {recipe.id} --lock {result.path}")
+    return 0
+
+
+def run_bundle(args: argparse.Namespace) -> int:
+    from wizard.install.bundle import make_bundle
+    from wizard.install.lockfile import check_python_version
+    from wizard.install.plan import graphcast_install_arg
+    from wizard.recipes.loader import get_recipe
+
+    recipe = get_recipe(args.recipe, args.recipes_dir)
+    python = check_python_version(recipe, args.python)
+    source = graphcast_install_arg(recipe, args.graphcast_src)
+    if " @ " in source:
+        source = source.split(" @ ", 1)[1]
+    out = Path(args.out).expanduser().absolute()
+    log = sys.stderr if args.json else sys.stdout
+    log.write(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}\n")
+    manifest = make_bundle(recipe, out, python_version=python, graphcast_src=source,
+                           find_links=list(args.find_links or []),
+                           on_line=lambda line: (log.write(f"    {line}\n"), log.flush()))
+    size = sum(f["size"] for f in manifest["files"]) / 2**20
+    if args.json:
+        emit_json({"ok": True, "bundle": str(out), **{k: manifest[k] for k in ("recipe", "python", "graphcast")},
+                   "files": len(manifest["files"]), "mib": round(size, 1), "seconds": manifest["seconds"]})
+        return 0
+    say(f"Bundle ready: {out} ({len(manifest['files'])} files, {size:.0f} MiB, GraphCast {manifest['graphcast']['wheel']}).")
+    say(f"On the offline machine:  gc-wizard install {recipe.id} --bundle {out}")
+    return 0
+
+
+def run_module(args: argparse.Namespace) -> int:
+    from wizard.after.module import module_install
+
+    if args.action != "install":
+        raise UserError(f"unknown module action {args.action!r}; use: gc-wizard module install")
+    result = module_install(args.env, args.dir)
+    if args.json:
+        emit_json(result)
+        return 0
+    say(f"{'Updated' if result['replaced'] else 'Wrote'} the Lmod module {result['module']}: {result['path']}")
+    if not result.get("verified"):
+        say("  note: this environment has not passed the GraphCast check yet (gc-wizard verify).")
+    say(f"Use it:  {result['use']}")
+    say(f"  (add `module use {result['dir']}` to ~/.bashrc to find it in every shell)")
+    return 0
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    from wizard.commands import options
+
+    lock = options.add_command(sub, "lock", "write a recipe's full closure with sha256 hashes (pylock.toml or "
+                               "requirements.txt)", "gc-wizard lock jax0.4.23-cpu --python 3.11 --out pylock.cpu.toml",
+                               run_lock)
+    lock.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
+    lock.add_argument("--python", metavar="X.Y", help="the Python version to lock for (default: the wizard's own, "
+                      "if the recipe allows it)")
+    lock.add_argument("--platform", metavar="TAG", help="lock for another platform, as uv names it "
+                      "(e.g. x86_64-manylinux_2_28, aarch64-manylinux_2_28)")
+    lock.add_argument("--out", metavar="FILE", help="pylock.NAME.toml (PEP 751) or FILE.txt (requirements with "
+                      "hashes); default: pylock.RECIPE.toml in this folder")
+    lock.add_argument("--find-links", action="append", default=[], metavar="DIR",
+                      help="a folder of wheels to resolve from as well (repeatable)")
+    lock.add_argument("--offline", action="store_true", help="resolve from local wheels and uv's cache only")
+    options.json_option(lock)
+
+    bundle = options.add_command(sub, "bundle", "gather every wheel of a recipe, GraphCast built as a wheel and a "
+                                 "hashed manifest, for servers without internet",
+                                 "gc-wizard bundle jax0.4.23-cpu --out /shared/gc-bundle --graphcast-src ~/graphcast",
+                                 run_bundle)
+    bundle.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
+    bundle.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder for the bundle")
+    bundle.add_argument("--python", metavar="X.Y", help="the target's Python version (default: the wizard's own)")
+    bundle.add_argument("--graphcast-src", metavar="SRC",
+                        help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the recipe's pin)")
+    bundle.add_argument("--find-links", action="append", default=[], metavar="DIR",
+                        help="a folder of wheels to take packages from as well (repeatable)")
+    options.json_option(bundle)
+
+    module = options.add_command(sub, "module", "write an Lmod module file for the environment "
+                                 "(module load graphcast/RECIPE)", "gc-wizard module install --dir ~/modulefiles",
+                                 run_module)
+    module.add_argument("action", choices=["install"], help="install: write the module file")
+    options.env_option(module, "the environment (default: the current one)")
+    module.add_argument("--dir", metavar="DIR", help="the module folder for `module use` (default: the state "
+                        "folder's modules/)")
+    options.json_option(module)
+    return [lock, bundle, module]

@@ -1,0 +1,161 @@
+"""Turns signals and machine faults into the CLI's promised endings: a clean stop, one sentence, one JSON line.
+
+Why in the face and not the core: the exit status (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP,
+docs/interface.md "Exit status") and the last JSON line are the command line's contract.
+
+Signals: Slurm's `scancel`, `timeout` and systemd send SIGTERM, a dropped SSH session SIGHUP. All
+three become `Stopped` (a `KeyboardInterrupt`, so every `finally` and every `except
+KeyboardInterrupt` already written for Ctrl-C runs: the GraphCast probe's process group is killed,
+a subprocess is killed by `subprocess.run`, the runner stops its step's whole tree). Only the first
+signal raises; later ones are remembered but do not interrupt the clean-up they would otherwise
+break. Commands that run their work on a worker thread (install) install their own handlers that set
+a cancel event instead, and read `signal_exit` for their status.
+
+Faults: a state folder on a full disk, a read-only mount, one owned by someone else or a path that is
+a file surface as `OSError` anywhere in the core; `describe_os_error` says which in one sentence that
+names the path and what to do.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import sys
+from typing import Any
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_NAMES = {signal.SIGINT: "Ctrl-C (SIGINT)", signal.SIGTERM: "SIGTERM", signal.SIGHUP: "a hang-up (SIGHUP)"}
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop signal arrived; `exit_code` is 128 + its number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+    @property
+    def what(self) -> str:
+        return _NAMES.get(self.signum, f"signal {self.signum}")
+
+
+_received: list[int] = []
+
+
+def signal_exit(default: int = 130) -> int:
+    """The exit status for a cancelled command: 128 + the first stop signal received, else `default`."""
+    return 128 + _received[0] if _received else default
+
+
+def received() -> int | None:
+    return _received[0] if _received else None
+
+
+def note_signal(signum: int) -> None:
+    """Remember a stop signal (for handlers that cancel instead of raising)."""
+    _received.append(signum)
+
+
+def _raise_once(signum: int, _frame: Any) -> None:
+    first = not _received
+    _received.append(signum)
+    if first:
+        raise Stopped(signum)
+
+
+def install_handlers() -> None:
+    """SIGINT, SIGTERM and SIGHUP raise `Stopped` in the main thread, once."""
+    for sig in SIGNALS:
+        try:
+            signal.signal(sig, _raise_once)
+        except (OSError, ValueError):  # not the main thread, or an odd platform
+            pass
+
+
+_FAULTS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "your disk quota is used up",
+    errno.EROFS: "it is on a read-only file system",
+    errno.EACCES: "you do not have permission to write there",
+    errno.EPERM: "you do not have permission to change it",
+    errno.ENOTDIR: "a part of that path is a file, not a folder",
+    errno.EEXIST: "something that is not a folder is already there",
+    errno.EISDIR: "it is a folder where a file was expected",
+    errno.ENOENT: "it does not exist",
+    errno.ELOOP: "it is a loop of symbolic links",
+    errno.ENAMETOOLONG: "the path is too long",
+    errno.EMFILE: "too many files are open",
+    errno.EIO: "the disk reported an input/output error",
+}
+_FIXES = {
+    errno.ENOSPC: "free some space there, or point GC_WIZARD_HOME at another disk",
+    errno.EDQUOT: "free some space there, or point GC_WIZARD_HOME at another disk",
+    errno.EROFS: "point GC_WIZARD_HOME at a writable folder",
+    errno.EACCES: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
+    errno.EPERM: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
+    errno.ENOTDIR: "move that file away, or point GC_WIZARD_HOME elsewhere",
+    errno.EEXIST: "move it away, or point GC_WIZARD_HOME elsewhere",
+}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One or two sentences for an OSError: which path, what is wrong with it, what to do."""
+    from wizard import paths
+
+    where = exc.filename or ""
+    what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
+    fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
+    state = str(paths.state_dir())
+    if where and str(where).startswith(state):
+        return f"gc-wizard cannot use its state folder {state}: {what} ({where}). To go on, {fix}."
+    if where:
+        return f"gc-wizard cannot use {where}: {what}. To go on, {fix}."
+    return f"gc-wizard hit a file system error: {what}. To go on, {fix}."
+
+
+def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:
+    """The interface's failure line: `{"ok": false, "error": "...", "exit": N}` as the last stdout line."""
+    try:
+        sys.stdout.write(json.dumps({"ok": False, "error": message, "exit": exit_code, **fields},
+                                    ensure_ascii=False, default=str) + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):  # stdout closed (a dropped session): nothing left to tell
+        pass
+
+
+def say_error(message: str) -> None:
+    from wizard.security import strip_terminal_escapes
+
+    try:
+        sys.stderr.write(f"gc-wizard: {strip_terminal_escapes(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def ignore_further_signals() -> None:
+    """While the CLI prints its last words: a second signal must not turn them into a traceback."""
+    for sig in SIGNALS:
+        try:
+            signal.signal(sig, lambda signum, _frame: _received.append(signum))
+        except (OSError, ValueError):
+            pass
+
+
+def exit_quietly(code: int) -> int:
+    """Flush what can be flushed; a closed stdout (the terminal went away) is not an error now."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            try:  # stop the interpreter's own flush at exit from printing "Exception ignored"
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+            except (OSError, ValueError):
+                pass
+    return code

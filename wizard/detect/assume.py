@@ -1,0 +1,90 @@
+"""Plans for a GPU that is not here: `--assume-driver VERSION [--assume-cc X.Y]`.
+
+Why: on a login node without Slurm access, or when an admin prepares a node before its GPUs arrive,
+no probe can read a driver — and then only the CPU recipe fits. Conda users set `CONDA_OVERRIDE_CUDA`
+for the same reason. Unlike `GC_WIZARD_CUDA_DRIVER_VERSION` (source "profile", which only overrides
+the CUDA version), an assumed driver comes with an assumed GPU so that GPU recipes can match at all,
+and every assumed fact says `source: "assumed"`, with a warning, so nobody mistakes it for a reading.
+The driver's newest CUDA version comes from `wizard/data/driver_cuda.yaml`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from packaging.version import InvalidVersion, Version
+
+from wizard.detect.facts import DetectWarning, Driver, Facts, Gpu
+from wizard.errors import UserError
+
+SOURCE = "assumed"
+_TABLE = Path(__file__).resolve().parents[1] / "data" / "driver_cuda.yaml"
+#: Warnings that describe the driver this machine lacks; they do not apply to the assumed one.
+_REPLACED_WARNINGS = ("no_nvidia_driver", "driver_not_loaded", "driver_library_mismatch", "driver_override")
+
+
+@lru_cache(maxsize=1)
+def _rows() -> tuple[tuple[Version, str], ...]:
+    rows = yaml.safe_load(_TABLE.read_text(encoding="utf-8"))
+    return tuple(sorted(((Version(r["driver_min"]), str(r["cuda"])) for r in rows), reverse=True))
+
+
+def parse_driver(value: str) -> Version:
+    text = (value or "").strip()
+    if not re.fullmatch(r"\d{3}(\.\d+){0,2}", text):
+        raise UserError(f"--assume-driver {value!r} is not an NVIDIA driver version like 535.104.05 or 550.")
+    try:
+        return Version(text)
+    except InvalidVersion:
+        raise UserError(f"--assume-driver {value!r} is not an NVIDIA driver version like 535.104.05.") from None
+
+
+def cuda_for_driver(value: str) -> str:
+    """The newest CUDA version driver `value` supports ("535.104.05" -> "12.2")."""
+    version = parse_driver(value)
+    if len(version.release) == 1:  # "535" means the 535 branch: its first release
+        version = Version(f"{version.release[0]}.999")
+    for minimum, cuda in _rows():
+        if version >= minimum:
+            return cuda
+    oldest = _rows()[-1]
+    raise UserError(f"--assume-driver {value}: driver branches older than {oldest[0]} (CUDA {oldest[1]}) run no "
+                    "recipe gc-wizard knows.")
+
+
+def parse_cc(value: str | None) -> str | None:
+    if value is None:
+        return None
+    text = value.strip()
+    if not re.fullmatch(r"\d{1,2}\.\d", text):
+        raise UserError(f"--assume-cc {value!r} is not a compute capability like 8.0 (A100) or 9.0 (H100).")
+    return text
+
+
+def assume(facts: Facts, driver: str, cc: str | None = None) -> Facts:
+    """`facts` with the driver (and one GPU) replaced by assumed ones, marked as such."""
+    cuda = cuda_for_driver(driver)
+    cc = parse_cc(cc)
+    gpu_name = "assumed GPU" if cc else "assumed GPU (compute capability not given)"
+    gpus = (Gpu(index=0, name=gpu_name, memory_total_mib=None, compute_capability=cc, source=SOURCE),)
+    warning = DetectWarning("assumed_driver", (
+        f"Planning for NVIDIA driver {driver} (CUDA up to {cuda})"
+        + (f" and a GPU of compute capability {cc}" if cc else "")
+        + f" that {facts.host or 'this machine'} does not have (--assume-driver). Nothing was read from a GPU; "
+        "verify on the GPU node before relying on it (gc-wizard verify --slurm)."))
+    kept = tuple(w for w in facts.warnings if w.id not in _REPLACED_WARNINGS)
+    return dataclasses.replace(facts, driver=Driver(version=driver, cuda_driver_version=cuda, source=SOURCE),
+                               gpus=gpus, warnings=(warning, *kept))
+
+
+def check_options(driver: str | None, cc: str | None) -> None:
+    """Bad combinations as a UserError before anything runs."""
+    if cc is not None and driver is None:
+        raise UserError("--assume-cc needs --assume-driver (the driver the assumed GPU runs under).")
+    if driver is not None:
+        cuda_for_driver(driver)
+        parse_cc(cc)

@@ -1,0 +1,222 @@
+"""Offline bundles: every wheel a recipe needs for one Python on one platform, GraphCast built as a
+wheel, a hashed lock and a manifest — a folder to carry to a machine that never reaches the internet.
+
+Why: GPU nodes and air-gapped servers often cannot download anything, and an admin wants the same
+bytes on each. `make_bundle` runs where there is internet: it resolves the recipe with hashes
+(`wizard.install.lockfile`, requirements format, because it names no download location, so the lock
+works wherever the folder is copied), downloads exactly those files with `pip download
+--only-binary=:all: --require-hashes` (pip checks each hash as it downloads), builds GraphCast from its
+source with `pip wheel --no-deps`, and writes `manifest.json` with every file's sha256.
+
+`check_bundle` runs on the target before anything is installed: the manifest must be for this
+recipe, every file must still hash to what the manifest says, the Python version must match, and
+every locked package must have a wheel this machine can install (its tags). Anything missing is
+named in one sentence, so "the bundle was made for another machine" is said up front instead of as
+an installer error halfway through. The install itself then runs with `--offline` and the bundle as
+the only package source (`wizard.install.plan`), checking the lock's hashes again.
+"""
+
+from __future__ import annotations
+
+import json
+import platform as host_platform
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from packaging.tags import Tag, compatible_tags, cpython_tags
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+
+from wizard.errors import OperationFailed, UserError
+from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
+from wizard.recipes.loader import Recipe
+
+MANIFEST = "manifest.json"
+LOCK = "requirements.txt"
+WHEELS = "wheels"
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A checked bundle folder, ready to install from."""
+
+    root: Path
+    manifest: dict[str, Any]
+
+    @property
+    def wheels(self) -> Path:
+        return self.root / WHEELS
+
+    @property
+    def lock(self) -> Path:
+        return self.root / LOCK
+
+    @property
+    def graphcast_wheel(self) -> Path:
+        return self.wheels / self.manifest["graphcast"]["wheel"]
+
+    @property
+    def python(self) -> str:
+        return str(self.manifest["python"])
+
+
+def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
+    if on_line:
+        on_line("$ " + " ".join(argv))
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
+    except OSError as exc:
+        raise OperationFailed(f"cannot {what}: {exc}") from None
+    if on_line:
+        for line in (proc.stdout + proc.stderr).splitlines():
+            if line.strip():
+                on_line(line)
+    if proc.returncode != 0:
+        said = "\n  ".join([line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()][-10:])
+        raise OperationFailed(f"could not {what}:\n  {said}")
+
+
+def _pip() -> list[str]:
+    try:
+        import pip  # noqa: F401  (only to learn whether `python -m pip` works)
+    except ImportError:
+        raise UserError(f"gc-wizard bundle downloads with pip, which is not installed for {sys.executable}; "
+                        f"install it there (`{sys.executable} -m ensurepip`).") from None
+    return [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+
+
+def _platform_info() -> dict[str, Any]:
+    libc, version = host_platform.libc_ver()
+    return {"os": sys.platform, "arch": host_platform.machine(), "glibc": version if libc == "glibc" else None}
+
+
+def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
+                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None) -> dict[str, Any]:
+    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
+    started = time.monotonic()
+    out = Path(out).expanduser().absolute()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UserError(f"--out {out} must be a new or empty folder.")
+    wheels = out / WHEELS
+    wheels.mkdir(parents=True, exist_ok=True)
+    try:
+        lock = compile_lock(recipe, out / LOCK, python_version=python_version, find_links=find_links,
+                            fmt=REQUIREMENTS)
+        links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
+        indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
+        _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",
+              python_version, "--dest", str(wheels), *links, *indexes, "-r", str(lock.path)],
+             f"download the wheels of recipe {recipe.id}", timeout, on_line)
+        src = Path(graphcast_src)
+        if src.is_file() and src.name.endswith(".whl"):
+            shutil.copy2(src, wheels / src.name)
+            built = wheels / src.name
+        else:
+            before = set(wheels.iterdir())
+            _run([*_pip(), "wheel", "--no-deps", "--wheel-dir", str(wheels), *links, graphcast_src],
+                 f"build GraphCast from {graphcast_src} as a wheel", timeout, on_line)
+            new = [p for p in set(wheels.iterdir()) - before if p.name.endswith(".whl")]
+            if len(new) != 1:
+                raise OperationFailed(f"building GraphCast from {graphcast_src} gave {len(new)} wheels, not one.")
+            built = new[0]
+    except BaseException:
+        shutil.rmtree(out / WHEELS, ignore_errors=True)
+        (out / LOCK).unlink(missing_ok=True)
+        raise
+    files = [{"name": f"{WHEELS}/{p.name}", "sha256": sha256_file(p), "size": p.stat().st_size}
+             for p in sorted(wheels.iterdir()) if p.is_file()]
+    files.append({"name": LOCK, "sha256": sha256_file(out / LOCK), "size": (out / LOCK).stat().st_size})
+    manifest = {
+        "format": FORMAT, "recipe": recipe.id, "title": recipe.title, "python": python_version,
+        "platform": _platform_info(), "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "lock": LOCK, "packages": lock.packages,
+        "graphcast": {"wheel": built.name, "source": graphcast_src, "version": recipe.graphcast.version},
+        "files": files, "seconds": round(time.monotonic() - started, 1),
+    }
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
+
+def read_manifest(root: Path) -> dict[str, Any]:
+    if not root.is_dir():
+        raise UserError(f"--bundle {root}: no such folder.")
+    path = root / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"--bundle {root}: no {MANIFEST} there; make a bundle with `gc-wizard bundle RECIPE "
+                        "--out DIR`.") from None
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise UserError(f"--bundle {root}: {MANIFEST} cannot be read ({exc}).") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), list):
+        raise UserError(f"--bundle {root}: {MANIFEST} is not a gc-wizard bundle manifest (format {FORMAT}).")
+    return data
+
+
+def machine_tags(python_version: str) -> set[Tag]:
+    """The wheel tags a CPython `python_version` on this machine installs (packaging's own rules)."""
+    major, minor = (int(p) for p in python_version.split(".")[:2])
+    return set(cpython_tags((major, minor))) | set(compatible_tags((major, minor)))
+
+
+def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = None) -> Bundle:
+    """The bundle at `root`, after checking it fits `recipe`, is intact and installs on this machine."""
+    root = Path(root).expanduser().absolute()
+    if not root.is_dir():
+        raise UserError(f"--bundle {root}: no such folder.")
+    manifest = read_manifest(root)
+    if manifest.get("recipe") != recipe.id:
+        raise UserError(f"--bundle {root} was made for recipe {manifest.get('recipe')}, not {recipe.id}.")
+    missing, changed = [], []
+    for item in manifest["files"]:
+        path = root / str(item.get("name", ""))
+        if not path.is_file():
+            missing.append(str(item.get("name")))
+        elif sha256_file(path) != item.get("sha256"):
+            changed.append(str(item.get("name")))
+    if missing or changed:
+        parts = []
+        if missing:
+            parts.append(f"missing: {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else ""))
+        if changed:
+            parts.append(f"changed since it was made (hash differs): {', '.join(changed[:5])}")
+        raise UserError(f"--bundle {root} is damaged — {'; '.join(parts)}. Copy it again or make a new one.")
+    bundle = Bundle(root=root, manifest=manifest)
+    if python_version is not None and ".".join(python_version.split(".")[:2]) != bundle.python:
+        raise UserError(f"--bundle {root} holds wheels for Python {bundle.python}, but this install uses Python "
+                        f"{python_version}; make the bundle with --python {'.'.join(python_version.split('.')[:2])} "
+                        f"or put Python {bundle.python} on PATH.")
+    tags = machine_tags(bundle.python)
+    have: dict[str, list[tuple[str, bool]]] = {}
+    for wheel in bundle.wheels.glob("*.whl"):
+        try:
+            name, _version, _build, wheel_tags = parse_wheel_filename(wheel.name)
+        except InvalidWheelFilename:
+            continue
+        have.setdefault(str(canonicalize_name(name)), []).append((wheel.name, bool(wheel_tags & tags)))
+    unfit = []
+    for name in lock_packages(bundle.lock):
+        found = have.get(name, [])
+        if not found:
+            unfit.append(f"{name} (no wheel at all)")
+        elif not any(ok for _, ok in found):
+            unfit.append(f"{name} (only {', '.join(n for n, _ in found)})")
+    if unfit:
+        here = _platform_info()
+        made = manifest.get("platform") or {}
+        raise UserError(
+            f"--bundle {root} does not fit this machine ({here['arch']}, glibc {here['glibc'] or '?'}, Python "
+            f"{bundle.python}; it was made on {made.get('arch', '?')}, glibc {made.get('glibc') or '?'}): no "
+            f"installable wheel for {', '.join(unfit[:6])}" + (" …" if len(unfit) > 6 else "")
+            + ". Make the bundle on a machine like this one.")
+    if not bundle.graphcast_wheel.is_file():
+        raise UserError(f"--bundle {root}: its GraphCast wheel {bundle.graphcast_wheel.name} is missing.")
+    return bundle

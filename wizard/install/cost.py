@@ -1,0 +1,195 @@
+"""What an install will download: the size of each pinned package's file, from the wheelhouse or the index.
+
+Why: a CUDA recipe is about 3 GB of wheels, and on a slow link that decides whether to start now.
+The recipes pin their whole closure, so the pins are exactly what gets downloaded (plus GraphCast,
+which is small). Each pin's file is looked up first in the plan's local `--find-links` folders (its
+real size on disk), then — unless the plan is offline — in PyPI's JSON metadata
+(PyPI's simple index as JSON, PEP 691: the `size` of the wheel that fits the plan's Python on Linux). A pin found in neither (JAX's CUDA jaxlib lives on its own release page) is counted as
+unknown, and said so. Nothing is downloaded but that metadata; every request has a short timeout and
+the first network failure stops further requests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.version import InvalidVersion, Version
+
+#: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
+PYPI_SIMPLE = "https://pypi.org/simple/{name}/"
+
+
+@dataclass(frozen=True)
+class DownloadSize:
+    bytes: int
+    """Sum over the files whose size is known."""
+    known: int
+    unknown: tuple[str, ...] = ()
+    from_wheelhouse: int = 0
+    from_index: int = 0
+    error: str | None = None
+    per_package: dict[str, int] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        if not self.known and self.unknown:
+            return "download size unknown" + (f" ({self.error})" if self.error else "")
+        text = f"about {human(self.bytes)}"
+        where = []
+        if self.from_wheelhouse:
+            where.append(f"{self.from_wheelhouse} from the wheelhouse")
+        if self.from_index:
+            where.append(f"{self.from_index} from PyPI")
+        if where:
+            text += f" ({', '.join(where)})"
+        if self.unknown:
+            text += f"; {len(self.unknown)} of unknown size ({', '.join(self.unknown[:3])}"
+            text += ", …)" if len(self.unknown) > 3 else ")"
+        return text
+
+    def to_dict(self) -> dict:
+        return {"bytes": self.bytes, "known": self.known, "unknown": list(self.unknown),
+                "from_wheelhouse": self.from_wheelhouse, "from_index": self.from_index, "error": self.error}
+
+
+def human(size: float) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit in ("B", "KB") else f"{size:.1f} {unit}" if size < 10 else \
+                f"{size:.0f} {unit}"
+        size /= 1000
+    return f"{size:.0f} GB"
+
+
+def _python_tag(python_version: str | None) -> str:
+    parts = (python_version or platform.python_version()).split(".")
+    return f"cp{parts[0]}{parts[1]}" if len(parts) > 1 else "cp311"
+
+
+def _fits(filename: str, py_tag: str, machine: str) -> int:
+    """How well a wheel fits (higher is better; 0: it does not)."""
+    try:
+        _, _, _, tags = parse_wheel_filename(filename)
+    except InvalidWheelFilename:
+        return 0
+    best = 0
+    for tag in tags:
+        if tag.platform == "any":
+            plat = 1
+        elif tag.platform.endswith(machine) and ("linux" in tag.platform):
+            plat = 2
+        else:
+            continue
+        if tag.interpreter == py_tag:
+            score = 3
+        elif tag.abi == "abi3" or tag.interpreter in ("py3", f"py{py_tag[2]}"):
+            score = 2
+        else:
+            continue
+        best = max(best, score * 10 + plat)
+    return best
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return Version(a) == Version(b)
+    except InvalidVersion:
+        return a == b
+
+
+def _local(name: str, version: str, folders: list[Path], py_tag: str, machine: str) -> int | None:
+    best: tuple[int, int] | None = None
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.name.endswith(".whl"):
+                continue
+            try:
+                wname, wversion, _, _ = parse_wheel_filename(entry.name)
+            except InvalidWheelFilename:
+                continue
+            if wname != name or not _same(str(wversion), version):
+                continue
+            score = _fits(entry.name, py_tag, machine)
+            if score and (best is None or score > best[0]):
+                best = (score, entry.stat().st_size)
+    return best[1] if best else None
+
+
+def _from_index(name: str, version: str, py_tag: str, machine: str, timeout: float) -> int | None:
+    url = PYPI_SIMPLE.format(name=name)
+    request = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json",
+                                                   "User-Agent": "gc-wizard"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (a fixed https URL)
+        data = json.loads(response.read(20_000_000))
+    best: tuple[int, int] | None = None
+    for item in data.get("files") or []:
+        filename, size = item.get("filename", ""), item.get("size")
+        if not filename.endswith(".whl") or not isinstance(size, int) or item.get("yanked"):
+            continue
+        try:
+            if not _same(str(parse_wheel_filename(filename)[1]), version):
+                continue
+        except InvalidWheelFilename:
+            continue
+        score = _fits(filename, py_tag, machine)
+        if score and (best is None or score > best[0]):
+            best = (score, size)
+    return best[1] if best else None
+
+
+def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ...] = (), offline: bool = False,
+                  python_version: str | None = None, timeout: float = 4.0) -> DownloadSize:
+    """The download of `pins` (name -> version) for an install with these sources (see the docstring)."""
+    py_tag, machine = _python_tag(python_version), platform.machine() or "x86_64"
+    folders = [Path(link) for link in find_links if "://" not in link and Path(link).is_dir()]
+    sizes: dict[str, int] = {}
+    wanted: list[tuple[str, str]] = []
+    for raw_name, version in pins.items():
+        name = str(canonicalize_name(raw_name))
+        size = _local(name, version, folders, py_tag, machine)
+        if size is not None:
+            sizes[name] = size
+        else:
+            wanted.append((name, version))
+    from_wheelhouse = len(sizes)
+    error = None
+    if wanted and not offline:
+        failed: list[str] = []
+
+        def one(item: tuple[str, str]) -> tuple[str, int | None]:
+            if failed:
+                return item[0], None
+            try:
+                return item[0], _from_index(item[0], item[1], py_tag, machine, timeout)
+            except urllib.error.HTTPError:
+                return item[0], None  # not on PyPI (a CUDA build's local version): unknown, not an outage
+            except (OSError, ValueError) as exc:
+                failed.append(str(getattr(exc, "reason", exc)))
+                return item[0], None
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            for name, size in pool.map(one, wanted):
+                if size is not None:
+                    sizes[name] = size
+        if failed:
+            error = f"PyPI's metadata could not be read: {failed[0]}"
+    unknown = tuple(name for name, _ in wanted if name not in sizes)
+    return DownloadSize(bytes=sum(sizes.values()), known=len(sizes), unknown=unknown,
+                        from_wheelhouse=from_wheelhouse, from_index=len(sizes) - from_wheelhouse, error=error,
+                        per_package=sizes)
+
+
+def plan_download(plan, timeout: float = 4.0) -> DownloadSize:
+    return download_size(plan.recipe.pins, find_links=list(plan.find_links), offline=plan.offline,
+                         python_version=plan.python.version or None, timeout=timeout)

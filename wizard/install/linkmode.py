@@ -1,0 +1,54 @@
+"""Chooses uv's link mode when its cache and the new environment are on different filesystems.
+
+Why: uv installs by hardlinking files from its cache, which only works within one filesystem. On a
+cluster the cache is often in an NFS home and the environment on local or parallel scratch (or the
+other way round); uv then falls back to copying — after printing "Failed to hardlink files; falling
+back to full copy" warnings that flood the install log and bury the lines that matter. Deciding it
+up front (`UV_LINK_MODE=copy`) gives the same result without the noise, and the plan says why. A
+`UV_LINK_MODE` the user set is never overridden.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+
+def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
+    """Where uv keeps its cache, as uv itself says (it knows UV_CACHE_DIR, XDG_CACHE_HOME and the defaults)."""
+    try:
+        proc = subprocess.run([uv, "cache", "dir"], capture_output=True, text=True, timeout=20,
+                              env=dict(environ), stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = proc.stdout.strip().splitlines()
+    return Path(text[-1]) if proc.returncode == 0 and text else None
+
+
+def _device(path: Path) -> int | None:
+    """The filesystem of `path`, or of its nearest existing parent (the folder may not exist yet)."""
+    for candidate in (path, *path.parents):
+        try:
+            return os.stat(candidate).st_dev
+        except OSError:
+            continue
+    return None
+
+
+def link_mode(uv: str, env_dir: Path, environ: Mapping[str, str] | None = None) -> tuple[dict[str, str], str | None]:
+    """(variables for the uv steps, a note for the plan) — empty when hardlinks can work."""
+    environ = dict(os.environ if environ is None else environ)
+    if environ.get("UV_LINK_MODE") or environ.get("UV_NO_CACHE"):
+        return {}, None
+    cache = uv_cache_dir(uv, environ)
+    if cache is None:
+        return {}, None
+    cache_dev, env_dev = _device(cache), _device(Path(env_dir))
+    if cache_dev is None or env_dev is None or cache_dev == env_dev:
+        return {}, None
+    return {"UV_LINK_MODE": "copy"}, (
+        f"uv's cache ({cache}) and the environment ({env_dir}) are on different filesystems, so uv cannot "
+        "hardlink from its cache: it copies the files instead (UV_LINK_MODE=copy), which takes more disk but "
+        "spares the log a warning for every package.")

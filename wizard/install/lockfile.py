@@ -1,0 +1,245 @@
+"""Hashed locks: a recipe's full closure, every package pinned with its sha256, in a standard format.
+
+Why: an admin who prepares many servers needs the same environment everywhere, byte for byte. A
+recipe pins its top-level packages; the lock pins everything they pull in, and each file's hash, so
+an install from it refuses a wheel that differs from the one locked (a tampered mirror, a re-uploaded
+file). The format is PEP 751's `pylock.toml` when the installed uv can write and install it (uv
+0.8+: `uv pip compile --format pylock.toml`, `uv pip install -r pylock.toml`, which checks the hashes
+it lists), else `requirements.txt` with `--hash` lines, which `uv pip install --require-hashes` and
+`pip install --require-hashes` both check. The file name picks the format: a PEP 751 lock must be
+named `pylock.toml` or `pylock.<name>.toml`.
+
+GraphCast is not in the lock: the recipe installs it `--no-deps` from a source pinned to a git
+revision (itself a hash), named in the lock's header. Resolution runs `uv pip compile` directly (not
+under the pty runner): it asks nothing, and its output is a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from packaging.utils import canonicalize_name
+
+from wizard.errors import OperationFailed, UserError
+from wizard.recipes.loader import Recipe
+from wizard.recipes.pythons import fits
+
+PYLOCK = "pylock.toml"
+REQUIREMENTS = "requirements.txt"
+_PYLOCK_NAME = re.compile(r"^pylock(\.[^.]+)?\.toml$")
+_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)")
+
+
+def _uv() -> str:
+    from uv import find_uv_bin
+
+    return find_uv_bin()
+
+
+@lru_cache(maxsize=1)
+def uv_writes_pylock() -> bool:
+    """Whether this uv can write (and so install) PEP 751 locks."""
+    try:
+        proc = subprocess.run([_uv(), "pip", "compile", "--help"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "pylock.toml" in proc.stdout
+
+
+def lock_format(path: Path) -> str:
+    """PYLOCK or REQUIREMENTS, from the file name; UserError for a name that is neither."""
+    if _PYLOCK_NAME.match(path.name):
+        return PYLOCK
+    if path.suffix in (".txt", ".lock") or path.name.endswith(".in"):
+        return REQUIREMENTS
+    raise UserError(f"{path.name}: a lock is named pylock.toml / pylock.NAME.toml (PEP 751) or ends in .txt "
+                    "(requirements with hashes).")
+
+
+def default_lock_name(recipe_id: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9_-]+", "_", recipe_id)
+    return f"pylock.{name}.toml" if uv_writes_pylock() else f"requirements-{recipe_id}.txt"
+
+
+def default_python_version(recipe: Recipe) -> str:
+    """The minor version the lock targets when none is given: the wizard's own if it fits the recipe."""
+    own = f"{sys.version_info.major}.{sys.version_info.minor}"
+    if fits(recipe.machine.python, f"{own}.0"):
+        return own
+    for minor in range(20, 7, -1):
+        if fits(recipe.machine.python, f"3.{minor}.0"):
+            return f"3.{minor}"
+    raise UserError(f"recipe {recipe.id} needs Python {recipe.machine.python}; give --python X.Y.")
+
+
+def check_python_version(recipe: Recipe, value: str | None) -> str:
+    if value is None:
+        return default_python_version(recipe)
+    if not re.fullmatch(r"3\.\d{1,2}", value.strip()):
+        raise UserError(f"--python {value!r} is not a Python version like 3.11.")
+    if not fits(recipe.machine.python, f"{value.strip()}.0"):
+        raise UserError(f"recipe {recipe.id} needs Python {recipe.machine.python}, not {value}.")
+    return value.strip()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class LockResult:
+    recipe: str
+    path: Path
+    format: str
+    python: str
+    platform: str | None
+    packages: dict[str, str]
+    sha256: str
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": True, "recipe": self.recipe, "lock": str(self.path), "format": self.format,
+                "python": self.python, "platform": self.platform, "packages": dict(self.packages),
+                "sha256": self.sha256, "seconds": round(self.seconds, 2)}
+
+
+def _source_flags(recipe: Recipe, find_links: list[str] | tuple[str, ...]) -> list[str]:
+    flags: list[str] = []
+    for link in [*recipe.find_links, *find_links]:
+        flags += ["--find-links", str(link)]
+    for url in recipe.extra_index_urls:
+        flags += ["--extra-index-url", url]
+    return flags
+
+
+def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: str | None = None,
+                 find_links: list[str] | tuple[str, ...] = (), offline: bool = False, fmt: str | None = None,
+                 timeout: float = 900) -> LockResult:
+    """Resolve `recipe`'s requirements for Python `python_version` (and `platform`) into `out`, hashed."""
+    started = time.monotonic()
+    out = Path(out).expanduser().absolute()
+    fmt = fmt or lock_format(out)
+    if fmt == PYLOCK and not uv_writes_pylock():
+        raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
+    if not out.parent.is_dir():
+        raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
+    with tempfile.TemporaryDirectory(prefix="gc-wizard-lock-") as tmp:
+        source = Path(tmp) / f"{recipe.id}.in"
+        source.write_text("\n".join(recipe.requirements) + "\n", encoding="utf-8")
+        argv = [_uv(), "pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--python-version",
+                python_version, "--format", fmt, *_source_flags(recipe, find_links)]
+        if platform:
+            argv += ["--python-platform", platform]
+        if offline:
+            argv += ["--offline"]
+        partial = out.parent / (f"pylock.partial{abs(hash(str(out))) % 10**6}.toml" if fmt == PYLOCK
+                                else f".{out.name}.partial")
+        argv += [str(source), "-o", str(partial)]
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                                  env=_uv_env())
+        except subprocess.TimeoutExpired:
+            partial.unlink(missing_ok=True)
+            raise OperationFailed(f"resolving recipe {recipe.id} did not finish within {timeout:g} s.") from None
+        except OSError as exc:
+            raise OperationFailed(f"cannot run uv: {exc}") from None
+        if proc.returncode != 0 or not partial.exists():
+            partial.unlink(missing_ok=True)
+            said = "\n  ".join([line for line in proc.stderr.splitlines() if line.strip()][-8:])
+            if platform and "platform" in proc.stderr.lower() and "invalid value" in proc.stderr.lower():
+                raise UserError(f"--platform {platform} is not a platform uv knows ({said}).")
+            raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}")
+        body = partial.read_text(encoding="utf-8")
+        partial.unlink()
+    header = (f"# gc-wizard lock for recipe {recipe.id} ({recipe.title}); Python {python_version}"
+              + (f", platform {platform}" if platform else "") + ".\n"
+              f"# Every package with its sha256: an install from this file refuses any other file.\n"
+              f"# GraphCast is installed --no-deps from {recipe.graphcast.source}\n")
+    out.write_text(header + body, encoding="utf-8")
+    packages = lock_packages(out)
+    return LockResult(recipe=recipe.id, path=out, format=fmt, python=python_version, platform=platform,
+                      packages=packages, sha256=sha256_file(out), seconds=time.monotonic() - started)
+
+
+def _uv_env() -> dict[str, str]:
+    import os
+
+    env = dict(os.environ)
+    env.update({"UV_NO_PROGRESS": "1", "NO_COLOR": "1"})
+    return env
+
+
+def lock_packages(path: Path) -> dict[str, str]:
+    """{canonical name: version} of every package a lock pins (both formats; no TOML library needed)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"--lock {path}: cannot be read ({exc.strerror or exc}).") from None
+    except UnicodeDecodeError:
+        raise UserError(f"--lock {path}: not a text file.") from None
+    packages: dict[str, str] = {}
+    if lock_format(Path(path)) == PYLOCK:
+        name = None
+        for line in text.splitlines():
+            stripped = line.strip()
+            if stripped == "[[packages]]":
+                name = None
+                continue
+            match = re.match(r'^(name|version)\s*=\s*"([^"]+)"', stripped)
+            if not match:
+                continue
+            if match.group(1) == "name":
+                name = str(canonicalize_name(match.group(2)))
+            elif name is not None:
+                packages[name] = match.group(2)
+        return packages
+    for line in text.splitlines():
+        match = _PIN.match(line.strip())
+        if match:
+            packages[str(canonicalize_name(match.group(1)))] = match.group(2)
+    return packages
+
+
+def check_lock_covers(recipe: Recipe, path: Path) -> dict[str, str]:
+    """The lock's packages, after checking it pins every requirement of `recipe` at the recipe's version."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    packages = lock_packages(path)
+    if not packages:
+        raise UserError(f"--lock {path} pins no packages; make one with `gc-wizard lock {recipe.id}`.")
+    wrong = []
+    for text in recipe.requirements:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        name = str(canonicalize_name(req.name))
+        have = packages.get(name)
+        if have is None:
+            wrong.append(f"{req.name} is missing")
+        elif req.specifier and not req.specifier.contains(have, prereleases=True):
+            wrong.append(f"{req.name} is {have}, the recipe says {req.specifier}")
+    if wrong:
+        raise UserError(f"--lock {path} was not made for recipe {recipe.id}: {'; '.join(wrong[:4])}. Make one with "
+                        f"`gc-wizard lock {recipe.id}`.")
+    return packages
+
+
+def install_args(path: Path) -> list[str]:
+    """What the install step gets instead of the recipe's pins: the lock, with hash checking on."""
+    if lock_format(path) == PYLOCK:
+        return ["-r", str(path)]  # uv checks every hash a pylock.toml lists
+    return ["--require-hashes", "-r", str(path)]

@@ -1,0 +1,107 @@
+"""Overall progress of an install, read from the installers' own counters in their output lines.
+
+Why from the output: uv and pip already say what they fetch and how big it is, and nothing else
+knows. uv (with `UV_NO_PROGRESS=1`) prints `Downloading jaxlib (73.6MiB)` when a download starts,
+` Downloaded jaxlib` when it ends, and `Prepared N packages` / `Installed N packages`; pip (with
+`--progress-bar raw`) prints `Collecting NAME`, `Downloading FILE (77.2 MB)`, `Progress DONE of TOTAL`
+and `Using cached FILE`. Each line updates the counters; `summary()` is one short line. The plan's
+download size (wizard.install.cost) gives the expected total when known. Thread-safe enough for one
+writer (the runner's thread) and one reader (a screen's timer): only ints and a set are touched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wizard.install.cost import human
+
+_UNITS = {"B": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3, "KIB": 1024, "MIB": 1024**2, "GIB": 1024**3,
+          "K": 1000, "M": 1000**2, "G": 1000**3}
+_UV_DOWNLOADING = re.compile(r"^\s*Downloading (\S+) \(([\d.]+)\s*([KMG]i?B)\)", re.I)
+_UV_DOWNLOADED = re.compile(r"^\s*Downloaded (\S+)\s*$")
+_PIP_DOWNLOADING = re.compile(r"^\s*Downloading (\S+) \(([\d.]+) ([kKMG]B)\)")
+_PIP_PROGRESS = re.compile(r"^\s*Progress (\d+) of (\d+)")
+_PIP_CACHED = re.compile(r"^\s*Using cached (\S+)")
+_PIP_COLLECTING = re.compile(r"^\s*Collecting (\S+)")
+_COUNT = re.compile(r"^\s*(Prepared|Installed) (\d+) packages?")
+_PIP_DONE = re.compile(r"^\s*Successfully installed (.+)$")
+
+
+def _bytes(number: str, unit: str) -> int:
+    return int(float(number) * _UNITS.get(unit.upper(), 1))
+
+
+class InstallProgress:
+    """Counters over every step's lines; `feed` each line, `summary` when drawing."""
+
+    def __init__(self, total_packages: int = 0, expected_bytes: int | None = None) -> None:
+        self.total_packages = total_packages
+        self.expected_bytes = expected_bytes
+        self.fetched: set[str] = set()
+        """Packages downloaded or taken from a cache."""
+        self.bytes_done = 0
+        self.installed = 0
+        self.prepared = 0
+        self.current: tuple[str, int, int] | None = None
+        """The file pip is downloading now: (name, done, total)."""
+        self._sizes: dict[str, int] = {}
+
+    def feed(self, line: str) -> bool:
+        """Take one output line; True when a counter changed."""
+        match = _PIP_PROGRESS.match(line)
+        if match:
+            done, total = int(match.group(1)), int(match.group(2))
+            name = self.current[0] if self.current else "?"
+            if done >= total:
+                self.bytes_done += total
+                self.fetched.add(name)
+                self.current = None
+            else:
+                self.current = (name, done, total)
+            return True
+        match = _UV_DOWNLOADING.match(line) or _PIP_DOWNLOADING.match(line)
+        if match:
+            name = match.group(1).split("-")[0].lower()
+            size = _bytes(match.group(2), match.group(3))
+            self._sizes[name] = size
+            self.current = (name, 0, size)
+            return True
+        match = _UV_DOWNLOADED.match(line)
+        if match:
+            name = match.group(1).split("-")[0].lower()
+            self.bytes_done += self._sizes.pop(name, 0)
+            self.fetched.add(name)
+            self.current = None
+            return True
+        match = _PIP_CACHED.match(line) or _PIP_COLLECTING.match(line)
+        if match:
+            if line.lstrip().startswith("Using cached"):
+                self.fetched.add(match.group(1).split("-")[0].lower())
+            return True
+        match = _COUNT.match(line)
+        if match:
+            count = int(match.group(2))
+            if match.group(1) == "Installed":
+                self.installed += count
+            else:
+                self.prepared += count
+            return True
+        match = _PIP_DONE.match(line)
+        if match:
+            self.installed += len(match.group(1).split())
+            return True
+        return False
+
+    def summary(self, elapsed: float) -> str:
+        minutes, seconds = divmod(int(elapsed), 60)
+        parts = []
+        if self.total_packages:
+            done = max(len(self.fetched), self.prepared, self.installed)
+            parts.append(f"{min(done, self.total_packages)} of {self.total_packages} packages")
+        got = self.bytes_done + (self.current[1] if self.current else 0)
+        if self.expected_bytes:
+            parts.append(f"{human(got)} of ~{human(self.expected_bytes)}")
+        elif got:
+            parts.append(f"{human(got)} downloaded")
+        parts.append(f"{minutes}:{seconds:02d} so far")
+        return " · ".join(parts)

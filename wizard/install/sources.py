@@ -1,0 +1,367 @@
+"""Where the packages come from, and whether the GraphCast source is the GraphCast the recipe pins.
+
+Why check before installing: a GraphCast checkout on the wrong commit is the commonest mistake of a
+firewalled install (GitHub's main branch now builds a package called `weathernext`; `git checkout
+v0.2` needs a newer JAX; PyPI's `graphcast` is an unrelated project). Installed `--no-deps`, any of
+them "succeeds", and the failure surfaces minutes later in the GraphCast check as something else.
+So the distribution name and version are read *without running any of the source's code*:
+
+- a checkout: `setup.py` parsed as Python syntax (never executed) for `setup(name=..., version=...)`,
+  else `pyproject.toml`'s `[project]`, else `setup.cfg`'s `[metadata]`;
+- a wheel or sdist: its file name (the standard `name-version` parts);
+- a pip URL (`graphcast @ git+https://…@REV`, an `https://…/graphcast-0.1.1-….whl`): the name it gives
+  and the revision or file name in the URL; a git revision is compared with the recipe's.
+
+What cannot be read (a URL to a branch, a setup.py computing its version) is not refused: the verify
+probe checks the installed package's metadata and module layout afterwards.
+
+Also here: the sources the user set in the environment (`GC_WIZARD_GRAPHCAST_SRC`,
+`GC_WIZARD_FIND_LINKS`, `:`-separated like PATH), honoured by every command and the app, and a
+look at a wheelhouse folder (how many wheels, how many of the recipe's pins it holds).
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import os
+import re
+import tarfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import (
+    InvalidSdistFilename,
+    InvalidWheelFilename,
+    canonicalize_name,
+    parse_sdist_filename,
+    parse_wheel_filename,
+)
+from packaging.version import InvalidVersion, Version
+
+from wizard.errors import UserError
+
+GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
+FIND_LINKS_VAR = "GC_WIZARD_FIND_LINKS"
+#: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
+#: `graphcast` of any other version is PyPI's unrelated project of the same name.
+DEEPMIND_VERSIONS = ("0.1", "0.1.1", "0.2")
+_HEX_RE = re.compile(r"^[0-9a-f]{7,40}$")
+_TAG_RE = re.compile(r"^v?(\d+(?:\.\d+)+)$")
+
+
+class SourceMismatch(UserError):
+    """The GraphCast source is not the GraphCast the recipe pins (exit 2; `--force` goes on)."""
+
+
+@dataclass(frozen=True)
+class SourceIdentity:
+    """What a GraphCast source really is, as far as can be read without running it."""
+
+    where: str
+    kind: str
+    """checkout, wheel, sdist, git, url or recipe (the recipe's own pinned source)."""
+    name: str | None = None
+    version: str | None = None
+    revision: str | None = None
+
+    def describe(self) -> str:
+        what = " ".join(x for x in (self.name, self.version) if x) or "an unknown package"
+        if self.revision and not self.version:
+            what += f" at revision {self.revision[:12]}"
+        kinds = {"checkout": "a source checkout", "wheel": "a wheel", "sdist": "a source archive",
+                 "git": "a git URL", "url": "a URL", "recipe": "the recipe's pinned source"}
+        return f"{what} ({kinds.get(self.kind, self.kind)})"
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"where": self.where, "kind": self.kind, "name": self.name, "version": self.version,
+                "revision": self.revision}
+
+
+@dataclass(frozen=True)
+class SourceVerdict:
+    identity: SourceIdentity
+    ok: bool
+    """False: refused (a sentence in `problem`). True also when nothing could be read (`note` says so)."""
+    problem: str | None = None
+    note: str | None = None
+
+    def to_dict(self) -> dict:
+        return {**self.identity.to_dict(), "ok": self.ok, "problem": self.problem, "note": self.note}
+
+
+# --- the environment's sources ---------------------------------------------------------------------
+def env_sources(environ: Mapping[str, str] | None = None) -> tuple[str | None, list[str]]:
+    """(GraphCast source, find-links folders) set in the environment; empty parts are ignored."""
+    environ = os.environ if environ is None else environ
+    src = (environ.get(GRAPHCAST_SRC_VAR) or "").strip() or None
+    links = [part for part in (environ.get(FIND_LINKS_VAR) or "").split(":") if part.strip()]
+    return src, links
+
+
+def merged_sources(graphcast_src: str | None, find_links: list[str] | tuple[str, ...] | None,
+                   environ: Mapping[str, str] | None = None) -> tuple[str | None, list[str]]:
+    """Options win over the environment for the GraphCast source; find-links add up (options first)."""
+    env_src, env_links = env_sources(environ)
+    links = list(find_links or [])
+    links += [link for link in env_links if link not in links]
+    return graphcast_src or env_src, links
+
+
+# --- reading a source ------------------------------------------------------------------------------
+def _setup_py(path: Path) -> tuple[str | None, str | None]:
+    """name/version from `setup(...)` keyword constants, parsed (not run)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        return None, None
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if called != "setup":
+                continue
+            for keyword in node.keywords:
+                if keyword.arg in ("name", "version") and isinstance(keyword.value, ast.Constant) \
+                        and isinstance(keyword.value.value, str):
+                    found[keyword.arg] = keyword.value.value
+    return found.get("name"), found.get("version")
+
+
+def _pyproject(path: Path) -> tuple[str | None, str | None]:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: no tomllib; setup.py/setup.cfg still work
+        return None, None
+    try:
+        project = tomllib.loads(path.read_text(encoding="utf-8")).get("project") or {}
+    except (OSError, ValueError):
+        return None, None
+    name, version = project.get("name"), project.get("version")
+    return (name if isinstance(name, str) else None), (version if isinstance(version, str) else None)
+
+
+def _setup_cfg(path: Path) -> tuple[str | None, str | None]:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (OSError, configparser.Error):
+        return None, None
+    meta = parser["metadata"] if parser.has_section("metadata") else {}
+    version = meta.get("version")
+    return meta.get("name"), (version if version and not version.startswith(("attr:", "file:")) else None)
+
+
+def _checkout(path: Path) -> SourceIdentity:
+    name = version = None
+    for filename, reader in (("setup.py", _setup_py), ("pyproject.toml", _pyproject), ("setup.cfg", _setup_cfg)):
+        if (path / filename).is_file():
+            found_name, found_version = reader(path / filename)
+            name, version = name or found_name, version or found_version
+    return SourceIdentity(where=str(path), kind="checkout", name=_canon(name), version=version,
+                          revision=_git_head(path))
+
+
+def _git_head(path: Path) -> str | None:
+    """The checkout's commit, read from .git (no git process): for the message, never for the verdict."""
+    git = path / ".git"
+    try:
+        if git.is_file():  # a worktree: "gitdir: …"
+            git = Path(git.read_text().split(":", 1)[1].strip())
+        head = (git / "HEAD").read_text().strip()
+        if head.startswith("ref: "):
+            ref = head[5:]
+            ref_file = git / ref
+            if ref_file.is_file():
+                return ref_file.read_text().strip()
+            packed = git / "packed-refs"
+            for line in packed.read_text().splitlines() if packed.is_file() else []:
+                if line.endswith(" " + ref):
+                    return line.split()[0]
+            return None
+        return head if _HEX_RE.match(head) else None
+    except (OSError, IndexError):
+        return None
+
+
+def _canon(name: str | None) -> str | None:
+    return str(canonicalize_name(name)) if name else None
+
+
+def _from_filename(filename: str, where: str, kind_hint: str | None = None) -> SourceIdentity | None:
+    try:
+        if filename.endswith(".whl"):
+            name, version, _, _ = parse_wheel_filename(filename)
+            return SourceIdentity(where=where, kind=kind_hint or "wheel", name=str(name), version=str(version))
+        if filename.endswith((".tar.gz", ".zip")):
+            name, version = parse_sdist_filename(filename)
+            return SourceIdentity(where=where, kind=kind_hint or "sdist", name=str(name), version=str(version))
+        if filename.endswith(".tgz"):
+            name, version = parse_sdist_filename(filename[:-4] + ".tar.gz")
+            return SourceIdentity(where=where, kind=kind_hint or "sdist", name=str(name), version=str(version))
+    except (InvalidWheelFilename, InvalidSdistFilename, InvalidVersion):
+        return None
+    return None
+
+
+def _sdist_pkg_info(path: Path) -> tuple[str | None, str | None]:
+    """Name/Version from an sdist's PKG-INFO, when its file name does not follow the standard."""
+    try:
+        with tarfile.open(path) as archive:
+            for member in archive.getmembers()[:200]:
+                if member.name.count("/") == 1 and member.name.endswith("/PKG-INFO") and member.size < 1_000_000:
+                    handle = archive.extractfile(member)
+                    text = handle.read().decode("utf-8", "replace") if handle else ""
+                    fields = dict(re.findall(r"^(Name|Version): *(.+)$", text, re.M))
+                    return fields.get("Name"), fields.get("Version")
+    except (OSError, tarfile.TarError):
+        pass
+    return None, None
+
+
+def read_identity(install_arg: str, *, recipe_source: str | None = None) -> SourceIdentity:
+    """What `install_arg` (the GraphCast step's argument, see `plan.graphcast_install_arg`) is."""
+    if recipe_source is not None and install_arg == recipe_source:
+        kind = "recipe"
+    else:
+        kind = None
+    name: str | None = None
+    url = install_arg
+    try:
+        req = Requirement(install_arg)
+        if req.url:
+            name, url = _canon(req.name), req.url
+    except InvalidRequirement:
+        pass
+    if "://" not in url:
+        path = Path(url).expanduser()
+        if path.is_dir():
+            return _checkout(path.absolute())
+        found = _from_filename(path.name, str(path))
+        if found is not None:
+            return found
+        if path.is_file() and path.name.endswith((".tar.gz", ".tgz")):
+            found_name, found_version = _sdist_pkg_info(path)
+            return SourceIdentity(where=str(path), kind="sdist", name=_canon(found_name), version=found_version)
+        return SourceIdentity(where=str(path), kind="sdist" if path.is_file() else "url")
+    if url.startswith("file://"):
+        return read_identity(url[len("file://"):])
+    if url.startswith("git+"):
+        revision = version = None
+        tail = url.split("#", 1)[0]
+        if "@" in tail.rsplit("/", 1)[-1]:
+            revision = tail.rsplit("@", 1)[1]
+            tag = _TAG_RE.match(revision)
+            if tag:
+                version, revision = tag.group(1), None
+        return SourceIdentity(where=install_arg, kind=kind or "git", name=name, version=version, revision=revision)
+    filename = url.split("#", 1)[0].split("?", 1)[0].rsplit("/", 1)[-1]
+    found = _from_filename(filename, install_arg, kind_hint=kind or "url")
+    if found is not None:
+        return SourceIdentity(where=found.where, kind=found.kind, name=name or found.name, version=found.version)
+    return SourceIdentity(where=install_arg, kind=kind or "url", name=name)
+
+
+def _same_version(found: str, wanted: str) -> bool:
+    try:
+        return Version(found) == Version(wanted)
+    except InvalidVersion:
+        return found == wanted
+
+
+def check_identity(identity: SourceIdentity, *, name: str, version: str, revision: str,
+                   recipe_id: str) -> SourceVerdict:
+    """Whether `identity` is GraphCast `version` (the recipe's); a refusal names what was found."""
+    needs = f"recipe {recipe_id} needs DeepMind's graphcast {version}"
+    hint = f" (git checkout v{version}), or pass --force to install it anyway"
+    found = f"{identity.where} is {identity.describe()}"
+    wanted = str(canonicalize_name(name))
+    if identity.name and identity.name != wanted:
+        extra = " — GraphCast's main branch after v0.2, renamed WeatherNext" if identity.name == "weathernext" else ""
+        return SourceVerdict(identity, False, f"{found}{extra}, but {needs}: use a checkout of v{version}"
+                             f"{hint.replace(' (git checkout v' + version + ')', '')}.")
+    if identity.version and not _same_version(identity.version, version):
+        if identity.version in DEEPMIND_VERSIONS:
+            problem = f"{found}, but {needs}: check out the right tag{hint}."
+        else:
+            problem = (f"{found} — PyPI's unrelated package of the same name, not DeepMind's GraphCast — but "
+                       f"{needs}: give a checkout of https://github.com/google-deepmind/graphcast at v{version}, "
+                       "or pass --force.")
+        return SourceVerdict(identity, False, problem)
+    if identity.revision and identity.kind in ("git", "recipe") and _HEX_RE.match(identity.revision) \
+            and not revision.startswith(identity.revision) and not identity.version:
+        return SourceVerdict(identity, False, f"{found}, but {needs} (revision {revision[:12]}): use "
+                             f"@{revision} or @v{version}, or pass --force.")
+    if identity.version and (identity.name or identity.kind == "checkout"):
+        return SourceVerdict(identity, True)
+    if identity.kind == "recipe" or (identity.revision and revision.startswith(identity.revision)):
+        return SourceVerdict(identity, True)
+    return SourceVerdict(identity, True, note=f"could not read which version {identity.where} is; the GraphCast "
+                         "check after the install tells.")
+
+
+def check_graphcast_source(recipe, install_arg: str) -> SourceVerdict:
+    """The verdict on the GraphCast step's argument for `recipe` (reads files; runs nothing)."""
+    gc = recipe.graphcast
+    recipe_source = gc.source
+    identity = read_identity(install_arg, recipe_source=recipe_source)
+    return check_identity(identity, name="graphcast", version=gc.version, revision=gc.revision, recipe_id=recipe.id)
+
+
+# --- a wheelhouse ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Wheelhouse:
+    folder: str
+    wheels: int
+    sdists: int
+    covered: tuple[str, ...]
+    """The recipe's pins (name) that have a file of the pinned version here."""
+    missing: tuple[str, ...]
+    graphcast: str | None = None
+    """A GraphCast file found here (its name), if any."""
+
+    def describe(self) -> str:
+        if not self.wheels and not self.sdists:
+            return f"{self.folder}: no wheels or source archives"
+        total = len(self.covered) + len(self.missing)
+        text = f"{self.folder}: {self.wheels} wheels, {len(self.covered)} of {total} pins"
+        if self.graphcast:
+            text += f", GraphCast ({self.graphcast})"
+        return text
+
+
+def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
+    """What a `--find-links` folder holds for `recipe`. A missing folder is a UserError naming it."""
+    path = Path(folder).expanduser().absolute()
+    if not path.is_dir():
+        raise UserError(f"wheelhouse {folder}: no such folder")
+    have: dict[str, set[str]] = {}
+    wheels = sdists = 0
+    graphcast = None
+    try:
+        names = sorted(os.listdir(path))
+    except OSError as exc:
+        raise UserError(f"wheelhouse {folder}: cannot be read ({exc.strerror})") from None
+    for filename in names:
+        found = _from_filename(filename, filename)
+        if found is None:
+            continue
+        if found.kind == "wheel":
+            wheels += 1
+        else:
+            sdists += 1
+        have.setdefault(found.name or "", set()).add(found.version or "")
+        if found.name == "graphcast":
+            graphcast = filename
+    covered, missing = [], []
+    for name, version in recipe.pins.items():
+        versions = have.get(str(canonicalize_name(name)), set())
+        if any(_same_version(v.split("+")[0], version.split("+")[0]) for v in versions):
+            covered.append(name)
+        else:
+            missing.append(name)
+    return Wheelhouse(folder=str(path), wheels=wheels, sdists=sdists, covered=tuple(covered),
+                      missing=tuple(missing), graphcast=graphcast)

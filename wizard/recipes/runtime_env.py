@@ -1,0 +1,86 @@
+"""Decides which environment variables a recipe (or an env marker) may set when an environment runs.
+
+Why an allowlist: `runtime_env` ends up in `eval "$(gc-wizard activate)"`, in Jupyter kernelspecs and
+in the GraphCast check's process. A variable such as `PROMPT_COMMAND`, `BASH_ENV`, `ENV`,
+`GIT_SSH_COMMAND`, `LD_PRELOAD` or `PYTHONSTARTUP` makes a shell, git, the loader or Python *run*
+something — so a recipe that set one would run code on every prompt of the user who activated it.
+A recipe only ever needs to tune the libraries GraphCast runs on, so only their families are
+accepted (the list is in docs/interface.md, "Recipe runtime variables"):
+
+- `JAX_*`      JAX's own configuration flags (`JAX_PLATFORMS`, `JAX_ENABLE_X64`, ...)
+- `XLA_*`      XLA's client and compiler (`XLA_PYTHON_CLIENT_PREALLOCATE`, `XLA_PYTHON_CLIENT_MEM_FRACTION`,
+               `XLA_FLAGS`, ...)
+- `TF_CPP_*`   the TensorFlow/XLA C++ logging levels (`TF_CPP_MIN_LOG_LEVEL`, `TF_CPP_MAX_VLOG_LEVEL`,
+               `TF_CPP_VMODULE`)
+- `CUDA_*`     the CUDA runtime's device selection and caching (`CUDA_VISIBLE_DEVICES`,
+               `CUDA_DEVICE_ORDER`, `CUDA_MODULE_LOADING`, `CUDA_CACHE_*`)
+- `NCCL_*`     NCCL's communication settings (`NCCL_DEBUG`, `NCCL_P2P_DISABLE`, ...)
+- `NVIDIA_TF32_OVERRIDE` (one name)
+
+and within them no name ending in `_COMMAND` (the convention for "a command to run"). Values must be
+one line of printable text without shell syntax (`$`, backquote, `;`, `|`, `&`, `<`, `>`, `(`, `)`,
+backslash), at most 1024 characters: the activation script quotes them anyway, but a value that needs
+any of these is not a library setting.
+"""
+
+from __future__ import annotations
+
+import re
+
+ALLOWED_PREFIXES = ("JAX_", "XLA_", "TF_CPP_", "CUDA_", "NCCL_")
+ALLOWED_NAMES = ("NVIDIA_TF32_OVERRIDE",)
+MAX_VALUE = 1024
+_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_BAD_VALUE = set("$`;|&<>()\\")
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` may not be set by a recipe, or None when it may."""
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        return (f"'{_show(name)}' is not an upper-case variable name; runtime_env takes only JAX_*, XLA_*, "
+                "TF_CPP_*, CUDA_*, NCCL_* variables")
+    if name.endswith("_COMMAND"):
+        return f"{name} names a command to run, and a recipe may not run anything"
+    if name in ALLOWED_NAMES or name.startswith(ALLOWED_PREFIXES):
+        return None
+    return (f"{name} is not a JAX/XLA/CUDA/NCCL/TF logging variable; runtime_env takes only JAX_*, XLA_*, "
+            "TF_CPP_*, CUDA_*, NCCL_* (and NVIDIA_TF32_OVERRIDE), because other variables can make a shell, "
+            "git, the loader or Python run code")
+
+
+def value_problem(name: str, value: object) -> str | None:
+    """Why `value` may not be the value of `name`, or None when it may."""
+    if not isinstance(value, str):
+        return f"the value of {name} must be text"
+    if len(value) > MAX_VALUE:
+        return f"the value of {name} is longer than {MAX_VALUE} characters"
+    bad = sorted({c for c in value if c in _BAD_VALUE or ord(c) < 32 or 0x7f <= ord(c) < 0xa0})
+    if bad:
+        shown = " ".join(repr(c) for c in bad)
+        return f"the value of {name} holds characters a library setting never needs ({shown})"
+    return None
+
+
+def problem(name: str, value: object) -> str | None:
+    return name_problem(name) or value_problem(name, value)
+
+
+def allowed(runtime_env: object) -> tuple[dict[str, str], list[str]]:
+    """(the variables that may be set, one sentence per one that was left out) — for env markers,
+    which are files in the environment anyone with write access to it could have edited."""
+    if not isinstance(runtime_env, dict):
+        return {}, ["runtime_env is not a mapping; none of it is used"] if runtime_env else []
+    kept: dict[str, str] = {}
+    dropped: list[str] = []
+    for name, value in runtime_env.items():
+        why = problem(name, value)
+        if why:
+            dropped.append(f"left out the runtime variable {_show(name)}: {why}")
+        else:
+            kept[name] = value
+    return kept, dropped
+
+
+def _show(text: object) -> str:
+    """Printable for a message: control characters (escape sequences) shown as \\x.. codes."""
+    return "".join(c if " " <= c < "\x7f" or c > "\x9f" else f"\\x{ord(c):02x}" for c in str(text))

@@ -1,0 +1,416 @@
+"""Checks an existing Python environment (venv or conda) for the known failures, without running it.
+
+Why: the seed help request came from a user with an existing conda environment whose jaxlib was built
+for cuDNN 8.6 while an old cuDNN 8.2.1 sat first on LD_LIBRARY_PATH. That environment was broken before
+any code ran, and everything needed to say so is on disk: the jax/jaxlib/plugin `*.dist-info` folders
+(versions, the jaxlib's CUDA/cuDNN build, the nvidia-* wheels' requirements), the library folders the
+loader would search, the `ptxas` on PATH, which `graphcast` package is installed. So `gc-wizard diagnose
+--env DIR` reads those files and reports each problem as a finding with the same ids and fixes as a log
+diagnosis. Nothing is imported into the wizard's process and nothing in the environment is run, so it
+is fast (well under a second) and safe on a login node.
+
+The loader order modelled for the environment's jaxlib (glibc's, for a library that asks for
+`libcudnn.so.8`): `LD_LIBRARY_PATH` folders first, then the jaxlib's RUNPATH (the nvidia-* wheels of a
+pip install), then a conda environment's `lib/`, then the `ldconfig` cache. That is why a folder on
+LD_LIBRARY_PATH wins over the right pip cuDNN.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wizard.detect import deadline, environment, kernel_module, libpath, libraries
+from wizard.errors import UserError
+from wizard.verify import causes
+from wizard.verify.diagnose import DEFAULT_GPU_RECIPE, GPU_RECIPE_BY_CUDA_MAJOR, Finding
+
+#: The oldest Linux driver each CUDA major runs on (NVIDIA's CUDA toolkit release notes, minor version
+#: compatibility table); jax's installation notes give the same 525.60.13 for CUDA 12.
+MIN_DRIVER_FOR_CUDA = {11: (450, 80, 2), 12: (525, 60, 13), 13: (580, 65, 6)}
+
+#: The last jaxlib built against NumPy 1 only (jaxlib 0.4.26 is the first built for NumPy 2).
+_LAST_NUMPY1_JAXLIB = (0, 4, 25)
+
+#: GraphCast source markers that need a newer JAX / xarray than some environments have.
+_NEEDS_JAX_TREE = re.compile(r"\bjax\.tree\.(?:map|leaves|flatten|structure)\b")
+_NEEDS_DATATREE = re.compile(r"\bxarray\.DataTree\b|\bxr\.DataTree\b|from xarray import DataTree")
+
+
+#: The nvidia-* wheels that carry CUDA parts (not e.g. nvidia-ml-py, the NVML bindings).
+_CUDA_WHEEL = re.compile(r"^nvidia-(cu|cuda|nccl|nvjitlink|nvtx|nvshmem|cusparselt)")
+
+
+@dataclass
+class EnvReport:
+    """What `diagnose --env` found: the environment's GPU stack as read from disk, and its findings."""
+
+    path: str
+    kind: str
+    python: str | None = None
+    packages: dict[str, str] = field(default_factory=dict)
+    jaxlib_build: dict[str, Any] | None = None
+    """{"cuda": "12", "cudnn": "8.9", "from": how it was read}; None for a CPU-only jaxlib or no jaxlib."""
+    nvidia_wheels: dict[str, str] = field(default_factory=dict)
+    cudnn_loads_first: dict[str, str] | None = None
+    """{"version", "path", "via"}: the cuDNN a `dlopen` by this environment's jaxlib would get."""
+    libraries_first: list[dict[str, str]] = field(default_factory=list)
+    ptxas: dict[str, str] | None = None
+    graphcast: dict[str, str] | None = None
+    driver: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "env": self.path, "kind": self.kind, "python": self.python, "packages": self.packages,
+            "jaxlib_build": self.jaxlib_build, "nvidia_wheels": self.nvidia_wheels,
+            "cudnn_loads_first": self.cudnn_loads_first, "libraries_first": self.libraries_first,
+            "ptxas": self.ptxas, "graphcast": self.graphcast, "driver": self.driver,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+    def context(self) -> causes.Context:
+        """What this report tells the cause ranking of a symptom-only log from this environment."""
+        build = self.jaxlib_build or {}
+        return causes.Context(
+            cudnn_loaded=(self.cudnn_loads_first or {}).get("version"),
+            cudnn_loaded_from=(self.cudnn_loads_first or {}).get("path"),
+            cudnn_built=build.get("cudnn"), jaxlib_cpu_only=("jaxlib" in self.packages and not build) or None,
+            jaxlib_cuda=build.get("cuda"),
+            frameworks=tuple(n for n in ("torch", "tensorflow") if n in self.packages))
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading the environment
+
+
+def _version_tuple(text: str | None) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", (text or "").split("+")[0])[:3])
+
+
+def site_dirs(prefix: Path) -> list[Path]:
+    found = []
+    for pattern in ("lib/python3*/site-packages", "lib64/python3*/site-packages", "lib/python3*/dist-packages"):
+        found.extend(sorted(prefix.glob(pattern)))
+    return [d for d in found if d.is_dir()]
+
+
+def _dist_info(sites: list[Path], name: str) -> Path | None:
+    wanted = environment.normalize(name)
+    for site in sites:
+        try:
+            entries = os.listdir(site)
+        except OSError:
+            continue
+        for entry in entries:
+            match = re.match(r"^(?P<name>.+?)-(?P<version>\d[^-]*?)\.(dist-info|egg-info)$", entry)
+            if match and environment.normalize(match.group("name")) == wanted:
+                return site / entry
+    return None
+
+
+def _metadata(dist_info: Path | None) -> Any:
+    if dist_info is None:
+        return None
+    for name in ("METADATA", "PKG-INFO"):
+        try:
+            text = (dist_info / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        return email.parser.Parser().parsestr(text, headersonly=True)
+    return None
+
+
+def _requirement(meta: Any, pattern: str) -> str | None:
+    """The lower bound of the first Requires-Dist matching `pattern` (`nvidia-cudnn-cu12>=9.1,<10`)."""
+    if meta is None:
+        return None
+    for req in meta.get_all("Requires-Dist") or []:
+        match = re.match(pattern + r"\s*\(?\s*(?:>=|==|~=)\s*([\d.]+)", req)
+        if match:
+            return match.group(1)
+    return None
+
+
+def jaxlib_build(prefix: Path, sites: list[Path], packages: dict[str, str]) -> dict[str, Any] | None:
+    """The CUDA and cuDNN the environment's jaxlib was built for; None when it is CPU-only."""
+    version = packages.get("jaxlib", "")
+    tag = version.split("+", 1)[1] if "+" in version else None
+    if tag:
+        cuda = re.search(r"cuda(\d+)", tag)
+        return {"cuda": cuda.group(1)[:2] if cuda and len(cuda.group(1)) > 2 else (cuda.group(1) if cuda else None),
+                "cudnn": causes.cudnn_from_tag(tag), "from": f"jaxlib {version}"}
+    try:
+        conda_meta = sorted(os.listdir(prefix / "conda-meta"))
+    except OSError:
+        conda_meta = []
+    for entry in conda_meta:
+        match = re.match(r"^jaxlib-[\d.]+-cuda(\d+)", entry)
+        if match:
+            build = {"cuda": match.group(1)[:2], "cudnn": None, "from": f"conda {entry[:-5]}"}
+            try:
+                depends = json.loads((prefix / "conda-meta" / entry).read_text()).get("depends", [])
+            except (OSError, ValueError):
+                depends = []
+            for dep in depends:
+                found = re.match(r"^cudnn\s+>=?(\d+\.\d+)", str(dep))
+                if found:
+                    build["cudnn"] = found.group(1)
+            return build
+    for name in packages:
+        match = re.match(r"^jax-cuda(\d+)-plugin$", name)
+        if match:
+            meta = _metadata(_dist_info(sites, name))
+            cudnn = _requirement(meta, rf"nvidia-cudnn-cu{match.group(1)}")
+            return {"cuda": match.group(1), "cudnn": ".".join(cudnn.split(".")[:2]) if cudnn else None,
+                    "from": f"{name} {packages[name]}"}
+    return None
+
+
+def _ldconfig_folders() -> list[str]:
+    running = libraries.start_ldconfig(timeout=0.5)
+    if running is None:
+        return []
+    done = running.finish()
+    return libraries.parse_ldconfig(done.stdout) if done.ok else []
+
+
+def loader_order(prefix: Path, sites: list[Path], environ: dict[str, str], kind: str,
+                 ldconfig: list[str]) -> list[tuple[str, str]]:
+    """(folder, how it is reached) in the order the dynamic loader would search them for this env."""
+    order: list[tuple[str, str]] = []
+    for entry in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep):
+        if entry:
+            order.append((entry, "LD_LIBRARY_PATH"))
+    for site in sites:
+        for lib_dir in sorted(site.glob("nvidia/*/lib")):
+            order.append((str(lib_dir), "the jaxlib's RUNPATH (nvidia-* wheel)"))
+    if kind == "conda":
+        order.append((str(prefix / "lib"), "the conda environment's lib/"))
+    order.extend((folder, "the ldconfig cache") for folder in ldconfig)
+    return order
+
+
+def libraries_first(order: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, str]]:
+    """For each (library, soname major), the copy found first along `order`."""
+    first: dict[tuple[str, str], dict[str, str]] = {}
+    for folder, via in order:
+        for lib in libpath.libraries_in(folder):
+            key = (lib.name, libraries.soname_major(lib))
+            if key not in first:
+                first[key] = {"name": lib.name, "version": lib.version or "unknown", "path": lib.path,
+                              "folder": folder, "via": via}
+    return first
+
+
+def ptxas_on_path(environ: dict[str, str]) -> dict[str, str] | None:
+    path = shutil.which("ptxas", path=environ.get("PATH", ""))
+    if path is None:
+        return None
+    version = libpath.toolkit_version(Path(os.path.realpath(path)).parent.parent)
+    if version is None:
+        # Not inside a toolkit folder: ask the program itself (a short run, under a deadline).
+        done = deadline.start([path, "--version"], timeout=0.5).finish()
+        match = re.search(r"release (\d+\.\d+)", done.stdout or "") if done.ok else None
+        version = match.group(1) if match else None
+    return {"path": path, "version": version or "unknown"}
+
+
+def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
+    """Which `graphcast` is installed: DeepMind's (it has autoregressive.py) or PyPI's unrelated one."""
+    dist = _dist_info(sites, "graphcast")
+    meta = _metadata(dist)
+    package = next((site / "graphcast" for site in sites if (site / "graphcast").is_dir()), None)
+    if dist is None and package is None:
+        return None
+    version = (meta.get("Version") if meta is not None else None) or "unknown"
+    summary = (meta.get("Summary") if meta is not None else None) or ""
+    deepmind = package is not None and (package / "autoregressive.py").is_file()
+    if not deepmind and dist is not None:
+        try:
+            direct = json.loads((dist / "direct_url.json").read_text())
+            deepmind = "deepmind/graphcast" in str(direct.get("url", ""))
+        except (OSError, ValueError):
+            pass
+    info = {"version": version, "which": "deepmind" if deepmind else "unrelated", "summary": summary[:160]}
+    if deepmind and package is not None:
+        source = ""
+        for name in ("graphcast.py", "xarray_jax.py", "autoregressive.py", "rollout.py", "gencast.py"):
+            try:
+                source += (package / name).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+        info["uses_jax_tree"] = "yes" if _NEEDS_JAX_TREE.search(source) else "no"
+        info["uses_datatree"] = "yes" if _NEEDS_DATATREE.search(source) else "no"
+    return info
+
+
+# --------------------------------------------------------------------------------------------------
+# Findings
+
+
+def _recipe(build: dict[str, Any] | None, driver: str | None) -> str:
+    """The GPU recipe to name: by the driver when it is known, else by the CUDA the jaxlib was built for."""
+    version = _version_tuple(driver)
+    if version:
+        return GPU_RECIPE_BY_CUDA_MAJOR[11] if version < MIN_DRIVER_FOR_CUDA[12] else DEFAULT_GPU_RECIPE
+    if build and build.get("cuda") == "11":
+        return GPU_RECIPE_BY_CUDA_MAJOR[11]
+    return DEFAULT_GPU_RECIPE
+
+
+def _finding(fid: str, title: str, explanation: str, fix: str, evidence: list[str]) -> Finding:
+    return Finding(id=fid, title=title, explanation=explanation, fix=fix, evidence=tuple(evidence))
+
+
+def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], recipe: str) -> list[Finding]:
+    out: list[Finding] = []
+    pk = report.packages
+    build = report.jaxlib_build
+    activate = '`eval "$(gc-wizard activate)"` drops old CUDA folders for the wizard\'s environments'
+    if report.graphcast and report.graphcast["which"] == "unrelated":
+        out.append(_finding(
+            "wrong_graphcast_package", "PyPI's unrelated `graphcast` package is installed",
+            f"This environment has graphcast {report.graphcast['version']} from PyPI "
+            f"(\"{report.graphcast['summary'] or 'no summary'}\"), which is not DeepMind's GraphCast: it has no "
+            "`graphcast.autoregressive`, so the notebook's imports fail.",
+            f"`pip uninstall graphcast` and install DeepMind's from git, or `gc-wizard install {recipe}`.",
+            [f"graphcast {report.graphcast['version']}: {report.graphcast['summary']}".strip()]))
+    jax_v, jaxlib_v = pk.get("jax"), pk.get("jaxlib")
+    if jax_v and jaxlib_v and _version_tuple(jaxlib_v) > _version_tuple(jax_v):
+        out.append(_finding(
+            "jaxlib_mismatch", "jax and jaxlib versions do not fit together",
+            f"jaxlib {jaxlib_v} is newer than jax {jax_v}; jax must be at least as new as jaxlib, so "
+            "`import jax` fails.", f"Install the `{recipe}` recipe into a new environment (`gc-wizard install "
+            f"{recipe}`), which pins both to one release.", [f"jax {jax_v}", f"jaxlib {jaxlib_v}"]))
+    numpy_v = pk.get("numpy")
+    if numpy_v and jaxlib_v and _version_tuple(numpy_v)[:1] >= (2,) and _version_tuple(jaxlib_v) <= _LAST_NUMPY1_JAXLIB:
+        out.append(_finding(
+            "numpy2_incompatible", "NumPy 2 is installed, but this jaxlib was built for NumPy 1",
+            f"jaxlib {jaxlib_v} is compiled against NumPy 1.x; with NumPy {numpy_v} `import jax` warns and the "
+            "first array operation fails. NumPy 2 support arrived in jaxlib 0.4.26.",
+            f'`pip install "numpy<2"` in this environment, or `gc-wizard install {recipe}` (numpy==1.26.4).',
+            [f"numpy {numpy_v}", f"jaxlib {jaxlib_v}"]))
+    for name, version in pk.items():
+        match = re.match(r"^jax-cuda(\d+)-(plugin|pjrt)$", name)
+        if match and jaxlib_v and _version_tuple(version)[:3] != _version_tuple(jaxlib_v)[:3]:
+            out.append(_finding(
+                "pjrt_api_mismatch", "The JAX CUDA plugin and jaxlib are from different releases",
+                f"{name} {version} does not match jaxlib {jaxlib_v}; the plugin's PJRT API will not fit.",
+                f"Pin jaxlib, jax-cuda{match.group(1)}-plugin and jax-cuda{match.group(1)}-pjrt to one version, "
+                f"or `gc-wizard install {recipe}`.", [f"{name} {version}", f"jaxlib {jaxlib_v}"]))
+            break
+    if jaxlib_v and build is None and report.driver:
+        out.append(_finding(
+            "cpu_only_jaxlib", "The installed jaxlib cannot use the GPU (CPU-only build)",
+            f"jaxlib {jaxlib_v} is PyPI's CPU build and no jax CUDA plugin is installed, while this machine has "
+            f"an NVIDIA driver ({report.driver}); JAX will run on the CPU.",
+            f"Install the `{recipe}` recipe into a new environment (`gc-wizard install {recipe}`).",
+            [f"jaxlib {jaxlib_v}"]))
+    if build:
+        needed = build.get("cudnn")
+        cudnn_major = needed.split(".")[0] if needed else None
+        loaded = first.get(("cudnn", cudnn_major)) if cudnn_major else None
+        if loaded is None and cudnn_major:
+            loaded = next((v for (n, _m), v in first.items() if n == "cudnn"), None)
+        if loaded and needed and causes.older(loaded["version"], needed):
+            on_ld = loaded["via"] == "LD_LIBRARY_PATH"
+            out.append(_finding(
+                "cudnn_version_mismatch", "An older cuDNN would be loaded than the one this jaxlib was built for",
+                f"This jaxlib ({build['from']}) was built against cuDNN {needed}, but the loader would pick cuDNN "
+                f"{loaded['version']} from {loaded['folder']} (found through {loaded['via']}) first. cuDNN needs the "
+                "same major and an equal or newer minor version, so GPU convolutions and GraphCast's jit init fail "
+                "with \"DNN library initialization failed\".",
+                (f"Remove {loaded['folder']} from LD_LIBRARY_PATH before running this environment ({activate}); "
+                 if on_ld else "") + f"or install the `{recipe}` recipe into a new environment (`gc-wizard install "
+                f"{recipe}`), which brings the pip cuDNN jaxlib needs.",
+                [f"jaxlib built for cuDNN {needed} ({build['from']})",
+                 f"cuDNN {loaded['version']} loads first: {loaded['path']} (via {loaded['via']})"]))
+        elif needed and not any(n == "cudnn" for (n, _m) in first):
+            out.append(_finding(
+                "cuda_library_missing", "No cuDNN would be found for this jaxlib",
+                f"This jaxlib ({build['from']}) needs cuDNN {needed}, but none of the folders the loader searches "
+                "for this environment holds a cuDNN.", f"Install the `{recipe}` recipe into a new environment "
+                f"(`gc-wizard install {recipe}`): it brings the pip cuDNN wheel.", [f"jaxlib built for cuDNN {needed}"]))
+        cuda_major = build.get("cuda")
+        min_driver = MIN_DRIVER_FOR_CUDA.get(int(cuda_major)) if cuda_major and cuda_major.isdigit() else None
+        if report.driver and min_driver and _version_tuple(report.driver) < min_driver:
+            need = ".".join(str(p) for p in min_driver)
+            out.append(_finding(
+                "driver_too_old", "The NVIDIA driver is too old for this jaxlib's CUDA",
+                f"This jaxlib is built for CUDA {cuda_major}, which needs driver {need} or newer; this machine's "
+                f"driver is {report.driver}.", "Install the recipe that fits this driver (`gc-wizard recipes`: "
+                "with a CUDA 11 driver that is `jax0.4.23-cuda11-cudnn86`), or ask for a newer driver.",
+                [f"driver {report.driver}", f"jaxlib built for CUDA {cuda_major}"]))
+        has_nvcc_wheel = any(n.startswith("nvidia-cuda-nvcc") for n in report.nvidia_wheels)
+        ptxas = report.ptxas
+        if ptxas and not has_nvcc_wheel and cuda_major and ptxas["version"] != "unknown" \
+                and _version_tuple(ptxas["version"])[:1] < (int(cuda_major),):
+            out.append(_finding(
+                "ptxas_problem", "The ptxas on PATH is older than this jaxlib needs",
+                f"XLA compiles GPU kernels with the first `ptxas` it finds; this environment has no "
+                f"nvidia-cuda-nvcc wheel, so it uses {ptxas['path']} from CUDA {ptxas['version']}, older than the "
+                f"CUDA {cuda_major} this jaxlib is built for.", f"Take that CUDA `bin` folder off PATH ({activate}), "
+                f"or install the `{recipe}` recipe, which pins nvidia-cuda-nvcc.",
+                [f"ptxas {ptxas['version']}: {ptxas['path']}"]))
+    gc = report.graphcast
+    if gc and gc["which"] == "deepmind" and jax_v:
+        if gc.get("uses_jax_tree") == "yes" and _version_tuple(jax_v) < (0, 4, 25):
+            out.append(_finding(
+                "jax_too_old_for_graphcast", "This GraphCast needs a newer JAX than the environment has",
+                f"The installed GraphCast ({gc['version']}) uses `jax.tree.map`, which needs jax 0.4.25 or newer; "
+                f"this environment has jax {jax_v}.", f"Use GraphCast v0.1.1 with this JAX (`gc-wizard install "
+                f"{recipe}`), or a recipe with a newer JAX (`gc-wizard recipes --graphcast-version 0.2`).",
+                [f"graphcast {gc['version']} uses jax.tree", f"jax {jax_v}"]))
+        xr = pk.get("xarray")
+        if gc.get("uses_datatree") == "yes" and xr and _version_tuple(xr) < (2024, 10):
+            out.append(_finding(
+                "xarray_incompatible", "This GraphCast needs a newer xarray (xarray.DataTree)",
+                f"The installed GraphCast ({gc['version']}) uses `xarray.DataTree`, added in xarray 2024.10; this "
+                f"environment has xarray {xr}.", "Install a recipe for GraphCast v0.2 (`gc-wizard recipes "
+                "--graphcast-version 0.2`), or upgrade xarray in this environment.", [f"xarray {xr}"]))
+    return out
+
+
+def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driver: str | None = None,
+                read_driver: bool = True, ldconfig: list[str] | None = None) -> EnvReport:
+    """Reads the environment at `path` from disk and returns what it holds and its findings.
+
+    `environ` is the environment the user would run it with (LD_LIBRARY_PATH, PATH); the wizard's own by
+    default. `driver` is the NVIDIA driver version (read from /proc/driver/nvidia/version when not given).
+    """
+    prefix = Path(path).expanduser()
+    if not prefix.is_dir():
+        raise UserError(f"The environment {prefix} does not exist or is not a folder.")
+    prefix = prefix.absolute()
+    environ = dict(os.environ if environ is None else environ)
+    kind = environment.kind_of(prefix)
+    sites = site_dirs(prefix)
+    if not sites:
+        raise UserError(f"{prefix} is not a Python environment: it has no lib/python3*/site-packages folder.")
+    packages = environment.installed_packages(sites)
+    if driver is None and read_driver:
+        driver = kernel_module.probe().version
+    report = EnvReport(path=str(prefix), kind=kind, packages={k: v for k, v in packages.items()
+                                                               if not k.startswith("nvidia-")})
+    report.python = next((m.group(1) for s in sites for m in [re.search(r"python(3\.\d+)", str(s))] if m), None)
+    report.nvidia_wheels = {k: v for k, v in packages.items() if _CUDA_WHEEL.match(k)}
+    report.jaxlib_build = jaxlib_build(prefix, sites, packages)
+    order = loader_order(prefix, sites, environ, kind, _ldconfig_folders() if ldconfig is None else ldconfig)
+    first = libraries_first(order)
+    report.libraries_first = [dict(v) for v in first.values()]
+    wanted = ((report.jaxlib_build or {}).get("cudnn") or "").split(".")[0]
+    cudnn = [v for (n, m), v in first.items() if n == "cudnn" and (not wanted or m == wanted)] or \
+        [v for (n, _m), v in first.items() if n == "cudnn"]
+    report.cudnn_loads_first = {k: cudnn[0][k] for k in ("version", "path", "via")} if cudnn else None
+    report.ptxas = ptxas_on_path(environ)
+    report.graphcast = graphcast_info(sites)
+    report.driver = driver
+    report.findings = _findings(report, first, _recipe(report.jaxlib_build, driver))
+    return report

@@ -106,6 +106,7 @@ class RecipeMatch:
             "summary": self.summary,
             "usable_gpus": list(self.usable_gpus),
             "cautioned": self.cautioned,
+            "alternatives": [a.to_dict() for a in self.recipe.alternatives],
             "runtime_env": dict(self.recipe.runtime_env),
             "disk_gib": self.recipe.disk_gib,
             "path": str(self.recipe.path),

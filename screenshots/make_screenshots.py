@@ -187,7 +187,78 @@ async def main() -> None:
         await pilot.pause(0.2)
         save(app, "10-rollback")
 
-    # 4. A server whose NVIDIA driver is installed but not loaded: problems first.
+    # 4. A server without GitHub: GraphCast source and wheelhouse chosen on the Plan screen (g, w), a
+    #    wrong checkout refused there, the check stopped, and an unreachable host's fix on Done.
+    checkout = work / "graphcast-v0.1.1"
+    checkout.mkdir()
+    (checkout / "setup.py").write_text('from setuptools import setup\nsetup(name="graphcast", version="0.1.1")\n')
+    weathernext = work / "graphcast-main"
+    weathernext.mkdir()
+    (weathernext / "setup.py").write_text('from setuptools import setup\nsetup(name="weathernext", version="0.3.1.dev")\n')
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.press("enter")
+        await choose(pilot, app, "jax0.4.23-cpu")
+        plan_screen = app.screen
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("Input").value = str(checkout)
+        await pilot.pause(0.2)
+        save(app, "12-plan-graphcast-source")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is plan_screen)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("Input").value = str(house)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is plan_screen and plan_screen.wheelhouses)
+        await wait_for(pilot, lambda: plan_screen.download is not None, timeout=30)
+        await pilot.pause(3.0)  # the toasts fade
+        save(app, "13-plan-sources")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("Input").value = str(weathernext)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is plan_screen and plan_screen.verdict is not None
+                       and not plan_screen.verdict.ok)
+        await pilot.pause(0.3)
+        save(app, "14-plan-refused")
+
+    from wizard.tui.screens.install import STOP_CHECK_QUESTION
+
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        verify = json.loads((REPO / "tests" / "data" / "verify-cpu-notebook.json").read_text())
+        screen = VerifyScreen()
+        app.push_screen(screen)
+        await pilot.pause(0.1)
+        for tier in verify["tiers"][:3]:
+            screen.add_tier(tier)
+        app.push_screen(ConfirmScreen(STOP_CHECK_QUESTION, yes="Stop", no="Keep going"))
+        await pilot.pause(0.3)
+        save(app, "15-stop-check")
+        app.pop_screen()
+        cancelled = {**verify, "ok": False, "cancelled": True, "findings": [],
+                     "tiers": verify["tiers"][:3] + [{"name": "graphcast_jit_init", "ok": False, "status": "cancelled",
+                                                      "seconds": None, "error": {"type": "Cancelled"}}]}
+        screen.show_result(cancelled)
+        await pilot.pause(0.3)
+        save(app, "16-check-stopped")
+
+    app = WizardApp([str(recipes)], find_links=[str(house)], verify=False,
+                    graphcast_src="graphcast @ git+https://github.invalid/google-deepmind/graphcast@v0.1.1")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.press("enter")
+        await choose(pilot, app, "tiny-a")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=180)
+        await pilot.pause(0.3)
+        save(app, "17-done-unreachable-host")
+
+    # 5. A server whose NVIDIA driver is installed but not loaded: problems first.
     os.environ.update(standin_env("driver-not-loaded", work / "not-loaded"))
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.state import run_cli
-from wizard.after.activate import MARKER_NAME, activation_script, compute_activation
+from wizard.after.activate import activation_script
+from wizard.install.activation import compute_activation
+from wizard.install.envs import MARKER as MARKER_NAME
 
 SHELLS = [s for s in ("bash", "zsh", "sh") if shutil.which(s)]
 RUNTIME = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false", "GC_TEST_QUOTED": "it's \"quoted\" $HOME `x`"}
@@ -220,3 +222,31 @@ def test_cli_rejects_a_folder_that_is_not_an_environment(tmp_path):
     proc = run_cli("activate", "--env", str(tmp_path))
     assert proc.returncode == 2
     assert "has no bin/python" in proc.stderr
+
+
+def test_the_graphcast_check_runs_under_exactly_the_activation(plain_env, stale):
+    """Variable by variable, the probe's environment is what a shell has after `eval "$(gc-wizard
+    activate)"`, plus only the probe's own additions (unbuffered output, no GPU preallocation)."""
+    from wizard.verify.check import GPU_ADDITIONS, PROBE_ADDITIONS, probe_environment
+
+    repo = Path(__file__).resolve().parents[1]
+    base = _base_env(stale, PYTHONPATH=f"/opt/py/site-packages:{repo}", XLA_PYTHON_CLIENT_PREALLOCATE="true")
+    dump = "import json, os; print(json.dumps(dict(os.environ)))"
+    proc = _run_in_shell("sh", f"{_activate_cmd(plain_env, 'sh')} && python -c {json.dumps(dump)}", base, repo)
+    assert proc.returncode == 0, proc.stderr
+    shell = json.loads(proc.stdout.strip().splitlines()[-1])
+    marker = json.loads((plain_env / MARKER_NAME).read_text())
+    probe, removed = probe_environment(plain_env, marker["backend"], marker["runtime_env"], base=base)
+
+    only_shell = {"PWD", "SHLVL", "_", "OLDPWD", "_GC_WIZARD_ORIGINAL", "PS1", "_GC_WIZARD_OLD_PS1"}
+    additions = {**PROBE_ADDITIONS, **{k: v for k, v in GPU_ADDITIONS.items() if k not in marker["runtime_env"]}}
+    for name in sorted(set(shell) | set(probe)):
+        if name in only_shell:
+            continue
+        if name in additions:
+            assert probe[name] == additions[name], name
+            continue
+        assert probe.get(name) == shell.get(name), f"{name}: probe {probe.get(name)!r} != shell {shell.get(name)!r}"
+    assert probe["PATH"].split(os.pathsep)[0] == str(plain_env / "bin")
+    assert probe["PYTHONPATH"] == str(repo)  # another Python's site-packages left out, as in the shell
+    assert {r["dir"] for r in removed} >= {stale["toolkit_bin"]}

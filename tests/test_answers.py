@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -12,50 +11,62 @@ from tests.fixtures.state import run_cli
 from wizard.after.answers import (
     SCHEMA,
     VERSION,
-    AnswerOptions,
     Answers,
-    answers_from_args,
+    answers_for,
     apply_answers,
     check_recipe,
     load_answers,
-    replay_args,
+    replay,
     save_answers,
-    save_args,
+    save_options,
 )
 from wizard.errors import UserError
+from wizard.install.options import InstallOptions
 
 
-def _install_args(**over) -> argparse.Namespace:
-    base = dict(recipe="jax0.4.23-cpu", env=None, yes=True, no_verify=False, graphcast_src=None,
-                installer="uv", find_links=[], offline=False, level="notebook", answers=None,
-                save_answers=None, json=False)
+def _install_args(**over) -> InstallOptions:
+    """The options `gc-wizard install` makes from its command line."""
+    base = dict(recipe_id="jax0.4.23-cpu", env=None, assume_yes=True, verify=True, graphcast_src=None,
+                installer="uv", find_links=(), offline=False, level="notebook")
     base.update(over)
-    return argparse.Namespace(**base)
+    return InstallOptions(**base)
 
 
 def _good() -> dict:
     return {"schema": SCHEMA, "version": VERSION, "recipe": "jax0.4.23-cuda12-cudnn89",
-            "options": {"installer": "pip", "level": "quick", "no_verify": False,
+            "options": {"installer": "pip", "level": "quick", "verify": True,
                         "graphcast_src": "/srv/graphcast", "find_links": ["/srv/wheels"], "offline": True},
             "env": "/srv/envs/gc"}
 
 
+def _answers(recipe: str, env: str | None = None, source: str | None = None, **options) -> Answers:
+    return Answers(options=InstallOptions(recipe_id=recipe, env=env, **options), source=source)
+
+
 @pytest.mark.parametrize("suffix", [".json", ".yaml"])
 def test_round_trip(tmp_path, suffix):
-    answers = Answers(recipe="jax0.4.23-cuda12-cudnn89",
-                      options=AnswerOptions(installer="pip", level="quick", no_verify=True,
-                                            graphcast_src="https://example.org/graphcast-0.1.1.tar.gz",
-                                            find_links=("/srv/wheels", "/srv/more"), offline=True),
-                      env="/srv/envs/gc")
+    answers = _answers("jax0.4.23-cuda12-cudnn89", "/srv/envs/gc", installer="pip", level="quick", verify=False,
+                       graphcast_src="https://example.org/graphcast-0.1.1.tar.gz",
+                       find_links=("/srv/wheels", "/srv/more"), offline=True)
     path = save_answers(tmp_path / f"answers{suffix}", answers)
     loaded = load_answers(path)
     assert loaded.to_dict() == answers.to_dict()
+    assert loaded.options == answers.options
     assert loaded.source == str(path)
     if suffix == ".json":
         data = json.loads(path.read_text())
-        assert data["schema"] == "gc-wizard-answers" and data["version"] == 1
+        assert data["schema"] == "gc-wizard-answers" and data["version"] == 2
         assert set(data) == {"schema", "version", "recipe", "options", "env"}
-        assert set(data["options"]) == {"installer", "level", "no_verify", "graphcast_src", "find_links", "offline"}
+        assert data["options"] == answers.options.to_dict()  # the file stores the options value itself
+        assert set(data["options"]) == {"installer", "level", "verify", "graphcast_src", "find_links", "offline"}
+
+
+def test_a_version_1_file_with_no_verify_is_still_read(tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"schema": SCHEMA, "version": 1, "recipe": "jax0.4.23-cpu",
+                                "options": {"installer": "pip", "no_verify": True}, "env": None}))
+    loaded = load_answers(path)
+    assert (loaded.options.installer, loaded.options.verify) == ("pip", False)
 
 
 def test_from_args_makes_home_paths_portable_and_apply_expands_them(tmp_path, monkeypatch):
@@ -64,8 +75,8 @@ def test_from_args_makes_home_paths_portable_and_apply_expands_them(tmp_path, mo
     wheels.mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
     args = _install_args(env=str(home / "envs" / "gc"), find_links=[str(wheels)], installer="pip",
-                         no_verify=True, graphcast_src=str(home / "graphcast"))
-    answers = answers_from_args(args)
+                         verify=False, graphcast_src=str(home / "graphcast"))
+    answers = answers_for(args)
     assert answers.env == "~/envs/gc"
     assert answers.options.find_links == ("~/wheels",)
     assert answers.options.graphcast_src == "~/graphcast"
@@ -74,48 +85,46 @@ def test_from_args_makes_home_paths_portable_and_apply_expands_them(tmp_path, mo
     # Replayed for another user: "~" is that user's home.
     other = tmp_path / "home" / "bob"
     monkeypatch.setenv("HOME", str(other))
-    replay = apply_answers(_install_args(recipe=None, installer="uv", level="notebook"), saved)
-    assert replay.recipe == "jax0.4.23-cpu"
-    assert replay.env == str(other / "envs" / "gc")
-    assert replay.find_links == [str(other / "wheels")]
-    assert replay.graphcast_src == str(other / "graphcast")
-    assert replay.installer == "pip" and replay.no_verify is True
+    replayed = apply_answers(_install_args(recipe_id="", installer="uv", level="notebook"), saved)
+    assert replayed.recipe_id == "jax0.4.23-cpu"
+    assert replayed.env == str(other / "envs" / "gc")
+    assert replayed.find_links == (str(other / "wheels"),)
+    assert replayed.graphcast_src == str(other / "graphcast")
+    assert replayed.installer == "pip" and replayed.verify is False
 
 
 def test_managed_env_is_saved_as_null_and_urls_untouched(tmp_path):
-    answers = answers_from_args(_install_args(graphcast_src="git+https://github.com/google-deepmind/graphcast@v0.1.1"))
+    answers = answers_for(_install_args(graphcast_src="git+https://github.com/google-deepmind/graphcast@v0.1.1"))
     assert answers.env is None
     assert answers.options.graphcast_src == "git+https://github.com/google-deepmind/graphcast@v0.1.1"
     assert json.loads(save_answers(tmp_path / "a.json", answers).read_text())["env"] is None
 
 
 def test_apply_refuses_a_different_recipe_on_the_command_line():
-    answers = Answers(recipe="jax0.4.23-cpu", source="fleet.json")
+    answers = _answers("jax0.4.23-cpu", source="fleet.json")
     with pytest.raises(UserError, match=r"jax0.4.23-cuda12-cudnn89.*differs.*fleet.json.*jax0.4.23-cpu"):
-        apply_answers(_install_args(recipe="jax0.4.23-cuda12-cudnn89"), answers)
-    merged = apply_answers(_install_args(recipe="jax0.4.23-cpu", find_links=["/b"]),
-                           Answers(recipe="jax0.4.23-cpu", options=AnswerOptions(find_links=("/a",))))
-    assert merged.find_links == ["/a", "/b"]
+        apply_answers(_install_args(recipe_id="jax0.4.23-cuda12-cudnn89"), answers)
+    merged = apply_answers(_install_args(recipe_id="jax0.4.23-cpu", find_links=["/b"]),
+                           _answers("jax0.4.23-cpu", find_links=("/a",)))
+    assert merged.find_links == ("/a", "/b")
 
 
 def test_check_recipe_against_loaded_recipes():
-    answers = Answers(recipe="jax9-imaginary", source="fleet.json")
+    answers = _answers("jax9-imaginary", source="fleet.json")
     with pytest.raises(UserError, match=r"fleet.json names recipe 'jax9-imaginary'.*jax0.4.23-cpu"):
         check_recipe(answers, {"jax0.4.23-cpu": object()})
-    assert check_recipe(Answers(recipe="jax0.4.23-cpu"), {"jax0.4.23-cpu": object()}).recipe == "jax0.4.23-cpu"
+    assert check_recipe(_answers("jax0.4.23-cpu"), {"jax0.4.23-cpu": object()}).recipe == "jax0.4.23-cpu"
 
 
-def test_replay_args_and_save_args_for_the_install_command(tmp_path):
+def test_replay_and_save_options_for_the_install_command(tmp_path):
     recipes = {"jax0.4.23-cpu": object(), "jax0.4.23-cuda12-cudnn89": object()}
-    path = save_args(tmp_path / "fleet.json", _install_args(recipe="jax0.4.23-cuda12-cudnn89", installer="pip",
-                                                            level="quick", env="/srv/envs/gc"))
-    replayed = replay_args(_install_args(recipe=None, answers=str(path)), recipes)
-    assert (replayed.recipe, replayed.installer, replayed.level, replayed.env) == \
+    path = save_options(tmp_path / "fleet.json", _install_args(recipe_id="jax0.4.23-cuda12-cudnn89",
+                                                               installer="pip", level="quick", env="/srv/envs/gc"))
+    replayed = replay(_install_args(recipe_id=""), path, recipes)
+    assert (replayed.recipe_id, replayed.installer, replayed.level, replayed.env) == \
         ("jax0.4.23-cuda12-cudnn89", "pip", "quick", "/srv/envs/gc")
-    plain = _install_args()
-    assert replay_args(plain, recipes) is plain
     with pytest.raises(UserError, match="which this server does not have"):
-        replay_args(_install_args(recipe=None, answers=str(path)), {"jax0.4.23-cpu": object()})
+        replay(_install_args(recipe_id=""), path, {"jax0.4.23-cpu": object()})
 
 
 def _bad(tmp_path: Path, content, name="answers.json") -> str:
@@ -149,7 +158,7 @@ def _with(**changes) -> dict:
     ({"recipe": "x"}, r"\"schema\" is missing"),
     (_with(schema="archinstall-config"), r"\"schema\" is \"archinstall-config\", expected \"gc-wizard-answers\""),
     (_with(version=0), r"old answers file \(version 0\)"),
-    (_with(version=2), r"newer gc-wizard \(answers version 2\).*Upgrade"),
+    (_with(version=3), r"newer gc-wizard \(answers version 3\).*Upgrade"),
     (_with(version="1"), r"\"version\" must be a whole number"),
     (_with(colour="blue"), r"unknown key 'colour'"),
     (_with(options_verbose=True), r"unknown key 'options.verbose'"),
@@ -159,7 +168,7 @@ def _with(**changes) -> dict:
     (_with(options="fast"), r"'options' must be a mapping"),
     (_with(options_installer="conda"), r"'options.installer' must be \"uv\" or \"pip\", not \"conda\""),
     (_with(options_level="full"), r"'options.level' must be \"quick\" or \"notebook\""),
-    (_with(options_no_verify="yes"), r"'options.no_verify' must be true or false, not \"yes\""),
+    (_with(options_verify="yes"), r"'options.verify' must be true or false, not \"yes\""),
     (_with(options_offline=1), r"'options.offline' must be true or false"),
     (_with(options_find_links="/srv/wheels"), r"'options.find_links' must be a list of folders"),
     (_with(options_find_links=["/a", 7]), r"'options.find_links\[1\]' must be a folder path"),
@@ -185,7 +194,7 @@ def test_yaml_written_by_hand_is_accepted(tmp_path):
     path.write_text("schema: gc-wizard-answers\nversion: 1\nrecipe: jax0.4.23-cpu\n# defaults for the rest\n")
     loaded = load_answers(path)
     assert loaded.recipe == "jax0.4.23-cpu"
-    assert loaded.options == AnswerOptions()
+    assert loaded.options == InstallOptions(recipe_id="jax0.4.23-cpu")
     assert loaded.env is None
 
 

@@ -185,3 +185,28 @@ def test_unrecognised_names_the_failed_install_step():
     summary = unrecognised(text)
     assert summary.step == "the install step install-requirements (Install the 1 pinned packages), exit status 1"
     assert summary.last_error == "error: some resolver trouble nobody has catalogued"
+
+
+def test_unreachable_host_fix_names_the_host_and_the_local_source():
+    text = (REAL / "pip_git_clone_could_not_resolve_github.log").read_text(encoding="utf-8")
+    (finding,) = diagnose_text(text)
+    assert finding.id == "host_unreachable"
+    assert finding.fix.startswith("This server cannot reach github.com.") and "--graphcast-src" in finding.fix
+    index = diagnose_text((REAL / "uv_corporate_no_such_host.log").read_text(encoding="utf-8"))[0]
+    assert "cannot reach pypi.org" in index.fix and "--find-links" in index.fix
+
+
+def test_a_log_without_line_ends_is_read_in_bounded_pieces(monkeypatch):
+    """A "line" far longer than a piece (a binary blob, a progress bar that never ends its line) is cut where
+    the piece ends, and a message right after it is still found, with the tail kept for the summary."""
+    import collections
+
+    from wizard.verify.diagnose import scan_stream
+
+    monkeypatch.setattr(diagnose_module, "CHUNK_CHARS", 4096)
+    blob = "\u2588" * 50_000  # one 50k-character line: twelve pieces
+    text = blob + "\nLoaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.6.0.\nend\n"
+    tail: collections.deque = collections.deque(maxlen=3)
+    scanner = scan_stream(io.StringIO(text), tail=tail)
+    assert [f.id for f in scanner.findings()] == ["cudnn_version_mismatch"]
+    assert "".join(tail).endswith("8.6.0.\nend\n")

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from wizard.errors import OperationFailed
+from wizard.errors import OperationFailed, UserError
 from wizard.install import envs
 
 
@@ -87,16 +87,38 @@ def test_disk_usage_counts_a_hardlinked_file_once(tmp_path):
     assert (1 << 20) <= used < (1 << 20) + 64 * 1024
 
 
-def test_markers_round_trip_and_a_broken_one_reads_as_empty(tmp_path):
-    envs.write_marker(tmp_path, {"recipe": "tiny-a", "backend": "cpu", "runtime_env": {"A": "1"}})
-    assert envs.read_marker(tmp_path)["runtime_env"] == {"A": "1"}
+def test_markers_round_trip_and_a_broken_one_reads_as_none(tmp_path):
+    envs.write_marker(tmp_path, {"recipe": "tiny-a", "backend": "cpu", "runtime_env": {"A": "1"}, "mine": 7})
+    marker = envs.read_marker(tmp_path)
+    assert (marker.recipe, marker.backend, dict(marker.runtime_env)) == ("tiny-a", "cpu", {"A": "1"})
+    assert marker.to_dict()["mine"] == 7  # keys written by others are kept
+    assert envs.Env(tmp_path).marker == marker
     envs.restore_marker(tmp_path, None)
     assert not (tmp_path / envs.MARKER).exists()
-    (tmp_path / envs.MARKER).write_text("[1, 2")
-    assert envs.read_marker(tmp_path) == {}
+    assert envs.read_marker(tmp_path) is None  # none: an environment the user built
+    for broken in ("[1, 2", "[1, 2]", '{"runtime_env": [1]}', '{"recipe": 7}', "\xff\xfe"):
+        (tmp_path / envs.MARKER).write_text(broken)
+        assert envs.read_marker(tmp_path) is None, broken  # one policy: unreadable is "no marker"
     envs.restore_marker(tmp_path, {"recipe": "theirs"})
-    assert envs.read_marker(tmp_path) == {"recipe": "theirs"}
+    assert envs.read_marker(tmp_path).recipe == "theirs"
     assert sorted(p.name for p in tmp_path.iterdir()) == [envs.MARKER]
+
+
+def test_env_value_and_the_current_env(tmp_path, isolated_state):
+    from wizard.history.store import Entry, load_history
+
+    env = envs.Env.at(isolated_state / "envs" / "x")
+    assert env.python == env.path / "bin" / "python" and not env.exists and env.is_managed
+    assert not envs.Env.at(tmp_path).is_managed
+    history = load_history()
+    with pytest.raises(UserError, match="no current environment yet"):
+        envs.current_env(history)
+    entry = history.add(Entry(id="e1", kind="install", recipe="tiny-a", env=str(env.path), status="installed"))
+    history.make_current(entry)
+    with pytest.raises(UserError, match="no longer exists"):
+        envs.current_env(history)
+    env.path.mkdir(parents=True)
+    assert envs.current_env(history) == env
 
 
 def test_only_managed_environments_can_be_removed(tmp_path, isolated_state):

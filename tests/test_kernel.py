@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.state import last_json, run_cli
-from wizard.after.activate import MARKER_NAME
 from wizard.after.kernel import build_kernelspec, display_name, kernel_install
 from wizard.errors import UserError
+from wizard.install.envs import MARKER as MARKER_NAME
 
 MARKER = {"recipe": "jax0.4.23-cpu", "title": "JAX 0.4.23 on the CPU", "backend": "cpu",
           "runtime_env": {"JAX_PLATFORMS": "cpu", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"},

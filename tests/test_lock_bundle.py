@@ -58,6 +58,7 @@ def test_lock_pins_the_closure_with_hashes_and_the_install_records_it(deps, tmp_
     (entry,) = [e for e in deps.history() if e["id"] == result["entry_id"]]
     assert entry["lock"]["path"] == str(out) and entry["lock"]["sha256"] == lock["sha256"]
     assert "pkg-d==3.0" in entry["packages"]
+    assert f"from the lock {out}" in run_cli("history").stdout
 
 
 @pytest.mark.parametrize("name", ["pylock.tiny.toml", "tiny.txt"])
@@ -76,6 +77,14 @@ def test_a_wheel_whose_hash_changed_is_refused(deps, tmp_path, monkeypatch, name
     assert "Hash mismatch" in result["error"] and "pkg-d" in result["error"]
     assert not Path(result["env"]).exists()  # the unfinished environment is gone; nothing became current
     assert not [e for e in deps.history() if e["current"]]
+    text = run_cli("install", "tiny-dep", "--yes", "--recipes-dir", str(deps.recipes), "--find-links",
+                   str(deps.house.path), "--offline", "--graphcast-src", str(deps.graphcast), "--no-verify",
+                   "--lock", str(out))
+    assert text.returncode == 1 and "has other bytes than the one the lock was made with" in text.stderr
+    assert "experimental" not in text.stderr  # uv's pylock preview warning is switched off
+    diagnosis = run_cli("diagnose", result["log"], "--json")
+    finding = last_json(diagnosis)["findings"][0]
+    assert finding["id"] == "hash_mismatch" and "pkg-d==3.0" in finding["explanation"]
 
 
 def test_a_lock_for_another_recipe_is_refused_before_anything_runs(deps, tmp_path):
@@ -174,3 +183,19 @@ def test_real_bundle_from_pypi_installs_offline_and_verifies(tmp_path, request):
     result = last_json(proc)
     assert result["status"] == "verified"
     assert result["verify"]["tiers"][0]["versions"]["graphcast"] == "0.1.1"
+
+
+def test_lock_for_another_python_and_platform(deps, tmp_path):
+    out = tmp_path / "arm.txt"
+    proc = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
+                   "--offline", "--python", "3.10", "--platform", "aarch64-manylinux_2_28", "--out", str(out),
+                   "--json")
+    assert proc.returncode == 0, proc.stderr
+    lock = last_json(proc)
+    assert lock["python"] == "3.10" and lock["platform"] == "aarch64-manylinux_2_28"
+    assert "Python 3.10, platform aarch64-manylinux_2_28" in out.read_text()
+    bad = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--platform", "bogus",
+                  "--out", str(tmp_path / "x.txt"))
+    assert bad.returncode == 2 and "--platform bogus is not a platform uv knows" in bad.stderr
+    old = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--python", "3.9")
+    assert old.returncode == 2 and "needs Python >=3.10,<3.13, not 3.9" in old.stderr

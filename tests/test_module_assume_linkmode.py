@@ -54,8 +54,8 @@ def test_module_load_gives_the_environment_with_cuda_folders_dropped(tiny, tmp_p
               f"export LD_LIBRARY_PATH={cudnn}:{ordinary}:{later}\n"
               f"module use {mods}\nmodule load graphcast/tiny-a || exit 9\n"
               "python -c 'import os, sys, pkg_a; print(sys.prefix); print(pkg_a.__version__); "
-              "print(os.environ[\"GC_TINY\"]); print(os.environ.get(\"LD_LIBRARY_PATH\"))'\n"
-              "module unload graphcast/tiny-a\necho after=${GC_TINY-unset}\n")
+              "print(os.environ[\"JAX_GC_TINY\"]); print(os.environ.get(\"LD_LIBRARY_PATH\"))'\n"
+              "module unload graphcast/tiny-a\necho after=${JAX_GC_TINY-unset}\n")
     shell = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
                            timeout=120, env={k: v for k, v in os.environ.items() if not k.startswith("LMOD")})
     assert shell.returncode == 0, shell.stdout + shell.stderr

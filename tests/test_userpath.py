@@ -118,9 +118,11 @@ def test_a_recipe_that_does_not_fit_is_refused_with_its_reasons(gpu_server, tiny
 
 def test_an_answers_replay_of_a_recipe_that_does_not_fit_is_refused(gpu_server, tmp_path):
     gpu_server("no-nvidia")
-    from wizard.after.answers import AnswerOptions, Answers, save_answers
+    from wizard.after.answers import Answers, save_answers
+    from wizard.install.options import InstallOptions
 
-    answers = save_answers(tmp_path / "answers.json", Answers(recipe="jax0.4.23-cuda12-cudnn89", options=AnswerOptions()))
+    answers = save_answers(tmp_path / "answers.json",
+                           Answers(options=InstallOptions(recipe_id="jax0.4.23-cuda12-cudnn89")))
     proc = run_cli("install", "--answers", str(answers), "--yes")
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "does not fit this machine" in proc.stderr
@@ -230,3 +232,82 @@ def test_diagnose_on_a_terminal_says_what_it_waits_for():
     child.expect(pexpect.EOF)
     child.close()
     assert "jax and jaxlib" in child.before and child.exitstatus == 1
+
+
+# --- what it costs, and the live log ------------------------------------------------------------------------
+def test_download_size_from_the_wheelhouse_and_overall_progress_from_the_installers_lines(tmp_path):
+    from wizard.install.cost import download_size
+    from wizard.install.progress import InstallProgress
+
+    house = tmp_path / "house"
+    wheel = build_wheel(house, "pkg-a", "1.0", module_source="x = 1\n" * 500)
+    size = download_size({"pkg-a": "1.0", "pkg-b": "2.0"}, find_links=[str(house)], offline=True)
+    assert size.bytes == wheel.stat().st_size and size.from_wheelhouse == 1 and size.unknown == ("pkg-b",)
+    assert "from the wheelhouse" in size.describe() and "1 of unknown size (pkg-b)" in size.describe()
+
+    uv = InstallProgress(total_packages=3, expected_bytes=80_000_000)
+    for line in ["Resolved 3 packages in 1.2s", "Downloading jaxlib (73.6MiB)", " Downloaded jaxlib",
+                 "Prepared 3 packages in 4.1s", "Installed 3 packages in 90ms"]:
+        uv.feed(line)
+    assert uv.bytes_done == int(73.6 * 1024**2) and uv.summary(65).startswith("3 of 3 packages · 77 MB of ~80 MB")
+    assert uv.summary(65).endswith("1:05 so far")
+
+    pip = InstallProgress(total_packages=2)
+    for line in ["Collecting jaxlib==0.4.23", "  Downloading jaxlib-0.4.23-cp311-manylinux2014_x86_64.whl (77.2 MB)",
+                 "Progress 262144 of 77208449"]:
+        pip.feed(line)
+    assert pip.current == ("jaxlib", 262144, 77208449)
+    pip.feed("Progress 77208449 of 77208449")
+    pip.feed("Using cached numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl (18.3 MB)")
+    assert pip.bytes_done == 77208449 and pip.fetched == {"jaxlib", "numpy"} and pip.current is None
+
+
+def test_long_log_lines_are_wrapped_for_80_columns():
+    from wizard.tui.widgets.live_log import wrap_line
+
+    line = "fatal: unable to access 'https://github.com/google-deepmind/graphcast/': Could not resolve host: github.com"
+    rows = wrap_line(line, 76)
+    assert len(rows) == 2 and all(len(row) <= 76 for row in rows) and rows[1].startswith("  ↳ ")
+    assert "".join(row.removeprefix("  ↳ ") for row in rows) == line
+    assert wrap_line("short", 76) == ["short"]
+
+
+def test_plain_rollback_goes_back_to_the_environment_that_was_current_before(tiny):
+    (tiny.recipes / "tiny-c.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text().replace("tiny-a", "tiny-c"))
+    ids = {}
+    for recipe_id in ("tiny-a", "tiny-b"):
+        proc, result = tiny.install(recipe_id)
+        assert proc.returncode == 0, proc.stderr
+        ids[recipe_id] = result["entry_id"]
+    back = run_cli("rollback", ids["tiny-a"], "--yes", "--no-verify")
+    assert back.returncode == 0, back.stderr
+    proc, result = tiny.install("tiny-c")
+    assert proc.returncode == 0, proc.stderr
+    # The newest other good install is tiny-b, but the one current before tiny-c was tiny-a.
+    plain = run_cli("rollback", "--yes", "--no-verify")
+    assert plain.returncode == 0, plain.stderr
+    assert "tiny-a" in plain.stdout and "tiny-b" not in plain.stdout.split("Rolled back")[-1]
+    current = [e for e in tiny.history() if e["current"]]
+    assert current[0]["id"] == ids["tiny-a"] and current[0]["installer"] == "uv"
+
+
+def test_pip_progress_lines_update_one_live_row_not_the_log(tiny, tmp_path):
+    """Under pip, hundreds of `Progress N of M` lines per wheel go to the live row; the log keeps moving."""
+    from wizard.install.plan import build_plan
+    from wizard.recipes.pythons import own_python
+    from wizard.tui.screens.install import InstallScreen
+
+    plan = build_plan(get_recipe("tiny-a", [str(tiny.recipes)]), env_dir=tmp_path / "env", python=own_python(),
+                      installer="pip", find_links=[str(tiny.house.path)], offline=True,
+                      graphcast_src=str(tiny.graphcast))
+    screen = InstallScreen(plan)
+    screen.feed_line("Collecting jaxlib==0.4.23")
+    screen.feed_line("  Downloading jaxlib-0.4.23-cp311-cp311-manylinux2014_x86_64.whl (77.2 MB)")
+    for done in range(262144, 77208449, 262144 * 40):
+        screen.feed_line(f"Progress {done} of 77208449")
+    assert screen.live_log._live.startswith("downloading jaxlib:") and "of 77 MB" in screen.live_log._live
+    assert not any(line.startswith("Progress") for line in screen.live_log._pending)
+    screen.feed_line("Progress 77208449 of 77208449")
+    screen.feed_line("Collecting numpy==1.26.4")
+    assert screen.live_log._pending[-1] == "Collecting numpy==1.26.4" and screen.live_log._live == ""
+    assert screen.progress.bytes_done == 77208449

@@ -163,6 +163,8 @@ def test_a_probe_that_dies_is_still_diagnosed(jax_cpu_env_without_graphcast, tmp
         "sys.stderr.write('Please make sure libcudnn_cnn_infer.so.8 is in your library path!\\n')\n"
         "sys.stderr.flush()\n"
         "os.abort()\n")
+    for name in ("casting", "autoregressive", "xarray_jax", "normalization"):  # DeepMind's layout
+        (package / f"{name}.py").write_text("")
     result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", graphcast_src=tmp_path / "src")
     assert not result.ok and result.exit_status == -signal.SIGABRT
     failed = result.failed_tier
@@ -239,7 +241,7 @@ def test_cli_verify_uses_the_current_env_and_its_marker(jax_cpu_env_without_grap
 def test_cli_verify_without_a_current_env_exits_2():
     proc = run_cli("verify", "--json")
     assert proc.returncode == 2
-    assert "install one first" in proc.stderr and "--env" in proc.stderr
+    assert "no current environment" in proc.stderr and "--env" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -254,10 +256,11 @@ def test_cli_verify_env_that_is_no_python_exits_2(tmp_path):
 
 
 def test_log_names_do_not_collide(tmp_path, monkeypatch):
-    from wizard.verify.check import new_log_path
+    from wizard.paths import new_log
 
     monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path))
-    first = new_log_path()
+    first = new_log("verify")
     first.parent.mkdir(parents=True)
     first.write_text("")
-    assert new_log_path() != first and os.path.dirname(new_log_path()) == str(tmp_path / "logs")
+    assert new_log("verify") != first and os.path.dirname(new_log("verify")) == str(tmp_path / "logs")
+    assert new_log("install", "20261122-181600-1") == tmp_path / "logs" / "install-20261122-181600-1.log"

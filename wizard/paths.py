@@ -7,6 +7,7 @@ Recipes: built-in, then `$XDG_CONFIG_HOME/gc-wizard/recipes/`, then each `--reci
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 
 
@@ -51,6 +52,23 @@ def envs_dir() -> Path:
 
 def logs_dir() -> Path:
     return state_dir() / "logs"
+
+
+def new_log(kind: str, entry_id: str | None = None) -> Path:
+    """The log file of one run: `logs/<kind>-<entry id>.log` for a run with a history entry (ids are
+    unique), else `logs/<kind>-<YYYYmmdd-HHMMSS>[-N].log`, numbered so two runs never share one. The
+    state folder is made (mode 0700) if it is not there yet."""
+    ensure_state_dir()
+    folder = logs_dir()
+    if entry_id:
+        return folder / f"{kind}-{entry_id}.log"
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{kind}-{stamp}.log"
+    n = 2
+    while path.exists():
+        path = folder / f"{kind}-{stamp}-{n}.log"
+        n += 1
+    return path
 
 
 def history_path() -> Path:

@@ -94,9 +94,19 @@ async def test_another_wizard_holding_the_state_lock_is_named_on_done(gpu_server
             summary = str(app.screen.query_one("#summary").render())
             assert "Another gc-wizard is already working in" in summary
             assert f"pid {holder.pid} " in summary and "install other-recipe" in summary
+            assert "Press r to try again" in summary and "Log: None" not in summary
+            # The other wizard finishes; r tries the same install again, and now it runs.
+            holder.kill()
+            holder.wait(timeout=10)
+            await pilot.press("r")
+            while not (isinstance(app.screen, DoneScreen) and app.install_result
+                       and not app.install_result.get("lock_held")):
+                await pilot.pause(0.1)
+            assert app.install_result["ok"], app.install_result
             await pilot.press("enter")
-        assert app.exit_status == 1
+        assert app.exit_status == 0
     finally:
         holder.kill()
         holder.wait()
-    assert not [e for e in tiny.history() if e["current"]]
+    # Only the retried install ran: the refused attempt left no entry behind.
+    assert [(e["recipe"], e["status"], e["current"]) for e in tiny.history()] == [("tiny-a", "installed", True)]

@@ -85,7 +85,7 @@ async def test_machine_screen_on_a_two_a100_server_fits_80_columns(gpu_server):
     assert rows[driver].split()[0] == "Driver" and "CUDA up to 12.2" in rows[driver]
     gpus = [row for row in rows if "NVIDIA A100-SXM4-80GB · 80 GiB · compute 8.0" in row]
     assert [row.split()[:2] for row in gpus] == [["GPU", "0"], ["GPU", "1"]]
-    assert _index(rows, "Recommended: JAX 0.4.23 · CUDA 12.2 · cuDNN 8.9 (GPU)") > driver
+    assert _index(rows, "Recommended: jax0.4.23-cuda12-cudnn89 — the newest GPU stack") > driver
     assert "! " not in "".join(rows[1:driver])  # no problems box on a healthy server
     footer = rows[-1]
     for key in ("⏎ Next: recipes", "h History", "r Detect again", "s Report", "^q Quit"):
@@ -103,4 +103,42 @@ async def test_machine_screen_shows_problems_first_when_the_driver_is_not_loaded
     driver = _index(rows, "no usable NVIDIA driver")
     assert problem < driver  # problems first, in their own box, above the facts
     assert rows[problem - 1].lstrip().startswith("╭") and "modprobe nvidia" in "".join(rows[problem:driver])
-    assert _index(rows, "Recommended: JAX 0.4.23 on the CPU") > driver
+    assert _index(rows, "Recommended: jax0.4.23-cpu, but CPU only") > driver
+
+
+async def test_at_60_by_20_the_footer_and_the_recommendation_stay_visible(gpu_server):
+    gpu_server("driver-not-loaded")  # the problems box makes the facts longer than the screen
+    app = WizardApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await _facts(pilot)
+        rows = screen_rows(app)
+    assert any(row.startswith(" Recommended: jax0.4.23-cpu") for row in rows), "\n".join(rows)
+    assert "Press Enter to choose a recipe" in "\n".join(rows)
+    footer = [row for row in rows if row.strip()][-1]
+    for key in ("⏎ Next: recipes", "h History", "^q Quit"):
+        assert key in footer, footer
+
+
+def test_the_check_stopped_shows_the_cancelled_tier(snap_compare, gpu_server):
+    """Ctrl-C → y during the GraphCast check: the tiers so far, the stopped one marked cancelled."""
+    import json
+    from pathlib import Path
+
+    from wizard.tui.screens.verify import VerifyScreen
+
+    gpu_server("no-nvidia")
+    verify = json.loads((Path(__file__).parents[1] / "data" / "verify-cpu-notebook.json").read_text())
+
+    async def stopped(pilot) -> None:
+        await _facts(pilot)
+        screen = VerifyScreen()
+        pilot.app.push_screen(screen)
+        await pilot.pause(0.1)
+        for tier in verify["tiers"][:3]:
+            screen.add_tier(tier)
+        screen.show_result({**verify, "ok": False, "cancelled": True, "findings": [], "tiers": verify["tiers"][:3] + [
+            {"name": "graphcast_jit_init", "ok": False, "status": "cancelled", "seconds": None,
+             "error": {"type": "Cancelled", "message": "verification was cancelled"}}]})
+        await pilot.pause(0.3)
+
+    assert snap_compare(WizardApp(), terminal_size=SIZE, run_before=stopped)

@@ -8,72 +8,54 @@ a value of the wrong type is one sentence naming the file and the key, never a t
 through an install. The recipe id is checked against the recipes loaded on *this* server by
 `check_recipe`, because the two servers may have different recipe folders.
 
-The format is JSON (YAML is accepted too, for hand-written files). A path under the home folder
-is saved as `~/...` so the same file works for a different user on another server.
+The file stores the recipe, the environment and `InstallOptions.to_dict()` (version 2; a version-1
+file, which said `no_verify` where the options say `verify`, is still read). The format is JSON (YAML
+is accepted too, for hand-written files). A path under the home folder is saved as `~/...` so the
+same file works for a different user on another server.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from wizard.errors import UserError
+from wizard.install.options import InstallOptions, want_type
 
 SCHEMA = "gc-wizard-answers"
-VERSION = 1
-
-INSTALLERS = ("uv", "pip")
-LEVELS = ("quick", "notebook")
+VERSION = 2
+#: Version 1 stored `no_verify` where `InstallOptions` says `verify`; it is read and translated.
+_OLDEST_READ = 1
 
 _TOP_KEYS = ("schema", "version", "recipe", "options", "env")
-_OPTION_KEYS = ("installer", "level", "no_verify", "graphcast_src", "find_links", "offline")
-
-
-@dataclass(frozen=True)
-class AnswerOptions:
-    """The install options that change what gets built (the `gc-wizard install` flags)."""
-
-    installer: str = "uv"
-    level: str = "notebook"
-    no_verify: bool = False
-    graphcast_src: str | None = None
-    find_links: tuple[str, ...] = ()
-    offline: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "installer": self.installer,
-            "level": self.level,
-            "no_verify": self.no_verify,
-            "graphcast_src": self.graphcast_src,
-            "find_links": list(self.find_links),
-            "offline": self.offline,
-        }
 
 
 @dataclass(frozen=True)
 class Answers:
-    """One install's answers. `env` None means "a new managed environment" on the replaying server."""
+    """One install's answers: the options (recipe and environment included) and where they came from.
 
-    recipe: str
-    options: AnswerOptions = field(default_factory=AnswerOptions)
-    env: str | None = None
+    `options.env` None means "a new managed environment" on the replaying server.
+    """
+
+    options: InstallOptions = field(default_factory=InstallOptions)
     source: str | None = None
     """The file these were loaded from (for messages); not saved."""
 
+    @property
+    def recipe(self) -> str:
+        return self.options.recipe_id
+
+    @property
+    def env(self) -> str | None:
+        return self.options.env
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "schema": SCHEMA,
-            "version": VERSION,
-            "recipe": self.recipe,
-            "options": self.options.to_dict(),
-            "env": self.env,
-        }
+        return {"schema": SCHEMA, "version": VERSION, "recipe": self.recipe, "options": self.options.to_dict(),
+                "env": self.env}
 
 
 # --------------------------------------------------------------------------- paths
@@ -105,56 +87,40 @@ def _looks_like_local_path(value: str) -> bool:
 # --------------------------------------------------------------------------- build from a run
 
 
-def answers_from_args(args: argparse.Namespace, *, recipe: str | None = None) -> Answers:
-    """The answers of an install run, from its parsed `gc-wizard install` arguments.
-
-    `recipe` overrides `args.recipe` (the interactive flow may have picked the recommended one).
-    """
-    recipe_id = recipe or getattr(args, "recipe", None)
-    if not recipe_id:
+def answers_for(options: InstallOptions) -> Answers:
+    """The answers of an install run: its options with home-relative paths, run-only options dropped."""
+    if not options.recipe_id:
         raise UserError("cannot save answers without a recipe; name one: gc-wizard install RECIPE --save-answers FILE")
-    src = getattr(args, "graphcast_src", None)
+    src = options.graphcast_src
     if src and _looks_like_local_path(src):
         src = _portable(src)
-    options = AnswerOptions(
-        installer=getattr(args, "installer", None) or "uv",
-        level=getattr(args, "level", None) or "notebook",
-        no_verify=bool(getattr(args, "no_verify", False)),
-        graphcast_src=src,
-        find_links=tuple(_portable(d) or d for d in (getattr(args, "find_links", None) or [])),
-        offline=bool(getattr(args, "offline", False)),
-    )
-    env = getattr(args, "env", None)
-    return Answers(recipe=recipe_id, options=options, env=_portable(env) if env else None)
+    portable = InstallOptions(
+        recipe_id=options.recipe_id, env=_portable(options.env) if options.env else None,
+        installer=options.installer, level=options.level, verify=options.verify, graphcast_src=src,
+        find_links=tuple(_portable(d) or d for d in options.find_links), offline=options.offline)
+    return Answers(options=portable)
 
 
-def apply_answers(args: argparse.Namespace, answers: Answers) -> argparse.Namespace:
-    """Fill a `gc-wizard install` Namespace from replayed answers (a new Namespace; `args` untouched).
+def apply_answers(given: InstallOptions, answers: Answers) -> InstallOptions:
+    """The options of a replayed install: the command line's `given` options filled from `answers`.
 
     The answers decide the recipe, installer, verify level, GraphCast source and environment; a
     recipe given on the command line must agree with the file's. Flags that only add (`--no-verify`,
     `--offline`, `--find-links`) are combined with the command line's.
     """
-    given = getattr(args, "recipe", None)
-    if given and given != answers.recipe:
+    if given.recipe_id and given.recipe_id != answers.recipe:
         raise UserError(
-            f"the recipe on the command line ({given}) differs from the one in {answers.source or 'the answers file'} "
-            f"({answers.recipe}); give one or the other."
+            f"the recipe on the command line ({given.recipe_id}) differs from the one in "
+            f"{answers.source or 'the answers file'} ({answers.recipe}); give one or the other."
         )
-    merged = argparse.Namespace(**vars(args))
-    merged.recipe = answers.recipe
-    opts = answers.options
-    merged.installer = opts.installer
-    merged.level = opts.level
-    merged.no_verify = bool(getattr(args, "no_verify", False)) or opts.no_verify
-    merged.offline = bool(getattr(args, "offline", False)) or opts.offline
-    if not getattr(args, "graphcast_src", None):
-        merged.graphcast_src = _local(opts.graphcast_src)
-    links = [_local(d) for d in opts.find_links]
-    merged.find_links = links + [d for d in (getattr(args, "find_links", None) or []) if d not in links]
-    if not getattr(args, "env", None):
-        merged.env = _local(answers.env)
-    return merged
+    saved = answers.options
+    links = [_local(d) or d for d in saved.find_links]
+    return replace(
+        given, recipe_id=answers.recipe, installer=saved.installer, level=saved.level,
+        verify=given.verify and saved.verify, offline=given.offline or saved.offline,
+        graphcast_src=given.graphcast_src or _local(saved.graphcast_src),
+        find_links=tuple(links + [d for d in given.find_links if d not in links]),
+        env=given.env or _local(saved.env))
 
 
 # --------------------------------------------------------------------------- save / load
@@ -218,17 +184,6 @@ def _check_keys(data: Mapping[str, Any], known: Iterable[str], where: str, prefi
             )
 
 
-def _want(value: Any, kind: type | tuple[type, ...], where: str, key: str, described: str) -> Any:
-    # bool is an int in Python; a JSON true is never a valid string/number here and vice versa.
-    if isinstance(value, bool) and kind is not bool:
-        ok = False
-    else:
-        ok = isinstance(value, kind)
-    if not ok:
-        raise UserError(f"{where}: '{key}' must be {described}, not {json.dumps(value, default=str)}.")
-    return value
-
-
 def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
     """Validate parsed data against the schema; every problem is one UserError sentence."""
     if not isinstance(data, dict):
@@ -240,7 +195,7 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
         raise UserError(f"{where}: \"version\" must be a whole number (this gc-wizard reads version {VERSION}).")
-    if version < VERSION:
+    if version < _OLDEST_READ:
         raise UserError(
             f"{where} is an old answers file (version {version}); this gc-wizard reads version {VERSION}. "
             "Save it again with: gc-wizard install RECIPE --save-answers FILE."
@@ -254,38 +209,22 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
     recipe = data.get("recipe")
     if recipe is None:
         raise UserError(f"{where}: 'recipe' is missing; it names the recipe to install.")
-    _want(recipe, str, where, "recipe", "a recipe id (a string)")
+    want_type(recipe, str, where, "recipe", "a recipe id (a string)")
     if not recipe.strip():
         raise UserError(f"{where}: 'recipe' is empty; it names the recipe to install.")
     env = data.get("env")
     if env is not None:
-        _want(env, str, where, "env", "a folder path or null")
+        want_type(env, str, where, "env", "a folder path or null")
     raw = data.get("options")
     if raw is None:
         raw = {}
-    _want(raw, dict, where, "options", "a mapping")
-    _check_keys(raw, _OPTION_KEYS, where, prefix="options.")
-    installer = _want(raw.get("installer", "uv"), str, where, "options.installer", "\"uv\" or \"pip\"")
-    if installer not in INSTALLERS:
-        raise UserError(f"{where}: 'options.installer' must be \"uv\" or \"pip\", not \"{installer}\".")
-    level = _want(raw.get("level", "notebook"), str, where, "options.level", "\"quick\" or \"notebook\"")
-    if level not in LEVELS:
-        raise UserError(f"{where}: 'options.level' must be \"quick\" or \"notebook\", not \"{level}\".")
-    no_verify = _want(raw.get("no_verify", False), bool, where, "options.no_verify", "true or false")
-    offline = _want(raw.get("offline", False), bool, where, "options.offline", "true or false")
-    src = raw.get("graphcast_src")
-    if src is not None:
-        _want(src, str, where, "options.graphcast_src", "a path, URL or null")
-    links = _want(raw.get("find_links", []), list, where, "options.find_links", "a list of folders")
-    for i, item in enumerate(links):
-        _want(item, str, where, f"options.find_links[{i}]", "a folder path (a string)")
-    return Answers(
-        recipe=recipe.strip(),
-        options=AnswerOptions(installer=installer, level=level, no_verify=no_verify, graphcast_src=src,
-                              find_links=tuple(links), offline=offline),
-        env=env,
-        source=where,
-    )
+    want_type(raw, dict, where, "options", "a mapping")
+    if version == 1 and "no_verify" in raw:
+        raw = dict(raw)
+        no_verify = want_type(raw.pop("no_verify"), bool, where, "options.no_verify", "true or false")
+        raw.setdefault("verify", not no_verify)
+    options = InstallOptions.from_dict(raw, where=where, recipe_id=recipe.strip(), env=env, prefix="options.")
+    return Answers(options=options, source=where)
 
 
 def load_answers(path: str | os.PathLike[str]) -> Answers:
@@ -317,21 +256,18 @@ def check_recipe(answers: Answers, recipes: Mapping[str, Any]) -> Answers:
     return answers
 
 
-def replay_args(args: argparse.Namespace, recipes: Mapping[str, Any]) -> argparse.Namespace:
-    """For `gc-wizard install`: with `--answers FILE`, the arguments the file says (validated against
-    `recipes`, the ones loaded on this server); without it, `args` unchanged."""
-    path = getattr(args, "answers", None)
-    if not path:
-        return args
-    return apply_answers(args, check_recipe(load_answers(path), recipes))
+def replay(given: InstallOptions, path: str | os.PathLike[str], recipes: Mapping[str, Any]) -> InstallOptions:
+    """For `gc-wizard install --answers FILE`: the options the file says, validated against `recipes`
+    (the ones loaded on this server) and merged with the command line's (`apply_answers`)."""
+    return apply_answers(given, check_recipe(load_answers(path), recipes))
 
 
-def save_args(path: str | os.PathLike[str], args: argparse.Namespace, *, recipe: str | None = None) -> Path:
+def save_options(path: str | os.PathLike[str], options: InstallOptions) -> Path:
     """For `gc-wizard install --save-answers FILE`: write the answers of this run."""
-    return save_answers(path, answers_from_args(args, recipe=recipe))
+    return save_answers(path, answers_for(options))
 
 
 __all__ = [
-    "SCHEMA", "VERSION", "AnswerOptions", "Answers", "answers_from_args", "answers_from_dict", "apply_answers",
-    "check_recipe", "load_answers", "replay_args", "save_answers", "save_args",
+    "SCHEMA", "VERSION", "Answers", "answers_for", "answers_from_dict", "apply_answers", "check_recipe",
+    "load_answers", "replay", "save_answers", "save_options",
 ]

@@ -7,7 +7,7 @@ Jupyter in the wizard's own environment, which it does not have to have):
 
 - `argv` runs the environment's own `bin/python -m ipykernel_launcher -f {connection_file}`;
 - `env` carries the recipe's runtime variables and the cleaned `LD_LIBRARY_PATH`/`PATH` from
-  `wizard.after.activate.compute_activation` — the Jupyter server's stale CUDA folders never reach the kernel;
+  `wizard.install.activation.compute_activation` — the Jupyter server's stale CUDA folders never reach the kernel;
 - `display_name` says what was verified: "GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)".
 
 The spec goes to the user's data folder (`$JUPYTER_DATA_DIR`, else `$XDG_DATA_HOME/jupyter`, else
@@ -24,8 +24,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from wizard.after.activate import compute_activation, env_python, read_marker
 from wizard.errors import OperationFailed, UserError
+from wizard.install.activation import compute_activation
+from wizard.install.envs import EnvMarker, env_python, read_marker
 
 _NAME_OK = re.compile(r"^[a-z0-9._-]+$", re.IGNORECASE)  # jupyter_client's rule for kernel names
 
@@ -39,18 +40,20 @@ def jupyter_data_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path(xdg).expanduser() / "jupyter"
 
 
-def default_kernel_name(env: Path, marker: Mapping[str, Any]) -> str:
-    base = str(marker.get("recipe") or env.name)
+def default_kernel_name(env: Path, marker: EnvMarker | None) -> str:
+    base = str((marker.recipe if marker else None) or env.name)
     name = re.sub(r"[^a-z0-9._-]+", "-", f"gc-wizard-{base}".lower()).strip("-.")
     return name or "gc-wizard"
 
 
-def display_name(env: Path, marker: Mapping[str, Any]) -> str:
+def display_name(env: Path, marker: EnvMarker | Mapping[str, Any] | None) -> str:
     """"GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)" from the env marker."""
     from wizard.security import strip_terminal_escapes
 
+    if isinstance(marker, Mapping):
+        marker = EnvMarker.from_dict(dict(marker)) if marker else None
     # The marker is a file anyone with write access to the env could edit; Jupyter shows this name.
-    title = strip_terminal_escapes(str(marker.get("title") or marker.get("recipe") or env.name)).strip()
+    title = strip_terminal_escapes(str((marker.title or marker.recipe if marker else None) or env.name)).strip()
     if not title.lower().startswith("graphcast"):
         title = f"GraphCast · {title}"
     # A title's own trailing "(GPU)" joins the verified date: "… cuDNN 8.9 (GPU, verified 2026-11-21)".
@@ -58,7 +61,7 @@ def display_name(env: Path, marker: Mapping[str, Any]) -> str:
     extra = []
     if tail:
         title, extra = title[: tail.start()], [tail.group(1).strip()]
-    verified = marker.get("verified")
+    verified = marker.verified if marker else None
     if verified:
         extra.append(f"verified {str(verified)[:10]}")
     elif marker:
@@ -91,8 +94,8 @@ def build_kernelspec(env: str | os.PathLike[str], *, environ: Mapping[str, str] 
             "debugger": True,
             "gc_wizard": {
                 "env": str(env_path),
-                "recipe": marker.get("recipe"),
-                "verified": marker.get("verified"),
+                "recipe": marker.recipe if marker else None,
+                "verified": marker.verified if marker else None,
                 "removed": [{"variable": r.variable, "folder": r.folder, "reason": r.reason} for r in act.removals],
             },
         },

@@ -2,7 +2,7 @@
 
 Why: cluster users load software with Lmod, not `eval`, and HPC centres publish module files beside
 Jupyter kernels. The module gives the same environment `gc-wizard activate` does, because it is
-computed by the same function (`wizard.after.activate.compute_activation`): the environment's `bin`
+computed by the same function (`wizard.install.activation.compute_activation`): the environment's `bin`
 first on PATH, `VIRTUAL_ENV`, the recipe's runtime variables from the env marker, PYTHONHOME unset, and
 the CUDA/cuDNN folders that would shadow the environment's own libraries taken off `LD_LIBRARY_PATH`
 and `PATH` (`remove_path`, each with the reason as a comment). The folders are decided when the file
@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__, paths
-from wizard.after.activate import ACTIVE_VAR, compute_activation, read_marker, resolve_env
+from wizard.after.activate import resolve_env
 from wizard.errors import OperationFailed, UserError
+from wizard.install.activation import ACTIVE_VAR, compute_activation
+from wizard.install.envs import read_marker
 
 FAMILY = "graphcast"
 #: Sonames whose presence in a folder marks it as a CUDA/cuDNN library folder at load time.
@@ -61,8 +63,9 @@ def module_name(env: Path, marker: Mapping[str, Any]) -> str:
 def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> str:
     """The Lua module file for `env` (nothing written)."""
     env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
-    marker = read_marker(env_path)
-    act = compute_activation(env_path, environ, marker)
+    found = read_marker(env_path)
+    act = compute_activation(env_path, environ, found)
+    marker = found.to_dict() if found else {}
     recipe = str(marker.get("recipe") or env_path.name)
     title = str(marker.get("title") or recipe)
     verified = marker.get("verified")
@@ -124,7 +127,8 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
                    environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Write `<folder>/graphcast/<recipe>.lua` for `env` (default: the current environment)."""
     env_path = resolve_env(env)
-    marker = read_marker(env_path)
+    found = read_marker(env_path)
+    marker = found.to_dict() if found else {}
     name = module_name(env_path, marker)
     root = Path(os.path.abspath(os.path.expanduser(str(folder)))) if folder else default_dir()
     if root.exists() and not root.is_dir():

@@ -296,9 +296,10 @@ def _history_section(entries: list[Any], current: Any) -> list[str]:
     lines = ["## Environments (history)", ""]
     if current is not None:
         env = _get(current, "env")
-        from wizard.after.activate import read_marker
+        from wizard.install.envs import read_marker
 
-        marker = read_marker(env) if env else {}
+        found = read_marker(env) if env else None
+        marker = found.to_dict() if found else {}
         lines.append(f"- **Current:** recipe `{_get(current, 'recipe')}`, status {_get(current, 'status')}, "
                      f"entry `{_get(current, 'id')}`, environment `{env}`")
         if marker:

@@ -24,8 +24,11 @@ def run_lock(args: argparse.Namespace) -> int:
     if not args.json:
         say(f"Resolving recipe {recipe.id} for Python {python}" + (f" on {args.platform}" if args.platform else "")
             + " with hashes …")
+    from wizard.install.sources import merged_sources
+
+    _, find_links = merged_sources(None, getattr(args, "find_links", None))  # GC_WIZARD_FIND_LINKS too
     result = compile_lock(recipe, out, python_version=python, platform=args.platform,
-                          find_links=list(args.find_links or []), offline=bool(args.offline))
+                          find_links=find_links, offline=bool(args.offline))
     if args.json:
         emit_json(result.to_dict())
         return 0
@@ -42,14 +45,17 @@ def run_bundle(args: argparse.Namespace) -> int:
 
     recipe = get_recipe(args.recipe, args.recipes_dir)
     python = check_python_version(recipe, args.python)
-    source = graphcast_install_arg(recipe, args.graphcast_src)
+    from wizard.install.sources import merged_sources
+
+    graphcast_src, find_links = merged_sources(args.graphcast_src, getattr(args, "find_links", None))
+    source = graphcast_install_arg(recipe, graphcast_src)
     if " @ " in source:
         source = source.split(" @ ", 1)[1]
     out = Path(args.out).expanduser().absolute()
     log = sys.stderr if args.json else sys.stdout
     log.write(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}\n")
     manifest = make_bundle(recipe, out, python_version=python, graphcast_src=source,
-                           find_links=list(args.find_links or []),
+                           find_links=find_links,
                            on_line=lambda line: (log.write(f"    {line}\n"), log.flush()))
     size = sum(f["size"] for f in manifest["files"]) / 2**20
     if args.json:

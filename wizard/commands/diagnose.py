@@ -13,22 +13,13 @@ log as well, what it finds ranks the causes of a symptom-only log.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say
+from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
-
-
-def _facts_quietly():
-    """This machine's facts, or None: diagnosis must never fail because detection did."""
-    try:
-        from wizard.detect.chain import detect
-
-        return detect()
-    except Exception:
-        return None
 
 
 def _width() -> int:
@@ -97,6 +88,10 @@ def _render_env(report) -> str:
     return "\n".join(lines)
 
 
+#: Above this size a log's reading time is announced.
+BIG_LOG_BYTES = 200_000_000
+
+
 def _scan_log(source: str):
     """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
     import collections
@@ -115,14 +110,19 @@ def _scan_log(source: str):
         return scan_stream(sys.stdin, tail=tail), "".join(tail)
     try:
         with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > BIG_LOG_BYTES:
+                # A big log takes a while (about 25 MB/s): say so, on stderr, so the wait is not a mystery.
+                warn(f"reading {source} ({size / 1e6:,.0f} MB) in pieces; this takes about "
+                     f"{max(1, round(size / 25e6))} s")
             return scan_stream(handle, tail=tail), "".join(tail)
     except OSError as exc:
         raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.session import findings_for
     from wizard.verify.diagnose import unrecognised as summarise
-    from wizard.verify.diagnose import uses_facts
 
     env_dir = getattr(args, "env", None)
     source = getattr(args, "logfile", None)
@@ -136,11 +136,7 @@ def run(args: argparse.Namespace) -> int:
     source = source or "-"
     scan, tail = _scan_log(source)
     context = report.context() if report is not None else None
-    findings = scan.findings(context=context)
-    if findings and (uses_facts(findings) or findings[0].causes or scan.gpu_memory):
-        facts = _facts_quietly()
-        if facts is not None:
-            findings = scan.findings(facts, context)
+    findings = findings_for(scan, context=context)
     unknown = summarise(tail) if not findings else None
     name = "standard input" if source == "-" else source
     if getattr(args, "json", False):

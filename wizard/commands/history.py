@@ -16,28 +16,21 @@ from wizard.commands.output import confirm, emit_json, say, warn
 from wizard.errors import ExitCode
 
 
-def history_rows(totals: dict[str, int] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
-    """history --json's list: every entry's fields plus whether its folder exists and its disk use."""
+def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:
+    """history --json's list (every entry's fields plus whether its folder exists and its disk use),
+    the disk use of all environments together, and the history's warnings."""
     from wizard.history.store import load_history
-    from wizard.install.envs import disk_usage
+    from wizard.session import env_usage
 
     history = load_history()
-    sizes: dict[str, int] = {}
-    together: set[tuple[int, int]] = set()
-    total = 0
+    usage = env_usage(history)
     rows = []
     for entry in history.entries:
         data = entry.to_dict()
-        env = Path(entry.env)
-        data["env_exists"] = env.is_dir()
-        if entry.kind == "install" and env.is_dir() and entry.env not in sizes:
-            sizes[entry.env] = disk_usage(env)  # once per folder: in-place entries share one
-            total += disk_usage(env, together)
-        data["disk_bytes"] = sizes.get(entry.env, 0) if entry.kind == "install" else 0
+        data["env_exists"] = Path(entry.env).is_dir()
+        data["disk_bytes"] = usage.sizes.get(entry.env, 0) if entry.kind == "install" else 0
         rows.append(data)
-    if totals is not None:
-        totals["all_envs_bytes"] = total
-    return rows, list(history.warnings)
+    return rows, usage.total, list(history.warnings)
 
 
 def _size(row: dict[str, Any]) -> str:
@@ -55,8 +48,7 @@ def _human(size: int) -> str:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    totals: dict[str, int] = {}
-    rows, warnings = history_rows(totals)
+    rows, total, warnings = history_rows()
     for text in warnings:
         warn(text)
     if args.json:
@@ -70,11 +62,20 @@ def run_history(args: argparse.Namespace) -> int:
         mark = "●" if row["current"] else " "
         status = row["status"] + ("*" if row.get("interrupted") else "")
         say(f"{mark} {row['id']:22} {row['kind']:8} {status:9} {_size(row):>9}  "
-            f"{(row.get('started') or '')[:16]:16}  {row['recipe']}")
+            f"{(row.get('started') or '')[:16]:16}  {row['recipe']}"
+            + (f" ({row['installer']})" if row.get("installer") else ""))
         say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  {row['env']}")
+        built = [f"from the lock {row['lock']['path']}" if isinstance(row.get("lock"), dict) else "",
+                 f"from the bundle {row['bundle']}" if row.get("bundle") else "",
+                 f"checked on node {(row.get('verify') or {}).get('node')}"
+                 if (row.get("verify") or {}).get("node") else ""]
+        if row.get("bundle"):
+            built[0] = ""  # a bundle's lock is part of it
+        if any(built):
+            say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  " + "; ".join(b for b in built if b))
         if row.get("error") and not row["current"]:
             say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  ! {row['error'].splitlines()[0][:100]}")
-    say(f"\n● current   * interrupted   disk: {_human(totals['all_envs_bytes'])} for all environments together "
+    say(f"\n● current   * interrupted   disk: {_human(total)} for all environments together "
         "(a file they share, hardlinked from uv's cache, counted once)")
     say("Go back with `gc-wizard rollback [ID]`; delete an old environment with `gc-wizard remove ID`.")
     return 0

@@ -14,14 +14,14 @@ import queue
 import signal
 import sys
 import threading
-from pathlib import Path
 
 from wizard.children import stop_all
 from wizard.commands import guard, options
+from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
-from wizard.install.sources import merged_sources
-from wizard.install.transaction import InstallEvents, InstallOptions, run_install
+from wizard.install.options import InstallOptions
+from wizard.install.transaction import InstallEvents, run_install
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 
@@ -36,7 +36,8 @@ class TerminalEvents(InstallEvents):
         self.out.write(redact_secrets(text, keep_user=True) + "\n")
         self.out.flush()
 
-    def plan_ready(self, plan) -> None:
+    def announce(self, plan) -> None:
+        """The plan about to run (the one `gc-wizard plan` prints for the same options)."""
         self._say(f"==> Installing {plan.recipe.id} into {plan.env_dir} ({plan.installer}, {plan.mode} environment)")
         for note in plan.notes:
             self._say(f"    note: {note}")
@@ -73,6 +74,8 @@ class TerminalEvents(InstallEvents):
         status = tier.get("status") or ("ok" if tier.get("ok") else "failed")
         mark = {"ok": "ok", "failed": "FAILED", "skipped": "skipped", "not_run": "not run"}.get(status, status)
         extra = f", {tier['param_count']:,} parameters" if tier.get("param_count") else ""
+        if status in ("skipped", "not_run") and tier.get("reason"):
+            extra += f"; {tier['reason']}"
         self._say(f"    {tier.get('name')}: {mark} ({tier.get('seconds') or 0:.1f} s{extra})")
 
     def message(self, text: str) -> None:
@@ -91,25 +94,6 @@ def _ask(text: str, asking: threading.Event) -> str | None:
         return None
     finally:
         asking.clear()
-
-
-def _options(args: argparse.Namespace) -> InstallOptions:
-    if getattr(args, "graphcast_version", None):
-        from wizard.commands.recipes import recipe_for_version
-
-        args.recipe = recipe_for_version(args)
-    if not args.recipe:
-        raise UserError("Which recipe? Give one (see `gc-wizard recipes`), --graphcast-version or --answers FILE.")
-    from wizard.commands.cluster_options import slurm_target
-
-    graphcast_src, find_links = merged_sources(args.graphcast_src, args.find_links)
-    return InstallOptions(
-        recipe_id=args.recipe, env=Path(args.env) if args.env else None, installer=args.installer,
-        find_links=find_links, offline=args.offline, graphcast_src=graphcast_src,
-        verify=not args.no_verify, level=args.level, assume_yes=args.yes,
-        recipes_dirs=list(args.recipes_dir or []), lock=getattr(args, "lock", None),
-        bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
-        force=bool(getattr(args, "force", False)), alternative=getattr(args, "alternative", None))
 
 
 def check_on_node(options: InstallOptions, out) -> None:
@@ -136,16 +120,20 @@ def check_on_node(options: InstallOptions, out) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from wizard.session import plan_for
+
+    options = install_options(args)
     if getattr(args, "answers", None):
-        from wizard.after.answers import replay_args
+        from wizard.after.answers import replay
         from wizard.recipes.loader import load_recipes
 
-        args = replay_args(args, load_recipes(args.recipes_dir))
-    options = _options(args)
+        options = replay(options, args.answers, load_recipes(list(options.recipes_dirs)))
+    if not options.recipe_id:
+        raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
     if getattr(args, "save_answers", None):
-        from wizard.after.answers import save_args
+        from wizard.after.answers import save_options
 
-        save_args(args.save_answers, args, recipe=options.recipe_id)
+        save_options(args.save_answers, options)
 
     if options.slurm is not None:
         check_on_node(options, sys.stderr if args.json else sys.stdout)
@@ -163,7 +151,11 @@ def run(args: argparse.Namespace) -> int:
 
     def work() -> None:
         try:
-            outcome["result"] = run_install(options, events, cancel)
+            # Planned here, in the worker, so a signal can stop a hung interpreter probe; the plan
+            # announced is the plan that runs.
+            plan = plan_for(options)
+            events.announce(plan)
+            outcome["result"] = run_install(plan, options, events, cancel)
         except BaseException as exc:  # handed to the main thread, which knows how to report it
             outcome["error"] = exc
 
@@ -221,6 +213,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
+            if "Hash mismatch for" in (result.error or "") or "DO NOT MATCH THE HASHES" in (result.error or ""):
+                print("A package file has other bytes than the one the lock was made with, so it was refused "
+                      "(re-uploaded, a different build in a mirror or wheelhouse, or tampered with). Check where it "
+                      f"comes from; if the change is expected, make a new lock (`gc-wizard lock {result.recipe}`).",
+                      file=sys.stderr)
     return code
 
 

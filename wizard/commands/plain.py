@@ -51,20 +51,19 @@ def _current_lines() -> list[str]:
         return [f"(history could not be read: {exc})"]
     if current is None:
         return []
-    env = current.get("env") if isinstance(current, dict) else getattr(current, "env", None)
-    recipe = current.get("recipe") if isinstance(current, dict) else getattr(current, "recipe", None)
     from wizard.paths import wizard_command
 
-    return ["", f"Current environment: {env} (recipe {recipe}); use it with:  eval \"$({wizard_command()} activate)\""]
+    return ["", f"Current environment: {current.env} (recipe {current.recipe}); use it with:  "
+            f'eval "$({wizard_command()} activate)"']
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.commands.recipes import make_plan, render_matches, render_plan
-    from wizard.detect.chain import detect
+    from dataclasses import replace
+
+    from wizard.commands.options import install_options
+    from wizard.commands.recipes import plan_checks, render_matches, render_plan
     from wizard.paths import wizard_command
-    from wizard.recipes.loader import load_recipes
-    from wizard.recipes.match import match_recipes
-    from wizard.recipes.pythons import find_pythons
+    from wizard.session import plan_for, survey
 
     recipes_dir = getattr(args, "recipes_dir", None) or []
     say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "
@@ -74,7 +73,9 @@ def run(args: argparse.Namespace) -> int:
     from wizard.commands.output import warn
 
     target = slurm_target(args)
-    facts = facts_for(args, on_line=warn) if target is not None else detect()
+    surveyed = survey(recipes_dir, facts=facts_for(args, on_line=warn) if target is not None else None,
+                      local=True)
+    facts = surveyed.facts
     if target is not None:
         say(where_line(facts) or "")
     elif facts.driver is None:
@@ -92,10 +93,8 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say("== Recipes ==")
-    recipes = load_recipes(recipes_dir)
-    matches = match_recipes(recipes, facts, pythons=find_pythons())
-    say(render_matches(matches, facts))
-    best = next((m for m in matches if m.recommended), None)
+    say(render_matches(list(surveyed.matches), facts))
+    best = surveyed.recommended
     if best is None:
         say("")
         say(f"No recipe fits this machine; the reasons above say why. `{wizard_command()} report --out report.md` writes "
@@ -108,13 +107,14 @@ def run(args: argparse.Namespace) -> int:
     src = getattr(args, "graphcast_src", None)
     links = list(getattr(args, "find_links", None) or [])
     offline = bool(getattr(args, "offline", False))
-    plan_args = argparse.Namespace(recipe=best.recipe.id, recipes_dir=recipes_dir, env=None, installer="uv",
-                                   offline=offline, find_links=links, graphcast_src=src)
-    extra += f" --graphcast-src {shlex.quote(src)}" if src else ""
-    extra += "".join(f" --find-links {shlex.quote(link)}" for link in links)
-    extra += " --offline" if offline else ""
+    plan_options = replace(install_options(args), recipe_id=best.recipe.id, env=None)
+    # The sources go after the command: that is where `install` reads them.
+    sources = f" --graphcast-src {shlex.quote(src)}" if src else ""
+    sources += "".join(f" --find-links {shlex.quote(link)}" for link in links)
+    sources += " --offline" if offline else ""
     try:
-        say(render_plan(make_plan(plan_args)))
+        plan = plan_for(plan_options)
+        say(render_plan(plan, plan_checks(plan)))
     except WizardError as exc:
         say(f"The plan cannot be made yet: {exc}")
 
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     if target is not None:  # after the recipe: a partition right after --slurm would swallow the command
         after = " --slurm" + (f" {shlex.quote(target.partition)}" if target.partition else "")
         after += "".join(f" {shlex.quote('--srun-arg=' + a)}" for a in target.srun_args)
-    say(f"  {me}{extra} install {best.recipe.id} --yes{after}   # build a new environment, verify GraphCast, "
+    say(f"  {me}{extra} install {best.recipe.id} --yes{sources}{after}   # build a new environment, verify GraphCast, "
         "make it current")
     say(f'  eval "$({me} activate)"    # use it in this shell (stale CUDA folders left out)')
     say(f"  {me} kernel install    # use it from Jupyter notebooks")

@@ -13,7 +13,8 @@ from wizard.security import write_private_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
-    from wizard.after.activate import activation_script, compute_activation, default_shell, resolve_env
+    from wizard.after.activate import activation_script, default_shell, resolve_env
+    from wizard.install.activation import compute_activation
 
     env = resolve_env(args.env)
     shell = args.shell or default_shell()

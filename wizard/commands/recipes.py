@@ -11,11 +11,8 @@ from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.install.plan import Plan, plan_install
-from wizard.install.sources import merged_sources
-from wizard.recipes.loader import get_recipe, load_recipes
-from wizard.recipes.match import RecipeMatch, graphcast_label, group_by_graphcast, match_recipes
-from wizard.recipes.pythons import find_pythons
+from wizard.install.plan import Plan
+from wizard.recipes.match import RecipeMatch, graphcast_label, group_by_graphcast
 
 _WIDTH = 100
 
@@ -87,7 +84,11 @@ def _checked(facts: Facts) -> Facts:
 
 
 def _machine_line(facts: Facts) -> str:
-    if facts.driver is None:
+    broken = next((w for w in facts.warnings if w.id in ("driver_not_loaded", "driver_library_mismatch")), None)
+    if facts.driver is None and broken is not None:
+        gpu = ("an NVIDIA driver that is installed but not loaded" if broken.id == "driver_not_loaded"
+               else "an NVIDIA driver whose library and kernel module differ (a reboot is due)")
+    elif facts.driver is None:
         gpu = "no NVIDIA driver"
     else:
         gpu = f"NVIDIA driver {facts.driver.version or '?'} (CUDA {facts.driver.cuda_driver_version or '?'})"
@@ -126,12 +127,15 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:
         best = next(m for m in matches if m.recommended)
-        out += ["", f"Next: gc-wizard plan {best.recipe.id}   (shows every command; runs nothing)"]
+        from wizard.paths import wizard_command
+
+        out += ["", f"Next: {wizard_command()} plan {best.recipe.id}   (shows every command; runs nothing)"]
     return "\n".join(out)
 
 
 def run_recipes(args: argparse.Namespace) -> int:
-    recipes = load_recipes(args.recipes_dir)
+    from wizard.session import survey
+
     saved = getattr(args, "facts", None)
     version = getattr(args, "graphcast_version", None)
     if saved is None:
@@ -148,48 +152,13 @@ def run_recipes(args: argparse.Namespace) -> int:
                             "--assume-driver.")
         facts = _load_facts(saved)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
-    matches = match_recipes(recipes, facts, pythons=() if saved else find_pythons(), graphcast_version=version)
+    matches = list(survey(args.recipes_dir or (), facts=facts, local=saved is None, graphcast_version=version).matches)
     if args.json:
         # Grouped by the GraphCast version each recipe runs (oldest first), each group recommended-first.
         emit_json([m.to_dict() for _, group in group_by_graphcast(matches) for m in group])
     else:
         say(render_matches(matches, facts, version))
     return 0
-
-
-def recipe_for_version(args: argparse.Namespace) -> str | None:
-    """The recipe id for `plan`/`install` given `--graphcast-version`: the one named, checked to run that
-    GraphCast, or — when none is named — the one recommended for that GraphCast on this machine."""
-    version = getattr(args, "graphcast_version", None)
-    if not version:
-        return args.recipe
-    if args.recipe:
-        recipe = get_recipe(args.recipe, args.recipes_dir)
-        if recipe.graphcast.version != version:
-            raise UserError(f"recipe {recipe.id} runs GraphCast v{recipe.graphcast.version}, not v{version} "
-                            f"(--graphcast-version); see `gc-wizard recipes --graphcast-version {version}`.")
-        return recipe.id
-    from wizard.detect.chain import detect
-
-    matches = match_recipes(load_recipes(args.recipes_dir), detect(), pythons=find_pythons(), graphcast_version=version)
-    best = next((m for m in matches if m.recommended), None)
-    if best is None:
-        raise UserError(f"no recipe for GraphCast v{version} fits this machine; "
-                        f"`gc-wizard recipes --graphcast-version {version}` says why.")
-    return best.recipe.id
-
-
-def make_plan(args: argparse.Namespace) -> Plan:
-    """The plan for `plan`/`install`-style arguments (recipe, env, installer, find_links, offline, graphcast_src)."""
-    recipe_id = recipe_for_version(args)
-    if not recipe_id:
-        raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --graphcast-version.")
-    recipe = get_recipe(recipe_id, args.recipes_dir)
-    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
-    return plan_install(recipe, env=getattr(args, "env", None), installer=getattr(args, "installer", "uv"),
-                        find_links=tuple(find_links), offline=bool(getattr(args, "offline", False)),
-                        graphcast_src=graphcast_src, lock=getattr(args, "lock", None),
-                        bundle=getattr(args, "bundle", None), alternative=getattr(args, "alternative", None))
 
 
 def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
@@ -261,15 +230,24 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
     notes = list(plan.notes) + list(r.notes)
     if notes:
         out += ["", "Notes:"] + [_wrap(f"- {n}", "  ") for n in notes]
-    out += ["", f"To run it: gc-wizard install {r.id}" + (f" --env {shlex.quote(str(plan.env_dir))}"
-                                                          if plan.mode == "in-place" else "")]
+    from wizard.paths import wizard_command
+
+    run_it = f"{wizard_command()} install {r.id}"
+    if plan.mode == "in-place":
+        run_it += f" --env {shlex.quote(str(plan.env_dir))}"
+    if plan.graphcast_src != r.graphcast.source:
+        run_it += f" --graphcast-src {shlex.quote(plan.graphcast_src)}"
+    run_it += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links if link not in r.find_links)
+    run_it += " --offline" if plan.offline else ""
+    out += ["", f"To run it: {run_it}"]
     return "\n".join(out)
 
 
 def run_plan(args: argparse.Namespace) -> int:
     from wizard.security import redact_secrets
+    from wizard.session import plan_for
 
-    plan = make_plan(args)
+    plan = plan_for(options.install_options(args))
     checks = plan_checks(plan)
     # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
     # never to show it: printed plans (and saved JSON) carry `user:***`.

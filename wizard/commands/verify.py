@@ -10,66 +10,36 @@ failed, 2 for bad input, 130 when cancelled.
 from __future__ import annotations
 
 import argparse
-import json
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.errors import ExitCode, UserError
-from wizard.install.envs import MARKER as MARKER_NAME
-
-
-def read_marker(env: Path) -> dict[str, Any] | None:
-    """The environment's marker, None when there is none; a damaged one is a clear error."""
-    marker = env / MARKER_NAME
-    if not marker.exists():
-        return None
-    try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UserError(f"cannot read the environment marker {marker}: {exc}") from None
-    if not isinstance(data, dict):
-        raise UserError(f"the environment marker {marker} is not a JSON object.")
-    return data
-
-
-def _entry_env(entry: Any) -> str | None:
-    value = getattr(entry, "env", None)
-    if value is None and isinstance(entry, dict):
-        value = entry.get("env")
-    return str(value) if value else None
+from wizard.install.envs import Env, current_env
 
 
 def resolve_target(env_arg: str | None) -> tuple[Path, str, dict[str, str]]:
     """(environment, expected backend, runtime_env) for `verify`."""
+    from wizard.history.store import load_history
+
     if env_arg:
         from wizard.paths import unusable_env_path
 
         why = unusable_env_path(str(env_arg))
         if why:
             raise UserError(f"--env: {why}.")
-        env = Path(env_arg).expanduser().absolute()
-        if not env.is_dir():
+        env = Env.at(env_arg)
+        if not env.path.is_dir():
             raise UserError(f"--env {env_arg} is not a folder.")
     else:
-        from wizard.history.store import load_history
-
-        current = load_history().current()
-        env_path = _entry_env(current) if current is not None else None
-        if not env_path:
-            raise UserError("there is no current environment to verify: install one first "
-                            "(`gc-wizard install RECIPE`) or pass --env DIR.")
-        env = Path(env_path)
-        if not env.is_dir():
-            raise UserError(f"the current environment {env} no longer exists: install one again or pass --env DIR.")
-    marker = read_marker(env) or {}
-    backend = marker.get("backend") if marker.get("backend") in ("gpu", "cpu") else "auto"
-    runtime_env = marker.get("runtime_env") or {}
-    if not isinstance(runtime_env, dict):
-        raise UserError(f"the environment marker {env / MARKER_NAME} has a runtime_env that is not a mapping.")
-    return env, backend, {str(k): str(v) for k, v in runtime_env.items()}
+        env = current_env(load_history())
+    marker = env.marker
+    if marker is None:
+        return env.path, "auto", {}
+    return env.path, marker.backend, dict(marker.runtime_env)
 
 
 def _record(env: Path, result) -> None:
@@ -83,8 +53,7 @@ def _record(env: Path, result) -> None:
     record_verify(env, result.to_dict(), log=result.log)
     marker = envs.read_marker(env)
     if result.ok and marker:
-        marker["verified"] = now()
-        envs.write_marker(env, marker)
+        envs.write_marker(env, replace(marker, verified=now()))
 
 
 def tier_summary(tier: dict[str, Any]) -> str:

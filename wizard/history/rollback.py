@@ -13,6 +13,7 @@ versions reinstalled, what the recipe added uninstalled — and puts back the en
 undo is not verified: it restores what the user had, which gc-wizard never checked either.
 
 Which target without an id: the undo of the current install when it was made in place, else the
+install that was current just before the current one (what "previous" means to the user), else the
 newest verified install that is not current (in another folder), else the newest installed one.
 """
 
@@ -23,7 +24,7 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,11 @@ def choose_target(history: History, entry_id: str | None) -> Target:
                         "rolled back to.")
     if current is not None and _undoable(current):
         return Target(current, undo=True)
+    # The environment that was current before this one, when it is still there and good.
+    before = history.get(current.previous_current) if current is not None and current.previous_current else None
+    if before is not None and before.kind == "install" and before.status in GOOD and not before.removed \
+            and before.env != current.env and Path(before.env).is_dir():
+        return Target(before)
     others = [e for e in history.good_installs() if not e.current and (current is None or e.env != current.env)]
     best = next((e for e in others if e.status == "verified"), None) or next(iter(others), None)
     if best is None:
@@ -193,7 +199,7 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
             id=history.new_entry_id(), kind="rollback", env=entry.env, target=entry.id, mode=entry.mode,
             recipe=f"(before {entry.recipe})" if target.undo else entry.recipe,
             python=entry.python, python_version=entry.python_version, find_links=list(entry.find_links)))
-        record.log = str(paths.logs_dir() / f"rollback-{record.id}.log")
+        record.log = str(paths.new_log("rollback", record.id))
         history.save()
         from_id = current.id if current else None
 
@@ -233,7 +239,7 @@ def _switch(history: History, record: Entry, target: Target, current: Entry | No
     entry = target.entry
     env = Path(entry.env)
     rebuilt = restored = False
-    before: tuple[list[str], dict | None] | None = None
+    before: tuple[list[str], envs.EnvMarker | None] | None = None
     try:
         if target.undo:
             say(f"restoring the package set {env} had before {entry.recipe}")
@@ -254,7 +260,7 @@ def _switch(history: History, record: Entry, target: Target, current: Entry | No
             entry.packages = envs.freeze(env)
         elif not _same_set(envs.freeze(env), entry.packages):
             say(f"{env} has changed since {entry.id}; putting its package set back")
-            before = (envs.freeze(env), envs.read_marker(env) or None)
+            before = (envs.freeze(env), envs.read_marker(env))
             envs.sync(env, entry.packages, find_links=entry.find_links, requirements_file=entry.requirements_file)
             if entry.marker:
                 envs.write_marker(env, entry.marker)
@@ -293,8 +299,8 @@ def _switch(history: History, record: Entry, target: Target, current: Entry | No
 
         marker = envs.read_marker(env)
         say(f"checking {env} (GraphCast {level} check)")
-        result = verify_env(env, backend=marker.get("backend", "auto"), level=level,
-                            runtime_env=marker.get("runtime_env") or {}, cancel=cancel,
+        result = verify_env(env, backend=marker.backend if marker else "auto", level=level,
+                            runtime_env=dict(marker.runtime_env) if marker else {}, cancel=cancel,
                             log_path=Path(record.log))
         verify_dict = result.to_dict()
         if cancel is not None and cancel.is_set():
@@ -307,8 +313,7 @@ def _switch(history: History, record: Entry, target: Target, current: Entry | No
                         error="the target environment failed its GraphCast check; the current one is unchanged. "
                               f"Log: {record.log}")
         if marker:
-            marker["verified"] = now()
-            envs.write_marker(env, marker)
+            envs.write_marker(env, replace(marker, verified=now()))
     if target.undo:
         # The environment is the user's own again. It becomes current only if it was (or was
         # its folder) — restoring some other env must not change which one the user works in.

@@ -100,6 +100,11 @@ class Entry:
     """The hashed lock the environment was built from: {"path", "sha256", "format"} (`--lock`/`--bundle`)."""
     bundle: str | None = None
     """The offline bundle folder the environment was installed from (`--bundle DIR`)."""
+    installer: str | None = None
+    """uv or pip: two installs of one recipe differ by it (both history views show it)."""
+    previous_current: str | None = None
+    """The install entry that was current just before this one became current: where a plain
+    `gc-wizard rollback` goes back to."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (written by a newer wizard): kept and written back."""
 
@@ -180,6 +185,9 @@ class History:
         return entry
 
     def make_current(self, entry: Entry) -> None:
+        before = self.current()
+        if before is not None and before is not entry and before.kind == "install":
+            entry.previous_current = before.id
         for other in self.entries:
             other.current = other is entry
 
@@ -262,7 +270,7 @@ def rebuild_from_markers() -> list[Entry]:
     except OSError:
         return []
     for folder in folders:
-        marker = envs.read_marker(folder)
+        marker = _marker_data(folder)
         recipe = marker.get("recipe")
         if not isinstance(recipe, str) or not recipe or not envs.env_python(folder).exists():
             continue
@@ -277,6 +285,14 @@ def rebuild_from_markers() -> list[Entry]:
         entry.extra["rebuilt_from_marker"] = True
         found.append(entry)
     return found
+
+
+def _marker_data(env: Path) -> dict[str, Any]:
+    """An environment's marker as data, {} when it has none (or it cannot be read)."""
+    from wizard.install import envs
+
+    marker = envs.read_marker(env)
+    return marker.to_dict() if marker else {}
 
 
 def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], str | None]:
@@ -345,7 +361,7 @@ def _remove_half_built(history: History, entry: Entry) -> str | None:
         return None
     if any(other is not entry and other.env == entry.env and other.status != "running" for other in history.entries):
         return None
-    marker = envs.read_marker(env)
+    marker = _marker_data(env)
     if marker and marker.get("entry_id") != entry.id:
         return None  # another install's environment
     if marker.get("entry_id") == entry.id:
@@ -416,14 +432,13 @@ def record_verify(env: str | os.PathLike[str], verify: dict[str, Any], *, log: s
 
     A verify entry is never current; the env marker's `verified` date is the other record of success.
     """
-    from wizard.install import envs
     from wizard.lock import StateLock
 
     summary = verify_summary(verify)
     try:
         with StateLock("recording a verify"):
             history = load_history(locked=True)
-            recipe = recipe or envs.read_marker(env).get("recipe") or "(unknown)"
+            recipe = recipe or _marker_data(Path(env)).get("recipe") or "(unknown)"
             entry = history.add(Entry(id=history.new_entry_id(), kind="verify", recipe=str(recipe), env=str(env),
                                       status="verified" if verify.get("ok") else "failed", finished=now(),
                                       log=log, verify=summary))

@@ -11,6 +11,12 @@ set into a hash-pinned requirements file in a fraction of a second, without the 
 hashes for wheels from a --find-links folder, nor without a cache; then the plain `name==version` set
 is all there is, and nothing fails. A rebuild from the hashed file has uv check every hash it lists.
 
+An environment is an `Env` value (its folder; `.python`, `.exists`, `.is_managed`, `.marker`), and
+its marker an `EnvMarker`. The marker has one error policy, everywhere: no marker, or one that cannot
+be read (damaged, far too large, wrong types), is `None` — the environment is then treated as one the
+user built (its jaxlib decides the backend, no runtime variables are set). The marker is a file anyone
+who can write to the environment can edit, so it may never stop `activate`, `verify` or the kernel.
+
 Disk use counts hardlinked files once: uv hardlinks from its cache, so a second environment with the
 same packages costs almost nothing, and `du`-like sums that count every link would scare users.
 """
@@ -22,12 +28,14 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wizard import paths
 from wizard.children import die_with_parent
-from wizard.errors import OperationFailed
+from wizard.errors import OperationFailed, UserError
 
 MARKER = "gc-wizard-env.json"
 #: The versions a person compares between two environments (shown by rollback).
@@ -36,8 +44,51 @@ KEY_PACKAGES = ("jax", "jaxlib", "nvidia-cudnn-cu12", "nvidia-cudnn-cu11", "nump
 
 # --------------------------------------------------------------------------- the marker
 
-def write_marker(env: Path, data: dict[str, Any]) -> None:
-    """Write `<env>/gc-wizard-env.json` atomically (contract in TEAM.md; extra keys allowed)."""
+_MARKER_FIELDS = ("recipe", "title", "backend", "runtime_env", "created", "verified", "entry_id", "python")
+
+
+@dataclass(frozen=True)
+class EnvMarker:
+    """`<env>/gc-wizard-env.json`: what an environment is, written by the install (extra keys are kept)."""
+
+    recipe: str | None = None
+    title: str | None = None
+    backend: str = "auto"
+    """"gpu" or "cpu" as the recipe says; "auto" (judge by the jaxlib build) when unknown."""
+    runtime_env: Mapping[str, str] = field(default_factory=dict)
+    created: str | None = None
+    verified: str | None = None
+    entry_id: str | None = None
+    python: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {**self.extra, "recipe": self.recipe, "title": self.title, "backend": self.backend,
+                "runtime_env": dict(self.runtime_env), "created": self.created, "verified": self.verified,
+                "entry_id": self.entry_id, "python": self.python}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "the environment marker") -> EnvMarker:
+        """Validated; a damaged marker is one UserError sentence naming `where`."""
+        if not isinstance(data, dict):
+            raise UserError(f"{where} is not a JSON object; remove it, or rebuild the environment.")
+        runtime = data.get("runtime_env") or {}
+        if not isinstance(runtime, dict):
+            raise UserError(f"{where} has a runtime_env that is not a mapping.")
+        texts = {k: data.get(k) for k in ("recipe", "title", "created", "verified", "entry_id", "python")}
+        bad = [k for k, v in texts.items() if v is not None and not isinstance(v, str)]
+        if bad:
+            raise UserError(f"{where}: '{bad[0]}' must be text, not {json.dumps(data[bad[0]], default=str)}.")
+        backend = data.get("backend")
+        return cls(**texts, backend=backend if backend in ("gpu", "cpu") else "auto",
+                   runtime_env={str(k): "" if v is None else str(v) for k, v in runtime.items()},
+                   extra={k: v for k, v in data.items() if k not in _MARKER_FIELDS})
+
+
+def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None:
+    """Write `<env>/gc-wizard-env.json` atomically."""
+    data = marker.to_dict() if isinstance(marker, EnvMarker) else dict(marker)
     path = Path(env) / MARKER
     tmp = path.with_name(f".{MARKER}.{os.getpid()}.tmp")
     try:
@@ -51,18 +102,18 @@ def write_marker(env: Path, data: dict[str, Any]) -> None:
         raise
 
 
-def read_marker(env: str | os.PathLike[str]) -> dict[str, Any]:
-    """The env marker's contents, or {} when there is none or it cannot be read (older or foreign envs)."""
+def read_marker(env: str | os.PathLike[str]) -> EnvMarker | None:
+    """The env marker, or None when there is none or it cannot be read (see the module docstring)."""
     from wizard import bounded
 
     try:
         data = bounded.loads_json(bounded.read_text(Path(env) / MARKER, bounded.MARKER_BYTES))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        return EnvMarker.from_dict(data)
+    except (OSError, ValueError, UserError):
+        return None
 
 
-def restore_marker(env: Path, previous: dict[str, Any] | None) -> None:
+def restore_marker(env: Path | str, previous: EnvMarker | Mapping[str, Any] | None) -> None:
     """Put back the marker an environment had before (None: it had none, so remove ours)."""
     if previous:
         write_marker(env, previous)
@@ -72,14 +123,62 @@ def restore_marker(env: Path, previous: dict[str, Any] | None) -> None:
 
 # --------------------------------------------------------------------------- where
 
+@dataclass(frozen=True)
+class Env:
+    """An environment folder: a venv or conda env, built by gc-wizard or by the user."""
+
+    path: Path
+
+    @classmethod
+    def at(cls, folder: str | os.PathLike[str]) -> Env:
+        """`folder` as an absolute path (`~` expanded, symlinks kept: the user's name for it)."""
+        return cls(Path(os.path.abspath(os.path.expanduser(str(folder)))))
+
+    @property
+    def python(self) -> Path:
+        return self.path / "bin" / "python"
+
+    @property
+    def exists(self) -> bool:
+        """Whether there is a Python environment there (its `bin/python`), not merely a folder."""
+        return self.python.exists()
+
+    @property
+    def is_managed(self) -> bool:
+        """True for a folder inside the state folder's envs/ (the only ones gc-wizard may delete)."""
+        return paths.envs_dir().resolve() in self.path.resolve().parents
+
+    @property
+    def marker(self) -> EnvMarker | None:
+        return read_marker(self.path)
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+
 def env_python(env: Path | str) -> Path:
-    return Path(env) / "bin" / "python"
+    return Env(Path(env)).python
 
 
 def is_managed(env: Path | str) -> bool:
     """True for a folder inside the state folder's envs/ (the only ones gc-wizard may delete)."""
-    root = paths.envs_dir().resolve()
-    return root in Path(env).resolve().parents
+    return Env(Path(env)).is_managed
+
+
+def current_env(history) -> Env:
+    """The current environment from `history` (a `wizard.history.store.History`); one UserError
+    sentence when there is none, it names no folder, or its folder is gone."""
+    entry = history.current()
+    if entry is None:
+        raise UserError("there is no current environment yet; install one with `gc-wizard install RECIPE`, "
+                        "or name one with --env DIR.")
+    if not entry.env:
+        raise UserError("the current history entry has no environment path; name one with --env DIR.")
+    env = Env(Path(entry.env))
+    if not env.path.is_dir():
+        raise UserError(f"the current environment {env} no longer exists; roll back with `gc-wizard rollback` "
+                        "or name one with --env DIR.")
+    return env
 
 
 def remove_env(env: Path | str) -> int:
@@ -208,6 +307,27 @@ def key_versions(packages: list[str]) -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- disk
+
+@dataclass(frozen=True)
+class EnvUsage:
+    """Disk use per environment folder, and of all of them together (a shared file counted once)."""
+
+    sizes: Mapping[str, int]
+    total: int
+
+
+def usage(folders: Iterable[str]) -> EnvUsage:
+    """The disk use of each existing folder in `folders` (each counted once), and of all together."""
+    sizes: dict[str, int] = {}
+    together: set[tuple[int, int]] = set()
+    total = 0
+    for folder in folders:
+        if folder in sizes or not Path(folder).is_dir():
+            continue
+        sizes[folder] = disk_usage(folder)
+        total += disk_usage(folder, together)
+    return EnvUsage(sizes=sizes, total=total)
+
 
 def disk_usage(path: Path | str, seen: set[tuple[int, int]] | None = None) -> int:
     """Bytes used under `path`, hardlinked files counted once (uv hardlinks from its cache).

@@ -160,7 +160,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             partial.unlink(missing_ok=True)
             said = "\n  ".join([line for line in proc.stderr.splitlines() if line.strip()][-8:])
             if platform and "platform" in proc.stderr.lower() and "invalid value" in proc.stderr.lower():
-                raise UserError(f"--platform {platform} is not a platform uv knows ({said}).")
+                raise UserError(f"--platform {platform} is not a platform uv knows; give one such as "
+                                "x86_64-manylinux_2_28, aarch64-manylinux_2_28 or linux (`uv pip compile --help` "
+                                "lists them all).")
             raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}")
         body = partial.read_text(encoding="utf-8")
         partial.unlink()

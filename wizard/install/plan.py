@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -108,9 +108,18 @@ class Plan:
     bundle: str | None = None
     """The offline bundle folder the install uses (`--bundle DIR`)."""
 
-    @property
-    def env_python(self) -> Path:
-        return self.env_dir / "bin" / "python"
+    def retarget(self, env_dir: Path) -> Plan:
+        """The same plan building into `env_dir` instead (the install found the planned new folder taken):
+        every argument and note that names the planned folder, or a path inside it, names `env_dir`."""
+        old, new = str(self.env_dir), str(env_dir)
+
+        def moved(text: str) -> str:
+            if text == old or text.startswith(old + "/"):
+                return new + text[len(old):]
+            return text.replace(f" {old}/", f" {new}/").replace(f" {old} ", f" {new} ")
+
+        steps = tuple(replace(step, argv=tuple(moved(a) for a in step.argv)) for step in self.steps)
+        return replace(self, env_dir=Path(env_dir), steps=steps, notes=tuple(moved(n) for n in self.notes))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -296,6 +305,8 @@ def build_plan(
         uv = find_uv_bin()
         offline_flags = ["--offline"] if offline else []
         link_env, link_note = link_mode(uv, env_dir)
+        if lock is not None and lock_format(lock) == PYLOCK:
+            link_env["UV_PREVIEW_FEATURES"] = "pylock"  # uv calls reading pylock.toml a preview; no warning
         if link_note:
             notes.append(link_note)
         if mode == "new":

@@ -95,6 +95,10 @@ def wheelhouse_command(recipe, python_version: str = "3.11") -> str:
             f"--platform manylinux2014_x86_64 -d wheels{links} {pins}")
 
 
+def short_version(version: str) -> str:
+    return ".".join(str(version).split(".")[:2])
+
+
 def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.11") -> str:
     """Plain sentences: which host, what it was needed for, and what to do instead."""
     if not hosts:
@@ -108,7 +112,7 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
         parts.append("The proxy itself does not answer: check https_proxy / HTTPS_PROXY (your admin knows the "
                      "right one), or install from local sources as below.")
     if "graphcast" in roles:
-        parts.append(f"GraphCast's source is on GitHub. Give a local GraphCast instead: on a machine with internet, "
+        parts.append(f"GraphCast's source is fetched from there. Give a local GraphCast instead: on a machine with internet, "
                      f"`git clone https://github.com/google-deepmind/graphcast && git -C graphcast checkout "
                      f"v{version}`, copy the folder here, then use it with `--graphcast-src DIR` (in the app: g on "
                      f"the Plan screen; or set GC_WIZARD_GRAPHCAST_SRC=DIR).")
@@ -117,10 +121,13 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
                 else "the packages come from the package index")
         command = wheelhouse_command(recipe, python_version) if recipe is not None else \
             "pip download --only-binary=:all: --no-deps -d wheels PINS…"
-        parts.append(f"Here {what}. Use a wheelhouse instead: on a machine with internet run `{command}` "
-                     f"(or `gc-wizard bundle {getattr(recipe, 'id', 'RECIPE')} --out wheels` where that command "
-                     "exists), copy `wheels` here, then install with `--find-links wheels --offline` (in the app: "
-                     "w on the Plan screen; or set GC_WIZARD_FIND_LINKS=DIR).")
+        rid = getattr(recipe, "id", "RECIPE")
+        parts.append(f"Here {what}. Bring everything on a bundle instead: on a machine with internet (same OS "
+                     f"and CPU) run `gc-wizard bundle {rid} --out gc-bundle --python {short_version(python_version)}"
+                     f" --graphcast-src DIR`, copy `gc-bundle` here, then `gc-wizard install {rid} --bundle "
+                     f"gc-bundle` (no network at all). Or a wheelhouse: `{command}`, copied here, then "
+                     "`--find-links wheels --offline` (in the app: w on the Plan screen; or set "
+                     "GC_WIZARD_FIND_LINKS=DIR).")
     return " ".join(parts)
 
 

@@ -67,13 +67,20 @@ class SourceIdentity:
     version: str | None = None
     revision: str | None = None
 
-    def describe(self) -> str:
+    def short(self) -> str:
+        """"graphcast 0.1.1", "graphcast @97d1ad50b0b7", "weathernext 0.3.1.dev"."""
         what = " ".join(x for x in (self.name, self.version) if x) or "an unknown package"
         if self.revision and not self.version:
-            what += f" at revision {self.revision[:12]}"
+            what += f" @{self.revision[:12]}"
+        return what
+
+    def kind_text(self) -> str:
         kinds = {"checkout": "a source checkout", "wheel": "a wheel", "sdist": "a source archive",
-                 "git": "a git URL", "url": "a URL", "recipe": "the recipe's pinned source"}
-        return f"{what} ({kinds.get(self.kind, self.kind)})"
+                 "git": "a git URL", "url": "a URL", "recipe": "the recipe's pin"}
+        return kinds.get(self.kind, self.kind)
+
+    def describe(self) -> str:
+        return f"{self.short()} ({self.kind_text()})"
 
     def to_dict(self) -> dict[str, str | None]:
         return {"where": self.where, "kind": self.kind, "name": self.name, "version": self.version,
@@ -323,14 +330,15 @@ class Wheelhouse:
     graphcast: str | None = None
     """A GraphCast file found here (its name), if any."""
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         if not self.wheels and not self.sdists:
-            return f"{self.folder}: no wheels or source archives"
+            return "no wheels or source archives"
         total = len(self.covered) + len(self.missing)
-        text = f"{self.folder}: {self.wheels} wheels, {len(self.covered)} of {total} pins"
-        if self.graphcast:
-            text += f", GraphCast ({self.graphcast})"
-        return text
+        text = f"{self.wheels} wheels, {len(self.covered)} of {total} pins"
+        return text + (", GraphCast" if self.graphcast else "")
+
+    def describe(self) -> str:
+        return f"{self.summary()}: {self.folder}"
 
 
 def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:

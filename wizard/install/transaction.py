@@ -1,15 +1,22 @@
 """The install transaction, shared by the CLI and the TUI: plan → run → freeze → verify → current.
 
+The plan the user was shown is the plan that runs: `run_install` takes that `Plan` and re-checks only
+what can change between showing it and running it — the free disk and the state lock.
+
 The promise: a failure, a crash, Ctrl-C or a dropped SSH session never touches the environment the
 user had. So:
 
 - the new environment is built beside the others, under the state lock, and recorded as "running"
   first (a wizard that dies is found by the next one, see `wizard.history.store`);
+- its folder is claimed atomically under the lock (`mkdir`: it must not exist yet). When the planned
+  managed folder was taken meanwhile — a second install planned in the same second — the next free
+  name (`…-2`) is used and the plan is retargeted there, so two installs never share a folder;
 - it becomes current only at the very end, after it installed and — unless verification is off —
   passed the GraphCast check;
 - a new environment whose install steps failed or were cancelled is deleted again (it is unusable,
   can be gigabytes, and the log keeps every line); one that installed but failed the GraphCast check
-  is kept, not current, for diagnosis (`gc-wizard verify --env DIR`, `gc-wizard remove ID`);
+  is kept, not current, for diagnosis (`gc-wizard verify --env DIR`, `gc-wizard remove ID`). Only a
+  folder this transaction created is ever deleted; a user's empty `--env` folder is emptied again;
 - in-place mode (`--env` naming an existing venv/conda env) first freezes the environment's package
   set; if the install then fails or is cancelled, that set is restored at once, and `gc-wizard
   rollback` can restore it later too. Nothing here ever deletes another environment.
@@ -22,7 +29,7 @@ import shutil
 import threading
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,45 +37,21 @@ from wizard import paths
 from wizard.errors import OperationFailed, UserError
 from wizard.history.store import Entry, History, load_history, now, verify_summary
 from wizard.install import envs
-from wizard.install.plan import plan_install
+from wizard.install.options import InstallOptions
+from wizard.install.plan import Plan
 from wizard.install.runner import RunnerEvents, run_plan
 from wizard.lock import StateLock, TargetLock
-from wizard.recipes.loader import get_recipe
 from wizard.security import redact_secrets
 
 __all__ = ["InstallEvents", "InstallOptions", "InstallResult", "RecipeDoesNotFit", "check_before_install",
-           "run_install", "unfit_reasons", "verify_summary"]
+           "run_install", "unfit_reasons"]
 
-
-@dataclass
-class InstallOptions:
-    recipe_id: str
-    env: Path | None = None
-    """None: a new managed environment; a folder: new there, or in place if it holds an environment."""
-    installer: str = "uv"
-    find_links: list[str] = field(default_factory=list)
-    offline: bool = False
-    graphcast_src: str | None = None
-    verify: bool = True
-    level: str = "notebook"
-    assume_yes: bool = False
-    recipes_dirs: list[str] = field(default_factory=list)
-    lock: str | None = None
-    """A hashed lock (`gc-wizard lock`) to install the packages from, hash-checked."""
-    bundle: str | None = None
-    """An offline bundle folder (`gc-wizard bundle`): everything comes from it, no network."""
-    slurm: Any = None
-    """A `wizard.detect.slurm.SlurmTarget`: the GraphCast check runs on a GPU node through srun."""
-    force: bool = False
-    """Install even a recipe that does not fit this machine, or a GraphCast source that is not the recipe's."""
-    alternative: str | None = None
-    """The recipe's alternative source to use (e.g. "pypi-plugin"), or None for the recipe as written."""
+#: How many numbered alternatives (`…-2`, `…-3`) are tried when a planned managed folder is taken.
+MAX_FOLDER_TRIES = 100
 
 
 class InstallEvents(RunnerEvents):
     """The runner's callbacks plus the install's own milestones (all called on the worker thread)."""
-
-    def plan_ready(self, plan) -> None: ...
 
     def verify_started(self) -> None: ...
 
@@ -121,7 +104,9 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
     detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
     advice = unreachable_advice("\n".join(result.tail) + "\n" + _log_tail(log), recipe, python_version,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast")
-    return f"step '{step.title}' failed:\n  {detail}" + (f"\n{advice}" if advice else "") + f"\nFull log: {log}"
+    # The fix first: at 80×24 the installer's own lines would push it off the screen.
+    return (f"step '{step.title}' failed." + (f" {advice}" if advice else "") + f"\nThe installer said:\n  {detail}"
+            f"\nFull log: {log}")
 
 
 def _note(log: Path, text: str) -> None:
@@ -135,19 +120,17 @@ def _note(log: Path, text: str) -> None:
 class _Transaction:
     """One install attempt under the state lock: its history entry, log, and how to undo it."""
 
-    def __init__(self, options: InstallOptions, events: InstallEvents, cancel: threading.Event) -> None:
-        self.options, self.events, self.cancel = options, events, cancel
+    def __init__(self, plan: Plan, options: InstallOptions, events: InstallEvents,
+                 cancel: threading.Event) -> None:
+        self.plan, self.options, self.events, self.cancel = plan, options, events, cancel
         self.started = time.monotonic()
-        self.recipe = get_recipe(options.recipe_id, options.recipes_dirs)
-        self.plan = plan_install(self.recipe, env=options.env, installer=options.installer,
-                                 find_links=tuple(options.find_links), offline=options.offline,
-                                 graphcast_src=options.graphcast_src, lock=options.lock, bundle=options.bundle,
-                                 alternative=options.alternative)
-        self.env = Path(self.plan.env_dir)
-        self.existed = self.env.exists()
+        self.recipe = plan.recipe
+        self.env = Path(plan.env_dir)
+        self.created = False
+        """Whether this transaction made the environment's folder (the only kind it may delete)."""
         self.history: History | None = None
         self.entry: Entry | None = None
-        self.log = paths.logs_dir() / "install-pending.log"
+        self.log = paths.new_log("install")
         self.kept = True
 
     def say(self, text: str) -> None:
@@ -155,11 +138,48 @@ class _Transaction:
         self.events.message(text)
 
     # --- the steps -------------------------------------------------------------------------------
+    def claim(self) -> None:
+        """Under the state lock: make the new environment's folder, which must not exist yet.
+
+        A planned managed folder that is taken (another install planned in the same second) gives way
+        to the next free numbered name, and the plan is retargeted there; a folder the user named must
+        still be missing or empty, as it was when planned.
+        """
+        if self.plan.mode == "in-place":
+            return
+        if self.options.env is None:
+            planned = self.env
+            paths.ensure_state_dir()
+            self.env.parent.mkdir(parents=True, exist_ok=True)
+            for n in range(1, MAX_FOLDER_TRIES + 1):
+                candidate = planned if n == 1 else planned.with_name(f"{planned.name}-{n}")
+                try:
+                    os.mkdir(candidate)
+                except FileExistsError:
+                    continue
+                self.created = True
+                if candidate != planned:
+                    self.plan, self.env = self.plan.retarget(candidate), candidate
+                    self.events.message(f"{planned} was taken meanwhile; building in {candidate} instead")
+                return
+            raise OperationFailed(f"could not claim a new folder next to {planned}: {MAX_FOLDER_TRIES} names are "
+                                  "taken; remove old environments with `gc-wizard remove ID`.")
+        try:
+            self.env.parent.mkdir(parents=True, exist_ok=True)
+            os.mkdir(self.env)
+            self.created = True
+        except FileExistsError:
+            if not self.env.is_dir() or any(self.env.iterdir()):
+                raise OperationFailed(f"--env {self.env} is no longer an empty folder (something was put there "
+                                      "after the plan was made); give a new folder and plan again.") from None
+
     def begin(self) -> None:
         self.history = load_history(locked=True)
         for warning in self.history.warnings:
             self.events.message(warning)
+        self.claim()
         entry = Entry(id=self.history.new_entry_id(), kind="install", recipe=self.recipe.id, env=str(self.env),
+                      installer=self.plan.installer,
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])
@@ -169,12 +189,13 @@ class _Transaction:
             entry.lock = {"path": self.plan.lock, "sha256": sha256_file(Path(self.plan.lock)),
                           "format": lock_format(Path(self.plan.lock))}
         entry.bundle = self.plan.bundle
-        self.log = paths.logs_dir() / f"install-{entry.id}.log"
+        self.log = paths.new_log("install", entry.id)
         entry.log = str(self.log)
         self.entry = self.history.add(entry)
         if self.plan.mode == "in-place":
             # Before anything changes: what is there now, so it can be restored exactly.
-            entry.previous_marker = envs.read_marker(self.env) or None
+            previous = envs.read_marker(self.env)
+            entry.previous_marker = previous.to_dict() if previous else None
             try:
                 entry.snapshot = envs.freeze(self.env)
             except OperationFailed as exc:
@@ -208,12 +229,12 @@ class _Transaction:
                                           find_links=entry.find_links)
         entry.requirements_file = str(frozen) if frozen else None
         self.say(f"froze {len(entry.packages)} packages" + (f" with hashes in {frozen}" if frozen else ""))
-        marker = {"recipe": self.recipe.id, "title": self.recipe.title, "backend": self.recipe.backend,
-                  "graphcast_version": self.recipe.graphcast.version, "alternative": self.options.alternative,
-                  "runtime_env": dict(self.recipe.runtime_env), "created": now(), "verified": None,
-                  "entry_id": entry.id, "python": self.plan.python.version}
+        marker = envs.EnvMarker(recipe=self.recipe.id, title=self.recipe.title, backend=self.recipe.backend,
+                                runtime_env=dict(self.recipe.runtime_env), created=now(), entry_id=entry.id,
+                                python=self.plan.python.version,
+                                extra={"graphcast_version": self.recipe.graphcast.version})
         envs.write_marker(self.env, marker)
-        entry.marker = marker
+        entry.marker = marker.to_dict()
         if not self.options.verify:
             return self.finish("installed", make_current=True)
 
@@ -237,9 +258,9 @@ class _Transaction:
             fix = f" Fix: {first['fix']}" if first.get("fix") else ""
             return self.finish("failed", verify=verify, keep=True,
                                error=f"installed, but {why}.{fix}\nFull log: {self.log}")
-        marker["verified"] = now()
+        marker = replace(marker, verified=now())
         envs.write_marker(self.env, marker)
-        entry.marker = dict(marker)
+        entry.marker = marker.to_dict()
         return self.finish("verified", verify=verify, make_current=True)
 
     # --- the end ---------------------------------------------------------------------------------
@@ -257,9 +278,9 @@ class _Transaction:
                 self.say(f"could not restore {self.env}: {exc}. Restore it later with "
                          f"`gc-wizard rollback {entry.id}`.")
             return
-        if envs.is_managed(self.env) or not self.existed:
+        if self.created:
             shutil.rmtree(self.env, ignore_errors=True)
-        else:  # the user's --env DIR was an empty folder: empty it again, keep the folder
+        elif self.env.is_dir():  # the user's --env DIR was an empty folder: empty it again, keep the folder
             for child in self.env.iterdir():
                 if child.is_dir() and not child.is_symlink():
                     shutil.rmtree(child, ignore_errors=True)
@@ -290,6 +311,8 @@ class _Transaction:
     def crashed(self, exc: BaseException) -> None:
         """Our own code failed mid-way (or the thread was interrupted): record it, undo, never current."""
         if self.entry is None or self.entry.status != "running":
+            if self.created:  # claimed, but the history entry was never written: nothing else knows of it
+                shutil.rmtree(self.env, ignore_errors=True)
             return
         try:
             self.undo()
@@ -308,12 +331,14 @@ class RecipeDoesNotFit(UserError):
 
 
 def unfit_reasons(recipe) -> list[str]:
-    """Why `recipe` does not fit this machine (empty when it does): the same verdict `recipes` shows."""
+    """Why `recipe` does not fit this machine (empty when it does): the verdict `recipes` shows on the
+    platform and the GPU. The Python question is left out: the plan already chose an interpreter that
+    fits (or refused), and asking every interpreter on PATH again would only repeat that — and wait
+    again on one that hangs (a Python on a dead NFS mount)."""
     from wizard.detect.chain import detect
     from wizard.recipes.match import match_recipes
-    from wizard.recipes.pythons import find_pythons
 
-    return list(match_recipes([recipe], detect(), pythons=find_pythons())[0].reasons)
+    return list(match_recipes([recipe], detect(), pythons=(), python_downloads=True)[0].reasons)
 
 
 def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:
@@ -339,21 +364,25 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
         say(verdict.note)
 
 
-def run_install(options: InstallOptions, events: InstallEvents | None = None,
+def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | None = None,
                 cancel: threading.Event | None = None) -> InstallResult:
-    """Install `options.recipe_id`; the result says how it went. Raises UserError for bad input,
-    LockHeld when another wizard works in the state folder, OperationFailed when there is no room."""
+    """Run `plan` — the one the user was shown — as a transaction; the result says how it went.
+
+    Between planning and running only the free disk and the state lock can have changed, so only they
+    are checked again (besides the fit and GraphCast-source refusals of `check_before_install`, which
+    `--force` overrides). Raises LockHeld when another wizard works in the state folder,
+    OperationFailed when there is no room, UserError for a refused recipe or source.
+    """
     events = events or InstallEvents()
     cancel = cancel or threading.Event()
-    transaction = _Transaction(options, events, cancel)
     # With --slurm the recipe must fit the GPU node, which the command checked there (not this login node).
-    check_before_install(transaction.recipe, transaction.plan, force=options.force, say=events.message,
+    check_before_install(plan.recipe, plan, force=options.force, say=events.message,
                          check_fit=options.slurm is None)
-    events.plan_ready(transaction.plan)
-    envs.check_free_disk(transaction.env, transaction.plan.disk_gib, f"recipe {transaction.recipe.id}")
+    envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
+    transaction = _Transaction(plan, options, events, cancel)
     # A --env folder may be another state folder's target at the same time: lock it too.
-    target = TargetLock(transaction.env, f"install {transaction.recipe.id}") if options.env else nullcontext()
-    with StateLock(f"install {transaction.recipe.id}"), target:
+    target = TargetLock(plan.env_dir, f"install {plan.recipe.id}") if options.env else nullcontext()
+    with StateLock(f"install {plan.recipe.id}"), target:
         try:
             return transaction.run()
         except BaseException as exc:

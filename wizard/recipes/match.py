@@ -397,11 +397,15 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
         is_best = best is not None and v is best
         in_scope = graphcast_version is None or recipe.graphcast.version == graphcast_version
         if recipe.backend == "cpu" and not reasons and has_nvidia and not any_gpu_fits and in_scope:
-            why = "; ".join(f"{r.id}: {first}" for r, first in gpu_failures) or "no GPU recipe is installed"
+            # One reason per cause, naming the recipes it stops (not the same sentence once per recipe).
+            by_reason: dict[str, list[str]] = {}
+            for failed, first in gpu_failures:
+                by_reason.setdefault(first, []).append(failed.id)
+            why = "; ".join(f"{first} ({', '.join(sorted(ids))})" if len(by_reason) > 1 else first
+                            for first, ids in by_reason.items()) or "no GPU recipe is installed"
             what = "AN NVIDIA GPU" if facts.gpus else "AN NVIDIA DRIVER"
-            warnings.insert(0, f"THIS MACHINE HAS {what}, BUT NO GPU RECIPE FITS IT ({why}). "
-                               "This CPU stack runs GraphCast on the CPU only, which is far slower; the GPU "
-                               "recipes' reasons say what would have to change to use the GPU.")
+            warnings.insert(0, f"THIS MACHINE HAS {what}, BUT NO GPU RECIPE FITS IT: {why}. "
+                               "This CPU stack runs GraphCast on the CPU only, which is far slower.")
         version = recipe.graphcast.version
         if reasons:
             summary = reasons[0]

@@ -15,6 +15,7 @@ import queue
 import signal
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from textual import work
@@ -23,11 +24,11 @@ from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
 from wizard.errors import ExitCode
+from wizard.install.options import InstallOptions
 from wizard.security import is_secret_question, strip_terminal_escapes
 from wizard.tui import STARTED
 from wizard.tui.messages import (
     InstallDone,
-    PlanReady,
     PromptAsked,
     RollbackDone,
     RollbackRequested,
@@ -41,7 +42,7 @@ from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
 from wizard.tui.screens.install import STOP_CHECK_QUESTION, STOP_QUESTION, InstallScreen
 from wizard.tui.screens.machine import MachineScreen
-from wizard.tui.screens.plan import PlanScreen
+from wizard.tui.screens.plan import ApprovedPlan, PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.verify import VerifyScreen
@@ -76,11 +77,14 @@ class WizardApp(App):
                  offline: bool = False, graphcast_src: str | None = None, verify: bool = True,
                  level: str = "notebook", slurm=None) -> None:
         super().__init__()
-        self.options = {"recipes_dirs": list(recipes_dirs or []), "find_links": list(find_links or []),
-                        "offline": offline, "graphcast_src": graphcast_src, "verify": verify, "level": level,
-                        "slurm": slurm}
-        """`slurm` (a `wizard.detect.slurm.SlurmTarget`, from --slurm or the machine screen's offer): detect
+        self.options = InstallOptions(recipes_dirs=tuple(recipes_dirs or ()), find_links=tuple(find_links or ()),
+                                      offline=offline, graphcast_src=graphcast_src, verify=verify, level=level,
+                                      slurm=slurm)
+        """What the app was started with; the Plan screen adds the recipe, folder, installer and sources.
+        `slurm` (a `wizard.detect.slurm.SlurmTarget`, from --slurm or the machine screen's offer): detect
         and verify on a GPU node through srun."""
+        self.graphcast_version: str | None = None
+        """The GraphCast the recipe screen recommends for (its `v` key); None: any."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
@@ -93,12 +97,13 @@ class WizardApp(App):
         self._prompt_screen: PromptScreen | None = None
         self._signals: list[int] = []
         self._leaving = False
-        self._last_install: tuple | None = None
+        self._last_install: ApprovedPlan | None = None
+        self._last_match: tuple | None = None
         """Set once the app is quitting: late worker reports only record, they draw nothing."""
 
     # Flow ---------------------------------------------------------------------------------------
     def on_mount(self) -> None:
-        self.machine = MachineScreen(self.options["recipes_dirs"], slurm=self.options["slurm"])
+        self.machine = MachineScreen(self.options.recipes_dirs, slurm=self.options.slurm)
         self.push_screen(self.machine, self._machine_done)
         loop = asyncio.get_running_loop()
         for signum in _SIGNAL_EXITS:
@@ -138,9 +143,9 @@ class WizardApp(App):
     def _machine_done(self, answer: str | None) -> None:
         # The machine screen is the base of the flow: whatever it answered, it comes back afterwards.
         machine = self.machine
-        if machine is not None:
-            self.options["slurm"] = machine.slurm  # the user may have switched to a GPU node there
-        self.machine = MachineScreen(self.options["recipes_dirs"], slurm=self.options["slurm"])
+        if machine is not None:  # the user may have switched to a GPU node there
+            self.options = replace(self.options, slurm=machine.slurm)
+        self.machine = MachineScreen(self.options.recipes_dirs, slurm=self.options.slurm)
         if answer == "history":
             self.machine.facts, self.machine.matches = machine.facts, machine.matches
             self.push_screen(self.machine, self._machine_done)
@@ -153,7 +158,7 @@ class WizardApp(App):
             self.push_screen(self.machine, self._machine_done)
 
     def show_recipes(self, matches: list, selected: str | None = None) -> None:
-        version = self.options.get("graphcast_version")
+        version = self.graphcast_version
         if version is not None:
             matches = self._rematch(version)
         screen = RecipeScreen(matches, selected=selected, rematch=self._rematch, graphcast_version=version)
@@ -164,44 +169,43 @@ class WizardApp(App):
         from wizard.recipes.loader import load_recipes
         from wizard.recipes.match import match_recipes
 
-        self.options["graphcast_version"] = version
+        self.graphcast_version = version
         facts = self.machine.facts if self.machine is not None else None
-        return match_recipes(load_recipes(self.options["recipes_dirs"]), facts, graphcast_version=version)
+        return match_recipes(load_recipes(list(self.options.recipes_dirs)), facts, graphcast_version=version)
 
-    def _recipe_done(self, matches: list, match) -> None:
+    def _recipe_done(self, matches: list, match, options=None) -> None:
         if match is None:
             return  # Back: the machine screen is underneath
-        self.push_screen(PlanScreen(match.recipe, dict(self.options)),
-                         lambda settings: self._plan_done(matches, match, settings))
+        self._last_match = (matches, match)
+        self.push_screen(PlanScreen(match.recipe, options or self.options),
+                         lambda approved: self._plan_done(matches, match, approved))
 
-    def _plan_done(self, matches: list, match, settings: dict | None) -> None:
-        if settings is None:
+    def _plan_done(self, matches: list, match, approved: ApprovedPlan | None) -> None:
+        if approved is None:
             self.show_recipes(matches, selected=match.recipe.id)  # Back: choose again
             return
-        self.start_install(settings["plan"], settings)
+        self.start_install(approved)
 
     # Install ------------------------------------------------------------------------------------
-    def start_install(self, plan, settings: dict) -> None:
-        self._last_install = (plan, settings)
+    def start_install(self, approved: ApprovedPlan) -> None:
+        """Run the plan the user approved on the Plan screen (that very object)."""
+        self._last_install = approved
         self.cancel_event = threading.Event()
-        self.install_screen = InstallScreen(plan)
+        self.install_screen = InstallScreen(approved.plan)
         self.verify_screen = None
         self.install_result = None
         self.push_screen(self.install_screen)
-        self.install_worker(plan.recipe.id, settings, self.install_screen)
+        self.install_worker(approved, self.install_screen)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
-    def install_worker(self, recipe_id: str, settings: dict, screen: InstallScreen) -> None:
+    def install_worker(self, approved: ApprovedPlan, screen: InstallScreen) -> None:
         from wizard.errors import LockHeld
-        from wizard.install.transaction import InstallEvents, InstallOptions, run_install
+        from wizard.install.transaction import InstallEvents, run_install
 
         app, cancel = self, self.cancel_event
         live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe
 
         class Events(InstallEvents):
-            def plan_ready(self, plan) -> None:
-                app.post_message(PlanReady(plan))
-
             def step_started(self, step) -> None:
                 app.post_message(StepStarted(step.name, step.title))
 
@@ -233,26 +237,15 @@ class WizardApp(App):
             def message(self, text: str) -> None:
                 live_log.add_line(f"[gc-wizard] {text}")
 
-        options = InstallOptions(
-            recipe_id=recipe_id, env=Path(settings["env"]) if settings.get("env") else None,
-            installer=settings.get("installer", "uv"), find_links=list(settings.get("find_links") or []),
-            offline=bool(settings.get("offline")), graphcast_src=settings.get("graphcast_src"),
-            verify=bool(settings.get("verify", True)), level=settings.get("level", "notebook"),
-            assume_yes=False, recipes_dirs=list(settings.get("recipes_dirs") or []),
-            force=bool(settings.get("force")), slurm=settings.get("slurm"), alternative=settings.get("alternative"))
-        if settings.get("download_bytes"):
-            screen.set_expected_bytes(settings["download_bytes"])
+        if approved.download_bytes:
+            screen.set_expected_bytes(approved.download_bytes)
         try:
-            result = run_install(options, Events(), cancel)
+            result = run_install(approved.plan, approved.options, Events(), cancel)
             self.post_message(InstallDone(result.to_dict()))
         except LockHeld as exc:  # another wizard works in the state folder: retry or quit
             self.post_message(InstallDone(None, error=str(exc), lock_held=True))
         except Exception as exc:  # a refused source, a full disk: shown, not a crash
             self.post_message(InstallDone(None, error=str(exc)))
-
-    def on_plan_ready(self, message: PlanReady) -> None:
-        if self.install_screen is not None:
-            self.install_screen.set_plan(message.plan)
 
     def on_step_started(self, message: StepStarted) -> None:
         if self.install_screen is not None:
@@ -310,10 +303,18 @@ class WizardApp(App):
     def _done_done(self, answer: str | None) -> None:
         if answer == "log":
             return  # Back: the install (or verify) screen underneath shows the log again
+        if answer == "plan" and self._last_match is not None:
+            # A failed or stopped install: back to its plan, with the sources the user had set there,
+            # to change them (g, w, o) and go again — without leaving the app.
+            while isinstance(self.screen, (InstallScreen, VerifyScreen)):
+                self.pop_screen()
+            options = self._last_install.options if self._last_install is not None else None
+            self._recipe_done(*self._last_match, options=options)
+            return
         if answer == "retry" and self._last_install is not None:
             if isinstance(self.screen, InstallScreen):
                 self.pop_screen()  # the install screen of the attempt that never started
-            self.start_install(*self._last_install)
+            self.start_install(self._last_install)
             return
         ok = bool(self.install_result and self.install_result.get("ok"))
         cancelled = bool(self.install_result and self.install_result.get("cancelled"))
@@ -357,7 +358,7 @@ class WizardApp(App):
         from wizard.history.rollback import rollback
 
         try:
-            result = rollback(entry_id, verify=self.options["verify"], level=self.options["level"],
+            result = rollback(entry_id, verify=self.options.verify, level=self.options.level,
                               cancel=self.cancel_event)
             self.post_message(RollbackDone(result.to_dict()))
         except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash

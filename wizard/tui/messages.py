@@ -18,13 +18,6 @@ class FactsReady(Message):
 
 
 @dataclass
-class PlanReady(Message):
-    """The install worker planned the run (the env folder it really builds, the steps it really runs)."""
-
-    plan: Any
-
-
-@dataclass
 class StepStarted(Message):
     """The runner started a plan step."""
 

@@ -28,7 +28,9 @@ from wizard import paths
 from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.install.activation import compute_activation
 from wizard.install.choices import LEVELS
+from wizard.install.envs import Env, EnvMarker
 from wizard.security import redact_secrets
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
@@ -84,42 +86,30 @@ class VerifyResult:
 # The child's environment
 
 
-def env_python(env: Path) -> Path:
-    return Path(env) / "bin" / "python"
+#: Set for the probe on top of the activation: unbuffered output (tiers stream live), and no GPU
+#: preallocation on a shared GPU unless the recipe's runtime variables say otherwise.
+PROBE_ADDITIONS = {"PYTHONUNBUFFERED": "1"}
+GPU_ADDITIONS = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
 
 
 def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | None = None,
                       base: dict[str, str] | None = None) -> tuple[dict[str, str], list[dict[str, str]]]:
-    """The variables the probe runs under, and the CUDA folders taken off LD_LIBRARY_PATH/PATH.
+    """The variables the probe runs under, and the folders the activation took off the search paths.
 
-    As the environment's activation would set them: its `bin` first on PATH, no stray CUDA/cuDNN folders
-    (JAX finds its pip CUDA libraries through RPATH; an old cuDNN on LD_LIBRARY_PATH is the seed failure),
-    no GPU preallocation on a shared GPU, then the recipe's own `runtime_env` on top.
+    Exactly what `gc-wizard activate` gives a shell (`compute_activation(...).apply(base)`), so the
+    check, the shell and the Jupyter kernel see the same PATH, LD_LIBRARY_PATH, PYTHONPATH and
+    runtime variables — plus `PROBE_ADDITIONS` and, on a GPU, `GPU_ADDITIONS` where the recipe's
+    runtime variables do not set them.
     """
-    from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
-
-    child = dict(os.environ if base is None else base)
-    removed: list[dict[str, str]] = []
-    ld = child.get("LD_LIBRARY_PATH")
-    if ld:
-        kept, dropped = split_cuda_dirs(ld)
-        removed += [{"variable": "LD_LIBRARY_PATH", "dir": d, "reason": why} for d, why in dropped]
-        if kept:
-            child["LD_LIBRARY_PATH"] = os.pathsep.join(kept)
-        else:
-            child.pop("LD_LIBRARY_PATH", None)
-    kept_bins, dropped_bins = split_cuda_bin_dirs(child.get("PATH", ""))
-    removed += [{"variable": "PATH", "dir": d, "reason": why} for d, why in dropped_bins]
-    env_bin = str(Path(env) / "bin")
-    child["PATH"] = os.pathsep.join([env_bin] + [d for d in kept_bins if d != env_bin])
-    child["VIRTUAL_ENV"] = str(env)
-    child.pop("PYTHONHOME", None)
-    child["PYTHONUNBUFFERED"] = "1"
+    marker = EnvMarker(backend=backend, runtime_env=dict(runtime_env or {}))
+    act = compute_activation(env, os.environ if base is None else base, marker)
+    child = act.apply(os.environ if base is None else base)
+    child.update(PROBE_ADDITIONS)
     if backend in ("gpu", "auto"):
-        child["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
-    from wizard.recipes.runtime_env import allowed
-
-    child.update(allowed(dict(runtime_env or {}))[0])  # a marker's PROMPT_COMMAND or LD_PRELOAD never reaches it
+        for name, value in GPU_ADDITIONS.items():
+            if name not in act.set:  # the recipe's runtime variables (allowlisted) win
+                child[name] = value
+    removed = [{"variable": r.variable, "dir": r.folder, "reason": r.reason} for r in act.removals]
     return child, removed
 
 
@@ -145,18 +135,6 @@ class _Log:
     def close(self) -> None:
         with self._lock:
             self._file.close()
-
-
-def new_log_path(kind: str = "verify") -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    paths.ensure_state_dir()
-    folder = paths.logs_dir()
-    path = folder / f"{kind}-{stamp}.log"
-    n = 2
-    while path.exists():
-        path = folder / f"{kind}-{stamp}-{n}.log"
-        n += 1
-    return path
 
 
 @dataclass
@@ -350,14 +328,15 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         raise UserError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}.")
     if level not in LEVELS:
         raise UserError(f"unknown verify level {level!r}; use quick or notebook.")
-    python = env_python(env)
+    python = Env(env).python
     if not python.exists():
         raise UserError(f"{env} is not a Python environment: there is no {python}.")
     if gencast is None:
         from wizard.install.envs import read_marker
 
         try:
-            gencast = runs_gencast((read_marker(env) or {}).get("graphcast_version"))
+            marker = read_marker(env)
+            gencast = runs_gencast(str((marker.extra if marker is not None else {}).get("graphcast_version") or ""))
         except Exception:  # no marker, or an unreadable one: the probe looks for GenCast itself
             gencast = None
     argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level,
@@ -369,7 +348,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         argv += ["--graphcast-src", str(src)]
 
     child_env, removed = probe_environment(env, backend, runtime_env)
-    log_file = Path(log_path) if log_path is not None else new_log_path()
+    log_file = Path(log_path) if log_path is not None else paths.new_log("verify")
     log = _Log(log_file)
     log.write(f"# gc-wizard verify {datetime.now().isoformat(timespec='seconds')}: env={env} backend={backend} "
               f"level={level}")

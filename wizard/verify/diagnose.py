@@ -426,6 +426,19 @@ def _render(template: str, values: dict[str, str]) -> str:
     return template.format_map(_Values(values))
 
 
+def _reach_fix(evidence: list[str]) -> str | None:
+    """For an unreachable host: which host and the local source that replaces it (wizard/install/reach.py,
+    the same advice the installer itself prints), or None when the lines name no host."""
+    from wizard.install.reach import advice_for, find_unreachable
+
+    hosts = find_unreachable("\n".join(evidence))
+    return advice_for(hosts) if hosts else None
+
+
+#: Fixes computed from a finding's evidence where the knowledge file's text cannot be specific enough.
+_FIX_FROM_EVIDENCE = {"host_unreachable": _reach_fix}
+
+
 def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = ()) -> Finding:
     entry = hit.entry
     values = dict(hit.groups)
@@ -434,6 +447,10 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
         values.setdefault("needed", values.get("minimum") or values["built"])
     dirs = shadowing_dirs(facts, entry.libraries)
     fix = entry.fix
+    provider = _FIX_FROM_EVIDENCE.get(entry.id)
+    specific = provider(hit.evidence) if provider else None
+    if specific:
+        fix = specific.replace("{", "{{").replace("}", "}}")
     if dirs and entry.fix_with_dirs:
         values["dirs"] = ", ".join(dirs)
         fix = entry.fix_with_dirs
@@ -481,7 +498,7 @@ def diagnose_text(text: str, facts: Facts | None = None, *,
 
 #: How much of a big log is scanned at a time, and how many of the previous piece's lines each piece
 #: repeats (the longest multi-line pattern spans fewer).
-CHUNK_CHARS = 8 * 1024 * 1024
+CHUNK_CHARS = 4 * 1024 * 1024
 OVERLAP_LINES = 40
 
 
@@ -497,24 +514,50 @@ def diagnose_stream(handle: IO[str], facts: Facts | None = None, *,
     return scan_stream(handle, known_failures=entries, tail=tail).findings(facts, context)
 
 
+def _last_lines(text: str, count: int) -> str:
+    """The last `count` lines of `text` (a slice found from the end: no split of a big piece)."""
+    position = len(text)
+    for _ in range(count):
+        position = text.rfind("\n", 0, max(0, position - 1) if position == len(text) else position)
+        if position < 0:
+            return text
+    return text[position + 1:]
+
+
 def scan_stream(handle: IO[str], *, known_failures: tuple[KnownFailure, ...] | None = None,
                 tail: collections.deque | None = None) -> Scanner:
-    """Scans a text stream of any size in pieces; `Scanner.findings()` then gives the findings."""
+    """Scans a text stream of any size in pieces; `Scanner.findings()` then gives the findings.
+
+    Pieces are read by size (CHUNK_CHARS) and cut at their last line end, so memory stays bounded even
+    for a "line" of gigabytes (a binary file, a progress bar that never ends its line): such a line is
+    cut where the piece ends. `tail`, when given, receives the log's last lines (its maxlen bounds them).
+    """
     scanner = Scanner(known_failures if known_failures is not None else load_known_failures())
-    carried: list[str] = []
+    carried = ""
+    pending = ""
     base = 0
     while True:
-        lines = handle.readlines(CHUNK_CHARS)
-        if not lines:
+        block = handle.read(CHUNK_CHARS)
+        data = pending + block
+        if not data:
             break
+        cut = data.rfind("\n")
+        if block and cut == -1 and len(data) < CHUNK_CHARS:
+            pending = data  # a short unfinished line: wait for its end
+            continue
+        if not block or cut == -1:
+            piece_raw, pending = data, ""
+        else:
+            piece_raw, pending = data[: cut + 1], data[cut + 1:]
         if tail is not None:
-            tail.extend(lines)
-        carry_text = "".join(carried)
-        piece = clean_log_text(carry_text + "".join(lines))
-        overlap = len(clean_log_text(carry_text)) if carried else 0
+            tail.extend(_last_lines(piece_raw, tail.maxlen or OVERLAP_LINES).splitlines(keepends=True))
+        piece = clean_log_text(carried + piece_raw)
+        overlap = len(clean_log_text(carried)) if carried else 0
         scanner.feed(piece, base=base - overlap, overlap=overlap)
         base += len(piece) - overlap
-        carried = lines[-OVERLAP_LINES:]
+        carried = _last_lines(piece_raw, OVERLAP_LINES)
+        if not block:
+            break
     return scanner
 
 

@@ -37,7 +37,7 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
     if result.get("cancelled"):
         what = "check" if result.get("verify") else "install"
         return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", untouched, "",
-                          *log_line])
+                          "Press p to change the plan and go again.", *log_line])
     if not result.get("ok"):
         verify = result.get("verify") or {}
         installed = bool(verify) and not verify.get("ok")
@@ -45,7 +45,8 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
                  _without_log_lines(str(result.get("error") or ""))]
         for finding in verify.get("findings") or []:
             lines += ["", f"▶ {finding['title']}", f"  Fix: {finding['fix']}"]
-        lines += ["", untouched, *log_line]
+        lines += ["", untouched, "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
+                  "go again.", *log_line]
         return "\n".join(lines)
     verified = result.get("verify") and result["verify"].get("ok")
     node = ((result.get("verify") or {}).get("where") or {}).get("node")
@@ -78,6 +79,8 @@ class DoneScreen(Screen[str]):
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
         Binding("s", "report", "Support report", id="report", tooltip="Preview a report to send your admin"),
         Binding("r", "retry", "Try again", id="retry", tooltip="Start the same install again"),
+        Binding("p", "plan", "Change the plan", id="plan",
+                tooltip="Back to the Plan screen: another GraphCast source (g), a wheelhouse (w), offline (o)"),
     ]
 
     def __init__(self, result: dict) -> None:
@@ -95,6 +98,9 @@ class DoneScreen(Screen[str]):
     def action_retry(self) -> None:
         self.dismiss("retry")
 
+    def action_plan(self) -> None:
+        self.dismiss("plan")
+
     def action_finish(self) -> None:
         self.dismiss("quit")
 
@@ -106,6 +112,8 @@ class DoneScreen(Screen[str]):
             return bool(self.result.get("ok") and self.result.get("env"))
         if action == "retry":
             return bool(self.result.get("lock_held"))
+        if action == "plan":
+            return not self.result.get("ok") and not self.result.get("lock_held")
         if action == "back":
             return not self.result.get("lock_held")  # nothing ran: there is no log to go back to
         return True

@@ -38,15 +38,19 @@ class HistoryScreen(Screen):
         from wizard.history.store import load_history
 
         history = load_history()
-        self.entries = [e for e in history.entries if getattr(e, "kind", "install") == "install"][::-1]
+        # The same rows in the same order as `gc-wizard history`: every install, verify and rollback,
+        # oldest first; the cursor starts on the newest.
+        self.entries = list(history.entries)
         table = self.query_one(DataTable)
         table.clear(columns=True)
-        table.add_columns(" ", "id", "status", "recipe", "started")
+        table.add_columns(" ", "id", "kind", "status", "recipe", "via", "started")
         for entry in self.entries:
-            table.add_row("●" if entry.current else " ", entry.id, entry.status, entry.recipe,
-                          (entry.started or "")[:16])
+            table.add_row("●" if entry.current else " ", entry.id, entry.kind, entry.status, entry.recipe,
+                          getattr(entry, "installer", None) or "", (entry.started or "")[:16])
         self.warnings = list(getattr(history, "warnings", []) or [])
-        self._describe(0 if self.entries else None)
+        if self.entries:
+            table.move_cursor(row=len(self.entries) - 1)
+        self._describe(len(self.entries) - 1 if self.entries else None)
         table.focus()
 
     def _describe(self, row: int | None) -> None:
@@ -85,6 +89,9 @@ class HistoryScreen(Screen):
         if not self.entries or table.cursor_row is None:
             return
         entry = self.entries[table.cursor_row]
+        if entry.kind != "install":
+            self.notify(f"Entry {entry.id} is a {entry.kind}; choose an install to roll back to.", severity="warning")
+            return
         if entry.current:
             self.notify("That environment is already the current one.")
             return

@@ -75,7 +75,10 @@ class InstallScreen(Screen):
         """
         self.progress.feed(text)
         self._step_list.progress_from(text)
-        if text.startswith("Progress ") and self.progress.current is not None:
+        if text.startswith("Progress "):
+            if self.progress.current is None:  # that file is complete: the live row empties
+                self._live_log.set_live("")
+                return
             name, done, total = self.progress.current
             from wizard.install.cost import human
 
@@ -95,14 +98,6 @@ class InstallScreen(Screen):
     def step_list(self) -> StepList:
         """The step rows; `progress_from` may be called from the worker thread."""
         return self._step_list
-
-    def set_plan(self, plan) -> None:
-        """The plan the worker really runs (its env folder is named when the install starts)."""
-        self.plan = plan
-        for step in plan.steps:
-            self._step_list.add_step(step.name, step.title)
-        if self.is_mounted:
-            self.query_one("#install-title", Static).update(self._title())
 
     def finish(self) -> None:
         import time

@@ -17,6 +17,19 @@ def problems_lines(facts) -> list[str]:
     return [f"! {w.message}" for w in facts.warnings]
 
 
+def current_env_text() -> str:
+    """The GraphCast environment the wizard made current (from its history), or that there is none."""
+    try:
+        from wizard.history.store import load_history
+
+        current = load_history().current()
+    except Exception as exc:  # an unreadable history is said, never a crash
+        return f"unknown (the history cannot be read: {exc})"
+    if current is None:
+        return "none yet (the wizard builds one in a new folder)"
+    return f"{current.env}\n  {current.recipe} · {current.status}"
+
+
 def facts_lines(facts) -> list[str]:
     """The facts as label/value rows that fit 80 columns."""
     rows: list[tuple[str, str]] = []
@@ -41,10 +54,11 @@ def facts_lines(facts) -> list[str]:
     if not facts.cuda_libraries:
         rows.append(("CUDA libs", "none on the loader's path (the recipes bring their own)"))
     env = facts.environment
-    rows.append(("Python", f"{facts.python.version} · {facts.python.executable}"))
-    rows.append(("Env", f"{env.kind} · {env.path}"))
+    rows.append(("GraphCast env", current_env_text()))
+    rows.append(("Wizard runs on", f"Python {facts.python.version} · {facts.python.executable}"))
     if env.packages.get("jax") or env.packages.get("jaxlib"):
-        rows.append(("JAX", f"jax {env.packages.get('jax', '-')}, jaxlib {env.packages.get('jaxlib', '-')}"))
+        rows.append(("Active env", f"{env.path} has jax {env.packages.get('jax', '-')}, "
+                                   f"jaxlib {env.packages.get('jaxlib', '-')}"))
     free = facts.disk.state_free_gib
     rows.append(("Disk", f"{free if free is not None else '?'} GiB free for environments"))
     memory = getattr(facts, "memory", None)
@@ -86,7 +100,7 @@ class MachineScreen(Screen[str]):
                 tooltip="Detect and verify on a GPU node through srun; the install still runs here"),
     ]
 
-    def __init__(self, recipes_dirs: list[str], slurm=None) -> None:
+    def __init__(self, recipes_dirs: tuple[str, ...] | list[str], slurm=None) -> None:
         super().__init__()
         self.recipes_dirs = recipes_dirs
         self.facts = None
@@ -101,35 +115,37 @@ class MachineScreen(Screen[str]):
         with VerticalScroll(id="facts-pane"):
             yield Static("", id="problems", markup=False)
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
-            yield Static("", id="recommended", markup=False)
-            yield Static("", id="memory", markup=False)
+        # Outside the scrolling pane: on a small terminal (60×20) the recommendation stays in view.
+        yield Static("", id="recommended", markup=False)
+        yield Static("", id="memory", markup=False)
         yield Footer(compact=True)
 
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
     def detect(self) -> None:
-        # Two phases, each saying what failed: a broken recipe file is not a detection problem.
-        try:
-            from wizard.detect.where import detect_where
+        # The same survey as `gc-wizard recipes`; each failure says what failed, because a broken
+        # recipe file is not a detection problem.
+        from wizard.session import RecipesUnreadable, survey
 
-            facts = detect_where(self.slurm)
-            if self.slurm is None and facts.driver is None:
+        try:
+            facts = None
+            if self.slurm is not None:
+                from wizard.detect.where import detect_where
+
+                facts = detect_where(self.slurm)
+            found = survey(self.recipes_dirs, facts=facts, local=True)
+            if self.slurm is None and found.facts.driver is None:
                 from wizard.detect.slurm import partitions, srun_on_path
 
                 self.partitions = partitions() if srun_on_path() else None
+        except RecipesUnreadable as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
+            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}"))
+            return
         except Exception as exc:  # shown on the screen, never a crash or a traceback
             where = " on a GPU node through srun" if self.slurm is not None else ""
             self.post_message(FactsReady(None, [], error=f"Could not finish detection{where}:\n\n{exc}"))
             return
-        try:
-            from wizard.recipes.loader import load_recipes
-            from wizard.recipes.match import match_recipes
-
-            matches = match_recipes(load_recipes(self.recipes_dirs), facts)
-        except Exception as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
-            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}"))
-            return
-        self.post_message(FactsReady(facts, matches))
+        self.post_message(FactsReady(found.facts, list(found.matches)))
 
     def on_facts_ready(self, message: FactsReady) -> None:
         widget = self.query_one("#facts", Static)
@@ -151,7 +167,11 @@ class MachineScreen(Screen[str]):
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:
-            text = f"Recommended: {recommended.recipe.title}\n{text}"
+            why = recommended.summary
+            for prefix in ("recommended: ", "recommended, "):
+                why = why[len(prefix):] if why.startswith(prefix) else why
+            why = f", {why}" if why.startswith("but") else (f" — {why}" if why else "")
+            text = f"Recommended: {recommended.recipe.id}{why}\n{text}"
         if self.slurm is None and self.partitions:
             text = (f"This node has no GPU, but Slurm is here (partitions: {', '.join(self.partitions[:5])}). "
                     "Press g to detect on a GPU node through srun; the install then runs here and the "

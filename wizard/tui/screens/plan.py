@@ -1,7 +1,7 @@
 """Exactly what will run: target environment, sources, every step and pin, cost — and where to change it.
 
-The plan comes from the core (`plan_install`, the same call `gc-wizard plan` makes); this screen lays
-it out for 80 columns: what matters for the decision first (a refused GraphCast source at the very
+The plan comes from the core (`wizard.session.plan_for`, the same call `gc-wizard plan` makes), and the
+plan shown here is the very object the install runs. This screen lays it out for 80 columns: what matters for the decision first (a refused GraphCast source at the very
 top; where, which installer, disk and download size; where GraphCast and the packages come from),
 then every step, every pin, and the exact commands, which scroll.
 
@@ -14,6 +14,8 @@ the installer's cache only).
 from __future__ import annotations
 
 import shlex
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -22,7 +24,26 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from wizard.install.options import InstallOptions
 from wizard.tui.screens.prompt import PromptScreen
+
+if TYPE_CHECKING:
+    from wizard.install.plan import Plan
+
+
+@dataclass(frozen=True)
+class ApprovedPlan:
+    """What the Plan screen hands the install: the plan shown, the options it was made from, and its
+    measured download size (for the install screen's progress)."""
+
+    plan: Plan
+    options: InstallOptions
+    download_bytes: int | None = None
+
+
+def _fit(text: str, width: int = 74) -> str:
+    """A long path or URL shortened in the middle, so it stays one row at 80 columns."""
+    return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
 
 
 def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[str]:
@@ -30,15 +51,13 @@ def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[s
     lines = ["Sources (g GraphCast source, w wheelhouse, o offline):"]
     if verdict is not None:
         mark = "✓" if verdict.ok and not verdict.note else ("?" if verdict.ok else "✗")
-        where = "the recipe's pinned source" if verdict.identity.kind in ("recipe", "git") and \
-            plan.graphcast_src == plan.recipe.graphcast.source else plan.graphcast_src
-        lines.append(f"  GraphCast: {mark} {verdict.identity.describe()}")
-        if where != "the recipe's pinned source":
-            lines.append(f"    from {where}")
-        else:
-            lines.append(f"    from {plan.graphcast_src.split(' @ ')[-1]}")
+        identity = verdict.identity
+        lines.append(f"  GraphCast {mark} {identity.short()} · {identity.kind_text()}")
+        where = plan.graphcast_src.split(" @ ", 1)[-1]
+        lines.append(f"    from {_fit(where, 64)}")
     for house in wheelhouses or []:
-        lines.append(f"  Wheelhouse: {house.describe()}")
+        lines.append(f"  Wheelhouse {house.summary()}")
+        lines.append(f"    in {_fit(house.folder, 64)}")
     lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
                                    else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
     return lines
@@ -51,7 +70,10 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     free = f"; {free_gib:.0f} GiB free there" if free_gib is not None else ""
     lines = [f"{recipe.title}"]
     if verdict is not None and not verdict.ok:
-        lines += ["", f"✗ {verdict.problem}", "  g gives another GraphCast source; f installs it anyway.", ""]
+        found = verdict.identity
+        lines += ["", f"✗ Refused: this GraphCast source is {found.short()},",
+                  f"  {found.kind_text()}; the recipe needs DeepMind's graphcast {recipe.graphcast.version}.",
+                  "  g: another source (a checkout of the right tag) · f: install it anyway", ""]
     lines += [
         f"Into {where} (e changes the folder):",
         f"  {plan.env_dir}",
@@ -83,8 +105,8 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     return "\n".join(lines)
 
 
-class PlanScreen(Screen):
-    """Dismisses with the settings to install with (a dict, with the shown plan as "plan"), or None for Back."""
+class PlanScreen(Screen["ApprovedPlan | None"]):
+    """Dismisses with the approved plan, or None for Back."""
 
     BINDINGS = [
         Binding("enter", "install", "Install", id="next", priority=True, tooltip="Run these steps"),
@@ -103,15 +125,17 @@ class PlanScreen(Screen):
                 tooltip="The recipe's alternative source (e.g. JAX's CUDA plugin from PyPI); needs a GPU check"),
     ]
 
-    def __init__(self, recipe, options: dict) -> None:
+    def __init__(self, recipe, options: InstallOptions) -> None:
         super().__init__()
         self.recipe = recipe
-        self.settings = {"env": None, "installer": "uv", **options}
-        self.settings["find_links"] = list(self.settings.get("find_links") or [])
-        self.plan = None
+        self.options = replace(options, recipe_id=recipe.id)
+        self.plan: Plan | None = None
+        self.download_bytes: int | None = None
         self.verdict = None
         """The GraphCast source's check (wizard.install.sources.SourceVerdict) for the shown plan."""
         self.wheelhouses: list = []
+        self.error: str | None = None
+        """Why the current settings give no plan (shown in place of the plan)."""
         self.download: str | None = None
         self._free: float | None = None
 
@@ -126,24 +150,20 @@ class PlanScreen(Screen):
 
     def refresh_plan(self) -> None:
         from wizard.install.envs import free_gib
-        from wizard.install.plan import plan_install
         from wizard.install.sources import check_graphcast_source, look_at_wheelhouse
-        from wizard.recipes.loader import get_recipe
+        from wizard.session import plan_for
 
-        settings = self.settings
         widget = self.query_one("#plan", Static)
         try:
-            recipe = get_recipe(self.recipe.id, settings.get("recipes_dirs") or [])
-            self.plan = plan_install(recipe, env=settings["env"], installer=settings["installer"],
-                                     find_links=tuple(settings.get("find_links") or ()),
-                                     offline=bool(settings.get("offline", False)),
-                                     graphcast_src=settings.get("graphcast_src"),
-                                     alternative=settings.get("alternative"))
+            self.plan = plan_for(self.options)
+            recipe = self.plan.recipe
             self.verdict = check_graphcast_source(recipe, self.plan.graphcast_src)
-            self.wheelhouses = [look_at_wheelhouse(link, recipe) for link in settings["find_links"]
+            self.wheelhouses = [look_at_wheelhouse(link, recipe) for link in self.options.find_links
                                 if "://" not in link]
         except Exception as exc:  # no fitting Python, a bad folder: say it, stay here
             self.plan = None
+            self.verdict = None
+            self.error = str(exc)
             widget.update(f"This plan cannot run:\n\n{exc}\n\nPress g for another GraphCast source, w for "
                           "another wheelhouse, o to switch offline, e for another folder, i to switch the "
                           "installer, or Escape to choose another recipe.")
@@ -163,7 +183,7 @@ class PlanScreen(Screen):
             return
         self.query_one("#plan", Static).update(plan_text(self.plan, self._free, verdict=self.verdict,
                                                          wheelhouses=self.wheelhouses, download=self.download,
-                                                         slurm=self.settings.get("slurm")))
+                                                         slurm=self.options.slurm))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan-cost", description="Download size")
     def measure_download(self, plan) -> None:
@@ -182,7 +202,7 @@ class PlanScreen(Screen):
     def _download_measured(self, plan, text: str, total: int | None) -> None:
         if plan is self.plan and self.is_mounted:
             self.download = text
-            self.settings["download_bytes"] = total
+            self.download_bytes = total
             self._render_plan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -198,28 +218,35 @@ class PlanScreen(Screen):
         alternatives = getattr(self.recipe, "alternatives", ())
         if not alternatives:
             return
-        current = self.settings.get("alternative")
+        current = self.options.alternative
         ids = [None, *(a.id for a in alternatives)]
-        self.settings["alternative"] = ids[(ids.index(current) + 1) % len(ids)] if current in ids else None
+        self.options = replace(self.options,
+                               alternative=ids[(ids.index(current) + 1) % len(ids)] if current in ids else None)
         self.refresh_plan()
 
     def action_install(self, force: bool = False) -> None:
         if self.plan is not None:
-            self.dismiss({**self.settings, "plan": self.plan, "force": force or bool(self.settings.get("force")),
-                          "env": str(self.plan.env_dir) if self.settings["env"] else None})
+            options = replace(self.options, force=force or self.options.force)
+            self.dismiss(ApprovedPlan(self.plan, options, self.download_bytes))
 
     def action_force(self) -> None:
         self.action_install(force=True)
 
     def action_toggle_offline(self) -> None:
-        self.settings["offline"] = not self.settings.get("offline")
+        self.options = replace(self.options, offline=not self.options.offline)
         self.refresh_plan()
 
     def action_graphcast_src(self) -> None:
         def chosen(path: str | None) -> None:
             if path is not None:
-                self.settings["graphcast_src"] = path.strip() or None
+                previous = self.options.graphcast_src
+                self.options = replace(self.options, graphcast_src=path.strip() or None)
                 self.refresh_plan()
+                if self.plan is None:  # not a folder, file or URL: said, and the previous source stays
+                    self.notify(self.error or "That GraphCast source cannot be used.", severity="error", timeout=10)
+                    self.options = replace(self.options, graphcast_src=previous)
+                    self.refresh_plan()
+                    return
                 if self.verdict is not None:
                     self.notify(("GraphCast source: " + self.verdict.identity.describe()) if self.verdict.ok
                                 else self.verdict.problem, severity="information" if self.verdict.ok else "error",
@@ -228,7 +255,7 @@ class PlanScreen(Screen):
         self.app.push_screen(PromptScreen(
             "GraphCast source: a checkout folder (git clone … && git checkout v"
             f"{self.recipe.graphcast.version}), a wheel or sdist, or a pip URL. Empty: the recipe's own.",
-            value=self.settings.get("graphcast_src") or "", hint="Enter checks it · Escape keeps the current one"),
+            value=self.options.graphcast_src or "", hint="Enter checks it · Escape keeps the current one"),
             chosen)
 
     def action_wheelhouse(self) -> None:
@@ -239,7 +266,7 @@ class PlanScreen(Screen):
                 return
             path = path.strip()
             if not path:
-                self.settings["find_links"] = []
+                self.options = replace(self.options, find_links=())
                 self.refresh_plan()
                 return
             try:
@@ -247,29 +274,29 @@ class PlanScreen(Screen):
             except Exception as exc:  # a missing folder: said, nothing changes
                 self.notify(str(exc), severity="error", timeout=8)
                 return
-            if house.folder not in self.settings["find_links"]:
-                self.settings["find_links"].append(house.folder)
+            if house.folder not in self.options.find_links:
+                self.options = replace(self.options, find_links=(*self.options.find_links, house.folder))
             self.notify(f"Wheelhouse {house.describe()}", timeout=8)
             self.refresh_plan()
 
         self.app.push_screen(PromptScreen(
             "Wheelhouse folder (from `pip download -d wheels …` on a machine with internet). "
-            "Empty: no wheelhouse.", value=(self.settings["find_links"] or [""])[-1],
+            "Empty: no wheelhouse.", value=(self.options.find_links or ("",))[-1],
             hint="Enter checks it · Escape keeps the current ones"), chosen)
 
     def action_back(self) -> None:
         self.dismiss(None)
 
     def action_toggle_installer(self) -> None:
-        self.settings["installer"] = "pip" if self.settings["installer"] == "uv" else "uv"
+        self.options = replace(self.options, installer="pip" if self.options.installer == "uv" else "uv")
         self.refresh_plan()
 
     def action_edit_env(self) -> None:
         def chosen(path: str | None) -> None:
             if path is not None:
-                self.settings["env"] = path.strip() or None
+                self.options = replace(self.options, env=path.strip() or None)
                 self.refresh_plan()
 
-        current = self.settings["env"] or ""
+        current = self.options.env or ""
         self.app.push_screen(PromptScreen("Install into which folder? Empty: a new managed environment.",
                                           value=current), chosen)

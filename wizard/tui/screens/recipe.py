@@ -21,7 +21,7 @@ def describe_match(match) -> str:
     if match.compatible:
         lines.append("Compatible with this machine." + ("  RECOMMENDED" if match.recommended else ""))
         if match.summary and match.summary != "compatible":
-            lines.append(match.summary)
+            lines.append(match.summary[0].upper() + match.summary[1:] + ".")
     else:
         lines.append("Not compatible:")
         lines += [f"  - {reason}" for reason in match.reasons]

@@ -9,7 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 TIER_TITLES = {
-    "jax_import": "import jax, jaxlib, haiku, xarray, graphcast",
+    "jax_import": "import jax and jaxlib; find GraphCast",
     "backend": "JAX backend and devices",
     "cudnn_op": "a convolution on the GPU (cuDNN)",
     "graphcast_jit_init": "GraphCast jit init (the notebook's cell)",
@@ -36,6 +36,14 @@ def tier_line(tier: dict) -> str:
     elif tier.get("devices") and tier["name"] == "backend":
         kinds = sorted({str(d.get("kind") or d.get("platform")) for d in tier["devices"]})
         line += f"  ({len(tier['devices'])} × {', '.join(kinds)})"
+    graphcast = tier.get("graphcast") if tier.get("name") == "jax_import" else None
+    if isinstance(graphcast, dict):
+        if graphcast.get("deepmind"):
+            line += f"  (DeepMind's GraphCast {graphcast.get('version') or '?'})"
+        elif not graphcast.get("present"):
+            line += "  (no GraphCast installed)"
+        else:
+            line += "  (not DeepMind's GraphCast)"
     if tier.get("param_count"):
         line += f"  ({tier['param_count']:,} parameters, peak {tier.get('peak_rss_mib') or 0:.0f} MiB)"
     return line

@@ -83,6 +83,9 @@ class LiveLog(Vertical):
     def add_line(self, text: str) -> None:
         with self._lock:
             self._pending.append(text)
+            # A finished line ends whatever was unfinished before it: the live row must not keep
+            # showing an old fragment (it would look like the installer went backwards).
+            self._live = ""
 
     def set_live(self, text: str) -> None:
         with self._lock:

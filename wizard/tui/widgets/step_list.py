@@ -29,13 +29,9 @@ class StepList(Static):
         self.set_interval(0.2, self._spin)
         self._render_rows()
 
-    def add_step(self, name: str, title: str) -> None:
-        if name not in self.state:
-            self.steps.append((name, title))
-            self.state[name] = "pending"
-
     def start(self, name: str, title: str) -> None:
-        self.add_step(name, title)
+        if name not in self.state:  # the plan's steps are all listed up front; this is a safety net
+            self.steps.append((name, title))
         self.state[name] = "running"
         self.started[name] = time.monotonic()
         self.progress = ""

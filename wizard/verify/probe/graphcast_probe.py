@@ -200,6 +200,50 @@ def _error_dict(exc):
 # Tier 1: jax_import
 
 
+#: Modules every DeepMind GraphCast release has (v0.1, v0.1.1, v0.2): the package's layout, checked
+#: without importing it (its import needs the whole stack, which tier 4 exercises).
+GRAPHCAST_MODULES = ("graphcast.py", "casting.py", "autoregressive.py", "xarray_jax.py", "normalization.py")
+
+
+def _graphcast_identity(src):
+    """Which `graphcast` this environment would import, and whether it is DeepMind's GraphCast.
+
+    A wrong source installed with --no-deps "succeeds": GitHub's main branch is now `weathernext`
+    (no `graphcast` module at all), and PyPI's `graphcast` is an unrelated project. So the module's
+    layout and the distribution's metadata are read here, and a mismatch is this tier's failure.
+    """
+    import importlib.util
+
+    info = {"deepmind": False, "present": False, "version": _dist_version("graphcast"), "path": None, "why": None}
+    if src:
+        folder = os.path.join(src, "graphcast")
+    else:
+        try:
+            spec = importlib.util.find_spec("graphcast")
+        except (ImportError, ValueError):
+            spec = None
+        locations = list(getattr(spec, "submodule_search_locations", None) or []) if spec else []
+        folder = locations[0] if locations else None
+    info["path"] = folder
+    if folder is None or not os.path.isdir(folder):
+        other = _dist_version("weathernext")
+        info["present"] = bool(other or info["version"])
+        if other:
+            info["why"] = (f"No module named 'graphcast'; the installed package is weathernext {other} (GraphCast's "
+                           "main branch after v0.2), not GraphCast")
+        else:
+            info["why"] = "No module named 'graphcast' (GraphCast is not installed in this environment)"
+        return info
+    info["present"] = True
+    missing = [name for name in GRAPHCAST_MODULES if not os.path.isfile(os.path.join(folder, name))]
+    if missing:
+        info["why"] = (f"{folder} has no {', '.join(missing)}; it is another project named graphcast (PyPI's "
+                       f"unrelated package{', version ' + info['version'] if info['version'] else ''})")
+        return info
+    info["deepmind"] = True
+    return info
+
+
 def tier_jax_import(ctx):
     versions = {name: _dist_version(name) for name in REPORTED}
     for name in REPORTED_IF_PRESENT:
@@ -247,6 +291,11 @@ def tier_jax_import(ctx):
         details["cuda_build_versions"] = build
         details["cuda_build"] = _decode_cuda(build.get("cuda_runtime"))
         details["cudnn_build"] = _decode_cudnn(build.get("cudnn"))
+
+    details["graphcast"] = identity = _graphcast_identity(ctx.get("graphcast_src"))
+    if identity["present"] and not identity["deepmind"]:
+        # Something else stands where GraphCast should be; an absent GraphCast fails at tier 4 instead.
+        raise ProbeFailure(f"the `graphcast` here is not DeepMind's GraphCast: {identity['why']}", details)
 
     expected = ctx["backend_requested"]
     if expected == "auto":

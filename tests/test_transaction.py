@@ -1,0 +1,98 @@
+"""The plan that was shown is the plan that runs; a new environment's folder is claimed atomically.
+
+In-process (the core's own API, as both faces call it), with the real uv installing tiny local wheels
+offline into real venvs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+from wizard.history.store import load_history
+from wizard.install.options import InstallOptions
+from wizard.install.transaction import InstallEvents, run_install
+from wizard.session import plan_for
+
+
+class _Recorder(InstallEvents):
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, ...]] = []
+        self.messages: list[str] = []
+
+    def step_started(self, step) -> None:
+        self.steps.append(step.argv)
+
+    def message(self, text: str) -> None:
+        self.messages.append(text)
+
+
+def _options(tiny, recipe_id: str = "tiny-a") -> InstallOptions:
+    return InstallOptions(recipe_id=recipe_id, recipes_dirs=(str(tiny.recipes),), find_links=(str(tiny.house.path),),
+                          offline=True, graphcast_src=str(tiny.graphcast), verify=False, assume_yes=True)
+
+
+def _two_plans_in_one_second(options: InstallOptions):
+    for _ in range(5):  # the folder name carries the second; retry in the rare case the clock ticked between
+        first, second = plan_for(options), plan_for(options)
+        if first.env_dir == second.env_dir:
+            return first, second
+    raise AssertionError("could not make two plans within one second")
+
+
+def test_two_installs_planned_in_the_same_second_get_two_folders_and_both_succeed(tiny):
+    options = _options(tiny)
+    first_plan, second_plan = _two_plans_in_one_second(options)
+
+    first_events, second_events = _Recorder(), _Recorder()
+    first = run_install(first_plan, options, first_events)
+    second = run_install(second_plan, options, second_events)
+
+    assert first.ok and second.ok, (first.error, second.error)
+    assert first.env == str(first_plan.env_dir)  # the folder shown is the folder built
+    assert second.env == f"{second_plan.env_dir}-2" and second.env != first.env
+    assert any("was taken meanwhile" in m and second.env in m for m in second_events.messages)
+    # The plan that ran is the one shown, moved to the claimed folder: every step names it.
+    assert second_events.steps[0][-1] == second.env
+    assert not [a for argv in second_events.steps for a in argv if a == first.env or a.startswith(first.env + "/")]
+    for env in (first.env, second.env):
+        out = subprocess.run([str(Path(env) / "bin" / "python"), "-c", "import pkg_a"], capture_output=True)
+        assert out.returncode == 0, out.stderr
+    history = load_history()
+    assert [e.env for e in history.entries] == [first.env, second.env]
+    assert history.current().env == second.env
+
+
+def test_the_approved_plan_object_is_what_runs(tiny):
+    """A plan changed after planning (here: a step's title) runs as changed: nothing plans again."""
+    options = _options(tiny)
+    plan = plan_for(options)
+    shown = replace(plan, steps=tuple(replace(s, title=f"shown: {s.title}") for s in plan.steps))
+    events = _Recorder()
+    titles: list[str] = []
+    events.step_started = lambda step: titles.append(step.title)  # type: ignore[method-assign]
+    result = run_install(shown, options, events)
+    assert result.ok, result.error
+    assert titles and all(t.startswith("shown: ") for t in titles)
+
+
+def test_a_failed_install_deletes_only_a_folder_it_created(tiny, tmp_path):
+    options = replace(_options(tiny), find_links=(str(tmp_path / "empty"),))
+    (tmp_path / "empty").mkdir()
+    # Planned into a managed folder that someone else then made: the install claims `-2` and removes
+    # only that one when it fails.
+    plan = plan_for(options)
+    plan.env_dir.mkdir(parents=True)
+    (plan.env_dir / "theirs.txt").write_text("not ours")
+    result = run_install(plan, options)
+    assert not result.ok and result.env == f"{plan.env_dir}-2"
+    assert not Path(result.env).exists()
+    assert (plan.env_dir / "theirs.txt").read_text() == "not ours"
+
+    # The user's own empty --env folder is emptied again, never deleted.
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    user_plan = plan_for(replace(options, env=str(mine)))
+    result = run_install(user_plan, replace(options, env=str(mine)))
+    assert not result.ok and mine.is_dir() and not any(mine.iterdir())

@@ -1,0 +1,25 @@
+"""The Done screen writes the Lmod module file beside the Jupyter kernel (key m), from the real app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.tui.test_flow import SIZE, _choose, _tiny_app, screen_text, wait_for
+from wizard.tui.screens.done import DoneScreen
+
+
+async def test_done_offers_the_module_file(gpu_server, tiny, isolated_state):
+    gpu_server("no-nvidia")
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-b")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
+        assert app.install_result["ok"], app.install_result
+        text = " ".join(screen_text(app).split())
+        assert "press m to write a module file" in text and "module load graphcast/tiny-b" in text
+        assert app.screen.check_action("module", ()) is True
+        await pilot.press("m")
+        module = Path(isolated_state) / "modules" / "graphcast" / "tiny-b.lua"
+        await wait_for(pilot, module.exists, timeout=30)
+    assert f'local env = "{app.install_result["env"]}"' in module.read_text()

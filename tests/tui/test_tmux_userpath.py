@@ -1,0 +1,226 @@
+"""A new lab member's walk in the real app, in tmux at 80×24 with TERM=xterm, on a server without GitHub.
+
+The GraphCast source and a wheelhouse are chosen on the Plan screen (g, w, o) and checked there; a
+wrong checkout is refused before anything installs; an unreachable host's failure names the fix;
+Ctrl-C → y and ctrl+q during the GraphCast check leave with 130 and no traceback. The stand-in
+NVIDIA stack plays a GPU-less server; installs are real uv runs from local wheelhouses. The whole walk
+to a verified GraphCast uses the real jax0.4.23-cpu recipe and needs a GraphCast v0.1.1 checkout
+(GC_WIZARD_GRAPHCAST_SRC) and PyPI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.jaxenv import require_graphcast_src
+from tests.fixtures.state import run_cli
+from tests.fixtures.tiny import RECIPE
+from tests.fixtures.wheels import build_wheel
+from tests.tui.test_tmux import Tmux, _choose_recipe, _recipe_index, _wizard_env
+
+pytestmark = [pytest.mark.tmux]
+
+#: A stand-in `jax` whose import takes minutes: the GraphCast check's first tier is then "running"
+#: long enough to be stopped (a real jit init on a GPU server takes that long).
+_SLOW_JAX = "import time\ntime.sleep(300)\n"
+
+
+@pytest.fixture
+def tmux():
+    session = Tmux()
+    yield session
+    session.close()
+
+
+def _tiny_checked(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(recipes, wheelhouse, GraphCast wheel) for `tiny-check`, whose jax is the slow stand-in."""
+    house = tmp_path / "wheels"
+    build_wheel(house, "pkg-a", "1.0")
+    build_wheel(house, "jax", "0.4.23", module_source=_SLOW_JAX)
+    graphcast = build_wheel(tmp_path / "gc", "graphcast", "0.1.1")
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "tiny-check.yaml").write_text(
+        RECIPE.format(id="tiny-check", requirements="  - pkg-a==1.0\n  - jax==0.4.23"))
+    return recipes, house, graphcast
+
+
+def _type_path(tmux: Tmux, key: str, path: str, prompt: str) -> None:
+    tmux.keys(key)
+    tmux.wait_for(prompt)
+    # The dialog's input takes the focus a moment after it is drawn (longer on a busy machine): type
+    # until the text shows in it, then submit.
+    tail = path[-40:]
+    for _ in range(20):
+        tmux.keys("C-u")  # Input: clear what is there
+        tmux.keys("-l", path)
+        time.sleep(0.3)
+        if tail in tmux.screen():
+            break
+    else:
+        raise AssertionError(f"the dialog never took the typed text:\n{tmux.screen()}")
+    tmux.keys("Enter")
+
+
+def _exit_code(exit_file: Path, timeout: float = 60) -> str:
+    deadline = time.monotonic() + timeout
+    while not exit_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return exit_file.read_text().strip() if exit_file.exists() else "(no exit)"
+
+
+def _start(tmux: Tmux, tmp_path: Path, recipes: Path, recipe_id: str, *extra: str) -> tuple[Path, dict]:
+    env = _wizard_env(tmp_path, "xterm", profile="no-nvidia")
+    if recipes:
+        index = _recipe_index(recipes, env, recipe_id)
+    else:
+        index = [r["id"] for r in json.loads(run_cli("recipes", "--json", env=env).stdout.splitlines()[-1])].index(
+            recipe_id)
+    exit_file = tmp_path / "exit"
+    tmux.shell()
+    argv = [sys.executable, "-m", "wizard", *(["--recipes-dir", str(recipes)] if recipes else []), *extra]
+    tmux.type_line(argv, env, exit_file)
+    _choose_recipe(tmux, index)
+    return exit_file, env
+
+
+def _history() -> list[dict]:
+    return json.loads(run_cli("history", "--json").stdout.splitlines()[-1])
+
+
+def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux, tmp_path):
+    recipes, house, graphcast = _tiny_checked(tmp_path)
+    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check")
+    screen = tmux.wait_for("Sources (g GraphCast source, w wheelhouse, o offline)")
+    assert "GraphCast ✓ graphcast @97d1ad50b0b7 · the recipe's pin" in screen
+    _type_path(tmux, "g", str(graphcast), "GraphCast source:")
+    screen = tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
+    _type_path(tmux, "w", str(house), "Wheelhouse folder")
+    screen = tmux.wait_for("2 wheels, 2 of 2 pins")
+    tmux.keys("o")
+    screen = tmux.wait_for("Installer uv (offline)")
+    assert "Download: about" in tmux.wait_for("from the wheelhouse)")
+    tmux.keys("Enter")
+    tmux.wait_for("Overall:", timeout=60)
+    screen = tmux.wait_for("find GraphCast (running)", timeout=120)
+    tmux.keys("C-c")
+    screen = tmux.wait_for("Stop the check?")
+    tmux.keys("y")
+    screen = tmux.wait_for("The check was stopped", timeout=60)
+    assert "cancelled" in screen and "Traceback" not in screen
+    tmux.keys("Enter")
+    screen = tmux.wait_for("Not done", timeout=30)
+    assert "The check was stopped" in screen and "Log: None" not in screen
+    tmux.keys("Enter")
+    assert _exit_code(exit_file) == "EXIT=130"
+    assert "Traceback" not in tmux.screen()
+    entry = _history()[-1]
+    assert entry["recipe"] == "tiny-check" and entry["status"] == "cancelled"
+    assert not any(e["current"] for e in _history())
+
+
+def test_ctrl_q_during_the_check_leaves_with_130_and_no_traceback(tmux, tmp_path):
+    recipes, house, graphcast = _tiny_checked(tmp_path)
+    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--graphcast-src", str(graphcast),
+                          "--find-links", str(house), "--offline")
+    tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
+    tmux.keys("Enter")
+    tmux.wait_for("find GraphCast (running)", timeout=120)
+    tmux.keys("C-q")
+    assert _exit_code(exit_file) == "EXIT=130"
+    assert "Traceback" not in tmux.screen()
+    assert _history()[-1]["status"] == "cancelled"
+
+
+def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs(tmux, tmp_path):
+    recipes, house, _ = _tiny_checked(tmp_path)
+    main = tmp_path / "graphcast-main"
+    main.mkdir()
+    (main / "setup.py").write_text('from setuptools import setup\nsetup(name="weathernext", version="0.3.1.dev")\n')
+    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--find-links", str(house), "--offline")
+    _type_path(tmux, "g", str(main), "GraphCast source:")
+    screen = tmux.wait_for("✗ ")
+    assert "weathernext 0.3.1.dev" in screen and "graphcast 0.1.1" in screen
+    tmux.keys("Enter")  # refused: Enter does not install
+    time.sleep(1.5)
+    assert "What will run" in tmux.screen() and _history() == []
+    tmux.keys("C-q")
+    assert _exit_code(exit_file) == "EXIT=0"
+
+
+def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path):
+    recipes, house, graphcast = _tiny_checked(tmp_path)
+    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--find-links", str(house))
+    _type_path(tmux, "g", "graphcast @ git+https://github.invalid/google-deepmind/graphcast@v0.1.1",
+               "GraphCast source:")
+    tmux.wait_for("graphcast 0.1.1 · a git URL")
+    tmux.keys("Enter")
+    screen = tmux.wait_for("This server cannot reach", timeout=120)
+    words = " ".join(screen.split())  # the sentences wrap at 80 columns
+    assert "The install did not finish" in words and "cannot reach github.invalid" in words
+    assert "g on the Plan screen" in words and "--graphcast-src DIR" in words and "git clone" in words
+    # Without leaving the app: p goes back to the plan, g gives the local GraphCast, and it is checked.
+    tmux.keys("p")
+    tmux.wait_for("What will run")
+    _type_path(tmux, "g", str(graphcast), "GraphCast source:")
+    tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
+    tmux.keys("C-q")
+    assert _exit_code(exit_file) == "EXIT=0"
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_the_whole_walk_without_github_to_a_verified_graphcast(tmux, tmp_path):
+    """The real jax0.4.23-cpu recipe: GraphCast from a local checkout and a wheelhouse, set on the Plan screen."""
+    src = require_graphcast_src()
+    house = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d",
+                    str(house), "jax==0.4.23", "ml_dtypes==0.2.0"], check=True, timeout=300,
+                   env={**os.environ, "PIP_CONFIG_FILE": os.devnull})
+    started = time.monotonic()
+    exit_file, _ = _start(tmux, tmp_path, None, "jax0.4.23-cpu")
+    _type_path(tmux, "g", src, "GraphCast source:")
+    tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a source checkout")
+    _type_path(tmux, "w", str(house), "Wheelhouse folder")
+    tmux.wait_for("2 of 64 pins")
+    tmux.keys("Enter")
+    screen = tmux.wait_for("GraphCast runs here.", timeout=900)
+    assert "GraphCast jit init" in screen and "parameters" in screen
+    tmux.keys("Enter")
+    screen = tmux.wait_for("Verified: jax0.4.23-cpu", timeout=30)
+    assert " activate)\"" in screen
+    seconds = time.monotonic() - started
+    tmux.keys("Enter")
+    assert _exit_code(exit_file) == "EXIT=0"
+    current = [e for e in _history() if e["current"]]
+    assert current and current[0]["recipe"] == "jax0.4.23-cpu" and current[0]["status"] == "verified"
+    print(f"whole walk to verified: {seconds:.0f} s")
+
+
+def test_a_dropped_connection_during_the_check_stops_it_cleanly(tmux, tmp_path):
+    """SIGHUP (tmux kill-session) while the GraphCast check runs: the probe is stopped, the app exits."""
+    from tests.tui.test_tmux import _children, _wait_gone
+
+    recipes, house, graphcast = _tiny_checked(tmp_path)
+    env = _wizard_env(tmp_path, "xterm", profile="no-nvidia")
+    index = _recipe_index(recipes, env, "tiny-check")
+    pid = tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes), "--graphcast-src", str(graphcast),
+                    "--find-links", str(house), "--offline"], env)
+    _choose_recipe(tmux, index)
+    tmux.keys("Enter")
+    tmux.wait_for("find GraphCast (running)", timeout=120)
+    children = _children(pid)
+    assert children, "the probe should be running as the app's child"
+    tmux.close()
+    assert _wait_gone(pid, 30), "the app did not exit after SIGHUP"
+    for child in children:
+        assert _wait_gone(child, 15), f"process {child} outlived the app"
+    entry = _history()[-1]
+    assert entry["recipe"] == "tiny-check" and entry["status"] == "cancelled" and not entry["current"]

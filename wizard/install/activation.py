@@ -1,0 +1,238 @@
+"""Activation: the environment variables under which an environment runs — the one decision.
+
+The seed failure this prevents: a notebook died with "Loaded runtime CuDNN library: 8.2.1 but source
+was compiled with: 8.6.0" because `LD_LIBRARY_PATH` pointed at an old cuDNN folder. Activating an
+environment therefore puts `<env>/bin` first on `PATH`, sets the recipe's runtime variables (from
+the env marker), and takes out of `LD_LIBRARY_PATH` and `PATH` exactly the folders that hold
+CUDA/cuDNN libraries or toolkits (`wizard.detect.libpath` decides which) — every other folder stays,
+in order, because users put other things there too. Another Python's packages on `PYTHONPATH` and
+any `PYTHONHOME` go as well.
+
+Why it lives in the install stage and not with `activate`: three consumers must see the very same
+variables — the shell (`wizard.after.activate` renders `compute_activation` as shell code), the
+Jupyter kernel (`wizard.after.kernel`) and the GraphCast check (`wizard.verify.check` runs the probe
+under `Activation.apply` plus the probe's own additions). A check that ran under other variables
+could pass where the user's shell fails.
+
+A second activation in the same shell starts again from the values saved before the first
+(`ORIGINAL_VAR`), so it never piles up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
+from wizard.install.envs import MARKER, EnvMarker, read_marker
+
+#: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
+ORIGINAL_VAR = "_GC_WIZARD_ORIGINAL"
+#: Exported by the script: the environment that is active (the report shows it).
+ACTIVE_VAR = "GC_WIZARD_ACTIVE_ENV"
+
+
+@dataclass(frozen=True)
+class Removal:
+    """One folder taken out of a search path, and why."""
+
+    variable: str
+    folder: str
+    reason: str
+
+
+@dataclass
+class Activation:
+    """What activating `env` changes, relative to the environment it was computed from."""
+
+    env: Path
+    marker: EnvMarker | None
+    set: dict[str, str] = field(default_factory=dict)
+    """Variables to export, in order."""
+    unset: list[str] = field(default_factory=list)
+    removals: list[Removal] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    original: dict[str, str | None] = field(default_factory=dict)
+    """Each touched variable's value before the first activation (None: it was unset)."""
+
+    def apply(self, environ: Mapping[str, str]) -> dict[str, str]:
+        """`environ` as it is after activation: what a shell that evaluated the script has."""
+        result = dict(environ)
+        result.update(self.set)
+        for name in self.unset:
+            result.pop(name, None)
+        return result
+
+    def kernel_env(self) -> dict[str, str]:
+        """The variables as a kernelspec `env`: an unset one becomes "" (the loader and Python ignore "")."""
+        env = dict(self.set)
+        for name in self.unset:
+            env[name] = ""
+        return env
+
+
+# --------------------------------------------------------------------------- the decision, in parts
+
+
+def _inside(folder: str, env: Path) -> bool:
+    if not folder:
+        return False
+    try:
+        resolved = Path(os.path.abspath(folder))
+    except (OSError, ValueError):
+        return False
+    return resolved == env or env in resolved.parents
+
+
+def _split_path_list(value: str | None) -> list[str]:
+    return value.split(os.pathsep) if value else []
+
+
+def _originals(environ: Mapping[str, str]) -> dict[str, str | None]:
+    """The values saved by an earlier activation in this shell, so activating again starts from them."""
+    raw = environ.get(ORIGINAL_VAR)
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): (v if isinstance(v, str) else None) for k, v in data.items()}
+
+
+def _describe_marker(env: Path, marker: EnvMarker | None) -> str:
+    if marker is None:
+        return f"{env} (no {MARKER}: not built by gc-wizard, so no recipe runtime variables are known)"
+    parts = [str(env), f"recipe {marker.recipe or '?'}"]
+    if marker.title:
+        parts.append(marker.title)
+    parts.append(f"verified {marker.verified[:10]}" if marker.verified else "not verified")
+    return " · ".join(parts)
+
+
+def _path_part(act: Activation, base: Callable[[str], str | None]) -> None:
+    """PATH: this env's bin first; a previously active venv's bin and CUDA toolkit folders out."""
+    env_path, env_bin = act.env, str(act.env / "bin")
+    entries = [p for p in _split_path_list(base("PATH")) if os.path.abspath(p or ".") != env_bin]
+    old_venv = base("VIRTUAL_ENV")
+    if old_venv and os.path.abspath(old_venv) != str(env_path):
+        old_bin = os.path.join(os.path.abspath(old_venv), "bin")
+        if old_bin in [os.path.abspath(p) for p in entries if p]:
+            entries = [p for p in entries if not p or os.path.abspath(p) != old_bin]
+            act.removals.append(Removal("PATH", old_bin, f"bin folder of the previously active environment {old_venv}"))
+    kept, removed = split_cuda_bin_dirs(os.pathsep.join(entries)) if entries else ([], [])
+    keep = set(kept) | {folder for folder, _ in removed if _inside(folder, env_path)}
+    for folder, reason in removed:
+        if folder not in keep:
+            act.removals.append(Removal("PATH", folder, f"{reason}; XLA would run these instead of the "
+                                                        "environment's own CUDA tools"))
+    act.set["PATH"] = os.pathsep.join([env_bin] + [p for p in entries if p in keep])
+
+
+def _library_part(act: Activation, base: Callable[[str], str | None]) -> None:
+    """LD_LIBRARY_PATH: only the folders with CUDA/cuDNN libraries go; the env's own folders stay."""
+    value = base("LD_LIBRARY_PATH")
+    if value is None:
+        return
+    kept, removed = split_cuda_dirs(value) if value else ([], [])
+    keep = set(kept) | {folder for folder, _ in removed if _inside(folder, act.env)}
+    for folder, reason in removed:
+        if folder not in keep:
+            act.removals.append(Removal("LD_LIBRARY_PATH", folder, f"{reason}, which would shadow the "
+                                                                   "environment's own CUDA/cuDNN libraries"))
+    new = [p for p in _split_path_list(value) if p in keep]
+    if any(new):
+        act.set["LD_LIBRARY_PATH"] = os.pathsep.join(new)
+    else:
+        act.unset.append("LD_LIBRARY_PATH")
+
+
+def _python_part(act: Activation, base: Callable[[str], str | None], environ: Mapping[str, str]) -> None:
+    """Python's own search: PYTHONHOME breaks any venv; another Python's site-packages shadow ours."""
+    env_bin = act.env / "bin"
+    if base("PYTHONHOME") is not None:
+        act.unset.append("PYTHONHOME")
+        act.notes.append(f"unsets PYTHONHOME (was {base('PYTHONHOME')!r}): it would make {env_bin}/python "
+                         "load another Python's standard library")
+    py_path = base("PYTHONPATH")
+    if py_path is not None:
+        entries = _split_path_list(py_path)
+        keep = [p for p in entries
+                if not (("site-packages" in p or "dist-packages" in p) and not _inside(p, act.env))]
+        for folder in entries:
+            if folder not in keep:
+                act.removals.append(Removal("PYTHONPATH", folder, "another Python's packages folder; it would "
+                                                                  "shadow the environment's own jax/jaxlib"))
+        if any(keep):
+            act.set["PYTHONPATH"] = os.pathsep.join(keep)
+        else:
+            act.unset.append("PYTHONPATH")
+    act.set["VIRTUAL_ENV"] = str(act.env)
+    act.set[ACTIVE_VAR] = str(act.env)
+    conda = environ.get("CONDA_PREFIX")
+    if conda and os.path.abspath(conda) != str(act.env):
+        act.notes.append(f"the conda environment {conda} stays active underneath (conda cannot be deactivated "
+                         f"from here); {env_bin} now comes first on PATH and its CUDA folders were taken out above")
+
+
+def _runtime_part(act: Activation) -> None:
+    """The recipe's runtime variables, from the recipe allowlist only (`wizard.recipes.runtime_env`).
+
+    The marker is a file in the environment: whoever can write there could add PROMPT_COMMAND or
+    BASH_ENV, so nothing outside the allowlist is ever set (and never the search paths decided above).
+    """
+    from wizard.recipes.runtime_env import allowed
+
+    runtime, dropped = allowed(dict(act.marker.runtime_env) if act.marker else {})
+    act.notes += [f"{note} (from {MARKER})" for note in dropped]
+    for name, value in runtime.items():
+        act.set[name] = value
+
+
+def _remember_part(act: Activation, saved: Mapping[str, str | None], environ: Mapping[str, str],
+                   base: Callable[[str], str | None]) -> None:
+    """Each touched variable's pre-activation value; the ones only an earlier activation touched
+    (another recipe's runtime variables) go back to it."""
+    touched = list(act.set) + act.unset
+    for name, value in saved.items():
+        if name not in touched:
+            if value is None:
+                if name in environ:
+                    act.unset.append(name)
+            else:
+                act.set[name] = value
+    act.original = {name: base(name) for name in dict.fromkeys(list(saved) + touched)}
+
+
+def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] | None = None,
+                       marker: EnvMarker | Mapping[str, Any] | None = None) -> Activation:
+    """Decide what activating `env` changes in `environ` (default: this process's environment).
+
+    `marker` defaults to the environment's own (`<env>/gc-wizard-env.json`).
+    """
+    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    environ = dict(os.environ if environ is None else environ)
+    if marker is None:
+        marker = read_marker(env_path)
+    elif not isinstance(marker, EnvMarker):
+        marker = EnvMarker.from_dict(dict(marker)) if marker else None
+    saved = _originals(environ)
+
+    def base(name: str) -> str | None:
+        # Start from the value before the first activation in this shell, if there was one.
+        return saved[name] if name in saved else environ.get(name)
+
+    act = Activation(env=env_path, marker=marker)
+    act.notes.append(f"activates {_describe_marker(env_path, marker)}")
+    _path_part(act, base)
+    _library_part(act, base)
+    _python_part(act, base, environ)
+    _runtime_part(act)
+    _remember_part(act, saved, environ, base)
+    return act

@@ -1,0 +1,112 @@
+"""The wizard's pipeline, once, for both faces: survey the machine, plan an install, diagnose a log.
+
+Why a module of its own: the terminal app and the CLI used to assemble detect → match → plan
+themselves and drifted apart (the app matched recipes without the machine's other Pythons, so it
+warned "uv will download one" where the CLI said "the environment will use Python 3.11"). Both
+faces now call these functions with the same inputs and only render what comes back:
+
+- `survey(recipes_dirs)`: the facts, every recipe's verdict and the recommended one;
+- `plan_for(options)`: the `Plan` for one `InstallOptions` — the value shown and then run
+  (`wizard.install.transaction.run_install(plan, options, …)`);
+- `diagnose_log(log)` / `findings_for(scan)`: the findings, detecting the machine only when a finding
+  can use it;
+- `env_usage(history)`: each environment's disk use, hardlinks counted once.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import IO
+
+from wizard.detect.facts import Facts, PythonInfo
+from wizard.errors import UserError
+from wizard.history.store import History
+from wizard.install import envs
+from wizard.install.options import InstallOptions
+from wizard.install.plan import Plan, plan_install
+from wizard.recipes.loader import get_recipe, load_recipes
+from wizard.recipes.match import RecipeMatch, match_recipes
+from wizard.recipes.pythons import find_pythons
+from wizard.verify.causes import Context
+from wizard.verify.diagnose import Finding, Scanner, scan_stream, uses_facts
+
+
+class RecipesUnreadable(UserError):
+    """A recipe file or `--recipes-dir` could not be loaded (the message names it); exit 2 like any
+    bad input, and the terminal app says it is not a detection problem."""
+
+
+@dataclass(frozen=True)
+class Survey:
+    """What this machine has, and what each recipe makes of it."""
+
+    facts: Facts
+    matches: tuple[RecipeMatch, ...]
+    recommended: RecipeMatch | None
+
+
+def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, local: bool | None = None,
+           pythons: Sequence[PythonInfo] | None = None, graphcast_version: str | None = None) -> Survey:
+    """Load the recipes, detect the machine (unless `facts` are given) and match them.
+
+    The interpreters on this machine are looked for only when the facts are this machine's (`local`,
+    by default when they are detected here): saved facts describe another machine, whose Pythons
+    these are not. `pythons` overrides that.
+    """
+    try:
+        recipes = load_recipes(list(recipes_dirs))
+    except UserError as exc:
+        raise RecipesUnreadable(str(exc)) from None
+    this_machine = facts is None if local is None else local
+    if facts is None:
+        from wizard.detect.chain import detect
+
+        facts = detect()
+    if pythons is None:
+        pythons = find_pythons() if this_machine else ()
+    matches = tuple(match_recipes(recipes, facts, pythons=pythons, graphcast_version=graphcast_version))
+    return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None))
+
+
+def plan_for(options: InstallOptions) -> Plan:
+    """The plan for `options`: target folder and mode, the Python, every step; runs nothing."""
+    if not options.recipe_id:
+        raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
+    recipe = get_recipe(options.recipe_id, list(options.recipes_dirs))
+    return plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
+                        offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
+                        bundle=options.bundle, alternative=options.alternative)
+
+
+def _facts_quietly() -> Facts | None:
+    """This machine's facts, or None: diagnosis must never fail because detection did."""
+    try:
+        from wizard.detect.chain import detect
+
+        return detect()
+    except Exception:
+        return None
+
+
+def findings_for(scan: Scanner, *, context: Context | None = None) -> list[Finding]:
+    """A scanned log's findings, root cause first. The machine is detected only when a finding can use
+    it: to name the folder that shadows cuDNN or the recipe that fits the driver, or to rank the
+    causes of a symptom (as the GPU memory a log reported can)."""
+    findings = scan.findings(context=context)
+    if findings and (uses_facts(findings) or findings[0].causes or scan.gpu_memory):
+        facts = _facts_quietly()
+        if facts is not None:
+            findings = scan.findings(facts, context)
+    return findings
+
+
+def diagnose_log(log: str | IO[str], *, context: Context | None = None) -> list[Finding]:
+    """The known failures in a log (its text, or a stream of any size), as `findings_for` gives them."""
+    return findings_for(scan_stream(io.StringIO(log) if isinstance(log, str) else log), context=context)
+
+
+def env_usage(history: History) -> envs.EnvUsage:
+    """Disk use of every environment the history's installs name (see `envs.usage`)."""
+    return envs.usage(entry.env for entry in history.entries if entry.kind == "install")

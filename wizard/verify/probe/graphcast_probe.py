@@ -215,6 +215,11 @@ def _graphcast_identity(src):
     import importlib.util
 
     info = {"deepmind": False, "present": False, "version": _dist_version("graphcast"), "path": None, "why": None}
+    if src and _use_src(src) == "weathernext":
+        # A WeatherNext v0.3.0 checkout given on purpose: GraphCast under its new name (weathernext.*).
+        info.update(deepmind=True, present=True, path=os.path.join(os.path.abspath(src), "weathernext"),
+                    layout="weathernext")
+        return info
     if src:
         folder = os.path.join(src, "graphcast")
     else:
@@ -436,7 +441,7 @@ LAYOUTS = {
         "nan_cleaning": "weathernext.utils.nan_cleaning",
     },
 }
-GRAPHCAST_MODULES = ("graphcast", "casting", "normalization", "autoregressive", "data_utils", "xarray_jax",
+GRAPHCAST_NAMES = ("graphcast", "casting", "normalization", "autoregressive", "data_utils", "xarray_jax",
                      "xarray_tree", "variables")
 GENCAST_MODULES = ("gencast", "denoiser", "nan_cleaning")
 
@@ -487,7 +492,8 @@ def has_gencast(src=None):
     return _find_spec(parent) is not None and _find_spec(module) is not None
 
 
-def _graphcast_modules(src, names=GRAPHCAST_MODULES):
+def _graphcast_modules(src, names=None):
+    names = GRAPHCAST_NAMES if names is None else names
     layout = find_layout(src)
     modules = {"layout": layout}
     for name in names:
@@ -793,7 +799,7 @@ def tier_gencast_jit_init(ctx):
     details = {"level": ctx["level"], "config": dict(spec, **GENCAST_ATTENTION)}
     ctx["partial"] = details
     t0 = time.perf_counter()
-    gc = _graphcast_modules(ctx.get("graphcast_src"), GRAPHCAST_MODULES + GENCAST_MODULES)
+    gc = _graphcast_modules(ctx.get("graphcast_src"), GRAPHCAST_NAMES + GENCAST_MODULES)
     details["layout"] = gc["layout"]
     details["gencast_module"] = gc["gencast"].__name__
     details["gencast_path"] = os.path.dirname(os.path.abspath(gc["gencast"].__file__))

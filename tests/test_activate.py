@@ -24,11 +24,11 @@ from wizard.install.activation import compute_activation
 from wizard.install.envs import MARKER as MARKER_NAME
 
 SHELLS = [s for s in ("bash", "zsh", "sh") if shutil.which(s)]
-RUNTIME = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false", "GC_TEST_QUOTED": "it's \"quoted\" $HOME `x`"}
+RUNTIME = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false", "XLA_TEST_QUOTED": "it's \"quoted\" {a,b} * ~ !x"}
 
 SHOW = ("import json, os, sys; print(json.dumps({'prefix': sys.prefix, 'executable': sys.executable, "
         "'env': {k: os.environ.get(k) for k in ('PATH', 'LD_LIBRARY_PATH', 'XLA_PYTHON_CLIENT_PREALLOCATE', "
-        "'GC_TEST_QUOTED', 'VIRTUAL_ENV', 'PYTHONHOME', 'PYTHONPATH')}}))")
+        "'XLA_TEST_QUOTED', 'VIRTUAL_ENV', 'PYTHONHOME', 'PYTHONPATH')}}))")
 
 
 @pytest.fixture(scope="session")
@@ -115,7 +115,7 @@ def test_activation_in_a_real_shell(shell, plain_env, stale, tmp_path):
     assert Path(seen["prefix"]) == plain_env
     assert seen["executable"].startswith(str(plain_env / "bin"))
     assert seen["env"]["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false"
-    assert seen["env"]["GC_TEST_QUOTED"] == RUNTIME["GC_TEST_QUOTED"]
+    assert seen["env"]["XLA_TEST_QUOTED"] == RUNTIME["XLA_TEST_QUOTED"]
     assert seen["env"]["VIRTUAL_ENV"] == str(plain_env)
     assert seen["env"]["PYTHONHOME"] is None
     # Only the CUDA folders left LD_LIBRARY_PATH; everything else stayed, in order.

@@ -49,3 +49,16 @@ def test_app_only_options_are_refused_after_a_command(capsys):
 def test_exit_codes_have_the_interface_values():
     assert (ExitCode.OK, ExitCode.FAILED, ExitCode.BAD_INPUT) == (0, 1, 2)
     assert (ExitCode.HANGUP, ExitCode.CANCELLED, ExitCode.TERMINATED) == (129, 130, 143)
+
+
+def test_diagnose_given_the_error_text_instead_of_a_file_says_how_to_paste_it(capsys):
+    code = main(["diagnose", "Loaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.6.0"])
+    err = capsys.readouterr().err
+    assert code == ExitCode.BAD_INPUT
+    assert "gc-wizard diagnose -" in err and "Traceback" not in err
+
+
+def test_report_to_a_folder_that_does_not_exist_creates_nothing(tmp_path, capsys):
+    target = tmp_path / "no such folder" / "report.md"
+    assert main(["report", "--out", str(target)]) == ExitCode.BAD_INPUT
+    assert "does not exist" in capsys.readouterr().err and not target.parent.exists()

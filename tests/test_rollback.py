@@ -228,3 +228,50 @@ def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_i
     assert proc.returncode == 0, proc.stderr
     assert last_json(proc)["restored"] is True
     assert _freeze(env) == ["old-tool==0.5", "pkg-a==1.0"]
+
+
+def test_a_rollback_rebuild_is_cancellable_and_exits_130(tiny, slow_index, tmp_path, isolated_state):
+    """The rebuild of a deleted environment is stopped by Ctrl-C mid-download: exit 130, the half-built
+    folder removed again, the rollback recorded as cancelled, the current environment still current."""
+    import os
+    import signal
+    import sys
+    import time
+    import uuid
+
+    from tests.fixtures.state import REPO
+    from tests.fixtures.wheels import build_wheel
+
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    # The target's frozen set holds a package only the slow index has (a version no cache can hold),
+    # so the rebuild's sync must download it, slowly.
+    version = f"1.0.{uuid.uuid4().int % 10**8}"
+    build_wheel(tmp_path / "slow-house", "pkg-slow", version)
+    history_file = isolated_state / "history.json"
+    data = json.loads(history_file.read_text())
+    for entry in data["entries"]:
+        if entry["id"] == a["entry_id"]:
+            entry["packages"], entry["find_links"], entry["requirements_file"] = \
+                [f"pkg-slow=={version}"], [slow_index], None
+    history_file.write_text(json.dumps(data))
+    shutil.rmtree(a["env"])
+
+    proc = subprocess.Popen([sys.executable, "-m", "wizard", "rollback", a["entry_id"], "--yes", "--no-verify"],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (Path(a["env"]) / "bin" / "python").exists():
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.1)
+    time.sleep(2.0)  # the venv is there; the sync is downloading from the slow index now
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in err
+    assert not Path(a["env"]).exists()  # the half-built rebuild is removed again
+    assert _current(tiny)["id"] == b["entry_id"]
+    (record,) = [e for e in tiny.history() if e["kind"] == "rollback"]
+    assert record["status"] == "cancelled" and not record["current"]

@@ -110,8 +110,18 @@ def wizard_command() -> str:
     a bare `gc-wizard` would fail in the next shell. The bare name is printed only when PATH finds
     this very program outside its own environment's bin folder (pipx's or `uv tool`'s ~/.local/bin, a
     `pip install --user`); otherwise — an activated venv is not active in a new shell either — the
-    absolute path of the console script, else `python -m wizard`.
+    absolute path of the console script, else `python -m wizard`. A `GC_WIZARD_HOME` in force is
+    carried along, or the new shell would look in the default state folder and find nothing.
     """
+    import shlex
+
+    me = _program()
+    home = os.environ.get("GC_WIZARD_HOME")
+    # A state folder chosen by GC_WIZARD_HOME is not in a new login shell's environment: carry it.
+    return f"GC_WIZARD_HOME={shlex.quote(home)} {me}" if home else me
+
+
+def _program() -> str:
     import shlex
     import shutil
     import sys

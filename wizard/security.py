@@ -202,3 +202,29 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _SECRET_VAR.sub(_secret_var, text)
     text = _PASSWORD.sub(_password, text)
     return _STANDALONE.sub(MASK, text)
+
+
+_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+
+
+class LineRedactor:
+    """`redact_secrets` for text that arrives line by line (a log being written): a private-key block
+    spans lines, so whether a line is inside one is remembered from line to line."""
+
+    def __init__(self, *, keep_user: bool = False) -> None:
+        self.keep_user = keep_user
+        self.in_key = False
+
+    def __call__(self, line: str) -> str:
+        if self.in_key:
+            end = _KEY_END.search(line)
+            if end is None:
+                return MASK
+            self.in_key = False
+            return f"-----END PRIVATE KEY-----{redact_secrets(line[end.end():], keep_user=self.keep_user)}"
+        begin = _KEY_BEGIN.search(line)
+        if begin is not None and _KEY_END.search(line, begin.end()) is None:
+            self.in_key = True
+            return f"{redact_secrets(line[:begin.start()], keep_user=self.keep_user)}-----BEGIN PRIVATE KEY----- {MASK}"
+        return redact_secrets(line, keep_user=self.keep_user)

@@ -105,7 +105,13 @@ class Watch:
             time.sleep(0.05)
 
     def matching(self, text: str) -> list[int]:
-        return [pid for pid, cmd in list(self.seen.items()) if text in cmd and alive(pid)]
+        found = []
+        for pid in list(self.seen):
+            if alive(pid):
+                self.seen[pid] = cmdline(pid) or self.seen[pid]  # first seen between fork and exec: read again
+                if text in self.seen[pid]:
+                    found.append(pid)
+        return found
 
     def left(self, grace: float = 3.0) -> dict[int, str]:
         """Descendants still alive once the wizard is gone (after `grace` seconds for them to die)."""

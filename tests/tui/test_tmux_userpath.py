@@ -157,9 +157,8 @@ def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs
 
 def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path):
     recipes, house, graphcast = _tiny_checked(tmp_path)
-    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--find-links", str(house))
-    _type_path(tmux, "g", "graphcast @ git+https://github.invalid/google-deepmind/graphcast@v0.1.1",
-               "GraphCast source:")
+    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--find-links", str(house), "--graphcast-src",
+                          "graphcast @ git+https://github.invalid/google-deepmind/graphcast@v0.1.1")
     tmux.wait_for("graphcast 0.1.1 · a git URL")
     tmux.keys("Enter")
     screen = tmux.wait_for("This server cannot reach", timeout=120)

@@ -1,6 +1,6 @@
 """Provides Jupyter kernel registration for a verified environment.
 
-The seed user runs GraphCast in a notebook, not a shell, so an environment is only usable once
+Most users run GraphCast in a notebook, not a shell, so an environment is only usable once
 Jupyter can start its Python with the same clean variables `gc-wizard activate` gives a shell. A
 kernelspec is a small JSON file; we write it directly (`jupyter kernelspec install` would need
 Jupyter in the wizard's own environment, which it does not have to have):

@@ -1,6 +1,6 @@
 """Provides the support report: one Markdown page a lab member can paste to an admin.
 
-The seed document is a help request written by hand: the notebook cell, the error, a guess at the
+A typical help request is written by hand: the notebook cell, the error, a guess at the
 fix. An admin then has to ask for the driver, the GPU, which cuDNN actually loads and from where,
 the environment, `LD_LIBRARY_PATH`, and the full log. This report answers those questions up front:
 the detected facts with the source of each, the current and previous recipes, the last install or

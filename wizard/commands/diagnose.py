@@ -116,6 +116,12 @@ def _scan_log(source: str):
                 warn(f"reading {source} ({size / 1e6:,.0f} MB) in pieces; this takes about "
                      f"{max(1, round(size / 25e6))} s")
             return scan_stream(handle, tail=tail), "".join(tail)
+    except FileNotFoundError:
+        if " " in source.strip():  # the error text itself, given where a file name goes
+            raise UserError("LOGFILE is a file name, and no file is called that. To diagnose pasted text, "
+                            "run `gc-wizard diagnose` and paste it (then Ctrl-D), or pipe it: "
+                            "echo '<the error>' | gc-wizard diagnose -") from None
+        raise UserError(f"cannot read the log file {source}: there is no such file.") from None
     except OSError as exc:
         raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
 

@@ -110,13 +110,16 @@ def describe_os_error(exc: OSError) -> str:
 
     where = exc.filename or ""
     what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
+        what = "it is a file, not a folder"
     fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
     state = str(paths.state_dir())
     if where and str(where).startswith(state):
-        return f"gc-wizard cannot use its state folder {state}: {what} ({where}). To go on, {fix}."
+        inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({where})"
+        return f"cannot use the state folder {state}: {what}{inside}. To go on, {fix}."
     if where:
-        return f"gc-wizard cannot use {where}: {what}. To go on, {fix}."
-    return f"gc-wizard hit a file system error: {what}. To go on, {fix}."
+        return f"cannot use {where}: {what}. To go on, {fix}."
+    return f"a file system error: {what}. To go on, {fix}."
 
 
 def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:

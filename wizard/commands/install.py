@@ -71,12 +71,15 @@ class TerminalEvents(InstallEvents):
         self._say("==> Checking that GraphCast runs (a real jit init)")
 
     def verify_tier(self, tier: dict) -> None:
-        status = tier.get("status") or ("ok" if tier.get("ok") else "failed")
-        mark = {"ok": "ok", "failed": "FAILED", "skipped": "skipped", "not_run": "not run"}.get(status, status)
-        extra = f", {tier['param_count']:,} parameters" if tier.get("param_count") else ""
-        if status in ("skipped", "not_run") and tier.get("reason"):
-            extra += f"; {tier['reason']}"
-        self._say(f"    {tier.get('name')}: {mark} ({tier.get('seconds') or 0:.1f} s{extra})")
+        from wizard.verify.protocol import Tier
+
+        typed = Tier.from_probe(tier)
+        mark = {"passed": "ok", "failed": "FAILED", "not_run": "not run"}.get(typed.status, typed.status)
+        count = typed.details.get("param_count")
+        extra = f", {count:,} parameters" if count else ""
+        if typed.status in ("skipped", "not_run") and typed.reason:
+            extra += f"; {typed.reason}"
+        self._say(f"    {typed.name}: {mark} ({typed.seconds or 0:.1f} s{extra})")
 
     def message(self, text: str) -> None:
         self._say(f"    {text}")
@@ -191,15 +194,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({**result.to_dict(), "exit": code})
     elif result.ok:
-        from wizard.paths import wizard_command
+        from wizard.after.next_steps import next_step_lines
 
-        me = wizard_command()
         node = ((result.verify or {}).get("where") or {}).get("node")
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
               + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
-        print(f'Next: eval "$({me} activate)"    # use it in this shell')
-        print(f"      {me} kernel install         # use it in Jupyter")
-        print(f"      {me} module install         # use it with Lmod: module load graphcast/" + result.recipe)
+        print("\n".join(next_step_lines(result.recipe)))
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":

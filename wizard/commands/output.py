@@ -8,7 +8,7 @@ from typing import Any
 
 
 def emit_json(value: Any) -> None:
-    """Print `value` as one compact JSON line (interface.md: the last line of stdout is one JSON value)."""
+    """Print `value` as one compact JSON line (docs/interface.md: the last line of stdout is one JSON value)."""
     sys.stdout.write(json.dumps(value, default=str, ensure_ascii=False) + "\n")
     sys.stdout.flush()
 

@@ -48,6 +48,11 @@ def run_kernel(args: argparse.Namespace) -> int:
 def run_report(args: argparse.Namespace) -> int:
     from wizard.after.report import collect_and_build
 
+    if args.out:
+        target = Path(args.out).expanduser()
+        if not target.parent.is_dir():  # a typo in the folder must not create folders (as root: anywhere)
+            raise UserError(f"cannot write the report to {target}: the folder {target.parent} does not exist; "
+                            "create it first or choose another --out.")
     text = collect_and_build()
     if not args.out:
         sys.stdout.write(text)

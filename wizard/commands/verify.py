@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say
-from wizard.errors import ExitCode, UserError
+from wizard.commands.output import emit_json, say, warn
+from wizard.errors import ExitCode, UserError, WizardError
 from wizard.install.envs import Env, current_env
 
 
@@ -50,10 +50,15 @@ def _record(env: Path, result) -> None:
 
     if result.cancelled:
         return
-    record_verify(env, result.to_dict(), log=result.log)
-    marker = envs.read_marker(env)
-    if result.ok and marker:
-        envs.write_marker(env, replace(marker, verified=now()))
+    try:
+        if record_verify(env, result.to_dict(), log=result.log) is None:
+            warn("another gc-wizard holds the state folder, so this verify is not in `gc-wizard history`.")
+        marker = envs.read_marker(env)
+        if result.ok and marker:
+            envs.write_marker(env, replace(marker, verified=now()))
+    except (OSError, WizardError) as exc:  # a finished check is still worth its result
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        warn(f"this verify could not be recorded in the history ({detail}).")
 
 
 def tier_summary(tier: dict[str, Any]) -> str:

@@ -2,7 +2,7 @@
 
 Facts are data: each records where it came from (`source`) so that the user — and a support
 report — can see *why* the wizard believes it. `Facts.to_dict()` is the `detect --json` shape of
-`../shared/design/interface.md`; names there are the API, so fields are only ever added.
+`docs/interface.md`; names there are the API, so fields are only ever added.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-#: Where a driver/GPU fact came from (interface.md: `source` values). "assumed" is a GPU that is not
+#: Where a driver/GPU fact came from (docs/interface.md: `source` values). "assumed" is a GPU that is not
 #: here at all (`--assume-driver`), planned for in advance.
 SOURCES = ("nvml", "nvidia-smi", "procfs", "libcuda", "profile", "assumed")
 

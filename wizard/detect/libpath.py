@@ -1,6 +1,6 @@
 """Tells which library and tool folders hold CUDA or cuDNN, so an environment can run without them.
 
-Why: the seed help request (cuDNN 8.2.1 loaded against a jaxlib built for 8.6) is what a stray folder
+Why: a real help request (cuDNN 8.2.1 loaded against a jaxlib built for 8.6) is what a stray folder
 on `LD_LIBRARY_PATH` costs. JAX >= 0.4.19 finds its pip-installed `nvidia-*` libraries through RPATH,
 but transitive dependencies and anything loaded before JAX still come from `LD_LIBRARY_PATH`; and an
 old toolkit's `ptxas` on `PATH` is what XLA falls back to. Detection reports these folders, and the

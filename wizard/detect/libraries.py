@@ -1,6 +1,6 @@
 """Finds the CUDA/cuDNN libraries already on the machine, and which copy of each would load first.
 
-The seed help request is this module's reason to exist: a cuDNN 8.2.1 nobody knew about was loaded
+A real help request is this module's reason to exist: a cuDNN 8.2.1 nobody knew about was loaded
 instead of the 8.6 jaxlib was built for. Places looked at, in the dynamic loader's order:
 `LD_LIBRARY_PATH` entries, then the `ldconfig` cache; and, off the search path but worth naming,
 the active conda env's `lib/`, `/usr/local/cuda*/lib64`, and the `nvidia-*` wheels in the target

@@ -74,8 +74,10 @@ def _undoable(entry: Entry) -> bool:
     return entry.kind == "install" and entry.mode == "in-place" and entry.snapshot is not None
 
 
-def choose_target(history: History, entry_id: str | None) -> Target:
-    """What to go back to: the entry named, else the previous good one (see the module docstring)."""
+def check_target(history: History, entry_id: str | None) -> Target:
+    """What a rollback goes back to — the entry named, else the previous good one (see the module
+    docstring) — or one UserError sentence saying why it cannot. The one eligibility rule: the CLI's
+    rollback and the terminal app (before it asks the user to confirm) both ask it."""
     current = history.current()
     if entry_id:
         entry = history.get(entry_id)
@@ -190,7 +192,7 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
     with StateLock("rollback"):
         history = load_history(locked=True)
         current = history.current()
-        target = choose_target(history, entry_id)
+        target = check_target(history, entry_id)
         entry = target.entry
         changes = describe_change(current, target)
         if confirm is not None and not confirm(changes):

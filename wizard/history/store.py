@@ -235,9 +235,6 @@ class History:
         except OSError:
             pass
 
-    def to_list(self) -> list[dict[str, Any]]:
-        return [e.to_dict() for e in self.entries]
-
 
 def _without_credentials(value: Any) -> Any:
     """Every string with URL credentials and tokens masked: history.json is never a place for a secret

@@ -1,6 +1,6 @@
 """Activation: the environment variables under which an environment runs — the one decision.
 
-The seed failure this prevents: a notebook died with "Loaded runtime CuDNN library: 8.2.1 but source
+The failure this prevents: a notebook died with "Loaded runtime CuDNN library: 8.2.1 but source
 was compiled with: 8.6.0" because `LD_LIBRARY_PATH` pointed at an old cuDNN folder. Activating an
 environment therefore puts `<env>/bin` first on `PATH`, sets the recipe's runtime variables (from
 the env marker), and takes out of `LD_LIBRARY_PATH` and `PATH` exactly the folders that hold

@@ -57,8 +57,10 @@ _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _UV_ENV = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
 _PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COLOR": "1", "NO_COLOR": "1"}
 #: `uv venv` asks before replacing an environment already at the path; a new environment never replaces one.
-NO_REPLACE = PromptRule(pattern=r"already exists at .*[Rr]eplace it\?", answer="n",
-                        why="a new environment never replaces one that is already there")
+#: uv prints the question with its default already drawn ("› yes"), then a hint line, and waits; the
+#: hint is the line the runner sees last, so the rule matches either.
+NO_REPLACE = PromptRule(pattern=r"already exists at .*[Rr]eplace it\?|UV_VENV_CLEAR=1. to skip this prompt",
+                        answer="n", why="a new environment never replaces one that is already there")
 
 
 @dataclass(frozen=True)

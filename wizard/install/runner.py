@@ -16,7 +16,7 @@ Cancellation is a `threading.Event`, polled every 100 ms: SIGINT, then SIGTERM, 
 after a short grace, to the child's process group and to every process of its session or descended
 from it (collected from /proc before each signal), until none is left.
 
-pexpect traps avoided (see the team's pexpect notes): a bad `cwd` or env value would make the forked
+pexpect traps avoided: a bad `cwd` or env value would make the forked
 child run *our* code, so both are checked before spawning and the chdir happens in a `preexec_fn`,
 whose failure pexpect reports to the parent; `delaybeforesend=None`; `echo=False`; 200 columns; reads
 with `read_nonblocking`, never `expect` with a timeout.
@@ -45,7 +45,7 @@ from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler
-from wizard.security import is_secret_question, redact_secrets
+from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
 #: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
@@ -176,6 +176,7 @@ class StepLog:
         # 0600 whatever the umask: installer output can quote a private index's address.
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         self._file = open(fd, "a", encoding="utf-8", buffering=1 << 16)
+        self._redact = LineRedactor(keep_user=True)  # a private-key block spans lines
 
     def header(self, step, *, cwd: str | None = None, env_notes: list[str] = ()) -> None:
         stamp = datetime.now().astimezone().isoformat(timespec="seconds")
@@ -189,7 +190,7 @@ class StepLog:
 
     def lines(self, lines: list[str]) -> None:
         if lines:
-            self._file.write(redact("\n".join(lines)) + "\n")
+            self._file.write("\n".join(self._redact(line) for line in lines) + "\n")
 
     def note(self, text: str) -> None:
         self._file.write(f"[gc-wizard] {redact(text)}\n")

@@ -343,7 +343,7 @@ def unfit_reasons(recipe) -> list[str]:
 
 def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:
     """Refuse, before anything installs, a recipe that does not fit this machine and a GraphCast source
-    that is not the recipe's GraphCast (interface.md: exit 2 unless --force). With --force, say so.
+    that is not the recipe's GraphCast (docs/interface.md: exit 2 unless --force). With --force, say so.
     `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
     from wizard.install.sources import SourceMismatch, check_graphcast_source
 

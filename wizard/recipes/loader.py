@@ -1,7 +1,7 @@
 """Loads and validates recipes: the pinned JAX/CUDA/cuDNN stacks, kept as YAML data, one file each.
 
 Why this is strict: a recipe decides what gets installed on a shared server, and every hand-made
-install in the seeds went wrong on a pin. So a recipe file is checked field by field against one
+install that goes wrong goes wrong on a pin. So a recipe file is checked field by field against one
 schema, and anything off — bad YAML, an unknown or duplicated key, a wrong type, a requirement that is
 not a plain PEP 508 requirement (shell metacharacters included) — is refused with ONE `UserError`
 that names the file and the line. Line numbers come from PyYAML's composed node tree (its `Mark`s),
@@ -143,10 +143,6 @@ class MachineConstraints:
     compute_capability_max: str | None = None
     gpu_driver_rules: tuple[DriverRule, ...] = ()
     gpu_cautions: tuple[GpuCaution, ...] = ()
-
-    @property
-    def python_specifier(self) -> SpecifierSet:
-        return SpecifierSet(self.python)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -31,8 +31,8 @@ Decisions (documented here because they are policy, not mechanics):
 - **Hopper (sm_90) and PTX.** jaxlib 0.4.23 ships only PTX for sm_90, which the driver must JIT with a
   driver that knows the toolkit's CUDA version. Recipes express this as `gpu_driver_rules`; a GPU under
   a rule whose driver minimum is not met does *not* qualify (so an H100-only box with driver 530 is
-  incompatible with the CUDA 12 recipe, not a warning). Facts §3 marks this as inferred, and the reason
-  says why.
+  incompatible with the CUDA 12 recipe, not a warning). This rule is inferred rather than documented
+  by JAX, and the reason says so.
 - **Driver below `driver_warn_below`**: compatible, with a warning (XLA disables parallel compilation).
 - **Python.** The wizard can build the environment with another interpreter, so the recipe's Python
   range is checked against every interpreter found (`pythons`, from `wizard.recipes.pythons.find_pythons`),

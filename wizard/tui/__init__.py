@@ -32,4 +32,28 @@ def run_tui(args: argparse.Namespace) -> int:
     app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), graphcast_src=graphcast_src,
                     find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm)
     result = app.run(mouse=not getattr(args, "no_mouse", False))
+    for line in farewell(app.install_result):
+        print(line)
     return app.exit_status if app.exit_status is not None else int(result or 0)
+
+
+def farewell(result: dict | None) -> list[str]:
+    """What stays on the terminal once the app is gone: the outcome, and what to type next.
+
+    The Done screen's lines vanish with the app; a user back at the prompt needs the activate line
+    (and, after a failure, the reason and the log) where they can copy it.
+    """
+    if not result or result.get("lock_held"):
+        return []
+    from wizard.after.next_steps import next_step_lines
+
+    if result.get("ok"):
+        return [f"gc-wizard: {result.get('recipe')} is installed, checked and current: {result.get('env')}",
+                *next_step_lines(str(result.get("recipe"))), f"Log:  {result.get('log')}"]
+    what = "stopped" if result.get("cancelled") else "failed"
+    lines = [f"gc-wizard: the install {what}; your current environment is untouched."]
+    if result.get("error") and not result.get("cancelled"):
+        lines.append(f"  {str(result['error']).splitlines()[0][:300]}")
+    if result.get("log"):
+        lines.append(f"Log:  {result['log']}")
+    return lines

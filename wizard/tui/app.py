@@ -309,6 +309,7 @@ class WizardApp(App):
             while isinstance(self.screen, (InstallScreen, VerifyScreen)):
                 self.pop_screen()
             options = self._last_install.options if self._last_install is not None else None
+            self.install_result = None  # planning again: the failed attempt is behind the user now
             self._recipe_done(*self._last_match, options=options)
             return
         if answer == "retry" and self._last_install is not None:
@@ -316,10 +317,16 @@ class WizardApp(App):
                 self.pop_screen()  # the install screen of the attempt that never started
             self.start_install(self._last_install)
             return
-        ok = bool(self.install_result and self.install_result.get("ok"))
-        cancelled = bool(self.install_result and self.install_result.get("cancelled"))
-        self.exit_status = 0 if ok else (130 if cancelled else 1)
+        self.exit_status = self.outcome_status()
         self.exit(return_code=self.exit_status)
+
+    def outcome_status(self) -> int:
+        """The exit status the install's outcome calls for, however the user leaves (Finish or ctrl+q)."""
+        if not self.install_result:
+            return ExitCode.OK
+        if self.install_result.get("ok"):
+            return ExitCode.OK
+        return ExitCode.CANCELLED if self.install_result.get("cancelled") else ExitCode.FAILED
 
     def install_running(self) -> bool:
         return any(w.group == "install" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
@@ -387,7 +394,9 @@ class WizardApp(App):
             self.exit_status = ExitCode.CANCELLED
             self.exit(return_code=ExitCode.CANCELLED)
             return
-        self.exit(return_code=self.exit_status or 0)
+        if self.exit_status is None:
+            self.exit_status = self.outcome_status()
+        self.exit(return_code=self.exit_status)
 
     def _leave_on_signal(self, signum: int) -> None:
         """SSH dropped (SIGHUP) or we were told to stop (SIGTERM): stop any install and leave.

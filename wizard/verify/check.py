@@ -31,16 +31,14 @@ from wizard.errors import UserError
 from wizard.install.activation import compute_activation
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker
-from wizard.security import redact_secrets
+from wizard.security import LineRedactor
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
+from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
 
-TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init")
 #: The tier a GraphCast with GenCast (v0.2 and later) adds after TIERS.
 GENCAST_TIER = "gencast_jit_init"
 BACKENDS = ("gpu", "cpu", "auto")
-TIER_PREFIX = "gc-wizard-tier: "
-TIER_START_PREFIX = "gc-wizard-tier-start: "
 STDERR_TAIL_LINES = 40
 _KILL_GRACE_SECONDS = 3.0
 
@@ -64,6 +62,11 @@ class VerifyResult:
     python: str | None = None
     where: dict[str, Any] | None = None
     """Set when the check ran on a cluster node through srun: {"node", "via": "srun", "srun": argv}."""
+
+    @property
+    def typed_tiers(self) -> list[Tier]:
+        """The tiers as typed `Tier` values (the JSON keeps the probe's own dicts, `tiers`)."""
+        return [Tier.from_probe(t) for t in self.tiers]
 
     def tier(self, name: str) -> dict[str, Any] | None:
         return next((t for t in self.tiers if t.get("name") == name), None)
@@ -126,10 +129,11 @@ class _Log:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private whatever the umask
         self._file = open(fd, "a", encoding="utf-8")  # closed in close()
         self._lock = threading.Lock()
+        self._redact = LineRedactor()  # the probe's output, secrets masked (a key block spans lines)
 
     def write(self, line: str) -> None:
         with self._lock:
-            self._file.write(redact_secrets(line.rstrip("\n")) + "\n")
+            self._file.write(self._redact(line.rstrip("\n")) + "\n")
             self._file.flush()
 
     def close(self) -> None:

@@ -1,6 +1,6 @@
 """Checks an existing Python environment (venv or conda) for the known failures, without running it.
 
-Why: the seed help request came from a user with an existing conda environment whose jaxlib was built
+Why: a real help request came from a user with an existing conda environment whose jaxlib was built
 for cuDNN 8.6 while an old cuDNN 8.2.1 sat first on LD_LIBRARY_PATH. That environment was broken before
 any code ran, and everything needed to say so is on disk: the jax/jaxlib/plugin `*.dist-info` folders
 (versions, the jaxlib's CUDA/cuDNN build, the nvidia-* wheels' requirements), the library folders the

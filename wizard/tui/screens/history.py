@@ -82,24 +82,21 @@ class HistoryScreen(Screen):
         self.action_rollback()  # Enter on a row: the screen's default action
 
     def action_rollback(self) -> None:
-        from wizard.history.rollback import describe_change
-        from wizard.history.store import GOOD, load_history
+        from wizard.errors import UserError
+        from wizard.history.rollback import check_target, describe_change
+        from wizard.history.store import load_history
 
         table = self.query_one(DataTable)
         if not self.entries or table.cursor_row is None:
             return
         entry = self.entries[table.cursor_row]
-        if entry.kind != "install":
-            self.notify(f"Entry {entry.id} is a {entry.kind}; choose an install to roll back to.", severity="warning")
+        history = load_history()
+        try:  # the core's one eligibility rule (an in-place install's "undo" included)
+            target = check_target(history, entry.id)
+        except UserError as exc:
+            self.notify(str(exc), severity="warning")
             return
-        if entry.current:
-            self.notify("That environment is already the current one.")
-            return
-        if entry.status not in GOOD:
-            self.notify(f"Entry {entry.id} {entry.status}; only a working environment can be rolled back to.",
-                        severity="warning")
-            return
-        change = describe_change(load_history().current(), entry)
+        change = describe_change(history.current(), target)
         question = "\n".join(["Roll back?", *change, "", "The target is checked again before it becomes current."])
 
         def answered(yes: bool | None) -> None:

@@ -1,0 +1,42 @@
+"""What the app leaves on the terminal, and the status it leaves with, whichever way the user leaves."""
+
+from __future__ import annotations
+
+import shlex
+
+from wizard.errors import ExitCode
+from wizard.tui import farewell
+from wizard.tui.app import WizardApp
+
+
+def test_a_verified_install_leaves_the_activate_line_that_works_in_a_new_shell(tmp_path, monkeypatch):
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state dir"))
+    lines = farewell({"ok": True, "recipe": "jax0.4.23-cpu", "env": "/envs/a", "log": "/logs/a.log"})
+    assert lines[0] == "gc-wizard: jax0.4.23-cpu is installed, checked and current: /envs/a"
+    assert lines[1].startswith('Next: eval "$(GC_WIZARD_HOME=') and "activate)" in lines[1]
+    assert any("kernel install" in line for line in lines) and lines[-1] == "Log:  /logs/a.log"
+    # The carried state folder survives the shell's quoting (it has a space).
+    command = lines[1][len("Next: "):].split("    #")[0].strip()
+    inner = command[len('eval "$('):-len(')"')]
+    assert shlex.split(inner)[0] == f"GC_WIZARD_HOME={tmp_path / 'state dir'}"
+    assert shlex.split(inner)[-1] == "activate"
+
+
+def test_a_failed_or_stopped_install_says_so_and_names_the_log():
+    failed = farewell({"ok": False, "error": "cannot reach github.com\nmore", "log": "/logs/b.log"})
+    assert failed == ["gc-wizard: the install failed; your current environment is untouched.",
+                      "  cannot reach github.com", "Log:  /logs/b.log"]
+    stopped = farewell({"ok": False, "cancelled": True, "log": "/logs/c.log"})
+    assert stopped[0] == "gc-wizard: the install stopped; your current environment is untouched."
+    assert farewell(None) == [] and farewell({"ok": False, "lock_held": True}) == []
+
+
+def test_the_exit_status_follows_the_outcome_not_the_key():
+    app = WizardApp()
+    assert app.outcome_status() == ExitCode.OK
+    app.install_result = {"ok": False, "cancelled": True}
+    assert app.outcome_status() == ExitCode.CANCELLED
+    app.install_result = {"ok": False, "cancelled": False}
+    assert app.outcome_status() == ExitCode.FAILED
+    app.install_result = {"ok": True}
+    assert app.outcome_status() == ExitCode.OK

@@ -1,4 +1,9 @@
-"""Matching the three shipped recipes to many machine profiles, table-driven, edge values included."""
+"""Matching the six shipped recipes to many machine profiles, table-driven, edge values included.
+
+Two GraphCast versions: the three JAX 0.4.23 recipes run v0.1.1 (the demo notebook) and stay the default
+wherever they fit; the three JAX 0.10.2 recipes run v0.2 (with GenCast) and are recommended where the old
+stack cannot run (Blackwell, only Python 3.12, a driver only CUDA 13 takes).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,12 @@ import pytest
 
 from wizard.detect.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
 from wizard.recipes.loader import load_recipes, parse_recipe
-from wizard.recipes.match import match_recipes, version_tuple
+from wizard.recipes.match import graphcast_label, group_by_graphcast, match_recipes, version_tuple
 
 CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"
-GPU_NAMES = {"8.0": "NVIDIA A100-SXM4-80GB", "9.0": "NVIDIA H100 80GB HBM3", "7.0": "Tesla V100-SXM2-32GB",
+M12, M13, MCPU = "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.10.2-cpu"
+ALL = {CU12, CU11, CPU, M12, M13, MCPU}
+GPU_NAMES = {"12.0": "NVIDIA GeForce RTX 5090", "8.0": "NVIDIA A100-SXM4-80GB", "9.0": "NVIDIA H100 80GB HBM3", "7.0": "Tesla V100-SXM2-32GB",
              "7.5": "Tesla T4", "3.7": "Tesla K80", "5.0": "Quadro K2200", "5.2": "Tesla M40",
              "6.0": "Tesla P100-PCIE-16GB", "10.0": "NVIDIA B200", "8.9": "NVIDIA L4", None: "NVIDIA Unknown"}
 
@@ -42,63 +49,111 @@ class Case:
     no_warnings: tuple[str, ...] = ()
     pythons: tuple[PythonInfo, ...] = ()
     downloads: bool = False
+    graphcast_version: str | None = None
+    summary: str = ""
+    """A substring of the recommended recipe's summary (why it was chosen)."""
 
 
 LOUD = "NO GPU RECIPE FITS"
 CASES = [
-    Case("a100-535", make_facts(), CU12, {CU12, CU11, CPU}, no_warnings=(CU12, CU11, CPU)),
-    Case("a100x2-535", make_facts(ccs=("8.0", "8.0")), CU12, {CU12, CU11, CPU}, no_warnings=(CU12,)),
-    Case("driver-exactly-525.60.13", make_facts(("525.60.13", "12.0")), CU12, {CU12, CU11, CPU},
+    Case("a100-535", make_facts(), CU12, {CU12, CU11, CPU, M12, MCPU}, no_warnings=(CU12, CU11, CPU)),
+    Case("a100x2-535", make_facts(ccs=("8.0", "8.0")), CU12, {CU12, CU11, CPU, M12, MCPU}, no_warnings=(CU12,)),
+    Case("driver-exactly-525.60.13", make_facts(("525.60.13", "12.0")), CU12, {CU12, CU11, CPU, M12, MCPU},
          warnings={CU12: ["driver 525.60.13 is below 535.54.03"]}),
-    Case("driver-525.60.12", make_facts(("525.60.12", "12.0")), CU11, {CU11, CPU},
+    Case("driver-525.60.12", make_facts(("525.60.12", "12.0")), CU11, {CU11, CPU, MCPU},
          reasons={CU12: ["needs NVIDIA driver >= 525.60.13; this one is 525.60.12"]}),
-    Case("driver-535.54.03-no-warning", make_facts(("535.54.03", "12.2")), CU12, {CU12, CU11, CPU},
+    Case("driver-535.54.03-no-warning", make_facts(("535.54.03", "12.2")), CU12, {CU12, CU11, CPU, M12, MCPU},
          no_warnings=(CU12,)),
-    Case("v100-470-cuda11.4", make_facts(("470.82.01", "11.4"), ("7.0",)), CU11, {CU11, CPU},
+    Case("v100-470-cuda11.4", make_facts(("470.82.01", "11.4"), ("7.0",)), CU11, {CU11, CPU, MCPU},
          reasons={CU12: ["needs a driver for CUDA >= 12.0; this one supports 11.4",
                          "needs NVIDIA driver >= 525.60.13; this one is 470.82.01"]},
          warnings={CU11: ["below 520.61.05"]}),
-    Case("t4-driver-exactly-450.80.02", make_facts(("450.80.02", "11.0"), ("7.5",)), CU11, {CU11, CPU},
+    Case("t4-driver-exactly-450.80.02", make_facts(("450.80.02", "11.0"), ("7.5",)), CU11, {CU11, CPU, MCPU},
          reasons={CU12: ["needs a driver for CUDA >= 12.0; this one supports 11.0"]}),
-    Case("driver-450.80.01", make_facts(("450.80.01", "11.0"), ("7.5",)), CPU, {CPU},
+    Case("driver-450.80.01", make_facts(("450.80.01", "11.0"), ("7.5",)), CPU, {CPU, MCPU},
          reasons={CU11: ["needs NVIDIA driver >= 450.80.02; this one is 450.80.01"]},
          warnings={CPU: [LOUD, "450.80.02"]}),
-    Case("driver-418-cuda10.1", make_facts(("418.87.00", "10.1"), ("7.0",)), CPU, {CPU},
+    Case("driver-418-cuda10.1", make_facts(("418.87.00", "10.1"), ("7.0",)), CPU, {CPU, MCPU},
          reasons={CU11: ["needs a driver for CUDA >= 11.0; this one supports 10.1"]}, warnings={CPU: [LOUD]}),
-    Case("cc-5.0-below-5.2", make_facts(ccs=("5.0",)), CPU, {CPU},
+    Case("cc-5.0-below-5.2", make_facts(ccs=("5.0",)), CPU, {CPU, MCPU},
          reasons={CU12: ["compute capability 5.0 of GPU 0 (Quadro K2200) is below 5.2"],
                   CU11: ["compute capability 5.0 of GPU 0 (Quadro K2200) is below 5.2"]},
          warnings={CPU: [LOUD, "Quadro K2200"]}),
-    Case("cc-exactly-5.2", make_facts(ccs=("5.2",)), CU12, {CU12, CU11, CPU}),
-    Case("k80-3.7", make_facts(("470.82.01", "11.4"), ("3.7",)), CPU, {CPU},
+    Case("cc-exactly-5.2", make_facts(ccs=("5.2",)), CU12, {CU12, CU11, CPU, M12, MCPU}),
+    Case("k80-3.7", make_facts(("470.82.01", "11.4"), ("3.7",)), CPU, {CPU, MCPU},
          reasons={CU11: ["compute capability 3.7 of GPU 0 (Tesla K80) is below 5.2"]}, warnings={CPU: [LOUD]}),
-    Case("h100-535.54.03", make_facts(("535.54.03", "12.2"), ("9.0",)), CU12, {CU12, CU11, CPU}),
-    Case("h100-driver-530-hopper-rule", make_facts(("530.30.02", "12.1"), ("9.0",)), CU11, {CU11, CPU},
+    Case("h100-535.54.03", make_facts(("535.54.03", "12.2"), ("9.0",)), CU12, {CU12, CU11, CPU, M12, MCPU}),
+    Case("h100-driver-530-hopper-rule", make_facts(("530.30.02", "12.1"), ("9.0",)), CU11, {CU11, CPU, M12, MCPU},
          reasons={CU12: ["GPU 0 (NVIDIA H100 80GB HBM3) (compute capability 9.0) needs NVIDIA driver >= 535.54.03"]}),
-    Case("a100-driver-530-only-a-warning", make_facts(("530.30.02", "12.1"), ("8.0",)), CU12, {CU12, CU11, CPU},
+    Case("a100-driver-530-only-a-warning", make_facts(("530.30.02", "12.1"), ("8.0",)), CU12, {CU12, CU11, CPU, M12, MCPU},
          warnings={CU12: ["below 535.54.03"]}),
-    Case("b200-cc-10.0", make_facts(("570.124.06", "12.8"), ("10.0",)), CPU, {CPU},
-         reasons={CU12: ["compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0"]}, warnings={CPU: [LOUD]}),
-    Case("mixed-a100-k80", make_facts(ccs=("8.0", "3.7")), CU12, {CU12, CU11, CPU},
+    # Blackwell on a 570 driver: only the CUDA 12 modern stack runs, and JAX warns of cuBLAS corrupting
+    # results there, so it is not recommended; the CPU stack is, loudly, naming driver 580 for CUDA 13.
+    Case("b200-cc-10.0-driver-570", make_facts(("570.124.06", "12.8"), ("10.0",)), CPU, {CPU, M12, MCPU},
+         reasons={CU12: ["compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0"],
+                  M13: ["needs NVIDIA driver >= 580; this one is 570.124.06"]},
+         warnings={CPU: [LOUD, "NOT RECOMMENDED on GPU 0 (NVIDIA B200)", "(jax0.10.2-cuda12)",
+                         "needs a driver for CUDA >= 13.0; this one supports 12.8 (jax0.10.2-cuda13)"],
+                   M12: ["cuBLAS"]}),
+    Case("b200-driver-580", make_facts(("580.82.07", "13.0"), ("10.0",)), M13, {CPU, M12, M13, MCPU},
+         reasons={CU12: ["compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0"]},
+         warnings={M12: ["NOT RECOMMENDED on GPU 0 (NVIDIA B200)", "cuBLAS"]}, no_warnings=(M13,),
+         summary="no GraphCast v0.1.1 recipe fits this machine (jax0.4.23-cuda12-cudnn89: compute capability 10.0"),
+    Case("b200-driver-565-too-old-for-cudnn", make_facts(("565.57.01", "12.7"), ("10.0",)), CPU, {CPU, MCPU},
+         reasons={M12: ["needs NVIDIA driver >= 570.26"], M13: ["needs NVIDIA driver >= 580"]},
+         warnings={CPU: [LOUD]}),
+    # JAX's cuBLAS warning covers compute capability 10.x and 11.x only: an RTX 5090 (12.0) is not cautioned,
+    # and CUDA 13 still wins on the higher CUDA major.
+    Case("rtx5090-cc-12.0-driver-580", make_facts(("580.82.07", "13.0"), ("12.0",)), M13, {CPU, M12, M13, MCPU},
+         no_warnings=(M12, M13)),
+    Case("rtx5090-cc-12.0-driver-575", make_facts(("575.51.03", "12.9"), ("12.0",)), M12, {CPU, M12, MCPU},
+         no_warnings=(M12,)),
+    Case("a100-driver-580-old-stack-stays", make_facts(("580.82.07", "13.0"), ("8.0",)), CU12, ALL,
+         no_warnings=(CU12, M12, M13)),
+    Case("h100-driver-535", make_facts(("535.104.05", "12.2"), ("9.0",)), CU12, ALL - {M13},
+         reasons={M13: ["needs a driver for CUDA >= 13.0; this one supports 12.2",
+                        "needs NVIDIA driver >= 580; this one is 535.104.05"]},
+         warnings={M12: ["driver 535.104.05 is below 575.51.03"]}),
+    Case("t4-cc-7.5-driver-580", make_facts(("580.82.07", "13.0"), ("7.5",)), CU12, ALL),
+    Case("v100-cc-7.0-driver-580", make_facts(("580.82.07", "13.0"), ("7.0",)), CU12, ALL - {M13},
+         reasons={M13: ["compute capability 7.0 of GPU 0 (Tesla V100-SXM2-32GB) is below 7.5"]}),
+    # --graphcast-version narrows the recommendation; the other recipes stay listed and compatible.
+    Case("a100-asks-for-v0.2", make_facts(), M12, ALL - {M13}, graphcast_version="0.2",
+         summary="recommended for GraphCast v0.2"),
+    Case("a100-asks-for-v0.1.1", make_facts(), CU12, ALL - {M13}, graphcast_version="0.1.1"),
+    Case("b200-asks-for-v0.1.1", make_facts(("580.82.07", "13.0"), ("10.0",)), CPU, {CPU, M12, M13, MCPU},
+         graphcast_version="0.1.1", warnings={CPU: [LOUD, "compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0"]}),
+    Case("no-gpu-asks-for-v0.2", make_facts(None, ccs=()), MCPU, {CPU, MCPU}, graphcast_version="0.2"),
+    Case("python-3.12-asks-for-v0.1.1", make_facts(python="3.12.3"), None, {M12, MCPU}, graphcast_version="0.1.1"),
+    Case("mixed-a100-k80", make_facts(ccs=("8.0", "3.7")), CU12, {CU12, CU11, CPU, M12, MCPU},
          warnings={CU12: ["GPU 1 (Tesla K80)", "CUDA_VISIBLE_DEVICES=0"]}),
-    Case("mixed-k80-h100-p100", make_facts(ccs=("3.7", "9.0", "6.0")), CU12, {CU12, CU11, CPU},
+    Case("mixed-k80-h100-p100", make_facts(ccs=("3.7", "9.0", "6.0")), CU12, {CU12, CU11, CPU, M12, MCPU},
          warnings={CU12: ["GPU 0 (Tesla K80)", "CUDA_VISIBLE_DEVICES=1,2"]}),
-    Case("mixed-all-unusable", make_facts(ccs=("3.7", "5.0")), CPU, {CPU},
+    Case("mixed-all-unusable", make_facts(ccs=("3.7", "5.0")), CPU, {CPU, MCPU},
          reasons={CU12: ["GPU 0 (Tesla K80) is below 5.2", "GPU 1 (Quadro K2200) is below 5.2"]},
          warnings={CPU: [LOUD]}),
-    Case("no-driver-no-gpu", make_facts(None, ccs=()), CPU, {CPU},
+    Case("no-driver-no-gpu", make_facts(None, ccs=()), CPU, {CPU, MCPU},
          reasons={CU12: ["no NVIDIA driver was found"], CU11: ["no NVIDIA driver was found"]}, no_warnings=(CPU,)),
-    Case("driver-not-loaded-gpu-on-bus", make_facts(None, ccs=("8.0",)), CPU, {CPU},
+    Case("driver-not-loaded-gpu-on-bus", make_facts(None, ccs=("8.0",)), CPU, {CPU, MCPU},
          reasons={CU12: ["no usable NVIDIA driver was found, although the machine has GPU 0"]},
          warnings={CPU: [LOUD]}),
-    Case("driver-but-no-gpu", make_facts(ccs=()), CPU, {CPU},
+    Case("driver-but-no-gpu", make_facts(ccs=()), CPU, {CPU, MCPU},
          reasons={CU12: ["no GPU was found"]}, warnings={CPU: [LOUD]}),
-    Case("python-3.12-nothing-else", make_facts(python="3.12.3"), None, set(),
-         reasons={CU12: ["Python 3.12 is outside 3.10–3.11"], CPU: ["Python 3.12 is outside 3.10–3.11"]}),
-    Case("python-3.12-with-3.10-on-path", make_facts(python="3.12.3"), CU12, {CU12, CU11, CPU},
+    # Only Python 3.12 on the machine: the 0.4.23 stacks cannot run, the modern CUDA 12 stack can.
+    Case("python-3.12-nothing-else", make_facts(python="3.12.3"), M12, {M12, MCPU},
+         reasons={CU12: ["Python 3.12 is outside 3.10–3.11"], CPU: ["Python 3.12 is outside 3.10–3.11"]},
+         summary="no GraphCast v0.1.1 recipe fits this machine (jax0.4.23-cuda12-cudnn89: Python 3.12"),
+    Case("python-3.12-only-uv-could-download", make_facts(python="3.12.3"), M12, ALL - {M13}, downloads=True,
+         warnings={CU12: ["uv will download one"], M12: ["below 575.51.03"]},
+         summary="no GraphCast v0.1.1 recipe fits this machine (jax0.4.23-cuda12-cudnn89: Python 3.12 is outside"),
+    Case("python-3.12-only-no-gpu", make_facts(None, ccs=(), python="3.12.3"), MCPU, {MCPU},
+         summary="jax0.4.23-cpu: Python 3.12 is outside 3.10–3.11"),
+    Case("python-3.13-only", make_facts(python="3.13.1"), None, set(),
+         reasons={M12: ["Python 3.13 is outside 3.11–3.12"]}),
+    Case("python-3.12-with-3.10-on-path", make_facts(python="3.12.3"), CU12, {CU12, CU11, CPU, M12, MCPU},
          pythons=(PythonInfo("3.10.13", "/usr/bin/python3.10"),),
          warnings={CU12: ["will use Python 3.10.13 (/usr/bin/python3.10)"]}),
-    Case("python-3.9-uv-may-download", make_facts(python="3.9.18"), CU12, {CU12, CU11, CPU}, downloads=True,
+    Case("python-3.9-uv-may-download", make_facts(python="3.9.18"), CU12, {CU12, CU11, CPU, M12, MCPU}, downloads=True,
          warnings={CPU: ["uv will download one"]}),
     Case("python-exactly-3.10.0", make_facts(python="3.10.0"), CU12, {CU12, CU11, CPU}),
     Case("aarch64-gh200", make_facts(ccs=("9.0",), arch="aarch64"), CPU, {CPU},
@@ -110,25 +165,29 @@ CASES = [
          reasons={CU12: ["runs on linux only; this machine runs darwin"]}),
     Case("windows", make_facts(None, ccs=(), os="windows", glibc=None), None, set(),
          reasons={CPU: ["runs on linux, darwin only; this machine runs windows"]}),
-    Case("driver-version-unreadable", make_facts((None, "12.2")), CU12, {CU12, CU11, CPU},
+    Case("driver-version-unreadable", make_facts((None, "12.2")), CU12, {CU12, CU11, CPU, M12, MCPU},
          warnings={CU12: ["driver's version could not be read"]}),
-    Case("cuda-version-unreadable", make_facts(("535.104.05", None)), CU12, {CU12, CU11, CPU},
+    Case("cuda-version-unreadable", make_facts(("535.104.05", None)), CU12, {CU12, CU11, CPU, M12, MCPU},
          warnings={CU12: ["CUDA version could not be read"]}),
-    Case("cc-unknown", make_facts(ccs=(None,)), CU12, {CU12, CU11, CPU},
+    Case("cc-unknown", make_facts(ccs=(None,)), CU12, {CU12, CU11, CPU, M12, MCPU},
          warnings={CU12: ["compute capability of GPU 0 (NVIDIA Unknown) is unknown"]}),
 ]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_profile(case: Case):
-    matches = match_recipes(load_recipes(), case.facts, pythons=case.pythons, python_downloads=case.downloads)
+    matches = match_recipes(load_recipes(), case.facts, pythons=case.pythons, python_downloads=case.downloads,
+                            graphcast_version=case.graphcast_version)
     by_id = {m.recipe.id: m for m in matches}
-    assert set(by_id) == {CU12, CU11, CPU}
+    assert set(by_id) == ALL
 
     recommended = [m.recipe.id for m in matches if m.recommended]
     assert recommended == ([case.recommended] if case.recommended else [])
     if case.recommended:
         assert matches[0].recipe.id == case.recommended, "the recommended recipe comes first"
+        assert case.summary in matches[0].summary, matches[0].summary
+        if case.graphcast_version:
+            assert matches[0].graphcast_version == case.graphcast_version
     assert {m.recipe.id for m in matches if m.compatible} == case.compatible
 
     for m in matches:
@@ -151,6 +210,31 @@ def test_every_gpu_reason_is_listed_not_just_the_first():
     facts = make_facts(("470.82.01", "11.4"), ("3.7",), python="3.12.1")
     cu12 = next(m for m in match_recipes(load_recipes(), facts, python_downloads=False) if m.recipe.id == CU12)
     assert len(cu12.reasons) == 4, cu12.reasons  # CUDA version, driver version, compute capability, Python
+
+
+def test_each_recipe_says_which_graphcast_it_runs():
+    data = {d["id"]: d for d in (m.to_dict() for m in match_recipes(load_recipes(), make_facts()))}
+    assert {i: d["graphcast_version"] for i, d in data.items()} == {
+        CU12: "0.1.1", CU11: "0.1.1", CPU: "0.1.1", M12: "0.2", M13: "0.2", MCPU: "0.2"}
+
+
+def test_groups_by_graphcast_version_oldest_first():
+    matches = match_recipes(load_recipes(), make_facts(("580.82.07", "13.0"), ("10.0",)))
+    groups = group_by_graphcast(matches)
+    assert [v for v, _ in groups] == ["0.1.1", "0.2"]
+    assert [m.recipe.id for m in groups[1][1]] == [M13, M12, MCPU]  # recommended, compatible, the rest
+    assert sum(m.recommended for _, ms in groups for m in ms) == 1
+    assert graphcast_label("0.2").startswith("GraphCast v0.2 — with GenCast")
+
+
+def test_a_caution_never_wins_even_with_a_higher_cuda():
+    """CUDA 13 outranks CUDA 12 anyway; a cautioned recipe loses even to a CPU stack."""
+    facts = make_facts(("575.51.03", "12.9"), ("10.0", "10.0"))
+    matches = match_recipes(load_recipes(), facts)
+    m12 = next(m for m in matches if m.recipe.id == M12)
+    assert m12.compatible and m12.cautioned and not m12.recommended
+    assert "not recommended on this GPU" in m12.summary
+    assert m12.to_dict()["cautioned"] is True
 
 
 def test_cpu_only_machine_gets_cpu_without_alarm():

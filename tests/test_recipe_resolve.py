@@ -98,3 +98,71 @@ def test_uv_plan_takes_the_cuda_jaxlib_from_find_links(tmp_path, recipe_id, loca
     assert f"jaxlib=={local}" in would
     assert {f"{name}=={version}" for name, version in recipe.pins.items() if name != "jaxlib"} <= {
         w.replace("_", "-").lower() for w in would}
+
+
+# --------------------------------------------------------------------------------------------------
+# The JAX 0.10.2 recipes (GraphCast v0.2): everything is on PyPI, so nothing is stood in. Each pin set
+# must resolve to exactly itself — every package of the closure pinned, nothing added by the resolver —
+# for both Pythons the recipes accept, on the oldest glibc they claim (manylinux_2_27).
+
+MODERN = ["jax0.10.2-cpu", "jax0.10.2-cuda12", "jax0.10.2-cuda13"]
+#: pip's --platform takes exact tags: every manylinux tag a glibc 2.27 x86_64 machine accepts.
+GLIBC_2_27 = [f"manylinux_2_{minor}_x86_64" for minor in range(27, 4, -1)] + [
+    "manylinux2014_x86_64", "manylinux2010_x86_64", "manylinux1_x86_64", "linux_x86_64"]
+
+
+def _resolve(tmp_path, requirements: list[str], python: str, platforms: list[str] = ()) -> dict[str, str]:
+    report = tmp_path / f"report-{python}.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
+         "--ignore-installed", "--python-version", python, "--only-binary=:all:",
+         *(a for p in platforms for a in ("--platform", p)),
+         "--index-url", "https://pypi.org/simple", *requirements],
+        capture_output=True, text=True, env=_pip_env(), timeout=600, cwd=tmp_path,
+    )
+    assert proc.returncode == 0, f"does not resolve for Python {python}:\n{proc.stderr[-3000:]}"
+    return {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
+            for item in json.loads(report.read_text())["install"]}
+
+
+@pytest.mark.parametrize("python", ["3.11", "3.12"])
+@pytest.mark.parametrize("recipe_id", MODERN)
+def test_modern_recipe_is_its_own_closure_on_pypi(tmp_path, recipe_id, python):
+    recipe = load_recipes()[recipe_id]
+    assert recipe.graphcast.version == "0.2"
+    assert recipe.machine.python_specifier.contains(python + ".0")
+    resolved = _resolve(tmp_path, list(recipe.requirements), python, GLIBC_2_27)
+    pins = dict(recipe.pins)
+    assert len(pins) == len(recipe.requirements), "every requirement is an exact pin"
+    unpinned = {name: version for name, version in resolved.items() if name not in pins}
+    assert not unpinned, f"the resolver added packages the recipe does not pin: {unpinned}"
+    mismatched = {name: (want, resolved.get(name)) for name, want in pins.items() if resolved.get(name) != want}
+    assert not mismatched, f"pinned -> resolved: {mismatched}"
+    assert resolved["jax"] == resolved["jaxlib"] == "0.10.2" and resolved["numpy"].startswith("2.")
+    assert resolved["xarray"] <= "2026.2.0"  # GraphCast's window (upstream caps it; 2026.4.0 breaks it)
+    for needed in ("dm-haiku", "chex", "optax", "jraph", "dinosaur-dycore", "xarray-tensorstore", "tensorstore"):
+        assert needed in resolved
+    if recipe_id.endswith("cuda12"):
+        assert resolved["jax-cuda12-plugin"] == resolved["jax-cuda12-pjrt"] == "0.10.2"
+        assert resolved["nvidia-cudnn-cu12"] == "9.10.2.21" and resolved["nvidia-cuda-runtime-cu12"].startswith("12.9")
+        assert not any(n.startswith("jax-cuda13") for n in resolved)
+    elif recipe_id.endswith("cuda13"):
+        assert resolved["jax-cuda13-plugin"] == resolved["jax-cuda13-pjrt"] == "0.10.2"
+        assert resolved["nvidia-cudnn-cu13"].startswith("9.") and resolved["nvidia-cuda-runtime"].startswith("13.")
+        assert not any(n.startswith("jax-cuda12") or n.endswith("-cu12") for n in resolved)
+    else:
+        assert not any(n.startswith(("nvidia-", "jax-cuda")) for n in resolved)
+
+
+def test_the_pypi_plugin_alternative_resolves_from_pypi_alone(tmp_path):
+    """The 0.4.23 CUDA 12 stack without JAX's wheel page: PyPI's jaxlib plus the 0.4.23 plugin and PJRT."""
+    from wizard.recipes.alternatives import apply_alternative
+
+    recipe = apply_alternative(load_recipes()["jax0.4.23-cuda12-cudnn89"], "pypi-plugin")
+    assert recipe.find_links == ()
+    resolved = _resolve(tmp_path, list(recipe.requirements), "3.11")  # this host's platform, as the test above
+    assert resolved["jaxlib"] == resolved["jax-cuda12-plugin"] == resolved["jax-cuda12-pjrt"] == "0.4.23"
+    assert resolved["nvidia-cudnn-cu12"] == "8.9.7.29" and resolved["numpy"].startswith("1.")
+    mismatched = {name: (want, resolved.get(name)) for name, want in recipe.pins.items()
+                  if resolved.get(name) != want}
+    assert not mismatched, f"pinned -> resolved: {mismatched}"

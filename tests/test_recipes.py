@@ -38,8 +38,76 @@ JAX_PAGE = "https://storage.googleapis.com/jax-releases/jax_cuda_releases.html"
 # ---------------------------------------------------------------------------------------------- shipped
 
 
-def test_exactly_the_three_builtin_recipes():
-    assert sorted(load_recipes()) == ["jax0.4.23-cpu", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"]
+def test_exactly_the_six_builtin_recipes():
+    assert sorted(load_recipes()) == ["jax0.10.2-cpu", "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.4.23-cpu",
+                                      "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"]
+
+
+V02_REV = "08cf73625c9d12bd9aaa038868bcb2fe488f2a22"
+
+
+@pytest.mark.parametrize("recipe_id, backend, plugin", [
+    ("jax0.10.2-cuda12", "gpu", "jax-cuda12-plugin"),
+    ("jax0.10.2-cuda13", "gpu", "jax-cuda13-plugin"),
+    ("jax0.10.2-cpu", "cpu", None),
+])
+def test_modern_recipes_run_graphcast_v02_on_jax_0102(recipe_id, backend, plugin):
+    recipe = get_recipe(recipe_id)
+    assert recipe.backend == backend and recipe.graphcast.version == "0.2" and recipe.graphcast.revision == V02_REV
+    assert recipe.graphcast.source.endswith(f"github.com/google-deepmind/graphcast@{V02_REV}")
+    assert len(recipe.pins) == len(recipe.requirements), "every requirement is an exact pin"
+    pins = recipe.pins
+    assert pins["jax"] == pins["jaxlib"] == "0.10.2" and pins["numpy"].startswith("2.")
+    assert pins["xarray"] == "2026.2.0" and pins["pandas"].startswith("2.") and pins["pyproj"] == "3.7.1"
+    for name in ("dm-haiku", "chex", "optax", "jraph", "dinosaur-dycore", "xarray-tensorstore", "tensorstore"):
+        assert name in pins
+    assert recipe.machine.python == ">=3.11,<3.13" and recipe.machine.glibc_min == "2.27"
+    assert recipe.find_links == () and recipe.alternatives == ()
+    if plugin:
+        assert pins[plugin] == "0.10.2" and pins[plugin.replace("plugin", "pjrt")] == "0.10.2"
+        assert recipe.runtime_env == {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
+    else:
+        assert recipe.runtime_env == {"JAX_PLATFORMS": "cpu"}
+        assert not any(name.startswith(("nvidia-", "jax-cuda")) for name in pins)
+
+
+def test_modern_gpu_thresholds():
+    cu12 = get_recipe("jax0.10.2-cuda12").machine
+    assert (cu12.cuda_major, cu12.driver_min, cu12.driver_warn_below, cu12.compute_capability_min) == (
+        12, "525.60.13", "575.51.03", "5.2")
+    assert get_recipe("jax0.10.2-cuda12").pins["nvidia-cudnn-cu12"] == "9.10.2.21"
+    assert [(c.compute_capability_min, c.compute_capability_below) for c in cu12.gpu_cautions] == [("10.0", "12.0")]
+    cu13 = get_recipe("jax0.10.2-cuda13").machine
+    assert (cu13.cuda_major, cu13.driver_min, cu13.compute_capability_min, cu13.gpu_cautions) == (
+        13, "580", "7.5", ())
+
+
+def test_the_cuda12_recipe_offers_the_pypi_plugin_marked_unchecked():
+    from wizard.recipes.alternatives import GPU_CHECK, apply_alternative
+
+    recipe = get_recipe("jax0.4.23-cuda12-cudnn89")
+    (alt,) = recipe.alternatives
+    assert alt.id == "pypi-plugin" and alt.gpu_checked is False and "withdrew" in alt.why
+    applied = apply_alternative(recipe, "pypi-plugin")
+    assert applied.pins["jaxlib"] == "0.4.23" and applied.pins["jax-cuda12-plugin"] == "0.4.23"
+    assert applied.pins["jax-cuda12-pjrt"] == "0.4.23" and applied.find_links == ()
+    assert GPU_CHECK in applied.title and GPU_CHECK in applied.notes[0]
+    assert {k: v for k, v in applied.pins.items() if not k.startswith(("jax", "jaxlib"))} == {
+        k: v for k, v in recipe.pins.items() if not k.startswith(("jax", "jaxlib"))}
+
+
+@pytest.mark.parametrize("block, message", [
+    ("alternatives:\n  - id: Bad_ID\n    title: t\n    why: w\n    requirements: [jaxlib==0.4.23]\n",
+     "alternatives id 'Bad_ID'"),
+    ("alternatives:\n  - id: a\n    title: t\n    why: w\n    requirements: ['jaxlib @ https://x/y.whl']\n",
+     "points at a URL"),
+    ("alternatives:\n  - id: a\n    title: t\n    why: w\n    requirements: [jaxlib==1]\n    gpu_checked: maybe\n",
+     "gpu_checked must be true or false"),
+])
+def test_bad_alternatives_name_the_line(tmp_path, block, message):
+    text = get_recipe("jax0.4.23-cpu").path.read_text().split("alternatives:")[0] + block
+    with pytest.raises(UserError, match=message):
+        parse_recipe(text, tmp_path / "jax0.4.23-cpu.yaml")
 
 
 @pytest.mark.parametrize("recipe_id, backend, cuda_set", [
@@ -234,7 +302,7 @@ def test_later_folders_override_by_id_and_add_new_ones(tmp_path, isolated_state)
     recipes = load_recipes([str(extra)])
     assert recipes["jax0.4.23-cpu"].title == "From --recipes-dir"
     assert recipes["jax0.4.23-cpu"].path == extra / "jax0.4.23-cpu.yaml"
-    assert "lab-cpu" in recipes and len(recipes) == 4
+    assert "lab-cpu" in recipes and len(recipes) == 7
 
 
 def test_a_malformed_file_in_any_folder_stops_loading(tmp_path):

@@ -12,21 +12,25 @@ from tests.fixtures.state import last_json, run_cli
 from tests.standins import standin_env
 from wizard.detect.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
 
-IDS = {"jax0.4.23-cpu", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"}
 CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"
+M12, M13, MCPU = "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.10.2-cpu"
+OLD, MODERN = {CU12, CU11, CPU}, {M12, M13, MCPU}
+IDS = OLD | MODERN
 
 
 def _tree(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []
 
 
-def _check_list(data) -> dict:
-    assert isinstance(data, list) and len(data) == 3
+def _check_list(data, recommended: int = 1) -> dict:
+    assert isinstance(data, list) and len(data) == 6
     assert {d["id"] for d in data} == IDS
-    assert sum(d["recommended"] for d in data) == 1
+    assert sum(d["recommended"] for d in data) == recommended
+    # Grouped by the GraphCast each recipe runs: the three v0.1.1 recipes, then the three v0.2 ones.
+    assert [d["graphcast_version"] for d in data] == ["0.1.1"] * 3 + ["0.2"] * 3
     for d in data:
-        assert {"id", "title", "requirements", "compatible", "recommended", "reasons"} <= set(d)
-        assert d["requirements"][0] == "jax==0.4.23"
+        assert {"id", "title", "requirements", "compatible", "recommended", "reasons", "graphcast_version"} <= set(d)
+        assert d["requirements"][0] == ("jax==0.4.23" if d["id"] in OLD else "jax==0.10.2")
         assert d["compatible"] == (not d["reasons"])
     return {d["id"]: d for d in data}
 
@@ -46,6 +50,8 @@ def test_recipes_json_on_this_cpu_only_machine():
 @pytest.mark.parametrize("profile, recommended, loud", [
     ("a100x2-535", CU12, False),
     ("v100-470-smi", CU11, False),
+    ("h100-535", CU12, False),
+    ("b200x2-580", M13, False),
     ("driver-not-loaded", CPU, True),
     ("no-nvidia", CPU, False),
 ])
@@ -58,11 +64,44 @@ def test_recipes_on_standin_gpu_servers(tmp_path, profile, recommended, loud):
     assert ("NO GPU RECIPE FITS" in cpu_warnings) == loud, cpu_warnings
 
 
-def _facts_file(tmp_path: Path, driver, ccs) -> Path:
+def test_b200_on_580_gets_cuda13_with_the_reason_and_cuda12_is_cautioned(tmp_path):
+    env = standin_env("b200x2-580", tmp_path)
+    by_id = _check_list(last_json(run_cli("recipes", "--json", env=env)))
+    assert by_id[M13]["recommended"] and not by_id[CU12]["compatible"]
+    assert "compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0" in by_id[M13]["summary"]
+    assert by_id[M12]["compatible"] and by_id[M12]["cautioned"] and not by_id[M12]["recommended"]
+    assert any("cuBLAS" in w for w in by_id[M12]["warnings"])
+    text = run_cli("recipes", env=env).stdout
+    assert text.index("GraphCast v0.1.1") < text.index("GraphCast v0.2") < text.index("* jax0.10.2-cuda13")
+    # Asked for the demo notebook's GraphCast, nothing of v0.1.1 runs on the B200: the CPU stack, loudly.
+    by_id = _check_list(last_json(run_cli("recipes", "--json", "--graphcast-version", "0.1.1", env=env)))
+    assert by_id[CPU]["recommended"] and "NO GPU RECIPE FITS" in by_id[CPU]["warnings"][0]
+
+
+def test_h100_on_535_keeps_the_demo_stack_and_narrows_to_v02_on_request(tmp_path):
+    env = standin_env("h100-535", tmp_path)
+    by_id = _check_list(last_json(run_cli("recipes", "--json", env=env)))
+    assert by_id[CU12]["recommended"]
+    assert "needs NVIDIA driver >= 580; this one is 535.104.05" in by_id[M13]["reasons"]
+    by_id = _check_list(last_json(run_cli("recipes", "--json", "--graphcast-version", "0.2", env=env)))
+    assert by_id[M12]["recommended"] and by_id[CU12]["compatible"] and not by_id[CU12]["recommended"]
+    assert any("below 575.51.03" in w for w in by_id[M12]["warnings"])
+
+
+def test_a_python_312_only_server_gets_the_modern_stack(tmp_path):
+    """Saved facts from a server whose only Python is 3.12 (its own interpreters are not looked at)."""
+    path = _facts_file(tmp_path, ("535.104.05", "12.2"), ["8.0"], python="3.12.3")
+    by_id = _check_list(last_json(run_cli("recipes", "--facts", str(path), "--json")))
+    assert by_id[M12]["recommended"]
+    assert "jax0.4.23-cuda12-cudnn89: Python 3.12 is outside 3.10–3.11" in by_id[M12]["summary"]
+    assert by_id[CU12]["compatible"]  # uv could download a Python 3.11, which is why it only lost the ranking
+
+
+def _facts_file(tmp_path: Path, driver, ccs, python: str = "3.11.7") -> Path:
     facts = Facts(
         driver=Driver(*driver, source="nvml") if driver else None,
         gpus=tuple(Gpu(i, f"GPU model {cc}", 16384, cc, "nvml") for i, cc in enumerate(ccs)),
-        cuda_libraries=(), python=PythonInfo("3.11.7", "/usr/bin/python3"),
+        cuda_libraries=(), python=PythonInfo(python, "/usr/bin/python3"),
         environment=EnvironmentInfo("system", "/usr"), disk=DiskInfo(50.0),
         platform=Platform("linux", "x86_64", "2.35"),
     )
@@ -85,6 +124,7 @@ def test_recipes_from_saved_facts_with_a_gpu_no_recipe_fits(tmp_path):
     lines = human.stdout.splitlines()
     first = next(line for line in lines if line.startswith(("*", "  jax")))
     assert first.startswith("* jax0.4.23-cpu") and "RECOMMENDED" in first
+    assert "GraphCast v0.1.1 — the demo notebook" in human.stdout and "GraphCast v0.2 — with GenCast" in human.stdout
     assert "    - compute capability 3.7 of GPU 0 (GPU model 3.7) is below 5.2" in human.stdout
 
 
@@ -158,3 +198,29 @@ def test_malformed_recipes_dir_file_exits_2_naming_file_and_line(tmp_path):
 def test_plan_offline_without_graphcast_src_exits_2(tmp_path):
     proc = run_cli("plan", CPU, "--offline", "--find-links", str(tmp_path))
     assert proc.returncode == 2 and "--graphcast-src" in proc.stderr
+
+
+def test_plan_and_install_take_graphcast_version(isolated_state):
+    data = last_json(run_cli("plan", "--graphcast-version", "0.2", "--json"))
+    assert data["recipe"] == MCPU  # this machine has no GPU
+    proc = run_cli("plan", CPU, "--graphcast-version", "0.2")
+    assert proc.returncode == 2 and "runs GraphCast v0.1.1, not v0.2" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("install", CU12, "--graphcast-version", "0.2", "--yes")
+    assert proc.returncode == 2 and "runs GraphCast v0.1.1, not v0.2" in proc.stderr
+    proc = run_cli("recipes", "--graphcast-version", "0.3")
+    assert proc.returncode == 2 and "invalid choice" in proc.stderr
+    assert _tree(isolated_state) == [] or all("logs" in p or "lock" in p for p in _tree(isolated_state))
+
+
+def test_plan_offers_the_pypi_plugin_when_jax_wheel_page_is_unreachable(isolated_state):
+    """storage.googleapis.com does not answer from this machine (nor from CI): the plan says so and offers
+    the PyPI route, marked as needing a GPU check; taking it swaps the CUDA jaxlib for the plugin."""
+    data = last_json(run_cli("plan", CU12, "--json"))
+    offer = data["notes"][0]
+    assert "storage.googleapis.com" in offer and "--alternative pypi-plugin" in offer and "NEEDS A GPU CHECK" in offer
+    data = last_json(run_cli("plan", CU12, "--alternative", "pypi-plugin", "--json"))
+    assert {"jaxlib==0.4.23", "jax-cuda12-plugin==0.4.23", "jax-cuda12-pjrt==0.4.23"} <= set(data["requirements"])
+    assert not any("+cuda12" in r for r in data["requirements"])
+    assert not any("--find-links" in a or a == "-f" for s in data["steps"] for a in s["argv"])
+    proc = run_cli("plan", CPU, "--alternative", "pypi-plugin")
+    assert proc.returncode == 2 and "has no alternative source 'pypi-plugin'" in proc.stderr

@@ -92,6 +92,11 @@ def test_report_with_failing_install(tmp_path, seed_home, isolated_state):
     assert "**Fix:**" in text
     assert "Loaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.6.0" in text
     assert "jax0.4.23-cuda11-cudnn86" in text and "jax0.4.23-cuda12-cudnn89" in text
+    # The memory preflight: two 80 GiB A100s hold every model's GPU part.
+    fits = text[text.index("### What fits in memory"):]
+    assert "| GenCast 0.25° |" in fits
+    assert ("fits on GPUs 0, 1" in fits) or ("GPU ok; RAM" in fits)  # the host RAM decides which
+    assert "~300 GB RAM (documented)" in fits and "Host RAM" in text
     assert "## Failing log" in text
     # Paths survive with the personal part replaced.
     assert "~/cudnn-8.2.1/lib64" in text

@@ -48,7 +48,7 @@ class Survey:
 
 
 def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, local: bool | None = None,
-           pythons: Sequence[PythonInfo] | None = None) -> Survey:
+           pythons: Sequence[PythonInfo] | None = None, graphcast_version: str | None = None) -> Survey:
     """Load the recipes, detect the machine (unless `facts` are given) and match them.
 
     The interpreters on this machine are looked for only when the facts are this machine's (`local`,
@@ -66,7 +66,7 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, loca
         facts = detect()
     if pythons is None:
         pythons = find_pythons() if this_machine else ()
-    matches = tuple(match_recipes(recipes, facts, pythons=pythons))
+    matches = tuple(match_recipes(recipes, facts, pythons=pythons, graphcast_version=graphcast_version))
     return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None))
 
 
@@ -77,7 +77,7 @@ def plan_for(options: InstallOptions) -> Plan:
     recipe = get_recipe(options.recipe_id, list(options.recipes_dirs))
     return plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
                         offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
-                        bundle=options.bundle)
+                        bundle=options.bundle, alternative=options.alternative)
 
 
 def _facts_quietly() -> Facts | None:

@@ -84,8 +84,7 @@ async def test_another_wizard_holding_the_state_lock_is_named_on_done(gpu_server
             await pilot.press("enter")
             while not isinstance(app.screen, RecipeScreen):
                 await pilot.pause(0.05)
-            app.screen.query_one("OptionList").highlighted = next(
-                i for i, m in enumerate(app.screen.matches) if m.recipe.id == "tiny-a")
+            app.screen.query_one("OptionList").highlighted = app.screen.index_of("tiny-a")
             await pilot.press("enter")
             while not (isinstance(app.screen, PlanScreen) and app.screen.plan is not None):
                 await pilot.pause(0.05)

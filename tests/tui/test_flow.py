@@ -60,7 +60,7 @@ async def test_machine_recipe_plan_and_back(gpu_server):
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
         recipes = app.screen
-        assert recipes.matches[recipes.query_one("OptionList").highlighted].recipe.id == "jax0.4.23-cuda12-cudnn89"
+        assert recipes.highlighted_match.recipe.id == "jax0.4.23-cuda12-cudnn89"
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
         assert "nvidia-cudnn-cu12==8.9.7.29" in str(app.screen.query_one("#plan").render())
@@ -84,7 +84,7 @@ async def _choose(pilot, app, recipe_id: str) -> None:
     await facts_shown(pilot)
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
-    index = next(i for i, m in enumerate(app.screen.matches) if m.recipe.id == recipe_id)
+    index = app.screen.index_of(recipe_id)
     app.screen.query_one("OptionList").highlighted = index
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
@@ -189,7 +189,7 @@ async def test_plan_switches_installer_and_folder_and_back_keeps_the_choice(gpu_
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
         recipes = app.screen
-        assert recipes.matches[recipes.query_one("OptionList").highlighted].recipe.id == "tiny-b"
+        assert recipes.highlighted_match.recipe.id == "tiny-b"
     assert not target.exists()  # planning touched nothing
 
 

@@ -70,7 +70,7 @@ async def test_each_screen_footer_shows_every_action_it_offers(gpu_server, tiny,
         await pilot.press("enter")
         await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
         await _footer(pilot)
-        index = next(i for i, m in enumerate(app.screen.matches) if m.recipe.id == "tiny-slow")
+        index = app.screen.index_of("tiny-slow")
         app.screen.query_one("OptionList").highlighted = index
         await pilot.press("enter")
         await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)

@@ -190,6 +190,20 @@ def _is_failure(entry: Any) -> bool:
     return status in ("failed", "cancelled") or (isinstance(verify, Mapping) and verify.get("ok") is False)
 
 
+def _preflight_section(facts: Any) -> list[str]:
+    """What fits in memory: GraphCast and GenCast at 1° and 0.25° against the GPUs and host RAM."""
+    from wizard.detect.facts import Facts
+    from wizard.detect.preflight import WORDS, assess, needs_text
+
+    try:
+        typed = facts if isinstance(facts, Facts) else Facts.from_dict(dict(facts))
+        fits = assess(typed)
+    except Exception as exc:  # a report must never fail on a partial or foreign facts dict
+        return ["### What fits in memory", "", f"Not assessed ({type(exc).__name__}).", ""]
+    rows = [(f.need.name, WORDS[f.verdict], f.message, needs_text(f.need)) for f in fits]
+    return ["### What fits in memory", ""] + _table(("Model", "Fits", "Why", "Needs"), rows) + [""]
+
+
 def _machine_section(facts: Any) -> list[str]:
     lines = ["## Machine (what gc-wizard detected)", ""]
     if facts is None:
@@ -227,7 +241,13 @@ def _machine_section(facts: Any) -> list[str]:
     disk = _get(facts, "disk")
     if disk is not None and _get(disk, "state_free_gib") is not None:
         rows.append(("Free disk (state folder)", f"{_get(disk, 'state_free_gib'):.1f} GiB", _get(disk, "path") or ""))
+    memory = _get(facts, "memory")
+    if memory is not None and _get(memory, "total_mib"):
+        limit = _get(memory, "limit_mib")
+        rows.append(("Host RAM", f"{_get(memory, 'total_mib')} MiB" + (f", cgroup limit {limit} MiB" if limit else ""),
+                     _get(memory, "source") or ""))
     lines += _table(("", "Value", "Source"), rows) + [""]
+    lines += _preflight_section(facts)
 
     packages = dict(_get(env, "packages") or {}) if env is not None else {}
     shown = {k: v for k, v in packages.items() if _PACKAGES.match(k)} if len(packages) > 30 else packages

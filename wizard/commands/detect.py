@@ -7,6 +7,7 @@ import argparse
 from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
+from wizard.detect.preflight import assess, summary_lines
 
 
 def render(facts: Facts) -> list[str]:
@@ -52,8 +53,20 @@ def render(facts: Facts) -> list[str]:
     rows.append(("Platform", f"{facts.platform.os} {facts.platform.arch}, glibc {facts.platform.glibc or '?'}"))
     free = facts.disk.state_free_gib
     rows.append(("Free disk", f"{free if free is not None else '?'} GiB at {facts.disk.path}"))
+    mem = facts.memory
+    if mem and mem.total_mib:
+        text = f"{mem.total_mib / 1024:.1f} GiB total"
+        if mem.available_mib is not None:
+            text += f", {mem.available_mib / 1024:.1f} GiB available"
+        if mem.limit_mib:
+            text += f", limited to {mem.limit_mib / 1024:.1f} GiB by a cgroup (a job or container limit)"
+        rows.append(("Host RAM", text))
+    else:
+        rows.append(("Host RAM", "unknown"))
     width = max(len(k) for k, _ in rows)
     lines.extend(f"{k.ljust(width)}  {v}" for k, v in rows)
+    lines += ["", "What fits in memory (GraphCast / GenCast, before you install):"]
+    lines.extend(f"  {line}" for line in summary_lines(assess(facts)))
     return lines
 
 
@@ -67,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
             " through srun …")
     facts = facts_for(args, on_line=warn)
     if args.json:
-        emit_json(facts.to_dict())
+        data = facts.to_dict()
+        data["preflight"] = [fit.to_dict() for fit in assess(facts)]
+        emit_json(data)
     else:
         where = where_line(facts)
         if where:

@@ -234,7 +234,10 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                         "the recipe's (otherwise both are refused with exit 2)")
     options.installer_option(p)
     options.source_options(p)
+    options.alternative_option(p)
     options.level_option(p)
+    options.graphcast_version_option(p, "install the recipe recommended for this GraphCast (0.1.1 or 0.2), or check "
+                                        "that RECIPE runs it")
     p.add_argument("--answers", metavar="FILE", help="replay a saved answers file (see --save-answers)")
     p.add_argument("--save-answers", metavar="FILE", help="save this run's answers for replay on other servers")
     options.lock_option(p)

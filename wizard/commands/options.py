@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS
+from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, GRAPHCAST_VERSIONS, INSTALLERS, LEVELS
 from wizard.install.options import InstallOptions
 
 
@@ -53,6 +53,17 @@ def level_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
                         help="how big a GraphCast to check: the demo notebook's model and grid, or a quick "
                              f"smaller one (default: {DEFAULT_LEVEL})")
+
+
+def graphcast_version_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    parser.add_argument("--graphcast-version", choices=GRAPHCAST_VERSIONS, metavar="|".join(GRAPHCAST_VERSIONS),
+                        help=help_text)
+
+
+def alternative_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--alternative", metavar="ID",
+                        help="take the recipe's alternative source of this id (e.g. pypi-plugin: JAX 0.4.23's CUDA "
+                             "plugin from PyPI when JAX's wheel page cannot be reached; needs a GPU check)")
 
 
 def source_options(parser: argparse.ArgumentParser, *, app: bool = False) -> None:
@@ -109,13 +120,41 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
 
     graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return InstallOptions(
-        recipe_id=getattr(args, "recipe", None) or "", env=getattr(args, "env", None) or None,
+        recipe_id=recipe_for_version(args) or "", env=getattr(args, "env", None) or None,
         installer=getattr(args, "installer", None) or DEFAULT_INSTALLER, find_links=tuple(find_links),
         offline=bool(getattr(args, "offline", False)), graphcast_src=graphcast_src,
         verify=not getattr(args, "no_verify", False), level=getattr(args, "level", None) or DEFAULT_LEVEL,
         assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()),
         lock=getattr(args, "lock", None), bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
-        force=bool(getattr(args, "force", False)))
+        force=bool(getattr(args, "force", False)), alternative=getattr(args, "alternative", None))
+
+
+def recipe_for_version(args: argparse.Namespace) -> str | None:
+    """The recipe for `plan`/`install` given `--graphcast-version`: the one named, checked to run that
+    GraphCast, or — when none is named — the one recommended for that GraphCast on this machine."""
+    version = getattr(args, "graphcast_version", None)
+    recipe_id = getattr(args, "recipe", None)
+    if not version:
+        return recipe_id
+    dirs = list(getattr(args, "recipes_dir", None) or ())
+    if recipe_id:
+        from wizard.recipes.loader import get_recipe
+
+        recipe = get_recipe(recipe_id, dirs)
+        if recipe.graphcast.version != version:
+            from wizard.errors import UserError
+
+            raise UserError(f"recipe {recipe.id} runs GraphCast v{recipe.graphcast.version}, not v{version} "
+                            f"(--graphcast-version); see `gc-wizard recipes --graphcast-version {version}`.")
+        return recipe.id
+    from wizard.errors import UserError
+    from wizard.session import survey
+
+    best = next((m for m in survey(dirs, graphcast_version=version).matches if m.recommended), None)
+    if best is None:
+        raise UserError(f"no recipe for GraphCast v{version} fits this machine; "
+                        f"`gc-wizard recipes --graphcast-version {version}` says why.")
+    return best.recipe.id
 def positive_seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above zero (`nan`, `inf`, 0 and -5 cannot time anything)."""
     import math

@@ -12,7 +12,7 @@ from wizard.commands.output import emit_json, say
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.plan import Plan
-from wizard.recipes.match import RecipeMatch
+from wizard.recipes.match import RecipeMatch, graphcast_label, group_by_graphcast
 
 _WIDTH = 100
 
@@ -107,18 +107,22 @@ def _wrap(text: str, indent: str) -> str:
     return textwrap.fill(text, width=_WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
 
 
-def render_matches(matches: list[RecipeMatch], facts: Facts) -> str:
-    out = [_machine_line(facts), ""]
-    for m in matches:
-        status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
-        marker = "*" if m.recommended else " "
-        out.append(f"{marker} {m.recipe.id:<28} {status:<15} {m.recipe.title}")
-        if m.compatible:
-            out.append(_wrap(m.summary, "    "))
-        for reason in m.reasons:
-            out.append(_wrap(f"- {reason}", "    "))
-        for warning in m.warnings:
-            out.append(_wrap(f"! {warning}", "    "))
+def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: str | None = None) -> str:
+    out = [_machine_line(facts)]
+    if graphcast_version:
+        out.append(f"Only recipes for GraphCast v{graphcast_version} are recommended (--graphcast-version).")
+    for version, group in group_by_graphcast(matches):
+        out += ["", f"{graphcast_label(version)}:"]
+        for m in group:
+            status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
+            marker = "*" if m.recommended else " "
+            out.append(f"{marker} {m.recipe.id:<28} {status:<15} {m.recipe.title}")
+            if m.compatible:
+                out.append(_wrap(m.summary, "    "))
+            for reason in m.reasons:
+                out.append(_wrap(f"- {reason}", "    "))
+            for warning in m.warnings:
+                out.append(_wrap(f"! {warning}", "    "))
     if not any(m.recommended for m in matches):
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:
@@ -133,6 +137,7 @@ def run_recipes(args: argparse.Namespace) -> int:
     from wizard.session import survey
 
     saved = getattr(args, "facts", None)
+    version = getattr(args, "graphcast_version", None)
     if saved is None:
         from wizard.commands.cluster_options import facts_for, where_line
         from wizard.commands.output import warn
@@ -147,11 +152,12 @@ def run_recipes(args: argparse.Namespace) -> int:
                             "--assume-driver.")
         facts = _load_facts(saved)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
-    matches = list(survey(args.recipes_dir or (), facts=facts, local=saved is None).matches)
+    matches = list(survey(args.recipes_dir or (), facts=facts, local=saved is None, graphcast_version=version).matches)
     if args.json:
-        emit_json([m.to_dict() for m in matches])
+        # Grouped by the GraphCast version each recipe runs (oldest first), each group recommended-first.
+        emit_json([m.to_dict() for _, group in group_by_graphcast(matches) for m in group])
     else:
-        say(render_matches(matches, facts))
+        say(render_matches(matches, facts, version))
     return 0
 
 
@@ -270,15 +276,21 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                                   "gc-wizard recipes --facts gpu-node-facts.json", run_recipes)
     recipes.add_argument("--facts", metavar="FILE",
                          help="match against a saved `detect --json` (from another machine) instead of this one")
+    options.graphcast_version_option(recipes, "recommend only among recipes that run this GraphCast "
+                                              "(0.1.1: the demo notebook; 0.2: with GenCast)")
     options.slurm_options(recipes)
     options.assume_options(recipes)
     options.json_option(recipes)
     plan = options.add_command(sub, "plan", "what install would run, touching nothing",
                                "gc-wizard plan jax0.4.23-cuda12-cudnn89 --graphcast-src ~/graphcast", run_plan)
-    plan.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
+    plan.add_argument("recipe", metavar="RECIPE", nargs="?",
+                      help="a recipe id (see `gc-wizard recipes`); not needed with --graphcast-version")
+    options.graphcast_version_option(plan, "plan the recipe recommended for this GraphCast (0.1.1 or 0.2), or check "
+                                           "that RECIPE runs it")
     options.env_option(plan, "plan an install into this folder instead of a new managed environment")
     options.installer_option(plan)
     options.source_options(plan)
+    options.alternative_option(plan)
     options.lock_option(plan)
     options.json_option(plan)
     return [recipes, plan]

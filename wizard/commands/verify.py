@@ -85,7 +85,7 @@ def tier_summary(tier: dict[str, Any]) -> str:
         if tier.get("skipped"):
             return tier.get("reason", "skipped")
         return f"convolution ok on {tier.get('device', {}).get('kind')}, cuDNN {tier.get('cudnn_loaded')} loaded"
-    if name == "graphcast_jit_init":
+    if name in ("graphcast_jit_init", "gencast_jit_init"):
         parts = [f"{tier.get('param_count', 0):,} parameters", f"init {tier.get('init_seconds')} s"]
         if tier.get("trace_seconds") is not None:
             parts[-1] += f" (trace {tier.get('trace_seconds')} s, compile {tier.get('compile_seconds')} s)"

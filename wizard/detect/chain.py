@@ -265,5 +265,5 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
         environment=env_info, disk=environment.disk_info(paths.state_dir()),
         platform=environment.platform_info(), warnings=tuple(warnings),
         seconds=round(time.perf_counter() - started, 3), host=socket.gethostname().split(".")[0],
-        slurm=slurm.job_marker(environ),
+        slurm=slurm.job_marker(environ), memory=environment.memory_info(),
     )

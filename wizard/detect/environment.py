@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wizard.detect import deadline
-from wizard.detect.facts import DiskInfo, EnvironmentInfo, Platform, PythonInfo
+from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
 
 #: The distributions `detect` reports (PEP 503 names); everything else in the env is noise here.
@@ -197,6 +197,52 @@ def glibc_version() -> str | None:
 def platform_info() -> Platform:
     uname = os.uname()
     return Platform(os=sys.platform, arch=uname.machine, glibc=glibc_version())
+
+
+def _meminfo_mib(text: str, key: str) -> int | None:
+    for line in text.splitlines():
+        name, _, rest = line.partition(":")
+        if name.strip() == key:
+            parts = rest.split()
+            if parts and parts[0].isdigit():
+                return int(parts[0]) // 1024  # /proc/meminfo counts kB (KiB)
+    return None
+
+
+def _cgroup_limit_mib(root: Path) -> int | None:
+    """The memory limit of this process's cgroup (v2 `memory.max`, v1 `memory.limit_in_bytes`), or None."""
+    rel = ""
+    try:
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            parts = line.split(":", 2)
+            if len(parts) == 3 and (parts[1] == "" or "memory" in parts[1].split(",")):
+                rel = parts[2].lstrip("/")
+                candidates = [root / rel / "memory.max", root / "memory" / rel / "memory.limit_in_bytes",
+                              root / "memory.max", root / "memory" / "memory.limit_in_bytes"]
+                for file in candidates:
+                    try:
+                        value = file.read_text().strip()
+                    except OSError:
+                        continue
+                    if value.isdigit() and int(value) < 2**60:  # v1 writes a huge number for "no limit"
+                        return int(value) // 2**20
+    except OSError:
+        return None
+    return None
+
+
+def memory_info(meminfo: Path = Path("/proc/meminfo"), cgroup_root: Path = Path("/sys/fs/cgroup")) -> HostMemory | None:
+    """Host RAM from /proc/meminfo, with a cgroup limit when one is lower (a Slurm job's --mem)."""
+    try:
+        text = meminfo.read_text()
+    except OSError:
+        return None
+    total = _meminfo_mib(text, "MemTotal")
+    if total is None:
+        return None
+    limit = _cgroup_limit_mib(cgroup_root)
+    return HostMemory(total_mib=total, available_mib=_meminfo_mib(text, "MemAvailable"),
+                      limit_mib=limit if limit is not None and limit < total else None, source="procfs")
 
 
 def disk_info(state: Path) -> DiskInfo:

@@ -69,6 +69,25 @@ class DiskInfo:
 
 
 @dataclass(frozen=True)
+class HostMemory:
+    """The host's RAM, for the memory preflight (GenCast 0.25° compiles in about 300 GB of it)."""
+
+    total_mib: int | None
+    """MemTotal from /proc/meminfo."""
+    available_mib: int | None = None
+    """MemAvailable: what a new process can take now without swapping."""
+    limit_mib: int | None = None
+    """A cgroup memory limit below the total (a Slurm job, a container), else None."""
+    source: str = "procfs"
+
+    @property
+    def usable_mib(self) -> int | None:
+        """What one process could use at most: the total, capped by a cgroup limit."""
+        values = [v for v in (self.total_mib, self.limit_mib) if v]
+        return min(values) if values else None
+
+
+@dataclass(frozen=True)
 class DetectWarning:
     id: str
     message: str
@@ -96,6 +115,8 @@ class Facts:
     """The machine these facts were read on (its short host name)."""
     slurm: dict[str, Any] | None = None
     """Set when detection ran on a cluster node through `srun`: {"node", "partition", "job_id", "srun"}."""
+    memory: HostMemory | None = None
+    """Host RAM (None when it could not be read)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -119,4 +140,5 @@ class Facts:
             seconds=data.get("seconds", 0.0),
             host=str(data.get("host") or ""),
             slurm=dict(data["slurm"]) if isinstance(data.get("slurm"), dict) else None,
+            memory=HostMemory(**data["memory"]) if isinstance(data.get("memory"), dict) else None,
         )

@@ -453,7 +453,10 @@ def verify_summary(verify: dict | None) -> dict | None:
     failed = next((t.get("name") for t in tiers if t.get("status") == "failed"
                    or (not t.get("ok") and t.get("status") not in ("skipped", "not_run"))), None)
     init = next((t for t in tiers if t.get("name") == "graphcast_jit_init"), {})
-    return {"ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
+    gencast = next((t for t in tiers if t.get("name") == "gencast_jit_init"), None)
+    extra = {} if gencast is None else {"gencast_param_count": gencast.get("param_count"),
+                                        "gencast_init_seconds": gencast.get("init_seconds")}
+    return {**extra, "ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
             "param_count": init.get("param_count"), "init_seconds": init.get("init_seconds"),
             "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log"),
             "node": (verify.get("where") or {}).get("node"),

@@ -51,6 +51,8 @@ class InstallOptions:
     """A `wizard.detect.slurm.SlurmTarget`: the GraphCast check runs on a GPU node through srun."""
     force: bool = False
     """Install even a recipe that does not fit this machine, or a GraphCast source that is not the recipe's."""
+    alternative: str | None = None
+    """The recipe's alternative source to use (e.g. "pypi-plugin"), or None for the recipe as written."""
 
     def __post_init__(self) -> None:
         if self.installer not in INSTALLERS:

@@ -29,6 +29,7 @@ installer's cache. GraphCast's default source is on GitHub, so offline needs `--
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from dataclasses import dataclass, field, replace
@@ -400,17 +401,24 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
 def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: str = "uv",
                  find_links: tuple[str, ...] = (), offline: bool = False,
                  graphcast_src: str | None = None, lock: str | Path | None = None,
-                 bundle: str | Path | None = None) -> Plan:
+                 bundle: str | Path | None = None, alternative: str | None = None) -> Plan:
     """Everything between "this recipe, these options" and the steps: target, mode, Python, plan.
 
     `lock`: install the packages from this hashed lock (`gc-wizard lock`), checked to pin the recipe's
     versions. `bundle`: an offline bundle folder (`gc-wizard bundle`): checked first (recipe, hashes,
     Python, this machine's wheel tags), then everything comes from it with no network at all.
+    `alternative` takes the recipe's alternative source of that id (wizard.recipes.alternatives); without
+    one, a recipe whose wheel page does not answer gets a note offering its alternatives.
     """
+    from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
+
+    offer = None
+    if alternative:
+        recipe = apply_alternative(recipe, alternative)
+    elif recipe.alternatives and not offline and not find_links and bundle is None and lock is None:
+        offer = offer_note(recipe, unreachable_links(recipe))
     env_dir, mode = resolve_target(env, recipe.id)
     if bundle is not None:
-        import dataclasses
-
         from wizard.install.bundle import check_bundle, read_manifest
 
         if lock is not None:
@@ -437,5 +445,6 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
             raise UserError(f"--lock {lock}: no such file")
         check_lock_covers(recipe, lock)
     python = python_for(recipe, env_dir, mode, installer, offline)
-    return build_plan(recipe, env_dir=env_dir, python=python, installer=installer, find_links=tuple(find_links),
+    plan = build_plan(recipe, env_dir=env_dir, python=python, installer=installer, find_links=tuple(find_links),
                       offline=offline, graphcast_src=graphcast_src, mode=mode, lock=lock)
+    return dataclasses.replace(plan, notes=(offer, *plan.notes)) if offer else plan

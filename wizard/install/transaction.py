@@ -231,7 +231,8 @@ class _Transaction:
         self.say(f"froze {len(entry.packages)} packages" + (f" with hashes in {frozen}" if frozen else ""))
         marker = envs.EnvMarker(recipe=self.recipe.id, title=self.recipe.title, backend=self.recipe.backend,
                                 runtime_env=dict(self.recipe.runtime_env), created=now(), entry_id=entry.id,
-                                python=self.plan.python.version)
+                                python=self.plan.python.version,
+                                extra={"graphcast_version": self.recipe.graphcast.version})
         envs.write_marker(self.env, marker)
         entry.marker = marker.to_dict()
         if not self.options.verify:

@@ -36,10 +36,20 @@ Format (schema 1), every key below and no other:
       compute_capability_max: "9.0"   # optional
       gpu_driver_rules:               # optional: a stricter driver minimum for some GPUs
         - {compute_capability_min: "9.0", driver_min: "535.54.03", why: str}
+      gpu_cautions:                   # optional: GPUs the stack runs on but should not be recommended for
+        - {compute_capability_min: "10.0", compute_capability_below: "12.0", why: str}
     runtime_env: {NAME: "value", ...} # set in the activated environment
     prompts: [{pattern: regex, answer: str, why: str}, ...]
     notes: [str, ...]
     disk_gib: number                  # free space the install needs (environment plus cache)
+    alternatives:                     # optional: other sources for the same stack, offered when the
+      - id: pypi-plugin               #   recipe's find_links cannot be reached; [a-z0-9-]+
+        title: str
+        why: str                      # what differs, and the risk (shown with the offer)
+        requirements: [PEP 508 str]   # replace the same-named pins, add the others
+        remove: [name, ...]           # optional: pins to drop
+        find_links: [...]             # optional: replaces the recipe's (default: none)
+        gpu_checked: false            # whether it has run on a GPU; false is shown as NEEDS A GPU CHECK
 
 Version-like fields must be quoted strings: YAML reads an unquoted 8.10 as the number 8.1.
 """
@@ -109,6 +119,17 @@ class DriverRule:
 
 
 @dataclass(frozen=True)
+class GpuCaution:
+    """GPUs at or above a compute capability that the stack runs on but is not recommended for (JAX
+    itself warns there, e.g. cuBLAS 12.8 on Blackwell): compatible, with a warning, never recommended."""
+
+    compute_capability_min: str
+    why: str
+    compute_capability_below: str | None = None
+    """Exclusive upper end (e.g. "12.0": Blackwell data-centre parts 10.x/11.x, not the RTX 50 series)."""
+
+
+@dataclass(frozen=True)
 class MachineConstraints:
     os: tuple[str, ...] = ("linux",)
     arch: tuple[str, ...] = ("x86_64",)
@@ -121,6 +142,7 @@ class MachineConstraints:
     compute_capability_min: str | None = None
     compute_capability_max: str | None = None
     gpu_driver_rules: tuple[DriverRule, ...] = ()
+    gpu_cautions: tuple[GpuCaution, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -133,7 +155,27 @@ class MachineConstraints:
                 {"compute_capability_min": r.compute_capability_min, "driver_min": r.driver_min, "why": r.why}
                 for r in self.gpu_driver_rules
             ],
+            "gpu_cautions": [{"compute_capability_min": c.compute_capability_min,
+                              "compute_capability_below": c.compute_capability_below, "why": c.why}
+                             for c in self.gpu_cautions],
         }
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another source for the same stack (e.g. JAX's CUDA plugin from PyPI instead of JAX's wheel page)."""
+
+    id: str
+    title: str
+    why: str
+    requirements: tuple[str, ...]
+    remove: tuple[str, ...] = ()
+    find_links: tuple[str, ...] = ()
+    gpu_checked: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "why": self.why, "requirements": list(self.requirements),
+                "remove": list(self.remove), "find_links": list(self.find_links), "gpu_checked": self.gpu_checked}
 
 
 @dataclass(frozen=True)
@@ -154,6 +196,7 @@ class Recipe:
     path: Path
     schema: int = SCHEMA_VERSION
     preference: int = 0
+    alternatives: tuple[Alternative, ...] = ()
 
     @property
     def pins(self) -> dict[str, str]:
@@ -174,7 +217,7 @@ class Recipe:
             "machine": self.machine.to_dict(), "runtime_env": dict(self.runtime_env),
             "prompts": [p.to_dict() for p in self.prompts], "notes": list(self.notes),
             "disk_gib": self.disk_gib, "preference": self.preference, "path": str(self.path),
-            "schema": self.schema,
+            "schema": self.schema, "alternatives": [a.to_dict() for a in self.alternatives],
         }
 
 
@@ -343,9 +386,10 @@ _MACHINE_KEYS = {
     "os": True, "arch": True, "glibc_min": False, "python": True, "cuda_major": False,
     "driver_cuda_min": False, "driver_min": False, "driver_warn_below": False,
     "compute_capability_min": False, "compute_capability_max": False, "gpu_driver_rules": False,
+    "gpu_cautions": False,
 }
 _GPU_ONLY = ("cuda_major", "driver_cuda_min", "driver_min", "driver_warn_below", "compute_capability_min",
-             "compute_capability_max", "gpu_driver_rules")
+             "compute_capability_max", "gpu_driver_rules", "gpu_cautions")
 
 
 def _machine(ck: _Checker, node: yaml.Node, backend: str) -> MachineConstraints:
@@ -377,6 +421,17 @@ def _machine(ck: _Checker, node: yaml.Node, backend: str) -> MachineConstraints:
             driver_min=ck.version(r["driver_min"], "driver_min"),
             why=ck.string(r["why"], "why") if "why" in r else "",
         ))
+    cautions = []
+    for item in ck.sequence(m.get("gpu_cautions", yaml.ScalarNode("tag:yaml.org,2002:null", "")),
+                            "machine.gpu_cautions"):
+        c = ck.mapping(item, "a gpu_cautions entry",
+                       {"compute_capability_min": True, "compute_capability_below": False, "why": True})
+        cautions.append(GpuCaution(
+            compute_capability_min=ck.version(c["compute_capability_min"], "compute_capability_min"),
+            why=" ".join(ck.string(c["why"], "why").split()),
+            compute_capability_below=(ck.version(c["compute_capability_below"], "compute_capability_below")
+                                      if "compute_capability_below" in c else None),
+        ))
     if backend == "cpu":
         stray = [k for k in _GPU_ONLY if k in m]
         if stray:
@@ -385,7 +440,8 @@ def _machine(ck: _Checker, node: yaml.Node, backend: str) -> MachineConstraints:
         for key in ("cuda_major", "driver_min", "compute_capability_min"):
             if key not in m:
                 raise ck.fail(node, f"a gpu recipe's machine section needs '{key}'")
-    return MachineConstraints(os=os_names, arch=arches, python=python, gpu_driver_rules=tuple(rules), **values)
+    return MachineConstraints(os=os_names, arch=arches, python=python, gpu_driver_rules=tuple(rules),
+                              gpu_cautions=tuple(cautions), **values)
 
 
 def _runtime_env(ck: _Checker, node: yaml.Node) -> dict[str, str]:
@@ -434,10 +490,41 @@ def _prompts(ck: _Checker, node: yaml.Node) -> tuple[PromptRule, ...]:
     return tuple(rules)
 
 
+def _alternatives(ck: _Checker, node: yaml.Node) -> tuple[Alternative, ...]:
+    out: list[Alternative] = []
+    seen_ids: set[str] = set()
+    for item in ck.sequence(node, "alternatives"):
+        m = ck.mapping(item, "an alternatives entry", {"id": True, "title": True, "why": True, "requirements": True,
+                                                        "remove": False, "find_links": False, "gpu_checked": False})
+        alt_id = ck.string(m["id"], "alternatives id")
+        if not re.match(r"^[a-z0-9][a-z0-9-]{0,39}$", alt_id):
+            raise ck.fail(m["id"], f"alternatives id '{alt_id}' must be lower-case letters, digits and '-'")
+        if alt_id in seen_ids:
+            raise ck.fail(m["id"], f"alternatives id '{alt_id}' appears twice")
+        seen_ids.add(alt_id)
+        seen: dict[str, yaml.Node] = {}
+        requirements = tuple(_requirement(ck, n, seen) for n in ck.sequence(m["requirements"], "requirements"))
+        null = yaml.ScalarNode("tag:yaml.org,2002:null", "")
+        remove = tuple(canonicalize_name(ck.clean(n, ck.string(n, "a remove entry"), "remove entry"))
+                       for n in ck.sequence(m.get("remove", null), "remove"))
+        links = tuple(_location(ck, n, "find_links", allow_path=True)
+                      for n in ck.sequence(m.get("find_links", null), "find_links"))
+        checked = False
+        if "gpu_checked" in m:
+            value = m["gpu_checked"]
+            if not isinstance(value, yaml.ScalarNode) or value.tag != "tag:yaml.org,2002:bool":
+                raise ck.fail(value, "gpu_checked must be true or false")
+            checked = bool(ck.scalar(value))
+        out.append(Alternative(id=alt_id, title=ck.string(m["title"], "alternatives title"),
+                               why=" ".join(ck.string(m["why"], "alternatives why").split()),
+                               requirements=requirements, remove=remove, find_links=links, gpu_checked=checked))
+    return tuple(out)
+
+
 _TOP_KEYS = {
     "schema": True, "id": True, "title": True, "description": True, "backend": True, "preference": False,
     "requirements": True, "find_links": False, "extra_index_urls": False, "graphcast": True, "machine": True,
-    "runtime_env": False, "prompts": False, "notes": False, "disk_gib": True,
+    "runtime_env": False, "prompts": False, "notes": False, "disk_gib": True, "alternatives": False,
 }
 
 
@@ -508,6 +595,7 @@ def parse_recipe(text: str, path: Path) -> Recipe:
         path=path,
         schema=schema,
         preference=preference,
+        alternatives=_alternatives(ck, top.get("alternatives", null)),
     )
 
 

@@ -6,10 +6,22 @@ yes/no: every failed constraint becomes its own sentence in `reasons` ("needs a 
 
 Decisions (documented here because they are policy, not mechanics):
 
-- **Recommendation.** Exactly one compatible recipe is recommended: the best compatible GPU stack
-  (highest `preference`, then highest CUDA major, then highest driver-CUDA floor), else the best
-  compatible CPU stack. Only when *nothing* fits (an unsupported OS, or no acceptable Python anywhere
-  with downloads off) is nothing recommended, and then every recipe's reasons say why.
+- **Recommendation.** Exactly one compatible recipe is recommended: the best compatible GPU stack, else
+  the best compatible CPU stack. Among those, in order: the highest `preference` (an admin's choice);
+  not one with a GPU caution (below); one whose Python is already on the machine over one that needs uv
+  to download a Python; one that runs the default GraphCast version (`DEFAULT_GRAPHCAST_VERSION`, the
+  demo notebook's v0.1.1 on JAX 0.4.23) over a newer one; then the highest CUDA major and driver-CUDA
+  floor. So the 0.4.23 stack stays the default wherever it fits, and the modern stack (GraphCast v0.2)
+  is recommended where it cannot — a Blackwell GPU, only Python 3.12 on the machine, a driver only the
+  newer CUDA accepts — with the reason in its summary. Only when *nothing* fits (an unsupported OS, or no
+  acceptable Python anywhere with downloads off) is nothing recommended, and then every recipe's
+  reasons say why.
+- **GraphCast version.** `graphcast_version="0.2"` (the CLI's `--graphcast-version`, the app's version
+  key) narrows the recommendation to recipes that run that GraphCast; the others stay listed, with
+  their verdicts, and are not recommended.
+- **GPU cautions.** A recipe may name GPUs it runs on but should not be used for (`gpu_cautions`, e.g.
+  cuBLAS 12.8 on Blackwell, which JAX warns can corrupt results): it stays compatible, says why in a
+  warning, and is never recommended; when nothing else fits the GPU, the CPU stack's loud warning says so.
 - **Never a silent CPU fallback.** When the machine has an NVIDIA GPU or driver but no GPU recipe fits,
   the CPU recipe is still the recommendation, and its first warning says so loudly, quoting the reason
   each GPU recipe failed.
@@ -46,6 +58,21 @@ from wizard.recipes.loader import Recipe
 _ARCH_ALIASES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64", "armv8": "aarch64"}
 
 
+#: The GraphCast the wizard recommends by default: v0.1.1, the demo notebook as the seeds use it.
+DEFAULT_GRAPHCAST_VERSION = "0.1.1"
+#: What each GraphCast version is, for the faces' group headings.
+GRAPHCAST_LABELS = {
+    "0.1.1": "the demo notebook (JAX 0.4.23)",
+    "0.2": "with GenCast (JAX 0.10.2, NumPy 2)",
+}
+
+
+def graphcast_label(version: str) -> str:
+    """"GraphCast v0.2 — with GenCast (…)": the heading of a recipe group."""
+    what = GRAPHCAST_LABELS.get(version)
+    return f"GraphCast v{version}" + (f" — {what}" if what else "")
+
+
 @dataclass(frozen=True)
 class RecipeMatch:
     recipe: Recipe
@@ -58,11 +85,18 @@ class RecipeMatch:
     summary: str = ""
     """One line for the list view: why it is recommended, or its first reason."""
     usable_gpus: tuple[int, ...] = field(default=())
+    cautioned: bool = False
+    """Compatible, but a GPU of this machine is under one of the recipe's `gpu_cautions`."""
+
+    @property
+    def graphcast_version(self) -> str:
+        return self.recipe.graphcast.version
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.recipe.id,
             "title": self.recipe.title,
+            "graphcast_version": self.recipe.graphcast.version,
             "backend": self.recipe.backend,
             "requirements": list(self.recipe.requirements),
             "compatible": self.compatible,
@@ -71,6 +105,8 @@ class RecipeMatch:
             "warnings": list(self.warnings),
             "summary": self.summary,
             "usable_gpus": list(self.usable_gpus),
+            "cautioned": self.cautioned,
+            "alternatives": [a.to_dict() for a in self.recipe.alternatives],
             "runtime_env": dict(self.recipe.runtime_env),
             "disk_gib": self.recipe.disk_gib,
             "path": str(self.recipe.path),
@@ -138,18 +174,19 @@ def _check_platform(recipe: Recipe, facts: Facts, reasons: list[str]) -> None:
 
 
 def _check_python(recipe: Recipe, facts: Facts, pythons: Sequence[PythonInfo], downloads: bool,
-                  reasons: list[str], warnings: list[str]) -> None:
+                  reasons: list[str], warnings: list[str]) -> bool:
+    """Checks the recipe's Python range; True when a fitting Python is already on the machine."""
     spec = recipe.machine.python
     wanted = _range_text(spec)
     own = facts.python
     if python_fits(spec, own.version):
-        return
+        return True
     others = [p for p in pythons if python_fits(spec, p.version)]
     if others:
         best = max(others, key=lambda p: version_tuple(p.version) or ())
         warnings.append(f"Python {_short_python(own.version)} is outside {wanted}; the environment will use "
                         f"Python {best.version} ({best.executable})")
-        return
+        return True
     found = sorted({_short_python(p.version) for p in [own, *pythons]}, key=lambda v: version_tuple(v) or ())
     found_text = ", ".join(found)
     if downloads:
@@ -158,6 +195,7 @@ def _check_python(recipe: Recipe, facts: Facts, pythons: Sequence[PythonInfo], d
     else:
         reasons.append(f"Python {_short_python(own.version)} is outside {wanted}, and no Python {wanted} was "
                        f"found on PATH or through uv (found: {found_text})")
+    return False
 
 
 def _check_gpu(recipe: Recipe, facts: Facts, reasons: list[str], warnings: list[str]) -> tuple[int, ...]:
@@ -244,6 +282,22 @@ def _gpu_problem(recipe: Recipe, gpu: Gpu, driver_version: str | None, warnings:
     return None
 
 
+def _cautions(recipe: Recipe, facts: Facts, usable: tuple[int, ...]) -> list[str]:
+    """Warnings for the usable GPUs that fall under one of the recipe's `gpu_cautions`."""
+    out = []
+    for gpu in facts.gpus:
+        if gpu.index not in usable or gpu.compute_capability is None:
+            continue
+        for caution in recipe.machine.gpu_cautions:
+            below = caution.compute_capability_below
+            if not _lt(gpu.compute_capability, caution.compute_capability_min) and (
+                    below is None or _lt(gpu.compute_capability, below)):
+                out.append(f"NOT RECOMMENDED on {_gpu_label(gpu)} (compute capability {gpu.compute_capability}): "
+                           f"{caution.why}")
+                break
+    return out
+
+
 def _rank(recipe: Recipe) -> tuple:
     m = recipe.machine
     return (
@@ -255,15 +309,60 @@ def _rank(recipe: Recipe) -> tuple:
     )
 
 
+@dataclass
+class _Verdict:
+    recipe: Recipe
+    reasons: list[str]
+    warnings: list[str]
+    usable: tuple[int, ...]
+    local_python: bool
+    cautioned: bool
+
+    def choice_key(self) -> tuple:
+        """Higher is better among compatible recipes (see the module docstring's order)."""
+        r = self.recipe
+        return (
+            r.backend == "gpu",
+            r.preference,
+            not self.cautioned,
+            self.local_python,
+            r.graphcast.version == DEFAULT_GRAPHCAST_VERSION,
+            r.machine.cuda_major or 0,
+            version_tuple(r.machine.driver_cuda_min) or (),
+            version_tuple(r.graphcast.version) or (),
+            r.id,
+        )
+
+
+def _why_not_default(best: _Verdict, verdicts: list[_Verdict]) -> str | None:
+    """Why no recipe of the default GraphCast was chosen for `best`'s backend, in one clause."""
+    peers = [v for v in verdicts if v.recipe.graphcast.version == DEFAULT_GRAPHCAST_VERSION
+             and v.recipe.backend == best.recipe.backend]
+    if not peers:
+        return None
+    peer = max(peers, key=_Verdict.choice_key)
+    if peer.reasons:
+        why = peer.reasons[0]
+    elif not peer.local_python:
+        why = next((w for w in peer.warnings if w.startswith("Python")), "it needs a Python download")
+    elif peer.cautioned:
+        why = next((w for w in peer.warnings if w.startswith("NOT RECOMMENDED")), "a GPU caution")
+    else:
+        return None
+    return f"{peer.recipe.id}: {why}"
+
+
 def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *,
-                  pythons: Sequence[PythonInfo] = (), python_downloads: bool = True) -> list[RecipeMatch]:
+                  pythons: Sequence[PythonInfo] = (), python_downloads: bool = True,
+                  graphcast_version: str | None = None) -> list[RecipeMatch]:
     """Every recipe with its verdict, the recommended one first, then compatible ones, then the rest.
 
     `pythons` are the other interpreters found (the wizard's own is `facts.python`);
-    `python_downloads` says whether uv may download a Python when none fits.
+    `python_downloads` says whether uv may download a Python when none fits; `graphcast_version`
+    ("0.1.1", "0.2") narrows the recommendation to recipes that run that GraphCast.
     """
     items = list(recipes.values()) if isinstance(recipes, dict) else list(recipes)
-    raw: list[tuple[Recipe, list[str], list[str], tuple[int, ...]]] = []
+    verdicts: list[_Verdict] = []
     for recipe in items:
         reasons: list[str] = []
         warnings: list[str] = []
@@ -271,22 +370,33 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
         usable: tuple[int, ...] = ()
         if recipe.backend == "gpu":
             usable = _check_gpu(recipe, facts, reasons, warnings)
-        _check_python(recipe, facts, pythons, python_downloads, reasons, warnings)
-        raw.append((recipe, reasons, warnings, usable))
+        local = _check_python(recipe, facts, pythons, python_downloads, reasons, warnings)
+        cautions = _cautions(recipe, facts, usable) if not reasons else []
+        warnings[:0] = cautions
+        verdicts.append(_Verdict(recipe, reasons, warnings, usable, local, bool(cautions)))
 
-    compatible = [r for r in raw if not r[1]]
-    best = max(compatible, key=lambda r: _rank(r[0]), default=None)
+    compatible = [v for v in verdicts if not v.reasons]
+    candidates = [v for v in compatible if not v.cautioned
+                  and (graphcast_version is None or v.recipe.graphcast.version == graphcast_version)]
+    best = max(candidates, key=_Verdict.choice_key, default=None)
     # A driver that is installed but not loaded (or mismatched after an upgrade) is still a GPU server
     # that the user expects to use: the CPU recommendation must say so loudly.
     has_nvidia = facts.driver is not None or bool(facts.gpus) or any(
         w.id in ("driver_not_loaded", "driver_library_mismatch") for w in facts.warnings)
-    gpu_failures = [(r[0], r[1][0]) for r in raw if r[0].backend == "gpu" and r[1]]
-    any_gpu_fits = any(r[0].backend == "gpu" for r in compatible)
+    gpu_failures = [(v.recipe, v.reasons[0] if v.reasons else v.warnings[0]) for v in verdicts
+                    if v.recipe.backend == "gpu" and (v.reasons or v.cautioned)
+                    and (graphcast_version is None or v.recipe.graphcast.version == graphcast_version)]
+    any_gpu_fits = any(v.recipe.backend == "gpu" for v in candidates)
+    why_modern = None
+    if best is not None and graphcast_version is None and best.recipe.graphcast.version != DEFAULT_GRAPHCAST_VERSION:
+        why_modern = _why_not_default(best, verdicts)
 
     matches: list[RecipeMatch] = []
-    for recipe, reasons, warnings, usable in raw:
-        is_best = best is not None and recipe is best[0]
-        if recipe.backend == "cpu" and not reasons and has_nvidia and not any_gpu_fits:
+    for v in verdicts:
+        recipe, reasons, warnings = v.recipe, v.reasons, v.warnings
+        is_best = best is not None and v is best
+        in_scope = graphcast_version is None or recipe.graphcast.version == graphcast_version
+        if recipe.backend == "cpu" and not reasons and has_nvidia and not any_gpu_fits and in_scope:
             # One reason per cause, naming the recipes it stops (not the same sentence once per recipe).
             by_reason: dict[str, list[str]] = {}
             for failed, first in gpu_failures:
@@ -296,22 +406,45 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
             what = "AN NVIDIA GPU" if facts.gpus else "AN NVIDIA DRIVER"
             warnings.insert(0, f"THIS MACHINE HAS {what}, BUT NO GPU RECIPE FITS IT: {why}. "
                                "This CPU stack runs GraphCast on the CPU only, which is far slower.")
+        version = recipe.graphcast.version
         if reasons:
             summary = reasons[0]
+        elif is_best and why_modern:
+            summary = (f"recommended: no GraphCast v{DEFAULT_GRAPHCAST_VERSION} recipe fits this machine "
+                       f"({why_modern}), so this stack runs GraphCast v{version}")
         elif is_best and recipe.backend == "gpu":
             summary = "recommended: the newest GPU stack that fits this machine"
+            if graphcast_version is not None:
+                summary = f"recommended for GraphCast v{version}: the GPU stack that fits this machine"
         elif is_best and has_nvidia:
             summary = "recommended, but CPU only: no GPU recipe fits this machine's GPU"
         elif is_best:
             summary = "recommended: no NVIDIA GPU was found, so the CPU stack is the one that fits"
+        elif v.cautioned:
+            summary = "compatible, but not recommended on this GPU: " + warnings[0].split(": ", 1)[-1]
+        elif not in_scope:
+            summary = f"compatible; runs GraphCast v{version}, and v{graphcast_version} was asked for"
         elif recipe.backend == "cpu" and any_gpu_fits:
             summary = "compatible, but a GPU stack fits this machine and is far faster"
         else:
             summary = "compatible"
         matches.append(RecipeMatch(
             recipe=recipe, compatible=not reasons, recommended=is_best, reasons=tuple(reasons),
-            warnings=tuple(warnings), summary=summary, usable_gpus=usable,
+            warnings=tuple(warnings), summary=summary, usable_gpus=v.usable, cautioned=v.cautioned,
         ))
     order = {id(m): i for i, m in enumerate(sorted(matches, key=lambda m: _rank(m.recipe), reverse=True))}
     matches.sort(key=lambda m: (not m.recommended, not m.compatible, order[id(m)]))
     return matches
+
+
+def graphcast_versions(recipes: dict[str, Recipe] | Iterable[Recipe]) -> list[str]:
+    """The GraphCast versions the recipes run, oldest first."""
+    items = recipes.values() if isinstance(recipes, dict) else recipes
+    return sorted({r.graphcast.version for r in items}, key=lambda v: version_tuple(v) or ())
+
+
+def group_by_graphcast(matches: Sequence[RecipeMatch]) -> list[tuple[str, list[RecipeMatch]]]:
+    """The matches grouped by the GraphCast version they run, oldest version first, each group in the
+    matches' own order (recommended, compatible, the rest)."""
+    versions = sorted({m.graphcast_version for m in matches}, key=lambda v: version_tuple(v) or ())
+    return [(v, [m for m in matches if m.graphcast_version == v]) for v in versions]

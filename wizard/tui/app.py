@@ -83,6 +83,8 @@ class WizardApp(App):
         """What the app was started with; the Plan screen adds the recipe, folder, installer and sources.
         `slurm` (a `wizard.detect.slurm.SlurmTarget`, from --slurm or the machine screen's offer): detect
         and verify on a GPU node through srun."""
+        self.graphcast_version: str | None = None
+        """The GraphCast the recipe screen recommends for (its `v` key); None: any."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
@@ -156,7 +158,20 @@ class WizardApp(App):
             self.push_screen(self.machine, self._machine_done)
 
     def show_recipes(self, matches: list, selected: str | None = None) -> None:
-        self.push_screen(RecipeScreen(matches, selected=selected), lambda match: self._recipe_done(matches, match))
+        version = self.graphcast_version
+        if version is not None:
+            matches = self._rematch(version)
+        screen = RecipeScreen(matches, selected=selected, rematch=self._rematch, graphcast_version=version)
+        self.push_screen(screen, lambda match: self._recipe_done(screen.matches, match))
+
+    def _rematch(self, version: str | None) -> list:
+        """The recipes matched again for one GraphCast version (the recipe screen's `v`), remembered."""
+        from wizard.recipes.loader import load_recipes
+        from wizard.recipes.match import match_recipes
+
+        self.graphcast_version = version
+        facts = self.machine.facts if self.machine is not None else None
+        return match_recipes(load_recipes(list(self.options.recipes_dirs)), facts, graphcast_version=version)
 
     def _recipe_done(self, matches: list, match, options=None) -> None:
         if match is None:

@@ -36,6 +36,8 @@ from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
 
+#: The tier a GraphCast with GenCast (v0.2 and later) adds after TIERS.
+GENCAST_TIER = "gencast_jit_init"
 BACKENDS = ("gpu", "cpu", "auto")
 STDERR_TAIL_LINES = 40
 _KILL_GRACE_SECONDS = 3.0
@@ -213,12 +215,25 @@ def _parse_result(stdout: list[str]) -> dict[str, Any] | None:
     return None
 
 
-def _rebuild_tiers(stream: _Stream, why: dict[str, str]) -> list[dict[str, Any]]:
+def runs_gencast(graphcast_version: str | None) -> bool | None:
+    """Whether an environment with this GraphCast gets the GenCast tier (v0.2 and later); None: unknown."""
+    if not graphcast_version:
+        return None
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(graphcast_version) >= Version("0.2")
+    except InvalidVersion:
+        return None
+
+
+def _rebuild_tiers(stream: _Stream, why: dict[str, str], gencast: bool | None = None) -> list[dict[str, Any]]:
     """The tiers the probe reported before it died, the one it was in marked failed, the rest not run."""
     done = {t.get("name"): t for t in stream.tiers}
     tiers: list[dict[str, Any]] = []
     failed: str | None = next((t["name"] for t in stream.tiers if not t.get("ok")), None)
-    for name in TIERS:
+    names = TIERS + ((GENCAST_TIER,) if gencast or (gencast is None and GENCAST_TIER in done) else ())
+    for name in names:
         if name in done:
             tiers.append(done[name])
         elif failed is None:
@@ -295,7 +310,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
                on_tier: Callable[[dict[str, Any]], None] | None = None,
                on_tier_start: Callable[[str], None] | None = None,
                on_line: Callable[[str], None] | None = None,
-               facts: Facts | None = None, launcher: Sequence[str] = ()) -> VerifyResult:
+               facts: Facts | None = None, launcher: Sequence[str] = (), gencast: bool | None = None) -> VerifyResult:
     """Run the GraphCast probe in `env` and return what it found.
 
     Args:
@@ -309,6 +324,8 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         launcher: a command the probe runs under, e.g. `wizard.detect.slurm.SlurmTarget.srun(...)`: the
             check then runs on a cluster's GPU node (srun passes the probe's environment along and
             forwards its output line by line; stopping srun cancels the job step).
+        gencast: whether to run the GenCast tier too (GraphCast v0.2 and later); None reads the
+            environment's marker (`graphcast_version`, written at install), else lets the probe look.
     """
     env = Path(env).expanduser().absolute()
     if backend not in BACKENDS:
@@ -318,7 +335,16 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     python = Env(env).python
     if not python.exists():
         raise UserError(f"{env} is not a Python environment: there is no {python}.")
-    argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level]
+    if gencast is None:
+        from wizard.install.envs import read_marker
+
+        try:
+            marker = read_marker(env)
+            gencast = runs_gencast(str((marker.extra if marker is not None else {}).get("graphcast_version") or ""))
+        except Exception:  # no marker, or an unreadable one: the probe looks for GenCast itself
+            gencast = None
+    argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level,
+            "--gencast", {True: "yes", False: "no", None: "auto"}[gencast]]
     if graphcast_src is not None:
         src = Path(graphcast_src).expanduser().absolute()
         if not src.is_dir():
@@ -385,7 +411,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         else:
             why = {"type": "ProbeDied", "message": f"the probe exited with status {proc.returncode} "
                    "without a result (see the log for what it printed last)"}
-        tiers = _rebuild_tiers(stream, why)
+        tiers = _rebuild_tiers(stream, why, gencast)
         resolved_backend = next((t.get("backend_expected") for t in tiers if t.get("backend_expected")), backend)
         python_version = next((t.get("python") for t in tiers if t.get("python")), None)
         host = None

@@ -61,9 +61,31 @@ def facts_lines(facts) -> list[str]:
                                    f"jaxlib {env.packages.get('jaxlib', '-')}"))
     free = facts.disk.state_free_gib
     rows.append(("Disk", f"{free if free is not None else '?'} GiB free for environments"))
+    memory = getattr(facts, "memory", None)
+    if memory is not None and memory.total_mib:
+        limit = f" · job limit {memory.limit_mib / 1024:.0f} GiB" if memory.limit_mib else ""
+        rows.append(("RAM", f"{memory.total_mib / 1024:.0f} GiB{limit}"))
+    else:
+        rows.append(("RAM", "unknown"))
     width = max(len(label) for label, _ in rows)
     indent = "\n" + " " * (width + 2)
     return [f"{label.ljust(width)}  {value.replace(chr(10), indent)}" for label, value in rows]
+
+
+def memory_lines(facts) -> list[str]:
+    """What fits in memory, one short line per model (the full figures are in `gc-wizard detect`)."""
+    from wizard.detect.preflight import WORDS, assess
+
+    try:
+        fits = assess(facts)
+    except Exception as exc:  # a broken data file is named, never a crash
+        return [f"What fits in memory: not assessed ({exc})"]
+    lines = ["What fits in memory (needs: GB of GPU memory / host RAM):"]
+    for fit in fits:
+        n = fit.need
+        label = f"{n.model} {float(n.resolution):g}°"
+        lines.append(f"  {label:<16}{WORDS[fit.verdict]:<9}{n.gpu_gb:g}/{n.host_gb:g}".ljust(36) + fit.message)
+    return lines
 
 
 class MachineScreen(Screen[str]):
@@ -95,6 +117,7 @@ class MachineScreen(Screen[str]):
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
         # Outside the scrolling pane: on a small terminal (60×20) the recommendation stays in view.
         yield Static("", id="recommended", markup=False)
+        yield Static("", id="memory", markup=False)
         yield Footer(compact=True)
 
 
@@ -140,6 +163,7 @@ class MachineScreen(Screen[str]):
         box.update("\n".join(problems))
         box.display = bool(problems)
         self.query_one("#facts", Static).update("\n".join(facts_lines(self.facts)))
+        self.query_one("#memory", Static).update("\n" + "\n".join(memory_lines(self.facts)))
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:

@@ -121,6 +121,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 tooltip="Use only the wheelhouse and the installer's cache (no package index)"),
         Binding("f", "force", "Install anyway", id="force", show=False,
                 tooltip="Install with a GraphCast source that is not the recipe's"),
+        Binding("a", "toggle_alternative", "Alt src", id="alternative",
+                tooltip="The recipe's alternative source (e.g. JAX's CUDA plugin from PyPI); needs a GPU check"),
     ]
 
     def __init__(self, recipe, options: InstallOptions) -> None:
@@ -208,7 +210,19 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             return self.plan is not None and (self.verdict is None or self.verdict.ok)
         if action == "force":
             return self.plan is not None and self.verdict is not None and not self.verdict.ok
+        if action == "toggle_alternative":
+            return bool(getattr(self.recipe, "alternatives", ()))
         return True
+
+    def action_toggle_alternative(self) -> None:
+        alternatives = getattr(self.recipe, "alternatives", ())
+        if not alternatives:
+            return
+        current = self.options.alternative
+        ids = [None, *(a.id for a in alternatives)]
+        self.options = replace(self.options,
+                               alternative=ids[(ids.index(current) + 1) % len(ids)] if current in ids else None)
+        self.refresh_plan()
 
     def action_install(self, force: bool = False) -> None:
         if self.plan is not None:

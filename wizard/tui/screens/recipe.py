@@ -1,6 +1,9 @@
-"""Every recipe, compatible or not, with its reasons; the recommended one preselected."""
+"""Every recipe, compatible or not, with its reasons, grouped by the GraphCast it runs; the recommended
+one preselected. `v` switches which GraphCast the recommendation is for (any, v0.1.1, v0.2)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,10 +12,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from wizard.recipes.match import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
+
 
 def describe_match(match) -> str:
     recipe = match.recipe
-    lines = [recipe.title, f"id: {recipe.id}", ""]
+    lines = [recipe.title, f"id: {recipe.id} · runs {graphcast_label(recipe.graphcast.version)}", ""]
     if match.compatible:
         lines.append("Compatible with this machine." + ("  RECOMMENDED" if match.recommended else ""))
         if match.summary and match.summary != "compatible":
@@ -32,6 +37,8 @@ def option_label(match, width: int = 74) -> str:
     mark = "★" if match.recommended else ("✓" if match.compatible else "✗")
     if match.recommended:
         verdict = "recommended"
+    elif match.cautioned:
+        verdict = "fits, but not recommended on this GPU"
     elif match.compatible:
         verdict = "fits this machine"
     else:
@@ -40,40 +47,86 @@ def option_label(match, width: int = 74) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
 
 
+def version_line(version: str | None, versions: list[str]) -> str:
+    """The line under the title: which GraphCast the recommendation is for, and the key to change it."""
+    if version is None:
+        what = f"any GraphCast (v{DEFAULT_GRAPHCAST_VERSION} where it fits)"
+    else:
+        what = f"GraphCast v{version} only"
+    return f"Recommending for {what} · v: " + " / ".join(["any"] + [f"v{v}" for v in versions])
+
+
 class RecipeScreen(Screen):
     """Dismisses with the chosen `RecipeMatch`, or None for Back."""
 
     BINDINGS = [
         Binding("enter", "choose", "Next: plan", id="next", tooltip="See exactly what installing it runs",
                 priority=True),
+        Binding("v", "version", "GraphCast version", id="version",
+                tooltip="Recommend for any GraphCast, for v0.1.1 (the demo notebook) or for v0.2 (GenCast)"),
         Binding("escape", "back", "Back", id="back", tooltip="Back to this machine's facts"),
     ]
 
-    def __init__(self, matches: list, selected: str | None = None) -> None:
+    def __init__(self, matches: list, selected: str | None = None, *,
+                 rematch: Callable[[str | None], list] | None = None, graphcast_version: str | None = None) -> None:
         super().__init__()
         self.matches = matches
         self.selected = selected
         """The recipe to highlight first (coming back from its plan); else the recommended one."""
+        self.rematch = rematch
+        """Matches the recipes again for a GraphCast version (None: any); without it `v` is off."""
+        self.graphcast_version = graphcast_version
+        self.rows: list = []
+        """The option list's rows: a match, or None for a group heading."""
+
+    def index_of(self, recipe_id: str) -> int:
+        """The option-list row of a recipe (rows include the group headings)."""
+        return next(i for i, m in enumerate(self.rows) if m is not None and m.recipe.id == recipe_id)
+
+    @property
+    def highlighted_match(self):
+        """The match of the highlighted row, or None (a heading, or nothing highlighted)."""
+        index = self.query_one(OptionList).highlighted
+        return self.rows[index] if index is not None and 0 <= index < len(self.rows) else None
+
+    def _versions(self) -> list[str]:
+        return [version for version, _ in group_by_graphcast(self.matches)]
+
+    def _options(self) -> list[Option]:
+        self.rows = []
+        options = []
+        for version, group in group_by_graphcast(self.matches):
+            self.rows.append(None)
+            options.append(Option(f"── {graphcast_label(version)}", disabled=True))
+            for match in group:
+                self.rows.append(match)
+                options.append(Option(option_label(match), id=match.recipe.id))
+        return options
 
     def compose(self) -> ComposeResult:
         yield Static("gc-wizard · Step 2 of 5 · Choose a recipe", classes="title")
-        options = [Option(option_label(match), id=match.recipe.id) for match in self.matches]
-        yield OptionList(*options, id="recipes", markup=False)
+        yield Static(version_line(self.graphcast_version, self._versions()), id="graphcast-version", markup=False)
+        yield OptionList(*self._options(), id="recipes", markup=False)
         with VerticalScroll(id="recipe-detail"):
             yield Static("", id="detail", markup=False)
         yield Footer(compact=True)
 
-    def on_mount(self) -> None:
+    def _highlight(self) -> None:
         option_list = self.query_one(OptionList)
-        index = next((i for i, m in enumerate(self.matches) if m.recipe.id == self.selected),
-                     next((i for i, m in enumerate(self.matches) if m.recommended), 0))
+        rows = self.rows
+        index = next((i for i, m in enumerate(rows) if m is not None and m.recipe.id == self.selected),
+                     next((i for i, m in enumerate(rows) if m is not None and m.recommended),
+                          next((i for i, m in enumerate(rows) if m is not None), 0)))
         option_list.highlighted = index
         option_list.focus()
         self._show(index)
 
+    def on_mount(self) -> None:
+        self._highlight()
+
     def _show(self, index: int | None) -> None:
-        if index is not None and 0 <= index < len(self.matches):
-            self.query_one("#detail", Static).update(describe_match(self.matches[index]))
+        if index is not None and 0 <= index < len(self.rows) and self.rows[index] is not None:
+            self.query_one("#detail", Static).update(describe_match(self.rows[index]))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show(event.option_index)
@@ -81,11 +134,33 @@ class RecipeScreen(Screen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_choose()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "version":
+            return self.rematch is not None
+        return True
+
+    def action_version(self) -> None:
+        if self.rematch is None:
+            return
+        choices: list[str | None] = [None, *self._versions()]
+        current = choices.index(self.graphcast_version) if self.graphcast_version in choices else 0
+        self.graphcast_version = choices[(current + 1) % len(choices)]
+        self.matches = self.rematch(self.graphcast_version)
+        self.selected = None
+        option_list = self.query_one(OptionList)
+        option_list.clear_options()
+        option_list.add_options(self._options())
+        self.query_one("#graphcast-version", Static).update(version_line(self.graphcast_version, self._versions()))
+        self._highlight()
+        best = next((m for m in self.matches if m.recommended), None)
+        which = f"GraphCast v{self.graphcast_version}" if self.graphcast_version else "any GraphCast"
+        self.notify(f"Recommending for {which}: " + (best.recipe.id if best else "no recipe fits"))
+
     def action_choose(self) -> None:
         index = self.query_one(OptionList).highlighted
-        if index is None:
+        if index is None or not 0 <= index < len(self.rows) or self.rows[index] is None:
             return
-        match = self.matches[index]
+        match = self.rows[index]
         if not match.compatible:
             self.notify("That recipe does not fit this machine; its reasons are listed. Choose another.",
                         severity="warning")

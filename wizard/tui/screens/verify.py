@@ -15,6 +15,7 @@ TIER_TITLES = {
     "backend": "JAX backend and devices",
     "cudnn_op": "a convolution on the GPU (cuDNN)",
     "graphcast_jit_init": "GraphCast jit init (the notebook's cell)",
+    "gencast_jit_init": "GenCast jit init (1°, GPU-safe attention)",
 }
 
 

@@ -3,7 +3,7 @@
 Run by the *target environment's* Python (never the wizard's):
 
     <env>/bin/python graphcast_probe.py [--backend gpu|cpu|auto] [--level notebook|quick]
-                                        [--graphcast-src DIR]
+                                        [--graphcast-src DIR] [--gencast auto|yes|no]
 
 Why a standalone script: the environment being checked may run another Python and has no `wizard`
 package, so this file uses only the standard library plus what the environment itself provides, and
@@ -16,7 +16,15 @@ happens. The tiers run in order and stop at the first failure:
 4. `graphcast_jit_init` — the demo notebook's "Build jitted functions, and possibly initialize random
    weights" cell: GraphCast wrapped in Bfloat16Cast, InputsAndResiduals and an autoregressive
    Predictor, `jax.jit(run_forward.init)` with `PRNGKey(0)`, on synthetic inputs, targets, forcings
-   and normalisation statistics built in memory (nothing is downloaded).
+   and normalisation statistics built in memory (nothing is downloaded);
+5. `gencast_jit_init` — only where the GraphCast under test has GenCast (v0.2 and later; `--gencast`):
+   the GenCast mini demo's random-weights init (`jax.jit(loss_fn.init)`) on a 1-degree grid, with the
+   GPU-safe attention (`triblockdiag_mha`, full mask) because splash attention runs on TPUs only.
+
+Two code layouts are understood: `graphcast.*` (v0.1.1 and v0.2) and WeatherNext v0.3.0's
+`weathernext.weathernext1_graph.graphcast` / `weathernext.weathernext1_gen.gencast` / `weathernext.utils.*`
+with the separate `xarray_jax` package. The layout is read from `--graphcast-src` (which folder holds
+which package), else from what the environment can import.
 
 Output contract: while running, one `gc-wizard-tier-start: {"name": ...}` line and, when a tier ends,
 one `gc-wizard-tier: {...}` line go to stderr (so a caller can show progress live); the LAST stdout
@@ -40,21 +48,27 @@ import time
 import traceback
 import warnings
 
-PROBE_VERSION = 1
-TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init")
+PROBE_VERSION = 2
+TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init", "gencast_jit_init")
+#: The tiers every run has; `gencast_jit_init` is added for a GraphCast that has GenCast.
+BASE_TIERS = TIERS[:4]
 TIER_PREFIX = "gc-wizard-tier: "
 TIER_START_PREFIX = "gc-wizard-tier-start: "
 
 #: Distributions whose versions are reported (the first six always, the others when present).
 REPORTED = ("jax", "jaxlib", "numpy", "dm-haiku", "xarray", "graphcast")
+#: WeatherNext v0.3.0 renamed the distribution (and needs gdm-xarray-jax); reported when present.
+REPORTED_LAYOUT = ("weathernext", "gdm-xarray-jax", "dinosaur-dycore", "xarray-tensorstore", "tensorstore")
 REPORTED_IF_PRESENT = (
     "scipy", "ml_dtypes", "flax", "chex", "optax", "jraph", "dm-tree", "pandas", "trimesh", "rtree",
     "jax-cuda12-plugin", "jax-cuda12-pjrt", "jax-cuda11-plugin", "jax-cuda11-pjrt",
     "nvidia-cudnn-cu12", "nvidia-cudnn-cu11", "nvidia-cuda-runtime-cu12", "nvidia-cuda-runtime-cu11",
     "nvidia-cuda-nvcc-cu12", "nvidia-cuda-nvcc-cu11", "nvidia-cublas-cu12", "nvidia-cublas-cu11",
-)
-CUDA_PLUGINS = ("jax-cuda12-plugin", "jax-cuda11-plugin")
-VERSION_MODULES = ("jaxlib.cuda._versions", "jax_cuda12_plugin._versions", "jax_cuda11_plugin._versions")
+    "jax-cuda13-plugin", "jax-cuda13-pjrt", "nvidia-cudnn-cu13", "nvidia-cuda-runtime", "nvidia-cublas",
+) + REPORTED_LAYOUT
+CUDA_PLUGINS = ("jax-cuda13-plugin", "jax-cuda12-plugin", "jax-cuda11-plugin")
+VERSION_MODULES = ("jaxlib.cuda._versions", "jax_cuda13_plugin._versions", "jax_cuda12_plugin._versions",
+                   "jax_cuda11_plugin._versions")
 
 #: The notebook's 13 WeatherBench pressure levels (GraphCast's PRESSURE_LEVELS_WEATHERBENCH_13).
 LEVELS_13 = (50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 850, 925, 1000)
@@ -67,6 +81,17 @@ LEVELS = {
     "quick": {"grid_degrees": 6.0, "mesh_size": 2, "latent_size": 32, "gnn_msg_steps": 2,
               "hidden_layers": 1, "radius_query_fraction_edge_length": 0.6, "steps": 1},
 }
+
+#: GenCast for each level, always on a 1-degree grid with the GPU-safe attention. "notebook" is the GenCast
+#: mini demo's "Random" model (latent 512, mesh 4, 4 heads, 16-hop attention, 16 transformer layers);
+#: "quick" keeps the grid and shrinks the network.
+GENCAST_LEVELS = {
+    "notebook": {"grid_degrees": 1.0, "mesh_size": 4, "latent_size": 512, "d_model": 512, "num_heads": 4,
+                 "attention_k_hop": 16, "num_layers": 16, "ffw_hidden": 2048},
+    "quick": {"grid_degrees": 1.0, "mesh_size": 4, "latent_size": 32, "d_model": 32, "num_heads": 1,
+              "attention_k_hop": 4, "num_layers": 2, "ffw_hidden": 128},
+}
+GENCAST_ATTENTION = {"attention_type": "triblockdiag_mha", "mask_type": "full"}
 
 MESSAGE_LIMIT = 4000
 
@@ -190,6 +215,11 @@ def _graphcast_identity(src):
     import importlib.util
 
     info = {"deepmind": False, "present": False, "version": _dist_version("graphcast"), "path": None, "why": None}
+    if src and _use_src(src) == "weathernext":
+        # A WeatherNext v0.3.0 checkout given on purpose: GraphCast under its new name (weathernext.*).
+        info.update(deepmind=True, present=True, path=os.path.join(os.path.abspath(src), "weathernext"),
+                    layout="weathernext")
+        return info
     if src:
         folder = os.path.join(src, "graphcast")
     else:
@@ -393,23 +423,100 @@ def tier_cudnn_op(ctx):
 # Tier 4: graphcast_jit_init
 
 
-def _graphcast_modules(src):
-    if src:
-        src = os.path.abspath(src)
-        if os.path.isfile(os.path.join(src, "graphcast.py")) and os.path.basename(src) == "graphcast":
-            src = os.path.dirname(src)  # the package folder itself was given
+#: Module names per code layout. "variables" is where the variable-name constants live.
+LAYOUTS = {
+    "graphcast": {
+        "graphcast": "graphcast.graphcast", "casting": "graphcast.casting",
+        "normalization": "graphcast.normalization", "autoregressive": "graphcast.autoregressive",
+        "data_utils": "graphcast.data_utils", "xarray_jax": "graphcast.xarray_jax",
+        "xarray_tree": "graphcast.xarray_tree", "variables": "graphcast.graphcast",
+        "gencast": "graphcast.gencast", "denoiser": "graphcast.denoiser", "nan_cleaning": "graphcast.nan_cleaning",
+    },
+    "weathernext": {
+        "graphcast": "weathernext.weathernext1_graph.graphcast", "casting": "weathernext.utils.casting",
+        "normalization": "weathernext.utils.normalization", "autoregressive": "weathernext.utils.autoregressive",
+        "data_utils": "weathernext.utils.data_utils", "xarray_jax": "xarray_jax",
+        "xarray_tree": "weathernext.utils.xarray_tree", "variables": "weathernext.utils.variables",
+        "gencast": "weathernext.weathernext1_gen.gencast", "denoiser": "weathernext.weathernext1_gen.denoiser",
+        "nan_cleaning": "weathernext.utils.nan_cleaning",
+    },
+}
+GRAPHCAST_NAMES = ("graphcast", "casting", "normalization", "autoregressive", "data_utils", "xarray_jax",
+                     "xarray_tree", "variables")
+GENCAST_MODULES = ("gencast", "denoiser", "nan_cleaning")
+
+
+def _use_src(src):
+    """Put a checkout first on sys.path (once) and say which layout it holds, or None."""
+    src = os.path.abspath(src)
+    if os.path.isfile(os.path.join(src, "graphcast.py")) and os.path.basename(src) in ("graphcast",
+                                                                                        "weathernext"):
+        src = os.path.dirname(src)  # the package folder itself was given
+    if src not in sys.path:
         sys.path.insert(0, src)
-    modules = {}
-    for name in ("graphcast", "casting", "normalization", "autoregressive", "data_utils", "xarray_jax",
-                 "xarray_tree"):
-        modules[name] = importlib.import_module("graphcast." + name)
+    if os.path.isfile(os.path.join(src, "weathernext", "weathernext1_graph", "graphcast.py")):
+        return "weathernext"
+    if os.path.isfile(os.path.join(src, "graphcast", "graphcast.py")):
+        return "graphcast"
+    return None
+
+
+def _find_spec(name):
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+
+
+def find_layout(src=None):
+    """"graphcast" or "weathernext": the checkout's layout, else the one this environment can import
+    (GraphCast's own name first, as the recipes install it)."""
+    if src:
+        found = _use_src(src)
+        if found:
+            return found
+    if _find_spec("graphcast") is not None and _find_spec("graphcast.graphcast") is not None:
+        return "graphcast"
+    if _find_spec("weathernext") is not None and _find_spec("weathernext.weathernext1_graph") is not None:
+        return "weathernext"
+    return "graphcast"  # the import below then names the missing package
+
+
+def has_gencast(src=None):
+    """Whether the GraphCast under test ships GenCast (v0.2 and later), judged without importing it."""
+    layout = find_layout(src)
+    module = LAYOUTS[layout]["gencast"]
+    parent, _, _ = module.rpartition(".")
+    return _find_spec(parent) is not None and _find_spec(module) is not None
+
+
+def _graphcast_modules(src, names=None):
+    names = GRAPHCAST_NAMES if names is None else names
+    layout = find_layout(src)
+    modules = {"layout": layout}
+    for name in names:
+        modules[name] = importlib.import_module(LAYOUTS[layout][name])
     return modules
+
+
+def _constant(gc, *names):
+    """The first of `names` found in the layout's constants module or its graphcast module."""
+    for module in (gc["variables"], gc["graphcast"]):
+        for name in names:
+            if hasattr(module, name):
+                return getattr(module, name)
+    raise AttributeError(f"none of {', '.join(names)} is defined by {gc['variables'].__name__}")
 
 
 def build_task_config(gc):
     """GraphCast's TASK variables with the notebook's 13 pressure levels and 12 h of input."""
     graphcast = gc["graphcast"]
-    levels = tuple(getattr(graphcast, "PRESSURE_LEVELS_WEATHERBENCH_13", LEVELS_13))
+    try:
+        levels = tuple(_constant(gc, "PRESSURE_LEVELS_WEATHERBENCH_13"))
+    except AttributeError:
+        levels = LEVELS_13
     return graphcast.TaskConfig(
         input_variables=graphcast.TASK.input_variables,
         target_variables=graphcast.TASK.target_variables,
@@ -433,10 +540,9 @@ def build_model_config(gc, spec):
 def _variable_kinds(gc, task_config):
     """Sorts the task's variables into static (lat, lon), atmospheric (with level) and surface ones;
     the progress features are left out because data_utils derives them from `datetime`."""
-    graphcast = gc["graphcast"]
-    static = set(graphcast.STATIC_VARS)
-    atmospheric = set(graphcast.ALL_ATMOSPHERIC_VARS)
-    derived = {v for v in graphcast.GENERATED_FORCING_VARS}
+    static = set(_constant(gc, "STATIC_VARS"))
+    atmospheric = set(_constant(gc, "ALL_ATMOSPHERIC_VARS"))
+    derived = set(_constant(gc, "GENERATED_FORCING_VARS", "TIME_FORCING_VARS"))
     names = []
     for name in tuple(task_config.input_variables) + tuple(task_config.target_variables) + tuple(
             task_config.forcing_variables):
@@ -467,8 +573,8 @@ def build_example_batch(gc, task_config, spec, seed=0):
     lat = np.linspace(-90.0, 90.0, n_lat, dtype=np.float32)
     lon = (np.arange(n_lon) * step).astype(np.float32)
     levels = np.array(task_config.pressure_levels, dtype=np.int32)
-    n_time = spec["steps"] + 2  # two input frames (12 h) + the target steps
-    time = np.arange(n_time) * np.timedelta64(6, "h")
+    n_time = spec["steps"] + 2  # two input frames + the target steps
+    time = np.arange(n_time) * np.timedelta64(int(spec.get("step_hours", 6)), "h")
     time = time.astype("timedelta64[ns]")
     datetime = (np.datetime64("2016-01-01T00:00:00", "ns") + time)[None, :]
 
@@ -489,9 +595,10 @@ def build_example_batch(gc, task_config, spec, seed=0):
     return xarray.Dataset(data_vars, coords=coords)
 
 
-def build_normalization_stats(gc, task_config):
+def build_normalization_stats(gc, task_config, with_min=False):
     """mean 0 / stddev 1 for every variable (per level for atmospheric ones): a missing variable would
-    only be a logged warning and be left unnormalised, so every one gets an entry."""
+    only be a logged warning and be left unnormalised, so every one gets an entry. `with_min` adds the
+    `min_by_level` GenCast's NaN cleaner fills sea-surface temperature with."""
     import numpy as np
     import xarray
 
@@ -506,15 +613,19 @@ def build_normalization_stats(gc, task_config):
                 data_vars[name] = ((), np.float32(value))
         return xarray.Dataset(data_vars, coords={"level": levels})
 
-    return {"mean_by_level": dataset(0.0), "stddev_by_level": dataset(1.0), "diffs_stddev_by_level": dataset(1.0)}
+    stats = {"mean_by_level": dataset(0.0), "stddev_by_level": dataset(1.0), "diffs_stddev_by_level": dataset(1.0)}
+    if with_min:
+        stats["min_by_level"] = dataset(-3.0)
+    return stats
 
 
 def build_inputs(gc, task_config, spec):
     import dataclasses
 
     batch = build_example_batch(gc, task_config, spec)
+    hours = int(spec.get("step_hours", 6))
     inputs, targets, forcings = gc["data_utils"].extract_inputs_targets_forcings(
-        batch, target_lead_times=slice("6h", f"{6 * spec['steps']}h"), **dataclasses.asdict(task_config))
+        batch, target_lead_times=slice(f"{hours}h", f"{hours * spec['steps']}h"), **dataclasses.asdict(task_config))
     return inputs, targets, forcings
 
 
@@ -589,6 +700,8 @@ def tier_graphcast_jit_init(ctx):
     ctx["partial"] = details  # what was learnt before a failure is kept in the tier's report
     t0 = time.perf_counter()
     gc = _graphcast_modules(ctx.get("graphcast_src"))
+    details["layout"] = gc["layout"]
+    details["graphcast_module"] = gc["graphcast"].__name__
     details["graphcast_path"] = os.path.dirname(os.path.abspath(gc["graphcast"].__file__))
     details["import_seconds"] = round(time.perf_counter() - t0, 3)
 
@@ -629,6 +742,107 @@ def tier_graphcast_jit_init(ctx):
     return details
 
 
+# --------------------------------------------------------------------------------------------------
+# Tier 5: gencast_jit_init
+
+
+def build_gencast_configs(gc, spec):
+    """The mini demo's "Random" GenCast: default sampler, noise and noise-encoder configs, the denoiser
+    at the level's size, with the attention GenCast's GPU setup guide prescribes off TPUs."""
+    gencast, denoiser = gc["gencast"], gc["denoiser"]
+    transformer = denoiser.SparseTransformerConfig(
+        attention_k_hop=spec["attention_k_hop"], d_model=spec["d_model"], num_heads=spec["num_heads"],
+        num_layers=spec["num_layers"], ffw_hidden=spec["ffw_hidden"], **GENCAST_ATTENTION)
+    architecture = denoiser.DenoiserArchitectureConfig(
+        sparse_transformer_config=transformer, mesh_size=spec["mesh_size"], latent_size=spec["latent_size"])
+    return {
+        "task_config": gencast.TASK,
+        "sampler_config": gencast.SamplerConfig(),
+        "noise_config": gencast.NoiseConfig(),
+        "noise_encoder_config": denoiser.NoiseEncoderConfig(),
+        "denoiser_architecture_config": architecture,
+    }
+
+
+def make_gencast_init(gc, configs, stats):
+    """`jax.jit(loss_fn.init)` as the GenCast mini demo builds it: GenCast wrapped in InputsAndResiduals
+    and a NaNCleaner for sea-surface temperature."""
+    import haiku as hk
+    import jax
+
+    gencast, normalization, nan_cleaning = gc["gencast"], gc["normalization"], gc["nan_cleaning"]
+    xarray_jax, xarray_tree = gc["xarray_jax"], gc["xarray_tree"]
+
+    def construct_wrapped_gencast():
+        predictor = gencast.GenCast(**configs)
+        predictor = normalization.InputsAndResiduals(
+            predictor, diffs_stddev_by_level=stats["diffs_stddev_by_level"],
+            mean_by_level=stats["mean_by_level"], stddev_by_level=stats["stddev_by_level"])
+        return nan_cleaning.NaNCleaner(predictor=predictor, reintroduce_nans=True, fill_value=stats["min_by_level"],
+                                       var_to_clean="sea_surface_temperature")
+
+    @hk.transform_with_state
+    def loss_fn(inputs, targets, forcings):
+        predictor = construct_wrapped_gencast()
+        loss, diagnostics = predictor.loss(inputs, targets, forcings)
+        return xarray_tree.map_structure(lambda x: xarray_jax.unwrap_data(x.mean(), require_jax=True),
+                                         (loss, diagnostics))
+
+    return jax.jit(loss_fn.init)
+
+
+def tier_gencast_jit_init(ctx):
+    import jax
+    import numpy as np
+
+    spec = dict(GENCAST_LEVELS[ctx["level"]])
+    details = {"level": ctx["level"], "config": dict(spec, **GENCAST_ATTENTION)}
+    ctx["partial"] = details
+    t0 = time.perf_counter()
+    gc = _graphcast_modules(ctx.get("graphcast_src"), GRAPHCAST_NAMES + GENCAST_MODULES)
+    details["layout"] = gc["layout"]
+    details["gencast_module"] = gc["gencast"].__name__
+    details["gencast_path"] = os.path.dirname(os.path.abspath(gc["gencast"].__file__))
+    details["import_seconds"] = round(time.perf_counter() - t0, 3)
+
+    t0 = time.perf_counter()
+    configs = build_gencast_configs(gc, spec)
+    task_config = configs["task_config"]
+    # GenCast steps 12 h: two input frames 12 h apart (input_duration 24h) and one 12 h target.
+    data_spec = {"grid_degrees": spec["grid_degrees"], "steps": 1, "step_hours": 12}
+    inputs, targets, forcings = build_inputs(gc, task_config, data_spec)
+    stats = build_normalization_stats(gc, task_config, with_min=True)
+    details["data_seconds"] = round(time.perf_counter() - t0, 3)
+    details["grid"] = {"lat": int(inputs.sizes["lat"]), "lon": int(inputs.sizes["lon"]),
+                       "levels": len(task_config.pressure_levels)}
+
+    init_jitted = make_gencast_init(gc, configs, stats)
+    timer = _CompileTimes()
+    timer.install()
+    timer.active = True
+    t0 = time.perf_counter()
+    params, state = init_jitted(rng=jax.random.PRNGKey(0), inputs=inputs, targets=targets, forcings=forcings)
+    jax.block_until_ready((params, state))
+    details["init_seconds"] = round(time.perf_counter() - t0, 3)
+    timer.active = False
+    details.update(timer.summary())
+
+    leaves = jax.tree_util.tree_leaves(params)
+    details["param_count"] = int(sum(int(np.prod(leaf.shape)) for leaf in leaves))
+    details["param_arrays"] = len(leaves)
+    details["param_modules"] = len(params)
+    details["params_finite"] = bool(all(np.isfinite(np.asarray(leaf, dtype=np.float32)).all() for leaf in leaves))
+    details["peak_rss_mib"] = _peak_rss_mib()
+    details["devices"] = ctx.get("devices") or [_describe_device(d) for d in jax.devices()]
+    gpu_peak = _gpu_peak_mib(jax)
+    if gpu_peak is not None:
+        details["gpu_peak_mib"] = gpu_peak
+    if not details["params_finite"]:
+        raise ProbeFailure(f"GenCast initialised {details['param_count']} parameters but some are not "
+                           "finite (NaN/inf)", details)
+    return details
+
+
 def _gpu_peak_mib(jax):
     peaks = []
     for device in jax.devices():
@@ -647,10 +861,24 @@ def _gpu_peak_mib(jax):
 # Driver
 
 
+def tier_names(ctx):
+    """The tiers of this run: the four base tiers, and GenCast's where the GraphCast under test has it
+    (`--gencast yes`), or where it is found (`auto`)."""
+    choice = ctx.get("gencast", "auto")
+    if choice == "auto":
+        try:
+            wanted = has_gencast(ctx.get("graphcast_src"))
+        except Exception:
+            wanted = False
+    else:
+        wanted = choice == "yes"
+    return TIERS if wanted else BASE_TIERS
+
+
 def run_tiers(ctx):
     tiers = []
     failed = None
-    for name in TIERS:
+    for name in tier_names(ctx):
         if failed is not None:
             tier = {"name": name, "ok": False, "status": "not_run", "seconds": 0.0,
                     "reason": f"not run: {failed} failed"}
@@ -669,8 +897,10 @@ def run_tiers(ctx):
                     details = tier_backend(ctx, capture)
                 elif name == "cudnn_op":
                     details = tier_cudnn_op(ctx)
-                else:
+                elif name == "graphcast_jit_init":
                     details = tier_graphcast_jit_init(ctx)
+                else:
+                    details = tier_gencast_jit_init(ctx)
                 tier.update(details)
                 tier["ok"] = True
                 tier["status"] = "skipped" if details.get("skipped") else "passed"
@@ -709,6 +939,8 @@ def parse_args(argv):
     parser.add_argument("--level", choices=sorted(LEVELS), default="notebook")
     parser.add_argument("--graphcast-src", metavar="DIR", default=None,
                         help="a GraphCast checkout to import instead of an installed graphcast")
+    parser.add_argument("--gencast", choices=["auto", "yes", "no"], default="auto",
+                        help="run the GenCast tier (auto: when the GraphCast under test has GenCast)")
     return parser.parse_args(argv)
 
 
@@ -719,7 +951,7 @@ def main(argv=None):
         return 2
     started = time.perf_counter()
     ctx = {"backend_requested": args.backend, "backend_expected": args.backend, "level": args.level,
-           "graphcast_src": args.graphcast_src}
+           "graphcast_src": args.graphcast_src, "gencast": args.gencast}
     tiers = run_tiers(ctx)
     result = {
         "probe_version": PROBE_VERSION,

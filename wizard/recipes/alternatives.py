@@ -1,0 +1,78 @@
+"""Another source for the same stack, offered when a recipe's own wheel page cannot be reached.
+
+Why: the JAX 0.4.23 CUDA jaxlib lives only on JAX's wheel page (storage.googleapis.com), which many
+GPU nodes cannot reach while PyPI works. PyPI has JAX's CUDA 12 plugin for 0.4.23 too; JAX recommended
+and then withdrew it in its release week, so it is offered, never chosen silently, and always marked as
+needing the GraphCast check on a GPU (`gpu_checked: false` in the recipe). The alternative is data in the
+recipe (`alternatives:`); this module only applies it and checks whether the recipe's find-links pages
+answer (a HEAD request each, a few seconds at most, nothing else is sent).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import urllib.error
+import urllib.request
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from wizard.errors import UserError
+from wizard.recipes.loader import Alternative, Recipe
+
+REACH_TIMEOUT = 4.0
+GPU_CHECK = "NEEDS A GPU CHECK"
+
+
+def get_alternative(recipe: Recipe, alt_id: str) -> Alternative:
+    for alt in recipe.alternatives:
+        if alt.id == alt_id:
+            return alt
+    known = ", ".join(a.id for a in recipe.alternatives) or "none"
+    raise UserError(f"recipe {recipe.id} has no alternative source '{alt_id}' (it has: {known}).")
+
+
+def apply_alternative(recipe: Recipe, alt_id: str) -> Recipe:
+    """The recipe with the alternative's pins swapped in and its find-links in place of the recipe's."""
+    alt = get_alternative(recipe, alt_id)
+    replaced = {canonicalize_name(Requirement(r).name): r for r in alt.requirements}
+    drop = set(alt.remove)
+    requirements: list[str] = []
+    for text in recipe.requirements:
+        name = canonicalize_name(Requirement(text).name)
+        if name in drop:
+            continue
+        requirements.append(replaced.pop(name, text))
+    requirements += list(replaced.values())
+    mark = "" if alt.gpu_checked else f" — {GPU_CHECK}"
+    note = f"Alternative source '{alt.id}': {alt.title}{mark}. {alt.why}"
+    return dataclasses.replace(recipe, requirements=tuple(requirements), find_links=alt.find_links,
+                               title=f"{recipe.title} via {alt.id}{mark}", notes=(note, *recipe.notes),
+                               alternatives=())
+
+
+def reachable(url: str, timeout: float = REACH_TIMEOUT) -> bool:
+    """Whether an https page answers at all (any HTTP status counts: the host is there)."""
+    request = urllib.request.Request(url, method="HEAD", headers={"User-Agent": "gc-wizard"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout):  # noqa: S310 (https URLs from a recipe)
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+
+
+def unreachable_links(recipe: Recipe, timeout: float = REACH_TIMEOUT) -> list[str]:
+    """The recipe's https find-links pages that do not answer from here."""
+    return [link for link in recipe.find_links if link.startswith("https://") and not reachable(link, timeout)]
+
+
+def offer_note(recipe: Recipe, unreachable: list[str]) -> str | None:
+    """The plan note that offers the recipe's alternatives when its wheel page cannot be reached."""
+    if not unreachable or not recipe.alternatives:
+        return None
+    offers = "; ".join(f"--alternative {a.id} ({a.title}{'' if a.gpu_checked else ', ' + GPU_CHECK})"
+                       for a in recipe.alternatives)
+    return (f"{', '.join(unreachable)} cannot be reached from here, so this install will fail as planned. "
+            f"The same stack can come from PyPI instead: {offers}. In the app: a on the Plan screen.")

@@ -77,7 +77,10 @@ def run_history(args: argparse.Namespace) -> int:
             say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  ! {row['error'].splitlines()[0][:100]}")
     say(f"\n● current   * interrupted   disk: {_human(total)} for all environments together "
         "(a file they share, hardlinked from uv's cache, counted once)")
-    say("Go back with `gc-wizard rollback [ID]`; delete an old environment with `gc-wizard remove ID`.")
+    from wizard.paths import wizard_command
+
+    me = wizard_command()
+    say(f"Go back with `{me} rollback [ID]`; delete an old environment with `{me} remove ID`.")
     return 0
 
 

@@ -19,6 +19,7 @@ import sys
 
 import pytest
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from uv import find_uv_bin
 
@@ -130,7 +131,7 @@ def _resolve(tmp_path, requirements: list[str], python: str, platforms: list[str
 def test_modern_recipe_is_its_own_closure_on_pypi(tmp_path, recipe_id, python):
     recipe = load_recipes()[recipe_id]
     assert recipe.graphcast.version == "0.2"
-    assert recipe.machine.python_specifier.contains(python + ".0")
+    assert SpecifierSet(recipe.machine.python).contains(python + ".0")
     resolved = _resolve(tmp_path, list(recipe.requirements), python, GLIBC_2_27)
     pins = dict(recipe.pins)
     assert len(pins) == len(recipe.requirements), "every requirement is an exact pin"
@@ -166,3 +167,18 @@ def test_the_pypi_plugin_alternative_resolves_from_pypi_alone(tmp_path):
     mismatched = {name: (want, resolved.get(name)) for name, want in recipe.pins.items()
                   if resolved.get(name) != want}
     assert not mismatched, f"pinned -> resolved: {mismatched}"
+
+
+GLIBC_2_17 = [f"manylinux_2_{minor}_x86_64" for minor in range(17, 4, -1)] + [
+    "manylinux2014_x86_64", "manylinux2010_x86_64", "manylinux1_x86_64", "linux_x86_64"]
+
+
+@pytest.mark.network
+def test_the_cpu_0_4_23_recipe_installs_on_the_oldest_glibc_it_claims(tmp_path):
+    """`glibc_min: "2.17"` (CentOS 7-era servers): every pin must have a manylinux2014 wheel."""
+    recipe = load_recipes()["jax0.4.23-cpu"]
+    assert recipe.machine.glibc_min == "2.17"
+    resolved = _resolve(tmp_path, list(recipe.requirements), "3.11", GLIBC_2_17)
+    mismatched = {name: (want, resolved.get(name)) for name, want in recipe.pins.items()
+                  if resolved.get(name) != want}
+    assert not mismatched, f"pinned -> resolved at glibc 2.17: {mismatched}"

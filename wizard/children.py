@@ -70,12 +70,17 @@ def run_capture(argv: list[str], *, timeout: float, **kwargs):
     signal in the main thread must not wait for a probe's own timeout."""
     import subprocess
 
+    if _stopping:
+        raise OSError("the wizard is stopping")
+    # The lock is never held across the fork: the child would inherit it held, and a stop signal that
+    # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=die_with_parent(), **kwargs)
     with _registry_lock():
-        if _stopping:
-            raise OSError("the wizard is stopping")
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                preexec_fn=die_with_parent(), **kwargs)
         _running.add(proc)
+        stopping = _stopping
+    if stopping:  # stop_all ran while this one was starting: it did not see it
+        proc.kill()
     try:
         try:
             out, err = proc.communicate(timeout=timeout)

@@ -22,7 +22,8 @@ def _probe():
 
 def test_the_probe_keeps_the_same_protocol():
     probe = _probe()
-    assert probe.TIERS == protocol.TIERS
+    assert probe.TIERS == protocol.ALL_TIERS
+    assert probe.BASE_TIERS == protocol.TIERS
     assert probe.TIER_PREFIX == protocol.TIER_PREFIX
     assert probe.TIER_START_PREFIX == protocol.TIER_START_PREFIX
 
@@ -30,7 +31,7 @@ def test_the_probe_keeps_the_same_protocol():
 def test_the_terminal_app_titles_every_tier():
     from wizard.tui.screens.verify import TIER_TITLES
 
-    assert tuple(TIER_TITLES) == protocol.TIERS
+    assert tuple(TIER_TITLES) == protocol.ALL_TIERS
 
 
 @pytest.mark.parametrize(("data", "status", "ok"), [

@@ -34,10 +34,8 @@ from wizard.install.envs import Env, EnvMarker
 from wizard.security import LineRedactor
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
-from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
+from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
 
-#: The tier a GraphCast with GenCast (v0.2 and later) adds after TIERS.
-GENCAST_TIER = "gencast_jit_init"
 BACKENDS = ("gpu", "cpu", "auto")
 STDERR_TAIL_LINES = 40
 _KILL_GRACE_SECONDS = 3.0

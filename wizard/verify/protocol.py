@@ -18,6 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init")
+#: The tier a GraphCast with GenCast (v0.2 and later) adds after TIERS.
+GENCAST_TIER = "gencast_jit_init"
+#: Every tier a probe can report, in order (the probe's own `TIERS`).
+ALL_TIERS = TIERS + (GENCAST_TIER,)
 TIER_PREFIX = "gc-wizard-tier: "
 TIER_START_PREFIX = "gc-wizard-tier-start: "
 

@@ -17,7 +17,8 @@ from tests.fixtures.state import last_json, run_cli
 from tests.fixtures.wheels import build_wheel
 from tests.tui.test_tmux import Tmux, _wizard_env
 
-pytestmark = [pytest.mark.tmux, pytest.mark.slow,
+# Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
+pytestmark = [pytest.mark.flaky(reruns=2, reruns_delay=2), pytest.mark.tmux, pytest.mark.slow,
               pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 
 TINY = """\

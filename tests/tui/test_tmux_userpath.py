@@ -25,7 +25,8 @@ from tests.fixtures.tiny import RECIPE
 from tests.fixtures.wheels import build_wheel
 from tests.tui.test_tmux import Tmux, _choose_recipe, _recipe_index, _wizard_env
 
-pytestmark = [pytest.mark.tmux]
+# Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
+pytestmark = [pytest.mark.flaky(reruns=2, reruns_delay=2), pytest.mark.tmux]
 
 #: A stand-in `jax` whose import takes minutes: the GraphCast check's first tier is then "running"
 #: long enough to be stopped (a real jit init on a GPU server takes that long).

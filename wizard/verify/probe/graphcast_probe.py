@@ -725,21 +725,7 @@ def tier_graphcast_jit_init(ctx):
     details["init_seconds"] = round(time.perf_counter() - t0, 3)
     timer.active = False
     details.update(timer.summary())
-
-    leaves = jax.tree_util.tree_leaves(params)
-    details["param_count"] = int(sum(int(np.prod(leaf.shape)) for leaf in leaves))
-    details["param_arrays"] = len(leaves)
-    details["param_modules"] = len(params)
-    details["params_finite"] = bool(all(np.isfinite(np.asarray(leaf, dtype=np.float32)).all() for leaf in leaves))
-    details["peak_rss_mib"] = _peak_rss_mib()
-    details["devices"] = ctx.get("devices") or [_describe_device(d) for d in jax.devices()]
-    gpu_peak = _gpu_peak_mib(jax)
-    if gpu_peak is not None:
-        details["gpu_peak_mib"] = gpu_peak
-    if not details["params_finite"]:
-        raise ProbeFailure(f"GraphCast initialised {details['param_count']} parameters but some are not "
-                           "finite (NaN/inf)", details)
-    return details
+    return _describe_init(jax, np, params, ctx, details, "GraphCast")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -826,21 +812,7 @@ def tier_gencast_jit_init(ctx):
     details["init_seconds"] = round(time.perf_counter() - t0, 3)
     timer.active = False
     details.update(timer.summary())
-
-    leaves = jax.tree_util.tree_leaves(params)
-    details["param_count"] = int(sum(int(np.prod(leaf.shape)) for leaf in leaves))
-    details["param_arrays"] = len(leaves)
-    details["param_modules"] = len(params)
-    details["params_finite"] = bool(all(np.isfinite(np.asarray(leaf, dtype=np.float32)).all() for leaf in leaves))
-    details["peak_rss_mib"] = _peak_rss_mib()
-    details["devices"] = ctx.get("devices") or [_describe_device(d) for d in jax.devices()]
-    gpu_peak = _gpu_peak_mib(jax)
-    if gpu_peak is not None:
-        details["gpu_peak_mib"] = gpu_peak
-    if not details["params_finite"]:
-        raise ProbeFailure(f"GenCast initialised {details['param_count']} parameters but some are not "
-                           "finite (NaN/inf)", details)
-    return details
+    return _describe_init(jax, np, params, ctx, details, "GenCast")
 
 
 def _gpu_peak_mib(jax):
@@ -971,6 +943,28 @@ def main(argv=None):
     sys.stdout.write("\n" + json.dumps(result, default=str) + "\n")
     sys.stdout.flush()
     return 0 if result["ok"] else 1
+
+
+def _describe_init(jax, np, params, ctx, details: dict, model: str) -> dict:
+    """What a jit init produced, the same for GraphCast and GenCast: parameters, memory, devices.
+
+    Parameters that are not all finite fail the tier: an init that "works" but yields NaN would only
+    break later, in the user's first forecast.
+    """
+    leaves = jax.tree_util.tree_leaves(params)
+    details["param_count"] = int(sum(int(np.prod(leaf.shape)) for leaf in leaves))
+    details["param_arrays"] = len(leaves)
+    details["param_modules"] = len(params)
+    details["params_finite"] = bool(all(np.isfinite(np.asarray(leaf, dtype=np.float32)).all() for leaf in leaves))
+    details["peak_rss_mib"] = _peak_rss_mib()
+    details["devices"] = ctx.get("devices") or [_describe_device(d) for d in jax.devices()]
+    gpu_peak = _gpu_peak_mib(jax)
+    if gpu_peak is not None:
+        details["gpu_peak_mib"] = gpu_peak
+    if not details["params_finite"]:
+        raise ProbeFailure(f"{model} initialised {details['param_count']} parameters but some are not "
+                           "finite (NaN/inf)", details)
+    return details
 
 
 if __name__ == "__main__":

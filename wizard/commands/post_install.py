@@ -13,10 +13,11 @@ from wizard.security import write_private_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
-    from wizard.after.activate import activation_script, default_shell, resolve_env
+    from wizard.after.activate import activation_script, default_shell
+    from wizard.after.target import resolve_env
     from wizard.install.activation import compute_activation
 
-    env = resolve_env(args.env)
+    env = resolve_env(args.env).path
     shell = args.shell or default_shell()
     sys.stdout.write(activation_script(compute_activation(env), shell))
     sys.stdout.flush()
@@ -27,10 +28,10 @@ def run_activate(args: argparse.Namespace) -> int:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
-    from wizard.after.activate import resolve_env
     from wizard.after.kernel import kernel_install
+    from wizard.after.target import resolve_env
 
-    env = resolve_env(args.env)
+    env = resolve_env(args.env).path
     result = kernel_install(env, args.name)
     if args.json:
         emit_json(result)

@@ -1,7 +1,7 @@
 """Which environment a command means: `--env DIR`, else the current one from the history.
 
 One resolution with one set of messages for every command that works on an environment after it
-is built (`verify`, `activate`, `kernel install`, `module install`, `diagnose --env`), so the same
+is built (`verify`, `activate`, `kernel install|remove`, `module install`, `diagnose --env`), so the same
 folder is accepted or refused the same way, in the same words, whichever command the user ran.
 """
 
@@ -15,6 +15,15 @@ from wizard.install.envs import Env, current_env
 from wizard.paths import unusable_env_path
 
 
+def named_env(env: str | os.PathLike[str]) -> Env:
+    """`--env DIR` as an absolute path (`~` expanded), whether or not it exists; UserError for a name no
+    PATH or activation script can hold."""
+    why = unusable_env_path(str(env))
+    if why:
+        raise UserError(f"--env: {why}.")
+    return Env.at(env)
+
+
 def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True) -> Env:
     """`--env DIR` (absolute, `~` expanded), or the current environment; one UserError sentence if neither.
 
@@ -22,10 +31,7 @@ def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True)
     reads such an environment from disk to say what is wrong with it).
     """
     if env:
-        why = unusable_env_path(str(env))
-        if why:
-            raise UserError(f"--env: {why}.")
-        found = Env.at(env)
+        found = named_env(env)
         if not found.path.is_dir():
             raise UserError(f"the environment {found} does not exist (no such folder).")
     else:

@@ -124,15 +124,16 @@ class VerifyScreen(Screen[str]):
             lines.append(running)
         self.query_one("#tiers", Static).update("\n".join(lines))
 
-    def show_result(self, verify: VerifyResult | None) -> None:
-        """The check is over: the final tiers (they win over the live ones), then findings and fixes."""
+    def show_result(self, verify: VerifyResult | None, stopped: str | None = None) -> None:
+        """The check is over: the final tiers (they win over the live ones), then findings and fixes.
+        `stopped`: what a stop did to the new environment, said when the check was stopped."""
         self.done = True
         self.refresh_bindings()
         if verify is not None and verify.tiers:
             self.tiers = list(verify.tiers)
         self._render_tiers()
         if verify is not None and verify.cancelled:
-            text = "The check was stopped. The new environment did not become current."
+            text = stopped or "The check was stopped. The new environment did not become current."
         elif verify is not None and verify.findings:
             text = findings_text(verify.findings)
         elif verify is not None and verify.ok:

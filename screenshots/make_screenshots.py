@@ -101,6 +101,7 @@ async def main() -> None:
     from wizard.tui.screens.prompt import PromptScreen
     from wizard.tui.screens.recipe import RecipeScreen
     from wizard.tui.screens.verify import VerifyScreen
+    from wizard.verify.check import VerifyResult
 
     async def choose(pilot, app, recipe_id: str) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
@@ -147,11 +148,11 @@ async def main() -> None:
                     verify=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-        verify = json.loads((REPO / "tests" / "data" / "verify-cpu-notebook.json").read_text())
+        verify = VerifyResult.from_dict(json.loads((REPO / "tests" / "data" / "verify-cpu-notebook.json").read_text()))
         screen = VerifyScreen()
         app.push_screen(screen)
         await pilot.pause(0.1)
-        for tier in verify["tiers"][:3]:
+        for tier in verify.tiers[:3]:
             screen.add_tier(tier)
         await pilot.pause(0.2)
         save(app, "06a-verify-running")
@@ -227,6 +228,8 @@ async def main() -> None:
         save(app, "14-plan-refused")
 
     from wizard.tui.screens.install import STOP_CHECK_QUESTION, stop_question
+    from wizard.verify.check import VerifyResult
+    from wizard.verify.protocol import Tier
 
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -236,7 +239,7 @@ async def main() -> None:
         app.push_screen(screen)
         await pilot.pause(0.1)
         for tier in verify["tiers"][:3]:
-            screen.add_tier(tier)
+            screen.add_tier(Tier.from_probe(tier))
         app.push_screen(ConfirmScreen(STOP_CHECK_QUESTION, yes="Stop", no="Keep going"))
         await pilot.pause(0.3)
         save(app, "15-stop-check")
@@ -250,8 +253,9 @@ async def main() -> None:
                      "tiers": verify["tiers"][:3] + [{"name": "graphcast_jit_init", "ok": False, "status": "cancelled",
                                                       "seconds": None, "error": {"type": "Cancelled"}}]}
         env = str(work / "home" / "envs" / "jax0.4.23-cpu-20261122-211500")
-        screen.show_result(cancelled, stopped=app._stopped_text({"cancelled": True, "verify": cancelled, "env": env,
-                                                                   "mode": "new", "kept": False}))
+        screen.show_result(VerifyResult.from_dict(cancelled),
+                           stopped=app._stopped_text({"cancelled": True, "verify": cancelled, "env": env, "mode": "new",
+                                                      "kept": False}))
         await pilot.pause(0.3)
         save(app, "16-check-stopped")
 

@@ -20,6 +20,7 @@ from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.verify import VerifyScreen
+from wizard.verify.check import VerifyResult
 
 SIZE = (80, 24)
 VERIFY_RESULT = Path(__file__).parents[1] / "data" / "verify-cpu-notebook.json"
@@ -100,14 +101,14 @@ async def test_each_screen_footer_shows_every_action_it_offers(gpu_server, tiny,
 async def test_verify_screen_footer_while_checking_and_after(gpu_server):
     """Fed the tiers of a real `verify --json` run: ctrl+c while it runs, then Enter and Escape."""
     gpu_server("no-nvidia")
-    result = json.loads(VERIFY_RESULT.read_text())
+    result = VerifyResult.from_dict(json.loads(VERIFY_RESULT.read_text()))
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
         await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         screen = VerifyScreen()
         app.push_screen(screen)
         await _until(pilot, lambda: app.screen is screen)
-        screen.add_tier(result["tiers"][0])
+        screen.add_tier(result.tiers[0])
         await _footer(pilot, has=("^c Stop check",), lacks=("Next",))
         screen.show_result(result)
         await _footer(pilot, has=("⏎ Next", "esc Back: log"), lacks=("Stop check",))

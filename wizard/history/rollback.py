@@ -26,14 +26,17 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wizard import paths
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
-from wizard.history.store import GOOD, Entry, History, load_history, now, verify_summary
+from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.lock import StateLock
+
+if TYPE_CHECKING:
+    from wizard.verify.check import VerifyResult
 
 _LABELS = {"nvidia-cudnn-cu12": "cuDNN", "nvidia-cudnn-cu11": "cuDNN"}
 
@@ -44,7 +47,7 @@ class RollbackResult:
     from_id: str | None
     to_id: str
     env: str
-    verify: dict | None
+    verify: VerifyResult | None
     rebuilt: bool = False
     restored: bool = False
     error: str | None = None
@@ -54,7 +57,8 @@ class RollbackResult:
     changes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "from": self.from_id, "to": self.to_id, "env": self.env, "verify": self.verify,
+        return {"ok": self.ok, "from": self.from_id, "to": self.to_id, "env": self.env,
+                "verify": self.verify.to_dict() if self.verify is not None else None,
                 "rebuilt": self.rebuilt, "restored": self.restored, "error": self.error,
                 "cancelled": self.cancelled, "entry_id": self.entry_id, "changes": self.changes}
 
@@ -205,12 +209,12 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
         history.save()
         from_id = current.id if current else None
 
-        def done(status: str, *, error: str | None = None, verify_dict: dict | None = None, rebuilt=False,
+        def done(status: str, *, error: str | None = None, checked: VerifyResult | None = None, rebuilt=False,
                  restored=False) -> RollbackResult:
             record.status, record.error, record.finished = status, error, now()
-            record.verify = verify_summary(verify_dict)
+            record.verify = checked.summary() if checked is not None else None
             history.save()
-            return RollbackResult(status in GOOD, from_id, entry.id, entry.env, verify_dict, rebuilt, restored,
+            return RollbackResult(status in GOOD, from_id, entry.id, entry.env, checked, rebuilt, restored,
                                   error, status == "cancelled", record.id, changes)
 
         try:
@@ -295,7 +299,7 @@ def _switch(history: History, record: Entry, target: Target, current: Entry | No
                           f"{', '.join(missing) or 'nothing'}; extra {', '.join(extra) or 'nothing'}), so it "
                           "was not made current; the current environment is unchanged.")
 
-    verify_dict = None
+    checked = None
     if verify and not target.undo:
         from wizard.verify.check import verify_env
 
@@ -304,14 +308,14 @@ def _switch(history: History, record: Entry, target: Target, current: Entry | No
         result = verify_env(env, backend=marker.backend if marker else "auto", level=level,
                             runtime_env=dict(marker.runtime_env) if marker else {}, cancel=cancel,
                             log_path=Path(record.log))
-        verify_dict = result.to_dict()
+        checked = result
         if cancel is not None and cancel.is_set():
             put_back()
             return done("cancelled", error="cancelled during the GraphCast check; the current environment is "
-                        "unchanged.", verify_dict=verify_dict, rebuilt=rebuilt, restored=restored)
+                        "unchanged.", checked=checked, rebuilt=rebuilt, restored=restored)
         if not result.ok:
             put_back()
-            return done("failed", verify_dict=verify_dict, rebuilt=rebuilt, restored=restored,
+            return done("failed", checked=checked, rebuilt=rebuilt, restored=restored,
                         error="the target environment failed its GraphCast check; the current one is unchanged. "
                               f"Log: {record.log}")
         if marker:
@@ -323,7 +327,7 @@ def _switch(history: History, record: Entry, target: Target, current: Entry | No
             history.make_current(record)
     else:
         history.make_current(entry)
-    return done("verified" if verify_dict and verify_dict.get("ok") else "installed", verify_dict=verify_dict,
+    return done("verified" if checked is not None and checked.ok else "installed", checked=checked,
                 rebuilt=rebuilt, restored=restored)
 
 

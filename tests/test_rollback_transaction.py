@@ -185,3 +185,28 @@ def test_the_install_and_the_rollback_sync_with_one_command(tmp_path):
     assert online.argv == envs.sync_argv(env, "req.txt", find_links=["/wheels"])
     assert offline.argv[1:] == ("pip", "sync", "--python", str(env / "bin" / "python"), "--find-links", "/wheels",
                                 "--offline", "req.txt")
+
+
+def test_the_cli_shows_the_rebuild_live_like_an_install(tiny):
+    from tests.fixtures.state import run_cli
+
+    a, b = _two_installs(tiny)
+    shutil.rmtree(a["env"])
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "==> Recreate the environment (Python" in out and "==> Install the frozen package set (offline" in out
+    assert "+ pkg-a==1.0" in out and "[done in" in out
+    log = next(line for line in out.splitlines() if line.startswith("Log: "))[5:]
+    assert "+ pkg-a==1.0" in Path(log).read_text()
+
+
+def test_the_tui_result_lines_say_what_happened():
+    from wizard.tui.screens.rollback import result_lines
+
+    assert result_lines({"ok": True, "rebuilt": True, "env": "/e", "log": "/l"}) == [
+        "✓ Rolled back (rebuilt from its frozen package set): /e is current again.", "Log: /l"]
+    failed = result_lines({"ok": False, "error": "the check failed. Log: /l", "log": "/l"})
+    assert failed == ["✗ Rollback failed: the check failed.", "Log: /l"]
+    assert result_lines(None, "another wizard holds the lock") == [
+        "✗ Rollback not started: another wizard holds the lock"]

@@ -272,8 +272,8 @@ async def test_rollback_from_history_runs_live_and_finishes_with_its_result(gpu_
         assert screen.step_list.state["sync-offline"] == "done"
         shown = "\n".join(line for line in screen.live_log.query_one("#log").lines)
         assert "+ pkg-a==1.0" in shown  # uv's own line, live
-        text = screen_text(app)
-        assert "Rolled back (rebuilt from its frozen package set)" in text and "Back to History" in text
+        await wait_for(pilot, lambda: "Back to History" in screen_text(app))  # drawn, not just set
+        assert "Rolled back (rebuilt from its frozen package set)" in screen_text(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen)
                        and any(e.current and e.id == a["entry_id"] for e in app.screen.entries))
@@ -300,7 +300,8 @@ async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_ser
         await wait_for(pilot, lambda: screen.finished, timeout=60)
         assert screen.result["cancelled"] and not screen.result["ok"]
         assert screen.step_list.state["sync-online"] == "cancelled"
-        assert "Rollback cancelled" in screen_text(app)
+        assert screen.step_list.state["sync-offline"] == "noted"  # not in the cache: no alarm, online next
+        await wait_for(pilot, lambda: "Rollback cancelled" in screen_text(app))
     assert not Path(a["env"]).exists()
     entries = tiny.history()
     assert entries[-1]["kind"] == "rollback" and entries[-1]["status"] == "cancelled"

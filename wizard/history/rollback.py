@@ -189,14 +189,14 @@ def _rebuild_python(target: Entry) -> str:
     raise OperationFailed(f"cannot rebuild {target.env}: the Python it was built with ({target.python}) is gone.")
 
 
-def create_env_step(env: Path, python: str):
+def create_env_step(env: Path, python: str, version: str | None = None):
     """`uv venv` for a rebuild, as a runner step (the install's create-env step, without --offline:
     the Python may have to be fetched)."""
     from uv import find_uv_bin
 
     from wizard.install.plan import NO_REPLACE, Step
 
-    return Step(name="create-env", title=f"Recreate the environment (Python {python})", kind="create_env",
+    return Step(name="create-env", title=f"Recreate the environment (Python {version or python})", kind="create_env",
                 argv=(find_uv_bin(), "venv", "--python", python, str(env)),
                 env={"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}, prompts=(NO_REPLACE,))
 
@@ -315,7 +315,8 @@ class _Rollback:
         self.say(f"{env} is gone; rebuilding it from its {len(entry.packages)} frozen packages")
         python = _rebuild_python(entry)
         self.rebuilding = not env.exists()
-        result = run_step(create_env_step(env, python), log=self.log, events=self.events, cancel=self.cancel)
+        step = create_env_step(env, python, entry.python_version)
+        result = run_step(step, log=self.log, events=self.events, cancel=self.cancel)
         if result.cancelled:
             raise _Stopped()
         if not result.ok:
@@ -372,7 +373,10 @@ class _Rollback:
         if self.cancel.is_set():
             return "cancelled during the GraphCast check; the current environment is unchanged."
         if not result.ok:
-            return ("the target environment failed its GraphCast check; the current one is unchanged. "
+            first = (self.verify_dict.get("findings") or [{}])[0]
+            why = f" ({first['title']})" if first.get("title") else ""
+            fix = f" Fix: {first['fix']}" if first.get("fix") else ""
+            return (f"the target environment failed its GraphCast check{why}; the current one is unchanged.{fix} "
                     f"Log: {self.record.log}")
         if marker:
             envs.write_marker(env, replace(marker, verified=now()))

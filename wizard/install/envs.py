@@ -307,7 +307,14 @@ def run_sync(env: Path | str, steps, *, log=None, events=None, cancel=None) -> s
     from wizard.install.runner import run_step
 
     errors: list[str] = []
+    say = getattr(events, "message", None)
     for step in steps:
+        if errors:
+            text = f"not everything is in the installer's cache; {step.title[0].lower()}{step.title[1:]}"
+            if log is not None:
+                log.note(text)
+            if callable(say):
+                say(text)
         result = run_step(step, log=log, events=events, cancel=cancel)
         if result.ok:
             return step.name.rsplit("-", 1)[-1]

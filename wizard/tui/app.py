@@ -120,9 +120,9 @@ class WizardApp(App):
         # Kept in the state folder's logs (tui.log) for support, and where GC_WIZARD_STARTUP_LOG says.
         targets = [os.environ.get("GC_WIZARD_STARTUP_LOG")]
         try:
-            from wizard.paths import logs_dir
+            from wizard.paths import app_log
 
-            targets.append(str(logs_dir() / "tui.log"))
+            targets.append(str(app_log()))
         except Exception:  # an unwritable state folder must not stop the app; the install says so later
             pass
         for target in filter(None, targets):

@@ -32,7 +32,9 @@ def result_lines(result: dict | None, error: str | None = None) -> list[str]:
         lines = [f"✓ Rolled back{how}{checked}: {result.get('env')} is current again."]
     else:
         what = "cancelled" if result.get("cancelled") else "failed"
-        lines = [f"✗ Rollback {what}: {(result.get('error') or '').splitlines()[0] if result.get('error') else ''}"]
+        error = (result.get("error") or "").splitlines()
+        said = error[0].split(" Log: ")[0] if error else "no reason given"  # the log has its own line
+        lines = [f"✗ Rollback {what}: {said}"]
     if result.get("log"):
         lines.append(f"Log: {result['log']}")
     return lines
@@ -58,6 +60,10 @@ class RollbackScreen(InstallScreen):
     def _title(self) -> str:
         return f"gc-wizard · Rolling back to {self.entry_id}"
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.step_list.display = False  # a plain switch runs no step: no empty row for it
+
     def _draw_overall(self) -> None:
         import time
 
@@ -69,11 +75,14 @@ class RollbackScreen(InstallScreen):
     # --- what the worker reports ---------------------------------------------------------------
     def on_step_started(self, message: StepStarted) -> None:
         message.stop()
+        self.step_list.display = True
         self.step_list.start(message.name, message.title)
 
     def on_step_finished(self, message: StepFinished) -> None:
         message.stop()
-        self.step_list.finish(message.name, message.ok, message.seconds, message.cancelled)
+        # The offline try failing only means the cache lacks something; the online one comes next.
+        note = "not all cached" if message.name.endswith("-offline") and not message.ok else None
+        self.step_list.finish(message.name, message.ok, message.seconds, message.cancelled, note=note)
 
     def on_verify_tier(self, message: VerifyTier) -> None:
         from wizard.verify.protocol import Tier
@@ -91,7 +100,10 @@ class RollbackScreen(InstallScreen):
         self.live_log.flush()
         if isinstance(self.app.screen, ConfirmScreen):
             self.app.pop_screen()  # "Stop the rollback?" asked too late: it is over anyway
-        self.query_one("#overall", Static).update("\n".join(result_lines(message.result, message.error)))
+        overall = self.query_one("#overall", Static)
+        overall.styles.height = "auto"  # the result and its log path, wrapped at 80 columns
+        overall.styles.max_height = 8
+        overall.update("\n".join(result_lines(message.result, message.error)))
         self.refresh_bindings()
 
     # --- keys ----------------------------------------------------------------------------------

@@ -182,3 +182,47 @@ def test_cli_kernel_install_json(ipykernel_env, tmp_path):
     assert result["name"] == "gc-test"
     assert Path(result["path"]) == tmp_path / "jd" / "kernels" / "gc-test" / "kernel.json"
     assert json.loads(Path(result["path"]).read_text())["argv"][0] == str(ipykernel_env / "bin" / "python")
+
+
+@pytest.mark.network
+def test_cli_kernel_remove_removes_only_the_kernels_gc_wizard_wrote(ipykernel_env, tmp_path):
+    """`kernel remove` (by environment, then by name) deletes the wizard's kernels and nothing else: a
+    user's own kernel, and a file the user put in the wizard's kernel folder, stay; `kernel install`
+    never overwrites the user's kernel of the same name."""
+    jd = {"JUPYTER_DATA_DIR": str(tmp_path / "jd")}
+    kernels = tmp_path / "jd" / "kernels"
+    for name in ("gc-one", "gc-two"):
+        proc = run_cli("kernel", "install", "--env", str(ipykernel_env), "--name", name, "--json", env=jd)
+        assert proc.returncode == 0, proc.stderr
+    (kernels / "gc-two" / "logo-64x64.png").write_bytes(b"\x89PNG user's logo")
+    own = kernels / "users-own"
+    own.mkdir()
+    own_spec = {"argv": ["python3", "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "My Python", "language": "python"}
+    (own / "kernel.json").write_text(json.dumps(own_spec))
+
+    proc = run_cli("kernel", "install", "--env", str(ipykernel_env), "--name", "users-own", env=jd)
+    assert proc.returncode == 2 and "gc-wizard did not write it" in proc.stderr, proc.stderr
+    assert json.loads((own / "kernel.json").read_text()) == own_spec
+    proc = run_cli("kernel", "remove", "--name", "users-own", env=jd)
+    assert proc.returncode == 2 and "not written by gc-wizard" in proc.stderr and "Traceback" not in proc.stderr
+    assert (own / "kernel.json").exists()
+    proc = run_cli("kernel", "remove", "--name", "gc-nope", env=jd)
+    assert proc.returncode == 2 and "no Jupyter kernel named 'gc-nope'" in proc.stderr
+
+    proc = run_cli("kernel", "remove", "--env", str(ipykernel_env), "--json", env=jd)
+    assert proc.returncode == 0, proc.stderr
+    removed = last_json(proc)["removed"]
+    assert sorted(k["name"] for k in removed) == ["gc-one", "gc-two"]
+    assert all(k["env"] == str(ipykernel_env) for k in removed)
+    assert not (kernels / "gc-one").exists()
+    assert sorted(p.name for p in (kernels / "gc-two").iterdir()) == ["logo-64x64.png"]
+    assert (own / "kernel.json").exists()
+
+    proc = run_cli("kernel", "remove", "--env", str(ipykernel_env), env=jd)  # nothing left: said, exit 0
+    assert proc.returncode == 0 and "nothing was removed" in proc.stdout
+    proc = run_cli("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-one", env=jd)
+    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("kernel", "remove", "--name", "gc-one", env=jd)
+    assert proc.returncode == 0 and "Removed the Jupyter kernel gc-one" in proc.stdout
+    assert not (kernels / "gc-one").exists()

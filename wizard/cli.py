@@ -26,7 +26,7 @@ COMMANDS = {
     "lock": "cluster", "bundle": "cluster", "module": "cluster",
 }
 #: Global options that take a value: the word after them is never the command.
-_VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links"}
+_VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg"}
 
 DESCRIPTION = ("Detect this machine, pick a JAX/CUDA/cuDNN recipe for GraphCast, install it into a new "
                "environment, verify it with a real GraphCast jit init, and roll back when needed.")
@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     from wizard.commands import guard  # signals and faults -> exit status, one sentence, one JSON line
 
     try:
+        from wizard.commands.options import apply_global_sources
+
+        apply_global_sources(args)  # `gc-wizard --offline install R`: the sources reach the command
         if args.command is None:
             if _wants_tui(args):
                 from wizard.tui import run_tui  # the only path that imports Textual

@@ -12,6 +12,10 @@ Jupyter in the wizard's own environment, which it does not have to have):
 
 The spec goes to the user's data folder (`$JUPYTER_DATA_DIR`, else `$XDG_DATA_HOME/jupyter`, else
 `~/.local/share/jupyter`, as jupyter_core resolves it), under `kernels/<name>/kernel.json`.
+
+Every spec the wizard writes carries `metadata.gc_wizard` (the environment it runs). That mark is how
+`kernel remove` tells the wizard's kernels from the user's own: it removes only marked ones, and
+`kernel install` never overwrites an unmarked spec of the same name.
 """
 
 from __future__ import annotations
@@ -127,6 +131,9 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     folder = jupyter_data_dir(environ) / "kernels" / kernel_name.lower()
     target = folder / "kernel.json"
     replaced = target.exists()
+    if replaced and _written_by_us(target) is None:
+        raise UserError(f"a Jupyter kernel named {kernel_name.lower()!r} exists already ({target}) and gc-wizard did "
+                        "not write it; choose another name with --name.")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / ".kernel.json.tmp"
@@ -147,3 +154,72 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         "replaced": replaced,
         "removed": spec["metadata"]["gc_wizard"]["removed"],
     }
+
+
+def _written_by_us(spec_file: Path) -> dict[str, Any] | None:
+    """The spec's `metadata.gc_wizard` when gc-wizard wrote it; None for anyone else's (or an unreadable one)."""
+    from wizard import bounded
+
+    try:
+        data = json.loads(bounded.read_text(spec_file, 1024 * 1024))
+    except (OSError, ValueError, bounded.ParseLimitError):
+        return None
+    mark = (data.get("metadata") or {}).get("gc_wizard") if isinstance(data, dict) else None
+    return mark if isinstance(mark, dict) else None
+
+
+def gc_wizard_kernels(environ: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """The user-level kernels gc-wizard wrote: [{"name", "path", "env", "recipe"}], by name."""
+    kernels = jupyter_data_dir(environ) / "kernels"
+    out = []
+    try:
+        folders = sorted(p for p in kernels.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return []
+    for folder in folders:
+        mark = _written_by_us(folder / "kernel.json")
+        if mark is not None:
+            out.append({"name": folder.name, "path": str(folder / "kernel.json"), "env": mark.get("env"),
+                        "recipe": mark.get("recipe")})
+    return out
+
+
+def kernel_remove(env: str | os.PathLike[str] | None = None, name: str | None = None, *,
+                  environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Remove the kernels gc-wizard wrote: the one called `name`, or every one that runs `env`.
+
+    Returns `{"ok", "removed": [{"name", "path", "env", "recipe"}], "dir"}` (an empty list when `env` has
+    none). UserError for a `name` that is not there or that gc-wizard did not write (it is never
+    touched). Only the `kernel.json` the wizard wrote is deleted, and its folder once empty: a file the
+    user put beside it (a logo) stays.
+    """
+    kernels = jupyter_data_dir(environ) / "kernels"
+    ours = gc_wizard_kernels(environ)
+    if name is not None:
+        if not _NAME_OK.match(name):
+            raise UserError(f"kernel name {name!r} is not allowed; use only letters, digits, '.', '_' and '-'.")
+        spec_file = kernels / name.lower() / "kernel.json"
+        chosen = [k for k in ours if k["name"] == name.lower()]
+        if not chosen:
+            if spec_file.exists():
+                raise UserError(f"the Jupyter kernel {name.lower()!r} ({spec_file}) was not written by gc-wizard, "
+                                "so it is left alone (`jupyter kernelspec remove` removes any kernel).")
+            raise UserError(f"there is no Jupyter kernel named {name.lower()!r} in {kernels}"
+                            + (f"; gc-wizard's are: {', '.join(k['name'] for k in ours)}." if ours else "."))
+        if env is not None and chosen[0]["env"] != str(env):
+            raise UserError(f"the Jupyter kernel {name.lower()!r} runs {chosen[0]['env']}, not {env}.")
+    else:
+        chosen = [k for k in ours if k["env"] == str(env)]
+    removed = []
+    for kernel in chosen:
+        spec_file = Path(kernel["path"])
+        try:
+            spec_file.unlink(missing_ok=True)
+            try:
+                spec_file.parent.rmdir()
+            except OSError:  # not empty: the user keeps what they put there
+                pass
+        except OSError as exc:
+            raise OperationFailed(f"cannot remove the kernel spec {spec_file}: {exc.strerror or exc}.") from None
+        removed.append(kernel)
+    return {"ok": True, "removed": removed, "dir": str(kernels)}

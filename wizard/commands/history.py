@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard.commands import options
-from wizard.commands.output import confirm, emit_json, say, warn
+from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
 from wizard.errors import ExitCode
 
 
@@ -57,14 +57,28 @@ def run_history(args: argparse.Namespace) -> int:
     if not rows:
         say("No installs yet. Start with `gc-wizard` or `gc-wizard install RECIPE`.")
         return 0
-    say(f"  {'id':22} {'kind':8} {'status':9} {'disk':>9}  {'started':16}  recipe / environment")
+    for line in history_table(rows, total, width()):
+        say(line)
+    return 0
+
+
+def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[str]:
+    """The human history: one row of short fixed columns per entry (fits 80 columns), then its recipe
+    and environment, and why it failed, indented below. Ids and paths are never cut: they are for copying."""
+    from wizard.paths import wizard_command
+
+    id_width = max(2, *(len(row["id"]) for row in rows))
+    out = [f"  {'id':{id_width}}  {'kind':8}  {'status':10}  {'disk':>9}  started"]
     for row in rows:
         mark = "●" if row["current"] else " "
         status = row["status"] + ("*" if row.get("interrupted") else "")
-        say(f"{mark} {row['id']:22} {row['kind']:8} {status:9} {_size(row):>9}  "
-            f"{(row.get('started') or '')[:16]:16}  {row['recipe']}"
-            + (f" ({row['installer']})" if row.get("installer") else ""))
-        say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  {row['env']}")
+        started = (row.get("started") or "")[:16].replace("T", " ")
+        out.append(f"{mark} {row['id']:{id_width}}  {row['kind']:8}  {status:10}  {_size(row):>9}  {started}")
+        what = row["recipe"] + (f" ({row['installer']})" if row.get("installer") else "")
+        if len(f"    {what}  {row['env']}") <= columns:
+            out.append(f"    {what}  {row['env']}")
+        else:
+            out += [f"    {what}", f"    {row['env']}"]
         built = [f"from the lock {row['lock']['path']}" if isinstance(row.get("lock"), dict) else "",
                  f"from the bundle {row['bundle']}" if row.get("bundle") else "",
                  f"checked on node {(row.get('verify') or {}).get('node')}"
@@ -72,16 +86,16 @@ def run_history(args: argparse.Namespace) -> int:
         if row.get("bundle"):
             built[0] = ""  # a bundle's lock is part of it
         if any(built):
-            say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  " + "; ".join(b for b in built if b))
+            out += wrapped("; ".join(b for b in built if b), columns, "    ")
         if row.get("error") and not row["current"]:
-            say(f"  {'':22} {'':8} {'':9} {'':>9}  {'':16}  ! {row['error'].splitlines()[0][:100]}")
-    say(f"\n● current   * interrupted   disk: {_human(total)} for all environments together "
-        "(a file they share, hardlinked from uv's cache, counted once)")
-    from wizard.paths import wizard_command
-
+            out.append(fit(f"    ! {row['error'].splitlines()[0]}", columns))
+    out.append("")
+    out.append("● current   * interrupted")
+    out += wrapped(f"Disk: {_human(total)} for all environments together (a file they share, hardlinked from "
+                   "uv's cache, counted once).", columns)
     me = wizard_command()
-    say(f"Go back with `{me} rollback [ID]`; delete an old environment with `{me} remove ID`.")
-    return 0
+    out += [f"Go back:           {me} rollback [ID]", f"Delete an old one: {me} remove ID"]
+    return out
 
 
 def run_rollback(args: argparse.Namespace) -> int:

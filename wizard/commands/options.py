@@ -67,19 +67,57 @@ def alternative_option(parser: argparse.ArgumentParser) -> None:
 
 
 def source_options(parser: argparse.ArgumentParser, *, app: bool = False) -> None:
-    """Where packages and GraphCast come from (docs/interface.md, SOURCES). `app`: the terminal app's
-    (bare `gc-wizard`), where the Plan screen starts with them (g, w and o change them there)."""
-    where = " for the app's installs" if app else ""
-    parser.add_argument("--graphcast-src", metavar="SRC",
-                        help=f"GraphCast from a local checkout, a wheel/sdist or a pip URL{where} (default: the "
+    """Where packages and GraphCast come from (docs/interface.md, SOURCES). `app`: the ones before any
+    command (bare `gc-wizard`, where the Plan screen starts with them; g, w and o change them there), kept
+    apart (`global_*`) so that `gc-wizard --graphcast-src X install R` reaches install: see
+    `apply_global_sources`."""
+    dest = "global_" if app else ""
+    parser.add_argument("--graphcast-src", metavar="SRC", dest=f"{dest}graphcast_src",
+                        help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the "
                              "recipe's pin; also from GC_WIZARD_GRAPHCAST_SRC)")
-    parser.add_argument("--find-links", action="append", default=[], metavar="DIR",
-                        help=f"a folder of wheels (a wheelhouse) to install from{where} (repeatable; also from "
+    parser.add_argument("--find-links", action="append", default=[], metavar="DIR", dest=f"{dest}find_links",
+                        help="a folder of wheels (a wheelhouse) to install from (repeatable; also from "
                              "GC_WIZARD_FIND_LINKS, ':'-separated)")
-    parser.add_argument("--offline", action="store_true",
+    parser.add_argument("--offline", action="store_true", dest=f"{dest}offline",
                         help="use only local wheels and the installer's cache; never reach an index")
-    parser.add_argument("--bundle", metavar="DIR",
+    parser.add_argument("--bundle", metavar="DIR", dest=f"{dest}bundle",
                         help="install everything from an offline bundle made by `gc-wizard bundle` (no network)")
+
+
+#: The sources that may come before the command: (namespace name, option as typed).
+GLOBAL_SOURCES = (("graphcast_src", "--graphcast-src"), ("find_links", "--find-links"), ("offline", "--offline"),
+                  ("bundle", "--bundle"))
+
+
+def apply_global_sources(args: argparse.Namespace) -> None:
+    """Sources given before the command count as if given after it: `gc-wizard --offline install R` is
+    `gc-wizard install R --offline` (argparse would otherwise let the command's own defaults win, and
+    drop them without a word). A command that takes no such option refuses it in one sentence (exit 2)
+    instead of ignoring it; a value given on both sides must agree (wheelhouses add up)."""
+    from wizard.errors import UserError
+
+    for name, flag in GLOBAL_SOURCES:
+        given = getattr(args, f"global_{name}", None)
+        if hasattr(args, f"global_{name}"):
+            delattr(args, f"global_{name}")
+        if args.command is None:
+            setattr(args, name, given)
+            continue
+        if not given:
+            continue
+        if not hasattr(args, name):
+            raise UserError(f"`gc-wizard {args.command}` does not take {flag} (it was given before the command); "
+                            "leave it out.")
+        own = getattr(args, name)
+        if name == "find_links":
+            setattr(args, name, list(dict.fromkeys([*given, *(own or [])])))
+        elif name == "offline":
+            setattr(args, name, True)
+        elif own and own != given:
+            raise UserError(f"{flag} is given twice, {given!r} before `{args.command}` and {own!r} after it; "
+                            "give it once.")
+        else:
+            setattr(args, name, given)
 
 
 def lock_option(parser: argparse.ArgumentParser) -> None:

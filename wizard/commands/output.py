@@ -35,3 +35,26 @@ def confirm(question: str, *, assume_yes: bool) -> bool:
     except EOFError:
         return False
     return answer in ("y", "yes")
+
+
+def width() -> int:
+    """The columns to lay text out in: the terminal's (COLUMNS wins, as in `shutil`), 80 when stdout is
+    not a terminal (a pipe or a file: the size a pasted log or an 80-column SSH window has), capped at
+    100 so a wide terminal still gets short lines."""
+    import shutil
+
+    return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+
+def fit(text: str, columns: int) -> str:
+    """`text` cut to `columns` with "…" at the end (for one-line notes; never for ids or commands)."""
+    return text if len(text) <= columns else text[: max(1, columns - 1)] + "…"
+
+
+def wrapped(text: str, columns: int, indent: str = "", rest: str | None = None) -> list[str]:
+    """`text` wrapped between words to `columns`; a word longer than a line (a path, a command) stays
+    whole on a line of its own, so it can still be copied."""
+    import textwrap
+
+    return textwrap.wrap(text, width=columns, initial_indent=indent, subsequent_indent=indent if rest is None
+                         else rest, break_long_words=False, break_on_hyphens=False) or [indent]

@@ -1,4 +1,4 @@
-"""Renders `gc-wizard activate`, `gc-wizard kernel install` and `gc-wizard report` (logic in the core)."""
+"""Renders `gc-wizard activate`, `gc-wizard kernel install|remove` and `gc-wizard report` (logic in the core)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ def run_kernel(args: argparse.Namespace) -> int:
     from wizard.after.activate import resolve_env
     from wizard.after.kernel import kernel_install
 
+    if args.action == "remove":
+        return _remove_kernel(args)
     env = resolve_env(args.env)
     result = kernel_install(env, args.name)
     if args.json:
@@ -42,6 +44,38 @@ def run_kernel(args: argparse.Namespace) -> int:
     for removal in result["removed"]:
         say(f"  kept out of the kernel's {removal['variable']}: {removal['folder']} ({removal['reason']})")
     say("Pick it in Jupyter's kernel list (Kernel → Change kernel); restart Jupyter if it is not listed yet.")
+    return 0
+
+
+def _remove_kernel(args: argparse.Namespace) -> int:
+    """`kernel remove`: the kernel named --name, or every kernel the wizard wrote for the environment
+    (--env DIR, which may be gone already, else the current one). Kernels it did not write stay."""
+    from wizard.after.kernel import kernel_remove
+
+    env = None
+    if args.env:
+        import os
+
+        from wizard.paths import unusable_env_path
+
+        why = unusable_env_path(args.env)
+        if why:
+            raise UserError(f"--env: {why}.")
+        env = os.path.abspath(os.path.expanduser(args.env))
+    elif not args.name:
+        from wizard.after.activate import resolve_env
+
+        env = str(resolve_env(None))
+    result = kernel_remove(env, args.name)
+    if args.json:
+        emit_json(result)
+        return 0
+    if not result["removed"]:
+        say(f"No Jupyter kernel of gc-wizard's runs {env}; nothing was removed (kernels: {result['dir']}).")
+        return 0
+    for kernel in result["removed"]:
+        say(f"Removed the Jupyter kernel {kernel['name']} ({kernel['path']}), which ran {kernel['env']}.")
+    say("The environment itself is untouched; restart Jupyter if it still lists the kernel.")
     return 0
 
 
@@ -74,10 +108,12 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(activate, "activate this environment instead of the current one")
     activate.add_argument("--shell", choices=["bash", "zsh", "sh"], default=None,
                           help="the shell that will run the code (default: from $SHELL)")
-    kernel = options.add_command(sub, "kernel", "register the environment as a Jupyter kernel",
-                                 "gc-wizard kernel install", run_kernel)
-    kernel.add_argument("action", choices=["install"], help="what to do (install: register or update the kernel)")
-    options.env_option(kernel, "register this environment instead of the current one")
+    kernel = options.add_command(sub, "kernel", "register the environment as a Jupyter kernel, or remove that "
+                                 "kernel again", "gc-wizard kernel install   (later: gc-wizard kernel remove)", run_kernel)
+    kernel.add_argument("action", choices=["install", "remove"],
+                        help="install: register or update the kernel; remove: delete the kernels gc-wizard wrote "
+                             "for the environment (or the one named --name), never anyone else's")
+    options.env_option(kernel, "this environment instead of the current one (for remove: it may be deleted already)")
     kernel.add_argument("--name", metavar="NAME", help="the kernel's name (default: from the recipe)")
     options.json_option(kernel)
     report = options.add_command(sub, "report", "a redacted Markdown support report to paste to an admin",

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import textwrap
 from pathlib import Path
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say
+from wizard.commands.output import emit_json, say, width, wrapped
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.plan import Plan
 from wizard.recipes.match import RecipeMatch, graphcast_label, group_by_graphcast
 
 _WIDTH = 100
+"""The widest line `plan` prints (its commands wrap between arguments, with `\\`)."""
 
 
 def _load_facts(path: str | None) -> Facts:
@@ -103,33 +105,57 @@ def _machine_line(facts: Facts) -> str:
     return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
 
 
-def _wrap(text: str, indent: str) -> str:
-    return textwrap.fill(text, width=_WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
+def _wrap(text: str, indent: str, columns: int = _WIDTH) -> str:
+    return textwrap.fill(text, width=columns, initial_indent=indent, subsequent_indent=indent + "  ")
 
 
-def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: str | None = None) -> str:
-    out = [_machine_line(facts)]
+def _short_title(title: str, room: int) -> str:
+    """A title without its leading "JAX 0.4.23 · " when it does not fit: the id beside it and the group's
+    heading both name the JAX version already."""
+    if len(title) <= room:
+        return title
+    return re.sub(r"^JAX [\w.]+ · ", "", title)
+
+
+def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: str | None = None,
+                   columns: int | None = None) -> str:
+    """The recipes table, laid out for `columns` (default: the terminal's, 80 in a pipe): the id column is
+    as wide as the longest id (ids are never cut: they are what the user copies), and a title that does
+    not fit beside it wraps inside its own column."""
+    columns = columns or width()
+    out = wrapped(_machine_line(facts), columns, "", "  ")
     if graphcast_version:
-        out.append(f"Only recipes for GraphCast v{graphcast_version} are recommended (--graphcast-version).")
+        out += wrapped(f"Only recipes for GraphCast v{graphcast_version} are recommended (--graphcast-version).",
+                       columns)
+    id_width = max((len(m.recipe.id) for m in matches), default=0)
+    status_width = len("not compatible")
+    title_at = 2 + id_width + 1 + status_width + 1
     for version, group in group_by_graphcast(matches):
         out += ["", f"{graphcast_label(version)}:"]
         for m in group:
             status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
             marker = "*" if m.recommended else " "
-            out.append(f"{marker} {m.recipe.id:<28} {status:<15} {m.recipe.title}")
+            row = f"{marker} {m.recipe.id:<{id_width}} {status:<{status_width}} "
+            if columns - title_at >= 20:
+                title = wrapped(_short_title(m.recipe.title, columns - title_at), columns - title_at)
+                out.append(row + title[0])
+                out += [" " * title_at + line for line in title[1:]]
+            else:  # too narrow for a title column: the title goes below
+                out += [row.rstrip(), *wrapped(m.recipe.title, columns, "    ")]
             if m.compatible:
-                out.append(_wrap(m.summary, "    "))
+                out.append(_wrap(m.summary, "    ", columns))
             for reason in m.reasons:
-                out.append(_wrap(f"- {reason}", "    "))
+                out.append(_wrap(f"- {reason}", "    ", columns))
             for warning in m.warnings:
-                out.append(_wrap(f"! {warning}", "    "))
+                out.append(_wrap(f"! {warning}", "    ", columns))
     if not any(m.recommended for m in matches):
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:
         best = next(m for m in matches if m.recommended)
         from wizard.paths import wizard_command
 
-        out += ["", f"Next: {wizard_command()} plan {best.recipe.id}   (shows every command; runs nothing)"]
+        out += ["", "Next, to see every command it would run (it runs nothing):",
+                f"    {wizard_command()} plan {best.recipe.id}"]
     return "\n".join(out)
 
 

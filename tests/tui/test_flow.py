@@ -14,7 +14,7 @@ from wizard.tui.app import WizardApp
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import STOP_QUESTION, InstallScreen
+from wizard.tui.screens.install import STOP_CHECK_QUESTION, STOP_QUESTION, InstallScreen
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -230,7 +230,7 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
                        and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert STOP_QUESTION in screen_text(app)
+        assert app.screen.question == STOP_QUESTION and "will be removed" in STOP_QUESTION
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")),
                        timeout=60)
@@ -308,6 +308,27 @@ async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_ser
     assert [e["id"] for e in entries if e["current"]] == [b["entry_id"]]
 
 
+async def test_quitting_during_a_rollback_asks_then_stops_it_and_exits_130(gpu_server, tiny, slow_index, tmp_path):
+    gpu_server("no-nvidia")
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    _needs_the_slow_index(a, slow_index, tmp_path / "slow-house")
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await _roll_back_from_history(pilot, app, a["entry_id"])
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.step_list.state.get("sync-online") == "running", timeout=120)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "Stop the rollback and leave gc-wizard?" in screen_text(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.return_code is not None, timeout=60)
+    assert app.exit_status == 130
+    assert not Path(a["env"]).exists()
+    entries = tiny.history()
+    assert entries[-1]["status"] == "cancelled" and [e["id"] for e in entries if e["current"]] == [b["entry_id"]]
+
+
 def _needs_the_slow_index(entry: dict, slow_index: str, folder: Path) -> None:
     """Make the target's frozen set a package only the slow index has, then delete its folder: the
     rollback must rebuild it, downloading slowly (see tests/test_rollback.py)."""
@@ -351,7 +372,8 @@ async def test_report_preview_is_redacted_and_saved(gpu_server, tmp_path):
         assert target.read_text() == report
 
 
-async def test_quitting_during_an_install_stops_it_first(gpu_server, tiny, slow_index):
+async def test_quitting_during_an_install_asks_then_stops_it_first(gpu_server, tiny, slow_index):
+    """ctrl+q (and q) ask as Ctrl-C does; "Keep going" keeps installing, "Stop and quit" stops cleanly."""
     gpu_server("no-nvidia")
     tiny.write("tiny-slow", ["pkg-slow==1.0"])
     app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
@@ -362,7 +384,88 @@ async def test_quitting_during_an_install_stops_it_first(gpu_server, tiny, slow_
         await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
                        and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
         await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert app.screen.question.startswith("Stop the install and leave gc-wizard?")
+        assert "new environment will be removed" in app.screen.question
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen))
+        assert app.install_running() and app.return_code is None  # not quit, still installing
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await wait_for(pilot, lambda: not app.install_running(), timeout=60)
     assert app.exit_status == 130
     entries = tiny.history()
     assert entries[-1]["status"] == "cancelled" and not any(e["current"] for e in entries)
+    assert "was removed" in entries[-1]["error"] and not Path(entries[-1]["env"]).exists()
+
+
+async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_removed(gpu_server, tiny):
+    """The GraphCast check (here a jax whose import takes minutes): ctrl+q asks "Stop the check and leave?",
+    naming the removal; yes stops it, the new environment is removed, history says so, exit 130."""
+    gpu_server("no-nvidia")
+    tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
+    tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
+    app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
+                    graphcast_src=str(tiny.graphcast), verify=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-check")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen), timeout=120)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        question = app.screen.question
+        assert question.startswith("Stop the check and leave gc-wizard?") and "will be removed" in question
+        assert "current environment is untouched" in question
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.install_running(), timeout=60)
+    assert app.exit_status == 130
+    entry = tiny.history()[-1]
+    assert entry["recipe"] == "tiny-check" and entry["status"] == "cancelled" and not entry["current"]
+    assert entry["error"].startswith("cancelled during the GraphCast check; the new environment ")
+    assert "was removed, and the current environment is untouched" in entry["error"]
+    assert not Path(entry["env"]).exists()
+
+
+async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_removed(gpu_server, tiny):
+    gpu_server("no-nvidia")
+    tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
+    tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
+    app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
+                    graphcast_src=str(tiny.graphcast), verify=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-check")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen), timeout=120)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert app.screen.question == STOP_CHECK_QUESTION
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen) and app.screen.done, timeout=60)
+        env = app.install_result["env"]
+        shown = str(app.screen.query_one("#findings").render())
+        assert f"The check was stopped. The new environment {env} was removed." in " ".join(shown.split())
+        assert "Your current environment is untouched" in shown
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")))
+        summary = " ".join(str(app.screen.query_one("#summary").render()).split())
+        assert f"The new environment {env} was removed." in summary
+    assert not Path(env).exists()
+
+
+async def test_install_progress_from_a_warm_cache_says_so_instead_of_a_byte_count(gpu_server, tiny):
+    """A second install of the same wheels: uv downloads nothing (it prints no "Prepared"), so the overall
+    line says how many came from the cache, not "0 B of ~N" that never moves."""
+    gpu_server("no-nvidia")
+    first, _ = tiny.install("tiny-a")  # warms uv's cache with these very wheels
+    assert first.returncode == 0, first.stderr
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-a")
+        await wait_for(pilot, lambda: app.screen.download_bytes is not None)  # the plan's size, as a user waits
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
+        overall = str(app.install_screen.query_one("#overall").render())
+    assert app.install_result["ok"], app.install_result
+    assert "2 of 2 packages" in overall and "2 from the cache, nothing downloaded" in overall, overall
+    assert " B of ~" not in overall and "in all" in overall

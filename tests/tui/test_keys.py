@@ -111,3 +111,34 @@ async def test_verify_screen_footer_while_checking_and_after(gpu_server):
         await _footer(pilot, has=("^c Stop check",), lacks=("Next",))
         screen.show_result(result)
         await _footer(pilot, has=("⏎ Next", "esc Back: log"), lacks=("Stop check",))
+
+
+async def test_the_plan_footer_keeps_every_key_at_60x20_and_with_the_alternative_at_80x24(gpu_server):
+    """The Plan screen's keys wrap onto a second footer row rather than being cut ("^q Qu" at 60×20; the CUDA
+    12 recipe's "a Alt src" pushed "^q Quit" off at 80×24), and the plan's first rows stay above them."""
+    gpu_server("a100x2-535")
+    for size, recipe_id in (((60, 20), "jax0.4.23-cpu"), ((80, 24), "jax0.4.23-cuda12-cudnn89"),
+                            ((60, 20), "jax0.4.23-cuda12-cudnn89")):
+        app = WizardApp()
+        async with app.run_test(size=size) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+            await pilot.press("enter")
+            await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+            app.screen.query_one("OptionList").highlighted = app.screen.index_of(recipe_id)
+            await pilot.press("enter")
+            await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+            offered = _offered(app.screen)
+            assert ("Alt src" in offered) == (recipe_id != "jax0.4.23-cpu")
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 10
+            while True:
+                rows = screen_rows(app)[: size[1]]  # (it lays out 24 rows)
+                footer = " ".join(rows[-2:])
+                missing = [d for d in offered if d not in footer]
+                if not missing:
+                    break
+                assert loop.time() < deadline, (size, recipe_id, missing, rows[-2:])
+                await pilot.pause(0.05)
+            assert "^q Quit" in footer and "⏎ Install" in footer
+            assert all(len(row) <= size[0] for row in rows)
+            assert any("What will run" in row for row in rows[:2]) and any("Into a new environment" in r for r in rows)

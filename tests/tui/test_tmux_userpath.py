@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -92,6 +93,11 @@ def _start(tmux: Tmux, tmp_path: Path, recipes: Path, recipe_id: str, *extra: st
     return exit_file, env
 
 
+def _words(screen: str) -> str:
+    """The screen's words in one line: a dialog's wrapped sentence, without its frame."""
+    return " ".join(re.sub(r"[█▀▄▌▐▁▔▊▎│─╭╮╰╯]", " ", screen).split())
+
+
 def _history() -> list[dict]:
     return json.loads(run_cli("history", "--json").stdout.splitlines()[-1])
 
@@ -116,6 +122,7 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     tmux.keys("y")
     screen = tmux.wait_for("The check was stopped", timeout=60)
     assert "cancelled" in screen and "Traceback" not in screen
+    assert "was removed" in _words(screen)
     tmux.keys("Enter")
     screen = tmux.wait_for("Not done", timeout=30)
     assert "The check was stopped" in screen and "Log: None" not in screen
@@ -127,17 +134,23 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     assert not any(e["current"] for e in _history())
 
 
-def test_ctrl_q_during_the_check_leaves_with_130_and_no_traceback(tmux, tmp_path):
+def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux, tmp_path):
     recipes, house, graphcast = _tiny_checked(tmp_path)
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--graphcast-src", str(graphcast),
                           "--find-links", str(house), "--offline")
     tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
     tmux.keys("Enter")
     tmux.wait_for("find GraphCast (running", timeout=120)
-    tmux.keys("C-q")
+    tmux.keys("C-q")  # asks first, as Ctrl-C does, saying what a stop does
+    screen = _words(tmux.wait_for("Stop the check and leave"))
+    assert "new environment will be removed" in screen and "current environment is untouched" in screen
+    tmux.keys("y")
     assert _exit_code(exit_file) == "EXIT=130"
-    assert "Traceback" not in tmux.screen()
-    assert _history()[-1]["status"] == "cancelled"
+    screen = tmux.screen()
+    assert "Traceback" not in screen
+    assert "the check stopped. The new environment" in _words(screen)  # what stays on the terminal
+    entry = _history()[-1]
+    assert entry["status"] == "cancelled" and "was removed" in entry["error"] and not Path(entry["env"]).exists()
 
 
 def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs(tmux, tmp_path):

@@ -5,7 +5,9 @@ knows. uv (with `UV_NO_PROGRESS=1`) prints `Downloading jaxlib (73.6MiB)` when a
 ` Downloaded jaxlib` when it ends, and `Prepared N packages` / `Installed N packages`; pip (with
 `--progress-bar raw`) prints `Collecting NAME`, `Downloading FILE (77.2 MB)`, `Progress DONE of TOTAL`
 and `Using cached FILE`. Each line updates the counters; `summary()` is one short line. The plan's
-download size (wizard.install.cost) gives the expected total when known. Thread-safe enough for one
+download size (wizard.install.cost) gives the expected total when known — as an upper bound: from a
+warm cache uv prints no download at all (only `Resolved N` and `Installed N`, no `Prepared`), so the
+summary then says how many came from the cache instead of a byte count that never moves. Thread-safe enough for one
 writer (the runner's thread) and one reader (a screen's timer): only ints and a set are touched.
 """
 
@@ -23,7 +25,7 @@ _PIP_DOWNLOADING = re.compile(r"^\s*Downloading (\S+) \(([\d.]+) ([kKMG]B)\)")
 _PIP_PROGRESS = re.compile(r"^\s*Progress (\d+) of (\d+)")
 _PIP_CACHED = re.compile(r"^\s*Using cached (\S+)")
 _PIP_COLLECTING = re.compile(r"^\s*Collecting (\S+)")
-_COUNT = re.compile(r"^\s*(Prepared|Installed) (\d+) packages?")
+_COUNT = re.compile(r"^\s*(Prepared|Installed|Resolved) (\d+) packages?")
 _PIP_DONE = re.compile(r"^\s*Successfully installed (.+)$")
 
 
@@ -44,6 +46,12 @@ class InstallProgress:
         self.prepared = 0
         self.current: tuple[str, int, int] | None = None
         """The file pip is downloading now: (name, done, total)."""
+        self.resolved = 0
+        """Packages uv resolved (`Resolved N packages`): known before anything is fetched."""
+        self.cached: set[str] = set()
+        """Packages pip took from its cache (`Using cached FILE`)."""
+        self.uv_installed = 0
+        """uv's own `Installed N` counts: those minus its `Prepared N` (fetched or built) came from its cache."""
         self._sizes: dict[str, int] = {}
 
     def feed(self, line: str) -> bool:
@@ -76,13 +84,18 @@ class InstallProgress:
         match = _PIP_CACHED.match(line) or _PIP_COLLECTING.match(line)
         if match:
             if line.lstrip().startswith("Using cached"):
-                self.fetched.add(match.group(1).split("-")[0].lower())
+                name = match.group(1).split("-")[0].lower()
+                self.fetched.add(name)
+                self.cached.add(name)
             return True
         match = _COUNT.match(line)
         if match:
             count = int(match.group(2))
             if match.group(1) == "Installed":
                 self.installed += count
+                self.uv_installed += count
+            elif match.group(1) == "Resolved":
+                self.resolved = max(self.resolved, count)
             else:
                 self.prepared += count
             return True
@@ -99,9 +112,17 @@ class InstallProgress:
             done = max(len(self.fetched), self.prepared, self.installed)
             parts.append(f"{min(done, self.total_packages)} of {self.total_packages} packages")
         got = self.bytes_done + (self.current[1] if self.current else 0)
-        if self.expected_bytes:
-            parts.append(f"{human(got)} of ~{human(self.expected_bytes)}")
-        elif got:
-            parts.append(f"{human(got)} downloaded")
+        from_cache = len(self.cached) + max(0, self.uv_installed - self.prepared)
+        if got or self.current:
+            part = f"{human(got)} of ~{human(self.expected_bytes)}" if self.expected_bytes else f"{human(got)} downloaded"
+            parts.append(part + (f" ({from_cache} from the cache)" if from_cache else ""))
+        elif from_cache:
+            fetched = f", {self.prepared} fetched" if self.prepared else ", nothing downloaded"
+            parts.append(f"{from_cache} from the cache{fetched}")
+        elif self.resolved:
+            parts.append(f"{self.resolved} resolved" + (f"; up to ~{human(self.expected_bytes)} to fetch"
+                                                         if self.expected_bytes else ""))
+        elif self.expected_bytes:
+            parts.append(f"up to ~{human(self.expected_bytes)} to fetch (less from the cache)")
         parts.append(f"{minutes}:{seconds:02d} so far")
         return " · ".join(parts)

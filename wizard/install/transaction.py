@@ -82,6 +82,17 @@ class InstallResult:
                 "kept": self.kept}
 
 
+def what_was_undone(result: dict[str, Any]) -> str:
+    """One sentence on what became of the environment an install that did not succeed was building
+    (from `InstallResult.to_dict()`): both faces and the history say it the same way."""
+    env = result.get("env")
+    if result.get("mode") == "in-place":
+        return f"{env} was put back as it was before."
+    if result.get("kept"):
+        return f"The new environment stays at {env}, not current."
+    return f"The new environment {env} was removed."
+
+
 def _log_tail(log: Path, limit: int = 400_000) -> str:
     try:
         with open(log, "rb") as handle:
@@ -209,7 +220,7 @@ class _Transaction:
                            no_input=self.options.assume_yes)
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):
-            return self.finish("cancelled", error="cancelled by the user; the current environment is untouched")
+            return self.finish("cancelled", error="cancelled by the user")
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
             error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",
@@ -247,8 +258,7 @@ class _Transaction:
                             on_tier=self.events.verify_tier, launcher=launcher)
         verify = result.to_dict()
         if self.cancel.is_set():
-            return self.finish("cancelled", error="cancelled during the GraphCast check; the current environment "
-                               "is untouched", verify=verify)
+            return self.finish("cancelled", error="cancelled during the GraphCast check", verify=verify)
         if not result.ok:
             first = (verify.get("findings") or [{}])[0]
             why = first.get("title") or "the GraphCast check failed"
@@ -296,6 +306,9 @@ class _Transaction:
             self.undo()
         elif status == "failed" and self.plan.mode == "in-place":
             self.undo()  # in place, "kept for diagnosis" would mean leaving the user's env broken
+        if status == "cancelled":  # say what the stop did to the new environment (history, both faces)
+            undone = what_was_undone({"env": str(self.env), "mode": self.plan.mode, "kept": self.kept})
+            error = f"{error}; {undone[0].lower()}{undone[1:-1]}, and the current environment is untouched"
         entry.status, entry.error, entry.finished = status, error, now()
         entry.verify = verify_summary(verify)
         if make_current:

@@ -52,6 +52,11 @@ def farewell(result: dict | None) -> list[str]:
                 *next_step_lines(str(result.get("recipe"))), f"Log:  {result.get('log')}"]
     what = "stopped" if result.get("cancelled") else "failed"
     lines = [f"gc-wizard: the install {what}; your current environment is untouched."]
+    if result.get("cancelled") and result.get("env"):
+        from wizard.install.transaction import what_was_undone
+
+        stage = "check" if result.get("verify") else "install"
+        lines = [f"gc-wizard: the {stage} stopped. {what_was_undone(result)} Your current environment is untouched."]
     if result.get("error") and not result.get("cancelled"):
         lines.append(f"  {str(result['error']).splitlines()[0][:300]}")
     if result.get("log"):

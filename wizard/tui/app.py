@@ -40,7 +40,7 @@ from wizard.tui.messages import (
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import STOP_CHECK_QUESTION, STOP_QUESTION, InstallScreen
+from wizard.tui.screens.install import InstallScreen, stop_question
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import ApprovedPlan, PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -72,7 +72,10 @@ class WizardApp(App):
     SUB_TITLE = "GraphCast on this server"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="quit", priority=True,
-                        tooltip="Leave gc-wizard (a running install is stopped first)")]
+                        tooltip="Leave gc-wizard (asks first while an install or check runs)"),
+                Binding("q", "quit", "Quit", show=False)]
+    """q as well: most terminal tools quit on it. Not a priority binding, so a text field still takes the
+    letter q; during an install or the check both ask first, as Ctrl-C does."""
 
     def __init__(self, recipes_dirs: list[str] | None = None, *, find_links: list[str] | None = None,
                  offline: bool = False, graphcast_src: str | None = None, verify: bool = True,
@@ -284,7 +287,7 @@ class WizardApp(App):
         if self.install_screen is not None:
             self.install_screen.finish()
         if self.verify_screen is not None and self.screen is self.verify_screen:
-            self.verify_screen.show_result(result.get("verify"))
+            self.verify_screen.show_result(result.get("verify"), stopped=self._stopped_text(result))
         elif isinstance(self.screen, ConfirmScreen):
             self.pop_screen()  # "Stop the install?" asked too late: it is over anyway
             self.show_done()
@@ -340,17 +343,39 @@ class WizardApp(App):
             self.copy_to_clipboard(selected)
             self.notify("Copied.")
             return
+        self._ask_to_stop(leaving=False)
+
+    def _ask_to_stop(self, *, leaving: bool) -> None:
+        """Ask before stopping the running install or check (Ctrl-C; ctrl+q or q with `leaving`), saying
+        what becomes of the environment being built; a yes stops it cleanly (and then leaves)."""
         if not self.install_running() or isinstance(self.screen, ConfirmScreen):
             return
+        checking = isinstance(self.screen, VerifyScreen)
+        plan = self._last_install.plan if self._last_install is not None else None
+        in_place = str(plan.env_dir) if plan is not None and plan.mode == "in-place" else None
 
         def answered(stop: bool | None) -> None:
-            if stop and self.install_running():
+            if not stop:
+                return
+            if leaving:
+                self.call_next(self._stop_and_leave)
+            elif self.install_running():
                 self.cancel_event.set()
                 self.notify("Stopping the check…" if checking else "Stopping the install…")
 
-        checking = isinstance(self.screen, VerifyScreen)
-        self.push_screen(ConfirmScreen(STOP_CHECK_QUESTION if checking else STOP_QUESTION, yes="Stop",
-                                       no="Keep going"), answered)
+        self.push_screen(ConfirmScreen(stop_question(checking, in_place_env=in_place, leaving=leaving),
+                                       yes="Stop and quit" if leaving else "Stop", no="Keep going"), answered)
+
+    @staticmethod
+    def _stopped_text(result: dict) -> str | None:
+        """For a stopped install: what was stopped, what became of the new environment, and that the
+        current one is untouched (the verify screen's last word)."""
+        if not result.get("cancelled"):
+            return None
+        from wizard.install.transaction import what_was_undone
+
+        what = "check" if result.get("verify") else "install"
+        return f"The {what} was stopped. {what_was_undone(result)} Your current environment is untouched."
 
     # Rollback -----------------------------------------------------------------------------------
     def _history_done(self, _result) -> None:
@@ -402,10 +427,26 @@ class WizardApp(App):
 
     # Leaving ------------------------------------------------------------------------------------
     async def action_quit(self) -> None:
+        rolling_back = next((s for s in self.screen_stack if isinstance(s, RollbackScreen) and not s.finished), None)
+        if rolling_back is not None and self.rollback_running():
+            rolling_back.ask_to_stop(leaving=True)  # as for an install: ask, stop cleanly, then leave
+            return
+        if self.install_running():
+            # As Ctrl-C does: ask first (the stop removes the new environment), then stop cleanly and leave.
+            self._ask_to_stop(leaving=True)
+            return
+        if self.exit_status is None:
+            self.exit_status = self.outcome_status()
+        self.exit(return_code=self.exit_status)
+
+    async def _stop_and_leave(self) -> None:
+        """After "Stop and quit": stop the install or check, wait until the core has undone and recorded
+        it, and leave with 130 (cancelled)."""
         if self.install_running():
             self._leaving = True
             self.cancel_event.set()
-            self.notify("Stopping the install before leaving…")
+            stage = "check" if isinstance(self.screen, VerifyScreen) else "install"
+            self.notify(f"Stopping the {stage} before leaving (the new environment is removed)…")
             for worker in list(self.workers):
                 if worker.group == "install":
                     await worker.wait()
@@ -415,6 +456,21 @@ class WizardApp(App):
         if self.exit_status is None:
             self.exit_status = self.outcome_status()
         self.exit(return_code=self.exit_status)
+
+    def rollback_running(self) -> bool:
+        return any(w.group == "rollback" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+                   for w in self.workers)
+
+    async def stop_rollback_and_leave(self) -> None:
+        """After "Stop and quit" on a rollback: wait until the core has recorded it cancelled (the current
+        environment stays current), then leave with 130."""
+        self._leaving = True
+        self.cancel_event.set()
+        for worker in list(self.workers):
+            if worker.group == "rollback":
+                await worker.wait()
+        self.exit_status = ExitCode.CANCELLED
+        self.exit(return_code=ExitCode.CANCELLED)
 
     def _leave_on_signal(self, signum: int) -> None:
         """SSH dropped (SIGHUP) or we were told to stop (SIGTERM): stop any install and leave.

@@ -35,8 +35,11 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
         return "\n".join([str(result.get("error") or "Another gc-wizard is working in the state folder."), "",
                           "Press r to try again once it has finished, or Enter to leave."])
     if result.get("cancelled"):
+        from wizard.install.transaction import what_was_undone
+
         what = "check" if result.get("verify") else "install"
-        return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", untouched, "",
+        undone = [what_was_undone(result)] if result.get("env") else []
+        return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", *undone, untouched, "",
                           "Press p to change the plan and go again.", *log_line])
     if not result.get("ok"):
         verify = result.get("verify") or {}

@@ -14,9 +14,20 @@ from textual.widgets import Footer, Static
 from wizard.tui.widgets.live_log import LiveLog
 from wizard.tui.widgets.step_list import StepList
 
-STOP_QUESTION = "Stop the install? Your current environment is untouched."
-STOP_CHECK_QUESTION = ("Stop the check? The new environment does not become current; your current environment "
-                       "is untouched.")
+
+def stop_question(checking: bool, *, in_place_env: str | None = None, leaving: bool = False) -> str:
+    """What Ctrl-C (and ctrl+q or q, `leaving`) asks before stopping: what stops, and what becomes of the
+    environment being built — a new one is removed (it never becomes current), one changed in place is
+    put back — while the current environment stays as it is."""
+    ask = f"Stop the {'check' if checking else 'install'}{' and leave gc-wizard' if leaving else ''}?"
+    if in_place_env:
+        return f"{ask} {in_place_env} will be put back as it was before; nothing else is touched."
+    return f"{ask} The new environment will be removed (it never becomes current); your current environment is " \
+           "untouched."
+
+
+STOP_QUESTION = stop_question(False)
+STOP_CHECK_QUESTION = stop_question(True)
 
 
 class InstallScreen(Screen):

@@ -22,10 +22,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from wizard.install.options import InstallOptions
 from wizard.tui.screens.prompt import PromptScreen
+from wizard.tui.widgets.footer import WrappingFooter
 
 if TYPE_CHECKING:
     from wizard.install.plan import Plan
@@ -143,7 +144,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         yield Static(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
         with VerticalScroll(id="plan-pane"):
             yield Static("", id="plan", markup=False)
-        yield Footer(compact=True)
+        yield WrappingFooter()  # all of its keys stay visible at 60 columns (and with "a Alt src" at 80)
 
     def on_mount(self) -> None:
         self.refresh_plan()

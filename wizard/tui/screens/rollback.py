@@ -113,15 +113,25 @@ class RollbackScreen(InstallScreen):
             self.app.copy_to_clipboard(selected)
             self.notify("Copied.")
             return
-        if self.finished or self.cancel.is_set():
+        self.ask_to_stop()
+
+    def ask_to_stop(self, *, leaving: bool = False) -> None:
+        """Ctrl-C (and ctrl+q or q, `leaving`): ask, then stop the rollback through its cancel event (and
+        leave once the core has recorded it)."""
+        if self.finished or self.cancel.is_set() or isinstance(self.app.screen, ConfirmScreen):
             return
 
         def answered(stop: bool | None) -> None:
-            if stop and not self.finished:
-                self.cancel.set()
-                self.notify("Stopping the rollback…")
+            if not stop or self.finished:
+                return
+            self.cancel.set()
+            self.notify("Stopping the rollback…")
+            if leaving:
+                self.app.call_next(self.app.stop_rollback_and_leave)
 
-        self.app.push_screen(ConfirmScreen(STOP_ROLLBACK_QUESTION, yes="Stop", no="Keep going"), answered)
+        question = STOP_ROLLBACK_QUESTION.replace("?", " and leave gc-wizard?", 1) if leaving else STOP_ROLLBACK_QUESTION
+        self.app.push_screen(ConfirmScreen(question, yes="Stop and quit" if leaving else "Stop", no="Keep going"),
+                             answered)
 
     def action_next(self) -> None:
         self.dismiss(self.result)

@@ -118,8 +118,9 @@ class VerifyScreen(Screen[str]):
             lines.append(running)
         self.query_one("#tiers", Static).update("\n".join(lines))
 
-    def show_result(self, verify: dict | None) -> None:
-        """The check is over: the final tiers (they win over the live ones), then findings and fixes."""
+    def show_result(self, verify: dict | None, stopped: str | None = None) -> None:
+        """The check is over: the final tiers (they win over the live ones), then findings and fixes.
+        `stopped`: what a stop did to the new environment, said when the check was stopped."""
         self.done = True
         self.refresh_bindings()
         if verify and verify.get("tiers"):
@@ -127,7 +128,7 @@ class VerifyScreen(Screen[str]):
         self._render_tiers()
         findings = (verify or {}).get("findings") or []
         if verify and verify.get("cancelled"):
-            text = "The check was stopped. The new environment did not become current."
+            text = stopped or "The check was stopped. The new environment did not become current."
         elif findings:
             text = findings_text(findings)
         elif verify and verify.get("ok"):

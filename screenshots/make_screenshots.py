@@ -100,6 +100,7 @@ async def main() -> None:
     from wizard.tui.screens.prompt import PromptScreen
     from wizard.tui.screens.recipe import RecipeScreen
     from wizard.tui.screens.verify import VerifyScreen
+    from wizard.verify.check import VerifyResult
 
     async def choose(pilot, app, recipe_id: str) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
@@ -146,11 +147,11 @@ async def main() -> None:
                     verify=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-        verify = json.loads((REPO / "tests" / "data" / "verify-cpu-notebook.json").read_text())
+        verify = VerifyResult.from_dict(json.loads((REPO / "tests" / "data" / "verify-cpu-notebook.json").read_text()))
         screen = VerifyScreen()
         app.push_screen(screen)
         await pilot.pause(0.1)
-        for tier in verify["tiers"][:3]:
+        for tier in verify.tiers[:3]:
             screen.add_tier(tier)
         await pilot.pause(0.2)
         save(app, "06a-verify-running")
@@ -226,6 +227,8 @@ async def main() -> None:
         save(app, "14-plan-refused")
 
     from wizard.tui.screens.install import STOP_CHECK_QUESTION
+    from wizard.verify.check import VerifyResult
+    from wizard.verify.protocol import Tier
 
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -235,7 +238,7 @@ async def main() -> None:
         app.push_screen(screen)
         await pilot.pause(0.1)
         for tier in verify["tiers"][:3]:
-            screen.add_tier(tier)
+            screen.add_tier(Tier.from_probe(tier))
         app.push_screen(ConfirmScreen(STOP_CHECK_QUESTION, yes="Stop", no="Keep going"))
         await pilot.pause(0.3)
         save(app, "15-stop-check")
@@ -243,7 +246,7 @@ async def main() -> None:
         cancelled = {**verify, "ok": False, "cancelled": True, "findings": [],
                      "tiers": verify["tiers"][:3] + [{"name": "graphcast_jit_init", "ok": False, "status": "cancelled",
                                                       "seconds": None, "error": {"type": "Cancelled"}}]}
-        screen.show_result(cancelled)
+        screen.show_result(VerifyResult.from_dict(cancelled))
         await pilot.pause(0.3)
         save(app, "16-check-stopped")
 

@@ -213,3 +213,53 @@ def test_cli_diagnose_names_the_folder_detection_finds(tmp_path):
     assert proc.returncode == 1, proc.stderr
     fix = last_json(proc)["findings"][0]["fix"]
     assert fix.startswith(f"Remove {folder} (cudnn 8.2.1) from LD_LIBRARY_PATH")
+
+
+# --- fixes name recipes of the stack that was installed -------------------------------------------------------------
+_CPU_FALLBACK_LOG = ("RuntimeError: JAX is using the cpu backend, but this environment is meant to run on the GPU: "
+                     "jax-cuda12-plugin is installed but found no usable CUDA device.\n")
+
+
+def _env_from(tmp_path: Path, recipe: str) -> Path:
+    """A real (tiny) venv carrying gc-wizard's marker for `recipe`, as an install leaves it."""
+    import json
+    import venv
+
+    env = tmp_path / f"env-{recipe}"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env)
+    (env / "gc-wizard-env.json").write_text(json.dumps({"recipe": recipe, "title": recipe, "backend": "gpu",
+                                                        "runtime_env": {}, "created": "2026-11-22T21:00:00"}))
+    return env
+
+
+def test_cpu_fallback_fix_names_the_cpu_recipe_of_the_installed_stack(tmp_path):
+    """Issue 15's GPU-less check of jax0.10.2-cuda12: the fix must offer jax0.10.2-cpu (same GraphCast v0.2),
+    not the 0.4.23 recipes; the 0.4.23 stack keeps its own; facts with a CUDA 13 driver pick the CUDA 13 build."""
+    from wizard.verify.causes import Context
+
+    (finding,) = diagnose_text(_CPU_FALLBACK_LOG, context=Context(recipe="jax0.10.2-cuda12"))
+    assert finding.id == "cpu_fallback"
+    assert "gc-wizard install jax0.10.2-cpu" in finding.fix and "gc-wizard install jax0.10.2-cuda12" in finding.fix
+    assert "0.4.23" not in finding.fix
+    (finding,) = diagnose_text(_CPU_FALLBACK_LOG, context=Context(recipe="jax0.4.23-cuda11-cudnn86"))
+    assert "gc-wizard install jax0.4.23-cpu" in finding.fix and "jax0.4.23-cuda11-cudnn86" in finding.fix
+    facts = _facts(cuda_driver="13.0")
+    (finding,) = diagnose_text(_CPU_FALLBACK_LOG, facts, context=Context(recipe="jax0.10.2-cuda12"))
+    assert "gc-wizard install jax0.10.2-cuda13" in finding.fix and "jax0.10.2-cpu" in finding.fix
+    (finding,) = diagnose_text(_CPU_FALLBACK_LOG)  # nothing known about the environment: the 0.4.23 defaults
+    assert "jax0.4.23-cpu" in finding.fix and "{" not in finding.fix
+
+
+def test_diagnose_env_names_the_installed_stacks_cpu_recipe(tmp_path):
+    """The real CLI: `diagnose --env DIR LOG` reads the environment's marker, and its fix stays in that stack."""
+    log = tmp_path / "verify.log"
+    log.write_text(_CPU_FALLBACK_LOG)
+    for recipe, cpu in (("jax0.10.2-cuda12", "jax0.10.2-cpu"), ("jax0.10.2-cuda13", "jax0.10.2-cpu"),
+                        ("jax0.4.23-cuda12-cudnn89", "jax0.4.23-cpu")):
+        proc = run_cli("diagnose", "--env", str(_env_from(tmp_path, recipe)), str(log), "--json")
+        result = last_json(proc)
+        assert proc.returncode == 1 and result["environment"]["recipe"] == recipe, proc.stderr
+        fallback = next(f for f in result["findings"] if f["id"] == "cpu_fallback")
+        assert f"gc-wizard install {cpu}`" in fallback["fix"], fallback["fix"]
+        other = "jax0.4.23" if cpu.startswith("jax0.10.2") else "jax0.10.2"
+        assert other not in fallback["fix"]

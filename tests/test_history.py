@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.state import REPO, run_cli
-from wizard.history.store import INTERRUPTED, Entry, boot_id, load_history, record_verify, verify_summary
+from wizard.history.store import INTERRUPTED, Entry, VerifySummary, boot_id, load_history, record_verify
 from wizard.lock import StateLock
+from wizard.verify.check import VerifyResult
 
 
 def _write(home: Path, entries: list) -> Path:
@@ -183,14 +184,15 @@ def test_record_verify_adds_a_finished_verify_entry_that_is_never_current(isolat
               "tiers": [{"name": "jax_import", "ok": False, "status": "failed"},
                         {"name": "backend", "ok": False, "status": "not_run"}],
               "findings": [{"id": "numpy2_incompatible"}]}
-    entry = record_verify(env, verify, log="/x.log")
+    summary = VerifyResult.from_dict(verify).summary()
+    entry = record_verify(env, summary, log="/x.log")
     (saved,) = load_history().entries
     assert saved.id == entry.id and saved.kind == "verify" and saved.recipe == "tiny-a"
     assert saved.status == "failed" and not saved.current
-    assert saved.verify == verify_summary(verify)
-    assert saved.verify["failed_tier"] == "jax_import" and saved.verify["findings"] == ["numpy2_incompatible"]
+    assert saved.verify == summary
+    assert saved.verify.failed_tier == "jax_import" and saved.verify.findings == ("numpy2_incompatible",)
     with StateLock("another wizard"):
-        assert record_verify(env, verify) is None  # busy: not recorded, no error
+        assert record_verify(env, summary) is None  # busy: not recorded, no error
 
 
 def test_history_json_lists_entries_with_disk_use_and_the_human_table_marks_current(isolated_state, tmp_path):
@@ -205,3 +207,67 @@ def test_history_json_lists_entries_with_disk_use_and_the_human_table_marks_curr
     assert 300_000 <= row["disk_bytes"] < 400_000
     table = run_cli("history").stdout
     assert "● a" in table and "MiB" in table and str(env) in table
+
+
+# --------------------------------------------------------------------------- the typed check in history
+
+REAL_RESULT = REPO / "tests" / "data" / "verify-cpu-notebook.json"  # a real `verify --json` (CPU, notebook)
+
+
+def test_a_typed_check_round_trips_through_its_json_and_history(isolated_state):
+    data = json.loads(REAL_RESULT.read_text())
+    result = VerifyResult.from_dict(data)
+    assert [t.name for t in result.tiers] == ["jax_import", "backend", "cudnn_op", "graphcast_jit_init"]
+    assert [t.status for t in result.tiers] == ["passed", "passed", "skipped", "passed"]
+    assert result.to_dict() == {**data, "where": None}  # the interface's JSON, tier by tier, value by value
+    assert VerifyResult.from_dict(result.to_dict()) == result
+
+    summary = result.summary()
+    with StateLock("test"):
+        history = load_history(locked=True)
+        history.add(Entry(id="e1", kind="install", recipe="jax0.4.23-cpu", env="/e", status="verified",
+                          verify=summary))
+        history.save()
+    (saved,) = load_history().entries
+    assert saved.verify == summary
+    stored = json.loads((isolated_state / "history.json").read_text())["entries"][0]["verify"]
+    assert stored == {"ok": True, "backend": "cpu", "failed_tier": None, "param_count": 70739,
+                      "init_seconds": 9.662, "findings": [], "log": data["log"], "node": None,
+                      "finding_details": []}
+
+
+def test_a_stopped_or_failed_check_names_its_tier_in_the_summary():
+    data = json.loads(REAL_RESULT.read_text())
+    tiers = data["tiers"][:1] + [{"name": "backend", "ok": False, "status": "cancelled", "seconds": None,
+                                  "error": {"type": "Cancelled", "message": "verification was cancelled"}}]
+    cancelled = VerifyResult.from_dict({**data, "ok": False, "cancelled": True, "tiers": tiers})
+    assert cancelled.summary().failed_tier == "backend" and cancelled.failed_tier is None
+    gencast = {"name": "gencast_jit_init", "ok": True, "status": "passed", "seconds": 3.0,
+               "param_count": 1234, "init_seconds": 2.5}
+    with_gencast = VerifyResult.from_dict({**data, "tiers": data["tiers"] + [gencast]}).summary()
+    assert with_gencast.to_dict()["gencast_param_count"] == 1234
+    assert VerifySummary.from_dict(with_gencast.to_dict()) == with_gencast
+
+
+def test_history_written_by_older_versions_still_loads(isolated_state):
+    whole = {"ok": False, "env": "/e", "backend": "gpu", "log": "/v.log",  # the whole result, dict tiers
+             "tiers": [{"name": "jax_import", "ok": True, "seconds": 1.2},
+                       {"name": "backend", "ok": False, "seconds": 0.4, "error": "JAX fell back to the CPU"}],
+             "findings": [{"id": "cpu_fallback", "title": "JAX fell back to the CPU", "fix": "install the GPU "
+                           "recipe", "explanation": "x", "evidence": ["No GPU/TPU found"]}]}
+    short = {"ok": True, "backend": "cpu", "failed_tier": None, "param_count": 55891, "init_seconds": 8.2,
+             "findings": [], "log": "/w.log"}  # a summary from before `node` and `finding_details`
+    _write(isolated_state, [_entry(id="a", status="failed", verify=whole),
+                            _entry(id="b", status="verified", verify=short)])
+    history = load_history()
+    assert not history.warnings
+    old, older = history.get("a").verify, history.get("b").verify
+    assert old.ok is False and old.failed_tier == "backend" and old.findings == ("cpu_fallback",)
+    assert old.finding_details == ({"id": "cpu_fallback", "title": "JAX fell back to the CPU",
+                                    "fix": "install the GPU recipe"},)
+    assert older.ok is True and older.param_count == 55891 and older.node is None and not older.finding_details
+    with StateLock("test"):
+        load_history(locked=True).save()  # written back as summaries, nothing lost that a summary keeps
+    again = load_history()
+    assert again.get("a").verify == old and again.get("b").verify == older
+

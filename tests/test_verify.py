@@ -7,6 +7,8 @@ import os
 import signal
 import stat
 import threading
+import time
+import venv
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from tests.fixtures.jaxenv import require_graphcast_src
 from tests.fixtures.state import last_json, run_cli
 from wizard import paths
 from wizard.errors import UserError
+from wizard.install import process_table
 from wizard.verify.check import probe_environment, verify_env
 
 TIERS = ["jax_import", "backend", "cudnn_op", "graphcast_jit_init"]
@@ -79,6 +82,39 @@ def test_bad_input_is_a_user_error(tmp_path):
 # verify_env, real runs
 
 
+def test_a_stopped_check_ends_the_probes_whole_process_tree(tmp_path):
+    """The check stops its probe with the runner's process-tree stopper: a process the probe started in a
+    session of its own (out of reach of a process-group kill) goes too, and the tiers say cancelled."""
+    env = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env)
+    site = next((env / "lib").glob("python3*/site-packages"))
+    pidfile = tmp_path / "grandchild.pid"
+    # Runs as the probe's interpreter starts: a child in a new session, then the probe hangs.
+    (site / "sitecustomize.py").write_text(
+        "import os, subprocess, time\n"
+        "child = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+        f"open({str(pidfile)!r} + '.tmp', 'w').write(str(child.pid))\n"
+        f"os.rename({str(pidfile)!r} + '.tmp', {str(pidfile)!r})\n"
+        "time.sleep(300)\n")
+    cancel = threading.Event()
+
+    def stop_once_the_child_runs() -> None:
+        deadline = time.monotonic() + 60
+        while not pidfile.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        cancel.set()
+
+    threading.Thread(target=stop_once_the_child_runs, daemon=True).start()
+    result = verify_env(env, backend="cpu", level="quick", cancel=cancel, timeout=120, log_path=tmp_path / "v.log")
+    grandchild = int(pidfile.read_text())
+    deadline = time.monotonic() + 5  # reaped by init once its parent is gone
+    while process_table.is_alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not process_table.is_alive(grandchild)
+    assert result.cancelled and not result.ok and result.findings == []
+    assert result.tiers[0].status == "cancelled" and [t.status for t in result.tiers[1:]] == ["not_run"] * 3
+
+
 @pytest.mark.network
 @pytest.mark.slow
 def test_quick_verify_streams_tiers_logs_and_cleans_ld_path(jax_cpu_env, tmp_path, monkeypatch):
@@ -89,9 +125,9 @@ def test_quick_verify_streams_tiers_logs_and_cleans_ld_path(jax_cpu_env, tmp_pat
     result = verify_env(jax_cpu_env, backend="cpu", level="quick", runtime_env={"JAX_PLATFORMS": "cpu"},
                         on_tier=seen.append, on_tier_start=started.append)
     assert result.ok, json.dumps(result.to_dict(), indent=1)[-3000:]
-    assert started == TIERS and [t["name"] for t in seen] == TIERS and seen == result.tiers
+    assert started == TIERS and [t.name for t in seen] == TIERS and seen == result.tiers
     init = result.tier("graphcast_jit_init")
-    assert init["param_count"] == 55891 and init["grid"] == {"lat": 31, "lon": 60, "levels": 13}
+    assert init.details["param_count"] == 55891 and init.details["grid"] == {"lat": 31, "lon": 60, "levels": 13}
     assert result.findings == []
     data = result.to_dict()
     assert {"ok", "env", "backend", "tiers", "findings", "log", "level"} <= set(data)
@@ -112,8 +148,8 @@ def test_gpu_expected_on_cpu_fails_with_a_finding(jax_cpu_env_without_graphcast,
     log.write_text("earlier install output\n")
     result = verify_env(jax_cpu_env_without_graphcast, backend="gpu", level="quick", log_path=log)
     assert not result.ok and result.backend == "gpu"
-    assert result.failed_tier["name"] == "backend"
-    assert [t["status"] for t in result.tiers] == ["passed", "failed", "not_run", "not_run"]
+    assert result.failed_tier.name == "backend"
+    assert [t.status for t in result.tiers] == ["passed", "failed", "not_run", "not_run"]
     assert [f.id for f in result.findings] == ["cpu_only_jaxlib"]
     assert log.read_text().startswith("earlier install output\n")  # appended, not replaced
     assert result.log == str(log)
@@ -124,9 +160,9 @@ def test_gpu_expected_on_cpu_fails_with_a_finding(jax_cpu_env_without_graphcast,
 def test_missing_graphcast_is_diagnosed(jax_cpu_env_without_graphcast):
     result = verify_env(jax_cpu_env_without_graphcast, backend="auto", level="quick")
     assert not result.ok and result.backend == "cpu"
-    assert result.failed_tier["name"] == "graphcast_jit_init"
+    assert result.failed_tier.name == "graphcast_jit_init"
     assert [f.id for f in result.findings] == ["graphcast_missing"]
-    assert any("No module named 'graphcast'" in line for line in result.failed_tier["stderr_tail"])
+    assert any("No module named 'graphcast'" in line for line in result.failed_tier.details["stderr_tail"])
 
 
 @pytest.mark.network
@@ -137,8 +173,8 @@ def test_cancel_stops_the_probe(jax_cpu_env_without_graphcast):
                         on_tier_start=lambda name: cancel.set())
     assert result.cancelled and not result.ok and result.findings == []
     assert result.exit_status in (-signal.SIGTERM, -signal.SIGKILL)
-    assert result.tiers[0]["status"] == "cancelled" and result.tiers[0]["error"]["type"] == "Cancelled"
-    assert [t["status"] for t in result.tiers[1:]] == ["not_run"] * 3
+    assert result.tiers[0].status == "cancelled" and result.tiers[0].error["type"] == "Cancelled"
+    assert [t.status for t in result.tiers[1:]] == ["not_run"] * 3
 
 
 @pytest.mark.network
@@ -147,7 +183,7 @@ def test_timeout_is_reported(jax_cpu_env_without_graphcast):
     result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", timeout=0.5)
     assert result.timed_out and not result.ok
     assert [f.id for f in result.findings] == ["verify_timeout"]
-    assert result.failed_tier["error"]["type"] == "Timeout"
+    assert result.failed_tier.error["type"] == "Timeout"
 
 
 @pytest.mark.network
@@ -168,9 +204,9 @@ def test_a_probe_that_dies_is_still_diagnosed(jax_cpu_env_without_graphcast, tmp
     result = verify_env(jax_cpu_env_without_graphcast, backend="cpu", level="quick", graphcast_src=tmp_path / "src")
     assert not result.ok and result.exit_status == -signal.SIGABRT
     failed = result.failed_tier
-    assert failed["name"] == "graphcast_jit_init" and failed["error"]["type"] == "ProbeDied"
-    assert "Please make sure libcudnn_cnn_infer.so.8 is in your library path!" in failed["stderr_tail"]
-    assert [t["status"] for t in result.tiers[:3]] == ["passed", "passed", "skipped"]
+    assert failed.name == "graphcast_jit_init" and failed.error["type"] == "ProbeDied"
+    assert "Please make sure libcudnn_cnn_infer.so.8 is in your library path!" in failed.details["stderr_tail"]
+    assert [t.status for t in result.tiers[:3]] == ["passed", "passed", "skipped"]
     assert [f.id for f in result.findings] == ["cudnn_sublibrary_missing"]
 
 
@@ -235,7 +271,7 @@ def test_cli_verify_uses_the_current_env_and_its_marker(jax_cpu_env_without_grap
     assert data["env"] == str(env) and data["backend"] == "gpu"
     assert [f["id"] for f in data["findings"]] == ["cpu_only_jaxlib"]
     recorded = [e for e in load_history().entries if e.kind == "verify"]
-    assert recorded and recorded[-1].status == "failed" and recorded[-1].verify["failed_tier"] == "backend"
+    assert recorded and recorded[-1].status == "failed" and recorded[-1].verify.failed_tier == "backend"
 
 
 def test_cli_verify_without_a_current_env_exits_2():

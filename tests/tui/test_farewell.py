@@ -48,6 +48,7 @@ def test_the_exit_status_follows_the_outcome_not_the_key():
 
 def test_the_running_tier_shows_a_clock_so_a_long_jit_init_does_not_look_hung():
     from wizard.tui.screens.verify import running_line
+    from wizard.verify.protocol import Tier
 
     assert running_line([], 42.4).endswith("(running, 42 s)")
-    assert running_line([{"name": "jax_import", "ok": False}], 3.0) is None  # the probe stopped there
+    assert running_line([Tier("jax_import", "failed")], 3.0) is None  # the probe stopped there

@@ -206,7 +206,7 @@ async def test_verify_shows_the_failing_tier_then_findings_and_nothing_becomes_c
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen) and app.screen.done, timeout=180)
         verify = app.screen
-        assert verify.tiers and verify.tiers[0]["name"] == "jax_import" and not verify.tiers[0]["ok"]
+        assert verify.tiers and verify.tiers[0].name == "jax_import" and not verify.tiers[0].ok
         text = screen_text(app)
         assert "✗ import jax" in text
         await pilot.press("escape")  # back to the install log

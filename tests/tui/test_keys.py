@@ -20,6 +20,7 @@ from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.verify import VerifyScreen
+from wizard.verify.check import VerifyResult
 
 SIZE = (80, 24)
 VERIFY_RESULT = Path(__file__).parents[1] / "data" / "verify-cpu-notebook.json"
@@ -100,17 +101,39 @@ async def test_each_screen_footer_shows_every_action_it_offers(gpu_server, tiny,
 async def test_verify_screen_footer_while_checking_and_after(gpu_server):
     """Fed the tiers of a real `verify --json` run: ctrl+c while it runs, then Enter and Escape."""
     gpu_server("no-nvidia")
-    result = json.loads(VERIFY_RESULT.read_text())
+    result = VerifyResult.from_dict(json.loads(VERIFY_RESULT.read_text()))
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
         await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         screen = VerifyScreen()
         app.push_screen(screen)
         await _until(pilot, lambda: app.screen is screen)
-        screen.add_tier(result["tiers"][0])
+        screen.add_tier(result.tiers[0])
         await _footer(pilot, has=("^c Stop check",), lacks=("Next",))
         screen.show_result(result)
         await _footer(pilot, has=("⏎ Next", "esc Back: log"), lacks=("Stop check",))
+
+
+async def _plan_footer(size: tuple[int, int], recipe_id: str) -> tuple[list[str], list[str]]:
+    """(the screen's rows, the keys the Plan screen offers) once every offered key is in the footer rows."""
+    app = WizardApp()
+    async with app.run_test(size=size) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.press("enter")
+        await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        app.screen.query_one("OptionList").highlighted = app.screen.index_of(recipe_id)
+        await pilot.press("enter")
+        await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        offered = _offered(app.screen)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while True:
+            rows = screen_rows(app)[: size[1]]  # (it lays out 24 rows)
+            missing = [d for d in offered if d not in " ".join(rows[-2:])]
+            if not missing:
+                return rows, offered
+            assert loop.time() < deadline, (size, recipe_id, missing, rows[-2:])
+            await pilot.pause(0.05)
 
 
 async def test_the_plan_footer_keeps_every_key_at_60x20_and_with_the_alternative_at_80x24(gpu_server):
@@ -119,26 +142,9 @@ async def test_the_plan_footer_keeps_every_key_at_60x20_and_with_the_alternative
     gpu_server("a100x2-535")
     for size, recipe_id in (((60, 20), "jax0.4.23-cpu"), ((80, 24), "jax0.4.23-cuda12-cudnn89"),
                             ((60, 20), "jax0.4.23-cuda12-cudnn89")):
-        app = WizardApp()
-        async with app.run_test(size=size) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-            await pilot.press("enter")
-            await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
-            app.screen.query_one("OptionList").highlighted = app.screen.index_of(recipe_id)
-            await pilot.press("enter")
-            await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
-            offered = _offered(app.screen)
-            assert ("Alt src" in offered) == (recipe_id != "jax0.4.23-cpu")
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 10
-            while True:
-                rows = screen_rows(app)[: size[1]]  # (it lays out 24 rows)
-                footer = " ".join(rows[-2:])
-                missing = [d for d in offered if d not in footer]
-                if not missing:
-                    break
-                assert loop.time() < deadline, (size, recipe_id, missing, rows[-2:])
-                await pilot.pause(0.05)
-            assert "^q Quit" in footer and "⏎ Install" in footer
-            assert all(len(row) <= size[0] for row in rows)
-            assert any("What will run" in row for row in rows[:2]) and any("Into a new environment" in r for r in rows)
+        rows, offered = await _plan_footer(size, recipe_id)
+        assert ("Alt src" in offered) == (recipe_id != "jax0.4.23-cpu")
+        footer = " ".join(rows[-2:])
+        assert "^q Quit" in footer and "⏎ Install" in footer
+        assert all(len(row) <= size[0] for row in rows)
+        assert any("What will run" in row for row in rows[:2]) and any("Into a new environment" in r for r in rows)

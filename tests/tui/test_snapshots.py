@@ -125,6 +125,8 @@ def test_the_check_stopped_shows_the_cancelled_tier(snap_compare, gpu_server):
     from pathlib import Path
 
     from wizard.tui.screens.verify import VerifyScreen
+    from wizard.verify.check import VerifyResult
+    from wizard.verify.protocol import Tier
 
     gpu_server("no-nvidia")
     verify = json.loads((Path(__file__).parents[1] / "data" / "verify-cpu-notebook.json").read_text())
@@ -135,10 +137,11 @@ def test_the_check_stopped_shows_the_cancelled_tier(snap_compare, gpu_server):
         pilot.app.push_screen(screen)
         await pilot.pause(0.1)
         for tier in verify["tiers"][:3]:
-            screen.add_tier(tier)
-        screen.show_result({**verify, "ok": False, "cancelled": True, "findings": [], "tiers": verify["tiers"][:3] + [
-            {"name": "graphcast_jit_init", "ok": False, "status": "cancelled", "seconds": None,
-             "error": {"type": "Cancelled", "message": "verification was cancelled"}}]})
+            screen.add_tier(Tier.from_probe(tier))
+        screen.show_result(VerifyResult.from_dict({
+            **verify, "ok": False, "cancelled": True, "findings": [], "tiers": verify["tiers"][:3] + [
+                {"name": "graphcast_jit_init", "ok": False, "status": "cancelled", "seconds": None,
+                 "error": {"type": "Cancelled", "message": "verification was cancelled"}}]}))
         await pilot.pause(0.3)
 
     assert snap_compare(WizardApp(), terminal_size=SIZE, run_before=stopped)

@@ -1,8 +1,8 @@
 """`gc-wizard activate`: the activation as shell code, for `eval "$(gc-wizard activate)"` (bash, zsh, sh).
 
 What activating changes is decided once, in `wizard.install.activation.compute_activation` (the
-kernel spec and the GraphCast check use the same decision). This module finds the environment
-(`--env DIR`, else the current one from history) and renders the decision: the script defines
+kernel spec and the GraphCast check use the same decision; which environment is meant is decided in
+`wizard.after.target`). This module renders the decision: the script defines
 `deactivate`, which restores what it changed; a second activation starts again from the values
 saved before the first (`ORIGINAL_VAR`), so it never piles up.
 """
@@ -13,32 +13,11 @@ import json
 import os
 import shlex
 from collections.abc import Mapping
-from pathlib import Path
 
 from wizard.errors import UserError
-from wizard.history.store import load_history
 from wizard.install.activation import ORIGINAL_VAR, Activation
-from wizard.install.envs import Env, current_env
 
 SHELLS = ("bash", "zsh", "sh")
-
-
-def resolve_env(env: str | os.PathLike[str] | None) -> Path:
-    """`--env DIR` as an absolute path, or the current environment from history; UserError if neither."""
-    if env:
-        from wizard.paths import unusable_env_path
-
-        why = unusable_env_path(str(env))
-        if why:
-            raise UserError(f"--env: {why}.")
-        found = Env.at(env)
-        if not found.path.is_dir():
-            raise UserError(f"environment {found} does not exist.")
-    else:
-        found = current_env(load_history())
-    if not found.exists:
-        raise UserError(f"{found} is not a Python environment (it has no bin/python).")
-    return found.path
 
 
 # --------------------------------------------------------------------------- shell code

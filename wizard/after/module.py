@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__, paths
-from wizard.after.activate import resolve_env
+from wizard.after.target import resolve_env
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
 from wizard.install.envs import read_marker
@@ -126,7 +126,7 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
 def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.PathLike[str] | None = None, *,
                    environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Write `<folder>/graphcast/<recipe>.lua` for `env` (default: the current environment)."""
-    env_path = resolve_env(env)
+    env_path = resolve_env(env).path
     found = read_marker(env_path)
     marker = found.to_dict() if found else {}
     name = module_name(env_path, marker)

@@ -23,6 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
+from wizard.history.store import VerifySummary
+from wizard.verify.check import VerifyResult
+from wizard.verify.protocol import Tier
 
 #: Variables shown in full when set (plus every XLA_*, JAX_*, TF_CPP_* one).
 ENV_VARS = (
@@ -184,10 +187,35 @@ def read_tail(path: str | os.PathLike[str] | None, lines: int) -> str | None:
     return "\n".join(text.splitlines()[-lines:])
 
 
+def _recorded_check(entry: Any) -> VerifySummary | VerifyResult | None:
+    """An entry's GraphCast check, typed: history's summary; in entries given as JSON, the summary, or
+    the whole result as older versions kept it (its tiers, for the tier table)."""
+    verify = _get(entry, "verify")
+    if isinstance(verify, (VerifySummary, VerifyResult)):
+        return verify
+    if isinstance(verify, Mapping):
+        return VerifyResult.from_dict(verify) if isinstance(verify.get("tiers"), list) else \
+            VerifySummary.from_dict(verify)
+    return None
+
+
+def _summary(check: VerifySummary | VerifyResult | None) -> VerifySummary | None:
+    return check.summary() if isinstance(check, VerifyResult) else check
+
+
+def _check_findings(check: VerifySummary | VerifyResult | None) -> list[dict[str, Any]]:
+    """The findings a check recorded: in full from a whole result, else the summary's titles and fixes."""
+    if isinstance(check, VerifyResult):
+        return _finding_dicts(check.findings)
+    if check is None:
+        return []
+    return [dict(d) for d in check.finding_details] or [{"id": f, "title": f} for f in check.findings]
+
+
 def _is_failure(entry: Any) -> bool:
     status = str(_get(entry, "status") or "")
-    verify = _get(entry, "verify")
-    return status in ("failed", "cancelled") or (isinstance(verify, Mapping) and verify.get("ok") is False)
+    check = _recorded_check(entry)
+    return status in ("failed", "cancelled") or (check is not None and check.ok is False)
 
 
 def _preflight_section(facts: Any) -> list[str]:
@@ -277,18 +305,16 @@ def _verify_section(entries: list[Any]) -> list[str]:
     lines = ["## Last verify", ""]
     if last is None:
         return lines + ["`gc-wizard verify` has not been run (installs check their environment themselves).", ""]
-    verify = _get(last, "verify") or {}
-    verify = verify if isinstance(verify, Mapping) else {}
-    result = "passed" if verify.get("ok") else f"FAILED at `{verify.get('failed_tier') or '?'}`"
+    summary = _summary(_recorded_check(last)) or VerifySummary(ok=None)
+    result = "passed" if summary.ok else f"FAILED at `{summary.failed_tier or '?'}`"
     lines.append(f"- `{_get(last, 'finished') or _get(last, 'started')}`: environment `{_get(last, 'env')}` "
-                 f"({verify.get('backend') or '?'} backend): **{result}**; log `{_get(last, 'log') or '—'}`")
-    details = [d for d in verify.get("finding_details") or [] if isinstance(d, Mapping)]
-    if details:
+                 f"({summary.backend or '?'} backend): **{result}**; log `{_get(last, 'log') or '—'}`")
+    if summary.finding_details:
         lines += ["", "Findings of that verify (root cause first):", ""]
         lines += [f"{i}. **{d.get('title') or d.get('id')}** (`{d.get('id')}`)"
-                  + (f" — Fix: {d['fix']}" if d.get("fix") else "") for i, d in enumerate(details, 1)]
-    elif verify.get("findings"):
-        lines += ["", "Findings of that verify: " + ", ".join(f"`{f}`" for f in verify["findings"])]
+                  + (f" — Fix: {d['fix']}" if d.get("fix") else "") for i, d in enumerate(summary.finding_details, 1)]
+    elif summary.findings:
+        lines += ["", "Findings of that verify: " + ", ".join(f"`{f}`" for f in summary.findings)]
     return lines + [""]
 
 
@@ -340,6 +366,16 @@ def _findings_lines(findings: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _tier_row(tier: Tier) -> tuple[Any, ...]:
+    detail = ", ".join(f"{k}={v}" for k, v in tier.details.items())[:200]
+    if tier.error:
+        message = str(tier.error.get("message") or "")
+        text = f"{tier.error['type']}: {message}" if tier.error.get("type") else message
+        detail = (text.splitlines() or [""])[-1][:200]
+    result = {"passed": "ok", "skipped": "skipped", "failed": "FAILED"}.get(tier.status, tier.status)
+    return tier.name, result, tier.seconds, detail
+
+
 def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error: str | None) -> list[str]:
     lines = ["## Last install / verify", ""]
     if last is None:
@@ -348,21 +384,12 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
                  f"`{_get(last, 'recipe')}`, status **{_get(last, 'status')}**")
     lines.append(f"- **When:** {_get(last, 'started')} → {_get(last, 'finished') or '—'}")
     lines.append(f"- **Log:** `{_get(last, 'log') or '—'}`")
-    verify = _get(last, "verify")
+    check = _recorded_check(last)
     lines.append("")
-    if isinstance(verify, Mapping) and verify.get("tiers"):
-        lines += [f"Verify ({verify.get('backend', '?')} backend): {'passed' if verify.get('ok') else 'FAILED'}", ""]
-        rows = []
-        for tier in verify["tiers"]:
-            details = {k: v for k, v in tier.items() if k not in ("name", "ok", "seconds", "error")}
-            detail = ", ".join(f"{k}={v}" for k, v in details.items())[:200]
-            if tier.get("error"):
-                detail = (str(tier["error"]).splitlines() or [""])[-1][:200]
-            ok = tier.get("ok")
-            rows.append((tier.get("name"), "ok" if ok else ("skipped" if ok is None else "FAILED"),
-                         tier.get("seconds"), detail))
-        lines += _table(("Tier", "Result", "Seconds", "Details"), rows) + [""]
-    elif verify is None:
+    if isinstance(check, VerifyResult) and check.tiers:
+        lines += [f"Verify ({check.backend} backend): {'passed' if check.ok else 'FAILED'}", ""]
+        lines += _table(("Tier", "Result", "Seconds", "Details"), [_tier_row(t) for t in check.tiers]) + [""]
+    elif check is None:
         lines += ["Not verified.", ""]
     lines += ["### Findings (root cause first)", ""]
     if findings:
@@ -422,12 +449,9 @@ def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None 
     failing = next((e for e in reversed(entries) if _is_failure(e)), None)
 
     # Findings: the ones verify recorded; else a diagnosis of the failing log's tail.
-    findings: list[dict[str, Any]] = []
     diagnose_error = None
     focus = last if last is not None and _is_failure(last) else None
-    verify = _get(focus, "verify")
-    if isinstance(verify, Mapping) and verify.get("findings"):
-        findings = _finding_dicts(verify["findings"])
+    findings = _check_findings(_recorded_check(focus))
     fail_log = _get(failing, "log") if failing is not None else None
     tail_for_diagnosis = read_tail(fail_log, DIAGNOSE_LINES)
     if focus is not None and not findings and tail_for_diagnosis:

@@ -134,9 +134,10 @@ def run(args: argparse.Namespace) -> int:
     source = getattr(args, "logfile", None)
     report = None
     if env_dir:
+        from wizard.after.target import resolve_env
         from wizard.verify.inspect_env import inspect_env
 
-        report = inspect_env(env_dir)
+        report = inspect_env(resolve_env(env_dir, need_python=False).path)
         if source is None:
             return _emit_env(args, report)
     source = source or "-"

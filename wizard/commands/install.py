@@ -14,6 +14,7 @@ import queue
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from wizard.children import stop_all
 from wizard.commands import guard, options
@@ -23,6 +24,9 @@ from wizard.errors import UserError, WizardError
 from wizard.install.options import InstallOptions
 from wizard.install.transaction import InstallEvents, run_install
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
+
+if TYPE_CHECKING:
+    from wizard.verify.protocol import Tier
 
 
 class TerminalEvents(InstallEvents):
@@ -70,16 +74,13 @@ class TerminalEvents(InstallEvents):
     def verify_started(self) -> None:
         self._say("==> Checking that GraphCast runs (a real jit init)")
 
-    def verify_tier(self, tier: dict) -> None:
-        from wizard.verify.protocol import Tier
-
-        typed = Tier.from_probe(tier)
-        mark = {"passed": "ok", "failed": "FAILED", "not_run": "not run"}.get(typed.status, typed.status)
-        count = typed.details.get("param_count")
+    def verify_tier(self, tier: Tier) -> None:
+        mark = {"passed": "ok", "failed": "FAILED", "not_run": "not run"}.get(tier.status, tier.status)
+        count = tier.details.get("param_count")
         extra = f", {count:,} parameters" if count else ""
-        if typed.status in ("skipped", "not_run") and typed.reason:
-            extra += f"; {typed.reason}"
-        self._say(f"    {typed.name}: {mark} ({typed.seconds or 0:.1f} s{extra})")
+        if tier.status in ("skipped", "not_run") and tier.reason:
+            extra += f"; {tier.reason}"
+        self._say(f"    {tier.name}: {mark} ({tier.seconds or 0:.1f} s{extra})")
 
     def message(self, text: str) -> None:
         self._say(f"    {text}")
@@ -196,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     elif result.ok:
         from wizard.after.next_steps import next_step_lines
 
-        node = ((result.verify or {}).get("where") or {}).get("node")
+        node = result.verify.node if result.verify is not None else None
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
               + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
         print("\n".join(next_step_lines(result.recipe)))

@@ -13,10 +13,11 @@ from wizard.security import write_private_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
-    from wizard.after.activate import activation_script, default_shell, resolve_env
+    from wizard.after.activate import activation_script, default_shell
+    from wizard.after.target import resolve_env
     from wizard.install.activation import compute_activation
 
-    env = resolve_env(args.env)
+    env = resolve_env(args.env).path
     shell = args.shell or default_shell()
     sys.stdout.write(activation_script(compute_activation(env), shell))
     sys.stdout.flush()
@@ -27,12 +28,12 @@ def run_activate(args: argparse.Namespace) -> int:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
-    from wizard.after.activate import resolve_env
     from wizard.after.kernel import kernel_install
+    from wizard.after.target import resolve_env
 
     if args.action == "remove":
         return _remove_kernel(args)
-    env = resolve_env(args.env)
+    env = resolve_env(args.env).path
     result = kernel_install(env, args.name)
     if args.json:
         emit_json(result)
@@ -51,21 +52,13 @@ def _remove_kernel(args: argparse.Namespace) -> int:
     """`kernel remove`: the kernel named --name, or every kernel the wizard wrote for the environment
     (--env DIR, which may be gone already, else the current one). Kernels it did not write stay."""
     from wizard.after.kernel import kernel_remove
+    from wizard.after.target import named_env, resolve_env
 
     env = None
     if args.env:
-        import os
-
-        from wizard.paths import unusable_env_path
-
-        why = unusable_env_path(args.env)
-        if why:
-            raise UserError(f"--env: {why}.")
-        env = os.path.abspath(os.path.expanduser(args.env))
+        env = str(named_env(args.env).path)  # its folder may be gone already
     elif not args.name:
-        from wizard.after.activate import resolve_env
-
-        env = str(resolve_env(None))
+        env = str(resolve_env(None).path)
     result = kernel_remove(env, args.name)
     if args.json:
         emit_json(result)

@@ -34,15 +34,18 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wizard import paths
 from wizard.errors import OperationFailed, UserError
-from wizard.history.store import GOOD, Entry, History, load_history, now, verify_summary
+from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.runner import StepLog, run_step
 from wizard.install.transaction import InstallEvents
 from wizard.lock import StateLock
+
+if TYPE_CHECKING:
+    from wizard.verify.check import VerifyResult
 
 _LABELS = {"nvidia-cudnn-cu12": "cuDNN", "nvidia-cudnn-cu11": "cuDNN"}
 
@@ -53,7 +56,7 @@ class RollbackResult:
     from_id: str | None
     to_id: str
     env: str
-    verify: dict | None
+    verify: VerifyResult | None
     rebuilt: bool = False
     restored: bool = False
     error: str | None = None
@@ -65,7 +68,8 @@ class RollbackResult:
     status: str = "failed"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "from": self.from_id, "to": self.to_id, "env": self.env, "verify": self.verify,
+        return {"ok": self.ok, "from": self.from_id, "to": self.to_id, "env": self.env,
+                "verify": self.verify.to_dict() if self.verify is not None else None,
                 "rebuilt": self.rebuilt, "restored": self.restored, "error": self.error,
                 "cancelled": self.cancelled, "entry_id": self.entry_id, "changes": self.changes, "log": self.log,
                 "status": self.status}
@@ -250,7 +254,8 @@ class _Rollback:
         """The target's folder is being made from nothing by this rollback (removed if it does not finish)."""
         self.before: tuple[list[str], envs.EnvMarker | None] | None = None
         """A re-synced folder's package set and marker before this rollback changed it."""
-        self.verify_dict: dict | None = None
+        self.checked: VerifyResult | None = None
+        """The GraphCast check's result, when it ran."""
 
     @property
     def entry(self) -> Entry:
@@ -342,7 +347,7 @@ class _Rollback:
                 raise _Stopped() from None
 
     def verify(self) -> str | None:
-        """None when the folder may become current, else why not (and `self.verify_dict` says more).
+        """None when the folder may become current, else why not (and `self.checked` says more).
 
         Never current with a package set other than the frozen one: a rebuild or re-sync that did not
         land exactly (an index serving other files, a partial sync) fails here, before any check.
@@ -369,13 +374,13 @@ class _Rollback:
         result = verify_env(env, backend=marker.backend if marker else "auto", level=self.level,
                             runtime_env=dict(marker.runtime_env) if marker else {}, cancel=self.cancel,
                             log_path=Path(self.record.log), on_tier=self.events.verify_tier)
-        self.verify_dict = result.to_dict()
+        self.checked = result
         if self.cancel.is_set():
             return "cancelled during the GraphCast check; the current environment is unchanged."
         if not result.ok:
-            first = (self.verify_dict.get("findings") or [{}])[0]
-            why = f" ({first['title']})" if first.get("title") else ""
-            fix = f" Fix: {first['fix']}" if first.get("fix") else ""
+            first = result.findings[0] if result.findings else None
+            why = f" ({first.title})" if first is not None and first.title else ""
+            fix = f" Fix: {first.fix}" if first is not None and first.fix else ""
             return (f"the target environment failed its GraphCast check{why}; the current one is unchanged.{fix} "
                     f"Log: {self.record.log}")
         if marker:
@@ -392,7 +397,7 @@ class _Rollback:
                 self.history.make_current(self.record)
         else:
             self.history.make_current(entry)
-        verified = bool(self.verify_dict and self.verify_dict.get("ok"))
+        verified = self.checked is not None and self.checked.ok
         result = self.finish("verified" if verified else "installed")
         self.say(f"{self.env} is the current environment again (rollback {self.record.id})")
         return result
@@ -419,13 +424,13 @@ class _Rollback:
             self.put_back()
         record = self.record
         record.status, record.error, record.finished = status, error, now()
-        record.verify = verify_summary(self.verify_dict)
+        record.verify = self.checked.summary() if self.checked is not None else None
         self.history.save()
         if error:
             self.say(f"rollback {status}: {error}")
         return RollbackResult(
             ok=status in GOOD, from_id=self.current.id if self.current else None, to_id=self.entry.id,
-            env=self.entry.env, verify=self.verify_dict, rebuilt=self.rebuilt, restored=self.restored, error=error,
+            env=self.entry.env, verify=self.checked, rebuilt=self.rebuilt, restored=self.restored, error=error,
             cancelled=status == "cancelled", entry_id=record.id, changes=self.changes, log=record.log, status=status)
 
     def crashed(self, exc: BaseException) -> None:

@@ -27,6 +27,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,87 @@ def now() -> str:
 
 def new_id() -> str:
     return time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _number(value: Any) -> float | None:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
+class VerifySummary:
+    """What history keeps of a GraphCast check (the full result is in its log).
+
+    Made from the typed result by `wizard.verify.check.VerifyResult.summary()`; stored as the small
+    JSON object `to_dict()` writes. `from_dict` also reads what older versions stored: summaries
+    without the newer keys, and a whole verify result (its `tiers` as dicts).
+    """
+
+    ok: bool | None
+    backend: str | None = None
+    failed_tier: str | None = None
+    """The first tier that failed or was stopped (`Tier.status` "failed" or "cancelled")."""
+    param_count: int | None = None
+    init_seconds: float | None = None
+    findings: tuple[str, ...] = ()
+    """The finding ids, root cause first."""
+    log: str | None = None
+    node: str | None = None
+    """The cluster node the check ran on through srun (None: here)."""
+    finding_details: tuple[Mapping[str, Any], ...] = ()
+    """Up to five findings' {"id", "title", "fix"}: what the support report shows of the last check."""
+    gencast_param_count: int | None = None
+    gencast_init_seconds: float | None = None
+    gencast: bool = False
+    """Whether the check had a GenCast tier (GraphCast v0.2 and later)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        extra = {} if not self.gencast else {"gencast_param_count": self.gencast_param_count,
+                                             "gencast_init_seconds": self.gencast_init_seconds}
+        return {**extra, "ok": self.ok, "backend": self.backend, "failed_tier": self.failed_tier,
+                "param_count": self.param_count, "init_seconds": self.init_seconds,
+                "findings": list(self.findings), "log": self.log, "node": self.node,
+                "finding_details": [dict(d) for d in self.finding_details]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> VerifySummary:
+        """A stored summary; a value of the wrong type reads as unknown (None), never an error."""
+        if isinstance(data.get("tiers"), list):
+            return cls._from_verify_json(data)
+        findings = data.get("findings") if isinstance(data.get("findings"), list) else []
+        details = data.get("finding_details") if isinstance(data.get("finding_details"), list) else []
+        ok = data.get("ok")
+        return cls(ok=ok if isinstance(ok, bool) else None, backend=_text(data.get("backend")),
+                   failed_tier=_text(data.get("failed_tier")), param_count=_number(data.get("param_count")),
+                   init_seconds=_number(data.get("init_seconds")),
+                   findings=tuple(str(f) for f in findings if isinstance(f, str)), log=_text(data.get("log")),
+                   node=_text(data.get("node")),
+                   finding_details=tuple(dict(d) for d in details if isinstance(d, Mapping)),
+                   gencast_param_count=_number(data.get("gencast_param_count")),
+                   gencast_init_seconds=_number(data.get("gencast_init_seconds")),
+                   gencast="gencast_param_count" in data or "gencast_init_seconds" in data)
+
+    @classmethod
+    def _from_verify_json(cls, verify: Mapping[str, Any]) -> VerifySummary:
+        """An older version's whole verify result (dict tiers), summarised as the typed result would be."""
+        tiers = [t for t in verify["tiers"] if isinstance(t, Mapping)]
+        failed = next((t.get("name") for t in tiers if t.get("status") == "failed"
+                       or (not t.get("ok") and t.get("status") not in ("skipped", "not_run"))), None)
+        init = next((t for t in tiers if t.get("name") == "graphcast_jit_init"), {})
+        gencast = next((t for t in tiers if t.get("name") == "gencast_jit_init"), None)
+        findings = [f for f in verify.get("findings") or [] if isinstance(f, Mapping)]
+        where = verify.get("where") if isinstance(verify.get("where"), Mapping) else {}
+        return cls.from_dict({
+            "ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
+            "param_count": init.get("param_count"), "init_seconds": init.get("init_seconds"),
+            "findings": [f.get("id") for f in findings], "log": verify.get("log"), "node": where.get("node"),
+            "finding_details": [{"id": f.get("id"), "title": f.get("title"), "fix": f.get("fix")}
+                                for f in findings][:5],
+            **({} if gencast is None else {"gencast_param_count": gencast.get("param_count"),
+                                           "gencast_init_seconds": gencast.get("init_seconds")})})
 
 
 def boot_id() -> str:
@@ -72,8 +154,8 @@ class Entry:
     """The environment's exact package set (a frozen requirements list) once installed."""
     requirements_file: str | None = None
     """The same set with sha256 hashes where the installer's cache knows them (state/frozen/<id>.txt)."""
-    verify: dict | None = None
-    """A summary of the verify run: ok, backend, failed tier, param_count, finding ids."""
+    verify: VerifySummary | None = None
+    """What the GraphCast check found: ok, backend, failed tier, param_count, finding ids."""
     mode: str = "new"
     """"new" (a fresh environment) or "in-place" (an existing one changed)."""
     snapshot: list[str] | None = None
@@ -111,6 +193,7 @@ class Entry:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         extra = data.pop("extra")
+        data["verify"] = self.verify.to_dict() if self.verify is not None else None
         return {**extra, **data}
 
     @classmethod
@@ -141,8 +224,12 @@ class Entry:
                 continue
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise ValueError(f"'{f.name}' is not {expected.__name__}")
-        known = {f.name for f in fields(cls)} - {"extra"}
-        entry = cls(**{k: v for k, v in data.items() if k in known})
+        verify = data.get("verify")
+        if verify is not None and not isinstance(verify, dict):
+            raise ValueError("'verify' is not an object")
+        known = {f.name for f in fields(cls)} - {"extra", "verify"}
+        entry = cls(**{k: v for k, v in data.items() if k in known},
+                    verify=VerifySummary.from_dict(verify) if verify is not None else None)
         entry.extra = {k: v for k, v in data.items() if k not in known}
         return entry
 
@@ -423,7 +510,7 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
     return history
 
 
-def record_verify(env: str | os.PathLike[str], verify: dict[str, Any], *, log: str | None = None,
+def record_verify(env: str | os.PathLike[str], summary: VerifySummary, *, log: str | None = None,
                   recipe: str | None = None) -> Entry | None:
     """Add a finished `verify` entry for `env` (for `gc-wizard verify`); None if another wizard is busy.
 
@@ -431,35 +518,14 @@ def record_verify(env: str | os.PathLike[str], verify: dict[str, Any], *, log: s
     """
     from wizard.lock import StateLock
 
-    summary = verify_summary(verify)
     try:
         with StateLock("recording a verify"):
             history = load_history(locked=True)
             recipe = recipe or _marker_data(Path(env)).get("recipe") or "(unknown)"
             entry = history.add(Entry(id=history.new_entry_id(), kind="verify", recipe=str(recipe), env=str(env),
-                                      status="verified" if verify.get("ok") else "failed", finished=now(),
+                                      status="verified" if summary.ok else "failed", finished=now(),
                                       log=log, verify=summary))
             history.save()
             return entry
     except LockHeld:
         return None
-
-
-def verify_summary(verify: dict | None) -> dict | None:
-    """What history keeps of a verify run (the full result is in its log)."""
-    if not verify:
-        return None
-    tiers = verify.get("tiers") or []
-    failed = next((t.get("name") for t in tiers if t.get("status") == "failed"
-                   or (not t.get("ok") and t.get("status") not in ("skipped", "not_run"))), None)
-    init = next((t for t in tiers if t.get("name") == "graphcast_jit_init"), {})
-    gencast = next((t for t in tiers if t.get("name") == "gencast_jit_init"), None)
-    extra = {} if gencast is None else {"gencast_param_count": gencast.get("param_count"),
-                                        "gencast_init_seconds": gencast.get("init_seconds")}
-    return {**extra, "ok": verify.get("ok"), "backend": verify.get("backend"), "failed_tier": failed,
-            "param_count": init.get("param_count"), "init_seconds": init.get("init_seconds"),
-            "findings": [f.get("id") for f in verify.get("findings") or []], "log": verify.get("log"),
-            "node": (verify.get("where") or {}).get("node"),
-            # what the support report shows of the last verify (titles and fixes, not only ids)
-            "finding_details": [{"id": f.get("id"), "title": f.get("title"), "fix": f.get("fix")}
-                                for f in verify.get("findings") or [] if isinstance(f, dict)][:5]}

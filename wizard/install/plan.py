@@ -234,6 +234,204 @@ def _has_recent_pip_wheel(find_links: list[str]) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Sources:
+    """Where the packages come from: find-links folders/URLs, extra indexes, and their installer flags."""
+
+    links: list[str]
+    index_urls: list[str]
+
+    @property
+    def flags(self) -> list[str]:
+        flags: list[str] = []
+        for link in self.links:
+            flags += ["--find-links", link]
+        for url in self.index_urls:
+            flags += ["--extra-index-url", url]
+        return flags
+
+
+@dataclass(frozen=True)
+class _Packages:
+    """What the requirements step installs: the recipe's pins, or a hashed lock's files."""
+
+    args: list[str]
+    title: str
+    lock: Path | None = None
+    pylock: bool = False
+    """The lock is a pylock.toml (only uv installs it, as a preview feature)."""
+
+
+@dataclass(frozen=True)
+class _Target:
+    """The environment the steps build or change, and the interpreter it gets."""
+
+    env_dir: Path
+    python: PythonChoice
+    mode: str
+    offline: bool
+
+    @property
+    def env_py(self) -> str:
+        return str(self.env_dir / "bin" / "python")
+
+    @property
+    def cwd(self) -> str:
+        return str(self.env_dir.parent)
+
+
+def _check_choices(installer: str, mode: str) -> None:
+    if installer not in INSTALLERS:
+        raise UserError(f"installer '{installer}' is not one of: {', '.join(INSTALLERS)}")
+    if mode not in MODES:
+        raise UserError(f"mode '{mode}' is not one of: {', '.join(MODES)}")
+
+
+def _sources(recipe: Recipe, find_links: tuple[str, ...] | list[str], offline: bool, notes: list[str]) -> _Sources:
+    """The recipe's locations (offline: the remote ones left out, with a note) plus the user's folders."""
+    links = list(recipe.find_links)
+    index_urls = list(recipe.extra_index_urls)
+    if offline:
+        remote = [u for u in links + index_urls if _is_url(u) and not u.startswith("file://")]
+        if remote:
+            notes.append("offline: these remote locations are left out and their packages must be in a "
+                         f"--find-links folder or the installer's cache: {', '.join(remote)}")
+        links = [u for u in links if u not in remote]
+        index_urls = [u for u in index_urls if u not in remote]
+    links += [u for u in _user_find_links(find_links) if u not in links]
+    return _Sources(links, index_urls)
+
+
+def _graphcast_arg(recipe: Recipe, graphcast_src: str | None, offline: bool, notes: list[str]) -> str:
+    """What the GraphCast step installs; offline, the recipe's remote source is refused."""
+    gc_arg = graphcast_install_arg(recipe, graphcast_src)
+    default_url = source_url(recipe.graphcast.source)
+    if offline and not graphcast_src and not default_url.startswith("file://"):
+        raise UserError("--offline needs --graphcast-src (a local GraphCast checkout, wheel or sdist): the "
+                        f"recipe's GraphCast comes from {default_url}")
+    if offline and not gc_arg.endswith(".whl"):
+        notes.append("offline: building GraphCast from source needs setuptools and wheel in a --find-links "
+                     "folder or the installer's cache")
+    return gc_arg
+
+
+def _packages(recipe: Recipe, lock: Path | str | None, installer: str, notes: list[str]) -> _Packages:
+    """The recipe's pinned requirements, or — with `--lock` — the lock's hashed files."""
+    if lock is None:
+        return _Packages(list(recipe.requirements), f"Install the {len(recipe.requirements)} pinned packages")
+    from wizard.install.lockfile import PYLOCK, install_args, lock_format, lock_packages
+
+    lock = Path(lock).expanduser().absolute()
+    pylock = lock_format(lock) == PYLOCK
+    if installer == "pip" and pylock:
+        raise UserError(f"--lock {lock.name}: pip cannot install a pylock.toml; use the uv installer, or a "
+                        "requirements lock (gc-wizard lock RECIPE --out FILE.txt)")
+    notes.append(f"packages come from the lock {lock}; a file whose hash differs from the lock is refused.")
+    return _Packages(install_args(lock), f"Install the {len(lock_packages(lock))} locked packages (every file's "
+                     "hash checked)", lock, pylock)
+
+
+def _create_title(python: PythonChoice) -> str:
+    return f"Create the environment (Python {python.version or python.executable})"
+
+
+def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Packages, gc_arg: str,
+              notes: list[str]) -> list[Step]:
+    """uv: `uv venv` (new environments), then `uv pip install` the packages, then GraphCast alone."""
+    from uv import find_uv_bin
+
+    from wizard.install.linkmode import link_mode
+
+    uv = find_uv_bin()
+    offline_flags = ["--offline"] if target.offline else []
+    link_env, link_note = link_mode(uv, target.env_dir)
+    if packages.pylock:
+        link_env["UV_PREVIEW_FEATURES"] = "pylock"  # uv calls reading pylock.toml a preview; no warning
+    if link_note:
+        notes.append(link_note)
+    steps: list[Step] = []
+    if target.mode == "new":
+        steps.append(Step(
+            name="create-env", title=_create_title(target.python),
+            argv=(uv, "venv", "--python", target.python.executable, *offline_flags, str(target.env_dir)),
+            env=dict(_UV_ENV), cwd=target.cwd, kind="create_env", prompts=(NO_REPLACE,),
+        ))
+    install = [uv, "pip", "install", "--python", target.env_py]
+    steps.append(Step(
+        name="install-requirements", title=packages.title,
+        argv=(*install, *sources.flags, *offline_flags, *packages.args),
+        env={**_UV_ENV, **link_env}, cwd=target.cwd, prompts=recipe.prompts,
+    ))
+    steps.append(Step(
+        name="install-graphcast", title=f"Install GraphCast {recipe.graphcast.version} (--no-deps)",
+        argv=(*install, "--no-deps", *sources.flags, *offline_flags, gc_arg),
+        env={**_UV_ENV, **link_env}, cwd=target.cwd, prompts=recipe.prompts,
+    ))
+    notes.append("uv environments have no pip of their own; add packages later with "
+                 f"`{shlex.join([uv, 'pip', 'install', '--python', target.env_py, 'PACKAGE'])}`.")
+    return steps
+
+
+def _pip_progress(target: _Target, sources: _Sources, notes: list[str]) -> list[str] | None:
+    """pip's progress switch; None when pip is upgraded first for `raw` (offline without a new pip: off)."""
+    if target.offline and not _has_recent_pip_wheel(sources.links):
+        notes.append(f"offline with no pip>={PIP_MIN_FOR_RAW} wheel in the --find-links folders: pip is not "
+                     "upgraded, so it shows no download progress")
+        return ["--progress-bar", "off"]
+    return None
+
+
+def _pip_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Packages, gc_arg: str,
+               notes: list[str]) -> list[Step]:
+    """pip: `python -m venv` (new environments), pip upgraded for plain progress lines where it can be,
+    then the packages, then GraphCast alone."""
+    if not target.python.has_venv and target.mode == "new":
+        raise UserError(f"{target.python.executable} has no working venv module, which the pip installer needs; "
+                        "use the uv installer, or another Python")
+    pip = [target.env_py, "-m", "pip", "install"]
+    offline_flags = ["--no-index"] if target.offline else []
+    steps: list[Step] = []
+    if target.mode == "new":
+        steps.append(Step(
+            name="create-env", title=_create_title(target.python),
+            argv=(target.python.executable, "-m", "venv", str(target.env_dir)), env=dict(_PIP_ENV),
+            cwd=target.cwd, kind="create_env",
+        ))
+    progress = _pip_progress(target, sources, notes)
+    if progress is None:
+        progress = ["--progress-bar", "raw"]
+        steps.append(Step(
+            name="upgrade-pip", title=f"Upgrade pip to {PIP_MIN_FOR_RAW} or newer (for plain progress lines)",
+            argv=(*pip, "--progress-bar", "off", "--upgrade", *sources.flags, *offline_flags,
+                  f"pip>={PIP_MIN_FOR_RAW}"),
+            env=dict(_PIP_ENV), cwd=target.cwd, prompts=recipe.prompts,
+        ))
+    steps.append(Step(
+        name="install-requirements", title=packages.title,
+        argv=(*pip, *progress, *sources.flags, *offline_flags, *packages.args),
+        env=dict(_PIP_ENV), cwd=target.cwd, prompts=recipe.prompts,
+    ))
+    steps.append(Step(
+        name="install-graphcast", title=f"Install GraphCast {recipe.graphcast.version} (--no-deps)",
+        argv=(*pip, *progress, "--no-deps", *sources.flags, *offline_flags, gc_arg),
+        env=dict(_PIP_ENV), cwd=target.cwd, prompts=recipe.prompts,
+    ))
+    return steps
+
+
+def _closing_notes(recipe: Recipe, target: _Target, graphcast_src: str | None, gc_arg: str,
+                   notes: list[str]) -> None:
+    """The in-place warning first; then a Python download and a GraphCast source other than the recipe's."""
+    if target.mode == "in-place":
+        notes.insert(0, f"in-place: installing into the existing environment {target.env_dir} is slower and less "
+                        "safe than a new environment — packages already there may clash with the pins, a failure "
+                        "can leave it half-changed, and there is no rollback to its previous state.")
+    if target.python.source == "uv-download":
+        notes.append(f"uv will download Python {target.python.version} first (needs internet access).")
+    if graphcast_src:
+        notes.append(f"GraphCast comes from {gc_arg} instead of the recipe's {source_url(recipe.graphcast.source)}.")
+
+
 def build_plan(
     recipe: Recipe,
     *,
@@ -247,137 +445,26 @@ def build_plan(
     lock: Path | str | None = None,
     bundle: Path | str | None = None,
 ) -> Plan:
-    """The steps that install `recipe` into `env_dir` (see the module docstring); runs nothing."""
-    if installer not in INSTALLERS:
-        raise UserError(f"installer '{installer}' is not one of: {', '.join(INSTALLERS)}")
-    if mode not in MODES:
-        raise UserError(f"mode '{mode}' is not one of: {', '.join(MODES)}")
+    """The steps that install `recipe` into `env_dir` (see the module docstring); runs nothing.
+
+    In order: the sources (offline leaves remote ones out), what GraphCast comes from, the packages
+    (pins or a lock), the installer's steps, then the notes that frame them. Each part may add a note.
+    """
+    _check_choices(installer, mode)
     if isinstance(python, str):
         python = PythonChoice(executable=python, version="", source="path")
-    env_dir = Path(env_dir).expanduser().absolute()
-    env_py = str(env_dir / "bin" / "python")
-    cwd = str(env_dir.parent)
+    target = _Target(Path(env_dir).expanduser().absolute(), python, mode, offline)
     notes: list[str] = []
-
-    links = list(recipe.find_links)
-    index_urls = list(recipe.extra_index_urls)
-    if offline:
-        remote = [u for u in links + index_urls if _is_url(u) and not u.startswith("file://")]
-        if remote:
-            notes.append("offline: these remote locations are left out and their packages must be in a "
-                         f"--find-links folder or the installer's cache: {', '.join(remote)}")
-        links = [u for u in links if u not in remote]
-        index_urls = [u for u in index_urls if u not in remote]
-    links += [u for u in _user_find_links(find_links) if u not in links]
-
-    gc_arg = graphcast_install_arg(recipe, graphcast_src)
-    default_url = source_url(recipe.graphcast.source)
-    if offline and not graphcast_src and not default_url.startswith("file://"):
-        raise UserError("--offline needs --graphcast-src (a local GraphCast checkout, wheel or sdist): the "
-                        f"recipe's GraphCast comes from {default_url}")
-    if offline and not gc_arg.endswith(".whl"):
-        notes.append("offline: building GraphCast from source needs setuptools and wheel in a --find-links "
-                     "folder or the installer's cache")
-
-    source_flags: list[str] = []
-    for link in links:
-        source_flags += ["--find-links", link]
-    for url in index_urls:
-        source_flags += ["--extra-index-url", url]
-
-    packages: list[str] = list(recipe.requirements)
-    packages_title = f"Install the {len(recipe.requirements)} pinned packages"
-    if lock is not None:
-        from wizard.install.lockfile import PYLOCK, install_args, lock_format, lock_packages
-
-        lock = Path(lock).expanduser().absolute()
-        if installer == "pip" and lock_format(lock) == PYLOCK:
-            raise UserError(f"--lock {lock.name}: pip cannot install a pylock.toml; use the uv installer, or a "
-                            "requirements lock (gc-wizard lock RECIPE --out FILE.txt)")
-        packages = install_args(lock)
-        packages_title = f"Install the {len(lock_packages(lock))} locked packages (every file's hash checked)"
-        notes.append(f"packages come from the lock {lock}; a file whose hash differs from the lock is refused.")
-
-    steps: list[Step] = []
-    if installer == "uv":
-        from uv import find_uv_bin
-
-        from wizard.install.linkmode import link_mode
-
-        uv = find_uv_bin()
-        offline_flags = ["--offline"] if offline else []
-        link_env, link_note = link_mode(uv, env_dir)
-        if lock is not None and lock_format(lock) == PYLOCK:
-            link_env["UV_PREVIEW_FEATURES"] = "pylock"  # uv calls reading pylock.toml a preview; no warning
-        if link_note:
-            notes.append(link_note)
-        if mode == "new":
-            steps.append(Step(
-                name="create-env", title=f"Create the environment (Python {python.version or python.executable})",
-                argv=(uv, "venv", "--python", python.executable, *offline_flags, str(env_dir)),
-                env=dict(_UV_ENV), cwd=cwd, kind="create_env", prompts=(NO_REPLACE,),
-            ))
-        install = [uv, "pip", "install", "--python", env_py]
-        steps.append(Step(
-            name="install-requirements", title=packages_title,
-            argv=(*install, *source_flags, *offline_flags, *packages),
-            env={**_UV_ENV, **link_env}, cwd=cwd, prompts=recipe.prompts,
-        ))
-        steps.append(Step(
-            name="install-graphcast", title=f"Install GraphCast {recipe.graphcast.version} (--no-deps)",
-            argv=(*install, "--no-deps", *source_flags, *offline_flags, gc_arg),
-            env={**_UV_ENV, **link_env}, cwd=cwd, prompts=recipe.prompts,
-        ))
-        notes.append("uv environments have no pip of their own; add packages later with "
-                     f"`{shlex.join([uv, 'pip', 'install', '--python', env_py, 'PACKAGE'])}`.")
-    else:
-        if not python.has_venv and mode == "new":
-            raise UserError(f"{python.executable} has no working venv module, which the pip installer needs; "
-                            "use the uv installer, or another Python")
-        pip = [env_py, "-m", "pip", "install"]
-        offline_flags = ["--no-index"] if offline else []
-        if mode == "new":
-            steps.append(Step(
-                name="create-env", title=f"Create the environment (Python {python.version or python.executable})",
-                argv=(python.executable, "-m", "venv", str(env_dir)), env=dict(_PIP_ENV), cwd=cwd,
-                kind="create_env",
-            ))
-        progress = ["--progress-bar", "raw"]
-        if offline and not _has_recent_pip_wheel(links):
-            progress = ["--progress-bar", "off"]
-            notes.append(f"offline with no pip>={PIP_MIN_FOR_RAW} wheel in the --find-links folders: pip is not "
-                         "upgraded, so it shows no download progress")
-        else:
-            steps.append(Step(
-                name="upgrade-pip", title=f"Upgrade pip to {PIP_MIN_FOR_RAW} or newer (for plain progress lines)",
-                argv=(*pip, "--progress-bar", "off", "--upgrade", *source_flags, *offline_flags,
-                      f"pip>={PIP_MIN_FOR_RAW}"),
-                env=dict(_PIP_ENV), cwd=cwd, prompts=recipe.prompts,
-            ))
-        steps.append(Step(
-            name="install-requirements", title=packages_title,
-            argv=(*pip, *progress, *source_flags, *offline_flags, *packages),
-            env=dict(_PIP_ENV), cwd=cwd, prompts=recipe.prompts,
-        ))
-        steps.append(Step(
-            name="install-graphcast", title=f"Install GraphCast {recipe.graphcast.version} (--no-deps)",
-            argv=(*pip, *progress, "--no-deps", *source_flags, *offline_flags, gc_arg),
-            env=dict(_PIP_ENV), cwd=cwd, prompts=recipe.prompts,
-        ))
-
-    if mode == "in-place":
-        notes.insert(0, f"in-place: installing into the existing environment {env_dir} is slower and less safe "
-                        "than a new environment — packages already there may clash with the pins, a failure "
-                        "can leave it half-changed, and there is no rollback to its previous state.")
-    if python.source == "uv-download":
-        notes.append(f"uv will download Python {python.version} first (needs internet access).")
-    if graphcast_src:
-        notes.append(f"GraphCast comes from {gc_arg} instead of the recipe's {default_url}.")
-
+    sources = _sources(recipe, find_links, offline, notes)
+    gc_arg = _graphcast_arg(recipe, graphcast_src, offline, notes)
+    packages = _packages(recipe, lock, installer, notes)
+    make_steps = _uv_steps if installer == "uv" else _pip_steps
+    steps = make_steps(recipe, target, sources, packages, gc_arg, notes)
+    _closing_notes(recipe, target, graphcast_src, gc_arg, notes)
     return Plan(
-        recipe=recipe, env_dir=env_dir, python=python, installer=installer, steps=tuple(steps),
-        disk_gib=recipe.disk_gib, mode=mode, notes=tuple(notes), find_links=tuple(links), offline=offline,
-        graphcast_src=gc_arg, lock=str(lock) if lock is not None else None,
+        recipe=recipe, env_dir=target.env_dir, python=python, installer=installer, steps=tuple(steps),
+        disk_gib=recipe.disk_gib, mode=mode, notes=tuple(notes), find_links=tuple(sources.links), offline=offline,
+        graphcast_src=gc_arg, lock=str(packages.lock) if packages.lock is not None else None,
         bundle=str(bundle) if bundle is not None else None,
     )
 

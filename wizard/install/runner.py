@@ -33,6 +33,7 @@ import signal
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -325,30 +326,46 @@ def _chdir_to(cwd: str | None):
     return chdir
 
 
-class _Stopper:
-    """SIGINT → SIGTERM → SIGKILL to the step's process group and every process of its tree."""
+#: How a plan step is stopped: SIGINT (an installer cleans up on Ctrl-C), then SIGTERM, then SIGKILL,
+#: each followed by its grace in seconds.
+STEP_STOP_SIGNALS = ((signal.SIGINT, GRACE_SECONDS[0]), (signal.SIGTERM, GRACE_SECONDS[1]), (signal.SIGKILL, 5.0))
+
+
+class ProcessTreeStopper:
+    """Stops a child and everything it started: each signal to its process group and to every process
+    of its session or descended from it (collected from /proc before each signal), until none is left.
+
+    The one way the wizard stops a child's tree: the runner's plan steps (in a pty) and the GraphCast
+    check's probe (on pipes, `wizard.verify.check`) both use it. `is_alive` tells whether the child
+    itself still runs (and reaps it once it has exited); `drain`, called while waiting, keeps a child
+    that is still printing from blocking on a full pty.
+    """
 
     RESCAN_SECONDS = 0.25
 
-    def __init__(self, child, log: StepLog | None) -> None:
-        self.child = child
-        self.log = log
+    def __init__(self, pid: int, is_alive: Callable[[], bool], *,
+                 signals: Sequence[tuple[int, float]] = STEP_STOP_SIGNALS,
+                 drain: Callable[[], None] | None = None) -> None:
+        self.pid = pid
+        self.is_alive = is_alive
+        self.signals = tuple(signals)
+        self.drain = drain
         self.known: set[int] = set()
         self.scanned = 0.0
 
     def _targets(self, *, rescan: bool = False) -> set[int]:
-        """The step's live processes; /proc is scanned again at most every RESCAN_SECONDS."""
+        """The child's live processes; /proc is scanned again at most every RESCAN_SECONDS."""
         if rescan or time.monotonic() - self.scanned >= self.RESCAN_SECONDS:
-            self.known |= procfs.step_processes(self.child.pid)
+            self.known |= procfs.step_processes(self.pid)
             self.scanned = time.monotonic()
         self.known = {pid for pid in self.known if procfs.is_alive(pid)}
-        if self.child.isalive():  # also reaps the child when it has exited
-            self.known.add(self.child.pid)
+        if self.is_alive():  # also reaps the child when it has exited
+            self.known.add(self.pid)
         return self.known
 
     def _send(self, sig: int) -> None:
         try:
-            os.killpg(self.child.pid, sig)
+            os.killpg(self.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
         for pid in self._targets(rescan=True):
@@ -357,28 +374,49 @@ class _Stopper:
             except (ProcessLookupError, PermissionError):
                 pass
 
-    def _drain(self) -> None:
-        """Read what the child still prints, so it never blocks writing to a full pty while exiting."""
-        try:
-            self.child.read_nonblocking(READ_SIZE, timeout=0.05)
-        except Exception:  # EOF or TIMEOUT: we only drain; the pty may already be closed
+    def _pause(self) -> None:
+        if self.drain is not None:
+            self.drain()
+        else:
             time.sleep(0.02)
+
+    def stop(self) -> set[int]:
+        """Signal until the tree is gone; returns the pids still present after the last signal."""
+        self._targets(rescan=True)
+        for sig, grace in self.signals:
+            if not self.known:
+                return set()
+            self._send(sig)
+            deadline = time.monotonic() + grace
+            while time.monotonic() < deadline:
+                self._pause()
+                if not self._targets():
+                    return set()
+        return set(self.known)
+
+
+class _Stopper:
+    """A plan step's stopper: the process-tree stopper, draining the pty while it waits, with a note in
+    the step log of why and of anything left."""
+
+    def __init__(self, child, log: StepLog | None) -> None:
+        self.tree = ProcessTreeStopper(child.pid, child.isalive, drain=lambda: _drain(child))
+        self.log = log
 
     def stop(self, reason: str, *, note: str | None = None) -> None:
         if self.log is not None:
             self.log.note(note or f"stopping the step ({reason})")
-        self._targets(rescan=True)
-        for sig, grace in zip((signal.SIGINT, signal.SIGTERM, signal.SIGKILL), (*GRACE_SECONDS, 5.0), strict=True):
-            if not self.known:
-                return
-            self._send(sig)
-            deadline = time.monotonic() + grace
-            while time.monotonic() < deadline:
-                self._drain()
-                if not self._targets():
-                    return
-        if self.log is not None and self.known:
-            self.log.note(f"processes still present after SIGKILL: {sorted(self.known)}")
+        left = self.tree.stop()
+        if self.log is not None and left:
+            self.log.note(f"processes still present after SIGKILL: {sorted(left)}")
+
+
+def _drain(child) -> None:
+    """Read what the child still prints, so it never blocks writing to a full pty while exiting."""
+    try:
+        child.read_nonblocking(READ_SIZE, timeout=0.05)
+    except Exception:  # EOF or TIMEOUT: we only drain; the pty may already be closed
+        time.sleep(0.02)
 
 
 def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None = None,

@@ -31,16 +31,20 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wizard import paths
 from wizard.errors import OperationFailed, UserError
-from wizard.history.store import Entry, History, load_history, now, verify_summary
+from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
 from wizard.install.runner import RunnerEvents, StepLog, run_plan
 from wizard.lock import StateLock, TargetLock
+
+if TYPE_CHECKING:
+    from wizard.verify.check import VerifyResult
+    from wizard.verify.protocol import Tier
 
 __all__ = ["InstallEvents", "InstallOptions", "InstallResult", "RecipeDoesNotFit", "check_before_install",
            "run_install", "unfit_reasons"]
@@ -54,7 +58,7 @@ class InstallEvents(RunnerEvents):
 
     def verify_started(self) -> None: ...
 
-    def verify_tier(self, tier: dict) -> None: ...
+    def verify_tier(self, tier: Tier) -> None: ...
 
     def message(self, text: str) -> None: ...
 
@@ -67,7 +71,7 @@ class InstallResult:
     log: str
     entry_id: str | None
     seconds: float
-    verify: dict | None = None
+    verify: VerifyResult | None = None
     error: str | None = None
     cancelled: bool = False
     status: str = "failed"
@@ -77,7 +81,8 @@ class InstallResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "recipe": self.recipe, "env": self.env, "log": self.log,
-                "entry_id": self.entry_id, "seconds": round(self.seconds, 2), "verify": self.verify,
+                "entry_id": self.entry_id, "seconds": round(self.seconds, 2),
+                "verify": self.verify.to_dict() if self.verify is not None else None,
                 "error": self.error, "cancelled": self.cancelled, "status": self.status, "mode": self.mode,
                 "kept": self.kept}
 
@@ -256,19 +261,18 @@ class _Transaction:
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
                             on_tier=self.events.verify_tier, launcher=launcher)
-        verify = result.to_dict()
         if self.cancel.is_set():
-            return self.finish("cancelled", error="cancelled during the GraphCast check", verify=verify)
+            return self.finish("cancelled", error="cancelled during the GraphCast check", verify=result)
         if not result.ok:
-            first = (verify.get("findings") or [{}])[0]
-            why = first.get("title") or "the GraphCast check failed"
-            fix = f" Fix: {first['fix']}" if first.get("fix") else ""
-            return self.finish("failed", verify=verify, keep=True,
+            first = result.findings[0] if result.findings else None
+            why = first.title if first is not None and first.title else "the GraphCast check failed"
+            fix = f" Fix: {first.fix}" if first is not None and first.fix else ""
+            return self.finish("failed", verify=result, keep=True,
                                error=f"installed, but {why}.{fix}\nFull log: {self.log}")
         marker = replace(marker, verified=now())
         envs.write_marker(self.env, marker)
         entry.marker = marker.to_dict()
-        return self.finish("verified", verify=verify, make_current=True)
+        return self.finish("verified", verify=result, make_current=True)
 
     # --- the end ---------------------------------------------------------------------------------
     def undo(self) -> None:
@@ -299,7 +303,7 @@ class _Transaction:
         self.kept = self.env.exists() and any(self.env.iterdir())
         self.say(f"removed the unfinished environment {self.env}")
 
-    def finish(self, status: str, *, error: str | None = None, verify: dict | None = None,
+    def finish(self, status: str, *, error: str | None = None, verify: VerifyResult | None = None,
                make_current: bool = False, keep: bool = False) -> InstallResult:
         entry = self.entry
         if status in ("failed", "cancelled") and not keep:
@@ -310,7 +314,7 @@ class _Transaction:
             undone = what_was_undone({"env": str(self.env), "mode": self.plan.mode, "kept": self.kept})
             error = f"{error}; {undone[0].lower()}{undone[1:-1]}, and the current environment is untouched"
         entry.status, entry.error, entry.finished = status, error, now()
-        entry.verify = verify_summary(verify)
+        entry.verify = verify.summary() if verify is not None else None
         if make_current:
             self.history.make_current(entry)
         self.history.save()

@@ -58,7 +58,7 @@ from wizard.recipes.loader import Recipe
 _ARCH_ALIASES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64", "armv8": "aarch64"}
 
 
-#: The GraphCast the wizard recommends by default: v0.1.1, the demo notebook as the seeds use it.
+#: The GraphCast the wizard recommends by default: v0.1.1, the version the demo notebook runs.
 DEFAULT_GRAPHCAST_VERSION = "0.1.1"
 #: What each GraphCast version is, for the faces' group headings.
 GRAPHCAST_LABELS = {

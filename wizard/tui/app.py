@@ -17,6 +17,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
@@ -47,6 +48,10 @@ from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
+
+if TYPE_CHECKING:
+    from wizard.verify.check import VerifyResult
+    from wizard.verify.protocol import Tier
 
 #: Exit statuses for leaving by signal (128 + the signal's number, as a shell reports it).
 _SIGNAL_EXITS = {signal.SIGHUP: 129, signal.SIGTERM: 143}
@@ -97,6 +102,8 @@ class WizardApp(App):
         self.install_screen: InstallScreen | None = None
         self.verify_screen: VerifyScreen | None = None
         self.install_result: dict | None = None
+        self.install_verify: VerifyResult | None = None
+        """The last install's GraphCast check, typed."""
         self.exit_status: int | None = None
         self._prompt_screen: PromptScreen | None = None
         self._signals: list[int] = []
@@ -235,7 +242,7 @@ class WizardApp(App):
             def verify_started(self) -> None:
                 app.post_message(VerifyStarted())
 
-            def verify_tier(self, tier: dict) -> None:
+            def verify_tier(self, tier: Tier) -> None:
                 app.post_message(VerifyTier(tier))
 
             def message(self, text: str) -> None:
@@ -245,7 +252,7 @@ class WizardApp(App):
             screen.set_expected_bytes(approved.download_bytes)
         try:
             result = run_install(approved.plan, approved.options, Events(), cancel)
-            self.post_message(InstallDone(result.to_dict()))
+            self.post_message(InstallDone(result.to_dict(), verify=result.verify))
         except LockHeld as exc:  # another wizard works in the state folder: retry or quit
             self.post_message(InstallDone(None, error=str(exc), lock_held=True))
         except Exception as exc:  # a refused source, a full disk: shown, not a crash
@@ -280,6 +287,7 @@ class WizardApp(App):
         result = message.result or {"ok": False, "error": message.error, "cancelled": False,
                                     "lock_held": message.lock_held}
         self.install_result = result
+        self.install_verify = message.verify
         if self._leaving:
             return  # ctrl+q or a signal: the app is closing; the core has recorded the outcome
         if self._prompt_screen is not None and self._prompt_screen.is_current:
@@ -287,7 +295,7 @@ class WizardApp(App):
         if self.install_screen is not None:
             self.install_screen.finish()
         if self.verify_screen is not None and self.screen is self.verify_screen:
-            self.verify_screen.show_result(result.get("verify"), stopped=self._stopped_text(result))
+            self.verify_screen.show_result(message.verify, stopped=self._stopped_text(result))
         elif isinstance(self.screen, ConfirmScreen):
             self.pop_screen()  # "Stop the install?" asked too late: it is over anyway
             self.show_done()
@@ -302,7 +310,7 @@ class WizardApp(App):
         if isinstance(self.screen, DoneScreen):
             return
         result = self.install_result or {"ok": False, "error": "the install did not report"}
-        self.push_screen(DoneScreen(result), self._done_done)
+        self.push_screen(DoneScreen(result, self.install_verify if self.install_result else None), self._done_done)
 
     def _done_done(self, answer: str | None) -> None:
         if answer == "log":
@@ -407,7 +415,7 @@ class WizardApp(App):
             def step_finished(self, step, result) -> None:
                 screen.post_message(StepFinished(step.name, result.ok, result.seconds, result.cancelled))
 
-            def verify_tier(self, tier: dict) -> None:
+            def verify_tier(self, tier: Tier) -> None:
                 screen.post_message(VerifyTier(tier))
 
             def message(self, text: str) -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from wizard.verify.check import VerifyResult
+    from wizard.verify.protocol import Tier
 
 
 @dataclass
@@ -53,7 +57,7 @@ class VerifyStarted(Message):
 class VerifyTier(Message):
     """One verify tier finished."""
 
-    tier: dict
+    tier: Tier
 
 
 @dataclass
@@ -63,6 +67,8 @@ class InstallDone(Message):
     result: Any
     error: str | None = None
     lock_held: bool = False
+    verify: VerifyResult | None = None
+    """The GraphCast check, typed (the result dict holds its JSON)."""
 
 
 @dataclass

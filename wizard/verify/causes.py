@@ -37,6 +37,8 @@ class Context:
     driver_present: bool | None = None
     frameworks: tuple[str, ...] = ()
     """Other CUDA frameworks in the environment (torch, tensorflow) that bring their own cuDNN."""
+    recipe: str | None = None
+    """The recipe the environment was installed from (its gc-wizard marker): fixes name recipes of its family."""
 
     @classmethod
     def merge(cls, context: Context | None, facts: Any, gpu_memory: tuple[int, int] | None) -> Context:

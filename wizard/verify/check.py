@@ -18,7 +18,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -28,9 +28,11 @@ from wizard import paths
 from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.history.store import VerifySummary
 from wizard.install.activation import compute_activation
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker
+from wizard.install.runner import ProcessTreeStopper
 from wizard.security import LineRedactor
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
@@ -38,18 +40,25 @@ from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX,
 
 BACKENDS = ("gpu", "cpu", "auto")
 STDERR_TAIL_LINES = 40
-_KILL_GRACE_SECONDS = 3.0
+#: How the probe is stopped: SIGTERM, then SIGKILL, each with its grace in seconds. No SIGINT first
+#: (the runner's installers clean up on Ctrl-C; the probe has nothing to clean up, and srun would
+#: only print its status on a single SIGINT).
+PROBE_STOP_SIGNALS = ((signal.SIGTERM, 3.0), (signal.SIGKILL, 3.0))
 
 
 @dataclass
 class VerifyResult:
-    """What `gc-wizard verify` reports; `to_dict()` is the interface's verify JSON shape."""
+    """What `gc-wizard verify` reports: the one shape both faces, the report and history read.
+
+    `tiers` are typed `Tier`s in the probe's order; `to_dict()` is the interface's verify JSON
+    (docs/interface.md), `from_dict` reads it back, and `summary()` is what history keeps.
+    """
 
     ok: bool
     env: str
     backend: str
     level: str
-    tiers: list[dict[str, Any]]
+    tiers: list[Tier]
     findings: list[Finding]
     log: str
     seconds: float
@@ -61,26 +70,63 @@ class VerifyResult:
     where: dict[str, Any] | None = None
     """Set when the check ran on a cluster node through srun: {"node", "via": "srun", "srun": argv}."""
 
-    @property
-    def typed_tiers(self) -> list[Tier]:
-        """The tiers as typed `Tier` values (the JSON keeps the probe's own dicts, `tiers`)."""
-        return [Tier.from_probe(t) for t in self.tiers]
-
-    def tier(self, name: str) -> dict[str, Any] | None:
-        return next((t for t in self.tiers if t.get("name") == name), None)
+    def tier(self, name: str) -> Tier | None:
+        return next((t for t in self.tiers if t.name == name), None)
 
     @property
-    def failed_tier(self) -> dict[str, Any] | None:
-        return next((t for t in self.tiers if t.get("status") == "failed"), None)
+    def failed_tier(self) -> Tier | None:
+        """The first tier that failed (a stopped check has a `cancelled` tier instead)."""
+        return next((t for t in self.tiers if t.status == "failed"), None)
+
+    @property
+    def node(self) -> str | None:
+        """The cluster node the check ran on (None: here)."""
+        return (self.where or {}).get("node")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "ok": self.ok, "env": self.env, "backend": self.backend, "level": self.level,
-            "tiers": self.tiers, "findings": [f.to_dict() for f in self.findings], "log": self.log,
-            "seconds": round(self.seconds, 3), "cancelled": self.cancelled, "timed_out": self.timed_out,
-            "exit_status": self.exit_status, "removed_paths": self.removed_paths, "python": self.python,
-            "where": self.where,
+            "tiers": [t.to_dict() for t in self.tiers], "findings": [f.to_dict() for f in self.findings],
+            "log": self.log, "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
+            "timed_out": self.timed_out, "exit_status": self.exit_status, "removed_paths": self.removed_paths,
+            "python": self.python, "where": self.where,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> VerifyResult:
+        """A result from its verify JSON (`gc-wizard verify --json`, an install's `verify`)."""
+        return cls(
+            ok=bool(data.get("ok")), env=str(data.get("env") or ""), backend=str(data.get("backend") or "auto"),
+            level=str(data.get("level") or "notebook"),
+            tiers=[Tier.from_probe(t) for t in data.get("tiers") or [] if isinstance(t, Mapping)],
+            findings=[_finding_from_dict(f) for f in data.get("findings") or [] if isinstance(f, Mapping)],
+            log=str(data.get("log") or ""), seconds=float(data.get("seconds") or 0.0),
+            cancelled=bool(data.get("cancelled")), timed_out=bool(data.get("timed_out")),
+            exit_status=data.get("exit_status"), removed_paths=list(data.get("removed_paths") or []),
+            python=data.get("python"), where=data.get("where"))
+
+    def summary(self) -> VerifySummary:
+        """What history keeps of this check (the full result is in its log)."""
+        stopped = next((t.name for t in self.tiers if t.status in ("failed", "cancelled")), None)
+        init = self.tier("graphcast_jit_init")
+        gencast = self.tier(GENCAST_TIER)
+        return VerifySummary(
+            ok=self.ok, backend=self.backend, failed_tier=stopped,
+            param_count=init.details.get("param_count") if init else None,
+            init_seconds=init.details.get("init_seconds") if init else None,
+            findings=tuple(f.id for f in self.findings), log=self.log, node=self.node,
+            finding_details=tuple({"id": f.id, "title": f.title, "fix": f.fix} for f in self.findings[:5]),
+            gencast=gencast is not None,
+            gencast_param_count=gencast.details.get("param_count") if gencast else None,
+            gencast_init_seconds=gencast.details.get("init_seconds") if gencast else None)
+
+
+def _finding_from_dict(data: Mapping[str, Any]) -> Finding:
+    return Finding(id=str(data.get("id") or ""), title=str(data.get("title") or ""),
+                   explanation=str(data.get("explanation") or ""), fix=str(data.get("fix") or ""),
+                   evidence=tuple(str(e) for e in data.get("evidence") or ()),
+                   explains=tuple(str(e) for e in data.get("explains") or ()),
+                   causes=tuple(dict(c) for c in data.get("causes") or () if isinstance(c, Mapping)))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -143,62 +189,65 @@ class _Log:
 class _Stream:
     stdout: list[str] = field(default_factory=list)
     stderr: list[str] = field(default_factory=list)
-    tiers: list[dict[str, Any]] = field(default_factory=list)
+    tiers: list[Tier] = field(default_factory=list)
     running: str | None = None
     tier_stderr: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _read_stdout(pipe, stream: _Stream, log: _Log, on_line) -> None:
+@dataclass(frozen=True)
+class _Listeners:
+    """The caller's live callbacks (each on a reader thread): a tier ended, a tier began, any other line."""
+
+    on_tier: Callable[[Tier], None] | None = None
+    on_tier_start: Callable[[str], None] | None = None
+    on_line: Callable[[str], None] | None = None
+
+
+def _read_stdout(pipe, stream: _Stream, log: _Log, listeners: _Listeners) -> None:
     for line in pipe:
         line = line.rstrip("\n")
         stream.stdout.append(line)
         log.write(line)
-        if on_line is not None and line.strip():
-            on_line(line)
+        if listeners.on_line is not None and line.strip():
+            listeners.on_line(line)
 
 
-def _read_stderr(pipe, stream: _Stream, log: _Log, on_tier, on_tier_start, on_line) -> None:
+def _tier_message(line: str, prefix: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(line[len(prefix):])
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _read_stderr(pipe, stream: _Stream, log: _Log, listeners: _Listeners) -> None:
     for line in pipe:
         line = line.rstrip("\n")
         log.write(line)
         if line.startswith(TIER_START_PREFIX):
-            try:
-                stream.running = json.loads(line[len(TIER_START_PREFIX):]).get("name")
-            except ValueError:
+            started = _tier_message(line, TIER_START_PREFIX)
+            if started is None:
                 continue
-            if on_tier_start is not None and stream.running:
-                on_tier_start(stream.running)
+            stream.running = started.get("name")
+            if listeners.on_tier_start is not None and stream.running:
+                listeners.on_tier_start(stream.running)
             continue
         if line.startswith(TIER_PREFIX):
-            try:
-                tier = json.loads(line[len(TIER_PREFIX):])
-            except ValueError:
+            data = _tier_message(line, TIER_PREFIX)
+            if data is None:
                 continue
+            tier = Tier.from_probe(data)
             stream.tiers.append(tier)
-            if stream.running == tier.get("name"):
+            if stream.running == tier.name:
                 stream.running = None
-            if on_tier is not None:
-                on_tier(tier)
+            if listeners.on_tier is not None:
+                listeners.on_tier(tier)
             continue
         stream.stderr.append(line)
         if stream.running:
             stream.tier_stderr.setdefault(stream.running, []).append(line)
-        if on_line is not None:
-            on_line(line)
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    """SIGTERM then SIGKILL to the probe's whole process group (it runs in its own session)."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        try:
-            proc.wait(timeout=_KILL_GRACE_SECONDS)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+        if listeners.on_line is not None:
+            listeners.on_line(line)
 
 
 def _parse_result(stdout: list[str]) -> dict[str, Any] | None:
@@ -225,11 +274,11 @@ def runs_gencast(graphcast_version: str | None) -> bool | None:
         return None
 
 
-def _rebuild_tiers(stream: _Stream, why: dict[str, str], gencast: bool | None = None) -> list[dict[str, Any]]:
+def _rebuild_tiers(stream: _Stream, why: dict[str, str], gencast: bool | None = None) -> list[Tier]:
     """The tiers the probe reported before it died, the one it was in marked failed, the rest not run."""
-    done = {t.get("name"): t for t in stream.tiers}
-    tiers: list[dict[str, Any]] = []
-    failed: str | None = next((t["name"] for t in stream.tiers if not t.get("ok")), None)
+    done = {t.name: t for t in stream.tiers}
+    tiers: list[Tier] = []
+    failed: str | None = next((t.name for t in stream.tiers if not t.ok), None)
     names = TIERS + ((GENCAST_TIER,) if gencast or (gencast is None and GENCAST_TIER in done) else ())
     for name in names:
         if name in done:
@@ -238,23 +287,22 @@ def _rebuild_tiers(stream: _Stream, why: dict[str, str], gencast: bool | None = 
             failed = name
             # A stop by the user is not a failure of the environment: the tier says "cancelled".
             status = "cancelled" if why.get("type") == "Cancelled" else "failed"
-            tiers.append({"name": name, "ok": False, "status": status, "seconds": None, "error": dict(why)})
+            tiers.append(Tier(name, status, seconds=None, error=dict(why)))
         else:
             stopped = "was cancelled" if why.get("type") == "Cancelled" else "failed"
-            tiers.append({"name": name, "ok": False, "status": "not_run", "seconds": 0.0,
-                          "reason": f"not run: {failed} {stopped}"})
+            tiers.append(Tier(name, "not_run", seconds=0.0, details={"reason": f"not run: {failed} {stopped}"}))
     return tiers
 
 
-def _failure_text(stream: _Stream, tiers: list[dict[str, Any]]) -> str:
+def _failure_text(stream: _Stream, tiers: list[Tier]) -> str:
     parts = list(stream.stderr)
     printed = "\n".join(stream.stderr)
     for tier in tiers:
-        error = tier.get("error")
+        error = tier.error
         # The probe prints its failures to stderr; add the message only where it did not (a crash).
-        if tier.get("status") == "failed" and isinstance(error, dict) and str(error.get("message")) not in printed:
+        if tier.status == "failed" and error is not None and str(error.get("message")) not in printed:
             parts.append(f"{error.get('type', 'Error')}: {error.get('message', '')}")
-        parts.extend(str(w) for w in tier.get("warnings", []) or [])
+        parts.extend(str(w) for w in tier.details.get("warnings", []) or [])
     parts.extend(line for line in stream.stdout if not line.startswith("{"))
     return "\n".join(parts)
 
@@ -270,9 +318,9 @@ def _env_context(env: Path, child_env: dict[str, str]):
         return None
 
 
-def _fallback_finding(tier: dict[str, Any] | None, log: Path, timed_out: bool, timeout: float) -> Finding:
-    name = tier.get("name") if tier else "the probe"
-    error = (tier or {}).get("error") or {}
+def _fallback_finding(tier: Tier | None, log: Path, timed_out: bool, timeout: float) -> Finding:
+    name = tier.name if tier else "the probe"
+    error = (tier.error if tier else None) or {}
     message = f"{error.get('type', 'Error')}: {error.get('message', '')}".strip()
     if timed_out:
         return Finding(
@@ -302,30 +350,12 @@ def _launcher_finding(stream: _Stream, launcher: Sequence[str]) -> list[Finding]
         evidence=tuple(said[-4:]), priority=90)]
 
 
-def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,
-               timeout: float = 900, log_path: Path | None = None, runtime_env: dict[str, str] | None = None,
-               cancel: threading.Event | None = None,
-               on_tier: Callable[[dict[str, Any]], None] | None = None,
-               on_tier_start: Callable[[str], None] | None = None,
-               on_line: Callable[[str], None] | None = None,
-               facts: Facts | None = None, launcher: Sequence[str] = (), gencast: bool | None = None) -> VerifyResult:
-    """Run the GraphCast probe in `env` and return what it found.
+# --------------------------------------------------------------------------------------------------
+# verify_env, step by step
 
-    Args:
-        backend: "gpu" (a CPU landing fails the backend tier), "cpu", or "auto" (judge by the jaxlib
-            build: a `+cuda` jaxlib or a CUDA plugin means gpu).
-        on_tier: called with each finished tier's dict, on a reader thread, as soon as the probe reports it.
-        on_tier_start: called with a tier's name when the probe starts it (reader thread).
-        on_line: called with every other line the probe prints (reader thread), for a live log view.
-        cancel: when set, the probe's process group is stopped and the result says `cancelled`.
-        facts: detection facts, used to sharpen the diagnosis.
-        launcher: a command the probe runs under, e.g. `wizard.detect.slurm.SlurmTarget.srun(...)`: the
-            check then runs on a cluster's GPU node (srun passes the probe's environment along and
-            forwards its output line by line; stopping srun cancels the job step).
-        gencast: whether to run the GenCast tier too (GraphCast v0.2 and later); None reads the
-            environment's marker (`graphcast_version`, written at install), else lets the probe look.
-    """
-    env = Path(env).expanduser().absolute()
+
+def _environment_python(env: Path, backend: str, level: str) -> Path:
+    """The environment's Python, after checking the arguments; UserError naming the bad one."""
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}.")
     if level not in LEVELS:
@@ -333,14 +363,22 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     python = Env(env).python
     if not python.exists():
         raise UserError(f"{env} is not a Python environment: there is no {python}.")
-    if gencast is None:
-        from wizard.install.envs import read_marker
+    return python
 
-        try:
-            marker = read_marker(env)
-            gencast = runs_gencast(str((marker.extra if marker is not None else {}).get("graphcast_version") or ""))
-        except Exception:  # no marker, or an unreadable one: the probe looks for GenCast itself
-            gencast = None
+
+def _gencast_from_marker(env: Path) -> bool | None:
+    """Whether the environment's GraphCast (recorded at install) has GenCast; None: unknown."""
+    from wizard.install.envs import read_marker
+
+    try:
+        marker = read_marker(env)
+        return runs_gencast(str((marker.extra if marker is not None else {}).get("graphcast_version") or ""))
+    except Exception:  # no marker, or an unreadable one: the probe looks for GenCast itself
+        return None
+
+
+def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
+                graphcast_src: str | Path | None, launcher: Sequence[str]) -> list[str]:
     argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level,
             "--gencast", {True: "yes", False: "no", None: "auto"}[gencast]]
     if graphcast_src is not None:
@@ -348,9 +386,12 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         if not src.is_dir():
             raise UserError(f"--graphcast-src {graphcast_src} is not a folder; verify needs a GraphCast checkout.")
         argv += ["--graphcast-src", str(src)]
+    return argv
 
-    child_env, removed = probe_environment(env, backend, runtime_env)
-    log_file = Path(log_path) if log_path is not None else paths.new_log("verify")
+
+def _open_log(log_file: Path, argv: list[str], *, env: Path, backend: str, level: str,
+              removed: list[dict[str, str]], runtime_env: dict[str, str] | None) -> _Log:
+    """The verify log, opened with a header: what ran, and what the activation changed for it."""
     log = _Log(log_file)
     log.write(f"# gc-wizard verify {datetime.now().isoformat(timespec='seconds')}: env={env} backend={backend} "
               f"level={level}")
@@ -359,83 +400,162 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         log.write(f"# removed from {item['variable']} for this run: {item['dir']} ({item['reason']})")
     for key in sorted(runtime_env or {}):
         log.write(f"# runtime_env: {key}={(runtime_env or {})[key]}")
+    return log
 
-    stream = _Stream()
+
+@dataclass(frozen=True)
+class _Run:
+    """How the probe's process ended."""
+
+    returncode: int | None
+    seconds: float
+    cancelled: bool
+    timed_out: bool
+
+
+def _wait(proc: subprocess.Popen, deadline: float, cancel: threading.Event | None) -> tuple[bool, bool]:
+    """Wait for the probe to exit; (cancelled, timed_out) when it had to be stopped instead."""
+    while proc.poll() is None:
+        if cancel is not None and cancel.is_set():
+            return True, False
+        if time.monotonic() > deadline:
+            return False, True
+        if cancel is not None:
+            cancel.wait(0.05)
+        else:
+            time.sleep(0.05)
+    return False, False
+
+
+def _run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: _Stream, log: _Log, *,
+               timeout: float, cancel: threading.Event | None, listeners: _Listeners) -> _Run:
+    """Run the probe in its own session, read both pipes live, and stop its whole process tree when it
+    is cancelled, times out or the wizard itself is interrupted (the runner's stopper)."""
     started = time.monotonic()
     cancelled = timed_out = False
     proc = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
-        cwd=str(env), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
+        cwd=str(cwd), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
         preexec_fn=die_with_parent(),  # it dies with the wizard, even on SIGKILL: no orphan holding GPU memory
     )
     readers = [
-        threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, on_line), daemon=True),
-        threading.Thread(target=_read_stderr, args=(proc.stderr, stream, log, on_tier, on_tier_start, on_line),
-                         daemon=True),
+        threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, listeners), daemon=True),
+        threading.Thread(target=_read_stderr, args=(proc.stderr, stream, log, listeners), daemon=True),
     ]
     for reader in readers:
         reader.start()
     try:
-        deadline = started + timeout
-        while proc.poll() is None:
-            if cancel is not None and cancel.is_set():
-                cancelled = True
-                break
-            if time.monotonic() > deadline:
-                timed_out = True
-                break
-            if cancel is not None:
-                cancel.wait(0.05)
-            else:
-                time.sleep(0.05)
+        cancelled, timed_out = _wait(proc, started + timeout, cancel)
     finally:
         if proc.poll() is None:
-            _kill_group(proc)
+            ProcessTreeStopper(proc.pid, lambda: proc.poll() is None, signals=PROBE_STOP_SIGNALS).stop()
         for reader in readers:
             reader.join(timeout=10)
-    seconds = time.monotonic() - started
+    return _Run(proc.returncode, time.monotonic() - started, cancelled, timed_out)
 
+
+@dataclass(frozen=True)
+class _Outcome:
+    """The tiers and what the probe said about itself: from its JSON, or rebuilt when it had none."""
+
+    tiers: list[Tier]
+    backend: str
+    python: str | None
+    host: str | None
+
+
+def _outcome(stream: _Stream, run: _Run, *, backend: str, timeout: float, gencast: bool | None) -> _Outcome:
     result_json = _parse_result(stream.stdout)
-    if result_json is not None and not cancelled and not timed_out:
-        tiers = list(result_json["tiers"])
-        resolved_backend = result_json.get("backend") or backend
-        python_version = result_json.get("python")
-        host = result_json.get("host")
+    if result_json is not None and not run.cancelled and not run.timed_out:
+        tiers = [Tier.from_probe(t) for t in result_json["tiers"] if isinstance(t, Mapping)]
+        return _Outcome(tiers, result_json.get("backend") or backend, result_json.get("python"),
+                        result_json.get("host"))
+    if run.cancelled:
+        why = {"type": "Cancelled", "message": "verification was cancelled"}
+    elif run.timed_out:
+        why = {"type": "Timeout", "message": f"the probe did not finish within {timeout:g} s"}
     else:
-        if cancelled:
-            why = {"type": "Cancelled", "message": "verification was cancelled"}
-        elif timed_out:
-            why = {"type": "Timeout", "message": f"the probe did not finish within {timeout:g} s"}
-        else:
-            why = {"type": "ProbeDied", "message": f"the probe exited with status {proc.returncode} "
-                   "without a result (see the log for what it printed last)"}
-        tiers = _rebuild_tiers(stream, why, gencast)
-        resolved_backend = next((t.get("backend_expected") for t in tiers if t.get("backend_expected")), backend)
-        python_version = next((t.get("python") for t in tiers if t.get("python")), None)
-        host = None
+        why = {"type": "ProbeDied", "message": f"the probe exited with status {run.returncode} "
+               "without a result (see the log for what it printed last)"}
+    tiers = _rebuild_tiers(stream, why, gencast)
+    return _Outcome(tiers, next((t.details["backend_expected"] for t in tiers if t.details.get("backend_expected")),
+                                backend),
+                    next((t.details["python"] for t in tiers if t.details.get("python")), None), None)
 
+
+def _with_stderr_tails(tiers: list[Tier], stream: _Stream) -> list[Tier]:
+    """Each failed tier with the last lines it printed to stderr (what a reader needs first)."""
+    out = []
     for tier in tiers:
-        if tier.get("status") == "failed":
-            tail = [line for line in stream.tier_stderr.get(tier["name"], []) if line.strip()]
-            if tail:
-                tier["stderr_tail"] = tail[-STDERR_TAIL_LINES:]
-    ok = bool(tiers) and all(t.get("ok") for t in tiers) and not cancelled and not timed_out
+        tail = [line for line in stream.tier_stderr.get(tier.name, []) if line.strip()]
+        out.append(tier.with_details(stderr_tail=tail[-STDERR_TAIL_LINES:]) if tier.status == "failed" and tail
+                   else tier)
+    return out
+
+
+def _findings(stream: _Stream, tiers: list[Tier], run: _Run, *, facts: Facts | None, env: Path,
+              child_env: dict[str, str], launcher: Sequence[str], log_file: Path, timeout: float) -> list[Finding]:
+    """Known failures in what the probe printed; else srun's own words; else a plain "it failed"."""
+    findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
+    if not findings and launcher and not stream.tiers:
+        findings = _launcher_finding(stream, launcher)
+    if not findings:
+        failed = next((t for t in tiers if t.status == "failed"), None)
+        findings = [_fallback_finding(failed, log_file, run.timed_out, timeout)]
+    return findings
+
+
+def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,
+               timeout: float = 900, log_path: Path | None = None, runtime_env: dict[str, str] | None = None,
+               cancel: threading.Event | None = None,
+               on_tier: Callable[[Tier], None] | None = None,
+               on_tier_start: Callable[[str], None] | None = None,
+               on_line: Callable[[str], None] | None = None,
+               facts: Facts | None = None, launcher: Sequence[str] = (), gencast: bool | None = None) -> VerifyResult:
+    """Run the GraphCast probe in `env` and return what it found.
+
+    Args:
+        backend: "gpu" (a CPU landing fails the backend tier), "cpu", or "auto" (judge by the jaxlib
+            build: a `+cuda` jaxlib or a CUDA plugin means gpu).
+        on_tier: called with each finished `Tier`, on a reader thread, as soon as the probe reports it.
+        on_tier_start: called with a tier's name when the probe starts it (reader thread).
+        on_line: called with every other line the probe prints (reader thread), for a live log view.
+        cancel: when set, the probe's process tree is stopped and the result says `cancelled`.
+        facts: detection facts, used to sharpen the diagnosis.
+        launcher: a command the probe runs under, e.g. `wizard.detect.slurm.SlurmTarget.srun(...)`: the
+            check then runs on a cluster's GPU node (srun passes the probe's environment along and
+            forwards its output line by line; stopping srun cancels the job step).
+        gencast: whether to run the GenCast tier too (GraphCast v0.2 and later); None reads the
+            environment's marker (`graphcast_version`, written at install), else lets the probe look.
+    """
+    env = Path(env).expanduser().absolute()
+    python = _environment_python(env, backend, level)
+    if gencast is None:
+        gencast = _gencast_from_marker(env)
+    argv = _probe_argv(python, backend=backend, level=level, gencast=gencast, graphcast_src=graphcast_src,
+                       launcher=launcher)
+    child_env, removed = probe_environment(env, backend, runtime_env)
+    log_file = Path(log_path) if log_path is not None else paths.new_log("verify")
+    log = _open_log(log_file, argv, env=env, backend=backend, level=level, removed=removed, runtime_env=runtime_env)
+
+    stream = _Stream()
+    run = _run_probe(argv, child_env, env, stream, log, timeout=timeout, cancel=cancel,
+                     listeners=_Listeners(on_tier, on_tier_start, on_line))
+    outcome = _outcome(stream, run, backend=backend, timeout=timeout, gencast=gencast)
+    tiers = _with_stderr_tails(outcome.tiers, stream)
+    ok = bool(tiers) and all(t.ok for t in tiers) and not run.cancelled and not run.timed_out
     findings: list[Finding] = []
-    if not ok and not cancelled:
-        findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
-        if not findings and launcher and not stream.tiers:
-            findings = _launcher_finding(stream, launcher)
-        if not findings:
-            failed = next((t for t in tiers if t.get("status") == "failed"), None)
-            findings = [_fallback_finding(failed, log_file, timed_out, timeout)]
+    if not ok and not run.cancelled:
+        findings = _findings(stream, tiers, run, facts=facts, env=env, child_env=child_env, launcher=launcher,
+                             log_file=log_file, timeout=timeout)
 
     result = VerifyResult(
-        ok=ok, env=str(env), backend=resolved_backend, level=level, tiers=tiers, findings=findings,
-        log=str(log_file), seconds=seconds, cancelled=cancelled, timed_out=timed_out,
-        exit_status=proc.returncode, removed_paths=removed, python=python_version,
-        where={"node": host, "via": "srun", "srun": list(launcher)} if launcher else None,
+        ok=ok, env=str(env), backend=outcome.backend, level=level, tiers=tiers, findings=findings,
+        log=str(log_file), seconds=run.seconds, cancelled=run.cancelled, timed_out=run.timed_out,
+        exit_status=run.returncode, removed_paths=removed, python=outcome.python,
+        where={"node": outcome.host, "via": "srun", "srun": list(launcher)} if launcher else None,
     )
-    summary = "passed" if ok else ("cancelled" if cancelled else "FAILED")
-    log.write(f"# verify {summary} in {seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")
+    summary = "passed" if ok else ("cancelled" if run.cancelled else "FAILED")
+    log.write(f"# verify {summary} in {run.seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")
     log.close()
     return result

@@ -33,6 +33,8 @@ KNOWN_FAILURES_PATH = paths.DATA_DIR / "known_failures.yaml"
 #: The GPU recipe to name in fixes, by the driver's maximum CUDA major version (none known: CUDA 12).
 GPU_RECIPE_BY_CUDA_MAJOR = {12: "jax0.4.23-cuda12-cudnn89", 11: "jax0.4.23-cuda11-cudnn86"}
 DEFAULT_GPU_RECIPE = GPU_RECIPE_BY_CUDA_MAJOR[12]
+#: The CPU recipe to name in fixes when the installed recipe is not known.
+DEFAULT_CPU_RECIPE = "jax0.4.23-cpu"
 
 #: Lines the wizard itself adds to a verify log (probe progress and its JSON result): never evidence.
 _WIZARD_LINE = re.compile(r"^(?:gc-wizard-tier(?:-start)?: |\{\"probe_version\": )")
@@ -401,6 +403,26 @@ def gpu_recipe_for(facts: Facts | None) -> str:
     return DEFAULT_GPU_RECIPE
 
 
+def fix_recipes(facts: Facts | None, context: causes.Context | None = None) -> tuple[str, str]:
+    """(GPU recipe, CPU recipe) a fix names as `{recipe}` and `{cpu_recipe}`: of the family of the recipe
+    the environment was installed from (its marker, `context.recipe`) when known — a GraphCast v0.2 stack
+    that fell back to the CPU is pointed at `jax0.10.2-cpu`, not at the 0.4.23 recipes — else the 0.4.23
+    ones; the GPU one fits the detected driver's CUDA version."""
+    gpu, cpu = gpu_recipe_for(facts), DEFAULT_CPU_RECIPE
+    installed = getattr(context, "recipe", None)
+    if installed:
+        from wizard.recipes.family import family_recipes
+
+        version = facts.driver.cuda_driver_version if facts is not None and facts.driver is not None else None
+        try:
+            major = int(str(version).split(".")[0]) if version else None
+        except ValueError:
+            major = None
+        family_gpu, family_cpu = family_recipes(installed, major)
+        gpu, cpu = family_gpu or gpu, family_cpu or cpu
+    return gpu, cpu
+
+
 def shadowing_dirs(facts: Facts | None, libraries: tuple[str, ...]) -> list[str]:
     """LD_LIBRARY_PATH folders holding any of `libraries`, each with what was found there."""
     if facts is None or not libraries:
@@ -439,10 +461,11 @@ def _reach_fix(evidence: list[str]) -> str | None:
 _FIX_FROM_EVIDENCE = {"host_unreachable": _reach_fix}
 
 
-def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = ()) -> Finding:
+def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = (),
+             context: causes.Context | None = None) -> Finding:
     entry = hit.entry
     values = dict(hit.groups)
-    values["recipe"] = gpu_recipe_for(facts)
+    values["recipe"], values["cpu_recipe"] = fix_recipes(facts, context)
     if "minimum" in values or "built" in values:
         values.setdefault("needed", values.get("minimum") or values["built"])
     dirs = shadowing_dirs(facts, entry.libraries)
@@ -478,7 +501,7 @@ def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | N
         if index == 0 and hit.entry.symptom and known:
             ctx = causes.Context.merge(context, facts, scanner.gpu_memory)
             ranked = causes.rank(hit.entry.id, ctx)
-        out.append(_finding(hit, facts, ranked))
+        out.append(_finding(hit, facts, ranked, context))
     return out
 
 

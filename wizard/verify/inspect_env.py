@@ -65,6 +65,8 @@ class EnvReport:
     graphcast: dict[str, str] | None = None
     driver: str | None = None
     findings: list[Finding] = field(default_factory=list)
+    recipe: str | None = None
+    """The recipe gc-wizard installed the environment from (its marker); None for any other environment."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,7 +74,7 @@ class EnvReport:
             "jaxlib_build": self.jaxlib_build, "nvidia_wheels": self.nvidia_wheels,
             "cudnn_loads_first": self.cudnn_loads_first, "libraries_first": self.libraries_first,
             "ptxas": self.ptxas, "graphcast": self.graphcast, "driver": self.driver,
-            "findings": [f.to_dict() for f in self.findings],
+            "findings": [f.to_dict() for f in self.findings], "recipe": self.recipe,
         }
 
     def context(self) -> causes.Context:
@@ -83,7 +85,7 @@ class EnvReport:
             cudnn_loaded_from=(self.cudnn_loads_first or {}).get("path"),
             cudnn_built=build.get("cudnn"), jaxlib_cpu_only=("jaxlib" in self.packages and not build) or None,
             jaxlib_cuda=build.get("cuda"),
-            frameworks=tuple(n for n in ("torch", "tensorflow") if n in self.packages))
+            frameworks=tuple(n for n in ("torch", "tensorflow") if n in self.packages), recipe=self.recipe)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -412,5 +414,9 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     report.ptxas = ptxas_on_path(environ)
     report.graphcast = graphcast_info(sites)
     report.driver = driver
+    from wizard.install.envs import read_marker
+
+    marker = read_marker(prefix)
+    report.recipe = marker.recipe if marker is not None and isinstance(marker.recipe, str) else None
     report.findings = _findings(report, first, _recipe(report.jaxlib_build, driver))
     return report

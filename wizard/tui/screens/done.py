@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+
+if TYPE_CHECKING:
+    from wizard.verify.check import VerifyResult
 
 
 def _without_log_lines(text: str) -> str:
@@ -25,8 +30,10 @@ def _current_env() -> str | None:
     return getattr(current, "env", None) if current is not None else None
 
 
-def summary_text(result: dict, current_env: str | None = None, command: str = "gc-wizard") -> str:
-    """The outcome in words. `current_env`: the environment current now (None: there is none)."""
+def summary_text(result: dict, current_env: str | None = None, command: str = "gc-wizard",
+                 verify: VerifyResult | None = None) -> str:
+    """The outcome in words. `current_env`: the environment current now (None: there is none);
+    `verify`: the install's GraphCast check (None: it did not run)."""
     log = result.get("log")
     log_line = [f"Log: {log}"] if log else []
     untouched = (f"Your current environment is untouched: {current_env}" if current_env
@@ -37,22 +44,21 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
     if result.get("cancelled"):
         from wizard.install.transaction import what_was_undone
 
-        what = "check" if result.get("verify") else "install"
+        what = "check" if verify is not None else "install"
         undone = [what_was_undone(result)] if result.get("env") else []
         return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", *undone, untouched, "",
                           "Press p to change the plan and go again.", *log_line])
     if not result.get("ok"):
-        verify = result.get("verify") or {}
-        installed = bool(verify) and not verify.get("ok")
+        installed = verify is not None and not verify.ok
         lines = ["Installed, but the GraphCast check failed." if installed else "The install did not finish.", "",
                  _without_log_lines(str(result.get("error") or ""))]
-        for finding in verify.get("findings") or []:
-            lines += ["", f"▶ {finding['title']}", f"  Fix: {finding['fix']}"]
+        for finding in verify.findings if verify is not None else ():
+            lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
         lines += ["", untouched, "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
                   "go again.", *log_line]
         return "\n".join(lines)
-    verified = result.get("verify") and result["verify"].get("ok")
-    node = ((result.get("verify") or {}).get("where") or {}).get("node")
+    verified = verify is not None and verify.ok
+    node = verify.node if verify is not None else None
     return "\n".join([
         f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
@@ -86,16 +92,17 @@ class DoneScreen(Screen[str]):
                 tooltip="Back to the Plan screen: another GraphCast source (g), a wheelhouse (w), offline (o)"),
     ]
 
-    def __init__(self, result: dict) -> None:
+    def __init__(self, result: dict, verify: VerifyResult | None = None) -> None:
         super().__init__()
         self.result = result
+        self.verify = verify
 
     def compose(self) -> ComposeResult:
         from wizard.paths import wizard_command
 
         yield Static("gc-wizard · Done" if self.result.get("ok") else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
-            yield Static(summary_text(self.result, _current_env(), wizard_command()), id="summary", markup=False)
+            yield Static(summary_text(self.result, _current_env(), wizard_command(), self.verify), id="summary", markup=False)
         yield Footer(compact=True)
 
     def action_retry(self) -> None:

@@ -60,12 +60,12 @@ class HistoryScreen(Screen):
         else:
             entry = self.entries[row]
             lines = [f"{entry.recipe} · {entry.status}{' · current' if entry.current else ''}", f"env: {entry.env}"]
-            verify = entry.verify or {}
-            if verify.get("param_count"):
-                lines.append(f"check: GraphCast initialised {verify['param_count']:,} parameters on "
-                             f"{verify.get('backend') or '?'}")
-            elif verify.get("failed_tier"):
-                lines.append(f"check: failed at {verify['failed_tier']} ({', '.join(verify.get('findings') or [])})")
+            check = entry.verify
+            if check is not None and check.param_count:
+                lines.append(f"check: GraphCast initialised {check.param_count:,} parameters on "
+                             f"{check.backend or '?'}")
+            elif check is not None and check.failed_tier:
+                lines.append(f"check: failed at {check.failed_tier} ({', '.join(check.findings)})")
             if entry.error:
                 lines.append(f"error: {entry.error.splitlines()[0]}")
             if entry.log:

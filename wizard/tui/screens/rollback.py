@@ -85,10 +85,8 @@ class RollbackScreen(InstallScreen):
         self.step_list.finish(message.name, message.ok, message.seconds, message.cancelled, note=note)
 
     def on_verify_tier(self, message: VerifyTier) -> None:
-        from wizard.verify.protocol import Tier
-
         message.stop()
-        tier = Tier.from_probe(message.tier)
+        tier = message.tier
         count = tier.details.get("param_count")
         extra = f", {count:,} parameters" if count else ""
         self.live_log.add_line(f"[gc-wizard] check {tier.name}: {tier.status} ({tier.seconds or 0:.1f} s{extra})")

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+
+if TYPE_CHECKING:
+    from wizard.verify.check import VerifyResult
+    from wizard.verify.diagnose import Finding
+    from wizard.verify.protocol import Tier
 
 TIER_TITLES = {
     "jax_import": "import jax and jaxlib; find GraphCast",
@@ -19,46 +25,46 @@ TIER_TITLES = {
 }
 
 
-def tier_line(tier: dict) -> str:
+def tier_line(tier: Tier) -> str:
     """One tier as a row. A cancelled tier (seconds unknown) and a tier not run read as such."""
-    status = tier.get("status")
-    skipped = tier.get("skipped") or status == "skipped"
-    cancelled = status == "cancelled" or (tier.get("error") or {}).get("type") == "Cancelled"
-    title = TIER_TITLES.get(tier.get("name"), tier.get("name") or "?")
-    if cancelled:
+    d = tier.details
+    title = TIER_TITLES.get(tier.name, tier.name)
+    if tier.status == "cancelled":
         return f"■ {title}  cancelled"
-    if status == "not_run":
-        return f"· {title}  {tier.get('reason') or 'not run'}"
-    seconds = tier.get("seconds")
-    took = f"{seconds:.1f}s" if isinstance(seconds, (int, float)) else "-"
-    mark = "–" if skipped else ("✓" if tier.get("ok") else "✗")
+    if tier.status == "not_run":
+        return f"· {title}  {tier.reason or 'not run'}"
+    took = f"{tier.seconds:.1f}s" if tier.seconds is not None else "-"
+    mark = {"skipped": "–", "passed": "✓"}.get(tier.status, "✗")
     line = f"{mark} {title}  {took}"
-    if skipped and tier.get("reason"):
-        line += f"  (skipped: {tier['reason']})"
-    elif tier.get("devices") and tier["name"] == "backend":
-        kinds = sorted({str(d.get("kind") or d.get("platform")) for d in tier["devices"]})
-        line += f"  ({len(tier['devices'])} × {', '.join(kinds)})"
-    graphcast = tier.get("graphcast") if tier.get("name") == "jax_import" else None
-    if isinstance(graphcast, dict):
-        if graphcast.get("deepmind"):
-            line += f"  (DeepMind's GraphCast {graphcast.get('version') or '?'})"
-        elif not graphcast.get("present"):
-            line += "  (no GraphCast installed)"
-        else:
-            line += "  (not DeepMind's GraphCast)"
-    if tier.get("param_count"):
-        line += f"  ({tier['param_count']:,} parameters, peak {tier.get('peak_rss_mib') or 0:.0f} MiB)"
+    if tier.status == "skipped" and tier.reason:
+        line += f"  (skipped: {tier.reason})"
+    elif d.get("devices") and tier.name == "backend":
+        kinds = sorted({str(device.get("kind") or device.get("platform")) for device in d["devices"]})
+        line += f"  ({len(d['devices'])} × {', '.join(kinds)})"
+    line += _graphcast_found(tier)
+    if d.get("param_count"):
+        line += f"  ({d['param_count']:,} parameters, peak {d.get('peak_rss_mib') or 0:.0f} MiB)"
     return line
 
 
-def running_line(done: list[dict], seconds: float | None = None) -> str | None:
+def _graphcast_found(tier: Tier) -> str:
+    """What the import tier found of GraphCast: DeepMind's (which version), none, or another package."""
+    graphcast = tier.details.get("graphcast") if tier.name == "jax_import" else None
+    if not isinstance(graphcast, dict):
+        return ""
+    if graphcast.get("deepmind"):
+        return f"  (DeepMind's GraphCast {graphcast.get('version') or '?'})"
+    return "  (no GraphCast installed)" if not graphcast.get("present") else "  (not DeepMind's GraphCast)"
+
+
+def running_line(done: list[Tier], seconds: float | None = None) -> str | None:
     """The tier the probe is on now: the first of the fixed order not reported yet, and for how long.
 
     The jit init can take a minute or more with nothing to print: a clock that moves says it is
     working, where a still line invites Ctrl-C.
     """
-    seen = {t["name"] for t in done}
-    if any(not t.get("ok") for t in done):
+    seen = {t.name for t in done}
+    if any(not t.ok for t in done):
         return None  # the probe stops at the first failure
     upcoming = next((name for name in TIER_TITLES if name not in seen), None)
     if not upcoming:
@@ -67,10 +73,10 @@ def running_line(done: list[dict], seconds: float | None = None) -> str | None:
     return f"… {TIER_TITLES[upcoming]} (running{clock})"
 
 
-def findings_text(findings: list[dict]) -> str:
+def findings_text(findings: list[Finding]) -> str:
     parts = []
     for finding in findings:
-        parts.append(f"▶ {finding['title']}\n  Why: {finding['explanation']}\n  Fix: {finding['fix']}")
+        parts.append(f"▶ {finding.title}\n  Why: {finding.explanation}\n  Fix: {finding.fix}")
     return "\n\n".join(parts)
 
 
@@ -86,7 +92,7 @@ class VerifyScreen(Screen[str]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.tiers: list[dict] = []
+        self.tiers: list[Tier] = []
         self.done = False
         self._tier_started = time.monotonic()
 
@@ -105,7 +111,7 @@ class VerifyScreen(Screen[str]):
         if not self.done:
             self._render_tiers()
 
-    def add_tier(self, tier: dict) -> None:
+    def add_tier(self, tier: Tier) -> None:
         self.tiers.append(tier)
         self._tier_started = time.monotonic()
         if self.is_mounted:
@@ -118,21 +124,20 @@ class VerifyScreen(Screen[str]):
             lines.append(running)
         self.query_one("#tiers", Static).update("\n".join(lines))
 
-    def show_result(self, verify: dict | None, stopped: str | None = None) -> None:
+    def show_result(self, verify: VerifyResult | None, stopped: str | None = None) -> None:
         """The check is over: the final tiers (they win over the live ones), then findings and fixes.
         `stopped`: what a stop did to the new environment, said when the check was stopped."""
         self.done = True
         self.refresh_bindings()
-        if verify and verify.get("tiers"):
-            self.tiers = list(verify["tiers"])
+        if verify is not None and verify.tiers:
+            self.tiers = list(verify.tiers)
         self._render_tiers()
-        findings = (verify or {}).get("findings") or []
-        if verify and verify.get("cancelled"):
+        if verify is not None and verify.cancelled:
             text = stopped or "The check was stopped. The new environment did not become current."
-        elif findings:
-            text = findings_text(findings)
-        elif verify and verify.get("ok"):
-            node = (verify.get("where") or {}).get("node")
+        elif verify is not None and verify.findings:
+            text = findings_text(verify.findings)
+        elif verify is not None and verify.ok:
+            node = verify.node
             text = f"GraphCast runs on node {node} (checked through srun)." if node else "GraphCast runs here."
         else:
             text = "The check did not finish."

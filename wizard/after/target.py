@@ -1,0 +1,41 @@
+"""Which environment a command means: `--env DIR`, else the current one from the history.
+
+One resolution with one set of messages for every command that works on an environment after it
+is built (`verify`, `activate`, `kernel install|remove`, `module install`, `diagnose --env`), so the same
+folder is accepted or refused the same way, in the same words, whichever command the user ran.
+"""
+
+from __future__ import annotations
+
+import os
+
+from wizard.errors import UserError
+from wizard.history.store import load_history
+from wizard.install.envs import Env, current_env
+from wizard.paths import unusable_env_path
+
+
+def named_env(env: str | os.PathLike[str]) -> Env:
+    """`--env DIR` as an absolute path (`~` expanded), whether or not it exists; UserError for a name no
+    PATH or activation script can hold."""
+    why = unusable_env_path(str(env))
+    if why:
+        raise UserError(f"--env: {why}.")
+    return Env.at(env)
+
+
+def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True) -> Env:
+    """`--env DIR` (absolute, `~` expanded), or the current environment; one UserError sentence if neither.
+
+    `need_python=False` accepts a folder whose `bin/python` is missing or broken (`diagnose --env`
+    reads such an environment from disk to say what is wrong with it).
+    """
+    if env:
+        found = named_env(env)
+        if not found.path.is_dir():
+            raise UserError(f"the environment {found} does not exist (no such folder).")
+    else:
+        found = current_env(load_history())
+    if need_python and not found.exists:
+        raise UserError(f"{found} is not a Python environment (it has no bin/python).")
+    return found

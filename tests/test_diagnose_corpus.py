@@ -122,6 +122,22 @@ def test_unrecognised_failure_still_helps():
             assert unrecognised(log.text()) is None, log.name
 
 
+def test_unrecognised_names_the_tier_the_probe_died_in_from_its_own_lines():
+    """The probe's real progress lines (JSON after the prefixes of wizard/verify/protocol.py): the tier it
+    started and never finished is the step, a tier it reported failed wins over it."""
+    from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX
+
+    died = (f'{TIER_START_PREFIX}{{"name": "jax_import"}}\n'
+            f'{TIER_PREFIX}{{"name": "jax_import", "ok": true, "status": "passed", "seconds": 1.0}}\n'
+            f'{TIER_START_PREFIX}{{"name": "backend"}}\n'
+            "Fatal Python error: Aborted\n")
+    assert unrecognised(died).step == "the backend tier"
+    failed = (f'{TIER_START_PREFIX}{{"name": "jax_import"}}\n'
+              f'{TIER_PREFIX}{{"name": "jax_import", "ok": false, "status": "failed", "seconds": 1.0}}\n'
+              "RuntimeError: something nobody has seen before\n")
+    assert unrecognised(failed).step == "the jax_import tier"
+
+
 def test_cli_unrecognised_json_and_exit(tmp_path):
     log = tmp_path / "odd.log"
     log.write_text("Epoch 1\nTraceback (most recent call last):\nKeyError: 'mesh_size'\n", encoding="utf-8")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import collections
 import functools
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.security import strip_terminal_escapes
 from wizard.verify import causes
+from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
 
 KNOWN_FAILURES_PATH = paths.DATA_DIR / "known_failures.yaml"
 
@@ -37,7 +39,8 @@ DEFAULT_GPU_RECIPE = GPU_RECIPE_BY_CUDA_MAJOR[12]
 DEFAULT_CPU_RECIPE = "jax0.4.23-cpu"
 
 #: Lines the wizard itself adds to a verify log (probe progress and its JSON result): never evidence.
-_WIZARD_LINE = re.compile(r"^(?:gc-wizard-tier(?:-start)?: |\{\"probe_version\": )")
+_RESULT_START = '{"probe_version": '
+_WIZARD_LINE = re.compile("^(?:" + "|".join(map(re.escape, (TIER_PREFIX, TIER_START_PREFIX, _RESULT_START))) + ")")
 _EVIDENCE_LINES = 8
 _EVIDENCE_CHARS = 400
 
@@ -231,7 +234,7 @@ def clean_log_text(text: str) -> str:
         text = strip_terminal_escapes(text, keep_controls=True)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "gc-wizard-tier" not in text and '{"probe_version": ' not in text:
+    if TIER_PREFIX not in text and TIER_START_PREFIX not in text and _RESULT_START not in text:
         return text  # the common case on a big log: nothing to blank, no per-line pass
     return "\n".join("" if _WIZARD_LINE.match(line) else line for line in text.split("\n"))
 
@@ -599,8 +602,32 @@ _EXCEPTION_LINE = re.compile(
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
 _STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)
 _STEP_FAILED = re.compile(r"^===== (?P<step>[\w-]+): FAILED \((?P<status>[^)]*)\)", re.MULTILINE)
-_TIER_START = re.compile(r"^gc-wizard-tier-start: (\w+)", re.MULTILINE)
-_TIER_DONE = re.compile(r"^gc-wizard-tier: (\{.*\})$", re.MULTILINE)
+_TIER_START = re.compile("^" + re.escape(TIER_START_PREFIX) + r"(\{.*\}|\w+)\s*$", re.MULTILINE)
+_TIER_DONE = re.compile("^" + re.escape(TIER_PREFIX) + r"(\{.*\})$", re.MULTILINE)
+
+
+def _tier_json(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _tier_step(raw: str) -> str | None:
+    """The tier a verify log failed in: the last one the probe reported failed, else the one it had
+    started and never finished (it died in it)."""
+    tiers = [Tier.from_probe(data) for data in map(_tier_json, _TIER_DONE.findall(raw)) if data.get("name")]
+    failed = [t.name for t in tiers if not t.ok]
+    if failed:
+        return f"the {failed[-1]} tier"
+    # The probe says `{"name": …}`; a bare tier name is read too.
+    started = [str(_tier_json(text).get("name") or "") if text.startswith("{") else text
+               for text in _TIER_START.findall(raw)]
+    started = [name for name in started if name]
+    if started and started[-1] not in {t.name for t in tiers}:
+        return f"the {started[-1]} tier"
+    return None
 
 
 @dataclass(frozen=True)
@@ -621,18 +648,7 @@ def unrecognised(text: str) -> Unrecognised | None:
     None for a log with no failure in it (a clean run).
     """
     raw = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
-    step = None
-    started = _TIER_START.findall(raw)
-    finished = set()
-    for match in _TIER_DONE.finditer(raw):
-        name = re.search(r'"name":\s*"(\w+)"', match.group(1))
-        ok = re.search(r'"ok":\s*(true|false)', match.group(1))
-        if name:
-            finished.add(name.group(1))
-            if ok and ok.group(1) == "false":
-                step = f"the {name.group(1)} tier"
-    if step is None and started and started[-1] not in finished:
-        step = f"the {started[-1]} tier"
+    step = _tier_step(raw)
     failed_steps = _STEP_FAILED.findall(raw)
     if step is None and failed_steps:
         name, status = failed_steps[-1]

@@ -71,6 +71,12 @@ def new_log(kind: str, entry_id: str | None = None) -> Path:
     return path
 
 
+def app_log() -> Path:
+    """The terminal app's own log (start-up timings, for support): one file every start appends to —
+    the one log name `new_log` does not make."""
+    return logs_dir() / "tui.log"
+
+
 def history_path() -> Path:
     return state_dir() / "history.json"
 

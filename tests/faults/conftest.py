@@ -16,6 +16,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -206,11 +207,41 @@ def no_traceback(*texts: str) -> None:
         assert "Traceback" not in text, text
 
 
+def _normal(name: str) -> str:
+    """A project name normalised (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 class _SlowHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves a folder; wheel files trickle out 64 bytes a second (a download that is still running)."""
+    """Serves a folder both ways uv reads one: as a flat `--find-links` page (`/`) and as a PEP 503
+    simple index (`/<project>/`, what `UV_INDEX_URL` makes uv ask for); wheel files trickle out 64
+    bytes a second (a download that is still running).
+
+    Why the index pages: without them every index request is a 404, so an installer that has only the
+    index to go on (a rollback rebuilding from its frozen set) fails at once with "not found in the
+    package registry" instead of downloading — and a signal test then catches it only by luck.
+    """
 
     def log_message(self, *args) -> None:
         pass
+
+    def do_GET(self) -> None:
+        name = self.path.split("?", 1)[0].strip("/")
+        if name and "/" not in name and not name.endswith(".whl") and not Path(self.directory, name).exists():
+            return self._project_page(name)
+        return super().do_GET()
+
+    def _project_page(self, name: str) -> None:
+        wheels = sorted(w.name for w in Path(self.directory).glob("*.whl") if _normal(w.name.split("-", 1)[0]) == _normal(name))
+        if not wheels:
+            self.send_error(404)
+            return
+        body = "".join(f'<a href="/{w}">{w}</a>\n' for w in wheels).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def copyfile(self, source, outputfile) -> None:
         if not self.path.endswith(".whl"):

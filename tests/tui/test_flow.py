@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import html
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
+from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
 
 SIZE = (80, 24)
@@ -239,25 +241,113 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
     assert entries[-1]["status"] == "cancelled" and not any(e["current"] for e in entries)
 
 
-async def test_rollback_from_history(gpu_server, tiny):
+async def _roll_back_from_history(pilot, app, entry_id: str) -> None:
+    """History (h), the entry's row, r, confirm (y): the rollback's live screen comes up."""
+    await facts_shown(pilot)
+    await pilot.press("h")
+    await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+    history = app.screen
+    row = next(i for i, e in enumerate(history.entries) if e.id == entry_id)
+    history.query_one("DataTable").move_cursor(row=row)
+    await pilot.press("r")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.press("y")
+    await wait_for(pilot, lambda: isinstance(app.screen, RollbackScreen))
+
+
+async def test_rollback_from_history_runs_live_and_finishes_with_its_result(gpu_server, tiny):
+    """A rebuild (the target's folder was deleted): its steps and uv's lines on the live screen, the
+    result there, Enter back to History with the target current."""
     gpu_server("no-nvidia")
     _, a = tiny.install("tiny-a")
     _, b = tiny.install("tiny-b")
+    shutil.rmtree(a["env"])
     app = _tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await facts_shown(pilot)
-        await pilot.press("h")
-        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        history = app.screen
-        row = next(i for i, e in enumerate(history.entries) if e.id == a["entry_id"])
-        history.query_one("DataTable").move_cursor(row=row)
-        await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
+        await _roll_back_from_history(pilot, app, a["entry_id"])
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.finished, timeout=120)
+        assert screen.result["ok"] and screen.result["rebuilt"]
+        assert screen.step_list.state["create-env"] == "done"
+        assert screen.step_list.state["sync-offline"] == "done"
+        shown = "\n".join(line for line in screen.live_log.query_one("#log").lines)
+        assert "+ pkg-a==1.0" in shown  # uv's own line, live
+        await wait_for(pilot, lambda: "Back to History" in screen_text(app))  # drawn, not just set
+        assert "Rolled back (rebuilt from its frozen package set)" in screen_text(app)
+        await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen)
-                       and any(e.current and e.id == a["entry_id"] for e in app.screen.entries), timeout=60)
+                       and any(e.current and e.id == a["entry_id"] for e in app.screen.entries))
     current = [e for e in tiny.history() if e["current"]]
     assert [e["id"] for e in current] == [a["entry_id"]]
+    log = Path(tiny.history()[-1]["log"]).read_text()
+    assert "create-env: Recreate the environment" in log and "+ pkg-a==1.0" in log
+
+
+async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_server, tiny, slow_index, tmp_path):
+    """Ctrl-C, then Stop: the rebuild's download stops, the half-rebuilt folder goes, B stays current."""
+    gpu_server("no-nvidia")
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    _needs_the_slow_index(a, slow_index, tmp_path / "slow-house")
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await _roll_back_from_history(pilot, app, a["entry_id"])
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.step_list.state.get("sync-online") == "running", timeout=120)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.finished, timeout=60)
+        assert screen.result["cancelled"] and not screen.result["ok"]
+        assert screen.step_list.state["sync-online"] == "cancelled"
+        assert screen.step_list.state["sync-offline"] == "noted"  # not in the cache: no alarm, online next
+        await wait_for(pilot, lambda: "Rollback cancelled" in screen_text(app))
+    assert not Path(a["env"]).exists()
+    entries = tiny.history()
+    assert entries[-1]["kind"] == "rollback" and entries[-1]["status"] == "cancelled"
+    assert [e["id"] for e in entries if e["current"]] == [b["entry_id"]]
+
+
+async def test_quitting_during_a_rollback_asks_then_stops_it_and_exits_130(gpu_server, tiny, slow_index, tmp_path):
+    gpu_server("no-nvidia")
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    _needs_the_slow_index(a, slow_index, tmp_path / "slow-house")
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await _roll_back_from_history(pilot, app, a["entry_id"])
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.step_list.state.get("sync-online") == "running", timeout=120)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "Stop the rollback and leave gc-wizard?" in screen_text(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.return_code is not None, timeout=60)
+    assert app.exit_status == 130
+    assert not Path(a["env"]).exists()
+    entries = tiny.history()
+    assert entries[-1]["status"] == "cancelled" and [e["id"] for e in entries if e["current"]] == [b["entry_id"]]
+
+
+def _needs_the_slow_index(entry: dict, slow_index: str, folder: Path) -> None:
+    """Make the target's frozen set a package only the slow index has, then delete its folder: the
+    rollback must rebuild it, downloading slowly (see tests/test_rollback.py)."""
+    import json
+    import os
+    import uuid
+
+    from tests.fixtures.wheels import build_wheel
+
+    version = f"1.0.{uuid.uuid4().int % 10**8}"  # a version no cache can hold
+    build_wheel(folder, "pkg-slow", version)
+    history_file = Path(os.environ["GC_WIZARD_HOME"]) / "history.json"
+    data = json.loads(history_file.read_text())
+    for item in data["entries"]:
+        if item["id"] == entry["entry_id"]:
+            item["packages"], item["find_links"], item["requirements_file"] = [f"pkg-slow=={version}"], \
+                [slow_index], None
+    history_file.write_text(json.dumps(data))
+    shutil.rmtree(entry["env"])
 
 
 async def test_report_preview_is_redacted_and_saved(gpu_server, tmp_path):

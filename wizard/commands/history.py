@@ -99,6 +99,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
 
 
 def run_rollback(args: argparse.Namespace) -> int:
+    from wizard.commands.install import TerminalEvents
     from wizard.history.rollback import rollback
 
     cancel = threading.Event()
@@ -112,15 +113,17 @@ def run_rollback(args: argparse.Namespace) -> int:
         # itself as cancelled, stops what it runs and leaves the current environment current.
         return confirm("Roll back to the target environment?", assume_yes=args.yes)
 
+    # The restore steps' lines, the check's tiers and the rollback's messages, as `install` shows them.
+    events = TerminalEvents(out, assume_yes=True, cancel=cancel)
     result = rollback(args.entry_id, verify=not args.no_verify, level=getattr(args, "level", None) or "notebook",
-                      cancel=cancel, confirm=ask, on_message=lambda text: out.write(f"    {text}\n"))
+                      cancel=cancel, confirm=ask, events=events)
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:
         how = " (rebuilt from its frozen package set)" if result.rebuilt else ""
         how += " (packages restored)" if result.restored else ""
         checked = " and passed the GraphCast check" if result.verify else ""
-        say(f"Rolled back{how}{checked}: {result.env} is current again.")
+        say(f"Rolled back{how}{checked}: {result.env} is current again.\nLog: {result.log}")
     elif result.cancelled:
         warn(f"Rollback cancelled: {result.error}")
     else:

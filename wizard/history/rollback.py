@@ -4,8 +4,9 @@ Why it is a switch and not conda-style revision surgery: managed environments li
 going back is flipping which one is current. Only when the target's folder was deleted is it rebuilt,
 from its frozen package set (hash-pinned when the install could record hashes): offline from uv's
 cache first, then online. A rebuilt or re-synced target is verified *before* it becomes current, so a
-rollback that fails leaves the current environment as it was. Nothing is deleted by a rollback;
-`remove` is the one explicit, confirmed way to delete an environment, and never the current one.
+rollback that fails leaves the current environment as it was. Nothing is deleted by a rollback but a
+folder it was itself rebuilding from nothing when it failed or was stopped; `remove` is the one
+explicit, confirmed way to delete an environment, and never the current one.
 
 In-place installs (`install --env EXISTING`) saved the environment's package set before changing it.
 Rolling back *that* install ("undo") syncs the environment back to exactly that set — the frozen
@@ -15,13 +16,20 @@ undo is not verified: it restores what the user had, which gc-wizard never check
 Which target without an id: the undo of the current install when it was made in place, else the
 install that was current just before the current one (what "previous" means to the user), else the
 newest verified install that is not current (in another folder), else the newest installed one.
+
+A rollback is a transaction with the install's shape (`wizard.install.transaction`): `_Rollback`
+prepares (the one eligibility rule `check_target`, the question, its history entry and log), restores
+the target's folder (rebuild, re-sync or undo — `uv venv` and `uv pip sync` as plan steps run by the
+runner: live lines to the caller's events, every line in the rollback's log, stopped by the cancel
+event), verifies (the exact frozen set, then the GraphCast check), commits (makes it current), puts a
+re-synced folder back when that fails, and records a crash or a signal (`crashed`).
 """
 
 from __future__ import annotations
 
 import re
 import shutil
-import subprocess
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -29,10 +37,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import paths
-from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
+from wizard.install.runner import StepLog, run_step
+from wizard.install.transaction import InstallEvents
 from wizard.lock import StateLock
 
 if TYPE_CHECKING:
@@ -55,12 +64,20 @@ class RollbackResult:
     entry_id: str | None = None
     """The rollback's own history entry."""
     changes: list[str] = field(default_factory=list)
+    log: str | None = None
+    status: str = "failed"
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "from": self.from_id, "to": self.to_id, "env": self.env,
                 "verify": self.verify.to_dict() if self.verify is not None else None,
                 "rebuilt": self.rebuilt, "restored": self.restored, "error": self.error,
-                "cancelled": self.cancelled, "entry_id": self.entry_id, "changes": self.changes}
+                "cancelled": self.cancelled, "entry_id": self.entry_id, "changes": self.changes, "log": self.log,
+                "status": self.status}
+
+
+class RollbackEvents(InstallEvents):
+    """The install's callbacks (steps, lines, the check's tiers, messages), so a face shows a rollback
+    on the same live screen as an install. All are called on the rollback's thread."""
 
 
 @dataclass
@@ -166,70 +183,26 @@ def _known_interpreter(path: str) -> bool:
     return any(Path(choice.executable).resolve() == wanted for choice in find_pythons())
 
 
-def _rebuild(target: Entry) -> str:
-    """Recreate a deleted environment from its frozen package set; returns "offline"/"online"."""
+def _rebuild_python(target: Entry) -> str:
+    """The `--python` a rebuild gives `uv venv`: the entry's interpreter when this machine has it
+    anyway, else its version number (uv finds or fetches one); OperationFailed when neither is usable."""
+    if target.python and _known_interpreter(target.python):
+        return target.python
+    if target.python_version and re.fullmatch(r"3\.\d{1,2}(\.\d{1,3})?", target.python_version):
+        return target.python_version
+    raise OperationFailed(f"cannot rebuild {target.env}: the Python it was built with ({target.python}) is gone.")
+
+
+def create_env_step(env: Path, python: str, version: str | None = None):
+    """`uv venv` for a rebuild, as a runner step (the install's create-env step, without --offline:
+    the Python may have to be fetched)."""
     from uv import find_uv_bin
 
-    env = Path(target.env)
-    if target.python and _known_interpreter(target.python):
-        python = target.python
-    elif target.python_version and re.fullmatch(r"3\.\d{1,2}(\.\d{1,3})?", target.python_version):
-        python = target.python_version  # uv finds (or fetches) a matching interpreter
-    else:
-        raise OperationFailed(f"cannot rebuild {env}: the Python it was built with ({target.python}) is gone.")
-    proc = subprocess.run([find_uv_bin(), "venv", "--quiet", "--python", python, str(env)],
-                          capture_output=True, text=True, timeout=600, preexec_fn=die_with_parent())
-    if proc.returncode != 0:
-        raise OperationFailed(f"could not recreate {env}: {proc.stderr.strip()}")
-    how = envs.sync(env, target.packages, find_links=target.find_links, requirements_file=target.requirements_file)
-    if target.marker:
-        envs.write_marker(env, target.marker)
-    return how
+    from wizard.install.plan import NO_REPLACE, Step
 
-
-def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "notebook",
-             cancel: threading.Event | None = None,
-             confirm: Callable[[list[str]], bool] | None = None,
-             on_message: Callable[[str], None] | None = None) -> RollbackResult:
-    """Go back to `entry_id` (default: the previous good one). `confirm(lines) -> bool` may veto."""
-    say = on_message or (lambda _text: None)
-    with StateLock("rollback"):
-        history = load_history(locked=True)
-        current = history.current()
-        target = check_target(history, entry_id)
-        entry = target.entry
-        changes = describe_change(current, target)
-        if confirm is not None and not confirm(changes):
-            raise UserError("Rollback not confirmed; nothing changed.")
-        record = history.add(Entry(
-            id=history.new_entry_id(), kind="rollback", env=entry.env, target=entry.id, mode=entry.mode,
-            recipe=f"(before {entry.recipe})" if target.undo else entry.recipe,
-            python=entry.python, python_version=entry.python_version, find_links=list(entry.find_links)))
-        record.log = str(paths.new_log("rollback", record.id))
-        history.save()
-        from_id = current.id if current else None
-
-        def done(status: str, *, error: str | None = None, checked: VerifyResult | None = None, rebuilt=False,
-                 restored=False) -> RollbackResult:
-            record.status, record.error, record.finished = status, error, now()
-            record.verify = checked.summary() if checked is not None else None
-            history.save()
-            return RollbackResult(status in GOOD, from_id, entry.id, entry.env, checked, rebuilt, restored,
-                                  error, status == "cancelled", record.id, changes)
-
-        try:
-            return _switch(history, record, target, current, verify=verify, level=level, cancel=cancel, say=say,
-                           done=done)
-        except KeyboardInterrupt:
-            # Ctrl-C, SIGTERM or SIGHUP (the CLI raises them as KeyboardInterrupt): the current environment
-            # stays current, an environment this rollback was rebuilding from nothing is removed again,
-            # and the entry says what happened.
-            if record.extra.pop("rebuilding", False):
-                shutil.rmtree(entry.env, ignore_errors=True)
-            record.status, record.finished = "cancelled", now()
-            record.error = "stopped by a signal; the current environment is unchanged."
-            history.save()
-            raise
+    return Step(name="create-env", title=f"Recreate the environment (Python {version or python})", kind="create_env",
+                argv=(find_uv_bin(), "venv", "--python", python, str(env)),
+                env={"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}, prompts=(NO_REPLACE,))
 
 
 def _same_set(found: list[str], frozen: list[str]) -> bool:
@@ -239,96 +212,286 @@ def _same_set(found: list[str], frozen: list[str]) -> bool:
     return norm(found) == norm(frozen)
 
 
-def _switch(history: History, record: Entry, target: Target, current: Entry | None, *, verify: bool, level: str,
-            cancel: threading.Event | None, say: Callable[[str], None], done) -> RollbackResult:
-    """The rollback's work once its entry is recorded (see `rollback`)."""
+def restore_kind(target: Target) -> str:
+    """What the target's folder needs before it may become current: "undo" (an in-place install's
+    previous set), "rebuild" (the folder is gone), "adopt" (entered again from its marker after
+    history.json was lost: its set is the one it has), "resync" (changed since: the frozen set back),
+    or "switch" (nothing: flip which one is current)."""
     entry = target.entry
-    env = Path(entry.env)
-    rebuilt = restored = False
-    before: tuple[list[str], envs.EnvMarker | None] | None = None
-    try:
-        if target.undo:
-            say(f"restoring the package set {env} had before {entry.recipe}")
-            envs.sync(env, target.packages, find_links=entry.find_links)
+    if target.undo:
+        return "undo"
+    if not envs.env_python(entry.env).exists():
+        return "rebuild"
+    if not entry.packages and entry.extra.get("rebuilt_from_marker"):
+        return "adopt"
+    return "switch" if _same_set(envs.freeze(entry.env), entry.packages) else "resync"
+
+
+class _Stopped(Exception):
+    """A restore step was cancelled through the cancel event."""
+
+
+class _Rollback:
+    """One rollback under the state lock: its history entry, its log, and how to put things back.
+
+    The same shape as the install's `_Transaction`: `prepare`, `restore`, `verify`, `commit`,
+    `put_back`, `finish`, and `crashed` for our own errors and signals (see the module docstring).
+    """
+
+    def __init__(self, entry_id: str | None, *, verify: bool, level: str, events: InstallEvents,
+                 cancel: threading.Event, confirm: Callable[[list[str]], bool] | None) -> None:
+        self.entry_id, self.check, self.level = entry_id, verify, level
+        self.events, self.cancel, self.confirm = events, cancel, confirm
+        self.history: History | None = None
+        self.current: Entry | None = None
+        self.target: Target | None = None
+        self.record: Entry | None = None
+        self.log: StepLog | None = None
+        self.changes: list[str] = []
+        self.kind = "switch"
+        self.rebuilt = self.restored = False
+        self.rebuilding = False
+        """The target's folder is being made from nothing by this rollback (removed if it does not finish)."""
+        self.before: tuple[list[str], envs.EnvMarker | None] | None = None
+        """A re-synced folder's package set and marker before this rollback changed it."""
+        self.checked: VerifyResult | None = None
+        """The GraphCast check's result, when it ran."""
+
+    @property
+    def entry(self) -> Entry:
+        return self.target.entry
+
+    @property
+    def env(self) -> Path:
+        return Path(self.entry.env)
+
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log.note(text)
+            self.log.flush()
+        self.events.message(text)
+
+    # --- the phases ------------------------------------------------------------------------------
+    def prepare(self) -> None:
+        """Ask the one eligibility rule, show the change, record the entry ("running") and open its log."""
+        self.history = load_history(locked=True)
+        self.current = self.history.current()
+        self.target = check_target(self.history, self.entry_id)
+        entry = self.entry
+        self.changes = describe_change(self.current, self.target)
+        if self.confirm is not None and not self.confirm(self.changes):
+            raise UserError("Rollback not confirmed; nothing changed.")
+        self.record = self.history.add(Entry(
+            id=self.history.new_entry_id(), kind="rollback", env=entry.env, target=entry.id, mode=entry.mode,
+            recipe=f"(before {entry.recipe})" if self.target.undo else entry.recipe,
+            python=entry.python, python_version=entry.python_version, find_links=list(entry.find_links)))
+        log = paths.new_log("rollback", self.record.id)
+        self.record.log = str(log)
+        self.history.save()
+        self.log = StepLog(log)
+        for line in self.changes:
+            self.log.note(line)
+
+    def restore(self) -> None:
+        """Bring the target's folder to its frozen set: rebuild, re-sync or undo (runner steps)."""
+        entry, env = self.entry, self.env
+        self.kind = restore_kind(self.target)
+        if self.kind == "undo":
+            self.say(f"restoring the package set {env} had before {entry.recipe}")
+            self._sync(self.target.packages, what="the package set it had before")
             envs.restore_marker(env, entry.previous_marker)
-            restored = True
-        elif not envs.env_python(env).exists():
-            if not entry.packages:
-                raise OperationFailed(f"{env} is gone and history holds no package set to rebuild it from")
-            say(f"{env} is gone; rebuilding it from its {len(entry.packages)} frozen packages")
-            record.extra["rebuilding"] = not env.exists()
-            say(f"rebuilt {env} ({_rebuild(entry)})")
-            record.extra.pop("rebuilding", None)
-            rebuilt = True
-        elif not entry.packages and entry.extra.get("rebuilt_from_marker"):
-            # Entered again from its marker after history.json was lost: its package set is the one
-            # it has; record it so later rollbacks can check against it.
+            self.restored = True
+        elif self.kind == "rebuild":
+            self._rebuild()
+        elif self.kind == "adopt":
             entry.packages = envs.freeze(env)
-        elif not _same_set(envs.freeze(env), entry.packages):
-            say(f"{env} has changed since {entry.id}; putting its package set back")
-            before = (envs.freeze(env), envs.read_marker(env))
-            envs.sync(env, entry.packages, find_links=entry.find_links, requirements_file=entry.requirements_file)
+        elif self.kind == "resync":
+            self.say(f"{env} has changed since {entry.id}; putting its package set back")
+            self.before = (envs.freeze(env), envs.read_marker(env))
+            self._sync(entry.packages, requirements_file=entry.requirements_file)
             if entry.marker:
                 envs.write_marker(env, entry.marker)
-            restored = True
-    except OperationFailed as exc:
-        return done("failed", error=f"{exc}; the current environment is unchanged.", rebuilt=rebuilt)
+            self.restored = True
 
-    def put_back() -> None:
-        """A re-synced in-place env failed its check: give it the package set it had before the rollback."""
-        if before is not None:
+    def _rebuild(self) -> None:
+        entry, env = self.entry, self.env
+        if not entry.packages:
+            raise OperationFailed(f"{env} is gone and history holds no package set to rebuild it from")
+        self.say(f"{env} is gone; rebuilding it from its {len(entry.packages)} frozen packages")
+        python = _rebuild_python(entry)
+        self.rebuilding = not env.exists()
+        step = create_env_step(env, python, entry.python_version)
+        result = run_step(step, log=self.log, events=self.events, cancel=self.cancel)
+        if result.cancelled:
+            raise _Stopped()
+        if not result.ok:
+            said = " ".join(line.strip() for line in result.tail[-3:] if line.strip()) or result.error
+            raise OperationFailed(f"could not recreate {env}: {said or f'exit status {result.exit_status}'}")
+        how = self._sync(entry.packages, requirements_file=entry.requirements_file)
+        if entry.marker:
+            envs.write_marker(env, entry.marker)
+        self.rebuilding, self.rebuilt = False, True
+        self.say(f"rebuilt {env} ({how})")
+
+    def _sync(self, packages: list[str], *, requirements_file: str | None = None, cancel: bool = True,
+              what: str = "the frozen package set") -> str:
+        """`uv pip sync` to `packages`, offline then online, as runner steps into this rollback's log."""
+        with tempfile.TemporaryDirectory(prefix="gc-wizard-sync-") as tmp:
+            source = envs.requirements_source(packages, requirements_file, tmp)
+            steps = envs.sync_steps(self.env, source, find_links=self.entry.find_links, allow_empty=not packages,
+                                    what=what)
             try:
-                envs.sync(env, before[0], find_links=entry.find_links)
-                envs.restore_marker(env, before[1])
-            except OperationFailed as exc:
-                say(f"could not put {env} back as it was: {exc}")
-    # Never current with a package set other than the frozen one: a rebuild or re-sync that did not
-    # land exactly (an index serving other files, a partial sync) fails here, before any check.
-    try:
-        record.packages = envs.freeze(env)
-    except OperationFailed as exc:
-        put_back()
-        return done("failed", error=f"{exc}; the current environment is unchanged.", rebuilt=rebuilt,
-                    restored=restored)
-    if not _same_set(record.packages, target.packages):
-        missing = sorted(set(target.packages) - set(record.packages))[:3]
-        extra = sorted(set(record.packages) - set(target.packages))[:3]
-        put_back()
-        return done("failed", rebuilt=rebuilt, restored=restored,
-                    error=f"{env} does not hold the package set frozen for {entry.id} (missing "
-                          f"{', '.join(missing) or 'nothing'}; extra {', '.join(extra) or 'nothing'}), so it "
-                          "was not made current; the current environment is unchanged.")
+                return envs.run_sync(self.env, steps, log=self.log, events=self.events,
+                                     cancel=self.cancel if cancel else None)
+            except envs.SyncCancelled:
+                raise _Stopped() from None
 
-    checked = None
-    if verify and not target.undo:
+    def verify(self) -> str | None:
+        """None when the folder may become current, else why not (and `self.checked` says more).
+
+        Never current with a package set other than the frozen one: a rebuild or re-sync that did not
+        land exactly (an index serving other files, a partial sync) fails here, before any check.
+        """
+        env, entry = self.env, self.entry
+        try:
+            self.record.packages = envs.freeze(env)
+        except OperationFailed as exc:
+            return f"{exc}; the current environment is unchanged."
+        if not _same_set(self.record.packages, self.target.packages):
+            missing = sorted(set(self.target.packages) - set(self.record.packages))[:3]
+            extra = sorted(set(self.record.packages) - set(self.target.packages))[:3]
+            return (f"{env} does not hold the package set frozen for {entry.id} (missing "
+                    f"{', '.join(missing) or 'nothing'}; extra {', '.join(extra) or 'nothing'}), so it was not made "
+                    "current; the current environment is unchanged.")
+        if not self.check or self.target.undo:
+            return None
         from wizard.verify.check import verify_env
 
         marker = envs.read_marker(env)
-        say(f"checking {env} (GraphCast {level} check)")
-        result = verify_env(env, backend=marker.backend if marker else "auto", level=level,
-                            runtime_env=dict(marker.runtime_env) if marker else {}, cancel=cancel,
-                            log_path=Path(record.log))
-        checked = result
-        if cancel is not None and cancel.is_set():
-            put_back()
-            return done("cancelled", error="cancelled during the GraphCast check; the current environment is "
-                        "unchanged.", checked=checked, rebuilt=rebuilt, restored=restored)
+        self.say(f"checking {env} (GraphCast {self.level} check)")
+        self.log.flush()
+        self.events.verify_started()
+        result = verify_env(env, backend=marker.backend if marker else "auto", level=self.level,
+                            runtime_env=dict(marker.runtime_env) if marker else {}, cancel=self.cancel,
+                            log_path=Path(self.record.log), on_tier=self.events.verify_tier)
+        self.checked = result
+        if self.cancel.is_set():
+            return "cancelled during the GraphCast check; the current environment is unchanged."
         if not result.ok:
-            put_back()
-            return done("failed", checked=checked, rebuilt=rebuilt, restored=restored,
-                        error="the target environment failed its GraphCast check; the current one is unchanged. "
-                              f"Log: {record.log}")
+            first = result.findings[0] if result.findings else None
+            why = f" ({first.title})" if first is not None and first.title else ""
+            fix = f" Fix: {first.fix}" if first is not None and first.fix else ""
+            return (f"the target environment failed its GraphCast check{why}; the current one is unchanged.{fix} "
+                    f"Log: {self.record.log}")
         if marker:
             envs.write_marker(env, replace(marker, verified=now()))
-    if target.undo:
-        # The environment is the user's own again. It becomes current only if it was (or was
-        # its folder) — restoring some other env must not change which one the user works in.
-        if current is None or current is entry or current.env == entry.env:
-            history.make_current(record)
-    else:
-        history.make_current(entry)
-    return done("verified" if checked is not None and checked.ok else "installed", checked=checked,
-                rebuilt=rebuilt, restored=restored)
+        return None
+
+    def commit(self) -> RollbackResult:
+        """Make the target current (an undo only when its folder was current) and record it."""
+        entry, current = self.entry, self.current
+        if self.target.undo:
+            # The environment is the user's own again. It becomes current only if it was (or was
+            # its folder) — restoring some other env must not change which one the user works in.
+            if current is None or current is entry or current.env == entry.env:
+                self.history.make_current(self.record)
+        else:
+            self.history.make_current(entry)
+        verified = self.checked is not None and self.checked.ok
+        result = self.finish("verified" if verified else "installed")
+        self.say(f"{self.env} is the current environment again (rollback {self.record.id})")
+        return result
+
+    def put_back(self) -> None:
+        """A re-synced folder that may not become current gets the package set it had before the rollback
+        (never cancelled: after a Ctrl-C this is the clean-up); a folder rebuilt from nothing goes again."""
+        if self.rebuilding:
+            shutil.rmtree(self.env, ignore_errors=True)
+            self.rebuilding = False
+            self.say(f"removed the unfinished rebuild of {self.env}")
+        if self.before is not None:
+            packages, marker = self.before
+            self.before = None
+            try:
+                self._sync(packages, cancel=False, what="the package set it had before the rollback")
+                envs.restore_marker(self.env, marker)
+                self.say(f"put {self.env} back as it was before the rollback")
+            except (OperationFailed, _Stopped) as exc:
+                self.say(f"could not put {self.env} back as it was: {exc}")
+
+    def finish(self, status: str, *, error: str | None = None) -> RollbackResult:
+        if status in ("failed", "cancelled"):
+            self.put_back()
+        record = self.record
+        record.status, record.error, record.finished = status, error, now()
+        record.verify = self.checked.summary() if self.checked is not None else None
+        self.history.save()
+        if error:
+            self.say(f"rollback {status}: {error}")
+        return RollbackResult(
+            ok=status in GOOD, from_id=self.current.id if self.current else None, to_id=self.entry.id,
+            env=self.entry.env, verify=self.checked, rebuilt=self.rebuilt, restored=self.restored, error=error,
+            cancelled=status == "cancelled", entry_id=record.id, changes=self.changes, log=record.log, status=status)
+
+    def crashed(self, exc: BaseException) -> None:
+        """Our own code failed, or a signal arrived (Ctrl-C, SIGTERM, SIGHUP: KeyboardInterrupt in the CLI):
+        the current environment stays current, a folder being rebuilt from nothing is removed again, and
+        the entry says what happened."""
+        if self.record is None or self.record.status != "running":
+            return
+        if self.rebuilding:
+            shutil.rmtree(self.env, ignore_errors=True)
+            self.rebuilding = False
+        record = self.record
+        record.finished = now()
+        if isinstance(exc, KeyboardInterrupt):
+            record.status, record.error = "cancelled", "stopped by a signal; the current environment is unchanged."
+        else:
+            record.status = "failed"
+            record.error = (f"the wizard stopped with an error ({type(exc).__name__}: {exc}); the current "
+                            "environment is unchanged.")
+        try:
+            self.history.save()
+            self.say(record.error)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+    def run(self) -> RollbackResult:
+        self.prepare()
+        try:
+            self.restore()
+        except _Stopped:
+            return self.finish("cancelled", error="cancelled by the user; the current environment is unchanged.")
+        except OperationFailed as exc:
+            return self.finish("failed", error=f"{exc}; the current environment is unchanged.")
+        problem = self.verify()
+        if problem is not None:
+            return self.finish("cancelled" if self.cancel.is_set() else "failed", error=problem)
+        return self.commit()
+
+
+def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "notebook",
+             cancel: threading.Event | None = None,
+             confirm: Callable[[list[str]], bool] | None = None,
+             events: InstallEvents | None = None) -> RollbackResult:
+    """Go back to `entry_id` (default: the previous good one). `confirm(lines) -> bool` may veto;
+    `events` get the restore steps' lines, the check's tiers and messages; `cancel` stops it (the
+    current environment stays current). A signal (KeyboardInterrupt) is recorded and raised again."""
+    transaction = _Rollback(entry_id, verify=verify, level=level, events=events or RollbackEvents(),
+                            cancel=cancel or threading.Event(), confirm=confirm)
+    with StateLock("rollback"):
+        try:
+            return transaction.run()
+        except BaseException as exc:
+            transaction.crashed(exc)
+            raise
+        finally:
+            transaction.close()
 
 
 def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> dict[str, Any]:

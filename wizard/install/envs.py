@@ -261,35 +261,91 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
     return out
 
 
-def sync(env: Path | str, packages: list[str], *, find_links: list[str] = (), requirements_file: str | None = None,
-         timeout: float = 3600) -> str:
+def sync_argv(env: Path | str, source: str, *, find_links: Iterable[str] = (), offline: bool = False,
+              allow_empty: bool = False) -> tuple[str, ...]:
+    """The one `uv pip sync` command that makes `env` hold exactly the set in the requirements file
+    `source`: what `sync`, the install's in-place restore and every rollback run."""
+    links = [arg for link in find_links for arg in ("--find-links", str(link))]
+    return (_uv(), "pip", "sync", "--python", str(env_python(env)),
+            *(["--allow-empty-requirements"] if allow_empty else []), *links, *(["--offline"] if offline else []),
+            str(source))
+
+
+def sync_steps(env: Path | str, source: str, *, find_links: Iterable[str] = (), allow_empty: bool = False,
+               name: str = "sync", what: str = "the frozen package set"):
+    """The sync as runner steps (`wizard.install.plan.Step`): offline from the installer's cache first,
+    then online — the second runs only when the first failed (see `run_sync`)."""
+    from wizard.install.plan import Step
+
+    links = [str(link) for link in find_links]
+    env_vars = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
+    return (
+        Step(name=f"{name}-offline", title=f"Install {what} (offline, from the cache)",
+             argv=sync_argv(env, source, find_links=links, offline=True, allow_empty=allow_empty), env=env_vars),
+        Step(name=f"{name}-online", title=f"Install {what} (online)",
+             argv=sync_argv(env, source, find_links=links, allow_empty=allow_empty), env=env_vars),
+    )
+
+
+def requirements_source(packages: list[str], requirements_file: str | None, folder: Path | str) -> str:
+    """The file a sync reads: the hash-pinned one when it is there, else `packages` written into `folder`."""
+    if requirements_file and Path(requirements_file).is_file():
+        return str(requirements_file)
+    source = Path(folder) / "requirements.txt"
+    source.write_text("".join(p + "\n" for p in packages), encoding="utf-8")
+    return str(source)
+
+
+class SyncCancelled(Exception):
+    """The sync was stopped through its cancel event; the environment may be half changed."""
+
+
+def run_sync(env: Path | str, steps, *, log=None, events=None, cancel=None) -> str:
+    """Run `sync_steps`' two steps with the runner (live lines to `events`, every line to `log`, a
+    `wizard.install.runner.StepLog`, stopped by `cancel`): the offline one, then the online one if it
+    failed. Returns "offline"/"online"; raises SyncCancelled, or OperationFailed with uv's own words."""
+    from wizard.install.runner import run_step
+
+    errors: list[str] = []
+    say = getattr(events, "message", None)
+    for step in steps:
+        if errors:
+            text = f"not everything is in the installer's cache; {step.title[0].lower()}{step.title[1:]}"
+            if log is not None:
+                log.note(text)
+            if callable(say):
+                say(text)
+        result = run_step(step, log=log, events=events, cancel=cancel)
+        if result.ok:
+            return step.name.rsplit("-", 1)[-1]
+        if result.cancelled:
+            raise SyncCancelled(f"{step.title}: cancelled")
+        lines = [line.strip() for line in result.tail if line.strip()]
+        if result.error:
+            lines.append(result.error)
+        how = step.name.rsplit("-", 1)[-1]
+        errors.append(f"{how}: " + (" ".join(lines[-3:]) if lines else f"exit status {result.exit_status}"))
+    raise OperationFailed(f"could not restore the package set of {env} — " + "; ".join(errors))
+
+
+def sync(env: Path | str, packages: list[str], *, find_links: Iterable[str] = (), requirements_file: str | None = None,
+         log_path: Path | str | None = None, events=None, cancel=None) -> str:
     """Make `env`'s package set exactly `packages` (install what is missing, remove what is extra).
 
-    Offline from uv's cache first, then online. Uses the hash-pinned file when there is one. Returns
-    which way worked ("offline" / "online"); raises OperationFailed with uv's own words otherwise.
+    Offline from uv's cache first, then online, through the runner (`sync_steps`, `run_sync`): live
+    lines to `events`, appended to the log at `log_path` when given. Uses the hash-pinned file when
+    there is one. Returns which way worked ("offline" / "online"); raises OperationFailed with uv's
+    own words otherwise, SyncCancelled when `cancel` stopped it.
     """
-    links = [arg for link in find_links for arg in ("--find-links", str(link))]
-    python = str(env_python(env))
-    errors: list[str] = []
+    from wizard.install.runner import StepLog
+
     with tempfile.TemporaryDirectory(prefix="gc-wizard-sync-") as tmp:
-        if requirements_file and Path(requirements_file).is_file():
-            source = requirements_file
-        else:
-            source = str(Path(tmp) / "requirements.txt")
-            Path(source).write_text("".join(p + "\n" for p in packages), encoding="utf-8")
-        empty = ["--allow-empty-requirements"] if not packages else []
-        for how, extra in (("offline", ["--offline"]), ("online", [])):
-            try:
-                proc = subprocess.run([_uv(), "pip", "sync", "--python", python, *empty, *links, *extra, source],
-                                      capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                errors.append(f"{how}: {exc}")
-                continue
-            if proc.returncode == 0:
-                return how
-            lines = [line.strip() for line in proc.stderr.splitlines() if line.strip()]
-            errors.append(f"{how}: " + (" ".join(lines[-3:]) if lines else f"exit status {proc.returncode}"))
-    raise OperationFailed(f"could not restore the package set of {env} — " + "; ".join(errors))
+        source = requirements_source(packages, requirements_file, tmp)
+        steps = sync_steps(env, source, find_links=find_links, allow_empty=not packages)
+        if log_path is None:
+            return run_sync(env, steps, events=events, cancel=cancel)
+        with StepLog(Path(log_path)) as log:
+            return run_sync(env, steps, log=log, events=events, cancel=cancel)
 
 
 def key_versions(packages: list[str]) -> dict[str, str]:

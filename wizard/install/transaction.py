@@ -39,9 +39,8 @@ from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
-from wizard.install.runner import RunnerEvents, run_plan
+from wizard.install.runner import RunnerEvents, StepLog, run_plan
 from wizard.lock import StateLock, TargetLock
-from wizard.security import redact_secrets
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -126,11 +125,9 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
 
 
 def _note(log: Path, text: str) -> None:
-    """A line of our own in the run's log (after the runner closed it)."""
-    log.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    with open(fd, "a", encoding="utf-8") as handle:
-        handle.write(f"[gc-wizard] {redact_secrets(text)}\n")
+    """A line of our own in the run's log (after the runner closed it), by the runner's one log writer."""
+    with StepLog(log) as writer:
+        writer.note(text)
 
 
 class _Transaction:
@@ -285,7 +282,10 @@ class _Transaction:
             if entry is None or entry.snapshot is None:
                 return
             try:
-                how = envs.sync(self.env, entry.snapshot, find_links=entry.find_links)
+                # Not through self.cancel: after a Ctrl-C the restore must still run (a second
+                # Ctrl-C in the CLI interrupts it; the runner then stops uv's whole tree).
+                how = envs.sync(self.env, entry.snapshot, find_links=entry.find_links, log_path=self.log,
+                                events=self.events)
                 envs.restore_marker(self.env, entry.previous_marker)
                 self.say(f"restored the package set {self.env} had before ({how})")
             except OperationFailed as exc:

@@ -46,6 +46,7 @@ from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import ApprovedPlan, PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
+from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
 
 if TYPE_CHECKING:
@@ -129,9 +130,9 @@ class WizardApp(App):
         # Kept in the state folder's logs (tui.log) for support, and where GC_WIZARD_STARTUP_LOG says.
         targets = [os.environ.get("GC_WIZARD_STARTUP_LOG")]
         try:
-            from wizard.paths import logs_dir
+            from wizard.paths import app_log
 
-            targets.append(str(logs_dir() / "tui.log"))
+            targets.append(str(app_log()))
         except Exception:  # an unwritable state folder must not stop the app; the install says so later
             pass
         for target in filter(None, targets):
@@ -389,34 +390,55 @@ class WizardApp(App):
         """Back from History: whatever is underneath shows again."""
 
     def on_rollback_requested(self, message: RollbackRequested) -> None:
-        self.notify(f"Rolling back to {message.entry_id}…")
+        """Run the confirmed rollback on its live screen (the install screen's steps, log and Ctrl-C)."""
         self.cancel_event = threading.Event()
-        self.rollback_worker(message.entry_id)
+        screen = RollbackScreen(message.entry_id, self.cancel_event)
+        self.push_screen(screen, self._rollback_done)
+        self.rollback_worker(message.entry_id, screen)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="rollback", description="Rolling back")
-    def rollback_worker(self, entry_id: str) -> None:
-        from wizard.history.rollback import rollback
+    def rollback_worker(self, entry_id: str, screen: RollbackScreen) -> None:
+        from wizard.history.rollback import RollbackEvents, rollback
+
+        live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe
+
+        class Events(RollbackEvents):
+            def step_started(self, step) -> None:
+                screen.post_message(StepStarted(step.name, step.title))
+
+            def line(self, step, text: str) -> None:
+                screen.feed_line(text)
+
+            def live(self, step, text: str) -> None:
+                live_log.set_live(text)
+
+            def step_finished(self, step, result) -> None:
+                screen.post_message(StepFinished(step.name, result.ok, result.seconds, result.cancelled))
+
+            def verify_tier(self, tier: Tier) -> None:
+                screen.post_message(VerifyTier(tier))
+
+            def message(self, text: str) -> None:
+                live_log.add_line(f"[gc-wizard] {text}")
 
         try:
             result = rollback(entry_id, verify=self.options.verify, level=self.options.level,
-                              cancel=self.cancel_event)
-            self.post_message(RollbackDone(result.to_dict()))
+                              cancel=self.cancel_event, events=Events())
+            screen.post_message(RollbackDone(result.to_dict()))
         except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash
-            self.post_message(RollbackDone(None, error=str(exc)))
+            screen.post_message(RollbackDone(None, error=str(exc)))
 
-    def on_rollback_done(self, message: RollbackDone) -> None:
-        if message.error:
-            self.notify(message.error, severity="error", timeout=10)
-        else:
-            ok = message.result.get("ok")
-            self.notify(f"Rolled back: {message.result.get('env')} is current"
-                        + ("" if ok else " (its check failed; see History)"),
-                        severity="information" if ok else "warning")
+    def _rollback_done(self, _result) -> None:
+        """Back from the rollback's screen: the History underneath shows the new state."""
         if isinstance(self.screen, HistoryScreen):
             self.screen.reload()
 
     # Leaving ------------------------------------------------------------------------------------
     async def action_quit(self) -> None:
+        rolling_back = next((s for s in self.screen_stack if isinstance(s, RollbackScreen) and not s.finished), None)
+        if rolling_back is not None and self.rollback_running():
+            rolling_back.ask_to_stop(leaving=True)  # as for an install: ask, stop cleanly, then leave
+            return
         if self.install_running():
             # As Ctrl-C does: ask first (the stop removes the new environment), then stop cleanly and leave.
             self._ask_to_stop(leaving=True)
@@ -442,6 +464,21 @@ class WizardApp(App):
         if self.exit_status is None:
             self.exit_status = self.outcome_status()
         self.exit(return_code=self.exit_status)
+
+    def rollback_running(self) -> bool:
+        return any(w.group == "rollback" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+                   for w in self.workers)
+
+    async def stop_rollback_and_leave(self) -> None:
+        """After "Stop and quit" on a rollback: wait until the core has recorded it cancelled (the current
+        environment stays current), then leave with 130."""
+        self._leaving = True
+        self.cancel_event.set()
+        for worker in list(self.workers):
+            if worker.group == "rollback":
+                await worker.wait()
+        self.exit_status = ExitCode.CANCELLED
+        self.exit(return_code=ExitCode.CANCELLED)
 
     def _leave_on_signal(self, signum: int) -> None:
         """SSH dropped (SIGHUP) or we were told to stop (SIGTERM): stop any install and leave.

@@ -41,7 +41,9 @@ class InstallScreen(Screen):
         Binding("enter", "next", "Next", id="next", tooltip="What to do now (shown when the install is over)"),
     ]
 
-    def __init__(self, plan) -> None:
+    def __init__(self, plan, *, steps: list[tuple[str, str]] | None = None, packages: int = 1) -> None:
+        """`plan`: the install's; a screen for other steps (a rollback's) passes None, the (name, title)
+        rows it knows up front (more are added as they start) and how many packages it counts."""
         import time
 
         from wizard.install.progress import InstallProgress
@@ -50,10 +52,12 @@ class InstallScreen(Screen):
         self.plan = plan
         self.finished = False
         self.started = time.monotonic()
-        self.progress = InstallProgress(total_packages=len(plan.recipe.requirements) + 1)
+        total = len(plan.recipe.requirements) + 1 if plan is not None else packages
+        self.progress = InstallProgress(total_packages=total)
         """Overall counters, fed from the worker thread (`feed_line`), drawn by a timer."""
         # Built here, not in compose, so the worker can be handed them before the screen mounts.
-        self._step_list = StepList([(s.name, s.title) for s in plan.steps], id="steps")
+        rows = [(s.name, s.title) for s in plan.steps] if plan is not None else list(steps or [])
+        self._step_list = StepList(rows, id="steps")
         self._live_log = LiveLog(id="live-log")
 
     def compose(self) -> ComposeResult:

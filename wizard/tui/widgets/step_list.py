@@ -22,6 +22,7 @@ class StepList(Static):
         self.state: dict[str, str] = {name: "pending" for name, _ in steps}
         self.started: dict[str, float] = {}
         self.seconds: dict[str, float] = {}
+        self.notes: dict[str, str] = {}
         self.progress = ""
         self._tick = 0
 
@@ -37,9 +38,12 @@ class StepList(Static):
         self.progress = ""
         self._render_rows()
 
-    def finish(self, name: str, ok: bool, seconds: float, cancelled: bool = False) -> None:
-        self.state[name] = "done" if ok else ("cancelled" if cancelled else "failed")
+    def finish(self, name: str, ok: bool, seconds: float, cancelled: bool = False, note: str | None = None) -> None:
+        """`note`: a step whose failure is expected and handled (an offline try before the online one)
+        shows the note instead of "failed"."""
+        self.state[name] = "done" if ok else ("cancelled" if cancelled else ("noted" if note else "failed"))
         self.seconds[name] = seconds
+        self.notes[name] = note or ""
         self._render_rows()
 
     def progress_from(self, line: str) -> None:
@@ -74,6 +78,8 @@ class StepList(Static):
                 rows.append(f"✓ {label} {self.seconds.get(name, 0):5.1f}s")
             elif state in ("failed", "cancelled"):
                 rows.append(f"✗ {label} {state}")
+            elif state == "noted":
+                rows.append(f"– {label} {self.notes.get(name, '')}")
             else:
                 rows.append(f"· {title}")
         self.update("\n".join(rows))

@@ -1,0 +1,135 @@
+"""A rollback, live: the install screen's step list and log for its `uv venv` / `uv pip sync` steps and
+its GraphCast check, then its result; Ctrl-C asks, then stops it like an install.
+
+Why the install screen: a rebuild or re-sync runs the same installer for minutes, so the user needs the
+same view of it (and the same way to stop it). The rollback runs in the app's worker; the worker posts
+`StepStarted`/`StepFinished`/`VerifyTier`/`RollbackDone` to this screen, which handles them itself.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from textual.binding import Binding
+from textual.widgets import Static
+
+from wizard.tui.messages import RollbackDone, StepFinished, StepStarted, VerifyTier
+from wizard.tui.screens.confirm import ConfirmScreen
+from wizard.tui.screens.install import InstallScreen
+
+STOP_ROLLBACK_QUESTION = ("Stop the rollback? The current environment stays current; a folder being rebuilt "
+                          "is removed again.")
+
+
+def result_lines(result: dict | None, error: str | None = None) -> list[str]:
+    """What the rollback did, in the words `gc-wizard rollback` uses."""
+    if result is None:
+        return [f"✗ Rollback not started: {error or 'it did not report'}"]
+    if result.get("ok"):
+        how = " (rebuilt from its frozen package set)" if result.get("rebuilt") else ""
+        how += " (packages restored)" if result.get("restored") else ""
+        checked = " and passed the GraphCast check" if result.get("verify") else ""
+        lines = [f"✓ Rolled back{how}{checked}: {result.get('env')} is current again."]
+    else:
+        what = "cancelled" if result.get("cancelled") else "failed"
+        error = (result.get("error") or "").splitlines()
+        said = error[0].split(" Log: ")[0] if error else "no reason given"  # the log has its own line
+        lines = [f"✗ Rollback {what}: {said}"]
+    if result.get("log"):
+        lines.append(f"Log: {result['log']}")
+    return lines
+
+
+class RollbackScreen(InstallScreen):
+    """Dismissed (Enter, once it is over) with the rollback's result dict, or None when it did not run."""
+
+    BINDINGS = [
+        Binding("ctrl+c", "stop", "Stop rollback", id="stop", priority=True,
+                tooltip="Ask, then stop cleanly; the current environment stays current"),
+        Binding("end", "follow", "Follow log", id="follow", priority=True,
+                tooltip="Scroll to the newest line and keep following"),
+        Binding("enter", "next", "Back to History", id="next", tooltip="Shown when the rollback is over"),
+    ]
+
+    def __init__(self, entry_id: str, cancel: threading.Event) -> None:
+        super().__init__(None)
+        self.entry_id = entry_id
+        self.cancel = cancel
+        self.result: dict | None = None
+
+    def _title(self) -> str:
+        return f"gc-wizard · Rolling back to {self.entry_id}"
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.step_list.display = False  # a plain switch runs no step: no empty row for it
+
+    def _draw_overall(self) -> None:
+        import time
+
+        if self.finished:
+            return
+        seconds = time.monotonic() - self.started
+        self.query_one("#overall", Static).update(f"Rolling back… {seconds:.0f} s so far · Ctrl-C stops it")
+
+    # --- what the worker reports ---------------------------------------------------------------
+    def on_step_started(self, message: StepStarted) -> None:
+        message.stop()
+        self.step_list.display = True
+        self.step_list.start(message.name, message.title)
+
+    def on_step_finished(self, message: StepFinished) -> None:
+        message.stop()
+        # The offline try failing only means the cache lacks something; the online one comes next.
+        note = "not all cached" if message.name.endswith("-offline") and not message.ok else None
+        self.step_list.finish(message.name, message.ok, message.seconds, message.cancelled, note=note)
+
+    def on_verify_tier(self, message: VerifyTier) -> None:
+        message.stop()
+        tier = message.tier
+        count = tier.details.get("param_count")
+        extra = f", {count:,} parameters" if count else ""
+        self.live_log.add_line(f"[gc-wizard] check {tier.name}: {tier.status} ({tier.seconds or 0:.1f} s{extra})")
+
+    def on_rollback_done(self, message: RollbackDone) -> None:
+        message.stop()
+        self.result = message.result
+        self.finished = True
+        self.live_log.flush()
+        if isinstance(self.app.screen, ConfirmScreen):
+            self.app.pop_screen()  # "Stop the rollback?" asked too late: it is over anyway
+        overall = self.query_one("#overall", Static)
+        overall.styles.height = "auto"  # the result and its log path, wrapped at 80 columns
+        overall.styles.max_height = 8
+        overall.update("\n".join(result_lines(message.result, message.error)))
+        self.refresh_bindings()
+
+    # --- keys ----------------------------------------------------------------------------------
+    def action_stop(self) -> None:
+        selected = self.get_selected_text()
+        if selected:
+            self.app.copy_to_clipboard(selected)
+            self.notify("Copied.")
+            return
+        self.ask_to_stop()
+
+    def ask_to_stop(self, *, leaving: bool = False) -> None:
+        """Ctrl-C (and ctrl+q or q, `leaving`): ask, then stop the rollback through its cancel event (and
+        leave once the core has recorded it)."""
+        if self.finished or self.cancel.is_set() or isinstance(self.app.screen, ConfirmScreen):
+            return
+
+        def answered(stop: bool | None) -> None:
+            if not stop or self.finished:
+                return
+            self.cancel.set()
+            self.notify("Stopping the rollback…")
+            if leaving:
+                self.app.call_next(self.app.stop_rollback_and_leave)
+
+        question = STOP_ROLLBACK_QUESTION.replace("?", " and leave gc-wizard?", 1) if leaving else STOP_ROLLBACK_QUESTION
+        self.app.push_screen(ConfirmScreen(question, yes="Stop and quit" if leaving else "Stop", no="Keep going"),
+                             answered)
+
+    def action_next(self) -> None:
+        self.dismiss(self.result)

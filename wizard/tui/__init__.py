@@ -20,6 +20,8 @@ def run_tui(args: argparse.Namespace) -> int:
     color = getattr(args, "color", None) or "auto"
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
+    from wizard.errors import ExitCode, UserError
+    from wizard.install.plan import check_sources
     from wizard.install.sources import merged_sources
     from wizard.tui.app import WizardApp
 
@@ -29,12 +31,36 @@ def run_tui(args: argparse.Namespace) -> int:
 
         slurm = SlurmTarget(partition=args.slurm or None, srun_args=tuple(getattr(args, "srun_arg", None) or ()))
     graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
+    try:
+        check_sources(graphcast_src, find_links)
+    except UserError as exc:
+        import sys
+
+        print(f"gc-wizard: {exc}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
     app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), graphcast_src=graphcast_src,
                     find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm)
     result = app.run(mouse=not getattr(args, "no_mouse", False))
     for line in farewell(app.install_result):
         print(line)
     return app.exit_status if app.exit_status is not None else int(result or 0)
+
+
+def current_env() -> str | None:
+    """The environment current now (None: there is none, or the history cannot be read)."""
+    try:
+        from wizard.history.store import load_history
+
+        current = load_history().current()
+    except Exception:  # an unreadable history must not hide an outcome
+        return None
+    return getattr(current, "env", None) if current is not None else None
+
+
+def untouched_sentence() -> str:
+    """After a stop: the current environment is untouched — or, on a first install, there is none."""
+    return ("Your current environment is untouched." if current_env() is not None
+            else "No environment is current (there was none before either).")
 
 
 def farewell(result: dict | None) -> list[str]:
@@ -56,7 +82,7 @@ def farewell(result: dict | None) -> list[str]:
         from wizard.install.transaction import what_was_undone
 
         stage = "check" if result.get("verify") else "install"
-        lines = [f"gc-wizard: the {stage} stopped. {what_was_undone(result)} Your current environment is untouched."]
+        lines = [f"gc-wizard: the {stage} stopped. {what_was_undone(result)} {untouched_sentence()}"]
     if result.get("error") and not result.get("cancelled"):
         lines.append(f"  {str(result['error']).splitlines()[0][:300]}")
     if result.get("log"):

@@ -55,7 +55,7 @@ def facts_lines(facts) -> list[str]:
         rows.append(("CUDA libs", "none on the loader's path (the recipes bring their own)"))
     env = facts.environment
     rows.append(("GraphCast env", current_env_text()))
-    rows.append(("Wizard runs on", f"Python {facts.python.version} · {facts.python.executable}"))
+    rows.append(("python3", f"{facts.python.version} · {facts.python.executable} (first on PATH)"))
     if env.packages.get("jax") or env.packages.get("jaxlib"):
         rows.append(("Active env", f"{env.path} has jax {env.packages.get('jax', '-')}, "
                                    f"jaxlib {env.packages.get('jaxlib', '-')}"))

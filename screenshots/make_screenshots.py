@@ -1,4 +1,5 @@
-"""Saves an SVG of every wizard screen at 80×24, from the real app, on a stand-in GPU server.
+"""Saves an SVG of every wizard screen at 80×24 (and the Plan screen at 60×20), from the real app, on a
+stand-in GPU server.
 
 Run: `.venv/bin/python screenshots/make_screenshots.py` (about a minute; needs PyPI only to learn
 that the slow test package is not there). Detection sees two A100s on driver 535 through the stand-in
@@ -104,7 +105,7 @@ async def main() -> None:
 
     async def choose(pilot, app, recipe_id: str) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
-        index = next(i for i, m in enumerate(app.screen.matches) if m.recipe.id == recipe_id)
+        index = app.screen.index_of(recipe_id)  # the list has a heading per GraphCast version
         app.screen.query_one("OptionList").highlighted = index
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
@@ -226,7 +227,7 @@ async def main() -> None:
         await pilot.pause(0.3)
         save(app, "14-plan-refused")
 
-    from wizard.tui.screens.install import STOP_CHECK_QUESTION
+    from wizard.tui.screens.install import STOP_CHECK_QUESTION, stop_question
     from wizard.verify.check import VerifyResult
     from wizard.verify.protocol import Tier
 
@@ -243,10 +244,18 @@ async def main() -> None:
         await pilot.pause(0.3)
         save(app, "15-stop-check")
         app.pop_screen()
+        # ctrl+q (or q) while the check runs asks as well, before leaving.
+        app.push_screen(ConfirmScreen(stop_question(True, leaving=True), yes="Stop and quit", no="Keep going"))
+        await pilot.pause(0.3)
+        save(app, "18-quit-during-check")
+        app.pop_screen()
         cancelled = {**verify, "ok": False, "cancelled": True, "findings": [],
                      "tiers": verify["tiers"][:3] + [{"name": "graphcast_jit_init", "ok": False, "status": "cancelled",
                                                       "seconds": None, "error": {"type": "Cancelled"}}]}
-        screen.show_result(VerifyResult.from_dict(cancelled))
+        env = str(work / "home" / "envs" / "jax0.4.23-cpu-20261122-211500")
+        screen.show_result(VerifyResult.from_dict(cancelled),
+                           stopped=app._stopped_text({"cancelled": True, "verify": cancelled, "env": env, "mode": "new",
+                                                      "kept": False}))
         await pilot.pause(0.3)
         save(app, "16-check-stopped")
 
@@ -260,6 +269,16 @@ async def main() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=180)
         await pilot.pause(0.3)
         save(app, "17-done-unreachable-host")
+
+    # The CUDA 12 recipe's plan in a 60×20 window: the keys wrap onto a second footer row, none cut off.
+    app = WizardApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.press("enter")
+        await choose(pilot, app, "jax0.4.23-cuda12-cudnn89")
+        await wait_for(pilot, lambda: app.screen.download is not None, timeout=30)
+        await pilot.pause(0.5)
+        save(app, "19-plan-60x20")
 
     # 5. A server whose NVIDIA driver is installed but not loaded: problems first.
     os.environ.update(standin_env("driver-not-loaded", work / "not-loaded"))

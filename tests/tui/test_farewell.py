@@ -30,8 +30,8 @@ def test_a_failed_or_stopped_install_says_so_and_names_the_log():
     assert stopped[0] == "gc-wizard: the install stopped; your current environment is untouched."
     stopped = farewell({"ok": False, "cancelled": True, "env": "/envs/n", "mode": "new", "kept": False,
                         "verify": {"ok": False, "cancelled": True}, "log": "/logs/d.log"})
-    assert stopped[0] == ("gc-wizard: the check stopped. The new environment /envs/n was removed. Your current "
-                          "environment is untouched.")
+    assert stopped[0] == ("gc-wizard: the check stopped. The new environment /envs/n was removed. No environment "
+                          "is current (there was none before either).")
     assert farewell(None) == [] and farewell({"ok": False, "lock_held": True}) == []
 
 

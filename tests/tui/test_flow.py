@@ -14,7 +14,7 @@ from wizard.tui.app import WizardApp
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import STOP_CHECK_QUESTION, STOP_QUESTION, InstallScreen
+from wizard.tui.screens.install import STOP_CHECK_QUESTION, STOP_QUESTION, InstallScreen, stop_question
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -230,7 +230,7 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
                        and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert app.screen.question == STOP_QUESTION and "will be removed" in STOP_QUESTION
+        assert app.screen.question == stop_question(False, has_current=False) and "will be removed" in STOP_QUESTION
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")),
                        timeout=60)
@@ -404,6 +404,7 @@ async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_remo
     """The GraphCast check (here a jax whose import takes minutes): ctrl+q asks "Stop the check and leave?",
     naming the removal; yes stops it, the new environment is removed, history says so, exit 130."""
     gpu_server("no-nvidia")
+    _, before = tiny.install("tiny-b")  # the current environment, which the stop must leave current
     tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
     tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
     app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
@@ -416,7 +417,7 @@ async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_remo
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         question = app.screen.question
         assert question.startswith("Stop the check and leave gc-wizard?") and "will be removed" in question
-        assert "current environment is untouched" in question
+        assert "your current environment is untouched" in question
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.install_running(), timeout=60)
     assert app.exit_status == 130
@@ -425,6 +426,7 @@ async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_remo
     assert entry["error"].startswith("cancelled during the GraphCast check; the new environment ")
     assert "was removed, and the current environment is untouched" in entry["error"]
     assert not Path(entry["env"]).exists()
+    assert [e["id"] for e in tiny.history() if e["current"]] == [before["entry_id"]] and Path(before["env"]).is_dir()
 
 
 async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_removed(gpu_server, tiny):
@@ -439,13 +441,14 @@ async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_remove
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen), timeout=120)
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert app.screen.question == STOP_CHECK_QUESTION
+        assert app.screen.question == STOP_CHECK_QUESTION.replace(  # a first install: nothing else to touch
+            "your current environment is untouched", "no other environment is touched")
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen) and app.screen.done, timeout=60)
         env = app.install_result["env"]
         shown = str(app.screen.query_one("#findings").render())
         assert f"The check was stopped. The new environment {env} was removed." in " ".join(shown.split())
-        assert "Your current environment is untouched" in shown
+        assert "No environment is current (there was none before either)" in " ".join(shown.split())
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")))
         summary = " ".join(str(app.screen.query_one("#summary").render()).split())
@@ -467,5 +470,5 @@ async def test_install_progress_from_a_warm_cache_says_so_instead_of_a_byte_coun
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
         overall = str(app.install_screen.query_one("#overall").render())
     assert app.install_result["ok"], app.install_result
-    assert "2 of 2 packages" in overall and "2 from the cache, nothing downloaded" in overall, overall
+    assert "2 of 2 packages" in overall and "all 2 from the cache" in overall, overall
     assert " B of ~" not in overall and "in all" in overall

@@ -143,7 +143,7 @@ def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux
     tmux.wait_for("find GraphCast (running", timeout=120)
     tmux.keys("C-q")  # asks first, as Ctrl-C does, saying what a stop does
     screen = _words(tmux.wait_for("Stop the check and leave"))
-    assert "new environment will be removed" in screen and "current environment is untouched" in screen
+    assert "new environment will be removed" in screen and "no other environment is touched" in screen  # a first
     tmux.keys("y")
     assert _exit_code(exit_file) == "EXIT=130"
     screen = tmux.screen()

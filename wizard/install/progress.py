@@ -113,16 +113,17 @@ class InstallProgress:
             parts.append(f"{min(done, self.total_packages)} of {self.total_packages} packages")
         got = self.bytes_done + (self.current[1] if self.current else 0)
         from_cache = len(self.cached) + max(0, self.uv_installed - self.prepared)
+        # Short phrases: the line is one row of an 80-column install screen.
         if got or self.current:
             part = f"{human(got)} of ~{human(self.expected_bytes)}" if self.expected_bytes else f"{human(got)} downloaded"
-            parts.append(part + (f" ({from_cache} from the cache)" if from_cache else ""))
+            parts.append(part + (f", {from_cache} cached" if from_cache else ""))
         elif from_cache:
-            fetched = f", {self.prepared} fetched" if self.prepared else ", nothing downloaded"
-            parts.append(f"{from_cache} from the cache{fetched}")
+            parts.append(f"{from_cache} from the cache, {self.prepared} fetched" if self.prepared
+                         else f"all {from_cache} from the cache")
         elif self.resolved:
-            parts.append(f"{self.resolved} resolved" + (f"; up to ~{human(self.expected_bytes)} to fetch"
+            parts.append(f"{self.resolved} resolved" + (f", up to ~{human(self.expected_bytes)}"
                                                          if self.expected_bytes else ""))
         elif self.expected_bytes:
-            parts.append(f"up to ~{human(self.expected_bytes)} to fetch (less from the cache)")
+            parts.append(f"up to ~{human(self.expected_bytes)} to fetch")
         parts.append(f"{minutes}:{seconds:02d} so far")
         return " · ".join(parts)

@@ -37,6 +37,23 @@ def run_tui(args: argparse.Namespace) -> int:
     return app.exit_status if app.exit_status is not None else int(result or 0)
 
 
+def current_env() -> str | None:
+    """The environment current now (None: there is none, or the history cannot be read)."""
+    try:
+        from wizard.history.store import load_history
+
+        current = load_history().current()
+    except Exception:  # an unreadable history must not hide an outcome
+        return None
+    return getattr(current, "env", None) if current is not None else None
+
+
+def untouched_sentence() -> str:
+    """After a stop: the current environment is untouched — or, on a first install, there is none."""
+    return ("Your current environment is untouched." if current_env() is not None
+            else "No environment is current (there was none before either).")
+
+
 def farewell(result: dict | None) -> list[str]:
     """What stays on the terminal once the app is gone: the outcome, and what to type next.
 
@@ -56,7 +73,7 @@ def farewell(result: dict | None) -> list[str]:
         from wizard.install.transaction import what_was_undone
 
         stage = "check" if result.get("verify") else "install"
-        lines = [f"gc-wizard: the {stage} stopped. {what_was_undone(result)} Your current environment is untouched."]
+        lines = [f"gc-wizard: the {stage} stopped. {what_was_undone(result)} {untouched_sentence()}"]
     if result.get("error") and not result.get("cancelled"):
         lines.append(f"  {str(result['error']).splitlines()[0][:300]}")
     if result.get("log"):

@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState
 from wizard.errors import ExitCode
 from wizard.install.options import InstallOptions
 from wizard.security import is_secret_question, strip_terminal_escapes
-from wizard.tui import STARTED
+from wizard.tui import STARTED, current_env, untouched_sentence
 from wizard.tui.messages import (
     InstallDone,
     PromptAsked,
@@ -371,8 +371,10 @@ class WizardApp(App):
                 self.cancel_event.set()
                 self.notify("Stopping the check…" if checking else "Stopping the install…")
 
-        self.push_screen(ConfirmScreen(stop_question(checking, in_place_env=in_place, leaving=leaving),
-                                       yes="Stop and quit" if leaving else "Stop", no="Keep going"), answered)
+        question = stop_question(checking, in_place_env=in_place, leaving=leaving,
+                                 has_current=current_env() is not None)
+        self.push_screen(ConfirmScreen(question, yes="Stop and quit" if leaving else "Stop", no="Keep going"),
+                         answered)
 
     @staticmethod
     def _stopped_text(result: dict) -> str | None:
@@ -383,7 +385,7 @@ class WizardApp(App):
         from wizard.install.transaction import what_was_undone
 
         what = "check" if result.get("verify") else "install"
-        return f"The {what} was stopped. {what_was_undone(result)} Your current environment is untouched."
+        return f"The {what} was stopped. {what_was_undone(result)} {untouched_sentence()}"
 
     # Rollback -----------------------------------------------------------------------------------
     def _history_done(self, _result) -> None:

@@ -9,7 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from wizard.tui.widgets.footer import WrappingFooter
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -103,7 +105,7 @@ class DoneScreen(Screen[str]):
         yield Static("gc-wizard · Done" if self.result.get("ok") else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
             yield Static(summary_text(self.result, _current_env(), wizard_command(), self.verify), id="summary", markup=False)
-        yield Footer(compact=True)
+        yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
 
     def action_retry(self) -> None:
         self.dismiss("retry")

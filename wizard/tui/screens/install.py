@@ -15,15 +15,16 @@ from wizard.tui.widgets.live_log import LiveLog
 from wizard.tui.widgets.step_list import StepList
 
 
-def stop_question(checking: bool, *, in_place_env: str | None = None, leaving: bool = False) -> str:
+def stop_question(checking: bool, *, in_place_env: str | None = None, leaving: bool = False,
+                  has_current: bool = True) -> str:
     """What Ctrl-C (and ctrl+q or q, `leaving`) asks before stopping: what stops, and what becomes of the
     environment being built — a new one is removed (it never becomes current), one changed in place is
-    put back — while the current environment stays as it is."""
+    put back — while the current environment (`has_current`: there is one) stays as it is."""
     ask = f"Stop the {'check' if checking else 'install'}{' and leave gc-wizard' if leaving else ''}?"
     if in_place_env:
         return f"{ask} {in_place_env} will be put back as it was before; nothing else is touched."
-    return f"{ask} The new environment will be removed (it never becomes current); your current environment is " \
-           "untouched."
+    rest = "your current environment is untouched." if has_current else "no other environment is touched."
+    return f"{ask} The new environment will be removed (it never becomes current); {rest}"
 
 
 STOP_QUESTION = stop_question(False)

@@ -402,16 +402,19 @@ class _Rollback:
     def commit(self) -> RollbackResult:
         """Make the target current (an undo only when its folder was current) and record it."""
         entry, current = self.entry, self.current
+        made_current = True
         if self.target.undo:
             # The environment is the user's own again. It becomes current only if it was (or was
             # its folder) — restoring some other env must not change which one the user works in.
-            if current is None or current is entry or current.env == entry.env:
+            made_current = current is None or current is entry or current.env == entry.env
+            if made_current:
                 self.history.make_current(self.record)
         else:
             self.history.make_current(entry)
         verified = self.checked is not None and self.checked.ok
         result = self.finish("verified" if verified else "installed")
-        self.say(f"{self.env} is the current environment again (rollback {self.record.id})")
+        self.say(f"{self.env} is the current environment again (rollback {self.record.id})" if made_current
+                 else f"{self.env} is as it was before {entry.recipe}; the current environment did not change")
         return result
 
     def put_back(self) -> None:

@@ -224,5 +224,5 @@ def test_cli_kernel_remove_removes_only_the_kernels_gc_wizard_wrote(ipykernel_en
     proc = run_cli("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-one", env=jd)
     assert proc.returncode == 0, proc.stderr
     proc = run_cli("kernel", "remove", "--name", "gc-one", env=jd)
-    assert proc.returncode == 0 and "Removed the Jupyter kernel gc-one" in proc.stdout
+    assert proc.returncode == 0 and "Removed the Jupyter kernel gc-one." in proc.stdout
     assert not (kernels / "gc-one").exists()

@@ -118,6 +118,17 @@ def test_graphcast_src_forms(tmp_path):
         build_plan(recipe, env_dir=tmp_path / "e", python=PY, graphcast_src=str(tmp_path / "missing"))
 
 
+def test_package_folder_inside_a_checkout_names_the_checkout(tmp_path):
+    """The usual slip: `graphcast/graphcast` (the package) instead of `graphcast` (the checkout)."""
+    checkout = tmp_path / "graphcast"
+    (checkout / "graphcast").mkdir(parents=True)
+    (checkout / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast', version='0.1.1')\n")
+    with pytest.raises(UserError) as caught:
+        build_plan(get_recipe("jax0.4.23-cpu"), env_dir=tmp_path / "e", python=PY,
+                   graphcast_src=str(checkout / "graphcast"))
+    assert f"Its parent {checkout} is one: give that folder." in str(caught.value)
+
+
 def test_missing_find_links_folder_is_bad_input(tmp_path):
     with pytest.raises(UserError, match="--find-links .*no such folder"):
         build_plan(get_recipe("jax0.4.23-cpu"), env_dir=tmp_path / "e", python=PY, find_links=[str(tmp_path / "x")])

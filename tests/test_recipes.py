@@ -325,6 +325,14 @@ def test_unknown_recipe_lists_the_known_ones():
         assert known in message
 
 
+def test_a_typo_in_a_recipe_id_gets_the_close_one_suggested():
+    with pytest.raises(UserError, match=r"'jax0.4.23-cpus'; did you mean jax0.4.23-cpu\?"):
+        get_recipe("jax0.4.23-cpus")
+    with pytest.raises(UserError) as info:
+        get_recipe("xyz")
+    assert "did you mean" not in str(info.value)
+
+
 def test_to_dict_round_trips_the_fields():
     data = get_recipe("jax0.4.23-cuda12-cudnn89").to_dict()
     assert data["id"] == "jax0.4.23-cuda12-cudnn89"

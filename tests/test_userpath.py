@@ -234,6 +234,22 @@ def test_diagnose_on_a_terminal_says_what_it_waits_for():
     assert "jax and jaxlib" in child.before and child.exitstatus == 1
 
 
+def test_the_app_refuses_a_missing_source_before_it_starts(tmp_path):
+    """`gc-wizard --graphcast-src WRONG` in a terminal: said at once, exit 2, no screen drawn."""
+    checkout = tmp_path / "graphcast"
+    (checkout / "graphcast").mkdir(parents=True)
+    (checkout / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast')\n")
+    cases = (([str(tmp_path / "missing")], "no such folder or file"),
+             ([str(checkout / "graphcast")], f"Its parent {checkout} is one"))
+    for value, said in cases:
+        child = pexpect.spawn(sys.executable, ["-m", "wizard", "--graphcast-src", *value], cwd=str(REPO),
+                              encoding="utf-8", timeout=30, env=dict(os.environ), dimensions=(24, 200))
+        child.expect(pexpect.EOF)
+        child.close()
+        assert said in child.before and "\x1b[?1049h" not in child.before, child.before
+        assert child.exitstatus == 2
+
+
 # --- what it costs, and the live log ------------------------------------------------------------------------
 def test_download_size_from_the_wheelhouse_and_overall_progress_from_the_installers_lines(tmp_path):
     from wizard.install.cost import download_size

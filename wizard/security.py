@@ -76,7 +76,9 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     """Write `text` to `path`, readable and writable by its owner only (mode 0600), atomically.
 
     The content goes to a new file beside the target, created with `O_EXCL` and mode 0600 (no window
-    in which another user could open it), then replaces the target. Raises OSError.
+    in which another user could open it), then replaces the target; the folder is synced after the
+    rename so that a crash right after cannot bring the old file back. On any failure — a full disk,
+    a signal mid-write — the target stays as it was and no temporary file is left. Raises OSError.
     """
     target = Path(path).expanduser()
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -101,7 +103,20 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
         except OSError:
             pass
         raise
+    _sync_folder(target.parent)
     return target
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in `folder` durable; a file system that cannot sync a folder is not an error."""
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError:
+        pass
 
 
 # --------------------------------------------------------------------------- every secret form

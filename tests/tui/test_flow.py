@@ -472,3 +472,24 @@ async def test_install_progress_from_a_warm_cache_says_so_instead_of_a_byte_coun
     assert app.install_result["ok"], app.install_result
     assert "2 of 2 packages" in overall and "all 2 from the cache" in overall, overall
     assert " B of ~" not in overall and "in all" in overall
+
+
+async def test_q_quits_but_a_text_field_takes_the_letter_q(gpu_server, tiny):
+    """q is a quit key like ctrl+q (nothing runs: it leaves at once, exit 0) — except in a text field,
+    where it is a letter of the path being typed."""
+    gpu_server("no-nvidia")
+    app = _tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-a")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        field = app.screen.query_one("Input")
+        field.value = ""
+        await pilot.press("q", "u", "i", "t")
+        await pilot.pause(0.3)
+        assert field.value == "quit" and app.return_code is None and isinstance(app.screen, PromptScreen)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen))
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.return_code is not None, timeout=10)
+    assert app.return_code == 0 and tiny.history() == []

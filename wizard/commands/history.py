@@ -85,9 +85,11 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
                  if (row.get("verify") or {}).get("node") else ""]
         if row.get("bundle"):
             built[0] = ""  # a bundle's lock is part of it
-        out += [f"    {b}" for b in built if b]  # one per row, never wrapped: the paths are for copying
-        if row.get("error") and not row["current"]:
-            out.append(fit(f"    ! {row['error'].splitlines()[0]}", columns))
+        if any(built):
+            out += wrapped("; ".join(b for b in built if b), columns, "    ")
+        if row.get("error") and not row["current"]:  # up to three rows: a stop's last words say what was removed
+            why = wrapped(f"! {row['error'].splitlines()[0]}", columns, "    ", "      ")
+            out += why[:2] + ([fit(" ".join(why[2:]), columns)] if len(why) > 2 else [])
     out.append("")
     out.append("● current   * interrupted")
     out += wrapped(f"Disk: {_human(total)} for all environments together (a file they share, hardlinked from "

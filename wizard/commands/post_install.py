@@ -64,11 +64,15 @@ def _remove_kernel(args: argparse.Namespace) -> int:
         emit_json(result)
         return 0
     if not result["removed"]:
-        say(f"No Jupyter kernel of gc-wizard's runs {env}; nothing was removed (kernels: {result['dir']}).")
+        say("No Jupyter kernel of gc-wizard's runs this environment; nothing was removed.")
+        say(f"  env:     {env}")
+        say(f"  kernels: {result['dir']}")
         return 0
     for kernel in result["removed"]:
-        say(f"Removed the Jupyter kernel {kernel['name']} ({kernel['path']}), which ran {kernel['env']}.")
-    say("The environment itself is untouched; restart Jupyter if it still lists the kernel.")
+        say(f"Removed the Jupyter kernel {kernel['name']}.")
+        say(f"  spec:   {kernel['path']}")
+        say(f"  env:    {kernel['env']} (untouched)")
+    say("Restart Jupyter if it still lists the kernel.")
     return 0
 
 

@@ -296,31 +296,12 @@ class History:
         raw: list[Any] = [e.to_dict() for e in self.entries]
         for position, value in self._unreadable:
             raw.insert(min(position, len(raw)), value)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         text = json.dumps({"version": 1, "entries": _without_credentials(raw)}, indent=1, default=str) + "\n"
-        try:
-            # 0600 from the start, whatever the umask: the history names folders and logs.
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            # A full disk or a signal mid-write: the old file stays as it was, and no temp file is left.
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        try:  # the rename itself durable too
-            dir_fd = os.open(self.path.parent, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-        except OSError:
-            pass
+        # 0600 from the start, whatever the umask (the history names folders and logs); readers see the
+        # old file or the new one, never half of it.
+        from wizard.security import write_private_file
+
+        write_private_file(self.path, text)
 
 
 def _without_credentials(value: Any) -> Any:

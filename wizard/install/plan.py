@@ -186,6 +186,17 @@ def _is_url(text: str) -> bool:
     return bool(_URL_RE.match(text))
 
 
+def check_sources(graphcast_src: str | None, find_links: tuple[str, ...] | list[str]) -> None:
+    """Refuse a GraphCast source or wheelhouse that cannot work, before anything is shown or built.
+
+    The app takes both at start-up (`gc-wizard --graphcast-src DIR`): a mistyped path is said there,
+    in the terminal, not three screens later on the Plan screen.
+    """
+    if graphcast_src:
+        check_graphcast_src(graphcast_src)
+    _user_find_links(find_links)
+
+
 def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
     out = []
     for value in values:
@@ -200,25 +211,41 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
 
 
 def graphcast_install_arg(recipe: Recipe, graphcast_src: str | None) -> str:
-    """What the GraphCast step installs: a local folder, a wheel/sdist path, a pip URL, or the recipe's."""
-    if not graphcast_src:
-        return recipe.graphcast.source
+    """What the GraphCast step installs: a local folder, a wheel/sdist path, a pip URL, or the recipe's.
+
+    The messages name "the GraphCast source" (the app's g key and the `--graphcast-src` flag give the
+    same value) and, for the usual slip of giving the `graphcast/` package folder inside a checkout,
+    the folder that is the checkout.
+    """
+    return check_graphcast_src(graphcast_src) if graphcast_src else recipe.graphcast.source
+
+
+def check_graphcast_src(graphcast_src: str) -> str:
+    """A user's GraphCast source as the installer takes it, or one UserError sentence saying why not."""
     if _is_url(graphcast_src) or " @ " in graphcast_src:
         if any(c.isspace() for c in graphcast_src.replace(" @ ", "@")):
-            raise UserError(f"--graphcast-src '{graphcast_src}' holds whitespace")
+            raise UserError(f"The GraphCast source (--graphcast-src) '{graphcast_src}' holds whitespace.")
         return graphcast_src
     path = Path(graphcast_src).expanduser().absolute()
     if path.is_dir():
-        if not any((path / name).is_file() for name in ("setup.py", "pyproject.toml", "setup.cfg")):
-            raise UserError(f"--graphcast-src {path} is a folder without setup.py or pyproject.toml, "
-                            "so it is not a GraphCast checkout")
+        if not _is_project(path):
+            hint = next((f" Its parent {parent} is one: give that folder." for parent in path.parents[:2]
+                         if _is_project(parent)), " Give the folder you cloned GraphCast into.")
+            raise UserError(f"The GraphCast source (--graphcast-src) {path} is a folder without setup.py or "
+                            f"pyproject.toml, so it is not a GraphCast checkout.{hint}")
         return str(path)
     if path.is_file():
         if not path.name.endswith((".whl", ".tar.gz", ".zip", ".tgz")):
-            raise UserError(f"--graphcast-src {path} is neither a wheel (.whl) nor an sdist (.tar.gz, .zip)")
+            raise UserError(f"The GraphCast source (--graphcast-src) {path} is neither a wheel (.whl) nor an "
+                            "sdist (.tar.gz, .zip).")
         return str(path)
-    raise UserError(f"--graphcast-src {graphcast_src}: no such folder or file, and not a URL "
-                    "(git+https://…, https://…)")
+    raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src}: no such folder or file, and not a "
+                    "URL (git+https://…, https://…).")
+
+
+def _is_project(folder: Path) -> bool:
+    """Whether `folder` holds a Python project's build file (what pip and uv install from a folder)."""
+    return any((folder / name).is_file() for name in ("setup.py", "pyproject.toml", "setup.cfg"))
 
 
 def _has_recent_pip_wheel(find_links: list[str]) -> bool:

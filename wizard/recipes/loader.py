@@ -56,6 +56,7 @@ Version-like fields must be quoted strings: YAML reads an unquoted 8.10 as the n
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -641,4 +642,6 @@ def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None) -> Recipe:
         return recipes[recipe_id]
     except KeyError:
         known = ", ".join(sorted(recipes))
-        raise UserError(f"unknown recipe '{recipe_id}'; known recipes: {known}") from None
+        close = difflib.get_close_matches(str(recipe_id), list(recipes), n=1, cutoff=0.75)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise UserError(f"unknown recipe '{recipe_id}'; {hint}known recipes: {known}") from None

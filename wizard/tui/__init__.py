@@ -20,6 +20,8 @@ def run_tui(args: argparse.Namespace) -> int:
     color = getattr(args, "color", None) or "auto"
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
+    from wizard.errors import ExitCode, UserError
+    from wizard.install.plan import check_sources
     from wizard.install.sources import merged_sources
     from wizard.tui.app import WizardApp
 
@@ -29,6 +31,13 @@ def run_tui(args: argparse.Namespace) -> int:
 
         slurm = SlurmTarget(partition=args.slurm or None, srun_args=tuple(getattr(args, "srun_arg", None) or ()))
     graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
+    try:
+        check_sources(graphcast_src, find_links)
+    except UserError as exc:
+        import sys
+
+        print(f"gc-wizard: {exc}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
     app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), graphcast_src=graphcast_src,
                     find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm)
     result = app.run(mouse=not getattr(args, "no_mouse", False))

@@ -2,8 +2,8 @@
 
 Textual's Footer is one row that simply ends at the screen's edge: on the Plan screen (eight or nine
 keys) a 60-column window showed "^q Qu" and lost the keys after it, and with the CUDA 12 recipe's
-"a Alt src" even 80 columns were too few. This footer lays the same keys out as a grid with as many
-columns as fit the width, so every key stays visible (a second row at 80 columns only when needed).
+"a Alt src" even 80 columns were too few. This footer lays the same keys out in rows, as many keys
+per row as fit the width, so every key stays visible (a second row at 80 columns only when needed).
 """
 
 from __future__ import annotations
@@ -21,13 +21,17 @@ def _key_width(key) -> int:
     return cell_len(display + (f" {description}" if description else "")) + 1
 
 
-def columns_that_fit(widths: list[int], room: int) -> int:
-    """The most grid columns (at least 1) whose widest cell per column adds up to no more than `room`."""
-    for count in range(len(widths), 1, -1):
-        total = sum(max(widths[i::count]) for i in range(count))
-        if total <= room:
-            return count
-    return 1
+def rows_that_fit(widths: list[int], room: int) -> list[int]:
+    """How many keys go on each row, filling rows left to right (at least one key per row)."""
+    rows: list[int] = []
+    used = room + 1
+    for width in widths:
+        if used + width > room and (not rows or rows[-1]):
+            rows.append(0)
+            used = 0
+        rows[-1] += 1
+        used += width
+    return rows
 
 
 class WrappingFooter(Footer):
@@ -35,15 +39,16 @@ class WrappingFooter(Footer):
 
     DEFAULT_CSS = """
     WrappingFooter {
-        layout: grid;
-        grid-columns: auto;
-        grid-rows: 1;
-        grid-gutter: 0 1;
+        layout: vertical;
         height: auto;
         max-height: 3;
     }
+    WrappingFooter HorizontalGroup.-keys-row {
+        height: 1;
+        width: 1fr;
+    }
     WrappingFooter FooterKey, WrappingFooter.-compact FooterKey {
-        margin: 0;
+        margin: 0 1 0 0;
     }
     """
 
@@ -53,14 +58,15 @@ class WrappingFooter(Footer):
         self._laid_out_for: int | None = None
 
     def compose(self):
+        from textual.containers import HorizontalGroup
+
         keys = list(super().compose())
-        widths = [_key_width(k) for k in keys]
         room = self.app.size.width
         self._laid_out_for = room
-        count = columns_that_fit(widths, room) if widths else 1
-        self.styles.grid_size_columns = count
-        self.styles.grid_size_rows = max(1, -(-len(keys) // count))
-        yield from keys
+        start = 0
+        for count in rows_that_fit([_key_width(k) for k in keys], room):
+            yield HorizontalGroup(*keys[start:start + count], classes="-keys-row")
+            start += count
 
     def on_resize(self, event: events.Resize) -> None:
         if self._bindings_ready and self.app.size.width != self._laid_out_for:

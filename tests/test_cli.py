@@ -30,6 +30,16 @@ def test_every_argument_has_help_and_every_command_an_example(name):
         assert action.help and action.help != argparse.SUPPRESS, f"{name}: {action.option_strings or action.dest}"
 
 
+@pytest.mark.parametrize("name", ["", *COMMANDS])
+def test_help_fits_an_80_column_terminal(name, monkeypatch):
+    """`--help` in an 80-column SSH window: no line the terminal has to wrap (examples included)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    parser = build_parser([name] if name else [])
+    text = (_subparsers(parser)[name] if name else parser).format_help()
+    too_long = [line for line in text.splitlines() if len(line) > 80]
+    assert not too_long, too_long
+
+
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_naming_a_command_configures_only_its_module(name):
     """Lazy like pip's commands_dict: `gc-wizard detect` never loads install's module."""

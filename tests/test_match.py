@@ -245,6 +245,15 @@ def test_cpu_only_machine_gets_cpu_without_alarm():
     assert not any(LOUD in w for w in cpu.warnings)
 
 
+def test_a_compatible_recipe_says_why_it_is_not_the_recommended_one():
+    by_id = {m.recipe.id: m for m in match_recipes(load_recipes(), make_facts(None, ccs=()))}
+    modern_cpu = by_id["jax0.10.2-cpu"]
+    assert modern_cpu.compatible and not modern_cpu.recommended
+    assert modern_cpu.summary == "compatible; pick it for GraphCast v0.2 (the recommendation is for v0.1.1)"
+    on_gpu = [m for m in match_recipes(load_recipes(), make_facts()) if m.compatible and not m.recommended]
+    assert on_gpu and all(m.summary != "compatible" and m.summary.startswith("compatible") for m in on_gpu)
+
+
 def test_mixed_gpus_report_the_usable_ones():
     matches = match_recipes(load_recipes(), make_facts(ccs=("3.7", "8.0", "9.0")))
     assert matches[0].usable_gpus == (1, 2)

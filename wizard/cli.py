@@ -28,13 +28,13 @@ COMMANDS = {
 #: Global options that take a value: the word after them is never the command.
 _VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg"}
 
-DESCRIPTION = ("Detect this machine, pick a JAX/CUDA/cuDNN recipe for GraphCast, install it into a new "
-               "environment, verify it with a real GraphCast jit init, and roll back when needed.")
+DESCRIPTION = ("Detect this machine, pick a JAX/CUDA/cuDNN recipe for GraphCast, install it into\n"
+               "a new environment, check it with a real GraphCast jit init; roll back if needed.")
 EPILOG = """examples:
-  gc-wizard                          the terminal app: detect, choose, install, verify
-  gc-wizard recipes                  which recipe fits this machine, and why
-  gc-wizard install jax0.4.23-cpu    install a recipe into a new environment and check it
-  gc-wizard diagnose notebook.log    name the root cause in a pasted log
+  gc-wizard                        the app: detect, choose, install, check
+  gc-wizard recipes                which recipe fits this machine, and why
+  gc-wizard install jax0.4.23-cpu  install a recipe into a new env, check it
+  gc-wizard diagnose notebook.log  name the root cause in a pasted log
 run `gc-wizard COMMAND --help` for a command's options and an example."""
 
 

@@ -104,7 +104,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
 
     bundle = options.add_command(sub, "bundle", "gather every wheel of a recipe, GraphCast built as a wheel and a "
                                  "hashed manifest, for servers without internet",
-                                 "gc-wizard bundle jax0.4.23-cpu --out /shared/gc-bundle --graphcast-src ~/graphcast",
+                                 "gc-wizard bundle jax0.4.23-cpu --out ~/gc-bundle --graphcast-src ~/graphcast",
                                  run_bundle)
     bundle.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
     bundle.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder for the bundle")

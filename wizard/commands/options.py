@@ -143,8 +143,12 @@ def assume_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.ArgumentParser:
-    """One subcommand: its help, one example under `--help`, and its handler as `args.run`."""
-    parser = sub.add_parser(name, help=help_text, description=help_text, epilog=f"example:\n  {example}",
+    """One subcommand: its help, one example under `--help`, and its handler as `args.run`. The
+    description is wrapped to 79 columns here (the raw formatter keeps the example's own lines)."""
+    import textwrap
+
+    parser = sub.add_parser(name, help=help_text, description=textwrap.fill(help_text, 79),
+                            epilog=f"example:\n  {example}",
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.set_defaults(run=run)
     return parser

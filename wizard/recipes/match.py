@@ -426,8 +426,11 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
             summary = f"compatible; runs GraphCast v{version}, and v{graphcast_version} was asked for"
         elif recipe.backend == "cpu" and any_gpu_fits:
             summary = "compatible, but a GPU stack fits this machine and is far faster"
+        elif best is not None and best.recipe.graphcast.version != version:
+            summary = (f"compatible; pick it for GraphCast v{version} (the recommendation is for "
+                       f"v{best.recipe.graphcast.version})")
         else:
-            summary = "compatible"
+            summary = "compatible; the recommended stack is the better fit for the same GraphCast"
         matches.append(RecipeMatch(
             recipe=recipe, compatible=not reasons, recommended=is_best, reasons=tuple(reasons),
             warnings=tuple(warnings), summary=summary, usable_gpus=v.usable, cautioned=v.cautioned,

@@ -196,6 +196,28 @@ def test_rollback_rebuild_stopped_by_a_signal_keeps_the_current_env(sig, code, t
     assert next(e for e in entries if e["current"])["id"] == b["entry_id"]
 
 
+def test_rollback_rebuild_killed_outright_is_cleaned_up_by_the_next_start(tiny, slow_house, isolated_state, watch):
+    """SIGKILL runs no clean-up: uv dies with the pty, and the next wizard marks the rollback interrupted
+    and removes the folder it was rebuilding from nothing (its saved `rebuilding` flag says so)."""
+    a, b = _rebuild_setup(tiny, slow_house, isolated_state)
+    proc = spawn("rollback", "--yes", "--no-verify", "--json", env=slow_house.env())
+    w = watch(proc)
+    wait_until(lambda: Path(a["env"], "bin", "python").exists() and w.matching("uv pip sync"), "the rebuild",
+               proc=proc)
+
+    rc, _, _, _ = stop(proc, signal.SIGKILL)
+
+    assert rc == -signal.SIGKILL
+    assert w.left() == {}, "processes outlived a killed wizard"
+    assert Path(a["env"]).exists()  # nothing cleaned up yet
+    entries = history(isolated_state)  # the next start
+    killed = entries[-1]
+    assert killed["kind"] == "rollback" and killed["status"] == "failed" and killed["interrupted"]
+    assert "rebuilding" not in killed
+    assert not Path(a["env"]).exists(), "the half-rebuilt environment is still there"
+    assert next(e for e in entries if e["current"])["id"] == b["entry_id"]
+
+
 @pytest.mark.parametrize(("sig", "code"), SIGNALS, ids=SIGNAL_IDS)
 def test_planning_stopped_by_a_signal_while_an_interpreter_hangs(sig, code, tiny, tmp_path, isolated_state, watch):
     """Planning asks every interpreter on PATH for its version; one on a hung NFS mount never answers."""

@@ -52,3 +52,18 @@ def test_the_running_tier_shows_a_clock_so_a_long_jit_init_does_not_look_hung():
 
     assert running_line([], 42.4).endswith("(running, 42 s)")
     assert running_line([Tier("jax_import", "failed")], 3.0) is None  # the probe stopped there
+
+
+def test_stop_questions_say_what_becomes_of_the_environment_being_built():
+    from wizard.install.transaction import what_was_undone
+    from wizard.tui.screens.install import stop_question
+
+    assert stop_question(True, leaving=True) == ("Stop the check and leave gc-wizard? The new environment will be "
+                                                 "removed (it never becomes current); your current environment is "
+                                                 "untouched.")
+    assert stop_question(False, has_current=False).endswith("no other environment is touched.")
+    in_place = stop_question(False, in_place_env="/home/u/.venvs/gc")
+    assert in_place == "Stop the install? /home/u/.venvs/gc will be put back as it was before; nothing else is touched."
+    assert what_was_undone({"env": "/e", "mode": "in-place"}) == "/e was put back as it was before."
+    assert what_was_undone({"env": "/e", "mode": "new", "kept": True}) == "The new environment stays at /e, not current."
+    assert what_was_undone({"env": "/e", "mode": "new", "kept": False}) == "The new environment /e was removed."

@@ -73,7 +73,7 @@ async def test_plan_screen_offers_the_pypi_plugin_for_the_old_cuda12_stack(gpu_s
         await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
         plan = " ".join(_text(app, "#plan").split())
         assert "storage.googleapis.com" in plan and "--alternative pypi-plugin" in plan
-        assert " a Alt src" in " ".join(screen_rows(app)[-2:])  # the Plan footer wraps onto a second row
+        assert " a Alt src" in " ".join(screen_rows(app)[-2:])  # the footer wraps onto two rows here
         await pilot.press("a")
         await _until(pilot, lambda: app.screen.options.alternative == "pypi-plugin"
                      and "jax-cuda12-plugin==0.4.23" in app.screen.plan.recipe.requirements)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -237,3 +238,34 @@ def test_a_dropped_connection_during_the_check_stops_it_cleanly(tmux, tmp_path):
         assert _wait_gone(child, 15), f"process {child} outlived the app"
     entry = _history()[-1]
     assert entry["recipe"] == "tiny-check" and entry["status"] == "cancelled" and not entry["current"]
+
+
+def _pane_rows(tmux: Tmux, joined: bool) -> list[str]:
+    """The pane's rows with its scrollback; `joined`: rows the terminal wrapped are put back together."""
+    args = ["capture-pane", "-p", "-S", "-", "-t", tmux.name] + (["-J"] if joined else [])
+    return [row.rstrip() for row in subprocess.run(["tmux", *args], capture_output=True, text=True).stdout.splitlines()]
+
+
+def test_history_and_recipes_fit_a_real_80_column_pane(tmp_path, tiny):
+    """`recipes` and `history` on a real 80-column terminal (no COLUMNS: the width comes from the tty):
+    the terminal never has to wrap a table row, and every id sits whole on one row."""
+    _, a = tiny.install("tiny-a")
+    tiny.install("tiny-a", find_links=tiny.recipes)  # fails: a row with a reason
+    env = _wizard_env(tmp_path, "xterm", profile="no-nvidia")
+    recipe_ids = [r["id"] for r in json.loads(run_cli("recipes", "--json", env=env).stdout.splitlines()[-1])]
+    entry_ids = [e["id"] for e in _history()]
+    for command, ids, end in ((["recipes"], recipe_ids, "Next,"), (["history"], entry_ids, "Go back:")):
+        pane = Tmux()
+        try:
+            script = f"{shlex.join([sys.executable, '-m', 'wizard', *command])}; echo END-OF-OUTPUT; sleep 60"
+            pane.app(["bash", "--norc", "--noprofile", "-c", script], env)
+            pane.wait_for("END-OF-OUTPUT", timeout=60)
+            plain, joined = _pane_rows(pane, joined=False), _pane_rows(pane, joined=True)
+        finally:
+            pane.close()
+        table = plain[: next(i for i, row in enumerate(plain) if row.startswith(end))]
+        assert len(table) > 3 and all(len(row) <= 80 for row in table), table
+        assert joined[: len(table)] == table, "the terminal wrapped a row of the table"
+        assert all(any(f" {i} " in f" {row} " for row in table) for i in ids), (ids, table)
+        if command == ["history"]:
+            assert any(row.startswith(f"● {a['entry_id']}") for row in table)

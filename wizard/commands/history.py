@@ -85,8 +85,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
                  if (row.get("verify") or {}).get("node") else ""]
         if row.get("bundle"):
             built[0] = ""  # a bundle's lock is part of it
-        if any(built):
-            out += wrapped("; ".join(b for b in built if b), columns, "    ")
+        out += [f"    {b}" for b in built if b]  # one row each: a path is not broken
         if row.get("error") and not row["current"]:  # up to three rows: a stop's last words say what was removed
             why = wrapped(f"! {row['error'].splitlines()[0]}", columns, "    ", "      ")
             out += why[:2] + ([fit(" ".join(why[2:]), columns)] if len(why) > 2 else [])

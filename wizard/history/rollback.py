@@ -319,7 +319,7 @@ class _Rollback:
             raise OperationFailed(f"{env} is gone and history holds no package set to rebuild it from")
         self.say(f"{env} is gone; rebuilding it from its {len(entry.packages)} frozen packages")
         python = _rebuild_python(entry)
-        self.rebuilding = not env.exists()
+        self._rebuilding(not env.exists())
         step = create_env_step(env, python, entry.python_version)
         result = run_step(step, log=self.log, events=self.events, cancel=self.cancel)
         if result.cancelled:
@@ -330,8 +330,20 @@ class _Rollback:
         how = self._sync(entry.packages, requirements_file=entry.requirements_file)
         if entry.marker:
             envs.write_marker(env, entry.marker)
-        self.rebuilding, self.rebuilt = False, True
+        self._rebuilding(False)
+        self.rebuilt = True
         self.say(f"rebuilt {env} ({how})")
+
+    def _rebuilding(self, flag: bool) -> None:
+        """Whether the target's folder is being made from nothing by this rollback, saved in its entry
+        as well: a wizard killed outright (SIGKILL, a reboot) runs no clean-up, so the next one removes
+        the half-rebuilt folder itself (`wizard.history.store`)."""
+        self.rebuilding = flag
+        if flag:
+            self.record.extra["rebuilding"] = True
+        elif self.record.extra.pop("rebuilding", None) is None:
+            return
+        self.history.save()
 
     def _sync(self, packages: list[str], *, requirements_file: str | None = None, cancel: bool = True,
               what: str = "the frozen package set") -> str:
@@ -390,16 +402,19 @@ class _Rollback:
     def commit(self) -> RollbackResult:
         """Make the target current (an undo only when its folder was current) and record it."""
         entry, current = self.entry, self.current
+        made_current = True
         if self.target.undo:
             # The environment is the user's own again. It becomes current only if it was (or was
             # its folder) — restoring some other env must not change which one the user works in.
-            if current is None or current is entry or current.env == entry.env:
+            made_current = current is None or current is entry or current.env == entry.env
+            if made_current:
                 self.history.make_current(self.record)
         else:
             self.history.make_current(entry)
         verified = self.checked is not None and self.checked.ok
         result = self.finish("verified" if verified else "installed")
-        self.say(f"{self.env} is the current environment again (rollback {self.record.id})")
+        self.say(f"{self.env} is the current environment again (rollback {self.record.id})" if made_current
+                 else f"{self.env} is as it was before {entry.recipe}; the current environment did not change")
         return result
 
     def put_back(self) -> None:
@@ -408,6 +423,7 @@ class _Rollback:
         if self.rebuilding:
             shutil.rmtree(self.env, ignore_errors=True)
             self.rebuilding = False
+            self.record.extra.pop("rebuilding", None)  # saved by finish
             self.say(f"removed the unfinished rebuild of {self.env}")
         if self.before is not None:
             packages, marker = self.before
@@ -442,6 +458,7 @@ class _Rollback:
         if self.rebuilding:
             shutil.rmtree(self.env, ignore_errors=True)
             self.rebuilding = False
+            self.record.extra.pop("rebuilding", None)
         record = self.record
         record.finished = now()
         if isinstance(exc, KeyboardInterrupt):

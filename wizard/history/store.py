@@ -419,6 +419,8 @@ def _remove_half_built(history: History, entry: Entry) -> str | None:
 
     from wizard.install import envs
 
+    if entry.kind == "rollback" and entry.env:
+        return _remove_half_rebuilt(entry)
     if entry.kind != "install" or entry.mode != "new" or not entry.env:
         return None
     env = Path(entry.env)
@@ -431,6 +433,22 @@ def _remove_half_built(history: History, entry: Entry) -> str | None:
         return None  # another install's environment
     if marker.get("entry_id") == entry.id:
         return None  # installed completely; killed during the check: kept for diagnosis like a failed check
+    shutil.rmtree(env, ignore_errors=True)
+    return None if env.exists() else str(env)
+
+
+def _remove_half_rebuilt(entry: Entry) -> str | None:
+    """Delete the folder an interrupted rollback was rebuilding from nothing. Its `rebuilding` flag is
+    saved before the rebuild's first step (only when the folder did not exist) and cleared once the
+    rebuild is complete, so a flagged folder is the rollback's own; one that already has its marker
+    (written at the very end of a rebuild) is left alone."""
+    import shutil
+
+    if not entry.extra.pop("rebuilding", False):
+        return None
+    env = Path(entry.env)
+    if not env.is_dir() or env.is_symlink() or _marker_data(env):
+        return None
     shutil.rmtree(env, ignore_errors=True)
     return None if env.exists() else str(env)
 

@@ -329,7 +329,7 @@ def run_sync(env: Path | str, steps, *, log=None, events=None, cancel=None) -> s
 
 
 def sync(env: Path | str, packages: list[str], *, find_links: Iterable[str] = (), requirements_file: str | None = None,
-         log_path: Path | str | None = None, events=None, cancel=None) -> str:
+         log_path: Path | str | None = None, events=None, cancel=None, what: str = "the frozen package set") -> str:
     """Make `env`'s package set exactly `packages` (install what is missing, remove what is extra).
 
     Offline from uv's cache first, then online, through the runner (`sync_steps`, `run_sync`): live
@@ -341,7 +341,7 @@ def sync(env: Path | str, packages: list[str], *, find_links: Iterable[str] = ()
 
     with tempfile.TemporaryDirectory(prefix="gc-wizard-sync-") as tmp:
         source = requirements_source(packages, requirements_file, tmp)
-        steps = sync_steps(env, source, find_links=find_links, allow_empty=not packages)
+        steps = sync_steps(env, source, find_links=find_links, allow_empty=not packages, what=what)
         if log_path is None:
             return run_sync(env, steps, events=events, cancel=cancel)
         with StepLog(Path(log_path)) as log:

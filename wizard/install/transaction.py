@@ -285,7 +285,7 @@ class _Transaction:
                 # Not through self.cancel: after a Ctrl-C the restore must still run (a second
                 # Ctrl-C in the CLI interrupts it; the runner then stops uv's whole tree).
                 how = envs.sync(self.env, entry.snapshot, find_links=entry.find_links, log_path=self.log,
-                                events=self.events)
+                                events=self.events, what="the package set it had before")
                 envs.restore_marker(self.env, entry.previous_marker)
                 self.say(f"restored the package set {self.env} had before ({how})")
             except OperationFailed as exc:

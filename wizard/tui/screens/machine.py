@@ -84,7 +84,7 @@ def memory_lines(facts) -> list[str]:
     for fit in fits:
         n = fit.need
         label = f"{n.model} {float(n.resolution):g}°"
-        lines.append(f"  {label:<16}{WORDS[fit.verdict]:<9}{n.gpu_gb:g}/{n.host_gb:g}".ljust(36) + fit.message)
+        lines.append(f" {label:<16}{WORDS[fit.verdict]:<9}{n.gpu_gb:g}/{n.host_gb:g}".ljust(33) + fit.message)
     return lines
 
 
@@ -115,9 +115,10 @@ class MachineScreen(Screen[str]):
         with VerticalScroll(id="facts-pane"):
             yield Static("", id="problems", markup=False)
             yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
-        # Outside the scrolling pane: on a small terminal (60×20) the recommendation stays in view.
-        yield Static("", id="recommended", markup=False)
+        # Outside the scrolling pane: on a small terminal (60×20) the memory figures and the
+        # recommendation stay in view, and "Press Enter" is the last line, next to the keys.
         yield Static("", id="memory", markup=False)
+        yield Static("", id="recommended", markup=False)
         yield Footer(compact=True)
 
 
@@ -163,7 +164,7 @@ class MachineScreen(Screen[str]):
         box.update("\n".join(problems))
         box.display = bool(problems)
         self.query_one("#facts", Static).update("\n".join(facts_lines(self.facts)))
-        self.query_one("#memory", Static).update("\n" + "\n".join(memory_lines(self.facts)))
+        self.query_one("#memory", Static).update("\n".join(memory_lines(self.facts)) + "\n")
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:

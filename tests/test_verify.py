@@ -274,6 +274,21 @@ def test_cli_verify_uses_the_current_env_and_its_marker(jax_cpu_env_without_grap
     assert recorded and recorded[-1].status == "failed" and recorded[-1].verify.failed_tier == "backend"
 
 
+def test_cli_tier_lines_fit_80_columns_with_every_detail():
+    """The live tier lines of `gc-wizard verify` (a real run's tiers) stay within 80 columns: a detail that
+    does not fit beside the name goes below it, whole."""
+    from wizard.commands.verify import _tier_line, tier_summary
+    from wizard.verify.check import VerifyResult
+
+    result = VerifyResult.from_dict(json.loads((Path(__file__).parent / "data" / "verify-cpu-notebook.json").read_text()))
+    for tier in result.tiers:
+        text = _tier_line(tier, 80)
+        assert all(len(line) <= 80 for line in text.splitlines()), text
+        assert text.split()[:2] == [tier.status, tier.name]
+        assert " ".join(text.split()[4:]) == " ".join(tier_summary(tier).split())
+    assert _tier_line(result.tiers[1], 80).count("\n") == 0  # short enough for one line
+
+
 def test_cli_verify_without_a_current_env_exits_2():
     proc = run_cli("verify", "--json")
     assert proc.returncode == 2

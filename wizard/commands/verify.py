@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say, warn
+from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import ExitCode, WizardError
 
 if TYPE_CHECKING:
@@ -87,9 +87,16 @@ def tier_summary(tier: Tier) -> str:
     return ""
 
 
-def _tier_line(tier: Tier) -> str:
+def _tier_line(tier: Tier, columns: int | None = None) -> str:
+    """One tier as it finishes: status, name, seconds, and its detail — below, indented, when the
+    detail does not fit beside them in the terminal's width (80 columns over SSH or in a pasted log)."""
     took = f"{tier.seconds:6.1f} s" if tier.seconds is not None else "      -"
-    return f"  {tier.status:<8} {tier.name:<19} {took}  {tier_summary(tier)}"
+    head = f"  {tier.status:<8} {tier.name:<19} {took}"
+    detail = tier_summary(tier)
+    columns = columns or width()
+    if len(head) + 2 + len(detail) <= columns:
+        return f"{head}  {detail}".rstrip()
+    return "\n".join([head, *wrapped(detail, columns, indent=" " * 11)])
 
 
 def run(args: argparse.Namespace) -> int:

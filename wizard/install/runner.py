@@ -167,8 +167,11 @@ def redact(text: str) -> str:
 class StepLog:
     """One log file per run: a timestamped header per step, every clean line, answers, a footer.
 
-    Appends (a verify run may add to an install's log); writes are buffered and flushed after every
-    chunk of output, so a crash loses at most the chunk being handled.
+    Appends (a verify run adds to an install's log, a rollback's steps and check share one); writes are
+    buffered and flushed after every chunk of output, so a crash loses at most the chunk being handled.
+    The one log writer: the runner's steps, the transactions' notes and the verify probe's two reader
+    threads (`line`) all write through it, so every log has the same masking and the same mode 0600.
+    Writes hold a lock: lines from two threads never interleave inside one another.
     """
 
     def __init__(self, path: Path) -> None:
@@ -178,23 +181,35 @@ class StepLog:
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         self._file = open(fd, "a", encoding="utf-8", buffering=1 << 16)
         self._redact = LineRedactor(keep_user=True)  # a private-key block spans lines
+        self._lock = threading.Lock()
+
+    def _write(self, text: str, *, flush: bool = False) -> None:
+        with self._lock:
+            self._file.write(text)
+            if flush:
+                self._file.flush()
 
     def header(self, step, *, cwd: str | None = None, env_notes: list[str] = ()) -> None:
         stamp = datetime.now().astimezone().isoformat(timespec="seconds")
         title = getattr(step, "title", "") or step.name
-        self._file.write(f"\n===== {stamp}  {step.name}: {title}\n"
-                         f"$ {redact(shlex.join(step.argv))}\n"
-                         f"  (cwd {cwd or os.getcwd()})\n")
-        for note in env_notes:
-            self._file.write(f"  {redact(note)}\n")
-        self._file.flush()
+        notes = "".join(f"  {redact(note)}\n" for note in env_notes)
+        self._write(f"\n===== {stamp}  {step.name}: {title}\n"
+                    f"$ {redact(shlex.join(step.argv))}\n"
+                    f"  (cwd {cwd or os.getcwd()})\n{notes}", flush=True)
 
     def lines(self, lines: list[str]) -> None:
         if lines:
-            self._file.write("\n".join(self._redact(line) for line in lines) + "\n")
+            with self._lock:  # the redactor keeps state across lines (a key block): one caller at a time
+                self._file.write("\n".join(self._redact(line) for line in lines) + "\n")
+
+    def line(self, text: str) -> None:
+        """One line, on disk at once: for output that arrives a line at a time (the verify probe)."""
+        with self._lock:
+            self._file.write(self._redact(text.rstrip("\n")) + "\n")
+            self._file.flush()
 
     def note(self, text: str) -> None:
-        self._file.write(f"[gc-wizard] {redact(text)}\n")
+        self._write(f"[gc-wizard] {redact(text)}\n")
 
     def footer(self, step, result: StepResult) -> None:
         if result.cancelled:
@@ -205,14 +220,16 @@ class StepLog:
             status = f"exit status {result.exit_status}"
         else:
             status = "not started"
-        self._file.write(f"===== {step.name}: {'ok' if result.ok else 'FAILED'} ({status}) in {result.seconds:.1f} s\n")
-        self.flush()
+        self._write(f"===== {step.name}: {'ok' if result.ok else 'FAILED'} ({status}) in {result.seconds:.1f} s\n",
+                    flush=True)
 
     def flush(self) -> None:
-        self._file.flush()
+        with self._lock:
+            self._file.flush()
 
     def close(self) -> None:
-        self._file.close()
+        with self._lock:
+            self._file.close()
 
     def __enter__(self) -> StepLog:
         return self

@@ -32,8 +32,7 @@ from wizard.history.store import VerifySummary
 from wizard.install.activation import compute_activation
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker
-from wizard.install.runner import ProcessTreeStopper
-from wizard.security import LineRedactor
+from wizard.install.runner import ProcessTreeStopper, StepLog
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
@@ -164,27 +163,6 @@ def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | Non
 # Running the probe
 
 
-class _Log:
-    """The verify log: every line the probe prints, in arrival order, from two reader threads."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # private whatever the umask
-        self._file = open(fd, "a", encoding="utf-8")  # closed in close()
-        self._lock = threading.Lock()
-        self._redact = LineRedactor()  # the probe's output, secrets masked (a key block spans lines)
-
-    def write(self, line: str) -> None:
-        with self._lock:
-            self._file.write(self._redact(line.rstrip("\n")) + "\n")
-            self._file.flush()
-
-    def close(self) -> None:
-        with self._lock:
-            self._file.close()
-
-
 @dataclass
 class _Stream:
     stdout: list[str] = field(default_factory=list)
@@ -203,11 +181,11 @@ class _Listeners:
     on_line: Callable[[str], None] | None = None
 
 
-def _read_stdout(pipe, stream: _Stream, log: _Log, listeners: _Listeners) -> None:
+def _read_stdout(pipe, stream: _Stream, log: StepLog, listeners: _Listeners) -> None:
     for line in pipe:
         line = line.rstrip("\n")
         stream.stdout.append(line)
-        log.write(line)
+        log.line(line)
         if listeners.on_line is not None and line.strip():
             listeners.on_line(line)
 
@@ -220,10 +198,10 @@ def _tier_message(line: str, prefix: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _read_stderr(pipe, stream: _Stream, log: _Log, listeners: _Listeners) -> None:
+def _read_stderr(pipe, stream: _Stream, log: StepLog, listeners: _Listeners) -> None:
     for line in pipe:
         line = line.rstrip("\n")
-        log.write(line)
+        log.line(line)
         if line.startswith(TIER_START_PREFIX):
             started = _tier_message(line, TIER_START_PREFIX)
             if started is None:
@@ -390,16 +368,16 @@ def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
 
 
 def _open_log(log_file: Path, argv: list[str], *, env: Path, backend: str, level: str,
-              removed: list[dict[str, str]], runtime_env: dict[str, str] | None) -> _Log:
+              removed: list[dict[str, str]], runtime_env: dict[str, str] | None) -> StepLog:
     """The verify log, opened with a header: what ran, and what the activation changed for it."""
-    log = _Log(log_file)
-    log.write(f"# gc-wizard verify {datetime.now().isoformat(timespec='seconds')}: env={env} backend={backend} "
+    log = StepLog(log_file)
+    log.line(f"# gc-wizard verify {datetime.now().isoformat(timespec='seconds')}: env={env} backend={backend} "
               f"level={level}")
-    log.write("# argv: " + " ".join(argv))
+    log.line("# argv: " + " ".join(argv))
     for item in removed:
-        log.write(f"# removed from {item['variable']} for this run: {item['dir']} ({item['reason']})")
+        log.line(f"# removed from {item['variable']} for this run: {item['dir']} ({item['reason']})")
     for key in sorted(runtime_env or {}):
-        log.write(f"# runtime_env: {key}={(runtime_env or {})[key]}")
+        log.line(f"# runtime_env: {key}={(runtime_env or {})[key]}")
     return log
 
 
@@ -427,7 +405,7 @@ def _wait(proc: subprocess.Popen, deadline: float, cancel: threading.Event | Non
     return False, False
 
 
-def _run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: _Stream, log: _Log, *,
+def _run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: _Stream, log: StepLog, *,
                timeout: float, cancel: threading.Event | None, listeners: _Listeners) -> _Run:
     """Run the probe in its own session, read both pipes live, and stop its whole process tree when it
     is cancelled, times out or the wizard itself is interrupted (the runner's stopper)."""
@@ -556,6 +534,6 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         where={"node": outcome.host, "via": "srun", "srun": list(launcher)} if launcher else None,
     )
     summary = "passed" if ok else ("cancelled" if run.cancelled else "FAILED")
-    log.write(f"# verify {summary} in {run.seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")
+    log.line(f"# verify {summary} in {run.seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")
     log.close()
     return result

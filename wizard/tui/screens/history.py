@@ -9,6 +9,25 @@ from textual.widgets import DataTable, Footer, Static
 
 from wizard.tui.messages import RollbackRequested
 from wizard.tui.screens.confirm import ConfirmScreen
+from wizard.tui.screens.verify import TIER_TITLES
+
+
+def check_line(entry) -> str | None:
+    """How the entry's GraphCast check went, in words: what initialised, or where it failed or was
+    stopped and the finding that explains it (the tier's title, not its id)."""
+    check = entry.verify
+    if check is None:
+        return None
+    if check.param_count:
+        gencast = f" and GenCast {check.gencast_param_count:,}" if check.gencast_param_count else ""
+        return f"check: GraphCast initialised {check.param_count:,} parameters{gencast} on {check.backend or '?'}"
+    if not check.failed_tier:
+        return None
+    where = TIER_TITLES.get(check.failed_tier, check.failed_tier)
+    if entry.status == "cancelled":
+        return f"check: stopped during {where}"
+    titles = [str(d.get("title")) for d in check.finding_details if d.get("title")] or list(check.findings)
+    return f"check: failed at {where}" + (f" — {titles[0]}" if titles else "")
 
 
 class HistoryScreen(Screen):
@@ -43,10 +62,11 @@ class HistoryScreen(Screen):
         self.entries = list(history.entries)
         table = self.query_one(DataTable)
         table.clear(columns=True)
-        table.add_columns(" ", "id", "kind", "status", "recipe", "via", "started")
+        # Five columns fit 80: the id says when (YYYYMMDD-HHMMSS-…); the time and the installer are in
+        # the highlighted entry's lines below, so nothing scrolls the ● marker out of view.
+        table.add_columns(" ", "id", "kind", "status", "recipe")
         for entry in self.entries:
-            table.add_row("●" if entry.current else " ", entry.id, entry.kind, entry.status, entry.recipe,
-                          getattr(entry, "installer", None) or "", (entry.started or "")[:16])
+            table.add_row("●" if entry.current else " ", entry.id, entry.kind, entry.status, entry.recipe)
         self.warnings = list(getattr(history, "warnings", []) or [])
         if self.entries:
             table.move_cursor(row=len(self.entries) - 1)
@@ -59,13 +79,13 @@ class HistoryScreen(Screen):
             lines = ["Nothing installed yet."]
         else:
             entry = self.entries[row]
-            lines = [f"{entry.recipe} · {entry.status}{' · current' if entry.current else ''}", f"env: {entry.env}"]
-            check = entry.verify
-            if check is not None and check.param_count:
-                lines.append(f"check: GraphCast initialised {check.param_count:,} parameters on "
-                             f"{check.backend or '?'}")
-            elif check is not None and check.failed_tier:
-                lines.append(f"check: failed at {check.failed_tier} ({', '.join(check.findings)})")
+            via = getattr(entry, "installer", None)
+            when = (entry.started or "")[:16].replace("T", " ")
+            lines = [f"{entry.recipe} · {entry.status}{' · current' if entry.current else ''} · started {when}"
+                     + (f" · via {via}" if via else ""), f"env: {entry.env}"]
+            check = check_line(entry)
+            if check:
+                lines.append(check)
             if entry.error:
                 lines.append(f"error: {entry.error.splitlines()[0]}")
             if entry.log:

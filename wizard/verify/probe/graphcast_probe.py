@@ -397,7 +397,8 @@ def tier_backend(ctx, capture):
 
 def tier_cudnn_op(ctx):
     if ctx.get("default_backend") != "gpu":
-        return {"skipped": True, "reason": f"no GPU backend to test (expected backend: {ctx['backend_expected']})"}
+        return {"skipped": True,
+                "reason": f"no GPU backend to test; the backend expected here is {ctx['backend_expected']}"}
     import jax
     import numpy as np
 

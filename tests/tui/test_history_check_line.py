@@ -1,0 +1,66 @@
+"""The History screen's line about an entry's GraphCast check: words a newcomer reads, not tier ids."""
+
+from __future__ import annotations
+
+from wizard.history.store import Entry, VerifySummary
+from wizard.tui.screens.history import check_line
+
+
+def _entry(status: str, summary: VerifySummary | None) -> Entry:
+    return Entry(id="20261122-215244-abcd", kind="install", recipe="jax0.4.23-cpu", env="/e", status=status,
+                 verify=summary)
+
+
+def test_a_stopped_check_says_stopped_and_where():
+    line = check_line(_entry("cancelled", VerifySummary(ok=False, failed_tier="graphcast_jit_init")))
+    assert line == "check: stopped during GraphCast jit init (the notebook's cell)"
+
+
+def test_a_failed_check_names_the_tier_and_the_finding():
+    summary = VerifySummary(ok=False, failed_tier="backend", findings=("cuda_driver_too_old",),
+                            finding_details=({"id": "cuda_driver_too_old", "title": "The NVIDIA driver is too old",
+                                              "fix": "..."},))
+    assert check_line(_entry("failed", summary)) == ("check: failed at JAX backend and devices — "
+                                                    "The NVIDIA driver is too old")
+    bare = VerifySummary(ok=False, failed_tier="backend")
+    assert check_line(_entry("failed", bare)) == "check: failed at JAX backend and devices"
+
+
+def test_a_passed_check_gives_what_initialised():
+    summary = VerifySummary(ok=True, backend="cpu", param_count=70739, gencast=True, gencast_param_count=57492612)
+    assert check_line(_entry("verified", summary)) == ("check: GraphCast initialised 70,739 parameters and "
+                                                      "GenCast 57,492,612 on cpu")
+    assert check_line(_entry("installed", None)) is None
+
+
+async def test_the_history_table_fits_80_columns_with_the_longest_recipe_id(isolated_state):
+    """At 80×24 every column shows without scrolling sideways (the ● marker never scrolls away)."""
+    from textual.app import App
+    from textual.widgets import DataTable
+
+    from wizard.history.store import load_history
+    from wizard.lock import StateLock
+    from wizard.tui.screens.history import HistoryScreen
+
+    with StateLock("test"):
+        history = load_history(locked=True)
+        for n, (recipe, status) in enumerate([("jax0.4.23-cuda11-cudnn86", "failed"),
+                                              ("jax0.4.23-cuda12-cudnn89", "cancelled"),
+                                              ("jax0.4.23-cpu", "verified")]):
+            history.add(Entry(id=f"20261122-21524{n}-abcd", kind="rollback" if n == 1 else "install",
+                              recipe=recipe, env=f"/e{n}", status=status, current=n == 2,
+                              started="2026-11-22T21:52:44+00:00"))
+        history.save()
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(HistoryScreen())
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 3
+        assert table.virtual_size.width <= table.size.width, (table.virtual_size, table.size)
+        note = str(app.screen.query_one("#history-note").render())
+        assert "started 2026-11-22 21:52" in note

@@ -493,3 +493,29 @@ async def test_q_quits_but_a_text_field_takes_the_letter_q(gpu_server, tiny):
         await pilot.press("q")
         await wait_for(pilot, lambda: app.return_code is not None, timeout=10)
     assert app.return_code == 0 and tiny.history() == []
+
+
+async def test_a_graphcast_source_set_on_the_plan_is_kept_for_the_next_plan(gpu_server, tiny, tmp_path):
+    """A firewalled user types the local GraphCast path once (g): backing out and planning again, or
+    choosing another recipe of the same GraphCast version, starts from it."""
+    import shutil
+
+    gpu_server("no-nvidia")
+    copy = tmp_path / "my-graphcast.whl"
+    shutil.copy(tiny.graphcast, copy)
+    app = _tiny_app(tiny)  # started with one GraphCast source; the user picks another on the Plan screen
+    async with app.run_test(size=SIZE) as pilot:
+        await _choose(pilot, app, "tiny-a")
+        assert app.screen.options.graphcast_src == str(tiny.graphcast)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("Input").value = str(copy)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.options.graphcast_src)
+        await pilot.press("escape")  # back to the recipes, without installing
+        await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        app.screen.query_one("OptionList").highlighted = app.screen.index_of("tiny-b")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        assert app.screen.options.graphcast_src == str(copy)
+        assert str(copy) in str(app.screen.query_one("#plan").render())

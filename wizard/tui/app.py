@@ -94,6 +94,9 @@ class WizardApp(App):
         and verify on a GPU node through srun."""
         self.graphcast_version: str | None = None
         """The GraphCast the recipe screen recommends for (its `v` key); None: any."""
+        self.graphcast_sources: dict[str, str | None] = {}
+        """The GraphCast source chosen on a Plan screen (key g), per GraphCast version: the next plan for
+        that version starts from it, so a firewalled user types the path once per session."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
         self.first_frame_seconds: float | None = None
@@ -188,10 +191,22 @@ class WizardApp(App):
         if match is None:
             return  # Back: the machine screen is underneath
         self._last_match = (matches, match)
-        self.push_screen(PlanScreen(match.recipe, options or self.options),
-                         lambda approved: self._plan_done(matches, match, approved))
+        screen = PlanScreen(match.recipe, options or self.plan_options(match.recipe))
+        self.push_screen(screen, lambda approved: self._plan_done(matches, match, approved, screen))
 
-    def _plan_done(self, matches: list, match, approved: ApprovedPlan | None) -> None:
+    def plan_options(self, recipe) -> InstallOptions:
+        """The app's options with the sources chosen on earlier Plan screens (g, w, o) carried over."""
+        version = recipe.graphcast.version
+        return replace(self.options, graphcast_src=self.graphcast_sources.get(version, self.options.graphcast_src))
+
+    def remember_sources(self, recipe, options: InstallOptions) -> None:
+        """Keep what the user set on a Plan screen — approved or backed out of — for the next plan."""
+        self.graphcast_sources[recipe.graphcast.version] = options.graphcast_src
+        self.options = replace(self.options, find_links=options.find_links, offline=options.offline)
+
+    def _plan_done(self, matches: list, match, approved: ApprovedPlan | None, screen: PlanScreen | None = None) -> None:
+        if screen is not None:
+            self.remember_sources(match.recipe, approved.options if approved is not None else screen.options)
         if approved is None:
             self.show_recipes(matches, selected=match.recipe.id)  # Back: choose again
             return

@@ -72,3 +72,10 @@ def test_report_to_a_folder_that_does_not_exist_creates_nothing(tmp_path, capsys
     target = tmp_path / "no such folder" / "report.md"
     assert main(["report", "--out", str(target)]) == ExitCode.BAD_INPUT
     assert "does not exist" in capsys.readouterr().err and not target.parent.exists()
+
+
+def test_the_app_refuses_a_bundle_instead_of_ignoring_it(capsys):
+    """`gc-wizard --bundle DIR` (no command): said and refused, never a silent install from the network."""
+    assert main(["--bundle", "/srv/gc-bundle"]) == ExitCode.BAD_INPUT
+    err = capsys.readouterr().err
+    assert "gc-wizard install RECIPE --bundle /srv/gc-bundle" in err and "Traceback" not in err

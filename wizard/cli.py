@@ -14,7 +14,7 @@ import os
 import sys
 
 from wizard import __version__
-from wizard.errors import ExitCode, WizardError
+from wizard.errors import ExitCode, UserError, WizardError
 
 #: command -> the module in wizard.commands that owns it: its arguments (`configure(sub)`, which also
 #: sets the handler as `run`). In `--help` order. Only the named command's module is imported (pip's
@@ -107,6 +107,12 @@ def main(argv: list[str] | None = None) -> int:
 
         apply_global_sources(args)  # `gc-wizard --offline install R`: the sources reach the command
         if args.command is None:
+            if getattr(args, "bundle", None):
+                # The app builds from the index, a wheelhouse or a GraphCast source; a bundle's hashed,
+                # offline install is the CLI's (`install --bundle`), and ignoring the flag would
+                # silently install from the network instead.
+                raise UserError(f"the terminal app does not install from a bundle; run `gc-wizard install "
+                                f"RECIPE --bundle {args.bundle}` instead (offline, every wheel's hash checked).")
             if _wants_tui(args):
                 from wizard.tui import run_tui  # the only path that imports Textual
 

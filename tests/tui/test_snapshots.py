@@ -114,6 +114,9 @@ async def test_at_60_by_20_the_footer_and_the_recommendation_stay_visible(gpu_se
         rows = screen_rows(app)
     assert any(row.startswith(" Recommended: jax0.4.23-cpu") for row in rows), "\n".join(rows)
     assert "Press Enter to choose a recipe" in "\n".join(rows)
+    # What fits in memory: one row per model, none wrapped, above the recommendation.
+    models = [row for row in rows if row.startswith(("  GraphCast ", "  GenCast "))]
+    assert len(models) == 4 and all(row.split()[-1].count("/") == 1 for row in models), "\n".join(rows)
     footer = [row for row in rows if row.strip()][-1]
     for key in ("⏎ Next: recipes", "h History", "^q Quit"):
         assert key in footer, footer

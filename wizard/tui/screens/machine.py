@@ -72,8 +72,9 @@ def facts_lines(facts) -> list[str]:
     return [f"{label.ljust(width)}  {value.replace(chr(10), indent)}" for label, value in rows]
 
 
-def memory_lines(facts) -> list[str]:
-    """What fits in memory, one short line per model (the full figures are in `gc-wizard detect`)."""
+def memory_lines(facts, width: int = 80) -> list[str]:
+    """What fits in memory, one short line per model (the full figures are in `gc-wizard detect`); on a
+    terminal narrower than 80 columns only the verdict and the figures (the facts above need the rows)."""
     from wizard.detect.preflight import WORDS, assess
 
     try:
@@ -84,7 +85,8 @@ def memory_lines(facts) -> list[str]:
     for fit in fits:
         n = fit.need
         label = f"{n.model} {float(n.resolution):g}°"
-        lines.append(f" {label:<16}{WORDS[fit.verdict]:<9}{n.gpu_gb:g}/{n.host_gb:g}".ljust(33) + fit.message)
+        row = f" {label:<16}{WORDS[fit.verdict]:<9}{n.gpu_gb:g}/{n.host_gb:g}"
+        lines.append(row.ljust(33) + fit.message if width >= 80 else row)
     return lines
 
 
@@ -164,7 +166,7 @@ class MachineScreen(Screen[str]):
         box.update("\n".join(problems))
         box.display = bool(problems)
         self.query_one("#facts", Static).update("\n".join(facts_lines(self.facts)))
-        self.query_one("#memory", Static).update("\n".join(memory_lines(self.facts)) + "\n")
+        self.query_one("#memory", Static).update("\n".join(memory_lines(self.facts, self.app.size.width)) + "\n")
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:

@@ -1,36 +1,35 @@
-"""The next-step commands a user copies off the screen: cut for the terminal, still one command to bash."""
+"""The activate command a user copies off the Done screen: each line a whole command, so a copied block
+runs in a new shell even with the terminal's padding spaces kept."""
 
 from __future__ import annotations
 
-import shlex
 import subprocess
 
-import pytest
-
-from wizard.after.next_steps import shell_lines
-
-HOMES = ("/work/scratch/walk2home", "/tmp/a home with spaces/state", "/srv/it's/here")
+from wizard.after.next_steps import activate_lines
 
 
-def _bash(script: str) -> str:
-    return subprocess.run(["bash", "--norc", "-c", script], capture_output=True, text=True, check=True).stdout
+def _stand_in_wizard(folder):
+    """A `gc-wizard` that prints, as `activate` would, a line for the shell to eval: here, an echo of
+    the state folder it was given."""
+    script = folder / "gc-wizard"
+    script.write_text('#!/bin/sh\necho "echo home=$GC_WIZARD_HOME args=$*"\n')
+    script.chmod(0o755)
+    return script
 
 
-@pytest.mark.parametrize("home", HOMES)
-@pytest.mark.parametrize("width", [16, 30, 45, 72])
-def test_cut_lines_fit_and_read_as_the_same_command(home, width):
-    # The shape of the Done screen's activate line, with `echo` standing in for `eval` so bash shows
-    # what it would have run.
-    command = (f'printf "[%s]" "$(echo GC_WIZARD_HOME={shlex.quote(home)} '
-               f'/home/newcomer/projects/gc-wizard/.venv/bin/gc-wizard activate)" {shlex.quote("x y")} end')
-    lines = shell_lines(command, width)
-    pasted = "\n".join(f"    {line}" for line in lines)  # as shown on the screen: indented
-    assert _bash(pasted) == _bash(command)
-    longest_word = max(len(word) for word in command.split(" "))
-    assert all(len(line) <= max(width, longest_word + 2) for line in lines), lines
-    if len(command) > width:
-        assert len(lines) > 1 and all(line.endswith(" \\") for line in lines[:-1])
+def test_copied_lines_with_padding_run_in_a_new_shell(tmp_path, monkeypatch):
+    program = _stand_in_wizard(tmp_path)
+    home = tmp_path / "a state folder" / "with spaces"
+    monkeypatch.setenv("GC_WIZARD_HOME", str(home))
+    monkeypatch.setattr("wizard.paths._program", lambda: str(program))
+    lines = activate_lines()
+    assert lines[0].startswith("export GC_WIZARD_HOME=") and lines[1].startswith('eval "$(')
+    pasted = "\n".join(f"    {line}" + " " * (80 - 4 - len(line)) for line in lines)  # as a selection copies it
+    out = subprocess.run(["env", "-i", "bash", "--norc", "-c", pasted], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout == f"home={home} args=activate\n", (out.stdout, out.stderr)
 
 
-def test_a_short_command_stays_one_line():
-    assert shell_lines('eval "$(gc-wizard activate)"', 80) == ['eval "$(gc-wizard activate)"']
+def test_without_a_chosen_state_folder_it_is_one_line(monkeypatch):
+    monkeypatch.delenv("GC_WIZARD_HOME", raising=False)
+    monkeypatch.setattr("wizard.paths._program", lambda: "gc-wizard")
+    assert activate_lines() == ['eval "$(gc-wizard activate)"']

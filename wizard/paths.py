@@ -127,6 +127,12 @@ def wizard_command() -> str:
     return f"GC_WIZARD_HOME={shlex.quote(home)} {me}" if home else me
 
 
+def program_command() -> str:
+    """The gc-wizard program alone, as a new login shell can run it (see `wizard_command`), without the
+    state folder: for lines that set `GC_WIZARD_HOME` themselves."""
+    return _program()
+
+
 def _program() -> str:
     import shlex
     import shutil

@@ -19,47 +19,23 @@ def next_steps(recipe: str) -> list[tuple[str, str]]:
     ]
 
 
-def shell_lines(command: str, width: int) -> list[str]:
-    """`command` cut into lines of at most `width` characters that a shell reads as the one command.
+def activate_lines() -> list[str]:
+    """The activate command as lines that each run on their own: `export GC_WIZARD_HOME=…` (when a
+    state folder is chosen that way), then `eval "$(… activate)"`.
 
-    Why: a terminal app wraps a long line with a real line break, so a user who copies the wrapped
-    activate line pastes two commands (the first an unexported `GC_WIZARD_HOME=…` assignment). Each
-    line but the last ends in ` \\` (a line continuation, also inside `"$(…)"`); cuts fall only on
-    spaces between a command's words (never inside quotes, where the next line's indent would count); a word longer than `width`
-    stays whole on its own line.
+    Why not one long line: a terminal app wraps it with a real line break, and a copied block then
+    pastes as two commands (an unexported `GC_WIZARD_HOME=` assignment, and an activate that looks in
+    the default state folder). Backslash continuations do not survive either: a terminal selection
+    keeps the app's padding, and `\\ ` is not a continuation. Two complete commands survive both.
     """
-    words, start = [], 0
-    context = ["command"]  # what encloses the character: a command, "$(" included, or quotes
-    escaped = False
-    for i, char in enumerate(command):
-        where = context[-1]
-        if escaped:
-            escaped = False
-        elif where == "single":
-            if char == "'":
-                context.pop()
-        elif char == "\\":
-            escaped = True
-        elif char == "$" and command[i + 1:i + 2] == "(":
-            context.append("command")
-        elif where == "double":
-            if char == '"':
-                context.pop()
-        elif char == ")" and len(context) > 1:
-            context.pop()
-        elif char in "'\"":
-            context.append("single" if char == "'" else "double")
-        elif char == " ":
-            words.append(command[start:i])  # a space between two words of a command: a place to cut
-            start = i + 1
-    words.append(command[start:])
-    lines: list[str] = []
-    for word in words:
-        if lines and len(lines[-1]) + 1 + len(word) + 2 <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return [line + " \\" for line in lines[:-1]] + lines[-1:]
+    import os
+    import shlex
+
+    from wizard.paths import program_command
+
+    home = os.environ.get("GC_WIZARD_HOME")
+    export = [f"export GC_WIZARD_HOME={shlex.quote(home)}"] if home else []
+    return [*export, f'eval "$({program_command()} activate)"']
 
 
 def next_step_lines(recipe: str) -> list[str]:

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.after.next_steps import shell_lines
+from wizard.after.next_steps import activate_lines
 from wizard.tui.widgets.footer import WrappingFooter
 
 if TYPE_CHECKING:
@@ -34,10 +34,9 @@ def _current_env() -> str | None:
 
 
 def summary_text(result: dict, current_env: str | None = None, command: str = "gc-wizard",
-                 verify: VerifyResult | None = None, width: int = 80) -> str:
+                 verify: VerifyResult | None = None) -> str:
     """The outcome in words. `current_env`: the environment current now (None: there is none);
-    `verify`: the install's GraphCast check (None: it did not run); `width`: the screen's columns, so
-    that the activate command is cut with shell continuations rather than wrapped."""
+    `verify`: the install's GraphCast check (None: it did not run)."""
     log = result.get("log")
     log_line = [f"Log: {log}"] if log else []
     untouched = (f"Your current environment is untouched: {current_env}" if current_env
@@ -69,7 +68,7 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
         f"Environment: {result.get('env')}",
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
-        *(f"    {line}" for line in shell_lines(f'eval "$({command} activate)"', width - 8)),
+        *(f"    {line}" for line in activate_lines()),
         "",
         f"Use it in Jupyter: press k to register it as a kernel (or run {command} kernel install).",
         "",
@@ -106,8 +105,8 @@ class DoneScreen(Screen[str]):
 
         yield Static("gc-wizard · Done" if self.result.get("ok") else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
-            yield Static(summary_text(self.result, _current_env(), wizard_command(), self.verify,
-                                      width=self.app.size.width), id="summary", markup=False)
+            yield Static(summary_text(self.result, _current_env(), wizard_command(), self.verify),
+                         id="summary", markup=False)
         yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
 
     def action_retry(self) -> None:

@@ -271,3 +271,23 @@ def test_history_written_by_older_versions_still_loads(isolated_state):
     again = load_history()
     assert again.get("a").verify == old and again.get("b").verify == older
 
+
+
+def test_the_last_local_graphcast_is_remembered_per_version(isolated_state, tmp_path):
+    """A server without GitHub: the checkout an earlier install used is offered again, if still there."""
+    from wizard.history.store import Entry, load_history
+
+    checkout = tmp_path / "graphcast v0.1.1"
+    checkout.mkdir()
+    (checkout / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast', version='0.1.1')\n")
+    url = "file://" + str(checkout).replace(" ", "%20")
+    history = load_history()
+    history.add(Entry(id="20261122-210000-aaaa", kind="install", recipe="jax0.4.23-cpu", env="/e1",
+                      status="verified", packages=["jax==0.4.23", f"graphcast @ {url}"]))
+    history.add(Entry(id="20261122-210500-bbbb", kind="install", recipe="jax0.4.23-cpu", env="/e2",
+                      status="failed", packages=["graphcast @ file:///gone/graphcast"]))
+    assert history.last_local_graphcast("0.1.1") == str(checkout)
+    assert history.last_local_graphcast("0.2") is None
+    (checkout / "setup.py").unlink()
+    (checkout / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast', version='0.2')\n")
+    assert history.last_local_graphcast("0.1.1") is None  # moved on to another version: not offered

@@ -288,6 +288,30 @@ class History:
         """Install entries that finished well and whose environment was not removed, newest first."""
         return [e for e in reversed(self.entries) if e.kind == "install" and e.status in GOOD]
 
+    def last_local_graphcast(self, version: str) -> str | None:
+        """The local GraphCast source (checkout, wheel or sdist) the newest good install of GraphCast
+        `version` was built from, when it is still there and still that version — so a user on a server
+        without GitHub gives the path once, not at every start of the app. Read from the frozen
+        package set (`graphcast @ file:///…`), never run."""
+        from urllib.parse import unquote, urlsplit
+
+        from wizard.install.sources import read_identity
+
+        for entry in self.good_installs():
+            line = next((p for p in entry.packages if p.replace(" ", "").lower().startswith("graphcast@file://")), None)
+            if line is None:
+                continue
+            path = unquote(urlsplit(line.split("@", 1)[1].strip()).path)
+            if not path or not Path(path).exists():
+                continue
+            try:
+                found = read_identity(path)
+            except (OSError, ValueError):
+                continue
+            if found.version and found.version.split("+")[0] == version:
+                return path
+        return None
+
     def save(self) -> None:
         """Atomic write (callers hold the state lock): readers see the old file or the new one."""
         if self._save_refused:

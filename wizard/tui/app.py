@@ -197,7 +197,20 @@ class WizardApp(App):
     def plan_options(self, recipe) -> InstallOptions:
         """The app's options with the sources chosen on earlier Plan screens (g, w, o) carried over."""
         version = recipe.graphcast.version
-        return replace(self.options, graphcast_src=self.graphcast_sources.get(version, self.options.graphcast_src))
+        source = self.graphcast_sources.get(version, self.options.graphcast_src)
+        if version not in self.graphcast_sources and source is None:
+            source = self._last_local_graphcast(version)
+        return replace(self.options, graphcast_src=source)
+
+    @staticmethod
+    def _last_local_graphcast(version: str) -> str | None:
+        """The local GraphCast an earlier install of this version used (history), if still there."""
+        try:
+            from wizard.history.store import load_history
+
+            return load_history().last_local_graphcast(version)
+        except Exception:  # an unreadable history only means nothing is remembered
+            return None
 
     def remember_sources(self, recipe, options: InstallOptions) -> None:
         """Keep what the user set on a Plan screen — approved or backed out of — for the next plan."""

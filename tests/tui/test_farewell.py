@@ -52,6 +52,12 @@ def test_the_running_tier_shows_a_clock_so_a_long_jit_init_does_not_look_hung():
 
     assert running_line([], 42.4).endswith("(running, 42 s)")
     assert running_line([Tier("jax_import", "failed")], 3.0) is None  # the probe stopped there
+    # GraphCast 0.1.1 has no GenCast: after its jit init nothing more is announced as running.
+    old = [Tier("jax_import", "passed", details={"versions": {"graphcast": "0.1.1"}}),
+           Tier("backend", "passed"), Tier("cudnn_op", "skipped"), Tier("graphcast_jit_init", "passed")]
+    assert running_line(old, 1.0) is None
+    new = [Tier("jax_import", "passed", details={"versions": {"graphcast": "0.2"}}), *old[1:]]
+    assert running_line(new, 1.0).startswith("… GenCast jit init")
 
 
 def test_stop_questions_say_what_becomes_of_the_environment_being_built():

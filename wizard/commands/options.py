@@ -147,7 +147,7 @@ def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.A
     description is wrapped to 79 columns here (the raw formatter keeps the example's own lines)."""
     import textwrap
 
-    parser = sub.add_parser(name, help=help_text, description=textwrap.fill(help_text, 79),
+    parser = sub.add_parser(name, help=help_text, description=textwrap.fill(help_text, 79, break_on_hyphens=False),
                             epilog=f"example:\n  {example}",
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.set_defaults(run=run)

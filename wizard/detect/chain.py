@@ -107,7 +107,7 @@ def driver_warnings(nvml_r: Reading, smi_r: Reading, kernel_module_r: Reading, c
     if driver is None and not_loaded is None and mismatch is None:
         warnings.append(DetectWarning("no_nvidia_driver", (
             "No NVIDIA driver was found (no NVML library, no nvidia-smi, no /proc/driver/nvidia/version, "
-            "no libcuda.so.1). Only the CPU recipe can run on this machine.")))
+            "no libcuda.so.1). Only the CPU recipes can run on this machine.")))
     for reading in readings:
         if reading.status == "timeout":
             warnings.append(DetectWarning("probe_timeout", f"{reading.source}: {reading.detail}"))

@@ -312,7 +312,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                     return
                 if self.verdict is not None:
                     self.notify(("GraphCast source: " + self.verdict.identity.describe()) if self.verdict.ok
-                                else self.verdict.problem, severity="information" if self.verdict.ok else "error",
+                                else self.verdict.problem.replace("pass --force", "press f"), severity="information" if self.verdict.ok else "error",
                                 timeout=8)
 
         self.app.push_screen(PromptScreen(

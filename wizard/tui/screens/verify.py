@@ -11,6 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from wizard.verify.protocol import GENCAST_TIER
+
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
     from wizard.verify.diagnose import Finding
@@ -57,6 +59,14 @@ def _graphcast_found(tier: Tier) -> str:
     return "  (no GraphCast installed)" if not graphcast.get("present") else "  (not DeepMind's GraphCast)"
 
 
+def _gencast_follows(done: list[Tier]) -> bool:
+    """Whether the probe runs a GenCast tier after GraphCast's: only GraphCast 0.2 and later have
+    GenCast (the version the import tier found); a 0.1 check ends with the GraphCast jit init."""
+    imported = next((t for t in done if t.name == "jax_import"), None)
+    version = str(((imported.details.get("versions") or {}) if imported else {}).get("graphcast") or "")
+    return not version.startswith("0.1")
+
+
 def running_line(done: list[Tier], seconds: float | None = None) -> str | None:
     """The tier the probe is on now: the first of the fixed order not reported yet, and for how long.
 
@@ -66,7 +76,8 @@ def running_line(done: list[Tier], seconds: float | None = None) -> str | None:
     seen = {t.name for t in done}
     if any(not t.ok for t in done):
         return None  # the probe stops at the first failure
-    upcoming = next((name for name in TIER_TITLES if name not in seen), None)
+    upcoming = next((name for name in TIER_TITLES if name not in seen and (name != GENCAST_TIER
+                                                                            or _gencast_follows(done))), None)
     if not upcoming:
         return None
     clock = f", {seconds:.0f} s" if seconds is not None else ""
@@ -138,7 +149,9 @@ class VerifyScreen(Screen[str]):
             text = findings_text(verify.findings)
         elif verify is not None and verify.ok:
             node = verify.node
-            text = f"GraphCast runs on node {node} (checked through srun)." if node else "GraphCast runs here."
+            what = "GraphCast and GenCast run" if verify.tier(GENCAST_TIER) is not None and verify.tier(
+                GENCAST_TIER).status == "passed" else "GraphCast runs"
+            text = f"{what} on node {node} (checked through srun)." if node else f"{what} here."
         else:
             text = "The check did not finish."
         self.query_one("#findings", Static).update(text + "\n\nEnter: what to do now · Escape: the install log")

@@ -49,7 +49,8 @@ async def test_the_history_table_fits_80_columns_with_the_longest_recipe_id(isol
                                               ("jax0.4.23-cpu", "verified")]):
             history.add(Entry(id=f"20261122-21524{n}-abcd", kind="rollback" if n == 1 else "install",
                               recipe=recipe, env=f"/e{n}", status=status, current=n == 2,
-                              started="2026-11-22T21:52:44+00:00"))
+                              started="2026-11-22T21:52:44+00:00",
+                              error="cancelled by the user; the new environment /e1 was removed" if n == 1 else None))
         history.save()
 
     class Host(App):
@@ -64,3 +65,7 @@ async def test_the_history_table_fits_80_columns_with_the_longest_recipe_id(isol
         assert table.virtual_size.width <= table.size.width, (table.virtual_size, table.size)
         note = str(app.screen.query_one("#history-note").render())
         assert "started 2026-11-22 21:52" in note
+        table.move_cursor(row=1)  # the stopped one: said as a stop, its folder as gone
+        await pilot.pause()
+        note = str(app.screen.query_one("#history-note").render())
+        assert "stopped: cancelled by the user" in note and "env: /e1 (removed)" in note, note

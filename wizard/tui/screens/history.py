@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -82,12 +84,13 @@ class HistoryScreen(Screen):
             via = getattr(entry, "installer", None)
             when = (entry.started or "")[:16].replace("T", " ")
             lines = [f"{entry.recipe} · {entry.status}{' · current' if entry.current else ''} · started {when}"
-                     + (f" · via {via}" if via else ""), f"env: {entry.env}"]
+                     + (f" · via {via}" if via else ""),
+                     f"env: {entry.env}" + ("" if entry.env and Path(entry.env).exists() else " (removed)")]
             check = check_line(entry)
             if check:
                 lines.append(check)
             if entry.error:
-                lines.append(f"error: {entry.error.splitlines()[0]}")
+                lines.append(f"{'stopped' if entry.status == 'cancelled' else 'error'}: {entry.error.splitlines()[0]}")
             if entry.log:
                 lines.append(f"log: {entry.log}")
         self.query_one("#history-note", Static).update("\n".join(self.warnings + lines))

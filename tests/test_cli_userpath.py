@@ -86,3 +86,20 @@ def test_a_source_before_a_command_that_takes_none_is_refused_in_one_sentence(ti
                                        "exit": 2}
     proc = run_cli("--graphcast-src", "a", "plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--graphcast-src", "b")
     assert proc.returncode == 2 and "--graphcast-src is given twice" in proc.stderr
+
+
+def test_a_long_reason_is_cut_on_its_third_row_without_runs_of_spaces():
+    """The third row of a failure's reason holds the rest of it, joined as words, then cut to fit."""
+    from wizard.commands.history import history_table
+
+    error = ("step 'Install GraphCast 0.1.1 (--no-deps)' failed. This server cannot reach github.com. GraphCast's "
+             "source is fetched from there. Give a local GraphCast instead: on a machine with internet, "
+             "`git clone https://github.com/google-deepmind/graphcast && git -C graphcast checkout v0.1.1`, copy it "
+             "here and press g.")
+    row = {"id": "20261122-225802-daae", "kind": "install", "status": "failed", "current": False, "recipe": "r",
+           "env": "/e", "env_exists": False, "started": "2026-11-22T22:58:00", "error": error}
+    lines = history_table([row], 0, 80)
+    reason = [line for line in lines if line.startswith(("    ! ", "      "))]
+    assert len(reason) == 3 and all(len(line) <= 80 for line in reason), reason
+    assert "  " not in reason[2].strip() and reason[2].endswith("…")
+    assert "interrupted" not in "\n".join(lines)  # no entry was interrupted: no legend for it

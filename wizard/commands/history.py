@@ -88,9 +88,11 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
         out += [f"    {b}" for b in built if b]  # one row each: a path is not broken
         if row.get("error") and not row["current"]:  # up to three rows: a stop's last words say what was removed
             why = wrapped(f"! {row['error'].splitlines()[0]}", columns, "    ", "      ")
-            out += why[:2] + ([fit(" ".join(why[2:]), columns)] if len(why) > 2 else [])
+            rest = " ".join(line.strip() for line in why[2:])  # the third row holds the rest, cut to fit
+            out += why[:2] + ([fit(f"      {rest}", columns)] if rest else [])
     out.append("")
-    out.append("● current   * interrupted")
+    out.append("● current" + ("   * interrupted (a wizard stopped mid-way)" if any(r.get("interrupted") for r in rows)
+                              else ""))
     out += wrapped(f"Disk: {_human(total)} for all environments together (a file they share, hardlinked from "
                    "uv's cache, counted once).", columns)
     me = wizard_command()

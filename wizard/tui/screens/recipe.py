@@ -4,6 +4,7 @@ one preselected. `v` switches which GraphCast the recommendation is for (any, v0
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,9 +16,28 @@ from textual.widgets.option_list import Option
 from wizard.recipes.match import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
 
 
-def describe_match(match) -> str:
+def installed_recipes() -> dict[str, str]:
+    """recipe id -> "current" or "installed", from history (good installs whose folder is still there):
+    so the list says what the user already has before they build a second copy of it."""
+    try:
+        from wizard.history.store import load_history
+
+        history = load_history()
+    except Exception:  # an unreadable history only means nothing is marked
+        return {}
+    found: dict[str, str] = {}
+    for entry in history.good_installs():
+        if entry.removed is None and Path(entry.env).is_dir():
+            found[entry.recipe] = "current" if entry.current or found.get(entry.recipe) == "current" else "installed"
+    return found
+
+
+def describe_match(match, installed: str | None = None) -> str:
     recipe = match.recipe
     lines = [recipe.title, f"id: {recipe.id} · runs {graphcast_label(recipe.graphcast.version)}", ""]
+    if installed:
+        lines += [("Already installed and current" if installed == "current" else "Already installed (not current)")
+                  + ": a new install builds another environment beside it (History lists them all).", ""]
     if match.compatible:
         lines.append("Compatible with this machine." + ("  RECOMMENDED" if match.recommended else ""))
         if match.summary and match.summary != "compatible":
@@ -32,8 +52,9 @@ def describe_match(match) -> str:
     return "\n".join(lines)
 
 
-def option_label(match, width: int = 74) -> str:
-    """One row: a mark (★ recommended, ✓ fits, ✗ does not), the id, and the verdict or first reason."""
+def option_label(match, width: int = 74, installed: str | None = None) -> str:
+    """One row: a mark (★ recommended, ✓ fits, ✗ does not), the id, and the verdict or first reason;
+    `installed` ("current"/"installed") is said first."""
     mark = "★" if match.recommended else ("✓" if match.compatible else "✗")
     if match.recommended:
         verdict = "recommended"
@@ -43,6 +64,8 @@ def option_label(match, width: int = 74) -> str:
         verdict = "fits this machine"
     else:
         verdict = match.reasons[0] if match.reasons else "does not fit"
+    if installed:
+        verdict = f"{installed} · {verdict}"
     label = f"{mark} {match.recipe.id:<26} {verdict}"
     return label if len(label) <= width else label[: width - 1] + "…"
 
@@ -78,6 +101,7 @@ class RecipeScreen(Screen):
         self.graphcast_version = graphcast_version
         self.rows: list = []
         """The option list's rows: a match, or None for a group heading."""
+        self.installed = installed_recipes()
 
     def index_of(self, recipe_id: str) -> int:
         """The option-list row of a recipe (rows include the group headings)."""
@@ -100,7 +124,8 @@ class RecipeScreen(Screen):
             options.append(Option(f"── {graphcast_label(version)}", disabled=True))
             for match in group:
                 self.rows.append(match)
-                options.append(Option(option_label(match), id=match.recipe.id))
+                options.append(Option(option_label(match, installed=self.installed.get(match.recipe.id)),
+                                      id=match.recipe.id))
         return options
 
     def compose(self) -> ComposeResult:
@@ -126,7 +151,8 @@ class RecipeScreen(Screen):
 
     def _show(self, index: int | None) -> None:
         if index is not None and 0 <= index < len(self.rows) and self.rows[index] is not None:
-            self.query_one("#detail", Static).update(describe_match(self.rows[index]))
+            match = self.rows[index]
+            self.query_one("#detail", Static).update(describe_match(match, self.installed.get(match.recipe.id)))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show(event.option_index)

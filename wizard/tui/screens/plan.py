@@ -272,25 +272,9 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.refresh_plan()
 
     def action_install(self, force: bool = False) -> None:
-        if self.plan is None:
-            return
-        options = replace(self.options, force=force or self.options.force)
-        approved = ApprovedPlan(self.plan, options, self.download_bytes)
-        reach = self.reach
-        if reach is None or reach == "checking" or reach.ok:
-            self.dismiss(approved)
-            return
-        # The look ahead found the source's host unreachable: the install would fail at its GraphCast
-        # step, so Enter asks first (the look ahead can be wrong: a host that refuses only probes).
-        from wizard.tui.screens.confirm import ConfirmScreen
-
-        def answered(go: bool | None) -> None:
-            if go and approved.plan is self.plan:
-                self.dismiss(approved)
-
-        self.app.push_screen(ConfirmScreen(
-            f"{reach.sentence()}, so the GraphCast step would most likely fail. Install anyway? "
-            "(No: press g and give a local GraphCast checkout.)", yes="Install anyway", no="No"), answered)
+        if self.plan is not None:
+            options = replace(self.options, force=force or self.options.force)
+            self.dismiss(ApprovedPlan(self.plan, options, self.download_bytes))
 
     def action_force(self) -> None:
         self.action_install(force=True)

@@ -42,38 +42,20 @@ class ApprovedPlan:
     download_bytes: int | None = None
 
 
-def _hang(text: str, indent: str = "", rest: str = "    ", width: int = 76) -> list[str]:
-    """`text` wrapped for the 80-column pane with a hanging indent (the screen's own wrapping starts
-    continuation rows at column 0, which hides where a note ends); long words (paths) stay whole."""
-    import textwrap
-
-    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=rest,
-                         break_long_words=False, break_on_hyphens=False) or [indent]
-
-
 def _fit(text: str, width: int = 74) -> str:
     """A long path or URL shortened in the middle, so it stays one row at 80 columns."""
     return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
 
 
-def sources_lines(plan, verdict=None, wheelhouses: list | None = None, reach=None) -> list[str]:
-    """Where GraphCast and the packages come from, each checked (g, w and o change them). `reach`: for a
-    remote GraphCast source, whether its host answers (`wizard.install.reachable.Reach`; "checking"
-    while the look is under way; None for a local source)."""
+def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[str]:
+    """Where GraphCast and the packages come from, each checked (g, w and o change them)."""
     lines = ["Sources (g GraphCast source, w wheelhouse, o offline):"]
     if verdict is not None:
-        unreachable = reach is not None and reach != "checking" and not reach.ok
-        mark = "✗" if not verdict.ok else ("?" if verdict.note or unreachable else "✓")
+        mark = "✓" if verdict.ok and not verdict.note else ("?" if verdict.ok else "✗")
         identity = verdict.identity
         lines.append(f"  GraphCast {mark} {identity.short()} · {identity.kind_text()}")
         where = plan.graphcast_src.split(" @ ", 1)[-1]
         lines.append(f"    from {_fit(where, 64)}")
-        if reach == "checking":
-            lines.append("    checking that this server can reach it…")
-        elif unreachable:
-            lines += _hang(f"! {reach.sentence()}: the install would fail there. Press g and give a GraphCast "
-                           f"{plan.recipe.graphcast.version} checkout copied from a machine with internet.",
-                           "    ", "      ")
     for house in wheelhouses or []:
         lines.append(f"  Wheelhouse {house.summary()}")
         lines.append(f"    in {_fit(house.folder, 64)}")
@@ -83,7 +65,7 @@ def sources_lines(plan, verdict=None, wheelhouses: list | None = None, reach=Non
 
 
 def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses: list | None = None,
-              download: str | None = None, slurm=None, reach=None) -> str:
+              download: str | None = None, slurm=None) -> str:
     recipe = plan.recipe
     where = "existing environment, changed in place" if plan.mode == "in-place" else "a new environment"
     free = f"; {free_gib:.0f} GiB free there" if free_gib is not None else ""
@@ -96,12 +78,12 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     lines += [
         f"Into {where} (e changes the folder):",
         f"  {plan.env_dir}",
-        *_hang(plan.python.describe(), "", "  "),
+        plan.python.describe(),
         f"Installer {plan.installer}{' (offline)' if plan.offline else ''} (i switches) · "
         f"disk: about {plan.disk_gib:g} GiB needed{free}",
         f"Download: {download or 'checking the size…'}",
         "",
-        *sources_lines(plan, verdict, wheelhouses, reach),
+        *sources_lines(plan, verdict, wheelhouses),
         "",
         "Steps (nothing has run yet):",
     ]
@@ -116,7 +98,7 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
         lines += [f"  {key}={value}" for key, value in recipe.runtime_env.items()]
     notes = list(plan.notes) + list(recipe.notes)
     if notes:
-        lines += ["", "Notes:"] + [line for note in notes for line in _hang(note, "  - ", "    ")]
+        lines += ["", "Notes:"] + [f"  - {note}" for note in notes]
     lines += ["", "Exactly what runs:"]
     for i, step in enumerate(plan.steps, 1):
         env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
@@ -157,8 +139,6 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         """Why the current settings give no plan (shown in place of the plan)."""
         self.download: str | None = None
         self._free: float | None = None
-        self.reach = None
-        """For a remote GraphCast source: "checking", then a `Reach`; None for a local one."""
 
     def compose(self) -> ComposeResult:
         yield Static(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
@@ -195,42 +175,16 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         except OSError:
             self._free = None
         self.download = None
-        self.reach = None
-        if not self.plan.offline and self.verdict is not None and self.verdict.ok:
-            from wizard.install.reachable import remote_host
-
-            if remote_host(self.plan.graphcast_src) is not None:
-                self.reach = "checking"
-                self.look_ahead(self.plan)
         self._render_plan()
         self.measure_download(self.plan)
         self.refresh_bindings()
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="plan-reach", description="Reachability")
-    def look_ahead(self, plan) -> None:
-        """Whether the remote GraphCast source's host answers, before the user presses Enter."""
-        from wizard.install.reachable import check_reach
-
-        try:
-            found = check_reach(plan.graphcast_src)
-        except Exception:  # a look ahead, never a reason to stop: the install says what happens
-            found = None
-        try:
-            self.app.call_from_thread(self._reach_known, plan, found)
-        except RuntimeError:  # the app closed meanwhile
-            pass
-
-    def _reach_known(self, plan, found) -> None:
-        if plan is self.plan and self.is_mounted:
-            self.reach = found
-            self._render_plan()
 
     def _render_plan(self) -> None:
         if self.plan is None:
             return
         self.query_one("#plan", Static).update(plan_text(self.plan, self._free, verdict=self.verdict,
                                                          wheelhouses=self.wheelhouses, download=self.download,
-                                                         slurm=self.options.slurm, reach=self.reach))
+                                                         slurm=self.options.slurm))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan-cost", description="Download size")
     def measure_download(self, plan) -> None:

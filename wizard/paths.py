@@ -121,7 +121,7 @@ def wizard_command() -> str:
     """
     import shlex
 
-    me = _program()
+    me = program_command()
     home = os.environ.get("GC_WIZARD_HOME")
     # A state folder chosen by GC_WIZARD_HOME is not in a new login shell's environment: carry it.
     return f"GC_WIZARD_HOME={shlex.quote(home)} {me}" if home else me
@@ -130,10 +130,6 @@ def wizard_command() -> str:
 def program_command() -> str:
     """The gc-wizard program alone, as a new login shell can run it (see `wizard_command`), without the
     state folder: for lines that set `GC_WIZARD_HOME` themselves."""
-    return _program()
-
-
-def _program() -> str:
     import shlex
     import shutil
     import sys

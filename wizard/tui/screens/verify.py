@@ -149,8 +149,8 @@ class VerifyScreen(Screen[str]):
             text = findings_text(verify.findings)
         elif verify is not None and verify.ok:
             node = verify.node
-            what = "GraphCast and GenCast run" if verify.tier(GENCAST_TIER) is not None and verify.tier(
-                GENCAST_TIER).status == "passed" else "GraphCast runs"
+            gencast = verify.tier(GENCAST_TIER)
+            what = "GraphCast and GenCast run" if gencast is not None and gencast.status == "passed" else "GraphCast runs"
             text = f"{what} on node {node} (checked through srun)." if node else f"{what} here."
         else:
             text = "The check did not finish."

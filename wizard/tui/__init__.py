@@ -21,7 +21,6 @@ def run_tui(args: argparse.Namespace) -> int:
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
     from wizard.errors import ExitCode, UserError
-    from wizard.install.plan import check_sources
     from wizard.install.sources import merged_sources
     from wizard.tui.app import WizardApp
 
@@ -32,7 +31,10 @@ def run_tui(args: argparse.Namespace) -> int:
         slurm = SlurmTarget(partition=args.slurm or None, srun_args=tuple(getattr(args, "srun_arg", None) or ()))
     graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     try:
-        check_sources(graphcast_src, find_links)
+        if graphcast_src or find_links:  # the plan module is not imported before the first frame otherwise
+            from wizard.install.plan import check_sources
+
+            check_sources(graphcast_src, find_links)
     except UserError as exc:
         import sys
 

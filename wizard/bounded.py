@@ -72,8 +72,53 @@ def check_yaml(text: str, *, max_depth: int = YAML_DEPTH) -> None:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        _walk_events(yaml.parse(text, Loader=loader), max_depth)
+    except yaml.MarkedYAMLError as exc:
+        # Newer PyYAML (6.0.4) stops deep flow nesting in its scanner, before the parser yields the events
+        # the depth count reads. Whatever that library says, measure the nesting ourselves up to where it
+        # stopped, and say it in the wizard's own sentence.
+        mark = exc.problem_mark or exc.context_mark
+        upto = mark.index if mark is not None else len(text)
+        deepest, line = flow_depth(text, upto + 1)
+        if deepest > max_depth:
+            raise ParseLimitError(f"line {line} is nested more than {max_depth} levels deep; "
+                                  "no valid file is") from None
+        raise
+
+
+def flow_depth(text: str, upto: int) -> tuple[int, int]:
+    """The deepest flow nesting (`[`/`{`) in `text[:upto]` outside quotes and comments, and its line."""
+    depth = deepest = 0
+    line = deepest_line = 1
+    quote = ""
+    comment = False
+    for char in text[:upto]:
+        if char == "\n":
+            line += 1
+            comment = False
+        elif comment:
+            continue
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            comment = True
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, deepest_line = depth, line
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest, deepest_line
+
+
+def _walk_events(events, max_depth: int) -> None:
+    import yaml
+
     depth = 0
-    for event in yaml.parse(text, Loader=loader):
+    for event in events:
         if isinstance(event, yaml.AliasEvent):
             raise ParseLimitError(f"line {event.start_mark.line + 1} uses a YAML alias (*{event.anchor}); "
                                   "aliases are not allowed here, write the value out")

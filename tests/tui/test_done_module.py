@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.tui.test_flow import SIZE, _choose, _tiny_app, screen_text, wait_for
+from tests.fixtures.pilot import SIZE, choose, screen_text, tiny_app, wait_for
 from wizard.tui.screens.done import DoneScreen
 
 
 async def test_done_offers_the_module_file(gpu_server, tiny, isolated_state):
     gpu_server("no-nvidia")
-    app = _tiny_app(tiny)
+    app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-b")
+        await choose(pilot, app, "tiny-b")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
         assert app.install_result["ok"], app.install_result

@@ -6,15 +6,13 @@ import asyncio
 import subprocess
 import sys
 
+from tests.fixtures.pilot import SIZE, screen_rows
 from tests.fixtures.tiny import RECIPE
-from tests.tui.test_snapshots import screen_rows
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.recipe import RecipeScreen
-
-SIZE = (80, 24)
 
 
 async def _shown(pilot, text: str, timeout: float = 30) -> str:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import html
-import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.fixtures.pilot import SIZE, choose, facts_shown, screen_text, tiny_app, wait_for
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
@@ -21,36 +19,6 @@ from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
-
-SIZE = (80, 24)
-
-
-async def wait_for(pilot, condition, timeout: float = 60.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting; screen is {type(pilot.app.screen).__name__}:\n"
-                                 f"{screen_text(pilot.app)}")
-        await pilot.pause(0.05)
-    # ...and drawn: a freshly mounted screen can export blank for a frame (every screen has a title row).
-    # An app that is leaving (ctrl+q) draws nothing more, so only a running one is waited on.
-    while pilot.app.return_code is None and "gc-wizard ·" not in screen_text(pilot.app):
-        if loop.time() > deadline:
-            raise AssertionError(f"{type(pilot.app.screen).__name__} never drew")
-        await pilot.pause(0.05)
-
-
-async def facts_shown(pilot) -> None:
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, MachineScreen) and pilot.app.screen.facts is not None)
-    await wait_for(pilot, lambda: "Press Enter to choose a recipe" in screen_text(pilot.app))  # drawn, not just set
-
-
-def screen_text(app) -> str:
-    """What the screen shows, as plain text (from the SVG export: tags dropped, entities decoded)."""
-    svg = app.export_screenshot()
-    body = svg.split("</style>")[-1]
-    return html.unescape(re.sub(r"<[^>]+>", "", body)).replace("\xa0", " ")
 
 
 async def test_machine_recipe_plan_and_back(gpu_server):
@@ -78,26 +46,11 @@ async def test_machine_recipe_plan_and_back(gpu_server):
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen))
 
 
-def _tiny_app(tiny, **kw) -> WizardApp:
-    return WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
-                     graphcast_src=str(tiny.graphcast), verify=False, **kw)
-
-
-async def _choose(pilot, app, recipe_id: str) -> None:
-    await facts_shown(pilot)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
-    index = app.screen.index_of(recipe_id)
-    app.screen.query_one("OptionList").highlighted = index
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
-
-
 async def test_whole_flow_with_a_real_install_of_local_wheels(gpu_server, tiny):
     gpu_server("no-nvidia")
-    app = _tiny_app(tiny)
+    app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-a")
+        await choose(pilot, app, "tiny-a")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, (InstallScreen, DoneScreen)))
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
@@ -112,14 +65,14 @@ async def test_whole_flow_with_a_real_install_of_local_wheels(gpu_server, tiny):
 @pytest.mark.slow  # pip (it asks; uv never does) takes seconds per step here
 async def test_an_installer_question_becomes_a_dialog_and_the_answer_reaches_it(gpu_server, tiny, auth_index):
     """A real runner step: pip meets a private index, asks for a user and a password; we answer in the dialog."""
-    from tests.tui.conftest import PASSWORD, USER
+    from tests.fixtures.index import PASSWORD, USER
 
     gpu_server("no-nvidia")
     app = WizardApp([str(tiny.recipes)], find_links=[auth_index], offline=True,
                     graphcast_src=str(tiny.graphcast), verify=False)
     asked: list[tuple[str, bool]] = []
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-a")
+        await choose(pilot, app, "tiny-a")
         await pilot.press("i")  # pip: it asks for credentials; uv never asks
         await wait_for(pilot, lambda: app.screen.plan is not None and app.screen.plan.installer == "pip")
         await pilot.press("enter")
@@ -156,7 +109,7 @@ async def test_refusing_an_installer_question_stops_the_step_and_nothing_becomes
     app = WizardApp([str(tiny.recipes)], find_links=[auth_index], offline=True,
                     graphcast_src=str(tiny.graphcast), verify=False)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-a")
+        await choose(pilot, app, "tiny-a")
         await pilot.press("i")
         await wait_for(pilot, lambda: app.screen.plan is not None and app.screen.plan.installer == "pip")
         await pilot.press("enter")
@@ -174,9 +127,9 @@ async def test_refusing_an_installer_question_stops_the_step_and_nothing_becomes
 
 async def test_plan_switches_installer_and_folder_and_back_keeps_the_choice(gpu_server, tiny, tmp_path):
     gpu_server("no-nvidia")
-    app = _tiny_app(tiny)
+    app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-b")
+        await choose(pilot, app, "tiny-b")
         plan_screen = app.screen
         assert plan_screen.plan.installer == "uv" and "pkg-b==2.0" in str(plan_screen.query_one("#plan").render())
         await pilot.press("i")
@@ -202,7 +155,7 @@ async def test_verify_shows_the_failing_tier_then_findings_and_nothing_becomes_c
     app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
                     graphcast_src=str(tiny.graphcast), verify=True, level="quick")
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-a")
+        await choose(pilot, app, "tiny-a")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen) and app.screen.done, timeout=180)
         verify = app.screen
@@ -224,7 +177,7 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
     app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
                     graphcast_src=str(tiny.graphcast), verify=False)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-slow")
+        await choose(pilot, app, "tiny-slow")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
                        and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
@@ -262,7 +215,7 @@ async def test_rollback_from_history_runs_live_and_finishes_with_its_result(gpu_
     _, a = tiny.install("tiny-a")
     _, b = tiny.install("tiny-b")
     shutil.rmtree(a["env"])
-    app = _tiny_app(tiny)
+    app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await _roll_back_from_history(pilot, app, a["entry_id"])
         screen = app.screen
@@ -289,7 +242,7 @@ async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_ser
     _, a = tiny.install("tiny-a")
     _, b = tiny.install("tiny-b")
     _needs_the_slow_index(a, slow_index, tmp_path / "slow-house")
-    app = _tiny_app(tiny)
+    app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await _roll_back_from_history(pilot, app, a["entry_id"])
         screen = app.screen
@@ -313,7 +266,7 @@ async def test_quitting_during_a_rollback_asks_then_stops_it_and_exits_130(gpu_s
     _, a = tiny.install("tiny-a")
     _, b = tiny.install("tiny-b")
     _needs_the_slow_index(a, slow_index, tmp_path / "slow-house")
-    app = _tiny_app(tiny)
+    app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await _roll_back_from_history(pilot, app, a["entry_id"])
         screen = app.screen
@@ -379,7 +332,7 @@ async def test_quitting_during_an_install_asks_then_stops_it_first(gpu_server, t
     app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
                     graphcast_src=str(tiny.graphcast), verify=False)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-slow")
+        await choose(pilot, app, "tiny-slow")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen)
                        and app.screen.step_list.state.get("install-requirements") == "running", timeout=60)
@@ -410,7 +363,7 @@ async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_remo
     app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
                     graphcast_src=str(tiny.graphcast), verify=True)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-check")
+        await choose(pilot, app, "tiny-check")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen), timeout=120)
         await pilot.press("ctrl+q")
@@ -436,7 +389,7 @@ async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_remove
     app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
                     graphcast_src=str(tiny.graphcast), verify=True)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-check")
+        await choose(pilot, app, "tiny-check")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen), timeout=120)
         await pilot.press("ctrl+c")
@@ -462,9 +415,9 @@ async def test_install_progress_from_a_warm_cache_says_so_instead_of_a_byte_coun
     gpu_server("no-nvidia")
     first, _ = tiny.install("tiny-a")  # warms uv's cache with these very wheels
     assert first.returncode == 0, first.stderr
-    app = _tiny_app(tiny)
+    app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-a")
+        await choose(pilot, app, "tiny-a")
         await wait_for(pilot, lambda: app.screen.download_bytes is not None)  # the plan's size, as a user waits
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
@@ -478,9 +431,9 @@ async def test_q_quits_but_a_text_field_takes_the_letter_q(gpu_server, tiny):
     """q is a quit key like ctrl+q (nothing runs: it leaves at once, exit 0) — except in a text field,
     where it is a letter of the path being typed."""
     gpu_server("no-nvidia")
-    app = _tiny_app(tiny)
+    app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-a")
+        await choose(pilot, app, "tiny-a")
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         field = app.screen.query_one("Input")
@@ -503,9 +456,9 @@ async def test_a_graphcast_source_set_on_the_plan_is_kept_for_the_next_plan(gpu_
     gpu_server("no-nvidia")
     copy = tmp_path / "my-graphcast.whl"
     shutil.copy(tiny.graphcast, copy)
-    app = _tiny_app(tiny)  # started with one GraphCast source; the user picks another on the Plan screen
+    app = tiny_app(tiny)  # started with one GraphCast source; the user picks another on the Plan screen
     async with app.run_test(size=SIZE) as pilot:
-        await _choose(pilot, app, "tiny-a")
+        await choose(pilot, app, "tiny-a")
         assert app.screen.options.graphcast_src == str(tiny.graphcast)
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))

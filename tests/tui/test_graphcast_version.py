@@ -3,23 +3,11 @@ Plan screen's alternative source — with the real app on stand-in GPU servers."
 
 from __future__ import annotations
 
-import asyncio
-
-from tests.tui.test_snapshots import screen_rows
+from tests.fixtures.pilot import SIZE, screen_rows, until
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.recipe import RecipeScreen
-
-SIZE = (80, 24)
-
-
-async def _until(pilot, condition, timeout: float = 60.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "\n".join(screen_rows(pilot.app))
-        await pilot.pause(0.05)
 
 
 def _text(app, selector: str) -> str:
@@ -30,12 +18,12 @@ async def test_b200_recipe_screen_groups_by_graphcast_and_v_narrows(gpu_server):
     gpu_server("b200x2-580")
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         memory = _text(app, "#memory")
         assert "What fits in memory" in memory and "GenCast 0.25°" in memory and "GPUs 0, 1" in memory
         assert "Recommended: jax0.10.2-cuda13" in _text(app, "#recommended")
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
         screen = app.screen
         rows = [None if m is None else m.recipe.id for m in screen.rows]
         assert rows[0] is None and rows[4] is None  # the two group headings
@@ -47,17 +35,17 @@ async def test_b200_recipe_screen_groups_by_graphcast_and_v_narrows(gpu_server):
         assert "no GraphCast v0.1.1 recipe fits this machine" in " ".join(_text(app, "#detail").split())
 
         await pilot.press("v")  # any -> v0.1.1: nothing of the demo notebook's stack runs on a B200
-        await _until(pilot, lambda: screen.graphcast_version == "0.1.1")
+        await until(pilot, lambda: screen.graphcast_version == "0.1.1")
         assert screen.highlighted_match.recipe.id == "jax0.4.23-cpu"
         assert "NO GPU RECIPE FITS" in _text(app, "#detail")
         assert "GraphCast v0.1.1 only" in _text(app, "#graphcast-version")
         await pilot.press("v")  # -> v0.2
-        await _until(pilot, lambda: screen.graphcast_version == "0.2")
+        await until(pilot, lambda: screen.graphcast_version == "0.2")
         assert screen.highlighted_match.recipe.id == "jax0.10.2-cuda13"
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
         await pilot.press("escape")  # back to the recipes: the chosen version is kept
-        await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
         assert app.screen.graphcast_version == "0.2" and app.screen.highlighted_match.recipe.id == "jax0.10.2-cuda13"
 
 
@@ -65,19 +53,19 @@ async def test_plan_screen_offers_the_pypi_plugin_for_the_old_cuda12_stack(gpu_s
     gpu_server("h100-535")
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
         assert app.screen.highlighted_match.recipe.id == "jax0.4.23-cuda12-cudnn89"
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
         plan = " ".join(_text(app, "#plan").split())
         assert "storage.googleapis.com" in plan and "--alternative pypi-plugin" in plan
         assert " a Alt src" in " ".join(screen_rows(app)[-2:])  # the footer wraps onto two rows here
         await pilot.press("a")
-        await _until(pilot, lambda: app.screen.options.alternative == "pypi-plugin"
+        await until(pilot, lambda: app.screen.options.alternative == "pypi-plugin"
                      and "jax-cuda12-plugin==0.4.23" in app.screen.plan.recipe.requirements)
         assert "NEEDS A GPU CHECK" in _text(app, "#plan").splitlines()[0]
         await pilot.press("a")
-        await _until(pilot, lambda: app.screen.options.alternative is None)
+        await until(pilot, lambda: app.screen.options.alternative is None)
         assert "jaxlib==0.4.23+cuda12.cudnn89" in app.screen.plan.recipe.requirements

@@ -10,7 +10,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from tests.tui.test_snapshots import screen_rows
+from tests.fixtures.pilot import SIZE, screen_rows, until
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
@@ -22,17 +22,7 @@ from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.verify import VerifyScreen
 from wizard.verify.check import VerifyResult
 
-SIZE = (80, 24)
 VERIFY_RESULT = Path(__file__).parents[1] / "data" / "verify-cpu-notebook.json"
-
-
-async def _until(pilot, condition, timeout: float = 60.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, f"timed out on {type(pilot.app.screen).__name__}"
-        await pilot.pause(0.05)
-    await pilot.pause(0.2)  # the footer follows the screen's bindings on the next refresh
 
 
 def _offered(screen) -> list[str]:
@@ -66,35 +56,35 @@ async def test_each_screen_footer_shows_every_action_it_offers(gpu_server, tiny,
     app = WizardApp([str(tiny.recipes)], find_links=[slow_index], offline=False,
                     graphcast_src=str(tiny.graphcast), verify=False)
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None, settle=0.2)
         await _footer(pilot, has=("⏎ Next: recipes", "^q Quit"))
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen), settle=0.2)
         await _footer(pilot)
         index = app.screen.index_of("tiny-slow")
         app.screen.query_one("OptionList").highlighted = index
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None, settle=0.2)
         await _footer(pilot)
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, InstallScreen)
-                     and app.screen.step_list.state.get("install-requirements") == "running")
+        await until(pilot, lambda: isinstance(app.screen, InstallScreen)
+                    and app.screen.step_list.state.get("install-requirements") == "running", settle=0.2)
         await _footer(pilot, has=("^c Stop install", "end Follow log"))
         await pilot.press("ctrl+c")
-        await _until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), settle=0.2)
         # The dialog has no footer: its keys are on its buttons.
         dialog = "\n".join(screen_rows(app))
         assert "Stop (y)" in dialog and "Keep going (n)" in dialog
         await pilot.press("y")
-        await _until(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=60)
+        await until(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=60, settle=0.2)
         await _footer(pilot, lacks=("Jupyter kernel",))  # nothing was installed to register
         await pilot.press("h")
-        await _until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), settle=0.2)
         await _footer(pilot)
         await pilot.press("escape")
-        await _until(pilot, lambda: isinstance(app.screen, DoneScreen))
+        await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.2)
         await pilot.press("escape")  # back to the stopped install: now Enter goes on, ctrl+c is gone
-        await _until(pilot, lambda: isinstance(app.screen, InstallScreen))
+        await until(pilot, lambda: isinstance(app.screen, InstallScreen), settle=0.2)
         await _footer(pilot, has=("⏎ Next",), lacks=("Stop install",))
 
 
@@ -104,10 +94,10 @@ async def test_verify_screen_footer_while_checking_and_after(gpu_server):
     result = VerifyResult.from_dict(json.loads(VERIFY_RESULT.read_text()))
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None, settle=0.2)
         screen = VerifyScreen()
         app.push_screen(screen)
-        await _until(pilot, lambda: app.screen is screen)
+        await until(pilot, lambda: app.screen is screen, settle=0.2)
         screen.add_tier(result.tiers[0])
         await _footer(pilot, has=("^c Stop check",), lacks=("Next",))
         screen.show_result(result)
@@ -118,12 +108,12 @@ async def _plan_footer(size: tuple[int, int], recipe_id: str) -> tuple[list[str]
     """(the screen's rows, the keys the Plan screen offers) once every offered key is in the footer rows."""
     app = WizardApp()
     async with app.run_test(size=size) as pilot:
-        await _until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None, settle=0.2)
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen), settle=0.2)
         app.screen.query_one("OptionList").highlighted = app.screen.index_of(recipe_id)
         await pilot.press("enter")
-        await _until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None, settle=0.2)
         offered = _offered(app.screen)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 10

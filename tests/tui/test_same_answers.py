@@ -14,8 +14,8 @@ import re
 
 import pytest
 
+from tests.fixtures.pilot import SIZE, facts_shown
 from tests.fixtures.state import last_json, run_cli
-from tests.tui.test_flow import SIZE, facts_shown
 from wizard.paths import builtin_recipes_dir
 from wizard.tui.app import WizardApp
 

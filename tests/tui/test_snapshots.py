@@ -9,14 +9,11 @@ screen's text instead (row by row, as the terminal would show it).
 from __future__ import annotations
 
 import asyncio
-import html
-import re
 
+from tests.fixtures.pilot import SIZE, screen_rows
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.recipe import RecipeScreen
-
-SIZE = (80, 24)
 
 
 async def _facts(pilot) -> None:
@@ -50,24 +47,7 @@ def test_recipe_screen_on_a_machine_with_the_driver_not_loaded(snap_compare, gpu
     assert snap_compare(WizardApp(), terminal_size=SIZE, run_before=to_cpu_recipe)
 
 
-#: Width of one terminal cell in Textual's SVG export (`textLength` of a one-character run).
-_CELL = 12.2
-_RUN = re.compile(r'<text[^>]*x="([\d.]+)"[^>]*clip-path="url\(#terminal-(?:\d+-)?line-(\d+)\)"[^>]*>(.*?)</text>')
 
-
-def screen_rows(app) -> list[str]:
-    """The exported screen as its terminal rows: each SVG text run placed at its row and column.
-
-    Runs of blanks are not exported, so runs are placed by column (x / cell width), not joined.
-    """
-    body = app.export_screenshot().split("</style>")[-1]
-    rows: list[list[str]] = [[] for _ in range(SIZE[1])]
-    for match in _RUN.finditer(body):
-        text = html.unescape(re.sub(r"<[^>]+>", "", match.group(3))).replace("\xa0", " ")
-        row, column = rows[int(match.group(2))], round(float(match.group(1)) / _CELL)
-        row.extend(" " * (column + len(text) - len(row)))
-        row[column:column + len(text)] = text
-    return ["".join(row).rstrip() for row in rows]
 
 
 def _index(rows: list[str], needle: str) -> int:

@@ -8,141 +8,28 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.state import REPO, run_cli
 from tests.fixtures.tiny import RECIPE
+from tests.fixtures.tmux import child_pids, choose_recipe, recipe_index, wait_gone, wizard_env
 from tests.fixtures.wheels import build_wheel
-from tests.standins import standin_env
-from wizard.install.runner import PASSED_PREFIXES, PASSED_VARS
 
 # Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
 pytestmark = [pytest.mark.flaky(reruns=2, reruns_delay=2), pytest.mark.tmux, pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
-
-
-def _tmux(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=check)
-
-
-class Tmux:
-    """One detached 80×24 session; `shell()` runs a command line in bash, `app()` makes the app the pane."""
-
-    def __init__(self) -> None:
-        self.name = f"gcw-{uuid.uuid4().hex[:8]}"
-        self.started = False
-
-    def shell(self) -> None:
-        _tmux("new-session", "-d", "-s", self.name, "-x", "80", "-y", "24", "bash", "--norc", "--noprofile")
-        self.started = True
-
-    def app(self, argv: list[str], env: dict[str, str]) -> int:
-        """Start `argv` as the pane's own process (exec, so the pane's pid is the app's); return the pid."""
-        line = f"cd {shlex.quote(str(REPO))} && exec env -i {shlex.join(_assign(env) + argv)}"
-        _tmux("new-session", "-d", "-s", self.name, "-x", "80", "-y", "24", line)
-        self.started = True
-        return int(_tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").stdout)
-
-    def type_line(self, argv: list[str], env: dict[str, str], exit_file: Path) -> None:
-        line = f"cd {shlex.quote(str(REPO))} && env -i {shlex.join(_assign(env) + argv)}; echo EXIT=$? > {exit_file}"
-        self.keys(line, "Enter")
-
-    def keys(self, *keys: str) -> None:
-        _tmux("send-keys", "-t", self.name, *keys)
-
-    def screen(self, escapes: bool = False) -> str:
-        return _tmux("capture-pane", "-p", *(["-e"] if escapes else []), "-t", self.name, check=False).stdout
-
-    def flags(self) -> str:
-        return _tmux("display-message", "-p", "-t", self.name, "#{alternate_on} #{mouse_any_flag}").stdout.strip()
-
-    def wait_for(self, text: str, timeout: float = 30) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
-
-    def close(self) -> None:
-        if self.started:
-            _tmux("kill-session", "-t", self.name, check=False)
-
-
-def _assign(env: dict[str, str]) -> list[str]:
-    return [f"{key}={value}" for key, value in env.items()]
-
-
-@pytest.fixture
-def tmux():
-    session = Tmux()
-    yield session
-    session.close()
-
-
-def _wizard_env(tmp_path: Path, term: str, profile: str = "a100x2-535") -> dict[str, str]:
-    # What a login shell would carry that installers need (certificates, proxies, uv/pip settings).
-    env = {k: v for k, v in os.environ.items() if k in PASSED_VARS or k.startswith(PASSED_PREFIXES)}
-    env.update(standin_env(profile, tmp_path))
-    env.update({"TERM": term, "HOME": os.environ.get("HOME", str(tmp_path)), "LANG": "C.UTF-8",
-                "GC_WIZARD_HOME": os.environ["GC_WIZARD_HOME"], "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
-                "GC_WIZARD_STARTUP_LOG": str(tmp_path / "startup")})
-    return env
-
-
-def _wait_gone(pid: int, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def _recipe_index(recipes_dir: Path, env: dict[str, str], recipe_id: str) -> int:
-    """Where `recipe_id` sits in the recipe list (the same matching as the app's)."""
-    proc = run_cli("--recipes-dir", str(recipes_dir), "recipes", "--json", env=env)
-    ids = [r["id"] for r in json.loads(proc.stdout.splitlines()[-1])]
-    return ids.index(recipe_id)
-
-
-def _choose_recipe(tmux: Tmux, index: int) -> None:
-    tmux.wait_for("Press Enter to choose a recipe", timeout=60)
-    tmux.keys("Enter")
-    tmux.wait_for("Choose a recipe")
-    tmux.keys("Home", *(["Down"] * index))
-    time.sleep(0.3)
-    tmux.keys("Enter")
-    tmux.wait_for("What will run")
 
 
 @pytest.mark.parametrize("term", ["xterm", "xterm-256color"])
 def test_facts_then_recipes_then_ctrl_q_leaves_with_0_and_a_clean_terminal(tmux, tmp_path, term):
     exit_file = tmp_path / "exit"
     tmux.shell()
-    tmux.type_line([sys.executable, "-m", "wizard"], _wizard_env(tmp_path, term), exit_file)
+    tmux.type_line([sys.executable, "-m", "wizard"], wizard_env(tmp_path, term), exit_file)
     screen = tmux.wait_for("535.104.05")
     assert "A100-SXM4-80GB" in screen and "Step 1 of 5" in screen
     colours = set(re.findall(r"\x1b\[([0-9;]*)m", tmux.screen(escapes=True)))
@@ -171,7 +58,7 @@ def test_color_16_and_no_mouse_on_a_256_colour_terminal(tmux, tmp_path):
     exit_file = tmp_path / "exit"
     tmux.shell()
     tmux.type_line([sys.executable, "-m", "wizard", "--color", "16", "--no-mouse"],
-                   _wizard_env(tmp_path, "xterm-256color"), exit_file)
+                   wizard_env(tmp_path, "xterm-256color"), exit_file)
     tmux.wait_for("535.104.05")
     colours = set(re.findall(r"\x1b\[([0-9;]*)m", tmux.screen(escapes=True)))
     assert colours and not [c for c in colours if "38;" in c or "48;" in c], colours
@@ -195,19 +82,19 @@ def test_a_dropped_ssh_session_stops_the_install_and_nothing_becomes_current(tmu
     recipes = _slow_recipe(tmp_path)
     # Recipes may name only https/file locations; uv's own variable (passed to steps) points it at the
     # local index that dribbles the wheel out over minutes.
-    env = {**_wizard_env(tmp_path, "xterm", profile="no-nvidia"), "UV_FIND_LINKS": slow_index}
-    index = _recipe_index(recipes, env, "tiny-slow")
+    env = {**wizard_env(tmp_path, "xterm", profile="no-nvidia"), "UV_FIND_LINKS": slow_index}
+    index = recipe_index(recipes, env, "tiny-slow")
     pid = tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes)], env)
-    _choose_recipe(tmux, index)
+    choose_recipe(tmux, index)
     tmux.keys("Enter")
     tmux.wait_for("✓ Create the environment", timeout=60)  # the slow download step is under way
     time.sleep(1.0)
-    children = _children(pid)
+    children = child_pids(pid)
     assert children, f"the installer step should be running as the app's child:\n{tmux.screen()}"
     tmux.close()
-    assert _wait_gone(pid, 30), "the app did not exit after SIGHUP"
+    assert wait_gone(pid, 30), "the app did not exit after SIGHUP"
     for child in children:
-        assert _wait_gone(child, 10), f"installer process {child} outlived the app"
+        assert wait_gone(child, 10), f"installer process {child} outlived the app"
     entries = json.loads(run_cli("history", "--json").stdout.splitlines()[-1])
     assert entries[-1]["recipe"] == "tiny-slow" and entries[-1]["status"] == "cancelled"
     assert not any(e["current"] for e in entries)
@@ -242,10 +129,10 @@ def test_the_install_log_follows_the_tail_during_a_50k_line_step(tmux, tmp_path)
         "graphcast @ git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7af4aaed7790167dffa769bae1f2c",
         f"graphcast @ file://{source}")
     (recipes / "tiny-noisy.yaml").write_text(text)
-    env = {**_wizard_env(tmp_path, "xterm", profile="no-nvidia"), "PIP_VERBOSE": "1"}
-    index = _recipe_index(recipes, env, "tiny-noisy")
+    env = {**wizard_env(tmp_path, "xterm", profile="no-nvidia"), "PIP_VERBOSE": "1"}
+    index = recipe_index(recipes, env, "tiny-noisy")
     tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes)], env)
-    _choose_recipe(tmux, index)
+    choose_recipe(tmux, index)
     tmux.keys("i")  # pip: with PIP_VERBOSE it streams the build's own output
     tmux.wait_for("Installer pip")
     tmux.keys("Enter")
@@ -287,7 +174,7 @@ def test_the_live_log_widget_follows_the_tail_of_50k_lines_without_network(tmux,
 
 
 def test_no_terminal_runs_the_plain_flow_without_escape_codes(tmp_path):
-    env = {**os.environ, **_wizard_env(tmp_path, "xterm")}
+    env = {**os.environ, **wizard_env(tmp_path, "xterm")}
     out = tmp_path / "out.txt"
     with open(out, "w") as handle:
         proc = subprocess.run([sys.executable, "-m", "wizard"], stdin=subprocess.DEVNULL, stdout=handle,

@@ -14,8 +14,8 @@ import pytest
 from tests.fixtures.gpu import host_has_nvidia_driver
 from tests.fixtures.jaxenv import graphcast_src
 from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.tmux import Tmux, wizard_env
 from tests.fixtures.wheels import build_wheel
-from tests.tui.test_tmux import Tmux, _wizard_env
 
 # Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
 pytestmark = [pytest.mark.flaky(reruns=2, reruns_delay=2), pytest.mark.tmux, pytest.mark.slow,
@@ -53,7 +53,7 @@ def tmux():
 def _app(tmux: Tmux, tmp_path: Path, slurm, recipes: Path) -> dict[str, str]:
     if host_has_nvidia_driver():
         pytest.skip("this host has a real NVIDIA driver, so the 'login node' would not be GPU-less")
-    env = {**_wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
+    env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
     tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes)], env)
     screen = tmux.wait_for("Press g to detect", timeout=60)
     assert "but Slurm is here (partitions: gpu)" in screen

@@ -24,7 +24,24 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from packaging.version import InvalidVersion, Version
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
-PYPI_SIMPLE = "https://pypi.org/simple/{name}/"
+PYPI_SIMPLE = "https://pypi.org/simple/"
+#: Where uv and pip are told to find their index, in the order uv reads them: a lab's mirror (or a
+#: firewalled node's closed index) is asked instead of PyPI, as the install itself will be.
+INDEX_VARIABLES = ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL")
+
+
+def index_url(environ: dict[str, str] | None = None) -> str:
+    """The simple index the install will use: the first index variable set, else PyPI."""
+    environ = os.environ if environ is None else environ
+    for name in INDEX_VARIABLES:
+        value = (environ.get(name) or "").strip()
+        if value.startswith(("https://", "http://")):
+            return value.rstrip("/") + "/"
+    return PYPI_SIMPLE
+
+
+def index_name(url: str) -> str:
+    return "PyPI" if url == PYPI_SIMPLE else f"the index at {url}"
 
 
 @dataclass(frozen=True)
@@ -37,6 +54,8 @@ class DownloadSize:
     from_index: int = 0
     error: str | None = None
     per_package: dict[str, int] = field(default_factory=dict)
+    index: str = "PyPI"
+    """Which index answered (`index_name`), for the sentence."""
 
     def describe(self) -> str:
         if not self.known and self.unknown:
@@ -46,7 +65,7 @@ class DownloadSize:
         if self.from_wheelhouse:
             where.append(f"{self.from_wheelhouse} from the wheelhouse")
         if self.from_index:
-            where.append(f"{self.from_index} from PyPI")
+            where.append(f"{self.from_index} from {self.index}")
         if where:
             text += f" ({', '.join(where)})"
         if self.unknown:
@@ -126,11 +145,11 @@ def _local(name: str, version: str, folders: list[Path], py_tag: str, machine: s
     return best[1] if best else None
 
 
-def _from_index(name: str, version: str, py_tag: str, machine: str, timeout: float) -> int | None:
-    url = PYPI_SIMPLE.format(name=name)
+def _from_index(index: str, name: str, version: str, py_tag: str, machine: str, timeout: float) -> int | None:
+    url = f"{index}{name}/"
     request = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json",
                                                    "User-Agent": "gc-wizard"})
-    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (a fixed https URL)
+    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (an http(s) index URL)
         data = json.loads(response.read(20_000_000))
     best: tuple[int, int] | None = None
     for item in data.get("files") or []:
@@ -164,6 +183,7 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
             wanted.append((name, version))
     from_wheelhouse = len(sizes)
     error = None
+    index = index_url()
     if wanted and not offline:
         failed: list[str] = []
 
@@ -171,7 +191,7 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
             if failed:
                 return item[0], None
             try:
-                return item[0], _from_index(item[0], item[1], py_tag, machine, timeout)
+                return item[0], _from_index(index, item[0], item[1], py_tag, machine, timeout)
             except urllib.error.HTTPError:
                 return item[0], None  # not on PyPI (a CUDA build's local version): unknown, not an outage
             except (OSError, ValueError) as exc:
@@ -183,11 +203,12 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
                 if size is not None:
                     sizes[name] = size
         if failed:
-            error = f"PyPI's metadata could not be read: {failed[0]}"
+            where = "PyPI's metadata" if index == PYPI_SIMPLE else f"the index {index}"
+            error = f"{where} could not be read: {failed[0]}"
     unknown = tuple(name for name, _ in wanted if name not in sizes)
     return DownloadSize(bytes=sum(sizes.values()), known=len(sizes), unknown=unknown,
                         from_wheelhouse=from_wheelhouse, from_index=len(sizes) - from_wheelhouse, error=error,
-                        per_package=sizes)
+                        per_package=sizes, index=index_name(index))
 
 
 def plan_download(plan, timeout: float = 4.0) -> DownloadSize:

@@ -6,41 +6,11 @@ lab's private index does) and asks for them on its terminal, which the runner's 
 
 from __future__ import annotations
 
-import base64
-import functools
-import http.server
 import os
 import sys
-import threading
 
-import pytest
-
+from tests.fixtures.index import PASSWORD, USER
 from tests.fixtures.state import REPO, last_json, run_cli
-
-USER, PASSWORD = "lab", "pw-4711-secret"
-
-
-class _AuthWheels(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
-        if self.headers.get("Authorization") != f"Basic {token}":
-            self.send_response(401)
-            self.send_header("WWW-Authenticate", 'Basic realm="lab wheels"')
-            self.end_headers()
-            return
-        super().do_GET()
-
-
-@pytest.fixture
-def private_index(tiny):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(_AuthWheels, directory=str(tiny.house.path)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
 
 
 def _args(tiny, index: str) -> list[str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 import os
 import stat
-from pathlib import Path
 
 import pytest
 
+from tests.fixtures.state import REPO
 from wizard.security import (
     is_secret_question,
     redact_credentials,
@@ -16,7 +16,7 @@ from wizard.security import (
     write_private_file,
 )
 
-ROOT = Path(__file__).resolve().parent.parent / "wizard"
+ROOT = REPO / "wizard"
 
 @pytest.mark.parametrize("question", ["Password:", "Passphrase for key '/x':", "API token?", "Enter PIN:",
                                       "client secret:", "Password for 'https://user@host':"])

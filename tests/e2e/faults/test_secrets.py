@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.state import REPO, last_json, run_cli
 
 SECRETS = {
     "url userinfo": ("pip install --index-url https://alice:p@ss:w#rd!@pypi.example.org/simple jax", "p@ss:w#rd!"),
@@ -99,7 +99,7 @@ def test_the_report_over_a_seeded_failing_log_has_no_secret_and_is_private(isola
     os.chmod(out, 0o644)
     proc = subprocess.run([sys.executable, "-m", "wizard", "report", "--out", str(out)], capture_output=True, text=True,
                           env={**os.environ}, preexec_fn=lambda: os.umask(0), timeout=180,
-                          cwd=str(Path(__file__).resolve().parents[2]))
+                          cwd=str(REPO))
     assert proc.returncode == 0, proc.stderr
     text = out.read_text()
     assert "Failing log" in text and "CuDNN library: 8.2.1" in text
@@ -131,7 +131,7 @@ def test_state_folder_0700_and_files_0600_whatever_the_umask(tmp_path, tiny, mon
     monkeypatch.setenv("GC_WIZARD_HOME", str(home))
     proc = subprocess.run([sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", *tiny.args()],
                           capture_output=True, text=True, preexec_fn=lambda: os.umask(0), timeout=300,
-                          cwd=str(Path(__file__).resolve().parents[2]))
+                          cwd=str(REPO))
     assert proc.returncode == 0, proc.stderr
     assert stat.S_IMODE(home.stat().st_mode) == 0o700
     files = [home / "history.json", home / "wizard.lock", *(home / "logs").glob("*.log")]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.conftest import SLEEPY_JAX, spawn
+from tests.fixtures.processes import SLEEPY_JAX, spawn
 from tests.fixtures.state import REPO, last_json, run_cli
 
 BAD_ENVS = {"colon": "/tmp/gc:env", "newline": "/tmp/gc\nenv", "carriage-return": "/tmp/gc\renv"}

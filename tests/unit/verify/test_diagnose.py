@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.state import TESTS, last_json, run_cli
 from wizard.detect.facts import CudaLibrary, DiskInfo, Driver, EnvironmentInfo, Facts, Platform, PythonInfo
 from wizard.errors import UserError
 from wizard.verify.diagnose import diagnose_text, gpu_recipe_for, load_known_failures, parse_known_failures
 
-LOGS = Path(__file__).resolve().parent / "logs"
+LOGS = TESTS / "logs"
 
 #: Each log: the finding ids expected, root cause first, and for each the symptoms it folds in.
 EXPECTED: dict[str, list[tuple[str, list[str]]]] = {

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import run_cli
+from tests.fixtures.state import REPO, run_cli
 from wizard.after.activate import activation_script
 from wizard.install.activation import compute_activation
 from wizard.install.envs import MARKER as MARKER_NAME
@@ -103,7 +103,7 @@ def _base_env(stale: dict, **extra: str) -> dict:
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_activation_in_a_real_shell(shell, plain_env, stale, tmp_path):
-    repo = Path(__file__).resolve().parents[1]
+    repo = REPO
     script = f"{_activate_cmd(plain_env, shell)} && python -c {json.dumps(SHOW)}"
     env = _base_env(stale)
     # The wizard itself must be importable by the wizard's Python even without PYTHONPATH.
@@ -146,7 +146,7 @@ def test_script_says_what_it_removed_and_why(plain_env, stale):
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_deactivate_restores_and_reactivation_does_not_pile_up(shell, plain_env, stale, tmp_path):
-    repo = Path(__file__).resolve().parents[1]
+    repo = REPO
     show = 'printf "%s\\n" "$PATH" "${LD_LIBRARY_PATH-UNSET}" "${XLA_PYTHON_CLIENT_PREALLOCATE-UNSET}"'
     activate = _activate_cmd(plain_env, shell)
     script = (f"{show}; {activate}; {show}; {activate}; {show}; deactivate; {show}; "
@@ -229,7 +229,7 @@ def test_the_graphcast_check_runs_under_exactly_the_activation(plain_env, stale)
     activate)"`, plus only the probe's own additions (unbuffered output, no GPU preallocation)."""
     from wizard.verify.check import GPU_ADDITIONS, PROBE_ADDITIONS, probe_environment
 
-    repo = Path(__file__).resolve().parents[1]
+    repo = REPO
     base = _base_env(stale, PYTHONPATH=f"/opt/py/site-packages:{repo}", XLA_PYTHON_CLIENT_PREALLOCATE="true")
     dump = "import json, os; print(json.dumps(dict(os.environ)))"
     proc = _run_in_shell("sh", f"{_activate_cmd(plain_env, 'sh')} && python -c {json.dumps(dump)}", base, repo)

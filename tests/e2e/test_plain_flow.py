@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.state import REPO
 from tests.standins import standin_env
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def _run_plain(tmp_path: Path, profile: str, *args: str, term: str | None = None) -> tuple[int, str, str, float]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.conftest import (
+from tests.fixtures.processes import (
     LIMIT,
     SIGNAL_IDS,
     SIGNALS,

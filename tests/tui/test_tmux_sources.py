@@ -24,8 +24,8 @@ import pytest
 from tests.fixtures.jaxenv import require_graphcast_src
 from tests.fixtures.state import run_cli
 from tests.fixtures.tiny import RECIPE
+from tests.fixtures.tmux import Tmux, child_pids, choose_recipe, recipe_index, wait_gone, wizard_env
 from tests.fixtures.wheels import build_wheel
-from tests.tui.test_tmux import Tmux, _choose_recipe, _recipe_index, _wizard_env
 
 # Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
 pytestmark = [pytest.mark.flaky(reruns=2, reruns_delay=2), pytest.mark.tmux]
@@ -80,9 +80,9 @@ def _exit_code(exit_file: Path, timeout: float = 60) -> str:
 
 
 def _start(tmux: Tmux, tmp_path: Path, recipes: Path, recipe_id: str, *extra: str) -> tuple[Path, dict]:
-    env = _wizard_env(tmp_path, "xterm", profile="no-nvidia")
+    env = wizard_env(tmp_path, "xterm", profile="no-nvidia")
     if recipes:
-        index = _recipe_index(recipes, env, recipe_id)
+        index = recipe_index(recipes, env, recipe_id)
     else:
         index = [r["id"] for r in json.loads(run_cli("recipes", "--json", env=env).stdout.splitlines()[-1])].index(
             recipe_id)
@@ -90,7 +90,7 @@ def _start(tmux: Tmux, tmp_path: Path, recipes: Path, recipe_id: str, *extra: st
     tmux.shell()
     argv = [sys.executable, "-m", "wizard", *(["--recipes-dir", str(recipes)] if recipes else []), *extra]
     tmux.type_line(argv, env, exit_file)
-    _choose_recipe(tmux, index)
+    choose_recipe(tmux, index)
     return exit_file, env
 
 
@@ -220,22 +220,22 @@ def test_the_whole_walk_without_github_to_a_verified_graphcast(tmux, tmp_path):
 
 def test_a_dropped_connection_during_the_check_stops_it_cleanly(tmux, tmp_path):
     """SIGHUP (tmux kill-session) while the GraphCast check runs: the probe is stopped, the app exits."""
-    from tests.tui.test_tmux import _children, _wait_gone
+    from tests.fixtures.tmux import choose_recipe, recipe_index, wizard_env
 
     recipes, house, graphcast = _tiny_checked(tmp_path)
-    env = _wizard_env(tmp_path, "xterm", profile="no-nvidia")
-    index = _recipe_index(recipes, env, "tiny-check")
+    env = wizard_env(tmp_path, "xterm", profile="no-nvidia")
+    index = recipe_index(recipes, env, "tiny-check")
     pid = tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes), "--graphcast-src", str(graphcast),
                     "--find-links", str(house), "--offline"], env)
-    _choose_recipe(tmux, index)
+    choose_recipe(tmux, index)
     tmux.keys("Enter")
     tmux.wait_for("find GraphCast (running", timeout=120)
-    children = _children(pid)
+    children = child_pids(pid)
     assert children, "the probe should be running as the app's child"
     tmux.close()
-    assert _wait_gone(pid, 30), "the app did not exit after SIGHUP"
+    assert wait_gone(pid, 30), "the app did not exit after SIGHUP"
     for child in children:
-        assert _wait_gone(child, 15), f"process {child} outlived the app"
+        assert wait_gone(child, 15), f"process {child} outlived the app"
     entry = _history()[-1]
     assert entry["recipe"] == "tiny-check" and entry["status"] == "cancelled" and not entry["current"]
 
@@ -252,7 +252,7 @@ def test_history_and_recipes_fit_a_real_80_column_pane(tmp_path, tiny):
     and every id sits whole on one row."""
     _, a = tiny.install("tiny-a")
     tiny.install("tiny-a", find_links=tiny.recipes)  # fails: a row with a reason
-    env = _wizard_env(tmp_path, "xterm", profile="no-nvidia")
+    env = wizard_env(tmp_path, "xterm", profile="no-nvidia")
     recipe_ids = [r["id"] for r in json.loads(run_cli("recipes", "--json", env=env).stdout.splitlines()[-1])]
     entry_ids = [e["id"] for e in _history()]
     for command, ids, end in ((["recipes"], recipe_ids, "Next,"), (["history"], entry_ids, "Go back:")):

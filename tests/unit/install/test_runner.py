@@ -7,13 +7,13 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
+from tests.fixtures.state import TESTS
 from wizard.install.plan import Step
 from wizard.install.runner import RunnerEvents, StepLog, build_env, run_plan, run_step
 from wizard.recipes.loader import PromptRule
 
-CHILDREN = Path(__file__).parent / "children"
+CHILDREN = TESTS / "children"
 
 
 def step(script: str, *args: str, **kw) -> Step:

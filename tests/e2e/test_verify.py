@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.jaxenv import require_graphcast_src
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.state import TESTS, last_json, run_cli
 from wizard import paths
 from wizard.errors import UserError
 from wizard.install import process_table
@@ -280,7 +280,7 @@ def test_cli_tier_lines_fit_80_columns_with_every_detail():
     from wizard.commands.verify import _tier_line, tier_summary
     from wizard.verify.check import VerifyResult
 
-    result = VerifyResult.from_dict(json.loads((Path(__file__).parent / "data" / "verify-cpu-notebook.json").read_text()))
+    result = VerifyResult.from_dict(json.loads((TESTS / "data" / "verify-cpu-notebook.json").read_text()))
     for tier in result.tiers:
         text = _tier_line(tier, 80)
         assert all(len(line) <= 80 for line in text.splitlines()), text

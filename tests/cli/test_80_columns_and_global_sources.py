@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from tests.standins import standin_env
 
 
@@ -17,19 +18,19 @@ def _too_wide(text: str, columns: int = 80) -> list[str]:
 def test_recipes_fit_80_columns_with_every_id_whole(tmp_path):
     for profile in ("no-nvidia", "b200x2-580", "version-mismatch"):
         env = {**standin_env(profile, tmp_path / profile), "COLUMNS": "80"}
-        proc = run_cli("recipes", env=env)
+        proc = run_inproc("recipes", env=env)
         assert proc.returncode == 0, proc.stderr
-        ids = [r["id"] for r in last_json(run_cli("recipes", "--json", env=env))]
+        ids = [r["id"] for r in last_json(run_inproc("recipes", "--json", env=env))]
         body = proc.stdout.split("\nNext,")[0]  # the last lines are a command to copy: whole, not cut
         assert not _too_wide(body), (profile, _too_wide(body))
         rows = {line.split()[0 if line[0] == " " else 1]: line for line in body.splitlines()
                 if line[:2] in ("* ", "  ") and len(line) > 2 and line[2] != " "}
         assert set(ids) <= set(rows), (ids, list(rows))  # each id whole at the start of its row
     # Not a terminal and no COLUMNS (a pipe, a pasted log): 80 columns too; a wide terminal gets the titles whole.
-    assert not _too_wide(run_cli("recipes").stdout.split("\nNext,")[0])
-    wide = run_cli("recipes", env={"COLUMNS": "100"}).stdout
+    assert not _too_wide(run_inproc("recipes").stdout.split("\nNext,")[0])
+    wide = run_inproc("recipes", env={"COLUMNS": "100"}).stdout
     assert "jax0.4.23-cuda11-cudnn86 not compatible JAX 0.4.23 · CUDA 11.8 · cuDNN 8.6 (legacy GPU)" in wide
-    narrow = run_cli("recipes", env={"COLUMNS": "80"}).stdout
+    narrow = run_inproc("recipes", env={"COLUMNS": "80"}).stdout
     assert "jax0.4.23-cuda11-cudnn86 not compatible CUDA 11.8 · cuDNN 8.6 (legacy GPU)" in narrow
 
 
@@ -38,7 +39,7 @@ def test_history_fits_80_columns_and_keeps_ids_and_paths_whole(tiny):
     _, b = tiny.install("tiny-b")
     failed, _ = tiny.install("tiny-a", find_links=tiny.recipes)  # no wheels there: the install fails
     assert failed.returncode == 1
-    proc = run_cli("history", env={"COLUMNS": "80"})
+    proc = run_inproc("history", env={"COLUMNS": "80"})
     assert proc.returncode == 0, proc.stderr
     table = proc.stdout.split("\nGo back:")[0]
     # Every row fits, except a path on a row of its own: kept whole for copying, however deep the state
@@ -57,7 +58,7 @@ def test_history_fits_80_columns_and_keeps_ids_and_paths_whole(tiny):
 
 def test_sources_before_the_command_count_as_after_it(tiny, tmp_path):
     # `gc-wizard --graphcast-src X --find-links W --offline install R`: argparse used to drop all three.
-    proc = run_cli("--graphcast-src", str(tiny.graphcast), "--find-links", str(tiny.house.path), "--offline",
+    proc = run_inproc("--graphcast-src", str(tiny.graphcast), "--find-links", str(tiny.house.path), "--offline",
                    "--recipes-dir", str(tiny.recipes), "install", "tiny-a", "--yes", "--no-verify", "--json")
     assert proc.returncode == 0, proc.stderr
     result = last_json(proc)
@@ -69,7 +70,7 @@ def test_sources_before_the_command_count_as_after_it(tiny, tmp_path):
     # plan: before and after add up for wheelhouses; --offline before the command counts.
     other = tmp_path / "more-wheels"
     other.mkdir()
-    proc = run_cli("--find-links", str(other), "--offline", "plan", "tiny-a", "--recipes-dir", str(tiny.recipes),
+    proc = run_inproc("--find-links", str(other), "--offline", "plan", "tiny-a", "--recipes-dir", str(tiny.recipes),
                    "--find-links", str(tiny.house.path), "--graphcast-src", str(tiny.graphcast), "--json")
     assert proc.returncode == 0, proc.stderr
     plan = last_json(proc)
@@ -80,14 +81,14 @@ def test_sources_before_the_command_count_as_after_it(tiny, tmp_path):
 def test_a_source_before_a_command_that_takes_none_is_refused_in_one_sentence(tiny):
     for argv, flag in ((["--offline", "detect"], "--offline"), (["--graphcast-src", "x", "history"], "--graphcast-src"),
                        (["--find-links", "w", "recipes", "--json"], "--find-links")):
-        proc = run_cli(*argv)
+        proc = run_inproc(*argv)
         assert proc.returncode == 2, (argv, proc.stderr)
         assert f"does not take {flag}" in proc.stderr and "Traceback" not in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
         if "--json" in argv:
             assert last_json(proc) == {"ok": False, "error": json.loads(proc.stdout.splitlines()[-1])["error"],
                                        "exit": 2}
-    proc = run_cli("--graphcast-src", "a", "plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--graphcast-src", "b")
+    proc = run_inproc("--graphcast-src", "a", "plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--graphcast-src", "b")
     assert proc.returncode == 2 and "--graphcast-src is given twice" in proc.stderr
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from wizard import paths
 
 BUILTIN_CPU = (paths.builtin_recipes_dir() / "jax0.4.23-cpu.yaml").read_text()
@@ -49,7 +50,7 @@ RUNS_CODE = ["PROMPT_COMMAND", "BASH_ENV", "ENV", "IFS", "GIT_SSH_COMMAND", "JAX
 @pytest.mark.parametrize("name", RUNS_CODE)
 def test_a_recipe_variable_that_can_run_code_is_refused_naming_file_and_line(tmp_path, name):
     folder = _recipe_dir(tmp_path, _with_runtime(name, "touch /tmp/gc-wizard-pwned"))
-    proc = run_cli("recipes", "--json", "--recipes-dir", str(folder))
+    proc = run_inproc("recipes", "--json", "--recipes-dir", str(folder))
     _clean(proc)
     assert proc.returncode == 2
     assert f"{folder / 'jax0.4.23-cpu.yaml'}, line " in proc.stderr and name in proc.stderr
@@ -61,7 +62,7 @@ def test_a_recipe_variable_that_can_run_code_is_refused_naming_file_and_line(tmp
                                                      "redirect", "backslash", "too-long"])
 def test_a_recipe_variable_value_with_shell_syntax_is_refused(tmp_path, value):
     folder = _recipe_dir(tmp_path, _with_runtime("XLA_FLAGS", value.replace("\\", "\\\\")))
-    proc = run_cli("recipes", "--recipes-dir", str(folder))
+    proc = run_inproc("recipes", "--recipes-dir", str(folder))
     _clean(proc)
     assert proc.returncode == 2 and "line " in proc.stderr
 
@@ -70,7 +71,7 @@ def test_a_recipe_variable_value_with_shell_syntax_is_refused(tmp_path, value):
                                   "CUDA_VISIBLE_DEVICES", "NCCL_DEBUG", "NVIDIA_TF32_OVERRIDE"])
 def test_the_documented_families_are_accepted(tmp_path, name):
     folder = _recipe_dir(tmp_path, _with_runtime(name, "0"))
-    proc = run_cli("recipes", "--recipes-dir", str(folder))
+    proc = run_inproc("recipes", "--recipes-dir", str(folder))
     assert proc.returncode == 0, proc.stderr
 
 
@@ -100,7 +101,7 @@ def test_hostile_recipe_file_is_one_sentence(tmp_path, case):
         target.write_bytes(b"schema: 1\ntitle: \xff\xfe\n")
     else:
         target.write_text(text, encoding="utf-8")
-    proc = run_cli("recipes", "--json", "--recipes-dir", str(folder))
+    proc = run_inproc("recipes", "--json", "--recipes-dir", str(folder))
     _clean(proc)
     assert proc.returncode == 2, proc.stderr
     assert str(target) in proc.stderr
@@ -111,14 +112,14 @@ def test_hostile_recipe_file_is_one_sentence(tmp_path, case):
 
 def test_a_bom_is_accepted_in_a_recipe(tmp_path):
     folder = _recipe_dir(tmp_path, "\ufeff" + BUILTIN_CPU)
-    proc = run_cli("recipes", "--recipes-dir", str(folder))
+    proc = run_inproc("recipes", "--recipes-dir", str(folder))
     assert proc.returncode == 0, proc.stderr
 
 
 def test_duplicate_recipe_ids_in_one_folder_name_both_files(tmp_path):
     folder = _recipe_dir(tmp_path, BUILTIN_CPU)
     (folder / "jax0.4.23-cpu.yml").write_text(BUILTIN_CPU)
-    proc = run_cli("recipes", "--recipes-dir", str(folder))
+    proc = run_inproc("recipes", "--recipes-dir", str(folder))
     _clean(proc)
     assert proc.returncode == 2
     assert "jax0.4.23-cpu.yaml" in proc.stderr and "jax0.4.23-cpu.yml" in proc.stderr and "twice" in proc.stderr
@@ -146,7 +147,7 @@ def test_hostile_answers_file_is_one_sentence(tmp_path, case):
     text, words = ANSWERS_CASES[case]
     answers = tmp_path / "answers.json"
     answers.write_text(text, encoding="utf-8")
-    proc = run_cli("install", "--answers", str(answers), "--yes", "--json", "--no-verify")
+    proc = run_inproc("install", "--answers", str(answers), "--yes", "--json", "--no-verify")
     _clean(proc)
     assert proc.returncode == 2, proc.stderr
     assert words in proc.stderr
@@ -157,7 +158,7 @@ def test_hostile_answers_file_is_one_sentence(tmp_path, case):
 def test_a_bom_is_accepted_in_an_answers_file(tmp_path):
     answers = tmp_path / "answers.json"
     answers.write_text("\ufeff" + json.dumps({**GOOD_ANSWERS, "recipe": "no-such-recipe"}), encoding="utf-8")
-    proc = run_cli("install", "--answers", str(answers), "--yes")
+    proc = run_inproc("install", "--answers", str(answers), "--yes")
     _clean(proc)
     assert proc.returncode == 2 and "no-such-recipe" in proc.stderr  # read fine; the recipe is what is wrong
 
@@ -166,7 +167,7 @@ def test_a_bom_is_accepted_in_an_answers_file(tmp_path):
 
 
 def _facts() -> dict:
-    proc = run_cli("detect", "--json")
+    proc = run_inproc("detect", "--json")
     assert proc.returncode == 0, proc.stderr
     return last_json(proc)
 
@@ -183,7 +184,7 @@ def test_hostile_facts_files(tmp_path):
     for case, (text, words) in cases.items():
         path = tmp_path / f"{case}.json"
         path.write_text(text)
-        proc = run_cli("recipes", "--facts", str(path), "--json")
+        proc = run_inproc("recipes", "--facts", str(path), "--json")
         _clean(proc)
         assert proc.returncode == 2, (case, proc.stderr)
         assert str(path) in proc.stderr and words in proc.stderr, (case, proc.stderr)
@@ -194,7 +195,7 @@ def test_facts_with_escape_sequences_print_none(tmp_path):
     facts["python"]["executable"] = "/usr/bin/python3\x1b]0;pwned\x07\x1b[2J"
     path = tmp_path / "facts.json"
     path.write_text("\ufeff" + json.dumps(facts))  # with a BOM, too
-    proc = run_cli("recipes", "--facts", str(path))
+    proc = run_inproc("recipes", "--facts", str(path))
     assert proc.returncode == 0, proc.stderr
     _clean(proc)
 
@@ -221,7 +222,7 @@ def test_an_unreadable_history_is_set_aside_and_rebuilt_from_the_env_markers(tmp
     a = _make_env(tmp_path, isolated_state, "tiny-a-1")
     b = _make_env(tmp_path, isolated_state, "tiny-b-1", "tiny-b")
     (isolated_state / "history.json").write_bytes(content)
-    proc = run_cli("history", "--json")
+    proc = run_inproc("history", "--json")
     _clean(proc)
     assert proc.returncode == 0, proc.stderr
     assert "moved to" in proc.stderr and "2 environments" in proc.stderr
@@ -229,13 +230,13 @@ def test_an_unreadable_history_is_set_aside_and_rebuilt_from_the_env_markers(tmp
     assert {e["env"] for e in entries} == {str(a), str(b)}
     assert all(e["kind"] == "install" and e["status"] == "verified" and not e["current"] for e in entries)
     assert len(list(isolated_state.glob("history.json.corrupt-*"))) == 1
-    again = run_cli("history", "--json")  # saved: the next run reads it without a warning
+    again = run_inproc("history", "--json")  # saved: the next run reads it without a warning
     assert again.returncode == 0 and "moved to" not in again.stderr and len(last_json(again)) == 2
 
 
 def test_a_bom_is_accepted_in_the_history(isolated_state):
     (isolated_state / "history.json").write_text("\ufeff" + json.dumps({"version": 1, "entries": []}))
-    proc = run_cli("history", "--json")
+    proc = run_inproc("history", "--json")
     assert proc.returncode == 0 and "moved to" not in proc.stderr and last_json(proc) == []
 
 
@@ -248,7 +249,7 @@ def test_history_is_data_a_log_outside_logs_is_never_read(isolated_state, tmp_pa
     entries = [{"id": f"e{i}", "kind": "install", "recipe": "x", "env": "/nonexistent", "status": "failed",
                 "log": log} for i, log in enumerate([str(secret), str(fifo), "/etc/passwd"])]
     (isolated_state / "history.json").write_text(json.dumps({"version": 1, "entries": entries}))
-    proc = run_cli("report", timeout=120)
+    proc = run_inproc("report", timeout=120)
     _clean(proc)
     assert proc.returncode == 0, proc.stderr
     assert "PRIVATE-CONTENT" not in proc.stdout and "root:x:0:0" not in proc.stdout
@@ -269,7 +270,7 @@ def test_history_is_data_an_interpreter_it_names_is_never_run(isolated_state, tm
             entry["python"] = str(evil)
     (isolated_state / "history.json").write_text(json.dumps(data))
     shutil.rmtree(a["env"])
-    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json",
+    proc = run_inproc("rollback", a["entry_id"], "--yes", "--no-verify", "--json",
                    env={"UV_OFFLINE": "1"})
     _clean(proc)
     assert not flag.exists(), "rollback ran the interpreter history.json named"
@@ -280,7 +281,7 @@ def test_history_is_data_an_interpreter_it_names_is_never_run(isolated_state, tm
 def test_a_history_entry_with_wrong_types_is_kept_untouched_and_named(isolated_state, field, value):
     entry = {"id": "bad", "kind": "install", "recipe": "x", "env": "/e", "status": "verified", field: value}
     (isolated_state / "history.json").write_text(json.dumps({"version": 1, "entries": [entry]}))
-    proc = run_cli("history", "--json")
+    proc = run_inproc("history", "--json")
     _clean(proc)
     assert proc.returncode == 0 and "entry 1 could not be read" in proc.stderr
     assert json.loads((isolated_state / "history.json").read_text())["entries"][0] == entry
@@ -293,7 +294,7 @@ def test_a_hostile_env_marker_sets_nothing_that_runs(tmp_path, isolated_state):
                              "XLA_FLAGS": "$(id)", "JAX_PLATFORMS": "cpu"}
     marker["title"] = "evil\x1b]0;title\x07\x1b[2J"
     (env / "gc-wizard-env.json").write_text(json.dumps(marker))
-    proc = run_cli("activate", "--env", str(env))
+    proc = run_inproc("activate", "--env", str(env))
     assert proc.returncode == 0, proc.stderr
     exports = [line for line in proc.stdout.splitlines() if line.startswith("export ")]
     assert any("JAX_PLATFORMS=cpu" in line for line in exports)
@@ -304,6 +305,6 @@ def test_a_hostile_env_marker_sets_nothing_that_runs(tmp_path, isolated_state):
 def test_a_huge_marker_is_ignored(tmp_path, isolated_state):
     env = _make_env(tmp_path, isolated_state, "huge")
     (env / "gc-wizard-env.json").write_text('{"recipe": "' + "x" * (2 * 1024 * 1024) + '"}')
-    proc = run_cli("activate", "--env", str(env))
+    proc = run_inproc("activate", "--env", str(env))
     _clean(proc)
     assert proc.returncode == 0

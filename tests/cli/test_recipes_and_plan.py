@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from tests.standins import standin_env
 from wizard.detect.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
 
@@ -36,7 +37,7 @@ def _check_list(data, recommended: int = 1) -> dict:
 
 
 def test_recipes_json_on_this_cpu_only_machine():
-    proc = run_cli("recipes", "--json")
+    proc = run_inproc("recipes", "--json")
     assert proc.returncode == 0, proc.stderr
     by_id = _check_list(last_json(proc))
     assert by_id[CPU]["recommended"] and by_id[CPU]["compatible"]
@@ -56,7 +57,7 @@ def test_recipes_json_on_this_cpu_only_machine():
     ("no-nvidia", CPU, False),
 ])
 def test_recipes_on_standin_gpu_servers(tmp_path, profile, recommended, loud):
-    proc = run_cli("recipes", "--json", env=standin_env(profile, tmp_path))
+    proc = run_inproc("recipes", "--json", env=standin_env(profile, tmp_path))
     assert proc.returncode == 0, proc.stderr
     by_id = _check_list(last_json(proc))
     assert by_id[recommended]["recommended"]
@@ -66,24 +67,24 @@ def test_recipes_on_standin_gpu_servers(tmp_path, profile, recommended, loud):
 
 def test_b200_on_580_gets_cuda13_with_the_reason_and_cuda12_is_cautioned(tmp_path):
     env = standin_env("b200x2-580", tmp_path)
-    by_id = _check_list(last_json(run_cli("recipes", "--json", env=env)))
+    by_id = _check_list(last_json(run_inproc("recipes", "--json", env=env)))
     assert by_id[M13]["recommended"] and not by_id[CU12]["compatible"]
     assert "compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0" in by_id[M13]["summary"]
     assert by_id[M12]["compatible"] and by_id[M12]["cautioned"] and not by_id[M12]["recommended"]
     assert any("cuBLAS" in w for w in by_id[M12]["warnings"])
-    text = run_cli("recipes", env=env).stdout
+    text = run_inproc("recipes", env=env).stdout
     assert text.index("GraphCast v0.1.1") < text.index("GraphCast v0.2") < text.index("* jax0.10.2-cuda13")
     # Asked for the demo notebook's GraphCast, nothing of v0.1.1 runs on the B200: the CPU stack, loudly.
-    by_id = _check_list(last_json(run_cli("recipes", "--json", "--graphcast-version", "0.1.1", env=env)))
+    by_id = _check_list(last_json(run_inproc("recipes", "--json", "--graphcast-version", "0.1.1", env=env)))
     assert by_id[CPU]["recommended"] and "NO GPU RECIPE FITS" in by_id[CPU]["warnings"][0]
 
 
 def test_h100_on_535_keeps_the_demo_stack_and_narrows_to_v02_on_request(tmp_path):
     env = standin_env("h100-535", tmp_path)
-    by_id = _check_list(last_json(run_cli("recipes", "--json", env=env)))
+    by_id = _check_list(last_json(run_inproc("recipes", "--json", env=env)))
     assert by_id[CU12]["recommended"]
     assert "needs NVIDIA driver >= 580; this one is 535.104.05" in by_id[M13]["reasons"]
-    by_id = _check_list(last_json(run_cli("recipes", "--json", "--graphcast-version", "0.2", env=env)))
+    by_id = _check_list(last_json(run_inproc("recipes", "--json", "--graphcast-version", "0.2", env=env)))
     assert by_id[M12]["recommended"] and by_id[CU12]["compatible"] and not by_id[CU12]["recommended"]
     assert any("below 575.51.03" in w for w in by_id[M12]["warnings"])
 
@@ -91,7 +92,7 @@ def test_h100_on_535_keeps_the_demo_stack_and_narrows_to_v02_on_request(tmp_path
 def test_a_python_312_only_server_gets_the_modern_stack(tmp_path):
     """Saved facts from a server whose only Python is 3.12 (its own interpreters are not looked at)."""
     path = _facts_file(tmp_path, ("535.104.05", "12.2"), ["8.0"], python="3.12.3")
-    by_id = _check_list(last_json(run_cli("recipes", "--facts", str(path), "--json")))
+    by_id = _check_list(last_json(run_inproc("recipes", "--facts", str(path), "--json")))
     assert by_id[M12]["recommended"]
     assert "jax0.4.23-cuda12-cudnn89: Python 3.12 is outside 3.10–3.11" in by_id[M12]["summary"]
     assert by_id[CU12]["compatible"]  # uv could download a Python 3.11, which is why it only lost the ranking
@@ -112,14 +113,14 @@ def _facts_file(tmp_path: Path, driver, ccs, python: str = "3.11.7") -> Path:
 
 def test_recipes_from_saved_facts_with_a_gpu_no_recipe_fits(tmp_path):
     path = _facts_file(tmp_path, ("470.82.01", "11.4"), ["3.7"])
-    proc = run_cli("recipes", "--facts", str(path), "--json")
+    proc = run_inproc("recipes", "--facts", str(path), "--json")
     by_id = _check_list(last_json(proc))
     assert by_id[CPU]["recommended"]
     assert "NO GPU RECIPE FITS" in by_id[CPU]["warnings"][0]
     assert "compute capability 3.7 of GPU 0 (GPU model 3.7) is below 5.2" in by_id[CU11]["reasons"]
     assert "needs a driver for CUDA >= 12.0; this one supports 11.4" in by_id[CU12]["reasons"]
 
-    human = run_cli("recipes", "--facts", str(path))
+    human = run_inproc("recipes", "--facts", str(path))
     assert human.returncode == 0
     lines = human.stdout.splitlines()
     first = next(line for line in lines if line.startswith(("*", "  jax")))
@@ -131,13 +132,13 @@ def test_recipes_from_saved_facts_with_a_gpu_no_recipe_fits(tmp_path):
 def test_bad_facts_file_is_bad_input(tmp_path):
     path = tmp_path / "facts.json"
     path.write_text("{not json")
-    proc = run_cli("recipes", "--facts", str(path))
+    proc = run_inproc("recipes", "--facts", str(path))
     assert proc.returncode == 2 and "facts.json" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_plan_json_touches_nothing(isolated_state):
     before = _tree(isolated_state)
-    proc = run_cli("plan", CPU, "--json")
+    proc = run_inproc("plan", CPU, "--json")
     assert proc.returncode == 0, proc.stderr
     data = last_json(proc)
     assert data["recipe"] == CPU
@@ -152,7 +153,7 @@ def test_plan_json_touches_nothing(isolated_state):
 
 
 def test_plan_human_output_shows_every_command_and_pin(isolated_state):
-    proc = run_cli("plan", CU12, "--installer", "pip")
+    proc = run_inproc("plan", CU12, "--installer", "pip")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "nothing has been run" in out
@@ -167,7 +168,7 @@ def test_plan_in_place_for_an_existing_env(tmp_path):
     env = tmp_path / "myenv"
     (env / "bin").mkdir(parents=True)
     (env / "bin" / "python").symlink_to(os.path.realpath(os.sys.executable))
-    proc = run_cli("plan", CPU, "--env", str(env), "--json")
+    proc = run_inproc("plan", CPU, "--env", str(env), "--json")
     assert proc.returncode == 0, proc.stderr
     data = last_json(proc)
     assert data["mode"] == "in-place" and data["python"]["source"] == "env"
@@ -176,7 +177,7 @@ def test_plan_in_place_for_an_existing_env(tmp_path):
 
 
 def test_plan_unknown_recipe_exits_2_listing_the_known_ones():
-    proc = run_cli("plan", "jax9-tpu")
+    proc = run_inproc("plan", "jax9-tpu")
     assert proc.returncode == 2
     assert "jax9-tpu" in proc.stderr
     for known in IDS:
@@ -188,7 +189,7 @@ def test_malformed_recipes_dir_file_exits_2_naming_file_and_line(tmp_path):
     bad = tmp_path / "lab.yaml"
     bad.write_text("schema: 1\nid: lab\ntitle: Lab\nrequirements:\n  - 'numpy; rm -rf /'\n")
     for args in (("recipes", "--json"), ("plan", CPU)):
-        proc = run_cli("--recipes-dir", str(tmp_path), *args)
+        proc = run_inproc("--recipes-dir", str(tmp_path), *args)
         assert proc.returncode == 2, proc.stdout
         assert f"{bad}, line" in proc.stderr
         assert "Traceback" not in proc.stderr
@@ -196,18 +197,18 @@ def test_malformed_recipes_dir_file_exits_2_naming_file_and_line(tmp_path):
 
 
 def test_plan_offline_without_graphcast_src_exits_2(tmp_path):
-    proc = run_cli("plan", CPU, "--offline", "--find-links", str(tmp_path))
+    proc = run_inproc("plan", CPU, "--offline", "--find-links", str(tmp_path))
     assert proc.returncode == 2 and "--graphcast-src" in proc.stderr
 
 
 def test_plan_and_install_take_graphcast_version(isolated_state):
-    data = last_json(run_cli("plan", "--graphcast-version", "0.2", "--json"))
+    data = last_json(run_inproc("plan", "--graphcast-version", "0.2", "--json"))
     assert data["recipe"] == MCPU  # this machine has no GPU
-    proc = run_cli("plan", CPU, "--graphcast-version", "0.2")
+    proc = run_inproc("plan", CPU, "--graphcast-version", "0.2")
     assert proc.returncode == 2 and "runs GraphCast v0.1.1, not v0.2" in proc.stderr and "Traceback" not in proc.stderr
-    proc = run_cli("install", CU12, "--graphcast-version", "0.2", "--yes")
+    proc = run_inproc("install", CU12, "--graphcast-version", "0.2", "--yes")
     assert proc.returncode == 2 and "runs GraphCast v0.1.1, not v0.2" in proc.stderr
-    proc = run_cli("recipes", "--graphcast-version", "0.3")
+    proc = run_inproc("recipes", "--graphcast-version", "0.3")
     assert proc.returncode == 2 and "invalid choice" in proc.stderr
     assert _tree(isolated_state) == [] or all("logs" in p or "lock" in p for p in _tree(isolated_state))
 
@@ -215,12 +216,12 @@ def test_plan_and_install_take_graphcast_version(isolated_state):
 def test_plan_offers_the_pypi_plugin_when_jax_wheel_page_is_unreachable(isolated_state):
     """storage.googleapis.com does not answer from this machine (nor from CI): the plan says so and offers
     the PyPI route, marked as needing a GPU check; taking it swaps the CUDA jaxlib for the plugin."""
-    data = last_json(run_cli("plan", CU12, "--json"))
+    data = last_json(run_inproc("plan", CU12, "--json"))
     offer = data["notes"][0]
     assert "storage.googleapis.com" in offer and "--alternative pypi-plugin" in offer and "NEEDS A GPU CHECK" in offer
-    data = last_json(run_cli("plan", CU12, "--alternative", "pypi-plugin", "--json"))
+    data = last_json(run_inproc("plan", CU12, "--alternative", "pypi-plugin", "--json"))
     assert {"jaxlib==0.4.23", "jax-cuda12-plugin==0.4.23", "jax-cuda12-pjrt==0.4.23"} <= set(data["requirements"])
     assert not any("+cuda12" in r for r in data["requirements"])
     assert not any("--find-links" in a or a == "-f" for s in data["steps"] for a in s["argv"])
-    proc = run_cli("plan", CPU, "--alternative", "pypi-plugin")
+    proc = run_inproc("plan", CPU, "--alternative", "pypi-plugin")
     assert proc.returncode == 2 and "has no alternative source 'pypi-plugin'" in proc.stderr

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.fixtures.processes import wait_for_step
 from tests.fixtures.state import REPO
 from wizard.lock import StateLock
 
@@ -122,16 +123,6 @@ def _slow_install(tiny, index_url: str) -> subprocess.Popen:
                             start_new_session=True, env=env)
 
 
-def _wait_for_step(home: Path, text: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        logs = list((home / "logs").glob("install-*.log")) if (home / "logs").exists() else []
-        if any(text in log.read_text() for log in logs):
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"the install never reached {text!r}")
-
-
 def _descendants(pid: int) -> list[int]:
     found, todo = [], [pid]
     while todo:
@@ -144,7 +135,7 @@ def _descendants(pid: int) -> list[int]:
 def test_ctrl_c_mid_download_exits_130_leaves_nothing_running_or_current(tiny, slow_index, isolated_state):
     _, first = tiny.install("tiny-a")
     proc = _slow_install(tiny, slow_index)
-    _wait_for_step(isolated_state, "tiny-slow-")
+    wait_for_step(isolated_state, "tiny-slow-")
     time.sleep(1.0)
     helpers = _descendants(proc.pid)
     assert helpers, "the install step should be running as a child of the wizard"
@@ -171,7 +162,7 @@ def test_ctrl_c_mid_download_exits_130_leaves_nothing_running_or_current(tiny, s
 def test_a_wizard_killed_mid_install_is_found_and_marked_on_the_next_start(tiny, slow_index, isolated_state):
     _, first = tiny.install("tiny-a")
     proc = _slow_install(tiny, slow_index)
-    _wait_for_step(isolated_state, "tiny-slow-")
+    wait_for_step(isolated_state, "tiny-slow-")
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=30)
     entries = tiny.history()

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from wizard.after.kernel import build_kernelspec, display_name, kernel_install
 from wizard.errors import UserError
 from wizard.install.envs import MARKER as MARKER_NAME
@@ -141,7 +142,7 @@ def test_env_without_ipykernel_is_refused(tmp_path, monkeypatch):
     with pytest.raises(UserError, match=r"has no ipykernel.*pip install ipykernel"):
         kernel_install(bare)
     assert not (tmp_path / "jd").exists()
-    proc = run_cli("kernel", "install", "--env", str(bare), env={"JUPYTER_DATA_DIR": str(tmp_path / "jd")})
+    proc = run_inproc("kernel", "install", "--env", str(bare), env={"JUPYTER_DATA_DIR": str(tmp_path / "jd")})
     assert proc.returncode == 2
     assert "has no ipykernel" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -175,7 +176,7 @@ def test_spec_without_jupyter_in_our_env_and_default_data_dir(tmp_path):
 
 @pytest.mark.network
 def test_cli_kernel_install_json(ipykernel_env, tmp_path):
-    proc = run_cli("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-test", "--json",
+    proc = run_inproc("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-test", "--json",
                    env={"JUPYTER_DATA_DIR": str(tmp_path / "jd")})
     assert proc.returncode == 0, proc.stderr
     result = last_json(proc)
@@ -192,7 +193,7 @@ def test_cli_kernel_remove_removes_only_the_kernels_gc_wizard_wrote(ipykernel_en
     jd = {"JUPYTER_DATA_DIR": str(tmp_path / "jd")}
     kernels = tmp_path / "jd" / "kernels"
     for name in ("gc-one", "gc-two"):
-        proc = run_cli("kernel", "install", "--env", str(ipykernel_env), "--name", name, "--json", env=jd)
+        proc = run_inproc("kernel", "install", "--env", str(ipykernel_env), "--name", name, "--json", env=jd)
         assert proc.returncode == 0, proc.stderr
     (kernels / "gc-two" / "logo-64x64.png").write_bytes(b"\x89PNG user's logo")
     own = kernels / "users-own"
@@ -201,16 +202,16 @@ def test_cli_kernel_remove_removes_only_the_kernels_gc_wizard_wrote(ipykernel_en
                 "display_name": "My Python", "language": "python"}
     (own / "kernel.json").write_text(json.dumps(own_spec))
 
-    proc = run_cli("kernel", "install", "--env", str(ipykernel_env), "--name", "users-own", env=jd)
+    proc = run_inproc("kernel", "install", "--env", str(ipykernel_env), "--name", "users-own", env=jd)
     assert proc.returncode == 2 and "gc-wizard did not write it" in proc.stderr, proc.stderr
     assert json.loads((own / "kernel.json").read_text()) == own_spec
-    proc = run_cli("kernel", "remove", "--name", "users-own", env=jd)
+    proc = run_inproc("kernel", "remove", "--name", "users-own", env=jd)
     assert proc.returncode == 2 and "not written by gc-wizard" in proc.stderr and "Traceback" not in proc.stderr
     assert (own / "kernel.json").exists()
-    proc = run_cli("kernel", "remove", "--name", "gc-nope", env=jd)
+    proc = run_inproc("kernel", "remove", "--name", "gc-nope", env=jd)
     assert proc.returncode == 2 and "no Jupyter kernel named 'gc-nope'" in proc.stderr
 
-    proc = run_cli("kernel", "remove", "--env", str(ipykernel_env), "--json", env=jd)
+    proc = run_inproc("kernel", "remove", "--env", str(ipykernel_env), "--json", env=jd)
     assert proc.returncode == 0, proc.stderr
     removed = last_json(proc)["removed"]
     assert sorted(k["name"] for k in removed) == ["gc-one", "gc-two"]
@@ -219,10 +220,10 @@ def test_cli_kernel_remove_removes_only_the_kernels_gc_wizard_wrote(ipykernel_en
     assert sorted(p.name for p in (kernels / "gc-two").iterdir()) == ["logo-64x64.png"]
     assert (own / "kernel.json").exists()
 
-    proc = run_cli("kernel", "remove", "--env", str(ipykernel_env), env=jd)  # nothing left: said, exit 0
+    proc = run_inproc("kernel", "remove", "--env", str(ipykernel_env), env=jd)  # nothing left: said, exit 0
     assert proc.returncode == 0 and "nothing was removed" in proc.stdout
-    proc = run_cli("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-one", env=jd)
+    proc = run_inproc("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-one", env=jd)
     assert proc.returncode == 0, proc.stderr
-    proc = run_cli("kernel", "remove", "--name", "gc-one", env=jd)
+    proc = run_inproc("kernel", "remove", "--name", "gc-one", env=jd)
     assert proc.returncode == 0 and "Removed the Jupyter kernel gc-one." in proc.stdout
     assert not (kernels / "gc-one").exists()

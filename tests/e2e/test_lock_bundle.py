@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import run_inproc
 from tests.fixtures.jaxenv import require_graphcast_src
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.state import last_json
 from tests.fixtures.wheels import build_wheel
 from wizard.install.lockfile import uv_writes_pylock
 
@@ -29,14 +30,14 @@ def deps(tiny):
 
 
 def _lock(deps, out: Path):
-    proc = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
+    proc = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
                    "--offline", "--out", str(out), "--json")
     assert proc.returncode == 0, proc.stderr
     return last_json(proc)
 
 
 def _install(deps, *extra: str):
-    proc = run_cli("install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--find-links",
+    proc = run_inproc("install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--find-links",
                    str(deps.house.path), "--offline", "--graphcast-src", str(deps.graphcast), "--no-verify", *extra)
     return proc, last_json(proc)
 
@@ -58,7 +59,7 @@ def test_lock_pins_the_closure_with_hashes_and_the_install_records_it(deps, tmp_
     (entry,) = [e for e in deps.history() if e["id"] == result["entry_id"]]
     assert entry["lock"]["path"] == str(out) and entry["lock"]["sha256"] == lock["sha256"]
     assert "pkg-d==3.0" in entry["packages"]
-    listed = " ".join(run_cli("history").stdout.split())  # the human table wraps its notes at 80 columns
+    listed = " ".join(run_inproc("history").stdout.split())  # the human table wraps its notes at 80 columns
     assert f"from the lock {out}" in listed
 
 
@@ -78,12 +79,12 @@ def test_a_wheel_whose_hash_changed_is_refused(deps, tmp_path, monkeypatch, name
     assert "Hash mismatch" in result["error"] and "pkg-d" in result["error"]
     assert not Path(result["env"]).exists()  # the unfinished environment is gone; nothing became current
     assert not [e for e in deps.history() if e["current"]]
-    text = run_cli("install", "tiny-dep", "--yes", "--recipes-dir", str(deps.recipes), "--find-links",
+    text = run_inproc("install", "tiny-dep", "--yes", "--recipes-dir", str(deps.recipes), "--find-links",
                    str(deps.house.path), "--offline", "--graphcast-src", str(deps.graphcast), "--no-verify",
                    "--lock", str(out))
     assert text.returncode == 1 and "has other bytes than the one the lock was made with" in text.stderr
     assert "experimental" not in text.stderr  # uv's pylock preview warning is switched off
-    diagnosis = run_cli("diagnose", result["log"], "--json")
+    diagnosis = run_inproc("diagnose", result["log"], "--json")
     finding = last_json(diagnosis)["findings"][0]
     assert finding["id"] == "hash_mismatch" and "pkg-d==3.0" in finding["explanation"]
 
@@ -91,7 +92,7 @@ def test_a_wheel_whose_hash_changed_is_refused(deps, tmp_path, monkeypatch, name
 def test_a_lock_for_another_recipe_is_refused_before_anything_runs(deps, tmp_path):
     out = tmp_path / "tiny.txt"
     _lock(deps, out)
-    proc = run_cli("install", "tiny-a", "--yes", "--recipes-dir", str(deps.recipes), "--find-links",
+    proc = run_inproc("install", "tiny-a", "--yes", "--recipes-dir", str(deps.recipes), "--find-links",
                    str(deps.house.path), "--offline", "--graphcast-src", str(deps.graphcast), "--no-verify",
                    "--lock", str(out))
     assert proc.returncode == 2 and "was not made for recipe tiny-a: pkg-a is missing" in proc.stderr
@@ -106,7 +107,7 @@ def test_bundle_from_an_index_installs_with_every_index_closed(deps, tmp_path, l
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
     bundle = tmp_path / "bundle"
-    proc = run_cli("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+    proc = run_inproc("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
                    "--graphcast-src", str(deps.graphcast), "--json")
     assert proc.returncode == 0, proc.stderr[-3000:]
     made = last_json(proc)
@@ -118,7 +119,7 @@ def test_bundle_from_an_index_installs_with_every_index_closed(deps, tmp_path, l
 
     closed = request.getfixturevalue("closed_indexes")
     shutil.rmtree(deps.house.path)  # and no wheelhouse either
-    proc = run_cli("install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--bundle",
+    proc = run_inproc("install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--bundle",
                    str(bundle), "--no-verify")
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = last_json(proc)
@@ -136,7 +137,7 @@ def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_in
     monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
     monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
     bundle = tmp_path / "bundle"
-    proc = run_cli("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+    proc = run_inproc("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
                    "--graphcast-src", str(deps.graphcast))
     assert proc.returncode == 0, proc.stderr[-3000:]
     common = ["install", "tiny-dep", "--yes", "--recipes-dir", str(deps.recipes), "--no-verify"]
@@ -144,7 +145,7 @@ def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_in
     wheel = bundle / "wheels" / "pkg_d-3.0-py3-none-any.whl"
     original = wheel.read_bytes()
     build_wheel(wheel.parent, "pkg-d", "3.0", module_source="changed = True\n")
-    proc = run_cli(*common, "--bundle", str(bundle))
+    proc = run_inproc(*common, "--bundle", str(bundle))
     assert proc.returncode == 2
     assert "is damaged" in proc.stderr and "wheels/pkg_d-3.0-py3-none-any.whl" in proc.stderr
 
@@ -157,12 +158,12 @@ def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_in
         if item["name"] == "wheels/pkg_d-3.0-py3-none-any.whl":
             item["name"] = f"wheels/{foreign.name}"
     (bundle / "manifest.json").write_text(json.dumps(manifest))
-    proc = run_cli(*common, "--bundle", str(bundle))
+    proc = run_inproc(*common, "--bundle", str(bundle))
     assert proc.returncode == 2, proc.stderr
     assert "does not fit this machine" in proc.stderr and "pkg-d (only pkg_d-3.0-cp311-cp311-macosx" in proc.stderr
     assert "Traceback" not in proc.stderr
 
-    proc = run_cli(*common, "--bundle", str(tmp_path / "nothing-here"))
+    proc = run_inproc(*common, "--bundle", str(tmp_path / "nothing-here"))
     assert proc.returncode == 2 and "no such folder" in proc.stderr
 
 
@@ -171,14 +172,14 @@ def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_in
 def test_real_bundle_from_pypi_installs_offline_and_verifies(tmp_path, request):
     src = require_graphcast_src()
     bundle = tmp_path / "bundle"
-    proc = run_cli("bundle", "jax0.4.23-cpu", "--out", str(bundle), "--graphcast-src", src, "--json", timeout=1500)
+    proc = run_inproc("bundle", "jax0.4.23-cpu", "--out", str(bundle), "--graphcast-src", src, "--json", timeout=1500)
     assert proc.returncode == 0, proc.stderr[-3000:]
     made = last_json(proc)
     assert made["graphcast"]["wheel"] == "graphcast-0.1.1-py3-none-any.whl"  # built from the checkout
     assert any(f.startswith("jaxlib-0.4.23-") for f in (p.name for p in (bundle / "wheels").iterdir()))
 
     request.getfixturevalue("closed_indexes")
-    proc = run_cli("install", "jax0.4.23-cpu", "--yes", "--json", "--bundle", str(bundle), "--level", "quick",
+    proc = run_inproc("install", "jax0.4.23-cpu", "--yes", "--json", "--bundle", str(bundle), "--level", "quick",
                    timeout=1500)
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = last_json(proc)
@@ -188,15 +189,15 @@ def test_real_bundle_from_pypi_installs_offline_and_verifies(tmp_path, request):
 
 def test_lock_for_another_python_and_platform(deps, tmp_path):
     out = tmp_path / "arm.txt"
-    proc = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
+    proc = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
                    "--offline", "--python", "3.10", "--platform", "aarch64-manylinux_2_28", "--out", str(out),
                    "--json")
     assert proc.returncode == 0, proc.stderr
     lock = last_json(proc)
     assert lock["python"] == "3.10" and lock["platform"] == "aarch64-manylinux_2_28"
     assert "Python 3.10, platform aarch64-manylinux_2_28" in out.read_text()
-    bad = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--platform", "bogus",
+    bad = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--platform", "bogus",
                   "--out", str(tmp_path / "x.txt"))
     assert bad.returncode == 2 and "--platform bogus is not a platform uv knows" in bad.stderr
-    old = run_cli("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--python", "3.9")
+    old = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--python", "3.9")
     assert old.returncode == 2 and "needs Python >=3.10,<3.13, not 3.9" in old.stderr

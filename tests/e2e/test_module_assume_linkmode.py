@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from wizard.detect.assume import cuda_for_driver
 from wizard.errors import UserError
 
@@ -42,7 +43,7 @@ def test_module_load_gives_the_environment_with_cuda_folders_dropped(tiny, tmp_p
     ordinary.mkdir()
 
     mods = tmp_path / "modules"
-    written = run_cli("module", "install", "--dir", str(mods), "--json",
+    written = run_inproc("module", "install", "--dir", str(mods), "--json",
                       env={"LD_LIBRARY_PATH": f"{cudnn}:{ordinary}"})
     assert written.returncode == 0, written.stderr
     info = last_json(written)
@@ -65,7 +66,7 @@ def test_module_load_gives_the_environment_with_cuda_folders_dropped(tiny, tmp_p
 
 
 def test_module_install_without_an_environment_is_a_sentence(tmp_path):
-    proc = run_cli("module", "install", "--dir", str(tmp_path))
+    proc = run_inproc("module", "install", "--dir", str(tmp_path))
     assert proc.returncode == 2 and "no current environment" in proc.stderr
 
 
@@ -91,28 +92,28 @@ def test_bad_assumed_driver(bad):
 
 
 def test_assumed_driver_is_marked_everywhere_and_plans_a_gpu_recipe():
-    proc = run_cli("detect", "--assume-driver", "535.104.05", "--assume-cc", "8.0", "--json")
+    proc = run_inproc("detect", "--assume-driver", "535.104.05", "--assume-cc", "8.0", "--json")
     assert proc.returncode == 0, proc.stderr
     facts = last_json(proc)
     assert facts["driver"] == {"version": "535.104.05", "cuda_driver_version": "12.2", "source": "assumed"}
     assert [(g["source"], g["compute_capability"]) for g in facts["gpus"]] == [("assumed", "8.0")]
     assert facts["warnings"][0]["id"] == "assumed_driver"
     assert not any(w["id"] == "no_nvidia_driver" for w in facts["warnings"])
-    text = run_cli("detect", "--assume-driver", "535.104.05").stdout
+    text = run_inproc("detect", "--assume-driver", "535.104.05").stdout
     assert "ASSUMED" in text and "not detected" in text
 
-    recipes = last_json(run_cli("recipes", "--assume-driver", "535.104.05", "--assume-cc", "8.0", "--json"))
+    recipes = last_json(run_inproc("recipes", "--assume-driver", "535.104.05", "--assume-cc", "8.0", "--json"))
     assert next(r["id"] for r in recipes if r["recommended"]) == "jax0.4.23-cuda12-cudnn89"
-    old = last_json(run_cli("recipes", "--assume-driver", "470.82.01", "--assume-cc", "7.0", "--json"))
+    old = last_json(run_inproc("recipes", "--assume-driver", "470.82.01", "--assume-cc", "7.0", "--json"))
     cuda12 = next(r for r in old if r["id"] == "jax0.4.23-cuda12-cudnn89")
     assert not cuda12["compatible"] and any("11.4" in reason for reason in cuda12["reasons"])
 
 
 def test_assume_option_mistakes_exit_2():
-    assert run_cli("detect", "--assume-cc", "8.0").returncode == 2
-    proc = run_cli("detect", "--assume-driver", "535", "--assume-cc", "eight")
+    assert run_inproc("detect", "--assume-cc", "8.0").returncode == 2
+    proc = run_inproc("detect", "--assume-driver", "535", "--assume-cc", "eight")
     assert proc.returncode == 2 and "--assume-cc 'eight'" in proc.stderr
-    proc = run_cli("detect", "--assume-driver", "535", "--slurm")
+    proc = run_inproc("detect", "--assume-driver", "535", "--slurm")
     assert proc.returncode == 2 and "give one of them" in proc.stderr.lower()
 
 
@@ -127,7 +128,7 @@ def test_cache_on_another_filesystem_copies_without_a_warning_per_package(tiny, 
     monkeypatch.setenv("UV_CACHE_DIR", str(cache))
     monkeypatch.delenv("UV_LINK_MODE", raising=False)
     try:
-        plan = last_json(run_cli("plan", "tiny-a", "--json", *tiny.args()[:-1]))
+        plan = last_json(run_inproc("plan", "tiny-a", "--json", *tiny.args()[:-1]))
         install_steps = [s for s in plan["steps"] if s["kind"] == "install"]
         assert all(s["env"].get("UV_LINK_MODE") == "copy" for s in install_steps)
         assert any("different filesystems" in note for note in plan["notes"])
@@ -139,7 +140,7 @@ def test_cache_on_another_filesystem_copies_without_a_warning_per_package(tiny, 
         subprocess.run(["rm", "-rf", str(cache)], check=False)
 
     monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "cache-here"))
-    plan = last_json(run_cli("plan", "tiny-a", "--json", *tiny.args()[:-1]))
+    plan = last_json(run_inproc("plan", "tiny-a", "--json", *tiny.args()[:-1]))
     assert not any("UV_LINK_MODE" in s["env"] for s in plan["steps"])
 
 

@@ -7,7 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 
 
 def _imports(env: str, module: str) -> bool:
@@ -31,14 +32,14 @@ def test_rollback_switches_back_and_by_id_keeping_both(tiny):
     _, b = tiny.install("tiny-b")
     assert _current(tiny)["id"] == b["entry_id"]
 
-    proc = run_cli("rollback", "--yes", "--json", "--no-verify")
+    proc = run_inproc("rollback", "--yes", "--json", "--no-verify")
     assert proc.returncode == 0, proc.stderr
     result = last_json(proc)
     assert result["ok"] and result["from"] == b["entry_id"] and result["to"] == a["entry_id"]
     assert _current(tiny)["id"] == a["entry_id"]
     assert _imports(a["env"], "pkg_a") and Path(b["env"]).is_dir()  # B is kept
 
-    proc = run_cli("rollback", b["entry_id"], "--yes", "--json", "--no-verify")
+    proc = run_inproc("rollback", b["entry_id"], "--yes", "--json", "--no-verify")
     assert proc.returncode == 0 and last_json(proc)["to"] == b["entry_id"]
     assert _current(tiny)["id"] == b["entry_id"]
     kinds = [e["kind"] for e in tiny.history()]
@@ -48,7 +49,7 @@ def test_rollback_switches_back_and_by_id_keeping_both(tiny):
 def test_rollback_shows_what_changes_and_refuses_without_confirmation(tiny):
     tiny.install("tiny-a")
     _, b = tiny.install("tiny-b")
-    proc = run_cli("rollback", "--no-verify")  # stdin is not a terminal and no --yes
+    proc = run_inproc("rollback", "--no-verify")  # stdin is not a terminal and no --yes
     assert proc.returncode == 2
     assert "current: tiny-b" in proc.stdout and "target : tiny-a" in proc.stdout
     assert _current(tiny)["id"] == b["entry_id"]
@@ -58,7 +59,7 @@ def test_rollback_after_the_folder_was_deleted_rebuilds_it_offline(tiny):
     _, a = tiny.install("tiny-a")
     tiny.install("tiny-b")
     shutil.rmtree(a["env"])
-    proc = run_cli("rollback", a["entry_id"], "--yes", "--json", "--no-verify")
+    proc = run_inproc("rollback", a["entry_id"], "--yes", "--json", "--no-verify")
     assert proc.returncode == 0, proc.stderr
     assert last_json(proc)["rebuilt"] is True
     assert _imports(a["env"], "pkg_a")
@@ -84,7 +85,7 @@ def test_in_place_install_snapshots_and_rollback_restores_exactly(tiny, tmp_path
 
     assert json.loads((env / "gc-wizard-env.json").read_text())["recipe"] == "tiny-a"
 
-    proc = run_cli("rollback", "--yes", "--json", "--no-verify")
+    proc = run_inproc("rollback", "--yes", "--json", "--no-verify")
     assert proc.returncode == 0, proc.stderr
     undone = last_json(proc)
     assert undone["restored"] is True and undone["to"] == entry["id"] and undone["verify"] is None
@@ -96,7 +97,7 @@ def test_in_place_install_snapshots_and_rollback_restores_exactly(tiny, tmp_path
     assert now_current["packages"] == ["old-tool==0.5"]
 
     # and forward again: the install entry by id puts the recipe's packages back
-    proc = run_cli("rollback", entry["id"], "--yes", "--json", "--no-verify")
+    proc = run_inproc("rollback", entry["id"], "--yes", "--json", "--no-verify")
     assert proc.returncode == 0, proc.stderr
     assert last_json(proc)["restored"] is True and _imports(str(env), "pkg_a")
     assert _current(tiny)["id"] == entry["id"]
@@ -128,13 +129,13 @@ def test_a_failed_in_place_install_puts_the_environment_back_at_once(tiny, tmp_p
 def test_remove_refuses_the_current_env_and_deletes_an_old_one(tiny):
     _, a = tiny.install("tiny-a")
     _, b = tiny.install("tiny-b")
-    proc = run_cli("remove", b["entry_id"], "--yes")
+    proc = run_inproc("remove", b["entry_id"], "--yes")
     assert proc.returncode == 1 and "current" in proc.stderr
     assert Path(b["env"]).is_dir()
-    proc = run_cli("remove", a["entry_id"], "--yes", "--json")
+    proc = run_inproc("remove", a["entry_id"], "--yes", "--json")
     assert proc.returncode == 0, proc.stderr
     assert not Path(a["env"]).exists()
-    history = run_cli("history")
+    history = run_inproc("history")
     assert "removed" in history.stdout and "●" in history.stdout
     removed = next(e for e in tiny.history() if e["id"] == a["entry_id"])
     assert removed["removed"] and removed["env_exists"] is False and removed["status"] == "installed"
@@ -147,7 +148,7 @@ def test_remove_never_deletes_an_environment_the_wizard_did_not_create(tiny, tmp
     subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
     _, inplace = tiny.install("tiny-a", "--env", str(env))
     tiny.install("tiny-b")
-    proc = run_cli("remove", inplace["entry_id"], "--yes")
+    proc = run_inproc("remove", inplace["entry_id"], "--yes")
     assert proc.returncode == 1 and "not a managed environment" in proc.stderr
     assert _imports(str(env), "pkg_a")
 
@@ -155,22 +156,22 @@ def test_remove_never_deletes_an_environment_the_wizard_did_not_create(tiny, tmp
 def test_remove_asks_first_and_without_a_yes_deletes_nothing(tiny):
     _, a = tiny.install("tiny-a")
     tiny.install("tiny-b")
-    proc = run_cli("remove", a["entry_id"])  # no terminal to ask on, no --yes
+    proc = run_inproc("remove", a["entry_id"])  # no terminal to ask on, no --yes
     assert proc.returncode == 2 and "nothing deleted" in proc.stderr.lower()
     assert Path(a["env"]).is_dir()
 
 
 def test_nothing_to_roll_back_to_is_a_clear_message(tiny):
     tiny.install("tiny-a")
-    proc = run_cli("rollback", "--yes")
+    proc = run_inproc("rollback", "--yes")
     assert proc.returncode == 2 and "no previous working environment" in proc.stderr
 
 
 def test_rolling_back_to_the_current_environment_is_refused_plainly(tiny):
     _, a = tiny.install("tiny-a")
-    proc = run_cli("rollback", a["entry_id"], "--yes")
+    proc = run_inproc("rollback", a["entry_id"], "--yes")
     assert proc.returncode == 2 and "already the current environment" in proc.stderr
-    proc = run_cli("rollback", "no-such-id", "--yes")
+    proc = run_inproc("rollback", "no-such-id", "--yes")
     assert proc.returncode == 2 and "no-such-id" in proc.stderr and "Traceback" not in proc.stderr
 
 
@@ -178,7 +179,7 @@ def test_a_target_that_fails_its_check_is_not_made_current(tiny):
     """Rollback re-runs the real GraphCast check; tiny-a has no JAX, so it fails and nothing switches."""
     _, a = tiny.install("tiny-a")
     _, b = tiny.install("tiny-b")
-    proc = run_cli("rollback", "--yes", "--json", "--level", "quick")
+    proc = run_inproc("rollback", "--yes", "--json", "--level", "quick")
     assert proc.returncode == 1
     result = last_json(proc)
     assert not result["ok"] and result["to"] == a["entry_id"] and result["verify"]["ok"] is False
@@ -198,8 +199,8 @@ def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_i
 
     from uv import find_uv_bin
 
+    from tests.fixtures.processes import wait_for_step
     from tests.fixtures.state import REPO
-    from tests.test_install import _wait_for_step
 
     env = tmp_path / "users-own-env"
     subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
@@ -215,7 +216,7 @@ def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_i
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                             env={**os.environ, "UV_NO_CACHE": "1", "UV_INDEX_URL": slow_index,
                                  "UV_DEFAULT_INDEX": slow_index})
-    _wait_for_step(isolated_state, "Resolved 2 packages")  # then pkg-slow dribbles in
+    wait_for_step(isolated_state, "Resolved 2 packages")  # then pkg-slow dribbles in
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
     (killed,) = tiny.history()
@@ -224,7 +225,7 @@ def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_i
 
     subprocess.run([find_uv_bin(), "pip", "uninstall", "-q", "--python", str(env / "bin" / "python"), "old-tool"],
                    check=True)  # the half-finished run left it changed
-    proc = run_cli("rollback", killed["id"], "--yes", "--json", "--no-verify")
+    proc = run_inproc("rollback", killed["id"], "--yes", "--json", "--no-verify")
     assert proc.returncode == 0, proc.stderr
     assert last_json(proc)["restored"] is True
     assert _freeze(env) == ["old-tool==0.5", "pkg-a==1.0"]

@@ -17,7 +17,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.fixtures.state import REPO, last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import REPO, last_json
 from tests.fixtures.wheels import build_wheel
 from wizard.install.reach import find_unreachable, unreachable_advice
 from wizard.install.sources import check_graphcast_source, look_at_wheelhouse, merged_sources, read_identity
@@ -32,7 +33,7 @@ def _checkout(root: Path, name: str, version: str) -> Path:
 
 
 def _history(env: dict | None = None) -> list[dict]:
-    proc = run_cli("history", "--json", env=env)
+    proc = run_inproc("history", "--json", env=env)
     return json.loads(proc.stdout.splitlines()[-1])
 
 
@@ -84,7 +85,7 @@ def test_a_wheelhouse_says_how_many_pins_it_holds(tmp_path, tiny):
 
 def test_wrong_checkout_is_refused_before_anything_installs(tiny, tmp_path):
     main = _checkout(tmp_path / "graphcast-main", "weathernext", "0.3.1.dev")
-    proc = run_cli("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
+    proc = run_inproc("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
                    str(tiny.house.path), "--offline", "--graphcast-src", str(main), "--no-verify")
     assert proc.returncode == 2, proc.stderr
     assert "weathernext 0.3.1.dev" in proc.stderr and "needs DeepMind's graphcast 0.1.1" in proc.stderr
@@ -94,7 +95,7 @@ def test_wrong_checkout_is_refused_before_anything_installs(tiny, tmp_path):
 
 def test_force_installs_a_source_that_is_not_the_recipes(tiny, tmp_path):
     other = build_wheel(tmp_path / "other", "graphcast", "0.2")
-    proc = run_cli("install", "tiny-a", "--yes", "--json", "--force", "--recipes-dir", str(tiny.recipes),
+    proc = run_inproc("install", "tiny-a", "--yes", "--json", "--force", "--recipes-dir", str(tiny.recipes),
                    "--find-links", str(tiny.house.path), "--offline", "--graphcast-src", str(other), "--no-verify")
     assert proc.returncode == 0, proc.stderr
     assert "--force: " in proc.stderr + proc.stdout and last_json(proc)["ok"]
@@ -103,15 +104,15 @@ def test_force_installs_a_source_that_is_not_the_recipes(tiny, tmp_path):
 # --- incompatible means refused ------------------------------------------------------------------------
 def test_a_recipe_that_does_not_fit_is_refused_with_its_reasons(gpu_server, tiny):
     gpu_server("no-nvidia")
-    proc = run_cli("install", "jax0.4.23-cuda12-cudnn89", "--yes")
+    proc = run_inproc("install", "jax0.4.23-cuda12-cudnn89", "--yes")
     assert proc.returncode == 2
     assert "does not fit this machine" in proc.stderr and "no NVIDIA driver" in proc.stderr
     assert "--force" in proc.stderr and _history() == []
-    plan = run_cli("plan", "jax0.4.23-cuda12-cudnn89", "--offline", "--graphcast-src", str(tiny.graphcast))
+    plan = run_inproc("plan", "jax0.4.23-cuda12-cudnn89", "--offline", "--graphcast-src", str(tiny.graphcast))
     assert plan.returncode == 0, plan.stderr
     assert plan.stdout.startswith("! jax0.4.23-cuda12-cudnn89 DOES NOT FIT THIS MACHINE")
     assert "no NVIDIA driver" in plan.stdout.splitlines()[1]
-    as_json = last_json(run_cli("plan", "jax0.4.23-cuda12-cudnn89", "--json", "--offline", "--graphcast-src",
+    as_json = last_json(run_inproc("plan", "jax0.4.23-cuda12-cudnn89", "--json", "--offline", "--graphcast-src",
                                 str(tiny.graphcast)))
     assert as_json["fits"] is False and as_json["reasons"]
 
@@ -123,7 +124,7 @@ def test_an_answers_replay_of_a_recipe_that_does_not_fit_is_refused(gpu_server, 
 
     answers = save_answers(tmp_path / "answers.json",
                            Answers(options=InstallOptions(recipe_id="jax0.4.23-cuda12-cudnn89")))
-    proc = run_cli("install", "--answers", str(answers), "--yes")
+    proc = run_inproc("install", "--answers", str(answers), "--yes")
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "does not fit this machine" in proc.stderr
 
@@ -131,7 +132,7 @@ def test_an_answers_replay_of_a_recipe_that_does_not_fit_is_refused(gpu_server, 
 def test_force_installs_a_recipe_that_does_not_fit(tiny):
     text = (tiny.recipes / "tiny-a.yaml").read_text().replace("os: [linux]", "os: [darwin]")
     (tiny.recipes / "tiny-mac.yaml").write_text(text.replace("id: tiny-a", "id: tiny-mac"))
-    refused = run_cli("install", "tiny-mac", "--yes", *tiny.args())
+    refused = run_inproc("install", "tiny-mac", "--yes", *tiny.args())
     assert refused.returncode == 2 and "runs on darwin only" in refused.stderr
     proc, result = tiny.install("tiny-mac", "--force")
     assert proc.returncode == 0 and result["ok"], proc.stderr
@@ -140,11 +141,11 @@ def test_force_installs_a_recipe_that_does_not_fit(tiny):
 # --- sources from the environment, in every command ------------------------------------------------------
 def test_plan_and_install_honour_the_environment_sources(tiny):
     env = {"GC_WIZARD_GRAPHCAST_SRC": str(tiny.graphcast), "GC_WIZARD_FIND_LINKS": f"{tiny.house.path}:"}
-    plan = last_json(run_cli("plan", "tiny-a", "--json", "--offline", "--recipes-dir", str(tiny.recipes), env=env))
+    plan = last_json(run_inproc("plan", "tiny-a", "--json", "--offline", "--recipes-dir", str(tiny.recipes), env=env))
     assert plan["graphcast"]["install"] == str(tiny.graphcast)
     assert str(tiny.house.path) in plan["find_links"] and plan["graphcast_source"]["ok"]
     assert plan["download"]["from_wheelhouse"] == 1 and plan["download"]["bytes"] > 0
-    proc = run_cli("install", "tiny-a", "--yes", "--json", "--offline", "--no-verify", "--recipes-dir",
+    proc = run_inproc("install", "tiny-a", "--yes", "--json", "--offline", "--no-verify", "--recipes-dir",
                    str(tiny.recipes), env=env)
     assert proc.returncode == 0 and last_json(proc)["ok"], proc.stderr
 
@@ -169,11 +170,14 @@ def test_the_installers_network_errors_name_host_and_role():
     assert unreachable_advice("Successfully installed jax-0.4.23") == ""
 
 
-def test_an_unreachable_graphcast_host_is_named_with_the_fix(tiny):
-    proc = run_cli("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
-                   str(tiny.house.path), "--graphcast-src",
-                   "graphcast @ git+https://graphcast.invalid/google-deepmind/graphcast@v0.1.1", "--no-verify",
-                   env={"UV_OFFLINE": "0"})
+def test_an_unreachable_graphcast_host_is_named_with_the_fix(tiny, local_index):
+    # The package index answers (a local one holding the recipe's wheels); only GraphCast's host does not.
+    index = local_index(tiny.house.path)
+    proc = run_inproc("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
+                      str(tiny.house.path), "--graphcast-src",
+                      "graphcast @ git+https://graphcast.invalid/google-deepmind/graphcast@v0.1.1", "--no-verify",
+                      env={"UV_OFFLINE": "0", "UV_INDEX_URL": index, "UV_DEFAULT_INDEX": index,
+                           "PIP_INDEX_URL": index})
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "cannot reach graphcast.invalid" in proc.stderr
     assert "--graphcast-src DIR" in proc.stderr and "git clone https://github.com/google-deepmind/graphcast" in proc.stderr
@@ -181,7 +185,7 @@ def test_an_unreachable_graphcast_host_is_named_with_the_fix(tiny):
 
 
 def test_an_unreachable_index_is_named_with_the_wheelhouse_fix(tiny):
-    proc = run_cli("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
+    proc = run_inproc("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
                    "https://wheels.invalid/simple/", "--graphcast-src", str(tiny.graphcast), "--no-verify",
                    env={"UV_INDEX_URL": "https://index.invalid/simple"})
     assert proc.returncode == 1, proc.stdout + proc.stderr
@@ -193,7 +197,7 @@ def test_an_unreachable_index_is_named_with_the_wheelhouse_fix(tiny):
 def test_next_lines_work_pasted_into_a_new_login_shell(tiny, tmp_path):
     proc, result = tiny.install("tiny-a")
     assert proc.returncode == 0 and result["ok"]
-    text = run_cli("install", "tiny-b", "--yes", *tiny.args()).stdout
+    text = run_inproc("install", "tiny-b", "--yes", *tiny.args()).stdout
     line = next(line for line in text.splitlines() if line.startswith("Next: "))
     command = line[len("Next: "):].split("    #")[0].strip()
     assert command.startswith('eval "$(') and command.endswith(' activate)"')
@@ -295,12 +299,12 @@ def test_plain_rollback_goes_back_to_the_environment_that_was_current_before(tin
         proc, result = tiny.install(recipe_id)
         assert proc.returncode == 0, proc.stderr
         ids[recipe_id] = result["entry_id"]
-    back = run_cli("rollback", ids["tiny-a"], "--yes", "--no-verify")
+    back = run_inproc("rollback", ids["tiny-a"], "--yes", "--no-verify")
     assert back.returncode == 0, back.stderr
     proc, result = tiny.install("tiny-c")
     assert proc.returncode == 0, proc.stderr
     # The newest other good install is tiny-b, but the one current before tiny-c was tiny-a.
-    plain = run_cli("rollback", "--yes", "--no-verify")
+    plain = run_inproc("rollback", "--yes", "--no-verify")
     assert plain.returncode == 0, plain.stderr
     assert "tiny-a" in plain.stdout and "tiny-b" not in plain.stdout.split("Rolled back")[-1]
     current = [e for e in tiny.history() if e["current"]]

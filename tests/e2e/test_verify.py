@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import run_inproc
 from tests.fixtures.jaxenv import require_graphcast_src
-from tests.fixtures.state import TESTS, last_json, run_cli
+from tests.fixtures.state import TESTS, last_json
 from wizard import paths
 from wizard.errors import UserError
 from wizard.install import process_table
@@ -218,7 +219,7 @@ def test_a_probe_that_dies_is_still_diagnosed(jax_cpu_env_without_graphcast, tmp
 @pytest.mark.slow
 def test_cli_verify_env_json_notebook_end_to_end(jax_cpu_env):
     require_graphcast_src()
-    proc = run_cli("verify", "--env", str(jax_cpu_env), "--json")
+    proc = run_inproc("verify", "--env", str(jax_cpu_env), "--json")
     assert proc.returncode == 0, proc.stderr[-3000:]
     data = last_json(proc)
     assert data["ok"] is True and data["backend"] == "cpu" and data["level"] == "notebook"
@@ -227,7 +228,7 @@ def test_cli_verify_env_json_notebook_end_to_end(jax_cpu_env):
     assert init["param_count"] == 70739 and init["params_finite"] is True
     assert init["init_seconds"] > 0 and init["peak_rss_mib"] > 0
     assert data["findings"] == [] and Path(data["log"]).is_file()
-    history = last_json(run_cli("history", "--json"))
+    history = last_json(run_inproc("history", "--json"))
     assert any(e.get("env") == str(jax_cpu_env) and e.get("status") == "verified" for e in history)
 
 
@@ -239,7 +240,7 @@ def test_cli_verify_reads_the_marker_and_fails_a_gpu_env_on_cpu(jax_cpu_env_with
     marker.write_text(json.dumps({"recipe": "jax0.4.23-cuda12-cudnn89", "backend": "gpu",
                                   "runtime_env": {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}}))
     try:
-        proc = run_cli("verify", "--env", str(env), "--level", "quick", env={"JAX_PLATFORMS": ""})
+        proc = run_inproc("verify", "--env", str(env), "--level", "quick", env={"JAX_PLATFORMS": ""})
     finally:
         marker.unlink()
     assert proc.returncode == 1, proc.stderr
@@ -263,7 +264,7 @@ def test_cli_verify_uses_the_current_env_and_its_marker(jax_cpu_env_without_grap
     marker = env / "gc-wizard-env.json"
     marker.write_text(json.dumps({"recipe": "jax0.4.23-cuda12-cudnn89", "backend": "gpu", "runtime_env": {}}))
     try:
-        proc = run_cli("verify", "--level", "quick", "--json", env={"JAX_PLATFORMS": ""})
+        proc = run_inproc("verify", "--level", "quick", "--json", env={"JAX_PLATFORMS": ""})
     finally:
         marker.unlink()
     assert proc.returncode == 1, proc.stderr
@@ -290,19 +291,19 @@ def test_cli_tier_lines_fit_80_columns_with_every_detail():
 
 
 def test_cli_verify_without_a_current_env_exits_2():
-    proc = run_cli("verify", "--json")
+    proc = run_inproc("verify", "--json")
     assert proc.returncode == 2
     assert "no current environment" in proc.stderr and "--env" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
 def test_cli_verify_missing_env_folder_exits_2(tmp_path):
-    proc = run_cli("verify", "--env", str(tmp_path / "nope"))
+    proc = run_inproc("verify", "--env", str(tmp_path / "nope"))
     assert proc.returncode == 2 and str(tmp_path / "nope") in proc.stderr
 
 
 def test_cli_verify_env_that_is_no_python_exits_2(tmp_path):
-    proc = run_cli("verify", "--env", str(tmp_path))
+    proc = run_inproc("verify", "--env", str(tmp_path))
     assert proc.returncode == 2 and "not a Python environment" in proc.stderr
 
 

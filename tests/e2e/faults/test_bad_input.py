@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import run_inproc
 from tests.fixtures.processes import SLEEPY_JAX, spawn
-from tests.fixtures.state import REPO, last_json, run_cli
+from tests.fixtures.state import REPO, last_json
 
 BAD_ENVS = {"colon": "/tmp/gc:env", "newline": "/tmp/gc\nenv", "carriage-return": "/tmp/gc\renv"}
 ENV_COMMANDS = {
@@ -35,7 +36,7 @@ ENV_COMMANDS = {
 @pytest.mark.parametrize("bad", list(BAD_ENVS))
 @pytest.mark.parametrize("command", list(ENV_COMMANDS))
 def test_an_env_path_no_shell_can_hold_is_refused_up_front(command, bad, isolated_state):
-    proc = run_cli(*ENV_COMMANDS[command], BAD_ENVS[bad])
+    proc = run_inproc(*ENV_COMMANDS[command], BAD_ENVS[bad])
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and "--env" in proc.stderr
     if "--json" in ENV_COMMANDS[command]:
@@ -45,7 +46,7 @@ def test_an_env_path_no_shell_can_hold_is_refused_up_front(command, bad, isolate
 
 @pytest.mark.parametrize("value", ["0", "-5", "nan", "inf", "-inf", "soon"])
 def test_a_timeout_that_cannot_time_anything_is_refused(value):
-    proc = run_cli("verify", "--timeout", value, "--json")
+    proc = run_inproc("verify", "--timeout", value, "--json")
     assert proc.returncode == 2 and "--timeout" in proc.stderr and "Traceback" not in proc.stderr
     assert last_json(proc) == {"ok": False, "error": last_json(proc)["error"], "exit": 2}
 
@@ -62,8 +63,8 @@ def test_two_installs_in_the_same_second_lose_nothing(tiny, isolated_state):
     if codes[1] != 0:
         assert any("Another gc-wizard" in err for _, err in outs), outs
     # Back to back within one second: the second must never reuse (and then delete) the first's folder.
-    a = run_cli("install", "tiny-a", "--yes", "--json", *tiny.args())
-    b = run_cli("install", "tiny-a", "--yes", "--json", *tiny.args())
+    a = run_inproc("install", "tiny-a", "--yes", "--json", *tiny.args())
+    b = run_inproc("install", "tiny-a", "--yes", "--json", *tiny.args())
     for proc in (a, b):
         assert "Traceback" not in proc.stderr
     envs = [last_json(p)["env"] for p in (a, b) if last_json(p)["ok"]]
@@ -86,7 +87,7 @@ def test_two_state_folders_installing_into_one_env_at_once(tiny, tmp_path, slow_
         deadline = time.monotonic() + 60
         while not (target / "bin" / "python").exists() and time.monotonic() < deadline:
             time.sleep(0.1)
-        second = run_cli("install", "tiny-a", "--yes", "--json", "--env", str(target), *tiny.args(),
+        second = run_inproc("install", "tiny-a", "--yes", "--json", "--env", str(target), *tiny.args(),
                          env={"GC_WIZARD_HOME": str(tmp_path / "state-2")})
         assert second.returncode == 1, second.stderr
         assert "already installing into" in second.stderr and str(target) in second.stderr
@@ -133,13 +134,13 @@ def test_verify_is_recorded_and_the_report_shows_it(tiny, isolated_state):
     tiny.write("tiny-jax", ["jax==0.4.23"])
     proc, result = tiny.install("tiny-jax")
     assert proc.returncode == 0, proc.stderr
-    verify = run_cli("verify", "--env", result["env"], "--level", "quick", "--json")
+    verify = run_inproc("verify", "--env", result["env"], "--level", "quick", "--json")
     assert verify.returncode == 1
     entries = tiny.history()
     last = entries[-1]
     assert last["kind"] == "verify" and last["status"] == "failed" and last["env"] == result["env"]
     assert last["verify"]["findings"]
-    report = run_cli("report")
+    report = run_inproc("report")
     assert report.returncode == 0, report.stderr
     section = report.stdout.split("## Last verify", 1)[1].split("\n## ", 1)[0]
     assert "FAILED" in section and last["verify"]["findings"][0] in section
@@ -151,7 +152,7 @@ def test_a_probe_hanging_past_verify_timeout_is_stopped_and_said(tiny, isolated_
     proc, result = tiny.install("tiny-jax")
     assert proc.returncode == 0, proc.stderr
     started = time.monotonic()
-    verify = run_cli("verify", "--env", result["env"], "--level", "quick", "--timeout", "3", "--json")
+    verify = run_inproc("verify", "--env", result["env"], "--level", "quick", "--timeout", "3", "--json")
     assert verify.returncode == 1 and time.monotonic() - started < 30
     out = last_json(verify)
     assert out["timed_out"] and out["findings"][0]["id"] == "verify_timeout"

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import REPO, last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import REPO, last_json
 
 SECRETS = {
     "url userinfo": ("pip install --index-url https://alice:p@ss:w#rd!@pypi.example.org/simple jax", "p@ss:w#rd!"),
@@ -111,12 +112,12 @@ def test_history_and_plan_never_hold_a_password(isolated_state, tiny):
     dead = "https://labuser:Sup3r-S3cret@127.0.0.1:9/simple/"
     args = ["--recipes-dir", str(tiny.recipes), "--find-links", dead, "--graphcast-src", str(tiny.graphcast),
             "--no-verify"]
-    plan = run_cli("plan", "tiny-a", "--json", *args[:-1])
+    plan = run_inproc("plan", "tiny-a", "--json", *args[:-1])
     assert plan.returncode == 0, plan.stderr
     assert "Sup3r-S3cret" not in plan.stdout and "labuser:***@" in plan.stdout
-    text_plan = run_cli("plan", "tiny-a", *args[:-1])
+    text_plan = run_inproc("plan", "tiny-a", *args[:-1])
     assert "Sup3r-S3cret" not in text_plan.stdout
-    proc = run_cli("install", "tiny-a", "--yes", "--json", *args,
+    proc = run_inproc("install", "tiny-a", "--yes", "--json", *args,
                    env={"UV_INDEX_URL": dead, "UV_DEFAULT_INDEX": dead, "UV_NO_CACHE": "1"})
     assert proc.returncode == 1, proc.stderr
     assert "Sup3r-S3cret" not in proc.stdout + proc.stderr
@@ -147,7 +148,7 @@ def test_the_verify_log_of_a_probe_printing_secrets_has_none(tiny, isolated_stat
     tiny.write("tiny-jax", ["jax==0.4.23"])
     proc, result = tiny.install("tiny-jax")
     assert proc.returncode == 0, proc.stderr
-    verify = run_cli("verify", "--env", result["env"], "--level", "quick", "--json")
+    verify = run_inproc("verify", "--env", result["env"], "--level", "quick", "--json")
     assert verify.returncode == 1, verify.stderr
     log = Path(last_json(verify)["log"]).read_text()
     assert "probe-seed" in log or "Loaded runtime CuDNN" in log  # the probe's output is there

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import run_cli
+from tests.fixtures.cli import run_inproc
 from wizard.after.answers import (
     SCHEMA,
     VERSION,
@@ -202,7 +202,7 @@ def test_cli_install_rejects_a_bad_answers_file_with_exit_2(tmp_path):
     """Through the real CLI (wired by the install command): a wrong file is exit 2 and one plain sentence."""
     path = tmp_path / "old.json"
     path.write_text(json.dumps(_with(version=0)))
-    proc = run_cli("install", "--answers", str(path), "--yes", "--json")
+    proc = run_inproc("install", "--answers", str(path), "--yes", "--json")
     assert proc.returncode == 2, proc.stderr
     assert "old answers file (version 0)" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from tests.standins import read_profile, standin_env
 from wizard.after.report import build_report, redact
 from wizard.detect.facts import Facts
@@ -55,7 +56,7 @@ def _seed_environ(tmp_path: Path, home: Path) -> dict[str, str]:
 
 
 def _detect(env: dict[str, str]) -> Facts:
-    proc = run_cli("detect", "--json", env=env)
+    proc = run_inproc("detect", "--json", env=env)
     assert proc.returncode == 0, proc.stderr
     return Facts.from_dict(last_json(proc))
 
@@ -115,7 +116,7 @@ def test_report_with_failing_install(tmp_path, seed_home, isolated_state):
 def test_report_cli_with_standins_writes_a_redacted_file(tmp_path, seed_home):
     environ = _seed_environ(tmp_path, seed_home)
     out = tmp_path / "report.md"
-    proc = run_cli("report", "--out", str(out), env=environ)
+    proc = run_inproc("report", "--out", str(out), env=environ)
     assert proc.returncode == 0, proc.stderr
     assert str(out) in proc.stdout
     text = out.read_text()
@@ -125,7 +126,7 @@ def test_report_cli_with_standins_writes_a_redacted_file(tmp_path, seed_home):
     assert "NVIDIA A100-SXM4-80GB" in text
     assert "No installs yet." in text
     # Without --out: the same report on stdout.
-    proc = run_cli("report", env=environ)
+    proc = run_inproc("report", env=environ)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("# gc-wizard support report")
     _assert_nothing_personal(proc.stdout, seed_home)

@@ -12,7 +12,8 @@ import subprocess
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from tests.standins import read_profile
 from wizard.detect import smi
 from wizard.detect.chain import OVERRIDE_VAR, detect, driver_library_findable
@@ -124,7 +125,7 @@ def test_admin_override_is_reported_as_profile(gpu_server, monkeypatch):
 
 def test_malformed_override_is_exit_2_with_one_sentence(gpu_server):
     env = gpu_server("no-nvidia")
-    proc = run_cli("detect", "--json", env={**env, OVERRIDE_VAR: "12"})
+    proc = run_inproc("detect", "--json", env={**env, OVERRIDE_VAR: "12"})
     assert proc.returncode == 2
     assert OVERRIDE_VAR in proc.stderr and "Traceback" not in proc.stderr
 
@@ -173,7 +174,7 @@ def test_old_driver_refuses_compute_cap_like_the_real_one(gpu_server):
 
 def test_cli_json_for_the_v100_fallback(gpu_server):
     env = gpu_server("v100-470-smi")
-    proc = run_cli("detect", "--json", env=env)
+    proc = run_inproc("detect", "--json", env=env)
     assert proc.returncode == 0, proc.stderr
     data = last_json(proc)
     assert data["driver"] == {"version": "470.57.02", "cuda_driver_version": "11.4", "source": "nvidia-smi"}

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from wizard.detect import kernel_module
 from wizard.detect.chain import detect
 from wizard.detect.smi import compute_cap_from_name, parse_table
@@ -141,7 +142,7 @@ def test_smi_table_parser_and_name_capabilities():
 
 def test_cli_detect_json_shape_with_standins(gpu_server):
     env = gpu_server("a100x2-535")
-    proc = run_cli("detect", "--json", env=env)
+    proc = run_inproc("detect", "--json", env=env)
     assert proc.returncode == 0, proc.stderr
     data = last_json(proc)
     for key in ("driver", "gpus", "cuda_libraries", "python", "environment", "disk", "warnings"):
@@ -153,7 +154,7 @@ def test_cli_detect_json_shape_with_standins(gpu_server):
 
 def test_cli_detect_human_output_puts_problems_first(gpu_server):
     env = gpu_server("driver-not-loaded")
-    proc = run_cli("detect", env=env)
+    proc = run_inproc("detect", env=env)
     assert proc.returncode == 0
     lines = proc.stdout.splitlines()
     assert lines[0] == "Problems:"
@@ -162,7 +163,7 @@ def test_cli_detect_human_output_puts_problems_first(gpu_server):
 
 
 def test_machine_without_any_nvidia_stack_via_the_cli(tmp_path):
-    proc = run_cli("detect", "--json", env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": str(tmp_path)})
+    proc = run_inproc("detect", "--json", env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": str(tmp_path)})
     assert proc.returncode == 0
     data = json.loads(proc.stdout.splitlines()[-1])
     assert data["driver"] is None

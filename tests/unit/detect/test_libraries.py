@@ -11,8 +11,9 @@ import os
 import sys
 from pathlib import Path
 
+from tests.fixtures.cli import run_inproc
 from tests.fixtures.gpu import make_library_dir
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.state import last_json
 from wizard.commands.detect import render
 from wizard.detect.chain import detect
 
@@ -135,7 +136,7 @@ def test_the_seed_case_through_the_cli(gpu_server, tmp_path):
     cudnn = make_library_dir(tmp_path / "opt" / "cudnn" / "lib64", CUDNN_821)
     env = {**env, "CONDA_PREFIX": str(prefix), "LD_LIBRARY_PATH": _ld_path(cudnn, env["LD_LIBRARY_PATH"])}
 
-    data = last_json(run_cli("detect", "--json", env=env))
+    data = last_json(run_inproc("detect", "--json", env=env))
     assert data["driver"]["cuda_driver_version"] == "12.2"
     assert data["environment"]["kind"] == "conda"
     assert data["environment"]["jaxlib_cuda_tag"] == "cuda11.cudnn86"
@@ -143,7 +144,7 @@ def test_the_seed_case_through_the_cli(gpu_server, tmp_path):
             "found_via": "LD_LIBRARY_PATH", "loads_first": True} in data["cuda_libraries"]
     assert "ld_library_path_cudnn" in [w["id"] for w in data["warnings"]]
 
-    human = run_cli("detect", env=env)
+    human = run_inproc("detect", env=env)
     assert human.returncode == 0 and "Traceback" not in human.stderr
     lines = human.stdout.splitlines()
     assert lines[0] == "Problems:"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from tests.standins import standin_env
 from wizard.detect.environment import memory_info
 from wizard.detect.facts import (
@@ -119,7 +120,7 @@ def test_host_memory_from_meminfo_and_a_cgroup_limit(tmp_path, monkeypatch):
 
 
 def test_detect_json_and_text_carry_memory_and_preflight(tmp_path):
-    proc = run_cli("detect", "--json", env=standin_env("b200x2-580", tmp_path))
+    proc = run_inproc("detect", "--json", env=standin_env("b200x2-580", tmp_path))
     assert proc.returncode == 0, proc.stderr
     data = last_json(proc)
     assert data["memory"]["total_mib"] > 0 and data["memory"]["source"] == "procfs"
@@ -128,5 +129,5 @@ def test_detect_json_and_text_carry_memory_and_preflight(tmp_path):
     # Two 179 GiB B200s hold every model; whether the host RAM does depends on this machine's RAM.
     assert by_id["gencast-0p25deg"]["gpus"] == [0, 1]
     assert by_id["gencast-0p25deg"]["verdict"] in ("fits", "host_too_small")
-    text = run_cli("detect", env=standin_env("b200x2-580", tmp_path)).stdout
+    text = run_inproc("detect", env=standin_env("b200x2-580", tmp_path)).stdout
     assert "Host RAM" in text and "What fits in memory" in text and "GenCast 0.25°:" in text

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import REPO, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import REPO
 from wizard.history.store import INTERRUPTED, Entry, VerifySummary, boot_id, load_history, record_verify
 from wizard.lock import StateLock
 from wizard.verify.check import VerifyResult
@@ -89,7 +90,7 @@ def test_json_that_is_not_a_history_is_moved_aside_too(isolated_state):
 
 def test_cli_history_on_a_corrupt_file_warns_and_never_tracebacks(isolated_state):
     (isolated_state / "history.json").write_bytes(b"\xff\xfe not even text")
-    proc = run_cli("history", "--json")
+    proc = run_inproc("history", "--json")
     assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1] == "[]"
     assert "moved to" in proc.stderr and "Traceback" not in proc.stderr
     (aside,) = isolated_state.glob("history.json.corrupt-*")
@@ -201,11 +202,11 @@ def test_history_json_lists_entries_with_disk_use_and_the_human_table_marks_curr
     (env / "bin" / "blob").write_bytes(os.urandom(300_000))
     _write(isolated_state, [_entry(id="a", env=str(env), status="installed", current=True,
                                    started=time.strftime("%Y-%m-%dT%H:%M:%S"))])
-    proc = run_cli("history", "--json")
+    proc = run_inproc("history", "--json")
     (row,) = json.loads(proc.stdout.splitlines()[-1])
     assert row["id"] == "a" and row["current"] is True and row["env_exists"] is True
     assert 300_000 <= row["disk_bytes"] < 400_000
-    table = run_cli("history").stdout
+    table = run_inproc("history").stdout
     assert "● a" in table and "MiB" in table and str(env) in table
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import TESTS, last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import TESTS, last_json
 from wizard.detect.facts import CudaLibrary, DiskInfo, Driver, EnvironmentInfo, Facts, Platform, PythonInfo
 from wizard.errors import UserError
 from wizard.verify.diagnose import diagnose_text, gpu_recipe_for, load_known_failures, parse_known_failures
@@ -171,7 +172,7 @@ def test_bad_knowledge_file_is_a_clear_error(tmp_path):
 
 
 def test_cli_diagnose_file_human():
-    proc = run_cli("diagnose", str(LOGS / "seed000_cudnn821_notebook.log"))
+    proc = run_inproc("diagnose", str(LOGS / "seed000_cudnn821_notebook.log"))
     assert proc.returncode == 1, proc.stderr
     assert "[cudnn_version_mismatch]" in proc.stdout
     assert "Fix: " in proc.stdout and "Evidence:" in proc.stdout
@@ -180,7 +181,7 @@ def test_cli_diagnose_file_human():
 
 def test_cli_diagnose_stdin_json():
     text = (LOGS / "seed001_outdated_cuda_micromamba.log").read_text(encoding="utf-8")
-    proc = run_cli("diagnose", "-", "--json", input=text)
+    proc = run_inproc("diagnose", "-", "--json", input=text)
     assert proc.returncode == 1, proc.stderr
     data = last_json(proc)
     assert [f["id"] for f in data["findings"]] == ["cuda_component_outdated"]
@@ -188,16 +189,16 @@ def test_cli_diagnose_stdin_json():
 
 
 def test_cli_diagnose_clean_log_exits_zero():
-    proc = run_cli("diagnose", str(LOGS / "clean_notebook_noise.log"), "--json")
+    proc = run_inproc("diagnose", str(LOGS / "clean_notebook_noise.log"), "--json")
     assert proc.returncode == 0, proc.stderr
     assert last_json(proc)["findings"] == []
-    human = run_cli("diagnose", str(LOGS / "clean_uv_pip_install.log"))
+    human = run_inproc("diagnose", str(LOGS / "clean_uv_pip_install.log"))
     assert human.returncode == 0 and "No known problem found" in human.stdout
 
 
 def test_cli_diagnose_unreadable_file_names_it(tmp_path):
     missing = tmp_path / "nope.log"
-    proc = run_cli("diagnose", str(missing))
+    proc = run_inproc("diagnose", str(missing))
     assert proc.returncode == 2
     assert str(missing) in proc.stderr and "Traceback" not in proc.stderr
 
@@ -208,7 +209,7 @@ def test_cli_diagnose_names_the_folder_detection_finds(tmp_path):
     folder.mkdir(parents=True)
     (folder / "libcudnn.so.8.2.1").write_bytes(b"")
     (folder / "libcudnn.so.8").symlink_to("libcudnn.so.8.2.1")
-    proc = run_cli("diagnose", str(LOGS / "seed000_cudnn821_notebook.log"), "--json",
+    proc = run_inproc("diagnose", str(LOGS / "seed000_cudnn821_notebook.log"), "--json",
                    env={"LD_LIBRARY_PATH": str(folder)})
     assert proc.returncode == 1, proc.stderr
     fix = last_json(proc)["findings"][0]["fix"]
@@ -256,7 +257,7 @@ def test_diagnose_env_names_the_installed_stacks_cpu_recipe(tmp_path):
     log.write_text(_CPU_FALLBACK_LOG)
     for recipe, cpu in (("jax0.10.2-cuda12", "jax0.10.2-cpu"), ("jax0.10.2-cuda13", "jax0.10.2-cpu"),
                         ("jax0.4.23-cuda12-cudnn89", "jax0.4.23-cpu")):
-        proc = run_cli("diagnose", "--env", str(_env_from(tmp_path, recipe)), str(log), "--json")
+        proc = run_inproc("diagnose", "--env", str(_env_from(tmp_path, recipe)), str(log), "--json")
         result = last_json(proc)
         assert proc.returncode == 1 and result["environment"]["recipe"] == recipe, proc.stderr
         fallback = next(f for f in result["findings"] if f["id"] == "cpu_fallback")

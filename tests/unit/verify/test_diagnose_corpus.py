@@ -14,7 +14,8 @@ import re
 import pytest
 
 from tests.corpus import CLEAN, REAL, load_corpus, score
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from wizard.verify import diagnose as diagnose_module
 from wizard.verify.diagnose import diagnose_stream, diagnose_text, load_known_failures, unrecognised
 
@@ -141,11 +142,11 @@ def test_unrecognised_names_the_tier_the_probe_died_in_from_its_own_lines():
 def test_cli_unrecognised_json_and_exit(tmp_path):
     log = tmp_path / "odd.log"
     log.write_text("Epoch 1\nTraceback (most recent call last):\nKeyError: 'mesh_size'\n", encoding="utf-8")
-    proc = run_cli("diagnose", str(log), "--json")
+    proc = run_inproc("diagnose", str(log), "--json")
     assert proc.returncode == 1, proc.stderr
     data = last_json(proc)
     assert data["findings"] == [] and data["unrecognised"]["last_error"] == "KeyError: 'mesh_size'"
-    human = run_cli("diagnose", str(log))
+    human = run_inproc("diagnose", str(log))
     assert "Last error: KeyError: 'mesh_size'" in human.stdout and "gc-wizard report" in human.stdout
 
 
@@ -153,7 +154,7 @@ def test_cli_streams_a_file_with_crlf_and_ansi(tmp_path):
     log = tmp_path / "win.log"
     body = (REAL / "levanter_cudnn_841_compiled_860.log").read_text(encoding="utf-8")
     log.write_bytes(("\x1b[31m" + body.replace("\n", "\r\n") + "\x1b[0m").encode())
-    proc = run_cli("diagnose", str(log), "--json")
+    proc = run_inproc("diagnose", str(log), "--json")
     assert [f["id"] for f in last_json(proc)["findings"]] == ["cudnn_version_mismatch"]
 
 

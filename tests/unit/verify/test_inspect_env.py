@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.state import last_json, run_cli
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
 from tests.fixtures.wheels import build_wheel
 from wizard.errors import UserError
 from wizard.verify.inspect_env import inspect_env
@@ -69,7 +70,7 @@ def seed_env(tmp_path_factory) -> Path:
 
 def test_seed_case_old_cudnn_first_on_ld_library_path_is_named(seed_env, tmp_path):
     folder = old_cudnn_folder(tmp_path)
-    proc = run_cli("diagnose", "--env", str(seed_env), "--json", env={"LD_LIBRARY_PATH": str(folder)})
+    proc = run_inproc("diagnose", "--env", str(seed_env), "--json", env={"LD_LIBRARY_PATH": str(folder)})
     assert proc.returncode == 1, proc.stderr
     data = last_json(proc)
     assert data["jaxlib_build"]["cudnn"] == "8.6" and data["jaxlib_build"]["cuda"] == "11"
@@ -88,7 +89,7 @@ def test_seed_env_without_the_old_folder_is_clean(seed_env):
     assert report.cudnn_loads_first["version"].startswith("8.9")
     assert "wheel" in report.cudnn_loads_first["via"]
     assert report.findings == []
-    human = run_cli("diagnose", "--env", str(seed_env), env={"LD_LIBRARY_PATH": ""})
+    human = run_inproc("diagnose", "--env", str(seed_env), env={"LD_LIBRARY_PATH": ""})
     assert "built for CUDA 11, cuDNN 8.6" in human.stdout
 
 
@@ -98,7 +99,7 @@ def test_symptom_log_ranked_by_the_inspected_environment(seed_env, tmp_path):
     log = tmp_path / "cell.log"
     log.write_text("jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization "
                    "failed. Look at the errors above for more details.\n", encoding="utf-8")
-    proc = run_cli("diagnose", str(log), "--env", str(seed_env), "--json", env={"LD_LIBRARY_PATH": str(folder)})
+    proc = run_inproc("diagnose", str(log), "--env", str(seed_env), "--json", env={"LD_LIBRARY_PATH": str(folder)})
     data = last_json(proc)
     finding = data["findings"][0]
     assert finding["id"] == "dnn_library_init_failed"
@@ -111,7 +112,7 @@ def test_wrong_pypi_graphcast_is_named(tmp_path):
     wrong = build_wheel(house, "graphcast", "0.14.2", summary="A framework for transforming tabular (CSV, SQL) "
                         "and hierarchical data (JSON, XML) into property graphs")
     env = make_env(tmp_path, [wrong, build_wheel(house, "jax", "0.4.23"), build_wheel(house, "jaxlib", "0.4.23")])
-    proc = run_cli("diagnose", "--env", str(env), "--json")
+    proc = run_inproc("diagnose", "--env", str(env), "--json")
     assert proc.returncode == 1, proc.stderr
     data = last_json(proc)
     assert data["graphcast"]["which"] == "unrelated"
@@ -151,7 +152,7 @@ def test_jax_older_than_jaxlib_and_plugin_mismatch(tmp_path):
 def test_not_an_environment_is_a_sentence(tmp_path):
     with pytest.raises(UserError, match="not a Python environment"):
         inspect_env(tmp_path, {}, read_driver=False, ldconfig=[])
-    proc = run_cli("diagnose", "--env", str(tmp_path / "nope"))
+    proc = run_inproc("diagnose", "--env", str(tmp_path / "nope"))
     assert proc.returncode == 2 and "does not exist" in proc.stderr and "Traceback" not in proc.stderr
 
 
@@ -165,7 +166,7 @@ def test_nothing_is_imported_from_the_environment(seed_env):
 def test_real_jaxlib_0423_with_numpy_2(tmp_path):
     """jaxlib 0.4.23 (built for NumPy 1) and NumPy 2 from PyPI: the combination is named before any run."""
     env = make_env(tmp_path, [], extra=("jaxlib==0.4.23", "jax==0.4.23", "numpy==2.0.2"))
-    proc = run_cli("diagnose", "--env", str(env), "--json")
+    proc = run_inproc("diagnose", "--env", str(env), "--json")
     data = last_json(proc)
     assert data["packages"]["jaxlib"] == "0.4.23" and data["packages"]["numpy"] == "2.0.2"
     assert data["jaxlib_build"] is None

@@ -1,0 +1,65 @@
+"""The download size asks the index the install will use (a lab's mirror, a closed index), never PyPI behind
+the user's back; a closed index is "unknown" at once, with the index named."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+
+import pytest
+
+from wizard.install.cost import PYPI_SIMPLE, download_size, index_url
+
+
+def test_the_index_comes_from_the_variables_uv_reads_first_to_last():
+    assert index_url({}) == PYPI_SIMPLE
+    assert index_url({"PIP_INDEX_URL": "https://mirror.lab/simple"}) == "https://mirror.lab/simple/"
+    assert index_url({"PIP_INDEX_URL": "https://b/simple/", "UV_INDEX_URL": "https://a/simple/"}) == "https://a/simple/"
+    assert index_url({"UV_DEFAULT_INDEX": "http://c/simple/", "UV_INDEX_URL": "https://a/"}) == "http://c/simple/"
+    assert index_url({"UV_INDEX_URL": "/not/a/url"}) == PYPI_SIMPLE
+
+
+class _Pep691(http.server.BaseHTTPRequestHandler):
+    """A mirror's simple index in its JSON form: one project, `pkg`, with a wheel for every Python."""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path != "/simple/pkg/":
+            self.send_error(404)
+            return
+        body = json.dumps({"files": [
+            {"filename": "pkg-1.0-py3-none-any.whl", "size": 12345},
+            {"filename": "pkg-0.9-py3-none-any.whl", "size": 1},
+        ]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/vnd.pypi.simple.v1+json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def mirror():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pep691)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/simple/"
+    server.shutdown()
+
+
+def test_sizes_come_from_the_mirror_the_install_uses(mirror, monkeypatch):
+    monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)  # uv reads it before UV_INDEX_URL
+    monkeypatch.setenv("UV_INDEX_URL", mirror)
+    size = download_size({"pkg": "1.0", "absent": "2.0"})
+    assert size.per_package == {"pkg": 12345} and size.unknown == ("absent",)
+    assert size.error is None
+    assert f"1 from the index at {mirror}" in size.describe()
+
+
+def test_a_closed_index_is_unknown_at_once_and_named(closed_indexes):
+    size = download_size({f"pkg{i}": "1.0" for i in range(64)})
+    assert size.known == 0 and len(size.unknown) == 64
+    assert size.error.startswith(f"the index {closed_indexes} could not be read")
+    assert "download size unknown" in size.describe()

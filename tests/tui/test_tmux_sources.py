@@ -24,7 +24,7 @@ import pytest
 from tests.fixtures.jaxenv import require_graphcast_src
 from tests.fixtures.state import run_cli
 from tests.fixtures.tiny import RECIPE
-from tests.fixtures.tmux import Tmux, child_pids, choose_recipe, recipe_index, wait_gone, wizard_env
+from tests.fixtures.tmux import Tmux, child_pids, choose_recipe, recipe_index, tmux_run, wait_gone, wizard_env
 from tests.fixtures.wheels import build_wheel
 
 # Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
@@ -243,7 +243,7 @@ def test_a_dropped_connection_during_the_check_stops_it_cleanly(tmux, tmp_path):
 def _pane_rows(tmux: Tmux, joined: bool) -> list[str]:
     """The pane's rows with its scrollback; `joined`: rows the terminal wrapped are put back together."""
     args = ["capture-pane", "-p", "-S", "-", "-t", tmux.name] + (["-J"] if joined else [])
-    return [row.rstrip() for row in subprocess.run(["tmux", *args], capture_output=True, text=True).stdout.splitlines()]
+    return [row.rstrip() for row in tmux_run(*args, check=False).stdout.splitlines()]
 
 
 def test_history_and_recipes_fit_a_real_80_column_pane(tmp_path, tiny):

@@ -79,8 +79,11 @@ def _exit_code(exit_file: Path, timeout: float = 60) -> str:
     return exit_file.read_text().strip() if exit_file.exists() else "(no exit)"
 
 
-def _start(tmux: Tmux, tmp_path: Path, recipes: Path, recipe_id: str, *extra: str) -> tuple[Path, dict]:
+def _start(tmux: Tmux, tmp_path: Path, recipes: Path, recipe_id: str, *extra: str,
+           index: str | None = None) -> tuple[Path, dict]:
     env = wizard_env(tmp_path, "xterm", profile="no-nvidia")
+    if index:  # a package index that answers (every test not marked `network` has the real one closed)
+        env.update({"UV_INDEX_URL": index, "UV_DEFAULT_INDEX": index, "PIP_INDEX_URL": index})
     if recipes:
         index = recipe_index(recipes, env, recipe_id)
     else:
@@ -170,10 +173,12 @@ def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs
     assert _exit_code(exit_file) == "EXIT=0"
 
 
-def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path):
+def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path, local_index):
     recipes, house, graphcast = _tiny_checked(tmp_path)
+    # The package index answers (a local one with the recipe's wheels); only GraphCast's host does not.
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--find-links", str(house), "--graphcast-src",
-                          "graphcast @ git+https://github.invalid/google-deepmind/graphcast@v0.1.1")
+                          "graphcast @ git+https://github.invalid/google-deepmind/graphcast@v0.1.1",
+                          index=local_index(house))
     tmux.wait_for("graphcast 0.1.1 · a git URL")
     tmux.keys("Enter")
     screen = tmux.wait_for("This server cannot reach", timeout=120)

@@ -432,6 +432,7 @@ LAYOUTS = {
         "data_utils": "graphcast.data_utils", "xarray_jax": "graphcast.xarray_jax",
         "xarray_tree": "graphcast.xarray_tree", "variables": "graphcast.graphcast",
         "gencast": "graphcast.gencast", "denoiser": "graphcast.denoiser", "nan_cleaning": "graphcast.nan_cleaning",
+        "rollout": "graphcast.rollout", "checkpoint": "graphcast.checkpoint",
     },
     "weathernext": {
         "graphcast": "weathernext.weathernext1_graph.graphcast", "casting": "weathernext.utils.casting",
@@ -440,10 +441,13 @@ LAYOUTS = {
         "xarray_tree": "weathernext.utils.xarray_tree", "variables": "weathernext.utils.variables",
         "gencast": "weathernext.weathernext1_gen.gencast", "denoiser": "weathernext.weathernext1_gen.denoiser",
         "nan_cleaning": "weathernext.utils.nan_cleaning",
+        "rollout": "weathernext.utils.rollout", "checkpoint": "weathernext.utils.checkpoint",
     },
 }
+#: Every GraphCast module the demo notebook imports: an environment that passes the check can run the
+#: notebook's forecast cells too (rollout imports dask, which an init alone never needs).
 GRAPHCAST_NAMES = ("graphcast", "casting", "normalization", "autoregressive", "data_utils", "xarray_jax",
-                     "xarray_tree", "variables")
+                   "xarray_tree", "variables", "rollout", "checkpoint")
 GENCAST_MODULES = ("gencast", "denoiser", "nan_cleaning")
 
 

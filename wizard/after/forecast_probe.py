@@ -1,0 +1,175 @@
+"""GraphCast's demo-notebook forecast, run by the target environment's own Python (never imported by the wizard).
+
+Why a separate program: the forecast loads the environment's jaxlib, CUDA libraries and GraphCast, which
+must never enter the wizard's process (a broken cuDNN can abort it). It imports nothing from `wizard`.
+
+It does what the notebook's cells do, in their order: `checkpoint.load(f, graphcast.CheckPoint)`, the
+example batch and the three normalization files with `xarray.load_dataset` (the reader chosen from each
+file's first bytes: `CDF` is NetCDF3 for scipy, `\\x89HDF` NetCDF4/HDF5 for h5netcdf), then
+`data_utils.extract_inputs_targets_forcings`, the notebook's `construct_wrapped_graphcast`,
+`hk.transform_with_state`, `jax.jit` and `rollout.chunked_prediction` for `--steps` 6-hour steps. It checks
+that every predicted value is finite, writes the predictions to `--out` (NetCDF), and prints one JSON line
+last on stdout: the figures (`seconds`: load, compile, rollout; `peak_rss_mib`; `peak_device_mib`), the
+backend and devices, or the error (`{"ok": false, "stage": ..., "error": {"type", "message"}}`). Progress
+goes to stderr as `gc-wizard-forecast: {"stage": ...}` lines.
+"""
+
+import argparse
+import dataclasses
+import functools
+import json
+import resource
+import sys
+import time
+
+STAGE_PREFIX = "gc-wizard-forecast: "
+#: Which xarray reader takes a file, by its first bytes.
+MAGIC_ENGINES = ((b"CDF", "scipy"), (b"\x89HDF", "h5netcdf"))
+
+
+_CURRENT = ["start"]
+
+
+def _stage(name, **details):
+    _CURRENT[0] = name
+    sys.stderr.write(STAGE_PREFIX + json.dumps({"stage": name, **details}) + "\n")
+    sys.stderr.flush()
+
+
+def _peak_rss_mib():
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1)
+
+
+def engine_for(path):
+    """The xarray engine for a NetCDF file, from its first bytes; ValueError names a file that is neither."""
+    with open(path, "rb") as handle:
+        head = handle.read(8)
+    for magic, engine in MAGIC_ENGINES:
+        if head.startswith(magic):
+            return engine
+    raise ValueError(f"{path} is not a NetCDF file (it starts with {head[:4]!r}, not 'CDF' or '\\x89HDF')")
+
+
+def load_dataset(path):
+    import xarray
+
+    return xarray.load_dataset(path, engine=engine_for(path)).compute()
+
+
+def _device_peak_mib(jax):
+    try:
+        stats = [d.memory_stats() or {} for d in jax.local_devices()]
+    except Exception:  # the CPU backend has no memory statistics
+        return None
+    peaks = [s.get("peak_bytes_in_use") for s in stats if s.get("peak_bytes_in_use") is not None]
+    return round(max(peaks) / 2**20, 1) if peaks else None
+
+
+def forecast(args):
+    timings = {}
+    _stage("import")
+    import haiku as hk
+    import jax
+    import numpy as np
+    from graphcast import autoregressive, casting, checkpoint, data_utils, graphcast, normalization, rollout
+
+    started = time.perf_counter()
+    _stage("load_checkpoint")
+    with open(args.params, "rb") as handle:
+        ckpt = checkpoint.load(handle, graphcast.CheckPoint)
+    params, state = ckpt.params, {}
+    model_config, task_config = ckpt.model_config, ckpt.task_config
+    _stage("load_dataset")
+    example_batch = load_dataset(args.dataset)
+    if example_batch.sizes.get("time", 0) < 2 + args.steps:
+        raise ValueError(f"{args.dataset} holds {example_batch.sizes.get('time', 0)} times: {args.steps} steps "
+                         f"need {2 + args.steps} (2 inputs and one per step)")
+    _stage("load_stats")
+    stats = {name: load_dataset(f"{args.stats}/{name}.nc")
+             for name in ("diffs_stddev_by_level", "mean_by_level", "stddev_by_level")}
+    eval_inputs, eval_targets, eval_forcings = data_utils.extract_inputs_targets_forcings(
+        example_batch, target_lead_times=slice("6h", f"{args.steps * 6}h"), **dataclasses.asdict(task_config))
+    if model_config.resolution not in (0, 360.0 / eval_inputs.sizes["lon"]):
+        raise ValueError(f"the model is for a {model_config.resolution}° grid but {args.dataset} is on a "
+                         f"{360.0 / eval_inputs.sizes['lon']}° grid")
+    timings["load"] = time.perf_counter() - started
+
+    def construct_wrapped_graphcast(model_config, task_config):
+        predictor = graphcast.GraphCast(model_config, task_config)
+        predictor = casting.Bfloat16Cast(predictor)
+        predictor = normalization.InputsAndResiduals(predictor, **stats)
+        return autoregressive.Predictor(predictor, gradient_checkpointing=True)
+
+    @hk.transform_with_state
+    def run_forward(model_config, task_config, inputs, targets_template, forcings):
+        predictor = construct_wrapped_graphcast(model_config, task_config)
+        return predictor(inputs, targets_template=targets_template, forcings=forcings)
+
+    run_forward_jitted = jax.jit(functools.partial(run_forward.apply, model_config=model_config,
+                                                   task_config=task_config))
+
+    calls = []
+
+    def one_step(**kw):
+        # Timed per call, so compilation (inside the first call, as in the notebook) is told apart from
+        # the steps themselves without running anything the notebook does not.
+        began = time.perf_counter()
+        out = run_forward_jitted(params=params, state=state, **kw)[0]
+        jax.block_until_ready(jax.tree_util.tree_leaves(out))
+        calls.append(time.perf_counter() - began)
+        return out
+
+    _stage("rollout", steps=args.steps)
+    started = time.perf_counter()
+    predictions = rollout.chunked_prediction(one_step, rng=jax.random.PRNGKey(0), inputs=eval_inputs,
+                                             targets_template=eval_targets * np.nan, forcings=eval_forcings)
+    total = time.perf_counter() - started
+    later = sorted(calls[1:])
+    step = later[len(later) // 2] if later else 0.0
+    timings["compile"] = max(0.0, calls[0] - step) if calls else 0.0
+    timings["rollout"] = total - timings["compile"]
+
+    _stage("check")
+    not_finite = {name: int((~np.isfinite(var.values)).sum()) for name, var in predictions.data_vars.items()}
+    not_finite = {name: count for name, count in not_finite.items() if count}
+    predictions.to_netcdf(args.out)
+    devices = [f"{d.platform}:{getattr(d, 'device_kind', d.platform)}" for d in jax.devices()]
+    return {
+        "ok": not not_finite, "finite": not not_finite, "not_finite": not_finite,
+        "backend": "gpu" if jax.default_backend() == "gpu" else "cpu", "devices": devices,
+        "seconds": {k: round(v, 3) for k, v in timings.items()}, "peak_rss_mib": _peak_rss_mib(),
+        "peak_device_mib": _device_peak_mib(jax), "output": args.out,
+        "variables": sorted(predictions.data_vars), "steps": args.steps,
+        "description": str(getattr(ckpt, "description", ""))[:500],
+    }
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--params", required=True)
+    parser.add_argument("--dataset", required=True)
+    parser.add_argument("--stats", required=True, help="the folder with the three *_by_level.nc files")
+    parser.add_argument("--steps", type=int, default=1)
+    parser.add_argument("--out", required=True)
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        result = forecast(args)
+    except BaseException as exc:  # noqa: BLE001 - every failure becomes the one JSON line the wizard reads
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        import traceback
+
+        traceback.print_exc()
+        result = {"ok": False, "stage": _CURRENT[0], "error": {"type": type(exc).__name__, "message": str(exc)[:2000]},
+                  "peak_rss_mib": _peak_rss_mib()}
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()
+    return 0 if result.get("ok") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

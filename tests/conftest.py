@@ -28,6 +28,8 @@ pytest_plugins = [
     "tests.fixtures.processes",
     "tests.fixtures.cli",
     "tests.fixtures.tmux",
+    "tests.fixtures.assets_server",
+    "tests.fixtures.forecast",
 ]
 
 TESTS = Path(__file__).resolve().parent

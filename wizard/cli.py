@@ -21,7 +21,7 @@ from wizard.errors import ExitCode, UserError, WizardError
 #: lazy `commands_dict`), so a light command never pays for another's imports; `--help` loads them all.
 COMMANDS = {
     "detect": "detect", "recipes": "recipes", "plan": "recipes", "install": "install", "verify": "verify",
-    "diagnose": "diagnose", "history": "history", "rollback": "history", "remove": "history",
+    "diagnose": "diagnose", "forecast": "forecast", "history": "history", "rollback": "history", "remove": "history",
     "activate": "post_install", "kernel": "post_install", "report": "post_install",
     "lock": "cluster", "bundle": "cluster", "module": "cluster",
 }

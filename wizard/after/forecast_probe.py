@@ -133,7 +133,7 @@ def forecast(args):
     not_finite = {name: int((~np.isfinite(var.values)).sum()) for name, var in predictions.data_vars.items()}
     not_finite = {name: count for name, count in not_finite.items() if count}
     predictions.to_netcdf(args.out)
-    devices = [f"{d.platform}:{getattr(d, 'device_kind', d.platform)}" for d in jax.devices()]
+    devices = [d.device_kind if d.platform == "gpu" else d.platform for d in jax.devices()]
     return {
         "ok": not not_finite, "finite": not not_finite, "not_finite": not_finite,
         "backend": "gpu" if jax.default_backend() == "gpu" else "cpu", "devices": devices,

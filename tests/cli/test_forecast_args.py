@@ -1,0 +1,59 @@
+"""`gc-wizard forecast`'s arguments and refusals, in-process: exit 2 and one sentence for bad input, before
+anything downloads or runs; `--list` of a folder; the failure JSON under `--json`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
+from wizard.after import assets
+
+SMALL = assets.DEFAULT_MODEL
+
+
+def _source(tmp_path):
+    root = tmp_path / "source"
+    for rel in (f"params/{SMALL}", "dataset/source-era5_date-2022-01-01_res-1.0_levels-13_steps-01.nc",
+                *(f"stats/{s}" for s in assets.STATS_FILES)):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(b"CDF\x01")
+    return root
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--steps", "0"], "give 1 to 40"),
+    (["--steps", "two"], "not a whole number"),
+    (["--assets", "/no/such/folder"], "--assets /no/such/folder: no such folder."),
+    (["--assets", "ftp://mirror/x"], "only a folder or an http(s):// URL"),
+    (["--env", "/no/such/env"], "does not exist"),
+])
+def test_bad_input_is_exit_2_and_one_sentence(tmp_path, argv, words):
+    proc = run_inproc("forecast", *argv, "--json")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert words in proc.stderr and "Traceback" not in proc.stderr
+    assert last_json(proc)["ok"] is False and last_json(proc)["exit"] == 2
+
+
+def test_a_model_that_matches_nothing_is_refused_before_anything_runs(tmp_path):
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to("/bin/false")
+    proc = run_inproc("forecast", "--env", str(env), "--assets", str(_source(tmp_path)), "--model", "GenCast")
+    assert proc.returncode == 2 and "--model 'GenCast': no file under params/ matches" in proc.stderr
+    assert "forecast --list" in proc.stderr
+
+
+def test_list_prints_the_folder_by_kind(tmp_path):
+    proc = run_inproc("forecast", "--list", "--assets", str(_source(tmp_path)))
+    assert proc.returncode == 0
+    assert "  params/" in proc.stdout and SMALL in proc.stdout and "stats/mean_by_level.nc" in proc.stdout
+    listed = json.loads(run_inproc("forecast", "--list", "--assets", str(_source(tmp_path)), "--json").stdout)
+    assert len(listed["files"]) == 5 and listed["ok"]
+
+
+def test_the_assets_variable_is_the_default_source(tmp_path):
+    proc = run_inproc("forecast", "--list", env={"GC_WIZARD_ASSETS": str(_source(tmp_path))})
+    assert proc.returncode == 0 and SMALL in proc.stdout

@@ -1,0 +1,157 @@
+"""The forecast's files: chosen as the notebook chooses them, fetched like a package manager would (cache,
+resume, checksums), and a damaged or tampered file refused by name and never used.
+
+Real HTTP on loopback (`tests/fixtures/assets_server.py`), real files; the bucket's real names."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.fixtures.assets_server import write_sums
+from wizard.after import assets
+from wizard.after.assets import Asset, AssetError
+from wizard.errors import UserError
+
+SMALL = assets.DEFAULT_MODEL
+BIG = "GraphCast - ERA5 1979-2017 - resolution 0.25 - pressure levels 37 - mesh 2to6 - precipitation input and output.npz"
+OPER = ("GraphCast_operational - ERA5-HRES 1979-2021 - resolution 0.25 - pressure levels 13 - mesh 2to6 - "
+        "precipitation output only.npz")
+DATA = [f"source-era5_date-2022-01-01_res-1.0_levels-13_steps-{n:02d}.nc" for n in (1, 4, 12)] + [
+    "source-hres_date-2022-01-01_res-0.25_levels-13_steps-01.nc",
+    "source-era5_date-2022-01-01_res-0.25_levels-37_steps-01.nc"]
+
+
+def _bucket_listing(prefix: str = "graphcast/") -> list[Asset]:
+    names = [f"{prefix}params/{m}" for m in (SMALL, BIG, OPER)] + [f"{prefix}dataset/{d}" for d in DATA]
+    names += [f"{prefix}stats/{s}" for s in assets.STATS_FILES]
+    return [Asset(n) for n in names]
+
+
+def test_the_notebooks_name_rules():
+    assert assets.file_parts(DATA[0]) == {"source": "era5", "date": "2022-01-01", "res": "1.0", "levels": "13",
+                                          "steps": "01"}
+    assert assets.model_traits(SMALL) == {"res": "1.0", "levels": "13", "sources": "era5 fake"}
+    assert assets.dataset_fits(DATA[0], SMALL, 1) and not assets.dataset_fits(DATA[0], SMALL, 2)
+    assert not assets.dataset_fits(DATA[3], BIG, 1)  # hres data for a model that takes precipitation
+    assert assets.dataset_fits(DATA[3], OPER, 1) and assets.dataset_fits(DATA[4], BIG, 1)
+
+
+@pytest.mark.parametrize("steps, expected", [(1, DATA[0]), (2, DATA[1]), (4, DATA[1]), (10, DATA[2])])
+def test_the_default_is_the_small_model_and_the_shortest_batch_that_covers_the_steps(steps, expected):
+    chosen = assets.select(_bucket_listing() + _bucket_listing(""), model=None, dataset=None, steps=steps)
+    assert chosen.model.relpath == f"graphcast/params/{SMALL}"  # the graphcast/ copy before the top level
+    assert chosen.dataset.name == expected
+    assert [s.relpath for s in chosen.stats] == [f"graphcast/stats/{s}" for s in assets.STATS_FILES]
+
+
+def test_a_part_of_a_name_chooses_and_a_vague_or_wrong_one_is_one_sentence():
+    listing = _bucket_listing()
+    assert assets.select(listing, model="operational", dataset=None, steps=1).dataset.name == DATA[3]
+    with pytest.raises(UserError, match=r"--model 'ERA5' matches 3 files"):
+        assets.select(listing, model="ERA5", dataset=None, steps=1)
+    with pytest.raises(UserError, match=r"--model 'nope': no file under params/ matches.*--list"):
+        assets.select(listing, model="nope", dataset=None, steps=1)
+    with pytest.raises(UserError, match="does not fit"):
+        assets.select(listing, model=None, dataset="res-0.25_levels-37", steps=1)
+    with pytest.raises(UserError, match="no example dataset in the source fits"):
+        assets.select(listing, model=None, dataset=None, steps=20)
+
+
+def test_sha256sums_as_sha256sum_writes_them_names_with_spaces_and_a_bad_line():
+    digest = "ab" * 32
+    sums = assets.parse_sums(f"{digest}  params/{SMALL}\n{digest} *./stats/mean_by_level.nc\n", "SUMS")
+    assert sums == {f"params/{SMALL}": digest, "stats/mean_by_level.nc": digest}
+    with pytest.raises(UserError, match="SUMS line 2 is not"):
+        assets.parse_sums(f"{digest}  a\nnot a sum\n", "SUMS")
+
+
+def _folder(tmp_path):
+    root = tmp_path / "mirror"
+    for rel, body in ((f"params/{SMALL}", b"weights" * 1000), (f"dataset/{DATA[0]}", b"CDF\x01" + b"d" * 5000),
+                      *((f"stats/{s}", b"CDF\x01stats") for s in assets.STATS_FILES)):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(body)
+    return root
+
+
+def test_a_local_folder_is_listed_used_in_place_and_its_sums_enforced(tmp_path):
+    root = _folder(tmp_path)
+    source = assets.open_source(str(root))
+    listing = assets.list_assets(source)
+    assert {a.kind for a in listing} == {"params", "dataset", "stats"} and len(listing) == 5
+    fetched = assets.fetch(source, listing[0])
+    assert fetched.path == root / listing[0].relpath and not fetched.verified and not fetched.downloaded
+    write_sums(root)
+    source = assets.open_source(str(root))
+    assert assets.fetch(source, listing[0]).verified
+    target = root / f"dataset/{DATA[0]}"
+    target.write_bytes(target.read_bytes()[:-1] + b"X")  # one byte changed: it still "loads"; only a sum sees it
+    with pytest.raises(AssetError) as caught:
+        assets.fetch(source, Asset(f"dataset/{DATA[0]}"))
+    assert str(target) in str(caught.value) and "fails its checksum" in str(caught.value)
+
+
+def test_a_download_is_cached_recorded_and_a_changed_cache_file_refused(tmp_path, assets_server, isolated_state):
+    server = assets_server(_folder(tmp_path))
+    source = assets.open_source(server.url)
+    model = Asset(f"params/{SMALL}")
+    first = assets.fetch(source, model)
+    assert first.downloaded and first.path.read_bytes() == b"weights" * 1000
+    assert first.path.is_relative_to(isolated_state / "assets")
+    recorded = json.loads((isolated_state / "assets" / "recorded.json").read_text())
+    assert recorded[source.url(model.relpath)]["sha256"] == first.sha256
+    assert "%20" in source.url(model.relpath)  # names with spaces are percent-encoded
+    count = len(server.requests)
+    again = assets.fetch(source, model)
+    assert not again.downloaded and len(server.requests) == count  # the cache answered
+    first.path.write_bytes(b"weights" * 999)
+    with pytest.raises(AssetError, match="the hash recorded when it was downloaded"):
+        assets.fetch(source, model)
+
+
+def test_a_broken_download_resumes_with_a_range_request(tmp_path, assets_server, isolated_state):
+    server = assets_server(_folder(tmp_path))
+    source = assets.open_source(server.url)
+    data = Asset(f"dataset/{DATA[0]}")
+    server.drop_after = 1000
+    with pytest.raises(AssetError, match=r"broke after|stopped after 1000 of 5004 bytes"):
+        assets.fetch(source, data)
+    part = next((isolated_state / "assets").rglob("*.part"))
+    assert part.stat().st_size == 1000 and not part.with_suffix("").exists()  # nothing half-written is used
+    fetched = assets.fetch(source, data)
+    assert server.requests[-1] == (f"/dataset/{DATA[0]}", "bytes=1000-")
+    assert fetched.path.read_bytes() == (tmp_path / "mirror" / data.relpath).read_bytes()
+    assert not part.exists()
+
+
+def test_a_download_that_fails_the_mirrors_sums_is_refused_and_not_kept(tmp_path, assets_server, isolated_state):
+    root = _folder(tmp_path)
+    write_sums(root)
+    (root / f"params/{SMALL}").write_bytes(b"<html>an error page</html>")  # what a broken mirror serves
+    source = assets.open_source(assets_server(root).url)
+    assert source.sums and f"params/{SMALL}" in source.sums
+    with pytest.raises(AssetError, match="fails its checksum against its SHA256SUMS"):
+        assets.fetch(source, Asset(f"params/{SMALL}"))
+    assert not list((isolated_state / "assets").rglob(f"{SMALL}*"))
+    listing = assets.list_assets(source)  # an HTTP mirror is listed by its SHA256SUMS
+    assert len(listing) == 5
+
+
+def test_an_unreachable_source_names_the_host_and_the_local_fix(tmp_path, closed_indexes):
+    source = assets.Source(closed_indexes.replace("/simple/", "/"))
+    with pytest.raises(AssetError, match=r"cannot reach 127\.0\.0\.1.*--assets DIR"):
+        assets.fetch(source, Asset(f"params/{SMALL}"))
+
+
+def test_the_bucket_is_listed_by_its_json_api_and_its_folder_objects_skipped(tmp_path, assets_server, monkeypatch):
+    root = tmp_path / "gcs"
+    listing = {"items": [{"name": "graphcast/params/", "size": "0"},
+                         {"name": f"graphcast/params/{SMALL}", "size": "38502120"}]}
+    (root / "storage/v1/b/dm_graphcast").mkdir(parents=True)
+    (root / "storage/v1/b/dm_graphcast/o").write_text(json.dumps(listing))
+    server = assets_server(root)
+    monkeypatch.setattr(assets, "BUCKET_LISTING", f"{server.url}storage/v1/b/dm_graphcast/o")
+    found = assets._bucket_listing("graphcast/")
+    assert found == [Asset(f"graphcast/params/{SMALL}", 38502120)] * 3  # the same answer for each kind here

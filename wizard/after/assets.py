@@ -1,0 +1,432 @@
+"""The forecast's files — weights, an example batch, normalization statistics — found, fetched and checked.
+
+Why this module: the demo notebook streams its files from the public `dm_graphcast` bucket with checksums
+off and caches nothing; the rivals keep a cache but never check it, and a download broken mid-file starts
+again from zero. A GPU node behind a firewall has no bucket at all. So a source here is a folder or an
+HTTP(S) URL laid out like the bucket (`params/`, `dataset/`, `stats/`, optionally under `graphcast/`),
+with an optional `SHA256SUMS` (as `sha256sum` writes it) that is then enforced:
+
+- a local folder is read in place; its files are hashed against `SHA256SUMS` when it has one;
+- an HTTP source is downloaded into the state folder's `assets/` cache (shared by every environment):
+  to `<name>.part`, resumed with a `Range` request when a `.part` is already there (a 206 answer, or the
+  download starts again), then hashed and moved into place in one rename — nothing half-written is ever
+  used. The hash is checked against the source's `SHA256SUMS`, else recorded on first download
+  (`assets/recorded.json`) and checked on every later use, so a cached file that changes is refused.
+
+Listing: a local folder is walked; an HTTP source is listed by its `SHA256SUMS`, and the public bucket by
+Google Cloud Storage's anonymous JSON API. File names hold spaces and `<`: they are percent-encoded in URLs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import re
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wizard import paths
+from wizard.errors import UserError, WizardError
+
+#: The public bucket, as the newer notebooks and every rival read it.
+BUCKET_URL = "https://storage.googleapis.com/dm_graphcast/"
+BUCKET_LISTING = "https://storage.googleapis.com/storage/v1/b/dm_graphcast/o"
+#: Where in a source the files are: the bucket keeps GraphCast's under `graphcast/` and, for now, a copy at
+#: the top level (GraphCast v0.1.1's notebook reads the top level); a mirror may hold either.
+PREFIXES = ("graphcast/", "")
+KINDS = ("params", "dataset", "stats")
+STATS_FILES = ("diffs_stddev_by_level.nc", "mean_by_level.nc", "stddev_by_level.nc")
+SUMS_FILE = "SHA256SUMS"
+CHUNK = 1 << 20
+TIMEOUT = 30.0
+
+#: The notebook's defaults: the small 1° model and a 1° example batch it takes (by GraphCast version).
+DEFAULT_MODEL = ("GraphCast_small - ERA5 1979-2015 - resolution 1.0 - pressure levels 13 - mesh 2to5 - "
+                 "precipitation input and output.npz")
+
+
+class AssetError(WizardError):
+    """A file that cannot be fetched or fails its checksum (exit 1: the run failed, the input was fine)."""
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file of a source: its path relative to the source root (`graphcast/params/X.npz`) and size."""
+
+    relpath: str
+    size: int | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.relpath.rstrip("/").split("/")[-2]
+
+    @property
+    def name(self) -> str:
+        return self.relpath.rsplit("/", 1)[-1]
+
+
+@dataclass
+class Source:
+    """Where the files come from: a local folder or an HTTP(S) base URL (ending in `/`)."""
+
+    location: str
+    sums: dict[str, str] = field(default_factory=dict)
+    """relpath -> sha256 from the source's SHA256SUMS (enforced when present)."""
+
+    @property
+    def is_local(self) -> bool:
+        return "://" not in self.location
+
+    @property
+    def is_bucket(self) -> bool:
+        return self.location == BUCKET_URL
+
+    def describe(self) -> str:
+        return "the public GraphCast bucket" if self.is_bucket else self.location
+
+    def url(self, relpath: str) -> str:
+        return self.location + urllib.parse.quote(relpath)
+
+
+def open_source(location: str | None) -> Source:
+    """`--assets DIR|URL` (or GC_WIZARD_ASSETS, else the public bucket), its SHA256SUMS read if it has one."""
+    location = (location or os.environ.get("GC_WIZARD_ASSETS") or BUCKET_URL).strip()
+    if location.startswith(("http://", "https://")):
+        source = Source(location.rstrip("/") + "/")
+        if not source.is_bucket:
+            text = _get_text(source.url(SUMS_FILE), missing_ok=True)
+            source.sums = parse_sums(text, source.url(SUMS_FILE)) if text is not None else {}
+        return source
+    if "://" in location:
+        raise UserError(f"--assets {location!r}: only a folder or an http(s):// URL is taken.")
+    folder = Path(location).expanduser().resolve()
+    if not folder.is_dir():
+        raise UserError(f"--assets {location}: no such folder.")
+    sums_path = folder / SUMS_FILE
+    sums = parse_sums(sums_path.read_text(encoding="utf-8"), str(sums_path)) if sums_path.is_file() else {}
+    return Source(str(folder) + os.sep, sums)
+
+
+_SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
+
+
+def parse_sums(text: str, where: str) -> dict[str, str]:
+    """`sha256sum` output: 64 hex digits, a space, a space or `*`, the relative path (which may hold spaces)."""
+    sums: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        match = _SUM_LINE.match(line.rstrip("\r"))
+        if not match:
+            raise UserError(f"{where} line {number} is not '<64 hex digits>  <file>' as sha256sum writes it.")
+        sums[match.group(2).removeprefix("./")] = match.group(1).lower()
+    return sums
+
+
+# ------------------------------------------------------------------------------------------------ listing
+
+
+def list_assets(source: Source) -> list[Asset]:
+    """Every params/dataset/stats file the source holds (both layouts), sorted by path."""
+    if source.is_local:
+        root = Path(source.location)
+        found = [Asset(str(p.relative_to(root)), p.stat().st_size) for prefix in PREFIXES for kind in KINDS
+                 for p in sorted((root / prefix / kind).glob("*")) if p.is_file() and not p.name.endswith(".part")]
+    elif source.is_bucket:
+        found = [a for prefix in PREFIXES for a in _bucket_listing(prefix)]
+    else:
+        found = [Asset(rel) for rel in source.sums if _kind_of(rel)]
+    return sorted(found, key=lambda a: a.relpath)
+
+
+def _kind_of(relpath: str) -> str | None:
+    parts = relpath.split("/")
+    if len(parts) >= 2 and parts[-2] in KINDS and "/".join(parts[:-2] + [""]) in PREFIXES:
+        return parts[-2]
+    return None
+
+
+def _bucket_listing(prefix: str) -> list[Asset]:
+    found: list[Asset] = []
+    for kind in KINDS:
+        query = urllib.parse.urlencode({"prefix": f"{prefix}{kind}/", "fields": "items(name,size)"})
+        text = _get_text(f"{BUCKET_LISTING}?{query}", missing_ok=False)
+        try:
+            items = json.loads(text or "{}").get("items") or []
+        except ValueError as exc:
+            raise AssetError(f"the bucket's listing could not be read ({exc}).") from None
+        for item in items:
+            name = str(item.get("name", ""))
+            if _kind_of(name) and not name.endswith("/"):  # the listing has a zero-byte `params/` folder object
+                found.append(Asset(name, int(item.get("size") or 0)))
+    return found
+
+
+def _get_text(url: str, *, missing_ok: bool) -> str | None:
+    try:
+        with urllib.request.urlopen(_request(url), timeout=TIMEOUT) as response:  # noqa: S310 (http(s) only)
+            return response.read(50_000_000).decode("utf-8", errors="replace")
+    except urllib.error.HTTPError as exc:
+        if missing_ok and exc.code in (403, 404):
+            return None
+        raise AssetError(f"{url} answered HTTP {exc.code} ({exc.reason}).") from None
+    except (OSError, ValueError) as exc:
+        raise AssetError(f"cannot reach {urllib.parse.urlsplit(url).hostname}: "
+                         f"{getattr(exc, 'reason', exc)}. Give a local copy with --assets DIR.") from None
+
+
+def _request(url: str, headers: dict[str, str] | None = None) -> urllib.request.Request:
+    return urllib.request.Request(url, headers={"User-Agent": "gc-wizard", **(headers or {})})
+
+
+# ------------------------------------------------------------------------------------------------ choosing
+
+
+def file_parts(name: str) -> dict[str, str]:
+    """The notebook's `parse_file_parts`: `source-era5_date-2022-01-01_res-1.0_levels-13_steps-01.nc`."""
+    stem = name.removesuffix(".nc")
+    return dict(part.split("-", 1) for part in stem.split("_") if "-" in part)
+
+
+def model_traits(name: str) -> dict[str, str]:
+    """Resolution, levels and precipitation input, read from a params file's name where it says them."""
+    traits = {}
+    if match := re.search(r"resolution ([\d.]+)", name):
+        traits["res"] = match.group(1)
+    if match := re.search(r"pressure levels (\d+)", name):
+        traits["levels"] = match.group(1)
+    if "precipitation input" in name:
+        traits["sources"] = "era5 fake"
+    elif "precipitation output only" in name:
+        traits["sources"] = "hres fake"
+    return traits
+
+
+def dataset_fits(dataset: str, model: str, steps: int) -> bool:
+    """The notebook's `data_valid_for_model`, by the names alone, and enough steps for the rollout."""
+    parts, traits = file_parts(dataset), model_traits(model)
+    try:
+        if "res" in traits and "res" in parts and float(parts["res"]) != float(traits["res"]):
+            return False
+        if "levels" in traits and "levels" in parts and int(parts["levels"]) != int(traits["levels"]):
+            return False
+        if "sources" in traits and "source" in parts and parts["source"] not in traits["sources"].split():
+            return False
+        return "steps" not in parts or int(parts["steps"]) >= steps
+    except ValueError:
+        return False
+
+
+def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | None, what: str) -> Asset:
+    choices = [a for a in assets if a.kind == kind]
+    # The `graphcast/` copy first: GraphCast's README says the top-level copies will go.
+    choices.sort(key=lambda a: (not a.relpath.startswith(PREFIXES[0]), a.relpath))
+    if wanted:
+        exact = [a for a in choices if a.name == wanted]
+        matching = exact or [a for a in choices if wanted.lower() in a.name.lower()]
+        names = sorted({a.name for a in matching})
+        if len(names) == 1:
+            return matching[0]
+        if not names:
+            raise UserError(f"{what} {wanted!r}: no file under {kind}/ matches; `gc-wizard forecast --list` "
+                            "shows what the source holds.")
+        raise UserError(f"{what} {wanted!r} matches {len(names)} files ({'; '.join(names[:3])}); give more of "
+                        "the name.")
+    if default:
+        for asset in choices:
+            if asset.name == default:
+                return asset
+    names = sorted({a.name for a in choices})
+    if len(names) == 1:
+        return choices[0]
+    if not names:
+        raise UserError(f"the source has no {kind}/ files; give --assets a folder laid out like the bucket "
+                        "(params/, dataset/, stats/).")
+    raise UserError(f"the source holds {len(names)} {kind} files and none is the default; choose one with "
+                    f"{what} (`gc-wizard forecast --list` shows them).")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The files of one forecast: the model, the example batch and the three statistics files."""
+
+    model: Asset
+    dataset: Asset
+    stats: tuple[Asset, ...]
+
+    def all(self) -> tuple[Asset, ...]:
+        return (self.model, self.dataset, *self.stats)
+
+
+def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps: int) -> Selection:
+    """The model (`--model`, else the small 1° one), a dataset that fits it with `steps` steps, the stats."""
+    chosen_model = _pick(assets, "params", model, DEFAULT_MODEL, "--model")
+    if dataset:
+        chosen_data = _pick(assets, "dataset", dataset, None, "--dataset")
+        if not dataset_fits(chosen_data.name, chosen_model.name, steps):
+            raise UserError(f"--dataset {chosen_data.name} does not fit {chosen_model.name} for {steps} step(s) "
+                            "(resolution, pressure levels, source or steps differ).")
+    else:
+        fitting = [a for a in assets if a.kind == "dataset" and dataset_fits(a.name, chosen_model.name, steps)]
+        fitting.sort(key=lambda a: (not a.relpath.startswith(PREFIXES[0]), int(file_parts(a.name).get("steps", "0")
+                                    if file_parts(a.name).get("steps", "0").isdigit() else 0), a.name))
+        if not fitting:
+            raise UserError(f"no example dataset in the source fits {chosen_model.name} for {steps} step(s); "
+                            "`gc-wizard forecast --list` shows what there is.")
+        chosen_data = fitting[0]
+    prefix = chosen_model.relpath[: -len(f"params/{chosen_model.name}")]
+    by_path = {a.relpath: a for a in assets}
+    stats = []
+    for name in STATS_FILES:
+        found = by_path.get(f"{prefix}stats/{name}") or next(
+            (by_path[f"{p}stats/{name}"] for p in PREFIXES if f"{p}stats/{name}" in by_path), None)
+        if found is None:
+            raise UserError(f"the source has no stats/{name}, which every forecast needs.")
+        stats.append(found)
+    return Selection(chosen_model, chosen_data, tuple(stats))
+
+
+# ------------------------------------------------------------------------------------------------ fetching
+
+Progress = Callable[[str, int, int | None], None]
+"""progress(file name, bytes so far, total bytes or None)."""
+
+
+def cache_dir() -> Path:
+    return paths.state_dir() / "assets"
+
+
+def sha256_of(path: Path, cancel: threading.Event | None = None) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(CHUNK):
+            if cancel is not None and cancel.is_set():
+                raise KeyboardInterrupt
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class _Recorded:
+    """`assets/recorded.json`: the hash of each downloaded file on first download, checked after."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "recorded.json"
+
+    def read(self) -> dict[str, dict]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def write(self, key: str, sha256: str, size: int) -> None:
+        data = self.read()
+        data[key] = {"sha256": sha256, "size": size}
+        tmp = self.path.with_name(f"recorded.json.{os.getpid()}")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A file ready to use: where it is, and whether a checksum from the source vouched for it."""
+
+    asset: Asset
+    path: Path
+    sha256: str
+    verified: bool
+    downloaded: bool
+
+
+def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
+          cancel: threading.Event | None = None) -> Fetched:
+    """The file on disk, checked: in place for a folder, through the cache for a URL (see the docstring)."""
+    expected = source.sums.get(asset.relpath)
+    if source.is_local:
+        path = Path(source.location) / asset.relpath
+        if not path.is_file():
+            raise UserError(f"{path} does not exist.")
+        digest = sha256_of(path, cancel) if expected else ""
+        _check(path, digest, expected, "its SHA256SUMS")
+        return Fetched(asset, path, digest, bool(expected), False)
+    folder = cache_dir() / (urllib.parse.urlsplit(source.location).netloc or "local") / \
+        urllib.parse.urlsplit(source.location).path.strip("/")
+    target = folder / asset.relpath
+    paths.ensure_state_dir()
+    recorded = _Recorded(_made(cache_dir()))
+    key = source.url(asset.relpath)
+    if target.is_file():
+        digest = sha256_of(target, cancel)
+        known = recorded.read().get(key, {}).get("sha256")
+        _check(target, digest, expected or known, "its SHA256SUMS" if expected else "the hash recorded when it "
+               "was downloaded")
+        if not known:
+            recorded.write(key, digest, target.stat().st_size)
+        return Fetched(asset, target, digest, bool(expected), False)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(target.name + ".part")
+    _download(key, part, asset.name, progress, cancel)
+    digest = sha256_of(part, cancel)
+    try:
+        _check(part, digest, expected, "its SHA256SUMS", shown=target)
+    except AssetError:
+        part.unlink(missing_ok=True)  # a wrong file is not kept to resume from
+        raise
+    os.replace(part, target)
+    recorded.write(key, digest, target.stat().st_size)
+    return Fetched(asset, target, digest, bool(expected), True)
+
+
+def _made(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _check(path: Path, digest: str, expected: str | None, against: str, shown: Path | None = None) -> None:
+    if expected and digest != expected:
+        raise AssetError(f"{shown or path} fails its checksum against {against} (sha256 {digest[:12]}…, expected "
+                         f"{expected[:12]}…): it is damaged or not the published file, and was not used.")
+
+
+def _download(url: str, part: Path, name: str, progress: Progress | None, cancel: threading.Event | None) -> None:
+    """Into `part`, resuming from its size with a Range request (206), else from the start."""
+    have = part.stat().st_size if part.exists() else 0
+    headers = {"Range": f"bytes={have}-"} if have else {}
+    try:
+        response = urllib.request.urlopen(_request(url, headers), timeout=TIMEOUT)  # noqa: S310 (http(s) only)
+    except urllib.error.HTTPError as exc:
+        if exc.code == 416 and have:  # the part is already whole
+            return
+        raise AssetError(f"{url} answered HTTP {exc.code} ({exc.reason}).") from None
+    except (OSError, ValueError) as exc:
+        raise AssetError(f"cannot reach {urllib.parse.urlsplit(url).hostname}: {getattr(exc, 'reason', exc)}. "
+                         "Give a local copy with --assets DIR.") from None
+    with response:
+        resumed = have and response.status == 206
+        length = response.headers.get("Content-Length")
+        total = (int(length) + (have if resumed else 0)) if length and length.isdigit() else None
+        done = have if resumed else 0
+        try:
+            with open(part, "ab" if resumed else "wb") as out:
+                while block := response.read(CHUNK):
+                    if cancel is not None and cancel.is_set():
+                        raise KeyboardInterrupt
+                    out.write(block)
+                    done += len(block)
+                    if progress is not None:
+                        progress(name, done, total)
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            if isinstance(exc, OSError) and exc.filename:
+                raise
+            raise AssetError(f"the download of {name} broke after {done} bytes ({exc}); run the forecast again "
+                             "to resume it.") from None
+    if total is not None and done < total:
+        raise AssetError(f"the download of {name} stopped after {done} of {total} bytes; run the forecast again "
+                         "to resume it.")

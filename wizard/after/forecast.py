@@ -1,0 +1,328 @@
+"""A first real forecast in a verified environment: the demo notebook's cells, run by the environment itself.
+
+Why: "jit init passed" is not what a lab member came for; the notebook's next cells — real weights, the
+example ERA5 batch, the statistics, one rollout — are where they fail next (a missing `dask`, a NetCDF
+reader, a model too big for the GPU). This runs exactly those cells (`forecast_probe.py`, by the
+environment's own Python, under the same variables `gc-wizard activate` gives a shell), after checking
+the model fits in memory and every file's checksum, and reports the figures a user compares with the
+notebook: seconds to load, compile and roll out, peak memory, where the predictions were written.
+A failure goes through the same diagnosis as a failed check, root cause first.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from wizard import paths
+from wizard.after import assets
+from wizard.children import die_with_parent
+from wizard.detect.facts import Facts
+from wizard.detect.preflight import assess, load_needs
+from wizard.errors import UserError
+from wizard.install.envs import Env
+from wizard.install.runner import ProcessTreeStopper, StepLog
+from wizard.recipes.loader import load_recipes
+from wizard.verify.check import PROBE_STOP_SIGNALS, probe_environment
+from wizard.verify.diagnose import Finding, diagnose_text
+
+PROBE = Path(__file__).with_name("forecast_probe.py")
+STAGE_PREFIX = "gc-wizard-forecast: "
+#: The fit table's verdicts that refuse a model on this backend (unless --force).
+#: How the files were checked, in words.
+CHECKED = {"sums": "verified against the source's SHA256SUMS", "recorded": "hashed, and checked against the hash "
+           "recorded at their first download", "none": "used as they are (the folder has no SHA256SUMS)"}
+REFUSED = {"gpu": ("gpu_too_small", "host_too_small", "no"), "cpu": ("host_too_small", "no")}
+
+
+@dataclass(frozen=True)
+class ForecastRequest:
+    """What the user asked for: the environment, where the files come from, which ones, how far."""
+
+    env: Env
+    assets: str | assets.Source | None = None
+    """`--assets` as given, or the source already opened (a face checks it before anything else)."""
+    model: str | None = None
+    dataset: str | None = None
+    steps: int = 1
+    force: bool = False
+
+
+@dataclass
+class ForecastResult:
+    """`gc-wizard forecast --json` (docs/interface.md), plus the log and findings of a failure."""
+
+    ok: bool
+    env: str
+    graphcast_version: str | None
+    model: str
+    dataset: str
+    steps: int
+    backend: str
+    devices: list[str] = field(default_factory=list)
+    finite: bool = False
+    seconds: dict[str, float] = field(default_factory=dict)
+    peak_rss_mib: float | None = None
+    peak_device_mib: float | None = None
+    output: str | None = None
+    assets: dict[str, Any] = field(default_factory=dict)
+    log: str = ""
+    error: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+    cancelled: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "env": self.env, "graphcast_version": self.graphcast_version, "model": self.model,
+                "dataset": self.dataset, "steps": self.steps, "backend": self.backend, "devices": self.devices,
+                "finite": self.finite, "seconds": self.seconds, "peak_rss_mib": self.peak_rss_mib,
+                "peak_device_mib": self.peak_device_mib, "output": self.output, "assets": self.assets,
+                "log": self.log, "error": self.error, "findings": [f.to_dict() for f in self.findings],
+                "cancelled": self.cancelled}
+
+
+@dataclass(frozen=True)
+class ForecastEvents:
+    """The caller's live callbacks (each may come from a worker thread)."""
+
+    on_stage: Callable[[str], None] | None = None
+    on_download: assets.Progress | None = None
+    on_line: Callable[[str], None] | None = None
+
+
+def graphcast_version(env: Env) -> str | None:
+    """The GraphCast version the environment was built for (its recipe), else what its metadata says."""
+    marker = env.marker
+    if marker is not None:
+        recorded = (marker.extra or {}).get("graphcast_version")
+        if recorded:
+            return str(recorded)
+        recipe = load_recipes().get(marker.recipe or "")
+        if recipe is not None:
+            return recipe.graphcast.version
+    for meta in sorted(env.path.glob("lib/python3*/site-packages/graphcast-*.dist-info/METADATA")):
+        for line in meta.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("Version:"):
+                return line.split(":", 1)[1].strip()
+    return None
+
+
+def env_backend(env: Env) -> str:
+    marker = env.marker
+    return marker.backend if marker is not None and marker.backend in ("gpu", "cpu") else "auto"
+
+
+def check_memory(model_name: str, backend: str, facts: Facts, force: bool) -> str | None:
+    """Refuse (UserError, exit 2) a model the fit table says will not fit here; None or a caution."""
+    traits = assets.model_traits(model_name)
+    if "res" not in traits:
+        return None  # a model the table does not know (a mirror's own name): nothing to go on
+    family = "gencast" if "gencast" in model_name.lower() else "graphcast"
+    try:
+        wanted = f"{family}-{float(traits['res']):g}deg".replace(".", "p")  # graphcast-1deg, graphcast-0p25deg
+    except ValueError:
+        return None
+    fit = next((f for f in assess(facts, load_needs()) if f.need.id == wanted), None)
+    if fit is None:
+        return None
+    if fit.verdict in REFUSED.get(backend, ()):
+        if force:
+            return f"{fit.need.name} may not fit here ({fit.message}); running anyway (--force)."
+        raise UserError(f"{fit.need.name} will not fit here: {fit.message} (it needs about {fit.need.gpu_gb:g} GB "
+                        f"of GPU memory and {fit.need.host_gb:g} GB of RAM). Choose a smaller --model, or run "
+                        "with --force to try anyway.")
+    return None
+
+
+def prepare(request: ForecastRequest) -> tuple[assets.Source, assets.Selection]:
+    """The source opened and the files chosen (UserError for a bad choice) — before anything downloads."""
+    if request.steps < 1 or request.steps > 40:
+        raise UserError(f"--steps {request.steps}: give 1 to 40 six-hour steps.")
+    source = request.assets if isinstance(request.assets, assets.Source) else assets.open_source(request.assets)
+    listing = assets.list_assets(source)
+    return source, assets.select(listing, model=request.model, dataset=request.dataset, steps=request.steps)
+
+
+def output_path(model_name: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    short = "".join(ch if ch.isalnum() else "-" for ch in model_name.removesuffix(".npz"))[:40].strip("-")
+    folder = paths.ensure_state_dir() / "forecasts"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{stamp}-{short}.nc"
+    n = 2
+    while path.exists():
+        path = folder / f"{stamp}-{short}-{n}.nc"
+        n += 1
+    return path
+
+
+def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events: ForecastEvents = ForecastEvents(),
+                 cancel: threading.Event | None = None, timeout: float = 3600.0) -> ForecastResult:
+    """Fetch and check the files, then run the notebook's forecast in the environment (see the docstring)."""
+    env = request.env
+    version = graphcast_version(env)
+    backend = env_backend(env)
+    source, chosen = prepare(request)
+    if facts is not None:
+        check_memory(chosen.model.name, "cpu" if backend == "cpu" else "gpu" if facts.gpus else "cpu", facts,
+                     request.force)
+    result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version, model=chosen.model.name,
+                            dataset=chosen.dataset.name, steps=request.steps, backend=backend)
+    _stage(events, "fetch")
+    fetched = [assets.fetch(source, asset, progress=events.on_download, cancel=cancel) for asset in chosen.all()]
+    verified = all(f.verified for f in fetched)
+    checked = "sums" if verified else "recorded" if not source.is_local else "none"
+    result.assets = {"source": source.describe(), "verified": verified, "checked": checked,
+                     "downloaded": [f.asset.name for f in fetched if f.downloaded],
+                     "files": {f.asset.relpath: f.sha256 for f in fetched if f.sha256}}
+    out = output_path(chosen.model.name)
+    by_kind = {f.asset.relpath: f.path for f in fetched}
+    argv = [str(env.python), str(PROBE), "--params", str(by_kind[chosen.model.relpath]),
+            "--dataset", str(by_kind[chosen.dataset.relpath]), "--stats", str(by_kind[chosen.stats[0].relpath].parent),
+            "--steps", str(request.steps), "--out", str(out)]
+    child_env, removed = probe_environment(env.path, backend, dict(env.marker.runtime_env) if env.marker else None)
+    log_file = paths.new_log("forecast")
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    result.log = str(log_file)
+    log = StepLog(log_file)
+    log.line(f"# gc-wizard forecast {datetime.now().isoformat(timespec='seconds')}: env={env.path} "
+             f"model={chosen.model.name} dataset={chosen.dataset.name} steps={request.steps}")
+    log.line("# argv: " + " ".join(argv))
+    for item in removed:
+        log.line(f"# removed from {item['variable']} for this run: {item['dir']} ({item['reason']})")
+    stdout, stderr, cancelled = _run(argv, child_env, env.path, log, events, cancel, timeout)
+    payload = _last_json(stdout)
+    result.cancelled = cancelled
+    if payload is not None and not cancelled:
+        result.ok = bool(payload.get("ok"))
+        result.finite = bool(payload.get("finite"))
+        result.backend = str(payload.get("backend") or backend)
+        result.devices = list(payload.get("devices") or [])
+        result.seconds = dict(payload.get("seconds") or {})
+        result.peak_rss_mib = payload.get("peak_rss_mib")
+        result.peak_device_mib = payload.get("peak_device_mib")
+        result.output = payload.get("output") if result.ok or payload.get("output") else None
+        if payload.get("not_finite"):
+            counts = ", ".join(f"{k} ({v})" for k, v in sorted(payload["not_finite"].items())[:4])
+            result.error = f"the forecast has values that are not finite: {counts}"
+            stderr.append(f"gc-wizard-forecast: not finite: {counts}")
+        elif payload.get("error"):
+            err = payload["error"]
+            result.error = f"{err.get('type', 'Error')} while {payload.get('stage', 'running')}: {err.get('message', '')}"
+    elif cancelled:
+        result.error = "the forecast was stopped; nothing was changed."
+    else:
+        result.error = "the forecast ended without a result (see the log for what it printed last)."
+    if not result.ok and not cancelled:
+        result.findings = diagnose_text("\n".join(stderr + stdout))
+    if not result.ok:
+        out.unlink(missing_ok=True)
+        result.output = None
+    return result
+
+
+def _stage(events: ForecastEvents, name: str) -> None:
+    if events.on_stage is not None:
+        events.on_stage(name)
+
+
+def _last_json(lines: list[str]) -> dict[str, Any] | None:
+    for line in reversed(lines):
+        if line.strip():
+            try:
+                value = json.loads(line)
+            except ValueError:
+                return None
+            return value if isinstance(value, dict) else None
+    return None
+
+
+def _run(argv: list[str], child_env: dict[str, str], cwd: Path, log: StepLog, events: ForecastEvents,
+         cancel: threading.Event | None, timeout: float) -> tuple[list[str], list[str], bool]:
+    """Run the probe in its own session; stream its stages; stop its whole tree on cancel or timeout."""
+    stdout: list[str] = []
+    stderr: list[str] = []
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=child_env, cwd=str(cwd), text=True, encoding="utf-8", errors="replace", bufsize=1,
+                            start_new_session=True, preexec_fn=die_with_parent())
+
+    def read_out() -> None:
+        for line in proc.stdout:
+            stdout.append(line.rstrip("\n"))
+            log.line(line.rstrip("\n"))
+
+    def read_err() -> None:
+        for line in proc.stderr:
+            line = line.rstrip("\n")
+            log.line(line)
+            if line.startswith(STAGE_PREFIX):
+                try:
+                    stage = json.loads(line[len(STAGE_PREFIX):]).get("stage")
+                except ValueError:
+                    stage = None
+                if stage:
+                    _stage(events, str(stage))
+                continue
+            stderr.append(line)
+            if events.on_line is not None and line.strip():
+                events.on_line(line)
+
+    readers = [threading.Thread(target=read_out, daemon=True), threading.Thread(target=read_err, daemon=True)]
+    for reader in readers:
+        reader.start()
+    deadline = time.monotonic() + timeout
+    cancelled = False
+    try:
+        while proc.poll() is None:
+            if (cancel is not None and cancel.is_set()) or time.monotonic() > deadline:
+                cancelled = True
+                break
+            (cancel.wait if cancel is not None else time.sleep)(0.05)
+    finally:
+        if proc.poll() is None:
+            ProcessTreeStopper(proc.pid, lambda: proc.poll() is None, signals=PROBE_STOP_SIGNALS).stop()
+        for reader in readers:
+            reader.join(timeout=10)
+    return stdout, stderr, cancelled
+
+
+def describe(result: ForecastResult) -> list[str]:
+    """The result in plain lines, the one wording both faces print."""
+    lines = []
+    if result.ok:
+        took = result.seconds
+        lines.append(f"GraphCast forecasts here: {result.steps} step(s) of {result.model} on {result.backend} "
+                     f"({', '.join(result.devices) or 'no device list'}).")
+        lines.append(f"  dataset   {result.dataset}")
+        lines.append(f"  seconds   load {took.get('load', 0):.1f} · compile {took.get('compile', 0):.1f} · "
+                     f"rollout {took.get('rollout', 0):.1f}")
+        memory = f"  memory    peak {result.peak_rss_mib} MiB host"
+        if result.peak_device_mib is not None:
+            memory += f", {result.peak_device_mib} MiB device"
+        lines.append(memory)
+        lines.append(f"  checked   every value finite; files {CHECKED[result.assets.get('checked', 'none')]}"
+                     f" (from {result.assets.get('source')})")
+        lines.append(f"  output    {result.output}")
+    elif result.cancelled:
+        lines.append("The forecast was stopped; the environment is untouched.")
+    else:
+        lines.append(f"The forecast failed: {result.error}")
+    lines.append(f"  log       {result.log}")
+    return lines
+
+
+def describe_listing(listing: list[assets.Asset], source: assets.Source) -> list[str]:
+    """`forecast --list`: what the source holds, by kind, with sizes where known."""
+    lines = [f"In {source.describe()}:"]
+    for kind in assets.KINDS:
+        lines.append(f"  {kind}/")
+        for asset in (a for a in listing if a.kind == kind):
+            size = f"{asset.size / 2**20:8.1f} MiB" if asset.size is not None else "        ?   "
+            lines.append(f"    {size}  {asset.relpath}")
+    return lines

@@ -1,0 +1,119 @@
+"""`gc-wizard forecast [--env DIR] [--assets DIR|URL] [--model M] [--dataset D] [--steps N] [--list] [--force] [--json]`.
+
+The demo notebook's forecast in the current (or `--env`) environment: the files from `--assets` (a folder or
+a URL laid out like the bucket; GC_WIZARD_ASSETS; else the public bucket through the cache), the model
+checked against this machine's memory, the rollout run by the environment's own Python. Exit 0 when every
+predicted value is finite, 1 when the forecast (or a download or checksum) failed, 2 for bad input, 130
+when stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+from wizard.commands import options
+from wizard.commands.output import emit_json, say
+from wizard.errors import ExitCode
+
+
+def _progress(name: str, done: int, total: int | None) -> None:
+    """Bytes and a bar on stderr for a terminal (never in --json output, never into a pipe's log)."""
+    if not sys.stderr.isatty():
+        return
+    mib = done / 2**20
+    if total:
+        share = done / total
+        bar = "#" * int(share * 20)
+        text = f"\r  {name[:38]:<38} [{bar:<20}] {mib:7.1f} / {total / 2**20:.1f} MiB"
+    else:
+        text = f"\r  {name[:38]:<38} {mib:7.1f} MiB"
+    sys.stderr.write(text)
+    if total and done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    from wizard.after import assets
+    from wizard.after.forecast import (
+        ForecastEvents,
+        ForecastRequest,
+        describe,
+        describe_listing,
+        run_forecast,
+    )
+    from wizard.after.target import resolve_env
+
+    as_json = bool(getattr(args, "json", False))
+    source = assets.open_source(args.assets)  # a bad --assets is said first, before the environment
+    if args.list:
+        listing = assets.list_assets(source)
+        if as_json:
+            emit_json({"ok": True, "source": source.describe(),
+                       "files": [{"path": a.relpath, "kind": a.kind, "size": a.size} for a in listing]})
+        else:
+            for line in describe_listing(listing, source):
+                say(line)
+        return ExitCode.OK
+    env = resolve_env(getattr(args, "env", None))
+    request = ForecastRequest(env=env, assets=source, model=args.model, dataset=args.dataset,
+                              steps=args.steps, force=args.force)
+    facts = None
+    try:
+        from wizard.detect.chain import detect
+
+        facts = detect(env.path)
+    except Exception:  # the memory check is a guard, not a gate: no facts, no refusal
+        facts = None
+    events = ForecastEvents() if as_json else ForecastEvents(
+        on_stage=lambda stage: say(f"… {stage.replace('_', ' ')}"), on_download=_progress)
+    if not as_json:
+        say(f"A first forecast in {env.path} …")
+    cancel = threading.Event()
+    try:
+        result = run_forecast(request, facts=facts, events=events, cancel=cancel)
+    except KeyboardInterrupt:
+        cancel.set()
+        raise
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        say("")
+        for line in describe(result):
+            say(line)
+        if result.findings:
+            from wizard.commands.diagnose import render_findings
+
+            say("")
+            say(render_findings(result.findings))
+    if result.cancelled:
+        return ExitCode.CANCELLED
+    return ExitCode.OK if result.ok else ExitCode.FAILED
+
+
+def _steps(value: str) -> int:
+    try:
+        steps = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number of 6-hour steps") from None
+    if not 1 <= steps <= 40:
+        raise argparse.ArgumentTypeError(f"{steps} steps: give 1 to 40")
+    return steps
+
+
+def configure(sub) -> list[argparse.ArgumentParser]:
+    p = options.add_command(sub, "forecast", "run the demo notebook's first forecast (real weights, one rollout)",
+                            "gc-wizard forecast --assets ~/graphcast-assets", run)
+    options.env_option(p, "forecast in this environment instead of the current one")
+    p.add_argument("--assets", metavar="DIR|URL",
+                   help="a folder or URL laid out like the bucket (params/, dataset/, stats/, optional SHA256SUMS); "
+                   "default: GC_WIZARD_ASSETS, else the public GraphCast bucket")
+    p.add_argument("--model", metavar="PARAMS", help="a file under params/ (its name, or a part that matches one)")
+    p.add_argument("--dataset", metavar="DATASET", help="a file under dataset/ (default: one that fits the model)")
+    p.add_argument("--steps", type=_steps, default=1, metavar="N", help="6-hour steps to roll out (default: 1)")
+    p.add_argument("--list", action="store_true", help="list what the source holds, and stop")
+    p.add_argument("--force", action="store_true", help="run a model the memory check says will not fit")
+    options.json_option(p)
+    return [p]

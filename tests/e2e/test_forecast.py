@@ -107,3 +107,44 @@ def test_list_shows_the_source(forecast_assets):
     proc = run_cli("forecast", "--list", "--assets", str(forecast_assets), "--json")
     files = json.loads(proc.stdout.splitlines()[-1])["files"]
     assert {f["kind"] for f in files} == {"params", "dataset", "stats"}
+
+
+def _first_finding(proc) -> str:
+    findings = last_json(proc)["findings"]
+    assert findings, proc.stdout + proc.stderr
+    return findings[0]["id"]
+
+
+@pytest.mark.parametrize("what", ["params", "stats"])
+def test_a_file_that_is_not_what_it_claims_is_named_as_corrupt(forecast_env, forecast_assets, tmp_path, what):
+    mirror = shutil.copytree(forecast_assets, tmp_path / "mirror")  # no SHA256SUMS: only loading finds it
+    target = next((mirror / what).iterdir())
+    target.write_text("<html><body>403 Forbidden</body></html>\n")  # what a proxy saves under the name
+    proc = run_cli("forecast", "--env", str(forecast_env), "--assets", str(mirror), "--json")
+    assert proc.returncode == 1 and _first_finding(proc) == "asset_corrupt", proc.stdout
+    no_traceback(proc.stdout)
+
+
+def test_values_that_are_not_finite_fail_the_forecast(forecast_env, forecast_assets, tmp_path):
+    mirror = shutil.copytree(forecast_assets, tmp_path / "mirror")
+    broken = tmp_path / "broken.py"  # stddev 0: the inputs are divided by zero, for real
+    broken.write_text("import sys, xarray\nds = xarray.load_dataset(sys.argv[1])\n(ds * 0).to_netcdf(sys.argv[1] + '.new')\n")
+    stats = mirror / "stats" / "stddev_by_level.nc"
+    subprocess.run([str(forecast_env / "bin" / "python"), str(broken), str(stats)], check=True)
+    stats.with_name(stats.name + ".new").replace(stats)
+    proc = run_cli("forecast", "--env", str(forecast_env), "--assets", str(mirror), "--json")
+    result = last_json(proc)
+    assert proc.returncode == 1 and not result["ok"] and not result["finite"] and result["output"] is None
+    assert _first_finding(proc) == "nan_in_forecast"
+
+
+def test_an_environment_without_the_netcdf4_reader_is_named(forecast_env, tmp_path):
+    from uv import find_uv_bin
+
+    root = make_assets(forecast_env, tmp_path / "nc4", fmt="netcdf4")
+    env = tmp_path / "no-h5netcdf"
+    shutil.copytree(forecast_env, env, symlinks=True)
+    subprocess.run([find_uv_bin(), "pip", "uninstall", "-q", "--python", str(env / "bin" / "python"), "h5netcdf"],
+                   check=True, capture_output=True)
+    proc = run_cli("forecast", "--env", str(env), "--assets", str(root), "--json")
+    assert proc.returncode == 1 and _first_finding(proc) == "netcdf_engine_missing", proc.stdout

@@ -57,3 +57,13 @@ def test_list_prints_the_folder_by_kind(tmp_path):
 def test_the_assets_variable_is_the_default_source(tmp_path):
     proc = run_inproc("forecast", "--list", env={"GC_WIZARD_ASSETS": str(_source(tmp_path))})
     assert proc.returncode == 0 and SMALL in proc.stdout
+
+
+def test_bundle_chooses_the_forecast_files_before_downloading_anything(tmp_path):
+    out = tmp_path / "bundle"
+    proc = run_inproc("bundle", "jax0.4.23-cpu", "--out", str(out), "--with-assets", "--assets",
+                      str(_source(tmp_path)), "--model", "nope", "--graphcast-src", str(tmp_path))
+    assert proc.returncode == 2 and "--model 'nope': no file under params/ matches" in proc.stderr
+    assert not out.exists()
+    alone = run_inproc("bundle", "jax0.4.23-cpu", "--out", str(out), "--model", "small")
+    assert alone.returncode == 2 and "add --with-assets" in alone.stderr and not out.exists()

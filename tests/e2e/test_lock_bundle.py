@@ -169,14 +169,21 @@ def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_in
 
 @pytest.mark.network
 @pytest.mark.slow
-def test_real_bundle_from_pypi_installs_offline_and_verifies(tmp_path, request):
+def test_real_bundle_from_pypi_installs_offline_verifies_and_forecasts(tmp_path, request):
+    """The firewalled GPU node's whole path: bundle --with-assets where there is internet, then install
+    --bundle and forecast with every index and host closed."""
     src = require_graphcast_src()
+    forecast_assets = request.getfixturevalue("forecast_assets")
     bundle = tmp_path / "bundle"
-    proc = run_inproc("bundle", "jax0.4.23-cpu", "--out", str(bundle), "--graphcast-src", src, "--json", timeout=1500)
+    proc = run_inproc("bundle", "jax0.4.23-cpu", "--out", str(bundle), "--graphcast-src", src, "--json",
+                      "--with-assets", "--assets", str(forecast_assets), timeout=1500)
     assert proc.returncode == 0, proc.stderr[-3000:]
     made = last_json(proc)
     assert made["graphcast"]["wheel"] == "graphcast-0.1.1-py3-none-any.whl"  # built from the checkout
+    assert made["assets"] and (bundle / "assets" / "SHA256SUMS").is_file()
     assert any(f.startswith("jaxlib-0.4.23-") for f in (p.name for p in (bundle / "wheels").iterdir()))
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    assert {"assets/SHA256SUMS", "assets/stats/mean_by_level.nc"} <= {f["name"] for f in manifest["files"]}
 
     request.getfixturevalue("closed_indexes")
     proc = run_inproc("install", "jax0.4.23-cpu", "--yes", "--json", "--bundle", str(bundle), "--level", "quick",
@@ -185,6 +192,11 @@ def test_real_bundle_from_pypi_installs_offline_and_verifies(tmp_path, request):
     result = last_json(proc)
     assert result["status"] == "verified"
     assert result["verify"]["tiers"][0]["versions"]["graphcast"] == "0.1.1"
+
+    forecast = run_inproc("forecast", "--json", timeout=600)  # no --assets: the bundle's, from the env's marker
+    assert forecast.returncode == 0, forecast.stdout[-3000:] + forecast.stderr[-3000:]
+    done = last_json(forecast)
+    assert done["ok"] and done["assets"]["verified"] and done["assets"]["source"] == f"{bundle / 'assets'}/"
 
 
 def test_lock_for_another_python_and_platform(deps, tmp_path):

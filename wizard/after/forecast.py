@@ -12,6 +12,7 @@ A failure goes through the same diagnosis as a failed check, root cause first.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import threading
 import time
@@ -144,9 +145,20 @@ def prepare(request: ForecastRequest) -> tuple[assets.Source, assets.Selection]:
     """The source opened and the files chosen (UserError for a bad choice) — before anything downloads."""
     if request.steps < 1 or request.steps > 40:
         raise UserError(f"--steps {request.steps}: give 1 to 40 six-hour steps.")
-    source = request.assets if isinstance(request.assets, assets.Source) else assets.open_source(request.assets)
+    source = (request.assets if isinstance(request.assets, assets.Source)
+              else assets.open_source(request.assets or default_assets(request.env)))
     listing = assets.list_assets(source)
     return source, assets.select(listing, model=request.model, dataset=request.dataset, steps=request.steps)
+
+
+def default_assets(env: Env) -> str | None:
+    """Where an environment's forecast files are when the user names none: GC_WIZARD_ASSETS, else the
+    offline bundle it was installed from (`bundle --with-assets`), else None (the public bucket)."""
+    if os.environ.get("GC_WIZARD_ASSETS"):
+        return None  # open_source reads it
+    marker = env.marker
+    folder = (marker.extra or {}).get("assets") if marker is not None else None
+    return str(folder) if folder and Path(folder).is_dir() else None
 
 
 def output_path(model_name: str) -> Path:

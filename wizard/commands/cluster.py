@@ -53,17 +53,36 @@ def run_bundle(args: argparse.Namespace) -> int:
         source = source.split(" @ ", 1)[1]
     out = Path(args.out).expanduser().absolute()
     log = sys.stderr if args.json else sys.stdout
+    if args.with_assets:
+        from wizard.after import assets
+
+        # The files are chosen (and a bad --model refused) before gigabytes of wheels are downloaded.
+        opened = assets.open_source(args.assets)
+        assets.select(assets.list_assets(opened), model=args.model, dataset=args.dataset, steps=1)
+    elif args.assets or args.model or args.dataset:
+        raise UserError("--assets, --model and --dataset choose the forecast's files: add --with-assets.")
     log.write(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}\n")
     manifest = make_bundle(recipe, out, python_version=python, graphcast_src=source,
                            find_links=find_links,
                            on_line=lambda line: (log.write(f"    {line}\n"), log.flush()))
+    if args.with_assets:
+        from wizard.after.bundle_assets import add_assets
+        from wizard.install.bundle import read_manifest
+
+        log.write("==> Adding the forecast's files (model, example batch, statistics)\n")
+        for name in add_assets(out, source=args.assets, model=args.model, dataset=args.dataset):
+            log.write(f"    {name}\n")
+        manifest = read_manifest(out)
     size = sum(f["size"] for f in manifest["files"]) / 2**20
     if args.json:
         emit_json({"ok": True, "bundle": str(out), **{k: manifest[k] for k in ("recipe", "python", "graphcast")},
-                   "files": len(manifest["files"]), "mib": round(size, 1), "seconds": manifest["seconds"]})
+                   "files": len(manifest["files"]), "mib": round(size, 1), "seconds": manifest["seconds"],
+                   "assets": bool(args.with_assets)})
         return 0
     say(f"Bundle ready: {out} ({len(manifest['files'])} files, {size:.0f} MiB, GraphCast {manifest['graphcast']['wheel']}).")
     say(f"On the offline machine:  gc-wizard install {recipe.id} --bundle {out}")
+    if args.with_assets:
+        say(f"then:                    gc-wizard forecast   (it takes the files from {out / 'assets'})")
     return 0
 
 
@@ -113,6 +132,11 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                         help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the recipe's pin)")
     bundle.add_argument("--find-links", action="append", default=[], metavar="DIR",
                         help="a folder of wheels to take packages from as well (repeatable)")
+    bundle.add_argument("--with-assets", action="store_true",
+                        help="add the forecast's files (the model, an example batch that fits it, the statistics)")
+    bundle.add_argument("--assets", metavar="DIR|URL", help="where those come from (default: the public bucket)")
+    bundle.add_argument("--model", metavar="PARAMS", help="with --with-assets: the model (default: the small 1° one)")
+    bundle.add_argument("--dataset", metavar="DATASET", help="with --with-assets: the example batch")
     options.json_option(bundle)
 
     module = options.add_command(sub, "module", "write an Lmod module file for the environment "

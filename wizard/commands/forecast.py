@@ -47,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     from wizard.after.target import resolve_env
 
     as_json = bool(getattr(args, "json", False))
-    source = assets.open_source(args.assets)  # a bad --assets is said first, before the environment
+    # A bad --assets is said first, before the environment; without one, the environment may know its own
+    # (an offline bundle's), so the source is opened with it.
+    source = assets.open_source(args.assets) if args.assets or args.list else None
     if args.list:
         listing = assets.list_assets(source)
         if as_json:

@@ -37,6 +37,8 @@ from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, s
 from wizard.recipes.loader import Recipe
 
 MANIFEST = "manifest.json"
+#: The forecast's files in a bundle made `--with-assets`: laid out like the bucket, with a SHA256SUMS.
+ASSETS = "assets"
 LOCK = "requirements.txt"
 WHEELS = "wheels"
 FORMAT = 1
@@ -142,6 +144,27 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
         "files": files, "seconds": round(time.monotonic() - started, 1),
     }
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
+
+def bundle_assets_extra(bundle: str | Path | None) -> dict[str, str]:
+    """For the environment's marker: where the bundle's forecast files are (`{"assets": DIR}`), if it has them,
+    so `gc-wizard forecast` on the offline machine finds them without being told."""
+    if bundle is None:
+        return {}
+    folder = Path(bundle) / ASSETS
+    return {"assets": str(folder)} if (folder / "SHA256SUMS").is_file() else {}
+
+
+def add_files(root: Path, names: list[str]) -> dict[str, Any]:
+    """Add files already under `root` to its manifest (each hashed), so `check_bundle` checks them too."""
+    manifest = read_manifest(root)
+    known = {item["name"] for item in manifest["files"]}
+    for name in names:
+        if name not in known:
+            path = root / name
+            manifest["files"].append({"name": name, "sha256": sha256_file(path), "size": path.stat().st_size})
+    (root / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
 
 

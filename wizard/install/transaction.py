@@ -37,6 +37,7 @@ from wizard import paths
 from wizard.errors import OperationFailed, UserError
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
+from wizard.install.bundle import bundle_assets_extra
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
 from wizard.install.runner import RunnerEvents, StepLog, run_plan
@@ -245,7 +246,8 @@ class _Transaction:
         marker = envs.EnvMarker(recipe=self.recipe.id, title=self.recipe.title, backend=self.recipe.backend,
                                 runtime_env=dict(self.recipe.runtime_env), created=now(), entry_id=entry.id,
                                 python=self.plan.python.version,
-                                extra={"graphcast_version": self.recipe.graphcast.version})
+                                extra={"graphcast_version": self.recipe.graphcast.version,
+                                       **bundle_assets_extra(self.plan.bundle)})
         envs.write_marker(self.env, marker)
         entry.marker = marker.to_dict()
         if not self.options.verify:

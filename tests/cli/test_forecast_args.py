@@ -62,7 +62,7 @@ def test_the_assets_variable_is_the_default_source(tmp_path):
 def test_bundle_chooses_the_forecast_files_before_downloading_anything(tmp_path):
     out = tmp_path / "bundle"
     proc = run_inproc("bundle", "jax0.4.23-cpu", "--out", str(out), "--with-assets", "--assets",
-                      str(_source(tmp_path)), "--model", "nope", "--graphcast-src", str(tmp_path))
+                      str(_source(tmp_path)), "--model", "nope")
     assert proc.returncode == 2 and "--model 'nope': no file under params/ matches" in proc.stderr
     assert not out.exists()
     alone = run_inproc("bundle", "jax0.4.23-cpu", "--out", str(out), "--model", "small")

@@ -30,6 +30,9 @@ def app_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--color", choices=["auto", "16", "256", "truecolor"], default="auto",
                         help="colour depth for the terminal app (default: auto)")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse in the terminal app")
+    parser.add_argument("--assets", metavar="DIR|URL",
+                        help="where the app's first forecast takes its files from (also GC_WIZARD_ASSETS; default: "
+                        "the public GraphCast bucket)")
 
 
 def json_option(parser: argparse.ArgumentParser) -> None:

@@ -41,7 +41,8 @@ def run_tui(args: argparse.Namespace) -> int:
         print(f"gc-wizard: {exc}", file=sys.stderr)
         return int(ExitCode.BAD_INPUT)
     app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), graphcast_src=graphcast_src,
-                    find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm)
+                    find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm,
+                    assets=getattr(args, "assets", None))
     result = app.run(mouse=not getattr(args, "no_mouse", False))
     for line in farewell(app.install_result):
         print(line)

@@ -84,8 +84,10 @@ class WizardApp(App):
 
     def __init__(self, recipes_dirs: list[str] | None = None, *, find_links: list[str] | None = None,
                  offline: bool = False, graphcast_src: str | None = None, verify: bool = True,
-                 level: str = "notebook", slurm=None) -> None:
+                 level: str = "notebook", slurm=None, assets: str | None = None) -> None:
         super().__init__()
+        self.assets = assets
+        """Where the first forecast (f on the Done screen) takes its files from: --assets, else its default."""
         self.options = InstallOptions(recipes_dirs=tuple(recipes_dirs or ()), find_links=tuple(find_links or ()),
                                       offline=offline, graphcast_src=graphcast_src, verify=verify, level=level,
                                       slurm=slurm)

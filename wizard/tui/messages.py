@@ -84,3 +84,28 @@ class RollbackRequested(Message):
     """The user confirmed a rollback to `entry_id` on the History screen."""
 
     entry_id: str
+
+
+@dataclass
+class ForecastStage(Message):
+    """The forecast reached a stage (fetch, import, load checkpoint, …, rollout, check)."""
+
+    stage: str
+
+
+@dataclass
+class ForecastDownload(Message):
+    """Bytes of one file downloaded so far (and its size, when the server says it)."""
+
+    name: str
+    done: int
+    total: int | None
+
+
+@dataclass
+class ForecastDone(Message):
+    """The forecast ended: its result, or the one sentence that stopped it before it ran."""
+
+    result: Any
+    """A `wizard.after.forecast.ForecastResult`, or None when `error` says why nothing ran."""
+    error: str | None = None

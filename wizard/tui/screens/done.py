@@ -66,6 +66,7 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
         f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.get('env')}",
+        "First forecast: press f (real weights, one rollout; or run gc-wizard forecast).",
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),
@@ -86,6 +87,8 @@ class DoneScreen(Screen[str]):
     BINDINGS = [
         Binding("enter", "finish", "Finish", id="next", priority=True, tooltip="Leave gc-wizard"),
         Binding("escape", "back", "Back: log", id="back", tooltip="The install screen and its full log"),
+        Binding("f", "forecast", "First forecast", id="forecast",
+                tooltip="Run the demo notebook's forecast here: real weights, the example batch, one rollout"),
         Binding("k", "kernel", "Jupyter kernel", id="kernel", tooltip="Register this env as a Jupyter kernel"),
         Binding("m", "module", "Module file", id="module", tooltip="Write an Lmod module file: module load graphcast/…"),
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
@@ -122,7 +125,7 @@ class DoneScreen(Screen[str]):
         self.dismiss("log")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("kernel", "module"):
+        if action in ("kernel", "module", "forecast"):
             return bool(self.result.get("ok") and self.result.get("env"))
         if action == "retry":
             return bool(self.result.get("lock_held"))
@@ -142,6 +145,12 @@ class DoneScreen(Screen[str]):
         from wizard.tui.screens.report import ReportScreen
 
         self.app.push_screen(ReportScreen())
+
+    def action_forecast(self) -> None:
+        if self.result.get("ok") and self.result.get("env"):
+            from wizard.tui.screens.forecast import ForecastScreen
+
+            self.app.push_screen(ForecastScreen(self.result["env"], getattr(self.app, "assets", None)))
 
     def action_kernel(self) -> None:
         if self.result.get("ok") and self.result.get("env"):

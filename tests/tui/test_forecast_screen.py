@@ -1,0 +1,54 @@
+"""The app's first forecast (f on the Done screen), under Pilot at 80×24: live stages, then the core's own
+words for the figures; Ctrl-C while it runs stops it and says so. A real GraphCast environment and files
+GraphCast's own code wrote (tests/fixtures/forecast); skipped without GC_WIZARD_GRAPHCAST_SRC."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App
+
+from tests.fixtures.pilot import SIZE, screen_text, until
+from wizard.tui.screens.done import DoneScreen
+from wizard.tui.screens.forecast import ForecastScreen
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+
+
+class _Host(App):
+    CSS_PATH = "../../wizard/tui/app.tcss"
+
+    def __init__(self, screen) -> None:
+        super().__init__()
+        self.first = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.first)
+
+
+async def test_f_on_the_done_screen_runs_the_forecast_and_shows_its_figures(forecast_env, forecast_assets):
+    done = DoneScreen({"ok": True, "env": str(forecast_env), "recipe": "jax0.4.23-cpu", "log": "x.log"})
+    app = _Host(done)
+    app.assets = str(forecast_assets)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen is done)
+        assert "press f" in screen_text(app)
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, ForecastScreen))
+        screen = app.screen
+        await until(pilot, lambda: screen.ended, timeout=180)
+        text = screen_text(app)
+        assert "GraphCast forecasts here" in text and "every value finite" in text, text
+        assert "✓ Compile and roll out" in text
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is done)
+
+
+async def test_ctrl_c_stops_a_running_forecast(forecast_env, forecast_assets):
+    screen = ForecastScreen(forecast_env, str(forecast_assets))
+    app = _Host(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.stage in ("import", "load_checkpoint", "load_dataset"), timeout=120)
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: screen.ended, timeout=60)
+        assert screen.result is not None and screen.result.cancelled
+        assert "The forecast was stopped; the environment is untouched." in screen_text(app)

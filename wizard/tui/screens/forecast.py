@@ -1,0 +1,127 @@
+"""A first real forecast, live: which stage it is in, each file's download, then the figures or the fix.
+
+The work runs in a cancellable thread worker that only posts messages (ForecastStage, ForecastDownload,
+ForecastDone); this screen owns every widget. The words are the core's (`wizard.after.forecast.describe`),
+the same the CLI prints. Ctrl-C or Escape while it runs stops the forecast (its whole process tree); nothing
+in the environment changes either way.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from wizard.after.forecast import ForecastEvents, ForecastRequest, describe, run_forecast
+from wizard.errors import WizardError
+from wizard.install.envs import Env
+from wizard.tui.messages import ForecastDone, ForecastDownload, ForecastStage
+from wizard.tui.widgets.footer import WrappingFooter
+
+#: The stages in the order the forecast goes through them, with the words shown for each.
+STAGES = (("fetch", "Fetch and check the files"), ("import", "Import JAX and GraphCast"),
+          ("load_checkpoint", "Load the weights"), ("load_dataset", "Load the example batch"),
+          ("load_stats", "Load the statistics"), ("rollout", "Compile and roll out"),
+          ("check", "Check every value, write the predictions"))
+
+
+def stage_lines(current: str | None, finished: bool) -> list[str]:
+    names = [name for name, _ in STAGES]
+    at = names.index(current) if current in names else -1
+    lines = []
+    for index, (_, words) in enumerate(STAGES):
+        mark = "✓" if index < at or (finished and index <= at) else "▶" if index == at else "·"
+        lines.append(f" {mark} {words}")
+    return lines
+
+
+class ForecastScreen(Screen[None]):
+    """Runs `gc-wizard forecast` for one environment; Escape leaves once it has ended."""
+
+    BINDINGS = [
+        Binding("ctrl+c", "stop", "Stop", id="stop", priority=True, tooltip="Stop the forecast"),
+        Binding("escape", "back", "Back", id="back", tooltip="The previous screen (stops a running forecast)"),
+    ]
+
+    def __init__(self, env: str | Path, assets: str | None = None) -> None:
+        super().__init__()
+        self.env = Env.at(env)
+        self.assets = assets
+        self.cancel = threading.Event()
+        self.stage: str | None = None
+        self.download = ""
+        self.result = None
+        self.ended = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("gc-wizard · A first forecast", classes="title")
+        with VerticalScroll(id="forecast-pane"):
+            yield Static("\n".join(stage_lines(None, False)), id="stages", markup=False)
+            yield Static("", id="download", markup=False)
+            yield Static(f"In {self.env.path}", id="outcome", markup=False)
+        yield WrappingFooter()
+
+    def on_mount(self) -> None:
+        self.run_it()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="forecast", description="Forecast")
+    def run_it(self) -> None:
+        events = ForecastEvents(on_stage=lambda stage: self.post_message(ForecastStage(stage)),
+                                on_download=lambda name, done, total: self.post_message(
+                                    ForecastDownload(name, done, total)))
+        try:
+            result = run_forecast(ForecastRequest(env=self.env, assets=self.assets), events=events,
+                                  cancel=self.cancel)
+        except (WizardError, OSError) as exc:
+            self.post_message(ForecastDone(None, str(exc)))
+        except KeyboardInterrupt:
+            self.post_message(ForecastDone(None, "the forecast was stopped; nothing was changed."))
+        else:
+            self.post_message(ForecastDone(result))
+
+    @on(ForecastStage)
+    def _stage(self, message: ForecastStage) -> None:
+        self.stage = message.stage
+        self.query_one("#stages", Static).update("\n".join(stage_lines(self.stage, False)))
+
+    @on(ForecastDownload)
+    def _download(self, message: ForecastDownload) -> None:
+        size = f" of {message.total / 2**20:.1f}" if message.total else ""
+        self.query_one("#download", Static).update(f"   {message.name}: {message.done / 2**20:.1f}{size} MiB")
+
+    @on(ForecastDone)
+    def _done(self, message: ForecastDone) -> None:
+        self.ended = True
+        self.result = message.result
+        ok = message.result is not None and message.result.ok
+        self.query_one("#stages", Static).update("\n".join(stage_lines(self.stage, ok)))
+        self.query_one("#download", Static).update("")
+        if message.result is None:
+            lines = [f"The forecast did not run: {message.error}"]
+        else:
+            lines = describe(message.result)
+            for finding in message.result.findings[:3]:
+                lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
+        self.query_one("#outcome", Static).update("\n".join(["", *lines, "", "Press Escape to go back."]))
+        self.refresh_bindings()
+
+    def action_stop(self) -> None:
+        if not self.ended:
+            self.cancel.set()
+
+    def action_back(self) -> None:
+        if not self.ended:
+            self.cancel.set()
+            return  # the worker's ForecastDone follows; then Escape leaves
+        self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop":
+            return not self.ended
+        return True

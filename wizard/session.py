@@ -15,6 +15,7 @@ faces now call these functions with the same inputs and only render what comes b
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -75,9 +76,20 @@ def plan_for(options: InstallOptions) -> Plan:
     if not options.recipe_id:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
     recipe = get_recipe(options.recipe_id, list(options.recipes_dirs))
-    return plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
+    if options.with_notebook:
+        if options.lock or options.bundle:
+            raise UserError("--with-notebook adds packages to the recipe's pins; a --lock or --bundle fixes them. "
+                            "Make the lock or bundle from an environment that has them, or leave --with-notebook out.")
+        added = recipe.notebook
+        recipe = recipe.with_notebook()
+    plan = plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
                         offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
                         bundle=options.bundle, alternative=options.alternative)
+    if options.with_notebook:
+        note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "
+                f"{len(added) - 2} they need, pinned with the rest (the notebook's imports cell runs).")
+        plan = dataclasses.replace(plan, notes=(*plan.notes, note))
+    return plan
 
 
 def _facts_quietly() -> Facts | None:

@@ -182,3 +182,20 @@ def test_the_cpu_0_4_23_recipe_installs_on_the_oldest_glibc_it_claims(tmp_path):
     mismatched = {name: (want, resolved.get(name)) for name, want in recipe.pins.items()
                   if resolved.get(name) != want}
     assert not mismatched, f"pinned -> resolved at glibc 2.17: {mismatched}"
+
+
+@pytest.mark.parametrize("recipe_id, python", [("jax0.4.23-cpu", "3.11"), ("jax0.4.23-cuda12-cudnn89", "3.10"),
+                                               ("jax0.4.23-cuda11-cudnn86", "3.11"), ("jax0.10.2-cpu", "3.12"),
+                                               ("jax0.10.2-cuda12", "3.11"), ("jax0.10.2-cuda13", "3.12")])
+def test_the_notebook_packages_resolve_with_the_stack_and_add_nothing_unpinned(tmp_path, recipe_id, python):
+    """`--with-notebook`: the recipe's pins plus its notebook pins are still one whole closure on PyPI."""
+    recipe = load_recipes()[recipe_id].with_notebook()
+    requirements = ["jaxlib==0.4.23" if canonicalize_name(Requirement(t).name) == "jaxlib" and "0.4.23" in t else t
+                    for t in recipe.requirements]  # the CUDA jaxlib's PyPI stand-in (module docstring)
+    platforms = GLIBC_2_27 if recipe_id in MODERN else []
+    resolved = _resolve(tmp_path, requirements, python, platforms)
+    expected = dict(recipe.pins)
+    if "jaxlib" in expected:
+        expected["jaxlib"] = expected["jaxlib"].split("+")[0]
+    assert resolved == expected, {k: (resolved.get(k), expected.get(k)) for k in set(resolved) ^ set(expected)
+                                  | {k for k in resolved if resolved.get(k) != expected.get(k)}}

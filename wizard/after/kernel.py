@@ -50,6 +50,32 @@ def default_kernel_name(env: Path, marker: EnvMarker | None) -> str:
     return name or "gc-wizard"
 
 
+#: The demo notebooks each GraphCast version ships: the ones a kernel of that version serves.
+NOTEBOOKS = {"0.1.1": ("graphcast_demo.ipynb",), "0.2": ("graphcast_demo.ipynb", "gencast_mini_demo.ipynb")}
+
+
+def served_notebooks(marker: EnvMarker | None) -> tuple[str, ...]:
+    version = str((marker.extra or {}).get("graphcast_version") or "") if marker else ""
+    return NOTEBOOKS.get(version, ())
+
+
+def notebook_cautions(marker: EnvMarker | None) -> list[str]:
+    """What to skip in the demo notebook in this environment, and why (one wording for every face)."""
+    version = str((marker.extra or {}).get("graphcast_version") or "") if marker else ""
+    if not version:
+        return []
+    lines = [f"In the notebook, skip its first cell (`%pip install --upgrade …/graphcast/archive/master.zip`): it "
+             f"would replace the verified GraphCast v{version} with GitHub's main branch (now WeatherNext) and "
+             "break this stack.",
+             "Skip the `!pip uninstall -y shapely` / `!pip install shapely --no-binary shapely` cells too: they "
+             "rebuild shapely from source (GEOS headers needed); the pinned shapely wheel works."]
+    if not (marker.extra or {}).get("notebook"):
+        lines.append("This environment lacks the notebook's own imports (google-cloud-storage, ipywidgets): "
+                     "install the recipe with --with-notebook (n on the Plan screen) for an environment the "
+                     "imports cell runs in.")
+    return lines
+
+
 def display_name(env: Path, marker: EnvMarker | Mapping[str, Any] | None) -> str:
     """"GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)" from the env marker."""
     from wizard.security import strip_terminal_escapes
@@ -58,7 +84,11 @@ def display_name(env: Path, marker: EnvMarker | Mapping[str, Any] | None) -> str
         marker = EnvMarker.from_dict(dict(marker)) if marker else None
     # The marker is a file anyone with write access to the env could edit; Jupyter shows this name.
     title = strip_terminal_escapes(str((marker.title or marker.recipe if marker else None) or env.name)).strip()
-    if not title.lower().startswith("graphcast"):
+    notebooks = served_notebooks(marker)
+    version = str((marker.extra or {}).get("graphcast_version") or "") if marker else ""
+    if notebooks and not title.lower().startswith("graphcast"):
+        title = f"GraphCast v{version} ({', '.join(notebooks)}) · {title}"
+    elif not title.lower().startswith("graphcast"):
         title = f"GraphCast · {title}"
     # A title's own trailing "(GPU)" joins the verified date: "… cuDNN 8.9 (GPU, verified 2026-11-21)".
     tail = re.search(r"\s*\(([^()]*)\)$", title)
@@ -153,6 +183,8 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         "env": str(env_path),
         "replaced": replaced,
         "removed": spec["metadata"]["gc_wizard"]["removed"],
+        "notebooks": list(served_notebooks(marker)),
+        "cautions": notebook_cautions(marker),
     }
 
 

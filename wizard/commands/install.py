@@ -236,6 +236,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.installer_option(p)
     options.source_options(p)
     options.alternative_option(p)
+    options.notebook_option(p)
     options.level_option(p)
     options.graphcast_version_option(p, "install the recipe recommended for this GraphCast (0.1.1 or 0.2), or check "
                                         "that RECIPE runs it")

@@ -63,6 +63,12 @@ def graphcast_version_option(parser: argparse.ArgumentParser, help_text: str) ->
                         help=help_text)
 
 
+def notebook_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--with-notebook", action="store_true",
+                        help="add what the demo notebook's imports cell needs beyond the stack (google-cloud-storage, "
+                        "ipywidgets), pinned with the rest")
+
+
 def alternative_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--alternative", metavar="ID",
                         help="take the recipe's alternative source of this id (e.g. pypi-plugin: JAX 0.4.23's CUDA "
@@ -171,7 +177,8 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
         verify=not getattr(args, "no_verify", False), level=getattr(args, "level", None) or DEFAULT_LEVEL,
         assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()),
         lock=getattr(args, "lock", None), bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
-        force=bool(getattr(args, "force", False)), alternative=getattr(args, "alternative", None))
+        force=bool(getattr(args, "force", False)), alternative=getattr(args, "alternative", None),
+        with_notebook=bool(getattr(args, "with_notebook", False)))
 
 
 def recipe_for_version(args: argparse.Namespace) -> str | None:

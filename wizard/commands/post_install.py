@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say, warn
+from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError
 from wizard.security import write_private_file
 
@@ -45,6 +45,9 @@ def run_kernel(args: argparse.Namespace) -> int:
     for removal in result["removed"]:
         say(f"  kept out of the kernel's {removal['variable']}: {removal['folder']} ({removal['reason']})")
     say("Pick it in Jupyter's kernel list (Kernel → Change kernel); restart Jupyter if it is not listed yet.")
+    for caution in result.get("cautions", []):
+        for line in wrapped(caution, width(), indent="  ! ", rest="    "):
+            say(line)
     return 0
 
 

@@ -317,6 +317,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.installer_option(plan)
     options.source_options(plan)
     options.alternative_option(plan)
+    options.notebook_option(plan)
     options.lock_option(plan)
     options.json_option(plan)
     return [recipes, plan]

@@ -53,6 +53,8 @@ class InstallOptions:
     """Install even a recipe that does not fit this machine, or a GraphCast source that is not the recipe's."""
     alternative: str | None = None
     """The recipe's alternative source to use (e.g. "pypi-plugin"), or None for the recipe as written."""
+    with_notebook: bool = False
+    """Add the recipe's notebook packages (the demo notebook's imports cell) to its pins."""
 
     def __post_init__(self) -> None:
         if self.installer not in INSTALLERS:

@@ -247,6 +247,7 @@ class _Transaction:
                                 runtime_env=dict(self.recipe.runtime_env), created=now(), entry_id=entry.id,
                                 python=self.plan.python.version,
                                 extra={"graphcast_version": self.recipe.graphcast.version,
+                                       "notebook": bool(self.options.with_notebook),
                                        **bundle_assets_extra(self.plan.bundle)})
         envs.write_marker(self.env, marker)
         entry.marker = marker.to_dict()

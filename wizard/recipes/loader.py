@@ -42,6 +42,8 @@ Format (schema 1), every key below and no other:
     prompts: [{pattern: regex, answer: str, why: str}, ...]
     notes: [str, ...]
     disk_gib: number                  # free space the install needs (environment plus cache)
+    notebook: [PEP 508 str, ...]      # optional: what the demo notebook imports beyond the stack (its
+                                      #   imports cell), with their closure; installed with --with-notebook
     alternatives:                     # optional: other sources for the same stack, offered when the
       - id: pypi-plugin               #   recipe's find_links cannot be reached; [a-z0-9-]+
         title: str
@@ -56,6 +58,7 @@ Version-like fields must be quoted strings: YAML reads an unquoted 8.10 as the n
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass
@@ -198,6 +201,14 @@ class Recipe:
     schema: int = SCHEMA_VERSION
     preference: int = 0
     alternatives: tuple[Alternative, ...] = ()
+    notebook: tuple[str, ...] = ()
+    """The demo notebook's own imports (and their closure) beyond the stack: added by `with_notebook()`."""
+
+    def with_notebook(self) -> Recipe:
+        """The recipe with its notebook packages in the pins: one closure, resolved and installed as one."""
+        if not self.notebook:
+            raise UserError(f"recipe {self.id} lists no notebook packages, so --with-notebook has nothing to add.")
+        return dataclasses.replace(self, requirements=self.requirements + self.notebook, notebook=())
 
     @property
     def pins(self) -> dict[str, str]:
@@ -219,6 +230,7 @@ class Recipe:
             "prompts": [p.to_dict() for p in self.prompts], "notes": list(self.notes),
             "disk_gib": self.disk_gib, "preference": self.preference, "path": str(self.path),
             "schema": self.schema, "alternatives": [a.to_dict() for a in self.alternatives],
+            "notebook": list(self.notebook),
         }
 
 
@@ -526,6 +538,7 @@ _TOP_KEYS = {
     "schema": True, "id": True, "title": True, "description": True, "backend": True, "preference": False,
     "requirements": True, "find_links": False, "extra_index_urls": False, "graphcast": True, "machine": True,
     "runtime_env": False, "prompts": False, "notes": False, "disk_gib": True, "alternatives": False,
+    "notebook": False,
 }
 
 
@@ -568,8 +581,10 @@ def parse_recipe(text: str, path: Path) -> Recipe:
     if not requirement_nodes:
         raise ck.fail(top["requirements"], "requirements must list at least one package")
     requirements = tuple(_requirement(ck, n, seen) for n in requirement_nodes)
-
     null = yaml.ScalarNode("tag:yaml.org,2002:null", "")
+    # The same `seen`: a notebook package is never also one of the stack's pins.
+    notebook = tuple(_requirement(ck, n, seen) for n in ck.sequence(top.get("notebook", null), "notebook"))
+
     find_links = tuple(_location(ck, n, "find_links", allow_path=True)
                        for n in ck.sequence(top.get("find_links", null), "find_links"))
     extra_index_urls = tuple(_location(ck, n, "extra_index_urls", allow_path=False)
@@ -597,6 +612,7 @@ def parse_recipe(text: str, path: Path) -> Recipe:
         schema=schema,
         preference=preference,
         alternatives=_alternatives(ck, top.get("alternatives", null)),
+        notebook=notebook,
     )
 
 

@@ -178,7 +178,7 @@ class DoneScreen(Screen[str]):
 
         try:
             spec = kernel_install(Path(self.result["env"]))
-            text = f"Kernel registered: {spec.get('display_name', spec)}"
-            self.app.call_from_thread(self.notify, text)
+            text = "\n".join([f"Kernel registered: {spec.get('display_name', spec)}", *spec.get("cautions", [])])
+            self.app.call_from_thread(self.notify, text, timeout=30)
         except Exception as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")

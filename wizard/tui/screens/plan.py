@@ -122,6 +122,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 tooltip="Use only the wheelhouse and the installer's cache (no package index)"),
         Binding("f", "force", "Install anyway", id="force", show=False,
                 tooltip="Install with a GraphCast source that is not the recipe's"),
+        Binding("n", "toggle_notebook", "Notebook", id="notebook",
+                tooltip="Add what the demo notebook's imports cell needs (google-cloud-storage, ipywidgets)"),
         Binding("a", "toggle_alternative", "Alt src", id="alternative",
                 tooltip="The recipe's alternative source (e.g. JAX's CUDA plugin from PyPI); needs a GPU check"),
     ]
@@ -213,6 +215,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             return self.plan is not None and self.verdict is not None and not self.verdict.ok
         if action == "toggle_alternative":
             return bool(getattr(self.recipe, "alternatives", ()))
+        if action == "toggle_notebook":
+            return bool(getattr(self.recipe, "notebook", ()))
         return True
 
     def action_toggle_alternative(self) -> None:
@@ -232,6 +236,11 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
     def action_force(self) -> None:
         self.action_install(force=True)
+
+    def action_toggle_notebook(self) -> None:
+        if getattr(self.recipe, "notebook", ()):
+            self.options = replace(self.options, with_notebook=not self.options.with_notebook)
+            self.refresh_plan()
 
     def action_toggle_offline(self) -> None:
         self.options = replace(self.options, offline=not self.options.offline)

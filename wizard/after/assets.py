@@ -25,6 +25,7 @@ import json
 import os
 import re
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -297,6 +298,23 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
 
 Progress = Callable[[str, int, int | None], None]
 """progress(file name, bytes so far, total bytes or None)."""
+
+
+class ProgressText:
+    """One file's download in words — bytes, share, rate — the same in both faces; feed it `progress` calls."""
+
+    def __init__(self) -> None:
+        self._started: dict[str, tuple[float, int]] = {}
+
+    def __call__(self, name: str, done: int, total: int | None) -> str:
+        now = time.monotonic()
+        began, base = self._started.setdefault(name, (now, done))
+        rate = (done - base) / (now - began) if now - began > 0.2 else None
+        text = f"{name[:44]}  {done / 2**20:.1f}"
+        text += f" of {total / 2**20:.1f} MiB ({100 * done / total:.0f}%)" if total else " MiB"
+        if rate:
+            text += f" at {rate / 2**20:.1f} MiB/s"
+        return text
 
 
 def cache_dir() -> Path:

@@ -18,21 +18,21 @@ from wizard.commands.output import emit_json, say
 from wizard.errors import ExitCode
 
 
-def _progress(name: str, done: int, total: int | None) -> None:
-    """Bytes and a bar on stderr for a terminal (never in --json output, never into a pipe's log)."""
-    if not sys.stderr.isatty():
-        return
-    mib = done / 2**20
-    if total:
-        share = done / total
-        bar = "#" * int(share * 20)
-        text = f"\r  {name[:38]:<38} [{bar:<20}] {mib:7.1f} / {total / 2**20:.1f} MiB"
-    else:
-        text = f"\r  {name[:38]:<38} {mib:7.1f} MiB"
-    sys.stderr.write(text)
-    if total and done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+def _progress_printer():
+    """Bytes, share and rate on stderr for a terminal (never in --json output, never into a pipe's log)."""
+    from wizard.after.assets import ProgressText
+
+    text = ProgressText()
+
+    def show(name: str, done: int, total: int | None) -> None:
+        if not sys.stderr.isatty():
+            return
+        sys.stderr.write(f"\r  {text(name, done, total)}\x1b[K")
+        if total and done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception:  # the memory check is a guard, not a gate: no facts, no refusal
         facts = None
     events = ForecastEvents() if as_json else ForecastEvents(
-        on_stage=lambda stage: say(f"… {stage.replace('_', ' ')}"), on_download=_progress)
+        on_stage=lambda stage: say(f"… {stage.replace('_', ' ')}"), on_download=_progress_printer())
     if not as_json:
         say(f"A first forecast in {env.path} …")
     cancel = threading.Event()

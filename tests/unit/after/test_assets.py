@@ -155,3 +155,9 @@ def test_the_bucket_is_listed_by_its_json_api_and_its_folder_objects_skipped(tmp
     monkeypatch.setattr(assets, "BUCKET_LISTING", f"{server.url}storage/v1/b/dm_graphcast/o")
     found = assets._bucket_listing("graphcast/")
     assert found == [Asset(f"graphcast/params/{SMALL}", 38502120)] * 3  # the same answer for each kind here
+
+
+def test_progress_is_bytes_and_share_in_one_wording():
+    text = assets.ProgressText()
+    assert text("mean_by_level.nc", 0, 2 * 2**20) == "mean_by_level.nc  0.0 of 2.0 MiB (0%)"
+    assert text("x.npz", 3 * 2**20, None).startswith("x.npz  3.0 MiB")

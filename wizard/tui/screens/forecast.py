@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from wizard.after.assets import ProgressText
 from wizard.after.forecast import ForecastEvents, ForecastRequest, describe, run_forecast
 from wizard.errors import WizardError
 from wizard.install.envs import Env
@@ -55,7 +56,7 @@ class ForecastScreen(Screen[None]):
         self.assets = assets
         self.cancel = threading.Event()
         self.stage: str | None = None
-        self.download = ""
+        self.download = ProgressText()
         self.result = None
         self.ended = False
 
@@ -92,8 +93,7 @@ class ForecastScreen(Screen[None]):
 
     @on(ForecastDownload)
     def _download(self, message: ForecastDownload) -> None:
-        size = f" of {message.total / 2**20:.1f}" if message.total else ""
-        self.query_one("#download", Static).update(f"   {message.name}: {message.done / 2**20:.1f}{size} MiB")
+        self.query_one("#download", Static).update("   " + self.download(message.name, message.done, message.total))
 
     @on(ForecastDone)
     def _done(self, message: ForecastDone) -> None:

@@ -174,9 +174,11 @@ GLIBC_2_17 = [f"manylinux_2_{minor}_x86_64" for minor in range(17, 4, -1)] + [
 
 
 @pytest.mark.network
-def test_the_cpu_0_4_23_recipe_installs_on_the_oldest_glibc_it_claims(tmp_path):
+@pytest.mark.parametrize("notebook", [False, True], ids=["stack", "with-notebook"])
+def test_the_cpu_0_4_23_recipe_installs_on_the_oldest_glibc_it_claims(tmp_path, notebook):
     """`glibc_min: "2.17"` (CentOS 7-era servers): every pin must have a manylinux2014 wheel."""
     recipe = load_recipes()["jax0.4.23-cpu"]
+    recipe = recipe.with_notebook() if notebook else recipe
     assert recipe.machine.glibc_min == "2.17"
     resolved = _resolve(tmp_path, list(recipe.requirements), "3.11", GLIBC_2_17)
     mismatched = {name: (want, resolved.get(name)) for name, want in recipe.pins.items()

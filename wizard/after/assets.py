@@ -39,11 +39,14 @@ from wizard.errors import UserError, WizardError
 #: The public bucket, as the newer notebooks and every rival read it.
 BUCKET_URL = "https://storage.googleapis.com/dm_graphcast/"
 BUCKET_LISTING = "https://storage.googleapis.com/storage/v1/b/dm_graphcast/o"
-#: Where in a source the files are: the bucket keeps GraphCast's under `graphcast/` and, for now, a copy at
-#: the top level (GraphCast v0.1.1's notebook reads the top level); a mirror may hold either.
-PREFIXES = ("graphcast/", "")
+#: Where in a source the files are: the bucket keeps GraphCast's under `graphcast/`, GenCast's under `gencast/`
+#: and, for now, a copy of GraphCast's at the top level (v0.1.1's notebook reads the top level); a mirror may
+#: hold any of them.
+PREFIXES = ("graphcast/", "gencast/", "")
 KINDS = ("params", "dataset", "stats")
 STATS_FILES = ("diffs_stddev_by_level.nc", "mean_by_level.nc", "stddev_by_level.nc")
+#: GenCast's NaN cleaner fills sea-surface temperature from a fourth file.
+GENCAST_STATS_FILES = (*STATS_FILES, "min_by_level.nc")
 SUMS_FILE = "SHA256SUMS"
 CHUNK = 1 << 20
 TIMEOUT = 30.0
@@ -196,11 +199,20 @@ def file_parts(name: str) -> dict[str, str]:
     return dict(part.split("-", 1) for part in stem.split("_") if "-" in part)
 
 
+def family(model_name: str) -> str:
+    """"gencast" for a GenCast checkpoint (by its name, as the bucket names them), else "graphcast"."""
+    return "gencast" if "gencast" in model_name.lower() else "graphcast"
+
+
 def model_traits(name: str) -> dict[str, str]:
     """Resolution, levels and precipitation input, read from a params file's name where it says them."""
     traits = {}
     if match := re.search(r"resolution ([\d.]+)", name):
         traits["res"] = match.group(1)
+    elif match := re.search(r"\b(\d+)p(\d+)deg\b", name):  # GenCast: "GenCast 1p0deg Mini <2019.npz"
+        traits["res"] = f"{match.group(1)}.{match.group(2)}"
+    if family(name) == "gencast":
+        traits.update({"levels": "13", "sources": "era5 fake"})  # GenCast takes no precipitation input
     if match := re.search(r"pressure levels (\d+)", name):
         traits["levels"] = match.group(1)
     if "precipitation input" in name:
@@ -275,7 +287,10 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
             raise UserError(f"--dataset {chosen_data.name} does not fit {chosen_model.name} for {steps} step(s) "
                             "(resolution, pressure levels, source or steps differ).")
     else:
+        prefix = chosen_model.relpath[: -len(f"params/{chosen_model.name}")]
         fitting = [a for a in assets if a.kind == "dataset" and dataset_fits(a.name, chosen_model.name, steps)]
+        # A model's own folder's datasets (gencast/ for GenCast: 12-hourly) before any other's.
+        fitting = [a for a in fitting if a.relpath.startswith(f"{prefix}dataset/")] or fitting
         fitting.sort(key=lambda a: (not a.relpath.startswith(PREFIXES[0]), int(file_parts(a.name).get("steps", "0")
                                     if file_parts(a.name).get("steps", "0").isdigit() else 0), a.name))
         if not fitting:
@@ -285,7 +300,7 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
     prefix = chosen_model.relpath[: -len(f"params/{chosen_model.name}")]
     by_path = {a.relpath: a for a in assets}
     stats = []
-    for name in STATS_FILES:
+    for name in GENCAST_STATS_FILES if family(chosen_model.name) == "gencast" else STATS_FILES:
         found = by_path.get(f"{prefix}stats/{name}") or next(
             (by_path[f"{p}stats/{name}"] for p in PREFIXES if f"{p}stats/{name}" in by_path), None)
         if found is None:

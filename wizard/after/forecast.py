@@ -197,7 +197,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     by_kind = {f.asset.relpath: f.path for f in fetched}
     argv = [str(env.python), str(PROBE), "--params", str(by_kind[chosen.model.relpath]),
             "--dataset", str(by_kind[chosen.dataset.relpath]), "--stats", str(by_kind[chosen.stats[0].relpath].parent),
-            "--steps", str(request.steps), "--out", str(out)]
+            "--steps", str(request.steps), "--out", str(out), "--family", assets.family(chosen.model.name)]
     child_env, removed = probe_environment(env.path, backend, dict(env.marker.runtime_env) if env.marker else None)
     log_file = paths.new_log("forecast")
     log_file.parent.mkdir(parents=True, exist_ok=True)

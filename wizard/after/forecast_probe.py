@@ -7,7 +7,10 @@ It does what the notebook's cells do, in their order: `checkpoint.load(f, graphc
 example batch and the three normalization files with `xarray.load_dataset` (the reader chosen from each
 file's first bytes: `CDF` is NetCDF3 for scipy, `\\x89HDF` NetCDF4/HDF5 for h5netcdf), then
 `data_utils.extract_inputs_targets_forcings`, the notebook's `construct_wrapped_graphcast`,
-`hk.transform_with_state`, `jax.jit` and `rollout.chunked_prediction` for `--steps` 6-hour steps. It checks
+`hk.transform_with_state`, `jax.jit` and `rollout.chunked_prediction` for `--steps` 6-hour steps. With
+`--family gencast` it runs the GenCast mini demo's cells instead (a `gencast.CheckPoint`, the fourth statistics
+file `min_by_level`, the NaN cleaner, `xarray_jax.pmap`, `chunked_prediction_generator_multiple_runs`, one
+ensemble member per local device, 12-hour steps), with the GPU-safe attention off a TPU. It checks
 that every predicted value is finite, writes the predictions to `--out` (NetCDF), and prints one JSON line
 last on stdout: the figures (`seconds`: load, compile, rollout; `peak_rss_mib`; `peak_device_mib`), the
 backend and devices, or the error (`{"ok": false, "stage": ..., "error": {"type", "message"}}`). Progress
@@ -68,31 +71,99 @@ def _device_peak_mib(jax):
 def forecast(args):
     timings = {}
     _stage("import")
-    import haiku as hk
     import jax
     import numpy as np
-    from graphcast import autoregressive, casting, checkpoint, data_utils, graphcast, normalization, rollout
+    from graphcast import checkpoint, data_utils, graphcast
+
+    gencast = None
+    if args.family == "gencast":
+        from graphcast import gencast
 
     started = time.perf_counter()
     _stage("load_checkpoint")
     with open(args.params, "rb") as handle:
-        ckpt = checkpoint.load(handle, graphcast.CheckPoint)
-    params, state = ckpt.params, {}
-    model_config, task_config = ckpt.model_config, ckpt.task_config
+        ckpt = checkpoint.load(handle, gencast.CheckPoint if gencast else graphcast.CheckPoint)
+    task_config = ckpt.task_config
+    hours = 12 if gencast else 6  # GenCast steps 12 h, GraphCast 6 h
     _stage("load_dataset")
     example_batch = load_dataset(args.dataset)
     if example_batch.sizes.get("time", 0) < 2 + args.steps:
         raise ValueError(f"{args.dataset} holds {example_batch.sizes.get('time', 0)} times: {args.steps} steps "
                          f"need {2 + args.steps} (2 inputs and one per step)")
     _stage("load_stats")
-    stats = {name: load_dataset(f"{args.stats}/{name}.nc")
-             for name in ("diffs_stddev_by_level", "mean_by_level", "stddev_by_level")}
+    names = ("diffs_stddev_by_level", "mean_by_level", "stddev_by_level") + (("min_by_level",) if gencast else ())
+    stats = {name: load_dataset(f"{args.stats}/{name}.nc") for name in names}
     eval_inputs, eval_targets, eval_forcings = data_utils.extract_inputs_targets_forcings(
-        example_batch, target_lead_times=slice("6h", f"{args.steps * 6}h"), **dataclasses.asdict(task_config))
-    if model_config.resolution not in (0, 360.0 / eval_inputs.sizes["lon"]):
-        raise ValueError(f"the model is for a {model_config.resolution}° grid but {args.dataset} is on a "
-                         f"{360.0 / eval_inputs.sizes['lon']}° grid")
+        example_batch, target_lead_times=slice(f"{hours}h", f"{args.steps * hours}h"),
+        **dataclasses.asdict(task_config))
     timings["load"] = time.perf_counter() - started
+
+    calls = []
+
+    def timed(fn):
+        # Timed per call, so compilation (inside the first call, as in the notebook) is told apart from the
+        # steps themselves without running anything the notebook does not.
+        def call(*args, **kw):
+            began = time.perf_counter()
+            out = fn(*args, **kw)
+            jax.block_until_ready(jax.tree_util.tree_leaves(out))
+            calls.append(time.perf_counter() - began)
+            return out
+        return call
+
+    _stage("rollout", steps=args.steps)
+    started = time.perf_counter()
+    if gencast:
+        predictions = _gencast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed)
+    else:
+        predictions = _graphcast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed, args.dataset)
+    total = time.perf_counter() - started
+    later = sorted(calls[1:])
+    step = later[len(later) // 2] if later else 0.0
+    timings["compile"] = max(0.0, calls[0] - step) if calls else 0.0
+    timings["rollout"] = total - timings["compile"]
+
+    _stage("check")
+    not_finite = _not_finite(predictions, eval_inputs, np)
+    # Written in the example batch's own format, by the reader that read it (no third library needed).
+    predictions.to_netcdf(args.out, engine=engine_for(args.dataset))
+    devices = [d.device_kind if d.platform == "gpu" else d.platform for d in jax.devices()]
+    return {
+        "ok": not not_finite, "finite": not not_finite, "not_finite": not_finite,
+        "backend": "gpu" if jax.default_backend() == "gpu" else "cpu", "devices": devices,
+        "seconds": {k: round(v, 3) for k, v in timings.items()}, "peak_rss_mib": _peak_rss_mib(),
+        "peak_device_mib": _device_peak_mib(jax), "output": args.out,
+        "variables": sorted(predictions.data_vars), "steps": args.steps, "family": args.family,
+        "description": str(getattr(ckpt, "description", ""))[:500],
+    }
+
+
+def _not_finite(predictions, inputs, np):
+    """Variables with values that are not finite, and how many. Sea-surface temperature is NaN over land in
+    the inputs and GenCast puts those NaNs back (NaNCleaner): only its values over the sea count."""
+    counts = {}
+    for name, var in predictions.data_vars.items():
+        bad = ~np.isfinite(var.values)
+        if name == "sea_surface_temperature" and name in inputs:
+            land = np.isnan(inputs[name].isel(time=-1, drop=True)).broadcast_like(var).values
+            bad &= ~land
+        if int(bad.sum()):
+            counts[name] = int(bad.sum())
+    return counts
+
+
+def _graphcast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed, dataset):
+    """The GraphCast notebook's cells: construct_wrapped_graphcast, jit, rollout.chunked_prediction."""
+    import haiku as hk
+    import jax
+    import numpy as np
+    from graphcast import autoregressive, casting, graphcast, normalization, rollout
+
+    params, state = ckpt.params, {}
+    model_config, task_config = ckpt.model_config, ckpt.task_config
+    if model_config.resolution not in (0, 360.0 / eval_inputs.sizes["lon"]):
+        raise ValueError(f"the model is for a {model_config.resolution}° grid but {dataset} is on a "
+                         f"{360.0 / eval_inputs.sizes['lon']}° grid")
 
     def construct_wrapped_graphcast(model_config, task_config):
         predictor = graphcast.GraphCast(model_config, task_config)
@@ -105,43 +176,52 @@ def forecast(args):
         predictor = construct_wrapped_graphcast(model_config, task_config)
         return predictor(inputs, targets_template=targets_template, forcings=forcings)
 
-    run_forward_jitted = jax.jit(functools.partial(run_forward.apply, model_config=model_config,
-                                                   task_config=task_config))
+    jitted = jax.jit(functools.partial(run_forward.apply, model_config=model_config, task_config=task_config))
+    one_step = timed(lambda **kw: jitted(params=params, state=state, **kw)[0])
+    return rollout.chunked_prediction(one_step, rng=jax.random.PRNGKey(0), inputs=eval_inputs,
+                                      targets_template=eval_targets * np.nan, forcings=eval_forcings)
 
-    calls = []
 
-    def one_step(**kw):
-        # Timed per call, so compilation (inside the first call, as in the notebook) is told apart from
-        # the steps themselves without running anything the notebook does not.
-        began = time.perf_counter()
-        out = run_forward_jitted(params=params, state=state, **kw)[0]
-        jax.block_until_ready(jax.tree_util.tree_leaves(out))
-        calls.append(time.perf_counter() - began)
-        return out
+def _gencast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed):
+    """The GenCast mini demo's cells, one ensemble member per local device, with the attention GenCast's GPU
+    guide prescribes off TPUs (splash attention runs only on a TPU)."""
+    import haiku as hk
+    import jax
+    import numpy as np
+    import xarray
+    from graphcast import gencast, nan_cleaning, normalization, rollout, xarray_jax
 
-    _stage("rollout", steps=args.steps)
-    started = time.perf_counter()
-    predictions = rollout.chunked_prediction(one_step, rng=jax.random.PRNGKey(0), inputs=eval_inputs,
-                                             targets_template=eval_targets * np.nan, forcings=eval_forcings)
-    total = time.perf_counter() - started
-    later = sorted(calls[1:])
-    step = later[len(later) // 2] if later else 0.0
-    timings["compile"] = max(0.0, calls[0] - step) if calls else 0.0
-    timings["rollout"] = total - timings["compile"]
+    params, state = ckpt.params, {}
+    architecture = ckpt.denoiser_architecture_config
+    if jax.default_backend() != "tpu":
+        transformer = dataclasses.replace(architecture.sparse_transformer_config, attention_type="triblockdiag_mha",
+                                          mask_type="full")
+        architecture = dataclasses.replace(architecture, sparse_transformer_config=transformer)
 
-    _stage("check")
-    not_finite = {name: int((~np.isfinite(var.values)).sum()) for name, var in predictions.data_vars.items()}
-    not_finite = {name: count for name, count in not_finite.items() if count}
-    predictions.to_netcdf(args.out)
-    devices = [d.device_kind if d.platform == "gpu" else d.platform for d in jax.devices()]
-    return {
-        "ok": not not_finite, "finite": not not_finite, "not_finite": not_finite,
-        "backend": "gpu" if jax.default_backend() == "gpu" else "cpu", "devices": devices,
-        "seconds": {k: round(v, 3) for k, v in timings.items()}, "peak_rss_mib": _peak_rss_mib(),
-        "peak_device_mib": _device_peak_mib(jax), "output": args.out,
-        "variables": sorted(predictions.data_vars), "steps": args.steps,
-        "description": str(getattr(ckpt, "description", ""))[:500],
-    }
+    def construct_wrapped_gencast():
+        predictor = gencast.GenCast(sampler_config=ckpt.sampler_config, task_config=ckpt.task_config,
+                                    denoiser_architecture_config=architecture, noise_config=ckpt.noise_config,
+                                    noise_encoder_config=ckpt.noise_encoder_config)
+        predictor = normalization.InputsAndResiduals(
+            predictor, diffs_stddev_by_level=stats["diffs_stddev_by_level"], mean_by_level=stats["mean_by_level"],
+            stddev_by_level=stats["stddev_by_level"])
+        return nan_cleaning.NaNCleaner(predictor=predictor, reintroduce_nans=True, fill_value=stats["min_by_level"],
+                                       var_to_clean="sea_surface_temperature")
+
+    @hk.transform_with_state
+    def run_forward(inputs, targets_template, forcings):
+        predictor = construct_wrapped_gencast()
+        return predictor(inputs, targets_template=targets_template, forcings=forcings)
+
+    run_forward_jitted = jax.jit(lambda rng, i, t, f: run_forward.apply(params, state, rng, i, t, f)[0])
+    run_forward_pmap = timed(xarray_jax.pmap(run_forward_jitted, dim="sample"))
+    members = len(jax.local_devices())
+    rng = jax.random.PRNGKey(0)
+    rngs = np.stack([jax.random.fold_in(rng, i) for i in range(members)], axis=0)
+    chunks = list(rollout.chunked_prediction_generator_multiple_runs(
+        predictor_fn=run_forward_pmap, rngs=rngs, inputs=eval_inputs, targets_template=eval_targets * np.nan,
+        forcings=eval_forcings, num_steps_per_chunk=1, num_samples=members, pmap_devices=jax.local_devices()))
+    return xarray.combine_by_coords(chunks)
 
 
 def parse_args(argv):
@@ -151,6 +231,7 @@ def parse_args(argv):
     parser.add_argument("--stats", required=True, help="the folder with the three *_by_level.nc files")
     parser.add_argument("--steps", type=int, default=1)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--family", choices=("graphcast", "gencast"), default="graphcast")
     return parser.parse_args(argv)
 
 

@@ -161,3 +161,15 @@ def test_progress_is_bytes_and_share_in_one_wording():
     text = assets.ProgressText()
     assert text("mean_by_level.nc", 0, 2 * 2**20) == "mean_by_level.nc  0.0 of 2.0 MiB (0%)"
     assert text("x.npz", 3 * 2**20, None).startswith("x.npz  3.0 MiB")
+
+
+def test_gencast_takes_its_own_folder_its_12_hour_batch_and_four_stats():
+    mini = "GenCast 1p0deg Mini <2019.npz"
+    names = [f"gencast/params/{mini}", "gencast/dataset/source-era5_date-2019-03-29_res-1.0_levels-13_steps-01.nc",
+             *(f"gencast/stats/{s}" for s in assets.GENCAST_STATS_FILES)]
+    listing = _bucket_listing() + [Asset(n) for n in names]
+    assert assets.family(mini) == "gencast" and assets.model_traits(mini)["res"] == "1.0"
+    chosen = assets.select(listing, model="Mini", dataset=None, steps=1)
+    assert chosen.model.relpath == f"gencast/params/{mini}"
+    assert chosen.dataset.relpath.startswith("gencast/dataset/")  # not GraphCast's 6-hourly 1° batch
+    assert [s.relpath for s in chosen.stats] == [f"gencast/stats/{s}" for s in assets.GENCAST_STATS_FILES]

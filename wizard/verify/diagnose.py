@@ -596,9 +596,19 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 # --------------------------------------------------------------------------------------------------
 # When nothing is recognised
 
+#: A line that says a run failed, in every shape it comes in: an exception name at the start of a line or after
+#: a prose, log-level or traceback prefix ("… failed with ValueError: …", loguru's "| ERROR |", JAX's
+#: "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named *Error
+#: (`zipfile.BadZipFile`), glog's fatal lines, HDF5's error stack, a field of NaNs, and the bare error prefixes
+#: of pip, uv and git. A warning is never one; nor is glog's "E…" line, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
-    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$", re.MULTILINE)
+    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$"
+    r"|^.*?(?:^|[\s|>\]:(])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|"
+    r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:\s.*)?$"
+    r"|^.*\|\s*(?:ERROR|CRITICAL)\s*\|.*$"
+    r"|^.*HDF5-DIAG: Error detected.*$"
+    r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$", re.MULTILINE)
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
 _STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)
 _STEP_FAILED = re.compile(r"^===== (?P<step>[\w-]+): FAILED \((?P<status>[^)]*)\)", re.MULTILINE)

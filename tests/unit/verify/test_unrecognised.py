@@ -1,0 +1,53 @@
+"""No silent miss: a log with a failure the catalogue cannot explain is "unrecognised" (exit 1, its last error
+quoted), whatever shape the failing line has; a clean log stays clean."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.corpus import CLEAN, load_corpus
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import TESTS, last_json
+from wizard.verify.diagnose import unrecognised
+
+FAILING = {
+    "loguru": "2026-01-01 12:00:00.123 | ERROR    | ai_models.model:run:123 - the GRIB field tp06 is missing",
+    "jax-stack": "jax._src.source_info_util.JaxStackTraceBeforeTransformation: NotImplementedError: MLIR "
+                 "translation rule for primitive 'cumsum' not found for platform METAL",
+    "bad-zip": "  File \"x.py\", line 3, in <module>\nzipfile.BadZipFile: File is not a zip file",
+    "hdf5": "HDF5-DIAG: Error detected in HDF5 (1.14.2) thread 0:\n  #000: H5F.c line 836 in H5Fopen(): unable to open",
+    "nan-field": "Running model...\nNaN values found in field 2t at step 6",
+    "prose-prefix": "Prediction failed with ValueError: operands could not be broadcast together with shapes (2,) (3,)",
+    "coloured": "\x1b[31mRuntimeError: CUDA error: an illegal memory access was encountered\x1b[0m",
+    "carriage-return": "Downloading 10%\rDownloading 100%\rOSError: [Errno 28] No space left on device",
+}
+
+
+@pytest.mark.parametrize("name", list(FAILING))
+def test_every_shape_of_a_failing_line_is_seen(name):
+    found = unrecognised(FAILING[name])
+    assert found is not None and found.last_error != "no error line (the run stopped without one)"
+
+
+@pytest.mark.parametrize("text", [
+    "UserWarning: the default of X will change (not a failure)",
+    "I0000 00:00:1700000000.000000 1234 service.cc:145] XLA service initialized; no IndexError here",
+    "E0000 00:00:1700000000.000000 1234 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register "
+    "factory for plugin cuDNN when one has already been registered",
+])
+def test_benign_lines_are_not_failures(text):
+    assert unrecognised(text) is None
+
+
+def test_clean_logs_stay_clean():
+    clean = [log.text() for log in load_corpus() if log.expected == CLEAN]
+    clean += [path.read_text() for path in (TESTS / "logs").glob("clean_*.log")]
+    assert clean and all(unrecognised(text) is None for text in clean)
+
+
+def test_the_cli_says_unrecognised_with_exit_1_and_the_line(tmp_path):
+    log = tmp_path / "run.log"
+    log.write_text(FAILING["loguru"] + "\n")
+    proc = run_inproc("diagnose", str(log), "--json")
+    assert proc.returncode == 1
+    assert "tp06 is missing" in last_json(proc)["unrecognised"]["last_error"]

@@ -604,9 +604,9 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
     r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$"
-    r"|^.*?(?:^|[\s|>\]:(])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|"
-    r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:\s.*)?$"
-    r"|^.*\|\s*(?:ERROR|CRITICAL)\s*\|.*$"
+    r"|^[^\n]*?(?:^|[ \t|>\]:(])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|"
+    r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
+    r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
     r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$", re.MULTILINE)
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.

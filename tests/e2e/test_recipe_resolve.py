@@ -28,7 +28,7 @@ from wizard.install.plan import build_plan
 from wizard.recipes.loader import load_recipes
 from wizard.recipes.pythons import own_python
 
-pytestmark = pytest.mark.network
+pytestmark = [pytest.mark.network, pytest.mark.resolve]
 
 
 def _pip_env() -> dict[str, str]:

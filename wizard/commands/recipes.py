@@ -201,6 +201,11 @@ def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = " 
     return "\n".join(lines)
 
 
+#: How long `plan` waits for the index's file sizes before it prints (what is known by then, and how much):
+#: the plan itself never waits on a slow index; sizes once read are cached for the next plan.
+PLAN_SIZE_BUDGET = 1.0
+
+
 def plan_checks(plan: Plan) -> dict:
     """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
     it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
@@ -209,7 +214,7 @@ def plan_checks(plan: Plan) -> dict:
     from wizard.install.transaction import unfit_reasons
 
     return {"reasons": unfit_reasons(plan.recipe), "verdict": check_graphcast_source(plan.recipe, plan.graphcast_src),
-            "download": plan_download(plan)}
+            "download": plan_download(plan, budget=PLAN_SIZE_BUDGET)}
 
 
 def render_plan(plan: Plan, checks: dict | None = None) -> str:

@@ -14,14 +14,18 @@ from __future__ import annotations
 import json
 import os
 import platform
+import queue
+import threading
+import time
 import urllib.error
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
+
+from wizard import paths
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
 PYPI_SIMPLE = "https://pypi.org/simple/"
@@ -56,8 +60,12 @@ class DownloadSize:
     per_package: dict[str, int] = field(default_factory=dict)
     index: str = "PyPI"
     """Which index answered (`index_name`), for the sentence."""
+    late: int = 0
+    """How many of `unknown` the index had not answered when the time budget ran out."""
 
     def describe(self) -> str:
+        if not self.known and self.late:
+            return "download size not known yet (the index had not answered in time)"
         if not self.known and self.unknown:
             return "download size unknown" + (f" ({self.error})" if self.error else "")
         text = f"about {human(self.bytes)}"
@@ -68,7 +76,9 @@ class DownloadSize:
             where.append(f"{self.from_index} from {self.index}")
         if where:
             text += f" ({', '.join(where)})"
-        if self.unknown:
+        if self.late:
+            text += f"; {self.known} of {self.known + len(self.unknown)} sizes known so far"
+        elif self.unknown:
             text += f"; {len(self.unknown)} of unknown size ({', '.join(self.unknown[:3])}"
             text += ", …)" if len(self.unknown) > 3 else ")"
         return text
@@ -168,7 +178,8 @@ def _from_index(index: str, name: str, version: str, py_tag: str, machine: str, 
 
 
 def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ...] = (), offline: bool = False,
-                  python_version: str | None = None, timeout: float = 4.0) -> DownloadSize:
+                  python_version: str | None = None, timeout: float = 4.0,
+                  budget: float | None = None) -> DownloadSize:
     """The download of `pins` (name -> version) for an install with these sources (see the docstring)."""
     py_tag, machine = _python_tag(python_version), platform.machine() or "x86_64"
     folders = [Path(link) for link in find_links if "://" not in link and Path(link).is_dir()]
@@ -184,33 +195,94 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
     from_wheelhouse = len(sizes)
     error = None
     index = index_url()
+    late = 0
     if wanted and not offline:
-        failed: list[str] = []
-
-        def one(item: tuple[str, str]) -> tuple[str, int | None]:
-            if failed:
-                return item[0], None
-            try:
-                return item[0], _from_index(index, item[0], item[1], py_tag, machine, timeout)
-            except urllib.error.HTTPError:
-                return item[0], None  # not on PyPI (a CUDA build's local version): unknown, not an outage
-            except (OSError, ValueError) as exc:
-                failed.append(str(getattr(exc, "reason", exc)))
-                return item[0], None
-
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            for name, size in pool.map(one, wanted):
-                if size is not None:
-                    sizes[name] = size
+        cache = _SizeCache(index, py_tag, machine)
+        remembered = cache.read()
+        for name, version in wanted:
+            if f"{name}=={version}" in remembered:
+                sizes[name] = remembered[f"{name}=={version}"]
+        asked = [item for item in wanted if item[0] not in sizes]
+        found, failed = _ask_index(index, asked, py_tag, machine, timeout, budget)
+        sizes.update({name: size for name, size in found.items() if size is not None})
+        late = sum(1 for name, _ in asked if name not in found) if not failed else 0
+        cache.add({f"{name}=={version}": found[name] for name, version in asked if found.get(name) is not None})
         if failed:
             where = "PyPI's metadata" if index == PYPI_SIMPLE else f"the index {index}"
             error = f"{where} could not be read: {failed[0]}"
     unknown = tuple(name for name, _ in wanted if name not in sizes)
     return DownloadSize(bytes=sum(sizes.values()), known=len(sizes), unknown=unknown,
                         from_wheelhouse=from_wheelhouse, from_index=len(sizes) - from_wheelhouse, error=error,
-                        per_package=sizes, index=index_name(index))
+                        per_package=sizes, index=index_name(index), late=late)
 
 
-def plan_download(plan, timeout: float = 4.0) -> DownloadSize:
+def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: str, timeout: float,
+               budget: float | None) -> tuple[dict[str, int | None], list[str]]:
+    """Each (name, version)'s size from the index, on up to 16 daemon threads, for at most `budget` seconds
+    (None: until done). Returns what answered in time and the first network failure (which stops the rest).
+    Threads still asking when the budget ends are left to finish on their own; their answers are dropped."""
+    found: dict[str, int | None] = {}
+    failed: list[str] = []
+    todo: queue.Queue[tuple[str, str]] = queue.Queue()
+    for item in asked:
+        todo.put(item)
+
+    def worker() -> None:
+        while not failed:
+            try:
+                name, version = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                found[name] = _from_index(index, name, version, py_tag, machine, timeout)
+            except urllib.error.HTTPError:
+                found[name] = None  # not on the index (a CUDA build's local version): unknown, not an outage
+            except (OSError, ValueError) as exc:
+                failed.append(str(getattr(exc, "reason", exc)))
+
+    threads = [threading.Thread(target=worker, daemon=True, name="gc-wizard-size")
+               for _ in range(min(16, len(asked)))]
+    for thread in threads:
+        thread.start()
+    deadline = None if budget is None else time.monotonic() + budget
+    for thread in threads:
+        thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+    return dict(found), list(failed)
+
+
+class _SizeCache:
+    """Sizes already looked up, per index, Python tag and machine (`<state>/cache/download-sizes.json`): a
+    published wheel's size never changes, so a second plan of the same recipe asks the index nothing."""
+
+    def __init__(self, index: str, py_tag: str, machine: str) -> None:
+        self.path = paths.state_dir() / "cache" / "download-sizes.json"
+        self.key = f"{index} {py_tag} {machine}"
+
+    def _all(self) -> dict:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def read(self) -> dict[str, int]:
+        entries = self._all().get(self.key)
+        return {k: v for k, v in entries.items() if isinstance(v, int)} if isinstance(entries, dict) else {}
+
+    def add(self, sizes: dict[str, int]) -> None:
+        if not sizes:
+            return
+        try:
+            data = self._all()
+            data.setdefault(self.key, {}).update(sizes)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}")
+            tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:  # a cache is a help: a read-only or full state folder must not stop a plan
+            pass
+
+
+def plan_download(plan, timeout: float = 4.0, budget: float | None = None) -> DownloadSize:
     return download_size(plan.recipe.pins, find_links=list(plan.find_links), offline=plan.offline,
-                         python_version=plan.python.version or None, timeout=timeout)
+                         python_version=plan.python.version or None, timeout=timeout, budget=budget)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.server
 import json
 import threading
+import time
 
 import pytest
 
@@ -63,3 +64,29 @@ def test_a_closed_index_is_unknown_at_once_and_named(closed_indexes):
     assert size.known == 0 and len(size.unknown) == 64
     assert size.error.startswith(f"the index {closed_indexes} could not be read")
     assert "download size unknown" in size.describe()
+
+
+class _SlowFor(_Pep691):
+    """Answers `pkg` at once and `slow` only after the budget (a congested index)."""
+
+    def do_GET(self) -> None:
+        if self.path == "/simple/slow/":
+            time.sleep(3)
+            self.path = "/simple/pkg/"
+        super().do_GET()
+
+
+def test_the_plan_waits_a_budget_then_says_how_much_is_known_and_the_cache_answers_next_time(monkeypatch):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowFor)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/simple/"
+    monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
+    monkeypatch.setenv("UV_INDEX_URL", url)
+    size = download_size({"pkg": "1.0", "slow": "1.0"}, budget=0.5)
+    assert size.per_package == {"pkg": 12345} and size.late == 1 and size.unknown == ("slow",)
+    assert size.describe().endswith("1 of 2 sizes known so far")
+    server.shutdown()
+    server.server_close()  # the index is gone: the size read before comes from the cache, nothing is asked
+    again = download_size({"pkg": "1.0"}, budget=0.5)
+    assert again.per_package == {"pkg": 12345} and again.error is None

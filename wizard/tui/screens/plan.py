@@ -193,7 +193,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         from wizard.install.cost import plan_download
 
         try:
-            size = plan_download(plan, timeout=4.0)
+            size = plan_download(plan, timeout=4.0, budget=8.0)
             text, total = size.describe(), size.bytes
         except Exception as exc:  # the size is a help, never a reason to stop
             text, total = f"download size unknown ({exc})", None

@@ -44,10 +44,13 @@ def test_a_first_forecast_from_a_folder(forecast_env, forecast_assets, isolated_
     output = isolated_state / "forecasts"
     assert result["output"].startswith(str(output)) and _netcdf_magic(result["output"])[:3] in (b"CDF", b"\x89HD")
     assert result["assets"] == {**result["assets"], "verified": False, "checked": "none", "downloaded": []}
+    refused = run_cli("forecast", "--env", str(forecast_env), "--assets", str(forecast_assets), "--model", "nope")
+    assert refused.returncode == 2 and "A first forecast" not in refused.stdout  # nothing said to have started
+    assert f"--list --assets {forecast_assets}" in refused.stderr
     no_traceback(proc.stderr)
     text = run_cli("forecast", "--env", str(forecast_env), "--assets", str(forecast_assets))
-    assert text.returncode == 0 and "GraphCast forecasts here: 1 step(s)" in text.stdout
-    assert "every value finite" in text.stdout
+    assert text.returncode == 0 and "GraphCast forecasts here: 1 step on the CPU, every value finite." in text.stdout
+    assert f"    {isolated_state / 'forecasts'}" in text.stdout  # the output path whole, on its own line
 
 
 def test_from_a_mirror_with_sums_it_downloads_once_and_verifies(forecast_env, forecast_assets, assets_server,
@@ -115,14 +118,17 @@ def _first_finding(proc) -> str:
     return findings[0]["id"]
 
 
-@pytest.mark.parametrize("what", ["params", "stats"])
-def test_a_file_that_is_not_what_it_claims_is_named_as_corrupt(forecast_env, forecast_assets, tmp_path, what):
-    mirror = shutil.copytree(forecast_assets, tmp_path / "mirror")  # no SHA256SUMS: only loading finds it
+@pytest.mark.parametrize("what, kind", [("params", "a numpy .npz (zip) archive"), ("stats", "a NetCDF file")])
+def test_a_file_that_is_not_what_it_claims_is_refused_by_name_before_anything_loads(forecast_env, forecast_assets,
+                                                                                     tmp_path, what, kind):
+    mirror = shutil.copytree(forecast_assets, tmp_path / "mirror")  # no SHA256SUMS: only its first bytes tell
     target = next((mirror / what).iterdir())
     target.write_text("<html><body>403 Forbidden</body></html>\n")  # what a proxy saves under the name
     proc = run_cli("forecast", "--env", str(forecast_env), "--assets", str(mirror), "--json")
-    assert proc.returncode == 1 and _first_finding(proc) == "asset_corrupt", proc.stdout
-    no_traceback(proc.stdout)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"{target} is not {kind}" in proc.stderr and "HTML page" in proc.stderr
+    assert last_json(proc)["ok"] is False
+    no_traceback(proc.stdout, proc.stderr)
 
 
 def test_values_that_are_not_finite_fail_the_forecast(forecast_env, forecast_assets, tmp_path):

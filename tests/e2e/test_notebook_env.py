@@ -45,4 +45,4 @@ def test_with_notebook_the_imports_cell_runs_and_the_kernel_names_its_notebook(t
                      env={"JUPYTER_DATA_DIR": str(tmp_path / "jupyter")})
     result = last_json(kernel)
     assert result["notebooks"] == ["graphcast_demo.ipynb"] and "(graphcast_demo.ipynb)" in result["display_name"]
-    assert len(result["cautions"]) == 2 and "master.zip" in result["cautions"][0]
+    assert len(result["cautions"]) == 3 and "master.zip" in result["cautions"][0]

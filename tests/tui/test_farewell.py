@@ -13,10 +13,15 @@ def test_a_verified_install_leaves_the_activate_line_that_works_in_a_new_shell(t
     monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state dir"))
     lines = farewell({"ok": True, "recipe": "jax0.4.23-cpu", "env": "/envs/a", "log": "/logs/a.log"})
     assert lines[0] == "gc-wizard: jax0.4.23-cpu is installed, checked and current: /envs/a"
-    assert lines[1].startswith('Next: eval "$(GC_WIZARD_HOME=') and "activate)" in lines[1]
+    # A command whose comment would push it past 80 columns has the comment on the line above it, so the
+    # command stays whole for copying.
+    assert lines[1].startswith("Next: ") and all(len(line) <= 80 or "#" not in line for line in lines[1:-1])
+    command = next(line for line in lines if "activate)" in line and not line.lstrip().startswith(("Next: #", "#")))
+    command = command.removeprefix("Next: ").split("    #")[0].strip()
+    assert command.startswith('eval "$(GC_WIZARD_HOME=')
     assert any("kernel install" in line for line in lines) and lines[-1] == "Log:  /logs/a.log"
+    assert any(line.strip().endswith("forecast") or " forecast " in line for line in lines)
     # The carried state folder survives the shell's quoting (it has a space).
-    command = lines[1][len("Next: "):].split("    #")[0].strip()
     inner = command[len('eval "$('):-len(')"')]
     assert shlex.split(inner)[0] == f"GC_WIZARD_HOME={tmp_path / 'state dir'}"
     assert shlex.split(inner)[-1] == "activate"

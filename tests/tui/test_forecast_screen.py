@@ -31,7 +31,7 @@ async def test_f_on_the_done_screen_runs_the_forecast_and_shows_its_figures(fore
     app.assets = str(forecast_assets)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen is done)
-        assert "press f" in screen_text(app)
+        assert "First forecast: press f" in screen_text(app)
         await pilot.press("f")
         await until(pilot, lambda: isinstance(app.screen, ForecastScreen))
         screen = app.screen

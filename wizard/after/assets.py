@@ -237,7 +237,8 @@ def dataset_fits(dataset: str, model: str, steps: int) -> bool:
         return False
 
 
-def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | None, what: str) -> Asset:
+def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | None, what: str,
+          hint: str = "gc-wizard forecast --list") -> Asset:
     choices = [a for a in assets if a.kind == kind]
     # The `graphcast/` copy first: GraphCast's README says the top-level copies will go.
     choices.sort(key=lambda a: (not a.relpath.startswith(PREFIXES[0]), a.relpath))
@@ -248,8 +249,8 @@ def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | Non
         if len(names) == 1:
             return matching[0]
         if not names:
-            raise UserError(f"{what} {wanted!r}: no file under {kind}/ matches; `gc-wizard forecast --list` "
-                            "shows what the source holds.")
+            raise UserError(f"{what} {wanted!r}: no file under {kind}/ matches; `{hint}` shows what the source "
+                            "holds.")
         raise UserError(f"{what} {wanted!r} matches {len(names)} files ({'; '.join(names[:3])}); give more of "
                         "the name.")
     if default:
@@ -263,7 +264,7 @@ def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | Non
         raise UserError(f"the source has no {kind}/ files; give --assets a folder laid out like the bucket "
                         "(params/, dataset/, stats/).")
     raise UserError(f"the source holds {len(names)} {kind} files and none is the default; choose one with "
-                    f"{what} (`gc-wizard forecast --list` shows them).")
+                    f"{what} (`{hint}` shows them).")
 
 
 @dataclass(frozen=True)
@@ -278,11 +279,13 @@ class Selection:
         return (self.model, self.dataset, *self.stats)
 
 
-def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps: int) -> Selection:
-    """The model (`--model`, else the small 1° one), a dataset that fits it with `steps` steps, the stats."""
-    chosen_model = _pick(assets, "params", model, DEFAULT_MODEL, "--model")
+def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps: int,
+           hint: str = "gc-wizard forecast --list") -> Selection:
+    """The model (`--model`, else the small 1° one), a dataset that fits it with `steps` steps, the stats.
+    `hint` is the command that lists this source (its --assets included), for the refusals."""
+    chosen_model = _pick(assets, "params", model, DEFAULT_MODEL, "--model", hint)
     if dataset:
-        chosen_data = _pick(assets, "dataset", dataset, None, "--dataset")
+        chosen_data = _pick(assets, "dataset", dataset, None, "--dataset", hint)
         if not dataset_fits(chosen_data.name, chosen_model.name, steps):
             raise UserError(f"--dataset {chosen_data.name} does not fit {chosen_model.name} for {steps} step(s) "
                             "(resolution, pressure levels, source or steps differ).")
@@ -294,8 +297,12 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
         fitting.sort(key=lambda a: (not a.relpath.startswith(PREFIXES[0]), int(file_parts(a.name).get("steps", "0")
                                     if file_parts(a.name).get("steps", "0").isdigit() else 0), a.name))
         if not fitting:
-            raise UserError(f"no example dataset in the source fits {chosen_model.name} for {steps} step(s); "
-                            "`gc-wizard forecast --list` shows what there is.")
+            most = max((int(file_parts(a.name)["steps"]) for a in assets if a.kind == "dataset"
+                        and file_parts(a.name).get("steps", "").isdigit() and dataset_fits(a.name, chosen_model.name, 1)),
+                       default=0)
+            longest = f" (the longest that fits it here allows --steps {most})" if most else ""
+            raise UserError(f"no example dataset in the source fits {chosen_model.name} for {steps} step(s){longest}; "
+                            f"`{hint}` shows what there is.")
         chosen_data = fitting[0]
     prefix = chosen_model.relpath[: -len(f"params/{chosen_model.name}")]
     by_path = {a.relpath: a for a in assets}
@@ -388,6 +395,7 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
             raise UserError(f"{path} does not exist.")
         digest = sha256_of(path, cancel) if expected else ""
         _check(path, digest, expected, "its SHA256SUMS")
+        check_format(path)
         return Fetched(asset, path, digest, bool(expected), False)
     folder = cache_dir() / (urllib.parse.urlsplit(source.location).netloc or "local") / \
         urllib.parse.urlsplit(source.location).path.strip("/")
@@ -400,6 +408,7 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
         known = recorded.read().get(key, {}).get("sha256")
         _check(target, digest, expected or known, "its SHA256SUMS" if expected else "the hash recorded when it "
                "was downloaded")
+        check_format(target)
         if not known:
             recorded.write(key, digest, target.stat().st_size)
         return Fetched(asset, target, digest, bool(expected), False)
@@ -409,12 +418,35 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
     digest = sha256_of(part, cancel)
     try:
         _check(part, digest, expected, "its SHA256SUMS", shown=target)
+        check_format(part, shown=target)
     except AssetError:
         part.unlink(missing_ok=True)  # a wrong file is not kept to resume from
         raise
     os.replace(part, target)
     recorded.write(key, digest, target.stat().st_size)
     return Fetched(asset, target, digest, bool(expected), True)
+
+
+#: What each kind of file must start with: params are numpy's .npz (a zip archive), datasets and statistics
+#: NetCDF3 (`CDF`) or NetCDF4/HDF5. An HTML error page saved under the file's name fails here, by name, before
+#: anything loads it (numpy would only say "Cannot load file containing pickled data").
+MAGIC = {".npz": ((b"PK\x03\x04",), "a numpy .npz (zip) archive"),
+         ".nc": ((b"CDF", b"\x89HDF"), "a NetCDF file")}
+
+
+def check_format(path: Path, shown: Path | None = None) -> None:
+    """AssetError naming the file when its first bytes are not what its kind must start with."""
+    rule = MAGIC.get(path.suffix if path.suffix != ".part" else Path(path.stem).suffix)
+    if rule is None:
+        return
+    with open(path, "rb") as handle:
+        head = handle.read(16)
+    starts, what = rule
+    if not head.startswith(starts):
+        looks = " (it looks like an HTML page: an error page saved under the file's name?)" \
+            if head.lstrip().lower().startswith((b"<!doctype", b"<html", b"<?xml")) else ""
+        raise AssetError(f"{shown or path} is not {what}: it starts with {head[:8]!r}{looks}. It is damaged or not "
+                         "the published file, and was not used; copy it again from where it came from.")
 
 
 def _made(folder: Path) -> Path:
@@ -425,7 +457,8 @@ def _made(folder: Path) -> Path:
 def _check(path: Path, digest: str, expected: str | None, against: str, shown: Path | None = None) -> None:
     if expected and digest != expected:
         raise AssetError(f"{shown or path} fails its checksum against {against} (sha256 {digest[:12]}…, expected "
-                         f"{expected[:12]}…): it is damaged or not the published file, and was not used.")
+                         f"{expected[:12]}…): it is damaged or not the published file, and was not used; copy it "
+                         "again from where it came from.")
 
 
 def _download(url: str, part: Path, name: str, progress: Progress | None, cancel: threading.Event | None) -> None:

@@ -37,9 +37,16 @@ from wizard.verify.diagnose import Finding, diagnose_text
 PROBE = Path(__file__).with_name("forecast_probe.py")
 STAGE_PREFIX = "gc-wizard-forecast: "
 #: The fit table's verdicts that refuse a model on this backend (unless --force).
+#: The stages in the order the forecast goes through them, with the words both faces show for each.
+STAGES = (("fetch", "Fetch and check the files"), ("import", "Import JAX and GraphCast"),
+          ("load_checkpoint", "Load the weights"), ("load_dataset", "Load the example batch"),
+          ("load_stats", "Load the statistics"), ("rollout", "Compile and roll out"),
+          ("check", "Check every value, write the predictions"))
+STAGE_WORDS = dict(STAGES)
+
 #: How the files were checked, in words.
-CHECKED = {"sums": "verified against the source's SHA256SUMS", "recorded": "hashed, and checked against the hash "
-           "recorded at their first download", "none": "used as they are (the folder has no SHA256SUMS)"}
+CHECKED = {"sums": "verified against the source's SHA256SUMS", "recorded": "checked against their hashes at first "
+           "download", "none": "not checked (the folder has no SHA256SUMS)"}
 REFUSED = {"gpu": ("gpu_too_small", "host_too_small", "no"), "cpu": ("host_too_small", "no")}
 
 
@@ -148,7 +155,9 @@ def prepare(request: ForecastRequest) -> tuple[assets.Source, assets.Selection]:
     source = (request.assets if isinstance(request.assets, assets.Source)
               else assets.open_source(request.assets or default_assets(request.env)))
     listing = assets.list_assets(source)
-    return source, assets.select(listing, model=request.model, dataset=request.dataset, steps=request.steps)
+    hint = "gc-wizard forecast --list" + ("" if source.is_bucket else f" --assets {source.location.rstrip('/')}")
+    return source, assets.select(listing, model=request.model, dataset=request.dataset, steps=request.steps,
+                                 hint=hint)
 
 
 def default_assets(env: Env) -> str | None:
@@ -229,6 +238,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
             result.error = f"{err.get('type', 'Error')} while {payload.get('stage', 'running')}: {err.get('message', '')}"
     elif cancelled:
         result.error = "the forecast was stopped; nothing was changed."
+        log.line("# gc-wizard: the forecast was stopped (cancelled or out of time); its output was removed")
     else:
         result.error = "the forecast ended without a result (see the log for what it printed last)."
     if not result.ok and not cancelled:
@@ -305,12 +315,16 @@ def _run(argv: list[str], child_env: dict[str, str], cwd: Path, log: StepLog, ev
 
 
 def describe(result: ForecastResult) -> list[str]:
-    """The result in plain lines, the one wording both faces print."""
+    """The result in plain lines, the one wording both faces print. Paths and file names stand on lines of
+    their own, whole, so they can be copied from an 80-column terminal."""
     lines = []
+    steps = f"{result.steps} step" + ("s" if result.steps != 1 else "")
+    where = "the CPU" if result.backend == "cpu" else f"the GPU ({', '.join(result.devices)})" \
+        if result.devices else "the GPU"
     if result.ok:
         took = result.seconds
-        lines.append(f"GraphCast forecasts here: {result.steps} step(s) of {result.model} on {result.backend} "
-                     f"({', '.join(result.devices) or 'no device list'}).")
+        lines.append(f"GraphCast forecasts here: {steps} on {where}, every value finite.")
+        lines.append(f"  model     {result.model}")
         lines.append(f"  dataset   {result.dataset}")
         lines.append(f"  seconds   load {took.get('load', 0):.1f} · compile {took.get('compile', 0):.1f} · "
                      f"rollout {took.get('rollout', 0):.1f}")
@@ -318,15 +332,23 @@ def describe(result: ForecastResult) -> list[str]:
         if result.peak_device_mib is not None:
             memory += f", {result.peak_device_mib} MiB device"
         lines.append(memory)
-        lines.append(f"  checked   every value finite; files {CHECKED[result.assets.get('checked', 'none')]}"
-                     f" (from {result.assets.get('source')})")
-        lines.append(f"  output    {result.output}")
+        lines.append(f"  files     {CHECKED[result.assets.get('checked', 'none')]}")
+        lines.append(f"  from      {result.assets.get('source')}")
+        lines.append("  output")
+        lines.append(f"    {result.output}")
     elif result.cancelled:
         lines.append("The forecast was stopped; the environment is untouched.")
     else:
         lines.append(f"The forecast failed: {result.error}")
-    lines.append(f"  log       {result.log}")
+    lines.append("  log")
+    lines.append(f"    {result.log}")
     return lines
+
+
+def _size(size: int | None) -> str:
+    if size is None:
+        return "      ?   "
+    return f"{size / 2**20:7.1f} MiB" if size >= 2**20 else f"{size / 2**10:7.1f} KiB"
 
 
 def describe_listing(listing: list[assets.Asset], source: assets.Source) -> list[str]:
@@ -335,6 +357,5 @@ def describe_listing(listing: list[assets.Asset], source: assets.Source) -> list
     for kind in assets.KINDS:
         lines.append(f"  {kind}/")
         for asset in (a for a in listing if a.kind == kind):
-            size = f"{asset.size / 2**20:8.1f} MiB" if asset.size is not None else "        ?   "
-            lines.append(f"    {size}  {asset.relpath}")
+            lines.append(f"    {_size(asset.size)}  {asset.relpath}")
     return lines

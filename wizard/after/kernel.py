@@ -69,6 +69,9 @@ def notebook_cautions(marker: EnvMarker | None) -> list[str]:
              "break this stack.",
              "Skip the `!pip uninstall -y shapely` / `!pip install shapely --no-binary shapely` cells too: they "
              "rebuild shapely from source (GEOS headers needed); the pinned shapely wheel works."]
+    lines.append("The notebook reads its weights, example data and statistics from Google Cloud Storage "
+                 "(gcs_bucket); where storage.googleapis.com cannot be reached, `gc-wizard forecast --assets DIR` "
+                 "runs the same forecast from a local copy laid out like the bucket.")
     if not (marker.extra or {}).get("notebook"):
         lines.append("This environment lacks the notebook's own imports (google-cloud-storage, ipywidgets): "
                      "install the recipe with --with-notebook (n on the Plan screen) for an environment the "

@@ -9,11 +9,15 @@ from __future__ import annotations
 from wizard.paths import wizard_command
 
 
-def next_steps(recipe: str) -> list[tuple[str, str]]:
-    """(command, what it is for) for a newly current environment."""
+def next_steps(recipe: str, assets: str | None = None) -> list[tuple[str, str]]:
+    """(command, what it is for) for a newly current environment; `assets`: where its forecast files are."""
+    import shlex
+
     me = wizard_command()
+    where = f" --assets {shlex.quote(assets)}" if assets else ""
     return [
         (f'eval "$({me} activate)"', "use it in this shell"),
+        (f"{me} forecast{where}", "a first real forecast: real weights, one rollout"),
         (f"{me} kernel install", "use it in Jupyter"),
         (f"{me} module install", f"use it with Lmod: module load graphcast/{recipe}"),
     ]
@@ -38,9 +42,19 @@ def activate_lines() -> list[str]:
     return [*export, f'eval "$({program_command()} activate)"']
 
 
-def next_step_lines(recipe: str) -> list[str]:
-    """`Next: <command>   # <why>`, aligned, as the CLI and the app print them on leaving."""
-    steps = next_steps(recipe)
+#: Past this, a `# why` comment goes on the line above its command: a terminal that wraps a command breaks it
+#: mid-word, and a copied piece no longer runs.
+COLUMNS = 80
+
+
+def next_step_lines(recipe: str, assets: str | None = None) -> list[str]:
+    """`Next: <command>   # <why>`, aligned, as the CLI and the app print them on leaving; a line that would
+    not fit 80 columns puts its comment on a line of its own, above the command, which stays whole."""
+    steps = next_steps(recipe, assets)
     width = max(len(command) for command, _ in steps)
-    return [f"{'Next:' if i == 0 else '     '} {command.ljust(width)}    # {why}"
-            for i, (command, why) in enumerate(steps)]
+    lines = []
+    for i, (command, why) in enumerate(steps):
+        head = "Next:" if i == 0 else "     "
+        line = f"{head} {command.ljust(width)}    # {why}"
+        lines += [line] if len(line) <= COLUMNS else [f"{head} # {why}", f"      {command}"]
+    return lines

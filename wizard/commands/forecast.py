@@ -38,6 +38,7 @@ def _progress_printer():
 def run(args: argparse.Namespace) -> int:
     from wizard.after import assets
     from wizard.after.forecast import (
+        STAGE_WORDS,
         ForecastEvents,
         ForecastRequest,
         describe,
@@ -69,10 +70,15 @@ def run(args: argparse.Namespace) -> int:
         facts = detect(env.path)
     except Exception:  # the memory check is a guard, not a gate: no facts, no refusal
         facts = None
-    events = ForecastEvents() if as_json else ForecastEvents(
-        on_stage=lambda stage: say(f"… {stage.replace('_', ' ')}"), on_download=_progress_printer())
-    if not as_json:
-        say(f"A first forecast in {env.path} …")
+    started: list[bool] = []
+
+    def on_stage(stage: str) -> None:
+        if not started:  # said once the files are chosen: a refusal before that is only its own sentence
+            started.append(True)
+            say(f"A first forecast in {env.path} …")
+        say(f"  ▶ {STAGE_WORDS.get(stage, stage)}")
+
+    events = ForecastEvents() if as_json else ForecastEvents(on_stage=on_stage, on_download=_progress_printer())
     cancel = threading.Event()
     try:
         result = run_forecast(request, facts=facts, events=events, cancel=cancel)

@@ -44,7 +44,7 @@ def run_tui(args: argparse.Namespace) -> int:
                     find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm,
                     assets=getattr(args, "assets", None))
     result = app.run(mouse=not getattr(args, "no_mouse", False))
-    for line in farewell(app.install_result):
+    for line in farewell(app.install_result, app.assets):
         print(line)
     return app.exit_status if app.exit_status is not None else int(result or 0)
 
@@ -66,7 +66,7 @@ def untouched_sentence() -> str:
             else "No environment is current (there was none before either).")
 
 
-def farewell(result: dict | None) -> list[str]:
+def farewell(result: dict | None, assets: str | None = None) -> list[str]:
     """What stays on the terminal once the app is gone: the outcome, and what to type next.
 
     The Done screen's lines vanish with the app; a user back at the prompt needs the activate line
@@ -78,7 +78,7 @@ def farewell(result: dict | None) -> list[str]:
 
     if result.get("ok"):
         return [f"gc-wizard: {result.get('recipe')} is installed, checked and current: {result.get('env')}",
-                *next_step_lines(str(result.get("recipe"))), f"Log:  {result.get('log')}"]
+                *next_step_lines(str(result.get("recipe")), assets), f"Log:  {result.get('log')}"]
     what = "stopped" if result.get("cancelled") else "failed"
     lines = [f"gc-wizard: the install {what}; your current environment is untouched."]
     if result.get("cancelled") and result.get("env"):

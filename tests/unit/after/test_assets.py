@@ -69,7 +69,7 @@ def test_sha256sums_as_sha256sum_writes_them_names_with_spaces_and_a_bad_line():
 
 def _folder(tmp_path):
     root = tmp_path / "mirror"
-    for rel, body in ((f"params/{SMALL}", b"weights" * 1000), (f"dataset/{DATA[0]}", b"CDF\x01" + b"d" * 5000),
+    for rel, body in ((f"params/{SMALL}", b"PK\x03\x04weights" * 1000), (f"dataset/{DATA[0]}", b"CDF\x01" + b"d" * 5000),
                       *((f"stats/{s}", b"CDF\x01stats") for s in assets.STATS_FILES)):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(body)
@@ -98,7 +98,7 @@ def test_a_download_is_cached_recorded_and_a_changed_cache_file_refused(tmp_path
     source = assets.open_source(server.url)
     model = Asset(f"params/{SMALL}")
     first = assets.fetch(source, model)
-    assert first.downloaded and first.path.read_bytes() == b"weights" * 1000
+    assert first.downloaded and first.path.read_bytes() == b"PK\x03\x04weights" * 1000
     assert first.path.is_relative_to(isolated_state / "assets")
     recorded = json.loads((isolated_state / "assets" / "recorded.json").read_text())
     assert recorded[source.url(model.relpath)]["sha256"] == first.sha256
@@ -106,7 +106,7 @@ def test_a_download_is_cached_recorded_and_a_changed_cache_file_refused(tmp_path
     count = len(server.requests)
     again = assets.fetch(source, model)
     assert not again.downloaded and len(server.requests) == count  # the cache answered
-    first.path.write_bytes(b"weights" * 999)
+    first.path.write_bytes(b"PK\x03\x04weights" * 999)
     with pytest.raises(AssetError, match="the hash recorded when it was downloaded"):
         assets.fetch(source, model)
 
@@ -173,3 +173,20 @@ def test_gencast_takes_its_own_folder_its_12_hour_batch_and_four_stats():
     assert chosen.model.relpath == f"gencast/params/{mini}"
     assert chosen.dataset.relpath.startswith("gencast/dataset/")  # not GraphCast's 6-hourly 1° batch
     assert [s.relpath for s in chosen.stats] == [f"gencast/stats/{s}" for s in assets.GENCAST_STATS_FILES]
+
+
+def test_an_html_page_under_a_weights_name_is_refused_by_name_before_anything_loads(tmp_path):
+    root = _folder(tmp_path)
+    target = root / f"params/{SMALL}"
+    target.write_text("<!DOCTYPE html><html><body>403 Forbidden</body></html>\n")
+    source = assets.open_source(str(root))
+    with pytest.raises(AssetError) as caught:
+        assets.fetch(source, Asset(f"params/{SMALL}"))
+    message = str(caught.value)
+    assert str(target) in message and "not a numpy .npz (zip) archive" in message and "HTML page" in message
+
+
+def test_too_many_steps_says_the_most_the_source_allows():
+    with pytest.raises(UserError, match=r"allows --steps 12\); `gc-wizard forecast --list --assets X`"):
+        assets.select(_bucket_listing(), model=None, dataset=None, steps=20,
+                      hint="gc-wizard forecast --list --assets X")

@@ -26,8 +26,9 @@ def test_the_cautions_name_the_cells_to_skip_and_the_missing_imports():
     cautions = notebook_cautions(_marker("0.1.1"))
     assert "master.zip" in cautions[0] and "GraphCast v0.1.1" in cautions[0] and "WeatherNext" in cautions[0]
     assert "--no-binary shapely" in cautions[1]
-    assert "--with-notebook" in cautions[2]
-    assert len(notebook_cautions(_marker("0.1.1", notebook=True))) == 2
+    assert "Google Cloud Storage" in cautions[2] and "--assets DIR" in cautions[2]
+    assert "--with-notebook" in cautions[3]
+    assert len(notebook_cautions(_marker("0.1.1", notebook=True))) == 3
     assert notebook_cautions(_marker(None)) == []
 
 

@@ -66,7 +66,7 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
         f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.get('env')}",
-        "First forecast: press f (real weights, one rollout; or run gc-wizard forecast).",
+        "First forecast: press f (real weights, one rollout).",
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),

@@ -19,17 +19,11 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from wizard.after.assets import ProgressText
-from wizard.after.forecast import ForecastEvents, ForecastRequest, describe, run_forecast
+from wizard.after.forecast import STAGES, ForecastEvents, ForecastRequest, describe, run_forecast
 from wizard.errors import WizardError
 from wizard.install.envs import Env
 from wizard.tui.messages import ForecastDone, ForecastDownload, ForecastStage
 from wizard.tui.widgets.footer import WrappingFooter
-
-#: The stages in the order the forecast goes through them, with the words shown for each.
-STAGES = (("fetch", "Fetch and check the files"), ("import", "Import JAX and GraphCast"),
-          ("load_checkpoint", "Load the weights"), ("load_dataset", "Load the example batch"),
-          ("load_stats", "Load the statistics"), ("rollout", "Compile and roll out"),
-          ("check", "Check every value, write the predictions"))
 
 
 def stage_lines(current: str | None, finished: bool) -> list[str]:

@@ -198,8 +198,9 @@ def test_next_lines_work_pasted_into_a_new_login_shell(tiny, tmp_path):
     proc, result = tiny.install("tiny-a")
     assert proc.returncode == 0 and result["ok"]
     text = run_inproc("install", "tiny-b", "--yes", *tiny.args()).stdout
-    line = next(line for line in text.splitlines() if line.startswith("Next: "))
-    command = line[len("Next: "):].split("    #")[0].strip()
+    # The activate command: beside its comment, or (past 80 columns) on the line below it, whole.
+    line = next(line for line in text.splitlines() if "activate)" in line)
+    command = line.removeprefix("Next: ").split("    #")[0].strip()
     assert command.startswith('eval "$(') and command.endswith(' activate)"')
     # A new login shell, as after the README's Quick start: the wizard's venv is not on PATH there.
     home = tmp_path / "home"

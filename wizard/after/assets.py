@@ -19,6 +19,7 @@ Google Cloud Storage's anonymous JSON API. File names hold spaces and `<`: they 
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import http.client
 import json
@@ -35,6 +36,7 @@ from pathlib import Path
 
 from wizard import paths
 from wizard.errors import UserError, WizardError
+from wizard.security import redact_credentials
 
 #: The public bucket, as the newer notebooks and every rival read it.
 BUCKET_URL = "https://storage.googleapis.com/dm_graphcast/"
@@ -93,7 +95,8 @@ class Source:
         return self.location == BUCKET_URL
 
     def describe(self) -> str:
-        return "the public GraphCast bucket" if self.is_bucket else self.location
+        """For people, logs and --json: a mirror's password (https://user:pw@host/) never appears."""
+        return "the public GraphCast bucket" if self.is_bucket else redact_credentials(self.location)
 
     def url(self, relpath: str) -> str:
         return self.location + urllib.parse.quote(relpath)
@@ -180,14 +183,23 @@ def _get_text(url: str, *, missing_ok: bool) -> str | None:
     except urllib.error.HTTPError as exc:
         if missing_ok and exc.code in (403, 404):
             return None
-        raise AssetError(f"{url} answered HTTP {exc.code} ({exc.reason}).") from None
+        raise AssetError(f"{redact_credentials(url)} answered HTTP {exc.code} ({exc.reason}).") from None
     except (OSError, ValueError) as exc:
         raise AssetError(f"cannot reach {urllib.parse.urlsplit(url).hostname}: "
                          f"{getattr(exc, 'reason', exc)}. Give a local copy with --assets DIR.") from None
 
 
 def _request(url: str, headers: dict[str, str] | None = None) -> urllib.request.Request:
-    return urllib.request.Request(url, headers={"User-Agent": "gc-wizard", **(headers or {})})
+    """The request for `url`; a mirror's `user:password@` becomes a basic-auth header (as pip takes it), never
+    part of the address that is sent or shown."""
+    parts = urllib.parse.urlsplit(url)
+    extra = {}
+    if parts.username is not None:
+        login = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+        extra["Authorization"] = "Basic " + base64.b64encode(login.encode()).decode()
+        host = parts.hostname + (f":{parts.port}" if parts.port else "")
+        url = urllib.parse.urlunsplit(parts._replace(netloc=host))
+    return urllib.request.Request(url, headers={"User-Agent": "gc-wizard", **extra, **(headers or {})})
 
 
 # ------------------------------------------------------------------------------------------------ choosing
@@ -397,12 +409,12 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
         _check(path, digest, expected, "its SHA256SUMS")
         check_format(path)
         return Fetched(asset, path, digest, bool(expected), False)
-    folder = cache_dir() / (urllib.parse.urlsplit(source.location).netloc or "local") / \
-        urllib.parse.urlsplit(source.location).path.strip("/")
+    where = urllib.parse.urlsplit(source.location)  # the host and port name the cache folder, never a password
+    folder = cache_dir() / f"{where.hostname}{f'_{where.port}' if where.port else ''}" / where.path.strip("/")
     target = folder / asset.relpath
     paths.ensure_state_dir()
     recorded = _Recorded(_made(cache_dir()))
-    key = source.url(asset.relpath)
+    key = redact_credentials(source.url(asset.relpath))  # recorded.json never holds a password
     if target.is_file():
         digest = sha256_of(target, cancel)
         known = recorded.read().get(key, {}).get("sha256")
@@ -470,7 +482,7 @@ def _download(url: str, part: Path, name: str, progress: Progress | None, cancel
     except urllib.error.HTTPError as exc:
         if exc.code == 416 and have:  # the part is already whole
             return
-        raise AssetError(f"{url} answered HTTP {exc.code} ({exc.reason}).") from None
+        raise AssetError(f"{redact_credentials(url)} answered HTTP {exc.code} ({exc.reason}).") from None
     except (OSError, ValueError) as exc:
         raise AssetError(f"cannot reach {urllib.parse.urlsplit(url).hostname}: {getattr(exc, 'reason', exc)}. "
                          "Give a local copy with --assets DIR.") from None

@@ -155,7 +155,7 @@ def prepare(request: ForecastRequest) -> tuple[assets.Source, assets.Selection]:
     source = (request.assets if isinstance(request.assets, assets.Source)
               else assets.open_source(request.assets or default_assets(request.env)))
     listing = assets.list_assets(source)
-    hint = "gc-wizard forecast --list" + ("" if source.is_bucket else f" --assets {source.location.rstrip('/')}")
+    hint = "gc-wizard forecast --list" + ("" if source.is_bucket else f" --assets {source.describe().rstrip('/')}")
     return source, assets.select(listing, model=request.model, dataset=request.dataset, steps=request.steps,
                                  hint=hint)
 

@@ -190,3 +190,24 @@ def test_too_many_steps_says_the_most_the_source_allows():
     with pytest.raises(UserError, match=r"allows --steps 12\); `gc-wizard forecast --list --assets X`"):
         assets.select(_bucket_listing(), model=None, dataset=None, steps=20,
                       hint="gc-wizard forecast --list --assets X")
+
+
+def test_a_mirrors_password_never_appears(tmp_path, assets_server, isolated_state):
+    server = assets_server(_folder(tmp_path))
+    location = server.url.replace("http://", "http://lab:s3cret-pw@")
+    source = assets.open_source(location)
+    assert "s3cret-pw" not in source.describe() and "127.0.0.1" in source.describe()
+    with pytest.raises(AssetError) as caught:
+        assets.fetch(source, Asset("params/none.npz"))
+    assert "s3cret-pw" not in str(caught.value)
+
+
+def test_a_mirror_with_a_login_gets_it_as_basic_auth_and_nothing_on_disk_holds_it(tmp_path, assets_server,
+                                                                                     isolated_state):
+    server = assets_server(_folder(tmp_path))
+    source = assets.open_source(server.url.replace("http://", "http://lab:s3cret-pw@"))
+    fetched = assets.fetch(source, Asset(f"params/{SMALL}"))
+    assert fetched.downloaded
+    on_disk = [str(p) for p in (isolated_state / "assets").rglob("*")]
+    assert not any("s3cret" in p for p in on_disk)
+    assert "s3cret" not in (isolated_state / "assets" / "recorded.json").read_text()

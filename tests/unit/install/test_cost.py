@@ -71,7 +71,7 @@ class _SlowFor(_Pep691):
 
     def do_GET(self) -> None:
         if self.path == "/simple/slow/":
-            time.sleep(3)
+            time.sleep(6)
             self.path = "/simple/pkg/"
         super().do_GET()
 
@@ -83,10 +83,10 @@ def test_the_plan_waits_a_budget_then_says_how_much_is_known_and_the_cache_answe
     url = f"http://127.0.0.1:{server.server_address[1]}/simple/"
     monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
     monkeypatch.setenv("UV_INDEX_URL", url)
-    size = download_size({"pkg": "1.0", "slow": "1.0"}, budget=0.5)
+    size = download_size({"pkg": "1.0", "slow": "1.0"}, budget=2.0)
     assert size.per_package == {"pkg": 12345} and size.late == 1 and size.unknown == ("slow",)
     assert size.describe().endswith("1 of 2 sizes known so far")
     server.shutdown()
     server.server_close()  # the index is gone: the size read before comes from the cache, nothing is asked
-    again = download_size({"pkg": "1.0"}, budget=0.5)
+    again = download_size({"pkg": "1.0"}, budget=2.0)
     assert again.per_package == {"pkg": 12345} and again.error is None

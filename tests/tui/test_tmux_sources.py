@@ -24,7 +24,16 @@ import pytest
 from tests.fixtures.jaxenv import require_graphcast_src
 from tests.fixtures.state import run_cli
 from tests.fixtures.tiny import RECIPE
-from tests.fixtures.tmux import Tmux, child_pids, choose_recipe, recipe_index, tmux_run, wait_gone, wizard_env
+from tests.fixtures.tmux import (
+    Tmux,
+    child_pids,
+    choose_recipe,
+    exit_code,
+    recipe_index,
+    tmux_run,
+    wait_gone,
+    wizard_env,
+)
 from tests.fixtures.wheels import build_wheel
 
 # Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
@@ -70,13 +79,6 @@ def _type_path(tmux: Tmux, key: str, path: str, prompt: str) -> None:
     else:
         raise AssertionError(f"the dialog never took the typed text:\n{tmux.screen()}")
     tmux.keys("Enter")
-
-
-def _exit_code(exit_file: Path, timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    while not exit_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return exit_file.read_text().strip() if exit_file.exists() else "(no exit)"
 
 
 def _start(tmux: Tmux, tmp_path: Path, recipes: Path, recipe_id: str, *extra: str,
@@ -131,7 +133,7 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     screen = tmux.wait_for("Not done", timeout=30)
     assert "The check was stopped" in screen and "Log: None" not in screen
     tmux.keys("Enter")
-    assert _exit_code(exit_file) == "EXIT=130"
+    assert exit_code(exit_file) == "EXIT=130"
     assert "Traceback" not in tmux.screen()
     entry = _history()[-1]
     assert entry["recipe"] == "tiny-check" and entry["status"] == "cancelled"
@@ -149,7 +151,7 @@ def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux
     screen = _words(tmux.wait_for("Stop the check and leave"))
     assert "new environment will be removed" in screen and "no other environment is touched" in screen  # a first
     tmux.keys("y")
-    assert _exit_code(exit_file) == "EXIT=130"
+    assert exit_code(exit_file) == "EXIT=130"
     screen = tmux.screen()
     assert "Traceback" not in screen
     assert "the check stopped. The new environment" in _words(screen)  # what stays on the terminal
@@ -170,7 +172,7 @@ def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs
     time.sleep(1.5)
     assert "What will run" in tmux.screen() and _history() == []
     tmux.keys("C-q")
-    assert _exit_code(exit_file) == "EXIT=0"
+    assert exit_code(exit_file) == "EXIT=0"
 
 
 def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path, local_index):
@@ -191,7 +193,7 @@ def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path, l
     _type_path(tmux, "g", str(graphcast), "GraphCast source:")
     tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
     tmux.keys("C-q")
-    assert _exit_code(exit_file) == "EXIT=0"
+    assert exit_code(exit_file) == "EXIT=0"
 
 
 @pytest.mark.network
@@ -217,7 +219,7 @@ def test_the_whole_walk_without_github_to_a_verified_graphcast(tmux, tmp_path):
     assert " activate)\"" in screen
     seconds = time.monotonic() - started
     tmux.keys("Enter")
-    assert _exit_code(exit_file) == "EXIT=0"
+    assert exit_code(exit_file) == "EXIT=0"
     current = [e for e in _history() if e["current"]]
     assert current and current[0]["recipe"] == "jax0.4.23-cpu" and current[0]["status"] == "verified"
     print(f"whole walk to verified: {seconds:.0f} s")

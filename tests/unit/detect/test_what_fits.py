@@ -9,36 +9,13 @@ from __future__ import annotations
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.facts import facts_with
 from tests.fixtures.state import last_json
 from tests.standins import standin_env
 from wizard.detect.environment import memory_info
-from wizard.detect.facts import (
-    DiskInfo,
-    Driver,
-    EnvironmentInfo,
-    Facts,
-    Gpu,
-    HostMemory,
-    Platform,
-    PythonInfo,
-)
+from wizard.detect.facts import Facts
 from wizard.detect.preflight import VERDICTS, assess, load_needs, summary_lines
 from wizard.errors import UserError
-
-GIB = 1024
-
-
-def facts_with(gpus_mib: tuple[int | None, ...], host_gib: float | None, limit_gib: float | None = None) -> Facts:
-    return Facts(
-        driver=Driver("580.82.07", "13.0", "nvml") if gpus_mib else None,
-        gpus=tuple(Gpu(i, "GPU", mib, "9.0", "nvml") for i, mib in enumerate(gpus_mib)),
-        cuda_libraries=(), python=PythonInfo("3.11.7", "/usr/bin/python3"),
-        environment=EnvironmentInfo("system", "/usr"), disk=DiskInfo(100.0),
-        platform=Platform("linux", "x86_64", "2.35"),
-        memory=None if host_gib is None else HostMemory(
-            total_mib=int(host_gib * GIB), available_mib=int(host_gib * GIB),
-            limit_mib=None if limit_gib is None else int(limit_gib * GIB)),
-    )
 
 
 def verdicts(facts: Facts) -> dict[str, str]:

@@ -139,11 +139,31 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.OK
     except OSError as exc:
         code, message = ExitCode.FAILED, guard.describe_os_error(exc)
+    except Exception as exc:  # noqa: BLE001 - a bug in gc-wizard itself: one sentence and a log, never a traceback
+        code, message = ExitCode.FAILED, _internal_error(exc)
     guard.ignore_further_signals()
     guard.say_error(message)
     if getattr(args, "json", False):
         guard.emit_error_json(message, int(code))
     return guard.exit_quietly(code)
+
+
+def _internal_error(exc: Exception) -> str:
+    """The sentence for an error gc-wizard did not expect (its own bug), with the traceback kept in a log."""
+    import traceback
+
+    from wizard import paths
+
+    what = f"{type(exc).__name__}: {exc}".strip()
+    try:
+        log = paths.new_log("crash")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        where = f" The details are in {log}."
+    except OSError:
+        where = ""
+    return (f"gc-wizard stopped on an error of its own ({what[:300]}); this is a bug, nothing was changed by it.{where} "
+            "`gc-wizard report` gathers what a maintainer needs.")
 
 
 if __name__ == "__main__":

@@ -67,3 +67,8 @@ def test_bundle_chooses_the_forecast_files_before_downloading_anything(tmp_path)
     assert not out.exists()
     alone = run_inproc("bundle", "jax0.4.23-cpu", "--out", str(out), "--model", "small")
     assert alone.returncode == 2 and "add --with-assets" in alone.stderr and not out.exists()
+
+
+def test_assets_typed_before_the_command_counts_too(tmp_path):
+    proc = run_inproc("--assets", str(_source(tmp_path)), "forecast", "--list")
+    assert proc.returncode == 0 and SMALL in proc.stdout

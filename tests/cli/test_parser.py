@@ -79,3 +79,18 @@ def test_the_app_refuses_a_bundle_instead_of_ignoring_it(capsys):
     assert main(["--bundle", "/srv/gc-bundle"]) == ExitCode.BAD_INPUT
     err = capsys.readouterr().err
     assert "gc-wizard install RECIPE --bundle /srv/gc-bundle" in err and "Traceback" not in err
+
+
+def test_a_bug_in_a_command_is_one_sentence_and_a_log_never_a_traceback(monkeypatch, isolated_state):
+    from tests.fixtures.cli import run_inproc
+    from wizard.commands import detect
+
+    def broken(args):
+        raise AttributeError("'NoneType' object has no attribute 'version'")
+
+    monkeypatch.setattr(detect, "run", broken)
+    proc = run_inproc("detect", "--json")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout
+    assert "an error of its own (AttributeError" in proc.stderr and "this is a bug" in proc.stderr
+    (log,) = (isolated_state / "logs").glob("crash-*.log")
+    assert "Traceback" in log.read_text()

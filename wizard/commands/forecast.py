@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     as_json = bool(getattr(args, "json", False))
     # A bad --assets is said first, before the environment; without one, the environment may know its own
     # (an offline bundle's), so the source is opened with it.
-    source = assets.open_source(args.assets) if args.assets or args.list else None
+    chosen = getattr(args, "assets", None)
+    source = assets.open_source(chosen) if chosen or args.list else None
     if args.list:
         listing = assets.list_assets(source)
         if as_json:
@@ -115,7 +116,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     p = options.add_command(sub, "forecast", "run the demo notebook's first forecast (real weights, one rollout)",
                             "gc-wizard forecast --assets ~/graphcast-assets", run)
     options.env_option(p, "forecast in this environment instead of the current one")
-    p.add_argument("--assets", metavar="DIR|URL",
+    # SUPPRESS: `gc-wizard --assets DIR forecast` (the app's global option, typed first) keeps its value.
+    p.add_argument("--assets", metavar="DIR|URL", default=argparse.SUPPRESS,
                    help="a folder or URL laid out like the bucket (params/, dataset/, stats/, optional SHA256SUMS); "
                    "default: GC_WIZARD_ASSETS, else the public GraphCast bucket")
     p.add_argument("--model", metavar="PARAMS", help="a file under params/ (its name, or a part that matches one)")

@@ -43,18 +43,11 @@ disk_gib: 0.01
 """
 
 
-@pytest.fixture
-def tmux():
-    session = Tmux()
-    yield session
-    session.close()
-
-
-def _app(tmux: Tmux, tmp_path: Path, slurm, recipes: Path) -> dict[str, str]:
+def _app(tmux: Tmux, tmp_path: Path, slurm, recipes: Path, *extra: str) -> dict[str, str]:
     if host_has_nvidia_driver():
         pytest.skip("this host has a real NVIDIA driver, so the 'login node' would not be GPU-less")
     env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
-    tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes)], env)
+    tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes), *extra], env)
     screen = tmux.wait_for("Press g to detect", timeout=60)
     assert "but Slurm is here (partitions: gpu)" in screen
     tmux.keys("g")
@@ -83,7 +76,9 @@ def test_the_app_offers_the_gpu_node_and_runs_the_check_there(tmux, tmp_path, sl
     recipes = tmp_path / "recipes"
     recipes.mkdir()
     (recipes / "tiny-node.yaml").write_text(TINY.format(house=house, graphcast=graphcast))
-    env = _app(tmux, tmp_path, slurm, recipes)
+    # Offline: the tiny wheels are all in the recipe's own find-links folder (every test not marked `network`
+    # has the package index closed, and a login node may have none).
+    env = _app(tmux, tmp_path, slurm, recipes, "--offline")
     _pick(tmux, recipes, env, "tiny-node")
     # The tiny stack has no JAX: the check, run on the node, says so — and says where it ran.
     screen = tmux.wait_for("Enter: what to do now", timeout=240)

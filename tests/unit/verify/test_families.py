@@ -35,6 +35,25 @@ FAMILIES = {
         "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 "
         "from PyObject",
     ],
+    "fabric_manager_not_running": [
+        "E external/xla/xla/stream_executor/cuda/cuda_driver.cc:152] failed call to cuInit: INTERNAL: CUDA error: "
+        "Failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system not yet initialized",
+        "RuntimeError: cuda runtime error (802) : system not yet initialized at THCGeneral.cpp:50",
+        "CUDA error at bandwidthTest.cu:256 code=802(cudaErrorSystemNotReady) \"cudaSetDevice(currentDevice)\"",
+    ],
+    "resolver_conflict": [
+        "ERROR: Cannot install jax[cuda]==0.4.34 and jax[cuda]==0.4.35 because these package versions have "
+        "conflicting dependencies.",
+        "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/",
+        "error: Requirements contain conflicting URLs for package `graphcast`:",
+        "  × No solution found when resolving dependencies:\n  ╰─▶ Because flax==0.8.4 depends on jax>=0.4.27 and "
+        "you require jax==0.4.23, we can conclude that your requirements are unsatisfiable.",
+    ],
+    "gpu_arch_not_in_build": [
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN: CUDA_ERROR_NO_BINARY_FOR_GPU",
+        "what(): parallel_for failed: cudaErrorNoKernelImageForDevice: no kernel image is available",
+    ],
     "cpu_only_jaxlib": [
         "WARNING: jax 0.4.13 does not provide the extra 'cuda12_pip'",
         "warning: The package `jax==0.4.23` does not have an extra named `cuda12-pip`",

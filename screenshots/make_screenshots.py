@@ -14,15 +14,11 @@ since no GPU JAX runs here.
 from __future__ import annotations
 
 import asyncio
-import base64
-import functools
-import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -30,7 +26,6 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
 SIZE = (80, 24)
-USER, PASSWORD = "lab", "wheels-pw"
 
 
 async def wait_for(pilot, condition, timeout: float = 120.0) -> None:
@@ -42,34 +37,14 @@ async def wait_for(pilot, condition, timeout: float = 120.0) -> None:
         await pilot.pause(0.05)
 
 
-def serve(handler_class, directory: Path) -> str:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(handler_class, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/"
-
-
-class AuthWheels(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
-        if self.headers.get("Authorization") != f"Basic {token}":
-            self.send_response(401)
-            self.send_header("WWW-Authenticate", 'Basic realm="lab wheels"')
-            self.end_headers()
-            return
-        super().do_GET()
-
-
 def save(app, name: str) -> None:
     app.save_screenshot(filename=f"{name}.svg", path=str(HERE))
     print(f"screenshots/{name}.svg")
 
 
 async def main() -> None:
-    from tests.fixtures.tiny import RECIPE, _SlowWheels
+    from tests.fixtures.index import PASSWORD, USER, SlowHouse, serve_with_password
+    from tests.fixtures.tiny import RECIPE
     from tests.fixtures.wheels import build_wheel
     from tests.standins import standin_env
 
@@ -81,8 +56,9 @@ async def main() -> None:
     build_wheel(house, "pkg-a", "1.0")
     build_wheel(house, "pkg-b", "2.0")
     graphcast = build_wheel(house, "graphcast", "0.1.1")
-    build_wheel(slow_house, "pkg-slow", "1.0", module_source="x = '" + "x" * 4000 + "'\n")
-    slow_url, auth_url = serve(_SlowWheels, slow_house), serve(AuthWheels, house)
+    slow = SlowHouse(slow_house, chunk=16)  # the tests' slow index: a download still running
+    slow.add("pkg-slow", "1.0")
+    slow_url, (_, auth_url) = slow.url, serve_with_password(house)
     recipes = work / "recipes"
     recipes.mkdir()
     for recipe_id, requirement in (("tiny-a", "pkg-a==1.0"), ("tiny-b", "pkg-b==2.0"), ("tiny-slow", "pkg-slow==1.0")):

@@ -62,11 +62,15 @@ def new_log(kind: str, entry_id: str | None = None) -> Path:
     folder = logs_dir()
     if entry_id:
         return folder / f"{kind}-{entry_id}.log"
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{kind}-{stamp}.log"
+    return unused_path(folder, f"{kind}-{datetime.now().strftime('%Y%m%d-%H%M%S')}", ".log")
+
+
+def unused_path(folder: Path, stem: str, suffix: str) -> Path:
+    """`folder/stem+suffix`, or `stem-2`, `stem-3`… when taken: two runs in one second never share a file."""
+    path = folder / f"{stem}{suffix}"
     n = 2
     while path.exists():
-        path = folder / f"{kind}-{stamp}-{n}.log"
+        path = folder / f"{stem}-{n}{suffix}"
         n += 1
     return path
 

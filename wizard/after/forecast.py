@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,14 +22,13 @@ from typing import Any
 
 from wizard import paths
 from wizard.after import assets
-from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess, load_needs
 from wizard.errors import UserError
 from wizard.install.envs import Env
-from wizard.install.runner import ProcessTreeStopper, StepLog
+from wizard.install.runner import StepLog
 from wizard.recipes.loader import load_recipes
-from wizard.verify.check import PROBE_STOP_SIGNALS, probe_environment
+from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, run_probe
 from wizard.verify.diagnose import Finding, diagnose_text
 
 PROBE = Path(__file__).with_name("forecast_probe.py")
@@ -175,12 +172,7 @@ def output_path(model_name: str) -> Path:
     short = "".join(ch if ch.isalnum() else "-" for ch in model_name.removesuffix(".npz"))[:40].strip("-")
     folder = paths.ensure_state_dir() / "forecasts"
     folder.mkdir(exist_ok=True)
-    path = folder / f"{stamp}-{short}.nc"
-    n = 2
-    while path.exists():
-        path = folder / f"{stamp}-{short}-{n}.nc"
-        n += 1
-    return path
+    return paths.unused_path(folder, f"{stamp}-{short}", ".nc")
 
 
 def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events: ForecastEvents = ForecastEvents(),
@@ -217,7 +209,12 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     log.line("# argv: " + " ".join(argv))
     for item in removed:
         log.line(f"# removed from {item['variable']} for this run: {item['dir']} ({item['reason']})")
-    stdout, stderr, cancelled = _run(argv, child_env, env.path, log, events, cancel, timeout)
+    stream = ProbeStream()
+    run = run_probe(argv, child_env, env.path, stream, log, timeout=timeout, cancel=cancel,
+                    listeners=ProbeListeners(on_line=lambda line: _line(events, line)))
+    cancelled = run.cancelled or run.timed_out
+    stdout = stream.stdout
+    stderr = [line for line in stream.stderr if not line.startswith(STAGE_PREFIX)]
     payload = _last_json(stdout)
     result.cancelled = cancelled
     if payload is not None and not cancelled:
@@ -228,7 +225,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         result.seconds = dict(payload.get("seconds") or {})
         result.peak_rss_mib = payload.get("peak_rss_mib")
         result.peak_device_mib = payload.get("peak_device_mib")
-        result.output = payload.get("output") if result.ok or payload.get("output") else None
+        result.output = payload.get("output")
         if payload.get("not_finite"):
             counts = ", ".join(f"{k} ({v})" for k, v in sorted(payload["not_finite"].items())[:4])
             result.error = f"the forecast has values that are not finite: {counts}"
@@ -254,6 +251,19 @@ def _stage(events: ForecastEvents, name: str) -> None:
         events.on_stage(name)
 
 
+def _line(events: ForecastEvents, line: str) -> None:
+    """A line the probe printed: its stage lines move the stages on, the rest go to the caller as they are."""
+    if line.startswith(STAGE_PREFIX):
+        try:
+            stage = json.loads(line[len(STAGE_PREFIX):]).get("stage")
+        except (ValueError, AttributeError):
+            stage = None
+        if stage:
+            _stage(events, str(stage))
+    elif events.on_line is not None:
+        events.on_line(line)
+
+
 def _last_json(lines: list[str]) -> dict[str, Any] | None:
     for line in reversed(lines):
         if line.strip():
@@ -263,55 +273,6 @@ def _last_json(lines: list[str]) -> dict[str, Any] | None:
                 return None
             return value if isinstance(value, dict) else None
     return None
-
-
-def _run(argv: list[str], child_env: dict[str, str], cwd: Path, log: StepLog, events: ForecastEvents,
-         cancel: threading.Event | None, timeout: float) -> tuple[list[str], list[str], bool]:
-    """Run the probe in its own session; stream its stages; stop its whole tree on cancel or timeout."""
-    stdout: list[str] = []
-    stderr: list[str] = []
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=child_env, cwd=str(cwd), text=True, encoding="utf-8", errors="replace", bufsize=1,
-                            start_new_session=True, preexec_fn=die_with_parent())
-
-    def read_out() -> None:
-        for line in proc.stdout:
-            stdout.append(line.rstrip("\n"))
-            log.line(line.rstrip("\n"))
-
-    def read_err() -> None:
-        for line in proc.stderr:
-            line = line.rstrip("\n")
-            log.line(line)
-            if line.startswith(STAGE_PREFIX):
-                try:
-                    stage = json.loads(line[len(STAGE_PREFIX):]).get("stage")
-                except ValueError:
-                    stage = None
-                if stage:
-                    _stage(events, str(stage))
-                continue
-            stderr.append(line)
-            if events.on_line is not None and line.strip():
-                events.on_line(line)
-
-    readers = [threading.Thread(target=read_out, daemon=True), threading.Thread(target=read_err, daemon=True)]
-    for reader in readers:
-        reader.start()
-    deadline = time.monotonic() + timeout
-    cancelled = False
-    try:
-        while proc.poll() is None:
-            if (cancel is not None and cancel.is_set()) or time.monotonic() > deadline:
-                cancelled = True
-                break
-            (cancel.wait if cancel is not None else time.sleep)(0.05)
-    finally:
-        if proc.poll() is None:
-            ProcessTreeStopper(proc.pid, lambda: proc.poll() is None, signals=PROBE_STOP_SIGNALS).stop()
-        for reader in readers:
-            reader.join(timeout=10)
-    return stdout, stderr, cancelled
 
 
 def describe(result: ForecastResult) -> list[str]:

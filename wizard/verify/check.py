@@ -164,7 +164,7 @@ def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | Non
 
 
 @dataclass
-class _Stream:
+class ProbeStream:
     stdout: list[str] = field(default_factory=list)
     stderr: list[str] = field(default_factory=list)
     tiers: list[Tier] = field(default_factory=list)
@@ -173,7 +173,7 @@ class _Stream:
 
 
 @dataclass(frozen=True)
-class _Listeners:
+class ProbeListeners:
     """The caller's live callbacks (each on a reader thread): a tier ended, a tier began, any other line."""
 
     on_tier: Callable[[Tier], None] | None = None
@@ -181,7 +181,7 @@ class _Listeners:
     on_line: Callable[[str], None] | None = None
 
 
-def _read_stdout(pipe, stream: _Stream, log: StepLog, listeners: _Listeners) -> None:
+def _read_stdout(pipe, stream: ProbeStream, log: StepLog, listeners: ProbeListeners) -> None:
     for line in pipe:
         line = line.rstrip("\n")
         stream.stdout.append(line)
@@ -198,7 +198,7 @@ def _tier_message(line: str, prefix: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _read_stderr(pipe, stream: _Stream, log: StepLog, listeners: _Listeners) -> None:
+def _read_stderr(pipe, stream: ProbeStream, log: StepLog, listeners: ProbeListeners) -> None:
     for line in pipe:
         line = line.rstrip("\n")
         log.line(line)
@@ -252,7 +252,7 @@ def runs_gencast(graphcast_version: str | None) -> bool | None:
         return None
 
 
-def _rebuild_tiers(stream: _Stream, why: dict[str, str], gencast: bool | None = None) -> list[Tier]:
+def _rebuild_tiers(stream: ProbeStream, why: dict[str, str], gencast: bool | None = None) -> list[Tier]:
     """The tiers the probe reported before it died, the one it was in marked failed, the rest not run."""
     done = {t.name: t for t in stream.tiers}
     tiers: list[Tier] = []
@@ -272,7 +272,7 @@ def _rebuild_tiers(stream: _Stream, why: dict[str, str], gencast: bool | None = 
     return tiers
 
 
-def _failure_text(stream: _Stream, tiers: list[Tier]) -> str:
+def _failure_text(stream: ProbeStream, tiers: list[Tier]) -> str:
     parts = list(stream.stderr)
     printed = "\n".join(stream.stderr)
     for tier in tiers:
@@ -315,7 +315,7 @@ def _fallback_finding(tier: Tier | None, log: Path, timed_out: bool, timeout: fl
         "administrator.", evidence=tuple(filter(None, [message])), priority=90)
 
 
-def _launcher_finding(stream: _Stream, launcher: Sequence[str]) -> list[Finding]:
+def _launcher_finding(stream: ProbeStream, launcher: Sequence[str]) -> list[Finding]:
     """srun (the launcher) failed before the probe said anything: its own words, as a finding."""
     said = [line.strip() for line in stream.stderr if line.strip().startswith("srun:")]
     if not said:
@@ -382,7 +382,7 @@ def _open_log(log_file: Path, argv: list[str], *, env: Path, backend: str, level
 
 
 @dataclass(frozen=True)
-class _Run:
+class ProbeRun:
     """How the probe's process ended."""
 
     returncode: int | None
@@ -405,8 +405,8 @@ def _wait(proc: subprocess.Popen, deadline: float, cancel: threading.Event | Non
     return False, False
 
 
-def _run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: _Stream, log: StepLog, *,
-               timeout: float, cancel: threading.Event | None, listeners: _Listeners) -> _Run:
+def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: ProbeStream, log: StepLog, *,
+               timeout: float, cancel: threading.Event | None, listeners: ProbeListeners) -> ProbeRun:
     """Run the probe in its own session, read both pipes live, and stop its whole process tree when it
     is cancelled, times out or the wizard itself is interrupted (the runner's stopper)."""
     started = time.monotonic()
@@ -429,7 +429,7 @@ def _run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: _S
             ProcessTreeStopper(proc.pid, lambda: proc.poll() is None, signals=PROBE_STOP_SIGNALS).stop()
         for reader in readers:
             reader.join(timeout=10)
-    return _Run(proc.returncode, time.monotonic() - started, cancelled, timed_out)
+    return ProbeRun(proc.returncode, time.monotonic() - started, cancelled, timed_out)
 
 
 @dataclass(frozen=True)
@@ -442,7 +442,7 @@ class _Outcome:
     host: str | None
 
 
-def _outcome(stream: _Stream, run: _Run, *, backend: str, timeout: float, gencast: bool | None) -> _Outcome:
+def _outcome(stream: ProbeStream, run: ProbeRun, *, backend: str, timeout: float, gencast: bool | None) -> _Outcome:
     result_json = _parse_result(stream.stdout)
     if result_json is not None and not run.cancelled and not run.timed_out:
         tiers = [Tier.from_probe(t) for t in result_json["tiers"] if isinstance(t, Mapping)]
@@ -461,7 +461,7 @@ def _outcome(stream: _Stream, run: _Run, *, backend: str, timeout: float, gencas
                     next((t.details["python"] for t in tiers if t.details.get("python")), None), None)
 
 
-def _with_stderr_tails(tiers: list[Tier], stream: _Stream) -> list[Tier]:
+def _with_stderr_tails(tiers: list[Tier], stream: ProbeStream) -> list[Tier]:
     """Each failed tier with the last lines it printed to stderr (what a reader needs first)."""
     out = []
     for tier in tiers:
@@ -471,7 +471,7 @@ def _with_stderr_tails(tiers: list[Tier], stream: _Stream) -> list[Tier]:
     return out
 
 
-def _findings(stream: _Stream, tiers: list[Tier], run: _Run, *, facts: Facts | None, env: Path,
+def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: Facts | None, env: Path,
               child_env: dict[str, str], launcher: Sequence[str], log_file: Path, timeout: float) -> list[Finding]:
     """Known failures in what the probe printed; else srun's own words; else a plain "it failed"."""
     findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
@@ -516,9 +516,9 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     log_file = Path(log_path) if log_path is not None else paths.new_log("verify")
     log = _open_log(log_file, argv, env=env, backend=backend, level=level, removed=removed, runtime_env=runtime_env)
 
-    stream = _Stream()
-    run = _run_probe(argv, child_env, env, stream, log, timeout=timeout, cancel=cancel,
-                     listeners=_Listeners(on_tier, on_tier_start, on_line))
+    stream = ProbeStream()
+    run = run_probe(argv, child_env, env, stream, log, timeout=timeout, cancel=cancel,
+                     listeners=ProbeListeners(on_tier, on_tier_start, on_line))
     outcome = _outcome(stream, run, backend=backend, timeout=timeout, gencast=gencast)
     tiers = _with_stderr_tails(outcome.tiers, stream)
     ok = bool(tiers) and all(t.ok for t in tiers) and not run.cancelled and not run.timed_out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.app import App
 
-from tests.fixtures.pilot import SIZE, screen_text, until
+from tests.fixtures.pilot import SIZE, screen_text, until, wait_for
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.forecast import ForecastScreen
 
@@ -30,12 +30,12 @@ async def test_f_on_the_done_screen_runs_the_forecast_and_shows_its_figures(fore
     app = _Host(done)
     app.assets = str(forecast_assets)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.screen is done)
+        await wait_for(pilot, lambda: app.screen is done)  # and drawn, before its text is read
         assert "First forecast: press f" in screen_text(app)
         await pilot.press("f")
         await until(pilot, lambda: isinstance(app.screen, ForecastScreen))
         screen = app.screen
-        await until(pilot, lambda: screen.ended, timeout=180)
+        await wait_for(pilot, lambda: screen.ended, timeout=180)
         text = screen_text(app)
         assert "GraphCast forecasts here" in text and "every value finite" in text, text
         assert "✓ Compile and roll out" in text

@@ -30,8 +30,8 @@ from wizard.install.runner import StepLog
 from wizard.recipes.loader import load_recipes
 from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, run_probe
 from wizard.verify.diagnose import Finding, diagnose_text
+from wizard.verify.probe import FORECAST_PROBE_PATH
 
-PROBE = Path(__file__).with_name("forecast_probe.py")
 STAGE_PREFIX = "gc-wizard-forecast: "
 #: The fit table's verdicts that refuse a model on this backend (unless --force).
 #: The stages in the order the forecast goes through them, with the words both faces show for each.
@@ -196,7 +196,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
                      "files": {f.asset.relpath: f.sha256 for f in fetched if f.sha256}}
     out = output_path(chosen.model.name)
     by_kind = {f.asset.relpath: f.path for f in fetched}
-    argv = [str(env.python), str(PROBE), "--params", str(by_kind[chosen.model.relpath]),
+    argv = [str(env.python), str(FORECAST_PROBE_PATH), "--params", str(by_kind[chosen.model.relpath]),
             "--dataset", str(by_kind[chosen.dataset.relpath]), "--stats", str(by_kind[chosen.stats[0].relpath].parent),
             "--steps", str(request.steps), "--out", str(out), "--family", assets.family(chosen.model.name)]
     child_env, removed = probe_environment(env.path, backend, dict(env.marker.runtime_env) if env.marker else None)

@@ -118,7 +118,7 @@ def _emit(prefix, payload):
     sys.stderr.flush()
 
 
-def _peak_rss_mib():
+def peak_rss_mib():
     # Linux reports ru_maxrss in KiB (macOS in bytes; GraphCast servers are Linux).
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if sys.platform == "darwin":
@@ -497,7 +497,7 @@ def has_gencast(src=None):
     return _find_spec(parent) is not None and _find_spec(module) is not None
 
 
-def _graphcast_modules(src, names=None):
+def graphcast_modules(src, names=None):
     names = GRAPHCAST_NAMES if names is None else names
     layout = find_layout(src)
     modules = {"layout": layout}
@@ -634,11 +634,11 @@ def build_inputs(gc, task_config, spec):
     return inputs, targets, forcings
 
 
-def make_init(gc, model_config, task_config, stats):
-    """`jax.jit(run_forward.init)` for the notebook's wrapped predictor (configs bound by partial,
-    as the notebook does, so a config change invalidates jit's cache)."""
+def graphcast_run_forward(gc, stats):
+    """The demo notebook's `run_forward`: `construct_wrapped_graphcast` (GraphCast → Bfloat16Cast →
+    InputsAndResiduals → autoregressive.Predictor) under `hk.transform_with_state`, configs as arguments.
+    The check inits it; the forecast (forecast_probe.py) applies it."""
     import haiku as hk
-    import jax
 
     graphcast, casting = gc["graphcast"], gc["casting"]
     normalization, autoregressive = gc["normalization"], gc["autoregressive"]
@@ -654,6 +654,15 @@ def make_init(gc, model_config, task_config, stats):
         predictor = construct_wrapped_graphcast(model_config, task_config)
         return predictor(inputs, targets_template=targets_template, forcings=forcings)
 
+    return run_forward
+
+
+def make_init(gc, model_config, task_config, stats):
+    """`jax.jit(run_forward.init)` for the notebook's wrapped predictor (configs bound by partial,
+    as the notebook does, so a config change invalidates jit's cache)."""
+    import jax
+
+    run_forward = graphcast_run_forward(gc, stats)
     return jax.jit(functools.partial(run_forward.init, model_config=model_config, task_config=task_config))
 
 
@@ -704,7 +713,7 @@ def tier_graphcast_jit_init(ctx):
     details = {"level": ctx["level"], "config": dict(spec)}
     ctx["partial"] = details  # what was learnt before a failure is kept in the tier's report
     t0 = time.perf_counter()
-    gc = _graphcast_modules(ctx.get("graphcast_src"))
+    gc = graphcast_modules(ctx.get("graphcast_src"))
     details["layout"] = gc["layout"]
     details["graphcast_module"] = gc["graphcast"].__name__
     details["graphcast_path"] = os.path.dirname(os.path.abspath(gc["graphcast"].__file__))
@@ -755,14 +764,10 @@ def build_gencast_configs(gc, spec):
     }
 
 
-def make_gencast_init(gc, configs, stats):
-    """`jax.jit(loss_fn.init)` as the GenCast mini demo builds it: GenCast wrapped in InputsAndResiduals
-    and a NaNCleaner for sea-surface temperature."""
-    import haiku as hk
-    import jax
-
+def gencast_constructor(gc, configs, stats):
+    """The GenCast mini demo's `construct_wrapped_gencast`: GenCast wrapped in InputsAndResiduals and a
+    NaNCleaner for sea-surface temperature. The check inits its loss; the forecast samples with it."""
     gencast, normalization, nan_cleaning = gc["gencast"], gc["normalization"], gc["nan_cleaning"]
-    xarray_jax, xarray_tree = gc["xarray_jax"], gc["xarray_tree"]
 
     def construct_wrapped_gencast():
         predictor = gencast.GenCast(**configs)
@@ -771,6 +776,17 @@ def make_gencast_init(gc, configs, stats):
             mean_by_level=stats["mean_by_level"], stddev_by_level=stats["stddev_by_level"])
         return nan_cleaning.NaNCleaner(predictor=predictor, reintroduce_nans=True, fill_value=stats["min_by_level"],
                                        var_to_clean="sea_surface_temperature")
+
+    return construct_wrapped_gencast
+
+
+def make_gencast_init(gc, configs, stats):
+    """`jax.jit(loss_fn.init)` as the GenCast mini demo builds it (`gencast_constructor`)."""
+    import haiku as hk
+    import jax
+
+    xarray_jax, xarray_tree = gc["xarray_jax"], gc["xarray_tree"]
+    construct_wrapped_gencast = gencast_constructor(gc, configs, stats)
 
     @hk.transform_with_state
     def loss_fn(inputs, targets, forcings):
@@ -790,7 +806,7 @@ def tier_gencast_jit_init(ctx):
     details = {"level": ctx["level"], "config": dict(spec, **GENCAST_ATTENTION)}
     ctx["partial"] = details
     t0 = time.perf_counter()
-    gc = _graphcast_modules(ctx.get("graphcast_src"), GRAPHCAST_NAMES + GENCAST_MODULES)
+    gc = graphcast_modules(ctx.get("graphcast_src"), GRAPHCAST_NAMES + GENCAST_MODULES)
     details["layout"] = gc["layout"]
     details["gencast_module"] = gc["gencast"].__name__
     details["gencast_path"] = os.path.dirname(os.path.abspath(gc["gencast"].__file__))
@@ -820,7 +836,7 @@ def tier_gencast_jit_init(ctx):
     return _describe_init(jax, np, params, ctx, details, "GenCast")
 
 
-def _gpu_peak_mib(jax):
+def gpu_peak_mib(jax):
     peaks = []
     for device in jax.devices():
         if getattr(device, "platform", "") != "gpu":
@@ -942,7 +958,7 @@ def main(argv=None):
         "host": platform.node().split(".")[0],
         "tiers": tiers,
         "seconds": round(time.perf_counter() - started, 3),
-        "peak_rss_mib": _peak_rss_mib(),
+        "peak_rss_mib": peak_rss_mib(),
     }
     sys.stderr.flush()
     sys.stdout.write("\n" + json.dumps(result, default=str) + "\n")
@@ -961,9 +977,9 @@ def _describe_init(jax, np, params, ctx, details: dict, model: str) -> dict:
     details["param_arrays"] = len(leaves)
     details["param_modules"] = len(params)
     details["params_finite"] = bool(all(np.isfinite(np.asarray(leaf, dtype=np.float32)).all() for leaf in leaves))
-    details["peak_rss_mib"] = _peak_rss_mib()
+    details["peak_rss_mib"] = peak_rss_mib()
     details["devices"] = ctx.get("devices") or [_describe_device(d) for d in jax.devices()]
-    gpu_peak = _gpu_peak_mib(jax)
+    gpu_peak = gpu_peak_mib(jax)
     if gpu_peak is not None:
         details["gpu_peak_mib"] = gpu_peak
     if not details["params_finite"]:

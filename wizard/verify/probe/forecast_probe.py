@@ -21,9 +21,13 @@ import argparse
 import dataclasses
 import functools
 import json
-import resource
 import sys
 import time
+
+# The check's own pieces (the same folder, first on sys.path when this file runs): the layout-aware GraphCast
+# imports, the notebook's wrapped predictors, and the memory figures, so the forecast runs exactly the model
+# the check initialised.
+import graphcast_probe as check
 
 STAGE_PREFIX = "gc-wizard-forecast: "
 #: Which xarray reader takes a file, by its first bytes.
@@ -37,10 +41,6 @@ def _stage(name, **details):
     _CURRENT[0] = name
     sys.stderr.write(STAGE_PREFIX + json.dumps({"stage": name, **details}) + "\n")
     sys.stderr.flush()
-
-
-def _peak_rss_mib():
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1)
 
 
 def engine_for(path):
@@ -59,30 +59,19 @@ def load_dataset(path):
     return xarray.load_dataset(path, engine=engine_for(path)).compute()
 
 
-def _device_peak_mib(jax):
-    try:
-        stats = [d.memory_stats() or {} for d in jax.local_devices()]
-    except Exception:  # the CPU backend has no memory statistics
-        return None
-    peaks = [s.get("peak_bytes_in_use") for s in stats if s.get("peak_bytes_in_use") is not None]
-    return round(max(peaks) / 2**20, 1) if peaks else None
-
-
 def forecast(args):
     timings = {}
     _stage("import")
     import jax
-    import numpy as np
-    from graphcast import checkpoint, data_utils, graphcast
 
-    gencast = None
-    if args.family == "gencast":
-        from graphcast import gencast
+    gencast = args.family == "gencast"
+    gc = check.graphcast_modules(None, check.GRAPHCAST_NAMES + (check.GENCAST_MODULES if gencast else ()))
+    data_utils = gc["data_utils"]
 
     started = time.perf_counter()
     _stage("load_checkpoint")
     with open(args.params, "rb") as handle:
-        ckpt = checkpoint.load(handle, gencast.CheckPoint if gencast else graphcast.CheckPoint)
+        ckpt = gc["checkpoint"].load(handle, (gc["gencast"] if gencast else gc["graphcast"]).CheckPoint)
     task_config = ckpt.task_config
     hours = 12 if gencast else 6  # GenCast steps 12 h, GraphCast 6 h
     _stage("load_dataset")
@@ -114,9 +103,10 @@ def forecast(args):
     _stage("rollout", steps=args.steps)
     started = time.perf_counter()
     if gencast:
-        predictions = _gencast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed)
+        predictions = _gencast_rollout(gc, ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed)
     else:
-        predictions = _graphcast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed, args.dataset)
+        predictions = _graphcast_rollout(gc, ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed,
+                                         args.dataset)
     total = time.perf_counter() - started
     later = sorted(calls[1:])
     step = later[len(later) // 2] if later else 0.0
@@ -124,23 +114,25 @@ def forecast(args):
     timings["rollout"] = total - timings["compile"]
 
     _stage("check")
-    not_finite = _not_finite(predictions, eval_inputs, np)
+    not_finite = _not_finite(predictions, eval_inputs)
     # Written in the example batch's own format, by the reader that read it (no third library needed).
     predictions.to_netcdf(args.out, engine=engine_for(args.dataset))
     devices = [d.device_kind if d.platform == "gpu" else d.platform for d in jax.devices()]
     return {
         "ok": not not_finite, "finite": not not_finite, "not_finite": not_finite,
         "backend": "gpu" if jax.default_backend() == "gpu" else "cpu", "devices": devices,
-        "seconds": {k: round(v, 3) for k, v in timings.items()}, "peak_rss_mib": _peak_rss_mib(),
-        "peak_device_mib": _device_peak_mib(jax), "output": args.out,
+        "seconds": {k: round(v, 3) for k, v in timings.items()}, "peak_rss_mib": check.peak_rss_mib(),
+        "peak_device_mib": check.gpu_peak_mib(jax), "output": args.out,
         "variables": sorted(predictions.data_vars), "steps": args.steps, "family": args.family,
         "description": str(getattr(ckpt, "description", ""))[:500],
     }
 
 
-def _not_finite(predictions, inputs, np):
+def _not_finite(predictions, inputs):
     """Variables with values that are not finite, and how many. Sea-surface temperature is NaN over land in
     the inputs and GenCast puts those NaNs back (NaNCleaner): only its values over the sea count."""
+    import numpy as np
+
     counts = {}
     for name, var in predictions.data_vars.items():
         bad = ~np.isfinite(var.values)
@@ -152,61 +144,40 @@ def _not_finite(predictions, inputs, np):
     return counts
 
 
-def _graphcast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed, dataset):
-    """The GraphCast notebook's cells: construct_wrapped_graphcast, jit, rollout.chunked_prediction."""
-    import haiku as hk
+def _graphcast_rollout(gc, ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed, dataset):
+    """The GraphCast notebook's cells: the check's `run_forward` applied under jit, rollout.chunked_prediction."""
     import jax
     import numpy as np
-    from graphcast import autoregressive, casting, graphcast, normalization, rollout
 
     params, state = ckpt.params, {}
     model_config, task_config = ckpt.model_config, ckpt.task_config
     if model_config.resolution not in (0, 360.0 / eval_inputs.sizes["lon"]):
         raise ValueError(f"the model is for a {model_config.resolution}° grid but {dataset} is on a "
                          f"{360.0 / eval_inputs.sizes['lon']}° grid")
-
-    def construct_wrapped_graphcast(model_config, task_config):
-        predictor = graphcast.GraphCast(model_config, task_config)
-        predictor = casting.Bfloat16Cast(predictor)
-        predictor = normalization.InputsAndResiduals(predictor, **stats)
-        return autoregressive.Predictor(predictor, gradient_checkpointing=True)
-
-    @hk.transform_with_state
-    def run_forward(model_config, task_config, inputs, targets_template, forcings):
-        predictor = construct_wrapped_graphcast(model_config, task_config)
-        return predictor(inputs, targets_template=targets_template, forcings=forcings)
-
+    run_forward = check.graphcast_run_forward(gc, stats)
     jitted = jax.jit(functools.partial(run_forward.apply, model_config=model_config, task_config=task_config))
     one_step = timed(lambda **kw: jitted(params=params, state=state, **kw)[0])
-    return rollout.chunked_prediction(one_step, rng=jax.random.PRNGKey(0), inputs=eval_inputs,
-                                      targets_template=eval_targets * np.nan, forcings=eval_forcings)
+    return gc["rollout"].chunked_prediction(one_step, rng=jax.random.PRNGKey(0), inputs=eval_inputs,
+                                            targets_template=eval_targets * np.nan, forcings=eval_forcings)
 
 
-def _gencast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed):
+def _gencast_rollout(gc, ckpt, stats, eval_inputs, eval_targets, eval_forcings, timed):
     """The GenCast mini demo's cells, one ensemble member per local device, with the attention GenCast's GPU
     guide prescribes off TPUs (splash attention runs only on a TPU)."""
     import haiku as hk
     import jax
     import numpy as np
     import xarray
-    from graphcast import gencast, nan_cleaning, normalization, rollout, xarray_jax
 
     params, state = ckpt.params, {}
     architecture = ckpt.denoiser_architecture_config
     if jax.default_backend() != "tpu":
-        transformer = dataclasses.replace(architecture.sparse_transformer_config, attention_type="triblockdiag_mha",
-                                          mask_type="full")
+        transformer = dataclasses.replace(architecture.sparse_transformer_config, **check.GENCAST_ATTENTION)
         architecture = dataclasses.replace(architecture, sparse_transformer_config=transformer)
-
-    def construct_wrapped_gencast():
-        predictor = gencast.GenCast(sampler_config=ckpt.sampler_config, task_config=ckpt.task_config,
-                                    denoiser_architecture_config=architecture, noise_config=ckpt.noise_config,
-                                    noise_encoder_config=ckpt.noise_encoder_config)
-        predictor = normalization.InputsAndResiduals(
-            predictor, diffs_stddev_by_level=stats["diffs_stddev_by_level"], mean_by_level=stats["mean_by_level"],
-            stddev_by_level=stats["stddev_by_level"])
-        return nan_cleaning.NaNCleaner(predictor=predictor, reintroduce_nans=True, fill_value=stats["min_by_level"],
-                                       var_to_clean="sea_surface_temperature")
+    configs = {"sampler_config": ckpt.sampler_config, "task_config": ckpt.task_config,
+               "denoiser_architecture_config": architecture, "noise_config": ckpt.noise_config,
+               "noise_encoder_config": ckpt.noise_encoder_config}
+    construct_wrapped_gencast = check.gencast_constructor(gc, configs, stats)
 
     @hk.transform_with_state
     def run_forward(inputs, targets_template, forcings):
@@ -214,11 +185,11 @@ def _gencast_rollout(ckpt, stats, eval_inputs, eval_targets, eval_forcings, time
         return predictor(inputs, targets_template=targets_template, forcings=forcings)
 
     run_forward_jitted = jax.jit(lambda rng, i, t, f: run_forward.apply(params, state, rng, i, t, f)[0])
-    run_forward_pmap = timed(xarray_jax.pmap(run_forward_jitted, dim="sample"))
+    run_forward_pmap = timed(gc["xarray_jax"].pmap(run_forward_jitted, dim="sample"))
     members = len(jax.local_devices())
     rng = jax.random.PRNGKey(0)
     rngs = np.stack([jax.random.fold_in(rng, i) for i in range(members)], axis=0)
-    chunks = list(rollout.chunked_prediction_generator_multiple_runs(
+    chunks = list(gc["rollout"].chunked_prediction_generator_multiple_runs(
         predictor_fn=run_forward_pmap, rngs=rngs, inputs=eval_inputs, targets_template=eval_targets * np.nan,
         forcings=eval_forcings, num_steps_per_chunk=1, num_samples=members, pmap_devices=jax.local_devices()))
     return xarray.combine_by_coords(chunks)
@@ -246,7 +217,7 @@ def main(argv=None):
 
         traceback.print_exc()
         result = {"ok": False, "stage": _CURRENT[0], "error": {"type": type(exc).__name__, "message": str(exc)[:2000]},
-                  "peak_rss_mib": _peak_rss_mib()}
+                  "peak_rss_mib": check.peak_rss_mib()}
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
     return 0 if result.get("ok") else 1

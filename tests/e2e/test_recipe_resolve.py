@@ -31,6 +31,13 @@ from wizard.recipes.pythons import own_python
 pytestmark = [pytest.mark.network, pytest.mark.resolve]
 
 
+def pypi_requirements(recipe) -> list[str]:
+    """The recipe's requirements as PyPI can resolve them: its CUDA jaxlib stood in by `jaxlib==0.4.23` (same
+    version, same dependencies; the CUDA build lives on JAX's own page, which CI cannot reach)."""
+    return ["jaxlib==0.4.23" if canonicalize_name(Requirement(t).name) == "jaxlib" and "0.4.23" in t else t
+            for t in recipe.requirements]
+
+
 def _pip_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     env.update({"PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"})
@@ -41,22 +48,7 @@ def _pip_env() -> dict[str, str]:
 @pytest.mark.parametrize("recipe_id", ["jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"])
 def test_recipe_pins_resolve_on_pypi_and_are_the_whole_closure(tmp_path, recipe_id, python):
     recipe = load_recipes()[recipe_id]
-    requirements = []
-    for text in recipe.requirements:
-        req = Requirement(text)
-        if canonicalize_name(req.name) == "jaxlib":
-            text = "jaxlib==0.4.23"  # the CUDA build's stand-in (see the module docstring)
-        requirements.append(text)
-    report = tmp_path / "report.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
-         "--ignore-installed", "--python-version", python, "--only-binary=:all:",
-         "--index-url", "https://pypi.org/simple", *requirements],
-        capture_output=True, text=True, env=_pip_env(), timeout=600, cwd=tmp_path,
-    )
-    assert proc.returncode == 0, f"pins of {recipe_id} no longer resolve:\n{proc.stderr[-3000:]}"
-    resolved = {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
-                for item in json.loads(report.read_text())["install"]}
+    resolved = _resolve(tmp_path, pypi_requirements(recipe), python)
     expected = dict(recipe.pins)
     expected["jaxlib"] = "0.4.23"
     mismatched = {name: (want, resolved.get(name)) for name, want in expected.items() if resolved.get(name) != want}
@@ -192,10 +184,8 @@ def test_the_cpu_0_4_23_recipe_installs_on_the_oldest_glibc_it_claims(tmp_path, 
 def test_the_notebook_packages_resolve_with_the_stack_and_add_nothing_unpinned(tmp_path, recipe_id, python):
     """`--with-notebook`: the recipe's pins plus its notebook pins are still one whole closure on PyPI."""
     recipe = load_recipes()[recipe_id].with_notebook()
-    requirements = ["jaxlib==0.4.23" if canonicalize_name(Requirement(t).name) == "jaxlib" and "0.4.23" in t else t
-                    for t in recipe.requirements]  # the CUDA jaxlib's PyPI stand-in (module docstring)
     platforms = GLIBC_2_27 if recipe_id in MODERN else []
-    resolved = _resolve(tmp_path, requirements, python, platforms)
+    resolved = _resolve(tmp_path, pypi_requirements(recipe), python, platforms)
     expected = dict(recipe.pins)
     if "jaxlib" in expected:
         expected["jaxlib"] = expected["jaxlib"].split("+")[0]

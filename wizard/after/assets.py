@@ -177,11 +177,20 @@ def _bucket_listing(prefix: str) -> list[Asset]:
 
 
 def _get_text(url: str, *, missing_ok: bool) -> str | None:
+    response = _open(url, allow=(403, 404) if missing_ok else ())
+    if response is None:
+        return None
+    with response:
+        return response.read(50_000_000).decode("utf-8", errors="replace")
+
+
+def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, ...] = ()):
+    """The response for `url`; None for an HTTP status in `allow`; any other failure is one AssetError naming
+    the address (its password left out) or the host that cannot be reached."""
     try:
-        with urllib.request.urlopen(_request(url), timeout=TIMEOUT) as response:  # noqa: S310 (http(s) only)
-            return response.read(50_000_000).decode("utf-8", errors="replace")
+        return urllib.request.urlopen(_request(url, headers), timeout=TIMEOUT)  # noqa: S310 (http(s) only)
     except urllib.error.HTTPError as exc:
-        if missing_ok and exc.code in (403, 404):
+        if exc.code in allow:
             return None
         raise AssetError(f"{redact_credentials(url)} answered HTTP {exc.code} ({exc.reason}).") from None
     except (OSError, ValueError) as exc:
@@ -477,15 +486,9 @@ def _download(url: str, part: Path, name: str, progress: Progress | None, cancel
     """Into `part`, resuming from its size with a Range request (206), else from the start."""
     have = part.stat().st_size if part.exists() else 0
     headers = {"Range": f"bytes={have}-"} if have else {}
-    try:
-        response = urllib.request.urlopen(_request(url, headers), timeout=TIMEOUT)  # noqa: S310 (http(s) only)
-    except urllib.error.HTTPError as exc:
-        if exc.code == 416 and have:  # the part is already whole
-            return
-        raise AssetError(f"{redact_credentials(url)} answered HTTP {exc.code} ({exc.reason}).") from None
-    except (OSError, ValueError) as exc:
-        raise AssetError(f"cannot reach {urllib.parse.urlsplit(url).hostname}: {getattr(exc, 'reason', exc)}. "
-                         "Give a local copy with --assets DIR.") from None
+    response = _open(url, headers, allow=(416,) if have else ())  # 416 to a Range: the part is already whole
+    if response is None:
+        return
     with response:
         resumed = have and response.status == 206
         length = response.headers.get("Content-Length")

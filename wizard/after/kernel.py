@@ -54,14 +54,18 @@ def default_kernel_name(env: Path, marker: EnvMarker | None) -> str:
 NOTEBOOKS = {"0.1.1": ("graphcast_demo.ipynb",), "0.2": ("graphcast_demo.ipynb", "gencast_mini_demo.ipynb")}
 
 
+def _graphcast_version(marker: EnvMarker | None) -> str:
+    """The GraphCast version the install recorded in the marker ("" when it did not)."""
+    return str((marker.extra or {}).get("graphcast_version") or "") if marker else ""
+
+
 def served_notebooks(marker: EnvMarker | None) -> tuple[str, ...]:
-    version = str((marker.extra or {}).get("graphcast_version") or "") if marker else ""
-    return NOTEBOOKS.get(version, ())
+    return NOTEBOOKS.get(_graphcast_version(marker), ())
 
 
 def notebook_cautions(marker: EnvMarker | None) -> list[str]:
     """What to skip in the demo notebook in this environment, and why (one wording for every face)."""
-    version = str((marker.extra or {}).get("graphcast_version") or "") if marker else ""
+    version = _graphcast_version(marker)
     if not version:
         return []
     lines = [f"In the notebook, skip its first cell (`%pip install --upgrade …/graphcast/archive/master.zip`): it "
@@ -88,7 +92,7 @@ def display_name(env: Path, marker: EnvMarker | Mapping[str, Any] | None) -> str
     # The marker is a file anyone with write access to the env could edit; Jupyter shows this name.
     title = strip_terminal_escapes(str((marker.title or marker.recipe if marker else None) or env.name)).strip()
     notebooks = served_notebooks(marker)
-    version = str((marker.extra or {}).get("graphcast_version") or "") if marker else ""
+    version = _graphcast_version(marker)
     if notebooks and not title.lower().startswith("graphcast"):
         title = f"GraphCast v{version} ({', '.join(notebooks)}) · {title}"
     elif not title.lower().startswith("graphcast"):

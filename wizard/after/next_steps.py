@@ -6,13 +6,13 @@ line pasted into a fresh SSH session works after the README's Quick start too.
 
 from __future__ import annotations
 
+import shlex
+
 from wizard.paths import wizard_command
 
 
 def next_steps(recipe: str, assets: str | None = None) -> list[tuple[str, str]]:
     """(command, what it is for) for a newly current environment; `assets`: where its forecast files are."""
-    import shlex
-
     me = wizard_command()
     where = f" --assets {shlex.quote(assets)}" if assets else ""
     return [

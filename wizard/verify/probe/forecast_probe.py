@@ -24,10 +24,12 @@ import json
 import sys
 import time
 
-# The check's own pieces (the same folder, first on sys.path when this file runs): the layout-aware GraphCast
-# imports, the notebook's wrapped predictors, and the memory figures, so the forecast runs exactly the model
-# the check initialised.
-import graphcast_probe as check
+# The check's own pieces: the layout-aware GraphCast imports, the notebook's wrapped predictors, and the memory
+# figures, so the forecast runs exactly the model the check initialised.
+if __package__:  # imported as wizard.verify.probe.forecast_probe (the wizard's own import checks)
+    from . import graphcast_probe as check
+else:  # run as a script by the environment's Python: this folder is first on sys.path
+    import graphcast_probe as check
 
 STAGE_PREFIX = "gc-wizard-forecast: "
 #: Which xarray reader takes a file, by its first bytes.

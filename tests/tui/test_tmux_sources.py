@@ -64,23 +64,6 @@ def _tiny_checked(tmp_path: Path) -> tuple[Path, Path, Path]:
     return recipes, house, graphcast
 
 
-def _type_path(tmux: Tmux, key: str, path: str, prompt: str) -> None:
-    tmux.keys(key)
-    tmux.wait_for(prompt)
-    # The dialog's input takes the focus a moment after it is drawn (longer on a busy machine): type
-    # until the text shows in it, then submit.
-    tail = path[-40:]
-    for _ in range(20):
-        tmux.keys("C-u")  # Input: clear what is there
-        tmux.keys("-l", path)
-        time.sleep(0.3)
-        if tail in tmux.screen():
-            break
-    else:
-        raise AssertionError(f"the dialog never took the typed text:\n{tmux.screen()}")
-    tmux.keys("Enter")
-
-
 def _start(tmux: Tmux, tmp_path: Path, recipes: Path, recipe_id: str, *extra: str,
            index: str | None = None) -> tuple[Path, dict]:
     env = wizard_env(tmp_path, "xterm", profile="no-nvidia")
@@ -113,9 +96,9 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check")
     screen = tmux.wait_for("Sources (g GraphCast source, w wheelhouse, o offline)")
     assert "GraphCast ✓ graphcast @97d1ad50b0b7 · the recipe's pin" in screen
-    _type_path(tmux, "g", str(graphcast), "GraphCast source:")
+    tmux.type_into_dialog("g", str(graphcast), "GraphCast source:")
     screen = tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
-    _type_path(tmux, "w", str(house), "Wheelhouse folder")
+    tmux.type_into_dialog("w", str(house), "Wheelhouse folder")
     screen = tmux.wait_for("2 wheels, 2 of 2 pins")
     tmux.keys("o")
     screen = tmux.wait_for("Installer uv (offline)")
@@ -165,7 +148,7 @@ def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs
     main.mkdir()
     (main / "setup.py").write_text('from setuptools import setup\nsetup(name="weathernext", version="0.3.1.dev")\n')
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--find-links", str(house), "--offline")
-    _type_path(tmux, "g", str(main), "GraphCast source:")
+    tmux.type_into_dialog("g", str(main), "GraphCast source:")
     screen = tmux.wait_for("✗ ")
     assert "weathernext 0.3.1.dev" in screen and "graphcast 0.1.1" in screen
     tmux.keys("Enter")  # refused: Enter does not install
@@ -190,7 +173,7 @@ def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path, l
     # Without leaving the app: p goes back to the plan, g gives the local GraphCast, and it is checked.
     tmux.keys("p")
     tmux.wait_for("What will run")
-    _type_path(tmux, "g", str(graphcast), "GraphCast source:")
+    tmux.type_into_dialog("g", str(graphcast), "GraphCast source:")
     tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
     tmux.keys("C-q")
     assert exit_code(exit_file) == "EXIT=0"
@@ -207,9 +190,9 @@ def test_the_whole_walk_without_github_to_a_verified_graphcast(tmux, tmp_path):
                    env={**os.environ, "PIP_CONFIG_FILE": os.devnull})
     started = time.monotonic()
     exit_file, _ = _start(tmux, tmp_path, None, "jax0.4.23-cpu")
-    _type_path(tmux, "g", src, "GraphCast source:")
+    tmux.type_into_dialog("g", src, "GraphCast source:")
     tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a source checkout")
-    _type_path(tmux, "w", str(house), "Wheelhouse folder")
+    tmux.type_into_dialog("w", str(house), "Wheelhouse folder")
     tmux.wait_for("2 of 64 pins")
     tmux.keys("Enter")
     screen = tmux.wait_for("GraphCast runs here.", timeout=900)

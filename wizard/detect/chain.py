@@ -155,7 +155,40 @@ def module_warnings(environ: dict[str, str]) -> list[DetectWarning]:
     )]
 
 
-def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str]) -> list[DetectWarning]:
+def _major_minor(version: str | None) -> tuple[int, int] | None:
+    parts = (version or "").split(".")
+    try:
+        return int(parts[0]), int(parts[1] if len(parts) > 1 else 0)
+    except ValueError:
+        return None
+
+
+def toolkit_on_path_sentence(folder: str, reason: str, driver_cuda: str | None) -> str | None:
+    """What a CUDA toolkit's bin/ on PATH means on this machine, or None when it is harmless here.
+
+    Why compare with the driver: XLA runs the first ptxas on PATH. One from an older CUDA than the
+    driver's (a cluster's default `cuda/11.2` module) or a newer one than the driver can run is what
+    breaks jit compiles; one of the driver's own CUDA release line (a GPU image's /usr/local/cuda 13.0
+    under a CUDA 13.0 driver, as on a real H100 server) runs fine, and calling it a problem there sent
+    users after a fault they did not have.
+    """
+    toolkit = _major_minor(libpath.toolkit_version(os.path.dirname(os.path.normpath(folder))))
+    driver = _major_minor(driver_cuda)
+    fix = '`eval "$(gc-wizard activate)"` removes it from PATH.'
+    if toolkit is None or driver is None:
+        return f"{folder} on PATH {reason}; XLA may run that ptxas instead of the environment's own. {fix}"
+    if toolkit[0] == driver[0] and toolkit <= driver:
+        return None
+    said = f"{toolkit[0]}.{toolkit[1]}"
+    if toolkit > driver:
+        return (f"{folder} on PATH {reason}; that ptxas (CUDA {said}) is newer than this driver runs (CUDA up to "
+                f"{driver_cuda}), and XLA may use it, whose kernels the driver then refuses. {fix}")
+    return (f"{folder} on PATH {reason}; XLA may pick up that old ptxas (CUDA {said}; this driver runs CUDA "
+            f"{driver_cuda}). {fix}")
+
+
+def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str],
+                     driver_cuda: str | None = None) -> list[DetectWarning]:
     warnings: list[DetectWarning] = []
     by_folder: dict[str, list[CudaLibrary]] = {}
     for lib in libraries:
@@ -174,9 +207,9 @@ def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str]) -> l
             '`eval "$(gc-wizard activate)"` removes it from your shell.')))
     _, bins = libpath.split_cuda_bin_dirs(environ.get("PATH", ""))
     for folder, reason in bins:
-        warnings.append(DetectWarning("path_cuda_toolkit", (
-            f"{folder} on PATH {reason}; XLA may pick up that old ptxas. "
-            '`eval "$(gc-wizard activate)"` removes it from PATH.')))
+        sentence = toolkit_on_path_sentence(folder, reason, driver_cuda)
+        if sentence:
+            warnings.append(DetectWarning("path_cuda_toolkit", sentence))
     return warnings
 
 
@@ -256,7 +289,7 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
     warnings = driver_warnings(nvml_r, smi_r, kernel_module_r, cuda_r, driver, environ)
     warnings += visible_devices_warnings(environ, gpus)
     warnings += module_warnings(environ)
-    warnings += library_warnings(libraries, environ)
+    warnings += library_warnings(libraries, environ, driver.cuda_driver_version if driver else None)
     if target.problem:
         warnings.append(DetectWarning("target_python_failed", target.problem))
 

@@ -27,6 +27,7 @@ pytest_plugins = [
     "tests.fixtures.index",
     "tests.fixtures.processes",
     "tests.fixtures.cli",
+    "tests.fixtures.pythons",
     "tests.fixtures.tmux",
     "tests.fixtures.assets_server",
     "tests.fixtures.forecast",

@@ -9,14 +9,19 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.pythons import newest_v02_recipe
 from tests.fixtures.state import last_json
 from tests.standins import standin_env
 from wizard.detect.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, Platform, PythonInfo
 
 CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"
 M12, M13, MCPU = "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.10.2-cpu"
-OLD, MODERN = {CU12, CU11, CPU}, {M12, M13, MCPU}
-IDS = OLD | MODERN
+N12, N13, NCPU = "jax0.12.0.1-cuda12", "jax0.12.0.1-cuda13", "jax0.12.0.1-cpu"
+OLD, MODERN, NEWEST = {CU12, CU11, CPU}, {M12, M13, MCPU}, {N12, N13, NCPU}
+IDS = OLD | MODERN | NEWEST
+FIRST_PIN = {**dict.fromkeys(OLD, "jax==0.4.23"), **dict.fromkeys(MODERN, "jax==0.10.2"),
+             **dict.fromkeys(NEWEST, "jax==0.12.0.1")}
+
 
 
 def _tree(folder: Path) -> list[str]:
@@ -24,14 +29,14 @@ def _tree(folder: Path) -> list[str]:
 
 
 def _check_list(data, recommended: int = 1) -> dict:
-    assert isinstance(data, list) and len(data) == 6
+    assert isinstance(data, list) and len(data) == 9
     assert {d["id"] for d in data} == IDS
     assert sum(d["recommended"] for d in data) == recommended
-    # Grouped by the GraphCast each recipe runs: the three v0.1.1 recipes, then the three v0.2 ones.
-    assert [d["graphcast_version"] for d in data] == ["0.1.1"] * 3 + ["0.2"] * 3
+    # Grouped by the GraphCast each recipe runs: the three v0.1.1 recipes, then the six v0.2 ones.
+    assert [d["graphcast_version"] for d in data] == ["0.1.1"] * 3 + ["0.2"] * 6
     for d in data:
         assert {"id", "title", "requirements", "compatible", "recommended", "reasons", "graphcast_version"} <= set(d)
-        assert d["requirements"][0] == ("jax==0.4.23" if d["id"] in OLD else "jax==0.10.2")
+        assert d["requirements"][0] == FIRST_PIN[d["id"]]
         assert d["compatible"] == (not d["reasons"])
     return {d["id"]: d for d in data}
 
@@ -52,7 +57,7 @@ def test_recipes_json_on_this_cpu_only_machine():
     ("a100x2-535", CU12, False),
     ("v100-470-smi", CU11, False),
     ("h100-535", CU12, False),
-    ("b200x2-580", M13, False),
+    ("b200x2-580", "13", False),
     ("driver-not-loaded", CPU, True),
     ("no-nvidia", CPU, False),
 ])
@@ -60,6 +65,7 @@ def test_recipes_on_standin_gpu_servers(tmp_path, profile, recommended, loud):
     proc = run_inproc("recipes", "--json", env=standin_env(profile, tmp_path))
     assert proc.returncode == 0, proc.stderr
     by_id = _check_list(last_json(proc))
+    recommended = newest_v02_recipe(recommended) if recommended in ("12", "13", "cpu") else recommended
     assert by_id[recommended]["recommended"]
     cpu_warnings = " ".join(by_id[CPU]["warnings"])
     assert ("NO GPU RECIPE FITS" in cpu_warnings) == loud, cpu_warnings
@@ -68,12 +74,14 @@ def test_recipes_on_standin_gpu_servers(tmp_path, profile, recommended, loud):
 def test_b200_on_580_gets_cuda13_with_the_reason_and_cuda12_is_cautioned(tmp_path):
     env = standin_env("b200x2-580", tmp_path)
     by_id = _check_list(last_json(run_inproc("recipes", "--json", env=env)))
-    assert by_id[M13]["recommended"] and not by_id[CU12]["compatible"]
-    assert "compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0" in by_id[M13]["summary"]
-    assert by_id[M12]["compatible"] and by_id[M12]["cautioned"] and not by_id[M12]["recommended"]
-    assert any("cuBLAS" in w for w in by_id[M12]["warnings"])
+    best = newest_v02_recipe("13")
+    assert by_id[best]["recommended"] and not by_id[CU12]["compatible"]
+    assert "compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0" in by_id[best]["summary"]
+    for cuda12 in (M12, N12):
+        assert by_id[cuda12]["compatible"] and by_id[cuda12]["cautioned"] and not by_id[cuda12]["recommended"]
+        assert any("cuBLAS" in w for w in by_id[cuda12]["warnings"])
     text = run_inproc("recipes", env=env).stdout
-    assert text.index("GraphCast v0.1.1") < text.index("GraphCast v0.2") < text.index("* jax0.10.2-cuda13")
+    assert text.index("GraphCast v0.1.1") < text.index("GraphCast v0.2") < text.index(f"* {best}")
     # Asked for the demo notebook's GraphCast, nothing of v0.1.1 runs on the B200: the CPU stack, loudly.
     by_id = _check_list(last_json(run_inproc("recipes", "--json", "--graphcast-version", "0.1.1", env=env)))
     assert by_id[CPU]["recommended"] and "NO GPU RECIPE FITS" in by_id[CPU]["warnings"][0]
@@ -85,16 +93,18 @@ def test_h100_on_535_keeps_the_demo_stack_and_narrows_to_v02_on_request(tmp_path
     assert by_id[CU12]["recommended"]
     assert "needs NVIDIA driver >= 580; this one is 535.104.05" in by_id[M13]["reasons"]
     by_id = _check_list(last_json(run_inproc("recipes", "--json", "--graphcast-version", "0.2", env=env)))
-    assert by_id[M12]["recommended"] and by_id[CU12]["compatible"] and not by_id[CU12]["recommended"]
-    assert any("below 575.51.03" in w for w in by_id[M12]["warnings"])
+    best = newest_v02_recipe("12")
+    assert by_id[best]["recommended"] and by_id[CU12]["compatible"] and not by_id[CU12]["recommended"]
+    assert any("below 575.51.03" in w for w in by_id[best]["warnings"])
 
 
 def test_a_python_312_only_server_gets_the_modern_stack(tmp_path):
     """Saved facts from a server whose only Python is 3.12 (its own interpreters are not looked at)."""
     path = _facts_file(tmp_path, ("535.104.05", "12.2"), ["8.0"], python="3.12.3")
     by_id = _check_list(last_json(run_inproc("recipes", "--facts", str(path), "--json")))
-    assert by_id[M12]["recommended"]
-    assert "jax0.4.23-cuda12-cudnn89: Python 3.12 is outside 3.10–3.11" in by_id[M12]["summary"]
+    # Both v0.2 CUDA 12 stacks take Python 3.12: the newer JAX wins.
+    assert by_id[N12]["recommended"] and by_id[M12]["compatible"]
+    assert "jax0.4.23-cuda12-cudnn89: Python 3.12 is outside 3.10–3.11" in by_id[N12]["summary"]
     assert by_id[CU12]["compatible"]  # uv could download a Python 3.11, which is why it only lost the ranking
 
 
@@ -203,7 +213,7 @@ def test_plan_offline_without_graphcast_src_exits_2(tmp_path):
 
 def test_plan_and_install_take_graphcast_version(isolated_state):
     data = last_json(run_inproc("plan", "--graphcast-version", "0.2", "--json"))
-    assert data["recipe"] == MCPU  # this machine has no GPU
+    assert data["recipe"] == newest_v02_recipe("cpu")  # this machine has no GPU
     proc = run_inproc("plan", CPU, "--graphcast-version", "0.2")
     assert proc.returncode == 2 and "runs GraphCast v0.1.1, not v0.2" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_inproc("install", CU12, "--graphcast-version", "0.2", "--yes")

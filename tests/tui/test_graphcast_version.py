@@ -14,7 +14,7 @@ def _text(app, selector: str) -> str:
     return str(app.screen.query_one(selector).render())
 
 
-async def test_b200_recipe_screen_groups_by_graphcast_and_v_narrows(gpu_server):
+async def test_b200_recipe_screen_groups_by_graphcast_and_v_narrows(gpu_server, only_the_wizards_python):
     gpu_server("b200x2-580")
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:

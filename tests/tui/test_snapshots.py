@@ -1,6 +1,7 @@
 """How screens look at 80×24: SVG snapshots where the content is deterministic, text layout otherwise.
 
-The recipe screen depends only on the recipes and the stand-in facts, so it is snapshotted. The
+The recipe screen depends only on the recipes, the stand-in facts and the Pythons found (hidden but the
+wizard's own, `only_the_wizards_python`), so it is snapshotted. The
 machine screen is not: it shows this host's Python path, free disk and any CUDA libraries in its
 ldconfig cache, which differ between machines and checkouts. Its layout is checked on the exported
 screen's text instead (row by row, as the terminal would show it).
@@ -33,12 +34,12 @@ async def _to_recipes(pilot) -> None:
     await pilot.pause(0.3)
 
 
-def test_recipe_screen_on_a_two_a100_server(snap_compare, gpu_server):
+def test_recipe_screen_on_a_two_a100_server(snap_compare, gpu_server, only_the_wizards_python):
     gpu_server("a100x2-535")
     assert snap_compare(WizardApp(), terminal_size=SIZE, run_before=_to_recipes)
 
 
-def test_recipe_screen_on_a_machine_with_the_driver_not_loaded(snap_compare, gpu_server):
+def test_recipe_screen_on_a_machine_with_the_driver_not_loaded(snap_compare, gpu_server, only_the_wizards_python):
     gpu_server("driver-not-loaded")
 
     async def to_cpu_recipe(pilot) -> None:

@@ -11,7 +11,8 @@ Decisions (documented here because they are policy, not mechanics):
   not one with a GPU caution (below); one whose Python is already on the machine over one that needs uv
   to download a Python; one that runs the default GraphCast version (`DEFAULT_GRAPHCAST_VERSION`, the
   demo notebook's v0.1.1 on JAX 0.4.23) over a newer one; then the highest CUDA major and driver-CUDA
-  floor. So the 0.4.23 stack stays the default wherever it fits, and the modern stack (GraphCast v0.2)
+  floor; then the newer JAX (JAX 0.12.0.1 over 0.10.2 for the same GraphCast, where its Python 3.12+ is on
+  the machine). So the 0.4.23 stack stays the default wherever it fits, and the modern stack (GraphCast v0.2)
   is recommended where it cannot — a Blackwell GPU, only Python 3.12 on the machine, a driver only the
   newer CUDA accepts — with the reason in its summary. Only when *nothing* fits (an unsupported OS, or no
   acceptable Python anywhere with downloads off) is nothing recommended, and then every recipe's
@@ -63,7 +64,7 @@ DEFAULT_GRAPHCAST_VERSION = "0.1.1"
 #: What each GraphCast version is, for the faces' group headings.
 GRAPHCAST_LABELS = {
     "0.1.1": "the demo notebook (JAX 0.4.23)",
-    "0.2": "with GenCast (JAX 0.10.2, NumPy 2)",
+    "0.2": "with GenCast (JAX 0.10.2 or 0.12, NumPy 2)",
 }
 
 
@@ -330,6 +331,7 @@ class _Verdict:
             r.machine.cuda_major or 0,
             version_tuple(r.machine.driver_cuda_min) or (),
             version_tuple(r.graphcast.version) or (),
+            version_tuple(r.pins.get("jax")) or (),
             r.id,
         )
 

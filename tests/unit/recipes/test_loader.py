@@ -38,8 +38,9 @@ JAX_PAGE = "https://storage.googleapis.com/jax-releases/jax_cuda_releases.html"
 # ---------------------------------------------------------------------------------------------- shipped
 
 
-def test_exactly_the_six_builtin_recipes():
-    assert sorted(load_recipes()) == ["jax0.10.2-cpu", "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.4.23-cpu",
+def test_exactly_the_nine_builtin_recipes():
+    assert sorted(load_recipes()) == ["jax0.10.2-cpu", "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.12.0.1-cpu",
+                                      "jax0.12.0.1-cuda12", "jax0.12.0.1-cuda13", "jax0.4.23-cpu",
                                       "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"]
 
 
@@ -302,7 +303,7 @@ def test_later_folders_override_by_id_and_add_new_ones(tmp_path, isolated_state)
     recipes = load_recipes([str(extra)])
     assert recipes["jax0.4.23-cpu"].title == "From --recipes-dir"
     assert recipes["jax0.4.23-cpu"].path == extra / "jax0.4.23-cpu.yaml"
-    assert "lab-cpu" in recipes and len(recipes) == 7
+    assert "lab-cpu" in recipes and len(recipes) == 10
 
 
 def test_a_malformed_file_in_any_folder_stops_loading(tmp_path):

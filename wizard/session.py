@@ -84,7 +84,7 @@ def plan_for(options: InstallOptions) -> Plan:
         recipe = recipe.with_notebook()
     plan = plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
                         offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
-                        bundle=options.bundle, alternative=options.alternative)
+                        bundle=options.bundle, alternative=options.alternative, python=options.python)
     if options.with_notebook:
         note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "
                 f"{len(added) - 2} they need, pinned with the rest (the notebook's imports cell runs).")

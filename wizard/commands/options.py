@@ -50,6 +50,10 @@ def env_option(parser: argparse.ArgumentParser, help_text: str) -> None:
 def installer_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--installer", choices=INSTALLERS, default=DEFAULT_INSTALLER,
                         help=f"the installer that builds the environment (default: {DEFAULT_INSTALLER})")
+    parser.add_argument("--python", metavar="X.Y|PATH",
+                        help="the Python the new environment is built on: a version (looked up on PATH, in pyenv "
+                             "and through uv, else downloaded by uv) or an interpreter's path (default: one that "
+                             "fits the recipe)")
 
 
 def level_option(parser: argparse.ArgumentParser) -> None:
@@ -178,7 +182,7 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
         assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()),
         lock=getattr(args, "lock", None), bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
         force=bool(getattr(args, "force", False)), alternative=getattr(args, "alternative", None),
-        with_notebook=bool(getattr(args, "with_notebook", False)))
+        with_notebook=bool(getattr(args, "with_notebook", False)), python=getattr(args, "python", None) or None)
 
 
 def recipe_for_version(args: argparse.Namespace) -> str | None:

@@ -28,7 +28,7 @@ from wizard.errors import UserError
 #: The distributions `detect` reports (PEP 503 names); everything else in the env is noise here.
 REPORTED = re.compile(
     r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|numpy|scipy|ml-dtypes|dm-haiku|flax|chex|optax|jraph|dm-tree"
-    r"|xarray|pandas|graphcast|torch|tensorflow|tensorflow-gpu|cupy-cuda\w+|nvidia-[\w-]+)$"
+    r"|xarray|pandas|graphcast|gencast|torch|tensorflow|tensorflow-gpu|cupy-cuda\w+|nvidia-[\w-]+)$"
 )
 _DIST_RE = re.compile(r"^(?P<name>.+?)-(?P<version>\d[^-]*?)\.(dist-info|egg-info)$")
 

@@ -55,6 +55,8 @@ class InstallOptions:
     """The recipe's alternative source to use (e.g. "pypi-plugin"), or None for the recipe as written."""
     with_notebook: bool = False
     """Add the recipe's notebook packages (the demo notebook's imports cell) to its pins."""
+    python: str | None = None
+    """`--python X.Y|PATH`: the interpreter the new environment is built on; None lets the wizard pick."""
 
     def __post_init__(self) -> None:
         if self.installer not in INSTALLERS:

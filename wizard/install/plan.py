@@ -496,9 +496,11 @@ def build_plan(
     )
 
 
-def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline: bool) -> PythonChoice:
-    """The interpreter the environment gets: the env's own in place, else one that fits the recipe."""
-    from wizard.recipes.pythons import choose_python, fits, probe_python
+def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline: bool,
+               request: str | None = None) -> PythonChoice:
+    """The interpreter the environment gets: the env's own in place, else the one `--python` names (`request`),
+    else one that fits the recipe."""
+    from wizard.recipes.pythons import choose_python, fits, probe_python, requested_python
 
     if mode == "in-place":
         found = probe_python(str(env_dir / "bin" / "python"), "env")
@@ -508,6 +510,9 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
             raise UserError(f"--env {env_dir} has Python {found.version}, but recipe {recipe.id} needs "
                             f"Python {recipe.machine.python}; give a new folder instead")
         return found
+    if request:
+        return requested_python(recipe, request, need_venv=installer == "pip",
+                                allow_download=installer == "uv" and not offline)
     return choose_python(recipe, need_venv=installer == "pip",
                          allow_download=installer == "uv" and not offline)
 
@@ -515,14 +520,16 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
 def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: str = "uv",
                  find_links: tuple[str, ...] = (), offline: bool = False,
                  graphcast_src: str | None = None, lock: str | Path | None = None,
-                 bundle: str | Path | None = None, alternative: str | None = None) -> Plan:
+                 bundle: str | Path | None = None, alternative: str | None = None,
+                 python: str | None = None) -> Plan:
     """Everything between "this recipe, these options" and the steps: target, mode, Python, plan.
 
     `lock`: install the packages from this hashed lock (`gc-wizard lock`), checked to pin the recipe's
     versions. `bundle`: an offline bundle folder (`gc-wizard bundle`): checked first (recipe, hashes,
     Python, this machine's wheel tags), then everything comes from it with no network at all.
     `alternative` takes the recipe's alternative source of that id (wizard.recipes.alternatives); without
-    one, a recipe whose wheel page does not answer gets a note offering its alternatives.
+    one, a recipe whose wheel page does not answer gets a note offering its alternatives. `python` is
+    `--python X.Y|PATH` (wizard.recipes.pythons.requested_python); a bundle brings its own Python version.
     """
     from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 
@@ -558,7 +565,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         if not lock.is_file():
             raise UserError(f"--lock {lock}: no such file")
         check_lock_covers(recipe, lock)
-    python = python_for(recipe, env_dir, mode, installer, offline)
-    plan = build_plan(recipe, env_dir=env_dir, python=python, installer=installer, find_links=tuple(find_links),
+    chosen = python_for(recipe, env_dir, mode, installer, offline, python)
+    plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),
                       offline=offline, graphcast_src=graphcast_src, mode=mode, lock=lock)
     return dataclasses.replace(plan, notes=(offer, *plan.notes)) if offer else plan

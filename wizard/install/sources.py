@@ -48,6 +48,13 @@ FIND_LINKS_VAR = "GC_WIZARD_FIND_LINKS"
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
 #: `graphcast` of any other version is PyPI's unrelated project of the same name.
 DEEPMIND_VERSIONS = ("0.1", "0.1.1", "0.2")
+#: Names a GraphCast source may carry that are not DeepMind's `graphcast`, and what each is: said in the refusal.
+LOOKALIKES = {
+    "weathernext": " — GraphCast's main branch after v0.2, renamed WeatherNext",
+    # PyPI's `gencast` is a podcast generator; DeepMind's GenCast ships inside `graphcast` (v0.2 and later).
+    "gencast": " — PyPI's `gencast`, an unrelated podcast generator; DeepMind's GenCast ships inside its "
+               "graphcast package (v0.2 and later), not as a package of its own",
+}
 _HEX_RE = re.compile(r"^[0-9a-f]{7,40}$")
 _TAG_RE = re.compile(r"^v?(\d+(?:\.\d+)+)$")
 
@@ -287,7 +294,7 @@ def check_identity(identity: SourceIdentity, *, name: str, version: str, revisio
     found = f"{identity.where} is {identity.describe()}"
     wanted = str(canonicalize_name(name))
     if identity.name and identity.name != wanted:
-        extra = " — GraphCast's main branch after v0.2, renamed WeatherNext" if identity.name == "weathernext" else ""
+        extra = LOOKALIKES.get(identity.name, "")
         return SourceVerdict(identity, False, f"{found}{extra}, but {needs}: use a checkout of v{version}"
                              f"{hint.replace(' (git checkout v' + version + ')', '')}.")
     if identity.version and not _same_version(identity.version, version):

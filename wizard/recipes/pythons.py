@@ -40,7 +40,7 @@ _PROBE = (
 )
 #: The newest CPython minor a download request may name.
 NEWEST_MINOR = 14
-SOURCES = ("wizard", "path", "pyenv", "uv", "uv-download", "env")
+SOURCES = ("wizard", "path", "pyenv", "uv", "uv-download", "env", "given")
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class PythonChoice:
     def describe(self) -> str:
         where = {"wizard": "the wizard's own", "path": "found on PATH", "pyenv": "a pyenv install",
                  "uv": "found by uv", "uv-download": "to be downloaded by uv",
-                 "env": "the environment's own"}.get(self.source, self.source)
+                 "env": "the environment's own", "given": "given with --python"}.get(self.source, self.source)
         return f"Python {self.version} ({self.executable}; {where})"
 
 
@@ -238,6 +238,50 @@ def choose_python(recipe: Recipe, *, search_path: str | None = None, include_sel
         f"recipe {recipe.id} needs Python {spec}, and no such interpreter was found (found: {listed}).{extra} "
         f"Put one on PATH, or let uv fetch one: `uv python install {request}`."
     )
+
+
+_MINOR_RE = re.compile(r"^3\.\d+$")
+
+
+def requested_python(recipe: Recipe, request: str, *, allow_download: bool = False,
+                     need_venv: bool = False) -> PythonChoice:
+    """The interpreter `--python X.Y|PATH` names, checked against the recipe; UserError naming what is wrong.
+
+    Why its own path through the search: the user chose, so nothing else is tried in its place. A version
+    is looked up as `choose_python` does (the wizard's own, PATH, pyenv, uv), then offered as a uv download
+    (online, uv installer); a path must run and fit the recipe's range.
+    """
+    spec = recipe.machine.python
+    text = request.strip()
+    if _MINOR_RE.match(text):
+        if not (fits(spec, f"{text}.0") or fits(spec, f"{text}.99")):
+            raise UserError(f"--python {text}: recipe {recipe.id} needs Python {spec}, and {text} is outside it.")
+        seen = [own_python(), *find_pythons()]
+        same = [c for c in seen if c.version.startswith(text + ".") and fits(spec, c.version)
+                and (c.has_venv or not need_venv)]
+        if same:
+            return max(same, key=lambda c: (Version(c.version), c.source == "path"))
+        found = uv_find_python(f"=={text}.*")
+        if found is not None and (found.has_venv or not need_venv):
+            return found
+        if allow_download and not need_venv:
+            return PythonChoice(executable=text, version=text, source="uv-download")
+        listed = ", ".join(sorted({c.version for c in seen if _parses(c.version)}, key=Version)) or "none"
+        raise UserError(f"--python {text}: no Python {text} was found on PATH, in pyenv or through uv (found: "
+                        f"{listed}), and uv may not download one here (offline, or the pip installer). Fetch one "
+                        f"where there is internet: `uv python install {text}`, or give its path: --python PATH.")
+    if "/" in text or text.startswith("~"):
+        path = Path(text).expanduser()
+        choice = probe_python(str(path), "given")
+        if choice is None:
+            raise UserError(f"--python {text}: not a Python interpreter that runs.")
+        if not fits(spec, choice.version):
+            raise UserError(f"--python {text} is Python {choice.version}, but recipe {recipe.id} needs Python {spec}.")
+        if need_venv and not choice.has_venv:
+            raise UserError(f"--python {text} lacks the venv module the pip installer needs; use the uv installer, "
+                            "or another Python.")
+        return choice
+    raise UserError(f"--python {text!r}: give a version such as 3.12 or the path of an interpreter.")
 
 
 def _parses(version: str) -> bool:

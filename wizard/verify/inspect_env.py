@@ -284,6 +284,15 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
             "`graphcast.autoregressive`, so the notebook's imports fail.",
             f"`pip uninstall graphcast` and install DeepMind's from git, or `gc-wizard install {recipe}`.",
             [f"graphcast {report.graphcast['version']}: {report.graphcast['summary']}".strip()]))
+    if "gencast" in pk:  # DeepMind never published a `gencast` distribution: GenCast is graphcast.gencast
+        out.append(_finding(
+            "wrong_graphcast_package", "PyPI's unrelated `gencast` package is installed",
+            f"This environment has gencast {pk['gencast']} from PyPI, an unrelated podcast generator, not "
+            "DeepMind's GenCast, which ships inside DeepMind's graphcast package (v0.2 and later) as "
+            "`graphcast.gencast`.",
+            "`pip uninstall gencast`, and get GenCast with DeepMind's GraphCast v0.2: `gc-wizard install "
+            "jax0.12.0.1-cuda13` (or another GraphCast v0.2 recipe: `gc-wizard recipes --graphcast-version 0.2`).",
+            [f"gencast {pk['gencast']}"]))
     jax_v, jaxlib_v = pk.get("jax"), pk.get("jaxlib")
     if jax_v and jaxlib_v and _version_tuple(jaxlib_v) > _version_tuple(jax_v):
         out.append(_finding(

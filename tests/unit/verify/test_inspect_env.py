@@ -227,3 +227,15 @@ def test_verify_ranks_symptoms_with_the_environment_it_ran(seed_env, tmp_path):
                                context=ctx)
     assert finding.causes[0]["id"] == "cudnn_version_mismatch"
     assert _env_context(tmp_path / "missing", {}) is None
+
+
+def test_pypi_gencast_is_named_a_lookalike(tmp_path):
+    """PyPI's `gencast` is a podcast generator; DeepMind's GenCast is `graphcast.gencast`."""
+    house = tmp_path / "house"
+    wrong = build_wheel(house, "gencast", "0.1.3", summary="Generate podcasts from text")
+    env = make_env(tmp_path, [wrong, build_wheel(house, "jax", "0.12.0.1"), build_wheel(house, "jaxlib", "0.12.0.1")])
+    proc = run_inproc("diagnose", "--env", str(env), "--json")
+    assert proc.returncode == 1, proc.stderr
+    (finding,) = last_json(proc)["findings"]
+    assert finding["id"] == "wrong_graphcast_package" and "`gencast`" in finding["title"]
+    assert "pip uninstall gencast" in finding["fix"] and "graphcast.gencast" in finding["explanation"]

@@ -7,8 +7,8 @@ NVML library (tests/standins), and a server whose driver is not loaded for the p
 The installs are real ones of tiny local wheels: one dribbled out by a slow local index (so the
 install screen is caught mid-step, then stopped with Ctrl-C), and one through pip from a local index
 that asks for a password (the dialog). The Verify screen is fed the tiers of a real
-`gc-wizard verify --json` run captured on this project's CPU machine (tests/data/verify-cpu-notebook.json),
-since no GPU JAX runs here.
+`gc-wizard verify --json` run captured on a lent H100 (tests/data/real/h100/verify.json: GraphCast and
+GenCast on the GPU), since no GPU JAX runs here.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ async def main() -> None:
                     verify=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-        verify = VerifyResult.from_dict(json.loads((REPO / "tests" / "data" / "verify-cpu-notebook.json").read_text()))
+        verify = VerifyResult.from_dict(json.loads((REPO / "tests" / "data" / "real" / "h100" / "verify.json").read_text()))
         screen = VerifyScreen()
         app.push_screen(screen)
         await pilot.pause(0.1)

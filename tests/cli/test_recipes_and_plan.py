@@ -17,10 +17,11 @@ from wizard.detect.facts import DiskInfo, Driver, EnvironmentInfo, Facts, Gpu, P
 CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cpu"
 M12, M13, MCPU = "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.10.2-cpu"
 N12, N13, NCPU = "jax0.12.0.1-cuda12", "jax0.12.0.1-cuda13", "jax0.12.0.1-cpu"
-OLD, MODERN, NEWEST = {CU12, CU11, CPU}, {M12, M13, MCPU}, {N12, N13, NCPU}
-IDS = OLD | MODERN | NEWEST
+W12, W13, WCPU = "weathernext0.3.0-cuda12", "weathernext0.3.0-cuda13", "weathernext0.3.0-cpu"
+OLD, MODERN, NEWEST, WEATHERNEXT = {CU12, CU11, CPU}, {M12, M13, MCPU}, {N12, N13, NCPU}, {W12, W13, WCPU}
+IDS = OLD | MODERN | NEWEST | WEATHERNEXT
 FIRST_PIN = {**dict.fromkeys(OLD, "jax==0.4.23"), **dict.fromkeys(MODERN, "jax==0.10.2"),
-             **dict.fromkeys(NEWEST, "jax==0.12.0.1")}
+             **dict.fromkeys(NEWEST | WEATHERNEXT, "jax==0.12.0.1")}
 
 
 
@@ -29,11 +30,11 @@ def _tree(folder: Path) -> list[str]:
 
 
 def _check_list(data, recommended: int = 1) -> dict:
-    assert isinstance(data, list) and len(data) == 9
+    assert isinstance(data, list) and len(data) == 12
     assert {d["id"] for d in data} == IDS
     assert sum(d["recommended"] for d in data) == recommended
-    # Grouped by the GraphCast each recipe runs: the three v0.1.1 recipes, then the six v0.2 ones.
-    assert [d["graphcast_version"] for d in data] == ["0.1.1"] * 3 + ["0.2"] * 6
+    # Grouped by the GraphCast each recipe runs: three v0.1.1 recipes, six v0.2 ones, three WeatherNext v0.3.0.
+    assert [d["graphcast_version"] for d in data] == ["0.1.1"] * 3 + ["0.2"] * 6 + ["0.3"] * 3
     for d in data:
         assert {"id", "title", "requirements", "compatible", "recommended", "reasons", "graphcast_version"} <= set(d)
         assert d["requirements"][0] == FIRST_PIN[d["id"]]
@@ -218,7 +219,7 @@ def test_plan_and_install_take_graphcast_version(isolated_state):
     assert proc.returncode == 2 and "runs GraphCast v0.1.1, not v0.2" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_inproc("install", CU12, "--graphcast-version", "0.2", "--yes")
     assert proc.returncode == 2 and "runs GraphCast v0.1.1, not v0.2" in proc.stderr
-    proc = run_inproc("recipes", "--graphcast-version", "0.3")
+    proc = run_inproc("recipes", "--graphcast-version", "0.4")
     assert proc.returncode == 2 and "invalid choice" in proc.stderr
     assert _tree(isolated_state) == [] or all("logs" in p or "lock" in p for p in _tree(isolated_state))
 

@@ -9,7 +9,7 @@ from typing import Literal, get_args
 
 Installer = Literal["uv", "pip"]
 Level = Literal["quick", "notebook"]
-GraphcastVersion = Literal["0.1.1", "0.2"]
+GraphcastVersion = Literal["0.1.1", "0.2", "0.3"]
 
 #: uv first: it is the default (fast, and its cache makes repeated installs warm).
 INSTALLERS: tuple[str, ...] = get_args(Installer)
@@ -17,5 +17,6 @@ INSTALLERS: tuple[str, ...] = get_args(Installer)
 LEVELS: tuple[str, ...] = get_args(Level)
 DEFAULT_INSTALLER: Installer = "uv"
 DEFAULT_LEVEL: Level = "notebook"
-#: The GraphCast versions the built-in recipes run: v0.1.1 (the demo notebook), v0.2 (with GenCast).
+#: The GraphCast versions the built-in recipes run: v0.1.1 (the demo notebook), v0.2 (with GenCast), v0.3
+#: (WeatherNext v0.3.0, GraphCast's current release).
 GRAPHCAST_VERSIONS: tuple[str, ...] = get_args(GraphcastVersion)

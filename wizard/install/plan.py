@@ -44,6 +44,7 @@ from packaging.version import Version
 from wizard import paths
 from wizard.errors import UserError
 from wizard.install.choices import INSTALLERS
+from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice
 
@@ -558,6 +559,9 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
                           find_links=(*find_links, str(checked.wheels)), offline=True,
                           graphcast_src=str(checked.graphcast_wheel), mode=mode, lock=checked.lock,
                           bundle=checked.root)
+    problem = outside_index_problem(recipe, tuple(find_links))
+    if problem:
+        raise UserError(problem)
     if lock is not None:
         from wizard.install.lockfile import check_lock_covers
 

@@ -289,16 +289,16 @@ def _same_version(found: str, wanted: str) -> bool:
 def check_identity(identity: SourceIdentity, *, name: str, version: str, revision: str,
                    recipe_id: str) -> SourceVerdict:
     """Whether `identity` is GraphCast `version` (the recipe's); a refusal names what was found."""
-    needs = f"recipe {recipe_id} needs DeepMind's graphcast {version}"
+    needs = f"recipe {recipe_id} needs DeepMind's {name} {version}"
     hint = f" (git checkout v{version}), or pass --force to install it anyway"
     found = f"{identity.where} is {identity.describe()}"
     wanted = str(canonicalize_name(name))
     if identity.name and identity.name != wanted:
-        extra = LOOKALIKES.get(identity.name, "")
+        extra = LOOKALIKES.get(identity.name, "") if wanted == "graphcast" else ""
         return SourceVerdict(identity, False, f"{found}{extra}, but {needs}: use a checkout of v{version}"
                              f"{hint.replace(' (git checkout v' + version + ')', '')}.")
     if identity.version and not _same_version(identity.version, version):
-        if identity.version in DEEPMIND_VERSIONS:
+        if identity.version in DEEPMIND_VERSIONS or wanted != "graphcast":
             problem = f"{found}, but {needs}: check out the right tag{hint}."
         else:
             problem = (f"{found} — PyPI's unrelated package of the same name, not DeepMind's GraphCast — but "
@@ -322,7 +322,16 @@ def check_graphcast_source(recipe, install_arg: str) -> SourceVerdict:
     gc = recipe.graphcast
     recipe_source = gc.source
     identity = read_identity(install_arg, recipe_source=recipe_source)
-    return check_identity(identity, name="graphcast", version=gc.version, revision=gc.revision, recipe_id=recipe.id)
+    return check_identity(identity, name=source_name(recipe_source), version=gc.version, revision=gc.revision,
+                          recipe_id=recipe.id)
+
+
+def source_name(recipe_source: str) -> str:
+    """The distribution a recipe's GraphCast source installs: `graphcast`, or `weathernext` for v0.3.0."""
+    try:
+        return str(canonicalize_name(Requirement(recipe_source).name))
+    except InvalidRequirement:
+        return "graphcast"
 
 
 # --- a wheelhouse ----------------------------------------------------------------------------------
@@ -380,3 +389,24 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
             missing.append(name)
     return Wheelhouse(folder=str(path), wheels=wheels, sdists=sdists, covered=tuple(covered),
                       missing=tuple(missing), graphcast=graphcast)
+
+
+def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str]) -> str | None:
+    """Why `recipe` cannot install with these wheelhouses: a pin no index has (`outside_index`) that none
+    of the local `find_links` folders holds; None when each is there (or the recipe has none)."""
+    if not recipe.outside_index:
+        return None
+    covered: set[str] = set()
+    for link in find_links:
+        if "://" not in link:
+            covered.update(look_at_wheelhouse(link, recipe).covered)
+    missing = [pin for pin in recipe.outside_index if pin.name not in covered]
+    if not missing:
+        return None
+    pins = recipe.pins
+    names = ", ".join(f"{pin.name} {pins.get(pin.name, '')}".strip() for pin in missing)
+    builds = " ".join(f"`pip wheel --no-deps -w wheels {pin.source}`" for pin in missing)
+    return (f"recipe {recipe.id} needs {names}, which no package index has (it is on GitHub only): build the "
+            f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR "
+            "(w on the Plan screen).")
+

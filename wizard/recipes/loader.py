@@ -23,6 +23,7 @@ Format (schema 1), every key below and no other:
     find_links: [https URL | file URL | path, ...]        # relative paths: relative to the recipe file
     extra_index_urls: [https URL | file URL, ...]
     graphcast: {source: str, revision: str, version: str} # source: "graphcast @ git+https://…" or a URL
+    outside_index: [{name, source}]  # optional; pins no index has (GitHub only): a wheelhouse must hold them
     machine:
       os: [linux, ...]
       arch: [x86_64, ...]
@@ -183,6 +184,22 @@ class Alternative:
 
 
 @dataclass(frozen=True)
+class OutsidePin:
+    """A pin no package index has (e.g. `gdm-xarray-jax`, on GitHub only): it must come from a wheelhouse.
+
+    Why data: the plan refuses, before anything installs, when no wheelhouse given holds it, and its
+    sentence says where the wheel is built (`source`), so a server without GitHub is told up front.
+    """
+
+    name: str
+    source: str
+    """Where its wheel is built on a machine that reaches it: a pip URL (`git+https://…@tag`)."""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "source": self.source}
+
+
+@dataclass(frozen=True)
 class Recipe:
     id: str
     title: str
@@ -203,6 +220,8 @@ class Recipe:
     alternatives: tuple[Alternative, ...] = ()
     notebook: tuple[str, ...] = ()
     """The demo notebook's own imports (and their closure) beyond the stack: added by `with_notebook()`."""
+    outside_index: tuple[OutsidePin, ...] = ()
+    """Pins no package index has; each must come from a wheelhouse (`--find-links`)."""
 
     def with_notebook(self) -> Recipe:
         """The recipe with its notebook packages in the pins: one closure, resolved and installed as one."""
@@ -230,7 +249,7 @@ class Recipe:
             "prompts": [p.to_dict() for p in self.prompts], "notes": list(self.notes),
             "disk_gib": self.disk_gib, "preference": self.preference, "path": str(self.path),
             "schema": self.schema, "alternatives": [a.to_dict() for a in self.alternatives],
-            "notebook": list(self.notebook),
+            "notebook": list(self.notebook), "outside_index": [o.to_dict() for o in self.outside_index],
         }
 
 
@@ -357,6 +376,20 @@ def _requirement(ck: _Checker, node: yaml.Node, seen: dict[str, yaml.Node]) -> s
                             f"(first on line {seen[name].start_mark.line + 1})")
     seen[name] = node
     return text
+
+
+def _outside_index(ck: _Checker, node: yaml.Node, pinned: dict[str, yaml.Node]) -> tuple[OutsidePin, ...]:
+    out = []
+    for item in ck.sequence(node, "outside_index"):
+        m = ck.mapping(item, "an outside_index entry", {"name": True, "source": True})
+        name = canonicalize_name(ck.string(m["name"], "outside_index name"))
+        if name not in pinned:
+            raise ck.fail(m["name"], f"outside_index names {name}, which the requirements do not pin")
+        source = ck.clean(m["source"], ck.string(m["source"], "outside_index source"), "outside_index source")
+        if not re.match(r"^(git\+https|https)://\S+$", source):
+            raise ck.fail(m["source"], f"outside_index source '{source}' must use git+https:// or https://")
+        out.append(OutsidePin(name=name, source=source))
+    return tuple(out)
 
 
 def _location(ck: _Checker, node: yaml.Node, what: str, *, allow_path: bool) -> str:
@@ -538,7 +571,7 @@ _TOP_KEYS = {
     "schema": True, "id": True, "title": True, "description": True, "backend": True, "preference": False,
     "requirements": True, "find_links": False, "extra_index_urls": False, "graphcast": True, "machine": True,
     "runtime_env": False, "prompts": False, "notes": False, "disk_gib": True, "alternatives": False,
-    "notebook": False,
+    "notebook": False, "outside_index": False,
 }
 
 
@@ -613,6 +646,7 @@ def parse_recipe(text: str, path: Path) -> Recipe:
         preference=preference,
         alternatives=_alternatives(ck, top.get("alternatives", null)),
         notebook=notebook,
+        outside_index=_outside_index(ck, top.get("outside_index", null), seen),
     )
 
 

@@ -9,7 +9,8 @@ Decisions (documented here because they are policy, not mechanics):
 - **Recommendation.** Exactly one compatible recipe is recommended: the best compatible GPU stack, else
   the best compatible CPU stack. Among those, in order: the highest `preference` (an admin's choice);
   not one with a GPU caution (below); one whose Python is already on the machine over one that needs uv
-  to download a Python; one that runs the default GraphCast version (`DEFAULT_GRAPHCAST_VERSION`, the
+  to download a Python; one installable from the index alone over one with a pin only GitHub has
+  (`outside_index`, WeatherNext's gdm-xarray-jax); one that runs the default GraphCast version (`DEFAULT_GRAPHCAST_VERSION`, the
   demo notebook's v0.1.1 on JAX 0.4.23) over a newer one; then the highest CUDA major and driver-CUDA
   floor; then the newer JAX (JAX 0.12.0.1 over 0.10.2 for the same GraphCast, where its Python 3.12+ is on
   the machine). So the 0.4.23 stack stays the default wherever it fits, and the modern stack (GraphCast v0.2)
@@ -65,6 +66,7 @@ DEFAULT_GRAPHCAST_VERSION = "0.1.1"
 GRAPHCAST_LABELS = {
     "0.1.1": "the demo notebook (JAX 0.4.23)",
     "0.2": "with GenCast (JAX 0.10.2 or 0.12, NumPy 2)",
+    "0.3": "WeatherNext v0.3.0 (JAX 0.12, Python 3.12+)",
 }
 
 
@@ -327,6 +329,7 @@ class _Verdict:
             r.preference,
             not self.cautioned,
             self.local_python,
+            not r.outside_index,
             r.graphcast.version == DEFAULT_GRAPHCAST_VERSION,
             r.machine.cuda_major or 0,
             version_tuple(r.machine.driver_cuda_min) or (),

@@ -38,10 +38,11 @@ JAX_PAGE = "https://storage.googleapis.com/jax-releases/jax_cuda_releases.html"
 # ---------------------------------------------------------------------------------------------- shipped
 
 
-def test_exactly_the_nine_builtin_recipes():
+def test_exactly_the_twelve_builtin_recipes():
     assert sorted(load_recipes()) == ["jax0.10.2-cpu", "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.12.0.1-cpu",
                                       "jax0.12.0.1-cuda12", "jax0.12.0.1-cuda13", "jax0.4.23-cpu",
-                                      "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"]
+                                      "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89",
+                                      "weathernext0.3.0-cpu", "weathernext0.3.0-cuda12", "weathernext0.3.0-cuda13"]
 
 
 V02_REV = "08cf73625c9d12bd9aaa038868bcb2fe488f2a22"
@@ -303,7 +304,7 @@ def test_later_folders_override_by_id_and_add_new_ones(tmp_path, isolated_state)
     recipes = load_recipes([str(extra)])
     assert recipes["jax0.4.23-cpu"].title == "From --recipes-dir"
     assert recipes["jax0.4.23-cpu"].path == extra / "jax0.4.23-cpu.yaml"
-    assert "lab-cpu" in recipes and len(recipes) == 10
+    assert "lab-cpu" in recipes and len(recipes) == 13
 
 
 def test_a_malformed_file_in_any_folder_stops_loading(tmp_path):

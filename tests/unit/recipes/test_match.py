@@ -1,4 +1,4 @@
-"""Matching the nine shipped recipes to many machine profiles, table-driven, edge values included.
+"""Matching the twelve shipped recipes to many machine profiles, table-driven, edge values included.
 
 Two GraphCast versions: the three JAX 0.4.23 recipes run v0.1.1 (the demo notebook) and stay the default
 wherever they fit; the JAX 0.10.2 (Python 3.11–3.12) and JAX 0.12.0.1 (Python 3.12–3.13) recipes run v0.2
@@ -20,9 +20,11 @@ CU12, CU11, CPU = "jax0.4.23-cuda12-cudnn89", "jax0.4.23-cuda11-cudnn86", "jax0.
 M12, M13, MCPU = "jax0.10.2-cuda12", "jax0.10.2-cuda13", "jax0.10.2-cpu"
 N12, N13, NCPU = "jax0.12.0.1-cuda12", "jax0.12.0.1-cuda13", "jax0.12.0.1-cpu"
 SIX = {CU12, CU11, CPU, M12, M13, MCPU}
-#: JAX 0.12.0.1 (Python 3.12–3.13): where the wizard's Python is 3.11 and nothing else is found or downloaded,
-#: they do not fit, so the six older verdicts stay as they were.
-ALL = SIX | {N12, N13, NCPU}
+#: JAX 0.12.0.1 and WeatherNext v0.3.0 (Python 3.12–3.13): where the wizard's Python is 3.11 and nothing else
+#: is found or downloaded, they do not fit, so the six older verdicts stay as they were. WeatherNext fits
+#: wherever JAX 0.12's stack does, and never outranks it (its gdm-xarray-jax is on GitHub only).
+W12, W13, WCPU = "weathernext0.3.0-cuda12", "weathernext0.3.0-cuda13", "weathernext0.3.0-cpu"
+ALL = SIX | {N12, N13, NCPU, W12, W13, WCPU}
 GPU_NAMES = {"12.0": "NVIDIA GeForce RTX 5090", "8.0": "NVIDIA A100-SXM4-80GB", "9.0": "NVIDIA H100 80GB HBM3", "7.0": "Tesla V100-SXM2-32GB",
              "7.5": "Tesla T4", "3.7": "Tesla K80", "5.0": "Quadro K2200", "5.2": "Tesla M40",
              "6.0": "Tesla P100-PCIE-16GB", "10.0": "NVIDIA B200", "8.9": "NVIDIA L4", None: "NVIDIA Unknown"}
@@ -98,7 +100,7 @@ CASES = [
          reasons={CU12: ["compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0"],
                   M13: ["needs NVIDIA driver >= 580; this one is 570.124.06"]},
          warnings={CPU: [LOUD, "NOT RECOMMENDED on GPU 0 (NVIDIA B200)", "(jax0.10.2-cuda12)",
-                         "needs a driver for CUDA >= 13.0; this one supports 12.8 (jax0.10.2-cuda13, jax0.12.0.1-cuda13)"],
+                         "needs a driver for CUDA >= 13.0; this one supports 12.8 (jax0.10.2-cuda13, jax0.12.0.1-cuda13, weathernext0.3.0-cuda13)"],
                    M12: ["cuBLAS"]}),
     Case("b200-driver-580", make_facts(("580.82.07", "13.0"), ("10.0",)), M13, {CPU, M12, M13, MCPU},
          reasons={CU12: ["compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0"]},
@@ -129,7 +131,7 @@ CASES = [
     Case("b200-asks-for-v0.1.1", make_facts(("580.82.07", "13.0"), ("10.0",)), CPU, {CPU, M12, M13, MCPU},
          graphcast_version="0.1.1", warnings={CPU: [LOUD, "compute capability 10.0 of GPU 0 (NVIDIA B200) is above 9.0"]}),
     Case("no-gpu-asks-for-v0.2", make_facts(None, ccs=()), MCPU, {CPU, MCPU}, graphcast_version="0.2"),
-    Case("python-3.12-asks-for-v0.1.1", make_facts(python="3.12.3"), None, {M12, MCPU, N12, NCPU},
+    Case("python-3.12-asks-for-v0.1.1", make_facts(python="3.12.3"), None, {M12, MCPU, N12, NCPU, W12, WCPU},
          graphcast_version="0.1.1"),
     Case("mixed-a100-k80", make_facts(ccs=("8.0", "3.7")), CU12, {CU12, CU11, CPU, M12, MCPU},
          warnings={CU12: ["GPU 1 (Tesla K80)", "CUDA_VISIBLE_DEVICES=0"]}),
@@ -146,32 +148,32 @@ CASES = [
     Case("driver-but-no-gpu", make_facts(ccs=()), CPU, {CPU, MCPU},
          reasons={CU12: ["no GPU was found"]}, warnings={CPU: [LOUD]}),
     # Only Python 3.12 on the machine: the 0.4.23 stacks cannot run, the modern CUDA 12 stack can.
-    Case("python-3.12-nothing-else", make_facts(python="3.12.3"), N12, {M12, MCPU, N12, NCPU},
+    Case("python-3.12-nothing-else", make_facts(python="3.12.3"), N12, {M12, MCPU, N12, NCPU, W12, WCPU},
          reasons={CU12: ["Python 3.12 is outside 3.10–3.11"], CPU: ["Python 3.12 is outside 3.10–3.11"]},
          summary="no GraphCast v0.1.1 recipe fits this machine (jax0.4.23-cuda12-cudnn89: Python 3.12"),
-    Case("python-3.12-only-uv-could-download", make_facts(python="3.12.3"), N12, SIX - {M13} | {N12, NCPU},
+    Case("python-3.12-only-uv-could-download", make_facts(python="3.12.3"), N12, SIX - {M13} | {N12, NCPU, W12, WCPU},
          downloads=True,
          warnings={CU12: ["uv will download one"], M12: ["below 575.51.03"]},
          summary="no GraphCast v0.1.1 recipe fits this machine (jax0.4.23-cuda12-cudnn89: Python 3.12 is outside"),
-    Case("python-3.12-only-no-gpu", make_facts(None, ccs=(), python="3.12.3"), NCPU, {MCPU, NCPU},
+    Case("python-3.12-only-no-gpu", make_facts(None, ccs=(), python="3.12.3"), NCPU, {MCPU, NCPU, WCPU},
          summary="jax0.4.23-cpu: Python 3.12 is outside 3.10–3.11"),
     # Python 3.13 alone (Debian 13, Fedora): only the JAX 0.12 stacks run there.
-    Case("python-3.13-only", make_facts(python="3.13.1"), N12, {N12, NCPU},
+    Case("python-3.13-only", make_facts(python="3.13.1"), N12, {N12, NCPU, W12, WCPU},
          reasons={M12: ["Python 3.13 is outside 3.11–3.12"], N13: ["needs a driver for CUDA >= 13.0"]},
          summary="no GraphCast v0.1.1 recipe fits this machine (jax0.4.23-cuda12-cudnn89: Python 3.13"),
     # Blackwell on driver 580 with a Python 3.13 on the machine: JAX 0.12's CUDA 13 stack, with the reason.
     Case("b200-driver-580-python-3.13-on-path", make_facts(("580.82.07", "13.0"), ("10.0",)), N13,
-         {CPU, M12, M13, MCPU, N12, N13, NCPU}, pythons=(PythonInfo("3.13.0", "/usr/bin/python3.13"),),
+         {CPU, M12, M13, MCPU, N12, N13, NCPU, W12, W13, WCPU}, pythons=(PythonInfo("3.13.0", "/usr/bin/python3.13"),),
          warnings={N12: ["NOT RECOMMENDED on GPU 0 (NVIDIA B200)", "cuBLAS"],
                    N13: ["will use Python 3.13.0 (/usr/bin/python3.13)"]},
          summary="no GraphCast v0.1.1 recipe fits this machine (jax0.4.23-cuda12-cudnn89: compute capability 10.0"),
     # The real H100 server (tests/data/real/h100): driver 580.159.04, Python 3.12 only.
     Case("h100-driver-580-python-3.12", make_facts(("580.159.04", "13.0"), ("9.0",), python="3.12.3"), N13,
-         {M12, M13, MCPU, N12, N13, NCPU}, no_warnings=(N13,)),
-    Case("python-3.12-with-3.10-on-path", make_facts(python="3.12.3"), CU12, {CU12, CU11, CPU, M12, MCPU, N12, NCPU},
+         {M12, M13, MCPU, N12, N13, NCPU, W12, W13, WCPU}, no_warnings=(N13,)),
+    Case("python-3.12-with-3.10-on-path", make_facts(python="3.12.3"), CU12, {CU12, CU11, CPU, M12, MCPU, N12, NCPU, W12, WCPU},
          pythons=(PythonInfo("3.10.13", "/usr/bin/python3.10"),),
          warnings={CU12: ["will use Python 3.10.13 (/usr/bin/python3.10)"]}),
-    Case("python-3.9-uv-may-download", make_facts(python="3.9.18"), CU12, {CU12, CU11, CPU, M12, MCPU, N12, NCPU},
+    Case("python-3.9-uv-may-download", make_facts(python="3.9.18"), CU12, {CU12, CU11, CPU, M12, MCPU, N12, NCPU, W12, WCPU},
          downloads=True,
          warnings={CPU: ["uv will download one"]}),
     Case("python-exactly-3.10.0", make_facts(python="3.10.0"), CU12, {CU12, CU11, CPU}),
@@ -235,13 +237,13 @@ def test_each_recipe_says_which_graphcast_it_runs():
     data = {d["id"]: d for d in (m.to_dict() for m in match_recipes(load_recipes(), make_facts()))}
     assert {i: d["graphcast_version"] for i, d in data.items()} == {
         CU12: "0.1.1", CU11: "0.1.1", CPU: "0.1.1", M12: "0.2", M13: "0.2", MCPU: "0.2", N12: "0.2", N13: "0.2",
-        NCPU: "0.2"}
+        NCPU: "0.2", W12: "0.3", W13: "0.3", WCPU: "0.3"}
 
 
 def test_groups_by_graphcast_version_oldest_first():
     matches = match_recipes(load_recipes(), make_facts(("580.82.07", "13.0"), ("10.0",)))
     groups = group_by_graphcast(matches)
-    assert [v for v, _ in groups] == ["0.1.1", "0.2"]
+    assert [v for v, _ in groups] == ["0.1.1", "0.2", "0.3"]
     # Recommended (its Python is on the machine), then the others, GPU and newer CUDA first.
     assert [m.recipe.id for m in groups[1][1]] == [M13, N13, N12, M12, NCPU, MCPU]
     assert sum(m.recommended for _, ms in groups for m in ms) == 1

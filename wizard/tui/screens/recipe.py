@@ -73,9 +73,10 @@ def option_label(match, width: int = 74, installed: str | None = None) -> str:
 def version_line(version: str | None, versions: list[str]) -> str:
     """The line under the title: which GraphCast the recommendation is for, and the key to change it."""
     if version is None:
-        what = f"any GraphCast (v{DEFAULT_GRAPHCAST_VERSION} where it fits)"
+        what = f"any GraphCast (v{DEFAULT_GRAPHCAST_VERSION} first)"
     else:
         what = f"GraphCast v{version} only"
+    # One 80-column line with every version the recipes run (four keys today).
     return f"Recommending for {what} · v: " + " / ".join(["any"] + [f"v{v}" for v in versions])
 
 

@@ -230,6 +230,14 @@ def _graphcast_identity(src):
         locations = list(getattr(spec, "submodule_search_locations", None) or []) if spec else []
         folder = locations[0] if locations else None
     info["path"] = folder
+    if (folder is None or not os.path.isdir(folder)) and _find_spec("weathernext") is not None \
+            and _find_spec("weathernext.weathernext1_graph") is not None:
+        # WeatherNext v0.3.0 installed (the weathernext recipes): GraphCast under its new name.
+        spec = _find_spec("weathernext")
+        where = list(getattr(spec, "submodule_search_locations", None) or [])
+        info.update(deepmind=True, present=True, version=_dist_version("weathernext"),
+                    path=where[0] if where else None, layout="weathernext")
+        return info
     if folder is None or not os.path.isdir(folder):
         other = _dist_version("weathernext")
         info["present"] = bool(other or info["version"])

@@ -46,6 +46,9 @@ class Survey:
     facts: Facts
     matches: tuple[RecipeMatch, ...]
     recommended: RecipeMatch | None
+    pythons: tuple[PythonInfo, ...] = ()
+    """The interpreters looked at (besides the wizard's own): a re-match (the app's `v`) reuses them, so
+    every view of the recipes gives the same Python verdicts."""
 
 
 def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, local: bool | None = None,
@@ -68,7 +71,8 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, loca
     if pythons is None:
         pythons = find_pythons() if this_machine else ()
     matches = tuple(match_recipes(recipes, facts, pythons=pythons, graphcast_version=graphcast_version))
-    return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None))
+    return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None),
+                  pythons=tuple(pythons))
 
 
 def plan_for(options: InstallOptions) -> Plan:

@@ -20,6 +20,12 @@ def test_the_plan_asks_for_the_github_only_wheel_first(isolated_state, tmp_path)
         assert "needs gdm-xarray-jax 0.1.1, which no package index has" in proc.stderr
         assert "git+https://github.com/google-deepmind/xarray_jax.git@v0.1.1" in proc.stderr
         assert "--find-links DIR" in proc.stderr
+        assert "weathernext itself comes from GitHub as well" in proc.stderr and "--graphcast-src DIR" in proc.stderr
+    checkout = tmp_path / "weathernext"
+    checkout.mkdir()
+    (checkout / "setup.py").write_text('from setuptools import setup\nsetup(name="weathernext", version="0.3.0")\n')
+    proc = run_inproc("plan", "weathernext0.3.0-cpu", "--graphcast-src", str(checkout))
+    assert proc.returncode == 2 and "gdm-xarray-jax" in proc.stderr and "comes from GitHub as well" not in proc.stderr
     house = tmp_path / "house"
     build_wheel(house, "gdm-xarray-jax", "0.1.1", requires=["jax", "xarray", "numpy", "absl-py", "chex"])
     plan = last_json(run_inproc("plan", "weathernext0.3.0-cpu", "--find-links", str(house), "--json"))

@@ -69,3 +69,29 @@ async def test_plan_screen_offers_the_pypi_plugin_for_the_old_cuda12_stack(gpu_s
         await pilot.press("a")
         await until(pilot, lambda: app.screen.options.alternative is None)
         assert "jaxlib==0.4.23+cuda12.cudnn89" in app.screen.plan.recipe.requirements
+
+
+async def test_v_rematches_with_the_pythons_the_first_survey_found(gpu_server):
+    """The `v` key gives the same Python verdicts as the first view and `gc-wizard recipes`: a Python 3.12+ found
+    on the machine (pyenv here) is used for the JAX 0.12 and WeatherNext stacks, never "none was found"."""
+    import pytest
+
+    from tests.fixtures.pythons import has_python_for_jax012
+
+    if not has_python_for_jax012():
+        pytest.skip("needs a Python 3.12 or 3.13 on this machine (PATH, pyenv or uv)")
+    gpu_server("no-nvidia")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        first = {m.recipe.id: m.warnings for m in app.screen.matches}
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        screen = app.screen
+        for version in ("0.1.1", "0.2", "0.3"):
+            await pilot.press("v")
+            await until(pilot, lambda v=version: screen.graphcast_version == v)
+        assert screen.highlighted_match.recipe.id == "weathernext0.3.0-cpu"
+        again = {m.recipe.id: m.warnings for m in screen.matches}
+        assert again["weathernext0.3.0-cpu"] == first["weathernext0.3.0-cpu"]
+        assert not any("was found" in w for w in again["jax0.12.0.1-cpu"]), again["jax0.12.0.1-cpu"]

@@ -559,7 +559,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
                           find_links=(*find_links, str(checked.wheels)), offline=True,
                           graphcast_src=str(checked.graphcast_wheel), mode=mode, lock=checked.lock,
                           bundle=checked.root)
-    problem = outside_index_problem(recipe, tuple(find_links))
+    problem = outside_index_problem(recipe, tuple(find_links), graphcast_src)
     if problem:
         raise UserError(problem)
     if lock is not None:

@@ -350,7 +350,7 @@ class Wheelhouse:
         if not self.wheels and not self.sdists:
             return "no wheels or source archives"
         total = len(self.covered) + len(self.missing)
-        text = f"{self.wheels} wheels, {len(self.covered)} of {total} pins"
+        text = f"{self.wheels} wheel{'' if self.wheels == 1 else 's'}, {len(self.covered)} of {total} pins"
         return text + (", GraphCast" if self.graphcast else "")
 
     def describe(self) -> str:
@@ -391,9 +391,12 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
                       missing=tuple(missing), graphcast=graphcast)
 
 
-def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str]) -> str | None:
+def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
+                          graphcast_src: str | None = None) -> str | None:
     """Why `recipe` cannot install with these wheelhouses: a pin no index has (`outside_index`) that none
-    of the local `find_links` folders holds; None when each is there (or the recipe has none)."""
+    of the local `find_links` folders holds; None when each is there (or the recipe has none). Such a
+    recipe's own source usually lives on GitHub too: without `graphcast_src`, the sentence says so, so a
+    server without GitHub is told both things at once."""
     if not recipe.outside_index:
         return None
     covered: set[str] = set()
@@ -406,7 +409,11 @@ def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str]) -> st
     pins = recipe.pins
     names = ", ".join(f"{pin.name} {pins.get(pin.name, '')}".strip() for pin in missing)
     builds = " ".join(f"`pip wheel --no-deps -w wheels {pin.source}`" for pin in missing)
-    return (f"recipe {recipe.id} needs {names}, which no package index has (it is on GitHub only): build the "
+    text = (f"recipe {recipe.id} needs {names}, which no package index has (it is on GitHub only): build the "
             f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR "
             "(w on the Plan screen).")
+    if not graphcast_src and "github.com" in recipe.graphcast.source:
+        text += (f" {source_name(recipe.graphcast.source)} itself comes from GitHub as well: where GitHub does not "
+                 "answer, give a checkout of it with --graphcast-src DIR (g on the Plan screen).")
+    return text
 

@@ -45,3 +45,27 @@ def family_recipes(recipe_id: str | None, cuda_major: int | None = None,
     if gpu is None and cuda_major is None:
         gpu = recipe_id if any(r.id == recipe_id for r in gpus) else (gpus[0].id if gpus else None)
     return gpu, cpu
+
+
+#: What a fix names when no recipe can be read (a broken recipe folder): the command that lists them.
+NO_RECIPE = "RECIPE (`gc-wizard recipes` lists them)"
+
+
+def default_recipes(cuda_major: int | None = None, recipes: dict[str, Recipe] | None = None,
+                    graphcast_version: str = "0.1.1") -> tuple[str, str]:
+    """(the GPU recipe, the CPU recipe) a fix names when the environment's own recipe is not known: of the
+    default GraphCast's family (the demo notebook's), the GPU one the newest CUDA build a driver of CUDA major
+    `cuda_major` runs (any, when unknown). Read from the recipe files, so a new or renamed recipe is named
+    without touching diagnosis."""
+    try:
+        recipes = load_recipes() if recipes is None else recipes
+    except Exception:  # a broken user recipe file must not break a diagnosis
+        return NO_RECIPE, NO_RECIPE
+    family = sorted((r for r in recipes.values() if r.graphcast.version == graphcast_version and not r.outside_index),
+                    key=lambda r: (r.machine.cuda_major or 0, r.id))
+    gpus = [r for r in family if r.backend == "gpu"]
+    fitting = [r for r in gpus if cuda_major is None or (r.machine.cuda_major or 0) <= cuda_major]
+    gpu = (fitting or gpus)[-1].id if gpus else NO_RECIPE
+    cpu = next((r.id for r in family if r.backend == "cpu"), NO_RECIPE)
+    return gpu, cpu
+

@@ -162,12 +162,14 @@ class WizardApp(App):
         if machine is not None:  # the user may have switched to a GPU node there
             self.options = replace(self.options, slurm=machine.slurm)
         self.machine = MachineScreen(self.options.recipes_dirs, slurm=self.options.slurm)
-        if answer == "history":
+        if answer in ("history", "next") and machine is not None:
+            # What the survey found carries over whole (facts, matches, the Pythons it looked at).
             self.machine.facts, self.machine.matches = machine.facts, machine.matches
+            self.machine.pythons = machine.pythons
+        if answer == "history":
             self.push_screen(self.machine, self._machine_done)
             self.push_screen(HistoryScreen(), self._history_done)
         elif answer == "next" and machine is not None:
-            self.machine.facts, self.machine.matches = machine.facts, machine.matches
             self.push_screen(self.machine, self._machine_done)
             self.show_recipes(machine.matches)
         else:
@@ -182,12 +184,13 @@ class WizardApp(App):
 
     def _rematch(self, version: str | None) -> list:
         """The recipes matched again for one GraphCast version (the recipe screen's `v`), remembered."""
-        from wizard.recipes.loader import load_recipes
-        from wizard.recipes.match import match_recipes
+        from wizard.session import survey
 
         self.graphcast_version = version
         facts = self.machine.facts if self.machine is not None else None
-        return match_recipes(load_recipes(list(self.options.recipes_dirs)), facts, graphcast_version=version)
+        pythons = self.machine.pythons if self.machine is not None else ()
+        # The same matching as the first survey and `gc-wizard recipes`, with the Pythons it found.
+        return list(survey(self.options.recipes_dirs, facts=facts, pythons=pythons, graphcast_version=version).matches)
 
     def _recipe_done(self, matches: list, match, options=None) -> None:
         if match is None:

@@ -19,6 +19,8 @@ class FactsReady(Message):
     facts: Any
     matches: list
     error: str | None = None
+    pythons: tuple = ()
+    """The interpreters the survey looked at, for re-matching the recipes with the same Python verdicts."""
 
 
 @dataclass

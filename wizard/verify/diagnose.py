@@ -26,17 +26,13 @@ import yaml
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.recipes.family import default_recipes, family_recipes
 from wizard.security import strip_terminal_escapes
 from wizard.verify import causes
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
 
 KNOWN_FAILURES_PATH = paths.DATA_DIR / "known_failures.yaml"
 
-#: The GPU recipe to name in fixes, by the driver's maximum CUDA major version (none known: CUDA 12).
-GPU_RECIPE_BY_CUDA_MAJOR = {12: "jax0.4.23-cuda12-cudnn89", 11: "jax0.4.23-cuda11-cudnn86"}
-DEFAULT_GPU_RECIPE = GPU_RECIPE_BY_CUDA_MAJOR[12]
-#: The CPU recipe to name in fixes when the installed recipe is not known.
-DEFAULT_CPU_RECIPE = "jax0.4.23-cpu"
 
 #: Lines the wizard itself adds to a verify log (probe progress and its JSON result): never evidence.
 _RESULT_START = '{"probe_version": '
@@ -391,19 +387,18 @@ def _fold(hits: dict[str, _Hit]) -> list[_Hit]:
 # Facts
 
 
-def gpu_recipe_for(facts: Facts | None) -> str:
-    """The GPU recipe that fits the detected driver's maximum CUDA version."""
+def _driver_cuda_major(facts: Facts | None) -> int | None:
     version = facts.driver.cuda_driver_version if facts is not None and facts.driver is not None else None
-    if version:
-        try:
-            major = int(str(version).split(".")[0])
-        except ValueError:
-            return DEFAULT_GPU_RECIPE
-        if major >= 12:
-            return GPU_RECIPE_BY_CUDA_MAJOR[12]
-        if major == 11:
-            return GPU_RECIPE_BY_CUDA_MAJOR[11]
-    return DEFAULT_GPU_RECIPE
+    try:
+        return int(str(version).split(".")[0]) if version else None
+    except ValueError:
+        return None
+
+
+def gpu_recipe_for(facts: Facts | None) -> str:
+    """The demo notebook's GPU recipe that fits the detected driver's maximum CUDA version (read from the
+    recipe files: `wizard.recipes.family.default_recipes`)."""
+    return default_recipes(_driver_cuda_major(facts))[0]
 
 
 def fix_recipes(facts: Facts | None, context: causes.Context | None = None) -> tuple[str, str]:
@@ -411,16 +406,10 @@ def fix_recipes(facts: Facts | None, context: causes.Context | None = None) -> t
     the environment was installed from (its marker, `context.recipe`) when known — a GraphCast v0.2 stack
     that fell back to the CPU is pointed at `jax0.10.2-cpu`, not at the 0.4.23 recipes — else the 0.4.23
     ones; the GPU one fits the detected driver's CUDA version."""
-    gpu, cpu = gpu_recipe_for(facts), DEFAULT_CPU_RECIPE
+    major = _driver_cuda_major(facts)
+    gpu, cpu = default_recipes(major)
     installed = getattr(context, "recipe", None)
     if installed:
-        from wizard.recipes.family import family_recipes
-
-        version = facts.driver.cuda_driver_version if facts is not None and facts.driver is not None else None
-        try:
-            major = int(str(version).split(".")[0]) if version else None
-        except ValueError:
-            major = None
         family_gpu, family_cpu = family_recipes(installed, major)
         gpu, cpu = family_gpu or gpu, family_cpu or cpu
     return gpu, cpu

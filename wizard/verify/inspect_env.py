@@ -28,8 +28,9 @@ from typing import Any
 
 from wizard.detect import deadline, environment, kernel_module, libpath, libraries
 from wizard.errors import UserError
+from wizard.recipes.family import default_recipes
 from wizard.verify import causes
-from wizard.verify.diagnose import DEFAULT_GPU_RECIPE, GPU_RECIPE_BY_CUDA_MAJOR, Finding
+from wizard.verify.diagnose import Finding
 
 #: The oldest Linux driver each CUDA major runs on (NVIDIA's CUDA toolkit release notes, minor version
 #: compatibility table); jax's installation notes give the same 525.60.13 for CUDA 12.
@@ -260,11 +261,12 @@ def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
 def _recipe(build: dict[str, Any] | None, driver: str | None) -> str:
     """The GPU recipe to name: by the driver when it is known, else by the CUDA the jaxlib was built for."""
     version = _version_tuple(driver)
+    major = None
     if version:
-        return GPU_RECIPE_BY_CUDA_MAJOR[11] if version < MIN_DRIVER_FOR_CUDA[12] else DEFAULT_GPU_RECIPE
-    if build and build.get("cuda") == "11":
-        return GPU_RECIPE_BY_CUDA_MAJOR[11]
-    return DEFAULT_GPU_RECIPE
+        major = max((m for m, floor in MIN_DRIVER_FOR_CUDA.items() if version >= floor), default=None)
+    elif build and str(build.get("cuda") or "").isdigit():
+        major = int(build["cuda"])
+    return default_recipes(major)[0]
 
 
 def _finding(fid: str, title: str, explanation: str, fix: str, evidence: list[str]) -> Finding:

@@ -107,6 +107,7 @@ class MachineScreen(Screen[str]):
         self.recipes_dirs = recipes_dirs
         self.facts = None
         self.matches: list = []
+        self.pythons: tuple = ()
         self.slurm = slurm
         """A `SlurmTarget` once detection runs on a GPU node through srun (--slurm, or key g)."""
         self.partitions: list[str] | None = None
@@ -148,7 +149,7 @@ class MachineScreen(Screen[str]):
             where = " on a GPU node through srun" if self.slurm is not None else ""
             self.post_message(FactsReady(None, [], error=f"Could not finish detection{where}:\n\n{exc}"))
             return
-        self.post_message(FactsReady(found.facts, list(found.matches)))
+        self.post_message(FactsReady(found.facts, list(found.matches), pythons=found.pythons))
 
     def on_facts_ready(self, message: FactsReady) -> None:
         widget = self.query_one("#facts", Static)
@@ -157,7 +158,7 @@ class MachineScreen(Screen[str]):
             widget.add_class("error")
             return
         widget.remove_class("error")
-        self.facts, self.matches = message.facts, message.matches
+        self.facts, self.matches, self.pythons = message.facts, message.matches, message.pythons
         self.show_facts()
 
     def show_facts(self) -> None:

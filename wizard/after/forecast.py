@@ -284,7 +284,8 @@ def describe(result: ForecastResult) -> list[str]:
         if result.devices else "the GPU"
     if result.ok:
         took = result.seconds
-        lines.append(f"GraphCast forecasts here: {steps} on {where}, every value finite.")
+        model = "GenCast" if "gencast" in (result.model or "").lower() else "GraphCast"
+        lines.append(f"{model} forecasts here: {steps} on {where}, every value finite.")
         lines.append(f"  model     {result.model}")
         lines.append(f"  dataset   {result.dataset}")
         lines.append(f"  seconds   load {took.get('load', 0):.1f} · compile {took.get('compile', 0):.1f} · "

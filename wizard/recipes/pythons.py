@@ -254,9 +254,11 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
     spec = recipe.machine.python
     text = request.strip()
     if _MINOR_RE.match(text):
-        if not (fits(spec, f"{text}.0") or fits(spec, f"{text}.99")):
-            raise UserError(f"--python {text}: recipe {recipe.id} needs Python {spec}, and {text} is outside it.")
         seen = [own_python(), *find_pythons()]
+        if not (fits(spec, f"{text}.0") or fits(spec, f"{text}.99")):
+            here = sorted({".".join(c.version.split(".")[:2]) for c in seen if fits(spec, c.version)}, key=Version)
+            hint = f" This machine has {' and '.join(here)}: --python {here[-1]}." if here else ""
+            raise UserError(f"--python {text}: recipe {recipe.id} needs Python {spec}, and {text} is outside it.{hint}")
         same = [c for c in seen if c.version.startswith(text + ".") and fits(spec, c.version)
                 and (c.has_venv or not need_venv)]
         if same:

@@ -111,3 +111,24 @@ class ForecastDone(Message):
     result: Any
     """A `wizard.after.forecast.ForecastResult`, or None when `error` says why nothing ran."""
     error: str | None = None
+
+
+@dataclass
+class PlanComputed(Message):
+    """The Plan screen's worker worked out a plan for `options` (or why there is none: `error`).
+
+    Why a message: planning asks every interpreter on the machine for its version, and one on a hung NFS
+    mount never answers; off the event loop the screen keeps taking keys (Escape leaves) meanwhile.
+    """
+
+    options: Any
+    plan: Any = None
+    verdict: Any = None
+    wheelhouses: list = None  # type: ignore[assignment]
+    free_gib: float | None = None
+    error: str | None = None
+    revert: Any = None
+    """The options to go back to when this plan fails (a GraphCast source that cannot be used)."""
+    announce_source: bool = False
+    """Say the GraphCast source's verdict once the plan is there (it was just chosen with g)."""
+

@@ -25,6 +25,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from wizard.install.options import InstallOptions
+from wizard.install.sources import source_name
+from wizard.tui.messages import PlanComputed
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.footer import WrappingFooter
 
@@ -73,7 +75,8 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     if verdict is not None and not verdict.ok:
         found = verdict.identity
         lines += ["", f"✗ Refused: this GraphCast source is {found.short()},",
-                  f"  {found.kind_text()}; the recipe needs DeepMind's graphcast {recipe.graphcast.version}.",
+                  f"  {found.kind_text()}; the recipe needs DeepMind's {source_name(recipe.graphcast.source)} "
+                  f"{recipe.graphcast.version}.",
                   "  g: another source (a checkout of the right tag) · f: install it anyway", ""]
     lines += [
         f"Into {where} (e changes the folder):",
@@ -151,35 +154,60 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
     def on_mount(self) -> None:
         self.refresh_plan()
 
-    def refresh_plan(self) -> None:
+    def refresh_plan(self, *, revert: InstallOptions | None = None, announce_source: bool = False) -> None:
+        """Work the plan out again for `self.options`, in a worker: until it is there, Enter installs
+        nothing (no plan) and every other key still works."""
+        self.plan = None
+        self.query_one("#plan", Static).update("Working out the plan… (Escape: back)")
+        self.refresh_bindings()
+        self.compute_plan(self.options, revert, announce_source)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="plan", description="Planning")
+    def compute_plan(self, options: InstallOptions, revert: InstallOptions | None, announce_source: bool) -> None:
         from wizard.install.envs import free_gib
         from wizard.install.sources import check_graphcast_source, look_at_wheelhouse
         from wizard.session import plan_for
 
-        widget = self.query_one("#plan", Static)
         try:
-            self.plan = plan_for(self.options)
-            recipe = self.plan.recipe
-            self.verdict = check_graphcast_source(recipe, self.plan.graphcast_src)
-            self.wheelhouses = [look_at_wheelhouse(link, recipe) for link in self.options.find_links
-                                if "://" not in link]
-        except Exception as exc:  # no fitting Python, a bad folder: say it, stay here
-            self.plan = None
-            self.verdict = None
-            self.error = str(exc)
-            widget.update(f"This plan cannot run:\n\n{exc}\n\nPress g for another GraphCast source, w for "
-                          "another wheelhouse, o to switch offline, e for another folder, i to switch the "
-                          "installer, or Escape to choose another recipe.")
-            self.refresh_bindings()
+            plan = plan_for(options)
+            verdict = check_graphcast_source(plan.recipe, plan.graphcast_src)
+            houses = [look_at_wheelhouse(link, plan.recipe) for link in options.find_links if "://" not in link]
+        except Exception as exc:  # no fitting Python, a bad folder: said on the screen, never a crash
+            self.post_message(PlanComputed(options, error=str(exc), revert=revert))
             return
         try:
-            self._free = free_gib(self.plan.env_dir)
+            free = free_gib(plan.env_dir)
         except OSError:
-            self._free = None
+            free = None
+        self.post_message(PlanComputed(options, plan, verdict, houses, free, announce_source=announce_source))
+
+    def on_plan_computed(self, message: PlanComputed) -> None:
+        if message.options is not self.options:
+            return  # the settings changed again meanwhile: a newer plan is on its way
+        if message.error is not None:
+            self.verdict = None
+            self.error = message.error
+            if message.revert is not None:  # not a folder, file or URL: said, and the previous source stays
+                self.notify(message.error, severity="error", timeout=10)
+                self.options = message.revert
+                self.refresh_plan()
+                return
+            self.query_one("#plan", Static).update(
+                f"This plan cannot run:\n\n{message.error}\n\nPress g for another GraphCast source, w for "
+                "another wheelhouse, o to switch offline, e for another folder, i to switch the installer, or "
+                "Escape to choose another recipe.")
+            self.refresh_bindings()
+            return
+        self.plan, self.verdict, self.wheelhouses = message.plan, message.verdict, message.wheelhouses
+        self._free = message.free_gib
         self.download = None
         self._render_plan()
         self.measure_download(self.plan)
         self.refresh_bindings()
+        if message.announce_source and self.verdict is not None:
+            self.notify(("GraphCast source: " + self.verdict.identity.describe()) if self.verdict.ok
+                        else self.verdict.problem.replace("pass --force", "press f"),
+                        severity="information" if self.verdict.ok else "error", timeout=8)
 
     def _render_plan(self) -> None:
         if self.plan is None:
@@ -249,18 +277,9 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
     def action_graphcast_src(self) -> None:
         def chosen(path: str | None) -> None:
             if path is not None:
-                previous = self.options.graphcast_src
+                previous = self.options
                 self.options = replace(self.options, graphcast_src=path.strip() or None)
-                self.refresh_plan()
-                if self.plan is None:  # not a folder, file or URL: said, and the previous source stays
-                    self.notify(self.error or "That GraphCast source cannot be used.", severity="error", timeout=10)
-                    self.options = replace(self.options, graphcast_src=previous)
-                    self.refresh_plan()
-                    return
-                if self.verdict is not None:
-                    self.notify(("GraphCast source: " + self.verdict.identity.describe()) if self.verdict.ok
-                                else self.verdict.problem.replace("pass --force", "press f"), severity="information" if self.verdict.ok else "error",
-                                timeout=8)
+                self.refresh_plan(revert=previous, announce_source=True)
 
         self.app.push_screen(PromptScreen(
             "GraphCast source: a checkout folder (git clone … && git checkout v"

@@ -1,0 +1,47 @@
+"""The Plan screen works the plan out in a worker: while an interpreter on PATH never answers (a Python on a
+hung NFS mount), the screen still takes keys, Enter installs nothing, and Escape leaves."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from tests.fixtures.pilot import SIZE, until
+from wizard.install.options import InstallOptions
+from wizard.recipes.loader import get_recipe
+from wizard.tui.app import WizardApp
+from wizard.tui.screens.machine import MachineScreen
+from wizard.tui.screens.plan import PlanScreen
+
+
+def _text(app) -> str:
+    found = app.screen.query("#plan")
+    return str(found.first().render()) if found else ""
+
+
+async def test_keys_and_escape_work_while_an_interpreter_hangs(tiny, tmp_path, monkeypatch, only_the_wizards_python):
+    fake = tmp_path / "hung-nfs-bin"
+    fake.mkdir()
+    hung = fake / "python3.12"
+    hung.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(300)\n")
+    hung.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    # A recipe only a Python 3.12 fits, so planning asks every interpreter on PATH, the hung one too.
+    (tiny.recipes / "tiny-new.yaml").write_text(
+        (tiny.recipes / "tiny-a.yaml").read_text().replace("id: tiny-a", "id: tiny-new")
+        .replace('">=3.10,<3.13"', '">=3.12,<3.13"'))
+    dirs = (str(tiny.recipes),)
+    recipe = get_recipe("tiny-new", list(dirs))
+    app = WizardApp(list(dirs))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        app.push_screen(PlanScreen(recipe, InstallOptions(recipe_id="tiny-new", recipes_dirs=dirs)))
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and "Working out the plan" in _text(app))
+        screen = app.screen
+        await pilot.press("i")  # handled at once, while the probe still hangs
+        await until(pilot, lambda: screen.options.installer == "pip", timeout=3)
+        await pilot.press("enter")  # no plan yet: nothing is approved
+        await pilot.pause(0.2)
+        assert screen.plan is None and app.screen is screen
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is not screen, timeout=3)

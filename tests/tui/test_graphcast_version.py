@@ -63,11 +63,11 @@ async def test_plan_screen_offers_the_pypi_plugin_for_the_old_cuda12_stack(gpu_s
         assert "storage.googleapis.com" in plan and "--alternative pypi-plugin" in plan
         assert " a Alt src" in " ".join(screen_rows(app)[-2:])  # the footer wraps onto two rows here
         await pilot.press("a")
-        await until(pilot, lambda: app.screen.options.alternative == "pypi-plugin"
+        await until(pilot, lambda: app.screen.options.alternative == "pypi-plugin" and app.screen.plan is not None
                      and "jax-cuda12-plugin==0.4.23" in app.screen.plan.recipe.requirements)
         assert "NEEDS A GPU CHECK" in _text(app, "#plan").splitlines()[0]
         await pilot.press("a")
-        await until(pilot, lambda: app.screen.options.alternative is None)
+        await until(pilot, lambda: app.screen.options.alternative is None and app.screen.plan is not None)
         assert "jaxlib==0.4.23+cuda12.cudnn89" in app.screen.plan.recipe.requirements
 
 

@@ -45,3 +45,29 @@ async def test_keys_and_escape_work_while_an_interpreter_hangs(tiny, tmp_path, m
         assert screen.plan is None and app.screen is screen
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is not screen, timeout=3)
+
+
+async def test_enter_pressed_while_planning_installs_once_the_plan_is_there(tiny, tmp_path, monkeypatch,
+                                                                           only_the_wizards_python):
+    """Enter on a plan still being worked out (an interpreter that takes two seconds to answer) is kept and
+    carried out when the plan arrives, as it was when planning blocked the screen."""
+    fake = tmp_path / "slow-bin"
+    fake.mkdir()
+    slow = fake / "python3.12"
+    slow.write_text(f"#!{sys.executable}\nimport os, sys, time\ntime.sleep(2)\n"
+                    f"os.execv({sys.executable!r}, [{sys.executable!r}, *sys.argv[1:]])\n")
+    slow.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    dirs = (str(tiny.recipes),)
+    recipe = get_recipe("tiny-a", list(dirs))
+    app = WizardApp(list(dirs))
+    approved = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, python=str(slow))
+        app.push_screen(PlanScreen(recipe, options), approved.append)
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and "Working out the plan" in _text(app))
+        await pilot.press("enter")
+        await until(pilot, lambda: approved, timeout=30)
+        (plan,) = approved
+        assert plan is not None and plan.plan.recipe.id == "tiny-a" and plan.plan.python.executable == str(slow)

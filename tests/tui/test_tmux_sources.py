@@ -173,6 +173,7 @@ def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path, l
     # Without leaving the app: p goes back to the plan, g gives the local GraphCast, and it is checked.
     tmux.keys("p")
     tmux.wait_for("What will run")
+    tmux.wait_gone("Working out the plan")
     tmux.type_into_dialog("g", str(graphcast), "GraphCast source:")
     tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
     tmux.keys("C-q")

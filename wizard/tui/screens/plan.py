@@ -144,6 +144,10 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         """Why the current settings give no plan (shown in place of the plan)."""
         self.download: str | None = None
         self._free: float | None = None
+        self.planning = False
+        """A plan is being worked out (Enter then waits for it: `_install_when_ready`)."""
+        self._install_when_ready: bool | None = None
+        """Enter (False) or f (True) pressed while planning; None: nothing pending."""
 
     def compose(self) -> ComposeResult:
         yield Static(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
@@ -158,6 +162,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         """Work the plan out again for `self.options`, in a worker: until it is there, Enter installs
         nothing (no plan) and every other key still works."""
         self.plan = None
+        self.planning = True
+        self._install_when_ready = None  # a settings change since: that Enter was for another plan
         self.query_one("#plan", Static).update("Working out the plan… (Escape: back)")
         self.refresh_bindings()
         self.compute_plan(self.options, revert, announce_source)
@@ -184,6 +190,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
     def on_plan_computed(self, message: PlanComputed) -> None:
         if message.options is not self.options:
             return  # the settings changed again meanwhile: a newer plan is on its way
+        self.planning = False
+        pending, self._install_when_ready = self._install_when_ready, None
         if message.error is not None:
             self.verdict = None
             self.error = message.error
@@ -208,6 +216,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             self.notify(("GraphCast source: " + self.verdict.identity.describe()) if self.verdict.ok
                         else self.verdict.problem.replace("pass --force", "press f"),
                         severity="information" if self.verdict.ok else "error", timeout=8)
+        if pending is not None and self.check_action("force" if pending else "install", ()):
+            self.action_install(force=pending)  # Enter (or f) pressed while the plan was worked out
 
     def _render_plan(self) -> None:
         if self.plan is None:
@@ -237,6 +247,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             self._render_plan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("install", "force") and self.planning:
+            return True  # taken now, carried out once the plan is there (if it may be)
         if action == "install":
             return self.plan is not None and (self.verdict is None or self.verdict.ok)
         if action == "force":
@@ -258,6 +270,9 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.refresh_plan()
 
     def action_install(self, force: bool = False) -> None:
+        if self.planning:  # what the key asked is done when the plan arrives, as if it had been there
+            self._install_when_ready = force
+            return
         if self.plan is not None:
             options = replace(self.options, force=force or self.options.force)
             self.dismiss(ApprovedPlan(self.plan, options, self.download_bytes))

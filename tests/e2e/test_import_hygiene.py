@@ -30,8 +30,8 @@ CORE_AND_CLI = _core_and_cli()
 
 
 def test_the_walk_finds_every_stage():
-    for stage in ("wizard.detect.chain", "wizard.recipes.match", "wizard.install.transaction",
-                  "wizard.verify.check", "wizard.history.rollback", "wizard.after.report", "wizard.commands.install"):
+    for stage in ("wizard.detect.chain", "wizard.recipes.match", "wizard.flows.transaction",
+                  "wizard.verify.check", "wizard.flows.rollback", "wizard.after.report", "wizard.commands.install"):
         assert stage in CORE_AND_CLI
 
 

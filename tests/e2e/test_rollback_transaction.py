@@ -1,6 +1,6 @@
 """The rollback transaction's phases, in process, on real environments built by the real wizard.
 
-Each test drives `wizard.history.rollback.rollback` with an events object that records what the
+Each test drives `wizard.flows.rollback.rollback` with an events object that records what the
 runner reports (steps, uv's own lines, messages), so the phases are seen as a face sees them:
 restore (rebuild / re-sync / undo, as runner steps), verify (the exact frozen set), commit, put back,
 cancel through the event, and a crash of our own code.
@@ -20,7 +20,7 @@ import pytest
 from uv import find_uv_bin
 
 from tests.fixtures.wheels import build_wheel
-from wizard.history.rollback import RollbackEvents, Target, restore_kind, rollback
+from wizard.flows.rollback import RollbackEvents, Target, restore_kind, rollback
 from wizard.history.store import load_history
 from wizard.install import envs
 

@@ -66,7 +66,7 @@ def test_the_running_tier_shows_a_clock_so_a_long_jit_init_does_not_look_hung():
 
 
 def test_stop_questions_say_what_becomes_of_the_environment_being_built():
-    from wizard.install.transaction import what_was_undone
+    from wizard.flows.transaction import what_was_undone
     from wizard.tui.screens.install import stop_question
 
     assert stop_question(True, leaving=True) == ("Stop the check and leave gc-wizard? The new environment will be "

@@ -1,6 +1,6 @@
 """The terminal app and the CLI give the same recommendation, with the same reasons, for the same machine.
 
-Both faces call `wizard.session.survey` with the same inputs (the machine's other Pythons included).
+Both faces call `wizard.flows.session.survey` with the same inputs (the machine's other Pythons included).
 The machine is a stand-in profile; one case uses recipes whose Python range leaves out the wizard's
 own interpreter, where the faces used to disagree ("uv will download one" against "the environment
 will use Python 3.x").

@@ -127,7 +127,7 @@ def _scan_log(source: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.session import findings_for
+    from wizard.flows.session import findings_for
     from wizard.verify.diagnose import unrecognised as summarise
 
     env_dir = getattr(args, "env", None)

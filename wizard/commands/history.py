@@ -1,6 +1,6 @@
 """`gc-wizard history`, `rollback` and `remove`: the record, the way back, and explicit clean-up.
 
-Handlers only render: the decisions live in `wizard.history.store` and `wizard.history.rollback`.
+Handlers only render: the decisions live in `wizard.history.store` and `wizard.flows.rollback`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from wizard.errors import ExitCode
 def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:
     """history --json's list (every entry's fields plus whether its folder exists and its disk use),
     the disk use of all environments together, and the history's warnings."""
+    from wizard.flows.session import env_usage
     from wizard.history.store import load_history
-    from wizard.session import env_usage
 
     history = load_history()
     usage = env_usage(history)
@@ -102,7 +102,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
 
 def run_rollback(args: argparse.Namespace) -> int:
     from wizard.commands.install import TerminalEvents
-    from wizard.history.rollback import rollback
+    from wizard.flows.rollback import rollback
 
     cancel = threading.Event()
     out = sys.stderr if args.json else sys.stdout
@@ -136,7 +136,7 @@ def run_rollback(args: argparse.Namespace) -> int:
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    from wizard.history.rollback import remove
+    from wizard.flows.rollback import remove
 
     result = remove(args.entry_id, confirm=lambda q: confirm(q, assume_yes=args.yes))
     if args.json:

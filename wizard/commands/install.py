@@ -21,8 +21,8 @@ from wizard.commands import guard, options
 from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
+from wizard.flows.transaction import InstallEvents, run_install
 from wizard.install.options import InstallOptions
-from wizard.install.transaction import InstallEvents, run_install
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def check_on_node(options: InstallOptions, out) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.session import plan_for
+    from wizard.flows.session import plan_for
 
     options = install_options(args)
     if getattr(args, "answers", None):

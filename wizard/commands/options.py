@@ -204,7 +204,7 @@ def recipe_for_version(args: argparse.Namespace) -> str | None:
                             f"(--graphcast-version); see `gc-wizard recipes --graphcast-version {version}`.")
         return recipe.id
     from wizard.errors import UserError
-    from wizard.session import survey
+    from wizard.flows.session import survey
 
     best = next((m for m in survey(dirs, graphcast_version=version).matches if m.recommended), None)
     if best is None:

@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
 
     from wizard.commands.options import install_options
     from wizard.commands.recipes import plan_checks, render_matches, render_plan
+    from wizard.flows.session import plan_for, survey
     from wizard.paths import wizard_command
-    from wizard.session import plan_for, survey
 
     recipes_dir = getattr(args, "recipes_dir", None) or []
     say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "

@@ -160,7 +160,7 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
 
 
 def run_recipes(args: argparse.Namespace) -> int:
-    from wizard.session import survey
+    from wizard.flows.session import survey
 
     saved = getattr(args, "facts", None)
     version = getattr(args, "graphcast_version", None)
@@ -209,9 +209,9 @@ PLAN_SIZE_BUDGET = 1.0
 def plan_checks(plan: Plan) -> dict:
     """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
     it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
+    from wizard.flows.transaction import unfit_reasons
     from wizard.install.cost import plan_download
     from wizard.install.sources import check_graphcast_source
-    from wizard.install.transaction import unfit_reasons
 
     return {"reasons": unfit_reasons(plan.recipe), "verdict": check_graphcast_source(plan.recipe, plan.graphcast_src),
             "download": plan_download(plan, budget=PLAN_SIZE_BUDGET)}
@@ -275,8 +275,8 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    from wizard.flows.session import plan_for
     from wizard.security import redact_secrets
-    from wizard.session import plan_for
 
     plan = plan_for(options.install_options(args))
     checks = plan_checks(plan)

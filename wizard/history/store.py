@@ -348,7 +348,7 @@ def rebuild_from_markers() -> list[Entry]:
     Used when history.json could not be read and was set aside: the environments are still there and
     each describes itself (`gc-wizard-env.json`), so rollback targets survive. Each comes back as an
     install of its recipe, "verified" when its marker says it passed the check, with no package set
-    (a rollback to it then takes the set it has, see `wizard.history.rollback`); none is current.
+    (a rollback to it then takes the set it has, see `wizard.flows.rollback`); none is current.
     """
     from wizard.install import envs
 

@@ -4,7 +4,7 @@ Why one type: the same options used to exist in five shapes (argparse namespaces
 own class with `no_verify` where the others had `verify`, the TUI's dicts, a `getattr`-defaulting
 helper), and each shape grew its own defaults. Now the CLI turns its arguments into an
 `InstallOptions`, the TUI holds one and changes it with `dataclasses.replace`, the answers file
-stores `to_dict()` and reads it back with `from_dict()`, and `wizard.session.plan_for` plans from it.
+stores `to_dict()` and reads it back with `from_dict()`, and `wizard.flows.session.plan_for` plans from it.
 
 The choice lists and their `Literal` types are defined once, in `wizard.install.choices`.
 """

@@ -82,7 +82,7 @@ def farewell(result: dict | None, assets: str | None = None) -> list[str]:
     what = "stopped" if result.get("cancelled") else "failed"
     lines = [f"gc-wizard: the install {what}; your current environment is untouched."]
     if result.get("cancelled") and result.get("env"):
-        from wizard.install.transaction import what_was_undone
+        from wizard.flows.transaction import what_was_undone
 
         stage = "check" if result.get("verify") else "install"
         lines = [f"gc-wizard: the {stage} stopped. {what_was_undone(result)} {untouched_sentence()}"]

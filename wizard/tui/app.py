@@ -184,7 +184,7 @@ class WizardApp(App):
 
     def _rematch(self, version: str | None) -> list:
         """The recipes matched again for one GraphCast version (the recipe screen's `v`), remembered."""
-        from wizard.session import survey
+        from wizard.flows.session import survey
 
         self.graphcast_version = version
         facts = self.machine.facts if self.machine is not None else None
@@ -244,7 +244,7 @@ class WizardApp(App):
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
     def install_worker(self, approved: ApprovedPlan, screen: InstallScreen) -> None:
         from wizard.errors import LockHeld
-        from wizard.install.transaction import InstallEvents, run_install
+        from wizard.flows.transaction import InstallEvents, run_install
 
         app, cancel = self, self.cancel_event
         live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe
@@ -415,7 +415,7 @@ class WizardApp(App):
         current one is untouched (the verify screen's last word)."""
         if not result.get("cancelled"):
             return None
-        from wizard.install.transaction import what_was_undone
+        from wizard.flows.transaction import what_was_undone
 
         what = "check" if result.get("verify") else "install"
         return f"The {what} was stopped. {what_was_undone(result)} {untouched_sentence()}"
@@ -433,7 +433,7 @@ class WizardApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="rollback", description="Rolling back")
     def rollback_worker(self, entry_id: str, screen: RollbackScreen) -> None:
-        from wizard.history.rollback import RollbackEvents, rollback
+        from wizard.flows.rollback import RollbackEvents, rollback
 
         live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe
 

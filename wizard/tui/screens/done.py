@@ -45,7 +45,7 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
         return "\n".join([str(result.get("error") or "Another gc-wizard is working in the state folder."), "",
                           "Press r to try again once it has finished, or Enter to leave."])
     if result.get("cancelled"):
-        from wizard.install.transaction import what_was_undone
+        from wizard.flows.transaction import what_was_undone
 
         what = "check" if verify is not None else "install"
         undone = [what_was_undone(result)] if result.get("env") else []

@@ -106,7 +106,7 @@ class HistoryScreen(Screen):
 
     def action_rollback(self) -> None:
         from wizard.errors import UserError
-        from wizard.history.rollback import check_target, describe_change
+        from wizard.flows.rollback import check_target, describe_change
         from wizard.history.store import load_history
 
         table = self.query_one(DataTable)

@@ -129,7 +129,7 @@ class MachineScreen(Screen[str]):
     def detect(self) -> None:
         # The same survey as `gc-wizard recipes`; each failure says what failed, because a broken
         # recipe file is not a detection problem.
-        from wizard.session import RecipesUnreadable, survey
+        from wizard.flows.session import RecipesUnreadable, survey
 
         try:
             facts = None

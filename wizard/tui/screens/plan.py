@@ -1,6 +1,6 @@
 """Exactly what will run: target environment, sources, every step and pin, cost — and where to change it.
 
-The plan comes from the core (`wizard.session.plan_for`, the same call `gc-wizard plan` makes), and the
+The plan comes from the core (`wizard.flows.session.plan_for`, the same call `gc-wizard plan` makes), and the
 plan shown here is the very object the install runs. This screen lays it out for 80 columns: what matters for the decision first (a refused GraphCast source at the very
 top; where, which installer, disk and download size; where GraphCast and the packages come from),
 then every step, every pin, and the exact commands, which scroll.
@@ -170,9 +170,9 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan", description="Planning")
     def compute_plan(self, options: InstallOptions, revert: InstallOptions | None, announce_source: bool) -> None:
+        from wizard.flows.session import plan_for
         from wizard.install.envs import free_gib
         from wizard.install.sources import check_graphcast_source, look_at_wheelhouse
-        from wizard.session import plan_for
 
         try:
             plan = plan_for(options)

@@ -17,7 +17,7 @@ Which target without an id: the undo of the current install when it was made in 
 install that was current just before the current one (what "previous" means to the user), else the
 newest verified install that is not current (in another folder), else the newest installed one.
 
-A rollback is a transaction with the install's shape (`wizard.install.transaction`): `_Rollback`
+A rollback is a transaction with the install's shape (`wizard.flows.transaction`): `_Rollback`
 prepares (the one eligibility rule `check_target`, the question, its history entry and log), restores
 the target's folder (rebuild, re-sync or undo — `uv venv` and `uv pip sync` as plan steps run by the
 runner: live lines to the caller's events, every line in the rollback's log, stopped by the cancel
@@ -38,10 +38,10 @@ from typing import TYPE_CHECKING, Any
 
 from wizard import paths
 from wizard.errors import OperationFailed, UserError
+from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.runner import StepLog, run_step
-from wizard.install.transaction import InstallEvents
 from wizard.lock import StateLock
 
 if TYPE_CHECKING:

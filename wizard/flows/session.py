@@ -7,7 +7,7 @@ faces now call these functions with the same inputs and only render what comes b
 
 - `survey(recipes_dirs)`: the facts, every recipe's verdict and the recommended one;
 - `plan_for(options)`: the `Plan` for one `InstallOptions` — the value shown and then run
-  (`wizard.install.transaction.run_install(plan, options, …)`);
+  (`wizard.flows.transaction.run_install(plan, options, …)`);
 - `diagnose_log(log)` / `findings_for(scan)`: the findings, detecting the machine only when a finding
   can use it;
 - `env_usage(history)`: each environment's disk use, hardlinks counted once.

@@ -10,10 +10,10 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
+from wizard.flows.session import plan_for
+from wizard.flows.transaction import InstallEvents, run_install
 from wizard.history.store import load_history
 from wizard.install.options import InstallOptions
-from wizard.install.transaction import InstallEvents, run_install
-from wizard.session import plan_for
 
 
 class _Recorder(InstallEvents):

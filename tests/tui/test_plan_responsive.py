@@ -64,10 +64,41 @@ async def test_enter_pressed_while_planning_installs_once_the_plan_is_there(tiny
     approved = []
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-        options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, python=str(slow))
+        options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, python=str(slow),
+                                 graphcast_src=str(tiny.graphcast))
         app.push_screen(PlanScreen(recipe, options), approved.append)
         await until(pilot, lambda: isinstance(app.screen, PlanScreen) and "Working out the plan" in _text(app))
         await pilot.press("enter")
         await until(pilot, lambda: approved, timeout=30)
         (plan,) = approved
         assert plan is not None and plan.plan.recipe.id == "tiny-a" and plan.plan.python.executable == str(slow)
+
+
+async def test_enter_asks_first_when_the_graphcast_host_cannot_be_reached(tiny):
+    """The recipe's GraphCast on github.invalid (a host no resolver knows): the plan marks the source ✗ and
+    says why; Enter asks before an install that would download everything and then fail; n stays."""
+    (tiny.recipes / "tiny-a.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text()
+                                             .replace("github.com", "github.invalid"))
+    from wizard.tui.screens.confirm import ConfirmScreen
+
+    dirs = (str(tiny.recipes),)
+    app = WizardApp(list(dirs))
+    approved = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), InstallOptions(recipe_id="tiny-a",
+                                                                                     recipes_dirs=dirs)), approved.append)
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        text = " ".join(_text(app).split())
+        assert "GraphCast ✗ graphcast" in text and "github.invalid cannot be reached from here" in text
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen))
+        assert approved == []
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: approved)
+        assert approved[0].plan.unreachable_source.startswith("github.invalid cannot be reached")
+

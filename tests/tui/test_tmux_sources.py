@@ -59,8 +59,10 @@ def _tiny_checked(tmp_path: Path) -> tuple[Path, Path, Path]:
     graphcast = build_wheel(tmp_path / "gc", "graphcast", "0.1.1")
     recipes = tmp_path / "recipes"
     recipes.mkdir()
+    # Its GraphCast pin on a host no resolver knows, as on a server without GitHub (alike on every machine).
     (recipes / "tiny-check.yaml").write_text(
-        RECIPE.format(id="tiny-check", requirements="  - pkg-a==1.0\n  - jax==0.4.23"))
+        RECIPE.format(id="tiny-check", requirements="  - pkg-a==1.0\n  - jax==0.4.23").replace("github.com",
+                                                                                            "github.invalid"))
     return recipes, house, graphcast
 
 
@@ -95,7 +97,9 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     recipes, house, graphcast = _tiny_checked(tmp_path)
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check")
     screen = tmux.wait_for("Sources (g GraphCast source, w wheelhouse, o offline)")
-    assert "GraphCast ✓ graphcast @97d1ad50b0b7 · the recipe's pin" in screen
+    words = " ".join(screen.split())
+    assert "GraphCast ✗ graphcast @97d1ad50b0b7 · the recipe's pin" in words
+    assert "github.invalid cannot be reached from here" in words and "--graphcast-src DIR" in words
     tmux.type_into_dialog("g", str(graphcast), "GraphCast source:")
     screen = tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
     tmux.type_into_dialog("w", str(house), "Wheelhouse folder")
@@ -164,8 +168,12 @@ def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path, l
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--find-links", str(house), "--graphcast-src",
                           "graphcast @ git+https://github.invalid/google-deepmind/graphcast@v0.1.1",
                           index=local_index(house))
-    tmux.wait_for("graphcast 0.1.1 · a git URL")
+    screen = " ".join(tmux.wait_for("graphcast 0.1.1 · a git URL").split())
+    # Said before anything downloads, and asked: the install would fail after every download.
+    assert "GraphCast ✗ graphcast 0.1.1" in screen and "github.invalid cannot be reached" in screen
     tmux.keys("Enter")
+    tmux.wait_for("Install anyway?")
+    tmux.keys("y")
     screen = tmux.wait_for("This server cannot reach", timeout=120)
     words = " ".join(screen.split())  # the sentences wrap at 80 columns
     assert "The install did not finish" in words and "cannot reach github.invalid" in words

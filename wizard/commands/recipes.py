@@ -211,9 +211,9 @@ def plan_checks(plan: Plan) -> dict:
     it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
     from wizard.flows.transaction import unfit_reasons
     from wizard.install.cost import plan_download
-    from wizard.install.sources import check_graphcast_source
+    from wizard.install.sources import verdict_for
 
-    return {"reasons": unfit_reasons(plan.recipe), "verdict": check_graphcast_source(plan.recipe, plan.graphcast_src),
+    return {"reasons": unfit_reasons(plan.recipe), "verdict": verdict_for(plan),
             "download": plan_download(plan, budget=PLAN_SIZE_BUDGET)}
 
 
@@ -241,7 +241,7 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
     if checks.get("download") is not None:
         out.append(f"  download:    {checks['download'].describe()}")
     if verdict is not None:
-        mark = "ok" if verdict.ok and not verdict.note else ("unchecked" if verdict.ok else "REFUSED")
+        mark = {"✓": "ok", "?": "unchecked", "✗": "UNREACHABLE" if verdict.ok else "REFUSED"}[verdict.mark()]
         out.append(f"  graphcast:   {verdict.identity.describe()} [{mark}]")
     out += [
         "",

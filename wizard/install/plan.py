@@ -44,7 +44,7 @@ from packaging.version import Version
 from wizard import paths
 from wizard.errors import UserError
 from wizard.install.choices import INSTALLERS
-from wizard.install.sources import outside_index_problem
+from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice
 
@@ -110,6 +110,8 @@ class Plan:
     """The hashed lock the packages come from (`--lock FILE`, or a bundle's), instead of the recipe's pins."""
     bundle: str | None = None
     """The offline bundle folder the install uses (`--bundle DIR`)."""
+    unreachable_source: str | None = None
+    """Why the GraphCast source's host cannot be reached from here (checked when planning), or None."""
 
     def retarget(self, env_dir: Path) -> Plan:
         """The same plan building into `env_dir` instead (the install found the planned new folder taken):
@@ -141,6 +143,7 @@ class Plan:
             "steps": [s.to_dict() for s in self.steps],
             "disk_gib": self.disk_gib,
             "notes": list(self.notes),
+            "unreachable_source": self.unreachable_source,
             "lock": self.lock,
             "bundle": self.bundle,
         }
@@ -572,4 +575,6 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
     plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),
                       offline=offline, graphcast_src=graphcast_src, mode=mode, lock=lock)
-    return dataclasses.replace(plan, notes=(offer, *plan.notes)) if offer else plan
+    unreachable = None if offline else unreachable_source(plan.graphcast_src)
+    notes = ((offer,) if offer else ()) + plan.notes + ((unreachable,) if unreachable else ())
+    return dataclasses.replace(plan, notes=notes, unreachable_source=unreachable)

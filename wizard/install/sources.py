@@ -28,7 +28,7 @@ import os
 import re
 import tarfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -42,6 +42,7 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from wizard.errors import UserError
+from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 
 GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
 FIND_LINKS_VAR = "GC_WIZARD_FIND_LINKS"
@@ -101,9 +102,19 @@ class SourceVerdict:
     """False: refused (a sentence in `problem`). True also when nothing could be read (`note` says so)."""
     problem: str | None = None
     note: str | None = None
+    unreachable: str | None = None
+    """The sentence saying the source's host does not answer from here (the install would fail after the
+    downloads), or None: set from the plan (`verdict_for`), never from the files."""
+
+    def mark(self) -> str:
+        """✓ checked · ? could not be read · ✗ refused or out of reach."""
+        if not self.ok or self.unreachable:
+            return "✗"
+        return "?" if self.note else "✓"
 
     def to_dict(self) -> dict:
-        return {**self.identity.to_dict(), "ok": self.ok, "problem": self.problem, "note": self.note}
+        return {**self.identity.to_dict(), "ok": self.ok, "problem": self.problem, "note": self.note,
+                "unreachable": self.unreachable}
 
 
 # --- the environment's sources ---------------------------------------------------------------------
@@ -416,4 +427,32 @@ def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
         text += (f" {source_name(recipe.graphcast.source)} itself comes from GitHub as well: where GitHub does not "
                  "answer, give a checkout of it with --graphcast-src DIR (g on the Plan screen).")
     return text
+
+
+def source_host(install_arg: str) -> str | None:
+    """The host a remote GraphCast source is fetched from (`github.com`), or None for a local one."""
+    url = install_arg.split(" @ ", 1)[-1].strip()
+    match = re.match(r"^(?:git\+)?https?://(?:[^@/\s]+@)?([^/\s:]+(?::\d+)?)", url)
+    return match.group(1) if match else None
+
+
+def unreachable_source(install_arg: str, timeout: float = REACH_TIMEOUT) -> str | None:
+    """Whether the remote GraphCast source's host answers here (one HEAD request, `timeout` at most): the
+    sentence to show before anything downloads when it does not, else None. Why before: an install with
+    an unreachable source downloads every package first and fails only at the GraphCast step."""
+    host = source_host(install_arg)
+    if host is None or reachable(f"https://{host}/", timeout):
+        return None
+    return (f"{host} cannot be reached from here, so the GraphCast step would fail after the downloads: give a "
+            f"local checkout with --graphcast-src DIR (g on the Plan screen), cloned where {host} answers and "
+            "copied over.")
+
+
+def verdict_for(plan) -> SourceVerdict:
+    """The GraphCast source's verdict for a plan, as both faces show it: what its files say, and whether
+    its host answered when the plan was made (`Plan.unreachable_source`)."""
+    verdict = check_graphcast_source(plan.recipe, plan.graphcast_src)
+    if plan.unreachable_source and verdict.ok:
+        verdict = replace(verdict, unreachable=plan.unreachable_source)
+    return verdict
 

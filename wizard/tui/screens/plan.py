@@ -27,6 +27,7 @@ from textual.widgets import Static
 from wizard.install.options import InstallOptions
 from wizard.install.sources import source_name
 from wizard.tui.messages import PlanComputed
+from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.footer import WrappingFooter
 
@@ -53,11 +54,12 @@ def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[s
     """Where GraphCast and the packages come from, each checked (g, w and o change them)."""
     lines = ["Sources (g GraphCast source, w wheelhouse, o offline):"]
     if verdict is not None:
-        mark = "✓" if verdict.ok and not verdict.note else ("?" if verdict.ok else "✗")
         identity = verdict.identity
-        lines.append(f"  GraphCast {mark} {identity.short()} · {identity.kind_text()}")
+        lines.append(f"  GraphCast {verdict.mark()} {identity.short()} · {identity.kind_text()}")
         where = plan.graphcast_src.split(" @ ", 1)[-1]
         lines.append(f"    from {_fit(where, 64)}")
+        if verdict.unreachable:
+            lines.append(f"    ! {verdict.unreachable}")
     for house in wheelhouses or []:
         lines.append(f"  Wheelhouse {house.summary()}")
         lines.append(f"    in {_fit(house.folder, 64)}")
@@ -172,11 +174,11 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
     def compute_plan(self, options: InstallOptions, revert: InstallOptions | None, announce_source: bool) -> None:
         from wizard.flows.session import plan_for
         from wizard.install.envs import free_gib
-        from wizard.install.sources import check_graphcast_source, look_at_wheelhouse
+        from wizard.install.sources import look_at_wheelhouse, verdict_for
 
         try:
             plan = plan_for(options)
-            verdict = check_graphcast_source(plan.recipe, plan.graphcast_src)
+            verdict = verdict_for(plan)
             houses = [look_at_wheelhouse(link, plan.recipe) for link in options.find_links if "://" not in link]
         except Exception as exc:  # no fitting Python, a bad folder: said on the screen, never a crash
             self.post_message(PlanComputed(options, error=str(exc), revert=revert))
@@ -273,9 +275,21 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         if self.planning:  # what the key asked is done when the plan arrives, as if it had been there
             self._install_when_ready = force
             return
-        if self.plan is not None:
-            options = replace(self.options, force=force or self.options.force)
-            self.dismiss(ApprovedPlan(self.plan, options, self.download_bytes))
+        if self.plan is None:
+            return
+        options = replace(self.options, force=force or self.options.force)
+        approved = ApprovedPlan(self.plan, options, self.download_bytes)
+        if self.verdict is not None and self.verdict.unreachable:
+            # Asked first: every package would download, then the GraphCast step fail.
+            question = f"{self.verdict.unreachable}\n\nInstall anyway?"
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.dismiss(approved)
+
+            self.app.push_screen(ConfirmScreen(question, yes="Install anyway", no="Back to the plan"), answered)
+            return
+        self.dismiss(approved)
 
     def action_force(self) -> None:
         self.action_install(force=True)

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packaging.requirements import InvalidRequirement, Requirement
+
 from wizard.detect import deadline, environment, kernel_module, libpath, libraries
 from wizard.errors import UserError
 from wizard.recipes.family import default_recipes
@@ -131,13 +133,21 @@ def _metadata(dist_info: Path | None) -> Any:
 
 
 def _requirement(meta: Any, pattern: str) -> str | None:
-    """The lower bound of the first Requires-Dist matching `pattern` (`nvidia-cudnn-cu12>=9.1,<10`)."""
+    """The lower bound of the first Requires-Dist whose name matches `pattern`, whatever the order of its
+    specifiers: `nvidia-cudnn-cu12>=9.1,<10` and, as JAX's real plugin wheels write it (seen on an H100),
+    `nvidia-cudnn-cu13<10.0,>=9.12.0.46; sys_platform == "linux" and extra == "with-cuda"`."""
     if meta is None:
         return None
-    for req in meta.get_all("Requires-Dist") or []:
-        match = re.match(pattern + r"\s*\(?\s*(?:>=|==|~=)\s*([\d.]+)", req)
-        if match:
-            return match.group(1)
+    for text in meta.get_all("Requires-Dist") or []:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        if not re.fullmatch(pattern, req.name):
+            continue
+        bounds = [spec.version for spec in req.specifier if spec.operator in (">=", "==", "~=", "===")]
+        if bounds:
+            return bounds[0]
     return None
 
 

@@ -239,3 +239,14 @@ def test_pypi_gencast_is_named_a_lookalike(tmp_path):
     (finding,) = last_json(proc)["findings"]
     assert finding["id"] == "wrong_graphcast_package" and "`gencast`" in finding["title"]
     assert "pip uninstall gencast" in finding["fix"] and "graphcast.gencast" in finding["explanation"]
+
+
+def test_the_plugins_cudnn_floor_is_read_in_the_order_real_wheels_write_it(tmp_path):
+    """On a real H100 `diagnose --env` said "cuDNN ?": JAX's plugin wheel puts the upper bound first."""
+    house = tmp_path / "house"
+    plugin = build_wheel(house, "jax-cuda13-plugin", "0.11.2", requires=[
+        'nvidia-cudnn-cu13<10.0,>=9.12.0.46; sys_platform == "linux" and extra == "with-cuda"'])
+    env = make_env(tmp_path, [plugin, build_wheel(house, "jax", "0.11.2"), build_wheel(house, "jaxlib", "0.11.2")])
+    report = inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
+    assert report.jaxlib_build == {"cuda": "13", "cudnn": "9.12", "from": "jax-cuda13-plugin 0.11.2"}
+

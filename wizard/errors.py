@@ -38,12 +38,6 @@ class OperationFailed(WizardError):
     exit_code = ExitCode.FAILED
 
 
-class Cancelled(WizardError):
-    """The user pressed Ctrl-C (exit 130)."""
-
-    exit_code = ExitCode.CANCELLED
-
-
 class LockHeld(WizardError):
     """Another wizard holds the state folder's lock."""
 

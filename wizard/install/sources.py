@@ -423,7 +423,8 @@ def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
     text = (f"recipe {recipe.id} needs {names}, which no package index has (it is on GitHub only): build the "
             f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR "
             "(w on the Plan screen).")
-    if not graphcast_src and "github.com" in recipe.graphcast.source:
+    host = None if graphcast_src else source_host(recipe.graphcast.source)
+    if host == "github.com":
         text += (f" {source_name(recipe.graphcast.source)} itself comes from GitHub as well: where GitHub does not "
                  "answer, give a checkout of it with --graphcast-src DIR (g on the Plan screen).")
     return text

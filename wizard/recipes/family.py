@@ -9,6 +9,7 @@ from the recipe files (`graphcast.version` and the `jax` pin), never from the id
 from __future__ import annotations
 
 from wizard.recipes.loader import Recipe, load_recipes
+from wizard.recipes.match import DEFAULT_GRAPHCAST_VERSION
 
 
 def _family_key(recipe: Recipe) -> tuple[str, str | None]:
@@ -52,7 +53,7 @@ NO_RECIPE = "RECIPE (`gc-wizard recipes` lists them)"
 
 
 def default_recipes(cuda_major: int | None = None, recipes: dict[str, Recipe] | None = None,
-                    graphcast_version: str = "0.1.1") -> tuple[str, str]:
+                    graphcast_version: str = DEFAULT_GRAPHCAST_VERSION) -> tuple[str, str]:
     """(the GPU recipe, the CPU recipe) a fix names when the environment's own recipe is not known: of the
     default GraphCast's family (the demo notebook's), the GPU one the newest CUDA build a driver of CUDA major
     `cuda_major` runs (any, when unknown). Read from the recipe files, so a new or renamed recipe is named

@@ -185,10 +185,20 @@ def uv_find_python(spec: str) -> PythonChoice | None:
     return probe_python(path, "uv")
 
 
+def _minor_fits(spec: str, minor: str) -> bool:
+    """Whether some release of Python `minor` ("3.12") is in the range `spec`."""
+    return fits(spec, f"{minor}.0") or fits(spec, f"{minor}.99")
+
+
+def _newest(choices: list[PythonChoice]) -> PythonChoice:
+    """Of interpreters that all fit: the newest, one on PATH first among equals."""
+    return max(choices, key=lambda c: (Version(c.version), c.source == "path"))
+
+
 def _download_request(spec: str) -> str | None:
     """The newest 3.N the specifier allows, as a request for `uv venv --python`."""
     for minor in range(NEWEST_MINOR, 5, -1):
-        if fits(spec, f"3.{minor}.0") or fits(spec, f"3.{minor}.99"):
+        if _minor_fits(spec, f"3.{minor}"):
             return f"3.{minor}"
     return None
 
@@ -214,7 +224,7 @@ def choose_python(recipe: Recipe, *, search_path: str | None = None, include_sel
     seen.extend(others)
     fitting = [c for c in others if ok(c)]
     if fitting:
-        return max(fitting, key=lambda c: (Version(c.version), c.source == "path"))
+        return _newest(fitting)
     if use_uv:
         found = uv_find_python(spec)
         if found is not None:
@@ -255,14 +265,14 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
     text = request.strip()
     if _MINOR_RE.match(text):
         seen = [own_python(), *find_pythons()]
-        if not (fits(spec, f"{text}.0") or fits(spec, f"{text}.99")):
+        if not _minor_fits(spec, text):
             here = sorted({".".join(c.version.split(".")[:2]) for c in seen if fits(spec, c.version)}, key=Version)
             hint = f" This machine has {' and '.join(here)}: --python {here[-1]}." if here else ""
             raise UserError(f"--python {text}: recipe {recipe.id} needs Python {spec}, and {text} is outside it.{hint}")
         same = [c for c in seen if c.version.startswith(text + ".") and fits(spec, c.version)
                 and (c.has_venv or not need_venv)]
         if same:
-            return max(same, key=lambda c: (Version(c.version), c.source == "path"))
+            return _newest(same)
         found = uv_find_python(f"=={text}.*")
         if found is not None and (found.has_venv or not need_venv):
             return found

@@ -25,7 +25,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from wizard.install.options import InstallOptions
-from wizard.install.sources import source_name
 from wizard.tui.messages import PlanComputed
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -70,6 +69,9 @@ def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[s
 
 def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses: list | None = None,
               download: str | None = None, slurm=None) -> str:
+    # Deferred: sources loads recipes, YAML and urllib (60 ms); the app's first frame must not wait for them.
+    from wizard.install.sources import source_name
+
     recipe = plan.recipe
     where = "existing environment, changed in place" if plan.mode == "in-place" else "a new environment"
     free = f"; {free_gib:.0f} GiB free there" if free_gib is not None else ""

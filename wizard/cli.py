@@ -25,6 +25,8 @@ COMMANDS = {
     "activate": "post_install", "kernel": "post_install", "report": "post_install",
     "lock": "cluster", "bundle": "cluster", "module": "cluster",
 }
+#: The words that ask for help: every command's module is loaded to describe it.
+_HELP = {"-h", "--help"}
 #: Global options that take a value: the word after them is never the command.
 _VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg", "--assets"}
 
@@ -77,7 +79,17 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     options.source_options(parser, app=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     named = _named_command(argv or [])
-    modules = [COMMANDS[named]] if named else list(dict.fromkeys(COMMANDS.values()))
+    if named:
+        modules = [COMMANDS[named]]
+    elif _HELP & set(argv or ()):
+        modules = list(dict.fromkeys(COMMANDS.values()))
+    else:
+        # The app's own start (no command, no --help): no command module is loaded, so the first frame
+        # pays for none of their imports. A bare name per command keeps argparse's "invalid choice
+        # (choose from …)" for a misspelt command.
+        for name in COMMANDS:
+            sub.add_parser(name)
+        return parser
     for name in modules:
         for command in importlib.import_module(f"wizard.commands.{name}").configure(sub):
             options.global_options(command, top=False)

@@ -23,8 +23,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
+from wizard.yaml_data import YAMLError, load_data
 
 SCHEMA = "gc-wizard-answers"
 VERSION = 2
@@ -131,8 +135,6 @@ def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
     target = Path(path).expanduser()
     data = answers.to_dict()
     if target.suffix.lower() in (".yaml", ".yml"):
-        import yaml
-
         text = "# gc-wizard answers: replay with  gc-wizard install --answers FILE --yes\n"
         text += yaml.safe_dump(data, sort_keys=False)
     else:
@@ -148,8 +150,6 @@ def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
 
 
 def _parse(text: str, where: str) -> Any:
-    from wizard import bounded
-
     text = bounded.strip_bom(text)
     stripped = text.lstrip()
     if not stripped:
@@ -161,14 +161,12 @@ def _parse(text: str, where: str) -> Any:
             raise UserError(f"{where}: {exc}.") from None
         except json.JSONDecodeError as exc:
             raise UserError(f"{where} line {exc.lineno}: not valid JSON ({exc.msg}).") from None
-    import yaml
-
     try:
         bounded.check_yaml(text)
-        return yaml.safe_load(text)
+        return load_data(text)
     except bounded.ParseLimitError as exc:
         raise UserError(f"{where}: {exc}.") from None
-    except yaml.YAMLError as exc:
+    except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or "unreadable"

@@ -15,11 +15,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from packaging.version import InvalidVersion, Version
 
 from wizard.detect.facts import DetectWarning, Driver, Facts, Gpu
 from wizard.errors import UserError
+from wizard.yaml_data import load_data
 
 SOURCE = "assumed"
 _TABLE = Path(__file__).resolve().parents[1] / "data" / "driver_cuda.yaml"
@@ -29,7 +29,7 @@ _REPLACED_WARNINGS = ("no_nvidia_driver", "driver_not_loaded", "driver_library_m
 
 @lru_cache(maxsize=1)
 def _rows() -> tuple[tuple[Version, str], ...]:
-    rows = yaml.safe_load(_TABLE.read_text(encoding="utf-8"))
+    rows = load_data(_TABLE.read_text(encoding="utf-8"))
     return tuple(sorted(((Version(r["driver_min"]), str(r["cuda"])) for r in rows), reverse=True))
 
 

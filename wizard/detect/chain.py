@@ -231,9 +231,22 @@ def driver_library_findable(environ: dict[str, str], ldconfig_text: str | None) 
     for soname in _DRIVER_SONAMES:
         if re.search(rf"^\s*{re.escape(soname)}\s", ldconfig_text, re.M):
             return True
+    return driver_library_in_folders(environ)
+
+
+def driver_library_in_folders(environ: dict[str, str]) -> bool:
+    """The loader's search without its cache: LD_LIBRARY_PATH, the trusted folders, this Python's `lib/`.
+
+    A few stat calls, so `detect` starts the probe child at once on the usual GPU server (the driver's
+    libraries in /usr/lib/…) instead of waiting for `ldconfig -p` first."""
     folders = [d for d in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d]
     folders += [*_SYSTEM_LIB_DIRS, os.path.join(sys.prefix, "lib")]
     return any(os.path.exists(os.path.join(d, soname)) for d in folders for soname in _DRIVER_SONAMES)
+
+
+def _start_gpu_child(environ: dict[str, str], timeout: float) -> deadline.Running:
+    """NVML and libcuda are loaded in a child, so a driver library that hangs or crashes takes only it."""
+    return deadline.start([sys.executable, "-E", "-s", str(_CHILD)], env=environ, timeout=timeout)
 
 
 def detect(target_env: Path | None = None, environ: dict[str, str] | None = None, *,
@@ -250,6 +263,8 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
     if override_problem:
         raise UserError(override_problem)
 
+    # Every probe starts before any is waited on: they are independent, and all run under `timeout`.
+    child = _start_gpu_child(environ, timeout) if driver_library_in_folders(environ) else None
     ldconfig = start_ldconfig(timeout)
     interp = environment.start_interpreter_query(target, timeout)
     smi_result: dict[str, Reading] = {}
@@ -262,10 +277,9 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
         done = ldconfig.finish()
         if done.ok:
             ldconfig_text = done.stdout
-    if driver_library_findable(environ, ldconfig_text):
-        child = deadline.start([sys.executable, "-E", "-s", str(_CHILD)], env=environ, timeout=timeout)
-    else:
-        child = None  # nothing to load: spare the machine a Python start-up (GPU-less hosts, login nodes)
+    if child is None and driver_library_findable(environ, ldconfig_text):
+        child = _start_gpu_child(environ, timeout)
+    # else nothing to load: spare the machine a Python start-up (GPU-less hosts, login nodes)
 
     kernel_module_r = kernel_module.probe()
     if child is not None:

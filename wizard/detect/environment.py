@@ -6,9 +6,10 @@ environment (`CONDA_PREFIX`), else the active venv (`VIRTUAL_ENV`), else the `py
 from jaxlib's local version `+cuda12.cudnn89`, a conda build string, or an installed
 `jax-cuda12-plugin`) and `nvidia-*` wheels are already there.
 
-Packages are read from `*.dist-info` folder names, not by importing anything. The target's own
-interpreter is asked for its version and site folders (one short subprocess, under a timeout),
-unless it is the interpreter running the wizard.
+Packages are read from `*.dist-info` folder names, not by importing anything. A venv's or conda env's
+Python version is read from its files (`pyvenv.cfg`, `conda-meta`); only where they cannot say (a
+`python3` on PATH, which may be a shim) is the interpreter asked for its version and site folders (one
+short subprocess, under a timeout), and never when it is the interpreter running the wizard.
 """
 
 from __future__ import annotations
@@ -104,9 +105,47 @@ def _glob_site_dirs(prefix: Path) -> list[Path]:
     return found
 
 
+def version_from_files(target: Target) -> str | None:
+    """The target's Python version as its own files record it, so no second Python starts for it.
+
+    A venv's `pyvenv.cfg` (`version` from venv and virtualenv, `version_info` from uv) and a conda env's
+    `conda-meta/python-X.Y.Z-*.json` say which interpreter the env runs. None — ask the interpreter — when
+    the files cannot answer for it: no record, an interpreter link that leads nowhere (the query then
+    reports it broken), or a venv that also sees the system's site-packages (only the interpreter knows
+    which those are).
+    """
+    if target.executable is None or not os.path.exists(target.executable):
+        return None
+    if target.kind == "venv":
+        config = _pyvenv_cfg(target.prefix / "pyvenv.cfg")
+        if config.get("include-system-site-packages", "false").lower() == "true":
+            return None
+        version = config.get("version_info") or config.get("version") or ""
+    elif target.kind == "conda":
+        records = sorted((target.prefix / "conda-meta").glob("python-[0-9]*.json"))
+        version = records[0].name.split("-")[1] if len(records) == 1 else ""
+    else:
+        return None
+    match = re.match(r"^(3\.\d+\.\d+)", version.strip())
+    return match.group(1) if match else None
+
+
+def _pyvenv_cfg(path: Path) -> dict[str, str]:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return {}
+    pairs = (line.split("=", 1) for line in lines if "=" in line)
+    return {key.strip().lower(): value.strip() for key, value in pairs}
+
+
 def start_interpreter_query(target: Target, timeout: float) -> deadline.Running | None:
-    """Start asking the target's interpreter about itself; None when it is ours or there is none."""
+    """Start asking the target's interpreter about itself; None when it is ours, when its files already
+    say (`version_from_files`), or when there is none."""
     if target.executable is None or _is_own_interpreter(target):
+        return None
+    target.python_version = version_from_files(target)
+    if target.python_version is not None:
         return None
     return deadline.start([target.executable, "-E", "-c", _INTERPRETER_QUERY], timeout=timeout)
 
@@ -114,7 +153,13 @@ def start_interpreter_query(target: Target, timeout: float) -> deadline.Running 
 def finish_interpreter_query(target: Target, running: deadline.Running | None) -> None:
     """Fill in the target's Python version and site folders (from the query, or from this process)."""
     site_dirs: list[Path] = []
-    if running is None and _is_own_interpreter(target):
+    if running is None and target.python_version is not None:
+        # Read from the env's files; its own site folders are found below, as for every env. A conda
+        # Python (unlike a venv's) also reads the user's site folder, ahead of its own.
+        if target.kind == "conda":
+            major_minor = ".".join(target.python_version.split(".")[:2])
+            site_dirs = [Path.home() / ".local" / "lib" / f"python{major_minor}" / "site-packages"]
+    elif running is None and _is_own_interpreter(target):
         target.executable = target.executable or sys.executable
         target.python_version = "%d.%d.%d" % sys.version_info[:3]
         site_dirs = [Path(p) for p in sys.path if p.endswith(("site-packages", "dist-packages"))]

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.yaml_data import YAMLError, load_data
 
 MODEL_MEMORY_PATH = paths.DATA_DIR / "model_memory.yaml"
 BASES = ("documented", "reported", "estimate")
@@ -60,7 +59,7 @@ class ModelFit:
 def load_needs(path: Path = MODEL_MEMORY_PATH) -> tuple[ModelNeed, ...]:
     """The models' needs from the data file; a broken file is one sentence naming it."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_data(path.read_text(encoding="utf-8"))
         needs = []
         for item in data["models"]:
             need = ModelNeed(id=str(item["id"]), model=str(item["model"]), resolution=str(item["resolution"]),
@@ -69,7 +68,7 @@ def load_needs(path: Path = MODEL_MEMORY_PATH) -> tuple[ModelNeed, ...]:
             if need.basis not in BASES:
                 raise ValueError(f"basis {need.basis!r} of {need.id} is not one of {', '.join(BASES)}")
             needs.append(need)
-    except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+    except (OSError, YAMLError, KeyError, TypeError, ValueError) as exc:
         raise UserError(f"the model memory table {path} is unreadable ({exc})") from None
     return tuple(needs)
 

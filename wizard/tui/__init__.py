@@ -8,10 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
-
-#: When this package was imported: the TUI path's start, for the first-frame figure.
-STARTED = time.perf_counter()
 
 _COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
 

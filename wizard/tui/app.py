@@ -14,7 +14,6 @@ import os
 import queue
 import signal
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,10 +23,11 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
+from wizard.clock import process_age
 from wizard.errors import ExitCode
 from wizard.install.options import InstallOptions
 from wizard.security import is_secret_question, strip_terminal_escapes
-from wizard.tui import STARTED, current_env, untouched_sentence
+from wizard.tui import current_env, untouched_sentence
 from wizard.tui.messages import (
     InstallDone,
     PromptAsked,
@@ -55,18 +55,6 @@ if TYPE_CHECKING:
 
 #: Exit statuses for leaving by signal (128 + the signal's number, as a shell reports it).
 _SIGNAL_EXITS = {signal.SIGHUP: 129, signal.SIGTERM: 143}
-
-
-def process_age() -> float:
-    """Seconds since this process started (from /proc), so start-up cost before Python counts too."""
-    try:
-        ticks = os.sysconf("SC_CLK_TCK")
-        with open("/proc/self/stat") as handle:
-            start = int(handle.read().rsplit(")", 1)[1].split()[19]) / ticks
-        with open("/proc/uptime") as handle:
-            return float(handle.read().split()[0]) - start
-    except (OSError, ValueError, IndexError):
-        return time.perf_counter() - STARTED
 
 
 class WizardApp(App):

@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import yaml
-
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
@@ -30,6 +28,7 @@ from wizard.recipes.family import default_recipes, family_recipes
 from wizard.security import strip_terminal_escapes
 from wizard.verify import causes
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
+from wizard.yaml_data import YAMLError, load_data
 
 KNOWN_FAILURES_PATH = paths.DATA_DIR / "known_failures.yaml"
 
@@ -140,8 +139,8 @@ def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
 def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
     """Validates and compiles a known-failures document; errors name the file, entry and field."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
+        data = load_data(text)
+    except YAMLError as exc:
         raise UserError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(data, list):
         raise _bad(path, "top level", "must be a list of entries")

@@ -68,7 +68,8 @@ _ARGV: list[str] = []
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; with `argv`, only the named command's module is configured."""
+    """The parser; with `argv`, only the named command's module is configured (none for the app's own
+    start); without it, every command's (what `--help` and the tests read)."""
     from wizard.commands import options
 
     parser = _Parser(prog="gc-wizard", description=DESCRIPTION, epilog=EPILOG,
@@ -81,7 +82,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     named = _named_command(argv or [])
     if named:
         modules = [COMMANDS[named]]
-    elif _HELP & set(argv or ()):
+    elif argv is None or _HELP & set(argv):
         modules = list(dict.fromkeys(COMMANDS.values()))
     else:
         # The app's own start (no command, no --help): no command module is loaded, so the first frame

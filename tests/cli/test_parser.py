@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 
 import pytest
 
@@ -34,7 +36,7 @@ def test_every_argument_has_help_and_every_command_an_example(name):
 def test_help_fits_an_80_column_terminal(name, monkeypatch):
     """`--help` in an 80-column SSH window: no line the terminal has to wrap (examples included)."""
     monkeypatch.setenv("COLUMNS", "80")
-    parser = build_parser([name] if name else [])
+    parser = build_parser([name] if name else ["--help"])
     text = (_subparsers(parser)[name] if name else parser).format_help()
     too_long = [line for line in text.splitlines() if len(line) > 80]
     assert not too_long, too_long
@@ -94,3 +96,15 @@ def test_a_bug_in_a_command_is_one_sentence_and_a_log_never_a_traceback(monkeypa
     assert "an error of its own (AttributeError" in proc.stderr and "this is a bug" in proc.stderr
     (log,) = (isolated_state / "logs").glob("crash-*.log")
     assert "Traceback" in log.read_text()
+
+
+def test_the_apps_own_start_loads_no_command_module():
+    """`gc-wizard` with no command starts the app: its first frame pays for no command's imports, and a
+    misspelt command still gets argparse's list of the real ones."""
+    probe = ("import sys; from wizard.cli import build_parser; build_parser([]); "
+             "print(sorted(m for m in sys.modules if m.startswith('wizard.commands.')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['wizard.commands.options']"
+    with pytest.raises(SystemExit) as exc:
+        build_parser(["detcet"]).parse_args(["detcet"])
+    assert exc.value.code == ExitCode.BAD_INPUT

@@ -23,12 +23,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
-from wizard.yaml_data import YAMLError, load_data
+from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
 VERSION = 2
@@ -136,7 +134,7 @@ def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
     data = answers.to_dict()
     if target.suffix.lower() in (".yaml", ".yml"):
         text = "# gc-wizard answers: replay with  gc-wizard install --answers FILE --yes\n"
-        text += yaml.safe_dump(data, sort_keys=False)
+        text += dump_data(data)
     else:
         text = json.dumps(data, indent=2) + "\n"
     try:
@@ -162,14 +160,12 @@ def _parse(text: str, where: str) -> Any:
         except json.JSONDecodeError as exc:
             raise UserError(f"{where} line {exc.lineno}: not valid JSON ({exc.msg}).") from None
     try:
-        bounded.check_yaml(text)
-        return load_data(text)
+        return load_user_data(text)
     except bounded.ParseLimitError as exc:
         raise UserError(f"{where}: {exc}.") from None
     except YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "unreadable"
+        line = f" line {exc.line}" if exc.line is not None else ""
+        problem = exc.problem or "unreadable"
         raise UserError(f"{where}{line}: neither JSON nor YAML ({problem}).") from None
 
 

@@ -19,7 +19,7 @@ from packaging.version import InvalidVersion, Version
 
 from wizard.detect.facts import DetectWarning, Driver, Facts, Gpu
 from wizard.errors import UserError
-from wizard.yaml_data import load_data
+from wizard.yaml_data import load_table
 
 SOURCE = "assumed"
 _TABLE = Path(__file__).resolve().parents[1] / "data" / "driver_cuda.yaml"
@@ -29,7 +29,7 @@ _REPLACED_WARNINGS = ("no_nvidia_driver", "driver_not_loaded", "driver_library_m
 
 @lru_cache(maxsize=1)
 def _rows() -> tuple[tuple[Version, str], ...]:
-    rows = load_data(_TABLE.read_text(encoding="utf-8"))
+    rows = load_table(_TABLE)
     return tuple(sorted(((Version(r["driver_min"]), str(r["cuda"])) for r in rows), reverse=True))
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.yaml_data import YAMLError, load_data
+from wizard.yaml_data import YAMLError, load_table
 
 MODEL_MEMORY_PATH = paths.DATA_DIR / "model_memory.yaml"
 BASES = ("documented", "reported", "estimate")
@@ -59,7 +59,7 @@ class ModelFit:
 def load_needs(path: Path = MODEL_MEMORY_PATH) -> tuple[ModelNeed, ...]:
     """The models' needs from the data file; a broken file is one sentence naming it."""
     try:
-        data = load_data(path.read_text(encoding="utf-8"))
+        data = load_table(path)
         needs = []
         for item in data["models"]:
             need = ModelNeed(id=str(item["id"]), model=str(item["model"]), resolution=str(item["resolution"]),

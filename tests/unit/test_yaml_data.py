@@ -1,0 +1,57 @@
+"""YAML as data, and the wizard's tables served from the JSON cache only while it matches the file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from wizard import yaml_data
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def test_a_table_is_parsed_once_then_read_from_the_cache_until_the_file_changes(tmp_path, home):
+    table = tmp_path / "needs.yaml"
+    table.write_text("# source: a comment the cache need not keep\nmodels:\n  - id: a\n    gpu_gb: 12\n")
+    assert yaml_data.load_table(table) == {"models": [{"id": "a", "gpu_gb": 12}]}
+    cache = home / "cache" / "tables" / "needs.json"
+    assert cache.is_file()
+    table.write_text("models:\n  - id: b\n    gpu_gb: 40\n")  # other size: the cache no longer matches
+    os.utime(table, ns=(1, 1))
+    assert yaml_data.load_table(table) == {"models": [{"id": "b", "gpu_gb": 40}]}
+
+
+def test_a_damaged_cache_or_an_unwritable_state_folder_costs_only_the_parse(tmp_path, home, monkeypatch):
+    table = tmp_path / "t.yaml"
+    table.write_text("- 1\n- 2\n")
+    yaml_data.load_table(table)
+    (home / "cache" / "tables" / "t.json").write_text("{not json")
+    assert yaml_data.load_table(table) == [1, 2]
+    blocked = tmp_path / "a-file-not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("GC_WIZARD_HOME", str(blocked))  # mkdir under it fails, even for root
+    assert yaml_data.load_table(table) == [1, 2]
+
+
+def test_malformed_yaml_names_its_line_and_tags_build_nothing():
+    with pytest.raises(yaml_data.YAMLError) as caught:
+        yaml_data.load_data("a: 1\nb: [unclosed\n")
+    assert caught.value.line is not None and caught.value.line >= 2
+    with pytest.raises(yaml_data.YAMLError):
+        yaml_data.load_data("!!python/object/apply:os.system ['true']\n")
+
+
+def test_detect_reads_its_tables_without_importing_pyyaml_once_cached(tmp_path):
+    env = {**os.environ, "GC_WIZARD_HOME": str(tmp_path / "home")}
+    probe = ("import sys; from wizard.detect import preflight, assume; preflight.load_needs(); assume._rows(); "
+             "print('yaml' in sys.modules)")
+    first = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert first.stdout.strip() == "True" and again.stdout.strip() == "False"

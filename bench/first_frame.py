@@ -45,9 +45,16 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="gcw-ff-"))
     env = {**standin_env("a100x2-535", work), "TERM": "xterm", "GC_WIZARD_HOME": str(work / "home")}
     wizard, bare = [], []
-    for i in range(PAIRS):
-        wizard.append(first_frame([sys.executable, "-m", "wizard"], env, work / f"wizard-{i}"))
-        bare.append(first_frame([sys.executable, str(REPO / "bench" / "bare_textual.py")], env, work / f"bare-{i}"))
+    # One idle session keeps the bench's tmux server up between runs (a server whose last session ends
+    # exits, and a new-session racing that exit fails).
+    subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "keep", "sleep 3600"], check=True)
+    try:
+        for i in range(PAIRS):
+            wizard.append(first_frame([sys.executable, "-m", "wizard"], env, work / f"wizard-{i}"))
+            bare.append(first_frame([sys.executable, str(REPO / "bench" / "bare_textual.py")], env,
+                                    work / f"bare-{i}"))
+    finally:
+        subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
     w, b = statistics.median(wizard), statistics.median(bare)
     print(f"bare Textual app, first frame (baseline)  median {b:5.2f} s  {bare}")
     print(f"gc-wizard first frame                     median {w:5.2f} s  {wizard}")

@@ -202,11 +202,12 @@ def test_the_cli_shows_the_rebuild_live_like_an_install(tiny):
 
 
 def test_the_tui_result_lines_say_what_happened():
+    from tests.fixtures.results import rollback_result
     from wizard.tui.screens.rollback import result_lines
 
-    assert result_lines({"ok": True, "rebuilt": True, "env": "/e", "log": "/l"}) == [
+    assert result_lines(rollback_result(ok=True, rebuilt=True, env="/e", log="/l")) == [
         "✓ Rolled back (rebuilt from its frozen package set): /e is current again.", "Log: /l"]
-    failed = result_lines({"ok": False, "error": "the check failed. Log: /l", "log": "/l"})
+    failed = result_lines(rollback_result(ok=False, error="the check failed. Log: /l", log="/l"))
     assert failed == ["✗ Rollback failed: the check failed.", "Log: /l"]
     assert result_lines(None, "another wizard holds the lock") == [
         "✗ Rollback not started: another wizard holds the lock"]

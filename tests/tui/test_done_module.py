@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fixtures.pilot import SIZE, choose, screen_text, tiny_app, wait_for
+from tests.fixtures.results import install_result
 from wizard.tui.screens.done import DoneScreen
 
 
@@ -15,14 +16,14 @@ async def test_done_offers_the_module_file(gpu_server, tiny, isolated_state):
         await choose(pilot, app, "tiny-b")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
-        assert app.install_result["ok"], app.install_result
+        assert app.install_result.ok, app.install_result
         text = " ".join(screen_text(app).split())
         assert "press m to write a module file" in text and "module load graphcast/tiny-b" in text
         assert app.screen.check_action("module", ()) is True
         await pilot.press("m")
         module = Path(isolated_state) / "modules" / "graphcast" / "tiny-b.lua"
         await wait_for(pilot, module.exists, timeout=30)
-    assert f'local env = "{app.install_result["env"]}"' in module.read_text()
+    assert f'local env = "{app.install_result.env}"' in module.read_text()
 
 
 
@@ -32,6 +33,6 @@ def test_the_done_screen_shows_the_activate_lines_each_whole(monkeypatch):
 
     monkeypatch.setenv("GC_WIZARD_HOME", "/work/scratch/walk3home")
     monkeypatch.setattr("wizard.paths.program_command", lambda: "/work/walk3/.venv/bin/gc-wizard")
-    text = summary_text({"ok": True, "recipe": "jax0.4.23-cpu", "env": "/e", "log": "/l"}, None, "gc-wizard")
+    text = summary_text(install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l"), None, "gc-wizard")
     assert "    export GC_WIZARD_HOME=/work/scratch/walk3home\n" in text
     assert '    eval "$(/work/walk3/.venv/bin/gc-wizard activate)"\n' in text

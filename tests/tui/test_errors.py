@@ -98,9 +98,9 @@ async def test_another_wizard_holding_the_state_lock_is_named_on_done(gpu_server
             holder.wait(timeout=10)
             await pilot.press("r")
             while not (isinstance(app.screen, DoneScreen) and app.install_result
-                       and not app.install_result.get("lock_held")):
+                       and not app.install_result.lock_held):
                 await pilot.pause(0.1)
-            assert app.install_result["ok"], app.install_result
+            assert app.install_result.ok, app.install_result
             await pilot.press("enter")
         assert app.exit_status == 0
     finally:

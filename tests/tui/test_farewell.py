@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 
+from tests.fixtures.results import install_result
 from wizard.errors import ExitCode
 from wizard.tui import farewell
 from wizard.tui.app import WizardApp
@@ -11,7 +12,7 @@ from wizard.tui.app import WizardApp
 
 def test_a_verified_install_leaves_the_activate_line_that_works_in_a_new_shell(tmp_path, monkeypatch):
     monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state dir"))
-    lines = farewell({"ok": True, "recipe": "jax0.4.23-cpu", "env": "/envs/a", "log": "/logs/a.log"})
+    lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/logs/a.log"))
     assert lines[0] == "gc-wizard: jax0.4.23-cpu is installed, checked and current: /envs/a"
     # A command whose comment would push it past 80 columns has the comment on the line above it, so the
     # command stays whole for copying.
@@ -28,26 +29,26 @@ def test_a_verified_install_leaves_the_activate_line_that_works_in_a_new_shell(t
 
 
 def test_a_failed_or_stopped_install_says_so_and_names_the_log():
-    failed = farewell({"ok": False, "error": "cannot reach github.com\nmore", "log": "/logs/b.log"})
+    failed = farewell(install_result(ok=False, error="cannot reach github.com\nmore", log="/logs/b.log"))
     assert failed == ["gc-wizard: the install failed; your current environment is untouched.",
                       "  cannot reach github.com", "Log:  /logs/b.log"]
-    stopped = farewell({"ok": False, "cancelled": True, "log": "/logs/c.log"})
+    stopped = farewell(install_result(ok=False, cancelled=True, log="/logs/c.log"))
     assert stopped[0] == "gc-wizard: the install stopped; your current environment is untouched."
-    stopped = farewell({"ok": False, "cancelled": True, "env": "/envs/n", "mode": "new", "kept": False,
-                        "verify": {"ok": False, "cancelled": True}, "log": "/logs/d.log"})
+    stopped = farewell(install_result(ok=False, cancelled=True, env="/envs/n", mode="new", kept=False,
+                                     verify={"ok": False, "cancelled": True}, log="/logs/d.log"))
     assert stopped[0] == ("gc-wizard: the check stopped. The new environment /envs/n was removed. No environment "
                           "is current (there was none before either).")
-    assert farewell(None) == [] and farewell({"ok": False, "lock_held": True}) == []
+    assert farewell(None) == [] and farewell(install_result(ok=False, lock_held=True)) == []
 
 
 def test_the_exit_status_follows_the_outcome_not_the_key():
     app = WizardApp()
     assert app.outcome_status() == ExitCode.OK
-    app.install_result = {"ok": False, "cancelled": True}
+    app.install_result = install_result(ok=False, cancelled=True)
     assert app.outcome_status() == ExitCode.CANCELLED
-    app.install_result = {"ok": False, "cancelled": False}
+    app.install_result = install_result(ok=False, cancelled=False)
     assert app.outcome_status() == ExitCode.FAILED
-    app.install_result = {"ok": True}
+    app.install_result = install_result(ok=True)
     assert app.outcome_status() == ExitCode.OK
 
 
@@ -66,7 +67,7 @@ def test_the_running_tier_shows_a_clock_so_a_long_jit_init_does_not_look_hung():
 
 
 def test_stop_questions_say_what_becomes_of_the_environment_being_built():
-    from wizard.flows.transaction import what_was_undone
+    from wizard.flows.results import what_was_undone
     from wizard.tui.screens.install import stop_question
 
     assert stop_question(True, leaving=True) == ("Stop the check and leave gc-wizard? The new environment will be "
@@ -75,6 +76,6 @@ def test_stop_questions_say_what_becomes_of_the_environment_being_built():
     assert stop_question(False, has_current=False).endswith("no other environment is touched.")
     in_place = stop_question(False, in_place_env="/home/u/.venvs/gc")
     assert in_place == "Stop the install? /home/u/.venvs/gc will be put back as it was before; nothing else is touched."
-    assert what_was_undone({"env": "/e", "mode": "in-place"}) == "/e was put back as it was before."
-    assert what_was_undone({"env": "/e", "mode": "new", "kept": True}) == "The new environment stays at /e, not current."
-    assert what_was_undone({"env": "/e", "mode": "new", "kept": False}) == "The new environment /e was removed."
+    assert what_was_undone("/e", "in-place", True) == "/e was put back as it was before."
+    assert what_was_undone("/e", "new", True) == "The new environment stays at /e, not current."
+    assert what_was_undone("/e", "new", False) == "The new environment /e was removed."

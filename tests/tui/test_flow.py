@@ -54,7 +54,7 @@ async def test_whole_flow_with_a_real_install_of_local_wheels(gpu_server, tiny):
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, (InstallScreen, DoneScreen)))
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
-        assert app.install_result["ok"], app.install_result
+        assert app.install_result.ok, app.install_result
         assert ' activate)"' in screen_text(app)  # the absolute gc-wizard when PATH lacks it
         assert app.install_screen.live_log.lines_written > 0
         assert all(state == "done" for state in app.install_screen.step_list.state.values())
@@ -87,7 +87,7 @@ async def test_an_installer_question_becomes_a_dialog_and_the_answer_reaches_it(
                     assert PASSWORD not in screen_text(app)  # masked while typed
                 await pilot.press("enter")
                 await wait_for(pilot, lambda d=dialog: app.screen is not d)
-        assert app.install_result["ok"], app.install_result
+        assert app.install_result.ok, app.install_result
         await pilot.press("escape")  # back to the install log: the answer is not echoed there either
         await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen))
         assert PASSWORD not in "\n".join(app.screen.live_log.query_one("Log").lines)
@@ -116,8 +116,8 @@ async def test_refusing_an_installer_question_stops_the_step_and_nothing_becomes
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen), timeout=120)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=60)
-        assert not app.install_result["ok"]
-        assert "nobody answered" in app.install_result["error"]
+        assert not app.install_result.ok
+        assert "nobody answered" in app.install_result.error
         assert "No environment was made current (there was none before either)" in screen_text(app)
         await pilot.press("enter")
     assert app.exit_status == 1
@@ -166,7 +166,7 @@ async def test_verify_shows_the_failing_tier_then_findings_and_nothing_becomes_c
         await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen))
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen))
-        assert "Not done" in screen_text(app) and not app.install_result["ok"]
+        assert "Not done" in screen_text(app) and not app.install_result.ok
     (entry,) = tiny.history()
     assert entry["status"] == "failed" and not entry["current"]
 
@@ -187,7 +187,7 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")),
                        timeout=60)
-        assert app.install_result["cancelled"]
+        assert app.install_result.cancelled
         # Read the widget, not a screenshot: an export taken while the screen mounts can be blank.
         assert "Nothing half-built was made current" in str(app.screen.query_one("#summary").render())
     entries = tiny.history()
@@ -220,7 +220,7 @@ async def test_rollback_from_history_runs_live_and_finishes_with_its_result(gpu_
         await _roll_back_from_history(pilot, app, a["entry_id"])
         screen = app.screen
         await wait_for(pilot, lambda: screen.finished, timeout=120)
-        assert screen.result["ok"] and screen.result["rebuilt"]
+        assert screen.result.ok and screen.result.rebuilt
         assert screen.step_list.state["create-env"] == "done"
         assert screen.step_list.state["sync-offline"] == "done"
         shown = "\n".join(line for line in screen.live_log.query_one("#log").lines)
@@ -251,7 +251,7 @@ async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_ser
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: screen.finished, timeout=60)
-        assert screen.result["cancelled"] and not screen.result["ok"]
+        assert screen.result.cancelled and not screen.result.ok
         assert screen.step_list.state["sync-online"] == "cancelled"
         assert screen.step_list.state["sync-offline"] == "noted"  # not in the cache: no alarm, online next
         await wait_for(pilot, lambda: "Rollback cancelled" in screen_text(app))
@@ -398,7 +398,7 @@ async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_remove
             "your current environment is untouched", "no other environment is touched")
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen) and app.screen.done, timeout=60)
-        env = app.install_result["env"]
+        env = app.install_result.env
         shown = str(app.screen.query_one("#findings").render())
         assert f"The check was stopped. The new environment {env} was removed." in " ".join(shown.split())
         assert "No environment is current (there was none before either)" in " ".join(shown.split())
@@ -425,7 +425,7 @@ async def test_install_progress_from_a_warm_cache_says_so_instead_of_a_byte_coun
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
         overall = str(app.install_screen.query_one("#overall").render())
-    assert app.install_result["ok"], app.install_result
+    assert app.install_result.ok, app.install_result
     assert "2 of 2 packages" in overall and "all 2 from the cache" in overall, overall
     assert " B of ~" not in overall and "in all" in overall
 

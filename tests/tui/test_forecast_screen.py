@@ -8,6 +8,7 @@ import pytest
 from textual.app import App
 
 from tests.fixtures.pilot import SIZE, screen_text, until, wait_for
+from tests.fixtures.results import install_result
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.forecast import ForecastScreen
 
@@ -26,7 +27,7 @@ class _Host(App):
 
 
 async def test_f_on_the_done_screen_runs_the_forecast_and_shows_its_figures(forecast_env, forecast_assets):
-    done = DoneScreen({"ok": True, "env": str(forecast_env), "recipe": "jax0.4.23-cpu", "log": "x.log"})
+    done = DoneScreen(install_result(ok=True, env=str(forecast_env), recipe="jax0.4.23-cpu", log="x.log"))
     app = _Host(done)
     app.assets = str(forecast_assets)
     async with app.run_test(size=SIZE) as pilot:

@@ -102,6 +102,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
 
 def run_rollback(args: argparse.Namespace) -> int:
     from wizard.commands.install import TerminalEvents
+    from wizard.flows.describe import rollback_lines
     from wizard.flows.rollback import rollback
 
     cancel = threading.Event()
@@ -122,14 +123,9 @@ def run_rollback(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:
-        how = " (rebuilt from its frozen package set)" if result.rebuilt else ""
-        how += " (packages restored)" if result.restored else ""
-        checked = " and passed the GraphCast check" if result.verify else ""
-        say(f"Rolled back{how}{checked}: {result.env} is current again.\nLog: {result.log}")
-    elif result.cancelled:
-        warn(f"Rollback cancelled: {result.error}")
+        say("\n".join(rollback_lines(result)))
     else:
-        warn(f"Rollback failed: {result.error}")
+        warn("\n".join(rollback_lines(result)))
     if result.cancelled:
         return ExitCode.CANCELLED
     return 0 if result.ok else 1

@@ -32,12 +32,13 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import paths
 from wizard.errors import OperationFailed, UserError
+from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
@@ -48,31 +49,6 @@ if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
 
 _LABELS = {"nvidia-cudnn-cu12": "cuDNN", "nvidia-cudnn-cu11": "cuDNN"}
-
-
-@dataclass
-class RollbackResult:
-    ok: bool
-    from_id: str | None
-    to_id: str
-    env: str
-    verify: VerifyResult | None
-    rebuilt: bool = False
-    restored: bool = False
-    error: str | None = None
-    cancelled: bool = False
-    entry_id: str | None = None
-    """The rollback's own history entry."""
-    changes: list[str] = field(default_factory=list)
-    log: str | None = None
-    status: str = "failed"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "from": self.from_id, "to": self.to_id, "env": self.env,
-                "verify": self.verify.to_dict() if self.verify is not None else None,
-                "rebuilt": self.rebuilt, "restored": self.restored, "error": self.error,
-                "cancelled": self.cancelled, "entry_id": self.entry_id, "changes": self.changes, "log": self.log,
-                "status": self.status}
 
 
 class RollbackEvents(InstallEvents):

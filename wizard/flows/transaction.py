@@ -29,12 +29,13 @@ import shutil
 import threading
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wizard import paths
 from wizard.errors import OperationFailed, UserError
+from wizard.flows.results import InstallResult, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.bundle import bundle_assets_extra
@@ -62,41 +63,6 @@ class InstallEvents(RunnerEvents):
     def verify_tier(self, tier: Tier) -> None: ...
 
     def message(self, text: str) -> None: ...
-
-
-@dataclass
-class InstallResult:
-    ok: bool
-    recipe: str
-    env: str
-    log: str
-    entry_id: str | None
-    seconds: float
-    verify: VerifyResult | None = None
-    error: str | None = None
-    cancelled: bool = False
-    status: str = "failed"
-    mode: str = "new"
-    kept: bool = True
-    """Whether the environment folder is still there (a failed new one is deleted again)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "recipe": self.recipe, "env": self.env, "log": self.log,
-                "entry_id": self.entry_id, "seconds": round(self.seconds, 2),
-                "verify": self.verify.to_dict() if self.verify is not None else None,
-                "error": self.error, "cancelled": self.cancelled, "status": self.status, "mode": self.mode,
-                "kept": self.kept}
-
-
-def what_was_undone(result: dict[str, Any]) -> str:
-    """One sentence on what became of the environment an install that did not succeed was building
-    (from `InstallResult.to_dict()`): both faces and the history say it the same way."""
-    env = result.get("env")
-    if result.get("mode") == "in-place":
-        return f"{env} was put back as it was before."
-    if result.get("kept"):
-        return f"The new environment stays at {env}, not current."
-    return f"The new environment {env} was removed."
 
 
 def _log_tail(log: Path, limit: int = 400_000) -> str:
@@ -314,7 +280,7 @@ class _Transaction:
         elif status == "failed" and self.plan.mode == "in-place":
             self.undo()  # in place, "kept for diagnosis" would mean leaving the user's env broken
         if status == "cancelled":  # say what the stop did to the new environment (history, both faces)
-            undone = what_was_undone({"env": str(self.env), "mode": self.plan.mode, "kept": self.kept})
+            undone = what_was_undone(str(self.env), self.plan.mode, self.kept)
             error = f"{error}; {undone[0].lower()}{undone[1:-1]}, and the current environment is untouched"
         entry.status, entry.error, entry.finished = status, error, now()
         entry.verify = verify.summary() if verify is not None else None

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wizard.flows.results import InstallResult
 
 _COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
 
@@ -62,28 +66,27 @@ def untouched_sentence() -> str:
             else "No environment is current (there was none before either).")
 
 
-def farewell(result: dict | None, assets: str | None = None) -> list[str]:
+def farewell(result: InstallResult | None, assets: str | None = None) -> list[str]:
     """What stays on the terminal once the app is gone: the outcome, and what to type next.
 
     The Done screen's lines vanish with the app; a user back at the prompt needs the activate line
     (and, after a failure, the reason and the log) where they can copy it.
     """
-    if not result or result.get("lock_held"):
+    if not result or result.lock_held:
         return []
     from wizard.after.next_steps import next_step_lines
+    from wizard.flows.describe import install_undone
 
-    if result.get("ok"):
-        return [f"gc-wizard: {result.get('recipe')} is installed, checked and current: {result.get('env')}",
-                *next_step_lines(str(result.get("recipe")), assets), f"Log:  {result.get('log')}"]
-    what = "stopped" if result.get("cancelled") else "failed"
+    if result.ok:
+        return [f"gc-wizard: {result.recipe} is installed, checked and current: {result.env}",
+                *next_step_lines(result.recipe, assets), f"Log:  {result.log}"]
+    what = "stopped" if result.cancelled else "failed"
     lines = [f"gc-wizard: the install {what}; your current environment is untouched."]
-    if result.get("cancelled") and result.get("env"):
-        from wizard.flows.transaction import what_was_undone
-
-        stage = "check" if result.get("verify") else "install"
-        lines = [f"gc-wizard: the {stage} stopped. {what_was_undone(result)} {untouched_sentence()}"]
-    if result.get("error") and not result.get("cancelled"):
-        lines.append(f"  {str(result['error']).splitlines()[0][:300]}")
-    if result.get("log"):
-        lines.append(f"Log:  {result['log']}")
+    if result.cancelled and result.env:
+        stage = "check" if result.verify is not None else "install"
+        lines = [f"gc-wizard: the {stage} stopped. {install_undone(result)} {untouched_sentence()}"]
+    if result.error and not result.cancelled:
+        lines.append(f"  {result.error.splitlines()[0][:300]}")
+    if result.log:
+        lines.append(f"Log:  {result.log}")
     return lines

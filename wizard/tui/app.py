@@ -25,6 +25,8 @@ from textual.worker import Worker, WorkerState
 
 from wizard.clock import process_age
 from wizard.errors import ExitCode
+from wizard.flows.describe import install_undone
+from wizard.flows.results import InstallResult
 from wizard.install.options import InstallOptions
 from wizard.security import is_secret_question, strip_terminal_escapes
 from wizard.tui import current_env, untouched_sentence
@@ -45,12 +47,10 @@ from wizard.tui.screens.install import InstallScreen, stop_question
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import ApprovedPlan, PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
-from wizard.tui.screens.recipe import RecipeScreen
 from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
 
 if TYPE_CHECKING:
-    from wizard.verify.check import VerifyResult
     from wizard.verify.protocol import Tier
 
 #: Exit statuses for leaving by signal (128 + the signal's number, as a shell reports it).
@@ -94,9 +94,8 @@ class WizardApp(App):
         self.machine: MachineScreen | None = None
         self.install_screen: InstallScreen | None = None
         self.verify_screen: VerifyScreen | None = None
-        self.install_result: dict | None = None
-        self.install_verify: VerifyResult | None = None
-        """The last install's GraphCast check, typed."""
+        self.install_result: InstallResult | None = None
+        """The last install's outcome (its GraphCast check is `install_result.verify`)."""
         self.exit_status: int | None = None
         self._prompt_screen: PromptScreen | None = None
         self._signals: list[int] = []
@@ -167,6 +166,10 @@ class WizardApp(App):
         version = self.graphcast_version
         if version is not None:
             matches = self._rematch(version)
+        # Deferred for start-up time: the recipe screen brings the matcher (packaging, the recipe loader),
+        # ~40 ms the first frame, which shows the machine, does not need.
+        from wizard.tui.screens.recipe import RecipeScreen
+
         screen = RecipeScreen(matches, selected=selected, rematch=self._rematch, graphcast_version=version)
         self.push_screen(screen, lambda match: self._recipe_done(screen.matches, match))
 
@@ -273,11 +276,11 @@ class WizardApp(App):
             screen.set_expected_bytes(approved.download_bytes)
         try:
             result = run_install(approved.plan, approved.options, Events(), cancel)
-            self.post_message(InstallDone(result.to_dict(), verify=result.verify))
         except LockHeld as exc:  # another wizard works in the state folder: retry or quit
-            self.post_message(InstallDone(None, error=str(exc), lock_held=True))
+            result = InstallResult.not_started(approved.plan.recipe.id, str(exc), lock_held=True)
         except Exception as exc:  # a refused source, a full disk: shown, not a crash
-            self.post_message(InstallDone(None, error=str(exc)))
+            result = InstallResult.not_started(approved.plan.recipe.id, str(exc))
+        self.post_message(InstallDone(result))
 
     def on_step_started(self, message: StepStarted) -> None:
         if self.install_screen is not None:
@@ -305,10 +308,8 @@ class WizardApp(App):
             self.verify_screen.add_tier(message.tier)
 
     def on_install_done(self, message: InstallDone) -> None:
-        result = message.result or {"ok": False, "error": message.error, "cancelled": False,
-                                    "lock_held": message.lock_held}
+        result = message.result
         self.install_result = result
-        self.install_verify = message.verify
         if self._leaving:
             return  # ctrl+q or a signal: the app is closing; the core has recorded the outcome
         if self._prompt_screen is not None and self._prompt_screen.is_current:
@@ -316,7 +317,7 @@ class WizardApp(App):
         if self.install_screen is not None:
             self.install_screen.finish()
         if self.verify_screen is not None and self.screen is self.verify_screen:
-            self.verify_screen.show_result(message.verify, stopped=self._stopped_text(result))
+            self.verify_screen.show_result(result.verify, stopped=self._stopped_text(result))
         elif isinstance(self.screen, ConfirmScreen):
             self.pop_screen()  # "Stop the install?" asked too late: it is over anyway
             self.show_done()
@@ -330,8 +331,8 @@ class WizardApp(App):
     def show_done(self) -> None:
         if isinstance(self.screen, DoneScreen):
             return
-        result = self.install_result or {"ok": False, "error": "the install did not report"}
-        self.push_screen(DoneScreen(result, self.install_verify if self.install_result else None), self._done_done)
+        result = self.install_result or InstallResult.not_started("", "the install did not report")
+        self.push_screen(DoneScreen(result), self._done_done)
 
     def _done_done(self, answer: str | None) -> None:
         if answer == "log":
@@ -357,9 +358,9 @@ class WizardApp(App):
         """The exit status the install's outcome calls for, however the user leaves (Finish or ctrl+q)."""
         if not self.install_result:
             return ExitCode.OK
-        if self.install_result.get("ok"):
+        if self.install_result.ok:
             return ExitCode.OK
-        return ExitCode.CANCELLED if self.install_result.get("cancelled") else ExitCode.FAILED
+        return ExitCode.CANCELLED if self.install_result.cancelled else ExitCode.FAILED
 
     def install_running(self) -> bool:
         return any(w.group == "install" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
@@ -398,15 +399,13 @@ class WizardApp(App):
                          answered)
 
     @staticmethod
-    def _stopped_text(result: dict) -> str | None:
+    def _stopped_text(result: InstallResult) -> str | None:
         """For a stopped install: what was stopped, what became of the new environment, and that the
         current one is untouched (the verify screen's last word)."""
-        if not result.get("cancelled"):
+        if not result.cancelled:
             return None
-        from wizard.flows.transaction import what_was_undone
-
-        what = "check" if result.get("verify") else "install"
-        return f"The {what} was stopped. {what_was_undone(result)} {untouched_sentence()}"
+        what = "check" if result.verify is not None else "install"
+        return f"The {what} was stopped. {install_undone(result)} {untouched_sentence()}"
 
     # Rollback -----------------------------------------------------------------------------------
     def _history_done(self, _result) -> None:
@@ -447,7 +446,7 @@ class WizardApp(App):
         try:
             result = rollback(entry_id, verify=self.options.verify, level=self.options.level,
                               cancel=self.cancel_event, events=Events())
-            screen.post_message(RollbackDone(result.to_dict()))
+            screen.post_message(RollbackDone(result))
         except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash
             screen.post_message(RollbackDone(None, error=str(exc)))
 

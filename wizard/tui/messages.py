@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from wizard.verify.check import VerifyResult
+    from wizard.flows.results import InstallResult, RollbackResult
     from wizard.verify.protocol import Tier
 
 
@@ -64,20 +64,16 @@ class VerifyTier(Message):
 
 @dataclass
 class InstallDone(Message):
-    """`run_install` returned (result) or raised (error; `lock_held` when another wizard was working)."""
+    """`run_install` returned, or refused before its first step (`InstallResult.not_started`)."""
 
-    result: Any
-    error: str | None = None
-    lock_held: bool = False
-    verify: VerifyResult | None = None
-    """The GraphCast check, typed (the result dict holds its JSON)."""
+    result: InstallResult
 
 
 @dataclass
 class RollbackDone(Message):
-    """A rollback returned (result dict) or failed (error)."""
+    """A rollback returned (result) or did not start (error)."""
 
-    result: Any
+    result: RollbackResult | None
     error: str | None = None
 
 

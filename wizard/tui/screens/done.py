@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,10 +10,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from wizard.after.next_steps import activate_lines
+from wizard.flows.describe import install_undone
+from wizard.flows.results import InstallResult
 from wizard.tui.widgets.footer import WrappingFooter
-
-if TYPE_CHECKING:
-    from wizard.verify.check import VerifyResult
 
 
 def _without_log_lines(text: str) -> str:
@@ -33,28 +30,25 @@ def _current_env() -> str | None:
     return getattr(current, "env", None) if current is not None else None
 
 
-def summary_text(result: dict, current_env: str | None = None, command: str = "gc-wizard",
-                 verify: VerifyResult | None = None) -> str:
-    """The outcome in words. `current_env`: the environment current now (None: there is none);
-    `verify`: the install's GraphCast check (None: it did not run)."""
-    log = result.get("log")
+def summary_text(result: InstallResult, current_env: str | None = None, command: str = "gc-wizard") -> str:
+    """The outcome in words. `current_env`: the environment current now (None: there is none)."""
+    verify = result.verify  # the install's GraphCast check (None: it did not run)
+    log = result.log
     log_line = [f"Log: {log}"] if log else []
     untouched = (f"Your current environment is untouched: {current_env}" if current_env
                  else "No environment was made current (there was none before either).")
-    if result.get("lock_held"):
-        return "\n".join([str(result.get("error") or "Another gc-wizard is working in the state folder."), "",
+    if result.lock_held:
+        return "\n".join([result.error or "Another gc-wizard is working in the state folder.", "",
                           "Press r to try again once it has finished, or Enter to leave."])
-    if result.get("cancelled"):
-        from wizard.flows.transaction import what_was_undone
-
+    if result.cancelled:
         what = "check" if verify is not None else "install"
-        undone = [what_was_undone(result)] if result.get("env") else []
+        undone = [install_undone(result)] if result.env else []
         return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", *undone, untouched, "",
                           "Press p to change the plan and go again.", *log_line])
-    if not result.get("ok"):
+    if not result.ok:
         installed = verify is not None and not verify.ok
         lines = ["Installed, but the GraphCast check failed." if installed else "The install did not finish.", "",
-                 _without_log_lines(str(result.get("error") or ""))]
+                 _without_log_lines(result.error or "")]
         for finding in verify.findings if verify is not None else ():
             lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
         lines += ["", untouched, "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
@@ -63,9 +57,9 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
     verified = verify is not None and verify.ok
     node = verify.node if verify is not None else None
     return "\n".join([
-        f"{'Verified' if verified else 'Installed'}: {result.get('recipe')}"
+        f"{'Verified' if verified else 'Installed'}: {result.recipe}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
-        f"Environment: {result.get('env')}",
+        f"Environment: {result.env}",
         "First forecast: press f (real weights, one rollout).",
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
@@ -74,7 +68,7 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
         f"Use it in Jupyter: press k to register it as a kernel (or run {command} kernel install).",
         "",
         f"Use it with Lmod: press m to write a module file (or run {command} module install),",
-        f"    then: module load graphcast/{result.get('recipe')}",
+        f"    then: module load graphcast/{result.recipe}",
         "",
         *log_line,
     ])
@@ -98,17 +92,16 @@ class DoneScreen(Screen[str]):
                 tooltip="Back to the Plan screen: another GraphCast source (g), a wheelhouse (w), offline (o)"),
     ]
 
-    def __init__(self, result: dict, verify: VerifyResult | None = None) -> None:
+    def __init__(self, result: InstallResult) -> None:
         super().__init__()
         self.result = result
-        self.verify = verify
 
     def compose(self) -> ComposeResult:
         from wizard.paths import wizard_command
 
-        yield Static("gc-wizard · Done" if self.result.get("ok") else "gc-wizard · Not done", classes="title")
+        yield Static("gc-wizard · Done" if self.result.ok else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
-            yield Static(summary_text(self.result, _current_env(), wizard_command(), self.verify),
+            yield Static(summary_text(self.result, _current_env(), wizard_command()),
                          id="summary", markup=False)
         yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
 
@@ -126,13 +119,13 @@ class DoneScreen(Screen[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("kernel", "module", "forecast"):
-            return bool(self.result.get("ok") and self.result.get("env"))
+            return bool(self.result.ok and self.result.env)
         if action == "retry":
-            return bool(self.result.get("lock_held"))
+            return bool(self.result.lock_held)
         if action == "plan":
-            return not self.result.get("ok") and not self.result.get("lock_held")
+            return not self.result.ok and not self.result.lock_held
         if action == "back":
-            return not self.result.get("lock_held")  # nothing ran: there is no log to go back to
+            return not self.result.lock_held  # nothing ran: there is no log to go back to
         return True
 
     def action_history(self) -> None:
@@ -147,17 +140,17 @@ class DoneScreen(Screen[str]):
         self.app.push_screen(ReportScreen())
 
     def action_forecast(self) -> None:
-        if self.result.get("ok") and self.result.get("env"):
+        if self.result.ok and self.result.env:
             from wizard.tui.screens.forecast import ForecastScreen
 
-            self.app.push_screen(ForecastScreen(self.result["env"], getattr(self.app, "assets", None)))
+            self.app.push_screen(ForecastScreen(self.result.env, getattr(self.app, "assets", None)))
 
     def action_kernel(self) -> None:
-        if self.result.get("ok") and self.result.get("env"):
+        if self.result.ok and self.result.env:
             self.install_kernel()
 
     def action_module(self) -> None:
-        if self.result.get("ok") and self.result.get("env"):
+        if self.result.ok and self.result.env:
             self.install_module()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="module", description="Writing a module file")
@@ -165,7 +158,7 @@ class DoneScreen(Screen[str]):
         from wizard.after.module import module_install
 
         try:
-            written = module_install(self.result["env"])
+            written = module_install(self.result.env)
             self.app.call_from_thread(self.notify, f"Module written. Use it: {written['use']}", timeout=20)
         except Exception as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
@@ -177,7 +170,7 @@ class DoneScreen(Screen[str]):
         from wizard.after.kernel import kernel_install
 
         try:
-            spec = kernel_install(Path(self.result["env"]))
+            spec = kernel_install(Path(self.result.env))
             text = "\n".join([f"Kernel registered: {spec.get('display_name', spec)}", *spec.get("cautions", [])])
             self.app.call_from_thread(self.notify, text, timeout=30)
         except Exception as exc:

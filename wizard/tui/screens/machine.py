@@ -189,7 +189,9 @@ class MachineScreen(Screen[str]):
     def on_mount(self) -> None:
         self.query_one("#problems", Static).display = False
         if self.facts is None:
-            self.detect()
+            # After the first frame: the worker's imports and probes would otherwise share the GIL with
+            # the first paint, and the screen already says "Detecting…".
+            self.call_after_refresh(self.detect)
         else:
             self.show_facts()
 

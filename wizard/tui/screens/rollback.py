@@ -13,6 +13,8 @@ import threading
 from textual.binding import Binding
 from textual.widgets import Static
 
+from wizard.flows.describe import rollback_lines
+from wizard.flows.results import RollbackResult
 from wizard.tui.messages import RollbackDone, StepFinished, StepStarted, VerifyTier
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.install import InstallScreen
@@ -21,27 +23,15 @@ STOP_ROLLBACK_QUESTION = ("Stop the rollback? The current environment stays curr
                           "is removed again.")
 
 
-def result_lines(result: dict | None, error: str | None = None) -> list[str]:
-    """What the rollback did, in the words `gc-wizard rollback` uses."""
-    if result is None:
-        return [f"✗ Rollback not started: {error or 'it did not report'}"]
-    if result.get("ok"):
-        how = " (rebuilt from its frozen package set)" if result.get("rebuilt") else ""
-        how += " (packages restored)" if result.get("restored") else ""
-        checked = " and passed the GraphCast check" if result.get("verify") else ""
-        lines = [f"✓ Rolled back{how}{checked}: {result.get('env')} is current again."]
-    else:
-        what = "cancelled" if result.get("cancelled") else "failed"
-        error = (result.get("error") or "").splitlines()
-        said = error[0].split(" Log: ")[0] if error else "no reason given"  # the log has its own line
-        lines = [f"✗ Rollback {what}: {said}"]
-    if result.get("log"):
-        lines.append(f"Log: {result['log']}")
-    return lines
+def result_lines(result: RollbackResult | None, error: str | None = None) -> list[str]:
+    """What the rollback did, in the words `gc-wizard rollback` prints, marked ✓ or ✗."""
+    lines = rollback_lines(result, error)
+    mark = "✓" if result is not None and result.ok else "✗"
+    return [f"{mark} {lines[0]}", *lines[1:]]
 
 
 class RollbackScreen(InstallScreen):
-    """Dismissed (Enter, once it is over) with the rollback's result dict, or None when it did not run."""
+    """Dismissed (Enter, once it is over) with the rollback's result, or None when it did not run."""
 
     BINDINGS = [
         Binding("ctrl+c", "stop", "Stop rollback", id="stop", priority=True,
@@ -55,7 +45,7 @@ class RollbackScreen(InstallScreen):
         super().__init__(None)
         self.entry_id = entry_id
         self.cancel = cancel
-        self.result: dict | None = None
+        self.result: RollbackResult | None = None
 
     def _title(self) -> str:
         return f"gc-wizard · Rolling back to {self.entry_id}"

@@ -1,0 +1,32 @@
+"""The words both faces print for an outcome: built once here, so the CLI and the app cannot drift.
+
+Each function returns plain lines of text from a typed result. The CLI prints them; the app may style
+them (a ✓ or ✗ in front, a colour) but never rewords them.
+"""
+
+from __future__ import annotations
+
+from wizard.flows.results import InstallResult, RollbackResult, what_was_undone
+
+
+def rollback_lines(result: RollbackResult | None, error: str | None = None) -> list[str]:
+    """What a rollback did (or why it did not start), then its log."""
+    if result is None:
+        return [f"Rollback not started: {error or 'it did not report'}"]
+    if result.ok:
+        how = " (rebuilt from its frozen package set)" if result.rebuilt else ""
+        how += " (packages restored)" if result.restored else ""
+        checked = " and passed the GraphCast check" if result.verify else ""
+        lines = [f"Rolled back{how}{checked}: {result.env} is current again."]
+    else:
+        what = "cancelled" if result.cancelled else "failed"
+        said = (result.error or "no reason given").split(" Log: ")[0]  # the log has its own line
+        lines = [f"Rollback {what}: {said}"]
+    if result.log:
+        lines.append(f"Log: {result.log}")
+    return lines
+
+
+def install_undone(result: InstallResult) -> str:
+    """`what_was_undone` for a finished install's result."""
+    return what_was_undone(result.env, result.mode, result.kept)

@@ -1,0 +1,82 @@
+"""The typed outcomes of an install and a rollback, which both faces receive (never dicts).
+
+Their own light module: the app imports them at start-up (its messages carry them), before it imports the
+transactions that build them; `to_dict` is the `--json` shape of `install` and `rollback`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wizard.verify.check import VerifyResult
+
+
+@dataclass
+class InstallResult:
+    ok: bool
+    recipe: str
+    env: str
+    log: str
+    entry_id: str | None
+    seconds: float
+    verify: VerifyResult | None = None
+    error: str | None = None
+    cancelled: bool = False
+    status: str = "failed"
+    mode: str = "new"
+    kept: bool = True
+    """Whether the environment folder is still there (a failed new one is deleted again)."""
+    lock_held: bool = False
+    """The install did not start: another gc-wizard holds the state folder (not in `to_dict`: the CLI
+    says it as its error and exit status)."""
+
+    @classmethod
+    def not_started(cls, recipe: str, error: str, *, lock_held: bool = False) -> InstallResult:
+        """The result of an install refused before its first step (a held lock, a refused source, a full
+        disk): nothing was built, so there is no env, log or history entry."""
+        return cls(ok=False, recipe=recipe, env="", log="", entry_id=None, seconds=0.0, error=error,
+                   lock_held=lock_held)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "recipe": self.recipe, "env": self.env, "log": self.log,
+                "entry_id": self.entry_id, "seconds": round(self.seconds, 2),
+                "verify": self.verify.to_dict() if self.verify is not None else None,
+                "error": self.error, "cancelled": self.cancelled, "status": self.status, "mode": self.mode,
+                "kept": self.kept}
+
+
+@dataclass
+class RollbackResult:
+    ok: bool
+    from_id: str | None
+    to_id: str
+    env: str
+    verify: VerifyResult | None
+    rebuilt: bool = False
+    restored: bool = False
+    error: str | None = None
+    cancelled: bool = False
+    entry_id: str | None = None
+    """The rollback's own history entry."""
+    changes: list[str] = field(default_factory=list)
+    log: str | None = None
+    status: str = "failed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "from": self.from_id, "to": self.to_id, "env": self.env,
+                "verify": self.verify.to_dict() if self.verify is not None else None,
+                "rebuilt": self.rebuilt, "restored": self.restored, "error": self.error,
+                "cancelled": self.cancelled, "entry_id": self.entry_id, "changes": self.changes, "log": self.log,
+                "status": self.status}
+
+
+def what_was_undone(env: str | None, mode: str, kept: bool) -> str:
+    """One sentence on what became of the environment an install that did not succeed was building:
+    both faces and the history say it the same way."""
+    if mode == "in-place":
+        return f"{env} was put back as it was before."
+    if kept:
+        return f"The new environment stays at {env}, not current."
+    return f"The new environment {env} was removed."

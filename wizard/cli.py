@@ -58,7 +58,9 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         if "--json" in sys.argv[1:] or "--json" in _ARGV:
-            from wizard.commands.guard import emit_error_json
+            from wizard.commands.guard import (
+                emit_error_json,  # deferred: `--version` loads none of the commands
+            )
 
             emit_error_json(f"{self.prog}: {message}", int(ExitCode.BAD_INPUT))
         super().error(message)
@@ -70,7 +72,7 @@ _ARGV: list[str] = []
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with `argv`, only the named command's module is configured (none for the app's own
     start); without it, every command's (what `--help` and the tests read)."""
-    from wizard.commands import options
+    from wizard.commands import options  # deferred: `--version` answers before any parser is built
 
     parser = _Parser(prog="gc-wizard", description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -116,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     from wizard.commands import guard  # signals and faults -> exit status, one sentence, one JSON line
 
     try:
-        from wizard.commands.options import apply_global_sources
+        from wizard.commands.options import apply_global_sources  # loaded by build_parser already
 
         apply_global_sources(args)  # `gc-wizard --offline install R`: the sources reach the command
         if args.command is None:
@@ -131,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 return run_tui(args)
             guard.install_handlers()
-            from wizard.commands.plain import run as run_plain
+            from wizard.commands.plain import run as run_plain  # deferred: only the no-terminal path needs it
 
             return run_plain(args)
         guard.install_handlers()
@@ -165,7 +167,7 @@ def _internal_error(exc: Exception) -> str:
     """The sentence for an error gc-wizard did not expect (its own bug), with the traceback kept in a log."""
     import traceback
 
-    from wizard import paths
+    from wizard import paths  # deferred: only a crash needs it
 
     what = f"{type(exc).__name__}: {exc}".strip()
     try:

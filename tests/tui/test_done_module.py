@@ -32,7 +32,7 @@ def test_the_done_screen_shows_the_activate_lines_each_whole(monkeypatch):
     from wizard.tui.screens.done import summary_text
 
     monkeypatch.setenv("GC_WIZARD_HOME", "/work/scratch/walk3home")
-    monkeypatch.setattr("wizard.paths.program_command", lambda: "/work/walk3/.venv/bin/gc-wizard")
+    monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: "/work/walk3/.venv/bin/gc-wizard")
     text = summary_text(install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l"), None, "gc-wizard")
     assert "    export GC_WIZARD_HOME=/work/scratch/walk3home\n" in text
     assert '    eval "$(/work/walk3/.venv/bin/gc-wizard activate)"\n' in text

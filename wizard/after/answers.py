@@ -223,8 +223,6 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
 
 def load_answers(path: str | os.PathLike[str]) -> Answers:
     """Read and validate an answers file; UserError (exit 2) names the file and what is wrong."""
-    from wizard import bounded
-
     source = Path(path).expanduser()
     try:
         text = bounded.read_text(source, bounded.ANSWERS_BYTES)

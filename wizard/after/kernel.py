@@ -28,9 +28,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
 from wizard.install.envs import EnvMarker, env_python, read_marker
+from wizard.security import strip_terminal_escapes
 
 _NAME_OK = re.compile(r"^[a-z0-9._-]+$", re.IGNORECASE)  # jupyter_client's rule for kernel names
 
@@ -85,8 +87,6 @@ def notebook_cautions(marker: EnvMarker | None) -> list[str]:
 
 def display_name(env: Path, marker: EnvMarker | Mapping[str, Any] | None) -> str:
     """"GraphCast · JAX 0.4.23 · CUDA 12 (verified 2026-11-21)" from the env marker."""
-    from wizard.security import strip_terminal_escapes
-
     if isinstance(marker, Mapping):
         marker = EnvMarker.from_dict(dict(marker)) if marker else None
     # The marker is a file anyone with write access to the env could edit; Jupyter shows this name.
@@ -197,8 +197,6 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
 
 def _written_by_us(spec_file: Path) -> dict[str, Any] | None:
     """The spec's `metadata.gc_wizard` when gc-wizard wrote it; None for anyone else's (or an unreadable one)."""
-    from wizard import bounded
-
     try:
         data = json.loads(bounded.read_text(spec_file, 1024 * 1024))
     except (OSError, ValueError, bounded.ParseLimitError):

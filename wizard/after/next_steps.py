@@ -6,9 +6,10 @@ line pasted into a fresh SSH session works after the README's Quick start too.
 
 from __future__ import annotations
 
+import os
 import shlex
 
-from wizard.paths import wizard_command
+from wizard.paths import program_command, wizard_command
 
 
 def next_steps(recipe: str, assets: str | None = None) -> list[tuple[str, str]]:
@@ -32,11 +33,6 @@ def activate_lines() -> list[str]:
     the default state folder). Backslash continuations do not survive either: a terminal selection
     keeps the app's padding, and `\\ ` is not a continuation. Two complete commands survive both.
     """
-    import os
-    import shlex
-
-    from wizard.paths import program_command
-
     home = os.environ.get("GC_WIZARD_HOME")
     export = [f"export GC_WIZARD_HOME={shlex.quote(home)}"] if home else []
     return [*export, f'eval "$({program_command()} activate)"']

@@ -22,9 +22,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from wizard import __version__
-from wizard.history.store import VerifySummary
+from wizard import __version__, bounded, paths
+from wizard.detect.chain import detect
+from wizard.detect.facts import Facts
+from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
+from wizard.detect.preflight import WORDS, assess, needs_text
+from wizard.history.store import VerifySummary, load_history
+from wizard.install.envs import read_marker
 from wizard.verify.check import VerifyResult
+from wizard.verify.diagnose import diagnose_text
 from wizard.verify.protocol import Tier
 
 #: Variables shown in full when set (plus every XLA_*, JAX_*, TF_CPP_* one).
@@ -172,8 +178,6 @@ def _finding_dicts(findings: Iterable[Any]) -> list[dict[str, Any]]:
 
 def read_tail(path: str | os.PathLike[str] | None, lines: int) -> str | None:
     """The last `lines` lines of a log file (None when it cannot be read)."""
-    from wizard import bounded, paths
-
     if not path:
         return None
     # history.json is data, not a pointer to anything on the machine: only a regular file among the
@@ -220,9 +224,6 @@ def _is_failure(entry: Any) -> bool:
 
 def _preflight_section(facts: Any) -> list[str]:
     """What fits in memory: GraphCast and GenCast at 1° and 0.25° against the GPUs and host RAM."""
-    from wizard.detect.facts import Facts
-    from wizard.detect.preflight import WORDS, assess, needs_text
-
     try:
         typed = facts if isinstance(facts, Facts) else Facts.from_dict(dict(facts))
         fits = assess(typed)
@@ -322,8 +323,6 @@ def _history_section(entries: list[Any], current: Any) -> list[str]:
     lines = ["## Environments (history)", ""]
     if current is not None:
         env = _get(current, "env")
-        from wizard.install.envs import read_marker
-
         found = read_marker(env) if env else None
         marker = found.to_dict() if found else {}
         lines.append(f"- **Current:** recipe `{_get(current, 'recipe')}`, status {_get(current, 'status')}, "
@@ -402,8 +401,6 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
 
 
 def _env_section(environ: Mapping[str, str]) -> list[str]:
-    from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
-
     out: list[str] = []
     ld = environ.get("LD_LIBRARY_PATH")
     if ld is None:
@@ -456,8 +453,6 @@ def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None 
     tail_for_diagnosis = read_tail(fail_log, DIAGNOSE_LINES)
     if focus is not None and not findings and tail_for_diagnosis:
         try:
-            from wizard.verify.diagnose import diagnose_text
-
             findings = _finding_dicts(diagnose_text(tail_for_diagnosis, facts if not isinstance(facts, Mapping) else None))
         except Exception as exc:  # the report is what people send when things are broken; it must still come out
             diagnose_error = f"{type(exc).__name__}: {exc}"
@@ -520,14 +515,10 @@ def collect_and_build(*, environ: Mapping[str, str] | None = None) -> str:
     facts = None
     history = None
     try:
-        from wizard.detect.chain import detect
-
         facts = detect()
     except Exception as exc:  # a support report must come out even when detection is what is broken
         problems.append(f"detection failed ({type(exc).__name__}: {exc})")
     try:
-        from wizard.history.store import load_history
-
         history = load_history()
     except Exception as exc:
         problems.append(f"history could not be read ({type(exc).__name__}: {exc})")

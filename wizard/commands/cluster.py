@@ -10,22 +10,26 @@ import argparse
 import sys
 from pathlib import Path
 
+from wizard.after import assets
+from wizard.after.bundle_assets import add_assets
+from wizard.after.module import module_install
+from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.errors import UserError
+from wizard.install.bundle import make_bundle, read_manifest
+from wizard.install.lockfile import check_python_version, compile_lock, default_lock_name
+from wizard.install.plan import graphcast_install_arg
+from wizard.install.sources import merged_sources
+from wizard.recipes.loader import get_recipe
 
 
 def run_lock(args: argparse.Namespace) -> int:
-    from wizard.install.lockfile import check_python_version, compile_lock, default_lock_name
-    from wizard.recipes.loader import get_recipe
-
     recipe = get_recipe(args.recipe, args.recipes_dir)
     python = check_python_version(recipe, args.python)
     out = Path(args.out).expanduser() if args.out else Path.cwd() / default_lock_name(recipe.id)
     if not args.json:
         say(f"Resolving recipe {recipe.id} for Python {python}" + (f" on {args.platform}" if args.platform else "")
             + " with hashes …")
-    from wizard.install.sources import merged_sources
-
     _, find_links = merged_sources(None, getattr(args, "find_links", None))  # GC_WIZARD_FIND_LINKS too
     result = compile_lock(recipe, out, python_version=python, platform=args.platform,
                           find_links=find_links, offline=bool(args.offline))
@@ -38,15 +42,8 @@ def run_lock(args: argparse.Namespace) -> int:
 
 
 def run_bundle(args: argparse.Namespace) -> int:
-    from wizard.install.bundle import make_bundle
-    from wizard.install.lockfile import check_python_version
-    from wizard.install.plan import graphcast_install_arg
-    from wizard.recipes.loader import get_recipe
-
     recipe = get_recipe(args.recipe, args.recipes_dir)
     python = check_python_version(recipe, args.python)
-    from wizard.install.sources import merged_sources
-
     graphcast_src, find_links = merged_sources(args.graphcast_src, getattr(args, "find_links", None))
     source = graphcast_install_arg(recipe, graphcast_src)
     if " @ " in source:
@@ -54,8 +51,6 @@ def run_bundle(args: argparse.Namespace) -> int:
     out = Path(args.out).expanduser().absolute()
     log = sys.stderr if args.json else sys.stdout
     if args.with_assets:
-        from wizard.after import assets
-
         # The files are chosen (and a bad --model refused) before gigabytes of wheels are downloaded.
         opened = assets.open_source(args.assets)
         assets.select(assets.list_assets(opened), model=args.model, dataset=args.dataset, steps=1)
@@ -66,9 +61,6 @@ def run_bundle(args: argparse.Namespace) -> int:
                            find_links=find_links,
                            on_line=lambda line: (log.write(f"    {line}\n"), log.flush()))
     if args.with_assets:
-        from wizard.after.bundle_assets import add_assets
-        from wizard.install.bundle import read_manifest
-
         log.write("==> Adding the forecast's files (model, example batch, statistics)\n")
         for name in add_assets(out, source=args.assets, model=args.model, dataset=args.dataset):
             log.write(f"    {name}\n")
@@ -87,8 +79,6 @@ def run_bundle(args: argparse.Namespace) -> int:
 
 
 def run_module(args: argparse.Namespace) -> int:
-    from wizard.after.module import module_install
-
     if args.action != "install":
         raise UserError(f"unknown module action {args.action!r}; use: gc-wizard module install")
     result = module_install(args.env, args.dir)
@@ -104,8 +94,6 @@ def run_module(args: argparse.Namespace) -> int:
 
 
 def configure(sub) -> list[argparse.ArgumentParser]:
-    from wizard.commands import options
-
     lock = options.add_command(sub, "lock", "write a recipe's full closure with sha256 hashes (pylock.toml or "
                                "requirements.txt)", "gc-wizard lock jax0.4.23-cpu --python 3.11 --out pylock.cpu.toml",
                                run_lock)

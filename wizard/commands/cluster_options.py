@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 
 from wizard.detect.slurm import SlurmTarget
+from wizard.detect.where import detect_where
+from wizard.errors import UserError
 
 
 def slurm_target(args: argparse.Namespace) -> SlurmTarget | None:
     """The `--slurm`/`--srun-arg` arguments as a target (None without --slurm)."""
-    from wizard.errors import UserError
-
     value = getattr(args, "slurm", None)
     extra = tuple(getattr(args, "srun_arg", None) or ())
     if value is None:
@@ -27,8 +27,6 @@ def slurm_target(args: argparse.Namespace) -> SlurmTarget | None:
 
 def facts_for(args: argparse.Namespace, *, on_line=None):
     """The facts to plan with: a GPU node through srun, an assumed GPU, or this machine."""
-    from wizard.detect.where import detect_where
-
     return detect_where(slurm_target(args), assume_driver=getattr(args, "assume_driver", None),
                         assume_cc=getattr(args, "assume_cc", None), on_line=on_line)
 

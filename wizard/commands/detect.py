@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say
+from wizard.commands.cluster_options import facts_for, slurm_target, where_line
+from wizard.commands.output import emit_json, say, warn
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess, summary_lines
 
@@ -71,9 +72,6 @@ def render(facts: Facts) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.commands.cluster_options import facts_for, slurm_target, where_line
-    from wizard.commands.output import warn
-
     target = slurm_target(args)
     if target is not None and not args.json:
         say(f"Detecting on a node of {('partition ' + target.partition) if target.partition else 'the default partition'}"

@@ -17,9 +17,14 @@ import os
 import sys
 import textwrap
 
+from wizard.after.target import resolve_env
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
+from wizard.flows.session import findings_for
+from wizard.verify.diagnose import scan_stream
+from wizard.verify.diagnose import unrecognised as summarise
+from wizard.verify.inspect_env import inspect_env
 
 
 def _width() -> int:
@@ -96,8 +101,6 @@ def _scan_log(source: str):
     """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
     import collections
 
-    from wizard.verify.diagnose import scan_stream
-
     tail: collections.deque = collections.deque(maxlen=400)
     if source == "-":
         if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
@@ -127,16 +130,10 @@ def _scan_log(source: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.flows.session import findings_for
-    from wizard.verify.diagnose import unrecognised as summarise
-
     env_dir = getattr(args, "env", None)
     source = getattr(args, "logfile", None)
     report = None
     if env_dir:
-        from wizard.after.target import resolve_env
-        from wizard.verify.inspect_env import inspect_env
-
         report = inspect_env(resolve_env(env_dir, need_python=False).path)
         if source is None:
             return _emit_env(args, report)

@@ -13,15 +13,26 @@ import argparse
 import sys
 import threading
 
+from wizard.after import assets
+from wizard.after.assets import ProgressText
+from wizard.after.forecast import (
+    STAGE_WORDS,
+    ForecastEvents,
+    ForecastRequest,
+    describe,
+    describe_listing,
+    run_forecast,
+)
+from wizard.after.target import resolve_env
 from wizard.commands import options
+from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say
+from wizard.detect.chain import detect
 from wizard.errors import ExitCode
 
 
 def _progress_printer():
     """Bytes, share and rate on stderr for a terminal (never in --json output, never into a pipe's log)."""
-    from wizard.after.assets import ProgressText
-
     text = ProgressText()
 
     def show(name: str, done: int, total: int | None) -> None:
@@ -36,17 +47,6 @@ def _progress_printer():
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.after import assets
-    from wizard.after.forecast import (
-        STAGE_WORDS,
-        ForecastEvents,
-        ForecastRequest,
-        describe,
-        describe_listing,
-        run_forecast,
-    )
-    from wizard.after.target import resolve_env
-
     as_json = bool(getattr(args, "json", False))
     # A bad --assets is said first, before the environment; without one, the environment may know its own
     # (an offline bundle's), so the source is opened with it.
@@ -66,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
                               steps=args.steps, force=args.force)
     facts = None
     try:
-        from wizard.detect.chain import detect
-
         facts = detect(env.path)
     except Exception:  # the memory check is a guard, not a gate: no facts, no refusal
         facts = None
@@ -93,8 +91,6 @@ def run(args: argparse.Namespace) -> int:
         for line in describe(result):
             say(line)
         if result.findings:
-            from wizard.commands.diagnose import render_findings
-
             say("")
             say(render_findings(result.findings))
     if result.cancelled:

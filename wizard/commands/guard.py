@@ -106,7 +106,7 @@ _FIXES = {
 
 def describe_os_error(exc: OSError) -> str:
     """One or two sentences for an OSError: which path, what is wrong with it, what to do."""
-    from wizard import paths
+    from wizard import paths  # deferred for start-up time: every command loads this module; few fail
 
     where = exc.filename or ""
     what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
@@ -133,7 +133,7 @@ def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:
 
 
 def say_error(message: str) -> None:
-    from wizard.security import strip_terminal_escapes
+    from wizard.security import strip_terminal_escapes  # deferred for start-up time, as above
 
     try:
         sys.stderr.write(f"gc-wizard: {strip_terminal_escapes(message)}\n")

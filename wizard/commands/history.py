@@ -12,16 +12,19 @@ from pathlib import Path
 from typing import Any
 
 from wizard.commands import options
+from wizard.commands.install import TerminalEvents
 from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
 from wizard.errors import ExitCode
+from wizard.flows.describe import rollback_lines
+from wizard.flows.rollback import remove, rollback
+from wizard.flows.session import env_usage
+from wizard.history.store import load_history
+from wizard.paths import wizard_command
 
 
 def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:
     """history --json's list (every entry's fields plus whether its folder exists and its disk use),
     the disk use of all environments together, and the history's warnings."""
-    from wizard.flows.session import env_usage
-    from wizard.history.store import load_history
-
     history = load_history()
     usage = env_usage(history)
     rows = []
@@ -65,8 +68,6 @@ def run_history(args: argparse.Namespace) -> int:
 def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[str]:
     """The human history: one row of short fixed columns per entry (fits 80 columns), then its recipe
     and environment, and why it failed, indented below. Ids and paths are never cut: they are for copying."""
-    from wizard.paths import wizard_command
-
     id_width = max(2, *(len(row["id"]) for row in rows))
     out = [f"  {'id':{id_width}}  {'kind':8}  {'status':10}  {'disk':>9}  started"]
     for row in rows:
@@ -101,10 +102,6 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
 
 
 def run_rollback(args: argparse.Namespace) -> int:
-    from wizard.commands.install import TerminalEvents
-    from wizard.flows.describe import rollback_lines
-    from wizard.flows.rollback import rollback
-
     cancel = threading.Event()
     out = sys.stderr if args.json else sys.stdout
 
@@ -132,8 +129,6 @@ def run_rollback(args: argparse.Namespace) -> int:
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    from wizard.flows.rollback import remove
-
     result = remove(args.entry_id, confirm=lambda q: confirm(q, assume_yes=args.yes))
     if args.json:
         emit_json(result)

@@ -16,13 +16,20 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from wizard.after.answers import replay, save_options
+from wizard.after.next_steps import next_step_lines
 from wizard.children import stop_all
 from wizard.commands import guard, options
+from wizard.commands.cluster_options import where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
+from wizard.detect.where import detect_where
 from wizard.errors import UserError, WizardError
+from wizard.flows.session import plan_for
 from wizard.flows.transaction import InstallEvents, run_install
 from wizard.install.options import InstallOptions
+from wizard.recipes.loader import load_recipes
+from wizard.recipes.match import match_recipes
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 if TYPE_CHECKING:
@@ -102,11 +109,6 @@ def _ask(text: str, asking: threading.Event) -> str | None:
 
 def check_on_node(options: InstallOptions, out) -> None:
     """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
-    from wizard.commands.cluster_options import where_line
-    from wizard.detect.where import detect_where
-    from wizard.recipes.loader import load_recipes
-    from wizard.recipes.match import match_recipes
-
     target = options.slurm
     out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
     facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"))
@@ -124,19 +126,12 @@ def check_on_node(options: InstallOptions, out) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.flows.session import plan_for
-
     options = install_options(args)
     if getattr(args, "answers", None):
-        from wizard.after.answers import replay
-        from wizard.recipes.loader import load_recipes
-
         options = replay(options, args.answers, load_recipes(list(options.recipes_dirs)))
     if not options.recipe_id:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
     if getattr(args, "save_answers", None):
-        from wizard.after.answers import save_options
-
         save_options(args.save_answers, options)
 
     if options.slurm is not None:
@@ -195,8 +190,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({**result.to_dict(), "exit": code})
     elif result.ok:
-        from wizard.after.next_steps import next_step_lines
-
         node = result.verify.node if result.verify is not None else None
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
               + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")

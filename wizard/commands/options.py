@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from wizard.errors import UserError
 from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, GRAPHCAST_VERSIONS, INSTALLERS, LEVELS
 from wizard.install.options import InstallOptions
 
@@ -107,8 +108,6 @@ def apply_global_sources(args: argparse.Namespace) -> None:
     `gc-wizard install R --offline` (argparse would otherwise let the command's own defaults win, and
     drop them without a word). A command that takes no such option refuses it in one sentence (exit 2)
     instead of ignoring it; a value given on both sides must agree (wheelhouses add up)."""
-    from wizard.errors import UserError
-
     for name, flag in GLOBAL_SOURCES:
         given = getattr(args, f"global_{name}", None)
         if hasattr(args, f"global_{name}"):
@@ -170,8 +169,9 @@ def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.A
 def install_options(args: argparse.Namespace) -> InstallOptions:
     """The `install`/`plan` arguments as the core's one options value (what the TUI holds too); the
     GraphCast source and wheelhouses named in the environment (`GC_WIZARD_*`) are added here."""
+    # Deferred for start-up time: every command and the app load this module for its parsers.
     from wizard.commands.cluster_options import slurm_target
-    from wizard.install.sources import merged_sources
+    from wizard.install.sources import merged_sources  # deferred for start-up time, as above
 
     graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return InstallOptions(
@@ -194,17 +194,14 @@ def recipe_for_version(args: argparse.Namespace) -> str | None:
         return recipe_id
     dirs = list(getattr(args, "recipes_dir", None) or ())
     if recipe_id:
-        from wizard.recipes.loader import get_recipe
+        from wizard.recipes.loader import get_recipe  # deferred for start-up time, as above
 
         recipe = get_recipe(recipe_id, dirs)
         if recipe.graphcast.version != version:
-            from wizard.errors import UserError
-
-            raise UserError(f"recipe {recipe.id} runs GraphCast v{recipe.graphcast.version}, not v{version} "
+                    raise UserError(f"recipe {recipe.id} runs GraphCast v{recipe.graphcast.version}, not v{version} "
                             f"(--graphcast-version); see `gc-wizard recipes --graphcast-version {version}`.")
         return recipe.id
-    from wizard.errors import UserError
-    from wizard.flows.session import survey
+    from wizard.flows.session import survey  # deferred for start-up time, as above
 
     best = next((m for m in survey(dirs, graphcast_version=version).matches if m.recommended), None)
     if best is None:

@@ -12,8 +12,15 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from wizard.commands.output import say
+from wizard.commands.cluster_options import facts_for, slurm_target, where_line
+from wizard.commands.options import install_options
+from wizard.commands.output import say, warn
+from wizard.commands.recipes import plan_checks, render_matches, render_plan
+from wizard.detect.slurm import partitions, srun_on_path
 from wizard.errors import WizardError
+from wizard.flows.session import plan_for, survey
+from wizard.history.store import load_history
+from wizard.paths import wizard_command
 
 
 def _machine_lines(facts) -> list[str]:
@@ -44,15 +51,11 @@ def _machine_lines(facts) -> list[str]:
 
 def _current_lines() -> list[str]:
     try:
-        from wizard.history.store import load_history
-
         current = load_history().current()
     except WizardError as exc:
         return [f"(history could not be read: {exc})"]
     if current is None:
         return []
-    from wizard.paths import wizard_command
-
     return ["", f"Current environment: {current.env} (recipe {current.recipe}); use it with:  "
             f'eval "$({wizard_command()} activate)"']
 
@@ -60,18 +63,10 @@ def _current_lines() -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from wizard.commands.options import install_options
-    from wizard.commands.recipes import plan_checks, render_matches, render_plan
-    from wizard.flows.session import plan_for, survey
-    from wizard.paths import wizard_command
-
     recipes_dir = getattr(args, "recipes_dir", None) or []
     say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "
         "walk-through; nothing is installed.")
     say("")
-    from wizard.commands.cluster_options import facts_for, slurm_target, where_line
-    from wizard.commands.output import warn
-
     target = slurm_target(args)
     surveyed = survey(recipes_dir, facts=facts_for(args, on_line=warn) if target is not None else None,
                       local=True)
@@ -79,8 +74,6 @@ def run(args: argparse.Namespace) -> int:
     if target is not None:
         say(where_line(facts) or "")
     elif facts.driver is None:
-        from wizard.detect.slurm import partitions, srun_on_path
-
         found = partitions() if srun_on_path() else None
         if found:
             say(f"This node has no GPU, but Slurm is here (partitions: {', '.join(found[:5])}): run "

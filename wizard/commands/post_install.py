@@ -6,17 +6,18 @@ import argparse
 import sys
 from pathlib import Path
 
+from wizard.after.activate import activation_script, default_shell
+from wizard.after.kernel import kernel_install, kernel_remove
+from wizard.after.report import collect_and_build
+from wizard.after.target import named_env, resolve_env
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError
+from wizard.install.activation import compute_activation
 from wizard.security import write_private_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
-    from wizard.after.activate import activation_script, default_shell
-    from wizard.after.target import resolve_env
-    from wizard.install.activation import compute_activation
-
     env = resolve_env(args.env).path
     shell = args.shell or default_shell()
     sys.stdout.write(activation_script(compute_activation(env), shell))
@@ -28,9 +29,6 @@ def run_activate(args: argparse.Namespace) -> int:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
-    from wizard.after.kernel import kernel_install
-    from wizard.after.target import resolve_env
-
     if args.action == "remove":
         return _remove_kernel(args)
     env = resolve_env(args.env).path
@@ -54,9 +52,6 @@ def run_kernel(args: argparse.Namespace) -> int:
 def _remove_kernel(args: argparse.Namespace) -> int:
     """`kernel remove`: the kernel named --name, or every kernel the wizard wrote for the environment
     (--env DIR, which may be gone already, else the current one). Kernels it did not write stay."""
-    from wizard.after.kernel import kernel_remove
-    from wizard.after.target import named_env, resolve_env
-
     env = None
     if args.env:
         env = str(named_env(args.env).path)  # its folder may be gone already
@@ -80,8 +75,6 @@ def _remove_kernel(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from wizard.after.report import collect_and_build
-
     if args.out:
         target = Path(args.out).expanduser()
         if not target.parent.is_dir():  # a typo in the folder must not create folders (as root: anywhere)

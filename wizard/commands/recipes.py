@@ -8,12 +8,21 @@ import shlex
 import textwrap
 from pathlib import Path
 
+from wizard import bounded
 from wizard.commands import options
-from wizard.commands.output import emit_json, say, width, wrapped
+from wizard.commands.cluster_options import facts_for, where_line
+from wizard.commands.output import emit_json, say, warn, width, wrapped
+from wizard.detect.chain import detect
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.flows.session import plan_for, survey
+from wizard.flows.transaction import unfit_reasons
+from wizard.install.cost import plan_download
 from wizard.install.plan import Plan
+from wizard.install.sources import verdict_for
+from wizard.paths import wizard_command
 from wizard.recipes.match import RecipeMatch, graphcast_label, group_by_graphcast
+from wizard.security import redact_secrets
 
 _WIDTH = 100
 """The widest line `plan` prints (its commands wrap between arguments, with `\\`)."""
@@ -21,11 +30,7 @@ _WIDTH = 100
 
 def _load_facts(path: str | None) -> Facts:
     if not path:
-        from wizard.detect.chain import detect
-
         return detect()
-    from wizard import bounded
-
     try:
         text = bounded.read_text(Path(path).expanduser(), bounded.FACTS_BYTES)
     except bounded.ParseLimitError as exc:
@@ -152,22 +157,15 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:
         best = next(m for m in matches if m.recommended)
-        from wizard.paths import wizard_command
-
         out += ["", "Next, to see every command it would run (it runs nothing):",
                 f"    {wizard_command()} plan {best.recipe.id}"]
     return "\n".join(out)
 
 
 def run_recipes(args: argparse.Namespace) -> int:
-    from wizard.flows.session import survey
-
     saved = getattr(args, "facts", None)
     version = getattr(args, "graphcast_version", None)
     if saved is None:
-        from wizard.commands.cluster_options import facts_for, where_line
-        from wizard.commands.output import warn
-
         facts = facts_for(args, on_line=warn)
         where = where_line(facts)
         if where and not args.json:
@@ -209,10 +207,6 @@ PLAN_SIZE_BUDGET = 1.0
 def plan_checks(plan: Plan) -> dict:
     """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
     it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
-    from wizard.flows.transaction import unfit_reasons
-    from wizard.install.cost import plan_download
-    from wizard.install.sources import verdict_for
-
     return {"reasons": unfit_reasons(plan.recipe), "verdict": verdict_for(plan),
             "download": plan_download(plan, budget=PLAN_SIZE_BUDGET)}
 
@@ -261,8 +255,6 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
     notes = list(plan.notes) + list(r.notes)
     if notes:
         out += ["", "Notes:"] + [_wrap(f"- {n}", "  ") for n in notes]
-    from wizard.paths import wizard_command
-
     run_it = f"{wizard_command()} install {r.id}"
     if plan.mode == "in-place":
         run_it += f" --env {shlex.quote(str(plan.env_dir))}"
@@ -275,9 +267,6 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from wizard.flows.session import plan_for
-    from wizard.security import redact_secrets
-
     plan = plan_for(options.install_options(args))
     checks = plan_checks(plan)
     # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
@@ -291,8 +280,6 @@ def run_plan(args: argparse.Namespace) -> int:
 
 
 def _redacted(value):
-    from wizard.security import redact_secrets
-
     if isinstance(value, str):
         return redact_secrets(value, keep_user=True)
     if isinstance(value, list):

@@ -16,9 +16,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wizard.after.target import resolve_env
 from wizard.commands import options
+from wizard.commands.cluster_options import slurm_target
+from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import ExitCode, WizardError
+from wizard.history.store import now, record_verify
+from wizard.install import envs
+from wizard.verify.check import verify_env
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -28,9 +34,6 @@ if TYPE_CHECKING:
 def _record(env: Path, result: VerifyResult) -> None:
     """A history entry for this run, and the marker's `verified` date when it passed (best effort:
     another wizard holding the state lock must not turn a finished check into an error)."""
-    from wizard.history.store import now, record_verify
-    from wizard.install import envs
-
     if result.cancelled:
         return
     try:
@@ -100,10 +103,6 @@ def _tier_line(tier: Tier, columns: int | None = None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wizard.after.target import resolve_env
-    from wizard.commands.cluster_options import slurm_target
-    from wizard.verify.check import verify_env
-
     found = resolve_env(getattr(args, "env", None))
     env, marker = found.path, found.marker
     backend, runtime_env = (marker.backend, dict(marker.runtime_env)) if marker is not None else ("auto", {})
@@ -132,8 +131,6 @@ def run(args: argparse.Namespace) -> int:
             node = f" on node {result.node}" if result.node else ""
             say(f"GraphCast runs in this environment ({result.backend}{node}). Log: {result.log}")
         else:
-            from wizard.commands.diagnose import render_findings
-
             failed = result.failed_tier
             where = f" at {failed.name}" if failed else ""
             say(f"Verification {'was cancelled' if result.cancelled else 'failed' + where}. Log: {result.log}")

@@ -29,6 +29,8 @@ def query() -> dict[str, Any]:
 
 
 def interpret(data: dict[str, Any]):
+    # Deferred: this module also runs as a plain module inside the probe child, where `wizard` is not
+    # importable; only the parent, which interprets the child's answer, reaches this line.
     from wizard.detect.reading import Reading, cuda_from_int
 
     status = data.get("status", "failed")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from wizard.detect.assume import assume, check_options
+from wizard.detect.chain import detect
 from wizard.detect.facts import Facts
 from wizard.detect.slurm import SlurmTarget, detect_on_node
 from wizard.errors import UserError
@@ -24,8 +25,6 @@ def detect_where(slurm: SlurmTarget | None = None, *, assume_driver: str | None 
                         "reached. Give one of them.")
     if slurm is not None:
         return detect_on_node(slurm, on_line=on_line)
-    from wizard.detect.chain import detect
-
     facts = detect()
     if assume_driver is not None:
         facts = assume(facts, assume_driver, assume_cc)

@@ -42,8 +42,11 @@ from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
+from wizard.install.plan import NO_REPLACE, Step
 from wizard.install.runner import StepLog, run_step
 from wizard.lock import StateLock
+from wizard.recipes.pythons import find_pythons
+from wizard.verify.check import verify_env
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -146,8 +149,6 @@ def _known_interpreter(path: str) -> bool:
     """
     import sys
 
-    from wizard.recipes.pythons import find_pythons
-
     try:
         wanted = Path(path).resolve()
     except (OSError, ValueError):
@@ -173,8 +174,6 @@ def create_env_step(env: Path, python: str, version: str | None = None):
     """`uv venv` for a rebuild, as a runner step (the install's create-env step, without --offline:
     the Python may have to be fetched)."""
     from uv import find_uv_bin
-
-    from wizard.install.plan import NO_REPLACE, Step
 
     return Step(name="create-env", title=f"Recreate the environment (Python {version or python})", kind="create_env",
                 argv=(find_uv_bin(), "venv", "--python", python, str(env)),
@@ -353,8 +352,6 @@ class _Rollback:
                     "current; the current environment is unchanged.")
         if not self.check or self.target.undo:
             return None
-        from wizard.verify.check import verify_env
-
         marker = envs.read_marker(env)
         self.say(f"checking {env} (GraphCast {self.level} check)")
         self.log.flush()

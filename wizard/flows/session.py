@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
 from wizard.history.store import History
@@ -65,8 +66,6 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, loca
         raise RecipesUnreadable(str(exc)) from None
     this_machine = facts is None if local is None else local
     if facts is None:
-        from wizard.detect.chain import detect
-
         facts = detect()
     if pythons is None:
         pythons = find_pythons() if this_machine else ()
@@ -99,8 +98,6 @@ def plan_for(options: InstallOptions) -> Plan:
 def _facts_quietly() -> Facts | None:
     """This machine's facts, or None: diagnosis must never fail because detection did."""
     try:
-        from wizard.detect.chain import detect
-
         return detect()
     except Exception:
         return None

@@ -34,15 +34,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wizard import paths
+from wizard.detect.chain import detect
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.results import InstallResult, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.bundle import bundle_assets_extra
+from wizard.install.lockfile import lock_format, sha256_file
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
+from wizard.install.reach import unreachable_advice
 from wizard.install.runner import RunnerEvents, StepLog, run_plan
+from wizard.install.sources import SourceMismatch, check_graphcast_source
 from wizard.lock import StateLock, TargetLock
+from wizard.recipes.match import match_recipes
+from wizard.verify.check import verify_env
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -78,8 +84,6 @@ def _log_tail(log: Path, limit: int = 400_000) -> str:
 def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
                      graphcast_url: bool = False) -> str:
     """The step's own last lines, then — when a host could not be reached — which one and the fix."""
-    from wizard.install.reach import unreachable_advice
-
     lines = [line for line in result.tail if line.strip()][-8:]
     if result.error:
         lines.append(result.error)
@@ -164,8 +168,6 @@ class _Transaction:
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])
         if self.plan.lock:
-            from wizard.install.lockfile import lock_format, sha256_file
-
             entry.lock = {"path": self.plan.lock, "sha256": sha256_file(Path(self.plan.lock)),
                           "format": lock_format(Path(self.plan.lock))}
         entry.bundle = self.plan.bundle
@@ -219,8 +221,6 @@ class _Transaction:
         entry.marker = marker.to_dict()
         if not self.options.verify:
             return self.finish("installed", make_current=True)
-
-        from wizard.verify.check import verify_env
 
         self.events.verify_started()
         launcher: list[str] = []
@@ -321,9 +321,6 @@ def unfit_reasons(recipe) -> list[str]:
     platform and the GPU. The Python question is left out: the plan already chose an interpreter that
     fits (or refused), and asking every interpreter on PATH again would only repeat that — and wait
     again on one that hangs (a Python on a dead NFS mount)."""
-    from wizard.detect.chain import detect
-    from wizard.recipes.match import match_recipes
-
     return list(match_recipes([recipe], detect(), pythons=(), python_downloads=True)[0].reasons)
 
 
@@ -331,8 +328,6 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
     """Refuse, before anything installs, a recipe that does not fit this machine and a GraphCast source
     that is not the recipe's GraphCast (docs/interface.md: exit 2 unless --force). With --force, say so.
     `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
-    from wizard.install.sources import SourceMismatch, check_graphcast_source
-
     say = say or (lambda _text: None)
     reasons = unfit_reasons(recipe) if check_fit else []
     if reasons:

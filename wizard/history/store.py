@@ -34,6 +34,10 @@ from typing import Any
 
 from wizard import bounded, paths
 from wizard.errors import LockHeld, OperationFailed
+from wizard.install import envs
+from wizard.install.sources import read_identity
+from wizard.lock import StateLock
+from wizard.security import redact_secrets
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
@@ -295,8 +299,6 @@ class History:
         package set (`graphcast @ file:///…`), never run."""
         from urllib.parse import unquote, urlsplit
 
-        from wizard.install.sources import read_identity
-
         for entry in self.good_installs():
             line = next((p for p in entry.packages if p.replace(" ", "").lower().startswith("graphcast@file://")), None)
             if line is None:
@@ -331,8 +333,6 @@ class History:
 def _without_credentials(value: Any) -> Any:
     """Every string with URL credentials and tokens masked: history.json is never a place for a secret
     (a find-links URL with a password, an installer's error quoting one)."""
-    from wizard.security import redact_secrets
-
     if isinstance(value, str):
         return redact_secrets(value)
     if isinstance(value, list):
@@ -350,8 +350,6 @@ def rebuild_from_markers() -> list[Entry]:
     install of its recipe, "verified" when its marker says it passed the check, with no package set
     (a rollback to it then takes the set it has, see `wizard.flows.rollback`); none is current.
     """
-    from wizard.install import envs
-
     found: list[Entry] = []
     root = paths.envs_dir()
     try:
@@ -378,8 +376,6 @@ def rebuild_from_markers() -> list[Entry]:
 
 def _marker_data(env: Path) -> dict[str, Any]:
     """An environment's marker as data, {} when it has none (or it cannot be read)."""
-    from wizard.install import envs
-
     marker = envs.read_marker(env)
     return marker.to_dict() if marker else {}
 
@@ -441,8 +437,6 @@ def _remove_half_built(history: History, entry: Entry) -> str | None:
     other entry uses. Returns the folder deleted, or None. The caller holds the state lock."""
     import shutil
 
-    from wizard.install import envs
-
     if entry.kind == "rollback" and entry.env:
         return _remove_half_rebuilt(entry)
     if entry.kind != "install" or entry.mode != "new" or not entry.env:
@@ -495,8 +489,6 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
     lock = None
     have_lock = locked
     if not locked:
-        from wizard.lock import StateLock
-
         lock = StateLock("reading the history", path.parent / "wizard.lock")
         try:
             lock.acquire()
@@ -539,8 +531,6 @@ def record_verify(env: str | os.PathLike[str], summary: VerifySummary, *, log: s
 
     A verify entry is never current; the env marker's `verified` date is the other record of success.
     """
-    from wizard.lock import StateLock
-
     try:
         with StateLock("recording a verify"):
             history = load_history(locked=True)

@@ -29,6 +29,7 @@ from typing import Any
 
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.install.envs import MARKER, EnvMarker, read_marker
+from wizard.recipes.runtime_env import allowed
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
 ORIGINAL_VAR = "_GC_WIZARD_ORIGINAL"
@@ -187,8 +188,6 @@ def _runtime_part(act: Activation) -> None:
     The marker is a file in the environment: whoever can write there could add PROMPT_COMMAND or
     BASH_ENV, so nothing outside the allowlist is ever set (and never the search paths decided above).
     """
-    from wizard.recipes.runtime_env import allowed
-
     runtime, dropped = allowed(dict(act.marker.runtime_env) if act.marker else {})
     act.notes += [f"{note} (from {MARKER})" for note in dropped]
     for name, value in runtime.items():

@@ -33,9 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
+from wizard.install.plan import Step
+from wizard.install.runner import StepLog, run_step
 
 MARKER = "gc-wizard-env.json"
 #: The versions a person compares between two environments (shown by rollback).
@@ -104,8 +106,6 @@ def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None
 
 def read_marker(env: str | os.PathLike[str]) -> EnvMarker | None:
     """The env marker, or None when there is none or it cannot be read (see the module docstring)."""
-    from wizard import bounded
-
     try:
         data = bounded.loads_json(bounded.read_text(Path(env) / MARKER, bounded.MARKER_BYTES))
         return EnvMarker.from_dict(data)
@@ -275,8 +275,6 @@ def sync_steps(env: Path | str, source: str, *, find_links: Iterable[str] = (), 
                name: str = "sync", what: str = "the frozen package set"):
     """The sync as runner steps (`wizard.install.plan.Step`): offline from the installer's cache first,
     then online — the second runs only when the first failed (see `run_sync`)."""
-    from wizard.install.plan import Step
-
     links = [str(link) for link in find_links]
     env_vars = {"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}
     return (
@@ -304,8 +302,6 @@ def run_sync(env: Path | str, steps, *, log=None, events=None, cancel=None) -> s
     """Run `sync_steps`' two steps with the runner (live lines to `events`, every line to `log`, a
     `wizard.install.runner.StepLog`, stopped by `cancel`): the offline one, then the online one if it
     failed. Returns "offline"/"online"; raises SyncCancelled, or OperationFailed with uv's own words."""
-    from wizard.install.runner import run_step
-
     errors: list[str] = []
     say = getattr(events, "message", None)
     for step in steps:
@@ -337,8 +333,6 @@ def sync(env: Path | str, packages: list[str], *, find_links: Iterable[str] = ()
     there is one. Returns which way worked ("offline" / "online"); raises OperationFailed with uv's
     own words otherwise, SyncCancelled when `cancel` stopped it.
     """
-    from wizard.install.runner import StepLog
-
     with tempfile.TemporaryDirectory(prefix="gc-wizard-sync-") as tmp:
         source = requirements_source(packages, requirements_file, tmp)
         steps = sync_steps(env, source, find_links=find_links, allow_empty=not packages, what=what)

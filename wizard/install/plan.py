@@ -43,10 +43,14 @@ from packaging.version import Version
 
 from wizard import paths
 from wizard.errors import UserError
+from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
+from wizard.install.linkmode import link_mode
+from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.sources import outside_index_problem, unreachable_source
+from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
-from wizard.recipes.pythons import PythonChoice
+from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
 
 MODES = ("new", "in-place")
 #: pip learned `--progress-bar raw` in 24.1.
@@ -350,8 +354,6 @@ def _packages(recipe: Recipe, lock: Path | str | None, installer: str, notes: li
     """The recipe's pinned requirements, or — with `--lock` — the lock's hashed files."""
     if lock is None:
         return _Packages(list(recipe.requirements), f"Install the {len(recipe.requirements)} pinned packages")
-    from wizard.install.lockfile import PYLOCK, install_args, lock_format, lock_packages
-
     lock = Path(lock).expanduser().absolute()
     pylock = lock_format(lock) == PYLOCK
     if installer == "pip" and pylock:
@@ -370,8 +372,6 @@ def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pac
               notes: list[str]) -> list[Step]:
     """uv: `uv venv` (new environments), then `uv pip install` the packages, then GraphCast alone."""
     from uv import find_uv_bin
-
-    from wizard.install.linkmode import link_mode
 
     uv = find_uv_bin()
     offline_flags = ["--offline"] if target.offline else []
@@ -504,8 +504,6 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
                request: str | None = None) -> PythonChoice:
     """The interpreter the environment gets: the env's own in place, else the one `--python` names (`request`),
     else one that fits the recipe."""
-    from wizard.recipes.pythons import choose_python, fits, probe_python, requested_python
-
     if mode == "in-place":
         found = probe_python(str(env_dir / "bin" / "python"), "env")
         if found is None:
@@ -535,8 +533,6 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     one, a recipe whose wheel page does not answer gets a note offering its alternatives. `python` is
     `--python X.Y|PATH` (wizard.recipes.pythons.requested_python); a bundle brings its own Python version.
     """
-    from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
-
     offer = None
     if alternative:
         recipe = apply_alternative(recipe, alternative)
@@ -544,8 +540,6 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         offer = offer_note(recipe, unreachable_links(recipe))
     env_dir, mode = resolve_target(env, recipe.id)
     if bundle is not None:
-        from wizard.install.bundle import check_bundle, read_manifest
-
         if lock is not None:
             raise UserError("--bundle brings its own lock; give --bundle or --lock, not both")
         wanted = str(read_manifest(Path(bundle).expanduser().absolute()).get("python", ""))
@@ -566,8 +560,6 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     if problem:
         raise UserError(problem)
     if lock is not None:
-        from wizard.install.lockfile import check_lock_covers
-
         lock = Path(lock).expanduser().absolute()
         if not lock.is_file():
             raise UserError(f"--lock {lock}: no such file")

@@ -10,6 +10,8 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
+from wizard.errors import ExitCode, UserError
+
 if TYPE_CHECKING:
     from wizard.flows.results import InstallResult
 
@@ -20,18 +22,22 @@ def run_tui(args: argparse.Namespace) -> int:
     color = getattr(args, "color", None) or "auto"
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
-    from wizard.errors import ExitCode, UserError
+    # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.install.sources import merged_sources
+
+    # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.tui.app import WizardApp
 
     slurm = None
     if getattr(args, "slurm", None) is not None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.detect.slurm import SlurmTarget
 
         slurm = SlurmTarget(partition=args.slurm or None, srun_args=tuple(getattr(args, "srun_arg", None) or ()))
     graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     try:
         if graphcast_src or find_links:  # the plan module is not imported before the first frame otherwise
+            # Deferred for start-up time: the app loads this module before its first frame.
             from wizard.install.plan import check_sources
 
             check_sources(graphcast_src, find_links)
@@ -52,6 +58,7 @@ def run_tui(args: argparse.Namespace) -> int:
 def current_env() -> str | None:
     """The environment current now (None: there is none, or the history cannot be read)."""
     try:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.history.store import load_history
 
         current = load_history().current()
@@ -74,7 +81,10 @@ def farewell(result: InstallResult | None, assets: str | None = None) -> list[st
     """
     if not result or result.lock_held:
         return []
+    # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.after.next_steps import next_step_lines
+
+    # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.flows.describe import install_undone
 
     if result.ok:

@@ -24,10 +24,11 @@ from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
 from wizard.clock import process_age
-from wizard.errors import ExitCode
+from wizard.errors import ExitCode, LockHeld
 from wizard.flows.describe import install_undone
 from wizard.flows.results import InstallResult
 from wizard.install.options import InstallOptions
+from wizard.paths import app_log
 from wizard.security import is_secret_question, strip_terminal_escapes
 from wizard.tui import current_env, untouched_sentence
 from wizard.tui.messages import (
@@ -122,8 +123,6 @@ class WizardApp(App):
         # Kept in the state folder's logs (tui.log) for support, and where GC_WIZARD_STARTUP_LOG says.
         targets = [os.environ.get("GC_WIZARD_STARTUP_LOG")]
         try:
-            from wizard.paths import app_log
-
             targets.append(str(app_log()))
         except Exception:  # an unwritable state folder must not stop the app; the install says so later
             pass
@@ -175,6 +174,7 @@ class WizardApp(App):
 
     def _rematch(self, version: str | None) -> list:
         """The recipes matched again for one GraphCast version (the recipe screen's `v`), remembered."""
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.flows.session import survey
 
         self.graphcast_version = version
@@ -202,6 +202,7 @@ class WizardApp(App):
     def _last_local_graphcast(version: str) -> str | None:
         """The local GraphCast an earlier install of this version used (history), if still there."""
         try:
+            # Deferred for start-up time: the app loads this module before its first frame.
             from wizard.history.store import load_history
 
             return load_history().last_local_graphcast(version)
@@ -234,7 +235,7 @@ class WizardApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
     def install_worker(self, approved: ApprovedPlan, screen: InstallScreen) -> None:
-        from wizard.errors import LockHeld
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.flows.transaction import InstallEvents, run_install
 
         app, cancel = self, self.cancel_event
@@ -420,6 +421,7 @@ class WizardApp(App):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="rollback", description="Rolling back")
     def rollback_worker(self, entry_id: str, screen: RollbackScreen) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.flows.rollback import RollbackEvents, rollback
 
         live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe

@@ -31,9 +31,10 @@ from wizard.errors import UserError
 from wizard.history.store import VerifySummary
 from wizard.install.activation import compute_activation
 from wizard.install.choices import LEVELS
-from wizard.install.envs import Env, EnvMarker
+from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
 from wizard.verify.diagnose import Finding, diagnose_text
+from wizard.verify.inspect_env import inspect_env
 from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
 
@@ -289,8 +290,6 @@ def _env_context(env: Path, child_env: dict[str, str]):
     """What the environment's files say (jaxlib build, the cuDNN its loader picks under the probe's own
     variables) to rank the causes of a symptom-only failure; None when it cannot be read."""
     try:
-        from wizard.verify.inspect_env import inspect_env
-
         return inspect_env(env, child_env, read_driver=False).context()
     except Exception:  # ranking is a refinement: a failure here must never hide the finding itself
         return None
@@ -346,8 +345,6 @@ def _environment_python(env: Path, backend: str, level: str) -> Path:
 
 def _gencast_from_marker(env: Path) -> bool | None:
     """Whether the environment's GraphCast (recorded at install) has GenCast; None: unknown."""
-    from wizard.install.envs import read_marker
-
     try:
         marker = read_marker(env)
         return runs_gencast(str((marker.extra if marker is not None else {}).get("graphcast_version") or ""))

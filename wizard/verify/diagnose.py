@@ -24,6 +24,7 @@ from typing import IO, Any
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
+from wizard.install.reach import advice_for, find_unreachable
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.security import strip_terminal_escapes
 from wizard.verify import causes
@@ -442,8 +443,6 @@ def _render(template: str, values: dict[str, str]) -> str:
 def _reach_fix(evidence: list[str]) -> str | None:
     """For an unreachable host: which host and the local source that replaces it (wizard/install/reach.py,
     the same advice the installer itself prints), or None when the lines name no host."""
-    from wizard.install.reach import advice_for, find_unreachable
-
     hosts = find_unreachable("\n".join(evidence))
     return advice_for(hosts) if hosts else None
 

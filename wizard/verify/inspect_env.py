@@ -30,6 +30,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from wizard.detect import deadline, environment, kernel_module, libpath, libraries
 from wizard.errors import UserError
+from wizard.install.envs import read_marker
 from wizard.recipes.family import default_recipes
 from wizard.verify import causes
 from wizard.verify.diagnose import Finding
@@ -435,8 +436,6 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     report.ptxas = ptxas_on_path(environ)
     report.graphcast = graphcast_info(sites)
     report.driver = driver
-    from wizard.install.envs import read_marker
-
     marker = read_marker(prefix)
     report.recipe = marker.recipe if marker is not None and isinstance(marker.recipe, str) else None
     report.findings = _findings(report, first, _recipe(report.jaxlib_build, driver))

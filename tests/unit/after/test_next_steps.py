@@ -21,7 +21,7 @@ def test_copied_lines_with_padding_run_in_a_new_shell(tmp_path, monkeypatch):
     program = _stand_in_wizard(tmp_path)
     home = tmp_path / "a state folder" / "with spaces"
     monkeypatch.setenv("GC_WIZARD_HOME", str(home))
-    monkeypatch.setattr("wizard.paths.program_command", lambda: str(program))
+    monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: str(program))
     lines = activate_lines()
     assert lines[0].startswith("export GC_WIZARD_HOME=") and lines[1].startswith('eval "$(')
     pasted = "\n".join(f"    {line}" + " " * (80 - 4 - len(line)) for line in lines)  # as a selection copies it
@@ -31,5 +31,5 @@ def test_copied_lines_with_padding_run_in_a_new_shell(tmp_path, monkeypatch):
 
 def test_without_a_chosen_state_folder_it_is_one_line(monkeypatch):
     monkeypatch.delenv("GC_WIZARD_HOME", raising=False)
-    monkeypatch.setattr("wizard.paths.program_command", lambda: "gc-wizard")
+    monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: "gc-wizard")
     assert activate_lines() == ['eval "$(gc-wizard activate)"']

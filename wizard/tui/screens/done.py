@@ -12,6 +12,7 @@ from textual.widgets import Static
 from wizard.after.next_steps import activate_lines
 from wizard.flows.describe import install_undone
 from wizard.flows.results import InstallResult
+from wizard.paths import wizard_command
 from wizard.tui.widgets.footer import WrappingFooter
 
 
@@ -22,6 +23,7 @@ def _without_log_lines(text: str) -> str:
 
 def _current_env() -> str | None:
     try:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.history.store import load_history
 
         current = load_history().current()
@@ -97,8 +99,6 @@ class DoneScreen(Screen[str]):
         self.result = result
 
     def compose(self) -> ComposeResult:
-        from wizard.paths import wizard_command
-
         yield Static("gc-wizard · Done" if self.result.ok else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
             yield Static(summary_text(self.result, _current_env(), wizard_command()),
@@ -135,12 +135,14 @@ class DoneScreen(Screen[str]):
         self.app.push_screen(HistoryScreen())
 
     def action_report(self) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.tui.screens.report import ReportScreen
 
         self.app.push_screen(ReportScreen())
 
     def action_forecast(self) -> None:
         if self.result.ok and self.result.env:
+            # Deferred for start-up time: the app loads this module before its first frame.
             from wizard.tui.screens.forecast import ForecastScreen
 
             self.app.push_screen(ForecastScreen(self.result.env, getattr(self.app, "assets", None)))
@@ -155,6 +157,7 @@ class DoneScreen(Screen[str]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="module", description="Writing a module file")
     def install_module(self) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.after.module import module_install
 
         try:
@@ -167,6 +170,7 @@ class DoneScreen(Screen[str]):
     def install_kernel(self) -> None:
         from pathlib import Path
 
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.after.kernel import kernel_install
 
         try:

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from wizard.errors import UserError
 from wizard.tui.messages import RollbackRequested
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.verify import TIER_TITLES
@@ -56,6 +57,7 @@ class HistoryScreen(Screen):
         self.reload()
 
     def reload(self) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.history.store import load_history
 
         history = load_history()
@@ -105,8 +107,10 @@ class HistoryScreen(Screen):
         self.action_rollback()  # Enter on a row: the screen's default action
 
     def action_rollback(self) -> None:
-        from wizard.errors import UserError
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.flows.rollback import check_target, describe_change
+
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.history.store import load_history
 
         table = self.query_one(DataTable)

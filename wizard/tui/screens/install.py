@@ -47,6 +47,7 @@ class InstallScreen(Screen):
         rows it knows up front (more are added as they start) and how many packages it counts."""
         import time
 
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.install.progress import InstallProgress
 
         super().__init__()
@@ -96,6 +97,7 @@ class InstallScreen(Screen):
                 self._live_log.set_live("")
                 return
             name, done, total = self.progress.current
+            # Deferred for start-up time: the app loads this module before its first frame.
             from wizard.install.cost import human
 
             self._live_log.set_live(f"downloading {name}: {100 * done // max(total, 1)}% of {human(total)}")

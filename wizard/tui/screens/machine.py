@@ -20,6 +20,7 @@ def problems_lines(facts) -> list[str]:
 def current_env_text() -> str:
     """The GraphCast environment the wizard made current (from its history), or that there is none."""
     try:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.history.store import load_history
 
         current = load_history().current()
@@ -75,6 +76,7 @@ def facts_lines(facts) -> list[str]:
 def memory_lines(facts, width: int = 80) -> list[str]:
     """What fits in memory, one short line per model (the full figures are in `gc-wizard detect`); on a
     terminal narrower than 80 columns only the verdict and the figures (the facts above need the rows)."""
+    # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.detect.preflight import WORDS, assess
 
     try:
@@ -134,11 +136,13 @@ class MachineScreen(Screen[str]):
         try:
             facts = None
             if self.slurm is not None:
+                # Deferred for start-up time: the app loads this module before its first frame.
                 from wizard.detect.where import detect_where
 
                 facts = detect_where(self.slurm)
             found = survey(self.recipes_dirs, facts=facts, local=True)
             if self.slurm is None and found.facts.driver is None:
+                # Deferred for start-up time: the app loads this module before its first frame.
                 from wizard.detect.slurm import partitions, srun_on_path
 
                 self.partitions = partitions() if srun_on_path() else None
@@ -205,6 +209,7 @@ class MachineScreen(Screen[str]):
     def action_gpu_node(self) -> None:
         if self.slurm is not None or not self.partitions:
             return
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.detect.slurm import SlurmTarget
 
         self.slurm = SlurmTarget(partition=None)
@@ -224,6 +229,7 @@ class MachineScreen(Screen[str]):
         self.dismiss("history")
 
     def action_report(self) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.tui.screens.report import ReportScreen
 
         self.app.push_screen(ReportScreen())

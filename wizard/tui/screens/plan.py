@@ -174,8 +174,13 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan", description="Planning")
     def compute_plan(self, options: InstallOptions, revert: InstallOptions | None, announce_source: bool) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.flows.session import plan_for
+
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.install.envs import free_gib
+
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.install.sources import look_at_wheelhouse, verdict_for
 
         try:
@@ -232,6 +237,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan-cost", description="Download size")
     def measure_download(self, plan) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.install.cost import plan_download
 
         try:
@@ -319,6 +325,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             chosen)
 
     def action_wheelhouse(self) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.install.sources import look_at_wheelhouse
 
         def chosen(path: str | None) -> None:

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from wizard.history.store import load_history
 from wizard.recipes.match import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
 
 
@@ -20,8 +21,6 @@ def installed_recipes() -> dict[str, str]:
     """recipe id -> "current" or "installed", from history (good installs whose folder is still there):
     so the list says what the user already has before they build a second copy of it."""
     try:
-        from wizard.history.store import load_history
-
         history = load_history()
     except Exception:  # an unreadable history only means nothing is marked
         return {}

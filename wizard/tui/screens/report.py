@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from wizard.after.report import collect_and_build
 from wizard.security import write_private_file
 from wizard.tui.screens.prompt import PromptScreen
 
@@ -36,8 +37,6 @@ class ReportScreen(Screen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="report", description="Building the report")
     def build(self) -> None:
-        from wizard.after.report import collect_and_build
-
         text = collect_and_build()
         self.app.call_from_thread(self._show, text)
 

@@ -357,6 +357,25 @@ def _why_not_default(best: _Verdict, verdicts: list[_Verdict]) -> str | None:
     return f"{peer.recipe.id}: {why}"
 
 
+def _why_this_stack(best: _Verdict, candidates: list[_Verdict]) -> str:
+    """Why `best` over the other fitting stacks for the same GraphCast and backend, in one clause ("" when
+    it had no rival): a newer JAX, and CUDA 13 over CUDA 12 — each said, so a user who knows JAX 0.10
+    from a paper sees why the wizard picked something else."""
+    peers = [v.recipe for v in candidates if v is not best and v.recipe.backend == best.recipe.backend
+             and v.recipe.graphcast.version == best.recipe.graphcast.version]
+    mine = best.recipe
+    jax = mine.pins.get("jax")
+    older = sorted(r.pins.get("jax") for r in peers
+                   if (version_tuple(r.pins.get("jax")) or ()) < (version_tuple(jax) or ()))
+    clauses = []
+    if jax and older:
+        clauses.append(f"JAX {jax} is the newest release that runs it here (newer than {older[-1]})")
+    cuda = mine.machine.cuda_major or 0
+    if cuda >= 13 and any((r.machine.cuda_major or 0) < cuda for r in peers):
+        clauses.append("CUDA 13 is what JAX's install guide now leads with (its CUDA 12 builds are to be dropped)")
+    return "; ".join(clauses)
+
+
 def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *,
                   pythons: Sequence[PythonInfo] = (), python_downloads: bool = True,
                   graphcast_version: str | None = None) -> list[RecipeMatch]:
@@ -421,6 +440,8 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
             summary = "recommended: the newest GPU stack that fits this machine"
             if graphcast_version is not None:
                 summary = f"recommended for GraphCast v{version}: the GPU stack that fits this machine"
+            why_stack = _why_this_stack(v, candidates)
+            summary += f"; {why_stack}" if why_stack else ""
         elif is_best and has_nvidia:
             summary = "recommended, but CPU only: no GPU recipe fits this machine's GPU"
         elif is_best:
@@ -434,6 +455,10 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
         elif best is not None and best.recipe.graphcast.version != version:
             summary = (f"compatible; pick it for GraphCast v{version} (the recommendation is for "
                        f"v{best.recipe.graphcast.version})")
+        elif best is not None and best.recipe.pins.get("jax") != recipe.pins.get("jax") \
+                and best.recipe.graphcast.version == version:
+            summary = (f"compatible; the recommended stack runs the same GraphCast on JAX "
+                       f"{best.recipe.pins.get('jax')} (this one: {recipe.pins.get('jax')})")
         else:
             summary = "compatible; the recommended stack is the better fit for the same GraphCast"
         matches.append(RecipeMatch(

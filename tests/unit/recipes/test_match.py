@@ -302,3 +302,21 @@ def test_to_dict_is_the_interface_shape():
 ])
 def test_version_tuple(text, expected):
     assert version_tuple(text) == expected
+
+
+def test_the_recommendation_says_why_this_jax_and_this_cuda_over_the_other_fitting_stacks():
+    """On an H100 with driver 580 and a Python 3.13 found, four v0.2 GPU stacks fit: the summary names why
+    JAX 0.12 (newer than 0.10.2) and why CUDA 13; the passed-over stack says which JAX was chosen instead."""
+    facts = make_facts(("580.82.07", "13.0"), ("9.0",))
+    py313 = PythonInfo(version="3.13.1", executable="/usr/bin/python3.13")
+    by_id = {m.recipe.id: m for m in match_recipes(load_recipes(), facts, pythons=(py313,), python_downloads=False,
+                                                    graphcast_version="0.2")}
+    best = by_id[N13]
+    assert best.recommended
+    assert "JAX 0.12.0.1 is the newest release that runs it here (newer than 0.10.2)" in best.summary
+    assert "CUDA 13 is what JAX's install guide now leads with" in best.summary
+    assert by_id[M13].summary == "compatible; the recommended stack runs the same GraphCast on JAX 0.12.0.1 (this one: 0.10.2)"
+    # With no rival for the same GraphCast and backend there is nothing to explain, and nothing is said.
+    only = [r for r in load_recipes().values() if r.id in (N13, CPU)]
+    alone = match_recipes(only, facts, pythons=(py313,), python_downloads=False)[0]
+    assert alone.recipe.id == N13 and "newest release" not in alone.summary and "install guide" not in alone.summary

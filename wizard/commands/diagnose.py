@@ -94,12 +94,15 @@ BIG_LOG_BYTES = 200_000_000
 
 def _scan_log(source: str):
     """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
-    import collections
 
-    from wizard.verify.diagnose import scan_stream
+    from wizard.commands.streams import was_closed
+    from wizard.verify.diagnose import LogTail, scan_stream
 
-    tail: collections.deque = collections.deque(maxlen=400)
+    tail = LogTail()
     if source == "-":
+        if was_closed(0):
+            raise UserError("standard input is closed (as `<&-` leaves it), so there is no log to read; give "
+                            "a LOGFILE, or pipe the log in: `gc-wizard diagnose - < run.log`.")
         if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
             sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
             sys.stderr.flush()

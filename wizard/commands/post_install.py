@@ -8,6 +8,7 @@ from pathlib import Path
 
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn, width, wrapped
+from wizard.commands.streams import write_verbatim
 from wizard.errors import UserError
 from wizard.security import write_private_file
 
@@ -19,8 +20,7 @@ def run_activate(args: argparse.Namespace) -> int:
 
     env = resolve_env(args.env).path
     shell = args.shell or default_shell()
-    sys.stdout.write(activation_script(compute_activation(env), shell))
-    sys.stdout.flush()
+    write_verbatim(activation_script(compute_activation(env), shell))  # shell code: not redacted (see streams)
     if sys.stdout.isatty():
         warn('this is shell code for your shell to run; use it as:  eval "$(gc-wizard activate'
              + (f" --env {args.env}" if args.env else "") + ')"')

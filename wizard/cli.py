@@ -13,7 +13,7 @@ import importlib
 import os
 import sys
 
-from wizard import __version__
+from wizard import __version__, paths
 from wizard.commands import streams
 from wizard.errors import ExitCode, UserError, WizardError
 
@@ -96,8 +96,12 @@ def _wants_tui(args: argparse.Namespace) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Runs one command inside the one output layer (`wizard.commands.streams`): every write redacted,
     a closed or failing stream a sentence that names it."""
-    with streams.guarded_streams():
-        return _main(sys.argv[1:] if argv is None else argv)
+    old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
+    try:
+        with streams.guarded_streams():
+            return _main(sys.argv[1:] if argv is None else argv)
+    finally:
+        os.umask(old_umask)
 
 
 def _main(argv: list[str]) -> int:

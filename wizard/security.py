@@ -132,7 +132,9 @@ def _sync_folder(folder: Path) -> None:
 #   (the password may hold any character but whitespace; a `git+https://…/repo@rev` revision is not
 #   userinfo and stays);
 # - `Authorization: Bearer|Basic|token …` headers and bare `Bearer …`;
-# - `password`, `passwd`, `passphrase`, `secret` followed by `:` or `=` and a value;
+# - `password`, `passwd`, `passphrase`, `secret` followed by `:` or `=` and a value (not as the last part
+#   of a path: `/etc/passwd: not a Python interpreter` and a `…/secret:/usr/bin` PATH are not secrets; every
+#   stdout and stderr line passes through here, see wizard.commands.streams);
 # - `-----BEGIN … PRIVATE KEY-----` blocks, up to their END line (or the end of the text);
 # - the value of any variable whose name contains TOKEN, KEY, SECRET, PASSWORD, PASSWD or CREDENTIAL
 #   (`NAME=value`, `NAME: value`, `export NAME="value"`, JSON `"NAME": "value"`);
@@ -151,12 +153,12 @@ _URL_USERINFO = re.compile(
 _AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*[^\s\"',;]+")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
 _PASSWORD = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
+    r"(?i)(?<![A-Za-z0-9/.])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN (?P<kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL)
 _SECRET_NAME = r"[A-Za-z0-9_.-]*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)[A-Za-z0-9_.-]*"
 _SECRET_VAR = re.compile(
-    r"(?i)(?P<name>(?<![A-Za-z0-9_])" + _SECRET_NAME + r")(?P<sep>[\"']?\s*[:=]\s*)"
+    r"(?i)(?P<name>(?<![A-Za-z0-9_/])" + _SECRET_NAME + r")(?P<sep>[\"']?\s*[:=]\s*)"
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)")
 _STANDALONE = re.compile(
     r"(?<![A-Za-z0-9_])("

@@ -92,7 +92,8 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     else:
         raise FileExistsError(f"cannot create a temporary file beside {target}")
     try:
-        with os.fdopen(fd, "w", encoding=encoding) as handle:
+        # surrogateescape: a path holding a byte that is not UTF-8 is written as the bytes it is.
+        with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

@@ -165,6 +165,23 @@ def is_managed(env: Path | str) -> bool:
     return Env(Path(env)).is_managed
 
 
+def in_envs_folder(env: Path | str) -> bool:
+    """Whether `env` names a place the wizard creates environments in: an absolute path, without `..`,
+    whose folder is the state folder's envs/ (lexically and once symlinks are followed).
+
+    Why both: history.json and markers are files anyone with write access could edit; a path such as
+    `envs/../../../etc` starts with envs/ but a rebuild there would create a venv outside the state folder
+    and make it current. The folder itself may be a symlink (a user's own layout): callers that delete
+    check that separately (`is_managed` resolves it)."""
+    path = Path(env)
+    if not path.is_absolute() or ".." in path.parts:
+        return False
+    root = paths.envs_dir()
+    if os.path.normpath(path.parent) != os.path.normpath(root):
+        return False
+    return os.path.realpath(path.parent) == os.path.realpath(root)
+
+
 def current_env(history) -> Env:
     """The current environment from `history` (a `wizard.history.store.History`); one UserError
     sentence when there is none, it names no folder, or its folder is gone."""

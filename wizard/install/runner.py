@@ -45,7 +45,7 @@ from wizard.children import die_with_parent
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
-from wizard.install.lines import LineAssembler
+from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
@@ -538,7 +538,8 @@ class _Session:
             return
         if self.log is not None:
             self.log.lines(lines)
-        self.tail.extend(lines)
+        # The tail is quoted in the wizard's own failure sentences: never with an installer's advice to wipe.
+        self.tail.extend(line for line in lines if not is_destructive_hint(line))
         if self._emit is not None:
             self._emit(self.step, lines)
         else:

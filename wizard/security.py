@@ -186,7 +186,14 @@ def _userinfo(match: re.Match, keep_user: bool = False) -> str:
     return f"{match.group('scheme')}{MASK}@"
 
 
+#: Names that hold KEY/TOKEN/… but are not variables: exception and warning classes (`KeyError: 'mesh_size'`
+#: is in every Python traceback), `KeyboardInterrupt`, `TokenizerWarning`.
+_NOT_A_VARIABLE = re.compile(r"(?i)(?:error|exception|warning|interrupt)$|^keyboard")
+
+
 def _secret_var(match: re.Match) -> str:
+    if _NOT_A_VARIABLE.search(match.group("name")):
+        return match.group(0)
     value = match.group("value")
     bare = value.strip("\"'")
     if _HARMLESS.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -94,12 +95,38 @@ def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None
     try:
         tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         os.replace(tmp, path)
+        remove_shared_write(Path(env))
     except BaseException:  # a full disk or a signal: no temp file left in the environment
         try:
             tmp.unlink()
         except OSError:
             pass
         raise
+
+
+def remove_shared_write(env: Path) -> None:
+    """Take group and other write off everything in `env` (links are left: their mode means nothing).
+
+    Why, besides the umask the CLI sets (`paths.restrict_umask`): installers set some modes themselves —
+    uv makes the venv's `.lock` 0666 whatever the umask — and a folder or file another local user can
+    write in an environment is code they can make its owner run (a `.pth` in site-packages runs at every
+    start of Python). Called whenever the marker is written, which is how an install, a rebuild and a
+    re-sync end."""
+    for folder, dirs, files in os.walk(env):
+        for name in (*dirs, *files):
+            path = os.path.join(folder, name)
+            try:
+                mode = os.lstat(path).st_mode
+                if mode & 0o022 and not stat.S_ISLNK(mode):
+                    os.chmod(path, stat.S_IMODE(mode) & ~0o022)
+            except OSError:  # vanished meanwhile, or not ours: nothing to tighten
+                continue
+    try:
+        mode = os.stat(env).st_mode
+        if mode & 0o022:
+            os.chmod(env, stat.S_IMODE(mode) & ~0o022)
+    except OSError:
+        pass
 
 
 def read_marker(env: str | os.PathLike[str]) -> EnvMarker | None:

@@ -532,12 +532,16 @@ class _Session:
         self.last_probe = 0.0
         batch = getattr(events, "line_batch", None)
         self._emit = batch if callable(batch) else None
+        self.shown = LineRedactor(keep_user=True)  # a private-key block spans lines
 
     def take(self, lines: list[str]) -> None:
         if not lines:
             return
         if self.log is not None:
             self.log.lines(lines)
+        # What leaves the runner — the lines each face shows live, and the tail every failure sentence and
+        # `--json` "error" quotes — is masked here, once, for every face (the log has its own redactor).
+        lines = [self.shown(line) for line in lines]
         # The tail is quoted in the wizard's own failure sentences: never with an installer's advice to wipe.
         self.tail.extend(line for line in lines if not is_destructive_hint(line))
         if self._emit is not None:

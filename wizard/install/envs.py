@@ -218,6 +218,10 @@ def current_env(history) -> Env:
                         "or name one with --env DIR.")
     if not entry.env:
         raise UserError("the current history entry has no environment path; name one with --env DIR.")
+    if not os.path.isabs(entry.env) or ".." in Path(entry.env).parts:
+        raise UserError(f"the current history entry names its environment as {entry.env!r}, a path the wizard never "
+                        "records (relative, or climbing with '..'); roll back with `gc-wizard rollback ENTRY_ID`, "
+                        "or name one with --env DIR.")
     env = Env(Path(entry.env))
     if not env.path.is_dir():
         raise UserError(f"the current environment {env} no longer exists; roll back with `gc-wizard rollback` "

@@ -76,3 +76,13 @@ def test_remove_takes_a_link_in_envs_away_and_never_what_it_points_to(tiny, isol
     assert (precious / "KEEP").read_text() == "results"
     removed = {e["id"]: e["removed"] for e in tiny.history()}
     assert removed[a["entry_id"]] and removed[b["entry_id"]] and not removed[c["entry_id"]]
+
+
+def test_a_current_entry_whose_path_climbs_is_not_activated_or_checked(tiny, isolated_state, tmp_path):
+    _, a = tiny.install("tiny-a")
+    (tmp_path / "elsewhere" / "bin").mkdir(parents=True)
+    _edit_entry(isolated_state, a["entry_id"], f"{isolated_state}/envs/../../{tmp_path.name}/elsewhere")
+    for command in (["activate"], ["verify", "--level", "quick"], ["kernel", "install"]):
+        proc = run_cli(*command)
+        assert proc.returncode == 2 and "'..'" in proc.stderr and "Traceback" not in proc.stderr, (command, proc.stderr)
+        assert "VIRTUAL_ENV" not in proc.stdout

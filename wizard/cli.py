@@ -13,7 +13,8 @@ import importlib
 import os
 import sys
 
-from wizard import __version__
+from wizard import __version__, paths
+from wizard.commands import streams
 from wizard.errors import ExitCode, UserError, WizardError
 
 #: command -> the module in wizard.commands that owns it: its arguments (`configure(sub)`, which also
@@ -108,7 +109,23 @@ def _wants_tui(args: argparse.Namespace) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """Runs one command inside the one output layer (`wizard.commands.streams`): every write redacted,
+    a closed or failing stream a sentence that names it."""
+    old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
+    try:
+        with streams.guarded_streams():
+            return _main(sys.argv[1:] if argv is None else argv)
+    finally:
+        os.umask(old_umask)
+
+
+def _main(argv: list[str]) -> int:
+    closed = streams.closed_stdout_problem()
+    if closed:
+        from wizard.commands.guard import say_error
+
+        say_error(closed)
+        return ExitCode.FAILED
     if argv == ["--version"]:
         print(f"gc-wizard {__version__}")
         return ExitCode.OK
@@ -131,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             if _wants_tui(args):
                 from wizard.tui import run_tui  # the only path that imports Textual
 
-                return run_tui(args)
+                with streams.plain_streams():  # the app draws on the terminal itself
+                    return run_tui(args)
             guard.install_handlers()
             from wizard.commands.plain import run as run_plain  # deferred: only the no-terminal path needs it
 

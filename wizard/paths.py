@@ -36,9 +36,35 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
     return folder
 
 
+#: Bits the wizard never lets a file it (or an installer it runs) creates have: write for group and others.
+NO_SHARED_WRITE = 0o022
+
+
+def restrict_umask() -> int:
+    """Add group/other write to the process umask (for the wizard and every child it starts); return the
+    old umask so an in-process caller can put it back.
+
+    Why: an environment built with `--env DIR` outside the 0700 state folder followed the user's umask;
+    under `umask 000` its `site-packages` was world-writable and another local user's `.pth` file ran in
+    the owner's next `python`. uv, pip and the venv module create the files, so the umask — which they
+    all inherit — is the one place that covers every folder, file and marker they make. Read bits are
+    left as the user's umask sets them (a lab may share environments for reading)."""
+    old = os.umask(NO_SHARED_WRITE)
+    os.umask(old | NO_SHARED_WRITE)
+    return old
+
+
 def unusable_env_path(value: str) -> str | None:
     """Why an environment path cannot work, or None: no shell, PATH or kernelspec can hold ':' (the
-    PATH separator), a newline or a NUL in the folder of a `bin/`."""
+    PATH separator), a newline or a NUL in the folder of a `bin/`; and uv refuses a venv path that is
+    not UTF-8 (a byte such as \xff, which Python holds as a lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = value.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+        return (f"the environment path {shown} holds a byte that is not UTF-8, which uv, pip's venv, kernelspecs "
+                "and module files cannot hold; choose a folder whose name is UTF-8 (for the state folder: "
+                "GC_WIZARD_HOME)")
     for char, name in ((":", "a ':'"), ("\n", "a newline"), ("\r", "a carriage return"), ("\0", "a NUL byte")):
         if char in value:
             return (f"the environment path {value!r} holds {name}, which PATH and activation scripts cannot "

@@ -92,7 +92,8 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     else:
         raise FileExistsError(f"cannot create a temporary file beside {target}")
     try:
-        with os.fdopen(fd, "w", encoding=encoding) as handle:
+        # surrogateescape: a path holding a byte that is not UTF-8 is written as the bytes it is.
+        with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -132,7 +133,9 @@ def _sync_folder(folder: Path) -> None:
 #   (the password may hold any character but whitespace; a `git+https://…/repo@rev` revision is not
 #   userinfo and stays);
 # - `Authorization: Bearer|Basic|token …` headers and bare `Bearer …`;
-# - `password`, `passwd`, `passphrase`, `secret` followed by `:` or `=` and a value;
+# - `password`, `passwd`, `passphrase`, `secret` followed by `:` or `=` and a value (not as the last part
+#   of a path: `/etc/passwd: not a Python interpreter` and a `…/secret:/usr/bin` PATH are not secrets; every
+#   stdout and stderr line passes through here, see wizard.commands.streams);
 # - `-----BEGIN … PRIVATE KEY-----` blocks, up to their END line (or the end of the text);
 # - the value of any variable whose name contains TOKEN, KEY, SECRET, PASSWORD, PASSWD or CREDENTIAL
 #   (`NAME=value`, `NAME: value`, `export NAME="value"`, JSON `"NAME": "value"`);
@@ -151,12 +154,12 @@ _URL_USERINFO = re.compile(
 _AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*[^\s\"',;]+")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
 _PASSWORD = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
+    r"(?i)(?<![A-Za-z0-9/.])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN (?P<kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL)
 _SECRET_NAME = r"[A-Za-z0-9_.-]*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)[A-Za-z0-9_.-]*"
 _SECRET_VAR = re.compile(
-    r"(?i)(?P<name>(?<![A-Za-z0-9_])" + _SECRET_NAME + r")(?P<sep>[\"']?\s*[:=]\s*)"
+    r"(?i)(?P<name>(?<![A-Za-z0-9_/])" + _SECRET_NAME + r")(?P<sep>[\"']?\s*[:=]\s*)"
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)")
 _STANDALONE = re.compile(
     r"(?<![A-Za-z0-9_])("
@@ -183,7 +186,14 @@ def _userinfo(match: re.Match, keep_user: bool = False) -> str:
     return f"{match.group('scheme')}{MASK}@"
 
 
+#: Names that hold KEY/TOKEN/… but are not variables: exception and warning classes (`KeyError: 'mesh_size'`
+#: is in every Python traceback), `KeyboardInterrupt`, `TokenizerWarning`.
+_NOT_A_VARIABLE = re.compile(r"(?i)(?:error|exception|warning|interrupt)$|^keyboard")
+
+
 def _secret_var(match: re.Match) -> str:
+    if _NOT_A_VARIABLE.search(match.group("name")):
+        return match.group(0)
     value = match.group("value")
     bare = value.strip("\"'")
     if _HARMLESS.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own

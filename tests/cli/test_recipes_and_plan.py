@@ -236,3 +236,26 @@ def test_plan_offers_the_pypi_plugin_when_jax_wheel_page_is_unreachable(isolated
     assert not any("--find-links" in a or a == "-f" for s in data["steps"] for a in s["argv"])
     proc = run_inproc("plan", CPU, "--alternative", "pypi-plugin")
     assert proc.returncode == 2 and "has no alternative source 'pypi-plugin'" in proc.stderr
+
+
+def test_plan_says_a_modified_checkout_is_modified_and_that_its_setup_py_runs(tmp_path, isolated_state):
+    """Issue 24 P8: the pinned revision is not claimed for a checkout; its commit and changes are shown."""
+    import subprocess
+
+    repo = tmp_path / "graphcast-copy"
+    repo.mkdir()
+    (repo / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast', version='0.1.1')\n")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "v0.1.1"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env, capture_output=True)
+    (repo / "graphcast").mkdir()
+    (repo / "graphcast" / "extra_hook.py").write_text("import os\n")  # new since the commit
+    proc = run_inproc("plan", CPU, "--graphcast-src", str(repo))
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(proc.stdout.split())
+    assert "with local changes: 1 new (graphcast/extra_hook.py)" in text
+    assert "building it runs its setup.py" in text
+    assert "GraphCast 0.1.1 (97d1ad50b0b7) from" not in text  # the recipe's pin is not claimed for it
+    data = last_json(run_inproc("plan", CPU, "--graphcast-src", str(repo), "--json"))
+    assert "runs its setup.py" in json.dumps(data)

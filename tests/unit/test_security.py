@@ -72,3 +72,15 @@ def test_no_face_keeps_its_own_copy_of_a_rule():
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("\\x1b\\["):
                 raise AssertionError(f"{path}: an escape-sequence pattern outside wizard/security.py")
+
+
+def test_text_that_only_looks_like_a_secret_stays_as_it_is():
+    """Every stdout/stderr line now passes through redact_secrets (wizard.commands.streams): the words and
+    paths in ordinary output must come out whole (issue 24)."""
+    from wizard.security import redact_secrets
+
+    for text in ("KeyError: 'mesh_size'", "KeyboardInterrupt: 'stopped by the user'",
+                 "gc-wizard: --python /etc/passwd: not a Python interpreter that runs.",
+                 'export PATH="/home/me/secret:/usr/bin"', "TokenizerWarning: 'truncated input'"):
+        assert redact_secrets(text) == text
+    assert "SEKRET" not in redact_secrets("https://h/w/?private_token=SEKRETqs1234567890")

@@ -20,9 +20,10 @@ import textwrap
 from wizard.after.target import resolve_env
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn
+from wizard.commands.streams import was_closed
 from wizard.errors import UserError
 from wizard.flows.session import findings_for
-from wizard.verify.diagnose import scan_stream
+from wizard.verify.diagnose import LogTail, scan_stream
 from wizard.verify.diagnose import unrecognised as summarise
 from wizard.verify.inspect_env import inspect_env
 
@@ -99,10 +100,12 @@ BIG_LOG_BYTES = 200_000_000
 
 def _scan_log(source: str):
     """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
-    import collections
 
-    tail: collections.deque = collections.deque(maxlen=400)
+    tail = LogTail()
     if source == "-":
+        if was_closed(0):
+            raise UserError("standard input is closed (as `<&-` leaves it), so there is no log to read; give "
+                            "a LOGFILE, or pipe the log in: `gc-wizard diagnose - < run.log`.")
         if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
             sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
             sys.stderr.flush()

@@ -25,6 +25,8 @@ import signal
 import sys
 from typing import Any
 
+from wizard.errors import WizardError
+
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _NAMES = {signal.SIGINT: "Ctrl-C (SIGINT)", signal.SIGTERM: "SIGTERM", signal.SIGHUP: "a hang-up (SIGHUP)"}
 
@@ -128,7 +130,7 @@ def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:
         sys.stdout.write(json.dumps({"ok": False, "error": message, "exit": exit_code, **fields},
                                     ensure_ascii=False, default=str) + "\n")
         sys.stdout.flush()
-    except (OSError, ValueError):  # stdout closed (a dropped session): nothing left to tell
+    except (OSError, ValueError, WizardError):  # stdout closed or failing: stderr has said why
         pass
 
 
@@ -138,7 +140,7 @@ def say_error(message: str) -> None:
     try:
         sys.stderr.write(f"gc-wizard: {strip_terminal_escapes(message)}\n")
         sys.stderr.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError, WizardError):  # stderr itself is failing: nowhere left to tell
         pass
 
 
@@ -156,7 +158,7 @@ def exit_quietly(code: int) -> int:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError, WizardError):
             try:  # stop the interpreter's own flush at exit from printing "Exception ignored"
                 os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
             except (OSError, ValueError):

@@ -133,7 +133,10 @@ def run_remove(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result)
     else:
-        say(f"Removed {result['env']} ({result['freed_bytes'] / 2**30:.2f} GiB freed). Its history entry stays.")
+        if result.get("note"):
+            say(f"Removed: {result['note']}. Its history entry stays.")
+        else:
+            say(f"Removed {result['env']} ({result['freed_bytes'] / 2**30:.2f} GiB freed). Its history entry stays.")
     return 0
 
 

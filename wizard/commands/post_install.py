@@ -12,6 +12,7 @@ from wizard.after.report import collect_and_build
 from wizard.after.target import named_env, resolve_env
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn, width, wrapped
+from wizard.commands.streams import write_verbatim
 from wizard.errors import UserError
 from wizard.install.activation import compute_activation
 from wizard.security import write_private_file
@@ -20,8 +21,7 @@ from wizard.security import write_private_file
 def run_activate(args: argparse.Namespace) -> int:
     env = resolve_env(args.env).path
     shell = args.shell or default_shell()
-    sys.stdout.write(activation_script(compute_activation(env), shell))
-    sys.stdout.flush()
+    write_verbatim(activation_script(compute_activation(env), shell))  # shell code: not redacted (see streams)
     if sys.stdout.isatty():
         warn('this is shell code for your shell to run; use it as:  eval "$(gc-wizard activate'
              + (f" --env {args.env}" if args.env else "") + ')"')

@@ -237,6 +237,8 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
     if verdict is not None:
         mark = {"✓": "ok", "?": "unchecked", "✗": "UNREACHABLE" if verdict.ok else "REFUSED"}[verdict.mark()]
         out.append(f"  graphcast:   {verdict.identity.describe()} [{mark}]")
+        if verdict.caution:
+            out.append(_wrap(f"! {verdict.caution}", "               "))
     out += [
         "",
         "Steps (nothing has been run):",
@@ -248,7 +250,10 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
             out.append(f"     with {env}")
         out.append(_command_lines(step.argv))
     out += ["", "Pins:"] + [f"  {req}" for req in r.requirements]
-    out.append(f"  GraphCast {r.graphcast.version} ({r.graphcast.revision[:12]}) from {plan.graphcast_src}, --no-deps")
+    # The recipe's revision only where the source is the recipe's own pin: a checkout or a wheel given
+    # instead is whatever it is (its commit and changes are on the graphcast line above).
+    pinned = f" ({r.graphcast.revision[:12]})" if verdict is None or verdict.identity.kind == "recipe" else ""
+    out.append(f"  GraphCast {r.graphcast.version}{pinned} from {plan.graphcast_src}, --no-deps")
     if r.runtime_env:
         out += ["", "Set when the environment is activated:"]
         out += [f"  {k}={v}" for k, v in r.runtime_env.items()]

@@ -127,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
         emit_json(result.to_dict())
     else:
         say("")
+        for item in result.removed_paths:
+            # Named whatever the outcome: the user's own shell still has it (`gc-wizard activate` leaves it out).
+            say(f"Left out for the check, as `gc-wizard activate` does: {item['dir']} on {item['variable']} "
+                f"({item['reason']}).")
         if result.ok:
             node = f" on node {result.node}" if result.node else ""
             say(f"GraphCast runs in this environment ({result.backend}{node}). Log: {result.log}")

@@ -27,6 +27,7 @@ re-synced folder back when that fails, and records a crash or a signal (`crashed
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
@@ -78,6 +79,31 @@ def check_target(history: History, entry_id: str | None) -> Target:
     """What a rollback goes back to — the entry named, else the previous good one (see the module
     docstring) — or one UserError sentence saying why it cannot. The one eligibility rule: the CLI's
     rollback and the terminal app (before it asks the user to confirm) both ask it."""
+    target = _eligible_target(history, entry_id)
+    why = target_path_problem(target.entry)
+    if why:
+        raise UserError(why)
+    return target
+
+
+def target_path_problem(entry: Entry) -> str | None:
+    """Why the environment path a history entry names may not be rolled back to, or None.
+
+    history.json is a file (0600, but editable): a path that climbs with `..` was never written by the
+    wizard, and a folder that is gone is rebuilt only where the wizard creates environments (envs/) —
+    otherwise an edited entry (`envs/../../etc`, `/`) would have a venv made anywhere and made current."""
+    env = Path(entry.env) if entry.env else None
+    if env is None or not env.is_absolute() or ".." in env.parts:
+        return (f"history entry {entry.id} names its environment as {entry.env!r}, which is not a folder the wizard "
+                "records (a relative path, or one that climbs out with '..'); the entry was edited. Nothing changed.")
+    if not (env / "bin" / "python").exists() and not envs.in_envs_folder(env):
+        return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
+                f"environments; nothing changed. To have it again, install into it: `gc-wizard install "
+                f"{entry.recipe} --env {env}`.")
+    return None
+
+
+def _eligible_target(history: History, entry_id: str | None) -> Target:
     current = history.current()
     if entry_id:
         entry = history.get(entry_id)
@@ -496,8 +522,17 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
         if entry.current or (current is not None and Path(current.env) == env):
             raise OperationFailed(f"{env} is the current environment; roll back to another one first, then "
                                   "remove this one.")
+        if env.is_symlink() and envs.in_envs_folder(env):
+            # A link in envs/ (dangling, or to someone's folder): the link goes, never what it points to.
+            where = os.readlink(env)
+            if confirm is not None and not confirm(f"Delete the link {env} (to {where}; that stays as it is)?"):
+                raise UserError("Not confirmed; nothing deleted.")
+            env.unlink()
+            _mark_removed(history, env)
+            return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": 0,
+                    "note": f"removed the link {env}; {where} was left as it is"}
         if not envs.is_managed(env):
-            raise OperationFailed(f"{env} is not a managed environment (not under {paths.envs_dir()}); "
+            raise OperationFailed(f"{env} is not a managed environment (not a folder in {paths.envs_dir()}); "
                                   "gc-wizard only deletes environments it created.")
         if not env.exists():
             raise UserError(f"{env} is already gone (entry {entry_id}).")
@@ -505,9 +540,14 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
         if confirm is not None and not confirm(f"Delete {env} ({size / 2**30:.2f} GiB)?"):
             raise UserError("Not confirmed; nothing deleted.")
         freed = envs.remove_env(env)
-        stamp = now()
-        for other in history.entries:
-            if Path(other.env) == env and other.removed is None:
-                other.removed = stamp
-        history.save()
+        _mark_removed(history, env)
         return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed}
+
+
+def _mark_removed(history: History, env: Path) -> None:
+    """Every entry of the folder just deleted is marked removed (kept: history deletes nothing), and saved."""
+    stamp = now()
+    for other in history.entries:
+        if Path(other.env) == env and other.removed is None:
+            other.removed = stamp
+    history.save()

@@ -343,6 +343,8 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
         say(f"--force: {verdict.problem}")
     elif verdict.note:
         say(verdict.note)
+    if verdict.caution:
+        say(verdict.caution)
 
 
 def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | None = None,

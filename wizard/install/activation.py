@@ -164,12 +164,20 @@ def _python_part(act: Activation, base: Callable[[str], str | None], environ: Ma
     py_path = base("PYTHONPATH")
     if py_path is not None:
         entries = _split_path_list(py_path)
-        keep = [p for p in entries
-                if not (("site-packages" in p or "dist-packages" in p) and not _inside(p, act.env))]
+        own = _env_modules(act.env)
+        keep = []
         for folder in entries:
-            if folder not in keep:
+            if ("site-packages" in folder or "dist-packages" in folder) and not _inside(folder, act.env):
                 act.removals.append(Removal("PYTHONPATH", folder, "another Python's packages folder; it would "
                                                                   "shadow the environment's own jax/jaxlib"))
+                continue
+            shadowed = [] if _inside(folder, act.env) else sorted(own & _folder_modules(folder))
+            if shadowed:
+                names = ", ".join(shadowed[:4]) + (f" and {len(shadowed) - 4} more" if len(shadowed) > 4 else "")
+                act.removals.append(Removal("PYTHONPATH", folder, f"it holds {names}, which would be imported "
+                                                                  "instead of the environment's own"))
+                continue
+            keep.append(folder)
         if any(keep):
             act.set["PYTHONPATH"] = os.pathsep.join(keep)
         else:
@@ -192,6 +200,36 @@ def _runtime_part(act: Activation) -> None:
     act.notes += [f"{note} (from {MARKER})" for note in dropped]
     for name, value in runtime.items():
         act.set[name] = value
+
+
+def _folder_modules(folder: str) -> set[str]:
+    """The top-level module names a folder on sys.path offers (`jax/`, `numpy.py`, `foo.cpython-311.so`)."""
+    names = set()
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if entry.is_dir() and name.isidentifier() and "." not in name:
+                    names.add(name)
+                elif name.endswith((".py", ".so", ".pyc")) and not name.startswith("."):
+                    names.add(name.split(".", 1)[0])
+    except OSError:
+        pass
+    return names
+
+
+def _env_modules(env: Path) -> set[str]:
+    """The top-level modules the environment's site-packages provides: what a PYTHONPATH entry holding the
+    same names would shadow (a stray `jax` checkout, an old numpy). Why by name and not a fixed list: any
+    of GraphCast's dependencies shadowed gives a failure that names something else."""
+    names: set[str] = set()
+    for site in sorted(env.glob("lib/python3*/site-packages")):
+        names |= {n for n in _folder_modules(str(site)) if not n.startswith("_") and n not in _NOT_SHADOWING}
+    return names
+
+
+#: Top-level names in a site-packages that are not packages a folder could shadow in a harmful way.
+_NOT_SHADOWING = frozenset({"setup", "test", "tests", "docs", "examples", "site", "conftest"})
 
 
 def _remember_part(act: Activation, saved: Mapping[str, str | None], environ: Mapping[str, str],

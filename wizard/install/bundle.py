@@ -90,8 +90,9 @@ def _pip() -> list[str]:
     try:
         import pip  # noqa: F401  (only to learn whether `python -m pip` works)
     except ImportError:
-        raise UserError(f"gc-wizard bundle downloads with pip, which is not installed for {sys.executable}; "
-                        f"install it there (`{sys.executable} -m ensurepip`).") from None
+        raise UserError(f"gc-wizard bundle downloads with pip, a dependency of gc-wizard that is missing from "
+                        f"{sys.executable}; reinstall gc-wizard (`pipx reinstall gc-wizard`, `uv tool install "
+                        f"--reinstall gc-wizard`), or add it there (`{sys.executable} -m ensurepip`).") from None
     return [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -96,12 +97,38 @@ def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None
     try:
         tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         os.replace(tmp, path)
+        remove_shared_write(Path(env))
     except BaseException:  # a full disk or a signal: no temp file left in the environment
         try:
             tmp.unlink()
         except OSError:
             pass
         raise
+
+
+def remove_shared_write(env: Path) -> None:
+    """Take group and other write off everything in `env` (links are left: their mode means nothing).
+
+    Why, besides the umask the CLI sets (`paths.restrict_umask`): installers set some modes themselves —
+    uv makes the venv's `.lock` 0666 whatever the umask — and a folder or file another local user can
+    write in an environment is code they can make its owner run (a `.pth` in site-packages runs at every
+    start of Python). Called whenever the marker is written, which is how an install, a rebuild and a
+    re-sync end."""
+    for folder, dirs, files in os.walk(env):
+        for name in (*dirs, *files):
+            path = os.path.join(folder, name)
+            try:
+                mode = os.lstat(path).st_mode
+                if mode & 0o022 and not stat.S_ISLNK(mode):
+                    os.chmod(path, stat.S_IMODE(mode) & ~0o022)
+            except OSError:  # vanished meanwhile, or not ours: nothing to tighten
+                continue
+    try:
+        mode = os.stat(env).st_mode
+        if mode & 0o022:
+            os.chmod(env, stat.S_IMODE(mode) & ~0o022)
+    except OSError:
+        pass
 
 
 def read_marker(env: str | os.PathLike[str]) -> EnvMarker | None:
@@ -165,6 +192,23 @@ def is_managed(env: Path | str) -> bool:
     return Env(Path(env)).is_managed
 
 
+def in_envs_folder(env: Path | str) -> bool:
+    """Whether `env` names a place the wizard creates environments in: an absolute path, without `..`,
+    whose folder is the state folder's envs/ (lexically and once symlinks are followed).
+
+    Why both: history.json and markers are files anyone with write access could edit; a path such as
+    `envs/../../../etc` starts with envs/ but a rebuild there would create a venv outside the state folder
+    and make it current. The folder itself may be a symlink (a user's own layout): callers that delete
+    check that separately (`is_managed` resolves it)."""
+    path = Path(env)
+    if not path.is_absolute() or ".." in path.parts:
+        return False
+    root = paths.envs_dir()
+    if os.path.normpath(path.parent) != os.path.normpath(root):
+        return False
+    return os.path.realpath(path.parent) == os.path.realpath(root)
+
+
 def current_env(history) -> Env:
     """The current environment from `history` (a `wizard.history.store.History`); one UserError
     sentence when there is none, it names no folder, or its folder is gone."""
@@ -174,6 +218,10 @@ def current_env(history) -> Env:
                         "or name one with --env DIR.")
     if not entry.env:
         raise UserError("the current history entry has no environment path; name one with --env DIR.")
+    if not os.path.isabs(entry.env) or ".." in Path(entry.env).parts:
+        raise UserError(f"the current history entry names its environment as {entry.env!r}, a path the wizard never "
+                        "records (relative, or climbing with '..'); roll back with `gc-wizard rollback ENTRY_ID`, "
+                        "or name one with --env DIR.")
     env = Env(Path(entry.env))
     if not env.path.is_dir():
         raise UserError(f"the current environment {env} no longer exists; roll back with `gc-wizard rollback` "

@@ -111,3 +111,16 @@ class LineAssembler:
         self._buffer = ""
         self._pending_escape = ""
         return [rest] if rest else []
+
+
+#: An installer's advice to replace or wipe a folder: uv's "hint: Use the `--clear` flag or set
+#: `UV_VENV_CLEAR=1` to replace the existing directory", pip's `--force-reinstall`/`--ignore-installed`.
+_DESTRUCTIVE_HINT = re.compile(r"--clear\b|UV_VENV_CLEAR|--force-reinstall|--ignore-installed|--break-system-packages")
+
+
+def is_destructive_hint(line: str) -> bool:
+    """Whether an installer's line advises wiping or overwriting a folder. The wizard quotes an installer's
+    last lines in its own failure sentences; there such advice reads as the wizard's, and for a folder such
+    as `/` (an edited history entry) following it would wipe the machine. The log keeps the line."""
+    return bool(_DESTRUCTIVE_HINT.search(line))
+

@@ -167,7 +167,11 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     """(environment folder, mode) for an `--env` value: none -> a new managed one; a folder that
     holds `bin/python` -> "in-place"; a missing or empty folder -> "new" there; anything else is refused."""
     if env is None or str(env) == "":
-        return default_env_dir(recipe_id), "new"
+        managed = default_env_dir(recipe_id)
+        why = paths.unusable_env_path(str(managed))
+        if why:
+            raise UserError(f"cannot make a new environment in the state folder: {why}.")
+        return managed, "new"
     why = paths.unusable_env_path(str(env))
     if why:
         raise UserError(f"--env: {why}.")

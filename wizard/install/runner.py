@@ -45,7 +45,7 @@ from wizard.children import die_with_parent
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
-from wizard.install.lines import LineAssembler
+from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
@@ -179,7 +179,9 @@ class StepLog:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # 0600 whatever the umask: installer output can quote a private index's address.
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        self._file = open(fd, "a", encoding="utf-8", buffering=1 << 16)
+        # surrogateescape: a path with a byte that is not UTF-8 (a state folder named so) is written as
+        # the bytes it is, like every other place the wizard writes or shows a path.
+        self._file = open(fd, "a", encoding="utf-8", errors="surrogateescape", buffering=1 << 16)
         self._redact = LineRedactor(keep_user=True)  # a private-key block spans lines
         self._lock = threading.Lock()
 
@@ -436,6 +438,15 @@ def _drain(child) -> None:
         time.sleep(0.02)
 
 
+class _FsArg(str):
+    """An argument pexpect encodes as the bytes it stands for (`os.fsencode`): pexpect encodes each argument
+    with `str.encode(encoding)`, strictly, so a path holding a byte that is not UTF-8 (a surrogate in
+    Python's str: a state folder named so) failed the install before its first step."""
+
+    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytes:  # noqa: ARG002 - the fs encoding
+        return os.fsencode(str(self))
+
+
 def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None = None,
              cancel: threading.Event | None = None, extra_prompts=(), stall_seconds: float = 2.0,
              environ: dict[str, str] | None = None, inactivity_seconds: float | None = None) -> StepResult:
@@ -485,7 +496,7 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: no such program{where} "
                                                  "(or it is not executable)"))
     try:
-        child = pexpect.spawn(resolved, list(step.argv[1:]), env=env, cwd=None, preexec_fn=die_with_parent(_chdir_to(cwd)),
+        child = pexpect.spawn(resolved, [_FsArg(a) for a in step.argv[1:]], env=env, cwd=None, preexec_fn=die_with_parent(_chdir_to(cwd)),
                               encoding="utf-8", codec_errors="replace", dimensions=(24, 200), echo=False,
                               timeout=None)
     except (pexpect.ExceptionPexpect, OSError) as exc:
@@ -521,13 +532,18 @@ class _Session:
         self.last_probe = 0.0
         batch = getattr(events, "line_batch", None)
         self._emit = batch if callable(batch) else None
+        self.shown = LineRedactor(keep_user=True)  # a private-key block spans lines
 
     def take(self, lines: list[str]) -> None:
         if not lines:
             return
         if self.log is not None:
             self.log.lines(lines)
-        self.tail.extend(lines)
+        # What leaves the runner — the lines each face shows live, and the tail every failure sentence and
+        # `--json` "error" quotes — is masked here, once, for every face (the log has its own redactor).
+        lines = [self.shown(line) for line in lines]
+        # The tail is quoted in the wizard's own failure sentences: never with an installer's advice to wipe.
+        self.tail.extend(line for line in lines if not is_destructive_hint(line))
         if self._emit is not None:
             self._emit(self.step, lines)
         else:

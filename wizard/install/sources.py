@@ -28,7 +28,7 @@ import os
 import re
 import tarfile
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -42,6 +42,7 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from wizard.errors import UserError
+from wizard.install.checkout_state import TreeState, read_tree_state
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 
 GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
@@ -74,6 +75,8 @@ class SourceIdentity:
     name: str | None = None
     version: str | None = None
     revision: str | None = None
+    tree: TreeState | None = field(default=None, compare=False)
+    """A checkout's state (commit, changed and new files), read without running it; None for other kinds."""
 
     def short(self) -> str:
         """"graphcast 0.1.1", "graphcast @97d1ad50b0b7", "weathernext 0.3.1.dev"."""
@@ -92,7 +95,7 @@ class SourceIdentity:
 
     def to_dict(self) -> dict[str, str | None]:
         return {"where": self.where, "kind": self.kind, "name": self.name, "version": self.version,
-                "revision": self.revision}
+                "revision": self.revision, "tree": self.tree.to_dict() if self.tree is not None else None}
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ class SourceVerdict:
     unreachable: str | None = None
     """The sentence saying the source's host does not answer from here (the install would fail after the
     downloads), or None: set from the plan (`verdict_for`), never from the files."""
+    caution: str | None = None
+    """For a checkout: its state and that building it runs its setup.py (see `checkout_caution`)."""
 
     def mark(self) -> str:
         """✓ checked · ? could not be read · ✗ refused or out of reach."""
@@ -114,7 +119,7 @@ class SourceVerdict:
 
     def to_dict(self) -> dict:
         return {**self.identity.to_dict(), "ok": self.ok, "problem": self.problem, "note": self.note,
-                "unreachable": self.unreachable}
+                "unreachable": self.unreachable, "caution": self.caution}
 
 
 # --- the environment's sources ---------------------------------------------------------------------
@@ -186,8 +191,9 @@ def _checkout(path: Path) -> SourceIdentity:
         if (path / filename).is_file():
             found_name, found_version = reader(path / filename)
             name, version = name or found_name, version or found_version
+    head = _git_head(path)
     return SourceIdentity(where=str(path), kind="checkout", name=_canon(name), version=version,
-                          revision=_git_head(path))
+                          revision=head, tree=read_tree_state(path, head))
 
 
 def _git_head(path: Path) -> str | None:
@@ -333,8 +339,18 @@ def check_graphcast_source(recipe, install_arg: str) -> SourceVerdict:
     gc = recipe.graphcast
     recipe_source = gc.source
     identity = read_identity(install_arg, recipe_source=recipe_source)
-    return check_identity(identity, name=source_name(recipe_source), version=gc.version, revision=gc.revision,
-                          recipe_id=recipe.id)
+    verdict = check_identity(identity, name=source_name(recipe_source), version=gc.version, revision=gc.revision,
+                             recipe_id=recipe.id)
+    return replace(verdict, caution=checkout_caution(identity, gc.revision))
+
+
+def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> str | None:
+    """The sentence both faces and the install show for a source checkout: which commit it is at, what
+    changed in it, and that building it runs its own setup.py. None for a wheel, an archive or a URL."""
+    if identity.kind != "checkout" or identity.tree is None:
+        return None
+    return (f"the checkout {identity.where} is {identity.tree.describe(wanted_revision)}; building it runs its "
+            "setup.py (its own code, with your rights), so use a checkout you trust.")
 
 
 def source_name(recipe_source: str) -> str:

@@ -350,12 +350,15 @@ class _Checker:
     def strings(self, node: yaml.Node, what: str) -> list[str]:
         return [self.string(item, f"an entry of {what}") for item in self.sequence(node, what)]
 
-    def clean(self, node: yaml.Node, value: str, what: str) -> str:
+    def clean(self, node: yaml.Node, value: str, what: str, *, reaches_installer: bool = True) -> str:
+        """`value` checked for characters no recipe needs; one that `reaches_installer` (a requirement, an
+        index) may not start with '-' either. Runtime variables never reach an installer: XLA_FLAGS
+        values start with `--` by nature."""
         bad = sorted({c for c in value if c in _HOSTILE or (ord(c) < 32)})
         if bad:
             shown = " ".join(repr(c) for c in bad)
             raise self.fail(node, f"{what} '{value}' holds characters a recipe may not use ({shown})")
-        if value.startswith("-"):
+        if reaches_installer and value.startswith("-"):
             raise self.fail(node, f"{what} '{value}' starts with '-', which an installer would read as an option")
         return value
 
@@ -512,7 +515,7 @@ def _runtime_env(ck: _Checker, node: yaml.Node) -> dict[str, str]:
                                       f"\"{value_node.value if isinstance(value_node, yaml.ScalarNode) else ''}\", "
                                       f"not {ck.kind(value_node)}")
         value = ck.clean(value_node, ck.string(value_node, f"runtime_env {name}", allow_empty=True),
-                         f"runtime_env {name}")
+                         f"runtime_env {name}", reaches_installer=False)
         why = runtime_vars.value_problem(name, value)
         if why:
             raise ck.fail(value_node, f"runtime_env: {why}")

@@ -17,7 +17,17 @@ accepted (the list is in docs/interface.md, "Recipe runtime variables"):
 - `NCCL_*`     NCCL's communication settings (`NCCL_DEBUG`, `NCCL_P2P_DISABLE`, ...)
 - `NVIDIA_TF32_OVERRIDE` (one name)
 
-and within them no name ending in `_COMMAND` (the convention for "a command to run"). Values must be
+and within them no name ending in `_COMMAND` (the convention for "a command to run"), and no name that
+tells a library what to *load*: the families hold such variables too — `CUDA_INJECTION64_PATH` (the
+CUDA driver loads that library into every process that starts CUDA), `NCCL_NET_PLUGIN`,
+`NCCL_TUNER_PLUGIN`, `NCCL_PROFILER_PLUGIN` (NCCL dlopens them), `NCCL_CONF_FILE` (which can set those),
+`CUDA_HOME` (where ptxas is run from). They are the same hole as `LD_PRELOAD`, so any name with
+INJECTION, PLUGIN, PRELOAD or LIBRARY in it is refused, and so is any name for a location (`…_PATH`,
+`…_HOME`, `…_ROOT`, `…_DIR`, `…_FILE`, `…_LIB`, `…_BIN`) except the few that only hold data the
+library writes or reads as data (`DATA_LOCATIONS`: caches, dumps, topology files). `XLA_FLAGS` is read
+as what it is, a list of `--xla_…` flags (so its leading `--` is expected), and a flag that names
+where XLA finds programs or code to run (`--xla_gpu_cuda_data_dir`, `--xla_gpu_ptx_file`, …) is
+refused for the same reason. Values must be
 one line of printable text without shell syntax (`$`, backquote, `;`, `|`, `&`, `<`, `>`, `(`, `)`,
 backslash), at most 1024 characters: the activation script quotes them anyway, but a value that needs
 any of these is not a library setting.
@@ -30,6 +40,17 @@ import re
 ALLOWED_PREFIXES = ("JAX_", "XLA_", "TF_CPP_", "CUDA_", "NCCL_")
 ALLOWED_NAMES = ("NVIDIA_TF32_OVERRIDE",)
 MAX_VALUE = 1024
+#: Within the families: a variable that names a library, a plugin, or a location code is loaded from.
+_LOADS_CODE = re.compile(r"INJECTION|PLUGIN|PRELOAD|LIBRAR(?:Y|IES)|_(?:PATH|HOME|ROOT|DIR|DIRS|FILE|LIB|LIBS|BIN)$")
+#: Locations that only hold data (a cache the library writes, a log, a topology description).
+DATA_LOCATIONS = frozenset({
+    "CUDA_CACHE_PATH", "JAX_COMPILATION_CACHE_DIR", "NCCL_DEBUG_FILE", "NCCL_TOPO_FILE", "NCCL_TOPO_DUMP_FILE",
+    "NCCL_GRAPH_FILE", "NCCL_GRAPH_DUMP_FILE",
+})
+#: One XLA flag: `--xla_name` or `--xla_name=value`.
+_XLA_FLAG = re.compile(r"--(?P<name>xla_[a-z0-9_]+)(?:=(?P<value>\S*))?")
+#: XLA flags that say where XLA finds programs (ptxas, nvlink) or code (PTX, LLVM IR, plugins) to run.
+_XLA_LOADS_CODE = re.compile(r"cuda_data_dir|_file$|_files$|plugin|librar|ptxas_path|_path$")
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _BAD_VALUE = set("$`;|&<>()\\")
 
@@ -42,6 +63,9 @@ def name_problem(name: str) -> str | None:
     if name.endswith("_COMMAND"):
         return f"{name} names a command to run, and a recipe may not run anything"
     if name in ALLOWED_NAMES or name.startswith(ALLOWED_PREFIXES):
+        if _LOADS_CODE.search(name) and name not in DATA_LOCATIONS:
+            return (f"{name} tells a library what to load or where to load it from (like LD_PRELOAD), and "
+                    "nothing from a recipe may choose code to run")
         return None
     return (f"{name} is not a JAX/XLA/CUDA/NCCL/TF logging variable; runtime_env takes only JAX_*, XLA_*, "
             "TF_CPP_*, CUDA_*, NCCL_* (and NVIDIA_TF32_OVERRIDE), because other variables can make a shell, "
@@ -58,6 +82,22 @@ def value_problem(name: str, value: object) -> str | None:
     if bad:
         shown = " ".join(repr(c) for c in bad)
         return f"the value of {name} holds characters a library setting never needs ({shown})"
+    if name == "XLA_FLAGS":
+        return xla_flags_problem(value)
+    return None
+
+
+def xla_flags_problem(value: str) -> str | None:
+    """Why an XLA_FLAGS value is refused: a word that is not an `--xla_…` flag, or a flag that names
+    where XLA finds programs or code to run; None when every word is a plain flag."""
+    for word in value.split():
+        match = _XLA_FLAG.fullmatch(word)
+        if match is None:
+            return (f"XLA_FLAGS holds '{_show(word)}', which is not an XLA flag (XLA_FLAGS is a list of "
+                    "--xla_name=value words)")
+        if _XLA_LOADS_CODE.search(match.group("name")):
+            return (f"the XLA flag --{match.group('name')} names where XLA finds programs or code to run, and "
+                    "nothing from a recipe may choose that")
     return None
 
 

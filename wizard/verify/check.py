@@ -18,6 +18,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -166,11 +167,11 @@ def probe_environment(env: Path, backend: str, runtime_env: dict[str, str] | Non
 
 @dataclass
 class ProbeStream:
-    stdout: list[str] = field(default_factory=list)
-    stderr: list[str] = field(default_factory=list)
+    stdout: deque[str] = field(default_factory=lambda: deque(maxlen=PROBE_STDOUT_LINES))
+    stderr: deque[str] = field(default_factory=lambda: deque(maxlen=PROBE_STDERR_LINES))
     tiers: list[Tier] = field(default_factory=list)
     running: str | None = None
-    tier_stderr: dict[str, list[str]] = field(default_factory=dict)
+    tier_stderr: dict[str, deque[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -182,9 +183,30 @@ class ProbeListeners:
     on_line: Callable[[str], None] | None = None
 
 
+#: What is kept of the probe's output, in characters (the log gets all of it). The probe runs in an
+#: environment whose imports may print anything (a stray package on PYTHONPATH, a library logging in a
+#: loop), so its streams are read by size, not by line, and kept bounded: the last lines, each cut.
+PROBE_READ_CHARS = 16 * 1024 * 1024  # the longest piece read at once (the result JSON is one line)
+PROBE_LINE_CHARS = 32 * 1024
+PROBE_STDERR_LINES = 1000
+PROBE_STDOUT_LINES = 200
+PROBE_TIER_LINES = 200
+
+
+def _pieces(pipe, limit: int = PROBE_READ_CHARS):
+    """The pipe's lines, a line longer than `limit` handed out in pieces (memory bounded by `limit`)."""
+    return iter(lambda: pipe.readline(limit), "")
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= PROBE_LINE_CHARS else line[:PROBE_LINE_CHARS] + "…"
+
+
 def _read_stdout(pipe, stream: ProbeStream, log: StepLog, listeners: ProbeListeners) -> None:
-    for line in pipe:
+    for line in _pieces(pipe):
         line = line.rstrip("\n")
+        if stream.stdout:  # only the last line stays whole: it may be the result JSON
+            stream.stdout[-1] = _cut(stream.stdout[-1])
         stream.stdout.append(line)
         log.line(line)
         if listeners.on_line is not None and line.strip():
@@ -200,9 +222,10 @@ def _tier_message(line: str, prefix: str) -> dict[str, Any] | None:
 
 
 def _read_stderr(pipe, stream: ProbeStream, log: StepLog, listeners: ProbeListeners) -> None:
-    for line in pipe:
+    for line in _pieces(pipe):
         line = line.rstrip("\n")
         log.line(line)
+        line = _cut(line) if not line.startswith((TIER_START_PREFIX, TIER_PREFIX)) else line
         if line.startswith(TIER_START_PREFIX):
             started = _tier_message(line, TIER_START_PREFIX)
             if started is None:
@@ -224,7 +247,7 @@ def _read_stderr(pipe, stream: ProbeStream, log: StepLog, listeners: ProbeListen
             continue
         stream.stderr.append(line)
         if stream.running:
-            stream.tier_stderr.setdefault(stream.running, []).append(line)
+            stream.tier_stderr.setdefault(stream.running, deque(maxlen=PROBE_TIER_LINES)).append(line)
         if listeners.on_line is not None:
             listeners.on_line(line)
 

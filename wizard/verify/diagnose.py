@@ -17,6 +17,7 @@ import functools
 import json
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -518,13 +519,39 @@ OVERLAP_LINES = 40
 def diagnose_stream(handle: IO[str], facts: Facts | None = None, *,
                     known_failures: tuple[KnownFailure, ...] | None = None,
                     context: causes.Context | None = None,
-                    tail: collections.deque | None = None) -> list[Finding]:
+                    tail: LogTail | collections.deque | None = None) -> list[Finding]:
     """Like `diagnose_text` for a text stream of any size: read in pieces, memory bounded by CHUNK_CHARS.
 
     `tail`, when given, receives the log's last lines (its maxlen bounds them), for `unrecognised`.
     """
     entries = known_failures if known_failures is not None else load_known_failures()
     return scan_stream(handle, known_failures=entries, tail=tail).findings(facts, context)
+
+
+class LogTail:
+    """The last lines of a log, bounded in characters as well as in lines: each line kept is cut to
+    `line_chars` (a "line" of a binary file or an endless progress bar is gigabytes), so memory stays
+    under `lines` x `line_chars` whatever the input (a `collections.deque(maxlen=...)` counted only
+    lines, and held up to 400 pieces of 4 Mi characters each). Has the deque's `maxlen`, `extend` and
+    iteration, which `scan_stream` and `summarise` use."""
+
+    def __init__(self, lines: int = 400, line_chars: int = 2000) -> None:
+        self.maxlen = lines
+        self.line_chars = line_chars
+        self._lines: collections.deque[str] = collections.deque(maxlen=lines)
+
+    def extend(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            if len(line) > self.line_chars:
+                end = "\n" if line.endswith("\n") else ""
+                line = line[: self.line_chars - 1] + "…" + end
+            self._lines.append(line)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
 
 
 def _last_lines(text: str, count: int) -> str:
@@ -538,7 +565,7 @@ def _last_lines(text: str, count: int) -> str:
 
 
 def scan_stream(handle: IO[str], *, known_failures: tuple[KnownFailure, ...] | None = None,
-                tail: collections.deque | None = None) -> Scanner:
+                tail: LogTail | collections.deque | None = None) -> Scanner:
     """Scans a text stream of any size in pieces; `Scanner.findings()` then gives the findings.
 
     Pieces are read by size (CHUNK_CHARS) and cut at their last line end, so memory stays bounded even

@@ -59,6 +59,8 @@ def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[s
         lines.append(f"    from {_fit(where, 64)}")
         if verdict.unreachable:
             lines.append(f"    ! {verdict.unreachable}")
+        if verdict.caution:
+            lines.append(f"    ! {verdict.caution}")
     for house in wheelhouses or []:
         lines.append(f"  Wheelhouse {house.summary()}")
         lines.append(f"    in {_fit(house.folder, 64)}")

@@ -1,0 +1,42 @@
+"""The one output layer (wizard.commands.streams) on its own: what every command's writes go through
+(issue 24, P1 P4 P5 P6). Real text streams over real byte buffers and a real /dev/full."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from wizard.commands.streams import GuardedStream, OutputFailed
+
+
+def _stream(encoding: str) -> tuple[GuardedStream, io.BytesIO]:
+    raw = io.BytesIO()
+    inner = io.TextIOWrapper(raw, encoding=encoding, errors="strict")
+    return GuardedStream(inner, -1, "standard output"), raw
+
+
+def test_every_write_is_redacted_whatever_the_caller():
+    out, raw = _stream("utf-8")
+    out.write('{"ok": false, "error": "uv: Failed to read https://h/?auth=ghp_' + "a" * 36 + '"}\n')
+    out.write("Authorization: Bearer abcdefghijklmnop\n")
+    out.flush()
+    text = raw.getvalue().decode()
+    assert "ghp_" not in text and "abcdefghijklmnop" not in text and text.count("<redacted>") == 2
+
+
+def test_an_ascii_stream_gets_question_marks_and_path_bytes_stay_bytes():
+    out, raw = _stream("ascii")
+    out.write("\u25cf current  /data/st\udcfeate\n")  # a mark the locale lacks, a path byte that is not UTF-8
+    out.flush()
+    assert raw.getvalue() == b"? current  /data/st\xfeate\n"
+
+
+def test_a_failing_stream_names_itself_and_where_it_goes_not_the_state_folder():
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        out = GuardedStream(full, full.fileno(), "standard output")
+        with pytest.raises(OutputFailed) as caught:
+            out.write("x" * 10000 + "\n")
+            out.flush()
+    message = str(caught.value)
+    assert "standard output (/dev/full)" in message and "full" in message and "GC_WIZARD_HOME" not in message

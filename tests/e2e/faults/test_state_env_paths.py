@@ -1,0 +1,88 @@
+"""Environment paths read from the state (history.json) are resolved and kept under envs/ (issue 24, P11 P12).
+
+history.json is a file that can be edited; these are new cases of the class the issue measured
+(`envs/../../etc`, `/`): other ways to climb out, other folders outside, and links in envs/. A
+rollback to them is refused before anything is recorded or created, the refusal never passes on an
+installer's advice to wipe a folder, and `remove` takes a link in envs/ away without touching what
+it points to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tests.fixtures.state import run_cli
+
+
+def _edit_entry(home: Path, entry_id: str, env: str) -> None:
+    state = json.loads((home / "history.json").read_text())
+    for entry in state["entries"]:
+        if entry["id"] == entry_id:
+            entry["env"] = env
+    (home / "history.json").write_text(json.dumps(state))
+
+
+def _current(tiny) -> str:
+    return next(e["id"] for e in tiny.history() if e["current"])
+
+
+def test_a_history_env_outside_envs_is_never_rebuilt_or_made_current(tiny, isolated_state, tmp_path):
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    outside = tmp_path / "outside-target"
+    for forged in (f"{isolated_state}/envs/../../{tmp_path.name}/outside-target",  # climbs with ..
+                   str(outside),  # an absolute folder elsewhere that is gone
+                   f"{isolated_state}/envs/sub/../x",  # .. that stays inside, still never written by the wizard
+                   "envs/relative"):
+        _edit_entry(isolated_state, a["entry_id"], forged)
+        proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+        assert proc.returncode == 2, (forged, proc.stderr)
+        assert "Traceback" not in proc.stderr and "--clear" not in proc.stderr + proc.stdout
+        assert json.loads(proc.stdout.splitlines()[-1])["ok"] is False
+        assert not outside.exists() and _current(tiny) == b["entry_id"]
+    kinds = [e["kind"] for e in tiny.history()]
+    assert kinds.count("rollback") == 0  # refused before an entry was recorded
+
+
+def test_a_history_env_naming_a_system_folder_is_refused_without_wipe_advice(tiny, isolated_state):
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    for system in ("/etc", "/var", "/opt"):
+        _edit_entry(isolated_state, a["entry_id"], system)
+        proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
+        assert proc.returncode == 2 and system in proc.stderr, proc.stderr
+        assert "--clear" not in proc.stderr and "UV_VENV_CLEAR" not in proc.stderr
+        assert _current(tiny) == b["entry_id"]
+
+
+def test_remove_takes_a_link_in_envs_away_and_never_what_it_points_to(tiny, isolated_state, tmp_path):
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    _, c = tiny.install("tiny-a")
+    precious = tmp_path / "users-data"
+    precious.mkdir()
+    (precious / "KEEP").write_text("results")
+    dangling, to_data = Path(a["env"]), Path(b["env"])
+    for link, target in ((dangling, tmp_path / "nowhere"), (to_data, precious)):
+        os.rename(link, link.with_name(link.name + ".moved"))
+        link.symlink_to(target)
+    tiny.install("tiny-b")  # c stays a real env; the newest is current
+    for entry_id, link in ((a["entry_id"], dangling), (b["entry_id"], to_data)):
+        proc = run_cli("remove", entry_id, "--yes")
+        assert proc.returncode == 0 and "link" in proc.stdout and "Traceback" not in proc.stderr, proc.stderr
+        assert not os.path.lexists(link)
+    assert (precious / "KEEP").read_text() == "results"
+    removed = {e["id"]: e["removed"] for e in tiny.history()}
+    assert removed[a["entry_id"]] and removed[b["entry_id"]] and not removed[c["entry_id"]]
+
+
+def test_a_current_entry_whose_path_climbs_is_not_activated_or_checked(tiny, isolated_state, tmp_path):
+    _, a = tiny.install("tiny-a")
+    (tmp_path / "elsewhere" / "bin").mkdir(parents=True)
+    _edit_entry(isolated_state, a["entry_id"], f"{isolated_state}/envs/../../{tmp_path.name}/elsewhere")
+    for command in (["activate"], ["verify", "--level", "quick"], ["kernel", "install"]):
+        proc = run_cli(*command)
+        assert proc.returncode == 2 and "'..'" in proc.stderr and "Traceback" not in proc.stderr, (command, proc.stderr)
+        assert "VIRTUAL_ENV" not in proc.stdout

@@ -1,0 +1,103 @@
+"""The standard streams as cron, daemon wrappers, full disks and odd locales leave them (issue 24, P1 P4 P5 P6).
+
+Each case runs the real CLI in a real shell with the stream closed (`>&-`, `<&-`, `2>&-`), on
+/dev/full, or with Python's UTF-8 mode off, on commands other than the ones the issue measured: one
+sentence that names the stream (never the state folder), no traceback, and no secret in any
+channel, the `--json` line included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.fixtures.state import REPO
+
+
+def _shell(script: str, *args: str, env: dict | None = None, stdin: str = "") -> subprocess.CompletedProcess:
+    """`script` run by bash with "$PY -m wizard" as $GCW and ARGS as "$@": redirections as a user types them."""
+    full = {**os.environ, "PY": sys.executable, **(env or {})}
+    return subprocess.run(["bash", "-c", script.replace("$GCW", '"$PY" -m wizard'), "gcw", *args],
+                          capture_output=True, text=True, env=full, input=stdin, cwd=str(REPO), timeout=300)
+
+
+def _no_traceback(proc: subprocess.CompletedProcess) -> None:
+    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout, proc.stderr
+
+
+def test_a_closed_stdout_is_refused_by_name_before_anything_runs(tiny):
+    for script in ('$GCW recipes --recipes-dir "$1" >&-', '$GCW plan tiny-a --recipes-dir "$1" >&-'):
+        proc = _shell(script, str(tiny.recipes))
+        _no_traceback(proc)
+        assert proc.returncode == 1 and "standard output is closed" in proc.stderr, proc.stderr
+    proc = _shell('$GCW install tiny-b --yes --json "$@" >&-', *tiny.args())
+    _no_traceback(proc)
+    assert proc.returncode == 1 and "standard output is closed" in proc.stderr
+    assert tiny.history() == []  # refused before anything ran: nothing installed, nothing recorded
+
+
+def test_a_closed_stdin_or_stderr_is_not_a_traceback(tiny):
+    proc, result = tiny.install("tiny-a")
+    assert result and result["ok"], proc.stderr
+    proc = _shell("$GCW remove \"$1\" <&-", result["entry_id"])
+    _no_traceback(proc)
+    assert proc.returncode in (1, 2) and "--yes" in proc.stderr or "current" in proc.stderr, proc.stderr
+    proc = _shell("$GCW diagnose - <&-")
+    _no_traceback(proc)
+    assert proc.returncode == 2 and "standard input is closed" in proc.stderr
+    proc = _shell("$GCW history --json 2>&-")
+    assert proc.returncode == 0 and json.loads(proc.stdout.splitlines()[-1])[0]["current"] is True
+
+
+def test_a_full_stdout_names_stdout_not_the_state_disk(tiny):
+    for script in ('$GCW recipes --recipes-dir "$1" > /dev/full', '$GCW recipes --json --recipes-dir "$1" > /dev/full'):
+        proc = _shell(script, str(tiny.recipes))
+        _no_traceback(proc)
+        assert proc.returncode == 1, proc.stderr
+        assert "standard output (/dev/full)" in proc.stderr and "GC_WIZARD_HOME" not in proc.stderr, proc.stderr
+
+
+def test_an_ascii_locale_gets_no_traceback_from_marks_or_path_bytes(tiny, isolated_state):
+    proc, result = tiny.install("tiny-a")
+    assert result and result["ok"], proc.stderr
+    ascii_env = {"LC_ALL": "POSIX", "LANG": "", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    for script in ("$GCW history", '$GCW recipes --recipes-dir "$1"', "$GCW report"):
+        proc = _shell(script, str(tiny.recipes), env=ascii_env)
+        _no_traceback(proc)
+        assert proc.returncode == 0, proc.stderr
+
+
+def test_a_state_path_with_a_byte_that_is_not_utf8_is_refused_before_anything_runs(tiny, tmp_path):
+    """uv refuses a venv path that is not UTF-8, so the wizard says so up front (exit 2, nothing half-made);
+    every other command still shows the folder as the bytes it is."""
+    home = os.fsdecode(os.fsencode(str(tmp_path)) + b"/st\xfe\xc3te")  # `\xfe`: never valid UTF-8
+    env = {**os.environ, "GC_WIZARD_HOME": home}
+    for extra in ([], ["--env", os.fsdecode(os.fsencode(str(tmp_path)) + b"/env\xff")]):
+        proc = subprocess.run([sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", *tiny.args(),
+                               *extra], capture_output=True, env=env, cwd=str(REPO), timeout=300)
+        stderr = proc.stderr.decode("utf-8", "replace")
+        assert "Traceback" not in stderr and proc.returncode == 2, stderr
+        assert "not UTF-8" in stderr and json.loads(proc.stdout.splitlines()[-1])["ok"] is False
+    for command in (["history"], ["history", "--json"], ["report", "--out", str(tmp_path / "r.md")], ["recipes"]):
+        shown = subprocess.run([sys.executable, "-m", "wizard", *command], capture_output=True, env=env,
+                               cwd=str(REPO), timeout=120)
+        assert shown.returncode == 0 and b"Traceback" not in shown.stderr, shown.stderr
+    assert not list(Path(home).glob("envs/*"))
+
+
+def test_tokens_in_find_links_queries_never_reach_the_json_line(tiny):
+    tokens = {"github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz": "?t=github_pat_11ABCDEFG0123456789_"
+              "abcdefghijklmnopqrstuvwxyz", "glpat-AbCdEf0123456789xyzQW": "?gitlab=glpat-AbCdEf0123456789xyzQW",
+              "SeKrEt0987654321abc": "?access_token=SeKrEt0987654321abc"}
+    for secret, query in tokens.items():
+        proc = subprocess.run(
+            [sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", "--recipes-dir", str(tiny.recipes),
+             "--find-links", f"https://127.0.0.1:9/wheels/{query}", "--find-links", str(tiny.house.path),
+             "--graphcast-src", str(tiny.graphcast), "--no-verify"],
+            capture_output=True, text=True, cwd=str(REPO), timeout=300, env={**os.environ, "UV_OFFLINE": "0"})
+        _no_traceback(proc)
+        assert secret not in proc.stdout and secret not in proc.stderr, (secret, proc.stdout[-2000:])
+        json.loads(proc.stdout.splitlines()[-1])

@@ -1,0 +1,57 @@
+"""What the wizard creates is never writable by group or others whatever the umask (issue 24, P7), and
+`diagnose` holds bounded memory whatever the line length (P3).
+
+New cases of each class: umask 002 (a lab's shared group) and 000 on an `--env` folder and in the state
+folder; a log of one 120 MB line of progress dots (not the issue's NULs) through a pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import REPO
+
+
+def _writable_by_others(root: Path) -> list[str]:
+    bad = []
+    for folder, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            path = Path(folder) / name
+            mode = path.lstat().st_mode
+            if not stat.S_ISLNK(mode) and mode & 0o022:
+                bad.append(f"{path} {oct(mode & 0o777)}")
+    return bad
+
+
+@pytest.mark.parametrize("umask", [0o002, 0o000])
+def test_an_env_and_the_state_are_not_writable_by_others_under_any_umask(tiny, isolated_state, tmp_path, umask):
+    target = tmp_path / "shared-scratch-env"
+    args = [sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", "--env", str(target), *tiny.args()]
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=str(REPO), timeout=300,
+                          preexec_fn=lambda: os.umask(umask))
+    assert proc.returncode == 0, proc.stderr
+    assert (target / "gc-wizard-env.json").is_file()
+    assert _writable_by_others(target) == []
+    assert _writable_by_others(isolated_state) == []
+
+
+def test_diagnose_of_one_endless_line_through_a_pipe_stays_small(tmp_path):
+    log = tmp_path / "progress.log"
+    with open(log, "wb") as handle:
+        for _ in range(120):
+            handle.write(b"." * (1 << 20))  # 120 MB of progress dots, no newline
+        handle.write(b"\nLoaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.9.4.\n")
+    with open(log, "rb") as source:
+        proc = subprocess.Popen([sys.executable, "-m", "wizard", "diagnose", "-", "--json"], stdin=source,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(REPO))
+        _, status, usage = os.wait4(proc.pid, 0)
+    assert "Traceback" not in proc.stderr.read().decode()
+    assert os.waitstatus_to_exitcode(status) == 1  # the finding at the end is found
+    # ru_maxrss is in KiB on Linux. Before the tail was bounded per line, a 120 MB line held ~300 MB.
+    assert usage.ru_maxrss < 160 * 1024, usage.ru_maxrss

@@ -1,0 +1,82 @@
+"""Runtime variables that would make CUDA, NCCL or XLA load or run code are refused, from a recipe and
+from an environment marker; real XLA_FLAGS values are accepted (issue 24, P2 and P10).
+
+The issue measured CUDA_INJECTION64_PATH, NCCL_NET_PLUGIN and NCCL_TUNER_PLUGIN; these are other names
+of the same class (a library, a plugin, or a place code is loaded from, inside an allowed family) and
+other XLA flags.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wizard.errors import UserError
+from wizard.install.activation import compute_activation
+from wizard.recipes.loader import load_recipe_file
+
+BUILTIN = Path(__file__).resolve().parents[3] / "recipes"
+CPU_TEXT = (BUILTIN / "jax0.4.23-cpu.yaml").read_text()
+
+
+def _recipe(tmp_path: Path, name: str, value: str) -> Path:
+    text = CPU_TEXT.replace("  JAX_PLATFORMS: cpu", f"  JAX_PLATFORMS: cpu\n  {name}: \"{value}\"", 1)
+    assert text != CPU_TEXT
+    path = tmp_path / "jax0.4.23-cpu.yaml"
+    path.write_text(text)
+    return path
+
+
+LOADS_CODE = [
+    ("CUDA_INJECTION32_PATH", "/tmp/evil.so"),
+    ("NCCL_PROFILER_PLUGIN", "/tmp/libnccl-profiler-evil.so"),
+    ("NCCL_ENV_PLUGIN", "evil"),
+    ("NCCL_CONF_FILE", "/tmp/nccl.conf"),  # a file that can set the plugins
+    ("CUDA_HOME", "/tmp/fake-cuda"),  # where XLA runs ptxas from
+    ("CUDA_PATH", "/tmp/fake-cuda"),
+    ("XLA_PJRT_PLUGIN_LIBRARY_PATH", "/tmp/evil.so"),
+    ("JAX_PLUGIN_LIBRARY", "/tmp/evil.so"),
+    ("XLA_FLAGS", "--xla_gpu_enable_triton_gemm=false --xla_gpu_ptx_file=/tmp/evil.ptx"),
+    ("XLA_FLAGS", "--xla_gpu_cuda_data_dir=/tmp/fake-cuda"),
+    ("XLA_FLAGS", "--xla_gpu_llvm_ir_file=/tmp/evil.ll"),
+    ("XLA_FLAGS", "--xla_dump_to=/tmp/d not-a-flag"),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), LOADS_CODE, ids=[f"{n}={v[:30]}" for n, v in LOADS_CODE])
+def test_a_recipe_naming_code_to_load_is_refused_with_file_and_line(tmp_path, name, value):
+    path = _recipe(tmp_path, name, value)
+    with pytest.raises(UserError) as caught:
+        load_recipe_file(path)
+    message = str(caught.value)
+    assert str(path) in message and ":" in message and name.split("_")[0] in message
+
+
+ACCEPTED = [
+    ("XLA_FLAGS", "--xla_gpu_enable_triton_gemm=false --xla_gpu_autotune_level=0"),
+    ("XLA_FLAGS", "--xla_force_host_platform_device_count=8"),
+    ("XLA_FLAGS", "--xla_dump_to=/tmp/xla-dump --xla_dump_hlo_as_text"),
+    ("CUDA_CACHE_PATH", "/scratch/me/cuda-cache"),
+    ("JAX_COMPILATION_CACHE_DIR", "/scratch/me/jax-cache"),
+    ("NCCL_DEBUG_FILE", "/tmp/nccl.%h.%p.log"),
+    ("NCCL_SOCKET_IFNAME", "ib0"),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), ACCEPTED, ids=[f"{n}={v[:30]}" for n, v in ACCEPTED])
+def test_real_tuning_values_are_accepted(tmp_path, name, value):
+    recipe = load_recipe_file(_recipe(tmp_path, name, value))
+    assert recipe.runtime_env[name] == value
+
+
+def test_an_env_marker_holding_a_plugin_is_ignored_for_it_and_says_so(tmp_path):
+    """A marker is a file in the environment: activation, kernels and the check drop what a recipe could not set."""
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    marker = {"backend": "gpu", "runtime_env": {"NCCL_TUNER_PLUGIN": "/tmp/evil.so", "CUDA_INJECTION64_PATH": "/x.so",
+                                                "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}}
+    act = compute_activation(env, {"PATH": "/usr/bin"}, marker)
+    assert act.set.get("XLA_PYTHON_CLIENT_PREALLOCATE") == "false"
+    assert "NCCL_TUNER_PLUGIN" not in act.set and "CUDA_INJECTION64_PATH" not in act.set
+    assert any("NCCL_TUNER_PLUGIN" in note for note in act.notes)

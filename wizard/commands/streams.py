@@ -1,0 +1,246 @@
+"""The one output layer every command writes through: standard streams that are safe whatever they are.
+
+Why one layer: each command used to write `sys.stdout`/`sys.stderr` its own way, so each fault of a
+stream met a different piece of code and a different ending —
+
+- a closed descriptor (`>&-`, `<&-`, cron, daemon wrappers) leaves `sys.stdout`/`sys.stdin` as None:
+  `AttributeError` tracebacks; worse, the next file the wizard opens takes descriptor 1 and a child
+  that inherits it would write its output into that file (a log, history.json);
+- a failing stdout (`> /dev/full`, a full disk behind a redirect) raised an OSError without a file
+  name, which the general handler reported as the *state* disk being full;
+- a secret quoted in an error (a token in a `--find-links` query) was masked on stderr but not in
+  the `--json` line on stdout, which is the one fleet and CI scripts keep;
+- a path with a byte that is not UTF-8 (held by Python as a lone surrogate), or any non-ASCII mark
+  on a stream whose locale is ASCII, was a `UnicodeEncodeError`.
+
+`guarded_streams()` fixes all four where they meet: descriptors 0-2 are always open (a closed one is
+given /dev/null), and `sys.stdout`/`sys.stderr` become `GuardedStream`s that pass every write through
+`redact_secrets`, write undecodable path bytes back as the bytes they were (anything else the
+stream's encoding lacks becomes `?`), and turn a failed write into `OutputFailed`, a sentence that
+names the stream and where it goes. A stdout that was closed before the wizard started is refused
+up front (`closed_stdout_problem`): nothing has run, and nothing could report what would.
+
+The one exception to redaction is `write_verbatim`, for the shell code `activate` prints: the wizard
+composes it from its own state, and masking a folder named `secret:` in a PATH would break the
+script the user evals.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import errno
+import io
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from wizard.errors import WizardError
+from wizard.security import redact_secrets
+
+_STREAM_NAMES = {0: "standard input", 1: "standard output", 2: "standard error"}
+_ERRORS = "gc-wizard-output"
+#: Descriptors that were closed when the wizard started (and now hold /dev/null).
+_closed_at_start: set[int] = set()
+
+
+class OutputFailed(WizardError):
+    """Writing a standard stream failed; the message names the stream, where it goes, and why."""
+
+
+def _byte_or_question(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """Encoding error handler: a lone surrogate from a path (`\\udcff`) is written as its original byte
+    (`surrogateescape`); any other character the encoding lacks (`●` on an ASCII locale) as `?`."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = bytearray()
+    for char in exc.object[exc.start:exc.end]:
+        code = ord(char)
+        out += bytes([code - 0xDC00]) if 0xDC80 <= code <= 0xDCFF else b"?"
+    return bytes(out), exc.end
+
+
+codecs.register_error(_ERRORS, _byte_or_question)
+
+
+def stream_target(fd: int) -> str:
+    """Where descriptor `fd` goes, for a message: a file's path, `/dev/full`, or `a pipe`."""
+    try:
+        target = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return "?"
+    if target.startswith(("pipe:", "socket:")):
+        return "a " + target.split(":", 1)[0]
+    return target
+
+
+def describe_failure(name: str, fd: int, exc: BaseException) -> str:
+    """The sentence for a write to `name` that failed: the stream and its target, never the state folder."""
+    where = stream_target(fd) if fd >= 0 else "?"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        why = "the disk it goes to is full"
+    elif isinstance(exc, OSError) and exc.strerror:
+        why = exc.strerror[:1].lower() + exc.strerror[1:]
+    else:
+        why = "it is closed"
+    return (f"cannot write to {name} ({where}): {why}. The state folder is not affected; send {name} to a "
+            "file on a disk with space, or to /dev/null.")
+
+
+class GuardedStream(io.TextIOBase):
+    """A text stream over another one: every write redacted and encodable, every failure `OutputFailed`."""
+
+    def __init__(self, inner: TextIO, fd: int, name: str) -> None:
+        super().__init__()
+        self.inner = inner
+        self.fd = fd
+        self.name_of_stream = name
+        buffer = getattr(inner, "buffer", None)
+        # Write the bytes ourselves where there is a byte buffer: the inner stream's own `errors`
+        # ("strict" on an ASCII locale) would fail on a path byte or a `●`.
+        self._buffer = buffer
+        self._encoding = getattr(inner, "encoding", None) or "utf-8"
+
+    # The attributes code reads from a stream.
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._encoding
+
+    def isatty(self) -> bool:
+        try:
+            return self.inner.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return self._write(redact_secrets(text, keep_user=True))
+
+    def write_verbatim(self, text: str) -> int:
+        """Without redaction: only for shell code the wizard composed itself (see the module's docstring)."""
+        return self._write(text)
+
+    def _write(self, text: str) -> int:
+        try:
+            if self._buffer is not None:
+                self.inner.flush()  # keep order with anything written to the inner stream directly
+                self._buffer.write(text.encode(self._encoding, _ERRORS))
+            else:
+                self.inner.write(text.encode(self._encoding, _ERRORS).decode(self._encoding, "replace"))
+        except BrokenPipeError:
+            raise  # `gc-wizard … | head`: the reader is done; the CLI ends quietly (see wizard.cli)
+        except (OSError, ValueError) as exc:
+            raise OutputFailed(describe_failure(self.name_of_stream, self.fd, exc)) from None
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            if self._buffer is not None:
+                self._buffer.flush()
+            self.inner.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise OutputFailed(describe_failure(self.name_of_stream, self.fd, exc)) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def _reopen_closed_descriptors() -> None:
+    """Give each of descriptors 0-2 that is closed /dev/null, so no file the wizard opens later takes its
+    number (a child inheriting "stdout" would then write into that file)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        _closed_at_start.add(fd)
+
+
+def was_closed(fd: int) -> bool:
+    """Whether descriptor `fd` (0, 1 or 2) was closed when the wizard started."""
+    return fd in _closed_at_start
+
+
+def closed_stdout_problem() -> str | None:
+    """The refusal for a stdout closed before the start (`>&-`), or None."""
+    if not was_closed(1):
+        return None
+    return ("standard output is closed (as `>&-` leaves it), so nothing this command does could be reported; "
+            "nothing was done. Send it to a file or to /dev/null instead (`> /dev/null`).")
+
+
+def _text_stream(fd: int, mode: str) -> TextIO:
+    return open(fd, mode, encoding="utf-8", errors=_ERRORS, closefd=False)  # noqa: SIM115 - lives as long as the process
+
+
+@contextlib.contextmanager
+def guarded_streams(*, wrap: bool = True) -> Iterator[None]:
+    """For the length of one command: descriptors 0-2 open, `sys.stdin` usable, and (with `wrap`; the
+    terminal app draws on the terminal itself) `sys.stdout` and `sys.stderr` guarded. The previous
+    objects come back afterwards (in-process callers, tests)."""
+    _reopen_closed_descriptors()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    if sys.stdin is None:
+        sys.stdin = _text_stream(0, "r")
+    if sys.stdout is None:
+        sys.stdout = _text_stream(1, "w")
+    if sys.stderr is None:
+        sys.stderr = _text_stream(2, "w")
+    if wrap and not isinstance(sys.stdout, GuardedStream):
+        sys.stdout = GuardedStream(sys.stdout, _fd_of(sys.stdout), _STREAM_NAMES[1])
+    if wrap and not isinstance(sys.stderr, GuardedStream):
+        sys.stderr = GuardedStream(sys.stderr, _fd_of(sys.stderr), _STREAM_NAMES[2])
+    try:
+        yield
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError, WizardError):
+                stream.flush()
+        sys.stdin, sys.stdout, sys.stderr = (saved[0] if saved[0] is not None else sys.stdin,
+                                             saved[1] if saved[1] is not None else sys.stdout,
+                                             saved[2] if saved[2] is not None else sys.stderr)
+
+
+def _fd_of(stream: TextIO) -> int:
+    """The stream's descriptor; -1 for one without (an in-memory capture)."""
+    try:
+        return stream.fileno()
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return -1
+
+
+def write_verbatim(text: str) -> None:
+    """Write shell code to stdout without redaction (see the module's docstring), flushed."""
+    out = sys.stdout
+    if isinstance(out, GuardedStream):
+        out.write_verbatim(text)
+    else:
+        out.write(text)
+    out.flush()
+
+
+@contextlib.contextmanager
+def plain_streams() -> Iterator[None]:
+    """The streams as they were before `guarded_streams` wrapped them, for the terminal app."""
+    saved = sys.stdout, sys.stderr
+    if isinstance(sys.stdout, GuardedStream):
+        sys.stdout = sys.stdout.inner
+    if isinstance(sys.stderr, GuardedStream):
+        sys.stderr = sys.stderr.inner
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved

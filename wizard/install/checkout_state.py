@@ -1,0 +1,156 @@
+"""Reads what state a GraphCast source checkout is in — its commit, files changed since, files added —
+without running git or anything in the checkout.
+
+Why: the README's way onto a server without GitHub is a checkout copied over from another machine, and
+building it runs its `setup.py` with the user's rights. A checkout with an edited `setup.py` was shown as
+the pinned release (`graphcast 0.1.1 … 97d1ad50`), and nothing said its code would run. The plan now
+says which commit the checkout is at, which files differ from that commit's index, which are new, and
+that building runs its `setup.py`.
+
+Why not `git status`: git reads the checkout's own `.git/config`, whose `core.fsmonitor` or a clean
+filter is a command git runs — the plan promises to run nothing. So the index (`.git/index`, versions
+2 and 3) is parsed here and each tracked file's blob hash compared with the file on disk. What this
+cannot see (a staged change, an index rewritten to match edited files, a version-4 index) is said as
+"as far as the index tells"; the plan says `setup.py` runs whatever the state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
+MAX_ENTRIES = 20_000
+MAX_BYTES = 256 * 1024 * 1024
+#: Files that appear in any checkout that was built or imported, and are not changes to it.
+_BUILD_LEFTOVERS = ("__pycache__", ".egg-info", "build", "dist", ".eggs", ".pytest_cache", ".ipynb_checkpoints")
+_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class TreeState:
+    """A checkout's state: `readable` False (with `reason`) when it could not be told."""
+
+    readable: bool
+    commit: str | None = None
+    modified: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    untracked: tuple[str, ...] = ()
+    reason: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.modified or self.deleted or self.untracked)
+
+    def describe(self, wanted_revision: str | None = None) -> str:
+        """One clause: "at commit 97d1ad50b0b7 (the recipe's), unchanged" / "with local changes: …"."""
+        if not self.readable:
+            return f"its changes cannot be told ({self.reason})"
+        parts = []
+        if self.commit:
+            same = wanted_revision and self.commit.startswith(wanted_revision[:12]) or (
+                wanted_revision and wanted_revision.startswith(self.commit))
+            which = "the recipe's" if same else (f"not the recipe's {wanted_revision[:12]}" if wanted_revision else "")
+            parts.append(f"at commit {self.commit[:12]}" + (f" ({which})" if which else ""))
+        if not self.changed:
+            parts.append("unchanged since that commit as far as its index tells")
+        else:
+            changes = []
+            for label, names in (("modified", self.modified), ("deleted", self.deleted), ("new", self.untracked)):
+                if names:
+                    shown = ", ".join(names[:_SHOWN]) + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
+                    changes.append(f"{len(names)} {label} ({shown})")
+            parts.append("with local changes: " + "; ".join(changes))
+        return ", ".join(parts)
+
+    def to_dict(self) -> dict:
+        return {"readable": self.readable, "commit": self.commit, "modified": list(self.modified),
+                "deleted": list(self.deleted), "untracked": list(self.untracked), "reason": self.reason}
+
+
+def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None) -> TreeState:
+    """The state of `checkout` (a folder) at `commit` (its HEAD, read by the caller); never raises, never
+    runs anything."""
+    root = Path(checkout)
+    git = root / ".git"
+    try:
+        if git.is_file():  # a worktree or submodule: "gitdir: …"
+            git = (root / git.read_text(encoding="utf-8", errors="replace").split(":", 1)[1].strip()).resolve()
+        if not (git / "index").is_file():
+            return TreeState(False, reason="it is not a git checkout, so it cannot be compared with a release")
+        config = git / "config"
+        sha256 = config.is_file() and "sha256" in config.read_text(encoding="utf-8", errors="replace").lower()
+        entries = _index_entries((git / "index").read_bytes(), 32 if sha256 else 20)
+    except (OSError, IndexError, ValueError, struct.error) as exc:
+        return TreeState(False, reason=f"its git index cannot be read: {exc}")
+    if entries is None:
+        return TreeState(False, reason="its git index is of a kind this version does not read")
+    modified, deleted = [], []
+    total = 0
+    for path, blob, mode in entries:
+        file = root / path
+        try:
+            if mode == 0o120000:
+                data = os.readlink(file).encode("utf-8", "surrogateescape")
+            else:
+                total += file.stat().st_size
+                if total > MAX_BYTES:
+                    return TreeState(False, reason="it is larger than any GraphCast checkout")
+                data = file.read_bytes()
+        except FileNotFoundError:
+            deleted.append(path)
+            continue
+        except OSError:
+            modified.append(path)
+            continue
+        digest = hashlib.new("sha1" if len(blob) == 20 else "sha256", b"blob %d\0" % len(data) + data).digest()
+        if digest != blob:
+            modified.append(path)
+    tracked = {path for path, _, _ in entries}
+    untracked = sorted(_untracked(root, tracked))
+    return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
+                     untracked=tuple(untracked))
+
+
+def _index_entries(data: bytes, hash_len: int) -> list[tuple[str, bytes, int]] | None:
+    """(path, blob hash, mode) of each regular file and link in a version 2 or 3 git index whose hashes
+    are `hash_len` bytes (SHA-1 or SHA-256); None for another version."""
+    if data[:4] != b"DIRC":
+        raise ValueError("not a git index")
+    version, count = struct.unpack(">II", data[4:12])
+    if version not in (2, 3) or count > MAX_ENTRIES:
+        return None
+    out = []
+    offset = 12
+    for _ in range(count):
+        mode = struct.unpack(">I", data[offset + 24:offset + 28])[0]
+        blob = data[offset + 40:offset + 40 + hash_len]
+        flags = struct.unpack(">H", data[offset + 40 + hash_len:offset + 42 + hash_len])[0]
+        start = offset + 42 + hash_len + (2 if flags & 0x4000 else 0)
+        end = data.index(b"\0", start)
+        path = data[start:end].decode("utf-8", "surrogateescape")
+        length = end - offset
+        offset += (length + 8) // 8 * 8
+        if (flags >> 12) & 3:  # a merge stage: a conflicted file is a change in itself
+            out.append((path, b"", mode))
+        elif mode >> 12 in (0o10, 0o12):  # regular files and symlinks; gitlinks (submodules) are skipped
+            out.append((path, blob, mode))
+    return out
+
+
+def _untracked(root: Path, tracked: set[str]) -> list[str]:
+    """Files in the checkout that its index does not hold (build leftovers and .git left out)."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        rel = os.path.relpath(folder, root)
+        dirs[:] = [d for d in dirs if d != ".git" and not d.endswith(_BUILD_LEFTOVERS) and d not in _BUILD_LEFTOVERS]
+        for name in files:
+            path = name if rel == "." else f"{rel}/{name}"
+            if path not in tracked and not name.endswith((".pyc", ".pyo")):
+                found.append(path)
+        if len(found) > MAX_ENTRIES:
+            break
+    return found

@@ -158,10 +158,14 @@ def run(args: argparse.Namespace) -> int:
         say("")
         say(render_findings(findings))
     elif unknown is not None:
-        say(f"No known problem found in {name}, but it shows a failure:")
+        say(f"No known problem found in {name}, but it shows a failure [unrecognised]:")
         if unknown.step:
             say(f"  It failed in {unknown.step}.")
         say(f"  Last error: {unknown.last_error}")
+        if len(unknown.lines) > 1:
+            say("  The failing lines it saw:")
+            for line in unknown.lines:
+                say(f"    > {line}")
         say(textwrap.fill("  Next: " + unknown.next_step, width=_width(), subsequent_indent="  "))
     else:
         say(f"No known problem found in {name}.")

@@ -482,8 +482,19 @@ class _Values(dict):
         return "unknown"
 
 
+#: A part of a text that is said only when the log gave every value it names: `[[(release {needed})]]`.
+_OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
+
+
 def _render(template: str, values: dict[str, str]) -> str:
-    return template.format_map(_Values(values))
+    """Fills {name}s from the match; a `[[…]]` part is dropped when a name in it has no value (the log did not
+    say), so a wording never reads "release unknown"."""
+    def optional(part: re.Match) -> str:
+        names = re.findall(r"{(\w+)}", part.group(1))
+        return part.group(1) if all(values.get(name) for name in names) else ""
+
+    text = _OPTIONAL.sub(optional, template)
+    return re.sub(r" +([,.;:)])", r"\1", re.sub(r"  +", " ", text.format_map(_Values(values))))
 
 
 def _reach_fix(evidence: list[str]) -> str | None:

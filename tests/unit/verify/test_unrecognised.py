@@ -28,6 +28,11 @@ FAILING = {
     "tool-error": "nvidia-container-cli: mount error: file creation failed: /var/lib/something/new",
     "uv-cross": "  × Failed to build `some-new-package==1.0`",
     "terminate": "terminate called after throwing an instance of 'std::logic_error'",
+    "markdown-bold": "**RuntimeError: something new in a post\nmore words**",
+    "nccl-warn": "host:1:2 [0] misc/socket.cc:99 NCCL WARN something new went wrong",
+    "rich-box": "My Tool Error │ │ something new │",
+    "torch-rank-glog": "[rank3]:[E0101 00:00:00.000000000 Something.cpp:1] something new failed",
+    "cuda-error-word": "Some CUDA Error: something new on this GPU",
 }
 
 

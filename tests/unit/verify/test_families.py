@@ -168,7 +168,33 @@ FAMILIES = {
     "nan_in_forecast": [
         "2025-01-01 00:00:00 | WARNING | NaN values found in field 2t at step 6",
     ],
+    "nvjitlink_outdated": [
+        "ImportError: /venv/lib/python3.12/site-packages/nvidia/cusolver/lib/libcusolver.so.11: undefined symbol: "
+        "__nvJitLinkCreate_12_8, version libnvJitLink.so.12",
+        "    libnvJitLink.so.12 => /opt/cuda-12.2/lib64/libnvJitLink.so.12 (0x00007f0000000000)",
+        ("CUDA backend failed to initialize: Unable to load cuSOLVER. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more "
+         "info.)", "Requirement already satisfied: nvidia-nvjitlink-cu12 in ./.venv/lib/python3.11/site-packages "
+         "(from jax[cuda12]) (12.1.105)"),
+    ],
+    "cpu_only_jaxlib_extra": [],
+    "driver_not_loaded": [
+        ("Check failed: error == cudaSuccess (35 vs. 0)  CUDA driver version is insufficient for CUDA runtime version",
+         "$ docker run -it --rm my-cuda-image:12.4 python train.py"),
+    ],
+    "graphcast_missing": [
+        "Earth2Studio Extra Dependency Error │ │ This feature ('earth2studio.models.px.graphcast_small.load_model') is "
+        "marked needing optional dependency │ │ group 'graphcast'. │",
+    ],
 }
+FAMILIES.pop("cpu_only_jaxlib_extra")
+FAMILIES["cpu_only_jaxlib"] += ["RuntimeError: Unknown backend gpu", "RuntimeError: Unknown backend: 'gpu' requested, "
+                                "but no platforms that are instances of gpu are present."]
+FAMILIES["nccl_failure"].append(
+    "[rank0]:[E0101 00:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600042 ms")
+FAMILIES["dataset_model_mismatch"].append(
+    "ValueError: 'grid2mesh_gnn/~_networks_builder/encoder_nodes_grid_nodes_mlp/~/linear_0/w' with retrieved shape "
+    "(474, 512) does not match shape=[476, 512] dtype=dtype(bfloat16)")
 
 
 def _case(item) -> tuple[str, str]:

@@ -67,6 +67,8 @@ class KnownFailure:
     """Per pattern, a regex that must also match somewhere in the same log for the pattern's match to count
     (None: no condition). It tells a cause by its surroundings: "no CUDA device" is WSL's libcuda path only in
     a WSL log, a kernel/library version mismatch is the container's CUDA only inside a container."""
+    context_anchors: tuple[tuple[str, ...] | None, ...] = ()
+    """Per pattern, the literals of its `with` regex (as `anchors`): a big log skips the search where none is."""
 
 
 @dataclass(frozen=True)
@@ -213,6 +215,7 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
             priority=priority, explains=tuple(explains), libraries=tuple(libraries),
             fix_with_dirs=" ".join(fix_with_dirs.split()) if fix_with_dirs else None, memory_check=memory_check,
             symptom=symptom, anchors=tuple(literal_anchor(p) for p in compiled), contexts=tuple(contexts),
+            context_anchors=tuple(literal_anchor(c) if c is not None else None for c in contexts),
         ))
     for entry in entries:
         for other in entry.explains:
@@ -339,13 +342,17 @@ class Scanner:
                         lines = _Lines(text)
                     if condition is None:
                         self._record(self.hits, entry.id, entry, match, base, lines)
-                        continue
-                    if condition.pattern not in self.met and condition.search(text):
-                        self.met.add(condition.pattern)
-                    self._record(self.conditional, (entry.id, condition.pattern), entry, match, base, lines)
-        for entry in self.entries:  # a condition met in a piece without a match of its own pattern
-            for condition in entry.contexts:
-                if condition is not None and condition.pattern not in self.met and condition.search(text):
+                    else:
+                        self._record(self.conditional, (entry.id, condition.pattern), entry, match, base, lines)
+        for entry in self.entries:  # the conditions met in this piece, wherever their own patterns matched
+            for condition, anchors in zip(entry.contexts, entry.context_anchors or (None,) * len(entry.contexts),
+                                          strict=True):
+                if condition is None or condition.pattern in self.met:
+                    continue
+                if anchors is not None and not any(
+                        present[a] if a in present else present.setdefault(a, a in text) for a in anchors):
+                    continue
+                if condition.search(text):
                     self.met.add(condition.pattern)
         if "Memory usage:" in text:
             for match in _MEMORY_USAGE.finditer(text):

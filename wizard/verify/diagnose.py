@@ -665,7 +665,7 @@ _EXCEPTION_LINE = re.compile(
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |Failed call to cu\w+: CUDA_ERROR_|cuda runtime error \(\d+\)|NCCL WARN ).*$"
-    r"|^[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
+    r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
     r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|Result = FAIL|"
     r"Cuda failure|Could not create cudnn handle|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"

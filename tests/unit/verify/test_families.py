@@ -187,6 +187,13 @@ FAMILIES = {
     ],
 }
 FAMILIES.pop("cpu_only_jaxlib_extra")
+FAMILIES["slurm_gpu_request_invalid"] = [
+    "salloc: error: Job submit/allocate failed: Invalid generic resource (gres) specification",
+    "srun: error: Unable to allocate resources: Requested GRES option unsupported by configured SelectType plugin",
+    "sbatch: error: Gres format wrong, specify --gres=gpu:a100:NUM",
+    ("srun: error: Unable to allocate resources: Requested node configuration is not available",
+     "$ srun -p short --gres=gpu:8 python check.py"),
+]
 FAMILIES["cpu_only_jaxlib"] += ["RuntimeError: Unknown backend gpu", "RuntimeError: Unknown backend: 'gpu' requested, "
                                 "but no platforms that are instances of gpu are present."]
 FAMILIES["nccl_failure"].append(

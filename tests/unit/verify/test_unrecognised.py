@@ -33,6 +33,7 @@ FAILING = {
     "rich-box": "My Tool Error │ │ something new │",
     "torch-rank-glog": "[rank3]:[E0101 00:00:00.000000000 Something.cpp:1] something new failed",
     "cuda-error-word": "Some CUDA Error: something new on this GPU",
+    "quoted-tool-error": "`sbatch: error: something new about this job`",
 }
 
 

@@ -34,6 +34,10 @@ FAILING = {
     "torch-rank-glog": "[rank3]:[E0101 00:00:00.000000000 Something.cpp:1] something new failed",
     "cuda-error-word": "Some CUDA Error: something new on this GPU",
     "quoted-tool-error": "`sbatch: error: something new about this job`",
+    "quoted-pip-error": "I keep getting \"ERROR: Could not do something new\" after the install",
+    "kernel-oom": "Sep 29 02:47:51 host kernel: Out of memory: Killed process 42 (python) total-vm:1kB",
+    "torch-cuda-init": "UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 999: "
+                       "something new",
 }
 
 

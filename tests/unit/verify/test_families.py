@@ -187,6 +187,14 @@ FAMILIES = {
     ],
 }
 FAMILIES.pop("cpu_only_jaxlib_extra")
+FAMILIES["pjrt_api_mismatch"] = [
+    "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.8.3 is installed, but it is not compatible with the "
+    "installed jaxlib version 0.8.1",
+    "RuntimeWarning: JAX plugin jax_cuda13_plugin version 0.10.1 is installed,\nbut it is not compatible with the "
+    "installed jaxlib version 0.10.0",
+    "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version "
+    "(0.61) and framework PJRT API version 0.57).",
+]
 FAMILIES["slurm_gpu_request_invalid"] = [
     "salloc: error: Job submit/allocate failed: Invalid generic resource (gres) specification",
     "srun: error: Unable to allocate resources: Requested GRES option unsupported by configured SelectType plugin",

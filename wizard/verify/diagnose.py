@@ -672,6 +672,7 @@ _EXCEPTION_LINE = re.compile(
     r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"
     r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]).*$"
     r"|^.*[\"'`](?:ERROR|error): .*$"
+    r"|^.*\bECCODES ERROR\b.*$"
     r"|^.*?(?:^|\s)(?:ptxas )?fatal\s*: .*$"
     r"|^\s*(?:[×╰├]\S*\s+)(?:Failed|Because|No solution|error)\b.*$"
     r"|^(?:\[\d+\]\s+\d+\s+killed\s.*|Killed)$"

@@ -195,6 +195,11 @@ FAMILIES["pjrt_api_mismatch"] = [
     "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version "
     "(0.61) and framework PJRT API version 0.57).",
 ]
+FAMILIES["asset_corrupt"] += [
+    "gribapi.errors.WrongLengthError: Wrong message length",
+    "ECCODES ERROR   :  grib_handle_new_from_message: No final 7777 in message!",
+    "gribapi.errors.PrematureEndOfFileError: End of resource reached when reading message",
+]
 FAMILIES["slurm_gpu_request_invalid"] = [
     "salloc: error: Job submit/allocate failed: Invalid generic resource (gres) specification",
     "srun: error: Unable to allocate resources: Requested GRES option unsupported by configured SelectType plugin",

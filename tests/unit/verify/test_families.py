@@ -200,6 +200,13 @@ FAMILIES["asset_corrupt"] += [
     "ECCODES ERROR   :  grib_handle_new_from_message: No final 7777 in message!",
     "gribapi.errors.PrematureEndOfFileError: End of resource reached when reading message",
 ]
+FAMILIES["jax_too_old_for_graphcast"] = [
+    "AttributeError: module 'jax.api_util' has no attribute 'debug_info'",
+    "AttributeError: module 'jax.tree_util' has no attribute 'register_dataclass'",
+    ("AttributeError: module 'jax.core' has no attribute 'SomeNewThing'",
+     "!pip install -q git+https://github.com/google/flax.git"),
+]
+FAMILIES["jax_too_new"] += ["AttributeError: module 'jax' has no attribute 'api'"]
 FAMILIES["slurm_gpu_request_invalid"] = [
     "salloc: error: Job submit/allocate failed: Invalid generic resource (gres) specification",
     "srun: error: Unable to allocate resources: Requested GRES option unsupported by configured SelectType plugin",

@@ -305,3 +305,13 @@ def test_an_optional_part_is_left_out_when_the_log_does_not_give_its_value(tmp_p
     (missing,) = diagnose_text("needs more\n", known_failures=entries)
     assert given.explanation == "It needs a newer one (release 12), see: the fix."
     assert missing.explanation == "It needs a newer one, see: the fix."
+
+
+def test_no_cuda_device_ranks_the_causes_of_clusters_and_wsl_with_how_to_tell_them_apart():
+    from wizard.verify.causes import Context, rank
+
+    ids = [cause["id"] for cause in rank("no_cuda_device", Context(driver_present=True))]
+    assert ids[0] == "no_cuda_device"
+    assert {"slurm_gpu_binding", "gpu_busy_exclusive_process", "wsl_libcuda_path"} <= set(ids)
+    # a machine with no driver at all: that comes first, the others still listed
+    assert rank("no_cuda_device", Context(driver_present=False))[0]["id"] == "driver_not_loaded"

@@ -207,6 +207,14 @@ FAMILIES["jax_too_old_for_graphcast"] = [
      "!pip install -q git+https://github.com/google/flax.git"),
 ]
 FAMILIES["jax_too_new"] += ["AttributeError: module 'jax' has no attribute 'api'"]
+FAMILIES["jaxlib_wheel_unavailable"] += [
+    "error: Distribution `jaxlib==0.4.30 @ registry+https://pypi.org/simple` can't be installed because it doesn't "
+    "have a source distribution or wheel for the current platform",
+    "hint: You're using CPython 3.14 (`cp314`), but `jaxlib` (v0.5.3) only has wheels with the following Python ABI "
+    "tags: `cp310`, `cp311`, `cp312`, `cp313`",
+]
+FAMILIES["host_out_of_memory"] += [
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 64424509440 bytes."]
 FAMILIES["slurm_gpu_request_invalid"] = [
     "salloc: error: Job submit/allocate failed: Invalid generic resource (gres) specification",
     "srun: error: Unable to allocate resources: Requested GRES option unsupported by configured SelectType plugin",

@@ -26,17 +26,28 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.corpus import REAL, score  # noqa: E402
-from wizard.verify.diagnose import CHUNK_CHARS, diagnose_text  # noqa: E402
+from tests.corpus import REAL, score, silent_without_their_cause  # noqa: E402
+from wizard.verify.diagnose import (  # noqa: E402
+    CHUNK_CHARS,
+    diagnose_text,
+    load_known_failures,
+    unrecognised,
+)
 
 
 def corpus() -> None:
     start = time.perf_counter()
-    result = score(lambda text: [f.id for f in diagnose_text(text)])
+    result = score(lambda text: [f.id for f in diagnose_text(text)], lambda text: unrecognised(text) is not None)
     seconds = time.perf_counter() - start
     print(f"corpus: {result['hits']}/{result['failures']} failure logs get the thread's root cause first "
-          f"({result['accuracy']:.1%}); clean logs with no finding: {result['clean_ok']}/{result['clean']} "
+          f"({result['accuracy']:.1%}); another cause first: {result['wrong_first']}; failure logs that look clean: "
+          f"{result['silent']}; clean logs with no finding: {result['clean_ok']}/{result['clean']} "
           f"({seconds * 1000:.0f} ms for all)")
+    total, silent = silent_without_their_cause(
+        lambda text, kept: diagnose_text(text, known_failures=kept), lambda text: unrecognised(text) is not None,
+        load_known_failures())
+    print(f"with its own cause left out of the catalogue: {total - len(silent)}/{total} failure logs still get a "
+          f"finding or the unrecognised result; {len(silent)} look clean")
     for fid, (ok, total) in sorted(result["per_id"].items()):
         print(f"  {fid:28} {ok}/{total}")
     for name, expected, got in result["misses"]:

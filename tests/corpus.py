@@ -39,26 +39,48 @@ def load_corpus() -> list[CorpusLog]:
     return rows
 
 
-def score(diagnose) -> dict:
-    """Runs `diagnose(text) -> [finding ids]` over the corpus: accuracy and every miss."""
-    failures = hits = clean_ok = clean_total = 0
+def score(diagnose, looks_failed=None) -> dict:
+    """Runs `diagnose(text) -> [finding ids]` over the corpus: accuracy, every miss, and the false findings
+    (a clean log with a finding, a failure log whose first finding is another cause). With `looks_failed(text)
+    -> bool` (the unrecognised check), also the silent misses: failure logs with no finding that look clean."""
+    failures = hits = clean_ok = clean_total = silent = wrong = 0
     misses = []
     per_id: dict[str, list[int]] = {}
     for log in load_corpus():
-        got = diagnose(log.text())
+        text = log.text()
+        got = diagnose(text)
         if log.expected == CLEAN:
             clean_total += 1
-            clean_ok += not got
+            clean_ok += not got and not (looks_failed and looks_failed(text))
             if got:
                 misses.append((log.name, log.expected, got))
             continue
         failures += 1
         ok = bool(got) and got[0] == log.expected
         hits += ok
+        wrong += bool(got) and not ok
+        silent += not got and looks_failed is not None and not looks_failed(text)
         counts = per_id.setdefault(log.expected, [0, 0])
         counts[0] += ok
         counts[1] += 1
         if not ok:
             misses.append((log.name, log.expected, got))
     return {"failures": failures, "hits": hits, "accuracy": hits / failures if failures else 0.0,
-            "clean": clean_total, "clean_ok": clean_ok, "per_id": per_id, "misses": misses}
+            "clean": clean_total, "clean_ok": clean_ok, "per_id": per_id, "misses": misses,
+            "wrong_first": wrong, "silent": silent}
+
+
+def silent_without_their_cause(diagnose, looks_failed, entries) -> tuple[int, list[str]]:
+    """How the catalogue does on a cause it does not know: each failure log diagnosed with its own cause's
+    entry left out (`diagnose(text, entries) -> [ids]`) must still not look clean — another finding, or the
+    unrecognised result. Returns (failure logs, the names of those that looked clean)."""
+    names, total = [], 0
+    for log in load_corpus():
+        if log.expected == CLEAN:
+            continue
+        total += 1
+        text = log.text()
+        others = tuple(entry for entry in entries if entry.id != log.expected)
+        if not diagnose(text, others) and not looks_failed(text):
+            names.append(log.name)
+    return total, names

@@ -156,6 +156,16 @@ def rank(symptom: str, ctx: Context) -> tuple[dict[str, str], ...]:
         add(60, "no_cuda_device", "the GPU is hidden from the process",
             "CUDA_VISIBLE_DEVICES or the job's GPU request decides what CUDA sees",
             "`echo $CUDA_VISIBLE_DEVICES` in the job; ask Slurm for a GPU (--gres=gpu:1)")
+        # The causes of clusters, shared servers and WSL that print this same symptom (known_failures.yaml has
+        # each as its own entry for the logs that name it).
+        add(50, "slurm_gpu_binding", "a Slurm task sees another GPU set than it asks for",
+            "with --gpus-per-task (or --gpu-bind) each task sees only its own GPUs, renumbered from 0",
+            "`srun … bash -c 'echo $CUDA_VISIBLE_DEVICES'` for each task")
+        add(45, "gpu_busy_exclusive_process", "the GPU is in exclusive-process mode and already taken",
+            "shared servers often allow one process per GPU", "`nvidia-smi`: \"E. Process\" and the process on it")
+        add(40, "wsl_libcuda_path", "under WSL, Windows' libcuda is not the one found",
+            "WSL's driver library lives in /usr/lib/wsl/lib", "`uname -r` (…microsoft…) and "
+            "`ldconfig -p | grep libcuda`")
         if free is not None and free < 0.1:
             add(70, "gpu_out_of_memory", "the GPU is full", f"only {free:.0%} of its memory is free", "`nvidia-smi`")
     scored.sort(key=lambda item: -item[0])

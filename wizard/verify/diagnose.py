@@ -64,6 +64,12 @@ class KnownFailure:
     anchors: tuple[tuple[str, ...] | None, ...] = ()
     """Per pattern, literals of which every match contains one (None: none known): a cheap test that
     lets a big log skip the regex where none is present."""
+    contexts: tuple[re.Pattern | None, ...] = ()
+    """Per pattern, a regex that must also match somewhere in the same log for the pattern's match to count
+    (None: no condition). It tells a cause by its surroundings: "no CUDA device" is WSL's libcuda path only in
+    a WSL log, a kernel/library version mismatch is the container's CUDA only inside a container."""
+    context_anchors: tuple[tuple[str, ...] | None, ...] = ()
+    """Per pattern, the literals of its `with` regex (as `anchors`): a big log skips the search where none is."""
 
 
 @dataclass(frozen=True)
@@ -169,11 +175,23 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
         if not isinstance(raw["patterns"], list) or not raw["patterns"]:
             raise _bad(path, where, "'patterns' must be a non-empty list of regexes")
         compiled = []
+        contexts = []
         for pattern in raw["patterns"]:
-            try:
-                compiled.append(re.compile(str(pattern), re.MULTILINE))
-            except re.error as exc:
-                raise _bad(path, where, f"bad regex {pattern!r}: {exc}") from None
+            condition = None
+            if isinstance(pattern, dict):
+                if set(pattern) != {"match", "with"}:
+                    raise _bad(path, where, f"a pattern given as a mapping needs exactly 'match' and 'with', "
+                                            f"not {sorted(pattern)}")
+                pattern, condition = pattern["match"], pattern["with"]
+            for regex in (pattern, condition):
+                if regex is None:
+                    continue
+                try:
+                    re.compile(str(regex), re.MULTILINE)
+                except re.error as exc:
+                    raise _bad(path, where, f"bad regex {regex!r}: {exc}") from None
+            compiled.append(re.compile(str(pattern), re.MULTILINE))
+            contexts.append(re.compile(str(condition), re.MULTILINE) if condition is not None else None)
         priority = raw.get("priority", 50)
         if not isinstance(priority, int):
             raise _bad(path, where, "'priority' must be an integer")
@@ -197,7 +215,8 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
             explanation=" ".join(raw["explanation"].split()), fix=" ".join(raw["fix"].split()),
             priority=priority, explains=tuple(explains), libraries=tuple(libraries),
             fix_with_dirs=" ".join(fix_with_dirs.split()) if fix_with_dirs else None, memory_check=memory_check,
-            symptom=symptom, anchors=tuple(literal_anchor(p) for p in compiled),
+            symptom=symptom, anchors=tuple(literal_anchor(p) for p in compiled), contexts=tuple(contexts),
+            context_anchors=tuple(literal_anchor(c) if c is not None else None for c in contexts),
         ))
     for entry in entries:
         for other in entry.explains:
@@ -297,6 +316,11 @@ class Scanner:
     def __init__(self, entries: tuple[KnownFailure, ...]):
         self.entries = entries
         self.hits: dict[str, _Hit] = {}
+        self.conditional: dict[tuple[str, str], _Hit] = {}
+        """Matches of patterns with a `with` condition, by (entry id, condition), kept until the end: the
+        condition may be met in a later piece of the log."""
+        self.met: set[str] = set()
+        """The `with` conditions (their regex text) met anywhere so far."""
         self.gpu_memory: tuple[int, int] | None = None
         """The last (free, total) bytes a "Memory usage:" line reported: a hint for ranking causes."""
 
@@ -304,7 +328,9 @@ class Scanner:
         lines: _Lines | None = None
         present: dict[str, bool] = {}
         for entry in self.entries:
-            for pattern, anchors in zip(entry.patterns, entry.anchors or (None,) * len(entry.patterns), strict=True):
+            count = len(entry.patterns)
+            for pattern, anchors, condition in zip(entry.patterns, entry.anchors or (None,) * count,
+                                                   entry.contexts or (None,) * count, strict=True):
                 if anchors is not None and not any(
                         present[a] if a in present else present.setdefault(a, a in text) for a in anchors):
                     continue
@@ -315,15 +341,29 @@ class Scanner:
                         continue
                     if lines is None:
                         lines = _Lines(text)
-                    self._record(entry, match, base, lines)
+                    if condition is None:
+                        self._record(self.hits, entry.id, entry, match, base, lines)
+                    else:
+                        self._record(self.conditional, (entry.id, condition.pattern), entry, match, base, lines)
+        for entry in self.entries:  # the conditions met in this piece, wherever their own patterns matched
+            for condition, anchors in zip(entry.contexts, entry.context_anchors or (None,) * len(entry.contexts),
+                                          strict=True):
+                if condition is None or condition.pattern in self.met:
+                    continue
+                if anchors is not None and not any(
+                        present[a] if a in present else present.setdefault(a, a in text) for a in anchors):
+                    continue
+                if condition.search(text):
+                    self.met.add(condition.pattern)
         if "Memory usage:" in text:
             for match in _MEMORY_USAGE.finditer(text):
                 self.gpu_memory = (int(match.group(1)), int(match.group(2)))
 
-    def _record(self, entry: KnownFailure, match: re.Match, base: int, lines: _Lines) -> None:
-        hit = self.hits.get(entry.id)
+    @staticmethod
+    def _record(store: dict, key, entry: KnownFailure, match: re.Match, base: int, lines: _Lines) -> None:
+        hit = store.get(key)
         if hit is None:
-            hit = self.hits[entry.id] = _Hit(entry, base + match.start())
+            hit = store[key] = _Hit(entry, base + match.start())
         hit.position = min(hit.position, base + match.start())
         for name, value in match.groupdict().items():
             if value is not None and name not in hit.groups:
@@ -339,13 +379,26 @@ class Scanner:
 
     def result(self) -> dict[str, _Hit]:
         """The hits so far, each a copy (folding them into findings must not change the scan)."""
-        out = {}
-        for key, hit in self.hits.items():
+        merged: dict[str, _Hit] = {}
+        met = [hit for (_, condition), hit in self.conditional.items() if condition in self.met]
+        for hit in list(self.hits.values()) + met:
+            into = merged.get(hit.entry.id)
+            if into is None:
+                merged[hit.entry.id] = _Hit(hit.entry, hit.position, dict(hit.groups), list(hit.evidence), [],
+                                            dict(hit.line_positions), hit.more)
+                continue
+            into.position = min(into.position, hit.position)
+            for name, value in hit.groups.items():
+                into.groups.setdefault(name, value)
+            for line in hit.evidence:
+                if line not in into.line_positions:
+                    into.line_positions[line] = hit.line_positions[line]
+                    into.evidence.append(line)
+            into.more += hit.more
+        for hit in merged.values():
             # Evidence in log order, whichever pattern found it.
-            evidence = sorted(hit.evidence, key=lambda line: hit.line_positions[line])
-            out[key] = _Hit(hit.entry, hit.position, dict(hit.groups), evidence, [], dict(hit.line_positions),
-                            hit.more)
-        return out
+            hit.evidence.sort(key=lambda line: hit.line_positions[line])
+        return merged
 
     def findings(self, facts: Facts | None = None, context: causes.Context | None = None) -> list[Finding]:
         """Root cause first, as `diagnose_text` gives them; may be called again with facts."""
@@ -437,8 +490,19 @@ class _Values(dict):
         return "unknown"
 
 
+#: A part of a text that is said only when the log gave every value it names: `[[(release {needed})]]`.
+_OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
+
+
 def _render(template: str, values: dict[str, str]) -> str:
-    return template.format_map(_Values(values))
+    """Fills {name}s from the match; a `[[…]]` part is dropped when a name in it has no value (the log did not
+    say), so a wording never reads "release unknown"."""
+    def optional(part: re.Match) -> str:
+        names = re.findall(r"{(\w+)}", part.group(1))
+        return part.group(1) if all(values.get(name) for name in names) else ""
+
+    text = _OPTIONAL.sub(optional, template)
+    return re.sub(r" +([,.;:)])", r"\1", re.sub(r"  +", " ", text.format_map(_Values(values))))
 
 
 def _reach_fix(evidence: list[str]) -> str | None:
@@ -611,15 +675,35 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 # When nothing is recognised
 
 #: A line that says a run failed, in every shape it comes in: an exception name at the start of a line or after
-#: a prose, log-level or traceback prefix ("… failed with ValueError: …", loguru's "| ERROR |", JAX's
-#: "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named *Error
-#: (`zipfile.BadZipFile`), glog's fatal lines, HDF5's error stack, a field of NaNs, and the bare error prefixes
-#: of pip, uv and git. A warning is never one; nor is glog's "E…" line, which clean runs print too.
+#: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
+#: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
+#: *Error (`zipfile.BadZipFile`), an absl/XLA status at the start of a line ("INTERNAL: …"), glog's fatal and
+#: "Check failed" lines, CUDA's status words, a tool's "NAME: … error:" (docker, nvidia-container-cli), HDF5's
+#: error stack, a field of NaNs, and the bare error prefixes of pip, uv and git. A warning is never one; nor is
+#: glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
     r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$"
-    r"|^[^\n]*?(?:^|[ \t|>\]:(])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|"
+    r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|"
     r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
+    r"|^\s*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
+    r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
+    r"|^.*\bCheck failed: .*$"
+    r"|^.*\b(?:CUDA [Ee]rror:? |Failed call to cu\w+: CUDA_ERROR_|cuda runtime error \(\d+\)|NCCL WARN ).*$"
+    r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
+    r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|Result = FAIL|"
+    r"Cuda failure|Could not create cudnn handle|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
+    r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
+    r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"
+    r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]).*$"
+    r"|^.*[\"'`](?:ERROR|error): .*$"
+    r"|^.*\bECCODES ERROR\b.*$"
+    r"|^.*?(?:^|\s)(?:ptxas )?fatal\s*: .*$"
+    r"|^\s*(?:[×╰├]\S*\s+)(?:Failed|Because|No solution|error)\b.*$"
+    r"|^(?:\[\d+\]\s+\d+\s+killed\s.*|Killed)$"
+    r"|^(?:\[[\w ]+\]:)?\[?[EF]\d{4} [\d:.]+ +(?:\d+ )?[\w.]+:\d+\] (?!Unable to register cu\w+ factory).*$"
+    r"|^.*\b[A-Z]\w*(?: [A-Z]\w*){0,3} Error\s+│.*$"
+    r"|^(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!Unable to register cu\w+ factory|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
     r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$", re.MULTILINE)
@@ -654,6 +738,10 @@ def _tier_step(raw: str) -> str | None:
     return None
 
 
+#: How many of the failing lines an unrecognised result quotes (the last ones, without repeats).
+_UNRECOGNISED_LINES = 5
+
+
 @dataclass(frozen=True)
 class Unrecognised:
     """What can still be said about a failed run whose cause is not known: where, what, what next."""
@@ -661,9 +749,16 @@ class Unrecognised:
     last_error: str
     step: str | None
     next_step: str
+    lines: tuple[str, ...] = ()
+    """The failing lines seen (the last few, each once, in log order): what to quote when reporting it."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"last_error": self.last_error, "step": self.step, "next": self.next_step}
+        return {"id": "unrecognised", "last_error": self.last_error, "lines": list(self.lines), "step": self.step,
+                "next": self.next_step}
+
+
+def _shorten(line: str) -> str:
+    return line if len(line) <= _EVIDENCE_CHARS else line[: _EVIDENCE_CHARS - 1] + "…"
 
 
 def unrecognised(text: str) -> Unrecognised | None:
@@ -682,11 +777,16 @@ def unrecognised(text: str) -> Unrecognised | None:
     errors = [e for e in errors if e not in ("Traceback (most recent call last):",)]
     if not errors and step is None:
         return None
-    last = errors[-1] if errors else "no error line (the run stopped without one)"
-    if len(last) > _EVIDENCE_CHARS:
-        last = last[: _EVIDENCE_CHARS - 1] + "…"
+    last = _shorten(errors[-1]) if errors else "no error line (the run stopped without one)"
+    quoted: list[str] = []
+    for line in reversed(errors):
+        line = _shorten(line)
+        if line not in quoted:
+            quoted.insert(0, line)
+        if len(quoted) == _UNRECOGNISED_LINES:
+            break
     return Unrecognised(
-        last_error=last, step=step,
+        last_error=last, step=step, lines=tuple(quoted),
         next_step="`gc-wizard report` writes this machine's details and the log's tail into one file to send to "
         "whoever maintains the server or this tool; `gc-wizard verify` reruns the checks step by step.")
 

@@ -383,7 +383,17 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
                 f"CUDA {cuda_major} this jaxlib is built for.", f"Take that CUDA `bin` folder off PATH ({activate}), "
                 f"or install the `{recipe}` recipe, which pins nvidia-cuda-nvcc.",
                 [f"ptxas {ptxas['version']}: {ptxas['path']}"]))
+    out.extend(_stale_nvjitlink(report.nvidia_wheels, recipe))
     gc = report.graphcast
+    xr = pk.get("xarray")
+    if gc and gc["which"] == "deepmind" and xr and _version_tuple(xr) >= _XARRAY_NO_DATASET_COPY:
+        out.append(_finding(
+            "xarray_incompatible", "This xarray breaks GraphCast's forecast (rollout)",
+            f"xarray {xr} refuses `xarray.Dataset(a_dataset)` (from xarray 2026.4), which GraphCast's rollout.py "
+            f"does for every forecast; the installed GraphCast ({gc['version']}) imports and inits, then the first "
+            "rollout stops with \"Passing a Dataset as data_vars to the Dataset constructor is not supported\".",
+            f'`pip install "xarray<2026.4"` in this environment, or `gc-wizard install {recipe}` (each recipe pins '
+            "its xarray).", [f"xarray {xr}", f"graphcast {gc['version']}"]))
     if gc and gc["which"] == "deepmind" and jax_v:
         if gc.get("uses_jax_tree") == "yes" and _version_tuple(jax_v) < (0, 4, 25):
             out.append(_finding(
@@ -392,7 +402,6 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
                 f"this environment has jax {jax_v}.", f"Use GraphCast v0.1.1 with this JAX (`gc-wizard install "
                 f"{recipe}`), or a recipe with a newer JAX (`gc-wizard recipes --graphcast-version 0.2`).",
                 [f"graphcast {gc['version']} uses jax.tree", f"jax {jax_v}"]))
-        xr = pk.get("xarray")
         if gc.get("uses_datatree") == "yes" and xr and _version_tuple(xr) < (2024, 10):
             out.append(_finding(
                 "xarray_incompatible", "This GraphCast needs a newer xarray (xarray.DataTree)",
@@ -400,6 +409,31 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
                 f"environment has xarray {xr}.", "Install a recipe for GraphCast v0.2 (`gc-wizard recipes "
                 "--graphcast-version 0.2`), or upgrade xarray in this environment.", [f"xarray {xr}"]))
     return out
+
+
+#: xarray 2026.4 refuses `xarray.Dataset(dataset)`, which GraphCast's rollout.py does (weathernext#213).
+_XARRAY_NO_DATASET_COPY = (2026, 4)
+#: The nvidia-*-cu12 wheels numbered by the CUDA release they come from (nvJitLink's own number is one too).
+_TOOLKIT_NUMBERED = re.compile(r"^nvidia-cuda-(?:runtime|nvrtc|cupti|nvcc)-cu\d+$")
+
+
+def _stale_nvjitlink(wheels: dict[str, str], recipe: str) -> list[Finding]:
+    """An nvidia-nvjitlink wheel from an older CUDA release than the other CUDA wheels: pip upgrades cuSOLVER and
+    cuSPARSE without it (their metadata asks for no newer one), and they then fail to load (jax#18027)."""
+    link = next(((n, v) for n, v in wheels.items() if re.match(r"^nvidia-nvjitlink-cu\d+$", n)), None)
+    toolkit = [(n, v) for n, v in wheels.items() if _TOOLKIT_NUMBERED.match(n)]
+    if link is None or not toolkit:
+        return []
+    newest = max(toolkit, key=lambda item: _version_tuple(item[1])[:2])
+    if _version_tuple(link[1])[:2] >= _version_tuple(newest[1])[:2]:
+        return []
+    return [_finding(
+        "nvjitlink_outdated", "This environment's nvJitLink is older than its other CUDA libraries",
+        f"{link[0]} {link[1]} comes from an older CUDA release than {newest[0]} {newest[1]}; cuSPARSE and "
+        "cuSOLVER of the newer release need an nvJitLink at least as new, so JAX reports them missing (\"Unable "
+        "to load cuSOLVER\") and falls back to the CPU.",
+        f"`pip install -U {link[0]}` in this environment, or `gc-wizard install {recipe}` (the recipes pin "
+        "nvJitLink with the rest).", [f"{link[0]} {link[1]}", f"{newest[0]} {newest[1]}"])]
 
 
 def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driver: str | None = None,

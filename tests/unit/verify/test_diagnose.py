@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,53 @@ def test_diagnose_env_names_the_installed_stacks_cpu_recipe(tmp_path):
         assert f"gc-wizard install {cpu}`" in fallback["fix"], fallback["fix"]
         other = "jax0.4.23" if cpu.startswith("jax0.10.2") else "jax0.10.2"
         assert other not in fallback["fix"]
+
+
+def test_a_conditional_pattern_is_validated_and_counts_only_with_its_surroundings(tmp_path):
+    path = tmp_path / "kf.yaml"
+    doc = ("- id: in_box\n  title: t\n  patterns:\n    - {match: 'thing failed', with: 'inside the box'}\n"
+           "  explanation: e\n  fix: f\n")
+    entries = parse_known_failures(doc, path)
+    assert diagnose_text("thing failed\n", known_failures=entries) == []
+    # the surroundings may come before or after the match, far away in the log
+    far = "inside the box\n" + "noise\n" * 5000 + "thing failed\n"
+    assert [f.id for f in diagnose_text(far, known_failures=entries)] == ["in_box"]
+    for bad, problem in (("{match: 'a'}", "needs exactly 'match' and 'with'"),
+                         ("{match: 'a', with: '(open'}", "bad regex '(open'"),
+                         ("{match: 'a', with: 'b', extra: 'c'}", "needs exactly 'match' and 'with'")):
+        with pytest.raises(UserError, match=rf"kf\.yaml: entry 'x': .*{re.escape(problem)}"):
+            parse_known_failures(f"- {{id: x, title: t, patterns: [{bad}], explanation: e, fix: f}}\n", path)
+
+
+def test_a_conditional_match_across_stream_pieces(monkeypatch):
+    """The condition met in one piece of a big log and the match in another still count (the scanner keeps
+    conditional matches to the end)."""
+    import io
+
+    from wizard.verify import diagnose as diagnose_module
+
+    monkeypatch.setattr(diagnose_module, "CHUNK_CHARS", 4096)
+    text = ("Linux host 5.15.153.1-microsoft-standard-WSL2\n" + "step ok\n" * 4000
+            + "E cuda_driver.cc:268] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n")
+    ids = [f.id for f in diagnose_module.diagnose_stream(io.StringIO(text))]
+    assert ids[0] == "wsl_libcuda_path" and ids == [f.id for f in diagnose_text(text)]
+
+
+def test_an_optional_part_is_left_out_when_the_log_does_not_give_its_value(tmp_path):
+    doc = ("- id: x\n  title: t\n  patterns: ['needs (?P<release>\\d+)|needs more']\n"
+           "  explanation: 'It needs a newer one [[(release {release})]], see: the fix.'\n  fix: f\n")
+    entries = parse_known_failures(doc, tmp_path / "kf.yaml")
+    (given,) = diagnose_text("needs 12\n", known_failures=entries)
+    (missing,) = diagnose_text("needs more\n", known_failures=entries)
+    assert given.explanation == "It needs a newer one (release 12), see: the fix."
+    assert missing.explanation == "It needs a newer one, see: the fix."
+
+
+def test_no_cuda_device_ranks_the_causes_of_clusters_and_wsl_with_how_to_tell_them_apart():
+    from wizard.verify.causes import Context, rank
+
+    ids = [cause["id"] for cause in rank("no_cuda_device", Context(driver_present=True))]
+    assert ids[0] == "no_cuda_device"
+    assert {"slurm_gpu_binding", "gpu_busy_exclusive_process", "wsl_libcuda_path"} <= set(ids)
+    # a machine with no driver at all: that comes first, the others still listed
+    assert rank("no_cuda_device", Context(driver_present=False))[0]["id"] == "driver_not_loaded"

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from tests.corpus import CLEAN, REAL, load_corpus, score
+from tests.corpus import CLEAN, REAL, load_corpus, score, silent_without_their_cause
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
 from wizard.verify import diagnose as diagnose_module
@@ -23,7 +23,7 @@ CORPUS = load_corpus()
 
 
 #: Finding ids without a real log yet (see the test below).
-UPSTREAM_ONLY = {"netcdf_engine_missing", "nan_in_forecast", "xarray_jax_tracer_incompatible"}
+UPSTREAM_ONLY = {"nan_in_forecast"}
 
 
 def test_corpus_is_documented_and_big_enough():
@@ -44,16 +44,34 @@ def test_corpus_is_documented_and_big_enough():
 
 
 def test_corpus_accuracy(capsys):
-    result = score(lambda text: [f.id for f in diagnose_text(text)])
+    result = score(lambda text: [f.id for f in diagnose_text(text)], lambda text: unrecognised(text) is not None)
     with capsys.disabled():
         print(f"\ncorpus: {result['hits']}/{result['failures']} failure logs right "
-              f"({result['accuracy']:.1%}); clean logs without findings: {result['clean_ok']}/{result['clean']}")
+              f"({result['accuracy']:.1%}); another cause first: {result['wrong_first']}; failure logs that look "
+              f"clean: {result['silent']}; clean logs without findings: {result['clean_ok']}/{result['clean']}")
         for fid, (ok, total) in sorted(result["per_id"].items()):
             print(f"  {fid:28} {ok}/{total}")
         for name, expected, got in result["misses"]:
             print(f"  MISS {name}: expected {expected}, got {got}")
-    assert result["accuracy"] >= 0.95, result["misses"]
+    assert result["accuracy"] >= 0.97, result["misses"]
     assert result["clean_ok"] == result["clean"], [m for m in result["misses"] if m[1] == CLEAN]
+    assert result["silent"] == 0
+
+
+def test_a_cause_the_catalogue_does_not_know_rarely_looks_clean(capsys):
+    """Each failure log with its own cause's entry removed: another finding or the unrecognised result, not a
+    clean log. The few that stay silent print only warnings (a CPU fallback, an old ptxas, pip's retries)
+    with no error line at all; the bound keeps that share from growing."""
+    entries = load_known_failures()
+    total, silent = silent_without_their_cause(
+        lambda text, kept: diagnose_text(text, known_failures=kept), lambda text: unrecognised(text) is not None,
+        entries)
+    with capsys.disabled():
+        print(f"\nwith its cause left out: {len(silent)}/{total} failure logs look clean")
+    assert len(silent) <= 0.12 * total, silent
+    for name in silent:  # none of them has an exception, fatal or status line
+        text = (REAL / name).read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(?:\w+\.)*\w*(?:Error|Exception): |\bfatal\b|^INTERNAL: ", text, re.M), name
 
 
 @pytest.mark.parametrize("log", [log for log in CORPUS if log.expected != CLEAN], ids=lambda log: log.name)
@@ -179,10 +197,10 @@ def test_every_pattern_is_justified_by_a_real_log_or_an_upstream_string():
     texts = [clean_log_text(log.text()) for log in CORPUS]
     problems = []
     for index, line in enumerate(lines):
-        if not re.match(r"^    - '", line):
+        if not re.match(r"^    - (?:match: )?'", line):
             continue
         comments, j = [], index - 1
-        while j >= 0 and re.match(r"^    (- '|#)", lines[j]):
+        while j >= 0 and re.match(r"^    (- '|- match: '|  with: '|#)", lines[j]):
             if lines[j].lstrip().startswith("#"):
                 comments.append(lines[j])
             j -= 1
@@ -190,7 +208,7 @@ def test_every_pattern_is_justified_by_a_real_log_or_an_upstream_string():
         for name in re.findall(r"[\w.-]+\.log", cited):
             if not (REAL / name).exists() and not (REAL.parent / name).exists():
                 problems.append(f"line {index + 1}: cites a log that does not exist: {name}")
-        pattern = re.compile(__import__("yaml").safe_load(line.strip()[2:]), re.MULTILINE)
+        pattern = re.compile(__import__("yaml").safe_load(line.strip()[2:].removeprefix("match: ")), re.MULTILINE)
         matched = any(pattern.search(text) for text in texts)
         if not matched and "upstream:" not in cited:
             problems.append(f"line {index + 1}: no real log matches and no upstream source is cited: {line.strip()}")

@@ -3,9 +3,11 @@ versions, paths, log prefixes, colour and carriage returns around them, and stil
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from wizard.verify.diagnose import diagnose_text
+from wizard.verify.diagnose import diagnose_text, unrecognised
 
 PREFIXES = ["", "E1125 10:11:12.123456  4242 ptx_compiler.cc:123] ", "ERROR:absl:", "W0000 00:00:1700000000.1 ",
             "\x1b[31m", "Downloading 40%\r"]
@@ -28,11 +30,14 @@ FAMILIES = {
         "AttributeError: module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'",
     ],
     "numpy2_incompatible": [
-        "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 88 from C header, got 96 "
+        # built for NumPy 1 (96-byte dtype), run under NumPy 2 (88): the real threads' fix is numpy<2
+        "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 "
         "from PyObject",
+        "RuntimeWarning: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, "
+        "got 88 from PyObject",
     ],
     "numpy_too_old": [
-        "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 "
+        "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 88 from C header, got 96 "
         "from PyObject",
     ],
     "fabric_manager_not_running": [
@@ -58,13 +63,210 @@ FAMILIES = {
         "WARNING: jax 0.4.13 does not provide the extra 'cuda12_pip'",
         "warning: The package `jax==0.4.23` does not have an extra named `cuda12-pip`",
     ],
+    "jaxlib_wheel_unavailable": [
+        "ERROR: Could not find a version that satisfies the requirement jaxlib==0.4.7+cuda11.cudnn86 (from versions: "
+        "0.4.17, 0.4.18)",
+        "  Could not find a version that satisfies the requirement jaxlib>=0.1.37 (from rlax==0.0.1) (from versions: )",
+        "ERROR: No matching distribution found for jax-cuda12-plugin==0.4.31",
+        "ERROR: jaxlib-0.4.20+cuda11.cudnn86-cp311-cp311-manylinux2014_x86_64.whl is not a supported wheel on this "
+        "platform.",
+        "  × No solution found when resolving dependencies:\n  ╰─▶ Because there is no version of jaxlib==0.4.4 and you "
+        "require jaxlib==0.4.4, we can conclude that your requirements are unsatisfiable.",
+        "  ╰─▶ Because jaxlib==0.4.30 has no wheels with a matching Python ABI tag (e.g., `cp313`) and you require "
+        "jaxlib==0.4.30, we can conclude that your requirements are unsatisfiable.",
+        ("ERROR: Cannot install jax[cuda11_cudnn82]==0.3.2 and jax[cuda11_cudnn82]==0.3.4 because these package "
+         "versions have conflicting dependencies.",
+         "$ pip install 'jax[cuda11_cudnn82]' -f https://storage.googleapis.com/jax-releases/jax_releases.html"),
+    ],
+    "nccl_failure": [
+        "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:301: NCCL operation ncclGroupEnd() failed: unhandled "
+        "system error",
+        "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1191, unhandled cuda error, "
+        "NCCL version 2.10.3",
+        "tensorflow.python.framework.errors_impl.UnknownError: ncclCommInitRank failed: internal error",
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: nccl_utils.cc:99: NCCL operation ncclCommInitRank(&comm, "
+        "nranks, id, rank) failed: remote process exited or there was a network error",
+    ],
+    "slurm_gpu_binding": [
+        "W platform_util.cc:206] unable to create StreamExecutor for CUDA:3: CUDA error: Failed call to cuDeviceGet: "
+        "CUDA_ERROR_INVALID_DEVICE: invalid device ordinal",
+        "RuntimeError: CUDA error: invalid device ordinal",
+        "RuntimeError: cuda runtime error (101) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:59",
+        ("RuntimeError: Unable to initialize backend 'cuda': INTERNAL: no supported devices found for platform CUDA",
+         "#SBATCH --gpus-per-task=2"),
+    ],
+    "gpu_busy_exclusive_process": [
+        "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable",
+        "F0312 caffe/common.cpp:152] Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable devices are busy "
+        "or unavailable",
+        "numba.cuda.cudadrv.driver.CudaAPIError: [46] Call to cuCtxCreate results in CUDA_ERROR_DEVICE_UNAVAILABLE",
+    ],
+    "container_cuda_newer_than_driver": [
+        "ERROR: This container was built for NVIDIA Driver Release 530.30 or later, but\n       version 470.82.01 was "
+        "detected and compatibility mode is UNAVAILABLE.",
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a "
+        "newer version, or use an earlier cuda container: unknown.",
+        ("E cuda_diagnostics.cc:355] kernel version 525.105.17 does not match DSO version 550.54.15 -- cannot find "
+         "working devices in this configuration", "docker run --gpus all nvidia/cuda:12.4.1-runtime-ubuntu22.04"),
+        ("Failed to initialize NVML: Driver/library version mismatch", "$ singularity exec --nv jax_latest.sif nvidia-smi"),
+        ("cuInit(0) returned 804: forward compatibility was attempted on non supported HW",
+         "Using image nvcr.io/nvidia/jax:24.04-py3"),
+    ],
+    "wsl_libcuda_path": [
+        ("E cuda_driver.cc:268] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected",
+         "Linux DESKTOP-1 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64"),
+        ("RuntimeError: jaxlib/cuda/versions_helpers.cc:113: operation cuInit(0) failed: CUDA_ERROR_NOT_FOUND: named "
+         "symbol not found", "running under WSL2 (Ubuntu 22.04)"),
+        ("W dso_loader.cc:64] Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open "
+         "shared object file: No such file or directory", "ls /usr/lib/wsl/lib"),
+    ],
+    "dataset_model_mismatch": [
+        "KeyError: 'land_sea_mask'",
+        "KeyError: 'total_precipitation_6hr'",
+        "2025-09-01 10:00:00.000 | ERROR    | earth2studio.data.arco:_create_tasks:180 - variable id tp06 not found in "
+        "ARCO lexicon",
+        "ValueError: 'graph_cast/~_networks_builder/grid2mesh_gnn/encoder_nodes_grid_nodes_mlp/~/linear_0' with "
+        "retrieved shape (474, 512) does not match shape=(186, 512) dtype=dtype('float32')",
+    ],
+    "splash_attention_needs_tpu": [
+        "jax._src.source_info_util.JaxStackTraceBeforeTransformation: ValueError: Only interpret mode is supported on "
+        "CPU backend.",
+        ("NotImplementedError: MLIR translation rule for primitive 'pallas_call' not found for platform cuda",
+         "File \"graphcast/sparse_transformer.py\", line 412, in __call__"),
+    ],
+    "host_out_of_memory": [
+        "MemoryError: std::bad_alloc",
+        "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 12.4 GiB for an array with shape (40, 1, 37, "
+        "721, 1440) and data type float32",
+        "slurmstepd: error: Detected 1 oom_kill event in StepId=4242.0. Some of your processes may have been killed by "
+        "the cgroup out-of-memory handler.",
+        "Out of memory: Killed process 12345 (python) total-vm:412345678kB, anon-rss:301234567kB",
+    ],
+    "gpu_out_of_memory": [
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory "
+        "in memory space hbm. Used 17.2G of 15.48G hbm.",
+    ],
+    "asset_corrupt": [
+        "OSError: [Errno -101] NetCDF: HDF error: b'/data/era5/2022-01-01.nc'",
+        "OSError: [Errno -51] NetCDF: Unknown file format: b'/home/me/stats/diffs_stddev_by_level.nc'",
+        "OSError: Unable to synchronously open file (file signature not found)",
+        "  #003: H5Fsuper.c line 600 in H5F__super_read(): truncated file: eof = 1048576, sblock->base_addr = 0, "
+        "stored_eof = 8388608",
+        "ValueError: did not find a match in any of xarray's currently installed IO backends ['h5netcdf', 'scipy']. "
+        "Consider explicitly selecting one of the installed engines",
+    ],
+    "netcdf_engine_missing": [
+        "ValueError: did not find a match in any of xarray's currently installed IO backends ['zarr']. Consider "
+        "explicitly selecting one of the installed engines",
+        "ValueError: did not find a match in any of xarray's currently installed IO backends []. Consider explicitly "
+        "selecting one of the installed engines",
+    ],
+    "xarray_incompatible": [
+        "TypeError: Passing a Dataset as `data_vars` to the Dataset constructor is not supported. Use `ds.copy()` to "
+        "create a copy of a Dataset.",
+    ],
+    "nan_in_forecast": [
+        "2025-01-01 00:00:00 | WARNING | NaN values found in field 2t at step 6",
+    ],
+    "nvjitlink_outdated": [
+        "ImportError: /venv/lib/python3.12/site-packages/nvidia/cusolver/lib/libcusolver.so.11: undefined symbol: "
+        "__nvJitLinkCreate_12_8, version libnvJitLink.so.12",
+        "    libnvJitLink.so.12 => /opt/cuda-12.2/lib64/libnvJitLink.so.12 (0x00007f0000000000)",
+        ("CUDA backend failed to initialize: Unable to load cuSOLVER. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more "
+         "info.)", "Requirement already satisfied: nvidia-nvjitlink-cu12 in ./.venv/lib/python3.11/site-packages "
+         "(from jax[cuda12]) (12.1.105)"),
+    ],
+    "cpu_only_jaxlib_extra": [],
+    "driver_not_loaded": [
+        ("Check failed: error == cudaSuccess (35 vs. 0)  CUDA driver version is insufficient for CUDA runtime version",
+         "$ docker run -it --rm my-cuda-image:12.4 python train.py"),
+    ],
+    "graphcast_missing": [
+        "Earth2Studio Extra Dependency Error │ │ This feature ('earth2studio.models.px.graphcast_small.load_model') is "
+        "marked needing optional dependency │ │ group 'graphcast'. │",
+    ],
 }
+FAMILIES.pop("cpu_only_jaxlib_extra")
+FAMILIES["pjrt_api_mismatch"] = [
+    "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.8.3 is installed, but it is not compatible with the "
+    "installed jaxlib version 0.8.1",
+    "RuntimeWarning: JAX plugin jax_cuda13_plugin version 0.10.1 is installed,\nbut it is not compatible with the "
+    "installed jaxlib version 0.10.0",
+    "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version "
+    "(0.61) and framework PJRT API version 0.57).",
+]
+FAMILIES["asset_corrupt"] += [
+    "gribapi.errors.WrongLengthError: Wrong message length",
+    "ECCODES ERROR   :  grib_handle_new_from_message: No final 7777 in message!",
+    "gribapi.errors.PrematureEndOfFileError: End of resource reached when reading message",
+]
+FAMILIES["jax_too_old_for_graphcast"] = [
+    "AttributeError: module 'jax.api_util' has no attribute 'debug_info'",
+    "AttributeError: module 'jax.tree_util' has no attribute 'register_dataclass'",
+    ("AttributeError: module 'jax.core' has no attribute 'SomeNewThing'",
+     "!pip install -q git+https://github.com/google/flax.git"),
+]
+FAMILIES["jax_too_new"] += ["AttributeError: module 'jax' has no attribute 'api'"]
+FAMILIES["jaxlib_wheel_unavailable"] += [
+    "error: Distribution `jaxlib==0.4.30 @ registry+https://pypi.org/simple` can't be installed because it doesn't "
+    "have a source distribution or wheel for the current platform",
+    "hint: You're using CPython 3.14 (`cp314`), but `jaxlib` (v0.5.3) only has wheels with the following Python ABI "
+    "tags: `cp310`, `cp311`, `cp312`, `cp313`",
+]
+FAMILIES["host_out_of_memory"] += [
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 64424509440 bytes."]
+FAMILIES["slurm_gpu_request_invalid"] = [
+    "salloc: error: Job submit/allocate failed: Invalid generic resource (gres) specification",
+    "srun: error: Unable to allocate resources: Requested GRES option unsupported by configured SelectType plugin",
+    "sbatch: error: Gres format wrong, specify --gres=gpu:a100:NUM",
+    ("srun: error: Unable to allocate resources: Requested node configuration is not available",
+     "$ srun -p short --gres=gpu:8 python check.py"),
+]
+FAMILIES["cpu_only_jaxlib"] += ["RuntimeError: Unknown backend gpu", "RuntimeError: Unknown backend: 'gpu' requested, "
+                                "but no platforms that are instances of gpu are present."]
+FAMILIES["nccl_failure"].append(
+    "[rank0]:[E0101 00:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600042 ms")
+FAMILIES["dataset_model_mismatch"].append(
+    "ValueError: 'grid2mesh_gnn/~_networks_builder/encoder_nodes_grid_nodes_mlp/~/linear_0/w' with retrieved shape "
+    "(474, 512) does not match shape=[476, 512] dtype=dtype(bfloat16)")
 
 
-@pytest.mark.parametrize("expected, line, prefix", [
-    (fid, line, prefix) for fid, lines in FAMILIES.items() for line in lines for prefix in PREFIXES])
-def test_every_wording_of_a_family_is_named(expected, line, prefix):
-    text = f"Traceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n{prefix}{line}\x1b[0m\n"
+def _case(item) -> tuple[str, str]:
+    """A family member: its line, and the surroundings (a line elsewhere in the log) that a `with` pattern needs."""
+    return (item, "") if isinstance(item, str) else item
+
+
+@pytest.mark.parametrize("expected, item, prefix", [
+    (fid, item, prefix) for fid, items in FAMILIES.items() for item in items for prefix in PREFIXES])
+def test_every_wording_of_a_family_is_named(expected, item, prefix):
+    line, surroundings = _case(item)
+    text = (f"{surroundings}\nTraceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n"
+            f"{prefix}{line}\x1b[0m\n")
     findings = diagnose_text(text)
     assert findings and findings[0].id == expected, [f.id for f in findings]
-    assert findings[0].fix
+    assert findings[0].fix and "{" not in findings[0].fix + findings[0].explanation
+
+
+@pytest.mark.parametrize("expected, item", [
+    (fid, item) for fid, items in FAMILIES.items() for item in items if not isinstance(item, str)])
+def test_a_conditional_wording_needs_its_surroundings(expected, item):
+    """The same line without the log around it that names the cause (a container, WSL, a Slurm job) is not
+    called that cause: a driver/library mismatch outside a container still says "reboot"."""
+    line, _ = _case(item)
+    assert expected not in [f.id for f in diagnose_text(line + "\n")]
+
+
+@pytest.mark.parametrize("expected, item", [
+    (fid, item) for fid, items in FAMILIES.items() for item in items
+    if isinstance(item, str) and not re.match(r"\s*\w*warning\b", item, re.IGNORECASE)])
+def test_a_failing_line_cut_short_never_looks_clean(expected, item):
+    """A pasted log is often cut mid-line (a terminal's scroll-back, a truncated CI log): a failing line cut at
+    three quarters gives a finding (its cause first when the cause is still named; a symptom when the cut took
+    the words that name it), or at worst the unrecognised result quoting it — never a clean log. (Warnings are
+    not failures: a cut warning may look clean.)"""
+    text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
+    findings = [f.id for f in diagnose_text(text)]
+    assert findings or unrecognised(text) is not None
+    if expected in findings:
+        assert findings[0] == expected, findings

@@ -250,3 +250,32 @@ def test_the_plugins_cudnn_floor_is_read_in_the_order_real_wheels_write_it(tmp_p
     report = inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
     assert report.jaxlib_build == {"cuda": "13", "cudnn": "9.12", "from": "jax-cuda13-plugin 0.11.2"}
 
+
+
+def test_a_stale_nvjitlink_wheel_is_the_root_cause_not_a_missing_library(tmp_path):
+    """jax#18027: pip upgraded the CUDA 12.2 wheels but kept nvJitLink 12.1, and JAX said "Unable to load
+    cuSOLVER". The environment's versions name the cause; the log's symptom is then ranked under it."""
+    house = tmp_path / "house"
+    env = make_env(tmp_path, [build_wheel(house, "jaxlib", "0.4.18+cuda12.cudnn89"), build_wheel(house, "jax", "0.4.18"),
+                              build_wheel(house, "nvidia-cuda-runtime-cu12", "12.2.140"),
+                              build_wheel(house, "nvidia-cusolver-cu12", "11.5.2.141"),
+                              build_wheel(house, "nvidia-nvjitlink-cu12", "12.1.105")])
+    report = inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
+    (stale,) = [f for f in report.findings if f.id == "nvjitlink_outdated"]
+    assert "12.1.105" in stale.explanation and "pip install -U nvidia-nvjitlink-cu12" in stale.fix
+    fresh = make_env(tmp_path / "fresh", [build_wheel(house, "nvidia-cuda-runtime-cu12", "12.2.140"),
+                                          build_wheel(house, "nvidia-nvjitlink-cu12", "12.2.140")])
+    assert "nvjitlink_outdated" not in [f.id for f in inspect_env(fresh, {"PATH": "/usr/bin:/bin"},
+                                                                  read_driver=False, ldconfig=[]).findings]
+
+
+def test_xarray_2026_4_under_graphcast_is_named_before_a_forecast_fails(tmp_path):
+    house = tmp_path / "house"
+    graphcast = build_wheel(house, "graphcast", "0.2", files={"graphcast/__init__.py": b"", "graphcast/rollout.py": b"",
+                                                            "graphcast/autoregressive.py": b""})
+    env = make_env(tmp_path, [graphcast, build_wheel(house, "xarray", "2026.4.0")])
+    report = inspect_env(env, {"PATH": "/usr/bin:/bin"}, read_driver=False, ldconfig=[])
+    assert "xarray_incompatible" in [f.id for f in report.findings], report.findings
+    older = make_env(tmp_path / "older", [graphcast, build_wheel(house, "xarray", "2026.2.0")])
+    assert "xarray_incompatible" not in [f.id for f in inspect_env(older, {"PATH": "/usr/bin:/bin"},
+                                                                   read_driver=False, ldconfig=[]).findings]

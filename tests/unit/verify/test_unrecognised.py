@@ -20,6 +20,24 @@ FAILING = {
     "prose-prefix": "Prediction failed with ValueError: operands could not be broadcast together with shapes (2,) (3,)",
     "coloured": "\x1b[31mRuntimeError: CUDA error: an illegal memory access was encountered\x1b[0m",
     "carriage-return": "Downloading 10%\rDownloading 100%\rOSError: [Errno 28] No space left on device",
+    "absl-status": "INTERNAL: external/xla/xla/service/gpu/fusions/fusion.cc:42: something new went wrong",
+    "quoted-in-prose": "all subprocesses fail due to a `RuntimeError: CUDA error: something new` error.",
+    "check-failed": "F0101 00:00:00.000000 1 foo.cc:12] Check failed: status.ok() something new",
+    "glog-error": "2026-01-01 00:00:00.000000: E external/xla/xla/pjrt/pjrt_client.cc:99] Execution of replica 0 "
+                  "failed: a new problem",
+    "tool-error": "nvidia-container-cli: mount error: file creation failed: /var/lib/something/new",
+    "uv-cross": "  × Failed to build `some-new-package==1.0`",
+    "terminate": "terminate called after throwing an instance of 'std::logic_error'",
+    "markdown-bold": "**RuntimeError: something new in a post\nmore words**",
+    "nccl-warn": "host:1:2 [0] misc/socket.cc:99 NCCL WARN something new went wrong",
+    "rich-box": "My Tool Error │ │ something new │",
+    "torch-rank-glog": "[rank3]:[E0101 00:00:00.000000000 Something.cpp:1] something new failed",
+    "cuda-error-word": "Some CUDA Error: something new on this GPU",
+    "quoted-tool-error": "`sbatch: error: something new about this job`",
+    "quoted-pip-error": "I keep getting \"ERROR: Could not do something new\" after the install",
+    "kernel-oom": "Sep 29 02:47:51 host kernel: Out of memory: Killed process 42 (python) total-vm:1kB",
+    "torch-cuda-init": "UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 999: "
+                       "something new",
 }
 
 
@@ -31,6 +49,12 @@ def test_every_shape_of_a_failing_line_is_seen(name):
 
 @pytest.mark.parametrize("text", [
     "UserWarning: the default of X will change (not a failure)",
+    "I1204 13:13:42.884638 139807170155648 xla_bridge.py:895] Unable to initialize backend 'tpu': INTERNAL: "
+    "Failed to open libtpu.so: libtpu.so: cannot open shared object file: No such file or directory",
+    "2019-02-19 15:41:04.314945: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:844] "
+    "failed to allocate 0B (0 bytes) from device: CUDA_ERROR_INVALID_VALUE: invalid argument",
+    "E0000 00:00:1733000000.000000 4242 cuda_blas.cc:1418] Unable to register cuBLAS factory: Attempting to "
+    "register factory for plugin cuBLAS when one has already been registered",
     "I0000 00:00:1700000000.000000 1234 service.cc:145] XLA service initialized; no IndexError here",
     "E0000 00:00:1700000000.000000 1234 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register "
     "factory for plugin cuDNN when one has already been registered",
@@ -50,4 +74,25 @@ def test_the_cli_says_unrecognised_with_exit_1_and_the_line(tmp_path):
     log.write_text(FAILING["loguru"] + "\n")
     proc = run_inproc("diagnose", str(log), "--json")
     assert proc.returncode == 1
-    assert "tp06 is missing" in last_json(proc)["unrecognised"]["last_error"]
+    data = last_json(proc)
+    assert "tp06 is missing" in data["unrecognised"]["last_error"] and data["unrecognised"]["id"] == "unrecognised"
+    assert data["findings"] == []
+
+
+def test_the_lines_it_saw_are_quoted_in_order_each_once(tmp_path):
+    text = "\n".join([FAILING["absl-status"], "step 1 ok", FAILING["check-failed"], FAILING["absl-status"],
+                      FAILING["terminate"]]) + "\n"
+    found = unrecognised(text)
+    assert found.lines == (FAILING["check-failed"], FAILING["absl-status"], FAILING["terminate"])
+    assert found.last_error == FAILING["terminate"]
+    log = tmp_path / "run.log"
+    log.write_text(text)
+    human = run_inproc("diagnose", str(log))
+    assert human.returncode == 1 and "[unrecognised]" in human.stdout
+    assert "The failing lines it saw:" in human.stdout and f"> {FAILING['check-failed']}" in human.stdout
+    assert last_json(run_inproc("diagnose", str(log), "--json"))["unrecognised"]["lines"] == list(found.lines)
+
+
+def test_many_failing_lines_quote_only_the_last_few():
+    text = "".join(f"RuntimeError: problem number {n}\n" for n in range(40))
+    assert unrecognised(text).lines == tuple(f"RuntimeError: problem number {n}" for n in range(35, 40))

@@ -26,7 +26,8 @@ COMMANDS = {
     "lock": "cluster", "bundle": "cluster", "module": "cluster",
 }
 #: Global options that take a value: the word after them is never the command.
-_VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg", "--assets"}
+_VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg", "--assets",
+           "--slurm-wait"}
 
 DESCRIPTION = ("Detect this machine, pick a JAX/CUDA/cuDNN recipe for GraphCast, install it into\n"
                "a new environment, check it with a real GraphCast jit init; roll back if needed.")
@@ -45,6 +46,8 @@ def _named_command(argv: list[str]) -> str | None:
             skip = False
         elif word in _VALUED:
             skip = True
+        elif word == "--slurm":
+            skip = True  # `--slurm COMMAND` was made `--slurm= COMMAND` already: the next word is a partition
         elif not word.startswith("-"):
             return word if word in COMMANDS else None
     return None
@@ -97,15 +100,19 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--version"]:
         print(f"gc-wizard {__version__}")
         return ExitCode.OK
+    from wizard.commands.options import normalize_cluster_words
+
+    argv = normalize_cluster_words(argv, COMMANDS)
     parser = build_parser(argv)
     _ARGV[:] = argv
     args = parser.parse_args(argv)
     from wizard.commands import guard  # signals and faults -> exit status, one sentence, one JSON line
 
     try:
-        from wizard.commands.options import apply_global_sources
+        from wizard.commands.options import apply_global_slurm, apply_global_sources
 
         apply_global_sources(args)  # `gc-wizard --offline install R`: the sources reach the command
+        apply_global_slurm(args)  # `gc-wizard --slurm gpu detect`: the cluster options too
         if args.command is None:
             if getattr(args, "bundle", None):
                 # The app builds from the index, a wheelhouse or a GraphCast source; a bundle's hashed,

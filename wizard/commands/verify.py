@@ -101,8 +101,10 @@ def _tier_line(tier: Tier, columns: int | None = None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from wizard.after.target import resolve_env
-    from wizard.commands.cluster_options import slurm_target
+    from wizard.commands.cluster_options import JobReporter, slurm_target
+    from wizard.detect.srun_job import DEFAULT_WAIT
     from wizard.verify.check import verify_env
+    from wizard.verify.protocol import TIER_TITLES
 
     found = resolve_env(getattr(args, "env", None))
     env, marker = found.path, found.marker
@@ -111,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     as_json = bool(getattr(args, "json", False))
     target = slurm_target(args)
     launcher = target.srun("gc-wizard-verify") if target is not None else []
+    reporter = JobReporter(warn if as_json else say) if target is not None else None
     if not as_json:
         say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init"
             + (" on a GPU node through srun" if launcher else "") + " …")
@@ -119,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = verify_env(env, backend=backend, level=level, graphcast_src=getattr(args, "graphcast_src", None),
                             timeout=float(getattr(args, "timeout", None) or 900), runtime_env=runtime_env,
-                            cancel=cancel, on_tier=on_tier, launcher=launcher)
+                            cancel=cancel, on_tier=on_tier, launcher=launcher, on_job=reporter,
+                            job_wait=target.wait if target is not None else DEFAULT_WAIT)
     except KeyboardInterrupt:
         cancel.set()
         raise
@@ -135,8 +139,11 @@ def run(args: argparse.Namespace) -> int:
             from wizard.commands.diagnose import render_findings
 
             failed = result.failed_tier
-            where = f" at {failed.name}" if failed else ""
-            say(f"Verification {'was cancelled' if result.cancelled else 'failed' + where}. Log: {result.log}")
+            where = f" at {TIER_TITLES.get(failed.name, failed.name)}" if failed else ""
+            if not result.started and not result.cancelled:
+                say(f"The GraphCast check never ran: srun did not start it on a node. Log: {result.log}")
+            else:
+                say(f"Verification {'was cancelled' if result.cancelled else 'failed' + where}. Log: {result.log}")
             if result.findings:
                 say("")
                 say(render_findings(result.findings))

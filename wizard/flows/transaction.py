@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import paths
+from wizard.detect.srun_job import DEFAULT_WAIT, JobState
 from wizard.errors import OperationFailed, UserError
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
@@ -62,6 +63,10 @@ class InstallEvents(RunnerEvents):
     def verify_tier(self, tier: Tier) -> None: ...
 
     def message(self, text: str) -> None: ...
+
+    def job_state(self, state: JobState) -> None:
+        """The Slurm job of the GraphCast check changed (queued with its reason and time waited, running
+        on a node); called about once a second while it waits. The default says each new phase once."""
 
 
 @dataclass
@@ -150,6 +155,13 @@ class _Transaction:
     def say(self, text: str) -> None:
         _note(self.log, text)
         self.events.message(text)
+
+    def _job_state(self, state: JobState) -> None:
+        """The check's Slurm job: each new phase said once (log and faces), every update to the events."""
+        if state.phase != getattr(self, "_job_phase", None):
+            self._job_phase = state.phase
+            self.say(f"the GraphCast check's Slurm job: {state.describe()}")
+        self.events.job_state(state)
 
     # --- the steps -------------------------------------------------------------------------------
     def claim(self) -> None:
@@ -263,7 +275,8 @@ class _Transaction:
             self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier, launcher=launcher)
+                            on_tier=self.events.verify_tier, launcher=launcher, on_job=self._job_state,
+                            job_wait=self.options.slurm.wait if self.options.slurm is not None else DEFAULT_WAIT)
         if self.cancel.is_set():
             return self.finish("cancelled", error="cancelled during the GraphCast check", verify=result)
         if not result.ok:

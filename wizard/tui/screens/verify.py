@@ -11,20 +11,16 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from wizard.verify.protocol import GENCAST_TIER
+from wizard.verify.protocol import (
+    GENCAST_TIER,
+    TIER_TITLES,  # the core's wording, shared with the CLI and history
+)
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
     from wizard.verify.diagnose import Finding
     from wizard.verify.protocol import Tier
 
-TIER_TITLES = {
-    "jax_import": "import jax and jaxlib; find GraphCast",
-    "backend": "JAX backend and devices",
-    "cudnn_op": "a convolution on the GPU (cuDNN)",
-    "graphcast_jit_init": "GraphCast jit init (the notebook's cell)",
-    "gencast_jit_init": "GenCast jit init (1°, GPU-safe attention)",
-}
 
 
 def tier_line(tier: Tier) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -72,6 +73,17 @@ class SlurmTarget:
                 raise UserError("--slurm-wait needs --slurm (it bounds the wait for a node that --slurm asks for).")
             return None
         return cls(partition=slurm or None, srun_args=tuple(srun_args or ()), wait=wait or DEFAULT_WAIT)
+
+    @classmethod
+    def from_words(cls, text: str, *, wait: float | None = None) -> SlurmTarget:
+        """The app's one-line answer "gpu --gpus=1 --time=0:30:00": an optional partition first (a word not
+        starting with '-'), then srun options; empty means the cluster's default partition."""
+        try:
+            words = shlex.split(text)
+        except ValueError as exc:
+            raise UserError(f"{text!r} cannot be read as a partition and srun options ({exc}).") from None
+        partition = words.pop(0) if words and not words[0].startswith("-") else None
+        return cls(partition=partition, srun_args=tuple(words), wait=wait or DEFAULT_WAIT)
 
     def to_dict(self) -> dict[str, Any]:
         return {"partition": self.partition, "srun_args": list(self.srun_args), "wait": self.wait}

@@ -55,10 +55,11 @@ def _bad_partition(where: str, what: str) -> str:
 
 def _gres(where: str, what: str) -> str:
     gpu = slurm_cluster.gpu_partitions()
-    others = (f"Partitions with GPUs: {', '.join(gpu)}." if gpu else
-              "Slurm lists no GPUs on any partition (`sinfo -o '%P %G'`), so ask your admin how GPUs are requested.")
-    return (f"Slurm refused the GPU request: {where} has no GPUs it can hand out (`sinfo -o '%P %G'`). Drop "
-            f"--gpus/--gres from --srun-arg, or choose another partition. {others}")
+    if gpu:
+        return (f"Slurm refused the GPU request: {where} has no GPUs it can hand out. Drop --gpus/--gres from "
+                f"--srun-arg, or choose a partition that has GPUs: {', '.join(gpu)}.")
+    return (f"Slurm refused the GPU request: {where} has no GPUs it can hand out, and no partition here lists any "
+            "(`sinfo -o '%P %G'`). Drop --gpus/--gres from --srun-arg, or ask your admin how GPUs are requested.")
 
 
 def _account(where: str, what: str) -> str:

@@ -87,7 +87,16 @@ def run_report(args: argparse.Namespace) -> int:
         if not target.parent.is_dir():  # a typo in the folder must not create folders (as root: anywhere)
             raise UserError(f"cannot write the report to {target}: the folder {target.parent} does not exist; "
                             "create it first or choose another --out.")
-    text = collect_and_build()
+    from wizard.commands.cluster_options import JobReporter, slurm_target
+
+    target = slurm_target(args)
+    facts = None
+    if target is not None:
+        from wizard.commands.output import warn
+        from wizard.detect.where import detect_where
+
+        facts = detect_where(target, on_state=JobReporter(warn))  # a refused partition is the user's to fix
+    text = collect_and_build(facts=facts)
     if not args.out:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -119,4 +128,5 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     report = options.add_command(sub, "report", "a redacted Markdown support report to paste to an admin",
                                  "gc-wizard report --out report.md", run_report)
     report.add_argument("--out", metavar="FILE", help="write it here (mode 600) instead of printing it")
+    options.slurm_options(report)
     return [activate, kernel, report]

@@ -144,7 +144,8 @@ class DoneScreen(Screen[str]):
     def action_report(self) -> None:
         from wizard.tui.screens.report import ReportScreen
 
-        self.app.push_screen(ReportScreen())
+        machine = getattr(self.app, "machine", None)  # the facts the app planned with: a GPU node's after --slurm
+        self.app.push_screen(ReportScreen(getattr(machine, "facts", None)))
 
     def action_forecast(self) -> None:
         if self.result.get("ok") and self.result.get("env"):

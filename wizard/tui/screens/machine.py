@@ -338,7 +338,7 @@ class MachineScreen(Screen[str]):
     def action_report(self) -> None:
         from wizard.tui.screens.report import ReportScreen
 
-        self.app.push_screen(ReportScreen())
+        self.app.push_screen(ReportScreen(self.facts))
 
     def action_redetect(self) -> None:
         if self.detecting_via_srun():

@@ -363,7 +363,7 @@ class RecipeDoesNotFit(UserError):
     """`install` of a recipe that does not fit this machine, without --force (exit 2)."""
 
 
-def unfit_reasons(recipe) -> list[str]:
+def unfit_reasons(recipe, facts=None) -> list[str]:
     """Why `recipe` does not fit this machine (empty when it does): the verdict `recipes` shows on the
     platform and the GPU. The Python question is left out: the plan already chose an interpreter that
     fits (or refused), and asking every interpreter on PATH again would only repeat that — and wait
@@ -371,7 +371,8 @@ def unfit_reasons(recipe) -> list[str]:
     from wizard.detect.chain import detect
     from wizard.recipes.match import match_recipes
 
-    return list(match_recipes([recipe], detect(), pythons=(), python_downloads=True)[0].reasons)
+    return list(match_recipes([recipe], facts if facts is not None else detect(), pythons=(),
+                              python_downloads=True)[0].reasons)
 
 
 def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:

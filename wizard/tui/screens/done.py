@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.after.next_steps import activate_lines
+from wizard.after.next_steps import activate_lines, use_lines
 from wizard.tui.widgets.footer import WrappingFooter
 
 if TYPE_CHECKING:
@@ -74,7 +74,8 @@ def summary_text(result: dict, current_env: str | None = None, command: str = "g
         f"Use it in Jupyter: press k to register it as a kernel (or run {command} kernel install).",
         "",
         f"Use it with Lmod: press m to write a module file (or run {command} module install),",
-        f"    then: module load graphcast/{result.get('recipe')}",
+        "    then, in any shell:",
+        *(f"    {line}" for line in use_lines(str(result.get("recipe")))),
         "",
         *log_line,
     ])

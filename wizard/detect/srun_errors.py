@@ -128,7 +128,7 @@ def srun_lines(text: str) -> list[str]:
     out = []
     for line in text.splitlines():
         line = line.strip()
-        if line.startswith(("srun: error", "srun: fatal", "srun: Job", "srun: job", "srun: Force")) or \
+        if line.startswith(("srun: error", "srun: fatal", "srun: Job ", "srun: job ", "srun: Force")) or \
                 line.startswith("slurmstepd"):
             out.append(line)
     return out
@@ -138,9 +138,11 @@ def explain(stderr: str, *, partition: str | None, what: str) -> SrunProblem:
     """The sentence for what srun printed when it failed to `what` ("run detection")."""
     where = f"partition {partition}" if partition else "the default partition"
     said = srun_lines(stderr)
-    scan = "\n".join(said) or stderr
-    for known in _KNOWN:
-        if known.pattern.search(scan):
-            return SrunProblem(known.kind, known.sentence(where, what), known.user_input)
+    # srun's own words first (a task's output could say "cancelled" too); then all of it (a Python on the
+    # node that cannot start gc-wizard speaks for itself).
+    for scan in ("\n".join(said), stderr):
+        for known in _KNOWN:
+            if scan and known.pattern.search(scan):
+                return SrunProblem(known.kind, known.sentence(where, what), known.user_input)
     last = said[-1] if said else next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
     return SrunProblem("srun_failed", f"srun could not {what} on {where}: {last[:300] or 'it gave no reason'}.")

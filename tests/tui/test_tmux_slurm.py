@@ -49,7 +49,7 @@ def _app(tmux: Tmux, tmp_path: Path, slurm, recipes: Path, *extra: str) -> dict[
     env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
     tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes), *extra], env)
     screen = tmux.wait_for("Press g to detect", timeout=60)
-    assert "but Slurm is here (partitions: gpu)" in screen
+    assert "but Slurm is here (partitions: gpu, cpu)" in screen
     tmux.keys("g")
     screen = tmux.wait_for("read through srun", timeout=120)
     assert f"Node            {slurm.node}" in screen and "A100-SXM4-80GB" in screen

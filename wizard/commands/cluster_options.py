@@ -37,11 +37,11 @@ class JobReporter:
 
     def __init__(self, write) -> None:
         self.write = write
-        self._last: tuple[str, str | None] | None = None
+        self._last: tuple[str, str | None, str | None] | None = None
         self._said_at = 0.0
 
     def __call__(self, state: JobState) -> None:
-        key = (state.phase, state.reason)
+        key = (state.phase, state.reason, state.node)
         if key == self._last and not (state.phase == "queued" and state.waited - self._said_at >= 60):
             return
         self._last, self._said_at = key, state.waited

@@ -102,14 +102,15 @@ def _ask(text: str, asking: threading.Event) -> str | None:
 
 def check_on_node(options: InstallOptions, out) -> None:
     """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
-    from wizard.commands.cluster_options import where_line
+    from wizard.commands.cluster_options import JobReporter, where_line
     from wizard.detect.where import detect_where
     from wizard.recipes.loader import load_recipes
     from wizard.recipes.match import match_recipes
 
     target = options.slurm
     out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
-    facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"))
+    facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"),
+                         on_state=JobReporter(lambda text: (out.write(f"    {text}\n"), out.flush())))
     out.write(f"    {where_line(facts)}\n")
     gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
     driver = (f"driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version})" if facts.driver

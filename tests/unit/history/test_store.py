@@ -220,7 +220,7 @@ def test_a_typed_check_round_trips_through_its_json_and_history(isolated_state):
     result = VerifyResult.from_dict(data)
     assert [t.name for t in result.tiers] == ["jax_import", "backend", "cudnn_op", "graphcast_jit_init"]
     assert [t.status for t in result.tiers] == ["passed", "passed", "skipped", "passed"]
-    assert result.to_dict() == {**data, "where": None}  # the interface's JSON, tier by tier, value by value
+    assert result.to_dict() == {**data, "where": None, "started": True}  # the interface's JSON, tier by tier, value by value
     assert VerifyResult.from_dict(result.to_dict()) == result
 
     summary = result.summary()

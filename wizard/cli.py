@@ -58,6 +58,7 @@ class _Parser(argparse.ArgumentParser):
     JSON is the last stdout line too (subcommand parsers are of this class as well)."""
 
     def error(self, message: str):  # type: ignore[override]
+        message += _did_you_mean(self, message)
         if "--json" in sys.argv[1:] or "--json" in _ARGV:
             from wizard.commands.guard import emit_error_json
 
@@ -66,6 +67,28 @@ class _Parser(argparse.ArgumentParser):
 
 
 _ARGV: list[str] = []
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    """" (did you mean --slurm?)" for a mistyped option argparse did not recognise (`--slrum gpu`)."""
+    import difflib  # deferred: needed only on a usage error, never on a normal start
+    import re
+
+    match = re.search(r"unrecognized arguments: (.*)", message)
+    if not match:
+        return ""
+    known = set(parser._option_string_actions)
+    for action in parser._actions:  # the commands' own options too (the error comes from the top parser)
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                known.update(command._option_string_actions)
+    for word in match.group(1).split():
+        flag = word.split("=", 1)[0]
+        if flag.startswith("--") and flag not in known:
+            close = difflib.get_close_matches(flag, sorted(k for k in known if k.startswith("--")), n=1, cutoff=0.7)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

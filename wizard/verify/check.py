@@ -355,6 +355,19 @@ def _launcher_finding(stream: ProbeStream, launcher: Sequence[str], run: ProbeRu
         or tuple(said[-2:]), priority=90)]
 
 
+def _ended_by_slurm(stream: ProbeStream, launcher: Sequence[str], log: Path) -> list[Finding]:
+    """The check began on a node, and Slurm ended it (time limit, node failure, an admin's scancel)."""
+    partition = _partition_of(launcher)
+    problem = explain("\n".join([*stream.srun, *stream.stderr]),
+                      partition=partition.removeprefix("partition ") if partition.startswith("partition ") else None,
+                      what="finish the GraphCast check")
+    node = stream.job.state.node if stream.job is not None else None
+    return [Finding(
+        id="srun_failed", title=f"Slurm ended the GraphCast check on node {node or '?'}",
+        explanation=f"The check had started, then its Slurm job ended (srun's own lines are in {log}).",
+        fix=problem.sentence, evidence=tuple(line.strip() for line in stream.srun[-3:]), priority=90)]
+
+
 def _partition_of(launcher: Sequence[str]) -> str:
     """ "partition gpu" from srun's argv (or "the default partition")."""
     named = [arg.split("=", 1)[1] for arg in launcher if arg.startswith("--partition=")]
@@ -529,6 +542,8 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
     findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
     if launcher and not stream.started:
         findings = _launcher_finding(stream, launcher, run, log_file) or findings
+    elif launcher and not findings and any(" error" in line or "slurmstepd" in line for line in stream.srun):
+        findings = _ended_by_slurm(stream, launcher, log_file)
     if not findings:
         failed = next((t for t in tiers if t.status == "failed"), None)
         findings = [_fallback_finding(failed, log_file, run.timed_out, timeout)]

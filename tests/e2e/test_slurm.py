@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,32 @@ def test_report_slurm_describes_the_gpu_node(slurm):
     assert proc.returncode == 0, proc.stderr
     assert "## GPU node " in proc.stdout and "(detected through srun, partition gpu, job " in proc.stdout
     assert "2 × NVIDIA A100-SXM4-80GB" in proc.stdout
+
+
+def test_a_forecast_through_srun_follows_its_job_and_gives_up_a_long_queue(slurm, tmp_path, isolated_state):
+    """The forecast's files are fetched here; the run goes to a node through srun, like the check. On a busy
+    partition its job is shown queued and, past --slurm-wait, cancelled with a sentence (nothing is left)."""
+    from tests.fixtures.forecast import MODEL
+    from wizard.after.forecast import ForecastRequest, run_forecast
+    from wizard.detect.slurm import SlurmTarget
+    from wizard.install.envs import Env
+
+    env = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env)
+    source = tmp_path / "assets"
+    for name in (f"params/{MODEL}", "dataset/source-era5_date-2016-01-01_res-10.0_levels-13_steps-04.nc",
+                 "stats/diffs_stddev_by_level.nc", "stats/mean_by_level.nc", "stats/stddev_by_level.nc"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        if name.endswith(".npz"):  # the right kinds of file (checked by their first bytes); never read: no node
+            with zipfile.ZipFile(source / name, "w") as archive:
+                archive.writestr("params.npy", b"")
+        else:
+            (source / name).write_bytes(b"CDF\x01" + bytes(60))
+    states = []
+    with slurm.busy():
+        result = run_forecast(ForecastRequest(env=Env.at(env), assets=str(source)), slurm=SlurmTarget(
+            slurm.partition, wait=3), on_job=states.append)
+        assert slurm.jobs("gc-wizard-forecast") == []
+    assert not result.ok and "in the queue of partition gpu (Resources)" in result.error, result.error
+    assert states and states[0].phase == "queued" and result.where["job_id"] == states[0].job_id
+    assert result.output is None

@@ -152,7 +152,9 @@ class DoneScreen(Screen[str]):
         if self.result.get("ok") and self.result.get("env"):
             from wizard.tui.screens.forecast import ForecastScreen
 
-            self.app.push_screen(ForecastScreen(self.result["env"], getattr(self.app, "assets", None)))
+            options = getattr(self.app, "options", None)  # after --slurm (or g): the forecast runs on the node too
+            self.app.push_screen(ForecastScreen(self.result["env"], getattr(self.app, "assets", None),
+                                                getattr(options, "slurm", None)))
 
     def action_kernel(self) -> None:
         if self.result.get("ok") and self.result.get("env"):

@@ -436,13 +436,22 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
                        f"v{best.recipe.graphcast.version})")
         else:
             summary = "compatible; the recommended stack is the better fit for the same GraphCast"
+        machine = _machine_words(facts)
         matches.append(RecipeMatch(
-            recipe=recipe, compatible=not reasons, recommended=is_best, reasons=tuple(reasons),
-            warnings=tuple(warnings), summary=summary, usable_gpus=v.usable, cautioned=v.cautioned,
+            recipe=recipe, compatible=not reasons, recommended=is_best,
+            reasons=tuple(r.replace("this machine", machine) for r in reasons),
+            warnings=tuple(w.replace("THIS MACHINE", machine.upper()) for w in warnings),
+            summary=summary.replace("this machine", machine), usable_gpus=v.usable, cautioned=v.cautioned,
         ))
     order = {id(m): i for i, m in enumerate(sorted(matches, key=lambda m: _rank(m.recipe), reverse=True))}
     matches.sort(key=lambda m: (not m.recommended, not m.compatible, order[id(m)]))
     return matches
+
+
+def _machine_words(facts: Facts) -> str:
+    """"this machine", or "node gpu07" for facts read on a GPU node through srun (the login node is not it)."""
+    marker = getattr(facts, "slurm", None) or {}
+    return f"node {marker.get('node') or '?'}" if marker.get("srun") else "this machine"
 
 
 def graphcast_versions(recipes: dict[str, Recipe] | Iterable[Recipe]) -> list[str]:

@@ -244,8 +244,10 @@ class MachineScreen(Screen[str]):
                     "Press g to detect on a GPU node through srun; the install then runs here and the "
                     "GraphCast check on the node.\n\n" + text)
         elif self.slurm is not None:
+            node = (self.facts.slurm or {}).get("node") or "?"
+            where = "a GPU node" if self.facts.gpus else f"a node like {node} (no GPU there: see above; o changes it)"
             text = ("Detected through srun: the install runs here, into the shared state folder; the "
-                    "GraphCast check runs on a GPU node.\n\n" + text)
+                    f"GraphCast check runs on {where}.\n\n" + text)
         self.query_one("#recommended", Static).update(text)
         self.refresh_bindings()
 

@@ -90,6 +90,8 @@ class RecipeMatch:
     usable_gpus: tuple[int, ...] = field(default=())
     cautioned: bool = False
     """Compatible, but a GPU of this machine is under one of the recipe's `gpu_cautions`."""
+    machine: str = "this machine"
+    """The machine the verdict is about, in words: "this machine", or "node gpu07" (facts read through srun)."""
 
     @property
     def graphcast_version(self) -> str:
@@ -442,6 +444,7 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
             reasons=tuple(r.replace("this machine", machine) for r in reasons),
             warnings=tuple(w.replace("THIS MACHINE", machine.upper()) for w in warnings),
             summary=summary.replace("this machine", machine), usable_gpus=v.usable, cautioned=v.cautioned,
+            machine=machine,
         ))
     order = {id(m): i for i, m in enumerate(sorted(matches, key=lambda m: _rank(m.recipe), reverse=True))}
     matches.sort(key=lambda m: (not m.recommended, not m.compatible, order[id(m)]))

@@ -507,9 +507,10 @@ def _outcome(stream: ProbeStream, run: ProbeRun, *, backend: str, timeout: float
         tiers = [Tier.from_probe(t) for t in result_json["tiers"] if isinstance(t, Mapping)]
         return _Outcome(tiers, result_json.get("backend") or backend, result_json.get("python"),
                         result_json.get("host"))
-    if not stream.started and (stream.job is not None) and not run.cancelled:
-        # srun never started the probe: no tier ran, so none failed (the finding says why).
-        never = "not run: the check never started on a node"
+    if not stream.started and stream.job is not None and stream.job.state.phase != "running":
+        # srun never started the probe: no tier ran, so none failed (the finding, or the stop, says why).
+        never = ("not run: stopped while the job waited for a node" if run.cancelled
+                 else "not run: the check never started on a node")
         tiers = [Tier(name, "not_run", seconds=0.0, details={"reason": never}) for name in
                  TIERS + ((GENCAST_TIER,) if gencast else ())]
         return _Outcome(tiers, backend, None, None)

@@ -37,3 +37,14 @@ def test_a_request_already_made_is_not_suggested_again(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     facts = with_node_words(found, SlurmTarget("gpu", ("--gres=gpu:1",)))
     assert "choose another partition" in facts.warnings[0].message
+
+
+def test_recipe_verdicts_on_node_facts_name_the_node(tmp_path):
+    """Verdicts made from facts read through srun are about that node, never "this machine" (the login node)."""
+    from wizard.recipes.loader import load_recipes
+    from wizard.recipes.match import match_recipes
+
+    matches = match_recipes(load_recipes([]), _facts(tmp_path))
+    assert all(m.machine == "node gpu07" for m in matches)
+    text = " ".join([m.summary for m in matches] + [r for m in matches for r in m.reasons])
+    assert "this machine" not in text

@@ -29,7 +29,8 @@ COMMANDS = {
 #: The words that ask for help: every command's module is loaded to describe it.
 _HELP = {"-h", "--help"}
 #: Global options that take a value: the word after them is never the command.
-_VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg", "--assets"}
+_VALUED = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg", "--assets",
+           "--slurm-wait"}
 
 DESCRIPTION = ("Detect this machine, pick a JAX/CUDA/cuDNN recipe for GraphCast, install it into\n"
                "a new environment, check it with a real GraphCast jit init; roll back if needed.")
@@ -48,6 +49,8 @@ def _named_command(argv: list[str]) -> str | None:
             skip = False
         elif word in _VALUED:
             skip = True
+        elif word == "--slurm":
+            skip = True  # `--slurm COMMAND` was made `--slurm= COMMAND` already: the next word is a partition
         elif not word.startswith("-"):
             return word if word in COMMANDS else None
     return None
@@ -58,6 +61,7 @@ class _Parser(argparse.ArgumentParser):
     JSON is the last stdout line too (subcommand parsers are of this class as well)."""
 
     def error(self, message: str):  # type: ignore[override]
+        message += _did_you_mean(self, message)
         if "--json" in sys.argv[1:] or "--json" in _ARGV:
             from wizard.commands.guard import (
                 emit_error_json,  # deferred: `--version` loads none of the commands
@@ -68,6 +72,28 @@ class _Parser(argparse.ArgumentParser):
 
 
 _ARGV: list[str] = []
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    """" (did you mean --slurm?)" for a mistyped option argparse did not recognise (`--slrum gpu`)."""
+    import difflib  # deferred: needed only on a usage error, never on a normal start
+    import re
+
+    match = re.search(r"unrecognized arguments: (.*)", message)
+    if not match:
+        return ""
+    known = set(parser._option_string_actions)
+    for action in parser._actions:  # the commands' own options too (the error comes from the top parser)
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                known.update(command._option_string_actions)
+    for word in match.group(1).split():
+        flag = word.split("=", 1)[0]
+        if flag.startswith("--") and flag not in known:
+            close = difflib.get_close_matches(flag, sorted(k for k in known if k.startswith("--")), n=1, cutoff=0.7)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -129,15 +155,22 @@ def _main(argv: list[str]) -> int:
     if argv == ["--version"]:
         print(f"gc-wizard {__version__}")
         return ExitCode.OK
+    from wizard.commands.options import normalize_cluster_words
+
+    argv = normalize_cluster_words(argv, COMMANDS)
     parser = build_parser(argv)
     _ARGV[:] = argv
     args = parser.parse_args(argv)
     from wizard.commands import guard  # signals and faults -> exit status, one sentence, one JSON line
 
     try:
-        from wizard.commands.options import apply_global_sources  # loaded by build_parser already
+        from wizard.commands.options import (  # loaded by build_parser already
+            apply_global_slurm,
+            apply_global_sources,
+        )
 
         apply_global_sources(args)  # `gc-wizard --offline install R`: the sources reach the command
+        apply_global_slurm(args)  # `gc-wizard --slurm gpu detect`: the cluster options too
         if args.command is None:
             if getattr(args, "bundle", None):
                 # The app builds from the index, a wheelhouse or a GraphCast source; a bundle's hashed,

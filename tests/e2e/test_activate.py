@@ -250,3 +250,28 @@ def test_the_graphcast_check_runs_under_exactly_the_activation(plain_env, stale)
     assert probe["PATH"].split(os.pathsep)[0] == str(plain_env / "bin")
     assert probe["PYTHONPATH"] == str(repo)  # another Python's site-packages left out, as in the shell
     assert {r["dir"] for r in removed} >= {stale["toolkit_bin"]}
+
+
+@pytest.mark.parametrize("shell", [s for s in ("bash", "sh") if shutil.which(s)])
+def test_a_shell_that_never_exported_path_keeps_a_usable_one(shell, plain_env, tmp_path):
+    """`env -i bash --noprofile --norc` has a PATH of its own that it never exports, so gc-wizard sees
+    none: the activation must keep the shell's PATH after the env's bin, and deactivate put it back
+    (the walk: `ls` and `which` were 'not found', and deactivate unset PATH)."""
+    import shlex
+
+    wizard = f"{shlex.quote(sys.executable)} -m wizard activate --env {shlex.quote(str(plain_env))} --shell {shell}"
+    # The shell's PATH is set inside the script and not exported; the wizard is started by its full path
+    # with PYTHONPATH so that it runs at all without one.
+    script = (f'PATH=/usr/local/bin:/usr/bin:/bin; export -n PATH 2>/dev/null || true; '
+              f'before="$PATH"; eval "$(env PYTHONPATH={shlex.quote(str(REPO))} {wizard})"; echo "during=$PATH"; '
+              f'command -v ls >/dev/null && echo ls-found; eval "$(env PYTHONPATH={shlex.quote(str(REPO))} {wizard})";'
+              ' echo "again=$PATH"; deactivate; echo "after=$PATH"; [ "$PATH" = "$before" ] && echo restored')
+    if shell == "sh":  # POSIX sh has no `export -n`: an env without PATH gives the same unexported start
+        script = script.replace("export -n PATH 2>/dev/null || true; ", "")
+    proc = subprocess.run(["env", "-i", f"HOME={tmp_path}", *_shell_argv(shell, script)], capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    lines = dict(line.split("=", 1) for line in proc.stdout.splitlines() if "=" in line)
+    assert lines["during"] == f"{plain_env}/bin:/usr/local/bin:/usr/bin:/bin", proc.stdout
+    assert lines["again"] == lines["during"], "activating twice must not pile up"
+    assert "ls-found" in proc.stdout and "restored" in proc.stdout and lines["after"] == "/usr/local/bin:/usr/bin:/bin"

@@ -8,6 +8,12 @@ in these tests can only have come through srun.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -15,7 +21,7 @@ import pytest
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.gpu import host_has_nvidia_driver
 from tests.fixtures.jaxenv import require_graphcast_src
-from tests.fixtures.state import last_json
+from tests.fixtures.state import REPO, last_json
 
 pytestmark = pytest.mark.slow
 
@@ -53,7 +59,8 @@ def test_recipes_through_srun_recommend_what_fits_the_node_not_the_login_node(sl
 def test_bad_partition_and_stray_srun_args_are_plain_sentences(slurm):
     proc = run_inproc("detect", "--slurm", "nosuchpartition", timeout=120)
     assert proc.returncode == 2
-    assert "srun refused partition nosuchpartition" in proc.stderr and "Traceback" not in proc.stderr
+    assert "Slurm has no partition nosuchpartition. This cluster's partitions: gpu, cpu." in proc.stderr
+    assert "Traceback" not in proc.stderr and "srun: error" not in proc.stderr  # srun's lines went to the log
     proc = run_inproc("detect", "--srun-arg=--gpus=1")
     assert proc.returncode == 2 and "--srun-arg needs --slurm" in proc.stderr
     proc = run_inproc("detect", "--slurm", "--srun-arg", "hostname")
@@ -80,7 +87,11 @@ def test_install_through_slurm_detects_on_the_node_and_runs_the_check_there(slur
     proc = run_inproc("verify", "--env", result["env"], "--slurm", "nosuchpartition", "--json", timeout=120)
     assert proc.returncode == 1
     finding = last_json(proc)["findings"][0]
-    assert finding["id"] == "srun_failed" and "invalid partition" in finding["explanation"].lower()
+    assert finding["id"] == "srun_failed" and "Slurm has no partition nosuchpartition" in finding["fix"]
+    assert last_json(proc)["started"] is False and all(t["status"] == "not_run" for t in last_json(proc)["tiers"])
+    text = run_inproc("verify", "--env", result["env"], "--slurm", "nosuchpartition", timeout=120)
+    assert "The GraphCast check never ran: srun did not start it on a node." in text.stdout
+    assert "failed at jax_import" not in text.stdout and "Verification failed at" not in text.stdout
 
 
 @pytest.mark.network
@@ -107,8 +118,136 @@ def test_the_plain_flow_offers_slurm_and_then_uses_it(slurm):
         pytest.skip("this host has a real NVIDIA driver")
     plain = run_inproc("--no-tui", timeout=120)
     assert plain.returncode == 0, plain.stderr
-    assert "but Slurm is here (partitions: gpu): run `gc-wizard --slurm`" in plain.stdout
+    assert "but Slurm is here (partitions: gpu, cpu): run `gc-wizard --slurm`" in plain.stdout
     node = run_inproc("--no-tui", "--slurm", "gpu", timeout=120)
     assert node.returncode == 0, node.stderr
     assert f"Detected on node {slurm.node} (through srun" in node.stdout
     assert "install jax0.4.23-cuda12-cudnn89 --yes --slurm gpu" in node.stdout
+
+
+# --- the moments a real cluster adds (issue 29): a queue, a partition without GPUs, no configuration ---
+
+def _wizard_jobs(slurm) -> list[str]:
+    return [*slurm.jobs("gc-wizard-detect"), *slurm.jobs("gc-wizard-verify")]
+
+
+def test_a_queued_detection_says_so_and_a_bounded_wait_cancels_its_job(slurm):
+    with slurm.busy():
+        proc = run_inproc("detect", "--slurm", slurm.partition, "--slurm-wait", "3", timeout=120)
+        assert proc.returncode == 1, proc.stderr
+        assert "waiting for a node: job " in proc.stderr and "queued (Resources)" in proc.stderr
+        assert "waited 0:03 in the queue of partition gpu (Resources) without getting a node, longer than " \
+               "--slurm-wait 3 s, so it was cancelled." in proc.stderr
+        assert _wizard_jobs(slurm) == [], "the pending job must not run later"
+
+
+def test_ctrl_c_while_queued_cancels_the_job_and_leaves_at_once(slurm, tmp_path):
+    """A real process, a real SIGINT, as a user's Ctrl-C while srun waits in the queue."""
+    env = {**os.environ, **slurm.env, "PYTHONUNBUFFERED": "1"}
+    with slurm.busy():
+        proc = subprocess.Popen([sys.executable, "-m", "wizard", "detect", "--slurm", slurm.partition],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+        line = ""
+        while "queued" not in line:
+            line = proc.stderr.readline()
+            assert line, "srun never said the job was queued"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+        assert proc.returncode == 130
+        assert "stopped by Ctrl-C" in proc.stderr.read()
+        assert _wizard_jobs(slurm) == []
+
+
+def test_the_cluster_options_before_the_command_reach_the_node(slurm):
+    if host_has_nvidia_driver():
+        pytest.skip("this host has a real NVIDIA driver")
+    before = last_json(run_inproc("--slurm", slurm.partition, "--srun-arg", "--time=5", "detect", "--json", timeout=120))
+    assert before["slurm"]["node"] == slurm.node and "--time=5" in before["slurm"]["srun"]
+    bare = run_inproc("--slurm", "detect", timeout=120)  # a command name after --slurm is not a partition
+    assert bare.returncode == 0 and f"Detected on node {slurm.node}" in bare.stdout, bare.stderr
+    plan = run_inproc("--slurm", "plan", "jax0.4.23-cuda12-cudnn89", timeout=120)
+    assert plan.returncode == 0 and "DOES NOT FIT" not in plan.stdout, plan.stderr
+    assert "install jax0.4.23-cuda12-cudnn89 --slurm" in plan.stdout
+
+
+def test_a_partition_without_gpus_is_named_with_the_fixes(slurm):
+    if host_has_nvidia_driver():
+        pytest.skip("this host has a real NVIDIA driver")
+    facts = last_json(run_inproc("detect", "--slurm", slurm.cpu_partition, "--json", timeout=120))
+    first = facts["warnings"][0]
+    assert first["id"] == "slurm_node_no_gpu"
+    assert first["message"].startswith(f"Node {slurm.node} (partition cpu) shows this job no NVIDIA GPU")
+    assert "--srun-arg=--gpus=1" in first["message"] and "partition" in first["message"]
+    plan = run_inproc("plan", "jax0.4.23-cuda12-cudnn89", "--slurm", slurm.cpu_partition, timeout=120)
+    assert f"DOES NOT FIT NODE {slurm.node}" in plan.stdout
+
+
+def test_a_gpu_request_the_cluster_cannot_give_is_a_sentence(slurm):
+    proc = run_inproc("detect", "--slurm", slurm.partition, "--srun-arg", "--gpus=1", timeout=120)
+    assert proc.returncode == 2
+    assert ("Slurm refused the GPU request: partition gpu has no GPUs it can hand out, and no partition here lists "
+            "any") in proc.stderr
+    assert "Invalid generic resource" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_no_slurm_configuration_is_a_sentence(slurm, monkeypatch):
+    if Path("/etc/slurm/slurm.conf").exists() or Path("/etc/slurm-llnl/slurm.conf").exists():
+        pytest.skip("this machine has a system-wide Slurm configuration")
+    monkeypatch.delenv("SLURM_CONF")
+    proc = run_inproc("detect", "--slurm", "gpu", timeout=120)
+    assert proc.returncode == 2
+    assert "srun cannot find this cluster's Slurm configuration (SLURM_CONF or /etc/slurm/slurm.conf)" in proc.stderr
+    assert "resolve_ctls_from_dns_srv" not in proc.stderr
+
+
+def test_a_check_whose_job_waits_too_long_never_ran_and_history_says_why(slurm, tmp_path):
+    env = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env)
+    with slurm.busy():
+        proc = run_inproc("verify", "--env", env, "--slurm", slurm.partition, "--slurm-wait", "3", "--json",
+                          timeout=120)
+        assert _wizard_jobs(slurm) == []
+    result = last_json(proc)
+    assert proc.returncode == 1 and result["started"] is False
+    assert result["findings"][0]["id"] == "slurm_queue_timeout"
+    assert "waiting for a node: job " in proc.stderr
+    history = last_json(run_inproc("history", "--json"))
+    assert "no node was free in time" in history[-1]["error"]
+
+
+def test_report_slurm_describes_the_gpu_node(slurm):
+    if host_has_nvidia_driver():
+        pytest.skip("this host has a real NVIDIA driver")
+    proc = run_inproc("report", "--slurm", slurm.partition, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "## GPU node " in proc.stdout and "(detected through srun, partition gpu, job " in proc.stdout
+    assert "2 × NVIDIA A100-SXM4-80GB" in proc.stdout
+
+
+def test_a_forecast_through_srun_follows_its_job_and_gives_up_a_long_queue(slurm, tmp_path, isolated_state):
+    """The forecast's files are fetched here; the run goes to a node through srun, like the check. On a busy
+    partition its job is shown queued and, past --slurm-wait, cancelled with a sentence (nothing is left)."""
+    from tests.fixtures.forecast import MODEL
+    from wizard.after.forecast import ForecastRequest, run_forecast
+    from wizard.detect.slurm import SlurmTarget
+    from wizard.install.envs import Env
+
+    env = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env)
+    source = tmp_path / "assets"
+    for name in (f"params/{MODEL}", "dataset/source-era5_date-2016-01-01_res-10.0_levels-13_steps-04.nc",
+                 "stats/diffs_stddev_by_level.nc", "stats/mean_by_level.nc", "stats/stddev_by_level.nc"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        if name.endswith(".npz"):  # the right kinds of file (checked by their first bytes); never read: no node
+            with zipfile.ZipFile(source / name, "w") as archive:
+                archive.writestr("params.npy", b"")
+        else:
+            (source / name).write_bytes(b"CDF\x01" + bytes(60))
+    states = []
+    with slurm.busy():
+        result = run_forecast(ForecastRequest(env=Env.at(env), assets=str(source)), slurm=SlurmTarget(
+            slurm.partition, wait=3), on_job=states.append)
+        assert slurm.jobs("gc-wizard-forecast") == []
+    assert not result.ok and "in the queue of partition gpu (Resources)" in result.error, result.error
+    assert states and states[0].phase == "queued" and result.where["job_id"] == states[0].job_id
+    assert result.output is None

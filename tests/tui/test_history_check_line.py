@@ -69,3 +69,13 @@ async def test_the_history_table_fits_80_columns_with_the_longest_recipe_id(isol
         await pilot.pause()
         note = str(app.screen.query_one("#history-note").render())
         assert "stopped: cancelled by the user" in note and "env: /e1 (removed)" in note, note
+
+
+def test_a_check_on_a_node_names_the_node_and_one_that_never_started_says_why():
+    passed = VerifySummary(ok=True, backend="cpu", param_count=70739, node="gpu07")
+    assert check_line(_entry("verified", passed)) == "check: GraphCast initialised 70,739 parameters on cpu, node gpu07"
+    failed = VerifySummary(ok=False, failed_tier="backend", node="gpu07")
+    assert check_line(_entry("failed", failed)) == "check on node gpu07: failed at JAX backend and devices"
+    never = VerifySummary(ok=False, findings=("srun_failed",), finding_details=(
+        {"id": "srun_failed", "title": "The GraphCast check never started on a GPU node", "fix": "..."},))
+    assert check_line(_entry("failed", never)) == "check: The GraphCast check never started on a GPU node"

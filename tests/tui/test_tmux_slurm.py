@@ -14,7 +14,7 @@ import pytest
 from tests.fixtures.gpu import host_has_nvidia_driver
 from tests.fixtures.jaxenv import graphcast_src
 from tests.fixtures.state import last_json, run_cli
-from tests.fixtures.tmux import Tmux, wizard_env
+from tests.fixtures.tmux import Tmux, wait_gone, wizard_env
 from tests.fixtures.wheels import build_wheel
 
 # Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
@@ -49,7 +49,7 @@ def _app(tmux: Tmux, tmp_path: Path, slurm, recipes: Path, *extra: str) -> dict[
     env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
     tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes), *extra], env)
     screen = tmux.wait_for("Press g to detect", timeout=60)
-    assert "but Slurm is here (partitions: gpu)" in screen
+    assert "but Slurm is here (partitions: gpu, cpu)" in screen
     tmux.keys("g")
     screen = tmux.wait_for("read through srun", timeout=120)
     assert f"Node            {slurm.node}" in screen and "A100-SXM4-80GB" in screen
@@ -112,3 +112,41 @@ def test_the_app_installs_here_and_verifies_on_the_node(tmux, tmp_path, slurm):
     tmux.keys("m")
     tmux.wait_for("Module written", timeout=30)
     assert list((Path(env["GC_WIZARD_HOME"]) / "modules" / "graphcast").glob("jax0.4.23-cpu.lua"))
+
+
+@pytest.mark.parametrize("key", ["C-q", "C-c"])
+def test_a_queued_detection_is_shown_and_ctrl_q_or_ctrl_c_leave_at_once_cancelling_the_job(tmux, tmp_path, slurm,
+                                                                                         key):
+    """The walk's worst moment: on a busy partition the app said only "Detecting…", ctrl+q blanked the screen
+    and the process stayed, and the pending job ran later. Now the queue is on screen within seconds and
+    either key leaves at once, with no job of the wizard's left in `squeue`."""
+    if host_has_nvidia_driver():
+        pytest.skip("this host has a real NVIDIA driver")
+    env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
+    with slurm.busy():
+        pid = tmux.app([sys.executable, "-m", "wizard", "--slurm", slurm.partition], env)
+        screen = tmux.wait_for("queued (Resources)", timeout=30)
+        assert "Waiting for a node: job " in screen and "Escape cancels the job" in screen
+        assert slurm.jobs("gc-wizard-detect"), "the job is pending while the screen says so"
+        tmux.keys(key)
+        assert wait_gone(pid, 10), "the app must leave at once"
+        assert slurm.jobs("gc-wizard-detect") == []
+
+
+def test_escape_cancels_the_wait_and_o_moves_to_another_partition_without_a_restart(tmux, tmp_path, slurm):
+    if host_has_nvidia_driver():
+        pytest.skip("this host has a real NVIDIA driver")
+    env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
+    with slurm.busy():
+        tmux.app([sys.executable, "-m", "wizard", "--slurm", slurm.partition], env)
+        tmux.wait_for("queued (Resources)", timeout=30)
+        tmux.keys("Escape")
+        tmux.wait_for("was cancelled", timeout=15)
+        assert slurm.jobs("gc-wizard-detect") == []
+    tmux.keys("o")
+    tmux.wait_for("Slurm partition, then any srun options", timeout=10)
+    tmux.keys("C-u")
+    tmux.keys("-l", slurm.cpu_partition)
+    tmux.keys("Enter")
+    screen = tmux.wait_for("shows this job no NVIDIA GPU", timeout=60)
+    assert f"Node {slurm.node} (partition cpu)" in " ".join(screen.split())

@@ -45,7 +45,14 @@ def activation_script(act: Activation, shell: str = "bash") -> str:
     lines = [_comment(f"gc-wizard: {note}") for note in act.notes]
     for removal in act.removals:
         lines.append(_comment(f"removed from {removal.variable}: {removal.folder} — {removal.reason}"))
+    # The shell's own PATH, exported or not, kept for `deactivate`: `env -i bash --noprofile --norc` has a
+    # PATH it never exported, so gc-wizard saw none — the shell's is then kept after the env's bin.
+    unexported_path = "PATH" in act.set and act.original.get("PATH") is None
+    lines.append('if [ -z "${_GC_WIZARD_OLD_PATH+x}" ]; then _GC_WIZARD_OLD_PATH="${PATH-}"; fi')
     for name, value in act.set.items():
+        if name == "PATH" and unexported_path:
+            lines.append(f'export PATH={shlex.quote(value or "")}"${{_GC_WIZARD_OLD_PATH:+:$_GC_WIZARD_OLD_PATH}}"')
+            continue
         lines.append(_assign(name, value))
     for name in act.unset:
         lines.append(f"unset {name}")
@@ -58,8 +65,12 @@ def activation_script(act: Activation, shell: str = "bash") -> str:
         f'  PS1={prompt}"${{_GC_WIZARD_OLD_PS1}}"',
         "fi",
     ]
-    body = [f"  {_assign(name, value)}" for name, value in act.original.items()]
+    body = [f"  {_assign(name, value)}" for name, value in act.original.items()
+            if not (name == "PATH" and unexported_path)]
+    if unexported_path:
+        body.append('  if [ -n "${_GC_WIZARD_OLD_PATH-}" ]; then export PATH="$_GC_WIZARD_OLD_PATH"; else unset PATH; fi')
     body += [
+        "  unset _GC_WIZARD_OLD_PATH",
         f"  unset {ORIGINAL_VAR}",
         '  if [ -n "${_GC_WIZARD_OLD_PS1+x}" ]; then PS1="${_GC_WIZARD_OLD_PS1}"; unset _GC_WIZARD_OLD_PS1; fi',
         "  hash -r 2>/dev/null",

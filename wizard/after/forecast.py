@@ -24,6 +24,8 @@ from wizard import paths
 from wizard.after import assets
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess, load_needs
+from wizard.detect.srun_errors import explain
+from wizard.detect.srun_job import JobState, SrunJob, queue_sentence
 from wizard.errors import UserError
 from wizard.install.envs import Env
 from wizard.install.runner import StepLog
@@ -82,6 +84,8 @@ class ForecastResult:
     error: str | None = None
     findings: list[Finding] = field(default_factory=list)
     cancelled: bool = False
+    where: dict[str, Any] | None = None
+    """Set when the forecast ran on a cluster node through srun: {"node", "via": "srun", "job_id", "srun"}."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "env": self.env, "graphcast_version": self.graphcast_version, "model": self.model,
@@ -89,7 +93,7 @@ class ForecastResult:
                 "finite": self.finite, "seconds": self.seconds, "peak_rss_mib": self.peak_rss_mib,
                 "peak_device_mib": self.peak_device_mib, "output": self.output, "assets": self.assets,
                 "log": self.log, "error": self.error, "findings": [f.to_dict() for f in self.findings],
-                "cancelled": self.cancelled}
+                "cancelled": self.cancelled, "where": self.where}
 
 
 @dataclass(frozen=True)
@@ -176,8 +180,13 @@ def output_path(model_name: str) -> Path:
 
 
 def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events: ForecastEvents = ForecastEvents(),
-                 cancel: threading.Event | None = None, timeout: float = 3600.0) -> ForecastResult:
-    """Fetch and check the files, then run the notebook's forecast in the environment (see the docstring)."""
+                 cancel: threading.Event | None = None, timeout: float = 3600.0, slurm: Any = None,
+                 on_job: Callable[[JobState], None] | None = None) -> ForecastResult:
+    """Fetch and check the files, then run the notebook's forecast in the environment (see the docstring).
+
+    `slurm` (a `SlurmTarget`): the files are fetched here, into the shared state folder, and the forecast runs
+    on a GPU node through srun; `on_job` follows its job (queued with the reason and the wait, then running),
+    a wait longer than `slurm.wait` is given up, and a stop cancels the job."""
     env = request.env
     version = graphcast_version(env)
     backend = env_backend(env)
@@ -196,7 +205,8 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
                      "files": {f.asset.relpath: f.sha256 for f in fetched if f.sha256}}
     out = output_path(chosen.model.name)
     by_kind = {f.asset.relpath: f.path for f in fetched}
-    argv = [str(env.python), str(FORECAST_PROBE_PATH), "--params", str(by_kind[chosen.model.relpath]),
+    launcher = slurm.srun("gc-wizard-forecast") if slurm is not None else []
+    argv = [*launcher, str(env.python), str(FORECAST_PROBE_PATH), "--params", str(by_kind[chosen.model.relpath]),
             "--dataset", str(by_kind[chosen.dataset.relpath]), "--stats", str(by_kind[chosen.stats[0].relpath].parent),
             "--steps", str(request.steps), "--out", str(out), "--family", assets.family(chosen.model.name)]
     child_env, removed = probe_environment(env.path, backend, dict(env.marker.runtime_env) if env.marker else None)
@@ -209,9 +219,12 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     log.line("# argv: " + " ".join(argv))
     for item in removed:
         log.line(f"# removed from {item['variable']} for this run: {item['dir']} ({item['reason']})")
-    stream = ProbeStream()
+    stream = ProbeStream(job=SrunJob(on_job, wait=slurm.wait) if slurm is not None else None)
     run = run_probe(argv, child_env, env.path, stream, log, timeout=timeout, cancel=cancel,
                     listeners=ProbeListeners(on_line=lambda line: _line(events, line)))
+    if stream.job is not None:
+        job = stream.job.state
+        result.where = {"node": job.node, "via": "srun", "job_id": job.job_id, "srun": launcher}
     cancelled = run.cancelled or run.timed_out
     stdout = stream.stdout
     stderr = [line for line in stream.stderr if not line.startswith(STAGE_PREFIX)]
@@ -233,12 +246,17 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         elif payload.get("error"):
             err = payload["error"]
             result.error = f"{err.get('type', 'Error')} while {payload.get('stage', 'running')}: {err.get('message', '')}"
+    elif run.queue_timeout and stream.job is not None:
+        result.error = queue_sentence(stream.job, slurm.where())
+    elif stream.job is not None and not stream.started and not cancelled and stream.job.state.phase != "running":
+        result.error = explain("\n".join([*stream.srun, *stream.stderr]), partition=slurm.partition,
+                               what="run the forecast").sentence
     elif cancelled:
         result.error = "the forecast was stopped; nothing was changed."
         log.line("# gc-wizard: the forecast was stopped (cancelled or out of time); its output was removed")
     else:
         result.error = "the forecast ended without a result (see the log for what it printed last)."
-    if not result.ok and not cancelled:
+    if not result.ok and not cancelled and not run.queue_timeout:
         result.findings = diagnose_text("\n".join(stderr + stdout))
     if not result.ok:
         out.unlink(missing_ok=True)
@@ -285,7 +303,9 @@ def describe(result: ForecastResult) -> list[str]:
     if result.ok:
         took = result.seconds
         model = "GenCast" if "gencast" in (result.model or "").lower() else "GraphCast"
-        lines.append(f"{model} forecasts here: {steps} on {where}, every value finite.")
+        node = (result.where or {}).get("node")
+        here = f"on node {node} (through srun)" if result.where else "here"
+        lines.append(f"{model} forecasts {here}: {steps} on {where}, every value finite.")
         lines.append(f"  model     {result.model}")
         lines.append(f"  dataset   {result.dataset}")
         lines.append(f"  seconds   load {took.get('load', 0):.1f} · compile {took.get('compile', 0):.1f} · "

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from wizard import __version__, paths
+from wizard import __version__
+from wizard.after.next_steps import module_name_for, modules_dir
 from wizard.after.target import resolve_env
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
@@ -34,7 +36,7 @@ _NAME_OK = re.compile(r"^[A-Za-z0-9._+-]+$")
 
 
 def default_dir() -> Path:
-    return paths.state_dir() / "modules"
+    return modules_dir()
 
 
 def lua_string(value: str) -> str:
@@ -55,9 +57,7 @@ def _comment(text: str) -> str:
 
 
 def module_name(env: Path, marker: Mapping[str, Any]) -> str:
-    version = str(marker.get("recipe") or env.name)
-    version = re.sub(r"[^A-Za-z0-9._+-]+", "-", version).strip("-.") or "env"
-    return f"{FAMILY}/{version}"
+    return module_name_for(str(marker.get("recipe") or env.name))
 
 
 def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> str:
@@ -145,4 +145,4 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
         raise OperationFailed(f"cannot write the module file {target}: {exc.strerror or exc}.") from None
     return {"ok": True, "module": name, "path": str(target), "dir": str(root), "env": str(env_path),
             "replaced": replaced, "verified": marker.get("verified"),
-            "use": f"module use {root}; module load {name}"}
+            "use": f"module use {shlex.quote(str(root))}; module load {name}"}

@@ -7,8 +7,11 @@ line pasted into a fresh SSH session works after the README's Quick start too.
 from __future__ import annotations
 
 import os
+import re
 import shlex
+from pathlib import Path
 
+from wizard import paths
 from wizard.paths import program_command, wizard_command
 
 
@@ -20,8 +23,26 @@ def next_steps(recipe: str, assets: str | None = None) -> list[tuple[str, str]]:
         (f'eval "$({me} activate)"', "use it in this shell"),
         (f"{me} forecast{where}", "a first real forecast: real weights, one rollout"),
         (f"{me} kernel install", "use it in Jupyter"),
-        (f"{me} module install", f"use it with Lmod: module load graphcast/{recipe}"),
+        (f"{me} module install", "use it with Lmod (then the two module lines below)"),
     ]
+
+
+def modules_dir() -> Path:
+    """Where `module install` writes module files by default (the state folder's `modules/`)."""
+    return paths.state_dir() / "modules"
+
+
+def module_name_for(recipe: str) -> str:
+    """`graphcast/<recipe>`, the recipe id made safe for a module name."""
+    version = re.sub(r"[^A-Za-z0-9._+-]+", "-", recipe).strip("-.") or "env"
+    return f"graphcast/{version}"
+
+
+def use_lines(recipe: str, folder: str | os.PathLike[str] | None = None) -> list[str]:
+    """The two lines a new shell needs for the module: `module use DIR` (Lmod does not know the wizard's
+    folder) and `module load graphcast/<recipe>` — the Done screen and the exit "Next:" lines print both."""
+    root = Path(os.path.abspath(os.path.expanduser(str(folder)))) if folder else modules_dir()
+    return [f"module use {shlex.quote(str(root))}", f"module load {module_name_for(recipe)}"]
 
 
 def activate_lines() -> list[str]:
@@ -53,4 +74,4 @@ def next_step_lines(recipe: str, assets: str | None = None) -> list[str]:
         head = "Next:" if i == 0 else "     "
         line = f"{head} {command.ljust(width)}    # {why}"
         lines += [line] if len(line) <= COLUMNS else [f"{head} # {why}", f"      {command}"]
-    return lines
+    return lines + [f"      {line}" for line in use_lines(recipe)]

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__, bounded, paths
-from wizard.detect.chain import detect
 from wizard.detect.facts import Facts
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
+from wizard.detect.where import detect_where
 from wizard.history.store import VerifySummary, load_history
 from wizard.install.envs import read_marker
 from wizard.verify.check import VerifyResult
@@ -233,8 +233,18 @@ def _preflight_section(facts: Any) -> list[str]:
     return ["### What fits in memory", ""] + _table(("Model", "Fits", "Why", "Needs"), rows) + [""]
 
 
+def _machine_heading(facts: Any) -> str:
+    """Which machine the facts are: a GPU node read through srun says so (node, partition, job)."""
+    marker = _get(facts, "slurm") if facts is not None else None
+    if marker and _get(marker, "srun"):
+        part = f", partition {_get(marker, 'partition')}" if _get(marker, "partition") else ""
+        return (f"## GPU node {_get(marker, 'node') or '?'} (detected through srun{part}, job "
+                f"{_get(marker, 'job_id') or '?'})")
+    return "## Machine (what gc-wizard detected)"
+
+
 def _machine_section(facts: Any) -> list[str]:
-    lines = ["## Machine (what gc-wizard detected)", ""]
+    lines = [_machine_heading(facts), ""]
     if facts is None:
         return lines + ["Detection did not run.", ""]
     rows: list[Sequence[Any]] = []
@@ -281,7 +291,8 @@ def _machine_section(facts: Any) -> list[str]:
     packages = dict(_get(env, "packages") or {}) if env is not None else {}
     shown = {k: v for k, v in packages.items() if _PACKAGES.match(k)} if len(packages) > 30 else packages
     if shown:
-        lines += ["### Packages in that environment", ""]
+        # The Python gc-wizard itself runs in: not the GraphCast environment (its own section says that one's).
+        lines += [f"### Packages in the Python that ran gc-wizard ({_get(env, 'path') or '?'})", ""]
         lines += _table(("Package", "Version"), sorted(shown.items())) + [""]
 
     libs = list(_get(facts, "cuda_libraries") or ())
@@ -431,6 +442,19 @@ def _env_section(environ: Mapping[str, str]) -> list[str]:
 # --------------------------------------------------------------------------- the report
 
 
+def _env_packages_section(current: Any) -> list[str]:
+    """The current GraphCast environment's own packages (frozen when it was installed), the key ones."""
+    if current is None:
+        return []
+    frozen = [str(p) for p in (_get(current, "packages") or ())]
+    pairs = [p.split("==", 1) for p in frozen if "==" in p]
+    key = [(name, version) for name, version in pairs if _PACKAGES.match(name.strip().lower())]
+    if not key:
+        return []
+    return [f"### Packages in the GraphCast environment `{_get(current, 'env')}` (frozen at install, key ones of "
+            f"{len(frozen)})", "", *_table(("Package", "Version"), sorted(key)), ""]
+
+
 def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None = None,
                  log_tail_lines: int = LOG_TAIL_LINES, now: _dt.datetime | None = None,
                  problems: Sequence[str] = (), redacted: bool = True) -> str:
@@ -482,12 +506,16 @@ def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None 
         gpu_text = f"{len(gpus)} × {', '.join(names)}" if gpus else "no GPU found"
         drv = (f"driver {_get(driver, 'version') or '?'} (CUDA ≤ {_get(driver, 'cuda_driver_version') or '?'})"
                if driver is not None else "no usable NVIDIA driver")
-        lines.append(f"- Machine: {gpu_text}; {drv}.")
+        marker = _get(facts, "slurm")
+        what = (f"GPU node {_get(marker, 'node') or '?'} (through srun)" if marker and _get(marker, "srun")
+                else "Machine")
+        lines.append(f"- {what}: {gpu_text}; {drv}.")
     for problem in problems:
         lines.append(f"- Could not collect: {problem}")
     lines.append("")
 
     lines += _machine_section(facts)
+    lines += _env_packages_section(current)
     lines += _verify_section(entries)
     lines += _history_section(entries, current)
     lines += _last_run_section(last, findings, diagnose_error)
@@ -509,15 +537,19 @@ def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None 
     return redact(text, facts=facts, environ=environ) if redacted else text
 
 
-def collect_and_build(*, environ: Mapping[str, str] | None = None) -> str:
-    """Detect, load history and build the redacted report; a part that fails is named, not fatal."""
+def collect_and_build(*, environ: Mapping[str, str] | None = None, facts: Any = None, slurm: Any = None) -> str:
+    """Detect, load history and build the redacted report; a part that fails is named, not fatal.
+
+    `facts`: facts already detected (the app's, which after --slurm are the GPU node's); else `slurm` (a
+    `SlurmTarget`) detects on a GPU node through srun, and without either this machine is detected."""
     problems: list[str] = []
-    facts = None
     history = None
-    try:
-        facts = detect()
-    except Exception as exc:  # a support report must come out even when detection is what is broken
-        problems.append(f"detection failed ({type(exc).__name__}: {exc})")
+    if facts is None:
+        try:
+            facts = detect_where(slurm)
+        except Exception as exc:  # a support report must come out even when detection is what is broken
+            where = " on the GPU node through srun" if slurm is not None else ""
+            problems.append(f"detection{where} failed ({type(exc).__name__}: {exc})")
     try:
         history = load_history()
     except Exception as exc:

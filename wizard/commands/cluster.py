@@ -20,11 +20,16 @@ from wizard.install.bundle import make_bundle, read_manifest
 from wizard.install.lockfile import check_python_version, compile_lock, default_lock_name
 from wizard.install.plan import graphcast_install_arg
 from wizard.install.sources import merged_sources
+from wizard.paths import wizard_command
+from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import get_recipe
 
 
 def run_lock(args: argparse.Namespace) -> int:
     recipe = get_recipe(args.recipe, args.recipes_dir)
+    alternative = getattr(args, "alternative", None)
+    if alternative:
+        recipe = apply_alternative(recipe, alternative)  # the same recipe id, its packages from the alternative
     python = check_python_version(recipe, args.python)
     out = Path(args.out).expanduser() if args.out else Path.cwd() / default_lock_name(recipe.id)
     if not args.json:
@@ -37,7 +42,8 @@ def run_lock(args: argparse.Namespace) -> int:
         emit_json(result.to_dict())
         return 0
     say(f"Wrote {result.path} ({result.format}): {len(result.packages)} packages, each with its sha256.")
-    say(f"Install from it:  gc-wizard install {recipe.id} --lock {result.path}")
+    alt = f" --alternative {alternative}" if alternative else ""
+    say(f"Install from it:  {wizard_command()} install {recipe.id}{alt} --lock {result.path}")
     return 0
 
 
@@ -102,6 +108,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                       "if the recipe allows it)")
     lock.add_argument("--platform", metavar="TAG", help="lock for another platform, as uv names it "
                       "(e.g. x86_64-manylinux_2_28, aarch64-manylinux_2_28)")
+    options.alternative_option(lock)
     lock.add_argument("--out", metavar="FILE", help="pylock.NAME.toml (PEP 751) or FILE.txt (requirements with "
                       "hashes); default: pylock.RECIPE.toml in this folder")
     lock.add_argument("--find-links", action="append", default=[], metavar="DIR",

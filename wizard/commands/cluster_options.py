@@ -9,26 +9,44 @@ from __future__ import annotations
 
 import argparse
 
+from wizard.commands.output import warn
 from wizard.detect.slurm import SlurmTarget
+from wizard.detect.srun_job import JobState
 from wizard.detect.where import detect_where
-from wizard.errors import UserError
 
 
 def slurm_target(args: argparse.Namespace) -> SlurmTarget | None:
     """The `--slurm`/`--srun-arg` arguments as a target (None without --slurm)."""
-    value = getattr(args, "slurm", None)
-    extra = tuple(getattr(args, "srun_arg", None) or ())
-    if value is None:
-        if extra:
-            raise UserError("--srun-arg needs --slurm (it passes options to the srun that --slurm runs).")
-        return None
-    return SlurmTarget(partition=value or None, srun_args=extra)
+    return SlurmTarget.from_options(getattr(args, "slurm", None), getattr(args, "srun_arg", None) or (),
+                                    getattr(args, "slurm_wait", None))
 
 
 def facts_for(args: argparse.Namespace, *, on_line=None):
-    """The facts to plan with: a GPU node through srun, an assumed GPU, or this machine."""
-    return detect_where(slurm_target(args), assume_driver=getattr(args, "assume_driver", None),
-                        assume_cc=getattr(args, "assume_cc", None), on_line=on_line)
+    """The facts to plan with: a GPU node through srun (its job's state said as it changes), an assumed
+    GPU, or this machine."""
+
+    target = slurm_target(args)
+    return detect_where(target, assume_driver=getattr(args, "assume_driver", None),
+                        assume_cc=getattr(args, "assume_cc", None), on_line=on_line,
+                        on_state=JobReporter(warn) if target is not None else None)
+
+
+class JobReporter:
+    """Says a Slurm job's state on the terminal as it changes: each new phase or pending reason once, and
+    the time waited once a minute while queued (the app redraws it every second instead)."""
+
+    def __init__(self, write) -> None:
+        self.write = write
+        self._last: tuple[str, str | None, str | None] | None = None
+        self._said_at = 0.0
+
+    def __call__(self, state: JobState) -> None:
+        key = (state.phase, state.reason, state.node)
+        if key == self._last and not (state.phase == "queued" and state.waited - self._said_at >= 60):
+            return
+        self._last, self._said_at = key, state.waited
+        hint = " (Ctrl-C cancels the job)" if state.phase == "queued" else ""
+        self.write(state.describe() + hint)
 
 
 def where_line(facts) -> str | None:

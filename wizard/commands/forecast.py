@@ -25,9 +25,11 @@ from wizard.after.forecast import (
 )
 from wizard.after.target import resolve_env
 from wizard.commands import options
+from wizard.commands.cluster_options import JobReporter, slurm_target
 from wizard.commands.diagnose import render_findings
-from wizard.commands.output import emit_json, say
+from wizard.commands.output import emit_json, say, warn
 from wizard.detect.chain import detect
+from wizard.detect.where import detect_where
 from wizard.errors import ExitCode
 
 
@@ -64,11 +66,16 @@ def run(args: argparse.Namespace) -> int:
     env = resolve_env(getattr(args, "env", None))
     request = ForecastRequest(env=env, assets=source, model=args.model, dataset=args.dataset,
                               steps=args.steps, force=args.force)
+    target = slurm_target(args)
+    reporter = JobReporter(warn) if target is not None else None
     facts = None
-    try:
-        facts = detect(env.path)
-    except Exception:  # the memory check is a guard, not a gate: no facts, no refusal
-        facts = None
+    if target is not None:  # the memory check is the GPU node's; a partition Slurm refuses is said here
+        facts = detect_where(target, on_state=reporter)
+    else:
+        try:
+            facts = detect(env.path)
+        except Exception:  # the memory check is a guard, not a gate: no facts, no refusal
+            facts = None
     started: list[bool] = []
 
     def on_stage(stage: str) -> None:
@@ -80,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     events = ForecastEvents() if as_json else ForecastEvents(on_stage=on_stage, on_download=_progress_printer())
     cancel = threading.Event()
     try:
-        result = run_forecast(request, facts=facts, events=events, cancel=cancel)
+        result = run_forecast(request, facts=facts, events=events, cancel=cancel, slurm=target, on_job=reporter)
     except KeyboardInterrupt:
         cancel.set()
         raise
@@ -121,5 +128,6 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     p.add_argument("--steps", type=_steps, default=1, metavar="N", help="6-hour steps to roll out (default: 1)")
     p.add_argument("--list", action="store_true", help="list what the source holds, and stop")
     p.add_argument("--force", action="store_true", help="run a model the memory check says will not fit")
+    options.slurm_options(p)
     options.json_option(p)
     return [p]

@@ -20,7 +20,7 @@ from wizard.after.answers import replay, save_options
 from wizard.after.next_steps import next_step_lines
 from wizard.children import stop_all
 from wizard.commands import guard, options
-from wizard.commands.cluster_options import where_line
+from wizard.commands.cluster_options import JobReporter, where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
 from wizard.detect.where import detect_where
@@ -111,7 +111,8 @@ def check_on_node(options: InstallOptions, out) -> None:
     """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
     target = options.slurm
     out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
-    facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"))
+    facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"),
+                         on_state=JobReporter(lambda text: (out.write(f"    {text}\n"), out.flush())))
     out.write(f"    {where_line(facts)}\n")
     gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
     driver = (f"driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version})" if facts.driver

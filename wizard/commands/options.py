@@ -25,8 +25,9 @@ def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 
 def app_options(parser: argparse.ArgumentParser) -> None:
-    """Options that only the terminal app has (bare `gc-wizard`)."""
-    slurm_options(parser)
+    """Options that only the terminal app has (bare `gc-wizard`) — and the cluster options, which mean the
+    same before a command as after it (`apply_global_slurm`)."""
+    slurm_options(parser, dest="global_")
     parser.add_argument("--no-tui", action="store_true", help="never draw the terminal app; run the plain flow")
     parser.add_argument("--color", choices=["auto", "16", "256", "truecolor"], default="auto",
                         help="colour depth for the terminal app (default: auto)")
@@ -137,13 +138,54 @@ def lock_option(parser: argparse.ArgumentParser) -> None:
                         help="install the packages from a hashed lock made by `gc-wizard lock` (hashes checked)")
 
 
-def slurm_options(parser: argparse.ArgumentParser) -> None:
-    """`--slurm [PARTITION]` and `--srun-arg ARG`: detection and the check on a GPU node through srun."""
-    parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION",
+def slurm_options(parser: argparse.ArgumentParser, *, dest: str = "") -> None:
+    """`--slurm [PARTITION]`, `--srun-arg ARG` and `--slurm-wait SECONDS`: detection and the check on a GPU
+    node through srun. `dest` "global_": the ones given before the command (`apply_global_slurm`)."""
+    from wizard.detect.srun_job import DEFAULT_WAIT
+
+    parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION", dest=f"{dest}slurm",
                         help="detect and verify on a GPU node through srun (the cluster's default partition, "
                              "or PARTITION); the install runs here, into the shared state folder")
-    parser.add_argument("--srun-arg", action="append", default=[], metavar="ARG",
-                        help="an extra srun option, written --srun-arg=--gpus=1 (repeatable; needs --slurm)")
+    parser.add_argument("--srun-arg", action="append", default=[], metavar="ARG", dest=f"{dest}srun_arg",
+                        help="an extra srun option such as --gpus=1 or --account=NAME (repeatable; needs --slurm)")
+    parser.add_argument("--slurm-wait", type=positive_seconds, default=None, metavar="SECONDS",
+                        dest=f"{dest}slurm_wait",
+                        help=f"how long a job may wait in the queue for a node before it is cancelled and the step "
+                             f"stops (default: {DEFAULT_WAIT:g})")
+
+
+#: Commands that run something on the GPU node, and so take the cluster options.
+SLURM_FLAGS = (("slurm", "--slurm"), ("srun_arg", "--srun-arg"), ("slurm_wait", "--slurm-wait"))
+
+
+def apply_global_slurm(args: argparse.Namespace) -> None:
+    """`gc-wizard --slurm gpu detect` is `gc-wizard detect --slurm gpu`: the cluster options count wherever they
+    stand (argparse would let the command's own defaults win and drop them without a word). A command that
+    runs nothing on a node refuses them in one sentence; a partition given on both sides must agree."""
+    given = {name: getattr(args, f"global_{name}", None) for name, _ in SLURM_FLAGS}
+    for name, _ in SLURM_FLAGS:
+        if hasattr(args, f"global_{name}"):
+            delattr(args, f"global_{name}")
+    if args.command is None:
+        for name, value in given.items():
+            setattr(args, name, value)
+        return
+    used = [(name, flag) for name, flag in SLURM_FLAGS if given[name] not in (None, [])]
+    if not used:
+        return
+    if not hasattr(args, "slurm"):
+        flags = " and ".join(flag for _, flag in used)
+        raise UserError(f"`gc-wizard {args.command}` runs nothing on a GPU node, so it does not take {flags} "
+                        "(given before the command); leave it out.")
+    own = getattr(args, "slurm", None)
+    if given["slurm"] is not None:
+        if own is not None and own != given["slurm"]:
+            raise UserError(f"--slurm is given twice, {given['slurm'] or '(default partition)'!r} before "
+                            f"`{args.command}` and {own or '(default partition)'!r} after it; give it once.")
+        args.slurm = given["slurm"]
+    args.srun_arg = [*(given["srun_arg"] or []), *(getattr(args, "srun_arg", None) or [])]
+    if given["slurm_wait"] is not None and getattr(args, "slurm_wait", None) is None:
+        args.slurm_wait = given["slurm_wait"]
 
 
 def assume_options(parser: argparse.ArgumentParser) -> None:
@@ -208,6 +250,37 @@ def recipe_for_version(args: argparse.Namespace) -> str | None:
         raise UserError(f"no recipe for GraphCast v{version} fits this machine; "
                         f"`gc-wizard recipes --graphcast-version {version}` says why.")
     return best.recipe.id
+def normalize_cluster_words(argv: list[str], commands) -> list[str]:
+    """The cluster options' two spellings argparse cannot read, made plain before parsing:
+    `--slurm detect` (no partition, then the command) is `--slurm= detect` — a command name is never taken
+    as a partition (`--slurm=NAME` still names one); `--srun-arg --gpus=1` (a space) is `--srun-arg=--gpus=1`."""
+    out: list[str] = []
+    seen_command = False
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if word == "--":
+            out.extend(argv[i:])
+            break
+        if word == "--slurm" and nxt in commands and not seen_command:
+            out.append("--slurm=")
+        elif word == "--srun-arg" and nxt is not None and nxt.startswith("-") and len(nxt) > 1:
+            out.append(f"--srun-arg={nxt}")
+            i += 1
+        else:
+            if not word.startswith("-") and word in commands and (not out or out[-1] not in _VALUED_WORDS):
+                seen_command = True
+            out.append(word)
+        i += 1
+    return out
+
+
+#: Options whose next word is their value, never the command.
+_VALUED_WORDS = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg", "--assets",
+                 "--slurm-wait"}
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above zero (`nan`, `inf`, 0 and -5 cannot time anything)."""
     import math

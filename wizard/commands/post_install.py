@@ -11,8 +11,10 @@ from wizard.after.kernel import kernel_install, kernel_remove
 from wizard.after.report import collect_and_build
 from wizard.after.target import named_env, resolve_env
 from wizard.commands import options
+from wizard.commands.cluster_options import JobReporter, slurm_target
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.commands.streams import write_verbatim
+from wizard.detect.where import detect_where
 from wizard.errors import UserError
 from wizard.install.activation import compute_activation
 from wizard.security import write_private_file
@@ -80,7 +82,12 @@ def run_report(args: argparse.Namespace) -> int:
         if not target.parent.is_dir():  # a typo in the folder must not create folders (as root: anywhere)
             raise UserError(f"cannot write the report to {target}: the folder {target.parent} does not exist; "
                             "create it first or choose another --out.")
-    text = collect_and_build()
+    target = slurm_target(args)
+    facts = None
+    if target is not None:
+        from wizard.commands.output import warn
+        facts = detect_where(target, on_state=JobReporter(warn))  # a refused partition is the user's to fix
+    text = collect_and_build(facts=facts)
     if not args.out:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -112,4 +119,5 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     report = options.add_command(sub, "report", "a redacted Markdown support report to paste to an admin",
                                  "gc-wizard report --out report.md", run_report)
     report.add_argument("--out", metavar="FILE", help="write it here (mode 600) instead of printing it")
+    options.slurm_options(report)
     return [activate, kernel, report]

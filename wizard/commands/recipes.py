@@ -204,11 +204,15 @@ def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = " 
 PLAN_SIZE_BUDGET = 1.0
 
 
-def plan_checks(plan: Plan) -> dict:
+def plan_checks(plan: Plan, facts=None) -> dict:
     """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
-    it downloads. The same checks `install` makes before anything runs (it refuses without --force)."""
-    return {"reasons": unfit_reasons(plan.recipe), "verdict": verdict_for(plan),
-            "download": plan_download(plan, budget=PLAN_SIZE_BUDGET)}
+    it downloads. The same checks `install` makes before anything runs (it refuses without --force).
+    `facts`: the machine the recipe must fit when it is not this one (a GPU node read through srun)."""
+
+    marker = getattr(facts, "slurm", None) or {}
+    return {"reasons": unfit_reasons(plan.recipe, facts), "verdict": verdict_for(plan),
+            "download": plan_download(plan, budget=PLAN_SIZE_BUDGET),
+            "machine": f"NODE {marker.get('node') or '?'}" if marker.get("srun") else "THIS MACHINE"}
 
 
 def render_plan(plan: Plan, checks: dict | None = None) -> str:
@@ -219,7 +223,8 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
     reasons = checks.get("reasons") or []
     verdict = checks.get("verdict")
     if reasons:
-        out.append(f"! {r.id} DOES NOT FIT THIS MACHINE; `gc-wizard install {r.id}` refuses it (exit 2) without --force:")
+        out.append(f"! {r.id} DOES NOT FIT {checks.get('machine') or 'THIS MACHINE'}; `gc-wizard install {r.id}` "
+                   "refuses it (exit 2) without --force:")
         out += [_wrap(f"- {reason}", "  ") for reason in reasons]
     if verdict is not None and not verdict.ok:
         out.append(_wrap(f"! GraphCast source refused (install exits 2 without --force): {verdict.problem}", ""))
@@ -267,13 +272,26 @@ def render_plan(plan: Plan, checks: dict | None = None) -> str:
         run_it += f" --graphcast-src {shlex.quote(plan.graphcast_src)}"
     run_it += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links if link not in r.find_links)
     run_it += " --offline" if plan.offline else ""
+    if checks.get("slurm"):
+        run_it += checks["slurm"]
     out += ["", f"To run it: {run_it}"]
     return "\n".join(out)
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    plan = plan_for(options.install_options(args))
-    checks = plan_checks(plan)
+    install = options.install_options(args)
+    facts = None
+    if install.slurm is not None:  # the recipe must fit the GPU node, read there (not this login node)
+        from wizard.commands.output import warn
+
+        facts = facts_for(args, on_line=warn)
+        warn(where_line(facts) or "")
+    plan = plan_for(install)
+    checks = plan_checks(plan, facts)
+    if install.slurm is not None:
+        target = install.slurm
+        checks["slurm"] = (" --slurm" + (f" {shlex.quote(target.partition)}" if target.partition else "")
+                           + "".join(f" --srun-arg={shlex.quote(arg)}" for arg in target.srun_args))
     # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
     # never to show it: printed plans (and saved JSON) carry `user:***`.
     if args.json:
@@ -316,5 +334,6 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.alternative_option(plan)
     options.notebook_option(plan)
     options.lock_option(plan)
+    options.slurm_options(plan)
     options.json_option(plan)
     return [recipes, plan]

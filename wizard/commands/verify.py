@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING
 
 from wizard.after.target import resolve_env
 from wizard.commands import options
-from wizard.commands.cluster_options import slurm_target
+from wizard.commands.cluster_options import JobReporter, slurm_target
 from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn, width, wrapped
+from wizard.detect.srun_job import DEFAULT_WAIT
 from wizard.errors import ExitCode, WizardError
 from wizard.history.store import now, record_verify
 from wizard.install import envs
 from wizard.verify.check import verify_env
+from wizard.verify.protocol import TIER_TITLES
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -110,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     as_json = bool(getattr(args, "json", False))
     target = slurm_target(args)
     launcher = target.srun("gc-wizard-verify") if target is not None else []
+    reporter = JobReporter(warn if as_json else say) if target is not None else None
     if not as_json:
         say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init"
             + (" on a GPU node through srun" if launcher else "") + " …")
@@ -118,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = verify_env(env, backend=backend, level=level, graphcast_src=getattr(args, "graphcast_src", None),
                             timeout=float(getattr(args, "timeout", None) or 900), runtime_env=runtime_env,
-                            cancel=cancel, on_tier=on_tier, launcher=launcher)
+                            cancel=cancel, on_tier=on_tier, launcher=launcher, on_job=reporter,
+                            job_wait=target.wait if target is not None else DEFAULT_WAIT)
     except KeyboardInterrupt:
         cancel.set()
         raise
@@ -136,8 +140,11 @@ def run(args: argparse.Namespace) -> int:
             say(f"GraphCast runs in this environment ({result.backend}{node}). Log: {result.log}")
         else:
             failed = result.failed_tier
-            where = f" at {failed.name}" if failed else ""
-            say(f"Verification {'was cancelled' if result.cancelled else 'failed' + where}. Log: {result.log}")
+            where = f" at {TIER_TITLES.get(failed.name, failed.name)}" if failed else ""
+            if not result.started and not result.cancelled:
+                say(f"The GraphCast check never ran: srun did not start it on a node. Log: {result.log}")
+            else:
+                say(f"Verification {'was cancelled' if result.cancelled else 'failed' + where}. Log: {result.log}")
             if result.findings:
                 say("")
                 say(render_findings(result.findings))

@@ -12,29 +12,37 @@ Facts detected inside a Slurm job say so (`slurm: {"node", "job_id", "partition"
 called `srun` adds the argv it used, so a report shows where every fact came from.
 """
 
+
 from __future__ import annotations
 
 import json
 import os
 import re
+import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from wizard.detect.facts import Facts
+from wizard.children import die_with_parent
+from wizard.detect import slurm_cluster
+from wizard.detect.facts import DetectWarning, Facts
+from wizard.detect.slurm_cluster import partitions
+from wizard.detect.srun_errors import explain
+from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence, stop_srun, wait_for
 from wizard.errors import OperationFailed, UserError
 
-#: How long srun may wait for a node and run detection, in seconds (a busy partition queues).
+__all__ = ["DEFAULT_WAIT", "DetectionStopped", "SlurmTarget", "detect_on_node", "job_marker", "partitions",
+           "srun_on_path"]
+
+#: How long srun may take for detection once it has a node, in seconds (the queue has its own bound).
 DETECT_TIMEOUT = 600.0
 _PARTITION_RE = re.compile(r"^[A-Za-z0-9_.,+-]{1,128}$")
-_BAD_PARTITION = re.compile(r"invalid partition|partition .*(not|does not) (exist|valid)|Invalid partition",
-                            re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,8 @@ class SlurmTarget:
 
     partition: str | None = None
     srun_args: tuple[str, ...] = field(default=())
+    wait: float = DEFAULT_WAIT
+    """How long a job may wait in the queue before it is cancelled and the step stops (--slurm-wait)."""
 
     def __post_init__(self) -> None:
         if self.partition is not None and not _PARTITION_RE.match(self.partition):
@@ -52,8 +62,34 @@ class SlurmTarget:
                 raise UserError(f"--srun-arg {arg!r} is not an srun option; give each option as "
                                 "--srun-arg=--gpus=1 (it must start with '-').")
 
+    @classmethod
+    def from_options(cls, slurm: str | None, srun_args=(), wait: float | None = None) -> SlurmTarget | None:
+        """The target `--slurm [PARTITION]`, `--srun-arg` and `--slurm-wait` describe (None without --slurm),
+        for both faces; the other two without --slurm are refused in one sentence, not ignored."""
+        if slurm is None:
+            if srun_args:
+                raise UserError("--srun-arg needs --slurm (it passes options to the srun that --slurm runs).")
+            if wait is not None:
+                raise UserError("--slurm-wait needs --slurm (it bounds the wait for a node that --slurm asks for).")
+            return None
+        return cls(partition=slurm or None, srun_args=tuple(srun_args or ()), wait=wait or DEFAULT_WAIT)
+
+    @classmethod
+    def from_words(cls, text: str, *, wait: float | None = None) -> SlurmTarget:
+        """The app's one-line answer "gpu --gpus=1 --time=0:30:00": an optional partition first (a word not
+        starting with '-'), then srun options; empty means the cluster's default partition."""
+        try:
+            words = shlex.split(text)
+        except ValueError as exc:
+            raise UserError(f"{text!r} cannot be read as a partition and srun options ({exc}).") from None
+        partition = words.pop(0) if words and not words[0].startswith("-") else None
+        return cls(partition=partition, srun_args=tuple(words), wait=wait or DEFAULT_WAIT)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"partition": self.partition, "srun_args": list(self.srun_args)}
+        return {"partition": self.partition, "srun_args": list(self.srun_args), "wait": self.wait}
+
+    def where(self) -> str:
+        return f"partition {self.partition}" if self.partition else "the default partition"
 
     def srun(self, job_name: str) -> list[str]:
         """The srun argv up to (not including) the program to run on the node."""
@@ -61,7 +97,9 @@ class SlurmTarget:
         if srun is None:
             raise UserError("--slurm needs Slurm's srun, which is not on PATH here (load the cluster's Slurm "
                             "module, or run without --slurm).")
-        argv = [srun, "--nodes=1", "--ntasks=1", "--export=ALL", "--unbuffered", f"--job-name={job_name}"]
+        # --verbose: its "jobid N: nodes(1):`vm'" line names the job and node (`srun_job`); the log keeps it.
+        argv = [srun, "--verbose", "--nodes=1", "--ntasks=1", "--export=ALL", "--unbuffered",
+                f"--job-name={job_name}"]
         if self.partition:
             argv.append(f"--partition={self.partition}")
         return [*argv, *self.srun_args]
@@ -69,23 +107,6 @@ class SlurmTarget:
 
 def srun_on_path() -> bool:
     return shutil.which("srun") is not None
-
-
-def partitions(timeout: float = 5.0) -> list[str] | None:
-    """The cluster's partitions (the default one first), or None when Slurm does not answer."""
-    sinfo = shutil.which("sinfo")
-    if sinfo is None:
-        return None
-    try:
-        proc = subprocess.run([sinfo, "-h", "-o", "%P"], capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if proc.returncode != 0:
-        return None
-    names = [line.strip() for line in proc.stdout.splitlines() if line.strip()]
-    default = [n.rstrip("*") for n in names if n.endswith("*")]
-    return default + [n for n in names if not n.endswith("*")]
 
 
 def job_marker(environ: Mapping[str, str]) -> dict[str, Any] | None:
@@ -97,41 +118,75 @@ def job_marker(environ: Mapping[str, str]) -> dict[str, Any] | None:
     return {"node": node, "job_id": job, "partition": environ.get("SLURM_JOB_PARTITION")}
 
 
-def explain_srun_failure(target: SlurmTarget, returncode: int, stderr: str, what: str) -> Exception:
-    """srun's own complaint as a sentence; a partition that does not exist is the user's to fix."""
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    said = "; ".join(line for line in lines if line.startswith("srun:"))[-600:] or (lines[-1] if lines else "")
-    where = f"partition {target.partition}" if target.partition else "the default partition"
-    if _BAD_PARTITION.search(stderr):
-        return UserError(f"srun refused {where}: {said}. See `sinfo` for the partitions.")
-    if "No module named" in stderr or "No such file or directory" in stderr:
-        return OperationFailed(
-            f"srun reached a node but could not start gc-wizard there ({said or lines[-1] if lines else ''}). "
-            f"The wizard's Python ({sys.executable}) and the state folder must be on storage the GPU nodes share.")
-    return OperationFailed(f"srun could not {what} on {where} (exit {returncode}): {said or 'no message'}")
+def explain_srun_failure(target: SlurmTarget, stderr: str, what: str, log: Path | None = None) -> Exception:
+    """srun's failure as one or two sentences with the fix (`srun_errors`); a partition or srun option
+    that Slurm refuses is the user's input to fix (exit 2), the rest is the cluster failing (exit 1)."""
+    problem = explain(stderr, partition=target.partition, what=what)
+    where = f" srun's own words are in {log}." if log is not None else ""
+    error = UserError if problem.user_input else OperationFailed
+    return error(problem.sentence + where)
+
+
+class DetectionStopped(OperationFailed):
+    """Detection through srun was stopped by the user (ctrl+q, Escape, Ctrl-C, a signal): the job is cancelled."""
+
+
+def _srun_log(argv: list[str]) -> Path | None:
+    """A log for srun's own lines (verbose chatter included), or None when the state folder is unwritable."""
+    try:
+        from wizard import paths  # the state folder is looked up only when srun runs
+
+        log = paths.new_log("detect-srun")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("# argv: " + " ".join(argv) + "\n", encoding="utf-8")
+        return log
+    except OSError:
+        return None
+
+
+def _keep_lines(log: Path | None, lines: list[str]) -> None:
+    if log is None:
+        return
+    try:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write("".join(f"{line}\n" for line in lines))
+    except OSError:
+        pass
+
+
+def _job_words(job: SrunJob) -> str:
+    return f"job {job.state.job_id}" if job.state.job_id else "its job"
 
 
 def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
-                   on_line: Callable[[str], None] | None = None) -> Facts:
+                   on_line: Callable[[str], None] | None = None,
+                   on_state: Callable[[JobState], None] | None = None,
+                   cancel: threading.Event | None = None) -> Facts:
     """Run `gc-wizard detect --json` on a node of `target` through srun and return its facts.
 
-    `on_line` gets srun's own messages ("srun: job 12 queued and waiting for resources") as they come.
-    Raises UserError for a bad partition or option, OperationFailed when srun or the node fails.
+    `on_state` gets the job's state as it changes (queued with Slurm's reason and the time waited, then
+    running on a node); `on_line` gets anything else the task prints on stderr (srun's chatter goes to
+    the log). `cancel` stops the job at once (srun revokes a pending allocation; scancel makes sure), and
+    so does a wait in the queue longer than `target.wait`. Raises UserError for a partition or option
+    Slurm refuses, DetectionStopped when cancelled, OperationFailed when srun or the node fails.
     """
     srun = target.srun("gc-wizard-detect")
     argv = [*srun, sys.executable, "-m", "wizard", "detect", "--json"]
     env = dict(os.environ)
     env.pop("PYTHONHOME", None)
+    log = _srun_log(argv)
+    job = SrunJob(on_state, wait=target.wait)
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True)
+                            text=True, env=env, start_new_session=True, preexec_fn=die_with_parent())
     err_lines: list[str] = []
     out_chunks: list[str] = []
 
     def read_err() -> None:
         for line in proc.stderr:
-            err_lines.append(line.rstrip("\n"))
-            if on_line is not None and line.strip():
-                on_line(line.rstrip("\n"))
+            line = line.rstrip("\n")
+            err_lines.append(line)
+            if not job.feed(line) and on_line is not None and line.strip():
+                on_line(line)
 
     readers = [threading.Thread(target=read_err, daemon=True),
                threading.Thread(target=lambda: out_chunks.append(proc.stdout.read()), daemon=True)]
@@ -139,27 +194,60 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
         reader.start()
     started = time.monotonic()
     try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _stop(proc)
-        raise OperationFailed(f"srun did not finish detection within {timeout:g} s (is the partition full? "
-                              "`squeue` shows the queue).") from None
-    except BaseException:
-        _stop(proc)
-        raise
-    for reader in readers:
-        reader.join(timeout=5)
+        ended = wait_for(proc, job, deadline=started + target.wait + timeout, cancel=cancel)
+    finally:
+        if proc.poll() is None:
+            stop_srun(proc, job)
+        for reader in readers:
+            reader.join(timeout=5)
+        _keep_lines(log, err_lines)
+    if ended == "cancelled":
+        raise DetectionStopped(f"Detection through srun was stopped; {_job_words(job)} was cancelled.")
+    if ended == "queue":
+        raise OperationFailed(queue_sentence(job, target.where()))
+    if ended == "timeout":
+        raise OperationFailed(f"srun did not finish detection within {timeout:g} s on {target.where()}, so "
+                              f"{_job_words(job)} was cancelled.")
     out = "".join(out_chunks)
-    stderr = "\n".join(err_lines)
     data = _last_json(out)
     if proc.returncode != 0 or data is None:
-        raise explain_srun_failure(target, proc.returncode, stderr + "\n" + out[-2000:], "run detection")
+        raise explain_srun_failure(target, "\n".join(err_lines) + "\n" + out[-2000:], "run detection", log)
     facts = Facts.from_dict(data)
     marker = dict(facts.slurm or {})
     marker.setdefault("node", facts.host or None)
     marker.update({"partition": marker.get("partition") or target.partition, "srun": srun,
                    "seconds": round(time.monotonic() - started, 3)})
-    return replace(facts, slurm=marker)
+    return with_node_words(replace(facts, slurm=marker), target)
+
+
+def with_node_words(facts: Facts, target: SlurmTarget) -> Facts:
+    """A node that shows the job no GPU is named as the node, with the two likely fixes, first among the
+    problems (in place of "no driver on this machine"): the cluster may hand GPUs out only on request,
+    or the partition may be the wrong one."""
+    if facts.gpus or facts.driver is not None:
+        return facts
+    marker = facts.slurm or {}
+    warning = DetectWarning("slurm_node_no_gpu", node_without_gpu(marker.get("node") or "?",
+                                                                  marker.get("partition") or target.partition, target))
+    rest = tuple(w for w in facts.warnings if w.id != "no_nvidia_driver")
+    return replace(facts, warnings=(warning, *rest))
+
+
+def node_without_gpu(node: str, partition: str | None, target: SlurmTarget) -> str:
+    """"Node vm (partition gpu) shows this job no NVIDIA GPU …" and what to change, from what Slurm says."""
+    where = f" (partition {partition})" if partition else ""
+    head = f"Node {node}{where} shows this job no NVIDIA GPU, so only the CPU recipes can run there."
+    flag = slurm_cluster.gpu_request_flag(partition)
+    asked = [a for a in target.srun_args if a.startswith(("--gpus", "--gres", "-G", "--gpus-per"))]
+    others = [p for p in slurm_cluster.gpu_partitions() if p != partition]
+    if flag and not asked:
+        fix = f"This partition hands GPUs out on request: add --srun-arg={flag} (o in the app changes it)."
+    elif others:
+        fix = f"Choose a partition with GPUs: {', '.join(others[:6])} (--slurm PARTITION; o in the app)."
+    else:
+        fix = ("If your cluster gives GPUs only on request, add --srun-arg=--gpus=1 (or --gres=gpu:1); otherwise "
+               "choose another partition (`sinfo -o '%P %G'` lists their GPUs; o in the app changes both).")
+    return f"{head} {fix}"
 
 
 def _last_json(text: str) -> dict[str, Any] | None:
@@ -171,17 +259,3 @@ def _last_json(text: str) -> dict[str, Any] | None:
                 return None
             return value if isinstance(value, dict) and "python" in value else None
     return None
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """srun forwards SIGTERM to the job step and cancels it; then it is gone."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        try:
-            proc.wait(timeout=5)
-            return
-        except subprocess.TimeoutExpired:
-            continue

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from wizard import paths
 from wizard.detect.chain import detect
+from wizard.detect.srun_job import DEFAULT_WAIT, JobState
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.results import InstallResult, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
@@ -69,6 +70,10 @@ class InstallEvents(RunnerEvents):
     def verify_tier(self, tier: Tier) -> None: ...
 
     def message(self, text: str) -> None: ...
+
+    def job_state(self, state: JobState) -> None:
+        """The Slurm job of the GraphCast check changed (queued with its reason and time waited, running
+        on a node); called about once a second while it waits. The default says each new phase once."""
 
 
 def _log_tail(log: Path, limit: int = 400_000) -> str:
@@ -120,6 +125,13 @@ class _Transaction:
     def say(self, text: str) -> None:
         _note(self.log, text)
         self.events.message(text)
+
+    def _job_state(self, state: JobState) -> None:
+        """The check's Slurm job: each new phase said once (log and faces), every update to the events."""
+        if state.phase != getattr(self, "_job_phase", None):
+            self._job_phase = state.phase
+            self.say(f"the GraphCast check's Slurm job: {state.describe()}")
+        self.events.job_state(state)
 
     # --- the steps -------------------------------------------------------------------------------
     def claim(self) -> None:
@@ -229,7 +241,8 @@ class _Transaction:
             self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier, launcher=launcher)
+                            on_tier=self.events.verify_tier, launcher=launcher, on_job=self._job_state,
+                            job_wait=self.options.slurm.wait if self.options.slurm is not None else DEFAULT_WAIT)
         if self.cancel.is_set():
             return self.finish("cancelled", error="cancelled during the GraphCast check", verify=result)
         if not result.ok:
@@ -316,12 +329,14 @@ class RecipeDoesNotFit(UserError):
     """`install` of a recipe that does not fit this machine, without --force (exit 2)."""
 
 
-def unfit_reasons(recipe) -> list[str]:
+def unfit_reasons(recipe, facts=None) -> list[str]:
     """Why `recipe` does not fit this machine (empty when it does): the verdict `recipes` shows on the
     platform and the GPU. The Python question is left out: the plan already chose an interpreter that
     fits (or refused), and asking every interpreter on PATH again would only repeat that — and wait
     again on one that hangs (a Python on a dead NFS mount)."""
-    return list(match_recipes([recipe], detect(), pythons=(), python_downloads=True)[0].reasons)
+
+    return list(match_recipes([recipe], facts if facts is not None else detect(), pythons=(),
+                              python_downloads=True)[0].reasons)
 
 
 def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:

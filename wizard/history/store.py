@@ -88,6 +88,13 @@ class VerifySummary:
     gencast: bool = False
     """Whether the check had a GenCast tier (GraphCast v0.2 and later)."""
 
+    def reason(self) -> str:
+        """Why the check failed, in one line: the first finding's title and fix (history keeps it)."""
+        first = self.finding_details[0] if self.finding_details else {}
+        title = str(first.get("title") or (self.findings[0] if self.findings else "") or "the GraphCast check failed")
+        fix = f" Fix: {first['fix']}" if first.get("fix") else ""
+        return f"{title}.{fix}"
+
     def to_dict(self) -> dict[str, Any]:
         extra = {} if not self.gencast else {"gencast_param_count": self.gencast_param_count,
                                              "gencast_init_seconds": self.gencast_init_seconds}
@@ -537,7 +544,7 @@ def record_verify(env: str | os.PathLike[str], summary: VerifySummary, *, log: s
             recipe = recipe or _marker_data(Path(env)).get("recipe") or "(unknown)"
             entry = history.add(Entry(id=history.new_entry_id(), kind="verify", recipe=str(recipe), env=str(env),
                                       status="verified" if summary.ok else "failed", finished=now(),
-                                      log=log, verify=summary))
+                                      log=log, verify=summary, error=None if summary.ok else summary.reason()))
             history.save()
             return entry
     except LockHeld:

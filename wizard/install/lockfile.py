@@ -30,6 +30,7 @@ from typing import Any
 from packaging.utils import canonicalize_name
 
 from wizard.errors import OperationFailed, UserError
+from wizard.install.reach import find_unreachable
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
 
@@ -125,6 +126,21 @@ def _source_flags(recipe: Recipe, find_links: list[str] | tuple[str, ...]) -> li
     return flags
 
 
+def unreachable_sentence(recipe: Recipe, text: str) -> str | None:
+    """One or two sentences for a resolve that failed on the network: the host, what it served, and the
+    fix (the recipe's PyPI alternative when JAX's wheel page is the one missing; else a wheelhouse)."""
+    hosts = find_unreachable(text)
+    if not hosts:
+        return None
+    names = ", ".join(h.host for h in hosts)
+    if any(h.role == "jax-releases" for h in hosts) and recipe.alternatives:
+        offers = " or ".join(f"`gc-wizard lock {recipe.id} --alternative {a.id}` ({a.title})" for a in recipe.alternatives)
+        return (f"this server cannot reach {names} (JAX's CUDA wheel page). Lock the same stack from PyPI instead: "
+                f"{offers}.")
+    return (f"this server cannot reach {names}, which the recipe's packages come from. Lock it on a machine that "
+            "can, or give a wheelhouse with --find-links DIR --offline.")
+
+
 def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: str | None = None,
                  find_links: list[str] | tuple[str, ...] = (), offline: bool = False, fmt: str | None = None,
                  timeout: float = 900) -> LockResult:
@@ -163,6 +179,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                 raise UserError(f"--platform {platform} is not a platform uv knows; give one such as "
                                 "x86_64-manylinux_2_28, aarch64-manylinux_2_28 or linux (`uv pip compile --help` "
                                 "lists them all).")
+            unreachable = unreachable_sentence(recipe, proc.stderr)
+            if unreachable:
+                raise OperationFailed(f"uv could not resolve recipe {recipe.id}: {unreachable}")
             raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}")
         body = partial.read_text(encoding="utf-8")
         partial.unlink()

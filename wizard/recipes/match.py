@@ -90,6 +90,8 @@ class RecipeMatch:
     usable_gpus: tuple[int, ...] = field(default=())
     cautioned: bool = False
     """Compatible, but a GPU of this machine is under one of the recipe's `gpu_cautions`."""
+    machine: str = "this machine"
+    """The machine the verdict is about, in words: "this machine", or "node gpu07" (facts read through srun)."""
 
     @property
     def graphcast_version(self) -> str:
@@ -461,13 +463,23 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
                        f"{best.recipe.pins.get('jax')} (this one: {recipe.pins.get('jax')})")
         else:
             summary = "compatible; the recommended stack is the better fit for the same GraphCast"
+        machine = _machine_words(facts)
         matches.append(RecipeMatch(
-            recipe=recipe, compatible=not reasons, recommended=is_best, reasons=tuple(reasons),
-            warnings=tuple(warnings), summary=summary, usable_gpus=v.usable, cautioned=v.cautioned,
+            recipe=recipe, compatible=not reasons, recommended=is_best,
+            reasons=tuple(r.replace("this machine", machine) for r in reasons),
+            warnings=tuple(w.replace("THIS MACHINE", machine.upper()) for w in warnings),
+            summary=summary.replace("this machine", machine), usable_gpus=v.usable, cautioned=v.cautioned,
+            machine=machine,
         ))
     order = {id(m): i for i, m in enumerate(sorted(matches, key=lambda m: _rank(m.recipe), reverse=True))}
     matches.sort(key=lambda m: (not m.recommended, not m.compatible, order[id(m)]))
     return matches
+
+
+def _machine_words(facts: Facts) -> str:
+    """"this machine", or "node gpu07" for facts read on a GPU node through srun (the login node is not it)."""
+    marker = getattr(facts, "slurm", None) or {}
+    return f"node {marker.get('node') or '?'}" if marker.get("srun") else "this machine"
 
 
 def graphcast_versions(recipes: dict[str, Recipe] | Iterable[Recipe]) -> list[str]:

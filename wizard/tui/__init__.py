@@ -29,11 +29,18 @@ def run_tui(args: argparse.Namespace) -> int:
     from wizard.tui.app import WizardApp
 
     slurm = None
-    if getattr(args, "slurm", None) is not None:
+    if getattr(args, "slurm", None) is not None or getattr(args, "srun_arg", None) or getattr(args, "slurm_wait", None):
         # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.detect.slurm import SlurmTarget
 
-        slurm = SlurmTarget(partition=args.slurm or None, srun_args=tuple(getattr(args, "srun_arg", None) or ()))
+        try:
+            slurm = SlurmTarget.from_options(args.slurm, getattr(args, "srun_arg", None) or (),
+                                             getattr(args, "slurm_wait", None))
+        except UserError as exc:
+            import sys
+
+            print(f"gc-wizard: {exc}", file=sys.stderr)
+            return int(ExitCode.BAD_INPUT)
     graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     try:
         if graphcast_src or find_links:  # the plan module is not imported before the first frame otherwise

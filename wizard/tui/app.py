@@ -33,6 +33,7 @@ from wizard.security import is_secret_question, strip_terminal_escapes
 from wizard.tui import current_env, untouched_sentence
 from wizard.tui.messages import (
     InstallDone,
+    JobStateChanged,
     PromptAsked,
     RollbackDone,
     RollbackRequested,
@@ -138,6 +139,7 @@ class WizardApp(App):
         # However the app ends (quit, signal, crash), a worker still running must stop: App.run only
         # returns once every thread worker has.
         self.cancel_event.set()
+        self.stop_detection()
         loop = asyncio.get_running_loop()
         for signum in self._signals:
             loop.remove_signal_handler(signum)
@@ -273,6 +275,9 @@ class WizardApp(App):
             def message(self, text: str) -> None:
                 live_log.add_line(f"[gc-wizard] {text}")
 
+            def job_state(self, state) -> None:
+                app.post_message(JobStateChanged(state))
+
         if approved.download_bytes:
             screen.set_expected_bytes(approved.download_bytes)
         try:
@@ -303,6 +308,10 @@ class WizardApp(App):
     def on_verify_started(self, message: VerifyStarted) -> None:
         self.verify_screen = VerifyScreen()
         self.push_screen(self.verify_screen, self._verify_done)
+
+    def on_job_state_changed(self, message: JobStateChanged) -> None:
+        if self.verify_screen is not None:
+            self.verify_screen.show_job(message.state)
 
     def on_verify_tier(self, message: VerifyTier) -> None:
         if self.verify_screen is not None:
@@ -458,7 +467,23 @@ class WizardApp(App):
             self.screen.reload()
 
     # Leaving ------------------------------------------------------------------------------------
+    def stop_detection(self) -> bool:
+        """Stop a detection that waits on a Slurm job (its job is cancelled); True if one was running."""
+        machine = self.machine
+        return machine is not None and machine.stop_detection()
+
+    def action_quit_now_cancelled(self) -> None:
+        """Ctrl-C while detection waits on a Slurm job: cancel the job and leave (130), without asking."""
+        self.stop_detection()
+        self.exit_status = ExitCode.CANCELLED
+        self.exit(return_code=ExitCode.CANCELLED)
+
     async def action_quit(self) -> None:
+        if self.stop_detection():
+            # Waiting for a node through srun: leave at once; the worker cancels the job on its way out.
+            self.exit_status = ExitCode.CANCELLED
+            self.exit(return_code=ExitCode.CANCELLED)
+            return
         rolling_back = next((s for s in self.screen_stack if isinstance(s, RollbackScreen) and not s.finished), None)
         if rolling_back is not None and self.rollback_running():
             rolling_back.ask_to_stop(leaving=True)  # as for an install: ask, stop cleanly, then leave
@@ -512,6 +537,7 @@ class WizardApp(App):
         """
         self._leaving = True
         self.cancel_event.set()
+        self.stop_detection()
         self.exit_status = _SIGNAL_EXITS.get(signum, 1)
         self.exit(return_code=self.exit_status)
 

@@ -21,6 +21,10 @@ class FactsReady(Message):
     error: str | None = None
     pythons: tuple = ()
     """The interpreters the survey looked at, for re-matching the recipes with the same Python verdicts."""
+    stopped: bool = False
+    """The user stopped it (through srun: its job was cancelled)."""
+    token: Any = None
+    """Which detection run this answers (its stop event): a stopped run's late answer is not the new one's."""
 
 
 @dataclass
@@ -128,3 +132,11 @@ class PlanComputed(Message):
     announce_source: bool = False
     """Say the GraphCast source's verdict once the plan is there (it was just chosen with g)."""
 
+
+
+@dataclass
+class JobStateChanged(Message):
+    """A Slurm job the app waits on changed (queued with its reason and time waited, running on a node)."""
+
+    state: Any
+    """A `wizard.detect.srun_job.JobState`."""

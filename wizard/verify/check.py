@@ -28,6 +28,8 @@ from typing import Any
 from wizard import paths
 from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
+from wizard.detect.srun_errors import explain
+from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence
 from wizard.errors import UserError
 from wizard.history.store import VerifySummary
 from wizard.install.activation import compute_activation
@@ -37,7 +39,7 @@ from wizard.install.runner import ProcessTreeStopper, StepLog
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
 from wizard.verify.probe import PROBE_PATH
-from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIERS, Tier
+from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIER_TITLES, TIERS, Tier
 
 BACKENDS = ("gpu", "cpu", "auto")
 STDERR_TAIL_LINES = 40
@@ -70,6 +72,9 @@ class VerifyResult:
     python: str | None = None
     where: dict[str, Any] | None = None
     """Set when the check ran on a cluster node through srun: {"node", "via": "srun", "srun": argv}."""
+    started: bool = True
+    """False when the probe never began (srun refused the job, or it waited in the queue too long): no tier
+    failed then, and the faces say the check never ran instead of naming a tier."""
 
     def tier(self, name: str) -> Tier | None:
         return next((t for t in self.tiers if t.name == name), None)
@@ -90,7 +95,7 @@ class VerifyResult:
             "tiers": [t.to_dict() for t in self.tiers], "findings": [f.to_dict() for f in self.findings],
             "log": self.log, "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
             "timed_out": self.timed_out, "exit_status": self.exit_status, "removed_paths": self.removed_paths,
-            "python": self.python, "where": self.where,
+            "python": self.python, "where": self.where, "started": self.started,
         }
 
     @classmethod
@@ -104,7 +109,7 @@ class VerifyResult:
             log=str(data.get("log") or ""), seconds=float(data.get("seconds") or 0.0),
             cancelled=bool(data.get("cancelled")), timed_out=bool(data.get("timed_out")),
             exit_status=data.get("exit_status"), removed_paths=list(data.get("removed_paths") or []),
-            python=data.get("python"), where=data.get("where"))
+            python=data.get("python"), where=data.get("where"), started=data.get("started", True) is not False)
 
     def summary(self) -> VerifySummary:
         """What history keeps of this check (the full result is in its log)."""
@@ -172,6 +177,12 @@ class ProbeStream:
     tiers: list[Tier] = field(default_factory=list)
     running: str | None = None
     tier_stderr: dict[str, deque[str]] = field(default_factory=dict)
+    srun: list[str] = field(default_factory=list)
+    """srun's own lines (its job's state, its errors): kept for the log and the launcher's finding."""
+    job: SrunJob | None = None
+    """The Slurm job the probe runs in, when it runs through srun."""
+    started: bool = False
+    """The probe itself printed something (a tier began): it ran, wherever it ran."""
 
 
 @dataclass(frozen=True)
@@ -225,7 +236,13 @@ def _read_stderr(pipe, stream: ProbeStream, log: StepLog, listeners: ProbeListen
     for line in _pieces(pipe):
         line = line.rstrip("\n")
         log.line(line)
-        line = _cut(line) if not line.startswith((TIER_START_PREFIX, TIER_PREFIX)) else line
+        if stream.job is not None and stream.job.feed(line):
+            stream.srun.append(_cut(line))
+            continue
+        if line.startswith((TIER_START_PREFIX, TIER_PREFIX)):
+            stream.started = True
+        else:
+            line = _cut(line)
         if line.startswith(TIER_START_PREFIX):
             started = _tier_message(line, TIER_START_PREFIX)
             if started is None:
@@ -292,7 +309,8 @@ def _rebuild_tiers(stream: ProbeStream, why: dict[str, str], gencast: bool | Non
             tiers.append(Tier(name, status, seconds=None, error=dict(why)))
         else:
             stopped = "was cancelled" if why.get("type") == "Cancelled" else "failed"
-            tiers.append(Tier(name, "not_run", seconds=0.0, details={"reason": f"not run: {failed} {stopped}"}))
+            step = TIER_TITLES.get(failed, failed)
+            tiers.append(Tier(name, "not_run", seconds=0.0, details={"reason": f"not run: “{step}” {stopped}"}))
     return tiers
 
 
@@ -337,17 +355,46 @@ def _fallback_finding(tier: Tier | None, log: Path, timed_out: bool, timeout: fl
         "administrator.", evidence=tuple(filter(None, [message])), priority=90)
 
 
-def _launcher_finding(stream: ProbeStream, launcher: Sequence[str]) -> list[Finding]:
-    """srun (the launcher) failed before the probe said anything: its own words, as a finding."""
-    said = [line.strip() for line in stream.stderr if line.strip().startswith("srun:")]
-    if not said:
+def _launcher_finding(stream: ProbeStream, launcher: Sequence[str], run: ProbeRun, log: Path) -> list[Finding]:
+    """srun (the launcher) failed, or waited too long, before the probe said anything: the cause and fix in
+    plain words (`srun_errors`), srun's own lines as the evidence (all of them are in the log)."""
+    if run.queue_timeout and stream.job is not None:
+        return [Finding(
+            id="slurm_queue_timeout", title="The GraphCast check never started: no node was free in time",
+            explanation=queue_sentence(stream.job, _partition_of(launcher)), fix=queue_sentence(stream.job,
+                                                                                       _partition_of(launcher)),
+            evidence=tuple(line.strip() for line in stream.srun[-2:]), priority=90)]
+    said = [line.strip() for line in [*stream.srun, *stream.stderr] if line.strip().startswith(("srun:", "slurmstepd"))]
+    if not said and not stream.stderr:
         return []
+    partition = _partition_of(launcher)
+    problem = explain("\n".join([*stream.srun, *stream.stderr]),
+                      partition=partition.removeprefix("partition ") if partition.startswith("partition ") else None,
+                      what="run the GraphCast check")
     return [Finding(
-        id="srun_failed", title="srun could not run the GraphCast check on a GPU node",
-        explanation="Slurm refused or ended the job before the check started: " + "; ".join(said[-4:]),
-        fix="Check the partition and the --srun-arg options (`sinfo` lists partitions, `squeue` the queue); "
-        "the environment and the wizard must be on storage the GPU nodes share.",
-        evidence=tuple(said[-4:]), priority=90)]
+        id="srun_failed", title="The GraphCast check never started on a GPU node",
+        explanation=f"Slurm refused or ended the job before the check began (srun's own lines are in {log}).",
+        fix=problem.sentence, evidence=tuple(line for line in said[-4:] if "error" in line or "fatal" in line)
+        or tuple(said[-2:]), priority=90)]
+
+
+def _ended_by_slurm(stream: ProbeStream, launcher: Sequence[str], log: Path) -> list[Finding]:
+    """The check began on a node, and Slurm ended it (time limit, node failure, an admin's scancel)."""
+    partition = _partition_of(launcher)
+    problem = explain("\n".join([*stream.srun, *stream.stderr]),
+                      partition=partition.removeprefix("partition ") if partition.startswith("partition ") else None,
+                      what="finish the GraphCast check")
+    node = stream.job.state.node if stream.job is not None else None
+    return [Finding(
+        id="srun_failed", title=f"Slurm ended the GraphCast check on node {node or '?'}",
+        explanation=f"The check had started, then its Slurm job ended (srun's own lines are in {log}).",
+        fix=problem.sentence, evidence=tuple(line.strip() for line in stream.srun[-3:]), priority=90)]
+
+
+def _partition_of(launcher: Sequence[str]) -> str:
+    """ "partition gpu" from srun's argv (or "the default partition")."""
+    named = [arg.split("=", 1)[1] for arg in launcher if arg.startswith("--partition=")]
+    return f"partition {named[-1]}" if named else "the default partition"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -409,20 +456,30 @@ class ProbeRun:
     seconds: float
     cancelled: bool
     timed_out: bool
+    queue_timeout: bool = False
+    """Stopped because its Slurm job waited in the queue longer than the wait allowed (--slurm-wait)."""
 
 
-def _wait(proc: subprocess.Popen, deadline: float, cancel: threading.Event | None) -> tuple[bool, bool]:
-    """Wait for the probe to exit; (cancelled, timed_out) when it had to be stopped instead."""
+def _wait(proc: subprocess.Popen, deadline: float, cancel: threading.Event | None,
+          job: SrunJob | None = None) -> str | None:
+    """Wait for the probe to exit; None, or why it had to be stopped: "cancelled", "timeout" or "queue".
+    Time spent waiting for a node does not count against the probe's own `deadline`."""
     while proc.poll() is None:
         if cancel is not None and cancel.is_set():
-            return True, False
+            return "cancelled"
+        if job is not None:
+            job.tick()
+            if job.queued_too_long():
+                return "queue"
+            if job.state.phase in ("starting", "queued"):
+                deadline += 0.1  # srun has no node yet: the check's own time has not begun
         if time.monotonic() > deadline:
-            return False, True
+            return "timeout"
         if cancel is not None:
             cancel.wait(0.05)
         else:
             time.sleep(0.05)
-    return False, False
+    return None
 
 
 def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: ProbeStream, log: StepLog, *,
@@ -430,7 +487,7 @@ def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: Pro
     """Run the probe in its own session, read both pipes live, and stop its whole process tree when it
     is cancelled, times out or the wizard itself is interrupted (the runner's stopper)."""
     started = time.monotonic()
-    cancelled = timed_out = False
+    stopped: str | None = None
     proc = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env,
         cwd=str(cwd), text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
@@ -443,13 +500,16 @@ def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: Pro
     for reader in readers:
         reader.start()
     try:
-        cancelled, timed_out = _wait(proc, started + timeout, cancel)
+        stopped = _wait(proc, started + timeout, cancel, stream.job)
     finally:
         if proc.poll() is None:
             ProcessTreeStopper(proc.pid, lambda: proc.poll() is None, signals=PROBE_STOP_SIGNALS).stop()
+            if stream.job is not None:
+                stream.job.cancel()  # srun revokes a pending allocation on SIGTERM; scancel makes sure
         for reader in readers:
             reader.join(timeout=10)
-    return ProbeRun(proc.returncode, time.monotonic() - started, cancelled, timed_out)
+    return ProbeRun(proc.returncode, time.monotonic() - started, stopped == "cancelled", stopped == "timeout",
+                    queue_timeout=stopped == "queue")
 
 
 @dataclass(frozen=True)
@@ -468,6 +528,13 @@ def _outcome(stream: ProbeStream, run: ProbeRun, *, backend: str, timeout: float
         tiers = [Tier.from_probe(t) for t in result_json["tiers"] if isinstance(t, Mapping)]
         return _Outcome(tiers, result_json.get("backend") or backend, result_json.get("python"),
                         result_json.get("host"))
+    if not stream.started and stream.job is not None and stream.job.state.phase != "running":
+        # srun never started the probe: no tier ran, so none failed (the finding, or the stop, says why).
+        never = ("not run: stopped while the job waited for a node" if run.cancelled
+                 else "not run: the check never started on a node")
+        tiers = [Tier(name, "not_run", seconds=0.0, details={"reason": never}) for name in
+                 TIERS + ((GENCAST_TIER,) if gencast else ())]
+        return _Outcome(tiers, backend, None, None)
     if run.cancelled:
         why = {"type": "Cancelled", "message": "verification was cancelled"}
     elif run.timed_out:
@@ -495,8 +562,10 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
               child_env: dict[str, str], launcher: Sequence[str], log_file: Path, timeout: float) -> list[Finding]:
     """Known failures in what the probe printed; else srun's own words; else a plain "it failed"."""
     findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
-    if not findings and launcher and not stream.tiers:
-        findings = _launcher_finding(stream, launcher)
+    if launcher and not stream.started:
+        findings = _launcher_finding(stream, launcher, run, log_file) or findings
+    elif launcher and not findings and any(" error" in line or "slurmstepd" in line for line in stream.srun):
+        findings = _ended_by_slurm(stream, launcher, log_file)
     if not findings:
         failed = next((t for t in tiers if t.status == "failed"), None)
         findings = [_fallback_finding(failed, log_file, run.timed_out, timeout)]
@@ -509,7 +578,8 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
                on_tier: Callable[[Tier], None] | None = None,
                on_tier_start: Callable[[str], None] | None = None,
                on_line: Callable[[str], None] | None = None,
-               facts: Facts | None = None, launcher: Sequence[str] = (), gencast: bool | None = None) -> VerifyResult:
+               facts: Facts | None = None, launcher: Sequence[str] = (), gencast: bool | None = None,
+               job_wait: float = DEFAULT_WAIT, on_job: Callable[[JobState], None] | None = None) -> VerifyResult:
     """Run the GraphCast probe in `env` and return what it found.
 
     Args:
@@ -525,6 +595,9 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
             forwards its output line by line; stopping srun cancels the job step).
         gencast: whether to run the GenCast tier too (GraphCast v0.2 and later); None reads the
             environment's marker (`graphcast_version`, written at install), else lets the probe look.
+        job_wait, on_job: with a launcher (srun), how long its job may wait for a node before it is
+            cancelled (`--slurm-wait`), and a callback with the job's state as it changes (queued with
+            Slurm's reason and the time waited, running on a node), on a reader thread.
     """
     env = Path(env).expanduser().absolute()
     python = _environment_python(env, backend, level)
@@ -536,12 +609,13 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     log_file = Path(log_path) if log_path is not None else paths.new_log("verify")
     log = _open_log(log_file, argv, env=env, backend=backend, level=level, removed=removed, runtime_env=runtime_env)
 
-    stream = ProbeStream()
+    stream = ProbeStream(job=SrunJob(on_job, wait=job_wait) if launcher else None)
     run = run_probe(argv, child_env, env, stream, log, timeout=timeout, cancel=cancel,
                      listeners=ProbeListeners(on_tier, on_tier_start, on_line))
     outcome = _outcome(stream, run, backend=backend, timeout=timeout, gencast=gencast)
     tiers = _with_stderr_tails(outcome.tiers, stream)
-    ok = bool(tiers) and all(t.ok for t in tiers) and not run.cancelled and not run.timed_out
+    ok = bool(tiers) and all(t.ok for t in tiers) and not run.cancelled and not run.timed_out and \
+        not run.queue_timeout
     findings: list[Finding] = []
     if not ok and not run.cancelled:
         findings = _findings(stream, tiers, run, facts=facts, env=env, child_env=child_env, launcher=launcher,
@@ -551,7 +625,9 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
         ok=ok, env=str(env), backend=outcome.backend, level=level, tiers=tiers, findings=findings,
         log=str(log_file), seconds=run.seconds, cancelled=run.cancelled, timed_out=run.timed_out,
         exit_status=run.returncode, removed_paths=removed, python=outcome.python,
-        where={"node": outcome.host, "via": "srun", "srun": list(launcher)} if launcher else None,
+        where={"node": outcome.host or (stream.job.state.node if stream.job else None), "via": "srun",
+               "srun": list(launcher), "job_id": stream.job.state.job_id if stream.job else None}
+        if launcher else None, started=stream.started or not launcher,
     )
     summary = "passed" if ok else ("cancelled" if run.cancelled else "FAILED")
     log.line(f"# verify {summary} in {run.seconds:.1f} s; findings: {', '.join(f.id for f in findings) or 'none'}")

@@ -22,6 +22,14 @@ TIERS = ("jax_import", "backend", "cudnn_op", "graphcast_jit_init")
 GENCAST_TIER = "gencast_jit_init"
 #: Every tier a probe can report, in order (the probe's own `TIERS`).
 ALL_TIERS = TIERS + (GENCAST_TIER,)
+#: Each tier in words, as both faces and the history show it (never the id).
+TIER_TITLES = {
+    "jax_import": "import jax and jaxlib; find GraphCast",
+    "backend": "JAX backend and devices",
+    "cudnn_op": "a convolution on the GPU (cuDNN)",
+    "graphcast_jit_init": "GraphCast jit init (the notebook's cell)",
+    "gencast_jit_init": "GenCast jit init (1°, GPU-safe attention)",
+}
 TIER_PREFIX = "gc-wizard-tier: "
 TIER_START_PREFIX = "gc-wizard-tier-start: "
 

@@ -33,3 +33,16 @@ def test_without_a_chosen_state_folder_it_is_one_line(monkeypatch):
     monkeypatch.delenv("GC_WIZARD_HOME", raising=False)
     monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: "gc-wizard")
     assert activate_lines() == ['eval "$(gc-wizard activate)"']
+
+
+def test_the_module_lines_work_in_a_new_shell_without_lmod_knowing_the_folder(monkeypatch, tmp_path):
+    """`module load` alone fails in a new shell ("module(s) are unknown"): every "Next:" block and the
+    Done screen give `module use <state>/modules` first, then the load line."""
+    from wizard.after.next_steps import next_step_lines, use_lines
+
+    home = tmp_path / "state with space"
+    monkeypatch.setenv("GC_WIZARD_HOME", str(home))
+    assert use_lines("jax0.4.23-cpu") == [f"module use '{home}/modules'", "module load graphcast/jax0.4.23-cpu"]
+    lines = [line.strip() for line in next_step_lines("jax0.4.23-cpu")]
+    use, load = lines.index(f"module use '{home}/modules'"), lines.index("module load graphcast/jax0.4.23-cpu")
+    assert use + 1 == load

@@ -165,3 +165,24 @@ def test_report_uses_recorded_verify_findings(tmp_path):
     assert "1. **JAX fell back to the CPU** (`cpu_fallback`)" in text
     assert "Evidence: `No GPU/TPU found`" in text
     assert json.dumps(verify)  # the entry stayed serialisable
+
+
+def test_after_a_slurm_session_the_report_describes_the_gpu_node_and_the_environments_packages(tmp_path):
+    """Facts read through srun are the GPU node's: the report says which node (partition, job), and the
+    packages it lists as the GraphCast environment's are that environment's own, frozen at install — not
+    the Python gc-wizard ran in (the walk: the login Python's numpy 2.4.6 beside a stack pinned to 1.26.4)."""
+    from wizard.history.store import Entry
+
+    facts = _detect(standin_env("a100x2-535", tmp_path))
+    node = Facts.from_dict({**facts.to_dict(), "slurm": {"node": "gpu07", "job_id": "41", "partition": "gpu",
+                                                           "srun": ["/usr/bin/srun", "--nodes=1"]}})
+    current = Entry(id="e1", kind="install", recipe="jax0.4.23-cuda12-cudnn89", env="/shared/envs/gc1",
+                    status="verified", current=True, packages=["jax==0.4.23", "numpy==1.26.4", "six==1.16.0"])
+    text = build_report(node, [current], environ={}, redacted=False)
+    assert "## GPU node gpu07 (detected through srun, partition gpu, job 41)" in text
+    assert "- GPU node gpu07 (through srun): 2 × NVIDIA A100-SXM4-80GB" in text
+    assert "### Packages in the GraphCast environment `/shared/envs/gc1` (frozen at install, key ones of 3)" in text
+    assert "| numpy | 1.26.4 |" in text and "| six |" not in text
+    assert "### Packages in the Python that ran gc-wizard" in text or "Packages in that environment" not in text
+    here = build_report(facts, [current], environ={}, redacted=False)
+    assert "## Machine (what gc-wizard detected)" in here and "GPU node" not in here

@@ -220,7 +220,7 @@ def test_a_typed_check_round_trips_through_its_json_and_history(isolated_state):
     result = VerifyResult.from_dict(data)
     assert [t.name for t in result.tiers] == ["jax_import", "backend", "cudnn_op", "graphcast_jit_init"]
     assert [t.status for t in result.tiers] == ["passed", "passed", "skipped", "passed"]
-    assert result.to_dict() == {**data, "where": None}  # the interface's JSON, tier by tier, value by value
+    assert result.to_dict() == {**data, "where": None, "started": True}  # the interface's JSON, tier by tier, value by value
     assert VerifyResult.from_dict(result.to_dict()) == result
 
     summary = result.summary()
@@ -292,3 +292,18 @@ def test_the_last_local_graphcast_is_remembered_per_version(isolated_state, tmp_
     (checkout / "setup.py").unlink()
     (checkout / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast', version='0.2')\n")
     assert history.last_local_graphcast("0.1.1") is None  # moved on to another version: not offered
+
+
+def test_a_failed_verify_keeps_its_reason_in_the_history(isolated_state, tmp_path):
+    """A check that failed (or never started: srun refused the job) is recorded with why, so `history`
+    and the app's History say it, not only "verify failed"."""
+    summary = VerifySummary(ok=False, findings=("srun_failed",), node=None, finding_details=(
+        {"id": "srun_failed", "title": "The GraphCast check never started on a GPU node",
+         "fix": "Slurm has no partition gpus. This cluster's partitions: gpu."},))
+    entry = record_verify(tmp_path / "env", summary, recipe="jax0.4.23-cpu")
+    assert entry is not None
+    saved = load_history().entries[-1]
+    assert saved.error == ("The GraphCast check never started on a GPU node. Fix: Slurm has no partition gpus. "
+                           "This cluster's partitions: gpu.")
+    out = " ".join(run_inproc("history").stdout.split())
+    assert "! The GraphCast check never started on a GPU node. Fix: Slurm has no partition gpus." in out

@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.after.next_steps import activate_lines
+from wizard.after.next_steps import activate_lines, use_lines
 from wizard.flows.describe import install_undone
 from wizard.flows.results import InstallResult
 from wizard.paths import wizard_command
@@ -70,7 +70,8 @@ def summary_text(result: InstallResult, current_env: str | None = None, command:
         f"Use it in Jupyter: press k to register it as a kernel (or run {command} kernel install).",
         "",
         f"Use it with Lmod: press m to write a module file (or run {command} module install),",
-        f"    then: module load graphcast/{result.recipe}",
+        "    then, in any shell:",
+        *(f"    {line}" for line in use_lines(result.recipe)),
         "",
         *log_line,
     ])
@@ -138,14 +139,17 @@ class DoneScreen(Screen[str]):
         # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.tui.screens.report import ReportScreen
 
-        self.app.push_screen(ReportScreen())
+        machine = getattr(self.app, "machine", None)  # the facts the app planned with: a GPU node's after --slurm
+        self.app.push_screen(ReportScreen(getattr(machine, "facts", None)))
 
     def action_forecast(self) -> None:
         if self.result.ok and self.result.env:
             # Deferred for start-up time: the app loads this module before its first frame.
             from wizard.tui.screens.forecast import ForecastScreen
 
-            self.app.push_screen(ForecastScreen(self.result.env, getattr(self.app, "assets", None)))
+            options = getattr(self.app, "options", None)  # after --slurm (or g): the forecast runs on the node too
+            self.app.push_screen(ForecastScreen(self.result.env, getattr(self.app, "assets", None),
+                                                getattr(options, "slurm", None)))
 
     def action_kernel(self) -> None:
         if self.result.ok and self.result.env:

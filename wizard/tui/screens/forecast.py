@@ -22,7 +22,7 @@ from wizard.after.assets import ProgressText
 from wizard.after.forecast import STAGES, ForecastEvents, ForecastRequest, describe, run_forecast
 from wizard.errors import WizardError
 from wizard.install.envs import Env
-from wizard.tui.messages import ForecastDone, ForecastDownload, ForecastStage
+from wizard.tui.messages import ForecastDone, ForecastDownload, ForecastStage, JobStateChanged
 from wizard.tui.widgets.footer import WrappingFooter
 
 
@@ -44,10 +44,12 @@ class ForecastScreen(Screen[None]):
         Binding("escape", "back", "Back", id="back", tooltip="The previous screen (stops a running forecast)"),
     ]
 
-    def __init__(self, env: str | Path, assets: str | None = None) -> None:
+    def __init__(self, env: str | Path, assets: str | None = None, slurm=None) -> None:
+        """`slurm` (a `SlurmTarget`, after --slurm or key g): the forecast runs on a GPU node through srun."""
         super().__init__()
         self.env = Env.at(env)
         self.assets = assets
+        self.slurm = slurm
         self.cancel = threading.Event()
         self.stage: str | None = None
         self.download = ProgressText()
@@ -72,7 +74,8 @@ class ForecastScreen(Screen[None]):
                                     ForecastDownload(name, done, total)))
         try:
             result = run_forecast(ForecastRequest(env=self.env, assets=self.assets), events=events,
-                                  cancel=self.cancel)
+                                  cancel=self.cancel, slurm=self.slurm,
+                                  on_job=lambda state: self.post_message(JobStateChanged(state)))
         except (WizardError, OSError) as exc:
             self.post_message(ForecastDone(None, str(exc)))
         except KeyboardInterrupt:
@@ -84,6 +87,15 @@ class ForecastScreen(Screen[None]):
     def _stage(self, message: ForecastStage) -> None:
         self.stage = message.stage
         self.query_one("#stages", Static).update("\n".join(stage_lines(self.stage, False)))
+
+    @on(JobStateChanged)
+    def _job(self, message: JobStateChanged) -> None:
+        message.stop()
+        if not self.ended:
+            self.query_one("#download", Static).update(f"   Slurm: {message.state.describe()} · Ctrl-C cancels the job")
+
+    def on_unmount(self) -> None:
+        self.cancel.set()  # the app is closing (ctrl+q, a signal): a running forecast and its Slurm job stop
 
     @on(ForecastDownload)
     def _download(self, message: ForecastDownload) -> None:

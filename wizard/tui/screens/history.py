@@ -21,16 +21,20 @@ def check_line(entry) -> str | None:
     check = entry.verify
     if check is None:
         return None
+    node = f" on node {check.node}" if check.node else ""
     if check.param_count:
         gencast = f" and GenCast {check.gencast_param_count:,}" if check.gencast_param_count else ""
-        return f"check: GraphCast initialised {check.param_count:,} parameters{gencast} on {check.backend or '?'}"
+        return (f"check: GraphCast initialised {check.param_count:,} parameters{gencast} on {check.backend or '?'}"
+                + (f", node {check.node}" if check.node else ""))
+    titles = [str(d.get("title")) for d in check.finding_details if d.get("title")] or list(check.findings)
     if not check.failed_tier:
+        if entry.status == "failed" and titles:  # the check never started (srun refused it): say why
+            return f"check{node}: {titles[0]}"
         return None
     where = TIER_TITLES.get(check.failed_tier, check.failed_tier)
     if entry.status == "cancelled":
-        return f"check: stopped during {where}"
-    titles = [str(d.get("title")) for d in check.finding_details if d.get("title")] or list(check.findings)
-    return f"check: failed at {where}" + (f" — {titles[0]}" if titles else "")
+        return f"check{node}: stopped during {where}"
+    return f"check{node}: failed at {where}" + (f" — {titles[0]}" if titles else "")
 
 
 class HistoryScreen(Screen):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,7 +11,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from wizard.tui.messages import FactsReady
+from wizard.errors import UserError
+from wizard.tui.messages import FactsReady, JobStateChanged
+from wizard.tui.screens.prompt import PromptScreen
 
 
 def problems_lines(facts) -> list[str]:
@@ -92,6 +96,15 @@ def memory_lines(facts, width: int = 80) -> list[str]:
     return lines
 
 
+def waiting_text(slurm, state) -> str:
+    """What detection through srun is doing now, and the keys that stop it (the job is cancelled)."""
+    head = f"Detecting on a GPU node of {slurm.where()} through srun…"
+    now = state.describe() if state is not None else "asking Slurm for a node"
+    now = now[0].upper() + now[1:]
+    return (f"{head}\n\n{now}.\n\nEscape cancels the job · ctrl+q or Ctrl-C cancels it and quits"
+            + (" · o changes the partition or srun options" if state is not None and state.phase == "queued" else ""))
+
+
 class MachineScreen(Screen[str]):
     """Shows the detected facts; dismisses with "next" or "history"."""
 
@@ -102,6 +115,12 @@ class MachineScreen(Screen[str]):
         Binding("s", "report", "Report", id="report", tooltip="Preview a support report for your admin"),
         Binding("g", "gpu_node", "GPU node (Slurm)", id="gpu_node",
                 tooltip="Detect and verify on a GPU node through srun; the install still runs here"),
+        Binding("o", "slurm_options", "Partition/srun", id="slurm_options",
+                tooltip="Change the Slurm partition and srun options (e.g. gpu --gpus=1), then detect again"),
+        Binding("escape", "cancel_wait", "Cancel the job", id="cancel_wait",
+                tooltip="Stop waiting for a node: the Slurm job is cancelled"),
+        Binding("ctrl+c", "cancel_and_quit", "Cancel job, quit", id="cancel_and_quit", priority=True, show=False,
+                tooltip="Cancel the Slurm job and leave"),
     ]
 
     def __init__(self, recipes_dirs: tuple[str, ...] | list[str], slurm=None) -> None:
@@ -114,6 +133,12 @@ class MachineScreen(Screen[str]):
         """A `SlurmTarget` once detection runs on a GPU node through srun (--slurm, or key g)."""
         self.partitions: list[str] | None = None
         """Slurm's partitions when this node has no GPU but Slurm answers: the offer of key g."""
+        self.stop_event: threading.Event | None = None
+        """Set to stop the running detection; through srun its job is cancelled (Escape, ctrl+q, Ctrl-C, signals)."""
+        self.job = None
+        """The Slurm job detection waits on (a `JobState`), while it runs through srun."""
+        self.detecting = False
+        """Detection (here or through srun) runs now: no answer has come back yet."""
 
     def compose(self) -> ComposeResult:
         yield Static("gc-wizard · Step 1 of 5 · This machine", classes="title")
@@ -127,19 +152,39 @@ class MachineScreen(Screen[str]):
         yield Footer(compact=True)
 
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
     def detect(self) -> None:
+        """Start detection (here, or on a node through srun) with a fresh stop event."""
+        self.stop_event = threading.Event()
+        self.job = None
+        self.detecting = True
+        self._detect(self.stop_event, self.slurm)
+
+    def detecting_via_srun(self) -> bool:
+        """Detection through srun runs now (and has not been told to stop)."""
+        return self.slurm is not None and self.detecting and self.stop_event is not None and \
+            not self.stop_event.is_set()
+
+    def stop_detection(self) -> bool:
+        """Stop detection through srun (its job is cancelled by the worker); True if it was running."""
+        if not self.detecting_via_srun():
+            return False
+        self.stop_event.set()
+        return True
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
+    def _detect(self, stop: threading.Event, slurm) -> None:
         # The same survey as `gc-wizard recipes`; each failure says what failed, because a broken
         # recipe file is not a detection problem.
         from wizard.flows.session import RecipesUnreadable, survey
 
         try:
             facts = None
-            if self.slurm is not None:
+            if slurm is not None:
                 # Deferred for start-up time: the app loads this module before its first frame.
                 from wizard.detect.where import detect_where
 
-                facts = detect_where(self.slurm)
+                facts = detect_where(slurm, cancel=stop,
+                                     on_state=lambda state: self.post_message(JobStateChanged(state)))
             found = survey(self.recipes_dirs, facts=facts, local=True)
             if self.slurm is None and found.facts.driver is None:
                 # Deferred for start-up time: the app loads this module before its first frame.
@@ -147,18 +192,38 @@ class MachineScreen(Screen[str]):
 
                 self.partitions = partitions() if srun_on_path() else None
         except RecipesUnreadable as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
-            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}"))
+            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}", token=stop))
             return
         except Exception as exc:  # shown on the screen, never a crash or a traceback
-            where = " on a GPU node through srun" if self.slurm is not None else ""
-            self.post_message(FactsReady(None, [], error=f"Could not finish detection{where}:\n\n{exc}"))
+            if stop.is_set():
+                self.post_message(FactsReady(None, [], error=f"{exc}", stopped=True, token=stop))
+                return
+            where = " on a GPU node through srun" if slurm is not None else ""
+            self.post_message(FactsReady(None, [], error=f"Could not finish detection{where}:\n\n{exc}", token=stop))
             return
-        self.post_message(FactsReady(found.facts, list(found.matches), pythons=found.pythons))
+        self.post_message(FactsReady(found.facts, list(found.matches), pythons=found.pythons, token=stop))
+
+    def on_job_state_changed(self, message: JobStateChanged) -> None:
+        message.stop()  # the app's handler is for the check's job
+        if self.facts is not None or self.stop_event is None or self.stop_event.is_set():
+            return
+        self.job = message.state
+        self.query_one("#facts", Static).update(waiting_text(self.slurm, message.state))
 
     def on_facts_ready(self, message: FactsReady) -> None:
+        if message.token is not None and message.token is not self.stop_event:
+            return  # a detection stopped for a new one (o): only the new one's answer counts
         widget = self.query_one("#facts", Static)
+        self.detecting = False
+        self.refresh_bindings()
         if message.error:
-            widget.update(f"{message.error}\n\nFix that, then press r to try again.")
+            if message.stopped:
+                widget.update(f"{message.error}\n\nr detects again · o changes the partition or srun options.")
+            elif self.slurm is not None:
+                widget.update(f"{message.error}\n\nPress o to change the partition or srun options, or fix that "
+                              "and press r to try again.")
+            else:
+                widget.update(f"{message.error}\n\nFix that, then press r to try again.")
             widget.add_class("error")
             return
         widget.remove_class("error")
@@ -185,16 +250,20 @@ class MachineScreen(Screen[str]):
                     "Press g to detect on a GPU node through srun; the install then runs here and the "
                     "GraphCast check on the node.\n\n" + text)
         elif self.slurm is not None:
+            node = (self.facts.slurm or {}).get("node") or "?"
+            where = "a GPU node" if self.facts.gpus else f"a node like {node} (no GPU there: see above; o changes it)"
             text = ("Detected through srun: the install runs here, into the shared state folder; the "
-                    "GraphCast check runs on a GPU node.\n\n" + text)
+                    f"GraphCast check runs on {where}.\n\n" + text)
         self.query_one("#recommended", Static).update(text)
         self.refresh_bindings()
 
     def on_mount(self) -> None:
         self.query_one("#problems", Static).display = False
         if self.facts is None:
+            if self.slurm is not None:
+                self.query_one("#facts", Static).update(waiting_text(self.slurm, None))
             # After the first frame: the worker's imports and probes would otherwise share the GIL with
-            # the first paint, and the screen already says "Detecting…".
+            # the first paint, and the screen already says "Detecting…" (or which node it waits for).
             self.call_after_refresh(self.detect)
         else:
             self.show_facts()
@@ -204,7 +273,56 @@ class MachineScreen(Screen[str]):
             return self.facts is not None
         if action == "gpu_node":
             return bool(self.slurm is None and self.partitions)
+        if action == "slurm_options":
+            return bool(self.slurm is not None or self.partitions)
+        if action in ("cancel_wait", "cancel_and_quit"):
+            return self.detecting_via_srun()
+        if action == "redetect":
+            return not self.detecting_via_srun()
         return True
+
+    def action_cancel_wait(self) -> None:
+        if self.stop_detection():
+            self.query_one("#facts", Static).update("Cancelling the Slurm job…")
+            self.refresh_bindings()
+
+    def action_cancel_and_quit(self) -> None:
+        self.app.action_quit_now_cancelled()
+
+    def action_slurm_options(self) -> None:
+        """Ask for the partition and srun options ("gpu --gpus=1"), then detect there again."""
+        if self.partitions is None:
+            # Deferred for start-up time: the app loads this module before its first frame.
+            from wizard.detect.slurm import partitions
+
+            self.partitions = partitions()  # sinfo answers in well under a second
+        current = " ".join(filter(None, [self.slurm.partition if self.slurm else None,
+                                         *(self.slurm.srun_args if self.slurm else ())]))
+        self.app.push_screen(PromptScreen(
+            "Slurm partition, then any srun options (e.g. gpu --gpus=1 or --gres=gpu:1 --time=0:30:00). Empty: "
+            "the cluster's default partition." + (f" Partitions: {', '.join(self.partitions[:8])}."
+                                                  if self.partitions else ""),
+            value=current, hint="Enter detects there again · Escape keeps the current ones"), self._slurm_chosen)
+
+    def _slurm_chosen(self, text: str | None) -> None:
+        if text is None:
+            return
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.detect.slurm import SlurmTarget
+
+        try:
+            target = SlurmTarget.from_words(text, wait=self.slurm.wait if self.slurm else None)
+        except UserError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.stop_detection()
+        self.slurm = target
+        self.facts = None
+        self.query_one("#problems", Static).display = False
+        self.query_one("#facts", Static).update(waiting_text(target, None))
+        self.query_one("#recommended", Static).update("")
+        self.refresh_bindings()
+        self.detect()
 
     def action_gpu_node(self) -> None:
         if self.slurm is not None or not self.partitions:
@@ -216,8 +334,7 @@ class MachineScreen(Screen[str]):
         self.facts = None
         self.refresh_bindings()
         self.query_one("#problems", Static).display = False
-        self.query_one("#facts", Static).update("Detecting on a GPU node through srun (the cluster's default "
-                                                "partition)… a busy partition may queue the job.")
+        self.query_one("#facts", Static).update(waiting_text(self.slurm, None))
         self.query_one("#recommended", Static).update("")
         self.detect()
 
@@ -232,10 +349,12 @@ class MachineScreen(Screen[str]):
         # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.tui.screens.report import ReportScreen
 
-        self.app.push_screen(ReportScreen())
+        self.app.push_screen(ReportScreen(self.facts))
 
     def action_redetect(self) -> None:
+        if self.detecting_via_srun():
+            return  # the job already asked for stays; Escape cancels it
         self.facts = None
         self.refresh_bindings()
-        self.query_one("#facts", Static).update("Detecting…")
+        self.query_one("#facts", Static).update(waiting_text(self.slurm, None) if self.slurm else "Detecting…")
         self.detect()

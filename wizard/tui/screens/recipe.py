@@ -38,7 +38,7 @@ def describe_match(match, installed: str | None = None) -> str:
         lines += [("Already installed and current" if installed == "current" else "Already installed (not current)")
                   + ": a new install builds another environment beside it (History lists them all).", ""]
     if match.compatible:
-        lines.append("Compatible with this machine." + ("  RECOMMENDED" if match.recommended else ""))
+        lines.append(f"Compatible with {match.machine}." + ("  RECOMMENDED" if match.recommended else ""))
         if match.summary and match.summary != "compatible":
             lines.append(match.summary[0].upper() + match.summary[1:] + ".")
     else:
@@ -60,7 +60,7 @@ def option_label(match, width: int = 74, installed: str | None = None) -> str:
     elif match.cautioned:
         verdict = "fits, but not recommended on this GPU"
     elif match.compatible:
-        verdict = "fits this machine"
+        verdict = f"fits {match.machine}"
     else:
         verdict = match.reasons[0] if match.reasons else "does not fit"
     if installed:
@@ -188,7 +188,7 @@ class RecipeScreen(Screen):
             return
         match = self.rows[index]
         if not match.compatible:
-            self.notify("That recipe does not fit this machine; its reasons are listed. Choose another.",
+            self.notify(f"That recipe does not fit {match.machine}; its reasons are listed. Choose another.",
                         severity="warning")
             return
         self.dismiss(match)

@@ -22,9 +22,11 @@ class ReportScreen(Screen):
         Binding("s", "save", "Save report", id="save", tooltip="Write the report to a file"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, facts=None) -> None:
+        """`facts`: the app's detected facts (after --slurm, the GPU node's), so the report describes them."""
         super().__init__()
         self.text: str | None = None
+        self.facts = facts
 
     def compose(self) -> ComposeResult:
         yield Static("gc-wizard · Support report preview · user, host, home, GPU IDs redacted", classes="title")
@@ -37,7 +39,7 @@ class ReportScreen(Screen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="report", description="Building the report")
     def build(self) -> None:
-        text = collect_and_build()
+        text = collect_and_build(facts=self.facts)
         self.app.call_from_thread(self._show, text)
 
     def _show(self, text: str) -> None:

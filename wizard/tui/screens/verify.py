@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -11,20 +12,16 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from wizard.verify.protocol import GENCAST_TIER
+from wizard.verify.protocol import (
+    GENCAST_TIER,
+    TIER_TITLES,  # the core's wording, shared with the CLI and history
+)
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
     from wizard.verify.diagnose import Finding
     from wizard.verify.protocol import Tier
 
-TIER_TITLES = {
-    "jax_import": "import jax and jaxlib; find GraphCast",
-    "backend": "JAX backend and devices",
-    "cudnn_op": "a convolution on the GPU (cuDNN)",
-    "graphcast_jit_init": "GraphCast jit init (the notebook's cell)",
-    "gencast_jit_init": "GenCast jit init (1°, GPU-safe attention)",
-}
 
 
 def tier_line(tier: Tier) -> str:
@@ -106,6 +103,18 @@ class VerifyScreen(Screen[str]):
         self.tiers: list[Tier] = []
         self.done = False
         self._tier_started = time.monotonic()
+        self.job = None
+        """The Slurm job the check runs in (a `JobState`), while it has not reported a tier: queued or started."""
+        self._job_seen = time.monotonic()
+
+    def show_job(self, state) -> None:
+        """The check's Slurm job changed: queued (say so, with the wait) or running on a node (the tier's
+        clock starts only now: time in the queue is not time spent checking)."""
+        if state.phase == "running" and (self.job is None or self.job.phase != "running"):
+            self._tier_started = time.monotonic()
+        self.job, self._job_seen = state, time.monotonic()
+        if self.is_mounted and not self.done:
+            self._render_tiers()
 
     def compose(self) -> ComposeResult:
         yield Static("gc-wizard · Step 5 of 5 · Checking GraphCast really runs", classes="title")
@@ -131,6 +140,12 @@ class VerifyScreen(Screen[str]):
     def _render_tiers(self) -> None:
         lines = [tier_line(t) for t in self.tiers]
         running = None if self.done else running_line(self.tiers, time.monotonic() - self._tier_started)
+        job = self.job
+        if not self.done and not self.tiers and job is not None and job.phase in ("starting", "queued"):
+            waited = job.waited + time.monotonic() - self._job_seen
+            running = f"… {replace(job, waited=waited).describe()} · Ctrl-C cancels the job"
+        elif not self.done and job is not None and job.phase == "running" and job.node:
+            lines.insert(0, f"On node {job.node} (job {job.job_id}), through srun:")
         if running:
             lines.append(running)
         self.query_one("#tiers", Static).update("\n".join(lines))

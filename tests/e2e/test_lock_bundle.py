@@ -213,3 +213,52 @@ def test_lock_for_another_python_and_platform(deps, tmp_path):
     assert bad.returncode == 2 and "--platform bogus is not a platform uv knows" in bad.stderr
     old = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--python", "3.9")
     assert old.returncode == 2 and "needs Python >=3.10,<3.13, not 3.9" in old.stderr
+
+
+def _outside_recipe(deps, tmp_path):
+    """Recipe `tiny-outside`: pkg-c 1.0 from the index, and pkg-x 1.0 that no index has (`outside_index`, as
+    WeatherNext's gdm-xarray-jax): only a wheelhouse made where GitHub answers holds it."""
+    extra = tmp_path / "github-wheels"
+    extra.mkdir()
+    built = deps.house.add("pkg-x", "1.0")
+    shutil.move(str(built), extra / built.name)  # the index (the wheelhouse served) no longer has it
+    deps.write("tiny-outside", ["pkg-c==1.0", "pkg-x==1.0"])
+    path = deps.recipes / "tiny-outside.yaml"
+    path.write_text(path.read_text() + "outside_index:\n  - name: pkg-x\n"
+                    "    source: git+https://github.com/example/pkg-x@v1.0\n")
+    return extra
+
+
+def test_a_bundle_of_a_recipe_with_a_github_only_pin_carries_its_wheel(deps, tmp_path, local_index, monkeypatch,
+                                                                      request):
+    """WeatherNext's case: `bundle` refuses up front, naming the wheel to build, when no wheelhouse holds the
+    GitHub-only pin; with the wheelhouse it carries that wheel too, and the offline install needs nothing else."""
+    extra = _outside_recipe(deps, tmp_path)
+    url = local_index(deps.house.path)
+    for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):
+        monkeypatch.setenv(name, url)
+    for name in ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "UV_EXTRA_INDEX_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    bundle = tmp_path / "bundle"
+    refused = run_inproc("bundle", "tiny-outside", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+                         "--graphcast-src", str(deps.graphcast))
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "pkg-x 1.0" in refused.stderr and "--find-links" in refused.stderr and "Traceback" not in refused.stderr
+    assert not bundle.exists() or not any(bundle.iterdir()), "nothing was downloaded before the refusal"
+    lock = run_inproc("lock", "tiny-outside", "--recipes-dir", str(deps.recipes), "--out", str(tmp_path / "x.txt"))
+    assert lock.returncode == 2 and "pkg-x 1.0" in lock.stderr and "no package index has" in lock.stderr
+    assert "GitHub as well" not in lock.stderr  # a lock holds no GraphCast: its source is not this step's
+
+    proc = run_inproc("bundle", "tiny-outside", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+                      "--graphcast-src", str(deps.graphcast), "--find-links", str(extra), "--json")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    names = sorted(f["name"] for f in json.loads((bundle / "manifest.json").read_text())["files"])
+    assert "wheels/pkg_x-1.0-py3-none-any.whl" in names and "wheels/pkg_c-1.0-py3-none-any.whl" in names
+
+    request.getfixturevalue("closed_indexes")
+    shutil.rmtree(extra)
+    proc = run_inproc("install", "tiny-outside", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--bundle",
+                      str(bundle), "--no-verify")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert last_json(proc)["ok"]

@@ -34,6 +34,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 
 from wizard.errors import OperationFailed, UserError
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
+from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
 
 MANIFEST = "manifest.json"
@@ -108,6 +109,9 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     out = Path(out).expanduser().absolute()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} must be a new or empty folder.")
+    missing = outside_index_problem(recipe, find_links, graphcast_src)
+    if missing:  # before anything is made or downloaded
+        raise UserError(missing)
     wheels = out / WHEELS
     wheels.mkdir(parents=True, exist_ok=True)
     try:

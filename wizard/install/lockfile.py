@@ -31,6 +31,7 @@ from packaging.utils import canonicalize_name
 
 from wizard.errors import OperationFailed, UserError
 from wizard.install.reach import find_unreachable
+from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
 
@@ -152,6 +153,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
+    missing = outside_index_problem(recipe, find_links, name_source=False)
+    if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
+        raise UserError(missing)
     with tempfile.TemporaryDirectory(prefix="gc-wizard-lock-") as tmp:
         source = Path(tmp) / f"{recipe.id}.in"
         source.write_text("\n".join(recipe.requirements) + "\n", encoding="utf-8")

@@ -419,11 +419,12 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
 
 
 def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
-                          graphcast_src: str | None = None) -> str | None:
-    """Why `recipe` cannot install with these wheelhouses: a pin no index has (`outside_index`) that none
-    of the local `find_links` folders holds; None when each is there (or the recipe has none). Such a
-    recipe's own source usually lives on GitHub too: without `graphcast_src`, the sentence says so, so a
-    server without GitHub is told both things at once."""
+                          graphcast_src: str | None = None, *, name_source: bool = True) -> str | None:
+    """Why `recipe` cannot install (or be locked, or bundled) with these wheelhouses: a pin no index has
+    (`outside_index`) that none of the local `find_links` folders holds; None when each is there (or the
+    recipe has none). Such a recipe's own source usually lives on GitHub too: without `graphcast_src`, the
+    sentence says so (unless `name_source` is False: a lock holds no GraphCast), so a server without GitHub
+    is told both things at once."""
     if not recipe.outside_index:
         return None
     covered: set[str] = set()
@@ -439,7 +440,7 @@ def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
     text = (f"recipe {recipe.id} needs {names}, which no package index has (it is on GitHub only): build the "
             f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR "
             "(w on the Plan screen).")
-    host = None if graphcast_src else source_host(recipe.graphcast.source)
+    host = None if graphcast_src or not name_source else source_host(recipe.graphcast.source)
     if host == "github.com":
         text += (f" {source_name(recipe.graphcast.source)} itself comes from GitHub as well: where GitHub does not "
                  "answer, give a checkout of it with --graphcast-src DIR (g on the Plan screen).")

@@ -1,6 +1,6 @@
 """The probe child: NVML, then (when NVML gave no CUDA version) libcuda, printed as one JSON line.
 
-Run by `wizard.detect` as `python -E -s .../gpu_child.py` under a timeout, with
+Run by `wizard.detect` as `python -E -s -S .../gpu_child.py [--path PYNVML_DIR]` under a timeout, with
 `CUDA_VISIBLE_DEVICES` removed from its environment. Running the driver's libraries in a separate,
 killable process keeps a wedged GPU from hanging the wizard, keeps `libcuda` out of the wizard's
 own address space, and lets the loader see the `LD_LIBRARY_PATH` the user has *now*. Its sibling
@@ -12,6 +12,9 @@ import sys
 
 
 def main(argv: list) -> int:
+    if argv[:1] == ["--path"]:  # where pynvml is: the child runs without `site` (-S), for a faster start
+        sys.path.append(argv[1])
+        argv = argv[2:]
     import libcuda
     import nvml
 

@@ -26,7 +26,7 @@ EXPECTED: dict[str, list[tuple[str, list[str]]]] = {
     "unable_to_load_cudnn9.log": [("cuda_library_missing", ["cpu_fallback"])],
     "missing_libcudart12.log": [("cuda_library_missing", ["cpu_fallback"])],
     "cudnn_cnn_infer_missing.log": [("cudnn_sublibrary_missing", ["cuda_library_missing"])],
-    "cpu_jaxlib_on_gpu_host.log": [("cpu_only_jaxlib", [])],
+    "cpu_jaxlib_on_gpu_host.log": [("cpu_only_jaxlib", ["cpu_fallback"])],  # its "Falling back to cpu." folded in
     "old_jax_no_gpu_found.log": [("cpu_fallback", [])],
     # cudart_stub's "Could not find cuda drivers" means libcudart did not load (real threads in
     # tests/logs/real: deepface#739, nixpkgs#560004), not that the driver is missing.

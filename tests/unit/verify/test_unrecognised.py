@@ -34,6 +34,10 @@ FAILING = {
     "torch-rank-glog": "[rank3]:[E0101 00:00:00.000000000 Something.cpp:1] something new failed",
     "cuda-error-word": "Some CUDA Error: something new on this GPU",
     "quoted-tool-error": "`sbatch: error: something new about this job`",
+    "cpu-fallback": "WARNING:2025-01-01 00:00:00,000:jax._src.xla_bridge:999: Something new. Falling back to cpu.",
+    "pip-retries": "WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(…)': /simple/x/",
+    "bare-attribute-error": "module 'somelib' has no attribute 'something_new'",
+    "ffi-handler": "No FFI handler registered for something_new_ffi",
     "quoted-pip-error": "I keep getting \"ERROR: Could not do something new\" after the install",
     "kernel-oom": "Sep 29 02:47:51 host kernel: Out of memory: Killed process 42 (python) total-vm:1kB",
     "torch-cuda-init": "UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 999: "
@@ -51,6 +55,8 @@ def test_every_shape_of_a_failing_line_is_seen(name):
     "UserWarning: the default of X will change (not a failure)",
     "I1204 13:13:42.884638 139807170155648 xla_bridge.py:895] Unable to initialize backend 'tpu': INTERNAL: "
     "Failed to open libtpu.so: libtpu.so: cannot open shared object file: No such file or directory",
+    "I1204 13:13:42.884638 139807170155648 xla_bridge.py:895] Unable to initialize backend 'rocm': module "
+    "'jaxlib.xla_extension' has no attribute 'GpuAllocatorConfig'",
     "2019-02-19 15:41:04.314945: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_driver.cc:844] "
     "failed to allocate 0B (0 bytes) from device: CUDA_ERROR_INVALID_VALUE: invalid argument",
     "E0000 00:00:1733000000.000000 4242 cuda_blas.cc:1418] Unable to register cuBLAS factory: Attempting to "

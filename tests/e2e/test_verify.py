@@ -245,7 +245,7 @@ def test_cli_verify_reads_the_marker_and_fails_a_gpu_env_on_cpu(jax_cpu_env_with
         marker.unlink()
     assert proc.returncode == 1, proc.stderr
     assert "failed    backend" in proc.stdout or "failed   backend" in proc.stdout
-    assert "Verification failed at backend" in proc.stdout
+    assert "Verification failed at JAX backend and devices" in proc.stdout
     assert "[cpu_only_jaxlib]" in proc.stdout and "Fix: " in proc.stdout
     assert "Traceback" not in proc.stderr
 

@@ -17,6 +17,9 @@ async def test_done_offers_the_module_file(gpu_server, tiny, isolated_state):
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
         assert app.install_result.ok, app.install_result
+        # The module lines are the pane's last ones: scrolled to, as a user would, whatever the paths' length.
+        app.screen.query_one("#done-pane").scroll_end(animate=False)
+        await pilot.pause()
         text = " ".join(screen_text(app).split())
         assert "press m to write a module file" in text and "module load graphcast/tiny-b" in text
         assert app.screen.check_action("module", ()) is True

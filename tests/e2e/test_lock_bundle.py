@@ -98,14 +98,18 @@ def test_a_lock_for_another_recipe_is_refused_before_anything_runs(deps, tmp_pat
     assert proc.returncode == 2 and "was not made for recipe tiny-a: pkg-a is missing" in proc.stderr
 
 
-def test_bundle_from_an_index_installs_with_every_index_closed(deps, tmp_path, local_index, monkeypatch,
-                                                                 request):
-    url = local_index(deps.house.path)
+def _only_this_index(url: str, monkeypatch) -> None:
+    """The one index both uv and pip (bundle's downloader) use: no other index, wheelhouse or pip config."""
     for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):
         monkeypatch.setenv(name, url)
     for name in ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "UV_EXTRA_INDEX_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+
+
+def test_bundle_from_an_index_installs_with_every_index_closed(deps, tmp_path, local_index, monkeypatch,
+                                                                 request):
+    _only_this_index(local_index(deps.house.path), monkeypatch)
     bundle = tmp_path / "bundle"
     proc = run_inproc("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
                    "--graphcast-src", str(deps.graphcast), "--json")
@@ -234,12 +238,7 @@ def test_a_bundle_of_a_recipe_with_a_github_only_pin_carries_its_wheel(deps, tmp
     """WeatherNext's case: `bundle` refuses up front, naming the wheel to build, when no wheelhouse holds the
     GitHub-only pin; with the wheelhouse it carries that wheel too, and the offline install needs nothing else."""
     extra = _outside_recipe(deps, tmp_path)
-    url = local_index(deps.house.path)
-    for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):
-        monkeypatch.setenv(name, url)
-    for name in ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "UV_EXTRA_INDEX_URL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    _only_this_index(local_index(deps.house.path), monkeypatch)
     bundle = tmp_path / "bundle"
     refused = run_inproc("bundle", "tiny-outside", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
                          "--graphcast-src", str(deps.graphcast))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import queue
 import signal
 import threading
 from dataclasses import replace
@@ -53,7 +52,7 @@ from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
 
 if TYPE_CHECKING:
-    from wizard.verify.protocol import Tier
+    pass
 
 #: Exit statuses for leaving by signal (128 + the signal's number, as a shell reports it).
 _SIGNAL_EXITS = {signal.SIGHUP: 129, signal.SIGTERM: 143}
@@ -238,50 +237,14 @@ class WizardApp(App):
     @work(thread=True, exclusive=True, exit_on_error=False, group="install", description="Installing a recipe")
     def install_worker(self, approved: ApprovedPlan, screen: InstallScreen) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.transaction import InstallEvents, run_install
-
-        app, cancel = self, self.cancel_event
-        live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe
-
-        class Events(InstallEvents):
-            def step_started(self, step) -> None:
-                app.post_message(StepStarted(step.name, step.title))
-
-            def line(self, step, text: str) -> None:
-                screen.feed_line(text)
-
-            def live(self, step, text: str) -> None:
-                live_log.set_live(text)
-
-            def prompt(self, step, text: str) -> str | None:
-                reply: queue.Queue = queue.Queue()
-                app.post_message(PromptAsked(text, reply))
-                while not cancel.is_set():
-                    try:
-                        return reply.get(timeout=0.2)
-                    except queue.Empty:
-                        continue
-                return None
-
-            def step_finished(self, step, result) -> None:
-                app.post_message(StepFinished(step.name, result.ok, result.seconds, result.cancelled))
-
-            def verify_started(self) -> None:
-                app.post_message(VerifyStarted())
-
-            def verify_tier(self, tier: Tier) -> None:
-                app.post_message(VerifyTier(tier))
-
-            def message(self, text: str) -> None:
-                live_log.add_line(f"[gc-wizard] {text}")
-
-            def job_state(self, state) -> None:
-                app.post_message(JobStateChanged(state))
+        from wizard.flows.transaction import run_install
+        from wizard.tui.events import InstallScreenEvents
 
         if approved.download_bytes:
             screen.set_expected_bytes(approved.download_bytes)
         try:
-            result = run_install(approved.plan, approved.options, Events(), cancel)
+            result = run_install(approved.plan, approved.options, InstallScreenEvents(self, screen, self.cancel_event),
+                                 self.cancel_event)
         except LockHeld as exc:  # another wizard works in the state folder: retry or quit
             result = InstallResult.not_started(approved.plan.recipe.id, str(exc), lock_held=True)
         except Exception as exc:  # a refused source, a full disk: shown, not a crash
@@ -431,32 +394,12 @@ class WizardApp(App):
     @work(thread=True, exclusive=True, exit_on_error=False, group="rollback", description="Rolling back")
     def rollback_worker(self, entry_id: str, screen: RollbackScreen) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.rollback import RollbackEvents, rollback
-
-        live_log = screen.live_log  # its feeders (and screen.feed_line) are thread-safe
-
-        class Events(RollbackEvents):
-            def step_started(self, step) -> None:
-                screen.post_message(StepStarted(step.name, step.title))
-
-            def line(self, step, text: str) -> None:
-                screen.feed_line(text)
-
-            def live(self, step, text: str) -> None:
-                live_log.set_live(text)
-
-            def step_finished(self, step, result) -> None:
-                screen.post_message(StepFinished(step.name, result.ok, result.seconds, result.cancelled))
-
-            def verify_tier(self, tier: Tier) -> None:
-                screen.post_message(VerifyTier(tier))
-
-            def message(self, text: str) -> None:
-                live_log.add_line(f"[gc-wizard] {text}")
+        from wizard.flows.rollback import rollback
+        from wizard.tui.events import LiveScreenEvents
 
         try:
             result = rollback(entry_id, verify=self.options.verify, level=self.options.level,
-                              cancel=self.cancel_event, events=Events())
+                              cancel=self.cancel_event, events=LiveScreenEvents(screen, screen))
             screen.post_message(RollbackDone(result))
         except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash
             screen.post_message(RollbackDone(None, error=str(exc)))

@@ -1,0 +1,80 @@
+"""The core's callbacks for the app's live screens, called on the worker thread of an install or a rollback.
+
+They only post messages or feed the screen's thread-safe log (Harlequin's rule: a worker never touches a
+widget). One class for what both a rollback and an install show (steps, lines, the check's tiers, the
+wizard's messages); the install's adds what only it has: the installer's questions, the check on its own
+screen, and a Slurm job's state.
+
+Imported by the workers, not at the app's start: it brings the install transaction's module.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+from textual.message_pump import MessagePump
+
+from wizard.flows.transaction import InstallEvents
+from wizard.tui.messages import (
+    JobStateChanged,
+    PromptAsked,
+    StepFinished,
+    StepStarted,
+    VerifyStarted,
+    VerifyTier,
+)
+from wizard.tui.screens.install import InstallScreen
+from wizard.verify.protocol import Tier
+
+
+class LiveScreenEvents(InstallEvents):
+    """Steps, lines, tiers and messages, posted to `target` (the app, or a screen that handles them itself)
+    and fed to `screen`'s live log."""
+
+    def __init__(self, target: MessagePump, screen: InstallScreen) -> None:
+        self.target = target
+        self.screen = screen
+
+    def step_started(self, step) -> None:
+        self.target.post_message(StepStarted(step.name, step.title))
+
+    def line(self, step, text: str) -> None:
+        self.screen.feed_line(text)
+
+    def live(self, step, text: str) -> None:
+        self.screen.live_log.set_live(text)
+
+    def step_finished(self, step, result) -> None:
+        self.target.post_message(StepFinished(step.name, result.ok, result.seconds, result.cancelled))
+
+    def verify_tier(self, tier: Tier) -> None:
+        self.target.post_message(VerifyTier(tier))
+
+    def message(self, text: str) -> None:
+        self.screen.live_log.add_line(f"[gc-wizard] {text}")
+
+
+class InstallScreenEvents(LiveScreenEvents):
+    """An install's: the installer's questions become a dialog (waited for until `cancel`), the check gets
+    its own screen, and its Slurm job's state is shown as it changes."""
+
+    def __init__(self, target: MessagePump, screen: InstallScreen, cancel: threading.Event) -> None:
+        super().__init__(target, screen)
+        self.cancel = cancel
+
+    def prompt(self, step, text: str) -> str | None:
+        reply: queue.Queue = queue.Queue()
+        self.target.post_message(PromptAsked(text, reply))
+        while not self.cancel.is_set():
+            try:
+                return reply.get(timeout=0.2)
+            except queue.Empty:
+                continue
+        return None
+
+    def verify_started(self) -> None:
+        self.target.post_message(VerifyStarted())
+
+    def job_state(self, state) -> None:
+        self.target.post_message(JobStateChanged(state))

@@ -86,6 +86,9 @@ def test_a_state_path_with_a_byte_that_is_not_utf8_is_refused_before_anything_ru
                                cwd=str(REPO), timeout=120)
         assert shown.returncode == 0 and b"Traceback" not in shown.stderr, shown.stderr
     assert not list(Path(home).glob("envs/*"))
+    listed = subprocess.run([sys.executable, "-m", "wizard", "history", "--json"], capture_output=True, env=env,
+                            cwd=str(REPO), timeout=120)
+    assert json.loads(listed.stdout.splitlines()[-1]) == []  # refused before an entry was recorded
 
 
 def test_tokens_in_find_links_queries_never_reach_the_json_line(tiny):

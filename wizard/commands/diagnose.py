@@ -19,6 +19,7 @@ import textwrap
 
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn
+from wizard.commands.streams import was_closed
 from wizard.errors import UserError
 
 
@@ -97,9 +98,7 @@ BIG_LOG_BYTES = 200_000_000
 
 def _scan_log(source: str):
     """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
-
-    from wizard.commands.streams import was_closed
-    from wizard.verify.diagnose import LogTail, scan_stream
+    from wizard.verify.diagnose import LogTail, scan_stream  # deferred: the knowledge file and YAML load with it
 
     tail = LogTail()
     if source == "-":

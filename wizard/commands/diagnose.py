@@ -98,7 +98,8 @@ BIG_LOG_BYTES = 200_000_000
 
 def _scan_log(source: str):
     """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
-    from wizard.verify.diagnose import LogTail, scan_stream  # deferred: the knowledge file and YAML load with it
+    # Deferred for start-up time: the knowledge file and YAML load with it.
+    from wizard.verify.diagnose import LogTail, scan_stream
 
     tail = LogTail()
     if source == "-":

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from wizard.security import redact_secrets
+
 
 class ExitCode(IntEnum):
     """The exit statuses of docs/interface.md ("Exit status"), by name."""
@@ -21,9 +23,16 @@ class ExitCode(IntEnum):
 
 
 class WizardError(Exception):
-    """Base class; `exit_code` is what the CLI returns for it."""
+    """Base class; `exit_code` is what the CLI returns for it.
+
+    Its text is masked (`wizard.security.redact_secrets`) when it is made: an error quotes what it met — an
+    installer's last lines, a `--find-links` URL with a token in its query — and every face shows it (a
+    sentence on stderr, the `--json` "error", a dialog in the app), so the mask is applied once, here."""
 
     exit_code = ExitCode.FAILED
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(redact_secrets(a, keep_user=True) if isinstance(a, str) else a for a in args))
 
 
 class UserError(WizardError):

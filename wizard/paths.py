@@ -56,20 +56,25 @@ def restrict_umask() -> int:
 
 def unusable_env_path(value: str) -> str | None:
     """Why an environment path cannot work, or None: no shell, PATH or kernelspec can hold ':' (the
-    PATH separator), a newline or a NUL in the folder of a `bin/`; and uv refuses a venv path that is
-    not UTF-8 (a byte such as \xff, which Python holds as a lone surrogate)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        shown = value.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
-        return (f"the environment path {shown} holds a byte that is not UTF-8, which uv, pip's venv, kernelspecs "
-                "and module files cannot hold; choose a folder whose name is UTF-8 (for the state folder: "
-                "GC_WIZARD_HOME)")
+    PATH separator), a newline or a NUL in the folder of a `bin/`."""
     for char, name in ((":", "a ':'"), ("\n", "a newline"), ("\r", "a carriage return"), ("\0", "a NUL byte")):
         if char in value:
             return (f"the environment path {value!r} holds {name}, which PATH and activation scripts cannot "
                     "represent; choose a folder without it")
     return None
+
+
+def uncreatable_env_path(value: str) -> str | None:
+    """Why a *new* environment cannot be made at `value`, or None: besides `unusable_env_path`, uv refuses a
+    venv path that is not UTF-8 (a byte such as \xff, which Python holds as a lone surrogate). An existing
+    environment there can still be activated and checked: only creating one is refused."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = value.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+        return (f"the environment path {shown} holds a byte that is not UTF-8, and uv cannot create an environment "
+                "there; choose a folder whose name is UTF-8 (for the state folder: GC_WIZARD_HOME)")
+    return unusable_env_path(value)
 
 
 def envs_dir() -> Path:

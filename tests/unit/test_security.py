@@ -84,3 +84,14 @@ def test_text_that_only_looks_like_a_secret_stays_as_it_is():
                  'export PATH="/home/me/secret:/usr/bin"', "TokenizerWarning: 'truncated input'"):
         assert redact_secrets(text) == text
     assert "SEKRET" not in redact_secrets("https://h/w/?private_token=SEKRETqs1234567890")
+
+
+def test_an_error_the_core_raises_is_masked_for_every_face():
+    """Issue 24 P1: the `--json` "error", the stderr sentence and the app's dialog all show `str(exc)`."""
+    from wizard.errors import OperationFailed, UserError
+
+    for exc in (OperationFailed("step failed: Failed to read `https://127.0.0.1:9/w/?sig=hf_" + "Q" * 30 + "`"),
+                UserError("--find-links https://me:pa55word@host/simple is not reachable")):
+        text = str(exc)
+        assert "hf_Q" not in text and "pa55word" not in text
+        assert "<redacted>" in text or "***" in text

@@ -94,6 +94,9 @@ def _render_env(report) -> str:
     return "\n".join(lines)
 
 
+#: The most of a log pasted on a terminal that is read (a paste is kilobytes; a terminal fed by a program
+#: could be endless).
+PASTE_CHARS = 64 * 1024 * 1024
 #: Above this size a log's reading time is announced.
 BIG_LOG_BYTES = 200_000_000
 
@@ -109,10 +112,11 @@ def _scan_log(source: str):
         if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
             sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
             sys.stderr.flush()
-            # One read to the first Ctrl-D: a chunked reader would wait for a second one.
+            # One read to the first Ctrl-D: a chunked reader would wait for a second one. Bounded all the
+            # same (PASTE_CHARS): a terminal can be fed by a program too.
             import io
 
-            return scan_stream(io.StringIO(sys.stdin.read()), tail=tail), "".join(tail)
+            return scan_stream(io.StringIO(sys.stdin.read(PASTE_CHARS)), tail=tail), "".join(tail)
         return scan_stream(sys.stdin, tail=tail), "".join(tail)
     try:
         with open(source, encoding="utf-8", errors="replace", newline=None) as handle:

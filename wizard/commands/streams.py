@@ -149,6 +149,10 @@ class GuardedStream(io.TextIOBase):
         except (OSError, ValueError) as exc:
             raise OutputFailed(describe_failure(self.name_of_stream, self.fd, exc)) from None
 
+    def close(self) -> None:
+        """Nothing: the wrapper never owns the stream under it (and `IOBase.__del__` would flush a stream
+        that may be gone by then, into an "Exception ignored" message)."""
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 

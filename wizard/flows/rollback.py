@@ -98,8 +98,8 @@ def target_path_problem(entry: Entry) -> str | None:
                 "records (a relative path, or one that climbs out with '..'); the entry was edited. Nothing changed.")
     if not (env / "bin" / "python").exists() and not envs.in_envs_folder(env):
         return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
-                f"environments; nothing changed. To have it again, install into it: `gc-wizard install "
-                f"{entry.recipe} --env {env}`.")
+                f"environments; nothing changed. To have that recipe again, install it anew: `gc-wizard install "
+                f"{entry.recipe}`.")
     return None
 
 

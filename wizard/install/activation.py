@@ -171,7 +171,7 @@ def _python_part(act: Activation, base: Callable[[str], str | None], environ: Ma
                 act.removals.append(Removal("PYTHONPATH", folder, "another Python's packages folder; it would "
                                                                   "shadow the environment's own jax/jaxlib"))
                 continue
-            shadowed = [] if _inside(folder, act.env) else sorted(own & _folder_modules(folder))
+            shadowed = [] if _inside(folder, act.env) else sorted(own & folder_modules(folder))
             if shadowed:
                 names = ", ".join(shadowed[:4]) + (f" and {len(shadowed) - 4} more" if len(shadowed) > 4 else "")
                 act.removals.append(Removal("PYTHONPATH", folder, f"it holds {names}, which would be imported "
@@ -202,7 +202,7 @@ def _runtime_part(act: Activation) -> None:
         act.set[name] = value
 
 
-def _folder_modules(folder: str) -> set[str]:
+def folder_modules(folder: str) -> set[str]:
     """The top-level module names a folder on sys.path offers (`jax/`, `numpy.py`, `foo.cpython-311.so`)."""
     names = set()
     try:
@@ -224,7 +224,7 @@ def _env_modules(env: Path) -> set[str]:
     of GraphCast's dependencies shadowed gives a failure that names something else."""
     names: set[str] = set()
     for site in sorted(env.glob("lib/python3*/site-packages")):
-        names |= {n for n in _folder_modules(str(site)) if not n.startswith("_") and n not in _NOT_SHADOWING}
+        names |= {n for n in folder_modules(str(site)) if not n.startswith("_") and n not in _NOT_SHADOWING}
     return names
 
 

@@ -168,7 +168,7 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     holds `bin/python` -> "in-place"; a missing or empty folder -> "new" there; anything else is refused."""
     if env is None or str(env) == "":
         managed = default_env_dir(recipe_id)
-        why = paths.unusable_env_path(str(managed))
+        why = paths.uncreatable_env_path(str(managed))
         if why:
             raise UserError(f"cannot make a new environment in the state folder: {why}.")
         return managed, "new"
@@ -178,6 +178,9 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     env_dir = Path(env).expanduser().absolute()
     if env_has_python(env_dir):
         return env_dir, "in-place"
+    why = paths.uncreatable_env_path(str(env_dir))
+    if why:
+        raise UserError(f"--env: {why}.")
     if env_dir.exists() and not env_dir.is_dir():
         raise UserError(f"--env {env_dir} is a file, not a folder")
     if env_dir.is_dir() and any(env_dir.iterdir()):

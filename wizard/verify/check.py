@@ -32,7 +32,7 @@ from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence
 from wizard.errors import UserError
 from wizard.history.store import VerifySummary
-from wizard.install.activation import compute_activation
+from wizard.install.activation import compute_activation, folder_modules
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
@@ -566,10 +566,44 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
         findings = _launcher_finding(stream, launcher, run, log_file) or findings
     elif launcher and not findings and any(" error" in line or "slurmstepd" in line for line in stream.srun):
         findings = _ended_by_slurm(stream, launcher, log_file)
+    shadow = _shadow_finding(tiers, env, child_env)
+    if shadow is not None:  # the root cause of whatever the stray copy did: first
+        findings = [shadow, *findings]
     if not findings:
         failed = next((t for t in tiers if t.status == "failed"), None)
         findings = [_fallback_finding(failed, log_file, run.timed_out, timeout)]
     return findings
+
+
+#: The modules the probe imports first: a copy of one of these outside the environment decides the check.
+PROBE_MODULES = ("jax", "jaxlib", "numpy", "graphcast", "haiku", "xarray", "weathernext")
+
+
+def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str]) -> Finding | None:
+    """`pythonpath_shadows_env` when the probe's jax came from outside the environment, or a PYTHONPATH folder
+    the check ran with holds one of the modules it imports (activation leaves out the folders that shadow
+    what the environment has; one that remains holds what the environment lacks). Without it a stray `jax`
+    checkout on PYTHONPATH gave "matches no known failure"."""
+    evidence = []
+    jax_tier = next((t for t in tiers if t.name == "jax_import"), None)
+    jax_path = (jax_tier.details.get("jax_path") if jax_tier is not None else None) or ""
+    real_env = os.path.realpath(env)
+    if jax_path and not os.path.realpath(jax_path).startswith(real_env + os.sep):
+        evidence.append(f"jax was imported from {jax_path}")
+    for folder in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
+        held = sorted(set(PROBE_MODULES) & folder_modules(folder))
+        if held and not os.path.realpath(folder).startswith(real_env + os.sep):
+            evidence.append(f"PYTHONPATH holds {folder}, with {', '.join(held)}")
+    if not evidence:
+        return None
+    return Finding(
+        id="pythonpath_shadows_env", title="A copy of jax or GraphCast outside the environment was imported",
+        explanation=(f"The check ran {env}'s Python, but Python found a module it imports somewhere else first — "
+                     "a folder on PYTHONPATH (a source checkout, another project) is searched before the "
+                     "environment's own packages, so what failed may not be the environment at all."),
+        fix=("Take that folder off PYTHONPATH (`unset PYTHONPATH`, or remove it where your shell's start-up file "
+             "sets it), then run `gc-wizard verify` again."),
+        evidence=tuple(evidence), priority=5)
 
 
 def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,

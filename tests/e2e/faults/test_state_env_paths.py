@@ -54,6 +54,7 @@ def test_a_history_env_naming_a_system_folder_is_refused_without_wipe_advice(tin
         proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
         assert proc.returncode == 2 and system in proc.stderr, proc.stderr
         assert "--clear" not in proc.stderr and "UV_VENV_CLEAR" not in proc.stderr
+        assert f"--env {system}" not in proc.stderr  # no advice to install into the folder the entry named
         assert _current(tiny) == b["entry_id"]
 
 

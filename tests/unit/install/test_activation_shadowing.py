@@ -51,3 +51,4 @@ def test_the_check_runs_under_the_same_pythonpath_and_says_what_it_left_out(tmp_
     assert "PYTHONPATH" not in child or str(stray) not in child["PYTHONPATH"]
     assert removed == [{"variable": "PYTHONPATH", "dir": str(stray),
                         "reason": "it holds jax, which would be imported instead of the environment's own"}]
+

@@ -143,10 +143,6 @@ def test_escape_cancels_the_wait_and_o_moves_to_another_partition_without_a_rest
         tmux.keys("Escape")
         tmux.wait_for("was cancelled", timeout=15)
         assert slurm.jobs("gc-wizard-detect") == []
-    tmux.keys("o")
-    tmux.wait_for("Slurm partition, then any srun options", timeout=10)
-    tmux.keys("C-u")
-    tmux.keys("-l", slurm.cpu_partition)
-    tmux.keys("Enter")
+    tmux.type_into_dialog("o", f"{slurm.cpu_partition} --time=5", "Slurm partition, then any srun options")
     screen = tmux.wait_for("shows this job no NVIDIA GPU", timeout=60)
     assert f"Node {slurm.node} (partition cpu)" in " ".join(screen.split())

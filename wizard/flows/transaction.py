@@ -282,6 +282,8 @@ class _Transaction:
         if not result.ok:
             first = result.findings[0] if result.findings else None
             why = first.title if first is not None and first.title else "the GraphCast check failed"
+            if why.startswith("The "):  # it continues a sentence: "installed, but the GraphCast check never started…"
+                why = "t" + why[1:]
             fix = f" Fix: {first.fix}" if first is not None and first.fix else ""
             return self.finish("failed", verify=result, keep=True,
                                error=f"installed, but {why}.{fix}\nFull log: {self.log}")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from wizard.children import stop_all
 from wizard.commands import guard, options
+from wizard.commands.cluster_options import JobReporter
 from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
@@ -35,6 +36,7 @@ class TerminalEvents(InstallEvents):
         self.assume_yes = assume_yes
         self.cancel = cancel or threading.Event()
         self.questions: queue.Queue = queue.Queue()
+        self._job_reporter = JobReporter(lambda text: self._say(f"    {text}"))
 
     def _say(self, text: str) -> None:
         self.out.write(redact_secrets(text, keep_user=True) + "\n")
@@ -48,6 +50,10 @@ class TerminalEvents(InstallEvents):
 
     def step_started(self, step) -> None:
         self._say(f"==> {step.title}")
+
+    def job_state(self, state) -> None:
+        """The check's Slurm job, as `detect --slurm` says it: each change, and the wait once a minute."""
+        self._job_reporter(state)
 
     def line(self, step, text: str) -> None:
         self._say(f"    {text}")
@@ -102,7 +108,7 @@ def _ask(text: str, asking: threading.Event) -> str | None:
 
 def check_on_node(options: InstallOptions, out) -> None:
     """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
-    from wizard.commands.cluster_options import JobReporter, where_line
+    from wizard.commands.cluster_options import where_line
     from wizard.detect.where import detect_where
     from wizard.recipes.loader import load_recipes
     from wizard.recipes.match import match_recipes

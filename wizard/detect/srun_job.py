@@ -179,10 +179,18 @@ def wait_for(proc: subprocess.Popen, job: SrunJob, *, deadline: float, cancel: t
     return "done"
 
 
-def queue_sentence(job: SrunJob, where: str) -> str:
-    """Why a wait in the queue was given up, and what to do instead."""
+#: What to do about a wait in the queue that was given up.
+QUEUE_FIX = "Try again later, another partition (`sinfo` lists them), or a longer --slurm-wait."
+
+
+def queue_cause(job: SrunJob, where: str) -> str:
+    """Why a wait in the queue was given up."""
     state = job.state
     reason = f" ({state.reason})" if state.reason and state.reason != "None" else ""
     return (f"job {state.job_id or '?'} waited {clock(job.wait)} in the queue of {where}{reason} without getting a "
-            f"node, longer than --slurm-wait {job.wait:g} s, so it was cancelled. Try again later, another partition "
-            "(`sinfo` lists them), or a longer --slurm-wait.")
+            f"node, longer than --slurm-wait {job.wait:g} s, so it was cancelled.")
+
+
+def queue_sentence(job: SrunJob, where: str) -> str:
+    """Why a wait in the queue was given up, and what to do instead."""
+    return f"{queue_cause(job, where)} {QUEUE_FIX}"

@@ -28,7 +28,7 @@ from wizard import paths
 from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.detect.srun_errors import explain
-from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence
+from wizard.detect.srun_job import DEFAULT_WAIT, QUEUE_FIX, JobState, SrunJob, queue_cause
 from wizard.errors import UserError
 from wizard.history.store import VerifySummary
 from wizard.install.activation import compute_activation
@@ -338,7 +338,7 @@ def _launcher_finding(stream: ProbeStream, launcher: Sequence[str], run: ProbeRu
     if run.queue_timeout and stream.job is not None:
         return [Finding(
             id="slurm_queue_timeout", title="The GraphCast check never started: no node was free in time",
-            explanation=queue_sentence(stream.job, _where(launcher)), fix=queue_sentence(stream.job, _where(launcher)),
+            explanation="The check's " + queue_cause(stream.job, _where(launcher)), fix=QUEUE_FIX,
             evidence=tuple(line.strip() for line in stream.srun[-2:]), priority=90)]
     said = [line.strip() for line in [*stream.srun, *stream.stderr] if line.strip().startswith(("srun:", "slurmstepd"))]
     if not said and not stream.stderr:

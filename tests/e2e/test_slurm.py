@@ -251,3 +251,14 @@ def test_a_forecast_through_srun_follows_its_job_and_gives_up_a_long_queue(slurm
     assert not result.ok and "in the queue of partition gpu (Resources)" in result.error, result.error
     assert states and states[0].phase == "queued" and result.where["job_id"] == states[0].job_id
     assert result.output is None
+
+
+def test_an_install_whose_node_never_frees_up_stops_before_anything_installs(slurm, tiny, isolated_state):
+    args = ["--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path), "--offline",
+            "--graphcast-src", str(tiny.graphcast), "--level", "quick"]
+    with slurm.busy():
+        proc = run_inproc("install", "tiny-a", "--yes", "--slurm", "--slurm-wait", "3", *args, timeout=120)
+        assert _wizard_jobs(slurm) == []
+    assert proc.returncode == 1, proc.stderr
+    assert "waiting for a node: job " in proc.stdout and "without getting a node" in proc.stderr
+    assert not list((Path(isolated_state) / "envs").glob("tiny-a*")), "nothing may be installed"

@@ -39,3 +39,18 @@ def test_the_done_screen_shows_the_activate_lines_each_whole(monkeypatch):
     text = summary_text(install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l"), None, "gc-wizard")
     assert "    export GC_WIZARD_HOME=/work/scratch/walk3home\n" in text
     assert '    eval "$(/work/walk3/.venv/bin/gc-wizard activate)"\n' in text
+
+
+def test_a_check_that_never_started_on_a_node_says_so_and_where_the_partition_is_changed():
+    from wizard.tui.screens.done import summary_text
+    from wizard.verify.check import VerifyResult
+
+    verify = VerifyResult(ok=False, env="/e", backend="cpu", level="quick", tiers=[], findings=[], log="/l",
+                          seconds=5.0, started=False)
+    text = summary_text({"ok": False, "env": "/e", "log": "/l", "error": "installed, but …"}, None, "gc-wizard",
+                        verify)
+    assert text.startswith("Installed, but the GraphCast check never ran on a node.")
+    assert "Escape twice goes back to the machine screen, where o changes the partition and srun options" in text
+    started = VerifyResult(ok=False, env="/e", backend="cpu", level="quick", tiers=[], findings=[], log="/l",
+                           seconds=5.0)
+    assert "o changes the partition" not in summary_text({"ok": False, "env": "/e"}, None, "gc-wizard", started)

@@ -48,8 +48,8 @@ def _app(tmux: Tmux, tmp_path: Path, slurm, recipes: Path, *extra: str) -> dict[
         pytest.skip("this host has a real NVIDIA driver, so the 'login node' would not be GPU-less")
     env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
     tmux.app([sys.executable, "-m", "wizard", "--recipes-dir", str(recipes), *extra], env)
-    screen = tmux.wait_for("Press g to detect", timeout=60)
-    assert "but Slurm is here (partitions: gpu, cpu)" in screen
+    screen = " ".join(tmux.wait_for("but Slurm is here", timeout=60).split())
+    assert "but Slurm is here (partitions: gpu, cpu). Press g to detect" in screen
     tmux.keys("g")
     screen = tmux.wait_for("read through srun", timeout=120)
     assert f"Node            {slurm.node}" in screen and "A100-SXM4-80GB" in screen
@@ -143,10 +143,6 @@ def test_escape_cancels_the_wait_and_o_moves_to_another_partition_without_a_rest
         tmux.keys("Escape")
         tmux.wait_for("was cancelled", timeout=15)
         assert slurm.jobs("gc-wizard-detect") == []
-    tmux.keys("o")
-    tmux.wait_for("Slurm partition, then any srun options", timeout=10)
-    tmux.keys("C-u")
-    tmux.keys("-l", slurm.cpu_partition)
-    tmux.keys("Enter")
+    tmux.type_into_dialog("o", f"{slurm.cpu_partition} --time=5", "Slurm partition, then any srun options")
     screen = tmux.wait_for("shows this job no NVIDIA GPU", timeout=60)
     assert f"Node {slurm.node} (partition cpu)" in " ".join(screen.split())

@@ -42,6 +42,7 @@ class TerminalEvents(InstallEvents):
         self.assume_yes = assume_yes
         self.cancel = cancel or threading.Event()
         self.questions: queue.Queue = queue.Queue()
+        self._job_reporter = JobReporter(lambda text: self._say(f"    {text}"))
 
     def _say(self, text: str) -> None:
         self.out.write(redact_secrets(text, keep_user=True) + "\n")
@@ -55,6 +56,10 @@ class TerminalEvents(InstallEvents):
 
     def step_started(self, step) -> None:
         self._say(f"==> {step.title}")
+
+    def job_state(self, state) -> None:
+        """The check's Slurm job, as `detect --slurm` says it: each change, and the wait once a minute."""
+        self._job_reporter(state)
 
     def line(self, step, text: str) -> None:
         self._say(f"    {text}")

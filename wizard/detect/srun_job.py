@@ -30,7 +30,6 @@ SQUEUE_EVERY = 3.0
 _QUEUED = re.compile(r"^srun: job (\d+) queued and waiting for resources")
 _ALLOCATED = re.compile(r"^srun: job (\d+) has been allocated resources")
 _STARTED = re.compile(r"^srun: jobid (\d+): nodes\(\d+\):`([^']*)'")
-_REVOKED = re.compile(r"^srun: (?:Job allocation|job) (\d+) has been revoked")
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,6 @@ class SrunJob:
         self.started = time.monotonic()
         self.state = JobState("starting")
         self.queued_since: float | None = None
-        self.revoked = False
         self._last_squeue = 0.0
         self._last_told = 0.0
         self._lock = threading.Lock()
@@ -91,8 +89,6 @@ class SrunJob:
                                waited=self.waited()))
         elif match := _ALLOCATED.match(text):
             self._set(JobState("running", match.group(1), node=self.state.node, waited=self.waited()))
-        elif _REVOKED.match(text):
-            self.revoked = True
         return True
 
     def waited(self) -> float:
@@ -183,10 +179,18 @@ def wait_for(proc: subprocess.Popen, job: SrunJob, *, deadline: float, cancel: t
     return "done"
 
 
-def queue_sentence(job: SrunJob, where: str) -> str:
-    """Why a wait in the queue was given up, and what to do instead."""
+#: What to do about a wait in the queue that was given up.
+QUEUE_FIX = "Try again later, another partition (`sinfo` lists them), or a longer --slurm-wait."
+
+
+def queue_cause(job: SrunJob, where: str) -> str:
+    """Why a wait in the queue was given up."""
     state = job.state
     reason = f" ({state.reason})" if state.reason and state.reason != "None" else ""
     return (f"job {state.job_id or '?'} waited {clock(job.wait)} in the queue of {where}{reason} without getting a "
-            f"node, longer than --slurm-wait {job.wait:g} s, so it was cancelled. Try again later, another partition "
-            "(`sinfo` lists them), or a longer --slurm-wait.")
+            f"node, longer than --slurm-wait {job.wait:g} s, so it was cancelled.")
+
+
+def queue_sentence(job: SrunJob, where: str) -> str:
+    """Why a wait in the queue was given up, and what to do instead."""
+    return f"{queue_cause(job, where)} {QUEUE_FIX}"

@@ -73,7 +73,7 @@ class InstallEvents(RunnerEvents):
 
     def job_state(self, state: JobState) -> None:
         """The Slurm job of the GraphCast check changed (queued with its reason and time waited, running
-        on a node); called about once a second while it waits. The default says each new phase once."""
+        on a node); called about once a second while it waits (the log has each new phase already)."""
 
 
 def _log_tail(log: Path, limit: int = 400_000) -> str:
@@ -127,10 +127,10 @@ class _Transaction:
         self.events.message(text)
 
     def _job_state(self, state: JobState) -> None:
-        """The check's Slurm job: each new phase said once (log and faces), every update to the events."""
+        """The check's Slurm job: each new phase into the log, every update to the faces (which say it)."""
         if state.phase != getattr(self, "_job_phase", None):
             self._job_phase = state.phase
-            self.say(f"the GraphCast check's Slurm job: {state.describe()}")
+            _note(self.log, f"the GraphCast check's Slurm job: {state.describe()}")
         self.events.job_state(state)
 
     # --- the steps -------------------------------------------------------------------------------
@@ -248,6 +248,8 @@ class _Transaction:
         if not result.ok:
             first = result.findings[0] if result.findings else None
             why = first.title if first is not None and first.title else "the GraphCast check failed"
+            if why.startswith("The "):  # it continues a sentence: "installed, but the GraphCast check never started…"
+                why = "t" + why[1:]
             fix = f" Fix: {first.fix}" if first is not None and first.fix else ""
             return self.finish("failed", verify=result, keep=True,
                                error=f"installed, but {why}.{fix}\nFull log: {self.log}")

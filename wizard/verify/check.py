@@ -29,7 +29,7 @@ from wizard import paths
 from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.detect.srun_errors import explain
-from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence
+from wizard.detect.srun_job import DEFAULT_WAIT, QUEUE_FIX, JobState, SrunJob, queue_cause
 from wizard.errors import UserError
 from wizard.history.store import VerifySummary
 from wizard.install.activation import compute_activation, folder_modules
@@ -361,15 +361,12 @@ def _launcher_finding(stream: ProbeStream, launcher: Sequence[str], run: ProbeRu
     if run.queue_timeout and stream.job is not None:
         return [Finding(
             id="slurm_queue_timeout", title="The GraphCast check never started: no node was free in time",
-            explanation=queue_sentence(stream.job, _partition_of(launcher)), fix=queue_sentence(stream.job,
-                                                                                       _partition_of(launcher)),
+            explanation="The check's " + queue_cause(stream.job, _where(launcher)), fix=QUEUE_FIX,
             evidence=tuple(line.strip() for line in stream.srun[-2:]), priority=90)]
     said = [line.strip() for line in [*stream.srun, *stream.stderr] if line.strip().startswith(("srun:", "slurmstepd"))]
     if not said and not stream.stderr:
         return []
-    partition = _partition_of(launcher)
-    problem = explain("\n".join([*stream.srun, *stream.stderr]),
-                      partition=partition.removeprefix("partition ") if partition.startswith("partition ") else None,
+    problem = explain("\n".join([*stream.srun, *stream.stderr]), partition=_partition(launcher),
                       what="run the GraphCast check")
     return [Finding(
         id="srun_failed", title="The GraphCast check never started on a GPU node",
@@ -380,9 +377,7 @@ def _launcher_finding(stream: ProbeStream, launcher: Sequence[str], run: ProbeRu
 
 def _ended_by_slurm(stream: ProbeStream, launcher: Sequence[str], log: Path) -> list[Finding]:
     """The check began on a node, and Slurm ended it (time limit, node failure, an admin's scancel)."""
-    partition = _partition_of(launcher)
-    problem = explain("\n".join([*stream.srun, *stream.stderr]),
-                      partition=partition.removeprefix("partition ") if partition.startswith("partition ") else None,
+    problem = explain("\n".join([*stream.srun, *stream.stderr]), partition=_partition(launcher),
                       what="finish the GraphCast check")
     node = stream.job.state.node if stream.job is not None else None
     return [Finding(
@@ -391,10 +386,15 @@ def _ended_by_slurm(stream: ProbeStream, launcher: Sequence[str], log: Path) -> 
         fix=problem.sentence, evidence=tuple(line.strip() for line in stream.srun[-3:]), priority=90)]
 
 
-def _partition_of(launcher: Sequence[str]) -> str:
-    """ "partition gpu" from srun's argv (or "the default partition")."""
+def _partition(launcher: Sequence[str]) -> str | None:
+    """The partition srun's argv names (None: the cluster's default)."""
     named = [arg.split("=", 1)[1] for arg in launcher if arg.startswith("--partition=")]
-    return f"partition {named[-1]}" if named else "the default partition"
+    return named[-1] if named else None
+
+
+def _where(launcher: Sequence[str]) -> str:
+    partition = _partition(launcher)
+    return f"partition {partition}" if partition else "the default partition"
 
 
 # --------------------------------------------------------------------------------------------------

@@ -49,12 +49,18 @@ def summary_text(result: InstallResult, current_env: str | None = None, command:
                           "Press p to change the plan and go again.", *log_line])
     if not result.ok:
         installed = verify is not None and not verify.ok
-        lines = ["Installed, but the GraphCast check failed." if installed else "The install did not finish.", "",
+        head = ("Installed, but the GraphCast check never ran on a node." if installed and not verify.started
+                else "Installed, but the GraphCast check failed." if installed else "The install did not finish.")
+        lines = [head, "",
                  _without_log_lines(result.error or "")]
         for finding in verify.findings if verify is not None else ():
             lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
+        # srun refused the check's job, or it waited too long: the partition or srun options are what to change.
+        node_hint = (["The check never started on a node: from the plan, Escape twice goes back to the machine "
+                      "screen, where o changes the partition and srun options."]
+                     if verify is not None and not verify.started else [])
         lines += ["", untouched, "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
-                  "go again.", *log_line]
+                  "go again.", *node_hint, *log_line]
         return "\n".join(lines)
     verified = verify is not None and verify.ok
     node = verify.node if verify is not None else None

@@ -273,8 +273,8 @@ class MachineScreen(Screen[str]):
             return self.facts is not None
         if action == "gpu_node":
             return bool(self.slurm is None and self.partitions)
-        if action == "slurm_options":
-            return bool(self.slurm is not None or self.partitions)
+        if action == "slurm_options":  # before g, g is the offer (and the footer has room for one of them)
+            return self.slurm is not None
         if action in ("cancel_wait", "cancel_and_quit"):
             return self.detecting_via_srun()
         if action == "redetect":

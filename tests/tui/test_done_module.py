@@ -47,10 +47,11 @@ def test_a_check_that_never_started_on_a_node_says_so_and_where_the_partition_is
 
     verify = VerifyResult(ok=False, env="/e", backend="cpu", level="quick", tiers=[], findings=[], log="/l",
                           seconds=5.0, started=False)
-    text = summary_text({"ok": False, "env": "/e", "log": "/l", "error": "installed, but …"}, None, "gc-wizard",
-                        verify)
+    text = summary_text(install_result(ok=False, env="/e", log="/l", error="installed, but …", verify=verify), None,
+                        "gc-wizard")
     assert text.startswith("Installed, but the GraphCast check never ran on a node.")
     assert "Escape twice goes back to the machine screen, where o changes the partition and srun options" in text
     started = VerifyResult(ok=False, env="/e", backend="cpu", level="quick", tiers=[], findings=[], log="/l",
                            seconds=5.0)
-    assert "o changes the partition" not in summary_text({"ok": False, "env": "/e"}, None, "gc-wizard", started)
+    assert "o changes the partition" not in summary_text(install_result(ok=False, env="/e", verify=started), None,
+                                                         "gc-wizard")

@@ -47,6 +47,7 @@ from wizard.install.plan import NO_REPLACE, Step
 from wizard.install.runner import StepLog, run_step
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
+from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
 
 if TYPE_CHECKING:
@@ -199,10 +200,8 @@ def _rebuild_python(target: Entry) -> str:
 def create_env_step(env: Path, python: str, version: str | None = None):
     """`uv venv` for a rebuild, as a runner step (the install's create-env step, without --offline:
     the Python may have to be fetched)."""
-    from uv import find_uv_bin
-
     return Step(name="create-env", title=f"Recreate the environment (Python {version or python})", kind="create_env",
-                argv=(find_uv_bin(), "venv", "--python", python, str(env)),
+                argv=(uv_bin(), "venv", "--python", python, str(env)),
                 env={"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}, prompts=(NO_REPLACE,))
 
 

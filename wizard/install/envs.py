@@ -39,6 +39,7 @@ from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.install.plan import Step
 from wizard.install.runner import StepLog, run_step
+from wizard.uv_tool import uv_bin
 
 MARKER = "gc-wizard-env.json"
 #: The versions a person compares between two environments (shown by rollback).
@@ -250,9 +251,7 @@ def frozen_dir() -> Path:
 # --------------------------------------------------------------------------- package sets
 
 def _uv() -> str:
-    from uv import find_uv_bin
-
-    return find_uv_bin()
+    return uv_bin()
 
 
 def freeze(env: Path | str, timeout: float = 120) -> list[str]:

@@ -34,6 +34,7 @@ from wizard.install.reach import find_unreachable
 from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
+from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"
 REQUIREMENTS = "requirements.txt"
@@ -42,9 +43,7 @@ _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)")
 
 
 def _uv() -> str:
-    from uv import find_uv_bin
-
-    return find_uv_bin()
+    return uv_bin()
 
 
 @lru_cache(maxsize=1)

@@ -51,6 +51,7 @@ from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
+from wizard.uv_tool import uv_bin
 
 MODES = ("new", "in-place")
 #: pip learned `--progress-bar raw` in 24.1.
@@ -378,9 +379,7 @@ def _create_title(python: PythonChoice) -> str:
 def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Packages, gc_arg: str,
               notes: list[str]) -> list[Step]:
     """uv: `uv venv` (new environments), then `uv pip install` the packages, then GraphCast alone."""
-    from uv import find_uv_bin
-
-    uv = find_uv_bin()
+    uv = uv_bin()
     offline_flags = ["--offline"] if target.offline else []
     link_env, link_note = link_mode(uv, target.env_dir)
     if packages.pylock:

@@ -29,8 +29,9 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from wizard.children import run_capture, stop_all
-from wizard.errors import UserError
+from wizard.errors import OperationFailed, UserError
 from wizard.recipes.loader import Recipe
+from wizard.uv_tool import uv_bin
 
 _NAME_RE = re.compile(r"^python3(\.\d+)?$")
 _PROBE = (
@@ -166,14 +167,12 @@ def find_pythons(*, search_path: str | None = None) -> list[PythonChoice]:
 def uv_find_python(spec: str) -> PythonChoice | None:
     """An interpreter uv knows (system or uv-managed) that satisfies `spec`, ignoring virtual envs."""
     try:
-        from uv import find_uv_bin
-
-        uv_bin = find_uv_bin()
-    except (ImportError, FileNotFoundError):
+        found = uv_bin()
+    except OperationFailed:
         return None
     try:
         proc = run_capture(
-            [uv_bin, "python", "find", "--system", "--no-project", "--no-python-downloads", spec], timeout=30,
+            [found, "python", "find", "--system", "--no-project", "--no-python-downloads", spec], timeout=30,
             stdin=subprocess.DEVNULL, env={**_clean_env(), "UV_NO_PROGRESS": "1"},
             cwd=str(Path.home()) if Path.home().is_dir() else "/",
         )

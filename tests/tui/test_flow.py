@@ -475,3 +475,32 @@ async def test_a_graphcast_source_set_on_the_plan_is_kept_for_the_next_plan(gpu_
         await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
         assert app.screen.options.graphcast_src == str(copy)
         assert str(copy) in str(app.screen.query_one("#plan").render())
+
+
+async def test_a_stop_asked_during_the_install_is_asked_again_above_the_check(gpu_server, tiny):
+    """Ctrl-C while packages install opens "Stop the install?"; when the check starts before the answer, its
+    screen must not cover the question (a newcomer's y then went nowhere and the env became current): the
+    question comes back above the check, in the check's words, and y stops it."""
+    gpu_server("no-nvidia")
+    tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
+    tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
+    app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
+                    graphcast_src=str(tiny.graphcast), verify=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await choose(pilot, app, "tiny-check")
+        await pilot.press("i")  # pip: its steps take seconds, so the question is open before the check begins
+        await wait_for(pilot, lambda: "Installer pip" in screen_text(app) and not app.screen.planning)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstallScreen))
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert app.screen.question.startswith("Stop the install?")  # asked while packages install
+        # Not answered: the install goes on to the check meanwhile, and the question is asked again above it.
+        await wait_for(pilot, lambda: app.verify_screen is not None and isinstance(app.screen, ConfirmScreen)
+                       and app.screen.question.startswith("Stop the check"), timeout=120)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen) and app.screen.done, timeout=60)
+        env = app.install_result.env
+        assert app.install_result.cancelled and not app.install_result.ok
+    assert not Path(env).exists()
+    assert tiny.history() and not any(entry["current"] for entry in tiny.history())

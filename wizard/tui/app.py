@@ -99,6 +99,8 @@ class WizardApp(App):
         """The last install's outcome (its GraphCast check is `install_result.verify`)."""
         self.exit_status: int | None = None
         self._prompt_screen: PromptScreen | None = None
+        self._stop_asked: bool | None = None
+        """While "Stop the install/check?" is on screen: whether it also leaves the app (ctrl+q); else None."""
         self._signals: list[int] = []
         self._leaving = False
         self._last_install: ApprovedPlan | None = None
@@ -269,8 +271,16 @@ class WizardApp(App):
         self.push_screen(self._prompt_screen, answered)
 
     def on_verify_started(self, message: VerifyStarted) -> None:
+        leaving = self._stop_asked
+        if leaving is not None and isinstance(self.screen, ConfirmScreen):
+            # "Stop the install?" is still open as the check begins: the check's screen would cover it and the
+            # user's answer would go nowhere. It is asked again above the check, in the check's words.
+            self._stop_asked = None
+            self.pop_screen()
         self.verify_screen = VerifyScreen()
         self.push_screen(self.verify_screen, self._verify_done)
+        if leaving is not None:
+            self.call_after_refresh(self._ask_to_stop, leaving=leaving)
 
     def on_job_state_changed(self, message: JobStateChanged) -> None:
         if self.verify_screen is not None:
@@ -292,7 +302,10 @@ class WizardApp(App):
         if self.verify_screen is not None and self.screen is self.verify_screen:
             self.verify_screen.show_result(result.verify, stopped=self._stopped_text(result))
         elif isinstance(self.screen, ConfirmScreen):
-            self.pop_screen()  # "Stop the install?" asked too late: it is over anyway
+            self.pop_screen()  # "Stop the install?" asked too late: it is over anyway, and said so
+            self._stop_asked = None
+            if not result.cancelled:
+                self.notify("It finished before the stop was answered, so nothing was stopped.", timeout=8)
             self.show_done()
         else:
             self.show_done()
@@ -358,6 +371,7 @@ class WizardApp(App):
         in_place = str(plan.env_dir) if plan is not None and plan.mode == "in-place" else None
 
         def answered(stop: bool | None) -> None:
+            self._stop_asked = None
             if not stop:
                 return
             if leaving:
@@ -368,6 +382,7 @@ class WizardApp(App):
 
         question = stop_question(checking, in_place_env=in_place, leaving=leaving,
                                  has_current=current_env() is not None)
+        self._stop_asked = leaving
         self.push_screen(ConfirmScreen(question, yes="Stop and quit" if leaving else "Stop", no="Keep going"),
                          answered)
 

@@ -275,3 +275,21 @@ def test_a_shell_that_never_exported_path_keeps_a_usable_one(shell, plain_env, t
     assert lines["during"] == f"{plain_env}/bin:/usr/local/bin:/usr/bin:/bin", proc.stdout
     assert lines["again"] == lines["during"], "activating twice must not pile up"
     assert "ls-found" in proc.stdout and "restored" in proc.stdout and lines["after"] == "/usr/local/bin:/usr/bin:/bin"
+
+
+@pytest.mark.parametrize("where", ["marker", "folder"])
+def test_the_prompt_runs_nothing_from_an_edited_marker_or_a_folder_name(where, tmp_path):
+    """Bash expands `$(…)` and backticks in PS1 at every prompt, quoted or not: the env's name reaches the
+    prompt only as letters, digits and `._+-`, whether it comes from an edited marker or the folder's name."""
+    name = "v$(touch PWNED_A)`touch PWNED_B`" if where == "folder" else "plain"
+    root = tmp_path / name
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(root)
+    if where == "marker":
+        (root / MARKER_NAME).write_text(json.dumps({"recipe": "x$(touch PWNED_A)`touch PWNED_B`\\w"}))
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONHOME")}
+    env["PYTHONPATH"] = str(Path.cwd())
+    script = f'{_activate_cmd(root, "bash")}\necho "prompt<$PS1>"\n'
+    proc = subprocess.run(["bash", "--noprofile", "--norc", "-i"], input=script, capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)  # interactive: the prompt is drawn (and expanded)
+    assert "prompt<(gc:" in proc.stdout, proc.stdout + proc.stderr
+    assert not any((tmp_path / flag).exists() for flag in ("PWNED_A", "PWNED_B")), proc.stdout + proc.stderr

@@ -38,6 +38,16 @@ def default_shell(environ: Mapping[str, str] | None = None) -> str:
     return name if name in SHELLS else "bash"
 
 
+def prompt_label(text: str) -> str:
+    """The env's name as it may stand in PS1: letters, digits and `._+-` only, at most 48 of them.
+
+    Quoting is not enough there: bash expands `$(…)`, backticks and backslash escapes in PS1 at every prompt
+    (and zsh its `%` escapes), so a recipe name from an edited marker, or a folder named `v$(cmd)`, would
+    run code in the user's shell. Anything else becomes `_`."""
+    cleaned = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "._+-") else "_" for ch in text)
+    return cleaned[:48] or "env"
+
+
 def activation_script(act: Activation, shell: str = "bash") -> str:
     """Shell code (bash, zsh or POSIX sh) for `eval "$(gc-wizard activate)"`."""
     if shell not in SHELLS:
@@ -58,7 +68,7 @@ def activation_script(act: Activation, shell: str = "bash") -> str:
         lines.append(f"unset {name}")
     lines.append(_assign(ORIGINAL_VAR, json.dumps(act.original, sort_keys=True)))
 
-    prompt = shlex.quote(f"(gc:{(act.marker.recipe if act.marker else None) or act.env.name}) ")
+    prompt = shlex.quote(f"(gc:{prompt_label((act.marker.recipe if act.marker else None) or act.env.name)}) ")
     lines += [
         'if [ -z "${VIRTUAL_ENV_DISABLE_PROMPT-}" ]; then',
         '  if [ -z "${_GC_WIZARD_OLD_PS1+x}" ]; then _GC_WIZARD_OLD_PS1="${PS1-}"; fi',

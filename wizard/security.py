@@ -142,7 +142,11 @@ def _sync_folder(folder: Path) -> None:
 # - tokens recognisable on their own: Hugging Face `hf_…`, GitHub `ghp_/gho_/ghu_/ghs_/ghr_…` and
 #   `github_pat_…`, AWS access key ids `AKIA…`/`ASIA…`, Slack `xox?-…`, OpenAI-style `sk-…`; W&B keys are
 #   40 hex digits, which look like git commits, so they are masked only after `WANDB_API_KEY`, `wandb login`
-#   or `api_key`.
+#   or `api_key`; also GitLab's other prefixes, PyPI `pypi-…`, npm `npm_…`, Google `ya29.…`/`AIza…`,
+#   JSON Web Tokens `eyJ….eyJ….…` and Stripe-style live keys;
+# - a URL's query values that carry credentials: by their parameter's name (presigned `sig=`,
+#   `X-Amz-Signature=`, `X-Goog-Signature=`, `token=`, `key=`, …) or by their look (long, letters mixed
+#   with digits), so a presigned or signed link's secret is masked whatever the service calls it.
 
 MASK = "<redacted>"
 
@@ -169,8 +173,22 @@ _STANDALONE = re.compile(
     r"|(?:AKIA|ASIA)[0-9A-Z]{16}"
     r"|xox[abprs]-[A-Za-z0-9-]{10,}"
     r"|sk-[A-Za-z0-9_-]{20,}"
-    r"|glpat-[A-Za-z0-9_-]{20,}"
+    r"|gl(?:pat|ptt|dt|rt|cbt)-[A-Za-z0-9_-]{20,}"
+    r"|pypi-[A-Za-z0-9_-]{40,}"
+    r"|npm_[A-Za-z0-9]{30,}"
+    r"|ya29\.[A-Za-z0-9_-]{20,}"
+    r"|AIza[0-9A-Za-z_-]{35}"
+    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+    r"|(?:sk|rk)_live_[A-Za-z0-9]{20,}"
     r")(?![A-Za-z0-9_])")
+#: A URL's query string: each value is judged on its own (`_query_value`).
+_URL_QUERY = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s?#\"'<>]*\?)(?P<query>[^\s#\"'<>)]+)")
+#: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
+#: keys, sessions.
+_SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$)")
+#: A value that looks generated (a signature, a token), whatever its parameter's name: long, and mixing
+#: letters with digits or symbols.
+_TOKEN_LIKE = re.compile(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")
 _WANDB = re.compile(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b")
 #: Values of secret-named variables that are not secrets (settings, placeholders, empty).
 _HARMLESS = re.compile(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
@@ -211,6 +229,21 @@ def _password(match: re.Match) -> str:
     return f"{match.group(1)}{match.group(2)}{MASK}"
 
 
+def _query_value(pair: str) -> str:
+    name, eq, value = pair.partition("=")
+    if not eq or not value or value == MASK or _HARMLESS.match(value):
+        return pair
+    if _SECRET_PARAM.search(name) or _TOKEN_LIKE.match(value):
+        return f"{name}={MASK}"
+    return pair
+
+
+def _query(match: re.Match) -> str:
+    """A URL's query with every credential-looking value masked: a private index's or bucket's presigned
+    link signs with `sig=`, `X-Amz-Signature=`, `token=` or a value no person types."""
+    return match.group("head") + "&".join(_query_value(pair) for pair in match.group("query").split("&"))
+
+
 def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     """`text` with every credential form above replaced by `<redacted>`; everything else unchanged.
 
@@ -221,6 +254,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
         return text
     text = _PRIVATE_KEY.sub(f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----", text)
     text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
+    text = _URL_QUERY.sub(_query, text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)

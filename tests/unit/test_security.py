@@ -12,6 +12,7 @@ from tests.fixtures.state import REPO
 from wizard.security import (
     is_secret_question,
     redact_credentials,
+    redact_secrets,
     strip_terminal_escapes,
     write_private_file,
 )
@@ -95,3 +96,30 @@ def test_an_error_the_core_raises_is_masked_for_every_face():
         text = str(exc)
         assert "hf_Q" not in text and "pa55word" not in text
         assert "<redacted>" in text or "***" in text
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("https://h/simple/?t=pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0g",
+     "pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0g"),
+    ("https://a.blob.core.windows.net/c/w.tar.gz?sv=2022-11-02&sp=r&sig=AbCdEf0123456789%2Bxyz%3D", "AbCdEf0123456789"),
+    ("(https://b.s3.amazonaws.com/x.whl?X-Amz-Date=20261126T000000Z&X-Amz-Signature=deadbeefcafebabe01234567)",
+     "deadbeefcafebabe01234567"),
+    ("https://storage.googleapis.com/b/o?X-Goog-Signature=0a1b2c3d4e5f60718293a4b5c6d7e8f9", "0a1b2c3d4e5f6071"),
+    ("token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "dozjgNry"),
+    ("gcloud says ya29.a0AfH6SMBx0123456789abcdefghijkl", "a0AfH6SMBx0123456789"),
+    ("npm_abcdefghijklmnopqrstuvwxyz0123456789 in .npmrc", "npm_abcdefghijklmnop"),
+    ("https://h/x?api=AIzaSyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA1234567890"),
+    ("https://h/wheels/?gldt=gldt-AbCdEf0123456789xyzQWe", "gldt-AbCdEf"),
+])
+def test_token_shapes_and_signed_urls_are_masked(text, secret):
+    assert secret not in redact_secrets(text) and "<redacted>" in redact_secrets(text)
+
+
+@pytest.mark.parametrize("text", [
+    "https://pypi.org/simple/jax/?format=json&page=2",
+    "https://example.com/file.tar.gz?download=true#egg=graphcast",
+    "https://files.example.com/x?version=0.4.23&python=3.11",
+    "git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7af4aaed7790167dffa769bae1f2c",
+])
+def test_ordinary_urls_keep_their_queries(text):
+    assert redact_secrets(text) == text

@@ -94,7 +94,12 @@ def test_a_state_path_with_a_byte_that_is_not_utf8_is_refused_before_anything_ru
 def test_tokens_in_find_links_queries_never_reach_the_json_line(tiny):
     tokens = {"github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz": "?t=github_pat_11ABCDEFG0123456789_"
               "abcdefghijklmnopqrstuvwxyz", "glpat-AbCdEf0123456789xyzQW": "?gitlab=glpat-AbCdEf0123456789xyzQW",
-              "SeKrEt0987654321abc": "?access_token=SeKrEt0987654321abc"}
+              "SeKrEt0987654321abc": "?access_token=SeKrEt0987654321abc",
+              # Shapes the fourth pass found leaking: a PyPI token under a neutral name, a presigned signature.
+              "pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0g":
+                  "?t=pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0g",
+              "deadbeefcafebabe0123456789abcdef": "?X-Amz-Date=20261126T000000Z&X-Amz-Signature="
+                                                  "deadbeefcafebabe0123456789abcdef"}
     for secret, query in tokens.items():
         proc = subprocess.run(
             [sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", "--recipes-dir", str(tiny.recipes),

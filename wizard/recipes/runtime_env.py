@@ -23,11 +23,11 @@ CUDA driver loads that library into every process that starts CUDA), `NCCL_NET_P
 `NCCL_TUNER_PLUGIN`, `NCCL_PROFILER_PLUGIN` (NCCL dlopens them), `NCCL_CONF_FILE` (which can set those),
 `CUDA_HOME` (where ptxas is run from). They are the same hole as `LD_PRELOAD`, so any name with
 INJECTION, PLUGIN, PRELOAD or LIBRARY in it is refused, and so is any name for a location (`…_PATH`,
-`…_HOME`, `…_ROOT`, `…_DIR`, `…_FILE`, `…_LIB`, `…_BIN`) except the few that only hold data the
-library writes or reads as data (`DATA_LOCATIONS`: caches, dumps, topology files). `XLA_FLAGS` is read
-as what it is, a list of `--xla_…` flags (so its leading `--` is expected), and a flag that names
-where XLA finds programs or code to run (`--xla_gpu_cuda_data_dir`, `--xla_gpu_ptx_file`, …) is
-refused for the same reason. Values must be
+`…_HOME`, `…_ROOT`, `…_DIR`, `…_FILE`, `…_LIB`, `…_BIN`), data locations included: a debug or dump
+file is still written, and NCCL truncates its NCCL_DEBUG_FILE. `XLA_FLAGS` is read as what it is, a
+list of `--xla_…` flags (so its leading `--` is expected), and a flag that names where XLA finds
+programs or code, or reads or writes files (`--xla_gpu_cuda_data_dir`, `--xla_gpu_ptx_file`,
+`--xla_dump_to`, any value with a `/`), is refused for the same reason. Values must be
 one line of printable text without shell syntax (`$`, backquote, `;`, `|`, `&`, `<`, `>`, `(`, `)`,
 backslash), at most 1024 characters: the activation script quotes them anyway, but a value that needs
 any of these is not a library setting.
@@ -42,15 +42,16 @@ ALLOWED_NAMES = ("NVIDIA_TF32_OVERRIDE",)
 MAX_VALUE = 1024
 #: Within the families: a variable that names a library, a plugin, or a location code is loaded from.
 _LOADS_CODE = re.compile(r"INJECTION|PLUGIN|PRELOAD|LIBRAR(?:Y|IES)|_(?:PATH|HOME|ROOT|DIR|DIRS|FILE|LIB|LIBS|BIN)$")
-#: Locations that only hold data (a cache the library writes, a log, a topology description).
-DATA_LOCATIONS = frozenset({
-    "CUDA_CACHE_PATH", "JAX_COMPILATION_CACHE_DIR", "NCCL_DEBUG_FILE", "NCCL_TOPO_FILE", "NCCL_TOPO_DUMP_FILE",
-    "NCCL_GRAPH_FILE", "NCCL_GRAPH_DUMP_FILE",
-})
+#: Locations a recipe may choose: none. A "data" location is still a file the library writes: NCCL truncates
+#: its NCCL_DEBUG_FILE (the fourth fault pass pointed one at a ~/.bashrc), XLA writes where --xla_dump_to
+#: says. Where files go is the user's choice, never a recipe's.
+DATA_LOCATIONS: frozenset[str] = frozenset()
 #: One XLA flag: `--xla_name` or `--xla_name=value`.
 _XLA_FLAG = re.compile(r"--(?P<name>xla_[a-z0-9_]+)(?:=(?P<value>\S*))?")
-#: XLA flags that say where XLA finds programs (ptxas, nvlink) or code (PTX, LLVM IR, plugins) to run.
-_XLA_LOADS_CODE = re.compile(r"cuda_data_dir|_file$|_files$|plugin|librar|ptxas_path|_path$")
+#: XLA flags that say where XLA finds programs (ptxas, nvlink) or code (PTX, LLVM IR, plugins) to run, or
+#: where it reads or writes files (dumps, autotune results, caches).
+_XLA_LOADS_CODE = re.compile(r"cuda_data_dir|_file$|_files$|_filename$|plugin|librar|ptxas_path|_path$|_dir$"
+                             r"|_to$|_from$|cache")
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _BAD_VALUE = set("$`;|&<>()\\")
 
@@ -95,9 +96,9 @@ def xla_flags_problem(value: str) -> str | None:
         if match is None:
             return (f"XLA_FLAGS holds '{_show(word)}', which is not an XLA flag (XLA_FLAGS is a list of "
                     "--xla_name=value words)")
-        if _XLA_LOADS_CODE.search(match.group("name")):
-            return (f"the XLA flag --{match.group('name')} names where XLA finds programs or code to run, and "
-                    "nothing from a recipe may choose that")
+        if _XLA_LOADS_CODE.search(match.group("name")) or "/" in (match.group("value") or ""):
+            return (f"the XLA flag --{match.group('name')} names a place XLA runs programs or code from, or "
+                    "reads or writes files in, and nothing from a recipe may choose that")
     return None
 
 

@@ -41,11 +41,22 @@ LOADS_CODE = [
     ("XLA_FLAGS", "--xla_gpu_cuda_data_dir=/tmp/fake-cuda"),
     ("XLA_FLAGS", "--xla_gpu_llvm_ir_file=/tmp/evil.ll"),
     ("XLA_FLAGS", "--xla_dump_to=/tmp/d not-a-flag"),
+    # Where files are written is the user's to choose, not a recipe's: NCCL truncates its debug file (the
+    # fourth fault pass pointed it at a ~/.bashrc on an H200), XLA dumps where it is told.
+    ("NCCL_DEBUG_FILE", "/home/me/.bashrc"),
+    ("NCCL_TOPO_DUMP_FILE", "/home/me/.profile"),
+    ("NCCL_GRAPH_DUMP_FILE", "/tmp/g.xml"),
+    ("CUDA_CACHE_PATH", "/home/me/.ssh"),
+    ("JAX_COMPILATION_CACHE_DIR", "/scratch/me/jax-cache"),
+    ("XLA_FLAGS", "--xla_dump_to=/home/me/.ssh --xla_dump_hlo_as_text"),
+    ("XLA_FLAGS", "--xla_gpu_dump_autotune_results_to=/tmp/a.txt"),
+    ("XLA_FLAGS", "--xla_gpu_per_fusion_autotune_cache_dir=/tmp/c"),
+    ("XLA_FLAGS", "--xla_some_new_flag=/etc/passwd"),  # any path, whatever the flag is called
 ]
 
 
 @pytest.mark.parametrize(("name", "value"), LOADS_CODE, ids=[f"{n}={v[:30]}" for n, v in LOADS_CODE])
-def test_a_recipe_naming_code_to_load_is_refused_with_file_and_line(tmp_path, name, value):
+def test_a_recipe_naming_code_to_load_or_a_place_to_write_is_refused_with_file_and_line(tmp_path, name, value):
     path = _recipe(tmp_path, name, value)
     with pytest.raises(UserError) as caught:
         load_recipe_file(path)
@@ -56,10 +67,8 @@ def test_a_recipe_naming_code_to_load_is_refused_with_file_and_line(tmp_path, na
 ACCEPTED = [
     ("XLA_FLAGS", "--xla_gpu_enable_triton_gemm=false --xla_gpu_autotune_level=0"),
     ("XLA_FLAGS", "--xla_force_host_platform_device_count=8"),
-    ("XLA_FLAGS", "--xla_dump_to=/tmp/xla-dump --xla_dump_hlo_as_text"),
-    ("CUDA_CACHE_PATH", "/scratch/me/cuda-cache"),
-    ("JAX_COMPILATION_CACHE_DIR", "/scratch/me/jax-cache"),
-    ("NCCL_DEBUG_FILE", "/tmp/nccl.%h.%p.log"),
+    ("XLA_FLAGS", "--xla_gpu_autotune_level=4 --xla_gpu_enable_latency_hiding_scheduler=true"),
+    ("NCCL_DEBUG", "INFO"),
     ("NCCL_SOCKET_IFNAME", "ib0"),
 ]
 

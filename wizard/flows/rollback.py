@@ -535,6 +535,12 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
                                   "gc-wizard only deletes environments it created.")
         if not env.exists():
             raise UserError(f"{env} is already gone (entry {entry_id}).")
+        if not env.is_dir() or not ((env / "pyvenv.cfg").is_file() or (env / envs.MARKER).is_file()):
+            # History is a file anyone with write access could edit, and envs/ may be a link to a user's own
+            # disk: only a folder that is an environment (a venv's pyvenv.cfg, or the wizard's marker) is deleted.
+            raise OperationFailed(f"{env} is not an environment (it has neither a pyvenv.cfg nor gc-wizard's "
+                                  f"{envs.MARKER}), so gc-wizard deletes nothing there; remove it by hand if "
+                                  "you are sure.")
         size = envs.disk_usage(env)
         if confirm is not None and not confirm(f"Delete {env} ({size / 2**30:.2f} GiB)?"):
             raise UserError("Not confirmed; nothing deleted.")

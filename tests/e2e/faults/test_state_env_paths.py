@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 from tests.fixtures.state import run_cli
@@ -87,3 +88,17 @@ def test_a_current_entry_whose_path_climbs_is_not_activated_or_checked(tiny, iso
         proc = run_cli(*command)
         assert proc.returncode == 2 and "'..'" in proc.stderr and "Traceback" not in proc.stderr, (command, proc.stderr)
         assert "VIRTUAL_ENV" not in proc.stdout
+
+
+def test_remove_deletes_only_a_folder_that_is_an_environment(tiny, isolated_state, tmp_path):
+    """envs/ may be a link to a user's own disk, and history.json can be edited: an entry whose folder is not
+    an environment (no pyvenv.cfg, no gc-wizard marker) is refused, and everything in it stays."""
+    _, a = tiny.install("tiny-a")
+    tiny.install("tiny-b")  # the newest is current; a may be removed
+    folder = Path(a["env"])
+    shutil.rmtree(folder)
+    folder.mkdir()
+    (folder / "PRECIOUS").write_text("a week of results")
+    proc = run_cli("remove", a["entry_id"], "--yes")
+    assert proc.returncode == 1 and "is not an environment" in proc.stderr and "Traceback" not in proc.stderr
+    assert (folder / "PRECIOUS").read_text() == "a week of results"

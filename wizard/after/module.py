@@ -136,12 +136,15 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
     target = root / f"{name}.lua"
     text = module_text(env_path, environ=environ)
     replaced = target.exists()
+    partial = target.parent / f".{target.name}.partial"
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.parent / f".{target.name}.partial"
-        partial.write_text(text, encoding="utf-8")
+        # surrogateescape: an env path with a byte that is not UTF-8 is written as that byte, which is what
+        # Lmod must be given to find the folder.
+        partial.write_text(text, encoding="utf-8", errors="surrogateescape")
         partial.replace(target)
     except OSError as exc:
+        partial.unlink(missing_ok=True)
         raise OperationFailed(f"cannot write the module file {target}: {exc.strerror or exc}.") from None
     return {"ok": True, "module": name, "path": str(target), "dir": str(root), "env": str(env_path),
             "replaced": replaced, "verified": marker.get("verified"),

@@ -111,3 +111,21 @@ def test_tokens_in_find_links_queries_never_reach_the_json_line(tiny):
         result = json.loads(proc.stdout.splitlines()[-1])
         # The leak path the issue measured: the JSON "error" quotes the installer's failure on that URL.
         assert result["ok"] is False and "127.0.0.1:9" in result["error"] and "<redacted>" in result["error"]
+
+
+def test_a_module_file_for_an_env_whose_path_is_not_utf8_keeps_its_bytes(tmp_path):
+    """The Lua file is written with the path's own byte (what Lmod must be given), not a crash that leaves a
+    half-written file behind."""
+    env_dir = os.fsdecode(os.fsencode(str(tmp_path)) + b"/v\xffenv")
+    (Path(env_dir) / "bin").mkdir(parents=True)
+    for name in ("python", "python3"):
+        (Path(env_dir) / "bin" / name).symlink_to(sys.executable)
+    (Path(env_dir) / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.11.7\n")
+    env = {**os.environ, "GC_WIZARD_HOME": str(tmp_path / "home")}
+    proc = subprocess.run([sys.executable, "-m", "wizard", "module", "install", "--env", env_dir], capture_output=True,
+                          text=True, env=env, cwd=str(REPO), timeout=120, errors="surrogateescape")
+    _no_traceback(proc)
+    assert proc.returncode == 0 and "error of its own" not in proc.stderr, proc.stderr
+    written = list((tmp_path / "home" / "modules" / "graphcast").iterdir())
+    assert [p.name for p in written] == ["v-env.lua"]
+    assert os.fsencode(env_dir) in written[0].read_bytes()

@@ -19,7 +19,7 @@ from wizard.errors import UserError
 from wizard.install.bundle import make_bundle, read_manifest
 from wizard.install.lockfile import check_python_version, compile_lock, default_lock_name
 from wizard.install.plan import graphcast_install_arg
-from wizard.install.sources import merged_sources
+from wizard.install.sources import checkout_caution, merged_sources, read_identity
 from wizard.paths import wizard_command
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import get_recipe
@@ -63,6 +63,9 @@ def run_bundle(args: argparse.Namespace) -> int:
     elif args.assets or args.model or args.dataset:
         raise UserError("--assets, --model and --dataset choose the forecast's files: add --with-assets.")
     log.write(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}\n")
+    caution = checkout_caution(read_identity(source, recipe_source=recipe.graphcast.source), recipe.graphcast.revision)
+    if caution:  # the bundle carries what this checkout builds into: said as the plan and install say it
+        log.write(f"    ! {caution}\n")
     manifest = make_bundle(recipe, out, python_version=python, graphcast_src=source,
                            find_links=find_links,
                            on_line=lambda line: (log.write(f"    {line}\n"), log.flush()))

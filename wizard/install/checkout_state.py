@@ -17,6 +17,7 @@ cannot see (a staged change, an index rewritten to match edited files, a version
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import struct
 from dataclasses import dataclass
@@ -25,8 +26,12 @@ from pathlib import Path
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
 MAX_ENTRIES = 20_000
 MAX_BYTES = 256 * 1024 * 1024
-#: Files that appear in any checkout that was built or imported, and are not changes to it.
-_BUILD_LEFTOVERS = ("__pycache__", ".egg-info", "build", "dist", ".eggs", ".pytest_cache", ".ipynb_checkpoints")
+#: Files that appear in any checkout that was imported or tested, and are not changes to it. `build/` and `dist/`
+#: are not among them: a `build/lib` left in a checkout is what its setup.py installs (the fourth fault pass put
+#: a payload there), so it is shown as new files.
+_BUILD_LEFTOVERS = ("__pycache__", ".egg-info", ".eggs", ".pytest_cache", ".ipynb_checkpoints")
+#: The files of each GraphCast release the recipes pin (`git ls-tree -r`), to compare a checkout with.
+RELEASES_PATH = Path(__file__).resolve().parents[1] / "data" / "graphcast_releases.json"
 _SHOWN = 3
 
 
@@ -40,6 +45,8 @@ class TreeState:
     deleted: tuple[str, ...] = ()
     untracked: tuple[str, ...] = ()
     reason: str | None = None
+    compared_with: str | None = None
+    """The release its files were compared with ("GraphCast v0.1.1"), when it is one the recipes pin."""
 
     @property
     def changed(self) -> bool:
@@ -48,7 +55,7 @@ class TreeState:
     def describe(self, wanted_revision: str | None = None) -> str:
         """One clause: "at commit 97d1ad50b0b7 (the recipe's), unchanged" / "with local changes: …"."""
         if not self.readable:
-            return f"its changes cannot be told ({self.reason})"
+            return f"in a state that cannot be told ({self.reason})"
         parts = []
         if self.commit:
             same = wanted_revision and self.commit.startswith(wanted_revision[:12]) or (
@@ -56,25 +63,48 @@ class TreeState:
             which = "the recipe's" if same else (f"not the recipe's {wanted_revision[:12]}" if wanted_revision else "")
             parts.append(f"at commit {self.commit[:12]}" + (f" ({which})" if which else ""))
         if not self.changed:
-            parts.append("unchanged since that commit as far as its index tells")
+            parts.append(f"identical to {self.compared_with}, file for file" if self.compared_with
+                         else "unchanged since that commit as far as its index tells")
         else:
             changes = []
             for label, names in (("modified", self.modified), ("deleted", self.deleted), ("new", self.untracked)):
                 if names:
                     shown = ", ".join(names[:_SHOWN]) + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
                     changes.append(f"{len(names)} {label} ({shown})")
-            parts.append("with local changes: " + "; ".join(changes))
+            lead = f"different from {self.compared_with}: " if self.compared_with else "with local changes: "
+            parts.append(lead + "; ".join(changes))
         return ", ".join(parts)
 
     def to_dict(self) -> dict:
         return {"readable": self.readable, "commit": self.commit, "modified": list(self.modified),
-                "deleted": list(self.deleted), "untracked": list(self.untracked), "reason": self.reason}
+                "deleted": list(self.deleted), "untracked": list(self.untracked), "reason": self.reason,
+                "compared_with": self.compared_with}
 
 
-def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None) -> TreeState:
+def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
+    """(tag, {path: blob SHA-1}) of a GraphCast release the recipes pin, or None for another revision."""
+    if not revision:
+        return None
+    try:
+        releases = json.loads(RELEASES_PATH.read_text(encoding="utf-8"))["releases"]
+    except (OSError, ValueError, KeyError):
+        return None
+    for commit, release in releases.items():
+        if len(revision) >= 7 and commit.startswith(revision):
+            return str(release["tag"]), dict(release["files"])
+    return None
+
+
+def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
+                    release: str | None = None) -> TreeState:
     """The state of `checkout` (a folder) at `commit` (its HEAD, read by the caller); never raises, never
-    runs anything."""
+    runs anything. When `commit` (else `release`, the revision the recipe pins) is a release the recipes
+    pin, every file is compared with that release's own list: a staged change, an index rewritten to
+    match edited files, or a copy without `.git` is then seen too."""
     root = Path(checkout)
+    known = release_files(commit) or (None if commit else release_files(release))
+    if known is not None:
+        return _against_release(root, commit, *known)
     git = root / ".git"
     try:
         if git.is_file():  # a worktree or submodule: "gitdir: …"
@@ -154,3 +184,43 @@ def _untracked(root: Path, tracked: set[str]) -> list[str]:
         if len(found) > MAX_ENTRIES:
             break
     return found
+
+
+def _against_release(root: Path, commit: str | None, tag: str, files: dict[str, str]) -> TreeState:
+    """The checkout compared with the file list of GraphCast `tag` (blob hashes, as git computes them)."""
+    modified, deleted = [], []
+    total = 0
+    for path, blob in files.items():
+        file = root / path
+        try:
+            if file.is_symlink():
+                data = os.readlink(file).encode("utf-8", "surrogateescape")
+            else:
+                total += file.stat().st_size
+                if total > MAX_BYTES:
+                    return TreeState(False, reason="it is larger than any GraphCast checkout")
+                data = file.read_bytes()
+        except FileNotFoundError:
+            deleted.append(path)
+            continue
+        except OSError:
+            modified.append(path)
+            continue
+        if hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() != blob:  # noqa: S324 - git's own blob id
+            modified.append(path)
+    untracked = sorted(path for path in _untracked(root, set(files)) if not _built_copy(root, path, files))
+    return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
+                     untracked=tuple(untracked), compared_with=f"GraphCast {tag}")
+
+
+def _built_copy(root: Path, path: str, files: dict[str, str]) -> bool:
+    """Whether `path` is `build/lib/X` holding exactly the release's `X`: what an earlier build of this very
+    checkout left, not a change (anything else there is shown: setup.py installs what build/lib holds)."""
+    if not path.startswith("build/lib/"):
+        return False
+    original = files.get(path[len("build/lib/"):])
+    try:
+        data = (root / path).read_bytes()
+    except OSError:
+        return False
+    return original is not None and hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == original  # noqa: S324

@@ -349,7 +349,10 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> s
     changed in it, and that building it runs its own setup.py. None for a wheel, an archive or a URL."""
     if identity.kind != "checkout" or identity.tree is None:
         return None
-    return (f"the checkout {identity.where} is {identity.tree.describe(wanted_revision)}; building it runs its "
+    tree = identity.tree
+    if identity.revision is None and wanted_revision:  # a copy without .git: compared with the recipe's release
+        tree = read_tree_state(identity.where, None, release=wanted_revision)
+    return (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs its "
             "setup.py (its own code, with your rights), so use a checkout you trust.")
 
 

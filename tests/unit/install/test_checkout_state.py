@@ -74,3 +74,55 @@ def test_a_copy_without_git_and_a_checkout_whose_config_names_a_command_run_noth
     assert not state.readable and "not a git checkout" in state.describe(REV)
     assert "runs its setup.py" in checkout_caution(SourceIdentity(where=str(copy), kind="checkout", tree=state), REV)
     assert not marker.exists()
+
+
+def _as_release(repo: Path, head: str, monkeypatch, tmp_path: Path) -> None:
+    """Make `head` one of the releases the recipes pin: its file list, as `git ls-tree -r` gives it."""
+    import json
+
+    from wizard.install import checkout_state
+
+    files = {}
+    for line in _git(repo, "ls-tree", "-r", head).splitlines():
+        meta, path = line.split("\t", 1)
+        files[path] = meta.split()[2]
+    releases = tmp_path / "releases.json"
+    releases.write_text(json.dumps({"releases": {head: {"tag": "v9.9", "files": files}}}))
+    monkeypatch.setattr(checkout_state, "RELEASES_PATH", releases)
+
+
+def test_a_staged_change_to_a_pinned_release_is_seen(tmp_path, monkeypatch):
+    """`git add` makes the index match the edit, so the index alone calls it unchanged; a release's own file
+    list does not (the fourth fault pass staged a setup.py that ran at install)."""
+    repo, head = _checkout(tmp_path)
+    _as_release(repo, head, monkeypatch, tmp_path)
+    (repo / "setup.py").write_text("import pathlib; pathlib.Path('/tmp/x').touch()\n" + (repo / "setup.py").read_text())
+    _git(repo, "add", "setup.py")
+    state = read_tree_state(repo, head)
+    assert state.modified == ("setup.py",) and state.compared_with == "GraphCast v9.9"
+    assert "different from GraphCast v9.9: 1 modified (setup.py)" in state.describe(head)
+
+
+def test_a_build_lib_payload_is_new_but_a_built_copy_of_the_release_is_not(tmp_path, monkeypatch):
+    repo, head = _checkout(tmp_path)
+    _as_release(repo, head, monkeypatch, tmp_path)
+    built = repo / "build" / "lib" / "graphcast"
+    built.mkdir(parents=True)
+    shutil.copy(repo / "graphcast" / "model.py", built / "model.py")  # what a build of this very checkout leaves
+    assert not read_tree_state(repo, head).changed
+    (built / "evil.py").write_text("import os\n")
+    (built / "model.py").write_text("X = 2\n")
+    assert read_tree_state(repo, head).untracked == ("build/lib/graphcast/evil.py", "build/lib/graphcast/model.py")
+
+
+def test_a_copy_without_git_is_compared_with_the_recipes_release(tmp_path, monkeypatch):
+    repo, head = _checkout(tmp_path)
+    _as_release(repo, head, monkeypatch, tmp_path)
+    copy = tmp_path / "copied"
+    shutil.copytree(repo, copy, ignore=shutil.ignore_patterns(".git"))
+    state = read_tree_state(copy, None, release=head)
+    assert state.readable and not state.changed and state.describe(head) == "identical to GraphCast v9.9, file for file"
+    (copy / "graphcast" / "model.py").write_text("X = 3\n")
+    caution = checkout_caution(SourceIdentity(where=str(copy), kind="checkout", name="graphcast", version="0.1.1",
+                                              revision=None, tree=read_tree_state(copy, None)), head)
+    assert "different from GraphCast v9.9: 1 modified (graphcast/model.py)" in caution

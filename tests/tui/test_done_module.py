@@ -55,3 +55,26 @@ def test_a_check_that_never_started_on_a_node_says_so_and_where_the_partition_is
                            seconds=5.0)
     assert "o changes the partition" not in summary_text(install_result(ok=False, env="/e", verify=started), None,
                                                          "gc-wizard")
+
+
+async def test_a_keys_outcome_is_kept_whole_in_the_pane_not_only_in_a_toast():
+    """A kernel's cautions are paragraphs: a toast cut them mid-sentence; the pane keeps them whole, the latest
+    replacing the one before, scrolled into view."""
+    from textual.app import App
+
+    done = DoneScreen(install_result(ok=True, env="/e", recipe="jax0.4.23-cpu", log="/l"))
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(done)
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        done.show_note("Kernel registered: GraphCast (jax0.4.23-cpu), in /k\n! " + "a long caution " * 20)
+        await pilot.pause()
+        done.show_note("Kernel registered again")
+        await pilot.pause()
+        notes = done.query("#notes")
+        assert len(notes) == 1 and "again" in str(notes.first().render())
+        assert "Kernel registered again" in screen_text(app)

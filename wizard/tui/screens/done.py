@@ -157,6 +157,15 @@ class DoneScreen(Screen[str]):
             self.app.push_screen(ForecastScreen(self.result.env, getattr(self.app, "assets", None),
                                                 getattr(options, "slurm", None)))
 
+    def show_note(self, text: str) -> None:
+        """A key's outcome, kept under the summary (replacing the previous one) and scrolled into view."""
+        notes = self.query("#notes")
+        if notes:
+            notes.first(Static).update(text)
+        else:
+            self.query_one("#done-pane", VerticalScroll).mount(Static(text, id="notes", markup=False))
+        self.query_one("#done-pane", VerticalScroll).scroll_end(animate=False)
+
     def action_kernel(self) -> None:
         if self.result.ok and self.result.env:
             self.install_kernel()
@@ -185,7 +194,10 @@ class DoneScreen(Screen[str]):
 
         try:
             spec = kernel_install(Path(self.result.env))
-            text = "\n".join([f"Kernel registered: {spec.get('display_name', spec)}", *spec.get("cautions", [])])
-            self.app.call_from_thread(self.notify, text, timeout=30)
+            # The toast is one short line that fits; the cautions (a paragraph each) go into the pane, where
+            # they can be read whole and scrolled to.
+            said = f"Kernel registered: {spec.get('display_name', spec)}, in {spec.get('path')}"
+            self.app.call_from_thread(self.notify, said, timeout=12)
+            self.app.call_from_thread(self.show_note, "\n".join([said, *(f"! {c}" for c in spec.get("cautions", []))]))
         except Exception as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")

@@ -14,6 +14,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.state import run_cli
 
 
@@ -102,3 +104,23 @@ def test_remove_deletes_only_a_folder_that_is_an_environment(tiny, isolated_stat
     proc = run_cli("remove", a["entry_id"], "--yes")
     assert proc.returncode == 1 and "is not an environment" in proc.stderr and "Traceback" not in proc.stderr
     assert (folder / "PRECIOUS").read_text() == "a week of results"
+
+
+@pytest.mark.parametrize("forged", ["--index-url=http://127.0.0.1:9/simple", "-e /tmp/somebodys-setup-py-folder",
+                                    "-r /etc/other-requirements.txt"])
+def test_a_recorded_package_set_with_an_installer_option_is_refused_before_any_change(tiny, isolated_state,
+                                                                                     forged):
+    """An edited history.json whose package set carries an option would send the rebuild to another index, or
+    build (run) a folder's code: refused with the line, before anything is changed or left on disk."""
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    shutil.rmtree(a["env"])  # the rollback must rebuild it from its recorded set
+    state = json.loads((isolated_state / "history.json").read_text())
+    for entry in state["entries"]:
+        if entry["id"] == a["entry_id"]:
+            entry["packages"] = [forged, *entry["packages"]]
+            entry.pop("requirements_file", None)
+    (isolated_state / "history.json").write_text(json.dumps(state))
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert proc.returncode == 2 and "is an installer option" in proc.stderr and "Traceback" not in proc.stderr
+    assert _current(tiny) == b["entry_id"] and not Path(a["env"]).exists()

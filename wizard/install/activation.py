@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,7 +204,12 @@ def _runtime_part(act: Activation) -> None:
 
 
 def folder_modules(folder: str) -> set[str]:
-    """The top-level module names a folder on sys.path offers (`jax/`, `numpy.py`, `foo.cpython-311.so`)."""
+    """The top-level module names a sys.path entry offers (`jax/`, `numpy.py`, `foo.cpython-311.so`), read
+    the way Python reads the entry: `..` resolved as text (Python normalises PYTHONPATH so, even through a
+    folder that does not exist), and a zip archive's own top level (zipimport)."""
+    folder = os.path.normpath(os.path.abspath(folder)) if folder else folder
+    if folder and os.path.isfile(folder):
+        return _zip_modules(folder)
     names = set()
     try:
         with os.scandir(folder) as entries:
@@ -215,6 +221,24 @@ def folder_modules(folder: str) -> set[str]:
                     names.add(name.split(".", 1)[0])
     except OSError:
         pass
+    return names
+
+
+def _zip_modules(archive: str) -> set[str]:
+    """The top-level modules a zip archive on sys.path offers (`jax/__init__.py`, `numpy.py`); none for a
+    file that is not a readable zip."""
+    try:
+        with zipfile.ZipFile(archive) as handle:
+            members = handle.namelist()[:100_000]
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return set()
+    names = set()
+    for member in members:
+        top, slash, _ = member.partition("/")
+        if slash and top.isidentifier():
+            names.add(top)
+        elif not slash and member.endswith((".py", ".pyc")) and member.split(".", 1)[0].isidentifier():
+            names.add(member.split(".", 1)[0])
     return names
 
 

@@ -52,3 +52,22 @@ def test_the_check_runs_under_the_same_pythonpath_and_says_what_it_left_out(tmp_
     assert removed == [{"variable": "PYTHONPATH", "dir": str(stray),
                         "reason": "it holds jax, which would be imported instead of the environment's own"}]
 
+
+
+def test_a_zip_and_a_path_through_a_missing_folder_are_read_as_python_reads_them(tmp_path):
+    """Python imports from a zip on PYTHONPATH and normalises `nothere/../stray` as text: both shadowed the
+    env's jax unseen (the fourth fault pass), so both are read the same way here."""
+    import zipfile
+
+    env = _env(tmp_path)
+    archive = tmp_path / "stray.zip"
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("jax/__init__.py", "raise ImportError('stray copy loaded')\n")
+    stray = tmp_path / "stray"
+    (stray / "numpy").mkdir(parents=True)
+    through_missing = f"{tmp_path}/nothere/../stray"
+    act = compute_activation(env, {"PATH": "/usr/bin", "PYTHONPATH": f"{archive}{os.pathsep}{through_missing}"},
+                             marker={})
+    named = {r.folder: r.reason for r in act.removals if r.variable == "PYTHONPATH"}
+    assert "jax" in named[str(archive)] and "numpy" in named[through_missing]
+    assert "PYTHONPATH" in act.unset

@@ -222,6 +222,11 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
         folder = Path(value).expanduser().absolute()
         if not folder.is_dir():
             raise UserError(f"--find-links {value}: no such folder")
+        try:
+            str(folder).encode("utf-8")
+        except UnicodeEncodeError:  # said before an env is made: uv refuses such an argument after it
+            raise UserError(f"--find-links {value}: its path has a byte that is not UTF-8, which uv cannot take; "
+                            "move or link the wheelhouse to a plain path.") from None
         out.append(str(folder))
     return out
 

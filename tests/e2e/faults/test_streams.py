@@ -129,3 +129,15 @@ def test_a_module_file_for_an_env_whose_path_is_not_utf8_keeps_its_bytes(tmp_pat
     written = list((tmp_path / "home" / "modules" / "graphcast").iterdir())
     assert [p.name for p in written] == ["v-env.lua"]
     assert os.fsencode(env_dir) in written[0].read_bytes()
+
+
+def test_a_wheelhouse_whose_path_is_not_utf8_is_refused_before_an_env_is_made(tiny, tmp_path, isolated_state):
+    house = os.fsdecode(os.fsencode(str(tmp_path)) + b"/h\xfe")
+    os.mkdir(house)
+    proc = subprocess.run([sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--recipes-dir",
+                           str(tiny.recipes), "--find-links", house, "--offline", "--graphcast-src",
+                           str(tiny.graphcast), "--no-verify"], capture_output=True, text=True, cwd=str(REPO),
+                          timeout=120, errors="surrogateescape")
+    _no_traceback(proc)
+    assert proc.returncode == 2 and "not UTF-8" in proc.stderr, proc.stderr
+    assert not list(Path(isolated_state).glob("envs/*"))

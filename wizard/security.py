@@ -229,6 +229,18 @@ def _password(match: re.Match) -> str:
     return f"{match.group(1)}{match.group(2)}{MASK}"
 
 
+#: A URL with its path: a token some indexes put in the path (`https://pypi.fury.io/TOKEN/user/`) is a
+#: segment that mixes upper- and lower-case letters with digits, 20 or more of them, and has no dot (a wheel's
+#: file name has dots, a commit hash has no upper case).
+_URL_PATH = re.compile(r"(?P<head>\bhttps?://[^\s/\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)")
+_PATH_TOKEN = re.compile(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
+
+
+def _path_tokens(match: re.Match) -> str:
+    segments = match.group("path").split("/")
+    return match.group("head") + "/".join(MASK if _PATH_TOKEN.match(seg) else seg for seg in segments)
+
+
 def _query_value(pair: str) -> str:
     name, eq, value = pair.partition("=")
     if not eq or not value or value == MASK or _HARMLESS.match(value):
@@ -255,6 +267,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _PRIVATE_KEY.sub(f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----", text)
     text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
     text = _URL_QUERY.sub(_query, text)
+    text = _URL_PATH.sub(_path_tokens, text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)

@@ -110,6 +110,7 @@ def test_an_error_the_core_raises_is_masked_for_every_face():
     ("npm_abcdefghijklmnopqrstuvwxyz0123456789 in .npmrc", "npm_abcdefghijklmnop"),
     ("https://h/x?api=AIzaSyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA1234567890"),
     ("https://h/wheels/?gldt=gldt-AbCdEf0123456789xyzQWe", "gldt-AbCdEf"),
+    ("https://pypi.fury.io/Abc1DeF2ghI3jkL4mnO5/lab/", "Abc1DeF2ghI3jkL4mnO5"),  # a token in the path
 ])
 def test_token_shapes_and_signed_urls_are_masked(text, secret):
     assert secret not in redact_secrets(text) and "<redacted>" in redact_secrets(text)
@@ -120,6 +121,8 @@ def test_token_shapes_and_signed_urls_are_masked(text, secret):
     "https://example.com/file.tar.gz?download=true#egg=graphcast",
     "https://files.example.com/x?version=0.4.23&python=3.11",
     "git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7af4aaed7790167dffa769bae1f2c",
+    "https://storage.googleapis.com/jax-releases/cuda12/jaxlib-0.4.23+cuda12.cudnn89-cp311-cp311-manylinux2014_x86_64.whl",
+    "https://github.com/google-deepmind/graphcast/archive/97d1ad50b0b7af4aaed7790167dffa769bae1f2c.tar.gz",
 ])
 def test_ordinary_urls_keep_their_queries(text):
     assert redact_secrets(text) == text

@@ -51,7 +51,8 @@ class StepList(Static):
         if not match:
             return
         if match.group(1):
-            self.progress = f"{match.group(1).lower()} {match.group(2)} packages"
+            count = int(match.group(2))
+            self.progress = f"{match.group(1).lower()} {count} package{'' if count == 1 else 's'}"
         else:
             done, total = int(match.group(3)), int(match.group(4))
             self.progress = f"{100 * done // max(total, 1)}%"

@@ -1,5 +1,5 @@
 """Allows `python -m wizard`, which the tests use to run the real CLI in a subprocess."""
 
-from wizard.cli import main
+from wizard.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

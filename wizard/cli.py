@@ -12,6 +12,7 @@ import argparse
 import importlib
 import os
 import sys
+import threading
 
 from wizard import __version__, paths
 from wizard.commands import streams
@@ -143,6 +144,22 @@ def main(argv: list[str] | None = None) -> int:
             return _main(sys.argv[1:] if argv is None else argv)
     finally:
         os.umask(old_umask)
+
+
+def run() -> int:
+    """The `gc-wizard` program (and `python -m wizard`): `main`, then leave without the interpreter's
+    shutdown when a background thread is still alive (download-size look-ups past their budget are left to
+    finish on their own): a daemon thread inside a TLS call while Python finalises can crash the process
+    (seen: `plan --json` ending with SIGSEGV after printing its plan)."""
+    code = main()
+    if any(t.daemon and t.is_alive() for t in threading.enumerate()):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(int(code or 0))
+    return code
 
 
 def _main(argv: list[str]) -> int:

@@ -111,3 +111,14 @@ def test_the_apps_own_start_loads_no_command_module():
     with pytest.raises(SystemExit) as exc:
         build_parser(["detcet"]).parse_args(["detcet"])
     assert exc.value.code == ExitCode.BAD_INPUT
+
+
+def test_the_program_leaves_with_its_status_and_output_while_a_background_thread_lingers():
+    """Size look-ups past their budget are left running; the program then leaves without the interpreter's
+    shutdown (a daemon thread in a TLS call while Python finalises crashed `plan --json` with SIGSEGV), its
+    output flushed and its exit status kept."""
+    code = ("import sys, threading, time; threading.Thread(target=time.sleep, args=(60,), daemon=True).start(); "
+            "sys.argv = ['gc-wizard', 'diagnose', '-']; from wizard.cli import run; sys.exit(run())")
+    proc = subprocess.run([sys.executable, "-c", code], input="E0000 jax: Unknown backend gpu\n", capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout.strip(), (proc.returncode, proc.stdout, proc.stderr)

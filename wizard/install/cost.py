@@ -227,8 +227,10 @@ def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: s
     for item in asked:
         todo.put(item)
 
+    over = threading.Event()  # the budget ended: take nothing more (what is in flight finishes on its own)
+
     def worker() -> None:
-        while not failed:
+        while not failed and not over.is_set():
             try:
                 name, version = todo.get_nowait()
             except queue.Empty:
@@ -247,6 +249,7 @@ def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: s
     deadline = None if budget is None else time.monotonic() + budget
     for thread in threads:
         thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+    over.set()
     return dict(found), list(failed)
 
 

@@ -21,7 +21,8 @@ from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import REPO, last_json
 from tests.fixtures.wheels import build_wheel
 from wizard.install.reach import find_unreachable, unreachable_advice
-from wizard.install.sources import check_graphcast_source, look_at_wheelhouse, merged_sources, read_identity
+from wizard.install.source_env import merged_sources
+from wizard.install.sources import check_graphcast_source, look_at_wheelhouse, read_identity
 from wizard.recipes.loader import get_recipe
 
 

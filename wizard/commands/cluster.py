@@ -19,7 +19,8 @@ from wizard.errors import UserError
 from wizard.install.bundle import make_bundle, read_manifest
 from wizard.install.lockfile import check_python_version, compile_lock, default_lock_name
 from wizard.install.plan import graphcast_install_arg
-from wizard.install.sources import checkout_caution, merged_sources, read_identity
+from wizard.install.source_env import merged_sources
+from wizard.install.sources import checkout_caution, read_identity
 from wizard.paths import wizard_command
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import get_recipe

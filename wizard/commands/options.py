@@ -213,7 +213,7 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
     GraphCast source and wheelhouses named in the environment (`GC_WIZARD_*`) are added here."""
     # Deferred for start-up time: every command and the app load this module for its parsers.
     from wizard.commands.cluster_options import slurm_target
-    from wizard.install.sources import merged_sources  # deferred for start-up time, as above
+    from wizard.install.source_env import merged_sources  # deferred for start-up time, as above
 
     graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return InstallOptions(

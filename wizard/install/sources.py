@@ -27,7 +27,6 @@ import configparser
 import os
 import re
 import tarfile
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -45,8 +44,6 @@ from wizard.errors import UserError
 from wizard.install.checkout_state import TreeState, read_tree_state
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 
-GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
-FIND_LINKS_VAR = "GC_WIZARD_FIND_LINKS"
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
 #: `graphcast` of any other version is PyPI's unrelated project of the same name.
 DEEPMIND_VERSIONS = ("0.1", "0.1.1", "0.2")
@@ -123,23 +120,6 @@ class SourceVerdict:
 
 
 # --- the environment's sources ---------------------------------------------------------------------
-def env_sources(environ: Mapping[str, str] | None = None) -> tuple[str | None, list[str]]:
-    """(GraphCast source, find-links folders) set in the environment; empty parts are ignored."""
-    environ = os.environ if environ is None else environ
-    src = (environ.get(GRAPHCAST_SRC_VAR) or "").strip() or None
-    links = [part for part in (environ.get(FIND_LINKS_VAR) or "").split(":") if part.strip()]
-    return src, links
-
-
-def merged_sources(graphcast_src: str | None, find_links: list[str] | tuple[str, ...] | None,
-                   environ: Mapping[str, str] | None = None) -> tuple[str | None, list[str]]:
-    """Options win over the environment for the GraphCast source; find-links add up (options first)."""
-    env_src, env_links = env_sources(environ)
-    links = list(find_links or [])
-    links += [link for link in env_links if link not in links]
-    return graphcast_src or env_src, links
-
-
 # --- reading a source ------------------------------------------------------------------------------
 def _setup_py(path: Path) -> tuple[str | None, str | None]:
     """name/version from `setup(...)` keyword constants, parsed (not run)."""

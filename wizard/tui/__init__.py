@@ -23,7 +23,7 @@ def run_tui(args: argparse.Namespace) -> int:
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
     # Deferred for start-up time: the app loads this module before its first frame.
-    from wizard.install.sources import merged_sources
+    from wizard.install.source_env import merged_sources
 
     # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.tui.app import WizardApp

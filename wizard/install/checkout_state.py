@@ -118,27 +118,10 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
         return TreeState(False, reason=f"its git index cannot be read: {exc}")
     if entries is None:
         return TreeState(False, reason="its git index is of a kind this version does not read")
-    modified, deleted = [], []
-    total = 0
-    for path, blob, mode in entries:
-        file = root / path
-        try:
-            if mode == 0o120000:
-                data = os.readlink(file).encode("utf-8", "surrogateescape")
-            else:
-                total += file.stat().st_size
-                if total > MAX_BYTES:
-                    return TreeState(False, reason="it is larger than any GraphCast checkout")
-                data = file.read_bytes()
-        except FileNotFoundError:
-            deleted.append(path)
-            continue
-        except OSError:
-            modified.append(path)
-            continue
-        digest = hashlib.new("sha1" if len(blob) == 20 else "sha256", b"blob %d\0" % len(data) + data).digest()
-        if digest != blob:
-            modified.append(path)
+    compared = _compare(root, ((path, blob, mode == 0o120000) for path, blob, mode in entries))
+    if compared is None:
+        return TreeState(False, reason="it is larger than any GraphCast checkout")
+    modified, deleted = compared
     tracked = {path for path, _, _ in entries}
     untracked = sorted(_untracked(root, tracked))
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
@@ -188,17 +171,29 @@ def _untracked(root: Path, tracked: set[str]) -> list[str]:
 
 def _against_release(root: Path, commit: str | None, tag: str, files: dict[str, str]) -> TreeState:
     """The checkout compared with the file list of GraphCast `tag` (blob hashes, as git computes them)."""
+    compared = _compare(root, ((path, bytes.fromhex(blob), (root / path).is_symlink()) for path, blob in files.items()))
+    if compared is None:
+        return TreeState(False, reason="it is larger than any GraphCast checkout")
+    modified, deleted = compared
+    untracked = sorted(path for path in _untracked(root, set(files)) if not _built_copy(root, path, files))
+    return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
+                     untracked=tuple(untracked), compared_with=f"GraphCast {tag}")
+
+
+def _compare(root: Path, expected) -> tuple[list[str], list[str]] | None:
+    """(modified, deleted) among `expected` (path, git blob id, whether it is a symlink) against the files in
+    `root`; None once more than MAX_BYTES would be read (no GraphCast checkout is that large)."""
     modified, deleted = [], []
     total = 0
-    for path, blob in files.items():
+    for path, blob, is_link in expected:
         file = root / path
         try:
-            if file.is_symlink():
+            if is_link:
                 data = os.readlink(file).encode("utf-8", "surrogateescape")
             else:
                 total += file.stat().st_size
                 if total > MAX_BYTES:
-                    return TreeState(False, reason="it is larger than any GraphCast checkout")
+                    return None
                 data = file.read_bytes()
         except FileNotFoundError:
             deleted.append(path)
@@ -206,11 +201,14 @@ def _against_release(root: Path, commit: str | None, tag: str, files: dict[str, 
         except OSError:
             modified.append(path)
             continue
-        if hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() != blob:  # noqa: S324 - git's own blob id
+        if _blob_id(data, len(blob)) != blob:
             modified.append(path)
-    untracked = sorted(path for path in _untracked(root, set(files)) if not _built_copy(root, path, files))
-    return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
-                     untracked=tuple(untracked), compared_with=f"GraphCast {tag}")
+    return modified, deleted
+
+
+def _blob_id(data: bytes, length: int = 20) -> bytes:
+    """git's id of a file's content: SHA-1 (20 bytes) or, in a SHA-256 repository, SHA-256 (32)."""
+    return hashlib.new("sha1" if length == 20 else "sha256", b"blob %d\0" % len(data) + data).digest()
 
 
 def _built_copy(root: Path, path: str, files: dict[str, str]) -> bool:
@@ -223,4 +221,4 @@ def _built_copy(root: Path, path: str, files: dict[str, str]) -> bool:
         data = (root / path).read_bytes()
     except OSError:
         return False
-    return original is not None and hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == original  # noqa: S324
+    return original is not None and _blob_id(data) == bytes.fromhex(original)

@@ -28,6 +28,7 @@ from wizard.errors import UserError, WizardError
 from wizard.flows.session import plan_for
 from wizard.flows.transaction import InstallEvents, run_install
 from wizard.install.options import InstallOptions
+from wizard.install.runner import await_answer
 from wizard.recipes.loader import load_recipes
 from wizard.recipes.match import match_recipes
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
@@ -76,12 +77,7 @@ class TerminalEvents(InstallEvents):
         # Asked on the main thread (see `run`), where Ctrl-C can interrupt the question.
         reply: queue.Queue = queue.Queue()
         self.questions.put((text, reply))
-        while not self.cancel.is_set():
-            try:
-                return reply.get(timeout=0.2)
-            except queue.Empty:
-                continue
-        return None
+        return await_answer(reply, self.cancel)
 
     def verify_started(self) -> None:
         self._say("==> Checking that GraphCast runs (a real jit init)")

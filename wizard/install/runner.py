@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import queue
 import re
 import shlex
 import shutil
@@ -127,6 +128,17 @@ class RunnerEventsProtocol(Protocol):
     def prompt(self, step, text: str) -> str | None: ...
 
     def step_finished(self, step, result: StepResult) -> None: ...
+
+
+def await_answer(reply: queue.Queue, cancel: threading.Event, poll: float = 0.2) -> str | None:
+    """A face's answer to an installer's question, put on `reply` by whoever asked the user; None once the
+    step is cancelled first. Both faces' `prompt` wait this way (the runner's thread must stay stoppable)."""
+    while not cancel.is_set():
+        try:
+            return reply.get(timeout=poll)
+        except queue.Empty:
+            continue
+    return None
 
 
 class RunnerEvents:

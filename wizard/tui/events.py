@@ -16,6 +16,7 @@ import threading
 from textual.message_pump import MessagePump
 
 from wizard.flows.transaction import InstallEvents
+from wizard.install.runner import await_answer
 from wizard.tui.messages import (
     JobStateChanged,
     PromptAsked,
@@ -66,12 +67,7 @@ class InstallScreenEvents(LiveScreenEvents):
     def prompt(self, step, text: str) -> str | None:
         reply: queue.Queue = queue.Queue()
         self.target.post_message(PromptAsked(text, reply))
-        while not self.cancel.is_set():
-            try:
-                return reply.get(timeout=0.2)
-            except queue.Empty:
-                continue
-        return None
+        return await_answer(reply, self.cancel)
 
     def verify_started(self) -> None:
         self.target.post_message(VerifyStarted())

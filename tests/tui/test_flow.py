@@ -382,12 +382,18 @@ async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_remo
     assert [e["id"] for e in tiny.history() if e["current"]] == [before["entry_id"]] and Path(before["env"]).is_dir()
 
 
-async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_removed(gpu_server, tiny):
-    gpu_server("no-nvidia")
+def _app_whose_check_hangs(tiny) -> WizardApp:
+    """The app on recipe `tiny-check`, whose stand-in jax sleeps on import: its GraphCast check runs until
+    stopped."""
     tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
     tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
-    app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
-                    graphcast_src=str(tiny.graphcast), verify=True)
+    return WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
+                     graphcast_src=str(tiny.graphcast), verify=True)
+
+
+async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_removed(gpu_server, tiny):
+    gpu_server("no-nvidia")
+    app = _app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-check")
         await pilot.press("enter")
@@ -482,10 +488,7 @@ async def test_a_stop_asked_during_the_install_is_asked_again_above_the_check(gp
     screen must not cover the question (a newcomer's y then went nowhere and the env became current): the
     question comes back above the check, in the check's words, and y stops it."""
     gpu_server("no-nvidia")
-    tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
-    tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
-    app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
-                    graphcast_src=str(tiny.graphcast), verify=True)
+    app = _app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-check")
         await pilot.press("i")  # pip: its steps take seconds, so the question is open before the check begins

@@ -251,10 +251,6 @@ def frozen_dir() -> Path:
 
 # --------------------------------------------------------------------------- package sets
 
-def _uv() -> str:
-    return uv_bin()
-
-
 def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     """The environment's exact package set as sorted `name==version` (or `name @ url`) lines.
 
@@ -264,7 +260,7 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     if not python.exists():
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
     try:
-        proc = subprocess.run([_uv(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, preexec_fn=die_with_parent(),
+        proc = subprocess.run([uv_bin(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, preexec_fn=die_with_parent(),
                               timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
@@ -293,7 +289,7 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
         compiled = Path(tmp) / "frozen.txt"
         try:
             proc = subprocess.run(
-                [_uv(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps",
+                [uv_bin(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps",
                  "--no-header", "--no-annotate", "--python", str(env_python(env)), *links, str(source),
                  "-o", str(compiled)],
                 capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
@@ -314,7 +310,7 @@ def sync_argv(env: Path | str, source: str, *, find_links: Iterable[str] = (), o
     """The one `uv pip sync` command that makes `env` hold exactly the set in the requirements file
     `source`: what `sync`, the install's in-place restore and every rollback run."""
     links = [arg for link in find_links for arg in ("--find-links", str(link))]
-    return (_uv(), "pip", "sync", "--python", str(env_python(env)),
+    return (uv_bin(), "pip", "sync", "--python", str(env_python(env)),
             *(["--allow-empty-requirements"] if allow_empty else []), *links, *(["--offline"] if offline else []),
             str(source))
 

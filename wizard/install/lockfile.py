@@ -42,15 +42,11 @@ _PYLOCK_NAME = re.compile(r"^pylock(\.[^.]+)?\.toml$")
 _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)")
 
 
-def _uv() -> str:
-    return uv_bin()
-
-
 @lru_cache(maxsize=1)
 def uv_writes_pylock() -> bool:
     """Whether this uv can write (and so install) PEP 751 locks."""
     try:
-        proc = subprocess.run([_uv(), "pip", "compile", "--help"], capture_output=True, text=True, timeout=30)
+        proc = subprocess.run([uv_bin(), "pip", "compile", "--help"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return "pylock.toml" in proc.stdout
@@ -158,7 +154,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     with tempfile.TemporaryDirectory(prefix="gc-wizard-lock-") as tmp:
         source = Path(tmp) / f"{recipe.id}.in"
         source.write_text("\n".join(recipe.requirements) + "\n", encoding="utf-8")
-        argv = [_uv(), "pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--python-version",
+        argv = [uv_bin(), "pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--python-version",
                 python_version, "--format", fmt, *_source_flags(recipe, find_links)]
         if platform:
             argv += ["--python-platform", platform]

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import paths
+from wizard.after.follow import follow_current
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents
@@ -413,6 +414,9 @@ class _Rollback:
         result = self.finish("verified" if verified else "installed")
         self.say(f"{self.env} is the current environment again (rollback {self.record.id})" if made_current
                  else f"{self.env} is as it was before {entry.recipe}; the current environment did not change")
+        if made_current:
+            for line in follow_current(self.env):
+                self.say(line)
         return result
 
     def put_back(self) -> None:

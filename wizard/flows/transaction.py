@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wizard import paths
+from wizard.after.follow import follow_current
 from wizard.detect.chain import detect
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState
 from wizard.errors import OperationFailed, UserError
@@ -304,6 +305,8 @@ class _Transaction:
         self.history.save()
         if make_current:
             self.say(f"{self.env} is now the current environment (entry {entry.id})")
+            for line in follow_current(self.env):
+                self.say(line)
         return InstallResult(ok=status in ("verified", "installed"), recipe=self.recipe.id, env=str(self.env),
                              log=str(self.log), entry_id=entry.id, seconds=time.monotonic() - self.started,
                              verify=verify, error=error, cancelled=status == "cancelled", status=status,

@@ -1,0 +1,94 @@
+"""A second env of the same recipe becomes current: the wizard's kernel and module for that recipe follow it.
+
+The Done screen prints `module load graphcast/<recipe>` and the kernel is named `gc-wizard-<recipe>`; both
+names come from the recipe, so without this the printed line would load the env the user just replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import sysconfig
+import venv
+from pathlib import Path
+
+import ipykernel
+import pytest
+
+from wizard.after.follow import follow_current
+from wizard.after.kernel import kernel_install
+from wizard.after.module import module_install
+from wizard.after.next_steps import modules_dir
+from wizard.install.envs import write_marker
+
+RECIPE = "jax0.4.23-cpu"
+
+
+def _env(root: Path, name: str, *, with_ipykernel: bool = True, recipe: str = RECIPE) -> Path:
+    """A real venv with the wizard's marker; ipykernel reached through a .pth (the test env's own copy)."""
+    env = root / name
+    venv.create(env, with_pip=False)
+    write_marker(env, {"recipe": recipe, "title": "JAX 0.4.23 on the CPU", "backend": "cpu",
+                       "verified": "2026-11-26T10:00:00+00:00"})
+    if with_ipykernel:
+        purelib = sysconfig.get_path("purelib", vars={"base": str(env), "platbase": str(env)})
+        Path(purelib, "test-ipykernel.pth").write_text(str(Path(ipykernel.__file__).parents[1]) + "\n")
+    return env
+
+
+@pytest.fixture
+def jupyter(tmp_path, monkeypatch) -> Path:
+    data = tmp_path / "jupyter"
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(data))
+    return data
+
+
+def _kernel_env(jupyter: Path, name: str) -> str:
+    return json.loads((jupyter / "kernels" / name / "kernel.json").read_text())["metadata"]["gc_wizard"]["env"]
+
+
+def test_the_default_kernel_and_module_move_to_the_new_current_env(tmp_path, jupyter):
+    old, new = _env(tmp_path, "old"), _env(tmp_path, "new")
+    name = kernel_install(old)["name"]
+    module = module_install(old)
+    lines = follow_current(new)
+    assert lines == [f"The Jupyter kernel {name} now runs {new} (it ran {old}).",
+                     f"The module {module['module']} now loads {new} (it loaded {old})."]
+    assert _kernel_env(jupyter, name) == str(new)
+    assert f'local env = "{new}"' in Path(module["path"]).read_text()
+    assert follow_current(new) == []  # already there: nothing to say
+
+
+def test_what_the_user_named_or_wrote_is_left_alone(tmp_path, jupyter):
+    old, new = _env(tmp_path, "old"), _env(tmp_path, "new")
+    kernel_install(old, "my-graphcast")
+    handwritten = modules_dir() / "graphcast" / f"{RECIPE}.lua"
+    handwritten.parent.mkdir(parents=True)
+    handwritten.write_text(f'local env = "{old}"\nprepend_path("PATH", pathJoin(env, "bin"))\n')
+    assert follow_current(new) == []
+    assert _kernel_env(jupyter, "my-graphcast") == str(old)
+    assert handwritten.read_text().startswith(f'local env = "{old}"')
+
+
+def test_another_recipes_kernel_stays_on_its_env(tmp_path, jupyter):
+    other = _env(tmp_path, "other", recipe="jax0.4.23-cuda12-cudnn89")
+    name = kernel_install(other)["name"]
+    module_install(other)
+    assert follow_current(_env(tmp_path, "new")) == []
+    assert _kernel_env(jupyter, name) == str(other)
+
+
+def test_a_new_env_without_ipykernel_leaves_the_kernel_and_says_how_to_move_it(tmp_path, jupyter):
+    old, new = _env(tmp_path, "old"), _env(tmp_path, "new", with_ipykernel=False)
+    name = kernel_install(old)["name"]
+    lines = follow_current(new)
+    assert lines == [f"The Jupyter kernel {name} still runs {old}: {new} has no ipykernel "
+                     "(install it there, then `gc-wizard kernel install`)."]
+    assert _kernel_env(jupyter, name) == str(old)
+
+
+def test_an_env_without_a_marker_changes_nothing(tmp_path, jupyter):
+    old = _env(tmp_path, "old")
+    kernel_install(old)
+    bare = tmp_path / "bare"
+    venv.create(bare, with_pip=False)
+    assert follow_current(bare) == []

@@ -18,7 +18,29 @@ from wizard import paths
 from wizard.errors import LockHeld
 
 
-class StateLock:
+class _Flock:
+    """What both locks share: release (the kernel drops an flock with its fd) and the `with` form."""
+
+    _fd: int | None = None
+
+    def acquire(self) -> None:
+        raise NotImplementedError
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self):
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class StateLock(_Flock):
     """Exclusive, non-blocking lock on the state folder. Use as a context manager."""
 
     def __init__(self, purpose: str, path: Path | None = None) -> None:
@@ -38,29 +60,16 @@ class StateLock:
                 f"Another gc-wizard is already working in {self.path.parent} ({holder}). "
                 "Wait for it to finish, or stop it, then try again."
             ) from None
-        os.ftruncate(fd, 0)
-        info = {
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "purpose": self.purpose,
-            "since": time.strftime("%Y-%m-%dT%H:%M:%S"),
-        }
-        os.write(fd, json.dumps(info).encode())
+        _write_holder(fd, self.purpose)
         os.fsync(fd)
         self._fd = fd
 
-    def release(self) -> None:
-        if self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
 
-    def __enter__(self) -> StateLock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+def _write_holder(fd: int, purpose: str) -> None:
+    """Say who holds the lock, in the file, for the second wizard's message (`_read_holder`)."""
+    os.ftruncate(fd, 0)
+    os.write(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "purpose": purpose,
+                             "since": time.strftime("%Y-%m-%dT%H:%M:%S")}).encode())
 
 
 def _read_holder(fd: int) -> str:
@@ -72,7 +81,7 @@ def _read_holder(fd: int) -> str:
         return "holder unknown"
 
 
-class TargetLock:
+class TargetLock(_Flock):
     """Exclusive lock on one target environment folder (`install --env DIR`), across state folders.
 
     Why: the state lock keeps two wizards of one state folder apart, but two users (or one user with
@@ -108,9 +117,7 @@ class TargetLock:
             if same:
                 break
             os.close(fd)  # the previous holder removed it between our open and our lock: try again
-        os.ftruncate(fd, 0)
-        os.write(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "purpose": self.purpose,
-                                 "since": time.strftime("%Y-%m-%dT%H:%M:%S")}).encode())
+        _write_holder(fd, self.purpose)
         self._fd = fd
 
     def release(self) -> None:
@@ -119,13 +126,4 @@ class TargetLock:
                 os.unlink(self.path)
             except OSError:
                 pass
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
-
-    def __enter__(self) -> TargetLock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+        super().release()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import shlex
+import venv
 
 from tests.fixtures.results import install_result
 from wizard.errors import ExitCode
+from wizard.install.envs import write_marker
 from wizard.tui import farewell
 from wizard.tui.app import WizardApp
 
@@ -79,3 +82,20 @@ def test_stop_questions_say_what_becomes_of_the_environment_being_built():
     assert what_was_undone("/e", "in-place", True) == "/e was put back as it was before."
     assert what_was_undone("/e", "new", True) == "The new environment stays at /e, not current."
     assert what_was_undone("/e", "new", False) == "The new environment /e was removed."
+
+
+def test_leaving_after_k_does_not_ask_for_the_kernel_again(tmp_path, monkeypatch):
+    """The exit "Next:" lines leave out a step the user took on the Done screen (newcomer walk)."""
+    env = tmp_path / "env"
+    venv.create(env, with_pip=False)
+    write_marker(env, {"recipe": "jax0.4.23-cpu", "backend": "cpu"})
+    result = install_result(ok=True, recipe="jax0.4.23-cpu", env=str(env), log="/logs/a.log")
+    assert any("kernel install" in line for line in farewell(result))
+    # The kernel spec `k` writes (wizard.after.kernel), pointing at this env.
+    spec = tmp_path / "jupyter-data" / "kernels" / "gc-wizard-jax0.4.23-cpu" / "kernel.json"
+    spec.parent.mkdir(parents=True)
+    spec.write_text(json.dumps({"argv": [str(env / "bin" / "python")], "metadata": {"gc_wizard": {"env": str(env)}}}))
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+    lines = farewell(result)
+    assert not any("kernel install" in line for line in lines)
+    assert lines[1].startswith("Next: ") and any("module install" in line for line in lines)

@@ -82,3 +82,17 @@ def _module_env(target: Path) -> str | None:
     if _MODULE_OURS not in text or found is None:
         return None
     return re.sub(r"\\(.)", r"\1", found.group(1))
+
+
+def steps_done(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> frozenset[str]:
+    """Which of the "Next:" set-up steps `env` has already: "kernel" (a gc-wizard kernel runs it) and
+    "module" (the default module file for its recipe loads it) — for `next_steps.next_step_lines(done=…)`."""
+    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    done = set()
+    if any(k["env"] == str(env_path) for k in gc_wizard_kernels(environ)):
+        done.add("kernel")
+    marker = read_marker(env_path)
+    if marker is not None and _module_env(modules_dir() / f"{module_name(env_path, marker.to_dict())}.lua") \
+            == str(env_path):
+        done.add("module")
+    return frozenset(done)

@@ -64,10 +64,14 @@ def activate_lines() -> list[str]:
 COLUMNS = 80
 
 
-def next_step_lines(recipe: str, assets: str | None = None) -> list[str]:
+def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[str] = frozenset()) -> list[str]:
     """`Next: <command>   # <why>`, aligned, as the CLI and the app print them on leaving; a line that would
-    not fit 80 columns puts its comment on a line of its own, above the command, which stays whole."""
-    steps = next_steps(recipe, assets)
+    not fit 80 columns puts its comment on a line of its own, above the command, which stays whole.
+
+    `done`: the steps already taken for this env (`steps_done`), left out so "Next:" never asks for
+    what the user did a minute ago; the two module lines stay, as a new shell still needs them."""
+    steps = [(command, why) for command, why in next_steps(recipe, assets)
+             if not any(command.endswith(f" {step} install") for step in done)]
     width = max(len(command) for command, _ in steps)
     lines = []
     for i, (command, why) in enumerate(steps):

@@ -17,7 +17,6 @@ import threading
 from typing import TYPE_CHECKING
 
 from wizard.after.answers import replay, save_options
-from wizard.after.next_steps import next_step_lines
 from wizard.children import stop_all
 from wizard.commands import guard, options
 from wizard.commands.cluster_options import JobReporter, where_line
@@ -25,6 +24,7 @@ from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
 from wizard.detect.where import detect_where
 from wizard.errors import UserError, WizardError
+from wizard.flows.next_lines import next_lines
 from wizard.flows.session import plan_for
 from wizard.flows.transaction import InstallEvents, run_install
 from wizard.install.options import InstallOptions
@@ -195,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
         node = result.verify.node if result.verify is not None else None
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
               + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
-        print("\n".join(next_step_lines(result.recipe)))
+        print("\n".join(next_lines(result)))
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":

@@ -89,14 +89,12 @@ def farewell(result: InstallResult | None, assets: str | None = None) -> list[st
     if not result or result.lock_held:
         return []
     # Deferred for start-up time: the app loads this module before its first frame.
-    from wizard.after.next_steps import next_step_lines
-
-    # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.flows.describe import install_undone
+    from wizard.flows.next_lines import next_lines
 
     if result.ok:
         return [f"gc-wizard: {result.recipe} is installed, checked and current: {result.env}",
-                *next_step_lines(result.recipe, assets), f"Log:  {result.log}"]
+                *next_lines(result, assets), f"Log:  {result.log}"]
     what = "stopped" if result.cancelled else "failed"
     lines = [f"gc-wizard: the install {what}; your current environment is untouched."]
     if result.cancelled and result.env:

@@ -14,10 +14,10 @@ from pathlib import Path
 import ipykernel
 import pytest
 
-from wizard.after.follow import follow_current
+from wizard.after.follow import follow_current, steps_done
 from wizard.after.kernel import kernel_install
 from wizard.after.module import module_install
-from wizard.after.next_steps import modules_dir
+from wizard.after.next_steps import modules_dir, next_step_lines
 from wizard.install.envs import write_marker
 
 RECIPE = "jax0.4.23-cpu"
@@ -92,3 +92,18 @@ def test_an_env_without_a_marker_changes_nothing(tmp_path, jupyter):
     bare = tmp_path / "bare"
     venv.create(bare, with_pip=False)
     assert follow_current(bare) == []
+
+
+def test_next_leaves_out_the_kernel_and_module_steps_already_taken(tmp_path, jupyter):
+    env = _env(tmp_path, "env")
+    assert steps_done(env) == frozenset()
+    before = next_step_lines(RECIPE)
+    assert any("kernel install" in line for line in before) and any("module install" in line for line in before)
+    kernel_install(env)
+    module_install(env)
+    assert steps_done(env) == {"kernel", "module"}
+    after = next_step_lines(RECIPE, done=steps_done(env))
+    assert not any("kernel install" in line or "module install" in line for line in after)
+    assert any("activate" in line for line in after) and any(line.strip().startswith("module load graphcast/")
+                                                             for line in after)
+    assert after[0].startswith("Next:")

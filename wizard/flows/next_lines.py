@@ -1,0 +1,16 @@
+"""The "Next:" lines both faces print after an install, with the steps the user already took left out.
+
+Kept apart from `describe` because it reads the user's Jupyter and module folders (`after.follow`):
+the app's first frame imports `describe`, and must not pay for that.
+"""
+
+from __future__ import annotations
+
+from wizard.after.follow import steps_done
+from wizard.after.next_steps import next_step_lines
+from wizard.flows.results import InstallResult
+
+
+def next_lines(result: InstallResult, assets: str | None = None) -> list[str]:
+    """What to type next for the env `result` made current (its kernel and module steps once taken: gone)."""
+    return next_step_lines(result.recipe, assets, done=steps_done(result.env) if result.env else frozenset())

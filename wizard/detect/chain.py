@@ -283,17 +283,20 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
         done = ldconfig.finish() if ldconfig is not None else None
         ldconfig_text = done.stdout if done is not None and done.ok else None
 
+    # What needs no driver reading is read while the probe child runs.
     kernel_module_r = kernel_module.probe()
-    nvml_r, smi_r, cuda_r = _driver_readings(environ, ldconfig_text, child, timeout, deadline_at)
     ld_folders = parse_ldconfig(ldconfig_text) if ldconfig_text else []
     environment.finish_interpreter_query(target, interp)
+    python, env_info = environment.describe(target)
+    libraries = inventory(environ, target.site_dirs, ld_folders)
+    disk, platform, memory = environment.disk_info(paths.state_dir()), environment.platform_info(), \
+        environment.memory_info()
 
+    nvml_r, smi_r, cuda_r = _driver_readings(environ, ldconfig_text, child, timeout, deadline_at)
     driver, gpus = choose_driver(nvml_r, smi_r, kernel_module_r, cuda_r, environ)
     if driver is not None and driver.source == "libcuda" and any(
             r.status in ("not_loaded", "mismatch") for r in (nvml_r, smi_r)):
         driver = None  # libcuda answers without the kernel module; such a driver cannot run anything
-    python, env_info = environment.describe(target)
-    libraries = inventory(environ, target.site_dirs, ld_folders)
 
     warnings = driver_warnings(nvml_r, smi_r, kernel_module_r, cuda_r, driver, environ)
     warnings += visible_devices_warnings(environ, gpus)
@@ -304,8 +307,7 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
 
     return Facts(
         driver=driver, gpus=tuple(gpus), cuda_libraries=tuple(libraries), python=python,
-        environment=env_info, disk=environment.disk_info(paths.state_dir()),
-        platform=environment.platform_info(), warnings=tuple(warnings),
+        environment=env_info, disk=disk, platform=platform, warnings=tuple(warnings),
         seconds=round(time.perf_counter() - started, 3), host=os.uname().nodename.split(".")[0],
-        slurm=slurm_env.job_marker(environ), memory=environment.memory_info(),
+        slurm=slurm_env.job_marker(environ), memory=memory,
     )

@@ -1,4 +1,4 @@
-"""The parent's side of the probe child: start it, and read its one JSON line as NVML and libcuda readings.
+"""The parent's side of the probe child: start it, and read its one line as NVML and libcuda readings.
 
 Why a child at all: loading `libnvidia-ml.so.1` or `libcuda.so.1` can hang on a wedged GPU or crash on a
 broken driver; in a child that is a `timeout` or `failed` reading, and the wizard goes on (nvidia-smi,
@@ -9,7 +9,7 @@ that change Python), imports only the standard library, and calls the libraries 
 
 from __future__ import annotations
 
-import json
+import ast
 import sys
 from pathlib import Path
 
@@ -31,8 +31,10 @@ def read(done: deadline.Completed, timeout: float) -> tuple[Reading, Reading]:
         detail = f"the NVML probe gave no answer in {timeout:g} s (a wedged GPU or driver?)"
         return Reading("nvml", "timeout", detail=detail), Reading("libcuda", "skipped")
     try:
-        data = json.loads(done.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
+        data = ast.literal_eval(done.stdout.strip().splitlines()[-1])  # a literal, never code (gpu_child.py)
+        if not isinstance(data, dict):
+            raise ValueError("not the probe's answer")
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, IndexError):
         tail = (done.output.splitlines() or ["no output"])[-1]
         return Reading("nvml", "failed", detail=f"the NVML probe failed: {tail}"), Reading("libcuda", "skipped")
     nvml_reading = nvml_reading_of(data["nvml"]) if "nvml" in data else Reading("nvml", "skipped")

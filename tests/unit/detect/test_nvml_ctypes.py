@@ -7,6 +7,7 @@ child's answer must be the one pynvml gives, field for field and error word for 
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -23,9 +24,11 @@ CHILD = Path(gpu_probe.__file__).resolve().parent / "gpu_child.py"
 
 
 def _answer(argv: list[str], env: dict[str, str]) -> dict:
+    """The last line a probe printed: the reference's JSON, or the child's Python literal."""
     proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    line = proc.stdout.strip().splitlines()[-1]
+    return json.loads(line) if line.startswith('{"') else ast.literal_eval(line)
 
 
 @pytest.mark.parametrize("profile", [p for p in PROFILE_NAMES if read_profile(p).get("nvml") != "hang"])

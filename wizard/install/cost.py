@@ -23,6 +23,7 @@ import json
 import os
 import platform
 import queue
+import re
 import ssl
 import threading
 import time
@@ -190,14 +191,14 @@ class _IndexReader:
         self.direct = parts.scheme not in proxies or bool(urllib.request.proxy_bypass(self.host))
         self.connection: http.client.HTTPConnection | None = None
 
-    def project(self, name: str) -> dict:
-        """The project's PEP 691 page, parsed; raises `IndexStatus` for a status other than 200, `OSError`
-        (and `ValueError` for a page that is not JSON) when the index cannot be read."""
+    def project(self, name: str) -> bytes:
+        """The project's PEP 691 page; raises `IndexStatus` for a status other than 200, `OSError` when the
+        index cannot be read."""
         if not self.direct:
             request = urllib.request.Request(f"{self.index}{name}/", headers=self.headers)
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout, context=self.context) as response:  # noqa: S310
-                    return json.loads(response.read(20_000_000))
+                    return response.read(20_000_000)
             except urllib.error.HTTPError as exc:
                 raise IndexStatus(exc.code) from None
         try:
@@ -206,7 +207,7 @@ class _IndexReader:
             self.close()  # a kept-open connection the index closed while idle: once more, on a new one
             return self._get(f"{self.path}{name}/")
 
-    def _get(self, path: str) -> dict:
+    def _get(self, path: str) -> bytes:
         if self.connection is None:
             if self.https:
                 self.connection = http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout,
@@ -220,7 +221,7 @@ class _IndexReader:
             self.close()
         if response.status != 200:  # a redirect or an error page: this project's size is not known here
             raise IndexStatus(response.status)
-        return json.loads(body)
+        return body
 
     def close(self) -> None:
         if self.connection is not None:
@@ -228,10 +229,64 @@ class _IndexReader:
             self.connection = None
 
 
-def _size_in(data: dict, version: str, py_tag: str, machine: str) -> int | None:
-    """The size of the project page's wheel of `version` that fits best, or None."""
+#: A file's name in a PEP 691 page (wheel names never need JSON escapes).
+_FILENAME = re.compile(r'"filename"\s*:\s*"([^"\\]*)"')
+
+
+def _loose(version: str) -> str:
+    """"1.0.0" and "1.0" alike: a wheel's name may spell the pinned version with trailing zeros."""
+    text = version.lower()
+    while text.endswith(".0"):
+        text = text[:-2]
+    return text
+
+
+def _version_files(page: bytes, version: str) -> list[dict]:
+    """The entries of a project page (PEP 691) that name wheels of `version`, without parsing the whole page.
+
+    Why: a popular project's page lists every file it ever published (numpy's is 2 MB, a plan's 80 pages
+    22 MB), and parsing them all was most of a cold plan's CPU. The wheel names of this version are found
+    with a regular expression, and only their entries are decoded: from the nearest `{` before the name
+    that decodes to the entry naming that file (nested objects such as `core-metadata` may come first).
+    A page laid out so that this fails is parsed whole, as before."""
+    text = page.decode("utf-8", errors="replace")
+    wanted = _loose(version)
+    decoder = json.JSONDecoder()
+    files = []
+    for match in _FILENAME.finditer(text):
+        parts = match.group(1).split("-")
+        if not match.group(1).endswith(".whl") or len(parts) < 5 or _loose(parts[1]) != wanted:
+            continue
+        entry = _entry_at(decoder, text, match)
+        if entry is None:
+            data = json.loads(text)
+            return (data.get("files") or []) if isinstance(data, dict) else []
+        files.append(entry)
+    return files
+
+
+def _entry_at(decoder: json.JSONDecoder, text: str, match: re.Match) -> dict | None:
+    """The JSON object around `match` (a `"filename": "…"` pair), or None."""
+    start = match.start()
+    for _ in range(8):
+        start = text.rfind("{", 0, start)
+        if start < 0:
+            return None
+        try:
+            entry, end = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and entry.get("filename") == match.group(1) and end >= match.end():
+            return entry
+    return None
+
+
+def _size_in(files: list, version: str, py_tag: str, machine: str) -> int | None:
+    """The size of the best-fitting wheel of `version` among a project page's file entries, or None."""
     best: tuple[int, int] | None = None
-    for item in data.get("files") or []:
+    for item in files:
+        if not isinstance(item, dict):
+            continue
         filename, size = item.get("filename", ""), item.get("size")
         if not filename.endswith(".whl") or not isinstance(size, int) or item.get("yanked"):
             continue
@@ -308,7 +363,8 @@ def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: s
                 except queue.Empty:
                     return
                 try:
-                    found[name] = _size_in(reader.project(name), version, py_tag, machine)
+                    found[name] = _size_in(_version_files(reader.project(name), version), version, py_tag,
+                                           machine)
                 except IndexStatus:
                     found[name] = None  # not on the index (a CUDA build's local version): unknown, not an outage
                 except (OSError, ValueError, http.client.HTTPException) as exc:

@@ -160,3 +160,49 @@ def test_pypi_answers_over_https_with_the_shared_tls_context(monkeypatch):
     size = download_size({"six": "1.17.0", "zipp": "3.17.0"}, budget=None)
     assert size.error is None and size.unknown == ()
     assert size.per_package["six"] == 11050  # six-1.17.0-py2.py3-none-any.whl, as PyPI lists it
+
+
+def _entry(filename: str, size: int, **extra) -> dict:
+    """A file entry as PyPI writes it (sorted keys: the nested metadata objects come before the name)."""
+    return {"core-metadata": {"sha256": "ab" * 32}, "data-dist-info-metadata": {"sha256": "ab" * 32},
+            "filename": filename, "hashes": {"sha256": "cd" * 32}, "requires-python": ">=3.9", "size": size,
+            "upload-time": "2024-01-01T00:00:00Z", "url": f"https://files.example/{filename}", "yanked": False,
+            **extra}
+
+
+#: Project pages that make the wheel's entry harder to find than PyPI's usual layout.
+PAGES = {
+    # PyPI's layout: thousands of other files around it, the nested objects first.
+    "big": json.dumps({"files": [_entry(f"big-0.{i}-py3-none-any.whl", i) for i in range(2000)]
+                       + [_entry("big-1.0-py3-none-any.whl", 4242), _entry("big-1.0.tar.gz", 1)],
+                       "meta": {"api-version": "1.1"}, "name": "big"}, sort_keys=True),
+    # Compact separators, a yanked wheel whose reason has braces, the version spelled "1.0.0".
+    "odd": json.dumps({"files": [_entry("odd-1.0-py3-none-any.whl", 1, yanked="broken {see #1}"),
+                                 _entry("odd-1.0.0-py3-none-any.whl", 777)]},
+                      separators=(",", ":")),
+    # An entry with more nested objects before its name than the quick search looks through: read whole.
+    "deep": json.dumps({"files": [{**{f"a{i}": {"x": i} for i in range(12)},
+                                   "filename": "deep-2.0-py3-none-any.whl", "size": 99}]}, sort_keys=True),
+}
+
+
+class _Pages(_EveryProject):
+    def do_GET(self) -> None:
+        name = self.path.rstrip("/").rsplit("/", 1)[-1]
+        body = PAGES[name].encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_the_wheel_is_found_in_pages_laid_out_every_way(monkeypatch):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
+    monkeypatch.setenv("UV_INDEX_URL", f"http://127.0.0.1:{server.server_address[1]}/simple/")
+    size = download_size({"big": "1.0", "odd": "1.0", "deep": "2.0"}, python_version="3.11")
+    server.shutdown()
+    server.server_close()
+    assert size.per_package == {"big": 4242, "odd": 777, "deep": 99} and size.error is None

@@ -190,6 +190,9 @@ class _IndexReader:
         proxies = urllib.request.getproxies()
         self.direct = parts.scheme not in proxies or bool(urllib.request.proxy_bypass(self.host))
         self.connection: http.client.HTTPConnection | None = None
+        # Its own opener, built now: urlopen's shared one keeps the proxies of the first call in the process.
+        self.opener = None if self.direct else urllib.request.build_opener(
+            urllib.request.ProxyHandler(proxies), urllib.request.HTTPSHandler(context=context))
 
     def project(self, name: str) -> bytes:
         """The project's PEP 691 page; raises `IndexStatus` for a status other than 200, `OSError` when the
@@ -197,7 +200,7 @@ class _IndexReader:
         if not self.direct:
             request = urllib.request.Request(f"{self.index}{name}/", headers=self.headers)
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout, context=self.context) as response:  # noqa: S310
+                with self.opener.open(request, timeout=self.timeout) as response:
                     return response.read(20_000_000)
             except urllib.error.HTTPError as exc:
                 raise IndexStatus(exc.code) from None

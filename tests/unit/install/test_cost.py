@@ -7,6 +7,7 @@ import http.server
 import json
 import threading
 import time
+import urllib.request
 
 import pytest
 
@@ -143,6 +144,9 @@ def test_a_cold_plan_asks_every_project_over_a_few_kept_open_connections(every_p
 
 def test_behind_a_proxy_the_look_ups_go_through_it(every_project, monkeypatch):
     server, handler = every_project  # as a forward proxy: it is sent the whole URL, and answers for any host
+    # An earlier urlopen in this process, before the proxy was set: urllib's shared opener keeps that.
+    urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}/simple/earlier/", timeout=10).read()
+    handler.pages.clear()
     monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
     monkeypatch.setenv("UV_INDEX_URL", "http://mirror.invalid/simple/")  # only the proxy can reach it
     monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{server.server_address[1]}")

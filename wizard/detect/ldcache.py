@@ -6,7 +6,8 @@ dl-cache.h`): the new format (`glibc-ld.so.cache1.1`, the default since glibc 2.
 (`ld.so-1.7.0`), or both in a row ("compat", what older glibc wrote). `text()` gives the lines `ldconfig -p`
 prints (`\tlibcudnn.so.8 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcudnn.so.8`), in the file's order,
 so the rest of detection reads one format whichever way the cache was read; None for a file it does not
-know (the caller then runs `ldconfig -p`).
+know (the caller then runs `ldconfig -p`). Left out: the `hwcap`/`OS ABI` notes ldconfig adds inside the
+parentheses of a glibc-hwcaps entry (nothing here reads them; the name, ABI and path are the same).
 """
 
 from __future__ import annotations

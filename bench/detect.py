@@ -1,32 +1,33 @@
-"""How long `detect` takes, against a bare Python start-up measured in the same process.
+"""How long `gc-wizard detect --json` takes, against a bare Python start-up measured in the same run.
 
-Prints the median of N runs of: `python -c pass` (baseline), `gc-wizard detect --json` as a
-subprocess, and `wizard.detect.detect()` in-process; and the ratios. Pass a stand-in profile name
-(`python bench/detect.py a100x2-535`) to time detection on a fake GPU server.
+Pairs alternate (`python -c pass`, then `detect --json` with an activated venv, then with only the python3
+on PATH), so a busy moment of the machine falls on all of them; each prints its median wall time and the
+median CPU time of its process tree (user + system, children included: the probe child, nvidia-smi), and
+both ratios to the baseline (issue 23's target: at most 4x in wall time). Then `wizard.detect.detect()`
+in-process. Pass a stand-in profile name (`python bench/detect.py a100x2-535`) to time detection on a
+fake GPU server; `BENCH_PAIRS=N` sets the number of pairs (default 21).
+
+The package's bytecode is compiled first, as `pip install` does: with PYTHONDONTWRITEBYTECODE set (as on
+the development machines) an editable install would otherwise recompile every module on every run, which
+no installed copy does.
 """
 
 from __future__ import annotations
 
+import compileall
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-RUNS = 15
+from timing import Series, line, run  # noqa: E402 (bench/ is this script's folder)
 
-
-def median_seconds(fn, runs: int = RUNS) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+RUNS = int(os.environ.get("BENCH_PAIRS", "21"))
 
 
 def main() -> None:
@@ -36,33 +37,33 @@ def main() -> None:
 
         env.update(standin_env(sys.argv[1], Path(tempfile.mkdtemp())))
         os.environ.update(env)
+    compileall.compile_dir(ROOT / "wizard", quiet=1)
     from wizard.detect.chain import detect
 
     # The target env as users have it: an activated venv (VIRTUAL_ENV, read from its files), and none
     # (the python3 on PATH, asked in a subprocess: on a pyenv machine that is a shell-script shim).
     activated = {**env, "VIRTUAL_ENV": sys.prefix}
     bare = {k: v for k, v in env.items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
-    subprocess.run([sys.executable, "-m", "wizard", "detect", "--json"], check=True, env=env, capture_output=True)
-    base, venv, path = [], [], []
-    for _ in range(RUNS):  # pairs alternate, so a busy moment of the machine falls on all three
-        base.append(_seconds([sys.executable, "-c", "pass"], env))
-        venv.append(_seconds([sys.executable, "-m", "wizard", "detect", "--json"], activated))
-        path.append(_seconds([sys.executable, "-m", "wizard", "detect", "--json"], bare))
-    baseline, cli, cli_path = (statistics.median(x) for x in (base, venv, path))
-    in_process = median_seconds(detect)
-    print(f"python -c pass (baseline)                  median {baseline * 1000:7.1f} ms")
-    print(f"gc-wizard detect --json (activated venv)   median {cli * 1000:7.1f} ms   "
-          f"ratio {cli / baseline:5.1f}x baseline (target <= 4x)")
-    print(f"gc-wizard detect --json (python3 on PATH)  median {cli_path * 1000:7.1f} ms   "
-          f"ratio {cli_path / baseline:5.1f}x baseline")
-    print(f"detect() in-process                        median {in_process * 1000:7.1f} ms   "
-          f"ratio {in_process / baseline:5.1f}x baseline")
-
-
-def _seconds(argv: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(argv, check=True, env=env, capture_output=True)
-    return time.perf_counter() - start
+    cli = [sys.executable, "-m", "wizard", "detect", "--json"]
+    run(cli, env)  # the first run pays for the stand-in's build and the disk cache
+    base = Series("python -c pass (baseline)")
+    venv = Series("gc-wizard detect --json (activated venv)")
+    path = Series("gc-wizard detect --json (python3 on PATH)")
+    for _ in range(RUNS):
+        base.add(run([sys.executable, "-c", "pass"], env))
+        venv.add(run(cli, activated))
+        path.add(run(cli, bare))
+    in_process = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        detect(environ=activated)
+        in_process.append(time.perf_counter() - start)
+    print(f"{RUNS} alternated runs each; medians (ratios to the baseline, from this run)")
+    print(line(base))
+    print(line(venv, base, "target: wall <= 4x"))
+    print(line(path, base))
+    value = statistics.median(in_process)
+    print(f"{'detect() in-process (activated venv)':<44} wall {value * 1000:7.1f} ms {value / base.wall:5.2f}x")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ Recipes: built-in, then `$XDG_CONFIG_HOME/gc-wizard/recipes/`, then each `--reci
 from __future__ import annotations
 
 import os
-from datetime import datetime
+import time
 from pathlib import Path
 
 
@@ -93,7 +93,7 @@ def new_log(kind: str, entry_id: str | None = None) -> Path:
     folder = logs_dir()
     if entry_id:
         return folder / f"{kind}-{entry_id}.log"
-    return unused_path(folder, f"{kind}-{datetime.now().strftime('%Y%m%d-%H%M%S')}", ".log")
+    return unused_path(folder, f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}", ".log")
 
 
 def unused_path(folder: Path, stem: str, suffix: str) -> Path:

@@ -8,15 +8,23 @@ X.Y]` (`options.assume_options`) plans for a GPU that is not here. Turned into c
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from wizard.commands.output import warn
-from wizard.detect.slurm import SlurmTarget
-from wizard.detect.srun_job import JobState
 from wizard.detect.where import detect_where
+
+if TYPE_CHECKING:
+    from wizard.detect.slurm import SlurmTarget
+    from wizard.detect.srun_job import JobState
 
 
 def slurm_target(args: argparse.Namespace) -> SlurmTarget | None:
     """The `--slurm`/`--srun-arg` arguments as a target (None without --slurm)."""
+    if getattr(args, "slurm", None) is None and not getattr(args, "srun_arg", None) \
+            and getattr(args, "slurm_wait", None) is None:
+        return None  # nothing Slurm's options could refuse, and srun's modules stay unloaded
+    from wizard.detect.slurm import SlurmTarget  # deferred for start-up time: `detect` here needs no srun
+
     return SlurmTarget.from_options(getattr(args, "slurm", None), getattr(args, "srun_arg", None) or (),
                                     getattr(args, "slurm_wait", None))
 

@@ -141,7 +141,7 @@ def lock_option(parser: argparse.ArgumentParser) -> None:
 def slurm_options(parser: argparse.ArgumentParser, *, dest: str = "") -> None:
     """`--slurm [PARTITION]`, `--srun-arg ARG` and `--slurm-wait SECONDS`: detection and the check on a GPU
     node through srun. `dest` "global_": the ones given before the command (`apply_global_slurm`)."""
-    from wizard.detect.srun_job import DEFAULT_WAIT
+    from wizard.detect.slurm_env import DEFAULT_WAIT
 
     parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION", dest=f"{dest}slurm",
                         help="detect and verify on a GPU node through srun (the cluster's default partition, "

@@ -1,12 +1,17 @@
 """Detects what this machine really has: driver, max CUDA, GPUs, CUDA/cuDNN libraries, Python, disk.
 
 `detect()` is the one entry point. The driver is read through a chain, each link recording its
-`source`: NVML via the real `pynvml` → `nvidia-smi` → `/proc/driver/nvidia/version` → `libcuda.so.1`
-(`cuDriverGetVersion`). The slow, hang-prone probes (the NVML/libcuda child, nvidia-smi, `ldconfig
--p`, the target environment's interpreter) are started together and collected under one deadline,
-so detection costs the slowest probe, not their sum, and a wedged driver costs a warning, not a hang.
-The NVML/libcuda child is not even started when neither library is anywhere the loader would look
-(GPU-less hosts and login nodes pay nothing for it).
+`source`: NVML (through ctypes, in the probe child) → `nvidia-smi` → `/proc/driver/nvidia/version` →
+`libcuda.so.1` (`cuDriverGetVersion`). The slow, hang-prone probes (the NVML/libcuda child, nvidia-smi,
+the target environment's interpreter) run as children under one deadline, so a wedged driver costs a
+warning, not a hang. Nothing waits that needn't:
+- the loader's cache is read from `/etc/ld.so.cache` in this process (`ldcache`), not by `ldconfig -p`;
+- the NVML/libcuda child is not started when neither library is anywhere the loader would look
+  (GPU-less hosts and login nodes pay nothing for it);
+- nvidia-smi runs only when it can add something: when NVML gave the driver, its CUDA version and the GPUs,
+  nvidia-smi (which reads the same NVML) would say the same, so it is not started. When NVML fails it
+  runs next; when NVML is slow (`SMI_GRACE`) it starts beside it, so a hanging NVML still costs one
+  deadline, not two.
 
 An admin override, `GC_WIZARD_CUDA_DRIVER_VERSION=12.2` (like conda's `CONDA_OVERRIDE_CUDA`), sets
 the driver's maximum CUDA version for matching when no probe can read it (a container build host);
@@ -16,18 +21,14 @@ version (`12.2`) is a `UserError` naming it.
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import os
 import re
-import socket
 import sys
-import threading
 import time
 from pathlib import Path
 
 from wizard import paths
-from wizard.detect import deadline, environment, kernel_module, libcuda, libpath, nvml, slurm, smi
+from wizard.detect import deadline, environment, gpu_probe, kernel_module, ldcache, libpath, slurm_env, smi
 from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, Facts, Gpu
 from wizard.detect.libraries import inventory, parse_ldconfig, start_ldconfig
 from wizard.detect.reading import Reading
@@ -35,22 +36,9 @@ from wizard.errors import UserError
 
 #: Seconds any single probe may take before it becomes a `probe_timeout` warning.
 PROBE_TIMEOUT = 8.0
+#: Seconds NVML has to answer before nvidia-smi is started beside it (a quarter of a shorter deadline).
+SMI_GRACE = 0.5
 OVERRIDE_VAR = "GC_WIZARD_CUDA_DRIVER_VERSION"
-_CHILD = Path(__file__).resolve().parent / "gpu_child.py"
-
-
-def _interpret_child(done: deadline.Completed, timeout: float = PROBE_TIMEOUT) -> tuple[Reading, Reading]:
-    if done.timed_out:
-        detail = f"the NVML probe gave no answer in {timeout:g} s (a wedged GPU or driver?)"
-        return Reading("nvml", "timeout", detail=detail), Reading("libcuda", "skipped")
-    try:
-        data = json.loads(done.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        tail = (done.output.splitlines() or ["no output"])[-1]
-        return Reading("nvml", "failed", detail=f"the NVML probe failed: {tail}"), Reading("libcuda", "skipped")
-    nvml_reading = nvml.interpret(data["nvml"]) if "nvml" in data else Reading("nvml", "skipped")
-    cuda_reading = libcuda.interpret(data["libcuda"]) if "libcuda" in data else Reading("libcuda", "skipped")
-    return nvml_reading, cuda_reading
 
 
 def check_override(environ: dict[str, str]) -> str | None:
@@ -245,16 +233,30 @@ def driver_library_in_folders(environ: dict[str, str]) -> bool:
     return any(os.path.exists(os.path.join(d, soname)) for d in folders for soname in _DRIVER_SONAMES)
 
 
-def _start_gpu_child(environ: dict[str, str], timeout: float) -> deadline.Running:
-    """NVML and libcuda are loaded in a child, so a driver library that hangs or crashes takes only it.
-
-    The child starts without `site` (-S: no .pth files to read, a third of a bare start-up), so it is told
-    where pynvml is; without pynvml here it says so itself ("not importable")."""
-    argv = [sys.executable, "-E", "-s", "-S", str(_CHILD)]
-    found = importlib.util.find_spec("pynvml")
-    if found is not None and found.origin:
-        argv += ["--path", str(Path(found.origin).parent)]
-    return deadline.start(argv, env=environ, timeout=timeout)
+def _driver_readings(environ: dict[str, str], ldconfig_text: str | None, child: deadline.Running | None,
+                     timeout: float, deadline_at: float) -> tuple[Reading, Reading, Reading]:
+    """(NVML, nvidia-smi, libcuda) readings: the child's answer, and nvidia-smi only where it can add to it."""
+    smi_run = None
+    if child is None and driver_library_findable(environ, ldconfig_text):
+        child = gpu_probe.start(environ, timeout)
+    if child is None:  # nothing to load: spare the machine a Python start-up (GPU-less hosts, login nodes)
+        smi_run = smi.start(env=environ, timeout=timeout)
+        where = "LD_LIBRARY_PATH, the ldconfig cache or the system library folders"
+        nvml_r = Reading("nvml", "absent", detail=f"libnvidia-ml.so.1 is not in {where}")
+        cuda_r = Reading("libcuda", "absent", detail=f"libcuda.so.1 is not in {where}")
+    else:
+        answer = child.finish_within(min(SMI_GRACE, timeout / 4))
+        if answer is None:  # NVML is slow (waking GPUs, or wedged): nvidia-smi starts beside it
+            smi_run = smi.start(env=environ, timeout=max(deadline_at - time.monotonic(), 0.1))
+            answer = child.finish()
+        nvml_r, cuda_r = gpu_probe.read(answer, timeout)
+    if smi_run is None and not gpu_probe.answered_fully(nvml_r):
+        smi_run = smi.start(env=environ, timeout=max(deadline_at - time.monotonic(), min(timeout, 1.0)))
+    if smi_run is None:
+        smi_r = Reading("nvidia-smi", "skipped", detail="NVML answered; nvidia-smi reads the same library")
+    else:
+        smi_r = smi_run.finish()
+    return nvml_r, smi_r, cuda_r
 
 
 def detect(target_env: Path | None = None, environ: dict[str, str] | None = None, *,
@@ -265,48 +267,36 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
     Raises `UserError` only for bad input: a `target_env` that does not exist, a malformed override.
     """
     started = time.perf_counter()
+    deadline_at = time.monotonic() + timeout
     environ = dict(os.environ if environ is None else environ)
     target = environment.choose_target(target_env, environ)
     override_problem = check_override(environ)
     if override_problem:
         raise UserError(override_problem)
 
-    # Every probe starts before any is waited on: they are independent, and all run under `timeout`.
-    child = _start_gpu_child(environ, timeout) if driver_library_in_folders(environ) else None
-    ldconfig = start_ldconfig(timeout)
+    # The children start before anything is waited on: they are independent, and all run under `timeout`.
+    child = gpu_probe.start(environ, timeout) if driver_library_in_folders(environ) else None
     interp = environment.start_interpreter_query(target, timeout)
-    smi_result: dict[str, Reading] = {}
-    smi_thread = threading.Thread(
-        target=lambda: smi_result.setdefault("r", smi.probe(env=environ, timeout=timeout)), daemon=True)
-    smi_thread.start()
+    ldconfig_text = ldcache.text()
+    if ldconfig_text is None:  # a cache this wizard cannot read: ldconfig itself lists it
+        ldconfig = start_ldconfig(timeout)
+        done = ldconfig.finish() if ldconfig is not None else None
+        ldconfig_text = done.stdout if done is not None and done.ok else None
 
-    ldconfig_text = None
-    if ldconfig is not None:
-        done = ldconfig.finish()
-        if done.ok:
-            ldconfig_text = done.stdout
-    if child is None and driver_library_findable(environ, ldconfig_text):
-        child = _start_gpu_child(environ, timeout)
-    # else nothing to load: spare the machine a Python start-up (GPU-less hosts, login nodes)
-
+    # What needs no driver reading is read while the probe child runs.
     kernel_module_r = kernel_module.probe()
-    if child is not None:
-        nvml_r, cuda_r = _interpret_child(child.finish(), timeout)
-    else:
-        where = "LD_LIBRARY_PATH, the ldconfig cache or the system library folders"
-        nvml_r = Reading("nvml", "absent", detail=f"libnvidia-ml.so.1 is not in {where}")
-        cuda_r = Reading("libcuda", "absent", detail=f"libcuda.so.1 is not in {where}")
-    smi_thread.join(timeout + 1)
-    smi_r = smi_result.get("r") or Reading("nvidia-smi", "timeout", detail="nvidia-smi gave no answer in time")
     ld_folders = parse_ldconfig(ldconfig_text) if ldconfig_text else []
     environment.finish_interpreter_query(target, interp)
+    python, env_info = environment.describe(target)
+    libraries = inventory(environ, target.site_dirs, ld_folders)
+    disk, platform, memory = environment.disk_info(paths.state_dir()), environment.platform_info(), \
+        environment.memory_info()
 
+    nvml_r, smi_r, cuda_r = _driver_readings(environ, ldconfig_text, child, timeout, deadline_at)
     driver, gpus = choose_driver(nvml_r, smi_r, kernel_module_r, cuda_r, environ)
     if driver is not None and driver.source == "libcuda" and any(
             r.status in ("not_loaded", "mismatch") for r in (nvml_r, smi_r)):
         driver = None  # libcuda answers without the kernel module; such a driver cannot run anything
-    python, env_info = environment.describe(target)
-    libraries = inventory(environ, target.site_dirs, ld_folders)
 
     warnings = driver_warnings(nvml_r, smi_r, kernel_module_r, cuda_r, driver, environ)
     warnings += visible_devices_warnings(environ, gpus)
@@ -317,8 +307,7 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
 
     return Facts(
         driver=driver, gpus=tuple(gpus), cuda_libraries=tuple(libraries), python=python,
-        environment=env_info, disk=environment.disk_info(paths.state_dir()),
-        platform=environment.platform_info(), warnings=tuple(warnings),
-        seconds=round(time.perf_counter() - started, 3), host=socket.gethostname().split(".")[0],
-        slurm=slurm.job_marker(environ), memory=environment.memory_info(),
+        environment=env_info, disk=disk, platform=platform, warnings=tuple(warnings),
+        seconds=round(time.perf_counter() - started, 3), host=os.uname().nodename.split(".")[0],
+        slurm=slurm_env.job_marker(environ), memory=memory,
     )

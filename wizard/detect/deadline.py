@@ -63,6 +63,17 @@ class Running:
             self.popen = None
             self.error = f"{argv[0]}: {exc.strerror or exc}"
 
+    def finish_within(self, seconds: float) -> Completed | None:
+        """The probe's result if it ends within `seconds` (and its deadline), else None and it runs on:
+        a later `finish()` (or `finish_within`) still gets all of its output."""
+        if self.popen is None or time.monotonic() + seconds >= self.deadline:
+            return self.finish()
+        try:
+            out, err = self.popen.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return None
+        return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)
+
     def finish(self) -> Completed:
         if self.popen is None:
             return Completed(self.argv, None, "", self.error or "", missing=True)

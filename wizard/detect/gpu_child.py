@@ -1,20 +1,25 @@
-"""The probe child: NVML, then (when NVML gave no CUDA version) libcuda, printed as one JSON line.
+"""The probe child: NVML, then (when NVML gave no CUDA version) libcuda, printed as one line.
 
-Run by `wizard.detect` as `python -E -s -S .../gpu_child.py [--path PYNVML_DIR]` under a timeout, with
+Run by `wizard.detect.gpu_probe` as `python -I -S .../gpu_child.py` under a timeout, with
 `CUDA_VISIBLE_DEVICES` removed from its environment. Running the driver's libraries in a separate,
 killable process keeps a wedged GPU from hanging the wizard, keeps `libcuda` out of the wizard's
-own address space, and lets the loader see the `LD_LIBRARY_PATH` the user has *now*. Its sibling
-modules are imported as plain modules (this folder is `sys.path[0]`), so they use only the stdlib.
+own address space, and lets the loader see the `LD_LIBRARY_PATH` the user has *now*.
+
+Why `-I -S`: the child needs nothing outside the standard library and its two sibling modules, so it
+skips `site` (no .pth files, no site-packages) and the user's environment variables: its start-up is a
+bare interpreter's. Isolated mode leaves the script's folder off `sys.path`, so it is put there by hand;
+the siblings are imported as plain modules and use only the standard library.
+
+The answer is one Python literal (`repr` of plain dicts, lists, strings, numbers and None), which the
+parent reads with `ast.literal_eval`: `json` would bring `re` into the child, a quarter of its whole run.
 """
 
-import json
+import os
 import sys
 
 
 def main(argv: list) -> int:
-    if argv[:1] == ["--path"]:  # where pynvml is: the child runs without `site` (-S), for a faster start
-        sys.path.append(argv[1])
-        argv = argv[2:]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import libcuda
     import nvml
 
@@ -24,7 +29,7 @@ def main(argv: list) -> int:
         result["nvml"] = nvml.query()
     if "libcuda" in wanted and not result.get("nvml", {}).get("cuda_version"):
         result["libcuda"] = libcuda.query()
-    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.write(repr(result) + "\n")
     return 0
 
 

@@ -4,16 +4,17 @@ The last source in the chain: it needs no CUDA toolkit and no NVML, only the dri
 library, and it answers "1000 * major + 10 * minor" (12020 = CUDA 12.2). It gives no driver version
 and no GPUs. `cuInit` is deliberately not called: it is slow and it is not what is asked.
 
-`query()` runs in the probe child (`gpu_child.py`), like NVML; standard library only.
+`query()` runs in the probe child (`gpu_child.py`), like NVML; standard library only (not even `typing`: every
+import is paid on each `detect`). The parent reads
+its answer in `wizard.detect.gpu_probe`.
 """
 
 from __future__ import annotations
 
 import ctypes
-from typing import Any
 
 
-def query() -> dict[str, Any]:
+def query() -> dict:
     try:
         lib = ctypes.CDLL("libcuda.so.1")
     except OSError as exc:
@@ -26,17 +27,3 @@ def query() -> dict[str, Any]:
     if code != 0:
         return {"status": "failed", "error": f"cuDriverGetVersion returned CUDA error {code}"}
     return {"status": "ok", "cuda_version": version.value}
-
-
-def interpret(data: dict[str, Any]):
-    # Deferred: this module also runs as a plain module inside the probe child, where `wizard` is not
-    # importable; only the parent, which interprets the child's answer, reaches this line.
-    from wizard.detect.reading import Reading, cuda_from_int
-
-    status = data.get("status", "failed")
-    if status != "ok":
-        return Reading("libcuda", status, detail=data.get("error", ""))
-    cuda = cuda_from_int(data.get("cuda_version"))
-    if cuda is None:
-        return Reading("libcuda", "failed", detail="cuDriverGetVersion returned 0")
-    return Reading("libcuda", "ok", cuda=cuda)

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from wizard.children import die_with_parent
 from wizard.detect import slurm_cluster
 from wizard.detect.facts import DetectWarning, Facts
 from wizard.detect.slurm_cluster import partitions
+from wizard.detect.slurm_env import job_marker
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence, stop_srun, wait_for
 from wizard.errors import OperationFailed, UserError
@@ -107,15 +108,6 @@ class SlurmTarget:
 
 def srun_on_path() -> bool:
     return shutil.which("srun") is not None
-
-
-def job_marker(environ: Mapping[str, str]) -> dict[str, Any] | None:
-    """Inside a Slurm job (a task started by srun/sbatch): which node, job and partition."""
-    node = environ.get("SLURMD_NODENAME")
-    job = environ.get("SLURM_JOB_ID") or environ.get("SLURM_JOBID")
-    if not node or not job:
-        return None
-    return {"node": node, "job_id": job, "partition": environ.get("SLURM_JOB_PARTITION")}
 
 
 def explain_srun_failure(target: SlurmTarget, stderr: str, what: str, log: Path | None = None) -> Exception:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import xml.etree.ElementTree as ET
 
 from wizard.detect import deadline
 from wizard.detect.facts import Gpu
@@ -75,8 +74,16 @@ def _mib(text: str | None) -> int | None:
 
 
 def parse_xml(text: str) -> tuple[str | None, str | None, list[dict]]:
-    """(driver version, CUDA version, [{index, name, memory_total_mib, uuid}]) from `-q -x` output."""
-    root = ET.fromstring(text.strip())
+    """(driver version, CUDA version, [{index, name, memory_total_mib, uuid}]) from `-q -x` output; raises
+    `ValueError` for output that is not the XML."""
+    # Deferred for start-up time: nvidia-smi is read only when NVML did not answer, and the XML parser
+    # costs every `detect` a few milliseconds otherwise.
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(text.strip())
+    except ET.ParseError as exc:
+        raise ValueError(f"nvidia-smi -q -x printed no XML: {exc}") from None
     driver = (root.findtext("driver_version") or "").strip() or None
     cuda = (root.findtext("cuda_version") or "").strip() or None
     gpus = []
@@ -120,33 +127,56 @@ def parse_table(text: str) -> tuple[str | None, str | None, list[dict]]:
     return driver, cuda, gpus
 
 
-def probe(*, env: dict[str, str] | None = None, timeout: float = 10.0) -> Reading:
-    """Driver, CUDA version and GPUs from nvidia-smi found on `PATH`; never raises."""
+class Running:
+    """nvidia-smi's two runs (the XML and the compute capabilities), started together; `finish()` reads them."""
+
+    def __init__(self, exe: str, env: dict[str, str], timeout: float) -> None:
+        self.exe, self.env, self.timeout = exe, env, timeout
+        self.xml_run = deadline.start([exe, "-q", "-x"], env=env, timeout=timeout)
+        self.cap_run = deadline.start([exe, "--query-gpu=index,uuid,compute_cap", "--format=csv,noheader,nounits"],
+                                      env=env, timeout=timeout)
+
+    def finish(self) -> Reading:
+        """Driver, CUDA version and GPUs; never raises."""
+        xml_done, cap_done = self.xml_run.finish(), self.cap_run.finish()
+        failed = _failure(xml_done)
+        if failed is not None:
+            return failed
+        try:
+            driver, cuda, gpus = parse_xml(xml_done.stdout)
+        except ValueError:
+            table = deadline.run([self.exe], env=self.env, timeout=self.timeout)
+            failed = _failure(table)
+            if failed is not None:
+                return failed
+            driver, cuda, gpus = parse_table(table.stdout)
+        caps = parse_compute_caps(cap_done.stdout) if cap_done.ok else {}
+        result = []
+        for gpu in gpus:
+            cap = caps.get(gpu["uuid"] or "") or caps.get(str(gpu["index"])) or compute_cap_from_name(gpu["name"])
+            result.append(Gpu(index=gpu["index"], name=gpu["name"], memory_total_mib=gpu["memory_total_mib"],
+                              compute_capability=cap, source="nvidia-smi", uuid=gpu["uuid"]))
+        if driver is None and cuda is None:
+            return Reading("nvidia-smi", "failed", detail="nvidia-smi printed no driver version")
+        return Reading("nvidia-smi", "ok", version=driver, cuda=cuda, gpus=result)
+
+
+class _Absent:
+    """No nvidia-smi on PATH: its reading, with nothing started."""
+
+    def finish(self) -> Reading:
+        return Reading("nvidia-smi", "absent", detail="nvidia-smi is not on PATH")
+
+
+def start(*, env: dict[str, str] | None = None, timeout: float = 10.0) -> Running | _Absent:
+    """Start nvidia-smi (found on `PATH`) now; `finish()` on the result gives its `Reading`."""
     env = deadline.probe_env(env)
     exe = shutil.which("nvidia-smi", path=env.get("PATH", ""))
     if exe is None:
-        return Reading("nvidia-smi", "absent", detail="nvidia-smi is not on PATH")
-    xml_run = deadline.start([exe, "-q", "-x"], env=env, timeout=timeout)
-    cap_run = deadline.start([exe, "--query-gpu=index,uuid,compute_cap", "--format=csv,noheader,nounits"],
-                         env=env, timeout=timeout)
-    xml_done, cap_done = xml_run.finish(), cap_run.finish()
-    failed = _failure(xml_done)
-    if failed is not None:
-        return failed
-    try:
-        driver, cuda, gpus = parse_xml(xml_done.stdout)
-    except ET.ParseError:
-        table = deadline.run([exe], env=env, timeout=timeout)
-        failed = _failure(table)
-        if failed is not None:
-            return failed
-        driver, cuda, gpus = parse_table(table.stdout)
-    caps = parse_compute_caps(cap_done.stdout) if cap_done.ok else {}
-    result = []
-    for gpu in gpus:
-        cap = caps.get(gpu["uuid"] or "") or caps.get(str(gpu["index"])) or compute_cap_from_name(gpu["name"])
-        result.append(Gpu(index=gpu["index"], name=gpu["name"], memory_total_mib=gpu["memory_total_mib"],
-                          compute_capability=cap, source="nvidia-smi", uuid=gpu["uuid"]))
-    if driver is None and cuda is None:
-        return Reading("nvidia-smi", "failed", detail="nvidia-smi printed no driver version")
-    return Reading("nvidia-smi", "ok", version=driver, cuda=cuda, gpus=result)
+        return _Absent()
+    return Running(exe, env, timeout)
+
+
+def probe(*, env: dict[str, str] | None = None, timeout: float = 10.0) -> Reading:
+    """Driver, CUDA version and GPUs from nvidia-smi found on `PATH`; never raises."""
+    return start(env=env, timeout=timeout).finish()

@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-#: How long a job may wait in the queue before the wizard gives up on it (`--slurm-wait`), in seconds.
-DEFAULT_WAIT = 600.0
+from wizard.detect.slurm_env import DEFAULT_WAIT  # how long a job may wait in the queue (`--slurm-wait`)
+
 #: How often a queued job's reason is read again with squeue, in seconds.
 SQUEUE_EVERY = 3.0
 

@@ -7,17 +7,28 @@ real size on disk), then — unless the plan is offline — in PyPI's JSON metad
 (PyPI's simple index as JSON, PEP 691: the `size` of the wheel that fits the plan's Python on Linux). A pin found in neither (JAX's CUDA jaxlib lives on its own release page) is counted as
 unknown, and said so. Nothing is downloaded but that metadata; every request has a short timeout and
 the first network failure stops further requests.
+
+Why the look-ups are shaped as they are (a cold plan asks about 80 projects): a few workers share the
+work, each keeping one connection to the index open (one DNS look-up and one TLS handshake per worker, not
+per project), and all of them share one TLS context (building one reads the system's CA certificates,
+which cost more CPU than the look-up itself). Through a proxy (`https_proxy`, unless `no_proxy` names the
+index's host) each look-up goes through urllib, which speaks to proxies, with the same shared context.
 """
 
 from __future__ import annotations
 
+import base64
+import http.client
 import json
 import os
 import platform
 import queue
+import re
+import ssl
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +43,10 @@ PYPI_SIMPLE = "https://pypi.org/simple/"
 #: Where uv and pip are told to find their index, in the order uv reads them: a lab's mirror (or a
 #: firewalled node's closed index) is asked instead of PyPI, as the install itself will be.
 INDEX_VARIABLES = ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL")
+#: How many look-ups run at once: enough to hide the round trips, few enough that a cold plan opens only
+#: this many connections (and DNS look-ups) to the index.
+WORKERS = 8
+_ACCEPT = {"Accept": "application/vnd.pypi.simple.v1+json", "User-Agent": "gc-wizard"}
 
 
 def index_url(environ: dict[str, str] | None = None) -> str:
@@ -155,14 +170,126 @@ def _local(name: str, version: str, folders: list[Path], py_tag: str, machine: s
     return best[1] if best else None
 
 
-def _from_index(index: str, name: str, version: str, py_tag: str, machine: str, timeout: float) -> int | None:
-    url = f"{index}{name}/"
-    request = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json",
-                                                   "User-Agent": "gc-wizard"})
-    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (an http(s) index URL)
-        data = json.loads(response.read(20_000_000))
+class IndexStatus(Exception):
+    """The index answered with an HTTP status other than 200 (a project it does not have: unknown size)."""
+
+
+class _IndexReader:
+    """One worker's way to the index's project pages (see the module docstring): a connection kept open
+    when the index is reached directly, urllib through a proxy."""
+
+    def __init__(self, index: str, context: ssl.SSLContext | None, timeout: float) -> None:
+        self.index, self.context, self.timeout = index, context, timeout
+        parts = urllib.parse.urlsplit(index)
+        self.https = parts.scheme == "https"
+        self.host, self.port, self.path = parts.hostname or "", parts.port, parts.path
+        self.headers = dict(_ACCEPT)
+        if parts.username is not None:  # https://user:password@mirror/simple/: basic auth, as pip sends it
+            pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+            self.headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
+        proxies = urllib.request.getproxies()
+        self.direct = parts.scheme not in proxies or bool(urllib.request.proxy_bypass(self.host))
+        self.connection: http.client.HTTPConnection | None = None
+        # Its own opener, built now: urlopen's shared one keeps the proxies of the first call in the process.
+        self.opener = None if self.direct else urllib.request.build_opener(
+            urllib.request.ProxyHandler(proxies), urllib.request.HTTPSHandler(context=context))
+
+    def project(self, name: str) -> bytes:
+        """The project's PEP 691 page; raises `IndexStatus` for a status other than 200, `OSError` when the
+        index cannot be read."""
+        if not self.direct:
+            request = urllib.request.Request(f"{self.index}{name}/", headers=self.headers)
+            try:
+                with self.opener.open(request, timeout=self.timeout) as response:
+                    return response.read(20_000_000)
+            except urllib.error.HTTPError as exc:
+                raise IndexStatus(exc.code) from None
+        try:
+            return self._get(f"{self.path}{name}/")
+        except (ConnectionResetError, BrokenPipeError):  # RemoteDisconnected is one
+            self.close()  # a kept-open connection the index closed while idle: once more, on a new one
+            return self._get(f"{self.path}{name}/")
+
+    def _get(self, path: str) -> bytes:
+        if self.connection is None:
+            if self.https:
+                self.connection = http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout,
+                                                              context=self.context)
+            else:
+                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        self.connection.request("GET", path, headers=self.headers)
+        response = self.connection.getresponse()
+        body = response.read(20_000_000)
+        if response.will_close:
+            self.close()
+        if response.status != 200:  # a redirect or an error page: this project's size is not known here
+            raise IndexStatus(response.status)
+        return body
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+#: A file's name in a PEP 691 page (wheel names never need JSON escapes).
+_FILENAME = re.compile(r'"filename"\s*:\s*"([^"\\]*)"')
+
+
+def _loose(version: str) -> str:
+    """"1.0.0" and "1.0" alike: a wheel's name may spell the pinned version with trailing zeros."""
+    text = version.lower()
+    while text.endswith(".0"):
+        text = text[:-2]
+    return text
+
+
+def _version_files(page: bytes, version: str) -> list[dict]:
+    """The entries of a project page (PEP 691) that name wheels of `version`, without parsing the whole page.
+
+    Why: a popular project's page lists every file it ever published (numpy's is 2 MB, a plan's 80 pages
+    22 MB), and parsing them all was most of a cold plan's CPU. The wheel names of this version are found
+    with a regular expression, and only their entries are decoded: from the nearest `{` before the name
+    that decodes to the entry naming that file (nested objects such as `core-metadata` may come first).
+    A page laid out so that this fails is parsed whole, as before."""
+    text = page.decode("utf-8", errors="replace")
+    wanted = _loose(version)
+    decoder = json.JSONDecoder()
+    files = []
+    for match in _FILENAME.finditer(text):
+        parts = match.group(1).split("-")
+        if not match.group(1).endswith(".whl") or len(parts) < 5 or _loose(parts[1]) != wanted:
+            continue
+        entry = _entry_at(decoder, text, match)
+        if entry is None:
+            data = json.loads(text)
+            return (data.get("files") or []) if isinstance(data, dict) else []
+        files.append(entry)
+    return files
+
+
+def _entry_at(decoder: json.JSONDecoder, text: str, match: re.Match) -> dict | None:
+    """The JSON object around `match` (a `"filename": "…"` pair), or None."""
+    start = match.start()
+    for _ in range(8):
+        start = text.rfind("{", 0, start)
+        if start < 0:
+            return None
+        try:
+            entry, end = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and entry.get("filename") == match.group(1) and end >= match.end():
+            return entry
+    return None
+
+
+def _size_in(files: list, version: str, py_tag: str, machine: str) -> int | None:
+    """The size of the best-fitting wheel of `version` among a project page's file entries, or None."""
     best: tuple[int, int] | None = None
-    for item in data.get("files") or []:
+    for item in files:
+        if not isinstance(item, dict):
+            continue
         filename, size = item.get("filename", ""), item.get("size")
         if not filename.endswith(".whl") or not isinstance(size, int) or item.get("yanked"):
             continue
@@ -218,32 +345,38 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
 
 def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: str, timeout: float,
                budget: float | None) -> tuple[dict[str, int | None], list[str]]:
-    """Each (name, version)'s size from the index, on up to 16 daemon threads, for at most `budget` seconds
-    (None: until done). Returns what answered in time and the first network failure (which stops the rest).
-    Threads still asking when the budget ends are left to finish on their own; their answers are dropped."""
+    """Each (name, version)'s size from the index, on up to `WORKERS` daemon threads, for at most `budget`
+    seconds (None: until done). Returns what answered in time and the first network failure (which stops
+    the rest). Threads still asking when the budget ends are left to finish on their own; their answers
+    are dropped."""
     found: dict[str, int | None] = {}
     failed: list[str] = []
     todo: queue.Queue[tuple[str, str]] = queue.Queue()
     for item in asked:
         todo.put(item)
-
+    context = ssl.create_default_context() if index.startswith("https://") else None
     over = threading.Event()  # the budget ended: take nothing more (what is in flight finishes on its own)
 
     def worker() -> None:
-        while not failed and not over.is_set():
-            try:
-                name, version = todo.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                found[name] = _from_index(index, name, version, py_tag, machine, timeout)
-            except urllib.error.HTTPError:
-                found[name] = None  # not on the index (a CUDA build's local version): unknown, not an outage
-            except (OSError, ValueError) as exc:
-                failed.append(str(getattr(exc, "reason", exc)))
+        reader = _IndexReader(index, context, timeout)
+        try:
+            while not failed and not over.is_set():
+                try:
+                    name, version = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    found[name] = _size_in(_version_files(reader.project(name), version), version, py_tag,
+                                           machine)
+                except IndexStatus:
+                    found[name] = None  # not on the index (a CUDA build's local version): unknown, not an outage
+                except (OSError, ValueError, http.client.HTTPException) as exc:
+                    failed.append(str(getattr(exc, "reason", exc)))
+        finally:
+            reader.close()
 
     threads = [threading.Thread(target=worker, daemon=True, name="gc-wizard-size")
-               for _ in range(min(16, len(asked)))]
+               for _ in range(min(WORKERS, len(asked)))]
     for thread in threads:
         thread.start()
     deadline = None if budget is None else time.monotonic() + budget

@@ -1,7 +1,7 @@
 """The driver chain NVML → nvidia-smi → procfs → libcuda, at the hardware boundary.
 
-Every case runs the real probes: the real pynvml loading the compiled stand-in `libnvidia-ml.so.1`
-in the probe child, ctypes loading the stand-in `libcuda.so.1`, and the stand-in `nvidia-smi`
+Every case runs the real probes: the probe child loading the compiled stand-in `libnvidia-ml.so.1`
+(NVML through ctypes, checked against pynvml in test_nvml_ctypes.py), ctypes loading the stand-in `libcuda.so.1`, and the stand-in `nvidia-smi`
 printing the real tool's formats.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +83,33 @@ def test_a_hanging_nvml_is_a_timeout_warning_and_nvidia_smi_still_answers(gpu_se
     assert [g.name for g in facts.gpus] == ["NVIDIA A100-SXM4-40GB"]
     # The hung child was killed with its process group: no process still has this test's stand-in loaded.
     assert _processes_with(env["LD_LIBRARY_PATH"]) == []
+
+
+def _logged_nvidia_smi(env: dict[str, str], folder, monkeypatch) -> Path:
+    """Put an nvidia-smi in front of the stand-in's that notes each run in a log, then runs the stand-in."""
+    standin = next(Path(d) / "nvidia-smi" for d in env["PATH"].split(os.pathsep) if (Path(d) / "nvidia-smi").exists())
+    log = folder / "nvidia-smi.log"
+    log.write_text("")
+    wrapper = folder / "bin" / "nvidia-smi"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> {log}\nexec {standin} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{env['PATH']}")
+    return log
+
+
+def test_nvidia_smi_runs_only_when_nvml_left_something_to_read(gpu_server, tmp_path, monkeypatch):
+    log = _logged_nvidia_smi(gpu_server("a100x2-535"), tmp_path, monkeypatch)
+    facts = detect()
+    assert facts.driver.source == "nvml" and len(facts.gpus) == 2
+    assert log.read_text() == ""  # NVML gave the driver, its CUDA and the GPUs: nvidia-smi would say the same
+
+    second = tmp_path / "second"
+    second.mkdir()
+    log = _logged_nvidia_smi(gpu_server("driver-not-loaded"), second, monkeypatch)
+    facts = detect()
+    assert "-q -x" in log.read_text()  # NVML failed: nvidia-smi is asked, and its words are quoted
+    assert "couldn't communicate with the NVIDIA driver" in _warning(facts, "driver_not_loaded")
 
 
 def _processes_with(marker: str) -> list[str]:

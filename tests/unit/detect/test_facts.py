@@ -1,4 +1,4 @@
-"""Detection at the hardware boundary: stand-in NVML library and nvidia-smi, real pynvml, real CLI."""
+"""Detection at the hardware boundary: stand-in NVML library and nvidia-smi, the real probe child, real CLI."""
 
 from __future__ import annotations
 

@@ -1,0 +1,72 @@
+"""The parent's side of the probe child: start it, and read its one line as NVML and libcuda readings.
+
+Why a child at all: loading `libnvidia-ml.so.1` or `libcuda.so.1` can hang on a wedged GPU or crash on a
+broken driver; in a child that is a `timeout` or `failed` reading, and the wizard goes on (nvidia-smi,
+procfs). The child runs with `-I -S` (a bare interpreter's start: no `site`, no environment variables
+that change Python), imports only the standard library, and calls the libraries with ctypes; see
+`gpu_child.py`. This module never loads either library itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+from wizard.detect import deadline
+from wizard.detect.facts import Gpu
+from wizard.detect.reading import Reading, cuda_from_int
+
+_CHILD = Path(__file__).resolve().parent / "gpu_child.py"
+
+
+def start(environ: dict[str, str], timeout: float) -> deadline.Running:
+    """Start the child now; `read(running.finish(), timeout)` collects it."""
+    return deadline.start([sys.executable, "-I", "-S", str(_CHILD)], env=environ, timeout=timeout)
+
+
+def read(done: deadline.Completed, timeout: float) -> tuple[Reading, Reading]:
+    """(the NVML reading, the libcuda reading) from the child's answer, a timeout or a crash."""
+    if done.timed_out:
+        detail = f"the NVML probe gave no answer in {timeout:g} s (a wedged GPU or driver?)"
+        return Reading("nvml", "timeout", detail=detail), Reading("libcuda", "skipped")
+    try:
+        data = ast.literal_eval(done.stdout.strip().splitlines()[-1])  # a literal, never code (gpu_child.py)
+        if not isinstance(data, dict):
+            raise ValueError("not the probe's answer")
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, IndexError):
+        tail = (done.output.splitlines() or ["no output"])[-1]
+        return Reading("nvml", "failed", detail=f"the NVML probe failed: {tail}"), Reading("libcuda", "skipped")
+    nvml_reading = nvml_reading_of(data["nvml"]) if "nvml" in data else Reading("nvml", "skipped")
+    cuda_reading = libcuda_reading_of(data["libcuda"]) if "libcuda" in data else Reading("libcuda", "skipped")
+    return nvml_reading, cuda_reading
+
+
+def nvml_reading_of(data: dict) -> Reading:
+    """The child's NVML answer (`nvml.query()`) as a `Reading` (source "nvml")."""
+    status = data.get("status", "failed")
+    if status != "ok":
+        return Reading("nvml", status, detail=data.get("error", ""))
+    gpus = [
+        Gpu(index=g["index"], name=g.get("name") or "unknown NVIDIA GPU", memory_total_mib=g.get("memory_total_mib"),
+            compute_capability=g.get("compute_capability"), source="nvml", uuid=g.get("uuid"))
+        for g in data.get("gpus", [])
+    ]
+    return Reading("nvml", "ok", version=data.get("driver_version") or None,
+                   cuda=cuda_from_int(data.get("cuda_version")), gpus=gpus)
+
+
+def libcuda_reading_of(data: dict) -> Reading:
+    """The child's libcuda answer (`libcuda.query()`) as a `Reading` (source "libcuda")."""
+    status = data.get("status", "failed")
+    if status != "ok":
+        return Reading("libcuda", status, detail=data.get("error", ""))
+    cuda = cuda_from_int(data.get("cuda_version"))
+    if cuda is None:
+        return Reading("libcuda", "failed", detail="cuDriverGetVersion returned 0")
+    return Reading("libcuda", "ok", cuda=cuda)
+
+
+def answered_fully(reading: Reading) -> bool:
+    """NVML gave the driver, its CUDA version and the GPUs: nvidia-smi, read after it, would change nothing."""
+    return reading.status == "ok" and bool(reading.version and reading.cuda and reading.gpus)

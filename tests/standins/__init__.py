@@ -1,8 +1,8 @@
 """Stand-ins for the NVIDIA driver at the hardware boundary, so detection is tested on a GPU-less machine.
 
 `standin_env(profile, workdir)` returns the environment variables that make a *new* process see a
-fake GPU server: detection's probe child loads our compiled `libnvidia-ml.so.1` and `libcuda.so.1`
-(and so does the real `pynvml`, the tests' reference) through `LD_LIBRARY_PATH`, and `PATH` finds our `nvidia-smi`, which prints the real
+fake GPU server: the real `pynvml` loads our compiled `libnvidia-ml.so.1` (and ctypes our
+`libcuda.so.1`) through `LD_LIBRARY_PATH`, and `PATH` finds our `nvidia-smi`, which prints the real
 tool's formats. Nothing in gc-wizard knows about them: the product code runs unchanged.
 
 The library is compiled with `cc` once per source version into `tests/standins/build/` (gitignored).

@@ -5,10 +5,10 @@ Run by `wizard.detect.gpu_probe` as `python -I -S .../gpu_child.py` under a time
 killable process keeps a wedged GPU from hanging the wizard, keeps `libcuda` out of the wizard's
 own address space, and lets the loader see the `LD_LIBRARY_PATH` the user has *now*.
 
-Why `-I -S`: the child needs nothing outside the standard library and its two sibling modules, so it
-skips `site` (no .pth files, no site-packages) and the user's environment variables: its start-up is a
-bare interpreter's. Isolated mode leaves the script's folder off `sys.path`, so it is put there by hand;
-the siblings are imported as plain modules and use only the standard library.
+Why `-I -S`: the child needs the standard library, its two sibling modules and pynvml, so it skips
+`site` (no .pth files, no site-packages) and the user's Python variables (a PYTHONPATH with a stray
+module cannot break detection): its start-up is a bare interpreter's. Isolated mode leaves the script's
+folder off `sys.path`, so it is put there by hand, and the parent passes pynvml's folder (`--path`).
 
 The answer is one Python literal (`repr` of plain dicts, lists, strings, numbers and None), which the
 parent reads with `ast.literal_eval`: `json` would bring `re` into the child, a quarter of its whole run.
@@ -20,6 +20,9 @@ import sys
 
 def main(argv: list) -> int:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    if argv[:1] == ["--path"]:  # where pynvml is: -I -S leave site-packages off sys.path
+        sys.path.append(argv[1])
+        argv = argv[2:]
     import libcuda
     import nvml
 

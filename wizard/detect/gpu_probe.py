@@ -3,13 +3,14 @@
 Why a child at all: loading `libnvidia-ml.so.1` or `libcuda.so.1` can hang on a wedged GPU or crash on a
 broken driver; in a child that is a `timeout` or `failed` reading, and the wizard goes on (nvidia-smi,
 procfs). The child runs with `-I -S` (a bare interpreter's start: no `site`, no environment variables
-that change Python), imports only the standard library, and calls the libraries with ctypes; see
-`gpu_child.py`. This module never loads either library itself.
+that change Python), reads NVML through NVIDIA's pynvml (its folder passed with `--path`) and libcuda
+with ctypes; see `gpu_child.py`. This module never loads either library itself.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -22,7 +23,11 @@ _CHILD = Path(__file__).resolve().parent / "gpu_child.py"
 
 def start(environ: dict[str, str], timeout: float) -> deadline.Running:
     """Start the child now; `read(running.finish(), timeout)` collects it."""
-    return deadline.start([sys.executable, "-I", "-S", str(_CHILD)], env=environ, timeout=timeout)
+    argv = [sys.executable, "-I", "-S", str(_CHILD)]
+    found = importlib.util.find_spec("pynvml")
+    if found is not None and found.origin:  # without pynvml the child says so itself ("not importable")
+        argv += ["--path", str(Path(found.origin).parent)]
+    return deadline.start(argv, env=environ, timeout=timeout)
 
 
 def read(done: deadline.Completed, timeout: float) -> tuple[Reading, Reading]:

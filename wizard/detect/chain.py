@@ -1,7 +1,7 @@
 """Detects what this machine really has: driver, max CUDA, GPUs, CUDA/cuDNN libraries, Python, disk.
 
 `detect()` is the one entry point. The driver is read through a chain, each link recording its
-`source`: NVML (through ctypes, in the probe child) → `nvidia-smi` → `/proc/driver/nvidia/version` →
+`source`: NVML (through pynvml, in the probe child) → `nvidia-smi` → `/proc/driver/nvidia/version` →
 `libcuda.so.1` (`cuDriverGetVersion`). The slow, hang-prone probes (the NVML/libcuda child, nvidia-smi,
 the target environment's interpreter) run as children under one deadline, so a wedged driver costs a
 warning, not a hang. Nothing waits that needn't:

@@ -1,7 +1,7 @@
 """The driver chain NVML → nvidia-smi → procfs → libcuda, at the hardware boundary.
 
 Every case runs the real probes: the probe child loading the compiled stand-in `libnvidia-ml.so.1`
-(NVML through ctypes, checked against pynvml in test_nvml_ctypes.py), ctypes loading the stand-in `libcuda.so.1`, and the stand-in `nvidia-smi`
+(NVML through the real pynvml, in the probe child: test_probe_child.py), ctypes loading the stand-in `libcuda.so.1`, and the stand-in `nvidia-smi`
 printing the real tool's formats.
 """
 

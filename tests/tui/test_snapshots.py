@@ -64,7 +64,7 @@ async def test_machine_screen_on_a_two_a100_server_fits_80_columns(gpu_server):
     assert rows[0] == " gc-wizard · Step 1 of 5 · This machine"
     driver = _index(rows, "535.104.05")
     assert rows[driver].split()[0] == "Driver" and "CUDA up to 12.2" in rows[driver]
-    gpus = [row for row in rows if "NVIDIA A100-SXM4-80GB · 80 GiB · compute 8.0" in row]
+    gpus = [row for row in rows if "NVIDIA A100-SXM4-80GB, 80 GiB, compute capability 8.0" in row]
     assert [row.split()[:2] for row in gpus] == [["GPU", "0"], ["GPU", "1"]]
     assert _index(rows, "Recommended: jax0.4.23-cuda12-cudnn89 — the newest GPU stack") > driver
     assert "! " not in "".join(rows[1:driver])  # no problems box on a healthy server

@@ -1,0 +1,135 @@
+"""The machine's facts in words, built once for `gc-wizard detect`, the plain flow and the app's Machine screen.
+
+Why here: there were three renderings of the same `Facts` (`commands/detect.py`, `commands/plain.py`,
+`tui/screens/machine.py`) and they had drifted ("none usable" / "no usable NVIDIA driver" / "NVIDIA
+driver: none usable"; one listed every CUDA library copy, one only those that matter). Each function returns
+plain text; a face may lay the lines out (a box, a colour) but never rewords them.
+"""
+
+from __future__ import annotations
+
+from wizard.detect.facts import Facts
+from wizard.detect.preflight import WORDS, assess, summary_lines
+
+
+def where_sentence(facts: Facts) -> str | None:
+    """"Detected on node gpu07 (through srun, job 12, partition gpu)." — or the ASSUMED warning, or None
+    for this machine's own facts."""
+    marker = getattr(facts, "slurm", None)
+    if marker and marker.get("srun"):
+        part = f", partition {marker['partition']}" if marker.get("partition") else ""
+        return f"Detected on node {marker.get('node') or '?'} (through srun, job {marker.get('job_id') or '?'}{part})."
+    if facts.driver is not None and facts.driver.source == "assumed":
+        return (f"ASSUMED: driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version}) — not read from "
+                f"a GPU; {facts.host or 'this machine'} has none.")
+    return None
+
+
+def problem_lines(facts: Facts) -> list[str]:
+    """Detection's warnings, with their ids: shown first, because they decide the recipe."""
+    return [f"! [{w.id}] {w.message}" for w in facts.warnings]
+
+
+def _driver_rows(facts: Facts) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    driver = facts.driver
+    if driver:
+        source = "ASSUMED, not detected" if driver.source == "assumed" else f"from {driver.source}"
+        rows.append(("Driver", f"{driver.version or 'unknown version'}  (supports CUDA up to "
+                               f"{driver.cuda_driver_version or '?'}; {source})"))
+    else:
+        rows.append(("Driver", "none usable"))
+    for gpu in facts.gpus:
+        memory = f"{gpu.memory_total_mib / 1024:.0f} GiB" if gpu.memory_total_mib else "? GiB"
+        rows.append((f"GPU {gpu.index}", f"{gpu.name}, {memory}, compute capability {gpu.compute_capability or '?'}"
+                                         + (" (assumed)" if gpu.source == "assumed" else "")))
+    if not facts.gpus:
+        rows.append(("GPUs", "none"))
+    return rows
+
+
+def _library_rows(facts: Facts) -> list[tuple[str, str]]:
+    """The copies that matter: what loads first, and what LD_LIBRARY_PATH / a conda env put in the way. A
+    server with three toolkits has dozens of copies; the rest are counted, and listed by --json."""
+    shown = [lib for lib in facts.cuda_libraries if lib.loads_first or lib.found_via in ("LD_LIBRARY_PATH", "conda")]
+    rows = [(f"{lib.name} {lib.version or ''}".strip(),
+             f"{lib.path} (via {lib.found_via}){'  <- loads first' if lib.loads_first else ''}") for lib in shown]
+    hidden = len(facts.cuda_libraries) - len(shown)
+    if hidden:
+        rows.append(("CUDA libs", f"{hidden} more {'copy' if hidden == 1 else 'copies'} off the search path "
+                                  "(toolkits, wheels); see gc-wizard detect --json"))
+    elif not facts.cuda_libraries:
+        rows.append(("CUDA libs", "none on the loader's path (the recipes bring their own)"))
+    return rows
+
+
+def _host_rows(facts: Facts) -> list[tuple[str, str]]:
+    env = facts.environment
+    jax, jaxlib = env.packages.get("jax"), env.packages.get("jaxlib")
+    rows = [("Python", f"{facts.python.version}  {facts.python.executable}"),
+            ("Environment", f"{env.kind}  {env.path}")]
+    if jax or jaxlib:
+        rows.append(("JAX", f"jax {jax or '-'}, jaxlib {jaxlib or '-'}"
+                            + (f" ({env.jaxlib_cuda_tag})" if env.jaxlib_cuda_tag else "")))
+    rows.append(("Platform", f"{facts.platform.os} {facts.platform.arch}, glibc {facts.platform.glibc or '?'}"))
+    free = facts.disk.state_free_gib
+    rows.append(("Free disk", f"{free if free is not None else '?'} GiB at {facts.disk.path}"))
+    memory = facts.memory
+    if memory and memory.total_mib:
+        text = f"{memory.total_mib / 1024:.1f} GiB total"
+        if memory.available_mib is not None:
+            text += f", {memory.available_mib / 1024:.1f} GiB available"
+        if memory.limit_mib:
+            text += f", limited to {memory.limit_mib / 1024:.1f} GiB by a cgroup (a job or container limit)"
+        rows.append(("Host RAM", text))
+    else:
+        rows.append(("Host RAM", "unknown"))
+    return rows
+
+
+def fact_rows(facts: Facts, current_env: str | None = None) -> list[tuple[str, str]]:
+    """Label/value rows: driver, GPUs, the CUDA libraries that matter, the GraphCast environment the wizard
+    made current (`current_env`, when the face shows it), Python, environment, platform, disk, RAM."""
+    rows = _driver_rows(facts) + _library_rows(facts)
+    if current_env is not None:
+        rows.append(("GraphCast env", current_env))
+    return rows + _host_rows(facts)
+
+
+def aligned(rows: list[tuple[str, str]]) -> list[str]:
+    """Rows with their labels padded to one width; a value's further lines are indented under it."""
+    width = max((len(label) for label, _ in rows), default=0)
+    indent = "\n" + " " * (width + 2)
+    return [f"{label.ljust(width)}  {value.replace(chr(10), indent)}" for label, value in rows]
+
+
+def fact_lines(facts: Facts, current_env: str | None = None) -> list[str]:
+    """`fact_rows`, aligned: the block every face prints under its heading."""
+    return aligned(fact_rows(facts, current_env))
+
+
+def machine_lines(facts: Facts) -> list[str]:
+    """`gc-wizard detect`'s text: problems first, the facts, then what fits in memory."""
+    lines: list[str] = []
+    if facts.warnings:
+        lines += ["Problems:", *(f"  {line}" for line in problem_lines(facts)), ""]
+    lines += fact_lines(facts)
+    lines += ["", "What fits in memory (GraphCast / GenCast, before you install):"]
+    lines += [f"  {line}" for line in summary_lines(assess(facts))]
+    return lines
+
+
+def memory_table_lines(facts: Facts, width: int = 80) -> list[str]:
+    """What fits in memory, one short line per model (the full figures are in `gc-wizard detect`); narrower
+    than 80 columns only the verdict and the figures (the facts above need the rows)."""
+    try:
+        fits = assess(facts)
+    except Exception as exc:  # a broken data file is named, never a crash
+        return [f"What fits in memory: not assessed ({exc})"]
+    lines = ["What fits in memory (needs: GB of GPU memory / host RAM):"]
+    for fit in fits:
+        n = fit.need
+        label = f"{n.model} {float(n.resolution):g}°"
+        row = f" {label:<16}{WORDS[fit.verdict]:<9}{n.gpu_gb:g}/{n.host_gb:g}"
+        lines.append(row.ljust(33) + fit.message if width >= 80 else row)
+    return lines

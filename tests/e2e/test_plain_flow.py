@@ -37,7 +37,7 @@ def test_plain_flow_on_a_gpu_server(tmp_path, term):
     assert "RECOMMENDED" in out
     # The recommendation, its plan, and the exact next command.
     assert "== Plan for the recommended recipe: jax0.4.23-cuda12-cudnn89 ==" in out
-    assert "Steps (nothing has been run):" in out
+    assert "Steps (nothing has run yet):" in out
     assert "gc-wizard install jax0.4.23-cuda12-cudnn89 --yes" in out
     assert 'eval "$(' in out and ' activate)"' in out
     assert "Traceback" not in err

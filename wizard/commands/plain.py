@@ -15,11 +15,12 @@ import shlex
 from wizard.commands.cluster_options import facts_for, slurm_target, where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import say, warn
-from wizard.commands.recipes import plan_checks, render_matches, render_plan
+from wizard.commands.recipes import PLAN_SIZE_BUDGET, plan_text, render_matches
 from wizard.errors import WizardError
 from wizard.flows.describe_machine import fact_lines, problem_lines
 from wizard.flows.history import read_history
-from wizard.flows.session import plan_for, slurm_offer, survey
+from wizard.flows.review import download_size, review
+from wizard.flows.session import slurm_offer, survey
 from wizard.paths import wizard_command
 
 
@@ -81,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     sources += "".join(f" --find-links {shlex.quote(link)}" for link in links)
     sources += " --offline" if offline else ""
     try:
-        plan = plan_for(plan_options)
-        say(render_plan(plan, plan_checks(plan)))
+        checked = review(plan_options)
+        say(plan_text(checked, download_size(checked.plan, budget=PLAN_SIZE_BUDGET)))
     except WizardError as exc:
         say(f"The plan cannot be made yet: {exc}")
 

@@ -25,6 +25,27 @@ def where_sentence(facts: Facts) -> str | None:
     return None
 
 
+def machine_summary(facts: Facts) -> str:
+    """One line over the recipes list: whose facts they are, the driver, the GPUs, Python and platform."""
+    broken = next((w for w in facts.warnings if w.id in ("driver_not_loaded", "driver_library_mismatch")), None)
+    if facts.driver is None and broken is not None:
+        gpu = ("an NVIDIA driver that is installed but not loaded" if broken.id == "driver_not_loaded"
+               else "an NVIDIA driver whose library and kernel module differ (a reboot is due)")
+    elif facts.driver is None:
+        gpu = "no NVIDIA driver"
+    else:
+        gpu = f"NVIDIA driver {facts.driver.version or '?'} (CUDA {facts.driver.cuda_driver_version or '?'})"
+    if facts.gpus:
+        names = sorted({g.name for g in facts.gpus})
+        gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
+    who = "This machine"
+    if facts.slurm and facts.slurm.get("srun"):
+        who = f"Node {facts.slurm.get('node') or '?'} (through srun)"
+    elif facts.driver is not None and facts.driver.source == "assumed":
+        gpu = "ASSUMED " + gpu
+    return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
+
+
 def problem_lines(facts: Facts) -> list[str]:
     """Detection's warnings, with their ids: shown first, because they decide the recipe."""
     return [f"! [{w.id}] {w.message}" for w in facts.warnings]

@@ -16,6 +16,7 @@ from wizard.detect.slurm import SlurmTarget
 from wizard.detect.srun_job import JobState
 from wizard.history.store import Entry as HistoryEntry
 from wizard.history.store import History
+from wizard.install.cost import DownloadSize
 from wizard.install.envs import Env
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
@@ -26,6 +27,6 @@ from wizard.verify.check import VerifyResult
 from wizard.verify.diagnose import Finding
 from wizard.verify.protocol import Tier
 
-__all__ = ["Env", "Facts", "Finding", "ForecastEvents", "ForecastRequest", "History", "HistoryEntry",
+__all__ = ["DownloadSize", "Env", "Facts", "Finding", "ForecastEvents", "ForecastRequest", "History", "HistoryEntry",
            "InstallOptions", "JobState", "Plan", "ProgressText", "PythonInfo", "Recipe", "RecipeMatch",
            "SlurmTarget", "SourceVerdict", "Tier", "VerifyResult"]

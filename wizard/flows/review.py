@@ -15,12 +15,13 @@ from wizard.detect.facts import Facts
 from wizard.flows.session import plan_for
 from wizard.flows.transaction import unfit_reasons
 from wizard.install.cost import DownloadSize, plan_download
+from wizard.install.cost import human as human_size  # a byte count in words, for the app's live download line
 from wizard.install.envs import free_gib
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, look_at_wheelhouse, verdict_for
 
-__all__ = ["PlanReview", "download_size", "review"]
+__all__ = ["PlanReview", "download_size", "human_size", "look_at_wheelhouse", "review"]
 
 
 @dataclass(frozen=True)

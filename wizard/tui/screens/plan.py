@@ -254,7 +254,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
     def action_wheelhouse(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.install.sources import look_at_wheelhouse
+        from wizard.flows.review import look_at_wheelhouse
 
         def chosen(path: str | None) -> None:
             if path is None:

@@ -17,15 +17,13 @@ import os
 import sys
 import textwrap
 
-from wizard.after.target import resolve_env
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn
 from wizard.commands.streams import was_closed
 from wizard.errors import UserError
+from wizard.flows.diagnosis import LogTail, inspect_env_folder, scan_stream
+from wizard.flows.diagnosis import unrecognised as summarise
 from wizard.flows.session import findings_for
-from wizard.verify.diagnose import LogTail, scan_stream
-from wizard.verify.diagnose import unrecognised as summarise
-from wizard.verify.inspect_env import inspect_env
 
 
 def _width() -> int:
@@ -142,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     source = getattr(args, "logfile", None)
     report = None
     if env_dir:
-        report = inspect_env(resolve_env(env_dir, need_python=False).path)
+        report = inspect_env_folder(env_dir)
         if source is None:
             return _emit_env(args, report)
     source = source or "-"

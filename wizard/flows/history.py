@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
-__all__ = ["current_env", "current_env_text", "installed_recipes", "last_local_graphcast", "read_history",
+__all__ = ["current_env", "current_env_text", "history_rows", "installed_recipes", "last_local_graphcast", "read_history",
            "record_check"]
 
 
@@ -75,3 +76,17 @@ def record_check(env: Path, result: VerifyResult) -> bool:
     if result.ok and marker:
         envs.write_marker(env, replace(marker, verified=now()))
     return recorded
+
+
+def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:
+    """history --json's list (every entry's fields plus whether its folder exists and its disk use),
+    the disk use of all environments together, and the history's warnings."""
+    history = load_history()
+    usage = envs.usage(entry.env for entry in history.entries if entry.kind == "install")
+    rows = []
+    for entry in history.entries:
+        data = entry.to_dict()
+        data["env_exists"] = Path(entry.env).is_dir()
+        data["disk_bytes"] = usage.sizes.get(entry.env, 0) if entry.kind == "install" else 0
+        rows.append(data)
+    return rows, usage.total, list(history.warnings)

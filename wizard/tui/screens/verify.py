@@ -12,15 +12,13 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from wizard.verify.protocol import (
+from wizard.flows.tiers import (
     GENCAST_TIER,
     TIER_TITLES,  # the core's wording, shared with the CLI and history
 )
 
 if TYPE_CHECKING:
-    from wizard.verify.check import VerifyResult
-    from wizard.verify.diagnose import Finding
-    from wizard.verify.protocol import Tier
+    from wizard.flows.types import Finding, Tier, VerifyResult
 
 
 

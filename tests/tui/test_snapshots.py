@@ -80,8 +80,8 @@ async def test_machine_screen_shows_problems_first_when_the_driver_is_not_loaded
     async with app.run_test(size=SIZE) as pilot:
         await _facts(pilot)
         rows = screen_rows(app)
-    problem = _index(rows, "! The NVIDIA driver's libraries are installed")
-    driver = _index(rows, "no usable NVIDIA driver")
+    problem = _index(rows, "! [driver_not_loaded] The NVIDIA driver's libraries")
+    driver = _index(rows, "none usable")
     assert problem < driver  # problems first, in their own box, above the facts
     assert rows[problem - 1].lstrip().startswith("╭") and "modprobe nvidia" in "".join(rows[problem:driver])
     assert _index(rows, "Recommended: jax0.4.23-cpu, but CPU only") > driver

@@ -21,6 +21,7 @@ from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import ExitCode, WizardError
 from wizard.flows.check import backend_of, check_env, env_to_check, record_check
+from wizard.flows.describe_check import tier_detail
 from wizard.flows.tiers import TIER_TITLES
 
 if TYPE_CHECKING:
@@ -40,55 +41,12 @@ def _record(env: Path, result: VerifyResult) -> None:
         warn(f"this verify could not be recorded in the history ({detail}).")
 
 
-def _graphcast_init(tier: Tier) -> str:
-    d = tier.details
-    parts = [f"{d.get('param_count', 0):,} parameters", f"init {d.get('init_seconds')} s"]
-    if d.get("trace_seconds") is not None:
-        parts[-1] += f" (trace {d.get('trace_seconds')} s, compile {d.get('compile_seconds')} s)"
-    parts.append(f"peak RSS {d.get('peak_rss_mib')} MiB")
-    return ", ".join(parts)
-
-
-def _jax_import(tier: Tier) -> str:
-    d = tier.details
-    versions = d.get("versions") or {}
-    build = d.get("jaxlib_build_tag") or ("CUDA plugin" if d.get("cuda_plugins") else "CPU build")
-    text = f"jax {d.get('jax')}, jaxlib {d.get('jaxlib')} ({build}), numpy {versions.get('numpy')}"
-    if d.get("cudnn_build"):
-        text += f", built for CUDA {d.get('cuda_build')} / cuDNN {d.get('cudnn_build')}"
-    return text
-
-
-def tier_summary(tier: Tier) -> str:
-    """One line of detail per tier, for people."""
-    d = tier.details
-    if tier.status == "not_run":
-        return tier.reason or "not run"
-    if tier.status == "failed":
-        error = tier.error or {}
-        message = str(error.get("message", "")).splitlines()[0] if error.get("message") else ""
-        return f"{error.get('type', 'failed')}: {message}"[:160]
-    if tier.name == "jax_import":
-        return _jax_import(tier)
-    if tier.name == "backend":
-        devices = d.get("devices") or []
-        kinds = sorted({str(device.get("kind")) for device in devices})
-        return f"{d.get('default_backend')}: {len(devices)} device(s) ({', '.join(kinds)})"
-    if tier.name == "cudnn_op":
-        if tier.status == "skipped":
-            return tier.reason or "skipped"
-        return f"convolution ok on {(d.get('device') or {}).get('kind')}, cuDNN {d.get('cudnn_loaded')} loaded"
-    if tier.name in ("graphcast_jit_init", "gencast_jit_init"):
-        return _graphcast_init(tier)
-    return ""
-
-
 def _tier_line(tier: Tier, columns: int | None = None) -> str:
     """One tier as it finishes: status, name, seconds, and its detail — below, indented, when the
     detail does not fit beside them in the terminal's width (80 columns over SSH or in a pasted log)."""
     took = f"{tier.seconds:6.1f} s" if tier.seconds is not None else "      -"
     head = f"  {tier.status:<8} {tier.name:<19} {took}"
-    detail = tier_summary(tier)
+    detail = tier_detail(tier)
     columns = columns or width()
     if len(head) + 2 + len(detail) <= columns:
         return f"{head}  {detail}".rstrip()

@@ -86,7 +86,6 @@ def run_report(args: argparse.Namespace) -> int:
     target = slurm_target(args)
     facts = None
     if target is not None:
-        from wizard.commands.output import warn
         facts = machine_facts(target, on_state=JobReporter(warn))  # a refused partition is the user's to fix
     text = support_report(facts)
     if not args.out:

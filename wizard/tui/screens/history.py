@@ -112,7 +112,6 @@ class HistoryScreen(Screen):
 
     def action_rollback(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.flows.history import read_history
         from wizard.flows.rollback import check_target, describe_change
 

@@ -25,11 +25,15 @@ async def test_the_plan_screen_shows_the_core_lines_with_its_key_hints(tiny, iso
         screen = app.screen
         shown = str(screen.query_one("#plan").render()).splitlines()
         expected = plan_lines(screen.review, download=screen.download, slurm=None, hints=PlanHints(**_KEY_HINTS),
-                              width=78)
+                              width=78, commands_last=True)
     assert shown == expected
     assert "Into a new environment (e changes the folder):" in shown
     assert "Sources (g GraphCast source, w wheelhouse, o offline):" in shown
-    core = plan_lines(screen.review, download=screen.download, width=78)
+    core = plan_lines(screen.review, download=screen.download, width=78, commands_last=True)
     for hint in _KEY_HINTS.values():
         shown = [line.replace(hint, "") for line in shown]
     assert shown == core  # without its key hints, the screen says what `gc-wizard plan` says
+    # The step titles stay together on a 24-row screen; the exact commands come last, each under its step.
+    steps, commands = shown.index("Steps (nothing has run yet):"), shown.index("Exactly what runs:")
+    assert shown[steps + 1].startswith("  1. ") and not shown[steps + 2].startswith("     $ ")
+    assert shown[commands + 1].startswith("  1. ") and shown[commands + 2].startswith(("     with ", "     $ "))

@@ -51,8 +51,8 @@ def _app(tmux: Tmux, tmp_path: Path, slurm, recipes: Path, *extra: str) -> dict[
     screen = " ".join(tmux.wait_for("but Slurm is here", timeout=60).split())
     assert "but Slurm is here (partitions: gpu, cpu). Press g to detect" in screen
     tmux.keys("g")
-    screen = tmux.wait_for("read through srun", timeout=120)
-    assert f"Node            {slurm.node}" in screen and "A100-SXM4-80GB" in screen
+    screen = tmux.wait_for("(through srun, job", timeout=120)
+    assert f"Detected on node {slurm.node} (through srun" in screen and "A100-SXM4-80GB" in screen
     return env
 
 

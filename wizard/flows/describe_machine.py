@@ -8,6 +8,8 @@ plain text; a face may lay the lines out (a box, a colour) but never rewords the
 
 from __future__ import annotations
 
+import textwrap
+
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import WORDS, assess, summary_lines
 
@@ -117,16 +119,26 @@ def fact_rows(facts: Facts, current_env: str | None = None) -> list[tuple[str, s
     return rows + _host_rows(facts)
 
 
-def aligned(rows: list[tuple[str, str]]) -> list[str]:
-    """Rows with their labels padded to one width; a value's further lines are indented under it."""
+def aligned(rows: list[tuple[str, str]], columns: int | None = None) -> list[str]:
+    """Rows with their labels padded to one width; a value's further lines are indented under it. With
+    `columns` (a screen's width) a long value wraps between words under its own column, never under the
+    labels; a path is never broken."""
     width = max((len(label) for label, _ in rows), default=0)
-    indent = "\n" + " " * (width + 2)
-    return [f"{label.ljust(width)}  {value.replace(chr(10), indent)}" for label, value in rows]
+    room = columns - width - 2 if columns else 0
+    lines: list[str] = []
+    for label, value in rows:
+        # "<- loads first" stays whole on one line: the arrow points at the words after it.
+        parts = [piece.replace("<-\0", "<- ") for part in value.replace("<- ", "<-\0").split("\n") for piece in
+                 (textwrap.wrap(part, room, break_long_words=False, break_on_hyphens=False) or [""] if room > 20
+                  else [part])]
+        lines.append(f"{label.ljust(width)}  {parts[0]}")
+        lines += [" " * (width + 2) + part for part in parts[1:]]
+    return lines
 
 
-def fact_lines(facts: Facts, current_env: str | None = None) -> list[str]:
-    """`fact_rows`, aligned: the block every face prints under its heading."""
-    return aligned(fact_rows(facts, current_env))
+def fact_lines(facts: Facts, current_env: str | None = None, columns: int | None = None) -> list[str]:
+    """`fact_rows`, aligned (wrapped to `columns` if given): the block every face prints under its heading."""
+    return aligned(fact_rows(facts, current_env), columns)
 
 
 def machine_lines(facts: Facts) -> list[str]:

@@ -17,9 +17,10 @@ from wizard.flows.review import PlanReview
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
 
-__all__ = ["STEPS_HEADING", "PlanHints", "install_command", "plan_lines"]
+__all__ = ["COMMANDS_HEADING", "STEPS_HEADING", "PlanHints", "install_command", "plan_lines"]
 
 STEPS_HEADING = "Steps (nothing has run yet):"
+COMMANDS_HEADING = "Exactly what runs:"
 
 
 @dataclass(frozen=True)
@@ -88,17 +89,26 @@ def _refusals(review: PlanReview, hints: PlanHints, width: int) -> list[str]:
     return [*out, ""] if out else []
 
 
-def _steps(plan: Plan, slurm, width: int) -> list[str]:
+def _step_commands(step, width: int) -> list[str]:
+    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
+    return ([f"     with {env}"] if env else []) + command_lines(step.argv, width)
+
+
+def _steps(plan: Plan, slurm, width: int, inline: bool) -> list[str]:
     out = [STEPS_HEADING]
     for i, step in enumerate(plan.steps, 1):
         out.append(f"  {i}. {step.title}")
-        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
-        if env:
-            out.append(f"     with {env}")
-        out += command_lines(step.argv, width)
+        out += _step_commands(step, width) if inline else []
     if slurm is not None:
         part = f"partition {slurm.partition}" if slurm.partition else "the default partition"
         out.append(f"  then the GraphCast check on a GPU node of {part}, through srun")
+    return out
+
+
+def _commands_after(plan: Plan, width: int) -> list[str]:
+    out = ["", COMMANDS_HEADING]
+    for i, step in enumerate(plan.steps, 1):
+        out += [f"  {i}. {step.title}", *_step_commands(step, width)]
     return out
 
 
@@ -120,9 +130,12 @@ def _pins(review: PlanReview, width: int) -> list[str]:
 
 
 def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, hints: PlanHints = PlanHints(),
-               width: int = 100) -> list[str]:
+               width: int = 100, commands_last: bool = False) -> list[str]:
     """The plan: what refuses it first, then where, which Python and installer, disk and download, the
-    sources, every step with its exact command, every pin, what activation sets, the notes."""
+    sources, every step with its exact command, every pin, what activation sets, the notes.
+
+    `commands_last`: the step titles stay together and the exact commands come last, under their own
+    heading (a screen of 24 rows shows every step at once); else each command stands under its step."""
     plan, recipe = review.plan, review.plan.recipe
     where = "existing environment, changed in place" if plan.mode == "in-place" else "a new environment"
     free = f"; {review.free_gib:.0f} GiB free there" if review.free_gib is not None else ""
@@ -138,9 +151,10 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         "",
         *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources),
         "",
-        *_steps(plan, slurm, width),
+        *_steps(plan, slurm, width, inline=not commands_last),
         "",
         *_pins(review, width),
+        *(_commands_after(plan, width) if commands_last else []),
     ]
 
 

@@ -162,7 +162,7 @@ class MachineScreen(Screen[str]):
         box.update("\n".join(problems))
         box.display = bool(problems)
         where = where_sentence(self.facts)
-        facts = fact_lines(self.facts, current_env_text())
+        facts = fact_lines(self.facts, current_env_text(), columns=self.app.size.width - 2)
         self.query_one("#facts", Static).update("\n".join([where, *facts] if where else facts))
         self.query_one("#memory", Static).update("\n".join(memory_table_lines(self.facts, self.app.size.width)) + "\n")
         recommended = next((m for m in self.matches if m.recommended), None)

@@ -160,7 +160,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         from wizard.flows.describe_plan import PlanHints, plan_lines
 
         lines = plan_lines(self.review, download=self.download, slurm=self.options.slurm,
-                           hints=PlanHints(**_KEY_HINTS), width=78)
+                           hints=PlanHints(**_KEY_HINTS), width=78, commands_last=True)
         self.query_one("#plan", Static).update("\n".join(lines))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan-cost", description="Download size")

@@ -57,14 +57,16 @@ def command_lines(argv: tuple[str, ...], width: int, first: str = "     $ ", res
     return lines
 
 
-def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[Wheelhouse], hint: str = "") -> list[str]:
+def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[Wheelhouse], hint: str = "",
+                  width: int = 100) -> list[str]:
     """Where GraphCast and the packages come from, each checked."""
     lines = [f"Sources{hint}:"]
     if verdict is not None:
         identity = verdict.identity
         lines.append(f"  GraphCast {verdict.mark()} {identity.short()} · {identity.kind_text()}")
         lines.append(f"    from {_fit(plan.graphcast_src.split(' @ ', 1)[-1], 64)}")
-        lines += [f"    ! {text}" for text in (verdict.unreachable, verdict.caution) if text]
+        for text in (verdict.unreachable, verdict.caution):
+            lines += _wrap(f"! {text}", "    ", width) if text else []
     for house in wheelhouses:
         lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
     lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
@@ -149,7 +151,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         f"disk: about {plan.disk_gib:g} GiB needed (environment and download cache){free}",
         f"Download: {download or 'checking the size…'}",
         "",
-        *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources),
+        *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width),
         "",
         *_steps(plan, slurm, width, inline=not commands_last),
         "",

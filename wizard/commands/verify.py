@@ -21,8 +21,7 @@ from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import ExitCode, WizardError
 from wizard.flows.check import backend_of, check_env, env_to_check, record_check
-from wizard.flows.describe_check import tier_detail
-from wizard.flows.tiers import TIER_TITLES
+from wizard.flows.describe_check import TIER_TITLES, tier_detail
 
 if TYPE_CHECKING:
     from wizard.flows.types import Tier, VerifyResult

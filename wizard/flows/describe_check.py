@@ -5,7 +5,9 @@ Why here: the CLI (`commands/verify.tier_summary`, `commands/diagnose.render_fin
 (`tier_line`, `findings_text`) each had their own words for the same tier and the same finding, and the
 screen's dropped the finding's id, ranked causes and evidence. A face lays a tier's row out (a status word
 and the tier's id in the CLI's columns, a mark and the tier's title on the screen) around the same detail.
-Light on purpose (no stage imported at run time): the Verify screen is loaded before the app's first frame.
+The tiers' titles (`TIER_TITLES`, in the check's order) and the GenCast tier's name are the core's too. Light on
+purpose (only `verify.protocol`, which that path loads already): the Verify screen is loaded before the app's
+first frame.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from wizard.verify.protocol import GENCAST_TIER, TIER_TITLES
+
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier
 
-__all__ = ["finding_lines", "tier_detail"]
+__all__ = ["GENCAST_TIER", "TIER_TITLES", "finding_lines", "tier_detail"]
 
 
 def _graphcast_init(tier: Tier) -> str:

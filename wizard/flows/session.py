@@ -10,7 +10,6 @@ faces now call these functions with the same inputs and only render what comes b
   (`wizard.flows.transaction.run_install(plan, options, …)`);
 - `diagnose_log(log)` / `findings_for(scan)`: the findings, detecting the machine only when a finding
   can use it;
-- `env_usage(history)`: each environment's disk use, hardlinks counted once;
 - `machine_facts(...)`: the facts to plan with (this machine, a GPU node through srun, or an assumed GPU),
   `preflight(facts)` what fits in memory, `slurm_offer()` the partitions to offer when this node has no GPU;
 - `recipe_for_graphcast(...)`: the recipe `--graphcast-version` names or recommends.
@@ -30,8 +29,6 @@ from wizard.detect.preflight import ModelFit, assess
 from wizard.detect.slurm import SlurmTarget, partitions, srun_on_path
 from wizard.detect.where import detect_where
 from wizard.errors import UserError
-from wizard.history.store import History
-from wizard.install import envs
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
 from wizard.recipes.loader import get_recipe, load_recipes
@@ -125,10 +122,6 @@ def diagnose_log(log: str | IO[str], *, context: Context | None = None) -> list[
     """The known failures in a log (its text, or a stream of any size), as `findings_for` gives them."""
     return findings_for(scan_stream(io.StringIO(log) if isinstance(log, str) else log), context=context)
 
-
-def env_usage(history: History) -> envs.EnvUsage:
-    """Disk use of every environment the history's installs name (see `envs.usage`)."""
-    return envs.usage(entry.env for entry in history.entries if entry.kind == "install")
 
 
 def machine_facts(slurm: SlurmTarget | None = None, **how) -> Facts:

@@ -3,8 +3,8 @@
 Why: the faces import only `wizard.flows` (and the base modules), so the dataclasses the core hands them —
 facts, a plan, a recipe's verdict, an environment, the check's result — are named here rather than imported
 from the stage that makes them. Types only, no behaviour. It imports most stages, so a module on the app's
-first-frame path imports it under `TYPE_CHECKING` only (`flows.options` and `flows.tiers` hold the few light
-values that path needs at run time).
+first-frame path imports it under `TYPE_CHECKING` only (`flows.options` and `flows.describe_check` hold the few
+light values that path needs at run time).
 """
 
 from __future__ import annotations

@@ -12,10 +12,11 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from wizard.flows.describe_check import finding_lines, tier_detail
-from wizard.flows.tiers import (
+from wizard.flows.describe_check import (
     GENCAST_TIER,
     TIER_TITLES,  # the core's wording, shared with the CLI and history
+    finding_lines,
+    tier_detail,
 )
 
 if TYPE_CHECKING:

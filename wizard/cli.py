@@ -171,13 +171,14 @@ def run() -> int:
 def _main(argv: list[str]) -> int:
     closed = streams.closed_stdout_problem()
     if closed:
-        from wizard.commands.guard import say_error
+        from wizard.commands.guard import say_error  # deferred: `--version` loads none of the commands
 
         say_error(closed)
         return ExitCode.FAILED
     if argv == ["--version"]:
         print(f"gc-wizard {__version__}")
         return ExitCode.OK
+    # Deferred for start-up time: `--version` (answered above) loads none of the commands.
     from wizard.commands.options import normalize_cluster_words
 
     argv = normalize_cluster_words(argv, COMMANDS)

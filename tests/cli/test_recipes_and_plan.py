@@ -167,11 +167,11 @@ def test_plan_human_output_shows_every_command_and_pin(isolated_state):
     proc = run_inproc("plan", CU12, "--installer", "pip")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "nothing has been run" in out
+    assert "nothing has run yet" in out
     assert out.count("     $ ") == 4  # venv, pip upgrade, requirements, GraphCast
     assert "-m venv" in out and "--progress-bar raw" in out and "--no-deps" in out
     assert "  nvidia-cudnn-cu12==8.9.7.29" in out and "--find-links" in out
-    assert "disk needed: about 8 GiB" in out
+    assert "disk: about 8 GiB needed" in out
     assert _tree(isolated_state) == []
 
 

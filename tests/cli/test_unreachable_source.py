@@ -26,10 +26,11 @@ def test_plan_marks_an_unreachable_graphcast_host_and_says_the_fix(tiny, isolate
                                              .replace("github.com", "github.invalid"))
     args = ("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path))
     text = " ".join(run_inproc(*args).stdout.split())
-    assert "[UNREACHABLE]" in text and "github.invalid cannot be reached from here" in text
+    # The plan marks it as the app's Plan screen does (one wording, flows.describe_plan): ✗ and the sentence.
+    assert "GraphCast ✗" in text and "github.invalid cannot be reached from here" in text
     assert "--graphcast-src DIR" in text
     data = last_json(run_inproc(*args, "--json"))
     assert data["unreachable_source"].startswith("github.invalid cannot be reached")
     # Offline, nothing is asked of the network, and a local source has no host to ask.
-    assert "[UNREACHABLE]" not in run_inproc(*args, "--offline").stdout
-    assert "[UNREACHABLE]" not in run_inproc(*args, "--graphcast-src", str(tiny.graphcast)).stdout
+    assert "GraphCast ✗" not in run_inproc(*args, "--offline").stdout
+    assert "GraphCast ✗" not in run_inproc(*args, "--graphcast-src", str(tiny.graphcast)).stdout

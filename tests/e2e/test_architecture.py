@@ -1,8 +1,8 @@
 """The import-linter contracts in pyproject.toml hold, and they really catch a forbidden import.
 
 The second test copies the package to a scratch folder, adds one import the architecture forbids (the
-core reaching into the TUI, then the TUI reaching into the CLI's commands) and expects `lint-imports`
-to fail naming it: a contract that cannot fail proves nothing.
+core reaching into the TUI, the TUI reaching into the CLI's commands, a stage reaching up, a face
+reaching past wizard.flows into a stage) and expects `lint-imports` to fail naming it: a contract that cannot fail proves nothing.
 """
 
 from __future__ import annotations
@@ -40,6 +40,13 @@ def test_contracts_hold_on_the_tree():
     # The use-case layer sits above every stage: a stage that reaches up into it breaks the layers.
     ("wizard/install/runner.py", "import wizard.flows.transaction", "The folders are the layers"),
     ("wizard/history/store.py", "import wizard.verify.check", "The folders are the layers"),
+    # The faces reach the stages only through wizard.flows: a command, a screen or the CLI's entry point
+    # importing a stage breaks the faces contract, even deferred into a function.
+    ("wizard/commands/detect.py", "from wizard.detect.chain import detect", "The faces import only wizard.flows"),
+    ("wizard/tui/screens/machine.py", "def _late():\n    from wizard.history.store import load_history",
+     "The faces import only wizard.flows"),
+    ("wizard/cli.py", "import wizard.install.plan", "The faces import only wizard.flows"),
+    ("wizard/tui/app.py", "import wizard.lock", "The faces import only wizard.flows"),
 ])
 def test_a_forbidden_import_breaks_a_contract(tmp_path, module, line, contract):
     shutil.copytree(REPO / "wizard", tmp_path / "wizard", ignore=shutil.ignore_patterns("__pycache__"))

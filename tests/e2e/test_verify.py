@@ -278,7 +278,8 @@ def test_cli_verify_uses_the_current_env_and_its_marker(jax_cpu_env_without_grap
 def test_cli_tier_lines_fit_80_columns_with_every_detail():
     """The live tier lines of `gc-wizard verify` (a real run's tiers) stay within 80 columns: a detail that
     does not fit beside the name goes below it, whole."""
-    from wizard.commands.verify import _tier_line, tier_summary
+    from wizard.commands.verify import _tier_line
+    from wizard.flows.describe_check import tier_detail
     from wizard.verify.check import VerifyResult
 
     result = VerifyResult.from_dict(json.loads((TESTS / "data" / "verify-cpu-notebook.json").read_text()))
@@ -286,7 +287,7 @@ def test_cli_tier_lines_fit_80_columns_with_every_detail():
         text = _tier_line(tier, 80)
         assert all(len(line) <= 80 for line in text.splitlines()), text
         assert text.split()[:2] == [tier.status, tier.name]
-        assert " ".join(text.split()[4:]) == " ".join(tier_summary(tier).split())
+        assert " ".join(text.split()[4:]) == " ".join(tier_detail(tier).split())
     assert _tier_line(result.tiers[1], 80).count("\n") == 0  # short enough for one line
 
 

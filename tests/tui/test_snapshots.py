@@ -64,7 +64,7 @@ async def test_machine_screen_on_a_two_a100_server_fits_80_columns(gpu_server):
     assert rows[0] == " gc-wizard · Step 1 of 5 · This machine"
     driver = _index(rows, "535.104.05")
     assert rows[driver].split()[0] == "Driver" and "CUDA up to 12.2" in rows[driver]
-    gpus = [row for row in rows if "NVIDIA A100-SXM4-80GB · 80 GiB · compute 8.0" in row]
+    gpus = [row for row in rows if "NVIDIA A100-SXM4-80GB, 80 GiB, compute capability 8.0" in row]
     assert [row.split()[:2] for row in gpus] == [["GPU", "0"], ["GPU", "1"]]
     assert _index(rows, "Recommended: jax0.4.23-cuda12-cudnn89 — the newest GPU stack") > driver
     assert "! " not in "".join(rows[1:driver])  # no problems box on a healthy server
@@ -80,8 +80,8 @@ async def test_machine_screen_shows_problems_first_when_the_driver_is_not_loaded
     async with app.run_test(size=SIZE) as pilot:
         await _facts(pilot)
         rows = screen_rows(app)
-    problem = _index(rows, "! The NVIDIA driver's libraries are installed")
-    driver = _index(rows, "no usable NVIDIA driver")
+    problem = _index(rows, "! [driver_not_loaded] The NVIDIA driver's libraries")
+    driver = _index(rows, "none usable")
     assert problem < driver  # problems first, in their own box, above the facts
     assert rows[problem - 1].lstrip().startswith("╭") and "modprobe nvidia" in "".join(rows[problem:driver])
     assert _index(rows, "Recommended: jax0.4.23-cpu, but CPU only") > driver

@@ -1,7 +1,7 @@
 """`gc-wizard lock`, `gc-wizard bundle` and `gc-wizard module install`: the lab admin's commands.
 
-Rendering only; the work is in `wizard.install.lockfile`, `wizard.install.bundle` and
-`wizard.after.module` (see their docstrings for why each exists).
+Rendering only; the work is `wizard.flows.cluster`'s (lock and bundle) and `wizard.flows.after_install`'s
+(the module file).
 """
 
 from __future__ import annotations
@@ -10,33 +10,34 @@ import argparse
 import sys
 from pathlib import Path
 
-from wizard.after import assets
-from wizard.after.bundle_assets import add_assets
-from wizard.after.module import module_install
 from wizard.commands import options
 from wizard.commands.output import emit_json, say
 from wizard.errors import UserError
-from wizard.install.bundle import make_bundle, read_manifest
-from wizard.install.lockfile import check_python_version, compile_lock, default_lock_name
-from wizard.install.plan import graphcast_install_arg
-from wizard.install.source_env import merged_sources
-from wizard.install.sources import checkout_caution, read_identity
+from wizard.flows.after_install import module_install
+from wizard.flows.cluster import (
+    add_assets,
+    bundle_source,
+    compile_lock,
+    default_lock_name,
+    make_bundle,
+    python_for,
+    read_manifest,
+    recipe_to_pin,
+)
+from wizard.flows.forecast import check_assets
+from wizard.flows.options import given_sources
 from wizard.paths import wizard_command
-from wizard.recipes.alternatives import apply_alternative
-from wizard.recipes.loader import get_recipe
 
 
 def run_lock(args: argparse.Namespace) -> int:
-    recipe = get_recipe(args.recipe, args.recipes_dir)
     alternative = getattr(args, "alternative", None)
-    if alternative:
-        recipe = apply_alternative(recipe, alternative)  # the same recipe id, its packages from the alternative
-    python = check_python_version(recipe, args.python)
+    recipe = recipe_to_pin(args.recipe, args.recipes_dir, alternative)
+    python = python_for(recipe, args.python)
     out = Path(args.out).expanduser() if args.out else Path.cwd() / default_lock_name(recipe.id)
     if not args.json:
         say(f"Resolving recipe {recipe.id} for Python {python}" + (f" on {args.platform}" if args.platform else "")
             + " with hashes …")
-    _, find_links = merged_sources(None, getattr(args, "find_links", None))  # GC_WIZARD_FIND_LINKS too
+    _, find_links = given_sources(None, getattr(args, "find_links", None))  # GC_WIZARD_FIND_LINKS too
     result = compile_lock(recipe, out, python_version=python, platform=args.platform,
                           find_links=find_links, offline=bool(args.offline))
     if args.json:
@@ -49,22 +50,18 @@ def run_lock(args: argparse.Namespace) -> int:
 
 
 def run_bundle(args: argparse.Namespace) -> int:
-    recipe = get_recipe(args.recipe, args.recipes_dir)
-    python = check_python_version(recipe, args.python)
-    graphcast_src, find_links = merged_sources(args.graphcast_src, getattr(args, "find_links", None))
-    source = graphcast_install_arg(recipe, graphcast_src)
-    if " @ " in source:
-        source = source.split(" @ ", 1)[1]
+    recipe = recipe_to_pin(args.recipe, args.recipes_dir)
+    python = python_for(recipe, args.python)
+    graphcast_src, find_links = given_sources(args.graphcast_src, getattr(args, "find_links", None))
     out = Path(args.out).expanduser().absolute()
     log = sys.stderr if args.json else sys.stdout
     if args.with_assets:
         # The files are chosen (and a bad --model refused) before gigabytes of wheels are downloaded.
-        opened = assets.open_source(args.assets)
-        assets.select(assets.list_assets(opened), model=args.model, dataset=args.dataset, steps=1)
+        check_assets(args.assets, model=args.model, dataset=args.dataset)
     elif args.assets or args.model or args.dataset:
         raise UserError("--assets, --model and --dataset choose the forecast's files: add --with-assets.")
     log.write(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}\n")
-    caution = checkout_caution(read_identity(source, recipe_source=recipe.graphcast.source), recipe.graphcast.revision)
+    source, caution = bundle_source(recipe, graphcast_src)
     if caution:  # the bundle carries what this checkout builds into: said as the plan and install say it
         log.write(f"    ! {caution}\n")
     manifest = make_bundle(recipe, out, python_version=python, graphcast_src=source,

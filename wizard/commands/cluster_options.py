@@ -11,22 +11,20 @@ import argparse
 from typing import TYPE_CHECKING
 
 from wizard.commands.output import warn
-from wizard.detect.where import detect_where
+from wizard.flows.describe_machine import where_sentence as where_line
+from wizard.flows.options import slurm_target as target_of
+from wizard.flows.session import machine_facts
 
 if TYPE_CHECKING:
-    from wizard.detect.slurm import SlurmTarget
-    from wizard.detect.srun_job import JobState
+    from wizard.flows.types import JobState, SlurmTarget
+
+__all__ = ["JobReporter", "facts_for", "slurm_target", "where_line"]
 
 
 def slurm_target(args: argparse.Namespace) -> SlurmTarget | None:
     """The `--slurm`/`--srun-arg` arguments as a target (None without --slurm)."""
-    if getattr(args, "slurm", None) is None and not getattr(args, "srun_arg", None) \
-            and getattr(args, "slurm_wait", None) is None:
-        return None  # nothing Slurm's options could refuse, and srun's modules stay unloaded
-    from wizard.detect.slurm import SlurmTarget  # deferred for start-up time: `detect` here needs no srun
-
-    return SlurmTarget.from_options(getattr(args, "slurm", None), getattr(args, "srun_arg", None) or (),
-                                    getattr(args, "slurm_wait", None))
+    return target_of(getattr(args, "slurm", None), getattr(args, "srun_arg", None) or (),
+                     getattr(args, "slurm_wait", None))
 
 
 def facts_for(args: argparse.Namespace, *, on_line=None):
@@ -34,9 +32,9 @@ def facts_for(args: argparse.Namespace, *, on_line=None):
     GPU, or this machine."""
 
     target = slurm_target(args)
-    return detect_where(target, assume_driver=getattr(args, "assume_driver", None),
-                        assume_cc=getattr(args, "assume_cc", None), on_line=on_line,
-                        on_state=JobReporter(warn) if target is not None else None)
+    return machine_facts(target, assume_driver=getattr(args, "assume_driver", None),
+                         assume_cc=getattr(args, "assume_cc", None), on_line=on_line,
+                         on_state=JobReporter(warn) if target is not None else None)
 
 
 class JobReporter:
@@ -55,15 +53,3 @@ class JobReporter:
         self._last, self._said_at = key, state.waited
         hint = " (Ctrl-C cancels the job)" if state.phase == "queued" else ""
         self.write(state.describe() + hint)
-
-
-def where_line(facts) -> str | None:
-    """"Detected on node gpu07 (through srun, partition gpu)" — or None for this machine's own facts."""
-    marker = getattr(facts, "slurm", None)
-    if marker and marker.get("srun"):
-        part = f", partition {marker['partition']}" if marker.get("partition") else ""
-        return f"Detected on node {marker.get('node') or '?'} (through srun, job {marker.get('job_id') or '?'}{part})."
-    if facts.driver is not None and facts.driver.source == "assumed":
-        return (f"ASSUMED: driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version}) — not read from "
-                f"a GPU; {facts.host or 'this machine'} has none.")
-    return None

@@ -17,15 +17,14 @@ import os
 import sys
 import textwrap
 
-from wizard.after.target import resolve_env
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn
 from wizard.commands.streams import was_closed
 from wizard.errors import UserError
+from wizard.flows.describe_check import finding_lines
+from wizard.flows.diagnosis import LogTail, inspect_env_folder, scan_stream
+from wizard.flows.diagnosis import unrecognised as summarise
 from wizard.flows.session import findings_for
-from wizard.verify.diagnose import LogTail, scan_stream
-from wizard.verify.diagnose import unrecognised as summarise
-from wizard.verify.inspect_env import inspect_env
 
 
 def _width() -> int:
@@ -44,30 +43,8 @@ def _width() -> int:
 
 
 def render_findings(findings, *, width: int | None = None) -> str:
-    """Plain text: per finding its title, explanation, fix, ranked causes and evidence lines."""
-    width = width or _width()
-    lines: list[str] = []
-    for number, finding in enumerate(findings, 1):
-        head = f"{number}. {finding.title}  [{finding.id}]"
-        if len(head) > width:
-            lines.extend(textwrap.wrap(f"{number}. {finding.title}", width=width, subsequent_indent="   "))
-            lines.append(f"   [{finding.id}]")
-        else:
-            lines.append(head)
-        for paragraph in (finding.explanation, "Fix: " + finding.fix):
-            lines.extend(textwrap.wrap(paragraph, width=width, initial_indent="   ", subsequent_indent="   "))
-        if finding.explains:
-            lines.append("   Also explains: " + ", ".join(finding.explains))
-        if getattr(finding, "causes", ()):
-            lines.append("   How to tell the causes apart:")
-            for cause in finding.causes:
-                lines.extend(textwrap.wrap(f"- {cause['title']}: check {cause['check']}", width=width,
-                                           initial_indent="     ", subsequent_indent="       "))
-        if finding.evidence:
-            lines.append("   Evidence:")
-            lines.extend(f"     > {line}" for line in finding.evidence)
-        lines.append("")
-    return "\n".join(lines).rstrip("\n")
+    """The findings in the core's words (`flows.describe_check.finding_lines`), wrapped to the terminal."""
+    return "\n".join(finding_lines(findings, width or _width()))
 
 
 def _render_env(report) -> str:
@@ -142,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     source = getattr(args, "logfile", None)
     report = None
     if env_dir:
-        report = inspect_env(resolve_env(env_dir, need_python=False).path)
+        report = inspect_env_folder(env_dir)
         if source is None:
             return _emit_env(args, report)
     source = source or "-"

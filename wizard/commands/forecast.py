@@ -13,24 +13,24 @@ import argparse
 import sys
 import threading
 
-from wizard.after import assets
-from wizard.after.assets import ProgressText
-from wizard.after.forecast import (
-    STAGE_WORDS,
-    ForecastEvents,
-    ForecastRequest,
-    describe,
-    describe_listing,
-    run_forecast,
-)
-from wizard.after.target import resolve_env
 from wizard.commands import options
 from wizard.commands.cluster_options import JobReporter, slurm_target
 from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn
-from wizard.detect.chain import detect
-from wizard.detect.where import detect_where
 from wizard.errors import ExitCode
+from wizard.flows.after_install import resolve_env
+from wizard.flows.forecast import (
+    STAGE_WORDS,
+    ForecastEvents,
+    ForecastRequest,
+    ProgressText,
+    facts_for_forecast,
+    list_assets,
+    listing_lines,
+    open_assets,
+    outcome_lines,
+    run_forecast,
+)
 
 
 def _progress_printer():
@@ -53,14 +53,14 @@ def run(args: argparse.Namespace) -> int:
     # A bad --assets is said first, before the environment; without one, the environment may know its own
     # (an offline bundle's), so the source is opened with it.
     chosen = getattr(args, "assets", None)
-    source = assets.open_source(chosen) if chosen or args.list else None
+    source = open_assets(chosen) if chosen or args.list else None
     if args.list:
-        listing = assets.list_assets(source)
+        listing = list_assets(source)
         if as_json:
             emit_json({"ok": True, "source": source.describe(),
                        "files": [{"path": a.relpath, "kind": a.kind, "size": a.size} for a in listing]})
         else:
-            for line in describe_listing(listing, source):
+            for line in listing_lines(listing, source):
                 say(line)
         return ExitCode.OK
     env = resolve_env(getattr(args, "env", None))
@@ -68,14 +68,7 @@ def run(args: argparse.Namespace) -> int:
                               steps=args.steps, force=args.force)
     target = slurm_target(args)
     reporter = JobReporter(warn) if target is not None else None
-    facts = None
-    if target is not None:  # the memory check is the GPU node's; a partition Slurm refuses is said here
-        facts = detect_where(target, on_state=reporter)
-    else:
-        try:
-            facts = detect(env.path)
-        except Exception:  # the memory check is a guard, not a gate: no facts, no refusal
-            facts = None
+    facts = facts_for_forecast(env, target, on_state=reporter)
     started: list[bool] = []
 
     def on_stage(stage: str) -> None:
@@ -95,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(result.to_dict())
     else:
         say("")
-        for line in describe(result):
+        for line in outcome_lines(result):
             say(line)
         if result.findings:
             say("")

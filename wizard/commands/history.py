@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 from wizard.commands import options
@@ -16,24 +15,9 @@ from wizard.commands.install import TerminalEvents
 from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
 from wizard.errors import ExitCode
 from wizard.flows.describe import rollback_lines
+from wizard.flows.history import history_rows
 from wizard.flows.rollback import remove, rollback
-from wizard.flows.session import env_usage
-from wizard.history.store import load_history
 from wizard.paths import wizard_command
-
-
-def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:
-    """history --json's list (every entry's fields plus whether its folder exists and its disk use),
-    the disk use of all environments together, and the history's warnings."""
-    history = load_history()
-    usage = env_usage(history)
-    rows = []
-    for entry in history.entries:
-        data = entry.to_dict()
-        data["env_exists"] = Path(entry.env).is_dir()
-        data["disk_bytes"] = usage.sizes.get(entry.env, 0) if entry.kind == "install" else 0
-        rows.append(data)
-    return rows, usage.total, list(history.warnings)
 
 
 def _size(row: dict[str, Any]) -> str:

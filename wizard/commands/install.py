@@ -16,25 +16,21 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from wizard.after.answers import replay, save_options
 from wizard.children import stop_all
 from wizard.commands import guard, options
 from wizard.commands.cluster_options import JobReporter, where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
-from wizard.detect.where import detect_where
 from wizard.errors import UserError, WizardError
+from wizard.flows.after_install import replay_answers, save_answers
 from wizard.flows.next_lines import next_lines
-from wizard.flows.session import plan_for
-from wizard.flows.transaction import InstallEvents, run_install
-from wizard.install.options import InstallOptions
-from wizard.install.runner import await_answer
-from wizard.recipes.loader import load_recipes
-from wizard.recipes.match import match_recipes
+from wizard.flows.options import InstallOptions
+from wizard.flows.session import machine_facts, plan_for, survey
+from wizard.flows.transaction import InstallEvents, await_answer, run_install
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 if TYPE_CHECKING:
-    from wizard.verify.protocol import Tier
+    from wizard.flows.types import Tier
 
 
 class TerminalEvents(InstallEvents):
@@ -112,16 +108,16 @@ def check_on_node(options: InstallOptions, out) -> None:
     """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
     target = options.slurm
     out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
-    facts = detect_where(target, on_line=lambda line: out.write(f"    {line}\n"),
-                         on_state=JobReporter(lambda text: (out.write(f"    {text}\n"), out.flush())))
+    facts = machine_facts(target, on_line=lambda line: out.write(f"    {line}\n"),
+                          on_state=JobReporter(lambda text: (out.write(f"    {text}\n"), out.flush())))
     out.write(f"    {where_line(facts)}\n")
     gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
     driver = (f"driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version})" if facts.driver
               else "no NVIDIA driver")
     out.write(f"    {driver}; {gpus}\n")
     out.flush()
-    recipes = load_recipes(list(options.recipes_dirs))
-    match = next((m for m in match_recipes(recipes, facts) if m.recipe.id == options.recipe_id), None)
+    matches = survey(options.recipes_dirs, facts=facts, local=False).matches  # the node's, not this machine's Pythons
+    match = next((m for m in matches if m.recipe.id == options.recipe_id), None)
     if match is not None and not match.compatible:
         raise UserError(f"recipe {options.recipe_id} does not fit node {facts.host or '?'}: "
                         + "; ".join(match.reasons[:3]) + ". See `gc-wizard recipes --slurm`.")
@@ -130,11 +126,11 @@ def check_on_node(options: InstallOptions, out) -> None:
 def run(args: argparse.Namespace) -> int:
     options = install_options(args)
     if getattr(args, "answers", None):
-        options = replay(options, args.answers, load_recipes(list(options.recipes_dirs)))
+        options = replay_answers(options, args.answers)
     if not options.recipe_id:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
     if getattr(args, "save_answers", None):
-        save_options(args.save_answers, options)
+        save_answers(args.save_answers, options)
 
     if options.slurm is not None:
         check_on_node(options, sys.stderr if args.json else sys.stdout)

@@ -10,8 +10,16 @@ from __future__ import annotations
 import argparse
 
 from wizard.errors import UserError
-from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, GRAPHCAST_VERSIONS, INSTALLERS, LEVELS
-from wizard.install.options import InstallOptions
+from wizard.flows.options import (
+    DEFAULT_INSTALLER,
+    DEFAULT_LEVEL,
+    DEFAULT_SRUN_WAIT,
+    GRAPHCAST_VERSIONS,
+    INSTALLERS,
+    LEVELS,
+    InstallOptions,
+    given_sources,
+)
 
 
 def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -141,8 +149,6 @@ def lock_option(parser: argparse.ArgumentParser) -> None:
 def slurm_options(parser: argparse.ArgumentParser, *, dest: str = "") -> None:
     """`--slurm [PARTITION]`, `--srun-arg ARG` and `--slurm-wait SECONDS`: detection and the check on a GPU
     node through srun. `dest` "global_": the ones given before the command (`apply_global_slurm`)."""
-    from wizard.detect.slurm_env import DEFAULT_WAIT
-
     parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION", dest=f"{dest}slurm",
                         help="detect and verify on a GPU node through srun (the cluster's default partition, "
                              "or PARTITION); the install runs here, into the shared state folder")
@@ -151,7 +157,7 @@ def slurm_options(parser: argparse.ArgumentParser, *, dest: str = "") -> None:
     parser.add_argument("--slurm-wait", type=positive_seconds, default=None, metavar="SECONDS",
                         dest=f"{dest}slurm_wait",
                         help=f"how long a job may wait in the queue for a node before it is cancelled and the step "
-                             f"stops (default: {DEFAULT_WAIT:g})")
+                             f"stops (default: {DEFAULT_SRUN_WAIT:g})")
 
 
 #: Commands that run something on the GPU node, and so take the cluster options.
@@ -213,9 +219,8 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
     GraphCast source and wheelhouses named in the environment (`GC_WIZARD_*`) are added here."""
     # Deferred for start-up time: every command and the app load this module for its parsers.
     from wizard.commands.cluster_options import slurm_target
-    from wizard.install.source_env import merged_sources  # deferred for start-up time, as above
 
-    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
+    graphcast_src, find_links = given_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return InstallOptions(
         recipe_id=recipe_for_version(args) or "", env=getattr(args, "env", None) or None,
         installer=getattr(args, "installer", None) or DEFAULT_INSTALLER, find_links=tuple(find_links),
@@ -228,28 +233,14 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
 
 
 def recipe_for_version(args: argparse.Namespace) -> str | None:
-    """The recipe for `plan`/`install` given `--graphcast-version`: the one named, checked to run that
-    GraphCast, or — when none is named — the one recommended for that GraphCast on this machine."""
-    version = getattr(args, "graphcast_version", None)
-    recipe_id = getattr(args, "recipe", None)
-    if not version:
-        return recipe_id
-    dirs = list(getattr(args, "recipes_dir", None) or ())
-    if recipe_id:
-        from wizard.recipes.loader import get_recipe  # deferred for start-up time, as above
+    """The recipe for `plan`/`install` given `--graphcast-version` (`flows.session.recipe_for_graphcast`)."""
+    # Deferred for start-up time: every command and the app load this module for its parsers.
+    from wizard.flows.session import recipe_for_graphcast
 
-        recipe = get_recipe(recipe_id, dirs)
-        if recipe.graphcast.version != version:
-                    raise UserError(f"recipe {recipe.id} runs GraphCast v{recipe.graphcast.version}, not v{version} "
-                            f"(--graphcast-version); see `gc-wizard recipes --graphcast-version {version}`.")
-        return recipe.id
-    from wizard.flows.session import survey  # deferred for start-up time, as above
+    return recipe_for_graphcast(getattr(args, "recipe", None), getattr(args, "graphcast_version", None),
+                                getattr(args, "recipes_dir", None) or ())
 
-    best = next((m for m in survey(dirs, graphcast_version=version).matches if m.recommended), None)
-    if best is None:
-        raise UserError(f"no recipe for GraphCast v{version} fits this machine; "
-                        f"`gc-wizard recipes --graphcast-version {version}` says why.")
-    return best.recipe.id
+
 def normalize_cluster_words(argv: list[str], commands) -> list[str]:
     """The cluster options' two spellings argparse cannot read, made plain before parsing:
     `--slurm detect` (no partition, then the command) is `--slurm= detect` — a command name is never taken

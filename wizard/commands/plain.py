@@ -15,43 +15,18 @@ import shlex
 from wizard.commands.cluster_options import facts_for, slurm_target, where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import say, warn
-from wizard.commands.recipes import plan_checks, render_matches, render_plan
-from wizard.detect.slurm import partitions, srun_on_path
+from wizard.commands.recipes import PLAN_SIZE_BUDGET, plan_text, render_matches
 from wizard.errors import WizardError
-from wizard.flows.session import plan_for, survey
-from wizard.history.store import load_history
+from wizard.flows.describe_machine import fact_lines, problem_lines
+from wizard.flows.history import read_history
+from wizard.flows.review import download_size, review
+from wizard.flows.session import slurm_offer, survey
 from wizard.paths import wizard_command
-
-
-def _machine_lines(facts) -> list[str]:
-    lines = ["== This machine =="]
-    driver = facts.driver
-    if driver is None:
-        lines.append("NVIDIA driver: none usable")
-    else:
-        lines.append(f"NVIDIA driver: {driver.version or '?'}, supports CUDA up to {driver.cuda_driver_version or '?'}"
-                     f"  [from {driver.source}]")
-    for gpu in facts.gpus:
-        mem = f", {gpu.memory_total_mib // 1024} GiB" if gpu.memory_total_mib else ""
-        cc = f", compute capability {gpu.compute_capability}" if gpu.compute_capability else ""
-        lines.append(f"GPU {gpu.index}: {gpu.name}{mem}{cc}  [from {gpu.source}]")
-    if not facts.gpus:
-        lines.append("GPUs: none found")
-    lines.append(f"Python: {facts.python.version} ({facts.python.executable}); "
-                 f"environment: {facts.environment.kind} {facts.environment.path}")
-    for lib in facts.cuda_libraries:
-        first = ", loads first" if lib.loads_first else ""
-        lines.append(f"Library: {lib.name} {lib.version or '?'} at {lib.path}  [via {lib.found_via}{first}]")
-    if facts.disk.state_free_gib is not None:
-        lines.append(f"Free disk for environments: {facts.disk.state_free_gib:.1f} GiB")
-    for warning in facts.warnings:
-        lines.append(f"! {warning.message}")
-    return lines
 
 
 def _current_lines() -> list[str]:
     try:
-        current = load_history().current()
+        current = read_history().current()
     except WizardError as exc:
         return [f"(history could not be read: {exc})"]
     if current is None:
@@ -74,12 +49,13 @@ def run(args: argparse.Namespace) -> int:
     if target is not None:
         say(where_line(facts) or "")
     elif facts.driver is None:
-        found = partitions() if srun_on_path() else None
+        found = slurm_offer()
         if found:
             say(f"This node has no GPU, but Slurm is here (partitions: {', '.join(found[:5])}): run "
                 "`gc-wizard --slurm` to detect on a GPU node through srun.")
             say("")
-    for line in _machine_lines(facts):
+    # The same facts, in the same words, as `gc-wizard detect` and the app's Machine screen.
+    for line in ["== This machine ==", *fact_lines(facts), *problem_lines(facts)]:
         say(line)
     for line in _current_lines():
         say(line)
@@ -106,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     sources += "".join(f" --find-links {shlex.quote(link)}" for link in links)
     sources += " --offline" if offline else ""
     try:
-        plan = plan_for(plan_options)
-        say(render_plan(plan, plan_checks(plan)))
+        checked = review(plan_options)
+        say(plan_text(checked, download_size(checked.plan, budget=PLAN_SIZE_BUDGET)))
     except WizardError as exc:
         say(f"The plan cannot be made yet: {exc}")
 

@@ -6,24 +6,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from wizard.after.activate import activation_script, default_shell
-from wizard.after.kernel import kernel_install, kernel_remove
-from wizard.after.report import collect_and_build
-from wizard.after.target import named_env, resolve_env
 from wizard.commands import options
 from wizard.commands.cluster_options import JobReporter, slurm_target
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.commands.streams import write_verbatim
-from wizard.detect.where import detect_where
 from wizard.errors import UserError
-from wizard.install.activation import compute_activation
+from wizard.flows.after_install import (
+    activate_script,
+    kernel_install,
+    kernel_remove,
+    named_env,
+    resolve_env,
+    support_report,
+)
+from wizard.flows.session import machine_facts
 from wizard.security import write_private_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
-    env = resolve_env(args.env).path
-    shell = args.shell or default_shell()
-    write_verbatim(activation_script(compute_activation(env), shell))  # shell code: not redacted (see streams)
+    write_verbatim(activate_script(args.env, args.shell))  # shell code: not redacted (see streams)
     if sys.stdout.isatty():
         warn('this is shell code for your shell to run; use it as:  eval "$(gc-wizard activate'
              + (f" --env {args.env}" if args.env else "") + ')"')
@@ -85,9 +86,8 @@ def run_report(args: argparse.Namespace) -> int:
     target = slurm_target(args)
     facts = None
     if target is not None:
-        from wizard.commands.output import warn
-        facts = detect_where(target, on_state=JobReporter(warn))  # a refused partition is the user's to fix
-    text = collect_and_build(facts=facts)
+        facts = machine_facts(target, on_state=JobReporter(warn))  # a refused partition is the user's to fix
+    text = support_report(facts)
     if not args.out:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import shlex
 import textwrap
 from pathlib import Path
 
@@ -12,16 +11,14 @@ from wizard import bounded
 from wizard.commands import options
 from wizard.commands.cluster_options import facts_for, where_line
 from wizard.commands.output import emit_json, say, warn, width, wrapped
-from wizard.detect.chain import detect
-from wizard.detect.facts import Facts
 from wizard.errors import UserError
-from wizard.flows.session import plan_for, survey
-from wizard.flows.transaction import unfit_reasons
-from wizard.install.cost import plan_download
-from wizard.install.plan import Plan
-from wizard.install.sources import verdict_for
+from wizard.flows.describe_machine import machine_summary
+from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
+from wizard.flows.recipe_list import graphcast_label, group_by_graphcast
+from wizard.flows.review import PlanReview, download_size, review
+from wizard.flows.session import machine_facts, survey
+from wizard.flows.types import DownloadSize, Facts, RecipeMatch
 from wizard.paths import wizard_command
-from wizard.recipes.match import RecipeMatch, graphcast_label, group_by_graphcast
 from wizard.security import redact_secrets
 
 _WIDTH = 100
@@ -30,7 +27,7 @@ _WIDTH = 100
 
 def _load_facts(path: str | None) -> Facts:
     if not path:
-        return detect()
+        return machine_facts()
     try:
         text = bounded.read_text(Path(path).expanduser(), bounded.FACTS_BYTES)
     except bounded.ParseLimitError as exc:
@@ -90,26 +87,6 @@ def _checked(facts: Facts) -> Facts:
     return facts
 
 
-def _machine_line(facts: Facts) -> str:
-    broken = next((w for w in facts.warnings if w.id in ("driver_not_loaded", "driver_library_mismatch")), None)
-    if facts.driver is None and broken is not None:
-        gpu = ("an NVIDIA driver that is installed but not loaded" if broken.id == "driver_not_loaded"
-               else "an NVIDIA driver whose library and kernel module differ (a reboot is due)")
-    elif facts.driver is None:
-        gpu = "no NVIDIA driver"
-    else:
-        gpu = f"NVIDIA driver {facts.driver.version or '?'} (CUDA {facts.driver.cuda_driver_version or '?'})"
-    if facts.gpus:
-        names = sorted({g.name for g in facts.gpus})
-        gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
-    who = "This machine"
-    if facts.slurm and facts.slurm.get("srun"):
-        who = f"Node {facts.slurm.get('node') or '?'} (through srun)"
-    elif facts.driver is not None and facts.driver.source == "assumed":
-        gpu = "ASSUMED " + gpu
-    return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
-
-
 def _wrap(text: str, indent: str, columns: int = _WIDTH) -> str:
     return textwrap.fill(text, width=columns, initial_indent=indent, subsequent_indent=indent + "  ")
 
@@ -128,7 +105,7 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
     as wide as the longest id (ids are never cut: they are what the user copies), and a title that does
     not fit beside it wraps inside its own column."""
     columns = columns or width()
-    out = wrapped(_machine_line(facts), columns, "", "  ")
+    out = wrapped(machine_summary(facts), columns, "", "  ")
     if graphcast_version:
         out += wrapped(f"Only recipes for GraphCast v{graphcast_version} are recommended (--graphcast-version).",
                        columns)
@@ -185,120 +162,36 @@ def run_recipes(args: argparse.Namespace) -> int:
     return 0
 
 
-def _command_lines(argv: tuple[str, ...], first: str = "     $ ", rest: str = "         ") -> str:
-    """Shell-quoted for display, wrapped only between arguments with `\\` so it still pastes whole."""
-    lines: list[str] = []
-    current = first
-    for word in (shlex.quote(a) for a in argv):
-        if current.strip() not in ("", "$") and len(current) + 1 + len(word) > _WIDTH - 2:
-            lines.append(current + " \\")
-            current = rest + word
-        else:
-            current = current + word if current in (first, rest) else current + " " + word
-    lines.append(current)
-    return "\n".join(lines)
-
-
 #: How long `plan` waits for the index's file sizes before it prints (what is known by then, and how much):
 #: the plan itself never waits on a slow index; sizes once read are cached for the next plan.
 PLAN_SIZE_BUDGET = 1.0
 
-
-def plan_checks(plan: Plan, facts=None) -> dict:
-    """What `plan` says before the steps: does the recipe fit, is the GraphCast source the recipe's, what
-    it downloads. The same checks `install` makes before anything runs (it refuses without --force).
-    `facts`: the machine the recipe must fit when it is not this one (a GPU node read through srun)."""
-
-    marker = getattr(facts, "slurm", None) or {}
-    return {"reasons": unfit_reasons(plan.recipe, facts), "verdict": verdict_for(plan),
-            "download": plan_download(plan, budget=PLAN_SIZE_BUDGET),
-            "machine": f"NODE {marker.get('node') or '?'}" if marker.get("srun") else "THIS MACHINE"}
+#: Under a refused GraphCast source: the flag that goes on anyway (the app names its key instead).
+_CLI_HINTS = PlanHints(refusal="  `gc-wizard install` refuses it (exit 2) without --force.")
 
 
-def render_plan(plan: Plan, checks: dict | None = None) -> str:
-    r = plan.recipe
-    where = "existing environment, in place" if plan.mode == "in-place" else "new environment"
-    checks = checks or {}
-    out: list[str] = []
-    reasons = checks.get("reasons") or []
-    verdict = checks.get("verdict")
-    if reasons:
-        out.append(f"! {r.id} DOES NOT FIT {checks.get('machine') or 'THIS MACHINE'}; `gc-wizard install {r.id}` "
-                   "refuses it (exit 2) without --force:")
-        out += [_wrap(f"- {reason}", "  ") for reason in reasons]
-    if verdict is not None and not verdict.ok:
-        out.append(_wrap(f"! GraphCast source refused (install exits 2 without --force): {verdict.problem}", ""))
-    if out:
-        out.append("")
-    out += [
-        f"Plan for {r.id} — {r.title}",
-        f"  environment: {plan.env_dir} ({where})",
-        f"  python:      {plan.python.describe()}",
-        f"  installer:   {plan.installer}{' (offline)' if plan.offline else ''}",
-        f"  disk needed: about {plan.disk_gib:g} GiB free (environment and download cache)",
-    ]
-    if checks.get("download") is not None:
-        out.append(f"  download:    {checks['download'].describe()}")
-    if verdict is not None:
-        mark = {"✓": "ok", "?": "unchecked", "✗": "UNREACHABLE" if verdict.ok else "REFUSED"}[verdict.mark()]
-        out.append(f"  graphcast:   {verdict.identity.describe()} [{mark}]")
-        if verdict.caution:
-            out.append(_wrap(f"! {verdict.caution}", "               "))
-    out += [
-        "",
-        "Steps (nothing has been run):",
-    ]
-    for i, step in enumerate(plan.steps, 1):
-        out.append(f"  {i}. {step.title}")
-        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
-        if env:
-            out.append(f"     with {env}")
-        out.append(_command_lines(step.argv))
-    out += ["", "Pins:"] + [f"  {req}" for req in r.requirements]
-    # The recipe's revision only where the source is the recipe's own pin: a checkout or a wheel given
-    # instead is whatever it is (its commit and changes are on the graphcast line above).
-    pinned = f" ({r.graphcast.revision[:12]})" if verdict is None or verdict.identity.kind == "recipe" else ""
-    out.append(f"  GraphCast {r.graphcast.version}{pinned} from {plan.graphcast_src}, --no-deps")
-    if r.runtime_env:
-        out += ["", "Set when the environment is activated:"]
-        out += [f"  {k}={v}" for k, v in r.runtime_env.items()]
-    notes = list(plan.notes) + list(r.notes)
-    if notes:
-        out += ["", "Notes:"] + [_wrap(f"- {n}", "  ") for n in notes]
-    run_it = f"{wizard_command()} install {r.id}"
-    if plan.mode == "in-place":
-        run_it += f" --env {shlex.quote(str(plan.env_dir))}"
-    if plan.graphcast_src != r.graphcast.source:
-        run_it += f" --graphcast-src {shlex.quote(plan.graphcast_src)}"
-    run_it += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links if link not in r.find_links)
-    run_it += " --offline" if plan.offline else ""
-    if checks.get("slurm"):
-        run_it += checks["slurm"]
-    out += ["", f"To run it: {run_it}"]
-    return "\n".join(out)
+def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=None) -> str:
+    """The core's plan lines (`flows.describe_plan`), then the `install` line that runs it."""
+    lines = plan_lines(review, download=download.describe() if download is not None else None, slurm=slurm,
+                       hints=_CLI_HINTS, width=_WIDTH)
+    return "\n".join([*lines, "", f"To run it: {install_command(review.plan, wizard_command(), slurm)}"])
 
 
 def run_plan(args: argparse.Namespace) -> int:
     install = options.install_options(args)
     facts = None
     if install.slurm is not None:  # the recipe must fit the GPU node, read there (not this login node)
-        from wizard.commands.output import warn
-
         facts = facts_for(args, on_line=warn)
         warn(where_line(facts) or "")
-    plan = plan_for(install)
-    checks = plan_checks(plan, facts)
-    if install.slurm is not None:
-        target = install.slurm
-        checks["slurm"] = (" --slurm" + (f" {shlex.quote(target.partition)}" if target.partition else "")
-                           + "".join(f" --srun-arg={shlex.quote(arg)}" for arg in target.srun_args))
+    checked = review(install, facts=facts)
+    download = download_size(checked.plan, budget=PLAN_SIZE_BUDGET)
     # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
     # never to show it: printed plans (and saved JSON) carry `user:***`.
     if args.json:
-        emit_json(_redacted({**plan.to_dict(), "fits": not checks["reasons"], "reasons": checks["reasons"],
-                             "graphcast_source": checks["verdict"].to_dict(), "download": checks["download"].to_dict()}))
+        emit_json(_redacted({**checked.plan.to_dict(), "fits": not checked.reasons, "reasons": checked.reasons,
+                             "graphcast_source": checked.verdict.to_dict(), "download": download.to_dict()}))
     else:
-        say(redact_secrets(render_plan(plan, checks), keep_user=True))
+        say(redact_secrets(plan_text(checked, download, install.slurm), keep_user=True))
     return 0
 
 

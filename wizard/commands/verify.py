@@ -12,25 +12,19 @@ from __future__ import annotations
 
 import argparse
 import threading
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wizard.after.target import resolve_env
 from wizard.commands import options
 from wizard.commands.cluster_options import JobReporter, slurm_target
 from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn, width, wrapped
-from wizard.detect.srun_job import DEFAULT_WAIT
 from wizard.errors import ExitCode, WizardError
-from wizard.history.store import now, record_verify
-from wizard.install import envs
-from wizard.verify.check import verify_env
-from wizard.verify.protocol import TIER_TITLES
+from wizard.flows.check import backend_of, check_env, env_to_check, record_check
+from wizard.flows.describe_check import TIER_TITLES, tier_detail
 
 if TYPE_CHECKING:
-    from wizard.verify.check import VerifyResult
-    from wizard.verify.protocol import Tier
+    from wizard.flows.types import Tier, VerifyResult
 
 
 def _record(env: Path, result: VerifyResult) -> None:
@@ -39,57 +33,11 @@ def _record(env: Path, result: VerifyResult) -> None:
     if result.cancelled:
         return
     try:
-        if record_verify(env, result.summary(), log=result.log) is None:
+        if not record_check(env, result):
             warn("another gc-wizard holds the state folder, so this verify is not in `gc-wizard history`.")
-        marker = envs.read_marker(env)
-        if result.ok and marker:
-            envs.write_marker(env, replace(marker, verified=now()))
     except (OSError, WizardError) as exc:  # a finished check is still worth its result
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         warn(f"this verify could not be recorded in the history ({detail}).")
-
-
-def _graphcast_init(tier: Tier) -> str:
-    d = tier.details
-    parts = [f"{d.get('param_count', 0):,} parameters", f"init {d.get('init_seconds')} s"]
-    if d.get("trace_seconds") is not None:
-        parts[-1] += f" (trace {d.get('trace_seconds')} s, compile {d.get('compile_seconds')} s)"
-    parts.append(f"peak RSS {d.get('peak_rss_mib')} MiB")
-    return ", ".join(parts)
-
-
-def _jax_import(tier: Tier) -> str:
-    d = tier.details
-    versions = d.get("versions") or {}
-    build = d.get("jaxlib_build_tag") or ("CUDA plugin" if d.get("cuda_plugins") else "CPU build")
-    text = f"jax {d.get('jax')}, jaxlib {d.get('jaxlib')} ({build}), numpy {versions.get('numpy')}"
-    if d.get("cudnn_build"):
-        text += f", built for CUDA {d.get('cuda_build')} / cuDNN {d.get('cudnn_build')}"
-    return text
-
-
-def tier_summary(tier: Tier) -> str:
-    """One line of detail per tier, for people."""
-    d = tier.details
-    if tier.status == "not_run":
-        return tier.reason or "not run"
-    if tier.status == "failed":
-        error = tier.error or {}
-        message = str(error.get("message", "")).splitlines()[0] if error.get("message") else ""
-        return f"{error.get('type', 'failed')}: {message}"[:160]
-    if tier.name == "jax_import":
-        return _jax_import(tier)
-    if tier.name == "backend":
-        devices = d.get("devices") or []
-        kinds = sorted({str(device.get("kind")) for device in devices})
-        return f"{d.get('default_backend')}: {len(devices)} device(s) ({', '.join(kinds)})"
-    if tier.name == "cudnn_op":
-        if tier.status == "skipped":
-            return tier.reason or "skipped"
-        return f"convolution ok on {(d.get('device') or {}).get('kind')}, cuDNN {d.get('cudnn_loaded')} loaded"
-    if tier.name in ("graphcast_jit_init", "gencast_jit_init"):
-        return _graphcast_init(tier)
-    return ""
 
 
 def _tier_line(tier: Tier, columns: int | None = None) -> str:
@@ -97,7 +45,7 @@ def _tier_line(tier: Tier, columns: int | None = None) -> str:
     detail does not fit beside them in the terminal's width (80 columns over SSH or in a pasted log)."""
     took = f"{tier.seconds:6.1f} s" if tier.seconds is not None else "      -"
     head = f"  {tier.status:<8} {tier.name:<19} {took}"
-    detail = tier_summary(tier)
+    detail = tier_detail(tier)
     columns = columns or width()
     if len(head) + 2 + len(detail) <= columns:
         return f"{head}  {detail}".rstrip()
@@ -105,24 +53,21 @@ def _tier_line(tier: Tier, columns: int | None = None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    found = resolve_env(getattr(args, "env", None))
-    env, marker = found.path, found.marker
-    backend, runtime_env = (marker.backend, dict(marker.runtime_env)) if marker is not None else ("auto", {})
+    found = env_to_check(getattr(args, "env", None))
+    env, backend = found.path, backend_of(found)
     level = getattr(args, "level", None) or "notebook"
     as_json = bool(getattr(args, "json", False))
     target = slurm_target(args)
-    launcher = target.srun("gc-wizard-verify") if target is not None else []
     reporter = JobReporter(warn if as_json else say) if target is not None else None
     if not as_json:
         say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init"
-            + (" on a GPU node through srun" if launcher else "") + " …")
+            + (" on a GPU node through srun" if target is not None else "") + " …")
     cancel = threading.Event()
     on_tier = None if as_json else (lambda tier: say(_tier_line(tier)))
     try:
-        result = verify_env(env, backend=backend, level=level, graphcast_src=getattr(args, "graphcast_src", None),
-                            timeout=float(getattr(args, "timeout", None) or 900), runtime_env=runtime_env,
-                            cancel=cancel, on_tier=on_tier, launcher=launcher, on_job=reporter,
-                            job_wait=target.wait if target is not None else DEFAULT_WAIT)
+        result = check_env(found, level=level, slurm=target, graphcast_src=getattr(args, "graphcast_src", None),
+                           timeout=float(getattr(args, "timeout", None) or 900), cancel=cancel, on_tier=on_tier,
+                           on_job=reporter)
     except KeyboardInterrupt:
         cancel.set()
         raise

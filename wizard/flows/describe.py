@@ -6,6 +6,9 @@ them (a ✓ or ✗ in front, a colour) but never rewords them.
 
 from __future__ import annotations
 
+# What to type after an install (activate, use, the next commands): the core's lines, printed by both faces.
+from wizard.after.next_steps import activate_lines as activate_lines
+from wizard.after.next_steps import use_lines as use_lines
 from wizard.flows.results import InstallResult, RollbackResult, what_was_undone
 
 

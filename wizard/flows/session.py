@@ -10,7 +10,9 @@ faces now call these functions with the same inputs and only render what comes b
   (`wizard.flows.transaction.run_install(plan, options, …)`);
 - `diagnose_log(log)` / `findings_for(scan)`: the findings, detecting the machine only when a finding
   can use it;
-- `env_usage(history)`: each environment's disk use, hardlinks counted once.
+- `machine_facts(...)`: the facts to plan with (this machine, a GPU node through srun, or an assumed GPU),
+  `preflight(facts)` what fits in memory, `slurm_offer()` the partitions to offer when this node has no GPU;
+- `recipe_for_graphcast(...)`: the recipe `--graphcast-version` names or recommends.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from typing import IO
 
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
+from wizard.detect.preflight import ModelFit, assess
+from wizard.detect.slurm import SlurmTarget, partitions, srun_on_path
+from wizard.detect.where import detect_where
 from wizard.errors import UserError
-from wizard.history.store import History
-from wizard.install import envs
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
 from wizard.recipes.loader import get_recipe, load_recipes
@@ -120,6 +123,42 @@ def diagnose_log(log: str | IO[str], *, context: Context | None = None) -> list[
     return findings_for(scan_stream(io.StringIO(log) if isinstance(log, str) else log), context=context)
 
 
-def env_usage(history: History) -> envs.EnvUsage:
-    """Disk use of every environment the history's installs name (see `envs.usage`)."""
-    return envs.usage(entry.env for entry in history.entries if entry.kind == "install")
+
+def machine_facts(slurm: SlurmTarget | None = None, **how) -> Facts:
+    """The facts to plan with: a GPU node through srun (`slurm`), an assumed GPU (`assume_driver`,
+    `assume_cc`), or this machine; `on_line`, `on_state` and `cancel` as `detect.where.detect_where` takes them."""
+    return detect_where(slurm, **how)
+
+
+def preflight(facts: Facts) -> list[ModelFit]:
+    """What fits in memory: GraphCast and GenCast at 1° and 0.25° against the GPUs and the host RAM."""
+    return assess(facts)
+
+
+def slurm_offer() -> list[str] | None:
+    """Slurm's partitions when srun is here (to offer detection on a GPU node), else None."""
+    return partitions() if srun_on_path() else None
+
+
+def slurm_partitions() -> list[str]:
+    """Slurm's partitions (sinfo answers in well under a second)."""
+    return partitions()
+
+
+def recipe_for_graphcast(recipe_id: str | None, version: str | None, recipes_dirs: Sequence[str] = ()) -> str | None:
+    """The recipe for `plan`/`install` given `--graphcast-version`: the one named, checked to run that
+    GraphCast, or — when none is named — the one recommended for that GraphCast on this machine."""
+    if not version:
+        return recipe_id
+    dirs = list(recipes_dirs)
+    if recipe_id:
+        recipe = get_recipe(recipe_id, dirs)
+        if recipe.graphcast.version != version:
+            raise UserError(f"recipe {recipe.id} runs GraphCast v{recipe.graphcast.version}, not v{version} "
+                            f"(--graphcast-version); see `gc-wizard recipes --graphcast-version {version}`.")
+        return recipe.id
+    best = next((m for m in survey(dirs, graphcast_version=version).matches if m.recommended), None)
+    if best is None:
+        raise UserError(f"no recipe for GraphCast v{version} fits this machine; "
+                        f"`gc-wizard recipes --graphcast-version {version}` says why.")
+    return best.recipe.id

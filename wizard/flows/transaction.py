@@ -45,8 +45,14 @@ from wizard.install.bundle import bundle_assets_extra
 from wizard.install.lockfile import lock_format, sha256_file
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
+
+# The install's overall counters (packages, bytes) that a face draws from the step lines.
+from wizard.install.progress import InstallProgress as InstallProgress
 from wizard.install.reach import unreachable_advice
 from wizard.install.runner import RunnerEvents, StepLog, run_plan
+
+# The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
+from wizard.install.runner import await_answer as await_answer
 from wizard.install.sources import SourceMismatch, check_graphcast_source
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes

@@ -23,31 +23,24 @@ def run_tui(args: argparse.Namespace) -> int:
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
     # Deferred for start-up time: the app loads this module before its first frame.
-    from wizard.install.source_env import merged_sources
+    from wizard.flows.options import checked_sources, slurm_target
 
     # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.tui.app import WizardApp
 
     slurm = None
     if getattr(args, "slurm", None) is not None or getattr(args, "srun_arg", None) or getattr(args, "slurm_wait", None):
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.detect.slurm import SlurmTarget
-
         try:
-            slurm = SlurmTarget.from_options(args.slurm, getattr(args, "srun_arg", None) or (),
+            slurm = slurm_target(args.slurm, getattr(args, "srun_arg", None) or (),
                                              getattr(args, "slurm_wait", None))
         except UserError as exc:
             import sys
 
             print(f"gc-wizard: {exc}", file=sys.stderr)
             return int(ExitCode.BAD_INPUT)
-    graphcast_src, find_links = merged_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     try:
-        if graphcast_src or find_links:  # the plan module is not imported before the first frame otherwise
-            # Deferred for start-up time: the app loads this module before its first frame.
-            from wizard.install.plan import check_sources
-
-            check_sources(graphcast_src, find_links)
+        graphcast_src, find_links = checked_sources(getattr(args, "graphcast_src", None),
+                                                    getattr(args, "find_links", None))
     except UserError as exc:
         import sys
 
@@ -64,14 +57,10 @@ def run_tui(args: argparse.Namespace) -> int:
 
 def current_env() -> str | None:
     """The environment current now (None: there is none, or the history cannot be read)."""
-    try:
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.history.store import load_history
+    # Deferred for start-up time: the app loads this module before its first frame.
+    from wizard.flows.history import current_env as current
 
-        current = load_history().current()
-    except Exception:  # an unreadable history must not hide an outcome
-        return None
-    return getattr(current, "env", None) if current is not None else None
+    return current()
 
 
 def untouched_sentence() -> str:

@@ -25,8 +25,8 @@ from textual.worker import Worker, WorkerState
 from wizard.clock import process_age
 from wizard.errors import ExitCode, LockHeld
 from wizard.flows.describe import install_undone
+from wizard.flows.options import InstallOptions
 from wizard.flows.results import InstallResult
-from wizard.install.options import InstallOptions
 from wizard.paths import app_log
 from wizard.security import is_secret_question, strip_terminal_escapes
 from wizard.tui import current_env, untouched_sentence
@@ -204,13 +204,10 @@ class WizardApp(App):
     @staticmethod
     def _last_local_graphcast(version: str) -> str | None:
         """The local GraphCast an earlier install of this version used (history), if still there."""
-        try:
-            # Deferred for start-up time: the app loads this module before its first frame.
-            from wizard.history.store import load_history
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.history import last_local_graphcast
 
-            return load_history().last_local_graphcast(version)
-        except Exception:  # an unreadable history only means nothing is remembered
-            return None
+        return last_local_graphcast(version)
 
     def remember_sources(self, recipe, options: InstallOptions) -> None:
         """Keep what the user set on a Plan screen — approved or backed out of — for the next plan."""

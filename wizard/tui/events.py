@@ -15,8 +15,8 @@ import threading
 
 from textual.message_pump import MessagePump
 
-from wizard.flows.transaction import InstallEvents
-from wizard.install.runner import await_answer
+from wizard.flows.transaction import InstallEvents, await_answer
+from wizard.flows.types import Tier
 from wizard.tui.messages import (
     JobStateChanged,
     PromptAsked,
@@ -26,7 +26,6 @@ from wizard.tui.messages import (
     VerifyTier,
 )
 from wizard.tui.screens.install import InstallScreen
-from wizard.verify.protocol import Tier
 
 
 class LiveScreenEvents(InstallEvents):

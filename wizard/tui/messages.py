@@ -9,7 +9,8 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from wizard.flows.results import InstallResult, RollbackResult
-    from wizard.verify.protocol import Tier
+    from wizard.flows.review import PlanReview
+    from wizard.flows.types import Tier
 
 
 @dataclass
@@ -122,10 +123,8 @@ class PlanComputed(Message):
     """
 
     options: Any
-    plan: Any = None
-    verdict: Any = None
-    wheelhouses: list = None  # type: ignore[assignment]
-    free_gib: float | None = None
+    review: PlanReview | None = None
+    """The plan and its checks (`flows.review.PlanReview`); None with `error`."""
     error: str | None = None
     revert: Any = None
     """The options to go back to when this plan fails (a GraphCast source that cannot be used)."""

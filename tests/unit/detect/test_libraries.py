@@ -14,8 +14,8 @@ from pathlib import Path
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.gpu import make_library_dir
 from tests.fixtures.state import last_json
-from wizard.commands.detect import render
 from wizard.detect.chain import detect
+from wizard.flows.describe_machine import machine_lines as render
 
 CUDNN_821 = {"libcudnn.so.8.2.1": None, "libcudnn.so.8": "libcudnn.so.8.2.1", "libcudnn.so": "libcudnn.so.8"}
 

@@ -9,10 +9,10 @@ from tests.fixtures.cli import run_inproc
 from tests.fixtures.real_gpu import capture
 from tests.fixtures.state import last_json
 from tests.standins import standin_env
-from wizard.commands.detect import render
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess
+from wizard.flows.describe_machine import machine_lines as render
 
 REAL = capture("detect.json")
 

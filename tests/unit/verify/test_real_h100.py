@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.fixtures.real_gpu import capture, log
-from wizard.commands.verify import tier_summary
+from wizard.flows.describe_check import tier_detail
 from wizard.history.store import load_history, record_verify
 from wizard.verify.check import VerifyResult
 from wizard.verify.diagnose import diagnose_text
@@ -28,9 +28,9 @@ def test_the_real_gpu_result_reads_back_whole():
 
 
 def test_the_real_gpu_result_renders_for_people():
-    lines = {t.name: tier_summary(t) for t in VerifyResult.from_dict(PASSED).tiers}
+    lines = {t.name: tier_detail(t) for t in VerifyResult.from_dict(PASSED).tiers}
     assert lines["jax_import"] == ("jax 0.11.2, jaxlib 0.11.2 (CUDA plugin), numpy 2.5.2, built for CUDA 13.0 / "
-                                   "cuDNN 9.12.0")
+                                   "cuDNN 9.12.0; DeepMind's GraphCast 0.2")  # what the import found: the Verify screen's words too
     assert lines["backend"] == "gpu: 1 device(s) (NVIDIA H100 80GB HBM3)"
     assert lines["cudnn_op"] == "convolution ok on NVIDIA H100 80GB HBM3, cuDNN 9.19.0 loaded"
     assert lines["graphcast_jit_init"].startswith("70,739 parameters, init 12.824 s (trace 2.578 s, compile")

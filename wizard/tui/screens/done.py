@@ -9,8 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.after.next_steps import activate_lines, use_lines
-from wizard.flows.describe import install_undone
+from wizard.flows.describe import activate_lines, install_undone, use_lines
 from wizard.flows.results import InstallResult
 from wizard.paths import wizard_command
 from wizard.tui.widgets.footer import WrappingFooter
@@ -22,14 +21,10 @@ def _without_log_lines(text: str) -> str:
 
 
 def _current_env() -> str | None:
-    try:
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.history.store import load_history
+    # Deferred for start-up time: the app loads this module before its first frame.
+    from wizard.flows.history import current_env
 
-        current = load_history().current()
-    except Exception:  # an unreadable history must not hide the outcome
-        return None
-    return getattr(current, "env", None) if current is not None else None
+    return current_env()
 
 
 def summary_text(result: InstallResult, current_env: str | None = None, command: str = "gc-wizard") -> str:
@@ -177,7 +172,7 @@ class DoneScreen(Screen[str]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="module", description="Writing a module file")
     def install_module(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.after.module import module_install
+        from wizard.flows.after_install import module_install
 
         try:
             written = module_install(self.result.env)
@@ -190,7 +185,7 @@ class DoneScreen(Screen[str]):
         from pathlib import Path
 
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.after.kernel import kernel_install
+        from wizard.flows.after_install import kernel_install
 
         try:
             spec = kernel_install(Path(self.result.env))

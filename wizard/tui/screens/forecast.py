@@ -1,7 +1,7 @@
 """A first real forecast, live: which stage it is in, each file's download, then the figures or the fix.
 
 The work runs in a cancellable thread worker that only posts messages (ForecastStage, ForecastDownload,
-ForecastDone); this screen owns every widget. The words are the core's (`wizard.after.forecast.describe`),
+ForecastDone); this screen owns every widget. The words are the core's (`wizard.flows.forecast.outcome_lines`),
 the same the CLI prints. Ctrl-C or Escape while it runs stops the forecast (its whole process tree); nothing
 in the environment changes either way.
 """
@@ -18,10 +18,16 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.after.assets import ProgressText
-from wizard.after.forecast import STAGES, ForecastEvents, ForecastRequest, describe, run_forecast
 from wizard.errors import WizardError
-from wizard.install.envs import Env
+from wizard.flows.forecast import (
+    STAGES,
+    ForecastEvents,
+    ForecastRequest,
+    ProgressText,
+    env_at,
+    outcome_lines,
+    run_forecast,
+)
 from wizard.tui.messages import ForecastDone, ForecastDownload, ForecastStage, JobStateChanged
 from wizard.tui.widgets.footer import WrappingFooter
 
@@ -47,7 +53,7 @@ class ForecastScreen(Screen[None]):
     def __init__(self, env: str | Path, assets: str | None = None, slurm=None) -> None:
         """`slurm` (a `SlurmTarget`, after --slurm or key g): the forecast runs on a GPU node through srun."""
         super().__init__()
-        self.env = Env.at(env)
+        self.env = env_at(env)
         self.assets = assets
         self.slurm = slurm
         self.cancel = threading.Event()
@@ -111,7 +117,7 @@ class ForecastScreen(Screen[None]):
         if message.result is None:
             lines = [f"The forecast did not run: {message.error}"]
         else:
-            lines = describe(message.result)
+            lines = outcome_lines(message.result)
             for finding in message.result.findings[:3]:
                 lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
         self.query_one("#outcome", Static).update("\n".join(["", *lines, "", "Press Escape to go back."]))

@@ -62,9 +62,9 @@ class HistoryScreen(Screen):
 
     def reload(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.history.store import load_history
+        from wizard.flows.history import read_history
 
-        history = load_history()
+        history = read_history()
         # The same rows in the same order as `gc-wizard history`: every install, verify and rollback,
         # oldest first; the cursor starts on the newest.
         self.entries = list(history.entries)
@@ -112,16 +112,14 @@ class HistoryScreen(Screen):
 
     def action_rollback(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.history import read_history
         from wizard.flows.rollback import check_target, describe_change
-
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.history.store import load_history
 
         table = self.query_one(DataTable)
         if not self.entries or table.cursor_row is None:
             return
         entry = self.entries[table.cursor_row]
-        history = load_history()
+        history = read_history()
         try:  # the core's one eligibility rule (an in-place install's "undo" included)
             target = check_target(history, entry.id)
         except UserError as exc:

@@ -48,7 +48,7 @@ class InstallScreen(Screen):
         import time
 
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.install.progress import InstallProgress
+        from wizard.flows.transaction import InstallProgress
 
         super().__init__()
         self.plan = plan
@@ -98,7 +98,7 @@ class InstallScreen(Screen):
                 return
             name, done, total = self.progress.current
             # Deferred for start-up time: the app loads this module before its first frame.
-            from wizard.install.cost import human
+            from wizard.flows.review import human_size as human
 
             self._live_log.set_live(f"downloading {name}: {100 * done // max(total, 1)}% of {human(total)}")
             return

@@ -12,88 +12,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from wizard.errors import UserError
+from wizard.flows.options import slurm_target_from_words
 from wizard.tui.messages import FactsReady, JobStateChanged
 from wizard.tui.screens.prompt import PromptScreen
-
-
-def problems_lines(facts) -> list[str]:
-    """Detection's warnings: shown first, in their own box, because they decide the recipe."""
-    return [f"! {w.message}" for w in facts.warnings]
-
-
-def current_env_text() -> str:
-    """The GraphCast environment the wizard made current (from its history), or that there is none."""
-    try:
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.history.store import load_history
-
-        current = load_history().current()
-    except Exception as exc:  # an unreadable history is said, never a crash
-        return f"unknown (the history cannot be read: {exc})"
-    if current is None:
-        return "none yet (the wizard builds one in a new folder)"
-    return f"{current.env}\n  {current.recipe} · {current.status}"
-
-
-def facts_lines(facts) -> list[str]:
-    """The facts as label/value rows that fit 80 columns."""
-    rows: list[tuple[str, str]] = []
-    where = getattr(facts, "slurm", None)
-    if where and where.get("srun"):
-        rows.append(("Node", f"{where.get('node') or '?'} · read through srun (job {where.get('job_id') or '?'}"
-                             + (f", partition {where['partition']})" if where.get("partition") else ")")))
-    driver = facts.driver
-    if driver:
-        rows.append(("Driver", f"{driver.version or '?'} · CUDA up to {driver.cuda_driver_version or '?'} "
-                               f"(from {driver.source})"))
-    else:
-        rows.append(("Driver", "no usable NVIDIA driver"))
-    for gpu in facts.gpus:
-        memory = f"{gpu.memory_total_mib / 1024:.0f} GiB" if gpu.memory_total_mib else "? GiB"
-        rows.append((f"GPU {gpu.index}", f"{gpu.name} · {memory} · compute {gpu.compute_capability or '?'}"))
-    if not facts.gpus:
-        rows.append(("GPUs", "none found"))
-    for lib in facts.cuda_libraries:
-        first = ", and it loads first" if lib.loads_first else ""
-        rows.append((f"{lib.name} {lib.version or ''}".strip(), f"{lib.path}\n  found via {lib.found_via}{first}"))
-    if not facts.cuda_libraries:
-        rows.append(("CUDA libs", "none on the loader's path (the recipes bring their own)"))
-    env = facts.environment
-    rows.append(("GraphCast env", current_env_text()))
-    rows.append(("python3", f"{facts.python.version} · {facts.python.executable} (first on PATH)"))
-    if env.packages.get("jax") or env.packages.get("jaxlib"):
-        rows.append(("Active env", f"{env.path} has jax {env.packages.get('jax', '-')}, "
-                                   f"jaxlib {env.packages.get('jaxlib', '-')}"))
-    free = facts.disk.state_free_gib
-    rows.append(("Disk", f"{free if free is not None else '?'} GiB free for environments"))
-    memory = getattr(facts, "memory", None)
-    if memory is not None and memory.total_mib:
-        limit = f" · job limit {memory.limit_mib / 1024:.0f} GiB" if memory.limit_mib else ""
-        rows.append(("RAM", f"{memory.total_mib / 1024:.0f} GiB{limit}"))
-    else:
-        rows.append(("RAM", "unknown"))
-    width = max(len(label) for label, _ in rows)
-    indent = "\n" + " " * (width + 2)
-    return [f"{label.ljust(width)}  {value.replace(chr(10), indent)}" for label, value in rows]
-
-
-def memory_lines(facts, width: int = 80) -> list[str]:
-    """What fits in memory, one short line per model (the full figures are in `gc-wizard detect`); on a
-    terminal narrower than 80 columns only the verdict and the figures (the facts above need the rows)."""
-    # Deferred for start-up time: the app loads this module before its first frame.
-    from wizard.detect.preflight import WORDS, assess
-
-    try:
-        fits = assess(facts)
-    except Exception as exc:  # a broken data file is named, never a crash
-        return [f"What fits in memory: not assessed ({exc})"]
-    lines = ["What fits in memory (needs: GB of GPU memory / host RAM):"]
-    for fit in fits:
-        n = fit.need
-        label = f"{n.model} {float(n.resolution):g}°"
-        row = f" {label:<16}{WORDS[fit.verdict]:<9}{n.gpu_gb:g}/{n.host_gb:g}"
-        lines.append(row.ljust(33) + fit.message if width >= 80 else row)
-    return lines
 
 
 def waiting_text(slurm, state) -> str:
@@ -175,22 +96,16 @@ class MachineScreen(Screen[str]):
     def _detect(self, stop: threading.Event, slurm) -> None:
         # The same survey as `gc-wizard recipes`; each failure says what failed, because a broken
         # recipe file is not a detection problem.
-        from wizard.flows.session import RecipesUnreadable, survey
+        from wizard.flows.session import RecipesUnreadable, machine_facts, slurm_offer, survey
 
         try:
             facts = None
             if slurm is not None:
-                # Deferred for start-up time: the app loads this module before its first frame.
-                from wizard.detect.where import detect_where
-
-                facts = detect_where(slurm, cancel=stop,
-                                     on_state=lambda state: self.post_message(JobStateChanged(state)))
+                facts = machine_facts(slurm, cancel=stop,
+                                      on_state=lambda state: self.post_message(JobStateChanged(state)))
             found = survey(self.recipes_dirs, facts=facts, local=True)
             if self.slurm is None and found.facts.driver is None:
-                # Deferred for start-up time: the app loads this module before its first frame.
-                from wizard.detect.slurm import partitions, srun_on_path
-
-                self.partitions = partitions() if srun_on_path() else None
+                self.partitions = slurm_offer()
         except RecipesUnreadable as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
             self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}", token=stop))
             return
@@ -231,12 +146,25 @@ class MachineScreen(Screen[str]):
         self.show_facts()
 
     def show_facts(self) -> None:
-        problems = problems_lines(self.facts)
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.describe_machine import (
+            fact_lines,
+            memory_table_lines,
+            problem_lines,
+            where_sentence,
+        )
+
+        # Deferred for start-up time, as above.
+        from wizard.flows.history import current_env_text
+
+        problems = problem_lines(self.facts)
         box = self.query_one("#problems", Static)
         box.update("\n".join(problems))
         box.display = bool(problems)
-        self.query_one("#facts", Static).update("\n".join(facts_lines(self.facts)))
-        self.query_one("#memory", Static).update("\n".join(memory_lines(self.facts, self.app.size.width)) + "\n")
+        where = where_sentence(self.facts)
+        facts = fact_lines(self.facts, current_env_text(), columns=self.app.size.width - 2)
+        self.query_one("#facts", Static).update("\n".join([where, *facts] if where else facts))
+        self.query_one("#memory", Static).update("\n".join(memory_table_lines(self.facts, self.app.size.width)) + "\n")
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:
@@ -293,9 +221,9 @@ class MachineScreen(Screen[str]):
         """Ask for the partition and srun options ("gpu --gpus=1"), then detect there again."""
         if self.partitions is None:
             # Deferred for start-up time: the app loads this module before its first frame.
-            from wizard.detect.slurm import partitions
+            from wizard.flows.session import slurm_partitions
 
-            self.partitions = partitions()  # sinfo answers in well under a second
+            self.partitions = slurm_partitions()  # sinfo answers in well under a second
         current = " ".join(filter(None, [self.slurm.partition if self.slurm else None,
                                          *(self.slurm.srun_args if self.slurm else ())]))
         self.app.push_screen(PromptScreen(
@@ -307,11 +235,8 @@ class MachineScreen(Screen[str]):
     def _slurm_chosen(self, text: str | None) -> None:
         if text is None:
             return
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.detect.slurm import SlurmTarget
-
         try:
-            target = SlurmTarget.from_words(text, wait=self.slurm.wait if self.slurm else None)
+            target = slurm_target_from_words(text, wait=self.slurm.wait if self.slurm else None)
         except UserError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
@@ -327,10 +252,7 @@ class MachineScreen(Screen[str]):
     def action_gpu_node(self) -> None:
         if self.slurm is not None or not self.partitions:
             return
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.detect.slurm import SlurmTarget
-
-        self.slurm = SlurmTarget(partition=None)
+        self.slurm = slurm_target_from_words("", default=True)
         self.facts = None
         self.refresh_bindings()
         self.query_one("#problems", Static).display = False

@@ -13,7 +13,6 @@ the installer's cache only).
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -24,14 +23,15 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.install.options import InstallOptions
+from wizard.flows.options import InstallOptions
 from wizard.tui.messages import PlanComputed
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.footer import WrappingFooter
 
 if TYPE_CHECKING:
-    from wizard.install.plan import Plan
+    from wizard.flows.review import PlanReview
+    from wizard.flows.types import Plan
 
 
 @dataclass(frozen=True)
@@ -44,75 +44,10 @@ class ApprovedPlan:
     download_bytes: int | None = None
 
 
-def _fit(text: str, width: int = 74) -> str:
-    """A long path or URL shortened in the middle, so it stays one row at 80 columns."""
-    return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
-
-
-def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[str]:
-    """Where GraphCast and the packages come from, each checked (g, w and o change them)."""
-    lines = ["Sources (g GraphCast source, w wheelhouse, o offline):"]
-    if verdict is not None:
-        identity = verdict.identity
-        lines.append(f"  GraphCast {verdict.mark()} {identity.short()} · {identity.kind_text()}")
-        where = plan.graphcast_src.split(" @ ", 1)[-1]
-        lines.append(f"    from {_fit(where, 64)}")
-        if verdict.unreachable:
-            lines.append(f"    ! {verdict.unreachable}")
-        if verdict.caution:
-            lines.append(f"    ! {verdict.caution}")
-    for house in wheelhouses or []:
-        lines.append(f"  Wheelhouse {house.summary()}")
-        lines.append(f"    in {_fit(house.folder, 64)}")
-    lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
-                                   else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
-    return lines
-
-
-def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses: list | None = None,
-              download: str | None = None, slurm=None) -> str:
-    # Deferred: sources loads recipes, YAML and urllib (60 ms); the app's first frame must not wait for them.
-    from wizard.install.sources import source_name
-
-    recipe = plan.recipe
-    where = "existing environment, changed in place" if plan.mode == "in-place" else "a new environment"
-    free = f"; {free_gib:.0f} GiB free there" if free_gib is not None else ""
-    lines = [f"{recipe.title}"]
-    if verdict is not None and not verdict.ok:
-        found = verdict.identity
-        lines += ["", f"✗ Refused: this GraphCast source is {found.short()},",
-                  f"  {found.kind_text()}; the recipe needs DeepMind's {source_name(recipe.graphcast.source)} "
-                  f"{recipe.graphcast.version}.",
-                  "  g: another source (a checkout of the right tag) · f: install it anyway", ""]
-    lines += [
-        f"Into {where} (e changes the folder):",
-        f"  {plan.env_dir}",
-        plan.python.describe(),
-        f"Installer {plan.installer}{' (offline)' if plan.offline else ''} (i switches) · "
-        f"disk: about {plan.disk_gib:g} GiB needed{free}",
-        f"Download: {download or 'checking the size…'}",
-        "",
-        *sources_lines(plan, verdict, wheelhouses),
-        "",
-        "Steps (nothing has run yet):",
-    ]
-    lines += [f"  {i}. {step.title}" for i, step in enumerate(plan.steps, 1)]
-    if slurm is not None:
-        part = f"partition {slurm.partition}" if slurm.partition else "the default partition"
-        lines.append(f"  then the GraphCast check on a GPU node of {part}, through srun")
-    lines += ["", f"Pins ({len(recipe.requirements)}):"] + [f"  {req}" for req in recipe.requirements]
-    lines.append(f"  GraphCast {recipe.graphcast.version} from {plan.graphcast_src} (--no-deps)")
-    if recipe.runtime_env:
-        lines += ["", "Set when the environment is activated:"]
-        lines += [f"  {key}={value}" for key, value in recipe.runtime_env.items()]
-    notes = list(plan.notes) + list(recipe.notes)
-    if notes:
-        lines += ["", "Notes:"] + [f"  - {note}" for note in notes]
-    lines += ["", "Exactly what runs:"]
-    for i, step in enumerate(plan.steps, 1):
-        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
-        lines.append(f"  {i}. {env + ' ' if env else ''}{shlex.join(step.argv)}")
-    return "\n".join(lines)
+#: The keys that change each part of the plan, after the core's words (`flows.describe_plan.PlanHints`).
+_KEY_HINTS = dict(folder=" (e changes the folder)", installer=" (i switches)",
+                  sources=" (g GraphCast source, w wheelhouse, o offline)",
+                  refusal="  g: another source (a checkout of the right tag) · f: install it anyway")
 
 
 class PlanScreen(Screen["ApprovedPlan | None"]):
@@ -145,11 +80,11 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.download_bytes: int | None = None
         self.verdict = None
         """The GraphCast source's check (wizard.install.sources.SourceVerdict) for the shown plan."""
-        self.wheelhouses: list = []
         self.error: str | None = None
         """Why the current settings give no plan (shown in place of the plan)."""
         self.download: str | None = None
-        self._free: float | None = None
+        self.review: PlanReview | None = None
+        """The plan shown and what was checked on it (`flows.review.PlanReview`)."""
         self.planning = False
         """A plan is being worked out (Enter then waits for it: `_install_when_ready`)."""
         self._install_when_ready: bool | None = None
@@ -177,26 +112,14 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan", description="Planning")
     def compute_plan(self, options: InstallOptions, revert: InstallOptions | None, announce_source: bool) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.session import plan_for
+        from wizard.flows.review import review
 
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.install.envs import free_gib
-
-        # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.install.sources import look_at_wheelhouse, verdict_for
-
-        try:
-            plan = plan_for(options)
-            verdict = verdict_for(plan)
-            houses = [look_at_wheelhouse(link, plan.recipe) for link in options.find_links if "://" not in link]
+        try:  # the recipe list judged the fit already; the rest is what `gc-wizard plan` checks
+            checked = review(options, check_fit=False)
         except Exception as exc:  # no fitting Python, a bad folder: said on the screen, never a crash
             self.post_message(PlanComputed(options, error=str(exc), revert=revert))
             return
-        try:
-            free = free_gib(plan.env_dir)
-        except OSError:
-            free = None
-        self.post_message(PlanComputed(options, plan, verdict, houses, free, announce_source=announce_source))
+        self.post_message(PlanComputed(options, checked, announce_source=announce_source))
 
     def on_plan_computed(self, message: PlanComputed) -> None:
         if message.options is not self.options:
@@ -217,8 +140,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 "Escape to choose another recipe.")
             self.refresh_bindings()
             return
-        self.plan, self.verdict, self.wheelhouses = message.plan, message.verdict, message.wheelhouses
-        self._free = message.free_gib
+        self.review = message.review
+        self.plan, self.verdict = message.review.plan, message.review.verdict
         self.download = None
         self._render_plan()
         self.measure_download(self.plan)
@@ -231,19 +154,22 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             self.action_install(force=pending)  # Enter (or f) pressed while the plan was worked out
 
     def _render_plan(self) -> None:
-        if self.plan is None:
+        if self.plan is None or self.review is None:
             return
-        self.query_one("#plan", Static).update(plan_text(self.plan, self._free, verdict=self.verdict,
-                                                         wheelhouses=self.wheelhouses, download=self.download,
-                                                         slurm=self.options.slurm))
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.describe_plan import PlanHints, plan_lines
+
+        lines = plan_lines(self.review, download=self.download, slurm=self.options.slurm,
+                           hints=PlanHints(**_KEY_HINTS), width=78, commands_last=True)
+        self.query_one("#plan", Static).update("\n".join(lines))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan-cost", description="Download size")
     def measure_download(self, plan) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.install.cost import plan_download
+        from wizard.flows.review import download_size
 
         try:
-            size = plan_download(plan, timeout=4.0, budget=8.0)
+            size = download_size(plan, timeout=4.0, budget=8.0)
             text, total = size.describe(), size.bytes
         except Exception as exc:  # the size is a help, never a reason to stop
             text, total = f"download size unknown ({exc})", None
@@ -328,7 +254,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
     def action_wheelhouse(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.install.sources import look_at_wheelhouse
+        from wizard.flows.review import look_at_wheelhouse
 
         def chosen(path: str | None) -> None:
             if path is None:

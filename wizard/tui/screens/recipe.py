@@ -4,7 +4,6 @@ one preselected. `v` switches which GraphCast the recommendation is for (any, v0
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,22 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from wizard.history.store import load_history
-from wizard.recipes.match import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
-
-
-def installed_recipes() -> dict[str, str]:
-    """recipe id -> "current" or "installed", from history (good installs whose folder is still there):
-    so the list says what the user already has before they build a second copy of it."""
-    try:
-        history = load_history()
-    except Exception:  # an unreadable history only means nothing is marked
-        return {}
-    found: dict[str, str] = {}
-    for entry in history.good_installs():
-        if entry.removed is None and Path(entry.env).is_dir():
-            found[entry.recipe] = "current" if entry.current or found.get(entry.recipe) == "current" else "installed"
-    return found
+from wizard.flows.history import installed_recipes
+from wizard.flows.recipe_list import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
 
 
 def describe_match(match, installed: str | None = None) -> str:

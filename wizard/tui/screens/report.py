@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from wizard.after.report import collect_and_build
+from wizard.flows.after_install import support_report
 from wizard.security import write_private_file
 from wizard.tui.screens.prompt import PromptScreen
 
@@ -39,7 +39,7 @@ class ReportScreen(Screen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="report", description="Building the report")
     def build(self) -> None:
-        text = collect_and_build(facts=self.facts)
+        text = support_report(self.facts)
         self.app.call_from_thread(self._show, text)
 
     def _show(self, text: str) -> None:

@@ -12,48 +12,27 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from wizard.verify.protocol import (
+from wizard.flows.describe_check import (
     GENCAST_TIER,
     TIER_TITLES,  # the core's wording, shared with the CLI and history
+    finding_lines,
+    tier_detail,
 )
 
 if TYPE_CHECKING:
-    from wizard.verify.check import VerifyResult
-    from wizard.verify.diagnose import Finding
-    from wizard.verify.protocol import Tier
+    from wizard.flows.types import Finding, Tier, VerifyResult
 
 
 
 def tier_line(tier: Tier) -> str:
-    """One tier as a row. A cancelled tier (seconds unknown) and a tier not run read as such."""
-    d = tier.details
+    """One tier as a row: a mark, its title, its seconds, and the core's detail (`flows.describe_check`)."""
     title = TIER_TITLES.get(tier.name, tier.name)
-    if tier.status == "cancelled":
-        return f"■ {title}  cancelled"
-    if tier.status == "not_run":
-        return f"· {title}  {tier.reason or 'not run'}"
+    if tier.status in ("cancelled", "not_run"):
+        return f"{'■' if tier.status == 'cancelled' else '·'} {title}  {tier_detail(tier)}"
     took = f"{tier.seconds:.1f}s" if tier.seconds is not None else "-"
     mark = {"skipped": "–", "passed": "✓"}.get(tier.status, "✗")
-    line = f"{mark} {title}  {took}"
-    if tier.status == "skipped" and tier.reason:
-        line += f"  (skipped: {tier.reason})"
-    elif d.get("devices") and tier.name == "backend":
-        kinds = sorted({str(device.get("kind") or device.get("platform")) for device in d["devices"]})
-        line += f"  ({len(d['devices'])} × {', '.join(kinds)})"
-    line += _graphcast_found(tier)
-    if d.get("param_count"):
-        line += f"  ({d['param_count']:,} parameters, peak {d.get('peak_rss_mib') or 0:.0f} MiB)"
-    return line
-
-
-def _graphcast_found(tier: Tier) -> str:
-    """What the import tier found of GraphCast: DeepMind's (which version), none, or another package."""
-    graphcast = tier.details.get("graphcast") if tier.name == "jax_import" else None
-    if not isinstance(graphcast, dict):
-        return ""
-    if graphcast.get("deepmind"):
-        return f"  (DeepMind's GraphCast {graphcast.get('version') or '?'})"
-    return "  (no GraphCast installed)" if not graphcast.get("present") else "  (not DeepMind's GraphCast)"
+    detail = tier_detail(tier)
+    return f"{mark} {title}  {took}" + (f"  {detail}" if detail else "")
 
 
 def _gencast_follows(done: list[Tier]) -> bool:
@@ -82,10 +61,8 @@ def running_line(done: list[Tier], seconds: float | None = None) -> str | None:
 
 
 def findings_text(findings: list[Finding]) -> str:
-    parts = []
-    for finding in findings:
-        parts.append(f"▶ {finding.title}\n  Why: {finding.explanation}\n  Fix: {finding.fix}")
-    return "\n\n".join(parts)
+    """The findings in the core's words (the same as `gc-wizard verify` prints), wrapped for 80 columns."""
+    return "\n".join(finding_lines(findings, width=76))
 
 
 class VerifyScreen(Screen[str]):

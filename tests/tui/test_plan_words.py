@@ -1,0 +1,39 @@
+"""The Plan screen prints the core's plan lines (`flows.describe_plan`, the ones `gc-wizard plan` prints) with
+only the app's key hints added after them: one wording, styled or hinted by the face, never reworded."""
+
+from __future__ import annotations
+
+from tests.fixtures.pilot import SIZE, until
+from wizard.flows.describe_plan import PlanHints, plan_lines
+from wizard.install.options import InstallOptions
+from wizard.recipes.loader import get_recipe
+from wizard.tui.app import WizardApp
+from wizard.tui.screens.machine import MachineScreen
+from wizard.tui.screens.plan import _KEY_HINTS, PlanScreen
+
+
+async def test_the_plan_screen_shows_the_core_lines_with_its_key_hints(tiny, isolated_state, only_the_wizards_python):
+    dirs = (str(tiny.recipes),)
+    options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, find_links=(str(tiny.house.path),), offline=True,
+                             graphcast_src=str(tiny.graphcast))
+    app = WizardApp(list(dirs))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), options))
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.review is not None
+                    and app.screen.download is not None, timeout=30)
+        screen = app.screen
+        shown = str(screen.query_one("#plan").render()).splitlines()
+        expected = plan_lines(screen.review, download=screen.download, slurm=None, hints=PlanHints(**_KEY_HINTS),
+                              width=78, commands_last=True)
+    assert shown == expected
+    assert "Into a new environment (e changes the folder):" in shown
+    assert "Sources (g GraphCast source, w wheelhouse, o offline):" in shown
+    core = plan_lines(screen.review, download=screen.download, width=78, commands_last=True)
+    for hint in _KEY_HINTS.values():
+        shown = [line.replace(hint, "") for line in shown]
+    assert shown == core  # without its key hints, the screen says what `gc-wizard plan` says
+    # The step titles stay together on a 24-row screen; the exact commands come last, each under its step.
+    steps, commands = shown.index("Steps (nothing has run yet):"), shown.index("Exactly what runs:")
+    assert shown[steps + 1].startswith("  1. ") and not shown[steps + 2].startswith("     $ ")
+    assert shown[commands + 1].startswith("  1. ") and shown[commands + 2].startswith(("     with ", "     $ "))

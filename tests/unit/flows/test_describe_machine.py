@@ -1,0 +1,44 @@
+"""One wording for the machine's facts (`flows.describe_machine`): `gc-wizard detect`, the plain flow and the
+Machine screen print the same rows; the screen only wraps them to its width. On a real H100's captured facts."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from tests.fixtures.real_gpu import capture
+from wizard.detect.facts import Facts
+from wizard.flows.describe_machine import fact_lines, fact_rows, machine_lines, problem_lines, where_sentence
+
+REAL = Facts.from_dict(capture("detect.json"))
+
+
+def test_the_rows_name_the_driver_gpus_libraries_that_matter_and_the_host():
+    rows = dict(fact_rows(REAL))
+    assert rows["Driver"] == "580.159.04  (supports CUDA up to 13.0; from nvml)"
+    assert rows["GPU 0"] == "NVIDIA H100 80GB HBM3, 80 GiB, compute capability 9.0"
+    assert rows["cudnn 9.14.0"].endswith("(via ldconfig)  <- loads first")
+    # The wheel copies in another venv do not load first: counted, not listed (detect --json lists them).
+    assert rows["CUDA libs"].startswith("11 more copies off the search path")
+    assert "GraphCast env" not in rows  # only a face that shows the current environment passes it
+    assert dict(fact_rows(REAL, "none yet"))["GraphCast env"] == "none yet"
+
+
+def test_a_screen_wraps_the_same_words_under_their_column_and_keeps_the_arrow_whole():
+    plain = fact_lines(REAL, "/envs/gc1\n  jax0.4.23-cpu · ok")
+    narrow = fact_lines(REAL, "/envs/gc1\n  jax0.4.23-cpu · ok", columns=78)
+    column = plain[0].index("580")
+    assert all(len(line) <= 78 or "/" in line.split()[-1] for line in narrow)
+    assert " ".join(" ".join(narrow).split()) == " ".join(" ".join(plain).split())  # rewrapped, never reworded
+    cudnn = next(i for i, line in enumerate(narrow) if line.startswith("cudnn 9.14.0"))
+    assert narrow[cudnn + 1].startswith(" " * column) and narrow[cudnn + 1].endswith("<- loads first")
+    assert not any(line.endswith("<-") for line in narrow)
+    assert narrow[narrow.index("GraphCast env".ljust(column - 2) + "  /envs/gc1") + 1].startswith(" " * column + "  jax")
+
+
+def test_problems_come_first_with_their_ids_and_the_node_is_one_sentence():
+    lines = machine_lines(REAL)
+    assert lines[0] == "Problems:" and lines[1] == f"  {problem_lines(REAL)[0]}"
+    assert problem_lines(REAL)[0].startswith("! [path_cuda_toolkit] /usr/local/cuda/bin on PATH")
+    assert where_sentence(REAL) is None
+    node = dataclasses.replace(REAL, slurm={"srun": True, "node": "gpu07", "job_id": "12", "partition": "gpu"})
+    assert where_sentence(node) == "Detected on node gpu07 (through srun, job 12, partition gpu)."

@@ -1,0 +1,49 @@
+"""One wording for a plan (`flows.describe_plan`) and one pre-install review (`flows.review`): a face only
+adds its own key or flag hints after the core's lines, never rewords one (the faces' own use of it:
+tests/cli/test_plan_words.py, tests/tui/test_plan_words.py).
+
+In-process, on a tiny real recipe planned offline from a local wheelhouse (a real Python, real files).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
+from wizard.flows.review import review
+from wizard.install.options import InstallOptions
+
+
+def _options(tiny, **changes) -> InstallOptions:
+    options = InstallOptions(recipe_id="tiny-a", recipes_dirs=(str(tiny.recipes),), find_links=(str(tiny.house.path),),
+                             offline=True, graphcast_src=str(tiny.graphcast), verify=False)
+    return replace(options, **changes)
+
+
+def test_the_review_holds_the_plan_and_every_check_made_before_an_install(tiny, isolated_state):
+    checked = review(_options(tiny), check_fit=False)
+    assert checked.plan.recipe.id == "tiny-a" and checked.reasons == []
+    assert checked.verdict.ok and checked.verdict.identity.kind != "recipe"  # the local wheel given, read
+    assert [house.folder for house in checked.wheelhouses] == [str(tiny.house.path)]
+    assert checked.free_gib is not None and checked.free_gib > 0
+    assert checked.machine == "THIS MACHINE"
+
+
+def test_a_face_adds_hints_after_the_core_words_and_rewords_none(tiny, isolated_state):
+    checked = review(_options(tiny), check_fit=False)
+    hints = {"folder": " (F)", "installer": " (I)", "sources": " (S)"}
+    core = plan_lines(checked, download="about 1 MB", width=78)
+    hinted = plan_lines(checked, download="about 1 MB", hints=PlanHints(**hints), width=78)
+    changed = [theirs for mine, theirs in zip(core, hinted, strict=True) if mine != theirs]
+    assert [line.split(" (")[0] for line in changed] == ["Into a new environment", "Installer uv", "Sources"]
+    for hint in hints.values():
+        hinted = [line.replace(hint, "") for line in hinted]
+    assert hinted == core
+
+
+def test_the_install_line_carries_what_the_plan_was_made_with(tiny, isolated_state):
+    plan = review(_options(tiny), check_fit=False).plan
+    line = install_command(plan, "gc-wizard")
+    assert line.startswith("gc-wizard install tiny-a ")
+    assert f"--graphcast-src {tiny.graphcast}" in line and f"--find-links {tiny.house.path}" in line
+    assert line.endswith(" --offline")

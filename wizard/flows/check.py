@@ -1,0 +1,36 @@
+"""The GraphCast check of an environment on its own (`gc-wizard verify`): which environment, what it is
+meant to run on, the probe run inside it, and its record in the history.
+
+Why a use case: the face used to read the environment's marker for the backend and the recipe's
+`runtime_env`, run the probe, and write the history entry and the marker's date itself (three stages).
+"""
+
+from __future__ import annotations
+
+from wizard.after.target import resolve_env
+from wizard.detect.srun_job import DEFAULT_WAIT
+from wizard.flows.history import record_check
+from wizard.install.envs import Env
+from wizard.verify.check import VerifyResult, verify_env
+
+__all__ = ["check_env", "env_to_check", "record_check"]
+
+
+def env_to_check(env: str | None) -> Env:
+    """`--env DIR`, else the current environment from the history (a UserError says there is none)."""
+    return resolve_env(env)
+
+
+def backend_of(env: Env) -> str:
+    """What the environment is meant to run on: its marker's backend, or "auto" for one the user built
+    (judged by its jaxlib build)."""
+    return env.marker.backend if env.marker is not None else "auto"
+
+
+def check_env(env: Env, *, level: str = "notebook", slurm=None, **how) -> VerifyResult:
+    """Run the GraphCast probe in `env` under its recipe's runtime variables, on a GPU node through srun
+    when `slurm` is a target; `how` as `verify.check.verify_env` takes it (timeout, cancel, on_tier…)."""
+    runtime_env = dict(env.marker.runtime_env) if env.marker is not None else {}
+    launcher = slurm.srun("gc-wizard-verify") if slurm is not None else []
+    return verify_env(env.path, backend=backend_of(env), level=level, runtime_env=runtime_env, launcher=launcher,
+                      job_wait=slurm.wait if slurm is not None else DEFAULT_WAIT, **how)

@@ -1,0 +1,47 @@
+"""The lab admin's use cases: a hashed lock of a recipe, an offline bundle (with the forecast's files if
+asked), for `gc-wizard lock` and `gc-wizard bundle`. (`module install` is `flows.after_install`'s.)
+
+The work is in `wizard.install.lockfile`, `wizard.install.bundle` and `wizard.after.bundle_assets`; here
+are the steps that combine them, so the face only parses and prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from wizard.after.bundle_assets import add_assets as add_assets
+from wizard.install.bundle import make_bundle as make_bundle
+from wizard.install.bundle import read_manifest as read_manifest
+from wizard.install.lockfile import check_python_version
+from wizard.install.lockfile import compile_lock as compile_lock
+from wizard.install.lockfile import default_lock_name as default_lock_name
+from wizard.install.plan import graphcast_install_arg
+from wizard.install.sources import checkout_caution, read_identity
+from wizard.recipes.alternatives import apply_alternative
+from wizard.recipes.loader import Recipe, get_recipe
+
+__all__ = ["add_assets", "bundle_source", "compile_lock", "default_lock_name", "make_bundle", "python_for",
+           "read_manifest", "recipe_to_pin"]
+
+
+def recipe_to_pin(recipe_id: str, recipes_dirs: Sequence[str] | None, alternative: str | None = None) -> Recipe:
+    """The recipe a lock or bundle is made of; with `alternative`, the same id with its packages from that
+    alternative source."""
+    recipe = get_recipe(recipe_id, recipes_dirs)
+    return apply_alternative(recipe, alternative) if alternative else recipe
+
+
+def python_for(recipe: Recipe, python: str | None) -> str:
+    """The Python version to resolve for: the one asked (refused if the recipe does not take it), or the
+    recipe's default."""
+    return check_python_version(recipe, python)
+
+
+def bundle_source(recipe: Recipe, graphcast_src: str | None) -> tuple[str, str | None]:
+    """What the bundle builds GraphCast from (a path or URL, without the `name @ ` prefix), and the caution
+    a checkout carries (its state, and that building it runs its setup.py), as the plan and install say it."""
+    source = graphcast_install_arg(recipe, graphcast_src)
+    if " @ " in source:
+        source = source.split(" @ ", 1)[1]
+    caution = checkout_caution(read_identity(source, recipe_source=recipe.graphcast.source), recipe.graphcast.revision)
+    return source, caution

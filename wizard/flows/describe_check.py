@@ -1,0 +1,106 @@
+"""The GraphCast check and a diagnosis in words, built once for `gc-wizard verify`/`diagnose`/`forecast` and the
+app's Verify screen: one tier's detail, and the findings with their fixes.
+
+Why here: the CLI (`commands/verify.tier_summary`, `commands/diagnose.render_findings`) and the Verify screen
+(`tier_line`, `findings_text`) each had their own words for the same tier and the same finding, and the
+screen's dropped the finding's id, ranked causes and evidence. A face lays a tier's row out (a status word
+and the tier's id in the CLI's columns, a mark and the tier's title on the screen) around the same detail.
+The tiers' titles (`TIER_TITLES`, in the check's order) and the GenCast tier's name are the core's too. Light on
+purpose (only `verify.protocol`, which that path loads already): the Verify screen is loaded before the app's
+first frame.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from wizard.verify.protocol import GENCAST_TIER, TIER_TITLES
+
+if TYPE_CHECKING:
+    from wizard.flows.types import Finding, Tier
+
+__all__ = ["GENCAST_TIER", "TIER_TITLES", "finding_lines", "tier_detail"]
+
+
+def _graphcast_init(tier: Tier) -> str:
+    d = tier.details
+    parts = [f"{d.get('param_count', 0):,} parameters", f"init {d.get('init_seconds')} s"]
+    if d.get("trace_seconds") is not None:
+        parts[-1] += f" (trace {d.get('trace_seconds')} s, compile {d.get('compile_seconds')} s)"
+    parts.append(f"peak RSS {d.get('peak_rss_mib')} MiB")
+    return ", ".join(parts)
+
+
+def _graphcast_found(tier: Tier) -> str:
+    """What the import tier found of GraphCast: DeepMind's (which version), none, or another package."""
+    graphcast = tier.details.get("graphcast")
+    if not isinstance(graphcast, dict):
+        return ""
+    if graphcast.get("deepmind"):
+        return f"; DeepMind's GraphCast {graphcast.get('version') or '?'}"
+    return "; no GraphCast installed" if not graphcast.get("present") else "; not DeepMind's GraphCast"
+
+
+def _jax_import(tier: Tier) -> str:
+    d = tier.details
+    versions = d.get("versions") or {}
+    build = d.get("jaxlib_build_tag") or ("CUDA plugin" if d.get("cuda_plugins") else "CPU build")
+    text = f"jax {d.get('jax')}, jaxlib {d.get('jaxlib')} ({build}), numpy {versions.get('numpy')}"
+    if d.get("cudnn_build"):
+        text += f", built for CUDA {d.get('cuda_build')} / cuDNN {d.get('cudnn_build')}"
+    return text + _graphcast_found(tier)
+
+
+def tier_detail(tier: Tier) -> str:
+    """One line of detail for a finished tier: why it did not run, what failed, or what it found."""
+    d = tier.details
+    if tier.status == "cancelled":
+        return "cancelled"
+    if tier.status in ("not_run", "skipped"):
+        return tier.reason or tier.status.replace("_", " ")
+    if tier.status == "failed":
+        error = tier.error or {}
+        message = str(error.get("message", "")).splitlines()[0] if error.get("message") else ""
+        return f"{error.get('type', 'failed')}: {message}"[:160]
+    if tier.name == "jax_import":
+        return _jax_import(tier)
+    if tier.name == "backend":
+        devices = d.get("devices") or []
+        kinds = sorted({str(device.get("kind")) for device in devices})
+        return f"{d.get('default_backend')}: {len(devices)} device(s) ({', '.join(kinds)})"
+    if tier.name == "cudnn_op":
+        return f"convolution ok on {(d.get('device') or {}).get('kind')}, cuDNN {d.get('cudnn_loaded')} loaded"
+    if tier.name in ("graphcast_jit_init", "gencast_jit_init"):
+        return _graphcast_init(tier)
+    return ""
+
+
+def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
+    """Per finding, numbered: its title and id, explanation, fix, what else it explains, how to tell its
+    ranked causes apart, and the log lines that show it; wrapped to `width`."""
+    lines: list[str] = []
+    for number, finding in enumerate(findings, 1):
+        head = f"{number}. {finding.title}  [{finding.id}]"
+        if len(head) > width:
+            lines.extend(textwrap.wrap(f"{number}. {finding.title}", width=width, subsequent_indent="   "))
+            lines.append(f"   [{finding.id}]")
+        else:
+            lines.append(head)
+        for paragraph in (finding.explanation, "Fix: " + finding.fix):
+            lines.extend(textwrap.wrap(paragraph, width=width, initial_indent="   ", subsequent_indent="   "))
+        if finding.explains:
+            lines.append("   Also explains: " + ", ".join(finding.explains))
+        if getattr(finding, "causes", ()):
+            lines.append("   How to tell the causes apart:")
+            for cause in finding.causes:
+                lines.extend(textwrap.wrap(f"- {cause['title']}: check {cause['check']}", width=width,
+                                           initial_indent="     ", subsequent_indent="       "))
+        if finding.evidence:
+            lines.append("   Evidence:")
+            lines.extend(f"     > {line}" for line in finding.evidence)
+        lines.append("")
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines

@@ -1,0 +1,168 @@
+"""The machine's facts in words, built once for `gc-wizard detect`, the plain flow and the app's Machine screen.
+
+Why here: there were three renderings of the same `Facts` (`commands/detect.py`, `commands/plain.py`,
+`tui/screens/machine.py`) and they had drifted ("none usable" / "no usable NVIDIA driver" / "NVIDIA
+driver: none usable"; one listed every CUDA library copy, one only those that matter). Each function returns
+plain text; a face may lay the lines out (a box, a colour) but never rewords them.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from wizard.detect.facts import Facts
+from wizard.detect.preflight import WORDS, assess, summary_lines
+
+
+def where_sentence(facts: Facts) -> str | None:
+    """"Detected on node gpu07 (through srun, job 12, partition gpu)." — or the ASSUMED warning, or None
+    for this machine's own facts."""
+    marker = getattr(facts, "slurm", None)
+    if marker and marker.get("srun"):
+        part = f", partition {marker['partition']}" if marker.get("partition") else ""
+        return f"Detected on node {marker.get('node') or '?'} (through srun, job {marker.get('job_id') or '?'}{part})."
+    if facts.driver is not None and facts.driver.source == "assumed":
+        return (f"ASSUMED: driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version}) — not read from "
+                f"a GPU; {facts.host or 'this machine'} has none.")
+    return None
+
+
+def machine_summary(facts: Facts) -> str:
+    """One line over the recipes list: whose facts they are, the driver, the GPUs, Python and platform."""
+    broken = next((w for w in facts.warnings if w.id in ("driver_not_loaded", "driver_library_mismatch")), None)
+    if facts.driver is None and broken is not None:
+        gpu = ("an NVIDIA driver that is installed but not loaded" if broken.id == "driver_not_loaded"
+               else "an NVIDIA driver whose library and kernel module differ (a reboot is due)")
+    elif facts.driver is None:
+        gpu = "no NVIDIA driver"
+    else:
+        gpu = f"NVIDIA driver {facts.driver.version or '?'} (CUDA {facts.driver.cuda_driver_version or '?'})"
+    if facts.gpus:
+        names = sorted({g.name for g in facts.gpus})
+        gpu += f", {len(facts.gpus)} GPU{'s' if len(facts.gpus) != 1 else ''}: {', '.join(names)}"
+    who = "This machine"
+    if facts.slurm and facts.slurm.get("srun"):
+        who = f"Node {facts.slurm.get('node') or '?'} (through srun)"
+    elif facts.driver is not None and facts.driver.source == "assumed":
+        gpu = "ASSUMED " + gpu
+    return f"{who}: {gpu}; Python {facts.python.version}; {facts.platform.os}/{facts.platform.arch}"
+
+
+def problem_lines(facts: Facts) -> list[str]:
+    """Detection's warnings, with their ids: shown first, because they decide the recipe."""
+    return [f"! [{w.id}] {w.message}" for w in facts.warnings]
+
+
+def _driver_rows(facts: Facts) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    driver = facts.driver
+    if driver:
+        source = "ASSUMED, not detected" if driver.source == "assumed" else f"from {driver.source}"
+        rows.append(("Driver", f"{driver.version or 'unknown version'}  (supports CUDA up to "
+                               f"{driver.cuda_driver_version or '?'}; {source})"))
+    else:
+        rows.append(("Driver", "none usable"))
+    for gpu in facts.gpus:
+        memory = f"{gpu.memory_total_mib / 1024:.0f} GiB" if gpu.memory_total_mib else "? GiB"
+        rows.append((f"GPU {gpu.index}", f"{gpu.name}, {memory}, compute capability {gpu.compute_capability or '?'}"
+                                         + (" (assumed)" if gpu.source == "assumed" else "")))
+    if not facts.gpus:
+        rows.append(("GPUs", "none"))
+    return rows
+
+
+def _library_rows(facts: Facts) -> list[tuple[str, str]]:
+    """The copies that matter: what loads first, and what LD_LIBRARY_PATH / a conda env put in the way. A
+    server with three toolkits has dozens of copies; the rest are counted, and listed by --json."""
+    shown = [lib for lib in facts.cuda_libraries if lib.loads_first or lib.found_via in ("LD_LIBRARY_PATH", "conda")]
+    rows = [(f"{lib.name} {lib.version or ''}".strip(),
+             f"{lib.path} (via {lib.found_via}){'  <- loads first' if lib.loads_first else ''}") for lib in shown]
+    hidden = len(facts.cuda_libraries) - len(shown)
+    if hidden:
+        rows.append(("CUDA libs", f"{hidden} more {'copy' if hidden == 1 else 'copies'} off the search path "
+                                  "(toolkits, wheels); see gc-wizard detect --json"))
+    elif not facts.cuda_libraries:
+        rows.append(("CUDA libs", "none on the loader's path (the recipes bring their own)"))
+    return rows
+
+
+def _host_rows(facts: Facts) -> list[tuple[str, str]]:
+    env = facts.environment
+    jax, jaxlib = env.packages.get("jax"), env.packages.get("jaxlib")
+    rows = [("Python", f"{facts.python.version}  {facts.python.executable}"),
+            ("Environment", f"{env.kind}  {env.path}")]
+    if jax or jaxlib:
+        rows.append(("JAX", f"jax {jax or '-'}, jaxlib {jaxlib or '-'}"
+                            + (f" ({env.jaxlib_cuda_tag})" if env.jaxlib_cuda_tag else "")))
+    rows.append(("Platform", f"{facts.platform.os} {facts.platform.arch}, glibc {facts.platform.glibc or '?'}"))
+    free = facts.disk.state_free_gib
+    rows.append(("Free disk", f"{free if free is not None else '?'} GiB at {facts.disk.path}"))
+    memory = facts.memory
+    if memory and memory.total_mib:
+        text = f"{memory.total_mib / 1024:.1f} GiB total"
+        if memory.available_mib is not None:
+            text += f", {memory.available_mib / 1024:.1f} GiB available"
+        if memory.limit_mib:
+            text += f", limited to {memory.limit_mib / 1024:.1f} GiB by a cgroup (a job or container limit)"
+        rows.append(("Host RAM", text))
+    else:
+        rows.append(("Host RAM", "unknown"))
+    return rows
+
+
+def fact_rows(facts: Facts, current_env: str | None = None) -> list[tuple[str, str]]:
+    """Label/value rows: driver, GPUs, the CUDA libraries that matter, the GraphCast environment the wizard
+    made current (`current_env`, when the face shows it), Python, environment, platform, disk, RAM."""
+    rows = _driver_rows(facts) + _library_rows(facts)
+    if current_env is not None:
+        rows.append(("GraphCast env", current_env))
+    return rows + _host_rows(facts)
+
+
+def aligned(rows: list[tuple[str, str]], columns: int | None = None) -> list[str]:
+    """Rows with their labels padded to one width; a value's further lines are indented under it. With
+    `columns` (a screen's width) a long value wraps between words under its own column, never under the
+    labels; a path is never broken."""
+    width = max((len(label) for label, _ in rows), default=0)
+    room = columns - width - 2 if columns else 0
+    lines: list[str] = []
+    for label, value in rows:
+        # "<- loads first" stays whole on one line: the arrow points at the words after it.
+        parts = [piece.replace("<-\0", "<- ") for part in value.replace("<- ", "<-\0").split("\n") for piece in
+                 (textwrap.wrap(part, room, break_long_words=False, break_on_hyphens=False) or [""] if room > 20
+                  else [part])]
+        lines.append(f"{label.ljust(width)}  {parts[0]}")
+        lines += [" " * (width + 2) + part for part in parts[1:]]
+    return lines
+
+
+def fact_lines(facts: Facts, current_env: str | None = None, columns: int | None = None) -> list[str]:
+    """`fact_rows`, aligned (wrapped to `columns` if given): the block every face prints under its heading."""
+    return aligned(fact_rows(facts, current_env), columns)
+
+
+def machine_lines(facts: Facts) -> list[str]:
+    """`gc-wizard detect`'s text: problems first, the facts, then what fits in memory."""
+    lines: list[str] = []
+    if facts.warnings:
+        lines += ["Problems:", *(f"  {line}" for line in problem_lines(facts)), ""]
+    lines += fact_lines(facts)
+    lines += ["", "What fits in memory (GraphCast / GenCast, before you install):"]
+    lines += [f"  {line}" for line in summary_lines(assess(facts))]
+    return lines
+
+
+def memory_table_lines(facts: Facts, width: int = 80) -> list[str]:
+    """What fits in memory, one short line per model (the full figures are in `gc-wizard detect`); narrower
+    than 80 columns only the verdict and the figures (the facts above need the rows)."""
+    try:
+        fits = assess(facts)
+    except Exception as exc:  # a broken data file is named, never a crash
+        return [f"What fits in memory: not assessed ({exc})"]
+    lines = ["What fits in memory (needs: GB of GPU memory / host RAM):"]
+    for fit in fits:
+        n = fit.need
+        label = f"{n.model} {float(n.resolution):g}°"
+        row = f" {label:<16}{WORDS[fit.verdict]:<9}{n.gpu_gb:g}/{n.host_gb:g}"
+        lines.append(row.ljust(33) + fit.message if width >= 80 else row)
+    return lines

@@ -1,0 +1,176 @@
+"""A plan in words, built once for `gc-wizard plan`, the plain flow and the app's Plan screen.
+
+Why here: the CLI's `render_plan` and the Plan screen's `plan_text` were two copies that had drifted
+("Steps (nothing has been run)" / "(nothing has run yet)"; "from X, --no-deps" with the pinned revision /
+"from X (--no-deps)" without it; the sources checked on one, a bare `graphcast:` line on the other). One
+function lays the plan out now; a face adds only its own key or flag hints (`PlanHints`), in its own words
+about its own keys, and never rewords a line.
+"""
+
+from __future__ import annotations
+
+import shlex
+import textwrap
+from dataclasses import dataclass
+
+from wizard.flows.review import PlanReview
+from wizard.install.plan import Plan
+from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
+
+__all__ = ["COMMANDS_HEADING", "STEPS_HEADING", "PlanHints", "install_command", "plan_lines"]
+
+STEPS_HEADING = "Steps (nothing has run yet):"
+COMMANDS_HEADING = "Exactly what runs:"
+
+
+@dataclass(frozen=True)
+class PlanHints:
+    """What a face adds after the core's words: the keys (the app) or flags (the CLI) that change a part."""
+
+    folder: str = ""
+    installer: str = ""
+    sources: str = ""
+    refusal: str = ""
+    """A line of its own under a refused GraphCast source: how to choose another or go on anyway."""
+
+
+def _fit(text: str, width: int = 74) -> str:
+    """A long path or URL shortened in the middle, so it stays one row."""
+    return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
+
+
+def _wrap(text: str, indent: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent + "  ") or [indent]
+
+
+def command_lines(argv: tuple[str, ...], width: int, first: str = "     $ ", rest: str = "         ") -> list[str]:
+    """Shell-quoted for display, wrapped only between arguments with `\\` so it still pastes whole."""
+    lines: list[str] = []
+    current = first
+    for word in (shlex.quote(a) for a in argv):
+        if current.strip() not in ("", "$") and len(current) + 1 + len(word) > width - 2:
+            lines.append(current + " \\")
+            current = rest + word
+        else:
+            current = current + word if current in (first, rest) else current + " " + word
+    lines.append(current)
+    return lines
+
+
+def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[Wheelhouse], hint: str = "",
+                  width: int = 100) -> list[str]:
+    """Where GraphCast and the packages come from, each checked."""
+    lines = [f"Sources{hint}:"]
+    if verdict is not None:
+        identity = verdict.identity
+        lines.append(f"  GraphCast {verdict.mark()} {identity.short()} · {identity.kind_text()}")
+        lines.append(f"    from {_fit(plan.graphcast_src.split(' @ ', 1)[-1], 64)}")
+        for text in (verdict.unreachable, verdict.caution):
+            lines += _wrap(f"! {text}", "    ", width) if text else []
+    for house in wheelhouses:
+        lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
+    lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
+                                   else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
+    return lines
+
+
+def _refusals(review: PlanReview, hints: PlanHints, width: int) -> list[str]:
+    recipe, verdict = review.plan.recipe, review.verdict
+    out: list[str] = []
+    if review.reasons:
+        out.append(f"! {recipe.id} DOES NOT FIT {review.machine}; `gc-wizard install {recipe.id}` refuses it (exit 2) "
+                   "without --force:")
+        for reason in review.reasons:
+            out += _wrap(f"- {reason}", "  ", width)
+    if verdict is not None and not verdict.ok:
+        found = verdict.identity
+        out += [f"✗ Refused: this GraphCast source is {found.short()},",
+                f"  {found.kind_text()}; the recipe needs DeepMind's {source_name(recipe.graphcast.source)} "
+                f"{recipe.graphcast.version}."]
+        out += [hints.refusal] if hints.refusal else []
+    return [*out, ""] if out else []
+
+
+def _step_commands(step, width: int) -> list[str]:
+    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
+    return ([f"     with {env}"] if env else []) + command_lines(step.argv, width)
+
+
+def _steps(plan: Plan, slurm, width: int, inline: bool) -> list[str]:
+    out = [STEPS_HEADING]
+    for i, step in enumerate(plan.steps, 1):
+        out.append(f"  {i}. {step.title}")
+        out += _step_commands(step, width) if inline else []
+    if slurm is not None:
+        part = f"partition {slurm.partition}" if slurm.partition else "the default partition"
+        out.append(f"  then the GraphCast check on a GPU node of {part}, through srun")
+    return out
+
+
+def _commands_after(plan: Plan, width: int) -> list[str]:
+    out = ["", COMMANDS_HEADING]
+    for i, step in enumerate(plan.steps, 1):
+        out += [f"  {i}. {step.title}", *_step_commands(step, width)]
+    return out
+
+
+def _pins(review: PlanReview, width: int) -> list[str]:
+    plan, recipe, verdict = review.plan, review.plan.recipe, review.verdict
+    out = [f"Pins ({len(recipe.requirements)}):", *(f"  {req}" for req in recipe.requirements)]
+    # The recipe's revision only where the source is the recipe's own pin: a checkout or a wheel given
+    # instead is whatever it is (its commit and changes are in the sources above).
+    pinned = f" ({recipe.graphcast.revision[:12]})" if verdict is None or verdict.identity.kind == "recipe" else ""
+    out.append(f"  GraphCast {recipe.graphcast.version}{pinned} from {plan.graphcast_src}, --no-deps")
+    if recipe.runtime_env:
+        out += ["", "Set when the environment is activated:", *(f"  {k}={v}" for k, v in recipe.runtime_env.items())]
+    notes = list(plan.notes) + list(recipe.notes)
+    if notes:
+        out += ["", "Notes:"]
+        for note in notes:
+            out += _wrap(f"- {note}", "  ", width)
+    return out
+
+
+def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, hints: PlanHints = PlanHints(),
+               width: int = 100, commands_last: bool = False) -> list[str]:
+    """The plan: what refuses it first, then where, which Python and installer, disk and download, the
+    sources, every step with its exact command, every pin, what activation sets, the notes.
+
+    `commands_last`: the step titles stay together and the exact commands come last, under their own
+    heading (a screen of 24 rows shows every step at once); else each command stands under its step."""
+    plan, recipe = review.plan, review.plan.recipe
+    where = "existing environment, changed in place" if plan.mode == "in-place" else "a new environment"
+    free = f"; {review.free_gib:.0f} GiB free there" if review.free_gib is not None else ""
+    return [
+        *_refusals(review, hints, width),
+        f"Plan for {recipe.id} — {recipe.title}",
+        f"Into {where}{hints.folder}:",
+        f"  {plan.env_dir}",
+        plan.python.describe(),
+        f"Installer {plan.installer}{' (offline)' if plan.offline else ''}{hints.installer} · "
+        f"disk: about {plan.disk_gib:g} GiB needed (environment and download cache){free}",
+        f"Download: {download or 'checking the size…'}",
+        "",
+        *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width),
+        "",
+        *_steps(plan, slurm, width, inline=not commands_last),
+        "",
+        *_pins(review, width),
+        *(_commands_after(plan, width) if commands_last else []),
+    ]
+
+
+def install_command(plan: Plan, command: str, slurm=None) -> str:
+    """The `install` line that runs exactly this plan (the folder, sources and Slurm target it was made with)."""
+    recipe = plan.recipe
+    line = f"{command} install {recipe.id}"
+    if plan.mode == "in-place":
+        line += f" --env {shlex.quote(str(plan.env_dir))}"
+    if plan.graphcast_src != recipe.graphcast.source:
+        line += f" --graphcast-src {shlex.quote(plan.graphcast_src)}"
+    line += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links if link not in recipe.find_links)
+    line += " --offline" if plan.offline else ""
+    if slurm is not None:
+        line += (" --slurm" + (f" {shlex.quote(slurm.partition)}" if slurm.partition else "")
+                 + "".join(f" --srun-arg={shlex.quote(arg)}" for arg in slurm.srun_args))
+    return line

@@ -1,0 +1,58 @@
+"""The first forecast, for both faces: the files it takes (listed and checked), the memory check against
+the machine that runs it, the run in stages, and the words that describe its outcome.
+
+The stages live in `wizard.after` (`forecast`, `assets`); this is the use case the faces call, including
+which facts the memory check reads (the GPU node's through srun, else this machine's, else none).
+"""
+
+from __future__ import annotations
+
+from wizard.after import assets
+from wizard.after.assets import ProgressText as ProgressText
+from wizard.after.forecast import STAGE_WORDS as STAGE_WORDS
+from wizard.after.forecast import STAGES as STAGES
+from wizard.after.forecast import ForecastEvents as ForecastEvents
+from wizard.after.forecast import ForecastRequest as ForecastRequest
+from wizard.after.forecast import describe as outcome_lines
+from wizard.after.forecast import describe_listing as listing_lines
+from wizard.after.forecast import run_forecast as run_forecast
+from wizard.detect.chain import detect
+from wizard.detect.facts import Facts
+from wizard.detect.where import detect_where
+from wizard.install.envs import Env
+
+__all__ = ["STAGES", "STAGE_WORDS", "ForecastEvents", "ForecastRequest", "ProgressText", "check_assets", "env_at",
+           "facts_for_forecast", "list_assets", "listing_lines", "open_assets", "outcome_lines", "run_forecast"]
+
+
+def open_assets(location: str | None) -> assets.Source:
+    """Where the forecast's files come from (a folder, a URL, DeepMind's bucket by default)."""
+    return assets.open_source(location)
+
+
+def list_assets(source: assets.Source) -> list[assets.Asset]:
+    """Every file the source offers (models, statistics, example datasets)."""
+    return assets.list_assets(source)
+
+
+def check_assets(location: str | None, *, model: str | None, dataset: str | None) -> None:
+    """Refuse now (AssetError) a source, model or dataset that a one-step forecast could not use."""
+    source = assets.open_source(location)
+    assets.select(assets.list_assets(source), model=model, dataset=dataset, steps=1)
+
+
+def env_at(folder: str) -> Env:
+    """The environment in `folder` (its name as the user gave it, `~` expanded)."""
+    return Env.at(folder)
+
+
+def facts_for_forecast(env: Env, slurm=None, *, on_state=None) -> Facts | None:
+    """The machine the memory check reads: the GPU node through srun (a partition Slurm refuses is
+    said), else this machine as `env` sees it; None when detection fails here (the check is a guard,
+    not a gate: no facts, no refusal)."""
+    if slurm is not None:
+        return detect_where(slurm, on_state=on_state)
+    try:
+        return detect(env.path)
+    except Exception:
+        return None

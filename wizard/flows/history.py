@@ -1,0 +1,92 @@
+"""The history as both faces read it: the store, the environment current now, what is installed already,
+and the recording of a check run on its own.
+
+Why here: the CLI, the plain flow and four app screens each read the history for "which environment is
+current" and each guarded an unreadable file in its own way; the answers and their words are built once here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from wizard.history.store import History, load_history, now, record_verify
+from wizard.install import envs
+from wizard.verify.check import VerifyResult
+
+__all__ = ["current_env", "current_env_text", "history_rows", "installed_recipes", "last_local_graphcast", "read_history",
+           "record_check"]
+
+
+def read_history() -> History:
+    """Every install, check and rollback this user's wizard recorded (a WizardError names a broken file)."""
+    return load_history()
+
+
+def current_env() -> str | None:
+    """The environment current now (None: there is none, or the history cannot be read: an unreadable
+    history must not hide an outcome)."""
+    try:
+        current = load_history().current()
+    except Exception:
+        return None
+    return getattr(current, "env", None) if current is not None else None
+
+
+def current_env_text() -> str:
+    """The GraphCast environment the wizard made current (its recipe and status below), or that there is none."""
+    try:
+        current = load_history().current()
+    except Exception as exc:  # an unreadable history is said, never a crash
+        return f"unknown (the history cannot be read: {exc})"
+    if current is None:
+        return "none yet (the wizard builds one in a new folder)"
+    return f"{current.env}\n  {current.recipe} · {current.status}"
+
+
+def installed_recipes() -> dict[str, str]:
+    """recipe id -> "current" or "installed", from history (good installs whose folder is still there):
+    so a list of recipes says what the user already has before they build a second copy of it."""
+    try:
+        history = load_history()
+    except Exception:  # an unreadable history only means nothing is marked
+        return {}
+    found: dict[str, str] = {}
+    for entry in history.good_installs():
+        if entry.removed is None and Path(entry.env).is_dir():
+            found[entry.recipe] = "current" if entry.current or found.get(entry.recipe) == "current" else "installed"
+    return found
+
+
+def last_local_graphcast(version: str) -> str | None:
+    """The local GraphCast an earlier install of this version used, if still there (None if unreadable)."""
+    try:
+        return load_history().last_local_graphcast(version)
+    except Exception:  # an unreadable history only means nothing is remembered
+        return None
+
+
+def record_check(env: Path, result: VerifyResult) -> bool:
+    """A history entry for a check run on its own, and the marker's `verified` date when it passed. False
+    when another wizard holds the state lock (the check is then not in the history). OSError/WizardError
+    go to the caller: a finished check is still worth its result, so it only warns."""
+    recorded = record_verify(env, result.summary(), log=result.log) is not None
+    marker = envs.read_marker(env)
+    if result.ok and marker:
+        envs.write_marker(env, replace(marker, verified=now()))
+    return recorded
+
+
+def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:
+    """history --json's list (every entry's fields plus whether its folder exists and its disk use),
+    the disk use of all environments together, and the history's warnings."""
+    history = load_history()
+    usage = envs.usage(entry.env for entry in history.entries if entry.kind == "install")
+    rows = []
+    for entry in history.entries:
+        data = entry.to_dict()
+        data["env_exists"] = Path(entry.env).is_dir()
+        data["disk_bytes"] = usage.sizes.get(entry.env, 0) if entry.kind == "install" else 0
+        rows.append(data)
+    return rows, usage.total, list(history.warnings)

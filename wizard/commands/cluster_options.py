@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from wizard.commands.output import warn
 from wizard.flows.describe_machine import where_sentence as where_line
+from wizard.flows.machine import machine_facts
 from wizard.flows.options import slurm_target as target_of
-from wizard.flows.session import machine_facts
 
 if TYPE_CHECKING:
     from wizard.flows.types import JobState, SlurmTarget

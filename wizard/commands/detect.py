@@ -8,7 +8,7 @@ from wizard.commands import options
 from wizard.commands.cluster_options import facts_for, slurm_target, where_line
 from wizard.commands.output import emit_json, say, warn
 from wizard.flows.describe_machine import machine_lines
-from wizard.flows.session import preflight
+from wizard.flows.machine import preflight
 
 
 def run(args: argparse.Namespace) -> int:

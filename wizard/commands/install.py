@@ -23,9 +23,10 @@ from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError
 from wizard.flows.after_install import replay_answers, save_answers
+from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
 from wizard.flows.options import InstallOptions
-from wizard.flows.session import machine_facts, plan_for, survey
+from wizard.flows.session import plan_for, survey
 from wizard.flows.transaction import InstallEvents, await_answer, run_install
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 

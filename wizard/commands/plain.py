@@ -19,8 +19,9 @@ from wizard.commands.recipes import PLAN_SIZE_BUDGET, plan_text, render_matches
 from wizard.errors import WizardError
 from wizard.flows.describe_machine import fact_lines, problem_lines
 from wizard.flows.history import read_history
+from wizard.flows.machine import slurm_offer
 from wizard.flows.review import download_size, review
-from wizard.flows.session import slurm_offer, survey
+from wizard.flows.session import survey
 from wizard.paths import wizard_command
 
 

@@ -19,7 +19,7 @@ from wizard.flows.after_install import (
     resolve_env,
     support_report,
 )
-from wizard.flows.session import machine_facts
+from wizard.flows.machine import machine_facts
 from wizard.security import write_private_file
 
 

@@ -14,9 +14,10 @@ from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError
 from wizard.flows.describe_machine import machine_summary
 from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
+from wizard.flows.machine import machine_facts
 from wizard.flows.recipe_list import graphcast_label, group_by_graphcast
 from wizard.flows.review import PlanReview, download_size, review
-from wizard.flows.session import machine_facts, survey
+from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
 from wizard.paths import wizard_command
 from wizard.security import redact_secrets

@@ -10,8 +10,7 @@ faces now call these functions with the same inputs and only render what comes b
   (`wizard.flows.transaction.run_install(plan, options, …)`);
 - `diagnose_log(log)` / `findings_for(scan)`: the findings, detecting the machine only when a finding
   can use it;
-- `machine_facts(...)`: the facts to plan with (this machine, a GPU node through srun, or an assumed GPU),
-  `preflight(facts)` what fits in memory, `slurm_offer()` the partitions to offer when this node has no GPU;
+- (the machine alone — its facts, what fits, Slurm's partitions — is `wizard.flows.machine`);
 - `recipe_for_graphcast(...)`: the recipe `--graphcast-version` names or recommends.
 """
 
@@ -25,9 +24,6 @@ from typing import IO
 
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
-from wizard.detect.preflight import ModelFit, assess
-from wizard.detect.slurm import SlurmTarget, partitions, srun_on_path
-from wizard.detect.where import detect_where
 from wizard.errors import UserError
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
@@ -121,28 +117,6 @@ def findings_for(scan: Scanner, *, context: Context | None = None) -> list[Findi
 def diagnose_log(log: str | IO[str], *, context: Context | None = None) -> list[Finding]:
     """The known failures in a log (its text, or a stream of any size), as `findings_for` gives them."""
     return findings_for(scan_stream(io.StringIO(log) if isinstance(log, str) else log), context=context)
-
-
-
-def machine_facts(slurm: SlurmTarget | None = None, **how) -> Facts:
-    """The facts to plan with: a GPU node through srun (`slurm`), an assumed GPU (`assume_driver`,
-    `assume_cc`), or this machine; `on_line`, `on_state` and `cancel` as `detect.where.detect_where` takes them."""
-    return detect_where(slurm, **how)
-
-
-def preflight(facts: Facts) -> list[ModelFit]:
-    """What fits in memory: GraphCast and GenCast at 1° and 0.25° against the GPUs and the host RAM."""
-    return assess(facts)
-
-
-def slurm_offer() -> list[str] | None:
-    """Slurm's partitions when srun is here (to offer detection on a GPU node), else None."""
-    return partitions() if srun_on_path() else None
-
-
-def slurm_partitions() -> list[str]:
-    """Slurm's partitions (sinfo answers in well under a second)."""
-    return partitions()
 
 
 def recipe_for_graphcast(recipe_id: str | None, version: str | None, recipes_dirs: Sequence[str] = ()) -> str | None:

@@ -96,7 +96,8 @@ class MachineScreen(Screen[str]):
     def _detect(self, stop: threading.Event, slurm) -> None:
         # The same survey as `gc-wizard recipes`; each failure says what failed, because a broken
         # recipe file is not a detection problem.
-        from wizard.flows.session import RecipesUnreadable, machine_facts, slurm_offer, survey
+        from wizard.flows.machine import machine_facts, slurm_offer
+        from wizard.flows.session import RecipesUnreadable, survey
 
         try:
             facts = None
@@ -221,7 +222,7 @@ class MachineScreen(Screen[str]):
         """Ask for the partition and srun options ("gpu --gpus=1"), then detect there again."""
         if self.partitions is None:
             # Deferred for start-up time: the app loads this module before its first frame.
-            from wizard.flows.session import slurm_partitions
+            from wizard.flows.machine import slurm_partitions
 
             self.partitions = slurm_partitions()  # sinfo answers in well under a second
         current = " ".join(filter(None, [self.slurm.partition if self.slurm else None,

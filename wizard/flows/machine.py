@@ -1,0 +1,44 @@
+"""The machine, for both faces: the facts to plan with, what fits in memory, the Slurm partitions to offer.
+
+Kept apart from `flows.session` (which also plans and diagnoses) because `gc-wizard detect` and the
+Machine screen need only this: importing the planner, the recipe matcher and the log catalogue for a
+`detect --json` doubled its start-up (issue 23). The Slurm modules are loaded only when asked for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wizard.detect.facts import Facts
+from wizard.detect.preflight import ModelFit, assess
+from wizard.detect.where import detect_where
+
+if TYPE_CHECKING:
+    from wizard.detect.slurm import SlurmTarget
+
+
+def machine_facts(slurm: SlurmTarget | None = None, **how) -> Facts:
+    """The facts to plan with: a GPU node through srun (`slurm`), an assumed GPU (`assume_driver`,
+    `assume_cc`), or this machine; `on_line`, `on_state` and `cancel` as `detect.where.detect_where` takes them."""
+    return detect_where(slurm, **how)
+
+
+def preflight(facts: Facts) -> list[ModelFit]:
+    """What fits in memory: GraphCast and GenCast at 1° and 0.25° against the GPUs and the host RAM."""
+    return assess(facts)
+
+
+def slurm_offer() -> list[str] | None:
+    """Slurm's partitions when srun is here (to offer detection on a GPU node), else None."""
+    # Deferred for start-up time: only a machine without a GPU asks Slurm (module docstring).
+    from wizard.detect.slurm import partitions, srun_on_path
+
+    return partitions() if srun_on_path() else None
+
+
+def slurm_partitions() -> list[str]:
+    """Slurm's partitions (sinfo answers in well under a second)."""
+    # Deferred for start-up time, as above.
+    from wizard.detect.slurm import partitions
+
+    return partitions()

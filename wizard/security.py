@@ -214,6 +214,8 @@ def _secret_var(match: re.Match) -> str:
         return match.group(0)
     value = match.group("value")
     bare = value.strip("\"'")
+    if bare.startswith(MASK):  # masked already (a URL's query value): what follows, `)` or `\n`, is kept
+        return match.group(0)
     if _HARMLESS.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own
         return match.group(0)
     if len(bare) < 8 and not (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)):
@@ -265,9 +267,11 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     if not text:
         return text
     text = _PRIVATE_KEY.sub(f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----", text)
-    text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
+    # A URL's query and path first: once its userinfo reads `<redacted>@`, the `<` ends the URL for them, and a
+    # link with both a password and a signature kept its signature.
     text = _URL_QUERY.sub(_query, text)
     text = _URL_PATH.sub(_path_tokens, text)
+    text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)

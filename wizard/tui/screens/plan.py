@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from wizard.install.options import InstallOptions
+from wizard.security import redact_secrets
 from wizard.tui.messages import PlanComputed
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -45,7 +46,9 @@ class ApprovedPlan:
 
 
 def _fit(text: str, width: int = 74) -> str:
-    """A long path or URL shortened in the middle, so it stays one row at 80 columns."""
+    """A long path or URL shortened in the middle, so it stays one row at 80 columns; its secrets are masked
+    first, since a cut URL (`https://me:pw@host…sig=…`) no longer has the shape the redaction knows."""
+    text = redact_secrets(text)
     return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
 
 
@@ -112,7 +115,9 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     for i, step in enumerate(plan.steps, 1):
         env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
         lines.append(f"  {i}. {env + ' ' if env else ''}{shlex.join(step.argv)}")
-    return "\n".join(lines)
+    # The screen is an output channel like stdout: the sources and commands above quote what the user gave
+    # (a private index's or GraphCast URL's password, a signed link), so the whole text is masked once here.
+    return redact_secrets("\n".join(lines))
 
 
 class PlanScreen(Screen["ApprovedPlan | None"]):

@@ -1,0 +1,50 @@
+"""The app's screen and its notifications are output channels like stdout: a GraphCast source or wheelhouse the
+user gave with a password, a signed link's signature or a token in it is shown masked, also where the Plan
+screen shortens a long URL in the middle (the cut URL no longer has the shape the redaction knows)."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from tests.fixtures.pilot import screen_text, tiny_app, wait_for
+from wizard.install.options import InstallOptions
+from wizard.recipes.loader import get_recipe
+from wizard.tui.screens.machine import MachineScreen
+from wizard.tui.screens.plan import PlanScreen
+from wizard.tui.screens.prompt import PromptScreen
+
+PASSWORD = "C4r0lPw0rd9zz"
+SIGNATURE = "Qm9vYmFyQmF6UXV4MTIzNDU2Nzg5"
+TOKEN = "ghp_" + "Zy8Xw7Vu6Ts5Rq4Po3Nm2Lk1Ji0HgFeDcBa"
+
+
+def _plan_text(app) -> str:
+    return str(app.screen.query_one("#plan").render())
+
+
+def _notifications(app) -> str:
+    return "\n".join(str(note.message) for note in app._notifications)
+
+
+async def test_plan_screen_and_its_toasts_mask_the_secrets_in_sources(tiny):
+    source = f"https://carol:{PASSWORD}@127.0.0.1:9/wheels/graphcast-0.1.1-py3-none-any.whl?sig={SIGNATURE}"
+    dirs = (str(tiny.recipes),)
+    app = tiny_app(tiny)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, graphcast_src=source,
+                                 find_links=(str(tiny.house.path),))
+        app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), options))
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        await wait_for(pilot, lambda: "127.0.0.1" in _plan_text(app))
+        shown = _plan_text(app) + screen_text(app)
+        assert PASSWORD not in shown and SIGNATURE not in shown
+        assert "<redacted>" in _plan_text(app)  # the source is still there, masked
+
+        # w with a wheelhouse path that does not exist and holds a token: the error toast quotes it, masked.
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one(Input).value = f"/nowhere/{TOKEN}/wheels"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "/nowhere/" in _notifications(app))
+        assert TOKEN not in _notifications(app) and TOKEN not in screen_text(app)

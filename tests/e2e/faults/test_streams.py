@@ -141,3 +141,22 @@ def test_a_wheelhouse_whose_path_is_not_utf8_is_refused_before_an_env_is_made(ti
     _no_traceback(proc)
     assert proc.returncode == 2 and "not UTF-8" in proc.stderr, proc.stderr
     assert not list(Path(isolated_state).glob("envs/*"))
+
+
+def test_an_output_file_that_is_a_pipe_is_written_into_not_replaced(tiny, tmp_path):
+    """`--out` and `--save-answers` naming a FIFO (as /dev/stdout, /dev/full or a named pipe are): the text goes
+    into it, as a shell's `>` would send it, and the FIFO stays a FIFO. The atomic rename every private file
+    is written with put a regular file in its place and said it wrote (as root, /dev/full itself was replaced)."""
+    fifo, got = tmp_path / "out.fifo", tmp_path / "read.txt"
+    proc = _shell('mkfifo "$1"; timeout 20 cat "$1" > "$2" & $GCW report --out "$1"; rc=$?; wait; exit $rc',
+                  str(fifo), str(got))
+    _no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert fifo.is_fifo() and got.read_text().startswith("# gc-wizard support report")
+
+    answers_fifo, answers = tmp_path / "answers.fifo", tmp_path / "answers.json"
+    proc = _shell('f="$1"; mkfifo "$f"; timeout 20 cat "$f" > "$2" & shift 2; $GCW install tiny-a --yes --save-answers "$f" "$@"; '
+                  'rc=$?; wait; exit $rc', str(answers_fifo), str(answers), *tiny.args())
+    _no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert answers_fifo.is_fifo() and json.loads(answers.read_text())["recipe"] == "tiny-a"

@@ -64,6 +64,16 @@ def unusable_env_path(value: str) -> str | None:
     return None
 
 
+def not_utf8(value: str) -> str | None:
+    """`value` shown with its bytes that are not UTF-8 as `\\xNN` when it has any (Python holds each as a
+    lone surrogate, which uv, JSON and a UTF-8 file refuse), else None."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+    return None
+
+
 def uncreatable_env_path(value: str) -> str | None:
     """Why a *new* environment cannot be made at `value`, or None: besides `unusable_env_path`, uv refuses a
     venv path that is not UTF-8 (a byte such as \xff, which Python holds as a lone surrogate). An existing

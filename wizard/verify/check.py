@@ -594,10 +594,14 @@ def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str]) 
     real_env = os.path.realpath(env)
     if jax_path and not os.path.realpath(jax_path).startswith(real_env + os.sep):
         evidence.append(f"jax was imported from {jax_path}")
-    for folder in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
+    for entry in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
+        # A relative entry is searched from the probe's working folder, the environment (run_probe's cwd), not
+        # from the wizard's: read from here, a `jax/` beside the user named a folder the check never searched.
+        folder = os.path.join(env, entry)
         held = sorted(set(PROBE_MODULES + STARTUP_MODULES) & folder_modules(folder))
         if held and not os.path.realpath(folder).startswith(real_env + os.sep):
-            evidence.append(f"PYTHONPATH holds {folder}, with {', '.join(held)}")
+            evidence.append(f"PYTHONPATH holds {entry}, with {', '.join(held)}"
+                            + ("" if os.path.isabs(entry) else f" (from {env}, where the check runs)"))
     if not evidence:
         return None
     return Finding(

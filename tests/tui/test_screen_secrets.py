@@ -1,14 +1,19 @@
 """The app's screen and its notifications are output channels like stdout: a GraphCast source or wheelhouse the
 user gave with a password, a signed link's signature or a token in it is shown masked, also where the Plan
-screen shortens a long URL in the middle (the cut URL no longer has the shape the redaction knows)."""
+screen shortens a long URL in the middle (the cut URL no longer has the shape the redaction knows); so is an
+edited history entry's error on the History screen, and a dialog's question (wizard.tui.widgets.shown)."""
 
 from __future__ import annotations
+
+import json
 
 from textual.widgets import Input
 
 from tests.fixtures.pilot import screen_text, tiny_app, wait_for
 from wizard.install.options import InstallOptions
 from wizard.recipes.loader import get_recipe
+from wizard.tui.screens.confirm import ConfirmScreen
+from wizard.tui.screens.history import HistoryScreen
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -48,3 +53,23 @@ async def test_plan_screen_and_its_toasts_mask_the_secrets_in_sources(tiny):
         await pilot.press("enter")
         await wait_for(pilot, lambda: "/nowhere/" in _notifications(app))
         assert TOKEN not in _notifications(app) and TOKEN not in screen_text(app)
+
+
+async def test_history_screen_and_dialogs_mask_what_the_state_and_installers_say(tiny, isolated_state):
+    """history.json can be edited: `gc-wizard history` masks an entry's error, and the History screen, which
+    rendered its own text, showed the token in clear. A dialog quoting an installer's question is masked too."""
+    _, installed = tiny.install("tiny-a")
+    state = json.loads((isolated_state / "history.json").read_text())
+    state["entries"][-1]["error"] = (f"uv said: https://x:{PASSWORD}@h/?private_token={SIGNATURE} "
+                                     f"and HF_TOKEN=hf_{SIGNATURE}")
+    (isolated_state / "history.json").write_text(json.dumps(state))
+    app = tiny_app(tiny)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        app.push_screen(HistoryScreen())
+        await wait_for(pilot, lambda: "uv said" in screen_text(app))
+        shown = screen_text(app)
+        assert PASSWORD not in shown and SIGNATURE not in shown, shown
+        app.push_screen(ConfirmScreen(f"The installer asks: Token for https://me:{PASSWORD}@idx/ ({TOKEN})?"))
+        await wait_for(pilot, lambda: "The installer asks" in screen_text(app))
+        assert PASSWORD not in screen_text(app) and TOKEN not in screen_text(app)

@@ -30,6 +30,7 @@ from wizard.tui.messages import PlanComputed
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.footer import WrappingFooter
+from wizard.tui.widgets.shown import Shown
 
 if TYPE_CHECKING:
     from wizard.install.plan import Plan
@@ -115,9 +116,7 @@ def plan_text(plan, free_gib: float | None = None, *, verdict=None, wheelhouses:
     for i, step in enumerate(plan.steps, 1):
         env = " ".join(f"{k}={shlex.quote(v)}" for k, v in step.env.items())
         lines.append(f"  {i}. {env + ' ' if env else ''}{shlex.join(step.argv)}")
-    # The screen is an output channel like stdout: the sources and commands above quote what the user gave
-    # (a private index's or GraphCast URL's password, a signed link), so the whole text is masked once here.
-    return redact_secrets("\n".join(lines))
+    return "\n".join(lines)  # masked where it is shown (wizard.tui.widgets.shown)
 
 
 class PlanScreen(Screen["ApprovedPlan | None"]):
@@ -161,9 +160,9 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         """Enter (False) or f (True) pressed while planning; None: nothing pending."""
 
     def compose(self) -> ComposeResult:
-        yield Static(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
+        yield Shown(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
         with VerticalScroll(id="plan-pane"):
-            yield Static("", id="plan", markup=False)
+            yield Shown("", id="plan", markup=False)
         yield WrappingFooter()  # all of its keys stay visible at 60 columns (and with "a Alt src" at 80)
 
     def on_mount(self) -> None:

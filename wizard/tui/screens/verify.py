@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from wizard.tui.widgets.shown import Shown
 from wizard.verify.protocol import (
     GENCAST_TIER,
     TIER_TITLES,  # the core's wording, shared with the CLI and history
@@ -117,10 +118,10 @@ class VerifyScreen(Screen[str]):
             self._render_tiers()
 
     def compose(self) -> ComposeResult:
-        yield Static("gc-wizard · Step 5 of 5 · Checking GraphCast really runs", classes="title")
+        yield Shown("gc-wizard · Step 5 of 5 · Checking GraphCast really runs", classes="title")
         with VerticalScroll(id="verify-pane"):
-            yield Static("Starting the check (a real GraphCast jit init)…", id="tiers", markup=False)
-            yield Static("", id="findings", markup=False)
+            yield Shown("Starting the check (a real GraphCast jit init)…", id="tiers", markup=False)
+            yield Shown("", id="findings", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -6,6 +6,8 @@ edited history entry's error on the History screen, and a dialog's question (wiz
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from textual.widgets import Input
 
@@ -73,3 +75,11 @@ async def test_history_screen_and_dialogs_mask_what_the_state_and_installers_say
         app.push_screen(ConfirmScreen(f"The installer asks: Token for https://me:{PASSWORD}@idx/ ({TOKEN})?"))
         await wait_for(pilot, lambda: "The installer asks" in screen_text(app))
         assert PASSWORD not in screen_text(app) and TOKEN not in screen_text(app)
+
+
+def test_every_text_widget_of_the_app_is_a_masked_one():
+    """A screen added later gets the same pass: no bare Static or Label is made anywhere in the app."""
+    tui = Path(__file__).resolve().parents[2] / "wizard" / "tui"
+    bare = [f"{path.relative_to(tui)}:{n}" for path in sorted(tui.rglob("*.py")) if path.name != "shown.py"
+            for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\b(Static|Label)\(", line)]
+    assert bare == [], bare

@@ -104,7 +104,8 @@ def xla_flags_problem(value: str) -> str | None:
                     "--xla_name=value words)")
         if _XLA_LOADS_CODE.search(match.group("name")) or "/" in (match.group("value") or ""):
             return (f"the XLA flag --{match.group('name')} names a place XLA runs programs or code from, or "
-                    "reads or writes files in, and nothing from a recipe may choose that")
+                    "reads or writes files in, or options it hands another program, and nothing from a recipe may "
+                    "choose that")
     return None
 
 

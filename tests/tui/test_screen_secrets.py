@@ -48,6 +48,15 @@ async def test_plan_screen_and_its_toasts_mask_the_secrets_in_sources(tiny):
         assert PASSWORD not in shown and SIGNATURE not in shown
         assert "<redacted>" in _plan_text(app)  # the source is still there, masked
 
+        # g: the dialog's input would show the source in clear, so it starts empty; Escape keeps the source.
+        plan_screen = app.screen
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert app.screen.query_one(Input).value == "" and PASSWORD not in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is plan_screen)
+        assert plan_screen.options.graphcast_src == source
+
         # w with a wheelhouse path that does not exist and holds a token: the error toast quotes it, masked.
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))

@@ -53,6 +53,12 @@ def _fit(text: str, width: int = 74) -> str:
     return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
 
 
+def _editable(current: str | None) -> str:
+    """What a g or w dialog starts with: the current source, unless it holds a secret (a URL's password, a
+    signed query), which the dialog's input would show in clear; then it starts empty (Escape keeps it)."""
+    return current if current and redact_secrets(current) == current else ""
+
+
 def sources_lines(plan, verdict=None, wheelhouses: list | None = None) -> list[str]:
     """Where GraphCast and the packages come from, each checked (g, w and o change them)."""
     lines = ["Sources (g GraphCast source, w wheelhouse, o offline):"]
@@ -327,7 +333,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.app.push_screen(PromptScreen(
             "GraphCast source: a checkout folder (git clone … && git checkout v"
             f"{self.recipe.graphcast.version}), a wheel or sdist, or a pip URL. Empty: the recipe's own.",
-            value=self.options.graphcast_src or "", hint="Enter checks it · Escape keeps the current one"),
+            value=_editable(self.options.graphcast_src), hint="Enter checks it · Escape keeps the current one"),
             chosen)
 
     def action_wheelhouse(self) -> None:
@@ -354,7 +360,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
         self.app.push_screen(PromptScreen(
             "Wheelhouse folder (from `pip download -d wheels …` on a machine with internet). "
-            "Empty: no wheelhouse.", value=(self.options.find_links or ("",))[-1],
+            "Empty: no wheelhouse.", value=_editable((self.options.find_links or ("",))[-1]),
             hint="Enter checks it · Escape keeps the current ones"), chosen)
 
     def action_back(self) -> None:

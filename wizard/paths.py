@@ -64,14 +64,23 @@ def unusable_env_path(value: str) -> str | None:
     return None
 
 
+def not_utf8(value: str) -> str | None:
+    """`value` shown with its bytes that are not UTF-8 as `\\xNN` when it has any (Python holds each as a
+    lone surrogate, which uv, JSON and a UTF-8 file refuse), else None."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF
+                       else c.encode("utf-8", "backslashreplace").decode("utf-8") for c in value)
+    return None
+
+
 def uncreatable_env_path(value: str) -> str | None:
     """Why a *new* environment cannot be made at `value`, or None: besides `unusable_env_path`, uv refuses a
     venv path that is not UTF-8 (a byte such as \xff, which Python holds as a lone surrogate). An existing
     environment there can still be activated and checked: only creating one is refused."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        shown = value.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+    shown = not_utf8(value)
+    if shown is not None:
         return (f"the environment path {shown} holds a byte that is not UTF-8, and uv cannot create an environment "
                 "there; choose a folder whose name is UTF-8 (for the state folder: GC_WIZARD_HOME)")
     return unusable_env_path(value)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
@@ -81,6 +82,12 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     a signal mid-write — the target stays as it was and no temporary file is left. Raises OSError.
     """
     target = Path(path).expanduser()
+    if _is_device_or_pipe(target):
+        # `--out /dev/stdout`, a FIFO, /dev/full: written into, as a shell's `>` would. The rename below would
+        # put a regular file in the device's place (as root, /dev/full was replaced so), and say it wrote.
+        with open(target, "w", encoding=encoding, errors="surrogateescape") as handle:
+            handle.write(text)
+        return target
     target.parent.mkdir(parents=True, exist_ok=True)
     for attempt in range(100):
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{attempt}.tmp")
@@ -106,6 +113,16 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
         raise
     _sync_folder(target.parent)
     return target
+
+
+def _is_device_or_pipe(target: Path) -> bool:
+    """Whether `target` exists as something other than a regular file or a folder (a device, a FIFO, a
+    socket), through any links: `/dev/stdout` is a link to the terminal or pipe the output goes to."""
+    try:
+        mode = os.stat(target).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _sync_folder(folder: Path) -> None:
@@ -214,6 +231,8 @@ def _secret_var(match: re.Match) -> str:
         return match.group(0)
     value = match.group("value")
     bare = value.strip("\"'")
+    if bare.startswith(MASK):  # masked already (a URL's query value): what follows, `)` or `\n`, is kept
+        return match.group(0)
     if _HARMLESS.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own
         return match.group(0)
     if len(bare) < 8 and not (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)):
@@ -265,9 +284,11 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     if not text:
         return text
     text = _PRIVATE_KEY.sub(f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----", text)
-    text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
+    # A URL's query and path first: once its userinfo reads `<redacted>@`, the `<` ends the URL for them, and a
+    # link with both a password and a signature kept its signature.
     text = _URL_QUERY.sub(_query, text)
     text = _URL_PATH.sub(_path_tokens, text)
+    text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)

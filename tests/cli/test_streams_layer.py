@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import io
+import sys
 
 import pytest
 
+from wizard.commands.output import emit_json
 from wizard.commands.streams import GuardedStream, OutputFailed
 
 
@@ -40,3 +42,18 @@ def test_a_failing_stream_names_itself_and_where_it_goes_not_the_state_folder():
             out.flush()
     message = str(caught.value)
     assert "standard output (/dev/full)" in message and "full" in message and "GC_WIZARD_HOME" not in message
+
+
+def test_a_json_value_is_masked_before_it_is_serialised_so_the_next_line_survives(monkeypatch):
+    """In `--json`'s serialised text a newline is `\\n`: a masked `HF_TOKEN=…` value took the next line's first
+    word with it. Each string is masked before serialising (and the line again by stdout's own pass); nothing
+    secret remains and nothing else is lost."""
+    out, raw = _stream("utf-8")
+    monkeypatch.setattr(sys, "stdout", out)
+    token = "hf_" + "Qw3rTy" * 6
+    emit_json({"ok": False, "error": f"export HF_TOKEN={token}\nsecond line stays", "findings": [
+        {"evidence": [f"password: {token[3:]}\nkept", ("https://me:S3cretPass@h/", 1)]}]})
+    out.flush()
+    line = raw.getvalue().decode().splitlines()[-1]
+    assert token[3:] not in line and "S3cretPass" not in line, line
+    assert "\\nsecond line stays" in line and "\\nkept" in line and '"ok": false' in line, line

@@ -73,3 +73,21 @@ async def test_the_unfinished_line_has_its_own_row_and_clears_when_finished():
         live_log.set_live("")
         await pilot.pause(0.2)
         assert str(row.render()) == "" and live_log.last_line == "Proceed ([y]/n)? y"
+
+
+async def test_lines_from_the_check_are_masked_like_every_other_channel():
+    """The check's lines come straight from the probe (the install's are masked by the runner): a token an
+    import prints, a URL's password, a private-key block across lines, and the unfinished row, all masked."""
+    app = LogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        live_log = app.query_one(LiveLog)
+        secrets = ["hf_AbCdEfGhIjKlMnOpQrStUvWxYz1234", "Pa55w0rdXyz", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"]
+        lines = [f"HF_TOKEN={secrets[0]}", f"fetching https://me:{secrets[1]}@idx.lab/simple/",
+                 "-----BEGIN PRIVATE KEY-----", secrets[2], "-----END PRIVATE KEY-----", "done"]
+        threading.Thread(target=lambda: [live_log.add_line(line) for line in lines]).start()
+        await _flushed(pilot, live_log, len(lines))
+        live_log.set_live(f"Token for https://me:{secrets[1]}@idx.lab: ")
+        await pilot.pause(0.2)
+        text = "\n".join(live_log.query_one(Log).lines) + str(live_log.query_one("#live-line", Static).render())
+        assert not [s for s in secrets if s in text], text
+        assert live_log.last_line == "done"

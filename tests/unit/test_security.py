@@ -126,3 +126,26 @@ def test_token_shapes_and_signed_urls_are_masked(text, secret):
 ])
 def test_ordinary_urls_keep_their_queries(text):
     assert redact_secrets(text) == text
+
+
+@pytest.mark.parametrize("text, secrets", [
+    # userinfo and a query together: the masked userinfo once ended the URL before its query was judged
+    ("https://carol:Pw0rd9zz@h:9/g.whl?sig=Qm9vYmFyQmF6UXV4MTIz", ["Pw0rd9zz", "Qm9vYmFyQmF6UXV4MTIz"]),
+    ("https://__token__:t0kenT0ken@idx/simple/?X-Amz-Signature=ab12cd34ef56ab12cd34", ["t0kenT0ken", "ab12cd34ef56"]),
+    ("git+https://bob:hunter2xyz@h/repo.git?private_token=Zq8vN2pLmR4tY7uW1xK9", ["hunter2xyz", "Zq8vN2pLmR4t"]),
+    ("https://me:S3cr3tPass@pypi.fury.io/Abc1DeF2ghI3jkL4mnO5/lab/", ["S3cr3tPass", "Abc1DeF2ghI3jkL4mnO5"]),
+])
+def test_a_url_with_both_a_password_and_a_signed_query_loses_both(text, secrets):
+    masked = redact_secrets(text)
+    assert not [s for s in secrets if s in masked], masked
+
+
+@pytest.mark.parametrize("before, after", [
+    ("error sending request for url (https://h:9/w/?access_token=Zq8vN2pLmR4tY7uW1xK9)\n  cause: refused",
+     "error sending request for url (https://h:9/w/?access_token=<redacted>)\n  cause: refused"),
+    # the same text inside a JSON string (`--json`'s "error"): the escaped newline stays
+    ('"error": "url (https://h/?token=Zq8vN2pLmR4tY7uW1xK9)\\n  cause"',
+     '"error": "url (https://h/?token=<redacted>)\\n  cause"'),
+])
+def test_what_follows_a_masked_query_value_is_kept(before, after):
+    assert redact_secrets(before) == after

@@ -26,6 +26,7 @@ from typing import Any
 from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
+from wizard.security import write_private_file
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
@@ -138,10 +139,7 @@ def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
     else:
         text = json.dumps(data, indent=2) + "\n"
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        write_private_file(target, text)  # atomic, 0600, and written into (not replaced) when it is a device
     except OSError as exc:
         raise UserError(f"cannot write the answers file {target}: {exc.strerror or exc}.") from None
     return target

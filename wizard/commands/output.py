@@ -6,11 +6,26 @@ import json
 import sys
 from typing import Any
 
+from wizard.security import redact_secrets
+
 
 def emit_json(value: Any) -> None:
-    """Print `value` as one compact JSON line (docs/interface.md: the last line of stdout is one JSON value)."""
-    sys.stdout.write(json.dumps(value, default=str, ensure_ascii=False) + "\n")
+    """Print `value` as one compact JSON line (docs/interface.md: the last line of stdout is one JSON value).
+
+    Each string is masked before it is serialised, as well as the line after (stdout's own pass): in the
+    serialised text a newline is `\\n`, so a masked `NAME=value` took the next line's first word with it."""
+    sys.stdout.write(json.dumps(_masked(value), default=str, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+
+
+def _masked(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact_secrets(value, keep_user=True)
+    if isinstance(value, dict):
+        return {key: _masked(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_masked(item) for item in value]
+    return value
 
 
 def say(text: str = "") -> None:

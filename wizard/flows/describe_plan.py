@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from wizard.flows.review import PlanReview
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
+from wizard.security import redact_secrets
 
 __all__ = ["COMMANDS_HEADING", "STEPS_HEADING", "PlanHints", "install_command", "plan_lines"]
 
@@ -35,7 +36,9 @@ class PlanHints:
 
 
 def _fit(text: str, width: int = 74) -> str:
-    """A long path or URL shortened in the middle, so it stays one row."""
+    """A long path or URL shortened in the middle, so it stays one row; its secrets are masked first, since
+    a cut URL (`https://me:pw@host…sig=…`) no longer has the shape the redaction knows."""
+    text = redact_secrets(text)
     return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
 
 

@@ -102,6 +102,9 @@ def target_path_problem(entry: Entry) -> str | None:
         return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
                 f"environments; nothing changed. To have that recipe again, install it anew: `gc-wizard install "
                 f"{entry.recipe}`.")
+    unbuildable = None if (env / "bin" / "python").exists() else paths.uncreatable_env_path(str(env))
+    if unbuildable:  # said before anything runs: uv refused it only at the rebuild, with its bare error
+        return f"entry {entry.id} cannot be rebuilt: {unbuildable}. Nothing changed."
     return None
 
 

@@ -414,6 +414,22 @@ def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pac
     return steps
 
 
+def _uv_can_read_every_argument(steps: list[Step], gc_arg: str) -> None:
+    """Refuse, before anything runs, an argument uv would refuse only when its step comes: uv takes no
+    argument with a byte that is not UTF-8 (Python holds one as a lone surrogate). A GraphCast source,
+    a lock or an interpreter in such a folder otherwise failed with uv's bare "invalid UTF-8 was detected"
+    after every package had downloaded; one sweep over the steps covers each path a plan can carry."""
+    for step in steps:
+        for arg in (*step.argv, *step.env.values()):
+            shown = paths.not_utf8(arg)
+            if shown is None:
+                continue
+            what = (f"The GraphCast source (--graphcast-src) {shown}" if arg == gc_arg
+                    else f"{shown} (in the step '{step.title}')")
+            raise UserError(f"{what} has a byte that is not UTF-8, which uv cannot take; move or link it to a "
+                            "plain path (or install with --installer pip).")
+
+
 def _pip_progress(target: _Target, sources: _Sources, notes: list[str]) -> list[str] | None:
     """pip's progress switch; None when pip is upgraded first for `raw` (offline without a new pip: off)."""
     if target.offline and not _has_recent_pip_wheel(sources.links):
@@ -502,6 +518,8 @@ def build_plan(
     packages = _packages(recipe, lock, installer, notes)
     make_steps = _uv_steps if installer == "uv" else _pip_steps
     steps = make_steps(recipe, target, sources, packages, gc_arg, notes)
+    if installer == "uv":
+        _uv_can_read_every_argument(steps, gc_arg)
     _closing_notes(recipe, target, graphcast_src, gc_arg, notes)
     return Plan(
         recipe=recipe, env_dir=target.env_dir, python=python, installer=installer, steps=tuple(steps),

@@ -8,6 +8,7 @@ Its own module, with nothing but the standard library: the app reads these befor
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 
 GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
@@ -18,8 +19,29 @@ def env_sources(environ: Mapping[str, str] | None = None) -> tuple[str | None, l
     """(GraphCast source, find-links folders) set in the environment; empty parts are ignored."""
     environ = os.environ if environ is None else environ
     src = (environ.get(GRAPHCAST_SRC_VAR) or "").strip() or None
-    links = [part for part in (environ.get(FIND_LINKS_VAR) or "").split(":") if part.strip()]
-    return src, links
+    return src, split_find_links(environ.get(FIND_LINKS_VAR) or "")
+
+
+#: A `:` that starts a URL's `//` or a port (`host:8080`) is part of the URL, not a separator.
+_URL_START = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*$")
+
+
+def split_find_links(value: str) -> list[str]:
+    """`GC_WIZARD_FIND_LINKS` split at its `:` like PATH, except inside a URL (`https://host:8080/wheels/`):
+    a wheelhouse URL, which `--find-links` takes, came out as the folders `https` and `//host`."""
+    parts: list[str] = []
+    pieces = value.split(":")
+    i = 0
+    while i < len(pieces):
+        piece = pieces[i]
+        if _URL_START.match(piece) and i + 1 < len(pieces) and pieces[i + 1].startswith("//"):
+            piece, i = f"{piece}:{pieces[i + 1]}", i + 1
+            # still in its authority (`user:password@host:port`), where a `:` is the URL's own
+            while "/" not in piece.split("//", 1)[1] and i + 1 < len(pieces) and pieces[i + 1][:1] not in ("/", "~", "."):
+                piece, i = f"{piece}:{pieces[i + 1]}", i + 1
+        parts.append(piece)
+        i += 1
+    return [part for part in parts if part.strip()]
 
 
 def merged_sources(graphcast_src: str | None, find_links: list[str] | tuple[str, ...] | None,

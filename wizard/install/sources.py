@@ -318,10 +318,19 @@ def check_graphcast_source(recipe, install_arg: str) -> SourceVerdict:
     """The verdict on the GraphCast step's argument for `recipe` (reads files; runs nothing)."""
     gc = recipe.graphcast
     recipe_source = gc.source
-    identity = read_identity(install_arg, recipe_source=recipe_source)
+    identity = compared_with_release(read_identity(install_arg, recipe_source=recipe_source), gc.revision)
     verdict = check_identity(identity, name=source_name(recipe_source), version=gc.version, revision=gc.revision,
                              recipe_id=recipe.id)
     return replace(verdict, caution=checkout_caution(identity, gc.revision))
+
+
+def compared_with_release(identity: SourceIdentity, wanted_revision: str | None) -> SourceIdentity:
+    """`identity` with a copy without .git compared file by file with the release the recipe pins: the tree
+    every face shows (`plan --json`'s "tree" too) is the one the caution describes. The JSON said "not a git
+    checkout, so it cannot be compared" with no file while the caution beside it named the modified ones."""
+    if identity.kind != "checkout" or identity.revision is not None or not wanted_revision:
+        return identity
+    return replace(identity, tree=read_tree_state(identity.where, None, release=wanted_revision))
 
 
 def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> str | None:
@@ -329,9 +338,7 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> s
     changed in it, and that building it runs its own setup.py. None for a wheel, an archive or a URL."""
     if identity.kind != "checkout" or identity.tree is None:
         return None
-    tree = identity.tree
-    if identity.revision is None and wanted_revision:  # a copy without .git: compared with the recipe's release
-        tree = read_tree_state(identity.where, None, release=wanted_revision)
+    tree = compared_with_release(identity, wanted_revision).tree
     return (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs its "
             "setup.py (its own code, with your rights), so use a checkout you trust.")
 

@@ -27,7 +27,9 @@ INJECTION, PLUGIN, PRELOAD or LIBRARY in it is refused, and so is any name for a
 file is still written, and NCCL truncates its NCCL_DEBUG_FILE. `XLA_FLAGS` is read as what it is, a
 list of `--xla_…` flags (so its leading `--` is expected), and a flag that names where XLA finds
 programs or code, or reads or writes files (`--xla_gpu_cuda_data_dir`, `--xla_gpu_ptx_file`,
-`--xla_dump_to`, any value with a `/`), is refused for the same reason. Values must be
+`--xla_dump_to`, any value with a `/`), or hands options to another program (`--xla_gpu_asm_extra_flags`
+reaches ptxas), is refused for the same reason. A location word counts anywhere in a name
+(`TF_CPP_VLOG_FILENAME`, `CUDA_MPS_PIPE_DIRECTORY`, `JAX_DUMP_IR_TO`), not only at its end. Values must be
 one line of printable text without shell syntax (`$`, backquote, `;`, `|`, `&`, `<`, `>`, `(`, `)`,
 backslash), at most 1024 characters: the activation script quotes them anyway, but a value that needs
 any of these is not a library setting.
@@ -41,7 +43,11 @@ ALLOWED_PREFIXES = ("JAX_", "XLA_", "TF_CPP_", "CUDA_", "NCCL_")
 ALLOWED_NAMES = ("NVIDIA_TF32_OVERRIDE",)
 MAX_VALUE = 1024
 #: Within the families: a variable that names a library, a plugin, or a location code is loaded from.
-_LOADS_CODE = re.compile(r"INJECTION|PLUGIN|PRELOAD|LIBRAR(?:Y|IES)|_(?:PATH|HOME|ROOT|DIR|DIRS|FILE|LIB|LIBS|BIN)$")
+#: A location is any word of the name, not only its last one (`TF_CPP_VLOG_FILENAME`, `CUDA_MPS_PIPE_DIRECTORY`,
+#: `JAX_DUMP_IR_TO`: the fifth fault pass found these passing a rule that only read the name's ending).
+_LOADS_CODE = re.compile(r"INJECTION|PLUGIN|PRELOAD|LIBRAR(?:Y|IES)"
+                         r"|(?:^|_)(?:PATHS?|HOME|ROOT|DIRS?|DIRECTORY|DIRECTORIES|FILES?|FILENAMES?|LIBS?|BIN"
+                         r"|TO|FROM|PIPE)(?:_|$)")
 #: Locations a recipe may choose: none. A "data" location is still a file the library writes: NCCL truncates
 #: its NCCL_DEBUG_FILE (the fourth fault pass pointed one at a ~/.bashrc), XLA writes where --xla_dump_to
 #: says. Where files go is the user's choice, never a recipe's.
@@ -51,7 +57,7 @@ _XLA_FLAG = re.compile(r"--(?P<name>xla_[a-z0-9_]+)(?:=(?P<value>\S*))?")
 #: XLA flags that say where XLA finds programs (ptxas, nvlink) or code (PTX, LLVM IR, plugins) to run, or
 #: where it reads or writes files (dumps, autotune results, caches).
 _XLA_LOADS_CODE = re.compile(r"cuda_data_dir|_file$|_files$|_filename$|plugin|librar|ptxas_path|_path$|_dir$"
-                             r"|_to$|_from$|cache")
+                             r"|_to$|_from$|cache|extra_flags")
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _BAD_VALUE = set("$`;|&<>()\\")
 
@@ -65,8 +71,8 @@ def name_problem(name: str) -> str | None:
         return f"{name} names a command to run, and a recipe may not run anything"
     if name in ALLOWED_NAMES or name.startswith(ALLOWED_PREFIXES):
         if _LOADS_CODE.search(name) and name not in DATA_LOCATIONS:
-            return (f"{name} tells a library what to load or where to load it from (like LD_PRELOAD), and "
-                    "nothing from a recipe may choose code to run")
+            return (f"{name} tells a library what to load, or where to load from, read or write files (like "
+                    "LD_PRELOAD or NCCL_DEBUG_FILE), and nothing from a recipe may choose code to run or a file")
         return None
     return (f"{name} is not a JAX/XLA/CUDA/NCCL/TF logging variable; runtime_env takes only JAX_*, XLA_*, "
             "TF_CPP_*, CUDA_*, NCCL_* (and NVIDIA_TF32_OVERRIDE), because other variables can make a shell, "
@@ -98,7 +104,8 @@ def xla_flags_problem(value: str) -> str | None:
                     "--xla_name=value words)")
         if _XLA_LOADS_CODE.search(match.group("name")) or "/" in (match.group("value") or ""):
             return (f"the XLA flag --{match.group('name')} names a place XLA runs programs or code from, or "
-                    "reads or writes files in, and nothing from a recipe may choose that")
+                    "reads or writes files in, or options it hands another program, and nothing from a recipe may "
+                    "choose that")
     return None
 
 

@@ -28,7 +28,7 @@ from wizard.flows.describe import install_undone
 from wizard.flows.options import InstallOptions
 from wizard.flows.results import InstallResult
 from wizard.paths import app_log
-from wizard.security import is_secret_question, strip_terminal_escapes
+from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 from wizard.tui import current_env, untouched_sentence
 from wizard.tui.messages import (
     InstallDone,
@@ -108,6 +108,11 @@ class WizardApp(App):
         """Set once the app is quitting: late worker reports only record, they draw nothing."""
 
     # Flow ---------------------------------------------------------------------------------------
+    def notify(self, message, *args, **kwargs):
+        """Every notification, a screen's included (`Screen.notify` comes here), masked like stdout: they quote
+        errors and sources the user gave, and a toast is a channel a secret must not reach."""
+        return super().notify(redact_secrets(str(message)), *args, **kwargs)
+
     def on_mount(self) -> None:
         self.machine = MachineScreen(self.options.recipes_dirs, slurm=self.options.slurm)
         self.push_screen(self.machine, self._machine_done)

@@ -577,6 +577,10 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
 
 #: The modules the probe imports first: a copy of one of these outside the environment decides the check.
 PROBE_MODULES = ("jax", "jaxlib", "numpy", "graphcast", "haiku", "xarray", "weathernext")
+#: The module Python itself runs at every start, found on PYTHONPATH like any other: one there runs before the
+#: check and can put its own `jax` in `sys.modules` (the fifth fault pass: "No module named 'jaxlib'", PYTHONPATH
+#: never named). Not usercustomize: an environment's Python has no user site, so it never runs one.
+STARTUP_MODULES = ("sitecustomize",)
 
 
 def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str]) -> Finding | None:
@@ -590,15 +594,20 @@ def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str]) 
     real_env = os.path.realpath(env)
     if jax_path and not os.path.realpath(jax_path).startswith(real_env + os.sep):
         evidence.append(f"jax was imported from {jax_path}")
-    for folder in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
-        held = sorted(set(PROBE_MODULES) & folder_modules(folder))
+    for entry in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
+        # A relative entry is searched from the probe's working folder, the environment (run_probe's cwd), not
+        # from the wizard's: read from here, a `jax/` beside the user named a folder the check never searched.
+        folder = os.path.join(env, entry)
+        held = sorted(set(PROBE_MODULES + STARTUP_MODULES) & folder_modules(folder))
         if held and not os.path.realpath(folder).startswith(real_env + os.sep):
-            evidence.append(f"PYTHONPATH holds {folder}, with {', '.join(held)}")
+            evidence.append(f"PYTHONPATH holds {entry}, with {', '.join(held)}"
+                            + ("" if os.path.isabs(entry) else f" (from {env}, where the check runs)"))
     if not evidence:
         return None
     return Finding(
         id="pythonpath_shadows_env", title="A copy of jax or GraphCast outside the environment was imported",
-        explanation=(f"The check ran {env}'s Python, but Python found a module it imports somewhere else first — "
+        explanation=(f"The check ran {env}'s Python, but Python found a module it imports (or a sitecustomize, "
+                     "which Python runs at every start) somewhere else first — "
                      "a folder on PYTHONPATH (a source checkout, another project) is searched before the "
                      "environment's own packages, so what failed may not be the environment at all."),
         fix=("Take that folder off PYTHONPATH (`unset PYTHONPATH`, or remove it where your shell's start-up file "

@@ -124,3 +124,24 @@ def test_a_recorded_package_set_with_an_installer_option_is_refused_before_any_c
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
     assert proc.returncode == 2 and "is an installer option" in proc.stderr and "Traceback" not in proc.stderr
     assert _current(tiny) == b["entry_id"] and not Path(a["env"]).exists()
+
+
+@pytest.mark.parametrize("tail", [b"-\xff", b"-\xc3(", b"\xfe"])
+def test_a_history_env_in_envs_whose_name_is_not_utf8_is_refused_before_the_rebuild(tiny, isolated_state, tail):
+    """An entry edited to name a gone folder in envs/ whose name holds a byte that is not UTF-8: uv cannot make
+    a venv there, and said so only at the rebuild, with its bare error; now one sentence before anything runs."""
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    shutil.rmtree(a["env"])
+    forged = os.fsdecode(os.fsencode(a["env"]) + tail)
+    state = json.loads((isolated_state / "history.json").read_text())
+    for entry in state["entries"]:
+        if entry["id"] == a["entry_id"]:
+            entry["env"] = forged
+    (isolated_state / "history.json").write_text(json.dumps(state))  # JSON keeps the byte as \udcNN
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+    assert proc.returncode == 2 and "not UTF-8" in proc.stderr and "Nothing changed" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and "invalid UTF-8" not in proc.stderr
+    entries = json.loads((isolated_state / "history.json").read_text())["entries"]  # `history` prints the byte
+    assert [e["id"] for e in entries if e["current"]] == [b["entry_id"]]
+    assert [e["kind"] for e in entries].count("rollback") == 0

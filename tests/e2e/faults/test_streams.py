@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.state import REPO
 
 
@@ -141,3 +143,50 @@ def test_a_wheelhouse_whose_path_is_not_utf8_is_refused_before_an_env_is_made(ti
     _no_traceback(proc)
     assert proc.returncode == 2 and "not UTF-8" in proc.stderr, proc.stderr
     assert not list(Path(isolated_state).glob("envs/*"))
+
+
+@pytest.mark.parametrize("what", ["graphcast-src", "python", "lock"])
+def test_any_path_uv_would_get_that_is_not_utf8_is_refused_before_an_env_is_made(tiny, tmp_path, isolated_state,
+                                                                                  what):
+    """The same class as the wheelhouse above, through the other paths a plan hands uv: a GraphCast wheel, an
+    interpreter, a lock, each in a folder whose name has a byte that is not UTF-8. uv refused the GraphCast one
+    only at its step, after every package had downloaded, with its bare "invalid UTF-8" line."""
+    folder = os.fsdecode(os.fsencode(str(tmp_path)) + b"/p\xff")
+    os.mkdir(folder)
+    args = list(tiny.args())
+    if what == "graphcast-src":
+        wheel = Path(folder) / tiny.graphcast.name
+        wheel.write_bytes(tiny.graphcast.read_bytes())
+        args[args.index("--graphcast-src") + 1] = str(wheel)
+    elif what == "python":
+        os.symlink(sys.executable, Path(folder) / "python3")
+        args += ["--python", str(Path(folder) / "python3")]
+    else:
+        lock = Path(folder) / "lock.txt"
+        lock.write_text(f"pkg-a==1.0 --hash=sha256:{'0' * 64}\n")
+        args += ["--lock", str(lock)]
+    proc = subprocess.run([sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", *args],
+                          capture_output=True, text=True, cwd=str(REPO), timeout=120, errors="surrogateescape")
+    _no_traceback(proc)
+    assert proc.returncode == 2 and "not UTF-8" in proc.stderr and "\\xff" in proc.stderr, proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["exit"] == 2
+    assert not list(Path(isolated_state).glob("envs/*")) and tiny.history() == []
+
+
+def test_an_output_file_that_is_a_pipe_is_written_into_not_replaced(tiny, tmp_path):
+    """`--out` and `--save-answers` naming a FIFO (as /dev/stdout, /dev/full or a named pipe are): the text goes
+    into it, as a shell's `>` would send it, and the FIFO stays a FIFO. The atomic rename every private file
+    is written with put a regular file in its place and said it wrote (as root, /dev/full itself was replaced)."""
+    fifo, got = tmp_path / "out.fifo", tmp_path / "read.txt"
+    proc = _shell('mkfifo "$1"; timeout 20 cat "$1" > "$2" & $GCW report --out "$1"; rc=$?; wait; exit $rc',
+                  str(fifo), str(got))
+    _no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert fifo.is_fifo() and got.read_text().startswith("# gc-wizard support report")
+
+    answers_fifo, answers = tmp_path / "answers.fifo", tmp_path / "answers.json"
+    proc = _shell('f="$1"; mkfifo "$f"; timeout 20 cat "$f" > "$2" & shift 2; $GCW install tiny-a --yes --save-answers "$f" "$@"; '
+                  'rc=$?; wait; exit $rc', str(answers_fifo), str(answers), *tiny.args())
+    _no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert answers_fifo.is_fifo() and json.loads(answers.read_text())["recipe"] == "tiny-a"

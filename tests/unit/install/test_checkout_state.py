@@ -11,8 +11,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from tests.fixtures.tiny import RECIPE
 from wizard.install.checkout_state import read_tree_state
-from wizard.install.sources import SourceIdentity, checkout_caution
+from wizard.install.sources import SourceIdentity, check_graphcast_source, checkout_caution
+from wizard.recipes.loader import load_recipe_file
 
 REV = "97d1ad50b0b7af4aaed7790167dffa769bae1f2c"
 
@@ -126,3 +128,21 @@ def test_a_copy_without_git_is_compared_with_the_recipes_release(tmp_path, monke
     caution = checkout_caution(SourceIdentity(where=str(copy), kind="checkout", name="graphcast", version="0.1.1",
                                               revision=None, tree=read_tree_state(copy, None)), head)
     assert "different from GraphCast v9.9: 1 modified (graphcast/model.py)" in caution
+
+
+def test_the_json_tree_of_a_copy_without_git_is_the_one_the_caution_describes(tmp_path, monkeypatch):
+    """`plan --json`'s "tree" (the verdict's identity) said "not a git checkout, so it cannot be compared", with
+    no file, while the caution beside it named the changes: both now come from one release comparison."""
+    repo, head = _checkout(tmp_path)
+    _as_release(repo, head, monkeypatch, tmp_path)
+    copy = tmp_path / "copied"
+    shutil.copytree(repo, copy, ignore=shutil.ignore_patterns(".git"))
+    (copy / "graphcast" / "data.bin").unlink()
+    (copy / "pyproject.toml").write_text("[build-system]\nbuild-backend = 'mine'\n")
+    recipe_file = tmp_path / "tiny-a.yaml"
+    recipe_file.write_text(RECIPE.format(id="tiny-a", requirements="  - pkg-a==1.0").replace(REV, head))
+    verdict = check_graphcast_source(load_recipe_file(recipe_file), str(copy))
+    tree = verdict.identity.to_dict()["tree"]
+    assert tree["readable"] and tree["compared_with"] == "GraphCast v9.9", tree
+    assert tree["deleted"] == ["graphcast/data.bin"] and tree["untracked"] == ["pyproject.toml"], tree
+    assert "1 deleted (graphcast/data.bin)" in verdict.caution and "1 new (pyproject.toml)" in verdict.caution

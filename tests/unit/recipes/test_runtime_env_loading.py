@@ -52,6 +52,16 @@ LOADS_CODE = [
     ("XLA_FLAGS", "--xla_gpu_dump_autotune_results_to=/tmp/a.txt"),
     ("XLA_FLAGS", "--xla_gpu_per_fusion_autotune_cache_dir=/tmp/c"),
     ("XLA_FLAGS", "--xla_some_new_flag=/etc/passwd"),  # any path, whatever the flag is called
+    # A location word anywhere in the name, without a slash in the value (the fifth pass: these passed a rule
+    # that only read the name's ending): TSL truncates its vlog file, JAX writes IR, the driver talks to an
+    # MPS server through the pipe folder it is given.
+    ("TF_CPP_VLOG_FILENAME", ".bashrc"),
+    ("JAX_DUMP_IR_TO", "irdump"),
+    ("CUDA_MPS_PIPE_DIRECTORY", "mps"),
+    ("CUDA_MPS_LOG_DIRECTORY", "mpslog"),
+    ("CUDA_COREDUMP_FILE", "core"),
+    ("CUDA_COREDUMP_PIPE", "pipe"),
+    ("XLA_FLAGS", "--xla_gpu_asm_extra_flags=-v"),  # options handed to ptxas
 ]
 
 
@@ -70,6 +80,11 @@ ACCEPTED = [
     ("XLA_FLAGS", "--xla_gpu_autotune_level=4 --xla_gpu_enable_latency_hiding_scheduler=true"),
     ("NCCL_DEBUG", "INFO"),
     ("NCCL_SOCKET_IFNAME", "ib0"),
+    ("TF_CPP_VMODULE", "gpu_compiler=1"),
+    ("CUDA_VISIBLE_DEVICES", "0,1"),
+    ("NCCL_IB_TIMEOUT", "22"),
+    ("XLA_PYTHON_CLIENT_MEM_FRACTION", ".8"),
+    ("JAX_TRACEBACK_FILTERING", "off"),
 ]
 
 

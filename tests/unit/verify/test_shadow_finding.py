@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from wizard.verify.check import _shadow_finding
+from wizard.verify.protocol import Tier
+
 
 def test_a_failed_check_names_a_stray_copy_first(tmp_path):
     """What activation cannot leave out (the env lacks the module: a broken env) is named as the root cause."""
-    from wizard.verify.check import _shadow_finding
-    from wizard.verify.protocol import Tier
-
     env = tmp_path / "env"
     (env / "lib" / "python3.11" / "site-packages").mkdir(parents=True)  # no jax of its own
     stray = tmp_path / "checkouts"
@@ -21,3 +21,20 @@ def test_a_failed_check_names_a_stray_copy_first(tmp_path):
     inside = Tier.from_probe({"name": "jax_import", "ok": True, "status": "passed", "seconds": 1.0,
                               "jax_path": str(env / "lib" / "python3.11" / "site-packages" / "jax")})
     assert _shadow_finding([inside], env, {}) is None
+
+
+def test_a_relative_entry_is_read_from_where_the_check_runs_not_from_here(tmp_path, monkeypatch):
+    """The probe runs in the environment's folder, so Python reads a relative PYTHONPATH entry from there: a
+    `jax/` beside the user (the wizard's working folder) is not what the check imported (a false positive the
+    third pass left), while an entry that reaches a stray copy from the environment's folder is."""
+    env = tmp_path / "envs" / "e"
+    (env / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    here = tmp_path / "work"
+    (here / "src" / "jax").mkdir(parents=True)
+    monkeypatch.chdir(here)
+    assert _shadow_finding([], env, {"PYTHONPATH": "src"}) is None
+    assert _shadow_finding([], env, {"PYTHONPATH": "./src:"}) is None
+    (tmp_path / "stray" / "numpy").mkdir(parents=True)
+    finding = _shadow_finding([], env, {"PYTHONPATH": "src:../../stray"})
+    assert finding is not None and finding.evidence == (
+        f"PYTHONPATH holds ../../stray, with numpy (from {env}, where the check runs)",)

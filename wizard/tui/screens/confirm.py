@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button
+
+from wizard.tui.widgets.shown import ShownLabel
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -23,7 +25,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.question, id="question", markup=False)
+            yield ShownLabel(self.question, id="question", markup=False)
             with Horizontal(id="buttons"):
                 yield Button(f"{self.yes_label} (y)", id="yes", variant="error")
                 yield Button(f"{self.no_label} (n)", id="no", variant="primary")

@@ -13,6 +13,7 @@ from wizard.flows.describe import activate_lines, install_undone, use_lines
 from wizard.flows.results import InstallResult
 from wizard.paths import wizard_command
 from wizard.tui.widgets.footer import WrappingFooter
+from wizard.tui.widgets.shown import Shown
 
 
 def _without_log_lines(text: str) -> str:
@@ -101,9 +102,9 @@ class DoneScreen(Screen[str]):
         self.result = result
 
     def compose(self) -> ComposeResult:
-        yield Static("gc-wizard · Done" if self.result.ok else "gc-wizard · Not done", classes="title")
+        yield Shown("gc-wizard · Done" if self.result.ok else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
-            yield Static(summary_text(self.result, _current_env(), wizard_command()),
+            yield Shown(summary_text(self.result, _current_env(), wizard_command()),
                          id="summary", markup=False)
         yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
 
@@ -158,7 +159,7 @@ class DoneScreen(Screen[str]):
         if notes:
             notes.first(Static).update(text)
         else:
-            self.query_one("#done-pane", VerticalScroll).mount(Static(text, id="notes", markup=False))
+            self.query_one("#done-pane", VerticalScroll).mount(Shown(text, id="notes", markup=False))
         self.query_one("#done-pane", VerticalScroll).scroll_end(animate=False)
 
     def action_kernel(self) -> None:

@@ -30,6 +30,7 @@ from wizard.flows.forecast import (
 )
 from wizard.tui.messages import ForecastDone, ForecastDownload, ForecastStage, JobStateChanged
 from wizard.tui.widgets.footer import WrappingFooter
+from wizard.tui.widgets.shown import Shown
 
 
 def stage_lines(current: str | None, finished: bool) -> list[str]:
@@ -63,11 +64,11 @@ class ForecastScreen(Screen[None]):
         self.ended = False
 
     def compose(self) -> ComposeResult:
-        yield Static("gc-wizard · A first forecast", classes="title")
+        yield Shown("gc-wizard · A first forecast", classes="title")
         with VerticalScroll(id="forecast-pane"):
-            yield Static("\n".join(stage_lines(None, False)), id="stages", markup=False)
-            yield Static("", id="download", markup=False)
-            yield Static(f"In {self.env.path}", id="outcome", markup=False)
+            yield Shown("\n".join(stage_lines(None, False)), id="stages", markup=False)
+            yield Shown("", id="download", markup=False)
+            yield Shown(f"In {self.env.path}", id="outcome", markup=False)
         yield WrappingFooter()
 
     def on_mount(self) -> None:

@@ -13,6 +13,7 @@ from wizard.errors import UserError
 from wizard.tui.messages import RollbackRequested
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.verify import TIER_TITLES
+from wizard.tui.widgets.shown import Shown
 
 
 def check_line(entry) -> str | None:
@@ -52,9 +53,9 @@ class HistoryScreen(Screen):
         self.warnings: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Static("gc-wizard · History · ● marks the current environment", classes="title")
+        yield Shown("gc-wizard · History · ● marks the current environment", classes="title")
         yield DataTable(id="entries", cursor_type="row", zebra_stripes=False)
-        yield Static("", id="history-note", markup=False)
+        yield Shown("", id="history-note", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from wizard.tui.widgets.live_log import LiveLog
+from wizard.tui.widgets.shown import Shown
 from wizard.tui.widgets.step_list import StepList
 
 
@@ -63,8 +64,8 @@ class InstallScreen(Screen):
         self._live_log = LiveLog(id="live-log")
 
     def compose(self) -> ComposeResult:
-        yield Static(self._title(), id="install-title", classes="title", markup=False)
-        yield Static("", id="overall", markup=False)
+        yield Shown(self._title(), id="install-title", classes="title", markup=False)
+        yield Shown("", id="overall", markup=False)
         yield self._step_list
         yield self._live_log
         yield Footer(compact=True)

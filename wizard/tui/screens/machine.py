@@ -15,6 +15,7 @@ from wizard.errors import UserError
 from wizard.flows.options import slurm_target_from_words
 from wizard.tui.messages import FactsReady, JobStateChanged
 from wizard.tui.screens.prompt import PromptScreen
+from wizard.tui.widgets.shown import Shown
 
 
 def waiting_text(slurm, state) -> str:
@@ -62,14 +63,14 @@ class MachineScreen(Screen[str]):
         """Detection (here or through srun) runs now: no answer has come back yet."""
 
     def compose(self) -> ComposeResult:
-        yield Static("gc-wizard · Step 1 of 5 · This machine", classes="title")
+        yield Shown("gc-wizard · Step 1 of 5 · This machine", classes="title")
         with VerticalScroll(id="facts-pane"):
-            yield Static("", id="problems", markup=False)
-            yield Static("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
+            yield Shown("", id="problems", markup=False)
+            yield Shown("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
         # Outside the scrolling pane: on a small terminal (60×20) the memory figures and the
         # recommendation stay in view, and "Press Enter" is the last line, next to the keys.
-        yield Static("", id="memory", markup=False)
-        yield Static("", id="recommended", markup=False)
+        yield Shown("", id="memory", markup=False)
+        yield Shown("", id="recommended", markup=False)
         yield Footer(compact=True)
 
 

@@ -24,10 +24,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from wizard.flows.options import InstallOptions
+from wizard.security import redact_secrets
 from wizard.tui.messages import PlanComputed
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.footer import WrappingFooter
+from wizard.tui.widgets.shown import Shown
 
 if TYPE_CHECKING:
     from wizard.flows.review import PlanReview
@@ -48,6 +50,12 @@ class ApprovedPlan:
 _KEY_HINTS = dict(folder=" (e changes the folder)", installer=" (i switches)",
                   sources=" (g GraphCast source, w wheelhouse, o offline)",
                   refusal="  g: another source (a checkout of the right tag) · f: install it anyway")
+
+
+def _editable(current: str | None) -> str:
+    """What a g or w dialog starts with: the current source, unless it holds a secret (a URL's password, a
+    signed query), which the dialog's input would show in clear; then it starts empty (Escape keeps it)."""
+    return current if current and redact_secrets(current) == current else ""
 
 
 class PlanScreen(Screen["ApprovedPlan | None"]):
@@ -91,9 +99,9 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         """Enter (False) or f (True) pressed while planning; None: nothing pending."""
 
     def compose(self) -> ComposeResult:
-        yield Static(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
+        yield Shown(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
         with VerticalScroll(id="plan-pane"):
-            yield Static("", id="plan", markup=False)
+            yield Shown("", id="plan", markup=False)
         yield WrappingFooter()  # all of its keys stay visible at 60 columns (and with "a Alt src" at 80)
 
     def on_mount(self) -> None:
@@ -249,7 +257,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.app.push_screen(PromptScreen(
             "GraphCast source: a checkout folder (git clone … && git checkout v"
             f"{self.recipe.graphcast.version}), a wheel or sdist, or a pip URL. Empty: the recipe's own.",
-            value=self.options.graphcast_src or "", hint="Enter checks it · Escape keeps the current one"),
+            value=_editable(self.options.graphcast_src), hint="Enter checks it · Escape keeps the current one"),
             chosen)
 
     def action_wheelhouse(self) -> None:
@@ -276,7 +284,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
         self.app.push_screen(PromptScreen(
             "Wheelhouse folder (from `pip download -d wheels …` on a machine with internet). "
-            "Empty: no wheelhouse.", value=(self.options.find_links or ("",))[-1],
+            "Empty: no wheelhouse.", value=_editable((self.options.find_links or ("",))[-1]),
             hint="Enter checks it · Escape keeps the current ones"), chosen)
 
     def action_back(self) -> None:

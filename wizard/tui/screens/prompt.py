@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label
+from textual.widgets import Input
+
+from wizard.tui.widgets.shown import ShownLabel
 
 
 class PromptScreen(ModalScreen[str | None]):
@@ -31,9 +33,9 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.question, id="question", markup=False)
+            yield ShownLabel(self.question, id="question", markup=False)
             yield Input(value=self.value, id="answer", password=self.secret)
-            yield Label(self.hint, classes="hint", markup=False)
+            yield ShownLabel(self.hint, classes="hint", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

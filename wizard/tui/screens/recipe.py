@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from wizard.flows.history import installed_recipes
 from wizard.flows.recipe_list import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
+from wizard.tui.widgets.shown import Shown
 
 
 def describe_match(match, installed: str | None = None) -> str:
@@ -114,11 +115,11 @@ class RecipeScreen(Screen):
         return options
 
     def compose(self) -> ComposeResult:
-        yield Static("gc-wizard · Step 2 of 5 · Choose a recipe", classes="title")
-        yield Static(version_line(self.graphcast_version, self._versions()), id="graphcast-version", markup=False)
+        yield Shown("gc-wizard · Step 2 of 5 · Choose a recipe", classes="title")
+        yield Shown(version_line(self.graphcast_version, self._versions()), id="graphcast-version", markup=False)
         yield OptionList(*self._options(), id="recipes", markup=False)
         with VerticalScroll(id="recipe-detail"):
-            yield Static("", id="detail", markup=False)
+            yield Shown("", id="detail", markup=False)
         yield Footer(compact=True)
 
     def _highlight(self) -> None:

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 from wizard.flows.after_install import support_report
 from wizard.security import write_private_file
 from wizard.tui.screens.prompt import PromptScreen
+from wizard.tui.widgets.shown import Shown
 
 
 class ReportScreen(Screen):
@@ -29,9 +30,9 @@ class ReportScreen(Screen):
         self.facts = facts
 
     def compose(self) -> ComposeResult:
-        yield Static("gc-wizard · Support report preview · user, host, home, GPU IDs redacted", classes="title")
+        yield Shown("gc-wizard · Support report preview · user, host, home, GPU IDs redacted", classes="title")
         with VerticalScroll(id="report-pane"):
-            yield Static("Collecting…", id="report", markup=False)
+            yield Shown("Collecting…", id="report", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

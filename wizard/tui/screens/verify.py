@@ -18,6 +18,7 @@ from wizard.flows.describe_check import (
     finding_lines,
     tier_detail,
 )
+from wizard.tui.widgets.shown import Shown
 
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier, VerifyResult
@@ -94,10 +95,10 @@ class VerifyScreen(Screen[str]):
             self._render_tiers()
 
     def compose(self) -> ComposeResult:
-        yield Static("gc-wizard · Step 5 of 5 · Checking GraphCast really runs", classes="title")
+        yield Shown("gc-wizard · Step 5 of 5 · Checking GraphCast really runs", classes="title")
         with VerticalScroll(id="verify-pane"):
-            yield Static("Starting the check (a real GraphCast jit init)…", id="tiers", markup=False)
-            yield Static("", id="findings", markup=False)
+            yield Shown("Starting the check (a real GraphCast jit init)…", id="tiers", markup=False)
+            yield Shown("", id="findings", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -21,6 +21,9 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Log, Static
 
+from wizard.security import LineRedactor
+from wizard.tui.widgets.shown import Shown
+
 
 class _FollowedLog(Log):
     """A Log whose upward scrolling by the user (keys, wheel) tells its LiveLog to stop following."""
@@ -71,10 +74,13 @@ class LiveLog(Vertical):
         self.following = True
         """Whether new lines scroll the log to its end; off once the user scrolls up."""
         self.lines_written = 0
+        # The log pane is a screen channel too: the install's lines come masked from the runner, but the check's
+        # come straight from the probe, which prints whatever the environment's imports print.
+        self._mask = LineRedactor()
 
     def compose(self) -> ComposeResult:
         yield _FollowedLog(id="log", highlight=False)
-        yield Static("", id="live-line", markup=False)
+        yield Shown("", id="live-line", markup=False)
 
     def on_mount(self) -> None:
         self.set_interval(1 / 20, self.flush)
@@ -102,7 +108,7 @@ class LiveLog(Vertical):
             if not self.following and log.is_vertical_scroll_end and log.scroll_y > 0:
                 self.following = True
             width = (log.scrollable_content_region.width or log.size.width) - 1
-            rows = [row for line in lines for row in wrap_line(line, width)]
+            rows = [row for line in lines for row in wrap_line(self._mask(line), width)]
             log.write_lines(rows, scroll_end=self.following)
             self.lines_written += len(lines)
             if self.following:

@@ -43,7 +43,10 @@ def _fit(text: str, width: int = 74) -> str:
 
 
 def _wrap(text: str, indent: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent + "  ") or [indent]
+    """`text` wrapped between words, never inside one (a URL or path stays whole, to copy it), and masked
+    first: a URL cut across two rows no longer has the shape the redaction knows."""
+    return textwrap.wrap(redact_secrets(text), width=width, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_long_words=False, break_on_hyphens=False) or [indent]
 
 
 def command_lines(argv: tuple[str, ...], width: int, first: str = "     $ ", rest: str = "         ") -> list[str]:

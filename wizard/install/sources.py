@@ -109,10 +109,15 @@ class SourceVerdict:
     """For a checkout: its state and that building it runs its setup.py (see `checkout_caution`)."""
 
     def mark(self) -> str:
-        """✓ checked · ? could not be read · ✗ refused or out of reach."""
+        """✓ checked · ! a checkout with changes (or at another commit) · ? could not be read · ✗ refused or
+        out of reach. A changed checkout is not "✓": its caution names what differs, and the mark must not
+        contradict it."""
         if not self.ok or self.unreachable:
             return "✗"
-        return "?" if self.note else "✓"
+        if self.note:
+            return "?"
+        tree = self.identity.tree
+        return "!" if tree is not None and (tree.changed or not tree.readable) else "✓"
 
     def to_dict(self) -> dict:
         return {**self.identity.to_dict(), "ok": self.ok, "problem": self.problem, "note": self.note,

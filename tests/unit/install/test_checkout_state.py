@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 from tests.fixtures.tiny import RECIPE
-from wizard.install.checkout_state import read_tree_state
-from wizard.install.sources import SourceIdentity, check_graphcast_source, checkout_caution
+from wizard.install.checkout_state import TreeState, read_tree_state
+from wizard.install.sources import SourceIdentity, SourceVerdict, check_graphcast_source, checkout_caution
 from wizard.recipes.loader import load_recipe_file
 
 REV = "97d1ad50b0b7af4aaed7790167dffa769bae1f2c"
@@ -146,3 +146,17 @@ def test_the_json_tree_of_a_copy_without_git_is_the_one_the_caution_describes(tm
     assert tree["readable"] and tree["compared_with"] == "GraphCast v9.9", tree
     assert tree["deleted"] == ["graphcast/data.bin"] and tree["untracked"] == ["pyproject.toml"], tree
     assert "1 deleted (graphcast/data.bin)" in verdict.caution and "1 new (pyproject.toml)" in verdict.caution
+
+
+def test_the_plans_mark_for_a_changed_checkout_is_a_warning_not_a_tick():
+    """Newcomer walk: "GraphCast ✓" above "! the checkout … is different from GraphCast v0.1.1" contradicted itself."""
+    def verdict(tree: TreeState | None, **extra) -> SourceVerdict:
+        return SourceVerdict(SourceIdentity("/src", "checkout", "graphcast", "0.1.1", tree=tree), ok=True, **extra)
+
+    same = TreeState(readable=True, compared_with="GraphCast v0.1.1")
+    assert verdict(same).mark() == "✓" and verdict(None).mark() == "✓"
+    assert verdict(TreeState(readable=True, modified=("graphcast/graphcast.py",))).mark() == "!"
+    assert verdict(TreeState(readable=True, untracked=("sitecustomize.py",))).mark() == "!"
+    assert verdict(TreeState(readable=False, reason="unreadable index")).mark() == "!"
+    assert verdict(same, note="could not be read").mark() == "?"
+    assert verdict(same, unreachable="github.com does not answer").mark() == "✗"

@@ -99,7 +99,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         """Enter (False) or f (True) pressed while planning; None: nothing pending."""
 
     def compose(self) -> ComposeResult:
-        yield Shown(f"gc-wizard · Step 3 of 5 · What will run · {self.recipe.id}", classes="title", markup=False)
+        yield Shown(f"gc-wizard · Step 3 of 5 · The plan: what will run · {self.recipe.id}", classes="title", markup=False)
         with VerticalScroll(id="plan-pane"):
             yield Shown("", id="plan", markup=False)
         yield WrappingFooter()  # all of its keys stay visible at 60 columns (and with "a Alt src" at 80)

@@ -137,4 +137,4 @@ async def test_the_plan_footer_keeps_every_key_at_60x20_and_with_the_alternative
         footer = " ".join(rows[-2:])
         assert "^q Quit" in footer and "⏎ Install" in footer
         assert all(len(row) <= size[0] for row in rows)
-        assert any("What will run" in row for row in rows[:2]) and any("Into a new environment" in r for r in rows)
+        assert any("The plan: what will run" in row for row in rows[:2]) and any("Into a new environment" in r for r in rows)

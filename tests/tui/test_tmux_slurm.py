@@ -64,7 +64,7 @@ def _pick(tmux: Tmux, recipes: Path, env: dict[str, str], recipe_id: str) -> Non
     tmux.keys("Home", *(["Down"] * ids.index(recipe_id)))
     time.sleep(0.5)
     tmux.keys("Enter")
-    tmux.wait_for(f"What will run · {recipe_id}")
+    tmux.wait_for(f"The plan: what will run · {recipe_id}")
     tmux.wait_for("then the GraphCast check on a GPU node of the default partition")
     tmux.keys("Enter")
 

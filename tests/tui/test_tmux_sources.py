@@ -157,7 +157,7 @@ def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs
     assert "weathernext 0.3.1.dev" in screen and "graphcast 0.1.1" in screen
     tmux.keys("Enter")  # refused: Enter does not install
     time.sleep(1.5)
-    assert "What will run" in tmux.screen() and _history() == []
+    assert "The plan: what will run" in tmux.screen() and _history() == []
     tmux.keys("C-q")
     assert exit_code(exit_file) == "EXIT=0"
 
@@ -180,7 +180,7 @@ def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path, l
     assert "g on the Plan screen" in words and "--graphcast-src DIR" in words and "git clone" in words
     # Without leaving the app: p goes back to the plan, g gives the local GraphCast, and it is checked.
     tmux.keys("p")
-    tmux.wait_for("What will run")
+    tmux.wait_for("The plan: what will run")
     tmux.wait_gone("Working out the plan")
     tmux.type_into_dialog("g", str(graphcast), "GraphCast source:")
     tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")

@@ -144,6 +144,45 @@ def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
     return literals if all(len(lit) >= 4 for lit in literals) else None
 
 
+#: The quotes a web page, blog or word processor puts where a program printed ASCII ones: a log pasted from
+#: there says "couldn‘t communicate" or “cuda12_pip”, and must still match.
+_QUOTE_VARIANTS = {"'": "'\u2018\u2019\u02bc", '"': '"\u201c\u201d'}
+
+
+def tolerate_typographic_quotes(regex: str) -> str:
+    """`regex` with each literal ASCII quote also matching its typographic forms (‘ ’ ʼ, “ ”).
+
+    Why at compile time rather than by rewriting the log: evidence lines must stay the log's own text, and one
+    rewrite here covers every pattern of the catalogue, present and future. Escaped characters are copied as
+    they are; inside a character class the variants are added to the class.
+    """
+    out: list[str] = []
+    in_class = False
+    index = 0
+    while index < len(regex):
+        char = regex[index]
+        if char == "\\":
+            out.append(regex[index:index + 2])
+            index += 2
+            continue
+        if in_class:
+            if char == "]" and out[-1] != "[" and out[-1] != "[^":
+                in_class = False
+            out.append(_QUOTE_VARIANTS[char][1:] + char if char in _QUOTE_VARIANTS else char)
+        elif char == "[":
+            in_class = True
+            negated = regex.startswith("[^", index)
+            out.append("[^" if negated else "[")
+            index += 2 if negated else 1
+            continue
+        elif char in _QUOTE_VARIANTS:
+            out.append("[" + _QUOTE_VARIANTS[char] + "]")
+        else:
+            out.append(char)
+        index += 1
+    return "".join(out)
+
+
 def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
     """Validates and compiles a known-failures document; errors name the file, entry and field."""
     try:
@@ -190,8 +229,9 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
                     re.compile(str(regex), re.MULTILINE)
                 except re.error as exc:
                     raise _bad(path, where, f"bad regex {regex!r}: {exc}") from None
-            compiled.append(re.compile(str(pattern), re.MULTILINE))
-            contexts.append(re.compile(str(condition), re.MULTILINE) if condition is not None else None)
+            compiled.append(re.compile(tolerate_typographic_quotes(str(pattern)), re.MULTILINE))
+            contexts.append(re.compile(tolerate_typographic_quotes(str(condition)), re.MULTILINE)
+                            if condition is not None else None)
         priority = raw.get("priority", 50)
         if not isinstance(priority, int):
             raise _bad(path, where, "'priority' must be an integer")
@@ -678,12 +718,14 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
 #: *Error (`zipfile.BadZipFile`), an absl/XLA status at the start of a line ("INTERNAL: …"), glog's fatal and
-#: "Check failed" lines, CUDA's status words, a tool's "NAME: … error:" (docker, nvidia-container-cli), HDF5's
-#: error stack, a field of NaNs, and the bare error prefixes of pip, uv and git. A warning is never one; nor is
+#: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
+#: nvidia-container-cli), HDF5's error stack, a field of NaNs, the bare error prefixes of pip, uv, git and docker,
+#: and a CI runner's error annotation (`##[error]`, `::error::`). A warning is never one; nor is
 #: glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
-    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$"
+    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|Error(?: response from daemon)?:|fatal:|##\[error\]|::error::)"
+    r"(?:\b|\s).*$"
     r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|"
     r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
     r"|^\s*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
@@ -691,7 +733,8 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*\bCheck failed: .*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |Failed call to cu\w+: CUDA_ERROR_|cuda runtime error \(\d+\)|NCCL WARN ).*$"
     r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
-    r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|Result = FAIL|"
+    r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|what\(\):\s+\S|"
+    r"Result = FAIL|"
     r"Cuda failure|Could not create cudnn handle|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
     r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"

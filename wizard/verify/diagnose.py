@@ -719,7 +719,8 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
 #: *Error (`zipfile.BadZipFile`), an absl/XLA status at the start of a line ("INTERNAL: …"), glog's fatal and
 #: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
-#: nvidia-container-cli), HDF5's error stack, a field of NaNs, the bare error prefixes of pip, uv, git and docker,
+#: nvidia-container-cli), a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
+#: derivation (poetry, uv), HDF5's error stack, a field of NaNs, the bare error prefixes of pip, uv, git and docker,
 #: and a CI runner's error annotation (`##[error]`, `::error::`). A warning is never one; nor is
 #: glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
@@ -731,6 +732,8 @@ _EXCEPTION_LINE = re.compile(
     r"|^\s*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
+    r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s.*$"
+    r"|^\s*(?:\(\d+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |Failed call to cu\w+: CUDA_ERROR_|cuda runtime error \(\d+\)|NCCL WARN ).*$"
     r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
     r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|what\(\):\s+\S|"

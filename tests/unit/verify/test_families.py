@@ -207,12 +207,12 @@ FAMILIES["jax_too_old_for_graphcast"] = [
      "!pip install -q git+https://github.com/google/flax.git"),
 ]
 FAMILIES["jax_too_new"] += ["AttributeError: module 'jax' has no attribute 'api'"]
-FAMILIES["jaxlib_wheel_unavailable"] += [
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
     "error: Distribution `jaxlib==0.4.30 @ registry+https://pypi.org/simple` can't be installed because it doesn't "
     "have a source distribution or wheel for the current platform",
     "hint: You're using CPython 3.14 (`cp314`), but `jaxlib` (v0.5.3) only has wheels with the following Python ABI "
     "tags: `cp310`, `cp311`, `cp312`, `cp313`",
-]
+])
 FAMILIES["host_out_of_memory"] += [
     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 64424509440 bytes."]
 FAMILIES["slurm_gpu_request_invalid"] = [
@@ -230,6 +230,86 @@ FAMILIES["nccl_failure"].append(
 FAMILIES["dataset_model_mismatch"].append(
     "ValueError: 'grid2mesh_gnn/~_networks_builder/encoder_nodes_grid_nodes_mlp/~/linear_0/w' with retrieved shape "
     "(474, 512) does not match shape=[476, 512] dtype=dtype(bfloat16)")
+
+# Batch 34's families (tests/logs/real/SOURCES.md), each with wordings and surroundings its logs did not show.
+FAMILIES.setdefault("nccl_failure", []).extend([
+    "RuntimeError: NCCL Error 2: unhandled system error",
+    "F0101 00:00:00.000000 12345 nccl.cpp:90] Check failed: result == ncclSuccess (2 vs. 0)  unhandled system error",
+    "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_INVALID_USAGE: invalid usage",
+    "RuntimeError: NCCL error: remote process exited or there was a network error (run with NCCL_DEBUG=INFO)",
+    "horovod.common.exceptions.HorovodInternalError: ncclAllReduce failed: unhandled cuda error",
+])
+FAMILIES.setdefault("container_cuda_newer_than_driver", []).extend([
+    ("RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at "
+     "/pytorch/aten/src/THC/THCGeneral.cpp:50", "$ apptainer exec --nv pytorch_24.01.sif python train.py"),
+    ("cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version",
+     "$ srun --container-image=nvcr.io#nvidia/pytorch:24.01-py3 python run.py"),
+])
+FAMILIES.setdefault("wsl_libcuda_path", []).extend([
+    ("numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in "
+     "CUDA_ERROR_NO_DEVICE (100)", '  File "/mnt/c/Users/ana/proj/.venv/lib/python3.12/site-packages/numba_cuda/'
+     'numba/cuda/cudadrv/driver.py", line 258, in ensure_initialized'),
+    ("CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?",
+     "Linux DESKTOP-42 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux"),
+    ('Unable to dynamically load the "cuda" shared library - searched for library names: ["cuda", "nvcuda"]',
+     "Running under WSL 2 on Windows 11"),
+])
+FAMILIES.setdefault("driver_not_loaded", []).extend([
+    "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make "
+    "sure you are on a CUDA machine!",
+    "thread 'main' panicked at cudarc-0.12.1/src/driver/sys/mod.rs:61:9:\nUnable to find cuda lib under the names "
+    '["cuda", "nvcuda"]. Please open GitHub issue.',
+    "NVIDIA-SMI has failed because it couldn\u2019t communicate with the NVIDIA driver. Make sure that the latest "
+    "NVIDIA driver is installed and running.",
+])
+FAMILIES.setdefault("numpy2_incompatible", []).extend([
+    "ImportError: A module that was compiled using NumPy 1.",
+    "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.3.1 as it may crash. To support both 1.x "
+    "and 2.x",
+])
+FAMILIES.setdefault("dataset_model_mismatch", []).extend([
+    ("KeyError: 'z500'", '  File "/opt/conda/lib/python3.11/site-packages/ai_models_graphcast/input.py", line 101, '
+     "in create_training_xarray"),
+    ("KeyError: 't850'", "$ ai-models --input cds --date 20240101 graphcast"),
+    ("KeyError: 'tp06'", "from earth2studio.models.px import GraphCastOperational"),
+])
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
+    "ERROR: Cannot install chex==0.1.85 and chex==0.1.86 because these package versions have conflicting "
+    "dependencies.\n\nThe conflict is caused by:\n    chex 0.1.86 depends on jaxlib>=0.4.16\n    chex 0.1.85 "
+    "depends on jaxlib>=0.1.37\n\nTo fix this you could try to:",
+    "ERROR: Cannot install dm-haiku because these package versions have conflicting dependencies.\nThe conflict is "
+    "caused by:\n    jax[cpu] 0.4.30 depends on jaxlib; extra == \"cpu\"\n",
+])
+FAMILIES.setdefault("jaxlib_mismatch", []).extend([
+    "RuntimeError: jaxlib is version 0.4.1 but this version of jax requires version >= 0.4.6",
+    "Runtime error: jaxlib version is 0.4.20 but this version of jax requires 0.4.23.",
+])
+FAMILIES.setdefault("driver_library_mismatch", []).extend([
+    "docker: Error response from daemon: failed to create task for container: error running hook #0: error running "
+    "hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: initialization "
+    "error: nvml error: driver/library version mismatch: unknown",
+])
+FAMILIES.setdefault("resolver_conflict", []).extend([
+    "Because no versions of orbax-checkpoint match >0.5.0,<0.6.0\n and orbax-checkpoint (0.5.0) depends on jax "
+    "(>=0.4.25), orbax-checkpoint (>=0.5.0,<0.6.0) requires jax (>=0.4.25).",
+    "So, because graphcast depends on both jax (0.4.23) and orbax-checkpoint (^0.5), version solving failed.",
+    "UnsatisfiableError: The following specifications were found to be incompatible with each other:",
+    "LibMambaUnsatisfiableError: Encountered problems while solving:\n  - package jaxlib-0.4.23-cuda120py311 "
+    "requires cudnn >=8.8.0.121,<9.0a0, but none of the providers can be installed",
+    "  × failed to solve the conda requirements of 'default' 'linux-64'",
+])
+FAMILIES["driver_older_than_ptxas"] = [
+    "2021-09-01 10:00:00.000000: E external/org_tensorflow/tensorflow/compiler/xla/service/gpu/gpu_compiler.cc:1115] "
+    "The CUDA linking API did not work. Please use XLA_FLAGS=--xla_gpu_force_compilation_parallelism=1 to bypass it",
+    "E external/xla/xla/stream_executor/cuda/cuda_asm_compiler.cc:60] cuLinkAddData fails. This is usually caused by "
+    "stale driver version.",
+]
+FAMILIES.setdefault("cpu_only_jaxlib", []).extend([
+    ("UserWarning: No GPU/TPU found, falling back to CPU.", ">>> torch.cuda.is_available()\nTrue"),
+    ("WARNING:absl:No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+     "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1616] Created TensorFlow device "
+     "(/job:localhost/replica:0/task:0/device:GPU:0 with 14257 MB memory)"),
+])
 
 
 def _case(item) -> tuple[str, str]:
@@ -270,3 +350,26 @@ def test_a_failing_line_cut_short_never_looks_clean(expected, item):
     assert findings or unrecognised(text) is not None
     if expected in findings:
         assert findings[0] == expected, findings
+
+
+_TYPOGRAPHIC = str.maketrans({"\'": "\u2019", '"': "\u201d"})
+
+
+@pytest.mark.parametrize("expected, item", [
+    (fid, item) for fid, items in FAMILIES.items() for item in items
+    if "\'" in _case(item)[0] or '"' in _case(item)[0]])
+def test_typographic_quotes_from_a_web_page_match_the_same_family(expected, item):
+    """A log copied from a blog, a forum or a word processor has ’ and ” where the program printed ' and ": every
+    family still names it (one rewrite of all patterns, tolerate_typographic_quotes)."""
+    line, surroundings = _case(item)
+    findings = diagnose_text(f"{surroundings.translate(_TYPOGRAPHIC)}\n{line.translate(_TYPOGRAPHIC)}\n")
+    assert findings and findings[0].id == expected, [f.id for f in findings]
+
+
+def test_a_conflict_with_a_real_pin_is_a_conflict_not_a_missing_wheel():
+    """Only a conflict made wholly of "X depends on jaxlib>=…" means no jaxlib exists here; one that also names a
+    pin (the user's, another package's upper bound) is an ordinary dependency conflict."""
+    text = ("ERROR: Cannot install flax==0.7.5 and jax==0.4.23 because these package versions have conflicting "
+            "dependencies.\n\nThe conflict is caused by:\n    The user requested jax==0.4.23\n    flax 0.7.5 depends on "
+            "jaxlib>=0.4.25\n\nTo fix this you could try to:\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["resolver_conflict"]

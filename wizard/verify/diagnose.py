@@ -811,6 +811,20 @@ def _shorten(line: str) -> str:
     return line if len(line) <= _EVIDENCE_CHARS else line[: _EVIDENCE_CHARS - 1] + "…"
 
 
+_TRACEBACK_HEADER = "Traceback (most recent call last):"
+
+
+def _cut_traceback(raw: str) -> list[str]:
+    """A Python traceback pasted without its last line (a terminal's scroll-back, an issue cut short) still says
+    the run failed: its last frame line is what to quote. [] when the log has no traceback."""
+    start = raw.rfind(_TRACEBACK_HEADER)
+    if start < 0:
+        return []
+    frames = [line.strip() for line in raw[start + len(_TRACEBACK_HEADER):].splitlines() if line.strip()]
+    last = frames[-1] if frames else ""
+    return [f"{_TRACEBACK_HEADER} … {last} (the log stops before the exception line)" if last else _TRACEBACK_HEADER]
+
+
 def unrecognised(text: str) -> Unrecognised | None:
     """For a log with no known finding: its last exception line and the wizard step it failed in.
 
@@ -824,7 +838,7 @@ def unrecognised(text: str) -> Unrecognised | None:
         titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
         step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "") + f", {status}"
     errors = [m.group(0).strip() for m in _EXCEPTION_LINE.finditer(clean_log_text(raw))]
-    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)]
+    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)] or _cut_traceback(raw)
     if not errors and step is None:
         return None
     last = _shorten(errors[-1]) if errors else "no error line (the run stopped without one)"

@@ -50,6 +50,8 @@ FAILING = {
     "github-annotation": "::error::something new failed in this step",
     "prose-error-word": "Runtime error: something new happened here",
     "python-fatal": "Fatal Python error: Segmentation fault",
+    "cut-traceback": "Traceback (most recent call last):\n  File \"run.py\", line 9, in <module>\n    main()\n  File "
+                     "\"run.py\", line 5, in main\n    something_new()",
     "pubgrub-derivation": "  Because some-new-package (1.0) depends on other-package (>=2) and other-package has no "
                           "versions above 1.9,",
 }

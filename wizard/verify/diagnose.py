@@ -147,14 +147,20 @@ def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
 #: The quotes a web page, blog or word processor puts where a program printed ASCII ones: a log pasted from
 #: there says "couldn‘t communicate" or “cuda12_pip”, and must still match.
 _QUOTE_VARIANTS = {"'": "'\u2018\u2019\u02bc", '"': '"\u201c\u201d'}
+#: What a literal space in a pattern also matches: more blanks, or a line break with the indentation around it
+#: (a message its producer wraps, as NumPy and JAX do, or one re-wrapped by a terminal, mail or issue page).
+_SPACE_OR_WRAP = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+_QUANTIFIERS = "*+?{"
 
 
-def tolerate_typographic_quotes(regex: str) -> str:
-    """`regex` with each literal ASCII quote also matching its typographic forms (‘ ’ ʼ, “ ”).
+def tolerant_pattern(regex: str) -> str:
+    """`regex` as it must read a pasted log: each literal ASCII quote also matches its typographic forms (‘ ’ ʼ,
+    “ ”), each literal space also matches several blanks or a wrapped line.
 
     Why at compile time rather than by rewriting the log: evidence lines must stay the log's own text, and one
     rewrite here covers every pattern of the catalogue, present and future. Escaped characters are copied as
-    they are; inside a character class the variants are added to the class.
+    they are; inside a character class the quote variants are added to the class; a space with a quantifier
+    (" ?", " *") keeps its own meaning.
     """
     out: list[str] = []
     in_class = False
@@ -165,6 +171,7 @@ def tolerate_typographic_quotes(regex: str) -> str:
             out.append(regex[index:index + 2])
             index += 2
             continue
+        following = regex[index + 1] if index + 1 < len(regex) else ""
         if in_class:
             if char == "]" and out[-1] != "[" and out[-1] != "[^":
                 in_class = False
@@ -177,6 +184,10 @@ def tolerate_typographic_quotes(regex: str) -> str:
             continue
         elif char in _QUOTE_VARIANTS:
             out.append("[" + _QUOTE_VARIANTS[char] + "]")
+        elif char == " " and following not in _QUANTIFIERS:
+            while regex.startswith(" ", index + 1) and (regex[index + 2:index + 3] or "x") not in _QUANTIFIERS:
+                index += 1  # a run of literal spaces is one gap
+            out.append(_SPACE_OR_WRAP)
         else:
             out.append(char)
         index += 1
@@ -229,8 +240,8 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
                     re.compile(str(regex), re.MULTILINE)
                 except re.error as exc:
                     raise _bad(path, where, f"bad regex {regex!r}: {exc}") from None
-            compiled.append(re.compile(tolerate_typographic_quotes(str(pattern)), re.MULTILINE))
-            contexts.append(re.compile(tolerate_typographic_quotes(str(condition)), re.MULTILINE)
+            compiled.append(re.compile(tolerant_pattern(str(pattern)), re.MULTILINE))
+            contexts.append(re.compile(tolerant_pattern(str(condition)), re.MULTILINE)
                             if condition is not None else None)
         priority = raw.get("priority", 50)
         if not isinstance(priority, int):

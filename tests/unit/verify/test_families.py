@@ -4,6 +4,7 @@ versions, paths, log prefixes, colour and carriage returns around them, and stil
 from __future__ import annotations
 
 import re
+import textwrap
 
 import pytest
 
@@ -252,7 +253,7 @@ FAMILIES.setdefault("wsl_libcuda_path", []).extend([
     ("CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?",
      "Linux DESKTOP-42 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux"),
     ('Unable to dynamically load the "cuda" shared library - searched for library names: ["cuda", "nvcuda"]',
-     "Running under WSL 2 on Windows 11"),
+     "Running under WSL2 on Windows 11"),
 ])
 FAMILIES.setdefault("driver_not_loaded", []).extend([
     "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make "
@@ -399,7 +400,7 @@ _TYPOGRAPHIC = str.maketrans({"\'": "\u2019", '"': "\u201d"})
     if "\'" in _case(item)[0] or '"' in _case(item)[0]])
 def test_typographic_quotes_from_a_web_page_match_the_same_family(expected, item):
     """A log copied from a blog, a forum or a word processor has ’ and ” where the program printed ' and ": every
-    family still names it (one rewrite of all patterns, tolerate_typographic_quotes)."""
+    family still names it (one rewrite of all patterns, tolerant_pattern)."""
     line, surroundings = _case(item)
     findings = diagnose_text(f"{surroundings.translate(_TYPOGRAPHIC)}\n{line.translate(_TYPOGRAPHIC)}\n")
     assert findings and findings[0].id == expected, [f.id for f in findings]
@@ -412,3 +413,16 @@ def test_a_conflict_with_a_real_pin_is_a_conflict_not_a_missing_wheel():
             "dependencies.\n\nThe conflict is caused by:\n    The user requested jax==0.4.23\n    flax 0.7.5 depends on "
             "jaxlib>=0.4.25\n\nTo fix this you could try to:\n")
     assert [f.id for f in diagnose_text(text)][:1] == ["resolver_conflict"]
+
+
+@pytest.mark.parametrize("expected, item", [
+    (fid, item) for fid, items in FAMILIES.items() for item in items
+    if len(_case(item)[0]) > 90 and "\n" not in _case(item)[0]])
+def test_a_line_wrapped_at_its_spaces_is_the_same_family(expected, item):
+    """Messages arrive wrapped: NumPy and JAX wrap their own, and a terminal, a mail or an issue page re-wraps
+    long lines at spaces. Every long family member wrapped at 80 columns is still named (a literal space in a
+    pattern also matches a line break, tolerant_pattern)."""
+    line, surroundings = _case(item)
+    wrapped = "\n".join(textwrap.wrap(line, 80, break_long_words=False, break_on_hyphens=False))
+    findings = diagnose_text(f"{surroundings}\n{wrapped}\n")
+    assert findings and findings[0].id == expected, ([f.id for f in findings], wrapped)

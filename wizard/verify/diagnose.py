@@ -743,7 +743,7 @@ _EXCEPTION_LINE = re.compile(
     r"|^\s*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
-    r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s.*$"
+    r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?\d).*$"
     r"|^\s*(?:\(\d+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |Failed call to cu\w+: CUDA_ERROR_|cuda runtime error \(\d+\)|NCCL WARN ).*$"
     r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
@@ -826,14 +826,14 @@ _TRACEBACK_HEADER = "Traceback (most recent call last):"
 
 
 def _cut_traceback(raw: str) -> list[str]:
-    """A Python traceback pasted without its last line (a terminal's scroll-back, an issue cut short) still says
-    the run failed: its last frame line is what to quote. [] when the log has no traceback."""
+    """A Python traceback pasted without its exception line (a terminal's scroll-back, an issue cut short) still
+    says the run failed: its header and last frame line are what to quote, as the log has them. [] when the log
+    has no traceback."""
     start = raw.rfind(_TRACEBACK_HEADER)
     if start < 0:
         return []
     frames = [line.strip() for line in raw[start + len(_TRACEBACK_HEADER):].splitlines() if line.strip()]
-    last = frames[-1] if frames else ""
-    return [f"{_TRACEBACK_HEADER} … {last} (the log stops before the exception line)" if last else _TRACEBACK_HEADER]
+    return [_TRACEBACK_HEADER] + frames[-1:]
 
 
 def unrecognised(text: str) -> Unrecognised | None:

@@ -79,6 +79,8 @@ def test_every_shape_of_a_failing_line_is_seen(name):
     "Errors: 0, warnings: 2",
     "Error handling was improved in this release",
     "No Error: every check passed",
+    "Epoch 3: Mean Squared Error: 0.0123, Mean Absolute Error: .081",
+    "Validation Error: 12.5%",
 ])
 def test_benign_lines_are_not_failures(text):
     assert unrecognised(text) is None

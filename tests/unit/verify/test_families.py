@@ -349,6 +349,25 @@ FAMILIES.setdefault("jax_too_old_for_graphcast", []).extend([
     "AttributeError: module 'jaxlib.xla_extension' has no attribute 'PjitFunction'",
 ])
 
+# Batch 37's families.
+FAMILIES.setdefault("driver_too_old", []).extend([
+    "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040). Please "
+    "update your GPU driver by downloading and installing a new version from the URL: "
+    "http://www.nvidia.com/Download/index.aspx",
+    "AssertionError: \nThe NVIDIA driver on your system is too old (found version 8000).",
+])
+FAMILIES.setdefault("container_cuda_newer_than_driver", []).extend([
+    ("UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 12020).",
+     "  (Triggered internally at /opt/pytorch/pytorch/c10/cuda/CUDAFunctions.cpp:108.)"),
+])
+FAMILIES.setdefault("cuda_component_outdated", []).extend([
+    "RuntimeError: Unable to use CUDA because of the following issues with CUDA components: Outdated cuSPARSE "
+    "installation found.",
+    '    cufft_version = _version_check("cuFFT", cuda_versions.cufft_get_version,\n'
+    '  File "/venv/lib/python3.12/site-packages/jax_plugins/xla_cuda12/__init__.py", line 221, in _version_check\n'
+    "    raise RuntimeError(msg)\nRuntimeError: Outdat",
+])
+
 
 def _case(item) -> tuple[str, str]:
     """A family member: its line, and the surroundings (a line elsewhere in the log) that a `with` pattern needs."""
@@ -378,12 +397,12 @@ def test_a_conditional_wording_needs_its_surroundings(expected, item):
 @pytest.mark.parametrize("expected, item", [
     (fid, item) for fid, items in FAMILIES.items() for item in items
     if isinstance(item, str) and not re.match(r"\s*(?:\w*warning|hint)\b", item, re.IGNORECASE)
-    and not re.match(r"\s*(?:File \"|│)", item) and not re.search(r"Killed\s*$", item)])
+    and not re.match(r"\s*(?:File \"|│)|\s{4}\w", item) and not re.search(r"Killed\s*$", item)])
 def test_a_failing_line_cut_short_never_looks_clean(expected, item):
     """A pasted log is often cut mid-line (a terminal's scroll-back, a truncated CI log): a failing line cut at
     three quarters gives a finding (its cause first when the cause is still named; a symptom when the cut took
     the words that name it), or at worst the unrecognised result quoting it — never a clean log. (Warnings are
-    not failures: a cut warning may look clean; nor is a traceback's frame line, or a progress line whose only
+    not failures: a cut warning may look clean; nor is a traceback's frame or code line, or a progress line whose only
     failing word, the shell's "Killed", is at its end.)"""
     text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
     findings = [f.id for f in diagnose_text(text)]

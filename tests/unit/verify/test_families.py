@@ -368,6 +368,31 @@ FAMILIES.setdefault("cuda_component_outdated", []).extend([
     "    raise RuntimeError(msg)\nRuntimeError: Outdat",
 ])
 
+# Other frameworks' words for the same causes (PyTorch, TensorFlow, CuPy, srun), read from their sources.
+FAMILIES.setdefault("driver_not_loaded", []).append(
+    "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
+    "driver from http://www.nvidia.com/Download/index.aspx")
+FAMILIES.setdefault("gpu_out_of_memory", []).extend([
+    "RuntimeError: CUDA error: out of memory",
+    "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[64,256,"
+    "56,56] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc",
+    "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 1,073,741,824 bytes (allocated so far: "
+    "2,147,483,648 bytes).",
+])
+FAMILIES.setdefault("no_cuda_device", []).extend([
+    "RuntimeError: No CUDA GPUs are available",
+    "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.",
+])
+FAMILIES.setdefault("cudnn_version_mismatch", []).append(
+    "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) but found runtime version "
+    "(8, 5, 0). PyTorch already comes bundled with cuDNN.")
+FAMILIES.setdefault("numpy2_incompatible", []).append(
+    ("ImportError: numpy.core.multiarray failed to import", "numpy                     2.1.3"))
+FAMILIES.setdefault("gpu_arch_not_in_build", []).append(
+    "UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+    "installation.")
+FAMILIES.setdefault("host_out_of_memory", []).append("srun: error: node12: task 0: Out Of Memory")
+
 
 def _case(item) -> tuple[str, str]:
     """A family member: its line, and the surroundings (a line elsewhere in the log) that a `with` pattern needs."""

@@ -393,6 +393,20 @@ FAMILIES.setdefault("gpu_arch_not_in_build", []).append(
     "installation.")
 FAMILIES.setdefault("host_out_of_memory", []).append("srun: error: node12: task 0: Out Of Memory")
 
+FAMILIES.setdefault("driver_not_loaded", []).append(
+    "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: CUDA driver library cannot be found.")
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
+    "PackagesNotFoundError: The following packages are not available from current channels:\n\n  - jaxlib=0.4.23=*cuda*",
+    "LibMambaUnsatisfiableError: Encountered problems while solving:\n  - nothing provides requested jaxlib ==0.4.23 *cuda*",
+])
+FAMILIES.setdefault("host_unreachable", []).extend([
+    "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken "
+    "by 'ProxyError('Cannot connect to proxy.', OSError('Tunnel connection failed: 407 Proxy Authentication "
+    "Required'))': /simple/jax/",
+    "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): "
+    "Read timed out.",
+])
+
 
 def _case(item) -> tuple[str, str]:
     """A family member: its line, and the surroundings (a line elsewhere in the log) that a `with` pattern needs."""

@@ -407,6 +407,12 @@ FAMILIES.setdefault("host_unreachable", []).extend([
     "Read timed out.",
 ])
 
+FAMILIES.setdefault("driver_not_loaded", []).extend([
+    "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory",
+    "OSError: libcuda.so: cannot open shared object file: No such file or directory",
+])
+FAMILIES.setdefault("cpu_only_jaxlib", []).append("UserWarning: CUDA-enabled jaxlib is not installed")
+
 
 def _case(item) -> tuple[str, str]:
     """A family member: its line, and the surroundings (a line elsewhere in the log) that a `with` pattern needs."""

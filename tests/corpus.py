@@ -11,6 +11,8 @@ from pathlib import Path
 
 REAL = Path(__file__).resolve().parent / "logs" / "real"
 CLEAN = "clean"
+UNRECOGNISED = "unrecognised"
+"""A failure no catalogue entry explains: right when `diagnose` gives no finding and the unrecognised result."""
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,7 @@ class CorpusLog:
     name: str
     url: str
     expected: str
-    """The finding id the thread established as the root cause, or `clean`."""
+    """The finding id the thread established as the root cause, `clean`, or `unrecognised` (no entry fits)."""
     why: str
 
     @property
@@ -56,7 +58,10 @@ def score(diagnose, looks_failed=None) -> dict:
                 misses.append((log.name, log.expected, got))
             continue
         failures += 1
-        ok = bool(got) and got[0] == log.expected
+        if log.expected == UNRECOGNISED:
+            ok = not got and (looks_failed is None or looks_failed(text))
+        else:
+            ok = bool(got) and got[0] == log.expected
         hits += ok
         wrong += bool(got) and not ok
         silent += not got and looks_failed is not None and not looks_failed(text)

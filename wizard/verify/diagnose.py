@@ -144,6 +144,56 @@ def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
     return literals if all(len(lit) >= 4 for lit in literals) else None
 
 
+#: The quotes a web page, blog or word processor puts where a program printed ASCII ones: a log pasted from
+#: there says "couldn‘t communicate" or “cuda12_pip”, and must still match.
+_QUOTE_VARIANTS = {"'": "'\u2018\u2019\u02bc", '"': '"\u201c\u201d'}
+#: What a literal space in a pattern also matches: more blanks, or a line break with the indentation around it
+#: (a message its producer wraps, as NumPy and JAX do, or one re-wrapped by a terminal, mail or issue page).
+_SPACE_OR_WRAP = r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+_QUANTIFIERS = "*+?{"
+
+
+def tolerant_pattern(regex: str) -> str:
+    """`regex` as it must read a pasted log: each literal ASCII quote also matches its typographic forms (‘ ’ ʼ,
+    “ ”), each literal space also matches several blanks or a wrapped line.
+
+    Why at compile time rather than by rewriting the log: evidence lines must stay the log's own text, and one
+    rewrite here covers every pattern of the catalogue, present and future. Escaped characters are copied as
+    they are; inside a character class the quote variants are added to the class; a space with a quantifier
+    (" ?", " *") keeps its own meaning.
+    """
+    out: list[str] = []
+    in_class = False
+    index = 0
+    while index < len(regex):
+        char = regex[index]
+        if char == "\\":
+            out.append(regex[index:index + 2])
+            index += 2
+            continue
+        following = regex[index + 1] if index + 1 < len(regex) else ""
+        if in_class:
+            if char == "]" and out[-1] != "[" and out[-1] != "[^":
+                in_class = False
+            out.append(_QUOTE_VARIANTS[char][1:] + char if char in _QUOTE_VARIANTS else char)
+        elif char == "[":
+            in_class = True
+            negated = regex.startswith("[^", index)
+            out.append("[^" if negated else "[")
+            index += 2 if negated else 1
+            continue
+        elif char in _QUOTE_VARIANTS:
+            out.append("[" + _QUOTE_VARIANTS[char] + "]")
+        elif char == " " and following not in _QUANTIFIERS:
+            while regex.startswith(" ", index + 1) and (regex[index + 2:index + 3] or "x") not in _QUANTIFIERS:
+                index += 1  # a run of literal spaces is one gap
+            out.append(_SPACE_OR_WRAP)
+        else:
+            out.append(char)
+        index += 1
+    return "".join(out)
+
+
 def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
     """Validates and compiles a known-failures document; errors name the file, entry and field."""
     try:
@@ -190,8 +240,9 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
                     re.compile(str(regex), re.MULTILINE)
                 except re.error as exc:
                     raise _bad(path, where, f"bad regex {regex!r}: {exc}") from None
-            compiled.append(re.compile(str(pattern), re.MULTILINE))
-            contexts.append(re.compile(str(condition), re.MULTILINE) if condition is not None else None)
+            compiled.append(re.compile(tolerant_pattern(str(pattern)), re.MULTILINE))
+            contexts.append(re.compile(tolerant_pattern(str(condition)), re.MULTILINE)
+                            if condition is not None else None)
         priority = raw.get("priority", 50)
         if not isinstance(priority, int):
             raise _bad(path, where, "'priority' must be an integer")
@@ -327,12 +378,18 @@ class Scanner:
     def feed(self, text: str, base: int = 0, overlap: int = 0) -> None:
         lines: _Lines | None = None
         present: dict[str, bool] = {}
+        # The anchors are looked up in the piece's UTF-8 bytes when it is not plain ASCII: a progress bar's one
+        # block character makes Python store the whole piece at 2 or 4 bytes a character, and a substring search
+        # over that is about twice as slow as over the bytes (UTF-8 keeps "is a substring" exact).
+        haystack: str | bytes = text if text.isascii() else text.encode("utf-8", "surrogatepass")
+        encode = isinstance(haystack, bytes)
         for entry in self.entries:
             count = len(entry.patterns)
             for pattern, anchors, condition in zip(entry.patterns, entry.anchors or (None,) * count,
                                                    entry.contexts or (None,) * count, strict=True):
                 if anchors is not None and not any(
-                        present[a] if a in present else present.setdefault(a, a in text) for a in anchors):
+                        present[a] if a in present else present.setdefault(
+                            a, (a.encode() if encode else a) in haystack) for a in anchors):
                     continue
                 for match in pattern.finditer(text):
                     if match.end() <= overlap and overlap:
@@ -351,7 +408,8 @@ class Scanner:
                 if condition is None or condition.pattern in self.met:
                     continue
                 if anchors is not None and not any(
-                        present[a] if a in present else present.setdefault(a, a in text) for a in anchors):
+                        present[a] if a in present else present.setdefault(
+                            a, (a.encode() if encode else a) in haystack) for a in anchors):
                     continue
                 if condition.search(text):
                     self.met.add(condition.pattern)
@@ -678,20 +736,26 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
 #: *Error (`zipfile.BadZipFile`), an absl/XLA status at the start of a line ("INTERNAL: …"), glog's fatal and
-#: "Check failed" lines, CUDA's status words, a tool's "NAME: … error:" (docker, nvidia-container-cli), HDF5's
-#: error stack, a field of NaNs, and the bare error prefixes of pip, uv and git. A warning is never one; nor is
+#: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
+#: nvidia-container-cli), a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
+#: derivation (poetry, uv), HDF5's error stack, a field of NaNs, the bare error prefixes of pip, uv, git and docker,
+#: and a CI runner's error annotation (`##[error]`, `::error::`). A warning is never one; nor is
 #: glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
-    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|fatal:)(?:\b|\s).*$"
+    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|Error(?: response from daemon)?:|fatal:|##\[error\]|::error::)"
+    r"(?:\b|\s).*$"
     r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|"
     r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
     r"|^\s*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
+    r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?\d).*$"
+    r"|^\s*(?:\(\d+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |Failed call to cu\w+: CUDA_ERROR_|cuda runtime error \(\d+\)|NCCL WARN ).*$"
     r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
-    r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|Result = FAIL|"
+    r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|what\(\):\s+\S|"
+    r"Result = FAIL|"
     r"Cuda failure|Could not create cudnn handle|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
     r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"
@@ -765,6 +829,20 @@ def _shorten(line: str) -> str:
     return line if len(line) <= _EVIDENCE_CHARS else line[: _EVIDENCE_CHARS - 1] + "…"
 
 
+_TRACEBACK_HEADER = "Traceback (most recent call last):"
+
+
+def _cut_traceback(raw: str) -> list[str]:
+    """A Python traceback pasted without its exception line (a terminal's scroll-back, an issue cut short) still
+    says the run failed: its header and last frame line are what to quote, as the log has them. [] when the log
+    has no traceback."""
+    start = raw.rfind(_TRACEBACK_HEADER)
+    if start < 0:
+        return []
+    frames = [line.strip() for line in raw[start + len(_TRACEBACK_HEADER):].splitlines() if line.strip()]
+    return [_TRACEBACK_HEADER] + frames[-1:]
+
+
 def unrecognised(text: str) -> Unrecognised | None:
     """For a log with no known finding: its last exception line and the wizard step it failed in.
 
@@ -778,7 +856,7 @@ def unrecognised(text: str) -> Unrecognised | None:
         titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
         step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "") + f", {status}"
     errors = [m.group(0).strip() for m in _EXCEPTION_LINE.finditer(clean_log_text(raw))]
-    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)]
+    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)] or _cut_traceback(raw)
     if not errors and step is None:
         return None
     last = _shorten(errors[-1]) if errors else "no error line (the run stopped without one)"

@@ -4,6 +4,7 @@ versions, paths, log prefixes, colour and carriage returns around them, and stil
 from __future__ import annotations
 
 import re
+import textwrap
 
 import pytest
 
@@ -207,12 +208,12 @@ FAMILIES["jax_too_old_for_graphcast"] = [
      "!pip install -q git+https://github.com/google/flax.git"),
 ]
 FAMILIES["jax_too_new"] += ["AttributeError: module 'jax' has no attribute 'api'"]
-FAMILIES["jaxlib_wheel_unavailable"] += [
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
     "error: Distribution `jaxlib==0.4.30 @ registry+https://pypi.org/simple` can't be installed because it doesn't "
     "have a source distribution or wheel for the current platform",
     "hint: You're using CPython 3.14 (`cp314`), but `jaxlib` (v0.5.3) only has wheels with the following Python ABI "
     "tags: `cp310`, `cp311`, `cp312`, `cp313`",
-]
+])
 FAMILIES["host_out_of_memory"] += [
     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 64424509440 bytes."]
 FAMILIES["slurm_gpu_request_invalid"] = [
@@ -230,6 +231,187 @@ FAMILIES["nccl_failure"].append(
 FAMILIES["dataset_model_mismatch"].append(
     "ValueError: 'grid2mesh_gnn/~_networks_builder/encoder_nodes_grid_nodes_mlp/~/linear_0/w' with retrieved shape "
     "(474, 512) does not match shape=[476, 512] dtype=dtype(bfloat16)")
+
+# Batch 34's families (tests/logs/real/SOURCES.md), each with wordings and surroundings its logs did not show.
+FAMILIES.setdefault("nccl_failure", []).extend([
+    "RuntimeError: NCCL Error 2: unhandled system error",
+    "F0101 00:00:00.000000 12345 nccl.cpp:90] Check failed: result == ncclSuccess (2 vs. 0)  unhandled system error",
+    "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_INVALID_USAGE: invalid usage",
+    "RuntimeError: NCCL error: remote process exited or there was a network error (run with NCCL_DEBUG=INFO)",
+    "horovod.common.exceptions.HorovodInternalError: ncclAllReduce failed: unhandled cuda error",
+])
+FAMILIES.setdefault("container_cuda_newer_than_driver", []).extend([
+    ("RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at "
+     "/pytorch/aten/src/THC/THCGeneral.cpp:50", "$ apptainer exec --nv pytorch_24.01.sif python train.py"),
+    ("cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version",
+     "$ srun --container-image=nvcr.io#nvidia/pytorch:24.01-py3 python run.py"),
+])
+FAMILIES.setdefault("wsl_libcuda_path", []).extend([
+    ("numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in "
+     "CUDA_ERROR_NO_DEVICE (100)", '  File "/mnt/c/Users/ana/proj/.venv/lib/python3.12/site-packages/numba_cuda/'
+     'numba/cuda/cudadrv/driver.py", line 258, in ensure_initialized'),
+    ("CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?",
+     "Linux DESKTOP-42 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux"),
+    ('Unable to dynamically load the "cuda" shared library - searched for library names: ["cuda", "nvcuda"]',
+     "Running under WSL2 on Windows 11"),
+])
+FAMILIES.setdefault("driver_not_loaded", []).extend([
+    "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make "
+    "sure you are on a CUDA machine!",
+    "thread 'main' panicked at cudarc-0.12.1/src/driver/sys/mod.rs:61:9:\nUnable to find cuda lib under the names "
+    '["cuda", "nvcuda"]. Please open GitHub issue.',
+    "NVIDIA-SMI has failed because it couldn\u2019t communicate with the NVIDIA driver. Make sure that the latest "
+    "NVIDIA driver is installed and running.",
+])
+FAMILIES.setdefault("numpy2_incompatible", []).extend([
+    "ImportError: A module that was compiled using NumPy 1.",
+    "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.3.1 as it may crash. To support both 1.x "
+    "and 2.x",
+])
+FAMILIES.setdefault("dataset_model_mismatch", []).extend([
+    ("KeyError: 'z500'", '  File "/opt/conda/lib/python3.11/site-packages/ai_models_graphcast/input.py", line 101, '
+     "in create_training_xarray"),
+    ("KeyError: 't850'", "$ ai-models --input cds --date 20240101 graphcast"),
+    ("KeyError: 'tp06'", "from earth2studio.models.px import GraphCastOperational"),
+])
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
+    "ERROR: Cannot install chex==0.1.85 and chex==0.1.86 because these package versions have conflicting "
+    "dependencies.\n\nThe conflict is caused by:\n    chex 0.1.86 depends on jaxlib>=0.4.16\n    chex 0.1.85 "
+    "depends on jaxlib>=0.1.37\n\nTo fix this you could try to:",
+    "ERROR: Cannot install dm-haiku because these package versions have conflicting dependencies.\nThe conflict is "
+    "caused by:\n    jax[cpu] 0.4.30 depends on jaxlib; extra == \"cpu\"\n",
+])
+FAMILIES.setdefault("jaxlib_mismatch", []).extend([
+    "RuntimeError: jaxlib is version 0.4.1 but this version of jax requires version >= 0.4.6",
+    "Runtime error: jaxlib version is 0.4.20 but this version of jax requires 0.4.23.",
+])
+FAMILIES.setdefault("driver_library_mismatch", []).extend([
+    "docker: Error response from daemon: failed to create task for container: error running hook #0: error running "
+    "hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: initialization "
+    "error: nvml error: driver/library version mismatch: unknown",
+])
+FAMILIES.setdefault("resolver_conflict", []).extend([
+    "Because no versions of orbax-checkpoint match >0.5.0,<0.6.0\n and orbax-checkpoint (0.5.0) depends on jax "
+    "(>=0.4.25), orbax-checkpoint (>=0.5.0,<0.6.0) requires jax (>=0.4.25).",
+    "So, because graphcast depends on both jax (0.4.23) and orbax-checkpoint (^0.5), version solving failed.",
+    "UnsatisfiableError: The following specifications were found to be incompatible with each other:",
+    "LibMambaUnsatisfiableError: Encountered problems while solving:\n  - package jaxlib-0.4.23-cuda120py311 "
+    "requires cudnn >=8.8.0.121,<9.0a0, but none of the providers can be installed",
+    "  × failed to solve the conda requirements of 'default' 'linux-64'",
+])
+FAMILIES["driver_older_than_ptxas"] = [
+    "2021-09-01 10:00:00.000000: E external/org_tensorflow/tensorflow/compiler/xla/service/gpu/gpu_compiler.cc:1115] "
+    "The CUDA linking API did not work. Please use XLA_FLAGS=--xla_gpu_force_compilation_parallelism=1 to bypass it",
+    "E external/xla/xla/stream_executor/cuda/cuda_asm_compiler.cc:60] cuLinkAddData fails. This is usually caused by "
+    "stale driver version.",
+]
+FAMILIES.setdefault("cpu_only_jaxlib", []).extend([
+    ("UserWarning: No GPU/TPU found, falling back to CPU.", ">>> torch.cuda.is_available()\nTrue"),
+    ("WARNING:absl:No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+     "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1616] Created TensorFlow device "
+     "(/job:localhost/replica:0/task:0/device:GPU:0 with 14257 MB memory)"),
+])
+
+# Batch 35's families, again with wordings its logs did not show.
+FAMILIES.setdefault("gpu_out_of_memory", []).extend([
+    "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 3.20G. "
+    "That was not possible. There are 1.75G free.; (0x0x0_HBM0)",
+    "XlaRuntimeError: RESOURCE_EXHAUSTED: Attempting to allocate 812.00M. That was not possible. There are 640.12M "
+    "free.",
+])
+FAMILIES.setdefault("host_out_of_memory", []).extend([
+    "Compiling GenCast:  61%|██████    | 11/18 [01:02<00:40,  5.71s/it]Killed",
+    "Killed",
+    "[1]    48213 killed     python run_forecast.py",
+])
+FAMILIES.setdefault("xarray_incompatible", []).extend([
+    "TypeError: Using a DataArray object to construct a variable is ambiguous, please extract the data using the "
+    ".data property.",
+    "TypeError: float() argument must be a string or a real number, not 'cftime._cftime.Datetime360Day'",
+])
+FAMILIES.setdefault("hash_mismatch", []).extend([
+    "error: hash mismatch in fixed-output derivation '/nix/store/abc-source.drv':\n  specified: sha256-AAA=\n  got: "
+    "sha256-BBB=",
+    "CondaVerificationError: The package for jaxlib located at /opt/conda/pkgs/jaxlib-0.4.23 appears to be corrupted.",
+])
+FAMILIES.setdefault("asset_corrupt", []).extend([
+    '  File "/usr/lib/python3.12/zipfile/__init__.py", line 1352, in __init__\n    self._RealGetContents()',
+    '  File "/opt/conda/lib/python3.11/zipfile.py", line 1415, in _RealGetContents',
+])
+FAMILIES.setdefault("jax_too_new", []).extend([
+    '  File "/venv/lib/python3.12/site-packages/jax/_src/deprecations.py", line 57, in getattr',
+    "│ /venv/lib/python3.11/site-packages/jax/_src/deprecations.py:55 in getattr                  │",
+    "ModuleNotFoundError: No module named 'jax._src.api.pmap'",
+])
+FAMILIES.setdefault("jax_too_old_for_graphcast", []).extend([
+    "ModuleNotFoundError: No module named 'jax.extend'",
+    "ModuleNotFoundError: No module named 'jax.experimental.shard_map'",
+    "AttributeError: module 'jaxlib.xla_extension' has no attribute 'PjitFunction'",
+])
+
+# Batch 37's families.
+FAMILIES.setdefault("driver_too_old", []).extend([
+    "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040). Please "
+    "update your GPU driver by downloading and installing a new version from the URL: "
+    "http://www.nvidia.com/Download/index.aspx",
+    "AssertionError: \nThe NVIDIA driver on your system is too old (found version 8000).",
+])
+FAMILIES.setdefault("container_cuda_newer_than_driver", []).extend([
+    ("UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 12020).",
+     "  (Triggered internally at /opt/pytorch/pytorch/c10/cuda/CUDAFunctions.cpp:108.)"),
+])
+FAMILIES.setdefault("cuda_component_outdated", []).extend([
+    "RuntimeError: Unable to use CUDA because of the following issues with CUDA components: Outdated cuSPARSE "
+    "installation found.",
+    '    cufft_version = _version_check("cuFFT", cuda_versions.cufft_get_version,\n'
+    '  File "/venv/lib/python3.12/site-packages/jax_plugins/xla_cuda12/__init__.py", line 221, in _version_check\n'
+    "    raise RuntimeError(msg)\nRuntimeError: Outdat",
+])
+
+# Other frameworks' words for the same causes (PyTorch, TensorFlow, CuPy, srun), read from their sources.
+FAMILIES.setdefault("driver_not_loaded", []).append(
+    "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
+    "driver from http://www.nvidia.com/Download/index.aspx")
+FAMILIES.setdefault("gpu_out_of_memory", []).extend([
+    "RuntimeError: CUDA error: out of memory",
+    "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[64,256,"
+    "56,56] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc",
+    "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 1,073,741,824 bytes (allocated so far: "
+    "2,147,483,648 bytes).",
+])
+FAMILIES.setdefault("no_cuda_device", []).extend([
+    "RuntimeError: No CUDA GPUs are available",
+    "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.",
+])
+FAMILIES.setdefault("cudnn_version_mismatch", []).append(
+    "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) but found runtime version "
+    "(8, 5, 0). PyTorch already comes bundled with cuDNN.")
+FAMILIES.setdefault("numpy2_incompatible", []).append(
+    ("ImportError: numpy.core.multiarray failed to import", "numpy                     2.1.3"))
+FAMILIES.setdefault("gpu_arch_not_in_build", []).append(
+    "UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+    "installation.")
+FAMILIES.setdefault("host_out_of_memory", []).append("srun: error: node12: task 0: Out Of Memory")
+
+FAMILIES.setdefault("driver_not_loaded", []).append(
+    "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: CUDA driver library cannot be found.")
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
+    "PackagesNotFoundError: The following packages are not available from current channels:\n\n  - jaxlib=0.4.23=*cuda*",
+    "LibMambaUnsatisfiableError: Encountered problems while solving:\n  - nothing provides requested jaxlib ==0.4.23 *cuda*",
+])
+FAMILIES.setdefault("host_unreachable", []).extend([
+    "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken "
+    "by 'ProxyError('Cannot connect to proxy.', OSError('Tunnel connection failed: 407 Proxy Authentication "
+    "Required'))': /simple/jax/",
+    "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): "
+    "Read timed out.",
+])
+
+FAMILIES.setdefault("driver_not_loaded", []).extend([
+    "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory",
+    "OSError: libcuda.so: cannot open shared object file: No such file or directory",
+])
+FAMILIES.setdefault("cpu_only_jaxlib", []).append("UserWarning: CUDA-enabled jaxlib is not installed")
 
 
 def _case(item) -> tuple[str, str]:
@@ -259,14 +441,52 @@ def test_a_conditional_wording_needs_its_surroundings(expected, item):
 
 @pytest.mark.parametrize("expected, item", [
     (fid, item) for fid, items in FAMILIES.items() for item in items
-    if isinstance(item, str) and not re.match(r"\s*(?:\w*warning|hint)\b", item, re.IGNORECASE)])
+    if isinstance(item, str) and not re.match(r"\s*(?:\w*warning|hint)\b", item, re.IGNORECASE)
+    and not re.match(r"\s*(?:File \"|│)|\s{4}\w", item) and not re.search(r"Killed\s*$", item)])
 def test_a_failing_line_cut_short_never_looks_clean(expected, item):
     """A pasted log is often cut mid-line (a terminal's scroll-back, a truncated CI log): a failing line cut at
     three quarters gives a finding (its cause first when the cause is still named; a symptom when the cut took
     the words that name it), or at worst the unrecognised result quoting it — never a clean log. (Warnings are
-    not failures: a cut warning may look clean.)"""
+    not failures: a cut warning may look clean; nor is a traceback's frame or code line, or a progress line whose only
+    failing word, the shell's "Killed", is at its end.)"""
     text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
     findings = [f.id for f in diagnose_text(text)]
     assert findings or unrecognised(text) is not None
     if expected in findings:
         assert findings[0] == expected, findings
+
+
+_TYPOGRAPHIC = str.maketrans({"\'": "\u2019", '"': "\u201d"})
+
+
+@pytest.mark.parametrize("expected, item", [
+    (fid, item) for fid, items in FAMILIES.items() for item in items
+    if "\'" in _case(item)[0] or '"' in _case(item)[0]])
+def test_typographic_quotes_from_a_web_page_match_the_same_family(expected, item):
+    """A log copied from a blog, a forum or a word processor has ’ and ” where the program printed ' and ": every
+    family still names it (one rewrite of all patterns, tolerant_pattern)."""
+    line, surroundings = _case(item)
+    findings = diagnose_text(f"{surroundings.translate(_TYPOGRAPHIC)}\n{line.translate(_TYPOGRAPHIC)}\n")
+    assert findings and findings[0].id == expected, [f.id for f in findings]
+
+
+def test_a_conflict_with_a_real_pin_is_a_conflict_not_a_missing_wheel():
+    """Only a conflict made wholly of "X depends on jaxlib>=…" means no jaxlib exists here; one that also names a
+    pin (the user's, another package's upper bound) is an ordinary dependency conflict."""
+    text = ("ERROR: Cannot install flax==0.7.5 and jax==0.4.23 because these package versions have conflicting "
+            "dependencies.\n\nThe conflict is caused by:\n    The user requested jax==0.4.23\n    flax 0.7.5 depends on "
+            "jaxlib>=0.4.25\n\nTo fix this you could try to:\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["resolver_conflict"]
+
+
+@pytest.mark.parametrize("expected, item", [
+    (fid, item) for fid, items in FAMILIES.items() for item in items
+    if len(_case(item)[0]) > 90 and "\n" not in _case(item)[0]])
+def test_a_line_wrapped_at_its_spaces_is_the_same_family(expected, item):
+    """Messages arrive wrapped: NumPy and JAX wrap their own, and a terminal, a mail or an issue page re-wraps
+    long lines at spaces. Every long family member wrapped at 80 columns is still named (a literal space in a
+    pattern also matches a line break, tolerant_pattern)."""
+    line, surroundings = _case(item)
+    wrapped = "\n".join(textwrap.wrap(line, 80, break_long_words=False, break_on_hyphens=False))
+    findings = diagnose_text(f"{surroundings}\n{wrapped}\n")
+    assert findings and findings[0].id == expected, ([f.id for f in findings], wrapped)

@@ -42,6 +42,18 @@ FAILING = {
     "kernel-oom": "Sep 29 02:47:51 host kernel: Out of memory: Killed process 42 (python) total-vm:1kB",
     "torch-cuda-init": "UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 999: "
                        "something new",
+    "cxx-what": "terminate called recursively\n  what():  SomeLibrary Error 7: something new",
+    "cxx-what-alone": "what(): something new went wrong in the worker",
+    "docker-error": "Error response from daemon: could not select device driver \"something-new\"",
+    "bare-error-prefix": "Error: failed to start containers: 0123456789abcdef",
+    "azure-annotation": "##[error]Process completed with exit code 3 after something new",
+    "github-annotation": "::error::something new failed in this step",
+    "prose-error-word": "Runtime error: something new happened here",
+    "python-fatal": "Fatal Python error: Segmentation fault",
+    "cut-traceback": "Traceback (most recent call last):\n  File \"run.py\", line 9, in <module>\n    main()\n  File "
+                     "\"run.py\", line 5, in main\n    something_new()",
+    "pubgrub-derivation": "  Because some-new-package (1.0) depends on other-package (>=2) and other-package has no "
+                          "versions above 1.9,",
 }
 
 
@@ -64,6 +76,11 @@ def test_every_shape_of_a_failing_line_is_seen(name):
     "I0000 00:00:1700000000.000000 1234 service.cc:145] XLA service initialized; no IndexError here",
     "E0000 00:00:1700000000.000000 1234 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register "
     "factory for plugin cuDNN when one has already been registered",
+    "Errors: 0, warnings: 2",
+    "Error handling was improved in this release",
+    "No Error: every check passed",
+    "Epoch 3: Mean Squared Error: 0.0123, Mean Absolute Error: .081",
+    "Validation Error: 12.5%",
 ])
 def test_benign_lines_are_not_failures(text):
     assert unrecognised(text) is None

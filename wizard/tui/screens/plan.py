@@ -168,8 +168,17 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         from wizard.flows.describe_plan import PlanHints, plan_lines
 
         lines = plan_lines(self.review, download=self.download, slurm=self.options.slurm,
-                           hints=PlanHints(**_KEY_HINTS), width=78, commands_last=True)
+                           hints=PlanHints(**_KEY_HINTS), width=self._text_width(), commands_last=True)
         self.query_one("#plan", Static).update("\n".join(lines))
+
+    def _text_width(self) -> int:
+        """The columns the plan's text gets: the pane's, less its padding and scroll bar (76 at 80 columns).
+        The core wraps to it; a wider line would be wrapped again by the widget, its tail unindented."""
+        width = self.query_one("#plan-pane").scrollable_content_region.width
+        return width if width >= 40 else 76
+
+    def on_resize(self) -> None:
+        self._render_plan()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="plan-cost", description="Download size")
     def measure_download(self, plan) -> None:

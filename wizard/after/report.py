@@ -20,18 +20,26 @@ import re
 import socket
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wizard import __version__, bounded, paths
 from wizard.detect.facts import Facts
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
 from wizard.detect.where import detect_where
-from wizard.history.store import VerifySummary, load_history
+from wizard.history.store import Entry, History, VerifySummary, load_history
 from wizard.install.envs import read_marker
 from wizard.verify.check import VerifyResult
 from wizard.verify.diagnose import diagnose_text
 from wizard.verify.protocol import Tier
+
+if TYPE_CHECKING:
+    from wizard.detect.slurm import SlurmTarget
+
+#: What the report reads the machine from: the facts, or their `to_dict()` (a report of another machine's JSON).
+ReportFacts = Facts | Mapping[str, Any] | None
+#: What it reads the runs from: the history, its entries, or its JSON (`{"entries": [...]}`).
+ReportHistory = History | Sequence[Entry] | Mapping[str, Any] | None
 
 #: Variables shown in full when set (plus every XLA_*, JAX_*, TF_CPP_* one).
 ENV_VARS = (
@@ -92,7 +100,7 @@ def _identity(environ: Mapping[str, str]) -> tuple[set[str], set[str], set[str]]
     return homes, users, hosts
 
 
-def redact(text: str, *, facts: Any = None, environ: Mapping[str, str] | None = None,
+def redact(text: str, *, facts: ReportFacts = None, environ: Mapping[str, str] | None = None,
            homes: Iterable[str] | None = None, users: Iterable[str] | None = None,
            hosts: Iterable[str] | None = None, extra: Iterable[str] = ()) -> str:
     """`text` with GPU UUIDs, home folders, user names, host names and URL credentials replaced.
@@ -146,7 +154,7 @@ def _code(text: str, lang: str = "text") -> list[str]:
     return [f"{fence}{lang}", text.rstrip("\n"), fence]
 
 
-def _entries(history: Any) -> list[Any]:
+def _entries(history: ReportHistory) -> list[Any]:
     if history is None:
         return []
     if isinstance(history, Mapping):
@@ -156,7 +164,7 @@ def _entries(history: Any) -> list[Any]:
     return list(_get(history, "entries") or [])
 
 
-def _current(history: Any, entries: list[Any]) -> Any:
+def _current(history: ReportHistory, entries: list[Any]) -> Any:
     current = getattr(history, "current", None)
     if callable(current):
         try:
@@ -222,7 +230,7 @@ def _is_failure(entry: Any) -> bool:
     return status in ("failed", "cancelled") or (check is not None and check.ok is False)
 
 
-def _preflight_section(facts: Any) -> list[str]:
+def _preflight_section(facts: ReportFacts) -> list[str]:
     """What fits in memory: GraphCast and GenCast at 1° and 0.25° against the GPUs and host RAM."""
     try:
         typed = facts if isinstance(facts, Facts) else Facts.from_dict(dict(facts))
@@ -233,7 +241,7 @@ def _preflight_section(facts: Any) -> list[str]:
     return ["### What fits in memory", ""] + _table(("Model", "Fits", "Why", "Needs"), rows) + [""]
 
 
-def _machine_heading(facts: Any) -> str:
+def _machine_heading(facts: ReportFacts) -> str:
     """Which machine the facts are: a GPU node read through srun says so (node, partition, job)."""
     marker = _get(facts, "slurm") if facts is not None else None
     if marker and _get(marker, "srun"):
@@ -243,7 +251,7 @@ def _machine_heading(facts: Any) -> str:
     return "## Machine (what gc-wizard detected)"
 
 
-def _machine_section(facts: Any) -> list[str]:
+def _machine_section(facts: ReportFacts) -> list[str]:
     lines = [_machine_heading(facts), ""]
     if facts is None:
         return lines + ["Detection did not run.", ""]
@@ -455,7 +463,7 @@ def _env_packages_section(current: Any) -> list[str]:
             f"{len(frozen)})", "", *_table(("Package", "Version"), sorted(key)), ""]
 
 
-def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None = None,
+def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping[str, str] | None = None,
                  log_tail_lines: int = LOG_TAIL_LINES, now: _dt.datetime | None = None,
                  problems: Sequence[str] = (), redacted: bool = True) -> str:
     """The Markdown support report. `facts`: a `wizard.detect.facts.Facts` (or its dict) or None; `history`:
@@ -537,7 +545,8 @@ def build_report(facts: Any, history: Any, *, environ: Mapping[str, str] | None 
     return redact(text, facts=facts, environ=environ) if redacted else text
 
 
-def collect_and_build(*, environ: Mapping[str, str] | None = None, facts: Any = None, slurm: Any = None) -> str:
+def collect_and_build(*, environ: Mapping[str, str] | None = None, facts: Facts | None = None,
+                      slurm: SlurmTarget | None = None) -> str:
     """Detect, load history and build the redacted report; a part that fails is named, not fatal.
 
     `facts`: facts already detected (the app's, which after --slurm are the GPU node's); else `slurm` (a

@@ -96,7 +96,8 @@ class MachineScreen(Screen[str]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="detect", description="Detecting the machine")
     def _detect(self, stop: threading.Event, slurm) -> None:
         # The same survey as `gc-wizard recipes`; each failure says what failed, because a broken
-        # recipe file is not a detection problem.
+        # recipe file is not a detection problem. Deferred for start-up time: detection starts after the
+        # first frame, and these modules are not needed to draw it.
         from wizard.flows.machine import machine_facts, slurm_offer
         from wizard.flows.session import RecipesUnreadable, survey
 

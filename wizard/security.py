@@ -262,10 +262,13 @@ def _path_tokens(match: re.Match) -> str:
 
 def _query_value(pair: str) -> str:
     name, eq, value = pair.partition("=")
+    # A sentence's punctuation after the URL (`…?sig=X, --no-deps`) is the sentence's, not the value's.
+    tail = value[len(value.rstrip(",.;:")):]
+    value = value[: len(value) - len(tail)]
     if not eq or not value or value == MASK or _HARMLESS.match(value):
         return pair
     if _SECRET_PARAM.search(name) or _TOKEN_LIKE.match(value):
-        return f"{name}={MASK}"
+        return f"{name}={MASK}{tail}"
     return pair
 
 

@@ -149,3 +149,9 @@ def test_a_url_with_both_a_password_and_a_signed_query_loses_both(text, secrets)
 ])
 def test_what_follows_a_masked_query_value_is_kept(before, after):
     assert redact_secrets(before) == after
+
+
+def test_a_sentences_punctuation_after_a_masked_query_value_stays():
+    assert redact_secrets("from https://h/x.whl?sig=Qm9vYmFyQmF6UXV4MTIzNDU2Nzg5, --no-deps") == \
+        "from https://h/x.whl?sig=<redacted>, --no-deps"
+    assert redact_secrets("see https://h/x?token=abc123def456ghi.") == "see https://h/x?token=<redacted>."

@@ -11,11 +11,12 @@ import fcntl
 import json
 import os
 import socket
+import stat
 import time
 from pathlib import Path
 
 from wizard import paths
-from wizard.errors import LockHeld
+from wizard.errors import LockHeld, OperationFailed, UserError
 
 
 class _Flock:
@@ -50,7 +51,7 @@ class StateLock(_Flock):
 
     def acquire(self) -> None:
         paths.ensure_state_dir(self.path.parent)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = _open_lock_file(self.path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -63,6 +64,23 @@ class StateLock(_Flock):
         _write_holder(fd, self.purpose)
         os.fsync(fd)
         self._fd = fd
+
+
+def _open_lock_file(path: Path) -> int:
+    """Open (or make, 0600) a lock file, never through a symbolic link: the holder line is written into it, and
+    a link planted at the lock's name (in a shared or world-writable folder) would have that line overwrite
+    whatever file it points at, with the wizard's rights."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        if path.is_symlink():
+            raise UserError(f"the lock file {path} is a symbolic link (to {os.readlink(path)}); gc-wizard will not "
+                            "write through it. Remove the link, then try again.") from None
+        raise OperationFailed(f"cannot open the lock file {path}: {exc.strerror or exc}.") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or device at the lock's name
+        os.close(fd)
+        raise UserError(f"the lock file {path} is not a regular file; remove it, then try again.")
+    return fd
 
 
 def _write_holder(fd: int, purpose: str) -> None:
@@ -100,7 +118,7 @@ class TargetLock(_Flock):
 
     def acquire(self) -> None:
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = _open_lock_file(self.path)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

@@ -1,0 +1,42 @@
+"""The state and target locks never write through a link planted at their name (fourth hostile pass, 10g/7h):
+the holder line would overwrite the file the link points at, with the wizard's rights."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from wizard.errors import UserError
+from wizard.lock import StateLock, TargetLock
+
+
+@pytest.mark.parametrize("dangling", [False, True])
+def test_a_state_lock_that_is_a_link_is_refused_and_its_target_untouched(tmp_path, dangling):
+    victim = tmp_path / "victim.txt"
+    if not dangling:
+        victim.write_text("precious\n")
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "wizard.lock").symlink_to(victim)
+    with pytest.raises(UserError, match="is a symbolic link"):
+        with StateLock("rollback", state / "wizard.lock"):
+            pass
+    assert (victim.read_text() == "precious\n") if not dangling else not victim.exists()
+
+
+def test_a_target_lock_that_is_a_link_is_refused(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / ".env.gc-wizard.lock").symlink_to(victim)
+    with pytest.raises(UserError, match="is a symbolic link"):
+        with TargetLock(tmp_path / "env", "install"):
+            pass
+    assert victim.read_text() == "precious\n"
+
+
+def test_a_fifo_at_the_locks_name_is_refused_without_hanging(tmp_path):
+    os.mkfifo(tmp_path / "wizard.lock")
+    with pytest.raises(UserError, match="not a regular file"):
+        with StateLock("install", tmp_path / "wizard.lock"):
+            pass

@@ -31,6 +31,9 @@ HISTORY_BYTES = 32 * 1024 * 1024
 MARKER_BYTES = 1024 * 1024
 #: How much of a log the report and the history read (the end of the file).
 LOG_TAIL_BYTES = 256 * 1024
+#: A bundle's manifest and a lock list a few hundred files with their hashes: tens to hundreds of KiB.
+MANIFEST_BYTES = 8 * 1024 * 1024
+LOCK_BYTES = 8 * 1024 * 1024
 #: Nesting: a recipe is 4 levels deep, facts and history about 6.
 YAML_DEPTH = 20
 JSON_DEPTH = 64

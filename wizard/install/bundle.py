@@ -26,12 +26,13 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from packaging.tags import Tag, compatible_tags, cpython_tags
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
+from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
 from wizard.install.sources import outside_index_problem
@@ -178,14 +179,22 @@ def read_manifest(root: Path) -> dict[str, Any]:
         raise UserError(f"--bundle {root}: no such folder.")
     path = root / MANIFEST
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = bounded.loads_json(bounded.read_text(path, bounded.MANIFEST_BYTES))
     except FileNotFoundError:
         raise UserError(f"--bundle {root}: no {MANIFEST} there; make a bundle with `gc-wizard bundle RECIPE "
                         "--out DIR`.") from None
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ParseLimitError too: a manifest linked to /dev/zero is a sentence
         raise UserError(f"--bundle {root}: {MANIFEST} cannot be read ({exc}).") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), list):
         raise UserError(f"--bundle {root}: {MANIFEST} is not a gc-wizard bundle manifest (format {FORMAT}).")
+    for item in data["files"]:
+        name = item.get("name") if isinstance(item, dict) else None
+        # A bundle's files lie in its own folder: an absolute name or a '..' would read (and install) a file
+        # from elsewhere on the machine, however good its hash.
+        parts = PurePosixPath(name).parts if isinstance(name, str) else ()
+        if not parts or name.startswith("/") or ".." in parts or "\0" in name:
+            raise UserError(f"--bundle {root}: {MANIFEST} names the file {name!r}, which is not a file of the "
+                            "bundle's own folder; make the bundle again with `gc-wizard bundle`.")
     return data
 
 

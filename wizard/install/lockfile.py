@@ -29,6 +29,7 @@ from typing import Any
 
 from packaging.utils import canonicalize_name
 
+from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.reach import find_unreachable
 from wizard.install.sources import outside_index_problem
@@ -205,11 +206,11 @@ def _uv_env() -> dict[str, str]:
 def lock_packages(path: Path) -> dict[str, str]:
     """{canonical name: version} of every package a lock pins (both formats; no TOML library needed)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = bounded.read_text(path, bounded.LOCK_BYTES)
     except OSError as exc:
         raise UserError(f"--lock {path}: cannot be read ({exc.strerror or exc}).") from None
-    except UnicodeDecodeError:
-        raise UserError(f"--lock {path}: not a text file.") from None
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"--lock {path}: {exc}.") from None
     packages: dict[str, str] = {}
     if lock_format(Path(path)) == PYLOCK:
         name = None

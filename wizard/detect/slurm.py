@@ -37,6 +37,7 @@ from wizard.detect.slurm_env import job_marker
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence, stop_srun, wait_for
 from wizard.errors import OperationFailed, UserError
+from wizard.security import redact_secrets, write_private_file
 
 __all__ = ["DEFAULT_WAIT", "DetectionStopped", "SlurmTarget", "detect_on_node", "job_marker", "partitions",
            "srun_on_path"]
@@ -130,7 +131,8 @@ def _srun_log(argv: list[str]) -> Path | None:
 
         log = paths.new_log("detect-srun")
         log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text("# argv: " + " ".join(argv) + "\n", encoding="utf-8")
+        # 0600 and masked, as every other log: `--srun-arg=--export=ALL,HF_TOKEN=…` is srun's own argv.
+        write_private_file(log, redact_secrets("# argv: " + " ".join(argv), keep_user=True) + "\n")
         return log
     except OSError:
         return None
@@ -140,8 +142,8 @@ def _keep_lines(log: Path | None, lines: list[str]) -> None:
     if log is None:
         return
     try:
-        with open(log, "a", encoding="utf-8") as handle:
-            handle.write("".join(f"{line}\n" for line in lines))
+        with open(log, "a", encoding="utf-8", errors="surrogateescape") as handle:
+            handle.write("".join(f"{redact_secrets(line, keep_user=True)}\n" for line in lines))
     except OSError:
         pass
 

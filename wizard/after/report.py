@@ -541,7 +541,9 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
               f"- `gc-wizard verify{' --env ' + str(_get(current, 'env')) if current is not None else ''} --json` "
               "— re-run the GraphCast check",
               "- `gc-wizard diagnose LOGFILE` — name the root cause in any log", ""]
-    text = "\n".join(lines)
+    # Text that cannot be written as UTF-8 (a lone surrogate from an edited history, a path's stray byte)
+    # is shown as its escape: the report is what people send when things are broken, so it must come out.
+    text = "\n".join(lines).encode("utf-8", "backslashreplace").decode("utf-8")
     return redact(text, facts=facts, environ=environ) if redacted else text
 
 

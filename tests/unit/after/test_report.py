@@ -186,3 +186,12 @@ def test_after_a_slurm_session_the_report_describes_the_gpu_node_and_the_environ
     assert "### Packages in the Python that ran gc-wizard" in text or "Packages in that environment" not in text
     here = build_report(facts, [current], environ={}, redacted=False)
     assert "## Machine (what gc-wizard detected)" in here and "GPU node" not in here
+
+
+def test_a_lone_surrogate_in_the_history_comes_out_escaped_not_as_a_crash():
+    """Fifth hostile pass 5h: a history whose JSON holds `\\ud800` made `report` stop with UnicodeEncodeError."""
+    entries = [{"id": "e1", "recipe": "jax0.4.23-cpu", "env": "/envs/a\ud800b", "status": "failed",
+                "error": "bad \udcff byte", "kind": "install"}]
+    text = build_report(None, entries, environ={}, redacted=False)
+    text.encode("utf-8")  # writable as UTF-8
+    assert "/envs/a\\ud800b" in text

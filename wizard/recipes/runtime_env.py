@@ -45,7 +45,9 @@ MAX_VALUE = 1024
 #: Within the families: a variable that names a library, a plugin, or a location code is loaded from.
 #: A location is any word of the name, not only its last one (`TF_CPP_VLOG_FILENAME`, `CUDA_MPS_PIPE_DIRECTORY`,
 #: `JAX_DUMP_IR_TO`: the fifth fault pass found these passing a rule that only read the name's ending).
-_LOADS_CODE = re.compile(r"INJECTION|PLUGIN|PRELOAD|LIBRAR(?:Y|IES)"
+#: A dump (`CUDA_ENABLE_COREDUMP_ON_EXCEPTION`, `CUDA_ENABLE_USER_TRIGGERED_COREDUMP`) writes a file too, wherever
+#: the library defaults to (the fifth hostile pass found the COREDUMP switches passing).
+_LOADS_CODE = re.compile(r"INJECTION|PLUGIN|PRELOAD|LIBRAR(?:Y|IES)|DUMP"
                          r"|(?:^|_)(?:PATHS?|HOME|ROOT|DIRS?|DIRECTORY|DIRECTORIES|FILES?|FILENAMES?|LIBS?|BIN"
                          r"|TO|FROM|PIPE)(?:_|$)")
 #: Locations a recipe may choose: none. A "data" location is still a file the library writes: NCCL truncates

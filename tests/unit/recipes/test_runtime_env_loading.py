@@ -62,6 +62,10 @@ LOADS_CODE = [
     ("CUDA_COREDUMP_FILE", "core"),
     ("CUDA_COREDUMP_PIPE", "pipe"),
     ("XLA_FLAGS", "--xla_gpu_asm_extra_flags=-v"),  # options handed to ptxas
+    # Switches that make the driver write a core dump where it defaults to (the fifth hostile pass).
+    ("CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "1"),
+    ("CUDA_ENABLE_USER_TRIGGERED_COREDUMP", "1"),
+    ("CUDA_ENABLE_LIGHTWEIGHT_COREDUMP", "1"),
 ]
 
 

@@ -237,11 +237,41 @@ def remove_env(env: Path | str) -> int:
     if not is_managed(env):
         raise OperationFailed(f"{env} is not a managed environment (not under {paths.envs_dir()}); "
                               "gc-wizard only deletes environments it created.")
+    mounted = _mount_inside(env)
+    if mounted is not None:
+        raise OperationFailed(f"{mounted} is another file system mounted inside {env}; gc-wizard deletes nothing "
+                              "there (it would delete that file system's files). Unmount it, then remove again.")
     freed = disk_usage(env) if env.exists() else 0
     shutil.rmtree(env, ignore_errors=True)
     if env.exists():
         raise OperationFailed(f"could not delete all of {env}; remove the rest by hand.")
     return freed
+
+
+def _mount_inside(root: Path) -> Path | None:
+    """The first mount point under `root` (a bind mount, a tmpfs), or None. `rmtree` crosses into mounts: the
+    fifth hostile pass lost a file that a bind mount inside an old env put there. A bind mount of the same
+    file system has the same device number, so the kernel's own list (`/proc/self/mountinfo`) is read."""
+    real = os.path.realpath(root)
+    for point in _mount_points():
+        if point.startswith(real.rstrip("/") + "/"):
+            return Path(point)
+    return None
+
+
+def _mount_points() -> list[str]:
+    """Every mount point the kernel lists for this process (field 5 of mountinfo, its octal escapes undone)."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as handle:
+            text = handle.read(16 * 1024 * 1024)
+    except OSError:
+        return []
+    points = []
+    for line in text.splitlines():
+        fields = line.split(" ")
+        if len(fields) > 4:
+            points.append(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4]))
+    return points
 
 
 def frozen_dir() -> Path:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from wizard import paths
-from wizard.errors import LockHeld, OperationFailed, UserError
+from wizard.errors import LockHeld, UserError
 
 
 class _Flock:
@@ -72,11 +72,11 @@ def _open_lock_file(path: Path) -> int:
     whatever file it points at, with the wizard's rights."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-    except OSError as exc:
+    except OSError:
         if path.is_symlink():
             raise UserError(f"the lock file {path} is a symbolic link (to {os.readlink(path)}); gc-wizard will not "
                             "write through it. Remove the link, then try again.") from None
-        raise OperationFailed(f"cannot open the lock file {path}: {exc.strerror or exc}.") from None
+        raise  # a read-only or full state folder: the faces' one sentence about the state folder says it
     if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or device at the lock's name
         os.close(fd)
         raise UserError(f"the lock file {path} is not a regular file; remove it, then try again.")

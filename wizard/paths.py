@@ -7,6 +7,7 @@ Recipes: built-in, then `$XDG_CONFIG_HOME/gc-wizard/recipes/`, then each `--reci
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -21,8 +22,10 @@ def state_dir() -> Path:
 
 def ensure_state_dir(folder: Path | None = None) -> Path:
     """Create the state folder (mode 0700: it holds logs, history and environments of one user) if
-    it is not there; an existing folder is left as its owner set it. OSError passes through (the CLI
-    turns it into a sentence naming the folder)."""
+    it is not there. An existing one keeps its owner's read bits, but loses write for group and others, and
+    so do its `envs/` and `logs/`: anyone who can write there can plant a link at the lock's name or a `.pth`
+    in an env, which the owner's next run follows (the fifth hostile pass found a 0777 state folder used as
+    it was). OSError passes through (the CLI turns it into a sentence naming the folder)."""
     folder = folder or state_dir()
     if not folder.is_dir():
         folder.parent.mkdir(parents=True, exist_ok=True)
@@ -33,7 +36,19 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
                 raise
         else:
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
+    for shared in (folder, folder / "envs", folder / "logs"):
+        _drop_shared_write(shared)
     return folder
+
+
+def _drop_shared_write(folder: Path) -> None:
+    """Take group/other write off a folder this user owns (not a link; someone else's is left alone)."""
+    try:
+        info = os.lstat(folder)
+        if stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and info.st_mode & 0o022:
+            os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o022)
+    except OSError:
+        pass
 
 
 #: Bits the wizard never lets a file it (or an installer it runs) creates have: write for group and others.

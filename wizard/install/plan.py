@@ -221,7 +221,9 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
             continue
         folder = Path(value).expanduser().absolute()
         if not folder.is_dir():
-            raise UserError(f"--find-links {value}: no such folder")
+            what = (f"{folder.name} is a file; --find-links takes the folder that holds the wheels ({folder.parent})"
+                    if folder.is_file() else "no such folder")
+            raise UserError(f"--find-links {value}: {what}")
         try:
             str(folder).encode("utf-8")
         except UnicodeEncodeError:  # said before an env is made: uv refuses such an argument after it

@@ -383,7 +383,9 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
     """What a `--find-links` folder holds for `recipe`. A missing folder is a UserError naming it."""
     path = Path(folder).expanduser().absolute()
     if not path.is_dir():
-        raise UserError(f"wheelhouse {folder}: no such folder")
+        what = (f"{path.name} is a file; a wheelhouse is the folder that holds the wheels ({path.parent})"
+                if path.is_file() else "no such folder")
+        raise UserError(f"wheelhouse {folder}: {what}")
     have: dict[str, set[str]] = {}
     wheels = sdists = 0
     graphcast = None

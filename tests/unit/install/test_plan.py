@@ -207,3 +207,11 @@ def test_plan_commands_install_for_real(tmp_path, installer):
                           "import tinya, tinyb, graphcast; print(tinya.__version__, tinyb.__version__, graphcast.__version__)"],
                          capture_output=True, text=True, check=True).stdout.split()
     assert out == ["1.0", "2.0", "0.1.1"]  # pinned tinyb, and GraphCast's missing dependency was not asked for
+
+
+def test_a_wheel_given_as_find_links_names_the_folder_to_give_instead(tmp_path):
+    """Fifth hostile pass 12d: a wheel file given as --find-links was called "no such folder"."""
+    wheel = tmp_path / "jax-0.4.23-py3-none-any.whl"
+    wheel.write_bytes(b"PK")
+    with pytest.raises(UserError, match=f"is a file; --find-links takes the folder that holds the wheels \\({tmp_path}\\)"):
+        build_plan(get_recipe("jax0.4.23-cpu"), env_dir=tmp_path / "e", python=PY, find_links=[str(wheel)])

@@ -381,8 +381,17 @@ def requirements_source(packages: list[str], requirements_file: str | None, fold
     """The file a sync reads: the hash-pinned one when it is there, else `packages` written into `folder`;
     either checked for option lines first (`check_requirement_lines`)."""
     if requirements_file and Path(requirements_file).is_file():
+        recorded = Path(os.path.realpath(requirements_file))
+        if frozen_dir().resolve() not in recorded.parents:
+            # The wizard writes its locks into the state's frozen/ and nowhere else: a history entry naming a
+            # file elsewhere was edited, and that file would choose what the rebuilt env runs.
+            raise UserError(f"the history entry's lock {requirements_file} is not one gc-wizard wrote (not in "
+                            f"{frozen_dir()}), so nothing is installed from it. Roll back to another entry, or install "
+                            "again.")
         try:
-            lines = Path(requirements_file).read_text(encoding="utf-8", errors="replace").splitlines()
+            lines = bounded.read_text(recorded, bounded.LOCK_BYTES).splitlines()
+        except bounded.ParseLimitError as exc:
+            raise UserError(f"the recorded lock {requirements_file}: {exc}.") from None
         except OSError as exc:
             raise UserError(f"cannot read the recorded lock {requirements_file}: {exc.strerror or exc}.") from None
         check_requirement_lines(lines, f"the recorded lock {requirements_file}")

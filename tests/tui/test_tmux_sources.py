@@ -101,7 +101,7 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     assert "GraphCast ✗ graphcast @97d1ad50b0b7 · the recipe's pin" in words
     assert "github.invalid cannot be reached from here" in words and "--graphcast-src DIR" in words
     tmux.type_into_dialog("g", str(graphcast), "GraphCast source:")
-    screen = tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
+    screen = tmux.wait_for("GraphCast ! graphcast 0.1.1 · a wheel")
     tmux.type_into_dialog("w", str(house), "Wheelhouse folder")
     screen = tmux.wait_for("2 wheels, 2 of 2 pins")
     tmux.keys("o")
@@ -131,7 +131,7 @@ def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux
     recipes, house, graphcast = _tiny_checked(tmp_path)
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--graphcast-src", str(graphcast),
                           "--find-links", str(house), "--offline")
-    tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
+    tmux.wait_for("GraphCast ! graphcast 0.1.1 · a wheel")
     tmux.keys("Enter")
     tmux.wait_for("find GraphCast (running", timeout=120)
     tmux.keys("C-q")  # asks first, as Ctrl-C does, saying what a stop does
@@ -183,7 +183,7 @@ def test_an_unreachable_graphcast_host_names_the_fix_on_screen(tmux, tmp_path, l
     tmux.wait_for("The plan: what will run")
     tmux.wait_gone("Working out the plan")
     tmux.type_into_dialog("g", str(graphcast), "GraphCast source:")
-    tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a wheel")
+    tmux.wait_for("GraphCast ! graphcast 0.1.1 · a wheel")
     tmux.keys("C-q")
     assert exit_code(exit_file) == "EXIT=0"
 

@@ -20,6 +20,8 @@ import hashlib
 import json
 import os
 import struct
+import tarfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -222,3 +224,61 @@ def _built_copy(root: Path, path: str, files: dict[str, str]) -> bool:
     except OSError:
         return False
     return original is not None and _blob_id(data) == bytes.fromhex(original)
+
+
+def read_archive_state(archive: str | os.PathLike[str], release: str | None) -> TreeState | None:
+    """A wheel or source archive compared with the release `release` (the recipe's revision) file by file,
+    as a checkout is; None when it is not a local file or the release is not one the recipes pin.
+
+    Why: a file named `graphcast-0.1.1-py3-none-any.whl` can hold anything; the plan marked such a wheel, and an
+    sdist with an edited setup.py, "✓" with no word (fifth hostile pass 8i/8j). A wheel holds the package's
+    modules only, so only release files of the same top-level folders are expected in it; an sdist holds one
+    folder (`graphcast-0.1.1/`) with the checkout's files."""
+    known = release_files(release)
+    path = Path(archive)
+    if known is None or not path.is_file():
+        return None
+    tag, files = known
+    try:
+        found = _archive_files(path)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, tarfile.TarError) as exc:
+        return TreeState(False, reason=f"the archive cannot be read: {exc}")
+    if found is None:
+        return TreeState(False, reason="it is larger than any GraphCast release")
+    tops = {name.split("/", 1)[0] for name in found if "/" in name}
+    if path.suffix == ".whl":  # the modules only: dist-info is the wheel's own, and setup.py is not shipped
+        expected = {p: b for p, b in files.items() if p.split("/", 1)[0] in tops and p.endswith(".py")}
+        shown = {n: d for n, d in found.items() if ".dist-info/" not in n}
+    else:
+        expected, shown = files, found
+    modified = sorted(p for p, blob in expected.items() if p in shown and _blob_id(shown[p]) != bytes.fromhex(blob))
+    deleted = sorted(p for p in expected if p not in shown)
+    new = sorted(n for n in shown if n not in files and n.endswith(".py"))
+    return TreeState(True, modified=tuple(modified), deleted=tuple(deleted), untracked=tuple(new),
+                     compared_with=f"GraphCast {tag}")
+
+
+def _archive_files(path: Path) -> dict[str, bytes] | None:
+    """{path inside the package: content} of a wheel (zip) or an sdist (tar.gz, its top folder dropped)."""
+    out: dict[str, bytes] = {}
+    total = 0
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                total += info.file_size
+                if total > MAX_BYTES:
+                    return None
+                if not info.is_dir():
+                    out[info.filename] = archive.read(info)
+        return out
+    with tarfile.open(path) as archive:
+        for member in archive:
+            if not member.isfile():
+                continue
+            total += member.size
+            if total > MAX_BYTES:
+                return None
+            name = member.name.split("/", 1)[1] if "/" in member.name else member.name
+            handle = archive.extractfile(member)
+            out[name] = handle.read() if handle is not None else b""
+    return out

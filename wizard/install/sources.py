@@ -41,7 +41,7 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from wizard.errors import UserError
-from wizard.install.checkout_state import TreeState, read_tree_state
+from wizard.install.checkout_state import TreeState, read_archive_state, read_tree_state
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
@@ -333,6 +333,9 @@ def compared_with_release(identity: SourceIdentity, wanted_revision: str | None)
     """`identity` with a copy without .git compared file by file with the release the recipe pins: the tree
     every face shows (`plan --json`'s "tree" too) is the one the caution describes. The JSON said "not a git
     checkout, so it cannot be compared" with no file while the caution beside it named the modified ones."""
+    if identity.kind in ("wheel", "sdist") and wanted_revision and identity.tree is None:
+        archive = read_archive_state(identity.where, wanted_revision)
+        return replace(identity, tree=archive) if archive is not None else identity
     if identity.kind != "checkout" or identity.revision is not None or not wanted_revision:
         return identity
     return replace(identity, tree=read_tree_state(identity.where, None, release=wanted_revision))
@@ -341,6 +344,14 @@ def compared_with_release(identity: SourceIdentity, wanted_revision: str | None)
 def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> str | None:
     """The sentence both faces and the install show for a source checkout: which commit it is at, what
     changed in it, and that building it runs its own setup.py. None for a wheel, an archive or a URL."""
+    if identity.kind in ("wheel", "sdist"):
+        tree = compared_with_release(identity, wanted_revision).tree
+        if tree is None or (tree.readable and not tree.changed):
+            return None  # a release's own files: nothing to warn of
+        what = "the wheel" if identity.kind == "wheel" else "the source archive"
+        runs = ("its code runs whenever GraphCast is imported" if identity.kind == "wheel"
+                else "building it runs its setup.py (its own code, with your rights)")
+        return f"{what} {identity.where} is {tree.describe()}; {runs}, so use one you trust."
     if identity.kind != "checkout" or identity.tree is None:
         return None
     tree = compared_with_release(identity, wanted_revision).tree

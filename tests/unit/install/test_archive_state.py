@@ -1,0 +1,72 @@
+"""A GraphCast wheel or source archive is compared with the release the recipe pins, file by file, as a checkout is
+(fifth hostile pass 8i/8j: a 438-byte wheel named graphcast-0.1.1 and an sdist with an edited setup.py got "✓")."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.jaxenv import graphcast_src
+from wizard.install.checkout_state import read_archive_state
+from wizard.install.sources import SourceIdentity, SourceVerdict, checkout_caution, compared_with_release
+from wizard.recipes.loader import get_recipe
+
+V011 = get_recipe("jax0.4.23-cpu").graphcast.revision
+
+
+def _wheel(path: Path, files: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return path
+
+
+def _sdist(path: Path, files: dict[str, bytes]) -> Path:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"graphcast-0.1.1/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_a_wheel_that_is_not_the_release_is_named_and_marked(tmp_path):
+    wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl",
+                   {"graphcast/graphcast.py": b"print('not DeepMind')\n", "graphcast/extra.py": b"",
+                    "graphcast-0.1.1.dist-info/METADATA": b"Name: graphcast\nVersion: 0.1.1\n"})
+    tree = read_archive_state(wheel, V011)
+    assert tree.changed and "graphcast/graphcast.py" in tree.modified and "graphcast/extra.py" in tree.untracked
+    assert "graphcast/model_utils.py" in tree.deleted and not any(".dist-info" in p for p in tree.deleted + tree.untracked)
+    identity = SourceIdentity(str(wheel), "wheel", "graphcast", "0.1.1")
+    caution = checkout_caution(identity, V011)
+    assert caution.startswith(f"the wheel {wheel} is different from GraphCast v0.1.1: 1 modified")
+    assert "runs whenever GraphCast is imported" in caution
+    assert SourceVerdict(compared_with_release(identity, V011), ok=True).mark() == "!"
+
+
+def test_an_sdist_with_an_edited_setup_py_is_named(tmp_path):
+    sdist = _sdist(tmp_path / "graphcast-0.1.1.tar.gz", {"setup.py": b"import os; os.system('id')\n"})
+    tree = read_archive_state(sdist, V011)
+    assert "setup.py" in tree.modified
+    caution = checkout_caution(SourceIdentity(str(sdist), "sdist", "graphcast", "0.1.1"), V011)
+    assert "setup.py" in caution and "building it runs its setup.py" in caution
+
+
+def test_a_wheel_of_the_release_itself_has_no_caution(tmp_path):
+    src = graphcast_src()
+    if src is None:
+        pytest.skip("set GC_WIZARD_GRAPHCAST_SRC to a GraphCast v0.1.1 checkout to build its wheel's files")
+    files = {f"graphcast/{p.name}": p.read_bytes() for p in (Path(src) / "graphcast").glob("*.py")}
+    wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl", files)
+    assert not read_archive_state(wheel, V011).changed
+    assert checkout_caution(SourceIdentity(str(wheel), "wheel", "graphcast", "0.1.1"), V011) is None
+
+
+def test_an_unknown_revision_or_a_url_is_not_compared(tmp_path):
+    wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl", {"graphcast/graphcast.py": b""})
+    assert read_archive_state(wheel, "0" * 40) is None
+    assert read_archive_state("https://example.org/graphcast-0.1.1-py3-none-any.whl", V011) is None

@@ -24,12 +24,13 @@ async def test_the_plan_screen_shows_the_core_lines_with_its_key_hints(tiny, iso
                     and app.screen.download is not None, timeout=30)
         screen = app.screen
         shown = str(screen.query_one("#plan").render()).splitlines()
+        width = screen._text_width()  # the pane's columns, which the screen wraps the core's words to
         expected = plan_lines(screen.review, download=screen.download, slurm=None, hints=PlanHints(**_KEY_HINTS),
-                              width=78, commands_last=True)
+                              width=width, commands_last=True)
     assert shown == expected
     assert "Into a new environment (e changes the folder):" in shown
     assert "Sources (g GraphCast source, w wheelhouse, o offline):" in shown
-    core = plan_lines(screen.review, download=screen.download, width=78, commands_last=True)
+    core = plan_lines(screen.review, download=screen.download, width=width, commands_last=True)
     for hint in _KEY_HINTS.values():
         shown = [line.replace(hint, "") for line in shown]
     assert shown == core  # without its key hints, the screen says what `gc-wizard plan` says

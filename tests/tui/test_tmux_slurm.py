@@ -65,6 +65,8 @@ def _pick(tmux: Tmux, recipes: Path, env: dict[str, str], recipe_id: str) -> Non
     time.sleep(0.5)
     tmux.keys("Enter")
     tmux.wait_for(f"The plan: what will run · {recipe_id}")
+    tmux.wait_for("Steps (nothing has run yet)")
+    tmux.keys("PageDown")  # the source's caution (the tiny wheel is not the release) fills the first page
     tmux.wait_for("then the GraphCast check on a GPU node of the default partition")
     tmux.keys("Enter")
 

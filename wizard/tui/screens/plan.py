@@ -172,9 +172,11 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.query_one("#plan", Static).update("\n".join(lines))
 
     def _text_width(self) -> int:
-        """The columns the plan's text gets: the pane's, less its padding and scroll bar (76 at 80 columns).
-        The core wraps to it; a wider line would be wrapped again by the widget, its tail unindented."""
-        width = self.query_one("#plan-pane").scrollable_content_region.width
+        """The columns the plan's text gets: the screen's, less the pane's padding (2) and a scroll bar (2) —
+        76 at 80 columns. The core wraps to it; a wider line would be wrapped again by the widget, its tail
+        unindented. Counted from the screen, not the pane: the pane's own width changes when its scroll bar
+        appears, after the text that made it appear was already wrapped."""
+        width = self.size.width - 4
         return width if width >= 40 else 76
 
     def on_resize(self) -> None:

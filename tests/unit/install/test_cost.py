@@ -22,6 +22,19 @@ def test_the_index_comes_from_the_variables_uv_reads_first_to_last():
     assert index_url({"UV_INDEX_URL": "/not/a/url"}) == PYPI_SIMPLE
 
 
+PEP691 = "application/vnd.pypi.simple.v1+json"
+
+
+def _reply(handler: http.server.BaseHTTPRequestHandler, body: bytes, content_type: str | None = None) -> None:
+    """One 200 answer with its length (the HTTP/1.1 handlers keep the connection open for the next page)."""
+    handler.send_response(200)
+    if content_type:
+        handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 class _Pep691(http.server.BaseHTTPRequestHandler):
     """A mirror's simple index in its JSON form: one project, `pkg`, with a wheel for every Python."""
 
@@ -36,11 +49,7 @@ class _Pep691(http.server.BaseHTTPRequestHandler):
             {"filename": "pkg-1.0-py3-none-any.whl", "size": 12345},
             {"filename": "pkg-0.9-py3-none-any.whl", "size": 1},
         ]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/vnd.pypi.simple.v1+json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        _reply(self, body, PEP691)
 
 
 @pytest.fixture
@@ -112,11 +121,7 @@ class _EveryProject(http.server.BaseHTTPRequestHandler):
         self.pages.append(self.path)
         name = self.path.rstrip("/").rsplit("/", 1)[-1]
         body = json.dumps({"files": [{"filename": f"{name}-1.0-py3-none-any.whl", "size": len(name)}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/vnd.pypi.simple.v1+json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        _reply(self, body, PEP691)
 
 
 @pytest.fixture
@@ -194,10 +199,7 @@ class _Pages(_EveryProject):
     def do_GET(self) -> None:
         name = self.path.rstrip("/").rsplit("/", 1)[-1]
         body = PAGES[name].encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        _reply(self, body)
 
 
 def test_the_wheel_is_found_in_pages_laid_out_every_way(monkeypatch):

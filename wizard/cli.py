@@ -139,11 +139,26 @@ def main(argv: list[str] | None = None) -> int:
     """Runs one command inside the one output layer (`wizard.commands.streams`): every write redacted,
     a closed or failing stream a sentence that names it."""
     old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
+    argv = sys.argv[1:] if argv is None else argv
+    outlive = _named_command(argv) not in END_WITH_READER
     try:
-        with streams.guarded_streams():
-            return _main(sys.argv[1:] if argv is None else argv)
+        with streams.guarded_streams(outlive_reader=outlive):
+            code = _main(argv)
+            note = streams.reader_gone_note()
+            if note:
+                from wizard.commands.guard import say_error  # deferred: only a departed reader needs it
+
+                say_error(note)
+            return code
     finally:
         os.umask(old_umask)
+
+
+#: Commands that only read and print: when the reader of their output goes away (`| head -1`) they end
+#: quietly with exit 0, as `ls | head` does. Every other command changes something (an env, the history, a
+#: file) and goes on to the end without that reader (`streams.guarded_streams(outlive_reader=True)`): an
+#: install that stopped at its first line and exited 0 had done nothing, and said it had succeeded.
+END_WITH_READER = {"detect", "recipes", "plan", "history", "diagnose", "activate"}
 
 
 #: Commands that only read and print: once they return, nothing is left for the interpreter to finish

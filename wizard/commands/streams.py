@@ -20,6 +20,13 @@ stream's encoding lacks becomes `?`), and turn a failed write into `OutputFailed
 names the stream and where it goes. A stdout that was closed before the wizard started is refused
 up front (`closed_stdout_problem`): nothing has run, and nothing could report what would.
 
+A reader that goes away (`gc-wizard … | head -1`, a pipe whose reader exits) ends a command that
+only reads and prints quietly, with exit 0, as `ls | head` does. A command that changes something
+(`install`, `rollback`, `remove`, …) must not stop half-way, nor report success for work it never did:
+with `outlive_reader` its streams drop further output (the descriptor is pointed at /dev/null, so its
+children's output goes there too) and the command runs to the end with its own exit status, saying so on
+standard error where that still has a reader (`reader_gone_note`).
+
 The one exception to redaction is `write_verbatim`, for the shell code `activate` prints: the wizard
 composes it from its own state, and masking a folder named `secret:` in a PATH would break the
 script the user evals.
@@ -43,6 +50,8 @@ _STREAM_NAMES = {0: "standard input", 1: "standard output", 2: "standard error"}
 _ERRORS = "gc-wizard-output"
 #: Descriptors that were closed when the wizard started (and now hold /dev/null).
 _closed_at_start: set[int] = set()
+#: Names of the streams whose reader went away while a command that outlives it ran.
+_readers_gone: list[str] = []
 
 
 class OutputFailed(WizardError):
@@ -91,11 +100,13 @@ def describe_failure(name: str, fd: int, exc: BaseException) -> str:
 class GuardedStream(io.TextIOBase):
     """A text stream over another one: every write redacted and encodable, every failure `OutputFailed`."""
 
-    def __init__(self, inner: TextIO, fd: int, name: str) -> None:
+    def __init__(self, inner: TextIO, fd: int, name: str, *, outlive_reader: bool = False) -> None:
         super().__init__()
         self.inner = inner
         self.fd = fd
         self.name_of_stream = name
+        self.outlive_reader = outlive_reader
+        self.reader_gone = False
         buffer = getattr(inner, "buffer", None)
         # Write the bytes ourselves where there is a byte buffer: the inner stream's own `errors`
         # ("strict" on an ASCII locale) would fail on a path byte or a `●`.
@@ -127,6 +138,8 @@ class GuardedStream(io.TextIOBase):
         return self._write(text)
 
     def _write(self, text: str) -> int:
+        if self.reader_gone:
+            return len(text)
         try:
             if self._buffer is not None:
                 self.inner.flush()  # keep order with anything written to the inner stream directly
@@ -134,20 +147,38 @@ class GuardedStream(io.TextIOBase):
             else:
                 self.inner.write(text.encode(self._encoding, _ERRORS).decode(self._encoding, "replace"))
         except BrokenPipeError:
-            raise  # `gc-wizard … | head`: the reader is done; the CLI ends quietly (see wizard.cli)
+            self._reader_left()
         except (OSError, ValueError) as exc:
             raise OutputFailed(describe_failure(self.name_of_stream, self.fd, exc)) from None
         return len(text)
 
     def flush(self) -> None:
+        if self.reader_gone:
+            return
         try:
             if self._buffer is not None:
                 self._buffer.flush()
             self.inner.flush()
         except BrokenPipeError:
-            raise
+            self._reader_left()
         except (OSError, ValueError) as exc:
             raise OutputFailed(describe_failure(self.name_of_stream, self.fd, exc)) from None
+
+    def _reader_left(self) -> None:
+        """The pipe's reader is gone: a read-only command ends quietly (the CLI catches this), one that
+        changes something goes on without this stream (see the module's docstring)."""
+        if not self.outlive_reader:
+            raise BrokenPipeError(errno.EPIPE, f"the reader of {self.name_of_stream} went away")
+        self.reader_gone = True
+        _readers_gone.append(self.name_of_stream)
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, self.fd)  # children started later inherit /dev/null, not the dead pipe
+                os.close(null)
+        with contextlib.suppress(OSError, ValueError):
+            if self._buffer is not None:
+                self._buffer.flush()  # what was buffered now goes to /dev/null, so no later flush fails
 
     def close(self) -> None:
         """Nothing: the wrapper never owns the stream under it (and `IOBase.__del__` would flush a stream
@@ -191,10 +222,12 @@ def _text_stream(fd: int, mode: str) -> TextIO:
 
 
 @contextlib.contextmanager
-def guarded_streams(*, wrap: bool = True) -> Iterator[None]:
+def guarded_streams(*, wrap: bool = True, outlive_reader: bool = False) -> Iterator[None]:
     """For the length of one command: descriptors 0-2 open, `sys.stdin` usable, and (with `wrap`; the
-    terminal app draws on the terminal itself) `sys.stdout` and `sys.stderr` guarded. The previous
-    objects come back afterwards (in-process callers, tests)."""
+    terminal app draws on the terminal itself) `sys.stdout` and `sys.stderr` guarded; with
+    `outlive_reader`, a reader that goes away no longer stops the command (see the module's docstring).
+    The previous objects come back afterwards (in-process callers, tests)."""
+    _readers_gone.clear()
     _reopen_closed_descriptors()
     saved = sys.stdin, sys.stdout, sys.stderr
     if sys.stdin is None:
@@ -204,9 +237,11 @@ def guarded_streams(*, wrap: bool = True) -> Iterator[None]:
     if sys.stderr is None:
         sys.stderr = _text_stream(2, "w")
     if wrap and not isinstance(sys.stdout, GuardedStream):
-        sys.stdout = GuardedStream(sys.stdout, _fd_of(sys.stdout), _STREAM_NAMES[1])
+        sys.stdout = GuardedStream(sys.stdout, _fd_of(sys.stdout), _STREAM_NAMES[1],
+                                   outlive_reader=outlive_reader)
     if wrap and not isinstance(sys.stderr, GuardedStream):
-        sys.stderr = GuardedStream(sys.stderr, _fd_of(sys.stderr), _STREAM_NAMES[2])
+        sys.stderr = GuardedStream(sys.stderr, _fd_of(sys.stderr), _STREAM_NAMES[2],
+                                   outlive_reader=outlive_reader)
     try:
         yield
     finally:
@@ -216,6 +251,14 @@ def guarded_streams(*, wrap: bool = True) -> Iterator[None]:
         sys.stdin, sys.stdout, sys.stderr = (saved[0] if saved[0] is not None else sys.stdin,
                                              saved[1] if saved[1] is not None else sys.stdout,
                                              saved[2] if saved[2] is not None else sys.stderr)
+
+
+def reader_gone_note() -> str | None:
+    """The sentence for the end of a command that went on after standard output's reader left, or None."""
+    if "standard output" not in _readers_gone:
+        return None
+    return ("standard output's reader went away (a closed pipe) while this ran; gc-wizard went on without it "
+            "to the end, so nothing was left half-done, and the exit status is the command's own.")
 
 
 def _fd_of(stream: TextIO) -> int:

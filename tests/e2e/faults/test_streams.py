@@ -190,3 +190,33 @@ def test_an_output_file_that_is_a_pipe_is_written_into_not_replaced(tiny, tmp_pa
     _no_traceback(proc)
     assert proc.returncode == 0, proc.stderr
     assert answers_fifo.is_fifo() and json.loads(answers.read_text())["recipe"] == "tiny-a"
+
+
+def test_a_reader_that_goes_away_never_stops_a_command_that_changes_something(tiny):
+    """`… | head -1`, `… | true`: an install, a rollback and a remove go on to the end without their reader
+    (each is recorded, exit status its own, and stderr says the reader left); a command that only prints
+    still ends quietly with exit 0, as `ls | head` does. (Sixth hostile pass: the install exited 0 at its
+    first line, with nothing installed and nothing recorded.)"""
+    args = " ".join(f"'{a}'" for a in tiny.args())
+    proc = _shell(f"$GCW install tiny-a --yes {args} | head -1; exit ${{PIPESTATUS[0]}}")
+    _no_traceback(proc)
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 1, proc.stderr
+    assert "reader went away" in proc.stderr, proc.stderr
+    first = tiny.history()
+    assert [e["recipe"] for e in first] == ["tiny-a"] and Path(first[0]["env"]).is_dir()
+    proc = _shell(f"$GCW install tiny-b --yes {args} 2>&1 | true; exit ${{PIPESTATUS[0]}}")
+    assert proc.returncode == 0, proc.stderr
+    entries = {e["recipe"]: e for e in tiny.history()}
+    assert set(entries) == {"tiny-a", "tiny-b"} and entries["tiny-b"]["current"] is True
+    old = entries["tiny-a"]["id"]
+    proc = _shell(f"$GCW rollback {old} --yes --no-verify | true; exit ${{PIPESTATUS[0]}}")
+    assert proc.returncode == 0 and "reader went away" in proc.stderr, proc.stderr
+    assert next(e for e in tiny.history() if e["id"] == old)["current"] is True
+    newer = next(e for e in tiny.history() if e["recipe"] == "tiny-b")
+    proc = _shell(f"$GCW remove {newer['id']} --yes | true; exit ${{PIPESTATUS[0]}}")
+    assert proc.returncode == 0, proc.stderr
+    assert not Path(newer["env"]).exists()
+    for script in ("$GCW history | head -c 1; exit ${PIPESTATUS[0]}", "$GCW history --json | true; exit ${PIPESTATUS[0]}"):
+        proc = _shell(script)
+        _no_traceback(proc)
+        assert proc.returncode == 0 and "reader went away" not in proc.stderr, proc.stderr

@@ -258,6 +258,7 @@ def _internal_error(exc: Exception) -> str:
     import traceback
 
     from wizard import paths  # deferred: only a crash needs it
+    from wizard.security import cut
 
     what = f"{type(exc).__name__}: {exc}".strip()
     try:
@@ -267,7 +268,7 @@ def _internal_error(exc: Exception) -> str:
         where = f" The details are in {log}."
     except OSError:
         where = ""
-    return (f"gc-wizard stopped on an error of its own ({what[:300]}); this is a bug, nothing was changed by it.{where} "
+    return (f"gc-wizard stopped on an error of its own ({cut(what, 300)}); this is a bug, nothing was changed by it.{where} "
             "`gc-wizard report` gathers what a maintainer needs.")
 
 

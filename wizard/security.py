@@ -200,6 +200,11 @@ _STANDALONE = re.compile(
     r")(?![A-Za-z0-9_])")
 #: A URL's query string: each value is judged on its own (`_query_value`).
 _URL_QUERY = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s?#\"'<>]*\?)(?P<query>[^\s#\"'<>)]+)")
+#: A query that follows a bare path, with no scheme or host before it: pip's retry line quotes only the
+#: path of the URL it retries (`… Connection refused')': /graphcast-0.1.1.whl?X-Amz-Signature=…`). It starts
+#: at the `?` itself (a character other than a space before it, a `name=` after it), so the search stays linear
+#: on a long line with no `?`.
+_BARE_QUERY = re.compile(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s#\"'<>)]*)")
 #: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
 #: keys, sessions.
 _SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$)")
@@ -278,6 +283,10 @@ def _query(match: re.Match) -> str:
     return match.group("head") + "&".join(_query_value(pair) for pair in match.group("query").split("&"))
 
 
+def _bare_query(match: re.Match) -> str:
+    return "?" + "&".join(_query_value(pair) for pair in match.group("query").split("&"))
+
+
 def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     """`text` with every credential form above replaced by `<redacted>`; everything else unchanged.
 
@@ -290,6 +299,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     # A URL's query and path first: once its userinfo reads `<redacted>@`, the `<` ends the URL for them, and a
     # link with both a password and a signature kept its signature.
     text = _URL_QUERY.sub(_query, text)
+    text = _BARE_QUERY.sub(_bare_query, text)
     text = _URL_PATH.sub(_path_tokens, text)
     text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
@@ -298,6 +308,16 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _SECRET_VAR.sub(_secret_var, text)
     text = _PASSWORD.sub(_password, text)
     return _STANDALONE.sub(MASK, text)
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` masked (as every output channel masks it), then cut to `limit` characters with "…".
+
+    Why mask first: a secret cut in the middle (`https://al:AlPasswordVeryLon…`, `xoxb-12345678…`) no
+    longer has the shape the redaction knows, so the channel's own masking would pass what is left of it.
+    Every place that shortens free text (an error, a log line, a row) cuts through this."""
+    text = redact_secrets(text, keep_user=True)
+    return text if len(text) <= limit else text[: max(1, limit - 1)] + "…"
 
 
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")

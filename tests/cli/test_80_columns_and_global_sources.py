@@ -107,3 +107,23 @@ def test_a_long_reason_is_cut_on_its_third_row_without_runs_of_spaces():
     assert len(reason) == 3 and all(len(line) <= 80 for line in reason), reason
     assert "  " not in reason[2].strip() and reason[2].endswith("…")
     assert "interrupted" not in "\n".join(lines)  # no entry was interrupted: no legend for it
+
+
+def test_a_secret_where_a_row_is_cut_is_masked_before_the_cut():
+    """Cut first, masked after, the rest of a password or token no longer looks like one (sixth hostile pass
+    1h: `https://al:AlPasswordVeryLon…` printed by plain `history`); every shortening masks first."""
+    from wizard.commands.history import history_table
+    from wizard.commands.output import fit
+
+    secrets = {"https://al:AlPasswordVeryLong1234567890@idx.example/simple": "AlPassword",
+               "xoxb-1234567890-abcdefghijklmnop": "xoxb-12", "hf_AbCdEfGhIjKlMnOpQrStUvWx": "hf_AbC",
+               "https://h/x.whl?X-Amz-Signature=AmzSig4242deadbeef": "AmzSig"}
+    for secret, part in secrets.items():
+        for words in range(30, 44):
+            error = "uv said: " + "word " * words + secret + " and more"
+            row = {"id": "20261122-225802-daae", "kind": "install", "status": "failed", "current": False,
+                   "recipe": "r", "env": "/e", "env_exists": False, "started": "2026-11-22T22:58:00", "error": error}
+            shown = "\n".join(history_table([row], 0, 80))
+            assert part not in shown, (words, shown)
+            for width in range(20, len(error) + 2, 7):
+                assert part not in fit(error, width), (width, fit(error, width))

@@ -155,3 +155,26 @@ def test_a_sentences_punctuation_after_a_masked_query_value_stays():
     assert redact_secrets("from https://h/x.whl?sig=Qm9vYmFyQmF6UXV4MTIzNDU2Nzg5, --no-deps") == \
         "from https://h/x.whl?sig=<redacted>, --no-deps"
     assert redact_secrets("see https://h/x?token=abc123def456ghi.") == "see https://h/x?token=<redacted>."
+
+
+@pytest.mark.parametrize("text, secret", [
+    # pip's retry line quotes the path of the URL it retries, with its query but no scheme or host
+    ("WARNING: Retrying (Retry(total=4, connect=None)) after connection broken by 'NewConnectionError(\"…: "
+     "Failed to establish a new connection: [Errno 111] Connection refused\")': "
+     "/graphcast-0.1.1-py3-none-any.whl?X-Amz-Signature=AmzSig4242deadbeef&X-Amz-Credential=x", "AmzSig4242deadbeef"),
+    ("Retrying … ': /b/o/w.tar.gz?X-Goog-Signature=GoogSig7777abcdef&X-Goog-Date=20261126T0", "GoogSig7777abcdef"),
+    ("GET /simple/jax/?private_token=Zq8vN2pLmR4tY7uW1xK9 HTTP/1.1\" 404", "Zq8vN2pLmR4tY7uW1xK9"),
+    ("relative: wheels/pkg.whl?sv=2022-11-02&sig=Qm9vYmFyQmF6UXV4MTIz%3D", "Qm9vYmFyQmF6UXV4MTIz"),
+    ("'…?hf=hf_AbCdEfGhIjKlMnOpQrStUv' in a quoted path", "hf_AbCdEfGhIjKlMnOpQrStUv"),
+])
+def test_a_query_after_a_bare_path_is_judged_like_a_urls(text, secret):
+    masked = redact_secrets(text)
+    assert secret not in masked and "<redacted>" in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "Ready? Then press Enter.", "what?x=1 is not a secret", "/simple/jax/?format=json&page=2",
+    "a?b=c, d?e=f", "(?i) and (?P<name>x) in a regex", "printf '%s?' \"$x\"",
+])
+def test_question_marks_in_ordinary_text_stay(text):
+    assert redact_secrets(text) == text

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from wizard.security import redact_secrets
+from wizard.security import cut, redact_secrets
 
 
 def emit_json(value: Any) -> None:
@@ -62,8 +62,9 @@ def width() -> int:
 
 
 def fit(text: str, columns: int) -> str:
-    """`text` cut to `columns` with "…" at the end (for one-line notes; never for ids or commands)."""
-    return text if len(text) <= columns else text[: max(1, columns - 1)] + "…"
+    """`text` cut to `columns` with "…" at the end (for one-line notes; never for ids or commands), masked
+    before the cut (`security.cut`)."""
+    return cut(text, columns)
 
 
 def wrapped(text: str, columns: int, indent: str = "", rest: str | None = None) -> list[str]:
@@ -72,5 +73,6 @@ def wrapped(text: str, columns: int, indent: str = "", rest: str | None = None) 
     and indents, joined) become one."""
     import textwrap
 
+    text = redact_secrets(text, keep_user=True)  # before the wrap: a row's cut could split a secret (see `fit`)
     return textwrap.wrap(" ".join(text.split()), width=columns, initial_indent=indent, subsequent_indent=indent if rest is None
                          else rest, break_long_words=False, break_on_hyphens=False) or [indent]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from wizard.detect import slurm_cluster
+from wizard.security import cut
 
 
 @dataclass(frozen=True)
@@ -145,4 +146,4 @@ def explain(stderr: str, *, partition: str | None, what: str) -> SrunProblem:
             if scan and known.pattern.search(scan):
                 return SrunProblem(known.kind, known.sentence(where, what), known.user_input)
     last = said[-1] if said else next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
-    return SrunProblem("srun_failed", f"srun could not {what} on {where}: {last[:300] or 'it gave no reason'}.")
+    return SrunProblem("srun_failed", f"srun could not {what} on {where}: {cut(last, 300) or 'it gave no reason'}.")

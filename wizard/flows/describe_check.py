@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from wizard.security import cut
 from wizard.verify.protocol import GENCAST_TIER, TIER_TITLES
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def tier_detail(tier: Tier) -> str:
     if tier.status == "failed":
         error = tier.error or {}
         message = str(error.get("message", "")).splitlines()[0] if error.get("message") else ""
-        return f"{error.get('type', 'failed')}: {message}"[:160]
+        return cut(f"{error.get('type', 'failed')}: {message}", 160)
     if tier.name == "jax_import":
         return _jax_import(tier)
     if tier.name == "backend":

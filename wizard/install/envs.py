@@ -40,6 +40,7 @@ from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.install.plan import Step
 from wizard.install.runner import StepLog, run_step
+from wizard.security import cut
 from wizard.uv_tool import uv_bin
 
 MARKER = "gc-wizard-env.json"
@@ -373,7 +374,7 @@ def check_requirement_lines(lines: list[str], where: str) -> None:
         if not line or line.startswith("#") or _HASH_PART.match(line):
             continue
         if line.startswith("-"):
-            raise UserError(f"{where} line {number} is an installer option ({line[:60]!r}), not a package; the "
+            raise UserError(f"{where} line {number} is an installer option ({cut(line, 60)!r}), not a package; the "
                             "package sets gc-wizard records hold none, so it was edited. Nothing changed.")
 
 

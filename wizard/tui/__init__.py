@@ -11,6 +11,7 @@ import os
 from typing import TYPE_CHECKING
 
 from wizard.errors import ExitCode, UserError
+from wizard.security import cut
 
 if TYPE_CHECKING:
     from wizard.flows.results import InstallResult
@@ -90,7 +91,7 @@ def farewell(result: InstallResult | None, assets: str | None = None) -> list[st
         stage = "check" if result.verify is not None else "install"
         lines = [f"gc-wizard: the {stage} stopped. {install_undone(result)} {untouched_sentence()}"]
     if result.error and not result.cancelled:
-        lines.append(f"  {result.error.splitlines()[0][:300]}")
+        lines.append(f"  {cut(result.error.splitlines()[0], 300)}")
     if result.log:
         lines.append(f"Log:  {result.log}")
     return lines

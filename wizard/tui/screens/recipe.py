@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from wizard.flows.history import installed_recipes
 from wizard.flows.recipe_list import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
+from wizard.security import cut
 from wizard.tui.widgets.shown import Shown
 
 
@@ -52,7 +53,7 @@ def option_label(match, width: int = 74, installed: str | None = None) -> str:
     if installed:
         verdict = f"{installed} · {verdict}"
     label = f"{mark} {match.recipe.id:<26} {verdict}"
-    return label if len(label) <= width else label[: width - 1] + "…"
+    return cut(label, width)
 
 
 def version_line(version: str | None, versions: list[str]) -> str:

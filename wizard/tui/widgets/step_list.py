@@ -7,6 +7,8 @@ import time
 
 from textual.widgets import Static
 
+from wizard.security import cut
+
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: The installers' own counters: uv's summary lines and pip's `--progress-bar raw` lines.
 _COUNTER_RE = re.compile(r"^(?:(Resolved|Prepared|Installed|Uninstalled|Downloaded) (\d+) packages?"
@@ -74,7 +76,7 @@ class StepList(Static):
                 row = f"{_SPINNER[self._tick % len(_SPINNER)]} {label} {elapsed:5.0f}s{extra}"
                 # One row per step, always: a wrapped row would push the log down mid-install.
                 room = max((self.size.width or 78), 20)
-                rows.append(row if len(row) <= room else row[: room - 1] + "…")
+                rows.append(cut(row, room))
             elif state == "done":
                 rows.append(f"✓ {label} {self.seconds.get(name, 0):5.1f}s")
             elif state in ("failed", "cancelled"):

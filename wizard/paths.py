@@ -11,6 +11,8 @@ import stat
 import time
 from pathlib import Path
 
+from wizard.errors import UserError
+
 
 def state_dir() -> Path:
     explicit = os.environ.get("GC_WIZARD_HOME")
@@ -22,10 +24,17 @@ def state_dir() -> Path:
 
 def ensure_state_dir(folder: Path | None = None) -> Path:
     """Create the state folder (mode 0700: it holds logs, history and environments of one user) if
-    it is not there. An existing one keeps its owner's read bits, but loses write for group and others, and
-    so do its `envs/` and `logs/`: anyone who can write there can plant a link at the lock's name or a `.pth`
-    in an env, which the owner's next run follows (the fifth hostile pass found a 0777 state folder used as
-    it was). OSError passes through (the CLI turns it into a sentence naming the folder)."""
+    it is not there, and make sure nobody else can change what the wizard later runs from it.
+
+    Every folder of the state, and every folder one level inside those (`envs/<env>`, `modules/graphcast`,
+    `assets/params`, …), must be this user's and loses write for group and others: anyone who can write
+    there can plant a link at the lock's name, a `.pth` in an env, an env of their own under the current
+    one's name, or a Lua module file — which the owner's next run, `activate` or `module load` follows (the
+    fifth and sixth hostile passes found a 0777 state, and a `modules/graphcast` or `envs/` another user had
+    made, used as they were). A folder another user owns is refused by name (`ForeignFolder`): its owner
+    can swap anything in it, and only they, or root, can fix that. Files keep their bits (the umask and the
+    writers decide those); links are never followed. OSError passes through (the CLI turns it into a
+    sentence naming the folder)."""
     folder = folder or state_dir()
     if not folder.is_dir():
         folder.parent.mkdir(parents=True, exist_ok=True)
@@ -36,19 +45,66 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
                 raise
         else:
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
-    for shared in (folder, folder / "envs", folder / "logs"):
-        _drop_shared_write(shared)
+    _guard_folder(folder)
+    for inside in _subfolders(folder):
+        _guard_folder(inside)
+        if inside.name != "envs":  # an env's own folders are uv's and pip's (the umask covers them)
+            for deeper in _subfolders(inside):
+                _guard_folder(deeper)
+        else:
+            for env in _subfolders(inside):
+                _guard_folder(env)
     return folder
 
 
-def _drop_shared_write(folder: Path) -> None:
-    """Take group/other write off a folder this user owns (not a link; someone else's is left alone)."""
+def guard_state_dir() -> None:
+    """`ensure_state_dir`'s checks for a command that only reads the state (`activate`, `kernel install`):
+    nothing is made where there is no state yet."""
+    if state_dir().is_dir():
+        ensure_state_dir()
+
+
+class ForeignFolder(UserError):
+    """A folder of the state that another user owns; the message names it, its owner and the way out."""
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    """The folders directly inside `folder` (links to folders are not folders here), or [] if unreadable."""
+    try:
+        with os.scandir(folder) as entries:
+            return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
+def _guard_folder(folder: Path) -> None:
+    """Refuse a folder another user owns; take group/other write off one this user owns."""
     try:
         info = os.lstat(folder)
-        if stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and info.st_mode & 0o022:
-            os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o022)
     except OSError:
-        pass
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        return
+    if info.st_uid != os.geteuid():
+        raise ForeignFolder(
+            f"{folder} belongs to {_user_name(info.st_uid)}, not to you, so its owner could swap what gc-wizard "
+            "runs from it (an environment, a module file). Move it aside, or ask its owner or an admin to give it "
+            "to you; nothing was changed.")
+    if info.st_mode & 0o022:
+        try:
+            os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o022)
+        except OSError:
+            pass
+
+
+def _user_name(uid: int) -> str:
+    """`user nobody (uid 65534)`, or `uid 1234` where the account has no name."""
+    try:
+        import pwd  # deferred: only a foreign folder needs it
+
+        return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except (KeyError, ImportError):
+        return f"uid {uid}"
 
 
 #: Bits the wizard never lets a file it (or an installer it runs) creates have: write for group and others.

@@ -1,23 +1,58 @@
-"""A state folder that exists already loses write for group and others, with its envs/ and logs/ (fifth hostile
-pass 7d/7h: a 0777 state folder was used as it was, and another user planted a link at the lock's name)."""
+"""Every folder of the state, and each folder one level inside those, is this user's and closed to other
+writers (fifth hostile pass 7d/7h: a 0777 state folder used as it was, a link planted at the lock's name;
+sixth pass 7c/7g: a 0777 `modules/` whose `graphcast/` another user swapped for their own, so the owner's
+`module load` ran their Lua, and an `envs/` owned by another user, who swapped the current env)."""
 
 from __future__ import annotations
 
 import os
 import stat
 
+import pytest
+
+from wizard.errors import UserError
 from wizard.paths import ensure_state_dir
+
+_MANAGED = ("envs", "logs", "modules", "frozen", "assets", "forecasts", "bundles")
 
 
 def test_an_existing_world_writable_state_folder_is_closed_to_other_writers(tmp_path):
     state = tmp_path / "state"
-    for folder in (state, state / "envs", state / "logs", state / "envs" / "e1"):
+    inner = [state / name for name in _MANAGED]
+    deeper = [state / "envs" / "e1", state / "modules" / "graphcast", state / "assets" / "params",
+              state / "forecasts" / "run1"]
+    for folder in (state, *inner, *deeper):
         folder.mkdir()
         os.chmod(folder, 0o777)
+    (state / "envs" / "e1" / "bin").mkdir()
+    os.chmod(state / "envs" / "e1" / "bin", 0o777)
     ensure_state_dir(state)
-    for folder in (state, state / "envs", state / "logs"):
+    for folder in (state, *inner, *deeper):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o755, folder
-    assert stat.S_IMODE((state / "envs" / "e1").stat().st_mode) == 0o777  # an env's own modes are its own
+    assert stat.S_IMODE((state / "envs" / "e1" / "bin").stat().st_mode) == 0o777  # inside an env: uv's and pip's
+
+
+def test_a_link_in_the_state_is_not_followed(tmp_path):
+    state, outside = tmp_path / "state", tmp_path / "outside"
+    state.mkdir()
+    outside.mkdir()
+    os.chmod(outside, 0o777)
+    (state / "modules").symlink_to(outside)
+    ensure_state_dir(state)
+    assert stat.S_IMODE(outside.stat().st_mode) == 0o777
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root (CI runs as root)")
+@pytest.mark.parametrize("where", ["", "envs", "modules", "modules/graphcast", "envs/tiny-a-20261126-000000"])
+def test_a_folder_another_user_owns_is_refused_by_name(tmp_path, where):
+    state = tmp_path / "state"
+    for folder in (state, state / "envs", state / "modules", state / where):
+        folder.mkdir(exist_ok=True)
+    os.chown(state / where, 65534, 65534)
+    with pytest.raises(UserError) as refused:
+        ensure_state_dir(state)
+    said = str(refused.value)
+    assert str(state / where).rstrip("/") in said and "uid 65534" in said and "not to you" in said
 
 
 def test_a_new_state_folder_is_private():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from wizard import paths
 from wizard.errors import UserError
 from wizard.history.store import load_history
 from wizard.install.envs import Env, current_env
@@ -35,6 +36,7 @@ def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True)
         if not found.path.is_dir():
             raise UserError(f"the environment {found} does not exist (no such folder).")
     else:
+        paths.guard_state_dir()  # the current env is read from the state: another user's folder there is refused
         found = current_env(load_history())
     if need_python and not found.exists:
         raise UserError(f"{found} is not a Python environment (it has no bin/python).")

@@ -41,6 +41,27 @@ def test_an_env_and_the_state_are_not_writable_by_others_under_any_umask(tiny, i
     assert _writable_by_others(isolated_state) == []
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root (CI runs as root)")
+def test_a_state_folder_another_user_owns_is_refused_before_activate_install_or_module_use_it(tiny, isolated_state):
+    """Sixth hostile pass 7c/7g: another user who owns `envs/` or `modules/graphcast` can swap the current env or
+    the Lua file the owner later runs; every command that uses the state names the folder and changes nothing."""
+    from tests.fixtures.state import run_cli
+
+    proc, result = tiny.install("tiny-a")
+    assert result and result["ok"], proc.stderr
+    before = tiny.history()
+    for folder in (isolated_state / "envs", isolated_state / "modules" / "graphcast"):
+        folder.mkdir(parents=True, exist_ok=True)
+        os.chown(folder, 65534, 65534)
+        for command in (["activate"], ["module", "install"], ["kernel", "install"],
+                        ["install", "tiny-b", "--yes", *tiny.args()]):
+            proc = run_cli(*command)
+            assert proc.returncode == 2 and f"{folder} belongs to" in proc.stderr, (command, proc.stderr)
+            assert "Traceback" not in proc.stderr
+        os.chown(folder, os.geteuid(), os.getegid())
+    assert tiny.history() == before
+
+
 def test_diagnose_of_one_endless_line_through_a_pipe_stays_small(tmp_path):
     log = tmp_path / "progress.log"
     with open(log, "wb") as handle:

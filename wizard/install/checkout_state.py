@@ -248,14 +248,39 @@ def read_archive_state(archive: str | os.PathLike[str], release: str | None) -> 
     tops = {name.split("/", 1)[0] for name in found if "/" in name}
     if path.suffix == ".whl":  # the modules only: dist-info is the wheel's own, and setup.py is not shipped
         expected = {p: b for p, b in files.items() if p.split("/", 1)[0] in tops and p.endswith(".py")}
-        shown = {n: d for n, d in found.items() if ".dist-info/" not in n}
+        shown = {n: d for n, d in found.items() if not _wheel_bookkeeping(n)}
     else:
-        expected, shown = files, found
+        expected, shown = files, {n: d for n, d in found.items() if not _sdist_bookkeeping(n)}
     modified = sorted(p for p, blob in expected.items() if p in shown and _blob_id(shown[p]) != bytes.fromhex(blob))
-    deleted = sorted(p for p in expected if p not in shown)
-    new = sorted(n for n in shown if n not in files and n.endswith(".py"))
+    # Missing code is a change; missing docs are not (`uv build --sdist` leaves CONTRIBUTING.md and the notebook out).
+    deleted = sorted(p for p in expected if p not in shown and p.endswith(".py"))
+    new = sorted(n for n in shown if n not in files)
     return TreeState(True, modified=tuple(modified), deleted=tuple(deleted), untracked=tuple(new),
                      compared_with=f"GraphCast {tag}")
+
+
+#: What `pip wheel`/`uv build` write into a wheel's `.dist-info/` for any package: bookkeeping, never code.
+#: Anything else there is new — `entry_points.txt` above all, whose console scripts land in the env's bin/,
+#: first on PATH after `activate` (sixth hostile pass 8g: `pip` and `jupyter` commands from a "GraphCast").
+_WHEEL_BOOKKEEPING = {"METADATA", "WHEEL", "RECORD", "top_level.txt", "INSTALLER", "REQUESTED", "direct_url.json",
+                      "zip-safe", "dependency_links.txt", "AUTHORS", "LICENSE", "LICENSE.txt", "NOTICE"}
+#: What building an sdist adds to a checkout's files: its metadata, never code.
+_SDIST_BOOKKEEPING = {"PKG-INFO", "setup.cfg"}
+
+
+def _wheel_bookkeeping(name: str) -> bool:
+    """A wheel's own metadata file (compared with nothing). Every other file is the package's: a `.pth` at the
+    top (it runs at every interpreter start, GraphCast imported or not), a `.data/scripts/` command, a module."""
+    top, _, inside = name.partition("/")
+    if not top.endswith(".dist-info"):
+        return False
+    return inside in _WHEEL_BOOKKEEPING or inside.startswith(("LICENSE", "licenses/"))
+
+
+def _sdist_bookkeeping(name: str) -> bool:
+    """An sdist's own metadata (`PKG-INFO`, `setup.cfg`, `*.egg-info/…`), added by the build, not by an author."""
+    top = name.split("/", 1)[0]
+    return name in _SDIST_BOOKKEEPING or top.endswith(".egg-info")
 
 
 def _archive_files(path: Path) -> dict[str, bytes] | None:

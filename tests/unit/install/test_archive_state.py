@@ -70,3 +70,55 @@ def test_an_unknown_revision_or_a_url_is_not_compared(tmp_path):
     wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl", {"graphcast/graphcast.py": b""})
     assert read_archive_state(wheel, "0" * 40) is None
     assert read_archive_state("https://example.org/graphcast-0.1.1-py3-none-any.whl", V011) is None
+
+
+@pytest.mark.parametrize("extra", [
+    "zz_graphcast.pth",  # runs at every interpreter start, GraphCast imported or not (sixth hostile pass 8c)
+    "graphcast-0.1.1.data/scripts/jupyter-lab",  # lands in the env's bin/, first on PATH (8f)
+    "graphcast-0.1.1.data/purelib/sitecustomize.py",
+    "graphcast-0.1.1.dist-info/entry_points.txt",  # console scripts `pip`, `jupyter` (8g)
+    "graphcast/data/model.bin", "jax/__init__.py",
+])
+def test_anything_a_wheel_adds_to_the_release_is_named_whatever_its_kind(tmp_path, extra):
+    wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl",
+                   {"graphcast/graphcast.py": b"", extra: b"[console_scripts]\npip = graphcast:x\n",
+                    "graphcast-0.1.1.dist-info/METADATA": b"Name: graphcast\nVersion: 0.1.1\n",
+                    "graphcast-0.1.1.dist-info/WHEEL": b"Wheel-Version: 1.0\n",
+                    "graphcast-0.1.1.dist-info/RECORD": b"", "graphcast-0.1.1.dist-info/top_level.txt": b"graphcast\n",
+                    "graphcast-0.1.1.dist-info/licenses/LICENSE": b"Apache-2.0\n"})
+    tree = read_archive_state(wheel, V011)
+    assert tree.changed and tree.untracked == (extra,), tree.untracked
+    caution = checkout_caution(SourceIdentity(str(wheel), "wheel", "graphcast", "0.1.1"), V011)
+    assert caution and extra.rsplit("/", 1)[-1] in caution
+
+
+def test_an_sdists_build_metadata_is_not_new_but_an_added_file_is(tmp_path):
+    sdist = _sdist(tmp_path / "graphcast-0.1.1.tar.gz",
+                   {"PKG-INFO": b"Name: graphcast\n", "setup.cfg": b"[egg_info]\n",
+                    "graphcast.egg-info/SOURCES.txt": b"", "graphcast.egg-info/PKG-INFO": b"",
+                    "graphcast/zz.pth": b"import os\n", "bin/gc-helper": b"#!/bin/sh\n"})
+    tree = read_archive_state(sdist, V011)
+    assert set(tree.untracked) == {"graphcast/zz.pth", "bin/gc-helper"}, tree.untracked
+
+
+@pytest.mark.network
+def test_archives_built_from_the_release_by_uv_have_no_caution(tmp_path):
+    """`uv build` of the pristine checkout: its wheel's dist-info and its sdist's PKG-INFO are bookkeeping, and the
+    sdist leaving out CONTRIBUTING.md and the notebook is no change (a false "!" would teach users to ignore it)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from wizard.uv_tool import uv_bin
+
+    src = graphcast_src()
+    if src is None:
+        pytest.skip("set GC_WIZARD_GRAPHCAST_SRC to a GraphCast v0.1.1 checkout to build its archives")
+    copy = tmp_path / "graphcast"
+    shutil.copytree(src, copy, ignore=shutil.ignore_patterns("build", "*.egg-info", ".git"))
+    # The build backend (setuptools, wheel) comes from the index: hence the `network` mark.
+    subprocess.run([uv_bin(), "build", "--python", sys.executable, "--wheel", "--sdist", str(copy), "-o",
+                    str(tmp_path / "dist")], check=True, capture_output=True, timeout=300)
+    for archive in (tmp_path / "dist").iterdir():
+        tree = read_archive_state(archive, V011)
+        assert tree is not None and not tree.changed, (archive.name, tree)

@@ -1,6 +1,6 @@
 """How long `gc-wizard detect --json` takes, against a bare Python start-up measured in the same run.
 
-Pairs alternate (`python -c pass`, then `detect --json` with an activated venv, then with only the python3
+Pairs alternate (`python -c pass`, the standard-library floor, then `detect --json` with an activated venv, then with only the python3
 on PATH), so a busy moment of the machine falls on all of them; each prints its median wall time and the
 median CPU time of its process tree (user + system, children included: the probe child, nvidia-smi), and
 both ratios to the baseline (issue 23's target: at most 4x in wall time). Then `wizard.detect.detect()`
@@ -28,6 +28,10 @@ sys.path.insert(0, str(ROOT))
 from timing import Series, line, run  # noqa: E402 (bench/ is this script's folder)
 
 RUNS = int(os.environ.get("BENCH_PAIRS", "21"))
+#: The standard library a Python CLI like this one cannot start without (argument parsing, JSON, children, paths,
+#: dataclasses and the `inspect` they bring, threads, regular expressions): printed beside the baseline, it shows
+#: how much of the ratio is Python's own start-up of those modules before one line of gc-wizard runs.
+FLOOR = "import argparse, json, subprocess, dataclasses, pathlib, threading, re"
 
 
 def main() -> None:
@@ -47,10 +51,12 @@ def main() -> None:
     cli = [sys.executable, "-m", "wizard", "detect", "--json"]
     run(cli, env)  # the first run pays for the stand-in's build and the disk cache
     base = Series("python -c pass (baseline)")
+    floor = Series("stdlib floor (imports the CLI needs)")
     venv = Series("gc-wizard detect --json (activated venv)")
     path = Series("gc-wizard detect --json (python3 on PATH)")
     for _ in range(RUNS):
         base.add(run([sys.executable, "-c", "pass"], env))
+        floor.add(run([sys.executable, "-c", FLOOR], env))
         venv.add(run(cli, activated))
         path.add(run(cli, bare))
     in_process = []
@@ -60,6 +66,7 @@ def main() -> None:
         in_process.append(time.perf_counter() - start)
     print(f"{RUNS} alternated runs each; medians (ratios to the baseline, from this run)")
     print(line(base))
+    print(line(floor, base, "no gc-wizard code at all"))
     print(line(venv, base, "target: wall <= 4x"))
     print(line(path, base))
     value = statistics.median(in_process)

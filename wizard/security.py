@@ -66,6 +66,20 @@ def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") 
     return _CREDENTIALS_RE.sub(replace, text)
 
 
+#: Characters that change how the text around them is drawn while showing nothing themselves: bidi embeddings,
+#: overrides and isolates, zero-width spaces and joiners, the word joiner and invisible operators, the BOM.
+_INVISIBLE_FORMAT = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def reveal_format_characters(text: str) -> str:
+    """`text` with each invisible format character written as its escape (`\\u202e`), so a value from a state,
+    log or recipe file (`tiny-a\u202e…` in a history entry's error) cannot make a line read as other text.
+
+    Every output channel applies it after redaction (the streams, the app's `Shown` text); in a `--json` line the
+    escape is JSON's own, so a reader still gets the original character back."""
+    return _INVISIBLE_FORMAT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def strip_terminal_escapes(text: str, *, keep_controls: bool = False) -> str:
     """The text without escape sequences and (unless `keep_controls`) control characters; tab, `\\n`
     and `\\r` always stay."""

@@ -57,3 +57,20 @@ def test_a_json_value_is_masked_before_it_is_serialised_so_the_next_line_survive
     line = raw.getvalue().decode().splitlines()[-1]
     assert token[3:] not in line and "S3cretPass" not in line, line
     assert "\\nsecond line stays" in line and "\\nkept" in line and '"ok": false' in line, line
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u202d", "\u2066", "\u2067", "\u2069", "\u200b", "\u200f", "\ufeff",
+                                  "\u2060"])
+def test_invisible_format_characters_are_written_as_escapes_and_json_reads_them_back(char):
+    """Sixth hostile pass 5k: a history entry's error holding U+202E was drawn raw, so the line read as other
+    text. Every write shows them as escapes; in a `--json` line the escape is JSON's own."""
+    import json
+
+    out, raw = _stream("utf-8")
+    value = f"tiny-a{char}upc-{char} failed"
+    out.write(f"! {value}\n")
+    out.write(json.dumps({"error": value}, ensure_ascii=False) + "\n")
+    out.flush()
+    plain, line = raw.getvalue().decode().splitlines()
+    assert char not in plain and f"\\u{ord(char):04x}" in plain
+    assert json.loads(line)["error"] == value

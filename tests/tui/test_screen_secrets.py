@@ -92,3 +92,10 @@ def test_every_text_widget_of_the_app_is_a_masked_one():
     bare = [f"{path.relative_to(tui)}:{n}" for path in sorted(tui.rglob("*.py")) if path.name != "shown.py"
             for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\b(Static|Label)\(", line)]
     assert bare == [], bare
+
+
+def test_the_apps_shown_text_reveals_invisible_format_characters():
+    """The screen is an output channel like stdout: a bidi override from a history entry shows as its escape."""
+    from wizard.tui.widgets.shown import masked
+
+    assert masked("tiny\u202eupc") == "tiny\\u202eupc" and masked("a\u2066b\u2069") == "a\\u2066b\\u2069"

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from textual.widgets import Label, Static
 
-from wizard.security import redact_secrets
+from wizard.security import redact_secrets, reveal_format_characters
 
 
 def masked(content):
     """`content` (text, or a rich/Textual text object) with its secrets masked; other renderables as they are."""
     if isinstance(content, str):
-        return redact_secrets(content)
+        return reveal_format_characters(redact_secrets(content))
     plain = getattr(content, "plain", None)
     if isinstance(plain, str):
-        hidden = redact_secrets(plain)
+        hidden = reveal_format_characters(redact_secrets(plain))
         return content if hidden == plain else hidden  # styles give way to the mask
     return content
 

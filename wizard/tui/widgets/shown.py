@@ -5,7 +5,8 @@ URL with a password or a signed query, a history entry's error (history.json can
 words — and each screen rendered its own text, so one that forgot to mask (the History screen showed an
 edited entry's token in clear) leaked what `gc-wizard history` masks. Every `Static` and dialog `Label` of
 the app is a `Shown` or `ShownLabel`, which pass their text through `wizard.security.redact_secrets`, the
-same pass stdout and the logs get, when made and on every `update`.
+same pass stdout and the logs get, and show invisible format characters (bidi overrides, zero-width spaces)
+as their escapes (`reveal_format_characters`), when made and on every `update`.
 """
 
 from __future__ import annotations

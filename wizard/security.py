@@ -73,8 +73,12 @@ def strip_terminal_escapes(text: str, *, keep_controls: bool = False) -> str:
     return text if keep_controls else CONTROL_RE.sub("", text)
 
 
-def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> Path:
+def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8",
+                       mode: int = PRIVATE_MODE) -> Path:
     """Write `text` to `path`, readable and writable by its owner only (mode 0600), atomically.
+
+    `mode` is for the few files others must read (a module file: 0644, still without group/other write);
+    it is set on the temporary file before any byte is written, whatever the umask.
 
     The content goes to a new file beside the target, created with `O_EXCL` and mode 0600 (no window
     in which another user could open it), then replaces the target; the folder is synced after the
@@ -92,7 +96,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     for attempt in range(100):
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{attempt}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, PRIVATE_MODE)
             break
         except FileExistsError:
             continue
@@ -101,6 +105,8 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     try:
         # surrogateescape: a path holding a byte that is not UTF-8 is written as the bytes it is.
         with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape") as handle:
+            if mode != PRIVATE_MODE:
+                os.fchmod(handle.fileno(), mode & 0o755)  # never group/other write, whatever was asked
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -222,8 +228,12 @@ def _userinfo(match: re.Match, keep_user: bool = False) -> str:
 
 
 #: Names that hold KEY/TOKEN/… but are not variables: exception and warning classes (`KeyError: 'mesh_size'`
-#: is in every Python traceback), `KeyboardInterrupt`, `TokenizerWarning`.
-_NOT_A_VARIABLE = re.compile(r"(?i)(?:error|exception|warning|interrupt)$|^keyboard")
+#: is in every Python traceback), `KeyboardInterrupt`, `TokenizerWarning`; and the plain plural words of a
+#: sentence that introduces a list (`known keys: options.env, …`, `secrets: none`, `2 tokens: …`), which name
+#: many things, never one value (the unknown-key messages lost their first known key to the mask, 1j).
+_NOT_A_VARIABLE = re.compile(
+    r"(?i)(?:error|exception|warning|interrupt)$|^keyboard"
+    r"|^(?:keys|tokens|secrets|passwords|passwds|credentials)$")
 
 
 def _secret_var(match: re.Match) -> str:

@@ -155,3 +155,20 @@ def test_a_sentences_punctuation_after_a_masked_query_value_stays():
     assert redact_secrets("from https://h/x.whl?sig=Qm9vYmFyQmF6UXV4MTIzNDU2Nzg5, --no-deps") == \
         "from https://h/x.whl?sig=<redacted>, --no-deps"
     assert redact_secrets("see https://h/x?token=abc123def456ghi.") == "see https://h/x?token=<redacted>."
+
+
+@pytest.mark.parametrize("text", [
+    "recipe r.yaml: unknown key 'x' in the recipe (known keys: backend, description, find_links)",
+    "answers a.json: unknown key 'y' (known keys: options.env, options.level).",
+    "the index asked for 2 tokens: username_field, password_field",
+    "Known credentials: netrc_entry_for_pypi, keyring_backend",
+])
+def test_a_plural_word_before_a_list_is_not_a_variable(text):
+    """1j: `keys: options.env` read as the variable `keys` with the value `options.env`, so every list of
+    known keys lost its first name to the mask."""
+    assert redact_secrets(text) == text
+
+
+def test_a_secret_named_variable_is_still_masked_beside_a_list():
+    masked = redact_secrets("known keys: backend, HF_TOKEN=hf_q8vN2pLmR4tY7uW1xK9ab and API_KEY: Zq8vN2pLmR4tY7")
+    assert "q8vN2pLmR4tY7uW1" not in masked and "Zq8vN2pLmR4tY7" not in masked and "known keys: backend" in masked

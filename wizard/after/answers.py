@@ -26,7 +26,7 @@ from typing import Any
 from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
-from wizard.security import write_private_file
+from wizard.outputs import write_output_file
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
@@ -138,11 +138,8 @@ def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
         text += dump_data(data)
     else:
         text = json.dumps(data, indent=2) + "\n"
-    try:
-        write_private_file(target, text)  # atomic, 0600, and written into (not replaced) when it is a device
-    except OSError as exc:
-        raise UserError(f"cannot write the answers file {target}: {exc.strerror or exc}.") from None
-    return target
+    # atomic, 0600, written into (not replaced) when it is a device or through the user's link; exit 1 if not
+    return write_output_file(target, text, what="the answers file")
 
 
 def _parse(text: str, where: str) -> Any:

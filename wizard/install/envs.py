@@ -215,6 +215,10 @@ def current_env(history) -> Env:
     """The current environment from `history` (a `wizard.history.store.History`); one UserError
     sentence when there is none, it names no folder, or its folder is gone."""
     entry = history.current()
+    if entry is None and any(e.kind == "install" and e.status in ("installed", "verified") and e.env
+                             for e in history.entries):
+        raise UserError("no environment is current now, though the history lists some; make one current with "
+                        "`gc-wizard rollback ENTRY_ID` (ids in `gc-wizard history`), or name one with --env DIR.")
     if entry is None:
         raise UserError("there is no current environment yet; install one with `gc-wizard install RECIPE`, "
                         "or name one with --env DIR.")

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded, paths
-from wizard.errors import LockHeld, OperationFailed
+from wizard.errors import LockHeld, OperationFailed, UserError
 from wizard.install import envs
 from wizard.install.sources import read_identity
 from wizard.lock import StateLock
@@ -277,6 +277,40 @@ class History:
 
     def get(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)
+
+    def require(self, entry_id: str) -> Entry:
+        """The entry `entry_id`, or one UserError sentence: there is none, or there is one that cannot be used
+        and why (an edited entry whose `lock` is a string said "There is no history entry", fifth hostile pass
+        10c)."""
+        entry = self.get(entry_id)
+        if entry is not None:
+            return entry
+        for position, raw in self._unreadable:
+            if isinstance(raw, Mapping) and raw.get("id") == entry_id:
+                try:
+                    Entry.from_dict(raw)
+                    why = "it could not be read"
+                except (ValueError, TypeError) as exc:
+                    why = str(exc)
+                line = self.line_of(entry_id)
+                raise UserError(f"History entry {entry_id!r} ({self.path.name} entry {position + 1}"
+                                f"{f', line {line}' if line else ''}) cannot be used: {why}; it was edited by hand. "
+                                "Fix or remove that entry, or pick another in `gc-wizard history`.")
+        raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
+
+    def line_of(self, entry_id: str, value: str | None = None) -> int | None:
+        """The line of history.json on which entry `entry_id` starts, or, with `value`, on which that string
+        value of the entry is written (the first such after the entry's id); None when it cannot be found.
+        A refusal names the line a user opens the file at, not the position in a list."""
+        try:
+            text = bounded.read_text(self.path, bounded.HISTORY_BYTES)
+        except (OSError, ValueError):
+            return None
+        start = text.find(f'"id": {json.dumps(entry_id)}')
+        if start < 0:
+            return None
+        at = start if value is None else text.find(json.dumps(value), start)
+        return text.count("\n", 0, at) + 1 if at >= 0 else None
 
     def add(self, entry: Entry) -> Entry:
         self.entries.append(entry)

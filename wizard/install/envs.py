@@ -30,7 +30,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -367,21 +367,25 @@ def sync_steps(env: Path | str, source: str, *, find_links: Iterable[str] = (), 
 _HASH_PART = re.compile(r"^--hash=sha256:[0-9a-f]{64}(\s*\\)?$")
 
 
-def check_requirement_lines(lines: list[str], where: str) -> None:
+def check_requirement_lines(lines: list[str], where: str,
+                            place: Callable[[int, str], str] | None = None) -> None:
     """Refuse option lines in a package set a sync would read (`--index-url`, `-e DIR`, `-r FILE`, …): the
     sets come from history.json and its lock files, which anyone with write access could edit, and an
     option there would send the sync to another index or build (run) a folder's code. Only requirements,
-    their `--hash=` parts and comments pass."""
+    their `--hash=` parts and comments pass. `place(number, line)` names where a refused line is, when the lines
+    are not a file's own lines (a package list inside history.json: its line there, not its place in the list)."""
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("#") or _HASH_PART.match(line):
             continue
         if line.startswith("-"):
-            raise UserError(f"{where} line {number} is an installer option ({line[:60]!r}), not a package; the "
+            at = place(number, raw) if place is not None else f"{where} line {number}"
+            raise UserError(f"{at} is an installer option ({line[:60]!r}), not a package; the "
                             "package sets gc-wizard records hold none, so it was edited. Nothing changed.")
 
 
-def requirements_source(packages: list[str], requirements_file: str | None, folder: Path | str) -> str:
+def requirements_source(packages: list[str], requirements_file: str | None, folder: Path | str,
+                        place: Callable[[int, str], str] | None = None) -> str:
     """The file a sync reads: the hash-pinned one when it is there, else `packages` written into `folder`;
     either checked for option lines first (`check_requirement_lines`)."""
     if requirements_file and Path(requirements_file).is_file():
@@ -400,7 +404,7 @@ def requirements_source(packages: list[str], requirements_file: str | None, fold
             raise UserError(f"cannot read the recorded lock {requirements_file}: {exc.strerror or exc}.") from None
         check_requirement_lines(lines, f"the recorded lock {requirements_file}")
         return str(requirements_file)
-    check_requirement_lines(list(packages), "the recorded package set in history.json")
+    check_requirement_lines(list(packages), "the recorded package set in history.json", place)
     source = Path(folder) / "requirements.txt"
     source.write_text("".join(p + "\n" for p in packages), encoding="utf-8")
     return str(source)

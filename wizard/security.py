@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import unicodedata
 from pathlib import Path
 
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
@@ -40,6 +41,25 @@ ESCAPE_RE = re.compile(
 )
 #: Control characters left after the escapes are gone (tab, LF and CR are kept; ESC and C1 are not).
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+#: Unicode categories a line of text shown to a person never needs: controls (Cc: C0, DEL, C1), format
+#: characters (Cf: the bidi embeddings, overrides and isolates U+202A-202E and U+2066-2069, the marks U+200E/200F
+#: and U+061C, zero-width U+200B-200D and U+2060, the BOM U+FEFF, the interlinear annotations), line and
+#: paragraph separators (Zl, Zp), private use (Co) and lone surrogates (Cs). Why by category and not a list:
+#: U+202E made a recipe title read "Tiny -cpu stack" for "Tiny upc- stack" (fifth hostile pass 5i), and the
+#: next such character is in the same category.
+_UNSHOWABLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
+
+
+def unshowable_characters(text: str, *, allow: str = "") -> list[str]:
+    """The characters of `text` that could disturb or deceive the terminal it is shown on (each once, sorted),
+    besides those in `allow` (say "\\t\\n" for a multi-line note); [] when there are none."""
+    return sorted({ch for ch in text if ch not in allow and unicodedata.category(ch) in _UNSHOWABLE_CATEGORIES})
+
+
+def show_characters(chars: list[str]) -> str:
+    """`\\x1b \\u202e`: each character as its escape, so the message itself shows none of them."""
+    return " ".join(f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in chars)
 
 PRIVATE_MODE = 0o600
 

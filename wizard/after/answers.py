@@ -27,6 +27,7 @@ from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
 from wizard.outputs import write_output_file
+from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
@@ -204,6 +205,9 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
     env = data.get("env")
     if env is not None:
         want_type(env, str, where, "env", "a folder path or null")
+        # as the command line's --env: a folder to create must be UTF-8, any must fit PATH
+        _path_value(env, where, "env", unusable_env_path(env) or (
+            None if os.path.lexists(os.path.expanduser(env)) else uncreatable_env_path(env)))
     raw = data.get("options")
     if raw is None:
         raw = {}
@@ -213,7 +217,26 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
         no_verify = want_type(raw.pop("no_verify"), bool, where, "options.no_verify", "true or false")
         raw.setdefault("verify", not no_verify)
     options = InstallOptions.from_dict(raw, where=where, recipe_id=recipe.strip(), env=env, prefix="options.")
+    if options.graphcast_src is not None:
+        _path_value(options.graphcast_src, where, "options.graphcast_src")
+    for i, link in enumerate(options.find_links):
+        _path_value(link, where, f"options.find_links[{i}]")
     return Answers(options=options, source=where)
+
+
+def _path_value(value: str, where: str, key: str, why: str | None = None) -> None:
+    """A path or URL from the answers file refused here, naming the file and the key: checked later, it was
+    reported as if typed on the command line ("--env: …", fifth hostile pass 5g), though no option was given."""
+    if why is None:
+        for char, name in (("\0", "a NUL character"), ("\n", "a newline"), ("\r", "a carriage return")):
+            if char in value:
+                why = f"it holds {name}, which no path or URL has"
+                break
+        else:
+            shown = not_utf8(value)
+            why = f"{shown} holds a character that is not UTF-8 text" if shown is not None else None
+    if why is not None:
+        raise UserError(f"answers file {where}: '{key}': {why}.")
 
 
 def load_answers(path: str | os.PathLike[str]) -> Answers:

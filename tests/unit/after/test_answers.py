@@ -206,3 +206,23 @@ def test_cli_install_rejects_a_bad_answers_file_with_exit_2(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "old answers file (version 0)" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("change, key, words", [
+    ({"env": "/tmp/new-env\udcfe"}, "'env'", "not UTF-8"),
+    ({"env": "/tmp/a:b"}, "'env'", "holds a ':'"),
+    ({"options": {"graphcast_src": "/srv/graphcast\u0000.whl"}}, "'options.graphcast_src'", "NUL"),
+    ({"options": {"find_links": ["/srv/house", "/srv/other\nhouse"]}}, "'options.find_links[1]'", "newline"),
+])
+def test_a_bad_value_in_an_answers_file_names_the_file_and_key_not_an_option(tmp_path, change, key, words):
+    """5g: an answers file's `env` with a byte that is not UTF-8 was refused as "--env: …", an option that was
+    never given, without naming the file. New cases: a ':' in env, a NUL in graphcast_src, a newline in the second
+    find_links folder — each refused naming the answers file and its key."""
+    path = tmp_path / "lab-answers.json"
+    data = _with(**change) if "options" not in change else {**_with(), "options": {**_with()["options"],
+                                                                                    **change["options"]}}
+    path.write_text(json.dumps(data))
+    proc = run_inproc("install", "--answers", str(path), "--yes", "--json")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"answers file {path}: {key}" in proc.stderr and words in proc.stderr, proc.stderr
+    assert "--env" not in proc.stderr and "--find-links" not in proc.stderr

@@ -261,7 +261,7 @@ def _secret_var(match: re.Match) -> str:
         return match.group(0)
     value = match.group("value")
     bare = value.strip("\"'")
-    if bare.startswith(MASK):  # masked already (a URL's query value): what follows, `)` or `\n`, is kept
+    if bare.startswith((MASK, "***")):  # masked already (a URL's query value or password): what follows is kept
         return match.group(0)
     if _HARMLESS.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own
         return match.group(0)

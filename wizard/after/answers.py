@@ -28,6 +28,7 @@ from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
 from wizard.outputs import write_output_file
 from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
+from wizard.security import redact_secrets
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
@@ -133,7 +134,7 @@ def apply_answers(given: InstallOptions, answers: Answers) -> InstallOptions:
 def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
     """Write `answers` to `path` (YAML for .yaml/.yml, JSON otherwise); returns the path written."""
     target = Path(path).expanduser()
-    data = answers.to_dict()
+    data = _masked(answers.to_dict())
     if target.suffix.lower() in (".yaml", ".yml"):
         text = "# gc-wizard answers: replay with  gc-wizard install --answers FILE --yes\n"
         text += dump_data(data)
@@ -141,6 +142,36 @@ def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
         text = json.dumps(data, indent=2) + "\n"
     # atomic, 0600, written into (not replaced) when it is a device or through the user's link; exit 1 if not
     return write_output_file(target, text, what="the answers file")
+
+
+def _masked(value: Any) -> Any:
+    """Every string with its secrets masked by the one redaction pass (the user name kept): an answers file is
+    made to be copied to other servers, and a graphcast_src or find-links URL with a password or a signed query
+    was written in clear (fifth hostile pass 1e)."""
+    if isinstance(value, str):
+        return redact_secrets(value, keep_user=True)
+    if isinstance(value, list):
+        return [_masked(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _masked(v) for k, v in value.items()}
+    return value
+
+
+def masked_keys(options: InstallOptions) -> list[str]:
+    """The keys of the answers file for `options` whose value lost a secret to the mask (`options.graphcast_src`,
+    `options.find_links[0]`), in the file's order."""
+    data = answers_for(options).to_dict()
+    found = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            for sub, inner in value.items():
+                items = inner if isinstance(inner, list) else [inner]
+                for i, item in enumerate(items):
+                    if isinstance(item, str) and _masked(item) != item:
+                        found.append(f"{key}.{sub}" + (f"[{i}]" if isinstance(inner, list) else ""))
+        elif isinstance(value, str) and _masked(value) != value:
+            found.append(key)
+    return found
 
 
 def _parse(text: str, where: str) -> Any:
@@ -279,5 +310,5 @@ def save_options(path: str | os.PathLike[str], options: InstallOptions) -> Path:
 
 __all__ = [
     "SCHEMA", "VERSION", "Answers", "answers_for", "answers_from_dict", "apply_answers", "check_recipe",
-    "load_answers", "replay", "save_answers", "save_options",
+    "load_answers", "masked_keys", "replay", "save_answers", "save_options",
 ]

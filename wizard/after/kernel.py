@@ -31,6 +31,7 @@ from typing import Any
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
+from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, write_output_file
 from wizard.security import strip_terminal_escapes
@@ -162,7 +163,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     if not has_ipykernel(env_path):
         raise UserError(
             f"{env_path} has no ipykernel, so Jupyter cannot start it; install it there with "
-            f"`{env_python(env_path)} -m pip install ipykernel` (the built-in recipes include it), then run "
+            f"`{add_package_command(env_path, 'ipykernel')}` (the built-in recipes include it), then run "
             "`gc-wizard kernel install` again."
         )
     spec = build_kernelspec(env_path, environ=environ)

@@ -26,7 +26,7 @@ from wizard.after.next_steps import module_name_for, modules_dir
 from wizard.after.target import resolve_env
 from wizard.errors import UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
-from wizard.install.envs import read_marker
+from wizard.install.envs import marker_problem, read_marker
 from wizard.outputs import SHARED_MODE, write_output_file
 
 FAMILY = "graphcast"
@@ -74,6 +74,8 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
     lines = [
         _comment(f"{module_name(env_path, marker)}: GraphCast environment {env_path}"),
         _comment(f"written by gc-wizard {__version__} (`gc-wizard module install`); recipe {recipe}, {state}"),
+        *([_comment(f"{problem}, so the recipe's runtime variables are not set")]
+          if (problem := marker_problem(env_path)) else []),
         f"whatis({lua_string(f'Name: GraphCast ({recipe})')})",
         f"whatis({lua_string(f'Description: {title} ({state})')})",
         "help(" + lua_string(

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
-from wizard.install.envs import MARKER, EnvMarker, read_marker
+from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import allowed
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
@@ -109,6 +109,9 @@ def _originals(environ: Mapping[str, str]) -> dict[str, str | None]:
 
 
 def _describe_marker(env: Path, marker: EnvMarker | None) -> str:
+    problem = marker_problem(env) if marker is None else None
+    if problem is not None:
+        return f"{env} ({problem}, so the recipe's runtime variables are not set)"
     if marker is None:
         return f"{env} (no {MARKER}: not built by gc-wizard, so no recipe runtime variables are known)"
     parts = [str(env), f"recipe {marker.recipe or '?'}"]

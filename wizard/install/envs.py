@@ -142,6 +142,23 @@ def read_marker(env: str | os.PathLike[str]) -> EnvMarker | None:
         return None
 
 
+def marker_problem(env: str | os.PathLike[str]) -> str | None:
+    """Why the env's marker is there but cannot be used (too large, not UTF-8, not JSON, not a marker), in a
+    clause naming the file; None when there is none or it reads. `read_marker` gives None for both, and the
+    callers said "no gc-wizard-env.json: not built by gc-wizard" for a 500 MB marker that was there (fifth
+    hostile pass 3c)."""
+    path = Path(env) / MARKER
+    if not path.exists():
+        return None
+    try:
+        EnvMarker.from_dict(bounded.loads_json(bounded.read_text(path, bounded.MARKER_BYTES)))
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror or exc})"
+    except (ValueError, UserError) as exc:
+        return f"{path} cannot be used: {exc}"
+    return None
+
+
 def restore_marker(env: Path | str, previous: EnvMarker | Mapping[str, Any] | None) -> None:
     """Put back the marker an environment had before (None: it had none, so remove ours)."""
     if previous:

@@ -18,6 +18,8 @@ from wizard.verify.diagnose import Finding
 
 FINDING_ID = "pythonpath_shadows_env"
 TITLE = "A copy of jax or GraphCast outside the environment was imported"
+#: When the copy was left out (by `activate`, the kernel, the check) and only a bare `python` would meet it.
+TITLE_LEFT_OUT = "A copy of jax or GraphCast on PYTHONPATH would be imported instead of the environment's"
 FIX = ("Take that folder off PYTHONPATH (`unset PYTHONPATH`, or remove it where your shell's start-up file sets "
        "it), or activate the environment with `eval \"$(gc-wizard activate)\"`, which leaves it out; then run "
        "`gc-wizard verify` again.")
@@ -49,7 +51,7 @@ def pythonpath_finding(env: Path, evidence: Sequence[str], *, in_effect: bool, p
                        "environment's own (or runs its sitecustomize at every start): a script, `python` or a "
                        "notebook started without `gc-wizard activate` gets the stray copy. `gc-wizard activate`, "
                        "the Jupyter kernel and the check leave that folder out.")
-    return Finding(id=FINDING_ID, title=TITLE, explanation=explanation, fix=FIX, evidence=tuple(evidence),
+    return Finding(id=FINDING_ID, title=TITLE if in_effect else TITLE_LEFT_OUT, explanation=explanation, fix=FIX, evidence=tuple(evidence),
                    priority=priority)
 
 

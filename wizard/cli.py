@@ -220,7 +220,8 @@ def _main(argv: list[str]) -> int:
             if _wants_tui(args):
                 from wizard.tui import run_tui  # the only path that imports Textual
 
-                with streams.plain_streams():  # the app draws on the terminal itself
+                # The app draws on the terminal itself, on descriptor 2: the terminal even when stderr is not.
+                with streams.plain_streams(), streams.app_terminal():
                     return run_tui(args)
             guard.install_handlers()
             from wizard.commands.plain import run as run_plain  # deferred: only the no-terminal path needs it

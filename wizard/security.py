@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import unicodedata
 from pathlib import Path
 
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
@@ -40,6 +41,25 @@ ESCAPE_RE = re.compile(
 )
 #: Control characters left after the escapes are gone (tab, LF and CR are kept; ESC and C1 are not).
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+#: Unicode categories a line of text shown to a person never needs: controls (Cc: C0, DEL, C1), format
+#: characters (Cf: the bidi embeddings, overrides and isolates U+202A-202E and U+2066-2069, the marks U+200E/200F
+#: and U+061C, zero-width U+200B-200D and U+2060, the BOM U+FEFF, the interlinear annotations), line and
+#: paragraph separators (Zl, Zp), private use (Co) and lone surrogates (Cs). Why by category and not a list:
+#: U+202E made a recipe title read "Tiny -cpu stack" for "Tiny upc- stack" (fifth hostile pass 5i), and the
+#: next such character is in the same category.
+_UNSHOWABLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
+
+
+def unshowable_characters(text: str, *, allow: str = "") -> list[str]:
+    """The characters of `text` that could disturb or deceive the terminal it is shown on (each once, sorted),
+    besides those in `allow` (say "\\t\\n" for a multi-line note); [] when there are none."""
+    return sorted({ch for ch in text if ch not in allow and unicodedata.category(ch) in _UNSHOWABLE_CATEGORIES})
+
+
+def show_characters(chars: list[str]) -> str:
+    """`\\x1b \\u202e`: each character as its escape, so the message itself shows none of them."""
+    return " ".join(f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in chars)
 
 PRIVATE_MODE = 0o600
 
@@ -87,8 +107,12 @@ def strip_terminal_escapes(text: str, *, keep_controls: bool = False) -> str:
     return text if keep_controls else CONTROL_RE.sub("", text)
 
 
-def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> Path:
+def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8",
+                       mode: int = PRIVATE_MODE) -> Path:
     """Write `text` to `path`, readable and writable by its owner only (mode 0600), atomically.
+
+    `mode` is for the few files others must read (a module file: 0644, still without group/other write);
+    it is set on the temporary file before any byte is written, whatever the umask.
 
     The content goes to a new file beside the target, created with `O_EXCL` and mode 0600 (no window
     in which another user could open it), then replaces the target; the folder is synced after the
@@ -106,7 +130,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     for attempt in range(100):
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{attempt}.tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, PRIVATE_MODE)
             break
         except FileExistsError:
             continue
@@ -115,6 +139,8 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     try:
         # surrogateescape: a path holding a byte that is not UTF-8 is written as the bytes it is.
         with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape") as handle:
+            if mode != PRIVATE_MODE:
+                os.fchmod(handle.fileno(), mode & 0o755)  # never group/other write, whatever was asked
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -241,8 +267,12 @@ def _userinfo(match: re.Match, keep_user: bool = False) -> str:
 
 
 #: Names that hold KEY/TOKEN/… but are not variables: exception and warning classes (`KeyError: 'mesh_size'`
-#: is in every Python traceback), `KeyboardInterrupt`, `TokenizerWarning`.
-_NOT_A_VARIABLE = re.compile(r"(?i)(?:error|exception|warning|interrupt)$|^keyboard")
+#: is in every Python traceback), `KeyboardInterrupt`, `TokenizerWarning`; and the plain plural words of a
+#: sentence that introduces a list (`known keys: options.env, …`, `secrets: none`, `2 tokens: …`), which name
+#: many things, never one value (the unknown-key messages lost their first known key to the mask, 1j).
+_NOT_A_VARIABLE = re.compile(
+    r"(?i)(?:error|exception|warning|interrupt)$|^keyboard"
+    r"|^(?:keys|tokens|secrets|passwords|passwds|credentials)$")
 
 
 def _secret_var(match: re.Match) -> str:
@@ -250,7 +280,7 @@ def _secret_var(match: re.Match) -> str:
         return match.group(0)
     value = match.group("value")
     bare = value.strip("\"'")
-    if bare.startswith(MASK):  # masked already (a URL's query value): what follows, `)` or `\n`, is kept
+    if bare.startswith((MASK, "***")):  # masked already (a URL's query value or password): what follows is kept
         return match.group(0)
     if _HARMLESS.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own
         return match.group(0)

@@ -308,3 +308,25 @@ def test_a_huge_marker_is_ignored(tmp_path, isolated_state):
     proc = run_inproc("activate", "--env", str(env))
     _clean(proc)
     assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("field, text, shown", [
+    ("title", BUILTIN_CPU.replace("title: JAX 0.4.23 on the CPU", 'title: "JAX \\u202eUPG\\u202c on the CPU"'),
+     "\\u202e"),
+    ("title", BUILTIN_CPU.replace("title: JAX 0.4.23 on the CPU", 'title: "JAX\\u2028line two"'), "\\u2028"),
+    ("description", BUILTIN_CPU.replace("  GraphCast v0.1.1 on the CPU", "  Graph\u200bCast v0.1.1 \u2067on the CPU", 1),
+     "\\u200b \\u2067"),
+    ("requirements", BUILTIN_CPU.replace("requirements:\n", "requirements:\n  - \"\\ufeffnumpy<2\"\n", 1), "\\ufeff"),
+    ("runtime_env", _with_runtime("JAX_TRACEBACK_FILTERING", "off\u200f"), "\\u200f"),
+])
+def test_bidi_and_zero_width_characters_are_refused_like_controls(tmp_path, field, text, shown):
+    """5i: U+202E (right-to-left override), U+200B (zero-width space) and U+2066 (an isolate) in a recipe title were
+    printed raw, so a terminal showed other text than the file holds. New cases, in every text field a recipe
+    has: the line separator U+2028, a right-to-left isolate, a BOM inside a requirement, a right-to-left mark in a
+    runtime value — each refused naming the file, the line and the character's escape."""
+    folder = _recipe_dir(tmp_path, text)
+    proc = run_inproc("recipes", "--recipes-dir", str(folder))
+    _clean(proc)
+    assert proc.returncode == 2 and str(folder / "jax0.4.23-cpu.yaml") in proc.stderr and "line " in proc.stderr
+    assert shown in proc.stderr, proc.stderr
+    assert not [c for c in proc.stderr + proc.stdout if c in "\u202e\u2028\u200b\u2067\ufeff\u200f"]

@@ -28,3 +28,26 @@ def test_plan_prints_the_core_lines_then_the_command_that_runs_the_plan(tiny, is
     assert text[len(core):] == ["", re.sub(r"-\d{8}-\d{6}", "-<when>",
                                            f"To run it: {install_command(checked.plan, wizard_command())}")]
     assert STEPS_HEADING in text and f"  GraphCast 0.1.1 from {checked.plan.graphcast_src}, --no-deps" in text
+
+
+def test_the_sources_name_the_recipes_own_indexes_masked(tiny, isolated_state):
+    """1g: "Packages: the package index (PyPI)" while the steps sent packages through the recipe's extra index
+    and find-links page. New cases: two extra indexes (one with a token in its path's query, one with
+    user:password) and a find-links folder — each named under Packages, secrets masked; offline, the remote
+    indexes are not claimed (they are not asked) while the folder still is."""
+    text = (tiny.recipes / "tiny-a.yaml").read_text().replace(
+        "find_links: []", f"find_links: [{tiny.house.path}]").replace(
+        "extra_index_urls: []", 'extra_index_urls: ["https://idx.lab/simple/?token=Zq8vN2pLmR4tY7uW1xK9", '
+                                '"https://ann:An0therPw55@mirror.lab/pypi/simple/"]')
+    (tiny.recipes / "tiny-x.yaml").write_text(text.replace("id: tiny-a", "id: tiny-x"))
+    online = [a for a in tiny.args()[:-1] if a != "--offline"]
+    proc = run_inproc("plan", "tiny-x", *online)
+    assert proc.returncode == 0, proc.stderr
+    lines = " ".join(proc.stdout[proc.stdout.index("Sources"):proc.stdout.index(STEPS_HEADING)].split())
+    assert "the recipe's extra index https://idx.lab/simple/?token=<redacted>" in lines
+    assert "the recipe's extra index https://ann:***@mirror.lab/pypi/simple/" in lines
+    assert f"the recipe's find-links {tiny.house.path}" in lines
+    assert "Zq8vN2pLmR4tY7uW1xK9" not in proc.stdout and "An0therPw55" not in proc.stdout
+    proc = run_inproc("plan", "tiny-x", *tiny.args()[:-1])
+    lines = " ".join(proc.stdout[proc.stdout.index("Sources"):proc.stdout.index(STEPS_HEADING)].split())
+    assert "extra index" not in lines and f"the recipe's find-links {tiny.house.path}" in lines

@@ -139,7 +139,7 @@ def test_env_without_ipykernel_is_refused(tmp_path, monkeypatch):
     bare = tmp_path / "bare"
     venv.EnvBuilder(with_pip=False, symlinks=True).create(bare)
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jd"))
-    with pytest.raises(UserError, match=r"has no ipykernel.*pip install ipykernel"):
+    with pytest.raises(UserError, match=r"has no ipykernel.*uv pip install --python \S+ ipykernel"):  # no pip there
         kernel_install(bare)
     assert not (tmp_path / "jd").exists()
     proc = run_inproc("kernel", "install", "--env", str(bare), env={"JUPYTER_DATA_DIR": str(tmp_path / "jd")})

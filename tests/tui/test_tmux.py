@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -18,7 +19,7 @@ import pytest
 
 from tests.fixtures.state import REPO, run_cli
 from tests.fixtures.tiny import RECIPE
-from tests.fixtures.tmux import child_pids, choose_recipe, recipe_index, wait_gone, wizard_env
+from tests.fixtures.tmux import _assign, child_pids, choose_recipe, recipe_index, wait_gone, wizard_env
 from tests.fixtures.wheels import build_wheel
 
 # Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
@@ -186,3 +187,25 @@ def test_no_terminal_runs_the_plain_flow_without_escape_codes(tmp_path):
     assert proc.returncode == 0
     text = out.read_text()
     assert "\x1b" not in text and "jax0.4.23-cuda12-cudnn89" in text
+
+
+@pytest.mark.parametrize("redirect", ["2>&-", "2>{log}"])
+def test_the_app_draws_on_the_terminal_when_stderr_is_closed_or_a_file(tmux, tmp_path, redirect):
+    """4e: Textual draws on stderr; with it closed the app ran invisibly on a blank screen. New case of the class:
+    stderr sent to a file, where the escape codes went instead of the terminal. Both now draw on the terminal
+    (stdout's), and the file gets none of the drawing."""
+    exit_file, log = tmp_path / "exit", tmp_path / "err.log"
+    tmux.shell()
+    argv = shlex.join(_assign(wizard_env(tmp_path, "xterm-256color")) + [sys.executable, "-m", "wizard", "--no-mouse"])
+    tmux.keys(f"cd {shlex.quote(str(REPO))} && env -i {argv} {redirect.format(log=shlex.quote(str(log)))}; "
+              f"echo EXIT=$? > {shlex.quote(str(exit_file))}", "Enter")
+    screen = tmux.wait_for("535.104.05")
+    assert "Step 1 of 5" in screen
+    tmux.keys("C-q")
+    deadline = time.monotonic() + 20
+    while not exit_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert exit_file.read_text().strip() == "EXIT=0"
+    assert tmux.flags() == "0 0"  # the terminal given back clean
+    if log.exists():
+        assert b"\x1b[" not in log.read_bytes()

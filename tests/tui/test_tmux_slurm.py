@@ -65,8 +65,13 @@ def _pick(tmux: Tmux, recipes: Path, env: dict[str, str], recipe_id: str) -> Non
     time.sleep(0.5)
     tmux.keys("Enter")
     tmux.wait_for(f"The plan: what will run · {recipe_id}")
-    tmux.wait_for("Steps (nothing has run yet)")
-    tmux.keys("PageDown")  # the source's caution (the tiny wheel is not the release) fills the first page
+    # The source's caution (the tiny wheel is not the release) and the recipe's own find-links folder fill the
+    # first page: page down until the srun step shows.
+    for _ in range(4):
+        tmux.keys("PageDown")
+        time.sleep(0.5)
+        if "then the GraphCast check on a GPU node of the default partition" in tmux.screen():
+            break
     tmux.wait_for("then the GraphCast check on a GPU node of the default partition")
     tmux.keys("Enter")
 

@@ -178,3 +178,27 @@ def test_a_query_after_a_bare_path_is_judged_like_a_urls(text, secret):
 ])
 def test_question_marks_in_ordinary_text_stay(text):
     assert redact_secrets(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "recipe r.yaml: unknown key 'x' in the recipe (known keys: backend, description, find_links)",
+    "answers a.json: unknown key 'y' (known keys: options.env, options.level).",
+    "the index asked for 2 tokens: username_field, password_field",
+    "Known credentials: netrc_entry_for_pypi, keyring_backend",
+])
+def test_a_plural_word_before_a_list_is_not_a_variable(text):
+    """1j: `keys: options.env` read as the variable `keys` with the value `options.env`, so every list of
+    known keys lost its first name to the mask."""
+    assert redact_secrets(text) == text
+
+
+def test_a_secret_named_variable_is_still_masked_beside_a_list():
+    masked = redact_secrets("known keys: backend, HF_TOKEN=hf_q8vN2pLmR4tY7uW1xK9ab and API_KEY: Zq8vN2pLmR4tY7")
+    assert "q8vN2pLmR4tY7uW1" not in masked and "Zq8vN2pLmR4tY7" not in masked and "known keys: backend" in masked
+
+
+def test_a_user_name_that_reads_like_a_variable_keeps_its_url():
+    """`gitlab+deploy-token-7:<pw>@host/x`: once the password is masked, `deploy-token-7:***@host/x` read as the
+    variable `deploy-token-7` and the host and path went too (found with 1e's new cases)."""
+    assert redact_secrets("https://gitlab+deploy-token-7:gldt-Zq8vN2pLmR4tY7uW1xK9@git.lab/gc.git", keep_user=True) \
+        == "https://gitlab+deploy-token-7:***@git.lab/gc.git"

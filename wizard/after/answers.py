@@ -26,7 +26,9 @@ from typing import Any
 from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
-from wizard.security import write_private_file
+from wizard.outputs import write_output_file
+from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
+from wizard.security import redact_secrets
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
@@ -132,17 +134,44 @@ def apply_answers(given: InstallOptions, answers: Answers) -> InstallOptions:
 def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
     """Write `answers` to `path` (YAML for .yaml/.yml, JSON otherwise); returns the path written."""
     target = Path(path).expanduser()
-    data = answers.to_dict()
+    data = _masked(answers.to_dict())
     if target.suffix.lower() in (".yaml", ".yml"):
         text = "# gc-wizard answers: replay with  gc-wizard install --answers FILE --yes\n"
         text += dump_data(data)
     else:
         text = json.dumps(data, indent=2) + "\n"
-    try:
-        write_private_file(target, text)  # atomic, 0600, and written into (not replaced) when it is a device
-    except OSError as exc:
-        raise UserError(f"cannot write the answers file {target}: {exc.strerror or exc}.") from None
-    return target
+    # atomic, 0600, written into (not replaced) when it is a device or through the user's link; exit 1 if not
+    return write_output_file(target, text, what="the answers file")
+
+
+def _masked(value: Any) -> Any:
+    """Every string with its secrets masked by the one redaction pass (the user name kept): an answers file is
+    made to be copied to other servers, and a graphcast_src or find-links URL with a password or a signed query
+    was written in clear (fifth hostile pass 1e)."""
+    if isinstance(value, str):
+        return redact_secrets(value, keep_user=True)
+    if isinstance(value, list):
+        return [_masked(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _masked(v) for k, v in value.items()}
+    return value
+
+
+def masked_keys(options: InstallOptions) -> list[str]:
+    """The keys of the answers file for `options` whose value lost a secret to the mask (`options.graphcast_src`,
+    `options.find_links[0]`), in the file's order."""
+    data = answers_for(options).to_dict()
+    found = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            for sub, inner in value.items():
+                items = inner if isinstance(inner, list) else [inner]
+                for i, item in enumerate(items):
+                    if isinstance(item, str) and _masked(item) != item:
+                        found.append(f"{key}.{sub}" + (f"[{i}]" if isinstance(inner, list) else ""))
+        elif isinstance(value, str) and _masked(value) != value:
+            found.append(key)
+    return found
 
 
 def _parse(text: str, where: str) -> Any:
@@ -207,6 +236,9 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
     env = data.get("env")
     if env is not None:
         want_type(env, str, where, "env", "a folder path or null")
+        # as the command line's --env: a folder to create must be UTF-8, any must fit PATH
+        _path_value(env, where, "env", unusable_env_path(env) or (
+            None if os.path.lexists(os.path.expanduser(env)) else uncreatable_env_path(env)))
     raw = data.get("options")
     if raw is None:
         raw = {}
@@ -216,7 +248,26 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
         no_verify = want_type(raw.pop("no_verify"), bool, where, "options.no_verify", "true or false")
         raw.setdefault("verify", not no_verify)
     options = InstallOptions.from_dict(raw, where=where, recipe_id=recipe.strip(), env=env, prefix="options.")
+    if options.graphcast_src is not None:
+        _path_value(options.graphcast_src, where, "options.graphcast_src")
+    for i, link in enumerate(options.find_links):
+        _path_value(link, where, f"options.find_links[{i}]")
     return Answers(options=options, source=where)
+
+
+def _path_value(value: str, where: str, key: str, why: str | None = None) -> None:
+    """A path or URL from the answers file refused here, naming the file and the key: checked later, it was
+    reported as if typed on the command line ("--env: …", fifth hostile pass 5g), though no option was given."""
+    if why is None:
+        for char, name in (("\0", "a NUL character"), ("\n", "a newline"), ("\r", "a carriage return")):
+            if char in value:
+                why = f"it holds {name}, which no path or URL has"
+                break
+        else:
+            shown = not_utf8(value)
+            why = f"{shown} holds a character that is not UTF-8 text" if shown is not None else None
+    if why is not None:
+        raise UserError(f"answers file {where}: '{key}': {why}.")
 
 
 def load_answers(path: str | os.PathLike[str]) -> Answers:
@@ -259,5 +310,5 @@ def save_options(path: str | os.PathLike[str], options: InstallOptions) -> Path:
 
 __all__ = [
     "SCHEMA", "VERSION", "Answers", "answers_for", "answers_from_dict", "apply_answers", "check_recipe",
-    "load_answers", "replay", "save_answers", "save_options",
+    "load_answers", "masked_keys", "replay", "save_answers", "save_options",
 ]

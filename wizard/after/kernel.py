@@ -31,7 +31,9 @@ from typing import Any
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
+from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
+from wizard.outputs import SHARED_MODE, write_output_file
 from wizard.security import strip_terminal_escapes
 
 _NAME_OK = re.compile(r"^[a-z0-9._-]+$", re.IGNORECASE)  # jupyter_client's rule for kernel names
@@ -161,7 +163,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     if not has_ipykernel(env_path):
         raise UserError(
             f"{env_path} has no ipykernel, so Jupyter cannot start it; install it there with "
-            f"`{env_python(env_path)} -m pip install ipykernel` (the built-in recipes include it), then run "
+            f"`{add_package_command(env_path, 'ipykernel')}` (the built-in recipes include it), then run "
             "`gc-wizard kernel install` again."
         )
     spec = build_kernelspec(env_path, environ=environ)
@@ -171,17 +173,10 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     if replaced and _written_by_us(target) is None:
         raise UserError(f"a Jupyter kernel named {kernel_name.lower()!r} exists already ({target}) and gc-wizard did "
                         "not write it; choose another name with --name.")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / ".kernel.json.tmp"
-        tmp.write_text(json.dumps(spec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(target)
-    except OSError as exc:
-        try:  # a full disk: no half-written temp file left in the user's Jupyter folder
-            (folder / ".kernel.json.tmp").unlink(missing_ok=True)
-        except OSError:
-            pass
-        raise OperationFailed(f"cannot write the kernel spec {target}: {exc.strerror or exc}.") from None
+    # The one rule for a file the user will use (wizard.outputs): atomic, no temp file left on a full disk,
+    # a user's link kept, a failure one sentence and exit 1.
+    write_output_file(target, json.dumps(spec, indent=1, ensure_ascii=False) + "\n", what="the kernel spec",
+                      mode=SHARED_MODE)
     return {
         "ok": True,
         "name": kernel_name.lower(),

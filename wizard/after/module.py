@@ -24,9 +24,10 @@ from typing import Any
 from wizard import __version__
 from wizard.after.next_steps import module_name_for, modules_dir
 from wizard.after.target import resolve_env
-from wizard.errors import OperationFailed, UserError
+from wizard.errors import UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
-from wizard.install.envs import read_marker
+from wizard.install.envs import marker_problem, read_marker
+from wizard.outputs import SHARED_MODE, write_output_file
 
 FAMILY = "graphcast"
 #: Sonames whose presence in a folder marks it as a CUDA/cuDNN library folder at load time.
@@ -73,6 +74,8 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
     lines = [
         _comment(f"{module_name(env_path, marker)}: GraphCast environment {env_path}"),
         _comment(f"written by gc-wizard {__version__} (`gc-wizard module install`); recipe {recipe}, {state}"),
+        *([_comment(f"{problem}, so the recipe's runtime variables are not set")]
+          if (problem := marker_problem(env_path)) else []),
         f"whatis({lua_string(f'Name: GraphCast ({recipe})')})",
         f"whatis({lua_string(f'Description: {title} ({state})')})",
         "help(" + lua_string(
@@ -135,17 +138,11 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
         raise UserError(f"--dir {root} is a file, not a folder.")
     target = root / f"{name}.lua"
     text = module_text(env_path, environ=environ)
-    replaced = target.exists()
-    partial = target.parent / f".{target.name}.partial"
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # surrogateescape: an env path with a byte that is not UTF-8 is written as that byte, which is what
-        # Lmod must be given to find the folder.
-        partial.write_text(text, encoding="utf-8", errors="surrogateescape")
-        partial.replace(target)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise OperationFailed(f"cannot write the module file {target}: {exc.strerror or exc}.") from None
+    replaced = target.exists() or target.is_symlink()
+    # The one rule for a file the user will use (wizard.outputs): a device is written into, a link the user
+    # put there is kept and written through, a failure is one sentence and exit 1. An env path with a byte
+    # that is not UTF-8 is written as that byte, which is what Lmod must be given to find the folder.
+    write_output_file(target, text, what="the module file", mode=SHARED_MODE)
     return {"ok": True, "module": name, "path": str(target), "dir": str(root), "env": str(env_path),
             "replaced": replaced, "verified": marker.get("verified"),
             "use": f"module use {shlex.quote(str(root))}; module load {name}"}

@@ -131,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
     if not options.recipe_id:
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
     if getattr(args, "save_answers", None):
-        save_answers(args.save_answers, options)
+        masked = save_answers(args.save_answers, options)
+        if masked:
+            warn(masked)
 
     if options.slurm is not None:
         check_on_node(options, sys.stderr if args.json else sys.stdout)

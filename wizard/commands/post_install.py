@@ -20,7 +20,7 @@ from wizard.flows.after_install import (
     support_report,
 )
 from wizard.flows.machine import machine_facts
-from wizard.security import write_private_file
+from wizard.outputs import write_output_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
@@ -92,11 +92,7 @@ def run_report(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
         return 0
-    target = Path(args.out).expanduser()
-    try:
-        write_private_file(target, text)
-    except OSError as exc:
-        raise UserError(f"cannot write the report to {target}: {exc.strerror or exc}.") from None
+    target = write_output_file(args.out, text, what="the report to")  # a full disk: exit 1, one sentence
     say(f"Wrote the support report to {target} (host, user, home folder and GPU UUIDs redacted; read it before "
         "sending).")
     return 0

@@ -20,7 +20,7 @@ from wizard.flows.review import PlanReview, download_size, review
 from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
 from wizard.paths import wizard_command
-from wizard.security import redact_secrets
+from wizard.security import redact_secrets, unshowable_characters
 
 _WIDTH = 100
 """The widest line `plan` prints (its commands wrap between arguments, with `\\`)."""
@@ -56,7 +56,7 @@ def _load_facts(path: str | None) -> Facts:
 def _plain(value):
     """Saved facts with control characters (terminal escapes) taken out of every string."""
     if isinstance(value, str):
-        return "".join(c for c in value if c >= " " and not 0x7f <= ord(c) < 0xa0)
+        return "".join(c for c in value if not unshowable_characters(c))  # escapes, bidi overrides, zero-width
     if isinstance(value, list):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

@@ -291,3 +291,31 @@ def plain_streams() -> Iterator[None]:
         yield
     finally:
         sys.stdout, sys.stderr = saved
+
+
+@contextlib.contextmanager
+def app_terminal() -> Iterator[None]:
+    """For the terminal app: descriptor 2 (where Textual draws) is the terminal for as long as the app runs.
+
+    Why: Textual draws on standard error. With it closed (`gc-wizard 2>&-`: /dev/null since the start) or sent
+    to a file (`2>errors.log`), the app ran invisibly on a blank screen, or drew its escape codes into the file
+    (fifth hostile pass 4e). The app only starts when stdin and stdout are terminals, so when stderr is not one,
+    stdout's terminal is put on descriptor 2 (and `sys.__stderr__`, which Textual reads) until the app ends; the
+    user's stderr comes back afterwards, for the farewell lines and anything after.
+    """
+    if os.isatty(2) or not os.isatty(1):
+        yield
+        return
+    saved_fd = os.dup(2)
+    saved = sys.stderr, sys.__stderr__
+    os.dup2(1, 2)
+    terminal = _text_stream(2, "w")
+    sys.stderr = sys.__stderr__ = terminal
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            terminal.flush()
+        os.dup2(saved_fd, 2)
+        os.close(saved_fd)
+        sys.stderr, sys.__stderr__ = saved

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wizard.after.activate import activation_script, default_shell
-from wizard.after.answers import replay, save_options
+from wizard.after.answers import masked_keys, replay, save_options
 from wizard.after.kernel import kernel_install as kernel_install
 from wizard.after.kernel import kernel_remove as kernel_remove
 from wizard.after.module import module_install as module_install
@@ -40,7 +40,14 @@ def replay_answers(options: InstallOptions, path: str | Path) -> InstallOptions:
     return replay(options, path, load_recipes(list(options.recipes_dirs)))
 
 
-def save_answers(path: str | Path, options: InstallOptions) -> None:
-    """Keep this run's answers, to replay the same install on another server (`--answers FILE`)."""
-    save_options(path, options)
+def save_answers(path: str | Path, options: InstallOptions) -> str | None:
+    """Keep this run's answers, to replay the same install on another server (`--answers FILE`); returns the
+    sentence to show when secrets were masked in it (the file is made to be copied around), else None."""
+    written = save_options(path, options)
+    masked = masked_keys(options)
+    if not masked:
+        return None
+    return (f"{written} holds {', '.join(masked)} with its password or signature masked (<redacted>, ***): the "
+            "file is made to be copied to other servers. Give the credentials there through the installer's own "
+            "settings (~/.netrc, UV_INDEX_URL) or a fresh URL, or edit the file there.")
 

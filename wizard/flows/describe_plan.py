@@ -77,7 +77,25 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
         lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
     lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
                                    else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
+    lines += _recipe_indexes(plan, width)
     return lines
+
+
+def _recipe_indexes(plan: Plan, width: int) -> list[str]:
+    """The indexes and find-links pages the recipe itself sends packages through, each named (masked): the
+    summary said "the package index (PyPI)" while the steps passed a recipe's `--extra-index-url` and
+    `--find-links` to another host (fifth hostile pass 1g). Offline, an index is not asked, a folder is."""
+    recipe = plan.recipe
+    out = []
+    for label, places in (("the recipe's extra index", getattr(recipe, "extra_index_urls", ())),
+                          ("the recipe's find-links", getattr(recipe, "find_links", ()))):
+        for place in places:
+            remote = "://" in place and not place.startswith("file:")
+            if plan.offline and remote:
+                continue
+            # whole (wrapped between words, to copy it), masked with its user name kept, as the steps show it
+            out += _wrap(f"and {label} {redact_secrets(place, keep_user=True)}", "    ", width)
+    return out
 
 
 def _refusals(review: PlanReview, hints: PlanHints, width: int) -> list[str]:

@@ -111,9 +111,7 @@ def target_path_problem(entry: Entry) -> str | None:
 def _eligible_target(history: History, entry_id: str | None) -> Target:
     current = history.current()
     if entry_id:
-        entry = history.get(entry_id)
-        if entry is None:
-            raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
+        entry = history.require(entry_id)
         if entry.kind != "install":
             raise UserError(f"Entry {entry_id} is a {entry.kind}, not an install; pick an install entry.")
         if entry.current:
@@ -302,7 +300,7 @@ class _Rollback:
         self.kind = restore_kind(self.target)
         if self.kind == "undo":
             self.say(f"restoring the package set {env} had before {entry.recipe}")
-            self._sync(self.target.packages, what="the package set it had before")
+            self._sync(self.target.packages, what="the package set it had before", recorded=True)
             envs.restore_marker(env, entry.previous_marker)
             self.restored = True
         elif self.kind == "rebuild":
@@ -312,10 +310,16 @@ class _Rollback:
         elif self.kind == "resync":
             self.say(f"{env} has changed since {entry.id}; putting its package set back")
             self.before = (envs.freeze(env), envs.read_marker(env))
-            self._sync(entry.packages, requirements_file=entry.requirements_file)
+            self._sync(entry.packages, requirements_file=entry.requirements_file, recorded=True)
             if entry.marker:
                 envs.write_marker(env, entry.marker)
             self.restored = True
+
+    def _history_place(self, number: int, item: str) -> str:
+        """Where item `number` of this entry's package set is written in history.json: the line a user opens."""
+        line = self.history.line_of(self.entry.id, item) if self.history is not None else None
+        where = f"{self.history.path} line {line}" if line else str(self.history.path)
+        return f"package {number} of entry {self.entry.id}'s recorded set ({where})"
 
     def _rebuild(self) -> None:
         entry, env = self.entry, self.env
@@ -331,7 +335,7 @@ class _Rollback:
         if not result.ok:
             said = " ".join(line.strip() for line in result.tail[-3:] if line.strip()) or result.error
             raise OperationFailed(f"could not recreate {env}: {said or f'exit status {result.exit_status}'}")
-        how = self._sync(entry.packages, requirements_file=entry.requirements_file)
+        how = self._sync(entry.packages, requirements_file=entry.requirements_file, recorded=True)
         if entry.marker:
             envs.write_marker(env, entry.marker)
         self._rebuilding(False)
@@ -350,10 +354,12 @@ class _Rollback:
         self.history.save()
 
     def _sync(self, packages: list[str], *, requirements_file: str | None = None, cancel: bool = True,
-              what: str = "the frozen package set") -> str:
-        """`uv pip sync` to `packages`, offline then online, as runner steps into this rollback's log."""
+              what: str = "the frozen package set", recorded: bool = False) -> str:
+        """`uv pip sync` to `packages`, offline then online, as runner steps into this rollback's log.
+        `recorded`: the packages are the entry's, from history.json (a refusal then names its line there)."""
         with tempfile.TemporaryDirectory(prefix="gc-wizard-sync-") as tmp:
-            source = envs.requirements_source(packages, requirements_file, tmp)
+            source = envs.requirements_source(packages, requirements_file, tmp,
+                                              self._history_place if recorded else None)
             steps = envs.sync_steps(self.env, source, find_links=self.entry.find_links, allow_empty=not packages,
                                     what=what)
             try:
@@ -520,9 +526,7 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
     """Delete a managed, non-current environment's folder; its history entries stay, marked removed."""
     with StateLock("remove"):
         history = load_history(locked=True)
-        entry = history.get(entry_id)
-        if entry is None:
-            raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
+        entry = history.require(entry_id)
         current = history.current()
         env = Path(entry.env)
         if entry.current or (current is not None and Path(current.env) == env):

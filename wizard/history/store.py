@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded, paths
-from wizard.errors import LockHeld, OperationFailed
+from wizard.errors import LockHeld, OperationFailed, UserError
 from wizard.install import envs
 from wizard.install.sources import read_identity
 from wizard.lock import StateLock
@@ -278,6 +278,40 @@ class History:
     def get(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)
 
+    def require(self, entry_id: str) -> Entry:
+        """The entry `entry_id`, or one UserError sentence: there is none, or there is one that cannot be used
+        and why (an edited entry whose `lock` is a string said "There is no history entry", fifth hostile pass
+        10c)."""
+        entry = self.get(entry_id)
+        if entry is not None:
+            return entry
+        for position, raw in self._unreadable:
+            if isinstance(raw, Mapping) and raw.get("id") == entry_id:
+                try:
+                    Entry.from_dict(raw)
+                    why = "it could not be read"
+                except (ValueError, TypeError) as exc:
+                    why = str(exc)
+                line = self.line_of(entry_id)
+                raise UserError(f"History entry {entry_id!r} ({self.path.name} entry {position + 1}"
+                                f"{f', line {line}' if line else ''}) cannot be used: {why}; it was edited by hand. "
+                                "Fix or remove that entry, or pick another in `gc-wizard history`.")
+        raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
+
+    def line_of(self, entry_id: str, value: str | None = None) -> int | None:
+        """The line of history.json on which entry `entry_id` starts, or, with `value`, on which that string
+        value of the entry is written (the first such after the entry's id); None when it cannot be found.
+        A refusal names the line a user opens the file at, not the position in a list."""
+        try:
+            text = bounded.read_text(self.path, bounded.HISTORY_BYTES)
+        except (OSError, ValueError):
+            return None
+        start = text.find(f'"id": {json.dumps(entry_id)}')
+        if start < 0:
+            return None
+        at = start if value is None else text.find(json.dumps(value), start)
+        return text.count("\n", 0, at) + 1 if at >= 0 else None
+
     def add(self, entry: Entry) -> Entry:
         self.entries.append(entry)
         return entry
@@ -405,13 +439,53 @@ def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], st
             why = (f"{path} could not be read ({exc}) nor moved aside ({move_error.strerror}); fix or remove it "
                    "by hand. Until then gc-wizard will not write a history there.")
             return [], [], [why], why
+        kept = _salvage(aside)
+        if kept is not None:
+            entries, unreadable, warnings = _entries(path, kept[0])
+            current = next((e for e in entries if e.current), None)
+            still = f"; {current.env} is still the current environment" if current else ""
+            return entries, unreadable, [
+                f"{path} could not be read ({exc}); it was moved to {aside}, and the {len(entries)} "
+                f"entr{'ies' if len(entries) != 1 else 'y'} before the damage (its first {kept[1]} bytes, a "
+                f"complete history) were kept{still}. Your environments are untouched.", *warnings], None
         rebuilt = rebuild_from_markers()
         again = (f" {len(rebuilt)} environment{'s' if len(rebuilt) != 1 else ''} found in "
                  f"{paths.envs_dir()} {'were' if len(rebuilt) != 1 else 'was'} entered again from "
                  f"{'their markers' if len(rebuilt) != 1 else 'its marker'}, so rollback can still reach "
-                 f"{'them' if len(rebuilt) != 1 else 'it'}." if rebuilt else "")
+                 f"{'them' if len(rebuilt) != 1 else 'it'}; none of them is current now (which one was cannot be "
+                 "told): make one current with `gc-wizard rollback ENTRY_ID` (ids in `gc-wizard history`)."
+                 if rebuilt else "")
         return rebuilt, [], [f"{path} could not be read ({exc}); it was moved to {aside} and a fresh history "
                              f"started.{again} Your environments are untouched."], None
+    entries, unreadable, warnings = _entries(path, data)
+    return entries, unreadable, warnings, None
+
+
+def _salvage(path: Path) -> tuple[dict[str, Any], int] | None:
+    """(the history, its length in bytes) when the file at `path` starts with a whole, valid history and only
+    what follows it is damaged (a stray byte appended, a second write's tail); None otherwise.
+
+    Why: one byte appended to a valid history.json set the whole file aside; entries were rebuilt from the
+    env markers with none current, so `activate` then said "no current environment yet" (fifth hostile pass
+    5b). The bytes before the damage still say which environment is current, and every entry's fields."""
+    try:
+        raw = path.read_bytes()[:bounded.HISTORY_BYTES]
+        text = raw.decode("utf-8", "surrogateescape")
+        data, end = json.JSONDecoder().raw_decode(text, len(text) - len(text.lstrip()))
+        if isinstance(data, list):
+            data = {"entries": data}
+        if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+            return None
+        bounded.loads_json(text[:end])  # the same depth and duplicate checks as any history
+    except (OSError, ValueError, RecursionError):
+        return None
+    if any(0xDC80 <= ord(ch) <= 0xDCFF for ch in text[:end]):
+        return None  # a byte that is not UTF-8 inside the history itself: not a damage after its end
+    return data, len(text[:end].encode("utf-8", "surrogateescape"))
+
+
+def _entries(path: Path, data: Mapping[str, Any]) -> tuple[list[Entry], list[tuple[int, Any]], list[str]]:
+    """The entries of a parsed history, each unreadable one kept aside (and named) instead of stopping."""
     entries: list[Entry] = []
     unreadable: list[tuple[int, Any]] = []
     warnings: list[str] = []
@@ -422,7 +496,7 @@ def _read(path: Path) -> tuple[list[Entry], list[tuple[int, Any]], list[str], st
             unreadable.append((position, raw))
             warnings.append(f"{path}: entry {position + 1} could not be read ({exc}); it is left in the file "
                             "untouched.")
-    return entries, unreadable, warnings, None
+    return entries, unreadable, warnings
 
 
 def _stale(entry: Entry, *, have_lock: bool, host: str, boot: str) -> bool:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
-from wizard.install.envs import MARKER, EnvMarker, read_marker
+from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import allowed
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
@@ -109,6 +109,9 @@ def _originals(environ: Mapping[str, str]) -> dict[str, str | None]:
 
 
 def _describe_marker(env: Path, marker: EnvMarker | None) -> str:
+    problem = marker_problem(env) if marker is None else None
+    if problem is not None:
+        return f"{env} ({problem}, so the recipe's runtime variables are not set)"
     if marker is None:
         return f"{env} (no {MARKER}: not built by gc-wizard, so no recipe runtime variables are known)"
     parts = [str(env), f"recipe {marker.recipe or '?'}"]
@@ -164,21 +167,8 @@ def _python_part(act: Activation, base: Callable[[str], str | None], environ: Ma
                          "load another Python's standard library")
     py_path = base("PYTHONPATH")
     if py_path is not None:
-        entries = _split_path_list(py_path)
-        own = _env_modules(act.env)
-        keep = []
-        for folder in entries:
-            if ("site-packages" in folder or "dist-packages" in folder) and not _inside(folder, act.env):
-                act.removals.append(Removal("PYTHONPATH", folder, "another Python's packages folder; it would "
-                                                                  "shadow the environment's own jax/jaxlib"))
-                continue
-            shadowed = [] if _inside(folder, act.env) else sorted(own & folder_modules(folder))
-            if shadowed:
-                names = ", ".join(shadowed[:4]) + (f" and {len(shadowed) - 4} more" if len(shadowed) > 4 else "")
-                act.removals.append(Removal("PYTHONPATH", folder, f"it holds {names}, which would be imported "
-                                                                  "instead of the environment's own"))
-                continue
-            keep.append(folder)
+        keep, removals = stray_pythonpath(act.env, py_path)
+        act.removals += removals
         if any(keep):
             act.set["PYTHONPATH"] = os.pathsep.join(keep)
         else:
@@ -201,6 +191,50 @@ def _runtime_part(act: Activation) -> None:
     act.notes += [f"{note} (from {MARKER})" for note in dropped]
     for name, value in runtime.items():
         act.set[name] = value
+
+
+#: The modules GraphCast's check and forecast import first: a copy of one of these on PYTHONPATH is imported
+#: instead of the environment's, whether or not the environment has its own (a stray `jax/` beside an env that
+#: lacks jax still decides what `import jax` gets; fifth hostile pass 9d/9e/9f).
+STACK_MODULES = frozenset({"jax", "jaxlib", "numpy", "graphcast", "haiku", "xarray", "weathernext", "chex",
+                           "jraph", "optax", "scipy", "pandas", "ml_dtypes", "opt_einsum", "jax_plugins",
+                           "jax_cuda12_plugin", "jax_cuda13_plugin", "ipykernel"})
+#: The module Python itself runs at every start, found on PYTHONPATH like any other: one there runs before
+#: anything and can put its own `jax` in `sys.modules`. Not usercustomize: an environment's Python has no user
+#: site, so it never runs one.
+STARTUP_MODULES = frozenset({"sitecustomize"})
+
+
+def stray_pythonpath(env: Path, value: str, *, relative_to: str | None = None) -> tuple[list[str], list[Removal]]:
+    """The one PYTHONPATH decision `activate`, the kernel spec, the check and `diagnose --env` share: which
+    entries of `value` stay, and which go with their reason.
+
+    An entry goes when it is another Python's site-packages, or when it holds a module the environment has,
+    one of GraphCast's stack (`STACK_MODULES`) or a `sitecustomize` — each would be imported instead of the
+    environment's own. Entries inside the environment stay. A relative entry is read from `relative_to`
+    (the folder the Python will run in; the current one by default).
+    """
+    env = Path(env)
+    own = _env_modules(env) | STACK_MODULES | STARTUP_MODULES
+    keep: list[str] = []
+    removals: list[Removal] = []
+    for entry in _split_path_list(value):
+        folder = os.path.join(relative_to, entry) if relative_to and entry else entry
+        if not entry or _inside(folder, env):
+            keep.append(entry)
+            continue
+        if "site-packages" in folder or "dist-packages" in folder:
+            removals.append(Removal("PYTHONPATH", entry, "another Python's packages folder; it would "
+                                                         "shadow the environment's own jax/jaxlib"))
+            continue
+        shadowed = sorted(own & folder_modules(folder))
+        if shadowed:
+            names = ", ".join(shadowed[:4]) + (f" and {len(shadowed) - 4} more" if len(shadowed) > 4 else "")
+            removals.append(Removal("PYTHONPATH", entry, f"it holds {names}, which would be imported "
+                                                         "instead of the environment's own"))
+            continue
+        keep.append(entry)
+    return keep, removals
 
 
 def folder_modules(folder: str) -> set[str]:

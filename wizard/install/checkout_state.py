@@ -4,13 +4,14 @@ without running git or anything in the checkout.
 Why: the README's way onto a server without GitHub is a checkout copied over from another machine, and
 building it runs its `setup.py` with the user's rights. A checkout with an edited `setup.py` was shown as
 the pinned release (`graphcast 0.1.1 … 97d1ad50`), and nothing said its code would run. The plan now
-says which commit the checkout is at, which files differ from that commit's index, which are new, and
-that building runs its `setup.py`.
+says which commit the checkout is at, which files differ from that commit (its index against the files,
+and the index against the commit's own tree, read from git's objects by `git_objects`: a change staged with
+`git add` is one), which are new, and that building runs its `setup.py`.
 
 Why not `git status`: git reads the checkout's own `.git/config`, whose `core.fsmonitor` or a clean
 filter is a command git runs — the plan promises to run nothing. So the index (`.git/index`, versions
 2 and 3) is parsed here and each tracked file's blob hash compared with the file on disk. What this
-cannot see (a staged change, an index rewritten to match edited files, a version-4 index) is said as
+cannot see (a version-4 index, a SHA-256 repository, objects it cannot read) is said as
 "as far as the index tells"; the plan says `setup.py` runs whatever the state.
 """
 
@@ -22,8 +23,11 @@ import os
 import struct
 import tarfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
+
+from wizard.install.git_objects import GitReadError, commit_files
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
 MAX_ENTRIES = 20_000
@@ -49,6 +53,8 @@ class TreeState:
     reason: str | None = None
     compared_with: str | None = None
     """The release its files were compared with ("GraphCast v0.1.1"), when it is one the recipes pin."""
+    against_commit: bool = False
+    """Whether the index was also compared with the commit's own tree (read from git's objects)."""
 
     @property
     def changed(self) -> bool:
@@ -66,6 +72,7 @@ class TreeState:
             parts.append(f"at commit {self.commit[:12]}" + (f" ({which})" if which else ""))
         if not self.changed:
             parts.append(f"identical to {self.compared_with}, file for file" if self.compared_with
+                         else "unchanged since that commit, file for file" if self.against_commit
                          else "unchanged since that commit as far as its index tells")
         else:
             changes = []
@@ -80,7 +87,7 @@ class TreeState:
     def to_dict(self) -> dict:
         return {"readable": self.readable, "commit": self.commit, "modified": list(self.modified),
                 "deleted": list(self.deleted), "untracked": list(self.untracked), "reason": self.reason,
-                "compared_with": self.compared_with}
+                "compared_with": self.compared_with, "against_commit": self.against_commit}
 
 
 def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
@@ -125,9 +132,31 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
         return TreeState(False, reason="it is larger than any GraphCast checkout")
     modified, deleted = compared
     tracked = {path for path, _, _ in entries}
-    untracked = sorted(_untracked(root, tracked))
+    untracked = set(_untracked(root, tracked))
+    staged = _staged(git, commit, entries) if not sha256 else None
+    if staged is not None:  # the index against the commit: what `git add` put there
+        modified, deleted = set(modified) | set(staged[0]), set(deleted) | set(staged[1])
+        untracked |= set(staged[2])
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
-                     untracked=tuple(untracked))
+                     untracked=tuple(sorted(untracked)), against_commit=staged is not None)
+
+
+def _staged(git: Path, commit: str | None, entries: list[tuple[str, bytes, int]]
+            ) -> tuple[list[str], list[str], list[str]] | None:
+    """(modified, deleted, added) between `commit`'s tree and the index — the changes staged with `git add`,
+    which comparing the index with the files cannot see; None when the commit's objects cannot be read (the
+    state is then told "as far as its index tells")."""
+    if not commit:
+        return None
+    try:
+        head = commit_files(git, commit)
+    except (GitReadError, OSError, ValueError, IndexError, struct.error, zlib.error):
+        return None
+    index = {path: blob for path, blob, _ in entries}
+    modified = [path for path, blob in index.items() if path in head and head[path] != blob]
+    deleted = [path for path in head if path not in index]
+    added = [path for path in index if path not in head]
+    return modified, deleted, added
 
 
 def _index_entries(data: bytes, hash_len: int) -> list[tuple[str, bytes, int]] | None:

@@ -30,7 +30,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,6 +143,23 @@ def read_marker(env: str | os.PathLike[str]) -> EnvMarker | None:
         return None
 
 
+def marker_problem(env: str | os.PathLike[str]) -> str | None:
+    """Why the env's marker is there but cannot be used (too large, not UTF-8, not JSON, not a marker), in a
+    clause naming the file; None when there is none or it reads. `read_marker` gives None for both, and the
+    callers said "no gc-wizard-env.json: not built by gc-wizard" for a 500 MB marker that was there (fifth
+    hostile pass 3c)."""
+    path = Path(env) / MARKER
+    if not path.exists():
+        return None
+    try:
+        EnvMarker.from_dict(bounded.loads_json(bounded.read_text(path, bounded.MARKER_BYTES)))
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror or exc})"
+    except (ValueError, UserError) as exc:
+        return f"{path} cannot be used: {exc}"
+    return None
+
+
 def restore_marker(env: Path | str, previous: EnvMarker | Mapping[str, Any] | None) -> None:
     """Put back the marker an environment had before (None: it had none, so remove ours)."""
     if previous:
@@ -216,6 +233,10 @@ def current_env(history) -> Env:
     """The current environment from `history` (a `wizard.history.store.History`); one UserError
     sentence when there is none, it names no folder, or its folder is gone."""
     entry = history.current()
+    if entry is None and any(e.kind == "install" and e.status in ("installed", "verified") and e.env
+                             for e in history.entries):
+        raise UserError("no environment is current now, though the history lists some; make one current with "
+                        "`gc-wizard rollback ENTRY_ID` (ids in `gc-wizard history`), or name one with --env DIR.")
     if entry is None:
         raise UserError("there is no current environment yet; install one with `gc-wizard install RECIPE`, "
                         "or name one with --env DIR.")
@@ -364,21 +385,25 @@ def sync_steps(env: Path | str, source: str, *, find_links: Iterable[str] = (), 
 _HASH_PART = re.compile(r"^--hash=sha256:[0-9a-f]{64}(\s*\\)?$")
 
 
-def check_requirement_lines(lines: list[str], where: str) -> None:
+def check_requirement_lines(lines: list[str], where: str,
+                            place: Callable[[int, str], str] | None = None) -> None:
     """Refuse option lines in a package set a sync would read (`--index-url`, `-e DIR`, `-r FILE`, …): the
     sets come from history.json and its lock files, which anyone with write access could edit, and an
     option there would send the sync to another index or build (run) a folder's code. Only requirements,
-    their `--hash=` parts and comments pass."""
+    their `--hash=` parts and comments pass. `place(number, line)` names where a refused line is, when the lines
+    are not a file's own lines (a package list inside history.json: its line there, not its place in the list)."""
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("#") or _HASH_PART.match(line):
             continue
         if line.startswith("-"):
-            raise UserError(f"{where} line {number} is an installer option ({cut(line, 60)!r}), not a package; the "
+            at = place(number, raw) if place is not None else f"{where} line {number}"
+            raise UserError(f"{at} is an installer option ({cut(line, 60)!r}), not a package; the "
                             "package sets gc-wizard records hold none, so it was edited. Nothing changed.")
 
 
-def requirements_source(packages: list[str], requirements_file: str | None, folder: Path | str) -> str:
+def requirements_source(packages: list[str], requirements_file: str | None, folder: Path | str,
+                        place: Callable[[int, str], str] | None = None) -> str:
     """The file a sync reads: the hash-pinned one when it is there, else `packages` written into `folder`;
     either checked for option lines first (`check_requirement_lines`)."""
     if requirements_file and Path(requirements_file).is_file():
@@ -397,7 +422,7 @@ def requirements_source(packages: list[str], requirements_file: str | None, fold
             raise UserError(f"cannot read the recorded lock {requirements_file}: {exc.strerror or exc}.") from None
         check_requirement_lines(lines, f"the recorded lock {requirements_file}")
         return str(requirements_file)
-    check_requirement_lines(list(packages), "the recorded package set in history.json")
+    check_requirement_lines(list(packages), "the recorded package set in history.json", place)
     source = Path(folder) / "requirements.txt"
     source.write_text("".join(p + "\n" for p in packages), encoding="utf-8")
     return str(source)

@@ -43,6 +43,7 @@ from packaging.version import Version
 
 from wizard import paths
 from wizard.errors import UserError
+from wizard.install.add_package import add_package_command
 from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
 from wizard.install.linkmode import link_mode
@@ -412,7 +413,7 @@ def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pac
         env={**_UV_ENV, **link_env}, cwd=target.cwd, prompts=recipe.prompts,
     ))
     notes.append("uv environments have no pip of their own; add packages later with "
-                 f"`{shlex.join([uv, 'pip', 'install', '--python', target.env_py, 'PACKAGE'])}`.")
+                 f"`{add_package_command(target.env_dir, pip=False)}`.")
     return steps
 
 

@@ -74,6 +74,7 @@ from packaging.utils import canonicalize_name
 from wizard import bounded, paths
 from wizard.errors import UserError
 from wizard.recipes import runtime_env as runtime_vars
+from wizard.security import show_characters, unshowable_characters
 
 SCHEMA_VERSION = 1
 BACKENDS = ("gpu", "cpu")
@@ -310,13 +311,12 @@ class _Checker:
             raise self.fail(node, f"{what} must not be empty")
         if "\0" in value:
             raise self.fail(node, f"{what} holds a NUL character")
-        controls = sorted({c for c in value if (ord(c) < 32 and c not in "\t\n") or 0x7f <= ord(c) < 0xa0})
+        controls = unshowable_characters(value, allow="\t\n")
         if controls:
-            # An escape sequence in a title or note would move the cursor or retitle the terminal of
-            # whoever lists the recipes.
-            shown = " ".join(f"\\x{ord(c):02x}" for c in controls)
-            raise self.fail(node, f"{what} holds control characters ({shown}), which could disturb the terminal "
-                                  "it is shown on")
+            # An escape sequence in a title or note would move the cursor or retitle the terminal of whoever
+            # lists the recipes; a bidi override or a zero-width character would make it read as other text.
+            raise self.fail(node, f"{what} holds control characters ({show_characters(controls)}), which could "
+                                  "disturb the terminal it is shown on or make the text read as other text")
         return value
 
     def version(self, node: yaml.Node, what: str) -> str:
@@ -358,6 +358,10 @@ class _Checker:
         if bad:
             shown = " ".join(repr(c) for c in bad)
             raise self.fail(node, f"{what} '{value}' holds characters a recipe may not use ({shown})")
+        unshowable = unshowable_characters(value)
+        if unshowable:  # a bidi override or zero-width character: the value would read as another one
+            raise self.fail(node, f"{what} holds characters a recipe may not use ({show_characters(unshowable)}), "
+                                  "which make text read as other text")
         if reaches_installer and value.startswith("-"):
             raise self.fail(node, f"{what} '{value}' starts with '-', which an installer would read as an option")
         return value

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import re
 
+from wizard.security import show_characters, unshowable_characters
+
 ALLOWED_PREFIXES = ("JAX_", "XLA_", "TF_CPP_", "CUDA_", "NCCL_")
 ALLOWED_NAMES = ("NVIDIA_TF32_OVERRIDE",)
 MAX_VALUE = 1024
@@ -87,9 +89,9 @@ def value_problem(name: str, value: object) -> str | None:
         return f"the value of {name} must be text"
     if len(value) > MAX_VALUE:
         return f"the value of {name} is longer than {MAX_VALUE} characters"
-    bad = sorted({c for c in value if c in _BAD_VALUE or ord(c) < 32 or 0x7f <= ord(c) < 0xa0})
+    bad = sorted({c for c in value if c in _BAD_VALUE} | set(unshowable_characters(value)))
     if bad:
-        shown = " ".join(repr(c) for c in bad)
+        shown = " ".join(repr(c) if c in _BAD_VALUE else show_characters([c]) for c in bad)
         return f"the value of {name} holds characters a library setting never needs ({shown})"
     if name == "XLA_FLAGS":
         return xla_flags_problem(value)

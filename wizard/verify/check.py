@@ -32,7 +32,13 @@ from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, QUEUE_FIX, JobState, SrunJob, queue_cause
 from wizard.errors import UserError
 from wizard.history.store import VerifySummary
-from wizard.install.activation import compute_activation, folder_modules
+from wizard.install.activation import (
+    STACK_MODULES,
+    STARTUP_MODULES,
+    Removal,
+    compute_activation,
+    folder_modules,
+)
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
@@ -40,6 +46,7 @@ from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
 from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIER_TITLES, TIERS, Tier
+from wizard.verify.shadow import pythonpath_finding, removal_evidence
 
 BACKENDS = ("gpu", "cpu", "auto")
 STDERR_TAIL_LINES = 40
@@ -559,35 +566,32 @@ def _with_stderr_tails(tiers: list[Tier], stream: ProbeStream) -> list[Tier]:
 
 
 def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: Facts | None, env: Path,
-              child_env: dict[str, str], launcher: Sequence[str], log_file: Path, timeout: float) -> list[Finding]:
+              child_env: dict[str, str], launcher: Sequence[str], log_file: Path, timeout: float,
+              removed: Sequence[Mapping[str, str]] = ()) -> list[Finding]:
     """Known failures in what the probe printed; else srun's own words; else a plain "it failed"."""
     findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
     if launcher and not stream.started:
         findings = _launcher_finding(stream, launcher, run, log_file) or findings
     elif launcher and not findings and any(" error" in line or "slurmstepd" in line for line in stream.srun):
         findings = _ended_by_slurm(stream, launcher, log_file)
-    shadow = _shadow_finding(tiers, env, child_env)
-    if shadow is not None:  # the root cause of whatever the stray copy did: first
+    shadow = _shadow_finding(tiers, env, child_env, removed)
+    if shadow is not None and shadow.priority < 50:  # the root cause of whatever the stray copy did: first
         findings = [shadow, *findings]
+    elif shadow is not None:  # left out of the check: a note after what did fail
+        findings = [*findings, shadow]
     if not findings:
         failed = next((t for t in tiers if t.status == "failed"), None)
         findings = [_fallback_finding(failed, log_file, run.timed_out, timeout)]
     return findings
 
 
-#: The modules the probe imports first: a copy of one of these outside the environment decides the check.
-PROBE_MODULES = ("jax", "jaxlib", "numpy", "graphcast", "haiku", "xarray", "weathernext")
-#: The module Python itself runs at every start, found on PYTHONPATH like any other: one there runs before the
-#: check and can put its own `jax` in `sys.modules` (the fifth fault pass: "No module named 'jaxlib'", PYTHONPATH
-#: never named). Not usercustomize: an environment's Python has no user site, so it never runs one.
-STARTUP_MODULES = ("sitecustomize",)
-
-
-def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str]) -> Finding | None:
+def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str],
+                    removed: Sequence[Mapping[str, str]] = ()) -> Finding | None:
     """`pythonpath_shadows_env` when the probe's jax came from outside the environment, or a PYTHONPATH folder
-    the check ran with holds one of the modules it imports (activation leaves out the folders that shadow
-    what the environment has; one that remains holds what the environment lacks). Without it a stray `jax`
-    checkout on PYTHONPATH gave "matches no known failure"."""
+    the check ran with holds one of the modules it imports (an entry inside the environment that reaches out
+    with `..`); else, when the activation left such a folder out (`removed`), the same finding as a note: the
+    check did not meet it, a `python` run outside `activate` would. Without it a stray `jax` checkout on
+    PYTHONPATH gave "matches no known failure"."""
     evidence = []
     jax_tier = next((t for t in tiers if t.name == "jax_import"), None)
     jax_path = (jax_tier.details.get("jax_path") if jax_tier is not None else None) or ""
@@ -598,21 +602,14 @@ def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str]) 
         # A relative entry is searched from the probe's working folder, the environment (run_probe's cwd), not
         # from the wizard's: read from here, a `jax/` beside the user named a folder the check never searched.
         folder = os.path.join(env, entry)
-        held = sorted(set(PROBE_MODULES + STARTUP_MODULES) & folder_modules(folder))
+        held = sorted((STACK_MODULES | STARTUP_MODULES) & folder_modules(folder))
         if held and not os.path.realpath(folder).startswith(real_env + os.sep):
             evidence.append(f"PYTHONPATH holds {entry}, with {', '.join(held)}"
                             + ("" if os.path.isabs(entry) else f" (from {env}, where the check runs)"))
-    if not evidence:
-        return None
-    return Finding(
-        id="pythonpath_shadows_env", title="A copy of jax or GraphCast outside the environment was imported",
-        explanation=(f"The check ran {env}'s Python, but Python found a module it imports (or a sitecustomize, "
-                     "which Python runs at every start) somewhere else first — "
-                     "a folder on PYTHONPATH (a source checkout, another project) is searched before the "
-                     "environment's own packages, so what failed may not be the environment at all."),
-        fix=("Take that folder off PYTHONPATH (`unset PYTHONPATH`, or remove it where your shell's start-up file "
-             "sets it), then run `gc-wizard verify` again."),
-        evidence=tuple(evidence), priority=5)
+    if evidence:
+        return pythonpath_finding(env, evidence, in_effect=True)
+    left_out = [Removal(r["variable"], r["dir"], r["reason"]) for r in removed]
+    return pythonpath_finding(env, removal_evidence(left_out), in_effect=False, priority=90)
 
 
 def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,
@@ -662,7 +659,7 @@ def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_sr
     findings: list[Finding] = []
     if not ok and not run.cancelled:
         findings = _findings(stream, tiers, run, facts=facts, env=env, child_env=child_env, launcher=launcher,
-                             log_file=log_file, timeout=timeout)
+                             log_file=log_file, timeout=timeout, removed=removed)
 
     result = VerifyResult(
         ok=ok, env=str(env), backend=outcome.backend, level=level, tiers=tiers, findings=findings,

@@ -34,6 +34,7 @@ from wizard.install.envs import read_marker
 from wizard.recipes.family import default_recipes
 from wizard.verify import causes
 from wizard.verify.diagnose import Finding
+from wizard.verify.shadow import environment_shadow
 
 #: The oldest Linux driver each CUDA major runs on (NVIDIA's CUDA toolkit release notes, minor version
 #: compatibility table); jax's installation notes give the same 525.60.13 for CUDA 12.
@@ -473,4 +474,7 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     marker = read_marker(prefix)
     report.recipe = marker.recipe if marker is not None and isinstance(marker.recipe, str) else None
     report.findings = _findings(report, first, _recipe(report.jaxlib_build, driver))
+    shadow = environment_shadow(prefix, environ)  # the same decision activate and the kernel make
+    if shadow is not None:
+        report.findings.insert(0, shadow)
     return report

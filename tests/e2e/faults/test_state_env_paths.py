@@ -145,3 +145,46 @@ def test_a_history_env_in_envs_whose_name_is_not_utf8_is_refused_before_the_rebu
     entries = json.loads((isolated_state / "history.json").read_text())["entries"]  # `history` prints the byte
     assert [e["id"] for e in entries if e["current"]] == [b["entry_id"]]
     assert [e["kind"] for e in entries].count("rollback") == 0
+
+
+def test_a_refused_recorded_package_names_its_real_line_in_history_json(tiny, isolated_state):
+    """10b: the refusal named "history.json line 1" — the item's place in the list — while the option was on
+    line 16 of the file. New case: the option is the third item, in an indented file; the line named is the one
+    it is on."""
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    shutil.rmtree(a["env"])
+    path = isolated_state / "history.json"
+    state = json.loads(path.read_text())
+    for entry in state["entries"]:
+        if entry["id"] == a["entry_id"]:
+            entry["packages"] = ["pkg-a==1.0", "graphcast==0.1.1", "--extra-index-url=http://127.0.0.1:9/x"]
+            entry.pop("requirements_file", None)
+    path.write_text(json.dumps(state, indent=2))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "--extra-index-url" in text)
+    assert line > 3
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"history.json line {line})" in proc.stderr and "package 3 of entry" in proc.stderr, proc.stderr
+    assert _current(tiny) == b["entry_id"]
+
+
+@pytest.mark.parametrize("field, value, why", [("lock", "/tmp/outside-req.txt", "'lock' is not dict"),
+                                               ("current", "yes", "'current' is not true/false")])
+def test_an_entry_that_cannot_be_read_is_named_as_such_not_as_missing(tiny, isolated_state, field, value, why):
+    """10c: an entry whose `lock` was a string made `rollback <id>` say "There is no history entry". It exists; it
+    cannot be used, and the sentence says why and where, for rollback and remove alike."""
+    _, a = tiny.install("tiny-a")
+    tiny.install("tiny-b")
+    path = isolated_state / "history.json"
+    state = json.loads(path.read_text())
+    for entry in state["entries"]:
+        if entry["id"] == a["entry_id"]:
+            entry[field] = value
+    path.write_text(json.dumps(state, indent=1))
+    for command in (["rollback", a["entry_id"], "--yes", "--no-verify"], ["remove", a["entry_id"], "--yes"]):
+        proc = run_cli(*command)
+        assert proc.returncode == 2 and "There is no history entry" not in proc.stderr, proc.stderr
+        assert f"History entry '{a['entry_id']}'" in proc.stderr and "cannot be used" in proc.stderr
+        assert why in proc.stderr and "line " in proc.stderr
+    assert Path(a["env"]).is_dir()

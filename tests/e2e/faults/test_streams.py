@@ -220,3 +220,32 @@ def test_a_reader_that_goes_away_never_stops_a_command_that_changes_something(ti
         proc = _shell(script)
         _no_traceback(proc)
         assert proc.returncode == 0 and "reader went away" not in proc.stderr, proc.stderr
+
+
+def test_every_user_output_file_keeps_a_users_link_and_fails_a_full_disk_with_exit_1(tiny, tmp_path):
+    """6d/6e/6i, with the writers the hostile pass did not try: a module file and a kernel spec whose path is
+    the user's link to another file keep the link and update the file it names, and `--save-answers` and
+    `module install` into /dev/full (through a link) both end 1 (the operation failed), as `report --out` does."""
+    proc, result = tiny.install("tiny-a")
+    assert result and result["ok"], proc.stderr
+    mods, elsewhere = tmp_path / "mods" / "graphcast", tmp_path / "shared-modules"
+    mods.mkdir(parents=True)
+    elsewhere.mkdir()
+    (elsewhere / "tiny-a.lua").write_text("-- the group's copy\n")
+    (mods / "tiny-a.lua").symlink_to(elsewhere / "tiny-a.lua")
+    proc = _shell('$GCW module install --dir "$1"', str(tmp_path / "mods"))
+    _no_traceback(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert (mods / "tiny-a.lua").is_symlink() and "setenv(" in (elsewhere / "tiny-a.lua").read_text()
+
+    (tmp_path / "full-mods" / "graphcast").mkdir(parents=True)
+    (tmp_path / "full-mods" / "graphcast" / "tiny-a.lua").symlink_to("/dev/full")
+    (tmp_path / "answers.json").symlink_to("/dev/full")
+    for script, args in (('$GCW module install --dir "$1"', [str(tmp_path / "full-mods")]),
+                         ('$GCW report --out "$1"', [str(tmp_path / "answers.json")]),
+                         ('f="$1"; shift; $GCW install tiny-a --yes --json --save-answers "$f" "$@"',
+                          [str(tmp_path / "answers.json"), *tiny.args()])):
+        proc = _shell(script, *args)
+        _no_traceback(proc)
+        assert proc.returncode == 1 and "No space left on device" in proc.stderr, (script, proc.stderr)
+    assert (tmp_path / "full-mods" / "graphcast" / "tiny-a.lua").is_symlink()

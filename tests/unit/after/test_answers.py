@@ -206,3 +206,46 @@ def test_cli_install_rejects_a_bad_answers_file_with_exit_2(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "old answers file (version 0)" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("change, key, words", [
+    ({"env": "/tmp/new-env\udcfe"}, "'env'", "not UTF-8"),
+    ({"env": "/tmp/a:b"}, "'env'", "holds a ':'"),
+    ({"options": {"graphcast_src": "/srv/graphcast\u0000.whl"}}, "'options.graphcast_src'", "NUL"),
+    ({"options": {"find_links": ["/srv/house", "/srv/other\nhouse"]}}, "'options.find_links[1]'", "newline"),
+])
+def test_a_bad_value_in_an_answers_file_names_the_file_and_key_not_an_option(tmp_path, change, key, words):
+    """5g: an answers file's `env` with a byte that is not UTF-8 was refused as "--env: …", an option that was
+    never given, without naming the file. New cases: a ':' in env, a NUL in graphcast_src, a newline in the second
+    find_links folder — each refused naming the answers file and its key."""
+    path = tmp_path / "lab-answers.json"
+    data = _with(**change) if "options" not in change else {**_with(), "options": {**_with()["options"],
+                                                                                    **change["options"]}}
+    path.write_text(json.dumps(data))
+    proc = run_inproc("install", "--answers", str(path), "--yes", "--json")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"answers file {path}: {key}" in proc.stderr and words in proc.stderr, proc.stderr
+    assert "--env" not in proc.stderr and "--find-links" not in proc.stderr
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_secrets_in_saved_answers_are_masked_and_said(tmp_path, suffix):
+    """1e: --save-answers wrote a graphcast_src with user:password and an X-Amz-Signature in clear into the file
+    made to be copied to other servers. New cases: a find-links URL with a token query, a Hugging Face token in a
+    path's query, a GitLab deploy token as userinfo — masked by the one redaction pass, and the core says so."""
+    from wizard.flows.after_install import save_answers as save_for_install
+
+    options = _install_args(
+        recipe_id="jax0.4.23-cpu",
+        graphcast_src="https://gitlab+deploy-token-7:gldt-Zq8vN2pLmR4tY7uW1xK9@git.lab/gc.git",
+        find_links=("/srv/house", "https://wheels.lab/simple/?private_token=Zq8vN2pLmR4tY7uW1xK9ab",
+                    "https://h/w/?dl=1&hf=hf_AbCdEfGhIjKlMnOpQrStUvWxYz123456"))
+    path = tmp_path / f"fleet{suffix}"
+    note = save_for_install(path, options)
+    text = path.read_text()
+    for secret in ("gldt-Zq8vN2pLmR4tY7uW1xK9", "Zq8vN2pLmR4tY7uW1xK9ab", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz123456"):
+        assert secret not in text and secret not in (note or "")
+    assert "gitlab+deploy-token-7:***@git.lab" in text and "/srv/house" in text
+    assert note is not None and str(path) in note
+    assert "options.graphcast_src, options.find_links[1], options.find_links[2]" in note
+    assert save_for_install(tmp_path / "plain.json", _install_args(recipe_id="jax0.4.23-cpu")) is None

@@ -307,3 +307,38 @@ def test_a_failed_verify_keeps_its_reason_in_the_history(isolated_state, tmp_pat
                            "This cluster's partitions: gpu.")
     out = " ".join(run_inproc("history").stdout.split())
     assert "! The GraphCast check never started on a GPU node. Fix: Slurm has no partition gpus." in out
+
+
+@pytest.mark.parametrize("damage", [b"\xff", b"\x00\x00garbage", b'{"version": 1, "ent', b"]}"])
+def test_damage_after_a_whole_history_keeps_its_entries_and_the_current_one(isolated_state, damage):
+    """5b: one byte appended to a valid history set it all aside; the entries came back from the markers with none
+    current, and `activate` said "no current environment yet". New cases of the class: NULs, a second write's
+    tail, stray closing brackets — the history before them is whole and is kept, its current entry too."""
+    old = _entry(id="old", status="installed", env="/e/old", find_links=["/srv/house"])
+    new = _entry(id="new", status="verified", env="/e/new", current=True)
+    path = _write(isolated_state, [old, new])
+    path.write_bytes(path.read_bytes() + b"\n" + damage)
+    history = load_history()
+    assert [e.id for e in history.entries] == ["old", "new"] and history.current().id == "new"
+    assert "/e/new is still the current environment" in history.warnings[0] and "moved to" in history.warnings[0]
+    (aside,) = isolated_state.glob("history.json.corrupt-*")
+    assert aside.read_bytes().endswith(damage)
+    again = json.loads(path.read_text())  # saved back whole, the damage left in the file set aside
+    assert [e["id"] for e in again["entries"]] == ["old", "new"] and again["entries"][0]["find_links"] == ["/srv/house"]
+
+
+def test_damage_inside_a_history_rebuilds_from_markers_and_says_none_is_current(isolated_state):
+    """When the damage is inside (no whole history before it), which env was current cannot be told: the message
+    and the next command that wants the current env say so, and how to make one current."""
+    env = isolated_state / "envs" / "tiny-a-1"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to(sys.executable)
+    (env / "gc-wizard-env.json").write_text(json.dumps({"recipe": "tiny-a", "entry_id": "e-a"}))
+    path = _write(isolated_state, [_entry(id="e-a", status="installed", env=str(env), current=True)])
+    raw = path.read_bytes()
+    path.write_bytes(raw[:20] + b"\xff" + raw[20:])
+    history = load_history()
+    assert [e.id for e in history.entries] == ["e-a"] and history.current() is None
+    assert "none of them is current now" in history.warnings[0] and "gc-wizard rollback ENTRY_ID" in history.warnings[0]
+    proc = run_inproc("activate")
+    assert proc.returncode == 2 and "no environment is current now" in proc.stderr and "yet" not in proc.stderr

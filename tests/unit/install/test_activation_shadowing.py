@@ -71,3 +71,30 @@ def test_a_zip_and_a_path_through_a_missing_folder_are_read_as_python_reads_them
     named = {r.folder: r.reason for r in act.removals if r.variable == "PYTHONPATH"}
     assert "jax" in named[str(archive)] and "numpy" in named[through_missing]
     assert "PYTHONPATH" in act.unset
+
+
+def test_a_stack_module_is_left_out_even_where_the_env_lacks_its_own(tmp_path):
+    """9d/9e/9f: the env had no jax, so a stray `jax/` shadowed nothing it had and stayed on PYTHONPATH — and
+    every `import jax` in the env got the stray copy. New cases: a stray `graphcast/`, `jaxlib` as a zip, a
+    `sitecustomize.py` (run at every start), each beside an env that lacks that module."""
+    import zipfile
+
+    env = tmp_path / "bare-env"
+    (env / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    (env / "bin").mkdir()
+    stray_gc, startup, tools = tmp_path / "gc-src", tmp_path / "lab-site", tmp_path / "tools"
+    (stray_gc / "graphcast").mkdir(parents=True)
+    startup.mkdir()
+    (startup / "sitecustomize.py").write_text("import sys\n")
+    (tools / "mytools").mkdir(parents=True)
+    archive = tmp_path / "jl.zip"
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("jaxlib/__init__.py", "")
+    value = os.pathsep.join(map(str, (stray_gc, tools, archive, startup)))
+    act = compute_activation(env, {"PATH": "/usr/bin", "PYTHONPATH": value}, marker={})
+    named = {r.folder: r.reason for r in act.removals if r.variable == "PYTHONPATH"}
+    assert set(named) == {str(stray_gc), str(archive), str(startup)}
+    assert "graphcast" in named[str(stray_gc)] and "jaxlib" in named[str(archive)]
+    assert "sitecustomize" in named[str(startup)]
+    assert act.set["PYTHONPATH"] == str(tools)
+    assert act.kernel_env()["PYTHONPATH"] == str(tools)  # what kernel.json gets: the stray folders are not in it

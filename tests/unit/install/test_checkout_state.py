@@ -160,3 +160,60 @@ def test_the_plans_mark_for_a_changed_checkout_is_a_warning_not_a_tick():
     assert verdict(TreeState(readable=False, reason="unreadable index")).mark() == "!"
     assert verdict(same, note="could not be read").mark() == "?"
     assert verdict(same, unreachable="github.com does not answer").mark() == "✗"
+
+
+def _history(repo: Path) -> None:
+    """Two more commits that edit the big file a little, so `git gc` stores it as a delta in its pack."""
+    for n in (1, 2):
+        data = bytearray((repo / "graphcast" / "data.bin").read_bytes())
+        data[100 * n] ^= 0xFF
+        (repo / "graphcast" / "data.bin").write_bytes(bytes(data))
+        (repo / "graphcast" / "model.py").write_text(f"X = {n + 1}\n")
+        _git(repo, "commit", "-qam", f"change {n}")
+
+
+def test_a_staged_edit_is_seen_against_the_commit_with_loose_objects(tmp_path):
+    """8f: `git add` makes the index match the edited file, so index-against-files saw nothing and the plan said
+    "unchanged since that commit". New cases: a staged edit of setup.py and a staged new module."""
+    repo, head = _checkout(tmp_path)
+    (repo / "setup.py").write_text("import os\nos.system('id')\n")
+    (repo / "graphcast" / "extra.py").write_text("Y = 1\n")
+    _git(repo, "add", "setup.py", "graphcast/extra.py")
+    state = read_tree_state(repo, head)
+    assert state.against_commit and state.modified == ("setup.py",) and state.untracked == ("graphcast/extra.py",)
+    porcelain = _git(repo, "status", "--porcelain")
+    assert "M  setup.py" in porcelain and "A  graphcast/extra.py" in porcelain
+    assert "1 modified (setup.py)" in state.describe(head)
+
+
+def test_staged_changes_are_seen_in_a_packed_repository_with_deltas(tmp_path):
+    """The same class where every object is in a pack (a fresh clone, or after `git gc`), deltas included: a
+    staged deletion and a staged edit of a file whose older versions are deltas."""
+    repo, _ = _checkout(tmp_path)
+    _history(repo)
+    _git(repo, "gc", "-q", "--aggressive")
+    assert not list((repo / ".git" / "objects").glob("[0-9a-f][0-9a-f]/*"))  # nothing loose: all read from the pack
+    head = _git(repo, "rev-parse", "HEAD").strip()
+    pristine = read_tree_state(repo, head)
+    assert pristine.against_commit and not pristine.changed
+    assert "unchanged since that commit, file for file" in pristine.describe(head)
+    _git(repo, "rm", "-q", "--cached", "graphcast/model.py")
+    (repo / "graphcast" / "model.py").unlink()
+    data = bytearray((repo / "graphcast" / "data.bin").read_bytes())
+    data[7] ^= 0x01
+    (repo / "graphcast" / "data.bin").write_bytes(bytes(data))
+    _git(repo, "add", "graphcast/data.bin")
+    state = read_tree_state(repo, head)
+    assert state.deleted == ("graphcast/model.py",) and state.modified == ("graphcast/data.bin",), state
+    # an older commit, read through the pack's deltas, differs from the index in both files
+    older = _git(repo, "rev-parse", "HEAD~2").strip()
+    assert set(read_tree_state(repo, older).modified) == {"graphcast/data.bin"}
+
+
+def test_an_object_store_that_cannot_be_read_falls_back_to_the_index_and_says_so(tmp_path):
+    repo, head = _checkout(tmp_path)
+    shutil.rmtree(repo / ".git" / "objects")
+    (repo / ".git" / "objects").mkdir()
+    state = read_tree_state(repo, head)
+    assert state.readable and not state.against_commit
+    assert "as far as its index tells" in state.describe(head)

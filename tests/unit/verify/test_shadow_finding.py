@@ -38,3 +38,24 @@ def test_a_relative_entry_is_read_from_where_the_check_runs_not_from_here(tmp_pa
     finding = _shadow_finding([], env, {"PYTHONPATH": "src:../../stray"})
     assert finding is not None and finding.evidence == (
         f"PYTHONPATH holds ../../stray, with numpy (from {env}, where the check runs)",)
+
+
+def test_diagnose_env_names_a_stray_folder_with_the_decision_activate_makes(tmp_path):
+    """9d: `diagnose --env` read the env from disk and never looked at PYTHONPATH. It now asks the same
+    `stray_pythonpath` that activate and the kernel use; a folder of the user's own tools is not named."""
+    from wizard.verify.inspect_env import inspect_env
+
+    env = tmp_path / "env"
+    (env / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    (env / "bin").mkdir()
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    stray, tools = tmp_path / "checkouts", tmp_path / "tools"
+    (stray / "haiku").mkdir(parents=True)
+    (tools / "mytools").mkdir(parents=True)
+    report = inspect_env(env, {"PATH": "/usr/bin", "PYTHONPATH": f"{tools}:{stray}"}, read_driver=False)
+    first = report.findings[0]
+    assert first.id == "pythonpath_shadows_env" and "activate" in first.explanation
+    assert first.evidence == (f"PYTHONPATH holds {stray}: it holds haiku, which would be imported instead of the "
+                              "environment's own",)
+    clean = inspect_env(env, {"PATH": "/usr/bin", "PYTHONPATH": str(tools)}, read_driver=False)
+    assert "pythonpath_shadows_env" not in [f.id for f in clean.findings]

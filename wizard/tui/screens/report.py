@@ -11,8 +11,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from wizard.errors import OperationFailed
 from wizard.flows.after_install import support_report
-from wizard.security import write_private_file
+from wizard.outputs import write_output_file
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.shown import Shown
 
@@ -59,9 +60,9 @@ class ReportScreen(Screen):
                 return
             target = Path(path).expanduser()
             try:
-                write_private_file(target, self.text)
-            except OSError as exc:
-                self.notify(f"Could not write {target}: {exc.strerror or exc}", severity="error")
+                write_output_file(target, self.text, what="the report to")
+            except OperationFailed as exc:
+                self.notify(str(exc), severity="error")
                 return
             self.notify(f"Saved {target}; read it, then send it to your admin.")
 

@@ -286,6 +286,65 @@ def _env_modules(env: Path) -> set[str]:
     return names
 
 
+#: The most a `.pth` file is read for folders (a real one holds a line or two; an endless one is not read on).
+_PTH_BYTES = 64 * 1024
+
+
+def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The folders besides PYTHONPATH that the environment's Python puts on sys.path from outside itself, each
+    with where it comes from: a `.pth` file in its site-packages naming a folder elsewhere (a leftover
+    `pip install -e`, a hand-made `zz-dev.pth`), and the user's site-packages (`PYTHONUSERBASE`, else
+    `~/.local`) when its pyvenv.cfg has `include-system-site-packages = true` — which Python searches *before*
+    the environment's own packages. Run through `stray_pythonpath` like PYTHONPATH's entries (sixth hostile
+    pass 9b/9c: a stray jax reached that way was imported, and neither the check nor `diagnose --env` said
+    from where). `.pth` lines that run code (`import …`) are not folders and are left to the interpreter."""
+    found: list[tuple[str, str]] = []
+    for site in sorted(env.glob("lib/python3*/site-packages")):
+        for pth in sorted(site.glob("*.pth")):
+            try:
+                with open(pth, "rb") as handle:
+                    text = handle.read(_PTH_BYTES).decode("utf-8", "replace")
+            except OSError:
+                continue
+            for line in text.splitlines():
+                line = line.strip()
+                if not line or line.startswith(("#", "import ", "import\t")):
+                    continue
+                folder = os.path.normpath(os.path.join(site, line))
+                if not _inside(folder, env) and os.path.isdir(folder):
+                    found.append((f"{pth} (a .pth file)", folder))
+    if _includes_system_site(env) and not environ.get("PYTHONNOUSERSITE"):
+        base = environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
+        for site in sorted(Path(base).glob("lib/python3*/site-packages")):
+            found.append(("the user site-packages (its pyvenv.cfg has include-system-site-packages = true, and "
+                          "Python searches the user's packages first)", str(site)))
+    return found
+
+
+def _includes_system_site(env: Path) -> bool:
+    """Whether `pyvenv.cfg` says `include-system-site-packages = true` (the user site is searched then too)."""
+    try:
+        with open(env / "pyvenv.cfg", "rb") as handle:
+            text = handle.read(_PTH_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return False
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip().lower() == "include-system-site-packages":
+            return value.strip().lower() == "true"
+    return False
+
+
+def stray_other_entries(env: Path, environ: Mapping[str, str]) -> list[str]:
+    """Evidence lines for `other_path_entries` that `stray_pythonpath`'s rule would leave out: where each comes
+    from, the folder, and what it holds."""
+    evidence = []
+    for source, folder in other_path_entries(env, environ):
+        _keep, removals = stray_pythonpath(env, folder)
+        evidence += [f"{source} adds {folder}: {r.reason}" for r in removals]
+    return evidence
+
+
 #: Top-level names in a site-packages that are not packages a folder could shadow in a harmful way.
 _NOT_SHADOWING = frozenset({"setup", "test", "tests", "docs", "examples", "site", "conftest"})
 

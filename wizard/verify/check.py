@@ -38,6 +38,7 @@ from wizard.install.activation import (
     Removal,
     compute_activation,
     folder_modules,
+    stray_other_entries,
 )
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
@@ -598,6 +599,7 @@ def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str],
     real_env = os.path.realpath(env)
     if jax_path and not os.path.realpath(jax_path).startswith(real_env + os.sep):
         evidence.append(f"jax was imported from {jax_path}")
+        evidence += stray_other_entries(env, child_env)  # how it got there: a .pth file, the user site
     for entry in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
         # A relative entry is searched from the probe's working folder, the environment (run_probe's cwd), not
         # from the wizard's: read from here, a `jax/` beside the user named a folder the check never searched.

@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from wizard.install.activation import Removal, stray_pythonpath
+from wizard.install.activation import Removal, stray_other_entries, stray_pythonpath
 from wizard.verify.diagnose import Finding
 
 FINDING_ID = "pythonpath_shadows_env"
@@ -21,8 +21,9 @@ TITLE = "A copy of jax or GraphCast outside the environment was imported"
 #: When the copy was left out (by `activate`, the kernel, the check) and only a bare `python` would meet it.
 TITLE_LEFT_OUT = "A copy of jax or GraphCast on PYTHONPATH would be imported instead of the environment's"
 FIX = ("Take that folder off PYTHONPATH (`unset PYTHONPATH`, or remove it where your shell's start-up file sets "
-       "it), or activate the environment with `eval \"$(gc-wizard activate)\"`, which leaves it out; then run "
-       "`gc-wizard verify` again.")
+       "it), or activate the environment with `eval \"$(gc-wizard activate)\"`, which leaves it out; a folder a "
+       ".pth file adds goes with that file (delete it), and the user site with `export PYTHONNOUSERSITE=1`; then "
+       "run `gc-wizard verify` again.")
 
 
 def removal_evidence(removals: Sequence[Removal], *, where: str | None = None) -> list[str]:
@@ -44,8 +45,8 @@ def pythonpath_finding(env: Path, evidence: Sequence[str], *, in_effect: bool, p
     if in_effect:
         explanation = (f"The check ran {env}'s Python, but Python found a module it imports (or a sitecustomize, "
                        "which Python runs at every start) somewhere else first — a folder on PYTHONPATH (a source "
-                       "checkout, another project) is searched before the environment's own packages, so what "
-                       "failed may not be the environment at all.")
+                       "checkout, another project), or one a .pth file or the user site adds, is searched before "
+                       "the environment's own packages, so what failed may not be the environment at all.")
     else:
         explanation = (f"With this PYTHONPATH, {env}'s Python imports the copy in that folder instead of the "
                        "environment's own (or runs its sitecustomize at every start): a script, `python` or a "
@@ -56,9 +57,12 @@ def pythonpath_finding(env: Path, evidence: Sequence[str], *, in_effect: bool, p
 
 
 def environment_shadow(env: Path, environ: dict[str, str]) -> Finding | None:
-    """`diagnose --env`: the PYTHONPATH of `environ` (the user's shell) read by the shared decision."""
+    """`diagnose --env`: the PYTHONPATH of `environ` (the user's shell) read by the shared decision, and the
+    folders a `.pth` file or the user site put on sys.path from outside the environment (those are in effect
+    for every start of its Python, `activate`d or not)."""
     value = environ.get("PYTHONPATH")
-    if not value:
-        return None
-    _keep, removals = stray_pythonpath(env, value)
+    removals = stray_pythonpath(env, value)[1] if value else []
+    other = stray_other_entries(env, environ)
+    if other:
+        return pythonpath_finding(env, [*other, *removal_evidence(removals)], in_effect=True)
     return pythonpath_finding(env, removal_evidence(removals), in_effect=False)

@@ -59,3 +59,47 @@ def test_diagnose_env_names_a_stray_folder_with_the_decision_activate_makes(tmp_
                               "environment's own",)
     clean = inspect_env(env, {"PATH": "/usr/bin", "PYTHONPATH": str(tools)}, read_driver=False)
     assert "pythonpath_shadows_env" not in [f.id for f in clean.findings]
+
+
+def _env_with_site(tmp_path):
+    env = tmp_path / "env"
+    site = env / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = false\n")
+    return env, site
+
+
+def test_a_pth_file_that_adds_a_stray_copy_is_named_with_the_file(tmp_path):
+    """Sixth hostile pass 9b: a `zz-dev.pth` (a leftover `pip install -e`) added a folder with a stray jax;
+    the check imported it and named only 'No module named jaxlib', `diagnose --env` said nothing."""
+    from wizard.verify.shadow import environment_shadow
+
+    env, site = _env_with_site(tmp_path)
+    for name, module in (("zz-dev.pth", "jax"), ("__editable__.graphcast.pth", "graphcast"), ("x.pth", "xarray")):
+        stray = tmp_path / f"stray-{module}"
+        (stray / module).mkdir(parents=True)
+        (site / name).write_text(f"# a comment\nimport os; os.getcwd()\n{stray}\n")
+        tier = Tier.from_probe({"name": "jax_import", "ok": False, "status": "failed", "seconds": 1.0,
+                                "jax_path": str(stray / module)})
+        for finding in (_shadow_finding([tier], env, {}), environment_shadow(env, {})):
+            assert finding is not None and finding.id == "pythonpath_shadows_env"
+            assert any(str(site / name) in e and str(stray) in e and module in e for e in finding.evidence), finding
+        (site / name).unlink()
+    (site / "inside.pth").write_text(f"{site / 'sub'}\n")  # a folder inside the env is the env's own
+    (site / "sub" / "jax").mkdir(parents=True)
+    assert environment_shadow(env, {}) is None
+
+
+def test_the_user_site_is_named_only_where_the_env_reads_it(tmp_path):
+    """Sixth hostile pass 9c: an env made with --system-site-packages reads the user's site-packages first, where
+    a jax was; with include-system-site-packages = false (every env gc-wizard makes) it is not on sys.path."""
+    from wizard.verify.shadow import environment_shadow
+
+    env, _site = _env_with_site(tmp_path)
+    user = tmp_path / "userbase"
+    (user / "lib" / "python3.11" / "site-packages" / "jax").mkdir(parents=True)
+    assert environment_shadow(env, {"PYTHONUSERBASE": str(user)}) is None
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = true\n")
+    finding = environment_shadow(env, {"PYTHONUSERBASE": str(user)})
+    assert finding is not None and any("user site-packages" in e and str(user) in e for e in finding.evidence)
+    assert environment_shadow(env, {"PYTHONUSERBASE": str(user), "PYTHONNOUSERSITE": "1"}) is None

@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import importlib.util
 import json
 import logging
 import os
@@ -265,6 +266,12 @@ def tier_jax_import(ctx):
             versions[name] = version
     details = {"versions": versions, "python": platform.python_version(), "executable": sys.executable}
     ctx["partial"] = details
+    try:  # where `import jax` will come from, known before it runs: a stray copy that then fails still names itself
+        spec = importlib.util.find_spec("jax")
+        if spec is not None and spec.origin:
+            details["jax_path"] = os.path.dirname(spec.origin)
+    except (ImportError, ValueError):
+        pass
 
     jaxlib_dist = versions.get("jaxlib") or ""
     tag = jaxlib_dist.split("+", 1)[1] if "+" in jaxlib_dist else None

@@ -11,7 +11,7 @@ import stat
 import time
 from pathlib import Path
 
-from wizard.errors import UserError
+from wizard.errors import OperationFailed
 
 
 def state_dir() -> Path:
@@ -64,8 +64,9 @@ def guard_state_dir() -> None:
         ensure_state_dir()
 
 
-class ForeignFolder(UserError):
-    """A folder of the state that another user owns; the message names it, its owner and the way out."""
+class ForeignFolder(OperationFailed):
+    """A folder of the state that another user owns; the message names it, its owner and the way out. Exit 1,
+    as for any state folder the wizard cannot use (docs/interface.md, "Exit status")."""
 
 
 def _subfolders(folder: Path) -> list[Path]:

@@ -10,7 +10,7 @@ import stat
 
 import pytest
 
-from wizard.errors import UserError
+from wizard.errors import OperationFailed
 from wizard.paths import ensure_state_dir
 
 _MANAGED = ("envs", "logs", "modules", "frozen", "assets", "forecasts", "bundles")
@@ -49,7 +49,7 @@ def test_a_folder_another_user_owns_is_refused_by_name(tmp_path, where):
     for folder in (state, state / "envs", state / "modules", state / where):
         folder.mkdir(exist_ok=True)
     os.chown(state / where, 65534, 65534)
-    with pytest.raises(UserError) as refused:
+    with pytest.raises(OperationFailed) as refused:
         ensure_state_dir(state)
     said = str(refused.value)
     assert str(state / where).rstrip("/") in said and "uid 65534" in said and "not to you" in said

@@ -774,7 +774,8 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: A line that says a run failed, in every shape it comes in: an exception name at the start of a line or after
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
-#: *Error (`zipfile.BadZipFile`, pip's resolver's `ResolutionImpossible`), an absl/XLA status at the start of a line ("INTERNAL: …"), glog's fatal and
+#: *Error (`zipfile.BadZipFile`, pip's resolver's `ResolutionImpossible`), an absl/XLA status at the start of a line
+#: ("INTERNAL: …", also quoted in markdown), a CUDA driver status with its message ("CUDA_ERROR_X: an …"), glog's fatal and
 #: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
 #: nvidia-container-cli) and a container runtime's hook refusal quoted inside docker's own line, a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
 #: derivation (poetry, uv), HDF5's error stack (with or without its header line), a field of NaNs, the bare error prefixes of pip, uv, git and docker,
@@ -787,9 +788,10 @@ _EXCEPTION_LINE = re.compile(
     r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|ResolutionImpossible|"
     r"RequirementsConflicted|"
     r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
-    r"|^\s*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
+    r"|^[\s`'\"*>]*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
+    r"|^(?!.*failed to allocate 0B).*\bCUDA_ERROR_[A-Z_]{4,}: [a-z].*$"
     r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?\d).*$"
     r"|^\s*(?:\(\d+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |[Ff]ailed call to cu\w+: (?:CUDA_ERROR_|UNKNOWN ERROR)|cuda runtime error \(\d+\)|NCCL WARN ).*$"

@@ -456,6 +456,18 @@ FAMILIES.setdefault("container_cuda_newer_than_driver", []).extend([
     "to a newer version, or use an earlier cuda container: unknown",
     "nvidia-container-cli: requirement error: unsatisfied\n condition: cuda >= 11.8",
 ])
+FAMILIES.setdefault("slurm_gpu_request_invalid", []).extend([
+    # Slurm's step GRES check, and sites' job-submit rules printed as the submitting command's error
+    "srun: error: Step requested GRES (gpu:a100:2) not found in the job",
+    "sbatch: error: Parameter --gres=gpu:2 no longer acceptable, please switch to --gpus=2",
+    "salloc: error: Cannot find GPU specification, you may not submit a job not requesting GPUs in a GPU partition",
+    "srun: error: Job submit/allocate failed: please request GPUs with --gpus-per-node on partition gpu",
+])
+FAMILIES.setdefault("ptxas_problem", []).extend([
+    # the toolkit's nvlink, found where ptxas is, older than the code it links
+    "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: nvlink exited with non-zero error code 256, output: nvlink "
+    "fatal   : Input file '/tmp/tempfile-node7-1a2b3c-4242-5f5f.cubin' newer than toolkit (124 vs 121)",
+])
 FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
     # pip's vendored resolver when its summary is not printed: one user pin with no candidate at all
     "pip._vendor.resolvelib.resolvers.ResolutionImpossible: [RequirementInformation(requirement="
@@ -559,3 +571,10 @@ def test_the_versioned_driver_library_missing_is_no_driver_not_wsl():
     for line in ("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory",
                  "./a.out: error while loading shared libraries: libcuda.so.1: cannot open shared object file"):
         assert [f.id for f in diagnose_text(line + "\n")][:1] == ["driver_not_loaded"]
+
+
+def test_a_running_task_that_srun_reports_is_not_a_refused_gpu_request():
+    """srun also reports a task that ran and failed ("srun: error: gpu-node3: task 0: Exited with exit code 1"):
+    the node's name may say gpu, but nothing about the request was refused."""
+    text = "srun: error: gpu-node3: task 0: Exited with exit code 1\nsrun: error: GPU01: task 1: Killed\n"
+    assert "slurm_gpu_request_invalid" not in [f.id for f in diagnose_text(text)]

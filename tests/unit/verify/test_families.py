@@ -456,6 +456,15 @@ FAMILIES.setdefault("container_cuda_newer_than_driver", []).extend([
     "to a newer version, or use an earlier cuda container: unknown",
     "nvidia-container-cli: requirement error: unsatisfied\n condition: cuda >= 11.8",
 ])
+FAMILIES.setdefault("jax_too_new", []).extend([
+    # a library reaching into JAX's private modules, which JAX changes without deprecation
+    "AttributeError: module 'jax._src.interpreters.pxla' has no attribute 'ShardedAxis'",
+    "AttributeError: module 'jax._src.config' has no attribute 'enable_custom_prng'",
+    "AttributeError: module 'jax' has no attribute '_src'",
+])
+FAMILIES.setdefault("jax_too_old_for_graphcast", []).append(
+    # jax.monitoring only gains functions
+    "AttributeError: module 'jax.monitoring' has no attribute 'register_scalar_listener'")
 FAMILIES.setdefault("slurm_gpu_request_invalid", []).extend([
     # Slurm's step GRES check, and sites' job-submit rules printed as the submitting command's error
     "srun: error: Step requested GRES (gpu:a100:2) not found in the job",

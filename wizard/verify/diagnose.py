@@ -127,8 +127,9 @@ def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
     """Literals of which every match of `pattern` contains at least one, or None when none are known.
 
     Read from the parsed pattern: the longest literal run of its top-level sequence, or for a top-level
-    alternation (`A|B|C`) the longest run of each branch. Case-insensitive patterns give None and are
-    always run. A literal shorter than 4 characters is too common to be worth testing.
+    alternation (`A|B|C`) the longest run of each branch; when the sequence has no literal long enough, an
+    alternation it must pass through (`(?:A|B)…`, `(?P<x>A|B)…`) gives one literal per branch. Case-insensitive
+    patterns give None and are always run. A literal shorter than 4 characters is too common to be worth testing.
     """
     if pattern.flags & re.IGNORECASE:
         return None
@@ -137,11 +138,27 @@ def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
         parsed = list(sre_parse.parse(pattern.pattern, pattern.flags))
     except Exception:  # pragma: no cover - already compiled, so parseable
         return None
-    if len(parsed) == 1 and parsed[0][0] is sre_parse.BRANCH:
-        literals = tuple(_longest_literal(branch, sre_parse) for branch in parsed[0][1][1])
-    else:
-        literals = (_longest_literal(parsed, sre_parse),)
-    return literals if all(len(lit) >= 4 for lit in literals) else None
+    return _sequence_anchors(parsed, sre_parse)
+
+
+def _sequence_anchors(items, sre_parse) -> tuple[str, ...] | None:
+    """`literal_anchor` for a parsed sequence: its longest literal run, else the anchors of a group or an
+    alternation every match of it passes through (one set per branch)."""
+    items = list(items)
+    literal = _longest_literal(items, sre_parse)
+    if len(literal) >= 4:
+        return (literal,)
+    for op, arg in items:
+        if op is sre_parse.SUBPATTERN:
+            found = _sequence_anchors(arg[-1], sre_parse)
+        elif op is sre_parse.BRANCH:
+            per_branch = [_sequence_anchors(branch, sre_parse) for branch in arg[1]]
+            found = None if None in per_branch else tuple(lit for branch in per_branch for lit in branch)
+        else:
+            continue
+        if found is not None:
+            return found
+    return None
 
 
 #: The quotes a web page, blog or word processor puts where a program printed ASCII ones: a log pasted from
@@ -341,6 +358,31 @@ class _Hit:
     """Matching lines beyond _EVIDENCE_KEPT (counted, not kept)."""
 
 
+#: Digits read as 0 where anchors are looked up: lines that differ only in their numbers (a training loop's
+#: steps, losses and timestamps, a progress bar) become one line.
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _anchor_haystack(text: str) -> bytes:
+    """Where a piece's anchors are looked up: its distinct lines, digits read as 0, as UTF-8 bytes.
+
+    Why: the anchors are the cost of a big log (hundreds of substring searches over each piece, and the short words
+    that wrapped-line tolerance leaves as anchors search slowly), while a big log is mostly the same few lines
+    with other numbers. When an anchor (no line break in it) is in a line, its digits-as-0 form is in that line's
+    digits-as-0 form: testing the distinct lines finds every anchor that is there (at worst it lets a pattern run
+    that then matches nothing). UTF-8 keeps "is a substring" exact, and a progress bar's one block character no
+    longer makes Python store and search the piece at 2 or 4 bytes a character.
+    """
+    data = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
+    return b"\n".join(set(data.split(b"\n")))
+
+
+@functools.lru_cache(maxsize=4096)
+def _anchor_key(anchor: str) -> bytes:
+    """An anchor as `_anchor_haystack` reads lines: UTF-8, digits as 0."""
+    return anchor.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
+
+
 def _memory_ok(entry: KnownFailure, match: re.Match) -> bool:
     check = entry.memory_check
     if not check:
@@ -378,18 +420,17 @@ class Scanner:
     def feed(self, text: str, base: int = 0, overlap: int = 0) -> None:
         lines: _Lines | None = None
         present: dict[str, bool] = {}
-        # The anchors are looked up in the piece's UTF-8 bytes when it is not plain ASCII: a progress bar's one
-        # block character makes Python store the whole piece at 2 or 4 bytes a character, and a substring search
-        # over that is about twice as slow as over the bytes (UTF-8 keeps "is a substring" exact).
-        haystack: str | bytes = text if text.isascii() else text.encode("utf-8", "surrogatepass")
-        encode = isinstance(haystack, bytes)
+        haystack = _anchor_haystack(text)
+
+        def anywhere(anchors: tuple[str, ...]) -> bool:
+            return any(present[a] if a in present else present.setdefault(
+                a, _anchor_key(a) in haystack if "\n" not in a else a in text) for a in anchors)
+
         for entry in self.entries:
             count = len(entry.patterns)
             for pattern, anchors, condition in zip(entry.patterns, entry.anchors or (None,) * count,
                                                    entry.contexts or (None,) * count, strict=True):
-                if anchors is not None and not any(
-                        present[a] if a in present else present.setdefault(
-                            a, (a.encode() if encode else a) in haystack) for a in anchors):
+                if anchors is not None and not anywhere(anchors):
                     continue
                 for match in pattern.finditer(text):
                     if match.end() <= overlap and overlap:
@@ -407,9 +448,7 @@ class Scanner:
                                           strict=True):
                 if condition is None or condition.pattern in self.met:
                     continue
-                if anchors is not None and not any(
-                        present[a] if a in present else present.setdefault(
-                            a, (a.encode() if encode else a) in haystack) for a in anchors):
+                if anchors is not None and not anywhere(anchors):
                     continue
                 if condition.search(text):
                     self.met.add(condition.pattern)
@@ -735,29 +774,33 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: A line that says a run failed, in every shape it comes in: an exception name at the start of a line or after
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
-#: *Error (`zipfile.BadZipFile`), an absl/XLA status at the start of a line ("INTERNAL: …"), glog's fatal and
+#: *Error (`zipfile.BadZipFile`, pip's resolver's `ResolutionImpossible`), an absl/XLA status at the start of a line
+#: ("INTERNAL: …", also quoted in markdown), a CUDA driver status with its message ("CUDA_ERROR_X: an …"), glog's fatal and
 #: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
-#: nvidia-container-cli), a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
-#: derivation (poetry, uv), HDF5's error stack, a field of NaNs, the bare error prefixes of pip, uv, git and docker,
+#: nvidia-container-cli) and a container runtime's hook refusal quoted inside docker's own line, a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
+#: derivation (poetry, uv), HDF5's error stack (with or without its header line), a field of NaNs, the bare error prefixes of pip, uv, git and docker,
 #: and a CI runner's error annotation (`##[error]`, `::error::`). A warning is never one; nor is
 #: glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
     r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|Error(?: response from daemon)?:|fatal:|##\[error\]|::error::)"
     r"(?:\b|\s).*$"
-    r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|"
+    r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|ResolutionImpossible|"
+    r"RequirementsConflicted|"
     r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
-    r"|^\s*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
+    r"|^[\s`'\"*>]*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
+    r"|^(?!.*failed to allocate 0B).*\bCUDA_ERROR_[A-Z_]{4,}: [a-z].*$"
     r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?\d).*$"
     r"|^\s*(?:\(\d+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
-    r"|^.*\b(?:CUDA [Ee]rror:? |Failed call to cu\w+: CUDA_ERROR_|cuda runtime error \(\d+\)|NCCL WARN ).*$"
+    r"|^.*\b(?:CUDA [Ee]rror:? |[Ff]ailed call to cu\w+: (?:CUDA_ERROR_|UNKNOWN ERROR)|cuda runtime error \(\d+\)|NCCL WARN ).*$"
     r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
     r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|what\(\):\s+\S|"
     r"Result = FAIL|"
     r"Cuda failure|Could not create cudnn handle|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
+    r"error running hook|OCI runtime (?:create )?(?:error|failed)|requirement error: unsatisfied|"
     r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"
     r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]).*$"
     r"|^.*[\"'`](?:ERROR|error): .*$"
@@ -774,6 +817,7 @@ _EXCEPTION_LINE = re.compile(
     r"|^(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!Unable to register cu\w+ factory|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
+    r"|^\s*#\d{3}: [^\n]*\bH5\w*\.c line \d+ in \w+\(\).*$"
     r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$", re.MULTILINE)
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
 _STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)

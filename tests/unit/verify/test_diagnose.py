@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import TESTS, last_json
 from wizard.detect.facts import CudaLibrary, DiskInfo, Driver, EnvironmentInfo, Facts, Platform, PythonInfo
 from wizard.errors import UserError
+from wizard.verify import diagnose
 from wizard.verify.diagnose import diagnose_text, gpu_recipe_for, load_known_failures, parse_known_failures
 
 LOGS = TESTS / "logs"
@@ -315,3 +317,33 @@ def test_no_cuda_device_ranks_the_causes_of_clusters_and_wsl_with_how_to_tell_th
     assert {"slurm_gpu_binding", "gpu_busy_exclusive_process", "wsl_libcuda_path"} <= set(ids)
     # a machine with no driver at all: that comes first, the others still listed
     assert rank("no_cuda_device", Context(driver_present=False))[0]["id"] == "driver_not_loaded"
+
+
+def test_anchors_are_looked_up_in_distinct_lines_and_none_is_lost():
+    """A big log is mostly the same lines with other numbers: anchors are looked up in its distinct lines with
+    digits read as 0 (one copy of a training loop's line, not a million), and every anchor that is in a line
+    is still found there, whatever its digits, its neighbours or the characters around it."""
+    noise = "".join(f"step {n}: loss={n / 7:.5f} lr=3e-4 \u2588\u2588 {n % 100}%\n" for n in range(20000))
+    haystack = diagnose._anchor_haystack(noise)
+    assert len(haystack) < len(noise.encode()) // 1000
+    rng = random.Random(25)
+    for _ in range(300):
+        line = rng.choice(noise.splitlines()) if rng.random() < 0.5 else "".join(
+            rng.choice("ab cd9876543210:_.\u2588'") for _ in range(rng.randint(1, 40)))
+        start = rng.randrange(len(line))
+        anchor = line[start:start + rng.randint(1, 12)]
+        text = noise + line + "\n" + noise[:500]
+        assert diagnose._anchor_key(anchor) in diagnose._anchor_haystack(text), (anchor, line)
+
+
+def test_a_pattern_that_starts_with_an_alternation_has_an_anchor_per_branch():
+    """A pattern led by a group of wordings (`(?:ECCODES ERROR|GRIB ERROR|…)…`) is still skipped on a piece
+    holding none of them: its anchors are one literal per branch, not none."""
+    pattern = re.compile(diagnose.tolerant_pattern(
+        r"(?:ECCODES ERROR|GribInternalError|gribapi\.errors\.\w+)[^\n]*?(?P<reason>Decoding invalid)"))
+    assert diagnose.literal_anchor(pattern) == ("ECCODES", "GribInternalError", "gribapi.errors.")
+    named = re.compile(r"(?P<what>cudnn|nvrtc)\.s\d")
+    assert diagnose.literal_anchor(named) == ("cudnn", "nvrtc")
+    unanchored = [p.pattern[:60] for entry in diagnose.load_known_failures()
+                  for p, anchors in zip(entry.patterns, entry.anchors, strict=True) if anchors is None]
+    assert len(unanchored) <= 2, unanchored

@@ -250,14 +250,10 @@ FAMILIES.setdefault("wsl_libcuda_path", []).extend([
     ("numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in "
      "CUDA_ERROR_NO_DEVICE (100)", '  File "/mnt/c/Users/ana/proj/.venv/lib/python3.12/site-packages/numba_cuda/'
      'numba/cuda/cudadrv/driver.py", line 258, in ensure_initialized'),
-    ("CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?",
-     "Linux DESKTOP-42 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux"),
     ('Unable to dynamically load the "cuda" shared library - searched for library names: ["cuda", "nvcuda"]',
      "Running under WSL2 on Windows 11"),
 ])
 FAMILIES.setdefault("driver_not_loaded", []).extend([
-    "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make "
-    "sure you are on a CUDA machine!",
     "thread 'main' panicked at cudarc-0.12.1/src/driver/sys/mod.rs:61:9:\nUnable to find cuda lib under the names "
     '["cuda", "nvcuda"]. Please open GitHub issue.',
     "NVIDIA-SMI has failed because it couldn\u2019t communicate with the NVIDIA driver. Make sure that the latest "
@@ -409,7 +405,84 @@ FAMILIES.setdefault("host_unreachable", []).extend([
 
 FAMILIES.setdefault("driver_not_loaded", []).extend([
     "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory",
+    "OSError: libcuda.so.1: cannot open shared object file: No such file or directory",
+])
+
+# Issue 25, batch 39 (the families its logs showed, in other producers' and releases' words)
+FAMILIES.setdefault("driver_not_loaded", []).extend([
+    # the dynamic loader starting a program linked against the driver; a dlopen of it that failed
+    "/opt/app/bin/solver: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No "
+    "such file or directory",
+    "RuntimeError: Failed to dlopen libcuda.so.1",
+    # TensorFlow's/XLA's CUDA stub answering 303 (CUDA_ERROR_SHARED_OBJECT_INIT_FAILED) when libcuda did not load
+    "2020-02-23 02:17:51.838316: E tensorflow/stream_executor/cuda/cuda_driver.cc:318] failed call to cuInit: "
+    "UNKNOWN ERROR (303)",
+    "E0000 00:00:1722222222.123456 1234 cuda_driver.cc:282] failed call to cuInit: INTERNAL: CUDA error: Failed "
+    "call to cuInit: UNKNOWN ERROR (303)",
+    "2023-05-01 10:00:00.000000: E tensorflow/compiler/xla/stream_executor/cuda/cuda_driver.cc:266] failed call "
+    "to cuInit: CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
+])
+FAMILIES.setdefault("wsl_libcuda_path", []).extend([
+    # the unversioned driver library (WSL's /usr/lib/wsl/lib holds copies; ldconfig caches libcuda.so.1 only)
     "OSError: libcuda.so: cannot open shared object file: No such file or directory",
+    "RuntimeError: Failed to dlopen libcuda.so",
+    "python3: error while loading shared libraries: libcuda.so: cannot open shared object file: No such file or "
+    "directory",
+    "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make "
+    "sure you are on a CUDA machine!",
+])
+FAMILIES.setdefault("asset_corrupt", []).extend([
+    # ecCodes' error table and accessors, through any reader (cfgrib, pygrib, gribr, the ecCodes tools)
+    "ECCODES ERROR   :  Wrong size for forecastTime it contains 2 values",
+    "ECCODES ERROR   :  numberOfPoints != size(values) (1038240!=1038244)",
+    "ECCODES ERROR   :  Geoiterator factory: Error instantiating iterator regular_ll (Grid description is wrong or "
+    "inconsistent)",
+    "gribapi.errors.GribInternalError: Decoding invalid",
+    "gribapi.errors.FunctionalityNotEnabledError: Missing 7777 at end of message",
+    # HDF5's own error stack and h5py's summary of it, other releases' file names and reasons
+    "  #003: ../../src/H5Fsuper.c line 620 in H5F__super_read(): unable to locate file signature",
+    "  #001: H5Fint.c line 1990 in H5F_open(): unable to read superblock",
+    "OSError: Unable to synchronously open file (bad object header version number)",
+    "OSError: Unable to open file (unable to read superblock)",
+])
+FAMILIES.setdefault("nccl_failure", []).extend([
+    "node1:12:34 [1] include/socket.h:403 NCCL WARN Connect to 192.168.1.5<38011> failed : Connection timed out",
+    "gpu-7:2211:2290 [3] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43261> failed : "
+    "Software caused connection abort",
+])
+FAMILIES.setdefault("container_cuda_newer_than_driver", []).extend([
+    # docker's line re-wrapped by a terminal inside a word
+    "stderr: nvidia-container-cli: requirement error: unsatisfied condi\ntion: cuda>=12.4, please update your driver "
+    "to a newer version, or use an earlier cuda container: unknown",
+    "nvidia-container-cli: requirement error: unsatisfied\n condition: cuda >= 11.8",
+])
+FAMILIES.setdefault("jax_too_new", []).extend([
+    # a library reaching into JAX's private modules, which JAX changes without deprecation
+    "AttributeError: module 'jax._src.interpreters.pxla' has no attribute 'ShardedAxis'",
+    "AttributeError: module 'jax._src.config' has no attribute 'enable_custom_prng'",
+    "AttributeError: module 'jax' has no attribute '_src'",
+])
+FAMILIES.setdefault("jax_too_old_for_graphcast", []).append(
+    # jax.monitoring only gains functions
+    "AttributeError: module 'jax.monitoring' has no attribute 'register_scalar_listener'")
+FAMILIES.setdefault("slurm_gpu_request_invalid", []).extend([
+    # Slurm's step GRES check, and sites' job-submit rules printed as the submitting command's error
+    "srun: error: Step requested GRES (gpu:a100:2) not found in the job",
+    "sbatch: error: Parameter --gres=gpu:2 no longer acceptable, please switch to --gpus=2",
+    "salloc: error: Cannot find GPU specification, you may not submit a job not requesting GPUs in a GPU partition",
+    "srun: error: Job submit/allocate failed: please request GPUs with --gpus-per-node on partition gpu",
+])
+FAMILIES.setdefault("ptxas_problem", []).extend([
+    # the toolkit's nvlink, found where ptxas is, older than the code it links
+    "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: nvlink exited with non-zero error code 256, output: nvlink "
+    "fatal   : Input file '/tmp/tempfile-node7-1a2b3c-4242-5f5f.cubin' newer than toolkit (124 vs 121)",
+])
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
+    # pip's vendored resolver when its summary is not printed: one user pin with no candidate at all
+    "pip._vendor.resolvelib.resolvers.ResolutionImpossible: [RequirementInformation(requirement="
+    "SpecifierRequirement('jaxlib==0.3.25+cuda11.cudnn82'), parent=None)]",
+    "pip._vendor.resolvelib.resolvers.RequirementsConflicted: Requirements conflict: "
+    "SpecifierRequirement('jax-cuda12-plugin==0.4.30')",
 ])
 FAMILIES.setdefault("cpu_only_jaxlib", []).append("UserWarning: CUDA-enabled jaxlib is not installed")
 
@@ -490,3 +563,27 @@ def test_a_line_wrapped_at_its_spaces_is_the_same_family(expected, item):
     wrapped = "\n".join(textwrap.wrap(line, 80, break_long_words=False, break_on_hyphens=False))
     findings = diagnose_text(f"{surroundings}\n{wrapped}\n")
     assert findings and findings[0].id == expected, ([f.id for f in findings], wrapped)
+
+
+def test_a_dependency_conflict_inside_the_resolver_is_not_a_missing_wheel():
+    """resolvelib's ResolutionImpossible names a missing wheel only for one requirement the user asked for
+    (parent=None); a requirement a package asked for, or several at once, is an ordinary conflict."""
+    text = ("pip._vendor.resolvelib.resolvers.ResolutionImpossible: [RequirementInformation(requirement="
+            "SpecifierRequirement('jaxlib>=0.4.25'), parent=LinkCandidate('flax-0.8.4-py3-none-any.whl')), "
+            "RequirementInformation(requirement=SpecifierRequirement('jaxlib==0.4.23'), parent=None)]\n")
+    assert "jaxlib_wheel_unavailable" not in [f.id for f in diagnose_text(text)]
+
+
+def test_the_versioned_driver_library_missing_is_no_driver_not_wsl():
+    """libcuda.so.1 missing is a machine or container without the driver (whatever the loader's words); only the
+    unversioned name missing is WSL's state."""
+    for line in ("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory",
+                 "./a.out: error while loading shared libraries: libcuda.so.1: cannot open shared object file"):
+        assert [f.id for f in diagnose_text(line + "\n")][:1] == ["driver_not_loaded"]
+
+
+def test_a_running_task_that_srun_reports_is_not_a_refused_gpu_request():
+    """srun also reports a task that ran and failed ("srun: error: gpu-node3: task 0: Exited with exit code 1"):
+    the node's name may say gpu, but nothing about the request was refused."""
+    text = "srun: error: gpu-node3: task 0: Exited with exit code 1\nsrun: error: GPU01: task 1: Killed\n"
+    assert "slurm_gpu_request_invalid" not in [f.id for f in diagnose_text(text)]

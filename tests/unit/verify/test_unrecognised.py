@@ -38,6 +38,12 @@ FAILING = {
     "pip-retries": "WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(…)': /simple/x/",
     "bare-attribute-error": "module 'somelib' has no attribute 'something_new'",
     "ffi-handler": "No FFI handler registered for something_new_ffi",
+    "quoted-status": "`INTERNAL: Failed to launch CUDA kernel: fusion_1 with block dimensions: 1x1x1: something new`",
+    "cuda-status-word": "custom call failed: CUDA_ERROR_SOMETHING_NEW: an unexpected thing happened",
+    "oci-hook": "container_linux.go:265: starting container process caused \"process_linux.go:368: container init "
+                "caused \\\"error running hook: exit status 1, stdout: , stderr: something new\\\"\"",
+    "resolver-internal": "pip._vendor.resolvelib.resolvers.ResolutionImpossible: [RequirementInformation(requirement="
+                         "SpecifierRequirement('somenewpkg==1.0'), parent=None)]",
     "quoted-pip-error": "I keep getting \"ERROR: Could not do something new\" after the install",
     "kernel-oom": "Sep 29 02:47:51 host kernel: Out of memory: Killed process 42 (python) total-vm:1kB",
     "torch-cuda-init": "UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 999: "

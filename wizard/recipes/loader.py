@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -657,7 +658,27 @@ def parse_recipe(text: str, path: Path) -> Recipe:
     )
 
 
+#: Recipes parsed in this process, by file and its state on disk: the app and `diagnose` ask for every recipe
+#: again and again (each finding's fix names the recipe that fits), and parsing the twelve built-in files took
+#: 0.1 s each time — most of a small log's diagnosis. A file that changes (size, mtime, inode) is parsed anew.
+_PARSED: dict[tuple[str, int, int, int], Recipe] = {}
+
+
 def load_recipe_file(path: Path) -> Recipe:
+    try:
+        info = os.stat(path)
+        key = (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and key in _PARSED:
+        return _PARSED[key]
+    recipe = _read_recipe_file(path)
+    if key is not None:
+        _PARSED[key] = recipe
+    return recipe
+
+
+def _read_recipe_file(path: Path) -> Recipe:
     try:
         text = bounded.read_text(path, bounded.RECIPE_BYTES)
     except bounded.ParseLimitError as exc:

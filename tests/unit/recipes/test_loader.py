@@ -340,3 +340,20 @@ def test_to_dict_round_trips_the_fields():
     assert data["id"] == "jax0.4.23-cuda12-cudnn89"
     assert data["machine"]["driver_min"] == "525.60.13"
     assert "nvidia-cudnn-cu12==8.9.7.29" in data["requirements"]
+
+
+def test_a_recipe_file_is_parsed_once_until_it_changes(tmp_path):
+    """The app and `diagnose` ask for every recipe again and again; an unchanged file is not parsed again, and a
+    file edited in between (another title, another size) is."""
+    import os
+    import shutil
+
+    source = paths.builtin_recipes_dir() / "jax0.4.23-cpu.yaml"
+    copy = tmp_path / "jax0.4.23-cpu.yaml"
+    shutil.copy(source, copy)
+    first = load_recipe_file(copy)
+    assert load_recipe_file(copy) is first
+    copy.write_text(copy.read_text().replace(f"title: {first.title}", "title: Another title"))
+    os.utime(copy, ns=(1, 1))
+    again = load_recipe_file(copy)
+    assert again is not first and again.title == "Another title"

@@ -206,7 +206,7 @@ def _uv_env() -> dict[str, str]:
 def lock_packages(path: Path) -> dict[str, str]:
     """{canonical name: version} of every package a lock pins (both formats; no TOML library needed)."""
     try:
-        text = bounded.read_text(path, bounded.LOCK_BYTES)
+        text = bounded.read_regular_text(path, bounded.LOCK_BYTES)
     except OSError as exc:
         raise UserError(f"--lock {path}: cannot be read ({exc.strerror or exc}).") from None
     except bounded.ParseLimitError as exc:

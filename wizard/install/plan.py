@@ -41,7 +41,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import parse_wheel_filename
 from packaging.version import Version
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.errors import UserError
 from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
@@ -592,8 +592,12 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         raise UserError(problem)
     if lock is not None:
         lock = Path(lock).expanduser().absolute()
-        if not lock.is_file():
-            raise UserError(f"--lock {lock}: no such file")
+        try:
+            why = bounded.not_regular(lock)
+        except OSError:
+            raise UserError(f"--lock {lock}: no such file.") from None
+        if why is not None:  # a FIFO or /dev/zero: say what it is, never "no such file"
+            raise UserError(f"--lock {lock}: {why}; a lock is a small text file (as `gc-wizard lock` writes it).")
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
     plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),

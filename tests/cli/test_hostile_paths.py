@@ -1,0 +1,33 @@
+"""Paths that are not what they look like — a FIFO or a device given as a file, a missing parent folder, a
+control character in a path — each answered with one sentence that says what the path is (sixth hostile pass).
+
+The real CLI in this process; nothing is installed (every case stops before the environment is made)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
+
+
+def _clean(proc) -> None:
+    for text in (proc.stdout, proc.stderr):
+        assert "Traceback" not in text and "of its own" not in text, text
+
+
+@pytest.mark.parametrize("make, says", [
+    (os.mkfifo, "a named pipe (FIFO), not a regular file"),
+    (lambda p: os.symlink("/dev/zero", p), "a character device, not a regular file"),
+    (os.mkdir, "a folder, not a regular file"),
+])
+def test_a_lock_that_is_not_a_regular_file_is_named_for_what_it_is(tmp_path, make, says):
+    lock = tmp_path / "requirements.lock.txt"
+    make(lock)
+    proc = run_inproc("install", "jax0.4.23-cpu", "--yes", "--no-verify", "--offline", "--find-links",
+                      str(tmp_path), "--lock", str(lock), "--json")
+    _clean(proc)
+    assert proc.returncode == 2
+    assert f"--lock {lock}: it is {says}" in last_json(proc)["error"] and "no such file" not in proc.stderr

@@ -35,6 +35,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
+from wizard.install.package_files import wheels_in
 from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
 
@@ -233,7 +234,7 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
                         f"or put Python {bundle.python} on PATH.")
     tags = machine_tags(bundle.python)
     have: dict[str, list[tuple[str, bool]]] = {}
-    for wheel in bundle.wheels.glob("*.whl"):
+    for wheel in wheels_in(bundle.wheels):
         try:
             name, _version, _build, wheel_tags = parse_wheel_filename(wheel.name)
         except InvalidWheelFilename:

@@ -47,6 +47,7 @@ from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
 from wizard.install.linkmode import link_mode
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
+from wizard.install.package_files import wheels_in
 from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
@@ -275,7 +276,7 @@ def _has_recent_pip_wheel(find_links: list[str]) -> bool:
     for location in find_links:
         if _is_url(location):
             continue
-        for wheel in Path(location).glob("pip-*.whl"):
+        for wheel in wheels_in(location, "pip-*.whl"):
             try:
                 if parse_wheel_filename(wheel.name)[1] >= Version(PIP_MIN_FOR_RAW):
                     return True

@@ -75,7 +75,7 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
     if on_line:
         on_line("$ " + " ".join(argv))
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
     except OSError as exc:

@@ -290,7 +290,7 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     if not python.exists():
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
     try:
-        proc = subprocess.run([uv_bin(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, preexec_fn=die_with_parent(),
+        proc = subprocess.run([uv_bin(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, errors="replace", preexec_fn=die_with_parent(),
                               timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
@@ -322,7 +322,7 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
                 [uv_bin(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps",
                  "--no-header", "--no-annotate", "--python", str(env_python(env)), *links, str(source),
                  "-o", str(compiled)],
-                capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
+                capture_output=True, text=True, errors="replace", preexec_fn=die_with_parent(), timeout=timeout)
         except (OSError, subprocess.TimeoutExpired):
             return None
         if proc.returncode != 0 or not compiled.exists():

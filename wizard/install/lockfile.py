@@ -47,7 +47,7 @@ _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)")
 def uv_writes_pylock() -> bool:
     """Whether this uv can write (and so install) PEP 751 locks."""
     try:
-        proc = subprocess.run([uv_bin(), "pip", "compile", "--help"], capture_output=True, text=True, timeout=30)
+        proc = subprocess.run([uv_bin(), "pip", "compile", "--help"], capture_output=True, text=True, errors="replace", timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return "pylock.toml" in proc.stdout
@@ -165,7 +165,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                                 else f".{out.name}.partial")
         argv += [str(source), "-o", str(partial)]
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            proc = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, stdin=subprocess.DEVNULL,
                                   env=_uv_env())
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)

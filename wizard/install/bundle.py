@@ -19,6 +19,7 @@ the only package source (`wizard.install.plan`), checking the lock's hashes agai
 from __future__ import annotations
 
 import json
+import os
 import platform as host_platform
 import shutil
 import subprocess
@@ -35,6 +36,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
+from wizard.install.no_space import no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
 from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
@@ -104,42 +106,36 @@ def _platform_info() -> dict[str, Any]:
     return {"os": sys.platform, "arch": host_platform.machine(), "glibc": version if libc == "glibc" else None}
 
 
-def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
-                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None) -> dict[str, Any]:
-    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
-    started = time.monotonic()
-    out = Path(out).expanduser().absolute()
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UserError(f"--out {out} must be a new or empty folder.")
-    missing = outside_index_problem(recipe, find_links, graphcast_src)
-    if missing:  # before anything is made or downloaded
-        raise UserError(missing)
-    wheels = out / WHEELS
-    wheels.mkdir(parents=True, exist_ok=True)
-    try:
-        lock = compile_lock(recipe, out / LOCK, python_version=python_version, find_links=find_links,
-                            fmt=REQUIREMENTS)
-        links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
-        indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
-        _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",
-              python_version, "--dest", str(wheels), *links, *indexes, "-r", str(lock.path)],
-             f"download the wheels of recipe {recipe.id}", timeout, on_line)
-        src = Path(graphcast_src)
-        if src.is_file() and src.name.endswith(".whl"):
-            shutil.copy2(src, wheels / src.name)
-            built = wheels / src.name
-        else:
-            before = set(wheels.iterdir())
-            _run([*_pip(), "wheel", "--no-deps", "--wheel-dir", str(wheels), *links, graphcast_src],
-                 f"build GraphCast from {graphcast_src} as a wheel", timeout, on_line)
-            new = [p for p in set(wheels.iterdir()) - before if p.name.endswith(".whl")]
-            if len(new) != 1:
-                raise OperationFailed(f"building GraphCast from {graphcast_src} gave {len(new)} wheels, not one.")
-            built = new[0]
-    except BaseException:
-        shutil.rmtree(out / WHEELS, ignore_errors=True)
-        (out / LOCK).unlink(missing_ok=True)
-        raise
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of `path` that does not exist yet (`path` itself, or a parent), or None."""
+    first = None
+    while not os.path.lexists(path):
+        first, path = path, path.parent
+    return first
+
+
+def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcast_src: str,
+          find_links: list[str] | tuple[str, ...], timeout: float, on_line, started: float) -> dict[str, Any]:
+    """The bundle's lock, wheels and manifest written into `out`; the caller cleans up on any failure."""
+    lock = compile_lock(recipe, out / LOCK, python_version=python_version, find_links=find_links,
+                        fmt=REQUIREMENTS)
+    links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
+    indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
+    _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",
+          python_version, "--dest", str(wheels), *links, *indexes, "-r", str(lock.path)],
+         f"download the wheels of recipe {recipe.id}", timeout, on_line)
+    src = Path(graphcast_src)
+    if src.is_file() and src.name.endswith(".whl"):
+        shutil.copy2(src, wheels / src.name)
+        built = wheels / src.name
+    else:
+        before = set(wheels.iterdir())
+        _run([*_pip(), "wheel", "--no-deps", "--wheel-dir", str(wheels), *links, graphcast_src],
+             f"build GraphCast from {graphcast_src} as a wheel", timeout, on_line)
+        new = [p for p in set(wheels.iterdir()) - before if p.name.endswith(".whl")]
+        if len(new) != 1:
+            raise OperationFailed(f"building GraphCast from {graphcast_src} gave {len(new)} wheels, not one.")
+        built = new[0]
     files = [{"name": f"{WHEELS}/{p.name}", "sha256": sha256_file(p), "size": p.stat().st_size}
              for p in sorted(wheels.iterdir()) if p.is_file()]
     files.append({"name": LOCK, "sha256": sha256_file(out / LOCK), "size": (out / LOCK).stat().st_size})
@@ -151,6 +147,38 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
         "files": files, "seconds": round(time.monotonic() - started, 1),
     }
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
+
+def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
+                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None) -> dict[str, Any]:
+    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
+    started = time.monotonic()
+    out = Path(out).expanduser().absolute()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UserError(f"--out {out} must be a new or empty folder.")
+    missing = outside_index_problem(recipe, find_links, graphcast_src)
+    if missing:  # before anything is made or downloaded
+        raise UserError(missing)
+    made = _first_missing(out)  # the folder this bundle makes (out or a parent), removed whole on failure
+    wheels = out / WHEELS
+    try:
+        wheels.mkdir(parents=True, exist_ok=True)
+        manifest = _fill(recipe, out, wheels, python_version, graphcast_src, find_links, timeout, on_line, started)
+    except BaseException as exc:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        else:  # an empty folder the user gave: emptied again, kept
+            shutil.rmtree(wheels, ignore_errors=True)
+            for name in (LOCK, MANIFEST):
+                (out / name).unlink(missing_ok=True)
+        why = no_room(exc) if isinstance(exc, (OSError, OperationFailed)) else None
+        if why:  # pip's or uv's "No space left on device", or the wizard's own write: name --out, not a resolver
+            raise OperationFailed(no_room_sentence("the bundle", out, why)) from None
+        if isinstance(exc, OSError):
+            raise OperationFailed(f"cannot write the bundle {out}: {exc.strerror or exc}"
+                                  f"{f' ({exc.filename})' if exc.filename else ''}.") from None
+        raise
     return manifest
 
 

@@ -38,8 +38,10 @@ from wizard.errors import OperationFailed, UserError
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
 from wizard.install.no_space import no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
+from wizard.install.pinned import foreign_line
 from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
+from wizard.security import redact_credentials
 
 MANIFEST = "manifest.json"
 #: The forecast's files in a bundle made `--with-assets`: laid out like the bucket, with a SHA256SUMS.
@@ -233,6 +235,25 @@ def machine_tags(python_version: str) -> set[Tag]:
     return set(cpython_tags((major, minor))) | set(compatible_tags((major, minor)))
 
 
+def _check_lock_lines(bundle: Bundle) -> None:
+    """Every requirement of the bundle's lock is a hashed pin of a package its manifest lists (see
+    `install.pinned`): a `pkg @ file:///elsewhere/x.whl` line would install a file from outside the bundle."""
+    packages = bundle.manifest.get("packages")
+    if not isinstance(packages, dict):
+        raise UserError(f"--bundle {bundle.root}: {MANIFEST} lists no packages; make the bundle again with "
+                        "`gc-wizard bundle`.")
+    try:
+        text = bounded.read_regular_text(bundle.lock, bounded.LOCK_BYTES)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"--bundle {bundle.root}: {LOCK} cannot be read ({exc}).") from None
+    foreign = foreign_line(text, {str(k): str(v) for k, v in packages.items()})
+    if foreign is not None:
+        number, line, why = foreign
+        shown = redact_credentials(line if len(line) <= 120 else line[:117] + "…")  # a URL's password stays out
+        raise UserError(f"--bundle {bundle.root}: {LOCK}, line {number} ({shown!r}) is refused: {why}. A bundle "
+                        "installs only the wheels it holds; make it again with `gc-wizard bundle`.")
+
+
 def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = None) -> Bundle:
     """The bundle at `root`, after checking it fits `recipe`, is intact and installs on this machine."""
     root = Path(root).expanduser().absolute()
@@ -260,6 +281,7 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
         raise UserError(f"--bundle {root} holds wheels for Python {bundle.python}, but this install uses Python "
                         f"{python_version}; make the bundle with --python {'.'.join(python_version.split('.')[:2])} "
                         f"or put Python {bundle.python} on PATH.")
+    _check_lock_lines(bundle)
     tags = machine_tags(bundle.python)
     have: dict[str, list[tuple[str, bool]]] = {}
     for wheel in wheels_in(bundle.wheels):

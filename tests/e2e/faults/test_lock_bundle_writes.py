@@ -7,6 +7,8 @@ a path holding a byte that is not UTF-8 is no "error of its own"; a full disk is
 from __future__ import annotations
 
 import errno
+import hashlib
+import json
 import os
 
 import pytest
@@ -88,3 +90,31 @@ def test_a_full_disk_is_told_from_the_childs_words_or_the_error_number(failure, 
 def test_other_failures_are_not_a_full_disk():
     assert no_room(OSError(errno.EACCES, os.strerror(errno.EACCES))) is None
     assert no_room(OperationFailed("uv could not resolve recipe tiny-a: pkg-z was not found")) is None
+
+
+@pytest.mark.parametrize("added", [
+    "pkg-b @ file://{outside} --hash=sha256:{digest}",  # a package the manifest does not list, from elsewhere
+    "pkg-a @ file://{outside} --hash=sha256:{digest}",  # a listed name, but a file outside the bundle
+    "--find-links {outside_dir}",
+])
+def test_a_bundle_whose_lock_installs_from_outside_it_is_refused_by_file_and_line(tiny, tmp_path, added):
+    bundle = tmp_path / "bun"
+    assert _bundle(tiny, bundle).returncode == 0
+    outside = tiny.house.path / "pkg_b-2.0-py3-none-any.whl"
+    lock = bundle / "requirements.txt"
+    text = lock.read_text() + added.format(outside=outside, outside_dir=outside.parent,
+                                           digest=hashlib.sha256(outside.read_bytes()).hexdigest()) + "\n"
+    lock.write_text(text)
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    for item in manifest["files"]:  # re-hashed, as someone who edits the lock would
+        if item["name"] == "requirements.txt":
+            item.update(sha256=hashlib.sha256(text.encode()).hexdigest(), size=len(text.encode()))
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    line = text.count("\n")
+    for command in ("plan", "install"):
+        proc = run_inproc(command, "tiny-a", "--recipes-dir", str(tiny.recipes), "--bundle", str(bundle), "--json",
+                          *(("--yes", "--no-verify") if command == "install" else ()))
+        _clean(proc)
+        error = last_json(proc)["error"]
+        assert proc.returncode == 2 and f"requirements.txt, line {line} " in error and "is refused" in error
+    assert tiny.history() == []

@@ -31,3 +31,16 @@ def test_a_lock_that_is_not_a_regular_file_is_named_for_what_it_is(tmp_path, mak
     _clean(proc)
     assert proc.returncode == 2
     assert f"--lock {lock}: it is {says}" in last_json(proc)["error"] and "no such file" not in proc.stderr
+
+
+@pytest.mark.parametrize("option", ["--graphcast-src", "--find-links"])
+@pytest.mark.parametrize("char", ["\n", "\t", "\r", "\x1b", "\u2028", "\x85"])
+def test_a_source_path_with_a_character_no_installer_takes_is_refused_up_front(tmp_path, option, char):
+    folder = tmp_path / f"ck{char}nl"
+    folder.mkdir()
+    (folder / "setup.py").write_text("")  # a checkout by its looks: only the name is wrong
+    proc = run_inproc("plan", "jax0.4.23-cpu", option, str(folder), "--json")
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(("The GraphCast source (--graphcast-src)", "--find-links"))
+    assert f"holds the character {char!r}" in error and char not in error  # shown escaped, never raw

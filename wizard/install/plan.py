@@ -217,6 +217,9 @@ def check_sources(graphcast_src: str | None, find_links: tuple[str, ...] | list[
 def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
     out = []
     for value in values:
+        odd = unusable_characters(value)
+        if odd:
+            raise UserError(f"--find-links {value!r} {odd}; move or link the wheelhouse to a plain path.")
         if _is_url(value):
             out.append(value)
             continue
@@ -244,8 +247,20 @@ def graphcast_install_arg(recipe: Recipe, graphcast_src: str | None) -> str:
     return check_graphcast_src(graphcast_src) if graphcast_src else recipe.graphcast.source
 
 
+def unusable_characters(value: str) -> str | None:
+    """Why a source path or URL cannot go to uv or pip as it is, or None: a newline, tab or other character
+    that is not printable (uv's requirement parser splits on a newline, after the env was made — sixth pass
+    5l — and it breaks the plan's lines). A byte that is not UTF-8 has its own sentence further on."""
+    odd = next((c for c in value if not c.isprintable() and c != " " and not "\ud800" <= c <= "\udfff"), None)
+    return None if odd is None else f"holds the character {odd!r}, which no installer takes in a path"
+
+
 def check_graphcast_src(graphcast_src: str) -> str:
     """A user's GraphCast source as the installer takes it, or one UserError sentence saying why not."""
+    odd = unusable_characters(graphcast_src)
+    if odd:
+        raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src!r} {odd}; move or link it to a "
+                        "plain path.")
     if _is_url(graphcast_src) or " @ " in graphcast_src:
         if any(c.isspace() for c in graphcast_src.replace(" @ ", "@")):
             raise UserError(f"The GraphCast source (--graphcast-src) '{graphcast_src}' holds whitespace.")

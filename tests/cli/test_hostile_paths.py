@@ -44,3 +44,14 @@ def test_a_source_path_with_a_character_no_installer_takes_is_refused_up_front(t
     error = last_json(proc)["error"]
     assert proc.returncode == 2 and error.startswith(("The GraphCast source (--graphcast-src)", "--find-links"))
     assert f"holds the character {char!r}" in error and char not in error  # shown escaped, never raw
+
+
+@pytest.mark.parametrize("command", ["install", "plan"])
+def test_an_env_whose_parent_folder_is_missing_names_that_folder_not_the_state_folder(tmp_path, command):
+    env = tmp_path / "missing" / "deep" / "env"
+    extra = ("--yes", "--no-verify", "--offline") if command == "install" else ()
+    proc = run_inproc(command, "jax0.4.23-cpu", "--env", str(env), "--json", *extra)
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and f"its parent folder {env.parent} does not exist" in error
+    assert "state folder" not in error and "GC_WIZARD_HOME" not in error and not (tmp_path / "missing").exists()

@@ -185,6 +185,12 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
         raise UserError(f"--env: {why}.")
     if env_dir.exists() and not env_dir.is_dir():
         raise UserError(f"--env {env_dir} is a file, not a folder")
+    if not env_dir.parent.is_dir():
+        # The env's lock sits beside it (`.<name>.gc-wizard.lock`): without this, the missing parent was
+        # reported as the state folder not existing (sixth pass 7a).
+        what = "is not a folder" if env_dir.parent.exists() else "does not exist"
+        raise UserError(f"--env {env_dir}: its parent folder {env_dir.parent} {what}; make it first "
+                        f"(mkdir -p {shlex.quote(str(env_dir.parent))}) or give a folder inside one that exists.")
     if env_dir.is_dir() and any(env_dir.iterdir()):
         raise UserError(f"--env {env_dir} is a folder that is neither empty nor a Python environment "
                         "(no bin/python); give a new folder or an existing environment")

@@ -88,6 +88,15 @@ def check_target(history: History, entry_id: str | None) -> Target:
     return target
 
 
+def _broken(env: Path) -> bool:
+    """A folder with files in it but no working `bin/python`: not gone (a rebuild would meet uv's "already
+    exists"), not usable either."""
+    try:
+        return env.is_dir() and not (env / "bin" / "python").exists() and any(env.iterdir())
+    except OSError:
+        return False
+
+
 def target_path_problem(entry: Entry) -> str | None:
     """Why the environment path a history entry names may not be rolled back to, or None.
 
@@ -98,6 +107,12 @@ def target_path_problem(entry: Entry) -> str | None:
     if env is None or not env.is_absolute() or ".." in env.parts:
         return (f"history entry {entry.id} names its environment as {entry.env!r}, which is not a folder the wizard "
                 "records (a relative path, or one that climbs out with '..'); the entry was edited. Nothing changed.")
+    if _broken(env):
+        # The folder is there, its interpreter is not (removed, or a link to a Python since uninstalled): a
+        # rebuild would meet "already exists" (sixth pass 11e), and a wipe is the user's call, not ours.
+        return (f"{env} (entry {entry.id}) is broken: its folder is there but its Python ({env / 'bin' / 'python'}) "
+                f"is missing, so it cannot be used or rebuilt in place; nothing changed. Remove it (`gc-wizard "
+                f"remove {entry.id}`), then roll back again to rebuild it, or install anew.")
     if not (env / "bin" / "python").exists() and not envs.in_envs_folder(env):
         return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
                 f"environments; nothing changed. To have that recipe again, install it anew: `gc-wizard install "
@@ -165,7 +180,7 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
     else:
         lines += [f"target : {target.recipe} [{target.id}] — {_versions(target.packages)}", f"         {target.env}"]
         if not envs.env_python(target.env).exists():
-            lines.append("Its folder is gone: it will be rebuilt from its frozen package set (offline from the "
+            lines.append(f"Its folder is {'empty' if os.path.lexists(target.env) else 'gone'}: it will be rebuilt from its frozen package set (offline from the "
                          "installer's cache when possible).")
     lines.append("Nothing is deleted; the current environment stays on disk.")
     return lines

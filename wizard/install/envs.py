@@ -239,8 +239,10 @@ def remove_env(env: Path | str) -> int:
                               "gc-wizard only deletes environments it created.")
     mounted = _mount_inside(env)
     if mounted is not None:
-        raise OperationFailed(f"{mounted} is another file system mounted inside {env}; gc-wizard deletes nothing "
-                              "there (it would delete that file system's files). Unmount it, then remove again.")
+        where = (f"{env} is itself a mount point (another file system is mounted there)" if mounted == env else
+                 f"{mounted} is another file system mounted inside {env}")
+        raise OperationFailed(f"{where}; gc-wizard deletes nothing there (it would delete that file system's "
+                              "files). Unmount it, then remove again.")
     freed = disk_usage(env) if env.exists() else 0
     shutil.rmtree(env, ignore_errors=True)
     if env.exists():
@@ -249,11 +251,16 @@ def remove_env(env: Path | str) -> int:
 
 
 def _mount_inside(root: Path) -> Path | None:
-    """The first mount point under `root` (a bind mount, a tmpfs), or None. `rmtree` crosses into mounts: the
-    fifth hostile pass lost a file that a bind mount inside an old env put there. A bind mount of the same
-    file system has the same device number, so the kernel's own list (`/proc/self/mountinfo`) is read."""
+    """`root` itself when it is a mount point, else the first mount point under it (a bind mount, a tmpfs), or
+    None. `rmtree` crosses into mounts: the fifth hostile pass lost a file that a bind mount inside an old env
+    put there, and the sixth emptied an env that was itself a tmpfs before saying "could not delete all". A bind
+    mount of the same file system has the same device number, so the kernel's own list
+    (`/proc/self/mountinfo`) is read."""
     real = os.path.realpath(root)
-    for point in _mount_points():
+    points = _mount_points()
+    if real in points:
+        return Path(root)
+    for point in points:
         if point.startswith(real.rstrip("/") + "/"):
             return Path(point)
     return None

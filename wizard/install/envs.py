@@ -8,8 +8,10 @@ its frozen package set (`uv pip freeze`, which reads any venv or conda env throu
 Hashes: `uv pip freeze` gives none, but uv's cache holds the package index's sha256 for every file
 it downloaded, so right after an install `uv pip compile --offline --generate-hashes` turns the frozen
 set into a hash-pinned requirements file in a fraction of a second, without the network. uv gives no
-hashes for wheels from a --find-links folder, nor without a cache; then the plain `name==version` set
-is all there is, and nothing fails. A rebuild from the hashed file has uv check every hash it lists.
+hashes for wheels from a --find-links folder (a bundle's included, so a `--lock`/`--bundle` install from
+one leaves `frozen/` empty), nor without a cache; then the plain `name==version` set recorded in
+history.json is all there is, and nothing fails (what such a set may hold: `wizard.install.recorded_set`).
+A rebuild from the hashed file has uv check every hash it lists.
 
 An environment is an `Env` value (its folder; `.python`, `.exists`, `.is_managed`, `.marker`), and
 its marker an `EnvMarker`. The marker has one error policy, everywhere: no marker, or one that cannot

@@ -36,7 +36,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
-from wizard.install.no_space import no_room, no_room_sentence
+from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import foreign_line
 from wizard.install.sources import outside_index_problem
@@ -176,7 +176,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
                 (out / name).unlink(missing_ok=True)
         why = no_room(exc) if isinstance(exc, (OSError, OperationFailed)) else None
         if why:  # pip's or uv's "No space left on device", or the wizard's own write: name --out, not a resolver
-            raise OperationFailed(no_room_sentence("the bundle", out, why)) from None
+            raise NoRoom(no_room_sentence("the bundle", out, why), why) from None
         if isinstance(exc, OSError):
             raise OperationFailed(f"cannot write the bundle {out}: {exc.strerror or exc}"
                                   f"{f' ({exc.filename})' if exc.filename else ''}.") from None

@@ -31,7 +31,7 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
-from wizard.install.no_space import no_room, no_room_sentence
+from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.reach import find_unreachable
 from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
@@ -177,7 +177,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             partial.unlink(missing_ok=True)
             why = no_room(OperationFailed(proc.stderr))
             if why:  # uv's "failed to write … No space left on device" is no resolution failure
-                raise OperationFailed(no_room_sentence("the lock", out, why))
+                raise NoRoom(no_room_sentence("the lock", out, why), why)
             said = "\n  ".join([line for line in proc.stderr.splitlines() if line.strip()][-8:])
             if platform and "platform" in proc.stderr.lower() and "invalid value" in proc.stderr.lower():
                 raise UserError(f"--platform {platform} is not a platform uv knows; give one such as "
@@ -198,8 +198,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         why = no_room(exc)
-        raise OperationFailed(no_room_sentence("the lock", out, why) if why else
-                              f"cannot write the lock {out}: {exc.strerror or exc}.") from None
+        if why:
+            raise NoRoom(no_room_sentence("the lock", out, why), why) from None
+        raise OperationFailed(f"cannot write the lock {out}: {exc.strerror or exc}.") from None
     # Described from what was written, never read back: --out may be a device (/dev/null reads back nothing).
     return LockResult(recipe=recipe.id, path=out, format=fmt, python=python_version, platform=platform,
                       packages=packages_in(text, fmt), sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),

@@ -12,12 +12,25 @@ import errno
 import os
 from pathlib import Path
 
+from wizard.errors import OperationFailed
+
 NO_ROOM = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "your disk quota is used up"}
+
+
+class NoRoom(OperationFailed):
+    """A write that failed for want of room, already said as `no_room_sentence`; `why` is the short reason, so a
+    caller that wraps the writer (the bundle wraps its lock) can say it of its own output."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.why = why
 
 
 def no_room(exc: BaseException) -> str | None:
     """"the disk is full" / "your disk quota is used up" when `exc` (an OSError, or a failure quoting a
     child's words) comes from a disk with no room left; None otherwise."""
+    if isinstance(exc, NoRoom):
+        return exc.why
     if isinstance(exc, OSError) and exc.errno in NO_ROOM:
         return NO_ROOM[exc.errno]
     text = str(exc)

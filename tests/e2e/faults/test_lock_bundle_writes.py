@@ -6,17 +6,20 @@ a path holding a byte that is not UTF-8 is no "error of its own"; a full disk is
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
 import os
+import shutil
+import subprocess
 
 import pytest
 
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
 from wizard.errors import OperationFailed
-from wizard.install.no_space import no_room
+from wizard.install.no_space import NoRoom, no_room
 
 
 def _lock(tiny, out, *extra):
@@ -118,3 +121,32 @@ def test_a_bundle_whose_lock_installs_from_outside_it_is_refused_by_file_and_lin
         error = last_json(proc)["error"]
         assert proc.returncode == 2 and f"requirements.txt, line {line} " in error and "is refused" in error
     assert tiny.history() == []
+
+
+def test_a_bundle_onto_a_full_disk_names_the_bundle_and_leaves_nothing(tiny, tmp_path):
+    """Sixth pass 6e: a full tmpfs at --out gave "uv could not resolve recipe" and left an empty folder."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("a tmpfs needs root and mount(8), as on the CI machine")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"this machine refuses the mount ({proc.stderr.strip()})")
+    try:
+        with open(disk / "fill", "wb") as fill, contextlib.suppress(OSError):
+            while True:
+                fill.write(b"\0" * 65536)
+                fill.flush()
+        out = disk / "mid" / "bun"
+        proc = _bundle(tiny, out)
+        _clean(proc)
+        error = last_json(proc)["error"]
+        assert proc.returncode == 1 and error.startswith(f"cannot write the bundle {out}: the disk is full there")
+        assert "resolve" not in error and sorted(p.name for p in disk.iterdir()) == ["fill"]
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_sentence_already_naming_a_full_disk_keeps_its_reason_when_wrapped():
+    assert no_room(NoRoom("cannot write the lock /x/l.txt: the disk is full there. …", "the disk is full")) \
+        == "the disk is full"

@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 #: Size caps, in bytes. The real files are a few KiB (recipes, answers), tens of KiB (facts) and,
 #: for a history of years of installs, a few MiB.
@@ -34,6 +35,10 @@ LOG_TAIL_BYTES = 256 * 1024
 #: A bundle's manifest and a lock list a few hundred files with their hashes: tens to hundreds of KiB.
 MANIFEST_BYTES = 8 * 1024 * 1024
 LOCK_BYTES = 8 * 1024 * 1024
+#: The forecast assets' small files — a `SHA256SUMS`, a bucket listing page, the cache's `recorded.json` —
+#: name a few dozen files (a whole mirror of the bucket: under 100 KiB). An endless or sparse one must not
+#: fill a shared login node's memory.
+ASSET_INDEX_BYTES = 4 * 1024 * 1024
 #: Nesting: a recipe is 4 levels deep, facts and history about 6.
 YAML_DEPTH = 20
 JSON_DEPTH = 64
@@ -60,6 +65,45 @@ def read_text(path: str | os.PathLike[str], limit: int) -> str:
     except UnicodeDecodeError as exc:
         raise ParseLimitError(f"it is not a text file (not UTF-8 at byte {exc.start})") from None
     return text[1:] if text.startswith(BOM) else text
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def not_regular(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` (links followed) cannot be read as a file — "it is a named pipe (FIFO), not a regular file" —
+    or None for a regular file. A missing path raises FileNotFoundError (the caller's "no such file").
+
+    One check for every small file the wizard reads by name: a FIFO blocks the reader for ever and a device
+    (`/dev/zero`) never ends, so neither is opened; and the sentence says what the path is, not "no such file".
+    """
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a plain file")
+    return f"it is {kind}, not a regular file"
+
+
+def read_regular_text(path: str | os.PathLike[str], limit: int) -> str:
+    """`read_text` for a path that must be a regular file: anything else is a `ParseLimitError` saying what it is
+    (checked before opening, so a FIFO never blocks). OSError (a missing file included) passes through."""
+    why = not_regular(path)
+    if why is not None:
+        raise ParseLimitError(why)
+    return read_text(path, limit)
+
+
+def read_stream_text(stream: BinaryIO, limit: int) -> str:
+    """A stream's text (an HTTP answer): at most `limit` bytes, UTF-8 with undecodable bytes replaced.
+
+    Raises `ParseLimitError` when the stream holds more than `limit` bytes, rather than silently using the
+    first part of it (a cut `SHA256SUMS` would drop checksums without a word).
+    """
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise ParseLimitError(f"it is larger than {_size_text(limit)}, far more than such a file ever holds")
+    return strip_bom(data.decode("utf-8", errors="replace"))
 
 
 def strip_bom(text: str) -> str:
@@ -204,8 +248,6 @@ def is_regular_file_under(path: str | os.PathLike[str], folder: str | os.PathLik
     For paths read from a state file: a history entry's `log` must be one of the wizard's own logs,
     never `/etc/shadow`, a FIFO that blocks the reader, or a link out of the folder.
     """
-    import stat
-
     try:
         candidate = Path(path)
         if not candidate.is_absolute():

@@ -65,7 +65,7 @@ def _registry_lock():
 
 
 def run_capture(argv: list[str], *, timeout: float, **kwargs):
-    """`subprocess.run(argv, capture_output=True, text=True, timeout=...)` for short helper processes
+    """`subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=...)` for short helper processes
     started from worker threads (interpreter probes), which `stop_all` can end from any thread: a
     signal in the main thread must not wait for a probe's own timeout."""
     import subprocess
@@ -74,7 +74,7 @@ def run_capture(argv: list[str], *, timeout: float, **kwargs):
         raise OSError("the wizard is stopping")
     # The lock is never held across the fork: the child would inherit it held, and a stop signal that
     # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
                             preexec_fn=die_with_parent(), **kwargs)
     with _registry_lock():
         _running.add(proc)

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.errors import UserError, WizardError
 from wizard.security import redact_credentials
 
@@ -117,8 +117,20 @@ def open_source(location: str | None) -> Source:
     if not folder.is_dir():
         raise UserError(f"--assets {location}: no such folder.")
     sums_path = folder / SUMS_FILE
-    sums = parse_sums(sums_path.read_text(encoding="utf-8"), str(sums_path)) if sums_path.is_file() else {}
+    sums = parse_sums(_read_sums(sums_path), str(sums_path)) if os.path.lexists(sums_path) else {}
     return Source(str(folder) + os.sep, sums)
+
+
+def _read_sums(path: Path) -> str:
+    """A folder's SHA256SUMS, bounded: one that is huge, endless (a link to /dev/zero), a FIFO or unreadable is
+    refused by name — never skipped, since a present SHA256SUMS is enforced."""
+    try:
+        return bounded.read_regular_text(path, bounded.ASSET_INDEX_BYTES)
+    except bounded.ParseLimitError as exc:
+        raise UserError(f"{path} cannot be used: {exc}. A SHA256SUMS is a small text file as sha256sum writes "
+                        "it; fix or remove it.") from None
+    except OSError as exc:
+        raise UserError(f"{path} cannot be read: {exc.strerror or exc}.") from None
 
 
 _SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
@@ -181,7 +193,10 @@ def _get_text(url: str, *, missing_ok: bool) -> str | None:
     if response is None:
         return None
     with response:
-        return response.read(50_000_000).decode("utf-8", errors="replace")
+        try:
+            return bounded.read_stream_text(response, bounded.ASSET_INDEX_BYTES)
+        except bounded.ParseLimitError as exc:
+            raise AssetError(f"{redact_credentials(url)} cannot be used: {exc}.") from None
 
 
 def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, ...] = ()):
@@ -382,8 +397,8 @@ class _Recorded:
 
     def read(self) -> dict[str, dict]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(bounded.read_regular_text(self.path, bounded.ASSET_INDEX_BYTES))
+        except (OSError, ValueError):  # a ParseLimitError too: an unreadable record is started again
             return {}
         return data if isinstance(data, dict) else {}
 

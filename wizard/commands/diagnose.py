@@ -13,13 +13,14 @@ log as well, what it finds ranks the causes of a symptom-only log.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import textwrap
 
 from wizard.commands import options
 from wizard.commands.output import emit_json, say, warn
-from wizard.commands.streams import was_closed
+from wizard.commands.streams import STDIN_NAMES, stdin_problem
 from wizard.errors import UserError
 from wizard.flows.describe_check import finding_lines
 from wizard.flows.diagnosis import LogTail, inspect_env_folder, scan_stream
@@ -78,23 +79,30 @@ PASTE_CHARS = 64 * 1024 * 1024
 BIG_LOG_BYTES = 200_000_000
 
 
+def _scan_stdin(tail: LogTail):
+    """The log from standard input: a terminal's paste up to the first Ctrl-D, else the stream, bounded."""
+    if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
+        sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
+        sys.stderr.flush()
+        # One read to the first Ctrl-D: a chunked reader would wait for a second one. Bounded all the
+        # same (PASTE_CHARS): a terminal can be fed by a program too.
+        return scan_stream(io.StringIO(sys.stdin.read(PASTE_CHARS)), tail=tail), "".join(tail)
+    return scan_stream(sys.stdin, tail=tail), "".join(tail)
+
+
 def _scan_log(source: str):
     """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
 
     tail = LogTail()
-    if source == "-":
-        if was_closed(0):
-            raise UserError("standard input is closed (as `<&-` leaves it), so there is no log to read; give "
-                            "a LOGFILE, or pipe the log in: `gc-wizard diagnose - < run.log`.")
-        if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
-            sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
-            sys.stderr.flush()
-            # One read to the first Ctrl-D: a chunked reader would wait for a second one. Bounded all the
-            # same (PASTE_CHARS): a terminal can be fed by a program too.
-            import io
-
-            return scan_stream(io.StringIO(sys.stdin.read(PASTE_CHARS)), tail=tail), "".join(tail)
-        return scan_stream(sys.stdin, tail=tail), "".join(tail)
+    if source in STDIN_NAMES:  # /dev/stdin too: with descriptor 0 closed it read whatever holds it now
+        why = stdin_problem()
+        if why:
+            raise UserError(f"{why}, so there is no log to read; give a LOGFILE, or pipe the log in: "
+                            "`gc-wizard diagnose - < run.log`.")
+        try:
+            return _scan_stdin(tail)
+        except OSError as exc:
+            raise UserError(f"cannot read the log from standard input: {exc.strerror or exc}.") from None
     try:
         with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
             size = os.fstat(handle.fileno()).st_size
@@ -127,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     context = report.context() if report is not None else None
     findings = findings_for(scan, context=context)
     unknown = summarise(tail) if not findings else None
-    name = "standard input" if source == "-" else source
+    name = "standard input" if source in STDIN_NAMES else source
     if getattr(args, "json", False):
         data = {"findings": [f.to_dict() for f in findings], "log": name}
         if unknown is not None:

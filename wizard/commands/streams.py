@@ -217,6 +217,36 @@ def closed_stdout_problem() -> str | None:
             "nothing was done. Send it to a file or to /dev/null instead (`> /dev/null`).")
 
 
+#: Names a user gives for standard input where a file name goes; each is read as `-` is.
+STDIN_NAMES = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
+
+
+def stdin_problem() -> str | None:
+    """Why standard input cannot be read as input, or None: closed before the start (`<&-`; a path such as
+    /dev/stdin then reads whatever holds descriptor 0 now), open for writing only (`0>FILE`: the read failed
+    as "a file system error" blaming the state folder), or a folder (CPython itself refuses that one at
+    start-up, before any of the wizard runs, so this covers in-process callers)."""
+    import fcntl  # deferred: only the commands that read standard input need it
+    import stat
+
+    if was_closed(0):
+        return "standard input is closed (as `<&-` leaves it)"
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return None  # not a descriptor (a test's text stream): read as it is
+    try:
+        mode = os.fstat(fd).st_mode
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    except OSError as exc:
+        return f"standard input cannot be used ({exc.strerror or exc})"
+    if stat.S_ISDIR(mode):
+        return "standard input is a folder"
+    if flags & os.O_ACCMODE == os.O_WRONLY:
+        return "standard input is open for writing only (as `0>FILE` leaves it)"
+    return None
+
+
 def _text_stream(fd: int, mode: str) -> TextIO:
     return open(fd, mode, encoding="utf-8", errors=_ERRORS, closefd=False)  # noqa: SIM115 - lives as long as the process
 

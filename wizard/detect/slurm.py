@@ -171,7 +171,7 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     log = _srun_log(argv)
     job = SrunJob(on_state, wait=target.wait)
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True, preexec_fn=die_with_parent())
+                            text=True, errors="replace", env=env, start_new_session=True, preexec_fn=die_with_parent())
     err_lines: list[str] = []
     out_chunks: list[str] = []
 

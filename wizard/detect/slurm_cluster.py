@@ -19,7 +19,7 @@ def _ask(argv: list[str], timeout: float = 5.0) -> str | None:
     if program is None:
         return None
     try:
-        proc = subprocess.run([program, *argv[1:]], capture_output=True, text=True, timeout=timeout,
+        proc = subprocess.run([program, *argv[1:]], capture_output=True, text=True, errors="replace", timeout=timeout,
                               stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -124,7 +124,7 @@ class SrunJob:
         if squeue is None:
             return None
         try:
-            proc = subprocess.run([squeue, "-h", "-j", job_id, "-o", "%r"], capture_output=True, text=True,
+            proc = subprocess.run([squeue, "-h", "-j", job_id, "-o", "%r"], capture_output=True, text=True, errors="replace",
                                   timeout=5, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired):
             return None

@@ -27,6 +27,7 @@ re-synced folder back when that fails, and records a crash or a signal (`crashed
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -37,7 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.after.follow import follow_current
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.results import RollbackResult
@@ -45,6 +46,7 @@ from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.plan import NO_REPLACE, Step
+from wizard.install.recorded_set import foreign_requirement
 from wizard.install.runner import StepLog, run_step
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
@@ -82,10 +84,46 @@ def check_target(history: History, entry_id: str | None) -> Target:
     docstring) — or one UserError sentence saying why it cannot. The one eligibility rule: the CLI's
     rollback and the terminal app (before it asks the user to confirm) both ask it."""
     target = _eligible_target(history, entry_id)
-    why = target_path_problem(target.entry)
+    why = target_path_problem(target.entry) or (None if target.undo else recorded_set_problem(target.entry))
     if why:
         raise UserError(why)
     return target
+
+
+def recorded_set_problem(entry: Entry) -> str | None:
+    """Why the package set an entry recorded may not be installed by a rollback, or None: a line the wizard
+    never records (`wizard.install.recorded_set`), named by entry and by its line in history.json."""
+    roots = [paths.state_dir(), *([Path(entry.bundle)] if entry.bundle else []),
+             *(Path(link) for link in entry.find_links if "://" not in link and os.path.isabs(link))]
+    foreign = foreign_requirement(list(entry.packages), roots=roots, recorded=entry.graphcast_source)
+    if foreign is None:
+        return None
+    number, line, why = foreign
+    at = _history_line(entry.id, line)
+    where = f"{paths.history_path()}, line {at}" if at else f"{paths.history_path()}, package {number}"
+    return (f"{where}: entry {entry.id} records the package {line!r}, which gc-wizard never records ({why}); "
+            "the entry was edited, so nothing is installed from it and nothing changed. Roll back to another "
+            "entry, or install again.")
+
+
+def _history_line(entry_id: str, value: str) -> int | None:
+    """The line of history.json where entry `entry_id` holds the string `value` (for the sentence), or None."""
+    try:
+        text = bounded.read_regular_text(paths.history_path(), bounded.HISTORY_BYTES)
+    except (OSError, ValueError):
+        return None
+    start = text.find(json.dumps(entry_id))
+    found = text.find(json.dumps(value), max(start, 0)) if start >= 0 else -1
+    return text.count("\n", 0, found) + 1 if found >= 0 else None
+
+
+def _broken(env: Path) -> bool:
+    """A folder with files in it but no working `bin/python`: not gone (a rebuild would meet uv's "already
+    exists"), not usable either."""
+    try:
+        return env.is_dir() and not (env / "bin" / "python").exists() and any(env.iterdir())
+    except OSError:
+        return False
 
 
 def target_path_problem(entry: Entry) -> str | None:
@@ -98,6 +136,12 @@ def target_path_problem(entry: Entry) -> str | None:
     if env is None or not env.is_absolute() or ".." in env.parts:
         return (f"history entry {entry.id} names its environment as {entry.env!r}, which is not a folder the wizard "
                 "records (a relative path, or one that climbs out with '..'); the entry was edited. Nothing changed.")
+    if _broken(env):
+        # The folder is there, its interpreter is not (removed, or a link to a Python since uninstalled): a
+        # rebuild would meet "already exists" (sixth pass 11e), and a wipe is the user's call, not ours.
+        return (f"{env} (entry {entry.id}) is broken: its folder is there but its Python ({env / 'bin' / 'python'}) "
+                f"is missing, so it cannot be used or rebuilt in place; nothing changed. Remove it (`gc-wizard "
+                f"remove {entry.id}`), then roll back again to rebuild it, or install anew.")
     if not (env / "bin" / "python").exists() and not envs.in_envs_folder(env):
         return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
                 f"environments; nothing changed. To have that recipe again, install it anew: `gc-wizard install "
@@ -163,7 +207,7 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
     else:
         lines += [f"target : {target.recipe} [{target.id}] — {_versions(target.packages)}", f"         {target.env}"]
         if not envs.env_python(target.env).exists():
-            lines.append("Its folder is gone: it will be rebuilt from its frozen package set (offline from the "
+            lines.append(f"Its folder is {'empty' if os.path.lexists(target.env) else 'gone'}: it will be rebuilt from its frozen package set (offline from the "
                          "installer's cache when possible).")
     lines.append("Nothing is deleted; the current environment stays on disk.")
     return lines

@@ -49,6 +49,7 @@ from wizard.install.plan import Plan
 # The install's overall counters (packages, bytes) that a face draws from the step lines.
 from wizard.install.progress import InstallProgress as InstallProgress
 from wizard.install.reach import unreachable_advice
+from wizard.install.recorded_set import graphcast_source_record
 from wizard.install.runner import RunnerEvents, StepLog, run_plan
 
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
@@ -226,6 +227,7 @@ class _Transaction:
             entry.packages = envs.freeze(self.env)
         except OperationFailed as exc:
             return self.finish("failed", error=f"installed, but {exc}. Full log: {self.log}")
+        entry.graphcast_source = graphcast_source_record(entry.packages)
         frozen = envs.hashed_requirements(self.env, entry.packages, envs.frozen_dir() / f"{entry.id}.txt",
                                           find_links=entry.find_links)
         entry.requirements_file = str(frozen) if frozen else None

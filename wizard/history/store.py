@@ -198,6 +198,9 @@ class Entry:
     previous_current: str | None = None
     """The install entry that was current just before this one became current: where a plain
     `gc-wizard rollback` goes back to."""
+    graphcast_source: dict | None = None
+    """GraphCast's direct reference as frozen (`graphcast @ file:///…`) and, for a file, its sha256: the one
+    local source a rebuild of this entry may install from outside the state (`wizard.install.recorded_set`)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (written by a newer wizard): kept and written back."""
 

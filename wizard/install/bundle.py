@@ -19,6 +19,7 @@ the only package source (`wizard.install.plan`), checking the lock's hashes agai
 from __future__ import annotations
 
 import json
+import os
 import platform as host_platform
 import shutil
 import subprocess
@@ -35,8 +36,12 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
+from wizard.install.no_space import NoRoom, no_room, no_room_sentence
+from wizard.install.package_files import wheels_in
+from wizard.install.pinned import foreign_line
 from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
+from wizard.security import redact_credentials
 
 MANIFEST = "manifest.json"
 #: The forecast's files in a bundle made `--with-assets`: laid out like the bucket, with a SHA256SUMS.
@@ -74,7 +79,7 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
     if on_line:
         on_line("$ " + " ".join(argv))
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
     except OSError as exc:
@@ -103,42 +108,36 @@ def _platform_info() -> dict[str, Any]:
     return {"os": sys.platform, "arch": host_platform.machine(), "glibc": version if libc == "glibc" else None}
 
 
-def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
-                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None) -> dict[str, Any]:
-    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
-    started = time.monotonic()
-    out = Path(out).expanduser().absolute()
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UserError(f"--out {out} must be a new or empty folder.")
-    missing = outside_index_problem(recipe, find_links, graphcast_src)
-    if missing:  # before anything is made or downloaded
-        raise UserError(missing)
-    wheels = out / WHEELS
-    wheels.mkdir(parents=True, exist_ok=True)
-    try:
-        lock = compile_lock(recipe, out / LOCK, python_version=python_version, find_links=find_links,
-                            fmt=REQUIREMENTS)
-        links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
-        indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
-        _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",
-              python_version, "--dest", str(wheels), *links, *indexes, "-r", str(lock.path)],
-             f"download the wheels of recipe {recipe.id}", timeout, on_line)
-        src = Path(graphcast_src)
-        if src.is_file() and src.name.endswith(".whl"):
-            shutil.copy2(src, wheels / src.name)
-            built = wheels / src.name
-        else:
-            before = set(wheels.iterdir())
-            _run([*_pip(), "wheel", "--no-deps", "--wheel-dir", str(wheels), *links, graphcast_src],
-                 f"build GraphCast from {graphcast_src} as a wheel", timeout, on_line)
-            new = [p for p in set(wheels.iterdir()) - before if p.name.endswith(".whl")]
-            if len(new) != 1:
-                raise OperationFailed(f"building GraphCast from {graphcast_src} gave {len(new)} wheels, not one.")
-            built = new[0]
-    except BaseException:
-        shutil.rmtree(out / WHEELS, ignore_errors=True)
-        (out / LOCK).unlink(missing_ok=True)
-        raise
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of `path` that does not exist yet (`path` itself, or a parent), or None."""
+    first = None
+    while not os.path.lexists(path):
+        first, path = path, path.parent
+    return first
+
+
+def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcast_src: str,
+          find_links: list[str] | tuple[str, ...], timeout: float, on_line, started: float) -> dict[str, Any]:
+    """The bundle's lock, wheels and manifest written into `out`; the caller cleans up on any failure."""
+    lock = compile_lock(recipe, out / LOCK, python_version=python_version, find_links=find_links,
+                        fmt=REQUIREMENTS)
+    links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
+    indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
+    _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",
+          python_version, "--dest", str(wheels), *links, *indexes, "-r", str(lock.path)],
+         f"download the wheels of recipe {recipe.id}", timeout, on_line)
+    src = Path(graphcast_src)
+    if src.is_file() and src.name.endswith(".whl"):
+        shutil.copy2(src, wheels / src.name)
+        built = wheels / src.name
+    else:
+        before = set(wheels.iterdir())
+        _run([*_pip(), "wheel", "--no-deps", "--wheel-dir", str(wheels), *links, graphcast_src],
+             f"build GraphCast from {graphcast_src} as a wheel", timeout, on_line)
+        new = [p for p in set(wheels.iterdir()) - before if p.name.endswith(".whl")]
+        if len(new) != 1:
+            raise OperationFailed(f"building GraphCast from {graphcast_src} gave {len(new)} wheels, not one.")
+        built = new[0]
     files = [{"name": f"{WHEELS}/{p.name}", "sha256": sha256_file(p), "size": p.stat().st_size}
              for p in sorted(wheels.iterdir()) if p.is_file()]
     files.append({"name": LOCK, "sha256": sha256_file(out / LOCK), "size": (out / LOCK).stat().st_size})
@@ -150,6 +149,38 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
         "files": files, "seconds": round(time.monotonic() - started, 1),
     }
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
+
+def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
+                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None) -> dict[str, Any]:
+    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
+    started = time.monotonic()
+    out = Path(out).expanduser().absolute()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UserError(f"--out {out} must be a new or empty folder.")
+    missing = outside_index_problem(recipe, find_links, graphcast_src)
+    if missing:  # before anything is made or downloaded
+        raise UserError(missing)
+    made = _first_missing(out)  # the folder this bundle makes (out or a parent), removed whole on failure
+    wheels = out / WHEELS
+    try:
+        wheels.mkdir(parents=True, exist_ok=True)
+        manifest = _fill(recipe, out, wheels, python_version, graphcast_src, find_links, timeout, on_line, started)
+    except BaseException as exc:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        else:  # an empty folder the user gave: emptied again, kept
+            shutil.rmtree(wheels, ignore_errors=True)
+            for name in (LOCK, MANIFEST):
+                (out / name).unlink(missing_ok=True)
+        why = no_room(exc) if isinstance(exc, (OSError, OperationFailed)) else None
+        if why:  # pip's or uv's "No space left on device", or the wizard's own write: name --out, not a resolver
+            raise NoRoom(no_room_sentence("the bundle", out, why), why) from None
+        if isinstance(exc, OSError):
+            raise OperationFailed(f"cannot write the bundle {out}: {exc.strerror or exc}"
+                                  f"{f' ({exc.filename})' if exc.filename else ''}.") from None
+        raise
     return manifest
 
 
@@ -204,6 +235,25 @@ def machine_tags(python_version: str) -> set[Tag]:
     return set(cpython_tags((major, minor))) | set(compatible_tags((major, minor)))
 
 
+def _check_lock_lines(bundle: Bundle) -> None:
+    """Every requirement of the bundle's lock is a hashed pin of a package its manifest lists (see
+    `install.pinned`): a `pkg @ file:///elsewhere/x.whl` line would install a file from outside the bundle."""
+    packages = bundle.manifest.get("packages")
+    if not isinstance(packages, dict):
+        raise UserError(f"--bundle {bundle.root}: {MANIFEST} lists no packages; make the bundle again with "
+                        "`gc-wizard bundle`.")
+    try:
+        text = bounded.read_regular_text(bundle.lock, bounded.LOCK_BYTES)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"--bundle {bundle.root}: {LOCK} cannot be read ({exc}).") from None
+    foreign = foreign_line(text, {str(k): str(v) for k, v in packages.items()})
+    if foreign is not None:
+        number, line, why = foreign
+        shown = redact_credentials(line if len(line) <= 120 else line[:117] + "…")  # a URL's password stays out
+        raise UserError(f"--bundle {bundle.root}: {LOCK}, line {number} ({shown!r}) is refused: {why}. A bundle "
+                        "installs only the wheels it holds; make it again with `gc-wizard bundle`.")
+
+
 def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = None) -> Bundle:
     """The bundle at `root`, after checking it fits `recipe`, is intact and installs on this machine."""
     root = Path(root).expanduser().absolute()
@@ -231,9 +281,10 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
         raise UserError(f"--bundle {root} holds wheels for Python {bundle.python}, but this install uses Python "
                         f"{python_version}; make the bundle with --python {'.'.join(python_version.split('.')[:2])} "
                         f"or put Python {bundle.python} on PATH.")
+    _check_lock_lines(bundle)
     tags = machine_tags(bundle.python)
     have: dict[str, list[tuple[str, bool]]] = {}
-    for wheel in bundle.wheels.glob("*.whl"):
+    for wheel in wheels_in(bundle.wheels):
         try:
             name, _version, _build, wheel_tags = parse_wheel_filename(wheel.name)
         except InvalidWheelFilename:

@@ -37,6 +37,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from packaging.version import InvalidVersion, Version
 
 from wizard import paths
+from wizard.install.package_files import wheels_in
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
 PYPI_SIMPLE = "https://pypi.org/simple/"
@@ -151,22 +152,19 @@ def _same(a: str, b: str) -> bool:
 def _local(name: str, version: str, folders: list[Path], py_tag: str, machine: str) -> int | None:
     best: tuple[int, int] | None = None
     for folder in folders:
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            if not entry.name.endswith(".whl"):
-                continue
+        for wheel in wheels_in(folder):
             try:
-                wname, wversion, _, _ = parse_wheel_filename(entry.name)
+                wname, wversion, _, _ = parse_wheel_filename(wheel.name)
             except InvalidWheelFilename:
                 continue
             if wname != name or not _same(str(wversion), version):
                 continue
-            score = _fits(entry.name, py_tag, machine)
+            score = _fits(wheel.name, py_tag, machine)
             if score and (best is None or score > best[0]):
-                best = (score, entry.stat().st_size)
+                try:
+                    best = (score, wheel.stat().st_size)
+                except OSError:
+                    continue
     return best[1] if best else None
 
 

@@ -8,8 +8,10 @@ its frozen package set (`uv pip freeze`, which reads any venv or conda env throu
 Hashes: `uv pip freeze` gives none, but uv's cache holds the package index's sha256 for every file
 it downloaded, so right after an install `uv pip compile --offline --generate-hashes` turns the frozen
 set into a hash-pinned requirements file in a fraction of a second, without the network. uv gives no
-hashes for wheels from a --find-links folder, nor without a cache; then the plain `name==version` set
-is all there is, and nothing fails. A rebuild from the hashed file has uv check every hash it lists.
+hashes for wheels from a --find-links folder (a bundle's included, so a `--lock`/`--bundle` install from
+one leaves `frozen/` empty), nor without a cache; then the plain `name==version` set recorded in
+history.json is all there is, and nothing fails (what such a set may hold: `wizard.install.recorded_set`).
+A rebuild from the hashed file has uv check every hash it lists.
 
 An environment is an `Env` value (its folder; `.python`, `.exists`, `.is_managed`, `.marker`), and
 its marker an `EnvMarker`. The marker has one error policy, everywhere: no marker, or one that cannot
@@ -261,8 +263,10 @@ def remove_env(env: Path | str) -> int:
                               "gc-wizard only deletes environments it created.")
     mounted = _mount_inside(env)
     if mounted is not None:
-        raise OperationFailed(f"{mounted} is another file system mounted inside {env}; gc-wizard deletes nothing "
-                              "there (it would delete that file system's files). Unmount it, then remove again.")
+        where = (f"{env} is itself a mount point (another file system is mounted there)" if mounted == env else
+                 f"{mounted} is another file system mounted inside {env}")
+        raise OperationFailed(f"{where}; gc-wizard deletes nothing there (it would delete that file system's "
+                              "files). Unmount it, then remove again.")
     freed = disk_usage(env) if env.exists() else 0
     shutil.rmtree(env, ignore_errors=True)
     if env.exists():
@@ -271,11 +275,16 @@ def remove_env(env: Path | str) -> int:
 
 
 def _mount_inside(root: Path) -> Path | None:
-    """The first mount point under `root` (a bind mount, a tmpfs), or None. `rmtree` crosses into mounts: the
-    fifth hostile pass lost a file that a bind mount inside an old env put there. A bind mount of the same
-    file system has the same device number, so the kernel's own list (`/proc/self/mountinfo`) is read."""
+    """`root` itself when it is a mount point, else the first mount point under it (a bind mount, a tmpfs), or
+    None. `rmtree` crosses into mounts: the fifth hostile pass lost a file that a bind mount inside an old env
+    put there, and the sixth emptied an env that was itself a tmpfs before saying "could not delete all". A bind
+    mount of the same file system has the same device number, so the kernel's own list
+    (`/proc/self/mountinfo`) is read."""
     real = os.path.realpath(root)
-    for point in _mount_points():
+    points = _mount_points()
+    if real in points:
+        return Path(root)
+    for point in points:
         if point.startswith(real.rstrip("/") + "/"):
             return Path(point)
     return None
@@ -312,7 +321,7 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     if not python.exists():
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
     try:
-        proc = subprocess.run([uv_bin(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, preexec_fn=die_with_parent(),
+        proc = subprocess.run([uv_bin(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, errors="replace", preexec_fn=die_with_parent(),
                               timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
@@ -344,7 +353,7 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
                 [uv_bin(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps",
                  "--no-header", "--no-annotate", "--python", str(env_python(env)), *links, str(source),
                  "-o", str(compiled)],
-                capture_output=True, text=True, preexec_fn=die_with_parent(), timeout=timeout)
+                capture_output=True, text=True, errors="replace", preexec_fn=die_with_parent(), timeout=timeout)
         except (OSError, subprocess.TimeoutExpired):
             return None
         if proc.returncode != 0 or not compiled.exists():

@@ -19,7 +19,7 @@ from pathlib import Path
 def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
     """Where uv keeps its cache, as uv itself says (it knows UV_CACHE_DIR, XDG_CACHE_HOME and the defaults)."""
     try:
-        proc = subprocess.run([uv, "cache", "dir"], capture_output=True, text=True, timeout=20,
+        proc = subprocess.run([uv, "cache", "dir"], capture_output=True, text=True, errors="replace", timeout=20,
                               env=dict(environ), stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None

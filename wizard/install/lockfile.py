@@ -31,6 +31,7 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
+from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.reach import find_unreachable
 from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
@@ -47,7 +48,7 @@ _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)")
 def uv_writes_pylock() -> bool:
     """Whether this uv can write (and so install) PEP 751 locks."""
     try:
-        proc = subprocess.run([uv_bin(), "pip", "compile", "--help"], capture_output=True, text=True, timeout=30)
+        proc = subprocess.run([uv_bin(), "pip", "compile", "--help"], capture_output=True, text=True, errors="replace", timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return "pylock.toml" in proc.stdout
@@ -165,7 +166,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                                 else f".{out.name}.partial")
         argv += [str(source), "-o", str(partial)]
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            proc = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, stdin=subprocess.DEVNULL,
                                   env=_uv_env())
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
@@ -174,6 +175,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             raise OperationFailed(f"cannot run uv: {exc}") from None
         if proc.returncode != 0 or not partial.exists():
             partial.unlink(missing_ok=True)
+            why = no_room(OperationFailed(proc.stderr))
+            if why:  # uv's "failed to write … No space left on device" is no resolution failure
+                raise NoRoom(no_room_sentence("the lock", out, why), why)
             said = "\n  ".join([line for line in proc.stderr.splitlines() if line.strip()][-8:])
             if platform and "platform" in proc.stderr.lower() and "invalid value" in proc.stderr.lower():
                 raise UserError(f"--platform {platform} is not a platform uv knows; give one such as "
@@ -189,10 +193,18 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
               + (f", platform {platform}" if platform else "") + ".\n"
               f"# Every package with its sha256: an install from this file refuses any other file.\n"
               f"# GraphCast is installed --no-deps from {recipe.graphcast.source}\n")
-    out.write_text(header + body, encoding="utf-8")
-    packages = lock_packages(out)
+    text = header + body
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        why = no_room(exc)
+        if why:
+            raise NoRoom(no_room_sentence("the lock", out, why), why) from None
+        raise OperationFailed(f"cannot write the lock {out}: {exc.strerror or exc}.") from None
+    # Described from what was written, never read back: --out may be a device (/dev/null reads back nothing).
     return LockResult(recipe=recipe.id, path=out, format=fmt, python=python_version, platform=platform,
-                      packages=packages, sha256=sha256_file(out), seconds=time.monotonic() - started)
+                      packages=packages_in(text, fmt), sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                      seconds=time.monotonic() - started)
 
 
 def _uv_env() -> dict[str, str]:
@@ -206,13 +218,18 @@ def _uv_env() -> dict[str, str]:
 def lock_packages(path: Path) -> dict[str, str]:
     """{canonical name: version} of every package a lock pins (both formats; no TOML library needed)."""
     try:
-        text = bounded.read_text(path, bounded.LOCK_BYTES)
+        text = bounded.read_regular_text(path, bounded.LOCK_BYTES)
     except OSError as exc:
         raise UserError(f"--lock {path}: cannot be read ({exc.strerror or exc}).") from None
     except bounded.ParseLimitError as exc:
         raise UserError(f"--lock {path}: {exc}.") from None
+    return packages_in(text, lock_format(Path(path)))
+
+
+def packages_in(text: str, fmt: str) -> dict[str, str]:
+    """{canonical name: version} of every package pinned in a lock's text of format `fmt`."""
     packages: dict[str, str] = {}
-    if lock_format(Path(path)) == PYLOCK:
+    if fmt == PYLOCK:
         name = None
         for line in text.splitlines():
             stripped = line.strip()

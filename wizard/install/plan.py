@@ -41,13 +41,14 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import parse_wheel_filename
 from packaging.version import Version
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.errors import UserError
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
 from wizard.install.linkmode import link_mode
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
+from wizard.install.package_files import wheels_in
 from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
@@ -185,6 +186,12 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
         raise UserError(f"--env: {why}.")
     if env_dir.exists() and not env_dir.is_dir():
         raise UserError(f"--env {env_dir} is a file, not a folder")
+    if not env_dir.parent.is_dir():
+        # The env's lock sits beside it (`.<name>.gc-wizard.lock`): without this, the missing parent was
+        # reported as the state folder not existing (sixth pass 7a).
+        what = "is not a folder" if env_dir.parent.exists() else "does not exist"
+        raise UserError(f"--env {env_dir}: its parent folder {env_dir.parent} {what}; make it first "
+                        f"(mkdir -p {shlex.quote(str(env_dir.parent))}) or give a folder inside one that exists.")
     if env_dir.is_dir() and any(env_dir.iterdir()):
         raise UserError(f"--env {env_dir} is a folder that is neither empty nor a Python environment "
                         "(no bin/python); give a new folder or an existing environment")
@@ -217,6 +224,9 @@ def check_sources(graphcast_src: str | None, find_links: tuple[str, ...] | list[
 def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
     out = []
     for value in values:
+        odd = unusable_characters(value)
+        if odd:
+            raise UserError(f"--find-links {value!r} {odd}; move or link the wheelhouse to a plain path.")
         if _is_url(value):
             out.append(value)
             continue
@@ -244,8 +254,20 @@ def graphcast_install_arg(recipe: Recipe, graphcast_src: str | None) -> str:
     return check_graphcast_src(graphcast_src) if graphcast_src else recipe.graphcast.source
 
 
+def unusable_characters(value: str) -> str | None:
+    """Why a source path or URL cannot go to uv or pip as it is, or None: a newline, tab or other character
+    that is not printable (uv's requirement parser splits on a newline, after the env was made — sixth pass
+    5l — and it breaks the plan's lines). A byte that is not UTF-8 has its own sentence further on."""
+    odd = next((c for c in value if not c.isprintable() and c != " " and not "\ud800" <= c <= "\udfff"), None)
+    return None if odd is None else f"holds the character {odd!r}, which no installer takes in a path"
+
+
 def check_graphcast_src(graphcast_src: str) -> str:
     """A user's GraphCast source as the installer takes it, or one UserError sentence saying why not."""
+    odd = unusable_characters(graphcast_src)
+    if odd:
+        raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src!r} {odd}; move or link it to a "
+                        "plain path.")
     if _is_url(graphcast_src) or " @ " in graphcast_src:
         if any(c.isspace() for c in graphcast_src.replace(" @ ", "@")):
             raise UserError(f"The GraphCast source (--graphcast-src) '{graphcast_src}' holds whitespace.")
@@ -276,7 +298,7 @@ def _has_recent_pip_wheel(find_links: list[str]) -> bool:
     for location in find_links:
         if _is_url(location):
             continue
-        for wheel in Path(location).glob("pip-*.whl"):
+        for wheel in wheels_in(location, "pip-*.whl"):
             try:
                 if parse_wheel_filename(wheel.name)[1] >= Version(PIP_MIN_FOR_RAW):
                     return True
@@ -593,8 +615,12 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         raise UserError(problem)
     if lock is not None:
         lock = Path(lock).expanduser().absolute()
-        if not lock.is_file():
-            raise UserError(f"--lock {lock}: no such file")
+        try:
+            why = bounded.not_regular(lock)
+        except OSError:
+            raise UserError(f"--lock {lock}: no such file.") from None
+        if why is not None:  # a FIFO or /dev/zero: say what it is, never "no such file"
+            raise UserError(f"--lock {lock}: {why}; a lock is a small text file (as `gc-wizard lock` writes it).")
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
     plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),

@@ -553,9 +553,11 @@ class _Session:
             self.log.lines(lines)
         # What leaves the runner — the lines each face shows live, and the tail every failure sentence and
         # `--json` "error" quotes — is masked here, once, for every face (the log has its own redactor).
-        lines = [self.shown(line) for line in lines]
-        # The tail is quoted in the wizard's own failure sentences: never with an installer's advice to wipe.
-        self.tail.extend(line for line in lines if not is_destructive_hint(line))
+        # An installer's advice to wipe (uv's "Use the `--clear` flag") never leaves the runner: not in the tail
+        # the wizard's failure sentences quote, nor live, where it reads as the wizard's advice (sixth pass 11e:
+        # for an env whose python was gone). The log keeps it.
+        lines = [self.shown(line) for line in lines if not is_destructive_hint(line)]
+        self.tail.extend(lines)
         if self._emit is not None:
             self._emit(self.step, lines)
         else:

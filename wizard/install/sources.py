@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ast
 import configparser
-import os
 import re
 import tarfile
 from dataclasses import dataclass, field, replace
@@ -42,6 +41,7 @@ from packaging.version import InvalidVersion, Version
 
 from wizard.errors import UserError
 from wizard.install.checkout_state import TreeState, read_archive_state, read_tree_state
+from wizard.install.package_files import package_files
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
@@ -401,7 +401,7 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
     wheels = sdists = 0
     graphcast = None
     try:
-        names = sorted(os.listdir(path))
+        names = package_files(path)
     except OSError as exc:
         raise UserError(f"wheelhouse {folder}: cannot be read ({exc.strerror})") from None
     for filename in names:

@@ -28,9 +28,12 @@ file is still written, and NCCL truncates its NCCL_DEBUG_FILE. `XLA_FLAGS` is re
 list of `--xla_…` flags (so its leading `--` is expected), and a flag that names where XLA finds
 programs or code, or reads or writes files (`--xla_gpu_cuda_data_dir`, `--xla_gpu_ptx_file`,
 `--xla_dump_to`, any value with a `/`), or hands options to another program (`--xla_gpu_asm_extra_flags`
-reaches ptxas), is refused for the same reason. A location word counts anywhere in a name
+reaches ptxas; `--xla_backend_extra_options` reaches LLVM, whose `-info-output-file=F` appends to a file: any
+flag named `…extra…`, `…_options`, `…_opts`, `…_args`, `…_flags`, and any value that itself holds an option —
+a `=` or a word starting with `-`), is refused for the same reason. A location word counts anywhere in a name
 (`TF_CPP_VLOG_FILENAME`, `CUDA_MPS_PIPE_DIRECTORY`, `JAX_DUMP_IR_TO`), not only at its end. Values must be
-one line of printable text without shell syntax (`$`, backquote, `;`, `|`, `&`, `<`, `>`, `(`, `)`,
+one line of printable text (Python's `str.isprintable`: no control character, line or paragraph
+separator, byte-order mark or other format character) without shell syntax (`$`, backquote, `;`, `|`, `&`, `<`, `>`, `(`, `)`,
 backslash), at most 1024 characters: the activation script quotes them anyway, but a value that needs
 any of these is not a library setting.
 """
@@ -61,7 +64,9 @@ _XLA_FLAG = re.compile(r"--(?P<name>xla_[a-z0-9_]+)(?:=(?P<value>\S*))?")
 #: XLA flags that say where XLA finds programs (ptxas, nvlink) or code (PTX, LLVM IR, plugins) to run, or
 #: where it reads or writes files (dumps, autotune results, caches).
 _XLA_LOADS_CODE = re.compile(r"cuda_data_dir|_file$|_files$|_filename$|plugin|librar|ptxas_path|_path$|_dir$"
-                             r"|_to$|_from$|cache|extra_flags")
+                             r"|_to$|_from$|cache|output|extra|_options?$|_opts$|_args$|_flags$")
+#: A flag value that is itself an option for someone else: `k=v` pairs or a `-word` (LLVM's `-info-output-file`).
+_HANDS_ON = re.compile(r"=|(?:^|[,;:\s])-(?![0-9])")
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _BAD_VALUE = set("$`;|&<>()\\")
 
@@ -89,7 +94,7 @@ def value_problem(name: str, value: object) -> str | None:
         return f"the value of {name} must be text"
     if len(value) > MAX_VALUE:
         return f"the value of {name} is longer than {MAX_VALUE} characters"
-    bad = sorted({c for c in value if c in _BAD_VALUE} | set(unshowable_characters(value)))
+    bad = sorted({c for c in value if c in _BAD_VALUE or not c.isprintable()} | set(unshowable_characters(value)))
     if bad:
         shown = " ".join(repr(c) if c in _BAD_VALUE else show_characters([c]) for c in bad)
         return f"the value of {name} holds characters a library setting never needs ({shown})"
@@ -106,7 +111,8 @@ def xla_flags_problem(value: str) -> str | None:
         if match is None:
             return (f"XLA_FLAGS holds '{_show(word)}', which is not an XLA flag (XLA_FLAGS is a list of "
                     "--xla_name=value words)")
-        if _XLA_LOADS_CODE.search(match.group("name")) or "/" in (match.group("value") or ""):
+        flag_value = match.group("value") or ""
+        if _XLA_LOADS_CODE.search(match.group("name")) or "/" in flag_value or _HANDS_ON.search(flag_value):
             return (f"the XLA flag --{match.group('name')} names a place XLA runs programs or code from, or "
                     "reads or writes files in, or options it hands another program, and nothing from a recipe may "
                     "choose that")

@@ -35,3 +35,26 @@ def test_a_bind_mount_inside_an_env_is_named_and_nothing_is_deleted(tmp_path):
     finally:
         subprocess.run(["umount", str(inside)], check=False)
     assert envs.remove_env(env) >= 0 and not env.exists()  # unmounted: removed as usual
+
+
+@pytest.mark.parametrize("kind", ["bind", "tmpfs"])
+def test_an_env_that_is_itself_a_mount_point_is_refused_before_anything_is_deleted(tmp_path, kind):
+    """Sixth hostile pass 11f: envs/<old> was a tmpfs; remove emptied it, then said "could not delete all"."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("a mount needs root and mount(8), as on the CI machine")
+    env = envs_dir() / "old-env"
+    env.mkdir(parents=True)
+    source = tmp_path / "mounted-files"
+    source.mkdir()
+    argv = ["mount", "--bind", str(source), str(env)] if kind == "bind" else ["mount", "-t", "tmpfs", "tmpfs", str(env)]
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"this machine refuses the mount ({proc.stderr.strip()})")
+    try:
+        venv.create(env, with_pip=False)
+        (env / "PRECIOUS.txt").write_text("keep me\n")
+        with pytest.raises(OperationFailed, match=f"{env} is itself a mount point"):
+            envs.remove_env(env)
+        assert (env / "PRECIOUS.txt").read_text() == "keep me\n" and (env / "pyvenv.cfg").is_file()
+    finally:
+        subprocess.run(["umount", str(env)], check=False)

@@ -211,3 +211,34 @@ def test_a_mirror_with_a_login_gets_it_as_basic_auth_and_nothing_on_disk_holds_i
     on_disk = [str(p) for p in (isolated_state / "assets").rglob("*")]
     assert not any("s3cret" in p for p in on_disk)
     assert "s3cret" not in (isolated_state / "assets" / "recorded.json").read_text()
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda p: p.open("wb").truncate(3 * 2**30), "larger than 4 MiB"),  # sparse: 3 GB on paper, nothing on disk
+    (lambda p: p.symlink_to("/dev/zero"), "a character device, not a regular file"),
+    (lambda p: __import__("os").mkfifo(p), "a named pipe (FIFO), not a regular file"),
+    (lambda p: p.mkdir(), "a folder, not a regular file"),
+    (lambda p: p.write_bytes(b"\xff\xfe" + b"a" * 10), "not a text file"),
+])
+def test_a_folders_sums_file_that_is_huge_endless_or_not_a_file_is_refused_by_name(tmp_path, make, says):
+    root = _folder(tmp_path)
+    make(root / assets.SUMS_FILE)
+    with pytest.raises(UserError) as caught:
+        assets.open_source(str(root))
+    assert str(root / assets.SUMS_FILE) in str(caught.value) and says in str(caught.value)
+
+
+def test_a_mirrors_endless_sums_file_is_refused_not_cut_short(tmp_path, assets_server):
+    root = _folder(tmp_path)
+    (root / assets.SUMS_FILE).write_bytes(b"# padding\n" * (5 * 2**20 // 10))  # past the 4 MiB cap
+    server = assets_server(root)
+    with pytest.raises(AssetError) as caught:
+        assets.open_source(server.url)
+    assert f"{server.url}{assets.SUMS_FILE}" in str(caught.value) and "larger than 4 MiB" in str(caught.value)
+
+
+def test_an_endless_recorded_json_in_the_cache_is_not_read_whole(tmp_path, isolated_state):
+    folder = isolated_state / "assets"
+    folder.mkdir(parents=True)
+    (folder / "recorded.json").symlink_to("/dev/zero")
+    assert assets._Recorded(folder).read() == {}

@@ -404,3 +404,16 @@ def test_relative_program_runs_from_the_steps_folder(tmp_path):
     tool.chmod(0o755)
     result, events, _ = run(tmp_path, Step(name="x", title="x", argv=("./bin/tool.sh",), cwd=str(tmp_path)))
     assert result.ok and events.lines == [f"ran in {tmp_path}"]
+
+
+def test_an_installers_advice_to_wipe_is_logged_but_never_shown_live_nor_quoted(tmp_path):
+    """uv's "hint: Use the `--clear` flag or set `UV_VENV_CLEAR=1` …" and pip's `--force-reinstall` reached the
+    terminal live during a rollback to a broken env (sixth pass 11e): there they read as the wizard's advice."""
+    said = ["error: Failed to create virtual environment", "hint: Use the `--clear` flag or set `UV_VENV_CLEAR=1` "
+            "to replace the existing virtual environment", "try pip install --force-reinstall x",
+            "  cause: A virtual environment already exists"]
+    s = Step(name="venv", title="venv", argv=(sys.executable, "-c", f"print({chr(10).join(said)!r}); raise SystemExit(2)"))
+    result, events, log = run(tmp_path, s)
+    assert not result.ok and "--clear" in log and "--force-reinstall" in log
+    for shown in (events.lines, list(result.tail)):
+        assert [line.strip() for line in shown] == [said[0], said[3].strip()], shown

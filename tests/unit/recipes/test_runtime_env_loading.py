@@ -8,6 +8,7 @@ other XLA flags.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,17 @@ LOADS_CODE = [
     ("CUDA_COREDUMP_FILE", "core"),
     ("CUDA_COREDUMP_PIPE", "pipe"),
     ("XLA_FLAGS", "--xla_gpu_asm_extra_flags=-v"),  # options handed to ptxas
+    # Options XLA hands to LLVM, whose -info-output-file appends -stats/-time-passes to a file (sixth pass 2c);
+    # the same class under other names, and any value that is itself an option for someone else.
+    ("XLA_FLAGS", "--xla_backend_extra_options=-info-output-file=stats.txt,-time-passes"),
+    ("XLA_FLAGS", "--xla_backend_extra_options=xla_cpu_disable_foo"),
+    ("XLA_FLAGS", "--xla_cpu_llvm_cl_opts=-stats"),
+    ("XLA_FLAGS", "--xla_gpu_llvm_options=x"),
+    ("XLA_FLAGS", "--xla_gpu_cublas_args=x"),
+    ("XLA_FLAGS", "--xla_some_new_map=-info-output-file"),
+    ("XLA_FLAGS", "--xla_some_new_map=key=value"),
+    ("XLA_FLAGS", "--xla_some_new_list=a,-stats"),
+    ("XLA_FLAGS", "--xla_gpu_experimental_output_dir_name=x"),
     # Switches that make the driver write a core dump where it defaults to (the fifth hostile pass).
     ("CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "1"),
     ("CUDA_ENABLE_USER_TRIGGERED_COREDUMP", "1"),
@@ -89,6 +101,9 @@ ACCEPTED = [
     ("NCCL_IB_TIMEOUT", "22"),
     ("XLA_PYTHON_CLIENT_MEM_FRACTION", ".8"),
     ("JAX_TRACEBACK_FILTERING", "off"),
+    ("XLA_FLAGS", "--xla_gpu_enable_command_buffer=FUSION,CUBLAS --xla_dump_hlo_pass_re=.*"),
+    ("XLA_FLAGS", "--xla_gpu_autotune_level=-1"),  # a negative number is no option
+    ("JAX_DEFAULT_DEVICE_NAME", "Grafikkarte-é"),  # printable, not ASCII
 ]
 
 
@@ -108,3 +123,21 @@ def test_an_env_marker_holding_a_plugin_is_ignored_for_it_and_says_so(tmp_path):
     assert act.set.get("XLA_PYTHON_CLIENT_PREALLOCATE") == "false"
     assert "NCCL_TUNER_PLUGIN" not in act.set and "CUDA_INJECTION64_PATH" not in act.set
     assert any("NCCL_TUNER_PLUGIN" in note for note in act.notes)
+
+
+NOT_PRINTABLE = ["a\u2028export Q=1", "\ufeffx", "a\u2029b", "a\u200eb", "a\u0085b", "a\x7fb", "a\x1b[31mb",
+                 "a\u00adb"]
+
+
+@pytest.mark.parametrize("value", NOT_PRINTABLE, ids=[repr(v) for v in NOT_PRINTABLE])
+def test_a_value_that_is_not_printable_is_refused_by_the_same_rule_as_the_docs(tmp_path, value):
+    """Docs: "one line of printable text" — `str.isprintable`, so a LINE SEPARATOR (a line break to many editors
+    and terminals), a byte-order mark or a direction mark are refused like a control character (sixth pass 2e)."""
+    path = tmp_path / "jax0.4.23-cpu.yaml"
+    path.write_text(CPU_TEXT.replace("  JAX_PLATFORMS: cpu", "  JAX_PLATFORMS: cpu\n  JAX_T: " + json.dumps(value), 1))
+    with pytest.raises(UserError) as caught:
+        load_recipe_file(path)
+    message = str(caught.value)  # the loader's control-character check may say it first, in its own words
+    assert str(path) in message and "JAX_T" in message and ("never needs" in message or "control characters" in message)
+    act = compute_activation(tmp_path / "env", {"PATH": "/usr/bin"}, {"backend": "cpu", "runtime_env": {"JAX_T": value}})
+    assert "JAX_T" not in act.set and any("JAX_T" in note for note in act.notes)

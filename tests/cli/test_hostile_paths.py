@@ -1,0 +1,57 @@
+"""Paths that are not what they look like — a FIFO or a device given as a file, a missing parent folder, a
+control character in a path — each answered with one sentence that says what the path is (sixth hostile pass).
+
+The real CLI in this process; nothing is installed (every case stops before the environment is made)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
+
+
+def _clean(proc) -> None:
+    for text in (proc.stdout, proc.stderr):
+        assert "Traceback" not in text and "of its own" not in text, text
+
+
+@pytest.mark.parametrize("make, says", [
+    (os.mkfifo, "a named pipe (FIFO), not a regular file"),
+    (lambda p: os.symlink("/dev/zero", p), "a character device, not a regular file"),
+    (os.mkdir, "a folder, not a regular file"),
+])
+def test_a_lock_that_is_not_a_regular_file_is_named_for_what_it_is(tmp_path, make, says):
+    lock = tmp_path / "requirements.lock.txt"
+    make(lock)
+    proc = run_inproc("install", "jax0.4.23-cpu", "--yes", "--no-verify", "--offline", "--find-links",
+                      str(tmp_path), "--lock", str(lock), "--json")
+    _clean(proc)
+    assert proc.returncode == 2
+    assert f"--lock {lock}: it is {says}" in last_json(proc)["error"] and "no such file" not in proc.stderr
+
+
+@pytest.mark.parametrize("option", ["--graphcast-src", "--find-links"])
+@pytest.mark.parametrize("char", ["\n", "\t", "\r", "\x1b", "\u2028", "\x85"])
+def test_a_source_path_with_a_character_no_installer_takes_is_refused_up_front(tmp_path, option, char):
+    folder = tmp_path / f"ck{char}nl"
+    folder.mkdir()
+    (folder / "setup.py").write_text("")  # a checkout by its looks: only the name is wrong
+    proc = run_inproc("plan", "jax0.4.23-cpu", option, str(folder), "--json")
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(("The GraphCast source (--graphcast-src)", "--find-links"))
+    assert f"holds the character {char!r}" in error and char not in error  # shown escaped, never raw
+
+
+@pytest.mark.parametrize("command", ["install", "plan"])
+def test_an_env_whose_parent_folder_is_missing_names_that_folder_not_the_state_folder(tmp_path, command):
+    env = tmp_path / "missing" / "deep" / "env"
+    extra = ("--yes", "--no-verify", "--offline") if command == "install" else ()
+    proc = run_inproc(command, "jax0.4.23-cpu", "--env", str(env), "--json", *extra)
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and f"its parent folder {env.parent} does not exist" in error
+    assert "state folder" not in error and "GC_WIZARD_HOME" not in error and not (tmp_path / "missing").exists()

@@ -1,0 +1,152 @@
+"""What `lock` and `bundle` write, and what they leave when writing fails (sixth hostile pass 5b, 6b, 6c, 6e).
+
+Real uv and pip on the tiny wheels. A lock's JSON describes the text it wrote (never what reading --out back
+gives: a device reads back nothing); a write that fails names --out; a failed bundle removes what it made;
+a path holding a byte that is not UTF-8 is no "error of its own"; a full disk is named as such."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
+from wizard.errors import OperationFailed
+from wizard.install.no_space import NoRoom, no_room
+
+
+def _lock(tiny, out, *extra):
+    return run_inproc("lock", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--offline", "--out", str(out), "--json", *extra)
+
+
+def _bundle(tiny, out, recipe="tiny-a"):
+    return run_inproc("bundle", recipe, "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--graphcast-src", str(tiny.graphcast), "--out", str(out), "--json",
+                      env={"UV_OFFLINE": "1", "PIP_NO_INDEX": "1"})
+
+
+def _clean(proc):
+    for text in (proc.stdout, proc.stderr):
+        assert "Traceback" not in text and "of its own" not in text, text
+
+
+def test_a_lock_written_into_a_device_is_described_from_what_was_written(tiny, tmp_path):
+    out = tmp_path / "lock.txt"
+    out.symlink_to("/dev/null")  # what `> /dev/null` would take; reading it back gives nothing
+    proc = _lock(tiny, out)
+    _clean(proc)
+    result = last_json(proc)
+    assert proc.returncode == 0 and result["packages"] == {"pkg-a": "1.0"}
+    assert result["sha256"] != "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # sha256("")
+
+
+def test_a_lock_that_cannot_be_written_names_the_out_file_not_the_state_folder(tiny, tmp_path):
+    out = tmp_path / "lock.txt"
+    out.symlink_to("/dev/full")  # every write: No space left on device
+    proc = _lock(tiny, out)
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 1 and f"cannot write the lock {out}: the disk is full there" in error
+    assert "GC_WIZARD_HOME" not in error and "resolve" not in error
+
+
+def test_a_bundle_into_a_path_with_a_byte_that_is_not_utf8_is_made(tiny, tmp_path):
+    out = tmp_path / "bun\udcff"  # what Python makes of the byte 0xff in a path
+    proc = _bundle(tiny, out)
+    _clean(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "manifest.json").is_file() and (out / "wheels" / "pkg_a-1.0-py3-none-any.whl").is_file()
+
+
+def test_a_failed_bundle_removes_the_folders_it_made_and_empties_one_it_was_given(tiny, tmp_path):
+    tiny.write("tiny-z", ["pkg-z==9.9"])  # in no wheelhouse: the resolution fails
+    made = tmp_path / "new"
+    proc = _bundle(tiny, made / "deep" / "bun", recipe="tiny-z")
+    _clean(proc)
+    assert proc.returncode == 1 and not made.exists()
+    given = tmp_path / "given"
+    given.mkdir()
+    proc = _bundle(tiny, given, recipe="tiny-z")
+    assert proc.returncode == 1 and given.is_dir() and list(given.iterdir()) == []
+
+
+@pytest.mark.parametrize("failure, why", [
+    (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/x/bun/wheels/a.whl"), "the disk is full"),
+    (OSError(errno.EDQUOT, os.strerror(errno.EDQUOT)), "your disk quota is used up"),
+    (OperationFailed("uv could not resolve recipe tiny-a for Python 3.11:\n  error: failed to write to file "
+                     "`/x/bun/.tmpkhkBq5`: No space left on device (os error 28)"), "the disk is full"),
+    (OperationFailed("could not download the wheels:\n  ERROR: Could not install packages due to an OSError: "
+                     "[Errno 122] Disk quota exceeded"), "your disk quota is used up"),
+])
+def test_a_full_disk_is_told_from_the_childs_words_or_the_error_number(failure, why):
+    assert no_room(failure) == why
+
+
+def test_other_failures_are_not_a_full_disk():
+    assert no_room(OSError(errno.EACCES, os.strerror(errno.EACCES))) is None
+    assert no_room(OperationFailed("uv could not resolve recipe tiny-a: pkg-z was not found")) is None
+
+
+@pytest.mark.parametrize("added", [
+    "pkg-b @ file://{outside} --hash=sha256:{digest}",  # a package the manifest does not list, from elsewhere
+    "pkg-a @ file://{outside} --hash=sha256:{digest}",  # a listed name, but a file outside the bundle
+    "--find-links {outside_dir}",
+])
+def test_a_bundle_whose_lock_installs_from_outside_it_is_refused_by_file_and_line(tiny, tmp_path, added):
+    bundle = tmp_path / "bun"
+    assert _bundle(tiny, bundle).returncode == 0
+    outside = tiny.house.path / "pkg_b-2.0-py3-none-any.whl"
+    lock = bundle / "requirements.txt"
+    text = lock.read_text() + added.format(outside=outside, outside_dir=outside.parent,
+                                           digest=hashlib.sha256(outside.read_bytes()).hexdigest()) + "\n"
+    lock.write_text(text)
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    for item in manifest["files"]:  # re-hashed, as someone who edits the lock would
+        if item["name"] == "requirements.txt":
+            item.update(sha256=hashlib.sha256(text.encode()).hexdigest(), size=len(text.encode()))
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    line = text.count("\n")
+    for command in ("plan", "install"):
+        proc = run_inproc(command, "tiny-a", "--recipes-dir", str(tiny.recipes), "--bundle", str(bundle), "--json",
+                          *(("--yes", "--no-verify") if command == "install" else ()))
+        _clean(proc)
+        error = last_json(proc)["error"]
+        assert proc.returncode == 2 and f"requirements.txt, line {line} " in error and "is refused" in error
+    assert tiny.history() == []
+
+
+def test_a_bundle_onto_a_full_disk_names_the_bundle_and_leaves_nothing(tiny, tmp_path):
+    """Sixth pass 6e: a full tmpfs at --out gave "uv could not resolve recipe" and left an empty folder."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("a tmpfs needs root and mount(8), as on the CI machine")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"this machine refuses the mount ({proc.stderr.strip()})")
+    try:
+        with open(disk / "fill", "wb") as fill, contextlib.suppress(OSError):
+            while True:
+                fill.write(b"\0" * 65536)
+                fill.flush()
+        out = disk / "mid" / "bun"
+        proc = _bundle(tiny, out)
+        _clean(proc)
+        error = last_json(proc)["error"]
+        assert proc.returncode == 1 and error.startswith(f"cannot write the bundle {out}: the disk is full there")
+        assert "resolve" not in error and sorted(p.name for p in disk.iterdir()) == ["fill"]
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_sentence_already_naming_a_full_disk_keeps_its_reason_when_wrapped():
+    assert no_room(NoRoom("cannot write the lock /x/l.txt: the disk is full there. …", "the disk is full")) \
+        == "the disk is full"

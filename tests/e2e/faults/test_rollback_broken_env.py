@@ -1,0 +1,42 @@
+"""A rollback to an environment whose folder is there but whose Python is gone (sixth hostile pass 11e).
+
+It said "Its folder is gone: it will be rebuilt" (it was there), uv then refused ("already exists") and its
+advice to `--clear` the folder reached the terminal. Now: refused before anything, named as broken, with the
+way out (remove, then roll back), and no installer's advice to wipe on any channel."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.state import run_cli
+
+
+def _current(tiny) -> str:
+    return next(e["id"] for e in tiny.history() if e["current"])
+
+
+@pytest.mark.parametrize("breakage", ["python-removed", "python-dangling-link", "bin-removed"])
+def test_a_rollback_to_an_env_whose_python_is_gone_says_it_is_broken(tiny, breakage):
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    env = Path(a["env"])
+    bin_dir = env / "bin"
+    if breakage == "bin-removed":
+        shutil.rmtree(bin_dir)
+    else:
+        for python in bin_dir.glob("python*"):
+            python.unlink()
+        if breakage == "python-dangling-link":
+            (bin_dir / "python").symlink_to("/nonexistent/python3.11")
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2 and "Traceback" not in out
+    error = json.loads(proc.stdout.splitlines()[-1])["error"]
+    assert f"{env} (entry {a['entry_id']}) is broken" in error and f"gc-wizard remove {a['entry_id']}" in error
+    assert "is gone" not in out and "--clear" not in out and "UV_VENV_CLEAR" not in out
+    assert _current(tiny) == b["entry_id"] and env.is_dir()
+    assert [e["kind"] for e in tiny.history()].count("rollback") == 0  # refused before an entry was recorded

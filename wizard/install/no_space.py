@@ -1,0 +1,45 @@
+"""Telling a full disk (or a used-up quota) apart from every other failure of a lock or bundle being written.
+
+Why: `uv pip compile` and `pip download` report a full disk in their own words ("failed to write to file …:
+No space left on device") and end with a status like any resolution failure, so the wizard said "uv could
+not resolve recipe …" for a disk with no room at --out (sixth hostile pass 6e). The sentence must name the
+place with no room and what to do, whoever noticed it — the wizard's own write (an OSError) or a child.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+from wizard.errors import OperationFailed
+
+NO_ROOM = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "your disk quota is used up"}
+
+
+class NoRoom(OperationFailed):
+    """A write that failed for want of room, already said as `no_room_sentence`; `why` is the short reason, so a
+    caller that wraps the writer (the bundle wraps its lock) can say it of its own output."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.why = why
+
+
+def no_room(exc: BaseException) -> str | None:
+    """"the disk is full" / "your disk quota is used up" when `exc` (an OSError, or a failure quoting a
+    child's words) comes from a disk with no room left; None otherwise."""
+    if isinstance(exc, NoRoom):
+        return exc.why
+    if isinstance(exc, OSError) and exc.errno in NO_ROOM:
+        return NO_ROOM[exc.errno]
+    text = str(exc)
+    for code, why in NO_ROOM.items():
+        if os.strerror(code) in text:  # the C library's words, as a child process prints them
+            return why
+    return None
+
+
+def no_room_sentence(what: str, place: Path, why: str) -> str:
+    """`cannot write the bundle /x/bun: the disk is full there. Free some space, or give --out on another disk.`"""
+    return f"cannot write {what} {place}: {why} there. Free some space, or give --out on another disk."

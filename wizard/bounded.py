@@ -54,8 +54,16 @@ def _size_text(n: int) -> str:
     return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n // 1024} KiB"
 
 
-def read_text(path: str | os.PathLike[str], limit: int) -> str:
-    """The file's text: at most `limit` bytes, UTF-8 (a BOM is dropped). OSError passes through."""
+def read_text(path: str | os.PathLike[str], limit: int, *, streams_ok: bool = False) -> str:
+    """The file's text: at most `limit` bytes, UTF-8 (a BOM is dropped). OSError passes through.
+
+    Only a regular file is opened (`not_regular`): a state or env file replaced by a FIFO hung every command
+    that read it, and a link to /dev/zero was read until memory ran out (seventh hostile pass 3a/3c/3f).
+    `streams_ok` is for a path the user names on the command line, where `<(…)` or /dev/stdin is a wish."""
+    if not streams_ok:
+        why = not_regular(path)
+        if why is not None:
+            raise ParseLimitError(why)
     with open(path, "rb") as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:
@@ -92,6 +100,15 @@ def read_regular_text(path: str | os.PathLike[str], limit: int) -> str:
     if why is not None:
         raise ParseLimitError(why)
     return read_text(path, limit)
+
+
+def read_head(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The first `limit` bytes of a regular file (a config or `.pth` file: what follows is never needed); b"" for
+    anything else — a FIFO is never opened, a device never read. OSError passes through."""
+    if not_regular(path) is not None:
+        return b""
+    with open(path, "rb") as handle:
+        return handle.read(limit)
 
 
 def read_stream_text(stream: BinaryIO, limit: int) -> str:

@@ -87,8 +87,11 @@ def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") 
 
 
 #: Characters that change how the text around them is drawn while showing nothing themselves: bidi embeddings,
-#: overrides and isolates, zero-width spaces and joiners, the word joiner and invisible operators, the BOM.
-_INVISIBLE_FORMAT = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+#: overrides and isolates, zero-width spaces and joiners, the word joiner and invisible operators, the BOM — and
+#: the control characters a terminal acts on (ESC starts a sequence that can clear the screen or set the window
+#: title; seventh hostile pass 5c/5f: a checkout's file name did both), tab, newline and carriage return aside.
+_INVISIBLE_FORMAT = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
 def reveal_format_characters(text: str) -> str:
@@ -97,7 +100,12 @@ def reveal_format_characters(text: str) -> str:
 
     Every output channel applies it after redaction (the streams, the app's `Shown` text); in a `--json` line the
     escape is JSON's own, so a reader still gets the original character back."""
-    return _INVISIBLE_FORMAT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _INVISIBLE_FORMAT.sub(_escape, text)
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def strip_terminal_escapes(text: str, *, keep_controls: bool = False) -> str:
@@ -251,6 +259,11 @@ _SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret
 #: A value that looks generated (a signature, a token), whatever its parameter's name: long, and mixing
 #: letters with digits or symbols.
 _TOKEN_LIKE = re.compile(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")
+#: An option naming a secret with its value after a space (`--api-key AkKey55…`, `--hf-token hf_…`): masked when
+#: the value looks generated (letters with digits, 12 or more), so `--key-file path` or `--token-name build` stay.
+_SECRET_OPTION = re.compile(
+    r"(?i)(?<![\w-])(?P<option>--?[a-z0-9-]*(?:token|key|secret|password|passwd|credential)[a-z0-9-]*)(?P<space>[ \t]+)"
+    r"(?P<value>(?=[A-Za-z0-9+/=_.~:-]*[0-9])(?=[A-Za-z0-9+/=_.~:-]*[A-Za-z])[A-Za-z0-9+/=_.~:-]{12,})")
 _WANDB = re.compile(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b")
 #: Values of secret-named variables that are not secrets (settings, placeholders, empty).
 _HARMLESS = re.compile(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
@@ -277,7 +290,9 @@ _NOT_A_VARIABLE = re.compile(
 
 def _secret_var(match: re.Match) -> str:
     if _NOT_A_VARIABLE.search(match.group("name")):
-        return match.group(0)
+        # `KeyError: api_key=…`: the exception's name is not a variable, but what it quotes may hold one (seventh
+        # hostile pass 1c: the whole `api_key=…` was taken as KeyError's value and passed unmasked).
+        return f"{match.group('name')}{match.group('sep')}{_SECRET_VAR.sub(_secret_var, match.group('value'))}"
     value = match.group("value")
     bare = value.strip("\"'")
     if bare.startswith((MASK, "***")):  # masked already (a URL's query value or password): what follows is kept
@@ -350,6 +365,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _SECRET_VAR.sub(_secret_var, text)
+    text = _SECRET_OPTION.sub(lambda m: f"{m.group('option')}{m.group('space')}{MASK}", text)
     text = _PASSWORD.sub(_password, text)
     return _STANDALONE.sub(MASK, text)
 

@@ -74,3 +74,15 @@ def test_invisible_format_characters_are_written_as_escapes_and_json_reads_them_
     plain, line = raw.getvalue().decode().splitlines()
     assert char not in plain and f"\\u{ord(char):04x}" in plain
     assert json.loads(line)["error"] == value
+
+
+@pytest.mark.parametrize("text", ["esc\x1b[31mRED.py", "t\x1b]0;TUIOWNED\x07.py", "c\x1b[2J\x1b[31mX.py", "bell\x07",
+                                  "nul\x00", "csi\x9b2J"])
+def test_control_characters_a_terminal_acts_on_are_written_as_escapes(text):
+    """Seventh hostile pass 5c/5f/5d: a checkout's file name with ESC cleared the screen and set the window title;
+    tab, newline and carriage return stay what they are."""
+    out, raw = _stream("utf-8")
+    out.write(f"{text}\tand\r\n")
+    out.flush()
+    written = raw.getvalue().decode()
+    assert not any(ch in written for ch in "\x1b\x07\x00\x9b") and written.endswith("\tand\r\n"), written

@@ -274,7 +274,7 @@ def load_answers(path: str | os.PathLike[str]) -> Answers:
     """Read and validate an answers file; UserError (exit 2) names the file and what is wrong."""
     source = Path(path).expanduser()
     try:
-        text = bounded.read_text(source, bounded.ANSWERS_BYTES)
+        text = bounded.read_text(source, bounded.ANSWERS_BYTES, streams_ok=True)
     except bounded.ParseLimitError as exc:
         raise UserError(f"answers file {source}: {exc}.") from None
     except FileNotFoundError:

@@ -116,9 +116,11 @@ def redact(text: str, *, facts: ReportFacts = None, environ: Mapping[str, str] |
 
     # Credentials of every form people paste (URL userinfo, bearer headers, passwords, private keys,
     # *TOKEN*/*KEY*/*SECRET* values, HF/GitHub/AWS/W&B tokens): see wizard.security.redact_secrets.
-    from wizard.security import redact_secrets
+    from wizard.security import redact_secrets, reveal_format_characters
 
-    text = redact_secrets(text)
+    # Control and invisible format characters shown as escapes: the report is pasted into a terminal, a chat,
+    # an issue (a history entry's recipe holding ESC ] 0; set a window title, seventh hostile pass 5d).
+    text = reveal_format_characters(redact_secrets(text))
     text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)
     text = re.sub(r"\b" + _UUID + r"\b", "<uuid>", text)
     literal_uuids = [str(_get(g, "uuid")) for g in (_get(facts, "gpus") or ()) if _get(g, "uuid")]

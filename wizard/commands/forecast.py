@@ -40,7 +40,9 @@ def _progress_printer():
     def show(name: str, done: int, total: int | None) -> None:
         if not sys.stderr.isatty():
             return
-        sys.stderr.write(f"\r  {text(name, done, total)}\x1b[K")
+        # The wizard's own erase-line code, written verbatim (every other write shows control characters as escapes)
+        write = getattr(sys.stderr, "write_verbatim", sys.stderr.write)
+        write(f"\r  {text(name, done, total)}\x1b[K")
         if total and done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()

@@ -30,7 +30,7 @@ def _load_facts(path: str | None) -> Facts:
     if not path:
         return machine_facts()
     try:
-        text = bounded.read_text(Path(path).expanduser(), bounded.FACTS_BYTES)
+        text = bounded.read_text(Path(path).expanduser(), bounded.FACTS_BYTES, streams_ok=True)
     except bounded.ParseLimitError as exc:
         raise UserError(f"--facts {path}: {exc}.") from None
     except OSError as exc:

@@ -22,6 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wizard import bounded
 from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
@@ -132,7 +133,7 @@ def version_from_files(target: Target) -> str | None:
 
 def _pyvenv_cfg(path: Path) -> dict[str, str]:
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = bounded.read_head(path, 64 * 1024).decode("utf-8", "replace").splitlines()
     except OSError:
         return {}
     pairs = (line.split("=", 1) for line in lines if "=" in line)

@@ -472,7 +472,7 @@ def _salvage(path: Path) -> tuple[dict[str, Any], int] | None:
     env markers with none current, so `activate` then said "no current environment yet" (fifth hostile pass
     5b). The bytes before the damage still say which environment is current, and every entry's fields."""
     try:
-        raw = path.read_bytes()[:bounded.HISTORY_BYTES]
+        raw = bounded.read_head(path, bounded.HISTORY_BYTES)  # a link to /dev/zero was read whole (7th pass 3f)
         text = raw.decode("utf-8", "surrogateescape")
         data, end = json.JSONDecoder().raw_decode(text, len(text) - len(text.lstrip()))
         if isinstance(data, list):

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wizard import bounded
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import allowed
@@ -203,6 +205,12 @@ STACK_MODULES = frozenset({"jax", "jaxlib", "numpy", "graphcast", "haiku", "xarr
 #: anything and can put its own `jax` in `sys.modules`. Not usercustomize: an environment's Python has no user
 #: site, so it never runs one.
 STARTUP_MODULES = frozenset({"sitecustomize"})
+#: Python's own standard library by name: a `json/` or `typing.py` on PYTHONPATH is found before it, so every
+#: program in the environment imports that copy (seventh hostile pass 9e/9f: a `json/` folder ran its code in the
+#: env's `import json`, kept by activate and baked into kernel.json). Names a project folder often has for
+#: itself (`test`, the demos) are not counted.
+STDLIB_MODULES = frozenset(sys.stdlib_module_names) - {"test", "this", "antigravity", "idlelib", "turtledemo",
+                                                       "__phello__", "lib2to3"}
 
 
 def stray_pythonpath(env: Path, value: str, *, relative_to: str | None = None) -> tuple[list[str], list[Removal]]:
@@ -215,7 +223,7 @@ def stray_pythonpath(env: Path, value: str, *, relative_to: str | None = None) -
     (the folder the Python will run in; the current one by default).
     """
     env = Path(env)
-    own = _env_modules(env) | STACK_MODULES | STARTUP_MODULES
+    own = _env_modules(env) | STACK_MODULES | STARTUP_MODULES | STDLIB_MODULES
     keep: list[str] = []
     removals: list[Removal] = []
     for entry in _split_path_list(value):
@@ -230,8 +238,9 @@ def stray_pythonpath(env: Path, value: str, *, relative_to: str | None = None) -
         shadowed = sorted(own & folder_modules(folder))
         if shadowed:
             names = ", ".join(shadowed[:4]) + (f" and {len(shadowed) - 4} more" if len(shadowed) > 4 else "")
+            whose = "Python's own standard library" if set(shadowed) <= STDLIB_MODULES else "the environment's own"
             removals.append(Removal("PYTHONPATH", entry, f"it holds {names}, which would be imported "
-                                                         "instead of the environment's own"))
+                                                         f"instead of {whose}"))
             continue
         keep.append(entry)
     return keep, removals
@@ -302,8 +311,7 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
     for site in sorted(env.glob("lib/python3*/site-packages")):
         for pth in sorted(site.glob("*.pth")):
             try:
-                with open(pth, "rb") as handle:
-                    text = handle.read(_PTH_BYTES).decode("utf-8", "replace")
+                text = bounded.read_head(pth, _PTH_BYTES).decode("utf-8", "replace")
             except OSError:
                 continue
             for line in text.splitlines():
@@ -324,8 +332,7 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
 def _includes_system_site(env: Path) -> bool:
     """Whether `pyvenv.cfg` says `include-system-site-packages = true` (the user site is searched then too)."""
     try:
-        with open(env / "pyvenv.cfg", "rb") as handle:
-            text = handle.read(_PTH_BYTES).decode("utf-8", "replace")
+        text = bounded.read_head(env / "pyvenv.cfg", _PTH_BYTES).decode("utf-8", "replace")
     except OSError:
         return False
     for line in text.splitlines():

@@ -165,7 +165,7 @@ def test_a_refused_recorded_package_names_its_real_line_in_history_json(tiny, is
     assert line > 3
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert f"history.json line {line})" in proc.stderr and "package 3 of entry" in proc.stderr, proc.stderr
+    assert f"history.json, line {line}:" in proc.stderr and "--extra-index-url" in proc.stderr, proc.stderr
     assert _current(tiny) == b["entry_id"]
 
 

@@ -103,3 +103,38 @@ def test_the_user_site_is_named_only_where_the_env_reads_it(tmp_path):
     finding = environment_shadow(env, {"PYTHONUSERBASE": str(user)})
     assert finding is not None and any("user site-packages" in e and str(user) in e for e in finding.evidence)
     assert environment_shadow(env, {"PYTHONUSERBASE": str(user), "PYTHONNOUSERSITE": "1"}) is None
+
+
+def test_a_folder_holding_a_standard_library_name_is_left_out_with_pythons_own_named(tmp_path):
+    """Seventh hostile pass 9e/9f: a `json/` on PYTHONPATH was kept by activate and the kernel, and the env's
+    `import json` ran its code. A project's own `test/` folder is not counted."""
+    from wizard.install.activation import stray_pythonpath
+
+    env, _site = _env_with_site(tmp_path)
+    for name in ("json", "typing.py", "dataclasses", "logging"):
+        stray = tmp_path / f"pp-{name}"
+        (stray / name).mkdir(parents=True) if "." not in name else (stray.mkdir(), (stray / name).write_text(""))
+        keep, removals = stray_pythonpath(env, str(stray))
+        assert keep == [] and "Python's own standard library" in removals[0].reason, (name, removals)
+    project = tmp_path / "project"
+    (project / "test").mkdir(parents=True)
+    (project / "mylib").mkdir()
+    assert stray_pythonpath(env, str(project)) == ([str(project)], [])
+
+
+def test_the_wizards_own_imports_do_not_come_from_pythonpath(tmp_path):
+    """Seventh hostile pass 9a/9b: a stale `yaml/` on PYTHONPATH gave the wizard itself a traceback, a `json/` ran
+    its code inside the wizard. Those folders now come after the wizard's own packages."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "yaml").mkdir()
+    (tmp_path / "yaml" / "__init__.py").write_text("")
+    (tmp_path / "json").mkdir()
+    (tmp_path / "json" / "__init__.py").write_text(f"open({str(tmp_path / 'RAN')!r}, 'w')\n")
+    proc = subprocess.run([sys.executable, "-m", "wizard", "recipes", "--json"], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path), "GC_WIZARD_HOME": str(tmp_path / "s")},
+                          timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert not (tmp_path / "RAN").exists()

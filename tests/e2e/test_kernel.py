@@ -152,6 +152,9 @@ def test_bad_kernel_name_is_refused(tmp_path):
     venv.EnvBuilder(with_pip=False, symlinks=True).create(bare)
     with pytest.raises(UserError, match="kernel name 'my kernel/x' is not allowed"):
         kernel_install(bare, "my kernel/x")
+    for dots in ("..", ".", "..."):  # seventh hostile pass 5a: `..` wrote kernel.json beside kernels/
+        with pytest.raises(UserError, match="not dots alone"):
+            kernel_install(bare, dots)
 
 
 def test_spec_without_jupyter_in_our_env_and_default_data_dir(tmp_path):

@@ -158,8 +158,8 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         raise UserError(f"{env_path} is not a Python environment (it has no bin/python).")
     marker = read_marker(env_path)
     kernel_name = name or default_kernel_name(env_path, marker)
-    if not _NAME_OK.match(kernel_name):
-        raise UserError(f"kernel name {kernel_name!r} is not allowed; use only letters, digits, '.', '_' and '-'.")
+    if not _NAME_OK.match(kernel_name) or set(kernel_name) <= {"."}:  # `..` would name the folder above kernels/
+        raise UserError(f"kernel name {kernel_name!r} is not allowed; use only letters, digits, '.', '_' and '-' (not dots alone).")
     if not has_ipykernel(env_path):
         raise UserError(
             f"{env_path} has no ipykernel, so Jupyter cannot start it; install it there with "

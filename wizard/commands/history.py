@@ -13,7 +13,7 @@ from typing import Any
 from wizard.commands import options
 from wizard.commands.install import TerminalEvents
 from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
-from wizard.errors import ExitCode
+from wizard.errors import ExitCode, UserError
 from wizard.flows.describe import rollback_lines
 from wizard.flows.history import history_rows
 from wizard.flows.rollback import remove, rollback
@@ -99,6 +99,10 @@ def run_rollback(args: argparse.Namespace) -> int:
 
     # The restore steps' lines, the check's tiers and the rollback's messages, as `install` shows them.
     events = TerminalEvents(out, assume_yes=True, cancel=cancel)
+    if args.entry_id is not None and not args.entry_id.strip():
+        # `rollback ''` (an empty variable in a script) must not mean "the previous one" (seventh hostile pass 11c)
+        raise UserError("ENTRY_ID is empty; give an id from `gc-wizard history`, or leave it out to roll back to "
+                        "the previous working environment.")
     result = rollback(args.entry_id, verify=not args.no_verify, level=getattr(args, "level", None) or "notebook",
                       cancel=cancel, confirm=ask, events=events)
     if args.json:

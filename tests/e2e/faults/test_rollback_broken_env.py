@@ -40,3 +40,15 @@ def test_a_rollback_to_an_env_whose_python_is_gone_says_it_is_broken(tiny, break
     assert "is gone" not in out and "--clear" not in out and "UV_VENV_CLEAR" not in out
     assert _current(tiny) == b["entry_id"] and env.is_dir()
     assert [e["kind"] for e in tiny.history()].count("rollback") == 0  # refused before an entry was recorded
+
+
+def test_an_empty_entry_id_is_refused_not_read_as_the_previous_one(tiny, isolated_state):
+    """Seventh hostile pass 11c: `rollback ''` rolled back to the previous environment with exit 0."""
+    from tests.fixtures.state import run_cli
+
+    _, first = tiny.install("tiny-a")
+    _, second = tiny.install("tiny-b")
+    for empty in ("", "  "):
+        proc = run_cli("rollback", empty, "--yes", "--no-verify")
+        assert proc.returncode == 2 and "ENTRY_ID is empty" in proc.stderr, proc.stderr
+    assert next(e for e in tiny.history() if e["current"])["id"] == second["entry_id"]

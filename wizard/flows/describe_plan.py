@@ -75,6 +75,7 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
             lines += _wrap(f"! {text}", "    ", width) if text else []
     for house in wheelhouses:
         lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
+        lines += _wrap(f"! {house.caution()}", "    ", width) if house.caution() else []
     lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
                                    else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
     lines += _recipe_indexes(plan, width)

@@ -54,7 +54,7 @@ from wizard.install.runner import RunnerEvents, StepLog, run_plan
 
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
 from wizard.install.runner import await_answer as await_answer
-from wizard.install.sources import SourceMismatch, check_graphcast_source
+from wizard.install.sources import SourceMismatch, check_graphcast_source, look_at_wheelhouse
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes
 from wizard.verify.check import verify_env
@@ -373,6 +373,14 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
         say(verdict.note)
     if verdict.caution:
         say(verdict.caution)
+    for folder in plan.find_links:
+        if os.path.isdir(folder):  # a local wheelhouse: a pin it has only as source is built, its setup.py run
+            try:
+                caution = look_at_wheelhouse(folder, recipe).caution()
+            except UserError:
+                caution = None
+            if caution:
+                say(f"wheelhouse {folder}: {caution}")
 
 
 def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | None = None,

@@ -378,6 +378,19 @@ class Wheelhouse:
     missing: tuple[str, ...]
     graphcast: str | None = None
     """A GraphCast file found here (its name), if any."""
+    built: tuple[str, ...] = ()
+    """Pins this wheelhouse has only as a source archive (`pkg_a-1.0.tar.gz`, no wheel of that version)."""
+
+    def caution(self) -> str | None:
+        """The sentence for pins that would be built here: building runs the archive's setup.py (seventh hostile
+        pass 12a: a wheelhouse's `pkg_a-1.0.tar.gz` ran its setup.py during an offline install, and the plan said
+        only "1 of 1 pins")."""
+        if not self.built:
+            return None
+        names = ", ".join(self.built[:4]) + (f" and {len(self.built) - 4} more" if len(self.built) > 4 else "")
+        return (f"{names} {'is' if len(self.built) == 1 else 'are'} here only as source: installing builds "
+                "it, which runs its setup.py (its own code, with your rights); use a wheelhouse you trust, or "
+                "put wheels there.")
 
     def summary(self) -> str:
         if not self.wheels and not self.sdists:
@@ -398,6 +411,7 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
                 if path.is_file() else "no such folder")
         raise UserError(f"wheelhouse {folder}: {what}")
     have: dict[str, set[str]] = {}
+    as_wheel: dict[str, set[str]] = {}
     wheels = sdists = 0
     graphcast = None
     try:
@@ -410,20 +424,28 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
             continue
         if found.kind == "wheel":
             wheels += 1
+            as_wheel.setdefault(found.name or "", set()).add(found.version or "")
         else:
             sdists += 1
         have.setdefault(found.name or "", set()).add(found.version or "")
         if found.name == "graphcast":
             graphcast = filename
-    covered, missing = [], []
+    covered, missing, built = [], [], []
     for name, version in recipe.pins.items():
-        versions = have.get(str(canonicalize_name(name)), set())
-        if any(_same_version(v.split("+")[0], version.split("+")[0]) for v in versions):
+        key = str(canonicalize_name(name))
+        if _offers(have.get(key, set()), version):
             covered.append(name)
+            if not _offers(as_wheel.get(key, set()), version):
+                built.append(name)
         else:
             missing.append(name)
     return Wheelhouse(folder=str(path), wheels=wheels, sdists=sdists, covered=tuple(covered),
-                      missing=tuple(missing), graphcast=graphcast)
+                      missing=tuple(missing), graphcast=graphcast, built=tuple(built))
+
+
+def _offers(versions: set[str], pinned: str) -> bool:
+    """Whether one of the file versions found is the pinned one (local version labels aside)."""
+    return any(_same_version(v.split("+")[0], pinned.split("+")[0]) for v in versions)
 
 
 def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],

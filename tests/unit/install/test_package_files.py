@@ -46,3 +46,16 @@ def test_a_link_to_a_real_wheel_still_counts(tmp_path):
     folder.mkdir()
     (folder / WHEEL).symlink_to(real)
     assert look_at_wheelhouse(folder, SimpleNamespace(pins={"pkg-a": "1.0"})).covered == ("pkg-a",)
+
+
+def test_a_pin_the_wheelhouse_has_only_as_source_is_named_with_the_setup_py_caution(tmp_path):
+    """Seventh hostile pass 12a: a wheelhouse's `pkg_a-1.0.tar.gz` was built (its setup.py ran) during an offline
+    install while the plan said "1 of 1 pins". A pin with a wheel of its version is not named, whatever else is
+    there; another version's sdist does not count."""
+    for name in ("pkg_a-1.0.tar.gz", "pkg_b-2.0-py3-none-any.whl", "pkg_b-2.0.tar.gz", "pkg_c-0.9.zip",
+                 "pkg_c-1.1.tar.gz"):
+        (tmp_path / name).write_bytes(b"x")
+    house = look_at_wheelhouse(tmp_path, SimpleNamespace(pins={"pkg-a": "1.0", "pkg-b": "2.0", "pkg-c": "1.1"}))
+    assert house.built == ("pkg-a", "pkg-c") and set(house.covered) == {"pkg-a", "pkg-b", "pkg-c"}
+    assert "pkg-a, pkg-c are here only as source" in house.caution() and "setup.py" in house.caution()
+    assert look_at_wheelhouse(tmp_path, SimpleNamespace(pins={"pkg-b": "2.0"})).caution() is None

@@ -46,6 +46,8 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
         else:
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
     _guard_folder(folder)
+    for linked in _linked_folders(folder):  # `envs -> /scratch/me/envs`: the folder it names is guarded instead
+        _guard_folder(linked)
     for inside in _subfolders(folder):
         _guard_folder(inside)
         if inside.name != "envs":  # an env's own folders are uv's and pip's (the umask covers them)
@@ -76,6 +78,18 @@ def _subfolders(folder: Path) -> list[Path]:
             return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
     except OSError:
         return []
+
+
+def _linked_folders(folder: Path) -> list[Path]:
+    """The folders that links directly inside `folder` name (resolved), for the state's own folders made links
+    to another disk: writing logs or envs through a link into a 0777 folder left them open to every user
+    (seventh hostile pass 10d)."""
+    try:
+        with os.scandir(folder) as entries:
+            links = [Path(e.path) for e in entries if e.is_symlink()]
+    except OSError:
+        return []
+    return [link.resolve() for link in links if link.is_dir()]
 
 
 def _guard_folder(folder: Path) -> None:

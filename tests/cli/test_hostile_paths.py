@@ -55,3 +55,23 @@ def test_an_env_whose_parent_folder_is_missing_names_that_folder_not_the_state_f
     error = last_json(proc)["error"]
     assert proc.returncode == 2 and f"its parent folder {env.parent} does not exist" in error
     assert "state folder" not in error and "GC_WIZARD_HOME" not in error and not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize("command", ["install", "plan"])
+def test_an_env_in_a_folder_every_user_can_write_is_refused_unless_it_is_sticky(tmp_path, command):
+    """Seventh hostile pass 7c: an env made in a 0777 shared folder became current without a word, though any
+    local user could swap it; /tmp-like folders (sticky bit) and group folders a lab shares stay allowed."""
+    import os
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    extra = ("--yes", "--no-verify", "--offline") if command == "install" else ()
+    proc = run_inproc(command, "jax0.4.23-cpu", "--env", str(shared / "env"), "--json", *extra)
+    _clean(proc)
+    assert proc.returncode == 2 and "is writable by every user" in last_json(proc)["error"]
+    assert not (shared / "env").exists()
+    for mode in (0o1777, 0o2775):
+        os.chmod(shared, mode)
+        proc = run_inproc("plan", "jax0.4.23-cpu", "--env", str(shared / "env"), "--json", "--offline")
+        assert "writable by every user" not in proc.stdout + proc.stderr

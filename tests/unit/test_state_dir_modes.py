@@ -32,16 +32,6 @@ def test_an_existing_world_writable_state_folder_is_closed_to_other_writers(tmp_
     assert stat.S_IMODE((state / "envs" / "e1" / "bin").stat().st_mode) == 0o777  # inside an env: uv's and pip's
 
 
-def test_a_link_in_the_state_is_not_followed(tmp_path):
-    state, outside = tmp_path / "state", tmp_path / "outside"
-    state.mkdir()
-    outside.mkdir()
-    os.chmod(outside, 0o777)
-    (state / "modules").symlink_to(outside)
-    ensure_state_dir(state)
-    assert stat.S_IMODE(outside.stat().st_mode) == 0o777
-
-
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root (CI runs as root)")
 @pytest.mark.parametrize("where", ["", "envs", "modules", "modules/graphcast", "envs/tiny-a-20261126-000000"])
 def test_a_folder_another_user_owns_is_refused_by_name(tmp_path, where):
@@ -58,3 +48,14 @@ def test_a_folder_another_user_owns_is_refused_by_name(tmp_path, where):
 def test_a_new_state_folder_is_private():
     state = ensure_state_dir()
     assert stat.S_IMODE(state.stat().st_mode) == 0o700
+
+
+def test_a_state_folder_made_a_link_to_another_disk_is_guarded_there(tmp_path):
+    """Seventh hostile pass 10d: `logs -> /elsewhere` (0777): logs were written there and it stayed open."""
+    state, elsewhere = tmp_path / "state", tmp_path / "scratch-logs"
+    state.mkdir()
+    elsewhere.mkdir()
+    os.chmod(elsewhere, 0o777)
+    (state / "logs").symlink_to(elsewhere)
+    ensure_state_dir(state)
+    assert stat.S_IMODE(elsewhere.stat().st_mode) == 0o755 and (state / "logs").is_symlink()

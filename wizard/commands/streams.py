@@ -204,6 +204,20 @@ def _reopen_closed_descriptors() -> None:
         _closed_at_start.add(fd)
 
 
+def _make_blocking() -> None:
+    """Put descriptors 0-2 back in blocking mode when whoever started the wizard left them non-blocking.
+
+    Why: on a non-blocking pipe a write the reader has no room for fails with EAGAIN and a read with nothing yet
+    returns nothing — `recipes --json` delivered 4 KiB of 33 with exit 0, and `diagnose -` reported a log it never
+    read as clean (seventh hostile pass 4b/4f). A blocking descriptor waits instead, as every command expects."""
+    for fd in (0, 1, 2):
+        try:
+            if not os.get_blocking(fd):
+                os.set_blocking(fd, True)
+        except OSError:
+            continue
+
+
 def was_closed(fd: int) -> bool:
     """Whether descriptor `fd` (0, 1 or 2) was closed when the wizard started."""
     return fd in _closed_at_start
@@ -259,6 +273,7 @@ def guarded_streams(*, wrap: bool = True, outlive_reader: bool = False) -> Itera
     The previous objects come back afterwards (in-process callers, tests)."""
     _readers_gone.clear()
     _reopen_closed_descriptors()
+    _make_blocking()
     saved = sys.stdin, sys.stdout, sys.stderr
     if sys.stdin is None:
         sys.stdin = _text_stream(0, "r")

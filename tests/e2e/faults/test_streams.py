@@ -249,3 +249,25 @@ def test_every_user_output_file_keeps_a_users_link_and_fails_a_full_disk_with_ex
         _no_traceback(proc)
         assert proc.returncode == 1 and "No space left on device" in proc.stderr, (script, proc.stderr)
     assert (tmp_path / "full-mods" / "graphcast" / "tiny-a.lua").is_symlink()
+
+
+def test_a_non_blocking_stdout_gets_the_whole_json_line(tmp_path):
+    """Seventh hostile pass 4b: with stdout a non-blocking pipe whose reader waits, `recipes --json` delivered
+    4 KiB of its 33 and exited 0. The wizard puts its streams back in blocking mode."""
+    import fcntl
+    import time
+
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETFL, fcntl.fcntl(write_end, fcntl.F_GETFL) | os.O_NONBLOCK)
+    proc = subprocess.Popen([sys.executable, "-m", "wizard", "recipes", "--json"], stdout=write_end,
+                            stderr=subprocess.PIPE, cwd=str(REPO))
+    os.close(write_end)
+    time.sleep(2)  # the reader is late: the pipe fills while the wizard writes
+    chunks = []
+    while chunk := os.read(read_end, 65536):
+        chunks.append(chunk)
+    os.close(read_end)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    recipes = json.loads(b"".join(chunks).decode().splitlines()[-1])
+    assert len(recipes) >= 12

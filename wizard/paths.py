@@ -46,16 +46,13 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
         else:
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
     _guard_folder(folder)
-    for linked in _linked_folders(folder):  # `envs -> /scratch/me/envs`: the folder it names is guarded instead
-        _guard_folder(linked)
-    for inside in _subfolders(folder):
+    inner, linked = _subfolders_and_links(folder)
+    for target in linked:  # `envs -> /scratch/me/envs`: the folder it names is guarded instead
+        _guard_folder(target)
+    for inside in inner:
         _guard_folder(inside)
-        if inside.name != "envs":  # an env's own folders are uv's and pip's (the umask covers them)
-            for deeper in _subfolders(inside):
-                _guard_folder(deeper)
-        else:
-            for env in _subfolders(inside):
-                _guard_folder(env)
+        for deeper in _subfolders(inside):  # `envs/<env>` itself; what is inside an env is uv's and pip's (umask)
+            _guard_folder(deeper)
     return folder
 
 
@@ -80,16 +77,18 @@ def _subfolders(folder: Path) -> list[Path]:
         return []
 
 
-def _linked_folders(folder: Path) -> list[Path]:
-    """The folders that links directly inside `folder` name (resolved), for the state's own folders made links
-    to another disk: writing logs or envs through a link into a 0777 folder left them open to every user
-    (seventh hostile pass 10d)."""
+def _subfolders_and_links(folder: Path) -> tuple[list[Path], list[Path]]:
+    """`_subfolders(folder)`, and the folders that links directly inside it name (resolved), in one listing: the
+    state's own folders made links to another disk (`logs -> /scratch/…`) are guarded where they point, since
+    logs written through a link into a 0777 folder stayed open to every user (seventh hostile pass 10d)."""
     try:
         with os.scandir(folder) as entries:
-            links = [Path(e.path) for e in entries if e.is_symlink()]
+            found = [(Path(e.path), e.is_symlink(), e.is_dir(follow_symlinks=False)) for e in entries]
     except OSError:
-        return []
-    return [link.resolve() for link in links if link.is_dir()]
+        return [], []
+    inner = [path for path, link, is_dir in found if is_dir and not link]
+    linked = [path.resolve() for path, link, _ in found if link and path.is_dir()]
+    return inner, linked
 
 
 def _guard_folder(folder: Path) -> None:

@@ -22,6 +22,7 @@ import re
 import stat
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
 SECRET_QUESTION_RE = re.compile(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
@@ -368,6 +369,18 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _SECRET_OPTION.sub(lambda m: f"{m.group('option')}{m.group('space')}{MASK}", text)
     text = _PASSWORD.sub(_password, text)
     return _STANDALONE.sub(MASK, text)
+
+
+def redact_value(value: Any, *, keep_user: bool = True) -> Any:
+    """`value` (JSON-like data: strings, lists, dicts) with every string passed through `redact_secrets`; other
+    values as they are. For data written whole — a `--json` plan, an answers file made to be copied around."""
+    if isinstance(value, str):
+        return redact_secrets(value, keep_user=keep_user)
+    if isinstance(value, list):
+        return [redact_value(v, keep_user=keep_user) for v in value]
+    if isinstance(value, dict):
+        return {k: redact_value(v, keep_user=keep_user) for k, v in value.items()}
+    return value
 
 
 def cut(text: str, limit: int) -> str:

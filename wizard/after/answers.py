@@ -28,7 +28,7 @@ from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
 from wizard.outputs import write_output_file
 from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
-from wizard.security import redact_secrets
+from wizard.security import redact_value
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
@@ -134,7 +134,9 @@ def apply_answers(given: InstallOptions, answers: Answers) -> InstallOptions:
 def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
     """Write `answers` to `path` (YAML for .yaml/.yml, JSON otherwise); returns the path written."""
     target = Path(path).expanduser()
-    data = _masked(answers.to_dict())
+    # Masked whole, the user name kept: the file is made to be copied to other servers, and a URL with a password
+    # or a signed query was written in clear (fifth hostile pass 1e).
+    data = redact_value(answers.to_dict())
     if target.suffix.lower() in (".yaml", ".yml"):
         text = "# gc-wizard answers: replay with  gc-wizard install --answers FILE --yes\n"
         text += dump_data(data)
@@ -142,19 +144,6 @@ def save_answers(path: str | os.PathLike[str], answers: Answers) -> Path:
         text = json.dumps(data, indent=2) + "\n"
     # atomic, 0600, written into (not replaced) when it is a device or through the user's link; exit 1 if not
     return write_output_file(target, text, what="the answers file")
-
-
-def _masked(value: Any) -> Any:
-    """Every string with its secrets masked by the one redaction pass (the user name kept): an answers file is
-    made to be copied to other servers, and a graphcast_src or find-links URL with a password or a signed query
-    was written in clear (fifth hostile pass 1e)."""
-    if isinstance(value, str):
-        return redact_secrets(value, keep_user=True)
-    if isinstance(value, list):
-        return [_masked(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _masked(v) for k, v in value.items()}
-    return value
 
 
 def masked_keys(options: InstallOptions) -> list[str]:
@@ -167,9 +156,9 @@ def masked_keys(options: InstallOptions) -> list[str]:
             for sub, inner in value.items():
                 items = inner if isinstance(inner, list) else [inner]
                 for i, item in enumerate(items):
-                    if isinstance(item, str) and _masked(item) != item:
+                    if isinstance(item, str) and redact_value(item) != item:
                         found.append(f"{key}.{sub}" + (f"[{i}]" if isinstance(inner, list) else ""))
-        elif isinstance(value, str) and _masked(value) != value:
+        elif isinstance(value, str) and redact_value(value) != value:
             found.append(key)
     return found
 

@@ -118,7 +118,7 @@ def version_from_files(target: Target) -> str | None:
     if target.executable is None or not os.path.exists(target.executable):
         return None
     if target.kind == "venv":
-        config = _pyvenv_cfg(target.prefix / "pyvenv.cfg")
+        config = pyvenv_cfg(target.prefix / "pyvenv.cfg")
         if config.get("include-system-site-packages", "false").lower() == "true":
             return None
         version = config.get("version_info") or config.get("version") or ""
@@ -131,7 +131,8 @@ def version_from_files(target: Target) -> str | None:
     return match.group(1) if match else None
 
 
-def _pyvenv_cfg(path: Path) -> dict[str, str]:
+def pyvenv_cfg(path: Path) -> dict[str, str]:
+    """A `pyvenv.cfg` as {lower-case key: value}; {} when it is missing, unreadable or not a regular file."""
     try:
         lines = bounded.read_head(path, 64 * 1024).decode("utf-8", "replace").splitlines()
     except OSError:

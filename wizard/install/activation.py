@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded
+from wizard.detect.environment import pyvenv_cfg
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import allowed
@@ -331,15 +332,7 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
 
 def _includes_system_site(env: Path) -> bool:
     """Whether `pyvenv.cfg` says `include-system-site-packages = true` (the user site is searched then too)."""
-    try:
-        text = bounded.read_head(env / "pyvenv.cfg", _PTH_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return False
-    for line in text.splitlines():
-        key, _, value = line.partition("=")
-        if key.strip().lower() == "include-system-site-packages":
-            return value.strip().lower() == "true"
-    return False
+    return pyvenv_cfg(env / "pyvenv.cfg").get("include-system-site-packages", "").lower() == "true"
 
 
 def stray_other_entries(env: Path, environ: Mapping[str, str]) -> list[str]:

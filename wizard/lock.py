@@ -94,6 +94,8 @@ def _read_holder(fd: int) -> str:
     try:
         os.lseek(fd, 0, os.SEEK_SET)
         info = json.loads(os.read(fd, 4096).decode() or "{}")
+        if not isinstance(info, dict):  # `[1]` or `"x"` written over the holder: not ours to trust
+            return "holder unknown"
         return f"pid {info.get('pid')} on {info.get('host')}, {info.get('purpose')} since {info.get('since')}"
     except (OSError, ValueError):
         return "holder unknown"

@@ -40,3 +40,19 @@ def test_a_fifo_at_the_locks_name_is_refused_without_hanging(tmp_path):
     with pytest.raises(UserError, match="not a regular file"):
         with StateLock("install", tmp_path / "wizard.lock"):
             pass
+
+
+@pytest.mark.parametrize("written", [b"[1, 2]", b'"me"', b"\xff\xfe", b"{}"])
+def test_a_held_lock_whose_holder_line_is_not_ours_says_holder_unknown(tmp_path, written):
+    """The second wizard reads who holds the lock from the file: whatever it finds there, it says so in a
+    sentence (a list or a string in place of the holder's object was an AttributeError)."""
+    from wizard.lock import LockHeld
+
+    path = tmp_path / "wizard.lock"
+    with StateLock("install", path):
+        os.truncate(path, 0)
+        with open(path, "r+b") as handle:
+            handle.write(written)
+        with pytest.raises(LockHeld, match=r"Another gc-wizard is already working in .*\((holder unknown|pid None)"):
+            with StateLock("rollback", path):
+                pass

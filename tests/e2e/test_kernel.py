@@ -177,6 +177,22 @@ def test_spec_without_jupyter_in_our_env_and_default_data_dir(tmp_path):
         == "GraphCast · JAX 0.4.23 · CUDA 12.2 · cuDNN 8.9 (GPU, verified 2026-11-21)"
 
 
+def test_a_refused_runtime_variable_is_said_in_the_spec_not_dropped_in_silence(tmp_path):
+    """A recipe's LD_PRELOAD never reaches the kernel; the spec (and `kernel install`'s result) says it left it
+    out and why, so the user who set it is not left guessing why the kernel runs without it."""
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    python = env / "bin" / "python"
+    python.write_text("#!/bin/sh\n")
+    python.chmod(python.stat().st_mode | stat.S_IXUSR)
+    runtime = dict(MARKER["runtime_env"], LD_PRELOAD="/tmp/x.so")
+    (env / MARKER_NAME).write_text(json.dumps(dict(MARKER, runtime_env=runtime)))
+    spec = build_kernelspec(env, environ={"PATH": "/usr/bin:/bin"})
+    assert "LD_PRELOAD" not in spec["env"] and spec["env"]["JAX_PLATFORMS"] == "cpu"
+    notes = spec["metadata"]["gc_wizard"]["notes"]
+    assert len(notes) == 1 and "LD_PRELOAD" in notes[0] and "left out" in notes[0]
+
+
 @pytest.mark.network
 def test_cli_kernel_install_json(ipykernel_env, tmp_path):
     proc = run_inproc("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-test", "--json",

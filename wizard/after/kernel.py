@@ -140,6 +140,9 @@ def build_kernelspec(env: str | os.PathLike[str], *, environ: Mapping[str, str] 
                 "recipe": marker.recipe if marker else None,
                 "verified": marker.verified if marker else None,
                 "removed": [{"variable": r.variable, "folder": r.folder, "reason": r.reason} for r in act.removals],
+                # What activation left out and why (a runtime variable the allowlist refused): said, not dropped
+                # in silence, so a user who set it in the recipe learns the kernel runs without it.
+                "notes": list(act.left_out),
             },
         },
     }
@@ -149,7 +152,8 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
                    environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Register `env` as a user-level Jupyter kernel; returns what was written.
 
-    Returns `{"ok", "name", "display_name", "path", "env", "replaced", "removed"}`. UserError when
+    Returns `{"ok", "name", "display_name", "path", "env", "replaced", "removed", "notes", "notebooks",
+    "cautions"}`. UserError when
     the name is not a valid kernel name or the env has no ipykernel; OperationFailed when the spec
     cannot be written.
     """
@@ -185,6 +189,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         "env": str(env_path),
         "replaced": replaced,
         "removed": spec["metadata"]["gc_wizard"]["removed"],
+        "notes": spec["metadata"]["gc_wizard"]["notes"],
         "notebooks": list(served_notebooks(marker)),
         "cautions": notebook_cautions(marker),
     }

@@ -45,6 +45,8 @@ def run_kernel(args: argparse.Namespace) -> int:
     say(f"  python: {result['env']}/bin/python")
     for removal in result["removed"]:
         say(f"  kept out of the kernel's {removal['variable']}: {removal['folder']} ({removal['reason']})")
+    for note in result.get("notes", []):
+        say(f"  not in the kernel: {note}")
     say("Pick it in Jupyter's kernel list (Kernel → Change kernel); restart Jupyter if it is not listed yet.")
     for caution in result.get("cautions", []):
         for line in wrapped(caution, width(), indent="  ! ", rest="    "):

@@ -61,6 +61,9 @@ class Activation:
     unset: list[str] = field(default_factory=list)
     removals: list[Removal] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+    """The recipe's runtime variables the allowlist refused, each with why (also among `notes`): the kernel
+    spec says these, not the activation's other notes."""
     original: dict[str, str | None] = field(default_factory=dict)
     """Each touched variable's value before the first activation (None: it was unset)."""
 
@@ -191,7 +194,8 @@ def _runtime_part(act: Activation) -> None:
     BASH_ENV, so nothing outside the allowlist is ever set (and never the search paths decided above).
     """
     runtime, dropped = allowed(dict(act.marker.runtime_env) if act.marker else {})
-    act.notes += [f"{note} (from {MARKER})" for note in dropped]
+    act.left_out = [f"{note} (from {MARKER})" for note in dropped]
+    act.notes += act.left_out
     for name, value in runtime.items():
         act.set[name] = value
 

@@ -27,6 +27,17 @@ class _Flock:
     def acquire(self) -> None:
         raise NotImplementedError
 
+    @staticmethod
+    def _take(fd: int, busy: str) -> None:
+        """flock `fd` without waiting; when another wizard holds it, close `fd` and raise LockHeld with `busy`
+        (a sentence with `{holder}` where the file says who holds it)."""
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise LockHeld(busy.format(holder=holder)) from None
+
     def release(self) -> None:
         if self._fd is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
@@ -52,15 +63,8 @@ class StateLock(_Flock):
     def acquire(self) -> None:
         paths.ensure_state_dir(self.path.parent)
         fd = _open_lock_file(self.path)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _read_holder(fd)
-            os.close(fd)
-            raise LockHeld(
-                f"Another gc-wizard is already working in {self.path.parent} ({holder}). "
-                "Wait for it to finish, or stop it, then try again."
-            ) from None
+        self._take(fd, f"Another gc-wizard is already working in {_braced(self.path.parent)} ({{holder}}). "
+                       "Wait for it to finish, or stop it, then try again.")
         _write_holder(fd, self.purpose)
         os.fsync(fd)
         self._fd = fd
@@ -81,6 +85,11 @@ def _open_lock_file(path: Path) -> int:
         os.close(fd)
         raise UserError(f"the lock file {path} is not a regular file; remove it, then try again.")
     return fd
+
+
+def _braced(path: Path) -> str:
+    """A path for a `str.format` template: its own braces doubled (a folder may be named `{x}`)."""
+    return str(path).replace("{", "{{").replace("}", "}}")
 
 
 def _write_holder(fd: int, purpose: str) -> None:
@@ -121,15 +130,8 @@ class TargetLock(_Flock):
     def acquire(self) -> None:
         while True:
             fd = _open_lock_file(self.path)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = _read_holder(fd)
-                os.close(fd)
-                raise LockHeld(
-                    f"Another gc-wizard is already installing into {self.env} ({holder}). Wait for it to "
-                    "finish, or choose another folder."
-                ) from None
+            self._take(fd, f"Another gc-wizard is already installing into {_braced(self.env)} ({{holder}}). Wait "
+                           "for it to finish, or choose another folder.")
             try:
                 same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
             except FileNotFoundError:

@@ -56,3 +56,18 @@ def test_a_held_lock_whose_holder_line_is_not_ours_says_holder_unknown(tmp_path,
         with pytest.raises(LockHeld, match=r"Another gc-wizard is already working in .*\((holder unknown|pid None)"):
             with StateLock("rollback", path):
                 pass
+
+
+def test_a_held_lock_in_a_folder_with_braces_names_it_whole(tmp_path):
+    from wizard.lock import LockHeld
+
+    state = tmp_path / "{lab} state"
+    state.mkdir()
+    with StateLock("install", state / "wizard.lock"):
+        with pytest.raises(LockHeld, match=r"working in .*/\{lab\} state \(pid \d+ on "):
+            with StateLock("rollback", state / "wizard.lock"):
+                pass
+    with TargetLock(state / "env", "install"):
+        with pytest.raises(LockHeld, match=r"installing into .*/\{lab\} state/env \(pid \d+ on "):
+            with TargetLock(state / "env", "install"):
+                pass

@@ -12,7 +12,13 @@ from wizard.tui.app import WizardApp
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import STOP_CHECK_QUESTION, STOP_QUESTION, InstallScreen, stop_question
+from wizard.tui.screens.install import (
+    STOP_CHECK_QUESTION,
+    STOP_QUESTION,
+    InstallScreen,
+    stop_question,
+    stopping_line,
+)
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -184,7 +190,12 @@ async def test_ctrl_c_mid_install_asks_then_stops_and_nothing_becomes_current(gp
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert app.screen.question == stop_question(False, has_current=False) and "will be removed" in STOP_QUESTION
+        install_screen = app.install_screen
         await pilot.press("y")
+        # From the yes until the stop is done, the screen says it is stopping (not "running"), in a line that stays.
+        await wait_for(pilot, lambda: install_screen.stopping is not None)
+        assert install_screen.stopping == stopping_line(False) == \
+            "■ Stopping the install: the new environment is being removed…"
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen) and bool(app.screen.query("#summary")),
                        timeout=60)
         assert app.install_result.cancelled
@@ -402,7 +413,10 @@ async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_remove
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert app.screen.question == STOP_CHECK_QUESTION.replace(  # a first install: nothing else to touch
             "your current environment is untouched", "no other environment is touched")
+        verify_screen = app.screen_stack[-2]
         await pilot.press("y")
+        await wait_for(pilot, lambda: verify_screen.stopping is not None)
+        assert verify_screen.stopping == stopping_line(True) == "■ Stopping the check: the new environment is being removed…"
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen) and app.screen.done, timeout=60)
         env = app.install_result.env
         shown = str(app.screen.query_one("#findings").render())

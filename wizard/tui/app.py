@@ -44,7 +44,7 @@ from wizard.tui.messages import (
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import InstallScreen, stop_question
+from wizard.tui.screens.install import InstallScreen, stop_question, stopping_line
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import ApprovedPlan, PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -380,7 +380,10 @@ class WizardApp(App):
                 self.call_next(self._stop_and_leave)
             elif self.install_running():
                 self.cancel_event.set()
-                self.notify("Stopping the check…" if checking else "Stopping the install…")
+                screen = self.screen
+                if isinstance(screen, (InstallScreen, VerifyScreen)):  # said on the screen until the stop ends
+                    screen.stopping = stopping_line(checking, in_place=in_place is not None)
+                    screen.refresh_stopping()
 
         question = stop_question(checking, in_place_env=in_place, leaving=leaving,
                                  has_current=current_env() is not None)

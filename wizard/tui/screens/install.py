@@ -28,6 +28,14 @@ def stop_question(checking: bool, *, in_place_env: str | None = None, leaving: b
     return f"{ask} The new environment will be removed (it never becomes current); {rest}"
 
 
+def stopping_line(checking: bool, *, in_place: bool = False) -> str:
+    """What the screen says from the "yes" until the stop is done: ending the child and removing (or putting
+    back) the environment can take seconds on a busy machine, and a screen that still reads "running" then
+    invites a second Ctrl-C. The toast alone was gone before the stop ended."""
+    what = "the environment is being put back" if in_place else "the new environment is being removed"
+    return f"■ Stopping the {'check' if checking else 'install'}: {what}…"
+
+
 STOP_QUESTION = stop_question(False)
 STOP_CHECK_QUESTION = stop_question(True)
 
@@ -55,6 +63,8 @@ class InstallScreen(Screen):
         self.plan = plan
         self.finished = False
         self.started = time.monotonic()
+        self.stopping: str | None = None
+        """The stopping line (`stopping_line`) once a stop was asked for and answered yes; drawn until the end."""
         total = len(plan.recipe.requirements) + 1 if plan is not None else packages
         self.progress = InstallProgress(total_packages=total)
         """Overall counters, fed from the worker thread (`feed_line`), drawn by a timer."""
@@ -83,7 +93,13 @@ class InstallScreen(Screen):
 
         if self.finished:
             return
-        self.query_one("#overall", Static).update("Overall: " + self.progress.summary(time.monotonic() - self.started))
+        overall = "Overall: " + self.progress.summary(time.monotonic() - self.started)
+        self.query_one("#overall", Static).update(f"{self.stopping}\n{overall}" if self.stopping else overall)
+
+    def refresh_stopping(self) -> None:
+        """Draw the stopping line now (the timer would, within half a second)."""
+        if self.is_mounted:
+            self._draw_overall()
 
     def feed_line(self, text: str) -> None:
         """A clean output line, from the worker thread: counters, step row, and the log or the live row.

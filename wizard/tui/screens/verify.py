@@ -84,6 +84,8 @@ class VerifyScreen(Screen[str]):
         self.job = None
         """The Slurm job the check runs in (a `JobState`), while it has not reported a tier: queued or started."""
         self._job_seen = time.monotonic()
+        self.stopping: str | None = None
+        """The stopping line once a stop was answered yes: it replaces the running tier's clock until the end."""
 
     def show_job(self, state) -> None:
         """The check's Slurm job changed: queued (say so, with the wait) or running on a node (the tier's
@@ -109,6 +111,11 @@ class VerifyScreen(Screen[str]):
         if not self.done:
             self._render_tiers()
 
+    def refresh_stopping(self) -> None:
+        """Draw the stopping line now, in place of the running tier's clock."""
+        if self.is_mounted and not self.done:
+            self._render_tiers()
+
     def add_tier(self, tier: Tier) -> None:
         self.tiers.append(tier)
         self._tier_started = time.monotonic()
@@ -124,6 +131,8 @@ class VerifyScreen(Screen[str]):
             running = f"… {replace(job, waited=waited).describe()} · Ctrl-C cancels the job"
         elif not self.done and job is not None and job.phase == "running" and job.node:
             lines.insert(0, f"On node {job.node} (job {job.job_id}), through srun:")
+        if self.stopping and not self.done:
+            running = self.stopping
         if running:
             lines.append(running)
         self.query_one("#tiers", Static).update("\n".join(lines))

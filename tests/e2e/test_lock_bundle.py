@@ -8,6 +8,7 @@ with every index unreachable.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -152,6 +153,15 @@ def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_in
     proc = run_inproc(*common, "--bundle", str(bundle))
     assert proc.returncode == 2
     assert "is damaged" in proc.stderr and "wheels/pkg_d-3.0-py3-none-any.whl" in proc.stderr
+
+    # A FIFO at the wheel's name is there but is no wheel: said so (not "missing"), and never opened (no hang).
+    wheel.unlink()
+    os.mkfifo(wheel)
+    proc = run_inproc(*common, "--bundle", str(bundle))
+    assert proc.returncode == 2 and "not a regular file: wheels/pkg_d-3.0-py3-none-any.whl" in proc.stderr
+    assert "missing" not in proc.stderr
+    wheel.unlink()
+    wheel.write_bytes(original)
 
     # A bundle made on another kind of machine: its pkg-d wheel is for macOS on ARM.
     wheel.unlink()

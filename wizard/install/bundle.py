@@ -262,17 +262,20 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
     manifest = read_manifest(root)
     if manifest.get("recipe") != recipe.id:
         raise UserError(f"--bundle {root} was made for recipe {manifest.get('recipe')}, not {recipe.id}.")
-    missing, changed = [], []
+    missing, odd, changed = [], [], []
     for item in manifest["files"]:
         path = root / str(item.get("name", ""))
         if not path.is_file():
-            missing.append(str(item.get("name")))
+            # A FIFO, folder or device at a wheel's name is there, but is no wheel: said as such, not "missing".
+            (odd if path.exists() else missing).append(str(item.get("name")))
         elif sha256_file(path) != item.get("sha256"):
             changed.append(str(item.get("name")))
-    if missing or changed:
+    if missing or odd or changed:
         parts = []
         if missing:
             parts.append(f"missing: {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else ""))
+        if odd:
+            parts.append(f"not a regular file: {', '.join(odd[:5])}" + (" …" if len(odd) > 5 else ""))
         if changed:
             parts.append(f"changed since it was made (hash differs): {', '.join(changed[:5])}")
         raise UserError(f"--bundle {root} is damaged — {'; '.join(parts)}. Copy it again or make a new one.")

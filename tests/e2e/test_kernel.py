@@ -193,6 +193,23 @@ def test_a_refused_runtime_variable_is_said_in_the_spec_not_dropped_in_silence(t
     assert len(notes) == 1 and "LD_PRELOAD" in notes[0] and "left out" in notes[0]
 
 
+def test_a_kernel_folder_that_is_a_link_is_refused_and_what_it_points_at_untouched(tmp_path):
+    """Seventh hostile pass 6g: `kernels/<name>` linked to a user folder. The spec was written into that folder,
+    and `kernel remove` (which lists plain folders only) could never take it back; now install refuses too."""
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").write_text("#!/bin/sh\n")
+    victim = tmp_path / "notes"
+    victim.mkdir()
+    (victim / "PRECIOUS.txt").write_text("mine\n")
+    kernels = tmp_path / "jd" / "kernels"
+    kernels.mkdir(parents=True)
+    (kernels / "lab").symlink_to(victim)
+    with pytest.raises(UserError, match=r"kernels/lab is a symbolic link \(to .*notes\); .*--name"):
+        kernel_install(env, "lab", environ={"JUPYTER_DATA_DIR": str(tmp_path / "jd")})
+    assert sorted(p.name for p in victim.iterdir()) == ["PRECIOUS.txt"]
+
+
 @pytest.mark.network
 def test_cli_kernel_install_json(ipykernel_env, tmp_path):
     proc = run_inproc("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-test", "--json",

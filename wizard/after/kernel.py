@@ -164,6 +164,12 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     kernel_name = name or default_kernel_name(env_path, marker)
     if not _NAME_OK.match(kernel_name) or set(kernel_name) <= {"."}:  # `..` would name the folder above kernels/
         raise UserError(f"kernel name {kernel_name!r} is not allowed; use only letters, digits, '.', '_' and '-' (not dots alone).")
+    folder = jupyter_data_dir(environ) / "kernels" / kernel_name.lower()
+    if folder.is_symlink():
+        # gc-wizard lists and removes only plain kernel folders (`gc_wizard_kernels`): a spec written through a
+        # link would land in the folder it points at, and `kernel remove` could never take it back.
+        raise UserError(f"the Jupyter kernel folder {folder} is a symbolic link (to {os.readlink(folder)}); gc-wizard "
+                        "writes its kernels only into plain folders. Remove the link or choose another name with --name.")
     if not has_ipykernel(env_path):
         raise UserError(
             f"{env_path} has no ipykernel, so Jupyter cannot start it; install it there with "
@@ -171,7 +177,6 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
             "`gc-wizard kernel install` again."
         )
     spec = build_kernelspec(env_path, environ=environ)
-    folder = jupyter_data_dir(environ) / "kernels" / kernel_name.lower()
     target = folder / "kernel.json"
     replaced = target.exists()
     if replaced and _written_by_us(target) is None:

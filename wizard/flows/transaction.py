@@ -50,6 +50,7 @@ from wizard.install.plan import Plan
 from wizard.install.progress import InstallProgress as InstallProgress
 from wizard.install.reach import unreachable_advice
 from wizard.install.recorded_set import graphcast_source_record
+from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.runner import RunnerEvents, StepLog, run_plan
 
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
@@ -373,6 +374,7 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
         say(verdict.note)
     if verdict.caution:
         say(verdict.caution)
+    refuse_endless_pages(plan.find_links, offline=plan.offline)  # an endless page grew the installer unbounded (12g)
     for folder in plan.find_links:
         if os.path.isdir(folder):  # a local wheelhouse: a pin it has only as source is built, its setup.py run
             try:

@@ -33,6 +33,7 @@ from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.reach import find_unreachable
+from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.sources import outside_index_problem
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
@@ -153,6 +154,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     missing = outside_index_problem(recipe, find_links, name_source=False)
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)
+    refuse_endless_pages([*recipe.find_links, *find_links], offline=offline)  # uv reads each page whole
     with tempfile.TemporaryDirectory(prefix="gc-wizard-lock-") as tmp:
         source = Path(tmp) / f"{recipe.id}.in"
         source.write_text("\n".join(recipe.requirements) + "\n", encoding="utf-8")

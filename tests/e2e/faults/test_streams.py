@@ -271,3 +271,30 @@ def test_a_non_blocking_stdout_gets_the_whole_json_line(tmp_path):
     assert proc.returncode == 0, err
     recipes = json.loads(b"".join(chunks).decode().splitlines()[-1])
     assert len(recipes) >= 12
+
+
+def test_an_endless_find_links_page_is_refused_before_the_installer_reads_it(tiny, endless_page, isolated_state):
+    """Seventh hostile pass 12g: uv read a find-links page that never ends into memory (3.4 GB in five seconds)
+    and failed without naming it. The wizard reads the page first, with a bound, and refuses by name."""
+    url, _ = endless_page
+    proc = subprocess.run(
+        [sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", "--recipes-dir", str(tiny.recipes),
+         "--find-links", url, "--find-links", str(tiny.house.path), "--graphcast-src", str(tiny.graphcast),
+         "--no-verify"], capture_output=True, text=True, cwd=str(REPO), timeout=300)
+    _no_traceback(proc)
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert proc.returncode == 2 and result["ok"] is False, proc.stderr
+    assert result["error"].startswith(f"the wheelhouse page {url} (--find-links) holds more than 64 MB")
+    assert not list((isolated_state / "envs").glob("*"))  # refused before an environment was made
+
+
+def test_lock_refuses_an_endless_find_links_page_by_name_too(tiny, endless_page, isolated_state, tmp_path):
+    url, _ = endless_page
+    out = tmp_path / "lock.txt"
+    proc = subprocess.run([sys.executable, "-m", "wizard", "lock", "tiny-a", "--json", "--recipes-dir",
+                           str(tiny.recipes), "--find-links", url, "--out", str(out)],
+                          capture_output=True, text=True, cwd=str(REPO), timeout=300)
+    _no_traceback(proc)
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert proc.returncode == 2 and result["error"].startswith(f"the wheelhouse page {url} (--find-links)")
+    assert not out.exists()

@@ -129,7 +129,8 @@ def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
     Read from the parsed pattern: the longest literal run of its top-level sequence, or for a top-level
     alternation (`A|B|C`) the longest run of each branch; when the sequence has no literal long enough, an
     alternation it must pass through (`(?:A|B)…`, `(?P<x>A|B)…`) gives one literal per branch. Case-insensitive
-    patterns give None and are always run. A literal shorter than 4 characters is too common to be worth testing.
+    patterns give None and are always run; a case-insensitive part (`(?i:…)`, for a sentence users retype in
+    their own case) gives no literal. A literal shorter than 4 characters is too common to be worth testing.
     """
     if pattern.flags & re.IGNORECASE:
         return None
@@ -150,6 +151,8 @@ def _sequence_anchors(items, sre_parse) -> tuple[str, ...] | None:
         return (literal,)
     for op, arg in items:
         if op is sre_parse.SUBPATTERN:
+            if arg[1] & re.IGNORECASE:
+                continue  # a `(?i:…)` part matches other cases than its literals: no anchor from it
             found = _sequence_anchors(arg[-1], sre_parse)
         elif op is sre_parse.BRANCH:
             per_branch = [_sequence_anchors(branch, sre_parse) for branch in arg[1]]

@@ -530,6 +530,19 @@ FAMILIES.setdefault("ptxas_problem", []).extend([
     "nvcc fatal : Unsupported gpu architecture 'compute_89'",
 ])
 
+# cuDNN 8's sub-library loader names what failed: a missing CUDA toolkit library it needs is that library missing,
+# anything else (another cuDNN part, a bad file) is cuDNN installed in part.
+FAMILIES.setdefault("cuda_library_missing", []).extend([
+    "Could not load library libcudnn_cnn_infer.so.8. Error: libcublasLt.so.11: cannot open shared object file: No "
+    "such file or directory",
+    "Could not load library libcudnn_ops_infer.so.8. Error: libcublas.so.12: cannot open shared object file: No such "
+    "file or directory",
+])
+FAMILIES.setdefault("cudnn_sublibrary_missing", []).extend([
+    "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: "
+    "No such file or directory",
+])
+
 #: The part of a conditional wording that a `without` pattern names alone (no surroundings needed).
 NAMED_ALONE = {"cpu_only_jaxlib": "No GPU/TPU found, falling back to CPU"}
 #: A wording that names its cause only when another line is missing from the log (a `without` pattern): each

@@ -543,6 +543,30 @@ FAMILIES.setdefault("cudnn_sublibrary_missing", []).extend([
     "No such file or directory",
 ])
 
+# Batch 45: a cause new to the catalogue (Docker without the NVIDIA Container Toolkit) in every wording its
+# producers print, and uv refusing one of the CUDA wheels jax[cuda12] pulls in.
+FAMILIES.setdefault("container_toolkit_missing", []).extend([
+    'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
+    'Error response from daemon: could not select device driver "nvidia" with capabilities: [[gpu]]',
+    "docker: Error response from daemon: could not select device driver with capabilities: [[gpu]].",
+    'ERROR: for trainer  Cannot start service trainer: could not select device driver "nvidia" with capabilities: '
+    '[[gpu utility compute]]',
+    "docker: Error response from daemon: unknown or invalid runtime name: nvidia.",
+    'docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: '
+    'unable to start container process: error during container init: error running hook #0: exec: '
+    '"nvidia-container-runtime-hook": executable file not found in $PATH: unknown.',
+])
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
+    "error: Distribution `nvidia-cudnn-cu12==9.8.0.87 @ registry+https://pypi.org/simple` can't be installed because "
+    "it doesn't have a source distribution or wheel for the current platform",
+    "hint: You're on Linux (`manylinux_2_17_x86_64`), but `nvidia-nccl-cu12` (v2.26.2) only has wheels for the "
+    "following platforms: `manylinux_2_18_aarch64`, `manylinux_2_18_x86_64`",
+])
+FAMILIES.setdefault("dnn_library_init_failed", []).extend([
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:385] could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED",
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:393] possibly insufficient driver version: 384.69.0",
+])
+
 #: The part of a conditional wording that a `without` pattern names alone (no surroundings needed).
 NAMED_ALONE = {"cpu_only_jaxlib": "No GPU/TPU found, falling back to CPU"}
 #: A wording that names its cause only when another line is missing from the log (a `without` pattern): each

@@ -567,6 +567,24 @@ FAMILIES.setdefault("dnn_library_init_failed", []).extend([
     "E tensorflow/stream_executor/cuda/cuda_dnn.cc:393] possibly insufficient driver version: 384.69.0",
 ])
 
+# Batch 46: two causes new to the catalogue, in their producers' wordings (strerror through Python 2 and 3, Rust's
+# "os error", a message cut mid-word; glibc's loader for any library and quote style).
+FAMILIES.setdefault("disk_full", []).extend([
+    "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
+    "IOError: [Errno 28] No space left on device",
+    "OSError: [Errno 28] No space left on devi",
+    "error: Failed to install: nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64.whl (nvidia-cudnn-cu12==9.1.0.70)"
+    "\n  Caused by: failed to write to file `/home/u/.cache/uv/.tmpX/libcudnn.so.9`: No space left on device (os error 28)",
+    "OSError: [Errno 122] Disk quota exceeded: '/home/u/.conda/pkgs/cudnn-8.9.7'",
+    "error: failed to create directory `/home/u/.cache/uv`: Disk quota exceeded (os error 122)",
+])
+FAMILIES.setdefault("glibc_too_old", []).extend([
+    "ImportError: /lib64/libc.so.6: version `GLIBC_2.27' not found (required by /env/lib/python3.11/site-packages/"
+    "jaxlib/xla_extension.so)",
+    "ImportError: /lib64/libm.so.6: version 'GLIBC_2.29' not found (required by /env/lib/python3.12/site-packages/"
+    "jax_plugins/xla_cuda12/xla_cuda_plugin.so)",
+])
+
 #: The part of a conditional wording that a `without` pattern names alone (no surroundings needed).
 NAMED_ALONE = {"cpu_only_jaxlib": "No GPU/TPU found, falling back to CPU"}
 #: A wording that names its cause only when another line is missing from the log (a `without` pattern): each
@@ -581,6 +599,12 @@ ABSENT = {
          "E external/xla/xla/stream_executor/cuda/cuda_driver.cc:268] failed call to cuInit: UNKNOWN ERROR (303)",
          "INFO:absl:Unable to initialize backend 'gpu': FAILED_PRECONDITION: No visible GPU devices.",
          "WARNING:jax._src.xla_bridge:CUDA backend failed to initialize: Unable to load CUDA. Is it installed?"]),
+    # a full shared-memory mount under NCCL or in a container is not the disk
+    "disk_full": (
+        ["OSError: [Errno 28] No space left on device"],
+        ["node1:1234:1234 [0] NCCL INFO include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left "
+         "on device",
+         "Error: failed to allocate 2097152 bytes in /dev/shm/psm_shm.abc"]),
 }
 
 

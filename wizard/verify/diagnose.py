@@ -842,10 +842,17 @@ _EXCEPTION_LINE = re.compile(
     # A version or device check's own refusal, said in a sentence with no error word: cuDNN's and Caffe2's
     # "source was compiled with" / "versions mismatch", CUDA's "driver version is insufficient" and "no
     # CUDA-capable device is detected" however a program prefixes it, NumPy 2's "cannot be run in NumPy",
-    # XLA's "libdevice not found", nvcc's and ptxas's "is not defined for option".
+    # XLA's "libdevice not found", nvcc's and ptxas's "is not defined for option", PyTorch's "driver on your
+    # system is too old", JAX's "is newer than and incompatible with", pip's "No matching distribution found"
+    # without its ERROR prefix, CUDA's "no kernel image is available", TensorFlow's "Cannot dlopen some GPU
+    # libraries", a CUDA runtime error in any case, a "Check failed" that markdown turned to "_Check_ failed".
     r"|^.*\b(?:but source was compiled with|versions? mismatch|version incompatibility|driver version is "
     r"insufficient|no CUDA-capable device is detected|cannot be run in(?:\s+NumPy)?$|libdevice not found|"
-    r"Can't find libdevice|is not defined for option)\b.*$", re.MULTILINE)
+    r"Can't find libdevice|is not defined for option|driver on your system is too old|is newer than and "
+    r"incompatible with|No matching distribution found|no kernel image is available|Cannot dlopen some GPU "
+    r"libraries|CUDA Runtime Error\(\d+\))\b.*$"
+    r"|^.*\b_Check_ failed\b.*$"
+    r"|^.*[\]|]\s*Killed\s*$", re.MULTILINE)
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
 _STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)
 _STEP_FAILED = re.compile(r"^===== (?P<step>[\w-]+): FAILED \((?P<status>[^)]*)\)", re.MULTILINE)

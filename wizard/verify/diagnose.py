@@ -850,8 +850,8 @@ _EXCEPTION_LINE = re.compile(
     r"insufficient|no CUDA-capable device is detected|cannot be run in(?:\s+NumPy)?$|libdevice not found|"
     r"Can't find libdevice|is not defined for option|driver on your system is too old|is newer than and "
     r"incompatible with|No matching distribution found|no kernel image is available|Cannot dlopen some GPU "
-    r"libraries|CUDA Runtime Error\(\d+\))\b.*$"
-    r"|^.*\b_Check_ failed\b.*$"
+    r"libraries)\b.*$"
+    r"|^.*\b(?:CUDA Runtime Error\(\d+\)|_Check_ failed\b).*$"
     r"|^.*[\]|]\s*Killed\s*$", re.MULTILINE)
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
 _STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)

@@ -70,6 +70,12 @@ class KnownFailure:
     a WSL log, a kernel/library version mismatch is the container's CUDA only inside a container."""
     context_anchors: tuple[tuple[str, ...] | None, ...] = ()
     """Per pattern, the literals of its `with` regex (as `anchors`): a big log skips the search where none is."""
+    absences: tuple[re.Pattern | None, ...] = ()
+    """Per pattern, a regex that must match nowhere in the same log for the pattern's match to count (None: no
+    condition). Some causes show only by what is missing: JAX's lone "No GPU/TPU found" is a CPU-only jaxlib
+    when no line shows a CUDA jaxlib trying (and failing) to start, and the same line is a symptom when one does."""
+    absence_anchors: tuple[tuple[str, ...] | None, ...] = ()
+    """Per pattern, the literals of its `without` regex (as `anchors`)."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +135,8 @@ def literal_anchor(pattern: re.Pattern) -> tuple[str, ...] | None:
     Read from the parsed pattern: the longest literal run of its top-level sequence, or for a top-level
     alternation (`A|B|C`) the longest run of each branch; when the sequence has no literal long enough, an
     alternation it must pass through (`(?:A|B)…`, `(?P<x>A|B)…`) gives one literal per branch. Case-insensitive
-    patterns give None and are always run. A literal shorter than 4 characters is too common to be worth testing.
+    patterns give None and are always run; a case-insensitive part (`(?i:…)`, for a sentence users retype in
+    their own case) gives no literal. A literal shorter than 4 characters is too common to be worth testing.
     """
     if pattern.flags & re.IGNORECASE:
         return None
@@ -150,6 +157,8 @@ def _sequence_anchors(items, sre_parse) -> tuple[str, ...] | None:
         return (literal,)
     for op, arg in items:
         if op is sre_parse.SUBPATTERN:
+            if arg[1] & re.IGNORECASE:
+                continue  # a `(?i:…)` part matches other cases than its literals: no anchor from it
             found = _sequence_anchors(arg[-1], sre_parse)
         elif op is sre_parse.BRANCH:
             per_branch = [_sequence_anchors(branch, sre_parse) for branch in arg[1]]
@@ -243,14 +252,16 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
             raise _bad(path, where, "'patterns' must be a non-empty list of regexes")
         compiled = []
         contexts = []
+        absences = []
         for pattern in raw["patterns"]:
-            condition = None
+            condition = absence = None
             if isinstance(pattern, dict):
-                if set(pattern) != {"match", "with"}:
-                    raise _bad(path, where, f"a pattern given as a mapping needs exactly 'match' and 'with', "
-                                            f"not {sorted(pattern)}")
-                pattern, condition = pattern["match"], pattern["with"]
-            for regex in (pattern, condition):
+                if "match" not in pattern or not {"with", "without"} & set(pattern) \
+                        or set(pattern) - {"match", "with", "without"}:
+                    raise _bad(path, where, f"a pattern given as a mapping needs 'match' and 'with' or 'without' "
+                                            f"(or both), not {sorted(pattern)}")
+                pattern, condition, absence = pattern["match"], pattern.get("with"), pattern.get("without")
+            for regex in (pattern, condition, absence):
                 if regex is None:
                     continue
                 try:
@@ -260,6 +271,8 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
             compiled.append(re.compile(tolerant_pattern(str(pattern)), re.MULTILINE))
             contexts.append(re.compile(tolerant_pattern(str(condition)), re.MULTILINE)
                             if condition is not None else None)
+            absences.append(re.compile(tolerant_pattern(str(absence)), re.MULTILINE)
+                            if absence is not None else None)
         priority = raw.get("priority", 50)
         if not isinstance(priority, int):
             raise _bad(path, where, "'priority' must be an integer")
@@ -285,6 +298,8 @@ def parse_known_failures(text: str, path: Path) -> tuple[KnownFailure, ...]:
             fix_with_dirs=" ".join(fix_with_dirs.split()) if fix_with_dirs else None, memory_check=memory_check,
             symptom=symptom, anchors=tuple(literal_anchor(p) for p in compiled), contexts=tuple(contexts),
             context_anchors=tuple(literal_anchor(c) if c is not None else None for c in contexts),
+            absences=tuple(absences),
+            absence_anchors=tuple(literal_anchor(a) if a is not None else None for a in absences),
         ))
     for entry in entries:
         for other in entry.explains:
@@ -409,11 +424,11 @@ class Scanner:
     def __init__(self, entries: tuple[KnownFailure, ...]):
         self.entries = entries
         self.hits: dict[str, _Hit] = {}
-        self.conditional: dict[tuple[str, str], _Hit] = {}
-        """Matches of patterns with a `with` condition, by (entry id, condition), kept until the end: the
-        condition may be met in a later piece of the log."""
+        self.conditional: dict[tuple[str, str | None, str | None], _Hit] = {}
+        """Matches of patterns with a `with` or `without` condition, by (entry id, with, without regex text), kept
+        until the end: the line they need, or the line that rules them out, may come in a later piece of the log."""
         self.met: set[str] = set()
-        """The `with` conditions (their regex text) met anywhere so far."""
+        """The `with` and `without` conditions (their regex text) met anywhere so far."""
         self.gpu_memory: tuple[int, int] | None = None
         """The last (free, total) bytes a "Memory usage:" line reported: a hint for ranking causes."""
 
@@ -428,8 +443,9 @@ class Scanner:
 
         for entry in self.entries:
             count = len(entry.patterns)
-            for pattern, anchors, condition in zip(entry.patterns, entry.anchors or (None,) * count,
-                                                   entry.contexts or (None,) * count, strict=True):
+            for pattern, anchors, condition, absence in zip(
+                    entry.patterns, entry.anchors or (None,) * count, entry.contexts or (None,) * count,
+                    entry.absences or (None,) * count, strict=True):
                 if anchors is not None and not anywhere(anchors):
                     continue
                 for match in pattern.finditer(text):
@@ -439,13 +455,16 @@ class Scanner:
                         continue
                     if lines is None:
                         lines = _Lines(text)
-                    if condition is None:
+                    if condition is None and absence is None:
                         self._record(self.hits, entry.id, entry, match, base, lines)
                     else:
-                        self._record(self.conditional, (entry.id, condition.pattern), entry, match, base, lines)
+                        key = (entry.id, condition.pattern if condition is not None else None,
+                               absence.pattern if absence is not None else None)
+                        self._record(self.conditional, key, entry, match, base, lines)
         for entry in self.entries:  # the conditions met in this piece, wherever their own patterns matched
-            for condition, anchors in zip(entry.contexts, entry.context_anchors or (None,) * len(entry.contexts),
-                                          strict=True):
+            pairs = (list(zip(entry.contexts, entry.context_anchors or (None,) * len(entry.contexts), strict=True))
+                     + list(zip(entry.absences, entry.absence_anchors or (None,) * len(entry.absences), strict=True)))
+            for condition, anchors in pairs:
                 if condition is None or condition.pattern in self.met:
                     continue
                 if anchors is not None and not anywhere(anchors):
@@ -477,7 +496,8 @@ class Scanner:
     def result(self) -> dict[str, _Hit]:
         """The hits so far, each a copy (folding them into findings must not change the scan)."""
         merged: dict[str, _Hit] = {}
-        met = [hit for (_, condition), hit in self.conditional.items() if condition in self.met]
+        met = [hit for (_, condition, absence), hit in self.conditional.items()
+               if (condition is None or condition in self.met) and (absence is None or absence not in self.met)]
         for hit in list(self.hits.values()) + met:
             into = merged.get(hit.entry.id)
             if into is None:
@@ -818,7 +838,21 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
     r"|^\s*#\d{3}: [^\n]*\bH5\w*\.c line \d+ in \w+\(\).*$"
-    r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$", re.MULTILINE)
+    r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$"
+    # A version or device check's own refusal, said in a sentence with no error word: cuDNN's and Caffe2's
+    # "source was compiled with" / "versions mismatch", CUDA's "driver version is insufficient" and "no
+    # CUDA-capable device is detected" however a program prefixes it, NumPy 2's "cannot be run in NumPy",
+    # XLA's "libdevice not found", nvcc's and ptxas's "is not defined for option", PyTorch's "driver on your
+    # system is too old", JAX's "is newer than and incompatible with", pip's "No matching distribution found"
+    # without its ERROR prefix, CUDA's "no kernel image is available", TensorFlow's "Cannot dlopen some GPU
+    # libraries", a CUDA runtime error in any case, a "Check failed" that markdown turned to "_Check_ failed".
+    r"|^.*\b(?:but source was compiled with|versions? mismatch|version incompatibility|driver version is "
+    r"insufficient|no CUDA-capable device is detected|cannot be run in(?:\s+NumPy)?$|libdevice not found|"
+    r"Can't find libdevice|is not defined for option|driver on your system is too old|is newer than and "
+    r"incompatible with|No matching distribution found|no kernel image is available|Cannot dlopen some GPU "
+    r"libraries)\b.*$"
+    r"|^.*\b(?:CUDA Runtime Error\(\d+\)|_Check_ failed\b).*$"
+    r"|^.*[\]|]\s*Killed\s*$", re.MULTILINE)
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
 _STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)
 _STEP_FAILED = re.compile(r"^===== (?P<step>[\w-]+): FAILED \((?P<status>[^)]*)\)", re.MULTILINE)

@@ -29,7 +29,7 @@ EXPECTED: dict[str, list[tuple[str, list[str]]]] = {
     "missing_libcudart12.log": [("cuda_library_missing", ["cpu_fallback"])],
     "cudnn_cnn_infer_missing.log": [("cudnn_sublibrary_missing", ["cuda_library_missing"])],
     "cpu_jaxlib_on_gpu_host.log": [("cpu_only_jaxlib", ["cpu_fallback"])],  # its "Falling back to cpu." folded in
-    "old_jax_no_gpu_found.log": [("cpu_fallback", [])],
+    "old_jax_no_gpu_found.log": [("cpu_only_jaxlib", ["cpu_fallback"])],
     # cudart_stub's "Could not find cuda drivers" means libcudart did not load (real threads in
     # tests/logs/real: deepface#739, nixpkgs#560004), not that the driver is missing.
     "plugin_no_gpu_driver.log": [("cuda_library_missing", ["no_cuda_device"])],
@@ -278,11 +278,38 @@ def test_a_conditional_pattern_is_validated_and_counts_only_with_its_surrounding
     # the surroundings may come before or after the match, far away in the log
     far = "inside the box\n" + "noise\n" * 5000 + "thing failed\n"
     assert [f.id for f in diagnose_text(far, known_failures=entries)] == ["in_box"]
-    for bad, problem in (("{match: 'a'}", "needs exactly 'match' and 'with'"),
+    for bad, problem in (("{match: 'a'}", "needs 'match' and 'with' or 'without'"),
                          ("{match: 'a', with: '(open'}", "bad regex '(open'"),
-                         ("{match: 'a', with: 'b', extra: 'c'}", "needs exactly 'match' and 'with'")):
+                         ("{match: 'a', without: '(open'}", "bad regex '(open'"),
+                         ("{with: 'a', without: 'b'}", "needs 'match' and 'with' or 'without'"),
+                         ("{match: 'a', with: 'b', extra: 'c'}", "needs 'match' and 'with' or 'without'")):
         with pytest.raises(UserError, match=rf"kf\.yaml: entry 'x': .*{re.escape(problem)}"):
             parse_known_failures(f"- {{id: x, title: t, patterns: [{bad}], explanation: e, fix: f}}\n", path)
+
+
+def test_an_absence_pattern_counts_only_when_its_line_is_nowhere_in_the_log(tmp_path, monkeypatch):
+    """`without`: the match counts only when the other line is missing from the whole log, before or after it,
+    in the same stream piece or another; beside `with`, both must hold."""
+    import io
+
+    from wizard.verify import diagnose as diagnose_module
+
+    doc = ("- id: alone\n  title: t\n  patterns:\n    - {match: 'thing failed', without: 'because of \\w+'}\n"
+           "    - {match: 'other failed', with: 'inside the box', without: 'the lid was open'}\n"
+           "  explanation: e\n  fix: f\n")
+    entries = parse_known_failures(doc, tmp_path / "kf.yaml")
+    assert [f.id for f in diagnose_text("thing failed\n", known_failures=entries)] == ["alone"]
+    noise = "step ok\n" * 4000
+    for text in ("because of cuInit\nthing failed\n", "thing failed\n" + noise + "because of dlopen\n",
+                 "other failed\n", "inside the box\nother failed\nthe lid was open\n"):
+        assert diagnose_text(text, known_failures=entries) == [], text
+    assert [f.id for f in diagnose_text("inside the box\n" + noise + "other failed\n", known_failures=entries)] == [
+        "alone"]
+    # across stream pieces: the ruling-out line far after the match still rules it out
+    monkeypatch.setattr(diagnose_module, "CHUNK_CHARS", 4096)
+    streamed = diagnose_module.diagnose_stream(io.StringIO("thing failed\n" + noise + "because of x\n"),
+                                               known_failures=entries)
+    assert streamed == []
 
 
 def test_a_conditional_match_across_stream_pieces(monkeypatch):

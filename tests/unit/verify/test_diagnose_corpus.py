@@ -129,7 +129,11 @@ def test_symptom_ranked_by_context():
 def test_cpu_fallback_ranked_by_jaxlib_build():
     from wizard.verify.causes import Context
 
-    text = (REAL / "gladia_jax_0325_no_gpu_found.log").read_text(encoding="utf-8")
+    # Alone, the warning is the CPU-only jaxlib (nothing tried CUDA); after a line of a CUDA jaxlib trying to
+    # start it is the symptom, and the environment's CPU-only jaxlib build ranks that cause first.
+    alone = (REAL / "gladia_jax_0325_no_gpu_found.log").read_text(encoding="utf-8")
+    assert [f.id for f in diagnose_text(alone)] == ["cpu_only_jaxlib"]
+    text = "W0000 cuda_driver.cc: Could not load dynamic library 'libcuda.so.1'\n" + alone
     (finding,) = diagnose_text(text, context=Context(jaxlib_cpu_only=True))
     assert finding.id == "cpu_fallback" and finding.causes[0]["id"] == "cpu_only_jaxlib"
 

@@ -60,6 +60,21 @@ FAILING = {
                      "\"run.py\", line 5, in main\n    something_new()",
     "pubgrub-derivation": "  Because some-new-package (1.0) depends on other-package (>=2) and other-package has no "
                           "versions above 1.9,",
+    # a check's own refusal with no error word (batch 44: such logs looked clean once their entry was left out)
+    "compiled-with": "Loaded runtime SomeLib library: 3.1 but source was compiled with: 3.2. Something new.",
+    "versions-mismatch": "somelib compiled (7102) and runtime (7005) versions mismatch",
+    "insufficient-driver": "Cannot get devices: CUDA driver version is insufficient for CUDA runtime version",
+    "no-device": " no CUDA-capable device is detected at some/new/place.cpp:34",
+    "numpy2-wrapped": "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.9.9 as it may crash.",
+    "not-defined-option": "sometool fatal : Value 'sm_99' is not defined for option 'gpu-new'",
+    "driver-too-old": "The NVIDIA driver on your system is too old (found version 9999).",
+    "newer-incompatible": "somelib version 9.9 is newer than and incompatible with otherlib version 1.0.",
+    "bare-no-distribution": "No matching distribution found for some-new-package>=1.0",
+    "no-kernel-image": "[x][y.cu:1]:launch failed: no kernel image is available for execution on the device",
+    "cannot-dlopen": "W gpu_device.cc:1] Cannot dlopen some GPU libraries. Please make sure the missing ones are there.",
+    "runtime-error-number": "/some/file.cuh@54: CUDA Runtime Error(46): something new",
+    "markdown-check-failed": "_Check_ failed: result == ncclSuccess (1 vs. 0)  something _new_",
+    "killed-after-progress": "Loading shards:  38%|███     | 3/8 [00:02<00:03,  1.28it/s]Killed",
 }
 
 

@@ -96,6 +96,14 @@ def _inside(folder: str, env: Path) -> bool:
     return resolved == env or env in resolved.parents
 
 
+def _cwd() -> str:
+    """The current folder; "" when it was deleted under us (Python then finds nothing there either)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
+
+
 def _split_path_list(value: str | None) -> list[str]:
     return value.split(os.pathsep) if value else []
 
@@ -232,20 +240,26 @@ def stray_pythonpath(env: Path, value: str, *, relative_to: str | None = None) -
     keep: list[str] = []
     removals: list[Removal] = []
     for entry in _split_path_list(value):
-        folder = os.path.join(relative_to, entry) if relative_to and entry else entry
-        if not entry or _inside(folder, env):
+        if not entry:
+            # An empty entry (`PYTHONPATH=$PYTHONPATH:/x` with PYTHONPATH unset) is the folder Python starts in:
+            # judged as that folder, like a relative entry (eighth hostile pass E6: a jax/ there was imported).
+            folder = relative_to or _cwd()
+        else:
+            folder = os.path.join(relative_to, entry) if relative_to else entry
+        if entry and _inside(folder, env):
             keep.append(entry)
             continue
+        shown = entry or f"{folder} (an empty entry: the folder Python starts in)"
         if "site-packages" in folder or "dist-packages" in folder:
-            removals.append(Removal("PYTHONPATH", entry, "another Python's packages folder; it would "
+            removals.append(Removal("PYTHONPATH", shown, "another Python's packages folder; it would "
                                                          "shadow the environment's own jax/jaxlib"))
             continue
         shadowed = sorted(own & folder_modules(folder))
         if shadowed:
             names = ", ".join(shadowed[:4]) + (f" and {len(shadowed) - 4} more" if len(shadowed) > 4 else "")
             whose = "Python's own standard library" if set(shadowed) <= STDLIB_MODULES else "the environment's own"
-            removals.append(Removal("PYTHONPATH", entry, f"it holds {names}, which would be imported "
-                                                         f"instead of {whose}"))
+            removals.append(Removal("PYTHONPATH", shown, f"it holds {names}, which would be imported instead of "
+                                                         f"{whose}"))
             continue
         keep.append(entry)
     return keep, removals

@@ -98,3 +98,25 @@ def test_a_stack_module_is_left_out_even_where_the_env_lacks_its_own(tmp_path):
     assert "sitecustomize" in named[str(startup)]
     assert act.set["PYTHONPATH"] == str(tools)
     assert act.kernel_env()["PYTHONPATH"] == str(tools)  # what kernel.json gets: the stray folders are not in it
+
+
+def test_an_empty_entry_is_judged_as_the_folder_python_starts_in(tmp_path, monkeypatch):
+    """Eighth hostile pass E6: `PYTHONPATH=:/opt/x` (what `$PYTHONPATH:/opt/x` gives with it unset) in a folder
+    holding `jax/`: activate kept the empty entry and diagnose --env said nothing. Now it is the current folder's
+    entry: left out and named when that folder shadows the stack, kept when it does not."""
+    from wizard.verify.shadow import environment_shadow
+
+    env = _env(tmp_path)
+    work, tools = tmp_path / "work", tmp_path / "tools"
+    (work / "jax").mkdir(parents=True)
+    tools.mkdir()
+    monkeypatch.chdir(work)
+    act = compute_activation(env, {"PATH": "/usr/bin", "PYTHONPATH": f":{tools}"}, marker={})
+    assert act.set["PYTHONPATH"] == str(tools)
+    (removal,) = [r for r in act.removals if r.variable == "PYTHONPATH"]
+    assert removal.folder == f"{work} (an empty entry: the folder Python starts in)" and "jax" in removal.reason
+    finding = environment_shadow(env, {"PYTHONPATH": f":{tools}"})
+    assert finding is not None and any(str(work) in line for line in finding.evidence)
+    monkeypatch.chdir(tools)  # a folder with nothing to shadow: the entry stays, as the user wrote it
+    assert compute_activation(env, {"PATH": "/usr/bin", "PYTHONPATH": f":{tools}"}, marker={}).set["PYTHONPATH"] \
+        == f":{tools}"

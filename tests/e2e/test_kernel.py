@@ -119,6 +119,31 @@ def test_kernel_runs_in_the_environment_without_stale_cuda(ipykernel_env, stale_
 
 
 @pytest.mark.network
+def test_a_kernel_installed_from_a_clean_shell_still_ignores_the_servers_stale_paths(ipykernel_env, stale_ld, tmp_path,
+                                                                                      monkeypatch):
+    """Eighth hostile pass E9: `kernel install` ran with LD_LIBRARY_PATH and PYTHONPATH unset, so the spec left
+    them out; a Jupyter server started later with an old cuDNN folder and a stray `jax` passed both to the kernel,
+    which imported that jax. The spec now pins them ("") whatever the shell that wrote it had."""
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+    for name in ("LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONHOME"):
+        monkeypatch.delenv(name, raising=False)
+    result = kernel_install(ipykernel_env, "gc-clean-shell")
+    spec = json.loads(Path(result["path"]).read_text())
+    assert {name: spec["env"][name] for name in ("LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONHOME")} == \
+        {"LD_LIBRARY_PATH": "", "PYTHONPATH": "", "PYTHONHOME": ""}
+    stray = tmp_path / "stray"
+    (stray / "jax").mkdir(parents=True)
+    (stray / "jax" / "__init__.py").write_text("raise ImportError('the stray jax')\n")
+    monkeypatch.setenv("LD_LIBRARY_PATH", os.pathsep.join(stale_ld))  # the server, started later
+    monkeypatch.setenv("PYTHONPATH", str(stray))
+    code = ("import importlib.util, json, os; spec = importlib.util.find_spec('jax'); print(json.dumps({'ld': "
+            "os.environ.get('LD_LIBRARY_PATH'), 'pp': os.environ.get('PYTHONPATH'), 'jax': spec.origin if spec "
+            "else None}))")
+    seen = json.loads(_run_in_kernel(result["name"], code).strip().splitlines()[-1])
+    assert not seen["ld"] and not seen["pp"] and seen["jax"] is None  # the env has no jax; the stray one is unseen
+
+
+@pytest.mark.network
 @pytest.mark.slow
 def test_kernel_imports_jax_in_the_recipe_environment(request, tmp_path, monkeypatch):
     """With the real jax0.4.23-cpu environment (helper VERIFY's session fixture): `import jax` in the kernel."""

@@ -37,6 +37,9 @@ from wizard.recipes.runtime_env import allowed
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
 ORIGINAL_VAR = "_GC_WIZARD_ORIGINAL"
+#: The variables the activation decides that a kernel must never take from the Jupyter server's environment.
+KERNEL_PINNED = ("LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONHOME")
+
 #: Exported by the script: the environment that is active (the report shows it).
 ACTIVE_VAR = "GC_WIZARD_ACTIVE_ENV"
 
@@ -76,8 +79,14 @@ class Activation:
         return result
 
     def kernel_env(self) -> dict[str, str]:
-        """The variables as a kernelspec `env`: an unset one becomes "" (the loader and Python ignore "")."""
-        env = dict(self.set)
+        """The variables as a kernelspec `env`: an unset one becomes "" (the loader and Python ignore "").
+
+        The search paths this activation decides (`KERNEL_PINNED`) are always written, "" when the shell that
+        ran `kernel install` had none: Jupyter starts a kernel with the *server's* environment plus the spec's,
+        and a server started later with an old cuDNN folder or a stray jax on its paths passed them to the
+        kernel (eighth hostile pass E9). The spec must not depend on the shell it was written from."""
+        env = {name: "" for name in KERNEL_PINNED}
+        env.update(self.set)
         for name in self.unset:
             env[name] = ""
         return env

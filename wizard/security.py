@@ -91,8 +91,13 @@ def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") 
 #: overrides and isolates, zero-width spaces and joiners, the word joiner and invisible operators, the BOM — and
 #: the control characters a terminal acts on (ESC starts a sequence that can clear the screen or set the window
 #: title; seventh hostile pass 5c/5f: a checkout's file name did both), tab, newline and carriage return aside.
+#: Every character of Unicode's "format" category (Cf) is one (the soft hyphen, the Arabic letter mark, the
+#: Mongolian vowel separator, the interlinear annotations, the tag characters; eighth hostile pass U7), and so are
+#: the line and paragraph separators, which some terminals and editors break lines at.
 _INVISIBLE_FORMAT = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]")
 
 
 def reveal_format_characters(text: str) -> str:
@@ -105,8 +110,14 @@ def reveal_format_characters(text: str) -> str:
 
 
 def _escape(match: re.Match) -> str:
+    """JSON's own escape, `\\u009b`, for every one (a surrogate pair beyond U+FFFF): the same text serves a person
+    and a `--json` reader, which decodes it back to the character (`\\x9b` made the JSON line invalid; eighth
+    hostile pass U4-U6)."""
     code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def strip_terminal_escapes(text: str, *, keep_controls: bool = False) -> str:

@@ -60,7 +60,12 @@ def test_a_json_value_is_masked_before_it_is_serialised_so_the_next_line_survive
 
 
 @pytest.mark.parametrize("char", ["\u202e", "\u202d", "\u2066", "\u2067", "\u2069", "\u200b", "\u200f", "\ufeff",
-                                  "\u2060"])
+                                  "\u2060",
+                                  # Eighth hostile pass U4-U7: C1 controls (U+009B is a terminal's CSI) made the JSON
+                                  # line invalid as `\x9b`; the rest of Unicode's format category and the separators
+                                  # stayed raw.
+                                  "\x9b", "\x85", "\x9d", "\x7f", "\u061c", "\xad", "\u180e", "\u2028", "\u2029",
+                                  "\ufff9", "\U000e0041", "\U000e0001"])
 def test_invisible_format_characters_are_written_as_escapes_and_json_reads_them_back(char):
     """Sixth hostile pass 5k: a history entry's error holding U+202E was drawn raw, so the line read as other
     text. Every write shows them as escapes; in a `--json` line the escape is JSON's own."""
@@ -72,8 +77,9 @@ def test_invisible_format_characters_are_written_as_escapes_and_json_reads_them_
     out.write(json.dumps({"error": value}, ensure_ascii=False) + "\n")
     out.flush()
     plain, line = raw.getvalue().decode().splitlines()
-    assert char not in plain and f"\\u{ord(char):04x}" in plain
-    assert json.loads(line)["error"] == value
+    shown = json.dumps(char)[1:-1]  # JSON's own escape: `\\u009b`, a surrogate pair beyond U+FFFF
+    assert char not in plain and shown.startswith("\\u") and shown in plain, plain
+    assert char not in line and json.loads(line)["error"] == value
 
 
 @pytest.mark.parametrize("text", ["esc\x1b[31mRED.py", "t\x1b]0;TUIOWNED\x07.py", "c\x1b[2J\x1b[31mX.py", "bell\x07",

@@ -293,3 +293,18 @@ def test_the_prompt_runs_nothing_from_an_edited_marker_or_a_folder_name(where, t
                           env=env, cwd=tmp_path, timeout=120)  # interactive: the prompt is drawn (and expanded)
     assert "prompt<(gc:" in proc.stdout, proc.stdout + proc.stderr
     assert not any((tmp_path / flag).exists() for flag in ("PWNED_A", "PWNED_B")), proc.stdout + proc.stderr
+
+
+def test_a_folder_name_with_invisible_characters_is_shown_escaped_in_the_comments(plain_env, tmp_path):
+    """Eighth hostile pass U7: U+0085 and U+2028 in a removed folder's name stayed raw in the script's comment
+    line (some terminals and editors break lines at them); shown as the escapes every other output uses."""
+    stale_dir = tmp_path / "cudnn\x85old\u2028lib"
+    _touch(stale_dir / "libcudnn.so.8.0.5")
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
+    env["LD_LIBRARY_PATH"] = str(stale_dir)
+    proc = subprocess.run([sys.executable, "-m", "wizard", "activate", "--env", str(plain_env)], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    comments = [line for line in proc.stdout.split("\n") if line.startswith("#")]  # not splitlines: it splits at both
+    assert any("cudnn\\u0085old\\u2028lib" in line for line in comments), comments
+    assert not any(ch in line for line in comments for ch in "\x85\u2028")

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from wizard.errors import UserError
 from wizard.install.activation import ORIGINAL_VAR, Activation
+from wizard.security import reveal_format_characters
 
 SHELLS = ("bash", "zsh", "sh")
 
@@ -24,8 +25,10 @@ SHELLS = ("bash", "zsh", "sh")
 
 
 def _comment(text: str) -> str:
-    """One `#` line; control characters (a newline in a folder name) are escaped so they cannot end it."""
-    safe = "".join(ch if ch >= " " and ch != "\x7f" else f"\\x{ord(ch):02x}" for ch in text)
+    """One `#` line; a newline or carriage return (in a folder name) is escaped so it cannot end the comment and
+    start code, and every other control or invisible format character the way every output shows them
+    (`security.reveal_format_characters`: U+0085 and U+2028 stayed raw; eighth hostile pass U7)."""
+    safe = reveal_format_characters(text).replace("\n", "\\n").replace("\r", "\\r")
     return f"# {safe}"
 
 

@@ -86,12 +86,40 @@ async def test_history_screen_and_dialogs_mask_what_the_state_and_installers_say
         assert PASSWORD not in screen_text(app) and TOKEN not in screen_text(app)
 
 
+async def test_the_history_tables_cells_show_escape_sequences_and_tokens_as_every_text_does(tiny, isolated_state):
+    """Eighth hostile pass U10: a recipe name in history.json holding `ESC[2J ESC]0;TITLE BEL` and a bidi override
+    went raw into the History table: the terminal's title changed and the table blanked. The cells are masked
+    like every Static (the detail lines below already were), and a `[` in them is text, not markup."""
+    from textual.widgets import DataTable
+
+    tiny.install("tiny-a")
+    state = json.loads((isolated_state / "history.json").read_text())
+    state["entries"][-1]["recipe"] = f"tiny\x1b[2J\x1b]0;PWNTITLE\x07\u202eevil [b]x[/b] hf_{SIGNATURE}"
+    (isolated_state / "history.json").write_text(json.dumps(state))
+    app = tiny_app(tiny)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        app.push_screen(HistoryScreen())
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.query(DataTable)
+                       and app.screen.query_one(DataTable).row_count > 0)
+        table = app.screen.query_one(DataTable)
+        cell = table.get_row_at(table.row_count - 1)[-1]
+        plain = getattr(cell, "plain", str(cell))
+        assert "\x1b" not in plain and "\u202e" not in plain and SIGNATURE not in plain, plain
+        assert plain.startswith("tiny\\u001b[2J\\u001b]0;PWNTITLE\\u0007\\u202eevil [b]x[/b] ")
+
+
 def test_every_text_widget_of_the_app_is_a_masked_one():
     """A screen added later gets the same pass: no bare Static or Label is made anywhere in the app."""
     tui = Path(__file__).resolve().parents[2] / "wizard" / "tui"
     bare = [f"{path.relative_to(tui)}:{n}" for path in sorted(tui.rglob("*.py")) if path.name != "shown.py"
             for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\b(Static|Label)\(", line)]
     assert bare == [], bare
+    # Table rows and list options are text on the screen too (eighth hostile pass U10): made through `masked`.
+    unmasked = [f"{path.relative_to(tui)}:{n}" for path in sorted(tui.rglob("*.py"))
+                for n, line in enumerate(path.read_text().splitlines(), 1)
+                if re.search(r"(\.add_row\(|\bOption\()", line) and "masked(" not in line]
+    assert unmasked == [], unmasked
 
 
 def test_the_apps_shown_text_reveals_invisible_format_characters():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -13,7 +14,7 @@ from wizard.errors import UserError
 from wizard.tui.messages import RollbackRequested
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.verify import TIER_TITLES
-from wizard.tui.widgets.shown import Shown
+from wizard.tui.widgets.shown import Shown, masked
 
 
 def check_line(entry) -> str | None:
@@ -75,7 +76,11 @@ class HistoryScreen(Screen):
         # the highlighted entry's lines below, so nothing scrolls the ● marker out of view.
         table.add_columns(" ", "id", "kind", "status", "recipe")
         for entry in self.entries:
-            table.add_row("●" if entry.current else " ", entry.id, entry.kind, entry.status, entry.recipe)
+            # Each cell as plain Text, masked like every Static: history.json can be edited, and a recipe name
+            # holding ESC sequences set the terminal's title and blanked the table (eighth hostile pass U10);
+            # a `[` in it is text, not markup.
+            cells = ("●" if entry.current else " ", entry.id, entry.kind, entry.status, entry.recipe)
+            table.add_row(*(Text(masked(str(cell))) for cell in cells))
         self.warnings = list(getattr(history, "warnings", []) or [])
         if self.entries:
             table.move_cursor(row=len(self.entries) - 1)

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from wizard.flows.history import installed_recipes
 from wizard.flows.recipe_list import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
 from wizard.security import cut
-from wizard.tui.widgets.shown import Shown
+from wizard.tui.widgets.shown import Shown, masked
 
 
 def describe_match(match, installed: str | None = None) -> str:
@@ -108,11 +108,11 @@ class RecipeScreen(Screen):
         options = []
         for version, group in group_by_graphcast(self.matches):
             self.rows.append(None)
-            options.append(Option(f"── {graphcast_label(version)}", disabled=True))
+            options.append(Option(masked(f"── {graphcast_label(version)}"), disabled=True))
             for match in group:
                 self.rows.append(match)
-                options.append(Option(option_label(match, installed=self.installed.get(match.recipe.id)),
-                                      id=match.recipe.id))
+                options.append(Option(masked(option_label(match, installed=self.installed.get(match.recipe.id))),
+                                      id=match.recipe.id))  # a user recipe's title: shown as every Static is
         return options
 
     def compose(self) -> ComposeResult:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
+import fcntl
 import io
 import os
 import sys
@@ -87,14 +88,28 @@ def stream_target(fd: int) -> str:
 def describe_failure(name: str, fd: int, exc: BaseException) -> str:
     """The sentence for a write to `name` that failed: the stream and its target, never the state folder."""
     where = stream_target(fd) if fd >= 0 else "?"
+    # The fix follows the cause: "a disk with space" only where the disk is full (eighth hostile pass F5: a stdout
+    # opened for reading, `1</dev/null`, was told to go to /dev/null, where it already went).
+    fix = f"send {name} to a file or a terminal you can write to"
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        why = "the disk it goes to is full"
+        why, fix = "the disk it goes to is full", f"send {name} to a file on a disk with space, or to /dev/null"
+    elif isinstance(exc, OSError) and exc.errno == errno.EBADF:
+        why = "it is open for reading only (a `<` where a `>` was meant?)" if fd >= 0 and _read_only(fd) else \
+            "it is not open for writing"
+        fix = f"open {name} for writing (`>FILE`), or leave it as the terminal"
     elif isinstance(exc, OSError) and exc.strerror:
         why = exc.strerror[:1].lower() + exc.strerror[1:]
     else:
         why = "it is closed"
-    return (f"cannot write to {name} ({where}): {why}. The state folder is not affected; send {name} to a "
-            "file on a disk with space, or to /dev/null.")
+    return f"cannot write to {name} ({where}): {why}. The state folder is not affected; {fix}."
+
+
+def _read_only(fd: int) -> bool:
+    """Whether descriptor `fd` is open, for reading only."""
+    try:
+        return fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+    except OSError:
+        return False
 
 
 class GuardedStream(io.TextIOBase):

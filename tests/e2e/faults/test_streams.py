@@ -62,6 +62,17 @@ def test_a_full_stdout_names_stdout_not_the_state_disk(tiny):
         assert "standard output (/dev/full)" in proc.stderr and "GC_WIZARD_HOME" not in proc.stderr, proc.stderr
 
 
+def test_a_stdout_open_for_reading_is_named_so_with_a_fix_that_applies(tiny):
+    """Eighth hostile pass F5: `1</dev/null` was told "send standard output to a file on a disk with space, or to
+    /dev/null" — where it already went. The cause is the open mode, and the fix says so."""
+    for script in ('$GCW recipes --recipes-dir "$1" 1</dev/null', '$GCW history --json 1</dev/null'):
+        proc = _shell(script, str(tiny.recipes))
+        _no_traceback(proc)
+        assert proc.returncode == 1, proc.stderr
+        assert "standard output (/dev/null): it is open for reading only" in proc.stderr, proc.stderr
+        assert "disk with space" not in proc.stderr and "open standard output for writing" in proc.stderr
+
+
 def test_an_ascii_locale_gets_no_traceback_from_marks_or_path_bytes(tiny, isolated_state):
     proc, result = tiny.install("tiny-a")
     assert result and result["ok"], proc.stderr

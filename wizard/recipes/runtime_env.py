@@ -63,8 +63,11 @@ DATA_LOCATIONS: frozenset[str] = frozenset()
 _XLA_FLAG = re.compile(r"--(?P<name>xla_[a-z0-9_]+)(?:=(?P<value>\S*))?")
 #: XLA flags that say where XLA finds programs (ptxas, nvlink) or code (PTX, LLVM IR, plugins) to run, or
 #: where it reads or writes files (dumps, autotune results, caches).
+#: A cache is such a place by its location (`…_cache_dir`), not by its mode (`…_autotune_cache_mode=update` only says
+#: whether results are read or written; eighth hostile pass C1b refused it as a place).
 _XLA_LOADS_CODE = re.compile(r"cuda_data_dir|_file$|_files$|_filename$|plugin|librar|ptxas_path|_path$|_dir$"
-                             r"|_to$|_from$|cache|output|extra|_options?$|_opts$|_args$|_flags$")
+                             r"|_to$|_from$|cache_(?:dir|path|file|location)|output|extra|_options?$|_opts$"
+                             r"|_args$|_flags$")
 #: A flag value that is itself an option for someone else: `k=v` pairs or a `-word` (LLVM's `-info-output-file`).
 _HANDS_ON = re.compile(r"=|(?:^|[,;:\s])-(?![0-9])")
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")

@@ -52,6 +52,8 @@ LOADS_CODE = [
     ("XLA_FLAGS", "--xla_dump_to=/home/me/.ssh --xla_dump_hlo_as_text"),
     ("XLA_FLAGS", "--xla_gpu_dump_autotune_results_to=/tmp/a.txt"),
     ("XLA_FLAGS", "--xla_gpu_per_fusion_autotune_cache_dir=/tmp/c"),
+    ("XLA_FLAGS", "--xla_gpu_per_fusion_autotune_cache_dir=cachehere"),  # a cache's place, even without a slash
+    ("XLA_FLAGS", "--xla_gpu_kernel_cache_file=k.bin"),
     ("XLA_FLAGS", "--xla_some_new_flag=/etc/passwd"),  # any path, whatever the flag is called
     # A location word anywhere in the name, without a slash in the value (the fifth pass: these passed a rule
     # that only read the name's ending): TSL truncates its vlog file, JAX writes IR, the driver talks to an
@@ -103,6 +105,8 @@ ACCEPTED = [
     ("JAX_TRACEBACK_FILTERING", "off"),
     ("XLA_FLAGS", "--xla_gpu_enable_command_buffer=FUSION,CUBLAS --xla_dump_hlo_pass_re=.*"),
     ("XLA_FLAGS", "--xla_gpu_autotune_level=-1"),  # a negative number is no option
+    # Eighth hostile pass C1b: a cache's mode says whether results are read or written, not where.
+    ("XLA_FLAGS", "--xla_gpu_experimental_autotune_cache_mode=update"),
     ("JAX_DEFAULT_DEVICE_NAME", "Grafikkarte-é"),  # printable, not ASCII
 ]
 

@@ -79,6 +79,11 @@ PASTE_CHARS = 64 * 1024 * 1024
 BIG_LOG_BYTES = 200_000_000
 
 
+def _duration(seconds: float) -> str:
+    """`seconds` as people say it: "8 s", "2 min"."""
+    return f"{max(1, round(seconds))} s" if seconds < 90 else f"{round(seconds / 60)} min"
+
+
 def _scan_stdin(tail: LogTail):
     """The log from standard input: a terminal's paste up to the first Ctrl-D, else the stream, bounded."""
     if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
@@ -107,10 +112,11 @@ def _scan_log(source: str):
         with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > BIG_LOG_BYTES:
-                # A big log takes a while (bench/diagnose.py: 7 to 15 MB/s on a shared 2-core server, the catalogue
-                # of 44 causes): say so, on stderr, so the wait is not a mystery.
-                warn(f"reading {source} ({size / 1e6:,.0f} MB) in pieces; this takes about "
-                     f"{max(1, round(size / 10e6))} s")
+                # A big log takes a while, and how long depends on the machine's load and the log's shape (bench/
+                # diagnose.py: 7 to 45 MB/s on an idle 2-core server; a tester's one-line 250 MB log took 130 s, 2 MB/s,
+                # on a busy one, where one number said 25 s): a range, on stderr, so the wait is not a mystery.
+                warn(f"reading {source} ({size / 1e6:,.0f} MB) in pieces; this takes {_duration(size / 40e6)} to "
+                     f"{_duration(size / 2e6)} (longer on a busy machine)")
             return scan_stream(handle, tail=tail), "".join(tail)
     except FileNotFoundError:
         if " " in source.strip():  # the error text itself, given where a file name goes

@@ -374,3 +374,17 @@ def test_a_pattern_that_starts_with_an_alternation_has_an_anchor_per_branch():
     unanchored = [p.pattern[:60] for entry in diagnose.load_known_failures()
                   for p, anchors in zip(entry.patterns, entry.anchors, strict=True) if anchors is None]
     assert len(unanchored) <= 2, unanchored
+
+
+def test_a_big_logs_wait_is_said_as_a_range_not_one_number(tmp_path, monkeypatch):
+    """Eighth hostile pass M1: one number ("about 25 s") for a one-line 250 MB log that took 130 s on a busy
+    machine. The wait is said as a range, from the fastest rate seen to a busy machine's."""
+    import wizard.commands.diagnose as command
+
+    log = tmp_path / "big.log"
+    log.write_text("ok\n" * 1000)
+    monkeypatch.setattr(command, "BIG_LOG_BYTES", 10)  # what a 250 MB log is told, on a small one
+    proc = run_inproc("diagnose", str(log))
+    assert proc.returncode == 0, proc.stderr
+    assert f"reading {log} (0 MB) in pieces; this takes 1 s to 1 s (longer on a busy machine)" in proc.stderr
+    assert command._duration(125) == "2 min" and command._duration(12.4) == "12 s"

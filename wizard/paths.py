@@ -111,6 +111,56 @@ def _guard_folder(folder: Path) -> None:
             pass
 
 
+def swappable_ancestor(path: Path) -> tuple[Path, str] | None:
+    """(folder, why) for the first folder above `path` — its parent, and every folder up to / — in which another
+    local user could rename what leads to `path` (writable by every user without the sticky bit that /tmp has),
+    else None. Both the path as given and where its links lead are walked.
+
+    Why every level: renaming any folder on the way swaps everything under it. The fourth hostile pass (P7) made
+    an env under a 0777 grandparent, renamed `sub` away as another user and put its own `sub/env` there; only
+    the parent had been checked, so the install went on and `activate` exported the swapped env."""
+    path = Path(os.path.abspath(path))
+    seen: set[Path] = set()
+    for start in (path, Path(os.path.realpath(path))):
+        for folder in start.parents:
+            if folder in seen:
+                continue
+            seen.add(folder)
+            try:
+                info = os.stat(folder)
+            except OSError:
+                continue
+            if info.st_mode & 0o002 and not info.st_mode & stat.S_ISVTX:
+                return folder, "is writable by every user (and has no sticky bit, as /tmp has)"
+    return None
+
+
+def guard_env(env: Path) -> None:
+    """Refuse (`ForeignFolder`, exit 1) to run an environment that another user could have swapped: one owned by
+    another user (root excepted: root can change anything anyway), or one under a folder every user can rename
+    in (`swappable_ancestor`).
+
+    Why: the state's own envs are guarded with the state (`ensure_state_dir`), but an `--env DIR` outside it was
+    activated and verified as found — the fourth hostile pass swapped one for a copy `nobody` owned, and
+    `activate` exported it without a word."""
+    try:
+        info = os.stat(env)
+    except OSError:
+        return
+    if info.st_uid not in (os.geteuid(), 0):
+        raise ForeignFolder(
+            f"the environment {env} belongs to {_user_name(info.st_uid)}, not to you, so its owner could have "
+            "swapped what it runs. Check it and move it aside, or ask its owner or an admin to give it to you; "
+            "nothing was run.")
+    shared = swappable_ancestor(env)
+    if shared:
+        folder, why = shared
+        raise ForeignFolder(
+            f"the environment {env} is under {folder}, which {why}, so any local user could have swapped it for "
+            "their own. Move the environment to a folder only you can write (then install it again); nothing was "
+            "run.")
+
+
 def _user_name(uid: int) -> str:
     """`user nobody (uid 65534)`, or `uid 1234` where the account has no name."""
     try:

@@ -41,6 +41,7 @@ from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.reach import find_unreachable
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.sources import outside_index_problem
+from wizard.outputs import check_out_folder
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
 from wizard.uv_tool import uv_bin
@@ -157,6 +158,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
+    check_out_folder("--out", out)  # before the resolve: its temporary file beside `out` must not be what is named
     missing = outside_index_problem(recipe, find_links, name_source=False)
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)

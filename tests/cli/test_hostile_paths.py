@@ -130,3 +130,32 @@ def test_an_env_another_user_could_have_swapped_is_not_run(tmp_path, command, mo
     _clean(proc)
     assert proc.returncode == 1 and f"the environment {env} belongs to " in proc.stderr + proc.stdout, proc.stderr
     assert "export VIRTUAL_ENV" not in proc.stdout
+
+
+@pytest.mark.parametrize("argv, option", [
+    (("lock", "jax0.4.23-cpu", "--platform=--index-url=http://127.0.0.1:9/"), "--platform"),
+    (("lock", "jax0.4.23-cpu", "--find-links=--index-url=http://127.0.0.1:9/"), "--find-links"),
+    (("bundle", "jax0.4.23-cpu", "--out", "{tmp}/bun", "--find-links=--no-index"), "--find-links"),
+    (("bundle", "jax0.4.23-cpu", "--out", "{tmp}/bun", "--graphcast-src=-e graphcast @ file:///x"), "--graphcast-src"),
+    (("plan", "jax0.4.23-cpu", "--python=-{tmp}/python"), "--python"),
+    (("plan", "jax0.4.23-cpu", "--graphcast-src=--index-url=x @ y"), "--graphcast-src"),
+    (("install", "jax0.4.23-cpu", "--yes", "--find-links=-x"), "--find-links"),
+])
+def test_a_value_passed_on_to_uv_that_starts_with_a_dash_is_refused_naming_the_option(tmp_path, argv, option):
+    """L4 (fourth pass): `lock --platform='--index-url=…'` reached uv as an option of its own (uv's "a value is
+    required for '--python-platform'", exit 1). Every value the wizard passes on to uv or pip — --platform,
+    --python, --graphcast-src, --find-links — is refused by the wizard when it starts with '-' (exit 2, naming the
+    option), before anything runs or is made; GC_WIZARD_FIND_LINKS the same way."""
+    (tmp_path / "-x").mkdir()
+    args = [word.replace("{tmp}", str(tmp_path)) for word in argv]
+    proc = run_inproc(*args, "--offline", "--out", str(tmp_path / "pylock.t.toml"), "--json") if argv[0] == "lock" \
+        else run_inproc(*args, "--json", cwd=tmp_path)
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"{option} ") and "starts with '-'" in error, error
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["-x"]
+
+
+def test_a_wheelhouse_variable_entry_that_starts_with_a_dash_is_refused_too(tmp_path):
+    proc = run_inproc("plan", "jax0.4.23-cpu", "--json", env={"GC_WIZARD_FIND_LINKS": "--no-index"})
+    assert proc.returncode == 2 and last_json(proc)["error"].startswith("--find-links '--no-index' ")

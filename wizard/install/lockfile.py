@@ -44,6 +44,7 @@ from wizard.install.sources import outside_index_problem
 from wizard.outputs import check_out_folder
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
+from wizard.security import refuse_option_like
 from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"
@@ -152,6 +153,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                  timeout: float = 900) -> LockResult:
     """Resolve `recipe`'s requirements for Python `python_version` (and `platform`) into `out`, hashed."""
     started = time.monotonic()
+    for option, value in (("--python", python_version), ("--platform", platform),
+                          *(("--find-links", link) for link in find_links)):
+        refuse_option_like(option, value)
     out = Path(out).expanduser().absolute()
     fmt = fmt or lock_format(out)
     if fmt == PYLOCK and not uv_writes_pylock():

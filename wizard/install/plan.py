@@ -53,6 +53,7 @@ from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
+from wizard.security import refuse_option_like
 from wizard.uv_tool import uv_bin
 
 MODES = ("new", "in-place")
@@ -240,6 +241,7 @@ def check_sources(graphcast_src: str | None, find_links: tuple[str, ...] | list[
 def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
     out = []
     for value in values:
+        refuse_option_like("--find-links", value)
         odd = unusable_characters(value)
         if odd:
             raise UserError(f"--find-links {value!r} {odd}; move or link the wheelhouse to a plain path.")
@@ -280,6 +282,7 @@ def unusable_characters(value: str) -> str | None:
 
 def check_graphcast_src(graphcast_src: str) -> str:
     """A user's GraphCast source as the installer takes it, or one UserError sentence saying why not."""
+    refuse_option_like("--graphcast-src", graphcast_src)
     odd = unusable_characters(graphcast_src)
     if odd:
         raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src!r} {odd}; move or link it to a "

@@ -6,6 +6,7 @@ Recipes: built-in, then `$XDG_CONFIG_HOME/gc-wizard/recipes/`, then each `--reci
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -58,9 +59,23 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
 
 def guard_state_dir() -> None:
     """`ensure_state_dir`'s checks for a command that only reads the state (`activate`, `kernel install`):
-    nothing is made where there is no state yet."""
+    nothing is made where there is no state yet, and a state path that is no folder is refused as `install`
+    refuses it."""
+    refuse_state_not_folder()
     if state_dir().is_dir():
         ensure_state_dir()
+
+
+def refuse_state_not_folder(folder: Path | None = None) -> None:
+    """Raise what creating the state folder meets (FileExistsError naming it) when the state path exists and is
+    not a folder (a file, /dev/null; a link to a folder is a folder), so every command that reads the state says
+    what `install` says — "cannot use the state folder X: it is a file, not a folder", exit 1.
+
+    Why: `history` read a missing history.json under a file as "No installs yet" (exit 0) and `activate` as "no
+    current environment" (exit 2), while `install` named the file (fourth hostile pass X1)."""
+    folder = folder or state_dir()
+    if folder.exists() and not folder.is_dir():
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(folder))
 
 
 class ForeignFolder(OperationFailed):
@@ -257,6 +272,9 @@ def app_log() -> Path:
 
 
 def history_path() -> Path:
+    """history.json, read by every command that reads the state: a state path that is no folder is refused here
+    (`refuse_state_not_folder`), never read as an empty history."""
+    refuse_state_not_folder()
     return state_dir() / "history.json"
 
 

@@ -24,7 +24,7 @@ import errno
 import os
 from pathlib import Path
 
-from wizard.errors import OperationFailed
+from wizard.errors import OperationFailed, UserError
 from wizard.security import PRIVATE_MODE, write_private_file
 
 #: A file other users may read (a module file a group loads, a kernel spec): no group/other write.
@@ -57,3 +57,31 @@ def _through_links(path: Path) -> Path:
         link = Path(os.readlink(path))
         path = link if link.is_absolute() else path.parent / link
     raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
+
+
+def check_out_folder(option: str, out: Path) -> None:
+    """Refuse (exit 2), before any work, an `--out` the wizard cannot write: one sentence naming the option, the
+    value and the folder it would be written in — the nearest folder of `out` that exists (`out` itself when it is
+    an existing folder, as a bundle's may be).
+
+    Why: `lock --out` on a read-only mount failed after the resolve, naming a temporary file beside the lock and
+    the state folder's fix ("point GC_WIZARD_HOME at a writable folder", fourth hostile pass L2), neither of which
+    the user gave or can act on."""
+    folder = out if out.is_dir() else out.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    why = unwritable_folder(folder)
+    if why:
+        raise UserError(f"{option} {out}: the folder {folder} {why}; choose an --out in a folder you can write.")
+
+
+def unwritable_folder(folder: Path) -> str | None:
+    """Why this user cannot create files in `folder` (a read-only file system, no permission), or None."""
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "is on a read-only file system"
+    except OSError:
+        return None  # said by the write itself, with its own reason
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "is not writable by you"
+    return None

@@ -6,6 +6,7 @@ Recipes: built-in, then `$XDG_CONFIG_HOME/gc-wizard/recipes/`, then each `--reci
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -58,9 +59,23 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
 
 def guard_state_dir() -> None:
     """`ensure_state_dir`'s checks for a command that only reads the state (`activate`, `kernel install`):
-    nothing is made where there is no state yet."""
+    nothing is made where there is no state yet, and a state path that is no folder is refused as `install`
+    refuses it."""
+    refuse_state_not_folder()
     if state_dir().is_dir():
         ensure_state_dir()
+
+
+def refuse_state_not_folder(folder: Path | None = None) -> None:
+    """Raise what creating the state folder meets (FileExistsError naming it) when the state path exists and is
+    not a folder (a file, /dev/null; a link to a folder is a folder), so every command that reads the state says
+    what `install` says — "cannot use the state folder X: it is a file, not a folder", exit 1.
+
+    Why: `history` read a missing history.json under a file as "No installs yet" (exit 0) and `activate` as "no
+    current environment" (exit 2), while `install` named the file (fourth hostile pass X1)."""
+    folder = folder or state_dir()
+    if folder.exists() and not folder.is_dir():
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(folder))
 
 
 class ForeignFolder(OperationFailed):
@@ -109,6 +124,56 @@ def _guard_folder(folder: Path) -> None:
             os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o022)
         except OSError:
             pass
+
+
+def swappable_ancestor(path: Path) -> tuple[Path, str] | None:
+    """(folder, why) for the first folder above `path` — its parent, and every folder up to / — in which another
+    local user could rename what leads to `path` (writable by every user without the sticky bit that /tmp has),
+    else None. Both the path as given and where its links lead are walked.
+
+    Why every level: renaming any folder on the way swaps everything under it. The fourth hostile pass (P7) made
+    an env under a 0777 grandparent, renamed `sub` away as another user and put its own `sub/env` there; only
+    the parent had been checked, so the install went on and `activate` exported the swapped env."""
+    path = Path(os.path.abspath(path))
+    seen: set[Path] = set()
+    for start in (path, Path(os.path.realpath(path))):
+        for folder in start.parents:
+            if folder in seen:
+                continue
+            seen.add(folder)
+            try:
+                info = os.stat(folder)
+            except OSError:
+                continue
+            if info.st_mode & 0o002 and not info.st_mode & stat.S_ISVTX:
+                return folder, "is writable by every user (and has no sticky bit, as /tmp has)"
+    return None
+
+
+def guard_env(env: Path) -> None:
+    """Refuse (`ForeignFolder`, exit 1) to run an environment that another user could have swapped: one owned by
+    another user (root excepted: root can change anything anyway), or one under a folder every user can rename
+    in (`swappable_ancestor`).
+
+    Why: the state's own envs are guarded with the state (`ensure_state_dir`), but an `--env DIR` outside it was
+    activated and verified as found — the fourth hostile pass swapped one for a copy `nobody` owned, and
+    `activate` exported it without a word."""
+    try:
+        info = os.stat(env)
+    except OSError:
+        return
+    if info.st_uid not in (os.geteuid(), 0):
+        raise ForeignFolder(
+            f"the environment {env} belongs to {_user_name(info.st_uid)}, not to you, so its owner could have "
+            "swapped what it runs. Check it and move it aside, or ask its owner or an admin to give it to you; "
+            "nothing was run.")
+    shared = swappable_ancestor(env)
+    if shared:
+        folder, why = shared
+        raise ForeignFolder(
+            f"the environment {env} is under {folder}, which {why}, so any local user could have swapped it for "
+            "their own. Move the environment to a folder only you can write (then install it again); nothing was "
+            "run.")
 
 
 def _user_name(uid: int) -> str:
@@ -207,6 +272,9 @@ def app_log() -> Path:
 
 
 def history_path() -> Path:
+    """history.json, read by every command that reads the state: a state path that is no folder is refused here
+    (`refuse_state_not_folder`), never read as an empty history."""
+    refuse_state_not_folder()
     return state_dir() / "history.json"
 
 

@@ -330,3 +330,62 @@ def test_bidi_and_zero_width_characters_are_refused_like_controls(tmp_path, fiel
     assert proc.returncode == 2 and str(folder / "jax0.4.23-cpu.yaml") in proc.stderr and "line " in proc.stderr
     assert shown in proc.stderr, proc.stderr
     assert not [c for c in proc.stderr + proc.stdout if c in "\u202e\u2028\u200b\u2067\ufeff\u200f"]
+
+
+# ------------------------------------------------------------------ locks
+
+_SHA = "a" * 64
+_PYLOCK_HEAD = 'lock-version = "1.0"\ncreated-by = "uv"\nrequires-python = ">=3.10"\n\n[[packages]]\nname = "six"\nversion = "1.17.0"\n'
+
+
+def _setup_py_that_marks(folder: Path, marker: Path) -> Path:
+    folder.mkdir()
+    (folder / "setup.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nfrom setuptools import setup\n"
+                                     "setup(name='six', version='1.17.0', py_modules=[])\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("name, entry, says", [
+    ("pylock.toml", "directory = {{ path = {folder!r} }}\n", "is a local folder (`directory = …`)"),
+    ("pylock.toml", 'vcs = {{ type = "git", url = "file://{folder}", commit-id = "' + "b" * 40 + '" }}\n',
+     "is a version-control checkout (`vcs = …`)"),
+    ("pylock.toml", 'sdist = {{ url = "file://{folder}/six-1.17.0.tar.gz" }}\n', "lists a file without a sha256"),
+    ("pylock.toml", 'archive = {{ path = "{folder}/six.zip", hashes = {{ md5 = "x" }} }}\n',
+     "lists a file without a sha256"),
+    ("pylock.toml", 'wheels = [{{ url = "file:///w/six-1.17.0-py3-none-any.whl", hashes = {{ sha256 = "' + _SHA
+     + '" }} }}, {{ url = "file:///w/six-1.17.0-py2-none-any.whl" }}]\n', "lists a file without a sha256"),
+    ("pylock.toml", "", "names no file"),
+    ("pylock.toml", "[unclosed\n", "is not valid TOML"),
+    ("lock.txt", "six==1.17.0 --hash=sha256:" + _SHA + "\nsix @ file://{folder}\n", "line 2"),
+    ("lock.txt", "six==1.17.0\n", "has no `--hash=sha256:`"),
+    ("lock.txt", "six==1.17.0 --hash=sha256:" + _SHA + "\n-e {folder}\n", "is not a `name==version` pin"),
+])
+def test_a_lock_entry_without_a_sha256_is_refused_before_anything_is_made(tmp_path, isolated_state, name, entry,
+                                                                           says):
+    """C13 (fourth pass): a pylock.toml `directory = {path = …}` entry was handed to uv and its setup.py ran under
+    "every file's hash checked". Each lock entry that names no file by sha256 — a folder, a VCS checkout, an sdist
+    or archive or one wheel without its hash, an entry with no file, in either format — is refused (exit 2)
+    naming the lock and the entry, before any environment or log is made and before anything is built."""
+    marker = tmp_path / "PWNED"
+    folder = _setup_py_that_marks(tmp_path / "evilpkg", marker)
+    lock = tmp_path / name
+    head = _PYLOCK_HEAD if name.endswith(".toml") else ""
+    lock.write_text(head + entry.format(folder=str(folder)), encoding="utf-8")
+    proc = run_inproc("install", "jax0.4.23-cpu", "--yes", "--no-verify", "--offline", "--find-links",
+                      str(tmp_path), "--graphcast-src", str(folder), "--lock", str(lock), "--json")
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"--lock {lock}: ") and says in error, error
+    assert not marker.exists() and not (isolated_state / "envs").exists()
+
+
+def test_a_lock_the_wizard_writes_passes_the_hash_rule():
+    """The rule's other side: uv's own pylock.toml and requirements output (multi-line `--hash`, markers) pass."""
+    from wizard.install.lockfile import PYLOCK, REQUIREMENTS, unhashed_entry
+
+    pylock = _PYLOCK_HEAD + (f'index = "https://pypi.org/simple"\nsdist = {{ url = "https://x/six-1.17.0.tar.gz", '
+                             f'size = 1, hashes = {{ sha256 = "{_SHA}" }} }}\nwheels = [\n  {{ url = "https://x/six.whl",'
+                             f' hashes = {{ sha256 = "{_SHA}" }} }},\n]\n')
+    text = (f"# header\nsix==1.17.0 \\\n    --hash=sha256:{_SHA}\n    # via -r x.in\n"
+            f"numpy==1.26.4 ; python_version >= '3.10' \\\n    --hash=sha256:{_SHA} \\\n    --hash=sha256:{_SHA}\n")
+    assert unhashed_entry(pylock, PYLOCK) is None and unhashed_entry(text, REQUIREMENTS) is None

@@ -75,3 +75,87 @@ def test_an_env_in_a_folder_every_user_can_write_is_refused_unless_it_is_sticky(
         os.chmod(shared, mode)
         proc = run_inproc("plan", "jax0.4.23-cpu", "--env", str(shared / "env"), "--json", "--offline")
         assert "writable by every user" not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_an_env_under_a_grandparent_every_user_can_write_is_refused(tmp_path, existing):
+    """P7 (fourth pass): `--env /ww2/sub/env` with `/ww2` 0777 and no sticky bit was accepted — only the parent
+    was checked, and renaming `sub` swaps the env as well. Every folder up to / is checked, for a new env and an
+    existing one (in-place) alike; a sticky ancestor such as /tmp stays allowed."""
+    import os
+    import sys
+
+    shared = tmp_path / "ww2"
+    env = shared / "sub" / "env"
+    (env / "bin" if existing else env.parent).mkdir(parents=True)
+    if existing:
+        (env / "bin" / "python").symlink_to(sys.executable)
+    os.chmod(shared, 0o777)
+    proc = run_inproc("plan", "jax0.4.23-cpu", "--env", str(env), "--json", "--offline")
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and f"the folder {shared} above it is writable by every user" in error, error
+    os.chmod(shared, 0o1777)
+    proc = run_inproc("plan", "jax0.4.23-cpu", "--env", str(env), "--json", "--offline")
+    assert "writable by every user" not in proc.stdout + proc.stderr
+
+
+def _fake_env(folder):
+    import sys
+
+    (folder / "bin").mkdir(parents=True)
+    (folder / "bin" / "python").symlink_to(sys.executable)
+    return folder
+
+
+@pytest.mark.parametrize("command", [("activate",), ("verify", "--json")])
+def test_an_env_another_user_could_have_swapped_is_not_run(tmp_path, command, monkeypatch):
+    """P7 (fourth pass): an `--env` outside the state, swapped for a copy another user owns (or sitting under a
+    folder every user can rename in), was exported by `activate` and run by `verify` without a word; a swapped
+    state folder is refused by owner. Both are refused by name now (exit 1), before anything runs."""
+    import os
+
+    env = _fake_env(tmp_path / "lab" / "env")
+    os.chmod(tmp_path / "lab", 0o777)
+    proc = run_inproc(*command, "--env", str(env))
+    _clean(proc)
+    assert proc.returncode == 1 and f"the environment {env} is under {tmp_path / 'lab'}, which is writable by every " \
+                                   "user" in proc.stderr + proc.stdout, proc.stderr
+    os.chmod(tmp_path / "lab", 0o755)
+    if os.geteuid() == 0:
+        os.chown(env, 65534, 65534)
+    else:  # the env is this user's: seen from another uid it is a foreign one
+        monkeypatch.setattr(os, "geteuid", lambda: os.getuid() + 1)
+    proc = run_inproc(*command, "--env", str(env))
+    _clean(proc)
+    assert proc.returncode == 1 and f"the environment {env} belongs to " in proc.stderr + proc.stdout, proc.stderr
+    assert "export VIRTUAL_ENV" not in proc.stdout
+
+
+@pytest.mark.parametrize("argv, option", [
+    (("lock", "jax0.4.23-cpu", "--platform=--index-url=http://127.0.0.1:9/"), "--platform"),
+    (("lock", "jax0.4.23-cpu", "--find-links=--index-url=http://127.0.0.1:9/"), "--find-links"),
+    (("bundle", "jax0.4.23-cpu", "--out", "{tmp}/bun", "--find-links=--no-index"), "--find-links"),
+    (("bundle", "jax0.4.23-cpu", "--out", "{tmp}/bun", "--graphcast-src=-e graphcast @ file:///x"), "--graphcast-src"),
+    (("plan", "jax0.4.23-cpu", "--python=-{tmp}/python"), "--python"),
+    (("plan", "jax0.4.23-cpu", "--graphcast-src=--index-url=x @ y"), "--graphcast-src"),
+    (("install", "jax0.4.23-cpu", "--yes", "--find-links=-x"), "--find-links"),
+])
+def test_a_value_passed_on_to_uv_that_starts_with_a_dash_is_refused_naming_the_option(tmp_path, argv, option):
+    """L4 (fourth pass): `lock --platform='--index-url=…'` reached uv as an option of its own (uv's "a value is
+    required for '--python-platform'", exit 1). Every value the wizard passes on to uv or pip — --platform,
+    --python, --graphcast-src, --find-links — is refused by the wizard when it starts with '-' (exit 2, naming the
+    option), before anything runs or is made; GC_WIZARD_FIND_LINKS the same way."""
+    (tmp_path / "-x").mkdir()
+    args = [word.replace("{tmp}", str(tmp_path)) for word in argv]
+    proc = run_inproc(*args, "--offline", "--out", str(tmp_path / "pylock.t.toml"), "--json") if argv[0] == "lock" \
+        else run_inproc(*args, "--json", cwd=tmp_path)
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"{option} ") and "starts with '-'" in error, error
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["-x"]
+
+
+def test_a_wheelhouse_variable_entry_that_starts_with_a_dash_is_refused_too(tmp_path):
+    proc = run_inproc("plan", "jax0.4.23-cpu", "--json", env={"GC_WIZARD_FIND_LINKS": "--no-index"})
+    assert proc.returncode == 2 and last_json(proc)["error"].startswith("--find-links '--no-index' ")

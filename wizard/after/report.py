@@ -565,6 +565,8 @@ def collect_and_build(*, environ: Mapping[str, str] | None = None, facts: Facts 
             problems.append(f"detection{where} failed ({type(exc).__name__}: {exc})")
     try:
         history = load_history()
+    except FileExistsError as exc:  # paths.refuse_state_not_folder: the state path is a file or a device
+        problems.append(f"history could not be read: the state folder {exc.filename} is not a folder")
     except Exception as exc:
         problems.append(f"history could not be read ({type(exc).__name__}: {exc})")
     return build_report(facts, history, environ=environ, problems=problems)

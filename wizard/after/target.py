@@ -40,4 +40,6 @@ def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True)
         found = current_env(load_history())
     if need_python and not found.exists:
         raise UserError(f"{found} is not a Python environment (it has no bin/python).")
+    if need_python:  # its python is about to run (or be exported): one another user could swap is refused
+        paths.guard_env(found.path)
     return found

@@ -95,6 +95,7 @@ _FAULTS = {
     errno.EMFILE: "too many files are open",
     errno.EIO: "the disk reported an input/output error",
 }
+#: The fixes for a path in the state folder: GC_WIZARD_HOME moves the whole state elsewhere.
 _FIXES = {
     errno.ENOSPC: "free some space there, or point GC_WIZARD_HOME at another disk",
     errno.EDQUOT: "free some space there, or point GC_WIZARD_HOME at another disk",
@@ -104,23 +105,36 @@ _FIXES = {
     errno.ENOTDIR: "move that file away, or point GC_WIZARD_HOME elsewhere",
     errno.EEXIST: "move it away, or point GC_WIZARD_HOME elsewhere",
 }
+#: The fixes for any other path (an --out, a source, a wheelhouse): GC_WIZARD_HOME moves none of those, so it is
+#: never offered for them (fourth hostile pass L2: a read-only `lock --out` was told to move GC_WIZARD_HOME).
+_OTHER_FIXES = {
+    errno.ENOSPC: "free some space there, or choose a folder on another disk",
+    errno.EDQUOT: "free some space there, or choose a folder on another disk",
+    errno.EROFS: "choose a folder on a writable disk",
+    errno.EACCES: "fix its owner or permissions, or choose a folder of your own",
+    errno.EPERM: "fix its owner or permissions, or choose a folder of your own",
+    errno.ENOTDIR: "move that file away, or choose another path",
+    errno.EEXIST: "move it away, or choose another path",
+}
 
 
 def describe_os_error(exc: OSError) -> str:
-    """One or two sentences for an OSError: which path, what is wrong with it, what to do."""
+    """One or two sentences for an OSError: which path, what is wrong with it, what to do (the state folder's
+    fix only for a path in the state folder)."""
     from wizard import paths  # deferred for start-up time: every command loads this module; few fail
 
     where = exc.filename or ""
     what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
     if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
         what = "it is a file, not a folder"
-    fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
     state = str(paths.state_dir())
     if where and str(where).startswith(state):
+        fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
         inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({where})"
         return f"cannot use the state folder {state}: {what}{inside}. To go on, {fix}."
     if where:
-        return f"cannot use {where}: {what}. To go on, {fix}."
+        return f"cannot use {where}: {what}. To go on, {_OTHER_FIXES.get(exc.errno or 0, 'check that path')}."
+    fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
     return f"a file system error: {what}. To go on, {fix}."
 
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from wizard import bounded, paths
 from wizard.after.follow import follow_current
-from wizard.errors import OperationFailed, UserError
+from wizard.errors import OperationFailed, UserError, WizardError
 from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
@@ -84,7 +84,7 @@ def check_target(history: History, entry_id: str | None) -> Target:
     docstring) — or one UserError sentence saying why it cannot. The one eligibility rule: the CLI's
     rollback and the terminal app (before it asks the user to confirm) both ask it."""
     target = _eligible_target(history, entry_id)
-    why = target_path_problem(target.entry) or (None if target.undo else recorded_set_problem(target.entry))
+    why = target_path_problem(target.entry, history) or (None if target.undo else recorded_set_problem(target.entry))
     if why:
         raise UserError(why)
     return target
@@ -126,7 +126,7 @@ def _broken(env: Path) -> bool:
         return False
 
 
-def target_path_problem(entry: Entry) -> str | None:
+def target_path_problem(entry: Entry, history: History | None = None) -> str | None:
     """Why the environment path a history entry names may not be rolled back to, or None.
 
     history.json is a file (0600, but editable): a path that climbs with `..` was never written by the
@@ -139,9 +139,14 @@ def target_path_problem(entry: Entry) -> str | None:
     if _broken(env):
         # The folder is there, its interpreter is not (removed, or a link to a Python since uninstalled): a
         # rebuild would meet "already exists" (sixth pass 11e), and a wipe is the user's call, not ours.
-        return (f"{env} (entry {entry.id}) is broken: its folder is there but its Python ({env / 'bin' / 'python'}) "
-                f"is missing, so it cannot be used or rebuilt in place; nothing changed. Remove it (`gc-wizard "
-                f"remove {entry.id}`), then roll back again to rebuild it, or install anew.")
+        broken = (f"{env} (entry {entry.id}) is broken: its folder is there but its Python "
+                  f"({env / 'bin' / 'python'}) is missing, so it cannot be used or rebuilt in place; nothing changed.")
+        if remove_refusal(history.current() if history else None, entry) is None:
+            return f"{broken} Remove it (`gc-wizard remove {entry.id}`), then roll back again to rebuild it, or install anew."
+        # Never advise a `remove` that `remove` refuses (fourth pass H4: an entry naming `/` or the state folder).
+        return (f"{broken} gc-wizard deletes only the environments it made, so this entry cannot be rolled back to "
+                f"(`gc-wizard history` keeps it); to have recipe {entry.recipe} again, install it anew: "
+                f"`gc-wizard install {entry.recipe}`.")
     if not (env / "bin" / "python").exists() and not envs.in_envs_folder(env):
         return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
                 f"environments; nothing changed. To have that recipe again, install it anew: `gc-wizard install "
@@ -573,9 +578,9 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
         entry = history.require(entry_id)
         current = history.current()
         env = Path(entry.env)
-        if entry.current or (current is not None and Path(current.env) == env):
-            raise OperationFailed(f"{env} is the current environment; roll back to another one first, then "
-                                  "remove this one.")
+        refusal = remove_refusal(current, entry)
+        if refusal is not None:
+            raise refusal
         if env.is_symlink() and envs.in_envs_folder(env):
             # A link in envs/ (dangling, or to someone's folder): the link goes, never what it points to.
             where = os.readlink(env)
@@ -585,23 +590,37 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
             _mark_removed(history, env)
             return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": 0,
                     "note": f"removed the link {env}; {where} was left as it is"}
-        if not envs.is_managed(env):
-            raise OperationFailed(f"{env} is not a managed environment (not a folder in {paths.envs_dir()}); "
-                                  "gc-wizard only deletes environments it created.")
-        if not env.exists():
-            raise UserError(f"{env} is already gone (entry {entry_id}).")
-        if not env.is_dir() or not ((env / "pyvenv.cfg").is_file() or (env / envs.MARKER).is_file()):
-            # History is a file anyone with write access could edit, and envs/ may be a link to a user's own
-            # disk: only a folder that is an environment (a venv's pyvenv.cfg, or the wizard's marker) is deleted.
-            raise OperationFailed(f"{env} is not an environment (it has neither a pyvenv.cfg nor gc-wizard's "
-                                  f"{envs.MARKER}), so gc-wizard deletes nothing there; remove it by hand if "
-                                  "you are sure.")
         size = envs.disk_usage(env)
         if confirm is not None and not confirm(f"Delete {env} ({size / 2**30:.2f} GiB)?"):
             raise UserError("Not confirmed; nothing deleted.")
         freed = envs.remove_env(env)
         _mark_removed(history, env)
         return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed}
+
+
+def remove_refusal(current: Entry | None, entry: Entry) -> WizardError | None:
+    """The error `remove ENTRY` raises for `entry`'s environment (`current` is the current entry), or None when
+    remove would delete it: the one list of remove's rules, which `remove` raises and a rollback's advice asks
+    before it says "Remove it" (fourth hostile pass H4: a rollback to an entry naming `/` advised a remove that
+    remove then refused)."""
+    env = Path(entry.env)
+    if entry.current or (current is not None and Path(current.env) == env):
+        return OperationFailed(f"{env} is the current environment; roll back to another one first, then remove "
+                               "this one.")
+    if env.is_symlink() and envs.in_envs_folder(env):
+        return None  # a link in envs/: remove deletes the link, never what it points to
+    if not envs.is_managed(env):
+        return OperationFailed(f"{env} is not a managed environment (not a folder in {paths.envs_dir()}); "
+                               "gc-wizard only deletes environments it created.")
+    if not env.exists():
+        return UserError(f"{env} is already gone (entry {entry.id}).")
+    if not env.is_dir() or not ((env / "pyvenv.cfg").is_file() or (env / envs.MARKER).is_file()):
+        # History is a file anyone with write access could edit, and envs/ may be a link to a user's own
+        # disk: only a folder that is an environment (a venv's pyvenv.cfg, or the wizard's marker) is deleted.
+        return OperationFailed(f"{env} is not an environment (it has neither a pyvenv.cfg nor gc-wizard's "
+                               f"{envs.MARKER}), so gc-wizard deletes nothing there; remove it by hand if you are "
+                               "sure.")
+    return None
 
 
 def _mark_removed(history: History, env: Path) -> None:

@@ -40,6 +40,7 @@ from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import foreign_line
 from wizard.install.sources import outside_index_problem
+from wizard.outputs import check_out_folder
 from wizard.recipes.loader import Recipe
 from wizard.security import redact_credentials
 
@@ -159,6 +160,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     out = Path(out).expanduser().absolute()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} must be a new or empty folder.")
+    check_out_folder("--out", out)
     missing = outside_index_problem(recipe, find_links, graphcast_src)
     if missing:  # before anything is made or downloaded
         raise UserError(missing)

@@ -27,7 +27,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.install.git_objects import GitReadError, commit_files
+from wizard.install.git_objects import GitReadError, commit_files, git_dirs
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
 MAX_ENTRIES = 20_000
@@ -114,15 +114,13 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
     known = release_files(commit) or (None if commit else release_files(release))
     if known is not None:
         return _against_release(root, commit, *known)
-    git = root / ".git"
     try:
-        if git.is_file():  # a worktree or submodule: "gitdir: …"
-            git = (root / git.read_text(encoding="utf-8", errors="replace").split(":", 1)[1].strip()).resolve()
-        if not (git / "index").is_file():
+        dirs = git_dirs(root)
+        if dirs is None or not (dirs.own / "index").is_file():
             return TreeState(False, reason="it is not a git checkout, so it cannot be compared with a release")
-        config = git / "config"
+        config = dirs.common / "config"
         sha256 = config.is_file() and "sha256" in config.read_text(encoding="utf-8", errors="replace").lower()
-        entries = _index_entries((git / "index").read_bytes(), 32 if sha256 else 20)
+        entries = _index_entries((dirs.own / "index").read_bytes(), 32 if sha256 else 20)
     except (OSError, IndexError, ValueError, struct.error) as exc:
         return TreeState(False, reason=f"its git index cannot be read: {exc}")
     if entries is None:
@@ -133,7 +131,7 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
     modified, deleted = compared
     tracked = {path for path, _, _ in entries}
     untracked = set(_untracked(root, tracked))
-    staged = _staged(git, commit, entries) if not sha256 else None
+    staged = _staged(dirs.common, commit, entries) if not sha256 else None
     if staged is not None:  # the index against the commit: what `git add` put there
         modified, deleted = set(modified) | set(staged[0]), set(deleted) | set(staged[1])
         untracked |= set(staged[2])
@@ -141,7 +139,7 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
                      untracked=tuple(sorted(untracked)), against_commit=staged is not None)
 
 
-def _staged(git: Path, commit: str | None, entries: list[tuple[str, bytes, int]]
+def _staged(objects_at: Path, commit: str | None, entries: list[tuple[str, bytes, int]]
             ) -> tuple[list[str], list[str], list[str]] | None:
     """(modified, deleted, added) between `commit`'s tree and the index — the changes staged with `git add`,
     which comparing the index with the files cannot see; None when the commit's objects cannot be read (the
@@ -149,7 +147,7 @@ def _staged(git: Path, commit: str | None, entries: list[tuple[str, bytes, int]]
     if not commit:
         return None
     try:
-        head = commit_files(git, commit)
+        head = commit_files(objects_at, commit)
     except (GitReadError, OSError, ValueError, IndexError, struct.error, zlib.error):
         return None
     index = {path: blob for path, blob, _ in entries}
@@ -186,14 +184,15 @@ def _index_entries(data: bytes, hash_len: int) -> list[tuple[str, bytes, int]] |
 
 
 def _untracked(root: Path, tracked: set[str]) -> list[str]:
-    """Files in the checkout that its index does not hold (build leftovers and .git left out)."""
+    """Files in the checkout that its index does not hold (build leftovers and .git left out: a worktree's or
+    submodule's `.git` is a file naming its git folder, git's own, not the checkout's)."""
     found = []
     for folder, dirs, files in os.walk(root):
         rel = os.path.relpath(folder, root)
         dirs[:] = [d for d in dirs if d != ".git" and not d.endswith(_BUILD_LEFTOVERS) and d not in _BUILD_LEFTOVERS]
         for name in files:
             path = name if rel == "." else f"{rel}/{name}"
-            if path not in tracked and not name.endswith((".pyc", ".pyo")):
+            if path not in tracked and name != ".git" and not name.endswith((".pyc", ".pyo")):
                 found.append(path)
         if len(found) > MAX_ENTRIES:
             break

@@ -9,13 +9,20 @@ loose objects (zlib) and pack files (a version-2 `.idx` and its `.pack`, with of
 Bounded: at most `MAX_OBJECT` bytes per inflated object, `MAX_DEPTH` deltas per chain, `MAX_FILES` paths; past
 any of them, or on anything unexpected, it raises `GitReadError` and the caller says the state cannot be told.
 Only SHA-1 repositories: a SHA-256 one raises `GitReadError` as well.
+
+`git_dirs` finds which folders hold what: a checkout made by `git worktree add` has a `.git` *file*
+(`gitdir: …/.git/worktrees/NAME`) whose folder holds that worktree's own HEAD and index, and a `commondir` file
+naming the main repository's `.git`, which holds the objects, refs and config (fourth hostile pass G10/G11: a
+worktree's objects were looked for in its own folder, so a staged change went unseen).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import struct
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 MAX_OBJECT = 16 * 1024 * 1024
@@ -26,6 +33,69 @@ _TYPES = {1: b"commit", 2: b"tree", 3: b"blob", 4: b"tag"}
 
 class GitReadError(Exception):
     """The object store could not be read (missing object, damaged file, a form this reader does not know)."""
+
+
+#: `.git` files, `commondir`, HEAD and refs are one line; anything longer is no git's.
+_SMALL = 4096
+_HEX = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
+
+
+@dataclass(frozen=True)
+class GitDirs:
+    """Where a checkout's git data lives: `own` holds its HEAD and index, `common` its objects, refs and config
+    (the same folder in a plain clone; a linked worktree's `.git/worktrees/NAME` and the main `.git` otherwise)."""
+
+    own: Path
+    common: Path
+
+
+def git_dirs(checkout: str | os.PathLike[str]) -> GitDirs | None:
+    """The git folders of `checkout`, following a `.git` file (`gitdir: …`, relative to the checkout) and the
+    git folder's `commondir` (relative to it) as git does; None when the checkout has no `.git`. OSError
+    passes through."""
+    root = Path(checkout)
+    dot = root / ".git"
+    if dot.is_dir():
+        own = dot
+    elif dot.is_file():
+        line = _first_line(dot)
+        if not line.startswith("gitdir:"):
+            raise OSError(f"{dot} is a file that names no git folder")
+        own = root / line[len("gitdir:"):].strip()
+    else:
+        return None
+    common_file = own / "commondir"
+    common = own / _first_line(common_file) if common_file.is_file() else own
+    return GitDirs(Path(os.path.normpath(own)), Path(os.path.normpath(common)))
+
+
+def head_commit(dirs: GitDirs) -> str | None:
+    """The commit the checkout's HEAD names: a detached id, or its branch read from the worktree's own refs, the
+    common refs, then `packed-refs`; None when it cannot be told (a branch with no commit yet). OSError passes."""
+    head = _first_line(dirs.own / "HEAD")
+    if not head.startswith("ref: "):
+        return head if _HEX.match(head) else None
+    ref = head[5:].strip()
+    if ".." in ref.split("/"):
+        return None
+    for folder in (dirs.own, dirs.common):
+        if (folder / ref).is_file():
+            found = _first_line(folder / ref)
+            return found if _HEX.match(found) else None
+    packed = dirs.common / "packed-refs"
+    if packed.is_file():
+        with open(packed, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.rstrip("\n").endswith(" " + ref) and _HEX.match(line.split()[0]):
+                    return line.split()[0]
+    return None
+
+
+def _first_line(path: Path) -> str:
+    """The first line of a small git file, stripped."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        text = handle.read(_SMALL)
+    return text.splitlines()[0].strip() if text.strip() else ""
 
 
 def commit_files(git_dir: str | os.PathLike[str], commit: str) -> dict[str, bytes]:

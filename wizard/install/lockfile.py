@@ -29,14 +29,22 @@ from typing import Any
 
 from packaging.utils import canonicalize_name
 
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the same parser, as the tomli package (a dependency there)
+    import tomli as tomllib  # type: ignore[no-redef]
+
 from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
+from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.reach import find_unreachable
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.sources import outside_index_problem
+from wizard.outputs import check_out_folder
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
+from wizard.security import refuse_option_like
 from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"
@@ -145,12 +153,16 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                  timeout: float = 900) -> LockResult:
     """Resolve `recipe`'s requirements for Python `python_version` (and `platform`) into `out`, hashed."""
     started = time.monotonic()
+    for option, value in (("--python", python_version), ("--platform", platform),
+                          *(("--find-links", link) for link in find_links)):
+        refuse_option_like(option, value)
     out = Path(out).expanduser().absolute()
     fmt = fmt or lock_format(out)
     if fmt == PYLOCK and not uv_writes_pylock():
         raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
+    check_out_folder("--out", out)  # before the resolve: its temporary file beside `out` must not be what is named
     missing = outside_index_problem(recipe, find_links, name_source=False)
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)
@@ -218,33 +230,85 @@ def _uv_env() -> dict[str, str]:
 
 
 def lock_packages(path: Path) -> dict[str, str]:
-    """{canonical name: version} of every package a lock pins (both formats; no TOML library needed)."""
+    """{canonical name: version} of every package a lock pins (both formats), after `unhashed_entry`'s rule:
+    a lock whose entry names no file by its hash is refused here, the one reader every `--lock` goes through."""
     try:
         text = bounded.read_regular_text(path, bounded.LOCK_BYTES)
     except OSError as exc:
         raise UserError(f"--lock {path}: cannot be read ({exc.strerror or exc}).") from None
     except bounded.ParseLimitError as exc:
         raise UserError(f"--lock {path}: {exc}.") from None
-    return packages_in(text, lock_format(Path(path)))
+    fmt = lock_format(Path(path))
+    why = unhashed_entry(text, fmt)
+    if why:
+        raise UserError(f"--lock {path}: {why}; a lock names every package's files by sha256, as `gc-wizard lock "
+                        "RECIPE` writes it.")
+    return packages_in(text, fmt)
+
+
+def unhashed_entry(text: str, fmt: str) -> str | None:
+    """The first entry of a lock that does not name its files by sha256 (one clause naming it), or None.
+
+    Why: a lock is trusted as "every file's hash checked", and the installer checks only the hashes a lock
+    lists. A `.txt` line without `--hash` is refused by `--require-hashes`, but a PEP 751 `directory`, `vcs`,
+    or `sdist`/`archive` without `hashes` is installed by uv as it is: the fourth hostile pass (C13) had a
+    `directory = {path = …}` entry whose setup.py ran under that very line. One rule for both formats: every
+    entry is a pinned file with a sha256, nothing else."""
+    if fmt == PYLOCK:
+        return _unhashed_pylock_entry(text)
+    for number, line in logical_lines(text):
+        first, *rest = line.split()
+        if pin_of(first.rstrip(";")) is None:
+            return f"line {number} ({line[:80]!r}) is not a `name==version` pin"
+        if not any(HASH.match(token) for token in rest):
+            return f"line {number} ({first}) has no `--hash=sha256:`"
+    return None
+
+
+def _unhashed_pylock_entry(text: str) -> str | None:
+    """`unhashed_entry` for a pylock.toml, read as TOML (as uv reads it: a line-by-line reading could see
+    another file than the installer does)."""
+    try:
+        data = tomllib.loads(text)
+    except ValueError as exc:
+        return f"it is not valid TOML ({exc})"
+    packages = data.get("packages")
+    if not isinstance(packages, list):
+        return "it has no [[packages]] list"
+    for number, package in enumerate(packages, 1):
+        if not isinstance(package, dict):
+            return f"packages entry {number} is not a table"
+        name = f"package {str(package.get('name', '?'))[:60]!r} ([[packages]] entry {number})"
+        for kind, what in (("directory", "a local folder"), ("vcs", "a version-control checkout")):
+            if kind in package:
+                return f"{name} is {what} (`{kind} = …`), which has no file hash and whose build script would run"
+        files = [package[key] for key in ("archive", "sdist") if key in package]
+        wheels = package.get("wheels", [])
+        files += wheels if isinstance(wheels, list) else [wheels]
+        if not files:
+            return f"{name} names no file (no wheels, sdist or archive)"
+        if not all(isinstance(file, dict) and _sha256_of(file.get("hashes")) for file in files):
+            return f"{name} lists a file without a sha256 in its `hashes`"
+    return None
+
+
+def _sha256_of(hashes: object) -> bool:
+    """Whether a pylock `hashes` table holds a well-formed sha256."""
+    return isinstance(hashes, dict) and isinstance(hashes.get("sha256"), str) \
+        and re.fullmatch(r"[0-9a-fA-F]{64}", hashes["sha256"]) is not None
 
 
 def packages_in(text: str, fmt: str) -> dict[str, str]:
     """{canonical name: version} of every package pinned in a lock's text of format `fmt`."""
     packages: dict[str, str] = {}
     if fmt == PYLOCK:
-        name = None
-        for line in text.splitlines():
-            stripped = line.strip()
-            if stripped == "[[packages]]":
-                name = None
-                continue
-            match = re.match(r'^(name|version)\s*=\s*"([^"]+)"', stripped)
-            if not match:
-                continue
-            if match.group(1) == "name":
-                name = str(canonicalize_name(match.group(2)))
-            elif name is not None:
-                packages[name] = match.group(2)
+        try:
+            entries = tomllib.loads(text).get("packages")
+        except ValueError:
+            return packages
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str) and isinstance(entry.get("version"), str):
+                packages[str(canonicalize_name(entry["name"]))] = entry["version"]
         return packages
     for line in text.splitlines():
         match = _PIN.match(line.strip())

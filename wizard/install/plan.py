@@ -30,10 +30,8 @@ installer's cache. GraphCast's default source is on GitHub, so offline needs `--
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import shlex
-import stat
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -55,6 +53,7 @@ from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
+from wizard.security import refuse_option_like
 from wizard.uv_tool import uv_bin
 
 MODES = ("new", "in-place")
@@ -181,6 +180,7 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     if why:
         raise UserError(f"--env: {why}.")
     env_dir = Path(env).expanduser().absolute()
+    _refuse_swappable(env_dir)
     if env_has_python(env_dir):
         return env_dir, "in-place"
     why = paths.uncreatable_env_path(str(env_dir))
@@ -194,11 +194,6 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
         what = "is not a folder" if env_dir.parent.exists() else "does not exist"
         raise UserError(f"--env {env_dir}: its parent folder {env_dir.parent} {what}; make it first "
                         f"(mkdir -p {shlex.quote(str(env_dir.parent))}) or give a folder inside one that exists.")
-    shared = _others_can_swap(env_dir.parent)
-    if shared:
-        raise UserError(f"--env {env_dir}: its parent folder {env_dir.parent} {shared}, so any local user could "
-                        "rename the environment and put their own in its place, which your next `python` would run; "
-                        "choose a folder only you can write (e.g. under your home or the state folder).")
     if env_dir.is_dir() and any(env_dir.iterdir()):
         raise UserError(f"--env {env_dir} is a folder that is neither empty nor a Python environment "
                         "(no bin/python); give a new folder or an existing environment")
@@ -217,19 +212,19 @@ def _is_url(text: str) -> bool:
     return bool(_URL_RE.match(text))
 
 
-def _others_can_swap(folder: Path) -> str | None:
-    """Why another local user could rename what is in `folder` (world- or group-writable without the sticky
-    bit, as /tmp has), or None. Seventh hostile pass 7c: an env made in a 0777 shared folder became current
-    without a word."""
-    try:
-        info = os.stat(folder)
-    except OSError:
-        return None
-    if info.st_mode & stat.S_ISVTX:
-        return None
-    if info.st_mode & 0o002:
-        return "is writable by every user"
-    return None
+def _refuse_swappable(env_dir: Path) -> None:
+    """Refuse an `--env` that another local user could rename away and replace (`paths.swappable_ancestor`: a
+    folder on the way, up to /, writable by every user without the sticky bit). Seventh hostile pass 7c: an env
+    made in a 0777 shared folder became current without a word; fourth pass P7: the same under a 0777
+    grandparent. A new env and an existing one (in-place) alike."""
+    shared = paths.swappable_ancestor(env_dir)
+    if shared is None:
+        return
+    folder, why = shared
+    where = f"its parent folder {folder}" if folder == env_dir.parent else f"the folder {folder} above it"
+    raise UserError(f"--env {env_dir}: {where} {why}, so any local user could rename the environment "
+                    "and put their own in its place, which your next `python` would run; choose a folder only you "
+                    "can write (e.g. under your home or the state folder).")
 
 
 def check_sources(graphcast_src: str | None, find_links: tuple[str, ...] | list[str]) -> None:
@@ -246,6 +241,7 @@ def check_sources(graphcast_src: str | None, find_links: tuple[str, ...] | list[
 def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
     out = []
     for value in values:
+        refuse_option_like("--find-links", value)
         odd = unusable_characters(value)
         if odd:
             raise UserError(f"--find-links {value!r} {odd}; move or link the wheelhouse to a plain path.")
@@ -286,6 +282,7 @@ def unusable_characters(value: str) -> str | None:
 
 def check_graphcast_src(graphcast_src: str) -> str:
     """A user's GraphCast source as the installer takes it, or one UserError sentence saying why not."""
+    refuse_option_like("--graphcast-src", graphcast_src)
     odd = unusable_characters(graphcast_src)
     if odd:
         raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src!r} {odd}; move or link it to a "

@@ -41,6 +41,7 @@ from packaging.version import InvalidVersion, Version
 
 from wizard.errors import UserError
 from wizard.install.checkout_state import TreeState, read_archive_state, read_tree_state
+from wizard.install.git_objects import git_dirs, head_commit
 from wizard.install.package_files import package_files
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 
@@ -182,24 +183,12 @@ def _checkout(path: Path) -> SourceIdentity:
 
 
 def _git_head(path: Path) -> str | None:
-    """The checkout's commit, read from .git (no git process): for the message, never for the verdict."""
-    git = path / ".git"
+    """The checkout's commit, read from its git folder (a worktree's own HEAD included; no git process): for the
+    message, never for the verdict."""
     try:
-        if git.is_file():  # a worktree: "gitdir: …"
-            git = Path(git.read_text().split(":", 1)[1].strip())
-        head = (git / "HEAD").read_text().strip()
-        if head.startswith("ref: "):
-            ref = head[5:]
-            ref_file = git / ref
-            if ref_file.is_file():
-                return ref_file.read_text().strip()
-            packed = git / "packed-refs"
-            for line in packed.read_text().splitlines() if packed.is_file() else []:
-                if line.endswith(" " + ref):
-                    return line.split()[0]
-            return None
-        return head if _HEX_RE.match(head) else None
-    except (OSError, IndexError):
+        dirs = git_dirs(path)
+        return head_commit(dirs) if dirs is not None else None
+    except (OSError, IndexError, ValueError):
         return None
 
 

@@ -31,6 +31,7 @@ from packaging.version import InvalidVersion, Version
 from wizard.children import run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
 from wizard.recipes.loader import Recipe
+from wizard.security import refuse_option_like
 from wizard.uv_tool import uv_bin
 
 _NAME_RE = re.compile(r"^python3(\.\d+)?$")
@@ -262,6 +263,7 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
     """
     spec = recipe.machine.python
     text = request.strip()
+    refuse_option_like("--python", text)
     if _MINOR_RE.match(text):
         seen = [own_python(), *find_pythons()]
         if not _minor_fits(spec, text):

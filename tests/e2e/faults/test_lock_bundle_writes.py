@@ -150,3 +150,57 @@ def test_a_bundle_onto_a_full_disk_names_the_bundle_and_leaves_nothing(tiny, tmp
 def test_a_sentence_already_naming_a_full_disk_keeps_its_reason_when_wrapped():
     assert no_room(NoRoom("cannot write the lock /x/l.txt: the disk is full there. …", "the disk is full")) \
         == "the disk is full"
+
+
+def _read_only(monkeypatch, folder):
+    """`folder` reads as a read-only mount (os.statvfs's flag), as a `mount -o ro` would: no root needed."""
+    real = os.statvfs
+
+    class _View:
+        def __init__(self, result):
+            self._result = result
+
+        def __getattr__(self, name):
+            return getattr(self._result, name)
+
+        @property
+        def f_flag(self):
+            return self._result.f_flag | os.ST_RDONLY
+
+    monkeypatch.setattr(os, "statvfs", lambda path: _View(real(path)) if os.fspath(path) == str(folder)
+                        else real(path))
+
+
+@pytest.mark.parametrize("command", ["lock", "bundle"])
+def test_an_out_on_a_read_only_mount_names_out_and_its_folder(tiny, tmp_path, monkeypatch, command):
+    """L2 (fourth pass): `lock --out /ro/pylock.toml` said "cannot use /ro/pylock.partial431351.toml: it is on a
+    read-only file system. To go on, point GC_WIZARD_HOME at a writable folder" — a temporary file the user never
+    named, and the state folder's fix. Both `lock` and `bundle` (a new folder in it, or the folder itself) now
+    refuse before any work with a sentence naming --out and its folder, and nothing is made."""
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    _read_only(monkeypatch, mount)
+    outs = [mount / "pylock.tiny.toml", mount / "lock.txt"] if command == "lock" else [mount / "sub" / "bun", mount]
+    for out in outs:
+        proc = _lock(tiny, out) if command == "lock" else _bundle(tiny, out)
+        _clean(proc)
+        error = last_json(proc)["error"]
+        assert proc.returncode == 2, error
+        assert error == (f"--out {out}: the folder {mount} is on a read-only file system; choose an --out in a "
+                         "folder you can write.")
+        assert list(mount.iterdir()) == []
+
+
+def test_a_file_system_error_outside_the_state_never_offers_gc_wizard_home(tmp_path, monkeypatch):
+    """The error-to-sentence mapper's fixes: moving GC_WIZARD_HOME fixes only a path in the state folder; for any
+    other path (an --out, a source) the fix names that path's own remedy."""
+    from wizard.commands.guard import describe_os_error
+
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state"))
+    for number in (errno.EROFS, errno.EACCES, errno.ENOSPC, errno.EEXIST, errno.EIO):
+        outside = describe_os_error(OSError(number, os.strerror(number), str(tmp_path / "out" / "x.toml")))
+        inside = describe_os_error(OSError(number, os.strerror(number), str(tmp_path / "state" / "logs")))
+        assert "GC_WIZARD_HOME" not in outside and outside.startswith(f"cannot use {tmp_path / 'out' / 'x.toml'}: ")
+        assert inside.startswith(f"cannot use the state folder {tmp_path / 'state'}: ")
+    assert "point GC_WIZARD_HOME at a writable folder" in describe_os_error(
+        OSError(errno.EROFS, "x", str(tmp_path / "state")))

@@ -52,3 +52,33 @@ def test_an_empty_entry_id_is_refused_not_read_as_the_previous_one(tiny, isolate
         proc = run_cli("rollback", empty, "--yes", "--no-verify")
         assert proc.returncode == 2 and "ENTRY_ID is empty" in proc.stderr, proc.stderr
     assert next(e for e in tiny.history() if e["current"])["id"] == second["entry_id"]
+
+
+def test_a_rollbacks_advice_to_remove_is_given_only_where_remove_works(tiny, isolated_state):
+    """H4 (fourth pass): a rollback to an edited entry whose env is `/` (or the state folder, envs/, logs/) said
+    "Remove it (`gc-wizard remove ENTRY`), then roll back again", and `remove` then refused that entry. The advice
+    and remove's rules are one function now: where remove refuses, the rollback says the entry cannot be rolled
+    back to and how to have the recipe again; where it advises remove, remove works and the rollback then can."""
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    path = isolated_state / "history.json"
+    data = json.loads(path.read_text())
+    edited = {"evil-root": "/", "evil-state": str(isolated_state), "evil-envs": str(isolated_state / "envs"),
+              "evil-logs": str(isolated_state / "logs")}
+    for entry_id, env in edited.items():
+        data["entries"].append({**data["entries"][0], "id": entry_id, "env": env, "current": False})
+    path.write_text(json.dumps(data, indent=1))
+    (isolated_state / "logs").mkdir(exist_ok=True)
+    for entry_id, env in edited.items():
+        proc = run_cli("rollback", entry_id, "--yes", "--no-verify", "--json")
+        error = json.loads(proc.stdout.splitlines()[-1])["error"]
+        assert proc.returncode == 2 and f"{env} (entry {entry_id}) is broken" in error, error
+        assert "gc-wizard remove" not in error and "cannot be rolled back to" in error, error
+        assert "gc-wizard install tiny-a" in error
+        assert run_cli("remove", entry_id, "--yes").returncode != 0
+    assert _current(tiny) == b["entry_id"]
+    env = Path(a["env"])
+    (env / "bin" / "python").unlink()
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+    assert f"gc-wizard remove {a['entry_id']}" in json.loads(proc.stdout.splitlines()[-1])["error"]
+    assert run_cli("remove", a["entry_id"], "--yes").returncode == 0 and not env.exists()

@@ -216,3 +216,31 @@ def test_the_sentence_names_the_state_folder_and_what_to_do(fault):
     words = {"path-is-a-file": "file", "read-only": "read-only", "disk-full": "GiB",
              "foreign-owner": "permission"}[fault.name]
     assert words in text, text
+
+
+STATE_READERS = [["history"], ["history", "--json"], ["rollback", "--yes", "--json"], ["remove", "e1", "--yes"],
+                 ["activate"], ["verify", "--json"], ["kernel", "install"], ["module", "install"],
+                 ["install", "jax0.4.23-cpu", "--yes", "--no-verify", "--json"]]
+
+
+@pytest.mark.parametrize("home, says", [("file", "it is a file, not a folder"),
+                                        ("/dev/null", "something that is not a folder is already there")])
+@pytest.mark.parametrize("args", STATE_READERS, ids=" ".join)
+def test_a_state_path_that_is_no_folder_is_refused_by_every_command_that_reads_it(tmp_path, monkeypatch, home,
+                                                                                   says, args):
+    """X1 (fourth pass): `GC_WIZARD_HOME=/some/file gc-wizard history` said "No installs yet." (exit 0), and
+    `activate` "no current environment" (exit 2), while `install` named the file (exit 1). Every command that
+    reads the state says what install says, naming the path, exit 1 (docs/interface.md)."""
+    from tests.fixtures.cli import run_inproc
+
+    state = tmp_path / "afile" if home == "file" else Path(home)
+    if home == "file":
+        state.write_text("x\n")
+    monkeypatch.setenv("GC_WIZARD_HOME", str(state))
+    proc = run_inproc(*args)
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert f"cannot use the state folder {state}: {says}." in proc.stderr, proc.stderr
+    assert "No installs yet" not in proc.stdout
+    if "--json" in args:
+        assert json.loads(proc.stdout.splitlines()[-1])["exit"] == 1

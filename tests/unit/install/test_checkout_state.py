@@ -13,7 +13,13 @@ from pathlib import Path
 
 from tests.fixtures.tiny import RECIPE
 from wizard.install.checkout_state import TreeState, read_tree_state
-from wizard.install.sources import SourceIdentity, SourceVerdict, check_graphcast_source, checkout_caution
+from wizard.install.sources import (
+    SourceIdentity,
+    SourceVerdict,
+    check_graphcast_source,
+    checkout_caution,
+    read_identity,
+)
 from wizard.recipes.loader import load_recipe_file
 
 REV = "97d1ad50b0b7af4aaed7790167dffa769bae1f2c"
@@ -217,3 +223,55 @@ def test_an_object_store_that_cannot_be_read_falls_back_to_the_index_and_says_so
     state = read_tree_state(repo, head)
     assert state.readable and not state.against_commit
     assert "as far as its index tells" in state.describe(head)
+
+
+def _worktree(tmp_path: Path, *args: str) -> tuple[Path, Path, str]:
+    """A checkout made by `git worktree add` (its `.git` is a file naming `…/.git/worktrees/NAME`), packed
+    objects in the main repository, none in the worktree's own git folder."""
+    repo, _ = _checkout(tmp_path)
+    _history(repo)
+    _git(repo, "gc", "-q")
+    tree = tmp_path / "gc-worktree"
+    _git(repo, "worktree", "add", "-q", *args, str(tree), "HEAD")
+    assert (tree / ".git").is_file() and "worktrees" in (tree / ".git").read_text()
+    return repo, tree, _git(tree, "rev-parse", "HEAD").strip()
+
+
+def test_a_clean_worktree_is_unchanged_and_its_git_file_is_no_new_file(tmp_path):
+    """G10 (fourth pass): a clean `git worktree add` checkout read "with local changes: 1 new (.git)" — its `.git`
+    file was listed as a file of the checkout, and its commit's objects were looked for in the worktree's own git
+    folder. New cases: a detached worktree and one on a new branch (the branch's ref lives in the main repository);
+    both read their own HEAD and compare against the commit."""
+    for args in ((), ("-b", "topic")):
+        _, tree, head = _worktree(tmp_path / "-".join(args or ("detached",)), *args)
+        identity = read_identity(str(tree))
+        assert identity.revision == head, identity
+        state = identity.tree
+        assert state.readable and state.against_commit and not state.changed, state
+        assert "unchanged since that commit, file for file" in state.describe(head)
+
+
+def test_a_staged_change_in_a_worktree_is_seen_against_its_commit(tmp_path):
+    """G11 (fourth pass): in a worktree, `git add setup.py` after an edit read `modified: []` — the index against
+    the files agreed, and the commit's tree could not be read. The worktree's own index is compared with the
+    commit read from the main repository's objects (`commondir`), as `git status` does."""
+    _, tree, head = _worktree(tmp_path)
+    (tree / "setup.py").write_text("import os\nos.system('id')\n")
+    (tree / "graphcast" / "extra.py").write_text("Y = 1\n")
+    _git(tree, "add", "setup.py", "graphcast/extra.py")
+    state = read_tree_state(tree, head)
+    assert state.against_commit and state.modified == ("setup.py",) and state.untracked == ("graphcast/extra.py",)
+    porcelain = _git(tree, "status", "--porcelain")
+    assert "M  setup.py" in porcelain and "A  graphcast/extra.py" in porcelain
+
+
+def test_a_relative_gitdir_is_read_from_the_checkout_not_the_working_directory(tmp_path, monkeypatch):
+    """`git worktree add --relative-paths` (and a moved checkout) writes `gitdir: ../repo/.git/worktrees/NAME`:
+    relative to the checkout, whatever folder the wizard runs in."""
+    repo, tree, head = _worktree(tmp_path)
+    own = Path((tree / ".git").read_text().split(":", 1)[1].strip())
+    (tree / ".git").write_text(f"gitdir: {os.path.relpath(own, tree)}\n")
+    (own / "commondir").write_text(os.path.relpath(repo / ".git", own) + "\n")
+    monkeypatch.chdir(tmp_path.parent)
+    identity = read_identity(str(tree))
+    assert identity.revision == head and identity.tree.against_commit and not identity.tree.changed

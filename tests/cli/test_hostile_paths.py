@@ -110,26 +110,31 @@ def _fake_env(folder):
 
 @pytest.mark.parametrize("command", [("activate",), ("verify", "--json")])
 def test_an_env_another_user_could_have_swapped_is_not_run(tmp_path, command, monkeypatch):
-    """P7 (fourth pass): an `--env` outside the state, swapped for a copy another user owns (or sitting under a
-    folder every user can rename in), was exported by `activate` and run by `verify` without a word; a swapped
-    state folder is refused by owner. Both are refused by name now (exit 1), before anything runs."""
+    """P7 (fourth and eighth passes): an `--env` outside the state under a folder every user can rename in (even
+    two levels up) was swapped for a copy another user owned, and exported by `activate` and run by `verify` without
+    a word. Refused by name now (exit 1), before anything runs. An environment another user owns in a folder only
+    they can write (a lab admin's shared one) is run: nobody else could have swapped it."""
     import os
 
-    env = _fake_env(tmp_path / "lab" / "env")
+    env = _fake_env(tmp_path / "lab" / "sub" / "env")
     os.chmod(tmp_path / "lab", 0o777)
     proc = run_inproc(*command, "--env", str(env))
     _clean(proc)
     assert proc.returncode == 1 and f"the environment {env} is under {tmp_path / 'lab'}, which is writable by every " \
                                    "user" in proc.stderr + proc.stdout, proc.stderr
+    assert "export VIRTUAL_ENV" not in proc.stdout
     os.chmod(tmp_path / "lab", 0o755)
     if os.geteuid() == 0:
         os.chown(env, 65534, 65534)
     else:  # the env is this user's: seen from another uid it is a foreign one
         monkeypatch.setattr(os, "geteuid", lambda: os.getuid() + 1)
-    proc = run_inproc(*command, "--env", str(env))
-    _clean(proc)
-    assert proc.returncode == 1 and f"the environment {env} belongs to " in proc.stderr + proc.stdout, proc.stderr
-    assert "export VIRTUAL_ENV" not in proc.stdout
+    proc = run_inproc(*command, "--env", str(env))  # verify runs it: its JSON quotes the probe's own traceback
+    assert "could have swapped" not in proc.stderr + proc.stdout and "belongs to" not in proc.stderr + proc.stdout
+    if command == ("activate",):
+        _clean(proc)
+        assert proc.returncode == 0 and f"export VIRTUAL_ENV={env}" in proc.stdout, proc.stderr
+    else:
+        assert last_json(proc)["tiers"][0]["name"] == "jax_import"  # the check ran the environment's Python
 
 
 @pytest.mark.parametrize("argv, option", [

@@ -188,6 +188,59 @@ FAMILIES = {
     ],
 }
 FAMILIES.pop("cpu_only_jaxlib_extra")
+FAMILIES["cpu_lacks_avx"] = [
+    # jaxlib's cpu_feature_guard for each feature it checks, and TensorFlow's wording of the same check
+    "RuntimeError: This version of jaxlib was built using AVX2 instructions, which your CPU and/or operating system "
+    "do not support. You may be able work around this issue by building jaxlib from source.",
+    "RuntimeError: This version of jaxlib was built using FMA instructions, which your CPU and/or operating system "
+    "do not support.",
+    "ImportError: The TensorFlow library was compiled to use AVX instructions, but these aren't available on your "
+    "machine.",
+    # SIGILL in a JAX run, however the shell or Python words it
+    ("Illegal instruction (core dumped)", ">>> import jaxlib"),
+    ("Fatal Python error: Illegal instruction", "  File \"/opt/venv/lib/python3.11/site-packages/jax/_src/api.py\""),
+    ("Process finished with exit code 132 (interrupted by signal 4: SIGILL)", "import jax.numpy as jnp"),
+]
+FAMILIES["numpy_alias_removed"] = [
+    "AttributeError: module 'numpy' has no attribute 'int'.",
+    "AttributeError: module 'numpy' has no attribute 'object'.\n`np.object` was a deprecated alias for the builtin "
+    "`object`. To avoid this error in existing code, use `object` by itself.",
+    "`np.complex` was a deprecated alias for the builtin `complex`. To avoid this error in existing code, use "
+    "`complex` by itself.",
+    "np.str was a deprecated alias for the builtin str.",
+]
+FAMILIES["eccodes_missing"] = [
+    "RuntimeError: Cannot find the ecCodes library",
+    "RuntimeWarning: Engine 'cfgrib' loading failed:\nCannot find the ecCodes library",
+    "OSError: ctypes.util.find_library() did not manage to locate a library called 'eccodes'",
+    "RuntimeError: ecCodes library not found on the system.",
+    "UserWarning: Failed to load cfgrib - most likely there is a problem accessing the ecCodes library. Try `import "
+    "cfgrib` to get the full error message",
+]
+FAMILIES["jax_library_api_mismatch"] = [
+    "AttributeError: module 'flax.linen' has no attribute 'Partitioned'",
+    "AttributeError: module 'orbax.checkpoint' has no attribute 'PyTreeCheckpointer'",
+    "ImportError: cannot import name 'checkpoints' from 'flax.training' (/opt/venv/lib/python3.10/site-packages/"
+    "flax/training/__init__.py)",
+    "AttributeError: module 'optax' has no attribute 'contrib'",
+    "ModuleNotFoundError: No module named 'flax.nnx'",
+    "AttributeError: module 'chex' has no attribute 'PRNGKey'",
+]
+FAMILIES["jax_distributed_timeout"] = [
+    "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. "
+    "Timed out task names:",
+    "jax.errors.JaxRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: "
+    "Init_Barrier::JaxDistributedRuntime",
+    "E0612 08:00:00.000000 1234 client.cc:96] Coordination service agent in error status: DEADLINE_EXCEEDED: "
+    "Deadline Exceeded",
+    "/job:jax_worker/replica:0/task:3 has been set to ERROR in coordination service: UNAVAILABLE: Task "
+    "/job:jax_worker/replica:0/task:3 heartbeat timeout. This indicates that the remote task has failed, got "
+    "preempted, or crashed unexpectedly.",
+]
+FAMILIES["netcdf_engine_missing"] += ["ValueError: unrecognized engine 'zarr' must be one of your download engines: "
+                                      "['netcdf4', 'scipy', 'store']"]
+FAMILIES["xarray_incompatible"] += ["TypeError: Concatenation operation is not implemented for NumPy arrays, use "
+                                    "np.concatenate() instead."]
 FAMILIES["pjrt_api_mismatch"] = [
     "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.8.3 is installed, but it is not compatible with the "
     "installed jaxlib version 0.8.1",

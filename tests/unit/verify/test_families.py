@@ -237,6 +237,11 @@ FAMILIES["jax_distributed_timeout"] = [
     "/job:jax_worker/replica:0/task:3 heartbeat timeout. This indicates that the remote task has failed, got "
     "preempted, or crashed unexpectedly.",
 ]
+FAMILIES.setdefault("gpu_busy_exclusive_process", []).extend([
+    "RuntimeError: Unable to initialize backend 'tpu': ABORTED: The TPU is already in use by process with pid 27846. "
+    "Not attempting to load libtpu.so in this process.",
+    "RuntimeError: TPU is already in use by process with pid 12345",
+])
 FAMILIES["netcdf_engine_missing"] += ["ValueError: unrecognized engine 'zarr' must be one of your download engines: "
                                       "['netcdf4', 'scipy', 'store']"]
 FAMILIES["xarray_incompatible"] += ["TypeError: Concatenation operation is not implemented for NumPy arrays, use "

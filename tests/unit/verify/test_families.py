@@ -242,6 +242,32 @@ FAMILIES.setdefault("gpu_busy_exclusive_process", []).extend([
     "Not attempting to load libtpu.so in this process.",
     "RuntimeError: TPU is already in use by process with pid 12345",
 ])
+FAMILIES["install_target_not_writable"] = [
+    "ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: '/usr/lib/python3/"
+    "dist-packages/numpy-1.26.4.dist-info'\nConsider using the `--user` option or check the permissions.",
+    "ERROR: Could not install packages due to an OSError: [Errno 30] Read-only file system: '/opt/conda/lib/"
+    "python3.11/site-packages/jax'",
+    "ERROR: Could not install packages due to an OSError: [WinError 5] Access is denied: 'C:\\Program Files\\"
+    "Python311\\Lib\\site-packages\\jax'",
+    "PermissionError: [Errno 13] Permission denied: '/usr/local/lib/python3.10/site-packages/jaxlib'",
+]
+FAMILIES["tls_certificate_untrusted"] = [
+    "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken "
+    "by 'SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable "
+    "to get local issuer certificate (_ssl.c:1006)'))': /simple/jax/",
+    "Could not fetch URL https://storage.googleapis.com/jax-releases/jax_cuda_releases.html: There was a problem "
+    "confirming the ssl certificate: HTTPSConnectionPool(host='storage.googleapis.com', port=443): Max retries "
+    "exceeded with url: /jax-releases/jax_cuda_releases.html - skipping",
+    "  Caused by: invalid peer certificate: UnknownIssuer",
+    "fatal: unable to access 'https://github.com/google-deepmind/graphcast/': SSL certificate problem: self-signed "
+    "certificate in certificate chain",
+]
+FAMILIES["python_version_unsupported"] = [
+    "ERROR: Package 'graphcast' requires a different Python: 3.9.18 not in '>=3.10'",
+    "ERROR: Package 'jax' requires a different Python: 3.8.10 not in '>=3.9'",
+    "  ╰─▶ Because the current Python version (3.9.18) does not satisfy Python>=3.10 and graphcast==0.2.0 depends on "
+    "Python>=3.10, we can conclude that graphcast==0.2.0 cannot be used.",
+]
 FAMILIES["netcdf_engine_missing"] += ["ValueError: unrecognized engine 'zarr' must be one of your download engines: "
                                       "['netcdf4', 'scipy', 'store']"]
 FAMILIES["xarray_incompatible"] += ["TypeError: Concatenation operation is not implemented for NumPy arrays, use "

@@ -813,6 +813,8 @@ _EXCEPTION_LINE = re.compile(
     r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|ResolutionImpossible|"
     r"RequirementsConflicted|"
     r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
+    # a class raised from a library's `exceptions` module whatever its name (google.api_core's Unauthorized, Forbidden)
+    r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])[\w.]*\bexceptions\.[A-Z]\w*:(?:[ \t][^\n]*)?$"
     r"|^[\s`'\"*>]*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"

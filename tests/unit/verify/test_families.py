@@ -268,6 +268,18 @@ FAMILIES["python_version_unsupported"] = [
     "  ╰─▶ Because the current Python version (3.9.18) does not satisfy Python>=3.10 and graphcast==0.2.0 depends on "
     "Python>=3.10, we can conclude that graphcast==0.2.0 cannot be used.",
 ]
+FAMILIES["gcs_auth_failed"] = [
+    "google.auth.exceptions.RefreshError: (\"Failed to retrieve http://metadata.google.internal/computeMetadata/v1/"
+    "instance/service-accounts/default/?recursive=true from the Google Compute Engine metadata service. Status: 404\")",
+    "ValueError: Anonymous credentials cannot be refreshed.",
+    "google.api_core.exceptions.Unauthorized: 401 GET https://storage.googleapis.com/storage/v1/b/dm_graphcast?"
+    "projection=noAcl&prettyPrint=false: Anonymous caller does not have storage.buckets.get access to the Google "
+    "Cloud Storage bucket.",
+    "google.auth.exceptions.DefaultCredentialsError: Your default credentials were not found. To set up Application "
+    "Default Credentials, see https://cloud.google.com/docs/authentication/external/set-up-adc for more information.",
+    ("RefreshError: ('invalid_grant: Bad Request', {'error': 'invalid_grant'})",
+     "ds = xarray.open_zarr('gs://weatherbench2/datasets/era5/1959-2022-6h-64x32_equiangular_conservative.zarr')"),
+]
 FAMILIES["netcdf_engine_missing"] += ["ValueError: unrecognized engine 'zarr' must be one of your download engines: "
                                       "['netcdf4', 'scipy', 'store']"]
 FAMILIES["xarray_incompatible"] += ["TypeError: Concatenation operation is not implemented for NumPy arrays, use "

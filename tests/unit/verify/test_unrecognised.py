@@ -79,6 +79,8 @@ FAILING = {
     "quoted-glog": "> 2026-01-01 00:00:00.000000: E external/xla/xla/pjrt/distributed/client.cc:1] something new",
     "coordination-error": "/job:jax_worker/replica:0/task:1 has been set to ERROR in coordination service: "
                           "something new",
+    # batch 49: an exception class without Error in its name, raised from a library's exceptions module
+    "exceptions-module": "google.api_core.exceptions.Forbidden: 403 GET https://example.invalid/something new",
 }
 
 

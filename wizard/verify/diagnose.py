@@ -844,6 +844,9 @@ _EXCEPTION_LINE = re.compile(
     r"|^(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
+    # onnxruntime's own error lines (its log's "[E:onnxruntime:…]", a status "[ONNXRuntimeError] : N : FAIL", the
+    # Python binding's "EP Error"), which ai-models' ONNX weather models print
+    r"|^.*(?:\[E:onnxruntime:|\[ONNXRuntimeError\] : \d|\bEP Error\b).*$"
     r"|^\s*#\d{3}: [^\n]*\bH5\w*\.c line \d+ in \w+\(\).*$"
     r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$"
     # A version or device check's own refusal, said in a sentence with no error word: cuDNN's and Caffe2's

@@ -280,6 +280,20 @@ FAMILIES["gcs_auth_failed"] = [
     ("RefreshError: ('invalid_grant: Bad Request', {'error': 'invalid_grant'})",
      "ds = xarray.open_zarr('gs://weatherbench2/datasets/era5/1959-2022-6h-64x32_equiangular_conservative.zarr')"),
 ]
+FAMILIES.setdefault("cuda_library_missing", []).extend([
+    "RuntimeError: D:\\a\\_work\\1\\s\\onnxruntime\\python\\onnxruntime_pybind_state.cc:857 onnxruntime::python::"
+    "CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct "
+    "version of CUDA and cuDNN",
+    "[ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when trying to load \"C:\\Python311\\"
+    "Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll\"",
+])
+FAMILIES["gpu_out_of_memory"] += [
+    ("onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : "
+     "Non-zero status code returned while running Conv node. Status Message: /onnxruntime_src/onnxruntime/core/"
+     "framework/bfc_arena.cc:376 void* onnxruntime::BFCArena::AllocateRawInternal(size_t, bool, onnxruntime::Stream*, "
+     "bool, onnxruntime::WaitNotificationFn) Failed to allocate memory for requested buffer of size 1851310080",
+     "2024-07-15 10:00:00,000 INFO ONNXRuntime providers: ['CUDAExecutionProvider', 'CPUExecutionProvider']"),
+]
 FAMILIES["netcdf_engine_missing"] += ["ValueError: unrecognized engine 'zarr' must be one of your download engines: "
                                       "['netcdf4', 'scipy', 'store']"]
 FAMILIES["xarray_incompatible"] += ["TypeError: Concatenation operation is not implemented for NumPy arrays, use "

@@ -81,6 +81,10 @@ FAILING = {
                           "something new",
     # batch 49: an exception class without Error in its name, raised from a library's exceptions module
     "exceptions-module": "google.api_core.exceptions.Forbidden: 403 GET https://example.invalid/something new",
+    # batch 50: onnxruntime's own error lines
+    "onnxruntime-log": "2024-01-01 00:00:00.000000000 [E:onnxruntime:, sequential_executor.cc:1 Execute] something new",
+    "onnxruntime-status": "[ONNXRuntimeError] : 1 : FAIL : something new",
+    "onnxruntime-ep-error": "EP Error something new in the CUDA provider",
 }
 
 

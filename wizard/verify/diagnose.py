@@ -844,6 +844,8 @@ _EXCEPTION_LINE = re.compile(
     r"|^(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
+    # pip's resolver explaining a conflict (its ERROR lines may be cut from the paste)
+    r"|^\s*The conflict is caused by:\s*$"
     # onnxruntime's own error lines (its log's "[E:onnxruntime:…]", a status "[ONNXRuntimeError] : N : FAIL", the
     # Python binding's "EP Error"), which ai-models' ONNX weather models print
     r"|^.*(?:\[E:onnxruntime:|\[ONNXRuntimeError\] : \d|\bEP Error\b).*$"

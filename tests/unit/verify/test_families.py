@@ -294,6 +294,9 @@ FAMILIES["gpu_out_of_memory"] += [
      "bool, onnxruntime::WaitNotificationFn) Failed to allocate memory for requested buffer of size 1851310080",
      "2024-07-15 10:00:00,000 INFO ONNXRuntime providers: ['CUDAExecutionProvider', 'CPUExecutionProvider']"),
 ]
+FAMILIES["resolver_conflict"] += [
+    "The conflict is caused by:\n    The user requested jax==0.4.23\n    flax 0.8.5 depends on jax>=0.4.27",
+]
 FAMILIES["netcdf_engine_missing"] += ["ValueError: unrecognized engine 'zarr' must be one of your download engines: "
                                       "['netcdf4', 'scipy', 'store']"]
 FAMILIES["xarray_incompatible"] += ["TypeError: Concatenation operation is not implemented for NumPy arrays, use "

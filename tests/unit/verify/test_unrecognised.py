@@ -85,6 +85,7 @@ FAILING = {
     "onnxruntime-log": "2024-01-01 00:00:00.000000000 [E:onnxruntime:, sequential_executor.cc:1 Execute] something new",
     "onnxruntime-status": "[ONNXRuntimeError] : 1 : FAIL : something new",
     "onnxruntime-ep-error": "EP Error something new in the CUDA provider",
+    "pip-conflict-block": "The conflict is caused by:\n    something-new 1.0 depends on other==2",
 }
 
 

@@ -844,6 +844,8 @@ _EXCEPTION_LINE = re.compile(
     r"|^(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
+    # glibc's loader refusing a symbol version of the C or C++ runtime, however the line is cut after it
+    r"|^.*\bversion [`'‘](?:GLIBC|GLIBCXX|CXXABI)_[\d.]+.*$"
     # pip's resolver explaining a conflict (its ERROR lines may be cut from the paste)
     r"|^\s*The conflict is caused by:\s*$"
     # onnxruntime's own error lines (its log's "[E:onnxruntime:…]", a status "[ONNXRuntimeError] : N : FAIL", the

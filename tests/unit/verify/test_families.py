@@ -297,6 +297,12 @@ FAMILIES["gpu_out_of_memory"] += [
 FAMILIES["resolver_conflict"] += [
     "The conflict is caused by:\n    The user requested jax==0.4.23\n    flax 0.8.5 depends on jax>=0.4.27",
 ]
+FAMILIES["libstdcxx_too_old"] = [
+    "ImportError: /home/u/miniforge3/envs/gc/lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by "
+    "/home/u/miniforge3/envs/gc/lib/python3.11/site-packages/jaxlib/xla_extension.so)",
+    "OSError: /opt/conda/lib/libstdc++.so.6: version `CXXABI_1.3.15' not found (required by /opt/venv/lib/libfoo.so)",
+    "/usr/lib64/libstdc++.so.6: version 'GLIBCXX_3.4.21' not found",
+]
 FAMILIES["netcdf_engine_missing"] += ["ValueError: unrecognized engine 'zarr' must be one of your download engines: "
                                       "['netcdf4', 'scipy', 'store']"]
 FAMILIES["xarray_incompatible"] += ["TypeError: Concatenation operation is not implemented for NumPy arrays, use "

@@ -791,6 +791,11 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 # --------------------------------------------------------------------------------------------------
 # When nothing is recognised
 
+#: glog error lines that clean runs print too: the CUDA libraries' double factory registration (TensorFlow beside
+#: JAX), and XLA's autotuning timer saying its delay kernel timed out (xla/stream_executor/cuda/cuda_timer.cc: only
+#: the timing's accuracy suffers, the program goes on).
+_GLOG_NOISE = r"Unable to register cu\w+ factory|Delay kernel timed out"
+
 #: A line that says a run failed, in every shape it comes in: an exception name at the start of a line or after
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
@@ -808,6 +813,8 @@ _EXCEPTION_LINE = re.compile(
     r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|ResolutionImpossible|"
     r"RequirementsConflicted|"
     r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
+    # a class raised from a library's `exceptions` module whatever its name (google.api_core's Unauthorized, Forbidden)
+    r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])[\w.]*\bexceptions\.[A-Z]\w*:(?:[ \t][^\n]*)?$"
     r"|^[\s`'\"*>]*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
@@ -818,7 +825,7 @@ _EXCEPTION_LINE = re.compile(
     r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
     r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|what\(\):\s+\S|"
     r"Result = FAIL|"
-    r"Cuda failure|Could not create cudnn handle|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
+    r"Cuda failure|Could not create cudnn handle|set to ERROR in coordination service|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
     r"error running hook|OCI runtime (?:create )?(?:error|failed)|requirement error: unsatisfied|"
     r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"
@@ -832,11 +839,18 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*?(?:^|\s)(?:ptxas )?fatal\s*: .*$"
     r"|^\s*(?:[×╰├]\S*\s+)(?:Failed|Because|No solution|error)\b.*$"
     r"|^(?:\[\d+\]\s+\d+\s+killed\s.*|Killed)$"
-    r"|^(?:\[[\w ]+\]:)?\[?[EF]\d{4} [\d:.]+ +(?:\d+ )?[\w.]+:\d+\] (?!Unable to register cu\w+ factory).*$"
+    r"|^(?:\[[\w ]+\]:)?\[?[EF]\d{4} [\d:.]+ +(?:\d+ )?[\w.]+:\d+\] (?!" + _GLOG_NOISE + r").*$"
     r"|^.*\b[A-Z]\w*(?: [A-Z]\w*){0,3} Error\s+│.*$"
-    r"|^(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!Unable to register cu\w+ factory|failed to allocate 0B).*$"
+    r"|^(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
+    # glibc's loader refusing a symbol version of the C or C++ runtime, however the line is cut after it
+    r"|^.*\bversion [`'‘](?:GLIBC|GLIBCXX|CXXABI)_[\d.]+.*$"
+    # pip's resolver explaining a conflict (its ERROR lines may be cut from the paste)
+    r"|^\s*The conflict is caused by:\s*$"
+    # onnxruntime's own error lines (its log's "[E:onnxruntime:…]", a status "[ONNXRuntimeError] : N : FAIL", the
+    # Python binding's "EP Error"), which ai-models' ONNX weather models print
+    r"|^.*(?:\[E:onnxruntime:|\[ONNXRuntimeError\] : \d|\bEP Error\b).*$"
     r"|^\s*#\d{3}: [^\n]*\bH5\w*\.c line \d+ in \w+\(\).*$"
     r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$"
     # A version or device check's own refusal, said in a sentence with no error word: cuDNN's and Caffe2's

@@ -188,6 +188,125 @@ FAMILIES = {
     ],
 }
 FAMILIES.pop("cpu_only_jaxlib_extra")
+FAMILIES["cpu_lacks_avx"] = [
+    # jaxlib's cpu_feature_guard for each feature it checks, and TensorFlow's wording of the same check
+    "RuntimeError: This version of jaxlib was built using AVX2 instructions, which your CPU and/or operating system "
+    "do not support. You may be able work around this issue by building jaxlib from source.",
+    "RuntimeError: This version of jaxlib was built using FMA instructions, which your CPU and/or operating system "
+    "do not support.",
+    "ImportError: The TensorFlow library was compiled to use AVX instructions, but these aren't available on your "
+    "machine.",
+    # SIGILL in a JAX run, however the shell or Python words it
+    ("Illegal instruction (core dumped)", ">>> import jaxlib"),
+    ("Fatal Python error: Illegal instruction", "  File \"/opt/venv/lib/python3.11/site-packages/jax/_src/api.py\""),
+    ("Process finished with exit code 132 (interrupted by signal 4: SIGILL)", "import jax.numpy as jnp"),
+]
+FAMILIES["numpy_alias_removed"] = [
+    "AttributeError: module 'numpy' has no attribute 'int'.",
+    "AttributeError: module 'numpy' has no attribute 'object'.\n`np.object` was a deprecated alias for the builtin "
+    "`object`. To avoid this error in existing code, use `object` by itself.",
+    "`np.complex` was a deprecated alias for the builtin `complex`. To avoid this error in existing code, use "
+    "`complex` by itself.",
+    "np.str was a deprecated alias for the builtin str.",
+]
+FAMILIES["eccodes_missing"] = [
+    "RuntimeError: Cannot find the ecCodes library",
+    "RuntimeWarning: Engine 'cfgrib' loading failed:\nCannot find the ecCodes library",
+    "OSError: ctypes.util.find_library() did not manage to locate a library called 'eccodes'",
+    "RuntimeError: ecCodes library not found on the system.",
+    "UserWarning: Failed to load cfgrib - most likely there is a problem accessing the ecCodes library. Try `import "
+    "cfgrib` to get the full error message",
+]
+FAMILIES["jax_library_api_mismatch"] = [
+    "AttributeError: module 'flax.linen' has no attribute 'Partitioned'",
+    "AttributeError: module 'orbax.checkpoint' has no attribute 'PyTreeCheckpointer'",
+    "ImportError: cannot import name 'checkpoints' from 'flax.training' (/opt/venv/lib/python3.10/site-packages/"
+    "flax/training/__init__.py)",
+    "AttributeError: module 'optax' has no attribute 'contrib'",
+    "ModuleNotFoundError: No module named 'flax.nnx'",
+    "AttributeError: module 'chex' has no attribute 'PRNGKey'",
+]
+FAMILIES["jax_distributed_timeout"] = [
+    "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. "
+    "Timed out task names:",
+    "jax.errors.JaxRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: "
+    "Init_Barrier::JaxDistributedRuntime",
+    "E0612 08:00:00.000000 1234 client.cc:96] Coordination service agent in error status: DEADLINE_EXCEEDED: "
+    "Deadline Exceeded",
+    "/job:jax_worker/replica:0/task:3 has been set to ERROR in coordination service: UNAVAILABLE: Task "
+    "/job:jax_worker/replica:0/task:3 heartbeat timeout. This indicates that the remote task has failed, got "
+    "preempted, or crashed unexpectedly.",
+]
+FAMILIES.setdefault("gpu_busy_exclusive_process", []).extend([
+    "RuntimeError: Unable to initialize backend 'tpu': ABORTED: The TPU is already in use by process with pid 27846. "
+    "Not attempting to load libtpu.so in this process.",
+    "RuntimeError: TPU is already in use by process with pid 12345",
+])
+FAMILIES["install_target_not_writable"] = [
+    "ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: '/usr/lib/python3/"
+    "dist-packages/numpy-1.26.4.dist-info'\nConsider using the `--user` option or check the permissions.",
+    "ERROR: Could not install packages due to an OSError: [Errno 30] Read-only file system: '/opt/conda/lib/"
+    "python3.11/site-packages/jax'",
+    "ERROR: Could not install packages due to an OSError: [WinError 5] Access is denied: 'C:\\Program Files\\"
+    "Python311\\Lib\\site-packages\\jax'",
+    "PermissionError: [Errno 13] Permission denied: '/usr/local/lib/python3.10/site-packages/jaxlib'",
+]
+FAMILIES["tls_certificate_untrusted"] = [
+    "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken "
+    "by 'SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable "
+    "to get local issuer certificate (_ssl.c:1006)'))': /simple/jax/",
+    "Could not fetch URL https://storage.googleapis.com/jax-releases/jax_cuda_releases.html: There was a problem "
+    "confirming the ssl certificate: HTTPSConnectionPool(host='storage.googleapis.com', port=443): Max retries "
+    "exceeded with url: /jax-releases/jax_cuda_releases.html - skipping",
+    "  Caused by: invalid peer certificate: UnknownIssuer",
+    "fatal: unable to access 'https://github.com/google-deepmind/graphcast/': SSL certificate problem: self-signed "
+    "certificate in certificate chain",
+]
+FAMILIES["python_version_unsupported"] = [
+    "ERROR: Package 'graphcast' requires a different Python: 3.9.18 not in '>=3.10'",
+    "ERROR: Package 'jax' requires a different Python: 3.8.10 not in '>=3.9'",
+    "  ╰─▶ Because the current Python version (3.9.18) does not satisfy Python>=3.10 and graphcast==0.2.0 depends on "
+    "Python>=3.10, we can conclude that graphcast==0.2.0 cannot be used.",
+]
+FAMILIES["gcs_auth_failed"] = [
+    "google.auth.exceptions.RefreshError: (\"Failed to retrieve http://metadata.google.internal/computeMetadata/v1/"
+    "instance/service-accounts/default/?recursive=true from the Google Compute Engine metadata service. Status: 404\")",
+    "ValueError: Anonymous credentials cannot be refreshed.",
+    "google.api_core.exceptions.Unauthorized: 401 GET https://storage.googleapis.com/storage/v1/b/dm_graphcast?"
+    "projection=noAcl&prettyPrint=false: Anonymous caller does not have storage.buckets.get access to the Google "
+    "Cloud Storage bucket.",
+    "google.auth.exceptions.DefaultCredentialsError: Your default credentials were not found. To set up Application "
+    "Default Credentials, see https://cloud.google.com/docs/authentication/external/set-up-adc for more information.",
+    ("RefreshError: ('invalid_grant: Bad Request', {'error': 'invalid_grant'})",
+     "ds = xarray.open_zarr('gs://weatherbench2/datasets/era5/1959-2022-6h-64x32_equiangular_conservative.zarr')"),
+]
+FAMILIES.setdefault("cuda_library_missing", []).extend([
+    "RuntimeError: D:\\a\\_work\\1\\s\\onnxruntime\\python\\onnxruntime_pybind_state.cc:857 onnxruntime::python::"
+    "CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct "
+    "version of CUDA and cuDNN",
+    "[ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when trying to load \"C:\\Python311\\"
+    "Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll\"",
+])
+FAMILIES["gpu_out_of_memory"] += [
+    ("onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : "
+     "Non-zero status code returned while running Conv node. Status Message: /onnxruntime_src/onnxruntime/core/"
+     "framework/bfc_arena.cc:376 void* onnxruntime::BFCArena::AllocateRawInternal(size_t, bool, onnxruntime::Stream*, "
+     "bool, onnxruntime::WaitNotificationFn) Failed to allocate memory for requested buffer of size 1851310080",
+     "2024-07-15 10:00:00,000 INFO ONNXRuntime providers: ['CUDAExecutionProvider', 'CPUExecutionProvider']"),
+]
+FAMILIES["resolver_conflict"] += [
+    "The conflict is caused by:\n    The user requested jax==0.4.23\n    flax 0.8.5 depends on jax>=0.4.27",
+]
+FAMILIES["libstdcxx_too_old"] = [
+    "ImportError: /home/u/miniforge3/envs/gc/lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by "
+    "/home/u/miniforge3/envs/gc/lib/python3.11/site-packages/jaxlib/xla_extension.so)",
+    "OSError: /opt/conda/lib/libstdc++.so.6: version `CXXABI_1.3.15' not found (required by /opt/venv/lib/libfoo.so)",
+    "/usr/lib64/libstdc++.so.6: version 'GLIBCXX_3.4.21' not found",
+]
+FAMILIES["netcdf_engine_missing"] += ["ValueError: unrecognized engine 'zarr' must be one of your download engines: "
+                                      "['netcdf4', 'scipy', 'store']"]
+FAMILIES["xarray_incompatible"] += ["TypeError: Concatenation operation is not implemented for NumPy arrays, use "
+                                    "np.concatenate() instead."]
 FAMILIES["pjrt_api_mismatch"] = [
     "RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.8.3 is installed, but it is not compatible with the "
     "installed jaxlib version 0.8.1",

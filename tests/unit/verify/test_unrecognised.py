@@ -75,6 +75,17 @@ FAILING = {
     "runtime-error-number": "/some/file.cuh@54: CUDA Runtime Error(46): something new",
     "markdown-check-failed": "_Check_ failed: result == ncclSuccess (1 vs. 0)  something _new_",
     "killed-after-progress": "Loading shards:  38%|███     | 3/8 [00:02<00:03,  1.28it/s]Killed",
+    # batch 47: an XLA error line quoted in markdown, and the coordination service's verdict without a glog prefix
+    "quoted-glog": "> 2026-01-01 00:00:00.000000: E external/xla/xla/pjrt/distributed/client.cc:1] something new",
+    "coordination-error": "/job:jax_worker/replica:0/task:1 has been set to ERROR in coordination service: "
+                          "something new",
+    # batch 49: an exception class without Error in its name, raised from a library's exceptions module
+    "exceptions-module": "google.api_core.exceptions.Forbidden: 403 GET https://example.invalid/something new",
+    # batch 50: onnxruntime's own error lines
+    "onnxruntime-log": "2024-01-01 00:00:00.000000000 [E:onnxruntime:, sequential_executor.cc:1 Execute] something new",
+    "onnxruntime-status": "[ONNXRuntimeError] : 1 : FAIL : something new",
+    "onnxruntime-ep-error": "EP Error something new in the CUDA provider",
+    "pip-conflict-block": "The conflict is caused by:\n    something-new 1.0 depends on other==2",
 }
 
 
@@ -97,6 +108,11 @@ def test_every_shape_of_a_failing_line_is_seen(name):
     "I0000 00:00:1700000000.000000 1234 service.cc:145] XLA service initialized; no IndexError here",
     "E0000 00:00:1700000000.000000 1234 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to register "
     "factory for plugin cuDNN when one has already been registered",
+    # XLA's autotuning timer (xla/stream_executor/cuda/cuda_timer.cc): only the timing's accuracy suffers
+    "2025-05-14 10:34:02.197166: E external/xla/xla/stream_executor/cuda/cuda_timer.cc:86] Delay kernel timed out: "
+    "measured time has sub-optimal accuracy. There may be a missing warmup execution, please investigate in Nsight "
+    "Systems.",
+    "E0316 10:00:00.000000  4242 cuda_timer.cc:87] Delay kernel timed out: measured time has sub-optimal accuracy.",
     "Errors: 0, warnings: 2",
     "Error handling was improved in this release",
     "No Error: every check passed",

@@ -38,3 +38,19 @@ def test_the_env_read_from_disk_and_the_gencast_forecast_agree_with_the_first_da
     forecast = capture("forecast-gencast.json", RECHECK)
     assert forecast["ok"] and forecast["finite"] and forecast["backend"] == "gpu"
     assert forecast["devices"] == ["NVIDIA H100 80GB HBM3"] and not forecast["findings"]
+
+
+H200 = H100.parent / "h200"
+
+
+def test_an_h200_ran_every_tier_and_a_graphcast_forecast_with_the_same_renderer():
+    """Another card of the same generation (the device pool lent an H200 for the session's last check): the GPU
+    result and the forecast read back whole, named by the card's own name."""
+    result = VerifyResult.from_dict(capture("verify.json", H200))
+    assert result.ok and result.backend == "gpu" and not result.findings
+    cudnn = result.tier("cudnn_op")
+    assert cudnn is not None and cudnn.status == "passed"
+    assert capture("verify.json", H200)["tiers"][2]["cudnn_loaded"] == "9.19.0"
+    assert result.tier("gencast_jit_init").status == "passed"
+    forecast = capture("forecast-graphcast.json", H200)
+    assert forecast["ok"] and forecast["finite"] and forecast["devices"] == ["NVIDIA H200"] and forecast["steps"] == 2

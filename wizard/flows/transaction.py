@@ -353,7 +353,8 @@ def unfit_reasons(recipe, facts=None) -> list[str]:
                               python_downloads=True)[0].reasons)
 
 
-def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True) -> None:
+def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True,
+                         cancel: threading.Event | None = None) -> None:
     """Refuse, before anything installs, a recipe that does not fit this machine and a GraphCast source
     that is not the recipe's GraphCast (docs/interface.md: exit 2 unless --force). With --force, say so.
     `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
@@ -374,7 +375,8 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
         say(verdict.note)
     if verdict.caution:
         say(verdict.caution)
-    refuse_endless_pages(plan.find_links, offline=plan.offline)  # an endless page grew the installer unbounded (12g)
+    # An endless page grew the installer unbounded (12g); a slow one is read for a bounded time, a Ctrl-C heard.
+    refuse_endless_pages(plan.find_links, offline=plan.offline, cancel=cancel, say=say)
     for folder in plan.find_links:
         if os.path.isdir(folder):  # a local wheelhouse: a pin it has only as source is built, its setup.py run
             try:
@@ -398,7 +400,7 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
     cancel = cancel or threading.Event()
     # With --slurm the recipe must fit the GPU node, which the command checked there (not this login node).
     check_before_install(plan.recipe, plan, force=options.force, say=events.message,
-                         check_fit=options.slurm is None)
+                         check_fit=options.slurm is None, cancel=cancel)
     envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
     transaction = _Transaction(plan, options, events, cancel)
     # A --env folder may be another state folder's target at the same time: lock it too.

@@ -16,19 +16,26 @@ import base64
 import http.client
 import os
 import ssl
+import threading
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 
 from wizard.errors import UserError
 from wizard.security import redact_secrets
 
 #: The most a find-links page may hold: 64 times JAX's release page.
 PAGE_LIMIT = 64 * 1024 * 1024
-#: Each read's wait, and the whole look's: past it the installer reads the page as it always did.
-READ_TIMEOUT = 10.0
-TOTAL_SECONDS = 20.0
-_CHUNK = 1024 * 1024
+#: The longest wait for the server's next bytes (the connection and the answer included): a server that says
+#: nothing for this long is left to the installer.
+READ_TIMEOUT = 2.0
+#: The whole look: past it the installer reads the page as it always did, and the user is told it is slow.
+TOTAL_SECONDS = 15.0
+#: One read takes what has arrived, up to this much (`read1`): a page trickling in a byte at a time still lets
+#: the deadline and a Ctrl-C be seen between reads (ninth hostile pass W5/W6/W8: `read(1 MB)` waited for a full
+#: megabyte, the install's signal handler waited for it, and SIGTERM, SIGINT and SIGHUP did nothing for minutes).
+_CHUNK = 64 * 1024
 
 
 def _request(url: str) -> urllib.request.Request:
@@ -45,9 +52,11 @@ def _request(url: str) -> urllib.request.Request:
     return urllib.request.Request(url, headers=headers)
 
 
-def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TOTAL_SECONDS) -> str | None:
+def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TOTAL_SECONDS,
+                 cancel: threading.Event | None = None, say: Callable[[str], None] | None = None) -> str | None:
     """The sentence that refuses `url` as a find-links page (it holds more than `limit` bytes), or None: the page
-    is of a page's size, or nothing could be learnt in time (the installer then reads it as before)."""
+    is of a page's size, or nothing could be learnt in time or before `cancel` was set (the installer then reads
+    it as before; `say` is told when the page was too slow to read whole)."""
     try:
         if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
             return None
@@ -59,8 +68,13 @@ def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TO
     read = 0
     try:
         with opener.open(_request(url), timeout=READ_TIMEOUT) as response:
-            while time.monotonic() < deadline:
-                chunk = response.read(_CHUNK)
+            while not (cancel is not None and cancel.is_set()):
+                if time.monotonic() >= deadline:
+                    if say is not None:
+                        say(f"the wheelhouse page {redact_secrets(url)} is slow ({read // 1024:,} KB in "
+                            f"{total_seconds:g} s); the installer reads it next, and may take as long again")
+                    return None
+                chunk = response.read1(_CHUNK)
                 if not chunk:
                     return None
                 read += len(chunk)
@@ -74,13 +88,14 @@ def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TO
     return None
 
 
-def refuse_endless_pages(links, *, offline: bool = False) -> None:
+def refuse_endless_pages(links, *, offline: bool = False, cancel: threading.Event | None = None,
+                         say: Callable[[str], None] | None = None) -> None:
     """UserError naming the first find-links page of `links` that holds more than a page can (`page_problem`).
     Offline, the installer reads no remote page, so none is read here either. Called where an operation
     starts (install, lock, bundle), never while a plan is shown: no look-up blocks a screen."""
     if offline:
         return
     for link in links:
-        problem = page_problem(str(link))
+        problem = page_problem(str(link), cancel=cancel, say=say)
         if problem:
             raise UserError(problem)

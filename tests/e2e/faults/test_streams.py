@@ -309,3 +309,27 @@ def test_lock_refuses_an_endless_find_links_page_by_name_too(tiny, endless_page,
     result = json.loads(proc.stdout.splitlines()[-1])
     assert proc.returncode == 2 and result["error"].startswith(f"the wheelhouse page {url} (--find-links)")
     assert not out.exists()
+
+
+def test_a_trickling_find_links_page_does_not_stop_a_signal_from_ending_the_install(tiny, trickle_page,
+                                                                                     isolated_state):
+    """Ninth hostile pass W5/W6/W8: with a page arriving a byte at a time, SIGTERM, SIGINT and SIGHUP did nothing for
+    minutes (the page's pre-read waited for a full megabyte; the signal handler waited for it). Now the signal ends
+    the install within seconds, as every signal does, and nothing is left."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", "--recipes-dir", str(tiny.recipes),
+         "--find-links", trickle_page, "--find-links", str(tiny.house.path), "--graphcast-src", str(tiny.graphcast),
+         "--no-verify"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(REPO))
+    time.sleep(3)  # inside the page's read
+    proc.send_signal(signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("the install went on for 20 s after SIGTERM") from None
+    assert "Traceback" not in err
+    assert proc.returncode == 143, err
+    assert not list((isolated_state / "envs").glob("*"))

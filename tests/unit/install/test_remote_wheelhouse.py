@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import threading
+import time
 
 from tests.fixtures.index import closed_port
 from wizard.install.remote_wheelhouse import page_problem
@@ -40,3 +41,21 @@ def test_what_cannot_be_learnt_is_left_to_the_installer():
     assert page_problem(f"http://127.0.0.1:{closed_port()}/wheels/") is None  # nobody answers
     assert page_problem("/srv/wheels") is None and page_problem("file:///srv/wheels") is None
     assert page_problem("http://[::1") is None  # not a URL at all: the installer's own words say so
+
+
+def test_a_page_that_trickles_in_is_read_for_a_bounded_time_and_said_to_be_slow(trickle_page):
+    """Ninth hostile pass W5/W6/W8: one `read(1 MB)` waited for a megabyte that came a byte at a time, and the
+    install could not be stopped. Reads take what has arrived, so the deadline is kept and the page said slow."""
+    said: list[str] = []
+    started = time.monotonic()
+    assert page_problem(trickle_page, total_seconds=1.5, say=said.append) is None
+    assert time.monotonic() - started < 6
+    assert len(said) == 1 and said[0].startswith(f"the wheelhouse page {trickle_page} is slow (0 KB in 1.5 s)")
+
+
+def test_a_stop_asked_for_during_the_read_ends_it_at_once(trickle_page):
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    started = time.monotonic()
+    assert page_problem(trickle_page, total_seconds=60, cancel=cancel) is None
+    assert time.monotonic() - started < 5

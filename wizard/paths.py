@@ -48,8 +48,8 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
     _guard_folder(folder)
     inner, linked = _subfolders_and_links(folder)
-    for target in linked:  # `envs -> /scratch/me/envs`: the folder it names is guarded instead
-        _guard_folder(target)
+    for target in linked:  # `envs -> /scratch/me/envs`: the folder it names is checked, never changed
+        _guard_link_target(target)
     for inside in inner:
         _guard_folder(inside)
         for deeper in _subfolders(inside):  # `envs/<env>` itself; what is inside an env is uv's and pip's (umask)
@@ -104,6 +104,23 @@ def _subfolders_and_links(folder: Path) -> tuple[list[Path], list[Path]]:
     inner = [path for path, link, is_dir in found if is_dir and not link]
     linked = [path.resolve() for path, link, _ in found if link and path.is_dir()]
     return inner, linked
+
+
+def _guard_link_target(target: Path) -> None:
+    """The folder a link in the state names (`assets -> /lab/shared/gc-assets`, `logs -> /scratch/me/logs`): the
+    user put it there, so its modes are theirs and stay as they are — a group's shared cache keeps its group write
+    (ninth hostile pass Y4: 2775 became 2755 through the link, and 1777 lost nothing but its openness to the lab).
+    Refused only when any local user could swap what is in it: writable by every user without the sticky bit
+    (seventh hostile pass 10d: logs written through such a link stayed open to every user)."""
+    try:
+        info = os.stat(target)
+    except OSError:
+        return
+    if stat.S_ISDIR(info.st_mode) and info.st_mode & 0o002 and not info.st_mode & stat.S_ISVTX:
+        raise ForeignFolder(
+            f"{target}, where a link in the state folder leads, is writable by every user (and has no sticky bit, as "
+            "/tmp has), so anyone could swap what gc-wizard writes or runs there. Point the link at a folder only you "
+            "(or your group) can write; nothing was changed.")
 
 
 def _guard_folder(folder: Path) -> None:

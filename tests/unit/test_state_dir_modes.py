@@ -51,11 +51,28 @@ def test_a_new_state_folder_is_private():
 
 
 def test_a_state_folder_made_a_link_to_another_disk_is_guarded_there(tmp_path):
-    """Seventh hostile pass 10d: `logs -> /elsewhere` (0777): logs were written there and it stayed open."""
+    """Seventh hostile pass 10d: `logs -> /elsewhere` (0777): logs were written there and it stayed open. The folder
+    the link names is the user's choice and is never changed (ninth pass Y4: a group's 2775 cache lost its group
+    write through the link); one every user can write without the sticky bit is refused by name."""
     state, elsewhere = tmp_path / "state", tmp_path / "scratch-logs"
     state.mkdir()
     elsewhere.mkdir()
     os.chmod(elsewhere, 0o777)
     (state / "logs").symlink_to(elsewhere)
+    with pytest.raises(OperationFailed, match=r"scratch-logs, where a link in the state folder leads, is writable by "
+                                              r"every user .*nothing was changed"):
+        ensure_state_dir(state)
+    assert stat.S_IMODE(elsewhere.stat().st_mode) == 0o777 and (state / "logs").is_symlink()
+
+
+@pytest.mark.parametrize("mode", [0o2775, 0o1777, 0o775, 0o700])
+def test_a_linked_folder_keeps_its_modes_a_shared_cache_its_group_write(tmp_path, mode):
+    """Ninth hostile pass Y4: `assets -> /lab/gc-assets` (2775, the lab's shared download cache) became 2755 when
+    the owner ran `activate`, and their teammates could no longer add to it."""
+    state, shared = tmp_path / "state", tmp_path / "lab-assets"
+    state.mkdir()
+    shared.mkdir()
+    os.chmod(shared, mode)
+    (state / "assets").symlink_to(shared)
     ensure_state_dir(state)
-    assert stat.S_IMODE(elsewhere.stat().st_mode) == 0o755 and (state / "logs").is_symlink()
+    assert stat.S_IMODE(shared.stat().st_mode) == mode

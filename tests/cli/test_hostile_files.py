@@ -287,6 +287,23 @@ def test_a_history_entry_with_wrong_types_is_kept_untouched_and_named(isolated_s
     assert json.loads((isolated_state / "history.json").read_text())["entries"][0] == entry
 
 
+@pytest.mark.parametrize("field,value", [("id", "../../x\nINJECTED line"), ("id", "a/b"), ("id", "ok\u202eevil"),
+                                         ("kind", "install\nINJECTED line")])
+def test_an_entry_id_or_kind_the_wizard_never_writes_is_named_not_printed(isolated_state, field, value):
+    """Ninth hostile pass H6: a newline in an edited entry's id came out as a row of its own in `history` and in
+    the rollback prompt; an id is also a file name under logs/ and frozen/. Such an entry is named as unreadable
+    (the file kept as it is), like one with a wrong type."""
+    entry = {"id": "20261127-000000-aaaa", "kind": "install", "recipe": "x", "env": "/e", "status": "verified",
+             field: value}
+    (isolated_state / "history.json").write_text(json.dumps({"version": 1, "entries": [entry]}))
+    for argv in (("history",), ("history", "--json")):
+        proc = run_inproc(*argv)
+        _clean(proc)
+        assert proc.returncode == 0 and "entry 1 could not be read" in proc.stderr, proc.stderr
+        assert not any(line.startswith("INJECTED") for line in (proc.stdout + proc.stderr).split("\n"))
+    assert json.loads((isolated_state / "history.json").read_text())["entries"][0] == entry
+
+
 def test_a_hostile_env_marker_sets_nothing_that_runs(tmp_path, isolated_state):
     env = _make_env(tmp_path, isolated_state, "marked")
     marker = json.loads((env / "gc-wizard-env.json").read_text())

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import socket
 import time
@@ -42,6 +43,13 @@ from wizard.security import redact_secrets
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
 KINDS = ("install", "verify", "rollback")
+def _shown(value: str) -> str:
+    """An edited field quoted in a warning: repr escapes a newline or a control, and a long one is cut."""
+    return repr(value if len(value) <= 60 else value[:59] + "…")
+
+
+#: An entry id as the wizard writes them, and any a person would type.
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,79}")
 INTERRUPTED = "interrupted: the wizard stopped before finishing (killed, rebooted, or the SSH session dropped)"
 
 
@@ -218,6 +226,14 @@ class Entry:
         for key in ("id", "kind", "recipe", "env"):
             if not isinstance(data.get(key), str) or not data.get(key):
                 raise ValueError(f"'{key}' is missing or not text")
+        if not _ID.fullmatch(data["id"]):
+            # The wizard writes `20261127-021832-023e`: an id is a file name (logs/, frozen/) and a table cell, so a
+            # `/` or a newline in an edited one could reach outside the state or print rows of its own (ninth
+            # hostile pass H6: `../../x\nINJECTED line` came out as a line of the history table).
+            raise ValueError(f"its id {_shown(data['id'])} is not one the wizard writes (letters, digits, '.', '_', "
+                             "':' and '-')")
+        if data["kind"] not in KINDS:
+            raise ValueError(f"its kind {_shown(data['kind'])} is not one of {', '.join(KINDS)}")
         if data.get("status", "running") not in STATUSES:
             raise ValueError(f"status {data.get('status')!r} is not one of {', '.join(STATUSES)}")
         if not isinstance(data.get("current", False), bool):

@@ -99,7 +99,11 @@ def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") 
 _INVISIBLE_FORMAT = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
     "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]")
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+    # A lone surrogate (`\ud800` in an edited history.json) is no character at all; it was written as `?`
+    # (ninth hostile pass V1). Not U+DC80-U+DCFF: those stand for a path's bytes that are not UTF-8
+    # (surrogateescape), which are written as those bytes.
+    "\ud800-\udc7f\udd00-\udfff]")
 
 
 def reveal_format_characters(text: str) -> str:

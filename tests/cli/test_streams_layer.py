@@ -65,7 +65,9 @@ def test_a_json_value_is_masked_before_it_is_serialised_so_the_next_line_survive
                                   # line invalid as `\x9b`; the rest of Unicode's format category and the separators
                                   # stayed raw.
                                   "\x9b", "\x85", "\x9d", "\x7f", "\u061c", "\xad", "\u180e", "\u2028", "\u2029",
-                                  "\ufff9", "\U000e0041", "\U000e0001"])
+                                  "\ufff9", "\U000e0041", "\U000e0001",
+                                  # Ninth pass V1: a lone surrogate from an edited history.json was written as `?`.
+                                  "\ud800", "\udbff", "\udfff"])
 def test_invisible_format_characters_are_written_as_escapes_and_json_reads_them_back(char):
     """Sixth hostile pass 5k: a history entry's error holding U+202E was drawn raw, so the line read as other
     text. Every write shows them as escapes; in a `--json` line the escape is JSON's own."""

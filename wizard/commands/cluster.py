@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say
+from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
 from wizard.flows.after_install import module_install
 from wizard.flows.cluster import (
@@ -39,7 +39,7 @@ def run_lock(args: argparse.Namespace) -> int:
             + " with hashes …")
     _, find_links = given_sources(None, getattr(args, "find_links", None))  # GC_WIZARD_FIND_LINKS too
     result = compile_lock(recipe, out, python_version=python, platform=args.platform,
-                          find_links=find_links, offline=bool(args.offline))
+                          find_links=find_links, offline=bool(args.offline), say=warn)
     if args.json:
         emit_json(result.to_dict())
         return 0

@@ -121,7 +121,7 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
           find_links: list[str] | tuple[str, ...], timeout: float, on_line, started: float) -> dict[str, Any]:
     """The bundle's lock, wheels and manifest written into `out`; the caller cleans up on any failure."""
     lock = compile_lock(recipe, out / LOCK, python_version=python_version, find_links=find_links,
-                        fmt=REQUIREMENTS)
+                        fmt=REQUIREMENTS, say=on_line)
     links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
     indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
     _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",

@@ -150,8 +150,9 @@ def unreachable_sentence(recipe: Recipe, text: str) -> str | None:
 
 def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: str | None = None,
                  find_links: list[str] | tuple[str, ...] = (), offline: bool = False, fmt: str | None = None,
-                 timeout: float = 900) -> LockResult:
-    """Resolve `recipe`'s requirements for Python `python_version` (and `platform`) into `out`, hashed."""
+                 timeout: float = 900, say=None) -> LockResult:
+    """Resolve `recipe`'s requirements for Python `python_version` (and `platform`) into `out`, hashed. `say`
+    hears what the user should know on the way (a find-links page too slow to read whole)."""
     started = time.monotonic()
     for option, value in (("--python", python_version), ("--platform", platform),
                           *(("--find-links", link) for link in find_links)):
@@ -166,7 +167,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     missing = outside_index_problem(recipe, find_links, name_source=False)
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)
-    refuse_endless_pages([*recipe.find_links, *find_links], offline=offline)  # uv reads each page whole
+    refuse_endless_pages([*recipe.find_links, *find_links], offline=offline, say=say)  # uv reads each page whole
     with tempfile.TemporaryDirectory(prefix="gc-wizard-lock-") as tmp:
         source = Path(tmp) / f"{recipe.id}.in"
         source.write_text("\n".join(recipe.requirements) + "\n", encoding="utf-8")

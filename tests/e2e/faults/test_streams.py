@@ -333,3 +333,20 @@ def test_a_trickling_find_links_page_does_not_stop_a_signal_from_ending_the_inst
     assert "Traceback" not in err
     assert proc.returncode == 143, err
     assert not list((isolated_state / "envs").glob("*"))
+
+
+def test_lock_says_a_trickling_find_links_page_is_slow_instead_of_saying_nothing(tiny, trickle_page, isolated_state,
+                                                                                  tmp_path):
+    """Ninth hostile pass W3: `lock` with a page arriving a byte at a time said nothing for minutes. The wizard's own
+    read ends at its deadline and says the page is slow, before the installer reads it."""
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "wizard", "lock", "tiny-a", "--recipes-dir", str(tiny.recipes),
+                             "--find-links", trickle_page, "--out", str(tmp_path / "lock.txt")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(REPO))
+    time.sleep(18)  # past the 15 s deadline of the wizard's read; uv is reading the page by now
+    proc.terminate()
+    out, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err
+    assert f"the wheelhouse page {trickle_page} is slow (" in err, err
+    assert not (tmp_path / "lock.txt").exists()

@@ -209,7 +209,7 @@ def add_files(root: Path, names: list[str]) -> dict[str, Any]:
 
 def read_manifest(root: Path) -> dict[str, Any]:
     if not root.is_dir():
-        raise UserError(f"--bundle {root}: no such folder.")
+        raise UserError(f"--bundle {root}: {bounded.not_a_folder(root)}.")
     path = root / MANIFEST
     try:
         data = bounded.loads_json(bounded.read_text(path, bounded.MANIFEST_BYTES))
@@ -260,7 +260,7 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
     """The bundle at `root`, after checking it fits `recipe`, is intact and installs on this machine."""
     root = Path(root).expanduser().absolute()
     if not root.is_dir():
-        raise UserError(f"--bundle {root}: no such folder.")
+        raise UserError(f"--bundle {root}: {bounded.not_a_folder(root)}.")
     manifest = read_manifest(root)
     if manifest.get("recipe") != recipe.id:
         raise UserError(f"--bundle {root} was made for recipe {manifest.get('recipe')}, not {recipe.id}.")

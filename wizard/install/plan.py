@@ -251,7 +251,7 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
         folder = Path(value).expanduser().absolute()
         if not folder.is_dir():
             what = (f"{folder.name} is a file; --find-links takes the folder that holds the wheels ({folder.parent})"
-                    if folder.is_file() else "no such folder")
+                    if folder.is_file() else bounded.not_a_folder(folder))
             raise UserError(f"--find-links {value}: {what}")
         try:
             str(folder).encode("utf-8")

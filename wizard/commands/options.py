@@ -131,7 +131,7 @@ def apply_global_sources(args: argparse.Namespace) -> None:
                             "leave it out.")
         own = getattr(args, name)
         if name == "find_links":
-            setattr(args, name, list(dict.fromkeys([*given, *(own or [])])))
+            setattr(args, name, [*given, *(own or [])])  # each place once: `merged_sources`
         elif name == "offline":
             setattr(args, name, True)
         elif own and own != given:

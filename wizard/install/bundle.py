@@ -160,7 +160,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     out = Path(out).expanduser().absolute()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} must be a new or empty folder.")
-    check_out_folder("--out", out)
+    check_out_folder("--out", out, runs="`install --bundle` would then install")
     missing = outside_index_problem(recipe, find_links, graphcast_src)
     if missing:  # before anything is made or downloaded
         raise UserError(missing)

@@ -162,7 +162,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
-    check_out_folder("--out", out)  # before the resolve: its temporary file beside `out` must not be what is named
+    check_out_folder("--out", out, runs="`install --lock` would then install")  # before the resolve: its temporary file beside `out` must not be what is named
     missing = outside_index_problem(recipe, find_links, name_source=False)
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)

@@ -46,6 +46,7 @@ from wizard.errors import UserError
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
+from wizard.install.indexes import index_settings
 from wizard.install.linkmode import link_mode
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import wheels_in
@@ -146,6 +147,8 @@ class Plan:
             "offline": self.offline,
             "requirements": list(self.recipe.requirements),
             "find_links": list(self.find_links),
+            # the indexes the user's environment sends the installer to (UV_INDEX_URL …): none offline
+            "indexes": [] if self.offline else [s.to_dict() for s in index_settings(self.installer)],
             "graphcast": {**self.recipe.graphcast.to_dict(), "install": self.graphcast_src},
             "runtime_env": dict(self.recipe.runtime_env),
             "steps": [s.to_dict() for s in self.steps],

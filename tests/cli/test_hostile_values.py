@@ -103,3 +103,13 @@ def test_assets_given_a_file_says_it_is_a_file(tmp_path):
     _clean(proc)
     assert proc.returncode == 2
     assert f"--assets {path}: it is a file, not a folder" in last_json(proc)["error"]
+
+
+def test_a_graphcast_source_that_is_a_pipe_says_so(tmp_path):
+    """--graphcast-src takes a folder or a file: a FIFO was "no such folder or file"."""
+    fifo = tmp_path / "gc"
+    os.mkfifo(fifo)
+    proc = run_inproc("plan", "jax0.4.23-cpu", "--graphcast-src", str(fifo), "--json")
+    _clean(proc)
+    assert proc.returncode == 2
+    assert f"{fifo}: it is a named pipe (FIFO), not a regular file or folder" in last_json(proc)["error"]

@@ -307,6 +307,8 @@ def check_graphcast_src(graphcast_src: str) -> str:
             raise UserError(f"The GraphCast source (--graphcast-src) {path} is neither a wheel (.whl) nor an "
                             "sdist (.tar.gz, .zip).")
         return str(path)
+    if path.exists():  # a FIFO or a device: neither a checkout nor an archive (`bounded.not_regular` says which)
+        raise UserError(f"The GraphCast source (--graphcast-src) {path}: {bounded.not_regular(path)} or folder.")
     raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src}: no such folder or file, and not a "
                     "URL (git+https://…, https://…).")
 

@@ -93,6 +93,23 @@ def not_regular(path: str | os.PathLike[str]) -> str | None:
     return f"it is {kind}, not a regular file"
 
 
+def not_a_folder(path: str | os.PathLike[str]) -> str:
+    """Why `path` (links followed), which is not a folder, cannot be used as one: "no such folder", or what it is
+    instead ("it is a file, not a folder"). One wording for every option that takes a folder (--bundle,
+    --assets, --find-links): a bundle's manifest.json given as --bundle was called "no such folder", though it
+    was right there."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such folder"
+    except OSError as exc:
+        return f"it cannot be looked at ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return "it is a file, not a folder"
+    kind = next((name for test, name in _KINDS if test(mode)), "not a plain file")
+    return f"it is {kind}, not a folder"
+
+
 def read_regular_text(path: str | os.PathLike[str], limit: int) -> str:
     """`read_text` for a path that must be a regular file: anything else is a `ParseLimitError` saying what it is
     (checked before opening, so a FIFO never blocks). OSError (a missing file included) passes through."""

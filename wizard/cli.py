@@ -120,10 +120,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         # (choose from …)" for a misspelt command.
         for name in COMMANDS:
             sub.add_parser(name)
+        options.refuse_empty_values(parser)
         return parser
     for name in modules:
         for command in importlib.import_module(f"wizard.commands.{name}").configure(sub):
             options.global_options(command, top=False)
+    options.refuse_empty_values(parser)
     return parser
 
 

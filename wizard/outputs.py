@@ -25,6 +25,7 @@ import os
 from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
+from wizard.paths import swappable_ancestor
 from wizard.security import PRIVATE_MODE, write_private_file
 
 #: A file other users may read (a module file a group loads, a kernel spec): no group/other write.
@@ -59,14 +60,38 @@ def _through_links(path: Path) -> Path:
     raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
 
 
-def check_out_folder(option: str, out: Path) -> None:
+def refuse_swappable(named: str, path: Path, runs: str, fix: str) -> None:
+    """Refuse (UserError, exit 2), before anything is written, a file that runs code when it is used — a module
+    file, a kernel spec, a lock, a bundle — in a place another local user could swap: under a folder, up to /,
+    that every user can write without the sticky bit /tmp has (`paths.swappable_ancestor`, the rule `install
+    --env` follows). Such a user renames the folder on the way and puts their own file there.
+
+    Why: seventh hostile pass t24g P1/P2 — `module install --dir` into a 0777 folder and `kernel install` under a
+    0777 JUPYTER_DATA_DIR/kernels wrote there without a word, and the next `module load` or notebook would have
+    run whatever replaced them. `named` is how the user gave the place ("--dir", "JUPYTER_DATA_DIR's kernel
+    spec"); `runs` says what would run it; `fix` says where to write instead."""
+    # A folder the files go into (a bundle's --out) is on the way too: its files could be swapped inside it.
+    shared = swappable_ancestor(path / "file" if path.is_dir() else path)
+    if shared is None:
+        return
+    folder, why = shared
+    where = ("it" if folder == path else f"its folder {folder}" if folder == path.parent
+             else f"the folder {folder} above it")
+    raise UserError(f"{named} {path}: {where} {why}, so any local user could put their own file in its place, "
+                    f"which {runs}; {fix}.")
+
+
+def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> None:
     """Refuse (exit 2), before any work, an `--out` the wizard cannot write: one sentence naming the option, the
     value and the folder it would be written in — the nearest folder of `out` that exists (`out` itself when it is
     an existing folder, as a bundle's may be).
 
     Why: `lock --out` on a read-only mount failed after the resolve, naming a temporary file beside the lock and
     the state folder's fix ("point GC_WIZARD_HOME at a writable folder", fourth hostile pass L2), neither of which
-    the user gave or can act on."""
+    the user gave or can act on. `runs`: what the written files would run (a lock's and a bundle's packages are
+    installed from them), refused in a folder others can swap (`refuse_swappable`)."""
+    if runs is not None:
+        refuse_swappable(option, out, runs, "choose an --out in a folder only you can write")
     folder = out if out.is_dir() else out.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent

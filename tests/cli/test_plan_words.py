@@ -51,3 +51,25 @@ def test_the_sources_name_the_recipes_own_indexes_masked(tiny, isolated_state):
     proc = run_inproc("plan", "tiny-x", *tiny.args()[:-1])
     lines = " ".join(proc.stdout[proc.stdout.index("Sources"):proc.stdout.index(STEPS_HEADING)].split())
     assert "extra index" not in lines and f"the recipe's find-links {tiny.house.path}" in lines
+
+
+def test_the_sources_name_the_index_the_environment_sets_with_its_variable(tiny, isolated_state, monkeypatch):
+    """t24g S4: with UV_INDEX_URL pointing elsewhere the plan still said "Packages: the package index (PyPI)"."""
+    import json
+
+    monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)  # it would win over UV_INDEX_URL, as uv reads them
+
+    online = [a for a in tiny.args()[:-1] if a != "--offline"]
+    env = {"UV_INDEX_URL": "http://ann:S3cretPw@127.0.0.1:9/simple", "UV_EXTRA_INDEX_URL": "https://extra.lab/simple",
+           "PIP_INDEX_URL": "https://pip.lab/simple"}
+    proc = run_inproc("plan", "tiny-a", *online, env=env)
+    assert proc.returncode == 0, proc.stderr
+    lines = " ".join(proc.stdout[proc.stdout.index("Sources"):proc.stdout.index(STEPS_HEADING)].split())
+    assert "Packages: the index http://ann:***@127.0.0.1:9/simple (from UV_INDEX_URL)" in lines
+    assert "and the extra index https://extra.lab/simple (from UV_EXTRA_INDEX_URL)" in lines
+    assert "PyPI" not in lines and "pip.lab" not in lines and "S3cretPw" not in proc.stdout  # uv reads no PIP_*
+    proc = run_inproc("plan", "tiny-a", *online, "--installer", "pip", "--json", env=env)
+    assert json.loads(proc.stdout.splitlines()[-1])["indexes"] == [
+        {"url": "https://pip.lab/simple", "variable": "PIP_INDEX_URL", "extra": False}]
+    proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], env=env)  # offline: no index is asked
+    assert "UV_INDEX_URL" not in proc.stdout

@@ -194,6 +194,18 @@ def test_an_unreachable_index_is_named_with_the_wheelhouse_fix(tiny):
     assert "pip download" in proc.stderr and "--find-links wheels --offline" in proc.stderr
 
 
+def test_an_unreachable_index_set_in_the_environment_is_named_with_its_variable(tiny, monkeypatch):
+    """t24g S4: "cannot reach 127.0.0.1. Here the packages come from the package index", the variable unnamed."""
+    monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)  # it would win over UV_INDEX_URL, as uv reads them
+    proc = run_inproc("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--graphcast-src",
+                      str(tiny.graphcast), "--no-verify", env={"UV_INDEX_URL": "http://ann:S3cretPw@127.0.0.1:9/simple"})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    said = " ".join(proc.stderr.split())  # wrapped to the terminal's width
+    assert "cannot reach 127.0.0.1" in said
+    assert "the index http://ann:***@127.0.0.1:9/simple (from UV_INDEX_URL)" in said
+    assert "unset UV_INDEX_URL" in said and "S3cretPw" not in said
+
+
 # --- the next step works as printed ----------------------------------------------------------------------
 def test_next_lines_work_pasted_into_a_new_login_shell(tiny, tmp_path):
     proc, result = tiny.install("tiny-a")

@@ -115,7 +115,7 @@ def open_source(location: str | None) -> Source:
         raise UserError(f"--assets {location!r}: only a folder or an http(s):// URL is taken.")
     folder = Path(location).expanduser().resolve()
     if not folder.is_dir():
-        raise UserError(f"--assets {location}: no such folder.")
+        raise UserError(f"--assets {location}: {bounded.not_a_folder(folder)}.")
     sums_path = folder / SUMS_FILE
     sums = parse_sums(_read_sums(sums_path), str(sums_path)) if os.path.lexists(sums_path) else {}
     return Source(str(folder) + os.sep, sums)

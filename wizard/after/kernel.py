@@ -33,7 +33,7 @@ from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
-from wizard.outputs import SHARED_MODE, write_output_file
+from wizard.outputs import SHARED_MODE, refuse_swappable, write_output_file
 from wizard.security import strip_terminal_escapes
 
 _NAME_OK = re.compile(r"^[a-z0-9._-]+$", re.IGNORECASE)  # jupyter_client's rule for kernel names
@@ -170,6 +170,8 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         # link would land in the folder it points at, and `kernel remove` could never take it back.
         raise UserError(f"the Jupyter kernel folder {folder} is a symbolic link (to {os.readlink(folder)}); gc-wizard "
                         "writes its kernels only into plain folders. Remove the link or choose another name with --name.")
+    refuse_swappable("the Jupyter kernel spec", folder / "kernel.json", "Jupyter would start for a notebook",
+                     "set JUPYTER_DATA_DIR to a folder only you can write (the default is under your home)")
     if not has_ipykernel(env_path):
         raise UserError(
             f"{env_path} has no ipykernel, so Jupyter cannot start it; install it there with "

@@ -191,11 +191,20 @@ def _emit_env(args: argparse.Namespace, report) -> int:
     return 1 if report.findings else 0
 
 
+def _log_name(text: str) -> str:
+    """An argparse type for LOGFILE: an empty name is no file (it used to fall back to standard input and
+    report "no known problem" about a log nobody gave); `-` is how standard input is named."""
+    if text == "":
+        raise argparse.ArgumentTypeError("there is no file named ''; give the log's file name, or - to read "
+                                         "standard input")
+    return text
+
+
 def configure(sub) -> list[argparse.ArgumentParser]:
     p = options.add_command(sub, "diagnose", "name the root cause in a log of a failed JAX/GraphCast run",
                             "gc-wizard diagnose notebook-error.txt\n  gc-wizard diagnose --env ~/.conda/envs/gc",
                             run)
-    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default=None,
+    p.add_argument("logfile", metavar="LOGFILE", nargs="?", default=None, type=_log_name,
                    help="the log to read (any size, streamed); - or nothing reads standard input (paste, then "
                    "Ctrl-D); with --env and no LOGFILE only the environment is checked")
     p.add_argument("--env", metavar="DIR",

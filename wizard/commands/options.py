@@ -131,7 +131,7 @@ def apply_global_sources(args: argparse.Namespace) -> None:
                             "leave it out.")
         own = getattr(args, name)
         if name == "find_links":
-            setattr(args, name, list(dict.fromkeys([*given, *(own or [])])))
+            setattr(args, name, [*given, *(own or [])])  # each place once: `merged_sources`
         elif name == "offline":
             setattr(args, name, True)
         elif own and own != given:
@@ -270,6 +270,28 @@ def normalize_cluster_words(argv: list[str], commands) -> list[str]:
 #: Options whose next word is their value, never the command.
 _VALUED_WORDS = {"--recipes-dir", "--color", "--graphcast-src", "--find-links", "--bundle", "--srun-arg", "--assets",
                  "--slurm-wait"}
+
+
+def refuse_empty_values(parser: argparse.ArgumentParser) -> None:
+    """Every option that takes a value (a folder, a file, a name), on this parser and its commands, refuses an
+    empty one (exit 2 naming the option): `--env ''` was read as no --env at all and planned a new
+    environment, and an empty --out or --find-links names no place either. Options with their own type
+    (`positive_seconds`) or a fixed set of choices already refuse it; `--slurm`'s empty value means the
+    default partition (`normalize_cluster_words` writes `--slurm=`), so optional values are left alone."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in dict.fromkeys(action.choices.values()):
+                refuse_empty_values(command)
+        elif (action.option_strings and action.nargs is None and action.type is None and action.choices is None
+              and isinstance(action, (argparse._StoreAction, argparse._AppendAction))):
+            action.type = _given_value
+
+
+def _given_value(text: str) -> str:
+    """An argparse type: any text but the empty one (see `refuse_empty_values`)."""
+    if text == "":
+        raise argparse.ArgumentTypeError("an empty value names nothing; give one, or leave the option out")
+    return text
 
 
 def positive_seconds(text: str) -> float:

@@ -20,6 +20,7 @@ from wizard.errors import WizardError
 from wizard.flows.describe_machine import fact_lines, problem_lines
 from wizard.flows.history import read_history
 from wizard.flows.machine import slurm_offer
+from wizard.flows.options import unique_links
 from wizard.flows.review import download_size, review
 from wizard.flows.session import survey
 from wizard.paths import wizard_command
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"== Plan for the recommended recipe: {best.recipe.id} ==")
     extra = "".join(f" --recipes-dir {shlex.quote(d)}" for d in recipes_dir)
     src = getattr(args, "graphcast_src", None)
-    links = list(getattr(args, "find_links", None) or [])
+    links = unique_links(getattr(args, "find_links", None) or [])
     offline = bool(getattr(args, "offline", False))
     plan_options = replace(install_options(args), recipe_id=best.recipe.id, env=None)
     # The sources go after the command: that is where `install` reads them.

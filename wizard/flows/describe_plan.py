@@ -14,6 +14,7 @@ import textwrap
 from dataclasses import dataclass
 
 from wizard.flows.review import PlanReview
+from wizard.install.indexes import index_settings
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
 from wizard.security import redact_secrets
@@ -76,8 +77,14 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
     for house in wheelhouses:
         lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
         lines += _wrap(f"! {house.caution()}", "    ", width) if house.caution() else []
-    lines.append("  Packages: " + ("offline: only the wheelhouse and the installer's cache" if plan.offline
-                                   else "the package index (PyPI)" + (" and the wheelhouse" if wheelhouses else "")))
+    if plan.offline:
+        lines.append("  Packages: offline: only the wheelhouse and the installer's cache")
+        return lines + _recipe_indexes(plan, width)
+    settings = index_settings(plan.installer)
+    default = next((s.describe() for s in settings if not s.extra), "the package index (PyPI)")
+    lines += _wrap("Packages: " + default + (" and the wheelhouse" if wheelhouses else ""), "  ", width)
+    for setting in settings:
+        lines += _wrap(f"and {setting.describe()}", "    ", width) if setting.extra else []
     lines += _recipe_indexes(plan, width)
     return lines
 

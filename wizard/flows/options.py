@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 from wizard.detect.slurm_env import DEFAULT_WAIT as DEFAULT_SRUN_WAIT
 from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, GRAPHCAST_VERSIONS, INSTALLERS, LEVELS
 from wizard.install.options import InstallOptions
-from wizard.install.source_env import merged_sources
+from wizard.install.source_env import merged_sources, unique_links
 
 if TYPE_CHECKING:
     from wizard.detect.slurm import SlurmTarget
 
 __all__ = ["DEFAULT_INSTALLER", "DEFAULT_LEVEL", "DEFAULT_SRUN_WAIT", "GRAPHCAST_VERSIONS", "INSTALLERS", "LEVELS",
-           "InstallOptions", "checked_sources", "given_sources", "slurm_target", "slurm_target_from_words"]
+           "InstallOptions", "checked_sources", "given_sources", "slurm_target", "slurm_target_from_words",
+           "unique_links"]
 
 
 def given_sources(graphcast_src: str | None, find_links: Sequence[str] | None) -> tuple[str | None, list[str]]:

@@ -160,7 +160,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     out = Path(out).expanduser().absolute()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} must be a new or empty folder.")
-    check_out_folder("--out", out)
+    check_out_folder("--out", out, runs="`install --bundle` would then install")
     missing = outside_index_problem(recipe, find_links, graphcast_src)
     if missing:  # before anything is made or downloaded
         raise UserError(missing)
@@ -209,7 +209,7 @@ def add_files(root: Path, names: list[str]) -> dict[str, Any]:
 
 def read_manifest(root: Path) -> dict[str, Any]:
     if not root.is_dir():
-        raise UserError(f"--bundle {root}: no such folder.")
+        raise UserError(f"--bundle {root}: {bounded.not_a_folder(root)}.")
     path = root / MANIFEST
     try:
         data = bounded.loads_json(bounded.read_text(path, bounded.MANIFEST_BYTES))
@@ -260,7 +260,7 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
     """The bundle at `root`, after checking it fits `recipe`, is intact and installs on this machine."""
     root = Path(root).expanduser().absolute()
     if not root.is_dir():
-        raise UserError(f"--bundle {root}: no such folder.")
+        raise UserError(f"--bundle {root}: {bounded.not_a_folder(root)}.")
     manifest = read_manifest(root)
     if manifest.get("recipe") != recipe.id:
         raise UserError(f"--bundle {root} was made for recipe {manifest.get('recipe')}, not {recipe.id}.")

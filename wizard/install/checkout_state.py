@@ -185,18 +185,31 @@ def _index_entries(data: bytes, hash_len: int) -> list[tuple[str, bytes, int]] |
 
 def _untracked(root: Path, tracked: set[str]) -> list[str]:
     """Files in the checkout that its index does not hold (build leftovers and .git left out: a worktree's or
-    submodule's `.git` is a file naming its git folder, git's own, not the checkout's)."""
+    submodule's `.git` is a file naming its git folder, git's own, not the checkout's).
+
+    Every untracked symbolic link is one, whatever it points at (a file, a folder, itself, nothing), and is
+    never followed: `os.walk` puts a link to a folder among the folders and does not enter it, so
+    `graphcast/jaxdir -> /elsewhere` (a folder holding a `jax/` that Python would import) and a loop
+    `loop -> ..` were listed nowhere and the plan said "unchanged, file for file" (t24g G4, G6)."""
     found = []
     for folder, dirs, files in os.walk(root):
         rel = os.path.relpath(folder, root)
-        dirs[:] = [d for d in dirs if d != ".git" and not d.endswith(_BUILD_LEFTOVERS) and d not in _BUILD_LEFTOVERS]
-        for name in files:
+        links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]
+        dirs[:] = [d for d in dirs if d not in links and d != ".git" and not _leftover_folder(d)]
+        for name in (*files, *links):
             path = name if rel == "." else f"{rel}/{name}"
-            if path not in tracked and name != ".git" and not name.endswith((".pyc", ".pyo")):
+            if path in tracked or name == ".git":
+                continue
+            if os.path.islink(os.path.join(folder, name)) or not name.endswith((".pyc", ".pyo")):
                 found.append(path)
         if len(found) > MAX_ENTRIES:
             break
     return found
+
+
+def _leftover_folder(name: str) -> bool:
+    """A folder any imported or tested checkout has (`__pycache__`, `*.egg-info`): not a change to it."""
+    return name.endswith(_BUILD_LEFTOVERS) or name in _BUILD_LEFTOVERS
 
 
 def _against_release(root: Path, commit: str | None, tag: str, files: dict[str, str]) -> TreeState:
@@ -244,7 +257,7 @@ def _blob_id(data: bytes, length: int = 20) -> bytes:
 def _built_copy(root: Path, path: str, files: dict[str, str]) -> bool:
     """Whether `path` is `build/lib/X` holding exactly the release's `X`: what an earlier build of this very
     checkout left, not a change (anything else there is shown: setup.py installs what build/lib holds)."""
-    if not path.startswith("build/lib/"):
+    if not path.startswith("build/lib/") or (root / path).is_symlink():  # a link is never a build's copy
         return False
     original = files.get(path[len("build/lib/"):])
     try:

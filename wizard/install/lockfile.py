@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -38,7 +39,7 @@ from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
-from wizard.install.reach import find_unreachable
+from wizard.install.reach import configured_index, find_answered, find_unreachable, index_sentence
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.sources import outside_index_problem
 from wizard.outputs import check_out_folder
@@ -133,19 +134,27 @@ def _source_flags(recipe: Recipe, find_links: list[str] | tuple[str, ...]) -> li
     return flags
 
 
-def unreachable_sentence(recipe: Recipe, text: str) -> str | None:
+def unreachable_sentence(recipe: Recipe, text: str, environ: Mapping[str, str] | None = None) -> str | None:
     """One or two sentences for a resolve that failed on the network: the host, what it served, and the
-    fix (the recipe's PyPI alternative when JAX's wheel page is the one missing; else a wheelhouse)."""
-    hosts = find_unreachable(text)
-    if not hosts:
+    fix (the recipe's PyPI alternative when JAX's wheel page is the one missing; else a wheelhouse). A host
+    that answered with an error (a redirect loop, HTTP 500) is said to have answered, not to be unreachable;
+    one an index variable names (UV_INDEX_URL …) is named with that variable (`reach.index_sentence`)."""
+    hosts, answered = find_unreachable(text), find_answered(text)
+    if not hosts and not answered:
         return None
     names = ", ".join(h.host for h in hosts)
     if any(h.role == "jax-releases" for h in hosts) and recipe.alternatives:
         offers = " or ".join(f"`gc-wizard lock {recipe.id} --alternative {a.id}` ({a.title})" for a in recipe.alternatives)
         return (f"this server cannot reach {names} (JAX's CUDA wheel page). Lock the same stack from PyPI instead: "
                 f"{offers}.")
-    return (f"this server cannot reach {names}, which the recipe's packages come from. Lock it on a machine that "
-            "can, or give a wheelhouse with --find-links DIR --offline.")
+    said = [f"this server cannot reach {names}, which the recipe's packages come from."] if hosts else []
+    said += [f"the server at {a.where()} was reached but answered with {a.answer}, so that address is not a "
+             "working package page." for a in answered]
+    setting = configured_index([*(h.host for h in hosts), *(a.host for a in answered)], environ)
+    said += [index_sentence(setting)] if setting is not None else []
+    said.append("Lock it on a machine that can, or give a wheelhouse with --find-links DIR --offline." if hosts else
+                "Correct that address, or give a wheelhouse with --find-links DIR --offline.")
+    return " ".join(said)
 
 
 def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: str | None = None,
@@ -163,7 +172,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
-    check_out_folder("--out", out)  # before the resolve: its temporary file beside `out` must not be what is named
+    check_out_folder("--out", out, runs="`install --lock` would then install")  # before the resolve: its temporary file beside `out` must not be what is named
     missing = outside_index_problem(recipe, find_links, name_source=False)
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)

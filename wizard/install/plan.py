@@ -46,6 +46,7 @@ from wizard.errors import UserError
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
+from wizard.install.indexes import index_settings
 from wizard.install.linkmode import link_mode
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import wheels_in
@@ -146,6 +147,8 @@ class Plan:
             "offline": self.offline,
             "requirements": list(self.recipe.requirements),
             "find_links": list(self.find_links),
+            # the indexes the user's environment sends the installer to (UV_INDEX_URL …): none offline
+            "indexes": [] if self.offline else [s.to_dict() for s in index_settings(self.installer)],
             "graphcast": {**self.recipe.graphcast.to_dict(), "install": self.graphcast_src},
             "runtime_env": dict(self.recipe.runtime_env),
             "steps": [s.to_dict() for s in self.steps],
@@ -251,7 +254,7 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
         folder = Path(value).expanduser().absolute()
         if not folder.is_dir():
             what = (f"{folder.name} is a file; --find-links takes the folder that holds the wheels ({folder.parent})"
-                    if folder.is_file() else "no such folder")
+                    if folder.is_file() else bounded.not_a_folder(folder))
             raise UserError(f"--find-links {value}: {what}")
         try:
             str(folder).encode("utf-8")
@@ -304,6 +307,8 @@ def check_graphcast_src(graphcast_src: str) -> str:
             raise UserError(f"The GraphCast source (--graphcast-src) {path} is neither a wheel (.whl) nor an "
                             "sdist (.tar.gz, .zip).")
         return str(path)
+    if path.exists():  # a FIFO or a device: neither a checkout nor an archive (`bounded.not_regular` says which)
+        raise UserError(f"The GraphCast source (--graphcast-src) {path}: {bounded.not_regular(path)} or folder.")
     raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src}: no such folder or file, and not a "
                     "URL (git+https://…, https://…).")
 

@@ -15,7 +15,11 @@ functions. No network access happens here: only text is read.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from wizard.install.indexes import IndexSetting, index_for_host
+from wizard.security import redact_secrets
 
 #: Words that mean "the network did not get there" in git, curl, pip (urllib3), uv (reqwest) output.
 _FAILURE_RE = re.compile(
@@ -36,6 +40,20 @@ _PROXY_FAILURE_RE = re.compile(r"Could not resolve proxy|ProxyError|Cannot conne
 #: How far (lines) a host name may sit from the failure words (uv puts the URL and "dns error" on
 #: different "Caused by" lines).
 _NEAR = 4
+#: Words that mean the server was reached and answered, only not with a package page: an HTTP error status, a
+#: redirect loop, a reply that is not HTTP. Such a failure is the address's (or the server's), never "cannot
+#: reach" — the tester's redirect loop on 127.0.0.1 was called unreachable, and the advice (bring a wheelhouse,
+#: the network is closed) was beside the point (t24g W4). Each with the words the advice uses.
+_ANSWERED = (
+    (re.compile(r"too many redirects|redirect loop|TooManyRedirects|Exceeded \d+ redirects|error following redirect"
+                r"|maximum number of redirects", re.IGNORECASE), "a redirect loop"),
+    (re.compile(r"invalid HTTP|BadStatusLine|bad status line|InvalidChunkLength|malformed HTTP", re.IGNORECASE),
+     "a reply that is not valid HTTP"),
+    (re.compile(r"HTTP status (?:client|server) error \((\d{3})|HTTP error (\d{3})|\b(\d{3}) (?:Client|Server) Error"
+                r"|status code:? (\d{3})", re.IGNORECASE), "HTTP error {code}"),
+    (re.compile(r"Missing `Content-Type` header|unsupported Content-Type|unexpected content type", re.IGNORECASE),
+     "a page that is not a package index"),
+)
 
 GRAPHCAST_HOSTS = ("github.com", "codeload.github.com", "objects.githubusercontent.com")
 JAX_RELEASE_HOSTS = ("storage.googleapis.com",)
@@ -63,27 +81,79 @@ def _role(host: str, line: str) -> str:
 
 
 def find_unreachable(text: str) -> list[Unreachable]:
-    """Each host the output could not reach, once, in the order met."""
+    """Each host the output could not reach, once, in the order met. A failure whose own lines show the
+    server answered (`_ANSWERED`: an HTTP error, a redirect loop) is no unreachable host: see `find_answered`."""
     lines = text.splitlines()
     found: dict[str, Unreachable] = {}
     for number, line in enumerate(lines):
-        if not _FAILURE_RE.search(line):
+        if not _FAILURE_RE.search(line) or _answer(lines[max(0, number - _NEAR): number + _NEAR + 1]):
             continue
-        window = lines[max(0, number - _NEAR): number + _NEAR + 1]
-        # The failure line itself first, then its neighbours (nearest first).
-        order = [line] + sorted((w for w in window if w is not line), key=lambda w: abs(lines.index(w) - number))
-        host = None
-        for candidate in order:
-            for pattern in _HOST_RES:
-                match = pattern.search(candidate)
-                if match and match.group(1).lower() not in ("localhost",) and "." in match.group(1):
-                    host = match.group(1).lower().rstrip(".")
-                    break
-            if host:
-                break
+        host = _host_near(lines, number)
         if host and host not in found:
             found[host] = Unreachable(host=host, role=_role(host, line), evidence=line.strip()[:300])
     return list(found.values())
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A host that was reached and answered with something no installer can use."""
+
+    host: str
+    answer: str
+    """What it answered, in words: "a redirect loop", "HTTP error 500"."""
+    evidence: str
+    url: str = ""
+    """The address asked, as the installer printed it (masked when shown: `where`)."""
+
+    def where(self) -> str:
+        """The address asked, a password or token in it masked; the host when no address was printed."""
+        return redact_secrets(self.url, keep_user=True) if self.url else self.host
+
+
+def find_answered(text: str) -> list[Answered]:
+    """Each host the output reached but got an error from (`_ANSWERED`), once, in the order met."""
+    lines = text.splitlines()
+    found: dict[str, Answered] = {}
+    for number, line in enumerate(lines):
+        answer = _answer([line])
+        host = _host_near(lines, number) if answer else None
+        if answer and host and host not in found:
+            found[host] = Answered(host=host, answer=answer, evidence=line.strip()[:300], url=_url_near(lines, number))
+    return list(found.values())
+
+
+def _answer(lines: list[str]) -> str | None:
+    """The words for the first server answer (`_ANSWERED`) among `lines`, or None."""
+    for line in lines:
+        for pattern, words in _ANSWERED:
+            match = pattern.search(line)
+            if match:
+                return words.format(code=next((g for g in match.groups() if g), ""))
+    return None
+
+
+def _url_near(lines: list[str], number: int) -> str:
+    """The URL printed on line `number`, else on the nearest line within `_NEAR` of it; "" when none."""
+    window = range(max(0, number - _NEAR), min(len(lines), number + _NEAR + 1))
+    for index in sorted(window, key=lambda i: abs(i - number)):
+        match = _URL_RE.search(lines[index])
+        if match:
+            return match.group(0).rstrip(".,;:")
+    return ""
+
+
+_URL_RE = re.compile(r"\bhttps?://[^\s'\"()<>`]+")
+
+
+def _host_near(lines: list[str], number: int) -> str | None:
+    """The host named on line `number`, else on the nearest line within `_NEAR` of it."""
+    window = range(max(0, number - _NEAR), min(len(lines), number + _NEAR + 1))
+    for index in sorted(window, key=lambda i: abs(i - number)):
+        for pattern in _HOST_RES:
+            match = pattern.search(lines[index])
+            if match and match.group(1).lower() not in ("localhost",) and "." in match.group(1):
+                return match.group(1).lower().rstrip(".")
+    return None
 
 
 def wheelhouse_command(recipe, python_version: str = "3.11") -> str:
@@ -99,14 +169,22 @@ def short_version(version: str) -> str:
     return ".".join(str(version).split(".")[:2])
 
 
-def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.11") -> str:
-    """Plain sentences: which host, what it was needed for, and what to do instead."""
-    if not hosts:
+def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.11", *,
+               answered: list[Answered] | tuple[Answered, ...] = (), answered_role: str = "other",
+               environ: Mapping[str, str] | None = None) -> str:
+    """Plain sentences: which host, what it was needed for, and what to do instead. `answered`: hosts that
+    were reached and answered with an error (said as such, never "cannot reach"). A host that an index
+    variable of the user's environment names (`UV_INDEX_URL`, `PIP_INDEX_URL`, …) is said to be that index,
+    with the variable: that setting, not the network, is then the first thing to check."""
+    if not hosts and not answered:
         return ""
     parts: list[str] = []
-    names = ", ".join(h.host for h in hosts)
-    parts.append(f"This server cannot reach {names}.")
-    roles = {h.role for h in hosts}
+    if hosts:
+        parts.append(f"This server cannot reach {', '.join(h.host for h in hosts)}.")
+    for reply in answered:
+        parts.append(f"The server at {reply.where()} was reached but answered with {reply.answer}, so that "
+                     "address is not a working package page.")
+    roles = {h.role for h in hosts} | ({answered_role} if answered else set())
     version = getattr(getattr(recipe, "graphcast", None), "version", "0.1.1")
     if "proxy" in roles:
         parts.append("The proxy itself does not answer: check https_proxy / HTTPS_PROXY (your admin knows the "
@@ -117,12 +195,17 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
                      f"v{version}`, copy the folder here, then use it with `--graphcast-src DIR` (in the app: g on "
                      f"the Plan screen; or set GC_WIZARD_GRAPHCAST_SRC=DIR).")
     if roles & {"jax-releases", "index", "other", "proxy"}:
+        setting = configured_index([*(h.host for h in hosts), *(a.host for a in answered)], environ)
+        if setting is not None:
+            parts.append(index_sentence(setting))
         what = ("JAX's CUDA wheels come from storage.googleapis.com" if "jax-releases" in roles
                 else "the packages come from the package index")
         command = wheelhouse_command(recipe, python_version) if recipe is not None else \
             "pip download --only-binary=:all: --no-deps -d wheels PINS…"
         rid = getattr(recipe, "id", "RECIPE")
-        parts.append(f"Here {what}. Bring everything on a bundle instead: on a machine with internet (same OS "
+        lead = "Or bring everything on a bundle" if setting is not None else \
+            f"Here {what}. Bring everything on a bundle instead"
+        parts.append(f"{lead}: on a machine with internet (same OS "
                      f"and CPU) run `gc-wizard bundle {rid} --out gc-bundle --python {short_version(python_version)}"
                      f" --graphcast-src DIR`, copy `gc-bundle` here, then `gc-wizard install {rid} --bundle "
                      f"gc-bundle` (no network at all). Or a wheelhouse: `{command}`, copied here, then "
@@ -131,8 +214,23 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
     return " ".join(parts)
 
 
-def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, graphcast_url: bool = False) -> str:
-    """`advice_for(find_unreachable(text))`: empty when the text shows no unreachable host.
+def configured_index(hosts: list[str], environ: Mapping[str, str] | None = None) -> IndexSetting | None:
+    """The index an environment variable sends the installer to, on one of `hosts`, or None."""
+    return next((found for host in hosts if (found := index_for_host(host, environ)) is not None), None)
+
+
+def index_sentence(setting: IndexSetting) -> str:
+    """Where the packages came from, and the setting to check: "The packages come from the index URL (from
+    UV_INDEX_URL), which your environment sets: check that address, or unset UV_INDEX_URL …"."""
+    instead = "besides PyPI" if setting.extra else "instead of PyPI"
+    return (f"The packages come from {setting.describe()}, which your environment sets ({instead}): check that "
+            f"address, or unset {setting.variable} to leave it out.")
+
+
+def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, graphcast_url: bool = False,
+                       environ: Mapping[str, str] | None = None) -> str:
+    """`advice_for(find_unreachable(text), answered=find_answered(text))`: empty when the text shows no host
+    that could not be reached or answered with an error.
 
     `graphcast_url`: the text is the GraphCast step's, fetching GraphCast from a URL, so whatever host
     failed (a mirror, a proxy-less GitHub Enterprise) was GraphCast's source.
@@ -140,4 +238,5 @@ def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, 
     hosts = find_unreachable(text)
     if graphcast_url:
         hosts = [Unreachable(h.host, "graphcast", h.evidence) if h.role != "proxy" else h for h in hosts]
-    return advice_for(hosts, recipe, python_version)
+    return advice_for(hosts, recipe, python_version, answered=find_answered(text),
+                      answered_role="graphcast" if graphcast_url else "other", environ=environ)

@@ -46,8 +46,21 @@ def split_find_links(value: str) -> list[str]:
 
 def merged_sources(graphcast_src: str | None, find_links: list[str] | tuple[str, ...] | None,
                    environ: Mapping[str, str] | None = None) -> tuple[str | None, list[str]]:
-    """Options win over the environment for the GraphCast source; find-links add up (options first)."""
+    """Options win over the environment for the GraphCast source; find-links add up (options first), each
+    place once (`unique_links`)."""
     env_src, env_links = env_sources(environ)
-    links = list(find_links or [])
-    links += [link for link in env_links if link not in links]
-    return graphcast_src or env_src, links
+    return graphcast_src or env_src, unique_links([*(find_links or []), *env_links])
+
+
+def unique_links(links: list[str] | tuple[str, ...]) -> list[str]:
+    """The find-links in their order, each place once, as first spelt: `GC_WIZARD_FIND_LINKS` naming one folder
+    5000 times printed it 5000 times in the plan (and handed it to the installer as often). `house`,
+    `./house/` and its absolute path are one folder; nothing is looked up on disk."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for link in links:
+        key = link if "://" in link else os.path.normpath(os.path.abspath(os.path.expanduser(link)))
+        if key not in seen:
+            seen.add(key)
+            out.append(link)
+    return out

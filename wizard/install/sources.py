@@ -39,6 +39,7 @@ from packaging.utils import (
 )
 from packaging.version import InvalidVersion, Version
 
+from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.checkout_state import TreeState, read_archive_state, read_tree_state
 from wizard.install.git_objects import git_dirs, head_commit
@@ -397,7 +398,7 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
     path = Path(folder).expanduser().absolute()
     if not path.is_dir():
         what = (f"{path.name} is a file; a wheelhouse is the folder that holds the wheels ({path.parent})"
-                if path.is_file() else "no such folder")
+                if path.is_file() else bounded.not_a_folder(path))
         raise UserError(f"wheelhouse {folder}: {what}")
     have: dict[str, set[str]] = {}
     as_wheel: dict[str, set[str]] = {}

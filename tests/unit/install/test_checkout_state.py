@@ -275,3 +275,48 @@ def test_a_relative_gitdir_is_read_from_the_checkout_not_the_working_directory(t
     monkeypatch.chdir(tmp_path.parent)
     identity = read_identity(str(tree))
     assert identity.revision == head and identity.tree.against_commit and not identity.tree.changed
+
+
+def _plant_links(repo: Path, elsewhere: Path) -> set[str]:
+    """Untracked links of every kind, none of which reading may follow."""
+    (elsewhere / "jax").mkdir(parents=True)
+    (elsewhere / "jax" / "__init__.py").write_text("import os; os.system('id')\n")
+    (repo / "graphcast" / "jaxdir").symlink_to(elsewhere)  # a folder holding a package Python would import
+    (repo / "graphcast" / "loop").symlink_to("..")  # a loop back up the tree
+    (repo / "self").symlink_to("self")  # a link to itself
+    (repo / "dangling").symlink_to(tmp := elsewhere / "nothing")  # points at nothing
+    assert not tmp.exists()
+    (repo / "graphcast" / "also.py").symlink_to(elsewhere / "jax" / "__init__.py")  # a file elsewhere
+    (repo / "graphcast" / "__pycache__").symlink_to(elsewhere)  # a leftover's name does not hide a link
+    (repo / "graphcast" / "x.pyc").symlink_to(elsewhere / "jax" / "__init__.py")
+    return {"graphcast/jaxdir", "graphcast/loop", "self", "dangling", "graphcast/also.py", "graphcast/__pycache__",
+            "graphcast/x.pyc"}
+
+
+def test_every_untracked_symlink_is_new_and_none_is_followed(tmp_path):
+    """t24g G4/G6: a link to a folder (holding a `jax/`) and a loop were invisible, and the plan said the
+    checkout was "unchanged since that commit, file for file"."""
+    repo, head = _checkout(tmp_path)
+    links = _plant_links(repo, tmp_path / "elsewhere")
+    state = read_tree_state(repo, head)
+    assert set(state.untracked) == links
+    assert "unchanged" not in state.describe(head) and "7 new" in state.describe(head)
+
+
+def test_untracked_symlinks_are_new_against_a_pinned_release_too(tmp_path, monkeypatch):
+    repo, head = _checkout(tmp_path)
+    _as_release(repo, head, monkeypatch, tmp_path)
+    (repo / "build" / "lib" / "graphcast").mkdir(parents=True)
+    (repo / "build" / "lib" / "graphcast" / "model.py").symlink_to(repo / "graphcast" / "model.py")
+    links = _plant_links(repo, tmp_path / "elsewhere")
+    state = read_tree_state(repo, head)
+    assert set(state.untracked) == links | {"build/lib/graphcast/model.py"}
+
+
+def test_a_tracked_symlink_to_a_folder_is_not_new(tmp_path):
+    repo, _ = _checkout(tmp_path)
+    (repo / "docs").symlink_to("graphcast")
+    _git(repo, "add", "docs")
+    _git(repo, "commit", "-qm", "link")
+    head = _git(repo, "rev-parse", "HEAD").strip()
+    assert not read_tree_state(repo, head).changed

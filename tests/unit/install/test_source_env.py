@@ -25,3 +25,12 @@ def test_urls_in_the_variable_stay_whole(value, links):
 def test_options_come_first_and_the_variables_links_add_up():
     _, links = merged_sources(None, ["/opt"], {"GC_WIZARD_FIND_LINKS": "https://h:1/w:/opt"})
     assert links == ["/opt", "https://h:1/w"]
+
+
+def test_find_links_name_each_place_once_in_their_order(tmp_path, monkeypatch):
+    """t24g M8: `GC_WIZARD_FIND_LINKS` naming one folder 5000 times printed it 5000 times in the plan."""
+    monkeypatch.chdir(tmp_path)
+    house = str(tmp_path / "house")
+    env = {"GC_WIZARD_FIND_LINKS": ":".join([house] * 5000 + ["https://h:1/w/", "/other", "https://h:1/w/"])}
+    _, links = merged_sources(None, ["house/", "/other", "./house", house], env)
+    assert links == ["house/", "/other", "https://h:1/w/"]

@@ -1,0 +1,101 @@
+"""The indexes the user's environment sends the installer to, named with their variable, and a failure that
+reached a server told apart from one that did not (t24g S4, W4)."""
+
+from __future__ import annotations
+
+from wizard.install.indexes import index_for_host, index_settings
+from wizard.install.lockfile import unreachable_sentence
+from wizard.install.reach import find_answered, find_unreachable, unreachable_advice
+from wizard.recipes.loader import get_recipe
+
+ENV = {"UV_INDEX_URL": "http://ann:S3cretPw@127.0.0.1:9/simple", "UV_DEFAULT_INDEX": "https://first.lab/simple",
+       "UV_INDEX": "internal=https://internal.lab/simple https://other.lab/simple",
+       "UV_EXTRA_INDEX_URL": "https://extra.lab/simple", "PIP_INDEX_URL": "https://pip.lab/simple",
+       "PIP_EXTRA_INDEX_URL": "https://pipextra.lab/simple"}
+
+
+def test_each_installer_reads_its_own_variables_default_first():
+    uv = [(s.variable, s.url, s.extra) for s in index_settings("uv", ENV)]
+    assert uv == [("UV_DEFAULT_INDEX", "https://first.lab/simple", False),  # wins over UV_INDEX_URL, as in uv
+                  ("UV_INDEX", "https://internal.lab/simple", True), ("UV_INDEX", "https://other.lab/simple", True),
+                  ("UV_EXTRA_INDEX_URL", "https://extra.lab/simple", True)]
+    pip = [(s.variable, s.url, s.extra) for s in index_settings("pip", ENV)]
+    assert pip == [("PIP_INDEX_URL", "https://pip.lab/simple", False),
+                   ("PIP_EXTRA_INDEX_URL", "https://pipextra.lab/simple", True)]
+    assert index_settings("uv", {}) == []
+
+
+def test_a_setting_is_shown_masked_with_its_variable():
+    setting = index_settings("uv", {"UV_INDEX_URL": ENV["UV_INDEX_URL"]})[0]
+    assert setting.describe() == "the index http://ann:***@127.0.0.1:9/simple (from UV_INDEX_URL)"
+    assert setting.to_dict() == {"url": "http://ann:***@127.0.0.1:9/simple", "variable": "UV_INDEX_URL",
+                                 "extra": False}
+    assert index_for_host("127.0.0.1", ENV | {"UV_DEFAULT_INDEX": ""}).variable == "UV_INDEX_URL"
+    assert index_for_host("127.0.0.1", ENV) is None  # UV_DEFAULT_INDEX wins: uv never asks 127.0.0.1 then
+
+
+UV_REFUSED = """\
+error: Request failed after 3 retries in 6.9s
+  cause: Failed to fetch: http://127.0.0.1:9/simple/six/
+  cause: error sending request for url (http://127.0.0.1:9/simple/six/)
+  cause: client error (Connect)
+  cause: tcp connect error
+  cause: Connection refused (os error 111)
+"""
+#: uv's words, captured against a local server: a reply with two status lines, and HTTP 500.
+UV_NOT_HTTP = """\
+error: Failed to read `--find-links` URL: http://127.0.0.1:18932/redir/
+  cause: Request failed after 3 retries in 4.8s
+  cause: Failed to fetch: http://127.0.0.1:18932/redir/
+  cause: error sending request for url (http://127.0.0.1:18932/redir/)
+  cause: client error (SendRequest)
+  cause: invalid HTTP header parsed
+"""
+UV_500 = """\
+error: Request failed after 3 retries in 8.9s
+  cause: Failed to fetch: http://127.0.0.1:18931/err/simple/six/
+  cause: HTTP status server error (500 Internal Server Error) for url (http://127.0.0.1:18931/err/simple/six/)
+"""
+UV_REDIRECTS = """\
+error: Failed to fetch: `https://mirror.lab/simple/six/`
+  Caused by: error following redirect for url (https://mirror.lab/simple/six/)
+  Caused by: too many redirects
+"""
+PIP_404 = "ERROR: HTTP error 404 while getting https://mirror.lab/simple/six/six-1.17.0.whl\nERROR: Could not " \
+          "install requirement six==1.17.0 from https://mirror.lab/simple/six/six-1.17.0.whl"
+
+
+def test_an_unreachable_index_from_the_environment_is_named_with_its_variable():
+    """S4: "cannot reach 127.0.0.1. Here the packages come from the package index", no variable named."""
+    advice = unreachable_advice(UV_REFUSED, get_recipe("jax0.4.23-cpu"), environ=ENV | {"UV_DEFAULT_INDEX": ""})
+    assert advice.startswith("This server cannot reach 127.0.0.1.")
+    assert "The packages come from the index http://ann:***@127.0.0.1:9/simple (from UV_INDEX_URL)" in advice
+    assert "unset UV_INDEX_URL" in advice and "S3cretPw" not in advice
+    assert "the package index." not in advice and "Or bring everything on a bundle" in advice
+    plain = unreachable_advice(UV_REFUSED, get_recipe("jax0.4.23-cpu"), environ={})
+    assert "Here the packages come from the package index" in plain and "UV_INDEX_URL" not in plain
+
+
+def test_a_server_that_answered_is_never_called_unreachable():
+    """W4: a redirect loop (and a reply that is not HTTP, an HTTP error) from 127.0.0.1 was "cannot reach"."""
+    for text, words, where in ((UV_NOT_HTTP, "a reply that is not valid HTTP", "http://127.0.0.1:18932/redir/"),
+                               (UV_500, "HTTP error 500", "http://127.0.0.1:18931/err/simple/six/"),
+                               (UV_REDIRECTS, "a redirect loop", "https://mirror.lab/simple/six/"),
+                               (PIP_404, "HTTP error 404", "https://mirror.lab/simple/six/six-1.17.0.whl")):
+        assert find_unreachable(text) == [], text
+        [answered] = find_answered(text)
+        assert answered.answer == words and answered.where() == where
+        advice = unreachable_advice(text, get_recipe("jax0.4.23-cpu"), environ={})
+        assert "cannot reach" not in advice
+        assert f"The server at {where} was reached but answered with {words}" in advice
+    assert find_answered(UV_REFUSED) == []
+
+
+def test_lock_names_an_answer_and_the_variable_too():
+    recipe = get_recipe("jax0.4.23-cpu")
+    sentence = unreachable_sentence(recipe, UV_500, {"UV_INDEX_URL": "http://127.0.0.1:18931/err/simple"})
+    assert sentence.startswith("the server at http://127.0.0.1:18931/err/simple/six/ was reached but answered "
+                               "with HTTP error 500")
+    assert "(from UV_INDEX_URL)" in sentence and "cannot reach" not in sentence
+    sentence = unreachable_sentence(recipe, UV_REFUSED, {"UV_INDEX_URL": "http://127.0.0.1:9/simple"})
+    assert sentence.startswith("this server cannot reach 127.0.0.1") and "unset UV_INDEX_URL" in sentence

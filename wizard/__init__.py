@@ -29,3 +29,31 @@ def _pythonpath_last() -> None:
 
 
 _pythonpath_last()
+
+
+def _pythonhome_said() -> None:
+    """With PYTHONHOME set, a standard-library module this interpreter cannot load from there ends the wizard with
+    a sentence that names the variable, not a traceback from whichever import met it first.
+
+    Why: PYTHONHOME makes Python read its standard library from another folder; `PYTHONHOME=/usr` with a pyenv or
+    venv Python stopped in `import unicodedata` with a ModuleNotFoundError traceback (tenth hostile pass E5).
+    A hook rather than a check: the import that fails is whichever comes first, anywhere in the wizard."""
+    home = os.environ.get("PYTHONHOME")
+    if not home:
+        return
+    default = sys.excepthook
+
+    def said(kind, value, trace) -> None:
+        if isinstance(value, ImportError):
+            sys.stderr.write(f"gc-wizard: PYTHONHOME is set ({home}), and this Python ({sys.executable}) cannot load "
+                             f"its standard library from there ({value}). Unset it (`unset PYTHONHOME`) and run "
+                             "gc-wizard again.\n")
+            sys.stderr.flush()
+            os._exit(2)
+        default(kind, value, trace)
+
+    sys.excepthook = said
+
+
+_pythonhome_said()
+

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
-from tests.fixtures.state import run_cli
+from tests.fixtures.state import REPO, run_cli
 from wizard.after.kernel import build_kernelspec
 
 SITECUSTOMIZE = ("import sys, types\n"
@@ -70,3 +71,19 @@ def test_activate_the_kernel_and_diagnose_env_agree_on_a_stray_folder(tiny, tmp_
     assert proc.returncode == 1 and findings[0]["id"] == "pythonpath_shadows_env", findings
     assert {str(stray_gc), str(stray_xr)} == {e.split(":")[0].removeprefix("PYTHONPATH holds ")
                                               for e in findings[0]["evidence"]}
+
+
+def test_a_pythonhome_whose_standard_library_fails_to_load_is_named_not_traced(tmp_path):
+    """Tenth hostile pass E5: `PYTHONHOME=/usr` with a pyenv/venv Python stopped in `import unicodedata` with a
+    traceback. Whatever import meets it first, the wizard ends with a sentence naming the variable, exit 2. (The
+    variable is set after the interpreter started, so this Python runs; the failing import is raised as it was.)"""
+    code = ("import os; os.environ['PYTHONHOME'] = '/usr'; import wizard; "
+            "raise ModuleNotFoundError(\"No module named 'unicodedata'\")")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(REPO), timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith("gc-wizard: PYTHONHOME is set (/usr), and this Python (") and \
+        "(No module named 'unicodedata'). Unset it (`unset PYTHONHOME`)" in proc.stderr
+    other = subprocess.run([sys.executable, "-c", "import wizard; raise ValueError('x')"], capture_output=True,
+                           text=True, cwd=str(REPO), timeout=60, env={k: v for k, v in os.environ.items()
+                                                                     if k != "PYTHONHOME"})
+    assert other.returncode == 1 and "ValueError: x" in other.stderr  # without it, Python's own hook as before

@@ -20,6 +20,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+import zlib
 from collections.abc import Callable
 
 from wizard.errors import UserError
@@ -41,7 +42,8 @@ _CHUNK = 64 * 1024
 def _request(url: str) -> urllib.request.Request:
     """A GET for `url` with its `user:password@` sent as basic auth (as pip and uv send it), not in the URL."""
     parts = urllib.parse.urlsplit(url)
-    headers = {"Accept": "text/html", "User-Agent": "gc-wizard"}
+    # Compressed as the installers ask for it (uv sends gzip too), so a body that grows when decoded is measured.
+    headers = {"Accept": "text/html", "Accept-Encoding": "gzip, deflate", "User-Agent": "gc-wizard"}
     if parts.username is not None:
         pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
         headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
@@ -52,39 +54,94 @@ def _request(url: str) -> urllib.request.Request:
     return urllib.request.Request(url, headers=headers)
 
 
+class _Look:
+    """One bounded read of a page, in a thread of its own: `read` counts the page's bytes as the installer will see
+    them (a gzip or deflate body decoded: a 1 MB gzip page that grows to 1 GiB grew uv to 3.2 GB; tenth hostile pass
+    W1/W2), `too_big` says the limit was passed, `finished` is set when there is nothing more to learn.
+
+    Why a thread: a server can trickle the status line and headers a byte at a time too, and `urlopen` parses them
+    in one call that no deadline or Ctrl-C reaches (tenth hostile pass W9-W11). The caller waits on `finished` with
+    its own deadline and cancel, and leaves the thread (a daemon, stopped at its next read) when either comes."""
+
+    def __init__(self, url: str, limit: int) -> None:
+        self.url, self.limit = url, limit
+        self.read = 0
+        self.too_big = False
+        self.stop = threading.Event()
+        self.finished = threading.Event()
+
+    def run(self) -> None:
+        try:
+            context = ssl.create_default_context(cafile=os.environ.get("SSL_CERT_FILE") or None)
+            opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context))
+            with opener.open(_request(self.url), timeout=READ_TIMEOUT) as response:
+                decoder = _decoder(response.headers.get("Content-Encoding", ""))
+                while not self.stop.is_set():
+                    chunk = response.read1(_CHUNK)
+                    if not chunk:
+                        return
+                    self.read += decoder(chunk) if decoder is not None else len(chunk) * _UNDECODED_WEIGHT
+                    if self.read > self.limit:
+                        self.too_big = True
+                        return
+        except (OSError, ValueError, zlib.error, http.client.HTTPException):  # unreachable, refused, an error status
+            return
+        finally:
+            self.finished.set()
+
+
+#: A body in an encoding the standard library cannot decode (br, zstd: the wizard does not ask for them) counts as
+#: this many times its size: what it decodes to is unknown, and a real page is rarely 64 times smaller squeezed.
+_UNDECODED_WEIGHT = 64
+
+
+def _decoder(encoding: str) -> Callable[[bytes], int] | None:
+    """A function giving how many bytes each piece of a `Content-Encoding: gzip|deflate` body decodes to, decoding
+    at most a megabyte at a time (never the whole bomb); `len` for an identity body; None for one it cannot decode."""
+    encoding = encoding.strip().lower()
+    if encoding in ("", "identity"):
+        return len
+    if encoding not in ("gzip", "x-gzip", "deflate"):
+        return None
+    inflate = zlib.decompressobj(47 if "gzip" in encoding else 15)  # 47: a gzip or zlib header, told apart
+
+    def decoded(piece: bytes) -> int:
+        size = len(inflate.decompress(piece, _CHUNK * 16))
+        while inflate.unconsumed_tail:
+            size += len(inflate.decompress(inflate.unconsumed_tail, _CHUNK * 16))
+        return size
+
+    return decoded
+
+
 def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TOTAL_SECONDS,
                  cancel: threading.Event | None = None, say: Callable[[str], None] | None = None) -> str | None:
-    """The sentence that refuses `url` as a find-links page (it holds more than `limit` bytes), or None: the page
-    is of a page's size, or nothing could be learnt in time or before `cancel` was set (the installer then reads
+    """The sentence that refuses `url` as a find-links page (it holds more than `limit` bytes, decoded), or None: the
+    page is of a page's size, or nothing could be learnt in time or before `cancel` was set (the installer then reads
     it as before; `say` is told when the page was too slow to read whole)."""
     try:
         if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
             return None
     except ValueError:  # not a URL at all (`http://[::1`): the installer says so in its own words
         return None
-    context = ssl.create_default_context(cafile=os.environ.get("SSL_CERT_FILE") or None)
-    opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context))
+    look = _Look(url, limit)
+    threading.Thread(target=look.run, name="gc-wizard-page-look", daemon=True).start()
     deadline = time.monotonic() + total_seconds
-    read = 0
-    try:
-        with opener.open(_request(url), timeout=READ_TIMEOUT) as response:
-            while not (cancel is not None and cancel.is_set()):
-                if time.monotonic() >= deadline:
-                    if say is not None:
-                        say(f"the wheelhouse page {redact_secrets(url)} is slow ({read // 1024:,} KB in "
-                            f"{total_seconds:g} s); the installer reads it next, and may take as long again")
-                    return None
-                chunk = response.read1(_CHUNK)
-                if not chunk:
-                    return None
-                read += len(chunk)
-                if read > limit:
-                    return (f"the wheelhouse page {redact_secrets(url)} (--find-links) holds more than "
-                            f"{limit // (1024 * 1024)} MB and was still sending; a find-links page lists files "
-                            "and is a few MB at most, and the installer would read all of it into memory. Check "
-                            "the URL (it should list .whl files), or copy the wheels into a local folder.")
-    except (OSError, ValueError, http.client.HTTPException):  # unreachable, refused, an error status, cut off
-        return None
+    while not look.finished.wait(0.1):
+        if cancel is not None and cancel.is_set():
+            look.stop.set()
+            return None
+        if time.monotonic() >= deadline:
+            look.stop.set()
+            if say is not None:
+                say(f"the wheelhouse page {redact_secrets(url)} is slow ({look.read // 1024:,} KB in "
+                    f"{total_seconds:g} s); the installer reads it next, and may take as long again")
+            return None
+    if look.too_big:
+        return (f"the wheelhouse page {redact_secrets(url)} (--find-links) holds more than "
+                f"{limit // (1024 * 1024)} MB and was still sending; a find-links page lists files "
+                "and is a few MB at most, and the installer would read all of it into memory. Check "
+                "the URL (it should list .whl files), or copy the wheels into a local folder.")
     return None
 
 

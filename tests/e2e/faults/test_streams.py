@@ -311,13 +311,16 @@ def test_lock_refuses_an_endless_find_links_page_by_name_too(tiny, endless_page,
     assert not out.exists()
 
 
-def test_a_trickling_find_links_page_does_not_stop_a_signal_from_ending_the_install(tiny, trickle_page,
-                                                                                     isolated_state):
+@pytest.mark.parametrize("server", ["trickle_page", "trickle_headers"])
+def test_a_trickling_find_links_page_does_not_stop_a_signal_from_ending_the_install(tiny, server, isolated_state,
+                                                                                     request):
     """Ninth hostile pass W5/W6/W8: with a page arriving a byte at a time, SIGTERM, SIGINT and SIGHUP did nothing for
-    minutes (the page's pre-read waited for a full megabyte; the signal handler waited for it). Now the signal ends
-    the install within seconds, as every signal does, and nothing is left."""
+    minutes (the page's pre-read waited for a full megabyte; the signal handler waited for it). Tenth pass W9-W11: the
+    same with the status line trickling. Now the signal ends the install within seconds, and nothing is left."""
     import signal
     import time
+
+    trickle_page = request.getfixturevalue(server)
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", "--recipes-dir", str(tiny.recipes),

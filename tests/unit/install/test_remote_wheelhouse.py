@@ -59,3 +59,25 @@ def test_a_stop_asked_for_during_the_read_ends_it_at_once(trickle_page):
     started = time.monotonic()
     assert page_problem(trickle_page, total_seconds=60, cancel=cancel) is None
     assert time.monotonic() - started < 5
+
+
+def test_headers_that_trickle_in_are_left_at_the_deadline_and_a_stop_heard(trickle_headers):
+    """Tenth hostile pass W9-W11: the status line came a byte at a time, `urlopen` parsed it in one call no deadline
+    reached, and the install ignored SIGINT, SIGTERM and SIGHUP. The look now runs beside the waiting caller."""
+    said: list[str] = []
+    started = time.monotonic()
+    assert page_problem(trickle_headers, total_seconds=1.5, say=said.append) is None
+    assert time.monotonic() - started < 5 and len(said) == 1 and "is slow (0 KB in 1.5 s)" in said[0]
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    started = time.monotonic()
+    assert page_problem(trickle_headers, total_seconds=60, cancel=cancel) is None
+    assert time.monotonic() - started < 5
+
+
+def test_a_gzip_bomb_is_measured_decoded(gzip_bomb):
+    """Tenth hostile pass W1/W2: 1 MB on the wire, 1 GiB decoded; the bound read the wire's bytes and let it pass,
+    and uv then grew to 3.2 GB. The body is measured as the installer decodes it."""
+    problem = page_problem(gzip_bomb, limit=16 * 1024 * 1024)
+    assert problem is not None and problem.startswith(f"the wheelhouse page {gzip_bomb} (--find-links) holds more "
+                                                      "than 16 MB")

@@ -37,6 +37,13 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
     writers decide those); links are never followed. OSError passes through (the CLI turns it into a
     sentence naming the folder)."""
     folder = folder or state_dir()
+    shared = swappable_ancestor(folder)
+    if shared:  # tenth hostile pass Y3: refused for --env, accepted for the state that holds every env
+        above, why = shared
+        raise ForeignFolder(
+            f"the state folder {folder} is under {above}, which {why}, so any local user could swap it (its "
+            "environments, its history) for their own. Set GC_WIZARD_HOME to a folder only you can write; nothing "
+            "was changed.")
     if not folder.is_dir():
         folder.parent.mkdir(parents=True, exist_ok=True)
         try:

@@ -76,3 +76,17 @@ def test_a_linked_folder_keeps_its_modes_a_shared_cache_its_group_write(tmp_path
     (state / "assets").symlink_to(shared)
     ensure_state_dir(state)
     assert stat.S_IMODE(shared.stat().st_mode) == mode
+
+
+def test_a_state_folder_under_a_folder_every_user_can_write_is_refused(tmp_path):
+    """Tenth hostile pass Y3: `GC_WIZARD_HOME=/shared/0777/sub/state` was used, though the same place is refused for
+    an `--env`: any local user could rename `sub` away and put their own state, envs and history there."""
+    open_to_all = tmp_path / "wwa"
+    (open_to_all / "sub").mkdir(parents=True)
+    os.chmod(open_to_all, 0o777)
+    with pytest.raises(OperationFailed, match=r"the state folder .*/wwa/sub/state is under .*/wwa, which is writable "
+                                              r"by every user .*GC_WIZARD_HOME"):
+        ensure_state_dir(open_to_all / "sub" / "state")
+    assert not (open_to_all / "sub" / "state").exists()  # refused before anything was made
+    os.chmod(open_to_all, 0o1777)  # sticky, as /tmp: nobody can rename what is not theirs
+    assert ensure_state_dir(open_to_all / "sub" / "state").is_dir()

@@ -115,6 +115,14 @@ def reveal_format_characters(text: str) -> str:
     return _INVISIBLE_FORMAT.sub(_escape, text)
 
 
+def one_line(text: str) -> str:
+    """`text` for a place that holds one line (a table row, a bullet, a cell): `reveal_format_characters`, and a
+    newline or carriage return as its escape too. A field of an edited state file (`"started": "2026\\n== ROW"`)
+    printed rows of its own in `history` and `report` (tenth hostile pass T10/T15); the output layer keeps `\\n`,
+    which ends the lines the wizard itself writes."""
+    return reveal_format_characters(text).replace("\n", "\\u000a").replace("\r", "\\u000d")
+
+
 def _escape(match: re.Match) -> str:
     """JSON's own escape, `\\u009b`, for every one (a surrogate pair beyond U+FFFF): the same text serves a person
     and a `--json` reader, which decodes it back to the character (`\\x9b` made the JSON line invalid; eighth

@@ -304,6 +304,24 @@ def test_an_entry_id_or_kind_the_wizard_never_writes_is_named_not_printed(isolat
     assert json.loads((isolated_state / "history.json").read_text())["entries"][0] == entry
 
 
+def test_a_newline_in_any_text_field_of_an_entry_prints_no_row_of_its_own(isolated_state, tmp_path):
+    """Tenth hostile pass T10/T15/L33: `started`, `finished`, `log` and the lock's path of an edited entry, holding a
+    newline, came out as rows of their own in `history` and bullets of their own in `report`."""
+    entry = {"id": "20261127-000000-aaaa", "kind": "install", "recipe": "x", "env": "/e", "status": "verified",
+             "current": True, "started": "2026-11-27T00:00\n== ROW1", "finished": "2026\nFINROW",
+             "log": "/tmp/x\n== LOGROW", "lock": {"path": "L/n\nFAKE.txt", "format": "requirements.txt"}}
+    (isolated_state / "history.json").write_text(json.dumps({"version": 1, "entries": [entry]}))
+    history = run_inproc("history")
+    report = run_inproc("report", "--out", str(tmp_path / "report.md"))
+    _clean(history)
+    _clean(report)
+    written = (tmp_path / "report.md").read_text() if (tmp_path / "report.md").exists() else report.stdout
+    for text in (history.stdout, written):
+        lines = text.split("\n")
+        assert not any(line.startswith(("== ROW1", "FINROW", "== LOGROW", "FAKE.txt")) for line in lines), text
+    assert "FAKE.txt" in history.stdout and "\\u000a" in history.stdout
+
+
 def test_a_hostile_env_marker_sets_nothing_that_runs(tmp_path, isolated_state):
     env = _make_env(tmp_path, isolated_state, "marked")
     marker = json.loads((env / "gc-wizard-env.json").read_text())

@@ -29,6 +29,7 @@ from wizard.detect.preflight import WORDS, assess, needs_text
 from wizard.detect.where import detect_where
 from wizard.history.store import Entry, History, VerifySummary, load_history
 from wizard.install.envs import read_marker
+from wizard.security import one_line
 from wizard.verify.check import VerifyResult
 from wizard.verify.diagnose import diagnose_text
 from wizard.verify.protocol import Tier
@@ -64,11 +65,12 @@ DIAGNOSE_LINES = 400
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
+    """A field of a history entry or marker; text as one line (`security.one_line`): the report is Markdown, and a
+    newline in an edited entry's field made bullets of its own."""
     if obj is None:
         return default
-    if isinstance(obj, Mapping):
-        return obj.get(key, default)
-    return getattr(obj, key, default)
+    value = obj.get(key, default) if isinstance(obj, Mapping) else getattr(obj, key, default)
+    return one_line(value) if isinstance(value, str) else value
 
 
 def _word(literal: str) -> re.Pattern[str]:

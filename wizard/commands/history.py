@@ -18,6 +18,7 @@ from wizard.flows.describe import rollback_lines
 from wizard.flows.history import history_rows
 from wizard.flows.rollback import remove, rollback
 from wizard.paths import wizard_command
+from wizard.security import one_line
 
 
 def _size(row: dict[str, Any]) -> str:
@@ -49,12 +50,24 @@ def run_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _one_line_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """The row's text fields (and its lock's) as one line each: a newline in an edited history.json's `started` or
+    `lock` made rows of its own (tenth hostile pass T10, L33). The error keeps its lines: its first is shown."""
+    out = {k: one_line(v) if isinstance(v, str) and k != "error" else v for k, v in row.items()}
+    if isinstance(row.get("lock"), dict):
+        out["lock"] = {k: one_line(v) if isinstance(v, str) else v for k, v in row["lock"].items()}
+    if isinstance(row.get("error"), str) and row["error"]:
+        out["error"] = one_line(row["error"].splitlines()[0])
+    return out
+
+
 def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[str]:
     """The human history: one row of short fixed columns per entry (fits 80 columns), then its recipe
     and environment, and why it failed, indented below. Ids and paths are never cut: they are for copying."""
     id_width = max(2, *(len(row["id"]) for row in rows))
     out = [f"  {'id':{id_width}}  {'kind':8}  {'status':10}  {'disk':>9}  started"]
     for row in rows:
+        row = _one_line_fields(row)
         mark = "●" if row["current"] else " "
         status = row["status"] + ("*" if row.get("interrupted") else "")
         started = (row.get("started") or "")[:16].replace("T", " ")

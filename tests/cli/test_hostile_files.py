@@ -353,6 +353,9 @@ def test_a_huge_marker_is_ignored(tmp_path, isolated_state):
      "\\u200b \\u2067"),
     ("requirements", BUILTIN_CPU.replace("requirements:\n", "requirements:\n  - \"\\ufeffnumpy<2\"\n", 1), "\\ufeff"),
     ("runtime_env", _with_runtime("JAX_TRACEBACK_FILTERING", "off\u200f"), "\\u200f"),
+    # Tenth pass T22: a tag character beyond U+FFFF was named `\ue0041`, which reads as U+E004 and a "1".
+    ("title", BUILTIN_CPU.replace("title: JAX 0.4.23 on the CPU", 'title: "JAX \\U000E0041 on the CPU"'),
+     "\\U000e0041"),
 ])
 def test_bidi_and_zero_width_characters_are_refused_like_controls(tmp_path, field, text, shown):
     """5i: U+202E (right-to-left override), U+200B (zero-width space) and U+2066 (an isolate) in a recipe title were

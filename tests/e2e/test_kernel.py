@@ -235,6 +235,15 @@ def test_a_kernel_folder_that_is_a_link_is_refused_and_what_it_points_at_untouch
     assert sorted(p.name for p in victim.iterdir()) == ["PRECIOUS.txt"]
 
 
+def test_a_kernel_name_longer_than_a_folder_name_may_be_is_a_bad_name(tmp_path):
+    """Tenth hostile pass K4: 300 characters gave "the path is too long", exit 1; a bad name is exit 2."""
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").write_text("#!/bin/sh\n")
+    with pytest.raises(UserError, match="at most 100"):
+        kernel_install(env, "x" * 300, environ={"JUPYTER_DATA_DIR": str(tmp_path / "jd")})
+
+
 @pytest.mark.network
 def test_cli_kernel_install_json(ipykernel_env, tmp_path):
     proc = run_inproc("kernel", "install", "--env", str(ipykernel_env), "--name", "gc-test", "--json",

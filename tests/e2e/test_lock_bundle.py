@@ -213,6 +213,17 @@ def test_real_bundle_from_pypi_installs_offline_verifies_and_forecasts(tmp_path,
     assert done["ok"] and done["assets"]["verified"] and done["assets"]["source"] == f"{bundle / 'assets'}/"
 
 
+def test_the_suggested_install_line_quotes_a_lock_path_with_a_space(deps, tmp_path):
+    """Tenth hostile pass L37: "Install from it: … --lock /x/lk sp/pylock.toml" broke when pasted."""
+    (tmp_path / "lk sp").mkdir()
+    out = tmp_path / "lk sp" / "tiny.txt"
+    proc = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
+                      "--offline", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("Install from it:"))
+    assert line.endswith(f"install tiny-dep --lock '{out}'"), line
+
+
 def test_lock_for_another_python_and_platform(deps, tmp_path):
     out = tmp_path / "arm.txt"
     proc = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),

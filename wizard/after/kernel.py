@@ -36,7 +36,9 @@ from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, refuse_swappable, write_output_file
 from wizard.security import strip_terminal_escapes
 
-_NAME_OK = re.compile(r"^[a-z0-9._-]+$", re.IGNORECASE)  # jupyter_client's rule for kernel names
+#: jupyter_client's rule for kernel names, and at most 100 of them: the name is a folder's (300 was "the path is
+#: too long", exit 1, where a bad name is exit 2; tenth hostile pass K4).
+_NAME_OK = re.compile(r"^[a-z0-9._-]{1,100}$", re.IGNORECASE)
 
 
 def jupyter_data_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -163,7 +165,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     marker = read_marker(env_path)
     kernel_name = name or default_kernel_name(env_path, marker)
     if not _NAME_OK.match(kernel_name) or set(kernel_name) <= {"."}:  # `..` would name the folder above kernels/
-        raise UserError(f"kernel name {kernel_name!r} is not allowed; use only letters, digits, '.', '_' and '-' (not dots alone).")
+        raise UserError(f"kernel name {kernel_name!r} is not allowed; use only letters, digits, '.', '_' and '-' (not dots alone), at most 100.")
     folder = jupyter_data_dir(environ) / "kernels" / kernel_name.lower()
     if folder.is_symlink():
         # gc-wizard lists and removes only plain kernel folders (`gc_wizard_kernels`): a spec written through a

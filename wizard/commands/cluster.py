@@ -7,6 +7,7 @@ Rendering only; the work is `wizard.flows.cluster`'s (lock and bundle) and `wiza
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -45,7 +46,8 @@ def run_lock(args: argparse.Namespace) -> int:
         return 0
     say(f"Wrote {result.path} ({result.format}): {len(result.packages)} packages, each with its sha256.")
     alt = f" --alternative {alternative}" if alternative else ""
-    say(f"Install from it:  {wizard_command()} install {recipe.id}{alt} --lock {result.path}")
+    # Quoted for the shell: the line is for pasting, and a folder may hold a space (tenth hostile pass L37).
+    say(f"Install from it:  {wizard_command()} install {recipe.id}{alt} --lock {shlex.quote(str(result.path))}")
     return 0
 
 

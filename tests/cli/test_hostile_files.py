@@ -397,6 +397,12 @@ def _setup_py_that_marks(folder: Path, marker: Path) -> Path:
     ("lock.txt", "six==1.17.0 --hash=sha256:" + _SHA + "\nsix @ file://{folder}\n", "line 2"),
     ("lock.txt", "six==1.17.0\n", "has no `--hash=sha256:`"),
     ("lock.txt", "six==1.17.0 --hash=sha256:" + _SHA + "\n-e {folder}\n", "is not a `name==version` pin"),
+    # Tenth pass L6/L14/L16: what the wizard never writes reached uv, after the environment was made, or excluded
+    # its package (a marker with a bidi override and ESC) while the install said every file was checked.
+    ("lock.txt", "six==1.17.0 --hash=sha256:" + _SHA + ' ; python_version >= "3"\n', "has more after its hashes"),
+    ("pylock.toml", 'wheels = [{{ url = "file:///w/six-1.17.0-py3-none-any.whl", hashes = {{ sha256 = "' + _SHA
+     + '" }} }}]\nmarker = "sys_platform == \\"\u202e\\u001b[31mlinux\\""\n', "characters a lock never has (\\u202e)"),
+    ("pylock2.toml", "", "lock-version '2.0' is not 1.x"),
 ])
 def test_a_lock_entry_without_a_sha256_is_refused_before_anything_is_made(tmp_path, isolated_state, name, entry,
                                                                            says):
@@ -408,6 +414,9 @@ def test_a_lock_entry_without_a_sha256_is_refused_before_anything_is_made(tmp_pa
     folder = _setup_py_that_marks(tmp_path / "evilpkg", marker)
     lock = tmp_path / name
     head = _PYLOCK_HEAD if name.endswith(".toml") else ""
+    if name == "pylock2.toml":
+        name, head = "pylock.toml", head.replace('lock-version = "1.0"', 'lock-version = "2.0"')
+        lock = tmp_path / name
     lock.write_text(head + entry.format(folder=str(folder)), encoding="utf-8")
     proc = run_inproc("install", "jax0.4.23-cpu", "--yes", "--no-verify", "--offline", "--find-links",
                       str(tmp_path), "--graphcast-src", str(folder), "--lock", str(lock), "--json")

@@ -45,7 +45,7 @@ from wizard.install.sources import outside_index_problem
 from wizard.outputs import check_out_folder
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
-from wizard.security import refuse_option_like
+from wizard.security import refuse_option_like, show_characters, unshowable_characters
 from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"
@@ -263,7 +263,14 @@ def unhashed_entry(text: str, fmt: str) -> str | None:
     lists. A `.txt` line without `--hash` is refused by `--require-hashes`, but a PEP 751 `directory`, `vcs`,
     or `sdist`/`archive` without `hashes` is installed by uv as it is: the fourth hostile pass (C13) had a
     `directory = {path = …}` entry whose setup.py ran under that very line. One rule for both formats: every
-    entry is a pinned file with a sha256, nothing else."""
+    entry is a pinned file with a sha256, nothing else. A lock is the wizard's own output, so anything it never
+    writes is refused here too, before an environment is made (tenth hostile pass L6/L14/L16: a marker after the
+    hashes and an unknown lock-version reached uv, which failed after the env was made; a marker holding a bidi
+    override and ESC excluded its package, and the install said every file was checked)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        odd = unshowable_characters(line, allow="\t")
+        if odd:
+            return f"line {number} holds characters a lock never has ({show_characters(odd)})"
     if fmt == PYLOCK:
         return _unhashed_pylock_entry(text)
     for number, line in logical_lines(text):
@@ -272,6 +279,9 @@ def unhashed_entry(text: str, fmt: str) -> str | None:
             return f"line {number} ({line[:80]!r}) is not a `name==version` pin"
         if not any(HASH.match(token) for token in rest):
             return f"line {number} ({first}) has no `--hash=sha256:`"
+        after = rest[next(i for i, token in enumerate(rest) if HASH.match(token)):]
+        if not all(HASH.match(token) for token in after):
+            return f"line {number} ({first}) has more after its hashes (a marker goes before them)"
     return None
 
 
@@ -282,6 +292,9 @@ def _unhashed_pylock_entry(text: str) -> str | None:
         data = tomllib.loads(text)
     except ValueError as exc:
         return f"it is not valid TOML ({exc})"
+    version = data.get("lock-version")
+    if not (isinstance(version, str) and re.fullmatch(r"1(\.\d+)*", version)):
+        return f"its lock-version {str(version)[:20]!r} is not 1.x, the version uv and gc-wizard read"
     packages = data.get("packages")
     if not isinstance(packages, list):
         return "it has no [[packages]] list"

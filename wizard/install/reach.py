@@ -53,6 +53,11 @@ _ANSWERED = (
                 r"|status code:? (\d{3})", re.IGNORECASE), "HTTP error {code}"),
     (re.compile(r"Missing `Content-Type` header|unsupported Content-Type|unexpected content type", re.IGNORECASE),
      "a page that is not a package index"),
+    # Tenth hostile pass W29/W30: a self-signed certificate was "this server cannot reach 127.0.0.1".
+    (re.compile(r"invalid peer certificate|UnknownIssuer|certificate verify failed|CERTIFICATE_VERIFY_FAILED"
+                r"|self[- ]signed certificate|unable to get local issuer certificate", re.IGNORECASE),
+     "a TLS certificate this machine does not trust (a self-signed one, or an HTTPS-inspecting proxy's: give its CA "
+     "with SSL_CERT_FILE=FILE, or UV_NATIVE_TLS=1 to use the system's certificates)"),
 )
 
 GRAPHCAST_HOSTS = ("github.com", "codeload.github.com", "objects.githubusercontent.com")

@@ -99,3 +99,22 @@ def test_lock_names_an_answer_and_the_variable_too():
     assert "(from UV_INDEX_URL)" in sentence and "cannot reach" not in sentence
     sentence = unreachable_sentence(recipe, UV_REFUSED, {"UV_INDEX_URL": "http://127.0.0.1:9/simple"})
     assert sentence.startswith("this server cannot reach 127.0.0.1") and "unset UV_INDEX_URL" in sentence
+
+
+_TLS = ("error: Request failed after 3 retries\n  Caused by: Failed to fetch: `https://127.0.0.1:18926/x/`\n"
+        "  Caused by: error sending request for url (https://127.0.0.1:18926/x/)\n  Caused by: client error (Connect)\n"
+        "  Caused by: invalid peer certificate: {reason}\n")
+
+
+def test_a_certificate_the_machine_does_not_trust_is_an_answer_with_its_fix_not_an_unreachable_host():
+    """Tenth hostile pass W29/W30/W31: uv's "invalid peer certificate" (a self-signed certificate) was "this server
+    cannot reach 127.0.0.1", and diagnose called it host_unreachable. Each of rustls' reasons is the TLS cause."""
+    from wizard.verify.diagnose import diagnose_text
+
+    for reason in ("UnknownIssuer", "CaUsedAsEndEntity", "NotValidForName", "Expired"):
+        text = _TLS.format(reason=reason)
+        assert find_unreachable(text) == []
+        (answered,) = find_answered(text)
+        assert answered.host == "127.0.0.1" and answered.answer.startswith("a TLS certificate this machine does not "
+                                                                           "trust") and "SSL_CERT_FILE" in answered.answer
+        assert [f.id for f in diagnose_text(text)][:1] == ["tls_certificate_untrusted"], reason

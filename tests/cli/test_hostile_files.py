@@ -436,3 +436,23 @@ def test_a_lock_the_wizard_writes_passes_the_hash_rule():
     text = (f"# header\nsix==1.17.0 \\\n    --hash=sha256:{_SHA}\n    # via -r x.in\n"
             f"numpy==1.26.4 ; python_version >= '3.10' \\\n    --hash=sha256:{_SHA} \\\n    --hash=sha256:{_SHA}\n")
     assert unhashed_entry(pylock, PYLOCK) is None and unhashed_entry(text, REQUIREMENTS) is None
+
+
+@pytest.mark.parametrize("answers, shown", [
+    ({"recipe": "tiny-cpu\x1b[2J\u202eX\n== INJECTED"}, '"tiny-cpu\\u001b[2J\\u202eX\\n== INJECTED"'),
+    ({"recipe": "jax0.4.23-cpu", "options": {"installer": "uv\x9b31m\u2028fake"}}, '"uv\\u009b31m\\u2028fake"'),
+])
+def test_an_answers_files_hostile_values_are_shown_escaped_on_one_line(tmp_path, isolated_state, answers, shown):
+    """Tenth hostile pass T1/T2: the recipe's newline printed a forged line ("== INJECTED") under the refusal, and
+    ESC and U+009B vanished from the text line while the JSON line escaped them. Both lines now say the same."""
+    from wizard.security import one_line
+
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps({"schema": "gc-wizard-answers", "version": 1, **answers}))
+    for argv in (("install", "--answers", str(path)), ("install", "--answers", str(path), "--json")):
+        proc = run_inproc(*argv)
+        _clean(proc)
+        assert proc.returncode == 2, proc.stderr
+        assert shown in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    # The JSON line's sentence reads the same once its escapes are decoded and shown as the text line shows them.
+    assert shown in one_line(last_json(proc)["error"]).replace("\\u000a", "\\n")

@@ -28,6 +28,7 @@ from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
 from wizard.outputs import write_output_file
 from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
+from wizard.recipes.loader import is_recipe_id
 from wizard.security import redact_value
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
@@ -222,6 +223,9 @@ def answers_from_dict(data: Any, where: str = "the answers file") -> Answers:
     want_type(recipe, str, where, "recipe", "a recipe id (a string)")
     if not recipe.strip():
         raise UserError(f"{where}: 'recipe' is empty; it names the recipe to install.")
+    if not is_recipe_id(recipe.strip()):
+        raise UserError(f"{where}: 'recipe' must be a recipe id (lower-case letters, digits, '.', '_' and '-'), not "
+                        f"{json.dumps(recipe)}.")
     env = data.get("env")
     if env is not None:
         want_type(env, str, where, "env", "a folder path or null")

@@ -149,10 +149,13 @@ def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:
 
 
 def say_error(message: str) -> None:
-    from wizard.security import strip_terminal_escapes  # deferred for start-up time, as above
+    """The error's sentence on stderr. A control or format character in it (from a file the message quotes) is
+    shown as its escape, as every output shows them, not dropped: a person sees what the file holds, the same as
+    the `--json` line says (tenth hostile pass T1/T2: ESC and U+009B vanished from the text, not from the JSON)."""
+    from wizard.security import reveal_format_characters  # deferred for start-up time, as above
 
     try:
-        sys.stderr.write(f"gc-wizard: {strip_terminal_escapes(message)}\n")
+        sys.stderr.write(f"gc-wizard: {reveal_format_characters(message)}\n")
         sys.stderr.flush()
     except (OSError, ValueError, WizardError):  # stderr itself is failing: nowhere left to tell
         pass

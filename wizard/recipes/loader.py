@@ -81,6 +81,13 @@ SCHEMA_VERSION = 1
 BACKENDS = ("gpu", "cpu")
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
+
+
+def is_recipe_id(text: str) -> bool:
+    """Whether `text` has the shape of a recipe id (lower-case letters, digits, '.', '_', '-'): what a recipe file
+    may declare, so what an answers file or a command may name (tenth hostile pass T1: an answers file's recipe
+    holding a newline and ESC was quoted into the refusal, where the newline printed a line of its own)."""
+    return bool(_ID_RE.match(text))
 _ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _VERSION_RE = re.compile(r"^\d+(\.\d+)*$")
 _REVISION_RE = re.compile(r"^[0-9a-f]{7,40}$")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -222,6 +223,17 @@ def restrict_umask() -> int:
     old = os.umask(NO_SHARED_WRITE)
     os.umask(old | NO_SHARED_WRITE)
     return old
+
+
+#: Names that mean another thing in every other process: this process's own view (`/proc/self/cwd`, a descriptor).
+_PROCESS_VIEWS = re.compile(r"^/(?:proc/(?:self|thread-self|\d+)|dev/fd)(?:/|$)")
+
+
+def lasting_path(path: Path) -> Path:
+    """`path` as a later process will find it: through `/proc/self/…` or `/dev/fd/…` it is resolved to the folder
+    it names now, since those names lead elsewhere for `activate` in another shell (tenth hostile pass Y7:
+    `--env /proc/self/cwd/e` was recorded as given and "no longer exists" from any other folder)."""
+    return Path(os.path.realpath(path)) if _PROCESS_VIEWS.match(str(path)) else path
 
 
 def unusable_env_path(value: str) -> str | None:

@@ -164,3 +164,16 @@ def test_a_value_passed_on_to_uv_that_starts_with_a_dash_is_refused_naming_the_o
 def test_a_wheelhouse_variable_entry_that_starts_with_a_dash_is_refused_too(tmp_path):
     proc = run_inproc("plan", "jax0.4.23-cpu", "--json", env={"GC_WIZARD_FIND_LINKS": "--no-index"})
     assert proc.returncode == 2 and last_json(proc)["error"].startswith("--find-links '--no-index' ")
+
+
+def test_an_env_named_through_proc_self_is_recorded_where_it_is(tmp_path):
+    """Tenth hostile pass Y7: `--env /proc/self/cwd/ev` was recorded as given, and `activate` from any other folder
+    said it no longer exists (/proc/self/cwd is every process's own). The plan names the folder it means."""
+    source = tmp_path / "gc"
+    source.mkdir()
+    (source / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast', version='0.1.1')\n")
+    proc = run_inproc("plan", "jax0.4.23-cpu", "--env", "/proc/self/cwd/ev", "--json", "--offline",
+                      "--graphcast-src", str(source))
+    env = last_json(proc).get("env") or ""
+    # The folder the command ran in (run_inproc's own), named as any other process will find it.
+    assert env.startswith("/") and not env.startswith("/proc/") and env.endswith("/ev"), proc.stdout[-500:]

@@ -182,7 +182,7 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     why = paths.unusable_env_path(str(env))
     if why:
         raise UserError(f"--env: {why}.")
-    env_dir = Path(env).expanduser().absolute()
+    env_dir = paths.lasting_path(Path(env).expanduser().absolute())
     _refuse_swappable(env_dir)
     if env_has_python(env_dir):
         return env_dir, "in-place"

@@ -53,6 +53,13 @@ _ANSWERED = (
                 r"|status code:? (\d{3})", re.IGNORECASE), "HTTP error {code}"),
     (re.compile(r"Missing `Content-Type` header|unsupported Content-Type|unexpected content type", re.IGNORECASE),
      "a page that is not a package index"),
+    # Tenth hostile pass W8/W20 (uv's words): a redirect to where no installer goes (`file:///etc/passwd`), and
+    # https:// sent to a plain http server, were "this server cannot reach 127.0.0.1".
+    (re.compile(r"'Location' value `[^`]*` is not a valid HTTP URI|redirect(?:ed)? to a (?:non-HTTP|file) URL",
+                re.IGNORECASE), "a redirect to an address that is not a web page"),
+    (re.compile(r"received corrupt message of type InvalidContentType|wrong version number|http request to an https "
+                r"server|tls handshake eof", re.IGNORECASE),
+     "plain HTTP where TLS was expected (is it an http:// address given as https://?)"),
     # Tenth hostile pass W29/W30: a self-signed certificate was "this server cannot reach 127.0.0.1".
     (re.compile(r"invalid peer certificate|UnknownIssuer|certificate verify failed|CERTIFICATE_VERIFY_FAILED"
                 r"|self[- ]signed certificate|unable to get local issuer certificate", re.IGNORECASE),

@@ -118,3 +118,20 @@ def test_a_certificate_the_machine_does_not_trust_is_an_answer_with_its_fix_not_
         assert answered.host == "127.0.0.1" and answered.answer.startswith("a TLS certificate this machine does not "
                                                                            "trust") and "SSL_CERT_FILE" in answered.answer
         assert [f.id for f in diagnose_text(text)][:1] == ["tls_certificate_untrusted"], reason
+
+
+def test_a_redirect_nowhere_and_https_to_a_plain_server_are_answers_not_unreachable_hosts():
+    """Tenth hostile pass W8/W20, uv's own words (uv pip compile against loopback servers): both were "this server
+    cannot reach 127.0.0.1"."""
+    redirect = ("error: Failed to read `--find-links` URL: http://127.0.0.1:18978/redir/\n"
+                "  cause: Failed to fetch: http://127.0.0.1:18978/redir/\n"
+                "  cause: HTTP 302 Found 'Location' value `file:///etc/passwd` is not a valid HTTP URI: invalid format\n")
+    plain = ("error: Failed to read `--find-links` URL: https://127.0.0.1:18979/x/\n"
+             "  cause: Request failed after 3 retries in 10.1s\n  cause: Failed to fetch: https://127.0.0.1:18979/x/\n"
+             "  cause: error sending request for url (https://127.0.0.1:18979/x/)\n  cause: client error (Connect)\n"
+             "  cause: received corrupt message of type InvalidContentType\n")
+    for text, says in ((redirect, "a redirect to an address that is not a web page"),
+                       (plain, "plain HTTP where TLS was expected")):
+        assert find_unreachable(text) == []
+        (answered,) = find_answered(text)
+        assert answered.host == "127.0.0.1" and answered.answer.startswith(says)

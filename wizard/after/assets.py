@@ -19,7 +19,6 @@ Google Cloud Storage's anonymous JSON API. File names hold spaces and `<`: they 
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import http.client
 import json
@@ -37,6 +36,7 @@ from pathlib import Path
 from wizard import bounded, paths
 from wizard.errors import UserError, WizardError
 from wizard.security import redact_credentials
+from wizard.web_login import split_login
 
 #: The public bucket, as the newer notebooks and every rival read it.
 BUCKET_URL = "https://storage.googleapis.com/dm_graphcast/"
@@ -216,14 +216,8 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
 def _request(url: str, headers: dict[str, str] | None = None) -> urllib.request.Request:
     """The request for `url`; a mirror's `user:password@` becomes a basic-auth header (as pip takes it), never
     part of the address that is sent or shown."""
-    parts = urllib.parse.urlsplit(url)
-    extra = {}
-    if parts.username is not None:
-        login = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
-        extra["Authorization"] = "Basic " + base64.b64encode(login.encode()).decode()
-        host = parts.hostname + (f":{parts.port}" if parts.port else "")
-        url = urllib.parse.urlunsplit(parts._replace(netloc=host))
-    return urllib.request.Request(url, headers={"User-Agent": "gc-wizard", **extra, **(headers or {})})
+    url, login = split_login(url)
+    return urllib.request.Request(url, headers={"User-Agent": "gc-wizard", **login, **(headers or {})})
 
 
 # ------------------------------------------------------------------------------------------------ choosing

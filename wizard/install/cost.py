@@ -17,7 +17,6 @@ index's host) each look-up goes through urllib, which speaks to proxies, with th
 
 from __future__ import annotations
 
-import base64
 import http.client
 import json
 import os
@@ -38,6 +37,7 @@ from packaging.version import InvalidVersion, Version
 
 from wizard import paths
 from wizard.install.package_files import wheels_in
+from wizard.web_login import split_login
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
 PYPI_SIMPLE = "https://pypi.org/simple/"
@@ -182,9 +182,7 @@ class _IndexReader:
         self.https = parts.scheme == "https"
         self.host, self.port, self.path = parts.hostname or "", parts.port, parts.path
         self.headers = dict(_ACCEPT)
-        if parts.username is not None:  # https://user:password@mirror/simple/: basic auth, as pip sends it
-            pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
-            self.headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
+        self.headers.update(split_login(index)[1])  # https://user:password@mirror/simple/: basic auth, as pip sends it
         proxies = urllib.request.getproxies()
         self.direct = parts.scheme not in proxies or bool(urllib.request.proxy_bypass(self.host))
         self.connection: http.client.HTTPConnection | None = None

@@ -12,7 +12,6 @@ own words (and the install stops there as before).
 
 from __future__ import annotations
 
-import base64
 import http.client
 import os
 import ssl
@@ -25,6 +24,7 @@ from collections.abc import Callable
 
 from wizard.errors import UserError
 from wizard.security import redact_secrets
+from wizard.web_login import split_login
 
 #: The most a find-links page may hold: 64 times JAX's release page.
 PAGE_LIMIT = 64 * 1024 * 1024
@@ -41,17 +41,10 @@ _CHUNK = 64 * 1024
 
 def _request(url: str) -> urllib.request.Request:
     """A GET for `url` with its `user:password@` sent as basic auth (as pip and uv send it), not in the URL."""
-    parts = urllib.parse.urlsplit(url)
+    url, login = split_login(url)
     # Compressed as the installers ask for it (uv sends gzip too), so a body that grows when decoded is measured.
-    headers = {"Accept": "text/html", "Accept-Encoding": "gzip, deflate", "User-Agent": "gc-wizard"}
-    if parts.username is not None:
-        pair = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
-        headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
-        netloc = parts.hostname or ""
-        if parts.port:
-            netloc += f":{parts.port}"
-        url = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-    return urllib.request.Request(url, headers=headers)
+    return urllib.request.Request(url, headers={"Accept": "text/html", "Accept-Encoding": "gzip, deflate",
+                                                "User-Agent": "gc-wizard", **login})
 
 
 class _Look:

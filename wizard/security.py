@@ -398,11 +398,12 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
 
 
 def redact_value(value: Any, *, keep_user: bool = True) -> Any:
-    """`value` (JSON-like data: strings, lists, dicts) with every string passed through `redact_secrets`; other
-    values as they are. For data written whole — a `--json` plan, an answers file made to be copied around."""
+    """`value` (JSON-like data: strings, lists or tuples, dicts) with every string passed through `redact_secrets`;
+    other values as they are. For data written whole — every `--json` line (`emit_json`), an answers file made to
+    be copied around."""
     if isinstance(value, str):
         return redact_secrets(value, keep_user=keep_user)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [redact_value(v, keep_user=keep_user) for v in value]
     if isinstance(value, dict):
         return {k: redact_value(v, keep_user=keep_user) for k, v in value.items()}

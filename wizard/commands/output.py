@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from wizard.security import cut, redact_secrets
+from wizard.security import cut, redact_secrets, redact_value
 
 
 def emit_json(value: Any) -> None:
@@ -14,18 +14,8 @@ def emit_json(value: Any) -> None:
 
     Each string is masked before it is serialised, as well as the line after (stdout's own pass): in the
     serialised text a newline is `\\n`, so a masked `NAME=value` took the next line's first word with it."""
-    sys.stdout.write(json.dumps(_masked(value), default=str, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(redact_value(value), default=str, ensure_ascii=False) + "\n")
     sys.stdout.flush()
-
-
-def _masked(value: Any) -> Any:
-    if isinstance(value, str):
-        return redact_secrets(value, keep_user=True)
-    if isinstance(value, dict):
-        return {key: _masked(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_masked(item) for item in value]
-    return value
 
 
 def say(text: str = "") -> None:

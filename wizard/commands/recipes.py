@@ -20,7 +20,7 @@ from wizard.flows.review import PlanReview, download_size, review
 from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
 from wizard.paths import wizard_command
-from wizard.security import redact_secrets, redact_value, unshowable_characters
+from wizard.security import redact_secrets, unshowable_characters
 
 _WIDTH = 100
 """The widest line `plan` prints (its commands wrap between arguments, with `\\`)."""
@@ -187,10 +187,10 @@ def run_plan(args: argparse.Namespace) -> int:
     checked = review(install, facts=facts)
     download = download_size(checked.plan, budget=PLAN_SIZE_BUDGET)
     # A private index's password in a --find-links URL or GraphCast source is needed to run the plan,
-    # never to show it: printed plans (and saved JSON) carry `user:***`.
+    # never to show it: printed plans (and saved JSON: `emit_json` masks every string) carry `user:***`.
     if args.json:
-        emit_json(redact_value({**checked.plan.to_dict(), "fits": not checked.reasons, "reasons": checked.reasons,
-                             "graphcast_source": checked.verdict.to_dict(), "download": download.to_dict()}))
+        emit_json({**checked.plan.to_dict(), "fits": not checked.reasons, "reasons": checked.reasons,
+                   "graphcast_source": checked.verdict.to_dict(), "download": download.to_dict()})
     else:
         say(redact_secrets(plan_text(checked, download, install.slurm), keep_user=True))
     return 0

@@ -178,17 +178,24 @@ def _history(repo: Path) -> None:
         _git(repo, "commit", "-qam", f"change {n}")
 
 
+def _staged_edit_and_new_module(checkout, head):
+    """Edit setup.py and add a module in `checkout`, `git add` both, and hold the state read to what `git status`
+    says: setup.py modified, the module new. Returns the state."""
+    (checkout / "setup.py").write_text("import os\nos.system('id')\n")
+    (checkout / "graphcast" / "extra.py").write_text("Y = 1\n")
+    _git(checkout, "add", "setup.py", "graphcast/extra.py")
+    state = read_tree_state(checkout, head)
+    assert state.against_commit and state.modified == ("setup.py",) and state.untracked == ("graphcast/extra.py",)
+    porcelain = _git(checkout, "status", "--porcelain")
+    assert "M  setup.py" in porcelain and "A  graphcast/extra.py" in porcelain
+    return state
+
+
 def test_a_staged_edit_is_seen_against_the_commit_with_loose_objects(tmp_path):
     """8f: `git add` makes the index match the edited file, so index-against-files saw nothing and the plan said
     "unchanged since that commit". New cases: a staged edit of setup.py and a staged new module."""
     repo, head = _checkout(tmp_path)
-    (repo / "setup.py").write_text("import os\nos.system('id')\n")
-    (repo / "graphcast" / "extra.py").write_text("Y = 1\n")
-    _git(repo, "add", "setup.py", "graphcast/extra.py")
-    state = read_tree_state(repo, head)
-    assert state.against_commit and state.modified == ("setup.py",) and state.untracked == ("graphcast/extra.py",)
-    porcelain = _git(repo, "status", "--porcelain")
-    assert "M  setup.py" in porcelain and "A  graphcast/extra.py" in porcelain
+    state = _staged_edit_and_new_module(repo, head)
     assert "1 modified (setup.py)" in state.describe(head)
 
 
@@ -256,13 +263,7 @@ def test_a_staged_change_in_a_worktree_is_seen_against_its_commit(tmp_path):
     the files agreed, and the commit's tree could not be read. The worktree's own index is compared with the
     commit read from the main repository's objects (`commondir`), as `git status` does."""
     _, tree, head = _worktree(tmp_path)
-    (tree / "setup.py").write_text("import os\nos.system('id')\n")
-    (tree / "graphcast" / "extra.py").write_text("Y = 1\n")
-    _git(tree, "add", "setup.py", "graphcast/extra.py")
-    state = read_tree_state(tree, head)
-    assert state.against_commit and state.modified == ("setup.py",) and state.untracked == ("graphcast/extra.py",)
-    porcelain = _git(tree, "status", "--porcelain")
-    assert "M  setup.py" in porcelain and "A  graphcast/extra.py" in porcelain
+    _staged_edit_and_new_module(tree, head)
 
 
 def test_a_relative_gitdir_is_read_from_the_checkout_not_the_working_directory(tmp_path, monkeypatch):

@@ -17,6 +17,7 @@ import threading
 from wizard import __version__, paths
 from wizard.commands import streams
 from wizard.errors import ExitCode, UserError, WizardError
+from wizard.flows import early_detect
 
 #: command -> the module in wizard.commands that owns it: its arguments (`configure(sub)`, which also
 #: sets the handler as `run`). In `--help` order. Only the named command's module is imported (pip's
@@ -27,6 +28,9 @@ COMMANDS = {
     "activate": "post_install", "kernel": "post_install", "report": "post_install",
     "lock": "cluster", "bundle": "cluster", "module": "cluster",
 }
+#: Commands that begin by detecting this machine (unless `--slurm` sends them to a node): their probe child
+#: starts before their modules load (`wizard.flows.early_detect`), so the two overlap.
+DETECT_HERE = {"detect", "recipes", "plan", "install"}
 #: The words that ask for help: every command's module is loaded to describe it.
 _HELP = {"-h", "--help"}
 #: Global options that take a value: the word after them is never the command.
@@ -153,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                 say_error(note)
             return code
     finally:
+        early_detect.drop()  # a probe child the command never adopted (it ended before detecting)
         os.umask(old_umask)
 
 
@@ -199,6 +204,8 @@ def _main(argv: list[str]) -> int:
     from wizard.commands.options import normalize_cluster_words
 
     argv = normalize_cluster_words(argv, COMMANDS)
+    if _named_command(argv) in DETECT_HERE and not any(w.startswith("--slurm") for w in argv):
+        early_detect.begin()
     parser = build_parser(argv)
     _ARGV[:] = argv
     args = parser.parse_args(argv)

@@ -23,19 +23,27 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import time
 from pathlib import Path
 
 from wizard import paths
-from wizard.detect import deadline, environment, gpu_probe, kernel_module, ldcache, libpath, slurm_env, smi
+from wizard.detect import (
+    deadline,
+    environment,
+    gpu_probe,
+    head_start,
+    kernel_module,
+    ldcache,
+    libpath,
+    slurm_env,
+    smi,
+)
 from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, Facts, Gpu
 from wizard.detect.libraries import inventory, parse_ldconfig, start_ldconfig
 from wizard.detect.reading import Reading
 from wizard.errors import UserError
 
-#: Seconds any single probe may take before it becomes a `probe_timeout` warning.
-PROBE_TIMEOUT = 8.0
+PROBE_TIMEOUT = deadline.PROBE_TIMEOUT
 #: Seconds NVML has to answer before nvidia-smi is started beside it (a quarter of a shorter deadline).
 SMI_GRACE = 0.5
 OVERRIDE_VAR = "GC_WIZARD_CUDA_DRIVER_VERSION"
@@ -202,12 +210,6 @@ def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str],
     return warnings
 
 
-#: Folders the loader searches after LD_LIBRARY_PATH and its cache (glibc's trusted folders).
-_SYSTEM_LIB_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-                    "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu")
-_DRIVER_SONAMES = ("libnvidia-ml.so.1", "libcuda.so.1")
-
-
 def driver_library_findable(environ: dict[str, str], ldconfig_text: str | None) -> bool:
     """Could `dlopen("libnvidia-ml.so.1")` or `dlopen("libcuda.so.1")` find anything in a new process?
 
@@ -217,20 +219,10 @@ def driver_library_findable(environ: dict[str, str], ldconfig_text: str | None) 
     """
     if ldconfig_text is None:
         return True
-    for soname in _DRIVER_SONAMES:
+    for soname in gpu_probe.DRIVER_SONAMES:
         if re.search(rf"^\s*{re.escape(soname)}\s", ldconfig_text, re.M):
             return True
-    return driver_library_in_folders(environ)
-
-
-def driver_library_in_folders(environ: dict[str, str]) -> bool:
-    """The loader's search without its cache: LD_LIBRARY_PATH, the trusted folders, this Python's `lib/`.
-
-    A few stat calls, so `detect` starts the probe child at once on the usual GPU server (the driver's
-    libraries in /usr/lib/…) instead of waiting for `ldconfig -p` first."""
-    folders = [d for d in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d]
-    folders += [*_SYSTEM_LIB_DIRS, os.path.join(sys.prefix, "lib")]
-    return any(os.path.exists(os.path.join(d, soname)) for d in folders for soname in _DRIVER_SONAMES)
+    return gpu_probe.driver_library_in_folders(environ)
 
 
 def _driver_readings(environ: dict[str, str], ldconfig_text: str | None, child: deadline.Running | None,
@@ -275,7 +267,9 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
         raise UserError(override_problem)
 
     # The children start before anything is waited on: they are independent, and all run under `timeout`.
-    child = gpu_probe.start(environ, timeout) if driver_library_in_folders(environ) else None
+    child = head_start.adopt(environ, timeout)
+    if child is None and gpu_probe.driver_library_in_folders(environ):
+        child = gpu_probe.start(environ, timeout)
     interp = environment.start_interpreter_query(target, timeout)
     ldconfig_text = ldcache.text()
     if ldconfig_text is None:  # a cache this wizard cannot read: ldconfig itself lists it

@@ -13,6 +13,8 @@ import subprocess
 import time
 from dataclasses import dataclass
 
+#: Seconds any single probe may take before it becomes a `probe_timeout` warning.
+PROBE_TIMEOUT = 8.0
 #: Variables removed from every probe's environment (see the module docstring).
 HIDDEN_VARS = ("CUDA_VISIBLE_DEVICES",)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -19,6 +20,22 @@ from wizard.detect.facts import Gpu
 from wizard.detect.reading import Reading, cuda_from_int
 
 _CHILD = Path(__file__).resolve().parent / "gpu_child.py"
+
+
+#: Folders the loader searches after LD_LIBRARY_PATH and its cache (glibc's trusted folders).
+_SYSTEM_LIB_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                    "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu")
+DRIVER_SONAMES = ("libnvidia-ml.so.1", "libcuda.so.1")
+
+
+def driver_library_in_folders(environ: dict[str, str]) -> bool:
+    """The loader's search without its cache: LD_LIBRARY_PATH, the trusted folders, this Python's `lib/`.
+
+    A few stat calls, so `detect` starts the probe child at once on the usual GPU server (the driver's
+    libraries in /usr/lib/…) instead of waiting for `ldconfig -p` first."""
+    folders = [d for d in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d]
+    folders += [*_SYSTEM_LIB_DIRS, os.path.join(sys.prefix, "lib")]
+    return any(os.path.exists(os.path.join(d, soname)) for d in folders for soname in DRIVER_SONAMES)
 
 
 def start(environ: dict[str, str], timeout: float) -> deadline.Running:

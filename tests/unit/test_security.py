@@ -9,7 +9,10 @@ import stat
 import pytest
 
 from tests.fixtures.state import REPO
+from wizard.history.store import _shown as history_field
+from wizard.install.lockfile import REQUIREMENTS, unhashed_entry
 from wizard.security import (
+    cut,
     is_secret_question,
     redact_credentials,
     redact_secrets,
@@ -211,3 +214,19 @@ def test_a_user_name_that_reads_like_a_variable_keeps_its_url():
     variable `deploy-token-7` and the host and path went too (found with 1e's new cases)."""
     assert redact_secrets("https://gitlab+deploy-token-7:gldt-Zq8vN2pLmR4tY7uW1xK9@git.lab/gc.git", keep_user=True) \
         == "https://gitlab+deploy-token-7:***@git.lab/gc.git"
+
+
+
+_LONG_SECRET = "https://alice:Sup3rSecretPasswordThatRunsOnAndOn0123456789@files.example.org/wheels/pkg-1.0.whl"
+
+
+@pytest.mark.parametrize("shown", [
+    lambda: unhashed_entry(f"pkg @ {_LONG_SECRET}\n", REQUIREMENTS),
+    lambda: history_field(_LONG_SECRET),
+    lambda: cut(_LONG_SECRET, 60),
+], ids=["lock line", "history field", "cut"])
+def test_free_text_is_masked_before_it_is_cut(shown):
+    """A password cut in the middle (`alice:Sup3rSecretPass…`) no longer has the shape the channel's masking
+    knows, so each place that shortens a file's text masks first (`security.cut`): no piece of it is shown."""
+    text = shown()
+    assert "Sup3r" not in text and "files.example.org" in text, text

@@ -38,14 +38,14 @@ from wizard.errors import LockHeld, OperationFailed, UserError
 from wizard.install import envs
 from wizard.install.sources import read_identity
 from wizard.lock import StateLock
-from wizard.security import redact_secrets
+from wizard.security import cut, redact_secrets
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
 KINDS = ("install", "verify", "rollback")
 def _shown(value: str) -> str:
-    """An edited field quoted in a warning: repr escapes a newline or a control, and a long one is cut."""
-    return repr(value if len(value) <= 60 else value[:59] + "…")
+    """An edited field quoted in a warning: repr escapes a newline or a control, and a long one is masked and cut."""
+    return repr(cut(value, 60))
 
 
 #: An entry id as the wizard writes them, and any a person would type.

@@ -42,7 +42,7 @@ from wizard.install.pinned import foreign_line
 from wizard.install.sources import outside_index_problem
 from wizard.outputs import check_out_folder
 from wizard.recipes.loader import Recipe
-from wizard.security import redact_credentials
+from wizard.security import cut
 
 MANIFEST = "manifest.json"
 #: The forecast's files in a bundle made `--with-assets`: laid out like the bucket, with a SHA256SUMS.
@@ -251,7 +251,7 @@ def _check_lock_lines(bundle: Bundle) -> None:
     foreign = foreign_line(text, {str(k): str(v) for k, v in packages.items()})
     if foreign is not None:
         number, line, why = foreign
-        shown = redact_credentials(line if len(line) <= 120 else line[:117] + "…")  # a URL's password stays out
+        shown = cut(line, 120)  # masked, then cut: a URL's password stays out
         raise UserError(f"--bundle {bundle.root}: {LOCK}, line {number} ({shown!r}) is refused: {why}. A bundle "
                         "installs only the wheels it holds; make it again with `gc-wizard bundle`.")
 

@@ -45,7 +45,7 @@ from wizard.install.sources import outside_index_problem
 from wizard.outputs import check_out_folder
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
-from wizard.security import refuse_option_like, show_characters, unshowable_characters
+from wizard.security import cut, refuse_option_like, show_characters, unshowable_characters
 from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"
@@ -276,7 +276,7 @@ def unhashed_entry(text: str, fmt: str) -> str | None:
     for number, line in logical_lines(text):
         first, *rest = line.split()
         if pin_of(first.rstrip(";")) is None:
-            return f"line {number} ({line[:80]!r}) is not a `name==version` pin"
+            return f"line {number} ({cut(line, 80)!r}) is not a `name==version` pin"
         if not any(HASH.match(token) for token in rest):
             return f"line {number} ({first}) has no `--hash=sha256:`"
         after = rest[next(i for i, token in enumerate(rest) if HASH.match(token)):]
@@ -294,14 +294,14 @@ def _unhashed_pylock_entry(text: str) -> str | None:
         return f"it is not valid TOML ({exc})"
     version = data.get("lock-version")
     if not (isinstance(version, str) and re.fullmatch(r"1(\.\d+)*", version)):
-        return f"its lock-version {str(version)[:20]!r} is not 1.x, the version uv and gc-wizard read"
+        return f"its lock-version {cut(str(version), 20)!r} is not 1.x, the version uv and gc-wizard read"
     packages = data.get("packages")
     if not isinstance(packages, list):
         return "it has no [[packages]] list"
     for number, package in enumerate(packages, 1):
         if not isinstance(package, dict):
             return f"packages entry {number} is not a table"
-        name = f"package {str(package.get('name', '?'))[:60]!r} ([[packages]] entry {number})"
+        name = f"package {cut(str(package.get('name', '?')), 60)!r} ([[packages]] entry {number})"
         for kind, what in (("directory", "a local folder"), ("vcs", "a version-control checkout")):
             if kind in package:
                 return f"{name} is {what} (`{kind} = …`), which has no file hash and whose build script would run"

@@ -32,6 +32,7 @@ from wizard.detect import deadline, environment, kernel_module, libpath, librari
 from wizard.errors import UserError
 from wizard.install.envs import read_marker
 from wizard.recipes.family import default_recipes
+from wizard.security import cut
 from wizard.verify import causes
 from wizard.verify.diagnose import Finding
 from wizard.verify.shadow import environment_shadow
@@ -253,7 +254,7 @@ def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
             deepmind = "deepmind/graphcast" in str(direct.get("url", ""))
         except (OSError, ValueError):
             pass
-    info = {"version": version, "which": "deepmind" if deepmind else "unrelated", "summary": summary[:160]}
+    info = {"version": version, "which": "deepmind" if deepmind else "unrelated", "summary": cut(summary, 160)}
     if deepmind and package is not None:
         source = ""
         for name in ("graphcast.py", "xarray_jax.py", "autoregressive.py", "rollout.py", "gencast.py"):

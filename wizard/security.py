@@ -61,9 +61,12 @@ def unshowable_characters(text: str, *, allow: str = "") -> list[str]:
 
 
 def show_characters(chars: list[str]) -> str:
-    """`\\x1b \\u202e`: each character as its escape, so the message itself shows none of them."""
-    return " ".join(f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF
-                    else f"\\U{ord(c):08x}" for c in chars)  # U+E0041 as `\\ue0041` read as U+E004 and a "1" (T22)
+    """`\\u001b \\u202e`: each character as its escape, so the message itself shows none of them.
+
+    The same `\\u` escape `reveal_format_characters` writes, so a refusal that names a character and the value it
+    quotes show it alike (ESC was `\\x1b` in one and `\\u001b` in the other). Beyond U+FFFF a person reads
+    `\\U000e0041`: U+E0041 as `\\ue0041` read as U+E004 and a "1" (T22)."""
+    return " ".join(f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}" for c in chars)
 
 PRIVATE_MODE = 0o600
 

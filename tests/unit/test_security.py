@@ -16,6 +16,8 @@ from wizard.security import (
     is_secret_question,
     redact_credentials,
     redact_secrets,
+    reveal_format_characters,
+    show_characters,
     strip_terminal_escapes,
     write_private_file,
 )
@@ -230,3 +232,10 @@ def test_free_text_is_masked_before_it_is_cut(shown):
     knows, so each place that shortens a file's text masks first (`security.cut`): no piece of it is shown."""
     text = shown()
     assert "Sup3r" not in text and "files.example.org" in text, text
+
+
+@pytest.mark.parametrize("char", ["\x1b", "\x9b", "\u202e", "\u2028", "\ufeff"])
+def test_a_refusal_names_a_character_as_the_quoted_value_shows_it(char):
+    """One escape style: the character a refusal names (`show_characters`) reads as it does in the value the
+    refusal quotes (`reveal_format_characters`)."""
+    assert show_characters([char]) == reveal_format_characters(char)

@@ -60,7 +60,7 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
         _guard_link_target(target)
     for inside in inner:
         _guard_folder(inside)
-        for deeper in _subfolders(inside):  # `envs/<env>` itself; what is inside an env is uv's and pip's (umask)
+        for deeper in _subfolders_and_links(inside)[0]:  # `envs/<env>` itself; what is inside an env is uv's and pip's (umask)
             _guard_folder(deeper)
     return folder
 
@@ -91,17 +91,9 @@ class ForeignFolder(OperationFailed):
     as for any state folder the wizard cannot use (docs/interface.md, "Exit status")."""
 
 
-def _subfolders(folder: Path) -> list[Path]:
-    """The folders directly inside `folder` (links to folders are not folders here), or [] if unreadable."""
-    try:
-        with os.scandir(folder) as entries:
-            return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
-    except OSError:
-        return []
-
-
 def _subfolders_and_links(folder: Path) -> tuple[list[Path], list[Path]]:
-    """`_subfolders(folder)`, and the folders that links directly inside it name (resolved), in one listing: the
+    """The folders directly inside `folder` (links to folders are not folders here), and the folders that links
+    directly inside it name (resolved), in one listing ([], [] when unreadable): the
     state's own folders made links to another disk (`logs -> /scratch/…`) are guarded where they point, since
     logs written through a link into a 0777 folder stayed open to every user (seventh hostile pass 10d)."""
     try:

@@ -347,13 +347,15 @@ def test_lock_says_a_trickling_find_links_page_is_slow_instead_of_saying_nothing
                              "--find-links", trickle_page, "--out", str(tmp_path / "lock.txt")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=str(REPO))
     said = []
-    threading.Timer(90, proc.kill).start()  # a wizard that never says it ends here, not in a hung suite
+    stopper = threading.Timer(90, proc.kill)  # a wizard that never says it ends here, not in a hung suite
+    stopper.start()
     for line in proc.stderr:  # the sentence comes at the read's 15 s deadline; uv then reads the page for ever
         said.append(line)
         if "is slow (" in line:
             break
     proc.terminate()
     err = "".join(said) + proc.communicate(timeout=30)[1]
+    stopper.cancel()
     assert "Traceback" not in err
     assert f"the wheelhouse page {trickle_page} is slow (" in err, err
     assert not (tmp_path / "lock.txt").exists()

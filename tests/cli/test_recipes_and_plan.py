@@ -259,3 +259,15 @@ def test_plan_says_a_modified_checkout_is_modified_and_that_its_setup_py_runs(tm
     assert "GraphCast 0.1.1 (97d1ad50b0b7) from" not in text  # the recipe's pin is not claimed for it
     data = last_json(run_inproc("plan", CPU, "--graphcast-src", str(repo), "--json"))
     assert "runs its setup.py" in json.dumps(data)
+
+
+@pytest.mark.parametrize("argv", [["recipes"], ["recipes", "--json"]])
+def test_an_unreadable_recipe_folder_is_said_before_the_machine_is_detected(monkeypatch, argv):
+    """Detection can take minutes (a Slurm job queued for a GPU node, a wedged driver's deadline): a mistyped
+    --recipes-dir is refused before it starts, not after."""
+    from wizard.commands import recipes
+
+    detected = []
+    monkeypatch.setattr(recipes, "facts_for", lambda *a, **k: detected.append(a) or pytest.fail("detected"))
+    proc = run_inproc(*argv, "--recipes-dir", "/nonexistent-recipes")
+    assert proc.returncode == 2 and "/nonexistent-recipes" in proc.stderr and not detected, proc.stderr

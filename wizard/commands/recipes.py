@@ -144,17 +144,20 @@ def run_recipes(args: argparse.Namespace) -> int:
     saved = getattr(args, "facts", None)
     version = getattr(args, "graphcast_version", None)
     if saved is None:
-        facts = facts_for(args, on_line=warn)
-        where = where_line(facts)
-        if where and not args.json:
-            say(where)
+        def facts() -> Facts:  # detected once the recipes have loaded: a bad --recipes-dir waits for no srun job
+            detected = facts_for(args, on_line=warn)
+            where = where_line(detected)
+            if where and not args.json:
+                say(where)
+            return detected
     else:
         if getattr(args, "slurm", None) is not None or getattr(args, "assume_driver", None):
             raise UserError("--facts describes a machine already; it cannot be combined with --slurm or "
                             "--assume-driver.")
         facts = _load_facts(saved)
     # Saved facts describe another machine: this machine's interpreters say nothing about it.
-    matches = list(survey(args.recipes_dir or (), facts=facts, local=saved is None, graphcast_version=version).matches)
+    surveyed = survey(args.recipes_dir or (), facts=facts, local=saved is None, graphcast_version=version)
+    matches, facts = list(surveyed.matches), surveyed.facts
     if args.json:
         # Grouped by the GraphCast version each recipe runs (oldest first), each group recommended-first.
         emit_json([m.to_dict() for _, group in group_by_graphcast(matches) for m in group])

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO
 
@@ -51,9 +51,13 @@ class Survey:
     every view of the recipes gives the same Python verdicts."""
 
 
-def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, local: bool | None = None,
-           pythons: Sequence[PythonInfo] | None = None, graphcast_version: str | None = None) -> Survey:
+def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Facts] | None = None,
+           local: bool | None = None, pythons: Sequence[PythonInfo] | None = None,
+           graphcast_version: str | None = None) -> Survey:
     """Load the recipes, detect the machine (unless `facts` are given) and match them.
+
+    The recipes load first, and `facts` may be the function that detects: a recipe folder that cannot be read is
+    said at once, not after a detection that can take minutes (a Slurm job queued for a GPU node, a wedged driver).
 
     The interpreters on this machine are looked for only when the facts are this machine's (`local`,
     by default when they are detected here): saved facts describe another machine, whose Pythons
@@ -63,9 +67,11 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | None = None, loca
         recipes = load_recipes(list(recipes_dirs))
     except UserError as exc:
         raise RecipesUnreadable(str(exc)) from None
-    this_machine = facts is None if local is None else local
+    this_machine = (facts is None or callable(facts)) if local is None else local
     if facts is None:
         facts = detect()
+    elif callable(facts):
+        facts = facts()
     if pythons is None:
         pythons = find_pythons() if this_machine else ()
     matches = tuple(match_recipes(recipes, facts, pythons=pythons, graphcast_version=graphcast_version))

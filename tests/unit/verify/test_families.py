@@ -841,3 +841,57 @@ def test_a_running_task_that_srun_reports_is_not_a_refused_gpu_request():
     the node's name may say gpu, but nothing about the request was refused."""
     text = "srun: error: gpu-node3: task 0: Exited with exit code 1\nsrun: error: GPU01: task 1: Killed\n"
     assert "slurm_gpu_request_invalid" not in [f.id for f in diagnose_text(text)]
+
+
+# Batch 54 (tests/logs/real/SOURCES.md), from its fix half: nvidia-container-cli's requirement check for either key
+# it compares (cuda, driver) and with its later hint; PTX too new for the driver inside an image, docker compose's
+# service prefix being such an image; a weather model's input whose field count differs from the model's, in
+# NumPy's, jax.numpy's and PyTorch's broadcast words; NCCL's INFO back-trace of an error result with no WARN line.
+FAMILIES.setdefault("container_cuda_newer_than_driver", []).extend([
+    "nvidia-container-cli: requirement error: unsatisfied condition: driver >= 410",
+    "stderr: nvidia-container-cli: requirement error: unsatisfied condition: driver>=450, please update your driver "
+    "to a newer version, or use an earlier cuda container: unknown.",
+    "requirement error: unsatisfied condition: driver > 525",
+    "Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: requirement error: "
+    "unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container",
+    ("what():  [FT][ERROR] CUDA runtime error: the provided PTX was compiled with an unsupported toolchain. "
+     "/workspace/src/cuda_utils.h:393",
+     "triton-server-1         | I0811 02:59:27.879335 94 libfastertransformer.cc:307] Before Loading Model:"),
+    ("RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.",
+     "$ docker run --gpus all -it pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime"),
+    ('Error: DriverError(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "the provided PTX was compiled with an unsupported '
+     'toolchain.") when loading cast_f32_bf16', "web_1  | Loading model weights"),
+    ("code=222(cudaErrorUnsupportedPtxVersion) cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)",
+     "apptainer exec --nv app.sif python run.py"),
+])
+FAMILIES.setdefault("dataset_model_mismatch", []).extend([
+    ("ValueError: operands could not be broadcast together with shapes (53,721,1440) (1,73,1,1)",
+     '  File "/opt/conda/lib/python3.10/site-packages/ai_models_fourcastnetv2/model.py", line 180, in normalise'),
+    ("ValueError: operands could not be broadcast together with shapes (2,69,721,1440) (1,73,1,1) ",
+     "$ ai-models --input opendata --lead-time 36 fourcastnetv2-small"),
+    ("TypeError: add got incompatible shapes for broadcasting: (1, 2, 181, 360), (1, 1, 721, 1440).",
+     "  File \"/home/u/graphcast/graphcast/normalization.py\", line 59, in normalize"),
+    ("ValueError: Incompatible shapes for broadcasting: shapes=[(1, 83), (1, 85)]",
+     "INFO Running GenCast 1p0 rollout"),
+    ("RuntimeError: The size of tensor a (73) must match the size of tensor b (74) at non-singleton dimension 1",
+     "  File \"/venv/lib/python3.11/site-packages/earth2studio/models/px/sfno.py\", line 290, in _forward"),
+])
+FAMILIES.setdefault("nccl_failure", []).extend([
+    "nd20-01:191191:219889 [0] NCCL INFO bootstrap.cc:270 -> 2",
+    "gpu-7:1234:5678 [3] NCCL INFO transport/net_ib.cc:1054 -> 6 [Async thread]",
+    "n1:12246:12397 [0] NCCL INFO misc/socket.cc:504 -> 2 (Operation now in progress)",
+    "host:1:2 [0] NCCL INFO enqueue.cc:1402 -> 1",
+    "[1] node0:9:9 [1] NCCL INFO init.cc:1750 -> 3",
+])
+
+
+@pytest.mark.parametrize("line", [
+    "n122:12246:12397 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [receive] via NET/Socket/0",
+    "n122:12246:12397 [0] NCCL INFO Channel 04/0 : 9[1] -> 10[2] via P2P/IPC/read",
+    "n122:12246:12397 [0] NCCL INFO group.cc:100 -> 7",
+    "n122:12246:12397 [0] NCCL INFO comm 0x55d0 rank 0 nranks 8 cudaDev 0 busId 1000 - Init COMPLETE",
+])
+def test_nccl_info_lines_without_an_error_result_stay_clean(line):
+    """NCCL's back-trace names an error only with a result 1-6: a channel's "a -> b" route, ncclInProgress (7,
+    a non-blocking communicator still connecting) and the start-up lines are a healthy run's."""
+    assert diagnose_text(line + "\n") == []

@@ -39,6 +39,7 @@ from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, s
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import foreign_line
+from wizard.install.private_args import PrivateArguments
 from wizard.install.sources import outside_index_problem
 from wizard.outputs import check_out_folder
 from wizard.recipes.loader import Recipe
@@ -80,7 +81,9 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
     if on_line:
         on_line("$ " + " ".join(argv))
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, stdin=subprocess.DEVNULL)
+        with PrivateArguments(argv) as private:  # a find-links password stays off the command line
+            proc = subprocess.run(private, capture_output=True, text=True, errors="replace", timeout=timeout,
+                                  stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
     except OSError as exc:

@@ -41,6 +41,7 @@ from wizard import bounded, paths
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.install.plan import Step
+from wizard.install.private_args import PrivateArguments
 from wizard.install.runner import StepLog, run_step
 from wizard.security import cut
 from wizard.uv_tool import uv_bin
@@ -348,12 +349,12 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
         source = Path(tmp) / "frozen.in"
         source.write_text("\n".join(pinned) + "\n", encoding="utf-8")
         compiled = Path(tmp) / "frozen.txt"
+        argv = [uv_bin(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps", "--no-header",
+                "--no-annotate", "--python", str(env_python(env)), *links, str(source), "-o", str(compiled)]
         try:
-            proc = subprocess.run(
-                [uv_bin(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps",
-                 "--no-header", "--no-annotate", "--python", str(env_python(env)), *links, str(source),
-                 "-o", str(compiled)],
-                capture_output=True, text=True, errors="replace", preexec_fn=die_with_parent(), timeout=timeout)
+            with PrivateArguments(argv) as private:  # a find-links password stays off the command line
+                proc = subprocess.run(private, capture_output=True, text=True, errors="replace",
+                                      preexec_fn=die_with_parent(), timeout=timeout)
         except (OSError, subprocess.TimeoutExpired):
             return None
         if proc.returncode != 0 or not compiled.exists():

@@ -39,6 +39,7 @@ from wizard import bounded
 from wizard.errors import OperationFailed, UserError
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
+from wizard.install.private_args import PrivateArguments
 from wizard.install.reach import configured_index, find_answered, find_unreachable, index_sentence
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.sources import outside_index_problem
@@ -190,8 +191,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                                 else f".{out.name}.partial")
         argv += [str(source), "-o", str(partial)]
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, stdin=subprocess.DEVNULL,
-                                  env=_uv_env())
+            with PrivateArguments(argv) as private:  # a find-links password stays off the command line
+                proc = subprocess.run(private, capture_output=True, text=True, errors="replace", timeout=timeout,
+                                      stdin=subprocess.DEVNULL, env=_uv_env())
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
             raise OperationFailed(f"resolving recipe {recipe.id} did not finish within {timeout:g} s.") from None

@@ -47,6 +47,7 @@ from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler, is_destructive_hint
+from wizard.install.private_args import PrivateArguments
 from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
@@ -507,11 +508,13 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         where = "" if os.sep in program else " on the step's PATH"
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: no such program{where} "
                                                  "(or it is not executable)"))
+    private = PrivateArguments(step.argv)  # a secret never on the child's world-readable command line
     try:
-        child = pexpect.spawn(resolved, [_FsArg(a) for a in step.argv[1:]], env=env, cwd=None, preexec_fn=die_with_parent(_chdir_to(cwd)),
-                              encoding="utf-8", codec_errors="replace", dimensions=(24, 200), echo=False,
-                              timeout=None)
+        child = pexpect.spawn(resolved, [_FsArg(a) for a in private.argv[1:]], env=env, cwd=None,
+                              preexec_fn=die_with_parent(_chdir_to(cwd)), encoding="utf-8", codec_errors="replace",
+                              dimensions=(24, 200), echo=False, timeout=None)
     except (pexpect.ExceptionPexpect, OSError) as exc:
+        private.close()
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: {exc}"))
     child.delaybeforesend = None
     session = _Session(step, child, log, events, cancel, rules, stall_seconds,
@@ -522,6 +525,8 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         _Stopper(child, log).stop("the wizard itself stopped")
         child.close(force=True)
         raise
+    finally:
+        private.close()
     return finish(result)
 
 

@@ -1,0 +1,85 @@
+"""Arguments holding a secret reach the installer through a private file, never its command line.
+
+Real children through the real runner: a Python program reads its own `/proc/self/cmdline` (what every local user
+can read, `ps aux`) and the requirements file it was given, so the test sees what another user would see.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from wizard.install.plan import Step
+from wizard.install.private_args import PrivateArguments
+from wizard.install.runner import run_step
+
+#: A child that writes its own command line and the lines of the file after `-r` (or its last argument) to
+#: $REPORT_TO (not its output, which the runner masks as it does every channel).
+SELF_REPORT = (
+    "import json, os, sys; argv = sys.argv[1:]; f = argv[argv.index('-r') + 1] if '-r' in argv else argv[-1];"
+    " st = os.stat(os.path.dirname(f)) if 'gc-wizard-private-' in f else None;"
+    " open(os.environ['REPORT_TO'], 'w').write(json.dumps({'cmdline': open('/proc/self/cmdline', 'rb').read().decode(errors='replace'),"
+    " 'file': open(f).read() if st else None, 'folder_mode': st.st_mode & 0o777 if st else None,"
+    " 'file_mode': os.stat(f).st_mode & 0o777 if st else None}))")
+
+SECRETS = {
+    "find-links password": ["--find-links", "http://alice:SEKRETpw1@127.0.0.1:8/wheels/"],
+    "find-links query token": ["--find-links=https://files.example.org/?private_token=SEKRETtok0123456789abc"],
+    "index token": ["--extra-index-url", "https://__token__:SEKRETidx77@pypi.lab.example/simple"],
+    "signed GraphCast URL": ["graphcast @ https://bucket.example/gc.whl?X-Amz-Signature=SEKRETsig0123456789abcdef"],
+    "git token": ["git+https://SEKRETghp_0123456789abcdefABCDEF@github.com/google-deepmind/graphcast@v0.1.1"],
+}
+
+
+def _report(args: list[str], tmp_path: Path) -> dict:
+    report = tmp_path / "report.json"
+    step = Step(name="report", title="report", argv=(sys.executable, "-c", SELF_REPORT, *args),
+                env={"REPORT_TO": str(report)})
+    result = run_step(step, log=None)
+    assert result.ok, result
+    return json.loads(report.read_text())
+
+
+@pytest.mark.parametrize("args", list(SECRETS.values()), ids=list(SECRETS))
+def test_a_secret_is_in_the_private_file_and_not_on_the_command_line(args, tmp_path):
+    report = _report([*args, "pkg-a==1.0"], tmp_path)
+    assert "SEKRET" not in report["cmdline"], report["cmdline"]
+    assert "pkg-a==1.0" in report["cmdline"]  # what holds no secret stays where it was
+    assert "SEKRET" in report["file"]
+    assert (report["folder_mode"], report["file_mode"]) == (0o700, 0o600)
+
+
+def test_the_private_file_is_gone_once_the_child_is_done():
+    with PrivateArguments(["uv", "pip", "install", "--find-links", "http://bob:SEKRET2@h/"]) as argv:
+        folder = Path(argv[-1]).parent
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize(("argv", "positional"), [
+    (["uv", "pip", "compile", "a.in", "-o", "b.txt"], True),
+    (["uv", "pip", "sync", "--python", "/e/bin/python", "frozen.txt"], True),
+    (["uv", "pip", "install", "--python", "/e/bin/python", "pkg-a==1.0"], False),
+    (["/e/bin/python", "-m", "pip", "download", "--dest", "w", "-r", "lock.txt"], False),
+])
+def test_each_installer_command_gets_the_file_the_way_it_reads_requirements(argv, positional):
+    """`compile` and `sync` read requirement files as arguments; `install` and `download` after `-r`."""
+    with PrivateArguments([*argv, "--find-links", "http://carol:SEKRET3@h/"]) as moved:
+        assert not any("SEKRET" in word for word in moved)
+        if positional:
+            assert moved[:len(argv)] == argv and "gc-wizard-private-" in moved[-1] and moved[-2] != "-r"
+        else:
+            assert moved[-2] == "-r" and "gc-wizard-private-" in moved[-1]
+
+
+@pytest.mark.parametrize("argv", [
+    ["uv", "pip", "install", "--find-links", "/srv/wheels", "pkg-a==1.0"],  # nothing secret: nothing moves
+    ["uv", "pip", "install", "--find-links", "https://h/${LAB_TOKEN}/"],  # `${…}` a requirements file would expand
+])
+def test_what_cannot_or_need_not_move_stays_as_it_was(argv):
+    arguments = PrivateArguments(argv)
+    assert arguments.argv == argv and arguments.folder is None

@@ -1,0 +1,93 @@
+"""Installer arguments that hold a secret travel in a private file, never on the child's command line.
+
+Why: a process's command line is readable by every local user (`/proc/PID/cmdline`, `ps aux`) for as long as it
+runs. On a shared GPU server a find-links password, an index token or a signed GraphCast URL given through the
+environment, an answers file or a flag was there for the whole download (eleventh hostile pass #162-#164, #205),
+though every channel the wizard writes masks it. uv and pip read the same options and requirements from a
+requirements file, so each argument holding a secret moves into one, made 0600 in a folder only the user can
+enter (`tempfile.mkdtemp`), and removed once the child is done. Arguments without a secret stay where they were,
+so the command a log shows is the one that ran.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from wizard.security import redact_secrets
+
+#: Options whose value may carry a credential, and which uv and pip both read inside a requirements file.
+FILE_OPTIONS = frozenset({"--find-links", "-f", "--index-url", "-i", "--extra-index-url"})
+#: The installer commands whose requirements files are positional (`uv pip compile a.in b.in`, `uv pip sync`);
+#: `install` and `download` take them after `-r`.
+_POSITIONAL_FILES = frozenset({"compile", "sync"})
+
+
+def holds_secret(value: str) -> bool:
+    """Whether the output channels would mask part of `value` (the one rule for what a secret looks like)."""
+    return redact_secrets(value) != value
+
+
+def _file_line(value: str) -> bool:
+    """Whether `value` can be one line of a requirements file and be read back as itself: no line break, and no
+    `${…}`, which both installers expand from the environment."""
+    return "\n" not in value and "\r" not in value and "${" not in value
+
+
+class PrivateArguments:
+    """`argv` with its secret-holding options and URL requirements moved into a private requirements file.
+
+    `argv` is the command to start; `close()` removes the file (a `with` block does it). Nothing moves, and no
+    file is made, when no argument holds a secret."""
+
+    def __init__(self, argv: list[str] | tuple[str, ...]) -> None:
+        self.folder: Path | None = None
+        kept, moved = _split(list(argv))
+        if not moved:
+            self.argv = list(argv)
+            return
+        self.folder = Path(tempfile.mkdtemp(prefix="gc-wizard-private-"))  # 0700, whatever the umask
+        path = self.folder / "arguments.txt"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as out:
+            out.write("".join(line + "\n" for line in moved))
+        positional = any(word in _POSITIONAL_FILES for word in kept[1:4])
+        self.argv = [*kept, str(path)] if positional else [*kept, "-r", str(path)]
+
+    def close(self) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def __enter__(self) -> list[str]:
+        return self.argv
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(the arguments that stay, the requirements-file lines that hold a secret)."""
+    kept, moved = argv[:1], []
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        name, eq, value = word.partition("=")
+        if word in FILE_OPTIONS and i + 1 < len(argv):
+            value = argv[i + 1]
+            if holds_secret(value) and _file_line(value):
+                moved.append(f"{word} {value}")
+            else:
+                kept += [word, value]
+            i += 2
+            continue
+        if eq and name in FILE_OPTIONS and holds_secret(value) and _file_line(value):
+            moved.append(f"{name} {value}")
+        elif not word.startswith("-") and "://" in word and holds_secret(word) and _file_line(word):
+            moved.append(word)  # a requirement by URL: `graphcast @ https://…?X-Amz-Signature=…`, `git+https://tok@…`
+        else:
+            kept.append(word)
+        i += 1
+    return kept, moved

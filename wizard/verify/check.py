@@ -600,6 +600,11 @@ def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str],
     if jax_path and not os.path.realpath(jax_path).startswith(real_env + os.sep):
         evidence.append(f"jax was imported from {jax_path}")
         evidence += stray_other_entries(env, child_env)  # how it got there: a .pth file, the user site
+    elif not jax_path:
+        # The import itself died (a stray copy that raises, or one built for another jaxlib), so no tier says where
+        # jax came from: a user site or a .pth folder outside the env that holds one is then the likeliest cause,
+        # as `diagnose --env` says (eleventh hostile pass #206/#207: "matches no known failure").
+        evidence += stray_other_entries(env, child_env)
     for entry in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
         # A relative entry is searched from the probe's working folder, the environment (run_probe's cwd), not
         # from the wizard's: read from here, a `jax/` beside the user named a folder the check never searched.

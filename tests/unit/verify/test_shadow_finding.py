@@ -138,3 +138,26 @@ def test_the_wizards_own_imports_do_not_come_from_pythonpath(tmp_path):
                           timeout=120)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert not (tmp_path / "RAN").exists()
+
+
+def test_an_import_that_died_is_explained_by_a_stray_copy_the_env_reaches(tmp_path):
+    """Eleventh hostile pass #206/#207: a stray jax that raises at import (in the user site of an env made with
+    --system-site-packages, or in a folder a .pth adds) killed the probe before any tier said where jax came from,
+    and the check said "matches no known failure" while `diagnose --env` named it. The check now names it too."""
+    from wizard.verify.shadow import environment_shadow
+
+    env, site = _env_with_site(tmp_path)
+    died = Tier.from_probe({"name": "jax_import", "ok": False, "status": "failed", "seconds": 0.2})
+    stray = tmp_path / "stray"
+    (stray / "graphcast").mkdir(parents=True)
+    (site / "zz_stray.pth").write_text(f"{stray}\n")
+    for finding in (_shadow_finding([died], env, {}), _shadow_finding([], env, {}), environment_shadow(env, {})):
+        assert finding is not None and finding.id == "pythonpath_shadows_env", finding
+        assert any(str(stray) in e and "graphcast" in e for e in finding.evidence), finding.evidence
+    (site / "zz_stray.pth").unlink()
+    user = tmp_path / "ub"
+    (user / "lib" / "python3.11" / "site-packages" / "jax").mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = true\n")
+    finding = _shadow_finding([died], env, {"PYTHONUSERBASE": str(user)})
+    assert finding is not None and any("user site-packages" in e for e in finding.evidence)
+    assert _shadow_finding([died], env, {"PYTHONUSERBASE": str(user), "PYTHONNOUSERSITE": "1"}) is None

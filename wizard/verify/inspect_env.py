@@ -225,11 +225,18 @@ def libraries_first(order: list[tuple[str, str]]) -> dict[tuple[str, str], dict[
     return first
 
 
-def ptxas_on_path(environ: dict[str, str]) -> dict[str, str] | None:
+def ptxas_on_path(environ: dict[str, str], env: Path | None = None) -> dict[str, str] | None:
+    """The first `ptxas` on PATH and its CUDA version: from the toolkit folder it sits in, else from a short run of
+    it — never a run of one inside `env`, the environment being inspected (`diagnose --env` checks an environment
+    without running it; eleventh hostile pass #151: an activated env's own `bin/ptxas` ran). Its version is then
+    "unknown", which no finding reads as too old."""
     path = shutil.which("ptxas", path=environ.get("PATH", ""))
     if path is None:
         return None
     version = libpath.toolkit_version(Path(os.path.realpath(path)).parent.parent)
+    real_env = os.path.realpath(env) + os.sep if env is not None else None
+    if version is None and real_env is not None and os.path.realpath(path).startswith(real_env):
+        return {"path": path, "version": "unknown"}
     if version is None:
         # Not inside a toolkit folder: ask the program itself (a short run, under a deadline).
         done = deadline.start([path, "--version"], timeout=0.5).finish()
@@ -469,7 +476,7 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     cudnn = [v for (n, m), v in first.items() if n == "cudnn" and (not wanted or m == wanted)] or \
         [v for (n, _m), v in first.items() if n == "cudnn"]
     report.cudnn_loads_first = {k: cudnn[0][k] for k in ("version", "path", "via")} if cudnn else None
-    report.ptxas = ptxas_on_path(environ)
+    report.ptxas = ptxas_on_path(environ, prefix)
     report.graphcast = graphcast_info(sites)
     report.driver = driver
     marker = read_marker(prefix)

@@ -279,3 +279,25 @@ def test_xarray_2026_4_under_graphcast_is_named_before_a_forecast_fails(tmp_path
     older = make_env(tmp_path / "older", [graphcast, build_wheel(house, "xarray", "2026.2.0")])
     assert "xarray_incompatible" not in [f.id for f in inspect_env(older, {"PATH": "/usr/bin:/bin"},
                                                                    read_driver=False, ldconfig=[]).findings]
+
+
+@pytest.mark.parametrize("where", ["bin/ptxas", "lib/python3.11/site-packages/nvidia/cuda_nvcc/bin/ptxas"])
+def test_diagnose_env_runs_nothing_of_the_environment_it_inspects(tmp_path, where):
+    """Eleventh hostile pass #151: with the env activated (its `bin/` first on PATH), `diagnose --env` asked the
+    env's own `ptxas` its version by running it. A tool outside the env may still be asked; none inside it."""
+    env = tmp_path / "env"
+    (env / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    ran = tmp_path / "RAN"
+    ptxas = env / where
+    ptxas.parent.mkdir(parents=True, exist_ok=True)
+    ptxas.write_text(f"#!/bin/sh\ntouch {ran}\necho 'Cuda compilation tools, release 12.3, V12.3.107'\n")
+    ptxas.chmod(0o755)
+    report = inspect_env(env, {"PATH": f"{ptxas.parent}:/usr/bin:/bin"}, read_driver=False)
+    assert not ran.exists()
+    assert report.ptxas == {"path": str(ptxas), "version": "unknown"}
+    outside = tmp_path / "toolkit-bin"
+    outside.mkdir()
+    (outside / "ptxas").write_text(ptxas.read_text())
+    (outside / "ptxas").chmod(0o755)
+    assert inspect_env(env, {"PATH": f"{outside}:/usr/bin:/bin"}, read_driver=False).ptxas["version"] == "12.3"

@@ -47,7 +47,7 @@ from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.plan import NO_REPLACE, Step
 from wizard.install.recorded_set import foreign_requirement
-from wizard.install.runner import StepLog, run_step
+from wizard.install.runner import StepLog, inactivity_limit, run_step
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
 from wizard.uv_tool import uv_bin
@@ -559,6 +559,7 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
     """Go back to `entry_id` (default: the previous good one). `confirm(lines) -> bool` may veto;
     `events` get the restore steps' lines, the check's tiers and messages; `cancel` stops it (the
     current environment stays current). A signal (KeyboardInterrupt) is recorded and raised again."""
+    inactivity_limit()  # a malformed GC_WIZARD_INACTIVITY_TIMEOUT is refused before anything runs
     transaction = _Rollback(entry_id, verify=verify, level=level, events=events or RollbackEvents(),
                             cancel=cancel or threading.Event(), confirm=confirm)
     with StateLock("rollback"):

@@ -51,7 +51,7 @@ from wizard.install.progress import InstallProgress as InstallProgress
 from wizard.install.reach import unreachable_advice
 from wizard.install.recorded_set import graphcast_source_record
 from wizard.install.remote_wheelhouse import refuse_endless_pages
-from wizard.install.runner import RunnerEvents, StepLog, run_plan
+from wizard.install.runner import RunnerEvents, StepLog, inactivity_limit, run_plan
 
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
 from wizard.install.runner import await_answer as await_answer
@@ -359,6 +359,7 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
     that is not the recipe's GraphCast (docs/interface.md: exit 2 unless --force). With --force, say so.
     `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
     say = say or (lambda _text: None)
+    inactivity_limit()  # a malformed GC_WIZARD_INACTIVITY_TIMEOUT is refused before anything runs
     reasons = unfit_reasons(recipe) if check_fit else []
     if reasons:
         text = f"recipe {recipe.id} does not fit this machine: " + "; ".join(reasons)

@@ -688,14 +688,31 @@ def inactivity_limit(environ: dict[str, str] | None = None) -> float:
     Why a limit at all: a step that neither prints nor asks (a download stuck on a dead proxy, a build
     waiting on a lock) would otherwise hold the state lock forever. Thirty minutes is far beyond any
     silent stretch of a real install (uv and pip print per package; a from-source build prints per
-    compiler call). An unreadable value is ignored, not fatal: the default applies.
+    compiler call). A value that is not a positive number of seconds is refused (`UserError`, naming it), and read where an
+    install or rollback starts, before anything runs: `0`, `-1` or `nan`, read as "no limit" or the
+    default without a word, left a user who meant a short limit waiting for half an hour (eleventh hostile pass
+    #208).
     """
-    raw = (os.environ if environ is None else environ).get(INACTIVITY_ENV, "")
+    problem = inactivity_problem(environ)
+    if problem is not None:
+        raise UserError(problem)
+    raw = (os.environ if environ is None else environ).get(INACTIVITY_ENV, "").strip()
+    return float(raw) if raw else DEFAULT_INACTIVITY_SECONDS
+
+
+def inactivity_problem(environ: dict[str, str] | None = None) -> str | None:
+    """A sentence naming a `GC_WIZARD_INACTIVITY_TIMEOUT` that is not a positive, finite number of seconds."""
+    raw = (os.environ if environ is None else environ).get(INACTIVITY_ENV, "").strip()
+    if not raw:
+        return None
     try:
         value = float(raw)
     except ValueError:
-        return DEFAULT_INACTIVITY_SECONDS
-    return value if 0 < value < float("inf") else DEFAULT_INACTIVITY_SECONDS
+        value = float("nan")
+    if 0 < value < float("inf"):
+        return None
+    return (f"{INACTIVITY_ENV}={raw!r} is not a number of seconds above 0 (how long an installer step may print "
+            f"nothing before it is stopped; default {DEFAULT_INACTIVITY_SECONDS:g}); fix or unset it.")
 
 
 def run_plan(plan, *, log_path: Path, events: RunnerEventsProtocol | None = None, cancel: threading.Event | None = None,

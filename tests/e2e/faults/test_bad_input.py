@@ -129,6 +129,20 @@ def test_a_silent_step_is_stopped_by_the_inactivity_limit_which_says_so(tmp_path
     assert "inactivity limit" in (tmp_path / "log").read_text()
 
 
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "abc", "30s"])
+def test_an_inactivity_limit_that_is_no_number_of_seconds_is_refused_before_anything_runs(tiny, isolated_state,
+                                                                                            value):
+    """Eleventh hostile pass #208: `0`, `-1`, `nan` and `abc` were taken without a word (the default, half an hour,
+    applied). Install and rollback now refuse them, naming the variable, before an environment is made."""
+    from wizard.install.runner import INACTIVITY_ENV
+
+    for argv in (("install", "tiny-a", "--yes", "--json", *tiny.args()), ("rollback", "--yes", "--json")):
+        proc = run_inproc(*argv, env={INACTIVITY_ENV: value})
+        assert proc.returncode == 2 and f"{INACTIVITY_ENV}={value!r}" in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr and last_json(proc)["ok"] is False
+    assert not (isolated_state / "envs").exists() or not list((isolated_state / "envs").iterdir())
+
+
 def test_verify_is_recorded_and_the_report_shows_it(tiny, isolated_state):
     tiny.house.add("jax", "0.4.23", module_source="raise ImportError('libcudnn.so.8: cannot open shared object file')\n")
     tiny.write("tiny-jax", ["jax==0.4.23"])

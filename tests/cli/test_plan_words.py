@@ -73,3 +73,21 @@ def test_the_sources_name_the_index_the_environment_sets_with_its_variable(tiny,
         {"url": "https://pip.lab/simple", "variable": "PIP_INDEX_URL", "extra": False}]
     proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], env=env)  # offline: no index is asked
     assert "UV_INDEX_URL" not in proc.stdout
+
+
+def test_the_sources_name_a_web_wheelhouse_the_user_gave(tiny, isolated_state, monkeypatch):
+    """Eleventh hostile pass #141: a reachable web wheelhouse (`--find-links http://…`) showed only inside the
+    steps' argv, while Sources said "Packages: the package index (PyPI)". New cases: one from the flag with a
+    password, one from GC_WIZARD_FIND_LINKS; each named (masked) beside the local wheelhouse, offline too."""
+    from tests.fixtures.index import closed_port
+
+    flag = f"http://ann:Pw0rdXy77@127.0.0.1:{closed_port()}/wheels/"
+    variable = f"http://127.0.0.1:{closed_port()}/lab/"
+    monkeypatch.setenv("GC_WIZARD_FIND_LINKS", variable)
+    online = [a for a in tiny.args()[:-1] if a != "--offline"]
+    for args, state in ((online, "a web page the installer reads"), (tiny.args()[:-1], "not read offline")):
+        proc = run_inproc("plan", "tiny-a", *args, "--find-links", flag)
+        assert proc.returncode == 0, proc.stderr
+        lines = " ".join(proc.stdout[proc.stdout.index("Sources"):proc.stdout.index(STEPS_HEADING)].split())
+        assert f"Wheelhouse {flag.replace('Pw0rdXy77', '***')} ({state})" in lines, lines
+        assert f"Wheelhouse {variable} ({state})" in lines and "Pw0rdXy77" not in proc.stdout

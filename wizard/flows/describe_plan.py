@@ -77,16 +77,30 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
     for house in wheelhouses:
         lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
         lines += _wrap(f"! {house.caution()}", "    ", width) if house.caution() else []
+    web = _web_wheelhouses(plan)
+    for link in web:
+        # Named as the steps show it (masked, user kept): only the argv said where packages came from (#141).
+        state = "not read offline" if plan.offline else "a web page the installer reads"
+        lines += _wrap(f"Wheelhouse {redact_secrets(link, keep_user=True)} ({state})", "  ", width)
     if plan.offline:
         lines.append("  Packages: offline: only the wheelhouse and the installer's cache")
         return lines + _recipe_indexes(plan, width)
     settings = index_settings(plan.installer)
     default = next((s.describe() for s in settings if not s.extra), "the package index (PyPI)")
-    lines += _wrap("Packages: " + default + (" and the wheelhouse" if wheelhouses else ""), "  ", width)
+    lines += _wrap("Packages: " + default + (" and the wheelhouse" if wheelhouses or web else ""), "  ", width)
     for setting in settings:
         lines += _wrap(f"and {setting.describe()}", "    ", width) if setting.extra else []
     lines += _recipe_indexes(plan, width)
     return lines
+
+
+def _web_wheelhouses(plan: Plan) -> list[str]:
+    """The find-links pages the user gave (a flag, GC_WIZARD_FIND_LINKS, an answers file) that are URLs: a local
+    folder is looked at and summed up above; a page is the installer's to read (the recipe's own are named by
+    `_recipe_indexes`)."""
+    recipe_links = set(getattr(plan.recipe, "find_links", ()))
+    return [link for link in dict.fromkeys(plan.find_links)
+            if "://" in link and not link.startswith("file:") and link not in recipe_links]
 
 
 def _recipe_indexes(plan: Plan, width: int) -> list[str]:

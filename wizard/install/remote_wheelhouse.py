@@ -7,7 +7,7 @@ the page nor the cause. A real find-links page lists files: JAX's own release pa
 largest public ones a few MB. So the wizard reads the page itself first, up to `PAGE_LIMIT`, and refuses the
 install, naming the page, when there is more. It never refuses for what it could not learn: an unreachable
 host, an error status or a slow page within the time allowed is left to the installer, which says so in its
-own words (and the install stops there as before).
+own words (and the install stops there as before). A redirect loop is learnt for certain, and refused too.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import os
 import ssl
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
@@ -60,6 +61,7 @@ class _Look:
         self.url, self.limit = url, limit
         self.read = 0
         self.too_big = False
+        self.redirect_loop: str | None = None
         self.stop = threading.Event()
         self.finished = threading.Event()
 
@@ -77,6 +79,9 @@ class _Look:
                     if self.read > self.limit:
                         self.too_big = True
                         return
+        except urllib.error.HTTPError as exc:
+            if 300 <= exc.code < 400:  # urllib stops a redirect that comes back, or the tenth one: a loop
+                self.redirect_loop = str(exc.headers.get("Location") or exc.url or "")
         except (OSError, ValueError, zlib.error, http.client.HTTPException):  # unreachable, refused, an error status
             return
         finally:
@@ -130,6 +135,13 @@ def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TO
                 say(f"the wheelhouse page {redact_secrets(url)} is slow ({look.read // 1024:,} KB in "
                     f"{total_seconds:g} s); the installer reads it next, and may take as long again")
             return None
+    if look.redirect_loop is not None:
+        # Certain, unlike a refused connection or an error status: uv reads no wheel through a loop and later says
+        # the packages are "not found in the package registry", naming neither the page nor the loop (#143).
+        where = f" (last to {redact_secrets(look.redirect_loop)})" if look.redirect_loop else ""
+        return (f"the wheelhouse page {redact_secrets(url)} (--find-links) redirects in a loop{where}, so no "
+                "installer can read a wheel through it. Check the URL (it should list .whl files), or copy the "
+                "wheels into a local folder.")
     if look.too_big:
         return (f"the wheelhouse page {redact_secrets(url)} (--find-links) holds more than "
                 f"{limit // (1024 * 1024)} MB and was still sending; a find-links page lists files "

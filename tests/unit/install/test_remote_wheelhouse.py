@@ -77,3 +77,13 @@ def test_a_gzip_bomb_is_measured_decoded(gzip_bomb):
     problem = page_problem(gzip_bomb, limit=16 * 1024 * 1024)
     assert problem is not None and problem.startswith(f"the wheelhouse page {gzip_bomb} (--find-links) holds more "
                                                       "than 16 MB")
+
+
+@pytest.mark.parametrize("path", ["loop/", "back"])
+def test_a_page_that_redirects_in_a_loop_is_refused_naming_it(path, redirect_server):
+    """Eleventh hostile pass #143: a find-links URL redirecting for ever ended as "pkg-a was not found in the package
+    registry", naming neither the page nor the loop. The loop is certain, so it is said before the install."""
+    url = redirect_server + path
+    problem = page_problem(url)
+    assert problem is not None and problem.startswith(f"the wheelhouse page {url} (--find-links) redirects in a loop")
+    assert page_problem(redirect_server + "hop") is None  # one redirect to a real page is fine

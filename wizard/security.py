@@ -250,6 +250,12 @@ _URL_USERINFO = re.compile(
     r"(?P<userinfo>[^\s/]*)@"
     r"(?=[A-Za-z0-9\[])"
 )
+#: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
+#: or proxy setting): a password all the same (eleventh hostile pass #41). Not an image digest (`jax:0.4@sha256:…`),
+#: nor a word after a path or another address's part.
+_BARE_USERINFO = re.compile(
+    r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s@/:\"'<>]+)@"
+    r"(?!sha\d+:)(?=[A-Za-z0-9][A-Za-z0-9.-]*(?::\d+)?(?:[:/\s\"',;)]|$))")
 _AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*[^\s\"',;]+")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
 _PASSWORD = re.compile(
@@ -307,6 +313,12 @@ def _userinfo(match: re.Match, keep_user: bool = False) -> str:
     if keep_user and colon and user:
         return f"{match.group('scheme')}{user}:***@"
     return f"{match.group('scheme')}{MASK}@"
+
+
+def _bare_userinfo(match: re.Match, keep_user: bool) -> str:
+    if match.group("password") in ("***", MASK):
+        return match.group(0)
+    return f"{match.group('user')}:***@" if keep_user else f"{MASK}@"
 
 
 #: Names that hold KEY/TOKEN/… but are not variables: exception and warning classes (`KeyError: 'mesh_size'`
@@ -391,6 +403,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _BARE_QUERY.sub(_bare_query, text)
     text = _URL_PATH.sub(_path_tokens, text)
     text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
+    text = _BARE_USERINFO.sub(lambda m: _bare_userinfo(m, keep_user), text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)

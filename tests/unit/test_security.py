@@ -239,3 +239,22 @@ def test_a_refusal_names_a_character_as_the_quoted_value_shows_it(char):
     """One escape style: the character a refusal names (`show_characters`) reads as it does in the value the
     refusal quotes (`reveal_format_characters`)."""
     assert show_characters([char]) == reveal_format_characters(char)
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("JAX_COORDINATOR_ADDRESS=lab:Crd9pass@node17:1234", "JAX_COORDINATOR_ADDRESS=lab:***@node17:1234"),
+    ("rsync -e ssh alice:Pw1zz@lab.example:/data/era5 .", "rsync -e ssh alice:***@lab.example:/data/era5 ."),
+    ("proxy bob:hunter2x@proxy.lab, then", "proxy bob:***@proxy.lab, then"),
+])
+def test_a_password_before_a_host_without_a_scheme_is_masked(text, kept):
+    """Eleventh hostile pass #41: `user:password@host:port` in a variable (no `scheme://`) was printed in clear."""
+    assert redact_secrets(text, keep_user=True) == kept
+    assert "Crd9pass" not in redact_secrets(text) and "Pw1zz" not in redact_secrets(text)
+
+
+@pytest.mark.parametrize("text", [
+    "nvcr.io/nvidia/jax:24.04-py3@sha256:0f3a9c", "python:3.11@sha256:ab12", "git@github.com:deepmind/graphcast.git",
+    "ssh me@login1", "https://a:***@h/x", "user:***@host",
+])
+def test_addresses_that_hold_no_password_stay(text):
+    assert redact_secrets(text, keep_user=True) == text

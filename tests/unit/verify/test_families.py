@@ -782,6 +782,39 @@ def test_an_extra_dependency_error_names_the_extra_and_no_module():
     assert "`cbottle`" in finding.fix and "unknown" not in finding.fix + finding.explanation
 
 
+# Batch 55's held-out half B, fixed after it was measured: earth2studio's boxed banner (its words wrapped inside the
+# box); older top-level names JAX dropped; error 802 as a bare number; LLVM refusing the GPU's target for the PTX
+# version it has; CUDA without a driver inside a container (its host name the container id).
+FAMILIES.setdefault("python_module_missing", []).extend([
+    "│ This feature ('WorkflowRegistry') is marked needing optional dependency  │\n│ group 'serve'.                 │",
+    "│ This feature ('FCN3') is marked needing optional dependency group 'fcn3'.  │",
+    "│ Earth2Studio Extra Dependency Error                                      │",
+])
+FAMILIES.setdefault("jax_too_new", []).extend([
+    f"AttributeError: module 'jax' has no attribute '{name}'" for name in ("xla", "partial", "custom_transforms",
+                                                                           "soft_pmap")
+])
+FAMILIES.setdefault("fabric_manager_not_running", []).extend([
+    f"{what}: 802" for what in ("cudart init failure", "cudaSetDevice err", "cuInit failed", "cudaGetDeviceCount error")
+])
+FAMILIES.setdefault("gpu_arch_not_in_build", []).extend([
+    f"Reason: PTX version {ptx} does not support target '{sm}'." for ptx, sm in [("8.8", "sm_107a"), ("7.8", "sm_90a"),
+                                                                                 ("8.7", "sm_120a")]
+] + ["'sm_120a' is not a recognized processor for this target (ignoring processor)"])
+FAMILIES.setdefault("container_toolkit_missing", []).extend([
+    f"I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:148] kernel driver does not appear to be running on this "
+    f"host ({cid}): /proc/driver/nvidia/version does not exist" for cid in ("f14d48a29224", "0a1b2c3d4e5f")
+])
+
+
+def test_no_driver_on_a_named_host_is_still_no_driver():
+    """Only a container's id as the host name makes "no kernel driver" a container without its GPU; on a host
+    with a name it is a machine without the driver."""
+    line = ("kernel driver does not appear to be running on this host (gpu-node07): /proc/driver/nvidia/version does "
+            "not exist\n")
+    assert [f.id for f in diagnose_text(line)][:1] == ["driver_not_loaded"]
+
+
 NAMED_ALONE = {"cpu_only_jaxlib": "No GPU/TPU found, falling back to CPU"}
 #: A wording that names its cause only when another line is missing from the log (a `without` pattern): each
 #: with lines that rule it out, after which the log is the cause's symptom instead (still a failure).

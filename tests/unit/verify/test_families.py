@@ -815,6 +815,9 @@ def test_no_driver_on_a_named_host_is_still_no_driver():
     assert [f.id for f in diagnose_text(line)][:1] == ["driver_not_loaded"]
 
 
+#: The members the parametrized tests below are built from; a family member added further down the file (after the
+#: tests were defined) is checked by the test at the end instead.
+_COLLECTED = {fid: list(items) for fid, items in FAMILIES.items()}
 NAMED_ALONE = {"cpu_only_jaxlib": "No GPU/TPU found, falling back to CPU"}
 #: A wording that names its cause only when another line is missing from the log (a `without` pattern): each
 #: with lines that rule it out, after which the log is the cause's symptom instead (still a failure).
@@ -1024,3 +1027,11 @@ FAMILIES.setdefault("asset_corrupt", []).extend([
     "OSError: Unable to synchronously open file (truncated file: eof = 96, sblock->base_addr = 0, stored_eof = 2048)",
     "OSError: Unable to open file (bad object header version number)",
 ])
+
+
+@pytest.mark.parametrize("expected, item, prefix", [
+    (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
+    for prefix in PREFIXES])
+def test_every_wording_added_after_the_tests_is_named(expected, item, prefix):
+    """The family members appended below the parametrized tests (batch 54's) are named too, with every prefix."""
+    test_every_wording_of_a_family_is_named(expected, item, prefix)

@@ -703,6 +703,121 @@ FAMILIES.setdefault("glibc_too_old", []).extend([
 ])
 
 #: The part of a conditional wording that a `without` pattern names alone (no surroundings needed).
+# Batch 55 (tests/logs/real/SOURCES.md), from its fix half A: a forecast package's extra-dependency guard (the extra a
+# model needs, in earth2studio's error and its earlier class name); XLA's newer words for no ptxas at
+# all; the coordination service's newer barrier id and registration failure; flax's define_*_state call in a traceback
+# cut before its AttributeError (or with the quote lost); a scheduler's partial GPU grant seen as out of memory at
+# context creation; Singularity/Apptainer --nv finding no driver files on the host.
+FAMILIES.setdefault("python_module_missing", []).extend([
+    f"earth2studio.utils.imports.{cls}DependencyError: {cls} dependency group '{group}' is required for "
+    f"earth2studio.models.{kind}.{group}.load_model."
+    for cls, group, kind in [("Extra", "cbottle", "dx"), ("Extra", "fcn3", "px"), ("Optional", "corrdiff", "dx"),
+                             ("Extra", "aifs-ens", "px")]
+])
+FAMILIES.setdefault("ptxas_problem", []).extend([
+    f"{lead}No PTX compilation provider is available. Neither ptxas/nvlink nor nvjitlink is available. As a fallback "
+    "you can enable JIT compilation in the CUDA driver via the flag `--xla_gpu_unsafe_fallback_to_driver_on_ptxas_not_found`."
+    for lead in ("", "jaxlib._jax.XlaRuntimeError: INTERNAL: ", "Fehler:\n")
+] + [
+    f" - ptxas_path: Couldn't find a suitable version of ptxas. The following locations were considered: {where}"
+    for where in ("./cuda_sdk_lib/bin/ptxas, /usr/local/cuda/bin/ptxas", "/opt/venv/lib/python3.12/site-packages/"
+                  "nvidia/cuda_nvcc/bin/ptxas, bin/ptxas")
+])
+FAMILIES.setdefault("jax_distributed_timeout", []).extend([
+    f"Original error: DEADLINE_EXCEEDED: Barrier timed out. Id: {barrier}. This usually happens because a task "
+    "triggered the barrier too early or too slowly."
+    for barrier in ("[Init]Wait_for_all_tasks_to_register::0", "[Init]Wait_for_all_tasks_to_register::3",
+                    "PjRT_Client_Connect::1")
+] + [
+    "Stopping coordination service as cluster registration failed. This may be due to 1) some tasks crashed earlier "
+    f"before connecting, 2) some tasks were never scheduled, or 3) scheduling delays. {tail}"
+    for tail in ("", "Consider setting a longer initialization timeout if such delays are expected, the timeout is "
+                 "currently set to: 1h.")
+])
+FAMILIES.setdefault("jax_too_new", []).extend([
+    f"AttributeError: 'Config' object has no attribute '{name}" for name in ("define_bool_state", "define_enum_state")
+] + [
+    f'  File "{root}/flax/configurations.py", line {n}, in <module>\n    flax_{flag} = {call}(\n'
+    f'                         ^^^^^^^^^^^^^^^^^^'
+    for root, n, flag, call in [("/root/miniconda3/envs/svla/lib/python3.11/site-packages", 93, "filter_frames",
+                                 "define_bool_state"),
+                                ("/opt/venv/lib/python3.10/site-packages", 61, "profile", "define_bool_state"),
+                                ("C:\\Users\\me\\env\\Lib\\site-packages", 80, "mode", "define_enum_state")]
+] + [
+    "│ /home/ray/anaconda3/lib/python3.10/site-packages/flax/configurations.py:92 in <module>           │\n"
+    "│                                                                                                  │\n"
+    "│    91                                                                                            │\n"
+    "│ ❱  92 flax_filter_frames = define_bool_state(                                                    │",
+])
+FAMILIES.setdefault("slurm_gpu_binding", []).extend([
+    (f"W external/xla/xla/service/platform_util.cc:200] unable to create StreamExecutor for CUDA:{dev}: failed "
+     f"initializing StreamExecutor for CUDA device ordinal {dev}: INTERNAL: failed call to cuDevicePrimaryCtxRetain: "
+     "CUDA_ERROR_OUT_OF_MEMORY: out of memory; total memory reported: 34089730048", sign)
+    for dev, sign in [(0, '$CUDA_9c74391b="0=0G,1=32G,2=0G,3=0G" python -c "import jax; print(jax.devices())"'),
+                      (2, "srun --gres=gpu:1 python forecast.py"), (3, "SLURM_JOB_ID=4242"),
+                      (1, "qsub -l gpu=1 run.sh"), (5, "SGE_GPU=1")]
+])
+FAMILIES.setdefault("driver_not_loaded", []).extend([
+    "INFO:    Could not find any NVIDIA binaries on this host!",
+    "WARNING: Could not find any NVIDIA libraries on this host!",
+    "WARNING: Could not find any NVIDIA libraries on this host!\nWARNING: You may need to edit "
+    "/usr/local/etc/singularity/nvliblist.conf",
+])
+
+
+def test_context_creation_out_of_memory_without_a_scheduler_stays_out_of_memory():
+    """Out of memory when CUDA creates a context on a GPU means a GPU the job was not granted only where a
+    scheduler ran the job; on a workstation it is a GPU other processes fill."""
+    line = ("failed initializing StreamExecutor for CUDA device ordinal 0: INTERNAL: failed call to "
+            "cuDevicePrimaryCtxRetain: CUDA_ERROR_OUT_OF_MEMORY: out of memory; total memory reported: 25438126080\n")
+    assert [f.id for f in diagnose_text(line)][:1] == ["gpu_out_of_memory"]
+
+
+def test_an_extra_dependency_error_names_the_extra_and_no_module():
+    """earth2studio names the dependency group, not a module: the fix says which extra to install and never
+    "install `unknown`"."""
+    finding = diagnose_text("earth2studio.utils.imports.ExtraDependencyError: Extra dependency group 'cbottle' is "
+                            "required for earth2studio.models.dx.cbottle_sr.load_model.\n")[0]
+    assert finding.id == "python_module_missing"
+    assert "`cbottle`" in finding.fix and "unknown" not in finding.fix + finding.explanation
+
+
+# Batch 55's held-out half B, fixed after it was measured: earth2studio's boxed banner (its words wrapped inside the
+# box); older top-level names JAX dropped; error 802 as a bare number; LLVM refusing the GPU's target for the PTX
+# version it has; CUDA without a driver inside a container (its host name the container id).
+FAMILIES.setdefault("python_module_missing", []).extend([
+    "│ This feature ('WorkflowRegistry') is marked needing optional dependency  │\n│ group 'serve'.                 │",
+    "│ This feature ('FCN3') is marked needing optional dependency group 'fcn3'.  │",
+    "│ Earth2Studio Extra Dependency Error                                      │",
+])
+FAMILIES.setdefault("jax_too_new", []).extend([
+    f"AttributeError: module 'jax' has no attribute '{name}'" for name in ("xla", "partial", "custom_transforms",
+                                                                           "soft_pmap")
+])
+FAMILIES.setdefault("fabric_manager_not_running", []).extend([
+    f"{what}: 802" for what in ("cudart init failure", "cudaSetDevice err", "cuInit failed", "cudaGetDeviceCount error")
+])
+FAMILIES.setdefault("gpu_arch_not_in_build", []).extend([
+    f"Reason: PTX version {ptx} does not support target '{sm}'." for ptx, sm in [("8.8", "sm_107a"), ("7.8", "sm_90a"),
+                                                                                 ("8.7", "sm_120a")]
+] + ["'sm_120a' is not a recognized processor for this target (ignoring processor)"])
+FAMILIES.setdefault("container_toolkit_missing", []).extend([
+    f"I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:148] kernel driver does not appear to be running on this "
+    f"host ({cid}): /proc/driver/nvidia/version does not exist" for cid in ("f14d48a29224", "0a1b2c3d4e5f")
+])
+
+
+def test_no_driver_on_a_named_host_is_still_no_driver():
+    """Only a container's id as the host name makes "no kernel driver" a container without its GPU; on a host
+    with a name it is a machine without the driver."""
+    line = ("kernel driver does not appear to be running on this host (gpu-node07): /proc/driver/nvidia/version does "
+            "not exist\n")
+    assert [f.id for f in diagnose_text(line)][:1] == ["driver_not_loaded"]
+
+
+#: The members the parametrized tests below are built from; a family member added further down the file (after the
+#: tests were defined) is checked by the test at the end instead.
+_COLLECTED = {fid: list(items) for fid, items in FAMILIES.items()}
 NAMED_ALONE = {"cpu_only_jaxlib": "No GPU/TPU found, falling back to CPU"}
 #: A wording that names its cause only when another line is missing from the log (a `without` pattern): each
 #: with lines that rule it out, after which the log is the cause's symptom instead (still a failure).
@@ -912,3 +1027,11 @@ FAMILIES.setdefault("asset_corrupt", []).extend([
     "OSError: Unable to synchronously open file (truncated file: eof = 96, sblock->base_addr = 0, stored_eof = 2048)",
     "OSError: Unable to open file (bad object header version number)",
 ])
+
+
+@pytest.mark.parametrize("expected, item, prefix", [
+    (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
+    for prefix in PREFIXES])
+def test_every_wording_added_after_the_tests_is_named(expected, item, prefix):
+    """The family members appended below the parametrized tests (batch 54's) are named too, with every prefix."""
+    test_every_wording_of_a_family_is_named(expected, item, prefix)

@@ -82,8 +82,8 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
         on_line("$ " + " ".join(argv))
     try:
         with PrivateArguments(argv) as private:  # a find-links password stays off the command line
-            proc = subprocess.run(private, capture_output=True, text=True, errors="replace", timeout=timeout,
-                                  stdin=subprocess.DEVNULL)
+            proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace", timeout=timeout,
+                                  stdin=subprocess.DEVNULL, env=private.environ(None))
     except subprocess.TimeoutExpired:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
     except OSError as exc:

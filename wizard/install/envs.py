@@ -353,8 +353,8 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
                 "--no-annotate", "--python", str(env_python(env)), *links, str(source), "-o", str(compiled)]
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
-                proc = subprocess.run(private, capture_output=True, text=True, errors="replace",
-                                      preexec_fn=die_with_parent(), timeout=timeout)
+                proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
+                                      preexec_fn=die_with_parent(), timeout=timeout, env=private.environ(None))
         except (OSError, subprocess.TimeoutExpired):
             return None
         if proc.returncode != 0 or not compiled.exists():

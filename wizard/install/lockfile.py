@@ -192,8 +192,8 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         argv += [str(source), "-o", str(partial)]
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
-                proc = subprocess.run(private, capture_output=True, text=True, errors="replace", timeout=timeout,
-                                      stdin=subprocess.DEVNULL, env=_uv_env())
+                proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
+                                      timeout=timeout, stdin=subprocess.DEVNULL, env=private.environ(_uv_env()))
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
             raise OperationFailed(f"resolving recipe {recipe.id} did not finish within {timeout:g} s.") from None

@@ -7,13 +7,21 @@ though every channel the wizard writes masks it. uv and pip read the same option
 requirements file, so each argument holding a secret moves into one, made 0600 in a folder only the user can
 enter (`tempfile.mkdtemp`), and removed once the child is done. Arguments without a secret stay where they were,
 so the command a log shows is the one that ran.
+
+A `git+https://user:token@host/…` requirement is the one a file cannot hide: uv runs `git fetch URL` with it, and
+git's own children repeat it. Its login leaves the URL instead, and git asks for it through `GIT_ASKPASS`: a
+script in the same private folder that answers git's "Username for 'https://host'" and "Password for
+'https://user@host'" for that host only (`env` holds the variables to add to the child's environment).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import tempfile
+import urllib.parse
 from pathlib import Path
 
 from wizard.security import redact_secrets
@@ -23,6 +31,11 @@ FILE_OPTIONS = frozenset({"--find-links", "-f", "--index-url", "-i", "--extra-in
 #: The installer commands whose requirements files are positional (`uv pip compile a.in b.in`, `uv pip sync`);
 #: `install` and `download` take them after `-r`.
 _POSITIONAL_FILES = frozenset({"compile", "sync"})
+
+
+#: A git requirement's login: `[name @ ]git+http(s)://user[:password]@host[:port]/…`.
+_GIT_LOGIN = re.compile(r"(?P<head>(?:^|\s)git\+https?://)(?P<user>[^\s/@:]+)(?::(?P<password>[^\s/@]*))?@"
+                        r"(?P<host>[A-Za-z0-9.-]+(?::\d+)?)(?=/)")
 
 
 def holds_secret(value: str) -> bool:
@@ -44,11 +57,19 @@ class PrivateArguments:
 
     def __init__(self, argv: list[str] | tuple[str, ...]) -> None:
         self.folder: Path | None = None
-        kept, moved = _split(list(argv))
-        if not moved:
-            self.argv = list(argv)
+        self.env: dict[str, str] = {}
+        logins: dict[str, tuple[str, str]] = {}
+        argv = [_git_without_login(word, logins) if i else word for i, word in enumerate(argv)]
+        kept, moved = _split(argv)
+        if not moved and not logins:
+            self.argv = argv
             return
         self.folder = Path(tempfile.mkdtemp(prefix="gc-wizard-private-"))  # 0700, whatever the umask
+        if logins:
+            self.env = {"GIT_ASKPASS": str(_askpass(self.folder, logins))}
+        if not moved:
+            self.argv = kept
+            return
         path = self.folder / "arguments.txt"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as out:
@@ -56,16 +77,56 @@ class PrivateArguments:
         positional = any(word in _POSITIONAL_FILES for word in kept[1:4])
         self.argv = [*kept, str(path)] if positional else [*kept, "-r", str(path)]
 
+    def environ(self, base: dict[str, str] | None) -> dict[str, str] | None:
+        """The child's environment: `base` (None: this process's) with `env` added; None when nothing is added and
+        `base` was None, as `subprocess.run` takes it."""
+        if not self.env:
+            return base
+        return {**(os.environ if base is None else base), **self.env}
+
     def close(self) -> None:
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
 
-    def __enter__(self) -> list[str]:
-        return self.argv
+    def __enter__(self) -> PrivateArguments:
+        return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _git_without_login(word: str, logins: dict[str, tuple[str, str]]) -> str:
+    """`word` with a git URL's login taken out (recorded in `logins` by host, decoded as git decodes it); a word
+    whose login cannot be answered for its host alone (two logins for one host) stays as it was."""
+    if "git+" not in word or not holds_secret(word):
+        return word
+
+    def strip(match: re.Match) -> str:
+        host = match.group("host")
+        login = (urllib.parse.unquote(match.group("user")), urllib.parse.unquote(match.group("password") or ""))
+        if logins.setdefault(host, login) != login:
+            return match.group(0)
+        return match.group("head") + host
+
+    return _GIT_LOGIN.sub(strip, word)
+
+
+def _askpass(folder: Path, logins: dict[str, tuple[str, str]]) -> Path:
+    """A script git runs with its prompt as the argument, printing the login for that host and nothing for any
+    other (git then fails as it would without one). 0700; every value single-quoted for the shell."""
+    cases = []
+    for host, (user, password) in logins.items():
+        # The character after the host is not one a host name has (git quotes it, or a path follows): a login
+        # for `lab.example` is never given to `lab.example.evil`. Host names hold no character the shell or the
+        # pattern reads (`_GIT_LOGIN`), and the values are single-quoted.
+        cases.append(f"  *//{host}[!A-Za-z0-9.:-]*) printf '%s\\n' {shlex.quote(user)} ;;")
+        cases.append(f"  *@{host}[!A-Za-z0-9.:-]*) printf '%s\\n' {shlex.quote(password)} ;;")
+    script = folder / "askpass"
+    fd = os.open(script, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as out:
+        out.write("#!/bin/sh\ncase \"$1\" in\n" + "\n".join(cases) + "\n  *) exit 1 ;;\nesac\n")
+    return script
 
 
 def _split(argv: list[str]) -> tuple[list[str], list[str]]:

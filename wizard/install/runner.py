@@ -510,7 +510,7 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
                                                  "(or it is not executable)"))
     private = PrivateArguments(step.argv)  # a secret never on the child's world-readable command line
     try:
-        child = pexpect.spawn(resolved, [_FsArg(a) for a in private.argv[1:]], env=env, cwd=None,
+        child = pexpect.spawn(resolved, [_FsArg(a) for a in private.argv[1:]], env=private.environ(env), cwd=None,
                               preexec_fn=die_with_parent(_chdir_to(cwd)), encoding="utf-8", codec_errors="replace",
                               dimensions=(24, 200), echo=False, timeout=None)
     except (pexpect.ExceptionPexpect, OSError) as exc:

@@ -31,7 +31,6 @@ SECRETS = {
     "find-links query token": ["--find-links=https://files.example.org/?private_token=SEKRETtok0123456789abc"],
     "index token": ["--extra-index-url", "https://__token__:SEKRETidx77@pypi.lab.example/simple"],
     "signed GraphCast URL": ["graphcast @ https://bucket.example/gc.whl?X-Amz-Signature=SEKRETsig0123456789abcdef"],
-    "git token": ["git+https://SEKRETghp_0123456789abcdefABCDEF@github.com/google-deepmind/graphcast@v0.1.1"],
 }
 
 
@@ -54,7 +53,8 @@ def test_a_secret_is_in_the_private_file_and_not_on_the_command_line(args, tmp_p
 
 
 def test_the_private_file_is_gone_once_the_child_is_done():
-    with PrivateArguments(["uv", "pip", "install", "--find-links", "http://bob:SEKRET2@h/"]) as argv:
+    with PrivateArguments(["uv", "pip", "install", "--find-links", "http://bob:SEKRET2@h/"]) as private:
+        argv = private.argv
         folder = Path(argv[-1]).parent
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert not folder.exists()
@@ -68,7 +68,8 @@ def test_the_private_file_is_gone_once_the_child_is_done():
 ])
 def test_each_installer_command_gets_the_file_the_way_it_reads_requirements(argv, positional):
     """`compile` and `sync` read requirement files as arguments; `install` and `download` after `-r`."""
-    with PrivateArguments([*argv, "--find-links", "http://carol:SEKRET3@h/"]) as moved:
+    with PrivateArguments([*argv, "--find-links", "http://carol:SEKRET3@h/"]) as private:
+        moved = private.argv
         assert not any("SEKRET" in word for word in moved)
         if positional:
             assert moved[:len(argv)] == argv and "gc-wizard-private-" in moved[-1] and moved[-2] != "-r"
@@ -83,3 +84,26 @@ def test_each_installer_command_gets_the_file_the_way_it_reads_requirements(argv
 def test_what_cannot_or_need_not_move_stays_as_it_was(argv):
     arguments = PrivateArguments(argv)
     assert arguments.argv == argv and arguments.folder is None
+
+
+def test_a_git_login_leaves_the_url_and_is_answered_through_askpass_for_its_host_only():
+    """A `git+https://user:token@host/…` requirement cannot hide in a file: uv runs `git fetch URL`. Its login leaves
+    the URL, and git asks for it through GIT_ASKPASS, which answers for that host alone."""
+    import subprocess
+
+    word = "graphcast @ git+https://alice:SEKRET%40x@git.lab.example:8443/dm/graphcast@v0.1.1"
+    with PrivateArguments(["uv", "pip", "install", word, "pkg-a==1.0"]) as private:
+        assert private.argv == ["uv", "pip", "install",
+                                "graphcast @ git+https://git.lab.example:8443/dm/graphcast@v0.1.1", "pkg-a==1.0"]
+        askpass = private.env["GIT_ASKPASS"]
+        assert stat.S_IMODE(Path(askpass).stat().st_mode) == 0o700
+
+        def answer(prompt: str) -> str | None:
+            done = subprocess.run([askpass, prompt], capture_output=True, text=True)
+            return done.stdout.rstrip("\n") if done.returncode == 0 else None
+
+        assert answer("Username for 'https://git.lab.example:8443': ") == "alice"
+        assert answer("Password for 'https://alice@git.lab.example:8443': ") == "SEKRET@x"  # decoded, as git does
+        assert answer("Username for 'https://git.lab.example:84430': ") is None
+        assert answer("Username for 'https://git.lab.example.evil': ") is None
+    assert not Path(askpass).exists()

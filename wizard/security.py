@@ -158,11 +158,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     a signal mid-write — the target stays as it was and no temporary file is left. Raises OSError.
     """
     target = Path(path).expanduser()
-    if _is_device_or_pipe(target):
-        # `--out /dev/stdout`, a FIFO, /dev/full: written into, as a shell's `>` would. The rename below would
-        # put a regular file in the device's place (as root, /dev/full was replaced so), and say it wrote.
-        with open(target, "w", encoding=encoding, errors="surrogateescape") as handle:
-            handle.write(text)
+    if _is_device_or_pipe(target) and _write_into_device(target, text, encoding):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     for attempt in range(100):
@@ -191,6 +187,24 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
         raise
     _sync_folder(target.parent)
     return target
+
+
+def _write_into_device(target: Path, text: str, encoding: str) -> bool:
+    """Write `text` into the device or FIFO at `target` (`--out /dev/stdout`, /dev/full), as a shell's `>` would:
+    the rename would put a regular file in the device's place (as root, /dev/full was replaced so) and say it
+    wrote. Opened without truncation and checked once open: when a regular file took the device's place since
+    it was looked at (a link swapped in), nothing is written through it and False says so — the caller then
+    replaces the path itself (eleventh hostile pass #188/#189: never write through a link the wizard did not
+    make)."""
+    fd = os.open(target, os.O_WRONLY | os.O_NOCTTY)
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape", closefd=False) as handle:
+            handle.write(text)
+    finally:
+        os.close(fd)
+    return True
 
 
 def _is_device_or_pipe(target: Path) -> bool:

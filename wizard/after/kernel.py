@@ -187,7 +187,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         raise UserError(f"a Jupyter kernel named {kernel_name.lower()!r} exists already ({target}) and gc-wizard did "
                         "not write it; choose another name with --name.")
     # The one rule for a file the user will use (wizard.outputs): atomic, no temp file left on a full disk,
-    # a user's link kept, a failure one sentence and exit 1.
+    # a link refused (never written through), a failure one sentence and exit 1.
     write_output_file(target, json.dumps(spec, indent=1, ensure_ascii=False) + "\n", what="the kernel spec",
                       mode=SHARED_MODE)
     return {

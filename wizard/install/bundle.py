@@ -40,7 +40,7 @@ from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import foreign_line
 from wizard.install.sources import outside_index_problem
-from wizard.outputs import check_out_folder
+from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut
 
@@ -149,7 +149,8 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
         "graphcast": {"wheel": built.name, "source": graphcast_src, "version": recipe.graphcast.version},
         "files": files, "seconds": round(time.monotonic() - started, 1),
     }
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    write_destination(out / MANIFEST, json.dumps(manifest, indent=1) + "\n", what="the bundle's manifest",
+                      mode=SHARED_MODE)
     return manifest
 
 
@@ -203,7 +204,8 @@ def add_files(root: Path, names: list[str]) -> dict[str, Any]:
         if name not in known:
             path = root / name
             manifest["files"].append({"name": name, "sha256": sha256_file(path), "size": path.stat().st_size})
-    (root / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    write_destination(root / MANIFEST, json.dumps(manifest, indent=1) + "\n", what="the bundle's manifest",
+                      mode=SHARED_MODE)  # never through a link (wizard.outputs)
     return manifest
 
 

@@ -19,6 +19,7 @@ the log but echoed on the terminal and shown in clear in the TUI's dialog).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -108,6 +109,24 @@ _INVISIBLE_FORMAT = re.compile(
     # (ninth hostile pass V1). Not U+DC80-U+DCFF: those stand for a path's bytes that are not UTF-8
     # (surrogateescape), which are written as those bytes.
     "\ud800-\udc7f\udd00-\udfff]")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False, **options)` with every lone surrogate written as JSON's own escape
+    (`\\udcff`): the one rule for JSON the wizard writes for others to read — a `--json` line, kernel.json.
+
+    Why: a path or variable holding a byte that is not UTF-8 (`/opt/l\\xff`) is held by Python as the lone
+    surrogate U+DCFF; written as that byte, the JSON text was not UTF-8, so `json.loads(bytes)`, jq and
+    jupyter_client (which read kernel.json as UTF-8) refused it or read another path (eleventh hostile pass
+    #34/#186/#187). The escape is plain ASCII, valid JSON, and exact: Python's json reads it back as U+DCFF, which
+    `os.fsencode` — and so a kernel's environment, an `open()` — turns back into the byte. `report` spells such a
+    byte the same way (`\\udcff`). Other characters stay themselves (a folder named `données` reads as such).
+    A lone surrogate can only stand inside a string of the output, so escaping it there is always right."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False,
+                                                                                 **options))
 
 
 def reveal_format_characters(text: str) -> str:

@@ -332,6 +332,13 @@ _WANDB = re.compile(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\
 _HARMLESS = re.compile(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
 
 
+def holds_mask(text: str) -> bool:
+    """Whether `text` carries the mask in a secret's place — `<redacted>` anywhere, or a URL's password as
+    `user:***@` — so it is a value saved masked, not one that can be used: a URL sent as it is asks the server
+    for `***` as the password (eleventh hostile pass #161: an answers file replayed so failed at the download)."""
+    return MASK in text or bool(re.search(r"://[^\s/@]*:\*\*\*@", text))
+
+
 def _userinfo(match: re.Match, keep_user: bool = False) -> str:
     info = match.group("userinfo")
     if info in ("", "git", MASK) or info.endswith(":***"):  # `ssh://git@host` names no one

@@ -118,8 +118,8 @@ def _split_path_list(value: str | None) -> list[str]:
 
 
 #: Why a relative entry of a search path is left out (said in `activate`'s comments and the kernel's `removed`).
-RELATIVE_REASON = ("a relative entry, read against whatever folder a program starts in — for a kernel, the "
-                   "folder of the notebook it opens — so whatever is there would be run or loaded")
+RELATIVE_REASON = ("a relative entry, read against the folder a program starts in (a kernel's: the notebook's), "
+                   "so whatever is there would be run or loaded")
 
 
 def _absolute_entries(act: Activation, variable: str, entries: list[str]) -> list[str]:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from wizard.errors import ExitCode, UserError
-from wizard.install.bundle import FORMAT, MANIFEST, check_bundle, read_manifest
+from wizard.install.bundle import FORMAT, MANIFEST, add_files, check_bundle, read_manifest
 from wizard.install.lockfile import lock_packages, sha256_file
 from wizard.recipes.loader import get_recipe
 
@@ -77,3 +77,18 @@ def test_the_wheel_the_manifest_lists_passes_the_graphcast_check(tmp_path):
     root = _bundle(tmp_path / "unlisted", "graphcast-0.1.1-py3-none-any.whl", listed=False)
     with pytest.raises(UserError, match="which its files do not list with a sha256"):
         check_bundle(root, get_recipe("jax0.4.23-cpu"))
+
+
+def test_adding_files_never_writes_the_manifest_through_a_link(tmp_path):
+    """The one rule of wizard.outputs for a bundle's own files (eleventh hostile pass #188/#189's class): a manifest
+    that is a link to a file elsewhere is refused when the wizard would rewrite it, and that file stays as it was."""
+    root = _bundle(tmp_path / "bb", "graphcast-0.1.1-py3-none-any.whl")
+    elsewhere = tmp_path / "elsewhere.json"
+    (root / MANIFEST).rename(elsewhere)
+    (root / MANIFEST).symlink_to(elsewhere)
+    before = elsewhere.read_text()
+    (root / "assets").mkdir()
+    (root / "assets" / "SHA256SUMS").write_text("")
+    with pytest.raises(UserError, match=f"cannot write the bundle's manifest {root / MANIFEST}: it is a symbolic"):
+        add_files(root, ["assets/SHA256SUMS"])
+    assert elsewhere.read_text() == before

@@ -6,9 +6,14 @@ Why one helper: each writer had its own copy of "temp file beside it, then renam
 `module install` renamed a regular file over both, and a full disk exited 2 for the report (bad input) but 1
 for the module file. The rule, as a shell's `>` would have it:
 
-- a device or a FIFO (`/dev/stdout`, `/dev/full`) is written into, never replaced by a regular file;
-- a symlink the user put there is kept and the file it points to is written (atomically, beside it), so a
-  module tree or a report path that links elsewhere keeps its link;
+- a device or a FIFO (`/dev/stdout`, `/dev/full`) is written into, never replaced by a regular file, even when
+  the path is a link to it (`/dev/stdout` is one);
+- a symlink to anything else is refused before a byte is written (UserError, exit 2, naming the link and where
+  it points): gc-wizard never writes through a link it did not make. Why: a link at a module file's or a kernel
+  spec's path in a group folder let any member of the group have the wizard overwrite a victim's file outside
+  it (eleventh hostile pass #188/#189); the earlier rule (keep the link, write its target; fifth pass 6e) made
+  every destination a write-anywhere. The rename below replaces a link planted after this check, never its
+  target, so a race only loses the planted link;
 - anything else is replaced atomically (a temporary file beside it, fsynced, renamed), so a failure — a full
   disk, a signal mid-write — leaves the old file and no temporary one;
 - a failure is `OperationFailed` (exit 1: the operation ran and failed; interface.md), naming the file and
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
@@ -33,20 +39,47 @@ SHARED_MODE = 0o644
 
 
 def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mode: int = PRIVATE_MODE) -> Path:
-    """Write `text` to `path` by the rule above; returns the path as given (the link, if it is one).
+    """Write `text` to `path` by the rule above; returns the path as given.
 
-    `what` names the file in the failure sentence ("the report", "the module file"). Raises
-    OperationFailed when the file cannot be written.
+    `what` names the file in the sentences ("the report to", "the module file"). Raises UserError for a link to
+    something other than a device or a FIFO, OperationFailed when the file cannot be written.
     """
     given = Path(path).expanduser()
     target = given
     try:
-        target = _through_links(given)
+        target = refuse_link(given, what)
         write_private_file(target, text, mode=mode)
     except OSError as exc:
         shown = given if given == target else f"{given} (a link to {target})"
         raise OperationFailed(f"cannot write {what} {shown}: {exc.strerror or exc}.") from None
     return given
+
+
+def write_destination(path: Path, text: str, *, what: str, mode: int = PRIVATE_MODE) -> Path:
+    """`write_output_file` for a writer that says its own OSError (a lock's full disk is `NoRoom`): the same
+    link rule (UserError), then the same atomic write; an OSError is raised as it is."""
+    target = refuse_link(Path(path).expanduser(), what)
+    return write_private_file(target, text, mode=mode)
+
+
+def refuse_link(path: Path, what: str) -> Path:
+    """The path to write for `path`: `path` itself when it is no symlink, the device or FIFO a chain of links ends
+    at (`/dev/stdout`); any other link is refused (UserError, exit 2), naming the link and its target.
+
+    A loop or an unreadable link raises OSError (ELOOP: "Too many levels of symbolic links"), as the kernel
+    would."""
+    if not path.is_symlink():
+        return path
+    end = _through_links(path)
+    try:
+        kind = os.stat(end).st_mode
+    except OSError:
+        kind = None
+    if kind is not None and not (stat.S_ISREG(kind) or stat.S_ISDIR(kind)):
+        return end  # a device or a FIFO: written into, as a shell's `>` would
+    raise UserError(f"cannot write {what} {path}: it is a symbolic link (to {end}), and gc-wizard never writes "
+                    "through a link it did not make, since the file it points to may be anyone's; remove the link "
+                    "or give the path of the file itself.")
 
 
 def _through_links(path: Path) -> Path:
@@ -92,6 +125,11 @@ def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> None
     installed from them), refused in a folder others can swap (`refuse_swappable`)."""
     if runs is not None:
         refuse_swappable(option, out, runs, "choose an --out in a folder only you can write")
+    if not out.is_dir():
+        try:  # before the work, not after it (the rule of write_output_file)
+            refuse_link(out, f"{option}")
+        except OSError as exc:
+            raise UserError(f"{option} {out}: {exc.strerror or exc}; choose another --out.") from None
     folder = out if out.is_dir() else out.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent

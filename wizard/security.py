@@ -19,6 +19,7 @@ the log but echoed on the terminal and shown in clear in the TUI's dialog).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -110,6 +111,24 @@ _INVISIBLE_FORMAT = re.compile(
     "\ud800-\udc7f\udd00-\udfff]")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False, **options)` with every lone surrogate written as JSON's own escape
+    (`\\udcff`): the one rule for JSON the wizard writes for others to read — a `--json` line, kernel.json.
+
+    Why: a path or variable holding a byte that is not UTF-8 (`/opt/l\\xff`) is held by Python as the lone
+    surrogate U+DCFF; written as that byte, the JSON text was not UTF-8, so `json.loads(bytes)`, jq and
+    jupyter_client (which read kernel.json as UTF-8) refused it or read another path (eleventh hostile pass
+    #34/#186/#187). The escape is plain ASCII, valid JSON, and exact: Python's json reads it back as U+DCFF, which
+    `os.fsencode` — and so a kernel's environment, an `open()` — turns back into the byte. `report` spells such a
+    byte the same way (`\\udcff`). Other characters stay themselves (a folder named `données` reads as such).
+    A lone surrogate can only stand inside a string of the output, so escaping it there is always right."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False,
+                                                                                 **options))
+
+
 def reveal_format_characters(text: str) -> str:
     """`text` with each invisible format character written as its escape (`\\u202e`), so a value from a state,
     log or recipe file (`tiny-a\u202e…` in a history entry's error) cannot make a line read as other text.
@@ -158,11 +177,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     a signal mid-write — the target stays as it was and no temporary file is left. Raises OSError.
     """
     target = Path(path).expanduser()
-    if _is_device_or_pipe(target):
-        # `--out /dev/stdout`, a FIFO, /dev/full: written into, as a shell's `>` would. The rename below would
-        # put a regular file in the device's place (as root, /dev/full was replaced so), and say it wrote.
-        with open(target, "w", encoding=encoding, errors="surrogateescape") as handle:
-            handle.write(text)
+    if _is_device_or_pipe(target) and _write_into_device(target, text, encoding):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     for attempt in range(100):
@@ -191,6 +206,24 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
         raise
     _sync_folder(target.parent)
     return target
+
+
+def _write_into_device(target: Path, text: str, encoding: str) -> bool:
+    """Write `text` into the device or FIFO at `target` (`--out /dev/stdout`, /dev/full), as a shell's `>` would:
+    the rename would put a regular file in the device's place (as root, /dev/full was replaced so) and say it
+    wrote. Opened without truncation and checked once open: when a regular file took the device's place since
+    it was looked at (a link swapped in), nothing is written through it and False says so — the caller then
+    replaces the path itself (eleventh hostile pass #188/#189: never write through a link the wizard did not
+    make)."""
+    fd = os.open(target, os.O_WRONLY | os.O_NOCTTY)
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape", closefd=False) as handle:
+            handle.write(text)
+    finally:
+        os.close(fd)
+    return True
 
 
 def _is_device_or_pipe(target: Path) -> bool:
@@ -303,6 +336,13 @@ _SECRET_OPTION = re.compile(
 _WANDB = re.compile(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b")
 #: Values of secret-named variables that are not secrets (settings, placeholders, empty).
 _HARMLESS = re.compile(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
+
+
+def holds_mask(text: str) -> bool:
+    """Whether `text` carries the mask in a secret's place — `<redacted>` anywhere, or a URL's password as
+    `user:***@` — so it is a value saved masked, not one that can be used: a URL sent as it is asks the server
+    for `***` as the password (eleventh hostile pass #161: an answers file replayed so failed at the download)."""
+    return MASK in text or bool(re.search(r"://[^\s/@]*:\*\*\*@", text))
 
 
 def _userinfo(match: re.Match, keep_user: bool = False) -> str:

@@ -181,6 +181,35 @@ def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_in
     assert proc.returncode == 2 and "no such folder" in proc.stderr
 
 
+@pytest.mark.parametrize("outside", ["../../evilhouse/graphcast-0.1.1-py3-none-any.whl", "ABS"])
+def test_a_manifest_whose_graphcast_wheel_lies_outside_the_bundle_installs_nothing(deps, tmp_path, local_index,
+                                                                                     monkeypatch, outside):
+    """Eleventh hostile pass #123: the manifest's `graphcast.wheel` was joined to wheels/ unchecked, so a `..` or
+    an absolute path installed a wheel from elsewhere whose `.pth` ran at the environment's next start."""
+    url = local_index(deps.house.path)
+    monkeypatch.setenv("UV_DEFAULT_INDEX", url)
+    monkeypatch.setenv("PIP_INDEX_URL", url)
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
+    bundle = tmp_path / "bb" / "bundle"
+    proc = run_inproc("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+                      "--graphcast-src", str(deps.graphcast))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    pwned = tmp_path / "PWN_GCPTH"
+    evil = build_wheel(tmp_path / "bb" / "evilhouse", "graphcast", "0.1.1",  # where wheels/../../ leads
+                       files={"zz_evilgc.pth": f"import pathlib; pathlib.Path({str(pwned)!r}).touch()\n".encode()})
+    wheel = str(evil) if outside == "ABS" else outside
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    manifest["graphcast"]["wheel"] = wheel
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    proc = run_inproc("install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--bundle",
+                      str(bundle), "--no-verify")
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    error = last_json(proc)["error"]
+    assert f"names the GraphCast wheel {wheel!r}, which is not a file of the bundle's own wheels/ folder" in error
+    assert not pwned.exists() and not deps.history()
+
+
 @pytest.mark.network
 @pytest.mark.slow
 def test_real_bundle_from_pypi_installs_offline_verifies_and_forecasts(tmp_path, request):

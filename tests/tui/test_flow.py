@@ -334,6 +334,17 @@ async def test_report_preview_is_redacted_and_saved(gpu_server, tmp_path):
         await pilot.press("enter")
         await wait_for(pilot, lambda: target.exists())
         assert target.read_text() == report
+        # A link at the path chosen is refused with the core's sentence, and its target left alone (eleventh
+        # hostile pass #188/#189): the app says so and stays up.
+        victim, link = tmp_path / "victim.txt", tmp_path / "linked.md"
+        victim.write_text("mine\n")
+        link.symlink_to(victim)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("Input").value = str(link)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("symbolic link" in str(n.message) for n in app._notifications))
+        assert victim.read_text() == "mine\n" and isinstance(app.screen, ReportScreen)
 
 
 async def test_quitting_during_an_install_asks_then_stops_it_first(gpu_server, tiny, slow_index):

@@ -1,5 +1,5 @@
-"""The one rule for a file the user asked for (wizard.outputs): a device is written into, a user's link is kept
-and written through, a failure is one sentence with exit 1 (fifth hostile pass 6d/6e/6i), whichever writer."""
+"""The one rule for a file the user asked for (wizard.outputs): a device is written into (through a link too), any
+other link is refused, never written through (eleventh pass #188/#189), a failure is one sentence with exit 1 (fifth hostile pass 6d/6e/6i), whichever writer."""
 
 from __future__ import annotations
 
@@ -8,30 +8,59 @@ import stat
 
 import pytest
 
-from wizard.errors import OperationFailed
-from wizard.outputs import SHARED_MODE, write_output_file
+from wizard.errors import ExitCode, OperationFailed, UserError
+from wizard.outputs import SHARED_MODE, check_out_folder, write_destination, write_output_file
 
 
-def test_a_link_the_user_put_there_is_kept_and_the_file_it_names_is_written(tmp_path):
-    real = tmp_path / "elsewhere" / "tiny.lua"
-    real.parent.mkdir()
-    real.write_text("old\n")
-    link = tmp_path / "modules" / "tiny.lua"
+@pytest.mark.parametrize("what, name", [("the module file", "tiny.lua"), ("the kernel spec", "kernel.json"),
+                                        ("the report to", "report.md"), ("the answers file", "answers.json")])
+@pytest.mark.parametrize("relative", [False, True])
+def test_a_link_at_the_destination_is_refused_and_its_target_never_written(tmp_path, what, name, relative):
+    """Eleventh hostile pass #188/#189: a link at a module file's or kernel spec's path (a group folder lets any
+    member plant one) had the wizard overwrite the victim's file it points to."""
+    victim = tmp_path / "elsewhere" / "precious.txt"
+    victim.parent.mkdir()
+    victim.write_text("my own notes\n")
+    victim.chmod(0o600)
+    link = tmp_path / "dest" / name
     link.parent.mkdir()
-    link.symlink_to(os.path.relpath(real, link.parent))  # a relative link, resolved from its own folder
-    assert write_output_file(link, "new\n", what="the module file", mode=SHARED_MODE) == link
-    assert link.is_symlink() and real.read_text() == "new\n"
-    assert stat.S_IMODE(real.stat().st_mode) == SHARED_MODE
-    assert sorted(p.name for p in real.parent.iterdir()) == ["tiny.lua"]  # no temporary file left
+    link.symlink_to(os.path.relpath(victim, link.parent) if relative else victim)
+    with pytest.raises(UserError) as caught:
+        write_output_file(link, "new\n", what=what, mode=SHARED_MODE)
+    message = str(caught.value)
+    assert caught.value.exit_code == ExitCode.BAD_INPUT
+    assert message.startswith(f"cannot write {what} {link}: it is a symbolic link (to ") and "precious.txt" in message
+    assert victim.read_text() == "my own notes\n" and stat.S_IMODE(victim.stat().st_mode) == 0o600
+    assert link.is_symlink() and sorted(p.name for p in link.parent.iterdir()) == [name]  # no temporary file
 
 
-def test_a_chain_of_links_is_followed_to_its_end(tmp_path):
+def test_a_chain_of_links_and_a_dangling_link_are_refused_too(tmp_path):
     end = tmp_path / "end.md"
-    (tmp_path / "b.md").symlink_to(end)
+    (tmp_path / "b.md").symlink_to(end)  # dangling: following it would create a file wherever it names
     (tmp_path / "a.md").symlink_to(tmp_path / "b.md")
-    write_output_file(tmp_path / "a.md", "report\n", what="the report to")
-    assert end.read_text() == "report\n" and (tmp_path / "a.md").is_symlink() and (tmp_path / "b.md").is_symlink()
-    assert stat.S_IMODE(end.stat().st_mode) == 0o600
+    for path in (tmp_path / "a.md", tmp_path / "b.md"):
+        with pytest.raises(UserError, match="symbolic link"):
+            write_output_file(path, "report\n", what="the report to")
+    assert not end.exists()
+    end.write_text("old\n")
+    with pytest.raises(UserError, match=f"to {end}"):
+        write_destination(tmp_path / "a.md", "lock\n", what="the lock")
+    assert end.read_text() == "old\n"
+
+
+def test_a_link_to_stdout_or_a_device_is_still_written_into(tmp_path):
+    """`--out /dev/stdout` (itself a link) and a link to /dev/null are a shell's `>`, not a file's target."""
+    (tmp_path / "null.json").symlink_to("/dev/null")
+    assert write_output_file(tmp_path / "null.json", "{}", what="the answers file") == tmp_path / "null.json"
+    assert (tmp_path / "null.json").is_symlink() and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_check_out_folder_refuses_a_linked_out_before_any_work(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("x")
+    (tmp_path / "pylock.toml").symlink_to(victim)
+    with pytest.raises(UserError, match=r"--out .*pylock.toml: it is a symbolic link"):
+        check_out_folder("--out", tmp_path / "pylock.toml", runs="`install --lock` would then install")
 
 
 @pytest.mark.parametrize("through_link", [False, True])

@@ -14,6 +14,7 @@ from wizard.install.lockfile import REQUIREMENTS, unhashed_entry
 from wizard.security import (
     cut,
     is_secret_question,
+    json_text,
     redact_credentials,
     redact_secrets,
     reveal_format_characters,
@@ -258,3 +259,15 @@ def test_a_password_before_a_host_without_a_scheme_is_masked(text, kept):
 ])
 def test_addresses_that_hold_no_password_stay(text):
     assert redact_secrets(text, keep_user=True) == text
+
+
+@pytest.mark.parametrize("value", ["/opt/l\udcff", {"k\udc80": ["a\udcffb", 1]}, "caf\udce9", "\ud800 lone",
+                                   "données 東京 \U0001f600"])
+def test_json_text_is_valid_utf8_and_reads_back_exactly(value):
+    """Eleventh hostile pass #34/#186/#187: a path's byte that is not UTF-8 made a `--json` line and kernel.json
+    invalid UTF-8. Lone surrogates (keys too) are JSON escapes; every other character stays itself."""
+    import json
+
+    text = json_text(value, indent=1)
+    assert json.loads(text.encode("utf-8").decode("utf-8")) == value
+    assert ("données" in text) == ("données" in json.dumps(value, ensure_ascii=False))

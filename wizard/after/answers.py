@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from wizard import bounded
 from wizard.errors import UserError
@@ -29,7 +30,7 @@ from wizard.install.options import InstallOptions, want_type
 from wizard.outputs import write_output_file
 from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
 from wizard.recipes.loader import is_recipe_id
-from wizard.security import redact_value
+from wizard.security import holds_mask, redact_value
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
@@ -120,13 +121,50 @@ def apply_answers(given: InstallOptions, answers: Answers) -> InstallOptions:
             f"{answers.source or 'the answers file'} ({answers.recipe}); give one or the other."
         )
     saved = answers.options
-    links = [_local(d) or d for d in saved.find_links]
+    _refuse_masked(given, answers)
+    given_places = {_place(d) for d in given.find_links}
+    links = [_local(d) or d for d in saved.find_links if not (holds_mask(d) and _place(d) in given_places)]
     return replace(
         given, recipe_id=answers.recipe, installer=saved.installer, level=saved.level,
         verify=given.verify and saved.verify, offline=given.offline or saved.offline,
         graphcast_src=given.graphcast_src or _local(saved.graphcast_src),
         find_links=tuple(links + [d for d in given.find_links if d not in links]),
         env=given.env or _local(saved.env))
+
+
+def _place(url: str) -> tuple[str, str, str]:
+    """Where a find-links URL points, without its credentials and query: a masked URL and the full one the user
+    gives again name the same place."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:  # `https://h:abc/`: no place a given URL could match
+        port = None
+    return parts.scheme.lower(), (parts.hostname or "").lower() + (f":{port}" if port else ""), parts.path.rstrip("/")
+
+
+def _refuse_masked(given: InstallOptions, answers: Answers) -> None:
+    """Refuse (UserError, exit 2, before anything runs) a value the file holds with its secret masked, unless
+    the command line or the environment gives it again: `save_answers` masks a URL's password or signed query
+    (`https://alice:***@host/`, `?token=<redacted>`) since the file is made to be copied around, and replayed as
+    it is the placeholder was sent to the server, failing only at the download, with a message that never named
+    it (eleventh hostile pass #161). A masked find-links URL is replaced by one the user gives for the same place
+    (host and path); a masked GraphCast source or folder by the one given."""
+    saved, where = answers.options, answers.source or "the answers file"
+    given_places = {_place(d) for d in given.find_links}
+    masked: list[tuple[str, str]] = []
+    if saved.graphcast_src and holds_mask(saved.graphcast_src) and not given.graphcast_src:
+        masked.append(("options.graphcast_src", "--graphcast-src or GC_WIZARD_GRAPHCAST_SRC"))
+    for i, link in enumerate(saved.find_links):
+        if holds_mask(link) and _place(link) not in given_places:
+            masked.append((f"options.find_links[{i}]", "--find-links or GC_WIZARD_FIND_LINKS"))
+    if saved.env and holds_mask(saved.env) and not given.env:
+        masked.append(("env", "--env"))
+    if masked:
+        key, how = masked[0]
+        raise UserError(f"answers file {where}: '{key}' holds a secret that was masked (<redacted>, ***) when the "
+                        f"answers were saved, so it cannot be used as it is; give it again, credential included, "
+                        f"with {how} (or put the full value back in the file).")
 
 
 # --------------------------------------------------------------------------- save / load

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from wizard.after import assets
 from wizard.install.bundle import ASSETS, add_files
+from wizard.outputs import SHARED_MODE, write_destination
 
 
 def add_assets(bundle: Path, *, source: str | None, model: str | None, dataset: str | None, steps: int = 1,
@@ -31,10 +32,12 @@ def add_assets(bundle: Path, *, source: str | None, model: str | None, dataset: 
         target = folder / relpath
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(target.name + ".part")
+        tmp.unlink(missing_ok=True)  # copyfile would write through a link left at that name (wizard.outputs)
         shutil.copyfile(fetched.path, tmp)
         os.replace(tmp, target)
         lines.append(f"{fetched.sha256 or assets.sha256_of(target)}  {relpath}")
-    (folder / assets.SUMS_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_destination(folder / assets.SUMS_FILE, "\n".join(lines) + "\n", what="the bundle's asset sums",
+                      mode=SHARED_MODE)  # never through a link (wizard.outputs)
     names = [f"{ASSETS}/{line.split('  ', 1)[1]}" for line in lines] + [f"{ASSETS}/{assets.SUMS_FILE}"]
     add_files(bundle, names)
     return names

@@ -34,7 +34,7 @@ from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, refuse_swappable, write_output_file
-from wizard.security import strip_terminal_escapes
+from wizard.security import json_text, strip_terminal_escapes
 
 #: jupyter_client's rule for kernel names, and at most 100 of them: the name is a folder's (300 was "the path is
 #: too long", exit 1, where a bad name is exit 2; tenth hostile pass K4).
@@ -187,8 +187,10 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         raise UserError(f"a Jupyter kernel named {kernel_name.lower()!r} exists already ({target}) and gc-wizard did "
                         "not write it; choose another name with --name.")
     # The one rule for a file the user will use (wizard.outputs): atomic, no temp file left on a full disk,
-    # a user's link kept, a failure one sentence and exit 1.
-    write_output_file(target, json.dumps(spec, indent=1, ensure_ascii=False) + "\n", what="the kernel spec",
+    # a link refused (never written through), a failure one sentence and exit 1.
+    # A path's byte that is not UTF-8 as JSON's `\udcff` (security.json_text): jupyter_client reads kernel.json
+    # as UTF-8, and gives the kernel that byte back.
+    write_output_file(target, json_text(spec, indent=1) + "\n", what="the kernel spec",
                       mode=SHARED_MODE)
     return {
         "ok": True,

@@ -141,8 +141,8 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
                      "choose a --dir only you can write (e.g. under your home)")
     text = module_text(env_path, environ=environ)
     replaced = target.exists() or target.is_symlink()
-    # The one rule for a file the user will use (wizard.outputs): a device is written into, a link the user
-    # put there is kept and written through, a failure is one sentence and exit 1. An env path with a byte
+    # The one rule for a file the user will use (wizard.outputs): a device is written into, a link is refused
+    # (never written through: its target may be anyone's), a failure is one sentence and exit 1. An env path with a byte
     # that is not UTF-8 is written as that byte, which is what Lmod must be given to find the folder.
     write_output_file(target, text, what="the module file", mode=SHARED_MODE)
     return {"ok": True, "module": name, "path": str(target), "dir": str(root), "env": str(env_path),

@@ -19,13 +19,13 @@ names the path and what to do.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import signal
 import sys
 from typing import Any
 
 from wizard.errors import WizardError
+from wizard.security import json_text
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _NAMES = {signal.SIGINT: "Ctrl-C (SIGINT)", signal.SIGTERM: "SIGTERM", signal.SIGHUP: "a hang-up (SIGHUP)"}
@@ -141,8 +141,8 @@ def describe_os_error(exc: OSError) -> str:
 def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:
     """The interface's failure line: `{"ok": false, "error": "...", "exit": N}` as the last stdout line."""
     try:
-        sys.stdout.write(json.dumps({"ok": False, "error": message, "exit": exit_code, **fields},
-                                    ensure_ascii=False, default=str) + "\n")
+        sys.stdout.write(json_text({"ok": False, "error": message, "exit": exit_code, **fields},
+                                   default=str) + "\n")
         sys.stdout.flush()
     except (OSError, ValueError, WizardError):  # stdout closed or failing: stderr has said why
         pass

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
-from wizard.security import cut, redact_secrets, redact_value
+from wizard.security import cut, json_text, redact_secrets, redact_value
 
 
 def emit_json(value: Any) -> None:
@@ -14,7 +13,7 @@ def emit_json(value: Any) -> None:
 
     Each string is masked before it is serialised, as well as the line after (stdout's own pass): in the
     serialised text a newline is `\\n`, so a masked `NAME=value` took the next line's first word with it."""
-    sys.stdout.write(json.dumps(redact_value(value), default=str, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(redact_value(value), default=str) + "\n")  # a path's stray byte as \udcff
     sys.stdout.flush()
 
 

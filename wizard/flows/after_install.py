@@ -48,6 +48,8 @@ def save_answers(path: str | Path, options: InstallOptions) -> str | None:
     if not masked:
         return None
     return (f"{written} holds {', '.join(masked)} with its password or signature masked (<redacted>, ***): the "
-            "file is made to be copied to other servers. Give the credentials there through the installer's own "
-            "settings (~/.netrc, UV_INDEX_URL) or a fresh URL, or edit the file there.")
+            "file is made to be copied to other servers. A replay refuses the masked value unless it is given "
+            "again there, credential included: --graphcast-src or GC_WIZARD_GRAPHCAST_SRC, --find-links or "
+            "GC_WIZARD_FIND_LINKS (the same host and path replaces the masked URL), or the full value put back in "
+            "the file.")
 

@@ -117,6 +117,31 @@ def _split_path_list(value: str | None) -> list[str]:
     return value.split(os.pathsep) if value else []
 
 
+#: Why a relative entry of a search path is left out (said in `activate`'s comments and the kernel's `removed`).
+RELATIVE_REASON = ("a relative entry, read against the folder a program starts in (a kernel's: the notebook's), "
+                   "so whatever is there would be run or loaded")
+
+
+def _absolute_entries(act: Activation, variable: str, entries: list[str]) -> list[str]:
+    """The entries of a search path (PATH, LD_LIBRARY_PATH, PYTHONPATH) that name a folder by its full path; each
+    relative one (`.`, `bin`, `~/lib`) goes, said as a removal. Empty ones go silently, as before.
+
+    Why: `activate` and the kernel spec kept `.` and `relbin` (eleventh hostile pass #173), and a kernel started
+    in a notebook's folder loaded a `libcudnn.so.8` or ran a `ptxas` that happened to be there; the empty entry
+    (the same current folder) was already dropped. One rule for the three variables, here where activation
+    decides them, so the shell script and kernel.json agree."""
+    kept = []
+    for entry in entries:
+        if not entry:
+            continue
+        if not os.path.isabs(entry):
+            if not any(r.variable == variable and r.folder == entry for r in act.removals):
+                act.removals.append(Removal(variable, entry, RELATIVE_REASON))
+            continue
+        kept.append(entry)
+    return kept
+
+
 def _originals(environ: Mapping[str, str]) -> dict[str, str | None]:
     """The values saved by an earlier activation in this shell, so activating again starts from them."""
     raw = environ.get(ORIGINAL_VAR)
@@ -147,7 +172,8 @@ def _describe_marker(env: Path, marker: EnvMarker | None) -> str:
 def _path_part(act: Activation, base: Callable[[str], str | None]) -> None:
     """PATH: this env's bin first; a previously active venv's bin and CUDA toolkit folders out."""
     env_path, env_bin = act.env, str(act.env / "bin")
-    entries = [p for p in _split_path_list(base("PATH")) if os.path.abspath(p or ".") != env_bin]
+    entries = [p for p in _absolute_entries(act, "PATH", _split_path_list(base("PATH")))
+               if os.path.abspath(p) != env_bin]
     old_venv = base("VIRTUAL_ENV")
     if old_venv and os.path.abspath(old_venv) != str(env_path):
         old_bin = os.path.join(os.path.abspath(old_venv), "bin")
@@ -168,6 +194,7 @@ def _library_part(act: Activation, base: Callable[[str], str | None]) -> None:
     value = base("LD_LIBRARY_PATH")
     if value is None:
         return
+    value = os.pathsep.join(_absolute_entries(act, "LD_LIBRARY_PATH", _split_path_list(value)))
     kept, removed = split_cuda_dirs(value) if value else ([], [])
     keep = set(kept) | {folder for folder, _ in removed if _inside(folder, act.env)}
     for folder, reason in removed:
@@ -190,8 +217,12 @@ def _python_part(act: Activation, base: Callable[[str], str | None], environ: Ma
                          "load another Python's standard library")
     py_path = base("PYTHONPATH")
     if py_path is not None:
-        keep, removals = stray_pythonpath(act.env, py_path)
+        keep, removals = stray_pythonpath(act.env, py_path)  # what shadows the env, said with what it holds
         act.removals += removals
+        if "" in keep:  # the folder Python starts in: for a kernel, the notebook's (as a relative entry is)
+            act.removals.append(Removal("PYTHONPATH", "(an empty entry: the folder Python starts in)",
+                                        RELATIVE_REASON))
+        keep = _absolute_entries(act, "PYTHONPATH", keep)
         if any(keep):
             act.set["PYTHONPATH"] = os.pathsep.join(keep)
         else:

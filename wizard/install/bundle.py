@@ -41,7 +41,7 @@ from wizard.install.package_files import wheels_in
 from wizard.install.pinned import foreign_line
 from wizard.install.private_args import PrivateArguments
 from wizard.install.sources import outside_index_problem
-from wizard.outputs import check_out_folder
+from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut
 
@@ -152,7 +152,8 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
         "graphcast": {"wheel": built.name, "source": graphcast_src, "version": recipe.graphcast.version},
         "files": files, "seconds": round(time.monotonic() - started, 1),
     }
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    write_destination(out / MANIFEST, json.dumps(manifest, indent=1) + "\n", what="the bundle's manifest",
+                      mode=SHARED_MODE)
     return manifest
 
 
@@ -206,7 +207,8 @@ def add_files(root: Path, names: list[str]) -> dict[str, Any]:
         if name not in known:
             path = root / name
             manifest["files"].append({"name": name, "sha256": sha256_file(path), "size": path.stat().st_size})
-    (root / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    write_destination(root / MANIFEST, json.dumps(manifest, indent=1) + "\n", what="the bundle's manifest",
+                      mode=SHARED_MODE)  # never through a link (wizard.outputs)
     return manifest
 
 
@@ -225,13 +227,41 @@ def read_manifest(root: Path) -> dict[str, Any]:
         raise UserError(f"--bundle {root}: {MANIFEST} is not a gc-wizard bundle manifest (format {FORMAT}).")
     for item in data["files"]:
         name = item.get("name") if isinstance(item, dict) else None
-        # A bundle's files lie in its own folder: an absolute name or a '..' would read (and install) a file
-        # from elsewhere on the machine, however good its hash.
-        parts = PurePosixPath(name).parts if isinstance(name, str) else ()
-        if not parts or name.startswith("/") or ".." in parts or "\0" in name:
+        if not _own_file(name):
             raise UserError(f"--bundle {root}: {MANIFEST} names the file {name!r}, which is not a file of the "
                             "bundle's own folder; make the bundle again with `gc-wizard bundle`.")
     return data
+
+
+def _own_file(name: object) -> bool:
+    """Whether a manifest's `name` is a file of the bundle's own folder: relative, no '..', no NUL. An absolute
+    name or a '..' would read (and install) a file from elsewhere on the machine, however good its hash."""
+    parts = PurePosixPath(name).parts if isinstance(name, str) else ()
+    return bool(parts) and not name.startswith("/") and ".." not in parts and "\0" not in name
+
+
+def _check_graphcast_wheel(root: Path, manifest: dict[str, Any]) -> None:
+    """The manifest's GraphCast wheel is a file of the bundle's `wheels/` folder that its `files` list with a
+    sha256 (so the hash check covers it), named as a wheel; else UserError naming the value.
+
+    Why: `"graphcast": {"wheel": "../../elsewhere/x.whl"}` (or an absolute path) installed a wheel from outside
+    the bundle, never hashed, whose `.pth` then ran at the environment's every start (eleventh hostile pass
+    #123); a `files` entry outside the folder was already refused (`read_manifest`)."""
+    graphcast = manifest.get("graphcast")
+    wheel = graphcast.get("wheel") if isinstance(graphcast, dict) else None
+    listed = {item.get("name") for item in manifest["files"] if isinstance(item, dict) and item.get("sha256")}
+    if isinstance(wheel, str) and "/" not in wheel and wheel.endswith(".whl") and _own_file(wheel) \
+            and f"{WHEELS}/{wheel}" in listed:
+        return
+    if not isinstance(wheel, str):
+        why = "names no GraphCast wheel"
+    elif "/" in wheel or not _own_file(wheel):
+        why = f"names the GraphCast wheel {wheel!r}, which is not a file of the bundle's own {WHEELS}/ folder"
+    elif not wheel.endswith(".whl"):
+        why = f"names the GraphCast wheel {wheel!r}, which is not a wheel (.whl)"
+    else:
+        why = f"names the GraphCast wheel {wheel!r}, which its files do not list with a sha256"
+    raise UserError(f"--bundle {root}: {MANIFEST} {why}; make the bundle again with `gc-wizard bundle`.")
 
 
 def machine_tags(python_version: str) -> set[Tag]:
@@ -267,6 +297,7 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
     manifest = read_manifest(root)
     if manifest.get("recipe") != recipe.id:
         raise UserError(f"--bundle {root} was made for recipe {manifest.get('recipe')}, not {recipe.id}.")
+    _check_graphcast_wheel(root, manifest)  # before anything is hashed or installed
     missing, odd, changed = [], [], []
     for item in manifest["files"]:
         path = root / str(item.get("name", ""))

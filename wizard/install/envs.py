@@ -43,7 +43,7 @@ from wizard.errors import OperationFailed, UserError
 from wizard.install.plan import Step
 from wizard.install.private_args import PrivateArguments
 from wizard.install.runner import StepLog, run_step
-from wizard.security import cut
+from wizard.security import cut, write_private_file
 from wizard.uv_tool import uv_bin
 
 MARKER = "gc-wizard-env.json"
@@ -363,7 +363,8 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
     if "--hash=" not in text:
         return None  # uv hashes what an index lists, not the files of a --find-links folder
     header = f"# The exact package set of {env}, frozen by gc-wizard (hashes from the installer's cache).\n"
-    out.write_text(header + text + "\n" + "".join(line + "\n" for line in direct), encoding="utf-8")
+    # A state file: a link planted at its name is replaced, never written through (wizard.security).
+    write_private_file(out, header + text + "\n" + "".join(line + "\n" for line in direct))
     return out
 
 

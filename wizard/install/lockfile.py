@@ -43,7 +43,7 @@ from wizard.install.private_args import PrivateArguments
 from wizard.install.reach import configured_index, find_answered, find_unreachable, index_sentence
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.sources import outside_index_problem
-from wizard.outputs import check_out_folder
+from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
 from wizard.security import cut, refuse_option_like, show_characters, unshowable_characters
@@ -221,7 +221,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
               f"# GraphCast is installed --no-deps from {recipe.graphcast.source}\n")
     text = header + body
     try:
-        out.write_text(text, encoding="utf-8")
+        write_destination(out, text, what="the lock", mode=SHARED_MODE)  # never through a link (wizard.outputs)
     except OSError as exc:
         why = no_room(exc)
         if why:

@@ -234,10 +234,11 @@ def test_a_reader_that_goes_away_never_stops_a_command_that_changes_something(ti
         assert proc.returncode == 0 and "reader went away" not in proc.stderr, proc.stderr
 
 
-def test_every_user_output_file_keeps_a_users_link_and_fails_a_full_disk_with_exit_1(tiny, tmp_path):
-    """6d/6e/6i, with the writers the hostile pass did not try: a module file and a kernel spec whose path is
-    the user's link to another file keep the link and update the file it names, and `--save-answers` and
-    `module install` into /dev/full (through a link) both end 1 (the operation failed), as `report --out` does."""
+def test_every_user_output_file_refuses_a_link_to_a_file_and_fails_a_full_disk_with_exit_1(tiny, tmp_path):
+    """6d/6e/6i, with the writers the hostile pass did not try: `--save-answers` and `module install` into
+    /dev/full (through a link) both end 1 (the operation failed), as `report --out` does. A module file whose path
+    is a link to another file is refused (exit 2) and that file left alone: the link may be anyone's (eleventh
+    hostile pass #188/#189 turned the earlier rule, which wrote the file it names)."""
     proc, result = tiny.install("tiny-a")
     assert result and result["ok"], proc.stderr
     mods, elsewhere = tmp_path / "mods" / "graphcast", tmp_path / "shared-modules"
@@ -247,8 +248,8 @@ def test_every_user_output_file_keeps_a_users_link_and_fails_a_full_disk_with_ex
     (mods / "tiny-a.lua").symlink_to(elsewhere / "tiny-a.lua")
     proc = _shell('$GCW module install --dir "$1"', str(tmp_path / "mods"))
     _no_traceback(proc)
-    assert proc.returncode == 0, proc.stderr
-    assert (mods / "tiny-a.lua").is_symlink() and "setenv(" in (elsewhere / "tiny-a.lua").read_text()
+    assert proc.returncode == 2 and "is a symbolic link" in proc.stderr, proc.stderr
+    assert (mods / "tiny-a.lua").is_symlink() and (elsewhere / "tiny-a.lua").read_text() == "-- the group's copy\n"
 
     (tmp_path / "full-mods" / "graphcast").mkdir(parents=True)
     (tmp_path / "full-mods" / "graphcast" / "tiny-a.lua").symlink_to("/dev/full")

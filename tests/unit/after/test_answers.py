@@ -21,6 +21,7 @@ from wizard.after.answers import (
     save_options,
 )
 from wizard.errors import UserError
+from wizard.flows.options import given_sources
 from wizard.install.options import InstallOptions
 
 
@@ -249,3 +250,48 @@ def test_secrets_in_saved_answers_are_masked_and_said(tmp_path, suffix):
     assert note is not None and str(path) in note
     assert "options.graphcast_src, options.find_links[1], options.find_links[2]" in note
     assert save_for_install(tmp_path / "plain.json", _install_args(recipe_id="jax0.4.23-cpu")) is None
+
+
+_MASKED_CASES = [  # (the saved value, its key): each form the mask takes in a saved file
+    ({"find_links": ["/srv/house", "https://alice:***@wheels.lab/simple/"]}, "options.find_links[1]"),
+    ({"find_links": ["https://wheels.lab/simple/?token=<redacted>"]}, "options.find_links[0]"),
+    ({"find_links": ["https://<redacted>@wheels.lab:8443/w/"]}, "options.find_links[0]"),
+    ({"graphcast_src": "https://gitlab+deploy-token-7:***@git.lab/gc.git"}, "options.graphcast_src"),
+    ({"graphcast_src": "https://h.lab/gc-0.1.1.tar.gz?X-Amz-Signature=<redacted>"}, "options.graphcast_src"),
+]
+
+
+@pytest.mark.parametrize("saved, key", _MASKED_CASES)
+def test_a_value_saved_masked_is_refused_before_anything_runs(tmp_path, saved, key):
+    """Eleventh hostile pass #161: a find-links URL saved as `https://alice:***@…/?token=<redacted>` was replayed as
+    is; uv sent the placeholder and the install failed only at the download, never naming it. Now the replay stops
+    first, naming the file, the key and the mask, and how to give the value again."""
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps({**_with(), "options": {**_with()["options"], **saved}}))
+    proc = run_inproc("install", "--answers", str(path), "--yes", "--json")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    error = json.loads(proc.stdout.splitlines()[-1])["error"]
+    assert error.startswith(f"answers file {path}: '{key}' holds a secret that was masked") and "saved" in error
+    flag = "--graphcast-src" if "graphcast" in key else "--find-links"
+    assert flag in error and ("GC_WIZARD_GRAPHCAST_SRC" if "graphcast" in key else "GC_WIZARD_FIND_LINKS") in error
+    assert "==>" not in proc.stdout  # nothing ran
+
+
+def test_a_masked_value_given_again_replaces_it(tmp_path, monkeypatch):
+    """The fix the refusal names works: the flag or the environment gives the value again (the same host and
+    path for a find-links URL), and that one is used, the masked one dropped; another place does not replace it."""
+    answers = Answers(options=InstallOptions(
+        recipe_id="jax0.4.23-cpu", graphcast_src="https://u:***@git.lab/gc.git",
+        find_links=("/srv/house", "https://alice:***@wheels.lab/simple/?token=<redacted>")), source="f.json")
+    full = "https://alice:pw@Wheels.lab/simple?token=abc"
+    done = apply_answers(_install_args(graphcast_src="https://u:pw@git.lab/gc.git", find_links=(full,)), answers)
+    assert done.find_links == ("/srv/house", full) and done.graphcast_src == "https://u:pw@git.lab/gc.git"
+    with pytest.raises(UserError, match=r"'options.find_links\[1\]' holds a secret"):
+        apply_answers(_install_args(graphcast_src="/srv/gc", find_links=("https://other.lab/simple/",)), answers)
+    with pytest.raises(UserError, match="'options.graphcast_src' holds a secret"):
+        apply_answers(_install_args(find_links=(full,)), answers)
+    monkeypatch.setenv("GC_WIZARD_FIND_LINKS", full)  # the environment variables, as the command line merges them
+    monkeypatch.setenv("GC_WIZARD_GRAPHCAST_SRC", "https://u:pw@git.lab/gc.git")
+    src, links = given_sources(None, [])
+    done = apply_answers(_install_args(graphcast_src=src, find_links=tuple(links)), answers)
+    assert done.find_links == ("/srv/house", full) and done.graphcast_src == "https://u:pw@git.lab/gc.git"

@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from wizard.errors import UserError
-from wizard.install.bundle import FORMAT, MANIFEST, read_manifest
-from wizard.install.lockfile import lock_packages
+from wizard.errors import ExitCode, UserError
+from wizard.install.bundle import FORMAT, MANIFEST, add_files, check_bundle, read_manifest
+from wizard.install.lockfile import lock_packages, sha256_file
+from wizard.recipes.loader import get_recipe
 
 
 def test_a_manifest_linked_to_an_endless_device_is_a_sentence(tmp_path):
@@ -31,3 +32,63 @@ def test_a_lock_far_larger_than_any_lock_is_refused_before_it_is_read_whole(tmp_
         handle.truncate(9 * 1024 * 1024)
     with pytest.raises(UserError, match="larger than"):
         lock_packages(lock)
+
+
+def _bundle(root, wheel, *, listed=True):
+    """A bundle folder by hand for recipe jax0.4.23-cpu: its lock, one GraphCast wheel in wheels/, a manifest."""
+    (root / "wheels").mkdir(parents=True)
+    (root / "wheels" / "graphcast-0.1.1-py3-none-any.whl").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    (root / "requirements.txt").write_text("")
+    files = [{"name": "requirements.txt", "sha256": sha256_file(root / "requirements.txt"), "size": 0}]
+    if listed:
+        path = root / "wheels" / "graphcast-0.1.1-py3-none-any.whl"
+        files.append({"name": "wheels/graphcast-0.1.1-py3-none-any.whl", "sha256": sha256_file(path), "size": 22})
+    (root / MANIFEST).write_text(json.dumps({"format": FORMAT, "recipe": "jax0.4.23-cpu", "python": "3.11",
+                                             "files": files, "packages": {}, "graphcast": {"wheel": wheel}}))
+    return root
+
+
+@pytest.mark.parametrize("wheel, says", [
+    ("../../elsewhere/graphcast-0.1.1-py3-none-any.whl", "not a file of the bundle's own wheels/ folder"),
+    ("/tmp/evil/graphcast-0.1.1-py3-none-any.whl", "not a file of the bundle's own wheels/ folder"),
+    ("sub/graphcast-0.1.1-py3-none-any.whl", "not a file of the bundle's own wheels/ folder"),
+    ("..", "not a file of the bundle's own wheels/ folder"),
+    ("graphcast-0.1.1.tar.gz", "not a wheel (.whl)"),
+    ("graphcast-0.2.0-py3-none-any.whl", "which its files do not list with a sha256"),  # not hashed: refused
+    (None, "names no GraphCast wheel"),
+    (["graphcast-0.1.1-py3-none-any.whl"], "names no GraphCast wheel"),
+])
+def test_a_graphcast_wheel_outside_the_bundle_or_unhashed_is_refused(tmp_path, wheel, says):
+    """Eleventh hostile pass #123: `"graphcast": {"wheel": "../../evilhouse/x.whl"}` installed a wheel from outside
+    the bundle that its hash check never saw (its .pth then ran at the env's every start)."""
+    root = _bundle(tmp_path / "bb", wheel)
+    with pytest.raises(UserError) as caught:
+        check_bundle(root, get_recipe("jax0.4.23-cpu"))
+    assert caught.value.exit_code == ExitCode.BAD_INPUT
+    assert str(caught.value).startswith(f"--bundle {root}: {MANIFEST} ") and says in str(caught.value)
+    if isinstance(wheel, str):
+        assert repr(wheel) in str(caught.value)
+
+
+def test_the_wheel_the_manifest_lists_passes_the_graphcast_check(tmp_path):
+    root = _bundle(tmp_path / "bb", "graphcast-0.1.1-py3-none-any.whl")
+    bundle = check_bundle(root, get_recipe("jax0.4.23-cpu"), "3.11")
+    assert bundle.graphcast_wheel == root.absolute() / "wheels" / "graphcast-0.1.1-py3-none-any.whl"
+    root = _bundle(tmp_path / "unlisted", "graphcast-0.1.1-py3-none-any.whl", listed=False)
+    with pytest.raises(UserError, match="which its files do not list with a sha256"):
+        check_bundle(root, get_recipe("jax0.4.23-cpu"))
+
+
+def test_adding_files_never_writes_the_manifest_through_a_link(tmp_path):
+    """The one rule of wizard.outputs for a bundle's own files (eleventh hostile pass #188/#189's class): a manifest
+    that is a link to a file elsewhere is refused when the wizard would rewrite it, and that file stays as it was."""
+    root = _bundle(tmp_path / "bb", "graphcast-0.1.1-py3-none-any.whl")
+    elsewhere = tmp_path / "elsewhere.json"
+    (root / MANIFEST).rename(elsewhere)
+    (root / MANIFEST).symlink_to(elsewhere)
+    before = elsewhere.read_text()
+    (root / "assets").mkdir()
+    (root / "assets" / "SHA256SUMS").write_text("")
+    with pytest.raises(UserError, match=f"cannot write the bundle's manifest {root / MANIFEST}: it is a symbolic"):
+        add_files(root, ["assets/SHA256SUMS"])
+    assert elsewhere.read_text() == before

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from wizard.errors import OperationFailed
+from wizard.errors import OperationFailed, UserError
 from wizard.flows.after_install import support_report
 from wizard.outputs import write_output_file
 from wizard.tui.screens.prompt import PromptScreen
@@ -61,7 +61,7 @@ class ReportScreen(Screen):
             target = Path(path).expanduser()
             try:
                 write_output_file(target, self.text, what="the report to")
-            except OperationFailed as exc:
+            except (OperationFailed, UserError) as exc:  # a full disk; a link it will not write through
                 self.notify(str(exc), severity="error")
                 return
             self.notify(f"Saved {target}; read it, then send it to your admin.")

@@ -1,0 +1,79 @@
+"""A symlink at the path of a file the wizard writes — a module file, a kernel spec, a report, a lock — is refused
+with one sentence naming it (exit 2), and the file it points to is never written (eleventh hostile pass #188,
+#189: a group member's link in a shared module folder had `module install` overwrite a victim's file).
+
+The real CLI in this process, on a real venv carrying the wizard's marker (ipykernel reached through a .pth)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sysconfig
+import venv
+from pathlib import Path
+
+import ipykernel
+import pytest
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import last_json
+from wizard.install.envs import write_marker
+
+
+@pytest.fixture
+def env(tmp_path) -> Path:
+    root = tmp_path / "env"
+    venv.create(root, with_pip=False)
+    write_marker(root, {"recipe": "tiny-k", "title": "tiny", "backend": "cpu"})
+    purelib = sysconfig.get_path("purelib", vars={"base": str(root), "platbase": str(root)})
+    Path(purelib, "test-ipykernel.pth").write_text(str(Path(ipykernel.__file__).parents[1]) + "\n")
+    return root
+
+
+@pytest.fixture
+def victim(tmp_path) -> Path:
+    path = tmp_path / "victim" / "notes.txt"
+    path.parent.mkdir()
+    path.write_text("my own precious notes\n")
+    return path
+
+
+def _refused(proc, link: Path, victim: Path, before: str) -> None:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    error = last_json(proc)["error"] if "--json" in proc.args else proc.stderr
+    assert f"{link}: it is a symbolic link (to " in error and "never writes through a link" in error
+    assert victim.read_text() == before and link.is_symlink()
+
+
+def test_module_install_refuses_a_module_file_that_links_outside(env, victim, tmp_path):
+    mods = tmp_path / "mods"
+    (mods / "graphcast").mkdir(parents=True)
+    link = mods / "graphcast" / "tiny-k.lua"  # the module is named after the recipe
+    link.symlink_to(os.path.relpath(victim, link.parent))
+    _refused(run_inproc("module", "install", "--env", str(env), "--dir", str(mods), "--json"), link, victim,
+             "my own precious notes\n")
+
+
+def test_kernel_install_refuses_a_kernel_json_that_links_outside_even_with_the_mark(env, victim, tmp_path):
+    jupyter = tmp_path / "jk"
+    folder = jupyter / "kernels" / "gcw-linked"
+    folder.mkdir(parents=True)
+    marked = json.dumps({"argv": ["x"], "metadata": {"gc_wizard": {"env": "elsewhere"}}})
+    victim.write_text(marked)  # the mark gc-wizard looks for before replacing its own spec
+    (folder / "kernel.json").symlink_to(victim)
+    proc = run_inproc("kernel", "install", "--env", str(env), "--name", "gcw-linked", "--json",
+                      env={"JUPYTER_DATA_DIR": str(jupyter)})
+    _refused(proc, folder / "kernel.json", victim, marked)
+
+
+def test_report_out_and_lock_out_refuse_a_link_before_any_work(victim, tmp_path):
+    report = tmp_path / "report.md"
+    report.symlink_to(victim)
+    _refused(run_inproc("report", "--out", str(report)), report, victim, "my own precious notes\n")
+    lock = tmp_path / "pylock.toml"
+    lock.symlink_to(tmp_path / "nowhere.toml")  # dangling: it would have created a file where it points
+    proc = run_inproc("lock", "jax0.4.23-cpu", "--out", str(lock), "--offline", "--find-links", str(tmp_path),
+                      "--json")
+    assert proc.returncode == 2 and "it is a symbolic link" in last_json(proc)["error"]
+    assert not (tmp_path / "nowhere.toml").exists()

@@ -1,6 +1,8 @@
 """Runs probe programs with a deadline, so a wedged driver can slow detection but never hang it.
 
-Every child gets its own session (a timeout kills its whole process group), no stdin, the C
+Every child gets its own session (a timeout kills its whole process group), dies with the wizard however the
+wizard ends (`children.die_with_parent`: a probe on a wedged driver hangs for ever, and one begun early, then
+left by a SIGTERM, a Ctrl-C or a SIGKILL, stayed behind as an orphan; twelfth hostile pass #24-#26), no stdin, the C
 locale (stable output to parse), and no `CUDA_VISIBLE_DEVICES`: that variable hides GPUs from CUDA
 programs, and a probe that inherits `CUDA_VISIBLE_DEVICES=""` must still see the driver.
 """
@@ -12,6 +14,8 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass
+
+from wizard.children import die_with_parent
 
 #: Seconds any single probe may take before it becomes a `probe_timeout` warning.
 PROBE_TIMEOUT = 8.0
@@ -59,7 +63,7 @@ class Running:
         try:
             self.popen: subprocess.Popen | None = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=env, text=True, errors="replace", start_new_session=True,
+                env=env, text=True, errors="replace", start_new_session=True, preexec_fn=die_with_parent(),
             )
         except OSError as exc:
             self.popen = None

@@ -518,6 +518,20 @@ def _entries(path: Path, data: Mapping[str, Any]) -> tuple[list[Entry], list[tup
     return entries, unreadable, warnings
 
 
+def _in_place_note(entry: Entry) -> str:
+    """For an interrupted in-place install: the user's own env may be half-changed, and nothing else says so.
+    A run killed outright (SIGKILL, a reboot, a signal no handler could catch) never put it back, so the next
+    start names the env and the way back: `rollback <id>` restores the package set saved before the first
+    change (eleventh hostile pass #132: the note said only "marked failed", with pkg-a left at the new
+    version). Without a saved set the install stopped before changing anything."""
+    if entry.kind != "install" or entry.mode != "in-place":
+        return ""
+    if entry.snapshot is None:
+        return f" It stopped before changing {entry.env}."
+    return (f" It was changing {entry.env} in place and may have left it half-changed; `gc-wizard rollback "
+            f"{entry.id}` puts back the {len(entry.snapshot)} packages it had before (saved when the install began).")
+
+
 def _stale(entry: Entry, *, have_lock: bool, host: str, boot: str) -> bool:
     if entry.status != "running":
         return False
@@ -605,7 +619,7 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
                 entry.finished = entry.finished or now()
                 changed = True
                 history.warnings.append(f"{entry.kind} {entry.id} ({entry.recipe}) was interrupted; it is marked "
-                                        "failed and was not made current.")
+                                        "failed and was not made current." + _in_place_note(entry))
                 if have_lock:
                     removed = _remove_half_built(history, entry)
                     if removed:

@@ -39,6 +39,12 @@ LOCK_BYTES = 8 * 1024 * 1024
 #: name a few dozen files (a whole mirror of the bucket: under 100 KiB). An endless or sparse one must not
 #: fill a shared login node's memory.
 ASSET_INDEX_BYTES = 4 * 1024 * 1024
+#: A GraphCast checkout's git files: its index lists a few hundred files (tens of KiB; a 20,000-file index with
+#: git's extensions stays under a few MiB), a pack index 28 bytes an object, a loose object one compressed file. A
+#: `truncate -s 3G .git/index` was read whole (3 GB of memory; eleventh hostile pass #110).
+GIT_INDEX_BYTES = 64 * 1024 * 1024
+GIT_PACK_INDEX_BYTES = 64 * 1024 * 1024
+GIT_LOOSE_OBJECT_BYTES = 32 * 1024 * 1024
 #: Nesting: a recipe is 4 levels deep, facts and history about 6.
 YAML_DEPTH = 20
 JSON_DEPTH = 64
@@ -117,6 +123,23 @@ def read_regular_text(path: str | os.PathLike[str], limit: int) -> str:
     if why is not None:
         raise ParseLimitError(why)
     return read_text(path, limit)
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+    """A regular file's bytes, at most `limit` of them: a larger file (one grown by `truncate`, a sparse one) is a
+    `ParseLimitError` before its content is read, never a partial read taken for the whole, and a FIFO or device is
+    never opened. OSError passes through."""
+    why = not_regular(path)
+    if why is not None:
+        raise ParseLimitError(why)
+    size = os.stat(path).st_size
+    if size > limit:
+        raise ParseLimitError(f"it is {_size_text(size)}, more than the {_size_text(limit)} such a file ever holds")
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ParseLimitError(f"it is larger than {_size_text(limit)}, far more than such a file ever holds")
+    return data
 
 
 def read_head(path: str | os.PathLike[str], limit: int) -> bytes:

@@ -179,7 +179,14 @@ def run() -> int:
     finish on their own): a daemon thread inside a TLS call while Python finalises can crash the process
     (seen: `plan --json` ending with SIGSEGV after printing its plan). A `READ_ONLY` command leaves the same
     way: freeing every object of every module it imported was a seventh of `detect`'s time."""
-    code = main()
+    try:
+        code = main()
+    except SystemExit as exc:  # argparse's --help and usage errors
+        if not _inspect_mode():
+            raise
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else ExitCode.BAD_INPUT)
+    if _inspect_mode():
+        _leave_without_inspect(int(code or 0))
     if _named_command(sys.argv[1:]) in READ_ONLY or any(t.daemon and t.is_alive() for t in threading.enumerate()):
         for stream in (sys.stdout, sys.stderr):
             try:
@@ -188,6 +195,30 @@ def run() -> int:
                 pass
         os._exit(int(code or 0))
     return code
+
+
+def _inspect_mode() -> bool:
+    """Whether CPython would end in its inspect mode (`-i`, or PYTHONINSPECT set now or at start, unless -E/-I):
+    then the exit status became a `SystemExit` traceback and a `>>>` prompt after every command (eleventh hostile
+    pass #65). CPython reads the variable again at exit, so it is looked at here as well as `sys.flags`."""
+    return bool(sys.flags.inspect or (os.environ.get("PYTHONINSPECT") and not sys.flags.ignore_environment))
+
+
+def _leave_without_inspect(code: int) -> None:
+    """End the process with `code` the way a normal exit would — other threads joined, exit handlers run (temporary
+    folders, logging), streams flushed — but without the interpreter's inspect mode, which no command wants."""
+    import atexit
+
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon and thread.is_alive():
+            thread.join()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _main(argv: list[str]) -> int:

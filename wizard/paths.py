@@ -38,13 +38,7 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
     writers decide those); links are never followed. OSError passes through (the CLI turns it into a
     sentence naming the folder)."""
     folder = folder or state_dir()
-    shared = swappable_ancestor(folder)
-    if shared:  # tenth hostile pass Y3: refused for --env, accepted for the state that holds every env
-        above, why = shared
-        raise ForeignFolder(
-            f"the state folder {folder} is under {above}, which {why}, so any local user could swap it (its "
-            "environments, its history) for their own. Set GC_WIZARD_HOME to a folder only you can write; nothing "
-            "was changed.")
+    _refuse_swappable_state(folder)
     if not folder.is_dir():
         folder.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -65,13 +59,33 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
     return folder
 
 
+def _refuse_swappable_state(folder: Path) -> None:
+    """`ForeignFolder` for a state folder under a folder any local user can rename in (tenth hostile pass Y3:
+    refused for --env, accepted for the state that holds every env), whether or not the state is there yet: a
+    state another user can swap in is a history (its wheelhouses, its environments) of their choosing."""
+    shared = swappable_ancestor(folder)
+    if shared:
+        above, why = shared
+        raise ForeignFolder(
+            f"the state folder {folder} is under {above}, which {why}, so any local user could swap it (its "
+            "environments, its history) for their own. Set GC_WIZARD_HOME to a folder only you can write; nothing "
+            "was changed.")
+
+
 def guard_state_dir() -> None:
-    """`ensure_state_dir`'s checks for a command that only reads the state (`activate`, `kernel install`):
-    nothing is made where there is no state yet, and a state path that is no folder is refused as `install`
-    refuses it."""
+    """`ensure_state_dir`'s checks for every command that reads the state (`history_path` calls it, so `history`,
+    `report`, `rollback`, `activate`, `kernel install` and the app all get them): a state path that is no folder,
+    a state under a folder every user can rename in, a state folder (or one inside it) another user owns, are
+    refused; one open to group/other write loses that bit. Nothing is made where there is no state yet.
+
+    Why at the one door: `history` read a state under a 0777 parent, a 0777 state and another user's state as
+    if they were fine while `activate` refused them (eleventh hostile pass #100/#101/#102)."""
     refuse_state_not_folder()
-    if state_dir().is_dir():
-        ensure_state_dir()
+    folder = state_dir()
+    if folder.is_dir():
+        ensure_state_dir(folder)
+    else:
+        _refuse_swappable_state(folder)
 
 
 def refuse_state_not_folder(folder: Path | None = None) -> None:
@@ -296,9 +310,10 @@ def app_log() -> Path:
 
 
 def history_path() -> Path:
-    """history.json, read by every command that reads the state: a state path that is no folder is refused here
-    (`refuse_state_not_folder`), never read as an empty history."""
-    refuse_state_not_folder()
+    """history.json, read by every command that reads the state: the state folder's checks run here
+    (`guard_state_dir`: a state path that is no folder, someone else's, or one any user could swap is refused,
+    never read as an empty or trusted history)."""
+    guard_state_dir()
     return state_dir() / "history.json"
 
 

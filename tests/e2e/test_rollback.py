@@ -219,9 +219,17 @@ def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_i
     wait_for_step(isolated_state, "Resolved 2 packages")  # then pkg-slow dribbles in
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
+    from tests.fixtures.state import run_cli
+
+    start = run_cli("history")  # the next start: it says the user's env was changed and how to put it back
+    assert start.returncode == 0, start.stderr
     (killed,) = tiny.history()
     assert killed["status"] == "failed" and killed["interrupted"] and killed["mode"] == "in-place"
     assert killed["snapshot"] == ["old-tool==0.5", "pkg-a==1.0"]
+    note = " ".join(start.stderr.split())
+    assert f"changing {env} in place" in note and f"gc-wizard rollback {killed['id']}" in note, start.stderr
+    assert "puts back the 2 packages it had before" in note
+    assert "was interrupted" not in " ".join(run_cli("history").stderr.split())  # said once, when it is found
 
     subprocess.run([find_uv_bin(), "pip", "uninstall", "-q", "--python", str(env / "bin" / "python"), "old-tool"],
                    check=True)  # the half-finished run left it changed
@@ -229,6 +237,41 @@ def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_i
     assert proc.returncode == 0, proc.stderr
     assert last_json(proc)["restored"] is True
     assert _freeze(env) == ["old-tool==0.5", "pkg-a==1.0"]
+
+
+def test_an_in_place_install_stopped_by_slurms_usr1_puts_the_environment_back_at_once(tiny, slow_index, tmp_path,
+                                                                                       isolated_state):
+    """Slurm's `--signal=USR1@T` before the job's time limit, to the wizard alone, while pkg-a is already in the
+    user's own env: the same clean stop as SIGTERM (eleventh hostile pass #132), exit 138, the env as it was."""
+    import os
+    import signal
+    import sys
+
+    from uv import find_uv_bin
+
+    from tests.fixtures.processes import wait_for_step
+    from tests.fixtures.state import REPO
+
+    env = tmp_path / "users-own-env"
+    subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
+    tiny.house.add("old-tool", "0.5")
+    subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(env / "bin" / "python"), "--offline",
+                    "--find-links", str(tiny.house.path), "old-tool==0.5"], check=True)
+    tiny.write("tiny-slow", ["pkg-a==1.0", "pkg-slow==1.0"])
+    args = ["--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path), "--find-links", slow_index,
+            "--graphcast-src", str(tiny.graphcast), "--no-verify", "--env", str(env)]
+    proc = subprocess.Popen([sys.executable, "-m", "wizard", "install", "tiny-slow", "--yes", *args], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "UV_NO_CACHE": "1", "UV_INDEX_URL": slow_index,
+                                 "UV_DEFAULT_INDEX": slow_index})
+    wait_for_step(isolated_state, "Resolved 2 packages")  # then pkg-slow dribbles in
+    os.kill(proc.pid, signal.SIGUSR1)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGUSR1, err
+    assert "Traceback" not in err
+    assert _freeze(env) == ["old-tool==0.5"]
+    (stopped,) = tiny.history()
+    assert stopped["status"] == "cancelled" and not stopped.get("interrupted")
 
 
 def test_a_rollback_rebuild_is_cancellable_and_exits_130(tiny, slow_index, tmp_path, isolated_state):

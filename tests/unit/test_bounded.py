@@ -32,3 +32,27 @@ def test_a_syntax_error_with_brackets_in_quotes_stays_a_syntax_error():
 
 def test_flow_depth_skips_quotes_and_comments():
     assert flow_depth("a: '[[[['  # [[[[\nb: [[1]]\n", 10_000) == (2, 2)
+
+
+def test_read_bytes_refuses_a_grown_file_a_fifo_and_a_device_before_reading(tmp_path):
+    """`bounded.read_bytes` (git's index, pack indexes, loose objects; eleventh hostile pass #110): a file past the
+    limit is refused by its size, never read whole nor cut; a FIFO or a device is never opened."""
+    import os
+
+    from wizard import bounded
+
+    small = tmp_path / "small"
+    small.write_bytes(b"DIRC" + b"\0" * 60)
+    assert bounded.read_bytes(small, 64) == small.read_bytes()
+    sparse = tmp_path / "sparse"
+    with open(sparse, "wb") as handle:
+        handle.truncate(5 * 2**30)
+    with pytest.raises(bounded.ParseLimitError, match="5120 MiB, more than the 64 MiB"):
+        bounded.read_bytes(sparse, 64 * 2**20)
+    with pytest.raises(bounded.ParseLimitError, match="more than the 1 KiB"):
+        bounded.read_bytes(sparse, 1024)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "named pipe"), ("/dev/zero", "character device")):
+        with pytest.raises(bounded.ParseLimitError, match=kind):
+            bounded.read_bytes(path, 1024)

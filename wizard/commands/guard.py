@@ -3,8 +3,9 @@
 Why in the face and not the core: the exit status (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP,
 docs/interface.md "Exit status") and the last JSON line are the command line's contract.
 
-Signals: Slurm's `scancel`, `timeout` and systemd send SIGTERM, a dropped SSH session SIGHUP. All
-three become `Stopped` (a `KeyboardInterrupt`, so every `finally` and every `except
+Signals: Slurm's `scancel`, `timeout` and systemd send SIGTERM, a dropped SSH session SIGHUP, Slurm's
+`--signal=USR1@T` SIGUSR1 before a time limit; every signal whose default would end the process
+(`wizard.errors.STOP_SIGNALS`: QUIT, USR1/2, ALRM, XCPU, XFSZ, … too) becomes `Stopped` (a `KeyboardInterrupt`, so every `finally` and every `except
 KeyboardInterrupt` already written for Ctrl-C runs: the GraphCast probe's process group is killed,
 a subprocess is killed by `subprocess.run`, the runner stops its step's whole tree). Only the first
 signal raises; later ones are remembered but do not interrupt the clean-up they would otherwise
@@ -24,11 +25,12 @@ import signal
 import sys
 from typing import Any
 
-from wizard.errors import WizardError
+from wizard.errors import STOP_SIGNALS, WizardError, signal_words
 from wizard.security import json_text
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-_NAMES = {signal.SIGINT: "Ctrl-C (SIGINT)", signal.SIGTERM: "SIGTERM", signal.SIGHUP: "a hang-up (SIGHUP)"}
+#: The one list (see `wizard.errors.STOP_SIGNALS`): a signal left out of it killed the wizard mid-install with no
+#: clean-up (eleventh hostile pass #130/#132: QUIT, USR1, USR2, ALRM).
+SIGNALS = STOP_SIGNALS
 
 
 class Stopped(KeyboardInterrupt):
@@ -44,7 +46,7 @@ class Stopped(KeyboardInterrupt):
 
     @property
     def what(self) -> str:
-        return _NAMES.get(self.signum, f"signal {self.signum}")
+        return signal_words(self.signum)
 
 
 _received: list[int] = []
@@ -72,7 +74,7 @@ def _raise_once(signum: int, _frame: Any) -> None:
 
 
 def install_handlers() -> None:
-    """SIGINT, SIGTERM and SIGHUP raise `Stopped` in the main thread, once."""
+    """Every stop signal (`SIGNALS`) raises `Stopped` in the main thread, once."""
     for sig in SIGNALS:
         try:
             signal.signal(sig, _raise_once)

@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     asking = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
-        guard.note_signal(signum)  # the exit status says which: 130, 143 or 129
+        guard.note_signal(signum)  # the exit status says which: 128 + its number (130, 143, 129, 138, …)
         cancel.set()
         stop_all()  # planning may be waiting on a hung interpreter's version probe
         if asking.is_set():  # break out of input(): the question is moot now

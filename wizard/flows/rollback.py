@@ -46,7 +46,12 @@ from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.plan import NO_REPLACE, Step
-from wizard.install.recorded_set import foreign_requirement
+from wizard.install.recorded_set import (
+    changed_wheelhouse_files,
+    foreign_requirement,
+    local_folders,
+    unhashed_pins,
+)
 from wizard.install.runner import StepLog, inactivity_limit, run_step
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
@@ -85,9 +90,53 @@ def check_target(history: History, entry_id: str | None) -> Target:
     rollback and the terminal app (before it asks the user to confirm) both ask it."""
     target = _eligible_target(history, entry_id)
     why = target_path_problem(target.entry, history) or (None if target.undo else recorded_set_problem(target.entry))
+    if not why and not target.undo and not envs.env_python(target.entry.env).exists():
+        why = wheelhouse_problem(target.entry)  # a rebuild: said before anything is asked or made
     if why:
         raise UserError(why)
     return target
+
+
+def wheelhouse_problem(entry: Entry) -> str | None:
+    """Why a rebuild or re-sync of `entry` may not install from the local wheelhouses it names, or None: a
+    package the entry records with no sha256 (in its hash-pinned file in frozen/) would be installed from
+    whatever those folders hold now.
+
+    Why: an install from a `--find-links` folder records each wheel's sha256 there (`envs.hashed_requirements`),
+    and uv then installs no other file; without that record the rebuild took any file with the pinned name and
+    version — a wheel swapped in since, or one in a folder the history entry was edited to name first (eleventh
+    hostile pass #85: an edited `find_links` put a wheel carrying a `.pth` into the rebuilt env). The sync's one
+    door for rebuilds and re-syncs; an in-place install's undo restores the user's own earlier set, which the
+    wizard never installed and so never hashed."""
+    folders = local_folders(list(entry.find_links))
+    if not folders or not entry.packages:
+        return None
+    text = None
+    if entry.requirements_file:
+        try:
+            recorded = Path(os.path.realpath(entry.requirements_file))
+            if envs.frozen_dir().resolve() in recorded.parents:
+                text = bounded.read_regular_text(recorded, bounded.LOCK_BYTES)
+        except (OSError, ValueError):
+            text = None
+    loose = unhashed_pins(list(entry.packages), text)
+    if not loose:
+        changed = changed_wheelhouse_files(list(entry.packages), text, list(entry.find_links))
+        if not changed:
+            return None
+        named = ", ".join(str(p) for p in changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+        return (f"entry {entry.id} would be installed from the wheelhouses it names, but {named} "
+                f"{'is' if len(changed) == 1 else 'are'} not the file recorded when it was installed (its sha256 "
+                "differs), so the wheelhouse changed since, or the history was edited to name another; nothing "
+                "changed. Put the recorded wheel back or move that file away, or install the recipe again "
+                f"(`gc-wizard install {entry.recipe}`).")
+    named = ", ".join(loose[:3]) + (f" and {len(loose) - 3} more" if len(loose) > 3 else "")
+    houses = ", ".join(str(f) for f in folders)
+    return (f"entry {entry.id} would be installed from the wheelhouse{'s' if len(folders) > 1 else ''} it names "
+            f"({houses}), but no sha256 was recorded for {named}, so whatever file those folders hold now would be "
+            f"installed (one changed since, or a folder the history was edited to name); nothing changed. Install "
+            f"the recipe again (`gc-wizard install {entry.recipe} --find-links DIR`): a new install records each "
+            "wheel's sha256, so it can be rebuilt later.")
 
 
 def recorded_set_problem(entry: Entry) -> str | None:
@@ -357,6 +406,9 @@ class _Rollback:
         elif self.kind == "adopt":
             entry.packages = envs.freeze(env)
         elif self.kind == "resync":
+            problem = wheelhouse_problem(entry)
+            if problem:
+                raise OperationFailed(problem.removesuffix(".").replace("; nothing changed", ""))
             self.say(f"{env} has changed since {entry.id}; putting its package set back")
             self.before = (envs.freeze(env), envs.read_marker(env))
             self._sync(entry.packages, requirements_file=entry.requirements_file, recorded=True)

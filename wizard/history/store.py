@@ -290,11 +290,30 @@ class History:
         self.warnings = warnings
         self._unreadable = unreadable or []  # (position in the file, raw value): written back verbatim
         self._save_refused = save_refused
+        seen: set[str] = set()
+        self._shared_ids = {e.id for e in entries if e.id in seen or seen.add(e.id)}
+        for entry_id in sorted(self._shared_ids):
+            self.warnings.append(f"{self._shared_id_words(entry_id)}; `rollback` and `remove` refuse that id until "
+                                 "one of them is given another id or removed.")
+
+    def _shared_id_words(self, entry_id: str) -> str:
+        lines = self.lines_of(entry_id)
+        where = f" (lines {', '.join(map(str, lines))})" if len(lines) > 1 else ""
+        count = sum(e.id == entry_id for e in self.entries)
+        return (f"{self.path}: {count} entries{where} have the same id {entry_id!r}, which the wizard never writes: "
+                "the history was edited by hand")
 
     def current(self) -> Entry | None:
         return next((e for e in self.entries if e.current), None)
 
     def get(self, entry_id: str) -> Entry | None:
+        """The entry `entry_id` names, None if none. An id two entries share is refused (`UserError`): which one
+        it names cannot be told, and picking the first silently rolled back to an environment the user did not
+        choose (eleventh hostile pass #73). Every lookup by id — `rollback ID`, `remove ID`, a rollback's way
+        back to `previous_current` — comes here."""
+        if entry_id in self._shared_ids:
+            raise UserError(f"{self._shared_id_words(entry_id)}, so which one it names cannot be told. Give one of "
+                            "them another id or remove one in that file (see `gc-wizard history`), then run again.")
         return next((e for e in self.entries if e.id == entry_id), None)
 
     def require(self, entry_id: str) -> Entry:
@@ -316,6 +335,19 @@ class History:
                                 f"{f', line {line}' if line else ''}) cannot be used: {why}; it was edited by hand. "
                                 "Fix or remove that entry, or pick another in `gc-wizard history`.")
         raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
+
+    def lines_of(self, entry_id: str) -> list[int]:
+        """Every line of history.json on which an entry with id `entry_id` starts ([] when it cannot be read)."""
+        try:
+            text = bounded.read_text(self.path, bounded.HISTORY_BYTES)
+        except (OSError, ValueError):
+            return []
+        key = f'"id": {json.dumps(entry_id)}'
+        found, at = [], text.find(key)
+        while at >= 0:
+            found.append(text.count("\n", 0, at) + 1)
+            at = text.find(key, at + 1)
+        return found
 
     def line_of(self, entry_id: str, value: str | None = None) -> int | None:
         """The line of history.json on which entry `entry_id` starts, or, with `value`, on which that string
@@ -345,7 +377,7 @@ class History:
     def new_entry_id(self) -> str:
         while True:
             candidate = new_id()
-            if self.get(candidate) is None:
+            if all(e.id != candidate for e in self.entries):
                 return candidate
 
     def good_installs(self) -> list[Entry]:
@@ -518,6 +550,20 @@ def _entries(path: Path, data: Mapping[str, Any]) -> tuple[list[Entry], list[tup
     return entries, unreadable, warnings
 
 
+def _in_place_note(entry: Entry) -> str:
+    """For an interrupted in-place install: the user's own env may be half-changed, and nothing else says so.
+    A run killed outright (SIGKILL, a reboot, a signal no handler could catch) never put it back, so the next
+    start names the env and the way back: `rollback <id>` restores the package set saved before the first
+    change (eleventh hostile pass #132: the note said only "marked failed", with pkg-a left at the new
+    version). Without a saved set the install stopped before changing anything."""
+    if entry.kind != "install" or entry.mode != "in-place":
+        return ""
+    if entry.snapshot is None:
+        return f" It stopped before changing {entry.env}."
+    return (f" It was changing {entry.env} in place and may have left it half-changed; `gc-wizard rollback "
+            f"{entry.id}` puts back the {len(entry.snapshot)} packages it had before (saved when the install began).")
+
+
 def _stale(entry: Entry, *, have_lock: bool, host: str, boot: str) -> bool:
     if entry.status != "running":
         return False
@@ -605,7 +651,7 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
                 entry.finished = entry.finished or now()
                 changed = True
                 history.warnings.append(f"{entry.kind} {entry.id} ({entry.recipe}) was interrupted; it is marked "
-                                        "failed and was not made current.")
+                                        "failed and was not made current." + _in_place_note(entry))
                 if have_lock:
                     removed = _remove_half_built(history, entry)
                     if removed:

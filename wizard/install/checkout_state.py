@@ -27,6 +27,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from wizard import bounded
 from wizard.install.git_objects import GitReadError, commit_files, git_dirs
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
@@ -63,7 +64,7 @@ class TreeState:
     def describe(self, wanted_revision: str | None = None) -> str:
         """One clause: "at commit 97d1ad50b0b7 (the recipe's), unchanged" / "with local changes: …"."""
         if not self.readable:
-            return f"in a state that cannot be told ({self.reason})"
+            return f"in a state that cannot be told: whether it is modified is unknown ({self.reason})"
         parts = []
         if self.commit:
             same = wanted_revision and self.commit.startswith(wanted_revision[:12]) or (
@@ -119,9 +120,11 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
         if dirs is None or not (dirs.own / "index").is_file():
             return TreeState(False, reason="it is not a git checkout, so it cannot be compared with a release")
         config = dirs.common / "config"
-        sha256 = config.is_file() and "sha256" in config.read_text(encoding="utf-8", errors="replace").lower()
-        entries = _index_entries((dirs.own / "index").read_bytes(), 32 if sha256 else 20)
+        sha256 = config.is_file() and b"sha256" in bounded.read_head(config, 1 << 20).lower()
+        entries = _index_entries(bounded.read_bytes(dirs.own / "index", bounded.GIT_INDEX_BYTES),
+                                 32 if sha256 else 20)
     except (OSError, IndexError, ValueError, struct.error) as exc:
+        # Never "unchanged": an index git itself calls corrupt tells nothing of the files (#110).
         return TreeState(False, reason=f"its git index cannot be read: {exc}")
     if entries is None:
         return TreeState(False, reason="its git index is of a kind this version does not read")
@@ -159,15 +162,46 @@ def _staged(objects_at: Path, commit: str | None, entries: list[tuple[str, bytes
 
 def _index_entries(data: bytes, hash_len: int) -> list[tuple[str, bytes, int]] | None:
     """(path, blob hash, mode) of each regular file and link in a version 2 or 3 git index whose hashes
-    are `hash_len` bytes (SHA-1 or SHA-256); None for another version."""
-    if data[:4] != b"DIRC":
-        raise ValueError("not a git index")
+    are `hash_len` bytes (SHA-1 or SHA-256); None for another version.
+
+    git's own checks first (ValueError naming the one that fails, as git says "index file corrupt"): the
+    signature, the trailing checksum of everything before it (all zeros when `index.skipHash` is set), every
+    entry inside the file and the extensions after them filling it exactly. An index grown with `truncate` kept
+    its entries at the front, and was read as the checkout "unchanged since that commit" (eleventh hostile pass
+    #110)."""
+    if len(data) < 12 + hash_len or data[:4] != b"DIRC":
+        raise ValueError("it is not a git index (no DIRC signature)")
+    body, trailer = data[:-hash_len], data[-hash_len:]
+    if trailer.strip(b"\0") and hashlib.new("sha1" if hash_len == 20 else "sha256", body).digest() != trailer:
+        raise ValueError("its checksum does not match its content; git calls it corrupt")
     version, count = struct.unpack(">II", data[4:12])
     if version not in (2, 3) or count > MAX_ENTRIES:
         return None
+    entries = _walk_entries(body, count, hash_len)
+    _check_extensions(body, entries[1])
+    return entries[0]
+
+
+def _check_extensions(body: bytes, offset: int) -> None:
+    """The extensions after the entries: each a 4-letter signature, a length and that many bytes, ending exactly
+    where the checksum begins (ValueError otherwise: zeros or garbage are not an extension git writes)."""
+    while offset < len(body):
+        signature = body[offset:offset + 4]
+        if len(signature) < 4 or not signature.isalpha() or not signature.isascii() or offset + 8 > len(body):
+            raise ValueError(f"it holds bytes that are neither an entry nor an extension at offset {offset}")
+        size = struct.unpack(">I", body[offset + 4:offset + 8])[0]
+        offset += 8 + size
+        if offset > len(body):
+            raise ValueError(f"its {signature.decode()} extension runs past its end")
+
+
+def _walk_entries(data: bytes, count: int, hash_len: int) -> tuple[list[tuple[str, bytes, int]], int]:
+    """The entries of a version 2/3 index body, and the offset just after them (ValueError for one cut short)."""
     out = []
     offset = 12
     for _ in range(count):
+        if offset + 42 + hash_len > len(data):
+            raise ValueError("it ends in the middle of its entries")
         mode = struct.unpack(">I", data[offset + 24:offset + 28])[0]
         blob = data[offset + 40:offset + 40 + hash_len]
         flags = struct.unpack(">H", data[offset + 40 + hash_len:offset + 42 + hash_len])[0]
@@ -180,7 +214,9 @@ def _index_entries(data: bytes, hash_len: int) -> list[tuple[str, bytes, int]] |
             out.append((path, b"", mode))
         elif mode >> 12 in (0o10, 0o12):  # regular files and symlinks; gitlinks (submodules) are skipped
             out.append((path, blob, mode))
-    return out
+    if offset > len(data):
+        raise ValueError("it ends in the middle of its entries")
+    return out, offset
 
 
 def _untracked(root: Path, tracked: set[str]) -> list[str]:

@@ -40,8 +40,10 @@ from typing import Any
 from wizard import bounded, paths
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
+from wizard.install.pinned import logical_lines, pin_of
 from wizard.install.plan import Step
 from wizard.install.private_args import PrivateArguments
+from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, run_step
 from wizard.security import cut, write_private_file
 from wizard.uv_tool import uv_bin
@@ -334,16 +336,43 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
 
 def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find_links: list[str] = (),
                         timeout: float = 60) -> Path | None:
-    """Write `packages` with the index's sha256 hashes (from uv's cache, offline) to `out`.
+    """Write `packages` with sha256 hashes to `out`: the index's (from uv's cache, offline) and, for a package uv
+    has none for, those of the files the local `--find-links` folders hold for that pin now
+    (`recorded_set.wheelhouse_hashes`), so a rebuild installs only what this install could have installed.
 
-    Lines with a direct URL (`graphcast @ file:///…`) are copied as they are; packages uv has no
-    hash for stay plain pins. None when uv gives no hash at all (nothing is written then).
-    """
+    Lines with a direct URL (`graphcast @ file:///…`, checked by its own recorded sha256) are copied as they are;
+    a pin nothing gives a hash for stays plain. None when there is no hash at all (nothing is written then)."""
     pinned = [p for p in packages if "==" in p and " @ " not in p and not p.startswith("-")]
     direct = [p for p in packages if p not in pinned]
     if not pinned:
         return None
+    hashes: dict[tuple[str, str], set[str]] = {}
+    for line in _uv_hashed_lines(env, pinned, find_links, timeout):
+        words = line.replace("\\", " ").split()
+        pin = pin_of(words[0]) if words else None
+        if pin is not None:
+            hashes.setdefault(pin, set()).update(w.removeprefix("--hash=sha256:") for w in words[1:]
+                                                 if w.startswith("--hash=sha256:"))
+    missing = [line for line in pinned if not hashes.get(pin_of(line))]
+    for pin, found in wheelhouse_hashes(missing, list(find_links)).items():
+        hashes.setdefault(pin, set()).update(found)
+    if not any(hashes.values()):
+        return None
     out.parent.mkdir(parents=True, exist_ok=True)
+    body = []
+    for line in sorted(pinned):
+        found = sorted(hashes.get(pin_of(line)) or ())
+        body.append(" \\\n".join([line.strip(), *(f"    --hash=sha256:{h}" for h in found)]))
+    header = (f"# The exact package set of {env}, frozen by gc-wizard (hashes from the installer's cache and the "
+              "local wheelhouses).\n")
+    # A state file: a link planted at its name is replaced, never written through (wizard.security).
+    write_private_file(out, header + "\n".join(body) + "\n" + "".join(line + "\n" for line in direct))
+    return out
+
+
+def _uv_hashed_lines(env: Path | str, pinned: list[str], find_links: Iterable[str], timeout: float) -> list[str]:
+    """`uv pip compile --offline --generate-hashes` of the pins: its requirement lines (continuations joined), []
+    when it fails."""
     links = [arg for link in find_links for arg in ("--find-links", str(link))]
     with tempfile.TemporaryDirectory(prefix="gc-wizard-freeze-") as tmp:
         source = Path(tmp) / "frozen.in"
@@ -356,16 +385,10 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
                 proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
                                       preexec_fn=die_with_parent(), timeout=timeout, env=private.environ(None))
         except (OSError, subprocess.TimeoutExpired):
-            return None
+            return []
         if proc.returncode != 0 or not compiled.exists():
-            return None
-        text = compiled.read_text(encoding="utf-8").rstrip("\n")
-    if "--hash=" not in text:
-        return None  # uv hashes what an index lists, not the files of a --find-links folder
-    header = f"# The exact package set of {env}, frozen by gc-wizard (hashes from the installer's cache).\n"
-    # A state file: a link planted at its name is replaced, never written through (wizard.security).
-    write_private_file(out, header + text + "\n" + "".join(line + "\n" for line in direct))
-    return out
+            return []
+        return [line for _, line in logical_lines(compiled.read_text(encoding="utf-8"))]
 
 
 def sync_argv(env: Path | str, source: str, *, find_links: Iterable[str] = (), offline: bool = False,
@@ -547,19 +570,36 @@ def disk_usage(path: Path | str, seen: set[tuple[int, int]] | None = None) -> in
 
 
 def _entries_below(root: Path):
-    """Every entry under `root` (links not followed), depth first, without recursion."""
+    """Every entry under `root` (links not followed), depth first, without recursion, never entering another file
+    system: a folder on another device, or one the kernel lists as a mount point (a bind mount of the same disk
+    keeps its device number), is left out with all it holds.
+
+    Why: `history` sized an env holding a bind mount of / by walking all of / (58 s, 334 MB, and "3.79 GiB" for an
+    env with /usr/lib bound in; eleventh hostile pass #195), while `remove` already treats such a mount as not the
+    env's (`_mount_inside`). Every walk of an env's tree (its size, the deep-tree removal) comes here."""
+    try:
+        device = os.stat(root, follow_symlinks=False).st_dev
+    except OSError:
+        return
+    real = os.path.realpath(root).rstrip("/") + "/"
+    inside = {point[len(real):] for point in _mount_points() if point.startswith(real)}
+    prefix = len(str(root).rstrip("/")) + 1
     stack = [root]
     while stack:
         folder = stack.pop()
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:
-                    yield entry
                     try:
-                        if entry.is_dir(follow_symlinks=False):
-                            stack.append(Path(entry.path))
+                        is_dir = entry.is_dir(follow_symlinks=False)
+                        if is_dir and (entry.path[prefix:] in inside
+                                       or entry.stat(follow_symlinks=False).st_dev != device):
+                            continue  # another file system: not the env's
                     except OSError:
-                        continue
+                        is_dir = False
+                    yield entry
+                    if is_dir:
+                        stack.append(Path(entry.path))
         except OSError:
             continue
 

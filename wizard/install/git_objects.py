@@ -25,6 +25,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from wizard import bounded
+
 MAX_OBJECT = 16 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_FILES = 20_000
@@ -141,7 +143,7 @@ class _Store:
             raise GitReadError(f"{sha[:12]!r} is not a SHA-1 object id")
         loose = self.objects / sha[:2] / sha[2:]
         if loose.is_file():
-            raw = _inflate(loose.read_bytes())
+            raw = _inflate(_bounded(loose, bounded.GIT_LOOSE_OBJECT_BYTES))
             head, _, body = raw.partition(b"\0")
             kind, _, _size = head.partition(b" ")
             return kind, body
@@ -156,7 +158,7 @@ class _Store:
             self._packs = []
             folder = self.objects / "pack"
             for idx in sorted(folder.glob("pack-*.idx")) if folder.is_dir() else []:
-                data = idx.read_bytes()
+                data = _bounded(idx, bounded.GIT_PACK_INDEX_BYTES)
                 if data[:8] != b"\377tOc\0\0\0\2":
                     raise GitReadError(f"{idx.name} is not a version-2 pack index")
                 self._packs.append((idx.with_suffix(".pack"), data))
@@ -219,6 +221,14 @@ def _find(index: bytes, sha: bytes) -> int | None:
         else:
             high = mid
     return None
+
+
+def _bounded(path: Path, limit: int) -> bytes:
+    """A git file's bytes, refused (GitReadError) past `limit`: never read whole when grown or sparse (#110)."""
+    try:
+        return bounded.read_bytes(path, limit)
+    except bounded.ParseLimitError as exc:
+        raise GitReadError(f"{path.name}: {exc}") from None
 
 
 def _inflate(data: bytes) -> bytes:

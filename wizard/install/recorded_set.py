@@ -23,7 +23,7 @@ from pathlib import Path
 
 from packaging.utils import canonicalize_name
 
-from wizard.install.pinned import pin_of
+from wizard.install.pinned import logical_lines, pin_of
 
 GIT_COMMIT = re.compile(r"^git\+https?://\S+@[0-9a-f]{40}(?:#\S*)?$")
 _CHUNK = 1 << 20
@@ -100,3 +100,102 @@ def _sha256(path: Path) -> str | None:
     except OSError:
         return None
     return digest.hexdigest()
+
+
+#: Wheels and source archives a wheelhouse may hold for a pin; the file name says which package and version.
+_ARCHIVES = (".whl", ".tar.gz", ".zip")
+
+
+def local_folders(find_links: list[str]) -> list[Path]:
+    """The `--find-links` locations that are folders on this machine (a path, or a `file://` URL)."""
+    folders = []
+    for link in find_links:
+        path = _file_path(link) if link.startswith("file://") else (Path(link) if "://" not in link else None)
+        if path is not None and path.is_dir():
+            folders.append(path)
+    return folders
+
+
+def wheelhouse_hashes(packages: list[str], find_links: list[str]) -> dict[tuple[str, str], set[str]]:
+    """(canonical name, version) -> the sha256 of every file the local wheelhouses hold for that pin, at install
+    time: what a later rebuild may install for it, and nothing else.
+
+    Why: uv records no hash for a wheel from a `--find-links` folder, so a rebuild from plain pins installed
+    whatever file the folder held *then* — a wheel swapped in later, or a folder an edited history entry named
+    (eleventh hostile pass #85: a `pkg_a-1.0` wheel carrying a `.pth` ran at the env's next start)."""
+    return {pin: {digest for _, digest in files} for pin, files in wheelhouse_files(packages, find_links).items()}
+
+
+def wheelhouse_files(packages: list[str], find_links: list[str]) -> dict[tuple[str, str], list[tuple[Path, str]]]:
+    """(canonical name, version) -> [(file, sha256)] for every wheel or source archive the local `--find-links`
+    folders hold for a `name==version` pin of `packages` (the file name says which; links are read as files)."""
+    from packaging.utils import (
+        InvalidSdistFilename,
+        InvalidWheelFilename,
+        parse_sdist_filename,
+        parse_wheel_filename,
+    )
+
+    wanted = {pin for pin in (pin_of(line) for line in packages) if pin is not None}
+    found: dict[tuple[str, str], list[tuple[Path, str]]] = {}
+    if not wanted:
+        return found
+    for folder in local_folders(find_links):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith(_ARCHIVES):
+                continue
+            try:
+                dist, version = (parse_wheel_filename(name)[:2] if name.endswith(".whl")
+                                 else parse_sdist_filename(name))
+            except (InvalidWheelFilename, InvalidSdistFilename, ValueError):
+                continue
+            key = next((k for k in wanted if k[0] == str(dist) and _same_version(k[1], str(version))), None)
+            path = folder / name
+            if key is None or not path.is_file():
+                continue
+            digest = _sha256(path)
+            if digest:
+                found.setdefault(key, []).append((path, digest))
+    return found
+
+
+def _same_version(pinned: str, found: str) -> bool:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(pinned) == Version(found)
+    except InvalidVersion:
+        return pinned == found
+
+
+def recorded_hashes(requirements_text: str | None) -> dict[tuple[str, str], set[str]]:
+    """(canonical name, version) -> the sha256 hashes a hash-pinned requirements file (its text) gives each pin."""
+    hashed: dict[tuple[str, str], set[str]] = {}
+    for _, line in logical_lines(requirements_text or ""):
+        words = line.replace("\\", " ").split()
+        pin = pin_of(words[0]) if words else None
+        if pin is not None:
+            digests = {w.removeprefix("--hash=sha256:") for w in words[1:] if w.startswith("--hash=sha256:")}
+            if digests:
+                hashed.setdefault(pin, set()).update(digests)
+    return hashed
+
+
+def unhashed_pins(packages: list[str], requirements_text: str | None) -> list[str]:
+    """The `name==version` pins of `packages` that the hash-pinned file (its text; None: there is none) gives no
+    `--hash` for: what a sync would install from whatever its find-links locations hold now."""
+    hashed = recorded_hashes(requirements_text)
+    return [line.strip() for line in packages if (pin := pin_of(line)) is not None and pin not in hashed]
+
+
+def changed_wheelhouse_files(packages: list[str], requirements_text: str | None,
+                             find_links: list[str]) -> list[Path]:
+    """The files the local wheelhouses hold now for a pin of `packages` whose sha256 is not among the ones recorded
+    for it: a wheel swapped or added since the install (uv would take it first and stop at its hash)."""
+    hashed = recorded_hashes(requirements_text)
+    return [path for pin, files in wheelhouse_files(packages, find_links).items() if pin in hashed
+            for path, digest in files if digest not in hashed[pin]]

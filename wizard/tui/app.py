@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -23,7 +22,7 @@ from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
 from wizard.clock import process_age
-from wizard.errors import ExitCode, LockHeld
+from wizard.errors import STOP_SIGNALS, ExitCode, LockHeld
 from wizard.flows.describe import install_undone
 from wizard.flows.options import InstallOptions
 from wizard.flows.results import InstallResult
@@ -54,8 +53,10 @@ from wizard.tui.screens.verify import VerifyScreen
 if TYPE_CHECKING:
     pass
 
-#: Exit statuses for leaving by signal (128 + the signal's number, as a shell reports it).
-_SIGNAL_EXITS = {signal.SIGHUP: 129, signal.SIGTERM: 143}
+#: The signals the app leaves cleanly on: the one list both faces use (`wizard.errors.STOP_SIGNALS`: a hang-up,
+#: SIGTERM, Slurm's SIGUSR1 before a time limit, SIGQUIT, SIGALRM, …; eleventh hostile pass #130/#132). A SIGINT
+#: reaches the app only from `kill` (the terminal is raw: Ctrl-C is a key). Each exits 128 + its number.
+_SIGNAL_EXITS = {signum: 128 + int(signum) for signum in STOP_SIGNALS}
 
 
 class WizardApp(App):
@@ -493,7 +494,7 @@ class WizardApp(App):
         self.exit(return_code=ExitCode.CANCELLED)
 
     def _leave_on_signal(self, signum: int) -> None:
-        """SSH dropped (SIGHUP) or we were told to stop (SIGTERM): stop any install and leave.
+        """SSH dropped (SIGHUP) or we were told to stop (SIGTERM, SIGUSR1, …): stop any install and leave.
 
         Nothing half-built becomes current: the core marks an environment current only at the end,
         and the cancelled install records itself as cancelled before App.run returns.

@@ -58,3 +58,46 @@ def test_an_env_that_is_itself_a_mount_point_is_refused_before_anything_is_delet
         assert (env / "PRECIOUS.txt").read_text() == "keep me\n" and (env / "pyvenv.cfg").is_file()
     finally:
         subprocess.run(["umount", str(env)], check=False)
+
+
+@pytest.mark.parametrize("how", ["bind", "tmpfs", "bind-deep", "bind-of-the-envs-parent"])
+def test_the_size_of_an_env_stops_at_a_file_system_mounted_inside_it(tmp_path, how):
+    """Eleventh hostile pass #195: `history` sized an env with / bind-mounted inside by walking all of / (58 s,
+    334 MB; with /usr/lib bound in, the env was "3.79 GiB"). The walk stops where `remove` does: at any mount
+    inside the env, a bind mount of the same disk included, however deep; the env's own files still count."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("a mount needs root and mount(8), as on the CI machine")
+    import json
+
+    from tests.fixtures.cli import run_inproc
+
+    env = envs_dir() / "sized-env"
+    venv.create(env, with_pip=False)
+    (env / "own.bin").write_bytes(os.urandom(2 * 2**20))
+    alone = envs.disk_usage(env)
+    big = tmp_path / "big"
+    big.mkdir()
+    (big / "data.bin").write_bytes(os.urandom(24 * 2**20))
+    where = env / "lib" / ("a/b/c/mnt" if how == "bind-deep" else "mnt")
+    where.mkdir(parents=True)
+    source = envs_dir().parent if how == "bind-of-the-envs-parent" else big  # a loop back into the state itself
+    argv = (["mount", "-t", "tmpfs", "tmpfs", str(where)] if how == "tmpfs"
+            else ["mount", "--bind", str(source), str(where)])
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"this machine refuses the mount ({proc.stderr.strip()})")
+    try:
+        if how == "tmpfs":
+            (where / "data.bin").write_bytes(os.urandom(24 * 2**20))
+        sized = envs.disk_usage(env)
+        assert alone <= sized < alone + 2**20, (alone, sized)
+        history = envs_dir().parent / "history.json"
+        history.write_text(json.dumps({"version": 1, "entries": [
+            {"id": "e1", "kind": "install", "recipe": "tiny-a", "env": str(env), "status": "installed",
+             "current": True}]}))
+        listed = run_inproc("history", "--json")
+        assert listed.returncode == 0, listed.stderr
+        (row,) = json.loads(listed.stdout.splitlines()[-1])
+        assert alone <= row["disk_bytes"] < alone + 2**20
+    finally:
+        subprocess.run(["umount", str(where)], check=False)

@@ -78,3 +78,108 @@ def test_the_wizards_own_record_rebuilds_as_before(tiny):
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json", env={"UV_OFFLINE": "1"})
     assert proc.returncode == 0, proc.stderr
     assert last_json(proc)["rebuilt"] is True and (Path(a["env"]) / "bin" / "python").exists()
+
+
+# ------------------------------------------------------------------ the wheelhouse a rebuild installs from (#85)
+
+
+def _edit_entry(entry_id: str, **fields) -> None:
+    path = Path(os.environ["GC_WIZARD_HOME"]) / "history.json"
+    state = json.loads(path.read_text())
+    for entry in state["entries"]:
+        if entry["id"] == entry_id:
+            entry.update(fields)
+    path.write_text(json.dumps(state, indent=1))
+
+
+_EVIL_PTH = "import os; open(os.environ.get('GCW_PWN', '/dev/null'), 'w').write('pwned')\n"
+
+
+def _evil_house(tmp_path, tiny, name: str = "pkg-a", version: str = "1.0") -> Path:
+    """A wheelhouse holding a wheel of the recorded name and version that carries a `.pth` (code at every start)."""
+    from tests.fixtures.wheels import build_wheel
+
+    evil = tmp_path / "evilhouse"
+    evil.mkdir(exist_ok=True)
+    build_wheel(evil, name, version, files={"zz_evil.pth": _EVIL_PTH.encode()})
+    return evil
+
+
+def test_an_install_from_a_wheelhouse_records_each_wheels_sha256(tiny):
+    import hashlib
+
+    a, b, entry = _installed_pair(tiny)
+    frozen = Path(entry["requirements_file"])
+    assert frozen.parent.name == "frozen" and frozen.is_file()
+    text = frozen.read_text()
+    for wheel in tiny.house.path.glob("pkg_a-1.0-*.whl"):
+        assert hashlib.sha256(wheel.read_bytes()).hexdigest() in text
+
+
+@pytest.mark.parametrize("how", ["evil-folder-first", "evil-folder-only", "wheel-swapped-in-place",
+                                 "second-wheel-added"])
+def test_a_rebuild_from_a_changed_or_edited_wheelhouse_is_refused(tiny, tmp_path, how):
+    """Eleventh hostile pass #85: the entry's env gone, its `find_links` edited to put a folder holding another
+    pkg-a 1.0 wheel (with a `.pth`) first; the rebuild installed it. Now each way of changing what the wheelhouse
+    holds is refused before anything is made, naming the file."""
+    a, b, entry = _installed_pair(tiny)
+    house = Path(tiny.house.path)
+    evil = _evil_house(tmp_path, tiny)
+    evil_wheel = next(evil.glob("pkg_a-1.0-*.whl"))
+    if how == "evil-folder-first":
+        _edit_entry(a["entry_id"], find_links=[str(evil), str(house)])
+    elif how == "evil-folder-only":
+        _edit_entry(a["entry_id"], find_links=[str(evil)])
+    elif how == "wheel-swapped-in-place":
+        original = next(house.glob("pkg_a-1.0-*.whl"))
+        shutil.copy(evil_wheel, original)
+    else:
+        shutil.copy(evil_wheel, house / evil_wheel.name.replace("py3-none-any", "py311-none-any"))
+    pwn = tmp_path / "PWN"
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json", env={"GCW_PWN": str(pwn)})
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    error = last_json(proc)["error"]
+    assert "Traceback" not in proc.stderr
+    assert f"entry {a['entry_id']}" in error and "sha256" in error and "nothing changed" in error, error
+    assert "pkg_a-1.0" in error
+    assert not Path(a["env"]).exists() and not pwn.exists()
+    assert next(e["id"] for e in tiny.history() if e["current"]) == b["entry_id"]
+
+
+@pytest.mark.parametrize("how", ["no-frozen-file", "hashes-stripped"])
+def test_a_rebuild_from_a_wheelhouse_with_no_recorded_hash_is_refused(tiny, tmp_path, how):
+    """A set with no sha256 for a package (an entry from before hashes were recorded, or a frozen file whose
+    hashes were removed): a rebuild would take whatever the folders hold, so it is refused, saying what to do."""
+    a, b, entry = _installed_pair(tiny)
+    if how == "no-frozen-file":
+        _edit_entry(a["entry_id"], requirements_file=None)
+    else:
+        frozen = Path(entry["requirements_file"])
+        frozen.write_text("".join(line.split(" \\")[0] + "\n" for line in frozen.read_text().splitlines()
+                                  if not line.strip().startswith("--hash")))
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    error = last_json(proc)["error"]
+    assert "no sha256 was recorded for pkg-a==1.0" in error and "gc-wizard install tiny-a" in error, error
+    assert not Path(a["env"]).exists()
+
+
+def test_a_resync_from_a_changed_wheelhouse_stops_before_changing_the_env(tiny, tmp_path):
+    """The env is there but changed since (pkg-a removed): the re-sync that puts its set back meets the same rule,
+    and the env is left as it was, the current one still current."""
+    import subprocess
+
+    from uv import find_uv_bin
+
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    python = Path(a["env"]) / "bin" / "python"
+    subprocess.run([find_uv_bin(), "pip", "uninstall", "-q", "--python", str(python), "pkg-a"], check=True)
+    evil_wheel = next(_evil_house(tmp_path, tiny).glob("pkg_a-1.0-*.whl"))
+    shutil.copy(evil_wheel, next(Path(tiny.house.path).glob("pkg_a-1.0-*.whl")))
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    error = last_json(proc)["error"]
+    assert "sha256" in error and "pkg_a-1.0" in error and "the current environment is unchanged" in error, error
+    assert not list(Path(a["env"]).glob("lib/python*/site-packages/zz_evil.pth"))
+    assert next(e["id"] for e in tiny.history() if e["current"]) == b["entry_id"]

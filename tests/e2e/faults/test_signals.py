@@ -116,6 +116,36 @@ def test_install_stopped_by_a_signal(phase, sig, code, tiny, slow_house, isolate
     assert history(isolated_state)[-1]["status"] in ("cancelled", "failed")
 
 
+#: The other signals whose default ends a process (`wizard.errors.STOP_SIGNALS`): Slurm's warning before a time
+#: limit, Ctrl-\\, a second user signal, an alarm, the CPU-time limit (eleventh hostile pass #130 sent the first four).
+OTHER_SIGNALS = [signal.SIGUSR1, signal.SIGQUIT, signal.SIGUSR2, signal.SIGALRM, signal.SIGXCPU]
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["to-the-wizard", "to-its-group"])
+@pytest.mark.parametrize("sig", OTHER_SIGNALS, ids=[s.name for s in OTHER_SIGNALS])
+def test_install_stopped_by_any_other_stop_signal_cleans_up_the_same_way(sig, group, tiny, slow_house,
+                                                                          isolated_state, watch):
+    """Sent to the wizard alone (as `kill PID` and Slurm do) or to its group: a clean cancel, 128 + the signal."""
+    first = _first_install(tiny)
+    args, env, ready = _download(tiny, slow_house, isolated_state)
+    proc = spawn(*args, env=env)
+    w = watch(proc)
+    wait_until(lambda: ready(w), "the download phase", proc=proc)
+    new_envs = [p for p in (isolated_state / "envs").iterdir() if str(p) != first["env"]]
+
+    rc, out, err, seconds = stop(proc, sig, group=group)
+
+    assert rc == 128 + sig, err
+    assert seconds < LIMIT, f"took {seconds:.1f} s"
+    no_traceback(out, err)
+    assert w.left() == {}, "processes left behind"
+    result = _last_json(out)
+    assert result["ok"] is False and result.get("exit", 128 + sig) == 128 + sig
+    assert [p for p in new_envs if p.exists()] == [], "the half-built environment is still there"
+    assert _current(isolated_state)["id"] == first["entry_id"]
+    assert history(isolated_state)[-1]["status"] == "cancelled"
+
+
 @pytest.mark.parametrize("phase", ["download", "graphcast-check"])
 def test_install_killed_outright_leaves_no_child_and_the_next_start_cleans_up(phase, tiny, slow_house,
                                                                                isolated_state, watch):

@@ -244,3 +244,88 @@ def test_a_state_path_that_is_no_folder_is_refused_by_every_command_that_reads_i
     assert "No installs yet" not in proc.stdout
     if "--json" in args:
         assert json.loads(proc.stdout.splitlines()[-1])["exit"] == 1
+
+
+def _unsafe_state(tmp_path: Path, how: str) -> tuple[Path, str]:
+    """A state folder made unsafe one way, and the path the refusal must name."""
+    if how in ("under-a-0777-parent", "absent-under-a-0777-parent", "under-a-0777-grandparent"):
+        shared = tmp_path / "ww"
+        state = shared / "sub" / "state" if how == "under-a-0777-grandparent" else shared / "state"
+        shared.mkdir()
+        os.chmod(shared, 0o777)
+        if how != "absent-under-a-0777-parent":
+            state.mkdir(parents=True)
+            _populate(state)
+        return state, str(shared)
+    state = tmp_path / "state"
+    state.mkdir()
+    _populate(state)
+    target = state if how == "owned-by-nobody" else state / "logs"
+    for folder in ([state, *state.rglob("*")] if how == "owned-by-nobody" else [target]):
+        os.lchown(folder, 65534, 65534)
+    return state, str(target)
+
+
+UNSAFE = ["under-a-0777-parent", "under-a-0777-grandparent", "absent-under-a-0777-parent", "owned-by-nobody",
+          "logs-owned-by-nobody"]
+UNSAFE_READERS = [["history"], ["history", "--json"], ["rollback", "--yes", "--json"], ["remove", "e1", "--yes"],
+                  ["activate"], ["verify", "--json"]]
+
+
+@pytest.mark.parametrize("how", UNSAFE)
+@pytest.mark.parametrize("args", UNSAFE_READERS, ids=" ".join)
+def test_an_unsafe_state_is_refused_by_every_command_that_reads_it(tmp_path, monkeypatch, how, args):
+    """Eleventh hostile pass #100/#102: `history` listed a state under a 0777 parent and another user's state as if
+    they were fine (exit 0) while `activate` refused them. Every reader goes through `paths.history_path`, whose
+    guard refuses each the same way: exit 1, one sentence naming the folder."""
+    from tests.fixtures.cli import run_inproc
+
+    if "nobody" in how and not ROOT:
+        pytest.skip("giving a folder to another user needs root (CI runs as root)")
+    state, named = _unsafe_state(tmp_path, how)
+    monkeypatch.setenv("GC_WIZARD_HOME", str(state))
+    proc = run_inproc(*args)
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
+    said = " ".join(proc.stderr.split())
+    assert said.startswith("gc-wizard: ") and named in said, said
+    assert ("uid 65534" in said) if "nobody" in how else ("writable by every user" in said), said
+    assert "No installs yet" not in proc.stdout and "jax0.4.23-cpu" not in proc.stdout
+    if "--json" in args:
+        assert json.loads(proc.stdout.splitlines()[-1])["exit"] == 1
+    if how == "absent-under-a-0777-parent":
+        assert not state.exists()  # nothing made
+
+
+@pytest.mark.parametrize("args", [["history"], ["history", "--json"], ["report"]], ids=" ".join)
+def test_a_state_open_to_every_writer_is_closed_by_a_command_that_only_reads_it(tmp_path, monkeypatch, args):
+    """Eleventh hostile pass #101: a 0777 state folder (and logs/) stayed 0777 after `history`; only `install`
+    closed it. Reading it closes it too, as interface.md says of every run."""
+    import stat
+
+    from tests.fixtures.cli import run_inproc
+
+    state = tmp_path / "state"
+    state.mkdir()
+    _populate(state)
+    for folder in (state, state / "logs", state / "envs"):
+        os.chmod(folder, 0o777)
+    monkeypatch.setenv("GC_WIZARD_HOME", str(state))
+    proc = run_inproc(*args)
+    assert proc.returncode == 0, proc.stderr
+    for folder in (state, state / "logs", state / "envs"):
+        assert not stat.S_IMODE(folder.stat().st_mode) & 0o022, folder
+
+
+def test_report_on_another_users_state_names_it_instead_of_reading_it(tmp_path, monkeypatch):
+    """`report` must come out even on a broken state (it is what a maintainer asks for): it says why the history
+    was not read instead of listing another user's entries as the user's."""
+    from tests.fixtures.cli import run_inproc
+
+    if not ROOT:
+        pytest.skip("giving a folder to another user needs root (CI runs as root)")
+    state, _ = _unsafe_state(tmp_path, "owned-by-nobody")
+    monkeypatch.setenv("GC_WIZARD_HOME", str(state))
+    proc = run_inproc("report")
+    assert "Traceback" not in proc.stderr
+    assert "uid 65534" in proc.stdout and "install-e1" not in proc.stdout, proc.stdout[-2000:]

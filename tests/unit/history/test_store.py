@@ -342,3 +342,55 @@ def test_damage_inside_a_history_rebuilds_from_markers_and_says_none_is_current(
     assert "none of them is current now" in history.warnings[0] and "gc-wizard rollback ENTRY_ID" in history.warnings[0]
     proc = run_inproc("activate")
     assert proc.returncode == 2 and "no environment is current now" in proc.stderr and "yet" not in proc.stderr
+
+
+# ------------------------------------------------------------------ an id two entries share (edited history)
+
+
+def _shared(home: Path, copies: int = 2) -> Path:
+    """`copies` installs that share one id (an edited history.json), between two entries of their own, written as
+    the wizard writes the file (indented: one entry starts per line the refusal names)."""
+    entries = [_entry(id="e0", status="installed", env=str(home / "envs" / "zero"))]
+    entries += [_entry(id="e-dup", status="installed", env=str(home / "envs" / f"copy{n}"),
+                       current=n == copies - 1) for n in range(copies)]
+    entries += [_entry(id="e9", status="installed", env=str(home / "envs" / "nine"), previous_current="e-dup")]
+    path = home / "history.json"
+    path.write_text(json.dumps({"version": 1, "entries": entries}, indent=2))
+    return path
+
+
+@pytest.mark.parametrize("copies", [2, 3])
+@pytest.mark.parametrize("args", [["rollback", "e-dup", "--yes", "--no-verify", "--json"], ["remove", "e-dup", "--yes"],
+                                  ["rollback", "e-dup", "--yes"]], ids=" ".join)
+def test_an_id_two_entries_share_is_refused_naming_the_file_and_the_id(isolated_state, args, copies):
+    """Eleventh hostile pass #73: `rollback ID` with two entries of that id rolled back to the first, silently."""
+    path = _shared(isolated_state, copies)
+    before = path.read_text()
+    proc = run_inproc(*args)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    said = " ".join(proc.stderr.split())
+    assert "Traceback" not in said
+    assert f"{path}: {copies} entries (lines " in said and "the same id 'e-dup'" in said and "edited by hand" in said
+    assert "which one it names cannot be told" in said
+    assert path.read_text() == before  # nothing recorded, nothing switched
+
+
+def test_a_plain_rollback_whose_way_back_is_a_shared_id_is_refused_too(isolated_state):
+    """The entry rolled back to by default (the current one's `previous_current`) is looked up by id as well."""
+    path = _shared(isolated_state)
+    data = json.loads(path.read_text())
+    for entry in data["entries"]:
+        entry["current"] = entry["id"] == "e9"
+    path.write_text(json.dumps(data, indent=2))
+    proc = run_inproc("rollback", "--yes", "--no-verify")
+    assert proc.returncode == 2 and "the same id 'e-dup'" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("args", [["history"], ["history", "--json"]], ids=" ".join)
+def test_history_flags_an_id_two_entries_share(isolated_state, args):
+    path = _shared(isolated_state)
+    proc = run_inproc(*args)
+    assert proc.returncode == 0, proc.stderr
+    said = " ".join(proc.stderr.split())
+    assert f"{path}: 2 entries (lines " in said and "'e-dup'" in said and "`rollback` and `remove` refuse" in said
+    assert load_history().get("e0") is not None  # other ids still work

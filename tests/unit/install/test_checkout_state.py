@@ -11,6 +11,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.tiny import RECIPE
 from wizard.install.checkout_state import TreeState, read_tree_state
 from wizard.install.sources import (
@@ -321,3 +323,73 @@ def test_a_tracked_symlink_to_a_folder_is_not_new(tmp_path):
     _git(repo, "commit", "-qm", "link")
     head = _git(repo, "rev-parse", "HEAD").strip()
     assert not read_tree_state(repo, head).changed
+
+
+# ------------------------------------------------------------------ an index git itself calls corrupt (#110)
+
+
+def _grow(path: Path, size: int) -> None:
+    with open(path, "r+b") as handle:
+        handle.truncate(size)
+
+
+def _flip(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _damage(index: Path, how: str) -> None:
+    size = index.stat().st_size
+    if how == "grown-to-3-GiB":  # the tester's `truncate -s 3G .git/index` (sparse: no disk used)
+        _grow(index, 3 * 2**30)
+    elif how == "grown-by-a-little":  # zeros after the old checksum: under the size limit, not a git index
+        _grow(index, size + 4096)
+    elif how == "cut-short":
+        _grow(index, size - 30)
+    elif how == "a-byte-flipped":  # inside an entry's blob id: only the checksum tells
+        _flip(index, 12 + 40 + 3)
+    elif how == "checksum-zeroed-and-garbage-after-entries":
+        data = index.read_bytes()[:-20]
+        index.write_bytes(data + b"\x00" * 64 + b"\x00" * 20)
+    elif how == "no-signature":
+        _flip(index, 0)
+
+
+DAMAGE = ["grown-to-3-GiB", "grown-by-a-little", "cut-short", "a-byte-flipped",
+          "checksum-zeroed-and-garbage-after-entries", "no-signature"]
+
+
+@pytest.mark.parametrize("how", DAMAGE)
+def test_a_corrupt_or_huge_index_is_never_unchanged_and_never_read_whole(tmp_path, how):
+    """Eleventh hostile pass #110: `truncate -s 3G .git/index` was read whole (3 GB of memory) and the checkout
+    called "unchanged since that commit" while git called its index corrupt. Each way of damaging it is now "cannot
+    be told", read within a bound (the process's peak memory stays far under the file's size)."""
+    import resource
+
+    repo, head = _checkout(tmp_path)
+    index = repo / ".git" / "index"
+    _damage(index, how)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    state = read_tree_state(repo, head)
+    grew_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert not state.readable, state
+    said = state.describe(head)
+    assert "cannot be told" in said and "unchanged" not in said and "its git index cannot be read" in said, said
+    assert grew_kib < 200 * 1024, f"peak memory grew by {grew_kib} KiB"
+
+
+def test_an_index_git_writes_with_extensions_or_skip_hash_is_still_read(tmp_path):
+    """The checks refuse nothing git writes: a split index off, an index with its TREE and untracked-cache
+    extensions, and one written with `index.skipHash` (an all-zero checksum)."""
+    repo, head = _checkout(tmp_path)
+    _git(repo, "config", "core.untrackedCache", "true")
+    _git(repo, "update-index", "--untracked-cache")
+    _git(repo, "status", "--short")
+    assert read_tree_state(repo, head).readable and not read_tree_state(repo, head).changed
+    (repo / "graphcast" / "model.py").write_text("X = 2\n")
+    _git(repo, "add", "-A")
+    index = repo / ".git" / "index"
+    index.write_bytes(index.read_bytes()[:-20] + b"\0" * 20)  # what git writes with `index.skipHash=true`
+    state = read_tree_state(repo, head)
+    assert state.readable and state.modified == ("graphcast/model.py",)

@@ -39,12 +39,39 @@ def test_freeze_of_a_folder_that_is_no_environment_fails_loudly(tmp_path):
         envs.freeze(tmp_path)
 
 
-def test_no_hash_file_when_the_installer_gives_no_hashes(venv, wheelhouse, tmp_path):
-    """uv hashes what an index lists; for --find-links wheels (and unknown packages) it gives none."""
+def test_no_hash_file_when_nothing_gives_a_hash(venv, wheelhouse, tmp_path):
+    """uv hashes what an index lists; a package neither an index nor a local wheelhouse has gets none."""
     out = tmp_path / "frozen" / "x.txt"
-    assert envs.hashed_requirements(venv, envs.freeze(venv), out, find_links=[str(wheelhouse.path)]) is None
     assert envs.hashed_requirements(venv, ["no-such-package-anywhere==9.9"], out) is None
+    assert envs.hashed_requirements(venv, ["no-such-package-anywhere==9.9"], out,
+                                    find_links=[str(wheelhouse.path)]) is None
     assert not out.exists()
+
+
+def test_a_wheelhouse_install_records_the_sha256_of_every_file_for_each_pin(venv, wheelhouse, tmp_path):
+    """Eleventh hostile pass #85: uv gives no hash for a --find-links wheel, so the set was frozen without any and a
+    rebuild took whatever file the folder held later. Each file the folder holds for a pin now is hashed (a wheel
+    and an sdist of one version both), a file of another version is not, and a `file://` folder counts too."""
+    import hashlib
+    import shutil
+
+    from wizard.install.recorded_set import recorded_hashes
+
+    house = tmp_path / "house"
+    shutil.copytree(wheelhouse.path, house)
+    wheel = next(house.glob("pkg_a-1.0-*.whl"))
+    sdist = house / "pkg_a-1.0.tar.gz"
+    sdist.write_bytes(b"an sdist of the same version")
+    other = next(house.glob("pkg_a-2.0-*.whl"), None)
+    out = tmp_path / "frozen" / "x.txt"
+    for links in ([str(house)], [house.as_uri()]):
+        assert envs.hashed_requirements(venv, ["pkg-a==1.0", "nothing-has-it==1.0"], out, find_links=links) == out
+        hashed = recorded_hashes(out.read_text())
+        sha = {hashlib.sha256(p.read_bytes()).hexdigest() for p in (wheel, sdist)}
+        assert hashed == {("pkg-a", "1.0"): sha}
+        if other is not None:
+            assert hashlib.sha256(other.read_bytes()).hexdigest() not in out.read_text()
+        assert "nothing-has-it==1.0\n" in out.read_text()  # a plain pin, and a rollback refuses it
 
 
 def test_sync_restores_exactly_installing_and_removing(venv, wheelhouse):

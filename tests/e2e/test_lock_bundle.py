@@ -311,3 +311,23 @@ def test_a_bundle_of_a_recipe_with_a_github_only_pin_carries_its_wheel(deps, tmp
                       str(bundle), "--no-verify")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert last_json(proc)["ok"]
+
+
+def test_a_bundle_keeps_no_password_of_the_source_it_was_made_from(deps, tmp_path, local_index, monkeypatch):
+    """Twelfth hostile pass #8: the manifest (0644, made to be copied to other machines) held the GraphCast source
+    URL with its password in clear, while every printed channel masked it. The wheel still comes through it."""
+    from tests.fixtures.index import PASSWORD, USER, serve_with_password
+
+    _only_this_index(local_index(deps.house.path), monkeypatch)
+    server, url = serve_with_password(Path(deps.graphcast).parent)
+    try:
+        source = url.replace("http://", f"http://{USER}:{PASSWORD}@") + Path(deps.graphcast).name
+        bundle = tmp_path / "bundle"
+        proc = run_inproc("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+                          "--graphcast-src", source, "--json")
+    finally:
+        server.shutdown()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    assert manifest["graphcast"]["source"] == source.replace(PASSWORD, "***")
+    assert not [p for p in bundle.rglob("*") if p.is_file() and PASSWORD.encode() in p.read_bytes()]

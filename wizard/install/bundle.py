@@ -43,7 +43,7 @@ from wizard.install.private_args import PrivateArguments
 from wizard.install.sources import outside_index_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
-from wizard.security import cut
+from wizard.security import cut, redact_secrets
 
 MANIFEST = "manifest.json"
 #: The forecast's files in a bundle made `--with-assets`: laid out like the bucket, with a SHA256SUMS.
@@ -149,7 +149,10 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
         "format": FORMAT, "recipe": recipe.id, "title": recipe.title, "python": python_version,
         "platform": _platform_info(), "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "lock": LOCK, "packages": lock.packages,
-        "graphcast": {"wheel": built.name, "source": graphcast_src, "version": recipe.graphcast.version},
+        # Masked: a bundle is made to be copied to other machines and people (0644); the source's password or signed
+        # URL stays with whoever made it (twelfth hostile pass #8).
+        "graphcast": {"wheel": built.name, "source": redact_secrets(graphcast_src, keep_user=True),
+                      "version": recipe.graphcast.version},
         "files": files, "seconds": round(time.monotonic() - started, 1),
     }
     write_destination(out / MANIFEST, json.dumps(manifest, indent=1) + "\n", what="the bundle's manifest",

@@ -331,3 +331,32 @@ def test_a_bundle_keeps_no_password_of_the_source_it_was_made_from(deps, tmp_pat
     manifest = json.loads((bundle / "manifest.json").read_text())
     assert manifest["graphcast"]["source"] == source.replace(PASSWORD, "***")
     assert not [p for p in bundle.rglob("*") if p.is_file() and PASSWORD.encode() in p.read_bytes()]
+
+
+@pytest.mark.parametrize("name", ["pylock.tiny.toml", "tiny.txt"])
+def test_a_lock_installs_from_a_wheelhouse_that_wants_a_password(deps, tmp_path, name, monkeypatch):
+    """Twelfth hostile pass #11: the find-links password went into a requirements file beside the lock, which uv
+    refuses beside a pylock.toml ("Cannot specify additional requirements alongside a pylock.toml file"), so an
+    authenticated lock install could never run. It now reaches uv through its own variable, and works."""
+    if name.startswith("pylock") and not uv_writes_pylock():
+        pytest.skip("this uv cannot write pylock.toml")
+    from tests.fixtures.index import PASSWORD, USER, serve_with_password
+
+    for variable in ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL"):  # the wheelhouse behind the password is
+        monkeypatch.delenv(variable, raising=False)  # the only place to look
+    monkeypatch.setenv("UV_NO_INDEX", "1")
+    server, url = serve_with_password(deps.house.path)
+    try:
+        private = url.replace("http://", f"http://{USER}:{PASSWORD}@")
+        out = tmp_path / name
+        proc = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", private,
+                          "--out", str(out), "--json")
+        assert proc.returncode == 0, proc.stderr
+        proc = run_inproc("install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes),
+                          "--find-links", private, "--graphcast-src", str(deps.graphcast), "--no-verify",
+                          "--lock", str(out), env={"UV_CACHE_DIR": str(tmp_path / "cold-cache")})
+    finally:
+        server.shutdown()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert PASSWORD not in proc.stdout + proc.stderr
+    assert "pkg-d==3.0" in [e for e in deps.history() if e["current"]][0]["packages"]

@@ -3,10 +3,15 @@
 Why: a process's command line is readable by every local user (`/proc/PID/cmdline`, `ps aux`) for as long as it
 runs. On a shared GPU server a find-links password, an index token or a signed GraphCast URL given through the
 environment, an answers file or a flag was there for the whole download (eleventh hostile pass #162-#164, #205),
-though every channel the wizard writes masks it. uv and pip read the same options and requirements from a
-requirements file, so each argument holding a secret moves into one, made 0600 in a folder only the user can
-enter (`tempfile.mkdtemp`), and removed once the child is done. Arguments without a secret stay where they were,
-so the command a log shows is the one that ran.
+though every channel the wizard writes masks it. A process's environment is its owner's alone
+(`/proc/PID/environ` is 0400), so:
+- an option holding a secret (`--find-links`, `--index-url`, `--extra-index-url`) goes with every other value of
+  that option into the installer's own variable for it (`UV_FIND_LINKS`, `PIP_EXTRA_INDEX_URL`, …), which it
+  reads only when the option is not on the command line. Not a requirements file: uv refuses any beside a
+  `pylock.toml` (twelfth hostile pass #11);
+- a requirement by URL holding one (a signed GraphCast wheel URL) moves into a requirements file, made 0600 in a
+  folder only the user can enter (`tempfile.mkdtemp`), removed once the child is done.
+Arguments without a secret stay where they were, so the command a log shows is the one that ran.
 
 A `git+https://user:token@host/…` requirement is the one a file cannot hide: uv runs `git fetch URL` with it, and
 git's own children repeat it. Its login leaves the URL instead, and git asks for it through `GIT_ASKPASS`: a
@@ -26,8 +31,16 @@ from pathlib import Path
 
 from wizard.security import redact_secrets
 
-#: Options whose value may carry a credential, and which uv and pip both read inside a requirements file.
-FILE_OPTIONS = frozenset({"--find-links", "-f", "--index-url", "-i", "--extra-index-url"})
+#: Options whose value may carry a credential, by their spellings, and each installer's variable for them with the
+#: character that joins several values (None: one value only).
+OPTIONS = {"--find-links": "find_links", "-f": "find_links", "--index-url": "index_url", "-i": "index_url",
+           "--extra-index-url": "extra_index_url"}
+_VARIABLES = {
+    "uv": {"find_links": ("UV_FIND_LINKS", ","), "index_url": ("UV_INDEX_URL", None),
+           "extra_index_url": ("UV_EXTRA_INDEX_URL", " ")},
+    "pip": {"find_links": ("PIP_FIND_LINKS", " "), "index_url": ("PIP_INDEX_URL", None),
+            "extra_index_url": ("PIP_EXTRA_INDEX_URL", " ")},
+}
 #: The installer commands whose requirements files are positional (`uv pip compile a.in b.in`, `uv pip sync`);
 #: `install` and `download` take them after `-r`.
 _POSITIONAL_FILES = frozenset({"compile", "sync"})
@@ -60,13 +73,14 @@ class PrivateArguments:
         self.env: dict[str, str] = {}
         logins: dict[str, tuple[str, str]] = {}
         argv = [_git_without_login(word, logins) if i else word for i, word in enumerate(argv)]
+        argv, self.env = _options_to_environment(argv)
         kept, moved = _split(argv)
         if not moved and not logins:
-            self.argv = argv
+            self.argv = kept
             return
         self.folder = Path(tempfile.mkdtemp(prefix="gc-wizard-private-"))  # 0700, whatever the umask
         if logins:
-            self.env = {"GIT_ASKPASS": str(_askpass(self.folder, logins))}
+            self.env["GIT_ASKPASS"] = str(_askpass(self.folder, logins))
         if not moved:
             self.argv = kept
             return
@@ -129,14 +143,62 @@ def _askpass(folder: Path, logins: dict[str, tuple[str, str]]) -> Path:
     return script
 
 
+def _installer(argv: list[str]) -> str | None:
+    """"uv" or "pip" for an installer command (`uv pip …`, `python -m pip …`), else None."""
+    if os.path.basename(argv[0]).startswith("uv") and argv[1:2] == ["pip"]:
+        return "uv"
+    if argv[1:3] == ["-m", "pip"] or os.path.basename(argv[0]).startswith("pip"):
+        return "pip"
+    return None
+
+
+def _options(argv: list[str]) -> list[tuple[int, int, str, str]]:
+    """(first index, how many words, option key, value) for each credential-carrying option in `argv`."""
+    found, i = [], 1
+    while i < len(argv):
+        word = argv[i]
+        name, eq, value = word.partition("=")
+        if word in OPTIONS and i + 1 < len(argv):
+            found.append((i, 2, OPTIONS[word], argv[i + 1]))
+            i += 2
+            continue
+        if eq and name in OPTIONS:
+            found.append((i, 1, OPTIONS[name], value))
+        i += 1
+    return found
+
+
+def _options_to_environment(argv: list[str]) -> tuple[list[str], dict[str, str]]:
+    """`argv` without the options of each kind that has a value holding a secret, and the variables that carry
+    them all instead (all: the installer ignores its variable when the option is on the command line). A kind whose
+    values cannot be joined (a value holding the joining character) stays for the requirements file."""
+    installer = _installer(argv)
+    if installer is None:
+        return argv, {}
+    found = _options(argv)
+    env: dict[str, str] = {}
+    drop: set[int] = set()
+    for key, (variable, joiner) in _VARIABLES[installer].items():
+        mine = [(start, count, value) for start, count, k, value in found if k == key]
+        values = [value for _, _, value in mine]
+        if not any(holds_secret(v) for v in values):
+            continue
+        if (joiner is None and len(values) > 1) or any(joiner and joiner in v or not _file_line(v) for v in values):
+            continue
+        env[variable] = (joiner or "").join(values)
+        drop.update(i for start, count, _ in mine for i in range(start, start + count))
+    return [word for i, word in enumerate(argv) if i not in drop], env
+
+
 def _split(argv: list[str]) -> tuple[list[str], list[str]]:
-    """(the arguments that stay, the requirements-file lines that hold a secret)."""
+    """(the arguments that stay, the requirements-file lines that hold a secret): requirements by URL, and options
+    the environment could not carry."""
     kept, moved = argv[:1], []
     i = 1
     while i < len(argv):
         word = argv[i]
         name, eq, value = word.partition("=")
-        if word in FILE_OPTIONS and i + 1 < len(argv):
+        if word in OPTIONS and i + 1 < len(argv):
             value = argv[i + 1]
             if holds_secret(value) and _file_line(value):
                 moved.append(f"{word} {value}")
@@ -144,10 +206,10 @@ def _split(argv: list[str]) -> tuple[list[str], list[str]]:
                 kept += [word, value]
             i += 2
             continue
-        if eq and name in FILE_OPTIONS and holds_secret(value) and _file_line(value):
+        if eq and name in OPTIONS and holds_secret(value) and _file_line(value):
             moved.append(f"{name} {value}")
         elif not word.startswith("-") and "://" in word and holds_secret(word) and _file_line(word):
-            moved.append(word)  # a requirement by URL: `graphcast @ https://…?X-Amz-Signature=…`, `git+https://tok@…`
+            moved.append(word)  # a requirement by URL: `graphcast @ https://…?X-Amz-Signature=…`
         else:
             kept.append(word)
         i += 1

@@ -41,7 +41,7 @@ def test_a_find_links_password_never_reaches_a_command_line(how, tiny, tmp_path,
             env["GC_WIZARD_FIND_LINKS"] = url
         proc = spawn(*args, env=env)
         w = watch(proc)
-        wait_until(lambda: w.matching("gc-wizard-private-"), "uv reading the private file", proc=proc)
+        wait_until(lambda: w.matching("pkg-slow"), "uv downloading pkg-slow", proc=proc)
         out, err = proc.communicate(timeout=240)
     finally:
         house.server.shutdown()

@@ -53,7 +53,7 @@ def test_a_secret_is_in_the_private_file_and_not_on_the_command_line(args, tmp_p
 
 
 def test_the_private_file_is_gone_once_the_child_is_done():
-    with PrivateArguments(["uv", "pip", "install", "--find-links", "http://bob:SEKRET2@h/"]) as private:
+    with PrivateArguments(["uv", "pip", "install", "pkg @ https://bob:SEKRET2@h/pkg-1.0-py3-none-any.whl"]) as private:
         argv = private.argv
         folder = Path(argv[-1]).parent
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
@@ -66,15 +66,35 @@ def test_the_private_file_is_gone_once_the_child_is_done():
     (["uv", "pip", "install", "--python", "/e/bin/python", "pkg-a==1.0"], False),
     (["/e/bin/python", "-m", "pip", "download", "--dest", "w", "-r", "lock.txt"], False),
 ])
-def test_each_installer_command_gets_the_file_the_way_it_reads_requirements(argv, positional):
+def test_each_installer_command_gets_a_secret_requirement_the_way_it_reads_requirements(argv, positional):
     """`compile` and `sync` read requirement files as arguments; `install` and `download` after `-r`."""
-    with PrivateArguments([*argv, "--find-links", "http://carol:SEKRET3@h/"]) as private:
+    with PrivateArguments([*argv, "graphcast @ https://b.example/gc.whl?X-Amz-Signature=SEKRET0123456789ab"]) as private:
         moved = private.argv
         assert not any("SEKRET" in word for word in moved)
         if positional:
             assert moved[:len(argv)] == argv and "gc-wizard-private-" in moved[-1] and moved[-2] != "-r"
         else:
             assert moved[-2] == "-r" and "gc-wizard-private-" in moved[-1]
+
+
+@pytest.mark.parametrize(("argv", "variables"), [
+    (["uv", "pip", "install", "--find-links", "/srv/wheels", "-f", "http://carol:SEKRET3@h/", "-r", "pylock.toml"],
+     {"UV_FIND_LINKS": "/srv/wheels,http://carol:SEKRET3@h/"}),
+    (["/e/bin/python", "-m", "pip", "install", "--extra-index-url=https://t:SEKRET4@idx/simple", "pkg-a==1.0"],
+     {"PIP_EXTRA_INDEX_URL": "https://t:SEKRET4@idx/simple"}),
+    (["uv", "pip", "compile", "--index-url", "https://__token__:SEKRET5@pypi.lab/simple", "a.in"],
+     {"UV_INDEX_URL": "https://__token__:SEKRET5@pypi.lab/simple"}),
+])
+def test_an_option_holding_a_secret_goes_with_its_kind_into_the_installers_variable(argv, variables):
+    """Twelfth hostile pass #11: a requirements file of options beside a pylock.toml is refused by uv ("Cannot
+    specify additional requirements alongside a pylock.toml file"), so an authenticated lock install could never
+    run. Options go through the installer's own variables (the environment is the owner's alone), every value of
+    that option with them: the installer reads its variable only when the option is not on the command line."""
+    with PrivateArguments(argv) as private:
+        assert private.env == variables and private.folder is None
+        assert not any("SEKRET" in word for word in private.argv)
+        assert [w for w in private.argv if w in ("-r", "pylock.toml", "pkg-a==1.0", "a.in")] == \
+            [w for w in argv if w in ("-r", "pylock.toml", "pkg-a==1.0", "a.in")]
 
 
 @pytest.mark.parametrize("argv", [

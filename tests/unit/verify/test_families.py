@@ -1028,6 +1028,143 @@ FAMILIES.setdefault("asset_corrupt", []).extend([
     "OSError: Unable to open file (bad object header version number)",
 ])
 
+# Batch 56's fix half (A): PEP 668's externally managed Python in pip's and uv's words; uv's "No solution found"
+# headline with its explanation cut short; conda's CPU build of jaxlib in a plan or listing where a GPU was meant;
+# XLA's cudart stub finding no driver under WSL; the last JAX of an old Python lacking the CUDA extra asked for;
+# Zarr 3 against code written for Zarr 2 (a new id).
+FAMILIES["install_target_not_writable"] += [
+    "error: externally-managed-environment\n\n× This environment is externally managed\n╰─> To install Python "
+    "packages system-wide, try apt install\n    python3-xyz, where xyz is the package you are trying to\n    install.",
+    "error: externally-managed-environment",
+    "× This environment is externally managed\n╰─> To install Python packages system-wide, try brew install",
+    "hint: See PEP 668 for the detailed specification.",
+    "error: The interpreter at /usr is externally managed, and indicates the following:",
+    "error: The interpreter at /opt/homebrew/opt/python@3.12/Frameworks/Python.framework/Versions/3.12 is "
+    "externally managed, and indicates the following:",
+]
+FAMILIES["resolver_conflict"] += [
+    "  × No solution found when resolving dependencies:\n  ╰─▶ Because only nvidia-cublas-cu12<12.3.4.1 is "
+    "available and jax[cuda12-pip]==0.4.25 depends on nvidia-cublas-cu12>=12.3.4.1, we can conclude that",
+    "  × No solution found when resolving dependencies for split (python_full_version >= '3.11'):\n  ╰─▶ Because "
+    "sglang-jax[gpu] depends on jax[cuda12]>=0.7.1,<0.8.dev0 and sglang-jax[tpu] depends",
+    "error: No solution found when resolving dependencies:",
+    "  × No solution found when resolving pypi-dependencies:",
+]
+FAMILIES["cpu_only_jaxlib"] += [
+    ("  jaxlib             conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1",
+     "$ conda install jax cuda-nvcc -c conda-forge -c nvidia"),
+    ("jaxlib                    0.4.23          cpu_py312h0d3c3b0_0    conda-forge",
+     "pip list shows no jax-cuda12-plugin although the GPU works in PyTorch"),
+    ("  + jaxlib     0.4.35  cpu_py312h7e4c1d1_1   conda-forge     57MB",
+     "mamba install -c conda-forge jax jaxlib cuda-version=12"),
+]
+FAMILIES["wsl_libcuda_path"] += [
+    ("2024-02-04 13:19:26.381840: I external/tsl/tsl/cuda/cudart_stub.cc:32] Could not find cuda drivers on your "
+     "machine, GPU will not be used.",
+     "The above output was encountered after installing JAX on WSL2 (Ubuntu 22.04) with the cuda12_local wheel."),
+    ("I0000 00:00:1717000000.000000    1234 cudart_stub.cc:32] Could not find cuda drivers on your machine, GPU will "
+     "not be used.",
+     "Linux DESKTOP-1 5.15.146.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux"),
+]
+FAMILIES["python_version_unsupported"] += [
+    "WARNING: jax 0.4.13 does not provide the extra 'cuda12'",
+    "error \"jax 0.4.13 does not provide the extra 'cuda12'\" occurred when I tried \"dial-mpc --list-examples\"",
+    "WARNING: jax 0.4.30 does not provide the extra 'cuda13'",
+    "WARNING: jax 0.6.2 does not provide the extra 'cuda13'",
+    "pkg_resources.UnknownExtra: jax 0.4.13 has no such extra feature 'cuda12'",
+    "warning: The package `jax==0.4.13` does not have an extra named `cuda12`",
+]
+FAMILIES["zarr_version_incompatible"] = [
+    "TypeError: Unsupported type for store_like: 'FSMap'",
+    "TypeError: Unsupported type for store_like: 'S3Map'",
+    "ValueError: Starting with Zarr 2.11.0, stores must be subclasses of BaseStore, if your store exposes the "
+    "MutableMapping interface wrap it in Zarr.storage.KVStore. Got <OpenFile 'https://example.org/low_res.zarr'>",
+    "ImportError: cannot import name 'FSStore' from 'zarr.storage' (/opt/venv/lib/python3.11/site-packages/zarr/"
+    "storage/__init__.py)",
+    "AttributeError: module 'zarr.storage' has no attribute 'DirectoryStore'",
+    "ModuleNotFoundError: No module named 'zarr.convenience'",
+]
+
+
+@pytest.mark.parametrize("text", [
+    # a pinned old JAX lacking the extra is the pin's doing (the installer's Python may be fine)
+    "$ pip install 'jax[cuda12]==0.4.13'\nWARNING: jax 0.4.13 does not provide the extra 'cuda12'\n",
+    "$ pip install jax==0.4.13 'jax[cuda12]'\nWARNING: jax 0.4.13 does not provide the extra 'cuda12'\n",
+    # the old spellings of the extra did exist in those releases
+    "WARNING: jax 0.4.13 does not provide the extra 'cuda12_pip'\n",
+])
+def test_an_old_jax_without_the_extra_is_not_the_python_when_pinned(text):
+    assert [f.id for f in diagnose_text(text)][:1] == ["cpu_only_jaxlib"]
+
+
+@pytest.mark.parametrize("text", [
+    # conda's CPU jaxlib where nothing asks for a GPU is a CPU environment, not a failure
+    "  jaxlib             conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1\n",
+    "jaxlib                    0.4.23          cpu_py312h0d3c3b0_0    conda-forge\n",
+    # the cudart stub's line without WSL is no WSL finding
+    "I external/tsl/tsl/cuda/cudart_stub.cc:32] Could not find cuda drivers on your machine, GPU will not be used.\n",
+])
+def test_batch_56_wordings_without_their_context_are_not_their_cause(text):
+    assert "cpu_only_jaxlib" not in [f.id for f in diagnose_text(text)][:1] or "cudart_stub" in text
+    assert "wsl_libcuda_path" not in [f.id for f in diagnose_text(text)]
+
+# Batch 56's held-out half (B), fixed after it was measured: Apple's jax-metal with a JAX or macOS it was not built
+# for (a new id); chex needing jax.Device or jax.random.KeyArray under an older JAX the log states; pip discarding a
+# wheel whose metadata's version differs from its file name; libcuda.so.1 missing inside an nvidia/cuda image;
+# ai-models' GRIB writer finding NaNs in a forecast field.
+FAMILIES["jax_metal_incompatible"] = [
+    "jaxlib.xla_extension.XlaRuntimeError: UNIMPLEMENTED: default_memory_space is not supported.",
+    "XlaRuntimeError: UNIMPLEMENTED: default_memory_space is not supported.",
+    "2023-10-08 20:10:19.999 Python[52193:9802415] -[MPSGraphExecutable initWithMLIRBytecode:executableDescriptor:]: "
+    "unrecognized selector sent to instance 0x125a7cb70",
+    "-[MPSGraphExecutable initWithMLIRBytecode:executableDescriptor:]: unrecognized selector sent to instance 0x6000",
+    "loc(\"-\":0:0): error: current mps dialect version is 1.0.0, can't parse version 1.1.0",
+    "error: current mps dialect version is 1.1.0, can't parse version 1.2.0",
+]
+FAMILIES["jax_too_old_for_graphcast"] += [
+    "AttributeError: module 'jax' has no attribute 'Device'",
+    ("AttributeError: module 'jax.random' has no attribute 'KeyArray'",
+     "I am using jax version 0.2.14 and jaxlib 0.1.68. Did they cause the error?"),
+    ("AttributeError: module 'jax.random' has no attribute 'KeyArray'", "jax==0.2.25\njaxlib==0.1.76"),
+    ("AttributeError: module 'jax.random' has no attribute 'KeyArray'", "jax:    0.1.77\njaxlib: 0.1.57"),
+]
+FAMILIES["jaxlib_wheel_unavailable"] += [
+    "Discarding https://storage.googleapis.com/libtpu-nightly-releases/wheels/libtpu-nightly/libtpu_nightly-0.1."
+    "dev20240729%2Bnightly-py3-none-any.whl (from https://storage.googleapis.com/jax-releases/libtpu_releases.html): "
+    "Requested libtpu-nightly==0.1.dev20240729 from https://storage.googleapis.com/libtpu-nightly-releases/wheels/"
+    "libtpu-nightly/libtpu_nightly-0.1.dev20240729%2Bnightly-py3-none-any.whl (from jax==0.4.31) has inconsistent "
+    "version: expected '0.1.dev20240729+nightly', but metadata has '0.1.dev20240729+default'",
+    "WARNING: Discarding https://example.org/jaxlib-0.1.55%2Bcuda110-cp38-none-manylinux2010_x86_64.whl. Requested "
+    "jaxlib==0.1.55+cuda110 from https://example.org/jaxlib-0.1.55%2Bcuda110-cp38-none-manylinux2010_x86_64.whl has "
+    "inconsistent version: filename has '0.1.55+cuda110', but metadata has '0.1.55'",
+]
+FAMILIES["container_toolkit_missing"] = FAMILIES.get("container_toolkit_missing", []) + [
+    "external/org_tensorflow/tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+    "library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such file or directory; "
+    "LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64",
+    "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic library 'libcuda.so.1'; "
+    "dlerror: libcuda.so.1: cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: "
+    "/usr/local/cuda/lib64:/usr/local/nvidia/lib:/usr/local/nvidia/lib64",
+]
+FAMILIES["nan_in_forecast"] = FAMILIES.get("nan_in_forecast", []) + [
+    "NaN values found in field. Args=() kwargs={'template':GribField(2t,None,20240624,600,0,0),'step':6}",
+    "ValueError: NaN values found in field. args=() kwargs={'template': GribField(msl,None,20230510,0,0,None), "
+    "'step': 6}",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # an old chex on a new JAX (KeyArray removed in 0.4.24) stays the removed-API reading
+    ("AttributeError: module 'jax.random' has no attribute 'KeyArray'\njax: 0.4.30\njaxlib: 0.4.30\n",
+     "jax_too_old_for_graphcast"),
+    # Colab's CPU runtime has the same LD_LIBRARY_PATH: no container without a GPU there
+    ("/usr/local/lib/python3.10/dist-packages/google/colab/_import.py\nCould not load dynamic library 'libcuda.so.1'; "
+     "dlerror: libcuda.so.1: cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: "
+     "/usr/local/nvidia/lib:/usr/local/nvidia/lib64\n", "container_toolkit_missing"),
+])
+def test_batch_56_held_out_wordings_keep_their_other_reading(text, not_expected):
+    assert not_expected not in [f.id for f in diagnose_text(text)][:1]
+
 
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])

@@ -284,11 +284,12 @@ _URL_USERINFO = re.compile(
     r"(?=[A-Za-z0-9\[])"
 )
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
-#: or proxy setting): a password all the same (eleventh hostile pass #41). Not an image digest (`jax:0.4@sha256:…`),
-#: nor a word after a path or another address's part.
+#: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
+#: own, up to the `@` a host follows (twelfth pass #13/#14), an IPv6 host in brackets (#15). Not an image digest
+#: (`jax:0.4@sha256:…`), nor a word after a path or another address's part.
 _BARE_USERINFO = re.compile(
-    r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s@/:\"'<>]+)@"
-    r"(?!sha\d+:)(?=[A-Za-z0-9][A-Za-z0-9.-]*(?::\d+)?(?:[:/\s\"',;)]|$))")
+    r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]+?)@"
+    r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))")
 _AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*[^\s\"',;]+")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
 _PASSWORD = re.compile(
@@ -324,7 +325,8 @@ _URL_QUERY = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s?#\"'<>]*\?)(
 _BARE_QUERY = re.compile(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s#\"'<>)]*)")
 #: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
 #: keys, sessions.
-_SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$)")
+_SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
+                           r"|^tok$|^pat$|^t$|^k$)")  # the short ones: twelfth hostile pass #4/#5 (`?tok=`, `?t=`)
 #: A value that looks generated (a signature, a token), whatever its parameter's name: long, and mixing
 #: letters with digits or symbols.
 _TOKEN_LIKE = re.compile(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")

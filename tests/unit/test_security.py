@@ -246,6 +246,10 @@ def test_a_refusal_names_a_character_as_the_quoted_value_shows_it(char):
     ("JAX_COORDINATOR_ADDRESS=lab:Crd9pass@node17:1234", "JAX_COORDINATOR_ADDRESS=lab:***@node17:1234"),
     ("rsync -e ssh alice:Pw1zz@lab.example:/data/era5 .", "rsync -e ssh alice:***@lab.example:/data/era5 ."),
     ("proxy bob:hunter2x@proxy.lab, then", "proxy bob:***@proxy.lab, then"),
+    # twelfth pass #13-#15: an `@` or `:` inside the password, an IPv6 host
+    ("--xla_coord=labuser:Pa55w@rd@coordhost:8476", "--xla_coord=labuser:***@coordhost:8476"),
+    ("COORD=labuser:Pa55w:rd@coordhost:8476", "COORD=labuser:***@coordhost:8476"),
+    ("CUDA_VISIBLE_DEVICES=user:Zq9pw@[fe80::1]:8080", "CUDA_VISIBLE_DEVICES=user:***@[fe80::1]:8080"),
 ])
 def test_a_password_before_a_host_without_a_scheme_is_masked(text, kept):
     """Eleventh hostile pass #41: `user:password@host:port` in a variable (no `scheme://`) was printed in clear."""
@@ -271,3 +275,11 @@ def test_json_text_is_valid_utf8_and_reads_back_exactly(value):
     text = json_text(value, indent=1)
     assert json.loads(text.encode("utf-8").decode("utf-8")) == value
     assert ("données" in text) == ("données" in json.dumps(value, ensure_ascii=False))
+
+
+@pytest.mark.parametrize("name", ["tok", "jwt", "t", "k", "pat", "access_token", "Bearer"])
+def test_a_query_value_under_a_short_token_name_is_masked(name):
+    """Twelfth hostile pass #4/#5: `?tok=TOKqq77zz`, `?jwt=…`, `?t=…` were printed in clear (too short for the
+    token look, names no rule knew)."""
+    text = f"http://127.0.0.1:18931/wheels/?{name}=TOKqq77zz&page=2"
+    assert redact_secrets(text) == f"http://127.0.0.1:18931/wheels/?{name}=<redacted>&page=2"

@@ -52,8 +52,16 @@ _GIT_LOGIN = re.compile(r"(?P<head>(?:^|\s)git\+https?://)(?P<user>[^\s/@:]+)(?:
 
 
 def holds_secret(value: str) -> bool:
-    """Whether the output channels would mask part of `value` (the one rule for what a secret looks like)."""
-    return redact_secrets(value) != value
+    """Whether the output channels would mask part of `value` (the one rule for what a secret looks like), or it is
+    a URL with a login or a query: on a command line every user reads, a query's value no rule knows as a secret
+    (`?tok=…`, a service's own name for its token) is kept off too, since nothing is lost by carrying it privately."""
+    if redact_secrets(value) != value:
+        return True
+    try:
+        parts = urllib.parse.urlsplit(value.split(" @ ", 1)[-1].strip())
+    except ValueError:
+        return False
+    return bool(parts.scheme and parts.netloc and (parts.query or "@" in parts.netloc))
 
 
 def _file_line(value: str) -> bool:

@@ -127,3 +127,13 @@ def test_a_git_login_leaves_the_url_and_is_answered_through_askpass_for_its_host
         assert answer("Username for 'https://git.lab.example:84430': ") is None
         assert answer("Username for 'https://git.lab.example.evil': ") is None
     assert not Path(askpass).exists()
+
+
+def test_a_url_with_any_query_or_login_is_kept_off_the_command_line():
+    """Whatever a service calls its token (`?tok=`, `?t=`, a name no rule knows), a find-links URL with a query
+    or a login travels privately: nothing is lost by it."""
+    for url in ("https://files.lab/w/?x=TOKqq77zz", "https://me@files.lab/w/"):
+        with PrivateArguments(["uv", "pip", "install", "--find-links", url, "pkg-a==1.0"]) as private:
+            assert private.argv == ["uv", "pip", "install", "pkg-a==1.0"] and private.env == {"UV_FIND_LINKS": url}
+    with PrivateArguments(["uv", "pip", "install", "--find-links", "https://files.lab/w/", "pkg-a==1.0"]) as private:
+        assert private.env == {} and "https://files.lab/w/" in private.argv

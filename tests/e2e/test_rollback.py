@@ -319,3 +319,32 @@ def test_a_rollback_rebuild_is_cancellable_and_exits_130(tiny, slow_index, tmp_p
     assert _current(tiny)["id"] == b["entry_id"]
     (record,) = [e for e in tiny.history() if e["kind"] == "rollback"]
     assert record["status"] == "cancelled" and not record["current"]
+
+
+def test_a_rebuild_from_a_wheelhouse_behind_a_password_takes_it_again_from_the_environment(tiny, private_index,
+                                                                                           tmp_path, monkeypatch):
+    """Twelfth hostile pass #12: history keeps a find-links URL masked (`alice:***@`), and a rebuild handed uv the
+    masked URL: a 401, then "could not restore the package set". The rebuild now uses the URL the user gives again
+    for the same place (GC_WIZARD_FIND_LINKS), and without it says so before anything changes."""
+    from tests.fixtures.index import PASSWORD, USER
+
+    for variable in ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("UV_NO_INDEX", "1")  # the wheelhouse behind the password is the only place to look
+    wheelhouse = private_index.replace("http://", f"http://{USER}:{PASSWORD}@")
+    args = ["--yes", "--json", "--recipes-dir", str(tiny.recipes), "--graphcast-src", str(tiny.graphcast),
+            "--no-verify"]
+    a = last_json(run_inproc("install", "tiny-a", *args, env={"GC_WIZARD_FIND_LINKS": wheelhouse}))
+    b = last_json(run_inproc("install", "tiny-b", *args, env={"GC_WIZARD_FIND_LINKS": wheelhouse}))
+    assert a["ok"] and b["ok"]
+    assert PASSWORD not in json.dumps(tiny.history())
+    shutil.rmtree(a["env"])
+    monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "cold-cache"))  # the rebuild must fetch again
+    refused = run_inproc("rollback", a["entry_id"], "--yes", "--json", "--no-verify")
+    assert refused.returncode == 2 and "saved with its secret masked" in refused.stderr, refused.stderr
+    assert _current(tiny)["id"] == b["entry_id"] and not Path(a["env"]).exists()
+    proc = run_inproc("rollback", a["entry_id"], "--yes", "--json", "--no-verify",
+                      env={"GC_WIZARD_FIND_LINKS": wheelhouse})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert last_json(proc)["rebuilt"] is True and _imports(a["env"], "pkg_a")
+    assert PASSWORD not in proc.stdout + proc.stderr

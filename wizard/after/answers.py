@@ -22,11 +22,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.options import InstallOptions, want_type
+from wizard.install.source_env import link_place
 from wizard.outputs import write_output_file
 from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
 from wizard.recipes.loader import is_recipe_id
@@ -122,25 +122,14 @@ def apply_answers(given: InstallOptions, answers: Answers) -> InstallOptions:
         )
     saved = answers.options
     _refuse_masked(given, answers)
-    given_places = {_place(d) for d in given.find_links}
-    links = [_local(d) or d for d in saved.find_links if not (holds_mask(d) and _place(d) in given_places)]
+    given_places = {link_place(d) for d in given.find_links}
+    links = [_local(d) or d for d in saved.find_links if not (holds_mask(d) and link_place(d) in given_places)]
     return replace(
         given, recipe_id=answers.recipe, installer=saved.installer, level=saved.level,
         verify=given.verify and saved.verify, offline=given.offline or saved.offline,
         graphcast_src=given.graphcast_src or _local(saved.graphcast_src),
         find_links=tuple(links + [d for d in given.find_links if d not in links]),
         env=given.env or _local(saved.env))
-
-
-def _place(url: str) -> tuple[str, str, str]:
-    """Where a find-links URL points, without its credentials and query: a masked URL and the full one the user
-    gives again name the same place."""
-    parts = urlsplit(url)
-    try:
-        port = parts.port
-    except ValueError:  # `https://h:abc/`: no place a given URL could match
-        port = None
-    return parts.scheme.lower(), (parts.hostname or "").lower() + (f":{port}" if port else ""), parts.path.rstrip("/")
 
 
 def _refuse_masked(given: InstallOptions, answers: Answers) -> None:
@@ -151,12 +140,12 @@ def _refuse_masked(given: InstallOptions, answers: Answers) -> None:
     it (eleventh hostile pass #161). A masked find-links URL is replaced by one the user gives for the same place
     (host and path); a masked GraphCast source or folder by the one given."""
     saved, where = answers.options, answers.source or "the answers file"
-    given_places = {_place(d) for d in given.find_links}
+    given_places = {link_place(d) for d in given.find_links}
     masked: list[tuple[str, str]] = []
     if saved.graphcast_src and holds_mask(saved.graphcast_src) and not given.graphcast_src:
         masked.append(("options.graphcast_src", "--graphcast-src or GC_WIZARD_GRAPHCAST_SRC"))
     for i, link in enumerate(saved.find_links):
-        if holds_mask(link) and _place(link) not in given_places:
+        if holds_mask(link) and link_place(link) not in given_places:
             masked.append((f"options.find_links[{i}]", "--find-links or GC_WIZARD_FIND_LINKS"))
     if saved.env and holds_mask(saved.env) and not given.env:
         masked.append(("env", "--env"))

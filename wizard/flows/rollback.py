@@ -51,6 +51,7 @@ from wizard.install.recorded_set import (
     foreign_requirement,
     local_folders,
     unhashed_pins,
+    unmasked_links,
 )
 from wizard.install.runner import StepLog, inactivity_limit, run_step
 from wizard.lock import StateLock
@@ -91,10 +92,22 @@ def check_target(history: History, entry_id: str | None) -> Target:
     target = _eligible_target(history, entry_id)
     why = target_path_problem(target.entry, history) or (None if target.undo else recorded_set_problem(target.entry))
     if not why and not target.undo and not envs.env_python(target.entry.env).exists():
-        why = wheelhouse_problem(target.entry)  # a rebuild: said before anything is asked or made
+        # a rebuild: said before anything is asked or made
+        why = wheelhouse_problem(target.entry) or masked_links_problem(target.entry)
     if why:
         raise UserError(why)
     return target
+
+
+def masked_links_problem(entry: Entry) -> str | None:
+    """Why `entry`'s packages cannot be fetched again, or None: a find-links URL it saved with its password or
+    token masked, which the user has not given again (`recorded_set.unmasked_links`)."""
+    masked = unmasked_links(list(entry.find_links))[1]
+    if not masked:
+        return None
+    return (f"entry {entry.id} installs from {masked[0]}, saved with its secret masked (history keeps none); "
+            f"nothing changed. Give the full URL again to rebuild: `GC_WIZARD_FIND_LINKS='…' gc-wizard rollback "
+            f"{entry.id}`.")
 
 
 def wheelhouse_problem(entry: Entry) -> str | None:
@@ -406,7 +419,7 @@ class _Rollback:
         elif self.kind == "adopt":
             entry.packages = envs.freeze(env)
         elif self.kind == "resync":
-            problem = wheelhouse_problem(entry)
+            problem = wheelhouse_problem(entry) or masked_links_problem(entry)
             if problem:
                 raise OperationFailed(problem.removesuffix(".").replace("; nothing changed", ""))
             self.say(f"{env} has changed since {entry.id}; putting its package set back")
@@ -461,7 +474,8 @@ class _Rollback:
         with tempfile.TemporaryDirectory(prefix="gc-wizard-sync-") as tmp:
             source = envs.requirements_source(packages, requirements_file, tmp,
                                               self._history_place if recorded else None)
-            steps = envs.sync_steps(self.env, source, find_links=self.entry.find_links, allow_empty=not packages,
+            links = unmasked_links(list(self.entry.find_links))[0]  # the user's own, given again
+            steps = envs.sync_steps(self.env, source, find_links=links, allow_empty=not packages,
                                     what=what)
             try:
                 return envs.run_sync(self.env, steps, log=self.log, events=self.events,

@@ -24,9 +24,28 @@ from pathlib import Path
 from packaging.utils import canonicalize_name
 
 from wizard.install.pinned import logical_lines, pin_of
+from wizard.install.source_env import env_sources, link_place
+from wizard.security import holds_mask
 
 GIT_COMMIT = re.compile(r"^git\+https?://\S+@[0-9a-f]{40}(?:#\S*)?$")
 _CHUNK = 1 << 20
+
+
+def unmasked_links(links: list[str], environ: dict[str, str] | None = None) -> tuple[list[str], list[str]]:
+    """An entry's find-links with each one saved masked (`https://me:***@lab/wheels/`, `?token=<redacted>`: history
+    keeps no secret) replaced by the user's own link for the same place, from `GC_WIZARD_FIND_LINKS`; and the
+    masked ones nothing replaced. A rebuild handed uv the masked URL, which the server refused (twelfth hostile
+    pass #12: "could not restore the package set" after a 401)."""
+    given = {link_place(link): link for link in env_sources(environ)[1] if "://" in link}
+    usable, masked = [], []
+    for link in links:
+        if not holds_mask(link):
+            usable.append(link)
+        elif link_place(link) in given:
+            usable.append(given[link_place(link)])
+        else:
+            masked.append(link)
+    return usable, masked
 
 
 def graphcast_source_record(packages: list[str]) -> dict[str, str] | None:

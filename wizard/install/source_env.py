@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
 FIND_LINKS_VAR = "GC_WIZARD_FIND_LINKS"
@@ -42,6 +43,17 @@ def split_find_links(value: str) -> list[str]:
         parts.append(piece)
         i += 1
     return [part for part in parts if part.strip()]
+
+
+def link_place(url: str) -> tuple[str, str, str]:
+    """Where a find-links URL points, without its credentials and query: a masked URL (as history, answers and
+    reports keep it) and the full one the user gives again name the same place."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:  # `https://h:abc/`: no place a given URL could match
+        port = None
+    return parts.scheme.lower(), (parts.hostname or "").lower() + (f":{port}" if port else ""), parts.path.rstrip("/")
 
 
 def merged_sources(graphcast_src: str | None, find_links: list[str] | tuple[str, ...] | None,

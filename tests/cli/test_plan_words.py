@@ -91,3 +91,17 @@ def test_the_sources_name_a_web_wheelhouse_the_user_gave(tiny, isolated_state, m
         lines = " ".join(proc.stdout[proc.stdout.index("Sources"):proc.stdout.index(STEPS_HEADING)].split())
         assert f"Wheelhouse {flag.replace('Pw0rdXy77', '***')} ({state})" in lines, lines
         assert f"Wheelhouse {variable} ({state})" in lines and "Pw0rdXy77" not in proc.stdout
+
+
+def test_the_line_that_runs_a_plan_finds_a_recipe_from_another_folder(tiny, isolated_state):
+    """Twelfth hostile pass #58: `plan tiny-a --recipes-dir DIR` printed a "To run it" line without --recipes-dir,
+    and the pasted line said "unknown recipe 'tiny-a'". The same words with `plan` for `install` now find it."""
+    import shlex
+
+    proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1])
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("To run it: "))
+    words = shlex.split(line.removeprefix("To run it: "))
+    assert f"--recipes-dir {tiny.recipes}" in " ".join(words)
+    again = run_inproc(*["plan" if w == "install" else w for w in words[words.index("install"):]])
+    assert again.returncode == 0, again.stderr

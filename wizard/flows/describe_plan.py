@@ -12,11 +12,13 @@ from __future__ import annotations
 import shlex
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 
 from wizard.flows.review import PlanReview
 from wizard.install.indexes import index_settings
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
+from wizard.paths import builtin_recipes_dir, user_recipes_dir
 from wizard.security import redact_secrets
 
 __all__ = ["COMMANDS_HEADING", "STEPS_HEADING", "PlanHints", "install_command", "plan_lines"]
@@ -210,6 +212,10 @@ def install_command(plan: Plan, command: str, slurm=None) -> str:
     """The `install` line that runs exactly this plan (the folder, sources and Slurm target it was made with)."""
     recipe = plan.recipe
     line = f"{command} install {recipe.id}"
+    folder = Path(recipe.path).parent
+    if folder not in (builtin_recipes_dir(), user_recipes_dir()):
+        # A recipe from --recipes-dir: the pasted line found no such recipe without it (twelfth hostile pass #58).
+        line += f" --recipes-dir {shlex.quote(str(folder))}"
     if plan.mode == "in-place":
         line += f" --env {shlex.quote(str(plan.env_dir))}"
     if plan.graphcast_src != recipe.graphcast.source:

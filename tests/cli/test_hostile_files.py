@@ -288,7 +288,10 @@ def test_a_history_entry_with_wrong_types_is_kept_untouched_and_named(isolated_s
 
 
 @pytest.mark.parametrize("field,value", [("id", "../../x\nINJECTED line"), ("id", "a/b"), ("id", "ok\u202eevil"),
-                                         ("kind", "install\nINJECTED line")])
+                                         ("kind", "install\nINJECTED line"),
+                                         # twelfth pass #62: an option where a folder or URL goes reached uv's argv
+                                         ("find_links", ["--index-url=http://elsewhere/"]), ("find_links", [" -f"]),
+                                         ("find_links", [""])])
 def test_an_entry_id_or_kind_the_wizard_never_writes_is_named_not_printed(isolated_state, field, value):
     """Ninth hostile pass H6: a newline in an edited entry's id came out as a row of its own in `history` and in
     the rollback prompt; an id is also a file name under logs/ and frozen/. Such an entry is named as unreadable

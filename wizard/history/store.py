@@ -243,6 +243,11 @@ class Entry:
                 raise ValueError(f"'{key}' is not a list")
             if not all(isinstance(item, str) for item in data.get(key, [])):
                 raise ValueError(f"'{key}' holds something that is not text")
+        for link in data.get("find_links", []):
+            if not link.strip() or link.lstrip().startswith("-"):
+                # A value an installer would read as an option (`--index-url=http://elsewhere/`): the wizard
+                # never records one (twelfth hostile pass #62: it reached uv's argv after `--find-links`).
+                raise ValueError(f"'find_links' holds {_shown(link)}, which is not a folder or URL")
         for f in fields(cls):  # history.json is data: every known field must have its own type
             if f.name not in data or f.name == "extra":
                 continue

@@ -34,6 +34,7 @@ from packaging.tags import Tag, compatible_tags, cpython_tags
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from wizard import bounded
+from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
@@ -83,7 +84,8 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
     try:
         with PrivateArguments(argv) as private:  # a find-links password stays off the command line
             proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace", timeout=timeout,
-                                  stdin=subprocess.DEVNULL, env=private.environ(None))
+                                  stdin=subprocess.DEVNULL, env=private.environ(None),
+                                  preexec_fn=die_with_parent())  # no download left running after a SIGKILL
     except subprocess.TimeoutExpired:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
     except OSError as exc:

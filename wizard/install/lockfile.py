@@ -36,6 +36,7 @@ except ImportError:  # Python 3.10: the same parser, as the tomli package (a dep
     import tomli as tomllib  # type: ignore[no-redef]
 
 from wizard import bounded
+from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
@@ -193,7 +194,8 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
                 proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
-                                      timeout=timeout, stdin=subprocess.DEVNULL, env=private.environ(_uv_env()))
+                                      timeout=timeout, stdin=subprocess.DEVNULL, env=private.environ(_uv_env()),
+                                      preexec_fn=die_with_parent())  # no resolver left running after a SIGKILL
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
             raise OperationFailed(f"resolving recipe {recipe.id} did not finish within {timeout:g} s.") from None

@@ -138,10 +138,14 @@ def page_problem(url: str, *, limit: int = PAGE_LIMIT, total_seconds: float = TO
     if look.redirect_loop is not None:
         # Certain, unlike a refused connection or an error status: uv reads no wheel through a loop and later says
         # the packages are "not found in the package registry", naming neither the page nor the loop (#143).
-        where = f" (last to {redact_secrets(look.redirect_loop)})" if look.redirect_loop else ""
-        return (f"the wheelhouse page {redact_secrets(url)} (--find-links) redirects in a loop{where}, so no "
-                "installer can read a wheel through it. Check the URL (it should list .whl files), or copy the "
-                "wheels into a local folder.")
+        target = look.redirect_loop
+        if target and urllib.parse.urlsplit(target).scheme.lower() not in ("", "http", "https"):
+            # urllib refuses a redirect to another scheme (`file:///etc/passwd`, `javascript:`) the same way
+            how = f"redirects to {redact_secrets(target)}, which is not a web page"  # (twelfth hostile pass #36)
+        else:
+            how = "redirects in a loop" + (f" (last to {redact_secrets(target)})" if target else "")
+        return (f"the wheelhouse page {redact_secrets(url)} (--find-links) {how}, so no installer can read a wheel "
+                "through it. Check the URL (it should list .whl files), or copy the wheels into a local folder.")
     if look.too_big:
         return (f"the wheelhouse page {redact_secrets(url)} (--find-links) holds more than "
                 f"{limit // (1024 * 1024)} MB and was still sending; a find-links page lists files "

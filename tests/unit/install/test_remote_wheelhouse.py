@@ -87,3 +87,9 @@ def test_a_page_that_redirects_in_a_loop_is_refused_naming_it(path, redirect_ser
     problem = page_problem(url)
     assert problem is not None and problem.startswith(f"the wheelhouse page {url} (--find-links) redirects in a loop")
     assert page_problem(redirect_server + "hop") is None  # one redirect to a real page is fine
+
+
+def test_a_redirect_to_another_scheme_is_named_as_such_not_as_a_loop(redirect_server):
+    """Twelfth hostile pass #36: a redirect to `file:///etc/passwd` was refused as "redirects in a loop"."""
+    problem = page_problem(redirect_server + "file")
+    assert problem is not None and "redirects to file:///etc/passwd, which is not a web page" in problem

@@ -277,7 +277,8 @@ def test_json_text_is_valid_utf8_and_reads_back_exactly(value):
     assert ("données" in text) == ("données" in json.dumps(value, ensure_ascii=False))
 
 
-@pytest.mark.parametrize("name", ["tok", "jwt", "t", "k", "pat", "access_token", "Bearer"])
+@pytest.mark.parametrize("name", ["tok", "jwt", "t", "k", "pat", "access_token", "Bearer", "otp", "hmac", "ticket",
+                                  "sas"])
 def test_a_query_value_under_a_short_token_name_is_masked(name):
     """Twelfth hostile pass #4/#5: `?tok=TOKqq77zz`, `?jwt=…`, `?t=…` were printed in clear (too short for the
     token look, names no rule knew)."""

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
 from wizard.paths import swappable_ancestor
-from wizard.security import PRIVATE_MODE, write_private_file
+from wizard.security import OWN_DESCRIPTOR, PRIVATE_MODE, write_private_file
 
 #: A file other users may read (a module file a group loads, a kernel spec): no group/other write.
 SHARED_MODE = 0o644
@@ -71,6 +71,11 @@ def refuse_link(path: Path, what: str) -> Path:
     if not path.is_symlink():
         return path
     end = _through_links(path)
+    if OWN_DESCRIPTOR.match(str(end)):
+        # `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`: a stream the user's shell opened for this very command
+        # (`> file`, `| tail`), which a link there always names; written into as the shell would (thirteenth
+        # hostile pass #9-#11: `report --out /dev/stdout` was refused as "a symbolic link to pipe:[…]").
+        return end
     try:
         kind = os.stat(end).st_mode
     except OSError:
@@ -82,11 +87,15 @@ def refuse_link(path: Path, what: str) -> Path:
                     "or give the path of the file itself.")
 
 
+
+
 def _through_links(path: Path) -> Path:
     """The file a chain of symlinks at `path` ends at (relative links resolved from their own folder); `path`
-    itself when it is no link. A loop raises ELOOP (`Too many levels of symbolic links`), as the kernel would."""
+    itself when it is no link, and the descriptor when the chain reaches one of this process's (`/proc/self/fd/1`,
+    whose own link names a pipe or the file the shell opened). A loop raises ELOOP (`Too many levels of symbolic
+    links`), as the kernel would."""
     for _ in range(40):
-        if not path.is_symlink():
+        if not path.is_symlink() or OWN_DESCRIPTOR.match(str(path)):
             return path
         link = Path(os.readlink(path))
         path = link if link.is_absolute() else path.parent / link

@@ -23,6 +23,7 @@ import json
 import os
 import re
 import stat
+import sys
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,10 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     a signal mid-write — the target stays as it was and no temporary file is left. Raises OSError.
     """
     target = Path(path).expanduser()
+    own = OWN_DESCRIPTOR.match(str(target))
+    if own:
+        _write_into_descriptor(int(own.group(1)), text, encoding)
+        return target
     if _is_device_or_pipe(target) and _write_into_device(target, text, encoding):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -206,6 +211,23 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
         raise
     _sync_folder(target.parent)
     return target
+
+
+#: One of this process's own descriptors by path (`/dev/fd/1`, `/proc/self/fd/1`, where `/dev/stdout` leads).
+OWN_DESCRIPTOR = re.compile(r"^/(?:proc/(?:self|thread-self)/fd|dev/fd)/(\d+)$")
+
+
+def _write_into_descriptor(fd: int, text: str, encoding: str) -> None:
+    """Write `text` into descriptor `fd` as it is open (`report --out /dev/stdout > file`: the shell opened and
+    truncated the file; a rename beside `/proc/self/fd/1` cannot be made, and reopening would truncate again)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()  # what the wizard printed before comes first
+        except (OSError, ValueError, AttributeError):
+            pass
+    data = text.encode(encoding, "surrogateescape")
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def _write_into_device(target: Path, text: str, encoding: str) -> bool:

@@ -77,3 +77,26 @@ def test_report_out_and_lock_out_refuse_a_link_before_any_work(victim, tmp_path)
                       "--json")
     assert proc.returncode == 2 and "it is a symbolic link" in last_json(proc)["error"]
     assert not (tmp_path / "nowhere.toml").exists()
+
+
+@pytest.mark.parametrize("out", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+@pytest.mark.parametrize("into", ["file", "pipe"])
+def test_the_commands_own_stdout_is_written_into_through_its_links(tmp_path, isolated_state, out, into):
+    """Thirteenth hostile pass #9-#11: with the link rule, `report --out /dev/stdout` was refused as "a symbolic
+    link (to /proc/self/fd/pipe:[…])" or to the file the shell's `>` opened. A link to one of the command's own
+    descriptors names the stream the user gave it: written into, whatever it is."""
+    import subprocess
+    import sys
+
+    from tests.fixtures.state import REPO
+
+    argv = [sys.executable, "-m", "wizard", "report", "--out", out]
+    if into == "file":
+        with open(tmp_path / "report.md", "w") as sink:
+            proc = subprocess.run(argv, stdout=sink, stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=120)
+        written = (tmp_path / "report.md").read_text()
+    else:
+        proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, timeout=120)
+        written = proc.stdout
+    assert proc.returncode == 0, proc.stderr
+    assert written.startswith("# gc-wizard support report") and written.count("# gc-wizard support report") == 1

@@ -62,6 +62,18 @@ def write_destination(path: Path, text: str, *, what: str, mode: int = PRIVATE_M
     return write_private_file(target, text, mode=mode)
 
 
+def refuse_linked_folders(root: Path, target: Path, what: str) -> None:
+    """Refuse (UserError, exit 2) a folder between `root` — the place the user named, itself a link if they like —
+    and `target` that is a symbolic link: the wizard makes those folders (`graphcast/` for module files, `kernels/`),
+    and one a link replaced sends the file wherever it points (thirteenth hostile pass #4/#7: a module file was
+    written into another user's folder through `DIR/graphcast -> …`)."""
+    for folder in reversed(target.parents):
+        if folder != root and root in folder.parents and folder.is_symlink():
+            raise UserError(f"cannot write {what} {target}: {folder} is a symbolic link (to {os.readlink(folder)}), "
+                            "and gc-wizard writes only into folders it made or you named; remove the link, or give "
+                            "the folder it points to as the place itself.")
+
+
 def refuse_link(path: Path, what: str) -> Path:
     """The path to write for `path`: `path` itself when it is no symlink, the device or FIFO a chain of links ends
     at (`/dev/stdout`); any other link is refused (UserError, exit 2), naming the link and its target.

@@ -67,6 +67,31 @@ def test_kernel_install_refuses_a_kernel_json_that_links_outside_even_with_the_m
     _refused(proc, folder / "kernel.json", victim, marked)
 
 
+def test_a_folder_the_wizard_makes_that_is_a_link_is_refused_and_nothing_lands_where_it_points(env, tmp_path):
+    """Thirteenth hostile pass #4/#7: `DIR/graphcast -> elsewhere` had `module install` write into elsewhere, and a
+    linked `kernels/` folder took a kernel spec, while a linked `kernels/NAME` was refused. The place the user names
+    may be a link; a folder the wizard makes inside it may not."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    mods = tmp_path / "mods"
+    mods.mkdir()
+    (mods / "graphcast").symlink_to(elsewhere)
+    proc = run_inproc("module", "install", "--env", str(env), "--dir", str(mods), "--json")
+    jupyter = tmp_path / "jk"
+    jupyter.mkdir()
+    (jupyter / "kernels").symlink_to(elsewhere)
+    kernel = run_inproc("kernel", "install", "--env", str(env), "--name", "gcw-x", "--json",
+                        env={"JUPYTER_DATA_DIR": str(jupyter)})
+    for result, link in ((proc, mods / "graphcast"), (kernel, jupyter / "kernels")):
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert f"{link} is a symbolic link" in last_json(result)["error"]
+    assert list(elsewhere.iterdir()) == []
+    (tmp_path / "named").symlink_to(mods.resolve(), target_is_directory=True)  # the place itself a link: fine
+    (mods / "graphcast").unlink()
+    named = run_inproc("module", "install", "--env", str(env), "--dir", str(tmp_path / "named"), "--json")
+    assert named.returncode == 0, named.stderr
+
+
 def test_report_out_and_lock_out_refuse_a_link_before_any_work(victim, tmp_path):
     report = tmp_path / "report.md"
     report.symlink_to(victim)

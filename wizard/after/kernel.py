@@ -33,7 +33,7 @@ from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
-from wizard.outputs import SHARED_MODE, refuse_swappable, write_output_file
+from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
 from wizard.security import json_text, strip_terminal_escapes
 
 #: jupyter_client's rule for kernel names, and at most 100 of them: the name is a folder's (300 was "the path is
@@ -167,6 +167,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     if not _NAME_OK.match(kernel_name) or set(kernel_name) <= {"."}:  # `..` would name the folder above kernels/
         raise UserError(f"kernel name {kernel_name!r} is not allowed; use only letters, digits, '.', '_' and '-' (not dots alone), at most 100.")
     folder = jupyter_data_dir(environ) / "kernels" / kernel_name.lower()
+    refuse_linked_folders(jupyter_data_dir(environ), folder, "the Jupyter kernel folder")
     if folder.is_symlink():
         # gc-wizard lists and removes only plain kernel folders (`gc_wizard_kernels`): a spec written through a
         # link would land in the folder it points at, and `kernel remove` could never take it back.

@@ -27,7 +27,7 @@ from wizard.after.target import resolve_env
 from wizard.errors import UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
 from wizard.install.envs import marker_problem, read_marker
-from wizard.outputs import SHARED_MODE, refuse_swappable, write_output_file
+from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
 
 FAMILY = "graphcast"
 #: Sonames whose presence in a folder marks it as a CUDA/cuDNN library folder at load time.
@@ -137,6 +137,7 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
     if root.exists() and not root.is_dir():
         raise UserError(f"--dir {root} is a file, not a folder.")
     target = root / f"{name}.lua"
+    refuse_linked_folders(root, target, "the module file")
     refuse_swappable("--dir" if folder else "the module file", target, "`module load` would run",
                      "choose a --dir only you can write (e.g. under your home)")
     text = module_text(env_path, environ=environ)

@@ -27,6 +27,7 @@ from wizard.detect.facts import Facts
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
 from wizard.detect.where import detect_where
+from wizard.errors import WizardError
 from wizard.history.store import Entry, History, VerifySummary, load_history
 from wizard.install.envs import read_marker
 from wizard.security import one_line
@@ -342,8 +343,10 @@ def _verify_section(entries: list[Any]) -> list[str]:
     return lines + [""]
 
 
-def _history_section(entries: list[Any], current: Any) -> list[str]:
+def _history_section(entries: list[Any], current: Any, read: bool = True) -> list[str]:
     lines = ["## Environments (history)", ""]
+    if not read:  # not "none made current yet": nothing is known of it (thirteenth hostile pass #33)
+        return [*lines, "- **Current:** unknown: the history could not be read (see the summary)", ""]
     if current is not None:
         env = _get(current, "env")
         found = read_marker(env) if env else None
@@ -503,6 +506,8 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
     if current is not None:
         lines.append(f"- Current environment: recipe `{_get(current, 'recipe')}` in `{_get(current, 'env')}` "
                      f"({_get(current, 'status')}).")
+    elif history is None:
+        lines.append("- Current environment: unknown (the history could not be read).")
     else:
         lines.append("- No current environment.")
     if last is not None:
@@ -529,7 +534,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
     lines += _machine_section(facts)
     lines += _env_packages_section(current)
     lines += _verify_section(entries)
-    lines += _history_section(entries, current)
+    lines += _history_section(entries, current, read=history is not None)
     lines += _last_run_section(last, findings, diagnose_error)
     lines += _env_section(environ)
 
@@ -569,6 +574,8 @@ def collect_and_build(*, environ: Mapping[str, str] | None = None, facts: Facts 
         history = load_history()
     except FileExistsError as exc:  # paths.refuse_state_not_folder: the state path is a file or a device
         problems.append(f"history could not be read: the state folder {exc.filename} is not a folder")
+    except WizardError as exc:  # the state refused (another user's, an open folder): its own sentence says why
+        problems.append(f"history could not be read: {exc}")
     except Exception as exc:
         problems.append(f"history could not be read ({type(exc).__name__}: {exc})")
     return build_report(facts, history, environ=environ, problems=problems)

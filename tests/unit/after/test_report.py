@@ -134,7 +134,9 @@ def test_report_cli_with_standins_writes_a_redacted_file(tmp_path, seed_home):
 
 def test_report_survives_missing_detection_and_history():
     text = build_report(None, None, environ={"PATH": "/usr/bin", "HOME": "/home/someone"}, redacted=True)
-    assert "Detection did not run." in text and "No installs yet." in text
+    # No history read is no history known (not "none made current yet"; thirteenth hostile pass #33).
+    assert "Detection did not run." in text and "**Current:** unknown: the history could not be read" in text
+    assert "No installs yet." not in text and "none (no environment has been made current yet)" not in text
     assert "LD_LIBRARY_PATH  (not set)" in text
 
 

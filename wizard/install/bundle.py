@@ -259,13 +259,15 @@ def _check_graphcast_wheel(root: Path, manifest: dict[str, Any]) -> None:
             and f"{WHEELS}/{wheel}" in listed:
         return
     if not isinstance(wheel, str):
-        why = "names no GraphCast wheel"
-    elif "/" in wheel or not _own_file(wheel):
-        why = f"names the GraphCast wheel {wheel!r}, which is not a file of the bundle's own {WHEELS}/ folder"
+        raise UserError(f"--bundle {root}: {MANIFEST} names no GraphCast wheel; make the bundle again with "
+                        "`gc-wizard bundle`.")
+    shown = repr(cut(wheel, 120))  # a 100 000-character value is named, not printed whole (thirteenth pass #42)
+    if "/" in wheel or not _own_file(wheel):
+        why = f"names the GraphCast wheel {shown}, which is not a file of the bundle's own {WHEELS}/ folder"
     elif not wheel.endswith(".whl"):
-        why = f"names the GraphCast wheel {wheel!r}, which is not a wheel (.whl)"
+        why = f"names the GraphCast wheel {shown}, which is not a wheel (.whl)"
     else:
-        why = f"names the GraphCast wheel {wheel!r}, which its files do not list with a sha256"
+        why = f"names the GraphCast wheel {shown}, which its files do not list with a sha256"
     raise UserError(f"--bundle {root}: {MANIFEST} {why}; make the bundle again with `gc-wizard bundle`.")
 
 

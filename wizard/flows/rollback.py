@@ -56,6 +56,7 @@ from wizard.install.recorded_set import (
 from wizard.install.runner import StepLog, inactivity_limit, run_step
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
+from wizard.security import holds_mask
 from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
 
@@ -163,6 +164,12 @@ def recorded_set_problem(entry: Entry) -> str | None:
     number, line, why = foreign
     at = _history_line(entry.id, line)
     where = f"{paths.history_path()}, line {at}" if at else f"{paths.history_path()}, package {number}"
+    if holds_mask(line):
+        # The wizard's own record of a source whose URL held a secret, which history keeps masked: not an edit
+        # (thirteenth hostile pass #29), but nothing a rebuild can fetch.
+        return (f"{where}: entry {entry.id} got {line.split(' @ ', 1)[0]} from a URL holding a secret, which the "
+                "history keeps masked, so its environment cannot be rebuilt from the record; nothing changed. Roll "
+                f"back to another entry, or install again (`gc-wizard install {entry.recipe} --graphcast-src URL`).")
     return (f"{where}: entry {entry.id} records the package {line!r}, which gc-wizard never records ({why}); "
             "the entry was edited, so nothing is installed from it and nothing changed. Roll back to another "
             "entry, or install again.")

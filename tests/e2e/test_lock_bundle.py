@@ -360,3 +360,42 @@ def test_a_lock_installs_from_a_wheelhouse_that_wants_a_password(deps, tmp_path,
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert PASSWORD not in proc.stdout + proc.stderr
     assert "pkg-d==3.0" in [e for e in deps.history() if e["current"]][0]["packages"]
+
+
+def test_a_pylock_that_would_hold_a_credential_from_its_page_links_is_not_written(tiny, tmp_path, monkeypatch):
+    """Thirteenth hostile pass #65: a find-links page whose links carry a password and a token put them, as they
+    are, in pylock.toml (0644, made to be shared). The lock is refused, naming the address masked; a
+    requirements lock, which names files by their hashes only, is written and holds neither."""
+    if not uv_writes_pylock():
+        pytest.skip("this uv cannot write pylock.toml")
+    import functools
+    import http.server
+    import threading
+
+    for variable in ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("UV_NO_INDEX", "1")
+    site = tmp_path / "site"
+    (site / "w").mkdir(parents=True)
+    for wheel in tiny.house.path.glob("pkg_a-*.whl"):
+        shutil.copy(wheel, site / "w" / wheel.name)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
+        type("Quiet", (http.server.SimpleHTTPRequestHandler,), {"log_message": lambda *a: None}), directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://wu:WHEELPW6x@127.0.0.1:{server.server_address[1]}/w"
+        (site / "links").mkdir()
+        (site / "links" / "index.html").write_text("".join(
+            f'<a href="{base}/{w.name}?token=WHEELTOK5">{w.name}</a>\n' for w in (site / "w").glob("*.whl")))
+        page = f"http://127.0.0.1:{server.server_address[1]}/links/"
+        refused = run_inproc("lock", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", page,
+                             "--out", str(tmp_path / "pylock.toml"), "--json")
+        written = run_inproc("lock", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", page,
+                             "--out", str(tmp_path / "tiny.txt"), "--json")
+    finally:
+        server.shutdown()
+    assert refused.returncode == 2 and "would hold a password or token" in refused.stderr, refused.stderr
+    assert "WHEELPW6x" not in refused.stderr + refused.stdout and not (tmp_path / "pylock.toml").exists()
+    assert written.returncode == 0, written.stderr
+    text = (tmp_path / "tiny.txt").read_text()
+    assert "pkg-a==1.0" in text and "WHEELPW6x" not in text and "WHEELTOK5" not in text

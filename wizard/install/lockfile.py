@@ -47,7 +47,7 @@ from wizard.install.sources import outside_index_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
-from wizard.security import cut, refuse_option_like, show_characters, unshowable_characters
+from wizard.security import cut, redact_secrets, refuse_option_like, show_characters, unshowable_characters
 from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"
@@ -217,6 +217,16 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}")
         body = partial.read_text(encoding="utf-8")
         partial.unlink()
+    leak = next((line for line in body.splitlines() if redact_secrets(line) != line), None)
+    if leak is not None:
+        # A pylock names each file by its URL, and a find-links page whose links carry a password or token put them
+        # in the lock as they are; a lock is made to be handed to others (0644), so it is not written (thirteenth
+        # hostile pass #65).
+        raise UserError(f"the lock for recipe {recipe.id} would hold a password or token in the address of a file "
+                        f"({cut(line_shown(leak), 120)}), which its find-links page links so; a lock is made to be "
+                        "shared, so nothing was written. Serve the wheels from a page whose links carry no "
+                        "credential (the server may still ask for one), or write the lock as requirements (`--out FILE.txt`), "
+                        "which names files by their hashes only.")
     header = (f"# gc-wizard lock for recipe {recipe.id} ({recipe.title}); Python {python_version}"
               + (f", platform {platform}" if platform else "") + ".\n"
               f"# Every package with its sha256: an install from this file refuses any other file.\n"
@@ -241,6 +251,11 @@ def _uv_env() -> dict[str, str]:
     env = dict(os.environ)
     env.update({"UV_NO_PROGRESS": "1", "NO_COLOR": "1"})
     return env
+
+
+def line_shown(line: str) -> str:
+    """A lock line as a refusal quotes it: stripped, masked."""
+    return redact_secrets(line.strip(), keep_user=True)
 
 
 def lock_packages(path: Path) -> dict[str, str]:

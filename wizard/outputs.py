@@ -31,7 +31,7 @@ import stat
 from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
-from wizard.paths import swappable_ancestor
+from wizard.paths import state_dir, swappable_ancestor
 from wizard.security import OWN_DESCRIPTOR, PRIVATE_MODE, write_private_file
 
 #: A file other users may read (a module file a group loads, a kernel spec): no group/other write.
@@ -46,6 +46,7 @@ def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mod
     """
     given = Path(path).expanduser()
     target = given
+    refuse_folder_or_state(str(path), given, what)
     try:
         target = refuse_link(given, what)
         write_private_file(target, text, mode=mode)
@@ -60,6 +61,32 @@ def write_destination(path: Path, text: str, *, what: str, mode: int = PRIVATE_M
     link rule (UserError), then the same atomic write; an OSError is raised as it is."""
     target = refuse_link(Path(path).expanduser(), what)
     return write_private_file(target, text, mode=mode)
+
+
+#: The parts of the state folder a file the user asked for may go into: module files (`module install`'s default).
+_STATE_PLACES_FOR_USERS = ("modules",)
+
+
+def refuse_folder_or_state(text: str, path: Path, what: str) -> None:
+    """Refuse (UserError, exit 2) a destination that names a folder (`/`, `.`, `..`, an existing folder, a path
+    ending in `/`) or a file the wizard keeps in its state folder (history.json, logs/, envs/, frozen/).
+
+    Why: `report --out /` ended as "an error of its own (ValueError: PosixPath('/') has an empty name)" with a
+    crash log, `--save-answers ..` as "Device or resource busy", `--out newd/` wrote a file named `newd`, and
+    `report --out $GC_WIZARD_HOME/history.json` replaced the history, which the next start set aside as corrupt:
+    logs, frozen sets and the way back lost (thirteenth hostile pass #51, #54-#56)."""
+    if text.endswith(os.sep) or path.name in ("", ".", "..") or path.is_dir():
+        raise UserError(f"cannot write {what} {text}: it names a folder; give the path of a file in it.")
+    refuse_state_path(path, what)
+
+
+def refuse_state_path(path: Path, what: str) -> None:
+    """`refuse_folder_or_state`'s second half, for a destination that may be a folder (`bundle --out`)."""
+    state = Path(os.path.realpath(state_dir()))
+    real = Path(os.path.realpath(path))
+    if real == state or (state in real.parents and real.relative_to(state).parts[0] not in _STATE_PLACES_FOR_USERS):
+        raise UserError(f"cannot write {what} {path}: it is inside gc-wizard's state folder {state}, which holds "
+                        "its history, logs and environments; write it somewhere else.")
 
 
 def refuse_linked_folders(root: Path, target: Path, what: str) -> None:
@@ -144,6 +171,7 @@ def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> None
     the state folder's fix ("point GC_WIZARD_HOME at a writable folder", fourth hostile pass L2), neither of which
     the user gave or can act on. `runs`: what the written files would run (a lock's and a bundle's packages are
     installed from them), refused in a folder others can swap (`refuse_swappable`)."""
+    refuse_state_path(out, option)
     if runs is not None:
         refuse_swappable(option, out, runs, "choose an --out in a folder only you can write")
     if not out.is_dir():

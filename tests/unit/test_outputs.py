@@ -87,3 +87,30 @@ def test_a_link_loop_is_one_sentence(tmp_path):
 def test_a_mode_never_grants_group_or_other_write(tmp_path):
     write_output_file(tmp_path / "m.lua", "x", what="the module file", mode=0o666)
     assert stat.S_IMODE((tmp_path / "m.lua").stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("name", ["/", ".", "..", "{tmp}/newd/", "{tmp}"])
+def test_a_destination_that_names_a_folder_is_refused_in_one_sentence(tmp_path, isolated_state, name):
+    """Thirteenth hostile pass #54-#56: `report --out /` ended as "an error of its own (ValueError …)" with a crash
+    log, `--save-answers ..` as "Device or resource busy", and `--out newd/` wrote a file named newd."""
+    from wizard.errors import UserError
+    from wizard.outputs import write_output_file
+
+    with pytest.raises(UserError, match="it names a folder"):
+        write_output_file(name.format(tmp=tmp_path), "text", what="the report to")
+    assert not (tmp_path / "newd").exists()
+
+
+@pytest.mark.parametrize("inside", ["history.json", "logs/x.log", "envs/e/bin/python", "frozen/x.txt"])
+def test_the_state_folders_own_files_are_no_destination(isolated_state, inside):
+    """Thirteenth hostile pass #51: `report --out $GC_WIZARD_HOME/history.json` replaced the history, which the next
+    start set aside as corrupt. A module file may still go to the state's modules/ (module install's default)."""
+    from wizard.errors import UserError
+    from wizard.outputs import check_out_folder, write_output_file
+
+    target = isolated_state / inside
+    with pytest.raises(UserError, match="inside gc-wizard's state folder"):
+        write_output_file(str(target), "t", what="the report to")
+    with pytest.raises(UserError, match="inside gc-wizard's state folder"):
+        check_out_folder("--out", isolated_state / "logs" / "lock.txt")
+    write_output_file(isolated_state / "modules" / "graphcast" / "m.lua", "-- module\n", what="the module file")

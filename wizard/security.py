@@ -348,7 +348,7 @@ _BARE_QUERY = re.compile(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s
 #: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
 #: keys, sessions.
 _SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
-                           r"|otp|hmac|ticket|^tok$|^pat$|^sas$|^t$|^k$)")  # twelfth hostile pass #4/#5: `?tok=`…
+                           r"|otp|hmac|ticket|cred|^tok$|^pat$|^sas$|^pwd?$|^t$|^k$|^p$)")  # passes 12-13: `?tok=`…
 #: A value that looks generated (a signature, a token), whatever its parameter's name: long, and mixing
 #: letters with digits or symbols.
 _TOKEN_LIKE = re.compile(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")

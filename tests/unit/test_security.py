@@ -278,7 +278,7 @@ def test_json_text_is_valid_utf8_and_reads_back_exactly(value):
 
 
 @pytest.mark.parametrize("name", ["tok", "jwt", "t", "k", "pat", "access_token", "Bearer", "otp", "hmac", "ticket",
-                                  "sas"])
+                                  "sas", "pw", "pwd", "p", "cred", "creds"])
 def test_a_query_value_under_a_short_token_name_is_masked(name):
     """Twelfth hostile pass #4/#5: `?tok=TOKqq77zz`, `?jwt=…`, `?t=…` were printed in clear (too short for the
     token look, names no rule knew)."""

@@ -255,6 +255,13 @@ def current_env(history) -> Env:
     if not env.path.is_dir():
         raise UserError(f"the current environment {env} no longer exists; roll back with `gc-wizard rollback` "
                         "or name one with --env DIR.")
+    if not in_envs_folder(env.path) and read_marker(env.path) is None:
+        # Every environment the wizard installs into carries its marker (envs/ or an --env folder): a current entry
+        # naming a folder without one was edited, and that folder's Python would be run or exported by activate,
+        # verify and the module file (thirteenth hostile pass #69).
+        raise UserError(f"the current history entry {entry.id} names {env}, which holds no gc-wizard marker "
+                        f"({MARKER}), so the wizard never installed there; the entry was edited. Roll back with "
+                        "`gc-wizard rollback ENTRY_ID`, or name an environment with --env DIR.")
     return env
 
 

@@ -182,3 +182,20 @@ def test_two_environments_sharing_a_file_use_it_once_together(tmp_path):
     seen: set = set()
     together = envs.disk_usage(tmp_path / "one", seen) + envs.disk_usage(tmp_path / "two", seen)
     assert together == each
+
+
+def test_a_current_entry_naming_a_folder_the_wizard_never_installed_into_is_refused(tmp_path, isolated_state):
+    """Thirteenth hostile pass #69: an entry edited to name a plain venv outside envs/ had activate export it, verify
+    run its Python and module install write a module for it. An --env folder the wizard installed into carries its
+    marker and stays current."""
+    from wizard.history.store import Entry, load_history
+
+    history = load_history()
+    plain = tmp_path / "nomark"
+    (plain / "bin").mkdir(parents=True)
+    entry = history.add(Entry(id="e1", kind="install", recipe="tiny-a", env=str(plain), status="installed"))
+    history.make_current(entry)
+    with pytest.raises(UserError, match="holds no gc-wizard marker"):
+        envs.current_env(history)
+    envs.write_marker(plain, {"recipe": "tiny-a", "entry_id": "e1"})
+    assert envs.current_env(history).path == plain

@@ -63,6 +63,13 @@ def _refuse_swappable_state(folder: Path) -> None:
     """`ForeignFolder` for a state folder under a folder any local user can rename in (tenth hostile pass Y3:
     refused for --env, accepted for the state that holds every env), whether or not the state is there yet: a
     state another user can swap in is a history (its wheelhouses, its environments) of their choosing."""
+    foreign = _foreign_ancestor(folder)
+    if foreign:
+        step, what = foreign
+        raise ForeignFolder(
+            f"the state folder {folder} is reached through {step}, {what}, so that user could swap the state (its "
+            "environments, its history) for their own. Set GC_WIZARD_HOME to a folder only you can write; nothing "
+            "was changed.")
     shared = swappable_ancestor(folder)
     if shared:
         above, why = shared
@@ -70,6 +77,28 @@ def _refuse_swappable_state(folder: Path) -> None:
             f"the state folder {folder} is under {above}, which {why}, so any local user could swap it (its "
             "environments, its history) for their own. Set GC_WIZARD_HOME to a folder only you can write; nothing "
             "was changed.")
+
+
+def _foreign_ancestor(folder: Path) -> tuple[Path, str] | None:
+    """(what, why) for a folder above the state — or a link on the way to it — that a user other than you and root
+    owns: its owner can rename what leads to the state, or point the link elsewhere (thirteenth hostile pass #63/#64:
+    a state under a folder `nobody` owns, and `GC_WIZARD_HOME` a link `nobody` owns in /tmp, were used as they
+    were). Only for the state: an environment in a lab admin's folder is theirs to keep, and is run (`guard_env`)."""
+    me = os.geteuid()
+    path = Path(os.path.abspath(folder))
+    # The folders above your home are the site's layout (`/home/lab/you`, a group folder a lab account owns):
+    # trusted like root's, or no one in such a lab could keep a state at all.
+    site = set(Path(os.path.realpath(os.path.expanduser("~"))).parents)
+    for step in [*reversed(path.parents), path]:
+        try:
+            info = os.lstat(step)
+        except OSError:
+            break  # not there yet: nothing below it is either
+        link = stat.S_ISLNK(info.st_mode)
+        if info.st_uid not in (0, me) and (link or (step != path and step not in site)):
+            kind = "a link" if stat.S_ISLNK(info.st_mode) else "a folder"
+            return step, f"{kind} that {_user_name(info.st_uid)} owns (not you, not root)"
+    return None
 
 
 def guard_state_dir() -> None:

@@ -90,3 +90,25 @@ def test_a_state_folder_under_a_folder_every_user_can_write_is_refused(tmp_path)
     assert not (open_to_all / "sub" / "state").exists()  # refused before anything was made
     os.chmod(open_to_all, 0o1777)  # sticky, as /tmp: nobody can rename what is not theirs
     assert ensure_state_dir(open_to_all / "sub" / "state").is_dir()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root (CI runs as root)")
+@pytest.mark.parametrize("how", ["folder above", "link to it"])
+def test_a_state_reached_through_another_users_folder_or_link_is_refused(tmp_path, how):
+    """Thirteenth hostile pass #63/#64: a state under a folder `nobody` owns, and GC_WIZARD_HOME a link `nobody`
+    owns in /tmp, were used as they were; their owner could swap the state. Refused before anything is made."""
+    if how == "folder above":
+        above = tmp_path / "theirs"
+        above.mkdir()
+        os.chown(above, 65534, 65534)
+        state = above / "sub" / "state"
+    else:
+        (tmp_path / "mine").mkdir()
+        state = tmp_path / "via-link"
+        state.symlink_to(tmp_path / "mine")
+        os.chown(state, 65534, 65534, follow_symlinks=False)
+    with pytest.raises(OperationFailed) as refused:
+        ensure_state_dir(state)
+    assert "uid 65534" in str(refused.value) and "could swap the state" in str(refused.value)
+    made = [p for p in tmp_path.rglob("*") if p.name in ("sub", "state") or p.parent.name == "mine"]
+    assert made == []  # nothing made before the refusal

@@ -158,8 +158,19 @@ def test_a_damaged_or_foreign_bundle_says_what_is_wrong(deps, tmp_path, local_in
     wheel.unlink()
     os.mkfifo(wheel)
     proc = run_inproc(*common, "--bundle", str(bundle))
-    assert proc.returncode == 2 and "not a regular file: wheels/pkg_d-3.0-py3-none-any.whl" in proc.stderr
+    assert proc.returncode == 2 and "not a regular file of the bundle's own folder: wheels/pkg_d-3.0-py3-none-any.whl" \
+        in proc.stderr
     assert "missing" not in proc.stderr
+    wheel.unlink()
+
+    # Thirteenth hostile pass #41: the wheel as a link to the same bytes outside the bundle, and wheels/ itself a link
+    # to another copy: checked by hash, but the outside file may change before the install reads it.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / wheel.name).write_bytes(original)
+    wheel.symlink_to(outside / wheel.name)
+    proc = run_inproc(*common, "--bundle", str(bundle))
+    assert proc.returncode == 2 and "bundle's own folder: wheels/pkg_d-3.0-py3-none-any.whl" in proc.stderr
     wheel.unlink()
     wheel.write_bytes(original)
 

@@ -306,9 +306,15 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
         raise UserError(f"--bundle {root} was made for recipe {manifest.get('recipe')}, not {recipe.id}.")
     _check_graphcast_wheel(root, manifest)  # before anything is hashed or installed
     missing, odd, changed = [], [], []
+    real_root = Path(os.path.realpath(root))
     for item in manifest["files"]:
         path = root / str(item.get("name", ""))
-        if not path.is_file():
+        if Path(os.path.realpath(path)).parent != Path(os.path.realpath(path.parent)) or \
+                real_root not in Path(os.path.realpath(path)).parents:
+            # A wheel (or wheels/ itself) that is a link out of the bundle: its bytes were checked, but the file
+            # outside may change between the check and the install (thirteenth hostile pass #41).
+            odd.append(str(item.get("name")))
+        elif not path.is_file():
             # A FIFO, folder or device at a wheel's name is there, but is no wheel: said as such, not "missing".
             (odd if path.exists() else missing).append(str(item.get("name")))
         elif sha256_file(path) != item.get("sha256"):
@@ -318,7 +324,8 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
         if missing:
             parts.append(f"missing: {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else ""))
         if odd:
-            parts.append(f"not a regular file: {', '.join(odd[:5])}" + (" …" if len(odd) > 5 else ""))
+            parts.append(f"not a regular file of the bundle's own folder: {', '.join(odd[:5])}"
+                         + (" …" if len(odd) > 5 else ""))
         if changed:
             parts.append(f"changed since it was made (hash differs): {', '.join(changed[:5])}")
         raise UserError(f"--bundle {root} is damaged — {'; '.join(parts)}. Copy it again or make a new one.")

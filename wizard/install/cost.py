@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
-from packaging.version import InvalidVersion, Version
 
 from wizard import paths
 from wizard.install.package_files import wheels_in
+from wizard.install.pinned import same_version
 from wizard.web_login import split_login
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
@@ -142,13 +142,6 @@ def _fits(filename: str, py_tag: str, machine: str) -> int:
     return best
 
 
-def _same(a: str, b: str) -> bool:
-    try:
-        return Version(a) == Version(b)
-    except InvalidVersion:
-        return a == b
-
-
 def _local(name: str, version: str, folders: list[Path], py_tag: str, machine: str) -> int | None:
     best: tuple[int, int] | None = None
     for folder in folders:
@@ -157,7 +150,7 @@ def _local(name: str, version: str, folders: list[Path], py_tag: str, machine: s
                 wname, wversion, _, _ = parse_wheel_filename(wheel.name)
             except InvalidWheelFilename:
                 continue
-            if wname != name or not _same(str(wversion), version):
+            if wname != name or not same_version(str(wversion), version):
                 continue
             score = _fits(wheel.name, py_tag, machine)
             if score and (best is None or score > best[0]):
@@ -290,7 +283,7 @@ def _size_in(files: list, version: str, py_tag: str, machine: str) -> int | None
         if not filename.endswith(".whl") or not isinstance(size, int) or item.get("yanked"):
             continue
         try:
-            if not _same(str(parse_wheel_filename(filename)[1]), version):
+            if not same_version(str(parse_wheel_filename(filename)[1]), version):
                 continue
         except InvalidWheelFilename:
             continue

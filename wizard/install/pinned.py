@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
 
 PIN = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(?:\[[A-Za-z0-9._,-]*\])?==([A-Za-z0-9.+!_-]+)$")
 HASH = re.compile(r"^--hash=sha256:[0-9a-fA-F]{64}$")
@@ -63,3 +64,12 @@ def foreign_line(text: str, packages: dict[str, str]) -> tuple[int, str, str] | 
             return number, line, (f"{name} {version} is not among the packages its manifest lists"
                                   if name not in wanted else f"its manifest lists {name} {wanted[name]}")
     return None
+
+
+def same_version(a: str, b: str) -> bool:
+    """Whether two version strings name one version (`1.0` and `1.0.0`); compared as text when either is no
+    version packaging can read."""
+    try:
+        return Version(a) == Version(b)
+    except InvalidVersion:
+        return a == b

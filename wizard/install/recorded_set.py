@@ -23,7 +23,7 @@ from pathlib import Path
 
 from packaging.utils import canonicalize_name
 
-from wizard.install.pinned import logical_lines, pin_of
+from wizard.install.pinned import logical_lines, pin_of, same_version
 from wizard.install.source_env import env_sources, link_place
 from wizard.security import holds_mask
 
@@ -172,7 +172,7 @@ def wheelhouse_files(packages: list[str], find_links: list[str]) -> dict[tuple[s
                                  else parse_sdist_filename(name))
             except (InvalidWheelFilename, InvalidSdistFilename, ValueError):
                 continue
-            key = next((k for k in wanted if k[0] == str(dist) and _same_version(k[1], str(version))), None)
+            key = next((k for k in wanted if k[0] == str(dist) and same_version(k[1], str(version))), None)
             path = folder / name
             if key is None or not path.is_file():
                 continue
@@ -180,15 +180,6 @@ def wheelhouse_files(packages: list[str], find_links: list[str]) -> dict[tuple[s
             if digest:
                 found.setdefault(key, []).append((path, digest))
     return found
-
-
-def _same_version(pinned: str, found: str) -> bool:
-    from packaging.version import InvalidVersion, Version
-
-    try:
-        return Version(pinned) == Version(found)
-    except InvalidVersion:
-        return pinned == found
 
 
 def recorded_hashes(requirements_text: str | None) -> dict[tuple[str, str], set[str]]:

@@ -37,13 +37,14 @@ from packaging.utils import (
     parse_sdist_filename,
     parse_wheel_filename,
 )
-from packaging.version import InvalidVersion, Version
+from packaging.version import InvalidVersion
 
 from wizard import bounded
 from wizard.errors import UserError
 from wizard.install.checkout_state import TreeState, read_archive_state, read_tree_state
 from wizard.install.git_objects import git_dirs, head_commit
 from wizard.install.package_files import package_files
+from wizard.install.pinned import same_version
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
@@ -271,13 +272,6 @@ def read_identity(install_arg: str, *, recipe_source: str | None = None) -> Sour
     return SourceIdentity(where=install_arg, kind=kind or "url", name=name)
 
 
-def _same_version(found: str, wanted: str) -> bool:
-    try:
-        return Version(found) == Version(wanted)
-    except InvalidVersion:
-        return found == wanted
-
-
 def check_identity(identity: SourceIdentity, *, name: str, version: str, revision: str,
                    recipe_id: str) -> SourceVerdict:
     """Whether `identity` is GraphCast `version` (the recipe's); a refusal names what was found."""
@@ -289,7 +283,7 @@ def check_identity(identity: SourceIdentity, *, name: str, version: str, revisio
         extra = LOOKALIKES.get(identity.name, "") if wanted == "graphcast" else ""
         return SourceVerdict(identity, False, f"{found}{extra}, but {needs}: use a checkout of v{version}"
                              f"{hint.replace(' (git checkout v' + version + ')', '')}.")
-    if identity.version and not _same_version(identity.version, version):
+    if identity.version and not same_version(identity.version, version):
         if identity.version in DEEPMIND_VERSIONS or wanted != "graphcast":
             problem = f"{found}, but {needs}: check out the right tag{hint}."
         else:
@@ -435,7 +429,7 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
 
 def _offers(versions: set[str], pinned: str) -> bool:
     """Whether one of the file versions found is the pinned one (local version labels aside)."""
-    return any(_same_version(v.split("+")[0], pinned.split("+")[0]) for v in versions)
+    return any(same_version(v.split("+")[0], pinned.split("+")[0]) for v in versions)
 
 
 def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],

@@ -161,17 +161,17 @@ def _installer(argv: list[str]) -> str | None:
 
 
 def _options(argv: list[str]) -> list[tuple[int, int, str, str]]:
-    """(first index, how many words, option key, value) for each credential-carrying option in `argv`."""
+    """(first index, how many words, the option as spelt, value) for each credential-carrying option in `argv`."""
     found, i = [], 1
     while i < len(argv):
         word = argv[i]
         name, eq, value = word.partition("=")
         if word in OPTIONS and i + 1 < len(argv):
-            found.append((i, 2, OPTIONS[word], argv[i + 1]))
+            found.append((i, 2, word, argv[i + 1]))
             i += 2
             continue
         if eq and name in OPTIONS:
-            found.append((i, 1, OPTIONS[name], value))
+            found.append((i, 1, name, value))
         i += 1
     return found
 
@@ -187,7 +187,7 @@ def _options_to_environment(argv: list[str]) -> tuple[list[str], dict[str, str]]
     env: dict[str, str] = {}
     drop: set[int] = set()
     for key, (variable, joiner) in _VARIABLES[installer].items():
-        mine = [(start, count, value) for start, count, k, value in found if k == key]
+        mine = [(start, count, value) for start, count, name, value in found if OPTIONS[name] == key]
         values = [value for _, _, value in mine]
         if not any(holds_secret(v) for v in values):
             continue
@@ -201,22 +201,20 @@ def _options_to_environment(argv: list[str]) -> tuple[list[str], dict[str, str]]
 def _split(argv: list[str]) -> tuple[list[str], list[str]]:
     """(the arguments that stay, the requirements-file lines that hold a secret): requirements by URL, and options
     the environment could not carry."""
+    spans = {start: (count, name, value) for start, count, name, value in _options(argv)}
     kept, moved = argv[:1], []
     i = 1
     while i < len(argv):
-        word = argv[i]
-        name, eq, value = word.partition("=")
-        if word in OPTIONS and i + 1 < len(argv):
-            value = argv[i + 1]
+        if i in spans:
+            count, name, value = spans[i]
             if holds_secret(value) and _file_line(value):
-                moved.append(f"{word} {value}")
+                moved.append(f"{name} {value}")
             else:
-                kept += [word, value]
-            i += 2
+                kept += argv[i:i + count]
+            i += count
             continue
-        if eq and name in OPTIONS and holds_secret(value) and _file_line(value):
-            moved.append(f"{name} {value}")
-        elif not word.startswith("-") and "://" in word and holds_secret(word) and _file_line(word):
+        word = argv[i]
+        if not word.startswith("-") and "://" in word and holds_secret(word) and _file_line(word):
             moved.append(word)  # a requirement by URL: `graphcast @ https://…?X-Amz-Signature=…`
         else:
             kept.append(word)

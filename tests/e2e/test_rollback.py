@@ -26,6 +26,39 @@ def _current(tiny) -> dict:
     (current,) = [e for e in tiny.history() if e["current"]]
     return current
 
+def _users_env_with_old_tool(tiny, tmp_path) -> Path:
+    """A user's own environment holding old-tool 0.5, and the recipe `tiny-slow` (pkg-a, then pkg-slow, which an
+    index serves slowly)."""
+    from uv import find_uv_bin
+
+    env = tmp_path / "users-own-env"
+    subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
+    tiny.house.add("old-tool", "0.5")
+    subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(env / "bin" / "python"), "--offline",
+                    "--find-links", str(tiny.house.path), "old-tool==0.5"], check=True)
+    tiny.write("tiny-slow", ["pkg-a==1.0", "pkg-slow==1.0"])
+    return env
+
+
+def _slow_in_place_install(tiny, env: Path, slow_index: str, state: Path, output) -> subprocess.Popen:
+    """`install tiny-slow --env ENV` in its own session, returned once both pins are resolved (pkg-slow then
+    dribbles in); `output` is where its stdout and stderr go."""
+    import os
+    import sys
+
+    from tests.fixtures.processes import wait_for_step
+    from tests.fixtures.state import REPO
+
+    args = ["--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path), "--find-links", slow_index,
+            "--graphcast-src", str(tiny.graphcast), "--no-verify", "--env", str(env)]
+    proc = subprocess.Popen([sys.executable, "-m", "wizard", "install", "tiny-slow", "--yes", *args], cwd=REPO,
+                            stdout=output, stderr=output, text=True, start_new_session=True,
+                            env={**os.environ, "UV_NO_CACHE": "1", "UV_INDEX_URL": slow_index,
+                                 "UV_DEFAULT_INDEX": slow_index})
+    wait_for_step(state, "Resolved 2 packages")
+    return proc
+
+
 
 def test_rollback_switches_back_and_by_id_keeping_both(tiny):
     _, a = tiny.install("tiny-a")
@@ -195,28 +228,13 @@ def test_an_in_place_install_killed_mid_way_is_restored_by_rolling_back_to_its_i
     """The SSH session drops (SIGKILL to the wizard) while pkg-a is already in: rollback ID puts it back."""
     import os
     import signal
-    import sys
 
     from uv import find_uv_bin
 
-    from tests.fixtures.processes import wait_for_step
-    from tests.fixtures.state import REPO
-
-    env = tmp_path / "users-own-env"
-    subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
-    tiny.house.add("old-tool", "0.5")
-    subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(env / "bin" / "python"), "--offline",
-                    "--find-links", str(tiny.house.path), "old-tool==0.5"], check=True)
-    tiny.write("tiny-slow", ["pkg-a==1.0", "pkg-slow==1.0"])
+    env = _users_env_with_old_tool(tiny, tmp_path)
     subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(env / "bin" / "python"), "--offline",
                     "--find-links", str(tiny.house.path), "pkg-a==1.0"], check=True)  # as if half done
-    args = ["--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path), "--find-links", slow_index,
-            "--graphcast-src", str(tiny.graphcast), "--no-verify", "--env", str(env)]
-    proc = subprocess.Popen([sys.executable, "-m", "wizard", "install", "tiny-slow", "--yes", *args], cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env={**os.environ, "UV_NO_CACHE": "1", "UV_INDEX_URL": slow_index,
-                                 "UV_DEFAULT_INDEX": slow_index})
-    wait_for_step(isolated_state, "Resolved 2 packages")  # then pkg-slow dribbles in
+    proc = _slow_in_place_install(tiny, env, slow_index, isolated_state, subprocess.DEVNULL)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
     from tests.fixtures.state import run_cli
@@ -245,26 +263,9 @@ def test_an_in_place_install_stopped_by_slurms_usr1_puts_the_environment_back_at
     user's own env: the same clean stop as SIGTERM (eleventh hostile pass #132), exit 138, the env as it was."""
     import os
     import signal
-    import sys
 
-    from uv import find_uv_bin
-
-    from tests.fixtures.processes import wait_for_step
-    from tests.fixtures.state import REPO
-
-    env = tmp_path / "users-own-env"
-    subprocess.run([find_uv_bin(), "venv", "-q", str(env)], check=True)
-    tiny.house.add("old-tool", "0.5")
-    subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(env / "bin" / "python"), "--offline",
-                    "--find-links", str(tiny.house.path), "old-tool==0.5"], check=True)
-    tiny.write("tiny-slow", ["pkg-a==1.0", "pkg-slow==1.0"])
-    args = ["--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path), "--find-links", slow_index,
-            "--graphcast-src", str(tiny.graphcast), "--no-verify", "--env", str(env)]
-    proc = subprocess.Popen([sys.executable, "-m", "wizard", "install", "tiny-slow", "--yes", *args], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env={**os.environ, "UV_NO_CACHE": "1", "UV_INDEX_URL": slow_index,
-                                 "UV_DEFAULT_INDEX": slow_index})
-    wait_for_step(isolated_state, "Resolved 2 packages")  # then pkg-slow dribbles in
+    env = _users_env_with_old_tool(tiny, tmp_path)
+    proc = _slow_in_place_install(tiny, env, slow_index, isolated_state, subprocess.PIPE)
     os.kill(proc.pid, signal.SIGUSR1)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGUSR1, err

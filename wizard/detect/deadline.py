@@ -80,17 +80,25 @@ class Running:
             return None
         return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)
 
+    def stop(self) -> tuple[str, str]:
+        """Kill the probe's whole process group and collect what it printed; ("", "") when it never started."""
+        if self.popen is None:
+            return "", ""
+        if self.popen.poll() is None:  # never a group whose leader is gone: its number may be another's now
+            try:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        out, err = self.popen.communicate()
+        return out or "", err or ""
+
     def finish(self) -> Completed:
         if self.popen is None:
             return Completed(self.argv, None, "", self.error or "", missing=True)
         try:
             out, err = self.popen.communicate(timeout=max(self.deadline - time.monotonic(), 0.01))
         except subprocess.TimeoutExpired:
-            try:
-                os.killpg(self.popen.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            out, err = self.popen.communicate()
+            out, err = self.stop()
             return Completed(self.argv, None, out or "", err or "", timed_out=True,
                              seconds=time.monotonic() - self.started)
         return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)

@@ -10,12 +10,9 @@ CLI calls on every way out, so no probe outlives the command.
 
 from __future__ import annotations
 
-import os
-import signal
-
 from wizard.detect import deadline, gpu_probe
 
-#: The started child and the environment it was started with; None when there is none waiting.
+#: The started child, with the environment and deadline it was started with; empty when none is waiting.
 _waiting: list[tuple[dict[str, str], float, deadline.Running]] = []
 
 
@@ -33,21 +30,11 @@ def adopt(environ: dict[str, str], timeout: float) -> deadline.Running | None:
     started_with, started_timeout, running = _waiting.pop()
     if started_with == environ and started_timeout == timeout:
         return running
-    _stop(running)
+    running.stop()
     return None
 
 
 def drop() -> None:
     """Stop a child nobody adopted (the command ended before detecting)."""
     while _waiting:
-        _stop(_waiting.pop()[2])
-
-
-def _stop(running: deadline.Running) -> None:
-    if running.popen is None or running.popen.poll() is not None:
-        return
-    try:
-        os.killpg(running.popen.pid, signal.SIGKILL)
-    except OSError:
-        pass
-    running.popen.communicate()
+        _waiting.pop()[2].stop()

@@ -22,6 +22,34 @@ def _clean(proc) -> None:
 
 
 @pytest.mark.parametrize("argv, option", [
+    (["lock", "jax0.4.23-cpu", "--find-links", "/tmp/wh\udcff"], "--find-links"),
+    (["install", "jax0.4.23-cpu", "--yes", "--env", "/tmp/caf\udce9/env"], "--env"),
+    (["plan", "jax0.4.23-cpu", "--env", "/tmp/\udcff"], "--env"),
+    (["--graphcast-src", "/src/g\udc81", "plan", "jax0.4.23-cpu"], "--graphcast-src"),
+    (["install", "jax0.4.23-cpu", "--yes", "--bundle", "/b/\udcfe"], "--bundle"),
+    (["lock", "jax0.4.23-cpu", "--python", "/opt/py\udcff/bin/python"], "--python"),
+])
+def test_a_value_uv_cannot_take_is_refused_before_anything_runs(argv, option):
+    """Thirteenth pass #48: a folder whose name has a byte that is not UTF-8 reached uv, which refused it ("invalid
+    UTF-8 was detected in one or more arguments") after the plan and the resolve. Refused at parsing now, naming
+    the option, the value as bytes and the byte, for every option whose value an installer is given."""
+    proc = run_inproc(*argv, "--json")
+    _clean(proc)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    error = last_json(proc)["error"]
+    assert f"argument {option}: '" in error and "which is not UTF-8" in error, error
+    assert "\\x" in error and "\\udc" not in error
+
+
+def test_other_commands_still_take_such_an_env(tmp_path):
+    """`verify --env` runs an environment made some other way (`python -m venv`), which may have such a name: it is
+    looked at, not refused as uv would."""
+    proc = run_inproc("verify", "--env", str(tmp_path / "gone\udcff"), "--json")
+    _clean(proc)
+    assert "not UTF-8" not in last_json(proc)["error"]
+
+
+@pytest.mark.parametrize("argv, option", [
     (["plan", "jax0.4.23-cpu", "--env", ""], "--env"),
     (["plan", "jax0.4.23-cpu", "--env="], "--env"),
     (["plan", "jax0.4.23-cpu", "--graphcast-src", ""], "--graphcast-src"),

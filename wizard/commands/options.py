@@ -284,13 +284,34 @@ def refuse_empty_values(parser: argparse.ArgumentParser) -> None:
                 refuse_empty_values(command)
         elif (action.option_strings and action.nargs is None and action.type is None and action.choices is None
               and isinstance(action, (argparse._StoreAction, argparse._AppendAction))):
-            action.type = _given_value
+            bound = action.dest.removeprefix("global_") in INSTALLER_BOUND or (
+                action.dest == "env" and parser.prog.split()[-1] in ("install", "plan"))  # the env uv builds; others run it
+            action.type = _installer_value if bound else _given_value
+
+
+#: Options whose values are handed to uv or pip as arguments (a folder, an interpreter, a requirement): both
+#: refuse any argument that is not UTF-8, uv with "invalid UTF-8 was detected in one or more arguments" after the
+#: plan and the resolve had run (thirteenth pass #48, `lock --find-links $'/tmp/wh\xff'`).
+INSTALLER_BOUND = {"find_links", "graphcast_src", "python", "bundle"}
 
 
 def _given_value(text: str) -> str:
     """An argparse type: any text but the empty one (see `refuse_empty_values`)."""
     if text == "":
         raise argparse.ArgumentTypeError("an empty value names nothing; give one, or leave the option out")
+    return text
+
+
+def _installer_value(text: str) -> str:
+    """An argparse type for `INSTALLER_BOUND`: a given value whose bytes are UTF-8 (a byte that is not reaches Python
+    as a lone surrogate), refused here, before anything runs, with the byte named."""
+    text = _given_value(text)
+    bad = next((ch for ch in text if "\udc80" <= ch <= "\udcff"), None)
+    if bad is not None:
+        shown = text.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+        raise argparse.ArgumentTypeError(
+            f"'{shown}' has the byte \\x{ord(bad) - 0xDC00:02x}, which is not UTF-8; "
+            "uv and pip take only UTF-8 arguments, so rename it (or give a link to it whose name is UTF-8)")
     return text
 
 

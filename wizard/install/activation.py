@@ -117,6 +117,9 @@ def _split_path_list(value: str | None) -> list[str]:
     return value.split(os.pathsep) if value else []
 
 
+#: How an empty entry of a search path is named where it is left out: the loader, the shell and Python all read it
+#: as the folder a program starts in.
+EMPTY_ENTRY = "(an empty entry: the folder a program starts in)"
 #: Why a relative entry of a search path is left out (said in `activate`'s comments and the kernel's `removed`).
 RELATIVE_REASON = ("a relative entry, read against the folder a program starts in (a kernel's: the notebook's), "
                    "so whatever is there would be run or loaded")
@@ -124,15 +127,19 @@ RELATIVE_REASON = ("a relative entry, read against the folder a program starts i
 
 def _absolute_entries(act: Activation, variable: str, entries: list[str]) -> list[str]:
     """The entries of a search path (PATH, LD_LIBRARY_PATH, PYTHONPATH) that name a folder by its full path; each
-    relative one (`.`, `bin`, `~/lib`) goes, said as a removal. Empty ones go silently, as before.
+    relative one (`.`, `bin`, `~/lib`) goes, said as a removal, and so does an empty one (a leading or trailing
+    `:`, or `::`, left by `export LD_LIBRARY_PATH=/opt/cuda/lib64:$LD_LIBRARY_PATH` when it was unset): it means the
+    same current folder.
 
     Why: `activate` and the kernel spec kept `.` and `relbin` (eleventh hostile pass #173), and a kernel started
     in a notebook's folder loaded a `libcudnn.so.8` or ran a `ptxas` that happened to be there; the empty entry
-    (the same current folder) was already dropped. One rule for the three variables, here where activation
-    decides them, so the shell script and kernel.json agree."""
+    (the same current folder) was dropped without a word (thirteenth pass #18). One rule for the three variables,
+    here where activation decides them, so the shell script and kernel.json agree."""
     kept = []
     for entry in entries:
         if not entry:
+            if not any(r.variable == variable and r.folder == EMPTY_ENTRY for r in act.removals):
+                act.removals.append(Removal(variable, EMPTY_ENTRY, RELATIVE_REASON))
             continue
         if not os.path.isabs(entry):
             if not any(r.variable == variable and r.folder == entry for r in act.removals):
@@ -219,9 +226,6 @@ def _python_part(act: Activation, base: Callable[[str], str | None], environ: Ma
     if py_path is not None:
         keep, removals = stray_pythonpath(act.env, py_path)  # what shadows the env, said with what it holds
         act.removals += removals
-        if "" in keep:  # the folder Python starts in: for a kernel, the notebook's (as a relative entry is)
-            act.removals.append(Removal("PYTHONPATH", "(an empty entry: the folder Python starts in)",
-                                        RELATIVE_REASON))
         keep = _absolute_entries(act, "PYTHONPATH", keep)
         if any(keep):
             act.set["PYTHONPATH"] = os.pathsep.join(keep)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from wizard.install.activation import compute_activation
+from wizard.install.activation import EMPTY_ENTRY, compute_activation
 from wizard.verify.check import probe_environment
 
 
@@ -121,4 +121,20 @@ def test_an_empty_entry_is_judged_as_the_folder_python_starts_in(tmp_path, monke
     # a kernel reads it against the notebook's folder, whatever is there then
     act = compute_activation(env, {"PATH": "/usr/bin", "PYTHONPATH": f":{tools}"}, marker={})
     assert act.set["PYTHONPATH"] == str(tools)
-    assert [r.folder for r in act.removals] == ["(an empty entry: the folder Python starts in)"]
+    assert [r.folder for r in act.removals] == [EMPTY_ENTRY]
+
+
+def test_empty_entries_of_every_search_path_are_named(tmp_path):
+    """`export LD_LIBRARY_PATH=/opt/cuda/lib64:$LD_LIBRARY_PATH` with the variable unset leaves a trailing `:`, which
+    the loader reads as the current folder (so does the shell for PATH): activation leaves it out and says so, for
+    each variable once, as it does for PYTHONPATH (thirteenth pass #18: PATH's and LD_LIBRARY_PATH's went silently)."""
+    env = _env(tmp_path)
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    act = compute_activation(env, {"PATH": "/usr/bin::/bin:", "LD_LIBRARY_PATH": f"{lib}:", "PYTHONPATH": ":"},
+                             marker={})
+    named = sorted((r.variable, r.folder) for r in act.removals)
+    assert named == [("LD_LIBRARY_PATH", EMPTY_ENTRY), ("PATH", EMPTY_ENTRY), ("PYTHONPATH", EMPTY_ENTRY)]
+    assert act.set["PATH"] == os.pathsep.join([str(env / "bin"), "/usr/bin", "/bin"])
+    assert act.set["LD_LIBRARY_PATH"] == str(lib)
+    assert "PYTHONPATH" in act.unset

@@ -168,7 +168,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     started = time.monotonic()
     out = Path(out).expanduser().absolute()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UserError(f"--out {out} must be a new or empty folder.")
+        raise UserError(f"--out {out} {_unfinished(out) or 'must be a new or empty folder'}.")
     check_out_folder("--out", out, runs="`install --bundle` would then install")
     missing = outside_index_problem(recipe, find_links, graphcast_src)
     if missing:  # before anything is made or downloaded
@@ -193,6 +193,16 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
                                   f"{f' ({exc.filename})' if exc.filename else ''}.") from None
         raise
     return manifest
+
+
+def _unfinished(folder: Path) -> str | None:
+    """The sentence for a folder a `bundle` run left unfinished (its wheels/ and no manifest.json): what a bundle
+    stopped by SIGKILL, the OOM killer or a Slurm time limit leaves, as no clean-up runs then (thirteenth pass #57).
+    The manifest is written last, so its absence is the mark; the folder is named, never removed by another run."""
+    if (folder / WHEELS).is_dir() and not (folder / MANIFEST).exists():
+        return (f"holds an unfinished bundle (a {WHEELS}/ folder and no {MANIFEST}: a run stopped before it "
+                f"finished); remove it (`rm -r {folder}`) or give another folder")
+    return None
 
 
 def bundle_assets_extra(bundle: str | Path | None) -> dict[str, str]:
@@ -224,8 +234,8 @@ def read_manifest(root: Path) -> dict[str, Any]:
     try:
         data = bounded.loads_json(bounded.read_text(path, bounded.MANIFEST_BYTES))
     except FileNotFoundError:
-        raise UserError(f"--bundle {root}: no {MANIFEST} there; make a bundle with `gc-wizard bundle RECIPE "
-                        "--out DIR`.") from None
+        raise UserError(f"--bundle {root}: {_unfinished(root) or f'no {MANIFEST} there'}; make a bundle with "
+                        "`gc-wizard bundle RECIPE --out DIR`.") from None
     except (OSError, ValueError) as exc:  # ParseLimitError too: a manifest linked to /dev/zero is a sentence
         raise UserError(f"--bundle {root}: {MANIFEST} cannot be read ({exc}).") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), list):

@@ -10,7 +10,8 @@ though every channel the wizard writes masks it. A process's environment is its 
   reads only when the option is not on the command line. Not a requirements file: uv refuses any beside a
   `pylock.toml` (twelfth hostile pass #11);
 - a requirement by URL holding one (a signed GraphCast wheel URL) moves into a requirements file, made 0600 in a
-  folder only the user can enter (`tempfile.mkdtemp`), removed once the child is done.
+  folder only the user can enter (`tempfile.mkdtemp`), removed once the child is done (or, when the wizard was
+  killed outright, by the next wizard's `sweep_left_behind`).
 Arguments without a secret stay where they were, so the command a log shows is the one that ran.
 
 A `git+https://user:token@host/…` requirement is the one a file cannot hide: uv runs `git fetch URL` with it, and
@@ -86,7 +87,8 @@ class PrivateArguments:
         if not moved and not logins:
             self.argv = kept
             return
-        self.folder = Path(tempfile.mkdtemp(prefix="gc-wizard-private-"))  # 0700, whatever the umask
+        sweep_left_behind()
+        self.folder = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-"))  # 0700, whatever the umask
         if logins:
             self.env["GIT_ASKPASS"] = str(_askpass(self.folder, logins))
         if not moved:
@@ -116,6 +118,40 @@ class PrivateArguments:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: The private folders' name: the wizard's pid follows, so a folder whose wizard is gone can be told apart.
+_PREFIX = "gc-wizard-private-"
+
+
+def sweep_left_behind(where: str | None = None) -> list[Path]:
+    """Removes the private folders of wizards that are gone (killed outright: SIGKILL, the OOM killer, a Slurm time
+    limit, before `close` could run) and returns them; only this user's, only when that pid is not alive.
+
+    Why: such a folder holds a requirements file with a signed URL or a git login script, 0600 but on disk for as
+    long as /tmp is kept (twelfth hostile pass #11). Nothing can run when a process is killed outright, so the next
+    wizard that makes a private folder clears what an earlier one left; a pid reused by another process keeps its
+    folder (it may be a running wizard's) until a later sweep."""
+    gone: list[Path] = []
+    root = Path(where or tempfile.gettempdir())
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return gone
+    for entry in entries:
+        pid_text = entry.name[len(_PREFIX):].split("-", 1)[0] if entry.name.startswith(_PREFIX) else ""
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry.path, ignore_errors=True)
+            gone.append(Path(entry.path))
+        except OSError:  # alive under another user (EPERM), or the entry went away
+            continue
+    return gone
 
 
 def _git_without_login(word: str, logins: dict[str, tuple[str, str]]) -> str:

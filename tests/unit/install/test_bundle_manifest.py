@@ -93,3 +93,23 @@ def test_adding_files_never_writes_the_manifest_through_a_link(tmp_path):
     with pytest.raises(UserError, match=f"cannot write the bundle's manifest {root / MANIFEST}: it is a symbolic"):
         add_files(root, ["assets/SHA256SUMS"])
     assert elsewhere.read_text() == before
+
+
+def test_a_bundle_stopped_before_its_manifest_is_named_as_unfinished(tmp_path):
+    """A bundle killed outright (SIGKILL, the OOM killer, a Slurm time limit) leaves its wheels/ and no manifest, as
+    no clean-up runs (thirteenth pass #57): making a bundle there again and installing from it both say that the
+    folder holds an unfinished bundle and how to clear it, and nothing in it is removed."""
+    from wizard.install.bundle import WHEELS, make_bundle
+
+    left = tmp_path / "bundle"
+    (left / WHEELS).mkdir(parents=True)
+    (left / WHEELS / "numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl").write_bytes(b"partial")
+    with pytest.raises(UserError, match=r"holds an unfinished bundle .*no manifest\.json.*rm -r"):
+        make_bundle(get_recipe("jax0.4.23-cpu"), left, python_version="3.11", graphcast_src="unused")
+    with pytest.raises(UserError, match=r"--bundle .*holds an unfinished bundle.*gc-wizard bundle RECIPE"):
+        read_manifest(left)
+    assert (left / WHEELS / "numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl").read_bytes() == b"partial"
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(UserError, match="must be a new or empty folder"):
+        make_bundle(get_recipe("jax0.4.23-cpu"), tmp_path / "other", python_version="3.11", graphcast_src="unused")

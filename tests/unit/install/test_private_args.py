@@ -137,3 +137,32 @@ def test_a_url_with_any_query_or_login_is_kept_off_the_command_line():
             assert private.argv == ["uv", "pip", "install", "pkg-a==1.0"] and private.env == {"UV_FIND_LINKS": url}
     with PrivateArguments(["uv", "pip", "install", "--find-links", "https://files.lab/w/", "pkg-a==1.0"]) as private:
         assert private.env == {} and "https://files.lab/w/" in private.argv
+
+
+def test_a_private_folder_left_by_a_killed_wizard_is_cleared_by_the_next(tmp_path, monkeypatch):
+    """Twelfth pass #11: a wizard killed outright (SIGKILL) while its installer ran left its private folder, with the
+    signed URL in it, in /tmp. A real child makes one and is killed; the next private folder made clears it, and
+    keeps one whose wizard is still alive."""
+    import os
+    import signal
+    import subprocess
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from wizard.install.private_args import PrivateArguments;"
+         " p = PrivateArguments(['uv', 'pip', 'install', 'g @ https://h/g.whl?X-Amz-Signature=SEKRET0123456789ab']);"
+         " print(p.folder, flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(tmp_path)})
+    left = Path(child.stdout.readline().strip())
+    assert left.parent == tmp_path and "SEKRET" in (left / "arguments.txt").read_text()
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    alive = tmp_path / f"gc-wizard-private-{os.getppid()}-x"  # a running process's (the test runner's parent)
+    alive.mkdir()
+    stranger = tmp_path / "gc-wizard-private-notapid"
+    stranger.mkdir()
+    with PrivateArguments(["uv", "pip", "install", "g @ https://h/g.whl?X-Amz-Signature=SEKRET0123456789ab"]) as mine:
+        assert not left.exists()
+        assert alive.is_dir() and stranger.is_dir() and mine.folder.is_dir()
+        assert mine.folder.name.startswith(f"gc-wizard-private-{os.getpid()}-")

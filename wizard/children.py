@@ -98,8 +98,32 @@ def run_capture(argv: list[str], *, timeout: float, **kwargs):
             _running.discard(proc)
 
 
+def track(child) -> bool:
+    """Counts `child` (anything with a `kill()`: a detection probe's `deadline.Running`) among the helpers `stop_all`
+    ends; False, with nothing tracked, once the wizard is stopping (the caller then starts nothing more).
+
+    Why: `install` plans in a worker thread, and a Ctrl-C there killed the interpreter probes of `run_capture` but
+    not detection's NVML probe, so on a wedged driver the wizard sat out the probe's 8-second deadline before it
+    stopped (thirteenth hostile pass #23)."""
+    with _registry_lock():
+        if _stopping:
+            return False
+        _running.add(child)
+        return True
+
+
+def untrack(child) -> None:
+    with _registry_lock():
+        _running.discard(child)
+
+
+def stopping() -> bool:
+    """Whether `stop_all` has run: a helper about to start should not."""
+    return _stopping
+
+
 def stop_all() -> None:
-    """Kill every helper `run_capture` is running (from any thread), and start no more."""
+    """Kill every helper `run_capture` is running or `track` was given (from any thread), and start no more."""
     global _stopping
     with _registry_lock():
         _stopping = True

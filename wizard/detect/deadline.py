@@ -15,7 +15,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from wizard.children import die_with_parent
+from wizard.children import die_with_parent, stopping, track, untrack
 
 #: Seconds any single probe may take before it becomes a `probe_timeout` warning.
 PROBE_TIMEOUT = 8.0
@@ -60,14 +60,28 @@ class Running:
         self.deadline = time.monotonic() + timeout
         self.started = time.monotonic()
         self.error: str | None = None
+        self.popen: subprocess.Popen | None = None
+        if stopping():  # a stop signal came while detecting: nothing more starts
+            self.error = f"{argv[0]}: not started, the wizard is stopping"
+            return
         try:
-            self.popen: subprocess.Popen | None = subprocess.Popen(
+            self.popen = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 env=env, text=True, errors="replace", start_new_session=True, preexec_fn=die_with_parent(),
             )
         except OSError as exc:
-            self.popen = None
             self.error = f"{argv[0]}: {exc.strerror or exc}"
+            return
+        if not track(self):  # stop_all ran while this one was starting: it did not see it
+            self.kill()
+
+    def kill(self) -> None:
+        """SIGKILL to the probe's whole group, from any thread (`children.stop_all`); `finish` then collects it."""
+        if self.popen is not None and self.popen.poll() is None:  # never a group whose leader is gone
+            try:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            except OSError:
+                pass
 
     def finish_within(self, seconds: float) -> Completed | None:
         """The probe's result if it ends within `seconds` (and its deadline), else None and it runs on:
@@ -78,18 +92,16 @@ class Running:
             out, err = self.popen.communicate(timeout=seconds)
         except subprocess.TimeoutExpired:
             return None
+        untrack(self)
         return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)
 
     def stop(self) -> tuple[str, str]:
         """Kill the probe's whole process group and collect what it printed; ("", "") when it never started."""
         if self.popen is None:
             return "", ""
-        if self.popen.poll() is None:  # never a group whose leader is gone: its number may be another's now
-            try:
-                os.killpg(self.popen.pid, signal.SIGKILL)
-            except OSError:
-                pass
+        self.kill()
         out, err = self.popen.communicate()
+        untrack(self)
         return out or "", err or ""
 
     def finish(self) -> Completed:
@@ -101,6 +113,7 @@ class Running:
             out, err = self.stop()
             return Completed(self.argv, None, out or "", err or "", timed_out=True,
                              seconds=time.monotonic() - self.started)
+        untrack(self)
         return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)
 
 

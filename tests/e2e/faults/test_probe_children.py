@@ -17,7 +17,8 @@ from tests.fixtures.processes import spawn, wait_until
 pytestmark = pytest.mark.flaky(reruns=2, reruns_delay=2)
 
 
-@pytest.mark.parametrize("command", [["detect", "--json"], ["recipes"], ["plan", "jax0.4.23-cpu"]])
+@pytest.mark.parametrize("command", [["detect", "--json"], ["recipes"], ["plan", "jax0.4.23-cpu"],
+                                     ["install", "jax0.4.23-cpu", "--yes", "--offline"]])
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["TERM", "INT", "KILL"])
 def test_a_hanging_probe_dies_with_the_wizard(command, sig, gpu_server, isolated_state, watch):
     gpu_server("nvml-hang")

@@ -145,11 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     """Runs one command inside the one output layer (`wizard.commands.streams`): every write redacted,
     a closed or failing stream a sentence that names it."""
     old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
+    paths.TIGHTENED.clear()
     argv = sys.argv[1:] if argv is None else argv
     outlive = _named_command(argv) not in END_WITH_READER
     try:
         with streams.guarded_streams(outlive_reader=outlive):
             code = _main(argv)
+            for changed in paths.TIGHTENED:  # the state folder's modes this run changed, said once at the end
+                sys.stderr.write(f"gc-wizard: {changed}\n")
             note = streams.reader_gone_note()
             if note:
                 from wizard.commands.guard import say_error  # deferred: only a departed reader needs it

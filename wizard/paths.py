@@ -183,7 +183,16 @@ def _guard_folder(folder: Path) -> None:
         try:
             os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o022)
         except OSError:
-            pass
+            return
+        note = (f"took group and other write off {folder} (it was {stat.S_IMODE(info.st_mode):04o}), so no other "
+                "user can swap what gc-wizard runs from it.")
+        if note not in TIGHTENED:
+            TIGHTENED.append(note)
+
+
+#: What `_guard_folder` changed in this run, said once by the faces (thirteenth pass #34/#37: `history` and `report`
+#: closed a 0777 state folder to 0755 without a word, a change to the user's own folder).
+TIGHTENED: list[str] = []
 
 
 def swappable_ancestor(path: Path) -> tuple[Path, str] | None:

@@ -70,7 +70,7 @@ def test_the_sources_name_the_index_the_environment_sets_with_its_variable(tiny,
     assert "PyPI" not in lines and "pip.lab" not in lines and "S3cretPw" not in proc.stdout  # uv reads no PIP_*
     proc = run_inproc("plan", "tiny-a", *online, "--installer", "pip", "--json", env=env)
     assert json.loads(proc.stdout.splitlines()[-1])["indexes"] == [
-        {"url": "https://pip.lab/simple", "variable": "PIP_INDEX_URL", "extra": False}]
+        {"url": "https://pip.lab/simple", "variable": "PIP_INDEX_URL", "extra": False, "kind": "index"}]
     proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], env=env)  # offline: no index is asked
     assert "UV_INDEX_URL" not in proc.stdout
 

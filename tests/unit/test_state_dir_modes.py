@@ -112,3 +112,22 @@ def test_a_state_reached_through_another_users_folder_or_link_is_refused(tmp_pat
     assert "uid 65534" in str(refused.value) and "could swap the state" in str(refused.value)
     made = [p for p in tmp_path.rglob("*") if p.name in ("sub", "state") or p.parent.name == "mine"]
     assert made == []  # nothing made before the refusal
+
+
+def test_the_change_to_the_state_folder_is_said_once(tmp_path):
+    """Thirteenth pass #34/#37: `history` and `report` closed a 0777 state folder to 0755 without a word. The change
+    stays (anyone could swap an env otherwise) and every command says it once, on stderr, naming the folder and the
+    mode it had; a run that changes nothing says nothing."""
+    from tests.fixtures.cli import run_inproc
+
+    state = tmp_path / "state"
+    state.mkdir()
+    os.chmod(state, 0o777)
+    first = run_inproc("history", "--json", env={"GC_WIZARD_HOME": str(state)})
+    assert first.returncode == 0 and first.stdout.strip().splitlines()[-1] == "[]"
+    said = [line for line in first.stderr.splitlines() if "took group and other write off" in line]
+    assert said == [f"gc-wizard: took group and other write off {state} (it was 0777), so no other user can swap "
+                    "what gc-wizard runs from it."]
+    assert stat.S_IMODE(state.stat().st_mode) == 0o755
+    again = run_inproc("history", "--json", env={"GC_WIZARD_HOME": str(state)})
+    assert "took group" not in again.stderr

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wizard.flows.review import PlanReview
-from wizard.install.indexes import index_settings
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
 from wizard.paths import builtin_recipes_dir, user_recipes_dir
@@ -84,10 +83,12 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
         # Named as the steps show it (masked, user kept): only the argv said where packages came from (#141).
         state = "not read offline" if plan.offline else "a web page the installer reads"
         lines += _wrap(f"Wheelhouse {redact_secrets(link, keep_user=True)} ({state})", "  ", width)
+    settings = plan.installer_settings()
     if plan.offline:
         lines.append("  Packages: offline: only the wheelhouse and the installer's cache")
+        for setting in settings:
+            lines += _wrap(f"and {setting.describe()}", "    ", width)
         return lines + _recipe_indexes(plan, width)
-    settings = index_settings(plan.installer)
     default = next((s.describe() for s in settings if not s.extra), "the package index (PyPI)")
     lines += _wrap("Packages: " + default + (" and the wheelhouse" if wheelhouses or web else ""), "  ", width)
     for setting in settings:

@@ -5,17 +5,28 @@ Why: the installer runs with every UV_*/PIP_* setting the user made (`runner.PAS
 or a stale `UV_INDEX_URL=http://127.0.0.1:9/simple` is where the packages come from. The plan said "the package
 index (PyPI)" and a failed install "cannot reach 127.0.0.1 … the packages come from the package index", naming
 neither the address nor the variable to check (seventh hostile pass t24g S4). The plan and the advice read them
-here. Only the environment is read: the wizard reads no pip.conf or uv.toml.
+here — and the find-links pages (`UV_FIND_LINKS`, `PIP_FIND_LINKS`) and the settings files each installer reads on
+its own (`uv.toml`, a `pyproject.toml` with `[tool.uv]` above the folder it runs in, `pip.conf`), which change where
+packages come from just as much and were named nowhere (twelfth hostile pass #7). Files are read as data (TOML,
+INI), bounded, and one that cannot be read is passed over: it is the installer's to complain about.
 """
 
 from __future__ import annotations
 
+import configparser
 import os
 import re
 import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the same parser, as the tomli package (a dependency there)
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from wizard import bounded
 from wizard.security import redact_secrets
 
 #: The variables each installer reads, in its order, and whether each adds an index (extra) or replaces
@@ -24,6 +35,12 @@ _VARIABLES = {
     "uv": (("UV_DEFAULT_INDEX", False), ("UV_INDEX_URL", False), ("UV_INDEX", True), ("UV_EXTRA_INDEX_URL", True)),
     "pip": (("PIP_INDEX_URL", False), ("PIP_EXTRA_INDEX_URL", True)),
 }
+#: The find-links variables, and the character between several pages (uv: commas or spaces; pip: spaces).
+_LINK_VARIABLES = {"uv": "UV_FIND_LINKS", "pip": "PIP_FIND_LINKS"}
+#: Each installer's system-wide settings files, read last.
+SYSTEM_FILES = {"uv": ("/etc/uv/uv.toml",), "pip": ("/etc/pip.conf",)}
+#: A settings file is far smaller than this; a larger one is passed over (never read whole).
+_CONFIG_BYTES = 256 * 1024
 #: `UV_INDEX` entries may be named: `internal=https://host/simple`.
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=(?=[A-Za-z][A-Za-z0-9+.-]*://)")
 
@@ -32,8 +49,11 @@ _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=(?=[A-Za-z][A-Za-z0-9+.-]*://)")
 class IndexSetting:
     url: str
     variable: str
+    """The variable that names it, or the settings file (its path) that does."""
     extra: bool
     """True: asked besides the default index; False: asked instead of PyPI."""
+    kind: str = "index"
+    """"index", or "find-links" (a page or folder of files the installer also takes packages from)."""
 
     def shown(self) -> str:
         """The URL as it may be printed: a password or token masked, the user name kept (as the steps show it)."""
@@ -46,27 +66,135 @@ class IndexSetting:
             return None
 
     def to_dict(self) -> dict[str, object]:
-        return {"url": self.shown(), "variable": self.variable, "extra": self.extra}
+        return {"url": self.shown(), "variable": self.variable, "extra": self.extra, "kind": self.kind}
 
     def describe(self) -> str:
         """"the index http://mirror/simple (from UV_INDEX_URL)"."""
-        kind = "the extra index" if self.extra else "the index"
+        kind = "the find-links" if self.kind == "find-links" else "the extra index" if self.extra else "the index"
         return f"{kind} {self.shown()} (from {self.variable})"
 
 
-def index_settings(installer: str | None = None, environ: Mapping[str, str] | None = None) -> list[IndexSetting]:
-    """The indexes `installer` ("uv" or "pip"; None: either) is sent to by the environment, default first.
-    Empty when none is set: the installer then asks PyPI."""
+def index_settings(installer: str | None = None, environ: Mapping[str, str] | None = None,
+                   cwd: str | os.PathLike[str] | None = None) -> list[IndexSetting]:
+    """The indexes and find-links pages `installer` ("uv" or "pip"; None: either) is sent to by the environment and
+    by its settings files, default first. Empty when none is set: the installer then asks PyPI. `cwd`: the folder
+    the installer runs in (uv looks for project settings there and above); None: none is looked for."""
     environ = os.environ if environ is None else environ
     out: list[IndexSetting] = []
     for name in ([installer] if installer in _VARIABLES else list(_VARIABLES)):
-        default_found = False
+        from_env: list[IndexSetting] = []
         for variable, extra in _VARIABLES[name]:
-            for value in (environ.get(variable) or "").split():
-                if not extra and default_found:
-                    break
-                default_found = default_found or not extra
-                out.append(IndexSetting(_NAMED.sub("", value), variable, extra))
+            from_env += [IndexSetting(_NAMED.sub("", value), variable, extra)
+                         for value in (environ.get(variable) or "").split()]
+        from_env += [IndexSetting(value, _LINK_VARIABLES[name], True, "find-links")
+                     for value in re.split(r"[\s,]+" if name == "uv" else r"\s+",
+                                           environ.get(_LINK_VARIABLES[name], "")) if value]
+        files = _uv_files(environ, cwd) if name == "uv" else _pip_files(environ)
+        # Each kind of setting comes from the first place that sets it — a variable, then the nearest file — as
+        # both tools read them (a variable replaces a file's value; a user's pip.conf the system's), never merged.
+        chosen: list[IndexSetting] = []
+        taken: set[str] = set()
+        for group in (from_env, *(_file_settings(name, path) for path in files)):
+            chosen += [s for s in group if _category(s) not in taken]
+            taken |= {_category(s) for s in group}
+        default = next((s for s in chosen if not s.extra), None)  # the first default named wins
+        out += ([default] if default else []) + [s for s in chosen if s.extra]
+    return out
+
+
+def _category(setting: IndexSetting) -> str:
+    return setting.kind if setting.kind == "find-links" else "extra" if setting.extra else "default"
+
+
+def _uv_files(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:
+    """The settings files uv reads, nearest first: `UV_CONFIG_FILE` alone when set; else the project's (`uv.toml`, or
+    a `pyproject.toml` with `[tool.uv]`, in the folder it runs in or above), the user's, the system's. None with
+    `UV_NO_CONFIG`."""
+    if environ.get("UV_NO_CONFIG"):
+        return []
+    if environ.get("UV_CONFIG_FILE"):
+        return [Path(environ["UV_CONFIG_FILE"])]
+    files: list[Path] = []
+    if cwd is not None:
+        for folder in (Path(cwd), *Path(cwd).parents):
+            project = next((f for f in (folder / "uv.toml", folder / "pyproject.toml")
+                            if f.is_file() and (f.name == "uv.toml" or "[tool.uv" in _text(f))), None)
+            if project is not None:
+                files.append(project)
+                break
+    files += _user_files(environ, "uv", "uv.toml")
+    files += [Path(d) / "uv" / "uv.toml" for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
+    files += [Path(f) for f in SYSTEM_FILES["uv"]]
+    return [f for f in dict.fromkeys(files) if f.is_file()]
+
+
+def _pip_files(environ: Mapping[str, str]) -> list[Path]:
+    """pip's settings files, the one that wins first: `PIP_CONFIG_FILE`, the user's (new and old place), the
+    system's. (`os.devnull` as PIP_CONFIG_FILE turns them all off.)"""
+    given = environ.get("PIP_CONFIG_FILE")
+    if given == os.devnull:
+        return []
+    files = [Path(given)] if given else []
+    files += _user_files(environ, "pip", "pip.conf")
+    files += [Path(environ["HOME"]) / ".pip" / "pip.conf"] if environ.get("HOME") else []
+    files += [Path(d) / "pip" / "pip.conf" for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
+    files += [Path(f) for f in SYSTEM_FILES["pip"]]
+    return [f for f in dict.fromkeys(files) if f.is_file()]
+
+
+def _user_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
+    """`$XDG_CONFIG_HOME/<tool>/<name>` (`~/.config/…`): the user's file as the child, which gets this environment's
+    HOME and XDG_CONFIG_HOME (`runner.PASSED_VARS`), finds it; none when the environment has neither."""
+    base = environ.get("XDG_CONFIG_HOME") or (os.path.join(environ["HOME"], ".config") if environ.get("HOME") else "")
+    return [Path(base) / tool / name] if base else []
+
+
+def _text(path: Path) -> str:
+    try:
+        return bounded.read_regular_text(path, _CONFIG_BYTES)
+    except (OSError, ValueError):
+        return ""
+
+
+def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
+    """The index and find-links settings `path` holds for `installer`, as data (never run)."""
+    text = _text(path)
+    if not text:
+        return []
+    values: dict[str, object] = {}
+    if installer == "uv":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return []
+        if path.name == "pyproject.toml":
+            data = data.get("tool", {}).get("uv", {}) if isinstance(data.get("tool"), dict) else {}
+        if not isinstance(data, dict):
+            return []
+        pip_table = data.get("pip") if isinstance(data.get("pip"), dict) else {}
+        values = {**data, **pip_table}  # `[pip]` settings are the ones `uv pip` reads first
+        indexes = [i.get("url") for i in values.get("index", []) if isinstance(i, dict)] \
+            if isinstance(values.get("index"), list) else []
+    else:
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            return []
+        for section in ("global", "install", "download", "wheel"):
+            if parser.has_section(section):
+                values.update({k: v for k, v in parser.items(section)})
+        indexes = []
+    where, out = str(path), []
+
+    def listed(key: str) -> list[str]:
+        value = values.get(key)
+        items = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+        return [item for item in items if isinstance(item, str) and item]
+
+    out += [IndexSetting(url, where, False) for url in listed("index-url")[:1]]
+    out += [IndexSetting(url, where, True) for url in [*indexes, *listed("extra-index-url")] if isinstance(url, str)]
+    out += [IndexSetting(url, where, True, "find-links") for url in listed("find-links")]
     return out
 
 

@@ -46,7 +46,7 @@ from wizard.errors import UserError
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
-from wizard.install.indexes import index_settings
+from wizard.install.indexes import IndexSetting, index_settings
 from wizard.install.linkmode import link_mode
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import wheels_in
@@ -135,6 +135,12 @@ class Plan:
         steps = tuple(replace(step, argv=tuple(moved(a) for a in step.argv)) for step in self.steps)
         return replace(self, env_dir=Path(env_dir), steps=steps, notes=tuple(moved(n) for n in self.notes))
 
+    def installer_settings(self) -> list[IndexSetting]:
+        """The indexes and find-links pages the user's variables and settings files add (`indexes.index_settings`),
+        read from the folder the steps run in; offline only the find-links (no index is asked)."""
+        found = index_settings(self.installer, cwd=self.env_dir.parent)
+        return [s for s in found if s.kind == "find-links"] if self.offline else found
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "recipe": self.recipe.id,
@@ -147,8 +153,8 @@ class Plan:
             "offline": self.offline,
             "requirements": list(self.recipe.requirements),
             "find_links": list(self.find_links),
-            # the indexes the user's environment sends the installer to (UV_INDEX_URL …): none offline
-            "indexes": [] if self.offline else [s.to_dict() for s in index_settings(self.installer)],
+            # the indexes and find-links the user's environment and settings files send the installer to
+            "indexes": [s.to_dict() for s in self.installer_settings()],
             "graphcast": {**self.recipe.graphcast.to_dict(), "install": self.graphcast_src},
             "runtime_env": dict(self.recipe.runtime_env),
             "steps": [s.to_dict() for s in self.steps],

@@ -14,7 +14,7 @@ import pytest
 
 from wizard.after.activate import activation_script
 from wizard.after.kernel import build_kernelspec
-from wizard.install.activation import RELATIVE_REASON, compute_activation
+from wizard.install.activation import EMPTY_ENTRY, RELATIVE_REASON, compute_activation
 
 
 @pytest.fixture
@@ -26,9 +26,9 @@ def env(tmp_path) -> Path:
 
 
 @pytest.mark.parametrize("variable, value, kept, gone", [
-    ("PATH", ".:/usr/bin::/bin:relbin", ["/usr/bin", "/bin"], [".", "relbin"]),
+    ("PATH", ".:/usr/bin::/bin:relbin", ["/usr/bin", "/bin"], [".", EMPTY_ENTRY, "relbin"]),
     ("PATH", "/usr/bin:~/bin:./tools:../x", ["/usr/bin"], ["~/bin", "./tools", "../x"]),
-    ("LD_LIBRARY_PATH", ":/opt/ldp:.", ["/opt/ldp"], ["."]),
+    ("LD_LIBRARY_PATH", ":/opt/ldp:.", ["/opt/ldp"], [EMPTY_ENTRY, "."]),
     ("LD_LIBRARY_PATH", "lib64:/opt/ldp:build/lib", ["/opt/ldp"], ["lib64", "build/lib"]),
     ("PYTHONPATH", "src:/opt/py:.", ["/opt/py"], ["src", "."]),
 ])

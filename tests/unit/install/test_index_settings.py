@@ -29,7 +29,7 @@ def test_a_setting_is_shown_masked_with_its_variable():
     setting = index_settings("uv", {"UV_INDEX_URL": ENV["UV_INDEX_URL"]})[0]
     assert setting.describe() == "the index http://ann:***@127.0.0.1:9/simple (from UV_INDEX_URL)"
     assert setting.to_dict() == {"url": "http://ann:***@127.0.0.1:9/simple", "variable": "UV_INDEX_URL",
-                                 "extra": False}
+                                 "extra": False, "kind": "index"}
     assert index_for_host("127.0.0.1", ENV | {"UV_DEFAULT_INDEX": ""}).variable == "UV_INDEX_URL"
     assert index_for_host("127.0.0.1", ENV) is None  # UV_DEFAULT_INDEX wins: uv never asks 127.0.0.1 then
 
@@ -135,3 +135,63 @@ def test_a_redirect_nowhere_and_https_to_a_plain_server_are_answers_not_unreacha
         assert find_unreachable(text) == []
         (answered,) = find_answered(text)
         assert answered.host == "127.0.0.1" and answered.answer.startswith(says)
+
+
+def _home(tmp_path, monkeypatch) -> dict[str, str]:
+    """A home of the test's own, and no system-wide settings files (the machine's /etc is not the test's)."""
+    from wizard.install import indexes
+
+    monkeypatch.setattr(indexes, "SYSTEM_FILES", {"uv": (), "pip": (str(tmp_path / "etc" / "pip.conf"),)})
+    (tmp_path / "home").mkdir()
+    return {"HOME": str(tmp_path / "home"), "XDG_CONFIG_DIRS": str(tmp_path / "xdg")}
+
+
+def test_find_links_variables_and_settings_files_are_named_where_they_come_from(tmp_path, monkeypatch):
+    """Twelfth pass #7: `UV_FIND_LINKS`, a `uv.toml` and a `pip.conf` send the installer elsewhere (the runner passes
+    HOME and every UV_*/PIP_* to it) and the plan named none of them. Each setting now comes with its variable or
+    file; a variable replaces a file's value of the same kind and the nearest file a farther one, as both tools do."""
+    env = _home(tmp_path, monkeypatch)
+    user_uv = tmp_path / "home" / ".config" / "uv" / "uv.toml"
+    user_uv.parent.mkdir(parents=True)
+    user_uv.write_text('index-url = "https://mirror.lab/simple"\nfind-links = ["/srv/wheels"]\n'
+                       '[[index]]\nname = "gpu"\nurl = "https://gpu.lab/simple"\n')
+    project = tmp_path / "state" / "pyproject.toml"
+    project.parent.mkdir()
+    project.write_text('[project]\nname = "x"\n[tool.uv.pip]\nextra-index-url = ["https://proj.lab/simple"]\n')
+    (tmp_path / "state" / "envs").mkdir()
+    uv = [(s.kind, s.url, s.variable, s.extra) for s in index_settings("uv", env, cwd=tmp_path / "state" / "envs")]
+    assert uv == [("index", "https://mirror.lab/simple", str(user_uv), False),  # the default first
+                  ("index", "https://proj.lab/simple", str(project), True),  # the project's extras beat the user's
+                  ("find-links", "/srv/wheels", str(user_uv), True)]
+    uv = [(s.kind, s.url, s.variable) for s in index_settings("uv", {**env, "UV_FIND_LINKS": "/a,/b"})]
+    assert ("find-links", "/a", "UV_FIND_LINKS") in uv and ("find-links", "/b", "UV_FIND_LINKS") in uv
+    assert ("find-links", "/srv/wheels", str(user_uv)) not in uv  # the variable replaces the file's value
+    assert index_settings("uv", {**env, "UV_NO_CONFIG": "1"}) == []
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "pip.conf").write_text("[global]\nindex-url = https://sys.lab/simple\nfind-links = /sys\n")
+    pip_user = tmp_path / "home" / ".config" / "pip" / "pip.conf"
+    pip_user.parent.mkdir(parents=True)
+    pip_user.write_text("[install]\nfind-links =\n    /mine\n    https://tok:S3cretTok@wheels.lab/\n")
+    pip = index_settings("pip", env)
+    assert [(s.kind, s.url, s.variable) for s in pip] == [
+        ("index", "https://sys.lab/simple", str(tmp_path / "etc" / "pip.conf")),
+        ("find-links", "/mine", str(pip_user)), ("find-links", "https://tok:S3cretTok@wheels.lab/", str(pip_user))]
+    assert "S3cretTok" not in " ".join(s.describe() for s in pip) + str([s.to_dict() for s in pip])
+    assert index_settings("pip", {**env, "PIP_CONFIG_FILE": "/dev/null"}) == []
+
+
+def test_a_settings_file_that_is_not_data_is_passed_over(tmp_path, monkeypatch):
+    """A broken, huge or special settings file is the installer's to complain about; the plan never fails on it."""
+    import os
+
+    env = _home(tmp_path, monkeypatch)
+    folder = tmp_path / "home" / ".config" / "uv"
+    folder.mkdir(parents=True)
+    (folder / "uv.toml").write_text("index-url = [unclosed\n")
+    assert index_settings("uv", env) == []
+    (folder / "uv.toml").unlink()
+    os.mkfifo(folder / "uv.toml")  # a FIFO never blocks the plan
+    assert index_settings("uv", env) == []
+    (folder / "uv.toml").unlink()
+    (folder / "uv.toml").write_text("index-url = 'https://big.lab/simple'\n" + "#" * (1 << 20))
+    assert index_settings("uv", env) == []

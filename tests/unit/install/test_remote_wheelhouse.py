@@ -71,6 +71,8 @@ def test_a_stop_asked_for_during_the_read_ends_it_at_once(server, request):
     assert time.monotonic() - started < 5
 
 
+@pytest.mark.flaky(reruns=2, reruns_delay=2)  # the loopback server shares this process: under a full machine its
+# reply can miss the 2-second read timeout, and the look then rightly leaves the page to the installer (None)
 def test_a_gzip_bomb_is_measured_decoded(gzip_bomb):
     """Tenth hostile pass W1/W2: 1 MB on the wire, 1 GiB decoded; the bound read the wire's bytes and let it pass,
     and uv then grew to 3.2 GB. The body is measured as the installer decodes it."""

@@ -846,6 +846,10 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: JAX), and XLA's autotuning timer saying its delay kernel timed out (xla/stream_executor/cuda/cuda_timer.cc: only
 #: the timing's accuracy suffers, the program goes on).
 _GLOG_NOISE = r"Unable to register cu\w+ factory|Delay kernel timed out"
+#: glog lines of a source file whose every line is a clean run's noise: XLA's slow-operation alarm
+#: (xla/service/slow_operation_alarm.cc logs at ERROR level when constant folding or a compile "is taking > Ns" and
+#: then "The operation took Ns"; the program goes on, only its compile is slow).
+_GLOG_NOISE_FILE = r"(?![^\n]*\bslow_operation_alarm\.cc:\d+\])"
 
 #: A line that says a run failed, in every shape it comes in: an exception name at the start of a line or after
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
@@ -890,9 +894,9 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*?(?:^|\s)(?:ptxas )?fatal\s*: .*$"
     r"|^\s*(?:[×╰├]\S*\s+)(?:Failed|Because|No solution|error)\b.*$"
     r"|^(?:\[\d+\]\s+\d+\s+killed\s.*|Killed)$"
-    r"|^(?:\[[\w ]+\]:)?\[?[EF]\d{4} [\d:.]+ +(?:\d+ )?[\w.]+:\d+\] (?!" + _GLOG_NOISE + r").*$"
+    r"|^" + _GLOG_NOISE_FILE + r"(?:\[[\w ]+\]:)?\[?[EF]\d{4} [\d:.]+ +(?:\d+ )?[\w.]+:\d+\] (?!" + _GLOG_NOISE + r").*$"
     r"|^.*\b[A-Z]\w*(?: [A-Z]\w*){0,3} Error\s+│.*$"
-    r"|^(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
+    r"|^" + _GLOG_NOISE_FILE + r"(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
     # glibc's loader refusing a symbol version of the C or C++ runtime, however the line is cut after it
@@ -974,6 +978,16 @@ def _shorten(line: str) -> str:
 
 _TRACEBACK_HEADER = "Traceback (most recent call last):"
 
+#: An error a library handled by taking another path, logged with its traceback (Python's logging.exception):
+#: Keras' JAX backend when it cannot build the Splash attention kernel ("ERROR:absl:Failed to apply Splash kernel for
+#: flash attention. Falling back to JAX native dot_product_attention.", keras/src/backend/jax/nn.py). The run goes
+#: on, so neither the line nor the traceback under it says it failed. Falling back to the CPU is not one: for a GPU
+#: run that is the failure.
+_HANDLED_FALLBACK = re.compile(
+    r"^(?:>\s*)*(?:ERROR|WARNING|[\w.]*\s*-?\s*ERROR)\b[^\n]*\b[Ff]alling back to (?!(?:the )?(?:cpu|CPU)\b)[^\n]*$"
+    r"(?P<traceback>\n(?:>\s*)*Traceback \(most recent call last\):(?:\n(?:>\s*)*[ \t]+[^\n]*)*"
+    r"(?:\n(?:>\s*)*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^\n]*)?)?", re.MULTILINE)
+
 
 def _cut_traceback(raw: str) -> list[str]:
     """A Python traceback pasted without its exception line (a terminal's scroll-back, an issue cut short) still
@@ -998,8 +1012,15 @@ def unrecognised(text: str) -> Unrecognised | None:
         name, status = failed_steps[-1]
         titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
         step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "") + f", {status}"
+    def unquoted(line: str) -> str:
+        return re.sub(r"^(?:>\s*)*", "", line.strip())
+
+    handled = {unquoted(line) for m in _HANDLED_FALLBACK.finditer(raw) for line in m.group(0).splitlines()}
+    # a traceback under such a line is the handled one: drop it before looking for a traceback cut short
+    raw_unhandled = _HANDLED_FALLBACK.sub("", raw)
     errors = [m.group(0).strip() for m in _EXCEPTION_LINE.finditer(clean_log_text(raw))]
-    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)] or _cut_traceback(raw)
+    errors = [e for e in errors if unquoted(e) not in handled]
+    errors = [e for e in errors if e not in ("Traceback (most recent call last):",)] or _cut_traceback(raw_unhandled)
     if not errors and step is None:
         return None
     last = _shorten(errors[-1]) if errors else "no error line (the run stopped without one)"

@@ -1166,6 +1166,70 @@ def test_batch_56_held_out_wordings_keep_their_other_reading(text, not_expected)
     assert not_expected not in [f.id for f in diagnose_text(text)][:1]
 
 
+# Batch 57: ptxas crashing under XLA (any exit code, however XLA wraps it), XLA's out-of-memory buffer report without
+# its headline, and jaxlib classes / jax.Array methods JAX removed.
+FAMILIES.setdefault("ptxas_problem", []).extend([
+    "F external/xla/xla/service/gpu/autotuning/gemm_fusion_autotuner.cc:1099] Non-OK-status: executable.status()\n"
+    "Status: INTERNAL: ptxas exited with non-zero error code 139, output:",
+    "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ptxas exited with non-zero error code 134, output: ",
+    "jax.errors.JaxRuntimeError: INTERNAL: ptxas exited with non-zero error code -1, output: ",
+])
+FAMILIES.setdefault("gpu_out_of_memory", []).extend([
+    "Peak buffers:\n\tBuffer 1:\n\t\tSize: 5.72GiB\n\t\tOperator: op_name=\"jit(run)/while/body/dynamic_update_slice\"\n"
+    "\t\tXLA Label: fusion\n\t\tShape: f32[40,1,37,721,1440]\n\t\t==========================",
+    "    Buffer 15:\n        Size: 506.25MiB\n        XLA Label: custom-call\n        Shape: f32[1,64,1080,1920]\n"
+    "        ==========================",
+    "        Buffer 2:\n                Size: 384.0KiB\n                Entry Parameter Subshape: f32[256,128,3]\n"
+    "                ==========================",
+])
+FAMILIES.setdefault("jax_too_new", []).extend([
+    "AttributeError: module 'jaxlib.xla_extension' has no attribute 'CpuDevice'",
+    "AttributeError: module 'jaxlib.xla_extension' has no attribute 'GpuDevice'",
+    "AttributeError: module 'jaxlib.xla_extension' has no attribute 'DeviceArrayBase'",
+    "AttributeError: 'jaxlib.xla_extension.DeviceList' object has no attribute 'device'",
+    "AttributeError: 'ArrayImpl' object has no attribute 'device_buffer'",
+    "AttributeError: 'jaxlib._jax.ArrayImpl' object has no attribute 'to_py'",
+])
+
+
+@pytest.mark.parametrize("text", [
+    "2024-05-19 20:16:26.694439: E external/xla/xla/service/slow_operation_alarm.cc:65] Constant folding an "
+    "instruction is taking > 1s:\n\n  %reduce.8 = f64[200000,10]{1,0} reduce(...)\n\nThis isn't necessarily a bug; "
+    "constant-folding is inherently a trade-off between compilation time and speed at runtime.\n",
+    "E0000 00:00:1700000000.123456   4242 slow_operation_alarm.cc:65] \n"
+    "********************************\n[Compiling module jit_step] Very slow compile? If you want to file a bug, "
+    "run with envvar XLA_FLAGS=--xla_dump_to=/tmp/foo and attach the results.\n********************************\n",
+    "2022-10-13 11:07:47.789842: E external/org_tensorflow/tensorflow/compiler/xla/service/slow_operation_alarm.cc:133]"
+    " The operation took 2.216622055s\n",
+    "\x1b[31mE1125 10:11:12.123456  4242 slow_operation_alarm.cc:140] The operation took 1m2.5s\x1b[0m\n",
+    # a library that handles an error by another path and logs it with its traceback (Keras' Splash kernel)
+    "ERROR:absl:Failed to apply Splash kernel for flash attention. Falling back to JAX native dot_product_attention.\n"
+    "Traceback (most recent call last):\n  File \"/x/keras/src/backend/jax/nn.py\", line 1336, in dot_product_attention\n"
+    "    output = wrap_flash_attention(\nValueError: Cannot hash a traced mask\nEpoch 1/3 loss: 0.41\n",
+    "> ERROR:absl:Failed to apply Splash kernel for flash attention. Falling back to JAX native dot_product_attention.\n"
+    "> Traceback (most recent call last):\n>   File \"/x/nn.py\", line 1188, in wrap_flash_attention\n",
+])
+def test_batch_57_compile_alarms_and_handled_fallbacks_stay_clean(text):
+    """XLA's slow-operation alarm logs at ERROR level, but only says a compile is slow; a library that logs an
+    error it handled by another path, with its traceback, goes on. Neither is a finding or an unrecognised failure."""
+    assert diagnose_text(text) == [] and unrecognised(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    # an error after the handled one is still a failure
+    "ERROR:absl:Failed to apply Splash kernel for flash attention. Falling back to JAX native dot_product_attention.\n"
+    "Traceback (most recent call last):\n  File \"/x/nn.py\", line 1, in f\n    g()\nValueError: boom\n"
+    "RuntimeError: the step failed later\n",
+    # falling back to the CPU is the failure of a GPU run, traceback or not
+    "ERROR:root:No GPU found. Falling back to CPU.\nTraceback (most recent call last):\n  File \"a.py\", line 1\n",
+    # another glog error line beside the alarm still counts
+    "E1125 10:11:12.123456  4242 slow_operation_alarm.cc:65] Constant folding an instruction is taking > 1s:\n"
+    "E1125 10:11:19.000000  4242 pjrt_stream_executor_client.cc:2711] Execution of replica 0 failed: INTERNAL: boom\n",
+])
+def test_batch_57_noise_does_not_hide_a_real_failure(text):
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

@@ -844,8 +844,11 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 
 #: glog error lines that clean runs print too: the CUDA libraries' double factory registration (TensorFlow beside
 #: JAX), and XLA's autotuning timer saying its delay kernel timed out (xla/stream_executor/cuda/cuda_timer.cc: only
-#: the timing's accuracy suffers, the program goes on).
-_GLOG_NOISE = r"Unable to register cu\w+ factory|Delay kernel timed out"
+#: the timing's accuracy suffers, the program goes on), and XLA's convolution autotuner comparing cuDNN algorithms
+#: (buffer_comparator.cc, gpu_conv_algorithm_picker.cc), which logs each differing element and the mismatch at ERROR
+#: level, then picks another algorithm and runs on (clean_dreamax_1_cudnn_heuristics_results_mismatch.log, batch 58).
+_GLOG_NOISE = (r"Unable to register cu\w+ factory|Delay kernel timed out|Difference at \d+: "
+               r"|Results mismatch between different convolution algorithms")
 #: glog lines of a source file whose every line is a clean run's noise: XLA's slow-operation alarm
 #: (xla/service/slow_operation_alarm.cc logs at ERROR level when constant folding or a compile "is taking > Ns" and
 #: then "The operation took Ns"; the program goes on, only its compile is slow).

@@ -1228,6 +1228,48 @@ def test_batch_57_compile_alarms_and_handled_fallbacks_stay_clean(text):
 ])
 def test_batch_57_noise_does_not_hide_a_real_failure(text):
     assert diagnose_text(text) or unrecognised(text) is not None
+# Batch 58 (tests/logs/real/SOURCES.md), from its fix half: nvidia-container-cli's NVML errors as the hook prints them
+# (lower-cased after "nvml error: ", inside docker's, podman's or containerd's wrapping), and a site's job_submit rule
+# naming a GPU partition or account by a suffixed name.
+FAMILIES.setdefault("driver_not_loaded", []).extend([
+    "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime "
+    "create failed: runc create failed: unable to start container process: error during container init: error running "
+    "hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: "
+    "initialization error: nvml error: driver not loaded: unknown.",
+    "Error: OCI runtime error: crun: error executing hook `/usr/bin/nvidia-container-toolkit` (exit code: 1): "
+    "nvidia-container-cli: initialization error: nvml error: Driver Not Loaded",
+    "nvidia-container-cli: initialization error: nvml error: nvml shared library not found",
+    "stderr: nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared "
+    "object file: no such file or directory: unknown.",
+])
+FAMILIES.setdefault("slurm_gpu_request_invalid", []).extend([
+    "sbatch: error: !!! slurm_job_submit ERROR: 4711 submitted a job to a gpu48 partition, without specifying a GPU48 "
+    "Account.",
+    "salloc: error: Job submit/allocate failed: partition gpu_a100 needs an account with a GPU allocation",
+    "srun: error: You must request a gpu_h100 type on this partition",
+])
+
+# Batch 58's held-out half: pip's conflict whose only jaxlib pin is a +cuda local version (JAX's Linux wheel page only).
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
+    "The conflict is caused by:\n    optax 0.2.2 depends on jaxlib>=0.1.37\n    jax[cuda12-pip] 0.4.25 depends on "
+    "jaxlib==0.4.25+cuda12.cudnn89; extra == \"cuda12_pip\"\n\nTo fix this you could try to:",
+    "The conflict is caused by:\n\tjax[cuda11_cudnn82] 0.3.25 depends on jaxlib==0.3.25+cuda11.cudnn82; extra == "
+    "\"cuda11_cudnn82\"\n\tchex 0.1.5 depends on jaxlib>=0.1.37\n",
+])
+
+
+def test_nvidia_container_cli_missing_nvml_under_wsl_is_not_a_missing_driver():
+    """Under WSL libnvidia-ml.so.1 is WSL's own (/usr/lib/wsl/lib): the hook failing to load it is no missing host driver."""
+    text = ("nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared "
+            "object file: no such file or directory\nI0101 nvc.c:393] attempting to load dxcore to see if we are "
+            "running under Windows Subsystem for Linux (WSL)\nls /usr/lib/wsl/lib\n")
+    assert "driver_not_loaded" not in [f.id for f in diagnose_text(text)]
+
+
+def test_a_slurm_refusal_that_names_no_gpu_is_not_a_gpu_request():
+    text = ("sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified\n"
+            "sbatch: error: Memory specification can not be satisfied\n")
+    assert "slurm_gpu_request_invalid" not in [f.id for f in diagnose_text(text)]
 
 
 @pytest.mark.parametrize("expected, item, prefix", [
@@ -1236,3 +1278,22 @@ def test_batch_57_noise_does_not_hide_a_real_failure(text):
 def test_every_wording_added_after_the_tests_is_named(expected, item, prefix):
     """The family members appended below the parametrized tests (batch 54's) are named too, with every prefix."""
     test_every_wording_of_a_family_is_named(expected, item, prefix)
+
+
+def test_a_conflict_on_a_plain_jaxlib_pin_stays_a_conflict():
+    """Only a +cuda local version is a wheel that JAX's page alone holds; a plain pin beside a lower bound above it is
+    an ordinary conflict between packages."""
+    text = ("The conflict is caused by:\n    jax 0.4.23 depends on jaxlib==0.4.23\n    flax 0.8.4 depends on "
+            "jaxlib>=0.4.27\n\nTo fix this you could try to:\n")
+    assert "jaxlib_wheel_unavailable" not in [f.id for f in diagnose_text(text)][:1]
+
+
+@pytest.mark.parametrize("prefix", ["2022-04-08 08:17:10.241714: E ", "E0408 08:17:10.241744  4242 "])
+def test_the_conv_autotuners_comparison_lines_are_noise(prefix):
+    """XLA's autotuner logs each element where two cuDNN algorithms differ, and the mismatch, at ERROR level, then
+    runs on with another algorithm: a clean run (batch 58's dreamax_1)."""
+    text = (f"{prefix}external/org_tensorflow/tensorflow/compiler/xla/service/gpu/buffer_comparator.cc:730] Difference "
+            f"at 0: 3442 vs 3876\n{prefix}external/xla/xla/service/gpu/gpu_conv_algorithm_picker.cc:612] Results "
+            "mismatch between different convolution algorithms. This is likely a bug/unexpected loss of precision in "
+            "cudnn.\n")
+    assert not diagnose_text(text) and unrecognised(text) is None

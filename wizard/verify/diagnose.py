@@ -439,7 +439,18 @@ def _anchor_haystack(text: str) -> bytes:
     longer makes Python store and search the piece at 2 or 4 bytes a character.
     """
     data = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
-    return b"\n".join(set(data.split(b"\n")))
+    haystack = b"\n".join(set(data.split(b"\n")))
+    return _LONG_RUN.sub(lambda m: m.group()[:ANCHOR_RUN], haystack)
+
+
+#: The longest run of one character an anchor may hold (a test holds every anchor of the catalogue to it): the
+#: haystack keeps that much of any longer run. Why: a progress bar of dots with no line end (`diagnose - <` a 120 MB
+#: line of them) is one distinct line, and every anchor ending in "." was searched through all of it at every
+#: position, two minutes for that log (fourteenth hostile pass, the 600-second e2e case). A run cut to this length
+#: still holds every anchor that was there: an anchor's inner runs are whole runs of the line, and its first and
+#: last runs at most this long.
+ANCHOR_RUN = 32
+_LONG_RUN = re.compile(rb"(.)\1{%d,}" % ANCHOR_RUN, re.S)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -293,7 +293,8 @@ def _sync_folder(folder: Path) -> None:
 #   `github_pat_…`, AWS access key ids `AKIA…`/`ASIA…`, Slack `xox?-…`, OpenAI-style `sk-…`; W&B keys are
 #   40 hex digits, which look like git commits, so they are masked only after `WANDB_API_KEY`, `wandb login`
 #   or `api_key`; also GitLab's other prefixes, PyPI `pypi-…`, npm `npm_…`, Google `ya29.…`/`AIza…`,
-#   JSON Web Tokens `eyJ….eyJ….…` and Stripe-style live keys;
+#   JSON Web Tokens `eyJ….eyJ….…`, Stripe-style live keys, and `vendor_kind_…` tokens (Docker Hub `dckr_pat_…`),
+#   Vault `hvs.…`, Databricks `dapi…`, DigitalOcean, SendGrid, Shopify, Atlassian and Slack app tokens;
 # - a URL's query values that carry credentials: by their parameter's name (presigned `sig=`,
 #   `X-Amz-Signature=`, `X-Goog-Signature=`, `token=`, `key=`, …) or by their look (long, letters mixed
 #   with digits), so a presigned or signed link's secret is masked whatever the service calls it.
@@ -337,6 +338,21 @@ _STANDALONE = re.compile(
     r"|AIza[0-9A-Za-z_-]{35}"
     r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
     r"|(?:sk|rk)_live_[A-Za-z0-9]{20,}"
+    # a vendor prefix, then the token's kind (personal, organisation, service access), then a generated token with a
+    # digit in it (Docker Hub's `dckr_pat_…`/`dckr_oat_…`): fourteenth hostile pass Q4, one rule for the shape, narrow
+    # enough that `test_pat_handles_paths` stays a test's name
+    r"|[a-z]{2,10}_(?:pat|oat|sat|pak)_(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}"
+    r"|(?:sk|rk|pk)_test_[A-Za-z0-9]{20,}"
+    r"|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"
+    r"|gl(?:soat|ft|imt|agent|oas)-[A-Za-z0-9_-]{20,}"  # GitLab's other token prefixes
+    r"|xapp-\d-[A-Za-z0-9-]{20,}"  # Slack app-level tokens
+    r"|hv[sbr]\.[A-Za-z0-9_-]{24,}"  # HashiCorp Vault tokens
+    r"|dapi[0-9a-f]{32}(?:-\d)?"  # Databricks personal access tokens
+    r"|do[pro]_v1_[a-f0-9]{64}"  # DigitalOcean
+    r"|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"  # SendGrid
+    r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"  # Shopify
+    r"|ATATT[A-Za-z0-9_=-]{40,}"  # Atlassian API tokens
+    r"|AccountKey=[A-Za-z0-9+/=]{40,}"
     r")(?![A-Za-z0-9_])")
 #: A URL's query string: each value is judged on its own (`_query_value`).
 _URL_QUERY = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s?#\"'<>]*\?)(?P<query>[^\s#\"'<>)]+)")

@@ -88,7 +88,9 @@ def test_text_that_only_looks_like_a_secret_stays_as_it_is():
 
     for text in ("KeyError: 'mesh_size'", "KeyboardInterrupt: 'stopped by the user'",
                  "gc-wizard: --python /etc/passwd: not a Python interpreter that runs.",
-                 'export PATH="/home/me/secret:/usr/bin"', "TokenizerWarning: 'truncated input'"):
+                 'export PATH="/home/me/secret:/usr/bin"', "TokenizerWarning: 'truncated input'",
+                 "tests/test_pat_handles_paths_with_spaces.py::test_pat_handles_long_names PASSED",
+                 "nvidia_cudnn_cu12-8.9.2.26-py3-none-manylinux1_x86_64.whl"):
         assert redact_secrets(text) == text
     assert "SEKRET" not in redact_secrets("https://h/w/?private_token=SEKRETqs1234567890")
 
@@ -117,6 +119,13 @@ def test_an_error_the_core_raises_is_masked_for_every_face():
     ("https://h/x?api=AIzaSyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA1234567890"),
     ("https://h/wheels/?gldt=gldt-AbCdEf0123456789xyzQWe", "gldt-AbCdEf"),
     ("https://pypi.fury.io/Abc1DeF2ghI3jkL4mnO5/lab/", "Abc1DeF2ghI3jkL4mnO5"),  # a token in the path
+    # fourteenth hostile pass Q4 and its class: vendor tokens a container or cluster log may quote
+    ("docker login -u me -p dckr_pat_QWERTYUIOPASDFGHJKLZXCVBNM1", "QWERTYUIOPASDFG"),
+    ("DOCKER_TOKEN is dckr_oat_7Hq2mZk9LpXw3VbN5cRt", "7Hq2mZk9LpXw3VbN5cRt"),
+    ("vault read: hvs.CAESIJ1234567890abcdefghijklmnop", "CAESIJ1234567890"),
+    ("databricks configure dapi0123456789abcdef0123456789abcdef", "0123456789abcdef0123"),
+    ("runner glsoat-AbCdEf0123456789xyzQWe registered", "AbCdEf0123456789"),
+    ("stripe pk_test_51HxYzAbCdEfGhIjKlMnOp", "51HxYzAbCdEfGhIjKlMnOp"),
 ])
 def test_token_shapes_and_signed_urls_are_masked(text, secret):
     assert secret not in redact_secrets(text) and "<redacted>" in redact_secrets(text)

@@ -45,7 +45,7 @@ from wizard.install.plan import Step
 from wizard.install.private_args import PrivateArguments
 from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, run_step
-from wizard.security import cut, write_private_file
+from wizard.security import cut, redact_secrets, write_private_file
 from wizard.uv_tool import uv_bin
 
 MARKER = "gc-wizard-env.json"
@@ -98,8 +98,14 @@ class EnvMarker:
 
 
 def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None:
-    """Write `<env>/gc-wizard-env.json` atomically."""
+    """Write `<env>/gc-wizard-env.json` atomically, its words masked as every other record of the state is.
+
+    Why masked: the recipe's title (and any other text it carries) is copied from a recipe file, and a token there
+    (`title: "tiny glpat-…"`) was masked on stdout, in the history and the logs but kept in the marker (fourteenth
+    hostile pass Q3). The runtime variables stay as they are: activation and the kernels export them from here, and a
+    masked value would be a wrong one (a recipe's runtime variable names no secret: `runtime_env` checks them)."""
     data = marker.to_dict() if isinstance(marker, EnvMarker) else dict(marker)
+    data = {key: value if key == "runtime_env" else _masked(value) for key, value in data.items()}
     path = Path(env) / MARKER
     tmp = path.with_name(f".{MARKER}.{os.getpid()}.tmp")
     try:
@@ -112,6 +118,17 @@ def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None
         except OSError:
             pass
         raise
+
+
+def _masked(value: Any) -> Any:
+    """`value` with every string in it masked (`redact_secrets`), lists and mappings walked."""
+    if isinstance(value, str):
+        return redact_secrets(value)
+    if isinstance(value, dict):
+        return {key: _masked(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item) for item in value]
+    return value
 
 
 def remove_shared_write(env: Path) -> None:

@@ -75,7 +75,7 @@ from packaging.utils import canonicalize_name
 from wizard import bounded, paths
 from wizard.errors import UserError
 from wizard.recipes import runtime_env as runtime_vars
-from wizard.security import show_characters, unshowable_characters
+from wizard.security import one_line, show_characters, unshowable_characters
 
 SCHEMA_VERSION = 1
 BACKENDS = ("gpu", "cpu")
@@ -272,9 +272,11 @@ class _Checker:
         self._constructor = yaml.constructor.SafeConstructor()
 
     def fail(self, node: yaml.Node | None, message: str) -> UserError:
-        if node is None:
-            return UserError(f"recipe file {self.path}: {message}")
-        return UserError(f"recipe file {self.path}, line {node.start_mark.line + 1}: {message}")
+        """The one sentence for a problem of the recipe file, on one line: a key or value it quotes may hold a line
+        break (`"JAX_A\\nLD_PRELOAD": x`), which the sentence shows as its escape, as the `--json` line does, so the
+        file cannot start a line of the wizard's output (fourteenth hostile pass Q6)."""
+        where = "" if node is None else f", line {node.start_mark.line + 1}"
+        return UserError(one_line(f"recipe file {self.path}{where}: {message}"))
 
     def mapping(self, node: yaml.Node, what: str, keys: dict[str, bool]) -> dict[str, yaml.Node]:
         """Key -> value node; `keys` maps every allowed key to whether it is required."""
@@ -705,10 +707,10 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
     for folder in paths.recipe_dirs(extra_dirs):
         if not folder.is_dir():
             continue
-        files = sorted(p for p in folder.iterdir()
-                       if p.suffix in (".yaml", ".yml") and not p.name.startswith(".") and p.is_file())
+        files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
         here: dict[str, Path] = {}
         for file in files:
+            _refuse_odd_file(file)
             recipe = load_recipe_file(file)
             if recipe.id in here:
                 raise UserError(f"recipe id '{recipe.id}' is defined twice in {folder}: in {here[recipe.id].name} "
@@ -719,6 +721,21 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
         raise UserError("no recipes were found; the built-in recipe folder "
                         f"{paths.builtin_recipes_dir()} is missing or empty")
     return recipes
+
+
+def _refuse_odd_file(file: Path) -> None:
+    """A recipe file that is no regular file — a FIFO, a device, a folder, a link that leads nowhere — is named, as a
+    broken recipe file is: it was passed over without a word, and `plan x` then said only "unknown recipe 'x'" with
+    the user's own x.yaml right there (fourteenth hostile pass Q7). Nothing is opened, so a FIFO never blocks."""
+    try:
+        why = bounded.not_regular(file)
+    except FileNotFoundError:
+        why = f"it is a link to {os.readlink(file)}, which does not exist" if file.is_symlink() else "it is gone"
+    except OSError as exc:
+        why = f"it cannot be looked at ({exc.strerror or exc})"
+    if why is not None:
+        raise UserError(one_line(f"recipe file {file}: {why}; a recipe is a YAML file (move it out of {file.parent}, "
+                                 "or replace it with the file)."))
 
 
 def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None) -> Recipe:

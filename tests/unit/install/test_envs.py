@@ -199,3 +199,16 @@ def test_a_current_entry_naming_a_folder_the_wizard_never_installed_into_is_refu
         envs.current_env(history)
     envs.write_marker(plain, {"recipe": "tiny-a", "entry_id": "e1"})
     assert envs.current_env(history).path == plain
+
+
+def test_the_marker_keeps_no_token_a_recipe_carried(tmp_path):
+    """Fourteenth hostile pass Q3: a recipe title holding `glpat-…` was masked on stdout, in history and logs, but
+    copied as it was into the env's marker. Every text of the marker is masked now; the runtime variables, which
+    activation exports from it, stay exact."""
+    token = "glpat-ABCDEFGHIJ0123456789"
+    envs.write_marker(tmp_path, {"recipe": "tiny-a", "title": f"tiny {token}", "runtime_env": {"A": "x-1"},
+                                 "notes": [f"from https://me:pa55word@host/simple/ {token}"]})
+    text = (tmp_path / envs.MARKER).read_text()
+    assert token not in text and "pa55word" not in text and "<redacted>" in text
+    marker = envs.read_marker(tmp_path)
+    assert marker.title == "tiny <redacted>" and dict(marker.runtime_env) == {"A": "x-1"}

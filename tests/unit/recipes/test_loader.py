@@ -357,3 +357,32 @@ def test_a_recipe_file_is_parsed_once_until_it_changes(tmp_path):
     os.utime(copy, ns=(1, 1))
     again = load_recipe_file(copy)
     assert again is not first and again.title == "Another title"
+
+
+@pytest.mark.parametrize("key", ['"JAX_A\\nLD_PRELOAD"', '"JAX_B\\rNCCL_NET_PLUGIN"', '"XLA_\\u2028X"'])
+def test_a_quoted_key_or_value_cannot_start_a_line_of_the_sentence(tmp_path, key):
+    """Fourteenth hostile pass Q6: a runtime_env key holding a newline printed a second line of stderr from the
+    recipe file; the `--json` line escaped it. One rule for every recipe-file sentence: on one line."""
+    path = _write(tmp_path, _replace("  JAX_PLATFORMS: cpu", f"  JAX_PLATFORMS: cpu\n  {key}: x"))
+    with pytest.raises(UserError) as info:
+        load_recipe_file(path)
+    message = str(info.value)
+    assert "\n" not in message and "\r" not in message and "\u2028" not in message, message
+    assert str(path) in message and ("\\u000a" in message or "\\u000d" in message or "\\u2028" in message)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: __import__("os").mkfifo(p), "named pipe (FIFO), not a regular file"),
+    (lambda p: p.symlink_to(p.parent / "gone.yaml"), "which does not exist"),
+    (lambda p: p.symlink_to("/dev/zero"), "character device"),
+    (lambda p: p.mkdir(), "a folder"),
+])
+def test_a_recipe_file_that_is_no_file_is_named_not_passed_over(tmp_path, make, words):
+    """Fourteenth hostile pass Q7: x.yaml as a FIFO or a link to a device was passed over without a word, and
+    `plan x` said "unknown recipe 'x'". It is refused by name now, without being opened (a FIFO never blocks)."""
+    folder = tmp_path / "recipes"
+    folder.mkdir()
+    make(folder / "x.yaml")
+    with pytest.raises(UserError) as info:
+        load_recipes([str(folder)])
+    assert f"recipe file {folder / 'x.yaml'}: " in str(info.value) and words in str(info.value), str(info.value)

@@ -55,6 +55,7 @@ from wizard.install.runner import RunnerEvents, StepLog, inactivity_limit, run_p
 
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
 from wizard.install.runner import await_answer as await_answer
+from wizard.install.source_copy import building_from_a_copy
 from wizard.install.sources import SourceMismatch, check_graphcast_source, look_at_wheelhouse
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes
@@ -211,8 +212,9 @@ class _Transaction:
 
     def run(self) -> InstallResult:
         self.begin()
-        results = run_plan(self.plan, log_path=self.log, events=self.events, cancel=self.cancel,
-                           no_input=self.options.assume_yes)
+        with building_from_a_copy(self.plan, say=self.say) as copied:  # the user's checkout is never built in
+            results = run_plan(copied.plan, log_path=self.log, events=self.events, cancel=self.cancel,
+                               no_input=self.options.assume_yes)
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):
             return self.finish("cancelled", error="cancelled by the user")
@@ -225,7 +227,7 @@ class _Transaction:
 
         entry = self.entry
         try:
-            entry.packages = envs.freeze(self.env)
+            entry.packages = envs.freeze(self.env)  # a copy of the user's checkout recorded as the checkout
         except OperationFailed as exc:
             return self.finish("failed", error=f"installed, but {exc}. Full log: {self.log}")
         entry.graphcast_source = graphcast_source_record(entry.packages)

@@ -45,6 +45,7 @@ from wizard.install.plan import Step
 from wizard.install.private_args import PrivateArguments
 from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, run_step
+from wizard.install.source_copy import as_origin, copy_folder_references
 from wizard.security import cut, redact_secrets, write_private_file
 from wizard.uv_tool import uv_bin
 
@@ -355,7 +356,9 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     if proc.returncode != 0:
         why = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
         raise OperationFailed(f"cannot list the packages of {env}: {why}")
-    return sorted(line.strip() for line in proc.stdout.splitlines() if line.strip() and not line.startswith("#"))
+    # a package built from a copy of the user's folder is recorded as that folder (`source_copy`)
+    return sorted(as_origin(line.strip()) for line in proc.stdout.splitlines()
+                  if line.strip() and not line.startswith("#"))
 
 
 def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find_links: list[str] = (),
@@ -479,10 +482,16 @@ def requirements_source(packages: list[str], requirements_file: str | None, fold
         except OSError as exc:
             raise UserError(f"cannot read the recorded lock {requirements_file}: {exc.strerror or exc}.") from None
         check_requirement_lines(lines, f"the recorded lock {requirements_file}")
-        return str(requirements_file)
+        copied = copy_folder_references(lines, Path(folder))  # a recorded checkout is built from a copy
+        if copied == lines:
+            return str(requirements_file)
+        source = Path(folder) / "requirements.txt"
+        source.write_text("".join(line + "\n" for line in copied), encoding="utf-8")
+        return str(source)
     check_requirement_lines(list(packages), "the recorded package set in history.json", place)
     source = Path(folder) / "requirements.txt"
-    source.write_text("".join(p + "\n" for p in packages), encoding="utf-8")
+    copied = copy_folder_references(list(packages), Path(folder))  # a recorded checkout is built from a copy
+    source.write_text("".join(p + "\n" for p in copied), encoding="utf-8")
     return str(source)
 
 

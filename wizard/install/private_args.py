@@ -124,8 +124,9 @@ class PrivateArguments:
 _PREFIX = "gc-wizard-private-"
 
 
-def sweep_left_behind(where: str | None = None) -> list[Path]:
-    """Removes the private folders of wizards that are gone (killed outright: SIGKILL, the OOM killer, a Slurm time
+def sweep_left_behind(where: str | None = None, prefix: str = _PREFIX) -> list[Path]:
+    """Removes the private folders (`prefix`: or another kind of the wizard's temporary folders named
+    `<prefix><pid>-…`) of wizards that are gone (killed outright: SIGKILL, the OOM killer, a Slurm time
     limit, before `close` could run) and returns them; only this user's, only when that pid is not alive.
 
     Why: such a folder holds a requirements file with a signed URL or a git login script, 0600 but on disk for as
@@ -139,7 +140,7 @@ def sweep_left_behind(where: str | None = None) -> list[Path]:
     except OSError:
         return gone
     for entry in entries:
-        pid_text = entry.name[len(_PREFIX):].split("-", 1)[0] if entry.name.startswith(_PREFIX) else ""
+        pid_text = entry.name[len(prefix):].split("-", 1)[0] if entry.name.startswith(prefix) else ""
         if not pid_text.isdigit() or int(pid_text) == os.getpid():
             continue
         try:

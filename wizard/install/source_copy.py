@@ -1,0 +1,109 @@
+"""GraphCast built from a copy of the user's checkout, so the checkout stays exactly as it was.
+
+Why: `--graphcast-src ~/graphcast` handed the folder to uv, whose build (setuptools, through PEP 517) writes `build/`
+and `graphcast.egg-info/` into the folder it builds — the user's own checkout, outside the state folder. The next
+`plan` then counted those as the user's "local changes" (fourteenth hostile pass Q2). The copy holds what the
+checkout holds (local changes included: they are what the user asked to install) but its git folder and earlier
+build output; it lives in a private temporary folder (0700) and is removed when the install ends. One killed
+outright (SIGKILL) leaves it behind; the next install's `sweep_left_behind` clears it, as it does private folders.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from wizard.install.private_args import sweep_left_behind
+
+#: A requirement line that names a local folder: `graphcast @ file:///home/me/graphcast`.
+_FOLDER_REFERENCE = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)\s*@\s*(?P<url>file://\S+?)\s*$")
+
+#: The copies' name: the wizard's pid follows, as for the private folders (`private_args`).
+PREFIX = "gc-wizard-source-"
+#: What a build needs none of: the checkout's history and what earlier builds left.
+_LEFT_OUT = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".eggs", ".tox", ".venv")
+
+
+def local_source(plan) -> Path | None:
+    """The local checkout folder the plan's GraphCast step builds from, or None (a wheel, an sdist, a URL)."""
+    source = plan.graphcast_src
+    if not source or "://" in source or " @ " in source or not os.path.isabs(source):
+        return None
+    return Path(source) if os.path.isdir(source) else None
+
+
+#: The `file://` address of each copy this process built from -> the folder it copies: a freeze of an env built
+#: from a copy records the user's folder (`as_origin`), which a later rebuild finds; the copy is gone by then.
+_ORIGINS: dict[str, str] = {}
+
+
+def _copied(source: Path, copy: Path) -> None:
+    _ORIGINS[copy.as_uri()] = source.as_uri()
+
+
+def as_origin(line: str) -> str:
+    """A freeze line with a copy's address written as the folder it was copied from (unchanged otherwise)."""
+    if " @ file://" in line:
+        for copy_url, source_url in _ORIGINS.items():
+            if copy_url in line:
+                return line.replace(copy_url, source_url)
+    return line
+
+
+@dataclass(frozen=True)
+class Copied:
+    """The plan to run, and where its copy stood in for the checkout (None: no copy was made)."""
+
+    plan: object
+    source: Path | None = None
+    copy: Path | None = None
+
+
+
+@contextmanager
+def building_from_a_copy(plan, say=None) -> Iterator[Copied]:
+    """The plan whose steps build GraphCast from a copy of its local checkout (the plan itself when it builds from
+    none); the copy is removed when the block ends, however it ends."""
+    source = local_source(plan)
+    if source is None:
+        yield Copied(plan)
+        return
+    sweep_left_behind(prefix=PREFIX)
+    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))  # 0700, whatever the umask
+    try:
+        copy = folder / source.name
+        shutil.copytree(source, copy, symlinks=True, ignore=_LEFT_OUT)
+        _copied(source, copy)
+        if say is not None:
+            say(f"GraphCast is built from a copy of {source} ({copy}), so the checkout stays as it was")
+        steps = tuple(replace(step, argv=tuple(str(copy) if arg == str(source) else arg for arg in step.argv))
+                      for step in plan.steps)
+        yield Copied(replace(plan, steps=steps), source, copy)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def copy_folder_references(lines: list[str], folder: Path) -> list[str]:
+    """`lines` (a package set a rebuild or rollback syncs) with each `name @ file:///FOLDER` reference pointing at a
+    copy of that folder made in `folder` (the sync's own temporary folder, removed with it): a rollback rebuilt
+    GraphCast from the recorded checkout in place, as the install did (fourteenth hostile pass Q2's class)."""
+    out = []
+    for line in lines:
+        match = _FOLDER_REFERENCE.match(line.strip())
+        path = Path(urllib.request.url2pathname(urllib.parse.urlsplit(match.group("url")).path)) if match else None
+        if path is None or not path.is_dir():
+            out.append(line)
+            continue
+        copy = Path(folder) / f"source-{len(out)}" / path.name
+        shutil.copytree(path, copy, symlinks=True, ignore=_LEFT_OUT)
+        _copied(path, copy)
+        out.append(f"{match.group('name')} @ {copy.as_uri()}")
+    return out

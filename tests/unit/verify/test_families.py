@@ -1257,6 +1257,27 @@ FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
     "\"cuda11_cudnn82\"\n\tchex 0.1.5 depends on jaxlib>=0.1.37\n",
 ])
 
+# Batch 59 (tests/logs/real/SOURCES.md), from its fix half: pip building pygrib (or an old eccodes-python) from its
+# sdist without ecCodes: setup.py's warning once the build fails, and the compiler's and linker's own words.
+FAMILIES.setdefault("eccodes_missing", []).extend([
+    ("eccodes not found, build may fail...", "  \u00d7 Building wheel for pygrib (pyproject.toml) did not run successfully."),
+    ("  eccodes not found, build may fail...", "  ERROR: Failed building wheel for pygrib"),
+    ("eccodes not found, build may fail...", "ERROR: Command errored out with exit status 1: python setup.py egg_info"),
+    "src/pygrib/_pygrib.c:1234:10: fatal error: grib_api.h: No such file or directory",
+    "pygrib/_pygrib.c(775): fatal error C1083: Cannot open include file: 'grib_api.h': No such file or directory",
+    "src/pygrib/_pygrib.c:775:10: fatal error: 'grib_api.h' file not found",
+    "/usr/bin/ld: cannot find -leccodes: No such file or directory",
+    "LINK : fatal error LNK1181: cannot open input file 'eccodes.lib'",
+])
+
+
+def test_pygribs_build_warning_alone_is_no_failure():
+    """setup.py warns before every build that finds no grib_api.h in its own list; a compiler that finds it elsewhere
+    builds pygrib fine, so the warning counts only with a failed build."""
+    text = ("Building wheels for collected packages: pygrib\n  eccodes not found, build may fail...\n  running build_ext\n"
+            "  Building wheel for pygrib (pyproject.toml) ... done\nSuccessfully installed pygrib-2.1.5\n")
+    assert "eccodes_missing" not in [f.id for f in diagnose_text(text)]
+
 
 def test_nvidia_container_cli_missing_nvml_under_wsl_is_not_a_missing_driver():
     """Under WSL libnvidia-ml.so.1 is WSL's own (/usr/lib/wsl/lib): the hook failing to load it is no missing host driver."""

@@ -913,6 +913,11 @@ _EXCEPTION_LINE = re.compile(
     r"|^" + _GLOG_NOISE_FILE + r"(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
+    # HDF5's header/library version check (H5check_version): with HDF5_DISABLE_VERSION_CHECK unset it prints this
+    # banner, "You can, at your own risk, disable this warning …" and the build settings, then aborts; set to 1 it
+    # says the application "will continue at your own risk" instead, a warning only
+    r"|^.*\*{3}HDF5 library version mismatched error\*{3}(?=[\s\S]{0,1500}?You can, at your own risk, disable this)"
+    r".*$"
     # glibc's loader refusing a symbol version of the C or C++ runtime, however the line is cut after it
     r"|^.*\bversion [`'‘](?:GLIBC|GLIBCXX|CXXABI)_[\d.]+.*$"
     # pip's resolver explaining a conflict (its ERROR lines may be cut from the paste)

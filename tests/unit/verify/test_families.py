@@ -1257,6 +1257,57 @@ FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
     "\"cuda11_cudnn82\"\n\tchex 0.1.5 depends on jaxlib>=0.1.37\n",
 ])
 
+# Batch 59 (tests/logs/real/SOURCES.md), from its fix half: pip building pygrib (or an old eccodes-python) from its
+# sdist without ecCodes: setup.py's warning once the build fails, and the compiler's and linker's own words.
+FAMILIES.setdefault("eccodes_missing", []).extend([
+    ("eccodes not found, build may fail...", "  \u00d7 Building wheel for pygrib (pyproject.toml) did not run successfully."),
+    ("  eccodes not found, build may fail...", "  ERROR: Failed building wheel for pygrib"),
+    ("eccodes not found, build may fail...", "ERROR: Command errored out with exit status 1: python setup.py egg_info"),
+    "src/pygrib/_pygrib.c:1234:10: fatal error: grib_api.h: No such file or directory",
+    "pygrib/_pygrib.c(775): fatal error C1083: Cannot open include file: 'grib_api.h': No such file or directory",
+    "src/pygrib/_pygrib.c:775:10: fatal error: 'grib_api.h' file not found",
+    "/usr/bin/ld: cannot find -leccodes: No such file or directory",
+    "LINK : fatal error LNK1181: cannot open input file 'eccodes.lib'",
+])
+
+
+def test_pygribs_build_warning_alone_is_no_failure():
+    """setup.py warns before every build that finds no grib_api.h in its own list; a compiler that finds it elsewhere
+    builds pygrib fine, so the warning counts only with a failed build."""
+    text = ("Building wheels for collected packages: pygrib\n  eccodes not found, build may fail...\n  running build_ext\n"
+            "  Building wheel for pygrib (pyproject.toml) ... done\nSuccessfully installed pygrib-2.1.5\n")
+    assert "eccodes_missing" not in [f.id for f in diagnose_text(text)]
+
+
+# Batch 59's held-out half: gcsfs's default credentials, fetched from Google's metadata server, off Google Cloud.
+FAMILIES.setdefault("gcs_auth_failed", []).extend([
+    "_call exception: HTTPConnectionPool(host='metadata.google.internal', port=80): Max retries exceeded with url: "
+    "/computeMetadata/v1/instance/service-accounts/default/?recursive=true (Caused by NewConnectionError('<urllib3."
+    "connection.HTTPConnection object at 0x7f00>: Failed to establish a new connection: [Errno 110] Connection timed "
+    "out',))",
+    "requests.exceptions.ConnectionError: HTTPConnectionPool(host='metadata.google.internal', port=80): Max retries "
+    "exceeded with url: /computeMetadata/v1/project/project-id (Caused by NewConnectionError('<urllib3.connection."
+    "HTTPConnection object at 0x7f01>: Failed to establish a new connection: [Errno -2] Name or service not known'))",
+    "urllib3.exceptions.MaxRetryError: HTTPConnectionPool(host='169.254.169.254', port=80): Max retries exceeded with "
+    "url: /computeMetadata/v1/instance/service-accounts/default/token (Caused by ConnectTimeoutError())",
+])
+
+_HDF5_MISMATCH = ("Warning! ***HDF5 library version mismatched error***\nThe HDF5 header files used to compile this "
+                  "application do not match\nthe version used by the HDF5 library to which this application is linked.\n")
+
+
+@pytest.mark.parametrize("prefix", [p for p in PREFIXES if not p.startswith(("E1125", "ERROR"))])  # no error line
+def test_hdf5s_version_check_is_a_failure_only_when_it_aborts(prefix):
+    """HDF5 aborts after its mismatch banner unless HDF5_DISABLE_VERSION_CHECK=1, when it says it will continue: the
+    first is an unrecognised failure (no entry names mixed HDF5 builds), the second a warning."""
+    aborts = (prefix + _HDF5_MISMATCH + "You can, at your own risk, disable this warning by setting the environment\n"
+              "variable 'HDF5_DISABLE_VERSION_CHECK' to a value of '1'.\nHeaders are 1.10.3, library is 1.10.2\nBye...\n")
+    found = unrecognised(aborts)
+    assert not diagnose_text(aborts) and found is not None and "version mismatched" in found.last_error
+    goes_on = (prefix + _HDF5_MISMATCH + "'HDF5_DISABLE_VERSION_CHECK' environment variable is set to 1, application "
+               "will\ncontinue at your own risk.\nHeaders are 1.10.6, library is 1.8.16\n")
+    assert not diagnose_text(goes_on) and unrecognised(goes_on) is None
+
 
 def test_nvidia_container_cli_missing_nvml_under_wsl_is_not_a_missing_driver():
     """Under WSL libnvidia-ml.so.1 is WSL's own (/usr/lib/wsl/lib): the hook failing to load it is no missing host driver."""

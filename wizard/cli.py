@@ -299,21 +299,9 @@ def _main(argv: list[str]) -> int:
 
 def _internal_error(exc: Exception) -> str:
     """The sentence for an error gc-wizard did not expect (its own bug), with the traceback kept in a log."""
-    import traceback
+    from wizard.errors import internal_error  # one wording for both faces (the app ends with it too)
 
-    from wizard import paths  # deferred: only a crash needs it
-    from wizard.security import cut
-
-    what = f"{type(exc).__name__}: {exc}".strip()
-    try:
-        log = paths.new_log("crash")
-        log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
-        where = f" The details are in {log}."
-    except OSError:
-        where = ""
-    return (f"gc-wizard stopped on an error of its own ({cut(what, 300)}); this is a bug, nothing was changed by it.{where} "
-            "`gc-wizard report` gathers what a maintainer needs.")
+    return internal_error(exc)
 
 
 if __name__ == "__main__":

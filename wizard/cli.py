@@ -154,10 +154,13 @@ def main(argv: list[str] | None = None) -> int:
             for changed in paths.TIGHTENED:  # the state folder's modes this run changed, said once at the end
                 sys.stderr.write(f"gc-wizard: {changed}\n")
             note = streams.reader_gone_note()
-            if note:
+            lost = streams.lost_output_note()
+            if note or lost:
                 from wizard.commands.guard import say_error  # deferred: only a departed reader needs it
 
-                say_error(note)
+                say_error(lost[0] if lost else note)
+                if lost and lost[1] and not code:
+                    code = ExitCode.FAILED  # its output never arrived whole: not a plain success
             return code
     finally:
         early_detect.drop()  # a probe child the command never adopted (it ended before detecting)
@@ -266,10 +269,13 @@ def _main(argv: list[str]) -> int:
                 # The app draws on the terminal itself, on descriptor 2: the terminal even when stderr is not.
                 with streams.plain_streams(), streams.app_terminal():
                     return run_tui(args)
+            _refuse_unwritable_streams()
             guard.install_handlers()
             from wizard.commands.plain import run as run_plain  # deferred: only the no-terminal path needs it
 
             return run_plain(args)
+        if args.command not in END_WITH_READER:
+            _refuse_unwritable_streams()
         guard.install_handlers()
         return args.run(args)
     except WizardError as exc:
@@ -295,6 +301,15 @@ def _main(argv: list[str]) -> int:
     if getattr(args, "json", False):
         guard.emit_error_json(message, int(code))
     return guard.exit_quietly(code)
+
+
+def _refuse_unwritable_streams() -> None:
+    """A command that changes something starts only where its streams can take what it will say: it goes on
+    when one fails mid-way (it must not stop half-done), so a stream known to fail (`> /dev/full`, `1<FILE`, a
+    full disk) is refused before anything runs, with a sentence that names it and where it goes."""
+    problem = streams.unwritable_problem()
+    if problem:
+        raise streams.OutputFailed(problem)
 
 
 def _internal_error(exc: Exception) -> str:

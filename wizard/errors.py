@@ -47,9 +47,38 @@ def signal_words(signum: int) -> str:
     return _SIGNAL_WORDS.get(name, name)
 
 
-_SIGNAL_WORDS = {"SIGINT": "Ctrl-C (SIGINT)", "SIGHUP": "a hang-up (SIGHUP)", "SIGQUIT": "Ctrl-\\ (SIGQUIT)",
+_SIGNAL_WORDS = {"SIGINT": "Ctrl-C (SIGINT)",
+                 "SIGHUP": "a hang-up (SIGHUP: the SSH session or the terminal was closed)",
+                 "SIGTERM": "SIGTERM (a request to stop: scancel, timeout, kill or a shutdown)",
+                 "SIGQUIT": "Ctrl-\\ (SIGQUIT)",
                  "SIGUSR1": "SIGUSR1 (a job scheduler's warning, e.g. Slurm's before a time limit)",
+                 "SIGUSR2": "SIGUSR2 (a job scheduler's warning, e.g. Slurm's before a time limit)",
+                 "SIGALRM": "SIGALRM (a timer ran out: a time limit, e.g. Slurm's --signal=ALRM)",
                  "SIGXCPU": "SIGXCPU (the CPU-time limit)", "SIGXFSZ": "SIGXFSZ (the file-size limit)"}
+
+
+def stop_words(signum: int | None) -> str:
+    """How a stopped run is said by every command and the app (a history entry's `error`, the `--json` line's, the
+    last sentence): "cancelled by the user" for Ctrl-C (SIGINT) or a stop asked for in the app; for any other signal,
+    which one and what it usually means — a Slurm time-limit warning or a dropped SSH session is not the user's
+    doing, and was said to be (fourteenth hostile pass Q8)."""
+    if signum is None or signum == signal.SIGINT:
+        return "cancelled by the user"
+    return f"stopped by {signal_words(signum)}"
+
+
+def stop_for_signal(cancel, signum: int) -> None:
+    """Set a run's cancel event (a `threading.Event`) for a stop signal, keeping the first signal on it so the
+    core's record names it (`stop_words(stop_signal(cancel))`)."""
+    if getattr(cancel, "signum", None) is None:
+        cancel.signum = signum
+    cancel.set()
+
+
+def stop_signal(cancel) -> int | None:
+    """The signal that set `cancel` (`stop_for_signal`), or None: a stop asked for by the user, or no stop."""
+    signum = getattr(cancel, "signum", None)
+    return signum if isinstance(signum, int) else None
 
 
 class WizardError(Exception):

@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.worker import Worker, WorkerFailed, WorkerState
 
 from wizard.clock import process_age
-from wizard.errors import STOP_SIGNALS, ExitCode, LockHeld, describe_error, error_exit
+from wizard.errors import STOP_SIGNALS, ExitCode, LockHeld, describe_error, error_exit, stop_for_signal
 from wizard.flows.describe import install_undone
 from wizard.flows.options import InstallOptions
 from wizard.flows.results import InstallResult
@@ -504,7 +504,7 @@ class WizardApp(App):
         and the cancelled install records itself as cancelled before App.run returns.
         """
         self._leaving = True
-        self.cancel_event.set()
+        stop_for_signal(self.cancel_event, signum)  # the install's record names the signal (`stop_words`)
         self.stop_detection()
         self.exit_status = _SIGNAL_EXITS.get(signum, 1)
         self.exit(return_code=self.exit_status)

@@ -154,10 +154,13 @@ def main(argv: list[str] | None = None) -> int:
             for changed in paths.TIGHTENED:  # the state folder's modes this run changed, said once at the end
                 sys.stderr.write(f"gc-wizard: {changed}\n")
             note = streams.reader_gone_note()
-            if note:
+            lost = streams.lost_output_note()
+            if note or lost:
                 from wizard.commands.guard import say_error  # deferred: only a departed reader needs it
 
-                say_error(note)
+                say_error(lost[0] if lost else note)
+                if lost and lost[1] and not code:
+                    code = ExitCode.FAILED  # its output never arrived whole: not a plain success
             return code
     finally:
         early_detect.drop()  # a probe child the command never adopted (it ended before detecting)
@@ -266,10 +269,13 @@ def _main(argv: list[str]) -> int:
                 # The app draws on the terminal itself, on descriptor 2: the terminal even when stderr is not.
                 with streams.plain_streams(), streams.app_terminal():
                     return run_tui(args)
+            _refuse_unwritable_streams()
             guard.install_handlers()
             from wizard.commands.plain import run as run_plain  # deferred: only the no-terminal path needs it
 
             return run_plain(args)
+        if args.command not in END_WITH_READER:
+            _refuse_unwritable_streams()
         guard.install_handlers()
         return args.run(args)
     except WizardError as exc:
@@ -297,23 +303,20 @@ def _main(argv: list[str]) -> int:
     return guard.exit_quietly(code)
 
 
+def _refuse_unwritable_streams() -> None:
+    """A command that changes something starts only where its streams can take what it will say: it goes on
+    when one fails mid-way (it must not stop half-done), so a stream known to fail (`> /dev/full`, `1<FILE`, a
+    full disk) is refused before anything runs, with a sentence that names it and where it goes."""
+    problem = streams.unwritable_problem()
+    if problem:
+        raise streams.OutputFailed(problem)
+
+
 def _internal_error(exc: Exception) -> str:
     """The sentence for an error gc-wizard did not expect (its own bug), with the traceback kept in a log."""
-    import traceback
+    from wizard.errors import internal_error  # one wording for both faces (the app ends with it too)
 
-    from wizard import paths  # deferred: only a crash needs it
-    from wizard.security import cut
-
-    what = f"{type(exc).__name__}: {exc}".strip()
-    try:
-        log = paths.new_log("crash")
-        log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
-        where = f" The details are in {log}."
-    except OSError:
-        where = ""
-    return (f"gc-wizard stopped on an error of its own ({cut(what, 300)}); this is a bug, nothing was changed by it.{where} "
-            "`gc-wizard report` gathers what a maintainer needs.")
+    return internal_error(exc)
 
 
 if __name__ == "__main__":

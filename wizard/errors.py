@@ -6,6 +6,8 @@ which the CLI prints as one or two plain sentences and exits 2 — never a trace
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 from enum import IntEnum
 
@@ -45,9 +47,38 @@ def signal_words(signum: int) -> str:
     return _SIGNAL_WORDS.get(name, name)
 
 
-_SIGNAL_WORDS = {"SIGINT": "Ctrl-C (SIGINT)", "SIGHUP": "a hang-up (SIGHUP)", "SIGQUIT": "Ctrl-\\ (SIGQUIT)",
+_SIGNAL_WORDS = {"SIGINT": "Ctrl-C (SIGINT)",
+                 "SIGHUP": "a hang-up (SIGHUP: the SSH session or the terminal was closed)",
+                 "SIGTERM": "SIGTERM (a request to stop: scancel, timeout, kill or a shutdown)",
+                 "SIGQUIT": "Ctrl-\\ (SIGQUIT)",
                  "SIGUSR1": "SIGUSR1 (a job scheduler's warning, e.g. Slurm's before a time limit)",
+                 "SIGUSR2": "SIGUSR2 (a job scheduler's warning, e.g. Slurm's before a time limit)",
+                 "SIGALRM": "SIGALRM (a timer ran out: a time limit, e.g. Slurm's --signal=ALRM)",
                  "SIGXCPU": "SIGXCPU (the CPU-time limit)", "SIGXFSZ": "SIGXFSZ (the file-size limit)"}
+
+
+def stop_words(signum: int | None) -> str:
+    """How a stopped run is said by every command and the app (a history entry's `error`, the `--json` line's, the
+    last sentence): "cancelled by the user" for Ctrl-C (SIGINT) or a stop asked for in the app; for any other signal,
+    which one and what it usually means — a Slurm time-limit warning or a dropped SSH session is not the user's
+    doing, and was said to be (fourteenth hostile pass Q8)."""
+    if signum is None or signum == signal.SIGINT:
+        return "cancelled by the user"
+    return f"stopped by {signal_words(signum)}"
+
+
+def stop_for_signal(cancel, signum: int) -> None:
+    """Set a run's cancel event (a `threading.Event`) for a stop signal, keeping the first signal on it so the
+    core's record names it (`stop_words(stop_signal(cancel))`)."""
+    if getattr(cancel, "signum", None) is None:
+        cancel.signum = signum
+    cancel.set()
+
+
+def stop_signal(cancel) -> int | None:
+    """The signal that set `cancel` (`stop_for_signal`), or None: a stop asked for by the user, or no stop."""
+    signum = getattr(cancel, "signum", None)
+    return signum if isinstance(signum, int) else None
 
 
 class WizardError(Exception):
@@ -79,3 +110,97 @@ class LockHeld(WizardError):
     """Another wizard holds the state folder's lock."""
 
     exit_code = ExitCode.FAILED
+
+
+#: The OSError's numbers in words, and what to do; the one wording every face shows (`describe_os_error`).
+_FAULTS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "your disk quota is used up",
+    errno.EROFS: "it is on a read-only file system",
+    errno.EACCES: "you do not have permission to write there",
+    errno.EPERM: "you do not have permission to change it",
+    errno.ENOTDIR: "a part of that path is a file, not a folder",
+    errno.EEXIST: "something that is not a folder is already there",
+    errno.EISDIR: "it is a folder where a file was expected",
+    errno.ENOENT: "it does not exist",
+    errno.ELOOP: "it is a loop of symbolic links",
+    errno.ENAMETOOLONG: "the path is too long",
+    errno.EMFILE: "too many files are open",
+    errno.EIO: "the disk reported an input/output error",
+}
+#: The fixes for a path in the state folder: GC_WIZARD_HOME moves the whole state elsewhere.
+_FIXES = {
+    errno.ENOSPC: "free some space there, or point GC_WIZARD_HOME at another disk",
+    errno.EDQUOT: "free some space there, or point GC_WIZARD_HOME at another disk",
+    errno.EROFS: "point GC_WIZARD_HOME at a writable folder",
+    errno.EACCES: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
+    errno.EPERM: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
+    errno.ENOTDIR: "move that file away, or point GC_WIZARD_HOME elsewhere",
+    errno.EEXIST: "move it away, or point GC_WIZARD_HOME elsewhere",
+}
+#: The fixes for any other path (an --out, a source, a wheelhouse): GC_WIZARD_HOME moves none of those, so it is
+#: never offered for them (fourth hostile pass L2: a read-only `lock --out` was told to move GC_WIZARD_HOME).
+_OTHER_FIXES = {
+    errno.ENOSPC: "free some space there, or choose a folder on another disk",
+    errno.EDQUOT: "free some space there, or choose a folder on another disk",
+    errno.EROFS: "choose a folder on a writable disk",
+    errno.EACCES: "fix its owner or permissions, or choose a folder of your own",
+    errno.EPERM: "fix its owner or permissions, or choose a folder of your own",
+    errno.ENOTDIR: "move that file away, or choose another path",
+    errno.EEXIST: "move it away, or choose another path",
+}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One or two sentences for an OSError: which path, what is wrong with it, what to do (the state folder's
+    fix only for a path in the state folder)."""
+    from wizard import paths  # deferred: paths imports this module; and few commands fail
+
+    where = exc.filename or ""
+    what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
+        what = "it is a file, not a folder"
+    state = str(paths.state_dir())
+    if where and str(where).startswith(state):
+        fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
+        inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({where})"
+        return f"cannot use the state folder {state}: {what}{inside}. To go on, {fix}."
+    if where:
+        return f"cannot use {where}: {what}. To go on, {_OTHER_FIXES.get(exc.errno or 0, 'check that path')}."
+    fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
+    return f"a file system error: {what}. To go on, {fix}."
+
+
+def describe_error(exc: BaseException) -> str:
+    """The sentence every face shows for an error the product can name: a WizardError's own text, an OSError's
+    path and fix (`describe_os_error`); anything else is gc-wizard's own bug (`internal_error`)."""
+    if isinstance(exc, WizardError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return describe_os_error(exc)
+    return internal_error(exc)
+
+
+def error_exit(exc: BaseException) -> int:
+    """The exit status that goes with `describe_error`'s sentence (a WizardError's own; else 1)."""
+    return int(exc.exit_code) if isinstance(exc, WizardError) else int(ExitCode.FAILED)
+
+
+def internal_error(exc: BaseException) -> str:
+    """The sentence for an error gc-wizard did not expect (its own bug), with the traceback kept in a log
+    (`logs/crash-….log`): the CLI's last word and the app's alike, never a traceback on the terminal."""
+    import traceback
+
+    from wizard import paths  # deferred: only a crash needs it
+    from wizard.security import cut
+
+    what = f"{type(exc).__name__}: {exc}".strip()
+    try:
+        log = paths.new_log("crash")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(redact_secrets("".join(traceback.format_exception(exc))), encoding="utf-8")
+        where = f" The details are in {log}."
+    except (OSError, WizardError):
+        where = ""
+    return (f"gc-wizard stopped on an error of its own ({cut(what, 300)}); this is a bug, nothing was "
+            f"changed by it.{where} `gc-wizard report` gathers what a maintainer needs.")

@@ -94,3 +94,32 @@ def test_control_characters_a_terminal_acts_on_are_written_as_escapes(text):
     out.flush()
     written = raw.getvalue().decode()
     assert not any(ch in written for ch in "\x1b\x07\x00\x9b") and written.endswith("\tand\r\n"), written
+
+
+def test_a_stream_that_fails_mid_way_under_a_command_that_changes_something_is_dropped_and_said_truly():
+    """A command that changes something goes on when its stdout fails (a disk that filled meanwhile): the rest of its
+    output is dropped, and the last word says that part was lost and where to see what it changed — never "the state
+    folder is not affected" (fourteenth hostile pass Q5). A read-only command still ends on the failure."""
+    from wizard.commands import streams
+
+    with streams.guarded_streams(wrap=False), open("/dev/full", "w", encoding="utf-8") as full:
+        out = GuardedStream(full, full.fileno(), "standard output", outlive_reader=True)
+        out.write("x" * 10000 + "\n")
+        out.flush()  # no OutputFailed: the command goes on
+        out.write("more\n")
+        note, stdout_lost = streams.lost_output_note()
+    assert stdout_lost and out.reader_gone
+    assert note.startswith("cannot write to standard output (/dev/full): the disk it goes to is full, so part of what")
+    assert "`gc-wizard history`" in note and "not affected" not in note
+
+
+def test_a_full_stream_is_known_before_a_byte_is_written(monkeypatch):
+    """`unwritable_problem` looks at the descriptors (a `--json` stdout must hold only its line): /dev/full is refused
+    by name; an in-memory capture is not a descriptor and is left alone."""
+    from wizard.commands import streams
+
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        monkeypatch.setattr(sys, "stdout", full)
+        assert streams._cannot_take_output(full.fileno()).errno == 28
+        monkeypatch.setattr(sys, "stdout", io.StringIO())
+        assert streams.unwritable_problem() is None or "standard error" in streams.unwritable_problem()

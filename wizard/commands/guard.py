@@ -13,19 +13,19 @@ break. Commands that run their work on a worker thread (install) install their o
 a cancel event instead, and read `signal_exit` for their status.
 
 Faults: a state folder on a full disk, a read-only mount, one owned by someone else or a path that is
-a file surface as `OSError` anywhere in the core; `describe_os_error` says which in one sentence that
+a file surface as `OSError` anywhere in the core; `wizard.errors.describe_os_error` says which in one sentence that
 names the path and what to do.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import signal
 import sys
 from typing import Any
 
 from wizard.errors import STOP_SIGNALS, WizardError, signal_words
+from wizard.errors import describe_os_error as describe_os_error  # its home since the app says it too
 from wizard.security import json_text
 
 #: The one list (see `wizard.errors.STOP_SIGNALS`): a signal left out of it killed the wizard mid-install with no
@@ -80,64 +80,6 @@ def install_handlers() -> None:
             signal.signal(sig, _raise_once)
         except (OSError, ValueError):  # not the main thread, or an odd platform
             pass
-
-
-_FAULTS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "your disk quota is used up",
-    errno.EROFS: "it is on a read-only file system",
-    errno.EACCES: "you do not have permission to write there",
-    errno.EPERM: "you do not have permission to change it",
-    errno.ENOTDIR: "a part of that path is a file, not a folder",
-    errno.EEXIST: "something that is not a folder is already there",
-    errno.EISDIR: "it is a folder where a file was expected",
-    errno.ENOENT: "it does not exist",
-    errno.ELOOP: "it is a loop of symbolic links",
-    errno.ENAMETOOLONG: "the path is too long",
-    errno.EMFILE: "too many files are open",
-    errno.EIO: "the disk reported an input/output error",
-}
-#: The fixes for a path in the state folder: GC_WIZARD_HOME moves the whole state elsewhere.
-_FIXES = {
-    errno.ENOSPC: "free some space there, or point GC_WIZARD_HOME at another disk",
-    errno.EDQUOT: "free some space there, or point GC_WIZARD_HOME at another disk",
-    errno.EROFS: "point GC_WIZARD_HOME at a writable folder",
-    errno.EACCES: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
-    errno.EPERM: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
-    errno.ENOTDIR: "move that file away, or point GC_WIZARD_HOME elsewhere",
-    errno.EEXIST: "move it away, or point GC_WIZARD_HOME elsewhere",
-}
-#: The fixes for any other path (an --out, a source, a wheelhouse): GC_WIZARD_HOME moves none of those, so it is
-#: never offered for them (fourth hostile pass L2: a read-only `lock --out` was told to move GC_WIZARD_HOME).
-_OTHER_FIXES = {
-    errno.ENOSPC: "free some space there, or choose a folder on another disk",
-    errno.EDQUOT: "free some space there, or choose a folder on another disk",
-    errno.EROFS: "choose a folder on a writable disk",
-    errno.EACCES: "fix its owner or permissions, or choose a folder of your own",
-    errno.EPERM: "fix its owner or permissions, or choose a folder of your own",
-    errno.ENOTDIR: "move that file away, or choose another path",
-    errno.EEXIST: "move it away, or choose another path",
-}
-
-
-def describe_os_error(exc: OSError) -> str:
-    """One or two sentences for an OSError: which path, what is wrong with it, what to do (the state folder's
-    fix only for a path in the state folder)."""
-    from wizard import paths  # deferred for start-up time: every command loads this module; few fail
-
-    where = exc.filename or ""
-    what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
-    if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
-        what = "it is a file, not a folder"
-    state = str(paths.state_dir())
-    if where and str(where).startswith(state):
-        fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
-        inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({where})"
-        return f"cannot use the state folder {state}: {what}{inside}. To go on, {fix}."
-    if where:
-        return f"cannot use {where}: {what}. To go on, {_OTHER_FIXES.get(exc.errno or 0, 'check that path')}."
-    fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
-    return f"a file system error: {what}. To go on, {fix}."
 
 
 def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:

@@ -21,7 +21,7 @@ from wizard.commands import guard, options
 from wizard.commands.cluster_options import JobReporter, where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
-from wizard.errors import UserError, WizardError
+from wizard.errors import UserError, WizardError, stop_for_signal, stop_signal, stop_words
 from wizard.flows.after_install import replay_answers, save_answers
 from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
     def on_signal(signum: int, _frame: object) -> None:
         guard.note_signal(signum)  # the exit status says which: 128 + its number (130, 143, 129, 138, …)
-        cancel.set()
+        stop_for_signal(cancel, signum)  # and the record and the last sentence name it (`stop_words`)
         stop_all()  # planning may be waiting on a hung interpreter's version probe
         if asking.is_set():  # break out of input(): the question is moot now
             raise KeyboardInterrupt
@@ -205,7 +205,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             after = "The unfinished environment was removed. Your current environment is untouched."
         if result.cancelled:
-            print(f"\nCancelled. {after}\nLog: {result.log}", file=sys.stderr)
+            said = stop_words(stop_signal(cancel))
+            print(f"\n{said[:1].upper()}{said[1:]}. {after}\nLog: {result.log}", file=sys.stderr)
         else:
             print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
             if "Hash mismatch for" in (result.error or "") or "DO NOT MATCH THE HASHES" in (result.error or ""):

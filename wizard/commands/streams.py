@@ -53,6 +53,10 @@ _ERRORS = "gc-wizard-output"
 _closed_at_start: set[int] = set()
 #: Names of the streams whose reader went away while a command that outlives it ran.
 _readers_gone: list[str] = []
+#: stream name -> the sentence parts (where, why, fix) of a write that failed while a command that outlives it ran.
+_writes_failed: dict[str, tuple[str, str, str]] = {}
+#: The stream a command was refused for before it ran (`unwritable_problem`).
+_refused: list[str] = []
 
 
 class OutputFailed(WizardError):
@@ -87,6 +91,12 @@ def stream_target(fd: int) -> str:
 
 def describe_failure(name: str, fd: int, exc: BaseException) -> str:
     """The sentence for a write to `name` that failed: the stream and its target, never the state folder."""
+    where, why, fix = _what_failed(name, fd, exc)
+    return f"cannot write to {name} ({where}): {why}. The state folder is not affected; {fix}."
+
+
+def _what_failed(name: str, fd: int, exc: BaseException) -> tuple[str, str, str]:
+    """Where `name` goes, why a write to it fails, and the fix: the parts every sentence about it is made of."""
     where = stream_target(fd) if fd >= 0 else "?"
     # The fix follows the cause: "a disk with space" only where the disk is full (eighth hostile pass F5: a stdout
     # opened for reading, `1</dev/null`, was told to go to /dev/null, where it already went).
@@ -101,7 +111,51 @@ def describe_failure(name: str, fd: int, exc: BaseException) -> str:
         why = exc.strerror[:1].lower() + exc.strerror[1:]
     else:
         why = "it is closed"
-    return f"cannot write to {name} ({where}): {why}. The state folder is not affected; {fix}."
+    return where, why, fix
+
+
+def _cannot_take_output(fd: int) -> OSError | None:
+    """What a write to descriptor `fd` would meet, known without writing to it (a `--json` stdout must hold
+    its one line and nothing else): open for reading only, /dev/full, a file on a disk with no free block."""
+    import stat  # deferred: only commands that change something look
+
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        return None
+    if _read_only(fd):
+        return OSError(errno.EBADF, os.strerror(errno.EBADF))
+    if stat.S_ISCHR(info.st_mode) and info.st_rdev == os.makedev(1, 7):  # /dev/full: every write ENOSPC
+        return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    if stat.S_ISREG(info.st_mode):
+        try:
+            disk = os.fstatvfs(fd)
+        except OSError:
+            return None
+        free = disk.f_bfree if os.geteuid() == 0 else disk.f_bavail  # root may use the reserved blocks
+        if disk.f_blocks and not free:
+            return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    return None
+
+
+def unwritable_problem() -> str | None:
+    """Before a command that changes something (an install, a rollback, a lock file): the refusal when standard
+    output or standard error cannot take what it will say, or None.
+
+    Why up front: such a command goes on when a stream fails (it must not stop half-way), so `install > /dev/full`
+    made its environment current and then said "the state folder is not affected", exit 1 (fourteenth hostile
+    pass Q5); refused here, nothing has run and the sentence is true."""
+    for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
+        if _fd_of(stream) != fd:
+            continue  # not the descriptor (an in-process caller's capture): nothing to look at
+        exc = _cannot_take_output(fd)
+        if exc is not None:
+            name = _STREAM_NAMES[fd]
+            where, why, fix = _what_failed(name, fd, exc)
+            _refused.append(name)  # nothing runs: the refusal is the last word, not `lost_output_note`
+            return (f"cannot write to {name} ({where}): {why}, so what this command does could not be reported; "
+                    f"nothing was done. To go on, {fix}.")
+    return None
 
 
 def _read_only(fd: int) -> bool:
@@ -164,7 +218,7 @@ class GuardedStream(io.TextIOBase):
         except BrokenPipeError:
             self._reader_left()
         except (OSError, ValueError) as exc:
-            raise OutputFailed(describe_failure(self.name_of_stream, self.fd, exc)) from None
+            self._write_failed(exc)
         return len(text)
 
     def flush(self) -> None:
@@ -177,15 +231,28 @@ class GuardedStream(io.TextIOBase):
         except BrokenPipeError:
             self._reader_left()
         except (OSError, ValueError) as exc:
+            self._write_failed(exc)
+
+    def _write_failed(self, exc: BaseException) -> None:
+        """A write failed (a disk that filled up meanwhile): a read-only command ends on the sentence; one that
+        changes something goes on without this stream, as without a reader, and says at the end what became of
+        it (`lost_output_note`) — not that "the state folder is not affected"."""
+        if not self.outlive_reader:
             raise OutputFailed(describe_failure(self.name_of_stream, self.fd, exc)) from None
+        _writes_failed.setdefault(self.name_of_stream, _what_failed(self.name_of_stream, self.fd, exc))
+        self._drop()
 
     def _reader_left(self) -> None:
         """The pipe's reader is gone: a read-only command ends quietly (the CLI catches this), one that
         changes something goes on without this stream (see the module's docstring)."""
         if not self.outlive_reader:
             raise BrokenPipeError(errno.EPIPE, f"the reader of {self.name_of_stream} went away")
-        self.reader_gone = True
         _readers_gone.append(self.name_of_stream)
+        self._drop()
+
+    def _drop(self) -> None:
+        """From now on this stream's output goes nowhere (its children's too: the descriptor is /dev/null)."""
+        self.reader_gone = True
         if self.fd >= 0:
             with contextlib.suppress(OSError):
                 null = os.open(os.devnull, os.O_WRONLY)
@@ -287,6 +354,8 @@ def guarded_streams(*, wrap: bool = True, outlive_reader: bool = False) -> Itera
     `outlive_reader`, a reader that goes away no longer stops the command (see the module's docstring).
     The previous objects come back afterwards (in-process callers, tests)."""
     _readers_gone.clear()
+    _writes_failed.clear()
+    _refused.clear()
     _reopen_closed_descriptors()
     _make_blocking()
     saved = sys.stdin, sys.stdout, sys.stderr
@@ -319,6 +388,18 @@ def reader_gone_note() -> str | None:
         return None
     return ("standard output's reader went away (a closed pipe) while this ran; gc-wizard went on without it "
             "to the end, so nothing was left half-done, and the exit status is the command's own.")
+
+
+def lost_output_note() -> tuple[str, bool] | None:
+    """For the end of a command that changes something and went on after a write to a stream failed: the
+    sentence, and whether standard output was the one (its output, a `--json` line included, is then
+    incomplete: the command ends 1, not 0). None when every write went through."""
+    if not _writes_failed or _refused:
+        return None
+    name, (where, why, fix) = next(iter(_writes_failed.items()))
+    return (f"cannot write to {name} ({where}): {why}, so part of what this command said was lost; it went on "
+            "without it to the end, so nothing was left half-done, and what it changed is in `gc-wizard history`. "
+            f"Next time, {fix}."), "standard output" in _writes_failed
 
 
 def _fd_of(stream: TextIO) -> int:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from wizard import bounded, paths
 from wizard.after.follow import follow_current
-from wizard.errors import OperationFailed, UserError, WizardError
+from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
 from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
@@ -595,7 +595,9 @@ class _Rollback:
         record = self.record
         record.finished = now()
         if isinstance(exc, KeyboardInterrupt):
-            record.status, record.error = "cancelled", "stopped by a signal; the current environment is unchanged."
+            signum = getattr(exc, "signum", None)  # the CLI's guard raises its `Stopped` with the signal on it
+            record.status = "cancelled"
+            record.error = f"{stop_words(signum if isinstance(signum, int) else None)}; the current environment is unchanged."
         else:
             record.status = "failed"
             record.error = (f"the wizard stopped with an error ({type(exc).__name__}: {exc}); the current "
@@ -616,7 +618,8 @@ class _Rollback:
         try:
             self.restore()
         except _Stopped:
-            return self.finish("cancelled", error="cancelled by the user; the current environment is unchanged.")
+            return self.finish("cancelled", error=f"{stop_words(stop_signal(self.cancel))}; the current environment is "
+                                                    "unchanged.")
         except OperationFailed as exc:
             return self.finish("failed", error=f"{exc}; the current environment is unchanged.")
         problem = self.verify()

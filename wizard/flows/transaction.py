@@ -37,7 +37,7 @@ from wizard import paths
 from wizard.after.follow import follow_current
 from wizard.detect.chain import detect
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState
-from wizard.errors import OperationFailed, UserError
+from wizard.errors import OperationFailed, UserError, stop_signal, stop_words
 from wizard.flows.results import InstallResult, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
@@ -217,7 +217,7 @@ class _Transaction:
                                no_input=self.options.assume_yes)
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):
-            return self.finish("cancelled", error="cancelled by the user")
+            return self.finish("cancelled", error=stop_words(stop_signal(self.cancel)))
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
             error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",

@@ -50,10 +50,21 @@ def run_tui(args: argparse.Namespace) -> int:
     app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), graphcast_src=graphcast_src,
                     find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm,
                     assets=getattr(args, "assets", None))
-    result = app.run(mouse=not getattr(args, "no_mouse", False))
+    app.run(mouse=not getattr(args, "no_mouse", False))
     for line in farewell(app.install_result, app.assets):
         print(line)
-    return app.exit_status if app.exit_status is not None else int(result or 0)
+    if app.failure:  # an error ended the app: its one sentence, where the terminal shows it (no traceback)
+        import sys
+
+        from wizard.security import reveal_format_characters
+
+        try:
+            print(f"gc-wizard: {reveal_format_characters(app.failure)}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass
+    if app.exit_status is not None:
+        return app.exit_status
+    return int(app.return_code or 0)  # Textual's own status (1 after an error it ended the app on)
 
 
 def current_env() -> str | None:

@@ -32,6 +32,7 @@ from tests.fixtures.processes import (
     stop,
     wait_until,
 )
+from wizard.errors import signal_words, stop_words
 
 # Timing-sensitive (real signals to real processes on a loaded 2-core machine): a failure is retried twice.
 pytestmark = pytest.mark.flaky(reruns=2, reruns_delay=2)
@@ -114,6 +115,9 @@ def test_install_stopped_by_a_signal(phase, sig, code, tiny, slow_house, isolate
     current = _current(isolated_state)
     assert current is not None and current["id"] == first["entry_id"]
     assert history(isolated_state)[-1]["status"] in ("cancelled", "failed")
+    if phase == "download" and history(isolated_state)[-1]["status"] == "cancelled":  # Ctrl-C is the user's; a hang-up, SIGTERM are named
+        assert result["error"].startswith(stop_words(sig)), result["error"]
+        assert ("by the user" in result["error"]) is (sig == signal.SIGINT)
 
 
 #: The other signals whose default ends a process (`wizard.errors.STOP_SIGNALS`): Slurm's warning before a time
@@ -144,6 +148,11 @@ def test_install_stopped_by_any_other_stop_signal_cleans_up_the_same_way(sig, gr
     assert [p for p in new_envs if p.exists()] == [], "the half-built environment is still there"
     assert _current(isolated_state)["id"] == first["entry_id"]
     assert history(isolated_state)[-1]["status"] == "cancelled"
+    # Named, not "cancelled by the user": Slurm's time-limit warning, an alarm are no user's doing (pass 14 Q8).
+    said = stop_words(sig)
+    assert said.startswith(f"stopped by {signal_words(sig)}") and sig.name in said
+    assert result["error"].startswith(said) and history(isolated_state)[-1]["error"].startswith(said)
+    assert "by the user" not in result["error"]
 
 
 @pytest.mark.parametrize("phase", ["download", "graphcast-check"])

@@ -360,3 +360,35 @@ def test_lock_says_a_trickling_find_links_page_is_slow_instead_of_saying_nothing
     assert "Traceback" not in err
     assert f"the wheelhouse page {trickle_page} is slow (" in err, err
     assert not (tmp_path / "lock.txt").exists()
+
+
+def test_a_command_that_changes_something_is_refused_before_it_runs_when_its_streams_cannot_be_written(tiny,
+                                                                                                       tmp_path):
+    """Fourteenth hostile pass Q5: `install > /dev/full` ran to the end, made the new environment current, then said
+    "The state folder is not affected", exit 1. Every command that changes something is refused up front when
+    stdout or stderr is known to fail (/dev/full, open for reading only), with a sentence naming the stream and where
+    it goes, and nothing changes; with stderr the one that fails, the `--json` line carries the sentence."""
+    proc, result = tiny.install("tiny-a")
+    assert result and result["ok"], proc.stderr
+    before = tiny.history()
+    readonly = tmp_path / "ro.txt"
+    readonly.write_text("")
+    cases = [
+        ('$GCW install tiny-b --yes --json "$@" > /dev/full', "standard output (/dev/full): the disk it goes to is full"),
+        ('$GCW install tiny-b --yes "$@" 1<"$RO"', f"standard output ({readonly}): it is open for reading only"),
+        ("$GCW rollback --yes --no-verify > /dev/full", "standard output (/dev/full): the disk it goes to is full"),
+        (f"$GCW remove --yes {result['entry_id']} > /dev/full", "standard output (/dev/full)"),
+        ('$GCW lock tiny-b --recipes-dir "$2" --out "$OUTDIR/l.txt" > /dev/full', "standard output (/dev/full)"),
+    ]
+    for script, named in cases:
+        proc = _shell(script, *tiny.args(), env={"RO": str(readonly), "OUTDIR": str(tmp_path)})
+        _no_traceback(proc)
+        assert proc.returncode == 1, (script, proc.stderr)
+        assert named in proc.stderr and "nothing was done" in proc.stderr, (script, proc.stderr)
+        assert "not affected" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert not (tmp_path / "l.txt").exists()
+    proc = _shell('$GCW install tiny-b --yes --json "$@" 2>/dev/full', *tiny.args())
+    line = json.loads(proc.stdout.splitlines()[-1])
+    assert proc.returncode == 1 and line["ok"] is False and line["exit"] == 1
+    assert "standard error (/dev/full): the disk it goes to is full" in line["error"]
+    assert tiny.history() == before  # nothing installed, rolled back or removed; nothing recorded

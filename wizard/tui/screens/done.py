@@ -12,6 +12,7 @@ from textual.widgets import Static
 from wizard.flows.describe import activate_lines, install_undone, use_lines
 from wizard.flows.results import InstallResult
 from wizard.paths import wizard_command
+from wizard.tui.problems import error_text
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
 
@@ -179,7 +180,7 @@ class DoneScreen(Screen[str]):
             written = module_install(self.result.env)
             self.app.call_from_thread(self.notify, f"Module written. Use it: {written['use']}", timeout=20)
         except Exception as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            self.app.call_from_thread(self.notify, error_text(exc), severity="error")
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="kernel", description="Registering kernel")
     def install_kernel(self) -> None:
@@ -196,4 +197,4 @@ class DoneScreen(Screen[str]):
             self.app.call_from_thread(self.notify, said, timeout=12)
             self.app.call_from_thread(self.show_note, "\n".join([said, *(f"! {c}" for c in spec.get("cautions", []))]))
         except Exception as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            self.app.call_from_thread(self.notify, error_text(exc), severity="error")

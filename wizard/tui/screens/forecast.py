@@ -29,6 +29,7 @@ from wizard.flows.forecast import (
     run_forecast,
 )
 from wizard.tui.messages import ForecastDone, ForecastDownload, ForecastStage, JobStateChanged
+from wizard.tui.problems import error_text
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
 
@@ -84,7 +85,7 @@ class ForecastScreen(Screen[None]):
                                   cancel=self.cancel, slurm=self.slurm,
                                   on_job=lambda state: self.post_message(JobStateChanged(state)))
         except (WizardError, OSError) as exc:
-            self.post_message(ForecastDone(None, str(exc)))
+            self.post_message(ForecastDone(None, error_text(exc)))
         except KeyboardInterrupt:
             self.post_message(ForecastDone(None, "the forecast was stopped; nothing was changed."))
         else:

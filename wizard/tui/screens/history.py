@@ -10,8 +10,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from wizard.errors import UserError
+from wizard.errors import UserError, WizardError
 from wizard.tui.messages import RollbackRequested
+from wizard.tui.problems import problem_text
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.verify import TIER_TITLES
 from wizard.tui.widgets.shown import Shown, masked
@@ -66,11 +67,17 @@ class HistoryScreen(Screen):
         # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.flows.history import read_history
 
-        history = read_history()
+        table = self.query_one(DataTable)
+        try:
+            history = read_history()
+        except (WizardError, OSError) as exc:  # a state folder that is a file, an unreadable disk: said, no crash
+            self.entries, self.warnings = [], []
+            table.clear(columns=True)
+            self.query_one("#history-note", Static).update(problem_text("read the history", exc))
+            return
         # The same rows in the same order as `gc-wizard history`: every install, verify and rollback,
         # oldest first; the cursor starts on the newest.
         self.entries = list(history.entries)
-        table = self.query_one(DataTable)
         table.clear(columns=True)
         # Five columns fit 80: the id says when (YYYYMMDD-HHMMSS-…); the time and the installer are in
         # the highlighted entry's lines below, so nothing scrolls the ● marker out of view.
@@ -125,11 +132,14 @@ class HistoryScreen(Screen):
         if not self.entries or table.cursor_row is None:
             return
         entry = self.entries[table.cursor_row]
-        history = read_history()
         try:  # the core's one eligibility rule (an in-place install's "undo" included)
+            history = read_history()
             target = check_target(history, entry.id)
         except UserError as exc:
             self.notify(str(exc), severity="warning")
+            return
+        except (WizardError, OSError) as exc:  # the history went unreadable since the screen showed it
+            self.notify(problem_text("read the history", exc), severity="error")
             return
         change = describe_change(history.current(), target)
         question = "\n".join(["Roll back?", *change, "", "The target is checked again before it becomes current."])

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 from wizard.errors import UserError
 from wizard.flows.options import slurm_target_from_words
 from wizard.tui.messages import FactsReady, JobStateChanged
+from wizard.tui.problems import error_text, problem_text
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.shown import Shown
 
@@ -110,14 +111,14 @@ class MachineScreen(Screen[str]):
             if self.slurm is None and found.facts.driver is None:
                 self.partitions = slurm_offer()
         except RecipesUnreadable as exc:  # a bad recipe file or --recipes-dir: its one sentence names it
-            self.post_message(FactsReady(None, [], error=f"Could not load the recipes:\n\n{exc}", token=stop))
+            self.post_message(FactsReady(None, [], error=problem_text("load the recipes", exc), token=stop))
             return
         except Exception as exc:  # shown on the screen, never a crash or a traceback
             if stop.is_set():
-                self.post_message(FactsReady(None, [], error=f"{exc}", stopped=True, token=stop))
+                self.post_message(FactsReady(None, [], error=error_text(exc), stopped=True, token=stop))
                 return
             where = " on a GPU node through srun" if slurm is not None else ""
-            self.post_message(FactsReady(None, [], error=f"Could not finish detection{where}:\n\n{exc}", token=stop))
+            self.post_message(FactsReady(None, [], error=problem_text(f"finish detection{where}", exc), token=stop))
             return
         self.post_message(FactsReady(found.facts, list(found.matches), pythons=found.pythons, token=stop))
 

@@ -26,6 +26,7 @@ from textual.widgets import Static
 from wizard.flows.options import InstallOptions
 from wizard.security import redact_secrets
 from wizard.tui.messages import PlanComputed
+from wizard.tui.problems import error_text
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.footer import WrappingFooter
@@ -125,7 +126,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         try:  # the recipe list judged the fit already; the rest is what `gc-wizard plan` checks
             checked = review(options, check_fit=False)
         except Exception as exc:  # no fitting Python, a bad folder: said on the screen, never a crash
-            self.post_message(PlanComputed(options, error=str(exc), revert=revert))
+            self.post_message(PlanComputed(options, error=error_text(exc), revert=revert))
             return
         self.post_message(PlanComputed(options, checked, announce_source=announce_source))
 

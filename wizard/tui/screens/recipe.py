@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 from wizard.flows.history import installed_recipes
 from wizard.flows.recipe_list import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
 from wizard.security import cut
+from wizard.tui.problems import problem_text
 from wizard.tui.widgets.shown import Shown, masked
 
 
@@ -158,7 +159,12 @@ class RecipeScreen(Screen):
         choices: list[str | None] = [None, *self._versions()]
         current = choices.index(self.graphcast_version) if self.graphcast_version in choices else 0
         self.graphcast_version = choices[(current + 1) % len(choices)]
-        self.matches = self.rematch(self.graphcast_version)
+        try:
+            self.matches = self.rematch(self.graphcast_version)
+        except Exception as exc:  # a recipe file that broke meanwhile: said, the list stays as it was
+            self.graphcast_version = choices[current]
+            self.notify(problem_text("match the recipes again", exc), severity="error")
+            return
         self.selected = None
         option_list = self.query_one(OptionList)
         option_list.clear_options()

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.after_install import support_report
 from wizard.outputs import write_output_file
+from wizard.tui.problems import problem_text
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.shown import Shown
 
@@ -41,7 +42,10 @@ class ReportScreen(Screen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="report", description="Building the report")
     def build(self) -> None:
-        text = support_report(self.facts)
+        try:
+            text = support_report(self.facts)
+        except Exception as exc:  # the report collects what it can; what stops it is said where it would be
+            text = problem_text("build the report", exc)
         self.app.call_from_thread(self._show, text)
 
     def _show(self, text: str) -> None:

@@ -440,7 +440,10 @@ def _anchor_haystack(text: str) -> bytes:
     """
     data = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
     haystack = b"\n".join(set(data.split(b"\n")))
-    return _LONG_RUN.sub(lambda m: m.group()[:ANCHOR_RUN], haystack)
+    for run, cut in _RUNS:  # a long run of one progress-bar character, cut (see ANCHOR_RUN)
+        while run in haystack:
+            haystack = haystack.replace(run, cut)
+    return haystack
 
 
 #: The longest run of one character an anchor may hold (a test holds every anchor of the catalogue to it): the
@@ -450,7 +453,11 @@ def _anchor_haystack(text: str) -> bytes:
 #: still holds every anchor that was there: an anchor's inner runs are whole runs of the line, and its first and
 #: last runs at most this long.
 ANCHOR_RUN = 32
-_LONG_RUN = re.compile(rb"(.)\1{%d,}" % ANCHOR_RUN, re.S)
+#: The characters progress bars are drawn with, each as (a run twice the limit, a run at the limit): every pass of
+#: `bytes.replace` halves a long run, in memory twice the haystack at most. Not a regex: `(.)\1{32,}` kept a
+#: frame of its stack per character of the run and grew past 700 MB on a 120 MB line of dots.
+_RUNS = tuple(((c * (2 * ANCHOR_RUN)).encode(), (c * ANCHOR_RUN).encode())
+              for c in ". #=-_*~>|+\t█▉▊▋▌▍▎▏━─═■□●•▪░▒▓⣿")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -139,3 +139,31 @@ class JobStateChanged(Message):
 
     state: Any
     """A `wizard.detect.srun_job.JobState`."""
+
+
+@dataclass
+class DownloadMeasured(Message):
+    """The Plan screen's worker summed the download for `plan` (`text` to show, `total` bytes or None)."""
+
+    plan: Any
+    text: str
+    total: int | None = None
+
+
+@dataclass
+class ReportBuilt(Message):
+    """The Report screen's worker gathered the support report (or the sentence saying what stopped it)."""
+
+    text: str
+
+
+@dataclass
+class AfterInstallDone(Message):
+    """A Done-screen worker finished registering a kernel or writing a module file: the toast to show, its
+    severity, and the longer note for the pane (None: none)."""
+
+    toast: str
+    severity: str = "information"
+    note: str | None = None
+    seconds: float = 12
+    """How long the toast stays."""

@@ -12,6 +12,7 @@ from textual.widgets import Static
 from wizard.flows.describe import activate_lines, install_undone, use_lines
 from wizard.flows.results import InstallResult
 from wizard.paths import wizard_command
+from wizard.tui.messages import AfterInstallDone
 from wizard.tui.problems import error_text
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
@@ -178,9 +179,9 @@ class DoneScreen(Screen[str]):
 
         try:
             written = module_install(self.result.env)
-            self.app.call_from_thread(self.notify, f"Module written. Use it: {written['use']}", timeout=20)
+            self.post_message(AfterInstallDone(f"Module written. Use it: {written['use']}", seconds=20))
         except Exception as exc:
-            self.app.call_from_thread(self.notify, error_text(exc), severity="error")
+            self.post_message(AfterInstallDone(error_text(exc), severity="error"))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="kernel", description="Registering kernel")
     def install_kernel(self) -> None:
@@ -194,7 +195,11 @@ class DoneScreen(Screen[str]):
             # The toast is one short line that fits; the cautions (a paragraph each) go into the pane, where
             # they can be read whole and scrolled to.
             said = f"Kernel registered: {spec.get('display_name', spec)}, in {spec.get('path')}"
-            self.app.call_from_thread(self.notify, said, timeout=12)
-            self.app.call_from_thread(self.show_note, "\n".join([said, *(f"! {c}" for c in spec.get("cautions", []))]))
+            self.post_message(AfterInstallDone(said, note="\n".join([said, *(f"! {c}" for c in spec.get("cautions", []))])))
         except Exception as exc:
-            self.app.call_from_thread(self.notify, error_text(exc), severity="error")
+            self.post_message(AfterInstallDone(error_text(exc), severity="error"))
+
+    def on_after_install_done(self, message: AfterInstallDone) -> None:
+        self.notify(message.toast, severity=message.severity, timeout=message.seconds)
+        if message.note is not None:
+            self.show_note(message.note)

@@ -25,7 +25,7 @@ from textual.widgets import Static
 
 from wizard.flows.options import InstallOptions
 from wizard.security import redact_secrets
-from wizard.tui.messages import PlanComputed
+from wizard.tui.messages import DownloadMeasured, PlanComputed
 from wizard.tui.problems import error_text
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -193,15 +193,12 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             text, total = size.describe(), size.bytes
         except Exception as exc:  # the size is a help, never a reason to stop
             text, total = f"download size unknown ({exc})", None
-        try:
-            self.app.call_from_thread(self._download_measured, plan, text, total)
-        except RuntimeError:  # the app closed meanwhile
-            pass
+        self.post_message(DownloadMeasured(plan, text, total))
 
-    def _download_measured(self, plan, text: str, total: int | None) -> None:
-        if plan is self.plan and self.is_mounted:
-            self.download = text
-            self.download_bytes = total
+    def on_download_measured(self, message: DownloadMeasured) -> None:
+        if message.plan is self.plan and self.is_mounted:
+            self.download = message.text
+            self.download_bytes = message.total
             self._render_plan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.after_install import support_report
 from wizard.outputs import write_output_file
+from wizard.tui.messages import ReportBuilt
 from wizard.tui.problems import problem_text
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.widgets.shown import Shown
@@ -46,11 +47,11 @@ class ReportScreen(Screen):
             text = support_report(self.facts)
         except Exception as exc:  # the report collects what it can; what stops it is said where it would be
             text = problem_text("build the report", exc)
-        self.app.call_from_thread(self._show, text)
+        self.post_message(ReportBuilt(text))
 
-    def _show(self, text: str) -> None:
-        self.text = text
-        self.query_one("#report", Static).update(text)
+    def on_report_built(self, message: ReportBuilt) -> None:
+        self.text = message.text
+        self.query_one("#report", Static).update(message.text)
 
     def action_back(self) -> None:
         self.dismiss(None)

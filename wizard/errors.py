@@ -192,13 +192,14 @@ def internal_error(exc: BaseException) -> str:
     import traceback
 
     from wizard import paths  # deferred: only a crash needs it
-    from wizard.security import cut
+    from wizard.security import cut, write_private_file
 
     what = f"{type(exc).__name__}: {exc}".strip()
     try:
         log = paths.new_log("crash")
         log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text(redact_secrets("".join(traceback.format_exception(exc))), encoding="utf-8")
+        # 0600 as every log the wizard writes (fifteenth hostile pass M1: the crash log alone was 0644)
+        write_private_file(log, redact_secrets("".join(traceback.format_exception(exc))))
         where = f" The details are in {log}."
     except (OSError, WizardError):
         where = ""

@@ -315,6 +315,16 @@ _BARE_USERINFO = re.compile(
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))")
 _AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*[^\s\"',;]+")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
+#: A cookie header sends the session itself (`Cookie: sessionid=…`, `Set-Cookie: token=…`): its whole value goes.
+_COOKIE = re.compile(r"(?i)\b((?:set-)?cookie\s*:\s*)(?!<redacted>)[^\r\n]+")
+#: A .netrc entry (`machine HOST login USER password PW`, on one line or as a pasted file): the password after
+#: `password` and blanks, which the `password:`/`password=` rule does not see (fifteenth hostile pass R2).
+_NETRC = re.compile(r"(?i)((?:\bmachine\s+\S+|\bdefault)\s+(?:login\s+\S+\s+)?password\s+|\blogin\s+\S+\s+password\s+)"
+                    r"(?!<redacted>)(\S+)")
+#: A login on a command line pasted into a log: `curl -u USER:PW`, `--user USER:PW`, `--proxy-user USER:PW`, and
+#: the MySQL/MariaDB clients' `-pPW` (fifteenth hostile pass R4).
+_COMMAND_LOGIN = re.compile(r"(?<![\w-])((?:-u|--user|--proxy-user)[ =]+[^\s:]+:)(?!<redacted>)(\S+)")
+_MYSQL_PASSWORD = re.compile(r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!<redacted>)(\S+)")
 _PASSWORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/.])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
 _PRIVATE_KEY = re.compile(
@@ -486,6 +496,10 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _BARE_USERINFO.sub(lambda m: _bare_userinfo(m, keep_user), text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    text = _COOKIE.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    text = _NETRC.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    text = _COMMAND_LOGIN.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    text = _MYSQL_PASSWORD.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _SECRET_VAR.sub(_secret_var, text)
     text = _SECRET_OPTION.sub(lambda m: f"{m.group('option')}{m.group('space')}{MASK}", text)

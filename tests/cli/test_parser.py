@@ -97,6 +97,7 @@ def test_a_bug_in_a_command_is_one_sentence_and_a_log_never_a_traceback(monkeypa
     assert "an error of its own (AttributeError" in proc.stderr and "this is a bug" in proc.stderr
     (log,) = (isolated_state / "logs").glob("crash-*.log")
     assert "Traceback" in log.read_text()
+    assert log.stat().st_mode & 0o777 == 0o600  # as every log (fifteenth hostile pass M1)
 
 
 def test_the_apps_own_start_loads_no_command_module():

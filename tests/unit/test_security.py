@@ -90,7 +90,8 @@ def test_text_that_only_looks_like_a_secret_stays_as_it_is():
                  "gc-wizard: --python /etc/passwd: not a Python interpreter that runs.",
                  'export PATH="/home/me/secret:/usr/bin"', "TokenizerWarning: 'truncated input'",
                  "tests/test_pat_handles_paths_with_spaces.py::test_pat_handles_long_names PASSED",
-                 "nvidia_cudnn_cu12-8.9.2.26-py3-none-manylinux1_x86_64.whl"):
+                 "nvidia_cudnn_cu12-8.9.2.26-py3-none-manylinux1_x86_64.whl",
+                 "login failed: wrong password for user alice", "uv pip install -U numpy", "cookie jar loaded"):
         assert redact_secrets(text) == text
     assert "SEKRET" not in redact_secrets("https://h/w/?private_token=SEKRETqs1234567890")
 
@@ -126,6 +127,13 @@ def test_an_error_the_core_raises_is_masked_for_every_face():
     ("databricks configure dapi0123456789abcdef0123456789abcdef", "0123456789abcdef0123"),
     ("runner glsoat-AbCdEf0123456789xyzQWe registered", "AbCdEf0123456789"),
     ("stripe pk_test_51HxYzAbCdEfGhIjKlMnOp", "51HxYzAbCdEfGhIjKlMnOp"),
+    # fifteenth hostile pass R2-R4: a .netrc line, a cookie header, logins on a pasted command line
+    ("RuntimeError: machine pypi.corp login alice password NETRCPW9876", "NETRCPW9876"),
+    ("default login bob password Nt2PwQ", "Nt2PwQ"),
+    ("> Cookie: sessionid=COOKIESESS777; csrftoken=x", "COOKIESESS777"),
+    ("RuntimeError: curl -u alice:CURLPW1234 https://x.example", "CURLPW1234"),
+    ("wget --proxy-user=me:PrOxYpw1 http://h/", "PrOxYpw1"),
+    ("RuntimeError: mysql -pMYSQLPW777 -h db", "MYSQLPW777"),
 ])
 def test_token_shapes_and_signed_urls_are_masked(text, secret):
     assert secret not in redact_secrets(text) and "<redacted>" in redact_secrets(text)

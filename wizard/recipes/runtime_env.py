@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 
-from wizard.security import show_characters, unshowable_characters
+from wizard.security import redact_secrets, show_characters, unshowable_characters
 
 ALLOWED_PREFIXES = ("JAX_", "XLA_", "TF_CPP_", "CUDA_", "NCCL_")
 ALLOWED_NAMES = ("NVIDIA_TF32_OVERRIDE",)
@@ -101,6 +101,10 @@ def value_problem(name: str, value: object) -> str | None:
     if bad:
         shown = " ".join(repr(c) if c in _BAD_VALUE else show_characters([c]) for c in bad)
         return f"the value of {name} holds characters a library setting never needs ({shown})"
+    if redact_secrets(value) != value:
+        # A value every output masks would be exported exact into shells, kernels and the env's marker (fifteenth
+        # hostile pass R6); a library setting is never a credential, so a recipe that carries one is refused.
+        return f"the value of {name} looks like a credential (a token or password), which a recipe never carries"
     if name == "XLA_FLAGS":
         return xla_flags_problem(value)
     return None

@@ -145,3 +145,27 @@ def test_a_value_that_is_not_printable_is_refused_by_the_same_rule_as_the_docs(t
     assert str(path) in message and "JAX_T" in message and ("never needs" in message or "control characters" in message)
     act = compute_activation(tmp_path / "env", {"PATH": "/usr/bin"}, {"backend": "cpu", "runtime_env": {"JAX_T": value}})
     assert "JAX_T" not in act.set and any("JAX_T" in note for note in act.notes)
+
+
+@pytest.mark.parametrize("name, value", [
+    ("JAX_TOK", "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
+    ("NCCL_SOCKET_IFNAME", "https://me:pa55w0rd@host/x"),
+    ("JAX_COORDINATOR_ADDRESS", "me:Secr3tPw@node1:1234"),
+    ("TF_CPP_VMODULE", "hf_abcdefghijklmnopqrstuvwxyz0123"),
+])
+def test_a_value_that_looks_like_a_credential_is_refused(tmp_path, name, value):
+    """Fifteenth hostile pass R6: a runtime value holding a token was masked on every output but exported exact
+    into activate's lines, the kernels and the env marker. A library setting is never a credential: refused."""
+    with pytest.raises(UserError) as info:
+        load_recipe_file(_recipe(tmp_path, name, value))
+    assert f"the value of {name} looks like a credential" in str(info.value)
+    assert value not in str(info.value)
+
+
+def test_ordinary_values_are_not_taken_for_credentials(tmp_path):
+    for name, value in (("XLA_PYTHON_CLIENT_MEM_FRACTION", ".75"), ("NCCL_IB_PKEY", "0x8001"),
+                        ("JAX_COMPILATION_CACHE_DIR", "cache"), ("XLA_FLAGS", "--xla_gpu_enable_triton_gemm=false")):
+        try:
+            load_recipe_file(_recipe(tmp_path, name, value))
+        except UserError as exc:
+            assert "credential" not in str(exc), (name, str(exc))

@@ -22,8 +22,13 @@ from wizard.install.lockfile import uv_writes_pylock
 
 
 @pytest.fixture
-def deps(tiny):
-    """Recipe `tiny-dep`: pkg-c 1.0, which pulls in pkg-d 3.0 (so the closure is bigger than the pins)."""
+def deps(tiny, tmp_path, monkeypatch):
+    """Recipe `tiny-dep`: pkg-c 1.0, which pulls in pkg-d 3.0 (so the closure is bigger than the pins).
+
+    uv's cache is the test's own: tests beside it serve the same `pkg-c 1.0` from loopback indexes, and an offline
+    pylock resolve on a fresh machine's shared cache once named such an index's URL ("Failed to download
+    http://127.0.0.1:PORT/simple/pkg-c/… to compute missing hashes"), failing twice in clean-clone runs."""
+    monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "uv-cache"))
     tiny.house.add("pkg-c", "1.0", requires=["pkg-d>=3"])
     tiny.house.add("pkg-d", "3.0")
     tiny.write("tiny-dep", ["pkg-c==1.0"])

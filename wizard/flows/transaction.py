@@ -212,8 +212,8 @@ class _Transaction:
 
     def run(self) -> InstallResult:
         self.begin()
-        with building_from_a_copy(self.plan, say=self.say) as copied:  # the user's checkout is never built in
-            results = run_plan(copied.plan, log_path=self.log, events=self.events, cancel=self.cancel,
+        with building_from_a_copy(self.plan, say=self.say) as plan:  # the user's checkout is never built in
+            results = run_plan(plan, log_path=self.log, events=self.events, cancel=self.cancel,
                                no_input=self.options.assume_yes)
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):

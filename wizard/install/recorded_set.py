@@ -55,7 +55,7 @@ def graphcast_source_record(packages: list[str]) -> dict[str, str] | None:
     for line in packages:
         name, sep, ref = line.partition(" @ ")
         if sep and str(canonicalize_name(name.strip())) == "graphcast" and ref.strip().startswith("file://"):
-            path = _file_path(ref.strip())
+            path = file_path(ref.strip())
             digest = _sha256(path) if path is not None and path.is_file() else None
             return {"requirement": line.strip(), **({"sha256": digest} if digest else {})}
     return None
@@ -80,7 +80,7 @@ def foreign_requirement(packages: list[str], *, roots: list[Path],
                                   "direct reference")
         if GIT_COMMIT.match(ref):
             continue
-        path = _file_path(ref)
+        path = file_path(ref)
         if path is None:
             return number, line, "GraphCast's source is neither a commit of its repository nor a local file"
         if isinstance(recorded, dict) and recorded.get("requirement") == line:
@@ -95,7 +95,8 @@ def foreign_requirement(packages: list[str], *, roots: list[Path],
     return None
 
 
-def _file_path(ref: str) -> Path | None:
+def file_path(ref: str) -> Path | None:
+    """The local path a `file://` reference names (this host's only), else None."""
     if not ref.startswith("file://"):
         return None
     parts = urllib.parse.urlsplit(ref)
@@ -129,7 +130,7 @@ def local_folders(find_links: list[str]) -> list[Path]:
     """The `--find-links` locations that are folders on this machine (a path, or a `file://` URL)."""
     folders = []
     for link in find_links:
-        path = _file_path(link) if link.startswith("file://") else (Path(link) if "://" not in link else None)
+        path = file_path(link) if link.startswith("file://") else (Path(link) if "://" not in link else None)
         if path is not None and path.is_dir():
             folders.append(path)
     return folders

@@ -11,20 +11,15 @@ outright (SIGKILL) leaves it behind; the next install's `sweep_left_behind` clea
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from wizard.install.private_args import sweep_left_behind
-
-#: A requirement line that names a local folder: `graphcast @ file:///home/me/graphcast`.
-_FOLDER_REFERENCE = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)\s*@\s*(?P<url>file://\S+?)\s*$")
+from wizard.install.recorded_set import file_path
 
 #: The copies' name: the wizard's pid follows, as for the private folders (`private_args`).
 PREFIX = "gc-wizard-source-"
@@ -45,7 +40,9 @@ def local_source(plan) -> Path | None:
 _ORIGINS: dict[str, str] = {}
 
 
-def _copied(source: Path, copy: Path) -> None:
+def _copy(source: Path, copy: Path) -> None:
+    """`source` copied to `copy` without its history and build output, and remembered as the copy's origin."""
+    shutil.copytree(source, copy, symlinks=True, ignore=_LEFT_OUT)
     _ORIGINS[copy.as_uri()] = source.as_uri()
 
 
@@ -58,35 +55,24 @@ def as_origin(line: str) -> str:
     return line
 
 
-@dataclass(frozen=True)
-class Copied:
-    """The plan to run, and where its copy stood in for the checkout (None: no copy was made)."""
-
-    plan: object
-    source: Path | None = None
-    copy: Path | None = None
-
-
-
 @contextmanager
-def building_from_a_copy(plan, say=None) -> Iterator[Copied]:
+def building_from_a_copy(plan, say=None) -> Iterator:
     """The plan whose steps build GraphCast from a copy of its local checkout (the plan itself when it builds from
     none); the copy is removed when the block ends, however it ends."""
     source = local_source(plan)
     if source is None:
-        yield Copied(plan)
+        yield plan
         return
     sweep_left_behind(prefix=PREFIX)
     folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))  # 0700, whatever the umask
     try:
         copy = folder / source.name
-        shutil.copytree(source, copy, symlinks=True, ignore=_LEFT_OUT)
-        _copied(source, copy)
+        _copy(source, copy)
         if say is not None:
             say(f"GraphCast is built from a copy of {source} ({copy}), so the checkout stays as it was")
         steps = tuple(replace(step, argv=tuple(str(copy) if arg == str(source) else arg for arg in step.argv))
                       for step in plan.steps)
-        yield Copied(replace(plan, steps=steps), source, copy)
+        yield replace(plan, steps=steps)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -97,13 +83,12 @@ def copy_folder_references(lines: list[str], folder: Path) -> list[str]:
     GraphCast from the recorded checkout in place, as the install did (fourteenth hostile pass Q2's class)."""
     out = []
     for line in lines:
-        match = _FOLDER_REFERENCE.match(line.strip())
-        path = Path(urllib.request.url2pathname(urllib.parse.urlsplit(match.group("url")).path)) if match else None
+        name, sep, ref = line.strip().partition(" @ ")
+        path = file_path(ref.strip()) if sep else None
         if path is None or not path.is_dir():
             out.append(line)
             continue
         copy = Path(folder) / f"source-{len(out)}" / path.name
-        shutil.copytree(path, copy, symlinks=True, ignore=_LEFT_OUT)
-        _copied(path, copy)
-        out.append(f"{match.group('name')} @ {copy.as_uri()}")
+        _copy(path, copy)
+        out.append(f"{name.strip()} @ {copy.as_uri()}")
     return out

@@ -151,8 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with streams.guarded_streams(outlive_reader=outlive):
             code = _main(argv)
-            for changed in paths.TIGHTENED:  # the state folder's modes this run changed, said once at the end
-                sys.stderr.write(f"gc-wizard: {changed}\n")
+            if paths.TIGHTENED:  # the state folder's modes this run changed, said once at the end
+                from wizard.commands.output import warn  # deferred: only a run that changed a mode needs it
+
+                for changed in paths.TIGHTENED:
+                    warn(changed)
             note = streams.reader_gone_note()
             lost = streams.lost_output_note()
             if note or lost:

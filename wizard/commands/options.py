@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from wizard import paths
 from wizard.errors import UserError
 from wizard.flows.options import (
     DEFAULT_INSTALLER,
@@ -306,11 +307,12 @@ def _installer_value(text: str) -> str:
     """An argparse type for `INSTALLER_BOUND`: a given value whose bytes are UTF-8 (a byte that is not reaches Python
     as a lone surrogate), refused here, before anything runs, with the byte named."""
     text = _given_value(text)
-    bad = next((ch for ch in text if "\udc80" <= ch <= "\udcff"), None)
-    if bad is not None:
-        shown = text.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+    shown = paths.not_utf8(text)  # the project's one spelling of such a byte: \xNN
+    if shown is not None:
+        bad = next((ch for ch in text if "\udc80" <= ch <= "\udcff"), None)
+        what = f"the byte \\x{ord(bad) - 0xDC00:02x}" if bad is not None else "a character"
         raise argparse.ArgumentTypeError(
-            f"'{shown}' has the byte \\x{ord(bad) - 0xDC00:02x}, which is not UTF-8; "
+            f"'{shown}' has {what}, which is not UTF-8; "
             "uv and pip take only UTF-8 arguments, so rename it (or give a link to it whose name is UTF-8)")
     return text
 

@@ -105,3 +105,41 @@ def test_a_rollback_that_rebuilds_from_the_checkout_builds_a_copy_too(tmp_path, 
     assert back.returncode == 0, back.stdout + back.stderr
     assert _tree(checkout) == before
     assert (Path(old["env"]) / "lib").is_dir()
+
+
+def test_a_rollback_refuses_a_checkout_that_changed_since_the_install(tmp_path, tiny):
+    """Fifteenth hostile pass P3: the entry recorded `graphcast @ file:///CHECKOUT` with nothing of what it held, and
+    a rebuild installed the checkout as it was then — code added since ran in the "restored" env. The install now
+    records the folder's digest; a rebuild from a changed checkout is refused, naming it, until it is put back."""
+    import shutil
+
+    checkout = _checkout(tmp_path / "graphcast")
+    args = [str(checkout) if a == str(tiny.graphcast) else a for a in tiny.args()]
+    assert run_cli("install", "tiny-a", "--yes", "--json", *args).returncode == 0
+    assert run_cli("install", "tiny-b", "--yes", "--json", *tiny.args()).returncode == 0
+    old = next(e for e in tiny.history() if e["recipe"] == "tiny-a")
+    assert old["graphcast_source"]["requirement"] == f"graphcast @ {checkout.as_uri()}"
+    assert len(old["graphcast_source"]["sha256"]) == 64
+    shutil.rmtree(old["env"])
+    module = checkout / "graphcast" / "__init__.py"
+    module.write_text('__version__ = "0.1.1"\nprint("CHANGED SINCE INSTALL")\n')
+    env = {"GC_WIZARD_FIND_LINKS": str(tiny.house.path)}
+    back = run_cli("rollback", old["id"], "--yes", "--no-verify", "--json", env=env)
+    error = json.loads(back.stdout.splitlines()[-1])["error"]
+    assert back.returncode == 2 and "Traceback" not in back.stderr
+    assert f"the checkout {checkout}" in error and "changed since the install" in error and "nothing changed" in error
+    assert f"git -C {checkout} status" in error
+    assert not Path(old["env"]).exists()
+    assert next(e for e in tiny.history() if e["current"])["recipe"] == "tiny-b"
+    # a link added inside it changes it too, even one pointing back at a file that is there
+    module.write_text('__version__ = "0.1.1"\n')
+    (checkout / "graphcast" / "alias.py").symlink_to("__init__.py")
+    again = run_cli("rollback", old["id"], "--yes", "--no-verify", "--json", env=env)
+    assert again.returncode == 2, again.stdout
+    (checkout / "graphcast" / "alias.py").unlink()
+    # put back as it was (git's own files and build output are not what a build reads): the rebuild goes ahead
+    (checkout / "build").mkdir()
+    fixed = run_cli("rollback", old["id"], "--yes", "--no-verify", "--json", env=env)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    site = next(Path(old["env"]).glob("lib/python3*/site-packages"))
+    assert (site / "graphcast" / "__init__.py").read_text() == '__version__ = "0.1.1"\n'

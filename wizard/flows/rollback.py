@@ -47,6 +47,7 @@ from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.plan import NO_REPLACE, Step
 from wizard.install.recorded_set import (
+    changed_source,
     changed_wheelhouse_files,
     foreign_requirement,
     local_folders,
@@ -94,7 +95,8 @@ def check_target(history: History, entry_id: str | None) -> Target:
     why = target_path_problem(target.entry, history) or (None if target.undo else recorded_set_problem(target.entry))
     if not why and not target.undo and not envs.env_python(target.entry.env).exists():
         # a rebuild: said before anything is asked or made
-        why = wheelhouse_problem(target.entry) or masked_links_problem(target.entry)
+        why = (wheelhouse_problem(target.entry) or masked_links_problem(target.entry)
+               or changed_source_problem(target.entry))
     if why:
         raise UserError(why)
     return target
@@ -173,6 +175,21 @@ def recorded_set_problem(entry: Entry) -> str | None:
     return (f"{where}: entry {entry.id} records the package {line!r}, which gc-wizard never records ({why}); "
             "the entry was edited, so nothing is installed from it and nothing changed. Roll back to another "
             "entry, or install again.")
+
+
+def changed_source_problem(entry: Entry) -> str | None:
+    """Why an entry whose GraphCast file or checkout changed since its install is not rebuilt from it, or None."""
+    path = changed_source(list(entry.packages), entry.graphcast_source)
+    if path is None:
+        return None
+    if path.is_dir():
+        what, look = f"the checkout {path}", f" (`git -C {path} status` shows what changed, if it is a git checkout)"
+    else:
+        what, look = f"{path}", ""
+    return (f"entry {entry.id} installed GraphCast from {what}, which has changed since the install (its sha256 "
+            "differs from the one recorded, or it is gone), so a rebuild would install something else under the "
+            f"entry's name; nothing changed. Put it back as it was{look}, or install the recipe again from it "
+            f"(`gc-wizard install {entry.recipe} --graphcast-src {path}`).")
 
 
 def _history_line(entry_id: str, value: str) -> int | None:
@@ -426,7 +443,7 @@ class _Rollback:
         elif self.kind == "adopt":
             entry.packages = envs.freeze(env)
         elif self.kind == "resync":
-            problem = wheelhouse_problem(entry) or masked_links_problem(entry)
+            problem = wheelhouse_problem(entry) or masked_links_problem(entry) or changed_source_problem(entry)
             if problem:
                 raise OperationFailed(problem.removesuffix(".").replace("; nothing changed", ""))
             self.say(f"{env} has changed since {entry.id}; putting its package set back")

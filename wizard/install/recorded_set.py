@@ -25,6 +25,7 @@ from packaging.utils import canonicalize_name
 
 from wizard.install.pinned import logical_lines, pin_of, same_version
 from wizard.install.source_env import env_sources, link_place
+from wizard.install.tree_digest import tree_sha256
 from wizard.security import holds_mask
 
 GIT_COMMIT = re.compile(r"^git\+https?://\S+@[0-9a-f]{40}(?:#\S*)?$")
@@ -49,15 +50,31 @@ def unmasked_links(links: list[str], environ: dict[str, str] | None = None) -> t
 
 
 def graphcast_source_record(packages: list[str]) -> dict[str, str] | None:
-    """What an install records of its GraphCast direct reference: the line, and the sha256 of the file it
-    names when that is a regular file (a wheel or source archive); None when GraphCast came as a pin or from
-    a commit (nothing to check later)."""
+    """What an install records of its GraphCast direct reference: the line, and the sha256 of what it names — a
+    file's (a wheel or source archive), or a checkout folder's as a build copies it (`tree_digest`); None when
+    GraphCast came as a pin or from a commit (nothing to check later)."""
     for line in packages:
         name, sep, ref = line.partition(" @ ")
         if sep and str(canonicalize_name(name.strip())) == "graphcast" and ref.strip().startswith("file://"):
             path = file_path(ref.strip())
-            digest = _sha256(path) if path is not None and path.is_file() else None
+            digest = _digest(path) if path is not None else None
             return {"requirement": line.strip(), **({"sha256": digest} if digest else {})}
+    return None
+
+
+def changed_source(packages: list[str], recorded: dict | None) -> Path | None:
+    """The file or checkout folder GraphCast's recorded source names when it no longer is what the install
+    recorded (its sha256 differs, or it is gone or unreadable); None when it is, or nothing was recorded.
+
+    A rebuild would install whatever the path holds now: a checkout edited since the install ran its new code
+    in the "restored" env (fifteenth hostile pass P3)."""
+    if not isinstance(recorded, dict) or not recorded.get("sha256"):
+        return None
+    for raw in packages:
+        if raw.strip() == recorded.get("requirement"):
+            path = file_path(raw.strip().partition(" @ ")[2].strip())
+            if path is not None and _digest(path) != recorded["sha256"]:
+                return path
     return None
 
 
@@ -84,10 +101,7 @@ def foreign_requirement(packages: list[str], *, roots: list[Path],
         if path is None:
             return number, line, "GraphCast's source is neither a commit of its repository nor a local file"
         if isinstance(recorded, dict) and recorded.get("requirement") == line:
-            expected = recorded.get("sha256")
-            if not expected or (path.is_file() and _sha256(path) == expected):
-                continue
-            return number, line, f"{path} has changed since the install (its sha256 differs from the one recorded)"
+            continue  # the install's own record; whether the path still holds it is `changed_source`'s question
         if any(_inside(path, root) for root in roots):
             continue
         return number, line, (f"it names {path}, outside the state folder and outside the bundle and wheelhouses "
@@ -109,6 +123,13 @@ def _inside(path: Path, root: Path) -> bool:
     except (OSError, ValueError):
         return False
     return top in real.parents
+
+
+def _digest(path: Path) -> str | None:
+    """A file's sha256, or a folder's as a build copies it; None when it is neither or cannot be read."""
+    if path.is_dir():
+        return tree_sha256(path)
+    return _sha256(path) if path.is_file() else None
 
 
 def _sha256(path: Path) -> str | None:

@@ -20,11 +20,13 @@ from pathlib import Path
 
 from wizard.install.private_args import sweep_left_behind
 from wizard.install.recorded_set import file_path
+from wizard.install.tree_digest import LEFT_OUT
 
 #: The copies' name: the wizard's pid follows, as for the private folders (`private_args`).
 PREFIX = "gc-wizard-source-"
-#: What a build needs none of: the checkout's history and what earlier builds left.
-_LEFT_OUT = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".eggs", ".tox", ".venv")
+#: What a build needs none of: the checkout's history and what earlier builds left (one list, which the recorded
+#: digest of the folder leaves out too).
+_LEFT_OUT = shutil.ignore_patterns(*LEFT_OUT)
 
 
 def local_source(plan) -> Path | None:

@@ -56,10 +56,12 @@ class TreeState:
     """The release its files were compared with ("GraphCast v0.1.1"), when it is one the recipes pin."""
     against_commit: bool = False
     """Whether the index was also compared with the commit's own tree (read from git's objects)."""
+    outside: tuple[str, ...] = ()
+    """Links in it whose target lies outside it ("graphcast/x.py -> /elsewhere/x.py"): what they point at is built in."""
 
     @property
     def changed(self) -> bool:
-        return bool(self.modified or self.deleted or self.untracked)
+        return bool(self.modified or self.deleted or self.untracked or self.outside)
 
     def describe(self, wanted_revision: str | None = None) -> str:
         """One clause: "at commit 97d1ad50b0b7 (the recipe's), unchanged" / "with local changes: …"."""
@@ -71,7 +73,7 @@ class TreeState:
                 wanted_revision and wanted_revision.startswith(self.commit))
             which = "the recipe's" if same else (f"not the recipe's {wanted_revision[:12]}" if wanted_revision else "")
             parts.append(f"at commit {self.commit[:12]}" + (f" ({which})" if which else ""))
-        if not self.changed:
+        if not (self.modified or self.deleted or self.untracked):
             parts.append(f"identical to {self.compared_with}, file for file" if self.compared_with
                          else "unchanged since that commit, file for file" if self.against_commit
                          else "unchanged since that commit as far as its index tells")
@@ -83,12 +85,19 @@ class TreeState:
                     changes.append(f"{len(names)} {label} ({shown})")
             lead = f"different from {self.compared_with}: " if self.compared_with else "with local changes: "
             parts.append(lead + "; ".join(changes))
+        if self.outside:
+            shown = ", ".join(self.outside[:_SHOWN]) + (f" and {len(self.outside) - _SHOWN} more"
+                                                        if len(self.outside) > _SHOWN else "")
+            parts.append(f"and {len(self.outside)} link{'s' if len(self.outside) > 1 else ''} in it point"
+                         f"{'' if len(self.outside) > 1 else 's'} outside it ({shown}): what "
+                         f"{'they point' if len(self.outside) > 1 else 'it points'} at is built in")
         return ", ".join(parts)
 
     def to_dict(self) -> dict:
         return {"readable": self.readable, "commit": self.commit, "modified": list(self.modified),
                 "deleted": list(self.deleted), "untracked": list(self.untracked), "reason": self.reason,
-                "compared_with": self.compared_with, "against_commit": self.against_commit}
+                "compared_with": self.compared_with, "against_commit": self.against_commit,
+                "outside_links": list(self.outside)}
 
 
 def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
@@ -139,7 +148,8 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
         modified, deleted = set(modified) | set(staged[0]), set(deleted) | set(staged[1])
         untracked |= set(staged[2])
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
-                     untracked=tuple(sorted(untracked)), against_commit=staged is not None)
+                     untracked=tuple(sorted(untracked)), against_commit=staged is not None,
+                     outside=links_outside(root))
 
 
 def _staged(objects_at: Path, commit: str | None, entries: list[tuple[str, bytes, int]]
@@ -256,7 +266,30 @@ def _against_release(root: Path, commit: str | None, tag: str, files: dict[str, 
     modified, deleted = compared
     untracked = sorted(path for path in _untracked(root, set(files)) if not _built_copy(root, path, files))
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
-                     untracked=tuple(untracked), compared_with=f"GraphCast {tag}")
+                     untracked=tuple(untracked), compared_with=f"GraphCast {tag}", outside=links_outside(root))
+
+
+def links_outside(root: Path) -> tuple[str, ...]:
+    """Every link in the checkout (tracked or not, to a file or a folder, never followed) whose target lies outside
+    it, as "path -> target": a build copies the link and reads what it points at, so a link to a file elsewhere put
+    that file's content in the env as a module while the plan listed it as one more "new" file (fifteenth hostile
+    pass P13). A link that stays inside the checkout is the checkout's own content and is not listed."""
+    top = os.path.realpath(root)
+    found: list[str] = []
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        for name in (*files, *dirs):  # a link named like a leftover (`__pycache__ -> /elsewhere`) is still a link
+            seen += 1
+            full = os.path.join(folder, name)
+            if not os.path.islink(full):
+                continue
+            target = os.path.realpath(full)
+            if target != top and not target.startswith(top.rstrip(os.sep) + os.sep):
+                found.append(f"{os.path.relpath(full, root)} -> {os.readlink(full)}")
+        dirs[:] = [d for d in dirs if d != ".git" and not _leftover_folder(d)]
+        if seen > MAX_ENTRIES:
+            break
+    return tuple(sorted(found))
 
 
 def _compare(root: Path, expected) -> tuple[list[str], list[str]] | None:

@@ -316,6 +316,36 @@ def test_untracked_symlinks_are_new_against_a_pinned_release_too(tmp_path, monke
     assert set(state.untracked) == links | {"build/lib/graphcast/model.py"}
 
 
+def test_links_pointing_outside_the_checkout_are_named_with_their_targets(tmp_path):
+    """Fifteenth hostile pass P13: a link to a file elsewhere was one more "new" file in the caution, and the build
+    put that file's content in the env as a module. Each link leaving the checkout is now named with its target;
+    a link that stays inside (`loop -> ..`, one to itself) is the checkout's own."""
+    repo, head = _checkout(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    _plant_links(repo, elsewhere)
+    state = read_tree_state(repo, head)
+    assert {entry.split(" -> ")[0] for entry in state.outside} == {
+        "graphcast/jaxdir", "dangling", "graphcast/also.py", "graphcast/__pycache__", "graphcast/x.pyc"}
+    assert f"graphcast/also.py -> {elsewhere}/jax/__init__.py" in state.outside
+    text = state.describe(head)
+    assert "5 links in it point outside it (dangling -> " in text and "what they point at is built in" in text
+    assert state.to_dict()["outside_links"] == list(state.outside)
+
+
+def test_a_tracked_link_leaving_the_checkout_is_named_though_git_sees_no_change(tmp_path):
+    repo, _ = _checkout(tmp_path)
+    (tmp_path / "secret.txt").write_text("SECRETDATA\n")
+    (repo / "graphcast" / "data.py").symlink_to(tmp_path / "secret.txt")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "link")
+    head = _git(repo, "rev-parse", "HEAD").strip()
+    state = read_tree_state(repo, head)
+    assert not state.untracked and not state.modified and state.changed  # the plan's mark is "!", not "✓"
+    assert state.describe(head).endswith(
+        f"unchanged since that commit, file for file, and 1 link in it points outside it (graphcast/data.py -> "
+        f"{tmp_path}/secret.txt): what it points at is built in")
+
+
 def test_a_tracked_symlink_to_a_folder_is_not_new(tmp_path):
     repo, _ = _checkout(tmp_path)
     (repo / "docs").symlink_to("graphcast")

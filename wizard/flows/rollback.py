@@ -31,7 +31,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -46,6 +45,7 @@ from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.plan import NO_REPLACE, Step
+from wizard.install.private_args import temporary_folder
 from wizard.install.recorded_set import (
     changed_source,
     changed_wheelhouse_files,
@@ -495,7 +495,7 @@ class _Rollback:
               what: str = "the frozen package set", recorded: bool = False) -> str:
         """`uv pip sync` to `packages`, offline then online, as runner steps into this rollback's log.
         `recorded`: the packages are the entry's, from history.json (a refusal then names its line there)."""
-        with tempfile.TemporaryDirectory(prefix="gc-wizard-sync-") as tmp:
+        with temporary_folder("sync") as tmp:
             source = envs.requirements_source(packages, requirements_file, tmp,
                                               self._history_place if recorded else None)
             links = unmasked_links(list(self.entry.find_links))[0]  # the user's own, given again

@@ -31,7 +31,6 @@ import re
 import shutil
 import stat
 import subprocess
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +41,7 @@ from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.install.pinned import logical_lines, pin_of
 from wizard.install.plan import Step
-from wizard.install.private_args import PrivateArguments
+from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, run_step
 from wizard.install.source_copy import as_origin, copy_folder_references
@@ -401,7 +400,7 @@ def _uv_hashed_lines(env: Path | str, pinned: list[str], find_links: Iterable[st
     """`uv pip compile --offline --generate-hashes` of the pins: its requirement lines (continuations joined), []
     when it fails."""
     links = [arg for link in find_links for arg in ("--find-links", str(link))]
-    with tempfile.TemporaryDirectory(prefix="gc-wizard-freeze-") as tmp:
+    with temporary_folder("freeze") as tmp:
         source = Path(tmp) / "frozen.in"
         source.write_text("\n".join(pinned) + "\n", encoding="utf-8")
         compiled = Path(tmp) / "frozen.txt"
@@ -534,7 +533,7 @@ def sync(env: Path | str, packages: list[str], *, find_links: Iterable[str] = ()
     there is one. Returns which way worked ("offline" / "online"); raises OperationFailed with uv's
     own words otherwise, SyncCancelled when `cancel` stopped it.
     """
-    with tempfile.TemporaryDirectory(prefix="gc-wizard-sync-") as tmp:
+    with temporary_folder("sync") as tmp:
         source = requirements_source(packages, requirements_file, tmp)
         steps = sync_steps(env, source, find_links=find_links, allow_empty=not packages, what=what)
         if log_path is None:

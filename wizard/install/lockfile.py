@@ -20,7 +20,6 @@ import hashlib
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
-from wizard.install.private_args import PrivateArguments
+from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.install.reach import configured_index, find_answered, find_unreachable, index_sentence
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.sources import outside_index_problem
@@ -179,7 +178,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)
     refuse_endless_pages([*recipe.find_links, *find_links], offline=offline, say=say)  # uv reads each page whole
-    with tempfile.TemporaryDirectory(prefix="gc-wizard-lock-") as tmp:
+    with temporary_folder("lock") as tmp:
         source = Path(tmp) / f"{recipe.id}.in"
         source.write_text("\n".join(recipe.requirements) + "\n", encoding="utf-8")
         argv = [uv_bin(), "pip", "compile", "--quiet", "--generate-hashes", "--no-header", "--python-version",

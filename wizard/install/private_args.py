@@ -28,6 +28,8 @@ import shlex
 import shutil
 import tempfile
 import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from wizard.security import redact_secrets
@@ -87,8 +89,7 @@ class PrivateArguments:
         if not moved and not logins:
             self.argv = kept
             return
-        sweep_left_behind()
-        self.folder = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-"))  # 0700, whatever the umask
+        self.folder = new_temporary_folder("private")
         if logins:
             self.env["GIT_ASKPASS"] = str(_askpass(self.folder, logins))
         if not moved:
@@ -120,19 +121,18 @@ class PrivateArguments:
         self.close()
 
 
-#: The private folders' name: the wizard's pid follows, so a folder whose wizard is gone can be told apart.
-_PREFIX = "gc-wizard-private-"
 
 
-def sweep_left_behind(where: str | None = None, prefix: str = _PREFIX) -> list[Path]:
-    """Removes the private folders (`prefix`: or another kind of the wizard's temporary folders named
-    `<prefix><pid>-…`) of wizards that are gone (killed outright: SIGKILL, the OOM killer, a Slurm time
-    limit, before `close` could run) and returns them; only this user's, only when that pid is not alive.
+def sweep_left_behind(where: str | None = None) -> list[Path]:
+    """Removes the temporary folders (`gc-wizard-<kind>-<pid>-…`: private arguments, source copies, syncs, locks,
+    a step's scratch) of wizards that are gone (killed outright: SIGKILL, the OOM killer, a Slurm time limit,
+    before `close` could run) and returns them; only this user's, only when that pid is not alive.
 
     Why: such a folder holds a requirements file with a signed URL or a git login script, 0600 but on disk for as
-    long as /tmp is kept (twelfth hostile pass #11). Nothing can run when a process is killed outright, so the next
-    wizard that makes a private folder clears what an earlier one left; a pid reused by another process keeps its
-    folder (it may be a running wizard's) until a later sweep."""
+    long as /tmp is kept (twelfth hostile pass #11), or a whole copy of the user's checkout (fifteenth hostile pass
+    P4). Nothing can run when a process is killed outright, so the next wizard that makes one of its folders clears
+    what an earlier one left, whatever kind; a pid reused by another process keeps its folder (it may be a running
+    wizard's) until a later sweep."""
     gone: list[Path] = []
     root = Path(where or tempfile.gettempdir())
     try:
@@ -140,19 +140,40 @@ def sweep_left_behind(where: str | None = None, prefix: str = _PREFIX) -> list[P
     except OSError:
         return gone
     for entry in entries:
-        pid_text = entry.name[len(prefix):].split("-", 1)[0] if entry.name.startswith(prefix) else ""
-        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+        ours = _OURS.match(entry.name)
+        if ours is None or int(ours.group(1)) == os.getpid():
             continue
         try:
             if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.getuid():
                 continue
-            os.kill(int(pid_text), 0)
+            os.kill(int(ours.group(1)), 0)
         except ProcessLookupError:
             shutil.rmtree(entry.path, ignore_errors=True)
             gone.append(Path(entry.path))
-        except OSError:  # alive under another user (EPERM), or the entry went away
+        except (OSError, OverflowError):  # alive under another user (EPERM), the entry went away, no such pid
             continue
     return gone
+
+
+#: Every temporary folder of the wizard's: its kind, then the pid of the wizard that made it.
+_OURS = re.compile(r"^gc-wizard-[a-z]+-(\d+)-")
+
+
+def new_temporary_folder(kind: str) -> Path:
+    """A new folder only the user can enter (0700, whatever the umask) for this wizard's `kind` of scratch work,
+    named so that a later wizard can clear it if this one is killed outright; what dead wizards left goes first."""
+    sweep_left_behind()
+    return Path(tempfile.mkdtemp(prefix=f"gc-wizard-{kind}-{os.getpid()}-"))
+
+
+@contextmanager
+def temporary_folder(kind: str) -> Iterator[Path]:
+    """`new_temporary_folder(kind)`, removed when the block ends, however it ends."""
+    folder = new_temporary_folder(kind)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _git_without_login(word: str, logins: dict[str, tuple[str, str]]) -> str:

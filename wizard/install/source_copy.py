@@ -5,25 +5,22 @@ and `graphcast.egg-info/` into the folder it builds — the user's own checkout,
 `plan` then counted those as the user's "local changes" (fourteenth hostile pass Q2). The copy holds what the
 checkout holds (local changes included: they are what the user asked to install) but its git folder and earlier
 build output; it lives in a private temporary folder (0700) and is removed when the install ends. One killed
-outright (SIGKILL) leaves it behind; the next install's `sweep_left_behind` clears it, as it does private folders.
+outright (SIGKILL) leaves it behind; the next wizard that makes a temporary folder clears it (`private_args`).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from wizard.install.private_args import sweep_left_behind
+from wizard.install.private_args import temporary_folder
 from wizard.install.recorded_set import file_path
 from wizard.install.tree_digest import LEFT_OUT
 
-#: The copies' name: the wizard's pid follows, as for the private folders (`private_args`).
-PREFIX = "gc-wizard-source-"
 #: What a build needs none of: the checkout's history and what earlier builds left (one list, which the recorded
 #: digest of the folder leaves out too).
 _LEFT_OUT = shutil.ignore_patterns(*LEFT_OUT)
@@ -65,9 +62,7 @@ def building_from_a_copy(plan, say=None) -> Iterator:
     if source is None:
         yield plan
         return
-    sweep_left_behind(prefix=PREFIX)
-    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))  # 0700, whatever the umask
-    try:
+    with temporary_folder("source") as folder:
         copy = folder / source.name
         _copy(source, copy)
         if say is not None:
@@ -75,8 +70,6 @@ def building_from_a_copy(plan, say=None) -> Iterator:
         steps = tuple(replace(step, argv=tuple(str(copy) if arg == str(source) else arg for arg in step.argv))
                       for step in plan.steps)
         yield replace(plan, steps=steps)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def copy_folder_references(lines: list[str], folder: Path) -> list[str]:

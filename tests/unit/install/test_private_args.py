@@ -166,3 +166,32 @@ def test_a_private_folder_left_by_a_killed_wizard_is_cleared_by_the_next(tmp_pat
         assert not left.exists()
         assert alive.is_dir() and stranger.is_dir() and mine.folder.is_dir()
         assert mine.folder.name.startswith(f"gc-wizard-private-{os.getpid()}-")
+
+
+def test_every_kind_of_temporary_folder_a_killed_wizard_left_is_cleared_by_the_next(tmp_path, monkeypatch):
+    """Fifteenth hostile pass P4: a rollback killed outright left `gc-wizard-sync-XXXX/` (a whole copy of the user's
+    checkout and the requirements file), which nothing swept. Every temporary folder of the wizard's is named
+    `gc-wizard-<kind>-<pid>-…`, and the next one made, of any kind, clears those whose wizard is gone."""
+    import os
+    import subprocess
+    import tempfile
+
+    from wizard.install.private_args import temporary_folder
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a pid that was a process and is no more
+    left = [tmp_path / f"gc-wizard-{kind}-{dead.pid}-abc" for kind in ("sync", "source", "lock", "freeze", "step")]
+    for folder in left:
+        (folder / "copy").mkdir(parents=True)
+        (folder / "copy" / "requirements.txt").write_text("graphcast @ file:///home/u/gc\n")
+    alive = tmp_path / f"gc-wizard-sync-{os.getppid()}-x"
+    alive.mkdir()
+    others = [tmp_path / "gc-wizard-sync-abcdefgh", tmp_path / "gc-wizardry-1-x", tmp_path / f"gc-wizard-{dead.pid}-x"]
+    for folder in others:
+        folder.mkdir()
+    with temporary_folder("lock") as mine:
+        assert mine.name.startswith(f"gc-wizard-lock-{os.getpid()}-") and (mine.stat().st_mode & 0o777) == 0o700
+        assert not any(folder.exists() for folder in left)
+        assert alive.is_dir() and all(folder.is_dir() for folder in others)
+    assert not mine.exists()

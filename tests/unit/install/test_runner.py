@@ -417,3 +417,23 @@ def test_an_installers_advice_to_wipe_is_logged_but_never_shown_live_nor_quoted(
     assert not result.ok and "--clear" in log and "--force-reinstall" in log
     for shown in (events.lines, list(result.tail)):
         assert [line.strip() for line in shown] == [said[0], said[3].strip()], shown
+
+
+def test_a_step_writes_its_temporary_files_in_a_private_folder_removed_with_it(tmp_path, monkeypatch):
+    """Fifteenth hostile pass P9: uv's build lock `uv-setuptools-<hash>.lock` stayed in the temporary folder, mode
+    0666, one per checkout build. Each step's TMPDIR is now a 0700 folder of its own, removed when it ends."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    script = ("import os, stat; d = os.environ['TMPDIR']; fd = os.open(os.path.join(d, 'uv-setuptools-x.lock'), "
+              "os.O_CREAT | os.O_WRONLY, 0o666); os.fchmod(fd, 0o666); "
+              "print('TMP', d, oct(stat.S_IMODE(os.stat(d).st_mode)))")
+    s = Step(name="tmp", title="tmp", argv=(sys.executable, "-c", script))
+    result, events, _ = run(tmp_path, s)
+    assert result.ok, result.error
+    (line,) = [line for line in events.lines if line.startswith("TMP ")]
+    _, folder, mode = line.split()
+    assert os.path.dirname(folder) == str(tmp_path / "tmp") and mode == "0o700"
+    assert os.path.basename(folder).startswith(f"gc-wizard-step-{os.getpid()}-")
+    assert list((tmp_path / "tmp").iterdir()) == []  # the lock went with the folder

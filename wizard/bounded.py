@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import stat
+import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -66,12 +68,14 @@ def read_text(path: str | os.PathLike[str], limit: int, *, streams_ok: bool = Fa
     Only a regular file is opened (`not_regular`): a state or env file replaced by a FIFO hung every command
     that read it, and a link to /dev/zero was read until memory ran out (seventh hostile pass 3a/3c/3f).
     `streams_ok` is for a path the user names on the command line, where `<(…)` or /dev/stdin is a wish."""
-    if not streams_ok:
-        why = not_regular(path)
-        if why is not None:
-            raise ParseLimitError(why)
-    with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
+    why = not_regular(path)
+    if why is not None and not streams_ok:
+        raise ParseLimitError(why)
+    if why is not None:
+        data = _read_stream(path, limit, why)
+    else:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
     if len(data) > limit:
         raise ParseLimitError(f"it is larger than {_size_text(limit)}, far more than such a file ever holds")
     try:
@@ -79,6 +83,44 @@ def read_text(path: str | os.PathLike[str], limit: int, *, streams_ok: bool = Fa
     except UnicodeDecodeError as exc:
         raise ParseLimitError(f"it is not a text file (not UTF-8 at byte {exc.start})") from None
     return text[1:] if text.startswith(BOM) else text
+
+
+#: How long a stream named on the command line (`<(…)`, a FIFO, /dev/stdin) may take to be written and closed.
+STREAM_SECONDS = 15.0
+
+
+def _read_stream(path: str | os.PathLike[str], limit: int, kind: str) -> bytes:
+    """At most `limit + 1` bytes of a stream, waiting at most `STREAM_SECONDS` for it to be written and ended.
+
+    Why: a plain `open` of a named pipe that nobody writes to blocks for ever, and `install --yes --answers FIFO`,
+    run unattended, hung until something killed it (fifteenth hostile pass P5). The stream is opened without
+    blocking and read as it comes; a pipe with no writer yet reads as ended, so an end before any byte is waited
+    out too (the writer of `cat f > fifo &` may open it a moment later)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        deadline = time.monotonic() + STREAM_SECONDS
+        data = bytearray()
+        while len(data) <= limit:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                what = "nothing was written to it" if not data else "it was not closed"
+                raise ParseLimitError(f"{kind.removesuffix(', not a regular file')} and {what} within "
+                                      f"{STREAM_SECONDS:.0f} s")
+            if not select.select([fd], [], [], min(left, 0.2))[0]:
+                continue
+            try:
+                block = os.read(fd, min(1 << 16, limit + 1 - len(data)))
+            except BlockingIOError:
+                continue
+            if block:
+                data += block
+            elif data:
+                break
+            else:
+                time.sleep(min(0.05, max(left, 0)))
+        return bytes(data)
+    finally:
+        os.close(fd)
 
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),

@@ -1,8 +1,12 @@
 """The bounded readers say the wizard's own sentence for a file built to hurt, whatever the YAML library's
 version says first (PyYAML 6.0.4 stops deep flow nesting in its scanner with its own words)."""
 
+import os
+import time
+
 import pytest
 
+from wizard import bounded
 from wizard.bounded import ParseLimitError, check_yaml, flow_depth
 
 
@@ -56,3 +60,34 @@ def test_read_bytes_refuses_a_grown_file_a_fifo_and_a_device_before_reading(tmp_
     for path, kind in ((fifo, "named pipe"), ("/dev/zero", "character device")):
         with pytest.raises(bounded.ParseLimitError, match=kind):
             bounded.read_bytes(path, 1024)
+
+
+def test_a_stream_named_on_the_command_line_is_read_and_one_nobody_writes_is_given_up(tmp_path, monkeypatch):
+    """Fifteenth hostile pass P5: `install --yes --answers FIFO` opened the named pipe with a plain `open`, which
+    blocks until a writer comes — for ever, unattended. Streams are read without blocking, under a deadline."""
+    import threading
+
+    monkeypatch.setattr(bounded, "STREAM_SECONDS", 0.6)
+    fifo = tmp_path / "answers.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(bounded.ParseLimitError, match=r"^it is a named pipe \(FIFO\) and nothing was written to it "
+                                                      r"within 1 s$"):
+        bounded.read_text(fifo, 1000, streams_ok=True)
+
+    def write_late():  # the writer opens the pipe a moment after the reader (`cat f > fifo &`)
+        time.sleep(0.2)
+        with open(fifo, "w") as out:
+            out.write('{"recipe": "tiny-a"}\n')
+
+    writer = threading.Thread(target=write_late)
+    writer.start()
+    assert bounded.read_text(fifo, 1000, streams_ok=True) == '{"recipe": "tiny-a"}\n'
+    writer.join()
+    read_end, write_end = os.pipe()  # what `<(cat f)` names as /dev/fd/N
+    os.write(write_end, b"x" * 5000)
+    os.close(write_end)
+    with pytest.raises(bounded.ParseLimitError, match="larger than"):
+        bounded.read_text(f"/proc/self/fd/{read_end}", 1000, streams_ok=True)
+    os.close(read_end)
+    with pytest.raises(bounded.ParseLimitError, match="named pipe"):
+        bounded.read_text(fifo, 1000)  # a file the wizard reads by itself is never a stream

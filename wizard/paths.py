@@ -263,10 +263,18 @@ def restrict_umask() -> int:
     under `umask 000` its `site-packages` was world-writable and another local user's `.pth` file ran in
     the owner's next `python`. uv, pip and the venv module create the files, so the umask — which they
     all inherit — is the one place that covers every folder, file and marker they make. Read bits are
-    left as the user's umask sets them (a lab may share environments for reading)."""
+    left as the user's umask sets them (a lab may share environments for reading).
+
+    The owner's own bits are never masked: under `umask 0777` history.json and the new environment were made
+    mode 0000, which a user other than root cannot open again (fifteenth hostile pass P6); such a umask now
+    gives what the wizard makes to its owner alone (0700 folders, 0600 files)."""
     old = os.umask(NO_SHARED_WRITE)
-    os.umask(old | NO_SHARED_WRITE)
+    os.umask((old | NO_SHARED_WRITE) & OWNER_KEPT)
     return old
+
+
+#: The umask bits the wizard keeps: group's and other's. The owner may always read, write and enter what it makes.
+OWNER_KEPT = 0o077
 
 
 #: Names that mean another thing in every other process: this process's own view (`/proc/self/cwd`, a descriptor).

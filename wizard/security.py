@@ -197,8 +197,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
     try:
         # surrogateescape: a path holding a byte that is not UTF-8 is written as the bytes it is.
         with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape") as handle:
-            if mode != PRIVATE_MODE:
-                os.fchmod(handle.fileno(), mode & 0o755)  # never group/other write, whatever was asked
+            os.fchmod(handle.fileno(), mode & 0o755)  # exactly this, whatever the umask; never group/other write
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

@@ -7,6 +7,7 @@ folder; a log of one 120 MB line of progress dots (not the issue's NULs) through
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -40,6 +41,31 @@ def test_an_env_and_the_state_are_not_writable_by_others_under_any_umask(tiny, i
     assert (target / "gc-wizard-env.json").is_file()
     assert _writable_by_others(target) == []
     assert _writable_by_others(isolated_state) == []
+
+
+def _not_the_owners(root: Path) -> list[str]:
+    bad = []
+    for folder, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            mode = (Path(folder) / name).lstat().st_mode
+            wanted = 0o700 if stat.S_ISDIR(mode) else 0o600
+            if not stat.S_ISLNK(mode) and mode & wanted != wanted:
+                bad.append(f"{Path(folder) / name} {oct(mode & 0o777)}")
+    return bad
+
+
+@pytest.mark.parametrize("umask", [0o777, 0o277])
+def test_the_owner_can_use_what_the_wizard_made_whatever_the_umask(tiny, isolated_state, umask):
+    """Fifteenth hostile pass P6: under `umask 0777` history.json and the new env were mode 0000, which a user
+    other than root cannot open again. The owner's bits are never masked: 0700 folders, 0600 files at least."""
+    args = [sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", *tiny.args()]
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=str(REPO), timeout=300,
+                          preexec_fn=lambda: os.umask(umask))
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_IMODE((isolated_state / "history.json").stat().st_mode) == 0o600
+    env = Path(json.loads(proc.stdout.splitlines()[-1])["env"])
+    assert stat.S_IMODE(env.stat().st_mode) == 0o700
+    assert _not_the_owners(isolated_state) == [] and _writable_by_others(isolated_state) == []
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root (CI runs as root)")

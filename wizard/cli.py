@@ -147,10 +147,18 @@ def main(argv: list[str] | None = None) -> int:
     old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
     paths.TIGHTENED.clear()
     argv = sys.argv[1:] if argv is None else argv
-    outlive = _named_command(argv) not in END_WITH_READER
+    outlive = _named_command(argv) not in END_WITH_READER and not _only_prints(argv)
     try:
         with streams.guarded_streams(outlive_reader=outlive):
-            code = _main(argv)
+            try:
+                code = _main(argv)
+            except streams.OutputFailed as exc:  # `--version`/`--help` print before any command's guard
+                from wizard.commands.guard import say_error  # deferred: only a failing stream needs it
+
+                say_error(str(exc))
+                return ExitCode.FAILED
+            except BrokenPipeError:  # their reader went away (`--help | head -1`): done, as `ls | head` is
+                return ExitCode.OK
             if paths.TIGHTENED:  # the state folder's modes this run changed, said once at the end
                 from wizard.commands.output import warn  # deferred: only a run that changed a mode needs it
 
@@ -175,6 +183,14 @@ def main(argv: list[str] | None = None) -> int:
 #: file) and goes on to the end without that reader (`streams.guarded_streams(outlive_reader=True)`): an
 #: install that stopped at its first line and exited 0 had done nothing, and said it had succeeded.
 END_WITH_READER = {"detect", "recipes", "plan", "history", "diagnose", "activate"}
+
+
+def _only_prints(argv: list[str]) -> bool:
+    """`--version`, or a `--help` anywhere: it prints and changes nothing, so a failing stdout ends it as a reading
+    command ends ("nothing was done"), not with the changing commands' "what it changed is in `gc-wizard history`"
+    (fifteenth hostile pass P12)."""
+    return argv == ["--version"] or any(word in ("-h", "--help") for word in argv if not word.startswith("--") or
+                                        word == "--help")
 
 
 #: Commands that only read and print: once they return, nothing is left for the interpreter to finish

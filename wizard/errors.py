@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 from enum import IntEnum
 
@@ -91,7 +92,18 @@ class WizardError(Exception):
     exit_code = ExitCode.FAILED
 
     def __init__(self, *args: object) -> None:
-        super().__init__(*(redact_secrets(a, keep_user=True) if isinstance(a, str) else a for a in args))
+        super().__init__(*(_one_spelling(redact_secrets(a, keep_user=True)) if isinstance(a, str) else a
+                           for a in args))
+
+
+#: A byte that is not UTF-8 as Python's `repr` spells the lone surrogate holding it (`'k\udcffn'`).
+_REPR_BYTE = re.compile(r"\\udc([89a-f][0-9a-f])")
+
+
+def _one_spelling(text: str) -> str:
+    """`text` with each not-UTF-8 byte that a quoted value (`{name!r}`) spelled `\\udcff` written `\\xff`, as
+    `paths.not_utf8` writes it in every other sentence: one case had two spellings (fifteenth hostile pass P10)."""
+    return _REPR_BYTE.sub(r"\\x\1", text) if "\\udc" in text else text
 
 
 class UserError(WizardError):

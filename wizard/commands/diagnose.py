@@ -26,6 +26,7 @@ from wizard.flows.describe_check import finding_lines
 from wizard.flows.diagnosis import LogTail, inspect_env_folder, scan_stream
 from wizard.flows.diagnosis import unrecognised as summarise
 from wizard.flows.session import findings_for
+from wizard.security import one_line
 
 
 def _width() -> int:
@@ -142,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     findings = findings_for(scan, context=context)
     unknown = summarise(tail) if not findings else None
     name = "standard input" if source in STDIN_NAMES else source
+    shown = one_line(name)  # a newline in the file's name must not end a line of the sentence (15th pass P11)
     if getattr(args, "json", False):
         data = {"findings": [f.to_dict() for f in findings], "log": name}
         if unknown is not None:
@@ -150,11 +152,11 @@ def run(args: argparse.Namespace) -> int:
             data["environment"] = report.to_dict()
         emit_json(data)
     elif findings:
-        say(f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} in {name} (root cause first):")
+        say(f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} in {shown} (root cause first):")
         say("")
         say(render_findings(findings))
     elif unknown is not None:
-        say(f"No known problem found in {name}, but it shows a failure [unrecognised]:")
+        say(f"No known problem found in {shown}, but it shows a failure [unrecognised]:")
         if unknown.step:
             say(f"  It failed in {unknown.step}.")
         say(f"  Last error: {unknown.last_error}")
@@ -164,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
                 say(f"    > {line}")
         say(textwrap.fill("  Next: " + unknown.next_step, width=_width(), subsequent_indent="  "))
     else:
-        say(f"No known problem found in {name}.")
+        say(f"No known problem found in {shown}.")
     if report is not None and not getattr(args, "json", False):
         say("")
         _say_env(report)

@@ -392,3 +392,33 @@ def test_a_command_that_changes_something_is_refused_before_it_runs_when_its_str
     assert proc.returncode == 1 and line["ok"] is False and line["exit"] == 1
     assert "standard error (/dev/full): the disk it goes to is full" in line["error"]
     assert tiny.history() == before  # nothing installed, rolled back or removed; nothing recorded
+
+
+@pytest.mark.parametrize("words", ["--version", "--help", "install --help", "rollback -h"])
+def test_what_only_prints_ends_as_a_reading_command_on_a_full_or_departed_stdout(words):
+    """Fifteenth hostile pass P12: `--version > /dev/full` ended with the changing commands' sentence ("what it
+    changed is in `gc-wizard history`"); it changes nothing. It is named as a reading command is, and a reader that
+    goes away (`--help | head -1`) ends it quietly, exit 0, as `ls | head` is."""
+    full = _shell(f"$GCW {words} > /dev/full")
+    _no_traceback(full)
+    assert full.returncode == 1 and "cannot write to standard output (/dev/full)" in full.stderr, full.stderr
+    assert "gc-wizard history" not in full.stderr
+    for _ in range(3):
+        gone = _shell(f"$GCW {words} | true; echo \"status=${{PIPESTATUS[0]}}\"")
+        _no_traceback(gone)
+        assert gone.stdout.strip().endswith("status=0") and gone.stderr == "", gone.stderr
+
+
+def test_a_newline_or_a_byte_that_is_not_utf8_in_a_named_value_keeps_the_sentence_whole(tmp_path):
+    """Fifteenth hostile pass P10/P11: a newline in a LOGFILE argument split `diagnose`'s sentence over two lines,
+    and a byte that is not UTF-8 in a quoted value was spelled `\\udcff` where every other sentence says `\\xff`."""
+    log = tmp_path / "run\nname.log"
+    log.write_text("RuntimeError: something broke\n")
+    proc = _shell('$GCW diagnose "$1"', str(log))
+    _no_traceback(proc)
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith(f"No known problem found in {tmp_path}/run\\u000aname.log"), proc.stdout
+    driver = _shell("$GCW detect --assume-driver $'5\\xff' --json")
+    _no_traceback(driver)
+    error = json.loads(driver.stdout.splitlines()[-1])["error"]
+    assert driver.returncode == 2 and "'5\\xff'" in error and "udc" not in error, error

@@ -1365,3 +1365,17 @@ def test_batch_60_a_circular_import_of_jax_is_not_a_removed_name():
             "circular import)\n")
     findings = [f.id for f in diagnose_text(text)]
     assert "jax_too_new" not in findings and (findings or unrecognised(text) is not None), findings
+
+
+# Batch 60's fix half: a site's submit plugin refusing a GPU request it counts as none, as a CPU job on a GPU partition.
+FAMILIES["slurm_gpu_request_invalid"] += [
+    "sbatch: error: *** Error: CPU job setup is not valid",
+    "salloc: error: Job submit/allocate failed: CPU-only jobs may not use partition gpu_a100",
+]
+
+
+def test_batch_60_a_refused_cpu_count_is_not_a_gpu_request():
+    text = ("sbatch: error: CPU count per node can not be satisfied\nsbatch: error: Batch job submission failed: Requested "
+            "node configuration is not available\n")
+    findings = [f.id for f in diagnose_text(text)]
+    assert "slurm_gpu_request_invalid" not in findings and (findings or unrecognised(text) is not None), findings

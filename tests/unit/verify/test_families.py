@@ -1379,3 +1379,21 @@ def test_batch_60_a_refused_cpu_count_is_not_a_gpu_request():
             "node configuration is not available\n")
     findings = [f.id for f in diagnose_text(text)]
     assert "slurm_gpu_request_invalid" not in findings and (findings or unrecognised(text) is not None), findings
+
+
+@pytest.mark.parametrize("text", [
+    "2023-10-30 00:30:39.544727: E tensorflow/compiler/xla/stream_executor/cuda/cuda_driver.cc:1278] could not retrieve "
+    "CUDA device count: CUDA_ERROR_NOT_INITIALIZED: initialization error\nI1030 00:31:02 call_variants.py:462] Done.\n",
+    "    E0000 00:00:1700000000.1 4242 cuda_driver.cc:1278] could not retrieve CUDA device count: "
+    "CUDA_ERROR_NOT_INITIALIZED: initialization error\n",
+])
+def test_batch_60_a_forked_workers_device_count_is_noise(text):
+    """Batch 60's fix half: a worker forked after CUDA was initialised logs its failed device count at ERROR level
+    while the process that owns the GPU runs on (DeepVariant's GPU image): no finding, no failure."""
+    assert diagnose_text(text) == [] and unrecognised(text) is None
+
+
+def test_batch_60_the_workers_device_count_hides_no_real_failure():
+    text = ("E1030 00:30:39.5 4242 cuda_driver.cc:1278] could not retrieve CUDA device count: CUDA_ERROR_NOT_INITIALIZED: "
+            "initialization error\nValueError: the step failed\n")
+    assert diagnose_text(text) or unrecognised(text) is not None

@@ -888,8 +888,8 @@ _GLOG_NOISE_FILE = r"(?![^\n]*\bslow_operation_alarm\.cc:\d+\])"
 #: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
 #: nvidia-container-cli) and a container runtime's hook refusal quoted inside docker's own line, a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
 #: derivation (poetry, uv), HDF5's error stack (with or without its header line), a field of NaNs, the bare error prefixes of pip, uv, git and docker,
-#: and a CI runner's error annotation (`##[error]`, `::error::`). A warning is never one; nor is
-#: glog's "E…" line by itself, which clean runs print too.
+#: a module system's refusal of a `module load`, and a CI runner's error annotation (`##[error]`, `::error::`). A warning
+#: is never one; nor is glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
     r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|Error(?: response from daemon)?:|fatal:|##\[error\]|::error::)"
@@ -916,6 +916,9 @@ _EXCEPTION_LINE = re.compile(
     r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]).*$"
     r"|^.*[\"'`](?:ERROR|error): .*$"
     r"|^.*\bECCODES ERROR\b.*$"
+    # the module system's refusal of a `module load`: Lmod's prefix, Environment Modules' words (its ERROR: lines and
+    # "ModuleCmd_Load.c(213):ERROR:105: …" carry no exception name at a line's start)
+    r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\(\d+\):ERROR:\d+:).*$"
     r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] ).*\b(?:[Ff]alling back to (?:the )?(?:cpu|CPU)\b|No GPU/TPU found|"
     r"NewConnectionError|"
     r"Failed to establish a new connection|NVRM: No NVIDIA|probe routine was not called|No FFI handler registered|"

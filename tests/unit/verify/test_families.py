@@ -1397,3 +1397,36 @@ def test_batch_60_the_workers_device_count_hides_no_real_failure():
     text = ("E1030 00:30:39.5 4242 cuda_driver.cc:1278] could not retrieve CUDA device count: CUDA_ERROR_NOT_INITIALIZED: "
             "initialization error\nValueError: the step failed\n")
     assert diagnose_text(text) or unrecognised(text) is not None
+
+
+# Batch 60's fix half: a cluster's module system refusing `module load` (Lmod and Environment Modules).
+FAMILIES["module_load_failed"] = [
+    'Lmod has detected the following error:  The following module(s) are unknown: "cuda/12.2"',
+    'Lmod has detected the following error: These module(s) or extension(s) exist but cannot be loaded as requested: '
+    '"cudnn/8.9.7.29-CUDA-12.2.0"\n   Try: "module spider cudnn/8.9.7.29-CUDA-12.2.0" to see how to load the module(s).',
+    'Lmod has detected the following error:  Cannot load module "python/3.11.5" without these module(s) loaded:\n'
+    '   gcc/12.3.0',
+    "ModuleCmd_Load.c(213):ERROR:105: Unable to locate a modulefile for 'cuda/11.8'",
+    "ERROR: Unable to locate a modulefile for 'cudnn/9.1'",
+]
+
+
+@pytest.mark.parametrize("text", [
+    'Lmod is automatically replacing "intel/2025.2" with "intel-classic/2023.2.0".\n',
+    "The following have been reloaded with a version change:\n  1) cuda/11.8.0 => cuda/12.2.0\n",
+    "Inactive Modules:\n  1) cudnn/8.9\n\nDue to MODULEPATH changes, the following have been reloaded:\n  1) openmpi/4.1.5\n",
+])
+def test_batch_60_lmods_notices_are_no_failed_load(text):
+    """Lmod's notices about swapped, reloaded or inactive modules: no finding, no failure."""
+    assert diagnose_text(text) == [] and unrecognised(text) is None
+
+
+def test_batch_60_a_failed_module_load_yields_to_a_cause_named_later():
+    """A job script's failed `module load` comes before what the job ran: a cause the run itself names is listed first,
+    and the module's refusal still counts."""
+    text = ('Lmod has detected the following error:  The following module(s) are unknown: "gcc/7.4.0"\n'
+            "E1030 00:30:39.544727 4242 cuda_driver.cc:1278] could not retrieve CUDA device count: "
+            "CUDA_ERROR_NOT_INITIALIZED: initialization error\n"
+            "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+            "4294967296 bytes.\n")
+    assert [f.id for f in diagnose_text(text)] == ["gpu_out_of_memory", "module_load_failed"]

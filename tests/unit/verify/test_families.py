@@ -1424,12 +1424,22 @@ def test_batch_60_a_failed_module_load_yields_to_a_cause_named_later():
     assert [f.id for f in diagnose_text(text)] == ["gpu_out_of_memory", "module_load_failed"]
 
 
-# Batch 60's held-out half, fixed after it was scored: TensorFlow warnings that are no failure, TensorRT's libraries
-# that TensorFlow only tries for TF-TRT and its BFC allocator retrying an allocation "that is not a failure".
+# Batch 60's held-out half, fixed after it was scored: TensorRT's libraries that TensorFlow only tries for TF-TRT, TF's
+# BFC allocator retrying an allocation "that is not a failure", and pip's ignored-for-Requires-Python list holding the
+# very version asked for.
 FAMILIES["gpu_out_of_memory"] += [
     "W tensorflow/core/common_runtime/bfc_allocator.cc:457] Allocator (GPU_0_bfc) ran out of memory trying to allocate "
     "1.12GiB (rounded to 1207959552)requested by op Conv2D",
 ]
+FAMILIES["python_version_unsupported"] += [
+    "ERROR: Ignored the following versions that require a different python version: 0.4.31 Requires-Python >=3.10; "
+    "0.4.32 Requires-Python >=3.10\nERROR: Could not find a version that satisfies the requirement jax==0.4.31 (from "
+    "versions: 0.4.13, 0.4.30)",
+    "1.9.0 Requires-Python >=3.10,<3.14; 2.7.0 Requires-Python >=3.10,<=3.14\nERROR: Could not find a version that "
+    "satisfies the requirement lamindb==2.7.0 (from versions: 0.0.1, 0.3.0)",
+]
+
+
 @pytest.mark.parametrize("text", [
     "2023-05-01 10:00:00.000000: W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could not "
     "load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No such file or "
@@ -1458,6 +1468,15 @@ def test_batch_60_tensorrt_and_a_bfc_retry_are_warnings(text):
 ])
 def test_batch_60_the_warnings_beside_a_real_cause_leave_it_named(text, expected):
     assert [f.id for f in diagnose_text(text)][:1] == [expected]
+
+
+def test_batch_60_a_pin_the_ignored_list_does_not_hold_is_not_the_python():
+    """pip lists another package's versions it ignored for Requires-Python; the pin it then cannot find is not among
+    them: that pin is simply not published (mgmotionllm_4's clip==1.0)."""
+    text = ("ERROR: Ignored the following versions that require a different python version: 8.2.0 Requires-Python "
+            ">=3.10; 8.3.0 Requires-Python >=3.10\nERROR: Could not find a version that satisfies the requirement "
+            "clip==1.0 (from versions: 0.0.1, 0.1.0, 0.2.0)\nERROR: No matching distribution found for clip==1.0\n")
+    assert "python_version_unsupported" not in [f.id for f in diagnose_text(text)] and unrecognised(text) is not None
 
 
 @pytest.mark.parametrize("expected, item, prefix", [

@@ -864,9 +864,17 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: JAX), and XLA's autotuning timer saying its delay kernel timed out (xla/stream_executor/cuda/cuda_timer.cc: only
 #: the timing's accuracy suffers, the program goes on), and XLA's convolution autotuner comparing cuDNN algorithms
 #: (buffer_comparator.cc, gpu_conv_algorithm_picker.cc), which logs each differing element and the mismatch at ERROR
-#: level, then picks another algorithm and runs on (clean_dreamax_1_cudnn_heuristics_results_mismatch.log, batch 58).
+#: level, then picks another algorithm and runs on (clean_dreamax_1_cudnn_heuristics_results_mismatch.log, batch 58),
+#: and a forked worker's failed device count (_WORKER_DEVICE_COUNT).
+#: A CUDA status line that clean runs print: TensorFlow's (and XLA's) device count read in a process forked after CUDA
+#: was initialised, or before cuInit, fails with CUDA_ERROR_NOT_INITIALIZED and is logged at ERROR level, while the
+#: process that owns the GPU runs on (DeepVariant's GPU image prints it once per worker and finishes its calls:
+#: deepvariant_722_gpu_cuda_not_initialized_finished.log, batch 60). A GPU that is really unusable says so in other lines.
+_WORKER_DEVICE_COUNT = r"could not retrieve CUDA device count: CUDA_ERROR_NOT_INITIALIZED"
 _GLOG_NOISE = (r"Unable to register cu\w+ factory|Delay kernel timed out|Difference at \d+: "
-               r"|Results mismatch between different convolution algorithms")
+               r"|Results mismatch between different convolution algorithms|" + _WORKER_DEVICE_COUNT)
+#: CUDA status lines ("CUDA_ERROR_X: …") that are no failure: a zero-byte allocation's, a forked worker's device count.
+_CUDA_STATUS_NOISE = r"failed to allocate 0B|" + _WORKER_DEVICE_COUNT
 #: glog lines of a source file whose every line is a clean run's noise: XLA's slow-operation alarm
 #: (xla/service/slow_operation_alarm.cc logs at ERROR level when constant folding or a compile "is taking > Ns" and
 #: then "The operation took Ns"; the program goes on, only its compile is slow).
@@ -880,8 +888,8 @@ _GLOG_NOISE_FILE = r"(?![^\n]*\bslow_operation_alarm\.cc:\d+\])"
 #: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
 #: nvidia-container-cli) and a container runtime's hook refusal quoted inside docker's own line, a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
 #: derivation (poetry, uv), HDF5's error stack (with or without its header line), a field of NaNs, the bare error prefixes of pip, uv, git and docker,
-#: and a CI runner's error annotation (`##[error]`, `::error::`). A warning is never one; nor is
-#: glog's "E…" line by itself, which clean runs print too.
+#: a module system's refusal of a `module load`, and a CI runner's error annotation (`##[error]`, `::error::`). A warning
+#: is never one; nor is glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
     r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|Error(?: response from daemon)?:|fatal:|##\[error\]|::error::)"
@@ -894,7 +902,7 @@ _EXCEPTION_LINE = re.compile(
     r"|^[\s`'\"*>]*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
-    r"|^(?!.*failed to allocate 0B).*\bCUDA_ERROR_[A-Z_]{4,}: [a-z].*$"
+    r"|^(?!.*(?:" + _CUDA_STATUS_NOISE + r")).*\bCUDA_ERROR_[A-Z_]{4,}: [a-z].*$"
     r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?\d).*$"
     r"|^\s*(?:\(\d+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |[Ff]ailed call to cu\w+: (?:CUDA_ERROR_|UNKNOWN ERROR)|cuda runtime error \(\d+\)|NCCL WARN ).*$"
@@ -908,6 +916,9 @@ _EXCEPTION_LINE = re.compile(
     r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]).*$"
     r"|^.*[\"'`](?:ERROR|error): .*$"
     r"|^.*\bECCODES ERROR\b.*$"
+    # the module system's refusal of a `module load`: Lmod's prefix, Environment Modules' words (its ERROR: lines and
+    # "ModuleCmd_Load.c(213):ERROR:105: …" carry no exception name at a line's start)
+    r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\(\d+\):ERROR:\d+:).*$"
     r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] ).*\b(?:[Ff]alling back to (?:the )?(?:cpu|CPU)\b|No GPU/TPU found|"
     r"NewConnectionError|"
     r"Failed to establish a new connection|NVRM: No NVIDIA|probe routine was not called|No FFI handler registered|"

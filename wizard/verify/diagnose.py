@@ -916,6 +916,9 @@ _EXCEPTION_LINE = re.compile(
     r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]).*$"
     r"|^.*[\"'`](?:ERROR|error): .*$"
     r"|^.*\bECCODES ERROR\b.*$"
+    # a write the system refused, in any program's words: strerror(EDQUOT) or strerror(ENOSPC) after its "WHAT: "
+    # prefix (bash's here-document, cp, tar, git; Go programs in lower case) or Ruby's errno class
+    r"|^.*(?:: (?:[Dd]isk quota exceeded|[Nn]o space left on device)\b|\bErrno::(?:EDQUOT|ENOSPC)\b).*$"
     # the module system's refusal of a `module load`: Lmod's prefix, Environment Modules' words (its ERROR: lines and
     # "ModuleCmd_Load.c(213):ERROR:105: …" carry no exception name at a line's start)
     r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\(\d+\):ERROR:\d+:).*$"

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from wizard.verify.diagnose import diagnose_text, unrecognised
+from wizard.verify.diagnose import diagnose_text, load_known_failures, unrecognised
 
 PREFIXES = ["", "E1125 10:11:12.123456  4242 ptx_compiler.cc:123] ", "ERROR:absl:", "W0000 00:00:1700000000.1 ",
             "\x1b[31m", "Downloading 40%\r"]
@@ -1477,6 +1477,52 @@ def test_batch_60_a_pin_the_ignored_list_does_not_hold_is_not_the_python():
             ">=3.10; 8.3.0 Requires-Python >=3.10\nERROR: Could not find a version that satisfies the requirement "
             "clip==1.0 (from versions: 0.0.1, 0.1.0, 0.2.0)\nERROR: No matching distribution found for clip==1.0\n")
     assert "python_version_unsupported" not in [f.id for f in diagnose_text(text)] and unrecognised(text) is not None
+
+
+# Batch 61 (tests/logs/real/SOURCES.md), from its fix half: a write the system refused in any program's words
+# (strerror after a "WHAT: " prefix, Go's lower case, Ruby's errno classes), conda-forge's CUDA builds without the
+# `__cuda` virtual package (pixi, libmamba, classic conda), and a library glibc 2.41 will not load for its executable
+# stack.
+FAMILIES["disk_full"] += [
+    "bash: cannot create temp file for here-document: Disk quota exceeded",
+    "cp: error writing '/home/u/envs/gc/lib/libcudnn_engines_precompiled.so.9': No space left on device",
+    "tar: jaxlib/xla_extension.so: Cannot write: Disk quota exceeded",
+    "FATAL:   While performing build: write /var/tmp/build-temp-123/rootfs/usr/lib/libcublasLt.so.12: no space left "
+    "on device",
+    "Error: Disk quota exceeded @ rb_sysopen - /home/u/.cache/ondemand/x.json (Errno::EDQUOT)",
+    "Exception in thread \"main\" java.io.IOException: Disk quota exceeded",
+]
+
+
+@pytest.mark.parametrize("text", [
+    # a quota report and a login notice that only talk about the quota
+    "Disk quotas for user u (uid 1001):\n     Filesystem   space   quota   limit   grace   files   quota   limit   grace\n"
+    "  /home      45.2G  50.0G   55.0G           81234       0       0\n",
+    "NOTICE: your home directory is at 92% of its disk quota; please move data to /scratch.\n",
+])
+def test_batch_61_quota_and_virtual_package_look_alikes_stay_clean(text):
+    assert diagnose_text(text) == [] and unrecognised(text) is None
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # NCCL growing its /dev/shm segment: shared memory (nccl_failure), not the disk
+    ("misc/shmutils.cc:72 NCCL WARN Error: failed to extend /dev/shm/nccl-5Cq3Xa to 9637892 bytes: No space left on "
+     "device\n", "disk_full"),
+])
+def test_batch_61_wordings_of_other_causes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings and (findings or unrecognised(text) is not None), findings
+
+
+@pytest.mark.parametrize("line", [
+    "bash: cannot create temp file for here-document: Disk quota exceeded",
+    "write /var/tmp/build-temp-1/rootfs/usr/lib/libcudnn.so.9: no space left on device",
+    "Error: Disk quota exceeded @ dir_s_mkdir - /users/PAS1/u/ondemand/data (Errno::EDQUOT)",
+])
+def test_batch_61_a_refused_write_never_looks_clean_without_its_entry(line):
+    """With disk_full left out of the catalogue, a refused write in another program's words is still a failing line."""
+    others = tuple(entry for entry in load_known_failures() if entry.id != "disk_full")
+    assert not diagnose_text(line + "\n", known_failures=others) and unrecognised(line + "\n") is not None
 
 
 @pytest.mark.parametrize("expected, item, prefix", [

@@ -1492,6 +1492,22 @@ FAMILIES["disk_full"] += [
     "Error: Disk quota exceeded @ rb_sysopen - /home/u/.cache/ondemand/x.json (Errno::EDQUOT)",
     "Exception in thread \"main\" java.io.IOException: Disk quota exceeded",
 ]
+FAMILIES["cuda_virtual_package_missing"] = [
+    "Error: × failed to solve the conda requirements of 'default' 'linux-64'\n╰─▶ Cannot solve the request because of: "
+    "jaxlib * cuda cannot be installed because there are no viable options:\n└─ jaxlib 0.4.35 would require __cuda *, "
+    "for which no candidates were found.",
+    "      └─ jaxlib 0.4.23 | 0.4.23 | 0.4.23 would require\n         └─ __cuda *, for which no candidates were found.",
+    "    ╰─▶ Virtual package '__cuda' does not match any of the available virtual packages on your machine: "
+    "[__unix=0=0, __linux=4.18.0=0, __glibc=2.28=0, __archspec=1=x86_64]",
+    "LibMambaUnsatisfiableError: Encountered problems while solving:\n  - nothing provides __cuda needed by "
+    "jaxlib-0.4.23-cuda120py311h1a2b3c4_200",
+    "  - nothing provides __cuda >=12 needed by pytorch-2.5.1-cuda126_generic_py312_h5a6b7c8_303",
+    "│  └─ __cuda, which is missing on the system;",
+    "            └─ __cuda >=11.8 , which is missing on the system.",
+    ("Your installed version is: not available",
+     "UnsatisfiableError: The following specifications were found to be incompatible with your system:\n\n"
+     "  - feature:/linux-64::__glibc==2.28=0\n  - jaxlib=0.4.23 -> __cuda[version='>=12']\n"),
+]
 
 
 @pytest.mark.parametrize("text", [
@@ -1499,6 +1515,9 @@ FAMILIES["disk_full"] += [
     "Disk quotas for user u (uid 1001):\n     Filesystem   space   quota   limit   grace   files   quota   limit   grace\n"
     "  /home      45.2G  50.0G   55.0G           81234       0       0\n",
     "NOTICE: your home directory is at 92% of its disk quota; please move data to /scratch.\n",
+    # pixi listing the virtual packages it detected, __cuda among them
+    "      Platform: linux-64\n  Virtual packages: __unix=0=0\n                  : __linux=5.15.0=0\n"
+    "                  : __glibc=2.35=0\n                  : __cuda=12.4=0\n",
 ])
 def test_batch_61_quota_and_virtual_package_look_alikes_stay_clean(text):
     assert diagnose_text(text) == [] and unrecognised(text) is None
@@ -1508,6 +1527,13 @@ def test_batch_61_quota_and_virtual_package_look_alikes_stay_clean(text):
     # NCCL growing its /dev/shm segment: shared memory (nccl_failure), not the disk
     ("misc/shmutils.cc:72 NCCL WARN Error: failed to extend /dev/shm/nccl-5Cq3Xa to 9637892 bytes: No space left on "
      "device\n", "disk_full"),
+    # a Python pin with no candidate: an ordinary conflict, not the missing __cuda
+    ("  ╰─▶ Cannot solve the request because of: jaxlib 0.4.23 would require python >=3.9,<3.10, for which no "
+     "candidates were found.\n", "cuda_virtual_package_missing"),
+    # conda's classic solver with a __cuda that is there but older than the build needs: the driver, not its absence
+    ("UnsatisfiableError: The following specifications were found to be incompatible with your system:\n\n"
+     "  - feature:/linux-64::__cuda==11.4=0\n  - jaxlib=0.4.23 -> __cuda[version='>=12']\n\nYour installed version is: "
+     "11.4\n", "cuda_virtual_package_missing"),
 ])
 def test_batch_61_wordings_of_other_causes_are_not_these(text, not_expected):
     findings = [f.id for f in diagnose_text(text)]
@@ -1523,6 +1549,15 @@ def test_batch_61_a_refused_write_never_looks_clean_without_its_entry(line):
     """With disk_full left out of the catalogue, a refused write in another program's words is still a failing line."""
     others = tuple(entry for entry in load_known_failures() if entry.id != "disk_full")
     assert not diagnose_text(line + "\n", known_failures=others) and unrecognised(line + "\n") is not None
+
+
+def test_batch_61_the_virtual_package_comes_before_the_solvers_headline():
+    """pixi's "failed to solve" headline is resolver_conflict's; the __cuda requirement under it names the cause."""
+    text = ("Error: × failed to solve the conda requirements of 'default' 'linux-64'\n╰─▶ Cannot solve the request because "
+            "of: jaxlib * cuda cannot be installed because there are no viable options:\n└─ jaxlib 0.4.35 would require "
+            "__cuda *, for which no candidates were found.\n")
+    findings = diagnose_text(text)
+    assert [f.id for f in findings] == ["cuda_virtual_package_missing"] and "resolver_conflict" in findings[0].explains
 
 
 @pytest.mark.parametrize("expected, item, prefix", [

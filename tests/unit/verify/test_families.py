@@ -1508,6 +1508,13 @@ FAMILIES["cuda_virtual_package_missing"] = [
      "UnsatisfiableError: The following specifications were found to be incompatible with your system:\n\n"
      "  - feature:/linux-64::__glibc==2.28=0\n  - jaxlib=0.4.23 -> __cuda[version='>=12']\n"),
 ]
+FAMILIES["executable_stack_refused"] = [
+    "ImportError: /home/u/.venv/lib/python3.12/site-packages/jaxlib/xla_extension.so: cannot enable executable stack "
+    "as shared object requires: Invalid argument",
+    "OSError: libopenlibm.so.4: cannot enable executable stack as shared object requires: Invalid argument",
+    "ImportError: /opt/conda/lib/python3.11/site-packages/jaxlib/xla_extension.so: cannot enable executable stack as "
+    "shared object requires: Permission denied",
+]
 
 
 @pytest.mark.parametrize("text", [
@@ -1518,6 +1525,8 @@ FAMILIES["cuda_virtual_package_missing"] = [
     # pixi listing the virtual packages it detected, __cuda among them
     "      Platform: linux-64\n  Virtual packages: __unix=0=0\n                  : __linux=5.15.0=0\n"
     "                  : __glibc=2.35=0\n                  : __cuda=12.4=0\n",
+    # the linker's build-time warning about an object that asks for an executable stack
+    "/usr/bin/ld: warning: foo.o: requires executable stack (because the .note.GNU-stack section is executable)\n",
 ])
 def test_batch_61_quota_and_virtual_package_look_alikes_stay_clean(text):
     assert diagnose_text(text) == [] and unrecognised(text) is None

@@ -1588,6 +1588,61 @@ def test_batch_61_a_cuda_status_with_its_number_never_looks_clean(line):
     assert not diagnose_text(line + "\n", known_failures=others) and unrecognised(line + "\n") is not None
 
 
+# Batch 62's fix half: a dataset store that is not at its path (a WeatherBench store renamed or never made public, a
+# deleted local Zarr store), and NVIDIA's placeholder packages on PyPI (DALI, which Modulus and Earth2Studio pull in).
+FAMILIES["dataset_store_not_found"] = [
+    "FileNotFoundError: Unable to find group: <FsspecStore(GCSFileSystem, weatherbench2/datasets/graphcast/2020/"
+    "date_range_2019-11-16_2021-02-01_12_hours_derived.zarr)>",
+    "FileNotFoundError: Unable to find group: <LocalStore('file:///scratch/u/era5.zarr')>",
+    "zarr.errors.GroupNotFoundError: group not found at path ''",
+    "FileNotFoundError: No such file or directory: 'gs://wb2-app-data/v5/deterministic.zarr'",
+    "FileNotFoundError: No such file or directory: 's3://noaa-gefs-pds/gefs.20240101/atmos.zarr'",
+    "FileNotFoundError: [Errno 2] No such file or directory: '/scratch/u/forecasts/graphcast_2024.zarr'",
+    "ERROR:weathergen.evaluate.io_reader:Zarr file /scratch/results/run1/validation_epoch00000_rank0000.zarr does not "
+    "exist or is not a directory.",
+    "FileNotFoundError: Zarr store not found: /p/scratch/data/cerra-rr-an-oper-0001-mars-5p5km-1984-2022-6h-v3.zarr",
+]
+FAMILIES["nvidia_placeholder_package"] = [
+    "      The package you are trying to install is only a placeholder project on PyPI.org repository.",
+    "    RuntimeError: This package should not be installed.",
+    "This is a special placeholder package which downloads a real wheel package from https://pypi.nvidia.com/. If "
+    "https://pypi.nvidia.com/ is not reachable, we cannot download the real wheel file to install.",
+    "  Downloading nvidia-dali-cuda110-0.0.1.dev5.tar.gz (8.0 kB)",
+    "  Using cached nvidia-dali-0.0.1.dev3.tar.gz (3.3 kB)",
+    "  Downloading nvidia_tensorrt-0.0.1.dev5.tar.gz (7.9 kB)",
+]
+
+
+@pytest.mark.parametrize("text", [
+    # a real DALI wheel from NVIDIA's index, and pip's progress around it
+    "Collecting nvidia-dali-cuda120\n  Downloading https://pypi.nvidia.com/nvidia-dali-cuda120/nvidia_dali_cuda120-1.44.0-"
+    "py3-none-manylinux2014_x86_64.whl (526.2 MB)\nSuccessfully installed nvidia-dali-cuda120-1.44.0\n",
+    "Looking in indexes: https://pypi.org/simple, https://pypi.nvidia.com\nRequirement already satisfied: nvidia-dali-"
+    "cuda120 in ./.venv/lib/python3.11/site-packages (1.44.0)\n",
+    # a store that opened, and xarray's repr of it
+    "In [2]: ds = xr.open_zarr('gs://weatherbench2/datasets/era5/1959-2022-6h-64x32_equiangular_conservative.zarr')\n"
+    "In [3]: ds\nOut[3]:\n<xarray.Dataset> Size: 4GB\nDimensions:  (time: 92044, longitude: 64, latitude: 32, level: 13)\n",
+])
+def test_batch_62_a_real_wheel_and_an_opened_store_stay_clean(text):
+    assert not diagnose_text(text) and unrecognised(text) is None
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # a missing parameters file or script is not a dataset store
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'params/GraphCast_small.npz'\n", "dataset_store_not_found"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'dataset/source-era5_date-2022-01-01_res-1.0_levels-13"
+     "_steps-01.nc'\n", "dataset_store_not_found"),
+    # the index itself unreachable is the network, not a placeholder
+    ("WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken "
+     "by 'NewConnectionError(\"Failed to establish a new connection: [Errno 101] Network is unreachable\")': "
+     "/nvidia-dali-cuda120/\nERROR: Could not find a version that satisfies the requirement nvidia-dali-cuda120\n",
+     "nvidia_placeholder_package"),
+])
+def test_batch_62_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings and (findings or unrecognised(text) is not None), findings
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])
@@ -1596,3 +1651,4 @@ def test_every_wording_added_after_the_tests_is_named(expected, item, prefix):
     prefix. Kept last in the file: its parameters are read when it is defined, so members appended after it were
     never tested (batch 60's were not, until it moved here)."""
     test_every_wording_of_a_family_is_named(expected, item, prefix)
+

@@ -237,10 +237,33 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
         return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
                 f"environments; nothing changed. To have that recipe again, install it anew: `gc-wizard install "
                 f"{entry.recipe}`.")
+    if (env / "bin" / "python").exists() and not _made_for(env, entry, history):
+        # Sixteenth hostile pass P3: an edited entry naming the user's own venv (or `/`, or one reached through a
+        # link in envs/) had `uv pip sync` uninstall its packages and a marker written into it.
+        return (f"{env} (entry {entry.id}) is an environment gc-wizard did not make for this history: it has no "
+                f"{envs.MARKER} naming one of the history's entries for that folder, so a rollback will neither change "
+                "it nor make it current (the entry was edited, or the folder was replaced since). Nothing changed. "
+                f"Roll back to another entry, or install the recipe anew: `gc-wizard install {entry.recipe}`.")
     unbuildable = None if (env / "bin" / "python").exists() else paths.uncreatable_env_path(str(env))
     if unbuildable:  # said before anything runs: uv refused it only at the rebuild, with its bare error
         return f"entry {entry.id} cannot be rebuilt: {unbuildable}. Nothing changed."
     return None
+
+
+def _made_for(env: Path, entry: Entry, history: History | None) -> bool:
+    """Whether the environment at `env` is one this history's installs made or were given: an in-place install's
+    folder (the user's own env, given with `--env`), or one carrying the marker gc-wizard writes into every
+    environment it makes, naming an entry of this history for that folder (or, from a marker older than entry ids,
+    the entry's own recipe). A rollback changes or makes current only such a folder."""
+    same = [other for other in history.entries if Path(other.env) == env] if history is not None else [entry]
+    if any(other.mode == "in-place" for other in same):
+        return True  # the user's own environment, given with --env: an undo takes its marker away with the install
+    marker = envs.read_marker(env)
+    if marker is None:
+        return False
+    if marker.entry_id is None:
+        return marker.recipe == entry.recipe
+    return marker.entry_id in {other.id for other in same} | {entry.id}
 
 
 def _eligible_target(history: History, entry_id: str | None) -> Target:

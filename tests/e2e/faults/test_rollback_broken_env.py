@@ -82,3 +82,39 @@ def test_a_rollbacks_advice_to_remove_is_given_only_where_remove_works(tiny, iso
     proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
     assert f"gc-wizard remove {a['entry_id']}" in json.loads(proc.stdout.splitlines()[-1])["error"]
     assert run_cli("remove", a["entry_id"], "--yes").returncode == 0 and not env.exists()
+
+
+def test_a_rollback_never_changes_an_environment_this_history_did_not_make(tiny, isolated_state, tmp_path):
+    """Sixteenth hostile pass P3: an entry edited to name the user's own venv (no marker), or a link in envs/ to
+    one, had `rollback` run `uv pip sync` there — the venv's packages uninstalled and a marker written into it (and
+    with `/`, the system Python). Such a folder is neither changed nor made current; nothing changes."""
+    import os
+    import subprocess
+
+    from uv import find_uv_bin
+
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    own = tmp_path / "my-own-venv"
+    subprocess.run([find_uv_bin(), "venv", "-q", str(own)], check=True)
+    tiny.house.add("old-tool", "0.5")
+    subprocess.run([find_uv_bin(), "pip", "install", "-q", "--python", str(own / "bin" / "python"), "--offline",
+                    "--find-links", str(tiny.house.path), "old-tool==0.5"], check=True)
+    link = isolated_state / "envs" / "tiny-a-linked"
+    os.symlink(own, link)
+    path = isolated_state / "history.json"
+    for env in (own, link):
+        data = json.loads(path.read_text())
+        for item in data["entries"]:
+            if item["id"] == a["entry_id"]:
+                item["env"] = str(env)
+        path.write_text(json.dumps(data, indent=1))
+        proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+        error = json.loads(proc.stdout.splitlines()[-1])["error"]
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert f"{env} (entry {a['entry_id']}) is an environment gc-wizard did not make" in error, error
+        assert "Nothing changed" in error
+        listed = subprocess.run([find_uv_bin(), "pip", "freeze", "--python", str(own / "bin" / "python")],
+                                capture_output=True, text=True, check=True).stdout.split()
+        assert listed == ["old-tool==0.5"] and not (own / "gc-wizard-env.json").exists()
+        assert _current(tiny) == b["entry_id"]

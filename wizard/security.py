@@ -303,7 +303,7 @@ MASK = "<redacted>"
 _URL_USERINFO = re.compile(
     r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)"
     r"(?P<userinfo>[^\s/]*)@"
-    r"(?=[A-Za-z0-9\[])"
+    r"(?=[A-Za-z0-9\[/])"
 )
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
 #: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
@@ -323,15 +323,35 @@ _NETRC = re.compile(r"(?i)((?:\bmachine\s+\S+|\bdefault)\s+(?:login\s+\S+\s+)?pa
 #: A login on a command line pasted into a log: `curl -u USER:PW`, `--user USER:PW`, `--proxy-user USER:PW`, and
 #: the MySQL/MariaDB clients' `-pPW` (fifteenth hostile pass R4).
 _COMMAND_LOGIN = re.compile(r"(?<![\w-])((?:-u|--user|--proxy-user)[ =]+[^\s:]+:)(?!<redacted>)(\S+)")
-_MYSQL_PASSWORD = re.compile(r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!<redacted>)(\S+)")
+#: A password that a client takes as an option of its own, pasted with its command line: data, one pattern per
+#: client family, each with the text kept (group 1) and the password (group 2). The MySQL/MariaDB clients' `-pPW`
+#: (fifteenth hostile pass R4); `docker`/`podman`/`helm` … `login -p PW`, `sshpass -p PW`, `az login -p PW`,
+#: `mongo -p PW`, `redis-cli -a PW`, `smbclient -U USER%PW`, `lftp -u USER,PW`, `7z -pPW`, `zip -P PW`,
+#: `htpasswd -b FILE USER PW` (sixteenth hostile pass P1). A `-p` of another program (`docker run -p 8080:80`,
+#: `mkdir -p`) is not one: each rule names the program, and a `login` where the program has others.
+_CLIENT_PASSWORDS = tuple(re.compile(pattern) for pattern in (
+    r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!<redacted>)(\S+)",
+    r"(\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|singularity|apptainer)\b[^\n]*?\slogin\b"
+    r"[^\n]*?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)",
+    r"(\baz\b[^\n]*?\slogin\b[^\n]*?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)",
+    r"(\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]*?\s-p[ =]?)"
+    r"(?!<redacted>)(\S+)",
+    r"(\bredis-cli\b[^\n]*?\s(?:-a|--pass)[ =]?)(?!<redacted>)(\S+)",
+    r"(\b(?:smbclient|rpcclient|smbmap|smbget|mount\.cifs)\b[^\n]*?\s(?:-U|--user(?:name)?)[ =]?[^\s%]+%)"
+    r"(?!<redacted>)(\S+)",
+    r"(\blftp\b[^\n]*?\s-u[ =]?[^\s,]+,)(?!<redacted>)(\S+)",
+    r"(\b(?:7z|7za|7zr|unrar|rar)\b[^\n]*?\s-p)(?!<redacted>)(\S+)",
+    r"(\b(?:zip|unzip|zipcloak)\b[^\n]*?\s-P[ =]?)(?!<redacted>)(\S+)",
+    r"(\bhtpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+(?:\S+\s+){2})(?!<redacted>)(\S+)",
+))
 _PASSWORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/.])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN (?P<kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL)
 _SECRET_NAME = r"[A-Za-z0-9_.-]*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)[A-Za-z0-9_.-]*"
 _SECRET_VAR = re.compile(
-    r"(?i)(?P<name>(?<![A-Za-z0-9_/])" + _SECRET_NAME + r")(?P<sep>[\"']?\s*[:=]\s*)"
-    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)")
+    r"(?i)(?P<name>(?<![A-Za-z0-9_/])" + _SECRET_NAME + r")(?P<sep>\\?[\"']?\s*[:=]\s*)"
+    r"(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)")
 _STANDALONE = re.compile(
     r"(?<![A-Za-z0-9_])("
     r"hf_[A-Za-z0-9]{20,}"
@@ -498,7 +518,8 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _COOKIE.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _NETRC.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _COMMAND_LOGIN.sub(lambda m: f"{m.group(1)}{MASK}", text)
-    text = _MYSQL_PASSWORD.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    for client in _CLIENT_PASSWORDS:
+        text = client.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _SECRET_VAR.sub(_secret_var, text)
     text = _SECRET_OPTION.sub(lambda m: f"{m.group('option')}{m.group('space')}{MASK}", text)

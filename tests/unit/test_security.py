@@ -301,3 +301,39 @@ def test_a_query_value_under_a_short_token_name_is_masked(name):
     token look, names no rule knew)."""
     text = f"http://127.0.0.1:18931/wheels/?{name}=TOKqq77zz&page=2"
     assert redact_secrets(text) == f"http://127.0.0.1:18931/wheels/?{name}=<redacted>&page=2"
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("RuntimeError: docker login -u lab -p SECRETDOCKER1 registry.lab", "SECRETDOCKER1"),
+    ("podman login quay.io --username me --password=SECRETPODMAN1", "SECRETPODMAN1"),
+    ("helm registry login r.example -u me -p SECRETHELM1", "SECRETHELM1"),
+    ("sshpass -p SECRETSSHPASS1 ssh login1", "SECRETSSHPASS1"),
+    ("sshpass -pSECRETSSHPASS2 scp a b:", "SECRETSSHPASS2"),
+    ("redis-cli -h cache -a SECRETREDIS1 ping", "SECRETREDIS1"),
+    ("smbclient //srv/share -U alice%SECRETSMB1 -c ls", "SECRETSMB1"),
+    ("lftp -u alice,SECRETLFTP1 sftp://files", "SECRETLFTP1"),
+    ("7z x data.7z -pSECRET7Z1 -o/tmp", "SECRET7Z1"),
+    ("unzip -P SECRETZIP1 era5.zip", "SECRETZIP1"),
+    ("htpasswd -bc /etc/nginx/.htpasswd alice SECRETHT1", "SECRETHT1"),
+    ("az login -u me@lab.org -p SECRETAZ1", "SECRETAZ1"),
+    ("mongosh --host db -u me -p SECRETMONGO1", "SECRETMONGO1"),
+    ("mysql -u root -pSECRETMYSQL1 -h db", "SECRETMYSQL1"),
+    ("ValueError: b'{\\\"token\\\": \\\"SECRETESC1\\\"}'", "SECRETESC1"),
+    ("{\\\"api_key\\\": \\\"SECRETESC2\\\", \\\"n\\\": 1}", "SECRETESC2"),
+    ("fetching https://alice:SECRETNOHOST1@/simple/jax/", "SECRETNOHOST1"),
+])
+def test_a_password_a_client_takes_as_its_own_option_is_masked(text, secret):
+    """Sixteenth hostile pass P1: passwords given on pasted command lines (`docker login -p`, `sshpass -p`,
+    `redis-cli -a`, `smbclient -U u%pw`, `lftp -u u,pw`, `7z -p`, `htpasswd -b`, `az -p`), backslash-escaped JSON and
+    a URL login without a host reached diagnose's failing lines and the plan's notes."""
+    masked = redact_secrets(text)
+    assert secret not in masked and "<redacted>" in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "docker run -p 8080:80 -p 6006:6006 jax-image", "docker login --username me --password-stdin registry.lab",
+    "mkdir -p /scratch/me/graphcast", "zip -r out.zip forecasts", "7z a -t7z out.7z dir", "ssh -p 2222 login1",
+    "pip install -p no", "redis-cli ping", "tar -xpf weights.tar", "srun -p gpu --gres=gpu:1 python run.py",
+])
+def test_the_same_options_of_other_programs_stay(text):
+    assert redact_secrets(text) == text

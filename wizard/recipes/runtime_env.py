@@ -91,6 +91,10 @@ def name_problem(name: str) -> str | None:
             "git, the loader or Python run code")
 
 
+#: Library settings whose names hold a credential's word but whose values are none: InfiniBand's partition key.
+NAMED_LIKE_SECRETS = frozenset({"NCCL_IB_PKEY"})
+
+
 def value_problem(name: str, value: object) -> str | None:
     """Why `value` may not be the value of `name`, or None when it may."""
     if not isinstance(value, str):
@@ -101,10 +105,13 @@ def value_problem(name: str, value: object) -> str | None:
     if bad:
         shown = " ".join(repr(c) if c in _BAD_VALUE else show_characters([c]) for c in bad)
         return f"the value of {name} holds characters a library setting never needs ({shown})"
-    if redact_secrets(value) != value:
-        # A value every output masks would be exported exact into shells, kernels and the env's marker (fifteenth
-        # hostile pass R6); a library setting is never a credential, so a recipe that carries one is refused.
-        return f"the value of {name} looks like a credential (a token or password), which a recipe never carries"
+    named_secret = name not in NAMED_LIKE_SECRETS and redact_secrets(f"{name}={value}") != f"{name}={value}"
+    if redact_secrets(value) != value or named_secret:
+        # A value an output masks would be exported exact into shells, kernels and the env's marker (fifteenth
+        # hostile pass R6), and so would one under a name that says it is a credential (`JAX_PASSWORD_X`, masked by
+        # `plan --json`; sixteenth pass P2): a library setting is never a credential, so the recipe is refused.
+        return (f"the value of {name} looks like a credential (a token or password, or a value under a name that "
+                "says it is one), which a recipe never carries; set it in your own shell instead")
     if name == "XLA_FLAGS":
         return xla_flags_problem(value)
     return None

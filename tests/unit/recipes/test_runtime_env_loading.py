@@ -152,6 +152,9 @@ def test_a_value_that_is_not_printable_is_refused_by_the_same_rule_as_the_docs(t
     ("NCCL_SOCKET_IFNAME", "https://me:pa55w0rd@host/x"),
     ("JAX_COORDINATOR_ADDRESS", "me:Secr3tPw@node1:1234"),
     ("TF_CPP_VMODULE", "hf_abcdefghijklmnopqrstuvwxyz0123"),
+    ("JAX_PASSWORD_X", "plainword"),  # sixteenth pass P2: masked by `plan --json` under its name, kept elsewhere
+    ("NCCL_X_KEY", "SecretKeyValue9"),
+    ("XLA_SECRET", "abc"),
 ])
 def test_a_value_that_looks_like_a_credential_is_refused(tmp_path, name, value):
     """Fifteenth hostile pass R6: a runtime value holding a token was masked on every output but exported exact

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from wizard import paths
 from wizard.security import redact_secrets
 
 #: Options whose value may carry a credential, by their spellings, and each installer's variable for them with the
@@ -162,6 +163,16 @@ _OURS = re.compile(r"^gc-wizard-[a-z]+-(\d+)-")
 def new_temporary_folder(kind: str) -> Path:
     """A new folder only the user can enter (0700, whatever the umask) for this wizard's `kind` of scratch work,
     named so that a later wizard can clear it if this one is killed outright; what dead wizards left goes first."""
+    root = tempfile.gettempdir()
+    shared = paths.swappable_ancestor(Path(root) / "x")
+    if shared is not None:
+        # Sixteenth hostile pass P4: under such a folder another user renamed the private folder away and put one
+        # of their own there, whose `askpass` git then ran as the owner.
+        where = f"{root}" if Path(root) == shared[0] else f"{root}, in {shared[0]}, which"
+        raise paths.ForeignFolder(
+            f"the temporary folder (TMPDIR) {where} {shared[1]}, so another user could "
+            "swap the private files gc-wizard puts there (a login helper git runs, a requirements file); nothing was "
+            "done. Point TMPDIR at a folder only you can write (`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
     sweep_left_behind()
     return Path(tempfile.mkdtemp(prefix=f"gc-wizard-{kind}-{os.getpid()}-"))
 

@@ -195,3 +195,24 @@ def test_every_kind_of_temporary_folder_a_killed_wizard_left_is_cleared_by_the_n
         assert not any(folder.exists() for folder in left)
         assert alive.is_dir() and all(folder.is_dir() for folder in others)
     assert not mine.exists()
+
+
+def test_a_temporary_folder_another_user_could_swap_is_refused(tmp_path, monkeypatch):
+    """Sixteenth hostile pass P4: with TMPDIR a folder every user can write without the sticky bit, another user
+    renamed `gc-wizard-private-*` away and put their own `askpass` there, which git ran as the owner. Such a
+    TMPDIR (or one under such a folder) is refused by name before any private file is made."""
+    import tempfile
+
+    from wizard.errors import OperationFailed
+    from wizard.install.private_args import new_temporary_folder
+
+    for shared, root in ((tmp_path / "open", tmp_path / "open"), (tmp_path / "above", tmp_path / "above" / "mine")):
+        root.mkdir(parents=True)
+        shared.chmod(0o777)
+        monkeypatch.setattr(tempfile, "tempdir", str(root))
+        with pytest.raises(OperationFailed) as info:
+            new_temporary_folder("private")
+        assert f"the temporary folder (TMPDIR) {root}" in str(info.value) and "sticky bit" in str(info.value)
+        assert "export TMPDIR=$HOME/tmp" in str(info.value) and list(root.iterdir()) == []
+        shared.chmod(0o1777)  # the sticky bit, as /tmp has: nobody renames another's folder
+        assert new_temporary_folder("private").parent == root

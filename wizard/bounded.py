@@ -326,6 +326,11 @@ def loads_json(text: str, *, max_depth: int = JSON_DEPTH, duplicates: bool = Fal
                               "keep one") from None
     except RecursionError:
         raise ParseLimitError(f"it is nested more than {max_depth} levels deep; no valid file is") from None
+    except ValueError as exc:
+        if isinstance(exc, json.JSONDecodeError):
+            raise
+        # Python's own limit on a number's digits (sixteenth hostile pass P5: a 5001-digit `version` was "a bug").
+        raise ParseLimitError("it holds a number far longer than any setting (more than 4300 digits)") from None
     if _depth(value, max_depth) > max_depth:
         raise ParseLimitError(f"it is nested more than {max_depth} levels deep; no valid file is")
     return value

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from wizard import bounded, paths
@@ -35,6 +36,15 @@ def load_data(text: str):
         return yaml.load(text, Loader=loader)  # noqa: S506 - (C)SafeLoader constructs plain data only
     except yaml.YAMLError as exc:
         raise _wizard_error(exc) from None
+    except ValueError as exc:  # Python's limit on a number's digits, met while building the value (16th pass P5)
+        raise YAMLError(str(exc), line=_long_number_line(text),
+                        problem="a number far longer than any setting (more than 4300 digits)") from None
+
+
+def _long_number_line(text: str) -> int | None:
+    """The line (from 1) of the first run of more than 4300 digits in `text`, or None."""
+    found = re.search(r"\d{4301,}", text)
+    return text.count("\n", 0, found.start()) + 1 if found else None
 
 
 def load_user_data(text: str):

@@ -91,3 +91,16 @@ def test_a_stream_named_on_the_command_line_is_read_and_one_nobody_writes_is_giv
     os.close(read_end)
     with pytest.raises(bounded.ParseLimitError, match="named pipe"):
         bounded.read_text(fifo, 1000)  # a file the wizard reads by itself is never a stream
+
+
+def test_a_number_longer_than_python_reads_is_the_files_fault_not_a_bug(tmp_path):
+    """Sixteenth hostile pass P5: an integer of more than 4300 digits (Python's limit) in a recipe or an answers file
+    ended as "gc-wizard stopped on an error of its own … this is a bug", exit 1. Each reader names the file."""
+    from wizard.yaml_data import YAMLError, load_data
+
+    digits = "9" * 5000
+    with pytest.raises(ParseLimitError, match=r"a number far longer than any setting \(more than 4300 digits\)"):
+        bounded.loads_json('{"version": ' + digits + "}")
+    with pytest.raises(YAMLError) as info:
+        load_data("schema: 1\nversion: " + digits + "\n")
+    assert info.value.line == 2 and "4300 digits" in info.value.problem

@@ -311,7 +311,10 @@ class _Checker:
     def scalar(self, node: yaml.Node) -> Any:
         if not isinstance(node, yaml.ScalarNode):
             return None
-        return self._constructor.construct_object(node, deep=True)
+        try:
+            return self._constructor.construct_object(node, deep=True)
+        except ValueError:  # Python's limit on a number's digits (sixteenth hostile pass P5: "a bug", exit 1)
+            raise self.fail(node, "this number is far longer than any setting (more than 4300 digits)") from None
 
     def string(self, node: yaml.Node, what: str, *, allow_empty: bool = False) -> str:
         if not isinstance(node, yaml.ScalarNode) or node.tag != "tag:yaml.org,2002:str":

@@ -386,3 +386,12 @@ def test_a_recipe_file_that_is_no_file_is_named_not_passed_over(tmp_path, make, 
     with pytest.raises(UserError) as info:
         load_recipes([str(folder)])
     assert f"recipe file {folder / 'x.yaml'}: " in str(info.value) and words in str(info.value), str(info.value)
+
+
+def test_a_number_longer_than_python_reads_is_named_by_file_and_line(tmp_path):
+    """Sixteenth hostile pass P5: `disk_gib:` with 5000 digits ended as "an error of its own … a bug", exit 1."""
+    path = _write(tmp_path, _replace("disk_gib: 2", "disk_gib: " + "9" * 5000))
+    with pytest.raises(UserError) as info:
+        load_recipe_file(path)
+    assert str(info.value) == (f"recipe file {path}, line 155: this number is far longer than any setting "
+                               "(more than 4300 digits)")

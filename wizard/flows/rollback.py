@@ -222,6 +222,11 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
     if env is None or not env.is_absolute() or ".." in env.parts:
         return (f"history entry {entry.id} names its environment as {entry.env!r}, which is not a folder the wizard "
                 "records (a relative path, or one that climbs out with '..'); the entry was edited. Nothing changed.")
+    if os.path.exists(env) and not env.is_dir():
+        # Sixteenth hostile pass P7: a FIFO at the env's path made `uv venv` wait on it for the 30-minute limit.
+        return (f"{env} (entry {entry.id}) is not an environment: {bounded.not_a_folder(env)}; nothing changed. Move "
+                "it aside, then roll back again to rebuild the environment there, or install the recipe anew: "
+                f"`gc-wizard install {entry.recipe}`.")
     if _broken(env):
         # The folder is there, its interpreter is not (removed, or a link to a Python since uninstalled): a
         # rebuild would meet "already exists" (sixth pass 11e), and a wipe is the user's call, not ours.

@@ -118,3 +118,21 @@ def test_a_rollback_never_changes_an_environment_this_history_did_not_make(tiny,
                                 capture_output=True, text=True, check=True).stdout.split()
         assert listed == ["old-tool==0.5"] and not (own / "gc-wizard-env.json").exists()
         assert _current(tiny) == b["entry_id"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "file"])
+def test_an_environment_path_that_is_no_folder_is_named_at_once(tiny, isolated_state, kind):
+    """Sixteenth hostile pass P7: with a FIFO where the entry's env was, `rollback` waited in `uv venv` for the
+    30-minute inactivity limit. Whatever is there instead of a folder is named before anything runs."""
+    import os
+
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    env = Path(a["env"])
+    shutil.rmtree(env)
+    os.mkfifo(env) if kind == "fifo" else env.write_text("not an env\n")
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json", timeout=60)
+    error = json.loads(proc.stdout.splitlines()[-1])["error"]
+    what = "a named pipe (FIFO)" if kind == "fifo" else "a file"
+    assert proc.returncode == 2 and f"{env} (entry {a['entry_id']}) is not an environment: it is {what}" in error
+    assert "nothing changed" in error and _current(tiny) == b["entry_id"]

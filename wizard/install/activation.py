@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import zipfile
 from collections.abc import Callable, Mapping
@@ -362,6 +363,10 @@ def _env_modules(env: Path) -> set[str]:
 _PTH_BYTES = 64 * 1024
 
 
+#: An absolute path quoted in a line of code (`sys.path.insert(0, '/home/me/shadow')`).
+_QUOTED_PATH = re.compile(r"""['"](/[^'"\n]+)['"]""")
+
+
 def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str, str]]:
     """The folders besides PYTHONPATH that the environment's Python puts on sys.path from outside itself, each
     with where it comes from: a `.pth` file in its site-packages naming a folder elsewhere (a leftover
@@ -369,7 +374,8 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
     `~/.local`) when its pyvenv.cfg has `include-system-site-packages = true` — which Python searches *before*
     the environment's own packages. Run through `stray_pythonpath` like PYTHONPATH's entries (sixth hostile
     pass 9b/9c: a stray jax reached that way was imported, and neither the check nor `diagnose --env` said
-    from where). `.pth` lines that run code (`import …`) are not folders and are left to the interpreter."""
+    from where). `.pth` lines that run code (`import …`) are never run: the folders they name as quoted absolute
+    paths are read from their text."""
     found: list[tuple[str, str]] = []
     for site in sorted(env.glob("lib/python3*/site-packages")):
         for pth in sorted(site.glob("*.pth")):
@@ -379,11 +385,17 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
                 continue
             for line in text.splitlines():
                 line = line.strip()
-                if not line or line.startswith(("#", "import ", "import\t")):
+                if not line or line.startswith("#"):
                     continue
-                folder = os.path.normpath(os.path.join(site, line))
-                if not _inside(folder, env) and os.path.isdir(folder):
-                    found.append((f"{pth} (a .pth file)", folder))
+                if line.startswith(("import ", "import\t")):
+                    # Code, never run here; a folder it names as a quoted absolute path (`sys.path.insert(0,
+                    # '/x')`) is read from its text (sixteenth hostile pass P9: verify named it, diagnose --env not).
+                    folders = [os.path.normpath(quoted) for quoted in _QUOTED_PATH.findall(line)]
+                    source = f"{pth} (an import line of a .pth file)"
+                else:
+                    folders, source = [os.path.normpath(os.path.join(site, line))], f"{pth} (a .pth file)"
+                found += [(source, folder) for folder in folders
+                          if not _inside(folder, env) and os.path.isdir(folder)]
     if _includes_system_site(env) and not environ.get("PYTHONNOUSERSITE"):
         base = environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
         for site in sorted(Path(base).glob("lib/python3*/site-packages")):

@@ -138,3 +138,20 @@ def test_empty_entries_of_every_search_path_are_named(tmp_path):
     assert act.set["PATH"] == os.pathsep.join([str(env / "bin"), "/usr/bin", "/bin"])
     assert act.set["LD_LIBRARY_PATH"] == str(lib)
     assert "PYTHONPATH" in act.unset
+
+
+def test_a_folder_a_pth_import_line_names_is_read_from_its_text_never_run(tmp_path):
+    """Sixteenth hostile pass P9: `import sys; sys.path.insert(0, '/x')` in a .pth put a stray jax first; verify
+    named it, `diagnose --env` (which runs nothing in the env) did not. The quoted folder is read from the text."""
+    from wizard.install.activation import other_path_entries
+
+    env = tmp_path / "env"
+    site = env / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    shadow = tmp_path / "shadow"
+    (shadow / "jax").mkdir(parents=True)
+    ran = tmp_path / "RAN"
+    (site / "000-shadow.pth").write_text(
+        f"import sys; sys.path.insert(0, '{shadow}'); open('{ran}', 'w')\nimport os; os.getcwd()  # '/nowhere'\n")
+    assert other_path_entries(env, {}) == [(f"{site / '000-shadow.pth'} (an import line of a .pth file)", str(shadow))]
+    assert not ran.exists()

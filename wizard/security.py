@@ -135,8 +135,22 @@ def reveal_format_characters(text: str) -> str:
     log or recipe file (`tiny-a\u202e…` in a history entry's error) cannot make a line read as other text.
 
     Every output channel applies it after redaction (the streams, the app's `Shown` text); in a `--json` line the
-    escape is JSON's own, so a reader still gets the original character back."""
+    escape is JSON's own, so a reader still gets the original character back.
+
+    Bytes that Python held as lone surrogates but that are UTF-8 together (an argument or path read under
+    `LC_ALL=C PYTHONUTF8=0`) are read as the characters they spell first: a right-to-left override in a path given
+    on the command line went out raw, live on the user's UTF-8 terminal (sixteenth hostile pass P6). A byte that is
+    no UTF-8 stays what it was."""
+    if _ESCAPED_BYTE.search(text):
+        try:
+            text = text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+        except UnicodeError:  # a surrogate no byte stands for: leave the text as it is
+            pass
     return _INVISIBLE_FORMAT.sub(_escape, text)
+
+
+#: A byte Python could not decode, held as a lone surrogate (U+DC80..U+DCFF).
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
 def one_line(text: str) -> str:

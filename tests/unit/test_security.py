@@ -337,3 +337,13 @@ def test_a_password_a_client_takes_as_its_own_option_is_masked(text, secret):
 ])
 def test_the_same_options_of_other_programs_stay(text):
     assert redact_secrets(text) == text
+
+
+def test_utf8_bytes_held_as_surrogates_are_revealed_as_the_characters_they_spell():
+    """Sixteenth hostile pass P6: under `LC_ALL=C PYTHONUTF8=0` a path argument holding U+202E reaches Python as three
+    lone surrogates, which no rule saw, and went out as raw bytes: a live right-to-left override on the terminal."""
+    from wizard.security import reveal_format_characters
+
+    assert reveal_format_characters("log\udce2\udc80\udcaegpj.txt") == "log\\u202egpj.txt"
+    assert reveal_format_characters("caf\udcc3\udca9") == "café"
+    assert reveal_format_characters("st\udcffx") == "st\udcffx"  # no UTF-8: the byte stays as it was

@@ -180,6 +180,14 @@ def describe_os_error(exc: OSError) -> str:
     if where:
         return f"cannot use {where}: {what}. To go on, {_OTHER_FIXES.get(exc.errno or 0, 'check that path')}."
     fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        # A write through an open file names no path (sixteenth hostile pass P8): the folders it can only have gone
+        # to are named, with the command that tells which disk is full.
+        import tempfile  # deferred: only a full disk needs it
+
+        tmp = tempfile.gettempdir()
+        return (f"a file system error: {what} — the disk of the state folder {state} or of the temporary folder "
+                f"{tmp} (`df -h {state} {tmp}` shows which). To go on, {fix}.")
     return f"a file system error: {what}. To go on, {fix}."
 
 

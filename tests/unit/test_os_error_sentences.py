@@ -1,0 +1,21 @@
+"""The sentence for a full disk that no path was named with (`errors.describe_os_error`)."""
+
+from __future__ import annotations
+
+import errno
+import tempfile
+
+from wizard import paths
+from wizard.errors import describe_os_error
+
+
+def test_a_full_disk_without_a_path_names_the_folders_it_can_be_and_how_to_tell():
+    """Sixteenth hostile pass P8: a rollback on a full state disk said "the disk is full … free some space there",
+    naming no folder: a write through an open file carries no path. The two folders it can be are named."""
+    for code in (errno.ENOSPC, errno.EDQUOT):
+        sentence = describe_os_error(OSError(code, "full"))
+        state, tmp = paths.state_dir(), tempfile.gettempdir()
+        assert f"the state folder {state} or of the temporary folder {tmp}" in sentence
+        assert f"`df -h {state} {tmp}` shows which" in sentence and sentence.endswith(".")
+    named = describe_os_error(OSError(errno.ENOSPC, "full", "/scratch/me/out.nc"))
+    assert named.startswith("cannot use /scratch/me/out.nc: the disk is full") and "df -h" not in named

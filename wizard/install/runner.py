@@ -24,6 +24,7 @@ with `read_nonblocking`, never `expect` with a timeout.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import queue
@@ -47,7 +48,7 @@ from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import UserError
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler, is_destructive_hint
-from wizard.install.private_args import PrivateArguments, new_temporary_folder
+from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
@@ -509,9 +510,10 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: no such program{where} "
                                                  "(or it is not executable)"))
     private = PrivateArguments(step.argv)  # a secret never on the child's world-readable command line
-    scratch = _scratch_environment(private.environ(env), step)
+    scratch = contextlib.ExitStack()
+    environ = _scratch_environment(private.environ(env), step, scratch)
     try:
-        child = pexpect.spawn(resolved, [_FsArg(a) for a in private.argv[1:]], env=scratch.environ, cwd=None,
+        child = pexpect.spawn(resolved, [_FsArg(a) for a in private.argv[1:]], env=environ, cwd=None,
                               preexec_fn=die_with_parent(_chdir_to(cwd)), encoding="utf-8", codec_errors="replace",
                               dimensions=(24, 200), echo=False, timeout=None)
     except (pexpect.ExceptionPexpect, OSError) as exc:
@@ -533,33 +535,21 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
     return finish(result)
 
 
-@dataclasses.dataclass
-class _Scratch:
-    """A step's own temporary folder, named by `TMPDIR` in its environment, and removed with all it holds."""
-
-    environ: dict[str, str]
-    folder: Path | None
-
-    def close(self) -> None:
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder = None
-
-
-def _scratch_environment(env: dict[str, str], step) -> _Scratch:
-    """`env` with `TMPDIR` pointing at a private folder of the step's own (unless the step names one itself).
+def _scratch_environment(env: dict[str, str], step, scratch: contextlib.ExitStack) -> dict[str, str]:
+    """`env` with `TMPDIR` pointing at a private folder of the step's own (unless the step names one itself),
+    entered on `scratch`, whose closing removes it with all it holds.
 
     Why: what installers leave in the temporary folder stayed there, open to every user — uv's build lock
     `uv-setuptools-<hash>.lock`, mode 0666, one per checkout build (fifteenth hostile pass P9). The step's folder is
     0700, named with the wizard's pid (a later wizard clears it if this one is killed outright) and removed when
     the step ends, so nothing a step writes there outlives it or is anyone else's to read."""
     if "TMPDIR" in dict(getattr(step, "env", None) or {}):
-        return _Scratch(env, None)
+        return env
     try:
-        folder = new_temporary_folder("step")
+        folder = scratch.enter_context(temporary_folder("step"))
     except OSError:  # a temporary folder that cannot be written: the step meets it itself, in its own words
-        return _Scratch(env, None)
-    return _Scratch({**env, "TMPDIR": str(folder)}, folder)
+        return env
+    return {**env, "TMPDIR": str(folder)}
 
 
 class _Session:

@@ -42,7 +42,7 @@ from wizard.flows.results import InstallResult, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.bundle import bundle_assets_extra
-from wizard.install.lockfile import lock_format, sha256_file
+from wizard.install.lockfile import lock_format
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
 
@@ -57,6 +57,7 @@ from wizard.install.runner import RunnerEvents, StepLog, inactivity_limit, run_p
 from wizard.install.runner import await_answer as await_answer
 from wizard.install.source_copy import building_from_a_copy
 from wizard.install.sources import SourceMismatch, check_graphcast_source, look_at_wheelhouse
+from wizard.install.tree_digest import file_sha256
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes
 from wizard.verify.check import verify_env
@@ -190,7 +191,7 @@ class _Transaction:
                       python_version=self.plan.python.version or None,
                       find_links=[str(link) for link in self.plan.find_links])
         if self.plan.lock:
-            entry.lock = {"path": self.plan.lock, "sha256": sha256_file(Path(self.plan.lock)),
+            entry.lock = {"path": self.plan.lock, "sha256": file_sha256(Path(self.plan.lock)),
                           "format": lock_format(Path(self.plan.lock))}
         entry.bundle = self.plan.bundle
         self.log = paths.new_log("install", entry.id)

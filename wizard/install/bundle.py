@@ -36,12 +36,13 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
-from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages, sha256_file
+from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import foreign_line
 from wizard.install.private_args import PrivateArguments
 from wizard.install.sources import outside_index_problem
+from wizard.install.tree_digest import file_sha256
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, redact_secrets
@@ -144,9 +145,9 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
         if len(new) != 1:
             raise OperationFailed(f"building GraphCast from {graphcast_src} gave {len(new)} wheels, not one.")
         built = new[0]
-    files = [{"name": f"{WHEELS}/{p.name}", "sha256": sha256_file(p), "size": p.stat().st_size}
+    files = [{"name": f"{WHEELS}/{p.name}", "sha256": file_sha256(p), "size": p.stat().st_size}
              for p in sorted(wheels.iterdir()) if p.is_file()]
-    files.append({"name": LOCK, "sha256": sha256_file(out / LOCK), "size": (out / LOCK).stat().st_size})
+    files.append({"name": LOCK, "sha256": file_sha256(out / LOCK), "size": (out / LOCK).stat().st_size})
     manifest = {
         "format": FORMAT, "recipe": recipe.id, "title": recipe.title, "python": python_version,
         "platform": _platform_info(), "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -221,7 +222,7 @@ def add_files(root: Path, names: list[str]) -> dict[str, Any]:
     for name in names:
         if name not in known:
             path = root / name
-            manifest["files"].append({"name": name, "sha256": sha256_file(path), "size": path.stat().st_size})
+            manifest["files"].append({"name": name, "sha256": file_sha256(path), "size": path.stat().st_size})
     write_destination(root / MANIFEST, json.dumps(manifest, indent=1) + "\n", what="the bundle's manifest",
                       mode=SHARED_MODE)  # never through a link (wizard.outputs)
     return manifest
@@ -327,7 +328,7 @@ def check_bundle(root: Path | str, recipe: Recipe, python_version: str | None = 
         elif not path.is_file():
             # A FIFO, folder or device at a wheel's name is there, but is no wheel: said as such, not "missing".
             (odd if path.exists() else missing).append(str(item.get("name")))
-        elif sha256_file(path) != item.get("sha256"):
+        elif file_sha256(path) != item.get("sha256"):
             changed.append(str(item.get("name")))
     if missing or odd or changed:
         parts = []

@@ -101,14 +101,6 @@ def check_python_version(recipe: Recipe, value: str | None) -> str:
     return value.strip()
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 @dataclass(frozen=True)
 class LockResult:
     recipe: str

@@ -15,7 +15,6 @@ edited, not a signature: whoever can edit history.json can edit every field of i
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import urllib.parse
@@ -25,11 +24,10 @@ from packaging.utils import canonicalize_name
 
 from wizard.install.pinned import logical_lines, pin_of, same_version
 from wizard.install.source_env import env_sources, link_place
-from wizard.install.tree_digest import tree_sha256
+from wizard.install.tree_digest import file_sha256, tree_sha256
 from wizard.security import holds_mask
 
 GIT_COMMIT = re.compile(r"^git\+https?://\S+@[0-9a-f]{40}(?:#\S*)?$")
-_CHUNK = 1 << 20
 
 
 def unmasked_links(links: list[str], environ: dict[str, str] | None = None) -> tuple[list[str], list[str]]:
@@ -133,14 +131,10 @@ def _digest(path: Path) -> str | None:
 
 
 def _sha256(path: Path) -> str | None:
-    digest = hashlib.sha256()
     try:
-        with open(path, "rb") as handle:
-            while block := handle.read(_CHUNK):
-                digest.update(block)
+        return file_sha256(path)
     except OSError:
         return None
-    return digest.hexdigest()
 
 
 #: Wheels and source archives a wheelhouse may hold for a pin; the file name says which package and version.

@@ -61,11 +61,17 @@ def _entry(full: str) -> bytes:
         return b"L" + os.fsencode(os.readlink(full))
     if not stat.S_ISREG(info.st_mode):
         raise ValueError(f"{full} is neither a file nor a link")
-    content = hashlib.sha256()
-    with open(full, "rb") as handle:
+    return (b"X" if info.st_mode & 0o111 else b"F") + file_sha256(full).encode()
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """A file's sha256, read in blocks (the one reader of a file's digest: a lock, a bundle's wheels, a recorded
+    GraphCast file, each file of a folder's digest). OSError passes through."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
         while block := handle.read(_CHUNK):
-            content.update(block)
-    return (b"X" if info.st_mode & 0o111 else b"F") + content.hexdigest().encode()
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _raise(error: OSError) -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from wizard.errors import ExitCode, UserError
 from wizard.install.bundle import FORMAT, MANIFEST, add_files, check_bundle, read_manifest
-from wizard.install.lockfile import lock_packages, sha256_file
+from wizard.install.lockfile import lock_packages
+from wizard.install.tree_digest import file_sha256
 from wizard.recipes.loader import get_recipe
 
 
@@ -39,10 +40,10 @@ def _bundle(root, wheel, *, listed=True):
     (root / "wheels").mkdir(parents=True)
     (root / "wheels" / "graphcast-0.1.1-py3-none-any.whl").write_bytes(b"PK\x05\x06" + b"\0" * 18)
     (root / "requirements.txt").write_text("")
-    files = [{"name": "requirements.txt", "sha256": sha256_file(root / "requirements.txt"), "size": 0}]
+    files = [{"name": "requirements.txt", "sha256": file_sha256(root / "requirements.txt"), "size": 0}]
     if listed:
         path = root / "wheels" / "graphcast-0.1.1-py3-none-any.whl"
-        files.append({"name": "wheels/graphcast-0.1.1-py3-none-any.whl", "sha256": sha256_file(path), "size": 22})
+        files.append({"name": "wheels/graphcast-0.1.1-py3-none-any.whl", "sha256": file_sha256(path), "size": 22})
     (root / MANIFEST).write_text(json.dumps({"format": FORMAT, "recipe": "jax0.4.23-cpu", "python": "3.11",
                                              "files": files, "packages": {}, "graphcast": {"wheel": wheel}}))
     return root

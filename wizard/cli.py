@@ -189,8 +189,7 @@ def _only_prints(argv: list[str]) -> bool:
     """`--version`, or a `--help` anywhere: it prints and changes nothing, so a failing stdout ends it as a reading
     command ends ("nothing was done"), not with the changing commands' "what it changed is in `gc-wizard history`"
     (fifteenth hostile pass P12)."""
-    return argv == ["--version"] or any(word in ("-h", "--help") for word in argv if not word.startswith("--") or
-                                        word == "--help")
+    return argv == ["--version"] or "-h" in argv or "--help" in argv
 
 
 #: Commands that only read and print: once they return, nothing is left for the interpreter to finish

@@ -45,7 +45,7 @@ from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, run_step
 from wizard.install.source_copy import as_origin, copy_folder_references
-from wizard.security import cut, redact_secrets, write_private_file
+from wizard.security import cut, redact_value, write_private_file
 from wizard.uv_tool import uv_bin
 
 MARKER = "gc-wizard-env.json"
@@ -105,7 +105,7 @@ def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None
     hostile pass Q3). The runtime variables stay as they are: activation and the kernels export them from here, and a
     masked value would be a wrong one (a recipe's runtime variable names no secret: `runtime_env` checks them)."""
     data = marker.to_dict() if isinstance(marker, EnvMarker) else dict(marker)
-    data = {key: value if key == "runtime_env" else _masked(value) for key, value in data.items()}
+    data = {key: value if key == "runtime_env" else redact_value(value, keep_user=False) for key, value in data.items()}
     path = Path(env) / MARKER
     tmp = path.with_name(f".{MARKER}.{os.getpid()}.tmp")
     try:
@@ -118,17 +118,6 @@ def write_marker(env: Path | str, marker: EnvMarker | Mapping[str, Any]) -> None
         except OSError:
             pass
         raise
-
-
-def _masked(value: Any) -> Any:
-    """`value` with every string in it masked (`redact_secrets`), lists and mappings walked."""
-    if isinstance(value, str):
-        return redact_secrets(value)
-    if isinstance(value, dict):
-        return {key: _masked(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_masked(item) for item in value]
-    return value
 
 
 def remove_shared_write(env: Path) -> None:

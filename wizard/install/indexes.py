@@ -123,7 +123,7 @@ def _uv_files(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) ->
                 files.append(project)
                 break
     files += _user_files(environ, "uv", "uv.toml")
-    files += [Path(d) / "uv" / "uv.toml" for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
+    files += _site_files(environ, "uv", "uv.toml")
     files += [Path(f) for f in SYSTEM_FILES["uv"]]
     return [f for f in dict.fromkeys(files) if f.is_file()]
 
@@ -137,7 +137,7 @@ def _pip_files(environ: Mapping[str, str]) -> list[Path]:
     files = [Path(given)] if given else []
     files += _user_files(environ, "pip", "pip.conf")
     files += [Path(environ["HOME"]) / ".pip" / "pip.conf"] if environ.get("HOME") else []
-    files += [Path(d) / "pip" / "pip.conf" for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
+    files += _site_files(environ, "pip", "pip.conf")
     files += [Path(f) for f in SYSTEM_FILES["pip"]]
     return [f for f in dict.fromkeys(files) if f.is_file()]
 
@@ -147,6 +147,12 @@ def _user_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
     HOME and XDG_CONFIG_HOME (`runner.PASSED_VARS`), finds it; none when the environment has neither."""
     base = environ.get("XDG_CONFIG_HOME") or (os.path.join(environ["HOME"], ".config") if environ.get("HOME") else "")
     return [Path(base) / tool / name] if base else []
+
+
+def _site_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
+    """`<dir>/<tool>/<name>` for each folder of `$XDG_CONFIG_DIRS` (default `/etc/xdg`): the site-wide files both
+    installers read before their system file."""
+    return [Path(d) / tool / name for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
 
 
 def _text(path: Path) -> str:

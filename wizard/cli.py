@@ -16,7 +16,7 @@ import threading
 
 from wizard import __version__, paths
 from wizard.commands import streams
-from wizard.errors import ExitCode, UserError, WizardError
+from wizard.errors import ExitCode, UserError, WizardError, say_on_stderr
 from wizard.flows import early_detect
 
 #: command -> the module in wizard.commands that owns it: its arguments (`configure(sub)`, which also
@@ -153,9 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 code = _main(argv)
             except streams.OutputFailed as exc:  # `--version`/`--help` print before any command's guard
-                from wizard.commands.guard import say_error  # deferred: only a failing stream needs it
-
-                say_error(str(exc))
+                say_on_stderr(str(exc))
                 return ExitCode.FAILED
             except BrokenPipeError:  # their reader went away (`--help | head -1`): done, as `ls | head` is
                 return ExitCode.OK
@@ -167,9 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             note = streams.reader_gone_note()
             lost = streams.lost_output_note()
             if note or lost:
-                from wizard.commands.guard import say_error  # deferred: only a departed reader needs it
-
-                say_error(lost[0] if lost else note)
+                say_on_stderr(lost[0] if lost else note)
                 if lost and lost[1] and not code:
                     code = ExitCode.FAILED  # its output never arrived whole: not a plain success
             return code
@@ -248,9 +244,7 @@ def _leave_without_inspect(code: int) -> None:
 def _main(argv: list[str]) -> int:
     closed = streams.closed_stdout_problem()
     if closed:
-        from wizard.commands.guard import say_error  # deferred: `--version` loads none of the commands
-
-        say_error(closed)
+        say_on_stderr(closed)
         return ExitCode.FAILED
     if argv == ["--version"]:
         print(f"gc-wizard {__version__}")
@@ -315,7 +309,7 @@ def _main(argv: list[str]) -> int:
     except Exception as exc:  # noqa: BLE001 - a bug in gc-wizard itself: one sentence and a log, never a traceback
         code, message = ExitCode.FAILED, _internal_error(exc)
     guard.ignore_further_signals()
-    guard.say_error(message)
+    say_on_stderr(message)
     if getattr(args, "json", False):
         guard.emit_error_json(message, int(code))
     return guard.exit_quietly(code)

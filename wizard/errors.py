@@ -10,9 +10,10 @@ import errno
 import os
 import re
 import signal
+import sys
 from enum import IntEnum
 
-from wizard.security import redact_secrets
+from wizard.security import redact_secrets, reveal_format_characters
 
 
 class ExitCode(IntEnum):
@@ -199,6 +200,18 @@ def describe_error(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return describe_os_error(exc)
     return internal_error(exc)
+
+
+def say_on_stderr(message: str) -> None:
+    """An error's sentence on stderr as `gc-wizard: …`: the one way both faces end on an error. A control or
+    format character in it (from a file or an option the message quotes) is shown as its escape, as every output
+    shows them, not dropped or sent to the terminal (tenth hostile pass T1/T2). A failing stderr is passed over:
+    there is nowhere left to tell."""
+    try:
+        sys.stderr.write(f"gc-wizard: {reveal_format_characters(message)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, WizardError):
+        pass
 
 
 def error_exit(exc: BaseException) -> int:

@@ -108,3 +108,18 @@ async def test_another_wizard_holding_the_state_lock_is_named_on_done(gpu_server
         holder.wait()
     # Only the retried install ran: the refused attempt left no entry behind.
     assert [(e["recipe"], e["status"], e["current"]) for e in tiny.history()] == [("tiny-a", "installed", True)]
+
+
+def test_a_refused_option_ends_the_app_with_the_clis_one_sentence(capsys):
+    """`gc-wizard --graphcast-src BAD` (the app's path) refuses before a frame, in the same `gc-wizard: …` sentence
+    the CLI ends with (`wizard.errors.say_on_stderr`, shared by both faces): a right-to-left override the value
+    carries is shown as its escape, never sent to the terminal, and nothing reaches stdout."""
+    import argparse
+
+    from wizard.tui import run_tui
+
+    code = run_tui(argparse.Namespace(graphcast_src="/src/gc\u202eyp.txt", find_links=None))
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("gc-wizard: The GraphCast source (--graphcast-src) ") and err.count("\n") == 1, err
+    assert "\u202e" not in err and "\\u202e" in err, err

@@ -92,19 +92,6 @@ def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:
         pass
 
 
-def say_error(message: str) -> None:
-    """The error's sentence on stderr. A control or format character in it (from a file the message quotes) is
-    shown as its escape, as every output shows them, not dropped: a person sees what the file holds, the same as
-    the `--json` line says (tenth hostile pass T1/T2: ESC and U+009B vanished from the text, not from the JSON)."""
-    from wizard.security import reveal_format_characters  # deferred for start-up time, as above
-
-    try:
-        sys.stderr.write(f"gc-wizard: {reveal_format_characters(message)}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError, WizardError):  # stderr itself is failing: nowhere left to tell
-        pass
-
-
 def ignore_further_signals() -> None:
     """While the CLI prints its last words: a second signal must not turn them into a traceback."""
     for sig in SIGNALS:

@@ -10,7 +10,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from wizard.errors import ExitCode, UserError
+from wizard.errors import ExitCode, UserError, say_on_stderr
 from wizard.security import cut
 
 if TYPE_CHECKING:
@@ -35,17 +35,13 @@ def run_tui(args: argparse.Namespace) -> int:
             slurm = slurm_target(args.slurm, getattr(args, "srun_arg", None) or (),
                                              getattr(args, "slurm_wait", None))
         except UserError as exc:
-            import sys
-
-            print(f"gc-wizard: {exc}", file=sys.stderr)
+            say_on_stderr(str(exc))
             return int(ExitCode.BAD_INPUT)
     try:
         graphcast_src, find_links = checked_sources(getattr(args, "graphcast_src", None),
                                                     getattr(args, "find_links", None))
     except UserError as exc:
-        import sys
-
-        print(f"gc-wizard: {exc}", file=sys.stderr)
+        say_on_stderr(str(exc))
         return int(ExitCode.BAD_INPUT)
     app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), graphcast_src=graphcast_src,
                     find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm,
@@ -54,14 +50,7 @@ def run_tui(args: argparse.Namespace) -> int:
     for line in farewell(app.install_result, app.assets):
         print(line)
     if app.failure:  # an error ended the app: its one sentence, where the terminal shows it (no traceback)
-        import sys
-
-        from wizard.security import reveal_format_characters
-
-        try:
-            print(f"gc-wizard: {reveal_format_characters(app.failure)}", file=sys.stderr, flush=True)
-        except (OSError, ValueError):
-            pass
+        say_on_stderr(app.failure)
     if app.exit_status is not None:
         return app.exit_status
     return int(app.return_code or 0)  # Textual's own status (1 after an error it ended the app on)

@@ -927,6 +927,11 @@ _EXCEPTION_LINE = re.compile(
     r"Failed to establish a new connection|NVRM: No NVIDIA|probe routine was not called|No FFI handler registered|"
     r"module '[\w.]+' has no attribute '\w+').*$"
     r"|^.*?(?:^|\s)(?:ptxas )?fatal\s*: .*$"
+    # a C/C++/CUDA compiler's diagnostic (GCC, Clang, nvcc's host compiler: `FILE:LINE[:COL]: [fatal ]error: `, or
+    # `cc1plus: fatal error:`) and the linker's refusal (`ld: cannot find -lcudart`, `undefined reference to`): a
+    # package built from source while installing fails with these lines and no Python exception
+    r"|^[\s`'\"*>]*(?:[^\s:]+:(?:\d+:(?:\d+:)?)? )?(?:fatal error|error): .*$"
+    r"|^.*\b(?:ld(?:\.\w+)?|collect2): (?:cannot find -l\S+|.*\bundefined reference to ).*$"
     r"|^\s*(?:[×╰├]\S*\s+)(?:Failed|Because|No solution|error)\b.*$"
     r"|^(?:\[\d+\]\s+\d+\s+killed\s.*|Killed)$"
     r"|^" + _GLOG_NOISE_FILE + r"(?:\[[\w ]+\]:)?\[?[EF]\d{4} [\d:.]+ +(?:\d+ )?[\w.]+:\d+\] (?!" + _GLOG_NOISE + r").*$"

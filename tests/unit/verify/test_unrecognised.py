@@ -86,6 +86,15 @@ FAILING = {
     "onnxruntime-status": "[ONNXRuntimeError] : 1 : FAIL : something new",
     "onnxruntime-ep-error": "EP Error something new in the CUDA provider",
     "pip-conflict-block": "The conflict is caused by:\n    something-new 1.0 depends on other==2",
+    # a package built from source while installing: the compiler's and the linker's own lines, no exception name
+    "gcc-fatal-header": "csrc/ops.cu:3:10: fatal error: something_new.h: No such file or directory\n"
+                        "compilation terminated.",
+    "gcc-error-line-only": "/tmp/pip-install-x/src/module.c:12: error: something new is not declared",
+    "clang-error": "  src/new.cpp:7:1: error: unknown type name 'something_new'",
+    "cc1-fatal": "cc1plus: fatal error: something/new.cpp: No such file or directory",
+    "bare-fatal-error": "fatal error: something_new.h: No such file or directory",
+    "ld-cannot-find": "/usr/bin/ld: cannot find -lsomethingnew: No such file or directory",
+    "ld-gold-undefined": "ld.gold: new.o: in function `main': undefined reference to `something_new'",
 }
 
 

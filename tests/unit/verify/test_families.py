@@ -1643,6 +1643,80 @@ def test_batch_62_look_alikes_are_not_these(text, not_expected):
     assert not_expected not in findings and (findings or unrecognised(text) is not None), findings
 
 
+
+# Batch 63's fix half: HDF5 refusing the lock it takes on every open (a filesystem without locks, another process
+# holding the file), in the words of HDF5's own stack (1.10.0's "flock", 1.10.x's ENOSYS hint, 1.14's double
+# underscores), h5py's wrapper (2.x, 3.x's "synchronously", its errno-mapped OSError subclasses), PyTables and netCDF4.
+FAMILIES["hdf5_file_lock_failed"] = [
+    "OSError: Unable to open file (unable to lock file, errno = 11, error message = 'Resource temporarily unavailable')",
+    "BlockingIOError: [Errno 11] Unable to synchronously open file (unable to lock file, errno = 11, error message = "
+    "'Resource temporarily unavailable')",
+    "OSError: [Errno 37] Unable to synchronously create file (unable to lock file, errno = 37, error message = 'No "
+    "locks available')",
+    "OSError: [Errno 77] Unable to synchronously open file (unable to lock file, errno = 77, error message = 'No locks "
+    "available')",
+    "  #003: H5FDsec2.c line 941 in H5FD_sec2_lock(): unable to lock file, errno = 11, error message = 'Resource "
+    "temporarily unavailable'",
+    "  #004: H5FDsec2.c line 939 in H5FD_sec2_lock(): file locking disabled on this file system (use "
+    "HDF5_USE_FILE_LOCKING environment variable to override), errno = 38, error message = 'Function not implemented'",
+    "  #003: /home/conda/hdf5_1710000000/work/src/H5FDsec2.c line 1016 in H5FD__sec2_lock(): unable to lock file, errno "
+    "= 524, error message = 'Unknown error 524'",
+    "    #3 H5FDsec2.c line 939 in H5FD_sec2_lock(): unable to flock file, errno = 524, error message = 'Unknown error "
+    "524'",
+    "  File \"H5FDsec2.c\", line 959, in H5FD_sec2_lock\n    unable to lock file, errno = 35, error message = "
+    "'Resource temporarily unavailable'",
+    "  #001: H5Fint.c line 1519 in H5F_open(): unable to lock the file\n    major: File accessibilty",
+    "  #002: H5Fint.c line 2011 in H5F_open(): unable to lock the file\n  #003: H5FD.c line 1669 in H5FD_lock(): driver "
+    "lock request failed",
+    "    error #004: H5FDsec2.c in H5FD__sec2_lock(): line 1002: unable to lock file, errno = 11, error message = "
+    "'Resource temporarily unavailable'",
+]
+
+
+@pytest.mark.parametrize("text", [
+    # the variable set and the file opened; HDF5's other errors are not a lock
+    "$ export HDF5_USE_FILE_LOCKING=FALSE\n>>> ds = xr.open_dataset('/lustre/u/era5_2022.nc')\n>>> ds.sizes\n"
+    "Frozen({'time': 40, 'lat': 181, 'lon': 360})\n",
+    "h5py 3.11.0 with HDF5 1.14.3: File locking: enabled (HDF5_USE_FILE_LOCKING unset)\n",
+])
+def test_batch_63_an_opened_file_and_the_locking_setting_stay_clean(text):
+    assert not diagnose_text(text) and unrecognised(text) is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a damaged file's own HDF5 words stay a damaged file
+    ("OSError: Unable to open file (truncated file: eof = 1048576, sblock->base_addr = 0, stored_eof = 41943040)\n",
+     "asset_corrupt"),
+    ("OSError: [Errno -101] NetCDF: HDF error: b'/data/dataset/source-era5_date-2022-01-01_res-1.0_levels-13.nc'\n",
+     "asset_corrupt"),
+    # with the lock's stack before it, "NetCDF: HDF error" is the lock, not the file
+    ("HDF5-DIAG: Error detected in HDF5 (1.12.2) thread 1:\n  #003: H5FDsec2.c line 1002 in H5FD__sec2_lock(): unable "
+     "to lock file, errno = 37, error message = 'No locks available'\nOSError: [Errno -101] NetCDF: HDF error: "
+     "b'/nfs/u/stats/mean_by_level.nc'\n", "hdf5_file_lock_failed"),
+])
+def test_batch_63_a_lock_and_a_damaged_file_are_told_apart(text, expected):
+    assert [f.id for f in diagnose_text(text)][:1] == [expected]
+
+
+@pytest.mark.parametrize("text", [
+    "ECCODES ERROR   :  concept: no match for cfName=unknown\nECCODES ERROR   :  concept: input handle edition=2, "
+    "centre=ecmf\n",
+    "ECCODES ERROR   :  concept: no match for typeOfLevel=unknown\n",
+])
+def test_batch_63_eccodes_concept_lookups_are_noise(text):
+    assert not diagnose_text(text) and unrecognised(text) is None
+
+
+def test_batch_63_other_eccodes_errors_still_fail():
+    assert unrecognised("ECCODES ERROR   :  Unable to open file /scratch/u/inputs.grib\n") is not None
+
+
+FAMILIES["nvidia_placeholder_package"] += [
+    "RuntimeError: Didn't find wheel for nvidia-cudnn-cu12 9.0.0.312",
+    "  File \"/tmp/pip-build-env-x/overlay/lib/python3.11/site-packages/nvidia_stub/wheel.py\", line 146, in "
+    "download_wheel",
+]
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

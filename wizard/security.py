@@ -326,7 +326,8 @@ _URL_USERINFO = re.compile(
 _BARE_USERINFO = re.compile(
     r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]+?)@"
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))")
-_AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*[^\s\"',;]+")
+_AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
+                          r"(?:[^\s\"',;\\]|\\(?![\"']))+")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
 #: A cookie header sends the session itself (`Cookie: sessionid=…`, `Set-Cookie: token=…`): its whole value goes.
 _COOKIE = re.compile(r"(?i)\b((?:set-)?cookie\s*:\s*)(?!<redacted>)[^\r\n]+")
@@ -542,16 +543,48 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
 
 
 def redact_value(value: Any, *, keep_user: bool = True) -> Any:
-    """`value` (JSON-like data: strings, lists or tuples, dicts) with every string passed through `redact_secrets`;
-    other values as they are. For data written whole — every `--json` line (`emit_json`), an answers file made to
-    be copied around."""
+    """`value` (JSON-like data: strings, lists or tuples, dicts) with every string passed through `redact_secrets`,
+    a mapping's keys as well as its values; other values as they are. For data written whole — every `--json` line
+    (`emit_json`), an answers file made to be copied around."""
     if isinstance(value, str):
         return redact_secrets(value, keep_user=keep_user)
     if isinstance(value, (list, tuple)):
         return [redact_value(v, keep_user=keep_user) for v in value]
     if isinstance(value, dict):
-        return {k: redact_value(v, keep_user=keep_user) for k, v in value.items()}
+        return {(redact_secrets(k, keep_user=keep_user) if isinstance(k, str) else k): redact_value(v, keep_user=keep_user)
+                for k, v in value.items()}
     return value
+
+
+def redact_output(text: str) -> str:
+    """`text` as an output stream writes it: a line that is a JSON document (a `--json` line) masked value by value,
+    any other text with `redact_secrets` (`keep_user=True`).
+
+    Why: masking the serialised JSON as text could eat the `\\` of an escaped quote (`\\"Bearer X\\"` became
+    `Bearer <redacted>"`) or run a `Cookie:` value to the line's end, and the last stdout line, the one scripts
+    parse, was no longer JSON (seventeenth hostile pass P2). A line whose values need no mask is written as it
+    came; one that changed is serialised again (`json_text`)."""
+    if "{" not in text and "[" not in text:
+        return redact_secrets(text, keep_user=True)
+    out: list[str] = []
+    prose: list[str] = []  # lines of other text, masked together: a private key's block spans lines
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        data = None
+        if body[:1] in "{[" and body[-1:] in "}]":
+            try:
+                data = json.loads(body)
+            except ValueError:
+                pass
+        if not isinstance(data, (dict, list)):
+            prose.append(line)
+            continue
+        out.append(redact_secrets("".join(prose), keep_user=True))
+        prose.clear()
+        masked = redact_value(data)
+        out.append(line if masked == data else json_text(masked) + line[len(body):])
+    out.append(redact_secrets("".join(prose), keep_user=True))
+    return "".join(out)
 
 
 def cut(text: str, limit: int) -> str:

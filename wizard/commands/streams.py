@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from wizard.errors import WizardError
-from wizard.security import redact_secrets, reveal_format_characters
+from wizard.security import redact_output, reveal_format_characters
 
 _STREAM_NAMES = {0: "standard input", 1: "standard output", 2: "standard error"}
 _ERRORS = "gc-wizard-output"
@@ -200,7 +200,7 @@ class GuardedStream(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        return self._write(reveal_format_characters(redact_secrets(text, keep_user=True)))
+        return self._write(reveal_format_characters(redact_output(text)))
 
     def write_verbatim(self, text: str) -> int:
         """Without redaction: only for shell code the wizard composed itself (see the module's docstring)."""

@@ -356,6 +356,7 @@ _CLIENT_PASSWORDS = tuple(re.compile(pattern) for pattern in (
     r"(?!<redacted>)(\S+)",
     r"(\blftp\b[^\n]*?\s-u[ =]?[^\s,]+,)(?!<redacted>)(\S+)",
     r"(\b(?:7z|7za|7zr|unrar|rar)\b[^\n]*?\s-p)(?!<redacted>)(\S+)",
+    r"(\btwine\b[^\n]*?\s(?:-p|--password)[ =]?)(?!<redacted>)(\S+)",
     r"(\b(?:zip|unzip|zipcloak)\b[^\n]*?\s-P[ =]?)(?!<redacted>)(\S+)",
     r"(\bhtpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+(?:\S+\s+){2})(?!<redacted>)(\S+)",
 ))
@@ -417,6 +418,19 @@ _TOKEN_LIKE = re.compile(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")
 _SECRET_OPTION = re.compile(
     r"(?i)(?<![\w-])(?P<option>--?[a-z0-9-]*(?:token|key|secret|password|passwd|credential)[a-z0-9-]*)(?P<space>[ \t]+)"
     r"(?P<value>(?=[A-Za-z0-9+/=_.~:-]*[0-9])(?=[A-Za-z0-9+/=_.~:-]*[A-Za-z])[A-Za-z0-9+/=_.~:-]{12,})")
+#: An option whose name ends in the secret itself (`--token X`, `--auth-token=X`, `--client-secret X`, `--api-key X`,
+#: `vault --secret X`): its value is the secret whatever its shape, so it is masked even when short or a word
+#: (seventeenth hostile pass P1: `curl --token X`, `gh --auth-token X`, `kaggle --api-key X` went out in clear,
+#: as only a generated-looking value was). Not one: an option that only holds the word (`--token-name build`,
+#: `--password-file f`, `--password-stdin`), a value that is another option, a variable (`$TOKEN`), a file or path
+#: (`@file`, `/x`, `~/x`, `./x`), a placeholder (`<TOKEN>`, `[KEY]`, `{token}`) or a help text's metavar (`TOKEN`).
+_NAMED_SECRET_OPTION = re.compile(
+    r"(?i)(?<![\w-])(?P<option>--?(?:[a-z0-9]+[-_])*(?:token|secret|password|passwd|passphrase|api[-_]?key|"
+    r"access[-_]?key|secret[-_]?key|auth[-_]?key|credentials?))(?P<sep>=|[ \t]+)"
+    r"(?!<redacted>|[-$@/~<\[{]|\.{1,2}/)(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)")
+#: A help text's metavar (`--token TOKEN`, `--api-key API_KEY`): upper-case letters, no digit; or a file the option
+#: reads the secret from (`--credentials creds.json`).
+_METAVAR = re.compile(r"^[A-Z][A-Z_-]*$|\.(?:json|txt|pem|key|ya?ml|cfg|conf|ini|env|toml|netrc|crt|p12|gpg|asc)$")
 _WANDB = re.compile(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b")
 #: Values of secret-named variables that are not secrets (settings, placeholders, empty).
 _HARMLESS = re.compile(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
@@ -469,6 +483,15 @@ def _secret_var(match: re.Match) -> str:
         return match.group(0)  # `KEY_PACKAGES=jax`: a setting, not a token
     quote = value[0] if value[:1] in "\"'" and value[-1:] == value[:1] and len(value) > 1 else ""
     return f"{match.group('name')}{match.group('sep')}{quote}{MASK}{quote}"
+
+
+def _named_secret_option(match: re.Match) -> str:
+    value = match.group("value")
+    bare = value.strip("\\\"'")
+    if _HARMLESS.match(bare) or _METAVAR.search(bare):
+        return match.group(0)
+    quote = value[: len(value) - len(value.lstrip("\\\"'"))]
+    return f"{match.group('option')}{match.group('sep')}{quote}{MASK}{quote}"
 
 
 def _password(match: re.Match) -> str:
@@ -538,6 +561,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _SECRET_VAR.sub(_secret_var, text)
     text = _SECRET_OPTION.sub(lambda m: f"{m.group('option')}{m.group('space')}{MASK}", text)
+    text = _NAMED_SECRET_OPTION.sub(_named_secret_option, text)
     text = _PASSWORD.sub(_password, text)
     return _STANDALONE.sub(MASK, text)
 

@@ -347,3 +347,32 @@ def test_utf8_bytes_held_as_surrogates_are_revealed_as_the_characters_they_spell
     assert reveal_format_characters("log\udce2\udc80\udcaegpj.txt") == "log\\u202egpj.txt"
     assert reveal_format_characters("caf\udcc3\udca9") == "café"
     assert reveal_format_characters("st\udcffx") == "st\udcffx"  # no UTF-8: the byte stays as it was
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("curl --token Tk1 https://h/x", "Tk1"),
+    ("gh auth login --auth-token gh0st", "gh0st"),
+    ("tool --access-token=acc3ss", "acc3ss"),
+    ("vault kv put --secret hunter2", "hunter2"),
+    ("tool --client-secret 'cl i3nt'", "cl i3nt"),
+    ("kaggle datasets download --api-key kk9", "kk9"),
+    ("hf download org/m --token hfsh0rt --local-dir m", "hfsh0rt"),
+    ("ecmwf --secret_key=s3key", "s3key"),
+    ("twine upload -u __token__ -p tw1ne dist/*", "tw1ne"),
+    ("twine upload --password=tw1ne dist/*", "tw1ne"),
+    ('run "--passphrase \\"pa ss\\""', "pa ss"),
+])
+def test_an_option_named_for_its_secret_is_masked_whatever_the_value_looks_like(text, secret):
+    """Seventeenth hostile pass P1: only a generated-looking value after `--…token` was masked, so a short or plain
+    one (`curl --token X`, `kaggle --api-key X`, `twine upload -p X`) went out in clear on every channel."""
+    masked = redact_secrets(text)
+    assert secret not in masked and "<redacted>" in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "--token-name build", "--password-stdin < pw.txt", "--password-file pw", "--token $HF_TOKEN", "--token TOKEN",
+    "curl --token @tokenfile", "--secret /run/secrets/db", "--api-key <KEY>", "--credentials creds.json",
+    "--no-password --verbose", "--token ~/.hf/token", "--token ./token", "--api-key=API_KEY  the key to send",
+])
+def test_an_option_that_names_where_its_secret_is_stays(text):
+    assert redact_secrets(text) == text

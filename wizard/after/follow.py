@@ -7,7 +7,10 @@ would still load that env — the line the wizard just printed would start the w
 a notebook would keep running the broken one the user rolled back from. When an env becomes current,
 the default-named kernel and module file the wizard wrote for its recipe are re-pointed at it, and the
 faces say so in one line each. Anything the user wrote or named themselves is left alone, and so is
-a kernel the new env cannot serve (no ipykernel): that one is named, with the fix.
+a kernel the new env cannot serve (no ipykernel): that one is named, with the fix. So is a kernel or module that
+runs an environment of another gc-wizard state folder (another `GC_WIZARD_HOME`, a lab-mate's copy of the set-up):
+the names are per recipe, not per state folder, and an install here silently took over the kernel another set-up
+had registered (the seventeenth walk's first problem).
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from wizard import bounded
+from wizard import bounded, paths
 from wizard.after.kernel import default_kernel_name, gc_wizard_kernels, has_ipykernel, kernel_install
 from wizard.after.module import module_install, module_name
 from wizard.after.next_steps import modules_dir
-from wizard.errors import OperationFailed, UserError
+from wizard.errors import OperationFailed, UserError, WizardError
+from wizard.history.store import load_history
 from wizard.install.envs import read_marker
 
 #: The module file's own first lines, as `module.module_text` writes them.
@@ -49,6 +53,9 @@ def _follow_kernel(env_path: Path, marker, environ: Mapping[str, str] | None) ->
     if not stale:
         return []
     old = stale[0]["env"]
+    if not _of_this_state(old):
+        return [f"The Jupyter kernel {name} runs {old}, an environment this state folder did not make; it was left "
+                f"as it is (`gc-wizard kernel install --name {name}-2` registers this one beside it)."]
     if not has_ipykernel(env_path):
         return [f"The Jupyter kernel {name} still runs {old}: {env_path} has no ipykernel "
                 f"(install it there, then `gc-wizard kernel install`)."]
@@ -65,11 +72,30 @@ def _follow_module(env_path: Path, marker, environ: Mapping[str, str] | None) ->
     old = _module_env(target)
     if old is None or old == str(env_path):
         return []
+    if not _of_this_state(old):
+        return [f"The module {name} loads {old}, an environment this state folder did not make; it was left as it "
+                f"is (`gc-wizard module install --dir DIR` writes this one to another folder)."]
     try:
         module_install(env_path, environ=environ)
     except (UserError, OperationFailed) as exc:
         return [f"The module {name} still loads {old}: {exc}"]
     return [f"The module {name} now loads {env_path} (it loaded {old})."]
+
+
+def _of_this_state(env: str | None) -> bool:
+    """Whether `env` is one of this state folder's environments: under its `envs/`, or an entry of its history (an
+    install with `--env` elsewhere). The history cannot be read: only `envs/` counts."""
+    if not env:
+        return False
+    path = os.path.abspath(env)
+    envs = os.path.abspath(paths.envs_dir())
+    if path.startswith(envs.rstrip(os.sep) + os.sep):
+        return True
+    try:
+        entries = load_history().entries
+    except (OSError, WizardError):
+        return False
+    return any(entry.env and os.path.abspath(entry.env) == path for entry in entries)
 
 
 def _module_env(target: Path) -> str | None:

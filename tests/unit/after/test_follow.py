@@ -19,13 +19,16 @@ from wizard.after.kernel import kernel_install
 from wizard.after.module import module_install
 from wizard.after.next_steps import modules_dir, next_step_lines
 from wizard.install.envs import write_marker
+from wizard.paths import envs_dir
 
 RECIPE = "jax0.4.23-cpu"
 
 
 def _env(root: Path, name: str, *, with_ipykernel: bool = True, recipe: str = RECIPE) -> Path:
-    """A real venv with the wizard's marker; ipykernel reached through a .pth (the test env's own copy)."""
-    env = root / name
+    """A real venv with the wizard's marker, in this state folder's `envs/` (the `root` given is not used: every
+    env here is one the wizard made); ipykernel reached through a .pth (the test env's own copy)."""
+    env = envs_dir() / name
+    env.parent.mkdir(parents=True, exist_ok=True)
     venv.create(env, with_pip=False)
     write_marker(env, {"recipe": recipe, "title": "JAX 0.4.23 on the CPU", "backend": "cpu",
                        "verified": "2026-11-26T10:00:00+00:00"})
@@ -107,3 +110,33 @@ def test_next_leaves_out_the_kernel_and_module_steps_already_taken(tmp_path, jup
     assert any("activate" in line for line in after) and any(line.strip().startswith("module load graphcast/")
                                                              for line in after)
     assert after[0].startswith("Next:")
+
+
+def test_a_kernel_or_module_of_another_state_folder_is_left_and_named(tmp_path, jupyter, monkeypatch):
+    """Seventeenth walk, problem 1: a lab-mate's set-up (another GC_WIZARD_HOME) had registered the recipe's kernel;
+    an install here re-pointed it at this env without a word on the Done screen. Now it is left, and said so."""
+    old = _env(tmp_path, "old")
+    name = kernel_install(old)["name"]
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "mine"))
+    new = _env(tmp_path, "new")
+    lines = follow_current(new)
+    assert lines == [f"The Jupyter kernel {name} runs {old}, an environment this state folder did not make; it was "
+                     f"left as it is (`gc-wizard kernel install --name {name}-2` registers this one beside it)."]
+    assert _kernel_env(jupyter, name) == str(old)
+
+
+def test_an_env_of_this_history_outside_envs_is_followed(tmp_path, jupyter):
+    """An install with `--env ELSEWHERE` is this state's too (its history names it): its kernel follows."""
+    from wizard.history.store import Entry, load_history
+
+    elsewhere = tmp_path / "elsewhere"
+    venv.create(elsewhere, with_pip=False)
+    write_marker(elsewhere, {"recipe": RECIPE, "title": "t", "backend": "cpu", "verified": "2026-11-26T10:00:00+00:00"})
+    purelib = sysconfig.get_path("purelib", vars={"base": str(elsewhere), "platbase": str(elsewhere)})
+    Path(purelib, "test-ipykernel.pth").write_text(str(Path(ipykernel.__file__).parents[1]) + "\n")
+    name = kernel_install(elsewhere)["name"]
+    history = load_history()
+    history.entries.append(Entry(id="e1", kind="install", recipe=RECIPE, env=str(elsewhere), status="verified"))
+    history.save()
+    new = _env(tmp_path, "new")
+    assert follow_current(new) == [f"The Jupyter kernel {name} now runs {new} (it ran {elsewhere})."]

@@ -57,6 +57,25 @@ TIMEOUT = 30.0
 DEFAULT_MODEL = ("GraphCast_small - ERA5 1979-2015 - resolution 1.0 - pressure levels 13 - mesh 2to5 - "
                  "precipitation input and output.npz")
 
+#: The example batch the notebook pairs with that model for one step: with the model and the statistics, the five
+#: files a first forecast needs.
+DEFAULT_DATASET = "source-era5_date-2022-01-01_res-1.0_levels-13_steps-01.nc"
+
+
+def first_forecast_files() -> tuple[str, ...]:
+    """The files a first forecast reads, relative to a source's root (`params/…`, `dataset/…`, `stats/…`)."""
+    return (f"params/{DEFAULT_MODEL}", f"dataset/{DEFAULT_DATASET}", *(f"stats/{name}" for name in STATS_FILES))
+
+
+def local_copy_words() -> str:
+    """What a server that cannot reach the bucket needs, by name, and the command that gathers it on one that can.
+    Why: "give a local copy with --assets DIR" named neither the files nor how to make that folder, and a new lab
+    member stopped there (the seventeenth walk's second problem)."""
+    files = "; ".join(f"'{name}'" for name in first_forecast_files())
+    return (f"On a machine that can reach it, `gc-wizard bundle RECIPE --out DIR --with-assets` gathers them (or copy "
+            f"these five files from {BUCKET_URL}{PREFIXES[0]}, keeping their folders: {files}); then "
+            "`gc-wizard forecast --assets DIR` here.")
+
 
 class AssetError(WizardError):
     """A file that cannot be fetched or fails its checksum (exit 1: the run failed, the input was fine)."""
@@ -209,8 +228,10 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
             return None
         raise AssetError(f"{redact_credentials(url)} answered HTTP {exc.code} ({exc.reason}).") from None
     except (OSError, ValueError) as exc:
-        raise AssetError(f"cannot reach {urllib.parse.urlsplit(url).hostname}: "
-                         f"{getattr(exc, 'reason', exc)}. Give a local copy with --assets DIR.") from None
+        host = urllib.parse.urlsplit(url).hostname
+        fix = (f"The forecast's files come from the public GraphCast bucket. {local_copy_words()}"
+               if host == urllib.parse.urlsplit(BUCKET_URL).hostname else "Give a local copy with --assets DIR.")
+        raise AssetError(f"cannot reach {host}: {getattr(exc, 'reason', exc)}. {fix}") from None
 
 
 def _request(url: str, headers: dict[str, str] | None = None) -> urllib.request.Request:
@@ -292,7 +313,7 @@ def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | Non
         return choices[0]
     if not names:
         raise UserError(f"the source has no {kind}/ files; give --assets a folder laid out like the bucket "
-                        "(params/, dataset/, stats/).")
+                        f"(params/, dataset/, stats/). {local_copy_words()}")
     raise UserError(f"the source holds {len(names)} {kind} files and none is the default; choose one with "
                     f"{what} (`{hint}` shows them).")
 

@@ -340,4 +340,8 @@ def describe_listing(listing: list[assets.Asset], source: assets.Source) -> list
         lines.append(f"  {kind}/")
         for asset in (a for a in listing if a.kind == kind):
             lines.append(f"    {_size(asset.size)}  {asset.relpath}")
+    held = {a.relpath.split("/", 1)[-1] if a.relpath.startswith(assets.PREFIXES[:2]) else a.relpath for a in listing}
+    missing = [name for name in assets.first_forecast_files() if name not in held]
+    if missing and not any(a.kind == "params" for a in listing):  # a first forecast cannot start from it
+        lines.append(f"A first forecast needs {len(missing)} file(s) it does not hold. {assets.local_copy_words()}")
     return lines

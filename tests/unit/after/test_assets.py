@@ -242,3 +242,37 @@ def test_an_endless_recorded_json_in_the_cache_is_not_read_whole(tmp_path, isola
     folder.mkdir(parents=True)
     (folder / "recorded.json").symlink_to("/dev/zero")
     assert assets._Recorded(folder).read() == {}
+
+
+def test_the_files_named_for_a_local_copy_are_the_ones_a_first_forecast_picks():
+    """The words a server without the bucket gets (`local_copy_words`) name exactly the files `select` takes for the
+    default forecast from the bucket's own layout, so a lab-mate who copies them has a forecast that starts."""
+    chosen = assets.select(_bucket_listing(), model=None, dataset=None, steps=1)
+    assert tuple(a.relpath.removeprefix("graphcast/") for a in chosen.all()) == assets.first_forecast_files()
+    words = assets.local_copy_words()
+    assert "--with-assets" in words and all(f"'{name}'" in words for name in assets.first_forecast_files())
+
+
+def test_an_unreachable_bucket_names_the_files_and_the_command_that_gathers_them(monkeypatch):
+    """Seventeenth walk, problem 2: "Give a local copy with --assets DIR" named neither the files nor how to make
+    that folder. The bucket's host is made unreachable through a proxy on a closed port."""
+    monkeypatch.setenv("https_proxy", "http://127.0.0.1:9")
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    with pytest.raises(AssetError) as caught:
+        assets.fetch(assets.Source(assets.BUCKET_URL), Asset(f"graphcast/params/{SMALL}"))
+    text = str(caught.value)
+    assert text.startswith("cannot reach storage.googleapis.com: ")
+    assert assets.local_copy_words() in text and "gc-wizard forecast --assets DIR" in text
+
+
+def test_an_empty_folders_listing_says_what_a_first_forecast_needs(tmp_path):
+    from wizard.after.forecast import describe_listing
+
+    (tmp_path / "params").mkdir()
+    source = assets.open_source(str(tmp_path))
+    lines = describe_listing(assets.list_assets(source), source)
+    assert lines[-1].startswith("A first forecast needs 5 file(s) it does not hold. ")
+    with pytest.raises(UserError, match="has no params/ files.*--with-assets"):
+        assets.select(assets.list_assets(source), model=None, dataset=None, steps=1)

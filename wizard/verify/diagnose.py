@@ -1071,6 +1071,10 @@ def unrecognised(text: str) -> Unrecognised | None:
     errors = [e for e in errors if e not in ("Traceback (most recent call last):",)] or _cut_traceback(raw_unhandled)
     if not errors and step is None:
         return None
+    if not errors and failed_steps and failed_steps[-1][1] == "cancelled" and _tier_step(raw) is None:
+        # The user's own Ctrl-C (or a stop the wizard asked for): the step was stopped, nothing in it failed, and
+        # "send a report to whoever maintains the server" was wrong advice (seventeenth walk, problem 7).
+        return None
     last = _shorten(errors[-1]) if errors else "no error line (the run stopped without one)"
     quoted: list[str] = []
     for line in reversed(errors):

@@ -165,3 +165,23 @@ def test_the_lines_it_saw_are_quoted_in_order_each_once(tmp_path):
 def test_many_failing_lines_quote_only_the_last_few():
     text = "".join(f"RuntimeError: problem number {n}\n" for n in range(40))
     assert unrecognised(text).lines == tuple(f"RuntimeError: problem number {n}" for n in range(35, 40))
+
+
+_STOPPED = ("===== 2026-11-27T11:23:05+00:00  install-graphcast: Install GraphCast 0.1.1 (--no-deps)\n"
+            "Building graphcast @ file:///tmp/src\n[gc-wizard] stopping the step (cancelled)\n"
+            "===== install-graphcast: FAILED ({status}) in 0.4 s\n")
+
+
+def test_a_run_the_user_stopped_is_not_a_failure():
+    """Seventeenth walk, problem 7: the log of an install stopped with Ctrl-C was "unrecognised", exit 1, with the
+    advice to send a report to the server's maintainer; nothing had failed."""
+    assert unrecognised(_STOPPED.format(status="cancelled")) is None
+
+
+@pytest.mark.parametrize("text", [
+    _STOPPED.format(status="killed by signal 9 (SIGKILL)"),
+    _STOPPED.format(status="exit status 1"),
+    _STOPPED.format(status="cancelled").replace("Building", "OSError: [Errno 5] Input/output error\nBuilding"),
+])
+def test_a_stop_with_an_error_or_a_kill_is_still_unrecognised(text):
+    assert unrecognised(text) is not None

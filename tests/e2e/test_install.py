@@ -155,6 +155,8 @@ def test_ctrl_c_mid_download_exits_130_leaves_nothing_running_or_current(tiny, s
     assert [pid for pid in helpers if Path(f"/proc/{pid}").exists()] == []  # no uv left behind
     entries = tiny.history()
     assert entries[-1]["status"] == "cancelled" and not entries[-1]["current"]
+    # the GraphCast source the plan named is kept, so the next plan offers it again (17th walk, problem 5)
+    assert entries[-1]["graphcast_given"] == str(Path(tiny.graphcast).absolute())
     assert next(e for e in entries if e["id"] == first["entry_id"])["current"]
     assert "cancelled" in Path(result["log"]).read_text()
 

@@ -49,7 +49,7 @@ from wizard.install.plan import Plan
 # The install's overall counters (packages, bytes) that a face draws from the step lines.
 from wizard.install.progress import InstallProgress as InstallProgress
 from wizard.install.reach import unreachable_advice
-from wizard.install.recorded_set import graphcast_source_record
+from wizard.install.recorded_set import file_path, graphcast_source_record
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.runner import RunnerEvents, StepLog, inactivity_limit, run_plan
 
@@ -189,7 +189,8 @@ class _Transaction:
                       installer=self.plan.installer,
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,
-                      find_links=[str(link) for link in self.plan.find_links])
+                      find_links=[str(link) for link in self.plan.find_links],
+                      graphcast_given=_local_source(self.plan.graphcast_src))
         if self.plan.lock:
             entry.lock = {"path": self.plan.lock, "sha256": file_sha256(Path(self.plan.lock)),
                           "format": lock_format(Path(self.plan.lock))}
@@ -415,3 +416,12 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
         except BaseException as exc:
             transaction.crashed(exc)
             raise
+
+
+def _local_source(graphcast_arg: str) -> str | None:
+    """The local folder or file GraphCast's step installs from (a path, or a `file://` URL), else None: what the
+    next plan may offer again (`History.last_local_graphcast`). A remote source is the recipe's to name."""
+    path = file_path(graphcast_arg) if graphcast_arg.startswith("file://") else None
+    if path is None and "://" not in graphcast_arg and "@" not in graphcast_arg and os.path.isabs(graphcast_arg):
+        path = Path(graphcast_arg)
+    return str(path) if path is not None else None

@@ -209,6 +209,9 @@ class Entry:
     graphcast_source: dict | None = None
     """GraphCast's direct reference as frozen (`graphcast @ file:///…`) and, for a file, its sha256: the one
     local source a rebuild of this entry may install from outside the state (`wizard.install.recorded_set`)."""
+    graphcast_given: str | None = None
+    """The local GraphCast source (a folder or file path) the plan of this install named, recorded when it began:
+    the next plan offers it again even when this install was stopped or failed before anything was frozen."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (written by a newer wizard): kept and written back."""
 
@@ -391,16 +394,23 @@ class History:
 
     def last_local_graphcast(self, version: str) -> str | None:
         """The local GraphCast source (checkout, wheel or sdist) the newest good install of GraphCast
-        `version` was built from, when it is still there and still that version — so a user on a server
-        without GitHub gives the path once, not at every start of the app. Read from the frozen
-        package set (`graphcast @ file:///…`), never run."""
+        `version` was built from — else the one the newest other install's plan named — when it is still there
+        and still that version, so a user on a server without GitHub gives the path once, not at every start
+        of the app. Read from the frozen package set (`graphcast @ file:///…`) or the recorded path, never run."""
         from urllib.parse import unquote, urlsplit
 
-        for entry in self.good_installs():
+        good = self.good_installs()
+        # Then any other install of it, newest first: a source given for an install the user stopped or that
+        # failed is offered again too (the seventeenth walk's fifth problem: it had to be typed again after Ctrl-C).
+        others = [e for e in reversed(self.entries) if e.kind == "install" and e not in good and e.graphcast_given]
+        for entry in (*good, *others):
             line = next((p for p in entry.packages if p.replace(" ", "").lower().startswith("graphcast@file://")), None)
-            if line is None:
+            if line is not None:
+                path = unquote(urlsplit(line.split("@", 1)[1].strip()).path)
+            elif entry.graphcast_given and "://" not in entry.graphcast_given:
+                path = entry.graphcast_given
+            else:
                 continue
-            path = unquote(urlsplit(line.split("@", 1)[1].strip()).path)
             if not path or not Path(path).exists():
                 continue
             try:

@@ -294,6 +294,34 @@ def test_the_last_local_graphcast_is_remembered_per_version(isolated_state, tmp_
     assert history.last_local_graphcast("0.1.1") is None  # moved on to another version: not offered
 
 
+def test_the_source_a_stopped_install_was_given_is_offered_again(isolated_state, tmp_path):
+    """Seventeenth walk, problem 5: after Ctrl-C in the first install the checkout had to be typed again, since only
+    a good install's frozen set was read. The plan's own source, recorded when the install began, counts too; a good
+    install's still comes first, and a remote or vanished one is never offered."""
+    from wizard.history.store import Entry, load_history
+
+    def checkout(name: str, version: str = "0.1.1") -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "setup.py").write_text(f"from setuptools import setup\nsetup(name='graphcast', version='{version}')\n")
+        return folder
+
+    stopped, good = checkout("stopped"), checkout("good")
+    history = load_history()
+    history.add(Entry(id="20261122-210000-aaaa", kind="install", recipe="jax0.4.23-cpu", env="/e1",
+                      status="cancelled", graphcast_given=str(stopped)))
+    assert history.last_local_graphcast("0.1.1") == str(stopped)
+    history.add(Entry(id="20261122-210500-bbbb", kind="install", recipe="jax0.4.23-cpu", env="/e2",
+                      status="failed", graphcast_given="git+https://github.com/google-deepmind/graphcast@v0.1.1"))
+    assert history.last_local_graphcast("0.1.1") == str(stopped)
+    history.add(Entry(id="20261122-211000-cccc", kind="install", recipe="jax0.4.23-cpu", env="/e3",
+                      status="verified", packages=[f"graphcast @ file://{good}"], graphcast_given=str(good)))
+    history.add(Entry(id="20261122-211500-dddd", kind="install", recipe="jax0.4.23-cpu", env="/e4",
+                      status="cancelled", graphcast_given=str(stopped)))
+    assert history.last_local_graphcast("0.1.1") == str(good)  # a good install's source first
+    assert Entry.from_dict(history.entries[0].to_dict()).graphcast_given == str(stopped)
+
+
 def test_a_failed_verify_keeps_its_reason_in_the_history(isolated_state, tmp_path):
     """A check that failed (or never started: srun refused the job) is recorded with why, so `history`
     and the app's History say it, not only "verify failed"."""

@@ -880,6 +880,13 @@ _CUDA_STATUS_NOISE = r"failed to allocate 0B|" + _WORKER_DEVICE_COUNT
 #: then "The operation took Ns"; the program goes on, only its compile is slow).
 _GLOG_NOISE_FILE = r"(?![^\n]*\bslow_operation_alarm\.cc:\d+\])"
 
+#: pip's notice after an install that went through (pip/_internal/commands/install.py, _warn_about_conflicts and the
+#: 2020 resolver banner): logged at ERROR level, but the packages are installed and the run goes on; what the
+#: conflict breaks, if anything, fails later in its own words (clean_interpax_20_pip_resolver_notice_jax_cuda_installed.log,
+#: batch 64).
+_PIP_CONFLICT_NOTICE = (r"\s*pip's (?:legacy )?dependency resolver does not (?:currently take into account all the packages|"
+                        r"consider dependency conflicts)|\s*After October 2020 you may experience errors")
+
 #: A line that says a run failed, in every shape it comes in: an exception name at the start of a line or after
 #: a prose, log-level, traceback or quoting prefix ("… failed with ValueError: …", "`TypeError: …`", loguru's
 #: "| ERROR |", JAX's "JaxStackTraceBeforeTransformation: NotImplementedError"), exception classes not named
@@ -892,7 +899,8 @@ _GLOG_NOISE_FILE = r"(?![^\n]*\bslow_operation_alarm\.cc:\d+\])"
 #: is never one; nor is glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
-    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:|error:|Error(?: response from daemon)?:|fatal:|##\[error\]|::error::)"
+    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:(?!" + _PIP_CONFLICT_NOTICE + r")|error:|Error(?: response from daemon)?:|fatal:|"
+    r"##\[error\]|::error::)"
     r"(?:\b|\s).*$"
     r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|ResolutionImpossible|"
     r"RequirementsConflicted|"

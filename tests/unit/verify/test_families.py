@@ -858,6 +858,46 @@ def _case(item) -> tuple[str, str]:
     return (item, "") if isinstance(item, str) else item
 
 
+# batch 64: pip's notice after an install that went through (every pip release's wording), with and without the
+# conflict lines and the "Successfully installed" that follows: no failure by itself
+@pytest.mark.parametrize("text", [
+    "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
+    "This behaviour is the source of the following dependency conflicts.\nchex 0.1.85 requires jax>=0.4.16, but you "
+    "have jax 0.4.13 which is incompatible.\nSuccessfully installed jax-0.4.13\n",
+    "\x1b[31mERROR: pip's dependency resolver does not currently take into account all the packages that are "
+    "installed.\x1b[0m\n",
+    "ERROR: pip's legacy dependency resolver does not consider dependency conflicts when selecting packages. This "
+    "behaviour is the source of the following dependency conflicts.\ntensorflow 2.4.0 requires numpy~=1.19.2, but "
+    "you'll have numpy 1.21.0 which is incompatible.\n",
+    "ERROR: After October 2020 you may experience errors when installing or updating packages. This is because pip "
+    "will change the way that it resolves dependency conflicts.\n",
+])
+def test_batch_64_pips_post_install_conflict_notice_is_no_failure(text):
+    assert diagnose_text(text) == [] and unrecognised(text) is None
+
+
+def test_batch_64_a_real_failure_after_pips_notice_is_still_seen():
+    text = ("ERROR: pip's dependency resolver does not currently take into account all the packages that are "
+            "installed.\nSuccessfully installed jax-0.4.13\nTraceback (most recent call last):\n  File \"x.py\", "
+            "line 1, in <module>\nValueError: shapes (3,) and (4,) not aligned\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+# batch 64: NCCL's shared-memory helpers in every release's wording (include/shm.h before 2.12, misc/shmutils.cc
+# since), with and without NCCL's "host:pid:tid [dev] file:line NCCL WARN" prefix, other segment names and sizes
+FAMILIES["nccl_failure"] += [
+    "node7:4711:4790 [3] include/shm.h:48 NCCL WARN Error while creating shared memory segment "
+    "nccl-shm-recv-0a1b2c3d4e5f6789-2-1-0 (size 4194304)",
+    "Error while attaching to shared memory segment /dev/shm/nccl-Q2w3E4 (size 7340384)",
+    "gpu-12:991:1002 [0] misc/shmutils.cc:87 NCCL WARN Error: failed to extend /dev/shm/nccl-Zx81Pq to 33030144 "
+    "bytes, error: No space left on device (28)",
+    "misc/shmutils.cc:60 NCCL WARN Error: failed to create shared memory file /dev/shm/nccl-aB3dEf, error "
+    "Permission denied (13)",
+    "x:1:2 [1] misc/shmutils.cc:101 NCCL WARN Error: Could not map /dev/shm/nccl-aB3dEf size 9637888, error: "
+    "Cannot allocate memory (12)",
+    "h:5:6 [0] include/shm.h:20 NCCL WARN shm_open failed to open /nccl-shm-send-1 : Permission denied",
+]
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items for prefix in PREFIXES])
 def test_every_wording_of_a_family_is_named(expected, item, prefix):
@@ -1715,6 +1755,21 @@ FAMILIES["nvidia_placeholder_package"] += [
     "RuntimeError: Didn't find wheel for nvidia-cudnn-cu12 9.0.0.312",
     "  File \"/tmp/pip-build-env-x/overlay/lib/python3.11/site-packages/nvidia_stub/wheel.py\", line 146, in "
     "download_wheel",
+]
+
+# batch 64: NCCL's shared-memory helpers in every release's wording (include/shm.h before 2.12, misc/shmutils.cc
+# since), with and without NCCL's "host:pid:tid [dev] file:line NCCL WARN" prefix, other segment names and sizes
+FAMILIES["nccl_failure"] += [
+    "node7:4711:4790 [3] include/shm.h:48 NCCL WARN Error while creating shared memory segment "
+    "nccl-shm-recv-0a1b2c3d4e5f6789-2-1-0 (size 4194304)",
+    "Error while attaching to shared memory segment /dev/shm/nccl-Q2w3E4 (size 7340384)",
+    "gpu-12:991:1002 [0] misc/shmutils.cc:87 NCCL WARN Error: failed to extend /dev/shm/nccl-Zx81Pq to 33030144 "
+    "bytes, error: No space left on device (28)",
+    "misc/shmutils.cc:60 NCCL WARN Error: failed to create shared memory file /dev/shm/nccl-aB3dEf, error "
+    "Permission denied (13)",
+    "x:1:2 [1] misc/shmutils.cc:101 NCCL WARN Error: Could not map /dev/shm/nccl-aB3dEf size 9637888, error: "
+    "Cannot allocate memory (12)",
+    "h:5:6 [0] include/shm.h:20 NCCL WARN shm_open failed to open /nccl-shm-send-1 : Permission denied",
 ]
 
 @pytest.mark.parametrize("expected, item, prefix", [

@@ -123,3 +123,41 @@ def test_a_full_stream_is_known_before_a_byte_is_written(monkeypatch):
         assert streams._cannot_take_output(full.fileno()).errno == 28
         monkeypatch.setattr(sys, "stdout", io.StringIO())
         assert streams.unwritable_problem() is None or "standard error" in streams.unwritable_problem()
+
+
+class _ShortWrites(io.BytesIO):
+    """A byte buffer that takes at most 1000 bytes a call, as a file-size limit makes a real one do."""
+
+    def write(self, data) -> int:
+        return super().write(bytes(data[:1000]))
+
+
+def test_a_write_the_buffer_takes_only_part_of_is_finished():
+    """Seventeenth hostile pass P6: a buffer's short count went unread, and the output was cut without a word."""
+    raw = _ShortWrites()
+    inner = io.TextIOWrapper(raw, encoding="utf-8")
+    stream = GuardedStream(inner, -1, "standard output")
+    stream.write("x" * 4500 + "\n")
+    stream.flush()
+    assert raw.getvalue() == b"x" * 4500 + b"\n"
+
+
+def test_a_file_size_limit_ends_the_command_with_a_sentence_not_a_cut_file(tmp_path):
+    """The real CLI under `ulimit -f 2` writing `recipes --json` (about 30 KB) to a file: it used to end 0 with the
+    file cut at the limit; now the limit stops it, named, with a failing status."""
+    import os
+    import resource
+    import subprocess
+
+    from tests.fixtures.state import REPO
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+    out = tmp_path / "r.json"
+    with open(out, "wb") as handle:
+        proc = subprocess.run([sys.executable, "-m", "wizard", "recipes", "--json"], cwd=REPO, stdout=handle,
+                              stderr=subprocess.PIPE, text=True, timeout=120, preexec_fn=limit,
+                              env={**os.environ, "GC_WIZARD_HOME": str(tmp_path / "h")})
+    assert proc.returncode in (1, 153), proc.stderr
+    assert "Traceback" not in proc.stderr and ("file-size limit" in proc.stderr or "file too large" in proc.stderr)

@@ -212,7 +212,7 @@ class GuardedStream(io.TextIOBase):
         try:
             if self._buffer is not None:
                 self.inner.flush()  # keep order with anything written to the inner stream directly
-                self._buffer.write(text.encode(self._encoding, _ERRORS))
+                self._write_all(text.encode(self._encoding, _ERRORS))
             else:
                 self.inner.write(text.encode(self._encoding, _ERRORS).decode(self._encoding, "replace"))
         except BrokenPipeError:
@@ -220,6 +220,18 @@ class GuardedStream(io.TextIOBase):
         except (OSError, ValueError) as exc:
             self._write_failed(exc)
         return len(text)
+
+    def _write_all(self, data: bytes) -> None:
+        """Every byte of `data`, or OSError: a byte buffer's `write` may take less than it is given (a file-size limit,
+        `ulimit -f`, cut a 4.8 MB `history --json` at 100 KB) and says so only in its count, which went unread: the
+        command ended 0 with its output cut (seventeenth hostile pass P6). The rest is written again, and the
+        write that cannot take it raises (EFBIG), which ends as any failed write does."""
+        view = memoryview(data)
+        while view:
+            written = self._buffer.write(view)
+            if not written:
+                raise OSError(errno.EIO, "the write was cut short")
+            view = view[written:]
 
     def flush(self) -> None:
         if self.reader_gone:

@@ -167,6 +167,15 @@ def read_regular_text(path: str | os.PathLike[str], limit: int) -> str:
     return read_text(path, limit)
 
 
+def read_lenient_text(path: str | os.PathLike[str], limit: int) -> str:
+    """A regular file's text with undecodable bytes replaced, at most `limit` bytes (`read_bytes`' rules): for the
+    files the wizard only looks into — a package's METADATA or `direct_url.json`, a conda record, a CUDA header, a
+    checkout's `setup.py`. Why: these were read whole with `read_text()`, so one linked to /dev/zero grew the wizard to
+    24 GB until the kernel killed it, and a FIFO hung it (seventeenth hostile pass P4). ParseLimitError (a
+    ValueError) for anything else; OSError passes through."""
+    return read_bytes(path, limit).decode("utf-8", "replace")
+
+
 def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
     """A regular file's bytes, at most `limit` of them: a larger file (one grown by `truncate`, a sparse one) is a
     `ParseLimitError` before its content is read, never a partial read taken for the whole, and a FIFO or device is

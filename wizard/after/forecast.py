@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.after import assets
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess, load_needs
@@ -116,7 +116,11 @@ def graphcast_version(env: Env) -> str | None:
         if recipe is not None:
             return recipe.graphcast.version
     for meta in sorted(env.path.glob("lib/python3*/site-packages/graphcast-*.dist-info/METADATA")):
-        for line in meta.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            text = bounded.read_lenient_text(meta, bounded.MARKER_BYTES)
+        except (OSError, ValueError):
+            continue
+        for line in text.splitlines():
             if line.startswith("Version:"):
                 return line.split(":", 1)[1].strip()
     return None

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from wizard import bounded
+
 #: The CUDA/cuDNN libraries that matter to JAX, by the stem of their file name (`lib<stem>.so*`).
 LIBRARY_NAMES = (
     "cudnn", "cudart", "cublas", "cublasLt", "cufft", "cusolver", "cusparse", "cupti", "nvJitLink",
@@ -84,8 +86,8 @@ def cudnn_header_version(lib_dir: str | Path) -> str | None:
         for header in ("cudnn_version.h", "cudnn.h"):
             path = include / header
             try:
-                text = path.read_text(errors="replace")
-            except OSError:
+                text = bounded.read_lenient_text(path, bounded.MARKER_BYTES)
+            except (OSError, ValueError):
                 continue
             parts = [re.search(rf"#define\s+CUDNN_{key}\s+(\d+)", text) for key in ("MAJOR", "MINOR", "PATCHLEVEL")]
             if parts[0] and parts[1]:
@@ -98,7 +100,7 @@ def toolkit_version_json(lib_dir: str | Path) -> dict:
     lib_dir = Path(lib_dir)
     for root in (lib_dir.parent, lib_dir.parent.parent, lib_dir.parent.parent.parent):
         try:
-            return json.loads((root / "version.json").read_text())
+            return json.loads(bounded.read_lenient_text(root / "version.json", bounded.MARKER_BYTES))
         except (OSError, ValueError):
             continue
     return {}
@@ -108,17 +110,17 @@ def toolkit_version(root: str | Path) -> str | None:
     """The CUDA toolkit version of a toolkit root (`/usr/local/cuda-11.2`): version.json, version.txt, name."""
     root = Path(root)
     try:
-        data = json.loads((root / "version.json").read_text())
+        data = json.loads(bounded.read_lenient_text(root / "version.json", bounded.MARKER_BYTES))
         version = data.get("cuda", {}).get("version")
         if version:
             return ".".join(version.split(".")[:2])
     except (OSError, ValueError, AttributeError):
         pass
     try:
-        match = re.search(r"CUDA Version\s+(\d+\.\d+)", (root / "version.txt").read_text())
+        match = re.search(r"CUDA Version\s+(\d+\.\d+)", bounded.read_lenient_text(root / "version.txt", bounded.MARKER_BYTES))
         if match:
             return match.group(1)
-    except OSError:
+    except (OSError, ValueError):
         pass
     match = re.search(r"cuda-?(\d+\.\d+)", str(root.resolve()) if root.exists() else str(root))
     return match.group(1) if match else None

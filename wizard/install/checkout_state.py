@@ -302,11 +302,11 @@ def _compare(root: Path, expected) -> tuple[list[str], list[str]] | None:
                 total += file.stat().st_size
                 if total > MAX_BYTES:
                     return None
-                data = file.read_bytes()
+                data = bounded.read_bytes(file, MAX_BYTES)  # a FIFO or a device in its place: changed
         except FileNotFoundError:
             deleted.append(path)
             continue
-        except OSError:
+        except (OSError, ValueError):
             modified.append(path)
             continue
         if _blob_id(data, len(blob)) != blob:
@@ -326,8 +326,8 @@ def _built_copy(root: Path, path: str, files: dict[str, str]) -> bool:
         return False
     original = files.get(path[len("build/lib/"):])
     try:
-        data = (root / path).read_bytes()
-    except OSError:
+        data = bounded.read_bytes(root / path, MAX_BYTES)
+    except (OSError, ValueError):
         return False
     return original is not None and _blob_id(data) == bytes.fromhex(original)
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import same_version
 from wizard.web_login import split_login
@@ -385,7 +385,7 @@ class _SizeCache:
 
     def _all(self) -> dict:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(bounded.read_text(self.path, bounded.FACTS_BYTES))
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}

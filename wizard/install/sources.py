@@ -132,7 +132,7 @@ class SourceVerdict:
 def _setup_py(path: Path) -> tuple[str | None, str | None]:
     """name/version from `setup(...)` keyword constants, parsed (not run)."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=str(path))
+        tree = ast.parse(bounded.read_lenient_text(path, bounded.MARKER_BYTES), filename=str(path))
     except (OSError, SyntaxError, ValueError):
         return None, None
     found: dict[str, str] = {}
@@ -155,8 +155,8 @@ def _pyproject(path: Path) -> tuple[str | None, str | None]:
     except ImportError:  # Python 3.10: no tomllib; setup.py/setup.cfg still work
         return None, None
     try:
-        project = tomllib.loads(path.read_text(encoding="utf-8")).get("project") or {}
-    except (OSError, ValueError):
+        project = tomllib.loads(bounded.read_text(path, bounded.MARKER_BYTES)).get("project") or {}
+    except (OSError, ValueError, RecursionError):
         return None, None
     name, version = project.get("name"), project.get("version")
     return (name if isinstance(name, str) else None), (version if isinstance(version, str) else None)

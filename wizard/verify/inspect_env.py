@@ -28,6 +28,7 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from wizard import bounded
 from wizard.detect import deadline, environment, kernel_module, libpath, libraries
 from wizard.errors import UserError
 from wizard.install.envs import read_marker
@@ -128,8 +129,8 @@ def _metadata(dist_info: Path | None) -> Any:
         return None
     for name in ("METADATA", "PKG-INFO"):
         try:
-            text = (dist_info / name).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = bounded.read_lenient_text(dist_info / name, bounded.MARKER_BYTES)
+        except (OSError, ValueError):
             continue
         return email.parser.Parser().parsestr(text, headersonly=True)
     return None
@@ -171,7 +172,8 @@ def jaxlib_build(prefix: Path, sites: list[Path], packages: dict[str, str]) -> d
         if match:
             build = {"cuda": match.group(1)[:2], "cudnn": None, "from": f"conda {entry[:-5]}"}
             try:
-                depends = json.loads((prefix / "conda-meta" / entry).read_text()).get("depends", [])
+                depends = json.loads(bounded.read_lenient_text(prefix / "conda-meta" / entry,
+                                                              bounded.MARKER_BYTES)).get("depends", [])
             except (OSError, ValueError):
                 depends = []
             for dep in depends:
@@ -257,7 +259,7 @@ def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
     deepmind = package is not None and (package / "autoregressive.py").is_file()
     if not deepmind and dist is not None:
         try:
-            direct = json.loads((dist / "direct_url.json").read_text())
+            direct = json.loads(bounded.read_lenient_text(dist / "direct_url.json", bounded.MARKER_BYTES))
             deepmind = "deepmind/graphcast" in str(direct.get("url", ""))
         except (OSError, ValueError):
             pass
@@ -266,8 +268,8 @@ def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
         source = ""
         for name in ("graphcast.py", "xarray_jax.py", "autoregressive.py", "rollout.py", "gencast.py"):
             try:
-                source += (package / name).read_text(encoding="utf-8", errors="replace")
-            except OSError:
+                source += bounded.read_lenient_text(package / name, bounded.FACTS_BYTES)
+            except (OSError, ValueError):
                 continue
         info["uses_jax_tree"] = "yes" if _NEEDS_JAX_TREE.search(source) else "no"
         info["uses_datatree"] = "yes" if _NEEDS_DATATREE.search(source) else "no"

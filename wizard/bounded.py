@@ -345,6 +345,28 @@ def loads_json(text: str, *, max_depth: int = JSON_DEPTH, duplicates: bool = Fal
     return value
 
 
+def loads_toml(text: str, *, max_depth: int = JSON_DEPTH) -> Any:
+    """`tomllib.loads` with `loads_json`'s sentences for the ways a hostile file hurts: nesting past `max_depth`
+    (tomllib recursed into a RecursionError, so a 200 KB `pylock.toml` of nested arrays ended as "an error of its
+    own": seventeenth hostile pass P5) and numbers past Python's digit limit are `ParseLimitError`; a plain syntax
+    error stays `TOMLDecodeError` (a ValueError) for the caller's own message."""
+    try:  # deferred for start-up time: only the commands that read a lock or an installer's settings parse TOML
+        import tomllib
+    except ImportError:  # Python 3.10: the same parser, as the tomli package (a dependency there)
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        value = tomllib.loads(strip_bom(text))
+    except RecursionError:
+        raise ParseLimitError(f"it is nested more than {max_depth} levels deep; no valid file is") from None
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:
+        raise ParseLimitError("it holds a number far longer than any setting (more than 4300 digits)") from None
+    if _depth(value, max_depth) > max_depth:
+        raise ParseLimitError(f"it is nested more than {max_depth} levels deep; no valid file is")
+    return value
+
+
 def read_tail(path: str | os.PathLike[str], limit: int = LOG_TAIL_BYTES) -> str:
     """The last `limit` bytes of a regular file as text (undecodable bytes replaced)."""
     with open(path, "rb") as handle:

@@ -104,3 +104,28 @@ def test_a_number_longer_than_python_reads_is_the_files_fault_not_a_bug(tmp_path
     with pytest.raises(YAMLError) as info:
         load_data("schema: 1\nversion: " + digits + "\n")
     assert info.value.line == 2 and "4300 digits" in info.value.problem
+
+
+@pytest.mark.parametrize("text", [
+    "packages = " + "[" * 100_000 + "]" * 100_000,
+    "a = " + "{ b = " * 2000 + "1" + " }" * 2000,
+    "x = " + "9" * 5000,
+])
+def test_toml_nested_or_numbered_past_any_real_file_is_a_sentence(text):
+    """Seventeenth hostile pass P5: a 200 KB pylock.toml of nested arrays made tomllib recurse into a RecursionError,
+    which ended as "an error of its own; this is a bug"."""
+    with pytest.raises(ParseLimitError, match="nested more than 64 levels deep|more than 4300 digits"):
+        bounded.loads_toml(text)
+
+
+def test_a_lock_nested_past_any_real_one_is_refused_in_one_clause():
+    from wizard.install.lockfile import PYLOCK, packages_in, unhashed_entry
+
+    text = 'lock-version = "1.0"\npackages = ' + "[" * 100_000 + "]" * 100_000 + "\n"
+    assert unhashed_entry(text, PYLOCK) == "it is nested more than 64 levels deep; no valid file is"
+    assert packages_in(text, PYLOCK) == {}  # read as holding nothing; the refusal above is what the user sees
+
+
+def test_plain_toml_reads_as_tomllib_reads_it():
+    assert bounded.loads_toml('\ufeff[tool.uv]\nindex-url = "https://x/simple"\n') == {
+        "tool": {"uv": {"index-url": "https://x/simple"}}}

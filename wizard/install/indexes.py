@@ -21,11 +21,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-try:
-    import tomllib
-except ImportError:  # Python 3.10: the same parser, as the tomli package (a dependency there)
-    import tomli as tomllib  # type: ignore[no-redef]
-
 from wizard import bounded
 from wizard.security import redact_secrets
 
@@ -170,8 +165,8 @@ def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
     values: dict[str, object] = {}
     if installer == "uv":
         try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
+            data = bounded.loads_toml(text)
+        except ValueError:  # a syntax error, or a file nested or numbered past any real one
             return []
         if path.name == "pyproject.toml":
             data = data.get("tool", {}).get("uv", {}) if isinstance(data.get("tool"), dict) else {}

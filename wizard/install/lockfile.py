@@ -29,11 +29,6 @@ from typing import Any
 
 from packaging.utils import canonicalize_name
 
-try:
-    import tomllib
-except ImportError:  # Python 3.10: the same parser, as the tomli package (a dependency there)
-    import tomli as tomllib  # type: ignore[no-redef]
-
 from wizard import bounded
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
@@ -299,7 +294,9 @@ def _unhashed_pylock_entry(text: str) -> str | None:
     """`unhashed_entry` for a pylock.toml, read as TOML (as uv reads it: a line-by-line reading could see
     another file than the installer does)."""
     try:
-        data = tomllib.loads(text)
+        data = bounded.loads_toml(text)
+    except bounded.ParseLimitError as exc:
+        return str(exc)
     except ValueError as exc:
         return f"it is not valid TOML ({exc})"
     version = data.get("lock-version")
@@ -336,7 +333,7 @@ def packages_in(text: str, fmt: str) -> dict[str, str]:
     packages: dict[str, str] = {}
     if fmt == PYLOCK:
         try:
-            entries = tomllib.loads(text).get("packages")
+            entries = bounded.loads_toml(text).get("packages")
         except ValueError:
             return packages
         for entry in entries if isinstance(entries, list) else []:

@@ -151,12 +151,10 @@ def _setup_py(path: Path) -> tuple[str | None, str | None]:
 
 def _pyproject(path: Path) -> tuple[str | None, str | None]:
     try:
-        import tomllib
-    except ImportError:  # Python 3.10: no tomllib; setup.py/setup.cfg still work
+        project = bounded.loads_toml(bounded.read_text(path, bounded.MARKER_BYTES)).get("project") or {}
+    except (OSError, ValueError, ImportError):  # ImportError: Python 3.10 without tomli (setup.py still works)
         return None, None
-    try:
-        project = tomllib.loads(bounded.read_text(path, bounded.MARKER_BYTES)).get("project") or {}
-    except (OSError, ValueError, RecursionError):
+    if not isinstance(project, dict):
         return None, None
     name, version = project.get("name"), project.get("version")
     return (name if isinstance(name, str) else None), (version if isinstance(version, str) else None)

@@ -37,7 +37,7 @@ from wizard import paths
 from wizard.after.follow import follow_current
 from wizard.detect.chain import detect
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState
-from wizard.errors import OperationFailed, UserError, stop_signal, stop_words
+from wizard.errors import OperationFailed, UserError, signal_words, stop_signal, stop_words
 from wizard.flows.results import InstallResult, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
@@ -104,6 +104,10 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
     if result.error:
         lines.append(result.error)
     detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
+    if result.signal is not None:
+        # The installer was killed, so its last lines say nothing of why (seventeenth hostile pass 6.1: under `ulimit
+        # -f` uv died of SIGXFSZ and the message quoted only "Creating virtual environment at …").
+        detail += f"\n  (the installer was killed by {signal_words(result.signal)})"
     advice = unreachable_advice("\n".join(result.tail) + "\n" + _log_tail(log), recipe, python_version,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast")
     # The fix first: at 80×24 the installer's own lines would push it off the screen.

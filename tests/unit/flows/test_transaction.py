@@ -96,3 +96,22 @@ def test_a_failed_install_deletes_only_a_folder_it_created(tiny, tmp_path):
     user_plan = plan_for(replace(options, env=str(mine)))
     result = run_install(user_plan, replace(options, env=str(mine)))
     assert not result.ok and mine.is_dir() and not any(mine.iterdir())
+
+
+def test_a_step_whose_installer_was_killed_says_by_what(tmp_path):
+    """Seventeenth hostile pass 6.1: under `ulimit -f 3` uv died of SIGXFSZ, and the failure quoted only uv's last
+    lines ("Creating virtual environment at: …"), which say nothing of why. The signal is named, with its meaning."""
+    import signal
+    from types import SimpleNamespace
+
+    from wizard.flows.transaction import _failure_message
+    from wizard.install.runner import StepResult
+
+    result = StepResult(ok=False, signal=int(signal.SIGXFSZ),
+                        tail=["Using CPython 3.11.7", "Creating virtual environment at: /s/envs/x"])
+    step = SimpleNamespace(name="create-env", title="Create the environment")
+    text = _failure_message(step, result, tmp_path / "install.log")
+    assert text.startswith("step 'Create the environment' failed.")
+    assert "(the installer was killed by SIGXFSZ (the file-size limit))" in text
+    plain = _failure_message(step, StepResult(ok=False, exit_status=2, tail=["error: x"]), tmp_path / "install.log")
+    assert "killed" not in plain

@@ -188,7 +188,8 @@ def describe_os_error(exc: OSError) -> str:
 
         tmp = tempfile.gettempdir()
         return (f"a file system error: {what} — the disk of the state folder {state} or of the temporary folder "
-                f"{tmp} (`df -h {state} {tmp}` shows which). To go on, {fix}.")
+                f"{tmp} (`df -h {state} {tmp}` shows which; `df -i` shows a disk out of inodes, full while it has "
+                f"room). To go on, {fix}.")
     return f"a file system error: {what}. To go on, {fix}."
 
 

@@ -19,3 +19,13 @@ def test_a_full_disk_without_a_path_names_the_folders_it_can_be_and_how_to_tell(
         assert f"`df -h {state} {tmp}` shows which" in sentence and sentence.endswith(".")
     named = describe_os_error(OSError(errno.ENOSPC, "full", "/scratch/me/out.nc"))
     assert named.startswith("cannot use /scratch/me/out.nc: the disk is full") and "df -h" not in named
+
+
+def test_a_full_disk_with_no_path_names_the_inode_check_too():
+    """Seventeenth hostile pass 6.3: a state folder out of inodes said "No space left on device" while `df -h` showed
+    1 % used; the sentence and diagnose's fix now name `df -i` as well."""
+    from wizard.verify.diagnose import diagnose_text
+
+    assert "`df -i`" in describe_os_error(OSError(errno.ENOSPC, "No space left on device"))
+    finding = diagnose_text("OSError: [Errno 28] No space left on device: '/s/envs/x/lib'")[0]
+    assert finding.id == "disk_full" and "df -i" in finding.fix

@@ -7,14 +7,24 @@ of stopping on an ImportError.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 
-from wizard.errors import OperationFailed
+from wizard.errors import OperationFailed, UserError
+from wizard.installer_files import settings_problem
 
 
 def uv_bin() -> str:
-    """The path of the uv binary; raises `OperationFailed` (one sentence with the fix) when there is none."""
+    """The path of the uv binary; raises `OperationFailed` (one sentence with the fix) when there is none, and
+    `UserError` when a settings file uv would read here is a FIFO, a device or a giant (`settings_problem`): every
+    uv child starts through this, so none waits on such a file."""
+    try:
+        problem = settings_problem("uv", os.environ, os.getcwd())
+    except OSError:  # the folder it runs in is gone: uv finds no project settings there either
+        problem = settings_problem("uv", os.environ, None)
+    if problem:
+        raise UserError(problem)
     try:
         from uv import (
             find_uv_bin,  # deferred for start-up time: only the commands that run uv load its package

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wizard import bounded
+from wizard.installer_files import pip_files, settings_text, uv_files
 from wizard.security import redact_secrets
 
 #: The variables each installer reads, in its order, and whether each adds an index (extra) or replaces
@@ -32,10 +33,6 @@ _VARIABLES = {
 }
 #: The find-links variables, and the character between several pages (uv: commas or spaces; pip: spaces).
 _LINK_VARIABLES = {"uv": "UV_FIND_LINKS", "pip": "PIP_FIND_LINKS"}
-#: Each installer's system-wide settings files, read last.
-SYSTEM_FILES = {"uv": ("/etc/uv/uv.toml",), "pip": ("/etc/pip.conf",)}
-#: A settings file is far smaller than this; a larger one is passed over (never read whole).
-_CONFIG_BYTES = 256 * 1024
 #: `UV_INDEX` entries may be named: `internal=https://host/simple`.
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=(?=[A-Za-z][A-Za-z0-9+.-]*://)")
 
@@ -84,7 +81,7 @@ def index_settings(installer: str | None = None, environ: Mapping[str, str] | No
         from_env += [IndexSetting(value, _LINK_VARIABLES[name], True, "find-links")
                      for value in re.split(r"[\s,]+" if name == "uv" else r"\s+",
                                            environ.get(_LINK_VARIABLES[name], "")) if value]
-        files = _uv_files(environ, cwd) if name == "uv" else _pip_files(environ)
+        files = uv_files(environ, cwd) if name == "uv" else pip_files(environ)
         # Each kind of setting comes from the first place that sets it — a variable, then the nearest file — as
         # both tools read them (a variable replaces a file's value; a user's pip.conf the system's), never merged.
         chosen: list[IndexSetting] = []
@@ -101,65 +98,9 @@ def _category(setting: IndexSetting) -> str:
     return setting.kind if setting.kind == "find-links" else "extra" if setting.extra else "default"
 
 
-def _uv_files(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:
-    """The settings files uv reads, nearest first: `UV_CONFIG_FILE` alone when set; else the project's (`uv.toml`, or
-    a `pyproject.toml` with `[tool.uv]`, in the folder it runs in or above), the user's, the system's. None with
-    `UV_NO_CONFIG`."""
-    if environ.get("UV_NO_CONFIG"):
-        return []
-    if environ.get("UV_CONFIG_FILE"):
-        return [Path(environ["UV_CONFIG_FILE"])]
-    files: list[Path] = []
-    if cwd is not None:
-        for folder in (Path(cwd), *Path(cwd).parents):
-            project = next((f for f in (folder / "uv.toml", folder / "pyproject.toml")
-                            if f.is_file() and (f.name == "uv.toml" or "[tool.uv" in _text(f))), None)
-            if project is not None:
-                files.append(project)
-                break
-    files += _user_files(environ, "uv", "uv.toml")
-    files += _site_files(environ, "uv", "uv.toml")
-    files += [Path(f) for f in SYSTEM_FILES["uv"]]
-    return [f for f in dict.fromkeys(files) if f.is_file()]
-
-
-def _pip_files(environ: Mapping[str, str]) -> list[Path]:
-    """pip's settings files, the one that wins first: `PIP_CONFIG_FILE`, the user's (new and old place), the
-    system's. (`os.devnull` as PIP_CONFIG_FILE turns them all off.)"""
-    given = environ.get("PIP_CONFIG_FILE")
-    if given == os.devnull:
-        return []
-    files = [Path(given)] if given else []
-    files += _user_files(environ, "pip", "pip.conf")
-    files += [Path(environ["HOME"]) / ".pip" / "pip.conf"] if environ.get("HOME") else []
-    files += _site_files(environ, "pip", "pip.conf")
-    files += [Path(f) for f in SYSTEM_FILES["pip"]]
-    return [f for f in dict.fromkeys(files) if f.is_file()]
-
-
-def _user_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
-    """`$XDG_CONFIG_HOME/<tool>/<name>` (`~/.config/…`): the user's file as the child, which gets this environment's
-    HOME and XDG_CONFIG_HOME (`runner.PASSED_VARS`), finds it; none when the environment has neither."""
-    base = environ.get("XDG_CONFIG_HOME") or (os.path.join(environ["HOME"], ".config") if environ.get("HOME") else "")
-    return [Path(base) / tool / name] if base else []
-
-
-def _site_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
-    """`<dir>/<tool>/<name>` for each folder of `$XDG_CONFIG_DIRS` (default `/etc/xdg`): the site-wide files both
-    installers read before their system file."""
-    return [Path(d) / tool / name for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
-
-
-def _text(path: Path) -> str:
-    try:
-        return bounded.read_regular_text(path, _CONFIG_BYTES)
-    except (OSError, ValueError):
-        return ""
-
-
 def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
     """The index and find-links settings `path` holds for `installer`, as data (never run)."""
-    text = _text(path)
+    text = settings_text(path)
     if not text:
         return []
     values: dict[str, object] = {}

@@ -1,0 +1,124 @@
+"""The settings files uv and pip read on their own, found as each installer finds them — and whether one of them
+would stop the installer before it starts.
+
+Why a module of its own, below every layer: the plan reads these files for the indexes they name
+(`wizard.install.indexes`), and every start of uv (`wizard.uv_tool.uv_bin`, which each uv child of every layer goes
+through) first checks that none is a FIFO, a device or a giant: uv read a `uv.toml` in the folder it ran in that
+was a FIFO until a 20 s limit, one linked to /dev/zero until it held 10 GB, and an install hung on it for good
+(seventeenth hostile pass P3). The files are only looked at here (stat, and a bounded read of a `pyproject.toml`
+for its `[tool.uv]` table), never parsed as settings.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from wizard import bounded
+
+#: Each installer's system-wide settings files, read last.
+SYSTEM_FILES = {"uv": ("/etc/uv/uv.toml",), "pip": ("/etc/pip.conf",)}
+#: A settings file is far smaller than this; a larger one is passed over (never read whole).
+CONFIG_BYTES = 256 * 1024
+#: What a settings file larger than this is: no installer's settings come near it, and uv reads it whole.
+_GIANT_BYTES = 16 * 1024 * 1024
+
+
+def uv_files(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:
+    """The settings files uv reads, nearest first: `UV_CONFIG_FILE` alone when set; else the project's (`uv.toml`, or
+    a `pyproject.toml` with `[tool.uv]`, in the folder it runs in or above), the user's, the system's. None with
+    `UV_NO_CONFIG`. Regular files only: see `settings_problem` for the others."""
+    return [f for f in _uv_candidates(environ, cwd) if f.is_file()]
+
+
+def pip_files(environ: Mapping[str, str]) -> list[Path]:
+    """pip's settings files, the one that wins first: `PIP_CONFIG_FILE`, the user's (new and old place), the
+    system's. (`os.devnull` as PIP_CONFIG_FILE turns them all off.)"""
+    return [f for f in _pip_candidates(environ) if f.is_file()]
+
+
+def settings_problem(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
+    """Why `installer` ("uv" or "pip") cannot be started here because of a settings file it would read — a FIFO, a
+    device, a folder, a file far larger than any settings file — as one sentence with the fix; None when none."""
+    candidates = _uv_candidates(environ, cwd) if installer == "uv" else _pip_candidates(environ)
+    for path in candidates:
+        try:
+            why = bounded.not_regular(path)
+            size = os.stat(path).st_size
+        except OSError:  # not there (the usual case) or not reachable: the installer passes it over too
+            continue
+        if why is None and size <= _GIANT_BYTES:
+            continue
+        why = why or f"it is {size / 2**20:.0f} MiB, far more than a settings file ever holds"
+        off = "UV_NO_CONFIG=1" if installer == "uv" else "PIP_CONFIG_FILE=/dev/null"
+        return (f"{installer} reads its settings from {path}, and {why}: {installer} would wait on it or read it "
+                f"without end, so nothing was started. Move it away, or set {off} to have {installer} read no "
+                "settings file.")
+    return None
+
+
+def settings_text(path: Path) -> str:
+    """A settings file's text, bounded; "" for one that cannot be read (the installer's to complain about)."""
+    try:
+        return bounded.read_regular_text(path, CONFIG_BYTES)
+    except (OSError, ValueError):
+        return ""
+
+
+def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:
+    """Every path uv would open for its settings, whatever is there now (a FIFO included)."""
+    if environ.get("UV_NO_CONFIG"):
+        return []
+    if environ.get("UV_CONFIG_FILE"):
+        return [Path(environ["UV_CONFIG_FILE"])]
+    files: list[Path] = []
+    if cwd is not None:
+        for folder in (Path(cwd), *Path(cwd).parents):
+            project = next((f for f in (folder / "uv.toml", folder / "pyproject.toml") if _project_file(f)), None)
+            if project is not None:
+                files.append(project)
+                break
+    files += _user_files(environ, "uv", "uv.toml")
+    files += _site_files(environ, "uv", "uv.toml")
+    files += [Path(f) for f in SYSTEM_FILES["uv"]]
+    return list(dict.fromkeys(files))
+
+
+def _project_file(path: Path) -> bool:
+    """Whether uv takes `path` as the project's settings: a `uv.toml`, or a `pyproject.toml` with `[tool.uv]` — and
+    any such name that is not a regular file or is a giant, which uv opens and reads to find out (so it is what
+    stops it)."""
+    if not os.path.lexists(path):
+        return False
+    try:
+        if bounded.not_regular(path) is not None or os.stat(path).st_size > _GIANT_BYTES:
+            return True
+    except OSError:
+        return False
+    return path.name == "uv.toml" or "[tool.uv" in settings_text(path)
+
+
+def _pip_candidates(environ: Mapping[str, str]) -> list[Path]:
+    given = environ.get("PIP_CONFIG_FILE")
+    if given == os.devnull:
+        return []
+    files = [Path(given)] if given else []
+    files += _user_files(environ, "pip", "pip.conf")
+    files += [Path(environ["HOME"]) / ".pip" / "pip.conf"] if environ.get("HOME") else []
+    files += _site_files(environ, "pip", "pip.conf")
+    files += [Path(f) for f in SYSTEM_FILES["pip"]]
+    return list(dict.fromkeys(files))
+
+
+def _user_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
+    """`$XDG_CONFIG_HOME/<tool>/<name>` (`~/.config/…`): the user's file as the child, which gets this environment's
+    HOME and XDG_CONFIG_HOME (`runner.PASSED_VARS`), finds it; none when the environment has neither."""
+    base = environ.get("XDG_CONFIG_HOME") or (os.path.join(environ["HOME"], ".config") if environ.get("HOME") else "")
+    return [Path(base) / tool / name] if base else []
+
+
+def _site_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
+    """`<dir>/<tool>/<name>` for each folder of `$XDG_CONFIG_DIRS` (default `/etc/xdg`): the site-wide files both
+    installers read before their system file."""
+    return [Path(d) / tool / name for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]

@@ -63,15 +63,20 @@ class TreeState:
     def changed(self) -> bool:
         return bool(self.modified or self.deleted or self.untracked or self.outside)
 
+    def at_other_commit(self, wanted_revision: str | None) -> bool:
+        """Whether its HEAD is known and is not `wanted_revision` (the recipe's pin, full or abbreviated)."""
+        if not (self.commit and wanted_revision):
+            return False
+        return not (self.commit.startswith(wanted_revision[:12]) or wanted_revision.startswith(self.commit))
+
     def describe(self, wanted_revision: str | None = None) -> str:
         """One clause: "at commit 97d1ad50b0b7 (the recipe's), unchanged" / "with local changes: …"."""
         if not self.readable:
             return f"in a state that cannot be told: whether it is modified is unknown ({self.reason})"
         parts = []
         if self.commit:
-            same = wanted_revision and self.commit.startswith(wanted_revision[:12]) or (
-                wanted_revision and wanted_revision.startswith(self.commit))
-            which = "the recipe's" if same else (f"not the recipe's {wanted_revision[:12]}" if wanted_revision else "")
+            which = "" if not wanted_revision else (f"not the recipe's {wanted_revision[:12]}"
+                                                     if self.at_other_commit(wanted_revision) else "the recipe's")
             parts.append(f"at commit {self.commit[:12]}" + (f" ({which})" if which else ""))
         if not (self.modified or self.deleted or self.untracked):
             parts.append(f"identical to {self.compared_with}, file for file" if self.compared_with

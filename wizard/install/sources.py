@@ -110,6 +110,9 @@ class SourceVerdict:
     downloads), or None: set from the plan (`verdict_for`), never from the files."""
     caution: str | None = None
     """For a checkout: its state and that building it runs its setup.py (see `checkout_caution`)."""
+    other_commit: bool = False
+    """A checkout whose HEAD is not the commit the recipe pins: marked `!`, as its caution says (seventeenth hostile
+    pass P10: a clean checkout of another commit was `✓` beside "not the recipe's …")."""
 
     def mark(self) -> str:
         """✓ checked · ! a checkout with changes (or at another commit) · ? could not be read · ✗ refused or
@@ -120,7 +123,7 @@ class SourceVerdict:
         if self.note:
             return "?"
         tree = self.identity.tree
-        return "!" if tree is not None and (tree.changed or not tree.readable) else "✓"
+        return "!" if tree is not None and (tree.changed or not tree.readable or self.other_commit) else "✓"
 
     def to_dict(self) -> dict:
         return {**self.identity.to_dict(), "ok": self.ok, "problem": self.problem, "note": self.note,
@@ -308,7 +311,8 @@ def check_graphcast_source(recipe, install_arg: str) -> SourceVerdict:
     identity = compared_with_release(read_identity(install_arg, recipe_source=recipe_source), gc.revision)
     verdict = check_identity(identity, name=source_name(recipe_source), version=gc.version, revision=gc.revision,
                              recipe_id=recipe.id)
-    return replace(verdict, caution=checkout_caution(identity, gc.revision))
+    other = identity.kind == "checkout" and identity.tree is not None and identity.tree.at_other_commit(gc.revision)
+    return replace(verdict, caution=checkout_caution(identity, gc.revision), other_commit=other)
 
 
 def compared_with_release(identity: SourceIdentity, wanted_revision: str | None) -> SourceIdentity:

@@ -170,6 +170,19 @@ def test_the_plans_mark_for_a_changed_checkout_is_a_warning_not_a_tick():
     assert verdict(same, unreachable="github.com does not answer").mark() == "✗"
 
 
+def test_a_clean_checkout_at_another_commit_is_marked_as_its_caution_reads(tmp_path):
+    """Seventeenth hostile pass P10: a clean checkout of another commit showed "GraphCast ✓" above "! … at commit
+    47ec5f058731 (not the recipe's …)". It is `!` now; the recipe's own commit stays `✓`."""
+    repo, head = _checkout(tmp_path)
+    recipe_file = tmp_path / "tiny-a.yaml"
+    recipe_file.write_text(RECIPE.format(id="tiny-a", requirements="  - pkg-a==1.0"))  # pins REV, not `head`
+    other = check_graphcast_source(load_recipe_file(recipe_file), str(repo))
+    assert other.other_commit and other.mark() == "!" and f"not the recipe's {REV[:12]}" in other.caution
+    recipe_file.write_text(RECIPE.format(id="tiny-a", requirements="  - pkg-a==1.0").replace(REV, head))
+    pinned = check_graphcast_source(load_recipe_file(recipe_file), str(repo))
+    assert not pinned.other_commit and pinned.mark() == "✓"
+
+
 def _history(repo: Path) -> None:
     """Two more commits that edit the big file a little, so `git gc` stores it as a delta in its pack."""
     for n in (1, 2):

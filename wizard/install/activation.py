@@ -394,8 +394,10 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
                     source = f"{pth} (an import line of a .pth file)"
                 else:
                     folders, source = [os.path.normpath(os.path.join(site, line))], f"{pth} (a .pth file)"
+                # a zip archive is a sys.path entry as a folder is (zipimport), so both count (seventeenth hostile
+                # pass P11: `sys.path.insert(0, '/x/shadow.zip')` was named by verify, not by diagnose --env)
                 found += [(source, folder) for folder in folders
-                          if not _inside(folder, env) and os.path.isdir(folder)]
+                          if not _inside(folder, env) and (os.path.isdir(folder) or os.path.isfile(folder))]
     if _includes_system_site(env) and not environ.get("PYTHONNOUSERSITE"):
         base = environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
         for site in sorted(Path(base).glob("lib/python3*/site-packages")):

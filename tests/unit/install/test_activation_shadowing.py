@@ -155,3 +155,24 @@ def test_a_folder_a_pth_import_line_names_is_read_from_its_text_never_run(tmp_pa
         f"import sys; sys.path.insert(0, '{shadow}'); open('{ran}', 'w')\nimport os; os.getcwd()  # '/nowhere'\n")
     assert other_path_entries(env, {}) == [(f"{site / '000-shadow.pth'} (an import line of a .pth file)", str(shadow))]
     assert not ran.exists()
+
+
+def test_a_zip_archive_a_pth_file_names_is_a_shadow_as_a_folder_is(tmp_path):
+    """Seventeenth hostile pass P11: `sys.path.insert(0, '/x/shadow.zip')` (zipimport) and a plain `.pth` line naming
+    a zip: verify named the stray jax inside, `diagnose --env` did not, since only folders were looked into."""
+    import zipfile
+
+    from wizard.verify.shadow import environment_shadow
+
+    env = tmp_path / "env"
+    site = env / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    shadow = tmp_path / "shadow.zip"
+    with zipfile.ZipFile(shadow, "w") as archive:
+        archive.writestr("jax/__init__.py", "")
+    (site / "000-zip.pth").write_text(f"import sys; sys.path.insert(0, '{shadow}')\n")
+    finding = environment_shadow(env, {})
+    assert finding is not None and finding.id == "pythonpath_shadows_env"
+    assert any(str(shadow) in line and "jax" in line for line in finding.evidence), finding.evidence
+    (site / "000-zip.pth").write_text(f"{shadow}\n")
+    assert environment_shadow(env, {}) is not None

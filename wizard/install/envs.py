@@ -31,6 +31,7 @@ import re
 import shutil
 import stat
 import subprocess
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,10 +285,60 @@ def remove_env(env: Path | str) -> int:
         raise OperationFailed(f"{where}; gc-wizard deletes nothing there (it would delete that file system's "
                               "files). Unmount it, then remove again.")
     freed = disk_usage(env) if env.exists() else 0
-    remove_tree(env)
+    left = _remove_env_tree(env)
     if env.exists():
-        raise OperationFailed(f"could not delete all of {env}; remove the rest by hand.")
+        where, why = left[0] if left else (env, "it is not empty")
+        raise OperationFailed(f"could not delete all of {env}: {where} could not be deleted ({why})"
+                              + (f", and {len(left) - 1} more" if len(left) > 1 else "") +
+                              "; the environment keeps its marker, so `gc-wizard remove` finishes the job once that is "
+                              "fixed (an immutable file: `lsattr`, then `chattr -i` by whoever may; another owner: they "
+                              "or an admin).")
     return freed
+
+
+def _remove_env_tree(env: Path) -> list[tuple[str, str]]:
+    """Delete `env`'s contents, then the files that say it is the wizard's environment (its marker, pyvenv.cfg), then
+    the folder; returns (path, reason) for each thing that could not go. Why this order: a removal stopped half-way
+    (an immutable or foreign file) deleted the marker first, and the next `remove` refused the wizard's own
+    half-deleted environment as "not an environment" (seventeenth hostile pass P12)."""
+    left: list[tuple[str, str]] = []
+
+    def note(_function, path, exc_info) -> None:
+        error = exc_info[1] if isinstance(exc_info, tuple) else exc_info
+        left.append((str(path), getattr(error, "strerror", None) or str(error)))
+
+    last = {MARKER, "pyvenv.cfg"}
+    try:
+        children = sorted(os.scandir(env), key=lambda entry: entry.name)
+    except OSError as exc:
+        return [(str(env), exc.strerror or str(exc))]
+    for child in children:
+        if child.name in last:
+            continue
+        try:
+            if child.is_dir(follow_symlinks=False):
+                try:
+                    shutil.rmtree(child.path, **({"onexc": note} if sys.version_info >= (3, 12) else {"onerror": note}))
+                except RecursionError:
+                    remove_tree(Path(child.path))
+            else:
+                os.unlink(child.path)
+        except OSError as exc:
+            left.append((child.path, exc.strerror or str(exc)))
+    if not left:
+        for name in sorted(last):
+            try:
+                os.unlink(env / name)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                left.append((str(env / name), exc.strerror or str(exc)))
+        try:
+            os.rmdir(env)
+        except OSError as exc:
+            if not left:
+                left.append((str(env), exc.strerror or str(exc)))
+    return left
 
 
 def _mount_inside(root: Path) -> Path | None:

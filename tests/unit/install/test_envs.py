@@ -161,6 +161,31 @@ def test_only_managed_environments_can_be_removed(tmp_path, isolated_state):
     assert envs.remove_env(inside) >= 10000 and not inside.exists()
 
 
+def test_a_removal_stopped_half_way_keeps_the_marker_and_names_what_stayed(isolated_state):
+    """Seventeenth hostile pass P12: with one file immutable (`chattr +i`), `remove` deleted the marker and pyvenv.cfg
+    first, said only "remove the rest by hand", and the next `remove` refused the half-deleted env as not the wizard's.
+    A real immutable file (root and a file system with attributes, as this machine and CI have)."""
+    env = isolated_state / "envs" / "tiny-a-2"
+    (env / "lib" / "site").mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (env / envs.MARKER).write_text('{"recipe": "tiny-a"}\n')
+    stuck = env / "lib" / "site" / "stuck.py"
+    stuck.write_text("x = 1\n")
+    (env / "lib" / "other.py").write_text("y = 2\n")
+    if os.geteuid() != 0 or subprocess.run(["chattr", "+i", str(stuck)], capture_output=True).returncode != 0:
+        pytest.skip("needs root and a file system that takes `chattr +i` to make a file no one can delete")
+    try:
+        with pytest.raises(OperationFailed) as info:
+            envs.remove_env(env)
+        text = str(info.value)
+        assert f"{stuck} could not be deleted (Operation not permitted)" in text and "chattr -i" in text, text
+        assert (env / envs.MARKER).is_file() and (env / "pyvenv.cfg").is_file()
+        assert not (env / "lib" / "other.py").exists()
+    finally:
+        subprocess.run(["chattr", "-i", str(stuck)], check=True)
+    assert envs.remove_env(env) >= 0 and not env.exists()  # the second remove finishes the job
+
+
 def test_free_disk_check_names_the_folder_and_the_sizes(tmp_path):
     not_yet = tmp_path / "envs" / "new-env"
     free = envs.free_gib(not_yet)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import struct
 import tarfile
 import zipfile
@@ -351,11 +352,12 @@ def read_archive_state(archive: str | os.PathLike[str], release: str | None) -> 
         return None
     tag, files = known
     try:
-        found = _archive_files(path)
+        read = _archive_files(path)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, tarfile.TarError) as exc:
         return TreeState(False, reason=f"the archive cannot be read: {exc}")
-    if found is None:
+    if read is None:
         return TreeState(False, reason="it is larger than any GraphCast release")
+    found, links = read
     tops = {name.split("/", 1)[0] for name in found if "/" in name}
     if path.suffix == ".whl":  # the modules only: dist-info is the wheel's own, and setup.py is not shipped
         expected = {p: b for p, b in files.items() if p.split("/", 1)[0] in tops and p.endswith(".py")}
@@ -365,9 +367,11 @@ def read_archive_state(archive: str | os.PathLike[str], release: str | None) -> 
     modified = sorted(p for p, blob in expected.items() if p in shown and _blob_id(shown[p]) != bytes.fromhex(blob))
     # Missing code is a change; missing docs are not (`uv build --sdist` leaves CONTRIBUTING.md and the notebook out).
     deleted = sorted(p for p in expected if p not in shown and p.endswith(".py"))
-    new = sorted(n for n in shown if n not in files)
+    new = sorted({*(n for n in shown if n not in files), *(n for n, _, _ in links if n not in files)})
+    modified = sorted({*modified, *(n for n, _, _ in links if n in files)})  # a release file never is a link
+    outside = tuple(sorted(f"{n} -> {t}" for n, t, leaves in links if leaves))
     return TreeState(True, modified=tuple(modified), deleted=tuple(deleted), untracked=tuple(new),
-                     compared_with=f"GraphCast {tag}")
+                     compared_with=f"GraphCast {tag}", outside=outside)
 
 
 #: What `pip wheel`/`uv build` write into a wheel's `.dist-info/` for any package: bookkeeping, never code.
@@ -394,9 +398,12 @@ def _sdist_bookkeeping(name: str) -> bool:
     return name in _SDIST_BOOKKEEPING or top.endswith(".egg-info")
 
 
-def _archive_files(path: Path) -> dict[str, bytes] | None:
-    """{path inside the package: content} of a wheel (zip) or an sdist (tar.gz, its top folder dropped)."""
+def _archive_files(path: Path) -> tuple[dict[str, bytes], list[tuple[str, str, bool]]] | None:
+    """({path inside the package: content}, [(link's path, its target, whether it leaves the archive)]) of a wheel (zip) or an sdist (tar.gz, its
+    top folder dropped). Links are listed apart, never read through: a build copies them and installs what they
+    point at (seventeenth hostile pass P9: an sdist's `graphcast/link.py -> /tmp/…` was listed nowhere)."""
     out: dict[str, bytes] = {}
+    links: list[tuple[str, str, bool]] = []
     total = 0
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
@@ -404,17 +411,36 @@ def _archive_files(path: Path) -> dict[str, bytes] | None:
                 total += info.file_size
                 if total > MAX_BYTES:
                     return None
-                if not info.is_dir():
+                if stat.S_ISLNK(info.external_attr >> 16):
+                    target = archive.read(info).decode("utf-8", "surrogateescape")
+                    links.append((info.filename, target, _climbs_out(info.filename, target)))
+                elif not info.is_dir():
                     out[info.filename] = archive.read(info)
-        return out
+        return out, links
     with tarfile.open(path) as archive:
         for member in archive:
+            name = member.name.split("/", 1)[1] if "/" in member.name else member.name
+            if member.issym():
+                links.append((name, member.linkname, _climbs_out(name, member.linkname)))
+                continue
+            if member.islnk():  # a hard link names its target from the archive's top, as members are named
+                links.append((name, member.linkname, _climbs_out("", member.linkname)))
+                continue
             if not member.isfile():
                 continue
             total += member.size
             if total > MAX_BYTES:
                 return None
-            name = member.name.split("/", 1)[1] if "/" in member.name else member.name
             handle = archive.extractfile(member)
             out[name] = handle.read() if handle is not None else b""
-    return out
+    return out, links
+
+
+def _climbs_out(name: str, target: str) -> bool:
+    """Whether a link at `name` inside an archive points outside it: an absolute target, or one that climbs above
+    the archive's top once read from the link's own folder."""
+    if target.startswith("/"):
+        return True
+    return os.path.normpath(os.path.join(os.path.dirname(name), target)).split("/", 1)[0] == ".."
+
+

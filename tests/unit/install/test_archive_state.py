@@ -122,3 +122,31 @@ def test_archives_built_from_the_release_by_uv_have_no_caution(tmp_path):
     for archive in (tmp_path / "dist").iterdir():
         tree = read_archive_state(archive, V011)
         assert tree is not None and not tree.changed, (archive.name, tree)
+
+
+def test_links_in_an_archive_are_listed_and_those_leaving_it_named(tmp_path):
+    """Seventeenth hostile pass P9: an sdist's symlink members (`graphcast/link.py -> /tmp/…/outside.txt`,
+    `graphcast/rel.py -> ../../outside.txt`) were in no list, `outside_links` empty; a wheel's too (zip links)."""
+    sdist = tmp_path / "graphcast-0.1.1.tar.gz"
+    with tarfile.open(sdist, "w:gz") as archive:
+        for name, target in (("graphcast/link.py", "/tmp/outside.txt"), ("graphcast/rel.py", "../../outside.txt"),
+                             ("graphcast/inner.py", "model_utils.py")):
+            info = tarfile.TarInfo(f"graphcast-0.1.1/{name}")
+            info.type, info.linkname = tarfile.SYMTYPE, target
+            archive.addfile(info)
+        info = tarfile.TarInfo("graphcast-0.1.1/graphcast/hard.py")
+        info.type, info.linkname = tarfile.LNKTYPE, "/etc/passwd"
+        archive.addfile(info)
+    tree = read_archive_state(sdist, V011)
+    assert tree.outside == ("graphcast/hard.py -> /etc/passwd", "graphcast/link.py -> /tmp/outside.txt",
+                            "graphcast/rel.py -> ../../outside.txt")
+    assert {"graphcast/link.py", "graphcast/rel.py", "graphcast/inner.py", "graphcast/hard.py"} <= set(tree.untracked)
+    assert tree.to_dict()["outside_links"] == list(tree.outside)
+
+    wheel = tmp_path / "graphcast-0.1.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        link = zipfile.ZipInfo("graphcast/evil.py")
+        link.external_attr = (0o120777 << 16)
+        archive.writestr(link, "/home/victim/.ssh/id_rsa")
+        archive.writestr("graphcast/graphcast.py", b"")
+    assert read_archive_state(wheel, V011).outside == ("graphcast/evil.py -> /home/victim/.ssh/id_rsa",)

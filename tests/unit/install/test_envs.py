@@ -237,3 +237,20 @@ def test_the_marker_keeps_no_token_a_recipe_carried(tmp_path):
     assert token not in text and "pa55word" not in text and "<redacted>" in text
     marker = envs.read_marker(tmp_path)
     assert marker.title == "tiny <redacted>" and dict(marker.runtime_env) == {"A": "x-1"}
+
+
+def test_files_hard_linked_from_elsewhere_are_not_counted_as_freed(isolated_state, tmp_path):
+    """Seventeenth walk, problem 8: `remove` said "0.78 GiB freed" for an env whose files uv had hard-linked from its
+    cache, where almost nothing was given back. Only a file whose every link is inside the env counts."""
+    cache = tmp_path / "uv-cache"
+    cache.mkdir()
+    env = isolated_state / "envs" / "tiny-a-3"
+    (env / "lib").mkdir(parents=True)
+    (cache / "big.so").write_bytes(b"x" * 200_000)
+    os.link(cache / "big.so", env / "lib" / "big.so")  # as uv installs from its cache
+    (env / "lib" / "own.py").write_bytes(b"y" * 50_000)
+    os.link(env / "lib" / "own.py", env / "lib" / "own-again.py")  # both links inside: freed
+    freed = envs.freed_by_removing(env)
+    assert 50_000 <= freed < 200_000, freed
+    assert envs.disk_usage(env) >= 250_000  # what the env uses is still counted whole
+    assert envs.remove_env(env) == freed and (cache / "big.so").stat().st_size == 200_000

@@ -33,7 +33,7 @@ SECRET_QUESTION_RE = re.compile(r"pass(?:word|phrase)|token|secret|\bpin\b", re.
 
 #: `scheme://user:secret@` (the user group is kept by default) and `scheme://secret@` without a user
 #: is left alone: it is indistinguishable from a user name.
-_CREDENTIALS_RE = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
+_CREDENTIALS_RE = re.compile(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
 
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
 #: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the two-character
@@ -315,7 +315,7 @@ def _sync_folder(folder: Path) -> None:
 MASK = "<redacted>"
 
 _URL_USERINFO = re.compile(
-    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)"
+    r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
     r"(?P<userinfo>[^\s/]*)@"
     r"(?=[A-Za-z0-9\[/])"
 )
@@ -342,29 +342,33 @@ _COMMAND_LOGIN = re.compile(r"(?<![\w-])((?:-u|--user|--proxy-user)[ =]+[^\s:]+:
 #: client family, each with the text kept (group 1) and the password (group 2). The MySQL/MariaDB clients' `-pPW`
 #: (fifteenth hostile pass R4); `docker`/`podman`/`helm` … `login -p PW`, `sshpass -p PW`, `az login -p PW`,
 #: `mongo -p PW`, `redis-cli -a PW`, `smbclient -U USER%PW`, `lftp -u USER,PW`, `7z -pPW`, `zip -P PW`,
-#: `htpasswd -b FILE USER PW` (sixteenth hostile pass P1). A `-p` of another program (`docker run -p 8080:80`,
+#: `htpasswd -b FILE USER PW` (sixteenth hostile pass P1). The words between are bounded (160 characters each): an
+#: unbounded lazy span made a line of repeated `docker login ` cost time in the cube of its length. A `-p` of another program (`docker run -p 8080:80`,
 #: `mkdir -p`) is not one: each rule names the program, and a `login` where the program has others.
 _CLIENT_PASSWORDS = tuple(re.compile(pattern) for pattern in (
-    r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!<redacted>)(\S+)",
-    r"(\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|singularity|apptainer)\b[^\n]*?\slogin\b"
-    r"[^\n]*?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)",
-    r"(\baz\b[^\n]*?\slogin\b[^\n]*?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)",
-    r"(\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]*?\s-p[ =]?)"
+    r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,160}?\s-p)(?!<redacted>)(\S+)",
+    r"(\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|singularity|apptainer)\b[^\n]{0,160}?\slogin\b"
+    r"[^\n]{0,160}?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)",
+    r"(\baz\b[^\n]{0,160}?\slogin\b[^\n]{0,160}?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)",
+    r"(\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]{0,160}?\s-p[ =]?)"
     r"(?!<redacted>)(\S+)",
-    r"(\bredis-cli\b[^\n]*?\s(?:-a|--pass)[ =]?)(?!<redacted>)(\S+)",
-    r"(\b(?:smbclient|rpcclient|smbmap|smbget|mount\.cifs)\b[^\n]*?\s(?:-U|--user(?:name)?)[ =]?[^\s%]+%)"
+    r"(\bredis-cli\b[^\n]{0,160}?\s(?:-a|--pass)[ =]?)(?!<redacted>)(\S+)",
+    r"(\b(?:smbclient|rpcclient|smbmap|smbget|mount\.cifs)\b[^\n]{0,160}?\s(?:-U|--user(?:name)?)[ =]?[^\s%]+%)"
     r"(?!<redacted>)(\S+)",
-    r"(\blftp\b[^\n]*?\s-u[ =]?[^\s,]+,)(?!<redacted>)(\S+)",
-    r"(\b(?:7z|7za|7zr|unrar|rar)\b[^\n]*?\s-p)(?!<redacted>)(\S+)",
-    r"(\btwine\b[^\n]*?\s(?:-p|--password)[ =]?)(?!<redacted>)(\S+)",
-    r"(\b(?:zip|unzip|zipcloak)\b[^\n]*?\s-P[ =]?)(?!<redacted>)(\S+)",
+    r"(\blftp\b[^\n]{0,160}?\s-u[ =]?[^\s,]+,)(?!<redacted>)(\S+)",
+    r"(\b(?:7z|7za|7zr|unrar|rar)\b[^\n]{0,160}?\s-p)(?!<redacted>)(\S+)",
+    r"(\btwine\b[^\n]{0,160}?\s(?:-p|--password)[ =]?)(?!<redacted>)(\S+)",
+    r"(\b(?:zip|unzip|zipcloak)\b[^\n]{0,160}?\s-P[ =]?)(?!<redacted>)(\S+)",
     r"(\bhtpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+(?:\S+\s+){2})(?!<redacted>)(\S+)",
 ))
 _PASSWORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/.])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN (?P<kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL)
-_SECRET_NAME = r"[A-Za-z0-9_.-]*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)[A-Za-z0-9_.-]*"
+#: A variable's name around the secret's word, at most 64 characters each side: no real name is longer, and unbounded
+#: runs made a long line of name characters (`-----…`, `ab.ab.…`, `keykey…`) cost time in the square of its length
+#: (20 000 dashes: 31 s).
+_SECRET_NAME = r"[A-Za-z0-9_.-]{0,64}(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)[A-Za-z0-9_.-]{0,64}"
 _SECRET_VAR = re.compile(
     r"(?i)(?P<name>(?<![A-Za-z0-9_/])" + _SECRET_NAME + r")(?P<sep>\\?[\"']?\s*[:=]\s*)"
     r"(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)")
@@ -400,7 +404,10 @@ _STANDALONE = re.compile(
     r"|AccountKey=[A-Za-z0-9+/=]{40,}"
     r")(?![A-Za-z0-9_])")
 #: A URL's query string: each value is judged on its own (`_query_value`).
-_URL_QUERY = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^\s?#\"'<>]*\?)(?P<query>[^\s#\"'<>)]+)")
+#: The part before the `?` never runs past another `://` (a line of `x://x://…` was scanned to its end from every
+#: scheme, in the square of its length).
+_URL_QUERY = re.compile(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^\s?#\"'<>:]|:(?!//))*\?)"
+                        r"(?P<query>[^\s#\"'<>)]+)")
 #: A query that follows a bare path, with no scheme or host before it: pip's retry line quotes only the
 #: path of the URL it retries (`… Connection refused')': /graphcast-0.1.1.whl?X-Amz-Signature=…`). It starts
 #: at the `?` itself (a character other than a space before it, a `name=` after it), so the search stays linear

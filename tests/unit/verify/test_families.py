@@ -898,6 +898,7 @@ FAMILIES["nccl_failure"] += [
     "h:5:6 [0] include/shm.h:20 NCCL WARN shm_open failed to open /nccl-shm-send-1 : Permission denied",
 ]
 
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items for prefix in PREFIXES])
 def test_every_wording_of_a_family_is_named(expected, item, prefix):
@@ -1757,20 +1758,6 @@ FAMILIES["nvidia_placeholder_package"] += [
     "download_wheel",
 ]
 
-# batch 64: NCCL's shared-memory helpers in every release's wording (include/shm.h before 2.12, misc/shmutils.cc
-# since), with and without NCCL's "host:pid:tid [dev] file:line NCCL WARN" prefix, other segment names and sizes
-FAMILIES["nccl_failure"] += [
-    "node7:4711:4790 [3] include/shm.h:48 NCCL WARN Error while creating shared memory segment "
-    "nccl-shm-recv-0a1b2c3d4e5f6789-2-1-0 (size 4194304)",
-    "Error while attaching to shared memory segment /dev/shm/nccl-Q2w3E4 (size 7340384)",
-    "gpu-12:991:1002 [0] misc/shmutils.cc:87 NCCL WARN Error: failed to extend /dev/shm/nccl-Zx81Pq to 33030144 "
-    "bytes, error: No space left on device (28)",
-    "misc/shmutils.cc:60 NCCL WARN Error: failed to create shared memory file /dev/shm/nccl-aB3dEf, error "
-    "Permission denied (13)",
-    "x:1:2 [1] misc/shmutils.cc:101 NCCL WARN Error: Could not map /dev/shm/nccl-aB3dEf size 9637888, error: "
-    "Cannot allocate memory (12)",
-    "h:5:6 [0] include/shm.h:20 NCCL WARN shm_open failed to open /nccl-shm-send-1 : Permission denied",
-]
 
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])

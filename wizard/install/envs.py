@@ -628,11 +628,7 @@ def disk_usage(path: Path | str, seen: set[tuple[int, int]] | None = None) -> in
     """
     seen = set() if seen is None else seen
     total = 0
-    for entry in _entries_below(Path(path)):
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
+    for st in _stats_below(Path(path)):
         key = (st.st_dev, st.st_ino)
         if key in seen:
             continue
@@ -646,14 +642,19 @@ def freed_by_removing(path: Path | str) -> int:
     uv hard-links an environment's files from its cache, so `remove` said "0.78 GiB freed" where almost nothing was
     (the seventeenth walk's eighth problem): the cache still holds each file."""
     links: dict[tuple[int, int], list[int]] = {}  # inode -> [links seen here, its link count, its blocks]
-    for entry in _entries_below(Path(path)):
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
+    for st in _stats_below(Path(path)):
         seen = links.setdefault((st.st_dev, st.st_ino), [0, st.st_nlink, st.st_blocks])
         seen[0] += 1
     return sum(blocks * 512 for count, nlink, blocks in links.values() if count >= nlink)
+
+
+def _stats_below(root: Path):
+    """The `lstat` of every entry under `root` (`_entries_below`); one that went away meanwhile is passed over."""
+    for entry in _entries_below(root):
+        try:
+            yield entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
 
 
 def _entries_below(root: Path):

@@ -20,13 +20,13 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from wizard import bounded, paths
+from wizard import bounded
 from wizard.after.kernel import default_kernel_name, gc_wizard_kernels, has_ipykernel, kernel_install
 from wizard.after.module import module_install, module_name
 from wizard.after.next_steps import modules_dir
 from wizard.errors import OperationFailed, UserError, WizardError
 from wizard.history.store import load_history
-from wizard.install.envs import read_marker
+from wizard.install.envs import in_envs_folder, read_marker
 
 #: The module file's own first lines, as `module.module_text` writes them.
 _MODULE_ENV = re.compile(r'^local env = "((?:[^"\\]|\\.)*)"$', re.MULTILINE)
@@ -87,14 +87,13 @@ def _of_this_state(env: str | None) -> bool:
     install with `--env` elsewhere). The history cannot be read: only `envs/` counts."""
     if not env:
         return False
-    path = os.path.abspath(env)
-    envs = os.path.abspath(paths.envs_dir())
-    if path.startswith(envs.rstrip(os.sep) + os.sep):
+    if in_envs_folder(env):
         return True
     try:
         entries = load_history().entries
     except (OSError, WizardError):
         return False
+    path = os.path.abspath(env)
     return any(entry.env and os.path.abspath(entry.env) == path for entry in entries)
 
 

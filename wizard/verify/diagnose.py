@@ -1062,7 +1062,7 @@ def unrecognised(text: str) -> Unrecognised | None:
     None for a log with no failure in it (a clean run).
     """
     raw = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
-    step = _tier_step(raw)
+    tier = step = _tier_step(raw)
     failed_steps = _STEP_FAILED.findall(raw)
     if step is None and failed_steps:
         name, status = failed_steps[-1]
@@ -1079,7 +1079,7 @@ def unrecognised(text: str) -> Unrecognised | None:
     errors = [e for e in errors if e not in ("Traceback (most recent call last):",)] or _cut_traceback(raw_unhandled)
     if not errors and step is None:
         return None
-    if not errors and failed_steps and failed_steps[-1][1] == "cancelled" and _tier_step(raw) is None:
+    if not errors and failed_steps and failed_steps[-1][1] == "cancelled" and tier is None:
         # The user's own Ctrl-C (or a stop the wizard asked for): the step was stopped, nothing in it failed, and
         # "send a report to whoever maintains the server" was wrong advice (seventeenth walk, problem 7).
         return None

@@ -343,8 +343,8 @@ _COMMAND_LOGIN = re.compile(r"(?<![\w-])((?:-u|--user|--proxy-user)[ =]+[^\s:]+:
 #: (fifteenth hostile pass R4); `docker`/`podman`/`helm` … `login -p PW`, `sshpass -p PW`, `az login -p PW`,
 #: `mongo -p PW`, `redis-cli -a PW`, `smbclient -U USER%PW`, `lftp -u USER,PW`, `7z -pPW`, `zip -P PW`,
 #: `htpasswd -b FILE USER PW` (sixteenth hostile pass P1). The words between are bounded (160 characters each): an
-#: unbounded lazy span made a line of repeated `docker login ` cost time in the cube of its length. A `-p` of another program (`docker run -p 8080:80`,
-#: `mkdir -p`) is not one: each rule names the program, and a `login` where the program has others.
+#: unbounded lazy span made a line of repeated `docker login ` cost time in the cube of its length. A `-p` of another
+#: program (`docker run -p 8080:80`, `mkdir -p`) is not one: each rule names the program, and a `login` where the program has others.
 _CLIENT_PASSWORDS = tuple(re.compile(pattern) for pattern in (
     r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,160}?\s-p)(?!<redacted>)(\S+)",
     r"(\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|singularity|apptainer)\b[^\n]{0,160}?\slogin\b"

@@ -399,8 +399,8 @@ def _sdist_bookkeeping(name: str) -> bool:
 
 
 def _archive_files(path: Path) -> tuple[dict[str, bytes], list[tuple[str, str, bool]]] | None:
-    """({path inside the package: content}, [(link's path, its target, whether it leaves the archive)]) of a wheel (zip) or an sdist (tar.gz, its
-    top folder dropped). Links are listed apart, never read through: a build copies them and installs what they
+    """({path inside the package: content}, [(link's path, its target, whether it leaves the archive)]) of a wheel
+    (zip) or an sdist (tar.gz, its top folder dropped). Links are listed apart, never read through: a build copies them and installs what they
     point at (seventeenth hostile pass P9: an sdist's `graphcast/link.py -> /tmp/…` was listed nowhere)."""
     out: dict[str, bytes] = {}
     links: list[tuple[str, str, bool]] = []
@@ -442,5 +442,3 @@ def _climbs_out(name: str, target: str) -> bool:
     if target.startswith("/"):
         return True
     return os.path.normpath(os.path.join(os.path.dirname(name), target)).split("/", 1)[0] == ".."
-
-

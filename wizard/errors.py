@@ -77,6 +77,19 @@ def stop_for_signal(cancel, signum: int) -> None:
     cancel.set()
 
 
+def stop_keeping_install(cancel) -> None:
+    """Stop a run's GraphCast check but keep what it installed: the app's "Stop, keep it unchecked". A check
+    can take minutes on a busy node and the install before it longer; stopping it used to delete the new
+    environment with it (walk 17). The transaction reads the wish with `keeps_install`."""
+    cancel.keep_install = True
+    cancel.set()
+
+
+def keeps_install(cancel) -> bool:
+    """Whether `cancel` was set by `stop_keeping_install` (a signal's stop never keeps: nobody chose to)."""
+    return getattr(cancel, "keep_install", False) is True and stop_signal(cancel) is None
+
+
 def stop_signal(cancel) -> int | None:
     """The signal that set `cancel` (`stop_for_signal`), or None: a stop asked for by the user, or no stop."""
     signum = getattr(cancel, "signum", None)

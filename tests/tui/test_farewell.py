@@ -73,9 +73,12 @@ def test_stop_questions_say_what_becomes_of_the_environment_being_built():
     from wizard.flows.results import what_was_undone
     from wizard.tui.screens.install import stop_question
 
-    assert stop_question(True, leaving=True) == ("Stop the check and leave gc-wizard? The new environment will be "
-                                                 "removed (it never becomes current); your current environment is "
-                                                 "untouched.")
+    assert stop_question(True, leaving=True) == ("Stop the check and leave gc-wizard? y removes the new environment; "
+                                                 "k keeps it, installed but unchecked, to check later. Neither makes "
+                                                 "it current; your current environment is untouched.")
+    assert stop_question(False, leaving=True) == ("Stop the install and leave gc-wizard? The new environment will be "
+                                                  "removed (it never becomes current); your current environment is "
+                                                  "untouched.")
     assert stop_question(False, has_current=False).endswith("no other environment is touched.")
     in_place = stop_question(False, in_place_env="/home/u/.venvs/gc")
     assert in_place == "Stop the install? /home/u/.venvs/gc will be put back as it was before; nothing else is touched."

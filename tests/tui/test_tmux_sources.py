@@ -136,7 +136,7 @@ def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux
     tmux.wait_for("find GraphCast (running", timeout=120)
     tmux.keys("C-q")  # asks first, as Ctrl-C does, saying what a stop does
     screen = _words(tmux.wait_for("Stop the check and leave"))
-    assert "new environment will be removed" in screen and "no other environment is touched" in screen  # a first
+    assert "y removes the new environment" in screen and "no other environment is touched" in screen  # a first
     tmux.keys("y")
     assert exit_code(exit_file) == "EXIT=130"
     screen = tmux.screen()
@@ -144,6 +144,29 @@ def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux
     assert "the check stopped. The new environment" in _words(screen)  # what stays on the terminal
     entry = _history()[-1]
     assert entry["status"] == "cancelled" and "was removed" in entry["error"] and not Path(entry["env"]).exists()
+
+
+def test_ctrl_c_during_the_check_then_k_keeps_the_installed_environment_unchecked(tmux, tmp_path):
+    """At 80×24: the stop dialog shows its third answer, k keeps the install (not current), and the screen
+    names both commands that finish the job later."""
+    recipes, house, graphcast = _tiny_checked(tmp_path)
+    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--graphcast-src", str(graphcast),
+                          "--find-links", str(house), "--offline")
+    tmux.wait_for("GraphCast ! graphcast 0.1.1 · a wheel")
+    tmux.keys("Enter")
+    tmux.wait_for("find GraphCast (running", timeout=120)
+    tmux.keys("C-c")
+    screen = tmux.wait_for("Stop, keep it unchecked (k)")
+    assert "k keeps it, installed but unchecked" in _words(screen)
+    tmux.keys("k")
+    screen = _words(tmux.wait_for("The check was stopped", timeout=60))
+    assert "installed but not checked and not current" in screen and "Traceback" not in screen
+    tmux.keys("Enter")
+    tmux.wait_for("Not done", timeout=30)
+    tmux.keys("Enter")
+    assert exit_code(exit_file) == "EXIT=130"
+    entry = _history()[-1]
+    assert entry["status"] == "installed" and not entry["current"] and Path(entry["env"]).is_dir()
 
 
 def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs(tmux, tmp_path):

@@ -9,7 +9,8 @@ from __future__ import annotations
 # What to type after an install (activate, use, the next commands): the core's lines, printed by both faces.
 from wizard.after.next_steps import activate_lines as activate_lines
 from wizard.after.next_steps import use_lines as use_lines
-from wizard.flows.results import InstallResult, RollbackResult, what_was_undone
+from wizard.flows.results import InstallResult, RollbackResult, kept_unchecked, what_was_undone
+from wizard.paths import wizard_command
 
 
 def rollback_lines(result: RollbackResult | None, error: str | None = None) -> list[str]:
@@ -31,5 +32,8 @@ def rollback_lines(result: RollbackResult | None, error: str | None = None) -> l
 
 
 def install_undone(result: InstallResult) -> str:
-    """`what_was_undone` for a finished install's result."""
+    """`what_was_undone` for a finished install's result (`kept_unchecked` for one whose check was stopped
+    with "keep it")."""
+    if result.cancelled and result.status == "installed":
+        return kept_unchecked(result.env, result.entry_id, wizard_command())
     return what_was_undone(result.env, result.mode, result.kept)

@@ -72,6 +72,14 @@ class RollbackResult:
                 "status": self.status}
 
 
+def kept_unchecked(env: str, entry_id: str | None, command: str = "gc-wizard") -> str:
+    """What became of a new environment whose GraphCast check the user stopped, keeping it ("Stop, keep it
+    unchecked"): where it is, and the two commands that finish the job later. Both faces and the history."""
+    later = f"; `{command} rollback {entry_id}` checks it and makes it current" if entry_id else ""
+    return (f"The new environment stays at {env}, installed but not checked and not current: "
+            f"`{command} verify --env {env}` checks it{later}.")
+
+
 def what_was_undone(env: str | None, mode: str, kept: bool) -> str:
     """One sentence on what became of the environment an install that did not succeed was building:
     both faces and the history say it the same way."""

@@ -37,8 +37,8 @@ from wizard import paths
 from wizard.after.follow import follow_current
 from wizard.detect.chain import detect
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState
-from wizard.errors import OperationFailed, UserError, signal_words, stop_signal, stop_words
-from wizard.flows.results import InstallResult, what_was_undone
+from wizard.errors import OperationFailed, UserError, keeps_install, signal_words, stop_signal, stop_words
+from wizard.flows.results import InstallResult, kept_unchecked, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.bundle import bundle_assets_extra
@@ -262,6 +262,12 @@ class _Transaction:
                             on_tier=self.events.verify_tier, launcher=launcher, on_job=self._job_state,
                             job_wait=self.options.slurm.wait if self.options.slurm is not None else DEFAULT_WAIT)
         if self.cancel.is_set():
+            if keeps_install(self.cancel) and self.plan.mode != "in-place":
+                # "Stop, keep it unchecked": installed and recorded (rollback can make it current, checking it
+                # first), never current now. In place there is no such choice: the user's env is put back.
+                kept = kept_unchecked(str(self.env), self.entry.id, paths.wizard_command())
+                return self.finish("installed", verify=result, stopped=True,
+                                   error=f"the GraphCast check was stopped by you; {kept[0].lower()}{kept[1:]}")
             return self.finish("cancelled", error="cancelled during the GraphCast check", verify=result)
         if not result.ok:
             first = result.findings[0] if result.findings else None
@@ -306,7 +312,9 @@ class _Transaction:
         self.say(f"removed the unfinished environment {self.env}")
 
     def finish(self, status: str, *, error: str | None = None, verify: VerifyResult | None = None,
-               make_current: bool = False, keep: bool = False) -> InstallResult:
+               make_current: bool = False, keep: bool = False, stopped: bool = False) -> InstallResult:
+        """Record how the install ended. `stopped`: the user stopped the check and kept the environment
+        (status "installed", not current): a stop for the faces and the exit status, not a success."""
         entry = self.entry
         if status in ("failed", "cancelled") and not keep:
             self.undo()
@@ -324,9 +332,10 @@ class _Transaction:
             self.say(f"{self.env} is now the current environment (entry {entry.id})")
             for line in follow_current(self.env):
                 self.say(line)
-        return InstallResult(ok=status in ("verified", "installed"), recipe=self.recipe.id, env=str(self.env),
-                             log=str(self.log), entry_id=entry.id, seconds=time.monotonic() - self.started,
-                             verify=verify, error=error, cancelled=status == "cancelled", status=status,
+        return InstallResult(ok=status in ("verified", "installed") and not stopped, recipe=self.recipe.id,
+                             env=str(self.env), log=str(self.log), entry_id=entry.id,
+                             seconds=time.monotonic() - self.started, verify=verify, error=error,
+                             cancelled=status == "cancelled" or stopped, status=status,
                              mode=self.plan.mode, kept=self.kept)
 
     def crashed(self, exc: BaseException) -> None:

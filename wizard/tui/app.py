@@ -22,13 +22,23 @@ from textual.binding import Binding
 from textual.worker import Worker, WorkerFailed, WorkerState
 
 from wizard.clock import process_age
-from wizard.errors import STOP_SIGNALS, ExitCode, LockHeld, describe_error, error_exit, stop_for_signal
+from wizard.errors import (
+    STOP_SIGNALS,
+    ExitCode,
+    LockHeld,
+    describe_error,
+    error_exit,
+    keeps_install,
+    stop_for_signal,
+    stop_keeping_install,
+)
 from wizard.flows.describe import install_undone
 from wizard.flows.options import InstallOptions
 from wizard.flows.results import InstallResult
 from wizard.paths import app_log
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 from wizard.tui import current_env, untouched_sentence
+from wizard.tui.hold import StepHold
 from wizard.tui.messages import (
     InstallDone,
     JobStateChanged,
@@ -44,7 +54,7 @@ from wizard.tui.problems import error_text
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
 from wizard.tui.screens.history import HistoryScreen
-from wizard.tui.screens.install import InstallScreen, stop_question, stopping_line
+from wizard.tui.screens.install import KEEP_UNCHECKED, InstallScreen, stop_question, stopping_line
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import ApprovedPlan, PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
@@ -92,6 +102,8 @@ class WizardApp(App):
         that version starts from it, so a firewalled user types the path once per session."""
         self.cancel_event = threading.Event()
         """Stops the running install or rollback; a fresh one per install."""
+        self.step_hold = StepHold()
+        """Closed while a stop question is open: the running install or rollback starts no new step meanwhile."""
         self.first_frame_seconds: float | None = None
         """Process start to the first frame (on_ready), the figure the README reports."""
         self.machine: MachineScreen | None = None
@@ -252,8 +264,8 @@ class WizardApp(App):
         if approved.download_bytes:
             screen.set_expected_bytes(approved.download_bytes)
         try:
-            result = run_install(approved.plan, approved.options, InstallScreenEvents(self, screen, self.cancel_event),
-                                 self.cancel_event)
+            events = InstallScreenEvents(self, screen, self.cancel_event, self.step_hold)
+            result = run_install(approved.plan, approved.options, events, self.cancel_event)
         except LockHeld as exc:  # another wizard works in the state folder: retry or quit
             result = InstallResult.not_started(approved.plan.recipe.id, str(exc), lock_held=True)
         except Exception as exc:  # a refused source, a full disk: shown, not a crash
@@ -284,6 +296,7 @@ class WizardApp(App):
             # user's answer would go nowhere. It is asked again above the check, in the check's words.
             self._stop_asked = None
             self.pop_screen()
+            self.step_hold.open()  # asked again at once, above the check
         self.verify_screen = VerifyScreen()
         self.push_screen(self.verify_screen, self._verify_done)
         if leaving is not None:
@@ -311,6 +324,7 @@ class WizardApp(App):
         elif isinstance(self.screen, ConfirmScreen):
             self.pop_screen()  # "Stop the install?" asked too late: it is over anyway, and said so
             self._stop_asked = None
+            self.step_hold.open()
             if not result.cancelled:
                 self.notify("It finished before the stop was answered, so nothing was stopped.", timeout=8)
             self.show_done()
@@ -377,24 +391,34 @@ class WizardApp(App):
         plan = self._last_install.plan if self._last_install is not None else None
         in_place = str(plan.env_dir) if plan is not None and plan.mode == "in-place" else None
 
-        def answered(stop: bool | None) -> None:
+        def answered(stop: bool | str | None) -> None:
             self._stop_asked = None
             if not stop:
+                self.step_hold.open()
                 return
+            if stop == KEEP_UNCHECKED:
+                stop_keeping_install(self.cancel_event)  # the transaction keeps it; the rest is a stop like y
             if leaving:
+                self.cancel_event.set()  # now, before the hold opens below: no new step starts on the way out
                 self.call_next(self._stop_and_leave)
             elif self.install_running():
                 self.cancel_event.set()
                 screen = self.screen
                 if isinstance(screen, (InstallScreen, VerifyScreen)):  # said on the screen until the stop ends
-                    screen.stopping = stopping_line(checking, in_place=in_place is not None)
+                    screen.stopping = stopping_line(checking, in_place=in_place is not None,
+                                                    keep=stop == KEEP_UNCHECKED)
                     screen.refresh_stopping()
+            self.step_hold.open()  # after the stop is set: a waiting step then finds it and does not start
 
         question = stop_question(checking, in_place_env=in_place, leaving=leaving,
                                  has_current=current_env() is not None)
         self._stop_asked = leaving
-        self.push_screen(ConfirmScreen(question, yes="Stop and quit" if leaving else "Stop", no="Keep going"),
-                         answered)
+        self.step_hold.close()
+        # Stopping a check of a new environment may keep it, installed and unchecked (walk 17: minutes of
+        # install were thrown away with the check); in place, the user's env is always put back.
+        keep = ("k", "Stop, keep it unchecked", KEEP_UNCHECKED) if checking and in_place is None else None
+        self.push_screen(ConfirmScreen(question, yes="Stop and quit" if leaving else "Stop", no="Keep going",
+                                       other=keep), answered)
 
     @staticmethod
     def _stopped_text(result: InstallResult) -> str | None:
@@ -424,7 +448,8 @@ class WizardApp(App):
 
         try:
             result = rollback(entry_id, verify=self.options.verify, level=self.options.level,
-                              cancel=self.cancel_event, events=LiveScreenEvents(screen, screen))
+                              cancel=self.cancel_event,
+                              events=LiveScreenEvents(screen, screen, hold=self.step_hold, cancel=self.cancel_event))
             screen.post_message(RollbackDone(result))
         except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash
             screen.post_message(RollbackDone(None, error=error_text(exc)))
@@ -471,7 +496,8 @@ class WizardApp(App):
             self._leaving = True
             self.cancel_event.set()
             stage = "check" if isinstance(self.screen, VerifyScreen) else "install"
-            self.notify(f"Stopping the {stage} before leaving (the new environment is removed)…")
+            what = "kept, unchecked" if keeps_install(self.cancel_event) else "removed"
+            self.notify(f"Stopping the {stage} before leaving (the new environment is {what})…")
             for worker in list(self.workers):
                 if worker.group == "install":
                     await worker.wait()

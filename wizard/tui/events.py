@@ -17,6 +17,7 @@ from textual.message_pump import MessagePump
 
 from wizard.flows.transaction import InstallEvents, await_answer
 from wizard.flows.types import Tier
+from wizard.tui.hold import StepHold
 from wizard.tui.messages import (
     JobStateChanged,
     PromptAsked,
@@ -30,13 +31,22 @@ from wizard.tui.screens.install import InstallScreen
 
 class LiveScreenEvents(InstallEvents):
     """Steps, lines, tiers and messages, posted to `target` (the app, or a screen that handles them itself)
-    and fed to `screen`'s live log."""
+    and fed to `screen`'s live log. With a `hold` (and the run's `cancel`), each step waits to start while
+    the app's stop question is open."""
 
-    def __init__(self, target: MessagePump, screen: InstallScreen) -> None:
+    def __init__(self, target: MessagePump, screen: InstallScreen, hold: StepHold | None = None,
+                 cancel: threading.Event | None = None) -> None:
         self.target = target
         self.screen = screen
+        self.hold = hold
+        self.cancel = cancel if cancel is not None else threading.Event()
+
+    def _wait_for_answer(self) -> None:
+        if self.hold is not None:
+            self.hold.wait(self.cancel)
 
     def step_started(self, step) -> None:
+        self._wait_for_answer()
         self.target.post_message(StepStarted(step.name, step.title))
 
     def line(self, step, text: str) -> None:
@@ -59,9 +69,9 @@ class InstallScreenEvents(LiveScreenEvents):
     """An install's: the installer's questions become a dialog (waited for until `cancel`), the check gets
     its own screen, and its Slurm job's state is shown as it changes."""
 
-    def __init__(self, target: MessagePump, screen: InstallScreen, cancel: threading.Event) -> None:
-        super().__init__(target, screen)
-        self.cancel = cancel
+    def __init__(self, target: MessagePump, screen: InstallScreen, cancel: threading.Event,
+                 hold: StepHold | None = None) -> None:
+        super().__init__(target, screen, hold, cancel)
 
     def prompt(self, step, text: str) -> str | None:
         reply: queue.Queue = queue.Queue()
@@ -69,6 +79,7 @@ class InstallScreenEvents(LiveScreenEvents):
         return await_answer(reply, self.cancel)
 
     def verify_started(self) -> None:
+        self._wait_for_answer()  # the check is a step too: it waits while "Stop the install?" is open
         self.target.post_message(VerifyStarted())
 
     def job_state(self, state) -> None:

@@ -1,4 +1,5 @@
-"""A yes/no dialog (stop the install? roll back?)."""
+"""A yes/no dialog (stop the install? roll back?), with an optional third answer (stop the check but keep
+the environment)."""
 
 from __future__ import annotations
 
@@ -11,30 +12,44 @@ from textual.widgets import Button
 from wizard.tui.widgets.shown import ShownLabel
 
 
-class ConfirmScreen(ModalScreen[bool]):
-    """y/Enter on Yes confirms; n/Escape declines."""
+class ConfirmScreen(ModalScreen["bool | str"]):
+    """y confirms (True); n/Escape declines (False); with `other` = (key, label, answer), that key (or its
+    button) dismisses with `answer`. Focus starts on No: Enter alone never stops or removes anything."""
 
     BINDINGS = [
         Binding("y", "yes", "Yes", id="yes", tooltip="Go ahead"),
         Binding("n,escape", "no", "No", id="no", tooltip="Leave things as they are"),
     ]
 
-    def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No",
+                 other: tuple[str, str, str] | None = None) -> None:
         super().__init__()
-        self.question, self.yes_label, self.no_label = question, yes, no
+        self.question, self.yes_label, self.no_label, self.other = question, yes, no, other
+        if other is not None:
+            key, label, _answer = other
+            self._bindings.bind(key, "other", label, show=True)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield ShownLabel(self.question, id="question", markup=False)
             with Horizontal(id="buttons"):
                 yield Button(f"{self.yes_label} (y)", id="yes", variant="error")
+                if self.other is not None:
+                    yield Button(f"{self.other[1]} ({self.other[0]})", id="other", variant="warning")
                 yield Button(f"{self.no_label} (n)", id="no", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        if event.button.id == "other" and self.other is not None:
+            self.dismiss(self.other[2])
+        else:
+            self.dismiss(event.button.id == "yes")
+
+    def action_other(self) -> None:
+        if self.other is not None:
+            self.dismiss(self.other[2])
 
     def action_yes(self) -> None:
         self.dismiss(True)

@@ -62,7 +62,13 @@ def summary_text(result: InstallResult, current_env: str | None = None, command:
         return "\n".join(lines)
     verified = verify is not None and verify.ok
     node = verify.node if verify is not None else None
+    # A rollback from History (h) since this install made another environment current: say so first, and the
+    # keys act on that one (walk 17: this screen still offered the old install's forecast and kernel).
+    moved = ([f"Now current: {current_env} (rolled back since this install); f, k and m act on it.",
+              f"This install stays at {result.env}, not current.", ""]
+             if current_env and current_env != result.env else [])
     return "\n".join([
+        *moved,
         f"{'Verified' if verified else 'Installed'}: {result.recipe}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
@@ -102,13 +108,28 @@ class DoneScreen(Screen[str]):
     def __init__(self, result: InstallResult) -> None:
         super().__init__()
         self.result = result
+        self.current = _current_env()
+        """The environment current when the summary was last drawn: this install's, unless a rollback since."""
+
+    @property
+    def env(self) -> str:
+        """What f, k and m act on: the current environment after a successful install (a rollback from History
+        may have changed it since), else this install's."""
+        return (self.current or self.result.env) if self.result.ok else self.result.env
 
     def compose(self) -> ComposeResult:
         yield Shown("gc-wizard · Done" if self.result.ok else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
-            yield Shown(summary_text(self.result, _current_env(), wizard_command()),
+            yield Shown(summary_text(self.result, self.current, wizard_command()),
                          id="summary", markup=False)
         yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
+
+    def on_screen_resume(self) -> None:
+        """Back from History (where a rollback may have run): redraw the summary if the current one changed."""
+        current = _current_env()
+        if current != self.current:
+            self.current = current
+            self.query_one("#summary", Static).update(summary_text(self.result, current, wizard_command()))
 
     def action_retry(self) -> None:
         self.dismiss("retry")
@@ -124,7 +145,7 @@ class DoneScreen(Screen[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("kernel", "module", "forecast"):
-            return bool(self.result.ok and self.result.env)
+            return bool(self.result.ok and self.env)
         if action == "retry":
             return bool(self.result.lock_held)
         if action == "plan":
@@ -147,12 +168,12 @@ class DoneScreen(Screen[str]):
         self.app.push_screen(ReportScreen(getattr(machine, "facts", None)))
 
     def action_forecast(self) -> None:
-        if self.result.ok and self.result.env:
+        if self.result.ok and self.env:
             # Deferred for start-up time: the app loads this module before its first frame.
             from wizard.tui.screens.forecast import ForecastScreen
 
             options = getattr(self.app, "options", None)  # after --slurm (or g): the forecast runs on the node too
-            self.app.push_screen(ForecastScreen(self.result.env, getattr(self.app, "assets", None),
+            self.app.push_screen(ForecastScreen(self.env, getattr(self.app, "assets", None),
                                                 getattr(options, "slurm", None)))
 
     def show_note(self, text: str) -> None:
@@ -165,11 +186,11 @@ class DoneScreen(Screen[str]):
         self.query_one("#done-pane", VerticalScroll).scroll_end(animate=False)
 
     def action_kernel(self) -> None:
-        if self.result.ok and self.result.env:
+        if self.result.ok and self.env:
             self.install_kernel()
 
     def action_module(self) -> None:
-        if self.result.ok and self.result.env:
+        if self.result.ok and self.env:
             self.install_module()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="module", description="Writing a module file")
@@ -178,7 +199,7 @@ class DoneScreen(Screen[str]):
         from wizard.flows.after_install import module_install
 
         try:
-            written = module_install(self.result.env)
+            written = module_install(self.env)
             self.post_message(AfterInstallDone(f"Module written. Use it: {written['use']}", seconds=20))
         except Exception as exc:
             self.post_message(AfterInstallDone(error_text(exc), severity="error"))
@@ -191,7 +212,7 @@ class DoneScreen(Screen[str]):
         from wizard.flows.after_install import kernel_install
 
         try:
-            spec = kernel_install(Path(self.result.env))
+            spec = kernel_install(Path(self.env))
             # The toast is one short line that fits; the cautions (a paragraph each) go into the pane, where
             # they can be read whole and scrolled to.
             said = f"Kernel registered: {spec.get('display_name', spec)}, in {spec.get('path')}"

@@ -25,14 +25,22 @@ def stop_question(checking: bool, *, in_place_env: str | None = None, leaving: b
     if in_place_env:
         return f"{ask} {in_place_env} will be put back as it was before; nothing else is touched."
     rest = "your current environment is untouched." if has_current else "no other environment is touched."
+    if checking:  # the install is done: it may be kept (KEEP_UNCHECKED, the dialog's k)
+        return (f"{ask} y removes the new environment; k keeps it, installed but unchecked, to check later. "
+                f"Neither makes it current; {rest}")
     return f"{ask} The new environment will be removed (it never becomes current); {rest}"
 
 
-def stopping_line(checking: bool, *, in_place: bool = False) -> str:
+#: The stop dialog's third answer during the check of a new environment: stop, but keep what was installed.
+KEEP_UNCHECKED = "keep-unchecked"
+
+
+def stopping_line(checking: bool, *, in_place: bool = False, keep: bool = False) -> str:
     """What the screen says from the "yes" until the stop is done: ending the child and removing (or putting
     back) the environment can take seconds on a busy machine, and a screen that still reads "running" then
     invites a second Ctrl-C. The toast alone was gone before the stop ended."""
-    what = "the environment is being put back" if in_place else "the new environment is being removed"
+    what = ("the environment is being put back" if in_place else "the new environment is kept, unchecked" if keep
+            else "the new environment is being removed")
     return f"■ Stopping the {'check' if checking else 'install'}: {what}…"
 
 

@@ -109,15 +109,20 @@ class RollbackScreen(InstallScreen):
         if self.finished or self.cancel.is_set() or isinstance(self.app.screen, ConfirmScreen):
             return
 
+        hold = self.app.step_hold  # the rollback starts no new step while this is asked
+
         def answered(stop: bool | None) -> None:
             if not stop or self.finished:
+                hold.open()
                 return
             self.cancel.set()
+            hold.open()
             self.notify("Stopping the rollback…")
             if leaving:
                 self.app.call_next(self.app.stop_rollback_and_leave)
 
         question = STOP_ROLLBACK_QUESTION.replace("?", " and leave gc-wizard?", 1) if leaving else STOP_ROLLBACK_QUESTION
+        hold.close()
         self.app.push_screen(ConfirmScreen(question, yes="Stop and quit" if leaving else "Stop", no="Keep going"),
                              answered)
 

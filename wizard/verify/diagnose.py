@@ -865,14 +865,18 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: the timing's accuracy suffers, the program goes on), and XLA's convolution autotuner comparing cuDNN algorithms
 #: (buffer_comparator.cc, gpu_conv_algorithm_picker.cc), which logs each differing element and the mismatch at ERROR
 #: level, then picks another algorithm and runs on (clean_dreamax_1_cudnn_heuristics_results_mismatch.log, batch 58),
-#: and a forked worker's failed device count (_WORKER_DEVICE_COUNT).
+#: and a forked worker's failed device count (_WORKER_DEVICE_COUNT), and the cuDNN frontend declining a convolution
+#: (cuda_dnn.cc and XLA's convolution rewriter: LOG(ERROR) "Disabling cuDNN frontend for the following convolution:",
+#: its descriptors, "... because <reason>"): the convolution runs on cuDNN's legacy API and the output is right
+#: (clean_jax_9460_disabling_cudnn_frontend_output_correct.log, batch 65).
 #: A CUDA status line that clean runs print: TensorFlow's (and XLA's) device count read in a process forked after CUDA
 #: was initialised, or before cuInit, fails with CUDA_ERROR_NOT_INITIALIZED and is logged at ERROR level, while the
 #: process that owns the GPU runs on (DeepVariant's GPU image prints it once per worker and finishes its calls:
 #: deepvariant_722_gpu_cuda_not_initialized_finished.log, batch 60). A GPU that is really unusable says so in other lines.
 _WORKER_DEVICE_COUNT = r"could not retrieve CUDA device count: CUDA_ERROR_NOT_INITIALIZED"
 _GLOG_NOISE = (r"Unable to register cu\w+ factory|Delay kernel timed out|Difference at \d+: "
-               r"|Results mismatch between different convolution algorithms|" + _WORKER_DEVICE_COUNT)
+               r"|Results mismatch between different convolution algorithms"
+               r"|Disabling cuDNN frontend for the following convolution|" + _WORKER_DEVICE_COUNT)
 #: CUDA status lines ("CUDA_ERROR_X: …") that are no failure: a zero-byte allocation's, a forked worker's device count.
 _CUDA_STATUS_NOISE = r"failed to allocate 0B|" + _WORKER_DEVICE_COUNT
 #: glog lines of a source file whose every line is a clean run's noise: XLA's slow-operation alarm

@@ -818,7 +818,11 @@ def test_no_driver_on_a_named_host_is_still_no_driver():
 #: The members the parametrized tests below are built from; a family member added further down the file (after the
 #: tests were defined) is checked by the test at the end instead.
 _COLLECTED = {fid: list(items) for fid, items in FAMILIES.items()}
-NAMED_ALONE = {"cpu_only_jaxlib": "No GPU/TPU found, falling back to CPU"}
+#: Conditional wordings that also name their cause alone: "No GPU/TPU found" (a CPU-only jaxlib), and NumPy's import
+#: failure with no NumPy version and none of NumPy's words for an older NumPy (batch 65, cftime_318: a module built for
+#: NumPy 1 under NumPy 2; the NumPy-2 mention only confirms it).
+NAMED_ALONE = {"cpu_only_jaxlib": "No GPU/TPU found, falling back to CPU",
+               "numpy2_incompatible": "numpy.core.multiarray failed to import"}
 #: A wording that names its cause only when another line is missing from the log (a `without` pattern): each
 #: with lines that rule it out, after which the log is the cause's symptom instead (still a failure).
 ABSENT = {
@@ -1757,6 +1761,100 @@ FAMILIES["nvidia_placeholder_package"] += [
     "  File \"/tmp/pip-build-env-x/overlay/lib/python3.11/site-packages/nvidia_stub/wheel.py\", line 146, in "
     "download_wheel",
 ]
+
+
+# Batch 65: NumPy's import_array in both header generations and Cython 3's auto-generated call; xarray's own method
+# and module names asked of another release; the cuDNN frontend declining a convolution (noise).
+FAMILIES["numpy2_incompatible"] += [
+    "E   ImportError: numpy.core.multiarray failed to import (auto-generated because you didn't call "
+    "'numpy.import_array()' after cimporting numpy; use '<void>numpy._import_array' to disable if you are certain you "
+    "don't need it).",
+    "ImportError: numpy.core.multiarray failed to import",
+    "ImportError: numpy.core._multiarray_umath failed to import",
+    "RuntimeError: module compiled against ABI version 0x1000009 but this version of numpy is 0x2000000",
+]
+FAMILIES["numpy_too_old"] = [
+    "RuntimeError: module compiled against API version 0xf but this version of numpy is 0xd",
+    "RuntimeError: module compiled against ABI version 0x1000009 but this version of numpy is 0x1000008",
+    "RuntimeError: module was compiled against NumPy C-API version 0x12 (NumPy 2.0) but the running NumPy has C-API "
+    "version 0x10. Check the section C-API incompatibility at the Troubleshooting ImportError section at "
+    "https://numpy.org/devdocs/user/troubleshooting-importerror.html#c-api-incompatibility for indications on how to "
+    "solve this problem.",
+    "ImportError: numpy._core.multiarray failed to import",
+    # a NumPy-1-era module on an older NumPy 1: NumPy's own line comes first, then the generic failure
+    "RuntimeError: module compiled against API version 0xe but this version of numpy is 0xd\n"
+    "ImportError: numpy.core.multiarray failed to import",
+]
+FAMILIES["xarray_incompatible"] += [
+    "AttributeError: 'Dataset' object has no attribute 'drop_vars'",
+    "AttributeError: 'DataArray' object has no attribute 'drop_duplicates'",
+    "AttributeError: 'DataArray' object has no attribute 'polyfit'",
+    "AttributeError: 'DatasetGroupBy' object has no attribute 'map'",
+    "AttributeError: 'Dataset' object has no attribute 'apply'",
+    "AttributeError: 'DataArray' object has no attribute 'set_xindex'",
+    "AttributeError: module 'xarray' has no attribute 'auto_combine'",
+    "AttributeError: module 'xarray' has no attribute 'cftime_range'",
+    "AttributeError: module 'xarray.core.utils' has no attribute 'FrozenOrderedDict'",
+    "ImportError: cannot import name 'open_datatree' from 'xarray' (/env/lib/python3.11/site-packages/xarray/"
+    "__init__.py)",
+    "ModuleNotFoundError: No module named 'xarray.ufuncs'",
+    "ModuleNotFoundError: No module named 'xarray.core.pycompat'",
+]
+
+
+@pytest.mark.parametrize("text", [
+    # a variable the data does not have reads like a method xarray lacks, but is no release mismatch
+    "AttributeError: 'Dataset' object has no attribute 'temperature_2m'",
+    "AttributeError: 'DataArray' object has no attribute 'lat_bnds'",
+    # an own file named xarray.py shadowing the package
+    "AttributeError: partially initialized module 'xarray' has no attribute 'open_dataset' (most likely due to a "
+    "circular import)",
+    "ImportError: cannot import name 'open_dataset' from partially initialized module 'xarray' (most likely due to a "
+    "circular import) (/home/u/xarray.py)",
+])
+def test_batch_65_xarray_look_alikes_are_not_a_release_mismatch(text):
+    assert "xarray_incompatible" not in [f.id for f in diagnose_text(text)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # NumPy's own words name the direction; the generic line after them does not override it
+    ("RuntimeError: module compiled against API version 0x10 but this version of numpy is 0xe\n"
+     "ImportError: numpy.core.multiarray failed to import\n", "numpy_too_old"),
+    ("RuntimeError: module was compiled against NumPy C-API version 0x13 (NumPy 2.1) but the running NumPy has C-API "
+     "version 0x12. Check the section C-API incompatibility\nImportError: numpy._core.multiarray failed to import\n",
+     "numpy_too_old"),
+    # NumPy 2's banner before NumPy 1's failure: a module built for NumPy 1
+    ("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.1 as it may crash.\n"
+     "ImportError: numpy.core.multiarray failed to import\n", "numpy2_incompatible"),
+    ("E   ImportError: numpy.core.multiarray failed to import (auto-generated because you didn't call "
+     "'numpy.import_array()' after cimporting numpy; use '<void>numpy._import_array' to disable if you are certain "
+     "you don't need it).\n", "numpy2_incompatible"),
+])
+def test_batch_65_numpys_import_failure_is_told_by_its_first_words(text, expected):
+    assert [f.id for f in diagnose_text(text)][:1] == [expected]
+
+
+@pytest.mark.parametrize("prefix", ["", "\x1b[31m", "> ", "Downloading 40%\r"])
+@pytest.mark.parametrize("reason", ["it uses an identity activation.", "the current cuDNN version does not support it.",
+                                    "TensorFlow padding alignment is not supported."])
+def test_batch_65_the_cudnn_frontend_declining_a_convolution_is_noise(prefix, reason):
+    text = (f"{prefix}2022-02-06 21:04:19.614712: E external/org_tensorflow/tensorflow/stream_executor/cuda/"
+            f"cuda_dnn.cc:5205] Disabling cuDNN frontend for the following convolution:\n"
+            "  input: {count: 3 feature_map_count: 3 spatial: 4 4  value_min: 0.000000 value_max: 0.000000 layout: "
+            "BatchDepthYX}\n  filter: {output_feature_map_count: 3 input_feature_map_count: 3 layout: OutputInputYX "
+            f"shape: 3 3 }}\n  ... because {reason}\n(3, 4, 4, 3)\n")
+    assert not diagnose_text(text) and unrecognised(text) is None
+    newer = ("E0000 00:00:1700000000.000000  4242 cuda_dnn.cc:7342] Disabling cuDNN frontend for the following "
+             f"convolution:\n  input: {{count: 8}}\n... because {reason}\n")
+    assert not diagnose_text(newer) and unrecognised(newer) is None
+
+
+def test_batch_65_the_frontend_noise_hides_no_real_failure():
+    text = ("E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:5205] Disabling cuDNN frontend for the following "
+            "convolution:\n... because it uses an identity activation.\n"
+            "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: "
+            "CUDNN_STATUS_EXECUTION_FAILED\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
 
 
 @pytest.mark.parametrize("expected, item, prefix", [

@@ -48,8 +48,8 @@ FAMILIES = {
         "CUDA error at bandwidthTest.cu:256 code=802(cudaErrorSystemNotReady) \"cudaSetDevice(currentDevice)\"",
     ],
     "resolver_conflict": [
-        "ERROR: Cannot install jax[cuda]==0.4.34 and jax[cuda]==0.4.35 because these package versions have "
-        "conflicting dependencies.",
+        "ERROR: Cannot install flax==0.8.4 and jax[cuda12]==0.4.23 because these package versions have conflicting "
+        "dependencies.",
         "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/",
         "error: Requirements contain conflicting URLs for package `graphcast`:",
         "  × No solution found when resolving dependencies:\n  ╰─▶ Because flax==0.8.4 depends on jax>=0.4.27 and "
@@ -75,8 +75,10 @@ FAMILIES = {
         "require jaxlib==0.4.4, we can conclude that your requirements are unsatisfiable.",
         "  ╰─▶ Because jaxlib==0.4.30 has no wheels with a matching Python ABI tag (e.g., `cp313`) and you require "
         "jaxlib==0.4.30, we can conclude that your requirements are unsatisfiable.",
-        ("ERROR: Cannot install jax[cuda11_cudnn82]==0.3.2 and jax[cuda11_cudnn82]==0.3.4 because these package "
-         "versions have conflicting dependencies.",
+        # one release named: without the wheel page in the log it may be a conflict with another pin (batch 66 made the
+        # list of several releases of the one requirement a finding of its own)
+        ("ERROR: Cannot install jax[cuda11_cudnn82]==0.3.4 because these package versions have conflicting "
+         "dependencies.",
          "$ pip install 'jax[cuda11_cudnn82]' -f https://storage.googleapis.com/jax-releases/jax_releases.html"),
     ],
     "nccl_failure": [
@@ -1855,6 +1857,64 @@ def test_batch_65_the_frontend_noise_hides_no_real_failure():
             "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn handle: "
             "CUDNN_STATUS_EXECUTION_FAILED\n")
     assert diagnose_text(text) or unrecognised(text) is not None
+
+
+# Batch 66's fix half: pip's and uv's "no such release here" words for the NVIDIA CUDA library wheels the JAX stack
+# pulls in (nvidia-cudnn-cu12, nvidia-cublas-cu12, nvidia-nccl-cu12, …; cu11 and cu12, either spelling of the name), as
+# for jaxlib: pip's two lines in every release's wording ("ERROR: " only from pip 20), uv's resolver sentences.
+FAMILIES["jaxlib_wheel_unavailable"] += [
+    "ERROR: Could not find a version that satisfies the requirement nvidia-cudnn-cu12==8.9.2.26 (from versions: "
+    "0.0.1.dev5, 8.9.4.25, 8.9.5.29)",
+    "ERROR: No matching distribution found for nvidia-cudnn-cu12==8.9.2.26",
+    "  Could not find a version that satisfies the requirement nvidia-cublas-cu11==11.10.3.66 (from versions: )",
+    "No matching distribution found for nvidia_nccl_cu12==2.18.1",
+    "ERROR: No matching distribution found for nvidia-cuda-nvcc-cu12>=12.1.105; extra == \"cuda12\"",
+    "  ╰─▶ Because there is no version of nvidia-cusolver-cu12==11.4.5.107 and you require "
+    "nvidia-cusolver-cu12==11.4.5.107, we can conclude that your requirements are unsatisfiable.",
+    "  ╰─▶ Because nvidia-cudnn-cu12==8.9.2.26 has no wheels with a matching platform tag (e.g., `win_amd64`) and you "
+    "require nvidia-cudnn-cu12==8.9.2.26, we can conclude that your requirements are unsatisfiable.",
+]
+
+
+# Batch 66's held-out miss (fixed after its score): pip's conflict line that names only releases of the one JAX CUDA
+# requirement (no wheel page in the log) is a missing CUDA jaxlib/plugin file, not a conflict between packages.
+FAMILIES["jaxlib_wheel_unavailable"] += [
+    "ERROR: Cannot install jax[cuda]==0.4.34 and jax[cuda]==0.4.35 because these package versions have conflicting "
+    "dependencies.",
+    "ERROR: Cannot install jax[cuda11-cudnn805]==0.3.10, jax[cuda11-cudnn805]==0.3.11, jax[cuda11-cudnn805]==0.3.8 and "
+    "jax[cuda11-cudnn805]==0.3.9 because these package versions have conflicting dependencies.",
+    "ERROR: Cannot install jax[cuda12_pip]==0.4.25 and jax[cuda12_pip]==0.4.26 because these package versions have "
+    "conflicting dependencies.",
+    "ERROR: Cannot install jax-cuda12-plugin==0.4.34, jax-cuda12-plugin==0.4.35 and jax-cuda12-plugin==0.4.36 because "
+    "these package versions have conflicting dependencies.",
+]
+
+
+@pytest.mark.parametrize("text", [
+    # another package in the list: a real conflict between packages
+    "ERROR: Cannot install flax==0.8.4, jax[cuda12]==0.4.23 and jax[cuda12]==0.4.25 because these package versions "
+    "have conflicting dependencies.\n",
+    "ERROR: Cannot install jax[cuda12]==0.4.30 and jax[cuda12_pip]==0.4.25 because these package versions have "
+    "conflicting dependencies.\n",
+])
+def test_batch_66_a_conflict_with_another_requirement_stays_a_conflict(text):
+    assert [f.id for f in diagnose_text(text)][:1] == ["resolver_conflict"]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # a PyTorch wheel missing from an index is not the JAX stack's CUDA wheels (nor is NVIDIA's DALI placeholder)
+    ("ERROR: No matching distribution found for torch==2.1.2+cu121\n", "jaxlib_wheel_unavailable"),
+    ("ERROR: Could not find a version that satisfies the requirement nvidia-dali-cuda120 (from versions: none)\n",
+     "jaxlib_wheel_unavailable"),
+])
+def test_batch_66_other_missing_wheels_are_not_the_jax_stack(text, not_expected):
+    assert not_expected not in [f.id for f in diagnose_text(text)]
+
+
+def test_batch_66_installed_nvidia_wheels_stay_clean():
+    text = ("Collecting nvidia-cudnn-cu12==9.1.0.70\n  Using cached nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64"
+            ".whl (664.8 MB)\nSuccessfully installed nvidia-cudnn-cu12-9.1.0.70\n")
+    assert not diagnose_text(text) and unrecognised(text) is None
 
 
 @pytest.mark.parametrize("expected, item, prefix", [

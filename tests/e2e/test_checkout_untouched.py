@@ -143,3 +143,26 @@ def test_a_rollback_refuses_a_checkout_that_changed_since_the_install(tmp_path, 
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     site = next(Path(old["env"]).glob("lib/python3*/site-packages"))
     assert (site / "graphcast" / "__init__.py").read_text() == '__version__ = "0.1.1"\n'
+
+
+def test_an_untouched_env_built_from_a_checkout_is_switched_to_even_after_the_checkout_moved_on(tmp_path, tiny):
+    """Walk 18: the env held GraphCast under the address of the install's private copy (long gone), its record
+    the checkout's, so a rollback the next day took the untouched env for a changed one: it rebuilt GraphCast
+    ("packages restored") and, once the checkout had been edited, refused to roll back at all. The copy's
+    address is now read as the folder it copied; an intact env is a switch, whatever the checkout holds now."""
+    checkout = _checkout(tmp_path / "graphcast")
+    args = [str(checkout) if a == str(tiny.graphcast) else a for a in tiny.args()]
+    assert run_cli("install", "tiny-a", "--yes", "--json", *args).returncode == 0
+    assert run_cli("install", "tiny-b", "--yes", "--json", *args).returncode == 0
+    old = next(e for e in tiny.history() if e["recipe"] == "tiny-a")
+    site = next(Path(old["env"]).glob("lib/python3*/site-packages"))
+    direct = json.loads(next(site.glob("graphcast-*.dist-info/direct_url.json")).read_text())
+    assert "gc-wizard-source-" in direct["url"]  # what the env itself says: the copy it was built from
+    (checkout / "graphcast" / "__init__.py").write_text('__version__ = "0.1.1"\n# a git pull since\n')
+    back = run_cli("rollback", old["id"], "--yes", "--no-verify", "--json")
+    assert back.returncode == 0, back.stdout + back.stderr
+    result = json.loads(back.stdout.splitlines()[-1])
+    assert result["ok"] and not result["restored"] and not result["rebuilt"], result
+    assert "has changed since" not in back.stdout + back.stderr
+    assert next(e for e in tiny.history() if e["current"])["id"] == old["id"]
+    assert (site / "graphcast" / "__init__.py").read_text() == '__version__ = "0.1.1"\n'  # as installed, untouched

@@ -534,3 +534,35 @@ async def test_a_stop_asked_during_the_install_holds_the_check_until_answered(gp
         assert app.install_result.cancelled and not app.install_result.ok and app.verify_screen is None
     assert not Path(env).exists()
     assert tiny.history() and not any(entry["current"] for entry in tiny.history())
+
+
+async def test_a_mistyped_source_asks_again_with_the_typed_text_and_why(gpu_server, tiny, tmp_path):
+    """Walk 17: a wrong GraphCast path (or wheelhouse) closed its dialog with a toast, and the whole path had to be
+    typed again. The dialog comes back holding the typed text, the reason above it; the plan keeps its source."""
+    gpu_server("no-nvidia")
+    app = tiny_app(tiny)
+    wrong = str(tmp_path / "graphcst")
+    async with app.run_test(size=SIZE) as pilot:
+        await choose(pilot, app, "tiny-a")
+        await wait_for(pilot, lambda: app.screen.plan is not None)
+        plan_screen = app.screen
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("Input").value = wrong
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.error is not None, timeout=60)
+        assert app.screen.query_one("Input").value == wrong
+        assert "graphcst" in str(app.screen.query_one("#answer-error").render())
+        assert plan_screen.options.graphcast_src == str(tiny.graphcast)  # the previous source stays
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is plan_screen)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("Input").value = str(tmp_path / "no-wheels")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.error is not None)
+        assert app.screen.query_one("Input").value == str(tmp_path / "no-wheels")
+        assert "no-wheels" in str(app.screen.query_one("#answer-error").render())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is plan_screen)
+        assert plan_screen.options.find_links == (str(tiny.house.path),)

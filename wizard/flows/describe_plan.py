@@ -180,6 +180,16 @@ def _pins(review: PlanReview, width: int) -> list[str]:
     return out
 
 
+def _cache_line(review: PlanReview) -> list[str]:
+    """Where uv downloads to: often ~/.cache/uv, a home folder with a quota, not the state folder's disk the line
+    above speaks of (walk 17); its free space when that is another filesystem."""
+    cache = review.plan.download_cache
+    if not cache:
+        return []
+    free = f"; {review.cache_free_gib:.0f} GiB free there" if review.cache_free_gib is not None else ""
+    return [f"Download cache: {cache} (uv's; UV_CACHE_DIR=DIR moves it){free}"]
+
+
 def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, hints: PlanHints = PlanHints(),
                width: int = 100, commands_last: bool = False) -> list[str]:
     """The plan: what refuses it first, then where, which Python and installer, disk and download, the
@@ -198,6 +208,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         plan.python.describe(),
         f"Installer {plan.installer}{' (offline)' if plan.offline else ''}{hints.installer} · "
         f"disk: about {plan.disk_gib:g} GiB needed (environment and download cache){free}",
+        *_cache_line(review),
         f"Download: {download or 'checking the size…'}",
         "",
         *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width),

@@ -10,6 +10,7 @@ because it asks the package index and a face shows the plan without waiting for 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from wizard.detect.facts import Facts
 from wizard.flows.session import plan_for
@@ -17,6 +18,7 @@ from wizard.flows.transaction import unfit_reasons
 from wizard.install.cost import DownloadSize, plan_download
 from wizard.install.cost import human as human_size  # a byte count in words, for the app's live download line
 from wizard.install.envs import free_gib
+from wizard.install.linkmode import same_filesystem
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, look_at_wheelhouse, verdict_for
@@ -35,6 +37,9 @@ class PlanReview:
     reasons: list[str] = field(default_factory=list)
     wheelhouses: list[Wheelhouse] = field(default_factory=list)
     free_gib: float | None = None
+    cache_free_gib: float | None = None
+    """Free space where uv's download cache is, when that is another filesystem than the environment's (None:
+    the same one, no cache, or unknown)."""
     machine: str = "THIS MACHINE"
     """Which machine the recipe must fit, in the refusal's words: "THIS MACHINE" or "NODE gpu07"."""
 
@@ -49,9 +54,15 @@ def review(options: InstallOptions, *, facts: Facts | None = None, check_fit: bo
         free = free_gib(plan.env_dir)
     except OSError:
         free = None
+    cache_free = None
+    if plan.download_cache and same_filesystem(Path(plan.download_cache), plan.env_dir) is False:
+        try:
+            cache_free = free_gib(plan.download_cache)
+        except OSError:
+            cache_free = None
     marker = getattr(facts, "slurm", None) or {}
     return PlanReview(plan=plan, verdict=verdict_for(plan), reasons=unfit_reasons(plan.recipe, facts) if check_fit
-                      else [], wheelhouses=houses, free_gib=free,
+                      else [], wheelhouses=houses, free_gib=free, cache_free_gib=cache_free,
                       machine=f"NODE {marker.get('node') or '?'}" if marker.get("srun") else "THIS MACHINE")
 
 

@@ -55,6 +55,7 @@ from wizard.install.recorded_set import (
     unmasked_links,
 )
 from wizard.install.runner import StepLog, inactivity_limit, run_step
+from wizard.install.source_copy import as_recorded
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
 from wizard.security import holds_mask
@@ -389,7 +390,7 @@ def restore_kind(target: Target) -> str:
         return "rebuild"
     if not entry.packages and entry.extra.get("rebuilt_from_marker"):
         return "adopt"
-    return "switch" if _same_set(envs.freeze(entry.env), entry.packages) else "resync"
+    return "switch" if _same_set(as_recorded(envs.freeze(entry.env), entry.packages), entry.packages) else "resync"
 
 
 class _Stopped(Exception):
@@ -543,7 +544,7 @@ class _Rollback:
         """
         env, entry = self.env, self.entry
         try:
-            self.record.packages = envs.freeze(env)
+            self.record.packages = as_recorded(envs.freeze(env), self.target.packages)
         except OperationFailed as exc:
             return f"{exc}; the current environment is unchanged."
         if not _same_set(self.record.packages, self.target.packages):

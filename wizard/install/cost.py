@@ -29,7 +29,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
@@ -78,6 +78,12 @@ class DownloadSize:
     """Which index answered (`index_name`), for the sentence."""
     late: int = 0
     """How many of `unknown` the index had not answered when the time budget ran out."""
+    from_index_pins: tuple[tuple[str, str], ...] = ()
+    """(name, version) of the packages counted in `from_index`."""
+    cached: int = 0
+    """How many of the index's packages uv's cache holds already (`in_uv_cache`): the install fetches nothing
+    for them."""
+    cached_bytes: int = 0
 
     def describe(self) -> str:
         if not self.known and self.late:
@@ -89,9 +95,14 @@ class DownloadSize:
         if self.from_wheelhouse:
             where.append(f"{self.from_wheelhouse} from the wheelhouse")
         if self.from_index:
-            where.append(f"{self.from_index} from {self.index}")
+            where.append(f"{self.from_index} {'package' if self.from_index == 1 else 'packages'} from {self.index}")
+        if self.cached and self.cached == self.from_index:
+            where.append("all in uv's cache already")
+        elif self.cached:
+            where.append(f"{self.cached} of them in uv's cache already: about "
+                         f"{human(max(0, self.bytes - self.cached_bytes))} to fetch")
         if where:
-            text += f" ({', '.join(where)})"
+            text += f" ({'; '.join(where)})"
         if self.late:
             text += f"; {self.known} of {self.known + len(self.unknown)} sizes known so far"
         elif self.unknown:
@@ -329,7 +340,8 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
     unknown = tuple(name for name, _ in wanted if name not in sizes)
     return DownloadSize(bytes=sum(sizes.values()), known=len(sizes), unknown=unknown,
                         from_wheelhouse=from_wheelhouse, from_index=len(sizes) - from_wheelhouse, error=error,
-                        per_package=sizes, index=index_name(index), late=late)
+                        per_package=sizes, index=index_name(index), late=late,
+                        from_index_pins=tuple((name, version) for name, version in wanted if name in sizes))
 
 
 def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: str, timeout: float,
@@ -408,6 +420,26 @@ class _SizeCache:
             pass
 
 
+def in_uv_cache(cache: Path, name: str, version: str) -> bool:
+    """Whether uv's cache holds a wheel of `name`==`version` already (its `wheels-vN/pypi/NAME/VERSION-TAGS` and
+    `wheels-vN/index/DIGEST/NAME/…` entries), so the install downloads nothing for it. Read-only and cheap; a
+    cache laid out otherwise (another uv) reads as "not cached", and the plan then only counts high, as before.
+    Walk 17: the plan said "237 MB (84 from PyPI)" when every one was cached."""
+    prefix = f"{version}-"
+    for folder in (*cache.glob(f"wheels-v*/pypi/{name}"), *cache.glob(f"wheels-v*/index/*/{name}")):
+        try:
+            if any(entry.name.startswith(prefix) for entry in folder.iterdir()):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def plan_download(plan, timeout: float = 4.0, budget: float | None = None) -> DownloadSize:
-    return download_size(plan.recipe.pins, find_links=list(plan.find_links), offline=plan.offline,
+    size = download_size(plan.recipe.pins, find_links=list(plan.find_links), offline=plan.offline,
                          python_version=plan.python.version or None, timeout=timeout, budget=budget)
+    cache = getattr(plan, "download_cache", None)
+    if not cache or not size.from_index:
+        return size
+    cached = [name for name, version in size.from_index_pins if in_uv_cache(Path(cache), name, version)]
+    return replace(size, cached=len(cached), cached_bytes=sum(size.per_package[name] for name in cached))

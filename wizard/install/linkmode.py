@@ -37,13 +37,31 @@ def _device(path: Path) -> int | None:
     return None
 
 
-def link_mode(uv: str, env_dir: Path, environ: Mapping[str, str] | None = None) -> tuple[dict[str, str], str | None]:
-    """(variables for the uv steps, a note for the plan) — empty when hardlinks can work."""
+def download_cache(uv: str, environ: Mapping[str, str] | None = None) -> Path | None:
+    """The folder the uv steps download into (None: uv is told to use no cache, or cannot say). Named on the plan:
+    on a shared server with a home quota, where gigabytes of wheels go matters (walk 17: they went to ~/.cache/uv
+    while the plan spoke only of the state folder's disk)."""
+    environ = dict(os.environ if environ is None else environ)
+    if environ.get("UV_NO_CACHE"):
+        return None
+    return uv_cache_dir(uv, environ)
+
+
+def same_filesystem(one: Path, other: Path) -> bool | None:
+    """Whether two folders (or where they would be made) share a filesystem; None when either cannot be read."""
+    first, second = _device(one), _device(other)
+    return None if first is None or second is None else first == second
+
+
+def link_mode(uv: str, env_dir: Path, environ: Mapping[str, str] | None = None, *,
+              cache: Path | None | str = "ask") -> tuple[dict[str, str], str | None]:
+    """(variables for the uv steps, a note for the plan) — empty when hardlinks can work. `cache`: uv's cache
+    folder when the caller has asked already (`download_cache`), else it is asked here."""
     environ = dict(os.environ if environ is None else environ)
     if environ.get("UV_LINK_MODE") or environ.get("UV_NO_CACHE"):
         return {}, None
-    cache = uv_cache_dir(uv, environ)
-    if cache is None:
+    cache = uv_cache_dir(uv, environ) if cache == "ask" else cache
+    if not isinstance(cache, Path):
         return {}, None
     cache_dev, env_dev = _device(cache), _device(Path(env_dir))
     if cache_dev is None or env_dev is None or cache_dev == env_dev:

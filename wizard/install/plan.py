@@ -47,7 +47,7 @@ from wizard.install.add_package import add_package_command
 from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
 from wizard.install.indexes import IndexSetting, index_settings
-from wizard.install.linkmode import link_mode
+from wizard.install.linkmode import download_cache, link_mode
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import wheels_in
 from wizard.install.sources import outside_index_problem, unreachable_source
@@ -121,6 +121,8 @@ class Plan:
     """The offline bundle folder the install uses (`--bundle DIR`)."""
     unreachable_source: str | None = None
     """Why the GraphCast source's host cannot be reached from here (checked when planning), or None."""
+    download_cache: str | None = None
+    """uv's cache folder, where the packages are downloaded to (None: pip's own, or no cache)."""
 
     def retarget(self, env_dir: Path) -> Plan:
         """The same plan building into `env_dir` instead (the install found the planned new folder taken):
@@ -373,6 +375,8 @@ class _Target:
     python: PythonChoice
     mode: str
     offline: bool
+    cache: Path | None = None
+    """uv's download cache (`download_cache`), asked once per plan."""
 
     @property
     def env_py(self) -> str:
@@ -441,7 +445,7 @@ def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pac
     """uv: `uv venv` (new environments), then `uv pip install` the packages, then GraphCast alone."""
     uv = uv_bin()
     offline_flags = ["--offline"] if target.offline else []
-    link_env, link_note = link_mode(uv, target.env_dir)
+    link_env, link_note = link_mode(uv, target.env_dir, cache=target.cache)
     if packages.pylock:
         link_env["UV_PREVIEW_FEATURES"] = "pylock"  # uv calls reading pylock.toml a preview; no warning
     if link_note:
@@ -571,6 +575,8 @@ def build_plan(
     sources = _sources(recipe, find_links, offline, notes)
     gc_arg = _graphcast_arg(recipe, graphcast_src, offline, notes)
     packages = _packages(recipe, lock, installer, notes)
+    if installer == "uv":
+        target = replace(target, cache=download_cache(uv_bin()))
     make_steps = _uv_steps if installer == "uv" else _pip_steps
     steps = make_steps(recipe, target, sources, packages, gc_arg, notes)
     if installer == "uv":
@@ -581,6 +587,7 @@ def build_plan(
         disk_gib=recipe.disk_gib, mode=mode, notes=tuple(notes), find_links=tuple(sources.links), offline=offline,
         graphcast_src=gc_arg, lock=str(packages.lock) if packages.lock is not None else None,
         bundle=str(bundle) if bundle is not None else None,
+        download_cache=str(target.cache) if target.cache is not None else None,
     )
 
 

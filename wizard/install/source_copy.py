@@ -11,6 +11,7 @@ outright (SIGKILL) leaves it behind; the next wizard that makes a temporary fold
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,6 +53,32 @@ def as_origin(line: str) -> str:
             if copy_url in line:
                 return line.replace(copy_url, source_url)
     return line
+
+
+#: A `file://` address inside a folder this wizard made to build from a copy: an install's
+#: `gc-wizard-source-PID-XXXX/NAME`, or a rollback's `gc-wizard-sync-PID-XXXX/source-N/NAME`.
+_COPY_ADDRESS = re.compile(r"file://(?:localhost)?/.*?/gc-wizard-(?:source|sync)-\d+-[^/]+/(?:source-\d+/)?"
+                           r"(?P<name>[^/]+)/?")
+
+
+def as_recorded(found: list[str], recorded: list[str]) -> list[str]:
+    """An environment's freeze lines with each package built from one of this wizard's private copies written as
+    the entry recorded it (the folder it was copied from), when the recorded line names the same package and a
+    folder of the copy's name.
+
+    Why: the process that built the copy records its origin (`as_origin`), but a later one — a rollback the next
+    day — reads the copy's long-gone address in the env and took an untouched env for a changed one: it rebuilt
+    GraphCast, and refused outright once the checkout had moved on (walk 18)."""
+    by_name = {line.partition(" @ ")[0].strip().lower().replace("_", "-"): line
+               for line in recorded if " @ " in line}
+    out = []
+    for line in found:
+        name, sep, ref = line.partition(" @ ")
+        copy = _COPY_ADDRESS.fullmatch(ref.strip()) if sep else None
+        want = by_name.get(name.strip().lower().replace("_", "-")) if copy else None
+        origin = file_path(want.partition(" @ ")[2].strip()) if want else None
+        out.append(want if origin is not None and origin.name == copy.group("name") else line)
+    return out
 
 
 @contextmanager

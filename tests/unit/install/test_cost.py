@@ -66,7 +66,7 @@ def test_sizes_come_from_the_mirror_the_install_uses(mirror, monkeypatch):
     size = download_size({"pkg": "1.0", "absent": "2.0"})
     assert size.per_package == {"pkg": 12345} and size.unknown == ("absent",)
     assert size.error is None
-    assert f"1 from the index at {mirror}" in size.describe()
+    assert f"1 package from the index at {mirror}" in size.describe()
 
 
 def test_a_closed_index_is_unknown_at_once_and_named(closed_indexes):

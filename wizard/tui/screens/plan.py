@@ -115,6 +115,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.planning = True
         self._install_when_ready = None  # a settings change since: that Enter was for another plan
         self.query_one("#plan", Static).update("Working out the plan… (Escape: back)")
+        self.query_one("#plan-pane", VerticalScroll).scroll_home(animate=False)  # the changed lines are near the top
         self.refresh_bindings()
         self.compute_plan(self.options, revert, announce_source)
 
@@ -126,7 +127,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         try:  # the recipe list judged the fit already; the rest is what `gc-wizard plan` checks
             checked = review(options, check_fit=False)
         except Exception as exc:  # no fitting Python, a bad folder: said on the screen, never a crash
-            self.post_message(PlanComputed(options, error=error_text(exc), revert=revert))
+            self.post_message(PlanComputed(options, error=error_text(exc), revert=revert,
+                                           announce_source=announce_source))
             return
         self.post_message(PlanComputed(options, checked, announce_source=announce_source))
 
@@ -138,10 +140,14 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         if message.error is not None:
             self.verdict = None
             self.error = message.error
-            if message.revert is not None:  # not a folder, file or URL: said, and the previous source stays
-                self.notify(message.error, severity="error", timeout=10)
+            if message.revert is not None:  # not a folder, file or URL: the previous source stays, and
+                typed = message.options.graphcast_src or ""
                 self.options = message.revert
                 self.refresh_plan()
+                if message.announce_source:  # the g dialog comes back with the typed text and why, to correct
+                    self.action_graphcast_src(value=typed, error=message.error)
+                else:
+                    self.notify(message.error, severity="error", timeout=10)
                 return
             self.query_one("#plan", Static).update(
                 f"This plan cannot run:\n\n{message.error}\n\nPress g for another GraphCast source, w for "
@@ -256,7 +262,9 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.options = replace(self.options, offline=not self.options.offline)
         self.refresh_plan()
 
-    def action_graphcast_src(self) -> None:
+    def action_graphcast_src(self, value: str | None = None, error: str | None = None) -> None:
+        """g: ask for a GraphCast source. `value`, `error`: the answer just refused and why (asked again)."""
+
         def chosen(path: str | None) -> None:
             if path is not None:
                 previous = self.options
@@ -266,10 +274,11 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.app.push_screen(PromptScreen(
             "GraphCast source: a checkout folder (git clone … && git checkout v"
             f"{self.recipe.graphcast.version}), a wheel or sdist, or a pip URL. Empty: the recipe's own.",
-            value=_editable(self.options.graphcast_src), hint="Enter checks it · Escape keeps the current one"),
-            chosen)
+            value=_editable(self.options.graphcast_src) if value is None else value,
+            hint="Enter checks it · Escape keeps the current one", error=error), chosen)
 
-    def action_wheelhouse(self) -> None:
+    def action_wheelhouse(self, value: str | None = None, error: str | None = None) -> None:
+        """w: ask for a wheelhouse folder. `value`, `error`: the answer just refused and why (asked again)."""
         # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.flows.review import look_at_wheelhouse
 
@@ -283,8 +292,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 return
             try:
                 house = look_at_wheelhouse(path, self.recipe)
-            except Exception as exc:  # a missing folder: said, nothing changes
-                self.notify(str(exc), severity="error", timeout=8)
+            except Exception as exc:  # a missing folder: asked again with the typed text and why; nothing changes
+                self.action_wheelhouse(value=path, error=str(exc))
                 return
             if house.folder not in self.options.find_links:
                 self.options = replace(self.options, find_links=(*self.options.find_links, house.folder))
@@ -293,8 +302,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
         self.app.push_screen(PromptScreen(
             "Wheelhouse folder (from `pip download -d wheels …` on a machine with internet). "
-            "Empty: no wheelhouse.", value=_editable((self.options.find_links or ("",))[-1]),
-            hint="Enter checks it · Escape keeps the current ones"), chosen)
+            "Empty: no wheelhouse.", value=_editable((self.options.find_links or ("",))[-1]) if value is None else value,
+            hint="Enter checks it · Escape keeps the current ones", error=error), chosen)
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -19,21 +19,26 @@ class PromptScreen(ModalScreen[str | None]):
         value: The text the input starts with.
         hint: The line under the input saying what the keys do.
         secret: Mask the typing (a password the installer asks for).
+        error: Why the last answer was refused, shown above the input, which keeps that answer to correct
+            (walk 17: a mistyped path closed the dialog and had to be typed again whole).
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel", tooltip="Close without answering")]
 
     def __init__(self, question: str, value: str = "", *, hint: str = "Enter to answer · Escape to cancel",
-                 secret: bool = False) -> None:
+                 secret: bool = False, error: str | None = None) -> None:
         super().__init__()
         self.question = question
         self.value = value
         self.hint = hint
         self.secret = secret
+        self.error = error
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield ShownLabel(self.question, id="question", markup=False)
+            if self.error:
+                yield ShownLabel(f"✗ {self.error}", id="answer-error", markup=False)
             yield Input(value=self.value, id="answer", password=self.secret)
             yield ShownLabel(self.hint, classes="hint", markup=False)
 

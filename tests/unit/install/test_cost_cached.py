@@ -1,0 +1,62 @@
+"""The plan's download line counts what uv's cache holds already (walk 17: "237 MB (84 from PyPI)" was shown
+with every wheel cached), read from a cache a real uv filled; the plan names that cache folder."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.fixtures.wheels import build_wheel
+from wizard.flows.describe_plan import _cache_line
+from wizard.install.cost import DownloadSize, in_uv_cache
+from wizard.install.linkmode import download_cache
+from wizard.uv_tool import uv_bin
+
+
+def _fill_cache(tmp_path, local_index):
+    """A real `uv pip install pkg-a==1.0` from a loopback index into a throwaway venv, with its own cache."""
+    house = tmp_path / "house"
+    build_wheel(house, "pkg-a", "1.0")
+    build_wheel(house, "pkg-b", "2.0")
+    index = local_index(house)
+    cache = tmp_path / "uv-cache"
+    env = {"PATH": "/usr/bin:/bin", "UV_CACHE_DIR": str(cache), "UV_NO_CONFIG": "1", "HOME": str(tmp_path)}
+    uv = uv_bin()
+    subprocess.run([uv, "venv", "--python", sys.executable, str(tmp_path / "venv")], env=env, check=True,
+                   capture_output=True)
+    subprocess.run([uv, "pip", "install", "--python", str(tmp_path / "venv" / "bin" / "python"), "--index-url", index,
+                    "pkg-a==1.0"], env=env, check=True, capture_output=True)
+    return cache, env
+
+
+def test_a_wheel_uv_downloaded_reads_as_cached_and_others_do_not(tmp_path, local_index):
+    cache, env = _fill_cache(tmp_path, local_index)
+    assert in_uv_cache(cache, "pkg-a", "1.0")
+    assert not in_uv_cache(cache, "pkg-a", "1.1")  # another version: downloaded
+    assert not in_uv_cache(cache, "pkg-b", "2.0")  # never installed
+    assert not in_uv_cache(tmp_path / "no-such-cache", "pkg-a", "1.0")
+    assert download_cache(uv_bin(), env) == cache
+    assert download_cache(uv_bin(), {**env, "UV_NO_CACHE": "1"}) is None
+
+
+def test_the_download_line_says_what_the_cache_spares():
+    fresh = DownloadSize(bytes=237_000_000, known=84, from_index=84)
+    assert fresh.describe() == "about 237 MB (84 packages from PyPI)"
+    warm = DownloadSize(bytes=237_000_000, known=84, from_index=84, cached=84, cached_bytes=237_000_000)
+    assert warm.describe() == "about 237 MB (84 packages from PyPI; all in uv's cache already)"
+    part = DownloadSize(bytes=237_000_000, known=84, from_index=84, cached=80, cached_bytes=200_000_000)
+    assert part.describe() == "about 237 MB (84 packages from PyPI; 80 of them in uv's cache already: about 37 MB to fetch)"
+
+
+class _Review:
+    def __init__(self, cache, free=None):
+        self.plan = type("P", (), {"download_cache": cache})()
+        self.cache_free_gib = free
+
+
+def test_the_plan_names_the_cache_folder_and_its_free_space_when_it_is_another_disk():
+    assert _cache_line(_Review("/home/u/.cache/uv")) == [
+        "Download cache: /home/u/.cache/uv (uv's; UV_CACHE_DIR=DIR moves it)"]
+    assert _cache_line(_Review("/home/u/.cache/uv", 3.2)) == [
+        "Download cache: /home/u/.cache/uv (uv's; UV_CACHE_DIR=DIR moves it); 3 GiB free there"]
+    assert _cache_line(_Review(None)) == []  # pip, or UV_NO_CACHE

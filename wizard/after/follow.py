@@ -16,21 +16,15 @@ had registered (the seventeenth walk's first problem).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from wizard import bounded
 from wizard.after.kernel import default_kernel_name, gc_wizard_kernels, has_ipykernel, kernel_install
-from wizard.after.module import module_install, module_name
+from wizard.after.module import module_env, module_install, module_name
 from wizard.after.next_steps import modules_dir
-from wizard.errors import OperationFailed, UserError, WizardError
-from wizard.history.store import load_history
-from wizard.install.envs import in_envs_folder, read_marker
-
-#: The module file's own first lines, as `module.module_text` writes them.
-_MODULE_ENV = re.compile(r'^local env = "((?:[^"\\]|\\.)*)"$', re.MULTILINE)
-_MODULE_OURS = "-- written by gc-wizard "
+from wizard.after.target import made_by_this_state
+from wizard.errors import OperationFailed, UserError
+from wizard.install.envs import read_marker
 
 
 def follow_current(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> list[str]:
@@ -53,9 +47,9 @@ def _follow_kernel(env_path: Path, marker, environ: Mapping[str, str] | None) ->
     if not stale:
         return []
     old = stale[0]["env"]
-    if not _of_this_state(old):
+    if not made_by_this_state(old):
         return [f"The Jupyter kernel {name} runs {old}, an environment this state folder did not make; it was left "
-                f"as it is (`gc-wizard kernel install --name {name}-2` registers this one beside it)."]
+                f"as it is (`gc-wizard kernel install` registers this one beside it, as {name}-2)."]
     if not has_ipykernel(env_path):
         return [f"The Jupyter kernel {name} still runs {old}: {env_path} has no ipykernel "
                 f"(install it there, then `gc-wizard kernel install`)."]
@@ -69,10 +63,10 @@ def _follow_kernel(env_path: Path, marker, environ: Mapping[str, str] | None) ->
 def _follow_module(env_path: Path, marker, environ: Mapping[str, str] | None) -> list[str]:
     name = module_name(env_path, marker.to_dict())
     target = modules_dir() / f"{name}.lua"
-    old = _module_env(target)
+    old = module_env(target)
     if old is None or old == str(env_path):
         return []
-    if not _of_this_state(old):
+    if not made_by_this_state(old):
         return [f"The module {name} loads {old}, an environment this state folder did not make; it was left as it "
                 f"is (`gc-wizard module install --dir DIR` writes this one to another folder)."]
     try:
@@ -80,33 +74,6 @@ def _follow_module(env_path: Path, marker, environ: Mapping[str, str] | None) ->
     except (UserError, OperationFailed) as exc:
         return [f"The module {name} still loads {old}: {exc}"]
     return [f"The module {name} now loads {env_path} (it loaded {old})."]
-
-
-def _of_this_state(env: str | None) -> bool:
-    """Whether `env` is one of this state folder's environments: under its `envs/`, or an entry of its history (an
-    install with `--env` elsewhere). The history cannot be read: only `envs/` counts."""
-    if not env:
-        return False
-    if in_envs_folder(env):
-        return True
-    try:
-        entries = load_history().entries
-    except (OSError, WizardError):
-        return False
-    path = os.path.abspath(env)
-    return any(entry.env and os.path.abspath(entry.env) == path for entry in entries)
-
-
-def _module_env(target: Path) -> str | None:
-    """The env a module file the wizard wrote loads; None when there is none or someone else wrote it."""
-    try:
-        text = bounded.read_text(target, 1024 * 1024)
-    except (OSError, ValueError, bounded.ParseLimitError):
-        return None
-    found = _MODULE_ENV.search(text)
-    if _MODULE_OURS not in text or found is None:
-        return None
-    return re.sub(r"\\(.)", r"\1", found.group(1))
 
 
 def steps_done(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> frozenset[str]:
@@ -117,7 +84,7 @@ def steps_done(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None
     if any(k["env"] == str(env_path) for k in gc_wizard_kernels(environ)):
         done.add("kernel")
     marker = read_marker(env_path)
-    if marker is not None and _module_env(modules_dir() / f"{module_name(env_path, marker.to_dict())}.lua") \
+    if marker is not None and module_env(modules_dir() / f"{module_name(env_path, marker.to_dict())}.lua") \
             == str(env_path):
         done.add("module")
     return frozenset(done)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded
+from wizard.after.target import made_by_this_state
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
@@ -163,7 +164,7 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
     if not env_python(env_path).exists():
         raise UserError(f"{env_path} is not a Python environment (it has no bin/python).")
     marker = read_marker(env_path)
-    kernel_name = name or default_kernel_name(env_path, marker)
+    kernel_name, said = _kernel_name(env_path, marker, name, environ)
     if not _NAME_OK.match(kernel_name) or set(kernel_name) <= {"."}:  # `..` would name the folder above kernels/
         raise UserError(f"kernel name {kernel_name!r} is not allowed; use only letters, digits, '.', '_' and '-' (not dots alone), at most 100.")
     folder = jupyter_data_dir(environ) / "kernels" / kernel_name.lower()
@@ -203,8 +204,41 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         "removed": spec["metadata"]["gc_wizard"]["removed"],
         "notes": spec["metadata"]["gc_wizard"]["notes"],
         "notebooks": list(served_notebooks(marker)),
-        "cautions": notebook_cautions(marker),
+        "cautions": [*said, *notebook_cautions(marker)],
     }
+
+
+def _kernel_name(env_path: Path, marker: EnvMarker | None, name: str | None,
+                 environ: Mapping[str, str] | None) -> tuple[str, list[str]]:
+    """The kernel's name, and what to say about the kernel that had it.
+
+    The default name is per recipe, so two state folders (home and scratch) share it: a default-named kernel the
+    wizard wrote for a live environment of another state folder is left as it is, and this one gets the next free
+    `NAME-2`… (walk 18: `k` overwrote it in silence, right after the install had said it was left alone). A name
+    given with --name replaces such a kernel, as asked, and says which environment it ran."""
+    chosen = name or default_kernel_name(env_path, marker)
+    kernels = jupyter_data_dir(environ) / "kernels"
+
+    def runs(candidate: str) -> str | None:
+        """The environment the kernel the wizard wrote under `candidate` runs (None: no such kernel of ours)."""
+        mark = _written_by_us(kernels / candidate.lower() / "kernel.json")
+        found = mark.get("env") if mark is not None else None
+        return found if isinstance(found, str) else None
+
+    other = runs(chosen)
+    if other is None or other == str(env_path):
+        return chosen, []
+    replacing = [f"The Jupyter kernel {chosen.lower()} ran {other} before; it now runs {env_path}."]
+    if name is not None or not env_python(other).exists() or made_by_this_state(other):
+        return chosen, replacing
+    for number in range(2, 100):
+        candidate = f"{chosen}-{number}"
+        taken = runs(candidate)
+        if taken == str(env_path) or (taken is None and not (kernels / candidate.lower()).exists()):
+            return candidate, [f"The Jupyter kernel {chosen.lower()} runs {other}, an environment another state "
+                               f"folder made; it was left as it is, and this one is registered as "
+                               f"{candidate.lower()}."]
+    return chosen, replacing
 
 
 def _written_by_us(spec_file: Path) -> dict[str, Any] | None:

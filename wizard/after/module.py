@@ -21,12 +21,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from wizard import __version__
+from wizard import __version__, bounded
 from wizard.after.next_steps import module_name_for, modules_dir
-from wizard.after.target import resolve_env
+from wizard.after.target import made_by_this_state, resolve_env
 from wizard.errors import UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
-from wizard.install.envs import marker_problem, read_marker
+from wizard.install.envs import env_python, marker_problem, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
 
 FAMILY = "graphcast"
@@ -126,6 +126,38 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
     return "\n".join(lines) + "\n"
 
 
+#: The module file's own first lines, as `module_text` writes them.
+_MODULE_ENV = re.compile(r'^local env = "((?:[^"\\]|\\.)*)"$', re.MULTILINE)
+_MODULE_OURS = "-- written by gc-wizard "
+
+
+def module_env(target: Path) -> str | None:
+    """The env a module file the wizard wrote loads; None when there is none or someone else wrote it."""
+    try:
+        text = bounded.read_text(target, 1024 * 1024)
+    except (OSError, ValueError, bounded.ParseLimitError):
+        return None
+    found = _MODULE_ENV.search(text)
+    if _MODULE_OURS not in text or found is None:
+        return None
+    return re.sub(r"\\(.)", r"\1", found.group(1))
+
+
+def _refuse_others_module(target: Path, env_path: Path) -> None:
+    """The module file's name is what users type (`module load graphcast/RECIPE`), so it cannot step aside as a
+    kernel does: one written by hand, or by another state folder for an environment that is still there, is left
+    as it is, and the way round is another --dir (walk 18's class: `k` overwrote another state folder's kernel)."""
+    if target.is_symlink() or not target.exists():
+        return  # a link is refused by name where the file is written (`write_output_file`)
+    old = module_env(target)
+    if old is None:
+        raise UserError(f"{target} exists already and gc-wizard did not write it; it was left as it is. Write this "
+                        "one to another folder with --dir DIR (then `module use DIR`).")
+    if old != str(env_path) and env_python(old).exists() and not made_by_this_state(old):
+        raise UserError(f"{target} loads {old}, an environment another state folder made; it was left as it is. "
+                        "Write this one to another folder with --dir DIR (then `module use DIR`).")
+
+
 def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.PathLike[str] | None = None, *,
                    environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Write `<folder>/graphcast/<recipe>.lua` for `env` (default: the current environment)."""
@@ -140,6 +172,7 @@ def module_install(env: str | os.PathLike[str] | None = None, folder: str | os.P
     refuse_linked_folders(root, target, "the module file")
     refuse_swappable("--dir" if folder else "the module file", target, "`module load` would run",
                      "choose a --dir only you can write (e.g. under your home)")
+    _refuse_others_module(target, env_path)
     text = module_text(env_path, environ=environ)
     replaced = target.exists() or target.is_symlink()
     # The one rule for a file the user will use (wizard.outputs): a device is written into, a link is refused

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 
 from wizard import paths
-from wizard.errors import UserError
+from wizard.errors import UserError, WizardError
 from wizard.history.store import load_history
-from wizard.install.envs import Env, current_env
+from wizard.install.envs import Env, current_env, in_envs_folder
 from wizard.paths import unusable_env_path
 
 
@@ -43,3 +43,18 @@ def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True)
     if need_python:  # its python is about to run (or be exported): one another user could swap is refused
         paths.guard_env(found.path)
     return found
+
+
+def made_by_this_state(env: str | None) -> bool:
+    """Whether `env` is one of this state folder's environments: under its `envs/`, or an entry of its history (an
+    install with `--env` elsewhere). The history cannot be read: only `envs/` counts."""
+    if not env:
+        return False
+    if in_envs_folder(env):
+        return True
+    try:
+        entries = load_history().entries
+    except (OSError, WizardError):
+        return False
+    path = os.path.abspath(env)
+    return any(entry.env and os.path.abspath(entry.env) == path for entry in entries)

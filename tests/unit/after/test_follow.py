@@ -121,7 +121,7 @@ def test_a_kernel_or_module_of_another_state_folder_is_left_and_named(tmp_path, 
     new = _env(tmp_path, "new")
     lines = follow_current(new)
     assert lines == [f"The Jupyter kernel {name} runs {old}, an environment this state folder did not make; it was "
-                     f"left as it is (`gc-wizard kernel install --name {name}-2` registers this one beside it)."]
+                     f"left as it is (`gc-wizard kernel install` registers this one beside it, as {name}-2)."]
     assert _kernel_env(jupyter, name) == str(old)
 
 
@@ -140,3 +140,45 @@ def test_an_env_of_this_history_outside_envs_is_followed(tmp_path, jupyter):
     history.save()
     new = _env(tmp_path, "new")
     assert follow_current(new) == [f"The Jupyter kernel {name} now runs {new} (it ran {elsewhere})."]
+
+
+def test_k_leaves_another_state_folders_kernel_and_registers_this_one_beside_it(tmp_path, jupyter, monkeypatch):
+    """Walk 18: `k` (kernel install with the default name) overwrote another state folder's kernel in silence,
+    right after the install had said it was left as it is. It is kept; this env gets NAME-2, and says so."""
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "scratch"))
+    old = _env(tmp_path, "old")
+    name = kernel_install(old)["name"]
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "mine"))
+    new = _env(tmp_path, "new")
+    result = kernel_install(new)
+    assert result["name"] == f"{name}-2" and not result["replaced"]
+    assert result["cautions"][0] == (f"The Jupyter kernel {name} runs {old}, an environment another state folder "
+                                     f"made; it was left as it is, and this one is registered as {name}-2.")
+    assert _kernel_env(jupyter, name) == str(old) and _kernel_env(jupyter, f"{name}-2") == str(new)
+    assert kernel_install(new)["name"] == f"{name}-2"  # again: the same one, updated, not a -3
+    # asked by name, it is replaced — and said
+    forced = kernel_install(new, name)
+    assert forced["replaced"] and forced["cautions"][0] == f"The Jupyter kernel {name} ran {old} before; it now runs {new}."
+    assert _kernel_env(jupyter, name) == str(new)
+
+
+def test_module_install_leaves_a_hand_written_or_another_state_folders_module(tmp_path, jupyter, monkeypatch):
+    """The module's name is what users type, so it cannot step aside as a kernel does: a file written by hand, or
+    by another state folder for an env that is still there, stays, and the refusal names --dir."""
+    from wizard.errors import UserError
+
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "scratch"))
+    old = _env(tmp_path, "old")
+    written = module_install(old)
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "mine"))
+    new = _env(tmp_path, "new")
+    with pytest.raises(UserError, match="an environment another state folder made; it was left as it is"):
+        module_install(new, Path(written["dir"]))
+    assert f'local env = "{old}"' in Path(written["path"]).read_text()
+    own = tmp_path / "own" / "graphcast" / f"{RECIPE}.lua"
+    own.parent.mkdir(parents=True)
+    own.write_text("-- my own\n")
+    with pytest.raises(UserError, match="gc-wizard did not write it"):
+        module_install(new, tmp_path / "own")
+    assert own.read_text() == "-- my own\n"
+    assert module_install(new, tmp_path / "elsewhere")["env"] == str(new)

@@ -15,8 +15,10 @@ from wizard.tui.app import WizardApp
 
 def test_a_verified_install_leaves_the_activate_line_that_works_in_a_new_shell(tmp_path, monkeypatch):
     monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state dir"))
-    lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/logs/a.log"))
+    lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/logs/a.log", verify={}))
     assert lines[0] == "gc-wizard: jax0.4.23-cpu is installed, checked and current: /envs/a"
+    unchecked = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/logs/a.log"))
+    assert unchecked[0] == "gc-wizard: jax0.4.23-cpu is installed, not checked (--no-verify) and current: /envs/a"
     # A command whose comment would push it past 80 columns has the comment on the line above it, so the
     # command stays whole for copying.
     assert lines[1].startswith("Next: ") and all(len(line) <= 80 or "#" not in line for line in lines[1:-1])
@@ -29,6 +31,23 @@ def test_a_verified_install_leaves_the_activate_line_that_works_in_a_new_shell(t
     inner = command[len('eval "$('):-len(')"')]
     assert shlex.split(inner)[0] == f"GC_WIZARD_HOME={tmp_path / 'state dir'}"
     assert shlex.split(inner)[-1] == "activate"
+
+
+def test_after_a_rollback_the_lines_left_name_the_env_current_now(tmp_path, monkeypatch):
+    """Walk 18: rolled back from History, then q: the terminal was told this install's env was current."""
+    from wizard.history.store import Entry, load_history
+
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state"))
+    history = load_history()
+    history.entries += [Entry(id="e1", kind="install", recipe="jax0.4.23-cpu", env="/envs/old", status="verified"),
+                        Entry(id="e2", kind="install", recipe="jax0.4.23-cpu", env="/envs/new", status="verified")]
+    history.make_current(history.entries[0])
+    history.save()
+    lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/new", log="/logs/new.log",
+                                    verify={}))
+    assert lines[0] == ("gc-wizard: jax0.4.23-cpu is current now: /envs/old (rolled back to since this install of "
+                        "jax0.4.23-cpu, which stays at /envs/new).")
+    assert lines[1].startswith("Next: ") and "/logs/new.log" not in "\n".join(lines)
 
 
 def test_a_failed_or_stopped_install_says_so_and_names_the_log():

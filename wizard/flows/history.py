@@ -24,6 +24,15 @@ def read_history() -> History:
     return load_history()
 
 
+def current_install() -> tuple[str, str] | None:
+    """(environment, recipe) of the current entry, or None (none, or the history cannot be read)."""
+    try:
+        current = load_history().current()
+    except Exception:
+        return None
+    return (current.env, current.recipe) if current is not None and current.env else None
+
+
 def current_env() -> str | None:
     """The environment current now (None: there is none, or the history cannot be read: an unreadable
     history must not hide an outcome)."""

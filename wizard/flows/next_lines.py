@@ -13,4 +13,9 @@ from wizard.flows.results import InstallResult
 
 def next_lines(result: InstallResult, assets: str | None = None) -> list[str]:
     """What to type next for the env `result` made current (its kernel and module steps once taken: gone)."""
-    return next_step_lines(result.recipe, assets, done=steps_done(result.env) if result.env else frozenset())
+    return next_lines_for(result.recipe, result.env, assets)
+
+
+def next_lines_for(recipe: str, env: str | None, assets: str | None = None) -> list[str]:
+    """What to type next for `env` of `recipe` (the current one, which a rollback may have changed since)."""
+    return next_step_lines(recipe, assets, done=steps_done(env) if env else frozenset())

@@ -80,10 +80,19 @@ def farewell(result: InstallResult | None, assets: str | None = None) -> list[st
         return []
     # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.flows.describe import install_undone
-    from wizard.flows.next_lines import next_lines
+    from wizard.flows.history import current_install
+    from wizard.flows.next_lines import next_lines, next_lines_for
 
     if result.ok:
-        return [f"gc-wizard: {result.recipe} is installed, checked and current: {result.env}",
+        now = current_install()
+        if now is not None and now[0] != result.env:
+            # A rollback from History since: the lines name the env that is current now (walk 18: they named this
+            # install's, and its log, as current).
+            env, recipe = now
+            return [f"gc-wizard: {recipe} is current now: {env} (rolled back to since this install of "
+                    f"{result.recipe}, which stays at {result.env}).", *next_lines_for(recipe, env, assets)]
+        checked = "checked" if result.verify is not None and result.verify.ok else "not checked (--no-verify)"
+        return [f"gc-wizard: {result.recipe} is installed, {checked} and current: {result.env}",
                 *next_lines(result, assets), f"Log:  {result.log}"]
     what = "stopped" if result.cancelled else "failed"
     lines = [f"gc-wizard: the install {what}; your current environment is untouched."]

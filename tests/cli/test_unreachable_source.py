@@ -34,3 +34,33 @@ def test_plan_marks_an_unreachable_graphcast_host_and_says_the_fix(tiny, isolate
     # Offline, nothing is asked of the network, and a local source has no host to ask.
     assert "GraphCast ✗" not in run_inproc(*args, "--offline").stdout
     assert "GraphCast ✗" not in run_inproc(*args, "--graphcast-src", str(tiny.graphcast)).stdout
+
+
+def test_install_refuses_an_unreachable_source_before_downloading_and_names_the_remembered_one(tiny, isolated_state):
+    """Walk 18: `install --yes` downloaded every package, then failed at the GraphCast step the plan had warned of.
+    It now refuses first (exit 2), naming the local source the last install of that GraphCast version used;
+    --force installs anyway."""
+    first = tiny.install("tiny-b")[0]  # remembered: this install's local GraphCast wheel
+    assert first.returncode == 0, first.stderr
+    (tiny.recipes / "tiny-a.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text()
+                                             .replace("github.com", "github.invalid"))
+    args = ("install", "tiny-a", "--yes", "--json", "--recipes-dir", str(tiny.recipes),
+            "--find-links", str(tiny.house.path))
+    refused = run_inproc(*args)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    error = last_json(refused)["error"]
+    assert error.startswith("github.invalid cannot be reached from here")
+    assert f"`--graphcast-src {tiny.graphcast}`" in error and "Nothing was downloaded" in error
+    assert [e["recipe"] for e in tiny.history()] == ["tiny-b"]  # nothing started: no entry, no env
+    forced = run_inproc(*args, "--force")
+    assert forced.returncode == 1 and "Installing anyway, as asked" in forced.stderr + forced.stdout
+
+
+def test_the_plain_flow_plans_with_the_remembered_source_and_its_command_carries_it(tiny, isolated_state):
+    first = tiny.install("tiny-b")[0]
+    assert first.returncode == 0, first.stderr
+    (tiny.recipes / "tiny-a.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text()
+                                             .replace("github.com", "github.invalid"))
+    out = run_inproc("--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path)).stdout
+    assert f"GraphCast from {tiny.graphcast}, which your last install of GraphCast 0.1.1 used" in out
+    assert f"--graphcast-src {tiny.graphcast}" in out.split("== Next ==")[1]

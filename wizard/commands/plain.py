@@ -18,7 +18,7 @@ from wizard.commands.output import say, warn
 from wizard.commands.recipes import PLAN_SIZE_BUDGET, plan_text, render_matches
 from wizard.errors import WizardError
 from wizard.flows.describe_machine import fact_lines, problem_lines
-from wizard.flows.history import read_history
+from wizard.flows.history import last_local_graphcast, read_history
 from wizard.flows.machine import slurm_offer
 from wizard.flows.options import unique_links
 from wizard.flows.review import download_size, review
@@ -76,9 +76,17 @@ def run(args: argparse.Namespace) -> int:
     say(f"== Plan for the recommended recipe: {best.recipe.id} ==")
     extra = "".join(f" --recipes-dir {shlex.quote(d)}" for d in recipes_dir)
     src = getattr(args, "graphcast_src", None)
+    remembered = None if src else last_local_graphcast(best.recipe.graphcast.version)
     links = unique_links(getattr(args, "find_links", None) or [])
     offline = bool(getattr(args, "offline", False))
     plan_options = replace(install_options(args), recipe_id=best.recipe.id, env=None)
+    if remembered:
+        # As the app starts from it: the source the last install of this GraphCast used, so the plan and the
+        # command below do not fall back to a GitHub pin this server cannot reach (walk 18).
+        src = remembered
+        plan_options = replace(plan_options, graphcast_src=src)
+        say(f"GraphCast from {src}, which your last install of GraphCast {best.recipe.graphcast.version} used "
+            "(--graphcast-src DIR gives another).")
     # The sources go after the command: that is where `install` reads them.
     sources = f" --graphcast-src {shlex.quote(src)}" if src else ""
     sources += "".join(f" --find-links {shlex.quote(link)}" for link in links)

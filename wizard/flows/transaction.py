@@ -25,6 +25,7 @@ user had. So:
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import threading
 import time
@@ -37,7 +38,15 @@ from wizard import paths
 from wizard.after.follow import follow_current
 from wizard.detect.chain import detect
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState
-from wizard.errors import OperationFailed, UserError, keeps_install, signal_words, stop_signal, stop_words
+from wizard.errors import (
+    OperationFailed,
+    UserError,
+    keeps_install,
+    signal_words,
+    stop_signal,
+    stop_words,
+)
+from wizard.flows.history import last_local_graphcast
 from wizard.flows.results import InstallResult, kept_unchecked, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
@@ -356,6 +365,21 @@ class _Transaction:
             pass
 
 
+def _remembered_source(plan) -> str:
+    """The local GraphCast source the history remembers for this GraphCast version, as the flag to add (empty when
+    there is none, or it is the plan's own)."""
+    version = plan.recipe.graphcast.version
+    remembered = last_local_graphcast(version)
+    if not remembered or remembered == plan.graphcast_src:
+        return ""
+    return (f" (your last install of GraphCast {version} used {remembered}: add "
+            f"`--graphcast-src {shlex.quote(remembered)}`)")
+
+
+class SourceUnreachable(UserError):
+    """`install` of a plan whose GraphCast source's host does not answer from here, without --force (exit 2)."""
+
+
 class RecipeDoesNotFit(UserError):
     """`install` of a recipe that does not fit this machine, without --force (exit 2)."""
 
@@ -371,9 +395,10 @@ def unfit_reasons(recipe, facts=None) -> list[str]:
 
 
 def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True,
-                         cancel: threading.Event | None = None) -> None:
-    """Refuse, before anything installs, a recipe that does not fit this machine and a GraphCast source
-    that is not the recipe's GraphCast (docs/interface.md: exit 2 unless --force). With --force, say so.
+                         cancel: threading.Event | None = None, despite_unreachable: bool = False) -> None:
+    """Refuse, before anything installs, a recipe that does not fit this machine, a GraphCast source that is not
+    the recipe's GraphCast, and one whose host does not answer from here (docs/interface.md: exit 2 unless
+    --force; the last also not when the user chose it knowingly, `despite_unreachable`). With --force, say so.
     `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
     say = say or (lambda _text: None)
     inactivity_limit()  # a malformed GC_WIZARD_INACTIVITY_TIMEOUT is refused before anything runs
@@ -393,6 +418,13 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
         say(verdict.note)
     if verdict.caution:
         say(verdict.caution)
+    if plan.unreachable_source:
+        # Walk 18: `install --yes` downloaded all 84 packages (237 MB cold) and then failed at the GraphCast step,
+        # as the plan had said it would; the app asks first, the CLI now refuses first.
+        if not (force or despite_unreachable):
+            raise SourceUnreachable(f"{plan.unreachable_source.removesuffix('.')}{_remembered_source(plan)}. "
+                                    "Nothing was downloaded; pass --force to try anyway.")
+        say(f"{'--force: ' if force else ''}{plan.unreachable_source} Installing anyway, as asked.")
     # An endless page grew the installer unbounded (12g); a slow one is read for a bounded time, a Ctrl-C heard.
     refuse_endless_pages(plan.find_links, offline=plan.offline, cancel=cancel, say=say)
     for folder in plan.find_links:
@@ -418,7 +450,8 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
     cancel = cancel or threading.Event()
     # With --slurm the recipe must fit the GPU node, which the command checked there (not this login node).
     check_before_install(plan.recipe, plan, force=options.force, say=events.message,
-                         check_fit=options.slurm is None, cancel=cancel)
+                         check_fit=options.slurm is None, cancel=cancel,
+                         despite_unreachable=options.despite_unreachable)
     envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
     transaction = _Transaction(plan, options, events, cancel)
     # A --env folder may be another state folder's target at the same time: lock it too.

@@ -51,6 +51,9 @@ class InstallOptions:
     """A `wizard.detect.slurm.SlurmTarget`: the GraphCast check runs on a GPU node through srun."""
     force: bool = False
     """Install even a recipe that does not fit this machine, or a GraphCast source that is not the recipe's."""
+    despite_unreachable: bool = False
+    """The user was told the GraphCast source's host does not answer from here and chose to install anyway (the
+    app's "Install anyway"; the CLI's --force): without it such an install is refused before any download."""
     alternative: str | None = None
     """The recipe's alternative source to use (e.g. "pypi-plugin"), or None for the recipe as written."""
     with_notebook: bool = False

@@ -243,8 +243,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             question = f"{self.verdict.unreachable}\n\nInstall anyway?"
 
             def answered(yes: bool | None) -> None:
-                if yes:
-                    self.dismiss(approved)
+                if yes:  # asked and answered: the install does not refuse it again
+                    self.dismiss(replace(approved, options=replace(approved.options, despite_unreachable=True)))
 
             self.app.push_screen(ConfirmScreen(question, yes="Install anyway", no="Back to the plan"), answered)
             return

@@ -981,6 +981,18 @@ _EXCEPTION_LINE = re.compile(
     r"incompatible with|No matching distribution found|no kernel image is available|Cannot dlopen some GPU "
     r"libraries)\b.*$"
     r"|^.*\b(?:CUDA Runtime Error\(\d+\)|_Check_ failed\b).*$"
+    # an absl status inside a line after prose or another error's words (ColabFold's "Not Enough GPU memory? INTERNAL:
+    # CustomCall failed: …", XLA's autotuner "Autotuning failed for HLO: … with error: NOT_FOUND: No valid config
+    # found!"), after a question, "with error:" or an opening parenthesis; not a glog I/W line, nor JAX's notice of a
+    # platform it could not start ("Unable to initialize backend 'tpu': INTERNAL: …", which clean runs print)
+    r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] ).*?(?:[?!]\s+|\bwith error:\s+|\()(?:INTERNAL|RESOURCE_EXHAUSTED|UNIMPLEMENTED|"
+    r"FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|"
+    r"DEADLINE_EXCEEDED): \S.*$"
+    # jaxlib's GPU kernels' status text (JAX_AS_STATUS: "jaxlib/gpu/prng_kernels.cc:33: operation gpuGetLastError()
+    # failed: …", "jaxlib/cuda/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: …") and XLA's
+    # autotuner giving up on an HLO, however they are prefixed
+    r"|^.*\bjaxlib/[\w/]+\.cc:\d+: operation .* failed: .*$"
+    r"|^.*\bAutotuning failed for HLO\b.*$"
     r"|^.*[\]|]\s*Killed\s*$", re.MULTILINE)
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
 _STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)

@@ -1917,6 +1917,84 @@ def test_batch_66_installed_nvidia_wheels_stay_clean():
     assert not diagnose_text(text) and unrecognised(text) is None
 
 
+# Batch 67 (i25t): a GPU the driver lost (Xid 79 in the kernel module's, NVML's, nvidia-smi's and health checkers'
+# words, any bus id and GPU name), and XLA's cuBLAS handle failure (every status word it prints, both releases'
+# wordings) as the memory cuBLAS could not get.
+FAMILIES["gpu_lost"] = [
+    "NVRM: Xid (PCI:0000:06:00): 79, GPU has fallen off the bus.",
+    "[ 1843.308145] NVRM: Xid (PCI:0000:3b:00): 79, pid=12345, name=python3, GPU has fallen off the bus.",
+    "kernel: NVRM: GPU 0000:81:00.0: GPU has fallen off the bus.",
+    "XID 79(GPU has fallen off the bus) detected on PCI:0000:1a:00",
+    "NVRM: (PCI ID: 10de:26b5) installed in this system has fallen off the bus and is not responding to commands.",
+    "failed to get device remapped rows: ERROR_GPU_IS_LOST",
+    "pynvml.NVMLError_GPUIsLost: GPU is lost",
+    "nvmlDeviceGetHandleByIndex returned NVML_ERROR_GPU_IS_LOST",
+    "Unable to determine the device handle for GPU0000:62:00.0: Unknown Error",
+    "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error",
+    "Unable to determine the device handle for GPU00000000:81:00.0: GPU is lost",
+]
+# Batch 67's held-out misses (fixed after its score): a TPU chip another process holds (libtpu's EBUSY on VFIO and
+# accel devices) and JAX's timer on a pod slice whose other hosts never started.
+FAMILIES["gpu_busy_exclusive_process"] += [
+    "RuntimeError: Unable to initialize backend 'tpu': FAILED_PRECONDITION: TPU initialization failed: "
+    "open(/dev/vfio/0): Device or resource busy: Device or resource busy; Couldn't open iommu group /dev/vfio/0",
+    "TPU initialization failed: open(/dev/vfio/3): Device or resource busy",
+    "Couldn't open device: /dev/accel0: Device or resource busy",
+]
+FAMILIES["jax_distributed_timeout"] += [
+    "UserWarning: TPU backend initialization is taking more than 60.0 seconds. Did you run your code on all TPU "
+    "hosts? See https://jax.readthedocs.io/en/latest/multi_process.html for more information.",
+    "> UserWarning: TPU backend initialization is taking more than 120 seconds. Did you run your code on all TPU hosts?",
+]
+FAMILIES["gpu_out_of_memory"] += [
+    "2021-06-26 17:01:46.891583: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_blas.cc:226] failed "
+    "to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED",
+    "E external/xla/xla/stream_executor/cuda/cuda_blas.cc:193] failed to create cublas handle: cublas error",
+    "E tensorflow/stream_executor/cuda/cuda_blas.cc:366] failed to create cublas handle: CUBLAS_STATUS_ALLOC_FAILED",
+    "cuda_blas.cc:221] Failure to initialize cublas may be due to OOM (cublas needs some free memory when you "
+    "initialize it, and your deep-learning framework may have preallocated more than its fair share)",
+]
+
+
+@pytest.mark.parametrize("text", [
+    # nvidia-smi's other NVML failures are other causes (a driver/library mismatch, no driver), not a lost GPU
+    "Failed to initialize NVML: Driver/library version mismatch\n",
+    "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n",
+    # PCIe corrected errors alone are the kernel's notices, the GPU still answers
+    "[  +0.000316] pcieport 0000:00:03.0: AER: Corrected error received: 0000:00:03.0\n",
+])
+def test_batch_67_other_nvml_and_pcie_lines_are_not_a_lost_gpu(text):
+    assert "gpu_lost" not in [f.id for f in diagnose_text(text)]
+
+
+@pytest.mark.parametrize("line", [
+    # an absl status after prose or another error's words, jaxlib's GPU kernels' status text and XLA's autotuner
+    # giving up: failing lines, so a failure with no entry is reported unrecognised instead of looking clean
+    "Not Enough GPU memory? INTERNAL: CustomCall failed: jaxlib/gpu/prng_kernels.cc:33: operation gpuGetLastError() "
+    "failed: cudaGetErrorString symbol not found.",
+    "Autotuning failed for HLO: %loop_reduce_fusion = f32[] fusion(...), kind=kLoop ... with error: NOT_FOUND: No "
+    "valid config found!",
+    "RuntimeError: jaxlib/cuda/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: cuSolver internal "
+    "error",
+    "jaxlib/gpu/solver_handle_pool.cc:37: operation gpusolverDnCreate(&handle) failed: cuSolver internal error",
+    "the step failed (FAILED_PRECONDITION: Triton support is only enabled for Ampere GPUs)",
+])
+@pytest.mark.parametrize("prefix", PREFIXES[:3] + ["ingestion  | "])
+def test_batch_67_statuses_inside_a_line_never_look_clean(line, prefix):
+    text = prefix + line + "\n"
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    # glog info/warning lines carrying a status, and gRPC's detail, stay no failure on their own
+    "I0000 00:00:1694099699.819065     484 common_lib.cc:174] Failed to fetch URL: UNAVAILABLE: retrying\n",
+    ":UNKNOWN:Error received from peer  {grpc_message:\"Socket closed\", grpc_status:14}\n",
+    "ingestion  | '+ptx85' is not a recognized feature for this target (ignoring feature)\n",
+])
+def test_batch_67_status_words_in_notices_stay_clean(text):
+    assert not diagnose_text(text) and unrecognised(text) is None
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

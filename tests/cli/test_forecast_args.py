@@ -72,3 +72,30 @@ def test_bundle_chooses_the_forecast_files_before_downloading_anything(tmp_path)
 def test_assets_typed_before_the_command_counts_too(tmp_path):
     proc = run_inproc("--assets", str(_source(tmp_path)), "forecast", "--list")
     assert proc.returncode == 0 and SMALL in proc.stdout
+
+
+def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_command_that_works(tmp_path, monkeypatch,
+                                                                                               closed_indexes):
+    """Walk 18: `forecast --json` with no route to the bucket gave only {ok, error, exit}, and its words named
+    `gc-wizard bundle RECIPE` and a bare `gc-wizard` that was not on PATH. Now it is the documented shape, with the
+    cause as a finding, the env's recipe in the gathering command and this machine's command for the last step."""
+    from wizard.install.envs import write_marker
+    from wizard.paths import wizard_command
+
+    dead = closed_indexes.replace("/simple/", "/")
+    monkeypatch.setattr(assets, "BUCKET_URL", f"{dead}dm_graphcast/")
+    monkeypatch.setattr(assets, "BUCKET_LISTING", f"{dead}storage/v1/b/dm_graphcast/o")
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to("/bin/false")
+    write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
+    proc = run_inproc("forecast", "--env", str(env), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = last_json(proc)
+    assert {"log", "findings", "cancelled", "assets", "error"} <= set(data) and not data["ok"]
+    assert [f["id"] for f in data["findings"]][:1] == ["assets_unreachable"]
+    assert "`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`" in data["error"]
+    assert f"`{wizard_command()} forecast --assets DIR/assets`" in data["error"] and "RECIPE" not in data["error"]
+    text = run_inproc("forecast", "--env", str(env))
+    assert text.returncode == 1 and "Traceback" not in text.stderr
+    assert "The forecast's files could not be fetched from here" in text.stdout + text.stderr

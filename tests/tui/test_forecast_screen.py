@@ -53,3 +53,15 @@ async def test_ctrl_c_stops_a_running_forecast(forecast_env, forecast_assets):
         await until(pilot, lambda: screen.ended, timeout=60)
         assert screen.result is not None and screen.result.cancelled
         assert "The forecast was stopped; the environment is untouched." in screen_text(app)
+
+
+def test_the_stage_that_failed_is_marked_and_the_rest_stay_to_come():
+    """Walk 18: a forecast that could not fetch its files left every stage at ·."""
+    from wizard.tui.screens.forecast import stage_lines
+
+    lines = stage_lines(None, False, "fetch")
+    assert lines[0].startswith(" ✗ ") and all(line.startswith(" · ") for line in lines[1:])
+    names = ["fetch", "import"]
+    later = stage_lines(names[1], False, names[1])
+    assert later[0].startswith(" ✓ ") and later[1].startswith(" ✗ ")
+    assert stage_lines(names[1], False)[1].startswith(" ▶ ")  # still running: no ✗

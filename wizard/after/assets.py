@@ -67,14 +67,27 @@ def first_forecast_files() -> tuple[str, ...]:
     return (f"params/{DEFAULT_MODEL}", f"dataset/{DEFAULT_DATASET}", *(f"stats/{name}" for name in STATS_FILES))
 
 
+#: What the gathering command names until the words are given the environment's recipe (`for_recipe`).
+RECIPE_PLACEHOLDER = "RECIPE"
+
+
 def local_copy_words() -> str:
     """What a server that cannot reach the bucket needs, by name, and the command that gathers it on one that can.
     Why: "give a local copy with --assets DIR" named neither the files nor how to make that folder, and a new lab
-    member stopped there (the seventeenth walk's second problem)."""
+    member stopped there (the seventeenth walk's second problem). The command for this machine is the one that works
+    in a new shell here (`wizard_command`: walk 18 found a bare `gc-wizard` that was not on PATH); the one for the
+    other machine stays the bare name, as installed there."""
     files = "; ".join(f"'{name}'" for name in first_forecast_files())
-    return (f"On a machine that can reach it, `gc-wizard bundle RECIPE --out DIR --with-assets` gathers them (or copy "
-            f"these five files from {BUCKET_URL}{PREFIXES[0]}, keeping their folders: {files}); then "
-            "`gc-wizard forecast --assets DIR` here.")
+    return (f"On a machine that can reach it, `gc-wizard bundle {RECIPE_PLACEHOLDER} --out DIR --with-assets` gathers "
+            f"them into DIR/assets (or copy these five files from {BUCKET_URL}{PREFIXES[0]}, keeping their folders: "
+            f"{files}); copy that folder here, then `{paths.wizard_command()} forecast --assets DIR/assets`.")
+
+
+def for_recipe(text: str, recipe: str | None) -> str:
+    """`text` (an error holding `local_copy_words`) with the environment's recipe in the gathering command."""
+    if not recipe:
+        return text
+    return text.replace(f"bundle {RECIPE_PLACEHOLDER} --out", f"bundle {recipe} --out")
 
 
 class AssetError(WizardError):

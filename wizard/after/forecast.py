@@ -86,6 +86,8 @@ class ForecastResult:
     cancelled: bool = False
     where: dict[str, Any] | None = None
     """Set when the forecast ran on a cluster node through srun: {"node", "via": "srun", "job_id", "srun"}."""
+    failed_stage: str | None = None
+    """The stage that failed before the rollout ran ("fetch"), for a face to mark; None otherwise."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "env": self.env, "graphcast_version": self.graphcast_version, "model": self.model,
@@ -194,14 +196,27 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     env = request.env
     version = graphcast_version(env)
     backend = env_backend(env)
-    source, chosen = prepare(request)
+    recipe = env.marker.recipe if env.marker is not None else None
+    try:
+        source, chosen = prepare(request)
+    except assets.AssetError as exc:
+        # The files could not be listed (the bucket unreachable from here): a result like any failed forecast's,
+        # with its finding, so `--json` has the documented shape and the screen marks the step (walk 18).
+        result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version, model="", dataset="",
+                                steps=request.steps, backend=backend)
+        return _fetch_failed(result, exc, recipe)
     if facts is not None:
         check_memory(chosen.model.name, "cpu" if backend == "cpu" else "gpu" if facts.gpus else "cpu", facts,
                      request.force)
     result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version, model=chosen.model.name,
                             dataset=chosen.dataset.name, steps=request.steps, backend=backend)
     _stage(events, "fetch")
-    fetched = [assets.fetch(source, asset, progress=events.on_download, cancel=cancel) for asset in chosen.all()]
+    try:
+        fetched = [assets.fetch(source, asset, progress=events.on_download, cancel=cancel) for asset in chosen.all()]
+    except assets.AssetError as exc:  # a broken download, a file that fails its checksum
+        result.assets = {"source": source.describe(), "verified": False, "checked": "none", "downloaded": [],
+                         "files": {}}
+        return _fetch_failed(result, exc, recipe)
     verified = all(f.verified for f in fetched)
     checked = "sums" if verified else "recorded" if not source.is_local else "none"
     result.assets = {"source": source.describe(), "verified": verified, "checked": checked,
@@ -265,6 +280,15 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     if not result.ok:
         out.unlink(missing_ok=True)
         result.output = None
+    return result
+
+
+def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | None) -> ForecastResult:
+    """`result` for files that could not be had: the sentence (the gathering command given the env's recipe), the
+    finding it reads as, and the stage that failed."""
+    result.error = assets.for_recipe(str(exc), recipe)
+    result.failed_stage = "fetch"
+    result.findings = diagnose_text(result.error)
     return result
 
 

@@ -34,12 +34,17 @@ from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
 
 
-def stage_lines(current: str | None, finished: bool) -> list[str]:
+def stage_lines(current: str | None, finished: bool, failed: str | None = None) -> list[str]:
+    """The stages with their marks: done ✓, running ▶, to come ·; `failed`: the stage that failed, ✗ (walk 18: a
+    forecast that could not fetch its files left every stage at ·, and nothing said where it stopped)."""
     names = [name for name, _ in STAGES]
     at = names.index(current) if current in names else -1
+    if failed in names:
+        at = names.index(failed)
     lines = []
     for index, (_, words) in enumerate(STAGES):
-        mark = "✓" if index < at or (finished and index <= at) else "▶" if index == at else "·"
+        mark = ("✗" if failed is not None and index == at else "✓" if index < at or (finished and index <= at)
+                else "▶" if index == at and failed is None else "·")
         lines.append(f" {mark} {words}")
     return lines
 
@@ -113,8 +118,12 @@ class ForecastScreen(Screen[None]):
     def _done(self, message: ForecastDone) -> None:
         self.ended = True
         self.result = message.result
-        ok = message.result is not None and message.result.ok
-        self.query_one("#stages", Static).update("\n".join(stage_lines(self.stage, ok)))
+        result = message.result
+        ok = result is not None and result.ok
+        stopped = result is not None and result.cancelled
+        failed = (None if ok or stopped else (result.failed_stage if result is not None else None)
+                  or self.stage or STAGES[0][0])
+        self.query_one("#stages", Static).update("\n".join(stage_lines(self.stage, ok, failed)))
         self.query_one("#download", Static).update("")
         if message.result is None:
             lines = [f"The forecast did not run: {message.error}"]

@@ -902,7 +902,7 @@ _PIP_CONFLICT_NOTICE = (r"\s*pip's (?:legacy )?dependency resolver does not (?:c
 #: a module system's refusal of a `module load`, and a CI runner's error annotation (`##[error]`, `::error::`). A warning
 #: is never one; nor is glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
-    r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Aborted|"
+    r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Illegal instruction|Aborted|"
     r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:(?!" + _PIP_CONFLICT_NOTICE + r")|error:|Error(?: response from daemon)?:|fatal:|"
     r"##\[error\]|::error::)"
     r"(?:\b|\s).*$"
@@ -993,6 +993,10 @@ _EXCEPTION_LINE = re.compile(
     # autotuner giving up on an HLO, however they are prefixed
     r"|^.*\bjaxlib/[\w/]+\.cc:\d+: operation .* failed: .*$"
     r"|^.*\bAutotuning failed for HLO\b.*$"
+    # a process the kernel killed for a signal, as the shell reports it, quoted anywhere in a sentence ("the terminal
+    # writes this: Illegal instruction (SIGILL) (core dumped)", netket_667, batch 68)
+    r"|^.*\b(?:Illegal instruction|Segmentation fault|Bus error|Floating point exception)(?:\s*\(SIG[A-Z]+\))?"
+    r"\s*\(core dumped\).*$"
     r"|^.*[\]|]\s*Killed\s*$", re.MULTILINE)
 #: The install runner's step log (wizard/install/runner.py): a header per step and a footer that says FAILED.
 _STEP_HEADER = re.compile(r"^===== \S+  (?P<step>[\w-]+): (?P<title>.*)$", re.MULTILINE)

@@ -1995,6 +1995,101 @@ def test_batch_67_status_words_in_notices_stay_clean(text):
     assert not diagnose_text(text) and unrecognised(text) is None
 
 
+# Batch 68's fix half: a compiled library on a filesystem mounted noexec (glibc's loader, elf/dl-load.c: "failed to
+# map segment from shared object" as dlerror hands it to Python's ImportError, ctypes and Java, with and without the
+# strerror glibc appends, at exec time and for LD_PRELOAD), whatever folder (pip's build env, easy_install's eggs, a
+# build-env in a home tmpfs, Triton's cache) and library.
+FAMILIES["noexec_mount"] = [
+    "ImportError: /tmp/pip-build-env-a1b2c3d4/overlay/lib/python3.12/site-packages/numpy/_core/_multiarray_umath."
+    "cpython-312-x86_64-linux-gnu.so: failed to map segment from shared object",
+    "ImportError: /var/tmp/easy_install-XyZ12/cffi-1.15.0-py3.9-linux-x86_64.egg/_cffi_backend.so: failed to map "
+    "segment from shared object: Operation not permitted",
+    "      failed to import Cython: /tmp/pip-build-env-q9w8e7r6/overlay/lib/python3.10/site-packages/Cython/Compiler/"
+    "Scanning.cpython-310-x86_64-linux-gnu.so: failed to map segment from shared object",
+    "python3: error while loading shared libraries: libz.so.1: failed to map segment from shared object",
+    "ERROR: ld.so: object 'libscorep_init_subsystem-3.8.so' from LD_PRELOAD cannot be preloaded (failed to map "
+    "segment from shared object): ignored",
+    "OSError: /home/u/tmp/tmpab12cd/libjaxlib_gpu.so.2: failed to map segment from shared object",
+]
+
+# Batch 68's fix half: Lmod's title line before any error (messageDir errTitle, en/de/fr), whatever message follows
+# (a site hook's own words, a modulefile that fails to evaluate, a family conflict)
+FAMILIES["module_load_failed"] += [
+    "Lmod has detected the following error:\nYou requested to load CUDA  but while the module file exists, the actual "
+    "software is not entirely shipped with EESSI due to licencing.",
+    "Lmod has detected the following error:  Unable to load module because of error when evaluating modulefile: "
+    "cuda/12.4\n     /apps/modules/cuda/12.4.lua: bad argument #1 to 'prepend_path'",
+    "Lmod has detected the following error: You can only have one compiler module loaded at a time.\nYou already have "
+    "gcc loaded.",
+    'Lmod hat den folgenden Fehler erkannt:  Die folgenden Module sind unbekannt: "cudnn/8.6"',
+    "Lmod a détecté l'erreur suivante :  Impossible de charger le module \"cuda/11.8\"",
+]
+
+# Batch 68's fix half: urllib3's connect timeout (1.x and 2.x: "Connection to {host} timed out. (connect
+# timeout={timeout})") in pip's retry warnings, requests' ConnectTimeout and a bare urllib3 error; any host
+FAMILIES["host_unreachable"] += [
+    "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by "
+    "'ConnectTimeoutError(<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f00aa>, 'Connection to pypi.org "
+    "timed out. (connect timeout=15)')': /simple/jax/",
+    "      WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection "
+    "broken by 'ConnectTimeoutError(<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f7b27e6f040>, "
+    "'Connection to 134.158.74.101 timed out. (connect timeout=15)')': /jax-releases/jax_cuda_releases.html",
+    "urllib3.exceptions.ConnectTimeoutError: (<urllib3.connection.HTTPSConnection object at 0x7f2>, 'Connection to "
+    "storage.googleapis.com timed out. (connect timeout=10.0)')",
+]
+
+# Batch 68's held-out miss (fixed after its score): SIGILL at the import of a library built on JAX, no word "jax"
+FAMILIES["cpu_lacks_avx"] += [
+    ("Illegal instruction (SIGILL) (core dumped)", "python -c 'import netket'"),
+    ("Illegal instruction (core dumped)", "  File \"/home/u/.venv/lib/python3.11/site-packages/flax/__init__.py\", "
+     "line 18, in <module>"),
+    ("Fatal Python error: Illegal instruction", ">>> import numpyro"),
+]
+
+
+@pytest.mark.parametrize("text", [
+    "ImportError: /opt/app/lib/libbig.so: failed to map segment from shared object: Cannot allocate memory\n",
+    "python: error while loading shared libraries: libbig.so: failed to map segment from shared object: Cannot "
+    "allocate memory\n",
+])
+def test_batch_68_a_segment_refused_for_memory_is_not_a_noexec_mount(text):
+    """mmap's ENOMEM (an address-space limit, ulimit -v) says the same sentence with another reason: not noexec."""
+    findings = [f.id for f in diagnose_text(text)]
+    assert "noexec_mount" not in findings and (findings or unrecognised(text) is not None)
+
+
+def test_batch_68_connect_retries_that_ended_in_an_install_are_no_failure():
+    text = ("WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection "
+            "broken by 'ConnectTimeoutError(<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f>, "
+            "'Connection to pypi.org timed out. (connect timeout=15)')': /simple/jax/\n"
+            "Collecting jax\n  Downloading jax-0.4.23.tar.gz (1.5 MB)\nSuccessfully installed jax-0.4.23\n")
+    assert "host_unreachable" not in [f.id for f in diagnose_text(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "Lmod Warning: Your driver CUDA version is 12.2 but the module you want to load requires CUDA 12.4.0.\n",
+    'Lmod is automatically replacing "gcc/12.3" with "gcc/13.2".\n',
+])
+def test_batch_68_lmods_warnings_are_not_its_error_title(text):
+    assert "module_load_failed" not in [f.id for f in diagnose_text(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "when I import netket the terminal writes this: Illegal instruction (SIGILL) (core dumped).\n",
+    "$ python train.py\nSegmentation fault (core dumped)\n",
+    "Bus error (core dumped)\n",
+    "Illegal instruction\n",
+])
+def test_batch_68_a_process_killed_by_a_signal_never_looks_clean(text):
+    """The shell's report of a process killed by SIGILL/SIGSEGV/SIGBUS, even quoted in a sentence, is a failure."""
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+def test_batch_68_sigill_in_another_program_is_not_jaxlibs_cpu():
+    text = "$ ./nitro --version\nIllegal instruction (core dumped)\n"
+    assert "cpu_lacks_avx" not in [f.id for f in diagnose_text(text)]
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

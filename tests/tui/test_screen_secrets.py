@@ -57,12 +57,15 @@ async def test_plan_screen_and_its_toasts_mask_the_secrets_in_sources(tiny):
         await wait_for(pilot, lambda: app.screen is plan_screen)
         assert plan_screen.options.graphcast_src == source
 
-        # w with a wheelhouse path that does not exist and holds a token: the error toast quotes it, masked.
+        # w with a wheelhouse path that does not exist and holds a token: asked again, the reason quoting it masked,
+        # and the input empty (it would show the token in clear, as g's does).
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
         app.screen.query_one(Input).value = f"/nowhere/{TOKEN}/wheels"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: "/nowhere/" in _notifications(app))
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.error is not None)
+        assert "/nowhere/" in str(app.screen.query_one("#answer-error").render())
+        assert app.screen.query_one(Input).value == ""
         assert TOKEN not in _notifications(app) and TOKEN not in screen_text(app)
 
 

@@ -145,7 +145,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 self.options = message.revert
                 self.refresh_plan()
                 if message.announce_source:  # the g dialog comes back with the typed text and why, to correct
-                    self.action_graphcast_src(value=typed, error=message.error)
+                    self.action_graphcast_src(value=_editable(typed), error=message.error)
                 else:
                     self.notify(message.error, severity="error", timeout=10)
                 return
@@ -293,7 +293,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             try:
                 house = look_at_wheelhouse(path, self.recipe)
             except Exception as exc:  # a missing folder: asked again with the typed text and why; nothing changes
-                self.action_wheelhouse(value=path, error=str(exc))
+                self.action_wheelhouse(value=_editable(path), error=str(exc))
                 return
             if house.folder not in self.options.find_links:
                 self.options = replace(self.options, find_links=(*self.options.find_links, house.folder))

@@ -99,3 +99,21 @@ def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_comma
     text = run_inproc("forecast", "--env", str(env))
     assert text.returncode == 1 and "Traceback" not in text.stderr
     assert "The forecast's files could not be fetched from here" in text.stdout + text.stderr
+
+
+def test_a_forecast_that_got_no_files_leaves_a_log_the_report_shows(tmp_path, monkeypatch, closed_indexes):
+    """Walk 18: the support report had no trace of the failed forecast. It has a log now, and the report a section."""
+    from wizard.after.report import build_report
+    from wizard.install.envs import write_marker
+
+    dead = closed_indexes.replace("/simple/", "/")
+    monkeypatch.setattr(assets, "BUCKET_URL", f"{dead}dm_graphcast/")
+    monkeypatch.setattr(assets, "BUCKET_LISTING", f"{dead}storage/v1/b/dm_graphcast/o")
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to("/bin/false")
+    write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
+    data = last_json(run_inproc("forecast", "--env", str(env), "--json"))
+    assert data["log"] and "cannot reach 127.0.0.1" in open(data["log"]).read()
+    report = build_report(None, [], environ={}, redacted=False)
+    assert "## Last forecast" in report and data["log"] in report and "assets_unreachable" in report

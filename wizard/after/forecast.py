@@ -289,6 +289,14 @@ def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | 
     result.error = assets.for_recipe(str(exc), recipe)
     result.failed_stage = "fetch"
     result.findings = diagnose_text(result.error)
+    # A log like every other run's, so `report` and `diagnose` find this one too (walk 18: the report had no trace
+    # of a forecast that never got its files).
+    log_file = paths.new_log("forecast")
+    with StepLog(log_file) as log:
+        log.line(f"# gc-wizard forecast {datetime.now().isoformat(timespec='seconds')}: env={result.env}: "
+                 "the files could not be had")
+        log.line(f"gc-wizard-forecast: {result.error}")
+    result.log = str(log_file)
     return result
 
 

@@ -304,8 +304,11 @@ def _machine_section(facts: ReportFacts) -> list[str]:
     packages = dict(_get(env, "packages") or {}) if env is not None else {}
     shown = {k: v for k, v in packages.items() if _PACKAGES.match(k)} if len(packages) > 30 else packages
     if shown:
-        # The Python gc-wizard itself runs in: not the GraphCast environment (its own section says that one's).
-        lines += [f"### Packages in the Python that ran gc-wizard ({_get(env, 'path') or '?'})", ""]
+        # The environment detection read (an active conda env or venv, else the python3 first on PATH), which is
+        # neither the GraphCast environment (its own section says that one's) nor, necessarily, the Python running
+        # gc-wizard: walk 18's report called a pyenv Python that, while the wizard ran from a venv.
+        lines += [f"### Packages in the detected Python environment ({_get(env, 'kind') or '?'} "
+                  f"{_get(env, 'path') or '?'}: the active one, else python3 on PATH)", ""]
         lines += _table(("Package", "Version"), sorted(shown.items())) + [""]
 
     libs = list(_get(facts, "cuda_libraries") or ())
@@ -426,6 +429,26 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
     return lines + [""]
 
 
+def _last_forecast_section(tail_lines: int = 30) -> list[str]:
+    """The newest forecast's log, its end and what diagnosis reads in it: a forecast has no history entry, and the
+    report left a failed one out altogether (walk 18). Empty when no forecast ever ran here."""
+    try:
+        logs = [(path.stat().st_mtime, path) for path in paths.logs_dir().glob("forecast-*.log")]
+    except OSError:
+        return []
+    if not logs:
+        return []
+    newest = max(logs)[1]
+    tail = read_tail(newest, tail_lines)
+    lines = ["## Last forecast", "", f"- **Log:** `{newest}`", ""]
+    if tail is None:
+        return lines + ["(the log file could not be read)", ""]
+    found = _finding_dicts(diagnose_text(tail))
+    if found:
+        lines += ["### Findings (root cause first)", "", *_findings_lines(found), ""]
+    return lines + [f"Its last {tail_lines} lines:", "", *_code(tail), ""]
+
+
 def _env_section(environ: Mapping[str, str]) -> list[str]:
     out: list[str] = []
     ld = environ.get("LD_LIBRARY_PATH")
@@ -536,6 +559,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
     lines += _verify_section(entries)
     lines += _history_section(entries, current, read=history is not None)
     lines += _last_run_section(last, findings, diagnose_error)
+    lines += _last_forecast_section()
     lines += _env_section(environ)
 
     if failing is not None:

@@ -185,7 +185,8 @@ def test_after_a_slurm_session_the_report_describes_the_gpu_node_and_the_environ
     assert "- GPU node gpu07 (through srun): 2 × NVIDIA A100-SXM4-80GB" in text
     assert "### Packages in the GraphCast environment `/shared/envs/gc1` (frozen at install, key ones of 3)" in text
     assert "| numpy | 1.26.4 |" in text and "| six |" not in text
-    assert "### Packages in the Python that ran gc-wizard" in text or "Packages in that environment" not in text
+    assert "### Packages in the detected Python environment" in text or "Packages in that environment" not in text
+    assert "ran gc-wizard" not in text  # walk 18: it was the detected env, not the one running the wizard
     here = build_report(facts, [current], environ={}, redacted=False)
     assert "## Machine (what gc-wizard detected)" in here and "GPU node" not in here
 

@@ -43,6 +43,7 @@ from wizard.install.activation import (
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
+from wizard.security import cut
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
 from wizard.verify.probe import PROBE_PATH
@@ -218,7 +219,8 @@ def _pieces(pipe, limit: int = PROBE_READ_CHARS):
 
 
 def _cut(line: str) -> str:
-    return line if len(line) <= PROBE_LINE_CHARS else line[:PROBE_LINE_CHARS] + "…"
+    """A probe's line fit to its bound, masked before it is cut (`security.cut`)."""
+    return line if len(line) <= PROBE_LINE_CHARS else cut(line, PROBE_LINE_CHARS + 1)
 
 
 def _read_stdout(pipe, stream: ProbeStream, log: StepLog, listeners: ProbeListeners) -> None:

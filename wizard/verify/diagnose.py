@@ -27,7 +27,7 @@ from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.reach import advice_for, find_unreachable
 from wizard.recipes.family import default_recipes, family_recipes
-from wizard.security import strip_terminal_escapes
+from wizard.security import cut, strip_terminal_escapes
 from wizard.verify import causes
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
 from wizard.yaml_data import YAMLError, load_data
@@ -401,7 +401,7 @@ class _Lines:
             stop = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.text)
             line = self.text[self.starts[index]:stop].strip()
             if line:
-                short = line if len(line) <= _EVIDENCE_CHARS else line[: _EVIDENCE_CHARS - 1] + "…"
+                short = line if len(line) <= _EVIDENCE_CHARS else cut(line, _EVIDENCE_CHARS)
                 out.append((self.starts[index], short))
         return out
 
@@ -440,9 +440,9 @@ def _anchor_haystack(text: str) -> bytes:
     """
     data = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
     haystack = b"\n".join(set(data.split(b"\n")))
-    for run, cut in _RUNS:  # a long run of one progress-bar character, cut (see ANCHOR_RUN)
+    for run, shorter in _RUNS:  # a long run of one progress-bar character, cut (see ANCHOR_RUN)
         while run in haystack:
-            haystack = haystack.replace(run, cut)
+            haystack = haystack.replace(run, shorter)
     return haystack
 
 
@@ -794,7 +794,7 @@ class LogTail:
         for line in lines:
             if len(line) > self.line_chars:
                 end = "\n" if line.endswith("\n") else ""
-                line = line[: self.line_chars - 1] + "…" + end
+                line = cut(line, self.line_chars) + end
             self._lines.append(line)
 
     def __iter__(self) -> Iterator[str]:
@@ -1049,7 +1049,9 @@ class Unrecognised:
 
 
 def _shorten(line: str) -> str:
-    return line if len(line) <= _EVIDENCE_CHARS else line[: _EVIDENCE_CHARS - 1] + "…"
+    """A quoted line fit to one row, masked before it is cut (`security.cut`): pass 18 found a URL's password
+    and a token cut in the middle, and so in clear, in `last_error` and the evidence."""
+    return line if len(line) <= _EVIDENCE_CHARS else cut(line, _EVIDENCE_CHARS)
 
 
 _TRACEBACK_HEADER = "Traceback (most recent call last):"

@@ -185,3 +185,16 @@ def test_a_run_the_user_stopped_is_not_a_failure():
 ])
 def test_a_stop_with_an_error_or_a_kill_is_still_unrecognised(text):
     assert unrecognised(text) is not None
+
+
+def test_a_secret_near_the_cut_is_masked_before_the_line_is_shortened():
+    """Pass 18: a 400-character failing line with a URL password or a token near the cut was cut first, and what
+    was left of the secret no longer had the shape the masking knows (`https://alice:LONGPW4242SECR…`)."""
+    for secret, shown in (("https://alice:LONGPW4242SECRET@host/x", "https://alice:***@host/x"),
+                          ("ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij", "<redacted>")):
+        for pad in range(330, 400, 7):
+            line = f"RuntimeError: {'x' * pad} {secret} then more words after it {'y' * 40}"
+            found = unrecognised(line + "\n")
+            said = found.last_error + " ".join(found.lines)
+            assert "LONGPW" not in said and "ghp_ABCDEFGHIJ" not in said, (pad, said[-80:])
+            assert shown in said or said.endswith("…"), (pad, said[-80:])

@@ -328,6 +328,9 @@ _BARE_USERINFO = re.compile(
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))")
 _AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
                           r"(?:[^\s\"',;\\]|\\(?![\"']))+")
+#: A Digest header's parameters (`username="u", realm=…, response="6629fae4…"`): the rest of the line goes, as the
+#: header rule above stopped at the first comma and left `response=` in clear (eighteenth hostile pass).
+_DIGEST_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?digest\s+)(?!<redacted>)[^\r\n]+")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
 #: A cookie header sends the session itself (`Cookie: sessionid=…`, `Set-Cookie: token=…`): its whole value goes.
 _COOKIE = re.compile(r"(?i)\b((?:set-)?cookie\s*:\s*)(?!<redacted>)[^\r\n]+")
@@ -337,7 +340,7 @@ _NETRC = re.compile(r"(?i)((?:\bmachine\s+\S+|\bdefault)\s+(?:login\s+\S+\s+)?pa
                     r"(?!<redacted>)(\S+)")
 #: A login on a command line pasted into a log: `curl -u USER:PW`, `--user USER:PW`, `--proxy-user USER:PW`, and
 #: the MySQL/MariaDB clients' `-pPW` (fifteenth hostile pass R4).
-_COMMAND_LOGIN = re.compile(r"(?<![\w-])((?:-u|--user|--proxy-user)[ =]+[^\s:]+:)(?!<redacted>)(\S+)")
+_COMMAND_LOGIN = re.compile(r"(?<![\w-])((?:-u[ =]*|--user[ =]+|--proxy-user[ =]+)[^\s:-][^\s:]*:)(?!<redacted>)(\S+)")
 #: A password that a client takes as an option of its own, pasted with its command line: data, one pattern per
 #: client family, each with the text kept (group 1) and the password (group 2). The MySQL/MariaDB clients' `-pPW`
 #: (fifteenth hostile pass R4); `docker`/`podman`/`helm` … `login -p PW`, `sshpass -p PW`, `az login -p PW`,
@@ -360,6 +363,14 @@ _CLIENT_PASSWORDS = tuple(re.compile(pattern) for pattern in (
     r"(\btwine\b[^\n]{0,160}?\s(?:-p|--password)[ =]?)(?!<redacted>)(\S+)",
     r"(\b(?:zip|unzip|zipcloak)\b[^\n]{0,160}?\s-P[ =]?)(?!<redacted>)(\S+)",
     r"(\bhtpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+(?:\S+\s+){2})(?!<redacted>)(\S+)",
+    # eighteenth hostile pass: SQL Server's `sqlcmd`/`bcp -P PW`, OpenSSL's `enc -k PW`, `aws configure set
+    # aws_secret_access_key PW`, and a password fed to `login --password-stdin` by a here-string or `echo PW |`
+    r"(\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,160}?\s-P[ =]?)(?!<redacted>)(\S+)",
+    r"(\bopenssl\b[^\n]{0,160}?\s-k[ =]?)(?!<redacted>)(\S+)",
+    r"(\baws\s+configure\s+set\s+(?:[\w.-]*\.)?(?:aws_secret_access_key|aws_session_token|[\w-]*secret[\w-]*)\s+)"
+    r"(?!<redacted>)(\S+)",
+    r"(\blogin\b[^\n]{0,160}?--password-stdin\b[^\n]{0,160}?<<<\s*)(?!<redacted>)(\S+)",
+    r"(\b(?:echo|printf)\s+(?:-n\s+)?)(?!<redacted>)([^\s|]+)(?=\s*\|[^\n]{0,160}?\blogin\b[^\n]{0,160}?--password-stdin)",
 ))
 _PASSWORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/.])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
@@ -402,6 +413,7 @@ _STANDALONE = re.compile(
     r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"  # Shopify
     r"|ATATT[A-Za-z0-9_=-]{40,}"  # Atlassian API tokens
     r"|AccountKey=[A-Za-z0-9+/=]{40,}"
+    r"|GOCSPX-[A-Za-z0-9_-]{20,}"  # Google OAuth client secrets (eighteenth hostile pass)
     r")(?![A-Za-z0-9_])")
 #: A URL's query string: each value is judged on its own (`_query_value`).
 #: The part before the `?` never runs past another `://` (a line of `x://x://…` was scanned to its end from every
@@ -558,6 +570,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     text = _URL_PATH.sub(_path_tokens, text)
     text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
     text = _BARE_USERINFO.sub(lambda m: _bare_userinfo(m, keep_user), text)
+    text = _DIGEST_HEADER.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
     text = _COOKIE.sub(lambda m: f"{m.group(1)}{MASK}", text)

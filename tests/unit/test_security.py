@@ -391,3 +391,32 @@ def test_a_long_line_of_one_shape_is_masked_whole(unit):
         assert "p@" not in masked.replace("<redacted>@", "") and "\n" not in masked
     else:
         assert masked == text
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("client_secret GOCSPX-AbCdEfGhIjKlMnOpQrStUvWx1234 in the dump", "GOCSPX-AbCdEfGh"),
+    ("sqlcmd -S db1 -U sa -P SQLPW0002 -Q 'select 1'", "SQLPW0002"),
+    ("bcp t out f.dat -S db1 -U sa -P=BCPPW0004", "BCPPW0004"),
+    ("openssl enc -aes-256-cbc -k OSSLK0003 -in w.npz", "OSSLK0003"),
+    ("curl -uAlice:CURLU0029 https://mirror.lab/x", "CURLU0029"),
+    ("aws configure set aws_secret_access_key AWSCFG032", "AWSCFG032"),
+    ("aws configure set default.aws_session_token AWSSESS33", "AWSSESS33"),
+    ('Proxy-Authorization: Digest username="u", realm="lab", response="6629fae49393a05397450978507c4ef1"',
+     "6629fae4"),
+    ("docker login --password-stdin -u me <<< DKRPW0099", "DKRPW0099"),
+    ("echo DKRPW0100 | docker login --username me --password-stdin reg.lab", "DKRPW0100"),
+])
+def test_pass_18_shapes_are_masked(text, secret):
+    """Eighteenth hostile pass P1: a Google OAuth client secret, SQL Server's and OpenSSL's password options, curl's
+    attached `-uUSER:PW`, `aws configure set` of a secret, a Digest header's response and a password fed to
+    `--password-stdin` went out in clear on every channel (and from a recipe's title into kernel and module files)."""
+    masked = redact_secrets(text)
+    assert secret not in masked and "<redacted>" in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "tar -uf weights.tar params", "openssl x509 -in cert.pem -noout", "aws configure set region eu-west-1",
+    "echo done | tee log", "docker login --password-stdin reg.lab", "sqlcmd -S db1 -Q 'select 1'",
+])
+def test_pass_18_look_alikes_stay(text):
+    assert redact_secrets(text) == text

@@ -15,6 +15,7 @@ import pytest
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import REPO
 from wizard.history.store import INTERRUPTED, Entry, VerifySummary, boot_id, load_history, record_verify
+from wizard.install.envs import write_marker
 from wizard.lock import StateLock
 from wizard.verify.check import VerifyResult
 
@@ -200,12 +201,18 @@ def test_history_json_lists_entries_with_disk_use_and_the_human_table_marks_curr
     env = tmp_path / "env"
     (env / "bin").mkdir(parents=True)
     (env / "bin" / "blob").write_bytes(os.urandom(300_000))
+    write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
+    system = tmp_path / "usr"  # an entry edited to name a folder the wizard never made: not walked (pass 18 P22)
+    (system / "lib").mkdir(parents=True)
+    (system / "lib" / "big").write_bytes(os.urandom(200_000))
     _write(isolated_state, [_entry(id="a", env=str(env), status="installed", current=True,
-                                   started=time.strftime("%Y-%m-%dT%H:%M:%S"))])
+                                   started=time.strftime("%Y-%m-%dT%H:%M:%S")),
+                            _entry(id="b", env=str(system), status="installed")])
     proc = run_inproc("history", "--json")
-    (row,) = json.loads(proc.stdout.splitlines()[-1])
+    row, other = json.loads(proc.stdout.splitlines()[-1])
     assert row["id"] == "a" and row["current"] is True and row["env_exists"] is True
     assert 300_000 <= row["disk_bytes"] < 400_000
+    assert other["disk_bytes"] in (None, 0), other
     table = run_inproc("history").stdout
     assert "● a" in table and "MiB" in table and str(env) in table
 

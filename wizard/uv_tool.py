@@ -35,6 +35,7 @@ def uv_bin() -> str:
         found = shutil.which("uv")
         if found:
             return found
-    raise OperationFailed(f"uv, which gc-wizard installs with, is not installed for {sys.executable} and not on PATH: "
-                          "reinstall gc-wizard with its dependencies (`pip install -e .` in its folder, or "
+    raise OperationFailed(f"uv, which gc-wizard installs with (and, with --installer pip too, records and checks "
+                          f"every environment's package set with), is not installed for {sys.executable} and not on "
+                          "PATH: reinstall gc-wizard with its dependencies (`pip install -e .` in its folder, or "
                           "`pipx install gc-wizard`), or put a uv binary on PATH.")

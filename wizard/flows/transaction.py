@@ -69,6 +69,7 @@ from wizard.install.sources import SourceMismatch, check_graphcast_source, look_
 from wizard.install.tree_digest import file_sha256
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes
+from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
 
 if TYPE_CHECKING:
@@ -402,6 +403,9 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
     `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
     say = say or (lambda _text: None)
     inactivity_limit()  # a malformed GC_WIZARD_INACTIVITY_TIMEOUT is refused before anything runs
+    # uv freezes and hashes the new environment whichever installer builds it: without it a pip install ran to the
+    # end and was then removed (eighteenth hostile pass P18), so its absence is said before anything runs.
+    uv_bin()
     reasons = unfit_reasons(recipe) if check_fit else []
     if reasons:
         text = f"recipe {recipe.id} does not fit this machine: " + "; ".join(reasons)

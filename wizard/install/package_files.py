@@ -8,7 +8,11 @@ the environment was made (sixth hostile pass 12h). Every reader of a wheelhouse 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
+
+#: Names an installer takes for a package file in a find-links folder.
+PACKAGE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".zip")
 
 
 def package_files(folder: str | os.PathLike[str]) -> list[str]:
@@ -22,6 +26,28 @@ def package_files(folder: str | os.PathLike[str]) -> list[str]:
             except OSError:  # a link that cannot be followed is no file
                 continue
     return sorted(names)
+
+
+def unreadable_package_entries(folder: str | os.PathLike[str]) -> list[str]:
+    """Names in `folder` an installer would open as a package file that are no file to read: a FIFO, a socket or a
+    device (also through a link). The wizard's own readers pass them by, but uv opens them: a FIFO named like a
+    wheel held the install in "Install the pinned packages" until the half-hour inactivity limit (eighteenth
+    hostile pass P6). Empty when the folder cannot be listed (its own check says so)."""
+    odd = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not entry.name.endswith(PACKAGE_SUFFIXES):
+                    continue
+                try:
+                    mode = os.stat(entry.path).st_mode
+                except OSError:
+                    continue  # a dangling link: nothing to open, uv passes it by too
+                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                    odd.append(entry.name)
+    except OSError:
+        return []
+    return sorted(odd)
 
 
 def wheels_in(folder: str | os.PathLike[str], pattern: str = "*.whl") -> list[Path]:

@@ -68,6 +68,7 @@ from wizard.install.runner import await_answer as await_answer
 from wizard.install.source_copy import building_from_a_copy
 from wizard.install.sources import SourceMismatch, check_graphcast_source, look_at_wheelhouse
 from wizard.install.tree_digest import file_sha256
+from wizard.installer_files import settings_problem
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes
 from wizard.uv_tool import uv_bin
@@ -407,6 +408,11 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
     # uv freezes and hashes the new environment whichever installer builds it: without it a pip install ran to the
     # end and was then removed (eighteenth hostile pass P18), so its absence is said before anything runs.
     uv_bin()
+    for step in plan.steps:  # uv also reads the settings above the folder its steps run in (the state folder's)
+        if os.path.basename(str(step.argv[0])) == "uv" and step.cwd:
+            problem = settings_problem("uv", os.environ, step.cwd)
+            if problem:
+                raise UserError(problem)
     reasons = unfit_reasons(recipe) if check_fit else []
     if reasons:
         text = f"recipe {recipe.id} does not fit this machine: " + "; ".join(reasons)

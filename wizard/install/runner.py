@@ -49,6 +49,7 @@ from wizard.errors import UserError
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
+from wizard.installer_files import settings_problem
 from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
@@ -338,6 +339,13 @@ def check_step(step, env: dict[str, str]) -> tuple[str, str | None]:
     program = argv[0]
     if os.sep in program and not os.path.isabs(program):
         program = os.path.join(cwd or os.getcwd(), program)
+    if os.path.basename(program) == "uv":
+        # uv reads the uv.toml/pyproject.toml of the folder it runs in and of every folder above it: a state folder
+        # under a project whose settings file is a FIFO or /dev/zero hung the step or grew uv to a gigabyte
+        # (eighteenth hostile pass P7). `uv_bin` checks the wizard's own folder; this, the step's.
+        problem = settings_problem("uv", env, cwd or os.getcwd())
+        if problem:
+            raise StepSetupError(f"Step {step.name}: {problem}")
     return program, cwd
 
 

@@ -48,3 +48,17 @@ def test_a_project_settings_file_above_the_state_folder_is_refused_before_anythi
         error = json.loads(proc.stdout.splitlines()[-1])["error"]
         assert error.startswith(f"uv reads its settings from {project / name}") and "UV_NO_CONFIG=1" in error
         assert not (state / "envs").exists() or not any((state / "envs").iterdir())
+
+
+def test_a_newline_in_a_recipes_dir_path_is_escaped_in_the_sentence(tmp_path):
+    """Eighteenth hostile pass P21: the folder's name started a stderr line of its own ("INJECTED: fake line")."""
+    from tests.fixtures.state import run_cli
+
+    folder = tmp_path / "rec\nINJECTED: fake line"
+    folder.mkdir()
+    (folder / "bad.yaml").write_text("id: bad\ntitle: [unclosed\n")
+    for where in (folder, tmp_path / "nonexist\nINJ"):
+        proc = run_cli("--recipes-dir", str(where), "recipes")
+        assert proc.returncode == 2, proc.stderr
+        assert not any(line.startswith(("INJECTED", "INJ")) for line in proc.stderr.splitlines()), proc.stderr
+        assert "\\u000a" in proc.stderr

@@ -77,6 +77,13 @@ from wizard.errors import UserError
 from wizard.recipes import runtime_env as runtime_vars
 from wizard.security import one_line, show_characters, unshowable_characters
 
+
+def _refused(text: str) -> UserError:
+    """A recipe refusal: one line, the names in it (a file, a --recipes-dir folder) with a newline or carriage
+    return as its escape, so a folder named with one cannot start a line of stderr of its own (eighteenth hostile
+    pass P21; a recipe's own values were escaped already)."""
+    return UserError(one_line(text))
+
 SCHEMA_VERSION = 1
 BACKENDS = ("gpu", "cpu")
 
@@ -235,7 +242,7 @@ class Recipe:
     def with_notebook(self) -> Recipe:
         """The recipe with its notebook packages in the pins: one closure, resolved and installed as one."""
         if not self.notebook:
-            raise UserError(f"recipe {self.id} lists no notebook packages, so --with-notebook has nothing to add.")
+            raise _refused(f"recipe {self.id} lists no notebook packages, so --with-notebook has nothing to add.")
         return dataclasses.replace(self, requirements=self.requirements + self.notebook, notebook=())
 
     @property
@@ -276,7 +283,7 @@ class _Checker:
         break (`"JAX_A\\nLD_PRELOAD": x`), which the sentence shows as its escape, as the `--json` line does, so the
         file cannot start a line of the wizard's output (fourteenth hostile pass Q6)."""
         where = "" if node is None else f", line {node.start_mark.line + 1}"
-        return UserError(one_line(f"recipe file {self.path}{where}: {message}"))
+        return _refused(f"recipe file {self.path}{where}: {message}")
 
     def mapping(self, node: yaml.Node, what: str, keys: dict[str, bool]) -> dict[str, yaml.Node]:
         """Key -> value node; `keys` maps every allowed key to whether it is required."""
@@ -603,17 +610,17 @@ def parse_recipe(text: str, path: Path) -> Recipe:
         bounded.check_yaml(text)
         root = yaml.compose(text, Loader=_Loader)
     except bounded.ParseLimitError as exc:
-        raise UserError(f"recipe file {path}: {exc}.") from None
+        raise _refused(f"recipe file {path}: {exc}.") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "unreadable"
         if mark is not None:
-            raise UserError(f"recipe file {path}, line {mark.line + 1}: not valid YAML ({problem})") from None
-        raise UserError(f"recipe file {path}: not valid YAML ({problem})") from None
+            raise _refused(f"recipe file {path}, line {mark.line + 1}: not valid YAML ({problem})") from None
+        raise _refused(f"recipe file {path}: not valid YAML ({problem})") from None
     except yaml.YAMLError as exc:
-        raise UserError(f"recipe file {path}: not valid YAML ({exc})") from None
+        raise _refused(f"recipe file {path}: not valid YAML ({exc})") from None
     if root is None:
-        raise UserError(f"recipe file {path}: the file is empty")
+        raise _refused(f"recipe file {path}: the file is empty")
     top = ck.mapping(root, "the recipe", _TOP_KEYS)
 
     schema = ck.integer(top["schema"], "schema")
@@ -694,9 +701,9 @@ def _read_recipe_file(path: Path) -> Recipe:
     try:
         text = bounded.read_text(path, bounded.RECIPE_BYTES)
     except bounded.ParseLimitError as exc:
-        raise UserError(f"recipe file {path}: {exc}.") from None
+        raise _refused(f"recipe file {path}: {exc}.") from None
     except OSError as exc:
-        raise UserError(f"recipe file {path}: cannot be read ({exc.strerror})") from None
+        raise _refused(f"recipe file {path}: cannot be read ({exc.strerror})") from None
     return parse_recipe(text, path)
 
 
@@ -705,7 +712,7 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
     for extra in extra_dirs or []:
         folder = Path(extra).expanduser()
         if not folder.is_dir():
-            raise UserError(f"recipe folder {folder} (from --recipes-dir) does not exist or is not a folder")
+            raise _refused(f"recipe folder {folder} (from --recipes-dir) does not exist or is not a folder")
     recipes: dict[str, Recipe] = {}
     for folder in paths.recipe_dirs(extra_dirs):
         if not folder.is_dir():
@@ -716,12 +723,12 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
             _refuse_odd_file(file)
             recipe = load_recipe_file(file)
             if recipe.id in here:
-                raise UserError(f"recipe id '{recipe.id}' is defined twice in {folder}: in {here[recipe.id].name} "
+                raise _refused(f"recipe id '{recipe.id}' is defined twice in {folder}: in {here[recipe.id].name} "
                                 f"and in {file.name}; keep one of the two files.")
             here[recipe.id] = file
             recipes[recipe.id] = recipe
     if not recipes:
-        raise UserError("no recipes were found; the built-in recipe folder "
+        raise _refused("no recipes were found; the built-in recipe folder "
                         f"{paths.builtin_recipes_dir()} is missing or empty")
     return recipes
 
@@ -737,8 +744,8 @@ def _refuse_odd_file(file: Path) -> None:
     except OSError as exc:
         why = f"it cannot be looked at ({exc.strerror or exc})"
     if why is not None:
-        raise UserError(one_line(f"recipe file {file}: {why}; a recipe is a YAML file (move it out of {file.parent}, "
-                                 "or replace it with the file)."))
+        raise _refused(f"recipe file {file}: {why}; a recipe is a YAML file (move it out of {file.parent}, "
+                                 "or replace it with the file).")
 
 
 def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None) -> Recipe:
@@ -749,4 +756,4 @@ def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None) -> Recipe:
         known = ", ".join(sorted(recipes))
         close = difflib.get_close_matches(str(recipe_id), list(recipes), n=1, cutoff=0.75)
         hint = f"did you mean {close[0]}? " if close else ""
-        raise UserError(f"unknown recipe '{recipe_id}'; {hint}known recipes: {known}") from None
+        raise _refused(f"unknown recipe '{recipe_id}'; {hint}known recipes: {known}") from None

@@ -132,7 +132,11 @@ def _candidates(search_path: str | None) -> list[tuple[str, str]]:
             if _NAME_RE.match(name):
                 add(Path(folder) / name, "pyenv" if "/.pyenv/" in f"{folder}/" else "path")
     if scan_pyenv:
-        for entry in sorted(pyenv_versions.iterdir()):
+        try:
+            versions = sorted(pyenv_versions.iterdir())
+        except OSError:  # a PYENV_ROOT this user cannot read (another user's, through su): no Pythons there, as a
+            versions = []  # PATH folder that cannot be listed (eighteenth hostile pass P16 stopped `recipes` on it)
+        for entry in versions:
             add(entry / "bin" / "python3", "pyenv")
     return found
 

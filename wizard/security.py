@@ -417,8 +417,10 @@ _STANDALONE = re.compile(
     r")(?![A-Za-z0-9_])")
 #: A URL's query string: each value is judged on its own (`_query_value`).
 #: The part before the `?` never runs past another `://` (a line of `x://x://…` was scanned to its end from every
-#: scheme, in the square of its length).
-_URL_QUERY = re.compile(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^\s?#\"'<>:]|:(?!//))*\?)"
+#: scheme, in the square of its length), nor past 4096 characters: the repeat of an alternation keeps a mark per
+#: character, and `https://` + `a:`×4 M in an edited history.json took 140 times its size (eighteenth hostile pass
+#: P8); a query after a longer path is still masked by `_BARE_QUERY`.
+_URL_QUERY = re.compile(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^\s?#\"'<>:]|:(?!//)){0,4096}\?)"
                         r"(?P<query>[^\s#\"'<>)]+)")
 #: A query that follows a bare path, with no scheme or host before it: pip's retry line quotes only the
 #: path of the URL it retries (`… Connection refused')': /graphcast-0.1.1.whl?X-Amz-Signature=…`). It starts

@@ -420,3 +420,21 @@ def test_pass_18_shapes_are_masked(text, secret):
 ])
 def test_pass_18_look_alikes_stay(text):
     assert redact_secrets(text) == text
+
+
+def test_a_huge_url_like_value_is_masked_in_memory_near_its_size():
+    """Eighteenth hostile pass P8: `https://` + `a:`×N in an edited history.json took ~140 times its size to mask
+    (2.2 GB for 16 MB) and ended in a MemoryError under a limit. Masked here under an address-space limit that the
+    old pattern overran by far."""
+    import subprocess
+    import sys
+
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (900 * 2**20, 900 * 2**20))\n"
+            "from wizard.security import redact_secrets\n"
+            "text = 'https://' + 'a:' * 3_000_000\n"
+            "out = redact_secrets(text)\n"
+            "print(len(out))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
+    assert proc.returncode == 0 and proc.stdout.strip() == str(6_000_008), proc.stderr[-1500:]

@@ -56,7 +56,8 @@ _SIGNAL_WORDS = {"SIGINT": "Ctrl-C (SIGINT)",
                  "SIGUSR1": "SIGUSR1 (a job scheduler's warning, e.g. Slurm's before a time limit)",
                  "SIGUSR2": "SIGUSR2 (a job scheduler's warning, e.g. Slurm's before a time limit)",
                  "SIGALRM": "SIGALRM (a timer ran out: a time limit, e.g. Slurm's --signal=ALRM)",
-                 "SIGXCPU": "SIGXCPU (the CPU-time limit)", "SIGXFSZ": "SIGXFSZ (the file-size limit)"}
+                 "SIGXCPU": "SIGXCPU (the CPU-time limit)", "SIGXFSZ": "SIGXFSZ (the file-size limit)",
+                 "SIGKILL": "SIGKILL (what the kernel's out-of-memory killer sends, as do `kill -9` and a job's end)"}
 
 
 def stop_words(signum: int | None) -> str:

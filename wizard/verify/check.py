@@ -30,7 +30,7 @@ from wizard.children import die_with_parent
 from wizard.detect.facts import Facts
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, QUEUE_FIX, JobState, SrunJob, queue_cause
-from wizard.errors import UserError
+from wizard.errors import UserError, signal_words
 from wizard.history.store import VerifySummary
 from wizard.install.activation import (
     STACK_MODULES,
@@ -549,6 +549,9 @@ def _outcome(stream: ProbeStream, run: ProbeRun, *, backend: str, timeout: float
         why = {"type": "Cancelled", "message": "verification was cancelled"}
     elif run.timed_out:
         why = {"type": "Timeout", "message": f"the probe did not finish within {timeout:g} s"}
+    elif run.returncode is not None and run.returncode < 0:  # a signal ended it: say which, as the install's steps do
+        why = {"type": "ProbeDied", "message": f"the probe was killed by {signal_words(-run.returncode)} without a "
+               "result (see the log for what it printed last)"}
     else:
         why = {"type": "ProbeDied", "message": f"the probe exited with status {run.returncode} "
                "without a result (see the log for what it printed last)"}

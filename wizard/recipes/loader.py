@@ -628,6 +628,8 @@ def parse_recipe(text: str, path: Path) -> Recipe:
         raise ck.fail(top["schema"], f"schema {schema} is not one this gc-wizard reads (it reads {SCHEMA_VERSION})")
     recipe_id = ck.string(top["id"], "id")
     if not _ID_RE.match(recipe_id):
+        if len(recipe_id) > 100:  # the length, when it is the length that is wrong (eighteenth hostile pass P11)
+            raise ck.fail(top["id"], f"id '{recipe_id[:40]}…' is {len(recipe_id)} characters long; at most 100")
         raise ck.fail(top["id"], f"id '{recipe_id}' must be lower-case letters, digits, '.', '_' or '-'")
     if path.suffix in (".yaml", ".yml") and path.stem != recipe_id:
         raise ck.fail(top["id"], f"id '{recipe_id}' does not match the file name '{path.name}' "

@@ -195,6 +195,8 @@ MALFORMED = [
      "XLA_PYTHON_CLIENT_PREALLOCATE", "quoted string"),
     ("version-unquoted", _replace('glibc_min: "2.17"', "glibc_min: 2.17"), "glibc_min", "quoted string"),
     ("schema-2", _replace("schema: 1", "schema: 2"), "schema: 2", "schema 2"),
+    # eighteenth hostile pass P11: an id of only lower-case letters, but too long, was refused for its characters
+    ("id-too-long", _replace("id: jax0.4.23-cpu", "id: " + "t" * 101), "id: ttt", "101 characters long; at most 100"),
     ("backend-tpu", _replace("backend: cpu", "backend: tpu"), "backend: tpu", "backend 'tpu'"),
     ("python-spec", _replace('python: ">=3.10,<3.12"', 'python: "three point ten"'), "three point ten",
      "not a version specifier"),

@@ -145,7 +145,8 @@ _FAULTS = {
     errno.EDQUOT: "your disk quota is used up",
     errno.EROFS: "it is on a read-only file system",
     errno.EACCES: "you do not have permission to write there",
-    errno.EPERM: "you do not have permission to change it",
+    errno.EPERM: "the system does not let you change it (its owner or permissions, or an immutable flag, which "
+                 "`lsattr` shows)",
     errno.ENOTDIR: "a part of that path is a file, not a folder",
     errno.EEXIST: "something that is not a folder is already there",
     errno.EISDIR: "it is a folder where a file was expected",

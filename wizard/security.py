@@ -215,7 +215,10 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:  # said by the file the user knows, not the temporary one (gone by the time it is said)
+            raise OSError(exc.errno, exc.strerror, str(target)) from None
     except BaseException:
         try:
             os.unlink(tmp)

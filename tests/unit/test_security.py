@@ -438,3 +438,28 @@ def test_a_huge_url_like_value_is_masked_in_memory_near_its_size():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
                           cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
     assert proc.returncode == 0 and proc.stdout.strip() == str(6_000_008), proc.stderr[-1500:]
+
+
+def test_a_file_that_cannot_be_replaced_is_named_not_its_temporary_file(tmp_path):
+    """Eighteenth hostile pass P15: an immutable history.json was blamed on `.history.json.NNNN.0.tmp` (gone by then)
+    and on permissions alone."""
+    import shutil
+    import subprocess
+
+    from wizard.errors import describe_os_error
+    from wizard.security import write_private_file
+
+    target = tmp_path / "history.json"
+    target.write_text("{}\n")
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(target)], capture_output=True).returncode != 0:
+        pytest.skip("this file system (or user) cannot set the immutable flag")
+    try:
+        with pytest.raises(OSError) as raised:
+            write_private_file(target, "new\n")
+        assert raised.value.filename == str(target)
+        said = describe_os_error(raised.value)
+        assert str(target) in said and ".tmp" not in said and "`lsattr`" in said
+        assert [p.name for p in tmp_path.iterdir()] == ["history.json"]  # no temporary file left
+    finally:
+        subprocess.run([chattr, "-i", str(target)], capture_output=True)

@@ -174,11 +174,14 @@ def test_the_installers_network_errors_name_host_and_role():
 def test_an_unreachable_graphcast_host_is_named_with_the_fix(tiny, local_index):
     # The package index answers (a local one holding the recipe's wheels); only GraphCast's host does not.
     index = local_index(tiny.house.path)
-    proc = run_inproc("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
-                      str(tiny.house.path), "--graphcast-src",
-                      "graphcast @ git+https://graphcast.invalid/google-deepmind/graphcast@v0.1.1", "--no-verify",
-                      env={"UV_OFFLINE": "0", "UV_INDEX_URL": index, "UV_DEFAULT_INDEX": index,
-                           "PIP_INDEX_URL": index})
+    args = ("install", "tiny-a", "--yes", "--recipes-dir", str(tiny.recipes), "--find-links",
+            str(tiny.house.path), "--graphcast-src",
+            "graphcast @ git+https://graphcast.invalid/google-deepmind/graphcast@v0.1.1", "--no-verify")
+    env = {"UV_OFFLINE": "0", "UV_INDEX_URL": index, "UV_DEFAULT_INDEX": index, "PIP_INDEX_URL": index}
+    refused = run_inproc(*args, env=env)  # said before anything downloads (walk 18)
+    assert refused.returncode == 2 and "Nothing was downloaded; pass --force" in refused.stderr, refused.stderr
+    # --force: the install goes on, and the GraphCast step's failure still names the host and the fix
+    proc = run_inproc(*args, "--force", env=env)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "cannot reach graphcast.invalid" in proc.stderr
     assert "--graphcast-src DIR" in proc.stderr and "git clone https://github.com/google-deepmind/graphcast" in proc.stderr

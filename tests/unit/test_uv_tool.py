@@ -20,7 +20,7 @@ def test_without_the_uv_package_a_uv_on_path_serves(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     assert uv_bin() == str(program)
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
-    with pytest.raises(OperationFailed, match="uv, which gc-wizard installs with, is not installed for"):
+    with pytest.raises(OperationFailed, match=r"uv, which gc-wizard installs with \(and, with --installer pip too, records and checks every environment.s package set with\), is not installed for"):
         uv_bin()
 
 
@@ -30,5 +30,5 @@ def test_a_command_that_needs_uv_says_so_instead_of_stopping_on_an_import_error(
     env = {**os.environ, "PATH": str(tmp_path), "GC_WIZARD_HOME": str(tmp_path / "home")}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 1, proc.stderr
-    assert "uv, which gc-wizard installs with, is not installed" in proc.stderr
+    assert "every environment's package set with), is not installed for" in proc.stderr
     assert "Traceback" not in proc.stderr and "error of its own" not in proc.stderr

@@ -368,6 +368,18 @@ class _Transaction:
             pass
 
 
+def refuse_unreachable_source(plan, *, force: bool, despite: bool, say) -> None:
+    """Refuse a plan whose GraphCast source's host does not answer from here (exit 2), unless --force or the user
+    chose it knowingly (`despite`: the app's "Install anyway?"). Walk 18: `install --yes` downloaded all 84
+    packages (237 MB cold) and then failed at the GraphCast step, as the plan had said it would."""
+    if not plan.unreachable_source:
+        return
+    if not (force or despite):
+        raise SourceUnreachable(f"{plan.unreachable_source.removesuffix('.')}{_remembered_source(plan)}. "
+                                "Nothing was downloaded; pass --force to try anyway.")
+    say(f"{'--force: ' if force else ''}{plan.unreachable_source} Installing anyway, as asked.")
+
+
 def _remembered_source(plan) -> str:
     """The local GraphCast source the history remembers for this GraphCast version, as the flag to add (empty when
     there is none, or it is the plan's own)."""
@@ -398,10 +410,9 @@ def unfit_reasons(recipe, facts=None) -> list[str]:
 
 
 def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool = True,
-                         cancel: threading.Event | None = None, despite_unreachable: bool = False) -> None:
-    """Refuse, before anything installs, a recipe that does not fit this machine, a GraphCast source that is not
-    the recipe's GraphCast, and one whose host does not answer from here (docs/interface.md: exit 2 unless
-    --force; the last also not when the user chose it knowingly, `despite_unreachable`). With --force, say so.
+                         cancel: threading.Event | None = None) -> None:
+    """Refuse, before anything installs, a recipe that does not fit this machine and a GraphCast source that is
+    not the recipe's GraphCast (docs/interface.md: exit 2 unless --force). With --force, say so.
     `check_fit`: False when the machine that matters is another one (a Slurm GPU node, checked there)."""
     say = say or (lambda _text: None)
     inactivity_limit()  # a malformed GC_WIZARD_INACTIVITY_TIMEOUT is refused before anything runs
@@ -429,13 +440,6 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
         say(verdict.note)
     if verdict.caution:
         say(verdict.caution)
-    if plan.unreachable_source:
-        # Walk 18: `install --yes` downloaded all 84 packages (237 MB cold) and then failed at the GraphCast step,
-        # as the plan had said it would; the app asks first, the CLI now refuses first.
-        if not (force or despite_unreachable):
-            raise SourceUnreachable(f"{plan.unreachable_source.removesuffix('.')}{_remembered_source(plan)}. "
-                                    "Nothing was downloaded; pass --force to try anyway.")
-        say(f"{'--force: ' if force else ''}{plan.unreachable_source} Installing anyway, as asked.")
     # An endless page grew the installer unbounded (12g); a slow one is read for a bounded time, a Ctrl-C heard.
     refuse_endless_pages(plan.find_links, offline=plan.offline, cancel=cancel, say=say)
     for folder in plan.find_links:
@@ -468,13 +472,14 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
     cancel = cancel or threading.Event()
     # With --slurm the recipe must fit the GPU node, which the command checked there (not this login node).
     check_before_install(plan.recipe, plan, force=options.force, say=events.message,
-                         check_fit=options.slurm is None, cancel=cancel,
-                         despite_unreachable=options.despite_unreachable)
+                         check_fit=options.slurm is None, cancel=cancel)
     envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
     transaction = _Transaction(plan, options, events, cancel)
     # A --env folder may be another state folder's target at the same time: lock it too.
     target = TargetLock(plan.env_dir, f"install {plan.recipe.id}") if options.env else nullcontext()
     with StateLock(f"install {plan.recipe.id}"), target:
+        # After the state folder is known good (its own problems are said first), before anything is recorded.
+        refuse_unreachable_source(plan, force=options.force, despite=options.despite_unreachable, say=events.message)
         try:
             return transaction.run()
         except BaseException as exc:

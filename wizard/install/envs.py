@@ -607,14 +607,16 @@ class EnvUsage:
 
 
 def usage(folders: Iterable[str]) -> EnvUsage:
-    """The disk use of each existing folder in `folders` that is an environment the wizard made (its marker is
-    there), each counted once, and of all together. history.json is data: an entry edited to name `/usr` or `/`
+    """The disk use of each existing folder in `folders` that is an environment the wizard made (in its envs/, or
+    its marker there), each counted once, and of all together. history.json is data: an entry edited to name `/usr` or `/`
     had `history` walk the whole system (48 GiB, a minute, 418 MB, every run: eighteenth hostile pass P22)."""
     sizes: dict[str, int] = {}
     together: set[tuple[int, int]] = set()
     total = 0
     for folder in folders:
-        if folder in sizes or not Path(folder).is_dir() or not (Path(folder) / MARKER).is_file():
+        if folder in sizes or not Path(folder).is_dir():
+            continue
+        if not in_envs_folder(folder) and not (Path(folder) / MARKER).is_file():
             continue
         sizes[folder] = disk_usage(folder)
         total += disk_usage(folder, together)

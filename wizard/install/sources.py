@@ -475,7 +475,9 @@ def unreachable_source(install_arg: str, timeout: float = REACH_TIMEOUT) -> str 
     sentence to show before anything downloads when it does not, else None. Why before: an install with
     an unreachable source downloads every package first and fails only at the GraphCast step."""
     host = source_host(install_arg)
-    if host is None or reachable(f"https://{host}/", timeout):
+    # Asked in the source's own scheme: a lab's plain-http mirror (or a test's) answers no https request.
+    scheme = "http" if re.match(r"^(?:git\+)?http://", install_arg.split(" @ ", 1)[-1].strip()) else "https"
+    if host is None or reachable(f"{scheme}://{host}/", timeout):
         return None
     return (f"{host} cannot be reached from here, so the GraphCast step would fail after the downloads: give a "
             f"local checkout with --graphcast-src DIR (g on the Plan screen), cloned where {host} answers and "

@@ -11,6 +11,7 @@ answer (a HEAD request each, a few seconds at most, nothing else is sent).
 from __future__ import annotations
 
 import dataclasses
+import ssl
 import urllib.error
 import urllib.request
 
@@ -59,7 +60,11 @@ def reachable(url: str, timeout: float = REACH_TIMEOUT) -> bool:
             return True
     except urllib.error.HTTPError:
         return True
-    except (urllib.error.URLError, OSError, ValueError):
+    except urllib.error.URLError as exc:
+        # A certificate this Python does not trust is a host that answered (git or uv may trust it: a site's own
+        # CA); only no answer at all counts as unreachable, now that an install is refused on it.
+        return isinstance(exc.reason, ssl.SSLError)
+    except (OSError, ValueError):
         return False
 
 

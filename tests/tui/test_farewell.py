@@ -45,8 +45,8 @@ def test_after_a_rollback_the_lines_left_name_the_env_current_now(tmp_path, monk
     history.save()
     lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/new", log="/logs/new.log",
                                     verify={}))
-    assert lines[0] == ("gc-wizard: jax0.4.23-cpu is current now: /envs/old (rolled back to since this install of "
-                        "jax0.4.23-cpu, which stays at /envs/new).")
+    assert lines[0] == ("gc-wizard: jax0.4.23-cpu in /envs/old is current now (rolled back to since this install, "
+                        "which stays at /envs/new, not current).")
     assert lines[1].startswith("Next: ") and "/logs/new.log" not in "\n".join(lines)
 
 

@@ -129,7 +129,7 @@ async def test_the_done_screen_follows_a_rollback_made_from_it(gpu_server, tiny)
                        timeout=120)
         done = app.screen
         b_env = app.install_result.env
-        assert done.env == b_env and "Now current" not in screen_text(app)
+        assert done.env == b_env and "is current now" not in screen_text(app)
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and bool(app.screen.entries))
         row = next(i for i, e in enumerate(app.screen.entries) if e.id == a["entry_id"])
@@ -143,8 +143,8 @@ async def test_the_done_screen_follows_a_rollback_made_from_it(gpu_server, tiny)
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
         await pilot.press("escape")  # back to Done
         await wait_for(pilot, lambda: app.screen is done)
-        await wait_for(pilot, lambda: "Now current" in str(done.query_one("#summary").render()))
+        await wait_for(pilot, lambda: "is current now" in str(done.query_one("#summary").render()))
         summary = " ".join(str(done.query_one("#summary").render()).split())
-        assert f"Now current: {a['env']} (rolled back since this install); f, k and m act on it." in summary
-        assert f"This install stays at {b_env}, not current." in summary
+        assert (f"{a['env']} is current now (rolled back to since this install, which stays at {b_env}, not "
+                "current). f, k and m act on it.") in summary
         assert done.env == a["env"]

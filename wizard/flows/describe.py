@@ -31,6 +31,12 @@ def rollback_lines(result: RollbackResult | None, error: str | None = None) -> l
     return lines
 
 
+def moved_on_words(current_env: str, install_env: str) -> str:
+    """After a rollback since an install: which environment is current now, and where the install stays. The Done
+    screen and the lines left on the terminal say it alike (walk 17 #4, walk 18 #3)."""
+    return f"{current_env} is current now (rolled back to since this install, which stays at {install_env}, not current)."
+
+
 def install_undone(result: InstallResult) -> str:
     """`what_was_undone` for a finished install's result (`kept_unchecked` for one whose check was stopped
     with "keep it")."""

@@ -79,7 +79,7 @@ def farewell(result: InstallResult | None, assets: str | None = None) -> list[st
     if not result or result.lock_held:
         return []
     # Deferred for start-up time: the app loads this module before its first frame.
-    from wizard.flows.describe import install_undone
+    from wizard.flows.describe import install_undone, moved_on_words
     from wizard.flows.history import current_install
     from wizard.flows.next_lines import next_lines, next_lines_for
 
@@ -89,8 +89,7 @@ def farewell(result: InstallResult | None, assets: str | None = None) -> list[st
             # A rollback from History since: the lines name the env that is current now (walk 18: they named this
             # install's, and its log, as current).
             env, recipe = now
-            return [f"gc-wizard: {recipe} is current now: {env} (rolled back to since this install of "
-                    f"{result.recipe}, which stays at {result.env}).", *next_lines_for(recipe, env, assets)]
+            return [f"gc-wizard: {recipe} in {moved_on_words(env, result.env)}", *next_lines_for(recipe, env, assets)]
         checked = "checked" if result.verify is not None and result.verify.ok else "not checked (--no-verify)"
         return [f"gc-wizard: {result.recipe} is installed, {checked} and current: {result.env}",
                 *next_lines(result, assets), f"Log:  {result.log}"]

@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.flows.describe import activate_lines, install_undone, use_lines
+from wizard.flows.describe import activate_lines, install_undone, moved_on_words, use_lines
 from wizard.flows.results import InstallResult
 from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone
@@ -64,8 +64,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, command:
     node = verify.node if verify is not None else None
     # A rollback from History (h) since this install made another environment current: say so first, and the
     # keys act on that one (walk 17: this screen still offered the old install's forecast and kernel).
-    moved = ([f"Now current: {current_env} (rolled back since this install); f, k and m act on it.",
-              f"This install stays at {result.env}, not current.", ""]
+    moved = ([f"{moved_on_words(current_env, result.env)} f, k and m act on it.", ""]
              if current_env and current_env != result.env else [])
     return "\n".join([
         *moved,

@@ -421,12 +421,14 @@ class _SizeCache:
 
 
 def in_uv_cache(cache: Path, name: str, version: str) -> bool:
-    """Whether uv's cache holds a wheel of `name`==`version` already (its `wheels-vN/pypi/NAME/VERSION-TAGS` and
-    `wheels-vN/index/DIGEST/NAME/…` entries), so the install downloads nothing for it. Read-only and cheap; a
-    cache laid out otherwise (another uv) reads as "not cached", and the plan then only counts high, as before.
-    Walk 17: the plan said "237 MB (84 from PyPI)" when every one was cached."""
+    """Whether uv's cache holds a wheel of `name`==`version` from PyPI already (its `wheels-vN/pypi/NAME/VERSION-TAGS`
+    entries), so the install downloads nothing for it. Read-only and cheap; a cache laid out otherwise (another uv)
+    reads as "not cached", and the plan then only counts high, as before. Walk 17: the plan said "237 MB (84 from
+    PyPI)" when every one was cached. Another index's wheels are kept under a digest of its URL among all the
+    indexes ever used (12 677 folders on this machine: listing them for every pin made `plan` take 7 s), so they are
+    not looked for."""
     prefix = f"{version}-"
-    for folder in (*cache.glob(f"wheels-v*/pypi/{name}"), *cache.glob(f"wheels-v*/index/*/{name}")):
+    for folder in cache.glob(f"wheels-v*/pypi/{name}"):
         try:
             if any(entry.name.startswith(prefix) for entry in folder.iterdir()):
                 return True

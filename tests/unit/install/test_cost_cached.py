@@ -3,38 +3,40 @@ with every wheel cached), read from a cache a real uv filled; the plan names tha
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
-from tests.fixtures.wheels import build_wheel
+import pytest
+
 from wizard.flows.describe_plan import _cache_line
 from wizard.install.cost import DownloadSize, in_uv_cache
 from wizard.install.linkmode import download_cache
 from wizard.uv_tool import uv_bin
 
 
-def _fill_cache(tmp_path, local_index):
-    """A real `uv pip install pkg-a==1.0` from a loopback index into a throwaway venv, with its own cache."""
-    house = tmp_path / "house"
-    build_wheel(house, "pkg-a", "1.0")
-    build_wheel(house, "pkg-b", "2.0")
-    index = local_index(house)
+def _fill_cache(tmp_path):
+    """A real `uv pip install six==1.16.0` from PyPI into a throwaway venv, with a cache of its own."""
     cache = tmp_path / "uv-cache"
-    env = {"PATH": "/usr/bin:/bin", "UV_CACHE_DIR": str(cache), "UV_NO_CONFIG": "1", "HOME": str(tmp_path)}
+    env = {**os.environ, "UV_CACHE_DIR": str(cache), "UV_NO_CONFIG": "1"}  # the machine's proxy and CA settings kept
+    for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_FIND_LINKS", "UV_OFFLINE", "UV_NO_CACHE"):
+        env.pop(name, None)
     uv = uv_bin()
     subprocess.run([uv, "venv", "--python", sys.executable, str(tmp_path / "venv")], env=env, check=True,
                    capture_output=True)
-    subprocess.run([uv, "pip", "install", "--python", str(tmp_path / "venv" / "bin" / "python"), "--index-url", index,
-                    "pkg-a==1.0"], env=env, check=True, capture_output=True)
+    proc = subprocess.run([uv, "pip", "install", "--python", str(tmp_path / "venv" / "bin" / "python"),
+                           "six==1.16.0"], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
     return cache, env
 
 
-def test_a_wheel_uv_downloaded_reads_as_cached_and_others_do_not(tmp_path, local_index):
-    cache, env = _fill_cache(tmp_path, local_index)
-    assert in_uv_cache(cache, "pkg-a", "1.0")
-    assert not in_uv_cache(cache, "pkg-a", "1.1")  # another version: downloaded
+@pytest.mark.network
+def test_a_wheel_uv_downloaded_from_pypi_reads_as_cached_and_others_do_not(tmp_path):
+    cache, env = _fill_cache(tmp_path)
+    assert in_uv_cache(cache, "six", "1.16.0")
+    assert not in_uv_cache(cache, "six", "1.15.0")  # another version: downloaded
     assert not in_uv_cache(cache, "pkg-b", "2.0")  # never installed
-    assert not in_uv_cache(tmp_path / "no-such-cache", "pkg-a", "1.0")
+    assert not in_uv_cache(tmp_path / "no-such-cache", "six", "1.16.0")
     assert download_cache(uv_bin(), env) == cache
     assert download_cache(uv_bin(), {**env, "UV_NO_CACHE": "1"}) is None
 

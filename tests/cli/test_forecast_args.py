@@ -74,13 +74,10 @@ def test_assets_typed_before_the_command_counts_too(tmp_path):
     assert proc.returncode == 0 and SMALL in proc.stdout
 
 
-def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_command_that_works(tmp_path, monkeypatch,
-                                                                                               closed_indexes):
-    """Walk 18: `forecast --json` with no route to the bucket gave only {ok, error, exit}, and its words named
-    `gc-wizard bundle RECIPE` and a bare `gc-wizard` that was not on PATH. Now it is the documented shape, with the
-    cause as a finding, the env's recipe in the gathering command and this machine's command for the last step."""
+def _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes):
+    """An environment of recipe jax0.4.23-cpu (its python never runs: the files are not had first), and the bucket
+    and its listing at a loopback port nobody answers."""
     from wizard.install.envs import write_marker
-    from wizard.paths import wizard_command
 
     dead = closed_indexes.replace("/simple/", "/")
     monkeypatch.setattr(assets, "BUCKET_URL", f"{dead}dm_graphcast/")
@@ -89,6 +86,17 @@ def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_comma
     (env / "bin").mkdir(parents=True)
     (env / "bin" / "python").symlink_to("/bin/false")
     write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
+    return env
+
+
+def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_command_that_works(tmp_path, monkeypatch,
+                                                                                               closed_indexes):
+    """Walk 18: `forecast --json` with no route to the bucket gave only {ok, error, exit}, and its words named
+    `gc-wizard bundle RECIPE` and a bare `gc-wizard` that was not on PATH. Now it is the documented shape, with the
+    cause as a finding, the env's recipe in the gathering command and this machine's command for the last step."""
+    from wizard.paths import wizard_command
+
+    env = _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes)
     proc = run_inproc("forecast", "--env", str(env), "--json")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     data = last_json(proc)
@@ -104,15 +112,8 @@ def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_comma
 def test_a_forecast_that_got_no_files_leaves_a_log_the_report_shows(tmp_path, monkeypatch, closed_indexes):
     """Walk 18: the support report had no trace of the failed forecast. It has a log now, and the report a section."""
     from wizard.after.report import build_report
-    from wizard.install.envs import write_marker
 
-    dead = closed_indexes.replace("/simple/", "/")
-    monkeypatch.setattr(assets, "BUCKET_URL", f"{dead}dm_graphcast/")
-    monkeypatch.setattr(assets, "BUCKET_LISTING", f"{dead}storage/v1/b/dm_graphcast/o")
-    env = tmp_path / "env"
-    (env / "bin").mkdir(parents=True)
-    (env / "bin" / "python").symlink_to("/bin/false")
-    write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
+    env = _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes)
     data = last_json(run_inproc("forecast", "--env", str(env), "--json"))
     assert data["log"] and "cannot reach 127.0.0.1" in open(data["log"]).read()
     report = build_report(None, [], environ={}, redacted=False)

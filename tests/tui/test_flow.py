@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.pilot import SIZE, choose, facts_shown, screen_text, tiny_app, wait_for
+from tests.fixtures.pilot import (
+    SIZE,
+    app_whose_check_hangs,
+    choose,
+    facts_shown,
+    screen_text,
+    tiny_app,
+    wait_for,
+)
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.done import DoneScreen
@@ -380,10 +388,7 @@ async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_remo
     naming the removal; yes stops it, the new environment is removed, history says so, exit 130."""
     gpu_server("no-nvidia")
     _, before = tiny.install("tiny-b")  # the current environment, which the stop must leave current
-    tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
-    tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
-    app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
-                    graphcast_src=str(tiny.graphcast), verify=True)
+    app = app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-check")
         await pilot.press("enter")
@@ -404,18 +409,10 @@ async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_remo
     assert [e["id"] for e in tiny.history() if e["current"]] == [before["entry_id"]] and Path(before["env"]).is_dir()
 
 
-def _app_whose_check_hangs(tiny) -> WizardApp:
-    """The app on recipe `tiny-check`, whose stand-in jax sleeps on import: its GraphCast check runs until
-    stopped."""
-    tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
-    tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
-    return WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
-                     graphcast_src=str(tiny.graphcast), verify=True)
-
 
 async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_removed(gpu_server, tiny):
     gpu_server("no-nvidia")
-    app = _app_whose_check_hangs(tiny)
+    app = app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-check")
         await pilot.press("enter")
@@ -513,7 +510,7 @@ async def test_a_stop_asked_during_the_install_holds_the_check_until_answered(gp
     read, but the check does not begin (its screen once covered the question, and a newcomer's y went nowhere):
     the question stays, in the install's words, and y stops the install before the check."""
     gpu_server("no-nvidia")
-    app = _app_whose_check_hangs(tiny)
+    app = app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-check")
         await pilot.press("i")  # pip: its steps take seconds, so the question is open before the check begins

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from tests.fixtures.index import SlowHouse
-from tests.fixtures.pilot import SIZE, choose, screen_text, tiny_app, wait_for
+from tests.fixtures.pilot import SIZE, app_whose_check_hangs, choose, screen_text, tiny_app, wait_for
 from wizard.install.envs import MARKER
 from wizard.tui.app import WizardApp
 from wizard.tui.hold import StepHold
@@ -78,17 +78,10 @@ async def test_the_next_step_waits_while_the_stop_question_is_open(gpu_server, t
         house.server.shutdown()
 
 
-def _app_whose_check_hangs(tiny) -> WizardApp:
-    """Recipe `tiny-check`, whose stand-in jax sleeps on import: its GraphCast check runs until stopped."""
-    tiny.house.add("jax", "0.4.23", module_source="import time\ntime.sleep(300)\n")
-    tiny.write("tiny-check", ["pkg-a==1.0", "jax==0.4.23"])
-    return WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
-                     graphcast_src=str(tiny.graphcast), verify=True)
-
 
 async def test_stopping_the_check_can_keep_the_installed_environment_unchecked(gpu_server, tiny):
     gpu_server("no-nvidia")
-    app = _app_whose_check_hangs(tiny)
+    app = app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-check")
         await pilot.press("enter")

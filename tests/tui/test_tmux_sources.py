@@ -127,13 +127,19 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     assert not any(e["current"] for e in _history())
 
 
-def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux, tmp_path):
+def _at_the_running_check(tmux, tmp_path: Path) -> Path:
+    """`tiny-check` from a local wheelhouse and GraphCast wheel, installed until its slow check runs; the exit file."""
     recipes, house, graphcast = _tiny_checked(tmp_path)
     exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--graphcast-src", str(graphcast),
                           "--find-links", str(house), "--offline")
     tmux.wait_for("GraphCast ! graphcast 0.1.1 · a wheel")
     tmux.keys("Enter")
     tmux.wait_for("find GraphCast (running", timeout=120)
+    return exit_file
+
+
+def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux, tmp_path):
+    exit_file = _at_the_running_check(tmux, tmp_path)
     tmux.keys("C-q")  # asks first, as Ctrl-C does, saying what a stop does
     screen = _words(tmux.wait_for("Stop the check and leave"))
     assert "y removes the new environment" in screen and "no other environment is touched" in screen  # a first
@@ -149,12 +155,7 @@ def test_ctrl_q_during_the_check_asks_then_leaves_with_130_and_no_traceback(tmux
 def test_ctrl_c_during_the_check_then_k_keeps_the_installed_environment_unchecked(tmux, tmp_path):
     """At 80×24: the stop dialog shows its third answer, k keeps the install (not current), and the screen
     names both commands that finish the job later."""
-    recipes, house, graphcast = _tiny_checked(tmp_path)
-    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-check", "--graphcast-src", str(graphcast),
-                          "--find-links", str(house), "--offline")
-    tmux.wait_for("GraphCast ! graphcast 0.1.1 · a wheel")
-    tmux.keys("Enter")
-    tmux.wait_for("find GraphCast (running", timeout=120)
+    exit_file = _at_the_running_check(tmux, tmp_path)
     tmux.keys("C-c")
     screen = tmux.wait_for("Stop, keep it unchecked (k)")
     assert "k keeps it, installed but unchecked" in _words(screen)

@@ -443,20 +443,21 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
     # An endless page grew the installer unbounded (12g); a slow one is read for a bounded time, a Ctrl-C heard.
     refuse_endless_pages(plan.find_links, offline=plan.offline, cancel=cancel, say=say)
     for folder in plan.find_links:
-        odd = unreadable_package_entries(folder) if os.path.isdir(folder) else []
+        if not os.path.isdir(folder):
+            continue
+        odd = unreadable_package_entries(folder)
         if odd:
             raise UserError(f"--find-links {folder}: {', '.join(odd[:3])}{' …' if len(odd) > 3 else ''} "
                             f"{'is' if len(odd) == 1 else 'are'} named like a package but "
                             f"{'is' if len(odd) == 1 else 'are'} no file (a FIFO, a socket or a device), which the "
                             "installer would wait on for ever; remove or replace "
                             f"{'it' if len(odd) == 1 else 'them'}. Nothing was installed.")
-        if os.path.isdir(folder):  # a local wheelhouse: a pin it has only as source is built, its setup.py run
-            try:
-                caution = look_at_wheelhouse(folder, recipe).caution()
-            except UserError:
-                caution = None
-            if caution:
-                say(f"wheelhouse {folder}: {caution}")
+        try:  # a local wheelhouse: a pin it has only as source is built, its setup.py run
+            caution = look_at_wheelhouse(folder, recipe).caution()
+        except UserError:
+            caution = None
+        if caution:
+            say(f"wheelhouse {folder}: {caution}")
 
 
 def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | None = None,

@@ -19,7 +19,15 @@ import pytest
 
 from tests.fixtures.state import REPO, run_cli
 from tests.fixtures.tiny import RECIPE
-from tests.fixtures.tmux import _assign, child_pids, choose_recipe, recipe_index, wait_gone, wizard_env
+from tests.fixtures.tmux import (
+    _assign,
+    child_pids,
+    choose_recipe,
+    exit_code,
+    recipe_index,
+    wait_gone,
+    wizard_env,
+)
 from tests.fixtures.wheels import build_wheel
 
 # Timing-sensitive (a real terminal or real signals on a loaded 2-core machine): a failure is retried twice.
@@ -44,10 +52,7 @@ def test_facts_then_recipes_then_ctrl_q_leaves_with_0_and_a_clean_terminal(tmux,
     screen = tmux.wait_for("Choose a recipe")
     assert "★ jax0.4.23-cuda12-cudnn89" in screen and "recommended" in screen
     tmux.keys("C-q")
-    deadline = time.monotonic() + 20
-    while not exit_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert exit_file.read_text().strip() == "EXIT=0"
+    assert exit_code(exit_file) == "EXIT=0"
     after = tmux.screen()
     assert "Choose a recipe" not in after and "Step 1 of 5" not in after
     assert tmux.flags() == "0 0"  # alternate screen off, mouse reporting off: a clean terminal
@@ -65,10 +70,7 @@ def test_color_16_and_no_mouse_on_a_256_colour_terminal(tmux, tmp_path):
     assert colours and not [c for c in colours if "38;" in c or "48;" in c], colours
     assert tmux.flags() == "1 0"  # alternate screen, but no mouse reporting
     tmux.keys("C-q")
-    deadline = time.monotonic() + 20
-    while not exit_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert exit_file.read_text().strip() == "EXIT=0" and tmux.flags() == "0 0"
+    assert exit_code(exit_file) == "EXIT=0" and tmux.flags() == "0 0"
 
 
 def _slow_recipe(tmp_path: Path) -> Path:
@@ -202,10 +204,7 @@ def test_the_app_draws_on_the_terminal_when_stderr_is_closed_or_a_file(tmux, tmp
     screen = tmux.wait_for("535.104.05")
     assert "Step 1 of 5" in screen
     tmux.keys("C-q")
-    deadline = time.monotonic() + 20
-    while not exit_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert exit_file.read_text().strip() == "EXIT=0"
+    assert exit_code(exit_file) == "EXIT=0"
     assert tmux.flags() == "0 0"  # the terminal given back clean
     if log.exists():
         assert b"\x1b[" not in log.read_bytes()

@@ -17,10 +17,16 @@ from wizard.errors import OperationFailed
 
 
 def state_dir() -> Path:
+    """The state folder, always absolute: a relative `GC_WIZARD_HOME` is read against the folder gc-wizard
+    started in, so the history, the logs it names and the envs' markers stay right when read from
+    another folder (a relative one recorded `state/logs/…`, which led nowhere from anywhere else).
+    A relative `XDG_DATA_HOME` is ignored, as the XDG base-directory spec says."""
     explicit = os.environ.get("GC_WIZARD_HOME")
     if explicit:
-        return Path(explicit).expanduser()
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        return Path(os.path.abspath(Path(explicit).expanduser()))
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(os.path.expanduser(data_home)):
+        data_home = str(Path.home() / ".local" / "share")
     return Path(data_home).expanduser() / "gc-wizard"
 
 

@@ -79,3 +79,41 @@ def test_a_check_on_a_node_names_the_node_and_one_that_never_started_says_why():
     never = VerifySummary(ok=False, findings=("srun_failed",), finding_details=(
         {"id": "srun_failed", "title": "The GraphCast check never started on a GPU node", "fix": "..."},))
     assert check_line(_entry("failed", never)) == "check: The GraphCast check never started on a GPU node"
+
+
+async def test_the_history_screen_shows_each_envs_disk_use_and_the_total_measured_off_the_event_loop(isolated_state):
+    """Walk 18 #12: the app's History lacked what `gc-wizard history` shows, the disk each environment takes and
+    all of them together. The same cells and line (`flows.history`), filled in by a worker once measured."""
+    from textual.app import App
+
+    from wizard import paths
+    from wizard.commands.history import history_table
+    from wizard.flows.history import history_rows
+    from wizard.history.store import load_history
+    from wizard.lock import StateLock
+    from wizard.tui.screens.history import HistoryScreen
+
+    env = paths.state_dir() / "envs" / "tiny-a-1"
+    env.mkdir(parents=True)
+    (env / "blob").write_bytes(b"x" * (3 * 2**20))  # 3 MiB of real blocks
+    with StateLock("test"):
+        history = load_history(locked=True)
+        history.add(Entry(id="20261122-215240-abcd", kind="install", recipe="tiny-a", env=str(env),
+                          status="verified", current=True, started="2026-11-22T21:52:44+00:00"))
+        history.save()
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(HistoryScreen())
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            note = str(app.screen.query_one("#history-note").render())
+            if "for all environments together" in note:
+                break
+        assert "disk: 3.0 MiB" in note, note
+        assert "Disk: 3.0 MiB for all environments together" in " ".join(note.split()), note
+    rows, total, _ = history_rows()
+    assert "3.0 MiB" in history_table(rows, total, 80)[1]  # the CLI's disk column: the same words

@@ -15,24 +15,10 @@ from wizard.commands.install import TerminalEvents
 from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
 from wizard.errors import ExitCode, UserError
 from wizard.flows.describe import rollback_lines
-from wizard.flows.history import history_rows
+from wizard.flows.history import disk_total_words, disk_words, history_rows
 from wizard.flows.rollback import remove, rollback
 from wizard.paths import wizard_command
 from wizard.security import one_line
-
-
-def _size(row: dict[str, Any]) -> str:
-    if row["kind"] != "install":
-        return ""
-    if not row["env_exists"]:
-        return "removed" if row.get("removed") else ("-" if row["status"] in ("failed", "cancelled") else "gone")
-    return _human(row["disk_bytes"])
-
-
-def _human(size: int) -> str:
-    if size >= 2**30:
-        return f"{size / 2**30:.2f} GiB"
-    return f"{size / 2**20:.1f} MiB"
 
 
 def run_history(args: argparse.Namespace) -> int:
@@ -71,7 +57,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
         mark = "●" if row["current"] else " "
         status = row["status"] + ("*" if row.get("interrupted") else "")
         started = (row.get("started") or "")[:16].replace("T", " ")
-        out.append(f"{mark} {row['id']:{id_width}}  {row['kind']:8}  {status:10}  {_size(row):>9}  {started}")
+        out.append(f"{mark} {row['id']:{id_width}}  {row['kind']:8}  {status:10}  {disk_words(row):>9}  {started}")
         what = row["recipe"] + (f" ({row['installer']})" if row.get("installer") else "")
         if len(f"    {what}  {row['env']}") <= columns:
             out.append(f"    {what}  {row['env']}")
@@ -91,8 +77,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
     out.append("")
     out.append("● current" + ("   * interrupted (a wizard stopped mid-way)" if any(r.get("interrupted") for r in rows)
                               else ""))
-    out += wrapped(f"Disk: {_human(total)} for all environments together (a file they share, hardlinked from "
-                   "uv's cache, counted once).", columns)
+    out += wrapped(disk_total_words(total), columns)
     me = wizard_command()
     out += [f"Go back:           {me} rollback [ID]", f"Delete an old one: {me} remove ID"]
     return out

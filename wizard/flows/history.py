@@ -15,8 +15,8 @@ from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
-__all__ = ["current_env", "current_env_text", "history_rows", "installed_recipes", "last_local_graphcast", "read_history",
-           "record_check"]
+__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "history_rows", "installed_recipes",
+           "last_local_graphcast", "read_history", "record_check", "size_words"]
 
 
 def read_history() -> History:
@@ -85,6 +85,30 @@ def record_check(env: Path, result: VerifyResult) -> bool:
     if result.ok and marker:
         envs.write_marker(env, replace(marker, verified=now()))
     return recorded
+
+
+def size_words(size: int) -> str:
+    """Bytes as a person reads a folder's size: GiB from one GiB up, MiB below."""
+    if size >= 2**30:
+        return f"{size / 2**30:.2f} GiB"
+    return f"{size / 2**20:.1f} MiB"
+
+
+def disk_words(row: dict[str, Any]) -> str:
+    """One `history_rows` row's disk use in a word or a size: what its folder takes, or why there is none
+    ("removed" by `remove`, "-" for an install that never finished, "gone" when it vanished otherwise).
+    "" for a check or a rollback, which have no folder of their own. Both faces show this same cell."""
+    if row["kind"] != "install":
+        return ""
+    if not row["env_exists"]:
+        return "removed" if row.get("removed") else ("-" if row["status"] in ("failed", "cancelled") else "gone")
+    return size_words(row["disk_bytes"])
+
+
+def disk_total_words(total: int) -> str:
+    """The line under the history that says what all environments take together."""
+    return (f"Disk: {size_words(total)} for all environments together (a file they share, hardlinked from uv's "
+            "cache, counted once).")
 
 
 def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:

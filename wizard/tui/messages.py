@@ -83,6 +83,17 @@ class RollbackDone(Message):
 
 
 @dataclass
+class HistorySized(Message):
+    """The History screen's worker measured what each environment takes on disk (a walk of every env's
+    files, too slow for the screen's first frame)."""
+
+    sizes: dict
+    """entry id -> its disk cell (`flows.history.disk_words`: a size, "removed", "-", "gone" or "")."""
+    total: str
+    """The line saying what all environments take together."""
+
+
+@dataclass
 class RollbackRequested(Message):
     """The user confirmed a rollback to `entry_id` on the History screen."""
 

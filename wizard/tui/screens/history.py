@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from wizard.errors import UserError, WizardError
-from wizard.tui.messages import RollbackRequested
+from wizard.tui.messages import HistorySized, RollbackRequested
 from wizard.tui.problems import problem_text
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.verify import TIER_TITLES
@@ -53,6 +54,9 @@ class HistoryScreen(Screen):
         super().__init__()
         self.entries: list = []
         self.warnings: list[str] = []
+        self.disk: dict[str, str] = {}
+        """Entry id -> its disk cell, once the worker has measured (until then the lines say "measuring…")."""
+        self.disk_total: str = ""
 
     def compose(self) -> ComposeResult:
         yield Shown("gc-wizard · History · ● marks the current environment", classes="title")
@@ -91,8 +95,28 @@ class HistoryScreen(Screen):
         self.warnings = list(getattr(history, "warnings", []) or [])
         if self.entries:
             table.move_cursor(row=len(self.entries) - 1)
+        self.disk, self.disk_total = {}, ""
         self._describe(len(self.entries) - 1 if self.entries else None)
         table.focus()
+        if self.entries:
+            self.measure_disk()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="history-disk", description="Measuring environments")
+    def measure_disk(self) -> None:
+        """The disk cells and total of `gc-wizard history`, measured off the event loop: walking every env's
+        files takes seconds on a big one, and the table is shown at once without them."""
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.history import disk_total_words, disk_words, history_rows
+
+        try:
+            rows, total, _ = history_rows()
+        except Exception:  # the history went unreadable meanwhile: the table already says what it could
+            return
+        self.post_message(HistorySized({row["id"]: disk_words(row) for row in rows}, disk_total_words(total)))
+
+    def on_history_sized(self, message: HistorySized) -> None:
+        self.disk, self.disk_total = message.sizes, message.total
+        self._describe(self.query_one(DataTable).cursor_row if self.entries else None)
 
     def _describe(self, row: int | None) -> None:
         """The highlighted entry in full: where it lives, how its check went, its log."""
@@ -112,6 +136,11 @@ class HistoryScreen(Screen):
                 lines.append(f"{'stopped' if entry.status == 'cancelled' else 'error'}: {entry.error.splitlines()[0]}")
             if entry.log:
                 lines.append(f"log: {entry.log}")
+            if entry.kind == "install" and Path(entry.env or "").is_dir():
+                # The same cell as `gc-wizard history`'s disk column; its folder's absence is said on the env line.
+                lines.append(f"disk: {self.disk.get(entry.id, '') or '?'}" if self.disk_total else "disk: measuring…")
+            if self.disk_total:
+                lines.append(self.disk_total)
         self.query_one("#history-note", Static).update("\n".join(self.warnings + lines))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

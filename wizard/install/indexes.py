@@ -115,8 +115,11 @@ def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
             return []
         pip_table = data.get("pip") if isinstance(data.get("pip"), dict) else {}
         values = {**data, **pip_table}  # `[pip]` settings are the ones `uv pip` reads first
-        indexes = [i.get("url") for i in values.get("index", []) if isinstance(i, dict)] \
-            if isinstance(values.get("index"), list) else []
+        tables = [i for i in values.get("index", []) if isinstance(i, dict)] if isinstance(values.get("index"), list) else []
+        # `[[index]]` with `default = true` replaces PyPI, as `index-url` does: it is the index, not an extra one
+        # (eighteenth hostile pass P3: the plan called a uv.toml's only index "the extra index").
+        defaults = [i.get("url") for i in tables if i.get("default") is True]
+        indexes = [i.get("url") for i in tables if i.get("default") is not True]
     else:
         parser = configparser.ConfigParser(interpolation=None, strict=False)
         try:
@@ -126,7 +129,7 @@ def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
         for section in ("global", "install", "download", "wheel"):
             if parser.has_section(section):
                 values.update({k: v for k, v in parser.items(section)})
-        indexes = []
+        defaults, indexes = [], []
     where, out = str(path), []
 
     def listed(key: str) -> list[str]:
@@ -134,7 +137,7 @@ def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
         items = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
         return [item for item in items if isinstance(item, str) and item]
 
-    out += [IndexSetting(url, where, False) for url in listed("index-url")[:1]]
+    out += [IndexSetting(url, where, False) for url in [*defaults, *listed("index-url")][:1] if isinstance(url, str)]
     out += [IndexSetting(url, where, True) for url in [*indexes, *listed("extra-index-url")] if isinstance(url, str)]
     out += [IndexSetting(url, where, True, "find-links") for url in listed("find-links")]
     return out

@@ -195,3 +195,18 @@ def test_a_settings_file_that_is_not_data_is_passed_over(tmp_path, monkeypatch):
     (folder / "uv.toml").unlink()
     (folder / "uv.toml").write_text("index-url = 'https://big.lab/simple'\n" + "#" * (1 << 20))
     assert index_settings("uv", env) == []
+
+
+def test_a_uv_index_table_marked_default_is_the_index_not_an_extra_one(tmp_path, monkeypatch):
+    """Eighteenth hostile pass P3: uv's `[[index]]` with `default = true` replaces PyPI, as `index-url` does, and the
+    plan called it "the extra index". The others stay extras; a default named by a variable still wins."""
+    env = _home(tmp_path, monkeypatch)
+    user_uv = tmp_path / "home" / ".config" / "uv" / "uv.toml"
+    user_uv.parent.mkdir(parents=True)
+    user_uv.write_text('[[index]]\nname = "gpu"\nurl = "https://gpu.lab/simple"\n'
+                       '[[index]]\nname = "lab"\nurl = "https://lab.mirror/simple"\ndefault = true\n')
+    settings = index_settings("uv", env)
+    assert [(s.url, s.extra) for s in settings] == [("https://lab.mirror/simple", False), ("https://gpu.lab/simple", True)]
+    assert settings[0].describe() == f"the index https://lab.mirror/simple (from {user_uv})"
+    named = index_settings("uv", {**env, "UV_DEFAULT_INDEX": "https://first.lab/simple"})
+    assert [(s.url, s.extra) for s in named] == [("https://first.lab/simple", False), ("https://gpu.lab/simple", True)]

@@ -17,6 +17,7 @@ LD_LIBRARY_PATH wins over the right pip cuDNN.
 
 from __future__ import annotations
 
+import ast
 import email.parser
 import json
 import os
@@ -25,6 +26,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -247,11 +249,57 @@ def ptxas_on_path(environ: dict[str, str], env: Path | None = None) -> dict[str,
     return {"path": path, "version": version or "unknown"}
 
 
+#: `MAPPING = {'graphcast': '/home/u/graphcast/graphcast'}` in the finder setuptools writes for an editable install.
+_FINDER_MAPPING = re.compile(r"^MAPPING\s*(?::[^=\n]*)?=\s*(\{[^\n]*\})\s*$", re.MULTILINE)
+
+
+def package_folder(sites: list[Path], dist: Path | None, name: str) -> Path | None:
+    """The folder the environment imports `name` from, read from files, nothing run: in site-packages, or — for an
+    editable install (`pip install -e ~/graphcast`) — the checkout it points at: the project folder its
+    `direct_url.json` names, the `MAPPING` of setuptools' editable finder (PEP 660, read as data, never imported),
+    or a plain folder line of a `.pth` file (`setup.py develop`, a src layout's static path).
+
+    Why: an editable GraphCast has no `graphcast/` in site-packages, so `diagnose --env` called DeepMind's own
+    checkout "PyPI's unrelated graphcast package" and told the user to uninstall it (eighteenth hostile pass P14)."""
+    candidates = [site / name for site in sites]
+    if dist is not None:
+        try:
+            direct = json.loads(bounded.read_lenient_text(dist / "direct_url.json", bounded.MARKER_BYTES))
+            url = str(direct.get("url", "")) if isinstance(direct, dict) else ""
+            if url.startswith("file://"):
+                project = Path(unquote(urlparse(url).path))
+                candidates += [project / name, project / "src" / name]
+        except (OSError, ValueError):
+            pass
+    for site in sites:
+        for finder in sorted(site.glob(f"__editable___{name}*finder.py")):
+            candidates += _finder_folders(finder, name)
+        for pth in sorted(site.glob("*.pth")):
+            try:
+                lines = bounded.read_lenient_text(pth, bounded.MARKER_BYTES).splitlines()
+            except (OSError, ValueError):
+                continue
+            candidates += [Path(line.strip()) / name for line in lines
+                           if line.strip().startswith("/") and not line.startswith(("import ", "import\t"))]
+    return next((folder for folder in candidates if folder.is_dir()), None)
+
+
+def _finder_folders(finder: Path, name: str) -> list[Path]:
+    """The folder `name` maps to in an editable finder's `MAPPING` literal (a dict of strings, read as data)."""
+    try:
+        match = _FINDER_MAPPING.search(bounded.read_lenient_text(finder, bounded.MARKER_BYTES))
+        mapping = ast.literal_eval(match.group(1)) if match else {}
+    except (OSError, ValueError, SyntaxError, MemoryError, RecursionError):
+        return []
+    folder = mapping.get(name) if isinstance(mapping, dict) else None
+    return [Path(folder)] if isinstance(folder, str) and folder.startswith("/") else []
+
+
 def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
     """Which `graphcast` is installed: DeepMind's (it has autoregressive.py) or PyPI's unrelated one."""
     dist = _dist_info(sites, "graphcast")
     meta = _metadata(dist)
-    package = next((site / "graphcast" for site in sites if (site / "graphcast").is_dir()), None)
+    package = package_folder(sites, dist, "graphcast")
     if dist is None and package is None:
         return None
     version = (meta.get("Version") if meta is not None else None) or "unknown"

@@ -21,7 +21,7 @@ from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
 from tests.fixtures.wheels import build_wheel
 from wizard.errors import UserError
-from wizard.verify.inspect_env import inspect_env
+from wizard.verify.inspect_env import _finder_folders, inspect_env, package_folder
 
 
 def _uv(*args: str) -> subprocess.CompletedProcess:
@@ -301,3 +301,42 @@ def test_diagnose_env_runs_nothing_of_the_environment_it_inspects(tmp_path, wher
     (outside / "ptxas").write_text(ptxas.read_text())
     (outside / "ptxas").chmod(0o755)
     assert inspect_env(env, {"PATH": f"{outside}:/usr/bin:/bin"}, read_driver=False).ptxas["version"] == "12.3"
+
+
+def _editable_graphcast(root: Path, *, src_layout: bool) -> tuple[Path, Path]:
+    """A venv with a GraphCast-shaped checkout installed editable by uv and setuptools themselves (PEP 660:
+    nothing of graphcast in site-packages, only a finder or a .pth pointing at the checkout); setuptools comes
+    from the index, as for a user."""
+    project = root / "graphcast-checkout"
+    package = project / ("src/graphcast" if src_layout else "graphcast")
+    package.mkdir(parents=True)
+    for name in ("__init__.py", "autoregressive.py", "graphcast.py"):
+        (package / name).write_text("")
+    layout = ", package_dir={'': 'src'}" if src_layout else ""
+    (project / "setup.py").write_text(
+        f"from setuptools import setup\nsetup(name='graphcast', version='0.1.1', packages=['graphcast']{layout})\n")
+    env = make_env(root, [])
+    _uv("pip", "install", "--quiet", "--no-deps", "--python", str(env / "bin" / "python"), "-e", str(project))
+    return env, package
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("src_layout", [False, True], ids=["flat-finder", "src-pth"])
+def test_an_editable_deepmind_checkout_is_deepmind_s_graphcast(tmp_path, src_layout):
+    """Eighteenth hostile pass P14: `pip install -e ~/graphcast` leaves no `graphcast/` in site-packages, and
+    `diagnose --env` called DeepMind's own checkout PyPI's unrelated package, with "pip uninstall graphcast" as the
+    fix. The checkout is found from the install's own files (direct_url.json, the editable finder's MAPPING read as
+    data, a .pth folder line) and its source read from there."""
+    env, package = _editable_graphcast(tmp_path, src_layout=src_layout)
+    site = next(env.glob("lib/python3*/site-packages"))
+    assert not (site / "graphcast").exists()
+    (package / "graphcast.py").write_text("import jax\nx = jax.tree.map\n")  # what the report reads from the source
+    data = last_json(run_inproc("diagnose", "--env", str(env), "--json"))
+    assert data["graphcast"]["which"] == "deepmind", data["graphcast"]
+    assert data["graphcast"]["version"] == "0.1.1" and data["graphcast"]["uses_jax_tree"] == "yes"
+    assert "wrong_graphcast_package" not in [f["id"] for f in data["findings"]]
+    # Each of the install's own files leads there by itself (a direct_url.json is not always written):
+    for finder in site.glob("__editable___graphcast*finder.py"):
+        assert _finder_folders(finder, "graphcast") == [package]
+    (next(site.glob("graphcast-*.dist-info")) / "direct_url.json").unlink()
+    assert package_folder([site], None, "graphcast") == package

@@ -117,3 +117,43 @@ async def test_the_history_screen_shows_each_envs_disk_use_and_the_total_measure
         assert "Disk: 3.0 MiB for all environments together" in " ".join(note.split()), note
     rows, total, _ = history_rows()
     assert "3.0 MiB" in history_table(rows, total, 80)[1]  # the CLI's disk column: the same words
+
+
+async def test_r_is_offered_only_on_a_row_it_can_roll_back_to_and_the_row_says_why_not(isolated_state):
+    """Walk 17: the footer offered "Roll back to selected" on a stopped install and on the current one, and r then
+    answered with a refusal. The row now says why (the core's words) and r is shown disabled there."""
+    from textual.app import App
+    from textual.widgets import DataTable
+
+    from wizard.history.store import load_history
+    from wizard.lock import StateLock
+    from wizard.tui.screens.history import HistoryScreen
+
+    with StateLock("test"):
+        history = load_history(locked=True)
+        for n, (status, current) in enumerate([("verified", False), ("cancelled", False), ("verified", True)]):
+            folder = isolated_state / f"e{n}"
+            folder.mkdir()
+            history.add(Entry(id=f"20261122-21524{n}-abcd", kind="install", recipe="tiny-a", env=str(folder),
+                              status=status, current=current, started="2026-11-22T21:52:44+00:00"))
+        history.save()
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(HistoryScreen())
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one(DataTable)
+        seen = {}
+        for row in range(3):
+            table.move_cursor(row=row)
+            await pilot.pause()
+            note = " ".join(str(screen.query_one("#history-note").render()).split())
+            seen[row] = (screen.check_action("rollback", ()), note)
+        assert seen[0][0] is True and "r: " not in seen[0][1]
+        assert seen[1][0] is None and ("r: Entry 20261122-215241-abcd cancelled; only an installed or verified "
+                                       "environment can be rolled back to.") in seen[1][1]
+        assert seen[2][0] is None and "is already the current environment" in seen[2][1]

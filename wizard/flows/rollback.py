@@ -103,6 +103,18 @@ def check_target(history: History, entry_id: str | None) -> Target:
     return target
 
 
+def not_a_target(history: History, entry_id: str) -> str | None:
+    """Why `entry_id` is no rollback target by its kind and status alone (a check, a stopped or failed install, the
+    current one), or None: the quick half of `check_target`, read from the history only, so the app can say it
+    while a row is highlighted instead of offering a rollback it then refuses (walk 17). The folder and source
+    checks stay in `check_target`, asked when the user presses r."""
+    try:
+        _eligible_target(history, entry_id)
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
 def masked_links_problem(entry: Entry) -> str | None:
     """Why `entry`'s packages cannot be fetched again, or None: a find-links URL it saved with its password or
     token masked, which the user has not given again (`recorded_set.unmasked_links`)."""

@@ -54,6 +54,10 @@ class HistoryScreen(Screen):
         super().__init__()
         self.entries: list = []
         self.warnings: list[str] = []
+        self.history = None
+        """The history the table shows (for the highlighted row's rollback question)."""
+        self.not_a_target: str | None = None
+        """Why the highlighted entry is no rollback target (then r is shown disabled), or None."""
         self.disk: dict[str, str] = {}
         """Entry id -> its disk cell, once the worker has measured (until then the lines say "measuring…")."""
         self.disk_total: str = ""
@@ -75,12 +79,13 @@ class HistoryScreen(Screen):
         try:
             history = read_history()
         except (WizardError, OSError) as exc:  # a state folder that is a file, an unreadable disk: said, no crash
-            self.entries, self.warnings = [], []
+            self.entries, self.warnings, self.history = [], [], None
             table.clear(columns=True)
             self.query_one("#history-note", Static).update(problem_text("read the history", exc))
             return
         # The same rows in the same order as `gc-wizard history`: every install, verify and rollback,
         # oldest first; the cursor starts on the newest.
+        self.history = history
         self.entries = list(history.entries)
         table.clear(columns=True)
         # Five columns fit 80: the id says when (YYYYMMDD-HHMMSS-…); the time and the installer are in
@@ -118,12 +123,23 @@ class HistoryScreen(Screen):
         self.disk, self.disk_total = message.sizes, message.total
         self._describe(self.query_one(DataTable).cursor_row if self.entries else None)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rollback":
+            return None if self.not_a_target or not self.entries else True  # None: shown, dimmed
+        return True
+
     def _describe(self, row: int | None) -> None:
-        """The highlighted entry in full: where it lives, how its check went, its log."""
+        """The highlighted entry in full: where it lives, how its check went, its log; and whether r can roll
+        back to it."""
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.rollback import not_a_target
+
+        self.not_a_target = None
         if row is None or not 0 <= row < len(self.entries):
             lines = ["Nothing installed yet."]
         else:
             entry = self.entries[row]
+            self.not_a_target = not_a_target(self.history, entry.id) if self.history is not None else None
             via = getattr(entry, "installer", None)
             when = (entry.started or "")[:16].replace("T", " ")
             lines = [f"{entry.recipe} · {entry.status}{' · current' if entry.current else ''} · started {when}"
@@ -139,9 +155,12 @@ class HistoryScreen(Screen):
             if entry.kind == "install" and Path(entry.env or "").is_dir():
                 # The same cell as `gc-wizard history`'s disk column; its folder's absence is said on the env line.
                 lines.append(f"disk: {self.disk.get(entry.id, '') or '?'}" if self.disk_total else "disk: measuring…")
+            if self.not_a_target:
+                lines.append(f"r: {self.not_a_target}")
             if self.disk_total:
                 lines.append(self.disk_total)
         self.query_one("#history-note", Static).update("\n".join(self.warnings + lines))
+        self.refresh_bindings()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._describe(event.cursor_row)

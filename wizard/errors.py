@@ -153,7 +153,6 @@ _FAULTS = {
     errno.ENOENT: "it does not exist",
     errno.ELOOP: "it is a loop of symbolic links",
     errno.ENAMETOOLONG: "the path is too long",
-    errno.EMFILE: "too many files are open",
     errno.EIO: "the disk reported an input/output error",
 }
 #: The fixes for a path in the state folder: GC_WIZARD_HOME moves the whole state elsewhere.
@@ -179,11 +178,92 @@ _OTHER_FIXES = {
 }
 
 
+def open_files_limit() -> tuple[int | None, int | None]:
+    """(soft, hard) `ulimit -n` of this process; None for a limit that is unlimited or cannot be read."""
+    try:
+        import resource  # deferred: only an error about open files needs it
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return None, None
+    unlimited = getattr(resource, "RLIM_INFINITY", -1)
+    return (None if soft == unlimited else soft), (None if hard == unlimited else hard)
+
+
+def limit_sentence(number: int | None) -> str | None:
+    """What an errno that is a *limit* (not a fault of a file) means and how to lift it, or None for any other errno.
+
+    Why one place: EMFILE ("Too many open files") reached the user as "out of pty devices" (the `pty` module's
+    fallback hides the errno, hostile pass P9), as "too many files are open" and as a bare strerror. It is this
+    process's open-files limit, `ulimit -n`, which the user can raise; ENFILE is the whole system's table, which
+    only an admin can; neither is the pseudo-terminal limit (`pty_sentence`)."""
+    if number == errno.EMFILE:
+        soft, hard = open_files_limit()
+        now = f"`ulimit -n` is {soft}" if soft is not None else "see `ulimit -n`"
+        if hard is not None and soft is not None and hard <= soft:
+            fix = (f"It is also the hard limit (`ulimit -Hn` is {hard}), so only an admin can raise it "
+                   "(/etc/security/limits.conf, or the job's or container's settings)")
+        else:
+            most = f" (the hard limit, `ulimit -Hn`, is {hard})" if hard is not None else ""
+            fix = f"Raise it in the shell that runs gc-wizard, e.g. `ulimit -n {min(4096, hard or 4096)}`{most}"
+        return f"this process reached its limit of open files ({now}). {fix}; then run it again"
+    if number == errno.ENFILE:
+        return ("the whole system ran out of open files (the kernel's table, `sysctl fs.file-max`; "
+                "`cat /proc/sys/fs/file-nr` shows its use). Ask an admin to raise fs.file-max or to find what holds "
+                "so many files open; then run it again")
+    return None
+
+
+def pty_sentence(exc: OSError) -> str:
+    """Why a pseudo-terminal could not be opened, decided by the errno: the open-files limit (EMFILE, ENFILE) or the
+    kernel's pty limit (ENOSPC and the like from /dev/ptmx).
+
+    Why the errno is asked again: Python's `pty.fork`/`openpty`, which pexpect uses, swallow `os.openpty`'s error
+    and fall back to BSD pty names, ending in `OSError('out of pty devices')` with no errno at all — on a machine
+    with plenty of ptys and a low `ulimit -n`. Opening one pair here gives the real errno."""
+    number = exc.errno
+    if number is None:
+        try:
+            master, slave = os.openpty()
+        except OSError as real:
+            number = real.errno
+        else:  # a pair opens now: the failure was a pty or two short of a limit that a step's closing freed
+            os.close(master)
+            os.close(slave)
+            number = errno.EMFILE if _near_open_files_limit() else None
+    limit = limit_sentence(number)
+    if limit is not None:
+        return limit
+    if number in (errno.ENOSPC, errno.EAGAIN, errno.ENXIO, errno.EIO):
+        return ("no pseudo-terminal is free: every pty behind /dev/ptmx is in use (the kernel's limit, "
+                "`sysctl kernel.pty.max`; `cat /proc/sys/kernel/pty/nr` shows how many are open). Close some "
+                "terminal sessions (tmux, screen, stale ssh logins), or ask an admin to raise kernel.pty.max")
+    return exc.strerror or str(exc)
+
+
+def _near_open_files_limit(headroom: int = 8) -> bool:
+    """Does this process hold nearly as many files open as `ulimit -n` allows? (False when it cannot tell.)"""
+    soft, _ = open_files_limit()
+    try:
+        return soft is not None and len(os.listdir("/proc/self/fd")) + headroom >= soft
+    except OSError as exc:
+        return exc.errno == errno.EMFILE
+
+
+def os_error_words(exc: OSError) -> str:
+    """An OSError's cause in words for a sentence that names the program or path itself: the limit it hit
+    (`limit_sentence`) or, for anything else, the system's own words."""
+    return limit_sentence(exc.errno) or exc.strerror or str(exc)
+
+
 def describe_os_error(exc: OSError) -> str:
     """One or two sentences for an OSError: which path, what is wrong with it, what to do (the state folder's
     fix only for a path in the state folder)."""
     from wizard import paths  # deferred: paths imports this module; and few commands fail
 
+    limit = limit_sentence(exc.errno)
+    if limit is not None:  # not the file's fault: the same limit whatever path was being opened
+        return f"cannot open {exc.filename}: {limit}." if exc.filename else f"{limit[0].upper()}{limit[1:]}."
     where = exc.filename or ""
     what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
     if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):

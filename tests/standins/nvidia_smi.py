@@ -10,7 +10,9 @@ detection uses and the failures it must survive:
   driver. ..." (exit 9); `smi=version_mismatch`: "Failed to initialize NVML: Driver/library version
   mismatch" (exit 18);
 - drivers older than 510 reject `compute_cap`: `Field "compute_cap" is not a valid field to query.`
-  (exit 2), as seen on 470.x (huggingface/candle#733, canonical/inference-snaps#128).
+  (exit 2), as seen on 470.x (huggingface/candle#733, canonical/inference-snaps#128);
+- `smi=gpu_lost`: "Unable to determine the device handle for GPU …: Unknown Error" (exit 15), a GPU off the bus;
+- `smi=hang`: never answers, as on a server whose driver or GPU is wedged (the caller's deadline must stop it).
 
 Standard library only: it runs with `-I`.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 TIMESTAMP = "Tue Sep 12 10:27:46 2023"
 
@@ -193,6 +196,9 @@ def xml(profile: dict) -> str:
 
 def main(argv: list[str]) -> int:
     profile = load_profile()
+    if profile["smi"] == "hang":  # a wedged driver: the real tool blocks in the kernel and never answers
+        while True:
+            time.sleep(3600)
     if profile["smi"] == "driver_not_loaded":
         sys.stdout.write("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
                          "Make sure that the latest NVIDIA driver is installed and running.\n\n")
@@ -200,6 +206,9 @@ def main(argv: list[str]) -> int:
     if profile["smi"] == "version_mismatch":
         sys.stdout.write("Failed to initialize NVML: Driver/library version mismatch\n")
         return 18
+    if profile["smi"] == "gpu_lost":
+        sys.stdout.write("Unable to determine the device handle for GPU 0000:07:00.0: Unknown Error\n")
+        return 15
     if not argv:
         sys.stdout.write(table(profile))
         return 0

@@ -29,3 +29,14 @@ def test_a_full_disk_with_no_path_names_the_inode_check_too():
     assert "`df -i`" in describe_os_error(OSError(errno.ENOSPC, "No space left on device"))
     finding = diagnose_text("OSError: [Errno 28] No space left on device: '/s/envs/x/lib'")[0]
     assert finding.id == "disk_full" and "df -i" in finding.fix
+
+
+def test_too_many_open_files_names_the_open_files_limit_with_its_number():
+    """EMFILE is this process's `ulimit -n`, not a fault of the file it was opening (hostile pass P9)."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    words = describe_os_error(OSError(errno.EMFILE, "Too many open files", "/some/file"))
+    assert words.startswith("cannot open /some/file: this process reached its limit of open files")
+    assert f"`ulimit -n` is {soft}" in words or soft == resource.RLIM_INFINITY
+    assert "pty" not in words and "GC_WIZARD_HOME" not in words

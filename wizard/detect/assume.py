@@ -17,14 +17,14 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-from wizard.detect.facts import DetectWarning, Driver, Facts, Gpu
+from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Driver, Facts, Gpu
 from wizard.errors import UserError
 from wizard.yaml_data import load_table
 
 SOURCE = "assumed"
 _TABLE = Path(__file__).resolve().parents[1] / "data" / "driver_cuda.yaml"
 #: Warnings that describe the driver this machine lacks; they do not apply to the assumed one.
-_REPLACED_WARNINGS = ("no_nvidia_driver", "driver_not_loaded", "driver_library_mismatch", "driver_override")
+_REPLACED_WARNINGS = ("no_nvidia_driver", *DRIVER_IN_TROUBLE, "driver_override")
 
 
 @lru_cache(maxsize=1)

@@ -38,7 +38,7 @@ from wizard.detect import (
     slurm_env,
     smi,
 )
-from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, Facts, Gpu
+from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, DriverProbe, Facts, Gpu
 from wizard.detect.libraries import inventory, parse_ldconfig, start_ldconfig
 from wizard.detect.reading import Reading
 from wizard.errors import UserError
@@ -79,6 +79,30 @@ def choose_driver(nvml_r: Reading, smi_r: Reading, kernel_module_r: Reading, cud
     return driver, gpus
 
 
+#: What to do about a driver probe that never answered: the same words wherever a hang is reported.
+HUNG_ADVICE = ("Run `nvidia-smi` by hand: if it hangs there too, the driver or a GPU is wedged, and only an admin "
+               "can fix it (a GPU reset or a reboot); ask the admins.")
+#: Each source's words when it found nothing at all.
+_ABSENT_WORDS = {"nvml": "no NVML library", "nvidia-smi": "no nvidia-smi", "procfs": "no /proc/driver/nvidia/version",
+                 "libcuda": "no libcuda.so.1"}
+
+
+def nothing_found_words(readings: tuple[Reading, ...]) -> str:
+    """"no NVML library, nvidia-smi failed with exit status 4, …": what each source really said.
+
+    Why not a fixed list: a source that is there but failed is not "no <source>"; the sentence named nvidia-smi
+    missing on a server where it was installed (hostile pass P5). A skipped source says nothing; a failure's own
+    words are in its `probe_failed` warning."""
+    words = []
+    for reading in readings:
+        if reading.status == "absent":
+            words.append(_ABSENT_WORDS.get(reading.source, f"no {reading.source}"))
+        elif reading.status not in ("skipped", "ok"):
+            code = f" with exit status {reading.exit_code}" if reading.exit_code else ""
+            words.append(f"{reading.source} is there but {reading.status.replace('_', ' ')}{code}")
+    return ", ".join(words)
+
+
 def driver_warnings(nvml_r: Reading, smi_r: Reading, kernel_module_r: Reading, cuda_r: Reading,
                     driver: Driver | None, environ: dict[str, str]) -> list[DetectWarning]:
     readings = (nvml_r, smi_r, kernel_module_r, cuda_r)
@@ -101,13 +125,20 @@ def driver_warnings(nvml_r: Reading, smi_r: Reading, kernel_module_r: Reading, c
         warnings.append(DetectWarning("driver_library_mismatch", (
             f"The NVIDIA driver's libraries and kernel module are different versions ({quoted('mismatch')}); "
             "this usually means the driver was upgraded without a reboot. Ask an admin to reboot the server.")))
-    if driver is None and not_loaded is None and mismatch is None:
+    hung = [r for r in (nvml_r, smi_r) if r.status == "timeout"]
+    if driver is None and not_loaded is None and mismatch is None and hung:
+        warnings.append(DetectWarning("driver_not_answering", (
+            "An NVIDIA driver is installed here but does not answer: "
+            + "; ".join(f"{r.source}: {r.detail}" for r in hung) + ". That is a hung driver or GPU, not a missing "
+            f"one. {HUNG_ADVICE} Until it answers, only the CPU recipes can run on this machine.")))
+    elif driver is None and not_loaded is None and mismatch is None:
         warnings.append(DetectWarning("no_nvidia_driver", (
-            "No NVIDIA driver was found (no NVML library, no nvidia-smi, no /proc/driver/nvidia/version, "
-            "no libcuda.so.1). Only the CPU recipes can run on this machine.")))
+            f"No NVIDIA driver was found ({nothing_found_words(readings)}). "
+            "Only the CPU recipes can run on this machine.")))
     for reading in readings:
         if reading.status == "timeout":
-            warnings.append(DetectWarning("probe_timeout", f"{reading.source}: {reading.detail}"))
+            advice = "" if any(w.id == "driver_not_answering" for w in warnings) else f" {HUNG_ADVICE}"
+            warnings.append(DetectWarning("probe_timeout", f"{reading.source}: {reading.detail}{advice}"))
         elif reading.status == "failed" and driver is None:
             warnings.append(DetectWarning("probe_failed", f"{reading.source}: {reading.detail}"))
     if driver is not None and driver.source == "profile":
@@ -304,4 +335,6 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
         environment=env_info, disk=disk, platform=platform, warnings=tuple(warnings),
         seconds=round(time.perf_counter() - started, 3), host=os.uname().nodename.split(".")[0],
         slurm=slurm_env.job_marker(environ), memory=memory,
+        driver_probes=tuple(DriverProbe(r.source, r.status, r.detail, r.path, r.exit_code, r.seconds)
+                            for r in (nvml_r, smi_r, kernel_module_r, cuda_r)),
     )

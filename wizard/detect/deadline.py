@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from wizard.children import die_with_parent, stopping, track, untrack
+from wizard.errors import os_error_words
 
 #: Seconds any single probe may take before it becomes a `probe_timeout` warning.
 PROBE_TIMEOUT = 8.0
@@ -69,8 +70,8 @@ class Running:
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 env=env, text=True, errors="replace", start_new_session=True, preexec_fn=die_with_parent(),
             )
-        except OSError as exc:
-            self.error = f"{argv[0]}: {exc.strerror or exc}"
+        except OSError as exc:  # a limit (`ulimit -n`) is named as one, not as the program's fault
+            self.error = f"{argv[0]}: {os_error_words(exc)}"
             return
         if not track(self):  # stop_all ran while this one was starting: it did not see it
             self.kill()

@@ -24,6 +24,30 @@ class Driver:
     source: str
 
 
+#: Warnings that mean an NVIDIA driver IS on this machine but cannot be used now: installed but not loaded, its
+#: libraries and kernel module from different versions, or a driver that does not answer (a probe hung until its
+#: deadline). Every face and the matcher treat them alike: a GPU server in trouble, never "no driver".
+DRIVER_IN_TROUBLE = ("driver_not_loaded", "driver_library_mismatch", "driver_not_answering")
+
+
+@dataclass(frozen=True)
+class DriverProbe:
+    """What one link of the driver chain observed, as `detect --json` reports it (`driver_probes`).
+
+    Why kept in the facts: "absent", "timeout" (there, but no answer before the deadline) and "failed" (ended with
+    `exit_code`) call for different fixes, and a support report or a script must be able to tell them apart without
+    parsing a warning's words."""
+
+    source: str
+    """"nvml", "nvidia-smi", "procfs" or "libcuda"."""
+    status: str
+    """ok · absent · not_loaded · mismatch · failed · timeout · skipped (`wizard.detect.reading.STATUSES`)."""
+    detail: str = ""
+    path: str | None = None
+    exit_code: int | None = None
+    seconds: float | None = None
+
+
 @dataclass(frozen=True)
 class Gpu:
     index: int
@@ -117,12 +141,15 @@ class Facts:
     """Set when detection ran on a cluster node through `srun`: {"node", "partition", "job_id", "srun"}."""
     memory: HostMemory | None = None
     """Host RAM (None when it could not be read)."""
+    driver_probes: tuple[DriverProbe, ...] = ()
+    """Each driver source's own outcome, in chain order (empty in facts saved by older wizards)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["gpus"] = list(data["gpus"])
         data["cuda_libraries"] = list(data["cuda_libraries"])
         data["warnings"] = list(data["warnings"])
+        data["driver_probes"] = list(data["driver_probes"])
         return data
 
     @classmethod
@@ -141,4 +168,5 @@ class Facts:
             host=str(data.get("host") or ""),
             slurm=dict(data["slurm"]) if isinstance(data.get("slurm"), dict) else None,
             memory=HostMemory(**data["memory"]) if isinstance(data.get("memory"), dict) else None,
+            driver_probes=tuple(DriverProbe(**p) for p in data.get("driver_probes") or [] if isinstance(p, dict)),
         )

@@ -23,6 +23,12 @@ class Reading:
     cuda: str | None = None
     gpus: list[Gpu] = field(default_factory=list)
     detail: str = ""
+    path: str | None = None
+    """The program or library that was run (nvidia-smi's full path), when one was found."""
+    exit_code: int | None = None
+    """The program's exit status when it ended by itself; None when it was not run or was stopped."""
+    seconds: float | None = None
+    """How long the program ran (for a timeout: how long it was waited for before it was stopped)."""
 
 
 def cuda_from_int(value: int | None) -> str | None:

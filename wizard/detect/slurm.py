@@ -31,7 +31,7 @@ from typing import Any
 
 from wizard.children import die_with_parent
 from wizard.detect import slurm_cluster
-from wizard.detect.facts import DetectWarning, Facts
+from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Facts
 from wizard.detect.slurm_cluster import partitions
 from wizard.detect.slurm_env import job_marker
 from wizard.detect.srun_errors import explain
@@ -217,8 +217,9 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
 def with_node_words(facts: Facts, target: SlurmTarget) -> Facts:
     """A node that shows the job no GPU is named as the node, with the two likely fixes, first among the
     problems (in place of "no driver on this machine"): the cluster may hand GPUs out only on request,
-    or the partition may be the wrong one."""
-    if facts.gpus or facts.driver is not None:
+    or the partition may be the wrong one. A node whose driver is there but in trouble (`DRIVER_IN_TROUBLE`: not
+    loaded, mismatched, hung) keeps its own warning: a partition or a GPU request is not what it needs."""
+    if facts.gpus or facts.driver is not None or any(w.id in DRIVER_IN_TROUBLE for w in facts.warnings):
         return facts
     marker = facts.slurm or {}
     warning = DetectWarning("slurm_node_no_gpu", node_without_gpu(marker.get("node") or "?",

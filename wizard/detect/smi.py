@@ -51,21 +51,33 @@ def compute_cap_from_name(name: str) -> str | None:
     return None
 
 
-def _failure(completed: deadline.Completed) -> Reading | None:
-    """A Reading for a run that did not work, or None when it did."""
+def _failure(completed: deadline.Completed, exe: str) -> Reading | None:
+    """A Reading for a run that did not work, or None when it did.
+
+    Why three different failures: an nvidia-smi that is on PATH but never answers (a hung driver or GPU: the
+    deadline stops it), one that ends with an exit status, and one that cannot be started at all are three
+    different things to tell a user, and none of them is "no nvidia-smi". A hung one was reported as "no NVIDIA
+    driver was found (… no nvidia-smi …)" on a server whose driver was wedged (hostile pass P5). So each
+    keeps its `path`, its `exit_code` and how long it ran, and `absent` is only `_Absent`'s, for a PATH without it.
+    """
     if completed.missing:
-        return Reading("nvidia-smi", "absent", detail=completed.stderr)
+        return Reading("nvidia-smi", "failed", path=exe,
+                       detail=f"{exe} is there but could not be started ({completed.stderr or 'no reason given'})")
     if completed.timed_out:
-        return Reading("nvidia-smi", "timeout", detail=f"nvidia-smi gave no answer in {completed.seconds:.0f} s")
+        return Reading("nvidia-smi", "timeout", path=exe, seconds=round(completed.seconds, 1),
+                       detail=f"{exe} is there but gave no answer within {completed.seconds:.0f} s and was stopped")
     if completed.returncode == 0:
         return None
     text = completed.output
-    first = next((line.strip() for line in text.splitlines() if line.strip()), f"exit status {completed.returncode}")
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    said = dict(path=exe, exit_code=completed.returncode, seconds=round(completed.seconds, 1))
     if NOT_LOADED_RE.search(text):
-        return Reading("nvidia-smi", "not_loaded", detail=first)
+        return Reading("nvidia-smi", "not_loaded", detail=first, **said)
     if MISMATCH_RE.search(text):
-        return Reading("nvidia-smi", "mismatch", detail=first)
-    return Reading("nvidia-smi", "failed", detail=first)
+        return Reading("nvidia-smi", "mismatch", detail=first, **said)
+    status = f"exit status {completed.returncode}"
+    return Reading("nvidia-smi", "failed", detail=f"{exe} failed with {status}" + (f": {first}" if first else ""),
+                   **said)
 
 
 def _mib(text: str | None) -> int | None:
@@ -139,14 +151,14 @@ class Running:
     def finish(self) -> Reading:
         """Driver, CUDA version and GPUs; never raises."""
         xml_done, cap_done = self.xml_run.finish(), self.cap_run.finish()
-        failed = _failure(xml_done)
+        failed = _failure(xml_done, self.exe)
         if failed is not None:
             return failed
         try:
             driver, cuda, gpus = parse_xml(xml_done.stdout)
         except ValueError:
             table = deadline.run([self.exe], env=self.env, timeout=self.timeout)
-            failed = _failure(table)
+            failed = _failure(table, self.exe)
             if failed is not None:
                 return failed
             driver, cuda, gpus = parse_table(table.stdout)
@@ -157,8 +169,10 @@ class Running:
             result.append(Gpu(index=gpu["index"], name=gpu["name"], memory_total_mib=gpu["memory_total_mib"],
                               compute_capability=cap, source="nvidia-smi", uuid=gpu["uuid"]))
         if driver is None and cuda is None:
-            return Reading("nvidia-smi", "failed", detail="nvidia-smi printed no driver version")
-        return Reading("nvidia-smi", "ok", version=driver, cuda=cuda, gpus=result)
+            return Reading("nvidia-smi", "failed", path=self.exe, exit_code=0,
+                           detail=f"{self.exe} printed no driver version")
+        return Reading("nvidia-smi", "ok", version=driver, cuda=cuda, gpus=result, path=self.exe, exit_code=0,
+                       seconds=round(xml_done.seconds, 1))
 
 
 class _Absent:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import textwrap
 
-from wizard.detect.facts import Facts
+from wizard.detect.facts import DRIVER_IN_TROUBLE, Facts
 from wizard.detect.preflight import WORDS, assess, summary_lines
 
 
@@ -27,12 +27,19 @@ def where_sentence(facts: Facts) -> str | None:
     return None
 
 
+#: The driver in a few words, for a driver that is there but cannot be used (`DRIVER_IN_TROUBLE`): never "no driver".
+_TROUBLE_WORDS = {
+    "driver_not_loaded": "an NVIDIA driver that is installed but not loaded",
+    "driver_library_mismatch": "an NVIDIA driver whose library and kernel module differ (a reboot is due)",
+    "driver_not_answering": "an NVIDIA driver that does not answer (hung; ask the admins)",
+}
+
+
 def machine_summary(facts: Facts) -> str:
     """One line over the recipes list: whose facts they are, the driver, the GPUs, Python and platform."""
-    broken = next((w for w in facts.warnings if w.id in ("driver_not_loaded", "driver_library_mismatch")), None)
+    broken = next((w for w in facts.warnings if w.id in DRIVER_IN_TROUBLE), None)
     if facts.driver is None and broken is not None:
-        gpu = ("an NVIDIA driver that is installed but not loaded" if broken.id == "driver_not_loaded"
-               else "an NVIDIA driver whose library and kernel module differ (a reboot is due)")
+        gpu = _TROUBLE_WORDS[broken.id]
     elif facts.driver is None:
         gpu = "no NVIDIA driver"
     else:
@@ -49,8 +56,14 @@ def machine_summary(facts: Facts) -> str:
 
 
 def problem_lines(facts: Facts) -> list[str]:
-    """Detection's warnings, with their ids: shown first, because they decide the recipe."""
-    return [f"! [{w.id}] {w.message}" for w in facts.warnings]
+    """Detection's warnings, with their ids: shown first, because they decide the recipe.
+
+    A warning whose whole text another one already says (a `probe_timeout` quoted by `driver_not_answering`) is
+    not shown twice; `--json` keeps both ids for the scripts that look for either."""
+    shown = [w for w in facts.warnings
+             if not any(o is not w and w.message.split(": ", 1)[-1] in o.message and len(o.message) > len(w.message)
+                        for o in facts.warnings)]
+    return [f"! [{w.id}] {w.message}" for w in shown]
 
 
 def _driver_rows(facts: Facts) -> list[tuple[str, str]]:
@@ -61,7 +74,8 @@ def _driver_rows(facts: Facts) -> list[tuple[str, str]]:
         rows.append(("Driver", f"{driver.version or 'unknown version'}  (supports CUDA up to "
                                f"{driver.cuda_driver_version or '?'}; {source})"))
     else:
-        rows.append(("Driver", "none usable"))
+        broken = next((w.id for w in facts.warnings if w.id in DRIVER_IN_TROUBLE), None)
+        rows.append(("Driver", f"none usable: {_TROUBLE_WORDS[broken]}" if broken else "none usable"))
     for gpu in facts.gpus:
         memory = f"{gpu.memory_total_mib / 1024:.0f} GiB" if gpu.memory_total_mib else "? GiB"
         rows.append((f"GPU {gpu.index}", f"{gpu.name}, {memory}, compute capability {gpu.compute_capability or '?'}"

@@ -45,7 +45,7 @@ import pexpect
 
 from wizard.children import die_with_parent
 from wizard.detect.libpath import split_cuda_dirs
-from wizard.errors import UserError
+from wizard.errors import UserError, pty_sentence
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -527,7 +527,10 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
     except (pexpect.ExceptionPexpect, OSError) as exc:
         private.close()
         scratch.close()
-        return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: {exc}"))
+        # An OSError here is the pty or the fork: its errno decides the words (`pty_sentence`), never the `pty`
+        # module's "out of pty devices", which it says for a low `ulimit -n` too (hostile pass P9).
+        why = pty_sentence(exc) if isinstance(exc, OSError) else str(exc)
+        return finish(StepResult(ok=False, error=f"could not start {step.argv[0]}: {why}"))
     child.delaybeforesend = None
     session = _Session(step, child, log, events, cancel, rules, stall_seconds,
                        inactivity_limit() if inactivity_seconds is None else inactivity_seconds)

@@ -54,7 +54,7 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from wizard.detect.facts import Facts, Gpu, PythonInfo
+from wizard.detect.facts import DRIVER_IN_TROUBLE, Facts, Gpu, PythonInfo
 from wizard.recipes.loader import Recipe
 
 _ARCH_ALIASES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64", "armv8": "aarch64"}
@@ -218,6 +218,9 @@ def _check_gpu(recipe: Recipe, facts: Facts, reasons: list[str], warnings: list[
         elif any(w.id == "driver_library_mismatch" for w in facts.warnings):
             reasons.append("the NVIDIA driver's libraries and kernel module differ (upgraded without a "
                            "reboot); an admin must reboot the server")
+        elif any(w.id == "driver_not_answering" for w in facts.warnings):
+            reasons.append("the NVIDIA driver is installed but does not answer (a hung driver or GPU); run "
+                           "`nvidia-smi` by hand, and ask the admins if it hangs there too")
         else:
             reasons.append("no NVIDIA driver was found")
         return ()
@@ -407,8 +410,7 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
     best = max(candidates, key=_Verdict.choice_key, default=None)
     # A driver that is installed but not loaded (or mismatched after an upgrade) is still a GPU server
     # that the user expects to use: the CPU recommendation must say so loudly.
-    has_nvidia = facts.driver is not None or bool(facts.gpus) or any(
-        w.id in ("driver_not_loaded", "driver_library_mismatch") for w in facts.warnings)
+    has_nvidia = facts.driver is not None or bool(facts.gpus) or any(w.id in DRIVER_IN_TROUBLE for w in facts.warnings)
     gpu_failures = [(v.recipe, v.reasons[0] if v.reasons else v.warnings[0]) for v in verdicts
                     if v.recipe.backend == "gpu" and (v.reasons or v.cautioned)
                     and (graphcast_version is None or v.recipe.graphcast.version == graphcast_version)]

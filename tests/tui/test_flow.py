@@ -255,6 +255,27 @@ async def test_rollback_from_history_runs_live_and_finishes_with_its_result(gpu_
     assert "create-env: Recreate the environment" in log and "+ pkg-a==1.0" in log
 
 
+async def test_a_rollback_s_check_has_a_row_of_its_own_with_its_outcome(gpu_server, tiny):
+    """Walk 18 #11: a rollback's GraphCast check showed only a counter while it ran. It is a step row now, in the
+    CLI's words, ending ✗ here (the tiny env has no JAX: the check fails at its first tier, and the target is not
+    made current)."""
+    from wizard.flows.describe_check import CHECK_TITLE
+
+    gpu_server("no-nvidia")
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    app = WizardApp([str(tiny.recipes)], find_links=[str(tiny.house.path)], offline=True,
+                    graphcast_src=str(tiny.graphcast), verify=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await _roll_back_from_history(pilot, app, a["entry_id"])
+        screen = app.screen
+        await wait_for(pilot, lambda: "check" in screen.step_list.state, timeout=60)
+        await wait_for(pilot, lambda: screen.finished, timeout=120)
+        assert not screen.result.ok and screen.step_list.state["check"] == "failed"
+        await wait_for(pilot, lambda: CHECK_TITLE in screen_text(app))
+    assert [e["id"] for e in tiny.history() if e["current"]] == [b["entry_id"]]
+
+
 async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_server, tiny, slow_index, tmp_path):
     """Ctrl-C, then Stop: the rebuild's download stops, the half-rebuilt folder goes, B stays current."""
     gpu_server("no-nvidia")

@@ -23,6 +23,7 @@ from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
 from wizard.errors import UserError, WizardError, stop_for_signal, stop_signal, stop_words
 from wizard.flows.after_install import replay_answers, save_answers
+from wizard.flows.describe_check import CHECK_TITLE
 from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
 from wizard.flows.options import InstallOptions
@@ -77,7 +78,7 @@ class TerminalEvents(InstallEvents):
         return await_answer(reply, self.cancel)
 
     def verify_started(self) -> None:
-        self._say("==> Checking that GraphCast runs (a real jit init)")
+        self._say(f"==> {CHECK_TITLE}")
 
     def verify_tier(self, tier: Tier) -> None:
         mark = {"passed": "ok", "failed": "FAILED", "not_run": "not run"}.get(tier.status, tier.status)

@@ -22,7 +22,10 @@ from wizard.verify.protocol import GENCAST_TIER, TIER_TITLES
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier
 
-__all__ = ["GENCAST_TIER", "TIER_TITLES", "finding_lines", "tier_detail"]
+__all__ = ["CHECK_TITLE", "GENCAST_TIER", "TIER_TITLES", "finding_lines", "tier_detail"]
+
+#: The check as one step of an install or a rollback: the CLI's `==>` line and the app's step row.
+CHECK_TITLE = "Checking that GraphCast runs (a real jit init)"
 
 
 def _graphcast_init(tier: Tier) -> str:

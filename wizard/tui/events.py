@@ -58,6 +58,10 @@ class LiveScreenEvents(InstallEvents):
     def step_finished(self, step, result) -> None:
         self.target.post_message(StepFinished(step.name, result.ok, result.seconds, result.cancelled))
 
+    def verify_started(self) -> None:
+        self._wait_for_answer()  # the check is a step too: it waits while the stop question is open
+        self.target.post_message(VerifyStarted())
+
     def verify_tier(self, tier: Tier) -> None:
         self.target.post_message(VerifyTier(tier))
 
@@ -77,10 +81,6 @@ class InstallScreenEvents(LiveScreenEvents):
         reply: queue.Queue = queue.Queue()
         self.target.post_message(PromptAsked(text, reply))
         return await_answer(reply, self.cancel)
-
-    def verify_started(self) -> None:
-        self._wait_for_answer()  # the check is a step too: it waits while "Stop the install?" is open
-        self.target.post_message(VerifyStarted())
 
     def job_state(self, state) -> None:
         self.target.post_message(JobStateChanged(state))

@@ -9,13 +9,15 @@ same view of it (and the same way to stop it). The rollback runs in the app's wo
 from __future__ import annotations
 
 import threading
+import time
 
 from textual.binding import Binding
 from textual.widgets import Static
 
 from wizard.flows.describe import rollback_lines
+from wizard.flows.describe_check import CHECK_TITLE, TIER_TITLES
 from wizard.flows.results import RollbackResult
-from wizard.tui.messages import RollbackDone, StepFinished, StepStarted, VerifyTier
+from wizard.tui.messages import RollbackDone, StepFinished, StepStarted, VerifyStarted, VerifyTier
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.install import InstallScreen
 
@@ -55,8 +57,6 @@ class RollbackScreen(InstallScreen):
         self.step_list.display = False  # a plain switch runs no step: no empty row for it
 
     def _draw_overall(self) -> None:
-        import time
-
         if self.finished:
             return
         seconds = time.monotonic() - self.started
@@ -74,17 +74,31 @@ class RollbackScreen(InstallScreen):
         note = "not all cached" if message.name.endswith("-offline") and not message.ok else None
         self.step_list.finish(message.name, message.ok, message.seconds, message.cancelled, note=note)
 
+    def on_verify_started(self, message: VerifyStarted) -> None:
+        """The check gets a row of its own, as the install's steps do (walk 18: a switch showed nothing but a
+        counter for the minute its check ran)."""
+        message.stop()
+        self.step_list.display = True
+        self.step_list.start("check", CHECK_TITLE)
+
     def on_verify_tier(self, message: VerifyTier) -> None:
         message.stop()
         tier = message.tier
         count = tier.details.get("param_count")
         extra = f", {count:,} parameters" if count else ""
         self.live_log.add_line(f"[gc-wizard] check {tier.name}: {tier.status} ({tier.seconds or 0:.1f} s{extra})")
+        if self.step_list.state.get("check") == "running" and tier.status == "passed":
+            self.step_list.progress = f"{TIER_TITLES.get(tier.name, tier.name)} ✓"  # the last tier passed so far
 
     def on_rollback_done(self, message: RollbackDone) -> None:
         message.stop()
         self.result = message.result
         self.finished = True
+        if self.step_list.state.get("check") == "running":
+            check = message.result.verify if message.result is not None else None
+            self.step_list.finish("check", bool(check is not None and check.ok),
+                                  time.monotonic() - self.step_list.started.get("check", time.monotonic()),
+                                  cancelled=bool(message.result is not None and message.result.cancelled))
         self.live_log.flush()
         if isinstance(self.app.screen, ConfirmScreen):
             self.app.pop_screen()  # "Stop the rollback?" asked too late: it is over anyway

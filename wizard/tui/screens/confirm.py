@@ -16,6 +16,10 @@ class ConfirmScreen(ModalScreen["bool | str"]):
     """y confirms (True); n/Escape declines (False); with `other` = (key, label, answer), that key (or its
     button) dismisses with `answer`. Focus starts on No: Enter alone never stops or removes anything."""
 
+    #: Under 76 columns the buttons are stacked (`-narrow`, app.tcss): three side by side cut the last one,
+    #: "Keep going (n)", to "Keep" at 60 columns.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (76, "-wide")]
+
     BINDINGS = [
         Binding("y", "yes", "Yes", id="yes", tooltip="Go ahead"),
         Binding("n,escape", "no", "No", id="no", tooltip="Leave things as they are"),

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from textual import events
+from textual.css.query import NoMatches
+from textual.dom import NoScreen
 from textual.widgets import Footer
 
 
@@ -56,6 +58,7 @@ class WrappingFooter(Footer):
         kwargs.setdefault("compact", True)
         super().__init__(**kwargs)
         self._laid_out_for: int | None = None
+        self._rows = 1
 
     def compose(self):
         from textual.containers import HorizontalGroup
@@ -64,9 +67,21 @@ class WrappingFooter(Footer):
         room = self.app.size.width
         self._laid_out_for = room
         start = 0
-        for count in rows_that_fit([_key_width(k) for k in keys], room):
+        rows = rows_that_fit([_key_width(k) for k in keys], room)
+        for count in rows:
             yield HorizontalGroup(*keys[start:start + count], classes="-keys-row")
             start += count
+        self._rows = min(max(len(rows), 1), 3)
+        self.call_after_refresh(self._lift_toasts)
+
+    def _lift_toasts(self) -> None:
+        """Keep the screen's notifications above every row of keys: Textual lifts them one row, for its one-row
+        footer, so a toast covered the second row of this one (walk 18 #14)."""
+        try:
+            rack = self.screen.query_one("#textual-toastrack")
+        except (NoMatches, NoScreen):  # not on a screen (any more): nothing to lift
+            return
+        rack.styles.margin = (0, 0, self._rows, 0)
 
     def on_resize(self, event: events.Resize) -> None:
         if self._bindings_ready and self.app.size.width != self._laid_out_for:

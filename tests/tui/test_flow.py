@@ -571,6 +571,12 @@ async def test_a_mistyped_source_asks_again_with_the_typed_text_and_why(gpu_serv
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen) and app.screen.error is not None, timeout=60)
         assert app.screen.query_one("Input").value == wrong
         assert "graphcst" in str(app.screen.query_one("#answer-error").render())
+        # Walk 19 #6: the text is there to be mended, not selected: one Backspace takes one character.
+        await pilot.pause(0.1)
+        await pilot.press("backspace")
+        assert app.screen.query_one("Input").value == wrong[:-1]
+        await pilot.press("t")
+        assert app.screen.query_one("Input").value == wrong[:-1] + "t"
         assert plan_screen.options.graphcast_src == str(tiny.graphcast)  # the previous source stays
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is plan_screen)

@@ -39,11 +39,15 @@ class PromptScreen(ModalScreen[str | None]):
             yield ShownLabel(self.question, id="question", markup=False)
             if self.error:
                 yield ShownLabel(f"✗ {self.error}", id="answer-error", markup=False)
-            yield Input(value=self.value, id="answer", password=self.secret)
+            # Not selected on focus, the cursor after the text: the text given back after a refusal is there to be
+            # corrected, and with it all selected one Backspace erased the whole path (walk 19 #6).
+            yield Input(value=self.value, id="answer", password=self.secret, select_on_focus=False)
             yield ShownLabel(self.hint, classes="hint", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        answer = self.query_one(Input)
+        answer.focus()
+        answer.cursor_position = len(answer.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

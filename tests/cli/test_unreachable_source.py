@@ -52,6 +52,12 @@ def test_install_refuses_an_unreachable_source_before_downloading_and_names_the_
     assert error.startswith("github.invalid cannot be reached from here")
     assert f"`--graphcast-src {tiny.graphcast}`" in error and "Nothing was downloaded" in error
     assert [e["recipe"] for e in tiny.history()] == ["tiny-b"]  # nothing started: no entry, no env
+    # Walk 19 #3: the plan (both faces' words, the app's "Install anyway?" too) names the remembered source.
+    planned = " ".join(run_inproc("plan", *args[1:2], *args[4:]).stdout.split())
+    assert f"Your last install of GraphCast 0.1.1 used {tiny.graphcast}: give it again" in planned, planned
+    assert planned.count("cannot be reached from here") == 1
+    assert refused.stderr.count("cannot be reached from here") == 1, refused.stderr  # said once, not twice
+    assert "==> Installing" not in refused.stdout + refused.stderr  # nothing announced that did not begin
     forced = run_inproc(*args, "--force")
     assert forced.returncode == 1 and "Installing anyway, as asked" in forced.stderr + forced.stdout
 

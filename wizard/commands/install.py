@@ -48,7 +48,7 @@ class TerminalEvents(InstallEvents):
         self.out.flush()
 
     def announce(self, plan) -> None:
-        """The plan about to run (the one `gc-wizard plan` prints for the same options)."""
+        """The plan about to run (the one `gc-wizard plan` prints for the same options), once nothing refused it."""
         self._say(f"==> Installing {plan.recipe.id} into {plan.env_dir} ({plan.installer}, {plan.mode} environment)")
         for note in plan.notes:
             self._say(f"    note: {note}")
@@ -155,7 +155,6 @@ def run(args: argparse.Namespace) -> int:
             # Planned here, in the worker, so a signal can stop a hung interpreter probe; the plan
             # announced is the plan that runs.
             plan = plan_for(options)
-            events.announce(plan)
             outcome["result"] = run_install(plan, options, events, cancel)
         except BaseException as exc:  # handed to the main thread, which knows how to report it
             outcome["error"] = exc

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO
@@ -25,6 +26,7 @@ from typing import IO
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
+from wizard.flows.history import last_local_graphcast
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
 from wizard.recipes.loader import get_recipe, load_recipes
@@ -93,11 +95,27 @@ def plan_for(options: InstallOptions) -> Plan:
     plan = plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
                         offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
                         bundle=options.bundle, alternative=options.alternative, python=options.python)
+    plan = _with_remembered_source(plan)
     if options.with_notebook:
         note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "
                 f"{len(added) - 2} they need, pinned with the rest (the notebook's imports cell runs).")
         plan = dataclasses.replace(plan, notes=(*plan.notes, note))
     return plan
+
+
+def _with_remembered_source(plan: Plan) -> Plan:
+    """A plan whose GraphCast host does not answer, with the local source the history remembers for this GraphCast
+    version named in its words (the source's ✗ line, "Install anyway?", install's refusal): walk 19 #3,
+    the app's plan only said "give a local checkout" where the last install had used one."""
+    if not plan.unreachable_source:
+        return plan
+    version = plan.recipe.graphcast.version
+    remembered = last_local_graphcast(version)
+    if not remembered or remembered == plan.graphcast_src:
+        return plan
+    words = (f"{plan.unreachable_source.removesuffix('.')}. Your last install of GraphCast {version} used "
+             f"{remembered}: give it again (`--graphcast-src {shlex.quote(remembered)}`, or g on the Plan screen).")
+    return dataclasses.replace(plan, unreachable_source=words)
 
 
 def _facts_quietly() -> Facts | None:

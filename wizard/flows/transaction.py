@@ -25,7 +25,6 @@ user had. So:
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import threading
 import time
@@ -46,7 +45,6 @@ from wizard.errors import (
     stop_signal,
     stop_words,
 )
-from wizard.flows.history import last_local_graphcast
 from wizard.flows.results import InstallResult, kept_unchecked, what_was_undone
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
@@ -87,6 +85,10 @@ MAX_FOLDER_TRIES = 100
 
 class InstallEvents(RunnerEvents):
     """The runner's callbacks plus the install's own milestones (all called on the worker thread)."""
+
+    def announce(self, plan) -> None:
+        """The install begins: every refusal is behind it (walk 19 #10: "==> Installing" came first, then the
+        refusal of an unreachable source)."""
 
     def verify_started(self) -> None: ...
 
@@ -375,20 +377,9 @@ def refuse_unreachable_source(plan, *, force: bool, despite: bool, say) -> None:
     if not plan.unreachable_source:
         return
     if not (force or despite):
-        raise SourceUnreachable(f"{plan.unreachable_source.removesuffix('.')}{_remembered_source(plan)}. "
-                                "Nothing was downloaded; pass --force to try anyway.")
+        # The plan's words name the local source the history remembers, when there is one (`flows.session`).
+        raise SourceUnreachable(f"{plan.unreachable_source} Nothing was downloaded; pass --force to try anyway.")
     say(f"{'--force: ' if force else ''}{plan.unreachable_source} Installing anyway, as asked.")
-
-
-def _remembered_source(plan) -> str:
-    """The local GraphCast source the history remembers for this GraphCast version, as the flag to add (empty when
-    there is none, or it is the plan's own)."""
-    version = plan.recipe.graphcast.version
-    remembered = last_local_graphcast(version)
-    if not remembered or remembered == plan.graphcast_src:
-        return ""
-    return (f" (your last install of GraphCast {version} used {remembered}: add "
-            f"`--graphcast-src {shlex.quote(remembered)}`)")
 
 
 class SourceUnreachable(UserError):
@@ -481,6 +472,7 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
     with StateLock(f"install {plan.recipe.id}"), target:
         # After the state folder is known good (its own problems are said first), before anything is recorded.
         refuse_unreachable_source(plan, force=options.force, despite=options.despite_unreachable, say=events.message)
+        events.announce(plan)
         try:
             return transaction.run()
         except BaseException as exc:

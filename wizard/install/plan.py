@@ -662,6 +662,8 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
     plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),
                       offline=offline, graphcast_src=graphcast_src, mode=mode, lock=lock)
+    # Its own field, not a note: both faces show it once, on the GraphCast source's line (and `install` refuses
+    # with it); as a note too it was said twice (walk 19 #10).
     unreachable = None if offline else unreachable_source(plan.graphcast_src)
-    notes = ((offer,) if offer else ()) + plan.notes + ((unreachable,) if unreachable else ())
+    notes = ((offer,) if offer else ()) + plan.notes
     return dataclasses.replace(plan, notes=notes, unreachable_source=unreachable)

@@ -2118,6 +2118,10 @@ FAMILIES["gpu_out_of_memory"] += [
     "  Profiling failure on cuDNN engine eng1{k2=4,k3=0}: UNKNOWN: CUDNN_STATUS_ALLOC_FAILED",
     "  Profiling failure on cuDNN engine 7#TC: UNKNOWN: CUDNN_STATUS_EXECUTION_FAILED",
     "E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] Could not create cudnn handle: CUDNN_STATUS_ALLOC_FAILED",
+    # batch 69's held-out half: the cuBLAS status name alone, as quoted or as another framework raises it
+    "`CUBLAS_STATUS_NOT_INITIALIZED`",
+    "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`",
+    "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
 ]
 
 

@@ -2084,6 +2084,62 @@ def test_batch_68_sigill_in_another_program_is_not_jaxlibs_cpu():
     assert "cpu_lacks_avx" not in [f.id for f in diagnose_text(text)]
 
 
+# Batch 69: the map/spatial-index C libraries of GraphCast's dependencies (Cartopy's and pyproj's build checks, Shapely's
+# and rtree's loaders), the schedulers' wall-time limits, and XLA's conv autotuner starved of GPU memory.
+FAMILIES["gis_library_missing"] = [
+    "Proj version 0.0.0 is installed, but cartopy requires at least version 4.9.0.",
+    "  Proj version 7.2.1 is installed, but cartopy requires at least version 8.0.0.",
+    "GEOS version 3.5.1 is installed, but cartopy requires at least version 3.7.2.",
+    "Proj 4.9.0 must be installed.",
+    "ERROR: Minimum supported PROJ version is 9.4.0, installed version is 9.1.1. For more information see: "
+    "https://pyproj4.github.io/pyproj/stable/installation.html",
+    "ERROR: Minimum supported proj version is 7.2.0, installed version is 6.3.1.",
+    "proj executable not found. Please set the PROJ_DIR variable. For more information see: "
+    "https://pyproj4.github.io/pyproj/stable/installation.html",
+    "OSError: Could not find lib geos_c or load any of its variants ['libgeos_c.so.1', 'libgeos_c.so'].",
+    "OSError: Could not find libspatialindex_c library file",
+    "OSError: could not find or load spatialindex_c-64.dll",
+    "OSError: Could not load libspatialindex_c library",
+    "OSError: libspatialindex_c.so.6: cannot open shared object file: No such file or directory",
+]
+FAMILIES["job_time_limit"] = [
+    "slurmstepd: error: *** JOB 4242 ON gpu017 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***",
+    "slurmstepd: error: *** STEP 4242.0 ON gpu017 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***",
+    "slurmstepd: *** JOB 830329 CANCELLED AT 2018-08-06T17:21:44 DUE TO TIME LIMIT on n447 ***",
+    "srun: error: Unable to allocate resources: Requested time limit is invalid (missing or exceeds some limit)",
+    "sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or exceeds some limit)",
+    "sbatch: error: Batch job submission failed: Time limit specification required, but not provided",
+    "TERM_RUNLIMIT: job killed after reaching LSF run time limit.",
+    "=>> PBS: job killed: walltime 7230 exceeded limit 7200",
+]
+FAMILIES["gpu_out_of_memory"] += [
+    "jaxlib.xla_extension.XlaRuntimeError: UNKNOWN: Failed to determine best cudnn convolution algorithm for:",
+    "RuntimeError: UNKNOWN: Failed to determine best cudnn convolution algorithm for:",
+    "  Profiling failure on cuDNN engine eng1{k2=4,k3=0}: UNKNOWN: CUDNN_STATUS_ALLOC_FAILED",
+    "  Profiling failure on cuDNN engine 7#TC: UNKNOWN: CUDNN_STATUS_EXECUTION_FAILED",
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] Could not create cudnn handle: CUDNN_STATUS_ALLOC_FAILED",
+    # batch 69's held-out half: the cuBLAS status name alone, as quoted or as another framework raises it
+    "`CUBLAS_STATUS_NOT_INITIALIZED`",
+    "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`",
+    "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # Cartopy's build warnings alone: the build may still find the library and succeed
+    ("setup.py:166: UserWarning: Unable to determine Proj version. Ensure you have 8.0.0 or later installed, or "
+     "installation may fail.\n", "gis_library_missing"),
+    # XLA's autotuner falling back after failed candidates: a warning while the run goes on
+    ("W external/xla/xla/service/gpu/conv_algorithm_picker.cc:812] All algorithms tried for %cudnn-conv failed. "
+     "Falling back to default algorithm.\n", "gpu_out_of_memory"),
+    # a job script's time request and scontrol's record of it are no time-limit failure
+    ("#SBATCH --time=01:00:00\nJobState=RUNNING Reason=None TimeLimit=01:00:00\n", "job_time_limit"),
+    ("truncated: Whether episode ended due to time limit\n", "job_time_limit"),
+])
+def test_batch_69_look_alikes_are_not_these(text, not_expected):
+    assert not_expected not in [f.id for f in diagnose_text(text)]
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

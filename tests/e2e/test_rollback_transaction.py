@@ -87,7 +87,7 @@ def test_a_rebuild_runs_as_runner_steps_live_and_into_the_rollbacks_log(tiny):
     log = Path(result.log).read_text()
     assert Path(result.log).name == f"rollback-{result.entry_id}.log"
     assert "create-env: Recreate the environment" in log and "sync-offline:" in log
-    assert "+ pkg-a==1.0" in log and "is the current environment again" in log
+    assert "+ pkg-a==1.0" in log and "is the current environment now" in log
     assert oct(Path(result.log).stat().st_mode & 0o777) == "0o600"
     assert _current_id() == a["entry_id"]
     record = load_history().get(result.entry_id)
@@ -206,7 +206,7 @@ def test_the_tui_result_lines_say_what_happened():
     from wizard.tui.screens.rollback import result_lines
 
     assert result_lines(rollback_result(ok=True, rebuilt=True, env="/e", log="/l")) == [
-        "✓ Rolled back (rebuilt from its frozen package set): /e is current again.", "Log: /l"]
+        "✓ Rolled back (rebuilt from its frozen package set): /e is current now.", "Log: /l"]
     failed = result_lines(rollback_result(ok=False, error="the check failed. Log: /l", log="/l"))
     assert failed == ["✗ Rollback failed: the check failed.", "Log: /l"]
     assert result_lines(None, "another wizard holds the lock") == [

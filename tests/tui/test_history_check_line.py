@@ -157,3 +157,10 @@ async def test_r_is_offered_only_on_a_row_it_can_roll_back_to_and_the_row_says_w
         assert seen[1][0] is None and ("r: Entry 20261122-215241-abcd cancelled; only an installed or verified "
                                        "environment can be rolled back to.") in seen[1][1]
         assert seen[2][0] is None and "is already the current environment" in seen[2][1]
+
+
+def test_a_check_the_user_stopped_reads_stopped_even_when_the_install_was_kept():
+    """Walk 19 #2: Ctrl-C in the check, then k (keep it unchecked): the entry is `installed`, and its line read
+    "check: failed at GraphCast jit init"."""
+    kept = VerifySummary(ok=False, failed_tier="graphcast_jit_init", stopped=True)
+    assert check_line(_entry("installed", kept)) == "check: stopped during GraphCast jit init (the notebook's cell)"

@@ -15,7 +15,7 @@ from wizard.commands.install import TerminalEvents
 from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
 from wizard.errors import ExitCode, UserError
 from wizard.flows.describe import rollback_lines
-from wizard.flows.history import disk_total_words, disk_words, history_rows
+from wizard.flows.history import disk_total_words, disk_words, history_rows, status_cell
 from wizard.flows.rollback import remove, rollback
 from wizard.paths import wizard_command
 from wizard.security import one_line
@@ -55,7 +55,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
     for row in rows:
         row = _one_line_fields(row)
         mark = "●" if row["current"] else " "
-        status = row["status"] + ("*" if row.get("interrupted") else "")
+        status = status_cell(row["status"], row.get("env_status") or "") + ("*" if row.get("interrupted") else "")
         started = (row.get("started") or "")[:16].replace("T", " ")
         out.append(f"{mark} {row['id']:{id_width}}  {row['kind']:8}  {status:10}  {disk_words(row):>9}  {started}")
         what = row["recipe"] + (f" ({row['installer']})" if row.get("installer") else "")

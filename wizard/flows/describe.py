@@ -21,7 +21,7 @@ def rollback_lines(result: RollbackResult | None, error: str | None = None) -> l
         how = " (rebuilt from its frozen package set)" if result.rebuilt else ""
         how += " (packages restored)" if result.restored else ""
         checked = " and passed the GraphCast check" if result.verify else ""
-        lines = [f"Rolled back{how}{checked}: {result.env} is current again."]
+        lines = [f"Rolled back{how}{checked}: {result.env} is current now."]
     else:
         what = "cancelled" if result.cancelled else "failed"
         said = (result.error or "no reason given").split(" Log: ")[0]  # the log has its own line

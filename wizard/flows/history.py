@@ -15,8 +15,8 @@ from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
-__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "history_rows", "installed_recipes",
-           "last_local_graphcast", "read_history", "record_check", "size_words"]
+__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "env_status", "history_rows",
+           "installed_recipes", "last_local_graphcast", "read_history", "record_check", "size_words", "status_cell"]
 
 
 def read_history() -> History:
@@ -51,7 +51,24 @@ def current_env_text() -> str:
         return f"unknown (the history cannot be read: {exc})"
     if current is None:
         return "none yet (the wizard builds one in a new folder)"
-    return f"{current.env}\n  {current.recipe} · {current.status}"
+    return f"{current.env}\n  {current.recipe} · {env_status(current)}"
+
+
+def status_cell(entry_status: str, environment_status: str) -> str:
+    """The one word a history table's status column shows: the environment's state when a later check verified
+    it (`env_status`), else the entry's own status."""
+    return "verified" if environment_status.startswith("verified") else entry_status
+
+
+def env_status(entry) -> str:
+    """An install entry's environment as it stands now: the install's own status, or "verified" (with the date)
+    once a later GraphCast check passed on it (`verify --env`, a rollback's check) — its marker keeps that date.
+    Walk 19 #2: an install kept unchecked, then checked by the rollback to it, was still called "installed"."""
+    if entry.kind != "install" or entry.status != "installed":
+        return entry.status
+    marker = envs.read_marker(entry.env) if entry.env else None
+    verified = getattr(marker, "verified", None)
+    return f"verified {verified[:10]} (checked since)" if verified else entry.status
 
 
 def installed_recipes() -> dict[str, str]:
@@ -121,5 +138,6 @@ def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:
         data = entry.to_dict()
         data["env_exists"] = Path(entry.env).is_dir()
         data["disk_bytes"] = usage.sizes.get(entry.env, 0) if entry.kind == "install" else 0
+        data["env_status"] = env_status(entry)
         rows.append(data)
     return rows, usage.total, list(history.warnings)

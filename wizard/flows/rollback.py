@@ -601,7 +601,7 @@ class _Rollback:
             self.history.make_current(entry)
         verified = self.checked is not None and self.checked.ok
         result = self.finish("verified" if verified else "installed")
-        self.say(f"{self.env} is the current environment again (rollback {self.record.id})" if made_current
+        self.say(f"{self.env} is the current environment now (rollback {self.record.id})" if made_current
                  else f"{self.env} is as it was before {entry.recipe}; the current environment did not change")
         if made_current:
             for line in follow_current(self.env):

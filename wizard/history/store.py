@@ -95,6 +95,9 @@ class VerifySummary:
     gencast_init_seconds: float | None = None
     gencast: bool = False
     """Whether the check had a GenCast tier (GraphCast v0.2 and later)."""
+    stopped: bool = False
+    """The check was stopped (Ctrl-C, the app's stop question) at `failed_tier`, not failed there: walk 19 #2, a
+    check the user stopped and kept unchecked read "check: failed at GraphCast jit init" in History."""
 
     def reason(self) -> str:
         """Why the check failed, in one line: the first finding's title and fix (history keeps it)."""
@@ -106,6 +109,8 @@ class VerifySummary:
     def to_dict(self) -> dict[str, Any]:
         extra = {} if not self.gencast else {"gencast_param_count": self.gencast_param_count,
                                              "gencast_init_seconds": self.gencast_init_seconds}
+        if self.stopped:
+            extra["stopped"] = True
         return {**extra, "ok": self.ok, "backend": self.backend, "failed_tier": self.failed_tier,
                 "param_count": self.param_count, "init_seconds": self.init_seconds,
                 "findings": list(self.findings), "log": self.log, "node": self.node,
@@ -127,7 +132,8 @@ class VerifySummary:
                    finding_details=tuple(dict(d) for d in details if isinstance(d, Mapping)),
                    gencast_param_count=_number(data.get("gencast_param_count")),
                    gencast_init_seconds=_number(data.get("gencast_init_seconds")),
-                   gencast="gencast_param_count" in data or "gencast_init_seconds" in data)
+                   gencast="gencast_param_count" in data or "gencast_init_seconds" in data,
+                   stopped=data.get("stopped") is True)
 
     @classmethod
     def _from_verify_json(cls, verify: Mapping[str, Any]) -> VerifySummary:

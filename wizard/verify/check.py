@@ -133,7 +133,8 @@ class VerifyResult:
             finding_details=tuple({"id": f.id, "title": f.title, "fix": f.fix} for f in self.findings[:5]),
             gencast=gencast is not None,
             gencast_param_count=gencast.details.get("param_count") if gencast else None,
-            gencast_init_seconds=gencast.details.get("init_seconds") if gencast else None)
+            gencast_init_seconds=gencast.details.get("init_seconds") if gencast else None,
+            stopped=any(t.status == "cancelled" for t in self.tiers))
 
 
 def _finding_from_dict(data: Mapping[str, Any]) -> Finding:

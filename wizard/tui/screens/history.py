@@ -36,7 +36,7 @@ def check_line(entry) -> str | None:
             return f"check{node}: {titles[0]}"
         return None
     where = TIER_TITLES.get(check.failed_tier, check.failed_tier)
-    if entry.status == "cancelled":
+    if entry.status == "cancelled" or check.stopped:
         return f"check{node}: stopped during {where}"
     return f"check{node}: failed at {where}" + (f" — {titles[0]}" if titles else "")
 
@@ -73,7 +73,7 @@ class HistoryScreen(Screen):
 
     def reload(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.history import read_history
+        from wizard.flows.history import env_status, read_history, status_cell
 
         table = self.query_one(DataTable)
         try:
@@ -95,7 +95,8 @@ class HistoryScreen(Screen):
             # Each cell as plain Text, masked like every Static: history.json can be edited, and a recipe name
             # holding ESC sequences set the terminal's title and blanked the table (eighth hostile pass U10);
             # a `[` in it is text, not markup.
-            cells = ("●" if entry.current else " ", entry.id, entry.kind, entry.status, entry.recipe)
+            cells = ("●" if entry.current else " ", entry.id, entry.kind,
+                     status_cell(entry.status, env_status(entry)), entry.recipe)
             table.add_row(*(Text(masked(str(cell))) for cell in cells))
         self.warnings = list(getattr(history, "warnings", []) or [])
         if self.entries:
@@ -132,6 +133,7 @@ class HistoryScreen(Screen):
         """The highlighted entry in full: where it lives, how its check went, its log; and whether r can roll
         back to it."""
         # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.history import env_status
         from wizard.flows.rollback import not_a_target
 
         self.not_a_target = None
@@ -142,7 +144,7 @@ class HistoryScreen(Screen):
             self.not_a_target = not_a_target(self.history, entry.id) if self.history is not None else None
             via = getattr(entry, "installer", None)
             when = (entry.started or "")[:16].replace("T", " ")
-            lines = [f"{entry.recipe} · {entry.status}{' · current' if entry.current else ''} · started {when}"
+            lines = [f"{entry.recipe} · {env_status(entry)}{' · current' if entry.current else ''} · started {when}"
                      + (f" · via {via}" if via else ""),
                      f"env: {entry.env}" + ("" if entry.env and Path(entry.env).exists() else " (removed)")]
             check = check_line(entry)

@@ -1,0 +1,40 @@
+"""An install recorded `installed` whose environment a later GraphCast check passed on (a rollback's check, `verify
+--env`): walk 19 #2, History and the machine screen still called the current environment "installed". The entry
+keeps its own status (what the install did); the environment's state now is `env_status`, in both faces."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from tests.fixtures.state import run_cli
+from wizard.flows.history import current_env_text, env_status
+from wizard.history.store import load_history, now
+from wizard.install import envs
+
+
+def test_a_later_passing_check_makes_the_environment_verified_everywhere(tiny, isolated_state):
+    proc, result = tiny.install("tiny-a")
+    assert proc.returncode == 0, proc.stderr
+    (entry,) = load_history().entries
+    assert entry.status == "installed" and env_status(entry) == "installed"
+    marker = envs.read_marker(result["env"])
+    envs.write_marker(result["env"], dataclasses.replace(marker, verified=now()))  # what a passing check writes
+
+    (entry,) = load_history().entries
+    assert entry.status == "installed"  # the install's own record is not rewritten
+    assert env_status(entry).startswith("verified 20") and env_status(entry).endswith("(checked since)")
+    assert "tiny-a · verified 20" in current_env_text()
+    rows = json.loads(run_cli("history", "--json").stdout)
+    assert rows[0]["status"] == "installed" and rows[0]["env_status"].startswith("verified")
+    table = run_cli("history").stdout
+    assert "verified" in table.splitlines()[1] and "installed" not in table.splitlines()[1]
+
+
+def test_a_stopped_check_is_kept_as_stopped_in_the_summary():
+    from wizard.history.store import VerifySummary
+
+    stopped = VerifySummary(ok=False, failed_tier="graphcast_jit_init", stopped=True)
+    assert VerifySummary.from_dict(json.loads(json.dumps(stopped.to_dict()))).stopped is True
+    assert VerifySummary.from_dict({"ok": False, "failed_tier": "imports"}).stopped is False  # older files
+    assert "stopped" not in VerifySummary(ok=True).to_dict()

@@ -102,11 +102,17 @@ def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_comma
     data = last_json(proc)
     assert {"log", "findings", "cancelled", "assets", "error"} <= set(data) and not data["ok"]
     assert [f["id"] for f in data["findings"]][:1] == ["assets_unreachable"]
-    assert "`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`" in data["error"]
-    assert f"`{wizard_command()} forecast --assets DIR/assets`" in data["error"] and "RECIPE" not in data["error"]
+    # Walk 19 #5: the cause is the error, the fix is said once (the finding's), with the env's recipe in it.
+    assert data["error"].startswith("cannot reach 127.0.0.1: ") and "bundle" not in data["error"]
+    fix = data["findings"][0]["fix"]
+    assert "`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`" in fix
+    assert f"`{wizard_command()} forecast --assets DIR/assets`" in fix and "RECIPE" not in json.dumps(data)
+    assert data["model"].startswith("GraphCast_small") and data["dataset"].startswith("source-era5")
     text = run_inproc("forecast", "--env", str(env))
     assert text.returncode == 1 and "Traceback" not in text.stderr
-    assert "The forecast's files could not be fetched from here" in text.stdout + text.stderr
+    shown = " ".join((text.stdout + text.stderr).split())
+    assert "The forecast's files could not be fetched from here" in shown
+    assert shown.count("--with-assets") == 1 and "RECIPE" not in shown
 
 
 def test_a_forecast_that_got_no_files_leaves_a_log_the_report_shows(tmp_path, monkeypatch, closed_indexes):

@@ -91,7 +91,16 @@ def for_recipe(text: str, recipe: str | None) -> str:
 
 
 class AssetError(WizardError):
-    """A file that cannot be fetched or fails its checksum (exit 1: the run failed, the input was fine)."""
+    """A file that cannot be fetched or fails its checksum (exit 1: the run failed, the input was fine).
+
+    `cause` and `fix` apart, when the sentence has both: a forecast shows the cause as its error and the fix once,
+    as its finding's (walk 19 #5: the same fix was printed twice, once with the recipe, once with `RECIPE`);
+    anything else shows the whole sentence."""
+
+    def __init__(self, message: str, *, cause: str | None = None, fix: str | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause or message
+        self.fix = fix
 
 
 @dataclass(frozen=True)
@@ -244,7 +253,8 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
         host = urllib.parse.urlsplit(url).hostname
         fix = (f"The forecast's files come from the public GraphCast bucket. {local_copy_words()}"
                if host == urllib.parse.urlsplit(BUCKET_URL).hostname else "Give a local copy with --assets DIR.")
-        raise AssetError(f"cannot reach {host}: {getattr(exc, 'reason', exc)}. {fix}") from None
+        cause = f"cannot reach {host}: {getattr(exc, 'reason', exc)}."
+        raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
 
 
 def _request(url: str, headers: dict[str, str] | None = None) -> urllib.request.Request:

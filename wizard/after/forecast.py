@@ -15,7 +15,7 @@ import json
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -202,8 +202,10 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     except assets.AssetError as exc:
         # The files could not be listed (the bucket unreachable from here): a result like any failed forecast's,
         # with its finding, so `--json` has the documented shape and the screen marks the step (walk 18).
-        result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version, model="", dataset="",
-                                steps=request.steps, backend=backend)
+        # The files it would have read, by name (walk 19: `--json` had "model": "" and "dataset": "").
+        result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version,
+                                model=request.model or assets.DEFAULT_MODEL,
+                                dataset=request.dataset or assets.DEFAULT_DATASET, steps=request.steps, backend=backend)
         return _fetch_failed(result, exc, recipe)
     if facts is not None:
         check_memory(chosen.model.name, "cpu" if backend == "cpu" else "gpu" if facts.gpus else "cpu", facts,
@@ -286,9 +288,17 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
 def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | None) -> ForecastResult:
     """`result` for files that could not be had: the sentence (the gathering command given the env's recipe), the
     finding it reads as, and the stage that failed."""
-    result.error = assets.for_recipe(str(exc), recipe)
     result.failed_stage = "fetch"
-    result.findings = diagnose_text(result.error)
+    result.findings = diagnose_text(assets.for_recipe(str(exc), recipe))  # its evidence quotes the sentence
+    if exc.fix is not None and result.findings:
+        # The cause is the error and the fix is said once, by the finding, in this sentence's own words (the files
+        # by name, the command that works here).
+        result.error = exc.cause
+        result.findings = [replace(result.findings[0], fix=assets.for_recipe(exc.fix, recipe)), *result.findings[1:]]
+    else:
+        result.error = assets.for_recipe(str(exc), recipe)
+    # The gathering command names this environment's recipe, never the catalogue's `RECIPE`.
+    result.findings = [replace(f, fix=assets.for_recipe(f.fix, recipe)) for f in result.findings]
     # A log like every other run's, so `report` and `diagnose` find this one too (walk 18: the report had no trace
     # of a forecast that never got its files).
     log_file = paths.new_log("forecast")

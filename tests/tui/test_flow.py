@@ -255,6 +255,22 @@ async def test_rollback_from_history_runs_live_and_finishes_with_its_result(gpu_
     assert "create-env: Recreate the environment" in log and "+ pkg-a==1.0" in log
 
 
+async def test_after_a_success_n_goes_back_to_the_recipes_for_another_install(gpu_server, tiny):
+    """Walk 19 #7: after Done the app had no way to a second install but quitting and starting again."""
+    gpu_server("no-nvidia")
+    app = tiny_app(tiny)
+    async with app.run_test(size=SIZE) as pilot:
+        await choose(pilot, app, "tiny-a")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
+        assert app.install_result.ok and app.screen.check_action("another", ()) is True
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        assert not any(isinstance(s, (InstallScreen, DoneScreen)) for s in app.screen_stack)
+        assert app.screen.highlighted_match.recipe.id == "tiny-a"
+        assert "current" in screen_text(app)  # the list says what is installed now
+
+
 async def test_a_rollback_s_check_has_a_row_of_its_own_with_its_outcome(gpu_server, tiny):
     """Walk 18 #11: a rollback's GraphCast check showed only a counter while it ran. It is a step row now, in the
     CLI's words, ending ✗ here (the tiny env has no JAX: the check fails at its first tier, and the target is not

@@ -344,6 +344,14 @@ class WizardApp(App):
     def _done_done(self, answer: str | None) -> None:
         if answer == "log":
             return  # Back: the install (or verify) screen underneath shows the log again
+        if answer == "recipes" and self._last_match is not None:
+            # Another install after a success: the recipe list again, its markers saying what is installed now.
+            while isinstance(self.screen, (InstallScreen, VerifyScreen)):
+                self.pop_screen()
+            self.install_result = None
+            matches, match = self._last_match
+            self.show_recipes(matches, selected=match.recipe.id)
+            return
         if answer == "plan" and self._last_match is not None:
             # A failed or stopped install: back to its plan, with the sources the user had set there,
             # to change them (g, w, o) and go again — without leaving the app.

@@ -87,8 +87,8 @@ def summary_text(result: InstallResult, current_env: str | None = None, command:
 
 
 class DoneScreen(Screen[str]):
-    """Dismisses with "quit", "log" (back to the install screen underneath) or "retry" (a held lock);
-    History opens on top."""
+    """Dismisses with "quit", "log" (back to the install screen underneath), "retry" (a held lock), "plan" (a failed
+    install's plan again) or "recipes" (another install after a success); History opens on top."""
 
     BINDINGS = [
         Binding("enter", "finish", "Finish", id="next", priority=True, tooltip="Leave gc-wizard"),
@@ -100,6 +100,8 @@ class DoneScreen(Screen[str]):
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
         Binding("s", "report", "Support report", id="report", tooltip="Preview a report to send your admin"),
         Binding("r", "retry", "Try again", id="retry", tooltip="Start the same install again"),
+        Binding("n", "another", "Another install", id="another",
+                tooltip="Back to the recipes: install another one (this environment stays as it is)"),
         Binding("p", "plan", "Change the plan", id="plan",
                 tooltip="Back to the Plan screen: another GraphCast source (g), a wheelhouse (w), offline (o)"),
     ]
@@ -136,6 +138,9 @@ class DoneScreen(Screen[str]):
     def action_plan(self) -> None:
         self.dismiss("plan")
 
+    def action_another(self) -> None:
+        self.dismiss("recipes")
+
     def action_finish(self) -> None:
         self.dismiss("quit")
 
@@ -149,6 +154,8 @@ class DoneScreen(Screen[str]):
             return bool(self.result.lock_held)
         if action == "plan":
             return not self.result.ok and not self.result.lock_held
+        if action == "another":  # walk 19 #7: after a success the app had no way to a second install
+            return self.result.ok
         if action == "back":
             return not self.result.lock_held  # nothing ran: there is no log to go back to
         return True

@@ -122,3 +122,66 @@ def _site_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
     """`<dir>/<tool>/<name>` for each folder of `$XDG_CONFIG_DIRS` (default `/etc/xdg`): the site-wide files both
     installers read before their system file."""
     return [Path(d) / tool / name for d in (environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
+
+
+#: pip's settings that install somewhere other than the environment whose Python runs pip: `--target`, `--prefix`,
+#: `--root` and `--user`, as variables and as settings-file keys.
+_PIP_PLACEMENT = ("target", "prefix", "root", "user")
+#: uv's `[pip]` settings that do the same.
+_UV_PLACEMENT = ("target", "prefix")
+
+
+def placement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
+    """Why `installer` would put packages outside the environment it is told to install into — a `PIP_TARGET`,
+    `PIP_PREFIX`, `PIP_ROOT` or `PIP_USER` in the environment, or their keys in a pip.conf (uv's `[pip] target` and
+    `prefix` in a uv.toml) — as one sentence naming the variable or file and the fix; None when none.
+
+    Why refused, not passed over: pip took the user's `PIP_TARGET` and wrote the recipe's packages into that
+    folder, outside the new environment, where a failed install left them; with `--no-verify` the empty
+    environment was recorded "installed" and made current (nineteenth hostile pass P1)."""
+    found: list[str] = []
+    if installer == "pip":
+        for key in _PIP_PLACEMENT:
+            value = environ.get(f"PIP_{key.upper()}", "")
+            if value and not (key == "user" and value.strip().lower() in ("0", "false", "no", "off")):
+                found.append(f"PIP_{key.upper()}={value} in the environment")
+        for path in pip_files(environ):
+            found += [f"`{key} = …` in {path}" for key in _pip_file_keys(path) if key in _PIP_PLACEMENT]
+    else:
+        for path in uv_files(environ, cwd):
+            found += [f"`[pip] {key} = …` in {path}" for key in _uv_pip_keys(path) if key in _UV_PLACEMENT]
+    if not found:
+        return None
+    undo = ("unset it for gc-wizard (`env -u NAME gc-wizard …`)" if found[0].startswith("PIP_")
+            else "take it out of that file (or set PIP_CONFIG_FILE=/dev/null / UV_NO_CONFIG=1 for gc-wizard)")
+    return (f"{found[0]} would make {installer} install the recipe's packages outside the new environment, where a "
+            f"failed or stopped install would leave them; {undo}. Nothing was started.")
+
+
+def _pip_file_keys(path: Path) -> list[str]:
+    """The keys a pip.conf sets in the sections `pip install` reads (read as data: configparser, no interpolation)."""
+    import configparser  # deferred: only an install with pip reads a pip.conf
+
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(settings_text(path))
+    except configparser.Error:
+        return []
+    keys: list[str] = []
+    for section in ("global", "install"):
+        if parser.has_section(section):
+            keys += [key for key, value in parser.items(section)
+                     if not (key == "user" and value.strip().lower() in ("0", "false", "no", "off"))]
+    return keys
+
+
+def _uv_pip_keys(path: Path) -> list[str]:
+    """The keys of a uv settings file's `[pip]` table (a pyproject.toml's `[tool.uv.pip]`), read as data."""
+    try:
+        data = bounded.loads_toml(settings_text(path))
+    except ValueError:
+        return []
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("uv", {}) if isinstance(data.get("tool"), dict) else {}
+    table = data.get("pip") if isinstance(data, dict) else None
+    return list(table) if isinstance(table, dict) else []

@@ -59,14 +59,14 @@ from wizard.install.progress import InstallProgress as InstallProgress
 from wizard.install.reach import unreachable_advice
 from wizard.install.recorded_set import file_path, graphcast_source_record
 from wizard.install.remote_wheelhouse import refuse_endless_pages
-from wizard.install.runner import RunnerEvents, StepLog, inactivity_limit, run_plan
+from wizard.install.runner import RunnerEvents, StepLog, inactivity_limit, run_plan, step_installer
 
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
 from wizard.install.runner import await_answer as await_answer
 from wizard.install.source_copy import building_from_a_copy
 from wizard.install.sources import SourceMismatch, check_graphcast_source, look_at_wheelhouse
 from wizard.install.tree_digest import file_sha256
-from wizard.installer_files import settings_problem
+from wizard.installer_files import placement_problem, settings_problem
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes
 from wizard.uv_tool import uv_bin
@@ -413,6 +413,11 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
     for step in plan.steps:  # uv also reads the settings above the folder its steps run in (the state folder's)
         if os.path.basename(str(step.argv[0])) == "uv" and step.cwd:
             problem = settings_problem("uv", os.environ, step.cwd)
+            if problem:
+                raise UserError(problem)
+        installer = step_installer(step.argv)
+        if installer is not None:  # the runner checks it again for each step (rollbacks too)
+            problem = placement_problem(installer, os.environ, step.cwd)
             if problem:
                 raise UserError(problem)
     reasons = unfit_reasons(recipe) if check_fit else []

@@ -49,7 +49,7 @@ from wizard.errors import UserError, pty_sentence
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
-from wizard.installer_files import settings_problem
+from wizard.installer_files import placement_problem, settings_problem
 from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
@@ -346,7 +346,22 @@ def check_step(step, env: dict[str, str]) -> tuple[str, str | None]:
         problem = settings_problem("uv", env, cwd or os.getcwd())
         if problem:
             raise StepSetupError(f"Step {step.name}: {problem}")
+    installer = step_installer(argv)
+    if installer is not None:  # a PIP_TARGET or a uv.toml `[pip] prefix` would install outside the environment
+        problem = placement_problem(installer, env, cwd or os.getcwd())
+        if problem:
+            raise StepSetupError(f"Step {step.name}: {problem}")
     return program, cwd
+
+
+def step_installer(argv) -> str | None:
+    """"uv" or "pip" for a step that installs packages (`uv pip install|sync`, `python -m pip install`), else None."""
+    words = [str(word) for word in argv]
+    if os.path.basename(words[0]) == "uv" and words[1:2] == ["pip"] and words[2:3] in (["install"], ["sync"]):
+        return "uv"
+    if words[1:3] == ["-m", "pip"] and "install" in words[3:]:
+        return "pip"
+    return None
 
 
 def _resolve(program: str, env: dict[str, str]) -> str | None:

@@ -312,6 +312,13 @@ def _unhashed_pylock_entry(text: str) -> str | None:
         for kind, what in (("directory", "a local folder"), ("vcs", "a version-control checkout")):
             if kind in package:
                 return f"{name} is {what} (`{kind} = …`), which has no file hash and whose build script would run"
+        # A source archive is built on install: its setup.py runs, hash checked or not (nineteenth hostile pass P2). A
+        # lock gc-wizard writes names wheels only.
+        source = package.get("sdist") or package.get("archive")
+        if source is not None and not _names_a_wheel(source):
+            kind = "sdist" if "sdist" in package else "archive"
+            return (f"{name} is a source archive (`{kind} = …`), which the installer would build, running its "
+                    "setup.py; a lock names wheels only")
         files = [package[key] for key in ("archive", "sdist") if key in package]
         wheels = package.get("wheels", [])
         files += wheels if isinstance(wheels, list) else [wheels]
@@ -320,6 +327,12 @@ def _unhashed_pylock_entry(text: str) -> str | None:
         if not all(isinstance(file, dict) and _sha256_of(file.get("hashes")) for file in files):
             return f"{name} lists a file without a sha256 in its `hashes`"
     return None
+
+
+def _names_a_wheel(file: object) -> bool:
+    """Whether a pylock file table (`archive`) points at a wheel by its url or path."""
+    where = str(file.get("url") or file.get("path") or "") if isinstance(file, dict) else ""
+    return where.split("#", 1)[0].split("?", 1)[0].endswith(".whl")
 
 
 def _sha256_of(hashes: object) -> bool:
@@ -373,7 +386,8 @@ def check_lock_covers(recipe: Recipe, path: Path) -> dict[str, str]:
 
 
 def install_args(path: Path) -> list[str]:
-    """What the install step gets instead of the recipe's pins: the lock, with hash checking on."""
+    """What the install step gets instead of the recipe's pins: the lock, with hash checking on, wheels only (a
+    source archive a hand-edited lock names is never built: its setup.py would run)."""
     if lock_format(path) == PYLOCK:
-        return ["-r", str(path)]  # uv checks every hash a pylock.toml lists
-    return ["--require-hashes", "-r", str(path)]
+        return ["--only-binary", ":all:", "-r", str(path)]  # uv checks every hash a pylock.toml lists
+    return ["--only-binary", ":all:", "--require-hashes", "-r", str(path)]

@@ -23,7 +23,7 @@ from wizard.commands.output import emit_json, say, warn
 from wizard.commands.streams import STDIN_NAMES, stdin_problem
 from wizard.errors import UserError
 from wizard.flows.describe_check import finding_lines
-from wizard.flows.diagnosis import LogTail, inspect_env_folder, scan_stream
+from wizard.flows.diagnosis import LogTail, inspect_env_folder, open_log_text, scan_stream
 from wizard.flows.diagnosis import unrecognised as summarise
 from wizard.flows.session import findings_for
 from wizard.security import one_line
@@ -93,7 +93,9 @@ def _scan_stdin(tail: LogTail):
         # One read to the first Ctrl-D: a chunked reader would wait for a second one. Bounded all the
         # same (PASTE_CHARS): a terminal can be fed by a program too.
         return scan_stream(io.StringIO(sys.stdin.read(PASTE_CHARS)), tail=tail), "".join(tail)
-    return scan_stream(sys.stdin, tail=tail), "".join(tail)
+    # Read as bytes: a UTF-16 or gzip'd log piped in is unpacked and decoded as a file's is (`open_log_text`).
+    stream = open_log_text(sys.stdin.buffer, "the log on standard input") if hasattr(sys.stdin, "buffer") else sys.stdin
+    return scan_stream(stream, tail=tail), "".join(tail)
 
 
 def _scan_log(source: str):
@@ -110,8 +112,9 @@ def _scan_log(source: str):
         except OSError as exc:
             raise UserError(f"cannot read the log from standard input: {exc.strerror or exc}.") from None
     try:
-        with open(source, encoding="utf-8", errors="replace", newline=None) as handle:
-            size = os.fstat(handle.fileno()).st_size
+        with open(source, "rb") as raw:
+            size = os.fstat(raw.fileno()).st_size
+            handle = open_log_text(raw, source)  # UTF-16, a BOM, gzip/xz/bzip2: decoded; binary: a sentence
             if size > BIG_LOG_BYTES:
                 # A big log takes a while, and how long depends on the machine's load and the log's shape (bench/
                 # diagnose.py: 7 to 45 MB/s on an idle 2-core server; a tester's one-line 250 MB log took 130 s, 2 MB/s,

@@ -1,0 +1,72 @@
+"""`diagnose` on a log that is not plain UTF-8 (hostile pass 19 P4): the same cuDNN-mismatch log that is diagnosed as
+UTF-8 was "No known problem found", exit 0, when saved as UTF-16 (PowerShell's `>`), gzip'd (a rotated cluster log)
+or when the file was binary. Each is read as the text it holds, from a file and from standard input; bytes that are
+no text log get a sentence naming the file, never a clean bill of health."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import REPO, last_json
+
+LOG = REPO / "tests" / "logs" / "real" / "gcbfplus_found_cudnn_8600_built_8906.log"
+
+ENCODINGS = {
+    "utf-16 with BOM": lambda text: text.encode("utf-16"),
+    "utf-16-le without BOM": lambda text: text.encode("utf-16-le"),
+    "utf-16-be with BOM": lambda text: b"\xfe\xff" + text.encode("utf-16-be"),
+    "utf-8 with BOM": lambda text: b"\xef\xbb\xbf" + text.encode(),
+    "gzip": lambda text: gzip.compress(text.encode()),
+    "xz": lambda text: lzma.compress(text.encode()),
+    "bzip2": lambda text: bz2.compress(text.encode()),
+    "gzip of utf-16": lambda text: gzip.compress(text.encode("utf-16")),
+    "gzip cut off": lambda text: gzip.compress(text.encode() * 3)[:-40],
+}
+
+
+@pytest.mark.parametrize("name", list(ENCODINGS))
+def test_the_same_failure_is_found_however_the_log_was_saved(tmp_path, name):
+    path = tmp_path / "run.log"
+    path.write_bytes(ENCODINGS[name](LOG.read_text()))
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert last_json(proc)["findings"][0]["id"] == "cudnn_version_mismatch"
+
+
+def test_a_utf16_log_on_standard_input_too(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "wizard", "diagnose", "-", "--json"], cwd=REPO, capture_output=True,
+                          input=LOG.read_text().encode("utf-16"), timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert b'"cudnn_version_mismatch"' in proc.stdout
+
+
+@pytest.mark.parametrize("content, words", [
+    (bytes(range(256)) * 64, "is not a text log (its first bytes are binary data"),
+    (b"\x28\xb5\x2f\xfd" + b"\x00" * 64, "is packed with zstd, which gc-wizard does not unpack; unpack it first "
+                                         "(`zstd -d FILE`)"),
+    (b"PK\x03\x04" + b"\x00" * 64, "is packed with zip"),
+], ids=["binary", "zstd", "zip"])
+def test_bytes_that_are_no_text_log_get_a_sentence_not_a_clean_bill(tmp_path, content, words):
+    path = tmp_path / "run.log"
+    path.write_bytes(content)
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    error = last_json(proc)["error"]
+    assert error.startswith(f"{path} ") and words in error, error
+    assert "No known problem" not in proc.stdout + proc.stderr
+
+
+def test_a_log_with_a_stray_nul_and_latin1_bytes_is_still_a_log(tmp_path):
+    path = tmp_path / "run.log"
+    path.write_bytes(b"caf\xe9 \x00 progress\n" + LOG.read_bytes())
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1 and last_json(proc)["findings"][0]["id"] == "cudnn_version_mismatch"
+    assert Path(path).exists()

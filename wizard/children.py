@@ -74,6 +74,7 @@ def run_capture(argv: list[str], *, timeout: float, **kwargs):
         raise OSError("the wizard is stopping")
     # The lock is never held across the fork: the child would inherit it held, and a stop signal that
     # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
+    kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
                             preexec_fn=die_with_parent(), **kwargs)
     with _registry_lock():
@@ -83,19 +84,73 @@ def run_capture(argv: list[str], *, timeout: float, **kwargs):
         proc.kill()
     try:
         try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            raise
+            out, err, timed_out = communicate_bounded(proc, timeout)
         except BaseException:
-            proc.kill()
+            kill_group(proc)
             proc.wait()
             raise
+        if timed_out:
+            raise subprocess.TimeoutExpired(argv, timeout, out, err)
         return subprocess.CompletedProcess(argv, proc.returncode, out, err)
     finally:
         with _registry_lock():
             _running.discard(proc)
+
+
+#: How long a child that has ended may leave its output open (something it started holds the pipe) before that is
+#: stopped: its own output is all there by then.
+AFTER_EXIT_GRACE = 0.5
+
+
+def communicate_bounded(proc, timeout: float) -> tuple[str, str, bool]:
+    """(stdout, stderr, timed_out) of `proc`, never waiting past `timeout`, nor long past the child's own end.
+
+    Why: `communicate()` waits for the end of the child's output, and a background process the child started keeps
+    it open: an interpreter given with `--python` that was a wrapper (`sleep 300 & exec python3 "$@"`) answered at
+    once, then `plan` waited 590 s, and after the timeout `communicate()` again without one, for ever (nineteenth
+    hostile pass P6). Once the child has ended and `AFTER_EXIT_GRACE` passed, or the timeout is reached, its group
+    (`start_new_session`) is killed and what it printed is kept."""
+    import subprocess
+    import time
+
+    deadline = time.monotonic() + timeout
+    ended_at = None
+    while True:
+        now = time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=max(min(deadline - now, 0.1), 0.01))
+            return out or "", err or "", False
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.monotonic()
+        if proc.poll() is not None and ended_at is None:
+            ended_at = now
+        if now >= deadline or (ended_at is not None and now - ended_at >= AFTER_EXIT_GRACE):
+            kill_group(proc)
+            try:
+                out, err = proc.communicate(timeout=2)
+            except subprocess.TimeoutExpired:  # a member that left the group: its pipe is left to it
+                for stream in (proc.stdout, proc.stderr):
+                    if stream is not None:
+                        stream.close()
+                out, err = "", ""
+                proc.wait()
+            return out or "", err or "", ended_at is None
+
+
+def kill_group(proc) -> None:
+    """SIGKILL to `proc` and to the group it leads (`start_new_session`): while any member is alive the group's id
+    cannot be another process's, so this never reaches a stranger."""
+    import signal
+
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        proc.kill()
+    except OSError:
+        pass
 
 
 def track(child) -> bool:

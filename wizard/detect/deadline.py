@@ -15,7 +15,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-from wizard.children import die_with_parent, stopping, track, untrack
+from wizard.children import communicate_bounded, die_with_parent, stopping, track, untrack
 from wizard.errors import os_error_words
 
 #: Seconds any single probe may take before it becomes a `probe_timeout` warning.
@@ -101,20 +101,19 @@ class Running:
         if self.popen is None:
             return "", ""
         self.kill()
-        out, err = self.popen.communicate()
+        out, err, _ = communicate_bounded(self.popen, 2)  # a member it started may hold the pipe: stopped too
         untrack(self)
-        return out or "", err or ""
+        return out, err
 
     def finish(self) -> Completed:
         if self.popen is None:
             return Completed(self.argv, None, "", self.error or "", missing=True)
-        try:
-            out, err = self.popen.communicate(timeout=max(self.deadline - time.monotonic(), 0.01))
-        except subprocess.TimeoutExpired:
-            out, err = self.stop()
-            return Completed(self.argv, None, out or "", err or "", timed_out=True,
-                             seconds=time.monotonic() - self.started)
+        # Bounded by the deadline and by the probe's own end: a background process it started (a wrapper script's)
+        # may hold its output open long after it answered (nineteenth hostile pass P6).
+        out, err, timed_out = communicate_bounded(self.popen, max(self.deadline - time.monotonic(), 0.01))
         untrack(self)
+        if timed_out:
+            return Completed(self.argv, None, out, err, timed_out=True, seconds=time.monotonic() - self.started)
         return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)
 
 

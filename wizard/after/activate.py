@@ -41,6 +41,18 @@ def default_shell(environ: Mapping[str, str] | None = None) -> str:
     return name if name in SHELLS else "bash"
 
 
+def unsupported_shell_note(environ: Mapping[str, str] | None = None) -> str | None:
+    """The sentence for a login shell gc-wizard writes no activation for (fish, tcsh, nushell …), or None: the
+    code printed is POSIX sh, which such a shell cannot `eval` (nineteenth hostile pass P10: it was printed without
+    a word, and fish then failed on its syntax)."""
+    name = os.path.basename((environ if environ is not None else os.environ).get("SHELL", ""))
+    if not name or name in SHELLS:
+        return None
+    return (f"your login shell is {name} (from $SHELL), and this is code for {', '.join(SHELLS)} (--shell), which "
+            f"{name} cannot run: start `bash` first and eval it there, or use the module (`gc-wizard module "
+            "install`) or the Jupyter kernel instead.")
+
+
 def prompt_label(text: str) -> str:
     """The env's name as it may stand in PS1: letters, digits and `._+-` only, at most 48 of them.
 

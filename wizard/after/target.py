@@ -34,6 +34,9 @@ def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True)
     if env:
         found = named_env(env)
         if not found.path.is_dir():
+            if found.path.exists():  # t19 P9: a file was called "does not exist"
+                raise UserError(f"{found} is a file, not an environment folder; give the folder the environment "
+                                "is in (the one holding bin/python).")
             raise UserError(f"the environment {found} does not exist (no such folder).")
     else:
         paths.guard_state_dir()  # the current env is read from the state: another user's folder there is refused

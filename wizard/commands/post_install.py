@@ -18,6 +18,7 @@ from wizard.flows.after_install import (
     named_env,
     resolve_env,
     support_report,
+    unsupported_shell_note,
 )
 from wizard.flows.machine import machine_facts
 from wizard.outputs import write_output_file
@@ -25,6 +26,9 @@ from wizard.outputs import write_output_file
 
 def run_activate(args: argparse.Namespace) -> int:
     write_verbatim(activate_script(args.env, args.shell))  # shell code: not redacted (see streams)
+    note = None if args.shell else unsupported_shell_note()
+    if note:
+        warn(note)
     if sys.stdout.isatty():
         warn('this is shell code for your shell to run; use it as:  eval "$(gc-wizard activate'
              + (f" --env {args.env}" if args.env else "") + ')"')

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wizard.after.activate import activation_script, default_shell
+from wizard.after.activate import unsupported_shell_note as unsupported_shell_note
 from wizard.after.answers import masked_keys, replay, save_options
 from wizard.after.kernel import kernel_install as kernel_install
 from wizard.after.kernel import kernel_remove as kernel_remove

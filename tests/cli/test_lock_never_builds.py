@@ -31,9 +31,11 @@ def test_a_pylock_naming_a_source_archive_is_refused_by_name(tmp_path):
     path, digest = _sdist(tmp_path, tmp_path / "RAN")
     text = (f'lock-version = "1.0"\ncreated-by = "uv"\n\n[[packages]]\nname = "pkg-a"\nversion = "1.0"\n'
             f'sdist = {{ url = "file://{path}", hashes = {{ sha256 = "{digest}" }} }}\n')
-    assert unhashed_entry(text, PYLOCK) == ("package 'pkg-a' ([[packages]] entry 1) is a source archive (`sdist = …`), "
-                                            "which the installer would build, running its setup.py; a lock names "
-                                            "wheels only")
+    assert unhashed_entry(text, PYLOCK) == ("package 'pkg-a' ([[packages]] entry 1) is a source archive only (`sdist = "
+                                            "…`, no wheel), which the installer would build, running its setup.py; a "
+                                            "lock gc-wizard writes names a wheel for every package")
+    with_wheel = text + f'wheels = [{{ url = "file://{path.parent}/pkg_a-1.0-py3-none-any.whl", hashes = {{ sha256 = "{digest}" }} }}]\n'
+    assert unhashed_entry(with_wheel, PYLOCK) is None  # uv's own locks list the sdist beside the wheels
     wheel = text.replace("sdist = ", "archive = ").replace(".tar.gz", "-py3-none-any.whl")
     assert unhashed_entry(wheel, PYLOCK) is None  # an archive that is a wheel is a wheel
 

@@ -312,13 +312,6 @@ def _unhashed_pylock_entry(text: str) -> str | None:
         for kind, what in (("directory", "a local folder"), ("vcs", "a version-control checkout")):
             if kind in package:
                 return f"{name} is {what} (`{kind} = …`), which has no file hash and whose build script would run"
-        # A source archive is built on install: its setup.py runs, hash checked or not (nineteenth hostile pass P2). A
-        # lock gc-wizard writes names wheels only.
-        source = package.get("sdist") or package.get("archive")
-        if source is not None and not _names_a_wheel(source):
-            kind = "sdist" if "sdist" in package else "archive"
-            return (f"{name} is a source archive (`{kind} = …`), which the installer would build, running its "
-                    "setup.py; a lock names wheels only")
         files = [package[key] for key in ("archive", "sdist") if key in package]
         wheels = package.get("wheels", [])
         files += wheels if isinstance(wheels, list) else [wheels]
@@ -326,6 +319,14 @@ def _unhashed_pylock_entry(text: str) -> str | None:
             return f"{name} names no file (no wheels, sdist or archive)"
         if not all(isinstance(file, dict) and _sha256_of(file.get("hashes")) for file in files):
             return f"{name} lists a file without a sha256 in its `hashes`"
+        # A source archive is built on install: its setup.py runs, hash checked or not (nineteenth hostile pass P2).
+        # uv's own locks list a package's sdist beside its wheels, and the install step takes wheels only
+        # (`install_args`); a package with no wheel at all would be built, so it is refused by name.
+        source = package.get("sdist") or package.get("archive")
+        if not wheels and source is not None and not _names_a_wheel(source):
+            kind = "sdist" if "sdist" in package else "archive"
+            return (f"{name} is a source archive only (`{kind} = …`, no wheel), which the installer would build, "
+                    "running its setup.py; a lock gc-wizard writes names a wheel for every package")
     return None
 
 

@@ -39,15 +39,17 @@ class PromptScreen(ModalScreen[str | None]):
             yield ShownLabel(self.question, id="question", markup=False)
             if self.error:
                 yield ShownLabel(f"✗ {self.error}", id="answer-error", markup=False)
-            # Not selected on focus, the cursor after the text: the text given back after a refusal is there to be
-            # corrected, and with it all selected one Backspace erased the whole path (walk 19 #6).
-            yield Input(value=self.value, id="answer", password=self.secret, select_on_focus=False)
+            # The text given back after a refusal is there to be corrected: not selected, the cursor after it (walk
+            # 19 #6: all selected, one Backspace erased the whole path). A first value (the current source) stays
+            # selected, so typing a new one replaces it.
+            yield Input(value=self.value, id="answer", password=self.secret, select_on_focus=self.error is None)
             yield ShownLabel(self.hint, classes="hint", markup=False)
 
     def on_mount(self) -> None:
         answer = self.query_one(Input)
         answer.focus()
-        answer.cursor_position = len(answer.value)
+        if self.error is not None:
+            answer.cursor_position = len(answer.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

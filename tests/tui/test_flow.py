@@ -13,6 +13,7 @@ from tests.fixtures.pilot import (
     choose,
     facts_shown,
     screen_text,
+    stop_question_during_check,
     tiny_app,
     wait_for,
 )
@@ -427,11 +428,7 @@ async def test_ctrl_q_during_the_check_asks_and_says_the_new_environment_is_remo
     _, before = tiny.install("tiny-b")  # the current environment, which the stop must leave current
     app = app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await choose(pilot, app, "tiny-check")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen), timeout=120)
-        await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await stop_question_during_check(pilot, app, "ctrl+q")
         question = app.screen.question
         assert question.startswith("Stop the check and leave gc-wizard?") and "y removes the new environment" in question
         assert "your current environment is untouched" in question
@@ -451,14 +448,9 @@ async def test_ctrl_c_during_the_check_shows_that_the_new_environment_was_remove
     gpu_server("no-nvidia")
     app = app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await choose(pilot, app, "tiny-check")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen), timeout=120)
-        await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        verify_screen = await stop_question_during_check(pilot, app)
         assert app.screen.question == STOP_CHECK_QUESTION.replace(  # a first install: nothing else to touch
             "your current environment is untouched", "no other environment is touched")
-        verify_screen = app.screen_stack[-2]
         await pilot.press("y")
         await wait_for(pilot, lambda: verify_screen.stopping is not None)
         assert verify_screen.stopping == stopping_line(True) == "■ Stopping the check: the new environment is being removed…"

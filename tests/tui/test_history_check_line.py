@@ -2,8 +2,31 @@
 
 from __future__ import annotations
 
-from wizard.history.store import Entry, VerifySummary
-from wizard.tui.screens.history import check_line
+from textual.app import App
+from textual.widgets import DataTable
+
+from wizard import paths
+from wizard.commands.history import history_table
+from wizard.flows.history import history_rows
+from wizard.history.store import Entry, VerifySummary, load_history
+from wizard.lock import StateLock
+from wizard.tui.screens.history import HistoryScreen, check_line
+
+
+class _HistoryHost(App):
+    """The History screen alone, on the test's state folder."""
+
+    def on_mount(self) -> None:
+        self.push_screen(HistoryScreen())
+
+
+def _save(entries: list[Entry]) -> None:
+    """`entries` written into the test's history, as the wizard writes it (under the state lock)."""
+    with StateLock("test"):
+        history = load_history(locked=True)
+        for entry in entries:
+            history.add(entry)
+        history.save()
 
 
 def _entry(status: str, summary: VerifySummary | None) -> Entry:
@@ -35,29 +58,13 @@ def test_a_passed_check_gives_what_initialised():
 
 async def test_the_history_table_fits_80_columns_with_the_longest_recipe_id(isolated_state):
     """At 80×24 every column shows without scrolling sideways (the ● marker never scrolls away)."""
-    from textual.app import App
-    from textual.widgets import DataTable
-
-    from wizard.history.store import load_history
-    from wizard.lock import StateLock
-    from wizard.tui.screens.history import HistoryScreen
-
-    with StateLock("test"):
-        history = load_history(locked=True)
-        for n, (recipe, status) in enumerate([("jax0.4.23-cuda11-cudnn86", "failed"),
-                                              ("jax0.4.23-cuda12-cudnn89", "cancelled"),
-                                              ("jax0.4.23-cpu", "verified")]):
-            history.add(Entry(id=f"20261122-21524{n}-abcd", kind="rollback" if n == 1 else "install",
-                              recipe=recipe, env=f"/e{n}", status=status, current=n == 2,
-                              started="2026-11-22T21:52:44+00:00",
-                              error="cancelled by the user; the new environment /e1 was removed" if n == 1 else None))
-        history.save()
-
-    class Host(App):
-        def on_mount(self) -> None:
-            self.push_screen(HistoryScreen())
-
-    app = Host()
+    _save([Entry(id=f"20261122-21524{n}-abcd", kind="rollback" if n == 1 else "install", recipe=recipe, env=f"/e{n}",
+                 status=status, current=n == 2, started="2026-11-22T21:52:44+00:00",
+                 error="cancelled by the user; the new environment /e1 was removed" if n == 1 else None)
+           for n, (recipe, status) in enumerate([("jax0.4.23-cuda11-cudnn86", "failed"),
+                                                 ("jax0.4.23-cuda12-cudnn89", "cancelled"),
+                                                 ("jax0.4.23-cpu", "verified")])])
+    app = _HistoryHost()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         table = app.screen.query_one(DataTable)
@@ -84,29 +91,12 @@ def test_a_check_on_a_node_names_the_node_and_one_that_never_started_says_why():
 async def test_the_history_screen_shows_each_envs_disk_use_and_the_total_measured_off_the_event_loop(isolated_state):
     """Walk 18 #12: the app's History lacked what `gc-wizard history` shows, the disk each environment takes and
     all of them together. The same cells and line (`flows.history`), filled in by a worker once measured."""
-    from textual.app import App
-
-    from wizard import paths
-    from wizard.commands.history import history_table
-    from wizard.flows.history import history_rows
-    from wizard.history.store import load_history
-    from wizard.lock import StateLock
-    from wizard.tui.screens.history import HistoryScreen
-
     env = paths.state_dir() / "envs" / "tiny-a-1"
     env.mkdir(parents=True)
     (env / "blob").write_bytes(b"x" * (3 * 2**20))  # 3 MiB of real blocks
-    with StateLock("test"):
-        history = load_history(locked=True)
-        history.add(Entry(id="20261122-215240-abcd", kind="install", recipe="tiny-a", env=str(env),
-                          status="verified", current=True, started="2026-11-22T21:52:44+00:00"))
-        history.save()
-
-    class Host(App):
-        def on_mount(self) -> None:
-            self.push_screen(HistoryScreen())
-
-    app = Host()
+    _save([Entry(id="20261122-215240-abcd", kind="install", recipe="tiny-a", env=str(env), status="verified",
+                 current=True, started="2026-11-22T21:52:44+00:00")])
+    app = _HistoryHost()
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(100):
             await pilot.pause(0.05)
@@ -122,27 +112,12 @@ async def test_the_history_screen_shows_each_envs_disk_use_and_the_total_measure
 async def test_r_is_offered_only_on_a_row_it_can_roll_back_to_and_the_row_says_why_not(isolated_state):
     """Walk 17: the footer offered "Roll back to selected" on a stopped install and on the current one, and r then
     answered with a refusal. The row now says why (the core's words) and r is shown disabled there."""
-    from textual.app import App
-    from textual.widgets import DataTable
-
-    from wizard.history.store import load_history
-    from wizard.lock import StateLock
-    from wizard.tui.screens.history import HistoryScreen
-
-    with StateLock("test"):
-        history = load_history(locked=True)
-        for n, (status, current) in enumerate([("verified", False), ("cancelled", False), ("verified", True)]):
-            folder = isolated_state / f"e{n}"
-            folder.mkdir()
-            history.add(Entry(id=f"20261122-21524{n}-abcd", kind="install", recipe="tiny-a", env=str(folder),
-                              status=status, current=current, started="2026-11-22T21:52:44+00:00"))
-        history.save()
-
-    class Host(App):
-        def on_mount(self) -> None:
-            self.push_screen(HistoryScreen())
-
-    app = Host()
+    for n in range(3):
+        (isolated_state / f"e{n}").mkdir()
+    _save([Entry(id=f"20261122-21524{n}-abcd", kind="install", recipe="tiny-a", env=str(isolated_state / f"e{n}"),
+                 status=status, current=current, started="2026-11-22T21:52:44+00:00")
+           for n, (status, current) in enumerate([("verified", False), ("cancelled", False), ("verified", True)])])
+    app = _HistoryHost()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen

@@ -13,7 +13,15 @@ import threading
 from pathlib import Path
 
 from tests.fixtures.index import SlowHouse
-from tests.fixtures.pilot import SIZE, app_whose_check_hangs, choose, screen_text, tiny_app, wait_for
+from tests.fixtures.pilot import (
+    SIZE,
+    app_whose_check_hangs,
+    choose,
+    screen_text,
+    stop_question_during_check,
+    tiny_app,
+    wait_for,
+)
 from wizard.install.envs import MARKER
 from wizard.tui.app import WizardApp
 from wizard.tui.hold import StepHold
@@ -83,13 +91,8 @@ async def test_stopping_the_check_can_keep_the_installed_environment_unchecked(g
     gpu_server("no-nvidia")
     app = app_whose_check_hangs(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await choose(pilot, app, "tiny-check")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen), timeout=120)
-        await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        verify_screen = await stop_question_during_check(pilot, app)
         assert "k keeps it, installed but unchecked" in app.screen.question
-        verify_screen = app.screen_stack[-2]
         await pilot.press("k")
         await wait_for(pilot, lambda: verify_screen.stopping is not None)
         assert verify_screen.stopping == "■ Stopping the check: the new environment is kept, unchecked…"

@@ -159,29 +159,41 @@ def placement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.
 
 
 def _pip_file_keys(path: Path) -> list[str]:
-    """The keys a pip.conf sets in the sections `pip install` reads (read as data: configparser, no interpolation)."""
-    import configparser  # deferred: only an install with pip reads a pip.conf
+    """The keys a pip.conf sets in the sections `pip install` reads (a `user` set off does not count)."""
+    return [key for key, value in pip_settings(path, ("global", "install")).items()
+            if not (key == "user" and value.strip().lower() in ("0", "false", "no", "off"))]
+
+
+def _uv_pip_keys(path: Path) -> list[str]:
+    """The keys of a uv settings file's `[pip]` table."""
+    table = uv_settings(path).get("pip")
+    return list(table) if isinstance(table, dict) else []
+
+
+def pip_settings(path: Path, sections: tuple[str, ...]) -> dict[str, str]:
+    """What a pip.conf sets in `sections`, later sections over earlier ones, read as data (configparser, no
+    interpolation); {} for a file that is not one. The index look-up and the placement check both read it here."""
+    import configparser  # deferred: only a plan or an install with pip settings reads a pip.conf
 
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read_string(settings_text(path))
     except configparser.Error:
-        return []
-    keys: list[str] = []
-    for section in ("global", "install"):
+        return {}
+    values: dict[str, str] = {}
+    for section in sections:
         if parser.has_section(section):
-            keys += [key for key, value in parser.items(section)
-                     if not (key == "user" and value.strip().lower() in ("0", "false", "no", "off"))]
-    return keys
+            values.update(dict(parser.items(section)))
+    return values
 
 
-def _uv_pip_keys(path: Path) -> list[str]:
-    """The keys of a uv settings file's `[pip]` table (a pyproject.toml's `[tool.uv.pip]`), read as data."""
+def uv_settings(path: Path) -> dict:
+    """A uv settings file's table, read as data: a uv.toml's whole, a pyproject.toml's `[tool.uv]`; {} for a file
+    that is not TOML (or nested or numbered past any real one)."""
     try:
         data = bounded.loads_toml(settings_text(path))
     except ValueError:
-        return []
+        return {}
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("uv", {}) if isinstance(data.get("tool"), dict) else {}
-    table = data.get("pip") if isinstance(data, dict) else None
-    return list(table) if isinstance(table, dict) else []
+    return data if isinstance(data, dict) else {}

@@ -13,7 +13,6 @@ INI), bounded, and one that cannot be read is passed over: it is the installer's
 
 from __future__ import annotations
 
-import configparser
 import os
 import re
 import urllib.parse
@@ -21,8 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard import bounded
-from wizard.installer_files import pip_files, settings_text, uv_files
+from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
 from wizard.security import redact_secrets
 
 #: The variables each installer reads, in its order, and whether each adds an index (extra) or replaces
@@ -100,19 +98,9 @@ def _category(setting: IndexSetting) -> str:
 
 def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
     """The index and find-links settings `path` holds for `installer`, as data (never run)."""
-    text = settings_text(path)
-    if not text:
-        return []
     values: dict[str, object] = {}
     if installer == "uv":
-        try:
-            data = bounded.loads_toml(text)
-        except ValueError:  # a syntax error, or a file nested or numbered past any real one
-            return []
-        if path.name == "pyproject.toml":
-            data = data.get("tool", {}).get("uv", {}) if isinstance(data.get("tool"), dict) else {}
-        if not isinstance(data, dict):
-            return []
+        data = uv_settings(path)  # {} for a syntax error, or a file nested or numbered past any real one
         pip_table = data.get("pip") if isinstance(data.get("pip"), dict) else {}
         values = {**data, **pip_table}  # `[pip]` settings are the ones `uv pip` reads first
         tables = [i for i in values.get("index", []) if isinstance(i, dict)] if isinstance(values.get("index"), list) else []
@@ -121,14 +109,7 @@ def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
         defaults = [i.get("url") for i in tables if i.get("default") is True]
         indexes = [i.get("url") for i in tables if i.get("default") is not True]
     else:
-        parser = configparser.ConfigParser(interpolation=None, strict=False)
-        try:
-            parser.read_string(text)
-        except configparser.Error:
-            return []
-        for section in ("global", "install", "download", "wheel"):
-            if parser.has_section(section):
-                values.update({k: v for k, v in parser.items(section)})
+        values.update(pip_settings(path, ("global", "install", "download", "wheel")))
         defaults, indexes = [], []
     where, out = str(path), []
 

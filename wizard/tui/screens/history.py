@@ -54,6 +54,8 @@ class HistoryScreen(Screen):
         super().__init__()
         self.entries: list = []
         self.warnings: list[str] = []
+        self.env_statuses: dict[str, str] = {}
+        """Entry id -> its environment's state now (`flows.history.env_status`), read when the table is drawn."""
         self.history = None
         """The history the table shows (for the highlighted row's rollback question)."""
         self.not_a_target: str | None = None
@@ -79,7 +81,7 @@ class HistoryScreen(Screen):
         try:
             history = read_history()
         except (WizardError, OSError) as exc:  # a state folder that is a file, an unreadable disk: said, no crash
-            self.entries, self.warnings, self.history = [], [], None
+            self.entries, self.warnings, self.history, self.env_statuses = [], [], None, {}
             table.clear(columns=True)
             self.query_one("#history-note", Static).update(problem_text("read the history", exc))
             return
@@ -87,6 +89,8 @@ class HistoryScreen(Screen):
         # oldest first; the cursor starts on the newest.
         self.history = history
         self.entries = list(history.entries)
+        # Read once per drawing (each install's marker), for its row and its lines as the cursor moves.
+        self.env_statuses = {entry.id: env_status(entry) for entry in self.entries}
         table.clear(columns=True)
         # Five columns fit 80: the id says when (YYYYMMDD-HHMMSS-…); the time and the installer are in
         # the highlighted entry's lines below, so nothing scrolls the ● marker out of view.
@@ -96,7 +100,7 @@ class HistoryScreen(Screen):
             # holding ESC sequences set the terminal's title and blanked the table (eighth hostile pass U10);
             # a `[` in it is text, not markup.
             cells = ("●" if entry.current else " ", entry.id, entry.kind,
-                     status_cell(entry.status, env_status(entry)), entry.recipe)
+                     status_cell(entry.status, self.env_statuses[entry.id]), entry.recipe)
             table.add_row(*(Text(masked(str(cell))) for cell in cells))
         self.warnings = list(getattr(history, "warnings", []) or [])
         if self.entries:
@@ -133,7 +137,6 @@ class HistoryScreen(Screen):
         """The highlighted entry in full: where it lives, how its check went, its log; and whether r can roll
         back to it."""
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.history import env_status
         from wizard.flows.rollback import not_a_target
 
         self.not_a_target = None
@@ -144,7 +147,7 @@ class HistoryScreen(Screen):
             self.not_a_target = not_a_target(self.history, entry.id) if self.history is not None else None
             via = getattr(entry, "installer", None)
             when = (entry.started or "")[:16].replace("T", " ")
-            lines = [f"{entry.recipe} · {env_status(entry)}{' · current' if entry.current else ''} · started {when}"
+            lines = [f"{entry.recipe} · {self.env_statuses.get(entry.id, entry.status)}{' · current' if entry.current else ''} · started {when}"
                      + (f" · via {via}" if via else ""),
                      f"env: {entry.env}" + ("" if entry.env and Path(entry.env).exists() else " (removed)")]
             check = check_line(entry)

@@ -23,7 +23,10 @@ import select
 import stat
 import time
 from pathlib import Path
-from typing import Any, BinaryIO
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 #: Size caps, in bytes. The real files are a few KiB (recipes, answers), tens of KiB (facts) and,
 #: for a history of years of installs, a few MiB.

@@ -26,7 +26,10 @@ import stat
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
 SECRET_QUESTION_RE = re.compile(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
@@ -315,35 +318,105 @@ def _sync_folder(folder: Path) -> None:
 #   `X-Amz-Signature=`, `X-Goog-Signature=`, `token=`, `key=`, …) or by their look (long, letters mixed
 #   with digits), so a presigned or signed link's secret is masked whatever the service calls it.
 
+class _Rule:
+    """One secret pattern of `redact_secrets`, compiled the first time a text could hold what it masks.
+
+    Why: compiling the forty patterns took a tenth of `detect --json`'s time (issue 23), for text that mostly holds
+    none of them. Each rule names its `needles`, literal words of which every text the pattern matches holds at least
+    one (compared case-folded where the pattern ignores case); a text with none of them is left as it is without
+    running the pattern — exactly what the substitution would have returned. `tests/unit/test_security_rules.py`
+    checks each rule's needles against the pattern itself, so a needle that does not hold fails there."""
+
+    __slots__ = ("source", "flags", "needles", "folded", "_compiled")
+
+    def __init__(self, source: str, *needles: str, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags
+        self.folded = bool(flags & re.IGNORECASE) or source.startswith("(?i)")
+        self.needles = tuple(_fold(n) for n in needles) if self.folded else needles
+        self._compiled: re.Pattern[str] | None = None
+        _RULES.append(self)
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:  # two threads at once compile twice: the same pattern, harmless
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+    def could_match(self, text: str, folded: str) -> bool:
+        haystack = folded if self.folded else text
+        return any(needle in haystack for needle in self.needles)
+
+
+#: Every rule, as made (`_Rule.__init__`): the needles of all of them make `_any_needle`.
+_RULES: list[_Rule] = []
+_ANY_NEEDLE: list[tuple[int, re.Pattern[str]]] = []
+
+
+def _any_needle() -> re.Pattern[str]:
+    """One pattern for every rule's needles, case-folded: a text it finds nothing in (most of what the wizard prints:
+    versions, paths, sentences) holds nothing any rule could mask, and is passed on after one search instead of one
+    look-up per rule. Made again if a rule was added since."""
+    if not _ANY_NEEDLE or _ANY_NEEDLE[0][0] != len(_RULES):
+        needles = sorted({_fold(n) for rule in _RULES for n in rule.needles}, key=len, reverse=True)
+        _ANY_NEEDLE[:] = [(len(_RULES), re.compile("|".join(re.escape(n) for n in needles)))]
+    return _ANY_NEEDLE[0][1]
+
+
+def _fold(text: str) -> str:
+    """`text` case-folded as `re.IGNORECASE` compares it: `str.casefold`, with the two letters it folds otherwise —
+    U+0130 (İ, folded to i and a combining dot) and U+0131 (ı), both of which the pattern matches as `i`."""
+    return text.casefold().replace("\u0307", "").replace("\u0131", "i")
+
+
+class _Masking:
+    """One text being masked rule by rule (`redact_secrets`): the folded copy the needles are looked up in is made
+    again only after a rule changed the text."""
+
+    __slots__ = ("text", "_folded")
+
+    def __init__(self, text: str, folded: str | None = None) -> None:
+        self.text = text
+        self._folded = folded
+
+    def sub(self, rule: _Rule, replacement: Any) -> None:
+        if self._folded is None and rule.folded:
+            self._folded = _fold(self.text)
+        if not rule.could_match(self.text, self._folded or ""):
+            return
+        masked = rule.pattern.sub(replacement, self.text)
+        if masked != self.text:
+            self.text, self._folded = masked, None
+
+
 MASK = "<redacted>"
 
-_URL_USERINFO = re.compile(
+_URL_USERINFO = _Rule(
     r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
     r"(?P<userinfo>[^\s/]*)@"
-    r"(?=[A-Za-z0-9\[/])"
-)
+    r"(?=[A-Za-z0-9\[/])", '@')
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
 #: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
 #: own, up to the `@` a host follows (twelfth pass #13/#14), an IPv6 host in brackets (#15). Not an image digest
 #: (`jax:0.4@sha256:…`), nor a word after a path or another address's part.
-_BARE_USERINFO = re.compile(
+_BARE_USERINFO = _Rule(
     r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]+?)@"
-    r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))")
-_AUTH_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
-                          r"(?:[^\s\"',;\\]|\\(?![\"']))+")
+    r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))", '@')
+_AUTH_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
+                          r"(?:[^\s\"',;\\]|\\(?![\"']))+", 'authorization')
 #: A Digest header's parameters (`username="u", realm=…, response="6629fae4…"`): the rest of the line goes, as the
 #: header rule above stopped at the first comma and left `response=` in clear (eighteenth hostile pass).
-_DIGEST_HEADER = re.compile(r"(?i)\b(authorization\s*[:=]\s*[\"']?digest\s+)(?!<redacted>)[^\r\n]+")
-_BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}")
+_DIGEST_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?digest\s+)(?!<redacted>)[^\r\n]+", 'authorization')
+_BEARER = _Rule(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}", 'bearer')
 #: A cookie header sends the session itself (`Cookie: sessionid=…`, `Set-Cookie: token=…`): its whole value goes.
-_COOKIE = re.compile(r"(?i)\b((?:set-)?cookie\s*:\s*)(?!<redacted>)[^\r\n]+")
+_COOKIE = _Rule(r"(?i)\b((?:set-)?cookie\s*:\s*)(?!<redacted>)[^\r\n]+", 'cookie')
 #: A .netrc entry (`machine HOST login USER password PW`, on one line or as a pasted file): the password after
 #: `password` and blanks, which the `password:`/`password=` rule does not see (fifteenth hostile pass R2).
-_NETRC = re.compile(r"(?i)((?:\bmachine\s+\S+|\bdefault)\s+(?:login\s+\S+\s+)?password\s+|\blogin\s+\S+\s+password\s+)"
-                    r"(?!<redacted>)(\S+)")
+_NETRC = _Rule(r"(?i)((?:\bmachine\s+\S+|\bdefault)\s+(?:login\s+\S+\s+)?password\s+|\blogin\s+\S+\s+password\s+)"
+                    r"(?!<redacted>)(\S+)", 'password')
 #: A login on a command line pasted into a log: `curl -u USER:PW`, `--user USER:PW`, `--proxy-user USER:PW`, and
 #: the MySQL/MariaDB clients' `-pPW` (fifteenth hostile pass R4).
-_COMMAND_LOGIN = re.compile(r"(?<![\w-])((?:-u[ =]*|--user[ =]+|--proxy-user[ =]+)[^\s:-][^\s:]*:)(?!<redacted>)(\S+)")
+_COMMAND_LOGIN = _Rule(r"(?<![\w-])((?:-u[ =]*|--user[ =]+|--proxy-user[ =]+)[^\s:-][^\s:]*:)(?!<redacted>)(\S+)", '-u')
 #: A password that a client takes as an option of its own, pasted with its command line: data, one pattern per
 #: client family, each with the text kept (group 1) and the password (group 2). The MySQL/MariaDB clients' `-pPW`
 #: (fifteenth hostile pass R4); `docker`/`podman`/`helm` … `login -p PW`, `sshpass -p PW`, `az login -p PW`,
@@ -351,42 +424,44 @@ _COMMAND_LOGIN = re.compile(r"(?<![\w-])((?:-u[ =]*|--user[ =]+|--proxy-user[ =]
 #: `htpasswd -b FILE USER PW` (sixteenth hostile pass P1). The words between are bounded (160 characters each): an
 #: unbounded lazy span made a line of repeated `docker login ` cost time in the cube of its length. A `-p` of another
 #: program (`docker run -p 8080:80`, `mkdir -p`) is not one: each rule names the program, and a `login` where the program has others.
-_CLIENT_PASSWORDS = tuple(re.compile(pattern) for pattern in (
-    r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,160}?\s-p)(?!<redacted>)(\S+)",
-    r"(\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|singularity|apptainer)\b[^\n]{0,160}?\slogin\b"
-    r"[^\n]{0,160}?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)",
-    r"(\baz\b[^\n]{0,160}?\slogin\b[^\n]{0,160}?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)",
-    r"(\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]{0,160}?\s-p[ =]?)"
-    r"(?!<redacted>)(\S+)",
-    r"(\bredis-cli\b[^\n]{0,160}?\s(?:-a|--pass)[ =]?)(?!<redacted>)(\S+)",
-    r"(\b(?:smbclient|rpcclient|smbmap|smbget|mount\.cifs)\b[^\n]{0,160}?\s(?:-U|--user(?:name)?)[ =]?[^\s%]+%)"
-    r"(?!<redacted>)(\S+)",
-    r"(\blftp\b[^\n]{0,160}?\s-u[ =]?[^\s,]+,)(?!<redacted>)(\S+)",
-    r"(\b(?:7z|7za|7zr|unrar|rar)\b[^\n]{0,160}?\s-p)(?!<redacted>)(\S+)",
-    r"(\btwine\b[^\n]{0,160}?\s(?:-p|--password)[ =]?)(?!<redacted>)(\S+)",
-    r"(\b(?:zip|unzip|zipcloak)\b[^\n]{0,160}?\s-P[ =]?)(?!<redacted>)(\S+)",
-    r"(\bhtpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+(?:\S+\s+){2})(?!<redacted>)(\S+)",
+#: Each with the words one of which it needs (`_Rule`): the program's name, or `login` where the program is a
+#: registry client with many names.
+_CLIENT_PASSWORDS = tuple(_Rule(pattern, *needles) for pattern, needles in (
+    (r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,160}?\s-p)(?!<redacted>)(\S+)", ('mysql', 'mariadb')),
+    (r"(\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|singularity|apptainer)\b[^\n]{0,160}?\slogin\b"
+    r"[^\n]{0,160}?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)", ('login',)),
+    (r"(\baz\b[^\n]{0,160}?\slogin\b[^\n]{0,160}?\s(?:-p[ =]?|--password[ =]))(?!<redacted>)(\S+)", ('login',)),
+    (r"(\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]{0,160}?\s-p[ =]?)"
+    r"(?!<redacted>)(\S+)", ('sshpass', 'mongo')),
+    (r"(\bredis-cli\b[^\n]{0,160}?\s(?:-a|--pass)[ =]?)(?!<redacted>)(\S+)", ('redis-cli',)),
+    (r"(\b(?:smbclient|rpcclient|smbmap|smbget|mount\.cifs)\b[^\n]{0,160}?\s(?:-U|--user(?:name)?)[ =]?[^\s%]+%)"
+    r"(?!<redacted>)(\S+)", ('smbclient', 'rpcclient', 'smbmap', 'smbget', 'mount.cifs')),
+    (r"(\blftp\b[^\n]{0,160}?\s-u[ =]?[^\s,]+,)(?!<redacted>)(\S+)", ('lftp',)),
+    (r"(\b(?:7z|7za|7zr|unrar|rar)\b[^\n]{0,160}?\s-p)(?!<redacted>)(\S+)", ('7z', 'rar')),
+    (r"(\btwine\b[^\n]{0,160}?\s(?:-p|--password)[ =]?)(?!<redacted>)(\S+)", ('twine',)),
+    (r"(\b(?:zip|unzip|zipcloak)\b[^\n]{0,160}?\s-P[ =]?)(?!<redacted>)(\S+)", ('zip',)),
+    (r"(\bhtpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+(?:\S+\s+){2})(?!<redacted>)(\S+)", ('htpasswd',)),
     # eighteenth hostile pass: SQL Server's `sqlcmd`/`bcp -P PW`, OpenSSL's `enc -k PW`, `aws configure set
     # aws_secret_access_key PW`, and a password fed to `login --password-stdin` by a here-string or `echo PW |`
-    r"(\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,160}?\s-P[ =]?)(?!<redacted>)(\S+)",
-    r"(\bopenssl\b[^\n]{0,160}?\s-k[ =]?)(?!<redacted>)(\S+)",
-    r"(\baws\s+configure\s+set\s+(?:[\w.-]*\.)?(?:aws_secret_access_key|aws_session_token|[\w-]*secret[\w-]*)\s+)"
-    r"(?!<redacted>)(\S+)",
-    r"(\blogin\b[^\n]{0,160}?--password-stdin\b[^\n]{0,160}?<<<\s*)(?!<redacted>)(\S+)",
-    r"(\b(?:echo|printf)\s+(?:-n\s+)?)(?!<redacted>)([^\s|]+)(?=\s*\|[^\n]{0,160}?\blogin\b[^\n]{0,160}?--password-stdin)",
+    (r"(\b(?:sqlcmd|bcp|osql|isql)\b[^\n]{0,160}?\s-P[ =]?)(?!<redacted>)(\S+)", ('sqlcmd', 'bcp', 'osql', 'isql')),
+    (r"(\bopenssl\b[^\n]{0,160}?\s-k[ =]?)(?!<redacted>)(\S+)", ('openssl',)),
+    (r"(\baws\s+configure\s+set\s+(?:[\w.-]*\.)?(?:aws_secret_access_key|aws_session_token|[\w-]*secret[\w-]*)\s+)"
+    r"(?!<redacted>)(\S+)", ('aws',)),
+    (r"(\blogin\b[^\n]{0,160}?--password-stdin\b[^\n]{0,160}?<<<\s*)(?!<redacted>)(\S+)", ('--password-stdin',)),
+    (r"(\b(?:echo|printf)\s+(?:-n\s+)?)(?!<redacted>)([^\s|]+)(?=\s*\|[^\n]{0,160}?\blogin\b[^\n]{0,160}?--password-stdin)", ('--password-stdin',)),
 ))
-_PASSWORD = re.compile(
-    r"(?i)(?<![A-Za-z0-9/.])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)")
-_PRIVATE_KEY = re.compile(
-    r"-----BEGIN (?P<kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL)
+_PASSWORD = _Rule(
+    r"(?i)(?<![A-Za-z0-9/.])(pass(?:word|wd|phrase)?|pwd|secret)(\s*[:=]\s*)(?!<redacted>)(\"[^\"]*\"|'[^']*'|\S+)", 'pass', 'pwd', 'secret')
+_PRIVATE_KEY = _Rule(
+    r"-----BEGIN (?P<kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END (?P=kind)-----|\Z)", 'PRIVATE KEY', flags=re.DOTALL)
 #: A variable's name around the secret's word, at most 64 characters each side: no real name is longer, and unbounded
 #: runs made a long line of name characters (`-----…`, `ab.ab.…`, `keykey…`) cost time in the square of its length
 #: (20 000 dashes: 31 s).
 _SECRET_NAME = r"[A-Za-z0-9_.-]{0,64}(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)[A-Za-z0-9_.-]{0,64}"
-_SECRET_VAR = re.compile(
+_SECRET_VAR = _Rule(
     r"(?i)(?P<name>(?<![A-Za-z0-9_/])" + _SECRET_NAME + r")(?P<sep>\\?[\"']?\s*[:=]\s*)"
-    r"(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)")
-_STANDALONE = re.compile(
+    r"(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)", 'token', 'key', 'secret', 'passw', 'credential')
+_STANDALONE = _Rule(
     r"(?<![A-Za-z0-9_])("
     r"hf_[A-Za-z0-9]{20,}"
     r"|gh[pousr]_[A-Za-z0-9]{30,}"
@@ -417,19 +492,21 @@ _STANDALONE = re.compile(
     r"|ATATT[A-Za-z0-9_=-]{40,}"  # Atlassian API tokens
     r"|AccountKey=[A-Za-z0-9+/=]{40,}"
     r"|GOCSPX-[A-Za-z0-9_-]{20,}"  # Google OAuth client secrets (eighteenth hostile pass)
-    r")(?![A-Za-z0-9_])")
+    r")(?![A-Za-z0-9_])",
+    # each token's fixed start, one of which every token above begins with
+    'hf_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'AKIA', 'ASIA', 'xox', 'sk-', 'glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'pypi-', 'npm_', 'ya29.', 'AIza', 'eyJ', '_live_', '_pat_', '_oat_', '_sat_', '_pak_', '_test_', 'glsa_', 'glsoat-', 'glft-', 'glimt-', 'glagent-', 'gloas-', 'xapp-', 'hvs.', 'hvb.', 'hvr.', 'dapi', '_v1_', 'SG.', 'shp', 'ATATT', 'AccountKey=', 'GOCSPX-')
 #: A URL's query string: each value is judged on its own (`_query_value`).
 #: The part before the `?` never runs past another `://` (a line of `x://x://…` was scanned to its end from every
 #: scheme, in the square of its length), nor past 4096 characters: the repeat of an alternation keeps a mark per
 #: character, and `https://` + `a:`×4 M in an edited history.json took 140 times its size (eighteenth hostile pass
 #: P8); a query after a longer path is still masked by `_BARE_QUERY`.
-_URL_QUERY = re.compile(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^\s?#\"'<>:]|:(?!//)){0,4096}\?)"
-                        r"(?P<query>[^\s#\"'<>)]+)")
+_URL_QUERY = _Rule(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^\s?#\"'<>:]|:(?!//)){0,4096}\?)"
+                        r"(?P<query>[^\s#\"'<>)]+)", '://')
 #: A query that follows a bare path, with no scheme or host before it: pip's retry line quotes only the
 #: path of the URL it retries (`… Connection refused')': /graphcast-0.1.1.whl?X-Amz-Signature=…`). It starts
 #: at the `?` itself (a character other than a space before it, a `name=` after it), so the search stays linear
 #: on a long line with no `?`.
-_BARE_QUERY = re.compile(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s#\"'<>)]*)")
+_BARE_QUERY = _Rule(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s#\"'<>)]*)", '?')
 #: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
 #: keys, sessions.
 _SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
@@ -439,23 +516,23 @@ _SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret
 _TOKEN_LIKE = re.compile(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")
 #: An option naming a secret with its value after a space (`--api-key AkKey55…`, `--hf-token hf_…`): masked when
 #: the value looks generated (letters with digits, 12 or more), so `--key-file path` or `--token-name build` stay.
-_SECRET_OPTION = re.compile(
+_SECRET_OPTION = _Rule(
     r"(?i)(?<![\w-])(?P<option>--?[a-z0-9-]*(?:token|key|secret|password|passwd|credential)[a-z0-9-]*)(?P<space>[ \t]+)"
-    r"(?P<value>(?=[A-Za-z0-9+/=_.~:-]*[0-9])(?=[A-Za-z0-9+/=_.~:-]*[A-Za-z])[A-Za-z0-9+/=_.~:-]{12,})")
+    r"(?P<value>(?=[A-Za-z0-9+/=_.~:-]*[0-9])(?=[A-Za-z0-9+/=_.~:-]*[A-Za-z])[A-Za-z0-9+/=_.~:-]{12,})", 'token', 'key', 'secret', 'passw', 'credential')
 #: An option whose name ends in the secret itself (`--token X`, `--auth-token=X`, `--client-secret X`, `--api-key X`,
 #: `vault --secret X`): its value is the secret whatever its shape, so it is masked even when short or a word
 #: (seventeenth hostile pass P1: `curl --token X`, `gh --auth-token X`, `kaggle --api-key X` went out in clear,
 #: as only a generated-looking value was). Not one: an option that only holds the word (`--token-name build`,
 #: `--password-file f`, `--password-stdin`), a value that is another option, a variable (`$TOKEN`), a file or path
 #: (`@file`, `/x`, `~/x`, `./x`), a placeholder (`<TOKEN>`, `[KEY]`, `{token}`) or a help text's metavar (`TOKEN`).
-_NAMED_SECRET_OPTION = re.compile(
+_NAMED_SECRET_OPTION = _Rule(
     r"(?i)(?<![\w-])(?P<option>--?(?:[a-z0-9]+[-_])*(?:token|secret|password|passwd|passphrase|api[-_]?key|"
     r"access[-_]?key|secret[-_]?key|auth[-_]?key|credentials?))(?P<sep>=|[ \t]+)"
-    r"(?!<redacted>|[-$@/~<\[{]|\.{1,2}/)(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)")
+    r"(?!<redacted>|[-$@/~<\[{]|\.{1,2}/)(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)", 'token', 'secret', 'pass', 'key', 'credential')
 #: A help text's metavar (`--token TOKEN`, `--api-key API_KEY`): upper-case letters, no digit; or a file the option
 #: reads the secret from (`--credentials creds.json`).
 _METAVAR = re.compile(r"^[A-Z][A-Z_-]*$|\.(?:json|txt|pem|key|ya?ml|cfg|conf|ini|env|toml|netrc|crt|p12|gpg|asc)$")
-_WANDB = re.compile(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b")
+_WANDB = _Rule(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b", 'wandb', 'api')
 #: Values of secret-named variables that are not secrets (settings, placeholders, empty).
 _HARMLESS = re.compile(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
 
@@ -496,7 +573,7 @@ def _secret_var(match: re.Match) -> str:
     if _NOT_A_VARIABLE.search(match.group("name")):
         # `KeyError: api_key=…`: the exception's name is not a variable, but what it quotes may hold one (seventh
         # hostile pass 1c: the whole `api_key=…` was taken as KeyError's value and passed unmasked).
-        return f"{match.group('name')}{match.group('sep')}{_SECRET_VAR.sub(_secret_var, match.group('value'))}"
+        return f"{match.group('name')}{match.group('sep')}{_SECRET_VAR.pattern.sub(_secret_var, match.group('value'))}"
     value = match.group("value")
     bare = value.strip("\"'")
     if bare.startswith((MASK, "***")):  # masked already (a URL's query value or password): what follows is kept
@@ -528,7 +605,7 @@ def _password(match: re.Match) -> str:
 #: A URL with its path: a token some indexes put in the path (`https://pypi.fury.io/TOKEN/user/`) is a
 #: segment that mixes upper- and lower-case letters with digits, 20 or more of them, and has no dot (a wheel's
 #: file name has dots, a commit hash has no upper case).
-_URL_PATH = re.compile(r"(?P<head>\bhttps?://[^\s/\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)")
+_URL_PATH = _Rule(r"(?P<head>\bhttps?://[^\s/\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", '://')
 _PATH_TOKEN = re.compile(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
 
 
@@ -567,28 +644,33 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     """
     if not text:
         return text
-    text = _PRIVATE_KEY.sub(f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----", text)
+    folded = _fold(text)
+    if not _any_needle().search(folded):  # (a case-sensitive needle in the text is in its folded copy too)
+        return text
+    masking = _Masking(text, folded)
+    masking.sub(_PRIVATE_KEY, f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----")
     # A URL's query and path first: once its userinfo reads `<redacted>@`, the `<` ends the URL for them, and a
     # link with both a password and a signature kept its signature.
-    text = _URL_QUERY.sub(_query, text)
-    text = _BARE_QUERY.sub(_bare_query, text)
-    text = _URL_PATH.sub(_path_tokens, text)
-    text = _URL_USERINFO.sub(lambda m: _userinfo(m, keep_user), text)
-    text = _BARE_USERINFO.sub(lambda m: _bare_userinfo(m, keep_user), text)
-    text = _DIGEST_HEADER.sub(lambda m: f"{m.group(1)}{MASK}", text)
-    text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}", text)
-    text = _BEARER.sub(lambda m: f"{m.group(1)}{MASK}", text)
-    text = _COOKIE.sub(lambda m: f"{m.group(1)}{MASK}", text)
-    text = _NETRC.sub(lambda m: f"{m.group(1)}{MASK}", text)
-    text = _COMMAND_LOGIN.sub(lambda m: f"{m.group(1)}{MASK}", text)
+    masking.sub(_URL_QUERY, _query)
+    masking.sub(_BARE_QUERY, _bare_query)
+    masking.sub(_URL_PATH, _path_tokens)
+    masking.sub(_URL_USERINFO, lambda m: _userinfo(m, keep_user))
+    masking.sub(_BARE_USERINFO, lambda m: _bare_userinfo(m, keep_user))
+    masking.sub(_DIGEST_HEADER, lambda m: f"{m.group(1)}{MASK}")
+    masking.sub(_AUTH_HEADER, lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}")
+    masking.sub(_BEARER, lambda m: f"{m.group(1)}{MASK}")
+    masking.sub(_COOKIE, lambda m: f"{m.group(1)}{MASK}")
+    masking.sub(_NETRC, lambda m: f"{m.group(1)}{MASK}")
+    masking.sub(_COMMAND_LOGIN, lambda m: f"{m.group(1)}{MASK}")
     for client in _CLIENT_PASSWORDS:
-        text = client.sub(lambda m: f"{m.group(1)}{MASK}", text)
-    text = _WANDB.sub(lambda m: f"{m.group(1)}{MASK}", text)
-    text = _SECRET_VAR.sub(_secret_var, text)
-    text = _SECRET_OPTION.sub(lambda m: f"{m.group('option')}{m.group('space')}{MASK}", text)
-    text = _NAMED_SECRET_OPTION.sub(_named_secret_option, text)
-    text = _PASSWORD.sub(_password, text)
-    return _STANDALONE.sub(MASK, text)
+        masking.sub(client, lambda m: f"{m.group(1)}{MASK}")
+    masking.sub(_WANDB, lambda m: f"{m.group(1)}{MASK}")
+    masking.sub(_SECRET_VAR, _secret_var)
+    masking.sub(_SECRET_OPTION, lambda m: f"{m.group('option')}{m.group('space')}{MASK}")
+    masking.sub(_NAMED_SECRET_OPTION, _named_secret_option)
+    masking.sub(_PASSWORD, _password)
+    masking.sub(_STANDALONE, MASK)
+    return masking.text
 
 
 def redact_value(value: Any, *, keep_user: bool = True) -> Any:

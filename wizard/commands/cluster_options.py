@@ -8,13 +8,13 @@ X.Y]` (`options.assume_options`) plans for a GPU that is not here. Turned into c
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from wizard.commands.output import warn
 from wizard.flows.describe_machine import where_sentence as where_line
 from wizard.flows.machine import machine_facts
 from wizard.flows.options import slurm_target as target_of
 
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
     from wizard.flows.types import JobState, SlurmTarget
 

@@ -22,11 +22,14 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Any
 
 from wizard.errors import STOP_SIGNALS, WizardError, signal_words
 from wizard.errors import describe_os_error as describe_os_error  # its home since the app says it too
 from wizard.security import json_text
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The one list (see `wizard.errors.STOP_SIGNALS`): a signal left out of it killed the wizard mid-install with no
 #: clean-up (eleventh hostile pass #130/#132: QUIT, USR1, USR2, ALRM).

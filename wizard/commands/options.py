@@ -18,9 +18,12 @@ from wizard.flows.options import (
     GRAPHCAST_VERSIONS,
     INSTALLERS,
     LEVELS,
-    InstallOptions,
     given_sources,
 )
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from wizard.flows.options import InstallOptions
 
 
 def global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -220,6 +223,7 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
     GraphCast source and wheelhouses named in the environment (`GC_WIZARD_*`) are added here."""
     # Deferred for start-up time: every command and the app load this module for its parsers.
     from wizard.commands.cluster_options import slurm_target
+    from wizard.flows.options import InstallOptions
 
     graphcast_src, find_links = given_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return InstallOptions(

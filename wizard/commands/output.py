@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from wizard.security import cut, json_text, redact_secrets, redact_value
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def emit_json(value: Any) -> None:

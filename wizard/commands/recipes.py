@@ -66,26 +66,29 @@ def _plain(value):
 
 def _checked(facts: Facts) -> Facts:
     """TypeError unless every text field of the saved facts holds text (or nothing) and numbers are numbers:
-    a list where a version belongs would otherwise fail deep inside the matching."""
-    import dataclasses
-
+    a list where a version belongs would otherwise fail deep inside the matching. The facts are records
+    (`wizard.detect.record`): named tuples that keep their fields' annotations."""
     stack = [facts]
     while stack:
         item = stack.pop()
-        for f in dataclasses.fields(item):
-            value = getattr(item, f.name)
-            kind = str(f.type)
-            if dataclasses.is_dataclass(value):
+        for name, kind in type(item).__annotations__.items():
+            value = getattr(item, name)
+            kind = str(kind)
+            if _is_record(value):
                 stack.append(value)
             elif isinstance(value, tuple):
-                stack.extend(v for v in value if dataclasses.is_dataclass(v))
+                stack.extend(v for v in value if _is_record(v))
             elif kind.startswith("str") and not isinstance(value, str) and not (value is None and "None" in kind):
-                raise TypeError(f"'{f.name}' must be text, not {type(value).__name__}")
+                raise TypeError(f"'{name}' must be text, not {type(value).__name__}")
             elif kind.startswith(("int", "float")) and (isinstance(value, bool)
                                                           or not isinstance(value, (int, float))) \
                     and not (value is None and "None" in kind):
-                raise TypeError(f"'{f.name}' must be a number, not {type(value).__name__}")
+                raise TypeError(f"'{name}' must be a number, not {type(value).__name__}")
     return facts
+
+
+def _is_record(value: object) -> bool:
+    return isinstance(value, tuple) and hasattr(value, "_fields")
 
 
 def _wrap(text: str, indent: str, columns: int = _WIDTH) -> str:

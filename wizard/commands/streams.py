@@ -42,10 +42,13 @@ import io
 import os
 import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
 
 from wizard.errors import WizardError
 from wizard.security import redact_output, reveal_format_characters
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 _STREAM_NAMES = {0: "standard input", 1: "standard output", 2: "standard error"}
 _ERRORS = "gc-wizard-output"

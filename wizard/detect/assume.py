@@ -10,7 +10,6 @@ The driver's newest CUDA version comes from `wizard/data/driver_cuda.yaml`.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -77,8 +76,8 @@ def assume(facts: Facts, driver: str, cc: str | None = None) -> Facts:
         + f" that {facts.host or 'this machine'} does not have (--assume-driver). Nothing was read from a GPU; "
         "verify on the GPU node before relying on it (gc-wizard verify --slurm)."))
     kept = tuple(w for w in facts.warnings if w.id not in _REPLACED_WARNINGS)
-    return dataclasses.replace(facts, driver=Driver(version=driver, cuda_driver_version=cuda, source=SOURCE),
-                               gpus=gpus, warnings=(warning, *kept))
+    return facts._replace(driver=Driver(version=driver, cuda_driver_version=cuda, source=SOURCE),
+                          gpus=gpus, warnings=(warning, *kept))
 
 
 def check_options(driver: str | None, cc: str | None) -> None:

@@ -13,9 +13,9 @@ import os
 import signal
 import subprocess
 import time
-from dataclasses import dataclass
 
 from wizard.children import communicate_bounded, die_with_parent, stopping, track, untrack
+from wizard.detect.record import record
 from wizard.errors import os_error_words
 
 #: Seconds any single probe may take before it becomes a `probe_timeout` warning.
@@ -24,7 +24,7 @@ PROBE_TIMEOUT = 8.0
 HIDDEN_VARS = ("CUDA_VISIBLE_DEVICES",)
 
 
-@dataclass
+@record
 class Completed:
     argv: list[str]
     returncode: int | None

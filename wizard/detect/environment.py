@@ -19,7 +19,6 @@ import os
 import re
 import shutil
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from wizard import bounded
@@ -42,16 +41,26 @@ _INTERPRETER_QUERY = (
 )
 
 
-@dataclass
 class Target:
-    kind: str
-    prefix: Path
-    executable: str | None
-    chosen_by: str
-    """"argument", "CONDA_PREFIX", "VIRTUAL_ENV" or "PATH"."""
-    python_version: str | None = None
-    site_dirs: list[Path] = field(default_factory=list)
-    problem: str | None = None
+    """The environment detection reads, filled in as it learns more (its Python's version, its site folders).
+
+    `chosen_by`: "argument", "CONDA_PREFIX", "VIRTUAL_ENV" or "PATH". A plain class, not a dataclass: detection is on
+    every command's start-up path (issue 23, `wizard.detect.facts`)."""
+
+    __slots__ = ("kind", "prefix", "executable", "chosen_by", "python_version", "site_dirs", "problem")
+
+    def __init__(self, kind: str, prefix: Path, executable: str | None, chosen_by: str, python_version: str | None = None,
+                 site_dirs: list[Path] | None = None, problem: str | None = None) -> None:
+        self.kind = kind
+        self.prefix = prefix
+        self.executable = executable
+        self.chosen_by = chosen_by
+        self.python_version = python_version
+        self.site_dirs = [] if site_dirs is None else site_dirs
+        self.problem = problem
+
+    def __repr__(self) -> str:
+        return f"Target({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
 
 def normalize(name: str) -> str:

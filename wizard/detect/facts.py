@@ -1,4 +1,5 @@
-"""Provides the frozen dataclasses that detection returns.
+"""Provides the records that detection returns (`wizard.detect.record`: written as frozen dataclasses, built as
+named tuples, because detection is on every command's start-up path — issue 23).
 
 Facts are data: each records where it came from (`source`) so that the user — and a support
 report — can see *why* the wizard believes it. `Facts.to_dict()` is the `detect --json` shape of
@@ -7,15 +8,18 @@ report — can see *why* the wizard believes it. `Facts.to_dict()` is the `detec
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from wizard.detect.record import record
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Where a driver/GPU fact came from (docs/interface.md: `source` values). "assumed" is a GPU that is not
 #: here at all (`--assume-driver`), planned for in advance.
 SOURCES = ("nvml", "nvidia-smi", "procfs", "libcuda", "profile", "assumed")
 
 
-@dataclass(frozen=True)
+@record
 class Driver:
     version: str | None
     """e.g. "535.104.05"; None when only the CUDA version could be read (libcuda)."""
@@ -30,7 +34,7 @@ class Driver:
 DRIVER_IN_TROUBLE = ("driver_not_loaded", "driver_library_mismatch", "driver_not_answering")
 
 
-@dataclass(frozen=True)
+@record
 class DriverProbe:
     """What one link of the driver chain observed, as `detect --json` reports it (`driver_probes`).
 
@@ -48,7 +52,7 @@ class DriverProbe:
     seconds: float | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Gpu:
     index: int
     name: str
@@ -58,7 +62,7 @@ class Gpu:
     uuid: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class CudaLibrary:
     name: str
     """"cudnn", "cudart", "cublas", … (the library's short name)."""
@@ -70,29 +74,29 @@ class CudaLibrary:
     """True for the copy the dynamic loader would pick first for this library name."""
 
 
-@dataclass(frozen=True)
+@record
 class PythonInfo:
     version: str
     executable: str
 
 
-@dataclass(frozen=True)
+@record
 class EnvironmentInfo:
     kind: str
     """"conda", "venv" or "system"."""
     path: str
-    packages: dict[str, str] = field(default_factory=dict)
+    packages: dict[str, str] = {}  # noqa: RUF012 (a new dict for each record: `record`)
     jaxlib_cuda_tag: str | None = None
     """e.g. "cuda12.cudnn89" from a `jaxlib 0.4.23+cuda12.cudnn89` local version."""
 
 
-@dataclass(frozen=True)
+@record
 class DiskInfo:
     state_free_gib: float | None
     path: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class HostMemory:
     """The host's RAM, for the memory preflight (GenCast 0.25° compiles in about 300 GB of it)."""
 
@@ -111,20 +115,20 @@ class HostMemory:
         return min(values) if values else None
 
 
-@dataclass(frozen=True)
+@record
 class DetectWarning:
     id: str
     message: str
 
 
-@dataclass(frozen=True)
+@record
 class Platform:
     os: str
     arch: str
     glibc: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Facts:
     driver: Driver | None
     gpus: tuple[Gpu, ...]
@@ -145,12 +149,7 @@ class Facts:
     """Each driver source's own outcome, in chain order (empty in facts saved by older wizards)."""
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["gpus"] = list(data["gpus"])
-        data["cuda_libraries"] = list(data["cuda_libraries"])
-        data["warnings"] = list(data["warnings"])
-        data["driver_probes"] = list(data["driver_probes"])
-        return data
+        return _plain(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Facts:
@@ -170,3 +169,14 @@ class Facts:
             memory=HostMemory(**data["memory"]) if isinstance(data.get("memory"), dict) else None,
             driver_probes=tuple(DriverProbe(**p) for p in data.get("driver_probes") or [] if isinstance(p, dict)),
         )
+
+
+def _plain(value: Any) -> Any:
+    """`value` as JSON data: records as objects, tuples as lists, a dict copied (as `dataclasses.asdict` did)."""
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):
+        return {name: _plain(item) for name, item in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {name: _plain(item) for name, item in value.items()}
+    return value

@@ -9,8 +9,8 @@ with ctypes; see `gpu_child.py`. This module never loads either library itself.
 
 from __future__ import annotations
 
-import ast
 import importlib.util
+import json
 import os
 import sys
 from pathlib import Path
@@ -53,10 +53,10 @@ def read(done: deadline.Completed, timeout: float) -> tuple[Reading, Reading]:
         detail = f"the NVML probe gave no answer in {timeout:g} s (a wedged GPU or driver?)"
         return Reading("nvml", "timeout", detail=detail), Reading("libcuda", "skipped")
     try:
-        data = ast.literal_eval(done.stdout.strip().splitlines()[-1])  # a literal, never code (gpu_child.py)
+        data = json.loads(done.stdout.strip().splitlines()[-1])  # data, never code (gpu_child.py)
         if not isinstance(data, dict):
             raise ValueError("not the probe's answer")
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, IndexError):
+    except (ValueError, TypeError, MemoryError, RecursionError, IndexError):
         tail = (done.output.splitlines() or ["no output"])[-1]
         return Reading("nvml", "failed", detail=f"the NVML probe failed: {tail}"), Reading("libcuda", "skipped")
     nvml_reading = nvml_reading_of(data["nvml"]) if "nvml" in data else Reading("nvml", "skipped")

@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from wizard import bounded
+from wizard.detect.record import record
 
 #: The CUDA/cuDNN libraries that matter to JAX, by the stem of their file name (`lib<stem>.so*`).
 LIBRARY_NAMES = (
@@ -58,7 +58,7 @@ _SYSTEM_BIN_DIRS = frozenset({"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/lo
 _LIB_RE = re.compile(r"^lib(" + "|".join(LIBRARY_NAMES) + r")\.so((?:\.\d+)*)$")
 
 
-@dataclass(frozen=True)
+@record
 class LibraryFile:
     """One CUDA/cuDNN library in one folder."""
 

@@ -13,12 +13,12 @@ even on the CPU), "unknown" (a size could not be read). GB in the data are decim
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wizard import paths
 from wizard.detect.facts import Facts
+from wizard.detect.record import record
 from wizard.errors import UserError
 from wizard.yaml_data import YAMLError, load_table
 
@@ -28,7 +28,7 @@ VERDICTS = ("fits", "gpu_too_small", "host_too_small", "cpu_only", "no", "unknow
 _MIB_PER_GB = 1e9 / 2**20
 
 
-@dataclass(frozen=True)
+@record
 class ModelNeed:
     id: str
     model: str
@@ -40,7 +40,7 @@ class ModelNeed:
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class ModelFit:
     need: ModelNeed
     verdict: str

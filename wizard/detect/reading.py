@@ -6,22 +6,21 @@ Each source (NVML, nvidia-smi, procfs, libcuda) reports a status and whatever it
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from wizard.detect.facts import Gpu
+from wizard.detect.record import record
 
 #: ok · absent (nothing installed) · not_loaded (installed, kernel module not loaded) · mismatch
 #: (libraries and kernel module from different driver versions) · failed · timeout · skipped
 STATUSES = ("ok", "absent", "not_loaded", "mismatch", "failed", "timeout", "skipped")
 
 
-@dataclass
+@record
 class Reading:
     source: str
     status: str
     version: str | None = None
     cuda: str | None = None
-    gpus: list[Gpu] = field(default_factory=list)
+    gpus: list[Gpu] = []  # noqa: RUF012 (a new list for each record: `record`)
     detail: str = ""
     path: str | None = None
     """The program or library that was run (nvidia-smi's full path), when one was found."""

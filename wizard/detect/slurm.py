@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -211,7 +211,7 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     marker.setdefault("node", facts.host or None)
     marker.update({"partition": marker.get("partition") or target.partition, "srun": srun,
                    "seconds": round(time.monotonic() - started, 3)})
-    return with_node_words(replace(facts, slurm=marker), target)
+    return with_node_words(facts._replace(slurm=marker), target)
 
 
 def with_node_words(facts: Facts, target: SlurmTarget) -> Facts:
@@ -225,7 +225,7 @@ def with_node_words(facts: Facts, target: SlurmTarget) -> Facts:
     warning = DetectWarning("slurm_node_no_gpu", node_without_gpu(marker.get("node") or "?",
                                                                   marker.get("partition") or target.partition, target))
     rest = tuple(w for w in facts.warnings if w.id != "no_nvidia_driver")
-    return replace(facts, warnings=(warning, *rest))
+    return facts._replace(warnings=(warning, *rest))
 
 
 def node_without_gpu(node: str, partition: str | None, target: SlurmTarget) -> str:

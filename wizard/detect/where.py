@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
     from wizard.detect.slurm import SlurmTarget
     from wizard.detect.srun_job import JobState

@@ -8,8 +8,6 @@ plain text; a face may lay the lines out (a box, a colour) but never rewords the
 
 from __future__ import annotations
 
-import textwrap
-
 from wizard.detect.facts import DRIVER_IN_TROUBLE, Facts
 from wizard.detect.preflight import WORDS, assess, summary_lines
 
@@ -137,6 +135,8 @@ def aligned(rows: list[tuple[str, str]], columns: int | None = None) -> list[str
     """Rows with their labels padded to one width; a value's further lines are indented under it. With
     `columns` (a screen's width) a long value wraps between words under its own column, never under the
     labels; a path is never broken."""
+    import textwrap  # deferred: `detect --json` and the app's first frame load this module and never wrap
+
     width = max((len(label) for label, _ in rows), default=0)
     room = columns - width - 2 if columns else 0
     lines: list[str] = []

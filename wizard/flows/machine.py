@@ -7,12 +7,11 @@ Machine screen need only this: importing the planner, the recipe matcher and the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import ModelFit, assess
 from wizard.detect.where import detect_where
 
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
     from wizard.detect.slurm import SlurmTarget
 

@@ -8,19 +8,29 @@ only modules they load already; the Slurm target's and the source check's module
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from wizard.detect.slurm_env import DEFAULT_WAIT as DEFAULT_SRUN_WAIT
 from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, GRAPHCAST_VERSIONS, INSTALLERS, LEVELS
-from wizard.install.options import InstallOptions
 from wizard.install.source_env import merged_sources, unique_links
 
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
     from wizard.detect.slurm import SlurmTarget
+    from wizard.install.options import InstallOptions
 
 __all__ = ["DEFAULT_INSTALLER", "DEFAULT_LEVEL", "DEFAULT_SRUN_WAIT", "GRAPHCAST_VERSIONS", "INSTALLERS", "LEVELS",
            "InstallOptions", "checked_sources", "given_sources", "slurm_target", "slurm_target_from_words",
            "unique_links"]
+
+
+def __getattr__(name: str) -> type[InstallOptions]:
+    """`InstallOptions`, imported when first asked for: it is a dataclass, and `detect`, `history` or `recipes`, which
+    load this module for their parsers, start without `dataclasses` (and the `inspect` it imports) — issue 23."""
+    if name == "InstallOptions":
+        from wizard.install.options import InstallOptions
+
+        return InstallOptions
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def given_sources(graphcast_src: str | None, find_links: Sequence[str] | None) -> tuple[str | None, list[str]]:

@@ -6,7 +6,7 @@ helper), and each shape grew its own defaults. Now the CLI turns its arguments i
 `InstallOptions`, the TUI holds one and changes it with `dataclasses.replace`, the answers file
 stores `to_dict()` and reads it back with `from_dict()`, and `wizard.flows.session.plan_for` plans from it.
 
-The choice lists and their `Literal` types are defined once, in `wizard.install.choices`.
+The choice lists are defined once, in `wizard.install.choices`; `installer` is one of `INSTALLERS`, `level` one of `LEVELS`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wizard.errors import UserError
-from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS, Installer, Level
+from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS
 
 #: The options an answers file stores (the run-specific ones — `--yes`, `--recipes-dir`, `--lock`,
 #: `--bundle`, `--slurm`, `--force` — are not).
@@ -35,12 +35,12 @@ class InstallOptions:
     recipe_id: str = ""
     env: str | None = None
     """None: a new managed environment; a folder: new there, or in place if it holds an environment."""
-    installer: Installer = DEFAULT_INSTALLER
+    installer: str = DEFAULT_INSTALLER
     find_links: tuple[str, ...] = ()
     offline: bool = False
     graphcast_src: str | None = None
     verify: bool = True
-    level: Level = DEFAULT_LEVEL
+    level: str = DEFAULT_LEVEL
     assume_yes: bool = False
     recipes_dirs: tuple[str, ...] = ()
     lock: str | None = None

@@ -7,8 +7,8 @@ break it, a missing pynvml is an answer rather than a dead child, and a crash is
 
 from __future__ import annotations
 
-import ast
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -23,7 +23,7 @@ PYNVML_DIR = str(Path(importlib.util.find_spec("pynvml").origin).parent)
 def _answer(argv: list[str], env: dict[str, str]) -> dict:
     proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    return ast.literal_eval(proc.stdout.strip().splitlines()[-1])
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def test_the_child_reads_every_gpu_through_pynvml(gpu_server):
@@ -61,3 +61,21 @@ def test_a_child_that_crashes_is_a_failed_reading_not_a_crash_here():
     assert (nvml_r.source, nvml_r.status) == ("nvml", "failed")
     assert nvml_r.detail.startswith("the NVML probe failed")
     assert cuda_r.status == "skipped"
+
+
+def test_the_childs_answer_is_ascii_json_whatever_the_gpu_names_hold():
+    """The child writes JSON without the `json` module (`gpu_child.json_text`): a GPU name or an error with quotes,
+    backslashes, newlines, accents, characters beyond the basic plane or an undecodable byte reads back unchanged."""
+    import importlib.util as iu
+
+    spec = iu.spec_from_file_location("gpu_child", CHILD)
+    child = iu.module_from_spec(spec)
+    spec.loader.exec_module(child)
+    answer = {"nvml": {"status": "ok", "gpus": [{"name": 'A "100"\\\n é \U0001F600 \udcff', "index": 0,
+                                                  "memory_total_mib": 81920, "ratio": 0.5, "uuid": None}],
+                       "ecc": True, "bad": float("nan")}, 7: ("x",)}
+    text = child.json_text(answer)
+    assert text.isascii()
+    back = json.loads(text)
+    assert back["nvml"]["gpus"][0]["name"] == answer["nvml"]["gpus"][0]["name"]
+    assert back["nvml"]["ecc"] is True and back["nvml"]["bad"] is None and back["7"] == ["x"]

@@ -3,8 +3,6 @@ first among the problems. Without Slurm's clients on PATH the generic fixes are 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
 from tests.standins import standin_env
@@ -18,7 +16,7 @@ def _facts(tmp_path) -> Facts:
     assert proc.returncode == 0, proc.stderr
     facts = Facts.from_dict(last_json(proc))
     assert "no_nvidia_driver" in [w.id for w in facts.warnings]
-    return replace(facts, slurm={"node": "gpu07", "job_id": "12", "partition": "gpu", "srun": ["/usr/bin/srun"]})
+    return facts._replace(slurm={"node": "gpu07", "job_id": "12", "partition": "gpu", "srun": ["/usr/bin/srun"]})
 
 
 def test_a_gpu_less_node_is_named_with_the_gpu_request_and_partition_hints(monkeypatch, tmp_path):

@@ -3,8 +3,6 @@ Machine screen print the same rows; the screen only wraps them to its width. On 
 
 from __future__ import annotations
 
-import dataclasses
-
 from tests.fixtures.real_gpu import capture
 from wizard.detect.facts import Facts
 from wizard.flows.describe_machine import fact_lines, fact_rows, machine_lines, problem_lines, where_sentence
@@ -40,5 +38,5 @@ def test_problems_come_first_with_their_ids_and_the_node_is_one_sentence():
     assert lines[0] == "Problems:" and lines[1] == f"  {problem_lines(REAL)[0]}"
     assert problem_lines(REAL)[0].startswith("! [path_cuda_toolkit] /usr/local/cuda/bin on PATH")
     assert where_sentence(REAL) is None
-    node = dataclasses.replace(REAL, slurm={"srun": True, "node": "gpu07", "job_id": "12", "partition": "gpu"})
+    node = REAL._replace(slurm={"srun": True, "node": "gpu07", "job_id": "12", "partition": "gpu"})
     assert where_sentence(node) == "Detected on node gpu07 (through srun, job 12, partition gpu)."

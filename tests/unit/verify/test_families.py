@@ -2140,6 +2140,30 @@ def test_batch_69_look_alikes_are_not_these(text, not_expected):
     assert not_expected not in [f.id for f in diagnose_text(text)]
 
 
+# Batch 70 (half A): xarray's hint after scipy.io.netcdf refused a file (xarray fell back to its scipy backend, so
+# neither netCDF4 nor h5netcdf is installed), with any file name, path style or scipy release; scipy's refusal alone is
+# a damaged or NetCDF4 file given to scipy directly, not a missing reader.
+_NC3_HINT = ("            If this is a NetCDF4 file, you may need to install the\n            netcdf4 library, e.g.,\n\n"
+             "            $ pip install netcdf4\n")
+FAMILIES["netcdf_engine_missing"] += [
+    "            If this is a NetCDF4 file, you may need to install the",
+    "If this is a NetCDF4 file, you may need to install the netcdf4 library, e.g.,",
+] + [(f"TypeError: Error: {path} is not a valid NetCDF 3 file", _NC3_HINT) for path in (
+    ".../data/pr_Amon_ACCESS1-3_historical_r1i1p1_200101-200512.nc",
+    "/scratch/u123/era5/2022-01-01_res-0.25_levels-13.nc",
+    "C:\\Users\\me\\My Data\\source-era5_date-2022-01-01_res-1.0_levels-13_steps-01.nc",
+    "b'/tmp/stats/diffs_stddev_by_level.nc'")]
+
+
+@pytest.mark.parametrize("text", [
+    "TypeError: Error: /data/x.nc is not a valid NetCDF 3 file\n",
+    "  File \"/usr/lib/python3/dist-packages/scipy/io/_netcdf.py\", line 611, in _read\n"
+    "    raise TypeError(\"Error: %s is not a valid NetCDF 3 file\" % self.filename)\n",
+])
+def test_batch_70_scipy_refusal_alone_is_not_a_missing_reader(text):
+    assert "netcdf_engine_missing" not in [f.id for f in diagnose_text(text)]
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

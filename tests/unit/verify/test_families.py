@@ -2140,6 +2140,82 @@ def test_batch_69_look_alikes_are_not_these(text, not_expected):
     assert not_expected not in [f.id for f in diagnose_text(text)]
 
 
+# Batch 70 (half A): xarray's hint after scipy.io.netcdf refused a file (xarray fell back to its scipy backend, so
+# neither netCDF4 nor h5netcdf is installed), with any file name, path style or scipy release; scipy's refusal alone is
+# a damaged or NetCDF4 file given to scipy directly, not a missing reader.
+_NC3_HINT = ("            If this is a NetCDF4 file, you may need to install the\n            netcdf4 library, e.g.,\n\n"
+             "            $ pip install netcdf4\n")
+FAMILIES["netcdf_engine_missing"] += [
+    "            If this is a NetCDF4 file, you may need to install the",
+    "If this is a NetCDF4 file, you may need to install the netcdf4 library, e.g.,",
+] + [(f"TypeError: Error: {path} is not a valid NetCDF 3 file", _NC3_HINT) for path in (
+    ".../data/pr_Amon_ACCESS1-3_historical_r1i1p1_200101-200512.nc",
+    "/scratch/u123/era5/2022-01-01_res-0.25_levels-13.nc",
+    "C:\\Users\\me\\My Data\\source-era5_date-2022-01-01_res-1.0_levels-13_steps-01.nc",
+    "b'/tmp/stats/diffs_stddev_by_level.nc'")]
+
+
+@pytest.mark.parametrize("text", [
+    "TypeError: Error: /data/x.nc is not a valid NetCDF 3 file\n",
+    "  File \"/usr/lib/python3/dist-packages/scipy/io/_netcdf.py\", line 611, in _read\n"
+    "    raise TypeError(\"Error: %s is not a valid NetCDF 3 file\" % self.filename)\n",
+])
+def test_batch_70_scipy_refusal_alone_is_not_a_missing_reader(text):
+    assert "netcdf_engine_missing" not in [f.id for f in diagnose_text(text)]
+
+
+# Batch 70's held-out half, fixed after it was measured: onnxruntime's arena failing with no CUDA provider in the
+# log (its CPU arena: host memory), on Windows' and Linux's build paths and older releases; the names jax.sharding
+# gained (a JAX older than the library) and jax.sharding itself; pip's jaxlib-only conflict pasted without indentation
+# or with a spaced comparator.
+FAMILIES["host_out_of_memory"] += [
+    "2023-08-23 16:04:02.8995314 [E:onnxruntime:, sequential_executor.cc:514 onnxruntime::ExecuteKernel] Non-zero "
+    "status code returned while running Pad node. Name:'/b1/Pad_3' Status Message: D:\\a\\_work\\1\\s\\onnxruntime\\"
+    "core\\framework\\bfc_arena.cc:368 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for "
+    "requested buffer of size 411402240",
+    "Status Message: /onnxruntime_src/onnxruntime/core/framework/bfc_arena.cc:376 void* onnxruntime::BFCArena::"
+    "AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool, onnxruntime::WaitNotificationFn) Failed to allocate "
+    "memory for requested buffer of size 1062345728",
+    "onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : "
+    "Non-zero status code returned while running Conv node. Name:'347_nchwc' Status Message: bfc_arena.cc:330 "
+    "onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 285081600",
+]
+FAMILIES["jax_too_old_for_graphcast"] += [
+    f"AttributeError: module 'jax.sharding' has no attribute '{name}'" for name in (
+        "PartitionSpec", "NamedSharding", "Mesh", "AbstractMesh", "AxisType", "use_mesh", "set_mesh", "reshard")
+] + ["AttributeError: module 'jax' has no attribute 'sharding'"]
+FAMILIES["jaxlib_wheel_unavailable"] += [
+    "The conflict is caused by:\nlightweight-mmm 0.1.3 depends on jaxlib>=0.3.0\nlightweight-mmm 0.1.2 depends on "
+    "jaxlib>=0.3.0\n\nTo fix this you could try to:\n",
+    "The conflict is caused by:\n    lightweight-mmm 0.1.2 depends on jaxlib> = 0.3.0\n    lightweight-mmm 0.1.1 "
+    "depends on jaxlib> = 0.3.0\n\nTo fix this you could try to:\n",
+    "The conflict is caused by:\ndynamax 0.1.0 depends on jaxlib\ndynamax 0.0.6 depends on jaxlib\nTo fix this you "
+    "could try to:\n",
+]
+
+
+@pytest.mark.parametrize("text, expected_first, not_expected", [
+    # the same arena failure in a session with the CUDA provider is the GPU's memory
+    ("INFO ONNXRuntime providers: ['CUDAExecutionProvider', 'CPUExecutionProvider']\n[E:onnxruntime:, "
+     "sequential_executor.cc:516 ExecuteKernel] Status Message: bfc_arena.cc:376 onnxruntime::BFCArena::"
+     "AllocateRawInternal Failed to allocate memory for requested buffer of size 1851310080\n", "gpu_out_of_memory",
+     "host_out_of_memory"),
+    # names jax.sharding and jax.experimental lost are a JAX newer than the code, not older
+    ("AttributeError: module 'jax.sharding' has no attribute 'PositionalSharding'\n", None, "jax_too_old_for_graphcast"),
+    ("AttributeError: module 'jax.sharding' has no attribute 'XLACompatibleSharding'\n", None,
+     "jax_too_old_for_graphcast"),
+    ("AttributeError: module 'jax.experimental' has no attribute 'PartitionSpec'\n", None, "jax_too_old_for_graphcast"),
+    # a real conflict: the jaxlib lines beside another package's pin
+    ("The conflict is caused by:\nflax 0.8.4 depends on jax>=0.4.27\nThe user requested jax==0.4.23\n\nTo fix this "
+     "you could try to:\n", None, "jaxlib_wheel_unavailable"),
+])
+def test_batch_70_look_alikes_are_not_these(text, expected_first, not_expected):
+    ids = [f.id for f in diagnose_text(text)]
+    assert not_expected not in ids[:1]
+    if expected_first:
+        assert ids and ids[0] == expected_first
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

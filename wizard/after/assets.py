@@ -230,7 +230,10 @@ def _bucket_listing(prefix: str) -> list[Asset]:
 
 
 def _get_text(url: str, *, missing_ok: bool) -> str | None:
-    response = _open(url, allow=(403, 404) if missing_ok else ())
+    # Only "not found" is a missing file: a 401 or 403 is the server refusing the request, which is said as such
+    # (nineteenth hostile pass P7: a mirror answering 403 to everything was listed as "ok" with no files). A mirror
+    # is listed by its SHA256SUMS, so one that refuses it has nothing the wizard could use anyway.
+    response = _open(url, allow=(404, 410) if missing_ok else ())
     if response is None:
         return None
     with response:
@@ -248,13 +251,31 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
     except urllib.error.HTTPError as exc:
         if exc.code in allow:
             return None
-        raise AssetError(f"{redact_credentials(url)} answered HTTP {exc.code} ({exc.reason}).") from None
+        if exc.code in REFUSED:
+            cause = (f"{shown_url(url)} answered HTTP {exc.code} ({exc.reason}): the server refused the request, "
+                     "so none of the source's files can be had from it.")
+            fix = ("A signed URL may have expired, or the mirror may need a login (a user name and password in the "
+                   "address, sent as basic auth); check that the address opens in a browser, or give a local copy "
+                   "with --assets DIR.")
+            raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
+        raise AssetError(f"{shown_url(url)} answered HTTP {exc.code} ({exc.reason}).") from None
     except (OSError, ValueError) as exc:
         host = urllib.parse.urlsplit(url).hostname
         fix = (f"The forecast's files come from the public GraphCast bucket. {local_copy_words()}"
                if host == urllib.parse.urlsplit(BUCKET_URL).hostname else "Give a local copy with --assets DIR.")
         cause = f"cannot reach {host}: {getattr(exc, 'reason', exc)}."
         raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
+
+
+#: HTTP answers by which a server refuses the request itself, whatever the file: no login, or not this one.
+REFUSED = (401, 403)
+
+
+def shown_url(url: str) -> str:
+    """`url` for a message: a password left out and a query string (a signed URL's signature, a token) cut to
+    `?…`, so an address can be named in full without what makes it work."""
+    parts = urllib.parse.urlsplit(redact_credentials(url))
+    return urllib.parse.urlunsplit(parts._replace(query="…" if parts.query else "", fragment=""))
 
 
 def _request(url: str, headers: dict[str, str] | None = None) -> urllib.request.Request:

@@ -228,6 +228,34 @@ def test_a_folders_sums_file_that_is_huge_endless_or_not_a_file_is_refused_by_na
     assert str(root / assets.SUMS_FILE) in str(caught.value) and says in str(caught.value)
 
 
+@pytest.mark.parametrize("status, signed", [(403, False), (401, False), (403, True)])
+def test_a_mirror_that_refuses_every_request_is_said_refused_not_empty(tmp_path, assets_server, status, signed):
+    # nineteenth hostile pass P7: its 403 for SHA256SUMS read as "no sums", so it listed as an empty source
+    server = assets_server(_folder(tmp_path))
+    server.refuse = status
+    if signed:  # a redirect to a signed URL that has expired
+        server.signed_query = "X-Goog-Signature=deadbeef5ecret&sig=t0ken"
+    with pytest.raises(AssetError) as caught:
+        assets.open_source(server.url.replace("http://", "http://lab:s3cret-pw@") + "gc/")
+    message = str(caught.value)
+    assert f"http://lab:***@127.0.0.1:{server.server_address[1]}/gc/{assets.SUMS_FILE} answered HTTP {status}" \
+        in message, message
+    assert "refused" in message and "--assets DIR" in message and "\n" not in message
+    for secret in ("s3cret-pw", "deadbeef5ecret", "t0ken"):
+        assert secret not in message
+
+
+def test_a_mirror_without_sums_is_still_a_source_without_sums(tmp_path, assets_server):
+    server = assets_server(_folder(tmp_path))  # 404 for SHA256SUMS: a missing file, not a refusal
+    assert assets.open_source(server.url).sums == {}
+
+
+def test_an_address_is_shown_without_its_password_or_query():
+    assert assets.shown_url("https://u:pw@host/gc/SHA256SUMS?X-Goog-Signature=abc#x") == \
+        "https://u:***@host/gc/SHA256SUMS?…"
+    assert assets.shown_url("https://host/gc/") == "https://host/gc/"
+
+
 def test_a_mirrors_endless_sums_file_is_refused_not_cut_short(tmp_path, assets_server):
     root = _folder(tmp_path)
     (root / assets.SUMS_FILE).write_bytes(b"# padding\n" * (5 * 2**20 // 10))  # past the 4 MiB cap

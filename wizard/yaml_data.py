@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 from wizard import bounded, paths
+from wizard.security import show_characters
 
 
 class YAMLError(ValueError):
@@ -27,8 +29,32 @@ class YAMLError(ValueError):
         self.problem = problem
 
 
+#: What YAML's reader refuses anywhere in a file (PyYAML's own set): C0 and C1 controls besides tab, newline,
+#: carriage return and NEL; DEL; lone surrogates; U+FFFE and U+FFFF.
+_UNREADABLE_RE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+
+
+def check_characters(text: str) -> None:
+    """Refuse a character YAML cannot hold, by its line, before PyYAML reads the text.
+
+    Why: PyYAML's reader says such a character in its own words (`unacceptable character #x0000: control
+    characters are not allowed\n  in "<unicode string>", position 30`): no line, a character position that
+    libyaml counts in UTF-8 bytes, and an escaped newline in the wizard's one-line message (nineteenth hostile
+    pass P8). A lone surrogate even stopped libyaml with a UnicodeEncodeError before it read anything."""
+    found = _UNREADABLE_RE.search(text)
+    if found is None:
+        return
+    char = found.group()
+    line = text.count("\n", 0, found.start()) + 1
+    kind = {"Cc": "a control character", "Cs": "half of a surrogate pair"}.get(unicodedata.category(char),
+                                                                            "a character Unicode reserves")
+    problem = f"the character {show_characters([char])}, {kind}, is not allowed in YAML; delete it"
+    raise YAMLError(f"line {line}: {problem}", line=line, problem=problem)
+
+
 def load_data(text: str):
     """Parse `text` as YAML data; raises `YAMLError` (with the line, when known) on malformed input."""
+    check_characters(text)
     import yaml  # deferred for start-up time: `detect` reads its tables from the cache without it
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # C-accelerated on manylinux wheels
@@ -52,6 +78,7 @@ def load_user_data(text: str):
     `load_data`. Raises `bounded.ParseLimitError` or `YAMLError`."""
     import yaml  # deferred for start-up time, as in load_data
 
+    check_characters(text)
     try:
         bounded.check_yaml(text)
     except yaml.YAMLError as exc:
@@ -59,9 +86,29 @@ def load_user_data(text: str):
     return load_data(text)
 
 
+def compose_user_nodes(text: str):
+    """The node tree of a file a person wrote (a recipe), for a reader that checks each node's line and tag:
+    characters, aliases and nesting refused first, as in `load_user_data`. Raises `bounded.ParseLimitError` or
+    `YAMLError` (with the line and the problem in plain words, when the parser knows them)."""
+    import yaml  # deferred for start-up time, as in load_data
+
+    check_characters(text)
+    try:
+        bounded.check_yaml(text)
+        return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        raise _wizard_error(exc) from None
+
+
 def _wizard_error(exc) -> YAMLError:
-    mark = getattr(exc, "problem_mark", None)
-    return YAMLError(str(exc), line=mark.line + 1 if mark is not None else None, problem=getattr(exc, "problem", None))
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or getattr(exc, "context", None)
+    if problem is None and getattr(exc, "reason", None):  # a reader error `check_characters` did not foresee
+        problem = f"the character {show_characters([chr(exc.character)])} is not allowed in YAML ({exc.reason})" \
+            if isinstance(getattr(exc, "character", None), int) else str(exc.reason)
+    line = mark.line + 1 if mark is not None else None
+    return YAMLError(f"line {line}: {problem}" if line and problem else " ".join(str(exc).split()),
+                     line=line, problem=problem)
 
 
 def load_table(path: Path):

@@ -54,6 +54,16 @@ def test_list_prints_the_folder_by_kind(tmp_path):
     assert len(listed["files"]) == 5 and listed["ok"]
 
 
+def test_list_of_a_mirror_that_refuses_every_request_fails_and_names_the_refusal(tmp_path, assets_server):
+    # nineteenth hostile pass P7: `--list` said {"ok": true, "files": []} (exit 0) for a server answering 403
+    server = assets_server(_source(tmp_path))
+    server.refuse = 403
+    proc = run_inproc("forecast", "--list", "--assets", f"{server.url}gc/", "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"{server.url}gc/SHA256SUMS answered HTTP 403 (Forbidden)" in proc.stderr
+    assert last_json(proc)["ok"] is False and "Traceback" not in proc.stderr
+
+
 def test_the_assets_variable_is_the_default_source(tmp_path):
     proc = run_inproc("forecast", "--list", env={"GC_WIZARD_ASSETS": str(_source(tmp_path))})
     assert proc.returncode == 0 and SMALL in proc.stdout

@@ -415,3 +415,80 @@ def test_a_pylock_that_would_hold_a_credential_from_its_page_links_is_not_writte
     assert written.returncode == 0, written.stderr
     text = (tmp_path / "tiny.txt").read_text()
     assert "pkg-a==1.0" in text and "WHEELPW6x" not in text and "WHEELTOK5" not in text
+
+
+def _evil_wheel(folder: Path) -> tuple[Path, str]:
+    """A wheel no recipe asks for, whose `.pth` would run in every start of the environment's Python."""
+    import hashlib
+
+    wheel = build_wheel(folder, "evil", "1.0", files={"evil.pth": b"import os; open(os.devnull)\n"})
+    return wheel, hashlib.sha256(wheel.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("name", ["pylock.tiny.toml", "tiny.txt"])
+def test_a_lock_names_what_it_adds_and_refuses_a_package_no_requirement_needs(deps, tmp_path, name):
+    """Nineteenth hostile pass P3: a lock with an added `evil` package was installed without a word (only a lock
+    lacking one of the recipe's packages was refused). Its dependencies are named now, and a package nothing the
+    recipe installs asks for is refused unless --allow-extra-packages."""
+    if name.startswith("pylock") and not uv_writes_pylock():
+        pytest.skip("this uv cannot write pylock.toml")
+    out = tmp_path / name
+    _lock(deps, out)
+    sources = ["--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path), "--offline",
+               "--graphcast-src", str(deps.graphcast)]
+    plan = run_inproc("plan", "tiny-dep", "--lock", str(out), *sources, "--json")
+    assert plan.returncode == 0, plan.stderr
+    assert last_json(plan)["added_packages"] == [{"name": "pkg-d", "version": "3.0", "status": "needed",
+                                                  "needed_by": "pkg-c"}]
+    text = " ".join(run_inproc("plan", "tiny-dep", "--lock", str(out), *sources).stdout.split())
+    assert "adds 1 package(s) the recipe does not name — 1 the recipe's requirements need: pkg-d 3.0 (for pkg-c)" \
+        in text
+
+    wheel, digest = _evil_wheel(deps.house.path)
+    if name.startswith("pylock"):
+        out.write_text(out.read_text() + f'\n[[packages]]\nname = "evil"\nversion = "1.0"\nwheels = [{{ url = '
+                       f'"file://{wheel}", hashes = {{ sha256 = "{digest}" }} }}]\n')
+    else:
+        out.write_text(out.read_text() + f"evil==1.0 \\\n    --hash=sha256:{digest}\n")
+    proc, result = _install(deps, "--lock", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert f"--lock {out} adds evil 1.0, which no requirement of recipe tiny-dep needs" in result["error"]
+    assert "--allow-extra-packages" in result["error"] and "Traceback" not in proc.stderr
+    assert deps.history() == []  # refused before anything was made
+
+    proc, result = _install(deps, "--lock", str(out), "--allow-extra-packages")
+    assert proc.returncode == 0, proc.stderr
+    assert {"name": "evil", "version": "1.0", "status": "unreached", "needed_by": None} in result["added_packages"]
+    assert "kept because --allow-extra-packages was given: evil 1.0" in " ".join(proc.stderr.split())
+
+
+def test_a_bundle_with_a_wheel_no_requirement_needs_is_refused(deps, tmp_path, local_index, monkeypatch):
+    """Nineteenth hostile pass P3, the bundle's form: a wheel added to wheels/, requirements.txt and the manifest
+    (hashes and all) was installed without a word."""
+    _only_this_index(local_index(deps.house.path), monkeypatch)
+    bundle = tmp_path / "bundle"
+    proc = run_inproc("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+                      "--graphcast-src", str(deps.graphcast))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    wheel, digest = _evil_wheel(bundle / "wheels")
+    lock = bundle / "requirements.txt"
+    lock.write_text(lock.read_text() + f"evil==1.0 \\\n    --hash=sha256:{digest}\n")
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    manifest["packages"]["evil"] = "1.0"
+    manifest["files"].append({"name": f"wheels/{wheel.name}", "sha256": digest, "size": wheel.stat().st_size})
+    for item in manifest["files"]:
+        if item["name"] == "requirements.txt":
+            import hashlib
+            item["sha256"] = hashlib.sha256(lock.read_bytes()).hexdigest()
+            item["size"] = lock.stat().st_size
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    common = ["install", "tiny-dep", "--yes", "--json", "--recipes-dir", str(deps.recipes), "--bundle", str(bundle),
+              "--no-verify"]
+    proc = run_inproc(*common)
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert f"--bundle {bundle} adds evil 1.0, which no requirement of recipe tiny-dep needs" in proc.stderr
+    assert "gc-wizard bundle tiny-dep" in proc.stderr and deps.history() == []
+    plan = run_inproc("plan", "tiny-dep", "--recipes-dir", str(deps.recipes), "--bundle", str(bundle),
+                      "--allow-extra-packages", "--json")
+    assert plan.returncode == 0, plan.stderr[-3000:]
+    assert [a["name"] for a in last_json(plan)["added_packages"]] == ["evil", "pkg-d"]

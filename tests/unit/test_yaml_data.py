@@ -48,6 +48,27 @@ def test_malformed_yaml_names_its_line_and_tags_build_nothing():
         yaml_data.load_data("!!python/object/apply:os.system ['true']\n")
 
 
+@pytest.mark.parametrize("char", ["\x00", "\x07", "\x7f", "\x9b", "\ud800", "\uffff"])
+def test_a_character_yaml_refuses_is_named_with_its_line_in_plain_words(char):
+    # nineteenth hostile pass P8: PyYAML said `#x0000 ... in "<unicode string>", position 30`, with no line, and a
+    # lone surrogate stopped libyaml with a UnicodeEncodeError (which the number-length branch then misnamed)
+    text = f"a: 1\nb: é\nc: x{char}y\n"
+    for read in (yaml_data.load_data, yaml_data.load_user_data, yaml_data.compose_user_nodes):
+        with pytest.raises(yaml_data.YAMLError) as caught:
+            read(text)
+        assert caught.value.line == 3
+        assert caught.value.problem.startswith(f"the character \\u{ord(char):04x}, ")
+        assert caught.value.problem.endswith("is not allowed in YAML; delete it")
+        assert "<unicode string>" not in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_syntax_error_reads_as_its_line_and_problem_not_pyyamls_block():
+    with pytest.raises(yaml_data.YAMLError) as caught:
+        yaml_data.compose_user_nodes("a: 1\n\tb: 2\n")
+    assert caught.value.line == 2 and "tab" in caught.value.problem
+    assert "\n" not in str(caught.value) and "<unicode string>" not in str(caught.value)
+
+
 def test_detect_reads_its_tables_without_importing_pyyaml_once_cached(tmp_path):
     env = {**os.environ, "GC_WIZARD_HOME": str(tmp_path / "home")}
     probe = ("import sys; from wizard.detect import preflight, assume; preflight.load_needs(); assume._rows(); "

@@ -4,7 +4,8 @@ Why this module: the demo notebook streams its files from the public `dm_graphca
 off and caches nothing; the rivals keep a cache but never check it, and a download broken mid-file starts
 again from zero. A GPU node behind a firewall has no bucket at all. So a source here is a folder or an
 HTTP(S) URL laid out like the bucket (`params/`, `dataset/`, `stats/`, optionally under `graphcast/`),
-with an optional `SHA256SUMS` (as `sha256sum` writes it) that is then enforced:
+with an optional `SHA256SUMS` (as `sha256sum` writes it) that is then enforced — for every file the forecast
+reads: one it does not list is refused, as one that fails its hash is:
 
 - a local folder is read in place; its files are hashed against `SHA256SUMS` when it has one;
 - an HTTP source is downloaded into the state folder's `assets/` cache (shared by every environment):
@@ -126,6 +127,8 @@ class Source:
     location: str
     sums: dict[str, str] = field(default_factory=dict)
     """relpath -> sha256 from the source's SHA256SUMS (enforced when present)."""
+    sums_file: str | None = None
+    """Where the source's SHA256SUMS is, when it has one: then every file used must be listed in it (`fetch`)."""
 
     @property
     def is_local(self) -> bool:
@@ -151,6 +154,7 @@ def open_source(location: str | None) -> Source:
         if not source.is_bucket:
             text = _get_text(source.url(SUMS_FILE), missing_ok=True)
             source.sums = parse_sums(text, source.url(SUMS_FILE)) if text is not None else {}
+            source.sums_file = shown_url(source.url(SUMS_FILE)) if text is not None else None
         return source
     if "://" in location:
         raise UserError(f"--assets {location!r}: only a folder or an http(s):// URL is taken.")
@@ -158,8 +162,9 @@ def open_source(location: str | None) -> Source:
     if not folder.is_dir():
         raise UserError(f"--assets {location}: {bounded.not_a_folder(folder)}.")
     sums_path = folder / SUMS_FILE
-    sums = parse_sums(_read_sums(sums_path), str(sums_path)) if os.path.lexists(sums_path) else {}
-    return Source(str(folder) + os.sep, sums)
+    if not os.path.lexists(sums_path):
+        return Source(str(folder) + os.sep)
+    return Source(str(folder) + os.sep, parse_sums(_read_sums(sums_path), str(sums_path)), str(sums_path))
 
 
 def _read_sums(path: Path) -> str:
@@ -230,7 +235,10 @@ def _bucket_listing(prefix: str) -> list[Asset]:
 
 
 def _get_text(url: str, *, missing_ok: bool) -> str | None:
-    response = _open(url, allow=(403, 404) if missing_ok else ())
+    # Only "not found" is a missing file: a 401 or 403 is the server refusing the request, which is said as such
+    # (nineteenth hostile pass P7: a mirror answering 403 to everything was listed as "ok" with no files). A mirror
+    # is listed by its SHA256SUMS, so one that refuses it has nothing the wizard could use anyway.
+    response = _open(url, allow=(404, 410) if missing_ok else ())
     if response is None:
         return None
     with response:
@@ -248,13 +256,31 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
     except urllib.error.HTTPError as exc:
         if exc.code in allow:
             return None
-        raise AssetError(f"{redact_credentials(url)} answered HTTP {exc.code} ({exc.reason}).") from None
+        if exc.code in REFUSED:
+            cause = (f"{shown_url(url)} answered HTTP {exc.code} ({exc.reason}): the server refused the request, "
+                     "so none of the source's files can be had from it.")
+            fix = ("A signed URL may have expired, or the mirror may need a login (a user name and password in the "
+                   "address, sent as basic auth); check that the address opens in a browser, or give a local copy "
+                   "with --assets DIR.")
+            raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
+        raise AssetError(f"{shown_url(url)} answered HTTP {exc.code} ({exc.reason}).") from None
     except (OSError, ValueError) as exc:
         host = urllib.parse.urlsplit(url).hostname
         fix = (f"The forecast's files come from the public GraphCast bucket. {local_copy_words()}"
                if host == urllib.parse.urlsplit(BUCKET_URL).hostname else "Give a local copy with --assets DIR.")
         cause = f"cannot reach {host}: {getattr(exc, 'reason', exc)}."
         raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
+
+
+#: HTTP answers by which a server refuses the request itself, whatever the file: no login, or not this one.
+REFUSED = (401, 403)
+
+
+def shown_url(url: str) -> str:
+    """`url` for a message: a password left out and a query string (a signed URL's signature, a token) cut to
+    `?…`, so an address can be named in full without what makes it work."""
+    parts = urllib.parse.urlsplit(redact_credentials(url))
+    return urllib.parse.urlunsplit(parts._replace(query="…" if parts.query else "", fragment=""))
 
 
 def _request(url: str, headers: dict[str, str] | None = None) -> urllib.request.Request:
@@ -463,6 +489,8 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
           cancel: threading.Event | None = None) -> Fetched:
     """The file on disk, checked: in place for a folder, through the cache for a URL (see the docstring)."""
     expected = source.sums.get(asset.relpath)
+    if source.sums_file is not None and expected is None:
+        _unlisted(source, asset)
     if source.is_local:
         path = Path(source.location) / asset.relpath
         if not path.is_file():
@@ -526,6 +554,16 @@ def check_format(path: Path, shown: Path | None = None) -> None:
 def _made(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def _unlisted(source: Source, asset: Asset) -> None:
+    """A source with a SHA256SUMS vouches for every file by it: one it does not list is refused, never passed on
+    unchecked (nineteenth hostile pass P11: a SHA256SUMS listing only stats/ let a tampered params file through)."""
+    shown = Path(source.location) / asset.relpath if source.is_local else shown_url(source.url(asset.relpath))
+    cause = f"{shown} is not listed in {source.sums_file}, so nothing vouches for it and it was not used."
+    fix = (f"Add its line (`sha256sum '{asset.relpath}' >> {SUMS_FILE}` in the source's folder, from a copy you trust) "
+           f"or remove the {SUMS_FILE} to use the folder unchecked.")
+    raise AssetError(f"{cause} {fix}", cause=cause, fix=fix)
 
 
 def _check(path: Path, digest: str, expected: str | None, against: str, shown: Path | None = None) -> None:

@@ -148,6 +148,9 @@ def apply_global_sources(args: argparse.Namespace) -> None:
 def lock_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lock", metavar="FILE",
                         help="install the packages from a hashed lock made by `gc-wizard lock` (hashes checked)")
+    parser.add_argument("--allow-extra-packages", action="store_true",
+                        help="install a --lock's or --bundle's packages that no requirement of the recipe needs "
+                             "(refused without it; every package beyond the recipe's is named in the plan)")
 
 
 def slurm_options(parser: argparse.ArgumentParser, *, dest: str = "") -> None:
@@ -234,7 +237,8 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
         assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()),
         lock=getattr(args, "lock", None), bundle=getattr(args, "bundle", None), slurm=slurm_target(args),
         force=bool(getattr(args, "force", False)), alternative=getattr(args, "alternative", None),
-        with_notebook=bool(getattr(args, "with_notebook", False)), python=getattr(args, "python", None) or None)
+        with_notebook=bool(getattr(args, "with_notebook", False)), python=getattr(args, "python", None) or None,
+        allow_extra_packages=bool(getattr(args, "allow_extra_packages", False)))
 
 
 def recipe_for_version(args: argparse.Namespace) -> str | None:

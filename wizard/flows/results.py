@@ -28,6 +28,8 @@ class InstallResult:
     mode: str = "new"
     kept: bool = True
     """Whether the environment folder is still there (a failed new one is deleted again)."""
+    added_packages: list[dict[str, Any]] = field(default_factory=list)
+    """What the lock or bundle installed beyond the recipe's named packages (`Plan.added_packages`), for --json."""
     lock_held: bool = False
     """The install did not start: another gc-wizard holds the state folder (not in `to_dict`: the CLI
     says it as its error and exit status)."""
@@ -44,7 +46,7 @@ class InstallResult:
                 "entry_id": self.entry_id, "seconds": round(self.seconds, 2),
                 "verify": self.verify.to_dict() if self.verify is not None else None,
                 "error": self.error, "cancelled": self.cancelled, "status": self.status, "mode": self.mode,
-                "kept": self.kept}
+                "kept": self.kept, "added_packages": self.added_packages}
 
 
 @dataclass

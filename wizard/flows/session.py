@@ -94,7 +94,8 @@ def plan_for(options: InstallOptions) -> Plan:
         recipe = recipe.with_notebook()
     plan = plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
                         offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
-                        bundle=options.bundle, alternative=options.alternative, python=options.python)
+                        bundle=options.bundle, alternative=options.alternative, python=options.python,
+                        allow_extra_packages=options.allow_extra_packages)
     plan = _with_remembered_source(plan)
     if options.with_notebook:
         note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "

@@ -350,7 +350,8 @@ class _Transaction:
                              env=str(self.env), log=str(self.log), entry_id=entry.id,
                              seconds=time.monotonic() - self.started, verify=verify, error=error,
                              cancelled=status == "cancelled" or stopped, status=status,
-                             mode=self.plan.mode, kept=self.kept)
+                             mode=self.plan.mode, kept=self.kept,
+                             added_packages=[a.to_dict() for a in self.plan.added_packages])
 
     def crashed(self, exc: BaseException) -> None:
         """Our own code failed mid-way (or the thread was interrupted): record it, undo, never current."""

@@ -60,6 +60,9 @@ class InstallOptions:
     """Add the recipe's notebook packages (the demo notebook's imports cell) to its pins."""
     python: str | None = None
     """`--python X.Y|PATH`: the interpreter the new environment is built on; None lets the wizard pick."""
+    allow_extra_packages: bool = False
+    """`--allow-extra-packages`: install a lock's or bundle's packages that no requirement of the recipe reaches
+    (without it such a lock or bundle is refused before anything is made; `install.lock_reach`)."""
 
     def __post_init__(self) -> None:
         if self.installer not in INSTALLERS:

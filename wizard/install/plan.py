@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
+import sys
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -43,11 +44,13 @@ from packaging.version import Version
 
 from wizard import bounded, paths
 from wizard.errors import UserError
+from wizard.install import lock_reach
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import check_bundle, read_manifest
 from wizard.install.choices import INSTALLERS
 from wizard.install.indexes import IndexSetting, index_settings
 from wizard.install.linkmode import download_cache, link_mode
+from wizard.install.lock_reach import AddedPackage
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import wheels_in
 from wizard.install.sources import outside_index_problem, unreachable_source
@@ -123,6 +126,8 @@ class Plan:
     """Why the GraphCast source's host cannot be reached from here (checked when planning), or None."""
     download_cache: str | None = None
     """uv's cache folder, where the packages are downloaded to (None: pip's own, or no cache)."""
+    added_packages: tuple[AddedPackage, ...] = ()
+    """What the lock or bundle installs beyond the packages the recipe names (`lock_reach`), each with why."""
 
     def retarget(self, env_dir: Path) -> Plan:
         """The same plan building into `env_dir` instead (the install found the planned new folder taken):
@@ -165,6 +170,7 @@ class Plan:
             "unreachable_source": self.unreachable_source,
             "lock": self.lock,
             "bundle": self.bundle,
+            "added_packages": [a.to_dict() for a in self.added_packages],
         }
 
 
@@ -614,7 +620,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
                  find_links: tuple[str, ...] = (), offline: bool = False,
                  graphcast_src: str | None = None, lock: str | Path | None = None,
                  bundle: str | Path | None = None, alternative: str | None = None,
-                 python: str | None = None) -> Plan:
+                 python: str | None = None, allow_extra_packages: bool = False) -> Plan:
     """Everything between "this recipe, these options" and the steps: target, mode, Python, plan.
 
     `lock`: install the packages from this hashed lock (`gc-wizard lock`), checked to pin the recipe's
@@ -623,6 +629,8 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     `alternative` takes the recipe's alternative source of that id (wizard.recipes.alternatives); without
     one, a recipe whose wheel page does not answer gets a note offering its alternatives. `python` is
     `--python X.Y|PATH` (wizard.recipes.pythons.requested_python); a bundle brings its own Python version.
+    A lock's or bundle's packages beyond the recipe's are named in the plan, and one no requirement reaches is
+    refused unless `allow_extra_packages` (`lock_reach`).
     """
     offer = None
     if alternative:
@@ -643,10 +651,13 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         except UserError:
             python = python_for(recipe, env_dir, mode, installer, True)
         checked = check_bundle(bundle, recipe, python.version)
-        return build_plan(recipe, env_dir=env_dir, python=python, installer=installer,
+        added = _added(f"--bundle {checked.root}", recipe, checked.lock, (str(checked.wheels),), python,
+                       allow_extra_packages)
+        plan = build_plan(recipe, env_dir=env_dir, python=python, installer=installer,
                           find_links=(*find_links, str(checked.wheels)), offline=True,
                           graphcast_src=str(checked.graphcast_wheel), mode=mode, lock=checked.lock,
                           bundle=checked.root)
+        return _with_added(plan, f"--bundle {checked.root}", added)
     problem = outside_index_problem(recipe, tuple(find_links), graphcast_src)
     if problem:
         raise UserError(problem)
@@ -660,10 +671,33 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
             raise UserError(f"--lock {lock}: {why}; a lock is a small text file (as `gc-wizard lock` writes it).")
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
+    added = () if lock is None else _added(f"--lock {lock}", recipe, lock, (*find_links, *recipe.find_links),
+                                            chosen, allow_extra_packages)
     plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),
                       offline=offline, graphcast_src=graphcast_src, mode=mode, lock=lock)
+    plan = _with_added(plan, f"--lock {lock}", added)
     # Its own field, not a note: both faces show it once, on the GraphCast source's line (and `install` refuses
     # with it); as a note too it was said twice (walk 19 #10).
     unreachable = None if offline else unreachable_source(plan.graphcast_src)
     notes = ((offer,) if offer else ()) + plan.notes
     return dataclasses.replace(plan, notes=notes, unreachable_source=unreachable)
+
+
+def _added(what: str, recipe: Recipe, lock: Path, folders: tuple[str, ...], python: PythonChoice,
+           allow: bool) -> tuple[AddedPackage, ...]:
+    """The lock's packages beyond the recipe's (`lock_reach`); UserError, before anything is made, for one that
+    no requirement reaches, unless `allow` (`--allow-extra-packages`)."""
+    version = python.version or ".".join(map(str, sys.version_info[:3]))
+    added = lock_reach.added_packages(recipe, lock_packages(lock), lock_reach.lock_wheels(lock, folders), version)
+    refused = lock_reach.refusal(what, recipe, added)
+    if refused and not allow:
+        raise UserError(refused)
+    return added
+
+
+def _with_added(plan: Plan, what: str, added: tuple[AddedPackage, ...]) -> Plan:
+    """`plan` naming the added packages: its field (for --json) and a note (what both faces print)."""
+    words = lock_reach.note(what, added)
+    if words is None:
+        return plan
+    return dataclasses.replace(plan, added_packages=added, notes=(*plan.notes, words))

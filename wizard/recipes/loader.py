@@ -76,6 +76,7 @@ from wizard import bounded, paths
 from wizard.errors import UserError
 from wizard.recipes import runtime_env as runtime_vars
 from wizard.security import one_line, show_characters, unshowable_characters
+from wizard.yaml_data import YAMLError, compose_user_nodes
 
 
 def _refused(text: str) -> UserError:
@@ -103,8 +104,6 @@ _REVISION_RE = re.compile(r"^[0-9a-f]{7,40}$")
 _HOSTILE = set("`$|&\\{}")
 #: Variables a recipe may not set: the wizard keeps the loader and interpreter paths clean on purpose.
 _FORBIDDEN_ENV = {"LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "PYTHONPATH", "PYTHONHOME"}
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -607,18 +606,14 @@ def parse_recipe(text: str, path: Path) -> Recipe:
     ck = _Checker(path)
     text = bounded.strip_bom(text)
     try:
-        bounded.check_yaml(text)
-        root = yaml.compose(text, Loader=_Loader)
+        root = compose_user_nodes(text)
     except bounded.ParseLimitError as exc:
         raise _refused(f"recipe file {path}: {exc}.") from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "unreadable"
-        if mark is not None:
-            raise _refused(f"recipe file {path}, line {mark.line + 1}: not valid YAML ({problem})") from None
+    except YAMLError as exc:
+        problem = one_line(exc.problem or "unreadable")
+        if exc.line is not None:
+            raise _refused(f"recipe file {path}, line {exc.line}: not valid YAML ({problem})") from None
         raise _refused(f"recipe file {path}: not valid YAML ({problem})") from None
-    except yaml.YAMLError as exc:
-        raise _refused(f"recipe file {path}: not valid YAML ({exc})") from None
     if root is None:
         raise _refused(f"recipe file {path}: the file is empty")
     top = ck.mapping(root, "the recipe", _TOP_KEYS)

@@ -13,6 +13,7 @@ from tests.fixtures.assets_server import write_sums
 from wizard.after import assets
 from wizard.after.assets import Asset, AssetError
 from wizard.errors import UserError
+from wizard.verify.diagnose import diagnose_text
 
 SMALL = assets.DEFAULT_MODEL
 BIG = "GraphCast - ERA5 1979-2017 - resolution 0.25 - pressure levels 37 - mesh 2to6 - precipitation input and output.npz"
@@ -91,6 +92,35 @@ def test_a_local_folder_is_listed_used_in_place_and_its_sums_enforced(tmp_path):
     with pytest.raises(AssetError) as caught:
         assets.fetch(source, Asset(f"dataset/{DATA[0]}"))
     assert str(target) in str(caught.value) and "fails its checksum" in str(caught.value)
+
+
+@pytest.mark.parametrize("sums", ["stats-only", "comments-only"])
+def test_a_file_the_folders_sums_do_not_list_is_refused_by_name_not_passed_on_unchecked(tmp_path, sums):
+    # nineteenth hostile pass P11: a SHA256SUMS listing only stats/ let a tampered params file and the dataset through
+    root = _folder(tmp_path)
+    write_sums(root)
+    lines = (root / assets.SUMS_FILE).read_text().splitlines()
+    kept = [line for line in lines if "  stats/" in line] if sums == "stats-only" else ["# nothing listed"]
+    (root / assets.SUMS_FILE).write_text("\n".join(kept) + "\n")
+    source = assets.open_source(str(root))
+    chosen = assets.select(assets.list_assets(source), model=None, dataset=None, steps=1)
+    for asset in (chosen.model, chosen.dataset):
+        with pytest.raises(AssetError) as caught:
+            assets.fetch(source, asset)
+        message = str(caught.value)
+        assert f"{root / asset.relpath} is not listed in {root / assets.SUMS_FILE}" in message, message
+        assert "was not used" in message and caught.value.fix and assets.SUMS_FILE in caught.value.fix
+        assert [f.id for f in diagnose_text(message)][:1] == ["asset_corrupt"]
+    if sums == "stats-only":
+        assert all(assets.fetch(source, a).verified for a in chosen.stats)
+
+
+def test_a_file_a_mirrors_sums_do_not_list_is_refused_too(tmp_path, assets_server, isolated_state):
+    root = _folder(tmp_path)
+    write_sums(root)
+    source = assets.open_source(assets_server(root).url)
+    with pytest.raises(AssetError, match=r"/params/extra\.npz is not listed in http://127\.0\.0\.1:\d+/SHA256SUMS"):
+        assets.fetch(source, Asset("params/extra.npz"))
 
 
 def test_a_download_is_cached_recorded_and_a_changed_cache_file_refused(tmp_path, assets_server, isolated_state):
@@ -226,6 +256,34 @@ def test_a_folders_sums_file_that_is_huge_endless_or_not_a_file_is_refused_by_na
     with pytest.raises(UserError) as caught:
         assets.open_source(str(root))
     assert str(root / assets.SUMS_FILE) in str(caught.value) and says in str(caught.value)
+
+
+@pytest.mark.parametrize("status, signed", [(403, False), (401, False), (403, True)])
+def test_a_mirror_that_refuses_every_request_is_said_refused_not_empty(tmp_path, assets_server, status, signed):
+    # nineteenth hostile pass P7: its 403 for SHA256SUMS read as "no sums", so it listed as an empty source
+    server = assets_server(_folder(tmp_path))
+    server.refuse = status
+    if signed:  # a redirect to a signed URL that has expired
+        server.signed_query = "X-Goog-Signature=deadbeef5ecret&sig=t0ken"
+    with pytest.raises(AssetError) as caught:
+        assets.open_source(server.url.replace("http://", "http://lab:s3cret-pw@") + "gc/")
+    message = str(caught.value)
+    assert f"http://lab:***@127.0.0.1:{server.server_address[1]}/gc/{assets.SUMS_FILE} answered HTTP {status}" \
+        in message, message
+    assert "refused" in message and "--assets DIR" in message and "\n" not in message
+    for secret in ("s3cret-pw", "deadbeef5ecret", "t0ken"):
+        assert secret not in message
+
+
+def test_a_mirror_without_sums_is_still_a_source_without_sums(tmp_path, assets_server):
+    server = assets_server(_folder(tmp_path))  # 404 for SHA256SUMS: a missing file, not a refusal
+    assert assets.open_source(server.url).sums == {}
+
+
+def test_an_address_is_shown_without_its_password_or_query():
+    assert assets.shown_url("https://u:pw@host/gc/SHA256SUMS?X-Goog-Signature=abc#x") == \
+        "https://u:***@host/gc/SHA256SUMS?…"
+    assert assets.shown_url("https://host/gc/") == "https://host/gc/"
 
 
 def test_a_mirrors_endless_sums_file_is_refused_not_cut_short(tmp_path, assets_server):

@@ -182,6 +182,14 @@ _REQ_BLOCK = re.compile(r"^requirements:\n(  .*\n)+", re.M)
 MALFORMED = [
     ("bad-yaml", _replace("  - numpy==1.26.4\n", "  - numpy==1.26.4\n   oops: [\n"), "oops: [", "not valid YAML"),
     ("tab-indent", _replace("  - scipy==1.11.4", "\t- scipy==1.11.4"), "\t- scipy", "not valid YAML"),
+    # nineteenth hostile pass P8: a character YAML refuses got PyYAML's "<unicode string>", position 30, no line
+    ("nul-byte", _replace("title: JAX 0.4.23", "title: JAX\x000.4.23"), "title: JAX\x00",
+     "not valid YAML (the character \\u0000, a control character, is not allowed in YAML; delete it)"),
+    ("escape-char", _replace("  - scipy==1.11.4", "  - scipy==1.11.4\x1b[2J"), "\x1b[2J", "the character \\u001b"),
+    ("del-char", _replace("disk_gib: 2", "disk_gib: 2\x7f"), "disk_gib: 2\x7f", "the character \\u007f"),
+    ("noncharacter", _replace("title: JAX 0.4.23", "title: JAX\ufffe"), "title: JAX\ufffe",
+     "the character \\ufffe, a character Unicode reserves"),
+    ("c1-control", _replace("title: JAX 0.4.23", "title: JAX\x9b"), "title: JAX\x9b", "the character \\u009b"),
     ("unknown-top-key", _replace("disk_gib: 2", "disk_gib: 2\nrequirments: []"), "requirments", "unknown key 'requirments'"),
     ("unknown-machine-key", _replace("  python: \">=3.10,<3.12\"", "  python: \">=3.10,<3.12\"\n  gpu: yes"),
      "  gpu: yes", "unknown key 'gpu' in machine"),

@@ -441,8 +441,7 @@ def test_a_lock_names_what_it_adds_and_refuses_a_package_no_requirement_needs(de
     assert last_json(plan)["added_packages"] == [{"name": "pkg-d", "version": "3.0", "status": "needed",
                                                   "needed_by": "pkg-c"}]
     text = " ".join(run_inproc("plan", "tiny-dep", "--lock", str(out), *sources).stdout.split())
-    assert "adds 1 package(s) the recipe does not name — 1 the recipe's requirements need: pkg-d 3.0 (for pkg-c)" \
-        in text
+    assert "adds 1 package(s) the recipe does not name — 1 that the recipe's requirements need." in text
 
     wheel, digest = _evil_wheel(deps.house.path)
     if name.startswith("pylock"):

@@ -211,20 +211,26 @@ def refusal(what: str, recipe: Recipe, added: tuple[AddedPackage, ...]) -> str |
 
 
 def note(what: str, added: tuple[AddedPackage, ...]) -> str | None:
-    """The plan's note naming every added package (what they are for, where the metadata says), or None."""
+    """The plan's note on the added packages, or None: how many the recipe's requirements need (expected: a lock
+    holds every dependency), and by name the ones to look at — not traced to a requirement, or needed by none. A
+    list is cut after six names; `--json` (`added_packages`) has them all."""
     if not added:
         return None
     needed = [a for a in added if a.status == NEEDED]
-    other = [a for a in added if a.status != NEEDED]
+    untraced = [a for a in added if a.status == UNTRACED]
+    unreached = [a for a in added if a.status == UNREACHED]
     parts = []
     if needed:
-        parts.append(f"{len(needed)} the recipe's requirements need: {', '.join(a.words() for a in needed)}")
-    untraced = [a for a in other if a.status == UNTRACED]
+        parts.append(f"{len(needed)} that the recipe's requirements need")
     if untraced:
         parts.append(f"{len(untraced)} not traced to a requirement (some of the lock's wheels are not on this "
-                     f"machine to read what they need): {', '.join(a.words() for a in untraced)}")
-    unreached = [a for a in other if a.status == UNREACHED]
+                     f"machine to read what they need): {_names(untraced)}")
     if unreached:
         parts.append(f"{len(unreached)} that no requirement needs, kept because --allow-extra-packages was "
-                     f"given: {', '.join(a.words() for a in unreached)}")
+                     f"given: {_names(unreached)}")
     return f"{what} adds {len(added)} package(s) the recipe does not name — " + "; ".join(parts) + "."
+
+
+def _names(packages: list[AddedPackage]) -> str:
+    shown = ", ".join(a.words() for a in packages[:6])
+    return shown + (f" and {len(packages) - 6} more (all in `--json`: added_packages)" if len(packages) > 6 else "")

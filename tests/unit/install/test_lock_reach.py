@@ -61,3 +61,15 @@ def test_a_pylocks_file_wheels_are_found_and_a_txt_locks_in_the_find_links_folde
     assert lock_reach.lock_wheels(txt) == {}
     assert lock_reach.lock_wheels(txt, [str(house)]) == {"pkg-x": wheel}
     assert lock_reach.lock_wheels(txt, [f"file://{house}"]) == {"pkg-x": wheel}
+
+
+def test_the_plans_note_counts_what_the_requirements_need_and_names_the_rest_six_at_most():
+    """A real lock holds every dependency: those are counted, not listed (a plan of fifty names helps no one); the
+    packages to look at are named, six at most, the rest left to `--json`."""
+    needed = tuple(AddedPackage(f"dep{i}", "1.0", NEEDED, "jax") for i in range(50))
+    untraced = tuple(AddedPackage(f"odd{i}", "2.0", UNTRACED) for i in range(8))
+    text = lock_reach.note("--lock L", needed + untraced)
+    assert "50 that the recipe's requirements need;" in text and "dep0" not in text
+    assert "odd0 2.0" in text and "odd5 2.0" in text and "odd6" not in text
+    assert "and 2 more (all in `--json`: added_packages)" in text
+    assert lock_reach.note("--lock L", needed).endswith("50 that the recipe's requirements need.")

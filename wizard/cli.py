@@ -65,6 +65,13 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors exit 2 with argparse's sentence; with `--json` on the line the interface's failure
     JSON is the last stdout line too (subcommand parsers are of this class as well)."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        from wizard.commands.options import HelpFormatter  # deferred: `--version` loads none of the commands
+
+        if kwargs.get("formatter_class") in (None, argparse.HelpFormatter, argparse.RawDescriptionHelpFormatter):
+            kwargs["formatter_class"] = HelpFormatter  # the terminal's width without `shutil` (issue 23)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str):  # type: ignore[override]
         message += _did_you_mean(self, message)
         if "--json" in sys.argv[1:] or "--json" in _ARGV:

@@ -31,12 +31,31 @@ TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (star
 if TYPE_CHECKING:
     from typing import Any
 
+class _Pattern:
+    """A regular expression compiled the first time it is used (`pattern`), not when the module is imported: this
+    module is on the start-up path of every command, and most of its patterns are only needed when a text holds a
+    secret or a command asks a question (issue 23)."""
+
+    __slots__ = ("source", "flags", "_compiled")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:  # two threads at once compile twice: the same pattern, harmless
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
-SECRET_QUESTION_RE = re.compile(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
+SECRET_QUESTION_RE = _Pattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
 
 #: `scheme://user:secret@` (the user group is kept by default) and `scheme://secret@` without a user
 #: is left alone: it is indistinguishable from a user name.
-_CREDENTIALS_RE = re.compile(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
+_CREDENTIALS_RE = _Pattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
 
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
 #: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the two-character
@@ -78,7 +97,7 @@ PRIVATE_MODE = 0o600
 
 def is_secret_question(question: str) -> bool:
     """Whether an installer's question asks for something that must not be shown, echoed or logged."""
-    return bool(SECRET_QUESTION_RE.search(question))
+    return bool(SECRET_QUESTION_RE.pattern.search(question))
 
 
 def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") -> str:
@@ -95,7 +114,7 @@ def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") 
     else:
         def replace(match: re.Match) -> str:
             return f"{match.group(1)}{mask}@"
-    return _CREDENTIALS_RE.sub(replace, text)
+    return _CREDENTIALS_RE.pattern.sub(replace, text)
 
 
 #: Characters that change how the text around them is drawn while showing nothing themselves: bidi embeddings,
@@ -318,7 +337,7 @@ def _sync_folder(folder: Path) -> None:
 #   `X-Amz-Signature=`, `X-Goog-Signature=`, `token=`, `key=`, …) or by their look (long, letters mixed
 #   with digits), so a presigned or signed link's secret is masked whatever the service calls it.
 
-class _Rule:
+class _Rule(_Pattern):
     """One secret pattern of `redact_secrets`, compiled the first time a text could hold what it masks.
 
     Why: compiling the forty patterns took a tenth of `detect --json`'s time (issue 23), for text that mostly holds
@@ -327,21 +346,13 @@ class _Rule:
     running the pattern — exactly what the substitution would have returned. `tests/unit/test_security_rules.py`
     checks each rule's needles against the pattern itself, so a needle that does not hold fails there."""
 
-    __slots__ = ("source", "flags", "needles", "folded", "_compiled")
+    __slots__ = ("needles", "folded")
 
     def __init__(self, source: str, *needles: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
+        super().__init__(source, flags)
         self.folded = bool(flags & re.IGNORECASE) or source.startswith("(?i)")
         self.needles = tuple(_fold(n) for n in needles) if self.folded else needles
-        self._compiled: re.Pattern[str] | None = None
         _RULES.append(self)
-
-    @property
-    def pattern(self) -> re.Pattern[str]:
-        if self._compiled is None:  # two threads at once compile twice: the same pattern, harmless
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled
 
     def could_match(self, text: str, folded: str) -> bool:
         haystack = folded if self.folded else text
@@ -509,11 +520,11 @@ _URL_QUERY = _Rule(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^
 _BARE_QUERY = _Rule(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s#\"'<>)]*)", '?')
 #: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
 #: keys, sessions.
-_SECRET_PARAM = re.compile(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
+_SECRET_PARAM = _Pattern(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
                            r"|otp|hmac|ticket|cred|^tok$|^pat$|^sas$|^pwd?$|^t$|^k$|^p$)")  # passes 12-13: `?tok=`…
 #: A value that looks generated (a signature, a token), whatever its parameter's name: long, and mixing
 #: letters with digits or symbols.
-_TOKEN_LIKE = re.compile(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")
+_TOKEN_LIKE = _Pattern(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")
 #: An option naming a secret with its value after a space (`--api-key AkKey55…`, `--hf-token hf_…`): masked when
 #: the value looks generated (letters with digits, 12 or more), so `--key-file path` or `--token-name build` stay.
 _SECRET_OPTION = _Rule(
@@ -531,10 +542,10 @@ _NAMED_SECRET_OPTION = _Rule(
     r"(?!<redacted>|[-$@/~<\[{]|\.{1,2}/)(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)", 'token', 'secret', 'pass', 'key', 'credential')
 #: A help text's metavar (`--token TOKEN`, `--api-key API_KEY`): upper-case letters, no digit; or a file the option
 #: reads the secret from (`--credentials creds.json`).
-_METAVAR = re.compile(r"^[A-Z][A-Z_-]*$|\.(?:json|txt|pem|key|ya?ml|cfg|conf|ini|env|toml|netrc|crt|p12|gpg|asc)$")
+_METAVAR = _Pattern(r"^[A-Z][A-Z_-]*$|\.(?:json|txt|pem|key|ya?ml|cfg|conf|ini|env|toml|netrc|crt|p12|gpg|asc)$")
 _WANDB = _Rule(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b", 'wandb', 'api')
 #: Values of secret-named variables that are not secrets (settings, placeholders, empty).
-_HARMLESS = re.compile(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
+_HARMLESS = _Pattern(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
 
 
 def holds_mask(text: str) -> bool:
@@ -564,13 +575,13 @@ def _bare_userinfo(match: re.Match, keep_user: bool) -> str:
 #: is in every Python traceback), `KeyboardInterrupt`, `TokenizerWarning`; and the plain plural words of a
 #: sentence that introduces a list (`known keys: options.env, …`, `secrets: none`, `2 tokens: …`), which name
 #: many things, never one value (the unknown-key messages lost their first known key to the mask, 1j).
-_NOT_A_VARIABLE = re.compile(
+_NOT_A_VARIABLE = _Pattern(
     r"(?i)(?:error|exception|warning|interrupt)$|^keyboard"
     r"|^(?:keys|tokens|secrets|passwords|passwds|credentials)$")
 
 
 def _secret_var(match: re.Match) -> str:
-    if _NOT_A_VARIABLE.search(match.group("name")):
+    if _NOT_A_VARIABLE.pattern.search(match.group("name")):
         # `KeyError: api_key=…`: the exception's name is not a variable, but what it quotes may hold one (seventh
         # hostile pass 1c: the whole `api_key=…` was taken as KeyError's value and passed unmasked).
         return f"{match.group('name')}{match.group('sep')}{_SECRET_VAR.pattern.sub(_secret_var, match.group('value'))}"
@@ -578,7 +589,7 @@ def _secret_var(match: re.Match) -> str:
     bare = value.strip("\"'")
     if bare.startswith((MASK, "***")):  # masked already (a URL's query value or password): what follows is kept
         return match.group(0)
-    if _HARMLESS.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own
+    if _HARMLESS.pattern.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own
         return match.group(0)
     if len(bare) < 8 and not (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)):
         return match.group(0)  # `KEY_PACKAGES=jax`: a setting, not a token
@@ -589,7 +600,7 @@ def _secret_var(match: re.Match) -> str:
 def _named_secret_option(match: re.Match) -> str:
     value = match.group("value")
     bare = value.strip("\\\"'")
-    if _HARMLESS.match(bare) or _METAVAR.search(bare):
+    if _HARMLESS.pattern.match(bare) or _METAVAR.pattern.search(bare):
         return match.group(0)
     quote = value[: len(value) - len(value.lstrip("\\\"'"))]
     return f"{match.group('option')}{match.group('sep')}{quote}{MASK}{quote}"
@@ -597,7 +608,7 @@ def _named_secret_option(match: re.Match) -> str:
 
 def _password(match: re.Match) -> str:
     value = match.group(3)
-    if _HARMLESS.match(value.strip("\"'")):
+    if _HARMLESS.pattern.match(value.strip("\"'")):
         return match.group(0)
     return f"{match.group(1)}{match.group(2)}{MASK}"
 
@@ -606,12 +617,12 @@ def _password(match: re.Match) -> str:
 #: segment that mixes upper- and lower-case letters with digits, 20 or more of them, and has no dot (a wheel's
 #: file name has dots, a commit hash has no upper case).
 _URL_PATH = _Rule(r"(?P<head>\bhttps?://[^\s/\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", '://')
-_PATH_TOKEN = re.compile(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
+_PATH_TOKEN = _Pattern(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
 
 
 def _path_tokens(match: re.Match) -> str:
     segments = match.group("path").split("/")
-    return match.group("head") + "/".join(MASK if _PATH_TOKEN.match(seg) else seg for seg in segments)
+    return match.group("head") + "/".join(MASK if _PATH_TOKEN.pattern.match(seg) else seg for seg in segments)
 
 
 def _query_value(pair: str) -> str:
@@ -619,9 +630,9 @@ def _query_value(pair: str) -> str:
     # A sentence's punctuation after the URL (`…?sig=X, --no-deps`) is the sentence's, not the value's.
     tail = value[len(value.rstrip(",.;:")):]
     value = value[: len(value) - len(tail)]
-    if not eq or not value or value == MASK or _HARMLESS.match(value):
+    if not eq or not value or value == MASK or _HARMLESS.pattern.match(value):
         return pair
-    if _SECRET_PARAM.search(name) or _TOKEN_LIKE.match(value):
+    if _SECRET_PARAM.pattern.search(name) or _TOKEN_LIKE.pattern.match(value):
         return f"{name}={MASK}{tail}"
     return pair
 
@@ -731,8 +742,8 @@ def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(1, limit - 1)] + "…"
 
 
-_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
-_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BEGIN = _Pattern(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = _Pattern(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 
 
 class LineRedactor:
@@ -745,13 +756,13 @@ class LineRedactor:
 
     def __call__(self, line: str) -> str:
         if self.in_key:
-            end = _KEY_END.search(line)
+            end = _KEY_END.pattern.search(line)
             if end is None:
                 return MASK
             self.in_key = False
             return f"-----END PRIVATE KEY-----{redact_secrets(line[end.end():], keep_user=self.keep_user)}"
-        begin = _KEY_BEGIN.search(line)
-        if begin is not None and _KEY_END.search(line, begin.end()) is None:
+        begin = _KEY_BEGIN.pattern.search(line)
+        if begin is not None and _KEY_END.pattern.search(line, begin.end()) is None:
             self.in_key = True
             return f"{redact_secrets(line[:begin.start()], keep_user=self.keep_user)}-----BEGIN PRIVATE KEY----- {MASK}"
         return redact_secrets(line, keep_user=self.keep_user)

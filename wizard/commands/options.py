@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from wizard import paths
+from wizard.commands.output import terminal_columns
 from wizard.errors import UserError
 from wizard.flows.options import (
     DEFAULT_INSTALLER,
@@ -209,14 +210,32 @@ def assume_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--assume-cc", metavar="X.Y", help="the assumed GPU's compute capability (e.g. 8.0)")
 
 
+def _filled(text: str, columns: int) -> str:
+    """`text` wrapped between words to `columns` (a word longer than a line on a line of its own): what
+    `textwrap.fill` did here, without importing it on every command's start (issue 23)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= columns:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter (descriptions and epilogs kept as written), told the terminal's width: left to find it
+    itself, argparse imports `shutil` each time it builds a parser, for every command (`output.terminal_columns`)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
+
+
 def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.ArgumentParser:
     """One subcommand: its help, one example under `--help`, and its handler as `args.run`. The
     description is wrapped to 79 columns here (the raw formatter keeps the example's own lines)."""
-    import textwrap
-
-    parser = sub.add_parser(name, help=help_text, description=textwrap.fill(help_text, 79, break_on_hyphens=False),
-                            epilog=f"example:\n  {example}",
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = sub.add_parser(name, help=help_text, description=_filled(help_text, 79), epilog=f"example:\n  {example}",
+                            formatter_class=HelpFormatter)
     parser.set_defaults(run=run)
     return parser
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from wizard.security import cut, json_text, redact_secrets, redact_value
@@ -48,9 +49,23 @@ def width() -> int:
     """The columns to lay text out in: the terminal's (COLUMNS wins, as in `shutil`), 80 when stdout is
     not a terminal (a pipe or a file: the size a pasted log or an 80-column SSH window has), capped at
     100 so a wide terminal still gets short lines."""
-    import shutil
+    return max(40, min(100, terminal_columns()))
 
-    return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+def terminal_columns(fallback: int = 80) -> int:
+    """The terminal's columns as `shutil.get_terminal_size` gives them (COLUMNS first, then stdout's terminal, else
+    `fallback`), without importing `shutil`: it brings zlib, bz2 and lzma, a tenth of `detect --json`'s start-up
+    (issue 23); argparse's help formatter would import it for every command (`HelpFormatter`)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or fallback
+    except (AttributeError, ValueError, OSError):
+        return fallback
 
 
 def fit(text: str, columns: int) -> str:

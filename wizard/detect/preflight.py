@@ -14,13 +14,16 @@ even on the CPU), "unknown" (a size could not be read). GB in the data are decim
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from wizard import paths
 from wizard.detect.facts import Facts
 from wizard.detect.record import record
 from wizard.errors import UserError
 from wizard.yaml_data import YAMLError, load_table
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from typing import Any
 
 MODEL_MEMORY_PATH = paths.DATA_DIR / "model_memory.yaml"
 BASES = ("documented", "reported", "estimate")

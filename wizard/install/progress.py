@@ -27,6 +27,7 @@ _PIP_CACHED = re.compile(r"^\s*Using cached (\S+)")
 _PIP_COLLECTING = re.compile(r"^\s*Collecting (\S+)")
 _COUNT = re.compile(r"^\s*(Prepared|Installed|Resolved) (\d+) packages?")
 _PIP_DONE = re.compile(r"^\s*Successfully installed (.+)$")
+_PIP_INSTALLING = re.compile(r"^\s*Installing collected packages")
 
 
 def _bytes(number: str, unit: str) -> int:
@@ -53,6 +54,11 @@ class InstallProgress:
         self.uv_installed = 0
         """uv's own `Installed N` counts: those minus its `Prepared N` (fetched or built) came from its cache."""
         self._sizes: dict[str, int] = {}
+        self._pip = False
+        self.unpacking = False
+        """pip has every file and is installing them (`Installing collected packages`), until it says it is done: the
+        longest quiet stretch of a pip install, said on the overall line so the whole counts do not read as done."""
+        """pip's lines were seen (`Collecting …`): it downloads one file at a time."""
 
     def feed(self, line: str) -> bool:
         """Take one output line; True when a counter changed."""
@@ -69,6 +75,8 @@ class InstallProgress:
             return True
         match = _UV_DOWNLOADING.match(line) or _PIP_DOWNLOADING.match(line)
         if match:
+            if self._pip:
+                self._finish_current()  # pip fetches one file at a time: the one before is whole
             name = match.group(1).split("-")[0].lower()
             size = _bytes(match.group(2), match.group(3))
             self._sizes[name] = size
@@ -81,8 +89,13 @@ class InstallProgress:
             self.fetched.add(name)
             self.current = None
             return True
+        if _PIP_INSTALLING.match(line):
+            self._finish_current()  # every file is here once pip starts installing
+            self.unpacking = True
+            return True
         match = _PIP_CACHED.match(line) or _PIP_COLLECTING.match(line)
         if match:
+            self._pip = True
             if line.lstrip().startswith("Using cached"):
                 name = match.group(1).split("-")[0].lower()
                 self.fetched.add(name)
@@ -101,9 +114,21 @@ class InstallProgress:
             return True
         match = _PIP_DONE.match(line)
         if match:
+            self.unpacking = False
             self.installed += len(match.group(1).split())
             return True
         return False
+
+    def _finish_current(self) -> None:
+        """The file being downloaded is whole. pip prints no `Progress` line for a file of 512 kB or less, so its
+        next file's `Downloading` (or `Installing collected packages`) is the only sign a small one is done: counting
+        only `Progress … of …` left the count at 27 of 85 for most of an install (walk 19 #4)."""
+        if self.current is not None:
+            name, _done, total = self.current
+            self.bytes_done += total
+            self.fetched.add(name)
+            self._sizes.pop(name, None)
+            self.current = None
 
     def summary(self, elapsed: float) -> str:
         minutes, seconds = divmod(int(elapsed), 60)
@@ -125,5 +150,7 @@ class InstallProgress:
                                                          if self.expected_bytes else ""))
         elif self.expected_bytes:
             parts.append(f"up to ~{human(self.expected_bytes)} to fetch")
+        if self.unpacking:
+            parts.append("installing")
         parts.append(f"{minutes}:{seconds:02d} so far")
         return " · ".join(parts)

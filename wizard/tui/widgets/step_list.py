@@ -57,7 +57,9 @@ class StepList(Static):
             self.progress = f"{match.group(1).lower()} {count} package{'' if count == 1 else 's'}"
         else:
             done, total = int(match.group(3)), int(match.group(4))
-            self.progress = f"{100 * done // max(total, 1)}%"
+            # one file's share, shown while it downloads: a finished file's "100%" beside a step with most of its
+            # work still to come read as the step being done (walk 19 #4)
+            self.progress = f"{100 * done // max(total, 1)}%" if done < total else ""
 
     def _spin(self) -> None:
         if "running" in self.state.values():

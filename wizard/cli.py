@@ -87,10 +87,16 @@ _ARGV: list[str] = []
 
 
 def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
-    """" (did you mean --slurm?)" for a mistyped option argparse did not recognise (`--slrum gpu`)."""
+    """" (did you mean --slurm?)" for a mistyped option argparse did not recognise (`--slrum gpu`), " (did you mean
+    install?)" for a mistyped command (`instal`)."""
     import difflib  # deferred: needed only on a usage error, never on a normal start
     import re
 
+    choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if choice:  # a misspelt command (`instal`): argparse lists them all but names none
+        options = re.findall(r"'([^']*)'", choice.group(2))
+        close = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.6)
+        return f" (did you mean {close[0]}?)" if close else ""
     match = re.search(r"unrecognized arguments: (.*)", message)
     if not match:
         return ""

@@ -751,6 +751,18 @@ def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None) -> Recipe:
         return recipes[recipe_id]
     except KeyError:
         known = ", ".join(sorted(recipes))
-        close = difflib.get_close_matches(str(recipe_id), list(recipes), n=1, cutoff=0.75)
-        hint = f"did you mean {close[0]}? " if close else ""
+        close = close_recipe_ids(str(recipe_id), list(recipes))
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
         raise _refused(f"unknown recipe '{recipe_id}'; {hint}known recipes: {known}") from None
+
+
+def close_recipe_ids(wanted: str, ids: list[str]) -> list[str]:
+    """The recipe ids `wanted` was probably meant to be, at most three: a near spelling (`jax0.4.23_cpu`), else those
+    holding each of its words (`jax-cpu` → the CPU recipes, `cuda12` → the CUDA 12 ones; walk 19 #11: a
+    short name got no suggestion at all)."""
+    close = difflib.get_close_matches(wanted, ids, n=1, cutoff=0.75)
+    if close:
+        return close
+    words = re.findall(r"[a-z0-9]+", wanted.lower())
+    holding = sorted(i for i in ids if words and all(word in i.lower() for word in words))
+    return holding[:3] if holding else difflib.get_close_matches(wanted, ids, n=1, cutoff=0.6)

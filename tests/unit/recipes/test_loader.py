@@ -345,6 +345,18 @@ def test_a_typo_in_a_recipe_id_gets_the_close_one_suggested():
     assert "did you mean" not in str(info.value)
 
 
+@pytest.mark.parametrize(("wanted", "meant"), [
+    ("jax-cpu", "jax0.4.23-cpu"),  # a short name: the recipes holding each of its words (walk 19 #11)
+    ("cuda11", "jax0.4.23-cuda11-cudnn86"),
+    ("JAX 0.4.23 cuda12", "jax0.4.23-cuda12-cudnn89"),
+])
+def test_a_short_or_spaced_name_gets_the_recipes_holding_its_words(wanted, meant):
+    with pytest.raises(UserError) as info:
+        get_recipe(wanted)
+    hint = str(info.value).split("did you mean ", 1)[1].split("?")[0]
+    assert meant in hint.split(" or ") and len(hint.split(" or ")) <= 3
+
+
 def test_to_dict_round_trips_the_fields():
     data = get_recipe("jax0.4.23-cuda12-cudnn89").to_dict()
     assert data["id"] == "jax0.4.23-cuda12-cudnn89"

@@ -179,6 +179,7 @@ def test_a_wrong_checkout_is_refused_on_the_plan_screen_before_anything_installs
     tmux.type_into_dialog("g", str(main), "GraphCast source:")
     screen = tmux.wait_for("✗ ")
     assert "weathernext 0.3.1.dev" in screen and "graphcast 0.1.1" in screen
+    assert "f Install anyway" in screen  # the refusal's way past it is in the footer too (walk 19 #15)
     tmux.keys("Enter")  # refused: Enter does not install
     time.sleep(1.5)
     assert "The plan: what will run" in tmux.screen() and _history() == []

@@ -73,7 +73,9 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 tooltip="Add a folder of wheels (made with pip download on a machine with internet)"),
         Binding("o", "toggle_offline", "Offline", id="offline",
                 tooltip="Use only the wheelhouse and the installer's cache (no package index)"),
-        Binding("f", "force", "Install anyway", id="force", show=False,
+        # shown only while the GraphCast source is refused (`check_action` hides it otherwise): the refusal's own
+        # line names f, and a key the footer left out was not found (walk 19 #15)
+        Binding("f", "force", "Install anyway", id="force",
                 tooltip="Install with a GraphCast source that is not the recipe's"),
         Binding("n", "toggle_notebook", "Notebook", id="notebook",
                 tooltip="Add what the demo notebook's imports cell needs (google-cloud-storage, ipywidgets)"),

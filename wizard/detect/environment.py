@@ -45,7 +45,7 @@ class Target:
     """The environment detection reads, filled in as it learns more (its Python's version, its site folders).
 
     `chosen_by`: "argument", "CONDA_PREFIX", "VIRTUAL_ENV" or "PATH". A plain class, not a dataclass: detection is on
-    every command's start-up path (issue 23, `wizard.detect.facts`)."""
+    every command's start-up path (issue 23, `wizard.detect.record`)."""
 
     __slots__ = ("kind", "prefix", "executable", "chosen_by", "python_version", "site_dirs", "problem")
 

@@ -1,4 +1,7 @@
-"""The support report, previewed before it is saved: what an admin needs, with names and IDs redacted."""
+"""The support report, previewed before it is saved: what an admin needs, with names and IDs redacted.
+
+Imported when the report is asked for (`machine.py`, `done.py`): Textual's Markdown widget and its parser stay off the
+first frame."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Markdown
 
 from wizard.errors import OperationFailed, UserError
 from wizard.flows.after_install import support_report
@@ -35,7 +38,9 @@ class ReportScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Shown("gc-wizard · Support report preview · user, host, home, GPU IDs redacted", classes="title")
         with VerticalScroll(id="report-pane"):
-            yield Shown("Collecting…", id="report", markup=False)
+            # the report is Markdown (it is sent as a .md file): shown with its headings and tables drawn, not as
+            # raw `| … |` rows wrapped across lines (walk 19 #14)
+            yield Markdown("Collecting…", id="report")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -51,7 +56,7 @@ class ReportScreen(Screen):
 
     def on_report_built(self, message: ReportBuilt) -> None:
         self.text = message.text
-        self.query_one("#report", Static).update(message.text)
+        self.query_one("#report", Markdown).update(message.text)
 
     def action_back(self) -> None:
         self.dismiss(None)

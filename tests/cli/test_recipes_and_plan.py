@@ -271,3 +271,18 @@ def test_an_unreadable_recipe_folder_is_said_before_the_machine_is_detected(monk
     monkeypatch.setattr(recipes, "facts_for", lambda *a, **k: detected.append(a) or pytest.fail("detected"))
     proc = run_inproc(*argv, "--recipes-dir", "/nonexistent-recipes")
     assert proc.returncode == 2 and "/nonexistent-recipes" in proc.stderr and not detected, proc.stderr
+
+
+def test_the_list_gives_caveats_only_for_recipes_that_can_run(tmp_path):
+    """A recipe that cannot run here lists why not, not its caveats (walk 19 #16: "! Python 3.11 is outside 3.12–3.13"
+    under every CUDA recipe of a CPU-only server); `--json` keeps every warning."""
+    env = standin_env("no-nvidia", tmp_path)
+    text = run_inproc("recipes", env=env).stdout
+    row = ""
+    for line in text.splitlines():
+        if line[:2] in ("  ", "* ") and line[2:3].strip():  # a recipe's row; its notes are indented under it
+            row = line
+        elif line.startswith("    ! "):
+            assert " not compatible " not in row, (row, line)
+    by_id = {d["id"]: d for d in last_json(run_inproc("recipes", "--json", env=env))}
+    assert not by_id[CU12]["compatible"] and "warnings" in by_id[CU12]

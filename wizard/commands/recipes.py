@@ -132,8 +132,8 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
                 out.append(_wrap(m.summary, "    ", columns))
             for reason in m.reasons:
                 out.append(_wrap(f"- {reason}", "    ", columns))
-            for warning in m.warnings:
-                out.append(_wrap(f"! {warning}", "    ", columns))
+            for warning in m.warnings if m.compatible else ():  # a caveat of a recipe that cannot run is noise
+                out.append(_wrap(f"! {warning}", "    ", columns))  # (walk 19 #16); `--json` keeps them all
     if not any(m.recommended for m in matches):
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:

@@ -286,3 +286,19 @@ def test_the_list_gives_caveats_only_for_recipes_that_can_run(tmp_path):
             assert " not compatible " not in row, (row, line)
     by_id = {d["id"]: d for d in last_json(run_inproc("recipes", "--json", env=env))}
     assert not by_id[CU12]["compatible"] and "warnings" in by_id[CU12]
+
+
+def test_plan_without_a_recipe_asks_for_one_without_naming_an_option_plan_lacks():
+    """`plan` has no --answers (walk 20 #1: it was offered, then refused as an unrecognised argument)."""
+    proc = run_inproc("plan")
+    assert proc.returncode == 2 and "Which recipe?" in proc.stderr and "--answers" not in proc.stderr
+    assert "--answers" in run_inproc("install").stderr  # install takes one
+
+
+def test_saved_facts_do_not_claim_no_other_python_was_found(tmp_path):
+    """The facts hold one Python; which others that machine has is not known, so the caveat says that, not "no
+    Python 3.12–3.13 was found … uv will download one" (walk 20 #2: wrong and alarming beside `recipes`' own)."""
+    path = _facts_file(tmp_path, None, [], python="3.11.7")
+    by_id = _check_list(last_json(run_inproc("recipes", "--facts", str(path), "--json")))
+    words = " ".join(w for w in by_id[N12]["warnings"] if w.startswith("Python"))
+    assert "the facts name no other Python" in words and "was found" not in words

@@ -48,9 +48,10 @@ class Survey:
     facts: Facts
     matches: tuple[RecipeMatch, ...]
     recommended: RecipeMatch | None
-    pythons: tuple[PythonInfo, ...] = ()
+    pythons: tuple[PythonInfo, ...] | None = ()
     """The interpreters looked at (besides the wizard's own): a re-match (the app's `v`) reuses them, so
-    every view of the recipes gives the same Python verdicts."""
+    every view of the recipes gives the same Python verdicts. None: the facts are another machine's, whose other
+    Pythons are not known."""
 
 
 def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Facts] | None = None,
@@ -74,17 +75,18 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Fact
         facts = detect()
     elif callable(facts):
         facts = facts()
-    if pythons is None:
-        pythons = find_pythons() if this_machine else ()
+    if pythons is None and this_machine:
+        pythons = find_pythons()
     matches = tuple(match_recipes(recipes, facts, pythons=pythons, graphcast_version=graphcast_version))
     return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None),
-                  pythons=tuple(pythons))
+                  pythons=tuple(pythons) if pythons is not None else None)
 
 
 def plan_for(options: InstallOptions) -> Plan:
     """The plan for `options`: target folder and mode, the Python, every step; runs nothing."""
     if not options.recipe_id:
-        raise UserError("Which recipe? Give one (see `gc-wizard recipes`) or --answers FILE.")
+        # no --answers here: `plan` has none (walk 20 #1); `install` says so itself before it plans
+        raise UserError("Which recipe? Give one (see `gc-wizard recipes`).")
     recipe = get_recipe(options.recipe_id, list(options.recipes_dirs))
     if options.with_notebook:
         if options.lock or options.bundle:

@@ -178,14 +178,20 @@ def _check_platform(recipe: Recipe, facts: Facts, reasons: list[str]) -> None:
             reasons.append(f"needs glibc >= {m.glibc_min}; this machine has {facts.platform.glibc}")
 
 
-def _check_python(recipe: Recipe, facts: Facts, pythons: Sequence[PythonInfo], downloads: bool,
+def _check_python(recipe: Recipe, facts: Facts, pythons: Sequence[PythonInfo] | None, downloads: bool,
                   reasons: list[str], warnings: list[str]) -> bool:
-    """Checks the recipe's Python range; True when a fitting Python is already on the machine."""
+    """Checks the recipe's Python range; True when a fitting Python is already on the machine. `pythons` None: the
+    facts were read elsewhere (a saved file, a Slurm node), and which other Pythons that machine has is not known."""
     spec = recipe.machine.python
     wanted = _range_text(spec)
     own = facts.python
     if python_fits(spec, own.version):
         return True
+    if pythons is None:  # not "none was found" (walk 20 #2: saved facts said uv would download one, wrongly)
+        warnings.append(f"Python {_short_python(own.version)} is outside {wanted}; the facts name no other Python, so "
+                        f"the install uses a Python {wanted} if that machine has one, else uv downloads one (which "
+                        "needs internet access)")
+        return False
     others = [p for p in pythons if python_fits(spec, p.version)]
     if others:
         best = max(others, key=lambda p: version_tuple(p.version) or ())
@@ -382,11 +388,11 @@ def _why_this_stack(best: _Verdict, candidates: list[_Verdict]) -> str:
 
 
 def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *,
-                  pythons: Sequence[PythonInfo] = (), python_downloads: bool = True,
+                  pythons: Sequence[PythonInfo] | None = (), python_downloads: bool = True,
                   graphcast_version: str | None = None) -> list[RecipeMatch]:
     """Every recipe with its verdict, the recommended one first, then compatible ones, then the rest.
 
-    `pythons` are the other interpreters found (the wizard's own is `facts.python`);
+    `pythons` are the other interpreters found (the wizard's own is `facts.python`), None when they are not known;
     `python_downloads` says whether uv may download a Python when none fits; `graphcast_version`
     ("0.1.1", "0.2") narrows the recommendation to recipes that run that GraphCast.
     """

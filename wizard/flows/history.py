@@ -124,7 +124,7 @@ def disk_words(row: dict[str, Any]) -> str:
 
 def disk_total_words(total: int) -> str:
     """The line under the history that says what all environments take together."""
-    return (f"Disk: {size_words(total)} for all environments together (a file they share, hardlinked from uv's "
+    return (f"Disk: {size_words(total)} for all environments together (files they share, hardlinked from uv's "
             "cache, counted once).")
 
 

@@ -60,7 +60,9 @@ def test_a_failed_or_stopped_install_says_so_and_names_the_log():
                                      verify={"ok": False, "cancelled": True}, log="/logs/d.log"))
     assert stopped[0] == ("gc-wizard: the check stopped. The new environment /envs/n was removed. No environment "
                           "is current (there was none before either).")
-    assert farewell(None) == [] and farewell(install_result(ok=False, lock_held=True)) == []
+    assert farewell(install_result(ok=False, lock_held=True)) == []
+    # left before installing (walk 20 #18): said, with what is current
+    assert farewell(None) == ["gc-wizard: nothing was installed; no environment is current yet."]
 
 
 def test_the_exit_status_follows_the_outcome_not_the_key():

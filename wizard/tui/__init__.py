@@ -76,7 +76,11 @@ def farewell(result: InstallResult | None, assets: str | None = None) -> list[st
     The Done screen's lines vanish with the app; a user back at the prompt needs the activate line
     (and, after a failure, the reason and the log) where they can copy it.
     """
-    if not result or result.lock_held:
+    if result is None:  # left before installing: said, with what is current (walk 20 #18: the app just vanished)
+        env = current_env()
+        return ["gc-wizard: nothing was installed; " + (f"your current environment is still {env}." if env
+                                                        else "no environment is current yet.")]
+    if result.lock_held:
         return []
     # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.flows.describe import install_undone, moved_on_words

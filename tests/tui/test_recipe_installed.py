@@ -32,3 +32,28 @@ def test_the_row_says_it_first():
                             compatible=True, reasons=())
     assert option_label(match, installed="current") == "★ jax0.4.23-cpu              current · recommended"
     assert option_label(match) == "★ jax0.4.23-cpu              recommended"
+
+
+async def test_a_returning_user_is_told_on_the_first_screen_what_is_current(isolated_state, tmp_path, gpu_server):
+    """Walk 20 #6: the first screen read as for a new user; the working environment sat below the fold."""
+    from tests.fixtures.pilot import SIZE, facts_shown, screen_text
+    from wizard.tui.app import WizardApp
+
+    gpu_server("no-nvidia")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await facts_shown(pilot)
+        assert "Your GraphCast environment" not in screen_text(app)  # a new user: nothing to say
+    env = tmp_path / "env"
+    env.mkdir()
+    with StateLock("test"):
+        history = load_history(locked=True)
+        history.add(Entry(id="20261122-210100-bbbb", kind="install", recipe="jax0.4.23-cpu", env=str(env),
+                          status="verified", current=True))
+        history.save()
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await facts_shown(pilot)
+        shown = " ".join(screen_text(app).split())
+        assert "Your GraphCast environment: jax0.4.23-cpu (verified), current." in shown
+        assert "h: History and rollback" in shown and "Press Enter to choose a recipe." in shown

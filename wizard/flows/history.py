@@ -54,6 +54,20 @@ def current_env_text() -> str:
     return f"{current.env}\n  {current.recipe} · {env_status(current)}"
 
 
+def returning_user_line() -> str | None:
+    """For the first screen of a user who has one: their current GraphCast environment in one line, and where to go
+    from it; None when there is none (or the history cannot be read: the facts' own row says so). Walk 20 #6: a
+    returning user saw the same "choose a recipe" as a new one, the working environment below the fold."""
+    try:
+        current = load_history().current()
+    except Exception:  # the row in the facts says the history cannot be read
+        return None
+    if current is None:
+        return None
+    return (f"Your GraphCast environment: {current.recipe} ({env_status(current)}), current. "
+            "h: History and rollback; Enter: install another beside it.")
+
+
 def status_cell(entry_status: str, environment_status: str) -> str:
     """The one word a history table's status column shows: the environment's state when a later check verified
     it (`env_status`), else the entry's own status."""

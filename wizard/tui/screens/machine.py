@@ -159,7 +159,7 @@ class MachineScreen(Screen[str]):
         )
 
         # Deferred for start-up time, as above.
-        from wizard.flows.history import current_env_text
+        from wizard.flows.history import current_env_text, returning_user_line
 
         problems = problem_lines(self.facts)
         box = self.query_one("#problems", Static)
@@ -186,6 +186,9 @@ class MachineScreen(Screen[str]):
             where = "a GPU node" if self.facts.gpus else f"a node like {node} (no GPU there: see above; o changes it)"
             text = ("Detected through srun: the install runs here, into the shared state folder; the "
                     f"GraphCast check runs on {where}.\n\n" + text)
+        returning = returning_user_line()
+        if returning:
+            text = f"{returning}\n{text}"
         self.query_one("#recommended", Static).update(text)
         self.refresh_bindings()
 

@@ -9,6 +9,7 @@ about its own keys, and never rewords a line.
 
 from __future__ import annotations
 
+import re
 import shlex
 import textwrap
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ def _fit(text: str, width: int = 74) -> str:
     """A long path or URL shortened in the middle, so it stays one row; its secrets are masked first, since
     a cut URL (`https://me:pw@host…sig=…`) no longer has the shape the redaction knows."""
     text = redact_secrets(text)
+    if len(text) > width:  # a full commit hash first goes to its 12 characters, as git shows it: cut in the middle
+        text = re.sub(r"@([0-9a-f]{40})$", lambda m: "@" + m.group(1)[:12], text)  # the host's owner went (walk 20 #14)
     return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-(width // 2):]
 
 

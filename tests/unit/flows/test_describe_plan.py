@@ -47,3 +47,13 @@ def test_the_install_line_carries_what_the_plan_was_made_with(tiny, isolated_sta
     assert line.startswith("gc-wizard install tiny-a ")
     assert f"--graphcast-src {tiny.graphcast}" in line and f"--find-links {tiny.house.path}" in line
     assert line.endswith(" --offline")
+
+
+def test_a_long_pinned_url_keeps_its_owner_and_shows_the_commit_as_git_does():
+    """Walk 20 #14: the middle cut kept the 40-character hash and cut the repository's owner."""
+    from wizard.flows.describe_plan import _fit
+
+    url = "git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7af4aaed7790167dffa769bae1f2c"
+    assert _fit(url, 64) == "git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7"
+    longer = "git+https://git.example.org/a-very-long-lab-group-name/forks-of-graphcast@" + "0" * 40
+    assert "…" in _fit(longer, 64) and len(_fit(longer, 64)) <= 64

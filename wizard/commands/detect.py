@@ -6,7 +6,7 @@ import argparse
 
 from wizard.commands import options
 from wizard.commands.cluster_options import facts_for, slurm_target, where_line
-from wizard.commands.output import emit_json, say, warn
+from wizard.commands.output import emit_json, say, warn, width
 from wizard.flows.describe_machine import machine_lines
 from wizard.flows.machine import preflight
 
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
         if where:
             say(where)
             say("")
-        for line in machine_lines(facts):
+        for line in machine_lines(facts, columns=width()):
             say(line)
     return 0
 

@@ -155,15 +155,25 @@ def fact_lines(facts: Facts, current_env: str | None = None, columns: int | None
     return aligned(fact_rows(facts, current_env), columns)
 
 
-def machine_lines(facts: Facts) -> list[str]:
-    """`gc-wizard detect`'s text: problems first, the facts, then what fits in memory."""
+def machine_lines(facts: Facts, columns: int | None = None) -> list[str]:
+    """`gc-wizard detect`'s text: problems first, the facts, then what fits in memory; with `columns` each line wraps
+    between words, under its own indent (walk 20 #16: lines of 110 to 170 characters where `recipes` wraps at 80)."""
     lines: list[str] = []
     if facts.warnings:
-        lines += ["Problems:", *(f"  {line}" for line in problem_lines(facts)), ""]
-    lines += fact_lines(facts)
+        lines += ["Problems:", *(row for line in problem_lines(facts) for row in _indented(line, "  ", columns)), ""]
+    lines += fact_lines(facts, columns=columns)
     lines += ["", "What fits in memory (GraphCast / GenCast, before you install):"]
-    lines += [f"  {line}" for line in summary_lines(assess(facts))]
+    lines += [row for line in summary_lines(assess(facts)) for row in _indented(line, "  ", columns)]
     return lines
+
+
+def _indented(line: str, indent: str, columns: int | None) -> list[str]:
+    if not columns or len(indent) + len(line) <= columns:
+        return [indent + line]
+    import textwrap  # deferred: `detect --json` loads this module and never wraps
+
+    return textwrap.wrap(line, columns, initial_indent=indent, subsequent_indent=indent + "    ",
+                         break_long_words=False, break_on_hyphens=False) or [indent]
 
 
 def memory_table_lines(facts: Facts, width: int = 80) -> list[str]:

@@ -148,11 +148,14 @@ def test_the_seed_case_through_the_cli(gpu_server, tmp_path):
     assert human.returncode == 0 and "Traceback" not in human.stderr
     lines = human.stdout.splitlines()
     assert lines[0] == "Problems:"
-    assert "[ld_library_path_cudnn]" in lines[1] and "8.2.1" in lines[1]
+    first = " ".join(line.strip() for line in lines[1:lines.index("")])  # wrapped to 80 columns under its indent
+    assert first.startswith("! [ld_library_path_cudnn]") and "8.2.1" in first
     summary = lines[lines.index("") + 1:]
     summary = summary[:summary.index("")] if "" in summary else summary  # the facts block, before the memory one
-    # Aligned: every value starts in the same column.
-    columns = {len(line) - len(line[len(line.split("  ")[0]):].lstrip()) for line in summary}
+    # Aligned: every value starts in the same column (a value's wrapped rest, indented, is under it too).
+    labelled = [line for line in summary if not line.startswith(" ")]
+    columns = {len(line) - len(line[len(line.split("  ")[0]):].lstrip()) for line in labelled}
     assert len(columns) == 1, summary
+    assert all(len(line) <= 80 or max(map(len, line.split())) > 40 for line in summary)  # a path stays whole
     assert any(line.startswith("Driver") and "535.104.05" in line for line in summary)
-    assert any("cudnn 8.2.1" in line and "loads first" in line for line in summary)
+    assert "cudnn 8.2.1" in " ".join(summary) and "loads first" in " ".join(summary)

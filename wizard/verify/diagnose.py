@@ -906,7 +906,8 @@ _EXCEPTION_LINE = re.compile(
     r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:(?!" + _PIP_CONFLICT_NOTICE + r")|error:|Error(?: response from daemon)?:|fatal:|"
     r"##\[error\]|::error::)"
     r"(?:\b|\s).*$"
-    r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|ResolutionImpossible|"
+    # a pasted exception may open with a typographic quote ("This raises `”KeyError: …", xugrid_78, batch 71)
+    r"|^[^\n]*?(?:^|[ \t|>\]:(`'\"*“”‘’])(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception)|BadZipFile|ResolutionImpossible|"
     r"RequirementsConflicted|"
     r"JaxStackTraceBeforeTransformation|KeyboardInterrupt):(?:[ \t][^\n]*)?$"
     # a class raised from a library's `exceptions` module whatever its name (google.api_core's Unauthorized, Forbidden)

@@ -2216,6 +2216,64 @@ def test_batch_70_look_alikes_are_not_these(text, expected_first, not_expected):
         assert ids and ids[0] == expected_first
 
 
+# Batch 71: Zarr 2's top-level store classes and zarr.storage's base classes under Zarr 3 (and Zarr 3's new store
+# classes under Zarr 2), with the closing quote lost in prose; nvidia-docker 1.x's own image-versus-driver check.
+FAMILIES["zarr_version_incompatible"] += [
+    f"AttributeError: module 'zarr' has no attribute '{name}'" for name in (
+        "MemoryStore", "DirectoryStore", "ZipStore", "TempStore", "SQLiteStore", "LMDBStore", "NestedDirectoryStore",
+        "FSStore", "N5Store", "LRUStoreCache")
+] + [
+    f"AttributeError: module 'zarr.storage' has no attribute '{name}'" for name in (
+        "Store", "BaseStore", "StoreV3", "TempStore", "init_array", "init_group", "normalize_store_arg", "LocalStore",
+        "FsspecStore", "ObjectStore", "StorePath")
+] + [
+    "\"AttributeError: module 'zarr' has no attribute 'MemoryStore\"",
+    "Code breaks with `AttributeError: module 'zarr' has no attribute 'MemoryStore'`",
+    " zarr_store: Union[zarr.storage.Store, None] = None):\nAttributeError: module 'zarr.storage' has no attribute 'Store'",
+]
+FAMILIES["container_cuda_newer_than_driver"] += [
+    "nvidia-docker | 2016/08/22 12:54:02 Error: unsupported CUDA version: driver 7.5 < image 8.0",
+    "nvidia-docker | 2017/11/21 00:48:39 Error: unsupported CUDA version: driver 8.0 < image 9.0.176",
+    "nvidia-docker | 2016/09/23 23:21:01 Error: unsupported CUDA version: driver 7.0 < image 8.0",
+    " `nvidia-docker | 2017/10/13 08:33:01 Error: unsupported CUDA version: driver 10.1 < image 11.0.3`",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # zarr.storage.MemoryStore and ZipStore exist in Zarr 2 and 3: their absence is not a major-version mismatch
+    ("AttributeError: module 'zarr.storage' has no attribute 'MemoryStore'\n", "zarr_version_incompatible"),
+    ("AttributeError: module 'zarr.storage' has no attribute 'ZipStore'\n", "zarr_version_incompatible"),
+    # a name that merely starts like a store class
+    ("AttributeError: module 'zarr' has no attribute 'MemoryStoreX'\n", "zarr_version_incompatible"),
+    ("AttributeError: module 'zarrita' has no attribute 'MemoryStore'\n", "zarr_version_incompatible"),
+    # nvidia-docker reading "driver 0.0" found no driver at all: not an image newer than the driver
+    ("nvidia-docker | 2016/09/04 14:43:17 Error: unsupported CUDA version: driver 0.0 < image 8.0\n",
+     "container_cuda_newer_than_driver"),
+    ("nvidia-docker | 2017/05/22 10:21:16 Error: unsupported CUDA version: driver 0.0 < image 8.0.61\n",
+     "container_cuda_newer_than_driver"),
+])
+def test_batch_71_look_alikes_are_not_these(text, not_expected):
+    assert not_expected not in [f.id for f in diagnose_text(text)][:1]
+
+
+@pytest.mark.parametrize("text", [
+    "This raises `\u201dKeyError: 'Indexing with a boolean dask array is not allowed.'\u201d`\n",
+    "it fails with \u201cValueError: conflicting sizes for dimension 'lat'\u201d\n",
+    "\u2018RuntimeError: something broke\u2019\n",
+])
+def test_batch_71_exception_after_a_typographic_quote_is_not_clean(text):
+    assert not diagnose_text(text)
+    assert unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "we used to see \u201cKeyError\u201d here, now the run finishes\n",
+    "Loaded the \u201cModelError\u201d class docs\n",
+])
+def test_batch_71_a_quoted_exception_name_alone_stays_clean(text):
+    assert unrecognised(text) is None
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

@@ -306,13 +306,44 @@ def unusable_env_path(value: str) -> str | None:
 
 def not_utf8(value: str) -> str | None:
     """`value` shown with its bytes that are not UTF-8 as `\\xNN` when it has any (Python holds each as a
-    lone surrogate, which uv, JSON and a UTF-8 file refuse), else None."""
+    lone surrogate, which uv, JSON and a UTF-8 file refuse), else None.
+
+    The bytes judged are the ones the path is on disk and on the command line (`os.fsencode`): under the C
+    locale with UTF-8 mode off (`LC_ALL=C PYTHONUTF8=0`) Python decodes argv and the environment as ASCII, so
+    every byte of a UTF-8 name such as `envé` arrives as a lone surrogate, yet the name is UTF-8 and uv takes
+    it (twentieth pass P4). Only a byte sequence that is not UTF-8 is refused, and only its bytes are named."""
     try:
         value.encode("utf-8")
+        return None
     except UnicodeEncodeError:
-        return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF
-                       else c.encode("utf-8", "backslashreplace").decode("utf-8") for c in value)
-    return None
+        pass
+    try:
+        raw = os.fsencode(value)
+    except UnicodeError:  # a surrogate that is no escaped byte (\ud800 from a JSON file): not UTF-8 either
+        raw = None
+    if raw is not None:
+        try:
+            raw.decode("utf-8")
+            return None
+        except UnicodeDecodeError:
+            pass
+        return raw.decode("utf-8", "backslashreplace")
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF
+                   else c.encode("utf-8", "backslashreplace").decode("utf-8") for c in value)
+
+
+def first_bad_byte(value: str) -> str | None:
+    """The first byte of `value` (as on disk) that starts no UTF-8 sequence, spelled `\\xNN`, or None."""
+    try:
+        raw = os.fsencode(value)
+    except UnicodeError:
+        bad = next((c for c in value if "\udc80" <= c <= "\udcff"), None)
+        return None if bad is None else f"\\x{ord(bad) - 0xDC00:02x}"
+    try:
+        raw.decode("utf-8")
+        return None
+    except UnicodeDecodeError as exc:
+        return f"\\x{raw[exc.start]:02x}"
 
 
 def uncreatable_env_path(value: str) -> str | None:

@@ -84,6 +84,26 @@ def test_an_ascii_locale_gets_no_traceback_from_marks_or_path_bytes(tiny, isolat
         assert proc.returncode == 0, proc.stderr
 
 
+def test_utf8_paths_under_the_c_locale_without_utf8_mode_are_taken(tiny, tmp_path):
+    """Twentieth pass P4: under `LC_ALL=C PYTHONUTF8=0` Python decodes argv and the environment as ASCII, so a
+    UTF-8 `--env …/envé` and `GC_WIZARD_HOME=…/stü` were refused as "has the byte \\xc3, which is not UTF-8"."""
+    base = os.fsencode(str(tmp_path))
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+           "GC_WIZARD_HOME": os.fsdecode(base + "/stü".encode())}
+    env_dir = (base + "/envé".encode()).decode("utf-8")
+    for extra in ([], ["--env", env_dir], ["--env", (base + "/e\u2028ls".encode()).decode("utf-8")]):
+        proc = subprocess.run([sys.executable, "-m", "wizard", "plan", "tiny-a", "--json",
+                               *[a for a in tiny.args() if a != "--no-verify"], *extra],
+                              capture_output=True, env=env, cwd=str(REPO), timeout=300)
+        stderr = proc.stderr.decode("utf-8", "replace")
+        assert "Traceback" not in stderr and proc.returncode == 0, stderr + proc.stdout.decode("utf-8", "replace")
+        assert b"not UTF-8" not in proc.stdout + proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", *tiny.args(),
+                           "--env", env_dir], capture_output=True, env=env, cwd=str(REPO), timeout=300)
+    assert proc.returncode == 0 and json.loads(proc.stdout.splitlines()[-1])["ok"], proc.stderr
+    assert Path(env_dir, "bin", "python").exists()
+
+
 def test_a_state_path_with_a_byte_that_is_not_utf8_is_refused_before_anything_runs(tiny, tmp_path):
     """uv refuses a venv path that is not UTF-8, so the wizard says so up front (exit 2, nothing half-made);
     every other command still shows the folder as the bytes it is."""

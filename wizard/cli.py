@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             note = streams.reader_gone_note()
             lost = streams.lost_output_note()
             if note or lost:
-                say_on_stderr(lost[0] if lost else note)
+                streams.say_error(lost[0] if lost else note, json_line="--json" in argv)
                 if lost and lost[1] and not code:
                     code = ExitCode.FAILED  # its output never arrived whole: not a plain success
             return code
@@ -316,7 +316,7 @@ def _main(argv: list[str]) -> int:
     except Exception as exc:  # noqa: BLE001 - a bug in gc-wizard itself: one sentence and a log, never a traceback
         code, message = ExitCode.FAILED, _internal_error(exc)
     guard.ignore_further_signals()
-    say_on_stderr(message)
+    streams.say_error(message, json_line=bool(getattr(args, "json", False)), shell_code=args.command == "activate")
     if getattr(args, "json", False):
         guard.emit_error_json(message, int(code))
     return guard.exit_quietly(code)

@@ -414,6 +414,41 @@ def test_a_command_that_changes_something_is_refused_before_it_runs_when_its_str
     assert tiny.history() == before  # nothing installed, rolled back or removed; nothing recorded
 
 
+def test_with_stderr_unwritable_the_refusal_is_said_on_stdout_for_every_command(tiny, tmp_path):
+    """Twentieth pass P6: with `2>/dev/full` (or stderr a file on a full disk) `install`, `rollback`, `module
+    install` and `report --out` were refused and said so only on stderr, which could not carry it: exit 1, an empty
+    stdout. The one sentence now goes to stdout, naming standard error; `activate`'s stdout, which a shell evals,
+    gets it as a comment; with --json the line alone carries it."""
+    proc, result = tiny.install("tiny-a")
+    assert result and result["ok"], proc.stderr
+    proc, result = tiny.install("tiny-b")
+    assert result and result["ok"], proc.stderr
+    before = tiny.history()
+    refusal = "gc-wizard: cannot write to standard error (/dev/full): the disk it goes to is full"
+    for script in ('$GCW install tiny-a --yes "$@" 2>/dev/full',
+                   "$GCW rollback --yes --no-verify 2>/dev/full",
+                   f"$GCW remove --yes {result['entry_id']} 2>/dev/full",
+                   '$GCW module install --dir "$OUTDIR/mods" 2>/dev/full',
+                   '$GCW report --out "$OUTDIR/r.md" 2>/dev/full',
+                   '$GCW lock tiny-b --recipes-dir "$2" --out "$OUTDIR/l.txt" 2>/dev/full'):
+        proc = _shell(script, *tiny.args(), env={"OUTDIR": str(tmp_path)})
+        _no_traceback(proc)
+        assert proc.returncode == 1, (script, proc.stdout)
+        assert proc.stdout.startswith(refusal) and "nothing was done" in proc.stdout, (script, proc.stdout)
+        assert len(proc.stdout.splitlines()) == 1, proc.stdout
+    assert not any((tmp_path / name).exists() for name in ("mods", "r.md", "l.txt"))
+    assert tiny.history() == before
+    proc = _shell('$GCW install tiny-a --yes --json "$@" 2>/dev/full', *tiny.args())
+    assert len(proc.stdout.splitlines()) == 1 and json.loads(proc.stdout)["ok"] is False  # the JSON line alone
+    # a command that only reads, ending on an error: the sentence too, and for activate as a shell comment
+    proc = _shell("$GCW activate --env \"$OUTDIR/none\" 2>/dev/full", env={"OUTDIR": str(tmp_path)})
+    assert proc.returncode != 0 and proc.stdout.startswith("# gc-wizard: "), proc.stdout
+    assert all(line.startswith("# ") for line in proc.stdout.splitlines())
+    proc = _shell("$GCW history --json 2>/dev/full; $GCW diagnose \"$OUTDIR/missing.log\" 2>/dev/full",
+                  env={"OUTDIR": str(tmp_path)})
+    assert "gc-wizard: " in proc.stdout and "missing.log" in proc.stdout, proc.stdout
+
+
 @pytest.mark.parametrize("words", ["--version", "--help", "install --help", "rollback -h"])
 def test_what_only_prints_ends_as_a_reading_command_on_a_full_or_departed_stdout(words):
     """Fifteenth hostile pass P12: `--version > /dev/full` ended with the changing commands' sentence ("what it

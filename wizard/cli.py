@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     a closed or failing stream a sentence that names it."""
     old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
     paths.TIGHTENED.clear()
+    paths.ENV_WARNINGS.clear()
     argv = sys.argv[1:] if argv is None else argv
     outlive = _named_command(argv) not in END_WITH_READER and not _only_prints(argv)
     try:
@@ -164,10 +165,10 @@ def main(argv: list[str] | None = None) -> int:
                 return ExitCode.FAILED
             except BrokenPipeError:  # their reader went away (`--help | head -1`): done, as `ls | head` is
                 return ExitCode.OK
-            if paths.TIGHTENED:  # the state folder's modes this run changed, said once at the end
+            if paths.TIGHTENED or paths.ENV_WARNINGS:  # modes this run changed, or found loose, said once at the end
                 from wizard.commands.output import warn  # deferred: only a run that changed a mode needs it
 
-                for changed in paths.TIGHTENED:
+                for changed in (*paths.TIGHTENED, *paths.ENV_WARNINGS):
                     warn(changed)
             note = streams.reader_gone_note()
             lost = streams.lost_output_note()

@@ -277,6 +277,29 @@ ENV_WARNINGS: list[str] = []
 TIGHTENED: list[str] = []
 
 
+def link_trouble(path: Path | str) -> str | None:
+    """What `path` is when a symbolic link keeps it from being reached, as words for a sentence, or None:
+    "a symbolic link to X, which does not exist" or "a symbolic link that loops (…)".
+
+    Why: a rollback to an environment whose path was such a link passed on uv's bare "File exists" or "Too many
+    levels of symbolic links", and a saved package list behind one read as "no sha256 was recorded" (twentieth
+    pass P8). Only the link is named; what it points to is never touched."""
+    try:
+        os.stat(path)
+        return None
+    except OSError as exc:
+        is_link = os.path.islink(path)
+        if exc.errno == errno.ELOOP:
+            return ("a symbolic link that loops (following it leads back to itself)" if is_link else
+                    "reached through a symbolic link that loops (following it leads back to itself)")
+        if exc.errno == errno.ENOENT and is_link:
+            try:
+                return f"a symbolic link to {os.readlink(path)}, which does not exist"
+            except OSError:
+                return "a symbolic link to nothing that exists"
+        return None
+
+
 def swappable_ancestor(path: Path) -> tuple[Path, str] | None:
     """(folder, why) for the first folder above `path` — its parent, and every folder up to / — in which another
     local user could rename what leads to `path` (writable by every user without the sticky bit that /tmp has),

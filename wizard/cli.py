@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     a closed or failing stream a sentence that names it."""
     old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
     paths.TIGHTENED.clear()
+    paths.ENV_WARNINGS.clear()
     argv = sys.argv[1:] if argv is None else argv
     outlive = _named_command(argv) not in END_WITH_READER and not _only_prints(argv)
     try:
@@ -170,15 +171,15 @@ def main(argv: list[str] | None = None) -> int:
                 return ExitCode.FAILED
             except BrokenPipeError:  # their reader went away (`--help | head -1`): done, as `ls | head` is
                 return ExitCode.OK
-            if paths.TIGHTENED:  # the state folder's modes this run changed, said once at the end
+            if paths.TIGHTENED or paths.ENV_WARNINGS:  # modes this run changed, or found loose, said once at the end
                 from wizard.commands.output import warn  # deferred: only a run that changed a mode needs it
 
-                for changed in paths.TIGHTENED:
+                for changed in (*paths.TIGHTENED, *paths.ENV_WARNINGS):
                     warn(changed)
             note = streams.reader_gone_note()
             lost = streams.lost_output_note()
             if note or lost:
-                say_on_stderr(lost[0] if lost else note)
+                streams.say_error(lost[0] if lost else note, json_line="--json" in argv)
                 if lost and lost[1] and not code:
                     code = ExitCode.FAILED  # its output never arrived whole: not a plain success
             return code
@@ -322,7 +323,7 @@ def _main(argv: list[str]) -> int:
     except Exception as exc:  # noqa: BLE001 - a bug in gc-wizard itself: one sentence and a log, never a traceback
         code, message = ExitCode.FAILED, _internal_error(exc)
     guard.ignore_further_signals()
-    say_on_stderr(message)
+    streams.say_error(message, json_line=bool(getattr(args, "json", False)), shell_code=args.command == "activate")
     if getattr(args, "json", False):
         guard.emit_error_json(message, int(code))
     return guard.exit_quietly(code)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import shlex
 import stat
 import time
 from pathlib import Path
@@ -40,8 +41,10 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
     one's name, or a Lua module file — which the owner's next run, `activate` or `module load` follows (the
     fifth and sixth hostile passes found a 0777 state, and a `modules/graphcast` or `envs/` another user had
     made, used as they were). A folder another user owns is refused by name (`ForeignFolder`): its owner
-    can swap anything in it, and only they, or root, can fix that. Files keep their bits (the umask and the
-    writers decide those); links are never followed. OSError passes through (the CLI turns it into a
+    can swap anything in it, and only they, or root, can fix that. A file of yours directly in one of those
+    folders (history.json, a log, a frozen package list, an env's marker) loses group/other write too, said once
+    (twentieth pass P7: a state restored with 0666 files kept them, and every user could edit the history the
+    wizard trusts); links are never followed. OSError passes through (the CLI turns it into a
     sentence naming the folder)."""
     folder = folder or state_dir()
     _refuse_swappable_state(folder)
@@ -58,10 +61,13 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
     inner, linked = _subfolders_and_links(folder)
     for target in linked:  # `envs -> /scratch/me/envs`: the folder it names is checked, never changed
         _guard_link_target(target)
+    _guard_files(folder)
     for inside in inner:
         _guard_folder(inside)
+        _guard_files(inside)
         for deeper in _subfolders_and_links(inside)[0]:  # `envs/<env>` itself; what is inside an env is uv's and pip's (umask)
             _guard_folder(deeper)
+            _guard_files(deeper)
     return folder
 
 
@@ -196,9 +202,102 @@ def _guard_folder(folder: Path) -> None:
             TIGHTENED.append(note)
 
 
+def _guard_files(folder: Path) -> None:
+    """Take group/other write off the regular files of this user directly in `folder` (links are not followed,
+    another user's file is left: `_guard_folder` refused a folder where one could be), noted once per folder."""
+    changed: list[tuple[str, int]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if not stat.S_ISREG(info.st_mode) or not info.st_mode & 0o022 or info.st_uid != os.geteuid():
+                    continue
+                try:
+                    os.chmod(entry.path, stat.S_IMODE(info.st_mode) & ~0o022)  # lstat said a file, not a link
+                except OSError:
+                    continue
+                changed.append((entry.name, stat.S_IMODE(info.st_mode)))
+    except OSError:
+        return
+    if changed:
+        name, mode = changed[0]
+        more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
+        note = (f"took group and other write off {name} (it was {mode:04o}){more} in {folder}, so no other user can "
+                "change what gc-wizard reads back from there.")
+        if note not in TIGHTENED:
+            TIGHTENED.append(note)
+
+
+def loose_env_folders(env: Path) -> str | None:
+    """The warning for an environment whose `bin/` or `site-packages` group or other users can write, or None.
+
+    Why: such a folder lets another user swap `bin/python` or drop a `.pth` that runs in every use of the
+    environment, which `activate`, `verify` and `forecast` would then run without a word (twentieth pass P7).
+    The environment is the user's to fix (it may be a lab's shared one on purpose): it is named, not changed."""
+    candidates = [env / "bin"]
+    try:
+        candidates += sorted(env.glob("lib/python*/site-packages")) + sorted(env.glob("lib64/python*/site-packages"))
+    except OSError:
+        pass
+    loose: list[tuple[Path, int]] = []
+    seen: set[Path] = set()
+    for folder in candidates:
+        try:
+            info = os.lstat(folder)
+            real = Path(os.path.realpath(folder))
+        except OSError:
+            continue
+        if stat.S_ISLNK(info.st_mode):  # lib64 -> lib: look where it leads, once
+            try:
+                info = os.stat(folder)
+            except OSError:
+                continue
+        if real in seen or not stat.S_ISDIR(info.st_mode):
+            continue
+        seen.add(real)
+        if info.st_mode & 0o022:
+            loose.append((folder, stat.S_IMODE(info.st_mode)))
+    if not loose:
+        return None
+    named = " and ".join(f"{folder} ({mode:04o})" for folder, mode in loose)
+    fix = " ".join(shlex.quote(str(folder)) for folder, _ in loose)
+    return (f"{named} can be written by group or other users, so one of them could swap the environment's "
+            f"python or add code that runs whenever it starts; take that away with `chmod go-w {fix}`.")
+
+
+#: Warnings about an environment this run used (`loose_env_folders`), said once by the faces at the end.
+ENV_WARNINGS: list[str] = []
+
+
 #: What `_guard_folder` changed in this run, said once by the faces (thirteenth pass #34/#37: `history` and `report`
 #: closed a 0777 state folder to 0755 without a word, a change to the user's own folder).
 TIGHTENED: list[str] = []
+
+
+def link_trouble(path: Path | str) -> str | None:
+    """What `path` is when a symbolic link keeps it from being reached, as words for a sentence, or None:
+    "a symbolic link to X, which does not exist" or "a symbolic link that loops (…)".
+
+    Why: a rollback to an environment whose path was such a link passed on uv's bare "File exists" or "Too many
+    levels of symbolic links", and a saved package list behind one read as "no sha256 was recorded" (twentieth
+    pass P8). Only the link is named; what it points to is never touched."""
+    try:
+        os.stat(path)
+        return None
+    except OSError as exc:
+        is_link = os.path.islink(path)
+        if exc.errno == errno.ELOOP:
+            return ("a symbolic link that loops (following it leads back to itself)" if is_link else
+                    "reached through a symbolic link that loops (following it leads back to itself)")
+        if exc.errno == errno.ENOENT and is_link:
+            try:
+                return f"a symbolic link to {os.readlink(path)}, which does not exist"
+            except OSError:
+                return "a symbolic link to nothing that exists"
+        return None
 
 
 def swappable_ancestor(path: Path) -> tuple[Path, str] | None:
@@ -245,6 +344,9 @@ def guard_env(env: Path) -> None:
             f"the environment {env} is under {folder}, which {why}, so any local user could have swapped it for "
             "their own. Move the environment to a folder only you can write (then install it again); nothing was "
             "run.")
+    loose = loose_env_folders(env)
+    if loose and loose not in ENV_WARNINGS:
+        ENV_WARNINGS.append(loose)
 
 
 def _user_name(uid: int) -> str:
@@ -306,13 +408,44 @@ def unusable_env_path(value: str) -> str | None:
 
 def not_utf8(value: str) -> str | None:
     """`value` shown with its bytes that are not UTF-8 as `\\xNN` when it has any (Python holds each as a
-    lone surrogate, which uv, JSON and a UTF-8 file refuse), else None."""
+    lone surrogate, which uv, JSON and a UTF-8 file refuse), else None.
+
+    The bytes judged are the ones the path is on disk and on the command line (`os.fsencode`): under the C
+    locale with UTF-8 mode off (`LC_ALL=C PYTHONUTF8=0`) Python decodes argv and the environment as ASCII, so
+    every byte of a UTF-8 name such as `envé` arrives as a lone surrogate, yet the name is UTF-8 and uv takes
+    it (twentieth pass P4). Only a byte sequence that is not UTF-8 is refused, and only its bytes are named."""
     try:
         value.encode("utf-8")
+        return None
     except UnicodeEncodeError:
-        return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF
-                       else c.encode("utf-8", "backslashreplace").decode("utf-8") for c in value)
-    return None
+        pass
+    try:
+        raw = os.fsencode(value)
+    except UnicodeError:  # a surrogate that is no escaped byte (\ud800 from a JSON file): not UTF-8 either
+        raw = None
+    if raw is not None:
+        try:
+            raw.decode("utf-8")
+            return None
+        except UnicodeDecodeError:
+            pass
+        return raw.decode("utf-8", "backslashreplace")
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF
+                   else c.encode("utf-8", "backslashreplace").decode("utf-8") for c in value)
+
+
+def first_bad_byte(value: str) -> str | None:
+    """The first byte of `value` (as on disk) that starts no UTF-8 sequence, spelled `\\xNN`, or None."""
+    try:
+        raw = os.fsencode(value)
+    except UnicodeError:
+        bad = next((c for c in value if "\udc80" <= c <= "\udcff"), None)
+        return None if bad is None else f"\\x{ord(bad) - 0xDC00:02x}"
+    try:
+        raw.decode("utf-8")
+        return None
+    except UnicodeDecodeError as exc:
+        return f"\\x{raw[exc.start]:02x}"
 
 
 def uncreatable_env_path(value: str) -> str | None:

@@ -35,7 +35,8 @@ def uv_bin() -> str:
         found = shutil.which("uv")
         if found:
             return found
+    from wizard.self_install import repair_advice
+
     raise OperationFailed(f"uv, which gc-wizard installs with (and, with --installer pip too, records and checks "
                           f"every environment's package set with), is not installed for {sys.executable} and not on "
-                          "PATH: reinstall gc-wizard with its dependencies (`pip install -e .` in its folder, or "
-                          "`pipx install gc-wizard`), or put a uv binary on PATH.")
+                          f"PATH: {repair_advice('uv')}, or put a uv binary on PATH.")

@@ -41,6 +41,33 @@ def test_a_value_uv_cannot_take_is_refused_before_anything_runs(argv, option):
     assert "\\x" in error and "\\udc" not in error
 
 
+@pytest.mark.parametrize("argv, option", [
+    (["plan", "jax0.4.23-cpu", "--env", "/tmp/env\udcc3\udca9"], "--env"),  # é, as the C locale decodes it
+    (["lock", "jax0.4.23-cpu", "--find-links", "/tmp/wh\udce2\udc80\udca8"], "--find-links"),  # U+2028
+    (["--graphcast-src", "/src/st\udcc3\udcbc", "plan", "jax0.4.23-cpu"], "--graphcast-src"),  # ü
+    (["lock", "jax0.4.23-cpu", "--python", "/opt/\udcf0\udc9f\udc90\udc8d/python"], "--python"),  # a 4-byte emoji
+])
+def test_a_utf8_value_decoded_under_the_c_locale_is_not_called_not_utf8(argv, option):
+    """Twentieth pass P4: under `LC_ALL=C PYTHONUTF8=0` Python decodes a UTF-8 argument byte by byte into lone
+    surrogates; the bytes are UTF-8, uv takes them, and the check now reads those bytes."""
+    proc = run_inproc(*argv, "--json")
+    _clean(proc)
+    said = proc.stdout + proc.stderr
+    assert "not UTF-8" not in said, said
+
+
+@pytest.mark.parametrize("value, byte", [
+    ("/tmp/env\udcc3\udca9\udcff", "\\xff"),  # é, then a byte that starts nothing
+    ("/tmp/caf\udcc3", "\\xc3"),  # a UTF-8 lead byte with nothing after it
+    ("/tmp/\udce2(\udca1", "\\xe2"),  # a lead byte followed by one that continues nothing
+])
+def test_a_value_with_a_broken_utf8_sequence_is_still_refused_naming_its_byte(value, byte):
+    proc = run_inproc("plan", "jax0.4.23-cpu", "--env", value, "--json")
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert f"has the byte {byte}, which is not UTF-8" in error, error
+
+
 def test_other_commands_still_take_such_an_env(tmp_path):
     """`verify --env` runs an environment made some other way (`python -m venv`), which may have such a name: it is
     looked at, not refused as uv would."""

@@ -131,3 +131,35 @@ def test_the_change_to_the_state_folder_is_said_once(tmp_path):
     assert stat.S_IMODE(state.stat().st_mode) == 0o755
     again = run_inproc("history", "--json", env={"GC_WIZARD_HOME": str(state)})
     assert "took group" not in again.stderr
+
+
+@pytest.mark.parametrize("where", ["history.json", "logs/install-20261126-000000-ab12.log", "frozen/e1.txt",
+                                   "envs/e1/gc-wizard-env.json", "modules/graphcast/tiny-a.lua"])
+def test_a_file_the_wizard_reads_back_loses_group_and_other_write_said_once(tmp_path, where):
+    """Twentieth pass P7: a state restored with loose modes had its folders closed, but history.json and the logs
+    stayed 0666, so any user could edit the history the wizard trusts. Each of the user's files directly in a
+    folder the state guards loses group/other write, said once naming it and its old mode; links are not followed,
+    and what is inside an environment's own folders (bin/, lib/) stays uv's and pip's."""
+    from tests.fixtures.cli import run_inproc
+
+    state = tmp_path / "state"
+    target = state / where
+    target.parent.mkdir(parents=True)
+    target.write_text('{"version": 1, "entries": []}' if where == "history.json" else "{}")
+    os.chmod(target, 0o666)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("")
+    os.chmod(outside, 0o666)
+    (target.parent / "link.txt").symlink_to(outside)
+    (state / "envs" / "e1" / "bin").mkdir(parents=True, exist_ok=True)
+    (state / "envs" / "e1" / "bin" / "python").write_text("")
+    os.chmod(state / "envs" / "e1" / "bin" / "python", 0o777)
+    first = run_inproc("history", "--json", env={"GC_WIZARD_HOME": str(state)})
+    said = [line for line in first.stderr.splitlines() if "took group" in line]
+    assert said == [f"gc-wizard: took group and other write off {target.name} (it was 0666) in {target.parent}, so "
+                    "no other user can change what gc-wizard reads back from there."], first.stderr
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert stat.S_IMODE(outside.stat().st_mode) == 0o666  # nothing outside the state
+    assert stat.S_IMODE((state / "envs" / "e1" / "bin" / "python").stat().st_mode) == 0o777
+    again = run_inproc("history", "--json", env={"GC_WIZARD_HOME": str(state)})
+    assert "took group" not in again.stderr

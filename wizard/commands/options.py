@@ -336,8 +336,8 @@ def _installer_value(text: str) -> str:
     text = _given_value(text)
     shown = paths.not_utf8(text)  # the project's one spelling of such a byte: \xNN
     if shown is not None:
-        bad = next((ch for ch in text if "\udc80" <= ch <= "\udcff"), None)
-        what = f"the byte \\x{ord(bad) - 0xDC00:02x}" if bad is not None else "a character"
+        bad = paths.first_bad_byte(text)
+        what = f"the byte {bad}" if bad is not None else "a character"
         raise argparse.ArgumentTypeError(
             f"'{shown}' has {what}, which is not UTF-8; "
             "uv and pip take only UTF-8 arguments, so rename it (or give a link to it whose name is UTF-8)")

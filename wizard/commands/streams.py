@@ -417,6 +417,35 @@ def lost_output_note() -> tuple[str, bool] | None:
             f"Next time, {fix}."), "standard output" in _writes_failed
 
 
+def say_error(message: str, *, json_line: bool = False, shell_code: bool = False) -> None:
+    """A command's last word on an error: `gc-wizard: SENTENCE` on standard error, or, where standard error
+    cannot take it (`2>/dev/full`, a file on a full disk, a refusal that named it), on standard output.
+
+    Why: `install 2>/dev/full` was refused with "cannot write to standard error …, nothing was done" sent to
+    the one stream that could not carry it, so the user saw exit 1 and an empty stdout (twentieth pass P6).
+    With `--json` the line on stdout already holds the sentence; for `activate`, whose stdout a shell evals,
+    it goes there as a comment, so nothing of it is run."""
+    line = f"gc-wizard: {reveal_format_characters(message)}\n"
+    stderr = sys.stderr
+    if "standard error" not in _refused and "standard error" not in _writes_failed:
+        try:
+            stderr.write(line)
+            stderr.flush()
+        except (OSError, ValueError, WizardError):
+            pass
+        else:
+            if "standard error" not in _writes_failed and not getattr(stderr, "reader_gone", False):
+                return
+    if json_line:
+        return
+    with contextlib.suppress(OSError, ValueError, WizardError, BrokenPipeError):
+        if shell_code:
+            sys.stdout.write("".join(f"# {part}\n" for part in line.splitlines()))
+        else:
+            sys.stdout.write(line)
+        sys.stdout.flush()
+
+
 def _fd_of(stream: TextIO) -> int:
     """The stream's descriptor; -1 for one without (an in-memory capture)."""
     try:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import threading
 from collections.abc import Callable
@@ -96,7 +97,7 @@ def check_target(history: History, entry_id: str | None) -> Target:
     why = target_path_problem(target.entry, history) or (None if target.undo else recorded_set_problem(target.entry))
     if not why and not target.undo and not envs.env_python(target.entry.env).exists():
         # a rebuild: said before anything is asked or made
-        why = (wheelhouse_problem(target.entry) or masked_links_problem(target.entry)
+        why = (saved_list_problem(target.entry) or wheelhouse_problem(target.entry) or masked_links_problem(target.entry)
                or changed_source_problem(target.entry))
     if why:
         raise UserError(why)
@@ -126,6 +127,23 @@ def masked_links_problem(entry: Entry) -> str | None:
             f"{entry.id}`.")
 
 
+def saved_list_problem(entry: Entry) -> str | None:
+    """Why the package list an entry saved (frozen/ID.txt, with each wheel's sha256) cannot be read for a rebuild
+    or re-sync, or None: a link that leads nowhere or loops, or something other than a file in its place. A list
+    that is simply absent is left to the rules that need it (`wheelhouse_problem`)."""
+    if not entry.requirements_file:
+        return None
+    saved = Path(entry.requirements_file)
+    what = paths.link_trouble(saved)
+    if what is None and os.path.lexists(saved) and not saved.is_file():
+        what = "a folder, not a file" if saved.is_dir() else "not a regular file (a FIFO, a socket or a device)"
+    if what is None:
+        return None
+    return (f"the package list entry {entry.id} saved, {saved}, is {what}, so the sha256 of each package it records "
+            f"cannot be read; nothing changed. Put the file back (from a backup of the state folder), or install "
+            f"the recipe again: `gc-wizard install {entry.recipe}`.")
+
+
 def wheelhouse_problem(entry: Entry) -> str | None:
     """Why a rebuild or re-sync of `entry` may not install from the local wheelhouses it names, or None: a
     package the entry records with no sha256 (in its hash-pinned file in frozen/) would be installed from
@@ -149,6 +167,13 @@ def wheelhouse_problem(entry: Entry) -> str | None:
         except (OSError, ValueError):
             text = None
     loose = unhashed_pins(list(entry.packages), text)
+    if loose and text is None and entry.requirements_file and not os.path.lexists(entry.requirements_file):
+        # the sha256s were recorded, in a file that is gone since: say that, not "no sha256 was recorded"
+        return (f"entry {entry.id} would be installed from the wheelhouse{'s' if len(folders) > 1 else ''} it names, "
+                f"but the package list it saved with each wheel's sha256, {entry.requirements_file}, is gone (no "
+                "such file), so whatever file those folders hold now would be installed; nothing changed. Put the "
+                f"file back (from a backup of the state folder), or install the recipe again "
+                f"(`gc-wizard install {entry.recipe} --find-links DIR`).")
     if not loose:
         changed = changed_wheelhouse_files(list(entry.packages), text, list(entry.find_links))
         if not changed:
@@ -235,6 +260,11 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
     if env is None or not env.is_absolute() or ".." in env.parts:
         return (f"history entry {entry.id} names its environment as {entry.env!r}, which is not a folder the wizard "
                 "records (a relative path, or one that climbs out with '..'); the entry was edited. Nothing changed.")
+    link = paths.link_trouble(env)
+    if link:
+        return (f"{env} (entry {entry.id}) is {link}, so no environment can be used or rebuilt there; nothing "
+                f"changed. Remove the link (`rm {shlex.quote(str(env))}`; where it points is not touched), then roll "
+                f"back again to rebuild the environment, or install the recipe anew: `gc-wizard install {entry.recipe}`.")
     if os.path.exists(env) and not env.is_dir():
         # Sixteenth hostile pass P7: a FIFO at the env's path made `uv venv` wait on it for the 30-minute limit.
         return (f"{env} (entry {entry.id}) is not an environment: {bounded.not_a_folder(env)}; nothing changed. Move "
@@ -484,7 +514,8 @@ class _Rollback:
         elif self.kind == "adopt":
             entry.packages = envs.freeze(env)
         elif self.kind == "resync":
-            problem = wheelhouse_problem(entry) or masked_links_problem(entry) or changed_source_problem(entry)
+            problem = (saved_list_problem(entry) or wheelhouse_problem(entry) or masked_links_problem(entry)
+                       or changed_source_problem(entry))
             if problem:
                 raise OperationFailed(problem.removesuffix(".").replace("; nothing changed", ""))
             self.say(f"{env} has changed since {entry.id}; putting its package set back")

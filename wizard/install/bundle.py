@@ -104,9 +104,10 @@ def _pip() -> list[str]:
     try:
         import pip  # noqa: F401  (only to learn whether `python -m pip` works)
     except ImportError:
+        from wizard.self_install import find_uv_quietly, repair_advice
+
         raise UserError(f"gc-wizard bundle downloads with pip, a dependency of gc-wizard that is missing from "
-                        f"{sys.executable}; reinstall gc-wizard (`pipx reinstall gc-wizard`, `uv tool install "
-                        f"--reinstall gc-wizard`), or add it there (`{sys.executable} -m ensurepip`).") from None
+                        f"{sys.executable}; {repair_advice('pip', uv=find_uv_quietly())}.") from None
     return [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
 
 

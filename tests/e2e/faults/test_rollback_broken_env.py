@@ -136,3 +136,32 @@ def test_an_environment_path_that_is_no_folder_is_named_at_once(tiny, isolated_s
     what = "a named pipe (FIFO)" if kind == "fifo" else "a file"
     assert proc.returncode == 2 and f"{env} (entry {a['entry_id']}) is not an environment: it is {what}" in error
     assert "nothing changed" in error and _current(tiny) == b["entry_id"]
+
+
+@pytest.mark.parametrize("kind", ["dangling", "loop", "loop-pair"])
+def test_an_environment_path_that_is_a_dead_link_is_named_at_once(tiny, isolated_state, tmp_path, kind):
+    """Twentieth pass P8: with the entry's env path a link to a missing folder, or a link loop, the rollback passed
+    on uv's bare "File exists (os error 17)" or "Too many levels of symbolic links". The link is named, with what it
+    is and the way out, before anything runs; where it points is never made."""
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    env = Path(a["env"])
+    shutil.rmtree(env)
+    nowhere = tmp_path / "nowhere"
+    if kind == "dangling":
+        env.symlink_to(nowhere)
+        what = f"is a symbolic link to {nowhere}, which does not exist"
+    elif kind == "loop":
+        env.symlink_to(env)
+        what = "is a symbolic link that loops"
+    else:
+        other = env.with_name(env.name + "-other")
+        env.symlink_to(other)
+        other.symlink_to(env)
+        what = "is a symbolic link that loops"
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json", timeout=60)
+    error = json.loads(proc.stdout.splitlines()[-1])["error"]
+    assert proc.returncode == 2 and f"{env} (entry {a['entry_id']}) {what}" in error, error
+    assert f"`rm {env}`" in error and "nothing changed" in error
+    assert "os error" not in error and "Too many levels" not in error
+    assert env.is_symlink() and not nowhere.exists() and _current(tiny) == b["entry_id"]

@@ -183,3 +183,30 @@ def test_a_resync_from_a_changed_wheelhouse_stops_before_changing_the_env(tiny, 
     assert "sha256" in error and "pkg_a-1.0" in error and "the current environment is unchanged" in error, error
     assert not list(Path(a["env"]).glob("lib/python*/site-packages/zz_evil.pth"))
     assert next(e["id"] for e in tiny.history() if e["current"]) == b["entry_id"]
+
+
+@pytest.mark.parametrize("how", ["dangling-link", "looping-link", "gone", "folder"])
+def test_a_saved_package_list_that_cannot_be_read_is_named_for_what_it_is(tiny, tmp_path, how):
+    """Twentieth pass P8: with frozen/ID.txt a link to nowhere, the rollback said "no sha256 was recorded for
+    pkg-a==1.0": they were recorded, in the file that is gone. The sentence names the file and what it is now."""
+    a, b, entry = _installed_pair(tiny)
+    frozen = Path(entry["requirements_file"])
+    frozen.unlink()
+    if how == "dangling-link":
+        frozen.symlink_to(tmp_path / "nowhere.txt")
+        said = f"{frozen}, is a symbolic link to {tmp_path / 'nowhere.txt'}, which does not exist"
+    elif how == "looping-link":
+        frozen.symlink_to(frozen)
+        said = f"{frozen}, is a symbolic link that loops"
+    elif how == "folder":
+        frozen.mkdir()
+        said = f"{frozen}, is a folder, not a file"
+    else:
+        said = f"the package list it saved with each wheel's sha256, {frozen}, is gone (no such file)"
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    error = last_json(proc)["error"]
+    assert said in error and "nothing changed" in error and "gc-wizard install tiny-a" in error, error
+    assert "no sha256 was recorded" not in error and "Traceback" not in proc.stderr
+    assert not Path(a["env"]).exists() and not (tmp_path / "nowhere.txt").exists()
+    assert next(e["id"] for e in tiny.history() if e["current"]) == b["entry_id"]

@@ -84,6 +84,26 @@ def test_an_ascii_locale_gets_no_traceback_from_marks_or_path_bytes(tiny, isolat
         assert proc.returncode == 0, proc.stderr
 
 
+def test_utf8_paths_under_the_c_locale_without_utf8_mode_are_taken(tiny, tmp_path):
+    """Twentieth pass P4: under `LC_ALL=C PYTHONUTF8=0` Python decodes argv and the environment as ASCII, so a
+    UTF-8 `--env …/envé` and `GC_WIZARD_HOME=…/stü` were refused as "has the byte \\xc3, which is not UTF-8"."""
+    base = os.fsencode(str(tmp_path))
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+           "GC_WIZARD_HOME": os.fsdecode(base + "/stü".encode())}
+    env_dir = (base + "/envé".encode()).decode("utf-8")
+    for extra in ([], ["--env", env_dir], ["--env", (base + "/e\u2028ls".encode()).decode("utf-8")]):
+        proc = subprocess.run([sys.executable, "-m", "wizard", "plan", "tiny-a", "--json",
+                               *[a for a in tiny.args() if a != "--no-verify"], *extra],
+                              capture_output=True, env=env, cwd=str(REPO), timeout=300)
+        stderr = proc.stderr.decode("utf-8", "replace")
+        assert "Traceback" not in stderr and proc.returncode == 0, stderr + proc.stdout.decode("utf-8", "replace")
+        assert b"not UTF-8" not in proc.stdout + proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "wizard", "install", "tiny-a", "--yes", "--json", *tiny.args(),
+                           "--env", env_dir], capture_output=True, env=env, cwd=str(REPO), timeout=300)
+    assert proc.returncode == 0 and json.loads(proc.stdout.splitlines()[-1])["ok"], proc.stderr
+    assert Path(env_dir, "bin", "python").exists()
+
+
 def test_a_state_path_with_a_byte_that_is_not_utf8_is_refused_before_anything_runs(tiny, tmp_path):
     """uv refuses a venv path that is not UTF-8, so the wizard says so up front (exit 2, nothing half-made);
     every other command still shows the folder as the bytes it is."""
@@ -392,6 +412,41 @@ def test_a_command_that_changes_something_is_refused_before_it_runs_when_its_str
     assert proc.returncode == 1 and line["ok"] is False and line["exit"] == 1
     assert "standard error (/dev/full): the disk it goes to is full" in line["error"]
     assert tiny.history() == before  # nothing installed, rolled back or removed; nothing recorded
+
+
+def test_with_stderr_unwritable_the_refusal_is_said_on_stdout_for_every_command(tiny, tmp_path):
+    """Twentieth pass P6: with `2>/dev/full` (or stderr a file on a full disk) `install`, `rollback`, `module
+    install` and `report --out` were refused and said so only on stderr, which could not carry it: exit 1, an empty
+    stdout. The one sentence now goes to stdout, naming standard error; `activate`'s stdout, which a shell evals,
+    gets it as a comment; with --json the line alone carries it."""
+    proc, result = tiny.install("tiny-a")
+    assert result and result["ok"], proc.stderr
+    proc, result = tiny.install("tiny-b")
+    assert result and result["ok"], proc.stderr
+    before = tiny.history()
+    refusal = "gc-wizard: cannot write to standard error (/dev/full): the disk it goes to is full"
+    for script in ('$GCW install tiny-a --yes "$@" 2>/dev/full',
+                   "$GCW rollback --yes --no-verify 2>/dev/full",
+                   f"$GCW remove --yes {result['entry_id']} 2>/dev/full",
+                   '$GCW module install --dir "$OUTDIR/mods" 2>/dev/full',
+                   '$GCW report --out "$OUTDIR/r.md" 2>/dev/full',
+                   '$GCW lock tiny-b --recipes-dir "$2" --out "$OUTDIR/l.txt" 2>/dev/full'):
+        proc = _shell(script, *tiny.args(), env={"OUTDIR": str(tmp_path)})
+        _no_traceback(proc)
+        assert proc.returncode == 1, (script, proc.stdout)
+        assert proc.stdout.startswith(refusal) and "nothing was done" in proc.stdout, (script, proc.stdout)
+        assert len(proc.stdout.splitlines()) == 1, proc.stdout
+    assert not any((tmp_path / name).exists() for name in ("mods", "r.md", "l.txt"))
+    assert tiny.history() == before
+    proc = _shell('$GCW install tiny-a --yes --json "$@" 2>/dev/full', *tiny.args())
+    assert len(proc.stdout.splitlines()) == 1 and json.loads(proc.stdout)["ok"] is False  # the JSON line alone
+    # a command that only reads, ending on an error: the sentence too, and for activate as a shell comment
+    proc = _shell("$GCW activate --env \"$OUTDIR/none\" 2>/dev/full", env={"OUTDIR": str(tmp_path)})
+    assert proc.returncode != 0 and proc.stdout.startswith("# gc-wizard: "), proc.stdout
+    assert all(line.startswith("# ") for line in proc.stdout.splitlines())
+    proc = _shell("$GCW history --json 2>/dev/full; $GCW diagnose \"$OUTDIR/missing.log\" 2>/dev/full",
+                  env={"OUTDIR": str(tmp_path)})
+    assert "gc-wizard: " in proc.stdout and "missing.log" in proc.stdout, proc.stdout
 
 
 @pytest.mark.parametrize("words", ["--version", "--help", "install --help", "rollback -h"])

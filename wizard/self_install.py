@@ -1,0 +1,132 @@
+"""How this gc-wizard was installed, and the command that repairs that install.
+
+gc-wizard is not on the package index: advice to reinstall it must name the source it was installed from
+(its dist-info's `direct_url.json`, PEP 610: a folder, an editable checkout, a wheel, a VCS URL), never
+the bare name `gc-wizard`, which an index would answer with whatever someone registered under it. The
+install's manager is read from what it leaves behind: `uv-receipt.toml` in a `uv tool` environment,
+`pipx_metadata.json` in a pipx one, else the dist-info's INSTALLER (pip or uv) in a plain environment.
+Only read when a command finds pip or uv missing, so it costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wizard.security import redact_credentials
+
+DIST = "gc-wizard"
+
+
+@dataclass(frozen=True)
+class SelfInstall:
+    manager: str  # "uv tool", "pipx", "uv", "pip" or "" (unknown)
+    source: str  # a local folder or file, or a URL ("" when it came from an index or is unknown)
+    editable: bool
+    python: str  # the interpreter gc-wizard runs on
+
+
+def _dist_info() -> Any:
+    """The gc-wizard distribution this interpreter finds first on sys.path, or None."""
+    try:
+        from importlib.metadata import distribution  # deferred: only the repair advice reads it
+
+        return distribution(DIST)
+    except Exception:  # noqa: BLE001 - not installed at all (run from a checkout on PYTHONPATH), or unreadable
+        return None
+
+
+def _read(info: Any, name: str) -> str:
+    if info is None:
+        return ""
+    try:
+        return info.read_text(name) or ""
+    except (OSError, UnicodeError):
+        return ""
+
+
+def _source(info: Any) -> tuple[str, bool]:
+    try:
+        data = json.loads(_read(info, "direct_url.json") or "null")
+    except ValueError:
+        return "", False
+    if not isinstance(data, dict) or not isinstance(data.get("url"), str):
+        return "", False
+    url: str = data["url"]
+    dir_info = data.get("dir_info") if isinstance(data.get("dir_info"), dict) else {}
+    editable = bool(dir_info.get("editable"))
+    if url.startswith("file://"):
+        from urllib.parse import urlsplit
+        from urllib.request import url2pathname
+
+        return url2pathname(urlsplit(url).path), editable
+    vcs = data.get("vcs_info") if isinstance(data.get("vcs_info"), dict) else None
+    if vcs and isinstance(vcs.get("vcs"), str):
+        commit = vcs.get("requested_revision") or vcs.get("commit_id")
+        url = f"{vcs['vcs']}+{url}" + (f"@{commit}" if isinstance(commit, str) and commit else "")
+    return redact_credentials(url, keep_user=False), editable
+
+
+def _manager(info: Any) -> str:
+    prefix = Path(sys.prefix)
+    if (prefix / "uv-receipt.toml").is_file():
+        return "uv tool"
+    if (prefix / "pipx_metadata.json").is_file():
+        return "pipx"
+    said = _read(info, "INSTALLER").strip().lower()
+    return said if said in ("pip", "uv") else ""
+
+
+def self_install() -> SelfInstall:
+    info = _dist_info()
+    source, editable = _source(info)
+    return SelfInstall(manager=_manager(info), source=source, editable=editable, python=sys.executable)
+
+
+def _q(text: str) -> str:
+    return shlex.quote(text)
+
+
+def repair_advice(missing: str, *, uv: str | None = None, found: SelfInstall | None = None) -> str:
+    """The end of a sentence saying how to get `missing` ("pip" or "uv") back into gc-wizard's environment,
+    e.g. "reinstall gc-wizard from /src (`uv tool install --reinstall /src`), or add pip there (`…`)".
+    `uv` is a uv binary that can add pip (None when uv is missing too). Never names gc-wizard bare."""
+    found = found or self_install()
+    python = _q(found.python)
+    src = _q(found.source) if found.source else ""
+    spec = ("--editable " if found.editable else "") + src if src else ""
+    reinstall = ""
+    if found.manager == "uv tool":
+        # the receipt keeps the source, so an upgrade with --reinstall goes back to it, not to the index
+        reinstall = f"`uv tool install --reinstall {spec}`" if spec else "`uv tool upgrade --reinstall gc-wizard`"
+    elif found.manager == "pipx":
+        reinstall = "`pipx reinstall gc-wizard`"  # pipx reinstalls from the spec it recorded
+    elif spec:
+        if found.manager == "uv" and uv:
+            reinstall = f"`{_q(uv)} pip install --python {python} {spec}`"
+        elif missing != "pip":
+            reinstall = f"`{python} -m pip install {('-e ' if found.editable else '') + src}`"
+    if missing == "pip":
+        add = (f"`{_q(uv)} pip install --python {python} pip`" if uv else f"`{python} -m ensurepip`")
+    else:
+        add = f"`{python} -m pip install uv`"
+    where = f" from {found.source}" if found.source else " the way it was installed"
+    if reinstall:
+        return f"reinstall gc-wizard{where} ({reinstall}), or add {missing} there ({add})"
+    return f"add {missing} there ({add}), or reinstall gc-wizard{where}"
+
+
+def find_uv_quietly() -> str | None:
+    """A uv binary to advise with, or None: the `uv` package's, else one on PATH (no settings checks)."""
+    try:
+        from uv import find_uv_bin
+
+        return find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        import shutil
+
+        return shutil.which("uv")

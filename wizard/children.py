@@ -188,3 +188,16 @@ def stop_all() -> None:
             proc.kill()
         except OSError:
             pass
+
+
+def which(program: str, path: str) -> str | None:
+    """The first executable file named `program` in the folders of `path` (a PATH value), as `shutil.which` finds
+    it on Linux; None if none. Why not `shutil.which`: importing `shutil` brings zlib, bz2 and lzma with it, and
+    detection — on every command's start-up path — needs only this (issue 23)."""
+    if not path:
+        return None
+    for folder in dict.fromkeys(path.split(os.pathsep)):  # an empty entry is the current folder, as for the shell
+        candidate = os.path.join(folder, program)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None

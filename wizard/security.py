@@ -27,35 +27,18 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from wizard.patterns import LazyPattern
+
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
     from typing import Any
 
-class _Pattern:
-    """A regular expression compiled the first time it is used (`pattern`), not when the module is imported: this
-    module is on the start-up path of every command, and most of its patterns are only needed when a text holds a
-    secret or a command asks a question (issue 23)."""
-
-    __slots__ = ("source", "flags", "_compiled")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source = source
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    @property
-    def pattern(self) -> re.Pattern[str]:
-        if self._compiled is None:  # two threads at once compile twice: the same pattern, harmless
-            self._compiled = re.compile(self.source, self.flags)
-        return self._compiled
-
-
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
-SECRET_QUESTION_RE = _Pattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
+SECRET_QUESTION_RE = LazyPattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
 
 #: `scheme://user:secret@` (the user group is kept by default) and `scheme://secret@` without a user
 #: is left alone: it is indistinguishable from a user name.
-_CREDENTIALS_RE = _Pattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
+_CREDENTIALS_RE = LazyPattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
 
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
 #: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the two-character
@@ -124,7 +107,7 @@ def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") 
 #: Every character of Unicode's "format" category (Cf) is one (the soft hyphen, the Arabic letter mark, the
 #: Mongolian vowel separator, the interlinear annotations, the tag characters; eighth hostile pass U7), and so are
 #: the line and paragraph separators, which some terminals and editors break lines at.
-_INVISIBLE_FORMAT = re.compile(
+_INVISIBLE_FORMAT = LazyPattern(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
     "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
@@ -172,7 +155,7 @@ def reveal_format_characters(text: str) -> str:
 
 
 #: A byte Python could not decode, held as a lone surrogate (U+DC80..U+DCFF).
-_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+_ESCAPED_BYTE = LazyPattern("[\udc80-\udcff]")
 
 
 def one_line(text: str) -> str:
@@ -337,7 +320,7 @@ def _sync_folder(folder: Path) -> None:
 #   `X-Amz-Signature=`, `X-Goog-Signature=`, `token=`, `key=`, …) or by their look (long, letters mixed
 #   with digits), so a presigned or signed link's secret is masked whatever the service calls it.
 
-class _Rule(_Pattern):
+class _Rule(LazyPattern):
     """One secret pattern of `redact_secrets`, compiled the first time a text could hold what it masks.
 
     Why: compiling the forty patterns took a tenth of `detect --json`'s time (issue 23), for text that mostly holds
@@ -520,11 +503,11 @@ _URL_QUERY = _Rule(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^
 _BARE_QUERY = _Rule(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s#\"'<>)]*)", '?')
 #: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
 #: keys, sessions.
-_SECRET_PARAM = _Pattern(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
+_SECRET_PARAM = LazyPattern(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
                            r"|otp|hmac|ticket|cred|^tok$|^pat$|^sas$|^pwd?$|^t$|^k$|^p$)")  # passes 12-13: `?tok=`…
 #: A value that looks generated (a signature, a token), whatever its parameter's name: long, and mixing
 #: letters with digits or symbols.
-_TOKEN_LIKE = _Pattern(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")
+_TOKEN_LIKE = LazyPattern(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9+/=_%.~-]{16,}$")
 #: An option naming a secret with its value after a space (`--api-key AkKey55…`, `--hf-token hf_…`): masked when
 #: the value looks generated (letters with digits, 12 or more), so `--key-file path` or `--token-name build` stay.
 _SECRET_OPTION = _Rule(
@@ -542,10 +525,10 @@ _NAMED_SECRET_OPTION = _Rule(
     r"(?!<redacted>|[-$@/~<\[{]|\.{1,2}/)(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)", 'token', 'secret', 'pass', 'key', 'credential')
 #: A help text's metavar (`--token TOKEN`, `--api-key API_KEY`): upper-case letters, no digit; or a file the option
 #: reads the secret from (`--credentials creds.json`).
-_METAVAR = _Pattern(r"^[A-Z][A-Z_-]*$|\.(?:json|txt|pem|key|ya?ml|cfg|conf|ini|env|toml|netrc|crt|p12|gpg|asc)$")
+_METAVAR = LazyPattern(r"^[A-Z][A-Z_-]*$|\.(?:json|txt|pem|key|ya?ml|cfg|conf|ini|env|toml|netrc|crt|p12|gpg|asc)$")
 _WANDB = _Rule(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b", 'wandb', 'api')
 #: Values of secret-named variables that are not secrets (settings, placeholders, empty).
-_HARMLESS = _Pattern(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
+_HARMLESS = LazyPattern(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
 
 
 def holds_mask(text: str) -> bool:
@@ -575,7 +558,7 @@ def _bare_userinfo(match: re.Match, keep_user: bool) -> str:
 #: is in every Python traceback), `KeyboardInterrupt`, `TokenizerWarning`; and the plain plural words of a
 #: sentence that introduces a list (`known keys: options.env, …`, `secrets: none`, `2 tokens: …`), which name
 #: many things, never one value (the unknown-key messages lost their first known key to the mask, 1j).
-_NOT_A_VARIABLE = _Pattern(
+_NOT_A_VARIABLE = LazyPattern(
     r"(?i)(?:error|exception|warning|interrupt)$|^keyboard"
     r"|^(?:keys|tokens|secrets|passwords|passwds|credentials)$")
 
@@ -617,7 +600,7 @@ def _password(match: re.Match) -> str:
 #: segment that mixes upper- and lower-case letters with digits, 20 or more of them, and has no dot (a wheel's
 #: file name has dots, a commit hash has no upper case).
 _URL_PATH = _Rule(r"(?P<head>\bhttps?://[^\s/\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", '://')
-_PATH_TOKEN = _Pattern(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
+_PATH_TOKEN = LazyPattern(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
 
 
 def _path_tokens(match: re.Match) -> str:
@@ -742,8 +725,8 @@ def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(1, limit - 1)] + "…"
 
 
-_KEY_BEGIN = _Pattern(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
-_KEY_END = _Pattern(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BEGIN = LazyPattern(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = LazyPattern(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 
 
 class LineRedactor:

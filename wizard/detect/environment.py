@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
 from wizard import bounded
+from wizard.children import which
 from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
@@ -95,7 +95,7 @@ def choose_target(target_env: Path | None, environ: dict[str, str]) -> Target:
         if value and Path(value).is_dir():
             prefix = Path(value)
             return Target(kind_of(prefix), prefix, _python_in(prefix), var)
-    exe = shutil.which("python3", path=environ.get("PATH", "")) or sys.executable
+    exe = which("python3", environ.get("PATH", "")) or sys.executable
     prefix = Path(exe).parent.parent
     return Target(kind_of(prefix), prefix, exe, "PATH")
 
@@ -307,7 +307,8 @@ def disk_info(state: Path) -> DiskInfo:
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
     try:
-        free = shutil.disk_usage(probe).free
+        found = os.statvfs(probe)  # what `shutil.disk_usage` reads, without importing shutil (issue 23)
+        free = found.f_bavail * found.f_frsize
     except OSError:
         return DiskInfo(state_free_gib=None, path=str(state))
     return DiskInfo(state_free_gib=round(free / 2**30, 1), path=str(state))

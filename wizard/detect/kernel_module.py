@@ -9,13 +9,12 @@ no program, and names the driver version (not the CUDA version):
 
 from __future__ import annotations
 
-import re
-
 from wizard.detect.reading import Reading
+from wizard.patterns import LazyPattern
 
 PATH = "/proc/driver/nvidia/version"
 
-_VERSION_RE = re.compile(r"NVRM version:.*?Kernel Module(?:\s+for\s+\S+)?\s+(\d+\.\d+(?:\.\d+)?)")
+_VERSION_RE = LazyPattern(r"NVRM version:.*?Kernel Module(?:\s+for\s+\S+)?\s+(\d+\.\d+(?:\.\d+)?)")
 
 
 def parse(text: str) -> str | None:

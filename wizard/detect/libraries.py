@@ -21,8 +21,9 @@ from pathlib import Path
 
 from wizard.detect import deadline, libpath
 from wizard.detect.facts import CudaLibrary
+from wizard.patterns import LazyPattern
 
-_LDCONFIG_RE = re.compile(r"^\s*(lib(" + "|".join(libpath.LIBRARY_NAMES) + r")\.so[.\d]*)\s+\(([^)]*)\)\s+=>\s+(\S+)")
+_LDCONFIG_RE = LazyPattern(r"^\s*(lib(" + "|".join(libpath.LIBRARY_NAMES) + r")\.so[.\d]*)\s+\(([^)]*)\)\s+=>\s+(\S+)")
 
 
 def start_ldconfig(timeout: float) -> deadline.Running | None:

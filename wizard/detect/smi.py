@@ -17,17 +17,18 @@ upgrade without a reboot.
 from __future__ import annotations
 
 import re
-import shutil
 
+from wizard.children import which
 from wizard.detect import deadline
 from wizard.detect.facts import Gpu
 from wizard.detect.reading import Reading
+from wizard.patterns import LazyPattern
 
-NOT_LOADED_RE = re.compile(r"couldn't communicate with the NVIDIA driver|Driver Not Loaded", re.I)
-MISMATCH_RE = re.compile(r"Driver/library version mismatch|version mismatch", re.I)
-HEADER_RE = re.compile(r"Driver Version:\s*(\d+(?:\.\d+)+)\s+CUDA Version:\s*(\d+\.\d+|N/A)")
-ROW_RE = re.compile(r"^\|\s+(\d+)\s+(.+?)\s+(?:On|Off)\s+\|\s*([0-9A-Fa-f:.]+)\s")
-MEM_RE = re.compile(r"(\d+)MiB\s*/\s*(\d+)MiB")
+NOT_LOADED_RE = LazyPattern(r"couldn't communicate with the NVIDIA driver|Driver Not Loaded", re.I)
+MISMATCH_RE = LazyPattern(r"Driver/library version mismatch|version mismatch", re.I)
+HEADER_RE = LazyPattern(r"Driver Version:\s*(\d+(?:\.\d+)+)\s+CUDA Version:\s*(\d+\.\d+|N/A)")
+ROW_RE = LazyPattern(r"^\|\s+(\d+)\s+(.+?)\s+(?:On|Off)\s+\|\s*([0-9A-Fa-f:.]+)\s")
+MEM_RE = LazyPattern(r"(\d+)MiB\s*/\s*(\d+)MiB")
 
 #: Compute capability from the product name, for drivers too old (< 510) to report it.
 #: First match wins; only GPUs that such drivers can drive are listed.
@@ -185,7 +186,7 @@ class _Absent:
 def start(*, env: dict[str, str] | None = None, timeout: float = 10.0) -> Running | _Absent:
     """Start nvidia-smi (found on `PATH`) now; `finish()` on the result gives its `Reading`."""
     env = deadline.probe_env(env)
-    exe = shutil.which("nvidia-smi", path=env.get("PATH", ""))
+    exe = which("nvidia-smi", env.get("PATH", ""))
     if exe is None:
         return _Absent()
     return Running(exe, env, timeout)

@@ -1,0 +1,45 @@
+"""`LazyPattern`: a regular expression compiled the first time it is used, not when its module is imported.
+
+Why: every command starts by importing detection, the output layer and the security rules, and compiling the
+patterns they hold took a fifth of `detect --json`'s start-up (issue 23), though most are only needed when their
+text turns up (nvidia-smi's table, a kernel module's version line, a secret). A `LazyPattern` is used as the
+compiled pattern is (`search`, `match`, `sub`, …) and compiles on the first call.
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+
+class LazyPattern:
+    __slots__ = ("source", "flags", "_compiled")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:  # two threads at once compile twice: the same pattern, harmless
+            self._compiled = re.compile(self.source, self.flags)
+        return self._compiled
+
+    def search(self, text: str, *bounds: int) -> re.Match[str] | None:
+        return self.pattern.search(text, *bounds)
+
+    def match(self, text: str, *bounds: int) -> re.Match[str] | None:
+        return self.pattern.match(text, *bounds)
+
+    def fullmatch(self, text: str, *bounds: int) -> re.Match[str] | None:
+        return self.pattern.fullmatch(text, *bounds)
+
+    def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
+        return self.pattern.sub(replacement, text, count)
+
+    def finditer(self, text: str, *bounds: int) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text, *bounds)

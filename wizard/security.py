@@ -53,8 +53,9 @@ class _Pattern:
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
 SECRET_QUESTION_RE = _Pattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
 
-#: `scheme://user:secret@` (the user group is kept by default) and `scheme://secret@` without a user
-#: is left alone: it is indistinguishable from a user name.
+#: `scheme://user:secret@` (the user group is kept by default, unless it is the credential itself:
+#: `_user_is_secret`, `_shows_user`); `scheme://name@` without a password is left alone when the name reads as an
+#: account's.
 _CREDENTIALS_RE = _Pattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
 
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
@@ -103,18 +104,44 @@ def is_secret_question(question: str) -> bool:
 def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") -> str:
     """`https://user:secret@host` -> `https://user:***@host` (or `https://***@host` without the user).
 
-    Logs keep the user name (it says which account was used); a report for someone else drops it too.
+    Logs keep the user name (it says which account was used); a report for someone else drops it too. A user name
+    that is itself the credential goes whole (`_user_is_secret`): `https://TOKEN:@host` (Gemfury's form) is not
+    shown as `https://TOKEN:***@host`, nor `https://TOKEN@host` kept as a mere account name.
     """
-    if keep_user:
-        def replace(match: re.Match) -> str:
-            whole = match.group(0)
-            if ":" not in whole[len(match.group(1)):]:
-                return whole  # `scheme://user@host`: no secret in it
-            return f"{match.group(1)}{match.group(2)}:{mask}@"
-    else:
-        def replace(match: re.Match) -> str:
-            return f"{match.group(1)}{mask}@"
+    def replace(match: re.Match) -> str:
+        scheme, user = match.group(1), match.group(2)
+        password = match.group(0)[len(scheme) + len(user):-1]  # "" (none), ":" (empty) or ":secret"
+        if not password:  # `scheme://user@host`: no secret in it, unless the name is one
+            return match.group(0) if keep_user and not _user_is_secret(user) else f"{scheme}{mask}@"
+        if keep_user and _shows_user(user, password[1:]):
+            return f"{scheme}{user}:{mask}@"
+        return f"{scheme}{mask}@"
     return _CREDENTIALS_RE.pattern.sub(replace, text)
+
+
+#: A run of letters and digits as long as a generated token (a Gemfury or classic GitHub token used as a URL's user
+#: name: `https://TOKEN:x-oauth-basic@github.com`).
+_GENERATED_RUN = _Pattern(r"[A-Za-z0-9]{16,}")
+
+
+def _user_is_secret(user: str) -> bool:
+    """Whether a URL's user name is a credential itself, not an account's name: it holds a `:` once
+    percent-decoded (`user%3Apassword@host`, the password inside the name), or looks generated — a run of 16 or
+    more letters and digits with a digit in it, or a token's mix of upper case, lower case and digits
+    (`_PATH_TOKEN`). `alice`, `__token__`, `oauth2`, `gitlab+deploy-token-7` are names, and stay."""
+    if "%" in user:
+        from urllib.parse import unquote  # deferred: only a URL with a user name needs it (start-up time)
+
+        user = unquote(user)
+    return ":" in user or bool(_PATH_TOKEN.pattern.match(user)) or any(
+        not run.isalpha() for run in _GENERATED_RUN.pattern.findall(user))
+
+
+def _shows_user(user: str, password: str) -> bool:
+    """Whether a URL's user name may be shown beside its masked password (`keep_user`): only a name with a password
+    after it. `https://TOKEN:@host` gives the token as the user and nothing as the password (Gemfury's documented
+    form): shown as `TOKEN:***@`, the credential was printed on every channel (twentieth hostile pass P1)."""
+    return bool(user) and bool(password) and not _user_is_secret(user)
 
 
 #: Characters that change how the text around them is drawn while showing nothing themselves: bidi embeddings,
@@ -408,10 +435,11 @@ _URL_USERINFO = _Rule(
     r"(?=[A-Za-z0-9\[/])", '@')
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
 #: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
-#: own, up to the `@` a host follows (twelfth pass #13/#14), an IPv6 host in brackets (#15). Not an image digest
+#: own, up to the `@` a host follows (twelfth pass #13/#14), an IPv6 host in brackets (#15); an empty one
+#: (`TOKEN:@host`: the user name is the credential, twentieth pass P1). Not an image digest
 #: (`jax:0.4@sha256:…`), nor a word after a path or another address's part.
 _BARE_USERINFO = _Rule(
-    r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]+?)@"
+    r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]*?)@"
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))", '@')
 _AUTH_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
                           r"(?:[^\s\"',;\\]|\\(?![\"']))+", 'authorization')
@@ -557,18 +585,27 @@ def holds_mask(text: str) -> bool:
 
 def _userinfo(match: re.Match, keep_user: bool = False) -> str:
     info = match.group("userinfo")
-    if info in ("", "git", MASK) or info.endswith(":***"):  # `ssh://git@host` names no one
+    if info in ("", "git", MASK):  # `ssh://git@host` names no one
         return match.group(0)
-    user, colon, _ = info.partition(":")
-    if keep_user and colon and user:
+    user, _, password = info.partition(":")
+    if password == "***" and not _user_is_secret(user):  # masked already, the name kept
+        return match.group(0)
+    if keep_user and _shows_user(user, password):
         return f"{match.group('scheme')}{user}:***@"
     return f"{match.group('scheme')}{MASK}@"
 
 
+#: What follows `name:@` when it is a host and not a word (`cc:@bob` in a note): a dotted name, a port, an IPv6 host.
+_HOST_AFTER = _Pattern(r"[A-Za-z0-9-]+\.[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9.-]*:\d|\[")
+
+
 def _bare_userinfo(match: re.Match, keep_user: bool) -> str:
-    if match.group("password") in ("***", MASK):
+    user, password = match.group("user"), match.group("password")
+    if password in ("***", MASK) and not _user_is_secret(user):
         return match.group(0)
-    return f"{match.group('user')}:***@" if keep_user else f"{MASK}@"
+    if not password and not _HOST_AFTER.pattern.match(match.string, match.end()):
+        return match.group(0)
+    return f"{user}:***@" if keep_user and _shows_user(user, password) else f"{MASK}@"
 
 
 #: Names that hold KEY/TOKEN/… but are not variables: exception and warning classes (`KeyError: 'mesh_size'`

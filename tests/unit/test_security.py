@@ -463,3 +463,70 @@ def test_a_file_that_cannot_be_replaced_is_named_not_its_temporary_file(tmp_path
         assert [p.name for p in tmp_path.iterdir()] == ["history.json"]  # no temporary file left
     finally:
         subprocess.run([chattr, "-i", str(target)], capture_output=True)
+
+
+# Twentieth hostile pass P1: `https://TOKEN:@host/` (Gemfury's form: the token as the user name, no password) was
+# shown as `https://TOKEN:***@host/` in plan, plan --json, install --json, history.json, the log and the report. A
+# user name is kept beside a masked password only when it names an account: not when it is the credential itself.
+_USER_IS_THE_SECRET = [  # (the URL, the secret in it)
+    ("https://FURYsecretTOK9:@pypi.fury.io/lab/simple/", "FURYsecretTOK9"),  # the tester's form
+    ("http://Qx7short:@proxy.lab:3128/", "Qx7short"),  # empty password, a short token
+    ("git+https://deployTok:@git.lab/gc/graphcast.git@v0.1", "deployTok"),  # a VCS URL
+    ("https://3f9a2c7d1e0b4a5f6c8d9e0f1a2b3c4d5e6f7a8b:x-oauth-basic@github.com/o/r.git", "3f9a2c7d1e0b"),  # GitHub's
+    ("https://Gm7kQ2xRpLwvNtYzAbCdEf:anything@files.lab/w/", "Gm7kQ2xRpLwvNtYzAbCdEf"),  # mixed case and digits
+    ("https://lab%3AS3cretPw:x@files.lab/w/", "S3cretPw"),  # a `:` percent-encoded into the name: a password in it
+    ("https://lab%3aS3cretPw@files.lab/w/", "S3cretPw"),
+    ("https://Zq8vN2pLmR4tY7uW1xK9a:***@files.lab/w/", "Zq8vN2pLmR4tY7uW1xK9a"),  # saved masked by an older version
+]
+
+
+@pytest.mark.parametrize(("url", "secret"), _USER_IS_THE_SECRET)
+def test_a_user_name_that_is_the_credential_is_masked_on_every_channel(url, secret):
+    import json
+
+    from wizard.security import LineRedactor, redact_output, redact_value
+
+    shown = {
+        "log (keep_user)": redact_secrets(f"uv pip install --index-url {url} jax", keep_user=True),
+        "report": redact_secrets(url),
+        "json value": json.dumps(redact_value({"indexes": [{"url": url}]})),
+        "json line": redact_output(json.dumps({"ok": False, "error": f"the index {url} could not be read"}) + "\n"),
+        "log line": LineRedactor(keep_user=True)(f"Looking in indexes: {url}"),
+        "cut": cut(f"the index {url} (from UV_INDEX_URL) " * 3, 80),
+        "assets": redact_credentials(url),
+        "assets, report": redact_credentials(url, keep_user=False),
+    }
+    for channel, text in shown.items():
+        assert secret not in text, (channel, text)
+    assert "<redacted>@" in shown["log (keep_user)"] and "***@" in shown["assets"]
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("JAX_COORDINATOR_ADDRESS=TOKnode7:@node17:1234", "JAX_COORDINATOR_ADDRESS=<redacted>@node17:1234"),
+    ("proxy FURYsecretTOK9:@proxy.lab, then", "proxy <redacted>@proxy.lab, then"),
+    ("COORD=Zq8vN2pLmR4tY7uW1xK9a:pw9@coordhost:8476", "COORD=<redacted>@coordhost:8476"),
+    ("COORD=lab%3AS3cret:pw9@coordhost:8476", "COORD=<redacted>@coordhost:8476"),
+    ("cc:@bob wrote the plan", "cc:@bob wrote the plan"),  # a word after `name:@`, not a host
+])
+def test_a_user_name_that_is_the_credential_without_a_scheme_is_masked(text, kept):
+    assert redact_secrets(text, keep_user=True) == kept
+
+
+@pytest.mark.parametrize(("url", "kept"), [
+    ("https://alice:s3cr3t@pypi.lab/simple", "https://alice:***@pypi.lab/simple"),
+    ("https://__token__:pypi-AgEIcHlwaS5vcmc@upload.pypi.org/legacy/", "https://__token__:***@upload.pypi.org/legacy/"),
+    ("https://oauth2:Zq8vN2pLmR4tY7uW1xK9@gitlab.lab/gc.git", "https://oauth2:***@gitlab.lab/gc.git"),
+    ("https://svc_graphcast01:pw@files.lab/w/", "https://svc_graphcast01:***@files.lab/w/"),
+    ("https://alice:***@h/x", "https://alice:***@h/x"),
+])
+def test_an_account_name_before_a_password_is_still_kept(url, kept):
+    """The name says which account a log's step used: only a name that is itself a credential goes."""
+    assert redact_secrets(url, keep_user=True) == kept
+    assert redact_credentials(url) == kept
+
+
+def test_an_index_given_as_a_token_user_is_described_masked():
+    from wizard.install.indexes import IndexSetting
+
+    setting = IndexSetting("https://FURYsecretTOK9:@pypi.fury.io/lab/simple/", "UV_INDEX_URL", False)
+    assert "FURYsecretTOK9" not in setting.describe() + str(setting.to_dict())

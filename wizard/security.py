@@ -363,6 +363,9 @@ def _sync_folder(folder: Path) -> None:
 # - a URL's query values that carry credentials: by their parameter's name (presigned `sig=`,
 #   `X-Amz-Signature=`, `X-Goog-Signature=`, `token=`, `key=`, …) or by their look (long, letters mixed
 #   with digits), so a presigned or signed link's secret is masked whatever the service calls it.
+# - the same query percent-encoded once (`%3Ftoken%3D…`, a URL quoted inside another's query), a URL's userinfo
+#   percent-encoded once (`https%3A%2F%2Fuser%3Apw%40host`), and a signature parameter wherever its `name=` stands
+#   (`X-Goog-Signature=…` quoted without its `?`).
 
 class _Rule(_Pattern):
     """One secret pattern of `redact_secrets`, compiled the first time a text could hold what it masks.
@@ -546,6 +549,22 @@ _URL_QUERY = _Rule(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^
 #: at the `?` itself (a character other than a space before it, a `name=` after it), so the search stays linear
 #: on a long line with no `?`.
 _BARE_QUERY = _Rule(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s#\"'<>)]*)", '?')
+#: A URL's query percent-encoded once, as it reads inside another URL's query or in a logger's line
+#: (`https%3A%2F%2Fhost%2Ff%3Ftoken%3DSECRET`): `%3F` (or `%26`, its query cut before) then `name%3Dvalue` pairs
+#: joined by `%26`, each judged as a plain query's (`_query_value`; twentieth hostile pass P5).
+_ENCODED_QUERY = _Rule(r"(?i)(?P<head>%3F|%26)(?P<query>[A-Za-z0-9_.~-]{1,128}%3D[^\s#\"'<>)&]*)", '%3f', '%26')
+_ENCODED_SEPARATOR = _Pattern(r"(?i)(%26)")
+_ENCODED_EQUALS = _Pattern(r"(?i)%3D")
+#: A URL's userinfo percent-encoded once (`https%3A%2F%2Fuser%3Apw%40host`): masked whole, the user name too.
+_ENCODED_USERINFO = _Rule(r"(?i)(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}%3A%2F%2F)"
+                          r"(?P<userinfo>(?:[A-Za-z0-9._~!$&'()*+,;=-]|%(?!2F|40)[0-9A-F]{2}){1,256})%40(?=[A-Za-z0-9\[])",
+                          '%3a%2f%2f')
+#: A signature parameter that follows neither `?` nor `&` (`X-Goog-Signature=…` quoted by an error, a header, a
+#: connection string's `SharedAccessSignature=…`; twentieth hostile pass P5): masked wherever its `name=` stands, as
+#: a credential-named variable is (`_SECRET_VAR`), also with the `=` percent-encoded. A short word (`sig=SIGTERM`)
+#: is not one.
+_SIGNATURE_PARAM = _Rule(r"(?i)(?P<name>(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,64}(?:signature|sig|hmac))"
+                         r"(?P<sep>=|%3D)(?P<value>[A-Za-z0-9+/=_%.~-]+)", 'sig', 'hmac')
 #: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
 #: keys, sessions.
 _SECRET_PARAM = _Pattern(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
@@ -684,6 +703,26 @@ def _bare_query(match: re.Match) -> str:
     return "?" + "&".join(_query_value(pair) for pair in match.group("query").split("&"))
 
 
+def _encoded_query(match: re.Match) -> str:
+    """`_query` for a query percent-encoded once: `%26` between pairs, `%3D` in each."""
+    parts = _ENCODED_SEPARATOR.pattern.split(match.group("query"))  # pairs, with each `%26` as it was spelled
+    for i in range(0, len(parts), 2):
+        equals = _ENCODED_EQUALS.pattern.search(parts[i])
+        if equals is not None:
+            name, value = parts[i][:equals.start()], parts[i][equals.end():]
+            masked = _query_value(f"{name}={value}")
+            parts[i] = f"{name}{equals.group()}{masked[len(name) + 1:]}"
+    return match.group("head") + "".join(parts)
+
+
+def _signature_param(match: re.Match) -> str:
+    value = match.group("value")
+    if _HARMLESS.pattern.match(value) or (len(value) < 8 and not (any(c.isdigit() for c in value)
+                                                                  and any(c.isalpha() for c in value))):
+        return match.group(0)
+    return f"{match.group('name')}{match.group('sep')}{MASK}"
+
+
 def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     """`text` with every credential form above replaced by `<redacted>`; everything else unchanged.
 
@@ -701,6 +740,9 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     # link with both a password and a signature kept its signature.
     masking.sub(_URL_QUERY, _query)
     masking.sub(_BARE_QUERY, _bare_query)
+    masking.sub(_SIGNATURE_PARAM, _signature_param)  # before the encoded query: `…Signature=sr%3Dx%26sig%3DX` whole
+    masking.sub(_ENCODED_QUERY, _encoded_query)
+    masking.sub(_ENCODED_USERINFO, lambda m: f"{m.group('scheme')}{MASK}%40")
     masking.sub(_URL_PATH, _path_tokens)
     masking.sub(_URL_USERINFO, lambda m: _userinfo(m, keep_user))
     masking.sub(_BARE_USERINFO, lambda m: _bare_userinfo(m, keep_user))

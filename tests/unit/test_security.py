@@ -530,3 +530,51 @@ def test_an_index_given_as_a_token_user_is_described_masked():
 
     setting = IndexSetting("https://FURYsecretTOK9:@pypi.fury.io/lab/simple/", "UV_INDEX_URL", False)
     assert "FURYsecretTOK9" not in setting.describe() + str(setting.to_dict())
+
+
+# Twentieth hostile pass P5: a query percent-encoded once (a URL quoted inside another URL's query, or by a logger)
+# and a signature parameter that follows neither `?` nor `&` were printed in clear by `diagnose`.
+@pytest.mark.parametrize(("text", "secret"), [
+    ("OSError: https%3A%2F%2Fhost%2Ff%3Ftoken%3DENCODEDtok5555 not found", "ENCODEDtok5555"),  # the tester's line
+    ("GET /login?next=%2Fw%2Fpkg.whl%3Fsv%3D2022-11-02%26sig%3DAzSig%252Bab12cd%26se%3D2026 302", "AzSig"),
+    ("url=https%3a%2f%2fh%2fo%3fX-Amz-Credential%3DAKIAQ7EXAMPLE%26X-Amz-Signature%3Dabcdef0123456789", "abcdef0123"),
+    ("redirect https%3A%2F%2Fh%2Fw%3Fa%3D1%26access_token%3DglAcc3ssTok7 failed", "glAcc3ssTok7"),
+    ("cut before its %3F: …%26X-Goog-Signature%3D0a1b2c3d4e5f6071 (403)", "0a1b2c3d4e5f6071"),
+    ("https%3A%2F%2Falice%3AS3cretPw%40files.lab%2Fw%2F", "S3cretPw"),  # encoded userinfo
+    ("https%3A%2F%2FFURYsecretTOK9%3A%40pypi.fury.io%2Flab%2F", "FURYsecretTOK9"),
+    ("RuntimeError: X-Goog-Signature=GOOGsig00aa11bb22 expired", "GOOGsig00aa11bb22"),  # the tester's line
+    ("Location: https://b.s3.amazonaws.com/o;X-Amz-Signature=deadbeefcafebabe0123", "deadbeefcafebabe0123"),
+    ("x-amz-signature=ab12cd34ef56ab78 (lower case, a header dump)", "ab12cd34ef56ab78"),
+    ("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessSignature=sr%3Dx%26sig%3DQWERTY12345", "QWERTY12345"),
+    ("'sig': 1, sig=Zq9AzureSig01 (SAS)", "Zq9AzureSig01"),
+    ("webhook hmac=deadbeefcafe1234 did not match", "deadbeefcafe1234"),
+    ("X-Amz-Signature%3D0a1b2c3d4e5f alone", "0a1b2c3d4e5f"),  # the `=` encoded, no `?` or `&` before it
+])
+def test_a_secret_outside_a_plain_query_is_masked(text, secret):
+    import json
+
+    from wizard.security import redact_output
+
+    for shown in (redact_secrets(text), redact_secrets(text, keep_user=True), cut(text, 200),
+                  redact_output(json.dumps({"lines": [text]}) + "\n")):
+        assert secret not in shown and "<redacted>" in shown, shown
+
+
+@pytest.mark.parametrize("text", [
+    "killed by sig=SIGTERM", "sig=9", "inspect.signature=(a, b)", "design=modern", "assign=x",
+    "search%3Fq%3Dweather%26lang%3Den", "page%3F1 %26 more", "https%3A%2F%2Fpypi.org%2Fsimple%2Fjax%2F",
+])
+def test_an_encoded_url_or_a_word_with_sig_that_holds_no_secret_stays(text):
+    assert redact_secrets(text, keep_user=True) == text
+
+
+def test_diagnose_masks_an_encoded_query_and_a_bare_signature(tmp_path):
+    from tests.fixtures.cli import run_inproc
+
+    log = tmp_path / "run.log"
+    log.write_text("OSError: https%3A%2F%2Fhost%2Ff%3Fpat%3DENCpat77qq not found\n"
+                   "RuntimeError: X-Amz-Signature=AMZsig00aa11bb22 expired\n")
+    for args in (("diagnose", str(log)), ("diagnose", "--json", str(log))):
+        proc = run_inproc(*args)
+        assert "ENCpat77qq" not in proc.stdout + proc.stderr and "AMZsig00aa11bb22" not in proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stderr

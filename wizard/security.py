@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
 SECRET_QUESTION_RE = LazyPattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
 
-#: `scheme://user:secret@` (the user group is kept by default) and `scheme://secret@` without a user
-#: is left alone: it is indistinguishable from a user name.
+#: `scheme://user:secret@` (the user group is kept by default, unless it is the credential itself:
+#: `_user_is_secret`, `_shows_user`); `scheme://name@` without a password is left alone when the name reads as an
+#: account's.
 _CREDENTIALS_RE = LazyPattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
 
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
@@ -86,18 +87,44 @@ def is_secret_question(question: str) -> bool:
 def redact_credentials(text: str, *, keep_user: bool = True, mask: str = "***") -> str:
     """`https://user:secret@host` -> `https://user:***@host` (or `https://***@host` without the user).
 
-    Logs keep the user name (it says which account was used); a report for someone else drops it too.
+    Logs keep the user name (it says which account was used); a report for someone else drops it too. A user name
+    that is itself the credential goes whole (`_user_is_secret`): `https://TOKEN:@host` (Gemfury's form) is not
+    shown as `https://TOKEN:***@host`, nor `https://TOKEN@host` kept as a mere account name.
     """
-    if keep_user:
-        def replace(match: re.Match) -> str:
-            whole = match.group(0)
-            if ":" not in whole[len(match.group(1)):]:
-                return whole  # `scheme://user@host`: no secret in it
-            return f"{match.group(1)}{match.group(2)}:{mask}@"
-    else:
-        def replace(match: re.Match) -> str:
-            return f"{match.group(1)}{mask}@"
+    def replace(match: re.Match) -> str:
+        scheme, user = match.group(1), match.group(2)
+        password = match.group(0)[len(scheme) + len(user):-1]  # "" (none), ":" (empty) or ":secret"
+        if not password:  # `scheme://user@host`: no secret in it, unless the name is one
+            return match.group(0) if keep_user and not _user_is_secret(user) else f"{scheme}{mask}@"
+        if keep_user and _shows_user(user, password[1:]):
+            return f"{scheme}{user}:{mask}@"
+        return f"{scheme}{mask}@"
     return _CREDENTIALS_RE.pattern.sub(replace, text)
+
+
+#: A run of letters and digits as long as a generated token (a Gemfury or classic GitHub token used as a URL's user
+#: name: `https://TOKEN:x-oauth-basic@github.com`).
+_GENERATED_RUN = LazyPattern(r"[A-Za-z0-9]{16,}")
+
+
+def _user_is_secret(user: str) -> bool:
+    """Whether a URL's user name is a credential itself, not an account's name: it holds a `:` once
+    percent-decoded (`user%3Apassword@host`, the password inside the name), or looks generated — a run of 16 or
+    more letters and digits with a digit in it, or a token's mix of upper case, lower case and digits
+    (`_PATH_TOKEN`). `alice`, `__token__`, `oauth2`, `gitlab+deploy-token-7` are names, and stay."""
+    if "%" in user:
+        from urllib.parse import unquote  # deferred: only a URL with a user name needs it (start-up time)
+
+        user = unquote(user)
+    return ":" in user or bool(_PATH_TOKEN.pattern.match(user)) or any(
+        not run.isalpha() for run in _GENERATED_RUN.pattern.findall(user))
+
+
+def _shows_user(user: str, password: str) -> bool:
+    """Whether a URL's user name may be shown beside its masked password (`keep_user`): only a name with a password
+    after it. `https://TOKEN:@host` gives the token as the user and nothing as the password (Gemfury's documented
+    form): shown as `TOKEN:***@`, the credential was printed on every channel (twentieth hostile pass P1)."""
+    return bool(user) and bool(password) and not _user_is_secret(user)
 
 
 #: Characters that change how the text around them is drawn while showing nothing themselves: bidi embeddings,
@@ -319,6 +346,9 @@ def _sync_folder(folder: Path) -> None:
 # - a URL's query values that carry credentials: by their parameter's name (presigned `sig=`,
 #   `X-Amz-Signature=`, `X-Goog-Signature=`, `token=`, `key=`, …) or by their look (long, letters mixed
 #   with digits), so a presigned or signed link's secret is masked whatever the service calls it.
+# - the same query percent-encoded once (`%3Ftoken%3D…`, a URL quoted inside another's query), a URL's userinfo
+#   percent-encoded once (`https%3A%2F%2Fuser%3Apw%40host`), and a signature parameter wherever its `name=` stands
+#   (`X-Goog-Signature=…` quoted without its `?`).
 
 class _Rule(LazyPattern):
     """One secret pattern of `redact_secrets`, compiled the first time a text could hold what it masks.
@@ -391,10 +421,11 @@ _URL_USERINFO = _Rule(
     r"(?=[A-Za-z0-9\[/])", '@')
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
 #: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
-#: own, up to the `@` a host follows (twelfth pass #13/#14), an IPv6 host in brackets (#15). Not an image digest
+#: own, up to the `@` a host follows (twelfth pass #13/#14), an IPv6 host in brackets (#15); an empty one
+#: (`TOKEN:@host`: the user name is the credential, twentieth pass P1). Not an image digest
 #: (`jax:0.4@sha256:…`), nor a word after a path or another address's part.
 _BARE_USERINFO = _Rule(
-    r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]+?)@"
+    r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]*?)@"
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))", '@')
 _AUTH_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
                           r"(?:[^\s\"',;\\]|\\(?![\"']))+", 'authorization')
@@ -501,6 +532,22 @@ _URL_QUERY = _Rule(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^
 #: at the `?` itself (a character other than a space before it, a `name=` after it), so the search stays linear
 #: on a long line with no `?`.
 _BARE_QUERY = _Rule(r"(?<=[^\s?#\"'<>=&])\?(?P<query>[A-Za-z0-9_.~%-]+=[^\s#\"'<>)]*)", '?')
+#: A URL's query percent-encoded once, as it reads inside another URL's query or in a logger's line
+#: (`https%3A%2F%2Fhost%2Ff%3Ftoken%3DSECRET`): `%3F` (or `%26`, its query cut before) then `name%3Dvalue` pairs
+#: joined by `%26`, each judged as a plain query's (`_query_value`; twentieth hostile pass P5).
+_ENCODED_QUERY = _Rule(r"(?i)(?P<head>%3F|%26)(?P<query>[A-Za-z0-9_.~-]{1,128}%3D[^\s#\"'<>)&]*)", '%3f', '%26')
+_ENCODED_SEPARATOR = LazyPattern(r"(?i)(%26)")
+_ENCODED_EQUALS = LazyPattern(r"(?i)%3D")
+#: A URL's userinfo percent-encoded once (`https%3A%2F%2Fuser%3Apw%40host`): masked whole, the user name too.
+_ENCODED_USERINFO = _Rule(r"(?i)(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}%3A%2F%2F)"
+                          r"(?P<userinfo>(?:[A-Za-z0-9._~!$&'()*+,;=-]|%(?!2F|40)[0-9A-F]{2}){1,256})%40(?=[A-Za-z0-9\[])",
+                          '%3a%2f%2f')
+#: A signature parameter that follows neither `?` nor `&` (`X-Goog-Signature=…` quoted by an error, a header, a
+#: connection string's `SharedAccessSignature=…`; twentieth hostile pass P5): masked wherever its `name=` stands, as
+#: a credential-named variable is (`_SECRET_VAR`), also with the `=` percent-encoded. A short word (`sig=SIGTERM`)
+#: is not one.
+_SIGNATURE_PARAM = _Rule(r"(?i)(?P<name>(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,64}(?:signature|sig|hmac))"
+                         r"(?P<sep>=|%3D)(?P<value>[A-Za-z0-9+/=_%.~-]+)", 'sig', 'hmac')
 #: Query parameters that carry credentials by name: presigned-URL signatures (S3, GCS, Azure SAS), tokens,
 #: keys, sessions.
 _SECRET_PARAM = LazyPattern(r"(?i)(sig|signature|token|key|auth|credential|secret|passw|session|code$|jwt|bearer"
@@ -540,18 +587,27 @@ def holds_mask(text: str) -> bool:
 
 def _userinfo(match: re.Match, keep_user: bool = False) -> str:
     info = match.group("userinfo")
-    if info in ("", "git", MASK) or info.endswith(":***"):  # `ssh://git@host` names no one
+    if info in ("", "git", MASK):  # `ssh://git@host` names no one
         return match.group(0)
-    user, colon, _ = info.partition(":")
-    if keep_user and colon and user:
+    user, _, password = info.partition(":")
+    if password == "***" and not _user_is_secret(user):  # masked already, the name kept
+        return match.group(0)
+    if keep_user and _shows_user(user, password):
         return f"{match.group('scheme')}{user}:***@"
     return f"{match.group('scheme')}{MASK}@"
 
 
+#: What follows `name:@` when it is a host and not a word (`cc:@bob` in a note): a dotted name, a port, an IPv6 host.
+_HOST_AFTER = LazyPattern(r"[A-Za-z0-9-]+\.[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9.-]*:\d|\[")
+
+
 def _bare_userinfo(match: re.Match, keep_user: bool) -> str:
-    if match.group("password") in ("***", MASK):
+    user, password = match.group("user"), match.group("password")
+    if password in ("***", MASK) and not _user_is_secret(user):
         return match.group(0)
-    return f"{match.group('user')}:***@" if keep_user else f"{MASK}@"
+    if not password and not _HOST_AFTER.pattern.match(match.string, match.end()):
+        return match.group(0)
+    return f"{user}:***@" if keep_user and _shows_user(user, password) else f"{MASK}@"
 
 
 #: Names that hold KEY/TOKEN/… but are not variables: exception and warning classes (`KeyError: 'mesh_size'`
@@ -630,6 +686,26 @@ def _bare_query(match: re.Match) -> str:
     return "?" + "&".join(_query_value(pair) for pair in match.group("query").split("&"))
 
 
+def _encoded_query(match: re.Match) -> str:
+    """`_query` for a query percent-encoded once: `%26` between pairs, `%3D` in each."""
+    parts = _ENCODED_SEPARATOR.pattern.split(match.group("query"))  # pairs, with each `%26` as it was spelled
+    for i in range(0, len(parts), 2):
+        equals = _ENCODED_EQUALS.pattern.search(parts[i])
+        if equals is not None:
+            name, value = parts[i][:equals.start()], parts[i][equals.end():]
+            masked = _query_value(f"{name}={value}")
+            parts[i] = f"{name}{equals.group()}{masked[len(name) + 1:]}"
+    return match.group("head") + "".join(parts)
+
+
+def _signature_param(match: re.Match) -> str:
+    value = match.group("value")
+    if _HARMLESS.pattern.match(value) or (len(value) < 8 and not (any(c.isdigit() for c in value)
+                                                                  and any(c.isalpha() for c in value))):
+        return match.group(0)
+    return f"{match.group('name')}{match.group('sep')}{MASK}"
+
+
 def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     """`text` with every credential form above replaced by `<redacted>`; everything else unchanged.
 
@@ -647,6 +723,9 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     # link with both a password and a signature kept its signature.
     masking.sub(_URL_QUERY, _query)
     masking.sub(_BARE_QUERY, _bare_query)
+    masking.sub(_SIGNATURE_PARAM, _signature_param)  # before the encoded query: `…Signature=sr%3Dx%26sig%3DX` whole
+    masking.sub(_ENCODED_QUERY, _encoded_query)
+    masking.sub(_ENCODED_USERINFO, lambda m: f"{m.group('scheme')}{MASK}%40")
     masking.sub(_URL_PATH, _path_tokens)
     masking.sub(_URL_USERINFO, lambda m: _userinfo(m, keep_user))
     masking.sub(_BARE_USERINFO, lambda m: _bare_userinfo(m, keep_user))

@@ -70,3 +70,50 @@ def test_a_log_with_a_stray_nul_and_latin1_bytes_is_still_a_log(tmp_path):
     proc = run_inproc("diagnose", str(path), "--json")
     assert proc.returncode == 1 and last_json(proc)["findings"][0]["id"] == "cudnn_version_mismatch"
     assert Path(path).exists()
+
+
+#: One line of 48 MB that packs a hundred- to a million-fold: each format's reader must hold a bounded number of bytes,
+#: not a bounded number of lines (twentieth hostile pass P2: a 14 KB `.bz2` took 2.6 GB, as its reader unpacked each
+#: 8 KB read whole).
+_PACKERS = {
+    "gzip": lambda data: gzip.compress(data, 1),
+    "xz": lambda data: lzma.compress(data, preset=0),
+    "bzip2": lambda data: bz2.compress(data, 1),
+    "gzip, two members": lambda data: gzip.compress(data[: len(data) // 2], 1) + gzip.compress(data[len(data) // 2:], 1),
+    "xz, two streams": lambda data: lzma.compress(data[: len(data) // 2], preset=0) + lzma.compress(
+        data[len(data) // 2:], preset=0),
+    "bzip2 of utf-16": lambda data: bz2.compress(data.decode().encode("utf-16"), 1),
+}
+
+
+@pytest.mark.parametrize("packer", list(_PACKERS))
+def test_a_packed_log_is_unpacked_in_bounded_bytes_whatever_its_ratio(packer):
+    import io
+    import tracemalloc
+
+    from wizard.verify.log_text import open_log_text
+
+    cause = "Loaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.6.0.\n"
+    data = b"x" * (48 << 20) + b"\n" + cause.encode()
+    packed = _PACKERS[packer](data)
+    tracemalloc.start()
+    try:
+        handle = open_log_text(io.BytesIO(packed), "run.log")
+        size, last = 0, ""
+        while piece := handle.read(1 << 16):
+            size, last = size + len(piece), (last + piece)[-200:]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert size == len(data) and last.endswith(cause)
+    assert peak < 8 << 20, f"{peak / 1e6:.0f} MB held to read a {len(packed)}-byte {packer} log"
+
+
+def test_an_xz_log_that_asks_for_a_huge_dictionary_gets_a_sentence_not_a_clean_bill(tmp_path):
+    path = tmp_path / "run.log.xz"
+    path.write_bytes(lzma.compress(LOG.read_bytes(), filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1 << 30}]))
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    error = last_json(proc)["error"]
+    assert error.startswith(f"{path} is packed with an xz dictionary that needs more than") and "xz -d" in error
+    assert "No known problem" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr

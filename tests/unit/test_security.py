@@ -463,3 +463,118 @@ def test_a_file_that_cannot_be_replaced_is_named_not_its_temporary_file(tmp_path
         assert [p.name for p in tmp_path.iterdir()] == ["history.json"]  # no temporary file left
     finally:
         subprocess.run([chattr, "-i", str(target)], capture_output=True)
+
+
+# Twentieth hostile pass P1: `https://TOKEN:@host/` (Gemfury's form: the token as the user name, no password) was
+# shown as `https://TOKEN:***@host/` in plan, plan --json, install --json, history.json, the log and the report. A
+# user name is kept beside a masked password only when it names an account: not when it is the credential itself.
+_USER_IS_THE_SECRET = [  # (the URL, the secret in it)
+    ("https://FURYsecretTOK9:@pypi.fury.io/lab/simple/", "FURYsecretTOK9"),  # the tester's form
+    ("http://Qx7short:@proxy.lab:3128/", "Qx7short"),  # empty password, a short token
+    ("git+https://deployTok:@git.lab/gc/graphcast.git@v0.1", "deployTok"),  # a VCS URL
+    ("https://3f9a2c7d1e0b4a5f6c8d9e0f1a2b3c4d5e6f7a8b:x-oauth-basic@github.com/o/r.git", "3f9a2c7d1e0b"),  # GitHub's
+    ("https://Gm7kQ2xRpLwvNtYzAbCdEf:anything@files.lab/w/", "Gm7kQ2xRpLwvNtYzAbCdEf"),  # mixed case and digits
+    ("https://lab%3AS3cretPw:x@files.lab/w/", "S3cretPw"),  # a `:` percent-encoded into the name: a password in it
+    ("https://lab%3aS3cretPw@files.lab/w/", "S3cretPw"),
+    ("https://Zq8vN2pLmR4tY7uW1xK9a:***@files.lab/w/", "Zq8vN2pLmR4tY7uW1xK9a"),  # saved masked by an older version
+]
+
+
+@pytest.mark.parametrize(("url", "secret"), _USER_IS_THE_SECRET)
+def test_a_user_name_that_is_the_credential_is_masked_on_every_channel(url, secret):
+    import json
+
+    from wizard.security import LineRedactor, redact_output, redact_value
+
+    shown = {
+        "log (keep_user)": redact_secrets(f"uv pip install --index-url {url} jax", keep_user=True),
+        "report": redact_secrets(url),
+        "json value": json.dumps(redact_value({"indexes": [{"url": url}]})),
+        "json line": redact_output(json.dumps({"ok": False, "error": f"the index {url} could not be read"}) + "\n"),
+        "log line": LineRedactor(keep_user=True)(f"Looking in indexes: {url}"),
+        "cut": cut(f"the index {url} (from UV_INDEX_URL) " * 3, 80),
+        "assets": redact_credentials(url),
+        "assets, report": redact_credentials(url, keep_user=False),
+    }
+    for channel, text in shown.items():
+        assert secret not in text, (channel, text)
+    assert "<redacted>@" in shown["log (keep_user)"] and "***@" in shown["assets"]
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("JAX_COORDINATOR_ADDRESS=TOKnode7:@node17:1234", "JAX_COORDINATOR_ADDRESS=<redacted>@node17:1234"),
+    ("proxy FURYsecretTOK9:@proxy.lab, then", "proxy <redacted>@proxy.lab, then"),
+    ("COORD=Zq8vN2pLmR4tY7uW1xK9a:pw9@coordhost:8476", "COORD=<redacted>@coordhost:8476"),
+    ("COORD=lab%3AS3cret:pw9@coordhost:8476", "COORD=<redacted>@coordhost:8476"),
+    ("cc:@bob wrote the plan", "cc:@bob wrote the plan"),  # a word after `name:@`, not a host
+])
+def test_a_user_name_that_is_the_credential_without_a_scheme_is_masked(text, kept):
+    assert redact_secrets(text, keep_user=True) == kept
+
+
+@pytest.mark.parametrize(("url", "kept"), [
+    ("https://alice:s3cr3t@pypi.lab/simple", "https://alice:***@pypi.lab/simple"),
+    ("https://__token__:pypi-AgEIcHlwaS5vcmc@upload.pypi.org/legacy/", "https://__token__:***@upload.pypi.org/legacy/"),
+    ("https://oauth2:Zq8vN2pLmR4tY7uW1xK9@gitlab.lab/gc.git", "https://oauth2:***@gitlab.lab/gc.git"),
+    ("https://svc_graphcast01:pw@files.lab/w/", "https://svc_graphcast01:***@files.lab/w/"),
+    ("https://alice:***@h/x", "https://alice:***@h/x"),
+])
+def test_an_account_name_before_a_password_is_still_kept(url, kept):
+    """The name says which account a log's step used: only a name that is itself a credential goes."""
+    assert redact_secrets(url, keep_user=True) == kept
+    assert redact_credentials(url) == kept
+
+
+def test_an_index_given_as_a_token_user_is_described_masked():
+    from wizard.install.indexes import IndexSetting
+
+    setting = IndexSetting("https://FURYsecretTOK9:@pypi.fury.io/lab/simple/", "UV_INDEX_URL", False)
+    assert "FURYsecretTOK9" not in setting.describe() + str(setting.to_dict())
+
+
+# Twentieth hostile pass P5: a query percent-encoded once (a URL quoted inside another URL's query, or by a logger)
+# and a signature parameter that follows neither `?` nor `&` were printed in clear by `diagnose`.
+@pytest.mark.parametrize(("text", "secret"), [
+    ("OSError: https%3A%2F%2Fhost%2Ff%3Ftoken%3DENCODEDtok5555 not found", "ENCODEDtok5555"),  # the tester's line
+    ("GET /login?next=%2Fw%2Fpkg.whl%3Fsv%3D2022-11-02%26sig%3DAzSig%252Bab12cd%26se%3D2026 302", "AzSig"),
+    ("url=https%3a%2f%2fh%2fo%3fX-Amz-Credential%3DAKIAQ7EXAMPLE%26X-Amz-Signature%3Dabcdef0123456789", "abcdef0123"),
+    ("redirect https%3A%2F%2Fh%2Fw%3Fa%3D1%26access_token%3DglAcc3ssTok7 failed", "glAcc3ssTok7"),
+    ("cut before its %3F: …%26X-Goog-Signature%3D0a1b2c3d4e5f6071 (403)", "0a1b2c3d4e5f6071"),
+    ("https%3A%2F%2Falice%3AS3cretPw%40files.lab%2Fw%2F", "S3cretPw"),  # encoded userinfo
+    ("https%3A%2F%2FFURYsecretTOK9%3A%40pypi.fury.io%2Flab%2F", "FURYsecretTOK9"),
+    ("RuntimeError: X-Goog-Signature=GOOGsig00aa11bb22 expired", "GOOGsig00aa11bb22"),  # the tester's line
+    ("Location: https://b.s3.amazonaws.com/o;X-Amz-Signature=deadbeefcafebabe0123", "deadbeefcafebabe0123"),
+    ("x-amz-signature=ab12cd34ef56ab78 (lower case, a header dump)", "ab12cd34ef56ab78"),
+    ("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessSignature=sr%3Dx%26sig%3DQWERTY12345", "QWERTY12345"),
+    ("'sig': 1, sig=Zq9AzureSig01 (SAS)", "Zq9AzureSig01"),
+    ("webhook hmac=deadbeefcafe1234 did not match", "deadbeefcafe1234"),
+    ("X-Amz-Signature%3D0a1b2c3d4e5f alone", "0a1b2c3d4e5f"),  # the `=` encoded, no `?` or `&` before it
+])
+def test_a_secret_outside_a_plain_query_is_masked(text, secret):
+    import json
+
+    from wizard.security import redact_output
+
+    for shown in (redact_secrets(text), redact_secrets(text, keep_user=True), cut(text, 200),
+                  redact_output(json.dumps({"lines": [text]}) + "\n")):
+        assert secret not in shown and "<redacted>" in shown, shown
+
+
+@pytest.mark.parametrize("text", [
+    "killed by sig=SIGTERM", "sig=9", "inspect.signature=(a, b)", "design=modern", "assign=x",
+    "search%3Fq%3Dweather%26lang%3Den", "page%3F1 %26 more", "https%3A%2F%2Fpypi.org%2Fsimple%2Fjax%2F",
+])
+def test_an_encoded_url_or_a_word_with_sig_that_holds_no_secret_stays(text):
+    assert redact_secrets(text, keep_user=True) == text
+
+
+def test_diagnose_masks_an_encoded_query_and_a_bare_signature(tmp_path):
+    from tests.fixtures.cli import run_inproc
+
+    log = tmp_path / "run.log"
+    log.write_text("OSError: https%3A%2F%2Fhost%2Ff%3Fpat%3DENCpat77qq not found\n"
+                   "RuntimeError: X-Amz-Signature=AMZsig00aa11bb22 expired\n")
+    for args in (("diagnose", str(log)), ("diagnose", "--json", str(log))):
+        proc = run_inproc(*args)
+        assert "ENCpat77qq" not in proc.stdout + proc.stderr and "AMZsig00aa11bb22" not in proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stderr

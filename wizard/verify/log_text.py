@@ -20,15 +20,20 @@ from wizard.errors import UserError
 
 #: Bytes looked at to tell the encoding or the packing: enough for a BOM, a magic number and a few lines.
 PEEK_BYTES = 8192
-#: Packed bytes read at a time: small, so one step's unpacked bytes stay a few megabytes even for a log that
-#: packs a thousandfold (a progress bar's repeated line).
+#: Packed bytes read at a time, and unpacked bytes made at a time at most: a packing's ratio is no bound (8 KB of
+#: bzip2 or xz unpack to gigabytes: a 14 KB `.bz2` took 2.6 GB of memory, twentieth hostile pass P2), so each step
+#: asks its decompressor for at most `UNPACK_BYTES` (`max_length`) and keeps the rest of the input for the next.
 CHUNK_BYTES = 8192
+UNPACK_BYTES = 1 << 20
+#: The memory xz's decoder may take: its dictionary is the packer's choice, up to gigabytes, and allocated whole
+#: before the first byte comes out. `xz -9` needs 65 MB; a file that asks for more gets a sentence.
+XZ_MEMORY_BYTES = 256 << 20
 #: Byte-order marks, longest first (UTF-32's starts with UTF-16's).
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 #: Packed logs Python unpacks itself, by their magic numbers, with a streaming decompressor each.
-_PACKED = ((b"\x1f\x8b", "gzip", lambda: zlib.decompressobj(31)),
-           (b"\xfd7zXZ\x00", "xz", lzma.LZMADecompressor),
+_PACKED = ((b"\x1f\x8b", "gzip", lambda: _Zlib()),
+           (b"\xfd7zXZ\x00", "xz", lambda: lzma.LZMADecompressor(memlimit=XZ_MEMORY_BYTES)),
            (b"BZh", "bzip2", bz2.BZ2Decompressor))
 #: Packings it does not: named with the command that unpacks them.
 _FOREIGN = ((b"\x28\xb5\x2f\xfd", "zstd", "zstd -d FILE"), (b"PK\x03\x04", "zip", "unzip FILE"),
@@ -41,7 +46,7 @@ def open_log_text(raw: BinaryIO, name: str) -> TextIO:
     head = buffered.peek(PEEK_BYTES)[:PEEK_BYTES]
     for magic, what, opener in _PACKED:
         if head.startswith(magic):
-            return open_log_text(_Unpacked(buffered, opener), f"{name} (unpacked from {what})")  # type: ignore[arg-type]
+            return open_log_text(_Unpacked(buffered, opener, name), f"{name} (unpacked from {what})")  # type: ignore[arg-type]
     for magic, what, command in _FOREIGN:
         if head.startswith(magic):
             raise UserError(f"{name} is packed with {what}, which gc-wizard does not unpack; unpack it first "
@@ -54,24 +59,26 @@ def open_log_text(raw: BinaryIO, name: str) -> TextIO:
 
 
 class _Unpacked(io.RawIOBase):
-    """A packed log's unpacked bytes, streamed (memory stays bounded), member after member (`cat a.gz b.gz`), and
-    ending where its packing breaks: a log cut off mid-copy (`run.log.gz` still being written) is scanned as far as
-    it goes, not refused for its last block."""
+    """A packed log's unpacked bytes, streamed (memory stays bounded by bytes, whatever the packing's ratio or the
+    length of a line), member after member (`cat a.gz b.gz`), and ending where its packing breaks: a log cut off
+    mid-copy (`run.log.gz` still being written) is scanned as far as it goes, not refused for its last block."""
 
-    def __init__(self, packed: BinaryIO, decompressor) -> None:
+    def __init__(self, packed: BinaryIO, decompressor, name: str) -> None:
         super().__init__()
-        self.packed, self.new, self.unpacker = packed, decompressor, decompressor()
+        self.packed, self.new, self.unpacker, self.name = packed, decompressor, decompressor(), name
         self.ready = b""
+        self.at = 0  # how much of `ready` was handed on (an offset: slicing the rest off copied it on every read)
         self.done = False
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
-        while not self.ready and not self.done:
+        while self.at >= len(self.ready) and not self.done:
             self._unpack_more()
-        size = min(len(buffer), len(self.ready))
-        buffer[:size], self.ready = self.ready[:size], self.ready[size:]
+        size = min(len(buffer), len(self.ready) - self.at)
+        buffer[:size] = self.ready[self.at:self.at + size]
+        self.at += size
         return size
 
     def _unpack_more(self) -> None:
@@ -83,15 +90,46 @@ class _Unpacked(io.RawIOBase):
             if not rest:
                 self.done = True
                 return
-        else:
+        elif self.unpacker.needs_input:
             rest = self.packed.read(CHUNK_BYTES)
             if not rest:  # the input ended before its end marker: what was unpacked is all there is
                 self.done = True
                 return
+        else:  # the last step stopped at `UNPACK_BYTES`: the decompressor holds more
+            rest = b""
         try:
-            self.ready = self.unpacker.decompress(rest)
-        except (OSError, ValueError, EOFError, lzma.LZMAError, zlib.error):  # damaged from here on
+            self.ready, self.at = self.unpacker.decompress(rest, max_length=UNPACK_BYTES), 0
+        except lzma.LZMAError as exc:
+            if "memory" in str(exc).lower():  # not damage: read on as "damaged", the log would pass as clean
+                raise UserError(f"{self.name} is packed with an xz dictionary that needs more than "
+                                f"{XZ_MEMORY_BYTES >> 20} MB of memory to unpack, which gc-wizard does not take; unpack "
+                                "it first (`xz -d FILE`) and give the log inside.") from None
+            self.done = True  # damaged from here on
+        except (OSError, ValueError, EOFError, zlib.error):  # damaged from here on
             self.done = True
+
+
+class _Zlib:
+    """gzip's decompressor with the `needs_input` bz2's and lzma's have: zlib leaves the input it did not get to in
+    `unconsumed_tail` (given back with the next input), and one step that stopped at `max_length` may still hold
+    output, so another step is asked for before more input is read."""
+
+    def __init__(self) -> None:
+        self.inner = zlib.decompressobj(31)
+        self.needs_input = True
+
+    @property
+    def eof(self) -> bool:
+        return self.inner.eof
+
+    @property
+    def unused_data(self) -> bytes:
+        return self.inner.unused_data
+
+    def decompress(self, data: bytes, max_length: int) -> bytes:
+        out = self.inner.decompress(self.inner.unconsumed_tail + data, max_length)
+        self.needs_input = not self.inner.unconsumed_tail and len(out) < max_length
+        return out
 
 
 def _bomless_utf16(head: bytes) -> str | None:

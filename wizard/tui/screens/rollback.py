@@ -88,7 +88,9 @@ class RollbackScreen(InstallScreen):
         extra = f", {count:,} parameters" if count else ""
         self.live_log.add_line(f"[gc-wizard] check {tier.name}: {tier.status} ({tier.seconds or 0:.1f} s{extra})")
         if self.step_list.state.get("check") == "running" and tier.status == "passed":
-            self.step_list.progress = f"{TIER_TITLES.get(tier.name, tier.name)} ✓"  # the last tier passed so far
+            # the last tier passed so far, its mark first: a narrow row cut "JAX backend and devices ✓" to "JAX backend
+            # and devi…", which read as that tier still running through the whole jit init (walk 20 #4)
+            self.step_list.progress = f"✓ {TIER_TITLES.get(tier.name, tier.name)} · more running"
 
     def on_rollback_done(self, message: RollbackDone) -> None:
         message.stop()

@@ -64,7 +64,7 @@ def _pick(tmux: Tmux, recipes: Path, env: dict[str, str], recipe_id: str) -> Non
     tmux.keys("Home", *(["Down"] * ids.index(recipe_id)))
     time.sleep(0.5)
     tmux.keys("Enter")
-    tmux.wait_for(f"The plan: what will run · {recipe_id}")
+    tmux.wait_for(f"{recipe_id} · The plan: what will run")
     # The source's caution (the tiny wheel is not the release) and the recipe's own find-links folder fill the
     # first page: page down until the srun step shows.
     for _ in range(4):

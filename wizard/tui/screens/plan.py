@@ -102,7 +102,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         """Enter (False) or f (True) pressed while planning; None: nothing pending."""
 
     def compose(self) -> ComposeResult:
-        yield Shown(f"gc-wizard · Step 3 of 5 · The plan: what will run · {self.recipe.id}", classes="title", markup=False)
+        # the recipe first: a narrow terminal cuts the title's end, and the id is what says which plan (walk 20 #3)
+        yield Shown(f"gc-wizard · Step 3 of 5 · {self.recipe.id} · The plan: what will run", classes="title", markup=False)
         with VerticalScroll(id="plan-pane"):
             yield Shown("", id="plan", markup=False)
         yield WrappingFooter()  # all of its keys stay visible at 60 columns (and with "a Alt src" at 80)

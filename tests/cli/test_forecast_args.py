@@ -118,6 +118,7 @@ def test_an_unreachable_bucket_is_a_forecast_result_with_its_finding_and_a_comma
     assert "`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`" in fix
     assert f"`{wizard_command()} forecast --assets DIR/assets`" in fix and "RECIPE" not in json.dumps(data)
     assert data["model"].startswith("GraphCast_small") and data["dataset"].startswith("source-era5")
+    assert data["findings"][0]["evidence"] == [data["error"]]  # the cause, not the fix again (walk 21 #3)
     text = run_inproc("forecast", "--env", str(env))
     assert text.returncode == 1 and "Traceback" not in text.stderr
     shown = " ".join((text.stdout + text.stderr).split())

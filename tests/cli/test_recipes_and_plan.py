@@ -302,3 +302,15 @@ def test_saved_facts_do_not_claim_no_other_python_was_found(tmp_path):
     by_id = _check_list(last_json(run_inproc("recipes", "--facts", str(path), "--json")))
     words = " ".join(w for w in by_id[N12]["warnings"] if w.startswith("Python"))
     assert "the facts name no other Python" in words and "was found" not in words
+
+
+def test_the_printed_plan_fits_the_terminal_and_its_commands_still_paste_whole():
+    """Walk 21 #1: `plan` wrapped at 100 columns in an 80-column terminal, which broke 28 lines mid-word. Prose
+    wraps to the terminal now; a command's rows (ending in `\\`) are left as laid out, so they paste whole."""
+    text = run_inproc("plan", "jax0.4.23-cpu", env={**os.environ, "COLUMNS": "80"}).stdout
+    lines = text.splitlines()
+    for before, line in zip(["", *lines], lines, strict=False):
+        in_command = before.endswith("\\") or line.endswith("\\")
+        assert len(line) <= 80 or in_command or max(map(len, line.split())) > 40, line
+    assert "'graphcast @ git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7af4aaed7790167dffa769bae1f2c'" \
+        in text  # the quoted argument is not split across rows

@@ -294,7 +294,9 @@ def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | 
         # The cause is the error and the fix is said once, by the finding, in this sentence's own words (the files
         # by name, the command that works here).
         result.error = exc.cause
-        result.findings = [replace(result.findings[0], fix=assets.for_recipe(exc.fix, recipe)), *result.findings[1:]]
+        # and its evidence is the cause alone: quoting the whole sentence said the fix a second time (walk 21 #3)
+        result.findings = [replace(result.findings[0], fix=assets.for_recipe(exc.fix, recipe), evidence=(exc.cause,)),
+                           *result.findings[1:]]
     else:
         result.error = assets.for_recipe(str(exc), recipe)
     # The gathering command names this environment's recipe, never the catalogue's `RECIPE`.

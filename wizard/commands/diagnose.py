@@ -167,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
             say("  The failing lines it saw:")
             for line in unknown.lines:
                 say(f"    > {line}")
-        say(textwrap.fill("  Next: " + unknown.next_step, width=_width(), subsequent_indent="  "))
+        say(textwrap.fill("  Next: " + unknown.next_step, width=_width(), subsequent_indent="  ",
+                          break_long_words=False, break_on_hyphens=False))
     else:
         say(f"No known problem found in {shown}.")
     if report is not None and not getattr(args, "json", False):

@@ -92,7 +92,8 @@ def _is_record(value: object) -> bool:
 
 
 def _wrap(text: str, indent: str, columns: int = _WIDTH) -> str:
-    return textwrap.fill(text, width=columns, initial_indent=indent, subsequent_indent=indent + "  ")
+    return textwrap.fill(text, width=columns, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def _short_title(title: str, room: int) -> str:
@@ -179,9 +180,20 @@ _CLI_HINTS = PlanHints(refusal="  `gc-wizard install` refuses it (exit 2) withou
 
 def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=None) -> str:
     """The core's plan lines (`flows.describe_plan`), then the `install` line that runs it."""
+    columns = width()  # the terminal's, as `recipes` and `detect` (walk 21 #1: 100 columns in an 80-column one)
     lines = plan_lines(review, download=download.describe() if download is not None else None, slurm=slurm,
-                       hints=_CLI_HINTS, width=_WIDTH)
-    return "\n".join([*lines, "", f"To run it: {install_command(review.plan, wizard_command(), slurm)}"])
+                       hints=_CLI_HINTS, width=columns)
+    laid_out: list[str] = []
+    in_command = False
+    for line in lines:  # a header line the core leaves whole wraps under its own indent; a command stays as laid
+        command_row = in_command or line.rstrip().endswith("\\")  # out (its rows end in `\` and paste whole)
+        in_command = line.rstrip().endswith("\\")
+        if len(line) <= columns or command_row or " " not in line.strip():
+            laid_out.append(line)
+        else:
+            indent = line[: len(line) - len(line.lstrip())]
+            laid_out += wrapped(line.strip(), columns, indent, indent + "    ")
+    return "\n".join([*laid_out, "", f"To run it: {install_command(review.plan, wizard_command(), slurm)}"])
 
 
 def run_plan(args: argparse.Namespace) -> int:

@@ -57,3 +57,17 @@ def test_a_long_pinned_url_keeps_its_owner_and_shows_the_commit_as_git_does():
     assert _fit(url, 64) == "git+https://github.com/google-deepmind/graphcast@97d1ad50b0b7"
     longer = "git+https://git.example.org/a-very-long-lab-group-name/forks-of-graphcast@" + "0" * 40
     assert "…" in _fit(longer, 64) and len(_fit(longer, 64)) <= 64
+
+
+def test_a_findings_fix_wraps_between_words_never_inside_an_option():
+    """Walk 21 #3: `--with-assets` wrapped as `--with-` / `assets`, which pasted as two words."""
+    from types import SimpleNamespace
+
+    from wizard.flows.describe_check import finding_lines
+
+    fix = "x " * 30 + "then run `gc-wizard bundle jax0.4.23-cpu --with-assets --out graphcast-bundle` there."
+    finding = SimpleNamespace(id="asset_unreachable", title="The files cannot be fetched", explanation="e",
+                              fix=fix, explains=(), causes=(), evidence=())
+    for width in range(40, 100):
+        text = "\n".join(finding_lines([finding], width))
+        assert "--with-assets" in text and "--with-\n" not in text, width

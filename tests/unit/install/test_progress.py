@@ -56,3 +56,13 @@ def test_uvs_downloads_run_side_by_side_and_are_counted_by_their_own_end_lines()
     uv = "Resolved 3 packages in 1.2s\nDownloading jaxlib (73.6MiB)\nDownloading scipy (35.1MiB)\n Downloaded scipy\n"
     progress = _fed(uv, total=3)
     assert progress.fetched == {"scipy"}  # jaxlib is still downloading: a later start does not end it
+
+
+def test_files_pip_takes_from_a_local_wheelhouse_are_counted_and_said_local():
+    """Walk 21 #2: with PIP_FIND_LINKS set, half the wheels were `Processing /opt/wheels/…` lines, never counted."""
+    lines = ("Collecting jax==0.4.23\n  Downloading jax-0.4.23.tar.gz (1.4 MB)\nProgress 1400000 of 1400000\n"
+             "Processing /opt/wheels/numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl\n"
+             "Processing ./wheels/scipy-1.11.4-cp311-cp311-manylinux_2_17_x86_64.whl\n")
+    progress = _fed(lines, total=3)
+    assert progress.fetched == {"jax", "numpy", "scipy"} and progress.local == {"numpy", "scipy"}
+    assert progress.summary(3).startswith("3 of 3 packages") and ", 2 local" in progress.summary(3)

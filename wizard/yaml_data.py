@@ -16,6 +16,7 @@ import unicodedata
 from pathlib import Path
 
 from wizard import bounded, paths
+from wizard.patterns import LazyPattern
 from wizard.security import show_characters
 
 
@@ -31,16 +32,9 @@ class YAMLError(ValueError):
 
 #: What YAML's reader refuses anywhere in a file (PyYAML's own set): C0 and C1 controls besides tab, newline,
 #: carriage return and NEL; DEL; lone surrogates; U+FFFE and U+FFFF.
-#: Compiled when first needed (`_unreadable`): its ranges took 5 ms to compile, on the start-up path of every
-#: command that imports this module, `detect --json` among them (issue 23).
-_UNREADABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]"
-_UNREADABLE_RE: list[re.Pattern[str]] = []
-
-
-def _unreadable() -> re.Pattern[str]:
-    if not _UNREADABLE_RE:
-        _UNREADABLE_RE.append(re.compile(_UNREADABLE))
-    return _UNREADABLE_RE[0]
+#: Compiled when first used (`wizard.patterns.LazyPattern`): its ranges took 5 ms to compile, on the start-up path of
+#: every command that imports this module, `detect --json` among them (issue 23).
+_UNREADABLE_RE = LazyPattern("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 
 
 def check_characters(text: str) -> None:
@@ -50,7 +44,7 @@ def check_characters(text: str) -> None:
     characters are not allowed\n  in "<unicode string>", position 30`): no line, a character position that
     libyaml counts in UTF-8 bytes, and an escaped newline in the wizard's one-line message (nineteenth hostile
     pass P8). A lone surrogate even stopped libyaml with a UnicodeEncodeError before it read anything."""
-    found = _unreadable().search(text)
+    found = _UNREADABLE_RE.search(text)
     if found is None:
         return
     char = found.group()

@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 import statistics
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -19,6 +21,14 @@ class Sample:
     wall: float
     cpu: float
     returncode: int
+
+
+def program() -> list[str]:
+    """How the user starts the wizard: the `gc-wizard` program beside this Python (what `pip install` wrote),
+    else `python -m wizard`. Why: `-m` adds `runpy` and `importlib.util` to every start, a cost the installed
+    program does not pay, and runs a `wizard/` folder in the current directory instead of the installed one."""
+    installed = Path(sys.executable).with_name("gc-wizard")
+    return [str(installed)] if installed.exists() else [sys.executable, "-m", "wizard"]
 
 
 def run(argv: list[str], env: dict[str, str] | None = None) -> Sample:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import signal
 import sys
 from enum import IntEnum
 
+from wizard.patterns import LazyPattern
 from wizard.security import redact_secrets, reveal_format_characters
 
 
@@ -112,7 +112,7 @@ class WizardError(Exception):
 
 
 #: A byte that is not UTF-8 as Python's `repr` spells the lone surrogate holding it (`'k\udcffn'`).
-_REPR_BYTE = re.compile(r"\\udc([89a-f][0-9a-f])")
+_REPR_BYTE = LazyPattern(r"\\udc([89a-f][0-9a-f])")
 
 
 def _one_spelling(text: str) -> str:

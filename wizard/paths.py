@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import errno
 import os
-import re
-import shlex
 import stat
 import time
 from pathlib import Path
 
 from wizard.errors import OperationFailed
+from wizard.patterns import LazyPattern
 
 
 def state_dir() -> Path:
@@ -262,6 +261,8 @@ def loose_env_folders(env: Path) -> str | None:
             loose.append((folder, stat.S_IMODE(info.st_mode)))
     if not loose:
         return None
+    import shlex  # deferred, as in `wizard_command`: `detect` quotes nothing (issue 23)
+
     named = " and ".join(f"{folder} ({mode:04o})" for folder, mode in loose)
     fix = " ".join(shlex.quote(str(folder)) for folder, _ in loose)
     return (f"{named} can be written by group or other users, so one of them could swap the environment's "
@@ -386,14 +387,16 @@ OWNER_KEPT = 0o077
 
 
 #: Names that mean another thing in every other process: this process's own view (`/proc/self/cwd`, a descriptor).
-_PROCESS_VIEWS = re.compile(r"^/(?:proc/(?:self|thread-self|\d+)|dev/fd)(?:/|$)")
+_PROCESS_VIEWS = LazyPattern(r"^/(?:proc/(?:self|thread-self|\d+)|dev/fd)(?:/|$)")
 
 
 def lasting_path(path: Path) -> Path:
     """`path` as a later process will find it: through `/proc/self/…` or `/dev/fd/…` it is resolved to the folder
     it names now, since those names lead elsewhere for `activate` in another shell (tenth hostile pass Y7:
     `--env /proc/self/cwd/e` was recorded as given and "no longer exists" from any other folder)."""
-    return Path(os.path.realpath(path)) if _PROCESS_VIEWS.match(str(path)) else path
+    text = str(path)
+    return Path(os.path.realpath(path)) if text.startswith(("/proc/", "/dev/fd")) and _PROCESS_VIEWS.match(text) \
+        else path
 
 
 def unusable_env_path(value: str) -> str | None:

@@ -15,6 +15,24 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
 
+def class_members(source: str) -> frozenset[str]:
+    """Every character of a character class written as characters and `a-b` ranges (`"[\x00-\x08\xad]"`), as a
+    set: `set.isdisjoint(text)` tells in one pass at C speed whether a text holds any, without compiling a class
+    whose ranges reach past U+00FF (a millisecond each, issue 23). Only for such plain classes: no escapes, no
+    negation, and no `-` or `]` as a member."""
+    body = source[1:-1]
+    members: set[str] = set()
+    i = 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            members.update(map(chr, range(ord(body[i]), ord(body[i + 2]) + 1)))
+            i += 3
+        else:
+            members.add(body[i])
+            i += 1
+    return frozenset(members)
+
+
 class LazyPattern:
     __slots__ = ("source", "flags", "_compiled")
 

@@ -27,7 +27,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from wizard.patterns import LazyPattern
+from wizard.patterns import LazyPattern, class_members
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
@@ -44,14 +44,14 @@ _CREDENTIALS_RE = LazyPattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)(
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
 #: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the two-character
 #: escapes `ESC [@-Z\\-_]`).
-ESCAPE_RE = re.compile(
+ESCAPE_RE = LazyPattern(
     r"\x1b(?:\[[0-?]*[ -/]*[@-~]"
     r"|\][^\x07\x1b]*(?:\x07|\x1b\\)"
     r"|[PX^_][^\x1b]*\x1b\\"
     r"|[ -/]*[0-~])"
 )
 #: Control characters left after the escapes are gone (tab, LF and CR are kept; ESC and C1 are not).
-CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+CONTROL_RE = LazyPattern(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 #: Unicode categories a line of text shown to a person never needs: controls (Cc: C0, DEL, C1), format
 #: characters (Cf: the bidi embeddings, overrides and isolates U+202A-202E and U+2066-2069, the marks U+200E/200F
@@ -134,7 +134,7 @@ def _shows_user(user: str, password: str) -> bool:
 #: Every character of Unicode's "format" category (Cf) is one (the soft hyphen, the Arabic letter mark, the
 #: Mongolian vowel separator, the interlinear annotations, the tag characters; eighth hostile pass U7), and so are
 #: the line and paragraph separators, which some terminals and editors break lines at.
-_INVISIBLE_FORMAT = LazyPattern(
+_INVISIBLE_CLASS = (
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
     "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
@@ -142,9 +142,13 @@ _INVISIBLE_FORMAT = LazyPattern(
     # (ninth hostile pass V1). Not U+DC80-U+DCFF: those stand for a path's bytes that are not UTF-8
     # (surrogateescape), which are written as those bytes.
     "\ud800-\udc7f\udd00-\udfff]")
+_INVISIBLE_FORMAT = LazyPattern(_INVISIBLE_CLASS)
+#: The same characters as a set (`patterns.class_members`), made on first use: text beyond ASCII that holds none
+#: of them (a `1°`, a `✓`, an `…`: most of what the wizard prints) is passed on without compiling the class.
+_INVISIBLE_MEMBERS: list[frozenset[str]] = []
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
 
 def json_text(value: Any, **options: Any) -> str:
@@ -158,8 +162,22 @@ def json_text(value: Any, **options: Any) -> str:
     `os.fsencode` — and so a kernel's environment, an `open()` — turns back into the byte. `report` spells such a
     byte the same way (`\\udcff`). Other characters stay themselves (a folder named `données` reads as such).
     A lone surrogate can only stand inside a string of the output, so escaping it there is always right."""
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False,
-                                                                                 **options))
+    text = json.dumps(value, ensure_ascii=False, **options)
+    if _utf8_as_is(text):  # nearly every line: nothing to escape, and the pattern is not even compiled
+        return text
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _utf8_as_is(text: str) -> bool:
+    """Whether `text` holds no lone surrogate (so UTF-8 writes it as it is): pure ASCII, or encodable. One C-level
+    pass instead of a regular expression over text that is almost never anything else (issue 23)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def reveal_format_characters(text: str) -> str:
@@ -173,14 +191,23 @@ def reveal_format_characters(text: str) -> str:
     `LC_ALL=C PYTHONUTF8=0`) are read as the characters they spell first: a right-to-left override in a path given
     on the command line went out raw, live on the user's UTF-8 terminal (sixteenth hostile pass P6). A byte that is
     no UTF-8 stays what it was."""
-    if _ESCAPED_BYTE.search(text):
+    if text.isascii():  # most text: its only invisible characters are C0 controls and DEL (issue 23)
+        return _ASCII_INVISIBLE.sub(_escape, text) if not text.isprintable() else text
+    if not _utf8_as_is(text) and _ESCAPED_BYTE.search(text):
         try:
             text = text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
         except UnicodeError:  # a surrogate no byte stands for: leave the text as it is
             pass
+    if not _INVISIBLE_MEMBERS:
+        _INVISIBLE_MEMBERS.append(class_members(_INVISIBLE_CLASS))
+    if _INVISIBLE_MEMBERS[0].isdisjoint(text):
+        return text
     return _INVISIBLE_FORMAT.sub(_escape, text)
 
 
+#: `_INVISIBLE_FORMAT`'s ASCII members: all an ASCII text can hold of it, and a pattern that compiles at once, where
+#: the whole class (its ranges reach past U+FFFF) took a millisecond on every command's start (issue 23).
+_ASCII_INVISIBLE = LazyPattern("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: A byte Python could not decode, held as a lone surrogate (U+DC80..U+DCFF).
 _ESCAPED_BYTE = LazyPattern("[\udc80-\udcff]")
 
@@ -262,7 +289,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
 
 
 #: One of this process's own descriptors by path (`/dev/fd/1`, `/proc/self/fd/1`, where `/dev/stdout` leads).
-OWN_DESCRIPTOR = re.compile(r"^/(?:proc/(?:self|thread-self)/fd|dev/fd)/(\d+)$")
+OWN_DESCRIPTOR = LazyPattern(r"^/(?:proc/(?:self|thread-self)/fd|dev/fd)/(\d+)$")
 
 
 def _write_into_descriptor(fd: int, text: str, encoding: str) -> None:

@@ -70,3 +70,11 @@ def test_stdout_writes_the_json_line_masked_and_valid(capfdbinary):
         emit_json({"ok": False, "error": f'RuntimeError: header "Authorization: Bearer {SECRET}" sent', "exit": 1})
     out = capfdbinary.readouterr().out.decode()
     assert json.loads(out.splitlines()[-1])["error"] == 'RuntimeError: header "Authorization: Bearer <redacted>" sent'
+
+
+def test_a_stdout_that_does_not_mask_gets_the_values_masked_by_emit_json(capsys):
+    """`emit_json` leaves the masking to the CLI's stdout, which masks a JSON line value by value; any other stdout
+    (a library caller's, this capture) still gets no secret."""
+    emit_json({"error": f"export HF_TOKEN={SECRET}\nnext line", "url": f"https://me:{SECRET}@host/simple/"})
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert SECRET not in line and "\\nnext line" in line, line

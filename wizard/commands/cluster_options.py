@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 
 from wizard.commands.output import warn
-from wizard.flows.describe_machine import where_sentence as where_line
 from wizard.flows.machine import machine_facts
 from wizard.flows.options import slurm_target as target_of
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
-    from wizard.flows.types import JobState, SlurmTarget
+    from wizard.flows.types import Facts, JobState, SlurmTarget
 
 __all__ = ["JobReporter", "facts_for", "slurm_target", "where_line"]
 
@@ -25,6 +24,15 @@ def slurm_target(args: argparse.Namespace) -> SlurmTarget | None:
     """The `--slurm`/`--srun-arg` arguments as a target (None without --slurm)."""
     return target_of(getattr(args, "slurm", None), getattr(args, "srun_arg", None) or (),
                      getattr(args, "slurm_wait", None))
+
+
+def where_line(facts: Facts) -> str | None:
+    """Where the facts were read, when not on this machine (`flows.describe_machine.where_sentence`)."""
+    from wizard.flows.describe_machine import (
+        where_sentence,  # deferred: `detect --json` describes nothing (issue 23)
+    )
+
+    return where_sentence(facts)
 
 
 def facts_for(args: argparse.Namespace, *, on_line=None):

@@ -7,7 +7,6 @@ import argparse
 from wizard.commands import options
 from wizard.commands.cluster_options import facts_for, slurm_target, where_line
 from wizard.commands.output import emit_json, say, warn, width
-from wizard.flows.describe_machine import machine_lines
 from wizard.flows.machine import preflight
 
 
@@ -22,6 +21,10 @@ def run(args: argparse.Namespace) -> int:
         data["preflight"] = [fit.to_dict() for fit in preflight(facts)]
         emit_json(data)
     else:
+        from wizard.flows.describe_machine import (
+            machine_lines,  # deferred: `--json` describes nothing (issue 23)
+        )
+
         where = where_line(facts)
         if where:
             say(where)

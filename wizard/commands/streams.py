@@ -172,6 +172,9 @@ def _read_only(fd: int) -> bool:
 class GuardedStream(io.TextIOBase):
     """A text stream over another one: every write redacted and encodable, every failure `OutputFailed`."""
 
+    #: `redact_output` masks a line that is a JSON document value by value (`emit_json` then need not, issue 23).
+    masks_json_lines = True
+
     def __init__(self, inner: TextIO, fd: int, name: str, *, outlive_reader: bool = False) -> None:
         super().__init__()
         self.inner = inner

@@ -47,6 +47,9 @@ PROBE_TIMEOUT = deadline.PROBE_TIMEOUT
 #: Seconds NVML has to answer before nvidia-smi is started beside it (a quarter of a shorter deadline).
 SMI_GRACE = 0.5
 OVERRIDE_VAR = "GC_WIZARD_CUDA_DRIVER_VERSION"
+#: The loader cache's entries detection reads: the CUDA/cuDNN libraries (`parse_ldconfig`) and the driver's
+#: (`driver_library_findable`). The rest of a server's cache (hundreds of libraries) is never decoded.
+LDCONFIG_NAMES = tuple(f"lib{name}" for name in libpath.LIBRARY_NAMES) + gpu_probe.DRIVER_SONAMES
 
 
 def check_override(environ: dict[str, str]) -> str | None:
@@ -250,9 +253,9 @@ def driver_library_findable(environ: dict[str, str], ldconfig_text: str | None) 
     """
     if ldconfig_text is None:
         return True
-    for soname in gpu_probe.DRIVER_SONAMES:
-        if re.search(rf"^\s*{re.escape(soname)}\s", ldconfig_text, re.M):
-            return True
+    listed = {line.split(None, 1)[0] for line in ldconfig_text.splitlines() if line.strip()}
+    if listed.intersection(gpu_probe.DRIVER_SONAMES):
+        return True
     return gpu_probe.driver_library_in_folders(environ)
 
 
@@ -302,7 +305,7 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
     if child is None and gpu_probe.driver_library_in_folders(environ):
         child = gpu_probe.start(environ, timeout)
     interp = environment.start_interpreter_query(target, timeout)
-    ldconfig_text = ldcache.text()
+    ldconfig_text = ldcache.text(names=LDCONFIG_NAMES)
     if ldconfig_text is None:  # a cache this wizard cannot read: ldconfig itself lists it
         ldconfig = start_ldconfig(timeout)
         done = ldconfig.finish() if ldconfig is not None else None

@@ -10,8 +10,6 @@ programs, and a probe that inherits `CUDA_VISIBLE_DEVICES=""` must still see the
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import time
 
 from wizard.children import communicate_bounded, die_with_parent, stopping, track, untrack
@@ -61,10 +59,12 @@ class Running:
         self.deadline = time.monotonic() + timeout
         self.started = time.monotonic()
         self.error: str | None = None
-        self.popen: subprocess.Popen | None = None
+        self.popen = None
         if stopping():  # a stop signal came while detecting: nothing more starts
             self.error = f"{argv[0]}: not started, the wizard is stopping"
             return
+        import subprocess  # deferred: a GPU-less host starts no probe, and `detect` pays no import for it (issue 23)
+
         try:
             self.popen = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -80,7 +80,7 @@ class Running:
         """SIGKILL to the probe's whole group, from any thread (`children.stop_all`); `finish` then collects it."""
         if self.popen is not None and self.popen.poll() is None:  # never a group whose leader is gone
             try:
-                os.killpg(self.popen.pid, signal.SIGKILL)
+                os.killpg(self.popen.pid, 9)  # SIGKILL
             except OSError:
                 pass
 
@@ -89,6 +89,8 @@ class Running:
         a later `finish()` (or `finish_within`) still gets all of its output."""
         if self.popen is None or time.monotonic() + seconds >= self.deadline:
             return self.finish()
+        import subprocess  # loaded by `__init__` already, for a probe that started
+
         try:
             out, err = self.popen.communicate(timeout=seconds)
         except subprocess.TimeoutExpired:

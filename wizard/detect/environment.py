@@ -26,12 +26,40 @@ from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
 
-#: The distributions `detect` reports (PEP 503 names); everything else in the env is noise here.
-REPORTED = re.compile(
-    r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|numpy|scipy|ml-dtypes|dm-haiku|flax|chex|optax|jraph|dm-tree"
-    r"|xarray|pandas|graphcast|gencast|torch|tensorflow|tensorflow-gpu|cupy-cuda\w+|nvidia-[\w-]+)$"
-)
-_DIST_RE = re.compile(r"^(?P<name>.+?)-(?P<version>\d[^-]*?)\.(dist-info|egg-info)$")
+#: The distributions `detect` reports (PEP 503 names), besides the families `reported` knows by their shape
+#: (`jax-cuda12-plugin`, `cupy-cuda12x`, `nvidia-cudnn-cu12`); everything else in the env is noise here.
+REPORTED = frozenset({
+    "jax", "jaxlib", "numpy", "scipy", "ml-dtypes", "dm-haiku", "flax", "chex", "optax", "jraph", "dm-tree",
+    "xarray", "pandas", "graphcast", "gencast", "torch", "tensorflow", "tensorflow-gpu",
+})
+#: A distribution's metadata folder (`jax-0.4.23.dist-info`): its name, a `-`, a version without `-`.
+_METADATA_SUFFIXES = (".dist-info", ".egg-info")
+
+
+def reported(name: str) -> bool:
+    """Whether `detect` reports the distribution with this normalized name. Plain string tests where a pattern
+    was compiled on every `detect` for the look-up of a few hundred folder names (issue 23)."""
+    if name in REPORTED:
+        return True
+    if name.startswith("jax-cuda"):  # jax-cuda12-plugin, jax-cuda12-pjrt
+        digits, _, kind = name[len("jax-cuda"):].partition("-")
+        return digits.isdecimal() and kind in ("plugin", "pjrt")
+    if name.startswith("cupy-cuda"):  # cupy-cuda12x
+        return name[len("cupy-cuda"):].isalnum()
+    if name.startswith("nvidia-"):  # nvidia-cudnn-cu12
+        rest = name[len("nvidia-"):].replace("-", "").replace("_", "")  # `nvidia-[\w-]+`
+        return name != "nvidia-" and (not rest or rest.isalnum())
+    return False
+
+
+def distribution_folder(entry: str) -> tuple[str, str] | None:
+    """(name, version) of a metadata folder's name (`jax-0.4.23.dist-info`), else None."""
+    for suffix in _METADATA_SUFFIXES:
+        if entry.endswith(suffix):
+            name, dash, version = entry[:-len(suffix)].rpartition("-")
+            if dash and name and version[:1].isdecimal() and "\n" not in name:
+                return name, version
+    return None
 
 _INTERPRETER_QUERY = (
     "import json, site, sys\n"
@@ -205,12 +233,12 @@ def installed_packages(site_dirs: list[Path]) -> dict[str, str]:
         except OSError:
             continue
         for entry in entries:
-            match = _DIST_RE.match(entry)
-            if not match:
+            found = distribution_folder(entry)
+            if not found:
                 continue
-            name = normalize(match.group("name"))
-            if REPORTED.match(name) and name not in packages:
-                packages[name] = match.group("version")
+            name = normalize(found[0])
+            if reported(name) and name not in packages:
+                packages[name] = found[1]
     return dict(sorted(packages.items()))
 
 

@@ -46,25 +46,30 @@ def _arch(flags: int) -> str:
     return kind + abi
 
 
-def entries(data: bytes) -> list[tuple[str, str, str]] | None:
-    """[(soname, arch, path)] in the file's order; None when `data` is no cache this module knows."""
+def entries(data: bytes, names: tuple[bytes, ...] | None = None) -> list[tuple[str, str, str]] | None:
+    """[(soname, arch, path)] in the file's order; None when `data` is no cache this module knows.
+
+    `names`: only the entries whose soname starts with one of these (b"libcudnn"), each tested on the file's
+    bytes before anything is decoded — a server's cache lists hundreds of libraries, and decoding them all was
+    a tenth of `detect`'s own time (issue 23)."""
     try:
         if data.startswith(_NEW_MAGIC):
-            return _new_entries(data, 0)
+            return _new_entries(data, 0, names)
         if data.startswith(_OLD_MAGIC):
             (count,) = struct.unpack_from("<I", data, 12)
             after_old = _OLD_HEADER + count * _OLD_ENTRY.size
             new_at = (after_old + 7) & ~7  # the new part, aligned as its header (8 bytes)
             if data[new_at:new_at + len(_NEW_MAGIC)] == _NEW_MAGIC:
-                return _new_entries(data, new_at)
+                return _new_entries(data, new_at, names)
             return [(_string(data, after_old + key), _arch(flags), _string(data, after_old + value))
-                    for flags, key, value in _OLD_ENTRY.iter_unpack(data[_OLD_HEADER:after_old])]
+                    for flags, key, value in _OLD_ENTRY.iter_unpack(data[_OLD_HEADER:after_old])
+                    if names is None or data.startswith(names, after_old + key)]
     except (struct.error, ValueError, IndexError):  # a truncated or garbled file
         return None
     return None
 
 
-def _new_entries(data: bytes, start: int) -> list[tuple[str, str, str]]:
+def _new_entries(data: bytes, start: int, names: tuple[bytes, ...] | None) -> list[tuple[str, str, str]]:
     # String offsets count from the new header's start (glibc's `cache_data` for this format).
     (count,) = struct.unpack_from("<I", data, start + len(_NEW_MAGIC))
     first = start + _NEW_HEADER
@@ -72,17 +77,19 @@ def _new_entries(data: bytes, start: int) -> list[tuple[str, str, str]]:
     if len(table) != count * _NEW_ENTRY.size:
         raise ValueError("truncated cache")
     return [(_string(data, start + key), _arch(flags), _string(data, start + value))
-            for flags, key, value, _, _ in _NEW_ENTRY.iter_unpack(table)]
+            for flags, key, value, _, _ in _NEW_ENTRY.iter_unpack(table)
+            if names is None or data.startswith(names, start + key)]
 
 
-def text(path: str = CACHE) -> str | None:
-    """The cache as `ldconfig -p` lists it (without its count line); None when it cannot be read here."""
+def text(path: str = CACHE, names: tuple[str, ...] | None = None) -> str | None:
+    """The cache as `ldconfig -p` lists it (without its count line), or only its libraries whose soname starts
+    with one of `names`; None when it cannot be read here."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(64 * 1024 * 1024)
     except OSError:
         return None
-    found = entries(data)
+    found = entries(data, None if names is None else tuple(name.encode() for name in names))
     if found is None:
         return None
     return "".join(f"\t{name} ({arch}) => {where}\n" for name, arch, where in found)

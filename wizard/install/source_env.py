@@ -8,9 +8,10 @@ Its own module, with nothing but the standard library: the app reads these befor
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from urllib.parse import urlsplit
+
+from wizard.patterns import LazyPattern
 
 GRAPHCAST_SRC_VAR = "GC_WIZARD_GRAPHCAST_SRC"
 FIND_LINKS_VAR = "GC_WIZARD_FIND_LINKS"
@@ -24,7 +25,7 @@ def env_sources(environ: Mapping[str, str] | None = None) -> tuple[str | None, l
 
 
 #: A `:` that starts a URL's `//` or a port (`host:8080`) is part of the URL, not a separator.
-_URL_START = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*$")
+_URL_START = LazyPattern(r"^[A-Za-z][A-Za-z0-9+.-]*$")
 
 
 def split_find_links(value: str) -> list[str]:

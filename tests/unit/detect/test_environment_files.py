@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from wizard.detect import deadline, environment
 
@@ -77,3 +80,33 @@ def test_the_interpreter_is_still_asked_where_the_files_cannot_answer(tmp_path):
     (broken / "pyvenv.cfg").write_text("version = 3.11.7\n")
     os.chmod(broken / "bin", 0o755)
     assert environment.version_from_files(environment.choose_target(broken, {})) is None
+
+
+#: The patterns `reported` and `distribution_folder` replaced (compiled on every `detect`, issue 23): the string
+#: tests must answer as they did, for every shape a site-packages folder holds.
+_OLD_REPORTED = re.compile(
+    r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|numpy|scipy|ml-dtypes|dm-haiku|flax|chex|optax|jraph|dm-tree"
+    r"|xarray|pandas|graphcast|gencast|torch|tensorflow|tensorflow-gpu|cupy-cuda\w+|nvidia-[\w-]+)\Z")
+_OLD_DIST = re.compile(r"^(?P<name>.+?)-(?P<version>\d[^-]*?)\.(dist-info|egg-info)\Z")
+
+_NAMES = ["jax", "jaxlib", "jax-cuda12-plugin", "jax-cuda12-pjrt", "jax-cuda-plugin", "jax-cuda12-plugins",
+          "jax-cuda１２-pjrt", "jax-cudax-plugin", "cupy-cuda12x", "cupy-cuda", "cupy-cuda-12", "nvidia-cudnn-cu12",
+          "nvidia-", "nvidia--", "nvidia-nccl_cu12", "nvidia-nvjitlink-cu12", "nvidia-é", "nvidia-a b", "numpyx",
+          "xnumpy", "dm-haiku", "dm-tree", "tensorflow-gpu", "tensorflow-cpu", "graphcast", "gencast", "torch",
+          "ml-dtypes", "pandas", "", "jax-cuda12-plugin-x", "cupy-cuda12x.y"]
+_FOLDERS = ["jax-0.4.23.dist-info", "jaxlib-0.4.23+cuda12.cudnn89.dist-info", "nvidia_cudnn_cu12-8.9.2.26.dist-info",
+            "dm_haiku-0.0.12.egg-info", "graphcast-0.1.1.dist-info", "a-b-1.0.dist-info", "x-v1.dist-info",
+            "-1.0.dist-info", "noversion.dist-info", "jax-0.4.23", "jax-0.4.23.dist-info.bak", "a\nb-1.dist-info",
+            "a-1\n2.dist-info", "a-١.dist-info", "a-²1.dist-info", "jax-0.4-23.dist-info", "x.egg-info",
+            "tiny_a-1.0.egg-info", "__pycache__", "jax"]
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_reported_names_are_the_patterns_names(name):
+    assert environment.reported(name) == bool(_OLD_REPORTED.match(name))
+
+
+@pytest.mark.parametrize("folder", _FOLDERS)
+def test_a_metadata_folder_is_read_as_the_pattern_read_it(folder):
+    match = _OLD_DIST.match(folder)
+    assert environment.distribution_folder(folder) == ((match["name"], match["version"]) if match else None)

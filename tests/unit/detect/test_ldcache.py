@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from wizard.detect import ldcache
-from wizard.detect.chain import driver_library_findable
+from wizard.detect.chain import LDCONFIG_NAMES, driver_library_findable
 from wizard.detect.libraries import parse_ldconfig
 
 LDCONFIG = next((p for p in ("/sbin/ldconfig", "/usr/sbin/ldconfig") if os.access(p, os.X_OK)), None)
@@ -64,6 +64,20 @@ def test_each_format_reads_as_ldconfig_lists_it(caches, fmt):
     text = ldcache.text(str(caches[fmt]))
     assert text == _listed(caches[fmt])
     assert str(caches["folder"]) in parse_ldconfig(text)  # the cuDNN folder is found through the cache
+
+
+@needs_tools
+@pytest.mark.parametrize("fmt", ["new", "compat", "old"])
+def test_the_names_detection_reads_are_the_only_lines_kept_and_read_the_same(caches, fmt):
+    if fmt not in caches:
+        pytest.skip(f"this ldconfig does not write the {fmt} format")
+    whole = ldcache.text(str(caches[fmt]))
+    kept = ldcache.text(str(caches[fmt]), names=LDCONFIG_NAMES)
+    expected = [line for line in whole.splitlines(keepends=True)
+                if line.split(None, 1)[0].startswith(LDCONFIG_NAMES)]
+    assert kept == "".join(expected)
+    assert any("libcudnn" in line for line in expected) and len(expected) < len(whole.splitlines())
+    assert parse_ldconfig(kept) == parse_ldconfig(whole)
 
 
 @pytest.mark.skipif(LDCONFIG is None or not os.path.exists(ldcache.CACHE), reason="needs ldconfig and its cache")

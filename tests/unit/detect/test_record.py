@@ -50,3 +50,27 @@ def test_a_field_without_a_default_after_one_with_is_refused_as_a_dataclass_refu
         class Broken:
             first: int = 0
             second: int
+
+
+def test_wrong_arguments_and_fields_are_refused_as_a_constructor_refuses_them():
+    with pytest.raises(TypeError, match="missing required argument: 'name'"):
+        Sample()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        Sample("a", colour="red")
+    with pytest.raises(TypeError, match="multiple values for argument 'name'"):
+        Sample("a", name="b")
+    with pytest.raises(TypeError, match="takes 3 arguments but 4"):
+        Sample("a", 1, [], 2)
+    with pytest.raises(ValueError, match="colour"):
+        Sample("a")._replace(colour="red")
+
+
+def test_a_record_reads_as_a_dataclass_copies_and_is_still_a_tuple():
+    import copy
+    import pickle
+
+    one = Sample("a", 3, ["t"])
+    assert repr(one) == "Sample(name='a', size=3, tags=['t'])"
+    assert copy.deepcopy(one) == one and pickle.loads(pickle.dumps(one)) == one
+    assert isinstance(one, tuple) and tuple(one) == ("a", 3, ["t"]) and Sample._fields == ("name", "size", "tags")
+    assert one._replace(tags=[]).tags == [] and one.tags == ["t"]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import stat
 import time
 from pathlib import Path
@@ -99,6 +98,8 @@ def _read_stream(path: str | os.PathLike[str], limit: int, kind: str) -> bytes:
     run unattended, hung until something killed it (fifteenth hostile pass P5). The stream is opened without
     blocking and read as it comes; a pipe with no writer yet reads as ended, so an end before any byte is waited
     out too (the writer of `cat f > fifo &` may open it a moment later)."""
+    import select  # deferred: only a stream waits, and every command reads files through this module (issue 23)
+
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         deadline = time.monotonic() + STREAM_SECONDS

@@ -9,7 +9,6 @@ with ctypes; see `gpu_child.py`. This module never loads either library itself.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import sys
@@ -41,6 +40,8 @@ def driver_library_in_folders(environ: dict[str, str]) -> bool:
 def start(environ: dict[str, str], timeout: float) -> deadline.Running:
     """Start the child now; `read(running.finish(), timeout)` collects it."""
     argv = [sys.executable, "-I", "-S", str(_CHILD)]
+    import importlib.util  # deferred: a host without the driver's library starts no child (issue 23)
+
     found = importlib.util.find_spec("pynvml")
     if found is not None and found.origin:  # without pynvml the child says so itself ("not importable")
         argv += ["--path", str(Path(found.origin).parent)]

@@ -14,7 +14,6 @@ get: the first `LD_LIBRARY_PATH` folder that has it, else the `ldconfig` cache. 
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from pathlib import Path
@@ -45,10 +44,23 @@ def parse_ldconfig(text: str) -> list[str]:
     return folders
 
 
+def _entries(folder: str, prefix: str = "", then: str = "") -> list[str]:
+    """`glob.glob(folder/prefix*[/then])`, sorted, without importing `glob` on every `detect` (issue 23): the names
+    in `folder` that start with `prefix` (none hidden, as `*` matches none), each with `then` after it where that
+    exists."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    paths = (os.path.join(folder, name, then) if then else os.path.join(folder, name)
+             for name in names if name.startswith(prefix) and not name.startswith("."))
+    return sorted(path for path in paths if not then or os.path.lexists(path))
+
+
 def _wheel_lib_dirs(site_dirs: list[Path]) -> list[str]:
     found: list[str] = []
     for site in site_dirs:
-        found.extend(sorted(glob.glob(str(site / "nvidia" / "*" / "lib"))))
+        found.extend(_entries(str(site / "nvidia"), then="lib"))
     return found
 
 
@@ -62,7 +74,7 @@ def inventory(environ: dict[str, str], site_dirs: list[Path], ldconfig_folders: 
     conda = environ.get("CONDA_PREFIX")
     if conda:
         sources.append((os.path.join(conda, "lib"), "conda"))
-    for root in sorted(glob.glob("/usr/local/cuda*")):
+    for root in _entries("/usr/local", "cuda"):
         for sub in ("lib64", "lib"):
             sources.append((os.path.join(root, sub), "/usr/local/cuda"))
     sources.extend((folder, "wheel") for folder in _wheel_lib_dirs(site_dirs))

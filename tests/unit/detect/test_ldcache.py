@@ -94,3 +94,4 @@ def test_a_file_that_is_no_cache_is_none_and_ldconfig_is_asked_instead(tmp_path)
     assert ldcache.text(str(truncated)) is None
     assert ldcache.text(str(tmp_path / "missing")) is None
     assert driver_library_findable({}, None)  # unreadable: the probe child finds out for real
+

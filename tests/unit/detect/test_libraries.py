@@ -159,3 +159,24 @@ def test_the_seed_case_through_the_cli(gpu_server, tmp_path):
     assert all(len(line) <= 80 or max(map(len, line.split())) > 40 for line in summary)  # a path stays whole
     assert any(line.startswith("Driver") and "535.104.05" in line for line in summary)
     assert "cudnn 8.2.1" in " ".join(summary) and "loads first" in " ".join(summary)
+
+
+def test_folder_entries_are_what_glob_gives_for_the_same_pattern(tmp_path):
+    """`libraries._entries` stands for `glob.glob` (not imported on every `detect`, issue 23): same paths, same order."""
+    import glob
+
+    from wizard.detect.libraries import _entries
+
+    nvidia = tmp_path / "nvidia"
+    for name in ("cudnn", "cublas", ".hidden", "nolib", "cuda_runtime"):
+        (nvidia / name).mkdir(parents=True)
+    for name in ("cudnn", "cublas", ".hidden", "cuda_runtime"):
+        (nvidia / name / "lib").mkdir()
+    (nvidia / "dangling").mkdir()
+    (nvidia / "dangling" / "lib").symlink_to(tmp_path / "gone")
+    (nvidia / "afile").write_text("")
+    for name in ("cuda", "cuda-12.2", "cudax", ".cuda", "other"):
+        (tmp_path / name).mkdir()
+    assert _entries(str(nvidia), then="lib") == sorted(glob.glob(str(nvidia / "*" / "lib")))
+    assert _entries(str(tmp_path), "cuda") == sorted(glob.glob(str(tmp_path / "cuda*")))
+    assert _entries(str(tmp_path / "missing"), "cuda") == [] == sorted(glob.glob(str(tmp_path / "missing" / "cuda*")))

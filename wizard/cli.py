@@ -9,10 +9,8 @@ command modules keep their heavy imports inside `run`. This module must never im
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
-import threading
 
 from wizard import __version__, paths
 from wizard.commands import streams
@@ -140,7 +138,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         options.refuse_empty_values(parser)
         return parser
     for name in modules:
-        for command in importlib.import_module(f"wizard.commands.{name}").configure(sub):
+        # `__import__` with a from-list gives the command's own module (`importlib` is not imported for it).
+        for command in __import__(f"wizard.commands.{name}", fromlist=["configure"]).configure(sub):
             options.global_options(command, top=False)
     options.refuse_empty_values(parser)
     return parser
@@ -221,7 +220,7 @@ def run() -> int:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else ExitCode.BAD_INPUT)
     if _inspect_mode():
         _leave_without_inspect(int(code or 0))
-    if _named_command(sys.argv[1:]) in READ_ONLY or any(t.daemon and t.is_alive() for t in threading.enumerate()):
+    if _named_command(sys.argv[1:]) in READ_ONLY or any(t.daemon and t.is_alive() for t in _threads()):
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
@@ -229,6 +228,13 @@ def run() -> int:
                 pass
         os._exit(int(code or 0))
     return code
+
+
+def _threads() -> list:
+    """Every thread alive; none but this one when nothing imported `threading` (a thread cannot be started without
+    it): `detect --json` never does, and importing it only to ask was a millisecond of its start-up (issue 23)."""
+    threading = sys.modules.get("threading")
+    return threading.enumerate() if threading is not None else []
 
 
 def _inspect_mode() -> bool:
@@ -242,6 +248,7 @@ def _leave_without_inspect(code: int) -> None:
     """End the process with `code` the way a normal exit would — other threads joined, exit handlers run (temporary
     folders, logging), streams flushed — but without the interpreter's inspect mode, which no command wants."""
     import atexit
+    import threading
 
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and not thread.daemon and thread.is_alive():

@@ -24,7 +24,6 @@ import os
 import re
 import stat
 import sys
-import unicodedata
 from pathlib import Path
 
 from wizard.patterns import LazyPattern, class_members
@@ -65,6 +64,8 @@ _UNSHOWABLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
 def unshowable_characters(text: str, *, allow: str = "") -> list[str]:
     """The characters of `text` that could disturb or deceive the terminal it is shown on (each once, sorted),
     besides those in `allow` (say "\\t\\n" for a multi-line note); [] when there are none."""
+    import unicodedata  # deferred: only a recipe's or a state file's text is checked, never `detect`'s (issue 23)
+
     return sorted({ch for ch in text if ch not in allow and unicodedata.category(ch) in _UNSHOWABLE_CATEGORIES})
 
 

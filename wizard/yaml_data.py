@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import unicodedata
 from pathlib import Path
 
 from wizard import bounded, paths
@@ -47,6 +46,8 @@ def check_characters(text: str) -> None:
     found = _UNREADABLE_RE.search(text)
     if found is None:
         return
+    import unicodedata  # deferred: only a refused file needs it, and `detect` reads its tables through here (issue 23)
+
     char = found.group()
     line = text.count("\n", 0, found.start()) + 1
     kind = {"Cc": "a control character", "Cs": "half of a surrogate pair"}.get(unicodedata.category(char),

@@ -11,15 +11,15 @@ on this machine does not pay for srun's job handling or the driver table's parse
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
+    import threading
+    from collections.abc import Callable
+
     from wizard.detect.slurm import SlurmTarget
     from wizard.detect.srun_job import JobState
 

@@ -116,10 +116,14 @@ def _wizard_error(exc) -> YAMLError:
 
 
 def load_table(path: Path):
-    """The data in one of the wizard's YAML tables, from the JSON cache when it is as new as the file."""
+    """The data in one of the wizard's YAML tables, from the JSON cache when it is as new as the file.
+
+    The cache file is named by the table's name and its file's device and inode, so two copies of the wizard that
+    share a state folder (a pipx install and a development checkout) keep a cache each: named by the table's name
+    alone, each run of one replaced the other's, and every `detect` parsed the YAML again."""
     stat = path.stat()
     key = {"path": str(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    cache = paths.state_dir() / "cache" / "tables" / f"{path.stem}.json"
+    cache = paths.state_dir() / "cache" / "tables" / f"{path.stem}-{stat.st_dev:x}-{stat.st_ino:x}.json"
     try:
         cached = json.loads(cache.read_text(encoding="utf-8"))
         if cached.get("key") == key:

@@ -21,8 +21,7 @@ def test_a_table_is_parsed_once_then_read_from_the_cache_until_the_file_changes(
     table = tmp_path / "needs.yaml"
     table.write_text("# source: a comment the cache need not keep\nmodels:\n  - id: a\n    gpu_gb: 12\n")
     assert yaml_data.load_table(table) == {"models": [{"id": "a", "gpu_gb": 12}]}
-    cache = home / "cache" / "tables" / "needs.json"
-    assert cache.is_file()
+    (cache,) = (home / "cache" / "tables").glob("needs-*.json")
     table.write_text("models:\n  - id: b\n    gpu_gb: 40\n")  # other size: the cache no longer matches
     os.utime(table, ns=(1, 1))
     assert yaml_data.load_table(table) == {"models": [{"id": "b", "gpu_gb": 40}]}
@@ -32,12 +31,26 @@ def test_a_damaged_cache_or_an_unwritable_state_folder_costs_only_the_parse(tmp_
     table = tmp_path / "t.yaml"
     table.write_text("- 1\n- 2\n")
     yaml_data.load_table(table)
-    (home / "cache" / "tables" / "t.json").write_text("{not json")
+    (cache,) = (home / "cache" / "tables").glob("t-*.json")
+    cache.write_text("{not json")
     assert yaml_data.load_table(table) == [1, 2]
     blocked = tmp_path / "a-file-not-a-folder"
     blocked.write_text("")
     monkeypatch.setenv("GC_WIZARD_HOME", str(blocked))  # mkdir under it fails, even for root
     assert yaml_data.load_table(table) == [1, 2]
+
+
+def test_two_copies_of_a_table_keep_a_cache_each_and_neither_parses_again(tmp_path, home, monkeypatch):
+    """A pipx install and a checkout of the wizard share the state folder: each keeps its own cache."""
+    first, second = tmp_path / "one" / "models.yaml", tmp_path / "two" / "models.yaml"
+    for table, size in ((first, 12), (second, 40)):
+        table.parent.mkdir()
+        table.write_text(f"- gpu_gb: {size}\n")
+        yaml_data.load_table(table)
+    parsed = []
+    monkeypatch.setattr(yaml_data, "load_data", lambda text: parsed.append(text))
+    assert yaml_data.load_table(first) == [{"gpu_gb": 12}] and yaml_data.load_table(second) == [{"gpu_gb": 40}]
+    assert parsed == [] and len(list((home / "cache" / "tables").glob("models-*.json"))) == 2
 
 
 def test_malformed_yaml_names_its_line_and_tags_build_nothing():

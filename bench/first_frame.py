@@ -17,6 +17,8 @@ import time
 import uuid
 from pathlib import Path
 
+from timing import program  # bench/ is this script's folder
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 SOCKET = "gcw-bench"  # its own tmux server: no other tmux user can end the sessions under it
@@ -50,7 +52,7 @@ def main() -> None:
     subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "keep", "sleep 3600"], check=True)
     try:
         for i in range(PAIRS):
-            wizard.append(first_frame([sys.executable, "-m", "wizard"], env, work / f"wizard-{i}"))
+            wizard.append(first_frame(program(), env, work / f"wizard-{i}"))
             bare.append(first_frame([sys.executable, str(REPO / "bench" / "bare_textual.py")], env,
                                     work / f"bare-{i}"))
     finally:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import compileall
 import os
-import sys
 import tempfile
 from pathlib import Path
 
-from timing import Series, line, run
+from timing import Series, line, program, run
 
 RUNS = int(os.environ.get("BENCH_PAIRS", "7"))
 RECIPE = "jax0.4.23-cpu"
@@ -26,7 +25,7 @@ CLOSED_INDEX = "http://127.0.0.1:9/simple"
 def main() -> None:
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "wizard", quiet=1)
     work = Path(tempfile.mkdtemp(prefix="gcw-plan-"))
-    cli = [sys.executable, "-m", "wizard"]
+    cli = program()
     warm = {**os.environ, "GC_WIZARD_HOME": str(work / "warm")}
     closed = {**warm, "UV_DEFAULT_INDEX": CLOSED_INDEX, "PIP_INDEX_URL": CLOSED_INDEX,
               "GC_WIZARD_HOME": str(work / "closed")}

@@ -940,7 +940,7 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\(\d+\):ERROR:\d+:).*$"
     # glibc's loader giving up on a program or library (elf/rtld.c, dl-lookup.c, dl-reloc.c: "PROG: error while loading
     # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it
-    # (paddleseg_3215, in parentheses, looked clean before batch 72)
+    # (paddleseg_3215_cuda111_cublas_rungemmshortapi_not_defined.log, in parentheses, looked clean before batch 72)
     r"|^.*\b(?:error while loading shared libraries|symbol lookup error|relocation error): .*$"
     r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] ).*\b(?:[Ff]alling back to (?:the )?(?:cpu|CPU)\b|No GPU/TPU found|"
     r"NewConnectionError|"

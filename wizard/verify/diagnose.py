@@ -938,6 +938,10 @@ _EXCEPTION_LINE = re.compile(
     # the module system's refusal of a `module load`: Lmod's prefix, Environment Modules' words (its ERROR: lines and
     # "ModuleCmd_Load.c(213):ERROR:105: …" carry no exception name at a line's start)
     r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\(\d+\):ERROR:\d+:).*$"
+    # glibc's loader giving up on a program or library (elf/rtld.c, dl-lookup.c, dl-reloc.c: "PROG: error while loading
+    # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it
+    # (paddleseg_3215_cuda111_cublas_rungemmshortapi_not_defined.log, in parentheses, looked clean before batch 72)
+    r"|^.*\b(?:error while loading shared libraries|symbol lookup error|relocation error): .*$"
     r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] ).*\b(?:[Ff]alling back to (?:the )?(?:cpu|CPU)\b|No GPU/TPU found|"
     r"NewConnectionError|"
     r"Failed to establish a new connection|NVRM: No NVIDIA|probe routine was not called|No FFI handler registered|"

@@ -2274,6 +2274,74 @@ def test_batch_71_a_quoted_exception_name_alone_stays_clean(text):
     assert unrecognised(text) is None
 
 
+# Batch 72: glibc's versioned-symbol check naming a CUDA library's own version tag (a CUDA library loaded beside an
+# older copy of another from a second CUDA install), in each of the loader's wordings and under each caller; ai-models'
+# argparse refusing a model no installed plugin registers; the loader's own fatal lines never look clean.
+FAMILIES["cuda_component_outdated"] += [
+    "OSError: /home/u/envs/t/lib/python3.7/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol "
+    "cublasLtHSHMatmulAlgoInit version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference",
+    "python: relocation error: /usr/local/cuda-11.1/lib64/libcublas.so: symbol runGemmShortApi, version "
+    "libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference",
+    "(python3: relocation error: /opt/cuda-12.2/lib64/libcublas.so.12: symbol cublasLtGetVersion, version "
+    "libcublasLt.so.12 not defined in file libcublasLt.so.12 with link time reference)",
+    "OSError: /venv/lib/python3.8/site-packages/torch/lib/../../nvidia/cublas/lib/libcublas.so.11: undefined symbol: "
+    "cublasLtGetStatusString, version libcublasLt.so.11",
+    "python3.11: symbol lookup error: /opt/venv/lib/python3.11/site-packages/nvidia/cufft/lib/libcufft.so.11: undefined "
+    "symbol: cudaGetDriverEntryPointByVersion, version libcudart.so.12",
+    "ImportError: /opt/conda/lib/libcusolver.so.11: undefined symbol: cusparseSpSV_bufferSize, version "
+    "libcusparse.so.11",
+    "E0101 00:00:00.000000 1 cuda_blas.cc:1] libcublas.so.12: symbol cublasLtMatmulAlgoInit version libcublasLt.so.12 "
+    "not defined in file libcublasLt.so.12 with link time reference",
+]
+FAMILIES["graphcast_missing"] += [
+    "ai-models: error: argument MODEL: invalid choice: 'graphcast' (choose from 'fourcastnet', 'panguweather', "
+    "'fourcastnetv2-small')",
+    # Python 3.12.8 / 3.13.1 and later print the choices without quotes
+    "ai-models: error: argument MODEL: invalid choice: 'graphcast' (choose from fourcastnet, panguweather)",
+    "usage: ai-models [-h] [--input INPUT] MODEL\nai-models: error: argument MODEL: invalid choice: 'graphcast' "
+    "(choose from )",
+    "ai-models: error: argument MODEL: invalid choice: 'gencast' (choose from 'panguweather')",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # nvJitLink and cuDNN have entries of their own
+    ("ImportError: /x/libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12\n",
+     "cuda_component_outdated"),
+    ("ImportError: /x/_pywrap.so: symbol cudnnBatchNormalizationForwardTrainingEx, version libcudnn.so.7 not defined "
+     "in file libcudnn.so.7 with link time reference\n", "cuda_component_outdated"),
+    # an unversioned or non-CUDA symbol is another cause (a C++ ABI or an extension built for another torch)
+    ("ImportError: /x/_C.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n", "cuda_component_outdated"),
+    ("ImportError: /x/mpi4py/MPI.so: undefined symbol: ompi_mpi_comm_world, version libmpi.so.40\n",
+     "cuda_component_outdated"),
+    ("OSError: /x/libcublas.so.11: cannot open shared object file: No such file or directory\n",
+     "cuda_component_outdated"),
+    # ai-models refusing another model, or another program's argparse refusing the word graphcast
+    ("ai-models: error: argument MODEL: invalid choice: 'panguweather' (choose from 'graphcast')\n",
+     "graphcast_missing"),
+    ("gc-wizard: error: argument command: invalid choice: 'graphcast' (choose from 'install', 'verify')\n",
+     "graphcast_missing"),
+])
+def test_batch_72_look_alikes_are_not_these(text, not_expected):
+    assert not_expected not in [f.id for f in diagnose_text(text)][:1]
+
+
+@pytest.mark.parametrize("text", [
+    "(python: relocation error: /opt/app/libfoo.so: symbol bar, version FOO_1.2 not defined in file libfoo.so.1 with "
+    "link time reference)\n",
+    "myprog: symbol lookup error: ./libbaz.so: undefined symbol: qux\n",
+    "  [1] ./solver: error while loading shared libraries: libquux.so.3: cannot open shared object file: No such file\n",
+])
+def test_batch_72_the_loaders_fatal_lines_never_look_clean(text):
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("item", FAMILIES["cuda_component_outdated"][-7:] + FAMILIES["graphcast_missing"][-4:])
+def test_batch_72_wordings_cut_short_never_look_clean(item):
+    text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

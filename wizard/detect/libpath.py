@@ -126,21 +126,27 @@ def toolkit_version(root: str | Path) -> str | None:
     return match.group(1) if match else None
 
 
-def dist_info_version(name: str, lib_dir: str | Path) -> str | None:
+def dist_info_version(name: str, lib_dir: str | Path, listings: dict[str, list[str]] | None = None) -> str | None:
     """The version of the `nvidia-*` wheel that ships `lib_dir` (`site-packages/nvidia/cudnn/lib`).
 
     Also reads a toolkit laid out from those wheels (`<root>/dist-info/nvidia_cuda_runtime-13.0.96.dist-info`).
+    `listings` keeps each folder's names for the next library of the same folder (`libraries_in`).
     """
     prefix = _WHEEL_PREFIX.get(name)
     if not prefix:
         return None
     lib_dir = Path(lib_dir)
     pattern = re.compile(rf"^{prefix}(?:[_-]cu\d+)?-(\d[\w.]*)\.dist-info$", re.I)
-    for where in (lib_dir.parent.parent.parent, lib_dir.parent / "dist-info"):
-        try:
-            entries = os.listdir(where)
-        except OSError:
-            continue
+    for where in (str(lib_dir.parent.parent.parent), str(lib_dir.parent / "dist-info")):
+        if listings is not None and where in listings:
+            entries = listings[where]
+        else:
+            try:
+                entries = os.listdir(where)
+            except OSError:
+                entries = []
+            if listings is not None:
+                listings[where] = entries
         for entry in entries:
             match = pattern.match(entry)
             if match:
@@ -148,14 +154,20 @@ def dist_info_version(name: str, lib_dir: str | Path) -> str | None:
     return None
 
 
-def _refine(name: str, version: str | None, lib_dir: str) -> str | None:
-    """A major-only version ("8", "13") made precise from headers, version.json or dist-info."""
+def _refine(name: str, version: str | None, lib_dir: str, seen: dict | None = None) -> str | None:
+    """A major-only version ("8", "13") made precise from headers, version.json or dist-info.
+
+    `seen` keeps what one folder's files share (its toolkit's version.json, the folders listed for dist-info) for
+    the folder's next library: a wheel folder of ten libraries read the same files ten times (issue 23)."""
     if version and "." in version:
         return version
+    seen = {} if seen is None else seen
+    if "toolkit" not in seen:
+        seen["toolkit"] = toolkit_version_json(lib_dir)
     for better in (
         cudnn_header_version(lib_dir) if name == "cudnn" else None,
-        toolkit_version_json(lib_dir).get(_TOOLKIT_JSON_KEYS.get(name, ""), {}).get("version"),
-        dist_info_version(name, lib_dir),
+        seen["toolkit"].get(_TOOLKIT_JSON_KEYS.get(name, ""), {}).get("version"),
+        dist_info_version(name, lib_dir, seen.setdefault("listings", {})),
     ):
         if better and (version is None or better.split(".")[0] == version):
             return better
@@ -177,13 +189,14 @@ def libraries_in(directory: str | Path) -> list[LibraryFile]:
         if os.path.isfile(real):  # a dangling symlink loads nothing
             by_real.setdefault(real, []).append(file_name)
     found = []
+    seen: dict = {}  # what the folder's libraries share (`_refine`)
     for real, listed in by_real.items():
         # The soname-like entry (libcudnn.so.8) is what the loader asks for; the dev link (.so) is not.
         listed.sort(key=lambda n: (n.endswith(".so"), len(n)))
         name = _LIB_RE.match(listed[0]).group(1)
         versions = [_version_from_name(os.path.basename(real))] + [_version_from_name(n) for n in listed]
         version = max((v for v in versions if v), key=lambda v: v.count("."), default=None)
-        found.append(LibraryFile(name=name, path=real, version=_refine(name, version, directory),
+        found.append(LibraryFile(name=name, path=real, version=_refine(name, version, directory, seen),
                                  listed_as=listed[0]))
     order = {name: i for i, name in enumerate(LIBRARY_NAMES)}
     found.sort(key=lambda lib: (order[lib.name], lib.path))

@@ -15,21 +15,24 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
 
-def class_members(source: str) -> frozenset[str]:
+def class_members(source: str, *, without: tuple[str, str] | None = None) -> frozenset[str]:
     """Every character of a character class written as characters and `a-b` ranges (`"[\x00-\x08\xad]"`), as a
     set: `set.isdisjoint(text)` tells in one pass at C speed whether a text holds any, without compiling a class
     whose ranges reach past U+00FF (a millisecond each, issue 23). Only for such plain classes: no escapes, no
-    negation, and no `-` or `]` as a member."""
+    negation, and no `-` or `]` as a member. `without=(low, high)` leaves out the characters of that span (the
+    surrogates, which a caller finds another way, are two thousand of a class's members)."""
     body = source[1:-1]
+    low, high = (ord(without[0]), ord(without[1])) if without else (1, 0)
     members: set[str] = set()
     i = 0
     while i < len(body):
+        first = last = ord(body[i])
         if i + 2 < len(body) and body[i + 1] == "-":
-            members.update(map(chr, range(ord(body[i]), ord(body[i + 2]) + 1)))
+            last = ord(body[i + 2])
             i += 3
         else:
-            members.add(body[i])
             i += 1
+        members.update(chr(code) for code in range(first, last + 1) if not low <= code <= high)
     return frozenset(members)
 
 

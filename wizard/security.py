@@ -144,8 +144,9 @@ _INVISIBLE_CLASS = (
     # (surrogateescape), which are written as those bytes.
     "\ud800-\udc7f\udd00-\udfff]")
 _INVISIBLE_FORMAT = LazyPattern(_INVISIBLE_CLASS)
-#: The same characters as a set (`patterns.class_members`), made on first use: text beyond ASCII that holds none
-#: of them (a `1°`, a `✓`, an `…`: most of what the wizard prints) is passed on without compiling the class.
+#: The same characters but the surrogates as a set (`patterns.class_members`), made on first use: text beyond ASCII
+#: that holds none of them and no surrogate (a `1°`, a `✓`, an `…`: most of what the wizard prints) is passed on
+#: without compiling the class.
 _INVISIBLE_MEMBERS: list[frozenset[str]] = []
 
 
@@ -200,8 +201,8 @@ def reveal_format_characters(text: str) -> str:
         except UnicodeError:  # a surrogate no byte stands for: leave the text as it is
             pass
     if not _INVISIBLE_MEMBERS:
-        _INVISIBLE_MEMBERS.append(class_members(_INVISIBLE_CLASS))
-    if _INVISIBLE_MEMBERS[0].isdisjoint(text):
+        _INVISIBLE_MEMBERS.append(class_members(_INVISIBLE_CLASS, without=("\ud800", "\udfff")))
+    if _INVISIBLE_MEMBERS[0].isdisjoint(text) and _utf8_as_is(text):  # (no surrogate: `encode` would refuse one)
         return text
     return _INVISIBLE_FORMAT.sub(_escape, text)
 

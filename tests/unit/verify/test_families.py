@@ -2342,6 +2342,77 @@ def test_batch_72_wordings_cut_short_never_look_clean(item):
     assert diagnose_text(text) or unrecognised(text) is not None
 
 
+# Batch 73: a weather model's per-channel normalisation statistics, shaped (1, C, 1, 1), against input fields on a
+# global latitude-longitude grid with another field count (NumPy's and jax.numpy's wordings, either order, with or
+# without a batch axis); xarray refusing the cfgrib engine (cfgrib not installed, or it failed to load).
+FAMILIES["dataset_model_mismatch"] += [
+    "ValueError: operands could not be broadcast together with shapes (66,721,1440) (1,73,1,1) ",
+    "ValueError: operands could not be broadcast together with shapes (1,338,720,1440) (1,26,1,1)",
+    "ValueError: operands could not be broadcast together with shapes (1,69,181,360) (1,83,1,1)",
+    "ValueError: operands could not be broadcast together with shapes (1,73,1,1) (60,721,1440)",
+    "TypeError: Incompatible shapes for broadcasting: shapes=[(66, 721, 1440), (1, 73, 1, 1)]",
+]
+FAMILIES["netcdf_engine_missing"] += [
+    "ValueError: unrecognized engine cfgrib must be one of: ['netcdf4', 'scipy', 'store']",
+    "ValueError: unrecognized engine 'cfgrib' must be one of your download engines: ['netcdf4', 'scipy', 'store']. To "
+    "install additional dependencies, see:",
+    "ERROR:_helpers:An error happened in module 'xarray/backends/plugins.py', function 'get_backend': unrecognized "
+    "engine 'cfgrib' must be one of your download engines: ['netcdf4', 'scipy', 'rasterio', 'store'].",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # an image model's RGB statistics against a four-channel image, or a table: not a weather grid
+    ("ValueError: operands could not be broadcast together with shapes (4,224,224) (1,3,1,1)\n",
+     "dataset_model_mismatch"),
+    ("ValueError: operands could not be broadcast together with shapes (66,721) (73,)\n", "dataset_model_mismatch"),
+    ("ValueError: operands could not be broadcast together with shapes (500,12) (1,13,1,1)\n",
+     "dataset_model_mismatch"),
+    # another engine xarray does not know, or the word cfgrib in a clean log
+    ("ValueError: unrecognized engine pynio must be one of: ['netcdf4', 'scipy', 'store']\n", "netcdf_engine_missing"),
+    ("INFO reading inputs with engine='cfgrib'\n", "netcdf_engine_missing"),
+])
+def test_batch_73_look_alikes_are_not_these(text, not_expected):
+    assert not_expected not in [f.id for f in diagnose_text(text)][:1]
+
+
+def test_batch_73_cfgrib_failing_on_eccodes_names_eccodes_first():
+    text = ("RuntimeWarning: Engine 'cfgrib' loading failed:\nCannot find the ecCodes library\n"
+            "ValueError: unrecognized engine cfgrib must be one of: ['netcdf4', 'scipy', 'store']\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["eccodes_missing"]
+
+
+@pytest.mark.parametrize("item", FAMILIES["dataset_model_mismatch"][-5:] + FAMILIES["netcdf_engine_missing"][-3:])
+def test_batch_73_wordings_cut_short_never_look_clean(item):
+    text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+# Batch 73, fixed after half B was scored: NCCL's socket and bootstrap warnings pasted from their source location
+# without the "NCCL" word; zarr 2.0-2.10's ValueError for a store with no group metadata.
+FAMILIES["nccl_failure"] += [
+    "include/socket.h:344 WARN Socket creation failed : Address family not supported by protocol",
+    "node1:1234:1234 [0] include/socket.h:390 NCCL WARN Net : Socket creation failed : Address family not supported",
+    "misc/socket.cc:484 WARN socketStartConnect: Connect to 10.0.0.2<41523> failed : Connection refused",
+    "bootstrap.cc:37 WARN Bootstrap : no socket interface found",
+]
+FAMILIES["dataset_store_not_found"] += [
+    "ValueError: group not found at path ''",
+    "ValueError: group not found at path 'era5/2020'",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # InfiniBand's verbs library missing: NCCL falls back to sockets, harmless
+    ("misc/ibvwrap.cu:63 NCCL WARN Failed to open libibverbs.so[.1]\n", "nccl_failure"),
+    # another program's socket.h, and zarr's other ValueErrors
+    ("src/net/socket.h:12 WARN retrying connection\n", "nccl_failure"),
+    ("ValueError: path '' contains a group\n", "dataset_store_not_found"),
+])
+def test_batch_73_held_out_look_alikes_are_not_these(text, not_expected):
+    assert not_expected not in [f.id for f in diagnose_text(text)][:1]
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

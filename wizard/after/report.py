@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import __version__, bounded, paths
-from wizard.detect.facts import Facts
+from wizard.detect.facts import Facts, gib
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
 from wizard.detect.where import detect_where
@@ -272,7 +272,7 @@ def _machine_section(facts: ReportFacts) -> list[str]:
         mem = _get(gpu, "memory_total_mib")
         details = [str(_get(gpu, "name"))]
         if mem:
-            details.append(f"{mem} MiB")
+            details.append(gib(mem, 0))
         if _get(gpu, "compute_capability"):
             details.append(f"compute capability {_get(gpu, 'compute_capability')}")
         rows.append((f"GPU {_get(gpu, 'index')}", ", ".join(details), _get(gpu, "source")))
@@ -296,7 +296,7 @@ def _machine_section(facts: ReportFacts) -> list[str]:
     memory = _get(facts, "memory")
     if memory is not None and _get(memory, "total_mib"):
         limit = _get(memory, "limit_mib")
-        rows.append(("Host RAM", f"{_get(memory, 'total_mib')} MiB" + (f", cgroup limit {limit} MiB" if limit else ""),
+        rows.append(("Host RAM", gib(_get(memory, "total_mib")) + (f", cgroup limit {gib(limit)}" if limit else ""),
                      _get(memory, "source") or ""))
     lines += _table(("", "Value", "Source"), rows) + [""]
     lines += _preflight_section(facts)

@@ -22,15 +22,25 @@ def test_a_verified_install_leaves_the_activate_line_that_works_in_a_new_shell(t
     # A command whose comment would push it past 80 columns has the comment on the line above it, so the
     # command stays whole for copying.
     assert lines[1].startswith("Next: ") and all(len(line) <= 80 or "#" not in line for line in lines[1:-1])
+    # The state folder is exported first, on a line of its own, as the Done screen does (walk 21 #17: the two
+    # differed); it survives the shell's quoting (it has a space).
+    export = next(line for line in lines if "export GC_WIZARD_HOME=" in line).removeprefix("Next:").strip()
+    assert shlex.split(export) == ["export", f"GC_WIZARD_HOME={tmp_path / 'state dir'}"]
     command = next(line for line in lines if "activate)" in line and not line.lstrip().startswith(("Next: #", "#")))
     command = command.removeprefix("Next: ").split("    #")[0].strip()
-    assert command.startswith('eval "$(GC_WIZARD_HOME=')
+    assert command.startswith('eval "$(') and command.endswith(' activate)"')
     assert any("kernel install" in line for line in lines) and lines[-1] == "Log:  /logs/a.log"
     assert any(line.strip().endswith("forecast") or " forecast " in line for line in lines)
-    # The carried state folder survives the shell's quoting (it has a space).
-    inner = command[len('eval "$('):-len(')"')]
-    assert shlex.split(inner)[0] == f"GC_WIZARD_HOME={tmp_path / 'state dir'}"
-    assert shlex.split(inner)[-1] == "activate"
+
+
+def test_the_lines_left_say_when_the_forecast_host_cannot_be_reached(tmp_path, monkeypatch):
+    """Walk 21 #4: the quit text offered `gc-wizard forecast` on a server that cannot reach its files."""
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state"))
+    result = install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/logs/a.log", verify={})
+    text = " ".join(line.strip().lstrip("# ") for line in farewell(result, None, "storage.googleapis.com"))
+    assert "storage.googleapis.com cannot be reached from here" in " ".join(text.split())
+    assert "gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in text and "--assets DIR/assets" in text
+    assert "cannot be reached" not in " ".join(farewell(result))
 
 
 def test_after_a_rollback_the_lines_left_name_the_env_current_now(tmp_path, monkeypatch):

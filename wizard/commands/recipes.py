@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import textwrap
 from pathlib import Path
 
 from wizard import bounded
@@ -21,6 +20,7 @@ from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
 from wizard.paths import wizard_command
 from wizard.security import redact_secrets, unshowable_characters
+from wizard.wrap import command, command_words
 
 _WIDTH = 100
 """The widest line `plan` prints (its commands wrap between arguments, with `\\`)."""
@@ -92,8 +92,7 @@ def _is_record(value: object) -> bool:
 
 
 def _wrap(text: str, indent: str, columns: int = _WIDTH) -> str:
-    return textwrap.fill(text, width=columns, initial_indent=indent, subsequent_indent=indent + "  ",
-                         break_long_words=False, break_on_hyphens=False)
+    return "\n".join(wrapped(text, columns, indent, indent + "  "))
 
 
 def _short_title(title: str, room: int) -> str:
@@ -139,8 +138,10 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:
         best = next(m for m in matches if m.recommended)
+        # Broken between its words with `\` when too long (walk 21 #17: `…/gc-wizard p` / `lan …` at 80 columns).
         out += ["", "Next, to see every command it would run (it runs nothing):",
-                f"    {wizard_command()} plan {best.recipe.id}"]
+                *command(command_words(f"{wizard_command()} plan {best.recipe.id}"), columns, "    ", "        ",
+                         keep=2)]
     return "\n".join(out)
 
 

@@ -42,11 +42,21 @@ def gather_command(recipe: str) -> str:
     return f"gc-wizard bundle {recipe} --out DIR --with-assets"
 
 
-def unreachable_words(host: str, recipe: str) -> str:
-    """The sentence every face shows where it offers a forecast whose files' host does not answer."""
-    return (f"{host} cannot be reached from here, so the forecast cannot fetch its files: on a machine that can reach "
-            f"it, `{gather_command(recipe)}` gathers them into DIR/assets; copy that folder here and give it with "
-            "--assets DIR/assets.")
+def unreachable_lines(host: str, recipe: str) -> list[str]:
+    """What every face shows where it offers a forecast whose files' host does not answer here: the host, then the
+    gathering command on a line of its own (a screen that wraps a sentence would break it inside), then the option
+    that takes the folder (walk 21 #4)."""
+    return [f"{host} cannot be reached from here, so the forecast cannot fetch its files. On a machine that can "
+            "reach it, gather them into DIR/assets:",
+            f"    {gather_command(recipe)}",
+            "then copy that folder here and give it with --assets DIR/assets."]
+
+
+def wizard_lines(arguments: str) -> list[str]:
+    """A gc-wizard command as lines that each run on their own, as `activate_lines`: `export GC_WIZARD_HOME=…` (when
+    a state folder is chosen that way), then the program with `arguments`. The Done screen's commands, so none is
+    one long line a screen wraps inside (walk 21 #17)."""
+    return [*activate_lines()[:-1], f"{program_command()} {arguments}"]
 
 
 def modules_dir() -> Path:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wizard.after.assets_reach import unreachable_host
-from wizard.after.next_steps import unreachable_words
+from wizard.after.next_steps import unreachable_lines
 from wizard.flows.forecast_reach import AssetsReach
 
 
@@ -18,6 +18,6 @@ def test_a_host_that_does_not_answer_is_named_and_one_that_does_is_not(tmp_path,
 
 
 def test_the_words_name_the_host_the_gathering_command_and_the_option():
-    words = unreachable_words("storage.googleapis.com", "jax0.4.23-cpu")
-    assert words.startswith("storage.googleapis.com cannot be reached from here")
-    assert "`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`" in words and "--assets DIR/assets" in words
+    lines = unreachable_lines("storage.googleapis.com", "jax0.4.23-cpu")
+    assert lines[0].startswith("storage.googleapis.com cannot be reached from here")
+    assert lines[1] == "    gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" and "--assets DIR/assets" in lines[2]

@@ -9,9 +9,15 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.flows.describe import activate_lines, install_undone, moved_on_words, unreachable_words, use_lines
+from wizard.flows.describe import (
+    activate_lines,
+    install_undone,
+    moved_on_words,
+    unreachable_lines,
+    use_lines,
+    wizard_lines,
+)
 from wizard.flows.results import InstallResult
-from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone
 from wizard.tui.problems import error_text
 from wizard.tui.widgets.footer import WrappingFooter
@@ -30,8 +36,7 @@ def _current_env() -> str | None:
     return current_env()
 
 
-def summary_text(result: InstallResult, current_env: str | None = None, command: str = "gc-wizard",
-                 unreachable: str | None = None) -> str:
+def summary_text(result: InstallResult, current_env: str | None = None, unreachable: str | None = None) -> str:
     """The outcome in words. `current_env`: the environment current now (None: there is none); `unreachable`: the
     forecast files' host when it does not answer here (walk 21 #4: f was offered as if it would work)."""
     verify = result.verify  # the install's GraphCast check (None: it did not run)
@@ -74,15 +79,17 @@ def summary_text(result: InstallResult, current_env: str | None = None, command:
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
         "First forecast: press f (real weights, one rollout).",
-        *([unreachable_words(unreachable, result.recipe)] if unreachable else []),
+        *(unreachable_lines(unreachable, result.recipe) if unreachable else []),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),
         "",
-        f"Use it in Jupyter: press k to register it as a kernel (or run {command} kernel install).",
+        "Use it in Jupyter: press k to register it as a kernel, or run:",
+        *(f"    {line}" for line in wizard_lines("kernel install")),
         "",
-        f"Use it with Lmod: press m to write a module file (or run {command} module install),",
-        "    then, in any shell:",
+        "Use it with Lmod: press m to write a module file, or run:",
+        *(f"    {line}" for line in wizard_lines("module install")),
+        "then, in any shell:",
         *(f"    {line}" for line in use_lines(result.recipe)),
         "",
         *log_line,
@@ -130,7 +137,7 @@ class DoneScreen(Screen[str]):
         yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
 
     def _summary(self) -> str:
-        return summary_text(self.result, self.current, wizard_command(), self.unreachable)
+        return summary_text(self.result, self.current, self.unreachable)
 
     def on_mount(self) -> None:
         if self.result.ok:

@@ -153,6 +153,10 @@ class Facts:
     """Host RAM (None when it could not be read)."""
     driver_probes: tuple[DriverProbe, ...] = ()
     """Each driver source's own outcome, in chain order (empty in facts saved by older wizards)."""
+    pythons: tuple[PythonInfo, ...] | None = None
+    """The other interpreters on the machine (`detect --json`'s `pythons`, found as `recipes` finds them), so saved
+    facts give the verdicts `recipes` gives there (walk 21 #8); None: not looked for (then `recipes --facts` says
+    it cannot know), as in facts saved by older wizards."""
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(self)
@@ -174,6 +178,9 @@ class Facts:
             slurm=dict(data["slurm"]) if isinstance(data.get("slurm"), dict) else None,
             memory=HostMemory(**data["memory"]) if isinstance(data.get("memory"), dict) else None,
             driver_probes=tuple(DriverProbe(**p) for p in data.get("driver_probes") or [] if isinstance(p, dict)),
+            pythons=(tuple(PythonInfo(version=str(p["version"]), executable=str(p["executable"]))
+                           for p in data["pythons"] if isinstance(p, dict))
+                     if isinstance(data.get("pythons"), list) else None),
         )
 
 

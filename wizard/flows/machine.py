@@ -22,6 +22,46 @@ def machine_facts(slurm: SlurmTarget | None = None, **how) -> Facts:
     return detect_where(slurm, **how)
 
 
+class PythonSearch:
+    """The interpreters on this machine, looked for while detection runs, for `detect --json`'s `pythons`.
+
+    In a child process (`python -m wizard.recipes.pythons`): the search is the recipe layer's (packaging, the
+    recipe loader), which `detect --json` must not import (start-up time, issue 23); the child starts first and
+    probes the interpreters while this process detects. `result()` is its list, or None when it failed."""
+
+    def __init__(self) -> None:
+        import sys
+        import threading
+
+        self._found: list[dict] | None = None
+        self._argv = [sys.executable, "-m", "wizard.recipes.pythons"]
+        self._thread = threading.Thread(target=self._run, name="python-search", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import json
+        import subprocess
+
+        # subprocess directly, not `children.run_capture`: its parent-death hook loads ctypes, which `detect --json`
+        # does not otherwise load; the child only probes interpreters (each with its own timeout) and then ends.
+        try:
+            proc = subprocess.run(self._argv, capture_output=True, text=True, errors="replace",
+                                  timeout=PYTHON_SEARCH_SECONDS, stdin=subprocess.DEVNULL)
+            found = json.loads(proc.stdout) if proc.returncode == 0 else None
+        except Exception:  # a search that fails leaves the key out, never the facts
+            return
+        if isinstance(found, list):
+            self._found = [p for p in found if isinstance(p, dict) and {"version", "executable"} <= set(p)]
+
+    def result(self) -> list[dict] | None:
+        self._thread.join(PYTHON_SEARCH_SECONDS + 1)
+        return self._found
+
+
+#: At most this long for the child that looks for interpreters (each probe has its own 10 s timeout).
+PYTHON_SEARCH_SECONDS = 30.0
+
+
 def preflight(facts: Facts) -> list[ModelFit]:
     """What fits in memory: GraphCast and GenCast at 1° and 0.25° against the GPUs and the host RAM."""
     return assess(facts)

@@ -64,7 +64,8 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Fact
 
     The interpreters on this machine are looked for only when the facts are this machine's (`local`,
     by default when they are detected here): saved facts describe another machine, whose Pythons
-    these are not. `pythons` overrides that.
+    these are not; they are the ones those facts carry (`Facts.pythons`, from `detect --json`), when they carry
+    them. `pythons` overrides that.
     """
     try:
         recipes = load_recipes(list(recipes_dirs))
@@ -75,8 +76,9 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Fact
         facts = detect()
     elif callable(facts):
         facts = facts()
-    if pythons is None and this_machine:
-        pythons = find_pythons()
+    if pythons is None:
+        # Saved or a node's facts carry the Pythons their `detect --json` found (walk 21 #8); None: not known.
+        pythons = find_pythons() if this_machine else facts.pythons
     matches = tuple(match_recipes(recipes, facts, pythons=pythons, graphcast_version=graphcast_version))
     return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None),
                   pythons=tuple(pythons) if pythons is not None else None)

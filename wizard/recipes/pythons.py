@@ -307,3 +307,16 @@ def _parses(version: str) -> bool:
     except InvalidVersion:
         return False
     return True
+
+
+def main() -> int:
+    """`python -m wizard.recipes.pythons`: the interpreters `find_pythons` finds, as a JSON list of {version,
+    executable}, for `detect --json` (`flows.machine.PythonSearch`), which runs this in a child."""
+    import json
+
+    print(json.dumps([{"version": c.version, "executable": c.executable} for c in find_pythons()]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

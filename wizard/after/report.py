@@ -30,6 +30,7 @@ from wizard.detect.where import detect_where
 from wizard.errors import WizardError
 from wizard.history.store import Entry, History, VerifySummary, load_history
 from wizard.install.envs import read_marker
+from wizard.install.indexes import index_settings
 from wizard.security import one_line
 from wizard.verify.check import VerifyResult
 from wizard.verify.diagnose import diagnose_text
@@ -332,7 +333,9 @@ def _verify_section(entries: list[Any]) -> list[str]:
     last = next((e for e in reversed(entries) if _get(e, "kind") == "verify"), None)
     lines = ["## Last verify", ""]
     if last is None:
-        return lines + ["`gc-wizard verify` has not been run (installs check their environment themselves).", ""]
+        # Walk 21 #10: "has not been run" first read as "nothing was checked".
+        return lines + ["No separate `gc-wizard verify` run; each install's own GraphCast check is in its status "
+                        "(\"verified\" below) and under \"Last install / verify\".", ""]
     summary = _summary(_recorded_check(last)) or VerifySummary(ok=None)
     result = "passed" if summary.ok else f"FAILED at `{summary.failed_tier or '?'}`"
     lines.append(f"- `{_get(last, 'finished') or _get(last, 'started')}`: environment `{_get(last, 'env')}` "
@@ -346,7 +349,33 @@ def _verify_section(entries: list[Any]) -> list[str]:
     return lines + [""]
 
 
-def _history_section(entries: list[Any], current: Any, read: bool = True) -> list[str]:
+def _built_lines(entry: Any, environ: Mapping[str, str]) -> list[str]:
+    """How the current environment was built: the installer, the GraphCast source, the wheelhouses, lock or bundle,
+    and the indexes and find-links pages that installer's settings add (read now, from the variables and settings
+    files). Walk 21 #10: an admin debugging a no-GitHub install needs exactly these, and the report named none."""
+    installer = _get(entry, "installer")
+    given = _get(entry, "graphcast_given")
+    lines = [f"- **Installer:** {installer or 'unknown (an older wizard did not record it)'}",
+             f"- **GraphCast source:** `{given}` (a local copy)" if given
+             else "- **GraphCast source:** the recipe's own (its pinned GitHub commit)"]
+    links = list(_get(entry, "find_links") or ())
+    if links:
+        lines.append("- **Find-links given:** " + ", ".join(f"`{link}`" for link in links))
+    if isinstance(_get(entry, "lock"), dict):
+        lines.append(f"- **Lock:** `{_get(entry, 'lock').get('path')}`")
+    if _get(entry, "bundle"):
+        lines.append(f"- **Bundle:** `{_get(entry, 'bundle')}`")
+    try:
+        settings = index_settings(installer, environ) if installer in ("uv", "pip") else []
+    except Exception:  # settings files that cannot be read now: the rest of the report still comes out
+        settings = []
+    if settings:
+        lines.append(f"- **{installer}'s settings add (now):** " + "; ".join(s.describe() for s in settings))
+    return lines
+
+
+def _history_section(entries: list[Any], current: Any, read: bool = True,
+                     environ: Mapping[str, str] | None = None) -> list[str]:
     lines = ["## Environments (history)", ""]
     if not read:  # not "none made current yet": nothing is known of it (thirteenth hostile pass #33)
         return [*lines, "- **Current:** unknown: the history could not be read (see the summary)", ""]
@@ -362,6 +391,7 @@ def _history_section(entries: list[Any], current: Any, read: bool = True) -> lis
             runtime = marker.get("runtime_env") or {}
             if runtime:
                 lines.append("- **Runtime variables:** " + ", ".join(f"`{k}={v}`" for k, v in runtime.items()))
+        lines += _built_lines(current, os.environ if environ is None else environ)
     else:
         lines.append("- **Current:** none (no environment has been made current yet)")
     lines.append("")
@@ -557,7 +587,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
     lines += _machine_section(facts)
     lines += _env_packages_section(current)
     lines += _verify_section(entries)
-    lines += _history_section(entries, current, read=history is not None)
+    lines += _history_section(entries, current, read=history is not None, environ=environ)
     lines += _last_run_section(last, findings, diagnose_error)
     lines += _last_forecast_section()
     lines += _env_section(environ)

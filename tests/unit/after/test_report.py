@@ -198,3 +198,20 @@ def test_a_lone_surrogate_in_the_history_comes_out_escaped_not_as_a_crash():
     text = build_report(None, entries, environ={}, redacted=False)
     text.encode("utf-8")  # writable as UTF-8
     assert "/envs/a\\ud800b" in text
+
+
+def test_the_report_says_how_the_current_environment_was_built(tmp_path):
+    """Walk 21 #10: an admin debugging a no-GitHub install needs the installer, the GraphCast source and the extra
+    indexes and find-links the installer's settings add; and "verify has not been run" read as "nothing checked"."""
+    wheels = tmp_path / "wheels"
+    entries = [{"id": "20261127-183400-467d", "recipe": "jax0.4.23-cpu", "env": str(tmp_path / "env"),
+                "status": "verified", "current": True, "kind": "install", "verify": None, "installer": "pip",
+                "graphcast_given": "/work/gc/v011", "find_links": [str(wheels)]}]
+    environ = {"PIP_FIND_LINKS": "/opt/wheels", "PIP_EXTRA_INDEX_URL": "file:///opt/pypi1/simple", "PATH": "/bin"}
+    text = build_report(None, entries, environ=environ, redacted=False)
+    built = text[text.index("## Environments (history)"):]
+    assert "- **Installer:** pip" in built and "- **GraphCast source:** `/work/gc/v011` (a local copy)" in built
+    assert f"`{wheels}`" in built
+    assert "/opt/wheels (from PIP_FIND_LINKS)" in built and "file:///opt/pypi1/simple (from PIP_EXTRA_INDEX_URL)" in built
+    verify = text[text.index("## Last verify"):text.index("## Environments")]
+    assert "has not been run" not in verify and "own GraphCast check" in verify

@@ -101,7 +101,7 @@ def assess(facts: Facts, needs: tuple[ModelNeed, ...] | None = None) -> list[Mod
             largest = max(g.memory_total_mib for g in known)
             verdict, text = "gpu_too_small", f"largest GPU has {gib(largest, 0)}"
         elif host_ok:
-            verdict, text = "cpu_only", f"no GPU: on the CPU, slowly ({host_text})"
+            verdict, text = "cpu_only", f"on the CPU, slowly ({host_text})"  # "CPU only" says no GPU: one row at 80
         elif host_ok is None:
             verdict, text = "unknown", f"no GPU, and {host_text}"
         else:

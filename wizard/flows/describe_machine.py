@@ -160,6 +160,20 @@ def _lead(text: str) -> str:
     return text[:len(text) - len(text.lstrip(" "))]
 
 
+def recommended_line(match, installed: str | None = None) -> str:
+    """"Recommended: <recipe> — why", or, when that recipe is installed already (`installed`: "current" or
+    "installed", `flows.history.installed_recipes`), that instead of the why. Walk 21 #12: a returning user read
+    "your environment: jax0.4.23-cpu, current" and then "Recommended: jax0.4.23-cpu — no NVIDIA GPU was found…",
+    unlinked, as if it were a new install to make."""
+    if installed:
+        return f"Recommended: {match.recipe.id} — already installed ({installed})"
+    why = match.summary
+    for prefix in ("recommended: ", "recommended, "):
+        why = why[len(prefix):] if why.startswith(prefix) else why
+    why = f", {why}" if why.startswith("but") else (f" — {why}" if why else "")
+    return f"Recommended: {match.recipe.id}{why}"
+
+
 def fact_lines(facts: Facts, current_env: str | None = None, columns: int | None = None) -> list[str]:
     """`fact_rows`, aligned (wrapped to `columns` if given): the block every face prints under its heading."""
     return aligned(fact_rows(facts, current_env), columns)

@@ -151,15 +151,15 @@ class MachineScreen(Screen[str]):
 
     def show_facts(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
+        # Deferred for start-up time, as above.
         from wizard.flows.describe_machine import (
             fact_lines,
             memory_table_lines,
             problem_lines,
+            recommended_line,
             where_sentence,
         )
-
-        # Deferred for start-up time, as above.
-        from wizard.flows.history import current_env_text, returning_user_line
+        from wizard.flows.history import current_env_text, installed_recipes, returning_user_line
 
         problems = problem_lines(self.facts)
         box = self.query_one("#problems", Static)
@@ -172,11 +172,7 @@ class MachineScreen(Screen[str]):
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:
-            why = recommended.summary
-            for prefix in ("recommended: ", "recommended, "):
-                why = why[len(prefix):] if why.startswith(prefix) else why
-            why = f", {why}" if why.startswith("but") else (f" — {why}" if why else "")
-            text = f"Recommended: {recommended.recipe.id}{why}\n{text}"
+            text = f"{recommended_line(recommended, installed_recipes().get(recommended.recipe.id))}\n{text}"
         if self.slurm is None and self.partitions:
             text = (f"This node has no GPU, but Slurm is here (partitions: {', '.join(self.partitions[:5])}). "
                     "Press g to detect on a GPU node through srun; the install then runs here and the "

@@ -155,6 +155,50 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
     return lines
 
 
+_RULE = re.compile(r"^\|(?:-{3,}\|)+$")
+
+
+def preview_markdown(text: str, width: int = 80) -> str:
+    """The report as a terminal of `width` columns shows it: each table row a list item (its first cell, then the
+    others with their column's name), and a heading too long for a row split before its first `code` or
+    parenthesis, which go on a line of their own. The saved file keeps its tables. Walk 21 #9: at 80 columns the tables were crushed to
+    `Libr…`/`Versi…` and one word per line, and headings were cut (`…/envs/jax0.4.23-c`)."""
+    out: list[str] = []
+    lines = text.split("\n")
+    fence = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            mark = line[:len(line) - len(line.lstrip("`"))]
+            fence = "" if fence and mark.startswith(fence) else (fence or mark)
+        if not fence and line.startswith("| ") and i + 1 < len(lines) and _RULE.match(lines[i + 1]):
+            header = _cells(line)
+            i += 2
+            while i < len(lines) and lines[i].startswith("| "):
+                out.append(_list_item(header, _cells(lines[i])))
+                i += 1
+            continue
+        cut = min((at for at in (line.find("`"), line.find(" (")) if at > 0), default=-1)
+        if not fence and line.startswith("#") and len(line) > width - 4 and cut > 0:
+            out += [line[:cut].rstrip(), "", line[cut:].lstrip()]
+        else:
+            out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _cells(row: str) -> list[str]:
+    """A table row's cells, their `\\|` back to `|`."""
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", row.strip()[1:-1])]
+
+
+def _list_item(header: list[str], cells: list[str]) -> str:
+    rest = [value if name in ("", "Value") else f"{name}: {value}"
+            for name, value in zip(header[1:], cells[1:], strict=False) if value and value != "—"]
+    return f"- **{cells[0]}**" + (" — " + " · ".join(rest) if rest else "")
+
+
 def _code(text: str, lang: str = "text") -> list[str]:
     fence = "````" if "```" in text else "```"
     return [f"{fence}{lang}", text.rstrip("\n"), fence]

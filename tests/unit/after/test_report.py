@@ -215,3 +215,20 @@ def test_the_report_says_how_the_current_environment_was_built(tmp_path):
     assert "/opt/wheels (from PIP_FIND_LINKS)" in built and "file:///opt/pypi1/simple (from PIP_EXTRA_INDEX_URL)" in built
     verify = text[text.index("## Last verify"):text.index("## Environments")]
     assert "has not been run" not in verify and "own GraphCast check" in verify
+
+
+def test_the_preview_shows_tables_as_lists_and_splits_long_headings_the_file_keeps_them(tmp_path):
+    """Walk 21 #9: at 80 columns the preview's tables were crushed (`Libr…`, one word a line) and headings cut."""
+    from wizard.after.report import preview_markdown
+
+    entries = [{"id": "20261127-183400-467d", "recipe": "jax0.4.23-cpu", "env": str(tmp_path / ("env" + "x" * 60)),
+                "status": "verified", "current": True, "kind": "install", "verify": None, "started": "s"}]
+    text = build_report(None, entries, environ={"PATH": "/bin"}, redacted=False)
+    assert "|---|" in text  # the file keeps its tables
+    preview = preview_markdown(text)
+    assert "|---|" not in preview and not any(line.startswith("| ") for line in preview.splitlines())
+    assert "- **20261127-183400-467d** — Kind: install · Recipe: jax0.4.23-cpu · Status: verified" in preview
+    assert all(len(line) <= 76 for line in preview.splitlines() if line.startswith("#"))
+    # A table inside a code block is left as it is.
+    code = "```text\n| a | b |\n|---|---|\n| 1 | 2 |\n```"
+    assert preview_markdown(code) == code

@@ -23,11 +23,8 @@ def next_steps(recipe: str, assets: str | None = None, unreachable: str | None =
     name the program alone: `next_step_lines` exports the state folder first, as the Done screen does."""
     me = program_command()
     where = f" --assets {shlex.quote(assets)}" if assets else ""
-    forecast = (f"{me} forecast{where}", "a first real forecast: real weights, one rollout")
-    if unreachable and not assets:
-        forecast = (f"{me} forecast --assets DIR/assets",
-                    f"a first real forecast: {unreachable} cannot be reached from here, so gather its files where "
-                    f"it can be, then copy DIR here: `{gather_command(recipe)}`")
+    forecast = (f"{me} forecast{where or (' --assets DIR/assets' if unreachable else '')}",
+                "a first real forecast: real weights, one rollout")
     return [
         (activate_lines()[-1], "use it in this shell"),
         forecast,
@@ -106,7 +103,8 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
 
     `done`: the steps already taken for this env (`steps_done`), left out so "Next:" never asks for
     what the user did a minute ago; the two module lines stay, as a new shell still needs them.
-    `unreachable`: the forecast files' host, when it does not answer here (walk 21 #4)."""
+    `unreachable`: the forecast files' host, when it does not answer here (walk 21 #4): its words
+    (`unreachable_lines`, as the Done screen shows them) go above the forecast, as comments."""
     steps = [(command, why) for command, why in next_steps(recipe, assets, unreachable)
              if not any(command.endswith(f" {step} install") for step in done)]
     home = activate_lines()[:-1]
@@ -115,13 +113,15 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
     lines = []
     for i, (command, why) in enumerate(steps):
         head = "Next:" if i == 0 else "     "
+        if unreachable and not assets and " forecast --assets DIR/assets" in command:
+            notes = unreachable_lines(unreachable, recipe)
+            lines += [row for note in notes for row in
+                      ([f"      # {note}"] if note.startswith("    ") else wrap(note, COLUMNS, "      # "))]
         line = f"{head} {command.ljust(width)}    # {why}"
         if len(line) <= COLUMNS:
             lines.append(line)
             continue
-        said, _, quoted = why.partition(": `")
-        lines += wrap(f"# {said}" + (":" if quoted else ""), COLUMNS, f"{head} ", "      # ")
-        lines += [f"      #   {quoted.rstrip('`')}"] if quoted else []
+        lines += wrap(f"# {why}", COLUMNS, f"{head} ", "      # ")
         lines += wrap_command(command_words(command), COLUMNS, "      ", "          ", keep=2)
     return lines + [row for line in use_lines(recipe)
                     for row in wrap_command(command_words(line), COLUMNS, "      ", "          ", keep=2)]

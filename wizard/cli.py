@@ -82,7 +82,8 @@ class _Parser(argparse.ArgumentParser):
             emit_error_json(f"{self.prog}: {message}", int(ExitCode.BAD_INPUT))
         # One sentence, the suggestion in it, and no usage block before it (walk 21 #6: eight lines of usage, then
         # every command on one long line, the useful "did you mean" last); `--help` has the usage.
-        self.exit(int(ExitCode.BAD_INPUT), f"{self.prog}: {message}\n")
+        say_on_stderr(message, prog=self.prog)  # wrapped to a terminal's width, one line into a pipe
+        self.exit(int(ExitCode.BAD_INPUT))
 
 
 _ARGV: list[str] = []

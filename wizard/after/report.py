@@ -397,18 +397,20 @@ def _built_lines(entry: Any, environ: Mapping[str, str]) -> list[str]:
     """How the current environment was built: the installer, the GraphCast source, the wheelhouses, lock or bundle,
     and the indexes and find-links pages that installer's settings add (read now, from the variables and settings
     files). Walk 21 #10: an admin debugging a no-GitHub install needs exactly these, and the report named none."""
+    # Every value from the history file on one line: an edited entry's newline must not start a line of its own
+    # (tenth hostile pass T10).
     installer = _get(entry, "installer")
     given = _get(entry, "graphcast_given")
-    lines = [f"- **Installer:** {installer or 'unknown (an older wizard did not record it)'}",
-             f"- **GraphCast source:** `{given}` (a local copy)" if given
+    lines = [f"- **Installer:** {one_line(str(installer)) if installer else 'unknown (an older wizard did not record it)'}",
+             f"- **GraphCast source:** `{one_line(str(given))}` (a local copy)" if given
              else "- **GraphCast source:** the recipe's own (its pinned GitHub commit)"]
     links = list(_get(entry, "find_links") or ())
     if links:
-        lines.append("- **Find-links given:** " + ", ".join(f"`{link}`" for link in links))
+        lines.append("- **Find-links given:** " + ", ".join(f"`{one_line(str(link))}`" for link in links))
     if isinstance(_get(entry, "lock"), dict):
-        lines.append(f"- **Lock:** `{_get(entry, 'lock').get('path')}`")
+        lines.append(f"- **Lock:** `{one_line(str(_get(entry, 'lock').get('path')))}`")
     if _get(entry, "bundle"):
-        lines.append(f"- **Bundle:** `{_get(entry, 'bundle')}`")
+        lines.append(f"- **Bundle:** `{one_line(str(_get(entry, 'bundle')))}`")
     try:
         settings = index_settings(installer, environ) if installer in ("uv", "pip") else []
     except Exception:  # settings files that cannot be read now: the rest of the report still comes out

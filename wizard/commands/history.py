@@ -77,7 +77,8 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
                  graphcast_words(row.get("graphcast_given")) or ""]
         if row.get("bundle"):
             built[0] = ""  # a bundle's lock is part of it
-        out += [f"    {b}" for b in built if b]  # one row each: a path is not broken
+        # one row each, wrapped between words: a path is not broken, and one longer than a row has a row of its own
+        out += [row for b in built if b for row in wrapped(b, columns, "    ", "    ")]
         if row.get("error") and not row["current"]:  # up to three rows: a stop's last words say what was removed
             why = wrapped(f"! {row['error'].splitlines()[0]}", columns, "    ", "      ")
             rest = " ".join(line.strip() for line in why[2:])  # the third row holds the rest, cut to fit

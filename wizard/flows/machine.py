@@ -27,7 +27,8 @@ class PythonSearch:
 
     In a child process (`python -m wizard.recipes.pythons`): the search is the recipe layer's (packaging, the
     recipe loader), which `detect --json` must not import (start-up time, issue 23); the child starts first and
-    probes the interpreters while this process detects. `result()` is its list, or None when it failed."""
+    probes the interpreters while this process detects. `result()` is its list, or None when it failed (then
+    `pythons` stays null: not known)."""
 
     def __init__(self) -> None:
         import sys
@@ -48,7 +49,7 @@ class PythonSearch:
             proc = subprocess.run(self._argv, capture_output=True, text=True, errors="replace",
                                   timeout=PYTHON_SEARCH_SECONDS, stdin=subprocess.DEVNULL)
             found = json.loads(proc.stdout) if proc.returncode == 0 else None
-        except Exception:  # a search that fails leaves the key out, never the facts
+        except Exception:  # a search that fails leaves `pythons` null (not known), never fails the facts
             return
         if isinstance(found, list):
             self._found = [p for p in found if isinstance(p, dict) and {"version", "executable"} <= set(p)]

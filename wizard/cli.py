@@ -71,22 +71,41 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
-        message += _did_you_mean(self, message)
+        message = _usage_sentence(self, message)
         if "--json" in sys.argv[1:] or "--json" in _ARGV:
             from wizard.commands.guard import (
                 emit_error_json,  # deferred: `--version` loads none of the commands
             )
 
             emit_error_json(f"{self.prog}: {message}", int(ExitCode.BAD_INPUT))
-        super().error(message)
+        # One sentence, the suggestion in it, and no usage block before it (walk 21 #6: eight lines of usage, then
+        # every command on one long line, the useful "did you mean" last); `--help` has the usage.
+        say_on_stderr(message, prog=self.prog)  # wrapped to a terminal's width, one line into a pipe
+        self.exit(int(ExitCode.BAD_INPUT))
 
 
 _ARGV: list[str] = []
 
 
-def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
-    """" (did you mean --slurm?)" for a mistyped option argparse did not recognise (`--slrum gpu`), " (did you mean
-    install?)" for a mistyped command (`instal`)."""
+def _usage_sentence(parser: argparse.ArgumentParser, message: str) -> str:
+    """argparse's complaint as one or two sentences: a mistyped command, choice or option with the one it was probably
+    meant to be, and the full list left to `--help`; anything else with where the usage is."""
+    import re  # deferred: needed only on a usage error, never on a normal start
+
+    close = _suggestion(parser, message)
+    guess = f"; did you mean {close}?" if close else ""
+    choice = re.search(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if choice and choice.group(1) == "COMMAND":
+        return f"unknown command '{choice.group(2)}'{guess} (`{parser.prog} --help` lists them)"
+    if choice:
+        allowed = ", ".join(re.findall(r"'([^']*)'", choice.group(3)))
+        return f"{choice.group(1)} '{choice.group(2)}' is not one of {allowed}{guess}"
+    return f"{message}{guess} (`{parser.prog} --help` shows the usage)"
+
+
+def _suggestion(parser: argparse.ArgumentParser, message: str) -> str | None:
+    """The word a mistyped option argparse did not recognise (`--slrum gpu`) was probably meant to be (`--slurm`),
+    or a mistyped command or choice (`instal`: `install`); None when nothing is close."""
     import difflib  # deferred: needed only on a usage error, never on a normal start
     import re
 
@@ -94,10 +113,10 @@ def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
     if choice:  # a misspelt command (`instal`): argparse lists them all but names none
         options = re.findall(r"'([^']*)'", choice.group(2))
         close = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.6)
-        return f" (did you mean {close[0]}?)" if close else ""
+        return close[0] if close else None
     match = re.search(r"unrecognized arguments: (.*)", message)
     if not match:
-        return ""
+        return None
     known = set(parser._option_string_actions)
     for action in parser._actions:  # the commands' own options too (the error comes from the top parser)
         if isinstance(action, argparse._SubParsersAction):
@@ -108,8 +127,8 @@ def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
         if flag.startswith("--") and flag not in known:
             close = difflib.get_close_matches(flag, sorted(k for k in known if k.startswith("--")), n=1, cutoff=0.7)
             if close:
-                return f" (did you mean {close[0]}?)"
-    return ""
+                return close[0]
+    return None
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

@@ -298,16 +298,37 @@ def describe_error(exc: BaseException) -> str:
     return internal_error(exc)
 
 
-def say_on_stderr(message: str) -> None:
+def say_on_stderr(message: str, prog: str = "gc-wizard") -> None:
     """An error's sentence on stderr as `gc-wizard: …`: the one way both faces end on an error. A control or
     format character in it (from a file or an option the message quotes) is shown as its escape, as every output
-    shows them, not dropped or sent to the terminal (tenth hostile pass T1/T2). A failing stderr is passed over:
-    there is nowhere left to tell."""
+    shows them, not dropped or sent to the terminal (tenth hostile pass T1/T2). On a terminal it is wrapped to its
+    width between words (walk 21 #6/#7: `recommended her` / `e)` where the terminal broke the line); into a pipe or a
+    file it stays one line per line, for scripts. A failing stderr is passed over: there is nowhere left to tell."""
     try:
-        sys.stderr.write(f"gc-wizard: {reveal_format_characters(message)}\n")
+        text = f"{prog}: {reveal_format_characters(message)}"
+        sys.stderr.write(for_terminal(text) + "\n")
         sys.stderr.flush()
     except (OSError, ValueError, WizardError):
         pass
+
+
+def for_terminal(text: str, stream=None) -> str:
+    """`text` wrapped to the width of the terminal `stream` (default stderr) is, between words, each of its lines
+    under its own indent; as it is when `stream` is a pipe or a file (scripts read one line per line)."""
+    stream = sys.stderr if stream is None else stream
+    try:
+        if not stream.isatty():
+            return text
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return text
+    from wizard.wrap import wrap  # deferred: only an error on a terminal needs it
+
+    out: list[str] = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        out += wrap(line, columns, indent, indent + "  ") if len(line) > columns else [line]
+    return "\n".join(out)
 
 
 def error_exit(exc: BaseException) -> int:

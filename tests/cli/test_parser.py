@@ -123,3 +123,18 @@ def test_the_program_leaves_with_its_status_and_output_while_a_background_thread
     proc = subprocess.run([sys.executable, "-c", code], input="E0000 jax: Unknown backend gpu\n", capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout.strip(), (proc.returncode, proc.stdout, proc.stderr)
+
+
+def test_a_usage_error_is_one_sentence_with_the_suggestion_and_no_usage_block():
+    """Walk 21 #6: `gc-wizard instal` printed eight lines of usage, then every command on one long line, with
+    "did you mean install?" last."""
+    from tests.fixtures.cli import run_inproc
+
+    proc = run_inproc("instal")
+    assert proc.returncode == 2
+    assert proc.stderr == "gc-wizard: unknown command 'instal'; did you mean install? (`gc-wizard --help` lists them)\n"
+    for argv in (("plan", "jax0.4.23-cpu", "--installer", "pipp"), ("detect", "--slrum", "gpu"), ("plan", "--installer")):
+        proc = run_inproc(*argv)
+        assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1 and "usage:" not in proc.stderr, proc.stderr
+    assert run_inproc("plan", "x", "--installer", "pipp").stderr == (
+        "gc-wizard plan: --installer 'pipp' is not one of uv, pip; did you mean pip?\n")

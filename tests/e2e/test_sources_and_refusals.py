@@ -218,10 +218,13 @@ def test_next_lines_work_pasted_into_a_new_login_shell(tiny, tmp_path):
     line = next(line for line in text.splitlines() if "activate)" in line)
     command = line.removeprefix("Next: ").split("    #")[0].strip()
     assert command.startswith('eval "$(') and command.endswith(' activate)"')
+    # The state folder the tests chose is exported on the line before (walk 21 #17), as on the Done screen.
+    export = next(line for line in text.splitlines() if "export GC_WIZARD_HOME=" in line)
+    command = export.removeprefix("Next: ").split("    #")[0].strip() + " && " + command
     # A new login shell, as after the README's Quick start: the wizard's venv is not on PATH there.
     home = tmp_path / "home"
     home.mkdir()
-    # Nor is GC_WIZARD_HOME, which the tests (like a lab's Slurm script) set: the printed line carries it.
+    # Nor is GC_WIZARD_HOME, which the tests (like a lab's Slurm script) set: the printed lines carry it.
     env = {"HOME": str(home), "PATH": "/usr/local/bin:/usr/bin:/bin", "TERM": "dumb"}
     shell = subprocess.run(["bash", "-l", "-c", f'{command} && python -c "import sys; print(sys.prefix)"'],
                            capture_output=True, text=True, env=env, timeout=60)

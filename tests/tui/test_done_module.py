@@ -9,9 +9,9 @@ from tests.fixtures.results import install_result
 from wizard.tui.screens.done import DoneScreen
 
 
-async def test_done_offers_the_module_file(gpu_server, tiny, isolated_state):
+async def test_done_offers_the_module_file(gpu_server, tiny, isolated_state, tmp_path):
     gpu_server("no-nvidia")
-    app = tiny_app(tiny)
+    app = tiny_app(tiny, assets=str(tmp_path))  # local forecast files: no host asked, the pane stays as scrolled
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, app, "tiny-b")
         await pilot.press("enter")
@@ -36,9 +36,14 @@ def test_the_done_screen_shows_the_activate_lines_each_whole(monkeypatch):
 
     monkeypatch.setenv("GC_WIZARD_HOME", "/work/scratch/walk3home")
     monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: "/work/walk3/.venv/bin/gc-wizard")
-    text = summary_text(install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l"), None, "gc-wizard")
+    text = summary_text(install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l"), None)
     assert "    export GC_WIZARD_HOME=/work/scratch/walk3home\n" in text
     assert '    eval "$(/work/walk3/.venv/bin/gc-wizard activate)"\n' in text
+    # The kernel and module commands too: the export, then the program, each a line of its own that a screen never
+    # wraps inside (walk 21 #17: `… GC_WIZARD_HOME=… /work/…/gc-wizard kernel install` broke across rows).
+    kernel = "    export GC_WIZARD_HOME=/work/scratch/walk3home\n    /work/walk3/.venv/bin/gc-wizard kernel install\n"
+    assert kernel in text and kernel.replace("kernel", "module") in text
+    assert all(len(line) <= 76 for line in text.splitlines() if "gc-wizard" in line)
 
 
 def test_a_check_that_never_started_on_a_node_says_so_and_where_the_partition_is_changed():
@@ -47,14 +52,12 @@ def test_a_check_that_never_started_on_a_node_says_so_and_where_the_partition_is
 
     verify = VerifyResult(ok=False, env="/e", backend="cpu", level="quick", tiers=[], findings=[], log="/l",
                           seconds=5.0, started=False)
-    text = summary_text(install_result(ok=False, env="/e", log="/l", error="installed, but …", verify=verify), None,
-                        "gc-wizard")
+    text = summary_text(install_result(ok=False, env="/e", log="/l", error="installed, but …", verify=verify), None)
     assert text.startswith("Installed, but the GraphCast check never ran on a node.")
     assert "Escape twice goes back to the machine screen, where o changes the partition and srun options" in text
     started = VerifyResult(ok=False, env="/e", backend="cpu", level="quick", tiers=[], findings=[], log="/l",
                            seconds=5.0)
-    assert "o changes the partition" not in summary_text(install_result(ok=False, env="/e", verify=started), None,
-                                                         "gc-wizard")
+    assert "o changes the partition" not in summary_text(install_result(ok=False, env="/e", verify=started), None)
 
 
 async def test_a_keys_outcome_is_kept_whole_in_the_pane_not_only_in_a_toast():

@@ -13,24 +13,44 @@ from wizard.tui import farewell
 from wizard.tui.app import WizardApp
 
 
+def _status(lines: list[str]) -> str:
+    """The status sentence the lines begin with, as one line (it is wrapped to 80 columns)."""
+    said = []
+    for line in lines:
+        if line.startswith(("Next:", "Log:")):
+            break
+        said.append(line.strip())
+    return " ".join(said)
+
+
 def test_a_verified_install_leaves_the_activate_line_that_works_in_a_new_shell(tmp_path, monkeypatch):
     monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state dir"))
     lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/logs/a.log", verify={}))
     assert lines[0] == "gc-wizard: jax0.4.23-cpu is installed, checked and current: /envs/a"
     unchecked = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/logs/a.log"))
-    assert unchecked[0] == "gc-wizard: jax0.4.23-cpu is installed, not checked (--no-verify) and current: /envs/a"
+    assert _status(unchecked) == "gc-wizard: jax0.4.23-cpu is installed, not checked (--no-verify) and current: /envs/a"
     # A command whose comment would push it past 80 columns has the comment on the line above it, so the
     # command stays whole for copying.
     assert lines[1].startswith("Next: ") and all(len(line) <= 80 or "#" not in line for line in lines[1:-1])
+    # The state folder is exported first, on a line of its own, as the Done screen does (walk 21 #17: the two
+    # differed); it survives the shell's quoting (it has a space).
+    export = next(line for line in lines if "export GC_WIZARD_HOME=" in line).removeprefix("Next:").strip()
+    assert shlex.split(export) == ["export", f"GC_WIZARD_HOME={tmp_path / 'state dir'}"]
     command = next(line for line in lines if "activate)" in line and not line.lstrip().startswith(("Next: #", "#")))
     command = command.removeprefix("Next: ").split("    #")[0].strip()
-    assert command.startswith('eval "$(GC_WIZARD_HOME=')
+    assert command.startswith('eval "$(') and command.endswith(' activate)"')
     assert any("kernel install" in line for line in lines) and lines[-1] == "Log:  /logs/a.log"
     assert any(line.strip().endswith("forecast") or " forecast " in line for line in lines)
-    # The carried state folder survives the shell's quoting (it has a space).
-    inner = command[len('eval "$('):-len(')"')]
-    assert shlex.split(inner)[0] == f"GC_WIZARD_HOME={tmp_path / 'state dir'}"
-    assert shlex.split(inner)[-1] == "activate"
+
+
+def test_the_lines_left_say_when_the_forecast_host_cannot_be_reached(tmp_path, monkeypatch):
+    """Walk 21 #4: the quit text offered `gc-wizard forecast` on a server that cannot reach its files."""
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state"))
+    result = install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/logs/a.log", verify={})
+    text = " ".join(line.strip().lstrip("# ") for line in farewell(result, None, "storage.googleapis.com"))
+    assert "storage.googleapis.com cannot be reached from here" in " ".join(text.split())
+    assert "gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in text and "--assets DIR/assets" in text
+    assert "cannot be reached" not in " ".join(farewell(result))
 
 
 def test_after_a_rollback_the_lines_left_name_the_env_current_now(tmp_path, monkeypatch):
@@ -45,9 +65,9 @@ def test_after_a_rollback_the_lines_left_name_the_env_current_now(tmp_path, monk
     history.save()
     lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/new", log="/logs/new.log",
                                     verify={}))
-    assert lines[0] == ("gc-wizard: jax0.4.23-cpu in /envs/old is current now (rolled back to since this install, "
-                        "which stays at /envs/new, not current).")
-    assert lines[1].startswith("Next: ") and "/logs/new.log" not in "\n".join(lines)
+    assert _status(lines) == ("gc-wizard: jax0.4.23-cpu in /envs/old is current now (rolled back to since this "
+                              "install, which stays at /envs/new, not current).")
+    assert any(line.startswith("Next: ") for line in lines) and "/logs/new.log" not in "\n".join(lines)
 
 
 def test_a_failed_or_stopped_install_says_so_and_names_the_log():
@@ -58,8 +78,8 @@ def test_a_failed_or_stopped_install_says_so_and_names_the_log():
     assert stopped[0] == "gc-wizard: the install stopped; your current environment is untouched."
     stopped = farewell(install_result(ok=False, cancelled=True, env="/envs/n", mode="new", kept=False,
                                      verify={"ok": False, "cancelled": True}, log="/logs/d.log"))
-    assert stopped[0] == ("gc-wizard: the check stopped. The new environment /envs/n was removed. No environment "
-                          "is current (there was none before either).")
+    assert _status(stopped) == ("gc-wizard: the check stopped. The new environment /envs/n was removed. No "
+                                "environment is current (there was none before either).")
     assert farewell(install_result(ok=False, lock_held=True)) == []
     # left before installing (walk 20 #18): said, with what is current
     assert farewell(None) == ["gc-wizard: nothing was installed; no environment is current yet."]
@@ -122,4 +142,13 @@ def test_leaving_after_k_does_not_ask_for_the_kernel_again(tmp_path, monkeypatch
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
     lines = farewell(result)
     assert not any("kernel install" in line for line in lines)
-    assert lines[1].startswith("Next: ") and any("module install" in line for line in lines)
+    assert any(line.startswith("Next: ") for line in lines) and any("module install" in line for line in lines)
+
+
+def test_the_status_line_left_wraps_between_words_and_keeps_a_long_path_whole(tmp_path, monkeypatch):
+    """Walk 21 #17: `…: /tmp/walk21/state/en` / `vs/jax0.4.23-cpu-…` as the terminal wrapped the status line."""
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state"))
+    env = "/tmp/walk21/state/envs/jax0.4.23-cpu-20261127-183400"
+    lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env=env, log="/l", verify={}))
+    assert lines[0] == "gc-wizard: jax0.4.23-cpu is installed, checked and current:" and lines[1] == f"  {env}"
+    assert lines[2].startswith("Next:")

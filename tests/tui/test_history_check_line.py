@@ -139,3 +139,25 @@ def test_a_check_the_user_stopped_reads_stopped_even_when_the_install_was_kept()
     "check: failed at GraphCast jit init"."""
     kept = VerifySummary(ok=False, failed_tier="graphcast_jit_init", stopped=True)
     assert check_line(_entry("installed", kept)) == "check: stopped during GraphCast jit init (the notebook's cell)"
+
+
+async def test_the_detail_names_the_graphcast_source_and_the_disk_line_names_uv_only_for_uv_installs(isolated_state):
+    """Walk 21 #11: a pip install's detail said "hardlinked from uv's cache" and did not show the local GraphCast
+    checkout it was built from. Both views say the same (`flows.history`)."""
+    env = paths.state_dir() / "envs" / "tiny-a-20261127-183400"
+    env.mkdir(parents=True)
+    (env / "blob").write_bytes(b"x" * 2**20)
+    _save([Entry(id="20261127-183400-abcd", kind="install", recipe="tiny-a", env=str(env), status="verified",
+                 current=True, started="2026-11-27T18:34:09+00:00", installer="pip", graphcast_given="/work/gc/v011")])
+    app = _HistoryHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            note = " ".join(str(app.screen.query_one("#history-note").render()).split())
+            if "for all environments together" in note:
+                break
+        assert "GraphCast from /work/gc/v011" in note and "uv" not in note.split("Disk:")[1], note
+    rows, total, _ = history_rows()
+    table = " ".join(history_table(rows, total, 80))
+    assert "GraphCast from /work/gc/v011" in table and "uv's cache" not in table
+

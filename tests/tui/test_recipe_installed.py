@@ -57,3 +57,5 @@ async def test_a_returning_user_is_told_on_the_first_screen_what_is_current(isol
         shown = " ".join(screen_text(app).split())
         assert "Your GraphCast environment: jax0.4.23-cpu (verified), current." in shown
         assert "h: History and rollback" in shown and "Press Enter to choose a recipe." in shown
+        # Walk 21 #12: the recommendation says it is that environment, not a new install to make.
+        assert "Recommended: jax0.4.23-cpu — already installed (current)" in shown, shown

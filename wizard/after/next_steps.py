@@ -1,7 +1,7 @@
 """What to type next, after an install: the lines both faces print, so they are the same everywhere.
 
-The commands name gc-wizard the way a new login shell can run it (`paths.wizard_command`), so a
-line pasted into a fresh SSH session works after the README's Quick start too.
+The commands name gc-wizard the way a new login shell can run it (`paths.program_command`), after a line that
+exports a chosen state folder, so a block pasted into a fresh SSH session works after the README's Quick start too.
 """
 
 from __future__ import annotations
@@ -12,19 +12,48 @@ import shlex
 from pathlib import Path
 
 from wizard import paths
-from wizard.paths import program_command, wizard_command
+from wizard.paths import program_command
+from wizard.wrap import command as wrap_command
+from wizard.wrap import command_words, wrap
 
 
-def next_steps(recipe: str, assets: str | None = None) -> list[tuple[str, str]]:
-    """(command, what it is for) for a newly current environment; `assets`: where its forecast files are."""
-    me = wizard_command()
+def next_steps(recipe: str, assets: str | None = None, unreachable: str | None = None) -> list[tuple[str, str]]:
+    """(command, what it is for) for a newly current environment; `assets`: where its forecast files are;
+    `unreachable`: the host of the forecast's files when it does not answer here (`assets_reach`). The commands
+    name the program alone: `next_step_lines` exports the state folder first, as the Done screen does."""
+    me = program_command()
     where = f" --assets {shlex.quote(assets)}" if assets else ""
+    forecast = (f"{me} forecast{where or (' --assets DIR/assets' if unreachable else '')}",
+                "a first real forecast: real weights, one rollout")
     return [
-        (f'eval "$({me} activate)"', "use it in this shell"),
-        (f"{me} forecast{where}", "a first real forecast: real weights, one rollout"),
+        (activate_lines()[-1], "use it in this shell"),
+        forecast,
         (f"{me} kernel install", "use it in Jupyter"),
         (f"{me} module install", "use it with Lmod (then the two module lines below)"),
     ]
+
+
+def gather_command(recipe: str) -> str:
+    """The command that gathers the forecast's files on a machine that reaches their host (the bare name, as
+    installed there)."""
+    return f"gc-wizard bundle {recipe} --out DIR --with-assets"
+
+
+def unreachable_lines(host: str, recipe: str) -> list[str]:
+    """What every face shows where it offers a forecast whose files' host does not answer here: the host, then the
+    gathering command on a line of its own (a screen that wraps a sentence would break it inside), then the option
+    that takes the folder (walk 21 #4)."""
+    return [f"{host} cannot be reached from here, so the forecast cannot fetch its files. On a machine that can "
+            "reach it, gather them into DIR/assets:",
+            f"    {gather_command(recipe)}",
+            "then copy that folder here and give it with --assets DIR/assets."]
+
+
+def wizard_lines(arguments: str) -> list[str]:
+    """A gc-wizard command as lines that each run on their own, as `activate_lines`: `export GC_WIZARD_HOME=…` (when
+    a state folder is chosen that way), then the program with `arguments`. The Done screen's commands, so none is
+    one long line a screen wraps inside (walk 21 #17)."""
+    return [*activate_lines()[:-1], f"{program_command()} {arguments}"]
 
 
 def modules_dir() -> Path:
@@ -59,23 +88,40 @@ def activate_lines() -> list[str]:
     return [*export, f'eval "$({program_command()} activate)"']
 
 
-#: Past this, a `# why` comment goes on the line above its command: a terminal that wraps a command breaks it
-#: mid-word, and a copied piece no longer runs.
+#: Past this, a `# why` comment goes on the line above its command, wrapped between words: a terminal that wraps a
+#: line breaks it mid-word, and a copied piece of a command no longer runs.
 COLUMNS = 80
 
 
-def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[str] = frozenset()) -> list[str]:
+def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[str] = frozenset(),
+                    unreachable: str | None = None) -> list[str]:
     """`Next: <command>   # <why>`, aligned, as the CLI and the app print them on leaving; a line that would
-    not fit 80 columns puts its comment on a line of its own, above the command, which stays whole.
+    not fit 80 columns puts its comment above the command, wrapped between words (a command it quotes, between
+    backquotes, on a comment line of its own), and a command longer than a line is broken between its words with
+    `\\` (`wrap.command`), so it still pastes as one. A chosen state folder is exported first, on a line of its own,
+    as the Done screen does (walk 21 #17: the two differed, and the inline form made every line too long).
 
     `done`: the steps already taken for this env (`steps_done`), left out so "Next:" never asks for
-    what the user did a minute ago; the two module lines stay, as a new shell still needs them."""
-    steps = [(command, why) for command, why in next_steps(recipe, assets)
+    what the user did a minute ago; the two module lines stay, as a new shell still needs them.
+    `unreachable`: the forecast files' host, when it does not answer here (walk 21 #4): its words
+    (`unreachable_lines`, as the Done screen shows them) go above the forecast, as comments."""
+    steps = [(command, why) for command, why in next_steps(recipe, assets, unreachable)
              if not any(command.endswith(f" {step} install") for step in done)]
+    home = activate_lines()[:-1]
+    steps = [(line, "the state folder the commands below use") for line in home] + steps
     width = max(len(command) for command, _ in steps)
     lines = []
     for i, (command, why) in enumerate(steps):
         head = "Next:" if i == 0 else "     "
+        if unreachable and not assets and " forecast --assets DIR/assets" in command:
+            notes = unreachable_lines(unreachable, recipe)
+            lines += [row for note in notes for row in
+                      ([f"      # {note}"] if note.startswith("    ") else wrap(note, COLUMNS, "      # "))]
         line = f"{head} {command.ljust(width)}    # {why}"
-        lines += [line] if len(line) <= COLUMNS else [f"{head} # {why}", f"      {command}"]
-    return lines + [f"      {line}" for line in use_lines(recipe)]
+        if len(line) <= COLUMNS:
+            lines.append(line)
+            continue
+        lines += wrap(f"# {why}", COLUMNS, f"{head} ", "      # ")
+        lines += wrap_command(command_words(command), COLUMNS, "      ", "          ", keep=2)
+    return lines + [row for line in use_lines(recipe)
+                    for row in wrap_command(command_words(line), COLUMNS, "      ", "          ", keep=2)]

@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import __version__, bounded, paths
-from wizard.detect.facts import Facts
+from wizard.detect.facts import Facts, gib
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
 from wizard.detect.where import detect_where
 from wizard.errors import WizardError
 from wizard.history.store import Entry, History, VerifySummary, load_history
 from wizard.install.envs import read_marker
+from wizard.install.indexes import index_settings
 from wizard.security import one_line
 from wizard.verify.check import VerifyResult
 from wizard.verify.diagnose import diagnose_text
@@ -154,6 +155,50 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
     return lines
 
 
+_RULE = re.compile(r"^\|(?:-{3,}\|)+$")
+
+
+def preview_markdown(text: str, width: int = 80) -> str:
+    """The report as a terminal of `width` columns shows it: each table row a list item (its first cell, then the
+    others with their column's name), and a heading too long for a row split before its first `code` or
+    parenthesis, which go on a line of their own. The saved file keeps its tables. Walk 21 #9: at 80 columns the tables were crushed to
+    `Libr…`/`Versi…` and one word per line, and headings were cut (`…/envs/jax0.4.23-c`)."""
+    out: list[str] = []
+    lines = text.split("\n")
+    fence = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            mark = line[:len(line) - len(line.lstrip("`"))]
+            fence = "" if fence and mark.startswith(fence) else (fence or mark)
+        if not fence and line.startswith("| ") and i + 1 < len(lines) and _RULE.match(lines[i + 1]):
+            header = _cells(line)
+            i += 2
+            while i < len(lines) and lines[i].startswith("| "):
+                out.append(_list_item(header, _cells(lines[i])))
+                i += 1
+            continue
+        cut = min((at for at in (line.find("`"), line.find(" (")) if at > 0), default=-1)
+        if not fence and line.startswith("#") and len(line) > width - 4 and cut > 0:
+            out += [line[:cut].rstrip(), "", line[cut:].lstrip()]
+        else:
+            out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _cells(row: str) -> list[str]:
+    """A table row's cells, their `\\|` back to `|`."""
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", row.strip()[1:-1])]
+
+
+def _list_item(header: list[str], cells: list[str]) -> str:
+    rest = [value if name in ("", "Value") else f"{name}: {value}"
+            for name, value in zip(header[1:], cells[1:], strict=False) if value and value != "—"]
+    return f"- **{cells[0]}**" + (" — " + " · ".join(rest) if rest else "")
+
+
 def _code(text: str, lang: str = "text") -> list[str]:
     fence = "````" if "```" in text else "```"
     return [f"{fence}{lang}", text.rstrip("\n"), fence]
@@ -272,7 +317,7 @@ def _machine_section(facts: ReportFacts) -> list[str]:
         mem = _get(gpu, "memory_total_mib")
         details = [str(_get(gpu, "name"))]
         if mem:
-            details.append(f"{mem} MiB")
+            details.append(gib(mem, 0))
         if _get(gpu, "compute_capability"):
             details.append(f"compute capability {_get(gpu, 'compute_capability')}")
         rows.append((f"GPU {_get(gpu, 'index')}", ", ".join(details), _get(gpu, "source")))
@@ -296,7 +341,7 @@ def _machine_section(facts: ReportFacts) -> list[str]:
     memory = _get(facts, "memory")
     if memory is not None and _get(memory, "total_mib"):
         limit = _get(memory, "limit_mib")
-        rows.append(("Host RAM", f"{_get(memory, 'total_mib')} MiB" + (f", cgroup limit {limit} MiB" if limit else ""),
+        rows.append(("Host RAM", gib(_get(memory, "total_mib")) + (f", cgroup limit {gib(limit)}" if limit else ""),
                      _get(memory, "source") or ""))
     lines += _table(("", "Value", "Source"), rows) + [""]
     lines += _preflight_section(facts)
@@ -332,7 +377,9 @@ def _verify_section(entries: list[Any]) -> list[str]:
     last = next((e for e in reversed(entries) if _get(e, "kind") == "verify"), None)
     lines = ["## Last verify", ""]
     if last is None:
-        return lines + ["`gc-wizard verify` has not been run (installs check their environment themselves).", ""]
+        # Walk 21 #10: "has not been run" first read as "nothing was checked".
+        return lines + ["No separate `gc-wizard verify` run; each install's own GraphCast check is in its status "
+                        "(\"verified\" below) and under \"Last install / verify\".", ""]
     summary = _summary(_recorded_check(last)) or VerifySummary(ok=None)
     result = "passed" if summary.ok else f"FAILED at `{summary.failed_tier or '?'}`"
     lines.append(f"- `{_get(last, 'finished') or _get(last, 'started')}`: environment `{_get(last, 'env')}` "
@@ -346,7 +393,35 @@ def _verify_section(entries: list[Any]) -> list[str]:
     return lines + [""]
 
 
-def _history_section(entries: list[Any], current: Any, read: bool = True) -> list[str]:
+def _built_lines(entry: Any, environ: Mapping[str, str]) -> list[str]:
+    """How the current environment was built: the installer, the GraphCast source, the wheelhouses, lock or bundle,
+    and the indexes and find-links pages that installer's settings add (read now, from the variables and settings
+    files). Walk 21 #10: an admin debugging a no-GitHub install needs exactly these, and the report named none."""
+    # Every value from the history file on one line: an edited entry's newline must not start a line of its own
+    # (tenth hostile pass T10).
+    installer = _get(entry, "installer")
+    given = _get(entry, "graphcast_given")
+    lines = [f"- **Installer:** {one_line(str(installer)) if installer else 'unknown (an older wizard did not record it)'}",
+             f"- **GraphCast source:** `{one_line(str(given))}` (a local copy)" if given
+             else "- **GraphCast source:** the recipe's own (its pinned GitHub commit)"]
+    links = list(_get(entry, "find_links") or ())
+    if links:
+        lines.append("- **Find-links given:** " + ", ".join(f"`{one_line(str(link))}`" for link in links))
+    if isinstance(_get(entry, "lock"), dict):
+        lines.append(f"- **Lock:** `{one_line(str(_get(entry, 'lock').get('path')))}`")
+    if _get(entry, "bundle"):
+        lines.append(f"- **Bundle:** `{one_line(str(_get(entry, 'bundle')))}`")
+    try:
+        settings = index_settings(installer, environ) if installer in ("uv", "pip") else []
+    except Exception:  # settings files that cannot be read now: the rest of the report still comes out
+        settings = []
+    if settings:
+        lines.append(f"- **{installer}'s settings add (now):** " + "; ".join(s.describe() for s in settings))
+    return lines
+
+
+def _history_section(entries: list[Any], current: Any, read: bool = True,
+                     environ: Mapping[str, str] | None = None) -> list[str]:
     lines = ["## Environments (history)", ""]
     if not read:  # not "none made current yet": nothing is known of it (thirteenth hostile pass #33)
         return [*lines, "- **Current:** unknown: the history could not be read (see the summary)", ""]
@@ -362,6 +437,7 @@ def _history_section(entries: list[Any], current: Any, read: bool = True) -> lis
             runtime = marker.get("runtime_env") or {}
             if runtime:
                 lines.append("- **Runtime variables:** " + ", ".join(f"`{k}={v}`" for k, v in runtime.items()))
+        lines += _built_lines(current, os.environ if environ is None else environ)
     else:
         lines.append("- **Current:** none (no environment has been made current yet)")
     lines.append("")
@@ -557,7 +633,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
     lines += _machine_section(facts)
     lines += _env_packages_section(current)
     lines += _verify_section(entries)
-    lines += _history_section(entries, current, read=history is not None)
+    lines += _history_section(entries, current, read=history is not None, environ=environ)
     lines += _last_run_section(last, findings, diagnose_error)
     lines += _last_forecast_section()
     lines += _env_section(environ)

@@ -16,10 +16,9 @@ import argparse
 import io
 import os
 import sys
-import textwrap
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say, warn
+from wizard.commands.output import emit_json, say, warn, wrapped
 from wizard.commands.streams import STDIN_NAMES, stdin_problem
 from wizard.errors import UserError
 from wizard.flows.describe_check import finding_lines
@@ -167,8 +166,7 @@ def run(args: argparse.Namespace) -> int:
             say("  The failing lines it saw:")
             for line in unknown.lines:
                 say(f"    > {line}")
-        say(textwrap.fill("  Next: " + unknown.next_step, width=_width(), subsequent_indent="  ",
-                          break_long_words=False, break_on_hyphens=False))
+        say("\n".join(wrapped("Next: " + unknown.next_step, _width(), "  ")))
     else:
         say(f"No known problem found in {shown}.")
     if report is not None and not getattr(args, "json", False):

@@ -15,7 +15,14 @@ from wizard.commands.install import TerminalEvents
 from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
 from wizard.errors import ExitCode, UserError
 from wizard.flows.describe import rollback_lines
-from wizard.flows.history import disk_total_words, disk_words, history_rows, status_cell
+from wizard.flows.history import (
+    disk_total_words,
+    disk_words,
+    graphcast_words,
+    history_rows,
+    installers_of,
+    status_cell,
+)
 from wizard.flows.rollback import remove, rollback
 from wizard.paths import wizard_command
 from wizard.security import one_line
@@ -66,10 +73,12 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
         built = [f"from the lock {row['lock']['path']}" if isinstance(row.get("lock"), dict) else "",
                  f"from the bundle {row['bundle']}" if row.get("bundle") else "",
                  f"checked on node {(row.get('verify') or {}).get('node')}"
-                 if (row.get("verify") or {}).get("node") else ""]
+                 if (row.get("verify") or {}).get("node") else "",
+                 graphcast_words(row.get("graphcast_given")) or ""]
         if row.get("bundle"):
             built[0] = ""  # a bundle's lock is part of it
-        out += [f"    {b}" for b in built if b]  # one row each: a path is not broken
+        # one row each, wrapped between words: a path is not broken, and one longer than a row has a row of its own
+        out += [row for b in built if b for row in wrapped(b, columns, "    ", "    ")]
         if row.get("error") and not row["current"]:  # up to three rows: a stop's last words say what was removed
             why = wrapped(f"! {row['error'].splitlines()[0]}", columns, "    ", "      ")
             rest = " ".join(line.strip() for line in why[2:])  # the third row holds the rest, cut to fit
@@ -77,7 +86,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
     out.append("")
     out.append("● current" + ("   * interrupted (a wizard stopped mid-way)" if any(r.get("interrupted") for r in rows)
                               else ""))
-    out += wrapped(disk_total_words(total), columns)
+    out += wrapped(disk_total_words(total, installers_of(rows)), columns)
     me = wizard_command()
     out += [f"Go back:           {me} rollback [ID]", f"Delete an old one: {me} remove ID"]
     return out

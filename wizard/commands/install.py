@@ -138,6 +138,10 @@ def run(args: argparse.Namespace) -> int:
 
     if options.slurm is not None:
         check_on_node(options, sys.stderr if args.json else sys.stdout)
+    # Asked while the install runs, for the "Next:" lines' forecast (walk 21 #4); --json prints none.
+    from wizard.flows.forecast_reach import AssetsReach
+
+    reach = None if args.json else AssetsReach()
     cancel = threading.Event()
     events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
     outcome: dict = {}
@@ -194,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
         node = result.verify.node if result.verify is not None else None
         print(f"\n{result.status.capitalize()}: {result.recipe} in {result.env} ({result.seconds:.0f} s)"
               + (f", checked on node {node} through srun" if node else "") + "; it is now the current environment.")
-        print("\n".join(next_lines(result)))
+        print("\n".join(next_lines(result, unreachable=reach.host() if reach is not None else None)))
         print(f"Log: {result.log}")
     else:
         if result.mode == "in-place":

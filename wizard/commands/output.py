@@ -81,9 +81,8 @@ def fit(text: str, columns: int) -> str:
 def wrapped(text: str, columns: int, indent: str = "", rest: str | None = None) -> list[str]:
     """`text` wrapped between words to `columns`; a word longer than a line (a path, a command) stays
     whole on a line of its own, so it can still be copied. Runs of spaces (a message's own line breaks
-    and indents, joined) become one."""
-    import textwrap
+    and indents, joined) become one. The wrap is the core's (`wizard.wrap`), masked first."""
+    from wizard.wrap import wrap
 
     text = redact_secrets(text, keep_user=True)  # before the wrap: a row's cut could split a secret (see `fit`)
-    return textwrap.wrap(" ".join(text.split()), width=columns, initial_indent=indent, subsequent_indent=indent if rest is None
-                         else rest, break_long_words=False, break_on_hyphens=False) or [indent]
+    return wrap(text, columns, indent, rest)

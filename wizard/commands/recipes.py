@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import textwrap
 from pathlib import Path
 
 from wizard import bounded
@@ -14,13 +13,14 @@ from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError
 from wizard.flows.describe_machine import machine_summary
 from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
-from wizard.flows.machine import machine_facts
+from wizard.flows.machine import machine_facts, read_here
 from wizard.flows.recipe_list import graphcast_label, group_by_graphcast
 from wizard.flows.review import PlanReview, download_size, review
 from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
 from wizard.paths import wizard_command
 from wizard.security import redact_secrets, unshowable_characters
+from wizard.wrap import command, command_words
 
 _WIDTH = 100
 """The widest line `plan` prints (its commands wrap between arguments, with `\\`)."""
@@ -92,8 +92,7 @@ def _is_record(value: object) -> bool:
 
 
 def _wrap(text: str, indent: str, columns: int = _WIDTH) -> str:
-    return textwrap.fill(text, width=columns, initial_indent=indent, subsequent_indent=indent + "  ",
-                         break_long_words=False, break_on_hyphens=False)
+    return "\n".join(wrapped(text, columns, indent, indent + "  "))
 
 
 def _short_title(title: str, room: int) -> str:
@@ -139,8 +138,10 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
         out += ["", "No recipe fits this machine; the reasons above say why."]
     else:
         best = next(m for m in matches if m.recommended)
+        # Broken between its words with `\` when too long (walk 21 #17: `…/gc-wizard p` / `lan …` at 80 columns).
         out += ["", "Next, to see every command it would run (it runs nothing):",
-                f"    {wizard_command()} plan {best.recipe.id}"]
+                *command(command_words(f"{wizard_command()} plan {best.recipe.id}"), columns, "    ", "        ",
+                         keep=2)]
     return "\n".join(out)
 
 
@@ -159,8 +160,9 @@ def run_recipes(args: argparse.Namespace) -> int:
             raise UserError("--facts describes a machine already; it cannot be combined with --slurm or "
                             "--assume-driver.")
         facts = _load_facts(saved)
-    # Saved facts describe another machine: this machine's interpreters say nothing about it.
-    surveyed = survey(args.recipes_dir or (), facts=facts, local=saved is None, graphcast_version=version)
+    # Saved facts describe another machine, whose Pythons these are not, unless they were read here (`read_here`).
+    local = saved is None or read_here(facts)
+    surveyed = survey(args.recipes_dir or (), facts=facts, local=local, graphcast_version=version)
     matches, facts = list(surveyed.matches), surveyed.facts
     if args.json:
         # Grouped by the GraphCast version each recipe runs (oldest first), each group recommended-first.

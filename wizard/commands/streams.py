@@ -43,7 +43,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-from wizard.errors import WizardError
+from wizard.errors import WizardError, for_terminal
 from wizard.security import redact_output, reveal_format_characters
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
@@ -432,7 +432,7 @@ def say_error(message: str, *, json_line: bool = False, shell_code: bool = False
     stderr = sys.stderr
     if "standard error" not in _refused and "standard error" not in _writes_failed:
         try:
-            stderr.write(line)
+            stderr.write(for_terminal(line.rstrip("\n"), stderr) + "\n")  # a terminal's width, between words
             stderr.flush()
         except (OSError, ValueError, WizardError):
             pass

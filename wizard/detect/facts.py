@@ -96,6 +96,12 @@ class DiskInfo:
     path: str = ""
 
 
+def gib(mib: float, digits: int = 1) -> str:
+    """A memory size this machine reported (host RAM, a GPU's memory) as every face shows it: in GiB, as `detect`
+    does. Walk 21 #14: the same 23.5 GiB of RAM was also "25 GB" and "24105 MiB", and read as three numbers."""
+    return f"{mib / 1024:.{digits}f} GiB"
+
+
 @record
 class HostMemory:
     """The host's RAM, for the memory preflight (GenCast 0.25° compiles in about 300 GB of it)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wizard import paths
-from wizard.detect.facts import Facts
+from wizard.detect.facts import Facts, gib
 from wizard.detect.record import record
 from wizard.errors import UserError
 from wizard.yaml_data import YAMLError, load_table
@@ -76,10 +76,6 @@ def load_needs(path: Path = MODEL_MEMORY_PATH) -> tuple[ModelNeed, ...]:
     return tuple(needs)
 
 
-def _gb(mib: float) -> str:
-    return f"{mib / _MIB_PER_GB:.0f} GB"
-
-
 def assess(facts: Facts, needs: tuple[ModelNeed, ...] | None = None) -> list[ModelFit]:
     """One verdict per model, in the data file's order."""
     needs = load_needs() if needs is None else needs
@@ -92,7 +88,7 @@ def assess(facts: Facts, needs: tuple[ModelNeed, ...] | None = None) -> list[Mod
         big = tuple(g.index for g in known if g.memory_total_mib >= need_gpu_mib)
         host_ok = None if host_mib is None else host_mib >= need_host_mib
         host_text = ("host RAM unknown" if host_mib is None else
-                     f"host RAM {_gb(host_mib)}{' (cgroup limit)' if limited else ''}")
+                     f"host RAM {gib(host_mib)}{' (cgroup limit)' if limited else ''}")
         if facts.gpus and not known:
             verdict, text = "unknown", "GPU memory could not be read"
         elif big and host_ok is not False:
@@ -103,9 +99,9 @@ def assess(facts: Facts, needs: tuple[ModelNeed, ...] | None = None) -> list[Mod
             verdict, text = "host_too_small", f"GPU ok; {host_text.replace('host ', '')} too small to compile"
         elif facts.gpus:
             largest = max(g.memory_total_mib for g in known)
-            verdict, text = "gpu_too_small", f"largest GPU has {_gb(largest)}"
+            verdict, text = "gpu_too_small", f"largest GPU has {gib(largest, 0)}"
         elif host_ok:
-            verdict, text = "cpu_only", f"no GPU: on the CPU, slowly ({host_text})"
+            verdict, text = "cpu_only", f"on the CPU, slowly ({host_text})"  # "CPU only" says no GPU: one row at 80
         elif host_ok is None:
             verdict, text = "unknown", f"no GPU, and {host_text}"
         else:

@@ -16,7 +16,7 @@ from wizard.after.answers import masked_keys, replay, save_options
 from wizard.after.kernel import kernel_install as kernel_install
 from wizard.after.kernel import kernel_remove as kernel_remove
 from wizard.after.module import module_install as module_install
-from wizard.after.report import collect_and_build
+from wizard.after.report import collect_and_build, preview_markdown
 from wizard.after.target import named_env as named_env
 from wizard.after.target import resolve_env as resolve_env
 from wizard.install.activation import compute_activation
@@ -34,6 +34,11 @@ def support_report(facts=None) -> str:
     """The redacted support report (Markdown) for an admin: this machine (or `facts` read elsewhere),
     the history, the current environment."""
     return collect_and_build(facts=facts)
+
+
+def report_preview(text: str, width: int = 80) -> str:
+    """The report as a terminal preview shows it: lists instead of wide tables (the saved file keeps them)."""
+    return preview_markdown(text, width)
 
 
 def replay_answers(options: InstallOptions, path: str | Path) -> InstallOptions:

@@ -12,12 +12,12 @@ first frame.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from wizard.security import cut
 from wizard.verify.protocol import GENCAST_TIER, TIER_TITLES
+from wizard.wrap import wrap
 
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier
@@ -81,11 +81,6 @@ def tier_detail(tier: Tier) -> str:
     return ""
 
 
-#: Lines wrap between words only: a fix holds commands and options, and `--with-` / `assets` on two rows pasted as
-#: two words (walk 21 #3); a path or URL longer than a row stays whole on a row of its own.
-_WHOLE_WORDS = {"break_long_words": False, "break_on_hyphens": False}
-
-
 def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
     """Per finding, numbered: its title and id, explanation, fix, what else it explains, how to tell its
     ranked causes apart, and the log lines that show it; wrapped to `width`."""
@@ -93,20 +88,20 @@ def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
     for number, finding in enumerate(findings, 1):
         head = f"{number}. {finding.title}  [{finding.id}]"
         if len(head) > width:
-            lines.extend(textwrap.wrap(f"{number}. {finding.title}", width=width, subsequent_indent="   ", **_WHOLE_WORDS))
+            lines.extend(wrap(f"{number}. {finding.title}", width, "", "   "))
             lines.append(f"   [{finding.id}]")
         else:
             lines.append(head)
         for paragraph in (finding.explanation, "Fix: " + finding.fix):
-            lines.extend(textwrap.wrap(paragraph, width=width, initial_indent="   ", subsequent_indent="   ",
-                                       **_WHOLE_WORDS))
+            # Between words only: a fix holds commands and options, and `--with-` / `assets` on two rows pasted as
+            # two words (walk 21 #3); a path or URL longer than a row stays whole on a row of its own.
+            lines.extend(wrap(paragraph, width, "   "))
         if finding.explains:
             lines.append("   Also explains: " + ", ".join(finding.explains))
         if getattr(finding, "causes", ()):
             lines.append("   How to tell the causes apart:")
             for cause in finding.causes:
-                lines.extend(textwrap.wrap(f"- {cause['title']}: check {cause['check']}", width=width,
-                                           initial_indent="     ", subsequent_indent="       ", **_WHOLE_WORDS))
+                lines.extend(wrap(f"- {cause['title']}: check {cause['check']}", width, "     ", "       "))
         if finding.evidence:
             lines.append("   Evidence:")
             lines.extend(f"     > {line}" for line in finding.evidence)

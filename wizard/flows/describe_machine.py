@@ -8,7 +8,7 @@ plain text; a face may lay the lines out (a box, a colour) but never rewords the
 
 from __future__ import annotations
 
-from wizard.detect.facts import DRIVER_IN_TROUBLE, Facts
+from wizard.detect.facts import DRIVER_IN_TROUBLE, Facts, gib
 from wizard.detect.preflight import WORDS, assess, summary_lines
 
 
@@ -75,7 +75,7 @@ def _driver_rows(facts: Facts) -> list[tuple[str, str]]:
         broken = next((w.id for w in facts.warnings if w.id in DRIVER_IN_TROUBLE), None)
         rows.append(("Driver", f"none usable: {_TROUBLE_WORDS[broken]}" if broken else "none usable"))
     for gpu in facts.gpus:
-        memory = f"{gpu.memory_total_mib / 1024:.0f} GiB" if gpu.memory_total_mib else "? GiB"
+        memory = gib(gpu.memory_total_mib, 0) if gpu.memory_total_mib else "? GiB"
         rows.append((f"GPU {gpu.index}", f"{gpu.name}, {memory}, compute capability {gpu.compute_capability or '?'}"
                                          + (" (assumed)" if gpu.source == "assumed" else "")))
     if not facts.gpus:
@@ -83,12 +83,16 @@ def _driver_rows(facts: Facts) -> list[tuple[str, str]]:
     return rows
 
 
+#: The mark on the copy of a library that loads first; wrapped as one word (`aligned`).
+LOADS_FIRST = "<- loads first"
+
+
 def _library_rows(facts: Facts) -> list[tuple[str, str]]:
     """The copies that matter: what loads first, and what LD_LIBRARY_PATH / a conda env put in the way. A
     server with three toolkits has dozens of copies; the rest are counted, and listed by --json."""
     shown = [lib for lib in facts.cuda_libraries if lib.loads_first or lib.found_via in ("LD_LIBRARY_PATH", "conda")]
     rows = [(f"{lib.name} {lib.version or ''}".strip(),
-             f"{lib.path} (via {lib.found_via}){'  <- loads first' if lib.loads_first else ''}") for lib in shown]
+             f"{lib.path} (via {lib.found_via}){'  ' + LOADS_FIRST if lib.loads_first else ''}") for lib in shown]
     hidden = len(facts.cuda_libraries) - len(shown)
     if hidden:
         rows.append(("CUDA libs", f"{hidden} more {'copy' if hidden == 1 else 'copies'} off the search path "
@@ -111,11 +115,11 @@ def _host_rows(facts: Facts) -> list[tuple[str, str]]:
     rows.append(("Free disk", f"{free if free is not None else '?'} GiB at {facts.disk.path}"))
     memory = facts.memory
     if memory and memory.total_mib:
-        text = f"{memory.total_mib / 1024:.1f} GiB total"
+        text = f"{gib(memory.total_mib)} total"
         if memory.available_mib is not None:
-            text += f", {memory.available_mib / 1024:.1f} GiB available"
+            text += f", {gib(memory.available_mib)} available"
         if memory.limit_mib:
-            text += f", limited to {memory.limit_mib / 1024:.1f} GiB by a cgroup (a job or container limit)"
+            text += f", limited to {gib(memory.limit_mib)} by a cgroup (a job or container limit)"
         rows.append(("Host RAM", text))
     else:
         rows.append(("Host RAM", "unknown"))
@@ -135,19 +139,39 @@ def aligned(rows: list[tuple[str, str]], columns: int | None = None) -> list[str
     """Rows with their labels padded to one width; a value's further lines are indented under it. With
     `columns` (a screen's width) a long value wraps between words under its own column, never under the
     labels; a path is never broken."""
-    import textwrap  # deferred: `detect --json` and the app's first frame load this module and never wrap
+    from wizard.wrap import keep_together, wrap  # deferred: `detect --json` loads this module and never wraps
 
     width = max((len(label) for label, _ in rows), default=0)
     room = columns - width - 2 if columns else 0
     lines: list[str] = []
     for label, value in rows:
-        # "<- loads first" stays whole on one line: the arrow points at the words after it.
-        parts = [piece.replace("<-\0", "<- ") for part in value.replace("<- ", "<-\0").split("\n") for piece in
-                 (textwrap.wrap(part, room, break_long_words=False, break_on_hyphens=False) or [""] if room > 20
+        # "<- loads first" stays whole on one line: the arrow points at the words after it (walk 21 #15: "loads"
+        # and "first" were split).
+        parts = [piece for part in value.split("\n") for piece in
+                 (wrap(part.replace(LOADS_FIRST, keep_together(LOADS_FIRST)), room, _lead(part)) if room > 20
                   else [part])]
         lines.append(f"{label.ljust(width)}  {parts[0]}")
         lines += [" " * (width + 2) + part for part in parts[1:]]
     return lines
+
+
+def _lead(text: str) -> str:
+    """The spaces `text` starts with: a value's own indent (a second line under the first) is kept when wrapped."""
+    return text[:len(text) - len(text.lstrip(" "))]
+
+
+def recommended_line(match, installed: str | None = None) -> str:
+    """"Recommended: <recipe> — why", or, when that recipe is installed already (`installed`: "current" or
+    "installed", `flows.history.installed_recipes`), that instead of the why. Walk 21 #12: a returning user read
+    "your environment: jax0.4.23-cpu, current" and then "Recommended: jax0.4.23-cpu — no NVIDIA GPU was found…",
+    unlinked, as if it were a new install to make."""
+    if installed:
+        return f"Recommended: {match.recipe.id} — already installed ({installed})"
+    why = match.summary
+    for prefix in ("recommended: ", "recommended, "):
+        why = why[len(prefix):] if why.startswith(prefix) else why
+    why = f", {why}" if why.startswith("but") else (f" — {why}" if why else "")
+    return f"Recommended: {match.recipe.id}{why}"
 
 
 def fact_lines(facts: Facts, current_env: str | None = None, columns: int | None = None) -> list[str]:
@@ -170,10 +194,9 @@ def machine_lines(facts: Facts, columns: int | None = None) -> list[str]:
 def _indented(line: str, indent: str, columns: int | None) -> list[str]:
     if not columns or len(indent) + len(line) <= columns:
         return [indent + line]
-    import textwrap  # deferred: `detect --json` loads this module and never wraps
+    from wizard.wrap import wrap  # deferred: `detect --json` loads this module and never wraps
 
-    return textwrap.wrap(line, columns, initial_indent=indent, subsequent_indent=indent + "    ",
-                         break_long_words=False, break_on_hyphens=False) or [indent]
+    return wrap(line, columns, indent, indent + "    ")
 
 
 def memory_table_lines(facts: Facts, width: int = 80) -> list[str]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
 from wizard.paths import builtin_recipes_dir, user_recipes_dir
 from wizard.security import redact_secrets
+from wizard.wrap import command, wrap
 
 __all__ = ["COMMANDS_HEADING", "STEPS_HEADING", "PlanHints", "install_command", "plan_lines"]
 
@@ -50,22 +50,12 @@ def _fit(text: str, width: int = 74) -> str:
 def _wrap(text: str, indent: str, width: int) -> list[str]:
     """`text` wrapped between words, never inside one (a URL or path stays whole, to copy it), and masked
     first: a URL cut across two rows no longer has the shape the redaction knows."""
-    return textwrap.wrap(redact_secrets(text), width=width, initial_indent=indent, subsequent_indent=indent + "  ",
-                         break_long_words=False, break_on_hyphens=False) or [indent]
+    return wrap(redact_secrets(text), width, indent, indent + "  ")
 
 
 def command_lines(argv: tuple[str, ...], width: int, first: str = "     $ ", rest: str = "         ") -> list[str]:
     """Shell-quoted for display, wrapped only between arguments with `\\` so it still pastes whole."""
-    lines: list[str] = []
-    current = first
-    for word in (shlex.quote(a) for a in argv):
-        if current.strip() not in ("", "$") and len(current) + 1 + len(word) > width - 2:
-            lines.append(current + " \\")
-            current = rest + word
-        else:
-            current = current + word if current in (first, rest) else current + " " + word
-    lines.append(current)
-    return lines
+    return command([shlex.quote(a) for a in argv], width, first, rest)
 
 
 def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[Wheelhouse], hint: str = "",

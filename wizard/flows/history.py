@@ -7,6 +7,7 @@ current" and each guarded an unreadable file in its own way; the answers and the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,9 @@ from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
-__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "env_status", "history_rows",
-           "installed_recipes", "last_local_graphcast", "read_history", "record_check", "size_words", "status_cell"]
+__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "env_status", "graphcast_words",
+           "history_rows", "installed_recipes", "installers_of", "last_local_graphcast", "read_history", "record_check",
+           "size_words", "status_cell"]
 
 
 def read_history() -> History:
@@ -136,10 +138,24 @@ def disk_words(row: dict[str, Any]) -> str:
     return size_words(row["disk_bytes"])
 
 
-def disk_total_words(total: int) -> str:
-    """The line under the history that says what all environments take together."""
-    return (f"Disk: {size_words(total)} for all environments together (files they share, hardlinked from uv's "
-            "cache, counted once).")
+def disk_total_words(total: int, installers: Iterable[str | None] = ("uv",)) -> str:
+    """The line under the history that says what all environments take together; uv's cache is named only when an
+    environment was made with uv (`installers`: the installs' installers; walk 21 #11 read "hardlinked from uv's
+    cache" under a pip install)."""
+    why = ("files they share, hardlinked from uv's cache, counted once" if "uv" in set(installers)
+           else "a file they share counted once")
+    return f"Disk: {size_words(total)} for all environments together ({why})."
+
+
+def installers_of(rows: Iterable[dict[str, Any]]) -> set[str | None]:
+    """The installers the history's installs used (`history_rows`' rows), for `disk_total_words`."""
+    return {row.get("installer") for row in rows if row.get("kind") == "install"}
+
+
+def graphcast_words(given: str | None) -> str | None:
+    """The local GraphCast source an install used, as both history views show it (walk 21 #11: it was not shown);
+    None for the recipe's own (remote) source."""
+    return f"GraphCast from {given}" if given else None
 
 
 def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:

@@ -7,6 +7,8 @@ Machine screen need only this: importing the planner, the recipe matcher and the
 
 from __future__ import annotations
 
+import os
+
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import ModelFit, assess
 from wizard.detect.where import detect_where
@@ -20,6 +22,14 @@ def machine_facts(slurm: SlurmTarget | None = None, **how) -> Facts:
     """The facts to plan with: a GPU node through srun (`slurm`), an assumed GPU (`assume_driver`,
     `assume_cc`), or this machine; `on_line`, `on_state` and `cancel` as `detect.where.detect_where` takes them."""
     return detect_where(slurm, **how)
+
+
+def read_here(facts: Facts) -> bool:
+    """Whether saved facts were read on this machine (the host name `detect` records): then this machine's Pythons
+    are theirs, and `recipes --facts` looks for them as live `recipes` does (walk 21 #8: the same machine's saved
+    facts said "the facts name no other Python"). Looking for them in every `detect --json` instead ran a second
+    Python on each, doubling its time (issue 23)."""
+    return bool(facts.host) and facts.host == os.uname().nodename.split(".")[0]
 
 
 def preflight(facts: Facts) -> list[ModelFit]:

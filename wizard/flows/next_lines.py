@@ -11,11 +11,13 @@ from wizard.after.next_steps import next_step_lines
 from wizard.flows.results import InstallResult
 
 
-def next_lines(result: InstallResult, assets: str | None = None) -> list[str]:
-    """What to type next for the env `result` made current (its kernel and module steps once taken: gone)."""
-    return next_lines_for(result.recipe, result.env, assets)
+def next_lines(result: InstallResult, assets: str | None = None, unreachable: str | None = None) -> list[str]:
+    """What to type next for the env `result` made current (its kernel and module steps once taken: gone);
+    `unreachable`: the forecast files' host when it does not answer here (`forecast_reach.AssetsReach`)."""
+    return next_lines_for(result.recipe, result.env, assets, unreachable)
 
 
-def next_lines_for(recipe: str, env: str | None, assets: str | None = None) -> list[str]:
+def next_lines_for(recipe: str, env: str | None, assets: str | None = None, unreachable: str | None = None
+                   ) -> list[str]:
     """What to type next for `env` of `recipe` (the current one, which a rollback may have changed since)."""
-    return next_step_lines(recipe, assets, done=steps_done(env) if env else frozenset())
+    return next_step_lines(recipe, assets, done=steps_done(env) if env else frozenset(), unreachable=unreachable)

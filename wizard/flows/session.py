@@ -87,7 +87,8 @@ def plan_for(options: InstallOptions) -> Plan:
     if not options.recipe_id:
         # no --answers here: `plan` has none (walk 20 #1); `install` says so itself before it plans
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`).")
-    recipe = get_recipe(options.recipe_id, list(options.recipes_dirs))
+    recipe = get_recipe(options.recipe_id, list(options.recipes_dirs),
+                        recommended=None if options.slurm is not None else lambda: _recommended_here(options))
     if options.with_notebook:
         if options.lock or options.bundle:
             raise UserError("--with-notebook adds packages to the recipe's pins; a --lock or --bundle fixes them. "
@@ -104,6 +105,19 @@ def plan_for(options: InstallOptions) -> Plan:
                 f"{len(added) - 2} they need, pinned with the rest (the notebook's imports cell runs).")
         plan = dataclasses.replace(plan, notes=(*plan.notes, note))
     return plan
+
+
+def _recommended_here(options: InstallOptions) -> str | None:
+    """The recipe recommended on this machine, for the words refusing an unknown recipe id (walk 21 #7: they
+    should put it first, marked): asked only then, from this machine's facts without its interpreters (a
+    fraction of a second); None when detection fails. A plan for a GPU node (`--slurm`) does not ask: this
+    machine's answer would be the wrong one."""
+    try:
+        facts = detect()
+        matches = match_recipes(load_recipes(list(options.recipes_dirs)), facts)
+    except Exception:
+        return None
+    return next((m.recipe.id for m in matches if m.recommended), None)
 
 
 def _with_remembered_source(plan: Plan) -> Plan:

@@ -203,7 +203,7 @@ class _Transaction:
         for warning in self.history.warnings:
             self.events.message(warning)
         self.claim()
-        entry = Entry(id=self.history.new_entry_id(), kind="install", recipe=self.recipe.id, env=str(self.env),
+        entry = Entry(id=self.history.new_entry_id(str(self.env) if self.plan.mode == "new" else None), kind="install", recipe=self.recipe.id, env=str(self.env),
                       installer=self.plan.installer,
                       mode=self.plan.mode, python=self.plan.python.executable,
                       python_version=self.plan.python.version or None,

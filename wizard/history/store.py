@@ -57,8 +57,13 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
 
 
-def new_id() -> str:
-    return time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+def new_id(stamp: str | None = None) -> str:
+    """`YYYYmmdd-HHMMSS-xxxx`: now, or `stamp` (an environment folder's own, so the two name one moment)."""
+    return (stamp or time.strftime("%Y%m%d-%H%M%S")) + "-" + secrets.token_hex(2)
+
+
+#: The time stamp a new managed environment's folder ends with (`install.plan.default_env_dir`).
+_FOLDER_STAMP = re.compile(r"-(\d{8}-\d{6})$")
 
 
 def _text(value: Any) -> str | None:
@@ -388,9 +393,13 @@ class History:
         for other in self.entries:
             other.current = other is entry
 
-    def new_entry_id(self) -> str:
+    def new_entry_id(self, env: str | None = None) -> str:
+        """A new entry's id; for an install into a new managed folder (`envs/<recipe>-<stamp>`), with the folder's
+        stamp, so the entry and its folder name one moment (walk 21 #11: `…-20261127-183400` against
+        `20261127-183409-467d` read as two installs)."""
+        match = _FOLDER_STAMP.search(env or "")
         while True:
-            candidate = new_id()
+            candidate = new_id(match.group(1) if match else None)
             if all(e.id != candidate for e in self.entries):
                 return candidate
 

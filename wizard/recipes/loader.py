@@ -65,7 +65,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from packaging.requirements import InvalidRequirement, Requirement
@@ -77,6 +77,9 @@ from wizard.errors import UserError
 from wizard.recipes import runtime_env as runtime_vars
 from wizard.security import one_line, show_characters, unshowable_characters
 from wizard.yaml_data import YAMLError, compose_user_nodes
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def _refused(text: str) -> UserError:
@@ -745,15 +748,31 @@ def _refuse_odd_file(file: Path) -> None:
                                  "or replace it with the file).")
 
 
-def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None) -> Recipe:
+def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None,
+               recommended: Callable[[], str | None] | None = None) -> Recipe:
+    """The recipe `recipe_id`; an unknown one is refused in `unknown_recipe_words`, asking `recommended` (the
+    recipe recommended on the machine the plan is for, None when not known) only then."""
     recipes = load_recipes(extra_dirs)
     try:
         return recipes[recipe_id]
     except KeyError:
-        known = ", ".join(sorted(recipes))
-        close = close_recipe_ids(str(recipe_id), list(recipes))
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
-        raise _refused(f"unknown recipe '{recipe_id}'; {hint}known recipes: {known}") from None
+        best = recommended() if recommended is not None else None
+        raise _refused(unknown_recipe_words(str(recipe_id), list(recipes), best)) from None
+
+
+def unknown_recipe_words(wanted: str, ids: list[str], recommended: str | None = None) -> str:
+    """One sentence: the ids `wanted` was probably meant to be, the recommended one first and marked, and where the
+    full list is. Walk 21 #7: a 400-character line listed every recipe, with the recommended one last and unmarked."""
+    close = close_recipe_ids(wanted, ids)
+    if recommended in close:
+        close = [recommended, *(i for i in close if i != recommended)]
+    shown = [f"{i} (recommended here)" if i == recommended else i for i in close]
+    listed = f"`gc-wizard recipes` lists all {len(ids)}"
+    if not shown:
+        best = f"; {recommended} is recommended here" if recommended in ids else ""
+        return f"unknown recipe '{wanted}'; {listed}{best}."
+    said = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+    return f"unknown recipe '{wanted}'; did you mean {said}? {listed}."
 
 
 def close_recipe_ids(wanted: str, ids: list[str]) -> list[str]:

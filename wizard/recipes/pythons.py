@@ -307,3 +307,4 @@ def _parses(version: str) -> bool:
     except InvalidVersion:
         return False
     return True
+

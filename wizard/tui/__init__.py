@@ -47,7 +47,8 @@ def run_tui(args: argparse.Namespace) -> int:
                     find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm,
                     assets=getattr(args, "assets", None))
     app.run(mouse=not getattr(args, "no_mouse", False))
-    for line in farewell(app.install_result, app.assets):
+    reach = app.assets_reach  # asked by the Done screen: the forecast's host, when it does not answer (walk 21 #4)
+    for line in farewell(app.install_result, app.assets, reach.host() if reach is not None else None):
         print(line)
     if app.failure:  # an error ended the app: its one sentence, where the terminal shows it (no traceback)
         say_on_stderr(app.failure)
@@ -70,7 +71,15 @@ def untouched_sentence() -> str:
             else "No environment is current (there was none before either).")
 
 
-def farewell(result: InstallResult | None, assets: str | None = None) -> list[str]:
+def _said(text: str, indent: str = "") -> list[str]:
+    """A sentence left on the terminal, wrapped to 80 columns between words (a path stays whole on a line of its own:
+    walk 21 #17 found `/tmp/walk21/state/en` / `vs/…` where the terminal wrapped it)."""
+    from wizard.wrap import wrap  # deferred: only the lines left after the app need it
+
+    return wrap(text, 80, indent, indent + "  ")
+
+
+def farewell(result: InstallResult | None, assets: str | None = None, unreachable: str | None = None) -> list[str]:
     """What stays on the terminal once the app is gone: the outcome, and what to type next.
 
     The Done screen's lines vanish with the app; a user back at the prompt needs the activate line
@@ -93,17 +102,18 @@ def farewell(result: InstallResult | None, assets: str | None = None) -> list[st
             # A rollback from History since: the lines name the env that is current now (walk 18: they named this
             # install's, and its log, as current).
             env, recipe = now
-            return [f"gc-wizard: {recipe} in {moved_on_words(env, result.env)}", *next_lines_for(recipe, env, assets)]
+            return [*_said(f"gc-wizard: {recipe} in {moved_on_words(env, result.env)}"),
+                    *next_lines_for(recipe, env, assets, unreachable)]
         checked = "checked" if result.verify is not None and result.verify.ok else "not checked (--no-verify)"
-        return [f"gc-wizard: {result.recipe} is installed, {checked} and current: {result.env}",
-                *next_lines(result, assets), f"Log:  {result.log}"]
+        return [*_said(f"gc-wizard: {result.recipe} is installed, {checked} and current: {result.env}"),
+                *next_lines(result, assets, unreachable), f"Log:  {result.log}"]
     what = "stopped" if result.cancelled else "failed"
     lines = [f"gc-wizard: the install {what}; your current environment is untouched."]
     if result.cancelled and result.env:
         stage = "check" if result.verify is not None else "install"
-        lines = [f"gc-wizard: the {stage} stopped. {install_undone(result)} {untouched_sentence()}"]
+        lines = _said(f"gc-wizard: the {stage} stopped. {install_undone(result)} {untouched_sentence()}")
     if result.error and not result.cancelled:
-        lines.append(f"  {cut(result.error.splitlines()[0], 300)}")
+        lines += _said(cut(result.error.splitlines()[0], 300), "  ")
     if result.log:
         lines.append(f"Log:  {result.log}")
     return lines

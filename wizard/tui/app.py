@@ -89,6 +89,8 @@ class WizardApp(App):
         super().__init__()
         self.assets = assets
         """Where the first forecast (f on the Done screen) takes its files from: --assets, else its default."""
+        self.assets_reach = None
+        """Whether those files' host answers (`flows.forecast_reach.AssetsReach`), asked by the Done screen."""
         self.options = InstallOptions(recipes_dirs=tuple(recipes_dirs or ()), find_links=tuple(find_links or ()),
                                       offline=offline, graphcast_src=graphcast_src, verify=verify, level=level,
                                       slurm=slurm)

@@ -21,7 +21,7 @@ def test_a_model_too_big_for_the_gpu_is_refused_with_the_figures():
     with pytest.raises(UserError) as caught:
         check_memory(BIG, "gpu", rtx4090, force=False)
     message = str(caught.value)
-    assert "GraphCast 0.25°" in message and "largest GPU has 26 GB" in message and "--force" in message
+    assert "GraphCast 0.25°" in message and "largest GPU has 24 GiB" in message and "--force" in message
     assert "about 32 GB of GPU memory" in message
     assert "may not fit" in check_memory(BIG, "gpu", rtx4090, force=True)
     assert check_memory(SMALL, "gpu", rtx4090, force=False) is None

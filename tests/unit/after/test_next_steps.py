@@ -43,6 +43,33 @@ def test_the_module_lines_work_in_a_new_shell_without_lmod_knowing_the_folder(mo
     home = tmp_path / "state with space"
     monkeypatch.setenv("GC_WIZARD_HOME", str(home))
     assert use_lines("jax0.4.23-cpu") == [f"module use '{home}/modules'", "module load graphcast/jax0.4.23-cpu"]
-    lines = [line.strip() for line in next_step_lines("jax0.4.23-cpu")]
+    # A line too long for 80 columns goes on with `\` (walk 21 #17): joined, as the shell reads it.
+    lines = [" ".join(line.split()) for line in "\n".join(next_step_lines("jax0.4.23-cpu")).replace(" \\\n", " ")
+             .splitlines()]
     use, load = lines.index(f"module use '{home}/modules'"), lines.index("module load graphcast/jax0.4.23-cpu")
     assert use + 1 == load
+
+
+def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypatch, tmp_path):
+    """Walk 21 #4 and #17: the forecast was offered as if its files could be had, and long lines broke mid-word
+    (`…/.venv/bin/g` / `c-wizard activate`). Now: the host is said, with the command that gathers the files
+    elsewhere, whole on its own line; every other line fits 80 columns; the state folder is exported first."""
+    from wizard.after.next_steps import next_step_lines
+
+    program = _stand_in_wizard(tmp_path)
+    long_home = tmp_path / ("state-" + "x" * 40)
+    monkeypatch.setenv("GC_WIZARD_HOME", str(long_home))
+    monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: str(program))
+    lines = next_step_lines("jax0.4.23-cpu", unreachable="storage.googleapis.com")
+    text = " ".join(" ".join(line.strip().removeprefix("Next:").strip().lstrip("# ") for line in lines).split())
+    assert "storage.googleapis.com cannot be reached from here" in text
+    assert "      #     gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" in lines  # as the Done screen says it
+    forecast = next(i for i, line in enumerate(lines) if line.startswith(f"      {program} forecast"))
+    assert "\n".join(lines[forecast:forecast + 2]).endswith(" \\\n          --assets DIR/assets")
+    # A line past 80 columns is one that holds a path longer than a line can (the test's long tmp_path).
+    assert all(len(line) <= 80 or max(len(word) for word in line.split()) > 60 for line in lines), lines
+    # The export and the activate lines, copied as a block, run in a new shell (the state folder carried).
+    block = "\n".join(line.removeprefix("Next:").strip() for line in lines if "GC_WIZARD_HOME=" in line or "eval" in line)
+    out = subprocess.run(["env", "-i", "bash", "--norc", "-c", block], capture_output=True, text=True)
+    assert out.stdout == f"home={long_home} args=activate\n", (block, out.stderr)
+    assert not any("cannot be reached" in line for line in next_step_lines("jax0.4.23-cpu"))

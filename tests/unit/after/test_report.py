@@ -198,3 +198,37 @@ def test_a_lone_surrogate_in_the_history_comes_out_escaped_not_as_a_crash():
     text = build_report(None, entries, environ={}, redacted=False)
     text.encode("utf-8")  # writable as UTF-8
     assert "/envs/a\\ud800b" in text
+
+
+def test_the_report_says_how_the_current_environment_was_built(tmp_path):
+    """Walk 21 #10: an admin debugging a no-GitHub install needs the installer, the GraphCast source and the extra
+    indexes and find-links the installer's settings add; and "verify has not been run" read as "nothing checked"."""
+    wheels = tmp_path / "wheels"
+    entries = [{"id": "20261127-183400-467d", "recipe": "jax0.4.23-cpu", "env": str(tmp_path / "env"),
+                "status": "verified", "current": True, "kind": "install", "verify": None, "installer": "pip",
+                "graphcast_given": "/work/gc/v011", "find_links": [str(wheels)]}]
+    environ = {"PIP_FIND_LINKS": "/opt/wheels", "PIP_EXTRA_INDEX_URL": "file:///opt/pypi1/simple", "PATH": "/bin"}
+    text = build_report(None, entries, environ=environ, redacted=False)
+    built = text[text.index("## Environments (history)"):]
+    assert "- **Installer:** pip" in built and "- **GraphCast source:** `/work/gc/v011` (a local copy)" in built
+    assert f"`{wheels}`" in built
+    assert "/opt/wheels (from PIP_FIND_LINKS)" in built and "file:///opt/pypi1/simple (from PIP_EXTRA_INDEX_URL)" in built
+    verify = text[text.index("## Last verify"):text.index("## Environments")]
+    assert "has not been run" not in verify and "own GraphCast check" in verify
+
+
+def test_the_preview_shows_tables_as_lists_and_splits_long_headings_the_file_keeps_them(tmp_path):
+    """Walk 21 #9: at 80 columns the preview's tables were crushed (`Libr…`, one word a line) and headings cut."""
+    from wizard.after.report import preview_markdown
+
+    entries = [{"id": "20261127-183400-467d", "recipe": "jax0.4.23-cpu", "env": str(tmp_path / ("env" + "x" * 60)),
+                "status": "verified", "current": True, "kind": "install", "verify": None, "started": "s"}]
+    text = build_report(None, entries, environ={"PATH": "/bin"}, redacted=False)
+    assert "|---|" in text  # the file keeps its tables
+    preview = preview_markdown(text)
+    assert "|---|" not in preview and not any(line.startswith("| ") for line in preview.splitlines())
+    assert "- **20261127-183400-467d** — Kind: install · Recipe: jax0.4.23-cpu · Status: verified" in preview
+    assert all(len(line) <= 76 for line in preview.splitlines() if line.startswith("#"))
+    # A table inside a code block is left as it is.
+    code = "```text\n| a | b |\n|---|---|\n| 1 | 2 |\n```"
+    assert preview_markdown(code) == code

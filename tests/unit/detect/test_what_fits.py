@@ -108,3 +108,18 @@ def test_detect_json_and_text_carry_memory_and_preflight(tmp_path):
     assert by_id["gencast-0p25deg"]["verdict"] in ("fits", "host_too_small")
     text = run_inproc("detect", env=standin_env("b200x2-580", tmp_path)).stdout
     assert "Host RAM" in text and "What fits in memory" in text and "GenCast 0.25°:" in text
+
+
+def test_this_machines_memory_is_one_figure_in_one_unit_in_every_place():
+    """Walk 21 #14: `Host RAM 23.5 GiB total` on the machine screen, `(host RAM 25 GB)` in what fits, and
+    `Host RAM 24105 MiB` in the support report read as three different numbers."""
+    from wizard.after.report import _machine_section
+    from wizard.flows.describe_machine import fact_rows
+
+    facts = facts_with((24564,), 23.54)
+    assert dict(fact_rows(facts))["Host RAM"].startswith("23.5 GiB total")
+    messages = " ".join(fit.message for fit in assess(facts_with((), 23.54)))
+    assert "host RAM 23.5 GiB" in messages and " GB)" not in messages
+    assert "largest GPU has 24 GiB" in " ".join(f.message for f in assess(facts_with((24564,), 1024)))
+    report = "\n".join(_machine_section(facts))
+    assert "23.5 GiB" in report and "MiB" not in report

@@ -40,3 +40,14 @@ def test_problems_come_first_with_their_ids_and_the_node_is_one_sentence():
     assert where_sentence(REAL) is None
     node = REAL._replace(slurm={"srun": True, "node": "gpu07", "job_id": "12", "partition": "gpu"})
     assert where_sentence(node) == "Detected on node gpu07 (through srun, job 12, partition gpu)."
+
+
+def test_a_number_keeps_its_unit_and_the_arrow_its_words_at_any_width():
+    """Walk 21 #15: `needs ~8` / `GB GPU`, `~300` / `GB RAM`, and `<- loads` / `first` across two lines."""
+    import re
+
+    for columns in range(56, 100):
+        lines = machine_lines(REAL, columns=columns)
+        for line in lines:
+            assert not re.match(r"\s*(GB|GiB|MiB)\b", line), (columns, line)
+            assert "<- loads" not in line or "<- loads first" in line, (columns, line)

@@ -14,7 +14,15 @@ import pytest
 
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import REPO
-from wizard.history.store import INTERRUPTED, Entry, VerifySummary, boot_id, load_history, record_verify
+from wizard.history.store import (
+    INTERRUPTED,
+    Entry,
+    History,
+    VerifySummary,
+    boot_id,
+    load_history,
+    record_verify,
+)
 from wizard.install.envs import write_marker
 from wizard.lock import StateLock
 from wizard.verify.check import VerifyResult
@@ -429,3 +437,10 @@ def test_history_flags_an_id_two_entries_share(isolated_state, args):
     said = " ".join(proc.stderr.split())
     assert f"{path}: 2 entries (lines " in said and "'e-dup'" in said and "`rollback` and `remove` refuse" in said
     assert load_history().get("e0") is not None  # other ids still work
+
+
+def test_an_installs_id_has_its_new_folders_time_stamp():
+    """Walk 21 #11: `…-20261127-183400` against `20261127-183409-467d` read as two installs."""
+    history = History(Path("/nowhere/history.json"), [], [])
+    assert history.new_entry_id("/s/envs/jax0.4.23-cpu-20261127-183400").startswith("20261127-183400-")
+    assert not history.new_entry_id("/home/me/my-env").startswith("20261127-183400")

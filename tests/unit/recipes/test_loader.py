@@ -9,7 +9,13 @@ import pytest
 
 from wizard import paths
 from wizard.errors import UserError
-from wizard.recipes.loader import get_recipe, load_recipe_file, load_recipes, parse_recipe
+from wizard.recipes.loader import (
+    get_recipe,
+    load_recipe_file,
+    load_recipes,
+    parse_recipe,
+    unknown_recipe_words,
+)
 
 BUILTIN = paths.builtin_recipes_dir()
 CPU_TEXT = (BUILTIN / "jax0.4.23-cpu.yaml").read_text()
@@ -328,13 +334,28 @@ def test_missing_recipes_dir_is_bad_input(tmp_path):
         load_recipes([str(tmp_path / "nope")])
 
 
-def test_unknown_recipe_lists_the_known_ones():
+def test_unknown_recipe_leaves_the_list_to_the_recipes_command():
+    """Walk 21 #7: the refusal was one line of ~400 characters listing every recipe; the list is `recipes`'s."""
     with pytest.raises(UserError) as info:
         get_recipe("jax0.4.99-tpu")
     message = str(info.value)
-    assert "jax0.4.99-tpu" in message
-    for known in ("jax0.4.23-cpu", "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"):
-        assert known in message
+    assert message.startswith("unknown recipe 'jax0.4.99-tpu'; ") and "`gc-wizard recipes` lists all" in message
+    assert "jax0.4.23-cuda11-cudnn86" not in message and len(message) < 160
+
+
+def test_the_recommended_recipe_comes_first_among_the_suggestions_and_is_marked():
+    ids = ["jax0.10.2-cpu", "jax0.12.0.1-cpu", "jax0.4.23-cpu", "jax0.4.23-cuda12-cudnn89"]
+    assert unknown_recipe_words("jax-cpu", ids, "jax0.4.23-cpu") == (
+        "unknown recipe 'jax-cpu'; did you mean jax0.4.23-cpu (recommended here), jax0.10.2-cpu or jax0.12.0.1-cpu? "
+        "`gc-wizard recipes` lists all 4.")
+    assert unknown_recipe_words("xyz", ids, "jax0.4.23-cpu") == (
+        "unknown recipe 'xyz'; `gc-wizard recipes` lists all 4; jax0.4.23-cpu is recommended here.")
+    assert "recommended" not in unknown_recipe_words("jax-cpu", ids)  # not known (a plan for a GPU node)
+    asked = []
+    with pytest.raises(UserError, match=r"did you mean jax0.4.23-cpu \(recommended here\)"):
+        get_recipe("jax0.4.23-cpus", recommended=lambda: asked.append(1) or "jax0.4.23-cpu")
+    get_recipe("jax0.4.23-cpu", recommended=lambda: asked.append(2) or "x")
+    assert asked == [1]  # asked only for a refusal
 
 
 def test_a_typo_in_a_recipe_id_gets_the_close_one_suggested():

@@ -9,9 +9,15 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from wizard.flows.describe import activate_lines, install_undone, moved_on_words, use_lines
+from wizard.flows.describe import (
+    activate_lines,
+    install_undone,
+    moved_on_words,
+    unreachable_lines,
+    use_lines,
+    wizard_lines,
+)
 from wizard.flows.results import InstallResult
-from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone
 from wizard.tui.problems import error_text
 from wizard.tui.widgets.footer import WrappingFooter
@@ -30,8 +36,9 @@ def _current_env() -> str | None:
     return current_env()
 
 
-def summary_text(result: InstallResult, current_env: str | None = None, command: str = "gc-wizard") -> str:
-    """The outcome in words. `current_env`: the environment current now (None: there is none)."""
+def summary_text(result: InstallResult, current_env: str | None = None, unreachable: str | None = None) -> str:
+    """The outcome in words. `current_env`: the environment current now (None: there is none); `unreachable`: the
+    forecast files' host when it does not answer here (walk 21 #4: f was offered as if it would work)."""
     verify = result.verify  # the install's GraphCast check (None: it did not run)
     log = result.log
     log_line = [f"Log: {log}"] if log else []
@@ -72,14 +79,17 @@ def summary_text(result: InstallResult, current_env: str | None = None, command:
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
         "First forecast: press f (real weights, one rollout).",
+        *(unreachable_lines(unreachable, result.recipe) if unreachable else []),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),
         "",
-        f"Use it in Jupyter: press k to register it as a kernel (or run {command} kernel install).",
+        "Use it in Jupyter: press k to register it as a kernel, or run:",
+        *(f"    {line}" for line in wizard_lines("kernel install")),
         "",
-        f"Use it with Lmod: press m to write a module file (or run {command} module install),",
-        "    then, in any shell:",
+        "Use it with Lmod: press m to write a module file, or run:",
+        *(f"    {line}" for line in wizard_lines("module install")),
+        "then, in any shell:",
         *(f"    {line}" for line in use_lines(result.recipe)),
         "",
         *log_line,
@@ -111,6 +121,8 @@ class DoneScreen(Screen[str]):
         self.result = result
         self.current = _current_env()
         """The environment current when the summary was last drawn: this install's, unless a rollback since."""
+        self.unreachable: str | None = None
+        """The forecast files' host when it does not answer here (asked once the screen is up)."""
 
     @property
     def env(self) -> str:
@@ -121,16 +133,40 @@ class DoneScreen(Screen[str]):
     def compose(self) -> ComposeResult:
         yield Shown("gc-wizard · Done" if self.result.ok else "gc-wizard · Not done", classes="title")
         with VerticalScroll(id="done-pane"):
-            yield Shown(summary_text(self.result, self.current, wizard_command()),
-                         id="summary", markup=False)
+            yield Shown(self._summary(), id="summary", markup=False)
         yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
+
+    def _summary(self) -> str:
+        return summary_text(self.result, self.current, self.unreachable)
+
+    def on_mount(self) -> None:
+        if self.result.ok:
+            self.ask_assets_reach()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="reach", description="Asking the forecast's host")
+    def ask_assets_reach(self) -> None:
+        """Whether the forecast's files can be fetched here, asked off the screen's path (one HEAD request, a few
+        seconds at most); the app keeps the question, so the text left after quitting says the same."""
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.forecast_reach import AssetsReach
+
+        reach = getattr(self.app, "assets_reach", None)
+        if reach is None:
+            reach = self.app.assets_reach = AssetsReach(getattr(self.app, "assets", None))
+        host = reach.host()
+        if host:
+            self.app.call_from_thread(self._unreachable, host)
+
+    def _unreachable(self, host: str) -> None:
+        self.unreachable = host
+        self.query_one("#summary", Static).update(self._summary())
 
     def on_screen_resume(self) -> None:
         """Back from History (where a rollback may have run): redraw the summary if the current one changed."""
         current = _current_env()
         if current != self.current:
             self.current = current
-            self.query_one("#summary", Static).update(summary_text(self.result, current, wizard_command()))
+            self.query_one("#summary", Static).update(self._summary())
 
     def action_retry(self) -> None:
         self.dismiss("retry")

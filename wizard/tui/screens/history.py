@@ -116,13 +116,13 @@ class HistoryScreen(Screen):
         """The disk cells and total of `gc-wizard history`, measured off the event loop: walking every env's
         files takes seconds on a big one, and the table is shown at once without them."""
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.history import disk_total_words, disk_words, history_rows
+        from wizard.flows.history import disk_total_words, disk_words, history_rows, installers_of
 
         try:
             rows, total, _ = history_rows()
         except Exception:  # the history went unreadable meanwhile: the table already says what it could
             return
-        self.post_message(HistorySized({row["id"]: disk_words(row) for row in rows}, disk_total_words(total)))
+        self.post_message(HistorySized({row["id"]: disk_words(row) for row in rows}, disk_total_words(total, installers_of(rows))))
 
     def on_history_sized(self, message: HistorySized) -> None:
         self.disk, self.disk_total = message.sizes, message.total
@@ -137,6 +137,7 @@ class HistoryScreen(Screen):
         """The highlighted entry in full: where it lives, how its check went, its log; and whether r can roll
         back to it."""
         # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.history import graphcast_words
         from wizard.flows.rollback import not_a_target
 
         self.not_a_target = None
@@ -150,6 +151,9 @@ class HistoryScreen(Screen):
             lines = [f"{entry.recipe} · {self.env_statuses.get(entry.id, entry.status)}{' · current' if entry.current else ''} · started {when}"
                      + (f" · via {via}" if via else ""),
                      f"env: {entry.env}" + ("" if entry.env and Path(entry.env).exists() else " (removed)")]
+            source = graphcast_words(getattr(entry, "graphcast_given", None))
+            if source:
+                lines.append(source)
             check = check_line(entry)
             if check:
                 lines.append(check)

@@ -68,6 +68,7 @@ class MachineScreen(Screen[str]):
         with VerticalScroll(id="facts-pane"):
             yield Shown("", id="problems", markup=False)
             yield Shown("Detecting the NVIDIA driver, GPUs and CUDA libraries…", id="facts", markup=False)
+        yield Shown("", id="facts-more", markup=False)
         # Outside the scrolling pane: on a small terminal (60×20) the memory figures and the
         # recommendation stay in view, and "Press Enter" is the last line, next to the keys.
         yield Shown("", id="memory", markup=False)
@@ -151,15 +152,15 @@ class MachineScreen(Screen[str]):
 
     def show_facts(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.
+        # Deferred for start-up time, as above.
         from wizard.flows.describe_machine import (
             fact_lines,
             memory_table_lines,
             problem_lines,
+            recommended_line,
             where_sentence,
         )
-
-        # Deferred for start-up time, as above.
-        from wizard.flows.history import current_env_text, returning_user_line
+        from wizard.flows.history import current_env_text, installed_recipes, returning_user_line
 
         problems = problem_lines(self.facts)
         box = self.query_one("#problems", Static)
@@ -172,11 +173,7 @@ class MachineScreen(Screen[str]):
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:
-            why = recommended.summary
-            for prefix in ("recommended: ", "recommended, "):
-                why = why[len(prefix):] if why.startswith(prefix) else why
-            why = f", {why}" if why.startswith("but") else (f" — {why}" if why else "")
-            text = f"Recommended: {recommended.recipe.id}{why}\n{text}"
+            text = f"{recommended_line(recommended, installed_recipes().get(recommended.recipe.id))}\n{text}"
         if self.slurm is None and self.partitions:
             text = (f"This node has no GPU, but Slurm is here (partitions: {', '.join(self.partitions[:5])}). "
                     "Press g to detect on a GPU node through srun; the install then runs here and the "
@@ -194,6 +191,10 @@ class MachineScreen(Screen[str]):
 
     def on_mount(self) -> None:
         self.query_one("#problems", Static).display = False
+        self.query_one("#facts-more", Static).display = False
+        pane = self.query_one("#facts-pane", VerticalScroll)
+        self.watch(pane, "scroll_y", lambda _: self.show_more(), init=False)
+        self.watch(pane, "virtual_size", lambda _: self.call_after_refresh(self.show_more), init=False)
         if self.facts is None:
             if self.slurm is not None:
                 self.query_one("#facts", Static).update(waiting_text(self.slurm, None))
@@ -202,6 +203,19 @@ class MachineScreen(Screen[str]):
             self.call_after_refresh(self.detect)
         else:
             self.show_facts()
+
+    def show_more(self) -> None:
+        """A line under the facts while some are out of view (walk 21 #13: Python, the environment, disk and RAM sat
+        below the fold, and only a scrollbar's thumb said so)."""
+        pane = self.query_one("#facts-pane", VerticalScroll)
+        hidden = round(pane.max_scroll_y - pane.scroll_y)
+        more = self.query_one("#facts-more", Static)
+        if hidden > 0:
+            more.update(f"↓ {hidden} more line{'s' if hidden != 1 else ''} of facts below: PgDn or ↓ scrolls")
+        more.display = hidden > 0
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_more)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next":

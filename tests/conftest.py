@@ -31,6 +31,7 @@ pytest_plugins = [
     "tests.fixtures.tmux",
     "tests.fixtures.assets_server",
     "tests.fixtures.forecast",
+    "tests.fixtures.modes",
 ]
 
 TESTS = Path(__file__).resolve().parent

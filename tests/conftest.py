@@ -32,6 +32,7 @@ pytest_plugins = [
     "tests.fixtures.assets_server",
     "tests.fixtures.forecast",
     "tests.fixtures.modes",
+    "tests.fixtures.full_disk",
 ]
 
 TESTS = Path(__file__).resolve().parent

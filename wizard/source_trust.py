@@ -48,8 +48,11 @@ def refuse_swappable_source(named: str, path: Path | str, what: str) -> None:
         return
     place, why, fix = found
     given = Path(os.path.abspath(path))
+    real = Path(os.path.realpath(given))
     where = ("it" if place == given else f"its folder {place}" if place == given.parent
-             else f"{place}, inside it," if given in place.parents else f"the folder {place} above it")
+             else f"{place}, inside it," if given in place.parents else f"the folder {place} above it"
+             if place in given.parents else f"{place}, where it leads," if place == real or place in real.parents
+             else f"{place}, where a link in it leads,")
     raise UserError(f"{named}: {where} {why}, so another user could swap {what} for their own and gc-wizard would "
                     f"install (and run) their code. {fix}, or copy {what} to a folder only you can write; nothing "
                     "was read from it.")
@@ -103,6 +106,8 @@ def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = No
     except OSError:
         return None
     folder = stat.S_ISDIR(info.st_mode)
+    if not (folder or stat.S_ISREG(info.st_mode)):
+        return None  # a device or a FIFO (/dev/null is every user's to write): no content to swap; readers refuse it
     sticky_excuses = folder and above and bool(info.st_mode & stat.S_ISVTX)
     kind = "folder" if folder else "file"
     quoted = shlex.quote(str(place))

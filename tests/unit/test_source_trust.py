@@ -52,7 +52,7 @@ def test_a_link_to_a_wheelhouse_in_such_a_folder_is_refused_where_it_leads(tmp_p
     (tmp_path / "mine").mkdir(mode=0o700)
     link = tmp_path / "mine" / "wh"
     link.symlink_to(house)
-    assert str(tmp_path / "ww") in _refusal(link)
+    assert f": {tmp_path / 'ww'}, where it leads, is a folder every user can write" in _refusal(link)
 
 
 def test_a_sticky_folder_above_is_fine_but_a_sticky_wheelhouse_itself_is_not(tmp_path):
@@ -76,7 +76,15 @@ def test_a_link_inside_that_leads_to_a_swappable_place_is_refused(tmp_path):
     elsewhere = _wheelhouse(open_folder(tmp_path / "ww") / "other")
     house = _wheelhouse(tmp_path / "wh")
     (house / "pkg_b-1.0-py3-none-any.whl").symlink_to(elsewhere / "pkg_a-1.0-py3-none-any.whl")
-    assert str(tmp_path / "ww") in _refusal(house)
+    assert f"{tmp_path / 'ww'}, where a link in it leads, is a folder every user can write" in _refusal(house)
+
+
+def test_a_device_every_user_can_write_is_no_swappable_content(tmp_path):
+    """/dev/null and /dev/zero are 0666 on every machine: a link to one is refused by the reader as no regular
+    file (the recipe loader names it), never as a swap risk."""
+    house = _wheelhouse(tmp_path / "wh")
+    (house / "x.whl").symlink_to("/dev/zero")
+    assert swap_risk(house) is None
 
 
 def test_a_link_inside_back_up_to_the_wheelhouse_does_not_loop(tmp_path):

@@ -94,8 +94,8 @@ def head_commit(dirs: GitDirs) -> str | None:
 
 
 def no_commit_words(dirs: GitDirs) -> str:
-    """Why `head_commit` found no commit, as a clause: "its branch master has no commit yet (as after `git init`
-    and `git add`)", "its HEAD names no commit". For the sentence that says the checkout's state cannot be told
+    """Why `head_commit` found no commit, as a clause: "its branch master has no commit yet, as after `git init`
+    and `git add`", "its HEAD names no commit". For the sentence that says the checkout's state cannot be told
     (twenty-first hostile pass P3: such a checkout was called unchanged since a commit it does not have)."""
     try:
         head = _first_line(dirs.own / "HEAD")
@@ -107,7 +107,7 @@ def no_commit_words(dirs: GitDirs) -> str:
     branch = ref.removeprefix("refs/heads/")
     if any((folder / ref).is_file() for folder in (dirs.own, dirs.common)):
         return f"its branch {branch} names no commit id"
-    return f"its branch {branch} has no commit yet (as after `git init` and `git add`)"
+    return f"its branch {branch} has no commit yet, as after `git init` and `git add`"
 
 
 def _first_line(path: Path) -> str:

@@ -267,7 +267,7 @@ def test_a_checkout_with_no_commit_yet_is_never_called_unchanged(tmp_path):
     branch = _git(copy, "symbolic-ref", "--short", "HEAD").strip()
     state = read_tree_state(copy, None)
     assert not state.readable and state.commit is None
-    assert f"its branch {branch} has no commit yet (as after `git init` and `git add`)" in state.describe(REV)
+    assert f"its branch {branch} has no commit yet, as after `git init` and `git add`" in state.describe(REV)
     assert "unchanged" not in state.describe(REV)
 
 

@@ -31,6 +31,8 @@ pytest_plugins = [
     "tests.fixtures.tmux",
     "tests.fixtures.assets_server",
     "tests.fixtures.forecast",
+    "tests.fixtures.modes",
+    "tests.fixtures.full_disk",
 ]
 
 TESTS = Path(__file__).resolve().parent

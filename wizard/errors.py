@@ -269,6 +269,13 @@ def describe_os_error(exc: OSError) -> str:
     if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
         what = "it is a file, not a folder"
     state = str(paths.state_dir())
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT) and where and str(where).startswith(state):
+        from wizard.full_disk import through_a_link  # deferred: only a full disk needs it
+
+        linked = through_a_link(str(where), state)
+        if linked:  # `logs -> /scratch/…`: the disk that is full is the link's, not the state folder's
+            return f"cannot write {where}: {what} — {linked}. To go on, free some space there, or point that link " \
+                   "at a folder on another disk."
     if where and str(where).startswith(state):
         fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
         inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({where})"
@@ -277,14 +284,13 @@ def describe_os_error(exc: OSError) -> str:
         return f"cannot use {where}: {what}. To go on, {_OTHER_FIXES.get(exc.errno or 0, 'check that path')}."
     fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        # A write through an open file names no path (sixteenth hostile pass P8): the folders it can only have gone
-        # to are named, with the command that tells which disk is full.
-        import tempfile  # deferred: only a full disk needs it
+        # A write through an open file names no path (sixteenth hostile pass P8): the places it can only have gone
+        # to are looked at where they really are (a state folder's `logs` may be a link to another disk,
+        # twenty-first pass P8), and the full one is named.
+        from wizard.full_disk import full_disk_words  # deferred: only a full disk needs it
 
-        tmp = tempfile.gettempdir()
-        return (f"a file system error: {what} — the disk of the state folder {state} or of the temporary folder "
-                f"{tmp} (`df -h {state} {tmp}` shows which; `df -i` shows a disk out of inodes, full while it has "
-                f"room). To go on, {fix}.")
+        where_full, fix = full_disk_words(what)
+        return f"a file system error: {where_full}. To go on, {fix}."
     return f"a file system error: {what}. To go on, {fix}."
 
 

@@ -91,33 +91,74 @@ def _q(text: str) -> str:
     return shlex.quote(text)
 
 
+#: uv's own installer, for a machine where neither uv nor pip can be had from gc-wizard's environment.
+UV_INSTALLER = "curl -LsSf https://astral.sh/uv/install.sh | sh"
+
+
+def has_module(name: str) -> bool:
+    """Whether `python -m NAME` can run on this interpreter (gc-wizard's own, which the advice names): a module
+    blocked in `sys.modules` or absent cannot."""
+    if name in sys.modules:
+        return sys.modules[name] is not None
+    from importlib.util import find_spec  # deferred: only the repair advice asks
+
+    try:
+        return find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def repair_advice(missing: str, *, uv: str | None = None, found: SelfInstall | None = None) -> str:
     """The end of a sentence saying how to get `missing` ("pip" or "uv") back into gc-wizard's environment,
-    e.g. "reinstall gc-wizard from /src (`uv tool install --reinstall /src`), or add pip there (`…`)".
-    `uv` is a uv binary that can add pip (None when uv is missing too). Never names gc-wizard bare."""
+    e.g. "reinstall gc-wizard from /src (`/opt/uv tool install --reinstall /src`), or add pip there (`…`)".
+    `uv` is a uv binary that can add pip (None when uv is missing too). Never names gc-wizard bare.
+
+    Every command named can run as it stands (twenty-first hostile pass P5: with uv on neither path, the advice
+    led with `uv tool install --reinstall …` and then `python -m pip install uv` in an env without pip): a uv
+    command names the uv binary found, by its path, and only when there is one; `pipx` only when it is on PATH;
+    `python -m pip` only when pip is there, else after `python -m ensurepip` where that exists, else uv's own
+    installer leads."""
     found = found or self_install()
     python = _q(found.python)
     src = _q(found.source) if found.source else ""
     spec = ("--editable " if found.editable else "") + src if src else ""
+    pip = has_module("pip")
+    get_pip = "" if pip else f"{python} -m ensurepip && " if has_module("ensurepip") else None
     reinstall = ""
     if found.manager == "uv tool":
         # the receipt keeps the source, so an upgrade with --reinstall goes back to it, not to the index
-        reinstall = f"`uv tool install --reinstall {spec}`" if spec else "`uv tool upgrade --reinstall gc-wizard`"
+        if uv:
+            reinstall = (f"`{_q(uv)} tool install --reinstall {spec}`" if spec
+                         else f"`{_q(uv)} tool upgrade --reinstall gc-wizard`")
     elif found.manager == "pipx":
-        reinstall = "`pipx reinstall gc-wizard`"  # pipx reinstalls from the spec it recorded
+        if _on_path("pipx"):
+            reinstall = "`pipx reinstall gc-wizard`"  # pipx reinstalls from the spec it recorded
     elif spec:
         if found.manager == "uv" and uv:
             reinstall = f"`{_q(uv)} pip install --python {python} {spec}`"
-        elif missing != "pip":
+        elif missing != "pip" and pip:
             reinstall = f"`{python} -m pip install {('-e ' if found.editable else '') + src}`"
     if missing == "pip":
-        add = (f"`{_q(uv)} pip install --python {python} pip`" if uv else f"`{python} -m ensurepip`")
+        add = (f"`{_q(uv)} pip install --python {python} pip`" if uv else f"`{python} -m ensurepip`"
+               if get_pip is not None else None)
     else:
-        add = f"`{python} -m pip install uv`"
+        add = f"`{get_pip}{python} -m pip install uv`" if get_pip is not None else None
+    standalone = f"install uv on its own (`{UV_INSTALLER}`, then open a new shell so it is on PATH)"
+    if add is None:  # neither uv nor a way to pip here: uv's own installer is the one command that runs
+        add_words = (f"{standalone}, then add pip there (`uv pip install --python {python} pip`)"
+                     if missing == "pip" else standalone)
+    else:
+        add_words = f"add {missing} there ({add})" + (f", or {standalone}" if missing == "uv" else "")
     where = f" from {found.source}" if found.source else " the way it was installed"
     if reinstall:
-        return f"reinstall gc-wizard{where} ({reinstall}), or add {missing} there ({add})"
-    return f"add {missing} there ({add}), or reinstall gc-wizard{where}"
+        return f"reinstall gc-wizard{where} ({reinstall}), or {add_words}"
+    return f"{add_words}, or reinstall gc-wizard{where}"
+
+
+def _on_path(program: str) -> bool:
+    import shutil  # deferred: only the repair advice asks
+
+    return shutil.which(program) is not None
 
 
 def find_uv_quietly() -> str | None:

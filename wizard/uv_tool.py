@@ -39,4 +39,4 @@ def uv_bin() -> str:
 
     raise OperationFailed(f"uv, which gc-wizard installs with (and, with --installer pip too, records and checks "
                           f"every environment's package set with), is not installed for {sys.executable} and not on "
-                          f"PATH: {repair_advice('uv')}, or put a uv binary on PATH.")
+                          f"PATH: {repair_advice('uv')}.")

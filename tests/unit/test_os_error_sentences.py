@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import errno
+import os
 import tempfile
+from pathlib import Path
 
 from wizard import paths
 from wizard.errors import describe_os_error
@@ -11,14 +13,49 @@ from wizard.errors import describe_os_error
 
 def test_a_full_disk_without_a_path_names_the_folders_it_can_be_and_how_to_tell():
     """Sixteenth hostile pass P8: a rollback on a full state disk said "the disk is full … free some space there",
-    naming no folder: a write through an open file carries no path. The two folders it can be are named."""
+    naming no folder: a write through an open file carries no path. Where no place is full by the time the sentence
+    is made, every place it can be is named, with the `df` that tells."""
     for code in (errno.ENOSPC, errno.EDQUOT):
         sentence = describe_os_error(OSError(code, "full"))
         state, tmp = paths.state_dir(), tempfile.gettempdir()
-        assert f"the state folder {state} or of the temporary folder {tmp}" in sentence
-        assert f"`df -h {state} {tmp}` shows which" in sentence and sentence.endswith(".")
+        assert f"the state folder {state}" in sentence and f"the temporary folder {tmp}" in sentence
+        assert f"`df -h {os.path.realpath(state)} {os.path.realpath(tmp)}` shows which" in sentence
+        assert sentence.endswith(".")
     named = describe_os_error(OSError(errno.ENOSPC, "full", "/scratch/me/out.nc"))
     assert named.startswith("cannot use /scratch/me/out.nc: the disk is full") and "df -h" not in named
+
+
+def _linked_logs(target: Path) -> Path:
+    """The state folder with its `logs` a link to `target` (the README allows links in the state)."""
+    state = paths.ensure_state_dir()
+    (state / "logs").symlink_to(target)
+    return state
+
+
+def test_a_state_folder_linked_elsewhere_is_named_where_it_leads_when_nothing_is_full_yet(tmp_path):
+    other = tmp_path / "scratch-logs"
+    other.mkdir()
+    state = _linked_logs(other)
+    sentence = describe_os_error(OSError(errno.ENOSPC, "full"))
+    assert f"the state's logs/ (a link to {other})" in sentence and f" {other} " in sentence, sentence
+    assert state.is_dir()
+
+
+def test_a_full_disk_behind_a_link_in_the_state_is_named_with_its_file_system(full_tmpfs):
+    """Twenty-first hostile pass P8: `logs` linked to a full disk was blamed on "the state folder or /tmp", both
+    with room; the `df` it gave showed nothing full."""
+    (full_tmpfs / "logs").mkdir()
+    state = _linked_logs(full_tmpfs / "logs")
+    sentence = describe_os_error(OSError(errno.ENOSPC, "No space left on device"))
+    assert sentence.startswith(f"a file system error: the disk is full — the disk of the state's logs/ (a link to "
+                               f"{full_tmpfs}/logs), on the tmpfs file system mounted at {full_tmpfs} "
+                               f"(`df -h {full_tmpfs}/logs`) has no room left."), sentence
+    assert "point that link at a folder on another disk" in sentence and "GC_WIZARD_HOME" not in sentence
+    assert f"the state folder {state}" not in sentence and "temporary folder" not in sentence
+    named = describe_os_error(OSError(errno.ENOSPC, "No space left on device", str(state / "logs" / "x.log")))
+    assert named.startswith(f"cannot write {state}/logs/x.log: the disk is full — it is {full_tmpfs}/logs/x.log, "
+                            f"through a link in the state folder, on the tmpfs file system mounted at {full_tmpfs}")
+    assert "GC_WIZARD_HOME" not in named
 
 
 def test_a_full_disk_with_no_path_names_the_inode_check_too():

@@ -4,7 +4,10 @@ from the package index (gc-wizard is not on it: whoever registers the name would
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
 import sys
 
 import pytest
@@ -43,11 +46,10 @@ _BARE = re.compile(r"(tool install|pipx install|pip install)( --reinstall)? gc-w
 
 @pytest.mark.parametrize("marker, direct_url, installer, expect", [
     ("uv-receipt.toml", {"url": "file:///src/gc%20wizard", "dir_info": {}}, "uv",
-     "`uv tool install --reinstall '/src/gc wizard'`"),
+     "`/opt/uv/bin/uv tool install --reinstall '/src/gc wizard'`"),
     ("uv-receipt.toml", {"url": "file:///src/gcw", "dir_info": {"editable": True}}, "uv",
-     "`uv tool install --reinstall --editable /src/gcw`"),
-    ("uv-receipt.toml", None, "uv", "`uv tool upgrade --reinstall gc-wizard`"),  # the receipt keeps the source
-    ("pipx_metadata.json", {"url": "file:///src/gcw", "dir_info": {}}, "pip", "`pipx reinstall gc-wizard`"),
+     "`/opt/uv/bin/uv tool install --reinstall --editable /src/gcw`"),
+    ("uv-receipt.toml", None, "uv", "`/opt/uv/bin/uv tool upgrade --reinstall gc-wizard`"),  # the receipt keeps the source
     (None, {"url": "file:///src/gcw", "dir_info": {"editable": True}}, "uv", "pip install --python"),
     (None, {"url": "file:///src/gcw", "dir_info": {"editable": True}}, "pip", "-m ensurepip`"),
     (None, {"url": "https://tok:secret@git.example/gcw.git", "vcs_info": {"vcs": "git", "commit_id": "abc"}}, "pip",
@@ -77,7 +79,7 @@ def test_bundle_without_pip_names_the_source(monkeypatch, tmp_path):
     with pytest.raises(UserError) as err:
         bundle._pip()
     said = str(err.value)
-    assert "`uv tool install --reinstall /src/gcw`" in said and "pip install --python" in said
+    assert " tool install --reinstall /src/gcw`" in said and "pip install --python" in said
     assert "--reinstall gc-wizard`" not in said and "pipx" not in said
 
 
@@ -98,3 +100,65 @@ def test_an_index_install_is_told_to_reinstall_the_way_it_was_installed(monkeypa
     advice = si.repair_advice("pip", uv=None)
     assert advice.startswith("add pip there (`") and "-m ensurepip`" in advice
     assert "the way it was installed" in advice and "gc-wizard`" not in advice
+
+
+def test_pipx_is_named_only_where_it_is_on_path(monkeypatch, tmp_path):
+    _fake(monkeypatch, tmp_path, marker="pipx_metadata.json", direct_url={"url": "file:///src/gcw", "dir_info": {}})
+    program = tmp_path / "bin" / "pipx"
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(program.parent))
+    assert "`pipx reinstall gc-wizard`" in si.repair_advice("pip", uv=None)
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    assert "pipx reinstall" not in si.repair_advice("pip", uv=None)
+
+
+def _cannot_run(advice: str, path: str) -> list[str]:
+    """The advised commands (in backticks) whose program is not there, or that run `-m pip` on an interpreter
+    without it (after `-m ensurepip &&` in the same command is fine)."""
+    bad = []
+    for command in re.findall(r"`([^`]+)`", advice):
+        pip_made = False
+        for part in re.split(r"&&|\|", command):
+            words = part.split()
+            program = words[0]
+            if not (os.access(program, os.X_OK) if "/" in program else shutil.which(program, path=path)):
+                bad.append(f"{command} (no {program})")
+            if words[1:2] == ["-m"]:
+                module = words[2]
+                if module == "pip" and not (pip_made or si.has_module("pip")):
+                    bad.append(f"{command} (no pip)")
+                pip_made |= module == "ensurepip" and si.has_module("ensurepip")
+    return bad
+
+
+@pytest.mark.parametrize("block", [("uv",), ("uv", "pip"), ("uv", "pip", "ensurepip")])
+def test_every_command_advised_for_a_missing_uv_can_run(tmp_path, block):
+    """Twenty-first hostile pass P5: a `uv tool` install with uv on neither path was told `uv tool install
+    --reinstall …` (there is no uv) and `python -m pip install uv` (there was no pip either). A real gc-wizard run
+    (`lock`) with those modules blocked and PATH without uv; each command it names must have what it needs."""
+    blocked = "".join(f"sys.modules[{name!r}] = None; " for name in block)
+    code = (f"import sys; {blocked}from wizard.cli import main; "
+            f"sys.exit(main(['lock', 'jax0.4.23-cpu', '--out', {str(tmp_path / 'x.txt')!r}]))")
+    path = "/usr/bin:/bin"
+    if shutil.which("uv", path=path):
+        pytest.skip(f"a uv is on {path} here, so uv cannot be made missing")
+    env = {**os.environ, "PATH": path, "GC_WIZARD_HOME": str(tmp_path / "home")}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1 and "is not installed for" in proc.stderr, proc.stderr
+    advice = proc.stderr.split(" and not on PATH: ", 1)[1]
+    assert not _cannot_run(advice, path), advice
+    assert "install uv on its own (`curl -LsSf https://astral.sh/uv/install.sh | sh`" in advice
+    if "pip" in block and "ensurepip" not in block:
+        assert f"`{sys.executable} -m ensurepip && {sys.executable} -m pip install uv`" in advice
+
+
+def test_with_no_uv_no_pip_and_no_ensurepip_uvs_own_installer_leads(monkeypatch, tmp_path):
+    _fake(monkeypatch, tmp_path, marker="uv-receipt.toml", direct_url={"url": "file:///src/gcw", "dir_info": {}})
+    for name in ("pip", "ensurepip"):
+        monkeypatch.setitem(sys.modules, name, None)
+    for missing in ("uv", "pip"):
+        advice = si.repair_advice(missing, uv=None)
+        assert advice.startswith("install uv on its own (`curl -LsSf https://astral.sh/uv/install.sh | sh`"), advice
+        assert "-m pip" not in advice and "tool install" not in advice

@@ -41,6 +41,7 @@ from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import foreign_line
 from wizard.install.private_args import PrivateArguments
+from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
@@ -172,6 +173,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} {_unfinished(out) or 'must be a new or empty folder'}.")
     check_out_folder("--out", out, runs="`install --bundle` would then install")
+    refuse_swappable_sources(recipe, find_links, graphcast_src)  # what the bundle's hashes are taken from
     missing = outside_index_problem(recipe, find_links, graphcast_src)
     if missing:  # before anything is made or downloaded
         raise UserError(missing)

@@ -11,8 +11,9 @@ and the index against the commit's own tree, read from git's objects by `git_obj
 Why not `git status`: git reads the checkout's own `.git/config`, whose `core.fsmonitor` or a clean
 filter is a command git runs — the plan promises to run nothing. So the index (`.git/index`, versions
 2 and 3) is parsed here and each tracked file's blob hash compared with the file on disk. What this
-cannot see (a version-4 index, a SHA-256 repository, objects it cannot read) is said as
-"as far as the index tells"; the plan says `setup.py` runs whatever the state.
+cannot see (a version-4 index, a SHA-256 repository, objects it cannot read, no commit at all) is said as a
+state that cannot be told, unless the files already differ from the index; the plan says `setup.py` runs
+whatever the state.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wizard import bounded
-from wizard.install.git_objects import GitReadError, commit_files, git_dirs
+from wizard.install.git_objects import GitReadError, commit_files, git_dirs, no_commit_words
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
 MAX_ENTRIES = 20_000
@@ -80,9 +81,9 @@ class TreeState:
                                                      if self.at_other_commit(wanted_revision) else "the recipe's")
             parts.append(f"at commit {self.commit[:12]}" + (f" ({which})" if which else ""))
         if not (self.modified or self.deleted or self.untracked):
+            # Unchanged is said only against a release's files or a commit's own tree (`read_tree_state`).
             parts.append(f"identical to {self.compared_with}, file for file" if self.compared_with
-                         else "unchanged since that commit, file for file" if self.against_commit
-                         else "unchanged since that commit as far as its index tells")
+                         else "unchanged since that commit, file for file")
         else:
             changes = []
             for label, names in (("modified", self.modified), ("deleted", self.deleted), ("new", self.untracked)):
@@ -154,6 +155,14 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
     if staged is not None:  # the index against the commit: what `git add` put there
         modified, deleted = set(modified) | set(staged[0]), set(deleted) | set(staged[1])
         untracked |= set(staged[2])
+    elif not (modified or deleted or untracked or outside):
+        # "Unchanged" needs a commit to be unchanged from. The index alone matches any files once `git add`
+        # wrote it: a copied tree after `git init && git add -A`, or a HEAD whose commit is not there, was
+        # called "unchanged since that commit" with a ✓ (twenty-first hostile pass P3).
+        why = (no_commit_words(dirs) if not commit else f"its commit {commit[:12]} is in a SHA-256 repository, "
+               "whose objects this version does not read" if sha256
+               else f"its commit {commit[:12]} cannot be read from its git folder")
+        return TreeState(False, commit=commit, reason=f"{why}, so there is nothing to compare its files with")
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
                      untracked=tuple(sorted(untracked)), against_commit=staged is not None, outside=outside)
 
@@ -162,7 +171,7 @@ def _staged(objects_at: Path, commit: str | None, entries: list[tuple[str, bytes
             ) -> tuple[list[str], list[str], list[str]] | None:
     """(modified, deleted, added) between `commit`'s tree and the index — the changes staged with `git add`,
     which comparing the index with the files cannot see; None when the commit's objects cannot be read (the
-    state is then told "as far as its index tells")."""
+    state then cannot be told, unless the files differ from the index already)."""
     if not commit:
         return None
     try:

@@ -93,6 +93,23 @@ def head_commit(dirs: GitDirs) -> str | None:
     return None
 
 
+def no_commit_words(dirs: GitDirs) -> str:
+    """Why `head_commit` found no commit, as a clause: "its branch master has no commit yet, as after `git init`
+    and `git add`", "its HEAD names no commit". For the sentence that says the checkout's state cannot be told
+    (twenty-first hostile pass P3: such a checkout was called unchanged since a commit it does not have)."""
+    try:
+        head = _first_line(dirs.own / "HEAD")
+    except OSError as exc:
+        return f"its HEAD cannot be read ({exc.strerror or exc})"
+    if not head.startswith("ref: "):
+        return "its HEAD names no commit" + (f" ({head[:40]!r})" if head else " (it is empty)")
+    ref = head[5:].strip()
+    branch = ref.removeprefix("refs/heads/")
+    if any((folder / ref).is_file() for folder in (dirs.own, dirs.common)):
+        return f"its branch {branch} names no commit id"
+    return f"its branch {branch} has no commit yet, as after `git init` and `git add`"
+
+
 def _first_line(path: Path) -> str:
     """The first line of a small git file, stripped."""
     with open(path, encoding="utf-8", errors="replace") as handle:

@@ -37,6 +37,7 @@ from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.install.reach import configured_index, find_answered, find_unreachable, index_sentence
 from wizard.install.remote_wheelhouse import refuse_endless_pages
+from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
@@ -161,6 +162,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
     check_out_folder("--out", out, runs="`install --lock` would then install")  # before the resolve: its temporary file beside `out` must not be what is named
+    refuse_swappable_sources(recipe, find_links, None, graphcast=False)  # what the lock's hashes are taken from
     missing = outside_index_problem(recipe, find_links, name_source=False)
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)

@@ -53,11 +53,13 @@ from wizard.install.linkmode import download_cache, link_mode
 from wizard.install.lock_reach import AddedPackage
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import wheels_in
+from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
 from wizard.security import refuse_option_like
+from wizard.source_trust import refuse_swappable_source
 from wizard.uv_tool import uv_bin
 
 MODES = ("new", "in-place")
@@ -252,7 +254,7 @@ def check_sources(graphcast_src: str | None, find_links: tuple[str, ...] | list[
     """
     if graphcast_src:
         check_graphcast_src(graphcast_src)
-    _user_find_links(find_links)
+    refuse_swappable_sources(None, _user_find_links(find_links), graphcast_src)
 
 
 def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
@@ -637,10 +639,12 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         recipe = apply_alternative(recipe, alternative)
     elif recipe.alternatives and not offline and not find_links and bundle is None and lock is None:
         offer = offer_note(recipe, unreachable_links(recipe))
+    refuse_swappable_sources(recipe, find_links, graphcast_src)  # before anything is read from them
     env_dir, mode = resolve_target(env, recipe.id)
     if bundle is not None:
         if lock is not None:
             raise UserError("--bundle brings its own lock; give --bundle or --lock, not both")
+        refuse_swappable_source(f"--bundle {bundle}", Path(bundle).expanduser(), "the bundle")
         wanted = str(read_manifest(Path(bundle).expanduser().absolute()).get("python", ""))
         narrowed = recipe
         if re.fullmatch(r"3\.\d+", wanted):  # build from the Python the bundle's wheels are for
@@ -669,6 +673,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
             raise UserError(f"--lock {lock}: no such file.") from None
         if why is not None:  # a FIFO or /dev/zero: say what it is, never "no such file"
             raise UserError(f"--lock {lock}: {why}; a lock is a small text file (as `gc-wizard lock` writes it).")
+        refuse_swappable_source(f"--lock {lock}", lock, "the lock")
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
     added = () if lock is None else _added(f"--lock {lock}", recipe, lock, (*find_links, *recipe.find_links),

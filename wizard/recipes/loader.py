@@ -76,6 +76,7 @@ from wizard import bounded, paths
 from wizard.errors import UserError
 from wizard.recipes import runtime_env as runtime_vars
 from wizard.security import one_line, show_characters, unshowable_characters
+from wizard.source_trust import refuse_swappable_source
 from wizard.yaml_data import YAMLError, compose_user_nodes
 
 if TYPE_CHECKING:
@@ -717,6 +718,10 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
     for folder in paths.recipe_dirs(extra_dirs):
         if not folder.is_dir():
             continue
+        if folder != paths.builtin_recipes_dir():  # the shipped ones sit beside the wizard's own code
+            # A recipe chooses the packages, indexes and wheelhouses: another user's recipes are their install.
+            named = "the recipe folder" if folder == paths.user_recipes_dir() else "--recipes-dir"
+            refuse_swappable_source(f"{named} {folder}", folder, "its recipes")
         files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
         here: dict[str, Path] = {}
         for file in files:

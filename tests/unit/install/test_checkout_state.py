@@ -238,13 +238,69 @@ def test_staged_changes_are_seen_in_a_packed_repository_with_deltas(tmp_path):
     assert set(read_tree_state(repo, older).modified) == {"graphcast/data.bin"}
 
 
-def test_an_object_store_that_cannot_be_read_falls_back_to_the_index_and_says_so(tmp_path):
+def test_an_object_store_that_cannot_be_read_leaves_the_state_untold_never_unchanged(tmp_path):
+    """The index matches whatever files `git add` saw: with no commit tree to hold it against, "unchanged" would
+    be a guess (twenty-first hostile pass P3)."""
     repo, head = _checkout(tmp_path)
     shutil.rmtree(repo / ".git" / "objects")
     (repo / ".git" / "objects").mkdir()
     state = read_tree_state(repo, head)
-    assert state.readable and not state.against_commit
-    assert "as far as its index tells" in state.describe(head)
+    assert not state.readable and state.commit == head
+    assert state.describe(head) == ("in a state that cannot be told: whether it is modified is unknown (its commit "
+                                    f"{head[:12]} cannot be read from its git folder, so there is nothing to "
+                                    "compare its files with)")
+
+
+def _copied_and_added(tmp_path: Path) -> Path:
+    """A checkout copied without its .git, edited, then `git init && git add -A`: an index, no commit."""
+    repo, _ = _checkout(tmp_path)
+    copy = tmp_path / "copy"
+    shutil.copytree(repo, copy, ignore=shutil.ignore_patterns(".git"))
+    (copy / "graphcast" / "model.py").write_text("import os; os.system('id')\n")
+    _git(copy, "init", "-q")
+    _git(copy, "add", "-A")
+    return copy
+
+
+def test_a_checkout_with_no_commit_yet_is_never_called_unchanged(tmp_path):
+    copy = _copied_and_added(tmp_path)
+    branch = _git(copy, "symbolic-ref", "--short", "HEAD").strip()
+    state = read_tree_state(copy, None)
+    assert not state.readable and state.commit is None
+    assert f"its branch {branch} has no commit yet, as after `git init` and `git add`" in state.describe(REV)
+    assert "unchanged" not in state.describe(REV)
+
+
+@pytest.mark.parametrize("head, words", [
+    ("ref: refs/heads/main\n", "its branch main names no commit id"),
+    ("not-a-commit\n", "its HEAD names no commit ('not-a-commit')"),
+    ("", "its HEAD names no commit (it is empty)"),
+])
+def test_a_broken_head_is_named_and_the_state_untold(tmp_path, head, words):
+    copy = _copied_and_added(tmp_path)
+    (copy / ".git" / "HEAD").write_text(head)
+    (copy / ".git" / "refs" / "heads" / "main").write_text("garbage\n")
+    state = read_tree_state(copy, None)
+    assert not state.readable and words in state.reason, state
+
+
+def test_the_plan_marks_a_copy_with_no_commit_unknown_for_a_pin_no_release_list_covers(tmp_path):
+    """The pass's case: an admin's recipe pins a commit the wizard has no file list for, and the checkout is a copy
+    after `git init && git add -A`. It read "✓ … unchanged since that commit as far as its index tells"."""
+    copy = _copied_and_added(tmp_path)
+    pin = "0123456789abcdef0123456789abcdef01234567"
+    recipe_file = tmp_path / "tiny-g.yaml"
+    recipe_file.write_text(RECIPE.format(id="tiny-g", requirements="  - pkg-a==1.0").replace(REV, pin))
+    verdict = check_graphcast_source(load_recipe_file(recipe_file), str(copy))
+    assert verdict.mark() == "!" and not verdict.identity.tree.readable
+    assert "whether it is modified is unknown (its branch" in verdict.caution and "unchanged" not in verdict.caution
+
+
+def test_with_no_commit_files_that_differ_from_the_index_are_still_named(tmp_path):
+    copy = _copied_and_added(tmp_path)
+    (copy / "setup.py").write_text("import os\n")
+    state = read_tree_state(copy, None)
+    assert state.readable and state.modified == ("setup.py",) and "unchanged" not in state.describe(REV)
 
 
 def _worktree(tmp_path: Path, *args: str) -> tuple[Path, Path, str]:

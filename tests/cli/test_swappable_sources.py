@@ -1,0 +1,81 @@
+"""Every command that reads an install source refuses one another local user could swap (twenty-first hostile
+pass P1): a wheelhouse, a lock, a bundle, a GraphCast wheel, a recipe folder, a recipe's own find_links — read from
+under a folder every user can write — each named with its folder and the fix, exit 2, before anything is made.
+
+Before: `install --find-links` from such a folder exited 0, and another user's swapped wheel ran its `.pth` as
+root. The real CLI in this process, on the tiny recipes' real wheels; nothing is installed."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.modes import open_folder
+from tests.fixtures.state import last_json
+from tests.fixtures.tiny import RECIPE
+from wizard.paths import state_dir
+
+
+@pytest.fixture
+def shared(tiny, tmp_path):
+    """/…/ww (0777, no sticky bit) holding a copy of the tiny wheelhouse, recipes, a lock and a bundle folder."""
+    ww = open_folder(tmp_path / "ww")
+    shutil.copytree(tiny.house.path, ww / "wh")
+    shutil.copytree(tiny.recipes, ww / "rec")
+    (ww / "pylock.txt").write_text("pkg-a==1.0 --hash=sha256:" + "0" * 64 + "\n")
+    (ww / "bun").mkdir()
+    return ww
+
+
+def _cases(tiny, ww, tmp_path):
+    wheel = f"{ww}/wh/{tiny.graphcast.name}"
+    own = ["--recipes-dir", str(tiny.recipes), "--offline"]
+    return {
+        "install --find-links": (["install", "tiny-a", "--yes", "--no-verify", *own, "--find-links", f"{ww}/wh",
+                                  "--graphcast-src", str(tiny.graphcast)], f"--find-links {ww}/wh"),
+        "plan --graphcast-src": (["plan", "tiny-a", *own, "--find-links", str(tiny.house.path), "--graphcast-src",
+                                  wheel], f"--graphcast-src {wheel}"),
+        "install --lock": (["install", "tiny-a", "--yes", "--no-verify", *tiny.args()[:-1], "--lock",
+                            f"{ww}/pylock.txt"], f"--lock {ww}/pylock.txt"),
+        "install --bundle": (["install", "tiny-a", "--yes", "--no-verify", "--recipes-dir", str(tiny.recipes),
+                              "--bundle", f"{ww}/bun"], f"--bundle {ww}/bun"),
+        "plan --recipes-dir": (["plan", "tiny-a", "--recipes-dir", f"{ww}/rec", "--find-links", str(tiny.house.path),
+                                "--offline", "--graphcast-src", str(tiny.graphcast)], f"--recipes-dir {ww}/rec"),
+        "lock --find-links": (["lock", "tiny-a", *own, "--find-links", f"{ww}/wh", "--out",
+                               str(tmp_path / "out.txt")], f"--find-links {ww}/wh"),
+        "bundle --find-links": (["bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", f"{ww}/wh",
+                                 "--graphcast-src", str(tiny.graphcast), "--out", str(tmp_path / "bun")],
+                                f"--find-links {ww}/wh"),
+    }
+
+
+@pytest.mark.parametrize("case", ["install --find-links", "plan --graphcast-src", "install --lock",
+                                  "install --bundle", "plan --recipes-dir", "lock --find-links",
+                                  "bundle --find-links"])
+def test_a_source_under_a_folder_every_user_can_write_is_refused_by_every_command(tiny, shared, tmp_path, case):
+    argv, named = _cases(tiny, shared, tmp_path)[case]
+    proc = run_inproc(*argv, "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2, proc.stderr
+    assert error.startswith(f"{named}: ") and f"{shared}" in error and "every user can write" in error, error
+    assert f"`chmod o-w {shared}`" in error and "to a folder only you can write" in error
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "bun").exists() and not (tmp_path / "out.txt").exists()
+    assert not (state_dir() / "envs").exists() or not any((state_dir() / "envs").iterdir())
+
+
+def test_a_recipes_own_find_links_folder_is_held_to_the_same_rule(tiny, shared):
+    (tiny.recipes / "tiny-w.yaml").write_text(
+        RECIPE.format(id="tiny-w", requirements="  - pkg-a==1.0").replace("find_links: []",
+                                                                           f"find_links: [{shared}/wh]"))
+    proc = run_inproc("plan", "tiny-w", "--recipes-dir", str(tiny.recipes), "--offline", "--graphcast-src",
+                      str(tiny.graphcast), "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"recipe tiny-w's find_links folder {shared}/wh: "), error
+
+
+def test_the_same_sources_in_a_folder_only_you_can_write_are_read(tiny):
+    proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--json")
+    assert proc.returncode == 0, proc.stderr

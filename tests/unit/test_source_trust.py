@@ -1,0 +1,133 @@
+"""The one rule every read of an install source goes through (`wizard.source_trust`, twenty-first hostile pass P1):
+a source another local user could swap is refused, naming the place and the fix; one only its reader (and root,
+and for a normal user the folder's owner and group) can change is read. Real folders, real modes, real owners."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.modes import NOBODY, need_root, open_folder, swap_risk_as_nobody
+from wizard.errors import ExitCode, UserError
+from wizard.source_trust import refuse_swappable_source, swap_risk
+
+
+def _wheelhouse(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o755)
+    wheel = folder / "pkg_a-1.0-py3-none-any.whl"
+    wheel.write_bytes(b"PK")
+    wheel.chmod(0o644)
+    return folder
+
+
+def _refusal(path: Path) -> str:
+    with pytest.raises(UserError) as info:
+        refuse_swappable_source(f"--find-links {path}", path, "the wheelhouse")
+    assert info.value.exit_code == ExitCode.BAD_INPUT
+    return str(info.value)
+
+
+def test_a_wheelhouse_under_a_folder_every_user_can_write_is_refused_naming_that_folder(tmp_path):
+    shared = open_folder(tmp_path / "ww")
+    house = _wheelhouse(shared / "wh")
+    text = _refusal(house)
+    assert text.startswith(f"--find-links {house}: its folder {shared} is a folder every user can write (and has "
+                           "no sticky bit")
+    assert f"`chmod o-w {shared}`" in text and "copy the wheelhouse to a folder only you can write" in text
+
+
+def test_every_folder_on_the_way_counts_not_only_the_parent(tmp_path):
+    shared = open_folder(tmp_path / "ww")
+    mine = shared / "mine"
+    mine.mkdir(mode=0o700)
+    house = _wheelhouse(mine / "deep" / "wh")
+    assert f"the folder {shared} above it" in _refusal(house)
+
+
+def test_a_link_to_a_wheelhouse_in_such_a_folder_is_refused_where_it_leads(tmp_path):
+    house = _wheelhouse(open_folder(tmp_path / "ww") / "wh")
+    (tmp_path / "mine").mkdir(mode=0o700)
+    link = tmp_path / "mine" / "wh"
+    link.symlink_to(house)
+    assert f": {tmp_path / 'ww'}, where it leads, is a folder every user can write" in _refusal(link)
+
+
+def test_a_sticky_folder_above_is_fine_but_a_sticky_wheelhouse_itself_is_not(tmp_path):
+    """/tmp's sticky bit keeps others from renaming what is yours, but a wheelhouse every user can add files to
+    takes their newer wheel even so."""
+    tmp = open_folder(tmp_path / "tmp", sticky=True)
+    assert swap_risk(_wheelhouse(tmp / "wh")) is None
+    house = open_folder(tmp / "open-wh", sticky=True)
+    assert _refusal(house).startswith(f"--find-links {house}: it is a folder every user can write, so")
+
+
+def test_a_file_inside_that_every_user_can_write_is_refused_by_name(tmp_path):
+    house = _wheelhouse(tmp_path / "wh")
+    wheel = house / "pkg_a-1.0-py3-none-any.whl"
+    wheel.chmod(0o666)
+    text = _refusal(house)
+    assert f"{wheel}, inside it, is a file every user can write" in text and f"`chmod o-w {wheel}`" in text
+
+
+def test_a_link_inside_that_leads_to_a_swappable_place_is_refused(tmp_path):
+    elsewhere = _wheelhouse(open_folder(tmp_path / "ww") / "other")
+    house = _wheelhouse(tmp_path / "wh")
+    (house / "pkg_b-1.0-py3-none-any.whl").symlink_to(elsewhere / "pkg_a-1.0-py3-none-any.whl")
+    assert f"{tmp_path / 'ww'}, where a link in it leads, is a folder every user can write" in _refusal(house)
+
+
+def test_a_device_every_user_can_write_is_no_swappable_content(tmp_path):
+    """/dev/null and /dev/zero are 0666 on every machine: a link to one is refused by the reader as no regular
+    file (the recipe loader names it), never as a swap risk."""
+    house = _wheelhouse(tmp_path / "wh")
+    (house / "x.whl").symlink_to("/dev/zero")
+    assert swap_risk(house) is None
+
+
+def test_a_link_inside_back_up_to_the_wheelhouse_does_not_loop(tmp_path):
+    house = _wheelhouse(tmp_path / "wh")
+    (house / "again").symlink_to(house)
+    assert swap_risk(house) is None
+
+
+def test_a_source_only_its_owner_can_write_is_read(tmp_path):
+    assert swap_risk(_wheelhouse(tmp_path / "wh")) is None
+    refuse_swappable_source("--lock x", tmp_path / "wh" / "pkg_a-1.0-py3-none-any.whl", "the lock")
+
+
+def test_a_missing_source_is_left_to_its_reader_to_name(tmp_path):
+    assert swap_risk(tmp_path / "nothing") is None
+
+
+def test_for_root_a_source_another_user_owns_is_refused(tmp_path):
+    """Whoever can change what root installs gets root: the owner is no longer someone root may trust."""
+    need_root("give a folder to another user")
+    house = _wheelhouse(tmp_path / "wh")
+    os.chown(house, NOBODY, NOBODY)
+    text = _refusal(house)
+    assert "it is a folder that user" in text and f"(uid {NOBODY}) owns, and gc-wizard runs as root" in text
+
+
+def test_for_root_a_folder_a_group_other_than_roots_can_write_is_refused(tmp_path):
+    need_root("give a folder to another group")
+    house = _wheelhouse(tmp_path / "wh")
+    os.chown(house, 0, NOBODY)
+    house.chmod(0o775)
+    text = _refusal(house)
+    assert f"(gid {NOBODY}) can write, and gc-wizard runs as root" in text and f"`chmod g-w {house}`" in text
+
+
+def test_for_a_normal_user_a_group_writable_lab_wheelhouse_of_another_owner_is_read(public_tmp):
+    """The README's lab layout: an admin's group-writable wheelhouse, read by a member who is not root."""
+    house = _wheelhouse(public_tmp / "lab-wh")
+    house.chmod(0o775)
+    assert swap_risk_as_nobody(house) == "None"
+
+
+def test_for_a_normal_user_a_folder_every_user_can_write_is_refused_too(public_tmp):
+    shared = open_folder(public_tmp / "ww")
+    house = _wheelhouse(shared / "wh")
+    assert swap_risk_as_nobody(house).startswith(f"(PosixPath('{shared}'), 'is a folder every user can write")

@@ -1,0 +1,121 @@
+"""Which disk is full when a write names no path: the places gc-wizard writes in, with links resolved, and the one
+whose file system has no room left (`full_disk_words`).
+
+Why: a write through an open file (a log, a download) that fails with ENOSPC or EDQUOT names no file. The sentence
+named "the state folder or /tmp", but the state's own folders may be links to other disks (the README allows
+`logs -> /scratch/me/logs`): with `logs/` on a full disk, both folders named had room and the `df` it suggested
+showed nothing full (twenty-first hostile pass P8). So every place is looked at where it really is, and the full one
+is named with its file system and mount point.
+
+Only read when such a write fails (errors.describe_os_error imports it then), so it costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import tempfile
+from pathlib import Path
+
+from wizard import paths
+
+#: Below this much free space (or with no free inode) a file system counts as full: a write of a log line or a
+#: wheel's next block fails there.
+ROOM = 1 << 20
+
+
+def write_places() -> list[tuple[str, Path]]:
+    """(how the user knows it, real folder) of every place gc-wizard writes in: the state folder, each folder in it
+    that is a link to another place (`logs`, `envs`, `assets`, …) where it leads, and the temporary folder."""
+    state = paths.state_dir()
+    places = [(f"the state folder {state}", Path(os.path.realpath(state)))]
+    try:
+        with os.scandir(state) as entries:
+            links = sorted(Path(e.path) for e in entries if e.is_symlink())
+    except OSError:
+        links = []
+    for link in links:
+        if link.is_dir():
+            places.append((f"the state's {link.name}/ (a link to {os.path.realpath(link)})",
+                           Path(os.path.realpath(link))))
+    tmp = tempfile.gettempdir()
+    places.append((f"the temporary folder {tmp}", Path(os.path.realpath(tmp))))
+    return places
+
+
+def _is_full(folder: Path) -> bool:
+    try:
+        info = os.statvfs(folder)
+    except OSError:
+        return False
+    inodes_out = info.f_files > 0 and info.f_favail == 0  # a file system without inode counts (btrfs) says 0 files
+    return info.f_bavail * info.f_frsize < ROOM or inodes_out
+
+
+def mount_of(folder: Path) -> tuple[str, str] | None:
+    """(mount point, file system type) of the file system `folder` is on, from /proc/self/mounts; None if unknown."""
+    try:
+        device = os.stat(folder).st_dev
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
+            mounts = [line.split() for line in handle]
+    except OSError:
+        return None
+    best: tuple[str, str] | None = None
+    for fields in mounts:
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        try:
+            same = os.stat(point).st_dev == device
+        except OSError:
+            continue
+        if same and (folder == Path(point) or Path(point) in folder.parents or point == "/"):
+            if best is None or len(point) > len(best[0]):
+                best = (point, fields[2])
+    return best
+
+
+def full_disk_words(what: str) -> tuple[str, str]:
+    """(where, fix) for a write that failed with `what` ("the disk is full") and named no file: the place(s) whose
+    file system has no room, with their mount, else every place gc-wizard writes in with the `df` that tells."""
+    places = write_places()
+    seen: set[int] = set()
+    full = []
+    for name, folder in places:
+        try:
+            device = os.stat(folder).st_dev
+        except OSError:
+            continue
+        if device not in seen and _is_full(folder):
+            seen.add(device)
+            full.append((name, folder))
+    if full:
+        said = []
+        for name, folder in full:
+            mount = mount_of(folder)
+            on = f", on the {mount[1]} file system mounted at {mount[0]}" if mount else ""
+            said.append(f"{name}{on} (`df -h {shlex.quote(str(folder))}`)")
+        linked = [name for name, _ in full if name.startswith("the state's ")]
+        fix = ("free some space there, or point that link at a folder on another disk" if linked
+               else "free some space there, or point GC_WIZARD_HOME at another disk" if full[0] is places[0]
+               else "free some space there, or point TMPDIR at a folder on another disk")
+        return f"{what} — the disk of {' and of '.join(said)} has no room left", fix
+    folders = " ".join(shlex.quote(str(folder)) for _, folder in places)
+    names = ", ".join(name for name, _ in places)
+    return (f"{what} — the disk of one of the places gc-wizard writes in: {names} (`df -h {folders}` shows which; "
+            "`df -i` shows a disk out of inodes, full while it has room)",
+            "free some space there, or point GC_WIZARD_HOME at another disk")
+
+
+def through_a_link(where: str, state: str) -> str | None:
+    """For a path in the state folder that a link in it leads elsewhere (`state/logs/x.log` with `logs -> /d/logs`):
+    "it is /d/logs/x.log, through a link in the state folder, on the tmpfs file system mounted at /d (`df -h
+    /d/logs`)"; None when it stays in the state's own folder (whose disk the state folder's sentence names)."""
+    real_state = os.path.realpath(state)
+    real = os.path.realpath(where)
+    if real == real_state or real.startswith(real_state.rstrip("/") + "/"):
+        return None
+    folder = real if os.path.isdir(real) else os.path.dirname(real)
+    mount = mount_of(Path(folder))
+    on = f", on the {mount[1]} file system mounted at {mount[0]}" if mount else ""
+    return f"it is {real}, through a link in the state folder{on} (`df -h {shlex.quote(folder)}`)"

@@ -1,0 +1,48 @@
+"""The local places an install, a lock or a bundle reads its packages from, each refused when another user could
+swap it (`wizard.source_trust`): the user's wheelhouses, the recipe's own `find_links` folders, and the GraphCast
+source (the user's `--graphcast-src`, or the recipe's `file://` one).
+
+Why one list for the three commands: `plan`/`install`, `lock` and `bundle` each take wheelhouses and a GraphCast
+source, and each reads them; a check in one of them only left the others open (twenty-first hostile pass P1).
+URLs other than `file://` are the index's business (hashes, TLS), not a folder's modes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from wizard.source_trust import refuse_swappable_source
+
+
+def local_path(location: str) -> Path | None:
+    """The folder or file a find-links entry or GraphCast source names on this machine (a path, a `file://` URL,
+    `graphcast @ file://…`), or None for a remote one."""
+    text = location.split(" @ ", 1)[1].strip() if " @ " in location else location.strip()
+    if text.lower().startswith("file://"):
+        return Path(unquote(urlsplit(text).path))
+    if "://" in text:
+        return None
+    return Path(text).expanduser()
+
+
+def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], graphcast_src: str | None, *,
+                             graphcast: bool = True) -> None:
+    """UserError (exit 2), before anything is read or made, for the first local source another user could swap.
+    `recipe` None: the user's sources alone (checked at start-up, before a recipe is chosen); `graphcast` False:
+    a lock, which holds no GraphCast."""
+    for link in find_links:
+        where = local_path(link)
+        if where is not None:
+            refuse_swappable_source(f"--find-links {where}", where, "the wheelhouse")
+    for link in recipe.find_links if recipe is not None else ():
+        where = local_path(link)
+        if where is not None:
+            refuse_swappable_source(f"recipe {recipe.id}'s find_links folder {where}", where, "the wheelhouse")
+    if not graphcast:
+        return
+    source = graphcast_src or (recipe.graphcast.source if recipe is not None else None)
+    where = local_path(source) if source else None
+    if where is not None:
+        named = f"--graphcast-src {where}" if graphcast_src else f"recipe {recipe.id}'s graphcast.source {where}"
+        refuse_swappable_source(named, where, "the GraphCast source")

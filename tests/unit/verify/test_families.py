@@ -2413,6 +2413,41 @@ def test_batch_73_held_out_look_alikes_are_not_these(text, not_expected):
     assert not_expected not in [f.id for f in diagnose_text(text)][:1]
 
 
+# Batch 74, half A: JAX's removed APIs imported by name from a JAX submodule (Python's "cannot import name 'X' from
+# 'M' (path)"), for the modules that only lose names and, elsewhere, the names JAX's changelog removed.
+FAMILIES["jax_too_new"] += [
+    "ImportError: cannot import name 'xla_pmap_p' from 'jax.extend.core.primitives' "
+    "(/usr/lib/python3.13/site-packages/jax/extend/core/primitives.py)",
+    "ImportError: cannot import name 'pjit_p' from 'jax.experimental.pjit' "
+    "(/opt/conda/lib/python3.12/site-packages/jax/experimental/pjit.py)",
+    "ImportError: cannot import name 'maps' from 'jax.experimental' (unknown location)",
+    "ImportError: cannot import name 'optimizers' from 'jax.experimental'",
+    "ImportError: cannot import name 'PartitionSpec' from 'jax.experimental.pjit'",
+    "ImportError: cannot import name 'xmap' from 'jax.experimental.maps'",
+    "ImportError: cannot import name 'KeyArray' from 'jax.random' (C:\\envs\\x\\lib\\site-packages\\jax\\random.py)",
+    "ImportError: cannot import name 'tree_multimap' from 'jax.tree_util'",
+    "ImportError: cannot import name 'backend_specific_translations' from 'jax.interpreters.xla'",
+    "ImportError: cannot import name 'xla_bridge' from 'jax.lib'",
+    "ImportError: cannot import name 'DropVar' from 'jax.core' (/venv/lib/python3.11/site-packages/jax/core.py)",
+    "E   ImportError: cannot import name 'device_array' from 'jax._src' (/x/jax/_src/__init__.py)",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # names JAX added later, imported from an older JAX: not a removed API
+    ("ImportError: cannot import name 'NamedSharding' from 'jax.sharding' (/x/jax/sharding.py)\n", "jax_too_new"),
+    ("ImportError: cannot import name 'key_data' from 'jax.random' (/x/jax/random.py)\n", "jax_too_new"),
+    ("ImportError: cannot import name 'shard_map' from 'jax.experimental' (/x/jax/experimental/__init__.py)\n",
+     "jax_too_new"),
+    ("ImportError: cannot import name 'pallas_call' from 'jax.experimental.pallas'\n", "jax_too_new"),
+    # another package's module of the same name
+    ("ImportError: cannot import name 'maps' from 'mylib.experimental'\n", "jax_too_new"),
+])
+def test_batch_74_names_jax_added_are_not_removed_apis(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

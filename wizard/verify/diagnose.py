@@ -942,7 +942,11 @@ _EXCEPTION_LINE = re.compile(
     # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it
     # (paddleseg_3215_cuda111_cublas_rungemmshortapi_not_defined.log, in parentheses, looked clean before batch 72)
     r"|^.*\b(?:error while loading shared libraries|symbol lookup error|relocation error): .*$"
-    r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] ).*\b(?:[Ff]alling back to (?:the )?(?:cpu|CPU)\b|No GPU/TPU found|"
+    # (JAX's INFO notice of a platform other than the GPU it could not start, "Unable to initialize backend 'tpu':
+    # module 'jaxlib.xla_extension' has no attribute 'get_tpu_client'" (jax/_src/xla_bridge.py logs it with
+    # logger.info), is none of these in any logging format: clean_jax_16995, batch 74)
+    r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] |.*\bUnable to initialize backend '(?!cuda'|gpu')\w+': )"
+    r".*\b(?:[Ff]alling back to (?:the )?(?:cpu|CPU)\b|No GPU/TPU found|"
     r"NewConnectionError|"
     r"Failed to establish a new connection|NVRM: No NVIDIA|probe routine was not called|No FFI handler registered|"
     r"module '[\w.]+' has no attribute '\w+').*$"

@@ -71,14 +71,18 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
+        """argparse's usage and sentence, written through `streams.say_usage_error` rather than argparse's own
+        `print_usage`/`exit`, which pass over a failed write: with stderr unwritable the sentence goes to stdout."""
         message += _did_you_mean(self, message)
-        if "--json" in sys.argv[1:] or "--json" in _ARGV:
+        json_line = "--json" in sys.argv[1:] or "--json" in _ARGV
+        if json_line:
             from wizard.commands.guard import (
                 emit_error_json,  # deferred: `--version` loads none of the commands
             )
 
             emit_error_json(f"{self.prog}: {message}", int(ExitCode.BAD_INPUT))
-        super().error(message)
+        streams.say_usage_error(self.format_usage(), f"{self.prog}: error: {message}", json_line=json_line)
+        self.exit(int(ExitCode.BAD_INPUT))
 
 
 _ARGV: list[str] = []

@@ -71,8 +71,12 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
+        """One sentence for a usage error, written through `streams.say_usage_error` rather than argparse's own
+        `print_usage`/`exit`, which pass over a failed write: with stderr unwritable the sentence goes to stdout
+        (twenty-first hostile pass P7)."""
         message = _usage_sentence(self, message)
-        if "--json" in sys.argv[1:] or "--json" in _ARGV:
+        json_line = "--json" in sys.argv[1:] or "--json" in _ARGV
+        if json_line:
             from wizard.commands.guard import (
                 emit_error_json,  # deferred: `--version` loads none of the commands
             )
@@ -80,7 +84,7 @@ class _Parser(argparse.ArgumentParser):
             emit_error_json(f"{self.prog}: {message}", int(ExitCode.BAD_INPUT))
         # One sentence, the suggestion in it, and no usage block before it (walk 21 #6: eight lines of usage, then
         # every command on one long line, the useful "did you mean" last); `--help` has the usage.
-        say_on_stderr(message, prog=self.prog)  # wrapped to a terminal's width, one line into a pipe
+        streams.say_usage_error(f"{self.prog}: {message}", json_line=json_line)
         self.exit(int(ExitCode.BAD_INPUT))
 
 

@@ -399,6 +399,46 @@ def lasting_path(path: Path) -> Path:
         else path
 
 
+#: Linux's limits on a path (`PATH_MAX`, its closing NUL included) and on one name in it (`NAME_MAX`), in bytes: past
+#: them every call on the path fails with ENAMETOOLONG, whatever the path names.
+PATH_MAX_BYTES = 4096
+NAME_MAX_BYTES = 255
+
+
+def unholdable_text(value: str) -> str | None:
+    """Why `value` can be neither a path nor a program's argument, as a clause, or None: a NUL byte, or a character
+    that is no byte at all (a lone UTF-16 surrogate that is not a path's escaped byte, `\\ud800` in a JSON file).
+    Python refuses both with its own ValueError at the first `os.stat` or child."""
+    if "\0" in value:
+        return "holds a NUL byte, which no path or argument can hold"
+    try:
+        os.fsencode(value)
+    except UnicodeError:
+        return "holds a character that is no byte (a lone UTF-16 surrogate), which no path or argument can hold"
+    return None
+
+
+def unholdable_path(value: str) -> str | None:
+    """Why `value` cannot be a path on this system at all, as a clause ("holds a NUL byte, …", "is 5021 bytes long,
+    …"), or None.
+
+    Why: a value read from a file a user can edit (history.json) reached `os.stat` as it was: a NUL made Python
+    raise its own ValueError, which ended as the wizard's own bug ("embedded null byte"), and an over-long one
+    ENAMETOOLONG, which was blamed on the state folder (twenty-first hostile pass P4). Refused where the file is
+    read, it is blamed on the file and the field that hold it."""
+    problem = unholdable_text(value)
+    if problem:
+        return problem
+    raw = os.fsencode(value)
+    if len(raw) >= PATH_MAX_BYTES:
+        return f"is {len(raw)} bytes long, longer than the {PATH_MAX_BYTES - 1} bytes a path may be"
+    longest = max(raw.split(b"/"), key=len)
+    if len(longest) > NAME_MAX_BYTES:
+        return (f"has a name {len(longest)} bytes long in it, longer than the {NAME_MAX_BYTES} bytes a file name "
+                "may be")
+    return None
+
+
 def unusable_env_path(value: str) -> str | None:
     """Why an environment path cannot work, or None: no shell, PATH or kernelspec can hold ':' (the
     PATH separator), a newline or a NUL in the folder of a `bin/`."""

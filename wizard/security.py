@@ -681,16 +681,84 @@ def _password(match: re.Match) -> str:
     return f"{match.group(1)}{match.group(2)}{MASK}"
 
 
-#: A URL with its path: a token some indexes put in the path (`https://pypi.fury.io/TOKEN/user/`) is a
-#: segment that mixes upper- and lower-case letters with digits, 20 or more of them, and has no dot (a wheel's
-#: file name has dots, a commit hash has no upper case).
-_URL_PATH = _Rule(r"(?P<head>\bhttps?://[^\s/\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", '://')
+#: A URL with its path: a token some indexes put in the path (`https://pypi.fury.io/TOKEN/user/`) is a segment
+#: that mixes upper- and lower-case letters with digits, 20 or more of them, and has no dot (a wheel's file name has
+#: dots, a commit hash has no upper case) — on any host; on the hosts that take a credential as a path segment
+#: (`_PATH_CREDENTIAL_HOSTS`) that segment is one by its place, whatever it looks like. The scheme in any case
+#: (`HTTPS://`).
+_URL_PATH = _Rule(r"(?P<head>\bhttps?://[^\s/\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", '://', flags=re.IGNORECASE)
 _PATH_TOKEN = LazyPattern(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
+
+#: Package hosts that take a credential as a path segment, as their own documentation gives the URL: (the host, or a
+#: domain it is under; the segments before the credential; words that stand there and are not one; whether another
+#: segment must follow it). Why by place: the token is whatever the service issued — `pypi.fury.io/qWeRtYuIo…/org/`
+#: had no digit and `pypi.fury.io/SEKfuryPath07abc/org/` was 16 characters, so the look-based rule printed both in
+#: plan, history.json and a `--save-answers` file (twenty-first hostile pass P6). Only here: elsewhere a path's
+#: words (`/simple/jax/`) are not secrets.
+#:
+#: - Gemfury (`pypi.fury.io`, `npm-proxy.fury.io`, …): `/TOKEN/ACCOUNT/`; `/ACCOUNT/` alone is the public form, and
+#:   with the token as the user (`https://TOKEN:@pypi.fury.io/ACCOUNT/…`) the first segment is the account;
+#: - Cloudsmith (`dl.cloudsmith.io`): `/TOKEN/OWNER/REPO/…`, except `/public/…` and `/basic/…`;
+#: - Anaconda (`conda.anaconda.org`, `pypi.anaconda.org`, `repo.anaconda.cloud`): `/t/TOKEN/…`;
+#: - packagecloud: `/priv/TOKEN/…`.
+_PATH_CREDENTIAL_HOSTS = (
+    ("fury.io", (), (), True),
+    ("cloudsmith.io", (), ("public", "basic"), True),
+    ("anaconda.org", ("t",), (), False),
+    ("anaconda.cloud", ("t",), (), False),
+    ("anaconda.com", ("t",), (), False),
+    ("packagecloud.io", ("priv",), (), False),
+)
+
+
+def _credential_segment(head: str, segments: list[str]) -> int | None:
+    """The index in `segments` (a URL's path split at `/`, the first one empty) of the segment that is a credential by
+    its place on the URL's host (`_PATH_CREDENTIAL_HOSTS`), or None."""
+    authority = head.split("://", 1)[-1]
+    userinfo, at, hostport = authority.rpartition("@")
+    host = hostport.rsplit(":", 1)[0] if not hostport.endswith("]") else hostport
+    host = host.lower().rstrip(".")
+    for domain, before, not_one, followed in _PATH_CREDENTIAL_HOSTS:
+        if host != domain and not host.endswith("." + domain):
+            continue
+        if at and userinfo and not before:
+            return None  # the credential is the URL's user (Gemfury's `TOKEN:@`): the first segment is the account
+        place = 1 + len(before)
+        if [seg.lower() for seg in segments[1:place]] != list(before) or len(segments) <= place:
+            return None
+        word = segments[place]
+        if not word or word == MASK or word.lower() in not_one:
+            return None
+        if followed and not any(segments[place + 1:]):
+            return None  # `pypi.fury.io/ACCOUNT/`: the public form names an account, not a token
+        return place
+    return None
 
 
 def _path_tokens(match: re.Match) -> str:
     segments = match.group("path").split("/")
-    return match.group("head") + "/".join(MASK if _PATH_TOKEN.pattern.match(seg) else seg for seg in segments)
+    by_place = _credential_segment(match.group("head"), segments)
+    return match.group("head") + "/".join(
+        MASK if i == by_place or _PATH_TOKEN.pattern.match(seg) else seg for i, seg in enumerate(segments))
+
+
+#: The same URL percent-encoded once, as it reads inside another URL's query or a logger's line
+#: (`https%3A%2F%2Fpypi.fury.io%2FTOKEN%2Forg%2F`): its path's segments judged as a plain URL's.
+_ENCODED_URL_PATH = _Rule(r"(?i)(?P<head>\bhttps?%3A%2F%2F[A-Za-z0-9.-]+(?:%3A[0-9]+)?)"
+                          r"(?P<path>(?:%2F[A-Za-z0-9._~!$()*+,;=:@-]*)+)", 'http%3a%2f%2f', 'https%3a%2f%2f')
+_ENCODED_SLASH = LazyPattern(r"(?i)(%2F)")
+
+
+def _encoded_path_tokens(match: re.Match) -> str:
+    parts = _ENCODED_SLASH.pattern.split(match.group("path"))  # segments, with each `%2F` as it was spelled
+    segments = parts[0::2]
+    head = match.group("head")
+    host = head[head.lower().index("%2f%2f") + 6:].replace("%3A", ":").replace("%3a", ":")
+    by_place = _credential_segment("https://" + host, segments)
+    for i in range(0, len(parts), 2):
+        if i // 2 == by_place or _PATH_TOKEN.pattern.match(parts[i]):
+            parts[i] = MASK
+    return match.group("head") + "".join(parts)
 
 
 def _query_value(pair: str) -> str:
@@ -756,6 +824,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     masking.sub(_ENCODED_QUERY, _encoded_query)
     masking.sub(_ENCODED_USERINFO, lambda m: f"{m.group('scheme')}{MASK}%40")
     masking.sub(_URL_PATH, _path_tokens)
+    masking.sub(_ENCODED_URL_PATH, _encoded_path_tokens)
     masking.sub(_URL_USERINFO, lambda m: _userinfo(m, keep_user))
     masking.sub(_BARE_USERINFO, lambda m: _bare_userinfo(m, keep_user))
     masking.sub(_DIGEST_HEADER, lambda m: f"{m.group(1)}{MASK}")

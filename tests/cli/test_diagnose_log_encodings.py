@@ -87,11 +87,16 @@ _PACKERS = {
 
 
 @pytest.mark.parametrize("packer", list(_PACKERS))
-def test_a_packed_log_is_unpacked_in_bounded_bytes_whatever_its_ratio(packer):
+def test_a_packed_log_is_unpacked_in_bounded_bytes_whatever_its_ratio(packer, monkeypatch):
+    """Memory stays bounded whatever the ratio; a packing past DEFLATE's ratio is read only to the unpacking bound
+    (twenty-first hostile pass P2), here put above the log's size so that the whole of it is read."""
     import io
     import tracemalloc
 
+    from wizard.verify import log_text
     from wizard.verify.log_text import open_log_text
+
+    monkeypatch.setattr(log_text, "FREE_BYTES", 128 << 20)
 
     cause = "Loaded runtime CuDNN library: 8.2.1 but source was compiled with: 8.6.0.\n"
     data = b"x" * (48 << 20) + b"\n" + cause.encode()
@@ -117,3 +122,65 @@ def test_an_xz_log_that_asks_for_a_huge_dictionary_gets_a_sentence_not_a_clean_b
     error = last_json(proc)["error"]
     assert error.startswith(f"{path} is packed with an xz dictionary that needs more than") and "xz -d" in error
     assert "No known problem" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
+
+
+# Twenty-first hostile pass P2: packings inside packings were unpacked to any depth (13 KB of three gzip layers was 4 GB
+# of log, about 25 minutes with nothing said). A third layer is refused; two are read up to the unpacking bound, and a
+# log read only in part is never a clean bill of health.
+
+
+def _bomb(cause_first: bool) -> bytes:
+    """bzip2 holding gzip of 8 MB of one line repeated, the cuDNN cause first or last: a few KB packed."""
+    import io
+
+    inner = io.BytesIO()
+    with gzip.GzipFile(fileobj=inner, mode="wb", compresslevel=9) as packer:
+        if cause_first:
+            packer.write(LOG.read_bytes())
+        packer.write(b"step 1 of 1000 loss nan\n" * ((8 << 20) // 24))
+        if not cause_first:
+            packer.write(LOG.read_bytes())
+    return bz2.compress(inner.getvalue(), 9)
+
+
+def test_a_bomb_whose_read_part_holds_no_finding_is_a_sentence_not_a_clean_bill(tmp_path, monkeypatch):
+    from wizard.verify import log_text
+
+    monkeypatch.setattr(log_text, "FREE_BYTES", 1 << 20)
+    path = tmp_path / "run.log.bz2"
+    path.write_bytes(_bomb(cause_first=False))
+    for args in ((), ("--json",)):
+        proc = run_inproc("diagnose", str(path), *args)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        said = last_json(proc)["error"] if args else " ".join(proc.stderr.split())
+        assert f"{path} unpacks (gzip inside bzip2) to more than 1032 times its packed size" in said, said
+        assert "read only the first 1 MB of it unpacked and not the rest" in said
+        assert "`bzip2 -dc FILE | gzip -dc | gc-wizard diagnose -`" in said and "No known problem was found in the part" in said
+        assert "No known problem found" not in proc.stdout
+
+
+def test_a_bomb_whose_read_part_holds_a_finding_reports_it_and_says_the_rest_was_not_read(tmp_path, monkeypatch):
+    from wizard.verify import log_text
+
+    monkeypatch.setattr(log_text, "FREE_BYTES", 1 << 20)
+    path = tmp_path / "run.log.bz2"
+    path.write_bytes(_bomb(cause_first=True))
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = last_json(proc)
+    assert data["findings"][0]["id"] == "cudnn_version_mismatch"
+    assert "read only the first 1 MB of it unpacked" in data["partial"] and "read only the first" in proc.stderr
+    proc = run_inproc("diagnose", str(path))
+    assert proc.returncode == 1 and "cuDNN" in proc.stdout and "not the rest" in " ".join(proc.stderr.split())
+
+
+def test_a_log_packed_three_times_on_standard_input_is_refused_with_a_sentence():
+    data = LOG.read_bytes()
+    for _ in range(3):
+        data = gzip.compress(data)
+    proc = subprocess.run([sys.executable, "-m", "wizard", "diagnose", "-"], cwd=REPO, capture_output=True,
+                          input=data, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.decode().startswith("gc-wizard: the log on standard input is packed more than 2 times over "
+                                           "(gzip inside gzip inside gzip …)"), proc.stderr
+    assert b"Traceback" not in proc.stderr and b"No known problem" not in proc.stdout

@@ -82,6 +82,23 @@ def test_the_sources_name_the_index_the_environment_sets_with_its_variable(tiny,
     assert "UV_INDEX_URL" not in proc.stdout
 
 
+def test_a_gemfury_path_token_is_masked_in_the_plan_text_and_json(tiny, isolated_state, monkeypatch):
+    """Twenty-first hostile pass P6: `https://pypi.fury.io/TOKEN/org/` with a token of no digit (or under 20
+    characters) was printed in clear in the plan's Sources and in `plan --json`'s "indexes"."""
+    import json
+
+    monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
+    online = [a for a in tiny.args()[:-1] if a != "--offline"]
+    for token in ("qWeRtYuIoPaSdFgHjKlZ", "SEKfuryPath07abc"):
+        env = {"UV_INDEX_URL": f"https://pypi.fury.io/{token}/myorg/"}
+        text = run_inproc("plan", "tiny-a", *online, env=env)
+        as_json = run_inproc("plan", "tiny-a", *online, "--json", env=env)
+        assert text.returncode == 0 and as_json.returncode == 0, text.stderr + as_json.stderr
+        assert "https://pypi.fury.io/<redacted>/myorg/" in " ".join(text.stdout.split())
+        assert json.loads(as_json.stdout.splitlines()[-1])["indexes"][0]["url"] == "https://pypi.fury.io/<redacted>/myorg/"
+        assert token not in text.stdout + text.stderr + as_json.stdout + as_json.stderr
+
+
 def test_the_sources_name_a_web_wheelhouse_the_user_gave(tiny, isolated_state, monkeypatch):
     """Eleventh hostile pass #141: a reachable web wheelhouse (`--find-links http://…`) showed only inside the
     steps' argv, while Sources said "Packages: the package index (PyPI)". New cases: one from the flag with a

@@ -578,3 +578,48 @@ def test_diagnose_masks_an_encoded_query_and_a_bare_signature(tmp_path):
         proc = run_inproc(*args)
         assert "ENCpat77qq" not in proc.stdout + proc.stderr and "AMZsig00aa11bb22" not in proc.stdout + proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+# Twenty-first hostile pass P6: a token the package host takes as a path segment (`https://pypi.fury.io/TOKEN/org/`)
+# was masked only when it looked generated (20+ characters mixing cases and digits): `qWeRtYuIoPaSdFgHjKlZ` (no
+# digit) and `SEKfuryPath07abc` (16 characters) were printed in plan, history.json and a `--save-answers` file.
+# On the hosts that put a credential there it is masked by its place, whatever it looks like.
+_SECRET_BY_PLACE = [  # (text, the secret in it)
+    ("https://pypi.fury.io/qWeRtYuIoPaSdFgHjKlZ/myorg/", "qWeRtYuIoPaSdFgHjKlZ"),  # no digit
+    ("https://pypi.fury.io/SEKfuryPath07abc/myorg/", "SEKfuryPath07abc"),  # 16 characters
+    ("https://pypi.fury.io/1234567890SEK1234567/myorg/", "1234567890SEK1234567"),  # no lower case
+    ("UV_INDEX=lab=https://npm-proxy.fury.io/shorttok/lab/jax/", "shorttok"),  # Gemfury's other hosts, a named index
+    ("HTTPS://PYPI.FURY.IO:443/UpperTok/Org", "UpperTok"),  # the scheme and host in upper case, a port
+    ("Failed to fetch `https://pypi.fury.io/tok/org/jax/`", "tok/"),
+    ("https://dl.cloudsmith.io/EntitleTok/acme/wheels/python/simple/", "EntitleTok"),  # Cloudsmith's entitlement
+    ("https://conda.anaconda.org/t/ab-12cd34/mychan", "ab-12cd34"),  # Anaconda's `/t/TOKEN/`
+    ("https://repo.anaconda.cloud/t/shorttok/main/", "shorttok"),
+    ("https://packagecloud.io/priv/ReadTok/acme/repo/", "ReadTok"),
+    ("?url=https%3A%2F%2Fpypi.fury.io%2FencTok%2Forg%2F", "encTok"),  # the URL percent-encoded once
+    ("https%3A%2F%2Fpypi.fury.io%2FencTok%2Forg%2F", "encTok"),
+]
+
+
+@pytest.mark.parametrize("text, secret", _SECRET_BY_PLACE)
+def test_a_credential_a_package_host_takes_in_its_path_is_masked_whatever_it_looks_like(text, secret):
+    import json
+
+    from wizard.security import redact_output, redact_value
+
+    for shown in (redact_secrets(text), redact_secrets(text, keep_user=True),
+                  redact_output(json.dumps({"url": text}) + "\n"), json.dumps(redact_value({"find_links": [text]}))):
+        assert secret not in shown and "<redacted>" in shown, shown
+
+
+@pytest.mark.parametrize("text", [
+    "https://pypi.fury.io/myorg/",  # Gemfury's public form: an account, no token
+    "https://pypi.fury.io/myorg",
+    "https://<redacted>@pypi.fury.io/lab/simple/",  # the token was the user: the first segment is the account
+    "https://dl.cloudsmith.io/public/acme/wheels/python/simple/",  # Cloudsmith's public and basic-auth forms
+    "https://dl.cloudsmith.io/basic/acme/wheels/python/simple/",
+    "https://conda.anaconda.org/conda-forge/linux-64/repodata.json",  # a channel, no `/t/`
+    "https://pypi.org/simple/jax/", "https://example.com/t/words/here/", "https://notfury.io/simple/jax/",
+    "https://packagecloud.io/acme/repo/pypi/simple", "https%3A%2F%2Fpypi.fury.io%2Fmyorg%2F",
+])
+def test_path_words_on_other_hosts_and_public_forms_stay(text):
+    assert redact_secrets(text, keep_user=True) == text

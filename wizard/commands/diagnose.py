@@ -22,7 +22,7 @@ from wizard.commands.output import emit_json, say, warn, wrapped
 from wizard.commands.streams import STDIN_NAMES, stdin_problem
 from wizard.errors import UserError
 from wizard.flows.describe_check import finding_lines
-from wizard.flows.diagnosis import LogTail, inspect_env_folder, open_log_text, scan_stream
+from wizard.flows.diagnosis import LogTail, UnpackLimit, inspect_env_folder, open_log_text, scan_stream
 from wizard.flows.diagnosis import unrecognised as summarise
 from wizard.flows.session import findings_for
 from wizard.security import one_line
@@ -84,7 +84,7 @@ def _duration(seconds: float) -> str:
     return f"{max(1, round(seconds))} s" if seconds < 90 else f"{round(seconds / 60)} min"
 
 
-def _scan_stdin(tail: LogTail):
+def _scan_stdin(tail: LogTail, limit: UnpackLimit):
     """The log from standard input: a terminal's paste up to the first Ctrl-D, else the stream, bounded."""
     if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
         sys.stderr.write("gc-wizard: paste the log, then press Ctrl-D on a new line (Ctrl-C cancels).\n")
@@ -93,12 +93,14 @@ def _scan_stdin(tail: LogTail):
         # same (PASTE_CHARS): a terminal can be fed by a program too.
         return scan_stream(io.StringIO(sys.stdin.read(PASTE_CHARS)), tail=tail), "".join(tail)
     # Read as bytes: a UTF-16 or gzip'd log piped in is unpacked and decoded as a file's is (`open_log_text`).
-    stream = open_log_text(sys.stdin.buffer, "the log on standard input") if hasattr(sys.stdin, "buffer") else sys.stdin
+    stream = (open_log_text(sys.stdin.buffer, "the log on standard input", limit) if hasattr(sys.stdin, "buffer")
+              else sys.stdin)
     return scan_stream(stream, tail=tail), "".join(tail)
 
 
-def _scan_log(source: str):
-    """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary."""
+def _scan_log(source: str, limit: UnpackLimit):
+    """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary; a packed log is
+    unpacked within `limit`, which says afterwards whether the reading stopped at its bound."""
 
     tail = LogTail()
     if source in STDIN_NAMES:  # /dev/stdin too: with descriptor 0 closed it read whatever holds it now
@@ -107,13 +109,13 @@ def _scan_log(source: str):
             raise UserError(f"{why}, so there is no log to read; give a LOGFILE, or pipe the log in: "
                             "`gc-wizard diagnose - < run.log`.")
         try:
-            return _scan_stdin(tail)
+            return _scan_stdin(tail, limit)
         except OSError as exc:
             raise UserError(f"cannot read the log from standard input: {exc.strerror or exc}.") from None
     try:
         with open(source, "rb") as raw:
             size = os.fstat(raw.fileno()).st_size
-            handle = open_log_text(raw, source)  # UTF-16, a BOM, gzip/xz/bzip2: decoded; binary: a sentence
+            handle = open_log_text(raw, source, limit)  # UTF-16, a BOM, gzip/xz/bzip2: decoded; binary: a sentence
             if size > BIG_LOG_BYTES:
                 # A big log takes a while, and how long depends on the machine's load and the log's shape (bench/
                 # diagnose.py: 7 to 45 MB/s on an idle 2-core server; a tester's one-line 250 MB log took 130 s, 2 MB/s,
@@ -140,16 +142,23 @@ def run(args: argparse.Namespace) -> int:
         if source is None:
             return _emit_env(args, report)
     source = source or "-"
-    scan, tail = _scan_log(source)
+    limit = UnpackLimit()
+    scan, tail = _scan_log(source, limit)
     context = report.context() if report is not None else None
     findings = findings_for(scan, context=context)
     unknown = summarise(tail) if not findings else None
+    if limit.stopped:  # a packed log read only in part: never a clean bill for the part not read
+        if not findings and unknown is None:
+            raise UserError(f"{limit.stopped}. No known problem was found in the part read.")
+        warn(f"{limit.stopped}.")
     name = "standard input" if source in STDIN_NAMES else source
     shown = one_line(name)  # a newline in the file's name must not end a line of the sentence (15th pass P11)
     if getattr(args, "json", False):
         data = {"findings": [f.to_dict() for f in findings], "log": name}
         if unknown is not None:
             data["unrecognised"] = unknown.to_dict()
+        if limit.stopped:
+            data["partial"] = f"{limit.stopped}."
         if report is not None:
             data["environment"] = report.to_dict()
         emit_json(data)

@@ -429,10 +429,27 @@ def say_error(message: str, *, json_line: bool = False, shell_code: bool = False
     With `--json` the line on stdout already holds the sentence; for `activate`, whose stdout a shell evals,
     it goes there as a comment, so nothing of it is run."""
     line = f"gc-wizard: {reveal_format_characters(message)}\n"
+    _say(line, line, json_line=json_line, shell_code=shell_code)
+
+
+def say_usage_error(sentence: str, *, json_line: bool = False) -> None:
+    """A usage error's one sentence (`gc-wizard install: unrecognized arguments: --bogus …`) on standard error, or
+    on standard output where standard error cannot take it.
+
+    Why: argparse writes straight to standard error and passes over a failed write, so `install --bogus
+    2>/dev/full` ended with exit 2 and nothing anywhere (twenty-first hostile pass P7): the one path `say_error`
+    did not reach."""
+    line = reveal_format_characters(sentence).rstrip("\n") + "\n"
+    _say(line, line, json_line=json_line)
+
+
+def _say(text: str, fallback: str, *, json_line: bool, shell_code: bool = False) -> None:
+    """`text` on standard error; where that cannot take it, `fallback` on standard output (unless a `--json` line
+    there already holds it; as shell comments for `activate`)."""
     stderr = sys.stderr
     if "standard error" not in _refused and "standard error" not in _writes_failed:
         try:
-            stderr.write(for_terminal(line.rstrip("\n"), stderr) + "\n")  # a terminal's width, between words
+            stderr.write(for_terminal(text.rstrip("\n"), stderr) + "\n")  # a terminal's width, between words
             stderr.flush()
         except (OSError, ValueError, WizardError):
             pass
@@ -443,9 +460,9 @@ def say_error(message: str, *, json_line: bool = False, shell_code: bool = False
         return
     with contextlib.suppress(OSError, ValueError, WizardError, BrokenPipeError):
         if shell_code:
-            sys.stdout.write("".join(f"# {part}\n" for part in line.splitlines()))
+            sys.stdout.write("".join(f"# {part}\n" for part in fallback.splitlines()))
         else:
-            sys.stdout.write(line)
+            sys.stdout.write(fallback)
         sys.stdout.flush()
 
 

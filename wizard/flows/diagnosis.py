@@ -12,6 +12,7 @@ from wizard.verify.diagnose import LogTail as LogTail
 from wizard.verify.diagnose import scan_stream as scan_stream
 from wizard.verify.diagnose import unrecognised as unrecognised
 from wizard.verify.inspect_env import EnvReport, inspect_env
+from wizard.verify.log_text import UnpackLimit as UnpackLimit
 from wizard.verify.log_text import open_log_text as open_log_text
 
 

@@ -48,6 +48,10 @@ def _shown(value: str) -> str:
     return repr(cut(value, 60))
 
 
+#: The fields that name a path: each is refused on read when it cannot be one at all (`paths.unholdable_path`), so
+#: an edited entry is named with its field, not met later as Python's ValueError or an ENAMETOOLONG blamed on the
+#: state folder (twenty-first hostile pass P4).
+_PATH_FIELDS = ("env", "log", "requirements_file", "python", "bundle", "graphcast_given")
 #: An entry id as the wizard writes them, and any a person would type.
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,79}")
 INTERRUPTED = "interrupted: the wizard stopped before finishing (killed, rebooted, or the SSH session dropped)"
@@ -257,7 +261,20 @@ class Entry:
                 raise ValueError(f"'{key}' is not a list")
             if not all(isinstance(item, str) for item in data.get(key, [])):
                 raise ValueError(f"'{key}' holds something that is not text")
+        for key in _PATH_FIELDS:
+            value = data.get(key)
+            problem = paths.unholdable_path(value) if isinstance(value, str) and value else None
+            if problem:
+                raise ValueError(f"'{key}' {problem}")
+        lock = data.get("lock")
+        lock_path = lock.get("path") if isinstance(lock, dict) else None
+        problem = paths.unholdable_path(lock_path) if isinstance(lock_path, str) and lock_path else None
+        if problem:
+            raise ValueError(f"'lock.path' {problem}")
         for link in data.get("find_links", []):
+            problem = paths.unholdable_text(link)
+            if problem:
+                raise ValueError(f"'find_links' has an item that {problem}")
             if not link.strip() or link.lstrip().startswith("-"):
                 # A value an installer would read as an option (`--index-url=http://elsewhere/`): the wizard
                 # never records one (twelfth hostile pass #62: it reached uv's argv after `--find-links`).

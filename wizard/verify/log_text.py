@@ -5,6 +5,13 @@ Why: the same cuDNN-mismatch log that gave `cudnn_version_mismatch` as UTF-8 was
 when saved as UTF-16 (what PowerShell's `>` and Notepad's "Unicode" write), gzip'd (`run.log.gz`, as clusters
 rotate logs) or replaced by a binary file (nineteenth hostile pass P4): read as UTF-8 with replacement, none of its
 lines matched anything. Every way `diagnose` reads a log (a file, standard input) comes through `open_log_text`.
+
+What a packed log may cost is bounded in bytes, not only in memory (`UnpackLimit`): a packing inside a packing was
+unpacked again to any depth, each layer multiplying the ratio, so a 13 KB file of three gzip layers was 4 GB of log,
+about 25 minutes of reading with nothing said (twenty-first hostile pass P2). A log is packed once, perhaps twice
+(a rotated `.gz` bzip2'd again): a third layer is refused, and the unpacked text may be at most what DEFLATE could
+make of the bytes read (`MAX_RATIO` times them) or `FREE_BYTES`, whichever is more; past that the reading stops,
+and the sentence saying so (`UnpackLimit.stopped`) is the command's to say.
 """
 
 from __future__ import annotations
@@ -28,6 +35,17 @@ UNPACK_BYTES = 1 << 20
 #: The memory xz's decoder may take: its dictionary is the packer's choice, up to gigabytes, and allocated whole
 #: before the first byte comes out. `xz -9` needs 65 MB; a file that asks for more gets a sentence.
 XZ_MEMORY_BYTES = 256 << 20
+#: Packings inside one another that are unpacked: a log packed twice (`.bz2` of a rotated `.gz`) is read, one packed
+#: three times is no log anyone saved.
+MAX_LAYERS = 2
+#: Unpacked bytes always read, whatever the packing's ratio: more than a small packed log holds (a 10 KB `.gz` is at
+#: most 10 MB of log), and few enough that a bomb costs seconds, not minutes: the scanner reads lines of one repeated
+#: character at about 1 MB/s, and 64 MB of the tester's took 65 s.
+FREE_BYTES = 16 << 20
+#: Past `FREE_BYTES`, the unpacked text may be at most this many times the packed bytes read: DEFLATE's own limit
+#: (gzip makes at most 1032 bytes of one), so no gzip'd log ever reaches it, and a bzip2 or xz log only when it is
+#: one line repeated for gigabytes — or a bomb (1.5 KB of bzip2 holding 200 MB).
+MAX_RATIO = 1032
 #: Byte-order marks, longest first (UTF-32's starts with UTF-16's).
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -40,13 +58,50 @@ _FOREIGN = ((b"\x28\xb5\x2f\xfd", "zstd", "zstd -d FILE"), (b"PK\x03\x04", "zip"
             (b"7z\xbc\xaf\x27\x1c", "7z", "7z x FILE"))
 
 
-def open_log_text(raw: BinaryIO, name: str) -> TextIO:
-    """`raw` (a binary stream at its start) as text for the scanner; UserError for bytes that are no text log."""
+class UnpackLimit:
+    """How much of a packed log is unpacked, shared by its layers: the packed bytes read from the file (or stream),
+    the packings met, and `stopped` — the sentence for a log whose reading stopped at the bound, else None."""
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.packings: list[str] = []
+        self.packed_bytes = 0
+        self.stopped: str | None = None
+
+    def allowed(self) -> int:
+        """The unpacked bytes a layer may make, given the packed bytes read so far."""
+        return max(FREE_BYTES, MAX_RATIO * self.packed_bytes)
+
+    def stop(self, made: int) -> None:
+        """Record that a layer reached the bound after making `made` bytes."""
+        packing = " inside ".join(reversed(self.packings))
+        self.stopped = (f"{self.name} unpacks ({packing}) to more than {MAX_RATIO} times its packed size, more than "
+                        f"a log packs to, so gc-wizard read only the first {round(made / (1 << 20)):,} MB of it unpacked and not the "
+                        f"rest; to read it all, unpack it yourself and pipe it in: `{self.unpack_command()}`")
+
+    def unpack_command(self) -> str:
+        """The shell line that unpacks every layer met and pipes the log to `diagnose`."""
+        tools = [{"gzip": "gzip -dc", "xz": "xz -dc", "bzip2": "bzip2 -dc"}[what] for what in self.packings]
+        return " | ".join([f"{tools[0]} FILE", *tools[1:], "gc-wizard diagnose -"])
+
+
+def open_log_text(raw: BinaryIO, name: str, limit: UnpackLimit | None = None) -> TextIO:
+    """`raw` (a binary stream at its start) as text for the scanner; UserError for bytes that are no text log.
+    With `limit`, the caller learns afterwards whether the reading stopped at the unpacking bound (`stopped`)."""
+    limit = limit if limit is not None else UnpackLimit()
+    limit.name = limit.name or name
     buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[arg-type]
     head = buffered.peek(PEEK_BYTES)[:PEEK_BYTES]
     for magic, what, opener in _PACKED:
         if head.startswith(magic):
-            return open_log_text(_Unpacked(buffered, opener, name), f"{name} (unpacked from {what})")  # type: ignore[arg-type]
+            if len(limit.packings) >= MAX_LAYERS:
+                packing = " inside ".join(reversed([*limit.packings, what]))
+                raise UserError(f"{limit.name} is packed more than {MAX_LAYERS} times over ({packing} …), which "
+                                "no saved log is, so gc-wizard does not unpack it; unpack it yourself and give the log "
+                                "inside, as text.")
+            limit.packings.append(what)
+            unpacked = _Unpacked(buffered, opener, name, limit, outermost=len(limit.packings) == 1)
+            return open_log_text(unpacked, f"{name} (unpacked from {what})", limit)  # type: ignore[arg-type]
     for magic, what, command in _FOREIGN:
         if head.startswith(magic):
             raise UserError(f"{name} is packed with {what}, which gc-wizard does not unpack; unpack it first "
@@ -63,11 +118,13 @@ class _Unpacked(io.RawIOBase):
     length of a line), member after member (`cat a.gz b.gz`), and ending where its packing breaks: a log cut off
     mid-copy (`run.log.gz` still being written) is scanned as far as it goes, not refused for its last block."""
 
-    def __init__(self, packed: BinaryIO, decompressor, name: str) -> None:
+    def __init__(self, packed: BinaryIO, decompressor, name: str, limit: UnpackLimit, *, outermost: bool) -> None:
         super().__init__()
         self.packed, self.new, self.unpacker, self.name = packed, decompressor, decompressor(), name
+        self.limit, self.outermost = limit, outermost
         self.ready = b""
         self.at = 0  # how much of `ready` was handed on (an offset: slicing the rest off copied it on every read)
+        self.made = 0  # unpacked bytes made so far
         self.done = False
 
     def readable(self) -> bool:
@@ -86,12 +143,12 @@ class _Unpacked(io.RawIOBase):
             rest = self.unpacker.unused_data
             self.unpacker = self.new()
             if not rest:
-                rest = self.packed.read(CHUNK_BYTES)
+                rest = self._read_packed()
             if not rest:
                 self.done = True
                 return
         elif self.unpacker.needs_input:
-            rest = self.packed.read(CHUNK_BYTES)
+            rest = self._read_packed()
             if not rest:  # the input ended before its end marker: what was unpacked is all there is
                 self.done = True
                 return
@@ -99,6 +156,12 @@ class _Unpacked(io.RawIOBase):
             rest = b""
         try:
             self.ready, self.at = self.unpacker.decompress(rest, max_length=UNPACK_BYTES), 0
+            self.made += len(self.ready)
+            over = self.made - self.limit.allowed()
+            if over > 0:  # the bound: what is within it is handed on, nothing more is unpacked
+                self.ready, self.made = self.ready[:len(self.ready) - over], self.made - over
+                self.limit.stop(self.made)
+                self.done = True
         except lzma.LZMAError as exc:
             if "memory" in str(exc).lower():  # not damage: read on as "damaged", the log would pass as clean
                 raise UserError(f"{self.name} is packed with an xz dictionary that needs more than "
@@ -107,6 +170,14 @@ class _Unpacked(io.RawIOBase):
             self.done = True  # damaged from here on
         except (OSError, ValueError, EOFError, zlib.error):  # damaged from here on
             self.done = True
+
+
+    def _read_packed(self) -> bytes:
+        """The next packed bytes; the outermost layer's are the file's own, which the bound is counted against."""
+        data = self.packed.read(CHUNK_BYTES)
+        if self.outermost:
+            self.limit.packed_bytes += len(data)
+        return data
 
 
 class _Zlib:

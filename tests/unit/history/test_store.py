@@ -444,3 +444,62 @@ def test_an_installs_id_has_its_new_folders_time_stamp():
     history = History(Path("/nowhere/history.json"), [], [])
     assert history.new_entry_id("/s/envs/jax0.4.23-cpu-20261127-183400").startswith("20261127-183400-")
     assert not history.new_entry_id("/home/me/my-env").startswith("20261127-183400")
+
+
+# ------------------------------------------------------------------ a path field no path can be (edited history)
+# Twenty-first hostile pass P4: an entry whose `env` held a NUL made `remove` and `rollback` stop on Python's own
+# ValueError ("stopped on an error of its own … embedded null byte"), and a 5000-byte `env` was blamed on the state
+# folder ("point GC_WIZARD_HOME at another one"). Every path field is judged where history.json is read.
+
+_UNHOLDABLE = {  # what the field holds -> words of the sentence
+    "nul": (lambda home: f"{home}/envs/tiny-a\0/x", "holds a NUL byte"),
+    "surrogate": (lambda home: f"{home}/envs/tiny-\ud800", "lone UTF-16 surrogate"),
+    "too-long": (lambda home: f"{home}/envs/" + "a" * 5000, "bytes long, longer than the 4095 bytes a path may be"),
+    "long-name": (lambda home: f"{home}/envs/" + "a" * 300, "a name 300 bytes long in it"),
+}
+
+
+@pytest.mark.parametrize("field", ["env", "log", "requirements_file", "python", "bundle", "graphcast_given", "lock"])
+@pytest.mark.parametrize("kind", sorted(_UNHOLDABLE))
+def test_a_path_field_no_path_can_be_makes_the_entry_unusable_naming_it(isolated_state, field, kind):
+    from wizard.errors import UserError
+
+    value, words = _UNHOLDABLE[kind]
+    bad = value(isolated_state)
+    edited = _entry(id="e1", **({"lock": {"path": bad, "sha256": "0" * 64, "format": "uv"}} if field == "lock"
+                                else {field: bad}))
+    path = _write(isolated_state, [edited, _entry(id="e2", env=str(isolated_state / "envs" / "two"))])
+    history = load_history()
+    assert [e.id for e in history.entries] == ["e2"]
+    name = "lock.path" if field == "lock" else field
+    assert any(f"entry 1 could not be read ('{name}' " in w and words in w for w in history.warnings), history.warnings
+    with pytest.raises(UserError) as refused:
+        history.require("e1")
+    said = str(refused.value)
+    assert said.startswith(f"History entry 'e1' ({path.name} entry 1") and f"'{name}' " in said and words in said
+    assert "edited by hand" in said and "\0" not in said
+
+
+def test_find_links_with_a_nul_makes_the_entry_unusable_naming_it(isolated_state):
+    _write(isolated_state, [_entry(id="e1", find_links=["/srv/house\0x"])])
+    history = load_history()
+    assert not history.entries and "'find_links' has an item that holds a NUL byte" in history.warnings[0]
+
+
+@pytest.mark.parametrize("kind", ["nul", "too-long"])
+@pytest.mark.parametrize("args", [["remove", "e1", "--yes"], ["rollback", "e1", "--yes", "--no-verify"],
+                                  ["rollback", "e1", "--yes", "--no-verify", "--json"]], ids=" ".join)
+def test_remove_and_rollback_refuse_an_entry_whose_env_no_path_can_be(isolated_state, kind, args):
+    value, words = _UNHOLDABLE[kind]
+    entries = [_entry(id="e1", status="installed", env=value(isolated_state)),
+               _entry(id="e2", status="installed", env=str(isolated_state / "envs" / "two"), current=True)]
+    path = isolated_state / "history.json"
+    path.write_text(json.dumps({"version": 1, "entries": entries}, indent=1))
+    before = path.read_bytes()
+    proc = run_inproc(*args)
+    said = " ".join((proc.stderr + proc.stdout).split())
+    assert proc.returncode == 2, said
+    assert "History entry 'e1' (history.json entry 1, line " in said and "'env' " in said and words in said
+    assert "of its own" not in said and "GC_WIZARD_HOME" not in said and "Traceback" not in said
+    assert path.read_bytes() == before
+    assert not (isolated_state / "logs").exists() or not any((isolated_state / "logs").glob("crash-*"))

@@ -169,6 +169,14 @@ class ReportBuilt(Message):
 
 
 @dataclass
+class AssetsHostUnreachable(Message):
+    """The Done screen's worker found the forecast's files cannot be fetched from here: the host that did not answer
+    (the summary then says so where it offers the forecast)."""
+
+    host: str
+
+
+@dataclass
 class AfterInstallDone(Message):
     """A Done-screen worker finished registering a kernel or writing a module file: the toast to show, its
     severity, and the longer note for the pane (None: none)."""

@@ -18,7 +18,7 @@ from wizard.flows.describe import (
     wizard_lines,
 )
 from wizard.flows.results import InstallResult
-from wizard.tui.messages import AfterInstallDone
+from wizard.tui.messages import AfterInstallDone, AssetsHostUnreachable
 from wizard.tui.problems import error_text
 from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
@@ -155,10 +155,10 @@ class DoneScreen(Screen[str]):
             reach = self.app.assets_reach = AssetsReach(getattr(self.app, "assets", None))
         host = reach.host()
         if host:
-            self.app.call_from_thread(self._unreachable, host)
+            self.post_message(AssetsHostUnreachable(host))
 
-    def _unreachable(self, host: str) -> None:
-        self.unreachable = host
+    def on_assets_host_unreachable(self, message: AssetsHostUnreachable) -> None:
+        self.unreachable = message.host
         self.query_one("#summary", Static).update(self._summary())
 
     def on_screen_resume(self) -> None:

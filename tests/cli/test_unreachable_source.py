@@ -29,6 +29,8 @@ def test_plan_marks_an_unreachable_graphcast_host_and_says_the_fix(tiny, isolate
     # The plan marks it as the app's Plan screen does (one wording, flows.describe_plan): ✗ and the sentence.
     assert "GraphCast ✗" in text and "github.invalid cannot be reached from here" in text
     assert "--graphcast-src DIR" in text
+    # Walk 22 #2: the line to paste is refused as it is here; the plan says so under it.
+    assert "To run it: " in text and "install refuses this line here until you add --graphcast-src DIR" in text
     data = last_json(run_inproc(*args, "--json"))
     assert data["unreachable_source"].startswith("github.invalid cannot be reached")
     # Offline, nothing is asked of the network, and a local source has no host to ask.

@@ -180,7 +180,7 @@ PLAN_SIZE_BUDGET = 1.0
 _CLI_HINTS = PlanHints(refusal="  `gc-wizard install` refuses it (exit 2) without --force.")
 
 
-def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=None) -> str:
+def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=None, given=None) -> str:
     """The core's plan lines (`flows.describe_plan`), then the `install` line that runs it."""
     columns = width()  # the terminal's, as `recipes` and `detect` (walk 21 #1: 100 columns in an 80-column one)
     lines = plan_lines(review, download=download.describe() if download is not None else None, slurm=slurm,
@@ -195,7 +195,11 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
         else:
             indent = line[: len(line) - len(line.lstrip())]
             laid_out += wrapped(line.strip(), columns, indent, indent + "    ")
-    return "\n".join([*laid_out, "", f"To run it: {install_command(review.plan, wizard_command(), slurm)}"])
+    run = [f"To run it: {install_command(review.plan, wizard_command(), slurm, given)}"]
+    if review.plan.unreachable_source:  # walk 22 #2: pasted as it is, that line was refused (exit 2) here
+        run += wrapped("(install refuses this line here until you add --graphcast-src DIR, a local copy, as the "
+                       "GraphCast line above says)", columns, "", "")
+    return "\n".join([*laid_out, "", *run])
 
 
 def run_plan(args: argparse.Namespace) -> int:
@@ -212,7 +216,7 @@ def run_plan(args: argparse.Namespace) -> int:
         emit_json({**checked.plan.to_dict(), "fits": not checked.reasons, "reasons": checked.reasons,
                    "graphcast_source": checked.verdict.to_dict(), "download": download.to_dict()})
     else:
-        say(redact_secrets(plan_text(checked, download, install.slurm), keep_user=True))
+        say(redact_secrets(plan_text(checked, download, install.slurm, install), keep_user=True))
     return 0
 
 

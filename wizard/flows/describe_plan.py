@@ -15,11 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wizard.flows.review import PlanReview
+from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
+from wizard.install.choices import DEFAULT_INSTALLER
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
 from wizard.paths import builtin_recipes_dir, user_recipes_dir
 from wizard.security import redact_secrets
 from wizard.wrap import command, wrap
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing`
+if TYPE_CHECKING:
+    from wizard.install.options import InstallOptions
 
 __all__ = ["COMMANDS_HEADING", "STEPS_HEADING", "PlanHints", "install_command", "plan_lines"]
 
@@ -213,20 +219,38 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
     ]
 
 
-def install_command(plan: Plan, command: str, slurm=None) -> str:
-    """The `install` line that runs exactly this plan (the folder, sources and Slurm target it was made with)."""
+def install_command(plan: Plan, command: str, slurm=None, given: InstallOptions | None = None) -> str:
+    """The `install` line that runs exactly this plan: the folder, sources, lock or bundle and Slurm target it was made
+    with, and the choices `given` to `plan` (installer, Python, notebook packages, alternative source).
+
+    Why `given`: the line dropped `--installer pip`, `--python`, `--with-notebook` and a new `--env` folder, so pasting
+    it installed something else than the plan shown (walk 22 #1: uv instead of pip, another folder, no notebook)."""
     recipe = plan.recipe
     line = f"{command} install {recipe.id}"
     folder = Path(recipe.path).parent
     if folder not in (builtin_recipes_dir(), user_recipes_dir()):
         # A recipe from --recipes-dir: the pasted line found no such recipe without it (twelfth hostile pass #58).
         line += f" --recipes-dir {shlex.quote(str(folder))}"
-    if plan.mode == "in-place":
+    if plan.mode == "in-place" or (given is not None and given.env):
         line += f" --env {shlex.quote(str(plan.env_dir))}"
-    if plan.graphcast_src != recipe.graphcast.source:
-        line += f" --graphcast-src {shlex.quote(plan.graphcast_src)}"
-    line += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links if link not in recipe.find_links)
-    line += " --offline" if plan.offline else ""
+    if given is not None:
+        line += f" --installer {plan.installer}" if given.installer != DEFAULT_INSTALLER else ""
+        line += f" --python {shlex.quote(given.python)}" if given.python else ""
+        line += f" --alternative {shlex.quote(given.alternative)}" if given.alternative else ""
+        line += " --with-notebook" if given.with_notebook else ""
+        line += " --allow-extra-packages" if given.allow_extra_packages else ""
+    if plan.bundle:  # the bundle brings its GraphCast wheel, its wheels and the offline install itself
+        bundled = str(Path(plan.bundle) / BUNDLE_WHEELS)
+        line += f" --bundle {shlex.quote(plan.bundle)}"
+        line += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links
+                        if link not in recipe.find_links and link != bundled)
+    else:
+        line += f" --lock {shlex.quote(plan.lock)}" if plan.lock else ""
+        if plan.graphcast_src != recipe.graphcast.source:
+            line += f" --graphcast-src {shlex.quote(plan.graphcast_src)}"
+        line += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links
+                        if link not in recipe.find_links)
+        line += " --offline" if plan.offline else ""
     if slurm is not None:
         line += (" --slurm" + (f" {shlex.quote(slurm.partition)}" if slurm.partition else "")
                  + "".join(f" --srun-arg={shlex.quote(arg)}" for arg in slurm.srun_args))

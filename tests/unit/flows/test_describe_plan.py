@@ -49,6 +49,19 @@ def test_the_install_line_carries_what_the_plan_was_made_with(tiny, isolated_sta
     assert line.endswith(" --offline")
 
 
+def test_the_install_line_carries_the_choices_given_to_plan(tiny, isolated_state, tmp_path):
+    """Walk 22 #1: the line dropped `--installer pip`, `--python`, `--with-notebook` and `--env`, so pasting it
+    installed something else than the plan shown."""
+    options = _options(tiny, installer="pip", env=str(tmp_path / "my-env"))
+    plan = review(options, check_fit=False).plan
+    line = install_command(plan, "gc-wizard", given=replace(options, with_notebook=True, python="3.11"))
+    assert " --installer pip" in line and " --with-notebook" in line and " --python 3.11" in line
+    assert f" --env {tmp_path / 'my-env'}" in line
+    default = _options(tiny)
+    plain = install_command(review(default, check_fit=False).plan, "gc-wizard", given=default)
+    assert "--installer" not in plain and "--env" not in plain and "--with-notebook" not in plain
+
+
 def test_a_long_pinned_url_keeps_its_owner_and_shows_the_commit_as_git_does():
     """Walk 20 #14: the middle cut kept the 40-character hash and cut the repository's owner."""
     from wizard.flows.describe_plan import _fit

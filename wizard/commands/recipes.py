@@ -50,7 +50,25 @@ def _load_facts(path: str | None) -> Facts:
     except bounded.ParseLimitError as exc:
         raise UserError(f"--facts {path}: {exc}.") from None
     except (ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        raise UserError(f"--facts {path}: not the JSON that `gc-wizard detect --json` prints ({exc})") from None
+        raise UserError(f"--facts {path}: not the JSON that `gc-wizard detect --json` prints ({_facts_problem(exc, text)})."
+                        ) from None
+
+
+def _facts_problem(exc: Exception, text: str) -> str:
+    """What is wrong with a facts file, in words: the key missing or not expected, or detect's text saved instead of
+    its JSON (walk 22 #9: `('python')`, `Driver() missing required argument…`, `Expecting value: line 1 column 7`)."""
+    if isinstance(exc, KeyError) and exc.args:
+        return f"the key '{exc.args[0]}' is missing"
+    said = str(exc)
+    missing = re.match(r"(\w+)\(\) missing required argument: '(\w+)'", said)
+    if missing:
+        return f"a {missing.group(1)} entry has no '{missing.group(2)}'"
+    unexpected = re.match(r"(\w+)\(\) got an unexpected keyword argument '(\w+)'", said)
+    if unexpected:
+        return f"a {unexpected.group(1)} entry has a key '{unexpected.group(2)}' detect does not write"
+    if isinstance(exc, ValueError) and not text.lstrip().startswith(("{", "[")) and "Driver" in text:
+        return "this is the text `gc-wizard detect` prints; save `gc-wizard detect --json > FILE` instead"
+    return said
 
 
 def _plain(value):

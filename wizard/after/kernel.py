@@ -30,6 +30,7 @@ from typing import Any
 
 from wizard import bounded
 from wizard.after.target import made_by_this_state
+from wizard.children import which
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
@@ -204,8 +205,24 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         "removed": spec["metadata"]["gc_wizard"]["removed"],
         "notes": spec["metadata"]["gc_wizard"]["notes"],
         "notebooks": list(served_notebooks(marker)),
-        "cautions": [*said, *notebook_cautions(marker)],
+        "cautions": [*said, *jupyter_cautions(env_path, marker, environ), *notebook_cautions(marker)],
     }
+
+
+def jupyter_cautions(env_path: Path, marker: EnvMarker | None,
+                     environ: Mapping[str, str] | None = None) -> list[str]:
+    """Where the kernel can be used from, when this machine has no Jupyter: the kernel is written for a Jupyter
+    server that reads this home folder (a JupyterHub, one started on another node), and the notebook file is in
+    GraphCast's own repository. Why: "restart Jupyter if it is not listed" read as if Jupyter were here, on a server
+    with no `jupyter` anywhere (walk 22 #3)."""
+    path = (os.environ if environ is None else environ).get("PATH", "")
+    if which("jupyter", path) or (env_path / "bin" / "jupyter").exists():
+        return []
+    notebooks = " or ".join(served_notebooks(marker)) or "the demo notebook"
+    return [f"No Jupyter was found on this machine (no `jupyter` on PATH or in the environment): open {notebooks} "
+            "(at the top of GraphCast's repository: your local copy, or github.com/google-deepmind/graphcast) from "
+            "a Jupyter server that reads this home folder, such as the cluster's JupyterHub, and pick the kernel "
+            "there."]
 
 
 def _kernel_name(env_path: Path, marker: EnvMarker | None, name: str | None,

@@ -768,7 +768,7 @@ def get_recipe(recipe_id: str, extra_dirs: list[str] | None = None,
 def unknown_recipe_words(wanted: str, ids: list[str], recommended: str | None = None) -> str:
     """One sentence: the ids `wanted` was probably meant to be, the recommended one first and marked, and where the
     full list is. Walk 21 #7: a 400-character line listed every recipe, with the recommended one last and unmarked."""
-    close = close_recipe_ids(wanted, ids)
+    close = close_recipe_ids(wanted, ids, prefer=recommended)
     if recommended in close:
         close = [recommended, *(i for i in close if i != recommended)]
     shown = [f"{i} (recommended here)" if i == recommended else i for i in close]
@@ -780,13 +780,21 @@ def unknown_recipe_words(wanted: str, ids: list[str], recommended: str | None = 
     return f"unknown recipe '{wanted}'; did you mean {said}? {listed}."
 
 
-def close_recipe_ids(wanted: str, ids: list[str]) -> list[str]:
-    """The recipe ids `wanted` was probably meant to be, at most three: a near spelling (`jax0.4.23_cpu`), else those
-    holding each of its words (`jax-cpu` → the CPU recipes, `cuda12` → the CUDA 12 ones; walk 19 #11: a
-    short name got no suggestion at all)."""
+def close_recipe_ids(wanted: str, ids: list[str], prefer: str | None = None) -> list[str]:
+    """The recipe ids `wanted` was probably meant to be, at most three: the ids it begins (`jax0.4.23-cuda12` →
+    `jax0.4.23-cuda12-cudnn89`; walk 22 #8: a near spelling of another version won), a near spelling
+    (`jax0.4.23_cpu`), else those holding each of its words (`jax-cpu` → the CPU recipes, `cuda12` → the CUDA 12
+    ones; walk 19 #11: a short name got no suggestion at all). `prefer` (the recommended recipe) comes first among
+    several, so a cut to three keeps it (walk 22 #8: `plan jax` did not name it)."""
+    def first(recipe_id: str) -> tuple[bool, str]:
+        return recipe_id != prefer, recipe_id
+
+    begun = sorted((i for i in ids if i.lower().startswith(wanted.lower()) and i != wanted), key=first)
+    if 0 < len(begun) <= 3:
+        return begun
     close = difflib.get_close_matches(wanted, ids, n=1, cutoff=0.75)
     if close:
         return close
     words = re.findall(r"[a-z0-9]+", wanted.lower())
-    holding = sorted(i for i in ids if words and all(word in i.lower() for word in words))
+    holding = sorted((i for i in ids if words and all(word in i.lower() for word in words)), key=first)
     return holding[:3] if holding else difflib.get_close_matches(wanted, ids, n=1, cutoff=0.6)

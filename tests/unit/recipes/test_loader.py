@@ -10,6 +10,7 @@ import pytest
 from wizard import paths
 from wizard.errors import UserError
 from wizard.recipes.loader import (
+    close_recipe_ids,
     get_recipe,
     load_recipe_file,
     load_recipes,
@@ -364,6 +365,17 @@ def test_a_typo_in_a_recipe_id_gets_the_close_one_suggested():
     with pytest.raises(UserError) as info:
         get_recipe("xyz")
     assert "did you mean" not in str(info.value)
+
+
+def test_a_name_an_id_begins_with_gets_that_id_and_the_recommended_one_survives_the_cut_to_three():
+    """Walk 22 #8: `jax0.4.23-cuda12` was offered `jax0.10.2-cuda12` (a near spelling of another version), and
+    `jax` did not name the recommended recipe."""
+    ids = ["jax0.10.2-cpu", "jax0.10.2-cuda12", "jax0.12.0.1-cpu", "jax0.12.0.1-cuda13", "jax0.4.23-cpu",
+           "jax0.4.23-cuda11-cudnn86", "jax0.4.23-cuda12-cudnn89"]
+    assert close_recipe_ids("jax0.4.23-cuda12", ids) == ["jax0.4.23-cuda12-cudnn89"]
+    assert close_recipe_ids("jax", ids, prefer="jax0.4.23-cpu")[0] == "jax0.4.23-cpu"
+    assert unknown_recipe_words("jax", ids, "jax0.4.23-cpu").startswith(
+        "unknown recipe 'jax'; did you mean jax0.4.23-cpu (recommended here), ")
 
 
 @pytest.mark.parametrize(("wanted", "meant"), [

@@ -275,9 +275,12 @@ def _check_findings(check: VerifySummary | VerifyResult | None) -> list[dict[str
 
 
 def _is_failure(entry: Any) -> bool:
+    """A run that failed, or whose check failed. Not a cancelled one: somebody chose to stop it (a Ctrl-C, scancel),
+    and the report called a newcomer's own Ctrl-C "the most recent failure" with "no known failure signature"
+    (walk 22 #4). A run that died unasked is recorded "failed" (`history.store`)."""
     status = str(_get(entry, "status") or "")
     check = _recorded_check(entry)
-    return status in ("failed", "cancelled") or (check is not None and check.ok is False)
+    return status == "failed" or (check is not None and check.ok is False)
 
 
 def _preflight_section(facts: ReportFacts) -> list[str]:
@@ -501,7 +504,9 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
     elif diagnose_error:
         lines.append(f"Diagnosis could not run: {diagnose_error}")
     else:
-        lines.append("No known failure signature found." if _is_failure(last) else "None: the last run did not fail.")
+        lines.append("No known failure signature found." if _is_failure(last)
+                     else "None: the last run was stopped on purpose (cancelled), not failed."
+                     if str(_get(last, "status") or "") == "cancelled" else "None: the last run did not fail.")
     return lines + [""]
 
 

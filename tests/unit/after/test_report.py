@@ -169,6 +169,24 @@ def test_report_uses_recorded_verify_findings(tmp_path):
     assert json.dumps(verify)  # the entry stayed serialisable
 
 
+def test_a_cancelled_run_is_not_the_reports_failure(tmp_path):
+    """Walk 22 #4: a newcomer's own Ctrl-C came out as "Failing log … the most recent failure" and "No known failure
+    signature found". A cancelled run was stopped on purpose; the failure before it is still the one shown."""
+    failed_log, cancelled_log = tmp_path / "failed.log", tmp_path / "cancelled.log"
+    failed_log.write_text("the earlier failure\n")
+    cancelled_log.write_text("^C stopped by Ctrl-C\n")
+    entries = [{"id": "e1", "recipe": "r", "env": "/e1", "status": "failed", "current": False, "kind": "install",
+                "started": "s", "finished": "f", "log": str(failed_log)},
+               {"id": "e2", "recipe": "r", "env": "/e2", "status": "cancelled", "current": False, "kind": "install",
+                "started": "s", "finished": "f", "log": str(cancelled_log)}]
+    text = build_report(None, entries, environ={}, redacted=False)
+    assert "None: the last run was stopped on purpose (cancelled), not failed." in text
+    assert "## Failing log: last 60 lines of the most recent failure (entry `e1`)" in text
+    assert str(failed_log) in text and str(cancelled_log) not in text.split("## Failing log", 1)[1]
+    only = build_report(None, entries[1:], environ={}, redacted=False)
+    assert "## Failing log" not in only and "No known failure signature found." not in only
+
+
 def test_after_a_slurm_session_the_report_describes_the_gpu_node_and_the_environments_packages(tmp_path):
     """Facts read through srun are the GPU node's: the report says which node (partition, job), and the
     packages it lists as the GraphCast environment's are that environment's own, frozen at install — not

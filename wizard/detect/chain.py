@@ -38,7 +38,7 @@ from wizard.detect import (
     slurm_env,
     smi,
 )
-from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, DriverProbe, Facts, Gpu
+from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, DriverProbe, Facts, Gpu, this_host
 from wizard.detect.libraries import inventory, parse_ldconfig, start_ldconfig
 from wizard.detect.reading import Reading
 from wizard.errors import UserError
@@ -336,7 +336,7 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
     return Facts(
         driver=driver, gpus=tuple(gpus), cuda_libraries=tuple(libraries), python=python,
         environment=env_info, disk=disk, platform=platform, warnings=tuple(warnings),
-        seconds=round(time.perf_counter() - started, 3), host=os.uname().nodename.split(".")[0],
+        seconds=round(time.perf_counter() - started, 3), host=this_host(),
         slurm=slurm_env.job_marker(environ), memory=memory,
         driver_probes=tuple(DriverProbe(r.source, r.status, r.detail, r.path, r.exit_code, r.seconds)
                             for r in (nvml_r, smi_r, kernel_module_r, cuda_r)),

@@ -8,6 +8,8 @@ report — can see *why* the wizard believes it. `Facts.to_dict()` is the `detec
 
 from __future__ import annotations
 
+import os
+
 from wizard.detect.record import record
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
@@ -146,7 +148,7 @@ class Facts:
     warnings: tuple[DetectWarning, ...] = ()
     seconds: float = 0.0
     host: str = ""
-    """The machine these facts were read on (its short host name)."""
+    """The machine these facts were read on (its short host name, `this_host()` there)."""
     slurm: dict[str, Any] | None = None
     """Set when detection ran on a cluster node through `srun`: {"node", "partition", "job_id", "srun"}."""
     memory: HostMemory | None = None
@@ -186,3 +188,9 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {name: _plain(item) for name, item in value.items()}
     return value
+
+
+def this_host() -> str:
+    """This machine's short host name, as facts record it (`Facts.host`): what tells saved facts read here from a
+    GPU node's (`flows.machine.read_here`)."""
+    return os.uname().nodename.split(".")[0]

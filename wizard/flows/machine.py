@@ -7,9 +7,7 @@ Machine screen need only this: importing the planner, the recipe matcher and the
 
 from __future__ import annotations
 
-import os
-
-from wizard.detect.facts import Facts
+from wizard.detect.facts import Facts, this_host
 from wizard.detect.preflight import ModelFit, assess
 from wizard.detect.where import detect_where
 
@@ -29,7 +27,7 @@ def read_here(facts: Facts) -> bool:
     are theirs, and `recipes --facts` looks for them as live `recipes` does (walk 21 #8: the same machine's saved
     facts said "the facts name no other Python"). Looking for them in every `detect --json` instead ran a second
     Python on each, doubling its time (issue 23)."""
-    return bool(facts.host) and facts.host == os.uname().nodename.split(".")[0]
+    return bool(facts.host) and facts.host == this_host()
 
 
 def preflight(facts: Facts) -> list[ModelFit]:

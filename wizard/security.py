@@ -38,7 +38,9 @@ SECRET_QUESTION_RE = LazyPattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re
 #: `scheme://user:secret@` (the user group is kept by default, unless it is the credential itself:
 #: `_user_is_secret`, `_shows_user`); `scheme://name@` without a password is left alone when the name reads as an
 #: account's.
-_CREDENTIALS_RE = LazyPattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)(?::[^/\s@]*)?@")
+#: A password may hold a `/` pasted without percent-encoding (`_URL_SLASHED_USERINFO`), unless a port comes first.
+_CREDENTIALS_RE = LazyPattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)"
+                              r"(?::[^/\s@]{0,512}|:(?!\d{1,5}(?:/|$))[^\s@/]{0,512}/[^\s@]{0,512}?)?@")
 
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
 #: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the two-character
@@ -448,6 +450,16 @@ _URL_USERINFO = _Rule(
     r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
     r"(?P<userinfo>[^\s/]*)@"
     r"(?=[A-Za-z0-9\[/])", '@')
+#: A password holding a `/` that was pasted without percent-encoding it (`https://aws:SEKabc/DEF+x3=@host/simple/`):
+#: base64 tokens (AWS CodeArtifact, Azure keys, many API keys) hold `/`, `+` and `=`. A URL parser ends the
+#: authority at the first `/`, so the rule above saw a host and a path, and the whole token was printed on every
+#: channel, the report included (twenty-second hostile pass P1). A user, a `:`, then anything without blanks or `@`
+#: up to an `@` a host follows is a credential — unless what follows the `:` is a port (`host:8080/path@x` is a
+#: path with an `@` in it). Bounded (256 + 512 characters), as a line of `x://a:/…` is scanned from every scheme.
+_URL_SLASHED_USERINFO = _Rule(
+    r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
+    r"(?P<userinfo>[^\s/@:\"'<>]{1,256}:(?!\d{1,5}(?:/|$))[^\s@\"'<>/]{0,512}/[^\s@\"'<>]{0,512}?)@"
+    r"(?=[A-Za-z0-9\[])", '://')
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
 #: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
 #: own, up to the `@` a host follows (twelfth pass #13/#14), an IPv6 host in brackets (#15); an empty one
@@ -461,6 +473,10 @@ _AUTH_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|
 #: A Digest header's parameters (`username="u", realm=…, response="6629fae4…"`): the rest of the line goes, as the
 #: header rule above stopped at the first comma and left `response=` in clear (eighteenth hostile pass).
 _DIGEST_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?digest\s+)(?!<redacted>)[^\r\n]+", 'authorization')
+#: A header or setting whose name says it carries an API key without the word KEY or TOKEN (Artifactory's
+#: `X-JFrog-Art-Api: …`, `X-Api: …`): its value goes when it looks generated (twenty-second hostile pass P3).
+_API_HEADER = _Rule(r"(?i)(?<![A-Za-z0-9_-])(x-[a-z0-9-]{0,40}api[a-z0-9-]{0,40}\s*[:=]\s*[\"']?)(?!<redacted>)"
+                    r"([A-Za-z0-9+/=_.~-]{16,})", 'api')
 _BEARER = _Rule(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}", 'bearer')
 #: A cookie header sends the session itself (`Cookie: sessionid=…`, `Set-Cookie: token=…`): its whole value goes.
 _COOKIE = _Rule(r"(?i)\b((?:set-)?cookie\s*:\s*)(?!<redacted>)[^\r\n]+", 'cookie')
@@ -527,7 +543,7 @@ _STANDALONE = _Rule(
     r"|pypi-[A-Za-z0-9_-]{40,}"
     r"|npm_[A-Za-z0-9]{30,}"
     r"|ya29\.[A-Za-z0-9_-]{20,}"
-    r"|AIza[0-9A-Za-z_-]{35}"
+    r"|AIza[0-9A-Za-z_-]{30,}"  # Google API keys: 35 after the prefix, fewer where a paste was cut (22nd pass P3)
     r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
     r"|(?:sk|rk)_live_[A-Za-z0-9]{20,}"
     # a vendor prefix, then the token's kind (personal, organisation, service access), then a generated token with a
@@ -546,9 +562,12 @@ _STANDALONE = _Rule(
     r"|ATATT[A-Za-z0-9_=-]{40,}"  # Atlassian API tokens
     r"|AccountKey=[A-Za-z0-9+/=]{40,}"
     r"|GOCSPX-[A-Za-z0-9_-]{20,}"  # Google OAuth client secrets (eighteenth hostile pass)
+    r"|AKCp[A-Za-z0-9]{20,}"  # JFrog Artifactory API keys (twenty-second hostile pass P3)
+    r"|cmVmdGtuOj[A-Za-z0-9+/=_-]{20,}"  # JFrog reference tokens (base64 of `reftkn:`)
     r")(?![A-Za-z0-9_])",
     # each token's fixed start, one of which every token above begins with
-    'hf_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'AKIA', 'ASIA', 'xox', 'sk-', 'glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'pypi-', 'npm_', 'ya29.', 'AIza', 'eyJ', '_live_', '_pat_', '_oat_', '_sat_', '_pak_', '_test_', 'glsa_', 'glsoat-', 'glft-', 'glimt-', 'glagent-', 'gloas-', 'xapp-', 'hvs.', 'hvb.', 'hvr.', 'dapi', '_v1_', 'SG.', 'shp', 'ATATT', 'AccountKey=', 'GOCSPX-')
+    'hf_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'AKIA', 'ASIA', 'xox', 'sk-', 'glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'pypi-', 'npm_', 'ya29.', 'AIza', 'eyJ', '_live_', '_pat_', '_oat_', '_sat_', '_pak_', '_test_', 'glsa_', 'glsoat-', 'glft-', 'glimt-', 'glagent-', 'gloas-', 'xapp-', 'hvs.', 'hvb.', 'hvr.', 'dapi', '_v1_', 'SG.', 'shp', 'ATATT', 'AccountKey=', 'GOCSPX-',
+    'AKCp', 'cmVmdGtuOj')
 #: A URL's query string: each value is judged on its own (`_query_value`).
 #: The part before the `?` never runs past another `://` (a line of `x://x://…` was scanned to its end from every
 #: scheme, in the square of its length), nor past 4096 characters: the repeat of an alternation keeps a mark per
@@ -816,6 +835,8 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
         return text
     masking = _Masking(text, folded)
     masking.sub(_PRIVATE_KEY, f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----")
+    # Before the query and path rules, which would read such a password as a host and a path.
+    masking.sub(_URL_SLASHED_USERINFO, lambda m: _userinfo(m, keep_user))
     # A URL's query and path first: once its userinfo reads `<redacted>@`, the `<` ends the URL for them, and a
     # link with both a password and a signature kept its signature.
     masking.sub(_URL_QUERY, _query)
@@ -830,6 +851,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     masking.sub(_DIGEST_HEADER, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_AUTH_HEADER, lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}")
     masking.sub(_BEARER, lambda m: f"{m.group(1)}{MASK}")
+    masking.sub(_API_HEADER, lambda m: f"{m.group(1)}{MASK}" if _TOKEN_LIKE.pattern.match(m.group(2)) else m.group(0))
     masking.sub(_COOKIE, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_NETRC, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_COMMAND_LOGIN, lambda m: f"{m.group(1)}{MASK}")

@@ -623,3 +623,57 @@ def test_a_credential_a_package_host_takes_in_its_path_is_masked_whatever_it_loo
 ])
 def test_path_words_on_other_hosts_and_public_forms_stay(text):
     assert redact_secrets(text, keep_user=True) == text
+
+
+# Twenty-second hostile pass P1: a password holding a `/` (base64 tokens: AWS CodeArtifact, Azure keys) pasted
+# without percent-encoding; a URL parser ends the authority at the `/`, and the token went out on every channel.
+_SLASHED_PASSWORDS = [
+    ("https://aws:SEKabc/DEF+x3=@127.0.0.1:9/simple/", "SEKabc/DEF"),
+    ("error: invalid value 'https://aws:SEKabc/DEF+x3=@lab.example:9/simple/' for '--index-url': invalid port",
+     "SEKabc/DEF"),
+    ("UV_INDEX=lab=https://ci:Zm9v/YmFy/cXV4+/=@pkgs.example.com/simple", "Zm9v/YmFy"),
+    ("git+https://deploy:tok/en+rest@gitlab.example.com/group/graphcast.git@97d1ad5", "tok/en"),
+    ("https://u:/leading/slash@h.example/x", "/leading/slash"),
+    ("http://me:a/b/c/d@[::1]:8080/simple", "a/b/c/d"),
+]
+
+
+@pytest.mark.parametrize("text, secret", _SLASHED_PASSWORDS)
+def test_a_password_with_an_unencoded_slash_is_masked_on_every_channel(text, secret):
+    import json
+
+    from wizard.security import redact_output, redact_value
+
+    for shown in (redact_secrets(text), redact_secrets(text, keep_user=True), redact_credentials(text),
+                  redact_credentials(text, keep_user=False),
+                  redact_output(json.dumps({"error": text}) + "\n"), json.dumps(redact_value({"find_links": [text]}))):
+        assert secret not in shown, shown
+
+
+@pytest.mark.parametrize("text", [
+    "https://host.example:8080/path@v1",  # a port, then a path with an `@`: no credential
+    "https://github.com/org/repo@v1.2", "git+https://github.com/x/y.git@97d1ad5",
+    "ssh://git@github.com:org/repo", "https://localhost:8888/lab/tree@x",
+])
+def test_a_port_or_a_path_with_an_at_sign_is_not_a_password(text):
+    assert redact_secrets(text, keep_user=True) == text
+    assert redact_credentials(text) == text
+
+
+# Twenty-second hostile pass P3: Artifactory's API key header and keys, Google API keys cut short.
+@pytest.mark.parametrize("text, secret", [
+    ("RuntimeError: X-JFrog-Art-Api: AKCpSEKd25" + "a" * 60, "AKCpSEKd25"),
+    ("X-JFrog-Art-Api=AKCpSEKe38" + "b" * 60, "AKCpSEKe38"),
+    ("curl -H 'X-JFrog-Art-Api: Q2xhc3NpY1Rva2Vu1234abcd' https://lab.jfrog.io/api", "Q2xhc3NpY1Rva2Vu1234"),
+    ("token AKCp8krAAAbbbCCCdddEEE111222333", "AKCp8krAAAbbb"),
+    ("cmVmdGtuOjAxOjE3MDAwMDAwMDA6YWJjZGVmZ2hpams= was refused", "cmVmdGtuOjAxOjE3MD"),
+    ("RuntimeError: GOOGLE_API_KEY AIzaSyDSEKd09aaaaaaaaaaaaaaaaaaaaaaaaa", "AIzaSyDSEKd09"),
+    ("key AIzaSyA1234567890abcdefghijklmnopqrstu", "AIzaSyA123"),
+])
+def test_artifactory_and_google_keys_are_masked(text, secret):
+    assert secret not in redact_secrets(text)
+
+
+@pytest.mark.parametrize("text", ["X-Api-Version: 2", "X-RateLimit-Api: unlimited", "see the api docs"])
+def test_a_short_or_plain_api_header_value_stays(text):
+    assert redact_secrets(text) == text

@@ -35,6 +35,7 @@ from pathlib import Path
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from wizard import bounded, paths
+from wizard.install.indexes import as_read
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import same_version
 from wizard.web_login import split_login
@@ -54,7 +55,7 @@ def index_url(environ: dict[str, str] | None = None) -> str:
     """The simple index the install will use: the first index variable set, else PyPI."""
     environ = os.environ if environ is None else environ
     for name in INDEX_VARIABLES:
-        value = (environ.get(name) or "").strip()
+        value = as_read(environ.get(name) or "")
         if value.startswith(("https://", "http://")):
             return value.rstrip("/") + "/"
     return PYPI_SIMPLE

@@ -75,10 +75,9 @@ def index_settings(installer: str | None = None, environ: Mapping[str, str] | No
         from_env: list[IndexSetting] = []
         for variable, extra in _VARIABLES[name]:
             from_env += [IndexSetting(_NAMED.sub("", value), variable, extra)
-                         for value in (environ.get(variable) or "").split()]
+                         for value in _listed(name, environ.get(variable) or "", " " if extra else None)]
         from_env += [IndexSetting(value, _LINK_VARIABLES[name], True, "find-links")
-                     for value in re.split(r"[\s,]+" if name == "uv" else r"\s+",
-                                           environ.get(_LINK_VARIABLES[name], "")) if value]
+                     for value in _listed(name, environ.get(_LINK_VARIABLES[name], ""), ", ")]
         files = uv_files(environ, cwd) if name == "uv" else pip_files(environ)
         # Each kind of setting comes from the first place that sets it — a variable, then the nearest file — as
         # both tools read them (a variable replaces a file's value; a user's pip.conf the system's), never merged.
@@ -90,6 +89,30 @@ def index_settings(installer: str | None = None, environ: Mapping[str, str] | No
         default = next((s for s in chosen if not s.extra), None)  # the first default named wins
         out += ([default] if default else []) + [s for s in chosen if s.extra]
     return out
+
+
+#: What a URL parser drops wherever it stands (the WHATWG URL standard, which uv follows, and Python's
+#: `urllib.parse`, which pip uses): a tab, a line feed, a carriage return.
+_DROPPED = str.maketrans("", "", "\t\n\r")
+
+
+def as_read(url: str) -> str:
+    """`url` as the installers read it: tabs and line ends dropped, blanks at its ends gone."""
+    return url.translate(_DROPPED).strip()
+
+
+def _listed(installer: str, value: str, separators: str | None) -> list[str]:
+    """The URLs one variable's value gives `installer`, as it reads them: uv drops tabs and line ends from a URL and
+    splits a list at `separators` only; pip splits a list at any blank, and takes a single URL whole. A password read
+    from a file with Windows line ends (`user:pw\r@host`) is used by the installer with its `\r` dropped; split at it,
+    the plan printed `https://user:pw` — the password, with nothing to tell it was one (twenty-second hostile pass
+    P2). `separators` None: the variable names one URL."""
+    if installer == "pip" and separators is not None:
+        return value.split()
+    value = as_read(value)
+    if separators is None:
+        return [value] if value else []
+    return [part for part in re.split("[" + re.escape(separators) + "]+", value) if part]
 
 
 def _category(setting: IndexSetting) -> str:

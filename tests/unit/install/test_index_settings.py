@@ -210,3 +210,23 @@ def test_a_uv_index_table_marked_default_is_the_index_not_an_extra_one(tmp_path,
     assert settings[0].describe() == f"the index https://lab.mirror/simple (from {user_uv})"
     named = index_settings("uv", {**env, "UV_DEFAULT_INDEX": "https://first.lab/simple"})
     assert [(s.url, s.extra) for s in named] == [("https://first.lab/simple", False), ("https://gpu.lab/simple", True)]
+
+
+def test_a_tab_or_line_end_in_an_index_url_is_dropped_as_the_installers_drop_it():
+    """Twenty-second hostile pass P2: a password read from a file with Windows line ends (`pw\\r@host`); uv and pip
+    drop the `\\r` and use the password, while the plan split the value there and printed `https://user:pw`."""
+    for installer, variable in (("uv", "UV_INDEX_URL"), ("pip", "PIP_INDEX_URL"), ("uv", "UV_DEFAULT_INDEX")):
+        for char in "\r\n\t":
+            settings = index_settings(installer, {variable: f"https://user:SEKpw9{char}@127.0.0.1:9/simple/"})
+            assert [s.url for s in settings] == ["https://user:SEKpw9@127.0.0.1:9/simple/"]
+            assert "SEKpw9" not in settings[0].describe() and "SEKpw9" not in str(settings[0].to_dict())
+    extra = index_settings("uv", {"UV_EXTRA_INDEX_URL": "https://a.lab/simple https://u:p\r\nw@b.lab/simple"})
+    assert [s.url for s in extra] == ["https://a.lab/simple", "https://u:pw@b.lab/simple"]
+    pip_extra = index_settings("pip", {"PIP_EXTRA_INDEX_URL": "https://a.lab/simple\nhttps://b.lab/simple"})
+    assert [s.url for s in pip_extra] == ["https://a.lab/simple", "https://b.lab/simple"]  # pip splits at any blank
+
+
+def test_the_size_look_up_reads_the_index_variable_as_the_installer_does():
+    from wizard.install.cost import index_url
+
+    assert index_url({"UV_INDEX_URL": "https://u:p\r@lab.example/simple\n"}) == "https://u:p@lab.example/simple/"

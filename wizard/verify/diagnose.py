@@ -926,7 +926,9 @@ _EXCEPTION_LINE = re.compile(
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
     r"error running hook|OCI runtime (?:create )?(?:error|failed)|requirement error: unsatisfied|"
     r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"
-    r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]).*$"
+    r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]|"
+    # XLA:TPU's compiler refusing a program that does not fit (batch 76: its memory report, cut short, looked clean)
+    r"Compilation failure: |Exceeded (?:hbm|vmem) capacity by ).*$"
     r"|^.*[\"'`](?:ERROR|error): .*$"
     # ecCodes' concept look-up when a key is set (cfgrib's to_grib writing a variable with no GRIB concept: "concept:
     # no match for cfName=unknown", "concept: input handle edition=2, centre=ecmf") is logged at ERROR level while the

@@ -2558,6 +2558,32 @@ def test_batch_74_the_same_notice_for_the_gpu_is_not_clean(prefix):
     assert diagnose_text(text) or unrecognised(text) is not None
 
 
+# Batch 75, from its fix half: libmamba's problem tree when the channels hold no jaxlib (or JAX CUDA plugin) build for
+# this platform: "… , which does not exist (perhaps a missing channel)" (libmamba 1) and "… does not exist (perhaps a
+# typo or a missing channel)" (libmamba 2), as a tree leaf or a line of its own, with or without a version.
+FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
+    "   \u2502  \u2514\u2500 jaxlib  , which does not exist (perhaps a missing channel);",
+    "   \u2502  \u2514\u2500 jaxlib >=0.4.7 , which does not exist (perhaps a missing channel);",
+    "\u2514\u2500 jaxlib >=0.4.23,<0.4.24 does not exist (perhaps a typo or a missing channel).",
+    "  \u2514\u2500 jax-cuda12-plugin ==0.4.30 does not exist (perhaps a typo or a missing channel).",
+    "jaxlib >=0.4.1 , which does not exist (perhaps a missing channel);",
+    ("   \u2502  \u2514\u2500 jaxlib >=0.4.11 , which does not exist (perhaps a missing channel);",
+     "Could not solve for environment specs"),
+])
+
+
+@pytest.mark.parametrize("text", [
+    # another package that the channels do not have is the solver's failure, not a missing jaxlib
+    "Could not solve for environment specs\n\u2514\u2500 graphcast   does not exist (perhaps a typo or a missing "
+    "channel).\n",
+    "Could not solve for environment specs\n   \u2502  \u2514\u2500 mylib-jaxlib-tools >=1.0 , which does not exist "
+    "(perhaps a missing channel);\n",
+])
+def test_batch_75_a_missing_package_other_than_jaxlib_stays_the_solvers_failure(text):
+    findings = [f.id for f in diagnose_text(text)]
+    assert findings[:1] == ["resolver_conflict"], findings
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

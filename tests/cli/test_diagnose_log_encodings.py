@@ -184,3 +184,46 @@ def test_a_log_packed_three_times_on_standard_input_is_refused_with_a_sentence()
     assert proc.stderr.decode().startswith("gc-wizard: the log on standard input is packed more than 2 times over "
                                            "(gzip inside gzip inside gzip …)"), proc.stderr
     assert b"Traceback" not in proc.stderr and b"No known problem" not in proc.stdout
+
+
+_CLEAN_THEN_CAUSE = b"".join(b"step %d ok\n" % i for i in range(3000)) + LOG.read_bytes()
+
+
+@pytest.mark.parametrize("pack", [gzip.compress, lzma.compress, bz2.compress])
+def test_a_packed_log_cut_before_its_cause_is_a_sentence_not_a_clean_bill(tmp_path, pack):
+    """Twenty-second hostile pass P4: cut by an upload limit, the same log was "No known problem found", exit 0."""
+    path = tmp_path / "run.log.x"
+    packed = pack(_CLEAN_THEN_CAUSE)
+    path.write_bytes(packed[:200])
+    for args in ((), ("--json",)):
+        proc = run_inproc("diagnose", str(path), *args)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        said = last_json(proc)["error"] if args else " ".join(proc.stderr.split())
+        assert f"{path} is cut short" in said and "after 200 packed bytes" in said and "give the whole file" in said
+        assert "No known problem was found in the part read" in said and "No known problem found" not in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "wizard", "diagnose", "-"], cwd=REPO, capture_output=True,
+                          input=packed[:200], timeout=120)
+    assert proc.returncode == 2 and b"the log on standard input is cut short" in proc.stderr, proc.stderr
+
+
+def test_a_packed_log_cut_after_its_cause_reports_it_and_says_the_copy_is_cut(tmp_path):
+    path = tmp_path / "run.log.gz"
+    packed = gzip.compress(LOG.read_bytes() * 3)
+    path.write_bytes(packed[:-40])
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = last_json(proc)
+    assert data["findings"][0]["id"] == "cudnn_version_mismatch" and "is cut short" in data["partial"]
+
+
+def test_an_empty_log_is_a_sentence_not_a_clean_bill(tmp_path):
+    path = tmp_path / "job.err"
+    path.write_bytes(b"")
+    proc = run_inproc("diagnose", str(path))
+    assert proc.returncode == 2 and f"{path} is empty, so there is nothing to diagnose" in " ".join(proc.stderr.split())
+    proc = subprocess.run([sys.executable, "-m", "wizard", "diagnose", "-", "--json"], cwd=REPO, capture_output=True,
+                          input=b"", timeout=120)
+    assert proc.returncode == 2 and b"the log on standard input is empty" in proc.stdout, proc.stdout + proc.stderr
+    blank = tmp_path / "blank.log"
+    blank.write_text("\n")  # a log with a line in it, if only an empty one, is read as a log: clean
+    assert run_inproc("diagnose", str(blank)).returncode == 0

@@ -67,6 +67,9 @@ class UnpackLimit:
         self.packings: list[str] = []
         self.packed_bytes = 0
         self.stopped: str | None = None
+        self.cut: str | None = None
+        """The sentence for a packed log whose packing ends early or breaks (a copy cut by an upload or mail limit, a
+        flipped byte): what came before is read, but no clean bill may be given for the rest (22nd pass P4)."""
 
     def allowed(self) -> int:
         """The unpacked bytes a layer may make, given the packed bytes read so far."""
@@ -78,6 +81,21 @@ class UnpackLimit:
         self.stopped = (f"{self.name} unpacks ({packing}) to more than {MAX_RATIO} times its packed size, more than "
                         f"a log packs to, so gc-wizard read only the first {round(made / (1 << 20)):,} MB of it unpacked and not the "
                         f"rest; to read it all, unpack it yourself and pipe it in: `{self.unpack_command()}`")
+
+    def broke(self, what: str, made: int, *, damaged: bool) -> None:
+        """Record that the `what` packing ended early, or broke (`damaged`: a checksum or a block that does not
+        unpack), after `made` unpacked bytes; the first break is the one said."""
+        if self.cut is None:
+            how = ("is damaged: its {what} packing breaks" if damaged else "is cut short: its {what} packing ends")
+            read = f"read only the {made:,} bytes of log before that" if made else "could read none of the log"
+            self.cut = (f"{self.name} {how.format(what=what)} after {self.packed_bytes:,} packed bytes, so gc-wizard "
+                        f"{read}; the rest of the log is not in this copy "
+                        "(an upload or mail size limit cuts files like this), so give the whole file")
+
+    @property
+    def partial(self) -> str | None:
+        """Why only part of the log was read (the bound, or a packing cut short), or None: it was read whole."""
+        return self.stopped or self.cut
 
     def unpack_command(self) -> str:
         """The shell line that unpacks every layer met and pipes the log to `diagnose`."""
@@ -116,10 +134,12 @@ def open_log_text(raw: BinaryIO, name: str, limit: UnpackLimit | None = None) ->
 class _Unpacked(io.RawIOBase):
     """A packed log's unpacked bytes, streamed (memory stays bounded by bytes, whatever the packing's ratio or the
     length of a line), member after member (`cat a.gz b.gz`), and ending where its packing breaks: a log cut off
-    mid-copy (`run.log.gz` still being written) is scanned as far as it goes, not refused for its last block."""
+    mid-copy (`run.log.gz` still being written) is scanned as far as it goes, not refused for its last block — and
+    `UnpackLimit.cut` says so, as a clean verdict on the part read would send the user away from the cause."""
 
     def __init__(self, packed: BinaryIO, decompressor, name: str, limit: UnpackLimit, *, outermost: bool) -> None:
         super().__init__()
+        self.what = limit.packings[-1]  # this layer's packing, named if it ends early
         self.packed, self.new, self.unpacker, self.name = packed, decompressor, decompressor(), name
         self.limit, self.outermost = limit, outermost
         self.ready = b""
@@ -150,6 +170,7 @@ class _Unpacked(io.RawIOBase):
         elif self.unpacker.needs_input:
             rest = self._read_packed()
             if not rest:  # the input ended before its end marker: what was unpacked is all there is
+                self.limit.broke(self.what, self.made, damaged=False)
                 self.done = True
                 return
         else:  # the last step stopped at `UNPACK_BYTES`: the decompressor holds more
@@ -167,8 +188,10 @@ class _Unpacked(io.RawIOBase):
                 raise UserError(f"{self.name} is packed with an xz dictionary that needs more than "
                                 f"{XZ_MEMORY_BYTES >> 20} MB of memory to unpack, which gc-wizard does not take; unpack "
                                 "it first (`xz -d FILE`) and give the log inside.") from None
+            self.limit.broke(self.what, self.made, damaged=True)
             self.done = True  # damaged from here on
         except (OSError, ValueError, EOFError, zlib.error):  # damaged from here on
+            self.limit.broke(self.what, self.made, damaged=True)
             self.done = True
 
 

@@ -97,3 +97,33 @@ def test_past_the_floor_the_bound_is_the_ratio_to_the_bytes_read(monkeypatch):
     text = _read_all(packed, limit)
     assert limit.stopped is not None and len(text) < 8 << 20
     assert len(text) <= log_text.MAX_RATIO * len(packed)
+
+
+_LOG = b"".join(b"line %d ok\n" % i for i in range(2000)) + CAUSE
+
+
+@pytest.mark.parametrize("pack, what", [(gzip.compress, "gzip"), (lzma.compress, "xz"), (bz2.compress, "bzip2")])
+def test_a_packed_log_cut_short_is_read_as_far_as_it_goes_and_says_so(pack, what):
+    """Twenty-second hostile pass P4: a `.gz` cut by an upload limit gave "No known problem found", exit 0."""
+    packed = pack(_LOG)
+    limit = UnpackLimit()
+    text = _read_all(packed[: len(packed) // 2], limit)
+    assert _LOG.startswith(text) and len(text) < len(_LOG)
+    assert limit.partial == limit.cut and f"is cut short: its {what} packing ends" in limit.cut
+    assert f"after {len(packed) // 2:,} packed bytes" in limit.cut and "give the whole file" in limit.cut
+
+
+def test_a_damaged_packing_is_named_damaged_and_a_whole_one_is_not_partial():
+    packed = bytearray(gzip.compress(_LOG))
+    packed[-6] ^= 0xFF  # the CRC at the end: every byte unpacks, the check fails
+    limit = UnpackLimit()
+    _read_all(bytes(packed), limit)
+    assert limit.cut and "is damaged: its gzip packing breaks" in limit.cut
+    whole = UnpackLimit()
+    assert _read_all(gzip.compress(_LOG), whole) == _LOG and whole.partial is None
+
+
+def test_a_bare_magic_number_reads_none_of_the_log():
+    limit = UnpackLimit()
+    assert _read_all(b"\x1f\x8b", limit) == b""
+    assert "could read none of the log" in limit.cut

@@ -269,6 +269,16 @@ def describe_os_error(exc: OSError) -> str:
     if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
         what = "it is a file, not a folder"
     state = str(paths.state_dir())
+    fix_files = None
+    if exc.errno == errno.ENOSPC and where:
+        from wizard.full_disk import (  # deferred: only a full disk needs it
+            NO_FILES,
+            NO_FILES_FIX,
+            out_of_files,
+        )
+
+        if out_of_files(os.path.dirname(str(where).rstrip("/")) or "/"):  # room, but no inode left (22nd pass P5)
+            what, fix_files = NO_FILES, NO_FILES_FIX
     if exc.errno in (errno.ENOSPC, errno.EDQUOT) and where and str(where).startswith(state):
         from wizard.full_disk import through_a_link  # deferred: only a full disk needs it
 
@@ -278,10 +288,13 @@ def describe_os_error(exc: OSError) -> str:
                    "at a folder on another disk."
     if where and str(where).startswith(state):
         fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
+        fix = f"{fix_files}, or point GC_WIZARD_HOME at another disk" if fix_files else fix
         inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({where})"
         return f"cannot use the state folder {state}: {what}{inside}. To go on, {fix}."
     if where:
-        return f"cannot use {where}: {what}. To go on, {_OTHER_FIXES.get(exc.errno or 0, 'check that path')}."
+        fix = f"{fix_files}, or choose a folder on another disk" if fix_files else _OTHER_FIXES.get(exc.errno or 0,
+                                                                                                   "check that path")
+        return f"cannot use {where}: {what}. To go on, {fix}."
     fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         # A write through an open file names no path (sixteenth hostile pass P8): the places it can only have gone

@@ -48,8 +48,58 @@ def _is_full(folder: Path) -> bool:
         info = os.statvfs(folder)
     except OSError:
         return False
-    inodes_out = info.f_files > 0 and info.f_favail == 0  # a file system without inode counts (btrfs) says 0 files
-    return info.f_bavail * info.f_frsize < ROOM or inodes_out
+    return info.f_bavail * info.f_frsize < ROOM or out_of_files(folder)
+
+
+def out_of_files(folder: str | os.PathLike[str]) -> bool:
+    """Whether the file system of `folder` (or of the nearest folder above it that exists) has room but no free
+    inode: no file can be made there while `df -h` shows it nearly empty. Home and project folders on clusters have
+    a file-count limit as well as a byte one, and environments (tens of thousands of small files) are what reach it;
+    "the disk is full" with `df -h` at 1% sent the user looking in the wrong place (22nd hostile pass P5)."""
+    place = Path(folder)
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    try:
+        info = os.statvfs(place)
+    except OSError:
+        return False
+    # a file system without inode counts (btrfs) says 0 files
+    return info.f_files > 0 and info.f_favail == 0 and info.f_bavail * info.f_frsize >= ROOM
+
+
+#: What ENOSPC means on a file system out of inodes: the one wording every sentence uses.
+NO_FILES = ("no more files can be made there: its file system has room, but its count of files (inodes) is used up, "
+            "as `df -i` shows")
+NO_FILES_FIX = "remove files you no longer need there (old environments: `gc-wizard remove`)"
+
+
+def no_room_advice(text: str) -> str | None:
+    """For a child's failure that quotes ENOSPC or EDQUOT (`No space left on device (os error 28) at path "…"`):
+    which disk, and whether it is out of room or out of files; None when `text` quotes neither."""
+    import errno
+    import re  # deferred: only a failure that quotes a full disk needs it
+
+    why = next((words for code, words in ((errno.ENOSPC, "the disk is full"), (errno.EDQUOT, "your disk quota is used up"))
+                if os.strerror(code) in text), None)  # the C library's words, as a child prints them
+    if why is None:
+        return None
+    # uv: `at path "…"`, `Failed to copy to `…``; pip and others: `… to '…'`, `cannot create '…'`
+    places = [m.group(1) or m.group(2) for m in re.finditer(
+        r"at path \"([^\"\n]+)\"|(?:to|create|write|open|file|directory) [`'\"](/[^`'\"\n]+)[`'\"]", text)]
+    place = next((p for p in reversed(places) if p), None)
+    if place is None:
+        return f"The installer stopped because {why}; `df -h` and `df -i` on the folders it writes in show which."
+    folder = os.path.dirname(place.rstrip("/")) or "/"
+    existing = Path(folder)
+    while not existing.exists() and existing != existing.parent:  # the failed step's folders may be gone already
+        existing = existing.parent
+    mount = mount_of(existing)
+    disk = f"the {mount[1]} file system mounted at {mount[0]}" if mount else f"the disk of {existing}"
+    if why == "the disk is full" and out_of_files(existing):
+        return (f"The installer stopped because no more files can be made on {disk}: it has room, but its count of "
+                f"files (inodes) is used up (`df -i {shlex.quote(mount[0] if mount else str(existing))}`); {NO_FILES_FIX}, or use another disk.")
+    return (f"The installer stopped because {why} on {disk} (`df -h {shlex.quote(str(existing))}`); free some space "
+            "there, or use another disk.")
 
 
 def mount_of(folder: Path) -> tuple[str, str] | None:
@@ -94,7 +144,10 @@ def full_disk_words(what: str) -> tuple[str, str]:
         for name, folder in full:
             mount = mount_of(folder)
             on = f", on the {mount[1]} file system mounted at {mount[0]}" if mount else ""
-            said.append(f"{name}{on} (`df -h {shlex.quote(str(folder))}`)")
+            files = out_of_files(folder)
+            said.append(f"{name}{on} (`df -{'i' if files else 'h'} {shlex.quote(str(folder))}`"
+                        + (": it has room, but no more files can be made there, its count of files (inodes) is used up)"
+                           if files else ")"))
         linked = [name for name, _ in full if name.startswith("the state's ")]
         fix = ("free some space there, or point that link at a folder on another disk" if linked
                else "free some space there, or point GC_WIZARD_HOME at another disk" if full[0] is places[0]

@@ -77,3 +77,35 @@ def test_too_many_open_files_names_the_open_files_limit_with_its_number():
     assert words.startswith("cannot open /some/file: this process reached its limit of open files")
     assert f"`ulimit -n` is {soft}" in words or soft == resource.RLIM_INFINITY
     assert "pty" not in words and "GC_WIZARD_HOME" not in words
+
+
+def test_a_disk_out_of_inodes_is_named_so_not_full(no_inodes_tmpfs, monkeypatch):
+    """Twenty-second hostile pass P5: a file-count limit reached (HPC homes have one) was "the disk is full" while
+    `df -h` showed 1% used; the sentence names the inodes and `df -i`, on every path: a path in the state, any other
+    path, no path, and a child's failure that quotes ENOSPC."""
+    from wizard.full_disk import no_room_advice
+
+    monkeypatch.setenv("GC_WIZARD_HOME", str(no_inodes_tmpfs / "state"))
+    in_state = describe_os_error(OSError(errno.ENOSPC, "full", str(no_inodes_tmpfs / "state" / "envs" / "x")))
+    assert "no more files can be made there" in in_state and "inodes" in in_state and "df -i" in in_state, in_state
+    assert "the disk is full" not in in_state and "gc-wizard remove" in in_state
+    elsewhere = describe_os_error(OSError(errno.ENOSPC, "full", str(no_inodes_tmpfs / "out.nc")))
+    assert elsewhere.startswith(f"cannot use {no_inodes_tmpfs}/out.nc: no more files can be made there"), elsewhere
+    no_path = describe_os_error(OSError(errno.ENOSPC, "full"))
+    assert f"`df -i {no_inodes_tmpfs}/state`: it has room, but no more files can be made there" in no_path, no_path
+    child = ('error: Failed to install: x.whl\n  cause: No space left on device (os error 28) at path '
+             f'"{no_inodes_tmpfs}/state/envs/e/lib/python3.11/site-packages/x.dist-info/.tmpAB"')
+    advice = no_room_advice(child)
+    assert advice.startswith(f"The installer stopped because no more files can be made on the tmpfs file system "
+                             f"mounted at {no_inodes_tmpfs}: it has room") and f"`df -i {no_inodes_tmpfs}`" in advice
+
+
+def test_a_child_that_quotes_a_full_disk_is_told_which_disk(full_tmpfs):
+    from wizard.full_disk import no_room_advice
+
+    advice = no_room_advice(f"error: failed to write to file `{full_tmpfs}/lock.txt`: No space left on device")
+    assert advice == (f"The installer stopped because the disk is full on the tmpfs file system mounted at {full_tmpfs} "
+                      f"(`df -h {full_tmpfs}`); free some space there, or use another disk.")
+    assert no_room_advice("error: the index answered 404") is None
+    quota = no_room_advice("OSError: [Errno 122] Disk quota exceeded")
+    assert quota.startswith("The installer stopped because your disk quota is used up; `df -h` and `df -i`")

@@ -46,6 +46,7 @@ from wizard.errors import (
     stop_words,
 )
 from wizard.flows.results import InstallResult, kept_unchecked, what_was_undone
+from wizard.full_disk import no_room_advice
 from wizard.history.store import Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.bundle import bundle_assets_extra
@@ -122,8 +123,9 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
         # The installer was killed, so its last lines say nothing of why (seventeenth hostile pass 6.1: under `ulimit
         # -f` uv died of SIGXFSZ and the message quoted only "Creating virtual environment at …").
         detail += f"\n  (the installer was killed by {signal_words(result.signal)})"
-    advice = unreachable_advice("\n".join(result.tail) + "\n" + _log_tail(log), recipe, python_version,
-                                graphcast_url=graphcast_url and step.name == "install-graphcast")
+    said = "\n".join(result.tail) + "\n" + _log_tail(log)
+    advice = unreachable_advice(said, recipe, python_version,
+                                graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said)
     # The fix first: at 80×24 the installer's own lines would push it off the screen.
     return (f"step '{step.title}' failed." + (f" {advice}" if advice else "") + f"\nThe installer said:\n  {detail}"
             f"\nFull log: {log}")

@@ -46,7 +46,8 @@ from wizard import bounded, paths
 from wizard.errors import UserError
 from wizard.install import lock_reach
 from wizard.install.add_package import add_package_command
-from wizard.install.bundle import check_bundle, read_manifest
+from wizard.install.bundle import MANIFEST, check_bundle, read_manifest
+from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.choices import INSTALLERS
 from wizard.install.indexes import IndexSetting, index_settings
 from wizard.install.linkmode import download_cache, link_mode
@@ -272,11 +273,14 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
             what = (f"{folder.name} is a file; --find-links takes the folder that holds the wheels ({folder.parent})"
                     if folder.is_file() else bounded.not_a_folder(folder))
             raise UserError(f"--find-links {value}: {what}")
-        try:
-            str(folder).encode("utf-8")
-        except UnicodeEncodeError:  # said before an env is made: uv refuses such an argument after it
-            raise UserError(f"--find-links {value}: its path has a byte that is not UTF-8, which uv cannot take; "
-                            "move or link the wheelhouse to a plain path.") from None
+        # The bytes on disk are judged, not Python's decoding of them: under `LC_ALL=C PYTHONUTF8=0` a UTF-8 name
+        # (`whé`) arrives as lone surrogates and was refused, and a bundle made a minute earlier with it (22nd pass P6).
+        shown = paths.not_utf8(str(folder))
+        if shown is not None:  # said before an env is made: uv refuses such an argument after it
+            given = (f"the bundle {paths.not_utf8(str(folder.parent)) or folder.parent}" if folder.name == BUNDLE_WHEELS and (folder.parent / MANIFEST).is_file()
+                     else f"--find-links {value}")
+            raise UserError(f"{given}: its path {shown} has a byte that is not UTF-8, which uv cannot take; "
+                            "move or link it to a plain path.")
         out.append(str(folder))
     return out
 

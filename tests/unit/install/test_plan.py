@@ -215,3 +215,28 @@ def test_a_wheel_given_as_find_links_names_the_folder_to_give_instead(tmp_path):
     wheel.write_bytes(b"PK")
     with pytest.raises(UserError, match=f"is a file; --find-links takes the folder that holds the wheels \\({tmp_path}\\)"):
         build_plan(get_recipe("jax0.4.23-cpu"), env_dir=tmp_path / "e", python=PY, find_links=[str(wheel)])
+
+
+def test_a_wheelhouse_path_is_judged_by_its_bytes_on_disk(tmp_path):
+    """Twenty-second hostile pass P6: under `LC_ALL=C PYTHONUTF8=0` Python holds each byte of a UTF-8 name (`whé`) as
+    a lone surrogate, and a valid wheelhouse (or a bundle made a minute earlier) was refused as "not UTF-8". Only a
+    byte sequence that is not UTF-8 is refused, named with what the user gave: --find-links, or the bundle."""
+    import os
+
+    from wizard.errors import UserError
+    from wizard.install.plan import _user_find_links
+
+    good = os.fsencode(tmp_path) + b"/wh\xc3\xa9"
+    os.mkdir(good)
+    as_c_locale = os.fsdecode(os.fsencode(tmp_path)) + "/wh\udcc3\udca9"  # how argv arrives in the C locale
+    assert _user_find_links([as_c_locale]) == [as_c_locale]
+    bad = os.fsencode(tmp_path) + b"/wh\xff"
+    os.mkdir(bad)
+    with pytest.raises(UserError, match=r"^--find-links .*: its path .*wh\\xff has a byte that is not UTF-8"):
+        _user_find_links([os.fsdecode(bad)])
+    bundle = os.fsencode(tmp_path) + b"/b\xff"
+    os.makedirs(bundle + b"/wheels")
+    with open(bundle + b"/manifest.json", "w") as handle:
+        handle.write("{}")
+    with pytest.raises(UserError, match=r"^the bundle .*/b\\xff: its path .*b\\xff/wheels has a byte that is not"):
+        _user_find_links([os.fsdecode(bundle + b"/wheels")])

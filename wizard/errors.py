@@ -279,6 +279,10 @@ def describe_os_error(exc: OSError) -> str:
 
         if out_of_files(os.path.dirname(str(where).rstrip("/")) or "/"):  # room, but no inode left (22nd pass P5)
             what, fix_files = NO_FILES, NO_FILES_FIX
+        else:
+            from wizard.full_disk import rewrite_needs  # deferred: only a full disk needs it
+
+            what = rewrite_needs(str(where)) or what
     if exc.errno in (errno.ENOSPC, errno.EDQUOT) and where and str(where).startswith(state):
         from wizard.full_disk import through_a_link  # deferred: only a full disk needs it
 

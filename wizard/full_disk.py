@@ -38,7 +38,9 @@ def write_places() -> list[tuple[str, Path]]:
         if link.is_dir():
             places.append((f"the state's {link.name}/ (a link to {os.path.realpath(link)})",
                            Path(os.path.realpath(link))))
-    tmp = tempfile.gettempdir()
+    # TMPDIR as set: `tempfile.gettempdir()` passes over a folder it cannot write a file in — a full one — and named
+    # /tmp instead of the TMPDIR that was full (22nd hostile pass P7).
+    tmp = os.environ.get("TMPDIR") or tempfile.gettempdir()
     places.append((f"the temporary folder {tmp}", Path(os.path.realpath(tmp))))
     return places
 
@@ -65,6 +67,27 @@ def out_of_files(folder: str | os.PathLike[str]) -> bool:
         return False
     # a file system without inode counts (btrfs) says 0 files
     return info.f_files > 0 and info.f_favail == 0 and info.f_bavail * info.f_frsize >= ROOM
+
+
+def rewrite_needs(path: str) -> str | None:
+    """For a file that could not be written anew for want of room while its disk still has some: "the disk has 7.3 MB
+    free, less than the 8.8 MB it takes to write history.json anew beside the old one"; None when the disk is full or
+    the file is not there. Files are rewritten whole beside themselves (`write_private_file`), so a big history needs
+    its own size free: "the disk is full" with `df -h` at 55% sent the user looking elsewhere (22nd pass P7)."""
+    try:
+        size = os.stat(path).st_size
+        info = os.statvfs(os.path.dirname(path) or ".")
+    except OSError:
+        return None
+    free = info.f_bavail * info.f_frsize
+    if free < ROOM or size <= free:
+        return None
+    return (f"the disk has {_megabytes(free)} free, less than the {_megabytes(size)} it takes to write "
+            f"{os.path.basename(path)} anew beside the old one")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:,.1f} MB"
 
 
 #: What ENOSPC means on a file system out of inodes: the one wording every sentence uses.
@@ -149,8 +172,9 @@ def full_disk_words(what: str) -> tuple[str, str]:
                         + (": it has room, but no more files can be made there, its count of files (inodes) is used up)"
                            if files else ")"))
         linked = [name for name, _ in full if name.startswith("the state's ")]
+        state_full = any(name == places[0][0] for name, _ in full)  # the state's own disk: TMPDIR moves none of it
         fix = ("free some space there, or point that link at a folder on another disk" if linked
-               else "free some space there, or point GC_WIZARD_HOME at another disk" if full[0] is places[0]
+               else "free some space there, or point GC_WIZARD_HOME at another disk" if state_full
                else "free some space there, or point TMPDIR at a folder on another disk")
         return f"{what} — the disk of {' and of '.join(said)} has no room left", fix
     folders = " ".join(shlex.quote(str(folder)) for _, folder in places)

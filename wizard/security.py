@@ -273,11 +273,18 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
         raise FileExistsError(f"cannot create a temporary file beside {target}")
     try:
         # surrogateescape: a path holding a byte that is not UTF-8 is written as the bytes it is.
-        with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape") as handle:
-            os.fchmod(handle.fileno(), mode & 0o755)  # exactly this, whatever the umask; never group/other write
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape") as handle:
+                os.fchmod(handle.fileno(), mode & 0o755)  # exactly this, whatever the umask; never group/other write
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            if exc.filename is not None:
+                raise
+            # A write through the open file names no path: said by the file being written, so a full disk is the
+            # one it is on and not "one of the places gc-wizard writes in" (22nd hostile pass P7).
+            raise OSError(exc.errno, exc.strerror, str(target)) from None
         try:
             os.replace(tmp, target)
         except OSError as exc:  # said by the file the user knows, not the temporary one (gone by the time it is said)

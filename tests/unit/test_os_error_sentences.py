@@ -109,3 +109,41 @@ def test_a_child_that_quotes_a_full_disk_is_told_which_disk(full_tmpfs):
     assert no_room_advice("error: the index answered 404") is None
     quota = no_room_advice("OSError: [Errno 122] Disk quota exceeded")
     assert quota.startswith("The installer stopped because your disk quota is used up; `df -h` and `df -i`")
+
+
+def test_a_file_rewritten_on_a_full_disk_is_named_and_the_room_it_needs_said(tmp_path):
+    """Twenty-second hostile pass P7: a 8.8 MB history.json could not be rewritten with 7.3 MB free, and the sentence
+    blamed "one of the places gc-wizard writes in" (its write named no path) while `df -h` showed 55%. The write names
+    its file, and a disk with some room says how much the rewrite needs."""
+    import subprocess
+
+    import pytest
+
+    from wizard.security import write_private_file
+
+    point = tmp_path / "small"
+    point.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(point)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        big = point / "history.json"
+        big.write_text("x" * 2_500_000)
+        with pytest.raises(OSError) as raised:
+            write_private_file(big, "y" * 2_500_000)
+        assert raised.value.errno == errno.ENOSPC and raised.value.filename == str(big)
+        assert big.read_text() == "x" * 2_500_000 and [p.name for p in point.iterdir()] == ["history.json"]
+        sentence = describe_os_error(raised.value)
+        assert sentence.startswith(f"cannot use {big}: the disk has ") and "MB free, less than the 2.5 MB it takes " \
+            "to write history.json anew beside the old one" in sentence, sentence
+    finally:
+        subprocess.run(["umount", "-l", str(point)], capture_output=True)
+
+
+def test_a_full_tmpdir_is_named_as_set_and_a_full_state_is_moved_with_gc_wizard_home(full_tmpfs, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(full_tmpfs))  # tempfile.gettempdir() passes over a full folder for /tmp
+    sentence = describe_os_error(OSError(errno.ENOSPC, "full"))
+    assert f"the temporary folder {full_tmpfs}, on the tmpfs file system" in sentence, sentence
+    assert sentence.endswith("point TMPDIR at a folder on another disk.")
+    monkeypatch.setenv("GC_WIZARD_HOME", str(full_tmpfs))
+    sentence = describe_os_error(OSError(errno.ENOSPC, "full"))
+    assert f"the state folder {full_tmpfs}" in sentence and sentence.endswith("point GC_WIZARD_HOME at another disk.")

@@ -227,3 +227,19 @@ def test_an_empty_log_is_a_sentence_not_a_clean_bill(tmp_path):
     blank = tmp_path / "blank.log"
     blank.write_text("\n")  # a log with a line in it, if only an empty one, is read as a log: clean
     assert run_inproc("diagnose", str(blank)).returncode == 0
+
+
+def test_a_log_with_a_hole_of_nuls_is_read_as_a_log_and_the_hole_ends_a_line(tmp_path):
+    """Twenty-second hostile pass N2: a log with a hole after its first line (a node that crashed mid-write, a sparse
+    copy) was "not a text log (its first bytes are binary data, 73 74 61 72 …)" — the text `starting`; with the hole
+    touching the error line, the evidence quoted 1,300 NULs."""
+    path = tmp_path / "job.err"
+    path.write_bytes(b"starting\n" + b"\0" * 200_000 + LOG.read_bytes())
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    finding = last_json(proc)["findings"][0]
+    assert finding["id"] == "cudnn_version_mismatch" and "\\u0000" not in proc.stdout
+    zeros = tmp_path / "zeros.log"
+    zeros.write_bytes(b"\0" * 20_000)  # nothing but NULs is no log
+    proc = run_inproc("diagnose", str(zeros))
+    assert proc.returncode == 2 and "is not a text log" in " ".join(proc.stderr.split())

@@ -377,12 +377,17 @@ def load_known_failures(path: Path | None = None) -> tuple[KnownFailure, ...]:
 # Matching
 
 
+_NULS = re.compile("\x00+")
+
+
 def clean_log_text(text: str) -> str:
     """ANSI escapes removed, CR/LF normalised, the wizard's own progress/JSON lines blanked out."""
     if "\x1b" in text or "\x9b" in text:
         text = strip_terminal_escapes(text, keep_controls=True)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:  # a hole in a log (a crash mid-write, a sparse copy) ends the line before it: the next starts
+        text = _NULS.sub("\n", text)
     if TIER_PREFIX not in text and TIER_START_PREFIX not in text and _RESULT_START not in text:
         return text  # the common case on a big log: nothing to blank, no per-line pass
     return "\n".join("" if _WIZARD_LINE.match(line) else line for line in text.split("\n"))

@@ -20,6 +20,7 @@ import bz2
 import codecs
 import io
 import lzma
+import re
 import zlib
 from typing import BinaryIO, TextIO
 
@@ -226,6 +227,10 @@ class _Zlib:
         return out
 
 
+#: NULs in a run as long as no binary format writes between data and as a file system's hole leaves.
+_HOLES = re.compile(b"\x00{16,}")
+
+
 def _bomless_utf16(head: bytes) -> str | None:
     """UTF-16 written without a byte-order mark (a NUL after, or before, nearly every ASCII character)."""
     pairs = len(head) // 2
@@ -245,6 +250,13 @@ def _binary(head: bytes) -> bool:
     some Latin-1 bytes, is still a log)."""
     if not head:
         return False
+    # A run of NULs is a hole, not data: a log whose node crashed mid-write, or a sparse copy, has blocks of them between
+    # its lines (22nd hostile pass N2: a text log with a hole after its first line was "not a text log"). Judged on what
+    # is left; a head of nothing but NULs stays binary (`/dev/zero`).
+    text_part = _HOLES.sub(b"", head)
+    if not text_part:
+        return True
+    head = text_part
     if head.count(0) > max(2, len(head) // 100):
         return True
     text = head.decode("utf-8", errors="replace")

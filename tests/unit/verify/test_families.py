@@ -2604,6 +2604,35 @@ def test_batch_77_look_alikes_are_not_these(text, not_expected):
     assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
 
 
+# Batch 77, fixed after half B was scored: names JAX 0.7/0.8 and jaxlib 0.4.16 removed from modules that kept their
+# place (jax.experimental.layout's DeviceLocalLayout, jax.experimental.shard_map's registration hooks, jaxlib
+# xla_client's register_cpu_custom_call_target), in the attribute and the import wordings.
+FAMILIES["jax_too_new"] += [
+    "AttributeError: module 'jax.experimental.layout' has no attribute 'DeviceLocalLayout'",
+    "ImportError: cannot import name 'DeviceLocalLayout' from 'jax.experimental.layout' "
+    "(/home/u/miniconda3/envs/x/lib/python3.11/site-packages/jax/experimental/layout.py)",
+    "AttributeError: module 'jax.experimental.shard_map' has no attribute 'register_check'",
+    "AttributeError: module 'jax.experimental.shard_map' has no attribute 'register_standard_check'",
+    "ImportError: cannot import name '_shard_map_impl' from 'jax.experimental.shard_map' (/v/jax/experimental/shard_map.py)",
+    "module 'jaxlib.xla_client' has no attribute 'register_cpu_custom_call_target'",
+    "AttributeError: module 'jax.lib.xla_client' has no attribute 'register_cpu_custom_call_target'",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # names jaxlib gained later: a plugin newer than jaxlib, not a removed API
+    ("AttributeError: module 'jaxlib.xla_client' has no attribute 'generate_pjrt_gpu_plugin_options'\n", "jax_too_new"),
+    ("AttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_type_id_handler'\n", "jax_too_new"),
+    # the function itself missing is an older JAX (jax.experimental.shard_map came in 0.4.x)
+    ("ImportError: cannot import name 'shard_map' from 'jax.experimental.shard_map'\n", "jax_too_new"),
+    # another package's layout module
+    ("AttributeError: module 'mylib.experimental.layout' has no attribute 'DeviceLocalLayout'\n", "jax_too_new"),
+])
+def test_batch_77_held_out_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

@@ -2582,6 +2582,79 @@ FAMILIES.setdefault("jaxlib_wheel_unavailable", []).extend([
 def test_batch_75_a_missing_package_other_than_jaxlib_stays_the_solvers_failure(text):
     findings = [f.id for f in diagnose_text(text)]
     assert findings[:1] == ["resolver_conflict"], findings
+# Batch 77, half A: JAX's experimental hijax module renames its classes between releases, so flax.nnx (0.12.9) under a
+# newer JAX (0.11.2) misses one: the attribute and import wordings, the module quoted alone (beartype), behind flax's
+# and netket's stacks; and jax.ops' index helpers removed in JAX 0.3.2, imported by name or read as attributes.
+FAMILIES["jax_too_new"] += [
+    "AttributeError: module 'jax.experimental.hijax' has no attribute 'HiPrimitive'",
+    "'jax.experimental.hijax' has no attribute 'HiPrimitive'",
+    "AttributeError: module 'jax.experimental.hijax' has no attribute 'Box'",
+    "ImportError: cannot import name 'HiPrimitive' from 'jax.experimental.hijax' "
+    "(/home/u/.pixi/envs/default/lib/python3.14t/site-packages/jax/experimental/hijax.py)",
+    "ImportError: cannot import name 'index_update' from 'jax.ops' "
+    "(/home/home/.local/lib/python3.8/site-packages/jax/ops/__init__.py)",
+    "ImportError: cannot import name 'index_add' from 'jax.ops' (unknown location)",
+    "from jax.ops import index, index_update\nImportError: cannot import name 'index' from 'jax.ops'",
+    "AttributeError: module 'jax.ops' has no attribute 'index_update'",
+    "jax._src.traceback_util.UnfilteredStackTrace: AttributeError: module 'jax.ops' has no attribute 'index_mul'",
+]
+
+
+@pytest.mark.parametrize("stack", [
+    "  File \"/home/asta/netket/lib/python3.14/site-packages/flax/nnx/bridge/wrappers.py\", line 26, in <module>\n"
+    "    from flax.nnx import graphlib\n",
+    "File ~/project/.pixi/envs/default/lib/python3.14t/site-packages/flax/nnx/__init__.py:22\n"
+    "---> 22 from .bridge import wrappers as wrappers\n",
+    "",
+])
+def test_batch_77_hijax_names_missing_under_flax_are_a_newer_jax(stack):
+    text = f"Traceback (most recent call last):\n{stack}AttributeError: module 'jax.experimental.hijax' has no " \
+           f"attribute 'HiPrimitive'\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["jax_too_new"]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # jax.ops keeps segment_sum and friends: not a removed name
+    ("ImportError: cannot import name 'segment_sum' from 'jax.ops' (/x/jax/ops/__init__.py)\n", "jax_too_new"),
+    # another package's ops module
+    ("ImportError: cannot import name 'index_update' from 'mylib.ops'\n", "jax_too_new"),
+    # another package's hijax
+    ("AttributeError: module 'mylib.experimental.hijax' has no attribute 'HiPrimitive'\n", "jax_too_new"),
+    # names JAX added later elsewhere in jax.experimental stay the older-JAX reading
+    ("AttributeError: module 'jax.experimental.shard' has no attribute 'auto_axes'\n", "jax_too_new"),
+])
+def test_batch_77_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
+
+# Batch 77, fixed after half B was scored: names JAX 0.7/0.8 and jaxlib 0.4.16 removed from modules that kept their
+# place (jax.experimental.layout's DeviceLocalLayout, jax.experimental.shard_map's registration hooks, jaxlib
+# xla_client's register_cpu_custom_call_target), in the attribute and the import wordings.
+FAMILIES["jax_too_new"] += [
+    "AttributeError: module 'jax.experimental.layout' has no attribute 'DeviceLocalLayout'",
+    "ImportError: cannot import name 'DeviceLocalLayout' from 'jax.experimental.layout' "
+    "(/home/u/miniconda3/envs/x/lib/python3.11/site-packages/jax/experimental/layout.py)",
+    "AttributeError: module 'jax.experimental.shard_map' has no attribute 'register_check'",
+    "AttributeError: module 'jax.experimental.shard_map' has no attribute 'register_standard_check'",
+    "ImportError: cannot import name '_shard_map_impl' from 'jax.experimental.shard_map' (/v/jax/experimental/shard_map.py)",
+    "module 'jaxlib.xla_client' has no attribute 'register_cpu_custom_call_target'",
+    "AttributeError: module 'jax.lib.xla_client' has no attribute 'register_cpu_custom_call_target'",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # names jaxlib gained later: a plugin newer than jaxlib, not a removed API
+    ("AttributeError: module 'jaxlib.xla_client' has no attribute 'generate_pjrt_gpu_plugin_options'\n", "jax_too_new"),
+    ("AttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_type_id_handler'\n", "jax_too_new"),
+    # the function itself missing is an older JAX (jax.experimental.shard_map came in 0.4.x)
+    ("ImportError: cannot import name 'shard_map' from 'jax.experimental.shard_map'\n", "jax_too_new"),
+    # another package's layout module
+    ("AttributeError: module 'mylib.experimental.layout' has no attribute 'DeviceLocalLayout'\n", "jax_too_new"),
+])
+def test_batch_77_held_out_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
 
 
 @pytest.mark.parametrize("expected, item, prefix", [

@@ -7,12 +7,13 @@ root. The real CLI in this process, on the tiny recipes' real wheels; nothing is
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
 
 from tests.fixtures.cli import run_inproc
-from tests.fixtures.modes import open_folder
+from tests.fixtures.modes import NOBODY, need_root, open_folder
 from tests.fixtures.state import last_json
 from tests.fixtures.tiny import RECIPE
 from wizard.paths import state_dir
@@ -79,3 +80,54 @@ def test_a_recipes_own_find_links_folder_is_held_to_the_same_rule(tiny, shared):
 def test_the_same_sources_in_a_folder_only_you_can_write_are_read(tiny):
     proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--json")
     assert proc.returncode == 0, proc.stderr
+
+
+def _nothing_made() -> bool:
+    return not (state_dir() / "envs").exists() or not any((state_dir() / "envs").iterdir())
+
+
+# Twenty-second hostile pass, part B.
+# P1: a link another user owns in a sticky folder passed, and the link itself went to uv, so flipping it after the
+# check installed their wheel as root. Now the link is their place, and every source goes on as where it led.
+
+def _sticky(tmp_path):
+    return open_folder(tmp_path / "tmp", sticky=True)
+
+
+@pytest.mark.parametrize("option", ["--find-links", "--graphcast-src"])
+def test_for_root_a_link_another_user_owns_in_a_sticky_folder_is_refused_naming_the_link(tiny, tmp_path, option):
+    need_root("give a link to another user")
+    link = _sticky(tmp_path) / "src"
+    link.symlink_to(tiny.house.path if option == "--find-links" else tiny.graphcast)
+    os.lchown(link, NOBODY, NOBODY)
+    args = ["--recipes-dir", str(tiny.recipes), "--offline", "--find-links", str(tiny.house.path),
+            "--graphcast-src", str(tiny.graphcast)]
+    args[args.index(option) + 1] = str(link)
+    proc = run_inproc("install", "tiny-a", "--yes", "--no-verify", *args, "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"{option} {link}: it is a link that user "), error
+    assert f"(uid {NOBODY}) owns, and gc-wizard runs as root" in error and f"`readlink -f {link}`" in error
+    assert "Traceback" not in proc.stderr and _nothing_made()
+
+
+def test_the_installer_is_given_where_a_link_led_at_the_check_never_the_link(tiny, tmp_path):
+    """The user's wheelhouse and GraphCast wheel, and a recipe's own find_links and `file://` GraphCast source, each
+    through a link of root's in a sticky folder: the plan (what uv runs) names where they led."""
+    sticky = _sticky(tmp_path)
+    for name, target in (("wh", tiny.house.path), ("gc.whl", tiny.graphcast)):
+        (sticky / name).symlink_to(target)
+    plan = last_json(run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--offline", "--find-links",
+                                str(sticky / "wh"), "--graphcast-src", str(sticky / "gc.whl"), "--json"))
+    assert plan["find_links"] == [str(tiny.house.path)] and plan["graphcast"]["install"] == str(tiny.graphcast)
+    argv = " ".join(" ".join(step["argv"]) for step in plan["steps"])
+    assert str(sticky) not in argv and f"--find-links {tiny.house.path}" in argv
+    (tiny.recipes / "tiny-l.yaml").write_text(
+        RECIPE.format(id="tiny-l", requirements="  - pkg-a==1.0")
+        .replace("find_links: []", f"find_links: [{sticky}/wh]")
+        .replace("source: graphcast @ git+https://github.com/google-deepmind/graphcast@",
+                 f"source: graphcast @ file://{sticky}/gc.whl\n  # was @"))
+    proc = run_inproc("plan", "tiny-l", "--recipes-dir", str(tiny.recipes), "--offline", "--json")
+    plan = last_json(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert plan["find_links"] == [str(tiny.house.path)], plan["find_links"]
+    assert plan["graphcast"]["install"] == f"graphcast @ file://{tiny.graphcast}", plan["graphcast"]

@@ -131,3 +131,83 @@ def test_for_a_normal_user_a_folder_every_user_can_write_is_refused_too(public_t
     shared = open_folder(public_tmp / "ww")
     house = _wheelhouse(shared / "wh")
     assert swap_risk_as_nobody(house).startswith(f"(PosixPath('{shared}'), 'is a folder every user can write")
+
+
+# Twenty-second hostile pass, part B. P1: a link another user owns, in a sticky folder, passed, and the link (not
+# where it led) went to uv, so flipping it after the check installed their wheel as root.
+
+def _sticky_link(tmp_path: Path, target: Path, owner: int) -> Path:
+    """A link to `target` in a sticky folder every user can write (as /tmp is), owned by `owner`."""
+    tmp = open_folder(tmp_path / "tmp", sticky=True)
+    link = tmp / "wh"
+    link.symlink_to(target)
+    os.lchown(link, owner, owner)
+    return link
+
+
+def test_for_root_a_link_another_user_owns_in_a_sticky_folder_is_their_place(tmp_path):
+    need_root("give a link to another user")
+    link = _sticky_link(tmp_path, _wheelhouse(tmp_path / "wh"), NOBODY)
+    text = _refusal(link)
+    assert text.startswith(f"--find-links {link}: it is a link that user ") and f"(uid {NOBODY}) owns" in text
+    assert f"`readlink -f {link}`" in text and "nothing was read from it" in text
+
+
+def test_for_root_a_link_another_user_owns_further_on_the_way_is_refused_by_name(tmp_path):
+    """Above the source as given, and inside where another (root's own) link leads: every link walked counts."""
+    need_root("give a link to another user")
+    house = _wheelhouse(tmp_path / "wh")
+    theirs = _sticky_link(tmp_path, house, NOBODY)  # tmp/wh -> wh, theirs
+    (tmp_path / "mine").mkdir(mode=0o700)
+    above = tmp_path / "mine" / "up"
+    above.symlink_to(theirs.parent)  # mine/up -> tmp (root's link), then tmp/wh is theirs
+    assert f"--find-links {above / 'wh'}: {theirs}, on its way, is a link that user " in _refusal(above / "wh")
+    hop = tmp_path / "mine" / "hop"
+    hop.symlink_to(theirs)  # root's link to their link
+    assert f": {theirs}, on its way, is a link that user " in _refusal(hop)
+
+
+def test_for_root_a_link_inside_the_wheelhouse_that_another_user_owns_is_named_inside_it(tmp_path):
+    need_root("give a link to another user")
+    house = _wheelhouse(tmp_path / "wh")
+    inner = house / "pkg_b-1.0-py3-none-any.whl"
+    inner.symlink_to(house / "pkg_a-1.0-py3-none-any.whl")
+    os.lchown(inner, NOBODY, NOBODY)
+    assert f"--find-links {house}: {inner}, inside it, is a link that user " in _refusal(house)
+
+
+def test_a_folder_a_link_on_the_way_sits_in_counts_though_neither_end_is_under_it(tmp_path):
+    """mine/hop -> ww/relay -> wh: the 0777 folder holding the relay link is neither above the path as given nor
+    above where it ends, yet whoever can write it can point the relay elsewhere."""
+    house = _wheelhouse(tmp_path / "wh")
+    shared = open_folder(tmp_path / "ww")
+    (shared / "relay").symlink_to(house)
+    (tmp_path / "mine").mkdir(mode=0o700)
+    hop = tmp_path / "mine" / "hop"
+    hop.symlink_to(shared / "relay")
+    assert f"--find-links {hop}: {shared}, on its way, is a folder every user can write" in _refusal(hop)
+
+
+def test_the_path_handed_back_is_where_the_links_lead_so_a_later_flip_changes_nothing_read(tmp_path):
+    """Root's own link in a sticky folder passes; the reader gets where it led at the check, not the link."""
+    house = _wheelhouse(tmp_path / "wh")
+    link = _sticky_link(tmp_path, house, os.geteuid())
+    got = refuse_swappable_source(f"--find-links {link}", link, "the wheelhouse")
+    assert got == house
+    evil = _wheelhouse(tmp_path / "evil")
+    link.unlink()
+    link.symlink_to(evil)
+    assert got == house and os.path.realpath(link) == str(evil)
+
+
+def test_a_path_without_links_comes_back_as_given(tmp_path):
+    house = _wheelhouse(tmp_path / "wh")
+    assert refuse_swappable_source("--find-links x", house, "the wheelhouse") == house
+
+
+def test_for_a_normal_user_a_link_in_a_sticky_folder_is_its_owners_place_as_their_file_is(public_tmp):
+    """A reader who is not root trusts the owner of what they use (the module docstring): not refused."""
+    house = _wheelhouse(public_tmp / "wh")
+    tmp = open_folder(public_tmp / "tmp", sticky=True)
+    (tmp / "wh").symlink_to(house)
+    assert swap_risk_as_nobody(tmp / "wh") == "None"

@@ -6,8 +6,8 @@ Why: the wizard refused to *write* a lock or a bundle under a folder every user 
 refuse_swappable`), but *read* them from such a folder without a word. The twenty-first hostile pass (P1) renamed
 root's wheelhouse away as another user, put a wheel with a `.pth` in its place, and root's install ran it. Find-links
 wheels carry no hash to catch that, and a lock's or bundle's hashes travel in the same swappable folder. The
-twenty-second (part B) flipped a link of theirs in /tmp between the check and uv's read (P1), and chose the
-sources through an answers file (P3) or the interpreter itself (P4).
+twenty-second (part B) flipped a link of theirs in /tmp between the check and uv's read (P1), wrote a wheel an ACL
+entry let them write (P2), and chose the sources through an answers file (P3) or the interpreter itself (P4).
 
 Who may change a source without it being refused — the people the reader trusts already:
 - the reader themself and root;
@@ -28,6 +28,9 @@ Where it looks (`_resolve_and_check`):
 - the source itself, and for a folder everything inside it (bounded, links followed to their target): a file
   others can write can be rewritten in place, and a folder others can write takes new files (a newer wheel) even
   with the sticky bit, so there the sticky bit does not help;
+- for root, the POSIX ACLs of each of these (the `system.posix_acl_access` extended attribute; for the source
+  folder and those inside it the default ACL too): a named user or group other than root that an entry lets
+  write is someone else who can change it, whatever the mode bits show.
 
 A plain module of the base layer (os, shlex and stat only): the recipe loader and the install stage both call it.
 """
@@ -207,10 +210,69 @@ def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = No
     if info.st_uid != 0:
         return (place, f"is a {kind} that {_user_name(info.st_uid)} owns, and gc-wizard runs as root",
                 "Run gc-wizard as that user instead")
+    found = None if sticky_excuses else _acl_risk(place, kind, folder and not above)
+    if found:
+        return found
     if info.st_mode & 0o020 and info.st_gid != 0 and not sticky_excuses:
         return (place, f"is a {kind} group {_group_name(info.st_gid)} can write, and gc-wizard runs as root",
                 f"Take the group's write away (`chmod g-w {quoted}`)")
     return None
+
+
+#: The two POSIX ACLs a file may carry (`setfacl`), as the kernel stores them: what may be done to it now, and
+#: (a folder's) what the files and folders made in it will get.
+ACL_ACCESS, ACL_DEFAULT = "system.posix_acl_access", "system.posix_acl_default"
+_ACL_VERSION, _ACL_USER, _ACL_GROUP, _ACL_MASK = 2, 0x02, 0x08, 0x10
+
+
+def _acl_risk(place: Path, kind: str, default: bool) -> tuple[Path, str, str] | None:
+    """For root: a user or group other than root that an ACL entry lets write `place`, or (`default`: the source
+    folder and those inside it, where new wheels are put) that its default ACL lets write what is made in it. The mode bits hide them: with an ACL the group bits are its mask, so
+    `-rw-rw-r--+ root root` looks like a file only root's group may write (twenty-second hostile pass P2)."""
+    for name in (ACL_ACCESS, ACL_DEFAULT) if default else (ACL_ACCESS,):
+        for tag, who in acl_writers(place, name):
+            user = tag == _ACL_USER
+            named = _user_name(who) if user else f"group {_group_name(who)}"
+            entry = f"{'u' if user else 'g'}:{_account(who, user)}"
+            quoted = shlex.quote(str(place))
+            if name == ACL_ACCESS:
+                return (place, f"is a {kind} that {named} may write through an ACL entry, and gc-wizard runs as root",
+                        f"Take that entry away (`setfacl -x {entry} {quoted}`)")
+            return (place, f"is a {kind} whose default ACL lets {named} write what is made in it, and gc-wizard "
+                    "runs as root", f"Take that entry away (`setfacl -d -x {entry} {quoted}`)")
+    return None
+
+
+def acl_writers(place: Path, name: str = ACL_ACCESS) -> list[tuple[int, int]]:
+    """(tag, uid or gid) of each named user (tag 0x02) or named group (0x08) other than root whose entry in
+    `place`'s ACL `name` lets them write, as capped by the mask; [] without such an ACL (or where the system or
+    the file system keeps none). The kernel's form: a 4-byte version (2), then 8-byte entries of tag (2 bytes),
+    permissions (2) and id (4), little-endian."""
+    getxattr = getattr(os, "getxattr", None)
+    if getxattr is None:
+        return []
+    try:
+        data = getxattr(place, name)
+    except OSError:  # none (ENODATA), or a file system or system without ACLs
+        return []
+    if len(data) < 4 or int.from_bytes(data[:4], "little") != _ACL_VERSION:
+        return []
+    entries = [(int.from_bytes(data[at:at + 2], "little"), int.from_bytes(data[at + 2:at + 4], "little"),
+                int.from_bytes(data[at + 4:at + 8], "little")) for at in range(4, len(data) - 7, 8)]
+    mask = next((perms for tag, perms, _ in entries if tag == _ACL_MASK), 0o7)
+    return [(tag, who) for tag, perms, who in entries if tag in (_ACL_USER, _ACL_GROUP) and who != 0
+            and perms & mask & 0o2]
+
+
+def _account(number: int, user: bool) -> str:
+    """The name `setfacl` takes for a uid or gid: its name, or the number where it has none."""
+    import grp  # deferred: only a refusal as root names one
+    import pwd
+
+    try:
+        return pwd.getpwuid(number).pw_name if user else grp.getgrgid(number).gr_name
+    except KeyError:
+        return str(number)
 
 
 def _user_name(uid: int) -> str:

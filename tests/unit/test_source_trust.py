@@ -11,7 +11,7 @@ import pytest
 
 from tests.fixtures.modes import NOBODY, need_root, open_folder, swap_risk_as_nobody
 from wizard.errors import ExitCode, UserError
-from wizard.source_trust import refuse_swappable_source, swap_risk
+from wizard.source_trust import acl_writers, refuse_swappable_source, swap_risk
 
 
 def _wheelhouse(folder: Path) -> Path:
@@ -211,3 +211,86 @@ def test_for_a_normal_user_a_link_in_a_sticky_folder_is_its_owners_place_as_thei
     tmp = open_folder(public_tmp / "tmp", sticky=True)
     (tmp / "wh").symlink_to(house)
     assert swap_risk_as_nobody(tmp / "wh") == "None"
+
+
+# P2: POSIX ACLs were not read; `-rw-rw-r--+ root root` with an entry `user:tuser:rw` passed as root's own.
+
+_OWNER, _USER, _GROUP_OWNER, _GROUP, _MASK, _OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
+_NONE = 0xFFFFFFFF
+
+
+def _set_acl(path: Path, *named: tuple[int, int, int], mask: int = 7, default: bool = False) -> None:
+    """Write `path`'s ACL (as `setfacl -m` would) straight to its extended attribute: the owner's, group's and
+    others' entries from its mode, the `named` (tag, perms, id) entries and the mask. Skipped where the file
+    system keeps no ACLs."""
+    mode = path.stat().st_mode
+    entries = [(_OWNER, (mode >> 6) & 7, _NONE), *named, (_GROUP_OWNER, (mode >> 3) & 7, _NONE),
+               (_MASK, mask, _NONE), (_OTHER, mode & 7, _NONE)]
+    data = (2).to_bytes(4, "little") + b"".join(
+        tag.to_bytes(2, "little") + perms.to_bytes(2, "little") + who.to_bytes(4, "little")
+        for tag, perms, who in sorted(entries, key=lambda e: (e[0], e[2])))
+    try:
+        os.setxattr(path, "system.posix_acl_default" if default else "system.posix_acl_access", data)
+    except (AttributeError, OSError) as exc:
+        pytest.skip(f"this file system keeps no POSIX ACLs ({getattr(exc, 'strerror', None) or exc})")
+
+
+def test_for_root_a_wheel_another_user_may_write_through_an_acl_entry_is_refused(tmp_path):
+    need_root("read an ACL as root's rule does")
+    house = _wheelhouse(tmp_path / "wh")
+    wheel = house / "pkg_a-1.0-py3-none-any.whl"
+    _set_acl(wheel, (_USER, 6, NOBODY))
+    text = _refusal(house)
+    assert f"{wheel}, inside it, is a file that user " in text and f"(uid {NOBODY}) may write through an ACL" in text
+    assert f"`setfacl -x u:{_account(NOBODY)} {wheel}`" in text
+
+
+def test_for_root_a_folder_a_named_group_may_write_through_an_acl_entry_is_refused(tmp_path):
+    need_root("read an ACL as root's rule does")
+    house = _wheelhouse(tmp_path / "wh")
+    _set_acl(house, (_GROUP, 7, NOBODY))
+    text = _refusal(house)
+    assert text.startswith(f"--find-links {house}: it is a folder that group ")
+    assert f"(gid {NOBODY}) may write through an ACL entry" in text and "`setfacl -x g:" in text
+
+
+def test_for_root_an_acl_entry_on_a_folder_above_counts_as_its_write(tmp_path):
+    need_root("read an ACL as root's rule does")
+    above = tmp_path / "lab"
+    house = _wheelhouse(above / "deep" / "wh")
+    _set_acl(above, (_USER, 7, NOBODY))
+    assert f"the folder {above} above it is a folder that user " in _refusal(house)
+
+
+def test_for_root_a_default_acl_on_the_wheelhouse_is_refused_as_new_wheels_would_get_it(tmp_path):
+    need_root("read an ACL as root's rule does")
+    house = _wheelhouse(tmp_path / "wh")
+    _set_acl(house, (_USER, 6, NOBODY), default=True)
+    text = _refusal(house)
+    assert "it is a folder whose default ACL lets user " in text and f"`setfacl -d -x u:{_account(NOBODY)} " in text
+
+
+def test_an_acl_entry_the_mask_caps_or_that_only_reads_is_no_write(tmp_path):
+    need_root("read an ACL as root's rule does")
+    house = _wheelhouse(tmp_path / "wh")
+    wheel = house / "pkg_a-1.0-py3-none-any.whl"
+    _set_acl(wheel, (_USER, 6, NOBODY), mask=4)
+    _set_acl(house, (_USER, 5, NOBODY), (_GROUP, 7, 0))  # root's group is root's own
+    assert swap_risk(house) is None
+    assert acl_writers(wheel) == [] and acl_writers(house) == []
+
+
+def test_acl_writers_reads_the_kernels_form(tmp_path):
+    wheel = _wheelhouse(tmp_path / "wh") / "pkg_a-1.0-py3-none-any.whl"
+    assert acl_writers(wheel) == []
+    _set_acl(wheel, (_USER, 2, 1001), (_USER, 4, 1002), (_GROUP, 7, 1003))
+    assert acl_writers(wheel) == [(_USER, 1001), (_GROUP, 1003)]
+
+
+def _account(uid: int) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)

@@ -7,6 +7,7 @@ root. The real CLI in this process, on the tiny recipes' real wheels; nothing is
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -131,3 +132,43 @@ def test_the_installer_is_given_where_a_link_led_at_the_check_never_the_link(tin
     assert proc.returncode == 0, proc.stderr
     assert plan["find_links"] == [str(tiny.house.path)], plan["find_links"]
     assert plan["graphcast"]["install"] == f"graphcast @ file://{tiny.graphcast}", plan["graphcast"]
+
+
+# P3: `install --answers FILE` chose the sources (find_links, graphcast_src, offline) from a file another user
+# could write, unchecked; a 0666 lab file sent root's install to their server.
+
+def _answers(tiny, folder):
+    path = folder / "lab-answers.json"
+    path.write_text(json.dumps({"schema": "gc-wizard-answers", "version": 2, "recipe": "tiny-a", "env": None,
+                                "options": {"find_links": [str(tiny.house.path)], "offline": True,
+                                            "graphcast_src": str(tiny.graphcast)}}))
+    path.chmod(0o644)
+    return path
+
+
+@pytest.mark.parametrize("how", ["0666", "in a 0777 folder", "another user's"])
+def test_an_answers_file_another_user_could_change_is_refused_before_it_is_read(tiny, tmp_path, how):
+    folder = open_folder(tmp_path / "ww") if how == "in a 0777 folder" else tmp_path
+    path = _answers(tiny, folder)
+    if how == "0666":
+        path.chmod(0o666)
+    if how == "another user's":
+        need_root("give a file to another user")
+        os.chown(path, NOBODY, NOBODY)
+    proc = run_inproc("install", "--answers", str(path), "--yes", "--no-verify", "--recipes-dir", str(tiny.recipes),
+                      "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"--answers {path}: "), error
+    assert "another user could change where the packages come from" in error, error
+    assert {"0666": f"`chmod o-w {path}`", "in a 0777 folder": f"`chmod o-w {folder}`",
+            "another user's": "Run gc-wizard as that user instead"}[how] in error
+    assert "Traceback" not in proc.stderr and _nothing_made()
+
+
+def test_an_answers_file_only_you_can_write_is_replayed(tiny, tmp_path):
+    path = _answers(tiny, tmp_path)
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--json")  # the recipe loads
+    assert proc.returncode == 0, proc.stderr
+    from wizard.after.answers import load_answers
+
+    assert load_answers(path).options.find_links == (str(tiny.house.path),)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 
 import pytest
 
@@ -172,3 +173,52 @@ def test_an_answers_file_only_you_can_write_is_replayed(tiny, tmp_path):
     from wizard.after.answers import load_answers
 
     assert load_answers(path).options.find_links == (str(tiny.house.path),)
+
+
+# P4: `--python` naming another user's interpreter, or one reached through a folder or link they can change, ran
+# it as root (three times) during plan and install.
+
+def _wrapper(folder, marker):
+    """An interpreter that notes each run in `marker`, then is the wizard's own Python."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "python3"
+    script.write_text(f"#!/bin/sh\necho ran >> {marker}\nexec {sys.executable} \"$@\"\n")
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.parametrize("how", ["another user's file", "their link in a sticky folder", "in a 0777 folder"])
+def test_a_python_another_user_could_change_is_refused_and_never_run(tiny, tmp_path, how):
+    marker = tmp_path / "ran"
+    if how == "in a 0777 folder":
+        given = _wrapper(open_folder(tmp_path / "ww") / "py", marker)
+    else:
+        need_root("give a file or a link to another user")
+        script = _wrapper(tmp_path / "py", marker)
+        given = script
+        if how == "another user's file":
+            os.chown(script, NOBODY, NOBODY)
+        else:
+            given = _sticky(tmp_path) / "py3"
+            given.symlink_to(script)
+            os.lchown(given, NOBODY, NOBODY)
+    for command in ("plan", "install"):
+        extra = ("--yes", "--no-verify") if command == "install" else ()
+        proc = run_inproc(command, "tiny-a", *extra, *tiny.args()[:-1], "--python", str(given), "--json")
+        error = last_json(proc)["error"]
+        assert proc.returncode == 2 and error.startswith(f"--python {given}: "), error
+        assert "another user could swap the interpreter for their own and gc-wizard would run their code" in error
+        assert error.endswith("or give an interpreter only you can change; it was not run."), error
+        assert "Traceback" not in proc.stderr and _nothing_made()
+    assert not marker.exists()
+
+
+def test_a_python_only_you_can_change_is_run_as_given_through_your_own_link(tiny, tmp_path):
+    """As given, not where the link leads: a venv's `bin/python` is a link, and only through it is it the venv's."""
+    marker = tmp_path / "ran"
+    script = _wrapper(tmp_path / "py", marker)
+    link = _sticky(tmp_path) / "py3"
+    link.symlink_to(script)
+    plan = last_json(run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--python", str(link), "--json"))
+    assert plan["python"]["executable"] == str(link) and plan["python"]["source"] == "given"
+    assert marker.exists()

@@ -1,10 +1,13 @@
 """Refuses an install source another local user could swap: the one rule every read of a lock, a bundle, a
-wheelhouse, a GraphCast wheel or checkout, and a recipe folder goes through (`refuse_swappable_source`).
+wheelhouse, a GraphCast wheel or checkout, a recipe folder, an answers file and a `--python` interpreter goes
+through (`refuse_swappable_source`), which hands back the path to read.
 
 Why: the wizard refused to *write* a lock or a bundle under a folder every user can write (`outputs.
 refuse_swappable`), but *read* them from such a folder without a word. The twenty-first hostile pass (P1) renamed
 root's wheelhouse away as another user, put a wheel with a `.pth` in its place, and root's install ran it. Find-links
-wheels carry no hash to catch that, and a lock's or bundle's hashes travel in the same swappable folder.
+wheels carry no hash to catch that, and a lock's or bundle's hashes travel in the same swappable folder. The
+twenty-second (part B) flipped a link of theirs in /tmp between the check and uv's read (P1), wrote a wheel an ACL
+entry let them write (P2), and chose the sources through an answers file (P3) or the interpreter itself (P4).
 
 Who may change a source without it being refused — the people the reader trusts already:
 - the reader themself and root;
@@ -14,15 +17,22 @@ Who may change a source without it being refused — the people the reader trust
   writable by a group other than root's, is refused (copying it to a folder root owns is the way out).
 Every user (other-write) is never trusted.
 
-Where it looks:
-- every folder above the source, up to / (both the path as given and where its links lead): renaming any folder on
-  the way swaps everything under it, so stopping at a folder the reader owns is not enough — its parent can rename
-  it. A folder above with the sticky bit (/tmp) is fine: there others cannot rename what is not theirs;
+Where it looks (`_resolve_and_check`):
+- every folder on the way to the source, from /, as the kernel walks it: those of the path as given, those its
+  links lead through (a link inside another link's target too), and where it ends: renaming any folder on the way
+  swaps everything under it, so stopping at a folder the reader owns is not enough — its parent can rename it. A
+  folder on the way with the sticky bit (/tmp) is fine: there others cannot rename what is not theirs;
+- every link on the way: for root, one another user owns is theirs to replace even in a sticky folder, so it is
+  refused as their folder is. The walk's end is the path handed back and given to uv or pip, so a link changed
+  after the check (by root or the reader, the only ones left who can) changes nothing that is read;
 - the source itself, and for a folder everything inside it (bounded, links followed to their target): a file
   others can write can be rewritten in place, and a folder others can write takes new files (a newer wheel) even
-  with the sticky bit, so there the sticky bit does not help.
+  with the sticky bit, so there the sticky bit does not help;
+- for root, the POSIX ACLs of each of these (the `system.posix_acl_access` extended attribute; for the source
+  folder and those inside it the default ACL too): a named user or group other than root that an entry lets
+  write is someone else who can change it, whatever the mode bits show.
 
-A plain module of the base layer (os and stat only): the recipe loader and the install stage both call it.
+A plain module of the base layer (os, shlex and stat only): the recipe loader and the install stage both call it.
 """
 
 from __future__ import annotations
@@ -39,48 +49,129 @@ from wizard.errors import UserError
 INSIDE_LIMIT = 20000
 
 
-def refuse_swappable_source(named: str, path: Path | str, what: str) -> None:
+def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: str | None = None,
+                            harm: str = "install (and run) their code", way_out: str | None = None,
+                            untouched: str = "nothing was read from it") -> Path:
     """Refuse (UserError, exit 2), before anything is read from it, a source another local user could swap
-    (see the module docstring for who and where). `named` is how the user gave it ("--find-links /x/wh",
-    "recipe tiny-a's find_links /x/wh"); `what` says what it is ("the wheelhouse", "the lock")."""
-    found = swap_risk(Path(path))
-    if found is None:
-        return
-    place, why, fix = found
+    (see the module docstring for who and where); else return where it is once every link is followed, the path
+    to hand the reader (uv, pip, the wizard's own), so a link changed after the check changes nothing read.
+    `named` is how the user gave it ("--find-links /x/wh", "recipe tiny-a's find_links /x/wh"); `what` says what
+    it is ("the wheelhouse", "the lock"). `swap`, `harm`, `way_out` and `untouched` word the refusal for a source
+    that is not installed from (the answers file, the `--python` interpreter)."""
     given = Path(os.path.abspath(path))
+    resolved, found = _resolve_and_check(given)
+    if found is None:
+        return resolved
+    place, why, fix = found
+    where = _where(place, given, link=why.startswith("is a link "))
+    raise UserError(f"{named}: {where} {why}, so another user could {swap or f'swap {what} for their own'} and "
+                    f"gc-wizard would {harm}. {fix}, or {way_out or f'copy {what} to a folder only you can write'}; "
+                    f"{untouched}.")
+
+
+def _where(place: Path, given: Path, *, link: bool) -> str:
+    """How a refusal names `place` from the source `given`: it, inside it, its folder, above it, where it
+    leads, on its way (a link, or a folder a link on the way passes through), or where a link in it leads."""
     real = Path(os.path.realpath(given))
-    where = ("it" if place == given else f"its folder {place}" if place == given.parent
-             else f"{place}, inside it," if given in place.parents else f"the folder {place} above it"
-             if place in given.parents else f"{place}, where it leads," if place == real or place in real.parents
-             else f"{place}, where a link in it leads,")
-    raise UserError(f"{named}: {where} {why}, so another user could swap {what} for their own and gc-wizard would "
-                    f"install (and run) their code. {fix}, or copy {what} to a folder only you can write; nothing "
-                    "was read from it.")
+    if place == given:
+        return "it"
+    if given in place.parents:
+        return f"{place}, inside it,"
+    if place in given.parents:
+        return (f"{place}, on its way," if link else f"its folder {place}" if place == given.parent
+                else f"the folder {place} above it")
+    if place == real or place in real.parents:
+        return f"{place}, where it leads,"
+    if any(place == step for step, _ in _way(given)[0]):
+        return f"{place}, on its way,"
+    return f"{place}, where a link in it leads,"
 
 
 def swap_risk(path: Path, *, inside: bool = True) -> tuple[Path, str, str] | None:
     """(place, why, fix) for the first place that lets another user swap `path`, or None; a path that does not
     exist is left to its reader to name. `inside`: for a folder, what it holds too (not for a link's target found
     inside, so a link back up cannot loop)."""
-    path = Path(os.path.abspath(path))
+    return _resolve_and_check(Path(os.path.abspath(path)), inside=inside)[1]
+
+
+def _resolve_and_check(path: Path, *, inside: bool = True) -> tuple[Path, tuple[Path, str, str] | None]:
+    """(where `path` leads, the first risk on its way or None). The way is walked once (`_way`): every folder
+    it passes through and every link it follows, those inside a link's target too, are the places looked at,
+    and where the walk ends is the path returned, so what is checked is what is read."""
     try:
         info = os.stat(path)
     except OSError:
-        return None
+        return path, None
     me = os.geteuid()
-    seen: set[Path] = set()
-    for start in (path, Path(os.path.realpath(path))):
-        for folder in reversed(start.parents):
-            if folder in seen:
-                continue
-            seen.add(folder)
-            found = _risk(folder, me, above=True)
-            if found:
-                return found
-    found = _risk(path, me, above=False, info=info)
+    steps, resolved = _way(path)
+    for place, link in steps:
+        found = _link_risk(place, link, me) if link is not None else _risk(place, me, above=True)
+        if found:
+            return resolved or path, found
+    if resolved is None:  # changed under the walk (a link gone): nothing on the way was another user's
+        return path, None
+    found = _risk(resolved, me, above=False, info=info)
     if found or not inside or not stat.S_ISDIR(info.st_mode):
-        return found
-    return _inside(path, me)
+        return resolved, found
+    return resolved, _inside(resolved, me)
+
+
+#: How many links one walk follows before it stops (the kernel's own limit is 40).
+LINK_LIMIT = 40
+
+
+def _way(path: Path) -> tuple[list[tuple[Path, os.stat_result | None]], Path | None]:
+    """The places passed on the way to absolute `path`, in order: (folder, None) for each folder entered and
+    (link, its lstat) for each link followed, and the path it leads to (None when the walk cannot end: a
+    missing part, too many links). Walked by hand, as the kernel does, so that a link inside another link's
+    target, and the folder holding it, are seen too — `os.path.realpath` names only the end."""
+    steps: list[tuple[Path, os.stat_result | None]] = []
+    seen: set[Path] = set()
+    current = Path("/")
+    todo = list(path.parts[1:])
+    hops = 0
+    while todo:
+        if current not in seen:
+            seen.add(current)
+            steps.append((current, None))
+        name = todo.pop(0)
+        if name in ("", "."):
+            continue
+        if name == "..":
+            current = current.parent
+            continue
+        step = current / name
+        try:
+            info = os.lstat(step)
+        except OSError:
+            return steps, None
+        if not stat.S_ISLNK(info.st_mode):
+            current = step
+            continue
+        hops += 1
+        try:
+            target = Path(os.readlink(step))
+        except OSError:
+            return steps, None
+        if hops > LINK_LIMIT:
+            return steps, None
+        steps.append((step, info))
+        if target.is_absolute():
+            current = Path("/")
+            todo = [*target.parts[1:], *todo]
+        else:
+            todo = [*target.parts, *todo]
+    return steps, current
+
+
+def _link_risk(link: Path, info: os.stat_result, me: int) -> tuple[Path, str, str] | None:
+    """For root, a link another user owns: in a folder with the sticky bit (/tmp) its owner may still replace it,
+    so it is their place, refused as a folder they own is. A link's own mode means nothing; its folder is looked
+    at as a folder on the way."""
+    if me != 0 or info.st_uid in (0, me):
+        return None
+    return (link, f"is a link that {_user_name(info.st_uid)} owns, and gc-wizard runs as root",
+            f"Give the place it leads to instead (`readlink -f {shlex.quote(str(link))}`)")
 
 
 def _inside(folder: Path, me: int) -> tuple[Path, str, str] | None:
@@ -92,7 +183,7 @@ def _inside(folder: Path, me: int) -> tuple[Path, str, str] | None:
             if seen > INSIDE_LIMIT:
                 return None
             entry = Path(top) / name
-            found = (swap_risk(Path(os.path.realpath(entry)), inside=False) if entry.is_symlink() and entry.exists()
+            found = (_resolve_and_check(entry, inside=False)[1] if entry.is_symlink() and entry.exists()
                      else _risk(entry, me, above=False))
             if found:
                 return found
@@ -119,10 +210,69 @@ def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = No
     if info.st_uid != 0:
         return (place, f"is a {kind} that {_user_name(info.st_uid)} owns, and gc-wizard runs as root",
                 "Run gc-wizard as that user instead")
+    found = None if sticky_excuses else _acl_risk(place, kind, folder and not above)
+    if found:
+        return found
     if info.st_mode & 0o020 and info.st_gid != 0 and not sticky_excuses:
         return (place, f"is a {kind} group {_group_name(info.st_gid)} can write, and gc-wizard runs as root",
                 f"Take the group's write away (`chmod g-w {quoted}`)")
     return None
+
+
+#: The two POSIX ACLs a file may carry (`setfacl`), as the kernel stores them: what may be done to it now, and
+#: (a folder's) what the files and folders made in it will get.
+ACL_ACCESS, ACL_DEFAULT = "system.posix_acl_access", "system.posix_acl_default"
+_ACL_VERSION, _ACL_USER, _ACL_GROUP, _ACL_MASK = 2, 0x02, 0x08, 0x10
+
+
+def _acl_risk(place: Path, kind: str, default: bool) -> tuple[Path, str, str] | None:
+    """For root: a user or group other than root that an ACL entry lets write `place`, or (`default`: the source
+    folder and those inside it, where new wheels are put) that its default ACL lets write what is made in it. The mode bits hide them: with an ACL the group bits are its mask, so
+    `-rw-rw-r--+ root root` looks like a file only root's group may write (twenty-second hostile pass P2)."""
+    for name in (ACL_ACCESS, ACL_DEFAULT) if default else (ACL_ACCESS,):
+        for tag, who in acl_writers(place, name):
+            user = tag == _ACL_USER
+            named = _user_name(who) if user else f"group {_group_name(who)}"
+            entry = f"{'u' if user else 'g'}:{_account(who, user)}"
+            quoted = shlex.quote(str(place))
+            if name == ACL_ACCESS:
+                return (place, f"is a {kind} that {named} may write through an ACL entry, and gc-wizard runs as root",
+                        f"Take that entry away (`setfacl -x {entry} {quoted}`)")
+            return (place, f"is a {kind} whose default ACL lets {named} write what is made in it, and gc-wizard "
+                    "runs as root", f"Take that entry away (`setfacl -d -x {entry} {quoted}`)")
+    return None
+
+
+def acl_writers(place: Path, name: str = ACL_ACCESS) -> list[tuple[int, int]]:
+    """(tag, uid or gid) of each named user (tag 0x02) or named group (0x08) other than root whose entry in
+    `place`'s ACL `name` lets them write, as capped by the mask; [] without such an ACL (or where the system or
+    the file system keeps none). The kernel's form: a 4-byte version (2), then 8-byte entries of tag (2 bytes),
+    permissions (2) and id (4), little-endian."""
+    getxattr = getattr(os, "getxattr", None)
+    if getxattr is None:
+        return []
+    try:
+        data = getxattr(place, name)
+    except OSError:  # none (ENODATA), or a file system or system without ACLs
+        return []
+    if len(data) < 4 or int.from_bytes(data[:4], "little") != _ACL_VERSION:
+        return []
+    entries = [(int.from_bytes(data[at:at + 2], "little"), int.from_bytes(data[at + 2:at + 4], "little"),
+                int.from_bytes(data[at + 4:at + 8], "little")) for at in range(4, len(data) - 7, 8)]
+    mask = next((perms for tag, perms, _ in entries if tag == _ACL_MASK), 0o7)
+    return [(tag, who) for tag, perms, who in entries if tag in (_ACL_USER, _ACL_GROUP) and who != 0
+            and perms & mask & 0o2]
+
+
+def _account(number: int, user: bool) -> str:
+    """The name `setfacl` takes for a uid or gid: its name, or the number where it has none."""
+    import grp  # deferred: only a refusal as root names one
+    import pwd
+
+    try:
+        return pwd.getpwuid(number).pw_name if user else grp.getgrgid(number).gr_name
+    except KeyError:
+        return str(number)
 
 
 def _user_name(uid: int) -> str:

@@ -7,12 +7,15 @@ root. The real CLI in this process, on the tiny recipes' real wheels; nothing is
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import sys
 
 import pytest
 
 from tests.fixtures.cli import run_inproc
-from tests.fixtures.modes import open_folder
+from tests.fixtures.modes import NOBODY, need_root, open_folder
 from tests.fixtures.state import last_json
 from tests.fixtures.tiny import RECIPE
 from wizard.paths import state_dir
@@ -79,3 +82,143 @@ def test_a_recipes_own_find_links_folder_is_held_to_the_same_rule(tiny, shared):
 def test_the_same_sources_in_a_folder_only_you_can_write_are_read(tiny):
     proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--json")
     assert proc.returncode == 0, proc.stderr
+
+
+def _nothing_made() -> bool:
+    return not (state_dir() / "envs").exists() or not any((state_dir() / "envs").iterdir())
+
+
+# Twenty-second hostile pass, part B.
+# P1: a link another user owns in a sticky folder passed, and the link itself went to uv, so flipping it after the
+# check installed their wheel as root. Now the link is their place, and every source goes on as where it led.
+
+def _sticky(tmp_path):
+    return open_folder(tmp_path / "tmp", sticky=True)
+
+
+@pytest.mark.parametrize("option", ["--find-links", "--graphcast-src"])
+def test_for_root_a_link_another_user_owns_in_a_sticky_folder_is_refused_naming_the_link(tiny, tmp_path, option):
+    need_root("give a link to another user")
+    link = _sticky(tmp_path) / "src"
+    link.symlink_to(tiny.house.path if option == "--find-links" else tiny.graphcast)
+    os.lchown(link, NOBODY, NOBODY)
+    args = ["--recipes-dir", str(tiny.recipes), "--offline", "--find-links", str(tiny.house.path),
+            "--graphcast-src", str(tiny.graphcast)]
+    args[args.index(option) + 1] = str(link)
+    proc = run_inproc("install", "tiny-a", "--yes", "--no-verify", *args, "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"{option} {link}: it is a link that user "), error
+    assert f"(uid {NOBODY}) owns, and gc-wizard runs as root" in error and f"`readlink -f {link}`" in error
+    assert "Traceback" not in proc.stderr and _nothing_made()
+
+
+def test_the_installer_is_given_where_a_link_led_at_the_check_never_the_link(tiny, tmp_path):
+    """The user's wheelhouse and GraphCast wheel, and a recipe's own find_links and `file://` GraphCast source, each
+    through a link of root's in a sticky folder: the plan (what uv runs) names where they led."""
+    sticky = _sticky(tmp_path)
+    for name, target in (("wh", tiny.house.path), ("gc.whl", tiny.graphcast)):
+        (sticky / name).symlink_to(target)
+    plan = last_json(run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--offline", "--find-links",
+                                str(sticky / "wh"), "--graphcast-src", str(sticky / "gc.whl"), "--json"))
+    assert plan["find_links"] == [str(tiny.house.path)] and plan["graphcast"]["install"] == str(tiny.graphcast)
+    argv = " ".join(" ".join(step["argv"]) for step in plan["steps"])
+    assert str(sticky) not in argv and f"--find-links {tiny.house.path}" in argv
+    (tiny.recipes / "tiny-l.yaml").write_text(
+        RECIPE.format(id="tiny-l", requirements="  - pkg-a==1.0")
+        .replace("find_links: []", f"find_links: [{sticky}/wh]")
+        .replace("source: graphcast @ git+https://github.com/google-deepmind/graphcast@",
+                 f"source: graphcast @ file://{sticky}/gc.whl\n  # was @"))
+    proc = run_inproc("plan", "tiny-l", "--recipes-dir", str(tiny.recipes), "--offline", "--json")
+    plan = last_json(proc)
+    assert proc.returncode == 0, proc.stderr
+    assert plan["find_links"] == [str(tiny.house.path)], plan["find_links"]
+    assert plan["graphcast"]["install"] == f"graphcast @ file://{tiny.graphcast}", plan["graphcast"]
+
+
+# P3: `install --answers FILE` chose the sources (find_links, graphcast_src, offline) from a file another user
+# could write, unchecked; a 0666 lab file sent root's install to their server.
+
+def _answers(tiny, folder):
+    path = folder / "lab-answers.json"
+    path.write_text(json.dumps({"schema": "gc-wizard-answers", "version": 2, "recipe": "tiny-a", "env": None,
+                                "options": {"find_links": [str(tiny.house.path)], "offline": True,
+                                            "graphcast_src": str(tiny.graphcast)}}))
+    path.chmod(0o644)
+    return path
+
+
+@pytest.mark.parametrize("how", ["0666", "in a 0777 folder", "another user's"])
+def test_an_answers_file_another_user_could_change_is_refused_before_it_is_read(tiny, tmp_path, how):
+    folder = open_folder(tmp_path / "ww") if how == "in a 0777 folder" else tmp_path
+    path = _answers(tiny, folder)
+    if how == "0666":
+        path.chmod(0o666)
+    if how == "another user's":
+        need_root("give a file to another user")
+        os.chown(path, NOBODY, NOBODY)
+    proc = run_inproc("install", "--answers", str(path), "--yes", "--no-verify", "--recipes-dir", str(tiny.recipes),
+                      "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"--answers {path}: "), error
+    assert "another user could change where the packages come from" in error, error
+    assert {"0666": f"`chmod o-w {path}`", "in a 0777 folder": f"`chmod o-w {folder}`",
+            "another user's": "Run gc-wizard as that user instead"}[how] in error
+    assert "Traceback" not in proc.stderr and _nothing_made()
+
+
+def test_an_answers_file_only_you_can_write_is_replayed(tiny, tmp_path):
+    path = _answers(tiny, tmp_path)
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--json")  # the recipe loads
+    assert proc.returncode == 0, proc.stderr
+    from wizard.after.answers import load_answers
+
+    assert load_answers(path).options.find_links == (str(tiny.house.path),)
+
+
+# P4: `--python` naming another user's interpreter, or one reached through a folder or link they can change, ran
+# it as root (three times) during plan and install.
+
+def _wrapper(folder, marker):
+    """An interpreter that notes each run in `marker`, then is the wizard's own Python."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "python3"
+    script.write_text(f"#!/bin/sh\necho ran >> {marker}\nexec {sys.executable} \"$@\"\n")
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.parametrize("how", ["another user's file", "their link in a sticky folder", "in a 0777 folder"])
+def test_a_python_another_user_could_change_is_refused_and_never_run(tiny, tmp_path, how):
+    marker = tmp_path / "ran"
+    if how == "in a 0777 folder":
+        given = _wrapper(open_folder(tmp_path / "ww") / "py", marker)
+    else:
+        need_root("give a file or a link to another user")
+        script = _wrapper(tmp_path / "py", marker)
+        given = script
+        if how == "another user's file":
+            os.chown(script, NOBODY, NOBODY)
+        else:
+            given = _sticky(tmp_path) / "py3"
+            given.symlink_to(script)
+            os.lchown(given, NOBODY, NOBODY)
+    for command in ("plan", "install"):
+        extra = ("--yes", "--no-verify") if command == "install" else ()
+        proc = run_inproc(command, "tiny-a", *extra, *tiny.args()[:-1], "--python", str(given), "--json")
+        error = last_json(proc)["error"]
+        assert proc.returncode == 2 and error.startswith(f"--python {given}: "), error
+        assert "another user could swap the interpreter for their own and gc-wizard would run their code" in error
+        assert error.endswith("or give an interpreter only you can change; it was not run."), error
+        assert "Traceback" not in proc.stderr and _nothing_made()
+    assert not marker.exists()
+
+
+def test_a_python_only_you_can_change_is_run_as_given_through_your_own_link(tiny, tmp_path):
+    """As given, not where the link leads: a venv's `bin/python` is a link, and only through it is it the venv's."""
+    marker = tmp_path / "ran"
+    script = _wrapper(tmp_path / "py", marker)
+    link = _sticky(tmp_path) / "py3"
+    link.symlink_to(script)
+    plan = last_json(run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--python", str(link), "--json"))
+    assert plan["python"]["executable"] == str(link) and plan["python"]["source"] == "given"
+    assert marker.exists()

@@ -11,7 +11,7 @@ import pytest
 
 from tests.fixtures.modes import NOBODY, need_root, open_folder, swap_risk_as_nobody
 from wizard.errors import ExitCode, UserError
-from wizard.source_trust import refuse_swappable_source, swap_risk
+from wizard.source_trust import acl_writers, refuse_swappable_source, swap_risk
 
 
 def _wheelhouse(folder: Path) -> Path:
@@ -131,3 +131,166 @@ def test_for_a_normal_user_a_folder_every_user_can_write_is_refused_too(public_t
     shared = open_folder(public_tmp / "ww")
     house = _wheelhouse(shared / "wh")
     assert swap_risk_as_nobody(house).startswith(f"(PosixPath('{shared}'), 'is a folder every user can write")
+
+
+# Twenty-second hostile pass, part B. P1: a link another user owns, in a sticky folder, passed, and the link (not
+# where it led) went to uv, so flipping it after the check installed their wheel as root.
+
+def _sticky_link(tmp_path: Path, target: Path, owner: int) -> Path:
+    """A link to `target` in a sticky folder every user can write (as /tmp is), owned by `owner`."""
+    tmp = open_folder(tmp_path / "tmp", sticky=True)
+    link = tmp / "wh"
+    link.symlink_to(target)
+    os.lchown(link, owner, owner)
+    return link
+
+
+def test_for_root_a_link_another_user_owns_in_a_sticky_folder_is_their_place(tmp_path):
+    need_root("give a link to another user")
+    link = _sticky_link(tmp_path, _wheelhouse(tmp_path / "wh"), NOBODY)
+    text = _refusal(link)
+    assert text.startswith(f"--find-links {link}: it is a link that user ") and f"(uid {NOBODY}) owns" in text
+    assert f"`readlink -f {link}`" in text and "nothing was read from it" in text
+
+
+def test_for_root_a_link_another_user_owns_further_on_the_way_is_refused_by_name(tmp_path):
+    """Above the source as given, and inside where another (root's own) link leads: every link walked counts."""
+    need_root("give a link to another user")
+    house = _wheelhouse(tmp_path / "wh")
+    theirs = _sticky_link(tmp_path, house, NOBODY)  # tmp/wh -> wh, theirs
+    (tmp_path / "mine").mkdir(mode=0o700)
+    above = tmp_path / "mine" / "up"
+    above.symlink_to(theirs.parent)  # mine/up -> tmp (root's link), then tmp/wh is theirs
+    assert f"--find-links {above / 'wh'}: {theirs}, on its way, is a link that user " in _refusal(above / "wh")
+    hop = tmp_path / "mine" / "hop"
+    hop.symlink_to(theirs)  # root's link to their link
+    assert f": {theirs}, on its way, is a link that user " in _refusal(hop)
+
+
+def test_for_root_a_link_inside_the_wheelhouse_that_another_user_owns_is_named_inside_it(tmp_path):
+    need_root("give a link to another user")
+    house = _wheelhouse(tmp_path / "wh")
+    inner = house / "pkg_b-1.0-py3-none-any.whl"
+    inner.symlink_to(house / "pkg_a-1.0-py3-none-any.whl")
+    os.lchown(inner, NOBODY, NOBODY)
+    assert f"--find-links {house}: {inner}, inside it, is a link that user " in _refusal(house)
+
+
+def test_a_folder_a_link_on_the_way_sits_in_counts_though_neither_end_is_under_it(tmp_path):
+    """mine/hop -> ww/relay -> wh: the 0777 folder holding the relay link is neither above the path as given nor
+    above where it ends, yet whoever can write it can point the relay elsewhere."""
+    house = _wheelhouse(tmp_path / "wh")
+    shared = open_folder(tmp_path / "ww")
+    (shared / "relay").symlink_to(house)
+    (tmp_path / "mine").mkdir(mode=0o700)
+    hop = tmp_path / "mine" / "hop"
+    hop.symlink_to(shared / "relay")
+    assert f"--find-links {hop}: {shared}, on its way, is a folder every user can write" in _refusal(hop)
+
+
+def test_the_path_handed_back_is_where_the_links_lead_so_a_later_flip_changes_nothing_read(tmp_path):
+    """Root's own link in a sticky folder passes; the reader gets where it led at the check, not the link."""
+    house = _wheelhouse(tmp_path / "wh")
+    link = _sticky_link(tmp_path, house, os.geteuid())
+    got = refuse_swappable_source(f"--find-links {link}", link, "the wheelhouse")
+    assert got == house
+    evil = _wheelhouse(tmp_path / "evil")
+    link.unlink()
+    link.symlink_to(evil)
+    assert got == house and os.path.realpath(link) == str(evil)
+
+
+def test_a_path_without_links_comes_back_as_given(tmp_path):
+    house = _wheelhouse(tmp_path / "wh")
+    assert refuse_swappable_source("--find-links x", house, "the wheelhouse") == house
+
+
+def test_for_a_normal_user_a_link_in_a_sticky_folder_is_its_owners_place_as_their_file_is(public_tmp):
+    """A reader who is not root trusts the owner of what they use (the module docstring): not refused."""
+    house = _wheelhouse(public_tmp / "wh")
+    tmp = open_folder(public_tmp / "tmp", sticky=True)
+    (tmp / "wh").symlink_to(house)
+    assert swap_risk_as_nobody(tmp / "wh") == "None"
+
+
+# P2: POSIX ACLs were not read; `-rw-rw-r--+ root root` with an entry `user:tuser:rw` passed as root's own.
+
+_OWNER, _USER, _GROUP_OWNER, _GROUP, _MASK, _OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
+_NONE = 0xFFFFFFFF
+
+
+def _set_acl(path: Path, *named: tuple[int, int, int], mask: int = 7, default: bool = False) -> None:
+    """Write `path`'s ACL (as `setfacl -m` would) straight to its extended attribute: the owner's, group's and
+    others' entries from its mode, the `named` (tag, perms, id) entries and the mask. Skipped where the file
+    system keeps no ACLs."""
+    mode = path.stat().st_mode
+    entries = [(_OWNER, (mode >> 6) & 7, _NONE), *named, (_GROUP_OWNER, (mode >> 3) & 7, _NONE),
+               (_MASK, mask, _NONE), (_OTHER, mode & 7, _NONE)]
+    data = (2).to_bytes(4, "little") + b"".join(
+        tag.to_bytes(2, "little") + perms.to_bytes(2, "little") + who.to_bytes(4, "little")
+        for tag, perms, who in sorted(entries, key=lambda e: (e[0], e[2])))
+    try:
+        os.setxattr(path, "system.posix_acl_default" if default else "system.posix_acl_access", data)
+    except (AttributeError, OSError) as exc:
+        pytest.skip(f"this file system keeps no POSIX ACLs ({getattr(exc, 'strerror', None) or exc})")
+
+
+def test_for_root_a_wheel_another_user_may_write_through_an_acl_entry_is_refused(tmp_path):
+    need_root("read an ACL as root's rule does")
+    house = _wheelhouse(tmp_path / "wh")
+    wheel = house / "pkg_a-1.0-py3-none-any.whl"
+    _set_acl(wheel, (_USER, 6, NOBODY))
+    text = _refusal(house)
+    assert f"{wheel}, inside it, is a file that user " in text and f"(uid {NOBODY}) may write through an ACL" in text
+    assert f"`setfacl -x u:{_account(NOBODY)} {wheel}`" in text
+
+
+def test_for_root_a_folder_a_named_group_may_write_through_an_acl_entry_is_refused(tmp_path):
+    need_root("read an ACL as root's rule does")
+    house = _wheelhouse(tmp_path / "wh")
+    _set_acl(house, (_GROUP, 7, NOBODY))
+    text = _refusal(house)
+    assert text.startswith(f"--find-links {house}: it is a folder that group ")
+    assert f"(gid {NOBODY}) may write through an ACL entry" in text and "`setfacl -x g:" in text
+
+
+def test_for_root_an_acl_entry_on_a_folder_above_counts_as_its_write(tmp_path):
+    need_root("read an ACL as root's rule does")
+    above = tmp_path / "lab"
+    house = _wheelhouse(above / "deep" / "wh")
+    _set_acl(above, (_USER, 7, NOBODY))
+    assert f"the folder {above} above it is a folder that user " in _refusal(house)
+
+
+def test_for_root_a_default_acl_on_the_wheelhouse_is_refused_as_new_wheels_would_get_it(tmp_path):
+    need_root("read an ACL as root's rule does")
+    house = _wheelhouse(tmp_path / "wh")
+    _set_acl(house, (_USER, 6, NOBODY), default=True)
+    text = _refusal(house)
+    assert "it is a folder whose default ACL lets user " in text and f"`setfacl -d -x u:{_account(NOBODY)} " in text
+
+
+def test_an_acl_entry_the_mask_caps_or_that_only_reads_is_no_write(tmp_path):
+    need_root("read an ACL as root's rule does")
+    house = _wheelhouse(tmp_path / "wh")
+    wheel = house / "pkg_a-1.0-py3-none-any.whl"
+    _set_acl(wheel, (_USER, 6, NOBODY), mask=4)
+    _set_acl(house, (_USER, 5, NOBODY), (_GROUP, 7, 0))  # root's group is root's own
+    assert swap_risk(house) is None
+    assert acl_writers(wheel) == [] and acl_writers(house) == []
+
+
+def test_acl_writers_reads_the_kernels_form(tmp_path):
+    wheel = _wheelhouse(tmp_path / "wh") / "pkg_a-1.0-py3-none-any.whl"
+    assert acl_writers(wheel) == []
+    _set_acl(wheel, (_USER, 2, 1001), (_USER, 4, 1002), (_GROUP, 7, 1003))
+    assert acl_writers(wheel) == [(_USER, 1001), (_GROUP, 1003)]
+
+
+def _account(uid: int) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)

@@ -31,6 +31,7 @@ from wizard.outputs import write_output_file
 from wizard.paths import not_utf8, uncreatable_env_path, unusable_env_path
 from wizard.recipes.loader import is_recipe_id
 from wizard.security import holds_mask, redact_value
+from wizard.source_trust import refuse_swappable_source
 from wizard.yaml_data import YAMLError, dump_data, load_user_data
 
 SCHEMA = "gc-wizard-answers"
@@ -293,8 +294,13 @@ def _path_value(value: str, where: str, key: str, why: str | None = None) -> Non
 def load_answers(path: str | os.PathLike[str]) -> Answers:
     """Read and validate an answers file; UserError (exit 2) names the file and what is wrong."""
     source = Path(path).expanduser()
+    # It chooses the sources as a recipe does (find_links, graphcast_src, offline): the same rule, before it is
+    # read, and it is read where its links lead, as checked (twenty-second hostile pass P3).
+    checked = refuse_swappable_source(
+        f"--answers {source}", source, "the answers file",
+        swap="change where the packages come from (wheelhouses, GraphCast source, index)")
     try:
-        text = bounded.read_text(source, bounded.ANSWERS_BYTES, streams_ok=True)
+        text = bounded.read_text(checked if checked.is_file() else source, bounded.ANSWERS_BYTES, streams_ok=True)
     except bounded.ParseLimitError as exc:
         raise UserError(f"answers file {source}: {exc}.") from None
     except FileNotFoundError:

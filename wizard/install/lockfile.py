@@ -162,7 +162,8 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
     check_out_folder("--out", out, runs="`install --lock` would then install")  # before the resolve: its temporary file beside `out` must not be what is named
-    refuse_swappable_sources(recipe, find_links, None, graphcast=False)  # what the lock's hashes are taken from
+    # What the lock's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
+    recipe, find_links, _ = refuse_swappable_sources(recipe, find_links, None, graphcast=False)
     missing = outside_index_problem(recipe, find_links, name_source=False)
     if missing:  # said before the resolver runs: uv's "not found in the package registry" names no fix
         raise UserError(missing)

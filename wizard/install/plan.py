@@ -643,12 +643,14 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         recipe = apply_alternative(recipe, alternative)
     elif recipe.alternatives and not offline and not find_links and bundle is None and lock is None:
         offer = offer_note(recipe, unreachable_links(recipe))
-    refuse_swappable_sources(recipe, find_links, graphcast_src)  # before anything is read from them
+    # Before anything is read from them; each is named where its links lead from now on, so a link changed after
+    # the check changes nothing uv reads (twenty-second hostile pass P1).
+    recipe, find_links, graphcast_src = refuse_swappable_sources(recipe, tuple(find_links), graphcast_src)
     env_dir, mode = resolve_target(env, recipe.id)
     if bundle is not None:
         if lock is not None:
             raise UserError("--bundle brings its own lock; give --bundle or --lock, not both")
-        refuse_swappable_source(f"--bundle {bundle}", Path(bundle).expanduser(), "the bundle")
+        bundle = refuse_swappable_source(f"--bundle {bundle}", Path(bundle).expanduser(), "the bundle")
         wanted = str(read_manifest(Path(bundle).expanduser().absolute()).get("python", ""))
         narrowed = recipe
         if re.fullmatch(r"3\.\d+", wanted):  # build from the Python the bundle's wheels are for
@@ -677,7 +679,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
             raise UserError(f"--lock {lock}: no such file.") from None
         if why is not None:  # a FIFO or /dev/zero: say what it is, never "no such file"
             raise UserError(f"--lock {lock}: {why}; a lock is a small text file (as `gc-wizard lock` writes it).")
-        refuse_swappable_source(f"--lock {lock}", lock, "the lock")
+        lock = refuse_swappable_source(f"--lock {lock}", lock, "the lock")
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
     added = () if lock is None else _added(f"--lock {lock}", recipe, lock, (*find_links, *recipe.find_links),

@@ -5,12 +5,17 @@ source (the user's `--graphcast-src`, or the recipe's `file://` one).
 Why one list for the three commands: `plan`/`install`, `lock` and `bundle` each take wheelhouses and a GraphCast
 source, and each reads them; a check in one of them only left the others open (twenty-first hostile pass P1).
 URLs other than `file://` are the index's business (hashes, TLS), not a folder's modes.
+
+Each place comes back as where its links lead, checked, and that is what uv and pip are given: a link another user
+could flip between the check and the read was the twenty-second pass's P1.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from wizard.source_trust import refuse_swappable_source
 
@@ -26,23 +31,51 @@ def local_path(location: str) -> Path | None:
     return Path(text).expanduser()
 
 
+def _located(location: str, where: Path, resolved: Path) -> str:
+    """`location` naming `resolved` instead, in its own form (a path, a `file://` URL, `name @ file://…`); as it
+    was where no link was followed (a missing path too, left to its reader to name as the user gave it)."""
+    if resolved == Path(os.path.abspath(where)):
+        return location
+    head, _, text = location.rpartition(" @ ") if " @ " in location else ("", "", location)
+    text = text.strip()
+    if text.lower().startswith("file://"):
+        text = "file://" + quote(str(resolved))
+    else:
+        text = str(resolved)
+    return f"{head} @ {text}" if head else text
+
+
 def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], graphcast_src: str | None, *,
-                             graphcast: bool = True) -> None:
-    """UserError (exit 2), before anything is read or made, for the first local source another user could swap.
+                             graphcast: bool = True):
+    """UserError (exit 2), before anything is read or made, for the first local source another user could swap;
+    else (recipe, find_links, graphcast_src) with each local place named where its links lead (the recipe's
+    `find_links` and `graphcast.source` too), to be given to the installer in their place.
     `recipe` None: the user's sources alone (checked at start-up, before a recipe is chosen); `graphcast` False:
     a lock, which holds no GraphCast."""
+    links = []
     for link in find_links:
         where = local_path(link)
         if where is not None:
-            refuse_swappable_source(f"--find-links {where}", where, "the wheelhouse")
+            link = _located(link, where, refuse_swappable_source(f"--find-links {where}", where, "the wheelhouse"))
+        links.append(link)
+    own = []
     for link in recipe.find_links if recipe is not None else ():
         where = local_path(link)
         if where is not None:
-            refuse_swappable_source(f"recipe {recipe.id}'s find_links folder {where}", where, "the wheelhouse")
+            link = _located(link, where, refuse_swappable_source(
+                f"recipe {recipe.id}'s find_links folder {where}", where, "the wheelhouse"))
+        own.append(link)
+    if recipe is not None and tuple(own) != recipe.find_links:
+        recipe = dataclasses.replace(recipe, find_links=tuple(own))
     if not graphcast:
-        return
+        return recipe, type(find_links)(links), graphcast_src
     source = graphcast_src or (recipe.graphcast.source if recipe is not None else None)
     where = local_path(source) if source else None
     if where is not None:
         named = f"--graphcast-src {where}" if graphcast_src else f"recipe {recipe.id}'s graphcast.source {where}"
-        refuse_swappable_source(named, where, "the GraphCast source")
+        located = _located(source, where, refuse_swappable_source(named, where, "the GraphCast source"))
+        if graphcast_src:
+            graphcast_src = located
+        elif located != source:
+            recipe = dataclasses.replace(recipe, graphcast=dataclasses.replace(recipe.graphcast, source=located))
+    return recipe, type(find_links)(links), graphcast_src

@@ -721,7 +721,8 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
         if folder != paths.builtin_recipes_dir():  # the shipped ones sit beside the wizard's own code
             # A recipe chooses the packages, indexes and wheelhouses: another user's recipes are their install.
             named = "the recipe folder" if folder == paths.user_recipes_dir() else "--recipes-dir"
-            refuse_swappable_source(f"{named} {folder}", folder, "its recipes")
+            # Read where its links lead, as checked: a link flipped after the check changes nothing read.
+            folder = refuse_swappable_source(f"{named} {folder}", folder, "its recipes")
         files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
         here: dict[str, Path] = {}
         for file in files:

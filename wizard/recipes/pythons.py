@@ -32,6 +32,7 @@ from wizard.children import run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
 from wizard.recipes.loader import Recipe
 from wizard.security import refuse_option_like
+from wizard.source_trust import refuse_swappable_source
 from wizard.uv_tool import uv_bin
 
 _NAME_RE = re.compile(r"^python3(\.\d+)?$")
@@ -288,7 +289,13 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
                         f"{listed}), and uv may not download one here (offline, or the pip installer). Fetch one "
                         f"where there is internet: `uv python install {text}`, or give its path: --python PATH.")
     if "/" in text or text.startswith("~"):
+        # Run only once the rule every source goes through has passed it: another user's interpreter, or one they
+        # can swap, ran as root to tell its version (twenty-second hostile pass P4). Run as given, not where its
+        # links lead: a venv's `bin/python` is a link to its base, and only through the link is it the venv's; once
+        # passed, no link or folder on its way is another user's to change.
         path = Path(text).expanduser()
+        refuse_swappable_source(f"--python {text}", path, "the interpreter", harm="run their code",
+                                way_out="give an interpreter only you can change", untouched="it was not run")
         choice = probe_python(str(path), "given")
         if choice is None:
             raise UserError(f"--python {text}: not a Python interpreter that runs.")

@@ -241,6 +241,48 @@ def in_envs_folder(env: Path | str) -> bool:
     return os.path.realpath(path.parent) == os.path.realpath(root)
 
 
+def env_key(env: Path | str | None) -> str:
+    """The one form in which environment paths from history are compared (remove, rollback, the current one,
+    an interrupted install's folder, `made_by_this_state`): its folder with every link, `.`, `..` and doubled `/`
+    resolved, joined with its own name, so two spellings of one folder (`//tmp//st/envs/x`, `st/envs/./x/`, the
+    state folder reached through a link to it) are one environment. The name itself is kept unresolved: a link
+    in envs/ is its own entry (remove deletes the link, never what it points to). Empty for no path.
+
+    Why: `remove` compared spellings and deleted the current environment when another entry named it as
+    `//tmp//…` or through a link to the state folder (22nd hostile pass P9)."""
+    text = os.fspath(env) if env is not None else ""
+    if not text:
+        return ""
+    stripped = text.rstrip("/")
+    if not stripped:
+        return "/"
+    folder, name = os.path.split(stripped)
+    if name in (".", ".."):
+        return os.path.realpath(stripped)
+    return os.path.join(os.path.realpath(folder or "."), name)
+
+
+def same_env(a: Path | str | None, b: Path | str | None) -> bool:
+    """Whether `a` and `b` name one environment: the same `env_key`, or (both there) the same folder by device
+    and inode, whatever links lead to it."""
+    if not a or not b:
+        return False
+    if env_key(a) == env_key(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def spelled_plainly(env: str) -> str:
+    """`env` as the wizard writes a path: no doubled `/` (POSIX keeps a leading `//`), no `.` part, no trailing
+    `/`. Lexical only, so a path climbing with `..` is left as it is (whoever reads it refuses it by name)."""
+    if not env or not env.startswith("/") or ".." in env.split("/"):
+        return env
+    return "/" + os.path.normpath(env).lstrip("/")
+
+
 def current_env(history) -> Env:
     """The current environment from `history` (a `wizard.history.store.History`); one UserError
     sentence when there is none, it names no folder, or its folder is gone."""

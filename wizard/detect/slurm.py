@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.children import die_with_parent
+from wizard.children import close_read_pipes, die_with_parent
 from wizard.detect import slurm_cluster
 from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Facts
 from wizard.detect.slurm_cluster import partitions
@@ -182,9 +182,9 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
             if not job.feed(line) and on_line is not None and line.strip():
                 on_line(line)
 
-    readers = [threading.Thread(target=read_err, daemon=True),
-               threading.Thread(target=lambda: out_chunks.append(proc.stdout.read()), daemon=True)]
-    for reader in readers:
+    readers = [(proc.stderr, threading.Thread(target=read_err, daemon=True)),
+               (proc.stdout, threading.Thread(target=lambda: out_chunks.append(proc.stdout.read()), daemon=True))]
+    for _pipe, reader in readers:
         reader.start()
     started = time.monotonic()
     try:
@@ -192,8 +192,7 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     finally:
         if proc.poll() is None:
             stop_srun(proc, job)
-        for reader in readers:
-            reader.join(timeout=5)
+        close_read_pipes(proc, readers, timeout=5)
         _keep_lines(log, err_lines)
     if ended == "cancelled":
         raise DetectionStopped(f"Detection through srun was stopped; {_job_words(job)} was cancelled.")

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
-from wizard.children import die_with_parent
+from wizard.children import close_read_pipes, die_with_parent
 from wizard.detect.facts import Facts
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, QUEUE_FIX, JobState, SrunJob, queue_cause
@@ -505,10 +505,10 @@ def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: Pro
         preexec_fn=die_with_parent(),  # it dies with the wizard, even on SIGKILL: no orphan holding GPU memory
     )
     readers = [
-        threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, listeners), daemon=True),
-        threading.Thread(target=_read_stderr, args=(proc.stderr, stream, log, listeners), daemon=True),
+        (proc.stdout, threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, listeners), daemon=True)),
+        (proc.stderr, threading.Thread(target=_read_stderr, args=(proc.stderr, stream, log, listeners), daemon=True)),
     ]
-    for reader in readers:
+    for _pipe, reader in readers:
         reader.start()
     try:
         stopped = _wait(proc, started + timeout, cancel, stream.job)
@@ -517,8 +517,7 @@ def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: Pro
             ProcessTreeStopper(proc.pid, lambda: proc.poll() is None, signals=PROBE_STOP_SIGNALS).stop()
             if stream.job is not None:
                 stream.job.cancel()  # srun revokes a pending allocation on SIGTERM; scancel makes sure
-        for reader in readers:
-            reader.join(timeout=10)
+        close_read_pipes(proc, readers, timeout=10)
     return ProbeRun(proc.returncode, time.monotonic() - started, stopped == "cancelled", stopped == "timeout",
                     queue_timeout=stopped == "queue")
 

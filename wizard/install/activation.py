@@ -398,11 +398,49 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
                 # pass P11: `sys.path.insert(0, '/x/shadow.zip')` was named by verify, not by diagnose --env)
                 found += [(source, folder) for folder in folders
                           if not _inside(folder, env) and (os.path.isdir(folder) or os.path.isfile(folder))]
-    if _includes_system_site(env) and not environ.get("PYTHONNOUSERSITE"):
-        base = environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
-        for site in sorted(Path(base).glob("lib/python3*/site-packages")):
-            found.append(("the user site-packages (its pyvenv.cfg has include-system-site-packages = true, and "
-                          "Python searches the user's packages first)", str(site)))
+    user_sites = _user_sites(env, environ)
+    for site in user_sites:
+        found.append(("the user site-packages (its pyvenv.cfg has include-system-site-packages = true, and "
+                      "Python searches the user's packages first)", str(site)))
+    for startup in startup_files(env, environ):
+        # Code Python runs at every start (22nd hostile pass P6: `sys.path.insert(0, '/x/stray')` in the env's
+        # sitecustomize.py put a stray jax first, and the check named only where jax came from). Never run here:
+        # the folders it names as quoted absolute paths are read from its text, as a .pth file's import lines are.
+        try:
+            text = bounded.read_head(startup, _PTH_BYTES).decode("utf-8", "replace")
+        except OSError:
+            continue
+        folders = dict.fromkeys(os.path.normpath(quoted) for quoted in _QUOTED_PATH.findall(text))
+        found += [(f"{startup} {STARTUP_WORDS}", folder) for folder in folders
+                  if not _inside(folder, env) and (os.path.isdir(folder) or os.path.isfile(folder))]
+    return found
+
+
+#: How a start-up file is named in evidence, after its path (one wording for verify, forecast and the kernel).
+STARTUP_WORDS = "(code Python runs at every start of the environment)"
+
+
+def _user_sites(env: Path, environ: Mapping[str, str]) -> list[Path]:
+    """The user's site-packages the environment's Python searches: only with `include-system-site-packages = true`
+    and without PYTHONNOUSERSITE."""
+    if not _includes_system_site(env) or environ.get("PYTHONNOUSERSITE"):
+        return []
+    base = environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
+    return sorted(Path(base).glob("lib/python3*/site-packages"))
+
+
+def startup_files(env: Path, environ: Mapping[str, str]) -> list[Path]:
+    """The `sitecustomize` and `usercustomize` modules the environment's Python runs at every start, before any
+    program: in its own site-packages, and (`usercustomize` too) in a user site it searches."""
+    sites = sorted(env.glob("lib/python3*/site-packages"))
+    user_sites = _user_sites(env, environ)
+    names = ("sitecustomize", "usercustomize") if user_sites else ("sitecustomize",)
+    found = []
+    for site in [*sites, *user_sites]:
+        for name in names:
+            for candidate in (site / f"{name}.py", site / name / "__init__.py"):
+                if candidate.is_file():
+                    found.append(candidate)
     return found
 
 
@@ -417,7 +455,8 @@ def stray_other_entries(env: Path, environ: Mapping[str, str]) -> list[str]:
     evidence = []
     for source, folder in other_path_entries(env, environ):
         _keep, removals = stray_pythonpath(env, folder)
-        evidence += [f"{source} adds {folder}: {r.reason}" for r in removals]
+        verb = "puts {} first" if source.endswith(STARTUP_WORDS) else "adds {}"
+        evidence += [f"{source} {verb.format(folder)}: {r.reason}" for r in removals]
     return evidence
 
 

@@ -33,12 +33,7 @@ from wizard.detect.srun_job import DEFAULT_WAIT, QUEUE_FIX, JobState, SrunJob, q
 from wizard.errors import UserError, signal_words
 from wizard.history.store import VerifySummary
 from wizard.install.activation import (
-    STACK_MODULES,
-    STARTUP_MODULES,
-    Removal,
     compute_activation,
-    folder_modules,
-    stray_other_entries,
 )
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
@@ -48,7 +43,7 @@ from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
 from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIER_TITLES, TIERS, Tier
-from wizard.verify.shadow import pythonpath_finding, removal_evidence
+from wizard.verify.shadow import probe_shadow as _shadow_finding
 
 BACKENDS = ("gpu", "cpu", "auto")
 STDERR_TAIL_LINES = 40
@@ -589,39 +584,6 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
         failed = next((t for t in tiers if t.status == "failed"), None)
         findings = [_fallback_finding(failed, log_file, run.timed_out, timeout)]
     return findings
-
-
-def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str],
-                    removed: Sequence[Mapping[str, str]] = ()) -> Finding | None:
-    """`pythonpath_shadows_env` when the probe's jax came from outside the environment, or a PYTHONPATH folder
-    the check ran with holds one of the modules it imports (an entry inside the environment that reaches out
-    with `..`); else, when the activation left such a folder out (`removed`), the same finding as a note: the
-    check did not meet it, a `python` run outside `activate` would. Without it a stray `jax` checkout on
-    PYTHONPATH gave "matches no known failure"."""
-    evidence = []
-    jax_tier = next((t for t in tiers if t.name == "jax_import"), None)
-    jax_path = (jax_tier.details.get("jax_path") if jax_tier is not None else None) or ""
-    real_env = os.path.realpath(env)
-    if jax_path and not os.path.realpath(jax_path).startswith(real_env + os.sep):
-        evidence.append(f"jax was imported from {jax_path}")
-        evidence += stray_other_entries(env, child_env)  # how it got there: a .pth file, the user site
-    elif not jax_path:
-        # The import itself died (a stray copy that raises, or one built for another jaxlib), so no tier says where
-        # jax came from: a user site or a .pth folder outside the env that holds one is then the likeliest cause,
-        # as `diagnose --env` says (eleventh hostile pass #206/#207: "matches no known failure").
-        evidence += stray_other_entries(env, child_env)
-    for entry in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
-        # A relative entry is searched from the probe's working folder, the environment (run_probe's cwd), not
-        # from the wizard's: read from here, a `jax/` beside the user named a folder the check never searched.
-        folder = os.path.join(env, entry)
-        held = sorted((STACK_MODULES | STARTUP_MODULES) & folder_modules(folder))
-        if held and not os.path.realpath(folder).startswith(real_env + os.sep):
-            evidence.append(f"PYTHONPATH holds {entry}, with {', '.join(held)}"
-                            + ("" if os.path.isabs(entry) else f" (from {env}, where the check runs)"))
-    if evidence:
-        return pythonpath_finding(env, evidence, in_effect=True)
-    left_out = [Removal(r["variable"], r["dir"], r["reason"]) for r in removed]
-    return pythonpath_finding(env, removal_evidence(left_out), in_effect=False, priority=90)
 
 
 def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,

@@ -43,6 +43,7 @@ from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
 from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIER_TITLES, TIERS, Tier
+from wizard.verify.shadow import PRELOAD_ID, preload_finding
 from wizard.verify.shadow import probe_shadow as _shadow_finding
 
 BACKENDS = ("gpu", "cpu", "auto")
@@ -580,9 +581,12 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
         findings = [shadow, *findings]
     elif shadow is not None:  # left out of the check: a note after what did fail
         findings = [*findings, shadow]
-    if not findings:
+    preload = preload_finding(removed)
+    if preload is not None:  # left out of the check too: a note after what did fail
+        findings = [*findings, preload]
+    if not [f for f in findings if f.id != PRELOAD_ID]:
         failed = next((t for t in tiers if t.status == "failed"), None)
-        findings = [_fallback_finding(failed, log_file, run.timed_out, timeout)]
+        findings = [_fallback_finding(failed, log_file, run.timed_out, timeout), *findings]
     return findings
 
 

@@ -151,3 +151,24 @@ def probe_shadow(tiers: list[Tier], env: Path, child_env: Mapping[str, str],
         return pythonpath_finding(env, evidence, in_effect=True)
     left_out = [Removal(r["variable"], r["dir"], r["reason"]) for r in removed]
     return pythonpath_finding(env, removal_evidence(left_out), in_effect=False, priority=90)
+
+
+PRELOAD_ID = "ld_preload_cuda"
+
+
+def preload_finding(removed: Sequence[Mapping[str, str]]) -> Finding | None:
+    """A note for each CUDA, cuDNN, NCCL or driver library the activation took off LD_PRELOAD for the check (the same
+    decision `activate` and the kernel make): the check ran without it, a program started from this shell would not
+    (22nd hostile pass P8: verify named it nowhere)."""
+    evidence = [f"LD_PRELOAD holds {item['dir']}: {item['reason']}" for item in removed
+                if item.get("variable") == "LD_PRELOAD"]
+    if not evidence:
+        return None
+    return Finding(id=PRELOAD_ID, title="A CUDA library is preloaded into every program (LD_PRELOAD)",
+                   explanation=("The check ran without it (gc-wizard activate, the Jupyter kernel and verify leave it "
+                                "out), but a `python` or script started from this shell loads it before anything "
+                                "else, so JAX talks to it instead of the environment's own libraries or the "
+                                "installed driver."),
+                   fix=("Activate the environment with `eval \"$(gc-wizard activate)\"`, which leaves it out, or "
+                        "`unset LD_PRELOAD` (or remove it where your shell's start-up file sets it)."),
+                   evidence=tuple(evidence), priority=90)

@@ -421,6 +421,7 @@ def _remove_env_tree(env: Path) -> list[tuple[str, str]]:
         left.append((str(path), getattr(error, "strerror", None) or str(error)))
 
     last = {MARKER, "pyvenv.cfg"}
+    _open_own_folders(env)
     try:
         children = sorted(os.scandir(env), key=lambda entry: entry.name)
     except OSError as exc:
@@ -452,6 +453,35 @@ def _remove_env_tree(env: Path) -> list[tuple[str, str]]:
             if not left:
                 left.append((str(env), exc.strerror or str(exc)))
     return left
+
+
+def _open_own_folders(env: Path) -> None:
+    """Give each folder in `env` that this user owns but may not write, enter or list the owner's rights back
+    (`chmod u+rwx`), as its owner may: a folder made read-only (`chmod -R a-w`, a tool that protects what it built)
+    is deleted, not left with advice about immutable files and other owners that did not apply (22nd hostile pass
+    P11). A folder another user owns is left as it is (its owner or an admin must); root needs none of this."""
+    uid = os.geteuid()
+    if uid == 0:
+        return
+    stack = [str(env)]
+    while stack:
+        folder = stack.pop()
+        try:
+            info = os.lstat(folder)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            continue
+        if info.st_uid == uid and info.st_mode & 0o700 != 0o700:
+            try:
+                os.chmod(folder, stat.S_IMODE(info.st_mode) | 0o700)
+            except OSError:
+                pass
+        try:
+            with os.scandir(folder) as entries:
+                stack.extend(entry.path for entry in entries if entry.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
 
 
 def _mount_inside(root: Path) -> Path | None:

@@ -5,6 +5,7 @@ owns is made writable by its owner and deleted, not left with advice about immut
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.modes import NOBODY, need_root
+from tests.fixtures.state import REPO
 from wizard.history.store import Entry
 from wizard.install import envs
 
@@ -59,3 +62,29 @@ def test_remove_refuses_an_environment_a_running_process_uses_and_names_it(isola
 
 def test_no_process_means_no_word(tmp_path):
     assert envs.processes_using(tmp_path) == []
+
+
+def test_a_read_only_environment_its_owner_removes_is_deleted(public_tmp):
+    """As a normal user (root gives the tree to nobody and becomes it in a child): `chmod -R a-w` on the env made
+    every folder undeletable, and the advice named immutable files and other owners."""
+    need_root("give the environment to another user and remove it as that user")
+    root = public_tmp / "state"
+    root.mkdir()
+    env = _env(root, "tiny-a-1")
+    for folder, dirs, files in os.walk(root):
+        for name in [folder, *(os.path.join(folder, d) for d in dirs), *(os.path.join(folder, f) for f in files)]:
+            os.lchown(name, NOBODY, NOBODY)
+    os.chown(root, 0, 0)
+    for folder, _dirs, files in os.walk(env, topdown=False):
+        for name in files:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.chmod(path, 0o444)
+        os.chmod(folder, 0o555)
+    code = ("import os, sys\nfrom pathlib import Path\nfrom wizard.install.envs import _remove_env_tree\n"
+            f"os.setgroups([]); os.setgid({NOBODY}); os.setuid({NOBODY})\n"
+            "print(_remove_env_tree(Path(sys.argv[1])))\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(env)], env={**os.environ, "PYTHONPATH": str(REPO)},
+                          cwd="/", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]" and not env.exists(), proc.stdout

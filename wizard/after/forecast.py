@@ -228,7 +228,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     out = output_path(chosen.model.name)
     by_kind = {f.asset.relpath: f.path for f in fetched}
     launcher = slurm.srun("gc-wizard-forecast") if slurm is not None else []
-    argv = [*launcher, str(env.python), str(FORECAST_PROBE_PATH), "--params", str(by_kind[chosen.model.relpath]),
+    argv = [*launcher, str(env.python), str(paths.package_file(FORECAST_PROBE_PATH)), "--params", str(by_kind[chosen.model.relpath]),
             "--dataset", str(by_kind[chosen.dataset.relpath]), "--stats", str(by_kind[chosen.stats[0].relpath].parent),
             "--steps", str(request.steps), "--out", str(out), "--family", assets.family(chosen.model.name)]
     child_env, removed = probe_environment(env.path, backend, dict(env.marker.runtime_env) if env.marker else None)

@@ -21,7 +21,6 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -165,7 +164,9 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     Slurm refuses, DetectionStopped when cancelled, OperationFailed when srun or the node fails.
     """
     srun = target.srun("gc-wizard-detect")
-    argv = [*srun, sys.executable, "-m", "wizard", "detect", "--json"]
+    from wizard import paths  # a zipapp runs as `python gcw.pyz`, not `python -m wizard`
+
+    argv = [*srun, *paths.program_argv(), "detect", "--json"]
     env = dict(os.environ)
     env.pop("PYTHONHOME", None)
     log = _srun_log(argv)

@@ -29,7 +29,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard import bounded
+from wizard import bounded, paths
 from wizard.install.git_objects import GitReadError, commit_files, git_dirs, no_commit_words
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
@@ -112,7 +112,7 @@ def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
     if not revision:
         return None
     try:
-        releases = json.loads(RELEASES_PATH.read_text(encoding="utf-8"))["releases"]
+        releases = json.loads(paths.package_file(RELEASES_PATH).read_text(encoding="utf-8"))["releases"]
     except (OSError, ValueError, KeyError):
         return None
     for commit, release in releases.items():

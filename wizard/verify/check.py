@@ -431,7 +431,7 @@ def _gencast_from_marker(env: Path) -> bool | None:
 
 def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
                 graphcast_src: str | Path | None, launcher: Sequence[str]) -> list[str]:
-    argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level,
+    argv = [*launcher, str(python), str(paths.package_file(PROBE_PATH)), "--backend", backend, "--level", level,
             "--gencast", {True: "yes", False: "no", None: "auto"}[gencast]]
     if graphcast_src is not None:
         src = Path(graphcast_src).expanduser().absolute()

@@ -138,6 +138,27 @@ def communicate_bounded(proc, timeout: float) -> tuple[str, str, bool]:
             return out or "", err or "", ended_at is None
 
 
+def close_read_pipes(proc, readers, *, timeout: float) -> None:
+    """End a child read live by `readers` (threads, one per pipe: `(stream, thread)` pairs): wait up to `timeout`
+    for each reader, then close every pipe whose reader is done, and reap the child when it has ended.
+
+    Why: a pipe left to the garbage collector warns (`ResourceWarning: unclosed file`), and under the user's
+    `PYTHONWARNINGS=error` (or `-X dev`) Python printed "Exception ignored … Traceback" with the wizard's own
+    source lines on stderr after every `verify` (22nd hostile pass P7). A pipe whose reader still waits (a member
+    that left the child's group holds it open) is left to that reader: closing a stream another thread reads
+    would block on its lock."""
+    for _stream, reader in readers:
+        reader.join(timeout=timeout)
+    for stream, reader in readers:
+        if stream is not None and not reader.is_alive():
+            try:
+                stream.close()
+            except OSError:
+                pass
+    if proc.poll() is not None:
+        proc.wait()
+
+
 def kill_group(proc) -> None:
     """SIGKILL to `proc` and to the group it leads (`start_new_session`): while any member is alive the group's id
     cannot be another process's, so this never reaches a stranger."""

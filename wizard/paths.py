@@ -551,6 +551,48 @@ def lock_path() -> Path:
 
 # The package's data folder: the known failures, and (in a wheel) the built-in recipes.
 DATA_DIR = Path(__file__).resolve().parent / "data"
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def zip_archive() -> Path | None:
+    """The zip archive gc-wizard runs from (a zipapp, `python3 gcw.pyz`), or None when its files are on disk."""
+    if Path(__file__).exists():
+        return None
+    return next((parent for parent in Path(__file__).parents if parent.is_file()), None)
+
+
+def package_file(path: Path) -> Path:
+    """`path`, a file of this package (its data, a probe script another Python runs), as a path a program can open
+    or run: the file itself on disk; run from a zip archive, a copy of it in the state folder's `package-files/`,
+    named by its sha256 (written once, checked at every use).
+
+    Why: run as a zipapp, `verify` and `diagnose` stopped on "cannot read the known-failures file …/gcw.pyz/wizard/
+    data/known_failures.yaml: Not a directory", after an install had run every step (22nd hostile pass P12)."""
+    archive = zip_archive() if not path.exists() else None
+    if archive is None:
+        return path
+    import hashlib
+    import zipfile
+
+    try:
+        member = path.resolve().relative_to(archive.resolve()).as_posix()
+        with zipfile.ZipFile(archive) as opened:
+            data = opened.read(member)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        return path  # the reader names the path it could not read
+    digest = hashlib.sha256(data).hexdigest()
+    folder = state_dir() / "package-files" / digest[:32]
+    copy = folder / path.name
+    try:
+        if copy.is_file() and hashlib.sha256(copy.read_bytes()).hexdigest() == digest:
+            return copy
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        partial = folder / f".{path.name}.{os.getpid()}"
+        partial.write_bytes(data)
+        os.replace(partial, copy)
+    except OSError:
+        return path
+    return copy
 
 
 def builtin_recipes_dir() -> Path:
@@ -598,6 +640,8 @@ def program_command() -> str:
     import shutil
     import sys
 
+    if zip_archive() is not None:  # this zipapp, not a gc-wizard the interpreter may have installed too
+        return " ".join(shlex.quote(part) for part in program_argv())
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     found = shutil.which("gc-wizard")
     if found:
@@ -608,4 +652,14 @@ def program_command() -> str:
             return "gc-wizard"
     if own.exists():
         return shlex.quote(str(own.absolute()))
-    return f"{shlex.quote(sys.executable)} -m wizard"
+    return " ".join(shlex.quote(part) for part in program_argv())
+
+
+def program_argv() -> list[str]:
+    """This gc-wizard as an argv another process can run (a Slurm node, a printed command): the interpreter and the
+    zip archive it runs from (a zipapp), else the interpreter with `-m wizard`. Why: a zipapp printed and launched
+    `python3 -m wizard`, which gave "No module named wizard" (22nd hostile pass P12)."""
+    import sys
+
+    archive = zip_archive()
+    return [sys.executable, str(archive)] if archive is not None else [sys.executable, "-m", "wizard"]

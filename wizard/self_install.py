@@ -122,8 +122,11 @@ def repair_advice(missing: str, *, uv: str | None = None, found: SelfInstall | N
     python = _q(found.python)
     src = _q(found.source) if found.source else ""
     spec = ("--editable " if found.editable else "") + src if src else ""
-    pip = has_module("pip")
-    get_pip = "" if pip else f"{python} -m ensurepip && " if has_module("ensurepip") else None
+    managed = externally_managed()
+    # A Python its distribution manages (PEP 668) refuses `pip install` into itself (and `ensurepip`): such a command
+    # is never advised (22nd hostile pass P12: both choices stopped with `externally-managed-environment`).
+    pip = has_module("pip") and not managed
+    get_pip = "" if pip else f"{python} -m ensurepip && " if has_module("ensurepip") and not managed else None
     reinstall = ""
     if found.manager == "uv tool":
         # the receipt keeps the source, so an upgrade with --reinstall goes back to it, not to the index
@@ -153,6 +156,21 @@ def repair_advice(missing: str, *, uv: str | None = None, found: SelfInstall | N
     if reinstall:
         return f"reinstall gc-wizard{where} ({reinstall}), or {add_words}"
     return f"{add_words}, or reinstall gc-wizard{where}"
+
+
+def externally_managed() -> bool:
+    """Whether this Python is one its distribution manages (PEP 668: an `EXTERNALLY-MANAGED` file beside its
+    standard library) and gc-wizard runs on it directly, not in a virtual environment: pip refuses to install
+    into it then."""
+    if sys.prefix != sys.base_prefix:
+        return False
+    import os
+    import sysconfig  # deferred: only the repair advice asks
+
+    try:
+        return os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
+    except (KeyError, OSError):
+        return False
 
 
 def _on_path(program: str) -> bool:

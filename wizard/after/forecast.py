@@ -33,6 +33,7 @@ from wizard.recipes.loader import load_recipes
 from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, run_probe
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import FORECAST_PROBE_PATH
+from wizard.verify.shadow import probe_shadow
 
 STAGE_PREFIX = "gc-wizard-forecast: "
 #: The fit table's verdicts that refuse a model on this backend (unless --force).
@@ -227,7 +228,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     out = output_path(chosen.model.name)
     by_kind = {f.asset.relpath: f.path for f in fetched}
     launcher = slurm.srun("gc-wizard-forecast") if slurm is not None else []
-    argv = [*launcher, str(env.python), str(FORECAST_PROBE_PATH), "--params", str(by_kind[chosen.model.relpath]),
+    argv = [*launcher, str(env.python), str(paths.package_file(FORECAST_PROBE_PATH)), "--params", str(by_kind[chosen.model.relpath]),
             "--dataset", str(by_kind[chosen.dataset.relpath]), "--stats", str(by_kind[chosen.stats[0].relpath].parent),
             "--steps", str(request.steps), "--out", str(out), "--family", assets.family(chosen.model.name)]
     child_env, removed = probe_environment(env.path, backend, dict(env.marker.runtime_env) if env.marker else None)
@@ -279,6 +280,12 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         result.error = "the forecast ended without a result (see the log for what it printed last)."
     if not result.ok and not cancelled and not run.queue_timeout:
         result.findings = diagnose_text("\n".join(stderr + stdout))
+    shadow = probe_shadow([], env.path, child_env)
+    if shadow is not None and not cancelled:
+        # What put a copy of jax first at every start of the env's Python (a .pth file, a sitecustomize.py, the user
+        # site): the forecast imported it, so it is the root cause, as verify says (22nd hostile pass P6: the only
+        # finding was "'graphcast' is not a package").
+        result.findings = [shadow, *[f for f in result.findings if f.id != shadow.id]]
     if not result.ok:
         out.unlink(missing_ok=True)
         result.output = None

@@ -37,6 +37,7 @@ from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
 from wizard.security import json_text, strip_terminal_escapes
+from wizard.verify.shadow import probe_shadow, shadow_caution
 
 #: jupyter_client's rule for kernel names, and at most 100 of them: the name is a folder's (300 was "the path is
 #: too long", exit 1, where a bad name is exit 2; tenth hostile pass K4).
@@ -205,8 +206,18 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         "removed": spec["metadata"]["gc_wizard"]["removed"],
         "notes": spec["metadata"]["gc_wizard"]["notes"],
         "notebooks": list(served_notebooks(marker)),
-        "cautions": [*said, *jupyter_cautions(env_path, marker, environ), *notebook_cautions(marker)],
+        "cautions": [*said, *shadow_cautions(env_path, spec["env"], environ), *jupyter_cautions(env_path, marker, environ),
+                     *notebook_cautions(marker)],
     }
+
+
+def shadow_cautions(env_path: Path, kernel_env: Mapping[str, str], environ: Mapping[str, str] | None = None) -> list[str]:
+    """What puts a copy of jax or GraphCast first in every notebook of this kernel, in verify's words: the kernel's
+    variables leave PYTHONPATH's folders out, but a .pth file, a sitecustomize.py or the user site act at every start
+    of the environment's Python (22nd hostile pass P6: `kernel install` said nothing)."""
+    base = dict(os.environ if environ is None else environ)
+    caution = shadow_caution(probe_shadow([], env_path, {**base, **kernel_env}))
+    return [caution] if caution else []
 
 
 def jupyter_cautions(env_path: Path, marker: EnvMarker | None,

@@ -12,7 +12,7 @@ import os
 from wizard import paths
 from wizard.errors import UserError, WizardError
 from wizard.history.store import load_history
-from wizard.install.envs import Env, current_env, in_envs_folder
+from wizard.install.envs import Env, current_env, in_envs_folder, same_env
 from wizard.paths import unusable_env_path
 
 
@@ -59,5 +59,4 @@ def made_by_this_state(env: str | None) -> bool:
         entries = load_history().entries
     except (OSError, WizardError):
         return False
-    path = os.path.abspath(env)
-    return any(entry.env and os.path.abspath(entry.env) == path for entry in entries)
+    return any(entry.env and same_env(entry.env, os.path.abspath(env)) for entry in entries)

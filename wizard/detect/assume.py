@@ -28,7 +28,9 @@ _REPLACED_WARNINGS = ("no_nvidia_driver", *DRIVER_IN_TROUBLE, "driver_override")
 
 @lru_cache(maxsize=1)
 def _rows() -> tuple[tuple[Version, str], ...]:
-    rows = load_table(_TABLE)
+    from wizard import paths  # loaded already; read from a zipapp through a copy
+
+    rows = load_table(paths.package_file(_TABLE))
     return tuple(sorted(((Version(r["driver_min"]), str(r["cuda"])) for r in rows), reverse=True))
 
 

@@ -236,11 +236,31 @@ def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str],
             f"{'cuDNN' if has_cudnn else 'CUDA libraries'} (the cause of 'Loaded runtime CuDNN library: 8.2.1 but "
             "source was compiled with: 8.6.0'). gc-wizard keeps it out of installs and verify; "
             '`eval "$(gc-wizard activate)"` removes it from your shell.')))
+    warnings += preload_warnings(environ)
     _, bins = libpath.split_cuda_bin_dirs(environ.get("PATH", ""))
     for folder, reason in bins:
         sentence = toolkit_on_path_sentence(folder, reason, driver_cuda)
         if sentence:
             warnings.append(DetectWarning("path_cuda_toolkit", sentence))
+    return warnings
+
+
+def preload_warnings(environ: dict[str, str], system: list[tuple[str, str]] | None = None) -> list[DetectWarning]:
+    """A CUDA, cuDNN, NCCL or driver library preloaded into every process (LD_PRELOAD, /etc/ld.so.preload): it, not
+    the environment's own or the driver's, is what JAX then talks to (22nd hostile pass P8: a preloaded libcuda was
+    loaded into the wizard itself while detect said "no libcuda.so.1")."""
+    warnings = []
+    for lib, reason in libpath.split_preload(environ.get("LD_PRELOAD", ""))[1]:
+        warnings.append(DetectWarning("ld_preload_cuda", (
+            f"{lib} on LD_PRELOAD {reason}: it is loaded into every program before anything else, so JAX talks to "
+            "it, not to the environment's own libraries or the installed driver, and what detection read of the "
+            "driver may be that library's answer. gc-wizard keeps it out of installs and verify; "
+            '`eval "$(gc-wizard activate)"` removes it from your shell (or `unset LD_PRELOAD`).')))
+    for lib, reason in libpath.system_preload() if system is None else system:
+        warnings.append(DetectWarning("ld_preload_cuda", (
+            f"{lib} in {libpath.ETC_PRELOAD} {reason}: it is loaded into every program on this machine before "
+            "anything else, so JAX talks to it, not to the environment's own libraries or the installed driver; "
+            f"no variable can undo that, so ask an admin to take it out of {libpath.ETC_PRELOAD}.")))
     return warnings
 
 

@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from wizard import paths
 from wizard.detect import deadline
 from wizard.detect.facts import Gpu
 from wizard.detect.reading import Reading, cuda_from_int
@@ -39,7 +40,7 @@ def driver_library_in_folders(environ: dict[str, str]) -> bool:
 
 def start(environ: dict[str, str], timeout: float) -> deadline.Running:
     """Start the child now; `read(running.finish(), timeout)` collects it."""
-    argv = [sys.executable, "-I", "-S", str(_CHILD)]
+    argv = [sys.executable, "-I", "-S", str(paths.package_file(_CHILD))]
     import importlib.util  # deferred: a host without the driver's library starts no child (issue 23)
 
     found = importlib.util.find_spec("pynvml")

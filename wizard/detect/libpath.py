@@ -268,3 +268,61 @@ def split_cuda_bin_dirs(value: str) -> tuple[list[str], list[tuple[str, str]]]:
         elif entry not in kept:
             kept.append(entry)
     return kept, removed
+
+
+#: The driver's own libraries by file name: one preloaded decides which driver JAX talks to.
+_DRIVER_RE = re.compile(r"^lib(cuda|nvidia-ml|nvidia-ptxjitcompiler|nvcuvid)\.so((?:\.\d+)*)$")
+_DRIVER_PRETTY = {"cuda": "the CUDA driver library", "nvidia-ml": "the NVIDIA management library (NVML)",
+                  "nvidia-ptxjitcompiler": "the driver's PTX compiler", "nvcuvid": "the driver's video decoder"}
+#: The system-wide preload list, read like LD_PRELOAD (`man ld.so`).
+ETC_PRELOAD = "/etc/ld.so.preload"
+
+
+def preload_entries(value: str) -> list[str]:
+    """The libraries an `LD_PRELOAD` value (or /etc/ld.so.preload's text) names: the loader splits on spaces and
+    colons (`man ld.so`)."""
+    return [entry for entry in re.split(r"[:\s]+", value or "") if entry]
+
+
+def preloaded_library_reason(entry: str) -> str | None:
+    """Why a preloaded library matters to JAX ("is cuDNN 8.2.1"), or None: a CUDA, cuDNN or NCCL library, or the
+    driver's own, by file name (link resolved); a library in every process's address space before any other
+    decides what JAX talks to, as a folder on LD_LIBRARY_PATH does (22nd hostile pass P8)."""
+    names = [os.path.basename(entry)]
+    try:
+        names.append(os.path.basename(os.path.realpath(entry)))
+    except (OSError, ValueError):
+        pass
+    for name in names:
+        driver = _DRIVER_RE.match(name)
+        if driver:
+            return f"is {_DRIVER_PRETTY[driver.group(1)]} ({name})"
+        match = _LIB_RE.match(name)
+        if match:
+            version = _version_from_name(name)
+            return f"is {PRETTY.get(match.group(1), match.group(1))}" + (f" {version}" if version else "") + f" ({name})"
+    return None
+
+
+def split_preload(value: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """Split an `LD_PRELOAD` value into the libraries to keep and the (library, reason) pairs to drop."""
+    kept: list[str] = []
+    removed: list[tuple[str, str]] = []
+    for entry in preload_entries(value):
+        reason = preloaded_library_reason(entry)
+        if reason:
+            removed.append((entry, reason))
+        elif entry not in kept:
+            kept.append(entry)
+    return kept, removed
+
+
+def system_preload() -> list[tuple[str, str]]:
+    """The (library, reason) pairs of /etc/ld.so.preload that `preloaded_library_reason` names: preloaded into
+    every process on this machine, which no variable of the wizard's can undo."""
+    try:
+        text = bounded.read_head(ETC_PRELOAD, 64 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return []
+    lines = [line.split("#", 1)[0] for line in text.splitlines()]
+    return split_preload(" ".join(lines))[1]

@@ -62,7 +62,7 @@ class ModelFit:
 def load_needs(path: Path = MODEL_MEMORY_PATH) -> tuple[ModelNeed, ...]:
     """The models' needs from the data file; a broken file is one sentence naming it."""
     try:
-        data = load_table(path)
+        data = load_table(paths.package_file(path))
         needs = []
         for item in data["models"]:
             need = ModelNeed(id=str(item["id"]), model=str(item["model"]), resolution=str(item["resolution"]),

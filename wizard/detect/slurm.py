@@ -21,7 +21,6 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -29,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.children import die_with_parent
+from wizard.children import close_read_pipes, die_with_parent
 from wizard.detect import slurm_cluster
 from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Facts
 from wizard.detect.slurm_cluster import partitions
@@ -165,7 +164,9 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     Slurm refuses, DetectionStopped when cancelled, OperationFailed when srun or the node fails.
     """
     srun = target.srun("gc-wizard-detect")
-    argv = [*srun, sys.executable, "-m", "wizard", "detect", "--json"]
+    from wizard import paths  # a zipapp runs as `python gcw.pyz`, not `python -m wizard`
+
+    argv = [*srun, *paths.program_argv(), "detect", "--json"]
     env = dict(os.environ)
     env.pop("PYTHONHOME", None)
     log = _srun_log(argv)
@@ -182,9 +183,9 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
             if not job.feed(line) and on_line is not None and line.strip():
                 on_line(line)
 
-    readers = [threading.Thread(target=read_err, daemon=True),
-               threading.Thread(target=lambda: out_chunks.append(proc.stdout.read()), daemon=True)]
-    for reader in readers:
+    readers = [(proc.stderr, threading.Thread(target=read_err, daemon=True)),
+               (proc.stdout, threading.Thread(target=lambda: out_chunks.append(proc.stdout.read()), daemon=True))]
+    for _pipe, reader in readers:
         reader.start()
     started = time.monotonic()
     try:
@@ -192,8 +193,7 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     finally:
         if proc.poll() is None:
             stop_srun(proc, job)
-        for reader in readers:
-            reader.join(timeout=5)
+        close_read_pipes(proc, readers, timeout=5)
         _keep_lines(log, err_lines)
     if ended == "cancelled":
         raise DetectionStopped(f"Detection through srun was stopped; {_job_words(job)} was cancelled.")

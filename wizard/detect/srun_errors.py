@@ -94,7 +94,16 @@ def _cancelled(where: str, what: str) -> str:
 
 
 def _not_started(where: str, what: str) -> str:
-    return ("srun reached a node but could not start gc-wizard there: the wizard's Python and the state folder "
+    import shlex
+
+    from wizard import paths  # only for this sentence
+
+    archive = paths.zip_archive()
+    ran = " ".join(shlex.quote(part) for part in paths.program_argv())
+    files = f"the wizard's Python, its zip archive {archive}" if archive is not None else "the wizard's Python"
+    # Named as it was run, so a node that lacks one of them says which (22nd hostile pass P12: a zipapp was launched
+    # as `python3 -m wizard` and the failure blamed on storage).
+    return (f"srun reached a node but could not start gc-wizard there (as `{ran}`): {files} and the state folder "
             "must be on storage the GPU nodes share (home or scratch, not /tmp or a local disk).")
 
 

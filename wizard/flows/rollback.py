@@ -303,7 +303,7 @@ def _made_for(env: Path, entry: Entry, history: History | None) -> bool:
     folder (the user's own env, given with `--env`), or one carrying the marker gc-wizard writes into every
     environment it makes, naming an entry of this history for that folder (or, from a marker older than entry ids,
     the entry's own recipe). A rollback changes or makes current only such a folder."""
-    same = [other for other in history.entries if Path(other.env) == env] if history is not None else [entry]
+    same = [other for other in history.entries if envs.same_env(other.env, env)] if history is not None else [entry]
     if any(other.mode == "in-place" for other in same):
         return True  # the user's own environment, given with --env: an undo takes its marker away with the install
     marker = envs.read_marker(env)
@@ -335,9 +335,9 @@ def _eligible_target(history: History, entry_id: str | None) -> Target:
     # The environment that was current before this one, when it is still there and good.
     before = history.get(current.previous_current) if current is not None and current.previous_current else None
     if before is not None and before.kind == "install" and before.status in GOOD and not before.removed \
-            and before.env != current.env and Path(before.env).is_dir():
+            and not envs.same_env(before.env, current.env) and Path(before.env).is_dir():
         return Target(before)
-    others = [e for e in history.good_installs() if not e.current and (current is None or e.env != current.env)]
+    others = [e for e in history.good_installs() if not e.current and (current is None or not envs.same_env(e.env, current.env))]
     best = next((e for e in others if e.status == "verified"), None) or next(iter(others), None)
     if best is None:
         raise UserError("There is no previous working environment to roll back to (see `gc-wizard history`).")
@@ -625,7 +625,7 @@ class _Rollback:
         if self.target.undo:
             # The environment is the user's own again. It becomes current only if it was (or was
             # its folder) — restoring some other env must not change which one the user works in.
-            made_current = current is None or current is entry or current.env == entry.env
+            made_current = current is None or current is entry or envs.same_env(current.env, entry.env)
             if made_current:
                 self.history.make_current(self.record)
         else:
@@ -770,7 +770,7 @@ def remove_refusal(current: Entry | None, entry: Entry) -> WizardError | None:
     before it says "Remove it" (fourth hostile pass H4: a rollback to an entry naming `/` advised a remove that
     remove then refused)."""
     env = Path(entry.env)
-    if entry.current or (current is not None and Path(current.env) == env):
+    if entry.current or (current is not None and envs.same_env(current.env, env)):
         return OperationFailed(f"{env} is the current environment; roll back to another one first, then remove "
                                "this one.")
     if env.is_symlink() and envs.in_envs_folder(env):
@@ -793,6 +793,6 @@ def _mark_removed(history: History, env: Path) -> None:
     """Every entry of the folder just deleted is marked removed (kept: history deletes nothing), and saved."""
     stamp = now()
     for other in history.entries:
-        if Path(other.env) == env and other.removed is None:
+        if envs.same_env(other.env, env) and other.removed is None:
             other.removed = stamp
     history.save()

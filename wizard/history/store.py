@@ -230,6 +230,13 @@ class Entry:
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (written by a newer wizard): kept and written back."""
 
+    def __post_init__(self) -> None:
+        # One spelling per folder, from the start: an entry read as `//tmp//st/envs/x` (or `envs/./x/`) was copied
+        # as it was into the entries a rollback to it wrote (22nd hostile pass P9); comparisons go through
+        # `envs.same_env` whatever the spelling.
+        if isinstance(self.env, str):
+            self.env = envs.spelled_plainly(self.env)
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         extra = data.pop("extra")
@@ -637,7 +644,7 @@ def _remove_half_built(history: History, entry: Entry) -> str | None:
     env = Path(entry.env)
     if not env.is_dir() or env.is_symlink() or not envs.is_managed(env):
         return None
-    if any(other is not entry and other.env == entry.env and other.status != "running" for other in history.entries):
+    if any(other is not entry and envs.same_env(other.env, entry.env) and other.status != "running" for other in history.entries):
         return None
     marker = _marker_data(env)
     if marker and marker.get("entry_id") != entry.id:

@@ -32,7 +32,7 @@ from typing import Any
 
 from wizard import bounded
 from wizard.detect.environment import pyvenv_cfg
-from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
+from wizard.detect.libpath import preload_entries, split_cuda_bin_dirs, split_cuda_dirs, split_preload
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import allowed
 
@@ -214,6 +214,28 @@ def _library_part(act: Activation, base: Callable[[str], str | None]) -> None:
         act.set["LD_LIBRARY_PATH"] = os.pathsep.join(new)
     else:
         act.unset.append("LD_LIBRARY_PATH")
+
+
+def _preload_part(act: Activation, base: Callable[[str], str | None]) -> None:
+    """LD_PRELOAD: a CUDA, cuDNN, NCCL or driver library preloaded into every process goes, as a CUDA folder on
+    LD_LIBRARY_PATH does (22nd hostile pass P8: kept with no word, while detect said "no libcuda.so.1"); the
+    environment's own and every other library stay."""
+    value = base("LD_PRELOAD")
+    if not value:
+        return
+    removed = split_preload(value)[1]
+    dropped = [(lib, reason) for lib, reason in removed if not _inside(lib, act.env)]
+    if not dropped:
+        return
+    for lib, reason in dropped:
+        act.removals.append(Removal("LD_PRELOAD", lib, f"{reason}, loaded into every process before the "
+                                                        "environment's own CUDA libraries and the driver"))
+    gone = {lib for lib, _ in dropped}
+    keep = list(dict.fromkeys(entry for entry in preload_entries(value) if entry not in gone))
+    if keep:
+        act.set["LD_PRELOAD"] = " ".join(keep)
+    else:
+        act.unset.append("LD_PRELOAD")
 
 
 def _python_part(act: Activation, base: Callable[[str], str | None], environ: Mapping[str, str]) -> None:
@@ -398,11 +420,49 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
                 # pass P11: `sys.path.insert(0, '/x/shadow.zip')` was named by verify, not by diagnose --env)
                 found += [(source, folder) for folder in folders
                           if not _inside(folder, env) and (os.path.isdir(folder) or os.path.isfile(folder))]
-    if _includes_system_site(env) and not environ.get("PYTHONNOUSERSITE"):
-        base = environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
-        for site in sorted(Path(base).glob("lib/python3*/site-packages")):
-            found.append(("the user site-packages (its pyvenv.cfg has include-system-site-packages = true, and "
-                          "Python searches the user's packages first)", str(site)))
+    user_sites = _user_sites(env, environ)
+    for site in user_sites:
+        found.append(("the user site-packages (its pyvenv.cfg has include-system-site-packages = true, and "
+                      "Python searches the user's packages first)", str(site)))
+    for startup in startup_files(env, environ):
+        # Code Python runs at every start (22nd hostile pass P6: `sys.path.insert(0, '/x/stray')` in the env's
+        # sitecustomize.py put a stray jax first, and the check named only where jax came from). Never run here:
+        # the folders it names as quoted absolute paths are read from its text, as a .pth file's import lines are.
+        try:
+            text = bounded.read_head(startup, _PTH_BYTES).decode("utf-8", "replace")
+        except OSError:
+            continue
+        folders = dict.fromkeys(os.path.normpath(quoted) for quoted in _QUOTED_PATH.findall(text))
+        found += [(f"{startup} {STARTUP_WORDS}", folder) for folder in folders
+                  if not _inside(folder, env) and (os.path.isdir(folder) or os.path.isfile(folder))]
+    return found
+
+
+#: How a start-up file is named in evidence, after its path (one wording for verify, forecast and the kernel).
+STARTUP_WORDS = "(code Python runs at every start of the environment)"
+
+
+def _user_sites(env: Path, environ: Mapping[str, str]) -> list[Path]:
+    """The user's site-packages the environment's Python searches: only with `include-system-site-packages = true`
+    and without PYTHONNOUSERSITE."""
+    if not _includes_system_site(env) or environ.get("PYTHONNOUSERSITE"):
+        return []
+    base = environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
+    return sorted(Path(base).glob("lib/python3*/site-packages"))
+
+
+def startup_files(env: Path, environ: Mapping[str, str]) -> list[Path]:
+    """The `sitecustomize` and `usercustomize` modules the environment's Python runs at every start, before any
+    program: in its own site-packages, and (`usercustomize` too) in a user site it searches."""
+    sites = sorted(env.glob("lib/python3*/site-packages"))
+    user_sites = _user_sites(env, environ)
+    names = ("sitecustomize", "usercustomize") if user_sites else ("sitecustomize",)
+    found = []
+    for site in [*sites, *user_sites]:
+        for name in names:
+            for candidate in (site / f"{name}.py", site / name / "__init__.py"):
+                if candidate.is_file():
+                    found.append(candidate)
     return found
 
 
@@ -417,7 +477,8 @@ def stray_other_entries(env: Path, environ: Mapping[str, str]) -> list[str]:
     evidence = []
     for source, folder in other_path_entries(env, environ):
         _keep, removals = stray_pythonpath(env, folder)
-        evidence += [f"{source} adds {folder}: {r.reason}" for r in removals]
+        verb = "puts {} first" if source.endswith(STARTUP_WORDS) else "adds {}"
+        evidence += [f"{source} {verb.format(folder)}: {r.reason}" for r in removals]
     return evidence
 
 
@@ -462,6 +523,7 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
     act.notes.append(f"activates {_describe_marker(env_path, marker)}")
     _path_part(act, base)
     _library_part(act, base)
+    _preload_part(act, base)
     _python_part(act, base, environ)
     _runtime_part(act)
     _remember_part(act, saved, environ, base)

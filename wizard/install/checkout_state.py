@@ -29,7 +29,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard import bounded
+from wizard import bounded, paths
 from wizard.install.git_objects import GitReadError, commit_files, git_dirs, no_commit_words
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
@@ -112,7 +112,7 @@ def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
     if not revision:
         return None
     try:
-        releases = json.loads(RELEASES_PATH.read_text(encoding="utf-8"))["releases"]
+        releases = json.loads(paths.package_file(RELEASES_PATH).read_text(encoding="utf-8"))["releases"]
     except (OSError, ValueError, KeyError):
         return None
     for commit, release in releases.items():
@@ -407,12 +407,16 @@ def _sdist_bookkeeping(name: str) -> bool:
     return name in _SDIST_BOOKKEEPING or top.endswith(".egg-info")
 
 
-def _archive_files(path: Path) -> tuple[dict[str, bytes], list[tuple[str, str, bool]]] | None:
+def _archive_files(path: Path, *, strip_top: bool | None = None) -> tuple[dict[str, bytes], list[tuple[str, str, bool]]] | None:
     """({path inside the package: content}, [(link's path, its target, whether it leaves the archive)]) of a wheel
-    (zip) or an sdist (tar.gz, its top folder dropped). Links are listed apart, never read through: a build copies them and installs what they
-    point at (seventeenth hostile pass P9: an sdist's `graphcast/link.py -> /tmp/…` was listed nowhere)."""
-    out: dict[str, bytes] = {}
-    links: list[tuple[str, str, bool]] = []
+    or a source archive (tar or zip). Links are listed apart, never read through: a build copies them and installs
+    what they point at (seventeenth hostile pass P9: an sdist's `graphcast/link.py -> /tmp/…` was listed nowhere).
+
+    A source archive's one top folder (`graphcast-0.1.1/`, `gc/`) is dropped, a tar's and a zip's alike, and only
+    when every member is in it: a flat archive keeps its names (22nd hostile pass P5: a zip's top folder was kept,
+    so the release's files read as 26 deleted and 30 new). A wheel (`strip_top` False) has none."""
+    strip = path.suffix != ".whl" if strip_top is None else strip_top
+    members: list[tuple[str, str, object]] = []  # (name, "file" | "sym" | "hard", content or target)
     total = 0
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
@@ -421,28 +425,72 @@ def _archive_files(path: Path) -> tuple[dict[str, bytes], list[tuple[str, str, b
                 if total > MAX_BYTES:
                     return None
                 if stat.S_ISLNK(info.external_attr >> 16):
-                    target = archive.read(info).decode("utf-8", "surrogateescape")
-                    links.append((info.filename, target, _climbs_out(info.filename, target)))
-                elif not info.is_dir():
-                    out[info.filename] = archive.read(info)
-        return out, links
-    with tarfile.open(path) as archive:
-        for member in archive:
-            name = member.name.split("/", 1)[1] if "/" in member.name else member.name
-            if member.issym():
-                links.append((name, member.linkname, _climbs_out(name, member.linkname)))
-                continue
-            if member.islnk():  # a hard link names its target from the archive's top, as members are named
-                links.append((name, member.linkname, _climbs_out("", member.linkname)))
-                continue
-            if not member.isfile():
-                continue
-            total += member.size
-            if total > MAX_BYTES:
-                return None
-            handle = archive.extractfile(member)
-            out[name] = handle.read() if handle is not None else b""
+                    members.append((info.filename, "sym", archive.read(info).decode("utf-8", "surrogateescape")))
+                elif info.is_dir():
+                    members.append((info.filename, "dir", None))
+                else:
+                    members.append((info.filename, "file", archive.read(info)))
+    else:
+        with tarfile.open(path) as archive:
+            for member in archive:
+                if member.issym():
+                    members.append((member.name, "sym", member.linkname))
+                elif member.islnk():
+                    members.append((member.name, "hard", member.linkname))
+                elif member.isdir():
+                    members.append((member.name, "dir", None))
+                elif member.isfile():
+                    total += member.size
+                    if total > MAX_BYTES:
+                        return None
+                    handle = archive.extractfile(member)
+                    members.append((member.name, "file", handle.read() if handle is not None else b""))
+    names = [_plain_member_name(name) for name, _, _ in members]
+    top = _single_top(names) if strip else None
+    out: dict[str, bytes] = {}
+    links: list[tuple[str, str, bool]] = []
+    for name, (_, kind, value) in zip(names, members, strict=True):
+        if top is not None:
+            name = name[len(top) + 1:]
+        if not name or kind == "dir":
+            continue
+        if kind == "sym":
+            links.append((name, str(value), _climbs_out(name, str(value))))
+        elif kind == "hard":  # a hard link names its target from the archive's top, as members are named
+            links.append((name, str(value), _climbs_out("", str(value))))
+        else:
+            out[name] = value  # type: ignore[assignment]
     return out, links
+
+
+def _plain_member_name(name: str) -> str:
+    while name.startswith("./"):
+        name = name[2:]
+    return name.rstrip("/")
+
+
+def _single_top(names: list[str]) -> str | None:
+    """The one folder every member is in (`graphcast-0.1.1`), or None (a flat archive, or an empty one)."""
+    tops = {name.split("/", 1)[0] for name in names if name}
+    if len(tops) != 1:
+        return None
+    top = next(iter(tops))
+    return top if any(name.startswith(top + "/") for name in names) else None
+
+
+def archive_metadata(archive: str | os.PathLike[str]) -> dict[str, bytes]:
+    """The files a source archive's name and version are read from (`PKG-INFO`, `setup.py`, `pyproject.toml`,
+    `setup.cfg`, at its top once its one folder is dropped); {} when it cannot be read. Read, never run: the
+    archive is named by what it holds, not by its file name (22nd hostile pass P5: "an unknown package")."""
+    path = Path(archive)
+    try:
+        read = _archive_files(path, strip_top=True) if path.is_file() else None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, tarfile.TarError):
+        return {}
+    if read is None:
+        return {}
+    return {name: data for name, data in read[0].items()
+            if name in ("PKG-INFO", "setup.py", "pyproject.toml", "setup.cfg")}
 
 
 def _climbs_out(name: str, target: str) -> bool:

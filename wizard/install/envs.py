@@ -241,6 +241,48 @@ def in_envs_folder(env: Path | str) -> bool:
     return os.path.realpath(path.parent) == os.path.realpath(root)
 
 
+def env_key(env: Path | str | None) -> str:
+    """The one form in which environment paths from history are compared (remove, rollback, the current one,
+    an interrupted install's folder, `made_by_this_state`): its folder with every link, `.`, `..` and doubled `/`
+    resolved, joined with its own name, so two spellings of one folder (`//tmp//st/envs/x`, `st/envs/./x/`, the
+    state folder reached through a link to it) are one environment. The name itself is kept unresolved: a link
+    in envs/ is its own entry (remove deletes the link, never what it points to). Empty for no path.
+
+    Why: `remove` compared spellings and deleted the current environment when another entry named it as
+    `//tmp//…` or through a link to the state folder (22nd hostile pass P9)."""
+    text = os.fspath(env) if env is not None else ""
+    if not text:
+        return ""
+    stripped = text.rstrip("/")
+    if not stripped:
+        return "/"
+    folder, name = os.path.split(stripped)
+    if name in (".", ".."):
+        return os.path.realpath(stripped)
+    return os.path.join(os.path.realpath(folder or "."), name)
+
+
+def same_env(a: Path | str | None, b: Path | str | None) -> bool:
+    """Whether `a` and `b` name one environment: the same `env_key`, or (both there) the same folder by device
+    and inode, whatever links lead to it."""
+    if not a or not b:
+        return False
+    if env_key(a) == env_key(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def spelled_plainly(env: str) -> str:
+    """`env` as the wizard writes a path: no doubled `/` (POSIX keeps a leading `//`), no `.` part, no trailing
+    `/`. Lexical only, so a path climbing with `..` is left as it is (whoever reads it refuses it by name)."""
+    if not env or not env.startswith("/") or ".." in env.split("/"):
+        return env
+    return "/" + os.path.normpath(env).lstrip("/")
+
+
 def current_env(history) -> Env:
     """The current environment from `history` (a `wizard.history.store.History`); one UserError
     sentence when there is none, it names no folder, or its folder is gone."""
@@ -284,6 +326,12 @@ def remove_env(env: Path | str) -> int:
                  f"{mounted} is another file system mounted inside {env}")
         raise OperationFailed(f"{where}; gc-wizard deletes nothing there (it would delete that file system's "
                               "files). Unmount it, then remove again.")
+    users = processes_using(env)
+    if users:
+        more = f", and {len(users) - 3} more" if len(users) > 3 else ""
+        raise OperationFailed(f"{env} is in use: {'; '.join(users[:3])}{more}. gc-wizard deletes nothing a running "
+                              "program uses (a notebook kernel, a job, a shell working there); stop it, then remove "
+                              "again.")
     freed = freed_by_removing(env) if env.exists() else 0
     left = _remove_env_tree(env)
     if env.exists():
@@ -294,6 +342,71 @@ def remove_env(env: Path | str) -> int:
                               "fixed (an immutable file: `lsattr`, then `chattr -i` by whoever may; another owner: they "
                               "or an admin).")
     return freed
+
+
+#: The most of one process's memory map read for files it has mapped from an environment.
+_MAPS_BYTES = 4 * 1024 * 1024
+
+
+def processes_using(env: Path | str) -> list[str]:
+    """"pid N (name) runs its Python" for each running process this user may look at (every one, for root) that uses
+    `env`: its program, its first arguments (a venv's `bin/python` is a link, so the program is the base Python),
+    its working folder, or a file it has mapped (an extension module, a library) lies in it. Read from /proc; [] where
+    there is none.
+
+    Why: `remove` deleted an environment a running process was using — a notebook kernel, a Slurm job, a shell
+    working there — without a word (22nd hostile pass P10)."""
+    real = os.path.realpath(env)
+
+    def inside(path: str) -> bool:
+        path = path.removesuffix(" (deleted)")
+        return path == real or path.startswith(real + os.sep)
+
+    try:
+        pids = sorted(int(name) for name in os.listdir("/proc") if name.isdigit())
+    except OSError:
+        return []
+    found = []
+    for pid in pids:
+        if pid == os.getpid():
+            continue
+        base = f"/proc/{pid}"
+        why = None
+        for link, words in (("exe", "runs a program from it"), ("cwd", "works in it")):
+            try:
+                if inside(os.readlink(f"{base}/{link}")):
+                    why = words
+                    break
+            except OSError:
+                continue
+        if why is None:
+            try:
+                argv = bounded.read_head(f"{base}/cmdline", 64 * 1024).split(b"\0")[:2]
+            except OSError:
+                argv = []
+            for arg in argv:
+                text = os.fsdecode(arg)
+                if text.startswith("/") and inside(os.path.realpath(os.path.dirname(text)) + "/" + os.path.basename(text)):
+                    why = "runs its Python" if os.path.basename(text).startswith("python") else "runs a program from it"
+                    break
+        if why is None:
+            try:
+                maps = bounded.read_head(f"{base}/maps", _MAPS_BYTES).decode("utf-8", "replace")
+            except OSError:
+                maps = ""
+            if any(inside(line.split(None, 5)[5]) for line in maps.splitlines() if line.count(" ") >= 5
+                   and len(line.split(None, 5)) == 6):
+                why = "has its files loaded"
+        if why is not None:
+            found.append(f"pid {pid} ({_process_name(base)}) {why}")
+    return found
+
+
+def _process_name(base: str) -> str:
+    try:
+        return bounded.read_head(f"{base}/comm", 256).decode("utf-8", "replace").strip() or "?"
+    except OSError:
+        return "?"
 
 
 def _remove_env_tree(env: Path) -> list[tuple[str, str]]:
@@ -308,6 +421,7 @@ def _remove_env_tree(env: Path) -> list[tuple[str, str]]:
         left.append((str(path), getattr(error, "strerror", None) or str(error)))
 
     last = {MARKER, "pyvenv.cfg"}
+    _open_own_folders(env)
     try:
         children = sorted(os.scandir(env), key=lambda entry: entry.name)
     except OSError as exc:
@@ -339,6 +453,35 @@ def _remove_env_tree(env: Path) -> list[tuple[str, str]]:
             if not left:
                 left.append((str(env), exc.strerror or str(exc)))
     return left
+
+
+def _open_own_folders(env: Path) -> None:
+    """Give each folder in `env` that this user owns but may not write, enter or list the owner's rights back
+    (`chmod u+rwx`), as its owner may: a folder made read-only (`chmod -R a-w`, a tool that protects what it built)
+    is deleted, not left with advice about immutable files and other owners that did not apply (22nd hostile pass
+    P11). A folder another user owns is left as it is (its owner or an admin must); root needs none of this."""
+    uid = os.geteuid()
+    if uid == 0:
+        return
+    stack = [str(env)]
+    while stack:
+        folder = stack.pop()
+        try:
+            info = os.lstat(folder)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            continue
+        if info.st_uid == uid and info.st_mode & 0o700 != 0o700:
+            try:
+                os.chmod(folder, stat.S_IMODE(info.st_mode) | 0o700)
+            except OSError:
+                pass
+        try:
+            with os.scandir(folder) as entries:
+                stack.extend(entry.path for entry in entries if entry.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
 
 
 def _mount_inside(root: Path) -> Path | None:

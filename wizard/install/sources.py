@@ -25,7 +25,6 @@ from __future__ import annotations
 import ast
 import configparser
 import re
-import tarfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -41,7 +40,7 @@ from packaging.version import InvalidVersion
 
 from wizard import bounded
 from wizard.errors import UserError
-from wizard.install.checkout_state import TreeState, read_archive_state, read_tree_state
+from wizard.install.checkout_state import TreeState, archive_metadata, read_archive_state, read_tree_state
 from wizard.install.git_objects import git_dirs, head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
@@ -135,8 +134,16 @@ class SourceVerdict:
 def _setup_py(path: Path) -> tuple[str | None, str | None]:
     """name/version from `setup(...)` keyword constants, parsed (not run)."""
     try:
-        tree = ast.parse(bounded.read_lenient_text(path, bounded.MARKER_BYTES), filename=str(path))
-    except (OSError, SyntaxError, ValueError):
+        text = bounded.read_lenient_text(path, bounded.MARKER_BYTES)
+    except (OSError, ValueError):
+        return None, None
+    return _setup_py_text(text, str(path))
+
+
+def _setup_py_text(text: str, where: str) -> tuple[str | None, str | None]:
+    try:
+        tree = ast.parse(text, filename=where)
+    except (SyntaxError, ValueError):
         return None, None
     found: dict[str, str] = {}
     for node in ast.walk(tree):
@@ -154,8 +161,16 @@ def _setup_py(path: Path) -> tuple[str | None, str | None]:
 
 def _pyproject(path: Path) -> tuple[str | None, str | None]:
     try:
-        project = bounded.loads_toml(bounded.read_text(path, bounded.MARKER_BYTES)).get("project") or {}
-    except (OSError, ValueError, ImportError):  # ImportError: Python 3.10 without tomli (setup.py still works)
+        text = bounded.read_text(path, bounded.MARKER_BYTES)
+    except (OSError, ValueError):
+        return None, None
+    return _pyproject_text(text)
+
+
+def _pyproject_text(text: str) -> tuple[str | None, str | None]:
+    try:
+        project = bounded.loads_toml(text).get("project") or {}
+    except (AttributeError, ValueError, ImportError):  # ImportError: Python 3.10 without tomli (setup.py still works)
         return None, None
     if not isinstance(project, dict):
         return None, None
@@ -164,10 +179,18 @@ def _pyproject(path: Path) -> tuple[str | None, str | None]:
 
 
 def _setup_cfg(path: Path) -> tuple[str | None, str | None]:
+    try:
+        text = bounded.read_lenient_text(path, bounded.MARKER_BYTES)
+    except (OSError, ValueError):
+        return None, None
+    return _setup_cfg_text(text)
+
+
+def _setup_cfg_text(text: str) -> tuple[str | None, str | None]:
     parser = configparser.ConfigParser(interpolation=None)
     try:
-        parser.read(path, encoding="utf-8")
-    except (OSError, configparser.Error):
+        parser.read_string(text)
+    except configparser.Error:
         return None, None
     meta = parser["metadata"] if parser.has_section("metadata") else {}
     version = meta.get("version")
@@ -215,19 +238,22 @@ def _from_filename(filename: str, where: str, kind_hint: str | None = None) -> S
     return None
 
 
-def _sdist_pkg_info(path: Path) -> tuple[str | None, str | None]:
-    """Name/Version from an sdist's PKG-INFO, when its file name does not follow the standard."""
-    try:
-        with tarfile.open(path) as archive:
-            for member in archive.getmembers()[:200]:
-                if member.name.count("/") == 1 and member.name.endswith("/PKG-INFO") and member.size < 1_000_000:
-                    handle = archive.extractfile(member)
-                    text = handle.read().decode("utf-8", "replace") if handle else ""
-                    fields = dict(re.findall(r"^(Name|Version): *(.+)$", text, re.M))
-                    return fields.get("Name"), fields.get("Version")
-    except (OSError, tarfile.TarError):
-        pass
-    return None, None
+def _archive_identity(path: Path) -> tuple[str | None, str | None]:
+    """Name/Version a source archive (tar or zip, any file name) says it is: its PKG-INFO, else its setup.py,
+    pyproject.toml or setup.cfg, read from inside it, never run (22nd hostile pass P5: the v0.1.1 tree as
+    `gc-pristine.tar.gz`, `mycopy.tgz` or a zip was "an unknown package")."""
+    meta = archive_metadata(path)
+    texts = {name: data.decode("utf-8", "replace") for name, data in meta.items()}
+    name = version = None
+    if "PKG-INFO" in texts:
+        fields = dict(re.findall(r"^(Name|Version): *(.+?)\s*$", texts["PKG-INFO"], re.M))
+        name, version = fields.get("Name"), fields.get("Version")
+    for filename, reader in (("setup.py", lambda t: _setup_py_text(t, f"{path}:setup.py")),
+                             ("pyproject.toml", _pyproject_text), ("setup.cfg", _setup_cfg_text)):
+        if filename in texts:
+            found_name, found_version = reader(texts[filename])
+            name, version = name or found_name, version or found_version
+    return name, version
 
 
 def read_identity(install_arg: str, *, recipe_source: str | None = None) -> SourceIdentity:
@@ -249,11 +275,14 @@ def read_identity(install_arg: str, *, recipe_source: str | None = None) -> Sour
         if path.is_dir():
             return _checkout(path.absolute())
         found = _from_filename(path.name, str(path))
+        if path.is_file() and (found is None or found.kind == "sdist"):
+            # What the archive holds names it, its file name only where it says nothing.
+            held_name, held_version = _archive_identity(path)
+            return SourceIdentity(where=str(path), kind="sdist",
+                                  name=_canon(held_name) or (found.name if found else None),
+                                  version=held_version or (found.version if found else None))
         if found is not None:
             return found
-        if path.is_file() and path.name.endswith((".tar.gz", ".tgz")):
-            found_name, found_version = _sdist_pkg_info(path)
-            return SourceIdentity(where=str(path), kind="sdist", name=_canon(found_name), version=found_version)
         return SourceIdentity(where=str(path), kind="sdist" if path.is_file() else "url")
     if url.startswith("file://"):
         return read_identity(url[len("file://"):])
@@ -330,14 +359,19 @@ def compared_with_release(identity: SourceIdentity, wanted_revision: str | None)
 def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> str | None:
     """The sentence both faces and the install show for a source checkout: which commit it is at, what
     changed in it, and that building it runs its own setup.py. None for a wheel, an archive or a URL."""
-    if identity.kind in ("wheel", "sdist"):
+    if identity.kind == "sdist":
+        # Built as a checkout is, so said as a checkout's is, changed or not (22nd hostile pass P5: a pristine
+        # archive got no word that building it runs its setup.py).
+        tree = compared_with_release(identity, wanted_revision).tree
+        state = f" is {tree.describe()}" if tree is not None else ""
+        return (f"the source archive {identity.where}{state}; building it runs its setup.py (its own code, with "
+                "your rights), so use one you trust.")
+    if identity.kind == "wheel":
         tree = compared_with_release(identity, wanted_revision).tree
         if tree is None or (tree.readable and not tree.changed):
             return None  # a release's own files: nothing to warn of
-        what = "the wheel" if identity.kind == "wheel" else "the source archive"
-        runs = ("its code runs whenever GraphCast is imported" if identity.kind == "wheel"
-                else "building it runs its setup.py (its own code, with your rights)")
-        return f"{what} {identity.where} is {tree.describe()}; {runs}, so use one you trust."
+        return (f"the wheel {identity.where} is {tree.describe()}; its code runs whenever GraphCast is imported, so "
+                "use one you trust.")
     if identity.kind != "checkout" or identity.tree is None:
         return None
     tree = compared_with_release(identity, wanted_revision).tree

@@ -26,19 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from wizard import paths
-from wizard.children import die_with_parent
+from wizard.children import close_read_pipes, die_with_parent
 from wizard.detect.facts import Facts
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, QUEUE_FIX, JobState, SrunJob, queue_cause
 from wizard.errors import UserError, signal_words
 from wizard.history.store import VerifySummary
 from wizard.install.activation import (
-    STACK_MODULES,
-    STARTUP_MODULES,
-    Removal,
     compute_activation,
-    folder_modules,
-    stray_other_entries,
 )
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
@@ -48,7 +43,8 @@ from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
 from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIER_TITLES, TIERS, Tier
-from wizard.verify.shadow import pythonpath_finding, removal_evidence
+from wizard.verify.shadow import PRELOAD_ID, preload_finding
+from wizard.verify.shadow import probe_shadow as _shadow_finding
 
 BACKENDS = ("gpu", "cpu", "auto")
 STDERR_TAIL_LINES = 40
@@ -435,7 +431,7 @@ def _gencast_from_marker(env: Path) -> bool | None:
 
 def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
                 graphcast_src: str | Path | None, launcher: Sequence[str]) -> list[str]:
-    argv = [*launcher, str(python), str(PROBE_PATH), "--backend", backend, "--level", level,
+    argv = [*launcher, str(python), str(paths.package_file(PROBE_PATH)), "--backend", backend, "--level", level,
             "--gencast", {True: "yes", False: "no", None: "auto"}[gencast]]
     if graphcast_src is not None:
         src = Path(graphcast_src).expanduser().absolute()
@@ -505,10 +501,10 @@ def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: Pro
         preexec_fn=die_with_parent(),  # it dies with the wizard, even on SIGKILL: no orphan holding GPU memory
     )
     readers = [
-        threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, listeners), daemon=True),
-        threading.Thread(target=_read_stderr, args=(proc.stderr, stream, log, listeners), daemon=True),
+        (proc.stdout, threading.Thread(target=_read_stdout, args=(proc.stdout, stream, log, listeners), daemon=True)),
+        (proc.stderr, threading.Thread(target=_read_stderr, args=(proc.stderr, stream, log, listeners), daemon=True)),
     ]
-    for reader in readers:
+    for _pipe, reader in readers:
         reader.start()
     try:
         stopped = _wait(proc, started + timeout, cancel, stream.job)
@@ -517,8 +513,7 @@ def run_probe(argv: list[str], child_env: dict[str, str], cwd: Path, stream: Pro
             ProcessTreeStopper(proc.pid, lambda: proc.poll() is None, signals=PROBE_STOP_SIGNALS).stop()
             if stream.job is not None:
                 stream.job.cancel()  # srun revokes a pending allocation on SIGTERM; scancel makes sure
-        for reader in readers:
-            reader.join(timeout=10)
+        close_read_pipes(proc, readers, timeout=10)
     return ProbeRun(proc.returncode, time.monotonic() - started, stopped == "cancelled", stopped == "timeout",
                     queue_timeout=stopped == "queue")
 
@@ -586,43 +581,13 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
         findings = [shadow, *findings]
     elif shadow is not None:  # left out of the check: a note after what did fail
         findings = [*findings, shadow]
-    if not findings:
+    preload = preload_finding(removed)
+    if preload is not None:  # left out of the check too: a note after what did fail
+        findings = [*findings, preload]
+    if not [f for f in findings if f.id != PRELOAD_ID]:
         failed = next((t for t in tiers if t.status == "failed"), None)
-        findings = [_fallback_finding(failed, log_file, run.timed_out, timeout)]
+        findings = [_fallback_finding(failed, log_file, run.timed_out, timeout), *findings]
     return findings
-
-
-def _shadow_finding(tiers: list[Tier], env: Path, child_env: Mapping[str, str],
-                    removed: Sequence[Mapping[str, str]] = ()) -> Finding | None:
-    """`pythonpath_shadows_env` when the probe's jax came from outside the environment, or a PYTHONPATH folder
-    the check ran with holds one of the modules it imports (an entry inside the environment that reaches out
-    with `..`); else, when the activation left such a folder out (`removed`), the same finding as a note: the
-    check did not meet it, a `python` run outside `activate` would. Without it a stray `jax` checkout on
-    PYTHONPATH gave "matches no known failure"."""
-    evidence = []
-    jax_tier = next((t for t in tiers if t.name == "jax_import"), None)
-    jax_path = (jax_tier.details.get("jax_path") if jax_tier is not None else None) or ""
-    real_env = os.path.realpath(env)
-    if jax_path and not os.path.realpath(jax_path).startswith(real_env + os.sep):
-        evidence.append(f"jax was imported from {jax_path}")
-        evidence += stray_other_entries(env, child_env)  # how it got there: a .pth file, the user site
-    elif not jax_path:
-        # The import itself died (a stray copy that raises, or one built for another jaxlib), so no tier says where
-        # jax came from: a user site or a .pth folder outside the env that holds one is then the likeliest cause,
-        # as `diagnose --env` says (eleventh hostile pass #206/#207: "matches no known failure").
-        evidence += stray_other_entries(env, child_env)
-    for entry in [p for p in (child_env.get("PYTHONPATH") or "").split(os.pathsep) if p]:
-        # A relative entry is searched from the probe's working folder, the environment (run_probe's cwd), not
-        # from the wizard's: read from here, a `jax/` beside the user named a folder the check never searched.
-        folder = os.path.join(env, entry)
-        held = sorted((STACK_MODULES | STARTUP_MODULES) & folder_modules(folder))
-        if held and not os.path.realpath(folder).startswith(real_env + os.sep):
-            evidence.append(f"PYTHONPATH holds {entry}, with {', '.join(held)}"
-                            + ("" if os.path.isabs(entry) else f" (from {env}, where the check runs)"))
-    if evidence:
-        return pythonpath_finding(env, evidence, in_effect=True)
-    left_out = [Removal(r["variable"], r["dir"], r["reason"]) for r in removed]
-    return pythonpath_finding(env, removal_evidence(left_out), in_effect=False, priority=90)
 
 
 def verify_env(env: Path, *, backend: str, level: str = "notebook", graphcast_src: str | Path | None = None,

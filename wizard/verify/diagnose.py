@@ -365,7 +365,7 @@ def _load_cached(path: str, mtime: float) -> tuple[KnownFailure, ...]:
 
 
 def load_known_failures(path: Path | None = None) -> tuple[KnownFailure, ...]:
-    file = Path(path or KNOWN_FAILURES_PATH)
+    file = Path(path) if path else paths.package_file(KNOWN_FAILURES_PATH)
     try:
         mtime = file.stat().st_mtime
     except OSError as exc:

@@ -150,3 +150,81 @@ def test_links_in_an_archive_are_listed_and_those_leaving_it_named(tmp_path):
         archive.writestr(link, "/home/victim/.ssh/id_rsa")
         archive.writestr("graphcast/graphcast.py", b"")
     assert read_archive_state(wheel, V011).outside == ("graphcast/evil.py -> /home/victim/.ssh/id_rsa",)
+
+
+# --- 22nd hostile pass P5: an archive is named by what it holds and always said to run its setup.py when built ---
+_SETUP = b"from setuptools import setup\nsetup(name='graphcast', version='0.1.1', packages=['graphcast'])\n"
+
+
+def _zip(path: Path, files: dict[str, bytes], top: str | None = "gc") -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(f"{top}/{name}" if top else name, data)
+    return path
+
+
+def _tar(path: Path, files: dict[str, bytes], top: str | None = "graphcast-src") -> Path:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"{top}/{name}" if top else name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.parametrize("make", [
+    lambda d: _tar(d / "mycopy.tgz", {"setup.py": _SETUP}),
+    lambda d: _tar(d / "gc-pristine.tar.gz", {"setup.py": _SETUP}),
+    lambda d: _tar(d / "flat.tar.gz", {"setup.py": _SETUP, "graphcast/x.py": b""}, top=None),
+    lambda d: _zip(d / "gc.zip", {"setup.py": _SETUP}),
+    lambda d: _zip(d / "gc-flat.zip", {"setup.py": _SETUP, "graphcast/x.py": b""}, top=None),
+    lambda d: _tar(d / "anything", {"PKG-INFO": b"Metadata-Version: 2.1\nName: graphcast\nVersion: 0.1.1\n"}),
+], ids=["tgz", "targz", "flat-tar", "zip", "flat-zip", "pkg-info"])
+def test_an_archive_is_named_by_what_it_holds_not_by_its_file_name(tmp_path, make):
+    from wizard.install.sources import read_identity
+
+    identity = read_identity(str(make(tmp_path)))
+    assert identity.kind == "sdist" and identity.short() == "graphcast 0.1.1", identity
+
+
+def test_what_an_archive_holds_wins_over_its_file_name(tmp_path):
+    from wizard.install.sources import read_identity
+
+    sdist = _tar(tmp_path / "graphcast-0.1.1.tar.gz", {"setup.py": b"setup(name='evil', version='9.0')\n"})
+    assert read_identity(str(sdist)).short() == "evil 9.0"
+    bare = _tar(tmp_path / "graphcast-0.1.1.tar.gz", {"README": b""})  # says nothing: its name is all there is
+    assert read_identity(str(bare)).short() == "graphcast 0.1.1"
+
+
+def test_a_zips_one_top_folder_is_dropped_as_a_tarballs_is(tmp_path):
+    edited = _zip(tmp_path / "gc.zip", {"setup.py": b"import os; os.system('id')\n"})
+    tree = read_archive_state(edited, V011)
+    assert tree.modified == ("setup.py",) and not any(p.startswith("gc/") for p in tree.untracked), tree
+    flat = _zip(tmp_path / "flat.zip", {"setup.py": b"import os\n", "graphcast/x.py": b""}, top=None)
+    tree = read_archive_state(flat, V011)
+    assert tree.modified == ("setup.py",) and "graphcast/x.py" in tree.untracked
+
+
+def test_a_source_archive_is_always_said_to_run_its_setup_py(tmp_path):
+    unknown = SourceIdentity(str(tmp_path / "mycopy.tgz"), "sdist", "graphcast", "0.1.1")
+    caution = checkout_caution(unknown, "0" * 40)  # no release to compare with
+    assert caution == (f"the source archive {tmp_path / 'mycopy.tgz'}; building it runs its setup.py (its own code, "
+                       "with your rights), so use one you trust.")
+
+
+def test_a_pristine_archive_says_identical_and_that_building_runs_its_setup_py(tmp_path):
+    src = graphcast_src()
+    if src is None:
+        pytest.skip("set GC_WIZARD_GRAPHCAST_SRC to a GraphCast v0.1.1 checkout to pack its tree")
+    from wizard.install.sources import read_identity
+
+    files = {str(p.relative_to(src)): p.read_bytes() for p in Path(src).rglob("*")
+             if p.is_file() and ".git" not in p.relative_to(src).parts and "egg-info" not in str(p)
+             and "build" not in p.relative_to(src).parts}
+    for archive in (_tar(tmp_path / "gc-pristine.tar.gz", files), _zip(tmp_path / "gc.zip", files),
+                    _zip(tmp_path / "gc-flat.zip", files, top=None)):
+        identity = compared_with_release(read_identity(str(archive)), V011)
+        assert identity.short() == "graphcast 0.1.1" and not identity.tree.changed, (archive, identity.tree)
+        caution = checkout_caution(identity, V011)
+        assert "identical to GraphCast v0.1.1, file for file" in caution
+        assert "building it runs its setup.py" in caution

@@ -213,7 +213,10 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
         else:
             indent = line[: len(line) - len(line.lstrip())]
             laid_out += wrapped(line.strip(), columns, indent, indent + "    ")
-    run = [f"To run it: {install_command(review.plan, wizard_command(), slurm, given)}"]
+    # Broken between its words with ` \` at the terminal's width, as the "Next:" lines are: one row wider than the
+    # terminal wrapped mid-path, and a copied piece no longer ran (a user's shell joins the rows again).
+    run = command(command_words(install_command(review.plan, wizard_command(), slurm, given)), columns,
+                  "To run it: ", "    ")
     if review.plan.unreachable_source:  # walk 22 #2: pasted as it is, that line was refused (exit 2) here
         run += wrapped("(install refuses this line here until you add --graphcast-src DIR, a local copy, as the "
                        "GraphCast line above says)", columns, "", "")

@@ -46,20 +46,43 @@ def refuse_swappable_source(named: str, path: Path | str, what: str) -> None:
     found = swap_risk(Path(path))
     if found is None:
         return
-    place, why, fix = found
+    place, why, fix, owner = found
     given = Path(os.path.abspath(path))
     real = Path(os.path.realpath(given))
     where = ("it" if place == given else f"its folder {place}" if place == given.parent
              else f"{place}, inside it," if given in place.parents else f"the folder {place} above it"
              if place in given.parents else f"{place}, where it leads," if place == real or place in real.parents
              else f"{place}, where a link in it leads,")
+    copy = f"`{_copy_command(given)}`"
+    if owner is None:  # yours to change (or only root's rule): the fix comes first, the copy is the other way out
+        fix = f"{fix}, or copy {what} to a folder only you can write ({copy})"
+    else:  # walk 22 #7: another user's folder, whose chmod its reader cannot run: the copy comes first
+        fix = (f"It belongs to {owner}, not you: copy {what} to a folder of your own ({copy}) and give that instead, "
+               f"or ask them to {fix[0].lower()}{fix[1:]}")
     raise UserError(f"{named}: {where} {why}, so another user could swap {what} for their own and gc-wizard would "
-                    f"install (and run) their code. {fix}, or copy {what} to a folder only you can write; nothing "
-                    "was read from it.")
+                    f"install (and run) their code. {fix}; nothing was read from it.")
 
 
-def swap_risk(path: Path, *, inside: bool = True) -> tuple[Path, str, str] | None:
-    """(place, why, fix) for the first place that lets another user swap `path`, or None; a path that does not
+def _copy_command(given: Path) -> str:
+    """`cp -rL SOURCE ~/NAME` (`cp` for a file): the source's content, links followed, in the reader's home, which
+    only they can write; `~/NAME-copy` where the source is that very place already."""
+    name = given.name or "source"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):  # no HOME and no account entry: `~` is still the shell's to expand
+        home = None
+    target = f"~/{name}" if home is None or home / name != given else f"~/{name}-copy"
+    flags = "-rL " if given.is_dir() else ""
+    return f"cp {flags}{shlex.quote(str(given))} {target}"
+
+
+#: (place, why, fix, owner): `owner` names the place's owner ("user admin (uid 1001)") where it is not the reader, for
+#: a fix only that owner can make (the reader cannot `chmod` another user's folder), else None.
+Risk = tuple[Path, str, str, "str | None"]
+
+
+def swap_risk(path: Path, *, inside: bool = True) -> Risk | None:
+    """(place, why, fix, owner) for the first place that lets another user swap `path`, or None; a path that does not
     exist is left to its reader to name. `inside`: for a folder, what it holds too (not for a link's target found
     inside, so a link back up cannot loop)."""
     path = Path(os.path.abspath(path))
@@ -83,7 +106,7 @@ def swap_risk(path: Path, *, inside: bool = True) -> tuple[Path, str, str] | Non
     return _inside(path, me)
 
 
-def _inside(folder: Path, me: int) -> tuple[Path, str, str] | None:
+def _inside(folder: Path, me: int) -> Risk | None:
     """The first risk among what `folder` holds (its folders, files, and where its links lead), bounded."""
     seen = 0
     for top, dirs, files in os.walk(folder):
@@ -99,7 +122,7 @@ def _inside(folder: Path, me: int) -> tuple[Path, str, str] | None:
     return None
 
 
-def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = None) -> tuple[Path, str, str] | None:
+def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = None) -> Risk | None:
     """Why another user could change `place`, with the fix, or None (see the module docstring)."""
     try:
         info = info or os.stat(place)
@@ -113,21 +136,26 @@ def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = No
     quoted = shlex.quote(str(place))
     if info.st_mode & 0o002 and not sticky_excuses:
         sticky = " (and has no sticky bit, as /tmp has)" if folder and above else ""
-        return place, f"is a {kind} every user can write{sticky}", f"Take that away (`chmod o-w {quoted}`)"
+        # A folder above is safe with the sticky bit too (others cannot rename what is not theirs): both fixes named.
+        fix = (f"Take that away (`chmod o-w {quoted}`, or `chmod +t {quoted}`)" if folder and above
+               else f"Take that away (`chmod o-w {quoted}`)")
+        # Walk 22 #7: the fix assumed the reader owns the place; a lab's shared folder is usually an admin's.
+        owner = None if info.st_uid == me else _user_name(info.st_uid)
+        return place, f"is a {kind} every user can write{sticky}", fix, owner
     if me != 0:
         return None
     if info.st_uid != 0:
         return (place, f"is a {kind} that {_user_name(info.st_uid)} owns, and gc-wizard runs as root",
-                "Run gc-wizard as that user instead")
+                "Run gc-wizard as that user instead", None)
     if info.st_mode & 0o020 and info.st_gid != 0 and not sticky_excuses:
         return (place, f"is a {kind} group {_group_name(info.st_gid)} can write, and gc-wizard runs as root",
-                f"Take the group's write away (`chmod g-w {quoted}`)")
+                f"Take the group's write away (`chmod g-w {quoted}`)", None)
     return None
 
 
 def _user_name(uid: int) -> str:
     """`user tuser (uid 1001)`, or `uid 1001` where the account has no name."""
-    import pwd  # deferred: only a refusal as root names an owner
+    import pwd  # deferred: only a refusal names an owner
 
     try:
         return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"

@@ -46,6 +46,7 @@ from wizard.install.git_objects import git_dirs, head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
+from wizard.source_trust import refuse_swappable_source
 
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
 #: `graphcast` of any other version is PyPI's unrelated project of the same name.
@@ -390,12 +391,16 @@ class Wheelhouse:
 
 
 def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
-    """What a `--find-links` folder holds for `recipe`. A missing folder is a UserError naming it."""
+    """What a `--find-links` folder holds for `recipe`. A missing folder, or one another user could swap
+    (`refuse_swappable_source`, the rule `plan` and `install` apply), is a UserError naming it, and nothing in it is
+    read. Why here: the app's w read and announced a refused wheelhouse ("1 wheel, 1 of 84 pins") beside the plan
+    that refused it (walk 22 #6)."""
     path = Path(folder).expanduser().absolute()
     if not path.is_dir():
         what = (f"{path.name} is a file; a wheelhouse is the folder that holds the wheels ({path.parent})"
                 if path.is_file() else bounded.not_a_folder(path))
         raise UserError(f"wheelhouse {folder}: {what}")
+    refuse_swappable_source(f"wheelhouse {folder}", path, "the wheelhouse")
     have: dict[str, set[str]] = {}
     as_wheel: dict[str, set[str]] = {}
     wheels = sdists = 0

@@ -23,12 +23,15 @@ class _DoneApp(App):
 def test_the_summary_says_the_host_and_the_way_round_it():
     result = install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l")
     text = summary_text(result, None, "storage.googleapis.com")
-    forecast = text.index("First forecast: press f")
+    # Walk 22 #5: f is not offered as if it would work; it asks for the folder, and the lines say so.
+    assert "First forecast: press f" not in text
+    forecast = text.index("First forecast (real weights, one rollout): its files must be brought here first")
     said = text.index("storage.googleapis.com cannot be reached from here")
     assert forecast < said < text.index("Use it in a shell")
     assert "\n    gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets\n" in text  # a line of its own: never wrapped
-    assert "--assets DIR/assets" in text
+    assert "then copy that folder here and press f to give it." in text and "--assets DIR/assets" not in text
     assert "cannot be reached" not in summary_text(result, None)
+    assert "First forecast: press f" in summary_text(result, None)
 
 
 async def test_the_screen_asks_in_the_background_and_keeps_the_answer(isolated_state, tmp_path):

@@ -38,3 +38,16 @@ def test_a_stopped_check_is_kept_as_stopped_in_the_summary():
     assert VerifySummary.from_dict(json.loads(json.dumps(stopped.to_dict()))).stopped is True
     assert VerifySummary.from_dict({"ok": False, "failed_tier": "imports"}).stopped is False  # older files
     assert "stopped" not in VerifySummary(ok=True).to_dict()
+
+
+def test_history_offers_go_back_only_when_there_is_an_environment_to_go_back_to(tiny, isolated_state):
+    """Walk 22 #10: `history` ended with "Go back: … rollback [ID]" after a first install, and `rollback` then said
+    "There is no previous working environment". The line is there only once `rollback` has somewhere to go."""
+    from tests.fixtures.cli import run_inproc
+
+    assert tiny.install("tiny-a")[0].returncode == 0
+    first = run_inproc("history").stdout
+    assert "Go back:" not in first and "Delete an old one:" in first
+    assert "no previous working environment" in run_inproc("rollback", "--yes").stderr
+    assert tiny.install("tiny-b")[0].returncode == 0
+    assert "rollback [ID]" in run_inproc("history").stdout.split("Go back:")[1].splitlines()[0]

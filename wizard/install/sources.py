@@ -459,12 +459,11 @@ def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
     names = ", ".join(f"{pin.name} {pins.get(pin.name, '')}".strip() for pin in missing)
     builds = " ".join(f"`pip wheel --no-deps -w wheels {pin.source}`" for pin in missing)
     text = (f"recipe {recipe.id} needs {names}, which no package index has (it is on GitHub only): build the "
-            f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR "
-            "(w on the Plan screen).")
+            f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR.")
     host = None if graphcast_src or not name_source else source_host(recipe.graphcast.source)
     if host == "github.com":
         text += (f" {source_name(recipe.graphcast.source)} itself comes from GitHub as well: where GitHub does not "
-                 "answer, give a checkout of it with --graphcast-src DIR (g on the Plan screen).")
+                 "answer, give a checkout of it with --graphcast-src DIR.")
     return text
 
 
@@ -485,7 +484,7 @@ def unreachable_source(install_arg: str, timeout: float = REACH_TIMEOUT) -> str 
     if host is None or reachable(f"{scheme}://{host}/", timeout):
         return None
     return (f"{host} cannot be reached from here, so the GraphCast step would fail after the downloads: give a "
-            f"local checkout with --graphcast-src DIR (g on the Plan screen), cloned where {host} answers and "
+            f"local checkout with --graphcast-src DIR, cloned where {host} answers and "
             "copied over.")
 
 

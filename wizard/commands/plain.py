@@ -41,8 +41,10 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     recipes_dir = getattr(args, "recipes_dir", None) or []
-    say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "
-        "walk-through; nothing is installed.")
+    # Walk 22 #10: asked for with --no-tui, the flow still said it had found no terminal to draw on.
+    why = ("as asked (--no-tui), this is" if getattr(args, "no_tui", False)
+           else "no terminal to draw on (output is not a terminal, or TERM=dumb), so this is")
+    say(f"gc-wizard: {why} the plain walk-through; nothing is installed.")
     say("")
     target = slurm_target(args)
     surveyed = survey(recipes_dir, facts=facts_for(args, on_line=warn) if target is not None else None,

@@ -51,3 +51,16 @@ def test_history_offers_go_back_only_when_there_is_an_environment_to_go_back_to(
     assert "no previous working environment" in run_inproc("rollback", "--yes").stderr
     assert tiny.install("tiny-b")[0].returncode == 0
     assert "rollback [ID]" in run_inproc("history").stdout.split("Go back:")[1].splitlines()[0]
+
+
+def test_recipes_marks_what_is_installed_and_current_as_the_app_does(tiny, isolated_state):
+    """Walk 22 #10: the app's recipe list said "current · recommended"; `recipes` did not mark the installed one."""
+    from tests.fixtures.cli import run_inproc
+
+    args = ("recipes", "--recipes-dir", str(tiny.recipes))
+    assert "Already installed" not in run_inproc(*args).stdout
+    assert tiny.install("tiny-a")[0].returncode == 0
+    out = run_inproc(*args, env={"COLUMNS": "200"}).stdout.splitlines()
+    row = next(i for i, line in enumerate(out) if line[2:].startswith("tiny-a "))
+    assert out[row + 1].strip().startswith("Already installed and current: a new install builds another environment")
+    assert not any(line[2:].startswith("tiny-b ") and "Already" in out[i + 1] for i, line in enumerate(out))

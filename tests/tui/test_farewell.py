@@ -148,6 +148,10 @@ def test_leaving_after_k_does_not_ask_for_the_kernel_again(tmp_path, monkeypatch
     lines = farewell(result)
     assert not any("kernel install" in line for line in lines)
     assert any(line.startswith("Next: ") for line in lines) and any("module install" in line for line in lines)
+    # Walk 22 #10: the kernel lives outside the state folder, so the lines left name it and how it goes away.
+    said = " ".join(" ".join(lines).split())
+    assert (f"Jupyter kernel gc-wizard-jax0.4.23-cpu runs it: {spec} (outside the state folder; `gc-wizard kernel "
+            "remove` takes it away).") in said, said
 
 
 def test_the_status_line_left_wraps_between_words_and_keeps_a_long_path_whole(tmp_path, monkeypatch):

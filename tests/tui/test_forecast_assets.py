@@ -105,3 +105,24 @@ async def test_a_failed_forecast_takes_a_folder_and_runs_again(isolated_state, t
         await _answer(pilot, app, str(folder))
         await until(pilot, lambda: app.screen is screen and len(runs) == 2 and screen.ended, settle=0.2)
         assert runs[0].assets is None and runs[1].assets == str(folder) and app.assets == str(folder)
+
+
+async def test_k_asks_first_naming_where_the_kernel_goes(isolated_state, tmp_path, monkeypatch):
+    """Walk 22 #10: k wrote into ~/.local/share/jupyter/kernels/ (outside GC_WIZARD_HOME) without asking. It asks,
+    naming that folder and how the kernel is taken away; "Not now" writes nothing."""
+    from wizard.tui.screens.confirm import ConfirmScreen
+
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter"))
+    written = []
+    monkeypatch.setattr("wizard.flows.after_install.kernel_install", lambda env: written.append(env) or {})
+    app = _DoneApp(str(tmp_path))  # a local assets folder: no host asked
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.2)
+        await pilot.press("k")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        question = app.screen.question
+        assert f"{tmp_path / 'jupyter' / 'kernels'}/" in question and "outside gc-wizard's state folder" in question
+        assert "`gc-wizard kernel remove`" in question
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.3)
+        assert not written

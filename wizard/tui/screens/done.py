@@ -267,8 +267,17 @@ class DoneScreen(Screen[str]):
         self.query_one("#done-pane", VerticalScroll).scroll_end(animate=False)
 
     def action_kernel(self) -> None:
+        """k: asked first, naming where the kernel goes, outside the state folder (walk 22 #10)."""
         if self.result.ok and self.env:
-            self.install_kernel()
+            # Deferred for start-up time: the app loads this module before its first frame.
+            from wizard.flows.after_install import kernel_question
+            from wizard.tui.screens.confirm import ConfirmScreen
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.install_kernel()
+
+            self.app.push_screen(ConfirmScreen(kernel_question(), yes="Register it", no="Not now"), answered)
 
     def action_module(self) -> None:
         if self.result.ok and self.env:

@@ -53,7 +53,12 @@ def check_assets_for(env: Env, location: str) -> str:
     if not location:
         raise UserError("No folder given: give the folder that holds the forecast's files (params/, dataset/, "
                         "stats/).")
-    prepare(ForecastRequest(env=env, assets=location))
+    try:
+        prepare(ForecastRequest(env=env, assets=location))
+    except (UserError, assets.AssetError) as exc:
+        # Without the paragraph on gathering the files, which the app's dialog says above its input already: whole,
+        # it pushed the input out of a 24-row dialog.
+        raise UserError(str(exc).replace(f" {assets.local_copy_words()}", "")) from None
     return location
 
 

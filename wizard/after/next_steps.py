@@ -80,7 +80,8 @@ def forecast_offer(unreachable: str | None) -> str:
     """The Done screen's forecast line: `f` offered as it is only where the files can be fetched; else what it needs
     first (the lines under it say how), as f then asks for the folder (walk 22 #5: f was offered, then failed)."""
     if unreachable:
-        return "First forecast (real weights, one rollout): its files must be brought here first, as below."
+        return ("First forecast (real weights, one rollout): its files must be brought here first (how: at the end); "
+                "then press f.")
     return "First forecast: press f (real weights, one rollout)."
 
 

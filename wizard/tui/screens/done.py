@@ -80,7 +80,6 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
         forecast_offer(unreachable),
-        *(unreachable_lines(unreachable, result.recipe, then="press f to give it") if unreachable else []),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),
@@ -93,6 +92,9 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         "then, in any shell:",
         *(f"    {line}" for line in use_lines(result.recipe)),
         "",
+        # Below the ways to use it, which stay on the first screen: with the five files named, the way to bring the
+        # forecast's files is a dozen rows (walk 22 #5).
+        *([*unreachable_lines(unreachable, result.recipe, then="press f to give it"), ""] if unreachable else []),
         *log_line,
     ])
 

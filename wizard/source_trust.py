@@ -64,9 +64,40 @@ def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: st
         return resolved
     place, why, fix = found
     where = _where(place, given, link=why.startswith("is a link "))
+    copy = f"`{_copy_command(given)}`"
+    owner = _other_owner(place)
+    if owner is None:  # yours to change (or only root's rule): the fix comes first, the copy is the other way out
+        fix = f"{fix}, or {way_out or f'copy {what} to a folder only you can write ({copy})'}"
+    else:  # walk 22 #7: another user's folder, whose chmod its reader cannot run: the copy comes first
+        fix = (f"It belongs to {owner}, not you: {way_out or f'copy {what} to a folder of your own ({copy}) and give that instead'}"
+               f", or ask them to {fix[0].lower()}{fix[1:]}")
     raise UserError(f"{named}: {where} {why}, so another user could {swap or f'swap {what} for their own'} and "
-                    f"gc-wizard would {harm}. {fix}, or {way_out or f'copy {what} to a folder only you can write'}; "
-                    f"{untouched}.")
+                    f"gc-wizard would {harm}. {fix}; {untouched}.")
+
+
+def _other_owner(place: Path) -> str | None:
+    """"user admin (uid 1001)" for a place every user can write that another user owns — whose `chmod` its reader
+    cannot run (walk 22 #7: the fix assumed the reader owns the lab's shared folder) — else None."""
+    try:
+        info = os.lstat(place)
+    except OSError:
+        return None
+    if stat.S_ISLNK(info.st_mode):  # a link's mode bits mean nothing; its owner's refusal names its own fix
+        return None
+    return _user_name(info.st_uid) if info.st_mode & 0o002 and info.st_uid != os.geteuid() else None
+
+
+def _copy_command(given: Path) -> str:
+    """`cp -rL SOURCE ~/NAME` (`cp` for a file): the source's content, links followed, in the reader's home, which
+    only they can write; `~/NAME-copy` where the source is that very place already."""
+    name = given.name or "source"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):  # no HOME and no account entry: `~` is still the shell's to expand
+        home = None
+    target = f"~/{name}" if home is None or home / name != given else f"~/{name}-copy"
+    flags = "-rL " if given.is_dir() else ""
+    return f"cp {flags}{shlex.quote(str(given))} {target}"
 
 
 def _where(place: Path, given: Path, *, link: bool) -> str:
@@ -204,7 +235,10 @@ def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = No
     quoted = shlex.quote(str(place))
     if info.st_mode & 0o002 and not sticky_excuses:
         sticky = " (and has no sticky bit, as /tmp has)" if folder and above else ""
-        return place, f"is a {kind} every user can write{sticky}", f"Take that away (`chmod o-w {quoted}`)"
+        # A folder above is safe with the sticky bit too (others cannot rename what is not theirs): both fixes named.
+        fix = (f"Take that away (`chmod o-w {quoted}`, or `chmod +t {quoted}`)" if folder and above
+               else f"Take that away (`chmod o-w {quoted}`)")
+        return place, f"is a {kind} every user can write{sticky}", fix
     if me != 0:
         return None
     if info.st_uid != 0:
@@ -277,7 +311,7 @@ def _account(number: int, user: bool) -> str:
 
 def _user_name(uid: int) -> str:
     """`user tuser (uid 1001)`, or `uid 1001` where the account has no name."""
-    import pwd  # deferred: only a refusal as root names an owner
+    import pwd  # deferred: only a refusal names an owner
 
     try:
         return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"

@@ -135,3 +135,12 @@ def test_a_forecast_that_got_no_files_leaves_a_log_the_report_shows(tmp_path, mo
     assert data["log"] and "cannot reach 127.0.0.1" in open(data["log"]).read()
     report = build_report(None, [], environ={}, redacted=False)
     assert "## Last forecast" in report and data["log"] in report and "assets_unreachable" in report
+
+
+def test_forecast_help_says_what_slurm_does_for_a_forecast():
+    """Walk 22 #10: `forecast --help` gave --slurm the install's words ("detect and verify …; the install runs
+    here"). It says the forecast runs on the node and where its files and predictions go."""
+    proc = run_inproc("forecast", "--help", env={"COLUMNS": "200"})
+    slurm = " ".join(proc.stdout.split("--slurm [PARTITION]")[-1].split("--srun-arg")[0].split())
+    assert slurm.startswith("run the forecast on a GPU node through srun") and "install" not in slurm, slurm
+    assert "the install runs here" in run_inproc("verify", "--help", env={"COLUMNS": "200"}).stdout

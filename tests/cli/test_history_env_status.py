@@ -38,3 +38,29 @@ def test_a_stopped_check_is_kept_as_stopped_in_the_summary():
     assert VerifySummary.from_dict(json.loads(json.dumps(stopped.to_dict()))).stopped is True
     assert VerifySummary.from_dict({"ok": False, "failed_tier": "imports"}).stopped is False  # older files
     assert "stopped" not in VerifySummary(ok=True).to_dict()
+
+
+def test_history_offers_go_back_only_when_there_is_an_environment_to_go_back_to(tiny, isolated_state):
+    """Walk 22 #10: `history` ended with "Go back: … rollback [ID]" after a first install, and `rollback` then said
+    "There is no previous working environment". The line is there only once `rollback` has somewhere to go."""
+    from tests.fixtures.cli import run_inproc
+
+    assert tiny.install("tiny-a")[0].returncode == 0
+    first = run_inproc("history").stdout
+    assert "Go back:" not in first and "Delete an old one:" in first
+    assert "no previous working environment" in run_inproc("rollback", "--yes").stderr
+    assert tiny.install("tiny-b")[0].returncode == 0
+    assert "rollback [ID]" in run_inproc("history").stdout.split("Go back:")[1].splitlines()[0]
+
+
+def test_recipes_marks_what_is_installed_and_current_as_the_app_does(tiny, isolated_state):
+    """Walk 22 #10: the app's recipe list said "current · recommended"; `recipes` did not mark the installed one."""
+    from tests.fixtures.cli import run_inproc
+
+    args = ("recipes", "--recipes-dir", str(tiny.recipes))
+    assert "Already installed" not in run_inproc(*args).stdout
+    assert tiny.install("tiny-a")[0].returncode == 0
+    out = run_inproc(*args, env={"COLUMNS": "200"}).stdout.splitlines()
+    row = next(i for i, line in enumerate(out) if line[2:].startswith("tiny-a "))
+    assert out[row + 1].strip().startswith("Already installed and current: a new install builds another environment")
+    assert not any(line[2:].startswith("tiny-b ") and "Already" in out[i + 1] for i, line in enumerate(out))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.fixtures.cli import run_inproc
+from tests.fixtures.cli import run_inproc, shell_line
 from wizard.flows.describe_plan import STEPS_HEADING, PlanHints, install_command, plan_lines
 from wizard.flows.review import review
 from wizard.install.options import InstallOptions
@@ -27,12 +27,14 @@ def test_plan_prints_the_core_lines_then_the_command_that_runs_the_plan(tiny, is
         shown = " ".join(line for line in lines if not line.startswith("Download: ")).split()
         return [word for word in shown if word != "\\"]  # a command's row breaks fall where its width puts them
 
-    printed, run_line = text[:-2], text[-2:]
+    start = next(i for i, line in enumerate(text) if line.startswith("To run it: "))
+    printed = text[:start - 1]
     assert words(printed) == words(core)
     download = next(line for line in printed if line.startswith("Download: "))
     assert "checking" not in download
-    assert run_line == ["", re.sub(r"-\d{8}-\d{6}", "-<when>",
-                                   f"To run it: {install_command(checked.plan, wizard_command())}")]
+    # The line to paste, its ` \` rows joined as the shell joins them, is the one install line, whole.
+    assert text[start - 1] == "" and shell_line("\n".join(text), "To run it: ") == re.sub(
+        r"-\d{8}-\d{6}", "-<when>", f"To run it: {install_command(checked.plan, wizard_command())}")
     assert STEPS_HEADING in text and f"GraphCast 0.1.1 from {checked.plan.graphcast_src}, --no-deps" in " ".join(
         " ".join(text).split())
 
@@ -124,8 +126,30 @@ def test_the_line_that_runs_a_plan_finds_a_recipe_from_another_folder(tiny, isol
 
     proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1])
     assert proc.returncode == 0, proc.stderr
-    line = next(x for x in proc.stdout.splitlines() if x.startswith("To run it: "))
+    line = shell_line(proc.stdout, "To run it: ")
     words = shlex.split(line.removeprefix("To run it: "))
     assert f"--recipes-dir {tiny.recipes}" in " ".join(words)
     again = run_inproc(*["plan" if w == "install" else w for w in words[words.index("install"):]])
     assert again.returncode == 0, again.stderr
+
+
+def test_the_line_that_runs_a_plan_breaks_between_words_at_the_terminals_width(tiny, isolated_state):
+    """The "To run it:" line was one row however long: a terminal wrapped it mid-path, and a copied piece no longer
+    ran. It breaks as the "Next:" lines do (`wrap.command`): between words, ` \\` at each break, no row past the
+    width, and the rows joined as a shell joins them are the whole install line."""
+    import shlex
+
+    proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--installer", "pip",
+                      env={"COLUMNS": "60"})
+    assert proc.returncode == 0, proc.stderr
+    rows = proc.stdout.splitlines()
+    start = next(i for i, row in enumerate(rows) if row.startswith("To run it: "))
+    block = rows[start:start + 1]
+    while block[-1].endswith(" \\"):
+        block.append(rows[start + len(block)])
+    # A row past the width holds one word (a path longer than a line), whole.
+    assert len(block) > 1 and all(len(row.removeprefix("To run it: ").removesuffix(" \\").split()) == 1
+                                  for row in block if len(row) > 60), block
+    words = shlex.split(shell_line(proc.stdout, "To run it: ").removeprefix("To run it: "))
+    assert words[words.index("install"):][:2] == ["install", "tiny-a"]
+    assert words[words.index("--installer") + 1] == "pip" and "\\" not in words

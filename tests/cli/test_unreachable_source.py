@@ -28,7 +28,7 @@ def test_plan_marks_an_unreachable_graphcast_host_and_says_the_fix(tiny, isolate
     text = " ".join(run_inproc(*args).stdout.split())
     # The plan marks it as the app's Plan screen does (one wording, flows.describe_plan): ✗ and the sentence.
     assert "GraphCast ✗" in text and "github.invalid cannot be reached from here" in text
-    assert "--graphcast-src DIR" in text
+    assert "--graphcast-src DIR" in text and "Plan screen" not in text  # walk 22 #10: no app key on the CLI
     # Walk 22 #2: the line to paste is refused as it is here; the plan says so under it.
     assert "To run it: " in text and "install refuses this line here until you add --graphcast-src DIR" in text
     data = last_json(run_inproc(*args, "--json"))
@@ -53,6 +53,7 @@ def test_install_refuses_an_unreachable_source_before_downloading_and_names_the_
     error = last_json(refused)["error"]
     assert error.startswith("github.invalid cannot be reached from here")
     assert f"`--graphcast-src {tiny.graphcast}`" in error and "Nothing was downloaded" in error
+    assert "Plan screen" not in error  # walk 22 #10: the app's key is not for a user outside the app
     assert [e["recipe"] for e in tiny.history()] == ["tiny-b"]  # nothing started: no entry, no env
     # Walk 19 #3: the plan (both faces' words, the app's "Install anyway?" too) names the remembered source.
     planned = " ".join(run_inproc("plan", *args[1:2], *args[4:]).stdout.split())

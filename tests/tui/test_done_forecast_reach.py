@@ -23,18 +23,25 @@ class _DoneApp(App):
 def test_the_summary_says_the_host_and_the_way_round_it():
     result = install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l")
     text = summary_text(result, None, "storage.googleapis.com")
-    forecast = text.index("First forecast: press f")
+    # Walk 22 #5: f is not offered as if it would work; it asks for the folder, and the lines say so.
+    assert "First forecast: press f" not in text
+    forecast = text.index("First forecast (real weights, one rollout): its files must be brought here first")
     said = text.index("storage.googleapis.com cannot be reached from here")
-    assert forecast < said < text.index("Use it in a shell")
+    # The way to bring the files (a dozen rows) comes after the ways to use it, which stay on the first screen.
+    assert forecast < text.index("Use it in a shell") < said < text.index("Log: /l")
     assert "\n    gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets\n" in text  # a line of its own: never wrapped
-    assert "--assets DIR/assets" in text
+    assert "then copy that folder here and press f to give it." in text and "--assets DIR/assets" not in text
     assert "cannot be reached" not in summary_text(result, None)
+    assert "First forecast: press f" in summary_text(result, None)
 
 
 async def test_the_screen_asks_in_the_background_and_keeps_the_answer(isolated_state, tmp_path):
     app = _DoneApp("http://127.0.0.1:9/mirror/")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DoneScreen) and app.screen.unreachable, timeout=30, settle=0.1)
+        assert ' activate)"' in screen_text(app)  # the ways to use it stay on the first screen (walk 22 #5)
+        app.screen.query_one("#done-pane").scroll_end(animate=False)  # the way to bring the files is at the end
+        await pilot.pause(0.1)
         assert "127.0.0.1 cannot be reached from here" in " ".join(screen_text(app).split())
     assert app.assets_reach is not None and app.assets_reach.host() == "127.0.0.1"
     local = _DoneApp(str(tmp_path))  # a local folder: nothing to ask, nothing said

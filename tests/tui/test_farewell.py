@@ -70,12 +70,17 @@ def test_after_a_rollback_the_lines_left_name_the_env_current_now(tmp_path, monk
     assert any(line.startswith("Next: ") for line in lines) and "/logs/new.log" not in "\n".join(lines)
 
 
-def test_a_failed_or_stopped_install_says_so_and_names_the_log():
+def test_a_failed_or_stopped_install_says_so_and_names_the_log(monkeypatch):
+    monkeypatch.setattr("wizard.tui.current_env", lambda: "/envs/a")
     failed = farewell(install_result(ok=False, error="cannot reach github.com\nmore", log="/logs/b.log"))
     assert failed == ["gc-wizard: the install failed; your current environment is untouched.",
                       "  cannot reach github.com", "Log:  /logs/b.log"]
     stopped = farewell(install_result(ok=False, cancelled=True, log="/logs/c.log"))
     assert stopped[0] == "gc-wizard: the install stopped; your current environment is untouched."
+    # Walk 22 #10: a first install has no current environment to leave untouched.
+    monkeypatch.setattr("wizard.tui.current_env", lambda: None)
+    failed = farewell(install_result(ok=False, error="cannot reach github.com", log="/logs/b.log"))
+    assert failed[0] == "gc-wizard: the install failed; no environment is current (there was none before either)."
     stopped = farewell(install_result(ok=False, cancelled=True, env="/envs/n", mode="new", kept=False,
                                      verify={"ok": False, "cancelled": True}, log="/logs/d.log"))
     assert _status(stopped) == ("gc-wizard: the check stopped. The new environment /envs/n was removed. No "
@@ -143,6 +148,10 @@ def test_leaving_after_k_does_not_ask_for_the_kernel_again(tmp_path, monkeypatch
     lines = farewell(result)
     assert not any("kernel install" in line for line in lines)
     assert any(line.startswith("Next: ") for line in lines) and any("module install" in line for line in lines)
+    # Walk 22 #10: the kernel lives outside the state folder, so the lines left name it and how it goes away.
+    said = " ".join(" ".join(lines).split())
+    assert (f"Jupyter kernel gc-wizard-jax0.4.23-cpu runs it: {spec} (outside the state folder; `gc-wizard kernel "
+            "remove` takes it away).") in said, said
 
 
 def test_the_status_line_left_wraps_between_words_and_keeps_a_long_path_whole(tmp_path, monkeypatch):

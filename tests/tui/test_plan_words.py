@@ -25,7 +25,7 @@ async def test_the_plan_screen_shows_the_core_lines_with_its_key_hints(tiny, iso
         screen = app.screen
         shown = str(screen.query_one("#plan").render()).splitlines()
         width = screen._text_width()  # the pane's columns, which the screen wraps the core's words to
-        expected = plan_lines(screen.review, download=screen.download, slurm=None, hints=PlanHints(**_KEY_HINTS),
+        expected = plan_lines(screen.review, download=screen.download, slurm=None, hints=PlanHints(**_KEY_HINTS, keys=True),
                               width=width, commands_last=True)
     assert shown == expected
     assert "Into a new environment (e changes the folder):" in shown

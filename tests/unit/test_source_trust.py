@@ -294,3 +294,26 @@ def _account(uid: int) -> str:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return str(uid)
+def test_an_open_folder_you_own_leads_with_its_chmod_and_names_the_sticky_bit(tmp_path):
+    """Walk 22 #7: `chmod +t` fixes a folder above as well as `chmod o-w` does; the message only hinted at it."""
+    shared = open_folder(tmp_path / "ww")
+    house = _wheelhouse(shared / "wh")
+    text = _refusal(house)
+    assert f"Take that away (`chmod o-w {shared}`, or `chmod +t {shared}`), or copy the wheelhouse" in text
+    assert f"(`cp -rL {house} ~/wh`)" in text and "belongs to" not in text
+
+
+def test_an_open_folder_another_user_owns_leads_with_the_copy_and_names_its_owner(tmp_path):
+    """Walk 22 #7: "Take that away (`chmod o-w /shared`)" assumed the reader owns the lab's shared folder, usually an
+    admin's, whose chmod they cannot run. Decided from the folder's owner: the copy (with its command) comes first,
+    then who to ask for the chmod."""
+    need_root("give a folder to another user")
+    shared = open_folder(tmp_path / "ww")
+    os.chown(shared, NOBODY, NOBODY)
+    house = _wheelhouse(shared / "wh")
+    text = _refusal(house)
+    owner = f"(uid {NOBODY})"
+    assert "It belongs to user" in text and f"{owner}, not you: copy the wheelhouse to a folder of your own " \
+        f"(`cp -rL {house} ~/wh`) and give that instead, or ask them to take that away (`chmod o-w {shared}`, " \
+        f"or `chmod +t {shared}`); nothing was read from it." in text, text
+    assert "Take that away" not in text

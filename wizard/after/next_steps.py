@@ -39,14 +39,57 @@ def gather_command(recipe: str) -> str:
     return f"gc-wizard bundle {recipe} --out DIR --with-assets"
 
 
-def unreachable_lines(host: str, recipe: str) -> list[str]:
+def unreachable_lines(host: str, recipe: str, then: str = "give it with --assets DIR/assets") -> list[str]:
     """What every face shows where it offers a forecast whose files' host does not answer here: the host, then the
-    gathering command on a line of its own (a screen that wraps a sentence would break it inside), then the option
-    that takes the folder (walk 21 #4)."""
+    gathering command on a line of its own (a screen that wraps a sentence would break it inside), how gc-wizard gets
+    onto that machine, the five files by name for a copy by hand, then what to do with the folder (`then`: the
+    CLI's option, or the app's key) (walk 21 #4). Why the last three: the Done screen gave only the bundle route,
+    with a command that machine could not run (gc-wizard is not on PyPI), and the five files appeared only after
+    the forecast failed (walk 22 #5)."""
+    # Deferred: the app loads this module before its first frame, and these words are needed only without the host.
+    from wizard.after.assets import BUCKET_URL, PREFIXES, first_forecast_files
+
     return [f"{host} cannot be reached from here, so the forecast cannot fetch its files. On a machine that can "
             "reach it, gather them into DIR/assets:",
             f"    {gather_command(recipe)}",
-            "then copy that folder here and give it with --assets DIR/assets."]
+            f"({carry_words()}), or copy these five files from {BUCKET_URL}{PREFIXES[0]} into DIR/assets by hand, "
+            "keeping their folders:",
+            *(f"    {name}" for name in first_forecast_files()),
+            f"then copy that folder here and {then}."]
+
+
+def carry_words() -> str:
+    """How gc-wizard gets onto the machine that gathers the forecast's files: it is not on PyPI, so from the source
+    this one was installed from (its folder, file or URL, as pip recorded it), never from an index by name."""
+    from wizard.self_install import (
+        self_install,  # deferred: reads the dist-info, only where the words are shown
+    )
+
+    source = self_install().source
+    if source and "://" not in source:
+        name = shlex.quote(f"./{Path(source).name}")
+        return (f"gc-wizard is not on PyPI: copy {shlex.quote(source)} there and install it as here, "
+                f"`python3 -m venv .venv && .venv/bin/pip install {name}`")
+    if source:
+        return f"gc-wizard is not on PyPI: install it there with `pip install {shlex.quote(source)}`"
+    return ("gc-wizard is not on PyPI: copy the folder it was installed from there and install it as its README's "
+            "Quick start does")
+
+
+def forecast_offer(unreachable: str | None) -> str:
+    """The Done screen's forecast line: `f` offered as it is only where the files can be fetched; else what it needs
+    first (the lines under it say how), as f then asks for the folder (walk 22 #5: f was offered, then failed)."""
+    if unreachable:
+        return ("First forecast (real weights, one rollout): its files must be brought here first (how: at the end); "
+                "then press f.")
+    return "First forecast: press f (real weights, one rollout)."
+
+
+def assets_question(host: str | None, recipe: str) -> str:
+    """What the app's assets dialog asks: the folder that holds the forecast's files, and why it is asked."""
+    why = f"{host} cannot be reached from here, so the forecast takes its files from a folder. " if host else ""
+    return (f"{why}Assets folder: DIR/assets from `{gather_command(recipe)}`, or a folder holding the five files "
+            "in their params/, dataset/ and stats/ folders (an http(s) mirror's URL works too).")
 
 
 def wizard_lines(arguments: str) -> list[str]:

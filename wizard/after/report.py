@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import __version__, bounded, paths
+from wizard.after.kernel import kernel_lines
 from wizard.detect.facts import Facts, gib
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
@@ -441,6 +442,7 @@ def _history_section(entries: list[Any], current: Any, read: bool = True,
             if runtime:
                 lines.append("- **Runtime variables:** " + ", ".join(f"`{k}={v}`" for k, v in runtime.items()))
         lines += _built_lines(current, os.environ if environ is None else environ)
+        lines += [f"- **Jupyter kernel:** {line}" for line in kernel_lines(env)]  # outside the state folder
     else:
         lines.append("- **Current:** none (no environment has been made current yet)")
     lines.append("")

@@ -123,6 +123,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     p.add_argument("--steps", type=_steps, default=1, metavar="N", help="6-hour steps to roll out (default: 1)")
     p.add_argument("--list", action="store_true", help="list what the source holds, and stop")
     p.add_argument("--force", action="store_true", help="run a model the memory check says will not fit")
-    options.slurm_options(p)
+    options.slurm_options(p, what="run the forecast on a GPU node through srun (the cluster's default partition, or "
+                                  "PARTITION); its files are fetched here, into the shared state folder's assets/, "
+                                  "and the predictions written to its forecasts/")
     options.json_option(p)
     return [p]

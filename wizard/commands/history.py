@@ -13,7 +13,7 @@ from typing import Any
 from wizard.commands import options
 from wizard.commands.install import TerminalEvents
 from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
-from wizard.errors import ExitCode, UserError
+from wizard.errors import ExitCode, UserError, WizardError
 from wizard.flows.describe import rollback_lines
 from wizard.flows.history import (
     disk_total_words,
@@ -21,9 +21,10 @@ from wizard.flows.history import (
     graphcast_words,
     history_rows,
     installers_of,
+    read_history,
     status_cell,
 )
-from wizard.flows.rollback import remove, rollback
+from wizard.flows.rollback import can_go_back, remove, rollback
 from wizard.paths import wizard_command
 from wizard.security import one_line
 
@@ -88,7 +89,12 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
                               else ""))
     out += wrapped(disk_total_words(total, installers_of(rows)), columns)
     me = wizard_command()
-    out += [f"Go back:           {me} rollback [ID]", f"Delete an old one: {me} remove ID"]
+    try:
+        back = can_go_back(read_history())
+    except WizardError:
+        back = False
+    out += [f"Go back:           {me} rollback [ID]"] if back else []
+    out += [f"Delete an old one: {me} remove ID"]
     return out
 
 

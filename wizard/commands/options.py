@@ -154,12 +154,17 @@ def lock_option(parser: argparse.ArgumentParser) -> None:
                              "(refused without it; every package beyond the recipe's is named in the plan)")
 
 
-def slurm_options(parser: argparse.ArgumentParser, *, dest: str = "") -> None:
+#: What `--slurm` does for most commands; `forecast` says its own (walk 22 #10: its help said "the install runs here").
+SLURM_HELP = ("detect and verify on a GPU node through srun (the cluster's default partition, or PARTITION); the "
+              "install runs here, into the shared state folder")
+
+
+def slurm_options(parser: argparse.ArgumentParser, *, dest: str = "", what: str = SLURM_HELP) -> None:
     """`--slurm [PARTITION]`, `--srun-arg ARG` and `--slurm-wait SECONDS`: detection and the check on a GPU
-    node through srun. `dest` "global_": the ones given before the command (`apply_global_slurm`)."""
+    node through srun. `dest` "global_": the ones given before the command (`apply_global_slurm`); `what`: the
+    command's own words for `--slurm`."""
     parser.add_argument("--slurm", nargs="?", const="", default=None, metavar="PARTITION", dest=f"{dest}slurm",
-                        help="detect and verify on a GPU node through srun (the cluster's default partition, "
-                             "or PARTITION); the install runs here, into the shared state folder")
+                        help=what)
     parser.add_argument("--srun-arg", action="append", default=[], metavar="ARG", dest=f"{dest}srun_arg",
                         help="an extra srun option such as --gpus=1 or --account=NAME (repeatable; needs --slurm)")
     parser.add_argument("--slurm-wait", type=positive_seconds, default=None, metavar="SECONDS",

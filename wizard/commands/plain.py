@@ -18,7 +18,7 @@ from wizard.commands.output import say, warn
 from wizard.commands.recipes import PLAN_SIZE_BUDGET, plan_text, render_matches
 from wizard.errors import WizardError
 from wizard.flows.describe_machine import fact_lines, problem_lines
-from wizard.flows.history import last_local_graphcast, read_history
+from wizard.flows.history import installed_recipes, last_local_graphcast, read_history
 from wizard.flows.machine import slurm_offer
 from wizard.flows.options import unique_links
 from wizard.flows.review import download_size, review
@@ -41,8 +41,10 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     recipes_dir = getattr(args, "recipes_dir", None) or []
-    say("gc-wizard: no terminal to draw on (output is not a terminal, or TERM=dumb), so this is the plain "
-        "walk-through; nothing is installed.")
+    # Walk 22 #10: asked for with --no-tui, the flow still said it had found no terminal to draw on.
+    why = ("as asked (--no-tui), this is" if getattr(args, "no_tui", False)
+           else "no terminal to draw on (output is not a terminal, or TERM=dumb), so this is")
+    say(f"gc-wizard: {why} the plain walk-through; nothing is installed.")
     say("")
     target = slurm_target(args)
     surveyed = survey(recipes_dir, facts=facts_for(args, on_line=warn) if target is not None else None,
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say("== Recipes ==")
-    say(render_matches(list(surveyed.matches), facts))
+    say(render_matches(list(surveyed.matches), facts, installed=installed_recipes()))
     best = surveyed.recommended
     if best is None:
         say("")

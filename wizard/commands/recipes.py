@@ -13,6 +13,7 @@ from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError
 from wizard.flows.describe_machine import machine_summary
 from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
+from wizard.flows.history import installed_recipes, installed_words
 from wizard.flows.machine import machine_facts, read_here
 from wizard.flows.recipe_list import graphcast_label, group_by_graphcast
 from wizard.flows.review import PlanReview, download_size, review
@@ -122,10 +123,12 @@ def _short_title(title: str, room: int) -> str:
 
 
 def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: str | None = None,
-                   columns: int | None = None) -> str:
+                   columns: int | None = None, installed: dict[str, str] | None = None) -> str:
     """The recipes table, laid out for `columns` (default: the terminal's, 80 in a pipe): the id column is
     as wide as the longest id (ids are never cut: they are what the user copies), and a title that does
-    not fit beside it wraps inside its own column."""
+    not fit beside it wraps inside its own column. `installed` (`installed_recipes`): what the user has already,
+    said under its row as the app's recipe list says it (walk 22 #10: the CLI did not mark the current one)."""
+    installed = installed or {}
     columns = columns or width()
     out = wrapped(machine_summary(facts), columns, "", "  ")
     if graphcast_version:
@@ -146,6 +149,9 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
                 out += [" " * title_at + line for line in title[1:]]
             else:  # too narrow for a title column: the title goes below
                 out += [row.rstrip(), *wrapped(m.recipe.title, columns, "    ")]
+            if m.recipe.id in installed:
+                out.append(_wrap(f"{installed_words(installed[m.recipe.id])}: a new install builds another "
+                                 "environment beside it (`gc-wizard history` lists them all).", "    ", columns))
             if m.compatible:
                 out.append(_wrap(m.summary, "    ", columns))
             for reason in m.reasons:
@@ -186,7 +192,8 @@ def run_recipes(args: argparse.Namespace) -> int:
         # Grouped by the GraphCast version each recipe runs (oldest first), each group recommended-first.
         emit_json([m.to_dict() for _, group in group_by_graphcast(matches) for m in group])
     else:
-        say(render_matches(matches, facts, version))
+        # What this user has installed, only where the facts are this machine's (saved facts are another's).
+        say(render_matches(matches, facts, version, installed=installed_recipes() if local else None))
     return 0
 
 
@@ -213,7 +220,10 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
         else:
             indent = line[: len(line) - len(line.lstrip())]
             laid_out += wrapped(line.strip(), columns, indent, indent + "    ")
-    run = [f"To run it: {install_command(review.plan, wizard_command(), slurm, given)}"]
+    # Broken between its words with ` \` at the terminal's width, as the "Next:" lines are: one row wider than the
+    # terminal wrapped mid-path, and a copied piece no longer ran (a user's shell joins the rows again).
+    run = command(command_words(install_command(review.plan, wizard_command(), slurm, given)), columns,
+                  "To run it: ", "    ")
     if review.plan.unreachable_source:  # walk 22 #2: pasted as it is, that line was refused (exit 2) here
         run += wrapped("(install refuses this line here until you add --graphcast-src DIR, a local copy, as the "
                        "GraphCast line above says)", columns, "", "")

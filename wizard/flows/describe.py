@@ -8,6 +8,8 @@ from __future__ import annotations
 
 # What to type after an install (activate, use, the next commands): the core's lines, printed by both faces.
 from wizard.after.next_steps import activate_lines as activate_lines
+from wizard.after.next_steps import assets_question as assets_question
+from wizard.after.next_steps import forecast_offer as forecast_offer
 from wizard.after.next_steps import unreachable_lines as unreachable_lines
 from wizard.after.next_steps import use_lines as use_lines
 from wizard.after.next_steps import wizard_lines as wizard_lines

@@ -27,7 +27,7 @@ TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing`
 if TYPE_CHECKING:
     from wizard.install.options import InstallOptions
 
-__all__ = ["COMMANDS_HEADING", "STEPS_HEADING", "PlanHints", "install_command", "plan_lines"]
+__all__ = ["COMMANDS_HEADING", "STEPS_HEADING", "PlanHints", "install_command", "plan_lines", "with_keys"]
 
 STEPS_HEADING = "Steps (nothing has run yet):"
 COMMANDS_HEADING = "Exactly what runs:"
@@ -42,6 +42,16 @@ class PlanHints:
     sources: str = ""
     refusal: str = ""
     """A line of its own under a refused GraphCast source: how to choose another or go on anyway."""
+    keys: bool = False
+    """The app: the words about a source name its key beside the flag (`with_keys`)."""
+
+
+def with_keys(text: str) -> str:
+    """The core's words about a source, with the Plan screen's key beside the flag that gives it: the app shows them
+    so; the CLI's words name the flag alone (walk 22 #10: `install` said "(g on the Plan screen)" outside the app)."""
+    text = re.sub(r"\(`--graphcast-src ([^`]+)`\)", r"(`--graphcast-src \1`, or g on the Plan screen)", text)
+    return (text.replace("--graphcast-src DIR", "--graphcast-src DIR (g on the Plan screen)")
+            .replace("--find-links DIR", "--find-links DIR (w on the Plan screen)"))
 
 
 def _fit(text: str, width: int = 74) -> str:
@@ -65,15 +75,15 @@ def command_lines(argv: tuple[str, ...], width: int, first: str = "     $ ", res
 
 
 def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[Wheelhouse], hint: str = "",
-                  width: int = 100) -> list[str]:
-    """Where GraphCast and the packages come from, each checked."""
+                  width: int = 100, keys: bool = False) -> list[str]:
+    """Where GraphCast and the packages come from, each checked; `keys`: the app's (`with_keys`)."""
     lines = [f"Sources{hint}:"]
     if verdict is not None:
         identity = verdict.identity
         lines.append(f"  GraphCast {verdict.mark()} {identity.short()} · {identity.kind_text()}")
         lines.append(f"    from {_fit(plan.graphcast_src.split(' @ ', 1)[-1], 64)}")
         for text in (verdict.unreachable, verdict.caution):
-            lines += _wrap(f"! {text}", "    ", width) if text else []
+            lines += _wrap(f"! {with_keys(text) if keys else text}", "    ", width) if text else []
     for house in wheelhouses:
         lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
         lines += _wrap(f"! {house.caution()}", "    ", width) if house.caution() else []
@@ -210,7 +220,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         *_cache_line(review),
         f"Download: {download or 'checking the size…'}",
         "",
-        *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width),
+        *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width, hints.keys),
         "",
         *_steps(plan, slurm, width, inline=not commands_last),
         "",

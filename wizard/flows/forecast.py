@@ -15,13 +15,16 @@ from wizard.after.forecast import ForecastEvents as ForecastEvents
 from wizard.after.forecast import ForecastRequest as ForecastRequest
 from wizard.after.forecast import describe as outcome_lines
 from wizard.after.forecast import describe_listing as listing_lines
+from wizard.after.forecast import prepare
 from wizard.after.forecast import run_forecast as run_forecast
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts
 from wizard.detect.where import detect_where
+from wizard.errors import UserError
 from wizard.install.envs import Env
 
-__all__ = ["STAGES", "STAGE_WORDS", "ForecastEvents", "ForecastRequest", "ProgressText", "check_assets", "env_at",
+__all__ = ["STAGES", "STAGE_WORDS", "ForecastEvents", "ForecastRequest", "ProgressText", "check_assets",
+           "check_assets_for", "env_at",
            "facts_for_forecast", "list_assets", "listing_lines", "open_assets", "outcome_lines", "run_forecast"]
 
 
@@ -39,6 +42,24 @@ def check_assets(location: str | None, *, model: str | None, dataset: str | None
     """Refuse now (AssetError) a source, model or dataset that a one-step forecast could not use."""
     source = assets.open_source(location)
     assets.select(assets.list_assets(source), model=model, dataset=dataset, steps=1)
+
+
+def check_assets_for(env: Env, location: str) -> str:
+    """`location` (a folder, or an http(s) URL) checked as `forecast --assets` checks it before anything downloads
+    (`prepare`: the source opened, the files a forecast in `env` reads chosen from it); the location, stripped, when a
+    forecast can take its files from there, else the refusal (UserError, AssetError) in the CLI's words. For the app,
+    whose forecast took its files only from `--assets` at start-up (walk 22 #5)."""
+    location = location.strip()
+    if not location:
+        raise UserError("No folder given: give the folder that holds the forecast's files (params/, dataset/, "
+                        "stats/).")
+    try:
+        prepare(ForecastRequest(env=env, assets=location))
+    except (UserError, assets.AssetError) as exc:
+        # Without the paragraph on gathering the files, which the app's dialog says above its input already: whole,
+        # it pushed the input out of a 24-row dialog.
+        raise UserError(str(exc).replace(f" {assets.local_copy_words()}", "")) from None
+    return location
 
 
 def env_at(folder: str) -> Env:

@@ -17,7 +17,7 @@ from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
 __all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "env_status", "graphcast_words",
-           "history_rows", "installed_recipes", "installers_of", "last_local_graphcast", "read_history", "record_check",
+           "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "read_history", "record_check",
            "size_words", "status_cell"]
 
 
@@ -99,6 +99,11 @@ def installed_recipes() -> dict[str, str]:
         if entry.removed is None and Path(entry.env).is_dir():
             found[entry.recipe] = "current" if entry.current or found.get(entry.recipe) == "current" else "installed"
     return found
+
+
+def installed_words(state: str) -> str:
+    """How a recipe list marks a recipe `installed_recipes` found ("current" or "installed"): both faces' words."""
+    return "Already installed and current" if state == "current" else "Already installed (not current)"
 
 
 def last_local_graphcast(version: str) -> str | None:

@@ -7,8 +7,10 @@ the app's first frame imports `describe`, and must not pay for that.
 from __future__ import annotations
 
 from wizard.after.follow import steps_done
+from wizard.after.kernel import kernel_lines
 from wizard.after.next_steps import next_step_lines
 from wizard.flows.results import InstallResult
+from wizard.wrap import wrap
 
 
 def next_lines(result: InstallResult, assets: str | None = None, unreachable: str | None = None) -> list[str]:
@@ -20,4 +22,7 @@ def next_lines(result: InstallResult, assets: str | None = None, unreachable: st
 def next_lines_for(recipe: str, env: str | None, assets: str | None = None, unreachable: str | None = None
                    ) -> list[str]:
     """What to type next for `env` of `recipe` (the current one, which a rollback may have changed since)."""
-    return next_step_lines(recipe, assets, done=steps_done(env) if env else frozenset(), unreachable=unreachable)
+    # A kernel k wrote lives outside the state folder: said where the rest is summed up (walk 22 #10).
+    kernels = [row for line in kernel_lines(env) for row in wrap(line, 80, "", "  ")]
+    return [*next_step_lines(recipe, assets, done=steps_done(env) if env else frozenset(), unreachable=unreachable),
+            *kernels]

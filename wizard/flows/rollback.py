@@ -314,6 +314,17 @@ def _made_for(env: Path, entry: Entry, history: History | None) -> bool:
     return marker.entry_id in {other.id for other in same} | {entry.id}
 
 
+def can_go_back(history: History) -> bool:
+    """Whether `rollback` without an id has an entry to go back to (by kind and status, as `not_a_target`): the
+    history's "Go back" line is offered only then (walk 22 #10: it was offered where `rollback` then said "There is
+    no previous working environment")."""
+    try:
+        _eligible_target(history, None)
+    except UserError:
+        return False
+    return True
+
+
 def _eligible_target(history: History, entry_id: str | None) -> Target:
     current = history.current()
     if entry_id:

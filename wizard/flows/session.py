@@ -131,7 +131,7 @@ def _with_remembered_source(plan: Plan) -> Plan:
     if not remembered or remembered == plan.graphcast_src:
         return plan
     words = (f"{plan.unreachable_source.removesuffix('.')}. Your last install of GraphCast {version} used "
-             f"{remembered}: give it again (`--graphcast-src {shlex.quote(remembered)}`, or g on the Plan screen).")
+             f"{remembered}: give it again (`--graphcast-src {shlex.quote(remembered)}`).")
     return dataclasses.replace(plan, unreachable_source=words)
 
 

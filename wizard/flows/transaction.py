@@ -338,7 +338,10 @@ class _Transaction:
             self.undo()  # in place, "kept for diagnosis" would mean leaving the user's env broken
         if status == "cancelled":  # say what the stop did to the new environment (history, both faces)
             undone = what_was_undone(str(self.env), self.plan.mode, self.kept)
-            error = f"{error}; {undone[0].lower()}{undone[1:-1]}, and the current environment is untouched"
+            # Walk 22 #10: a first install's stop said "the current environment is untouched" where there was none.
+            rest = ("the current environment is untouched" if self.history.current() is not None
+                    else "no environment is current (there was none before either)")
+            error = f"{error}; {undone[0].lower()}{undone[1:-1]}, and {rest}"
         entry.status, entry.error, entry.finished = status, error, now()
         entry.verify = verify.summary() if verify is not None else None
         if make_current:

@@ -45,6 +45,7 @@ from wizard.install.git_objects import git_dirs, head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
+from wizard.source_trust import refuse_swappable_source
 
 #: Versions DeepMind published of GraphCast (setup.py of the v0.1, v0.1.1 and v0.2 tags). A
 #: `graphcast` of any other version is PyPI's unrelated project of the same name.
@@ -424,12 +425,16 @@ class Wheelhouse:
 
 
 def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
-    """What a `--find-links` folder holds for `recipe`. A missing folder is a UserError naming it."""
+    """What a `--find-links` folder holds for `recipe`. A missing folder, or one another user could swap
+    (`refuse_swappable_source`, the rule `plan` and `install` apply), is a UserError naming it, and nothing in it is
+    read. Why here: the app's w read and announced a refused wheelhouse ("1 wheel, 1 of 84 pins") beside the plan
+    that refused it (walk 22 #6)."""
     path = Path(folder).expanduser().absolute()
     if not path.is_dir():
         what = (f"{path.name} is a file; a wheelhouse is the folder that holds the wheels ({path.parent})"
                 if path.is_file() else bounded.not_a_folder(path))
         raise UserError(f"wheelhouse {folder}: {what}")
+    refuse_swappable_source(f"wheelhouse {folder}", path, "the wheelhouse")
     have: dict[str, set[str]] = {}
     as_wheel: dict[str, set[str]] = {}
     wheels = sdists = 0
@@ -488,12 +493,11 @@ def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
     names = ", ".join(f"{pin.name} {pins.get(pin.name, '')}".strip() for pin in missing)
     builds = " ".join(f"`pip wheel --no-deps -w wheels {pin.source}`" for pin in missing)
     text = (f"recipe {recipe.id} needs {names}, which no package index has (it is on GitHub only): build the "
-            f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR "
-            "(w on the Plan screen).")
+            f"wheel where GitHub answers ({builds}), bring the folder here and give it with --find-links DIR.")
     host = None if graphcast_src or not name_source else source_host(recipe.graphcast.source)
     if host == "github.com":
         text += (f" {source_name(recipe.graphcast.source)} itself comes from GitHub as well: where GitHub does not "
-                 "answer, give a checkout of it with --graphcast-src DIR (g on the Plan screen).")
+                 "answer, give a checkout of it with --graphcast-src DIR.")
     return text
 
 
@@ -514,7 +518,7 @@ def unreachable_source(install_arg: str, timeout: float = REACH_TIMEOUT) -> str 
     if host is None or reachable(f"{scheme}://{host}/", timeout):
         return None
     return (f"{host} cannot be reached from here, so the GraphCast step would fail after the downloads: give a "
-            f"local checkout with --graphcast-src DIR (g on the Plan screen), cloned where {host} answers and "
+            f"local checkout with --graphcast-src DIR, cloned where {host} answers and "
             "copied over.")
 
 

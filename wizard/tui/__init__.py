@@ -108,7 +108,7 @@ def farewell(result: InstallResult | None, assets: str | None = None, unreachabl
         return [*_said(f"gc-wizard: {result.recipe} is installed, {checked} and current: {result.env}"),
                 *next_lines(result, assets, unreachable), f"Log:  {result.log}"]
     what = "stopped" if result.cancelled else "failed"
-    lines = [f"gc-wizard: the install {what}; your current environment is untouched."]
+    lines = [f"gc-wizard: the install {what}; {untouched_sentence()[0].lower()}{untouched_sentence()[1:]}"]
     if result.cancelled and result.env:
         stage = "check" if result.verify is not None else "install"
         lines = _said(f"gc-wizard: the {stage} stopped. {install_undone(result)} {untouched_sentence()}")

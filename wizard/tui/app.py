@@ -254,6 +254,9 @@ class WizardApp(App):
         self.install_screen = InstallScreen(approved.plan)
         self.verify_screen = None
         self.install_result = None
+        # The Plan screen's toasts (a source checked, a wheelhouse read) are about that screen: left up, they covered
+        # the right half of the install's log for seconds (walk 22 #10).
+        self.clear_notifications()
         self.push_screen(self.install_screen)
         self.install_worker(approved, self.install_screen)
 

@@ -177,6 +177,15 @@ class AssetsHostUnreachable(Message):
 
 
 @dataclass
+class AssetsChecked(Message):
+    """The assets dialog's worker checked a folder (or URL) as `forecast --assets` does: `error` None when a forecast
+    can take its files from `location`, else the refusal in words."""
+
+    location: str
+    error: str | None = None
+
+
+@dataclass
 class AfterInstallDone(Message):
     """A Done-screen worker finished registering a kernel or writing a module file: the toast to show, its
     severity, and the longer note for the pane (None: none)."""

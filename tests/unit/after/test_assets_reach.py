@@ -20,4 +20,25 @@ def test_a_host_that_does_not_answer_is_named_and_one_that_does_is_not(tmp_path,
 def test_the_words_name_the_host_the_gathering_command_and_the_option():
     lines = unreachable_lines("storage.googleapis.com", "jax0.4.23-cpu")
     assert lines[0].startswith("storage.googleapis.com cannot be reached from here")
-    assert lines[1] == "    gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" and "--assets DIR/assets" in lines[2]
+    assert lines[1] == "    gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets" and "--assets DIR/assets" in lines[-1]
+
+
+def test_the_words_say_how_gc_wizard_gets_there_and_name_the_five_files(monkeypatch):
+    """Walk 22 #5: the bundle command was given for a machine without gc-wizard (not on PyPI), and the five files to
+    copy by hand were named only after the forecast failed. Both now come with the host's words, in both faces."""
+    from wizard.after.assets import BUCKET_URL, first_forecast_files
+    from wizard.self_install import SelfInstall
+
+    found = SelfInstall(manager="pip", source="/home/me/gc wizard", editable=True, python="/p")
+    monkeypatch.setattr("wizard.self_install.self_install", lambda: found)
+    lines = unreachable_lines("storage.googleapis.com", "jax0.4.23-cpu", then="press f to give it")
+    assert ("(gc-wizard is not on PyPI: copy '/home/me/gc wizard' there and install it as here, `python3 -m venv "
+            ".venv && .venv/bin/pip install './gc wizard'`), or copy these five files from "
+            f"{BUCKET_URL}graphcast/ into DIR/assets by hand, keeping their folders:") == lines[2]
+    assert lines[3:8] == [f"    {name}" for name in first_forecast_files()]
+    assert lines[-1] == "then copy that folder here and press f to give it."
+    monkeypatch.setattr("wizard.self_install.self_install", lambda: SelfInstall("uv", "git+https://h/gc.git@v1", False,
+                                                                                "/p"))
+    assert "install it there with `pip install git+https://h/gc.git@v1`" in unreachable_lines("h", "r")[2]
+    monkeypatch.setattr("wizard.self_install.self_install", lambda: SelfInstall("", "", False, "/p"))
+    assert "copy the folder it was installed from there" in unreachable_lines("h", "r")[2]

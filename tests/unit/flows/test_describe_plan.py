@@ -84,3 +84,17 @@ def test_a_findings_fix_wraps_between_words_never_inside_an_option():
     for width in range(40, 100):
         text = "\n".join(finding_lines([finding], width))
         assert "--with-assets" in text and "--with-\n" not in text, width
+
+
+def test_the_app_names_its_key_beside_the_flag_and_the_cli_the_flag_alone():
+    """Walk 22 #10: `install` refused an unreachable GitHub with "(g on the Plan screen)" outside the app. The core's
+    words name the flag; the app's Plan screen adds its keys (`with_keys`)."""
+    from wizard.flows.describe_plan import with_keys
+    from wizard.install.sources import unreachable_source
+
+    words = unreachable_source("graphcast @ git+https://github.invalid/x/graphcast@v1", timeout=1)
+    assert "--graphcast-src DIR" in words and "Plan screen" not in words
+    assert "--graphcast-src DIR (g on the Plan screen)" in with_keys(words)
+    assert with_keys("give it again (`--graphcast-src /a/gc`).") == \
+        "give it again (`--graphcast-src /a/gc`, or g on the Plan screen)."
+    assert with_keys("give it with --find-links DIR.") == "give it with --find-links DIR (w on the Plan screen)."

@@ -115,3 +115,23 @@ def test_a_step_whose_installer_was_killed_says_by_what(tmp_path):
     assert "(the installer was killed by SIGXFSZ (the file-size limit))" in text
     plain = _failure_message(step, StepResult(ok=False, exit_status=2, tail=["error: x"]), tmp_path / "install.log")
     assert "killed" not in plain
+
+
+def test_a_stopped_first_install_does_not_claim_an_untouched_current_environment(tiny):
+    """Walk 22 #10: history (and the report, which quotes it) said a stopped first install left "the current
+    environment … untouched" when there was none. It says there was none; with one, it is still untouched."""
+    import threading
+
+    def stopped(options):
+        cancel = threading.Event()
+        events = _Recorder()
+        events.step_started = lambda step: cancel.set()  # type: ignore[method-assign]
+        return run_install(plan_for(options), options, events, cancel=cancel)
+
+    first = stopped(_options(tiny))
+    assert first.cancelled and load_history().current() is None
+    error = load_history().entries[-1].error
+    assert error.endswith("was removed, and no environment is current (there was none before either)"), error
+    assert run_install(plan_for(_options(tiny)), _options(tiny), _Recorder()).ok
+    stopped(_options(tiny))
+    assert load_history().entries[-1].error.endswith("was removed, and the current environment is untouched")

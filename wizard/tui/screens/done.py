@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from wizard.flows.describe import (
     activate_lines,
+    forecast_offer,
     install_undone,
     moved_on_words,
     unreachable_lines,
@@ -78,8 +79,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         f"{'Verified' if verified else 'Installed'}: {result.recipe}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
-        "First forecast: press f (real weights, one rollout).",
-        *(unreachable_lines(unreachable, result.recipe) if unreachable else []),
+        forecast_offer(unreachable),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),
@@ -92,6 +92,9 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         "then, in any shell:",
         *(f"    {line}" for line in use_lines(result.recipe)),
         "",
+        # Below the ways to use it, which stay on the first screen: with the five files named, the way to bring the
+        # forecast's files is a dozen rows (walk 22 #5).
+        *([*unreachable_lines(unreachable, result.recipe, then="press f to give it"), ""] if unreachable else []),
         *log_line,
     ])
 
@@ -105,6 +108,9 @@ class DoneScreen(Screen[str]):
         Binding("escape", "back", "Back: log", id="back", tooltip="The install screen and its full log"),
         Binding("f", "forecast", "First forecast", id="forecast",
                 tooltip="Run the demo notebook's forecast here: real weights, the example batch, one rollout"),
+        # Where the files' host does not answer, f asks for their folder first (walk 22 #5: it ran, and failed).
+        Binding("f", "forecast_from", "Forecast from a folder", id="forecast-from",
+                tooltip="Give the folder that holds the forecast's files, then run the forecast"),
         Binding("k", "kernel", "Jupyter kernel", id="kernel", tooltip="Register this env as a Jupyter kernel"),
         Binding("m", "module", "Module file", id="module", tooltip="Write an Lmod module file: module load graphcast/…"),
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
@@ -160,13 +166,18 @@ class DoneScreen(Screen[str]):
     def on_assets_host_unreachable(self, message: AssetsHostUnreachable) -> None:
         self.unreachable = message.host
         self.query_one("#summary", Static).update(self._summary())
+        self.refresh_bindings()
 
     def on_screen_resume(self) -> None:
         """Back from History (where a rollback may have run): redraw the summary if the current one changed."""
         current = _current_env()
-        if current != self.current:
+        # A folder given on the forecast screen (a) since: the host's words no longer apply (it dropped the question).
+        given = bool(self.unreachable) and getattr(self.app, "assets_reach", None) is None
+        if current != self.current or given:
             self.current = current
+            self.unreachable = None if given else self.unreachable
             self.query_one("#summary", Static).update(self._summary())
+            self.refresh_bindings()
 
     def action_retry(self) -> None:
         self.dismiss("retry")
@@ -183,8 +194,17 @@ class DoneScreen(Screen[str]):
     def action_back(self) -> None:
         self.dismiss("log")
 
+    @property
+    def needs_assets(self) -> bool:
+        """The forecast's files cannot be fetched from here: f asks for their folder first."""
+        return bool(self.unreachable)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("kernel", "module", "forecast"):
+        if action == "forecast":
+            return bool(self.result.ok and self.env) and not self.needs_assets
+        if action == "forecast_from":
+            return bool(self.result.ok and self.env) and self.needs_assets
+        if action in ("kernel", "module"):
             return bool(self.result.ok and self.env)
         if action == "retry":
             return bool(self.result.lock_held)
@@ -218,6 +238,27 @@ class DoneScreen(Screen[str]):
             self.app.push_screen(ForecastScreen(self.env, getattr(self.app, "assets", None),
                                                 getattr(options, "slurm", None)))
 
+    def action_forecast_from(self) -> None:
+        """f where the files' host does not answer: their folder first (checked as `forecast --assets` checks it),
+        kept for this session (a later f, and the lines left after quitting), then the forecast."""
+        if not (self.result.ok and self.env):
+            return
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.describe import assets_question
+        from wizard.tui.screens.assets import AssetsPromptScreen
+
+        def chosen(location: str | None) -> None:
+            if location:
+                # Checked where it is: the files come from there now, and the host's words no longer apply (here,
+                # to a later f, and in the lines left after quitting).
+                self.app.assets, self.app.assets_reach, self.unreachable = location, None, None
+                self.query_one("#summary", Static).update(self._summary())
+                self.refresh_bindings()
+                self.action_forecast()
+
+        self.app.push_screen(AssetsPromptScreen(self.env, assets_question(self.unreachable, self.result.recipe)),
+                             chosen)
+
     def show_note(self, text: str) -> None:
         """A key's outcome, kept under the summary (replacing the previous one) and scrolled into view."""
         notes = self.query("#notes")
@@ -228,8 +269,17 @@ class DoneScreen(Screen[str]):
         self.query_one("#done-pane", VerticalScroll).scroll_end(animate=False)
 
     def action_kernel(self) -> None:
+        """k: asked first, naming where the kernel goes, outside the state folder (walk 22 #10)."""
         if self.result.ok and self.env:
-            self.install_kernel()
+            # Deferred for start-up time: the app loads this module before its first frame.
+            from wizard.flows.after_install import kernel_question
+            from wizard.tui.screens.confirm import ConfirmScreen
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.install_kernel()
+
+            self.app.push_screen(ConfirmScreen(kernel_question(), yes="Register it", no="Not now"), answered)
 
     def action_module(self) -> None:
         if self.result.ok and self.env:

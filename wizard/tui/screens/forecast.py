@@ -55,6 +55,9 @@ class ForecastScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+c", "stop", "Stop", id="stop", priority=True, tooltip="Stop the forecast"),
         Binding("escape", "back", "Back", id="back", tooltip="The previous screen (stops a running forecast)"),
+        # Walk 22 #5: a forecast that could not fetch its files offered only Back; a folder meant a restart.
+        Binding("a", "assets", "Run from a folder", id="assets",
+                tooltip="Give the folder (or mirror URL) that holds the forecast's files, and run it again"),
     ]
 
     def __init__(self, env: str | Path, assets: str | None = None, slurm=None) -> None:
@@ -131,7 +134,9 @@ class ForecastScreen(Screen[None]):
             lines = outcome_lines(message.result)
             for finding in message.result.findings[:3]:
                 lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
-        self.query_one("#outcome", Static).update("\n".join(["", *lines, "", "Press Escape to go back."]))
+        again = ("Press a to give a folder that holds the files and run it again, or Escape to go back."
+                 if not ok else "Press Escape to go back.")
+        self.query_one("#outcome", Static).update("\n".join(["", *lines, "", again]))
         self.refresh_bindings()
 
     def action_stop(self) -> None:
@@ -144,7 +149,41 @@ class ForecastScreen(Screen[None]):
             return  # the worker's ForecastDone follows; then Escape leaves
         self.dismiss(None)
 
+    def action_assets(self) -> None:
+        """a, once a forecast has ended without a result: ask for the files' folder (checked as `forecast --assets`
+        checks it), keep it for this session, and run the forecast again from it."""
+        if not self.ended or (self.result is not None and self.result.ok):
+            return
+        # Deferred: only a forecast that failed asks.
+        from wizard.flows.describe import assets_question
+        from wizard.tui.screens.assets import AssetsPromptScreen
+
+        def chosen(location: str | None) -> None:
+            if location:
+                self.app.assets = self.assets = location  # for a later f, and the lines left after quitting
+                self.app.assets_reach = None  # checked: its host (if any) answers
+                self.start_again()
+
+        recipe = self.env.marker.recipe if self.env.marker is not None else "RECIPE"
+        reach = getattr(self.app, "assets_reach", None)  # the Done screen's question, answered by now if at all
+        host = reach.host(0) if reach is not None else None
+        self.app.push_screen(AssetsPromptScreen(str(self.env.path), assets_question(host, recipe),
+                                                value=self.assets or ""), chosen)
+
+    def start_again(self) -> None:
+        """The forecast run again (from `self.assets`), every stage to come."""
+        self.cancel = threading.Event()
+        self.stage, self.result, self.ended = None, None, False
+        self.download = ProgressText()
+        self.query_one("#stages", Static).update("\n".join(stage_lines(None, False)))
+        self.query_one("#download", Static).update("")
+        self.query_one("#outcome", Static).update(f"In {self.env.path}, files from {self.assets}")
+        self.refresh_bindings()
+        self.run_it()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "stop":
             return not self.ended
+        if action == "assets":
+            return self.ended and not (self.result is not None and self.result.ok)
         return True

@@ -152,8 +152,10 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
                 else:
                     self.notify(message.error, severity="error", timeout=10)
                 return
+            from wizard.flows.describe_plan import with_keys  # deferred for start-up time, as plan_lines
+
             self.query_one("#plan", Static).update(
-                f"This plan cannot run:\n\n{message.error}\n\nPress g for another GraphCast source, w for "
+                f"This plan cannot run:\n\n{with_keys(message.error)}\n\nPress g for another GraphCast source, w for "
                 "another wheelhouse, o to switch offline, e for another folder, i to switch the installer, or "
                 "Escape to choose another recipe.")
             self.refresh_bindings()
@@ -178,7 +180,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         from wizard.flows.describe_plan import PlanHints, plan_lines
 
         lines = plan_lines(self.review, download=self.download, slurm=self.options.slurm,
-                           hints=PlanHints(**_KEY_HINTS), width=self._text_width(), commands_last=True)
+                           hints=PlanHints(**_KEY_HINTS, keys=True), width=self._text_width(), commands_last=True)
         self.query_one("#plan", Static).update("\n".join(lines))
 
     def _text_width(self) -> int:
@@ -243,7 +245,11 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         approved = ApprovedPlan(self.plan, options, self.download_bytes)
         if self.verdict is not None and self.verdict.unreachable:
             # Asked first: every package would download, then the GraphCast step fail.
-            question = f"{self.verdict.unreachable}\n\nInstall anyway?"
+            from wizard.flows.describe_plan import (
+                with_keys,  # deferred, as plan_lines: loaded once a plan is shown
+            )
+
+            question = f"{with_keys(self.verdict.unreachable)}\n\nInstall anyway?"
 
             def answered(yes: bool | None) -> None:
                 if yes:  # asked and answered: the install does not refuse it again

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from wizard.flows.history import installed_recipes
+from wizard.flows.history import installed_recipes, installed_words
 from wizard.flows.recipe_list import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
 from wizard.security import cut
 from wizard.tui.problems import problem_text
@@ -23,8 +23,7 @@ def describe_match(match, installed: str | None = None) -> str:
     recipe = match.recipe
     lines = [recipe.title, f"id: {recipe.id} · runs {graphcast_label(recipe.graphcast.version)}", ""]
     if installed:
-        lines += [("Already installed and current" if installed == "current" else "Already installed (not current)")
-                  + ": a new install builds another environment beside it (History lists them all).", ""]
+        lines += [installed_words(installed) + ": a new install builds another environment beside it (History lists them all).", ""]
     if match.compatible:
         lines.append(f"Compatible with {match.machine}." + ("  RECOMMENDED" if match.recommended else ""))
         if match.summary and match.summary != "compatible":

@@ -457,16 +457,27 @@ _URL_USERINFO = _Rule(
     r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
     r"(?P<userinfo>[^\s/]*)@"
     r"(?=[A-Za-z0-9\[/])", '@')
-#: A password holding a `/` that was pasted without percent-encoding it (`https://aws:SEKabc/DEF+x3=@host/simple/`):
-#: base64 tokens (AWS CodeArtifact, Azure keys, many API keys) hold `/`, `+` and `=`. A URL parser ends the
-#: authority at the first `/`, so the rule above saw a host and a path, and the whole token was printed on every
-#: channel, the report included (twenty-second hostile pass P1). A user, a `:`, then anything without blanks or `@`
-#: up to an `@` a host follows is a credential — unless what follows the `:` is a port (`host:8080/path@x` is a
-#: path with an `@` in it). Bounded (256 + 512 characters), as a line of `x://a:/…` is scanned from every scheme.
-_URL_SLASHED_USERINFO = _Rule(
+#: A password a URL parser does not read as one, pasted without percent-encoding: one holding a `/` (base64 tokens:
+#: AWS CodeArtifact, Azure keys — a parser ends the authority at the first `/`, so the rule above saw a host and a
+#: path; twenty-second hostile pass P1), an empty user name before it (`https://:TOKEN/…@host`), or a control or
+#: Unicode blank character inside it (a vertical tab, NBSP, U+2028: uv still sends the credential; twenty-third pass
+#: P1/P3). A user, a `:`, then anything but an `@`, a line end, a tab, a space or a quote, up to an `@` a host
+#: follows, is a credential when it holds what ends the plain rule's password (a `/`, such a blank) — unless what
+#: follows the `:` is a port (`host:8080/path@x` is a path with an `@` in
+#: it). Bounded (256 + 512 characters), as a line of `x://a:/…` is scanned from every scheme.
+_URL_ODD_USERINFO = _Rule(
     r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
-    r"(?P<userinfo>[^\s/@:\"'<>]{1,256}:(?!\d{1,5}(?:/|$))[^\s@\"'<>/]{0,512}/[^\s@\"'<>]{0,512}?)@"
+    r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:/|$))[^@\n\r\t \"'<>]{0,768})@"
     r"(?=[A-Za-z0-9\[])", '://')
+#: What ends the plain rule's password: one holding any of these is the odd rule's to mask.
+_ODD_PASSWORD = LazyPattern("[/\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+#: A password that a parser took for the port, the `@` and host lost (split off at a blank, or cut by a paste):
+#: `https://user:PASSWORD` — and pip's own words for it, "Port could not be cast to integer value as 'PASSWORD'"
+#: (twenty-third hostile pass P1). Not a number (a real port), nor a version (`ubuntu:22.04`).
+_URL_PORT_PASSWORD = _Rule(
+    r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s/@:\"'<>]{1,256}:)"
+    r"(?P<password>(?![\d.]*(?:[/\s\"'<>]|$))[^\s/@:\"'<>]{1,512})(?=[/\s\"'<>]|$)", '://')
+_PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?!<redacted>)[^'\"\s]+", 'port could not')
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
 #: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
 #: own, up to the `@` a host follows (twelfth pass #13/#14), an IPv6 host in brackets (#15); an empty one
@@ -484,6 +495,16 @@ _DIGEST_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?digest\s+)(?!<redac
 #: `X-JFrog-Art-Api: …`, `X-Api: …`): its value goes when it looks generated (twenty-second hostile pass P3).
 _API_HEADER = _Rule(r"(?i)(?<![A-Za-z0-9_-])(x-[a-z0-9-]{0,40}api[a-z0-9-]{0,40}\s*[:=]\s*[\"']?)(?!<redacted>)"
                     r"([A-Za-z0-9+/=_.~-]{16,})", 'api')
+#: A webhook's URL is its credential: Slack's `hooks.slack.com/services/T…/B…/SECRET`, Discord's
+#: `discord.com/api/webhooks/ID/SECRET`, Teams' `….webhook.office.com/webhookb2/…` (twenty-third hostile pass P4).
+_WEBHOOK = _Rule(r"(?i)(?P<head>hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/\d+/"
+                 r"|\.webhook\.office\.com/|\.logic\.azure\.com/workflows/)(?!<redacted>)[^\s\"'<>)]+",
+                 'hooks.slack.com', '/api/webhooks/', '.webhook.office.com', '.logic.azure.com')
+#: A secret after its name and a blank, no `=` or `:` (`DATABRICKS_TOKEN dapi…`, `… secret SEK…/xyz+abc=`): the next
+#: word, when it looks generated (twenty-third hostile pass P4).
+_NAMED_SPACED = _Rule(r"(?i)(?P<name>(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}(?:secret|token|passw(?:or)?d|api[_-]?key)"
+                      r"(?:[_-]?(?:key|id))?\s+)(?!<redacted>)(?P<value>[A-Za-z0-9+/=_%.~-]{16,})(?![^\s])",
+                      'secret', 'token', 'passw', 'api')
 _BEARER = _Rule(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}", 'bearer')
 #: A cookie header sends the session itself (`Cookie: sessionid=…`, `Set-Cookie: token=…`): its whole value goes.
 _COOKIE = _Rule(r"(?i)\b((?:set-)?cookie\s*:\s*)(?!<redacted>)[^\r\n]+", 'cookie')
@@ -570,11 +591,16 @@ _STANDALONE = _Rule(
     r"|AccountKey=[A-Za-z0-9+/=]{40,}"
     r"|GOCSPX-[A-Za-z0-9_-]{20,}"  # Google OAuth client secrets (eighteenth hostile pass)
     r"|AKCp[A-Za-z0-9]{20,}"  # JFrog Artifactory API keys (twenty-second hostile pass P3)
+    # twenty-third hostile pass P4: DigitalOcean, Tailscale, Postman, Linear, Shopify, Bitbucket app passwords,
+    # New Relic, Grafana, Telegram bots
+    r"|do[pro]_v1_[A-Za-z0-9]{20,}|tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9-]{10,}|PMAK-[A-Za-z0-9-]{20,}"
+    r"|lin_api_[A-Za-z0-9]{20,}|shp(?:at|ca|pa|ss)_[A-Za-z0-9]{20,}|ATBB[A-Za-z0-9]{20,}|NRAK-[A-Za-z0-9]{20,}"
+    r"|glc_[A-Za-z0-9+/=_-]{20,}|\d{8,10}:AA[A-Za-z0-9_-]{30,}"
     r"|cmVmdGtuOj[A-Za-z0-9+/=_-]{20,}"  # JFrog reference tokens (base64 of `reftkn:`)
     r")(?![A-Za-z0-9_])",
     # each token's fixed start, one of which every token above begins with
     'hf_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'AKIA', 'ASIA', 'xox', 'sk-', 'glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'pypi-', 'npm_', 'ya29.', 'AIza', 'eyJ', '_live_', '_pat_', '_oat_', '_sat_', '_pak_', '_test_', 'glsa_', 'glsoat-', 'glft-', 'glimt-', 'glagent-', 'gloas-', 'xapp-', 'hvs.', 'hvb.', 'hvr.', 'dapi', '_v1_', 'SG.', 'shp', 'ATATT', 'AccountKey=', 'GOCSPX-',
-    'AKCp', 'cmVmdGtuOj')
+    'AKCp', 'cmVmdGtuOj', 'tskey-', 'PMAK-', 'lin_api_', 'ATBB', 'NRAK-', 'glc_', ':AA')
 #: A URL's query string: each value is judged on its own (`_query_value`).
 #: The part before the `?` never runs past another `://` (a line of `x://x://…` was scanned to its end from every
 #: scheme, in the square of its length), nor past 4096 characters: the repeat of an alternation keeps a mark per
@@ -631,6 +657,13 @@ _METAVAR = LazyPattern(r"^[A-Z][A-Z_-]*$|\.(?:json|txt|pem|key|ya?ml|cfg|conf|in
 _WANDB = _Rule(r"(?i)(wandb\s+login\s+(?:--\S+\s+)*|api[_-]?key\s*[:=]\s*[\"']?)([0-9a-f]{40})\b", 'wandb', 'api')
 #: Values of secret-named variables that are not secrets (settings, placeholders, empty).
 _HARMLESS = LazyPattern(r"(?i)^(|true|false|yes|no|on|off|none|null|0|1|\*+|<redacted>|\$\{?\w+\}?|x+)$")
+
+
+def _spaced_secret(value: str) -> bool:
+    """Whether the word after a secret's name and a blank looks generated: not a plain word — a digit, or base64's
+    `/`, `+`, `=` in it (an AWS secret may hold no digit), or upper and lower case mixed past its first letter."""
+    return len(value) >= 16 and (not value.isalpha() or (any(c.isupper() for c in value[1:])
+                                                          and any(c.islower() for c in value)))
 
 
 def holds_mask(text: str) -> bool:
@@ -843,7 +876,10 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     masking = _Masking(text, folded)
     masking.sub(_PRIVATE_KEY, f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----")
     # Before the query and path rules, which would read such a password as a host and a path.
-    masking.sub(_URL_SLASHED_USERINFO, lambda m: _userinfo(m, keep_user))
+    masking.sub(_URL_ODD_USERINFO, lambda m: _userinfo(m, keep_user) if _ODD_PASSWORD.pattern.search(
+        m.group("userinfo")) else m.group(0))
+    masking.sub(_URL_PORT_PASSWORD, lambda m: f"{m.group('head')}{MASK}")
+    masking.sub(_PORT_CAST, lambda m: f"{m.group(1)}{m.group(2)}{MASK}")
     # A URL's query and path first: once its userinfo reads `<redacted>@`, the `<` ends the URL for them, and a
     # link with both a password and a signature kept its signature.
     masking.sub(_URL_QUERY, _query)
@@ -858,6 +894,9 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     masking.sub(_DIGEST_HEADER, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_AUTH_HEADER, lambda m: f"{m.group(1)}{(m.group(2) + ' ') if m.group(2) else ''}{MASK}")
     masking.sub(_BEARER, lambda m: f"{m.group(1)}{MASK}")
+    masking.sub(_WEBHOOK, lambda m: f"{m.group('head')}{MASK}")
+    masking.sub(_NAMED_SPACED, lambda m: f"{m.group('name')}{MASK}" if _spaced_secret(m.group('value'))
+                and not _NOT_A_VARIABLE.pattern.search(m.group('name').strip()) else m.group(0))
     masking.sub(_API_HEADER, lambda m: f"{m.group(1)}{MASK}" if _TOKEN_LIKE.pattern.match(m.group(2)) else m.group(0))
     masking.sub(_COOKIE, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_NETRC, lambda m: f"{m.group(1)}{MASK}")

@@ -6,6 +6,7 @@ on the tiny recipes; real links given to `nobody` with lchown."""
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -60,3 +61,35 @@ def test_a_report_through_your_own_link_is_written_where_it_leads(tmp_path):
     proc = run_inproc("report", "--out", f"{link}/r.txt")
     assert proc.returncode == 0, proc.stderr
     assert (folder / "r.txt").is_file() and not (folder / "r.txt").is_symlink()
+def test_install_env_through_another_users_link_is_refused_and_never_made(tiny, their_link):
+    proc = run_inproc("install", "tiny-a", "--yes", "--no-verify", *tiny.args()[:-1], "--env",
+                      f"{their_link}/e1", "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"--env {their_link}/e1: {their_link}, on its way, is a link "), error
+    assert "Traceback" not in proc.stderr and not (their_link / "e1").exists()
+
+
+
+
+@pytest.mark.parametrize("how", ["their env", "their link to yours"])
+def test_verify_env_another_user_owns_or_links_is_refused_and_its_python_never_run(tmp_path, how):
+    need_root("give an env or a link to another user")
+    marker = tmp_path / "ran"
+    env = tmp_path / "e1"
+    (env / "bin").mkdir(parents=True)
+    python = env / "bin" / "python"
+    python.write_text(f"#!/bin/sh\necho ran >> {marker}\nexec {sys.executable} \"$@\"\n")
+    python.chmod(0o755)
+    given = env
+    if how == "their env":
+        for path in (env, env / "bin", python):
+            os.chown(path, NOBODY, NOBODY)
+    else:
+        given = open_folder(tmp_path / "tmp", sticky=True) / "e1"
+        given.symlink_to(env)
+        os.lchown(given, NOBODY, NOBODY)
+    proc = run_inproc("verify", "--env", str(given), "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"the environment {given}: "), error
+    assert f"(uid {NOBODY}) owns, and gc-wizard runs as root" in error and "nothing was run" in error, error
+    assert "Traceback" not in proc.stderr and not marker.exists()

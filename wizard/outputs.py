@@ -33,6 +33,7 @@ from pathlib import Path
 from wizard.errors import OperationFailed, UserError
 from wizard.paths import state_dir, swappable_ancestor
 from wizard.security import OWN_DESCRIPTOR, PRIVATE_MODE, write_private_file
+from wizard.source_trust import refuse_swappable_destination
 
 #: A file other users may read (a module file a group loads, a kernel spec): no group/other write.
 SHARED_MODE = 0o644
@@ -47,11 +48,14 @@ def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mod
     given = Path(path).expanduser()
     target = given
     refuse_folder_or_state(str(path), given, what)
+    # Written where the folders on its way lead once checked (no link or folder another user can change on the
+    # way: source_trust's rule), so a link flipped after the check changes nothing written.
+    checked = refuse_swappable_destination(f"cannot write {what} {given}", given)
     try:
-        target = refuse_link(given, what)
+        target = refuse_link(checked, what)
         write_private_file(target, text, mode=mode)
     except OSError as exc:
-        shown = given if given == target else f"{given} (a link to {target})"
+        shown = given if checked == target else f"{given} (a link to {target})"
         raise OperationFailed(f"cannot write {what} {shown}: {exc.strerror or exc}.") from None
     return given
 
@@ -59,7 +63,9 @@ def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mod
 def write_destination(path: Path, text: str, *, what: str, mode: int = PRIVATE_MODE) -> Path:
     """`write_output_file` for a writer that says its own OSError (a lock's full disk is `NoRoom`): the same
     link rule (UserError), then the same atomic write; an OSError is raised as it is."""
-    target = refuse_link(Path(path).expanduser(), what)
+    given = Path(path).expanduser()
+    checked = refuse_swappable_destination(f"cannot write {what} {given}", given)
+    target = refuse_link(checked, what)
     return write_private_file(target, text, mode=mode)
 
 
@@ -162,7 +168,7 @@ def refuse_swappable(named: str, path: Path, runs: str, fix: str) -> None:
                     f"which {runs}; {fix}.")
 
 
-def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> None:
+def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> Path:
     """Refuse (exit 2), before any work, an `--out` the wizard cannot write: one sentence naming the option, the
     value and the folder it would be written in — the nearest folder of `out` that exists (`out` itself when it is
     an existing folder, as a bundle's may be).
@@ -170,8 +176,13 @@ def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> None
     Why: `lock --out` on a read-only mount failed after the resolve, naming a temporary file beside the lock and
     the state folder's fix ("point GC_WIZARD_HOME at a writable folder", fourth hostile pass L2), neither of which
     the user gave or can act on. `runs`: what the written files would run (a lock's and a bundle's packages are
-    installed from them), refused in a folder others can swap (`refuse_swappable`)."""
+    installed from them), refused in a folder others can swap (`refuse_swappable`). Returns where `out` is once
+    the links on its way are followed (`source_trust.refuse_swappable_destination`): the path to write."""
     refuse_state_path(out, option)
+    # Nothing written through a link or folder on the way that another user can change (source_trust's rule); the
+    # files themselves go through `write_destination`, which checks again and writes where the way leads.
+    checked = refuse_swappable_destination(f"{option} {out}", out / "file" if out.is_dir() else out)
+    checked = checked.parent if out.is_dir() else checked
     if runs is not None:
         refuse_swappable(option, out, runs, "choose an --out in a folder only you can write")
     if not out.is_dir():
@@ -185,6 +196,7 @@ def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> None
     why = unwritable_folder(folder)
     if why:
         raise UserError(f"{option} {out}: the folder {folder} {why}; choose an --out in a folder you can write.")
+    return checked
 
 
 def unwritable_folder(folder: Path) -> str | None:

@@ -345,6 +345,14 @@ def guard_env(env: Path) -> None:
             f"the environment {env} is under {folder}, which {why}, so any local user could have swapped it for "
             "their own. Move the environment to a folder only you can write (then install it again); nothing was "
             "run.")
+    # The rule every source read goes through, on the python about to run: a folder or link on its way that
+    # another user owns or can change, for root (twenty-third hostile pass, part B, P2: `verify --env` on an env
+    # another user owns, or reached through their link, ran their python as root).
+    from wizard.source_trust import refuse_swappable_source  # deferred: only an env about to run needs it
+
+    refuse_swappable_source(f"the environment {env}", env / "bin" / "python", "the environment's python",
+                            harm="run their code", way_out="run gc-wizard as that user, or use an environment of "
+                            "your own", untouched="nothing was run")
     loose = loose_env_folders(env)
     if loose and loose not in ENV_WARNINGS:
         ENV_WARNINGS.append(loose)

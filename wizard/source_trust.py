@@ -62,6 +62,46 @@ def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: st
     resolved, found = _resolve_and_check(given)
     if found is None:
         return resolved
+    _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched)
+    return resolved  # not reached: _refuse raises
+
+
+def refuse_swappable_destination(named: str, path: Path | str, *, what: str = "it",
+                                 harm: str = "write it there, replacing what is there",
+                                 way_out: str = "choose a place in a folder only you can write",
+                                 untouched: str = "nothing was written") -> Path:
+    """Refuse (UserError, exit 2), before anything is written, a place to write that another local user could
+    send elsewhere; else return where it is once every link on its way is followed, the path to write, so a link
+    changed after the check changes nothing written. The rule of `refuse_swappable_source` for the folders on the
+    way (every folder, from /, that the nearest existing folder of `path` is reached through, that folder itself,
+    and every link followed): a link another user owns (for root), a folder every user can write without the
+    sticky bit, and for root a folder another user owns, or a user, group or ACL entry other than root's may write.
+    `path` itself, and the missing folders before it, are the writer's to make (a link at `path` is
+    `outputs.refuse_link`'s).
+
+    Why: twenty-third hostile pass (part B) P1/P2 — `report --out`, `--save-answers`, `module install --dir`,
+    `lock --out`, `bundle --out`, `JUPYTER_DATA_DIR` and `install --env` went through another user's link partway
+    along the path, so root wrote (and replaced) files wherever that user pointed it."""
+    given = Path(os.path.abspath(path))
+    folder, rest = given.parent, [given.name]
+    while not os.path.lexists(folder) and folder != folder.parent:
+        rest.insert(0, folder.name)
+        folder = folder.parent
+    me = os.geteuid()
+    steps, resolved = _way(folder)
+    if resolved is not None:
+        steps.append((resolved, None))
+    for place, link in steps:
+        found = _link_risk(place, link, me) if link is not None else _risk(place, me, above=True)
+        if found:
+            swap = "send what is written to a place of their choosing"
+            _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched)
+    return given if resolved is None else resolved.joinpath(*rest)
+
+
+def _refuse(named: str, given: Path, found: tuple[Path, str, str], what: str, *, swap: str | None, harm: str,
+            way_out: str | None, untouched: str) -> None:
+    """Raise the one refusal of `refuse_swappable_source` and `refuse_swappable_destination`."""
     place, why, fix = found
     where = _where(place, given, link=why.startswith("is a link "))
     copy = f"`{_copy_command(given)}`"

@@ -222,3 +222,31 @@ def test_a_python_only_you_can_change_is_run_as_given_through_your_own_link(tiny
     plan = last_json(run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--python", str(link), "--json"))
     assert plan["python"]["executable"] == str(link) and plan["python"]["source"] == "given"
     assert marker.exists()
+
+
+# Twenty-third hostile pass, part B, P3: `--python X.Y` ran the python3.X first on PATH, in a folder another user
+# owns or every user can write, as root, to tell its version; the same file as `--python PATH` was refused.
+@pytest.mark.parametrize("how", ["another user's folder", "a 0777 folder"])
+def test_a_python_found_on_path_another_user_could_change_is_never_run(tiny, tmp_path, monkeypatch, how):
+    marker = tmp_path / "ran"
+    if how == "a 0777 folder":
+        folder = open_folder(tmp_path / "ww") / "bin"
+        folder.mkdir()
+    else:
+        need_root("give a folder to another user")
+        folder = tmp_path / "tu" / "bin"
+        folder.mkdir(parents=True)
+        os.chown(folder.parent, NOBODY, NOBODY)
+        os.chown(folder, NOBODY, NOBODY)
+    minor = ".".join(map(str, sys.version_info[:2]))
+    script = folder / f"python{minor}"
+    script.write_text(f"#!/bin/sh\necho ran >> {marker}\nexec {sys.executable} \"$@\"\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
+    proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--python", minor, "--json")
+    assert "Traceback" not in proc.stderr and not marker.exists(), proc.stderr
+    if proc.returncode == 0:
+        assert last_json(proc)["python"]["executable"] != str(script)
+    else:
+        error = last_json(proc)["error"]
+        assert error.startswith(f"--python {minor}: skipped {script}, ") and "it was not run" in error, error

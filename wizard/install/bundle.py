@@ -172,7 +172,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     out = Path(out).expanduser().absolute()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} {_unfinished(out) or 'must be a new or empty folder'}.")
-    check_out_folder("--out", out, runs="`install --bundle` would then install")
+    out = check_out_folder("--out", out, runs="`install --bundle` would then install")
     # What the bundle's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
     recipe, find_links, graphcast_src = refuse_swappable_sources(recipe, find_links, graphcast_src)
     missing = outside_index_problem(recipe, find_links, graphcast_src)

@@ -161,7 +161,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
-    check_out_folder("--out", out, runs="`install --lock` would then install")  # before the resolve: its temporary file beside `out` must not be what is named
+    out = check_out_folder("--out", out, runs="`install --lock` would then install")  # before the resolve: its temporary file beside `out` must not be what is named
     # What the lock's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
     recipe, find_links, _ = refuse_swappable_sources(recipe, find_links, None, graphcast=False)
     missing = outside_index_problem(recipe, find_links, name_source=False)

@@ -60,7 +60,7 @@ from wizard.recipes.alternatives import apply_alternative, offer_note, unreachab
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
 from wizard.security import refuse_option_like
-from wizard.source_trust import refuse_swappable_source
+from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 from wizard.uv_tool import uv_bin
 
 MODES = ("new", "in-place")
@@ -200,7 +200,7 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     if why:
         raise UserError(f"--env: {why}.")
     env_dir = paths.lasting_path(Path(env).expanduser().absolute())
-    _refuse_swappable(env_dir)
+    env_dir = _refuse_swappable(env_dir)
     if env_has_python(env_dir):
         return env_dir, "in-place"
     why = paths.uncreatable_env_path(str(env_dir))
@@ -232,14 +232,19 @@ def _is_url(text: str) -> bool:
     return bool(_URL_RE.match(text))
 
 
-def _refuse_swappable(env_dir: Path) -> None:
+def _refuse_swappable(env_dir: Path) -> Path:
     """Refuse an `--env` that another local user could rename away and replace (`paths.swappable_ancestor`: a
     folder on the way, up to /, writable by every user without the sticky bit). Seventh hostile pass 7c: an env
     made in a 0777 shared folder became current without a word; fourth pass P7: the same under a 0777
-    grandparent. A new env and an existing one (in-place) alike."""
+    grandparent. A new env and an existing one (in-place) alike. Then source_trust's rule for a place written
+    (twenty-third pass, part B, P2: an --env through another user's link became current): returns where the env
+    is once the links on its way are followed, the path made, run and recorded, so a later flip moves nothing."""
     shared = paths.swappable_ancestor(env_dir)
     if shared is None:
-        return
+        checked = refuse_swappable_destination(f"--env {env_dir}", env_dir / "bin" / "python",
+                                               harm="make and record the environment there",
+                                               way_out="choose a folder only you can write")
+        return checked.parent.parent
     folder, why = shared
     where = f"its parent folder {folder}" if folder == env_dir.parent else f"the folder {folder} above it"
     raise UserError(f"--env {env_dir}: {where} {why}, so any local user could rename the environment "

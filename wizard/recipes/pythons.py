@@ -32,7 +32,7 @@ from wizard.children import run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
 from wizard.recipes.loader import Recipe
 from wizard.security import refuse_option_like
-from wizard.source_trust import refuse_swappable_source
+from wizard.source_trust import refuse_swappable_source, swap_risk
 from wizard.uv_tool import uv_bin
 
 _NAME_RE = re.compile(r"^python3(\.\d+)?$")
@@ -142,9 +142,16 @@ def _candidates(search_path: str | None) -> list[tuple[str, str]]:
     return found
 
 
-def find_pythons(*, search_path: str | None = None) -> list[PythonChoice]:
-    """Every working interpreter on the search path (default `$PATH`) and in pyenv, by real file."""
+def find_pythons(*, search_path: str | None = None,
+                 skipped: list[tuple[str, tuple[Path, str, str]]] | None = None) -> list[PythonChoice]:
+    """Every working interpreter on the search path (default `$PATH`) and in pyenv, by real file. `skipped`: a
+    list to put (executable, its swap risk) in for each one another user could swap, never run
+    (`source_trust.swap_risk`, the `--python PATH` rule)."""
     candidates = _candidates(search_path)
+    if skipped is not None:
+        risks = [(c, _swap_risk(c[0])) for c in candidates]
+        skipped.extend((c[0], risk) for c, risk in risks if risk is not None)
+        candidates = [c for c, risk in risks if risk is None]
     if not candidates:
         return []
     pool = ThreadPoolExecutor(max_workers=min(8, len(candidates)))
@@ -270,7 +277,11 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
     text = request.strip()
     refuse_option_like("--python", text)
     if _MINOR_RE.match(text):
-        seen = [own_python(), *find_pythons()]
+        # The `--python PATH` rule on each interpreter the lookup finds, before it is run to tell its version
+        # (twenty-third hostile pass, part B, P3: a python3.11 first on PATH in a folder another user owns ran
+        # as root): one that fails it is skipped, and named if nothing else is found.
+        skipped: list[tuple[str, tuple[Path, str, str]]] = []
+        seen = [own_python(), *find_pythons(skipped=skipped)]
         if not _minor_fits(spec, text):
             here = sorted({".".join(c.version.split(".")[:2]) for c in seen if fits(spec, c.version)}, key=Version)
             hint = f" This machine has {' and '.join(here)}: --python {here[-1]}." if here else ""
@@ -279,6 +290,13 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
                 and (c.has_venv or not need_venv)]
         if same:
             return _newest(same)
+        named = [(exe, risk) for exe, risk in skipped if Path(exe).name in (f"python{text}", "python3")]
+        if named:
+            exe, (place, why, fix) = named[0]
+            raise UserError(f"--python {text}: skipped {exe}, a Python found on PATH or in "
+                            f"pyenv: {place} {why}, so another user could swap it for their own and gc-wizard would "
+                            f"run their code. {fix}, or give an interpreter only you can change with --python PATH; "
+                            "it was not run.")
         found = uv_find_python(f"=={text}.*")
         if found is not None and (found.has_venv or not need_venv):
             return found
@@ -306,6 +324,11 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
                             "or another Python.")
         return choice
     raise UserError(f"--python {text!r}: give a version such as 3.12 or the path of an interpreter.")
+
+
+def _swap_risk(executable: str) -> tuple[Path, str, str] | None:
+    """`source_trust.swap_risk` for an interpreter found by a lookup (a path with a `/`), else None."""
+    return swap_risk(Path(executable), inside=False) if "/" in executable else None
 
 
 def _parses(version: str) -> bool:

@@ -603,12 +603,81 @@ def package_file(path: Path) -> Path:
     return copy
 
 
+def package_folder(path: Path) -> Path:
+    """`path`, a folder of this package's data, as a folder on disk: itself on disk; run from a zip archive, a copy
+    of its files (not its subfolders) in the state folder's `package-files/`, named by the sha256 of their names and
+    contents (written once, checked at every use: a changed, added or removed file is written again). Unchanged
+    `path` when the zip holds no such folder or the copy cannot be made (the reader then names the path).
+
+    Why: run as a zipapp, the built-in recipes were looked for in "<gcw.pyz>/recipes" and none of the 12 was found
+    (`recipes` exited 2 "no recipes were found"), as `package_file` had fixed only single files (23rd hostile
+    pass P8)."""
+    archive = zip_archive() if not path.is_dir() else None
+    if archive is None:
+        return path
+    import hashlib
+    import zipfile
+
+    try:
+        prefix = path.resolve().relative_to(archive.resolve()).as_posix().rstrip("/") + "/"
+        files: dict[str, bytes] = {}
+        with zipfile.ZipFile(archive) as opened:
+            for info in opened.infolist():
+                rest = info.filename[len(prefix):] if info.filename.startswith(prefix) else ""
+                if rest and "/" not in rest and not info.is_dir() and rest not in (".", ".."):
+                    files[rest] = opened.read(info)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        return path
+    if not files:
+        return path
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    folder = state_dir() / "package-files" / digest.hexdigest()[:32]
+    copy = folder / path.name
+    try:
+        present = {entry.name for entry in copy.iterdir()} if copy.is_dir() and not copy.is_symlink() else None
+        if present == set(files) and all(
+                (copy / name).is_file() and not (copy / name).is_symlink() and (copy / name).read_bytes() == data
+                for name, data in files.items()):
+            return copy
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        import shutil
+        import tempfile
+
+        partial = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=folder))
+        for name, data in files.items():
+            (partial / name).write_bytes(data)
+        if copy.is_symlink() or copy.is_file():
+            copy.unlink()
+        elif copy.exists():
+            shutil.rmtree(copy)
+        os.replace(partial, copy)
+    except OSError:
+        return path
+    return copy
+
+
 def builtin_recipes_dir() -> Path:
-    """The shipped recipes: inside the package in a wheel, the repository's `recipes/` in a checkout."""
+    """The shipped recipes: inside the package in a wheel (from a zipapp, its checked copy, `package_folder`), the
+    repository's `recipes/` in a checkout."""
     packaged = DATA_DIR / "recipes"
     if packaged.is_dir():
         return packaged
+    if zip_archive() is not None:
+        return _zip_recipes()
     return Path(__file__).resolve().parent.parent / "recipes"
+
+
+_ZIP_RECIPES: dict[Path, Path] = {}
+
+
+def _zip_recipes() -> Path:
+    """The zip's recipes folder copied once per state folder and run (the loader asks for it several times)."""
+    home = state_dir()
+    if home not in _ZIP_RECIPES:
+        _ZIP_RECIPES[home] = package_folder(DATA_DIR / "recipes")
+    return _ZIP_RECIPES[home]
 
 
 def user_recipes_dir() -> Path:

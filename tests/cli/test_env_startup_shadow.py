@@ -90,3 +90,47 @@ def test_forecast_and_kernel_install_name_what_puts_a_stray_jax_first(tiny_env, 
     plain = run_cli("kernel", "install", "--env", str(env), "--name", f"k2-{how}",
                     env={"JUPYTER_DATA_DIR": str(tmp_path / "jupyter")})
     assert str(file) in " ".join(plain.stdout.split()) + " ".join(plain.stderr.split())
+
+
+@pytest.mark.parametrize("how", ["finder", "linked"])
+def test_an_import_hook_or_a_pth_naming_a_link_that_leads_out_is_named_by_every_command(tmp_path, how):
+    """23rd hostile pass P5: a `.pth` whose import line installs a meta-path finder mapping jax to a stray copy (as
+    editable installs do), and a `.pth` naming `../zz_rel`, a link inside the env to the stray folder: forecast and
+    kernel install (`probe_shadow` with no tiers) said nothing, and verify named only jax's origin, spelled inside
+    the env."""
+    env, site = _fake_env(tmp_path)
+    stray = _stray(tmp_path)
+    if how == "finder":
+        (site / "zz_finder.py").write_text(
+            "import sys, importlib.util\nclass F:\n    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'jax':\n            return importlib.util.spec_from_file_location('jax', "
+            f"'{stray}/jax/__init__.py', submodule_search_locations=['{stray}/jax'])\nsys.meta_path.insert(0, F())\n")
+        pth = site / "__editable__.zz_jax.pth"
+        pth.write_text("import zz_finder\n")
+        jax_path = stray / "jax"
+    else:
+        (site.parent / "zz_rel").symlink_to(stray)
+        pth = site / "zz_rel.pth"
+        pth.write_text("../zz_rel\n")
+        jax_path = site.parent / "zz_rel" / "jax"
+    tier = Tier.from_probe({"name": "jax_import", "ok": True, "status": "passed", "seconds": 1.0,
+                            "jax_path": str(jax_path)})
+    for finding in (probe_shadow([tier], env, {}), probe_shadow([], env, {}), environment_shadow(env, {})):
+        assert finding is not None and finding.id == "pythonpath_shadows_env"
+        line = next(e for e in finding.evidence if str(pth) in e)
+        assert str(stray) in line and "jax" in line, line
+        if how == "finder":
+            assert "zz_finder.py" in line and "import hook" in line
+        assert "delete the .pth file" in finding.fix.lower()
+    if how == "linked":
+        assert f"(really {stray / 'jax'})" in probe_shadow([tier], env, {}).evidence[0]
+
+
+def test_an_editable_install_of_another_package_is_no_finding(tmp_path):
+    env, site = _fake_env(tmp_path)
+    project = tmp_path / "proj" / "src" / "mypkg"
+    project.mkdir(parents=True)
+    (project / "__init__.py").write_text("")
+    (site / "__editable___mypkg_finder.py").write_text(f"MAPPING = {{'mypkg': '{project}'}}\n")
+    (site / "__editable__.mypkg-1.0.pth").write_text("import __editable___mypkg_finder\n")
+    assert probe_shadow([], env, {}) is None and environment_shadow(env, {}) is None

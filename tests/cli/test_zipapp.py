@@ -27,6 +27,8 @@ def pyz(tmp_path_factory) -> Path:
         for file in sorted((REPO / "wizard").rglob("*")):
             if file.is_file() and "__pycache__" not in file.parts:
                 archive.write(file, file.relative_to(REPO).as_posix())
+        for file in sorted((REPO / "recipes").glob("*.yaml")):  # where the wheel puts them (pyproject force-include)
+            archive.write(file, f"wizard/data/recipes/{file.name}")
     return path
 
 
@@ -110,3 +112,27 @@ def test_a_node_that_cannot_start_it_is_told_how_it_was_run(pyz, tmp_path):
             " what='run detection').sentence)\n")
     said = " ".join(_run(pyz, home=tmp_path / "state", code=code).stdout.split())
     assert f"(as `{sys.executable} {pyz}`)" in said and f"its zip archive {pyz}" in said, said
+
+
+def test_the_built_in_recipes_are_found_in_the_zip(pyz, tmp_path):
+    """23rd hostile pass P8: the built-in recipes were looked for in "<gcw.pyz>/recipes": `recipes` exited 2 "no
+    recipes were found", and with --recipes-dir only that folder's recipes existed."""
+    shipped = sorted(p.stem for p in (REPO / "recipes").glob("*.yaml"))
+    proc = _run(pyz, "recipes", "--json", home=tmp_path / "state")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert sorted(r["id"] for r in json.loads(proc.stdout.splitlines()[-1])) == shipped
+    extra = tmp_path / "mine"
+    extra.mkdir()
+    (extra / "mine-cpu.yaml").write_text((REPO / "recipes" / "jax0.4.23-cpu.yaml").read_text().replace(
+        "id: jax0.4.23-cpu", "id: mine-cpu"))
+    proc = _run(pyz, "recipes", "--json", "--recipes-dir", str(extra), home=tmp_path / "state")
+    assert proc.returncode == 0, proc.stderr
+    ids = {r["id"] for r in json.loads(proc.stdout.splitlines()[-1])}
+    assert set(shipped) <= ids and "mine-cpu" in ids
+    # the copy is checked: an edited recipe is written again from the zip
+    copies = list((tmp_path / "state" / "package-files").glob("*/recipes/jax0.4.23-cpu.yaml"))
+    assert len(copies) == 1
+    copies[0].write_text("id: evil\n")
+    proc = _run(pyz, "plan", "jax0.4.23-cpu", "--json", home=tmp_path / "state")
+    assert "unknown recipe" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert copies[0].read_text() == (REPO / "recipes" / "jax0.4.23-cpu.yaml").read_text()

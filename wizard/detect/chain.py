@@ -225,14 +225,14 @@ def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str],
     for lib in libraries:
         if lib.found_via == "LD_LIBRARY_PATH":
             by_folder.setdefault(os.path.dirname(lib.path), []).append(lib)
-    for entry in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep):
-        reason = libpath.cuda_dir_reason(entry) if entry else None
+    for entry, named in libpath.library_path_folders(environ.get("LD_LIBRARY_PATH", "")):  # an empty entry too
+        reason = libpath.cuda_dir_reason(entry)
         if not reason:
             continue
         has_cudnn = any(f.name == "cudnn" for f in libpath.libraries_in(entry))
         wid = "ld_library_path_cudnn" if has_cudnn else "ld_library_path_cuda"
         warnings.append(DetectWarning(wid, (
-            f"{entry} on LD_LIBRARY_PATH {reason}; it would shadow the recipe's own "
+            f"{named} on LD_LIBRARY_PATH {reason}; it would shadow the recipe's own "
             f"{'cuDNN' if has_cudnn else 'CUDA libraries'} (the cause of 'Loaded runtime CuDNN library: 8.2.1 but "
             "source was compiled with: 8.6.0'). gc-wizard keeps it out of installs and verify; "
             '`eval "$(gc-wizard activate)"` removes it from your shell.')))

@@ -33,7 +33,8 @@ def driver_library_in_folders(environ: dict[str, str]) -> bool:
 
     A few stat calls, so `detect` starts the probe child at once on the usual GPU server (the driver's
     libraries in /usr/lib/…) instead of waiting for `ldconfig -p` first."""
-    folders = [d for d in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d]
+    value = environ.get("LD_LIBRARY_PATH", "")  # an empty entry is "." to ld.so (libpath.library_path_folders)
+    folders = [d or "." for d in value.split(os.pathsep)] if value else []
     folders += [*_SYSTEM_LIB_DIRS, os.path.join(sys.prefix, "lib")]
     return any(os.path.exists(os.path.join(d, soname)) for d in folders for soname in DRIVER_SONAMES)
 

@@ -232,6 +232,28 @@ def cuda_bin_dir_reason(directory: str) -> str | None:
     return f"holds {', '.join(tools)}" + (f" (CUDA {version})" if version else "")
 
 
+def library_path_folders(value: str) -> list[tuple[str, str]]:
+    """(the folder to read, how to name it) for each `LD_LIBRARY_PATH` entry, in the loader's order. An empty entry
+    (a leading or trailing `:`, or `::`) is the folder a program starts in to ld.so, as `.` is: it is read as `.`
+    and named so. An empty value is no entry at all.
+
+    Why: detect caught `LD_LIBRARY_PATH=.` holding cuDNN 8 but not `/usr/lib:` or `/usr/lib::/lib` (23rd hostile
+    pass P6), the common slip of `export LD_LIBRARY_PATH=/opt/x/lib:$LD_LIBRARY_PATH` with the variable empty."""
+    if not value:
+        return []
+    folders: list[tuple[str, str]] = []
+    for entry in value.split(os.pathsep):
+        if entry:
+            folders.append((entry, entry))
+            continue
+        try:
+            here = f", here {os.getcwd()}"
+        except OSError:
+            here = ""
+        folders.append((".", f"an empty entry (the folder a program starts in{here})"))
+    return folders
+
+
 def split_cuda_dirs(value: str) -> tuple[list[str], list[tuple[str, str]]]:
     """Split an `LD_LIBRARY_PATH` value into the folders to keep and the (folder, reason) pairs to drop.
 

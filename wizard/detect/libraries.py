@@ -67,9 +67,9 @@ def _wheel_lib_dirs(site_dirs: list[Path]) -> list[str]:
 def inventory(environ: dict[str, str], site_dirs: list[Path], ldconfig_folders: list[str]) -> list[CudaLibrary]:
     """Every CUDA/cuDNN library found, loader-order sources first, with `loads_first` set."""
     sources: list[tuple[str, str]] = []
-    for entry in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep):
-        if entry:
-            sources.append((entry, "LD_LIBRARY_PATH"))
+    for folder, _ in libpath.library_path_folders(environ.get("LD_LIBRARY_PATH", "")):  # an empty entry is "."
+        if (folder, "LD_LIBRARY_PATH") not in sources:
+            sources.append((folder, "LD_LIBRARY_PATH"))
     sources.extend((folder, "ldconfig") for folder in ldconfig_folders)
     conda = environ.get("CONDA_PREFIX")
     if conda:

@@ -142,9 +142,13 @@ def _refusals(review: PlanReview, hints: PlanHints, width: int) -> list[str]:
             out += _wrap(f"- {reason}", "  ", width)
     if verdict is not None and not verdict.ok:
         found = verdict.identity
-        out += [f"✗ Refused: this GraphCast source is {found.short()},",
-                f"  {found.kind_text()}; the recipe needs DeepMind's {source_name(recipe.graphcast.source)} "
-                f"{recipe.graphcast.version}."]
+        if found.tree is not None and found.tree.unusable:  # the right package, in an archive no installer unpacks
+            lines = _wrap(f"✗ Refused: {verdict.problem}", "  ", width)
+            out += [lines[0].lstrip(), *lines[1:]]
+        else:
+            out += [f"✗ Refused: this GraphCast source is {found.short()},",
+                    f"  {found.kind_text()}; the recipe needs DeepMind's {source_name(recipe.graphcast.source)} "
+                    f"{recipe.graphcast.version}."]
         out += [hints.refusal] if hints.refusal else []
     return [*out, ""] if out else []
 

@@ -414,12 +414,16 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
                     # '/x')`) is read from its text (sixteenth hostile pass P9: verify named it, diagnose --env not).
                     folders = [os.path.normpath(quoted) for quoted in _QUOTED_PATH.findall(line)]
                     source = f"{pth} (an import line of a .pth file)"
+                    found += _import_hook_entries(site, line, source, env)
                 else:
-                    folders, source = [os.path.normpath(os.path.join(site, line))], f"{pth} (a .pth file)"
+                    # Judged where it really leads: a link inside the env to a folder outside is outside (23rd
+                    # hostile pass P5: `../zz_rel`, a link in lib/python3.11/ to a stray jax, went unnoticed).
+                    folders, source = [os.path.realpath(os.path.join(site, line))], f"{pth} (a .pth file)"
                 # a zip archive is a sys.path entry as a folder is (zipimport), so both count (seventeenth hostile
                 # pass P11: `sys.path.insert(0, '/x/shadow.zip')` was named by verify, not by diagnose --env)
                 found += [(source, folder) for folder in folders
-                          if not _inside(folder, env) and (os.path.isdir(folder) or os.path.isfile(folder))]
+                          if not _inside(folder, env) and not _inside(folder, Path(os.path.realpath(env)))
+                          and (os.path.isdir(folder) or os.path.isfile(folder))]
     user_sites = _user_sites(env, environ)
     for site in user_sites:
         found.append(("the user site-packages (its pyvenv.cfg has include-system-site-packages = true, and "
@@ -435,6 +439,39 @@ def other_path_entries(env: Path, environ: Mapping[str, str]) -> list[tuple[str,
         folders = dict.fromkeys(os.path.normpath(quoted) for quoted in _QUOTED_PATH.findall(text))
         found += [(f"{startup} {STARTUP_WORDS}", folder) for folder in folders
                   if not _inside(folder, env) and (os.path.isdir(folder) or os.path.isfile(folder))]
+    return found
+
+
+#: The modules a `.pth` import line imports (`import a, b.c; import d`).
+_IMPORTED = re.compile(r"(?:^|;)\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)")
+
+
+def _import_hook_entries(site: Path, line: str, source: str, env: Path) -> list[tuple[str, str]]:
+    """The folders outside the env that a module a `.pth` import line imports from `site` names as quoted absolute
+    paths, where one holds (or is) jax, GraphCast or a start-up module: an import hook, as editable installs install
+    (a `sys.meta_path` finder mapping `jax` to a folder elsewhere). Read from its text, never run.
+
+    Why: `import zz_finder` in `__editable__.zz_jax.pth`, a finder mapping jax to a stray copy, went unnoticed by
+    forecast and kernel install, and verify named only where jax came from (23rd hostile pass P5)."""
+    found: list[tuple[str, str]] = []
+    wanted = STACK_MODULES | STARTUP_MODULES
+    for group in _IMPORTED.findall(line):
+        for name in (part.strip().split(".")[0] for part in group.split(",")):
+            for module in (site / f"{name}.py", site / name / "__init__.py"):
+                if not module.is_file():
+                    continue
+                try:
+                    text = bounded.read_head(module, _PTH_BYTES).decode("utf-8", "replace")
+                except OSError:
+                    continue
+                for quoted in dict.fromkeys(os.path.realpath(q) for q in _QUOTED_PATH.findall(text)):
+                    folder = os.path.dirname(quoted) if os.path.isfile(quoted) else quoted
+                    if os.path.basename(folder) in wanted:  # the package itself: the folder that holds it
+                        folder = os.path.dirname(folder)
+                    if (os.path.isdir(folder) and not _inside(folder, env)
+                            and not _inside(folder, Path(os.path.realpath(env))) and wanted & folder_modules(folder)
+                            and (f"{source}, through the import hook in {module},", folder) not in found):
+                        found.append((f"{source}, through the import hook in {module},", folder))
     return found
 
 

@@ -60,10 +60,13 @@ class TreeState:
     """Whether the index was also compared with the commit's own tree (read from git's objects)."""
     outside: tuple[str, ...] = ()
     """Links in it whose target lies outside it ("graphcast/x.py -> /elsewhere/x.py"): what they point at is built in."""
+    unusable: tuple[str, ...] = ()
+    """An archive's members no installer unpacks ("graphcast-0.1.1/fifo (a FIFO)", "/tmp/x (an absolute path)"):
+    the archive is refused by name (23rd hostile pass P4: a FIFO member was "identical … file for file")."""
 
     @property
     def changed(self) -> bool:
-        return bool(self.modified or self.deleted or self.untracked or self.outside)
+        return bool(self.modified or self.deleted or self.untracked or self.outside or self.unusable)
 
     def at_other_commit(self, wanted_revision: str | None) -> bool:
         """Whether its HEAD is known and is not `wanted_revision` (the recipe's pin, full or abbreviated)."""
@@ -80,7 +83,9 @@ class TreeState:
             which = "" if not wanted_revision else (f"not the recipe's {wanted_revision[:12]}"
                                                      if self.at_other_commit(wanted_revision) else "the recipe's")
             parts.append(f"at commit {self.commit[:12]}" + (f" ({which})" if which else ""))
-        if not (self.modified or self.deleted or self.untracked):
+        if self.unusable:
+            parts.append(unusable_words(self.unusable))
+        elif not (self.modified or self.deleted or self.untracked):
             # Unchanged is said only against a release's files or a commit's own tree (`read_tree_state`).
             parts.append(f"identical to {self.compared_with}, file for file" if self.compared_with
                          else "unchanged since that commit, file for file")
@@ -104,7 +109,14 @@ class TreeState:
         return {"readable": self.readable, "commit": self.commit, "modified": list(self.modified),
                 "deleted": list(self.deleted), "untracked": list(self.untracked), "reason": self.reason,
                 "compared_with": self.compared_with, "against_commit": self.against_commit,
-                "outside_links": list(self.outside)}
+                "outside_links": list(self.outside), "unusable_members": list(self.unusable)}
+
+
+def unusable_words(members: tuple[str, ...] | list[str]) -> str:
+    """"holding 2 members no installer unpacks (graphcast-0.1.1/fifo (a FIFO), …)": uv refuses such an archive."""
+    shown = ", ".join(members[:_SHOWN]) + (f" and {len(members) - _SHOWN} more" if len(members) > _SHOWN else "")
+    return (f"holding {len(members)} member{'s' if len(members) > 1 else ''} no installer unpacks ({shown}); uv "
+            "refuses such an archive")
 
 
 def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
@@ -366,7 +378,9 @@ def read_archive_state(archive: str | os.PathLike[str], release: str | None) -> 
         return TreeState(False, reason=f"the archive cannot be read: {exc}")
     if read is None:
         return TreeState(False, reason="it is larger than any GraphCast release")
-    found, links = read
+    found, links = read[0], read[1]
+    if read[2]:
+        return TreeState(True, compared_with=f"GraphCast {tag}", unusable=tuple(read[2]))
     tops = {name.split("/", 1)[0] for name in found if "/" in name}
     if path.suffix == ".whl":  # the modules only: dist-info is the wheel's own, and setup.py is not shipped
         expected = {p: b for p, b in files.items() if p.split("/", 1)[0] in tops and p.endswith(".py")}
@@ -407,16 +421,22 @@ def _sdist_bookkeeping(name: str) -> bool:
     return name in _SDIST_BOOKKEEPING or top.endswith(".egg-info")
 
 
-def _archive_files(path: Path, *, strip_top: bool | None = None) -> tuple[dict[str, bytes], list[tuple[str, str, bool]]] | None:
+def _archive_files(path: Path, *, strip_top: bool | None = None
+                   ) -> tuple[dict[str, bytes], list[tuple[str, str, bool]], list[str]] | None:
     """({path inside the package: content}, [(link's path, its target, whether it leaves the archive)]) of a wheel
     or a source archive (tar or zip). Links are listed apart, never read through: a build copies them and installs
     what they point at (seventeenth hostile pass P9: an sdist's `graphcast/link.py -> /tmp/…` was listed nowhere).
 
     A source archive's one top folder (`graphcast-0.1.1/`, `gc/`) is dropped, a tar's and a zip's alike, and only
     when every member is in it: a flat archive keeps its names (22nd hostile pass P5: a zip's top folder was kept,
-    so the release's files read as 26 deleted and 30 new). A wheel (`strip_top` False) has none."""
+    so the release's files read as 26 deleted and 30 new). A wheel (`strip_top` False) has none.
+
+    The third item names the members no installer unpacks: a FIFO, a device node or other special file, and a name
+    that is absolute or climbs out with `..` (23rd hostile pass P4: such members read as "identical" or as new
+    files, and uv then refused the archive)."""
     strip = path.suffix != ".whl" if strip_top is None else strip_top
     members: list[tuple[str, str, object]] = []  # (name, "file" | "sym" | "hard", content or target)
+    odd: list[str] = []
     total = 0
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
@@ -428,6 +448,8 @@ def _archive_files(path: Path, *, strip_top: bool | None = None) -> tuple[dict[s
                     members.append((info.filename, "sym", archive.read(info).decode("utf-8", "surrogateescape")))
                 elif info.is_dir():
                     members.append((info.filename, "dir", None))
+                elif stat.S_IFMT(info.external_attr >> 16) not in (0, stat.S_IFREG, stat.S_IFDIR):  # no type: a file
+                    odd.append(f"{info.filename} ({_special_kind(info.external_attr >> 16)})")
                 else:
                     members.append((info.filename, "file", archive.read(info)))
     else:
@@ -445,6 +467,12 @@ def _archive_files(path: Path, *, strip_top: bool | None = None) -> tuple[dict[s
                         return None
                     handle = archive.extractfile(member)
                     members.append((member.name, "file", handle.read() if handle is not None else b""))
+                else:
+                    odd.append(f"{member.name} ({_special_kind(member.mode, member)})")
+    for name, _, _ in members:
+        climbs = _plain_member_name(name)
+        if climbs.startswith("/") or ".." in climbs.split("/"):
+            odd.append(f"{name} ({'an absolute path' if climbs.startswith('/') else 'a path that climbs out with ..'})")
     names = [_plain_member_name(name) for name, _, _ in members]
     top = _single_top(names) if strip else None
     out: dict[str, bytes] = {}
@@ -460,7 +488,17 @@ def _archive_files(path: Path, *, strip_top: bool | None = None) -> tuple[dict[s
             links.append((name, str(value), _climbs_out("", str(value))))
         else:
             out[name] = value  # type: ignore[assignment]
-    return out, links
+    return out, links, odd
+
+
+def _special_kind(mode: int, member: tarfile.TarInfo | None = None) -> str:
+    """What a member that is no file, folder or link is, in words."""
+    if member is not None:
+        kind = ("a FIFO" if member.isfifo() else "a character device" if member.ischr()
+                else "a block device" if member.isblk() else "a special file")
+        return kind
+    return ("a FIFO" if stat.S_ISFIFO(mode) else "a character device" if stat.S_ISCHR(mode)
+            else "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "a special file")
 
 
 def _plain_member_name(name: str) -> str:

@@ -351,16 +351,20 @@ _MAPS_BYTES = 4 * 1024 * 1024
 def processes_using(env: Path | str) -> list[str]:
     """"pid N (name) runs its Python" for each running process this user may look at (every one, for root) that uses
     `env`: its program, its first arguments (a venv's `bin/python` is a link, so the program is the base Python),
-    its working folder, or a file it has mapped (an extension module, a library) lies in it. Read from /proc; [] where
-    there is none.
+    its working folder, or a file it has mapped (an extension module, a library) lies in it; a file it holds open
+    (`/proc/PID/fd`); or its environment (`/proc/PID/environ`, as the process started) has it activated
+    (`VIRTUAL_ENV`, `CONDA_PREFIX`, `GC_WIZARD_ACTIVE_ENV`), its `bin/` on `PATH` or a folder of it on `PYTHONPATH`.
+    Read from /proc; [] where there is none.
 
     Why: `remove` deleted an environment a running process was using — a notebook kernel, a Slurm job, a shell
-    working there — without a word (22nd hostile pass P10)."""
+    working there — without a word (22nd hostile pass P10); then one an activated shell, a PYTHONPATH import or an
+    open file used (23rd hostile pass P7)."""
     real = os.path.realpath(env)
+    spelled = os.path.abspath(env)
 
     def inside(path: str) -> bool:
         path = path.removesuffix(" (deleted)")
-        return path == real or path.startswith(real + os.sep)
+        return any(path == root or path.startswith(root + os.sep) for root in {real, spelled})
 
     try:
         pids = sorted(int(name) for name in os.listdir("/proc") if name.isdigit())
@@ -397,9 +401,67 @@ def processes_using(env: Path | str) -> list[str]:
             if any(inside(line.split(None, 5)[5]) for line in maps.splitlines() if line.count(" ") >= 5
                    and len(line.split(None, 5)) == 6):
                 why = "has its files loaded"
+        if why is None:
+            why = _open_file_in(base, inside)
+        if why is None:
+            why = _environment_names(base, inside)
         if why is not None:
             found.append(f"pid {pid} ({_process_name(base)}) {why}")
     return found
+
+
+#: The most open files of one process looked at, and the most of its environment read.
+_FDS_LOOKED_AT = 4096
+_ENVIRON_BYTES = 1024 * 1024
+#: Variables that name an environment a process runs in (activated), and the search paths that hold its folders.
+_ACTIVATED_VARS = (b"VIRTUAL_ENV", b"CONDA_PREFIX", b"GC_WIZARD_ACTIVE_ENV")
+_PATH_VARS = {b"PATH": "has its bin/ on PATH", b"PYTHONPATH": "imports from it (PYTHONPATH)"}
+
+
+def _open_file_in(base: str, inside) -> str | None:
+    """"holds its files open" when a file descriptor of the process leads into the environment."""
+    try:
+        fds = os.listdir(f"{base}/fd")[:_FDS_LOOKED_AT]
+    except OSError:
+        return None
+    for fd in fds:
+        try:
+            target = os.readlink(f"{base}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("/") and inside(target):
+            return "holds its files open"
+    return None
+
+
+def _environment_names(base: str, inside) -> str | None:
+    """"has it activated" / "has its bin/ on PATH" / "imports from it (PYTHONPATH)" from the process's environment as
+    it started (a shell that activated later shows it in its children: a running program, a `sleep`)."""
+    try:
+        data = bounded.read_head(f"{base}/environ", _ENVIRON_BYTES)
+    except OSError:
+        return None
+
+    def within(value: str) -> bool:
+        if not value.startswith("/"):
+            return False
+        if inside(os.path.normpath(value)):
+            return True
+        try:
+            return inside(os.path.realpath(value))
+        except (OSError, ValueError):
+            return False
+
+    for item in data.split(b"\0"):
+        name, equals, raw = item.partition(b"=")
+        if not equals:
+            continue
+        value = os.fsdecode(raw)
+        if name in _ACTIVATED_VARS and within(value):
+            return "has it activated"
+        if name in _PATH_VARS and any(within(entry) for entry in value.split(os.pathsep)):
+            return _PATH_VARS[name]
+    return None
 
 
 def _process_name(base: str) -> str:

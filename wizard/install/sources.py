@@ -40,7 +40,13 @@ from packaging.version import InvalidVersion
 
 from wizard import bounded
 from wizard.errors import UserError
-from wizard.install.checkout_state import TreeState, archive_metadata, read_archive_state, read_tree_state
+from wizard.install.checkout_state import (
+    TreeState,
+    archive_metadata,
+    read_archive_state,
+    read_tree_state,
+    unusable_words,
+)
 from wizard.install.git_objects import git_dirs, head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
@@ -342,6 +348,11 @@ def check_graphcast_source(recipe, install_arg: str) -> SourceVerdict:
     verdict = check_identity(identity, name=source_name(recipe_source), version=gc.version, revision=gc.revision,
                              recipe_id=recipe.id)
     other = identity.kind == "checkout" and identity.tree is not None and identity.tree.at_other_commit(gc.revision)
+    if verdict.ok and identity.tree is not None and identity.tree.unusable:
+        # A FIFO, a device or a `..`/absolute member: uv refuses it after the plan said "identical" (23rd pass P4).
+        verdict = replace(verdict, ok=False, note=None, problem=(
+            f"the source archive {identity.where} is {unusable_words(identity.tree.unusable)}: give a clean "
+            f"archive or a checkout of v{gc.version}, or pass --force."))
     return replace(verdict, caution=checkout_caution(identity, gc.revision), other_commit=other)
 
 

@@ -48,8 +48,10 @@ def family_recipes(recipe_id: str | None, cuda_major: int | None = None,
     return gpu, cpu
 
 
-#: What a fix names when no recipe can be read (a broken recipe folder): the command that lists them.
-NO_RECIPE = "RECIPE (`gc-wizard recipes` lists them)"
+#: What a fix names when no recipe can be read (a broken recipe folder): a placeholder alone, as fix sentences put it
+#: inside a command's backticks (a "RECIPE (`gc-wizard recipes` lists them)" there came out garbled, 23rd hostile
+#: pass P8).
+NO_RECIPE = "RECIPE"
 
 
 def default_recipes(cuda_major: int | None = None, recipes: dict[str, Recipe] | None = None,

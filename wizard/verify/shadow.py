@@ -131,7 +131,8 @@ def probe_shadow(tiers: list[Tier], env: Path, child_env: Mapping[str, str],
     jax_path = (jax_tier.details.get("jax_path") if jax_tier is not None else None) or ""
     real_env = os.path.realpath(env)
     if jax_path and not os.path.realpath(jax_path).startswith(real_env + os.sep):
-        evidence.append(f"jax was imported from {jax_path}")
+        really = os.path.realpath(jax_path)  # judged and named where it really is (23rd hostile pass P5)
+        evidence.append(f"jax was imported from {jax_path}" + (f" (really {really})" if really != jax_path else ""))
         how = stray_other_entries(env, child_env)  # how it got there: a .pth file, a sitecustomize, the user site
         evidence += how or startup_evidence(env, child_env)
     elif not jax_path:

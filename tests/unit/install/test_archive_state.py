@@ -228,3 +228,45 @@ def test_a_pristine_archive_says_identical_and_that_building_runs_its_setup_py(t
         caution = checkout_caution(identity, V011)
         assert "identical to GraphCast v0.1.1, file for file" in caution
         assert "building it runs its setup.py" in caution
+
+
+def _odd_tar(path: Path, files: dict[str, bytes]) -> Path:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"graphcast-0.1.1/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        fifo = tarfile.TarInfo("graphcast-0.1.1/fifo")
+        fifo.type = tarfile.FIFOTYPE
+        archive.addfile(fifo)
+        dev = tarfile.TarInfo("graphcast-0.1.1/zero")
+        dev.type, dev.devmajor, dev.devminor = tarfile.CHRTYPE, 1, 5
+        archive.addfile(dev)
+        for name in ("graphcast-0.1.1/../../../victim/TRAV", "/victim/ABS"):
+            info = tarfile.TarInfo(name)
+            info.size = 1
+            archive.addfile(info, io.BytesIO(b"x"))
+    return path
+
+
+def test_special_and_escaping_members_are_named_and_refused(tmp_path):
+    """23rd hostile pass P4: a FIFO and a device member left a pristine tree "identical … file for file", and `..` or
+    absolute members were listed only as new files; uv then refused the archive. Each is named, and the plan's
+    verdict refuses the archive before anything is built (`--force` goes on, as for any refused source)."""
+    from wizard.install.sources import check_graphcast_source
+
+    src = graphcast_src()
+    files = ({str(p.relative_to(src)): p.read_bytes() for p in Path(src).rglob("*")
+              if p.is_file() and ".git" not in p.relative_to(src).parts and "egg-info" not in str(p)
+              and "build" not in p.relative_to(src).parts} if src else
+             {"setup.py": b"from setuptools import setup\nsetup(name='graphcast', version='0.1.1')\n"})
+    archive = _odd_tar(tmp_path / "dev.tar.gz", files)
+    tree = read_archive_state(archive, V011)
+    assert tree.changed and len(tree.unusable) == 4, tree
+    words = tree.describe()
+    assert "identical" not in words and "graphcast-0.1.1/fifo (a FIFO)" in words and "uv refuses" in words
+    assert "(a character device)" in " ".join(tree.unusable)
+    assert any("climbs out" in m for m in tree.unusable) and any("absolute path" in m for m in tree.unusable)
+    verdict = check_graphcast_source(get_recipe("jax0.4.23-cpu"), str(archive))
+    assert not verdict.ok and verdict.mark() == "✗" and "no installer unpacks" in verdict.problem
+    assert "--force" in verdict.problem

@@ -60,6 +60,43 @@ def test_remove_refuses_an_environment_a_running_process_uses_and_names_it(isola
     assert run_inproc("remove", "e1", "--yes").returncode == 0 and not gone.exists()
 
 
+@pytest.mark.parametrize("how", ["activated", "path", "pythonpath", "open"])
+def test_remove_refuses_an_environment_an_activated_shell_an_import_or_an_open_file_uses(isolated_state, how):
+    """23rd hostile pass P7: an activated shell working elsewhere (VIRTUAL_ENV, its bin/ first on PATH), a Python of
+    another interpreter importing from its site-packages through PYTHONPATH, and a process holding its pyvenv.cfg
+    open were not seen, and the env was deleted under them."""
+    import time
+
+    gone, keep = _env(isolated_state, "tiny-a-1"), _env(isolated_state, "tiny-b-1")
+    _history(isolated_state, gone, keep)
+    site = gone / "lib" / "python3.11" / "site-packages"
+    base_env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "CONDA_PREFIX")}
+    code = "import sys, time; print('ready', flush=True); time.sleep(60)"
+    env = {"activated": {**base_env, "VIRTUAL_ENV": str(gone)},
+           "path": {**base_env, "PATH": f"{gone / 'bin'}:{base_env.get('PATH', '')}"},
+           "pythonpath": {**base_env, "PYTHONPATH": str(site)},
+           "open": base_env}[how]
+    if how == "pythonpath":
+        code = "import pkg, time; print('ready', flush=True); time.sleep(60)"
+    if how == "open":
+        code = (f"import time; f = open({str(gone / 'pyvenv.cfg')!r}); print('ready', flush=True); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd="/", env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        words = {"activated": "has it activated", "path": "has its bin/ on PATH",
+                 "pythonpath": "imports from it (PYTHONPATH)", "open": "holds its files open"}[how]
+        result = run_inproc("remove", "e1", "--yes")
+        said = " ".join((result.stderr + result.stdout).split())
+        assert result.returncode == 1, said
+        assert f"{gone} is in use: pid {proc.pid} (" in said and words in said, said
+        assert "Traceback" not in said and (gone / "pyvenv.cfg").is_file()
+    finally:
+        proc.kill()
+        proc.wait()
+    time.sleep(0.05)
+    assert run_inproc("remove", "e1", "--yes").returncode == 0 and not gone.exists()
+
+
 def test_no_process_means_no_word(tmp_path):
     assert envs.processes_using(tmp_path) == []
 

@@ -53,9 +53,17 @@ def command(words: Sequence[str], width: int, first: str = "", rest: str = "    
     with ` \\` at each break, so a copied block still runs as one command; a word longer than a line stays whole,
     and the first `keep` words stay on the first line (`export NAME=…` broken after `export` reads as broken).
     Why not `wrap`: a command broken at a plain line break pastes as two commands (walk 21 #17)."""
+    # A long option and its value are one unit: `--assets` at a line's end with `DIR/assets` on the next reads as an
+    # option without its value (and a test of the Next: lines broke there for one length of the temporary path).
+    units: list[tuple[int, str]] = []
+    for i, word in enumerate(words):
+        if units and i > keep and _takes_value(words[i - 1]) and not word.startswith("-") and units[-1][1] == words[i - 1]:
+            units[-1] = (units[-1][0], f"{units[-1][1]} {word}")
+        else:
+            units.append((i, word))
     lines: list[str] = []
     line, empty = first, True
-    for i, word in enumerate(words):
+    for i, word in units:
         if empty:
             line, empty = line + word, False
         elif i >= keep and len(line) + 1 + len(word) > width - 2:  # room for the " \"
@@ -65,6 +73,11 @@ def command(words: Sequence[str], width: int, first: str = "", rest: str = "    
             line += " " + word
     lines.append(line)
     return lines
+
+
+def _takes_value(word: str) -> bool:
+    """A long option written without its value (`--assets`, not `--assets=DIR` nor `-v`)."""
+    return word.startswith("--") and len(word) > 2 and "=" not in word
 
 
 def command_words(text: str) -> list[str]:

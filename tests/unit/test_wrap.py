@@ -41,3 +41,16 @@ def test_a_long_command_breaks_between_words_with_a_backslash_and_still_runs_as_
     assert len(lines) > 1 and all(line.endswith(" \\") for line in lines[:-1])
     out = subprocess.run(["bash", "-c", "\n".join(lines)], capture_output=True, text=True)
     assert out.stdout == f"a b {tmp_path}/{'x' * 50} --with-assets c d\n"
+
+
+def test_a_long_option_and_its_value_break_together():
+    """The Next: lines broke `--assets \\` / `DIR/assets` for one length of the path before them: an option at a
+    line's end without its value reads as broken. `--opt=value`, short flags and a following option stay words."""
+    from wizard.wrap import command
+
+    words = ["/a/rather/long/path/to/the/venv/bin/gc-wizard", "forecast", "--assets", "DIR/assets"]
+    for width in range(30, 80):
+        lines = command(words, width)
+        assert not any(line.endswith("--assets \\") for line in lines), (width, lines)
+        assert " ".join(line.rstrip(" \\").strip() for line in lines) == " ".join(words)
+    assert command(["x", "--yes", "--json"], 12) == ["x --yes \\", "    --json"]

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from wizard import bounded, paths
 from wizard.errors import UserError, WizardError
-from wizard.security import redact_credentials
+from wizard.security import one_line, redact_credentials, redact_secrets
 from wizard.web_login import split_login
 
 #: The public bucket, as the newer notebooks and every rival read it.
@@ -148,8 +148,10 @@ class Source:
 
 def open_source(location: str | None) -> Source:
     """`--assets DIR|URL` (or GC_WIZARD_ASSETS, else the public bucket), its SHA256SUMS read if it has one."""
+    given = "--assets" if location else "GC_WIZARD_ASSETS"
     location = (location or os.environ.get("GC_WIZARD_ASSETS") or BUCKET_URL).strip()
     if location.startswith(("http://", "https://")):
+        _check_url(given, location)
         source = Source(location.rstrip("/") + "/")
         if not source.is_bucket:
             text = _get_text(source.url(SUMS_FILE), missing_ok=True)
@@ -165,6 +167,32 @@ def open_source(location: str | None) -> Source:
     if not os.path.lexists(sums_path):
         return Source(str(folder) + os.sep)
     return Source(str(folder) + os.sep, parse_sums(_read_sums(sums_path), str(sums_path)), str(sums_path))
+
+
+def _check_url(given: str, url: str) -> None:
+    """Refuse, as the user's input (exit 2) and with its password masked, an address no HTTP client can open: a
+    control character in it, a host or port that cannot be read. Such a URL reached urlopen and came back as
+    "gc-wizard stopped on an error of its own", with the password in the sentence and in the crash log (23rd hostile
+    pass P2). The usual cause is a password holding a `/`, `+` or `=` pasted as it is (a base64 token): its `/` ends
+    the host part, and what follows the `:` is read as the port."""
+    shown = one_line(redact_secrets(url, keep_user=True))
+    if any(ord(c) < 32 or ord(c) == 127 for c in url):
+        raise UserError(f"{given} {shown}: the address holds a control character (a line end or a tab); give it on "
+                        "one line.")
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (read for its ValueError: a port that is no number)
+        host = parts.hostname
+    except ValueError as exc:
+        said = str(exc).lower()
+        if "port" in said and "@" in url.split("://", 1)[1]:
+            raise UserError(f"{given} {shown}: its password holds a `/` (or the host part ends early), so what "
+                            "follows the `:` is read as a port; write the password's `/` as %2F, `+` as %2B and `=` "
+                            "as %3D.") from None
+        why = "its port is not a number" if "port" in said else "its host cannot be read (an unclosed `[`?)"
+        raise UserError(f"{given} {shown}: {why}.") from None
+    if not host:
+        raise UserError(f"{given} {shown}: it names no host.")
 
 
 def _read_sums(path: Path) -> str:
@@ -264,8 +292,12 @@ def _open(url: str, headers: dict[str, str] | None = None, *, allow: tuple[int, 
                    "with --assets DIR.")
             raise AssetError(f"{cause} {fix}", cause=cause, fix=fix) from None
         raise AssetError(f"{shown_url(url)} answered HTTP {exc.code} ({exc.reason}).") from None
-    except (OSError, ValueError) as exc:
-        host = urllib.parse.urlsplit(url).hostname
+    except (OSError, ValueError, http.client.HTTPException) as exc:  # InvalidURL is an HTTPException
+        try:
+            host = urllib.parse.urlsplit(url).hostname
+        except ValueError:
+            host = None
+        host = host or "the address given"
         fix = (f"The forecast's files come from the public GraphCast bucket. {local_copy_words()}"
                if host == urllib.parse.urlsplit(BUCKET_URL).hostname else "Give a local copy with --assets DIR.")
         cause = f"cannot reach {host}: {getattr(exc, 'reason', exc)}."

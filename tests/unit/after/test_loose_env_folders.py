@@ -45,10 +45,22 @@ def test_a_closed_environment_says_nothing_and_lib64_is_counted_once(env):
 
 @pytest.mark.parametrize("command", [["activate"], ["verify", "--json"], ["kernel", "install", "--json"]])
 def test_a_command_that_runs_the_environment_warns_once(env, tmp_path, command):
-    os.chmod(env / "bin", 0o777)
+    os.chmod(env / "bin", 0o775)
     os.chmod(_site(env), 0o777)
     proc = run_inproc(*command, "--env", str(env), env={"GC_WIZARD_HOME": str(tmp_path / "state"),
                                                         "JUPYTER_DATA_DIR": str(tmp_path / "jd")})
     said = [line for line in proc.stderr.splitlines() if "can be written by group or other users" in line]
     assert len(said) == 1 and f"chmod go-w {env / 'bin'} {_site(env)}" in said[0], proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", [["activate"], ["verify", "--json"], ["kernel", "install", "--json"]])
+def test_a_bin_folder_every_user_can_write_is_refused_before_its_python_runs(env, tmp_path, command):
+    """Twenty-third hostile pass P2: another user could swap the environment's python in a bin/ every user can write,
+    and the command would run theirs: the swap rule refuses it (exit 2) with the chmod, and nothing is run."""
+    os.chmod(env / "bin", 0o777)
+    proc = run_inproc(*command, "--env", str(env), env={"GC_WIZARD_HOME": str(tmp_path / "state"),
+                                                        "JUPYTER_DATA_DIR": str(tmp_path / "jd")})
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    said = " ".join((proc.stderr + proc.stdout).split())
+    assert f"`chmod o-w {env / 'bin'}" in said and "nothing was run" in said and "Traceback" not in said

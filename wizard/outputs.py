@@ -56,6 +56,20 @@ def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mod
         write_private_file(target, text, mode=mode)
     except OSError as exc:
         shown = given if checked == target else f"{given} (a link to {target})"
+        # which kind of full, and what to do (23rd hostile pass P6); a device (/dev/full) keeps its own words
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT) and not Path(target).is_char_device():
+            from wizard.full_disk import (  # deferred: only a full disk needs it
+                NO_FILES,
+                NO_FILES_FIX,
+                out_of_files,
+            )
+
+            if exc.errno == errno.ENOSPC and out_of_files(Path(target).parent):
+                raise OperationFailed(f"cannot write {what} {shown}: {NO_FILES}. To go on, {NO_FILES_FIX}, or choose "
+                                      "a folder on another disk.") from None
+            why = "the disk is full" if exc.errno == errno.ENOSPC else "your disk quota is used up"
+            raise OperationFailed(f"cannot write {what} {shown}: {why} there. Free some space, or choose a folder on "
+                                  "another disk.") from None
         raise OperationFailed(f"cannot write {what} {shown}: {exc.strerror or exc}.") from None
     return given
 

@@ -31,7 +31,7 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded
 from wizard.children import die_with_parent
-from wizard.errors import OperationFailed, UserError
+from wizard.errors import OperationFailed, UserError, signal_words
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -192,6 +192,12 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             raise OperationFailed(f"cannot run uv: {exc}") from None
         if proc.returncode != 0 or not partial.exists():
             partial.unlink(missing_ok=True)
+            if proc.returncode < 0 or proc.returncode > 128 and not proc.stderr.strip():
+                # uv ended on a signal (SIGXFSZ under `ulimit -f`, a kill): no resolution failure, and its output
+                # says nothing of why (23rd hostile pass P7: "could not resolve …:" and a blank line)
+                number = -proc.returncode if proc.returncode < 0 else proc.returncode - 128
+                raise OperationFailed(f"uv was stopped by {signal_words(number)} while resolving recipe {recipe.id}; "
+                                      "nothing was written.")
             why = no_room(OperationFailed(proc.stderr))
             if why:  # uv's "failed to write … No space left on device" is no resolution failure
                 raise NoRoom(no_room_sentence("the lock", out, why), why)

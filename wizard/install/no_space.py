@@ -41,5 +41,10 @@ def no_room(exc: BaseException) -> str | None:
 
 
 def no_room_sentence(what: str, place: Path, why: str) -> str:
-    """`cannot write the bundle /x/bun: the disk is full there. Free some space, or give --out on another disk.`"""
+    """`cannot write the bundle /x/bun: the disk is full there. Free some space, or give --out on another disk.` — or,
+    on a disk with room but no inode left (a file-count quota), that no more files can be made there (23rd pass P6)."""
+    from wizard.full_disk import NO_FILES, NO_FILES_FIX, out_of_files  # deferred: only a full disk needs it
+
+    if why == NO_ROOM[errno.ENOSPC] and out_of_files(place):
+        return f"cannot write {what} {place}: {NO_FILES}. To go on, {NO_FILES_FIX}, or give --out on another disk."
     return f"cannot write {what} {place}: {why} there. Free some space, or give --out on another disk."

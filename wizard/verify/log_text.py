@@ -89,9 +89,11 @@ class UnpackLimit:
         if self.cut is None:
             how = ("is damaged: its {what} packing breaks" if damaged else "is cut short: its {what} packing ends")
             read = f"read only the {made:,} bytes of log before that" if made else "could read none of the log"
+            rest = (f"what follows the damage cannot be read, so give an undamaged copy (`{what} -t FILE` checks one)"
+                    if damaged else "the rest of the log is not in this copy (an upload or mail size limit cuts files "
+                    "like this), so give the whole file")
             self.cut = (f"{self.name} {how.format(what=what)} after {self.packed_bytes:,} packed bytes, so gc-wizard "
-                        f"{read}; the rest of the log is not in this copy "
-                        "(an upload or mail size limit cuts files like this), so give the whole file")
+                        f"{read}; {rest}")
 
     @property
     def partial(self) -> str | None:
@@ -191,6 +193,11 @@ class _Unpacked(io.RawIOBase):
                                 "it first (`xz -d FILE`) and give the log inside.") from None
             self.limit.broke(self.what, self.made, damaged=True)
             self.done = True  # damaged from here on
+        except _Damaged as damage:  # what came before the damage is read, and the break is said
+            self.ready, self.at = damage.salvaged[:max(0, self.limit.allowed() - self.made)], 0
+            self.made += len(self.ready)
+            self.limit.broke(self.what, self.made, damaged=True)
+            self.done = True
         except (OSError, ValueError, EOFError, zlib.error):  # damaged from here on
             self.limit.broke(self.what, self.made, damaged=True)
             self.done = True
@@ -222,9 +229,47 @@ class _Zlib:
         return self.inner.unused_data
 
     def decompress(self, data: bytes, max_length: int) -> bytes:
-        out = self.inner.decompress(self.inner.unconsumed_tail + data, max_length)
+        before = self.inner.copy()
+        data = self.inner.unconsumed_tail + data
+        try:
+            out = self.inner.decompress(data, max_length)
+        except zlib.error:
+            # A check that fails at the member's end (its CRC or length, the last 8 bytes) raised away everything this
+            # step had unpacked: a log whole but for its trailer read as none at all (23rd hostile pass P5). The step
+            # is done again in small pieces from where it began, so what came before the damage is kept.
+            raise _Damaged(self._salvage(before, data)) from None
         self.needs_input = not self.inner.unconsumed_tail and len(out) < max_length
         return out
+
+    @staticmethod
+    def _salvage(inner, data: bytes) -> bytes:
+        """What `data` unpacks to before the damage: in pieces, then the piece that breaks byte by byte (the check
+        fails on the trailer's bytes, after the last of the log came out)."""
+        out = bytearray()
+        for start in range(0, len(data), _SALVAGE_PIECE):
+            before = inner.copy()
+            try:
+                out += inner.decompress(data[start:start + _SALVAGE_PIECE])
+            except zlib.error:
+                for byte in range(start, min(start + _SALVAGE_PIECE, len(data))):
+                    try:
+                        out += before.decompress(data[byte:byte + 1])
+                    except zlib.error:
+                        break
+                break
+        return bytes(out)
+
+
+#: Packed bytes given at a time when a damaged step is done again: what one piece unpacks to is what may be lost.
+_SALVAGE_PIECE = 64
+
+
+class _Damaged(Exception):
+    """A packing that broke in a step, with what that step unpacked before the damage."""
+
+    def __init__(self, salvaged: bytes) -> None:
+        super().__init__("damaged")
+        self.salvaged = salvaged
 
 
 #: NULs in a run as long as no binary format writes between data and as a file system's hole leaves.

@@ -127,3 +127,23 @@ def test_a_bare_magic_number_reads_none_of_the_log():
     limit = UnpackLimit()
     assert _read_all(b"\x1f\x8b", limit) == b""
     assert "could read none of the log" in limit.cut
+
+
+@pytest.mark.parametrize("at", [-8, -6, -3, -1])
+def test_a_gzip_log_damaged_only_in_its_trailer_is_read_whole_and_said_damaged(at):
+    """Twenty-third hostile pass P5: a CRC or length check failing at the end raised away all the step had unpacked,
+    and a log `gzip -dc` prints whole was "could read none of the log", its finding missed."""
+    packed = bytearray(gzip.compress(_LOG))
+    packed[at] ^= 0xFF
+    limit = UnpackLimit()
+    assert _read_all(bytes(packed), limit) == _LOG
+    assert limit.cut and "is damaged: its gzip packing breaks" in limit.cut and "read only the" in limit.cut
+
+
+def test_a_gzip_log_damaged_in_its_middle_keeps_what_came_before():
+    packed = bytearray(gzip.compress(_LOG, compresslevel=1))
+    packed[len(packed) // 2] ^= 0xFF
+    limit = UnpackLimit()
+    text = _read_all(bytes(packed), limit)
+    assert limit.cut and ("is damaged" in limit.cut or "is cut short" in limit.cut)
+    assert _LOG.startswith(text[:1000])

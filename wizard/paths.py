@@ -351,8 +351,8 @@ def guard_env(env: Path) -> None:
     from wizard.source_trust import refuse_swappable_source  # deferred: only an env about to run needs it
 
     refuse_swappable_source(f"the environment {env}", env / "bin" / "python", "the environment's python",
-                            harm="run their code", way_out="run gc-wizard as that user, or use an environment of "
-                            "your own", untouched="nothing was run")
+                            harm="run their code", way_out="use an environment of your own",
+                            untouched="nothing was run")
     loose = loose_env_folders(env)
     if loose and loose not in ENV_WARNINGS:
         ENV_WARNINGS.append(loose)

@@ -83,6 +83,8 @@ def refuse_swappable_destination(named: str, path: Path | str, *, what: str = "i
     `lock --out`, `bundle --out`, `JUPYTER_DATA_DIR` and `install --env` went through another user's link partway
     along the path, so root wrote (and replaced) files wherever that user pointed it."""
     given = Path(os.path.abspath(path))
+    if _own_descriptor(given):  # already open in this process (`--out /dev/fd/1`): nothing on its way is looked up
+        return given
     folder, rest = given.parent, [given.name]
     while not os.path.lexists(folder) and folder != folder.parent:
         rest.insert(0, folder.name)
@@ -97,6 +99,16 @@ def refuse_swappable_destination(named: str, path: Path | str, *, what: str = "i
             swap = "send what is written to a place of their choosing"
             _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched)
     return given if resolved is None else resolved.joinpath(*rest)
+
+
+def _own_descriptor(path: Path) -> bool:
+    """Whether `path` names one of this process's open descriptors (`/dev/fd/1`, `/proc/self/fd/1`, `/proc/PID/fd/1`):
+    written into as it is open (`security.write_private_file`), so no folder on its way can send the write elsewhere."""
+    parts = path.parts
+    if len(parts) == 4 and parts[1] == "dev" and parts[2] == "fd":
+        return parts[3].isdigit()
+    return (len(parts) == 5 and parts[1] == "proc" and parts[3] == "fd" and parts[4].isdigit()
+            and parts[2] in ("self", "thread-self", str(os.getpid())))
 
 
 def _refuse(named: str, given: Path, found: tuple[Path, str, str], what: str, *, swap: str | None, harm: str,

@@ -113,7 +113,8 @@ def test_an_env_another_user_could_have_swapped_is_not_run(tmp_path, command, mo
     """P7 (fourth and eighth passes): an `--env` outside the state under a folder every user can rename in (even
     two levels up) was swapped for a copy another user owned, and exported by `activate` and run by `verify` without
     a word. Refused by name now (exit 1), before anything runs. An environment another user owns in a folder only
-    they can write (a lab admin's shared one) is run: nobody else could have swapped it."""
+    they can write (a lab admin's shared one) is run by other users — but not by root, whom its owner would
+    otherwise run code as."""
     import os
 
     env = _fake_env(tmp_path / "lab" / "sub" / "env")
@@ -125,9 +126,14 @@ def test_an_env_another_user_could_have_swapped_is_not_run(tmp_path, command, mo
     assert "export VIRTUAL_ENV" not in proc.stdout
     os.chmod(tmp_path / "lab", 0o755)
     if os.geteuid() == 0:
+        # Root does not run another user's python (twenty-third hostile pass B P2): its owner decides what it runs.
         os.chown(env, 65534, 65534)
-    else:  # the env is this user's: seen from another uid it is a foreign one
-        monkeypatch.setattr(os, "geteuid", lambda: os.getuid() + 1)
+        proc = run_inproc(*command, "--env", str(env))
+        said = " ".join((proc.stderr + proc.stdout).split())
+        assert proc.returncode == 2 and "Run gc-wizard as that user instead" in said and "nothing was run" in said
+        assert "export VIRTUAL_ENV" not in proc.stdout
+        return
+    monkeypatch.setattr(os, "geteuid", lambda: os.getuid() + 1)  # the env is this user's: seen from another uid
     proc = run_inproc(*command, "--env", str(env))  # verify runs it: its JSON quotes the probe's own traceback
     assert "could have swapped" not in proc.stderr + proc.stdout and "belongs to" not in proc.stderr + proc.stdout
     if command == ("activate",):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.cli import run_inproc
+from tests.fixtures.cli import run_inproc, shell_line
 from tests.fixtures.gpu import host_has_nvidia_driver
 from tests.fixtures.jaxenv import require_graphcast_src
 from tests.fixtures.state import REPO, last_json
@@ -167,7 +167,7 @@ def test_the_cluster_options_before_the_command_reach_the_node(slurm):
     assert bare.returncode == 0 and f"Detected on node {slurm.node}" in bare.stdout, bare.stderr
     plan = run_inproc("--slurm", "plan", "jax0.4.23-cuda12-cudnn89", timeout=120)
     assert plan.returncode == 0 and "DOES NOT FIT" not in plan.stdout, plan.stderr
-    assert "install jax0.4.23-cuda12-cudnn89 --slurm" in plan.stdout
+    assert "install jax0.4.23-cuda12-cudnn89 --slurm" in shell_line(plan.stdout, "To run it: ")  # rows joined
 
 
 def test_a_partition_without_gpus_is_named_with_the_fixes(slurm):

@@ -260,12 +260,16 @@ def split_cuda_dirs(value: str) -> tuple[list[str], list[tuple[str, str]]]:
     A folder is dropped when it holds a CUDA or cuDNN library (or the driver stub). Empty entries
     (which mean "the current directory" to the loader) are dropped silently.
     """
+    return _kept_and_dropped((entry for entry in value.split(os.pathsep) if entry), cuda_dir_reason)
+
+
+def _kept_and_dropped(entries, reason_of) -> tuple[list[str], list[tuple[str, str]]]:
+    """The entries to keep (each once, in order) and the (entry, reason) pairs `reason_of` drops: one split for a
+    library path and for LD_PRELOAD."""
     kept: list[str] = []
     removed: list[tuple[str, str]] = []
-    for entry in value.split(os.pathsep):
-        if not entry:
-            continue
-        reason = cuda_dir_reason(entry)
+    for entry in entries:
+        reason = reason_of(entry)
         if reason:
             removed.append((entry, reason))
         elif entry not in kept:
@@ -328,15 +332,7 @@ def preloaded_library_reason(entry: str) -> str | None:
 
 def split_preload(value: str) -> tuple[list[str], list[tuple[str, str]]]:
     """Split an `LD_PRELOAD` value into the libraries to keep and the (library, reason) pairs to drop."""
-    kept: list[str] = []
-    removed: list[tuple[str, str]] = []
-    for entry in preload_entries(value):
-        reason = preloaded_library_reason(entry)
-        if reason:
-            removed.append((entry, reason))
-        elif entry not in kept:
-            kept.append(entry)
-    return kept, removed
+    return _kept_and_dropped(preload_entries(value), preloaded_library_reason)
 
 
 def system_preload() -> list[tuple[str, str]]:

@@ -3,21 +3,9 @@
 
 from __future__ import annotations
 
-from textual.app import App
-
-from tests.fixtures.pilot import SIZE, screen_text, until
+from tests.fixtures.pilot import SIZE, DoneApp, screen_text, until
 from tests.fixtures.results import install_result
 from wizard.tui.screens.done import DoneScreen, summary_text
-
-
-class _DoneApp(App):
-    def __init__(self, assets: str | None) -> None:
-        super().__init__()
-        self.assets = assets
-        self.assets_reach = None
-
-    def on_mount(self) -> None:
-        self.push_screen(DoneScreen(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/l")))
 
 
 def test_the_summary_says_the_host_and_the_way_round_it():
@@ -36,7 +24,7 @@ def test_the_summary_says_the_host_and_the_way_round_it():
 
 
 async def test_the_screen_asks_in_the_background_and_keeps_the_answer(isolated_state, tmp_path):
-    app = _DoneApp("http://127.0.0.1:9/mirror/")
+    app = DoneApp("http://127.0.0.1:9/mirror/")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DoneScreen) and app.screen.unreachable, timeout=30, settle=0.1)
         assert ' activate)"' in screen_text(app)  # the ways to use it stay on the first screen (walk 22 #5)
@@ -44,7 +32,7 @@ async def test_the_screen_asks_in_the_background_and_keeps_the_answer(isolated_s
         await pilot.pause(0.1)
         assert "127.0.0.1 cannot be reached from here" in " ".join(screen_text(app).split())
     assert app.assets_reach is not None and app.assets_reach.host() == "127.0.0.1"
-    local = _DoneApp(str(tmp_path))  # a local folder: nothing to ask, nothing said
+    local = DoneApp(str(tmp_path))  # a local folder: nothing to ask, nothing said
     async with local.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: local.assets_reach is not None and local.assets_reach.host() is None, settle=0.1)
         assert "cannot be reached" not in screen_text(local)

@@ -4,10 +4,7 @@ folder first (checked as `forecast --assets` checks it), and a failed forecast's
 
 from __future__ import annotations
 
-from textual.app import App
-
-from tests.fixtures.pilot import SIZE, screen_text, until
-from tests.fixtures.results import install_result
+from tests.fixtures.pilot import SIZE, DoneApp, screen_text, until
 from wizard.after import assets
 from wizard.after.forecast import ForecastResult
 from wizard.tui.screens.assets import AssetsPromptScreen
@@ -17,16 +14,8 @@ from wizard.tui.screens.forecast import ForecastScreen
 UNREACHABLE = "http://127.0.0.1:9/mirror/"
 
 
-class _DoneApp(App):
+class _DoneApp(DoneApp):
     CSS_PATH = "../../wizard/tui/app.tcss"
-
-    def __init__(self, assets: str | None) -> None:
-        super().__init__()
-        self.assets = assets
-        self.assets_reach = None
-
-    def on_mount(self) -> None:
-        self.push_screen(DoneScreen(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a", log="/l")))
 
 
 def _files(folder):

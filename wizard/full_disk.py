@@ -53,16 +53,21 @@ def _is_full(folder: Path) -> bool:
     return info.f_bavail * info.f_frsize < ROOM or out_of_files(folder)
 
 
+def nearest_existing(path: str | os.PathLike[str]) -> Path:
+    """`path`, or the nearest folder above it that exists: the file system a write there would land on."""
+    place = Path(path)
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    return place
+
+
 def out_of_files(folder: str | os.PathLike[str]) -> bool:
     """Whether the file system of `folder` (or of the nearest folder above it that exists) has room but no free
     inode: no file can be made there while `df -h` shows it nearly empty. Home and project folders on clusters have
     a file-count limit as well as a byte one, and environments (tens of thousands of small files) are what reach it;
     "the disk is full" with `df -h` at 1% sent the user looking in the wrong place (22nd hostile pass P5)."""
-    place = Path(folder)
-    while not place.exists() and place != place.parent:
-        place = place.parent
     try:
-        info = os.statvfs(place)
+        info = os.statvfs(nearest_existing(folder))
     except OSError:
         return False
     # a file system without inode counts (btrfs) says 0 files
@@ -113,9 +118,7 @@ def no_room_advice(text: str) -> str | None:
     if place is None:
         return f"The installer stopped because {why}; `df -h` and `df -i` on the folders it writes in show which."
     folder = os.path.dirname(place.rstrip("/")) or "/"
-    existing = Path(folder)
-    while not existing.exists() and existing != existing.parent:  # the failed step's folders may be gone already
-        existing = existing.parent
+    existing = nearest_existing(folder)  # the failed step's folders may be gone already
     mount = mount_of(existing)
     disk = f"the {mount[1]} file system mounted at {mount[0]}" if mount else f"the disk of {existing}"
     if why == "the disk is full" and out_of_files(existing):

@@ -87,12 +87,12 @@ class UnpackLimit:
         """Record that the `what` packing ended early, or broke (`damaged`: a checksum or a block that does not
         unpack), after `made` unpacked bytes; the first break is the one said."""
         if self.cut is None:
-            how = ("is damaged: its {what} packing breaks" if damaged else "is cut short: its {what} packing ends")
+            how = f"is damaged: its {what} packing breaks" if damaged else f"is cut short: its {what} packing ends"
             read = f"read only the {made:,} bytes of log before that" if made else "could read none of the log"
             rest = (f"what follows the damage cannot be read, so give an undamaged copy (`{what} -t FILE` checks one)"
                     if damaged else "the rest of the log is not in this copy (an upload or mail size limit cuts files "
                     "like this), so give the whole file")
-            self.cut = (f"{self.name} {how.format(what=what)} after {self.packed_bytes:,} packed bytes, so gc-wizard "
+            self.cut = (f"{self.name} {how} after {self.packed_bytes:,} packed bytes, so gc-wizard "
                         f"{read}; {rest}")
 
     @property

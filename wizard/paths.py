@@ -571,91 +571,105 @@ def zip_archive() -> Path | None:
 
 def package_file(path: Path) -> Path:
     """`path`, a file of this package (its data, a probe script another Python runs), as a path a program can open
-    or run: the file itself on disk; run from a zip archive, a copy of it in the state folder's `package-files/`,
-    named by its sha256 (written once, checked at every use).
+    or run: the file itself on disk; run from a zip archive, a copy of it in the state folder's `package-files/`
+    (see `_unzipped_copy`). Unchanged `path` when the zip holds no such file or the copy cannot be made (the reader
+    then names the path).
 
     Why: run as a zipapp, `verify` and `diagnose` stopped on "cannot read the known-failures file …/gcw.pyz/wizard/
     data/known_failures.yaml: Not a directory", after an install had run every step (22nd hostile pass P12)."""
     archive = zip_archive() if not path.exists() else None
-    if archive is None:
-        return path
-    import hashlib
-    import zipfile
-
-    try:
-        member = path.resolve().relative_to(archive.resolve()).as_posix()
-        with zipfile.ZipFile(archive) as opened:
-            data = opened.read(member)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-        return path  # the reader names the path it could not read
-    digest = hashlib.sha256(data).hexdigest()
-    folder = state_dir() / "package-files" / digest[:32]
-    copy = folder / path.name
-    try:
-        if copy.is_file() and hashlib.sha256(copy.read_bytes()).hexdigest() == digest:
-            return copy
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        partial = folder / f".{path.name}.{os.getpid()}"
-        partial.write_bytes(data)
-        os.replace(partial, copy)
-    except OSError:
-        return path
-    return copy
+    return path if archive is None else _unzipped_copy(archive, path, folder=False)
 
 
 def package_folder(path: Path) -> Path:
     """`path`, a folder of this package's data, as a folder on disk: itself on disk; run from a zip archive, a copy
-    of its files (not its subfolders) in the state folder's `package-files/`, named by the sha256 of their names and
-    contents (written once, checked at every use: a changed, added or removed file is written again). Unchanged
-    `path` when the zip holds no such folder or the copy cannot be made (the reader then names the path).
+    of its files (not its subfolders) in the state folder's `package-files/` (see `_unzipped_copy`).
 
     Why: run as a zipapp, the built-in recipes were looked for in "<gcw.pyz>/recipes" and none of the 12 was found
     (`recipes` exited 2 "no recipes were found"), as `package_file` had fixed only single files (23rd hostile
     pass P8)."""
     archive = zip_archive() if not path.is_dir() else None
-    if archive is None:
-        return path
-    import hashlib
-    import zipfile
+    return path if archive is None else _unzipped_copy(archive, path, folder=True)
+
+
+def _zipped_members(archive: Path, path: Path, *, folder: bool) -> dict[str, bytes]:
+    """The bytes of `path` inside `archive` by file name: the one file, or a folder's files (not its subfolders).
+    Empty when the archive holds none (or cannot be read)."""
+    import zipfile  # deferred: only a zipapp run needs it, and every command imports this module at start-up
 
     try:
-        prefix = path.resolve().relative_to(archive.resolve()).as_posix().rstrip("/") + "/"
-        files: dict[str, bytes] = {}
+        member = path.resolve().relative_to(archive.resolve()).as_posix().rstrip("/")
         with zipfile.ZipFile(archive) as opened:
+            if not folder:
+                return {path.name: opened.read(member)}
+            files: dict[str, bytes] = {}
             for info in opened.infolist():
-                rest = info.filename[len(prefix):] if info.filename.startswith(prefix) else ""
+                rest = info.filename[len(member) + 1:] if info.filename.startswith(member + "/") else ""
                 if rest and "/" not in rest and not info.is_dir() and rest not in (".", ".."):
                     files[rest] = opened.read(info)
+            return files
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-        return path
+        return {}
+
+
+def _unzipped_copy(archive: Path, path: Path, *, folder: bool) -> Path:
+    """`path`'s bytes from `archive` on disk, at `package-files/<digest>/<name>` under the state folder: the digest
+    is the sha256 of the names and contents, so a copy is written once and checked at every use (a changed, added or
+    removed file, or a link put in its place, is written again), and a newer wizard never reads an older copy.
+    Written beside its place and moved in whole, so a reader never sees half a copy. `path` when there is nothing
+    to copy or the copy cannot be made."""
+    import hashlib
+
+    files = _zipped_members(archive, path, folder=folder)
     if not files:
         return path
     digest = hashlib.sha256()
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
-    folder = state_dir() / "package-files" / digest.hexdigest()[:32]
-    copy = folder / path.name
+    place = state_dir() / "package-files" / digest.hexdigest()[:32]
+    copy = place / path.name
     try:
-        present = {entry.name for entry in copy.iterdir()} if copy.is_dir() and not copy.is_symlink() else None
-        if present == set(files) and all(
-                (copy / name).is_file() and not (copy / name).is_symlink() and (copy / name).read_bytes() == data
-                for name, data in files.items()):
+        if _holds(copy, files, folder=folder):
             return copy
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        import shutil
-        import tempfile
+        place.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not folder:
+            partial = place / f".{path.name}.{os.getpid()}"
+            partial.write_bytes(files[path.name])
+        else:
+            import tempfile
 
-        partial = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=folder))
-        for name, data in files.items():
-            (partial / name).write_bytes(data)
-        if copy.is_symlink() or copy.is_file():
-            copy.unlink()
-        elif copy.exists():
-            shutil.rmtree(copy)
+            partial = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=place))
+            for name, data in files.items():
+                (partial / name).write_bytes(data)
+        _clear_for(copy)
         os.replace(partial, copy)
     except OSError:
         return path
     return copy
+
+
+def _holds(copy: Path, files: dict[str, bytes], *, folder: bool) -> bool:
+    """Whether `copy` is already exactly `files`: regular files (no links), no other names."""
+    def same(file: Path, data: bytes) -> bool:
+        return file.is_file() and not file.is_symlink() and file.read_bytes() == data
+
+    if not folder:
+        return same(copy, files[copy.name])
+    if not copy.is_dir() or copy.is_symlink():
+        return False
+    return {entry.name for entry in copy.iterdir()} == set(files) and all(
+        same(copy / name, data) for name, data in files.items())
+
+
+def _clear_for(copy: Path) -> None:
+    """Remove what stands where a fresh copy goes (a stale copy, a link, a file where a folder goes), so the move
+    that follows puts the copy there, not inside it."""
+    import shutil
+
+    if copy.is_symlink() or copy.is_file():
+        copy.unlink()
+    elif copy.exists():
+        shutil.rmtree(copy)
 
 
 def builtin_recipes_dir() -> Path:

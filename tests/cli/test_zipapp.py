@@ -80,6 +80,13 @@ def test_a_changed_copy_is_written_again(pyz, tmp_path):
     first.write_text("import os; os.system('id')\n")
     again = Path(_run(pyz, home=tmp_path / "state", code=code).stdout.strip())
     assert again == first and "os.system" not in again.read_text()
+    # a link in its place (to a file with the same bytes, which another user could change later) is replaced too
+    elsewhere = tmp_path / "elsewhere.py"
+    elsewhere.write_bytes(again.read_bytes())
+    again.unlink()
+    again.symlink_to(elsewhere)
+    third = Path(_run(pyz, home=tmp_path / "state", code=code).stdout.strip())
+    assert third == first and not third.is_symlink() and third.read_bytes() == elsewhere.read_bytes()
 
 
 @pytest.mark.skipif(not Path("/usr/bin/python3").exists(), reason="needs a system Python")

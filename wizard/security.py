@@ -794,11 +794,17 @@ def _credential_segment(head: str, segments: list[str]) -> int | None:
     return None
 
 
+def _secret_segments(head: str, segments: list[str]) -> set[int]:
+    """Which of a URL path's `segments` are credentials: the one its host puts there (`_credential_segment`) and any
+    that reads as a token on its own. One rule for the plain and the percent-encoded URL."""
+    by_place = _credential_segment(head, segments)
+    return {i for i, seg in enumerate(segments) if i == by_place or _PATH_TOKEN.pattern.match(seg)}
+
+
 def _path_tokens(match: re.Match) -> str:
     segments = match.group("path").split("/")
-    by_place = _credential_segment(match.group("head"), segments)
-    return match.group("head") + "/".join(
-        MASK if i == by_place or _PATH_TOKEN.pattern.match(seg) else seg for i, seg in enumerate(segments))
+    secret = _secret_segments(match.group("head"), segments)
+    return match.group("head") + "/".join(MASK if i in secret else seg for i, seg in enumerate(segments))
 
 
 #: The same URL percent-encoded once, as it reads inside another URL's query or a logger's line
@@ -813,10 +819,8 @@ def _encoded_path_tokens(match: re.Match) -> str:
     segments = parts[0::2]
     head = match.group("head")
     host = head[head.lower().index("%2f%2f") + 6:].replace("%3A", ":").replace("%3a", ":")
-    by_place = _credential_segment("https://" + host, segments)
-    for i in range(0, len(parts), 2):
-        if i // 2 == by_place or _PATH_TOKEN.pattern.match(parts[i]):
-            parts[i] = MASK
+    for i in _secret_segments("https://" + host, segments):
+        parts[2 * i] = MASK
     return match.group("head") + "".join(parts)
 
 

@@ -27,11 +27,19 @@ def test_every_write_is_redacted_whatever_the_caller():
     assert "ghp_" not in text and "abcdefghijklmnop" not in text and text.count("<redacted>") == 2
 
 
-def test_an_ascii_stream_gets_question_marks_and_path_bytes_stay_bytes():
+def test_an_ascii_stream_gets_stand_ins_or_question_marks_and_path_bytes_stay_bytes():
     out, raw = _stream("ascii")
-    out.write("\u25cf current  /data/st\udcfeate\n")  # a mark the locale lacks, a path byte that is not UTF-8
+    out.write("\u25cf current  /data/st\udcfeate  caf\u00e9\n")  # a mark, a path byte that is not UTF-8, a user's é
     out.flush()
-    assert raw.getvalue() == b"? current  /data/st\xfeate\n"
+    assert raw.getvalue() == b"* current  /data/st\xfeate  caf?\n"
+
+
+def test_the_wizards_own_typography_reads_as_ascii_under_the_c_locale():
+    """Under `LC_ALL=C` the plan's first line read "Plan for jax0.4.23-cpu ? JAX 0.4.23 on the CPU"."""
+    out, raw = _stream("ascii")
+    out.write("Plan for x \u2014 JAX \u00b7 \u2713 a \u2192 b \u2026 \u201cq\u201d \u2265 1\n")
+    out.flush()
+    assert raw.getvalue() == b'Plan for x -- JAX - ok a -> b ... "q" >= 1\n'
 
 
 def test_a_failing_stream_names_itself_and_where_it_goes_not_the_state_folder():

@@ -66,15 +66,29 @@ class OutputFailed(WizardError):
     """Writing a standard stream failed; the message names the stream, where it goes, and why."""
 
 
+#: ASCII for the typography the wizard's own sentences use, written where the stream's encoding lacks it (`LC_ALL=C`
+#: on a bare server or in a batch job): "Plan for X — JAX" read "Plan for X ? JAX", and "`a` → `b`" as a question.
+_ASCII_STAND_INS = {
+    "…": "...", "—": "--", "–": "-", "·": "-", "→": "->", "←": "<-", "↳": "->", "↓": "v", "▶": ">", "›": ">",
+    "✓": "ok", "✗": "x", "●": "*", "○": "o", "•": "*", "▪": "*", "■": "#", "□": "[]", "★": "*", "×": "x",
+    "“": '"', "”": '"', "‘": "'", "’": "'", "ʼ": "'", "≤": "<=", "≥": ">=", "≈": "~", "°": " deg", "⏎": "Enter",
+    "─": "-", "━": "-", "═": "=", "│": "|", "├": "|", "╰": "`",
+}
+
+
 def _byte_or_question(exc: UnicodeError) -> tuple[str | bytes, int]:
     """Encoding error handler: a lone surrogate from a path (`\\udcff`) is written as its original byte
-    (`surrogateescape`); any other character the encoding lacks (`●` on an ASCII locale) as `?`."""
+    (`surrogateescape`); the wizard's own typography (`—`, `→`, `✓`) as its ASCII stand-in; any other character the
+    encoding lacks (a user's `é` on an ASCII locale) as `?`."""
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
     out = bytearray()
     for char in exc.object[exc.start:exc.end]:
         code = ord(char)
-        out += bytes([code - 0xDC00]) if 0xDC80 <= code <= 0xDCFF else b"?"
+        if 0xDC80 <= code <= 0xDCFF:
+            out += bytes([code - 0xDC00])
+        else:
+            out += _ASCII_STAND_INS.get(char, "?").encode("ascii")
     return bytes(out), exc.end
 
 

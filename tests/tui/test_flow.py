@@ -295,15 +295,10 @@ async def test_a_rollback_s_check_has_a_row_of_its_own_with_its_outcome(gpu_serv
 
 async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_server, tiny, slow_index, tmp_path):
     """Ctrl-C, then Stop: the rebuild's download stops, the half-rebuilt folder goes, B stays current."""
-    gpu_server("no-nvidia")
-    _, a = tiny.install("tiny-a")
-    _, b = tiny.install("tiny-b")
-    _needs_the_slow_index(a, slow_index, tmp_path / "slow-house")
+    a, b = _installed_a_then_b_with_a_needing_the_slow_index(gpu_server, tiny, slow_index, tmp_path)
     app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await _roll_back_from_history(pilot, app, a["entry_id"])
-        screen = app.screen
-        await wait_for(pilot, lambda: screen.step_list.state.get("sync-online") == "running", timeout=120)
+        screen = await _rolling_back_slowly_to(pilot, app, a)
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
@@ -319,15 +314,10 @@ async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_ser
 
 
 async def test_quitting_during_a_rollback_asks_then_stops_it_and_exits_130(gpu_server, tiny, slow_index, tmp_path):
-    gpu_server("no-nvidia")
-    _, a = tiny.install("tiny-a")
-    _, b = tiny.install("tiny-b")
-    _needs_the_slow_index(a, slow_index, tmp_path / "slow-house")
+    a, b = _installed_a_then_b_with_a_needing_the_slow_index(gpu_server, tiny, slow_index, tmp_path)
     app = tiny_app(tiny)
     async with app.run_test(size=SIZE) as pilot:
-        await _roll_back_from_history(pilot, app, a["entry_id"])
-        screen = app.screen
-        await wait_for(pilot, lambda: screen.step_list.state.get("sync-online") == "running", timeout=120)
+        await _rolling_back_slowly_to(pilot, app, a)
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "Stop the rollback and leave gc-wizard?" in screen_text(app)
@@ -337,6 +327,23 @@ async def test_quitting_during_a_rollback_asks_then_stops_it_and_exits_130(gpu_s
     assert not Path(a["env"]).exists()
     entries = tiny.history()
     assert entries[-1]["status"] == "cancelled" and [e["id"] for e in entries if e["current"]] == [b["entry_id"]]
+
+
+def _installed_a_then_b_with_a_needing_the_slow_index(gpu_server, tiny, slow_index, tmp_path) -> tuple[dict, dict]:
+    """A CPU server with tiny-a then tiny-b installed (b current), a's env gone and its packages only on the slow index."""
+    gpu_server("no-nvidia")
+    _, a = tiny.install("tiny-a")
+    _, b = tiny.install("tiny-b")
+    _needs_the_slow_index(a, slow_index, tmp_path / "slow-house")
+    return a, b
+
+
+async def _rolling_back_slowly_to(pilot, app, entry: dict):
+    """The rollback to `entry` started from History, once its slow download is running: its progress screen."""
+    await _roll_back_from_history(pilot, app, entry["entry_id"])
+    screen = app.screen
+    await wait_for(pilot, lambda: screen.step_list.state.get("sync-online") == "running", timeout=120)
+    return screen
 
 
 def _needs_the_slow_index(entry: dict, slow_index: str, folder: Path) -> None:

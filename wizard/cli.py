@@ -370,7 +370,7 @@ def _refuse_unwritable_streams() -> None:
 
 def _internal_error(exc: Exception) -> str:
     """The sentence for an error gc-wizard did not expect (its own bug), with the traceback kept in a log."""
-    from wizard.errors import internal_error  # one wording for both faces (the app ends with it too)
+    from wizard.error_sentences import internal_error  # one wording for both faces (the app ends with it too)
 
     return internal_error(exc)
 

@@ -140,44 +140,6 @@ class LockHeld(WizardError):
 
 
 #: The OSError's numbers in words, and what to do; the one wording every face shows (`describe_os_error`).
-_FAULTS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "your disk quota is used up",
-    errno.EROFS: "it is on a read-only file system",
-    errno.EACCES: "you do not have permission to write there",
-    errno.EPERM: "the system does not let you change it (its owner or permissions, or an immutable flag, which "
-                 "`lsattr` shows)",
-    errno.ENOTDIR: "a part of that path is a file, not a folder",
-    errno.EEXIST: "something that is not a folder is already there",
-    errno.EISDIR: "it is a folder where a file was expected",
-    errno.ENOENT: "it does not exist",
-    errno.ELOOP: "it is a loop of symbolic links",
-    errno.ENAMETOOLONG: "the path is too long",
-    errno.EIO: "the disk reported an input/output error",
-}
-#: The fixes for a path in the state folder: GC_WIZARD_HOME moves the whole state elsewhere.
-_FIXES = {
-    errno.ENOSPC: "free some space there, or point GC_WIZARD_HOME at another disk",
-    errno.EDQUOT: "free some space there, or point GC_WIZARD_HOME at another disk",
-    errno.EROFS: "point GC_WIZARD_HOME at a writable folder",
-    errno.EACCES: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
-    errno.EPERM: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
-    errno.ENOTDIR: "move that file away, or point GC_WIZARD_HOME elsewhere",
-    errno.EEXIST: "move it away, or point GC_WIZARD_HOME elsewhere",
-}
-#: The fixes for any other path (an --out, a source, a wheelhouse): GC_WIZARD_HOME moves none of those, so it is
-#: never offered for them (fourth hostile pass L2: a read-only `lock --out` was told to move GC_WIZARD_HOME).
-_OTHER_FIXES = {
-    errno.ENOSPC: "free some space there, or choose a folder on another disk",
-    errno.EDQUOT: "free some space there, or choose a folder on another disk",
-    errno.EROFS: "choose a folder on a writable disk",
-    errno.EACCES: "fix its owner or permissions, or choose a folder of your own",
-    errno.EPERM: "fix its owner or permissions, or choose a folder of your own",
-    errno.ENOTDIR: "move that file away, or choose another path",
-    errno.EEXIST: "move it away, or choose another path",
-}
-
-
 def open_files_limit() -> tuple[int | None, int | None]:
     """(soft, hard) `ulimit -n` of this process; None for a limit that is unlimited or cannot be read."""
     try:
@@ -256,71 +218,6 @@ def os_error_words(exc: OSError) -> str:
     return limit_sentence(exc.errno) or exc.strerror or str(exc)
 
 
-def describe_os_error(exc: OSError) -> str:
-    """One or two sentences for an OSError: which path, what is wrong with it, what to do (the state folder's
-    fix only for a path in the state folder)."""
-    from wizard import paths  # deferred: paths imports this module; and few commands fail
-
-    limit = limit_sentence(exc.errno)
-    if limit is not None:  # not the file's fault: the same limit whatever path was being opened
-        return f"cannot open {exc.filename}: {limit}." if exc.filename else f"{limit[0].upper()}{limit[1:]}."
-    where = exc.filename or ""
-    what = _FAULTS.get(exc.errno or 0, exc.strerror or str(exc))
-    if exc.errno in (errno.EEXIST, errno.ENOTDIR) and where and os.path.isfile(where):
-        what = "it is a file, not a folder"
-    state = str(paths.state_dir())
-    fix_files = None
-    if exc.errno == errno.ENOSPC and where:
-        from wizard.full_disk import (  # deferred: only a full disk needs it
-            NO_FILES,
-            NO_FILES_FIX,
-            out_of_files,
-        )
-
-        if out_of_files(os.path.dirname(str(where).rstrip("/")) or "/"):  # room, but no inode left (22nd pass P5)
-            what, fix_files = NO_FILES, NO_FILES_FIX
-        else:
-            from wizard.full_disk import rewrite_needs  # deferred: only a full disk needs it
-
-            what = rewrite_needs(str(where)) or what
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT) and where and str(where).startswith(state):
-        from wizard.full_disk import through_a_link  # deferred: only a full disk needs it
-
-        linked = through_a_link(str(where), state)
-        if linked:  # `logs -> /scratch/…`: the disk that is full is the link's, not the state folder's
-            return f"cannot write {where}: {what} — {linked}. To go on, free some space there, or point that link " \
-                   "at a folder on another disk."
-    if where and str(where).startswith(state):
-        fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
-        fix = f"{fix_files}, or point GC_WIZARD_HOME at another disk" if fix_files else fix
-        inside = "" if str(where).rstrip("/") == state.rstrip("/") else f" ({where})"
-        return f"cannot use the state folder {state}: {what}{inside}. To go on, {fix}."
-    if where:
-        fix = f"{fix_files}, or choose a folder on another disk" if fix_files else _OTHER_FIXES.get(exc.errno or 0,
-                                                                                                   "check that path")
-        return f"cannot use {where}: {what}. To go on, {fix}."
-    fix = _FIXES.get(exc.errno or 0, "check the folder, or point GC_WIZARD_HOME at another one")
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        # A write through an open file names no path (sixteenth hostile pass P8): the places it can only have gone
-        # to are looked at where they really are (a state folder's `logs` may be a link to another disk,
-        # twenty-first pass P8), and the full one is named.
-        from wizard.full_disk import full_disk_words  # deferred: only a full disk needs it
-
-        where_full, fix = full_disk_words(what)
-        return f"a file system error: {where_full}. To go on, {fix}."
-    return f"a file system error: {what}. To go on, {fix}."
-
-
-def describe_error(exc: BaseException) -> str:
-    """The sentence every face shows for an error the product can name: a WizardError's own text, an OSError's
-    path and fix (`describe_os_error`); anything else is gc-wizard's own bug (`internal_error`)."""
-    if isinstance(exc, WizardError):
-        return str(exc)
-    if isinstance(exc, OSError):
-        return describe_os_error(exc)
-    return internal_error(exc)
-
-
 def say_on_stderr(message: str, prog: str = "gc-wizard") -> None:
     """An error's sentence on stderr as `gc-wizard: …`: the one way both faces end on an error. A control or
     format character in it (from a file or an option the message quotes) is shown as its escape, as every output
@@ -357,24 +254,3 @@ def for_terminal(text: str, stream=None) -> str:
 def error_exit(exc: BaseException) -> int:
     """The exit status that goes with `describe_error`'s sentence (a WizardError's own; else 1)."""
     return int(exc.exit_code) if isinstance(exc, WizardError) else int(ExitCode.FAILED)
-
-
-def internal_error(exc: BaseException) -> str:
-    """The sentence for an error gc-wizard did not expect (its own bug), with the traceback kept in a log
-    (`logs/crash-….log`): the CLI's last word and the app's alike, never a traceback on the terminal."""
-    import traceback
-
-    from wizard import paths  # deferred: only a crash needs it
-    from wizard.security import cut, write_private_file
-
-    what = f"{type(exc).__name__}: {exc}".strip()
-    try:
-        log = paths.new_log("crash")
-        log.parent.mkdir(parents=True, exist_ok=True)
-        # 0600 as every log the wizard writes (fifteenth hostile pass M1: the crash log alone was 0644)
-        write_private_file(log, redact_secrets("".join(traceback.format_exception(exc))))
-        where = f" The details are in {log}."
-    except (OSError, WizardError):
-        where = ""
-    return (f"gc-wizard stopped on an error of its own ({cut(what, 300)}); this is a bug, nothing was "
-            f"changed by it.{where} `gc-wizard report` gathers what a maintainer needs.")

@@ -7,7 +7,7 @@ named "the state folder or /tmp", but the state's own folders may be links to ot
 showed nothing full (twenty-first hostile pass P8). So every place is looked at where it really is, and the full one
 is named with its file system and mount point.
 
-Only read when such a write fails (errors.describe_os_error imports it then), so it costs nothing at start-up.
+Only read when such a write fails (error_sentences.describe_os_error imports it then), so it costs nothing at start-up.
 """
 
 from __future__ import annotations

@@ -10,8 +10,6 @@
 - Terminal escape sequences in text from a child process or a pasted log (`strip_terminal_escapes`):
   an escape could move the cursor, retitle the terminal or hide text, so text shown or matched is
   plain.
-- A value the wizard passes on to uv or pip as an option's value (`refuse_option_like`): one that starts with
-  '-' is read by them as an option of its own, so it is refused, naming the option.
 
 Why one module: the rules used to exist once per face and disagreed (a `PIN:` prompt was kept out of
 the log but echoed on the terminal and shown in clear in the TUI's dialog).
@@ -998,17 +996,3 @@ class LineRedactor:
             self.in_key = True
             return f"{redact_secrets(line[:begin.start()], keep_user=self.keep_user)}-----BEGIN PRIVATE KEY----- {MASK}"
         return redact_secrets(line, keep_user=self.keep_user)
-
-
-def refuse_option_like(option: str, value: str | None) -> None:
-    """Refuse (UserError, exit 2) a value given for `option` that the wizard passes on to uv or pip and that starts
-    with '-': the child's parser reads such a word as an option of its own, not as the value.
-
-    Why one rule: `lock --platform=--index-url=http://…/` reached uv as `--python-platform --index-url=…` (fourth
-    hostile pass L4: uv's "a value is required", exit 1); `--python`, `--graphcast-src` and `--find-links` travel
-    the same way. Each value is checked by this function where it enters the core, whichever face gave it."""
-    if value is not None and value.strip().startswith("-"):
-        from wizard.errors import UserError  # deferred: wizard.errors imports this module
-
-        raise UserError(f"{option} {value!r} starts with '-', which uv and pip would read as an option of their own, "
-                        f"not as {option}'s value; give the value itself (a path whose name starts with '-' as ./NAME).")

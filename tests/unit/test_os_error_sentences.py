@@ -1,4 +1,4 @@
-"""The sentence for a full disk that no path was named with (`errors.describe_os_error`)."""
+"""The sentence for a full disk that no path was named with (`error_sentences.describe_os_error`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from wizard import paths
-from wizard.errors import describe_os_error
+from wizard.error_sentences import describe_os_error
 
 
 def test_a_full_disk_without_a_path_names_the_folders_it_can_be_and_how_to_tell():

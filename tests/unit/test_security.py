@@ -446,7 +446,7 @@ def test_a_file_that_cannot_be_replaced_is_named_not_its_temporary_file(tmp_path
     import shutil
     import subprocess
 
-    from wizard.errors import describe_os_error
+    from wizard.error_sentences import describe_os_error
     from wizard.security import write_private_file
 
     target = tmp_path / "history.json"

@@ -13,7 +13,7 @@ break. Commands that run their work on a worker thread (install) install their o
 a cancel event instead, and read `signal_exit` for their status.
 
 Faults: a state folder on a full disk, a read-only mount, one owned by someone else or a path that is
-a file surface as `OSError` anywhere in the core; `wizard.errors.describe_os_error` says which in one sentence that
+a file surface as `OSError` anywhere in the core; `wizard.error_sentences.describe_os_error` says which in one sentence that
 names the path and what to do.
 """
 
@@ -23,8 +23,10 @@ import os
 import signal
 import sys
 
+from wizard.error_sentences import (
+    describe_os_error as describe_os_error,  # its home since the app says it too
+)
 from wizard.errors import STOP_SIGNALS, WizardError, signal_words
-from wizard.errors import describe_os_error as describe_os_error  # its home since the app says it too
 from wizard.security import json_text
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)

@@ -39,10 +39,11 @@ from wizard.install.reach import configured_index, find_answered, find_unreachab
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
+from wizard.option_values import refuse_option_like
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
-from wizard.security import cut, redact_secrets, refuse_option_like, show_characters, unshowable_characters
+from wizard.security import cut, redact_secrets, show_characters, unshowable_characters
 from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"

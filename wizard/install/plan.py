@@ -56,10 +56,10 @@ from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, loc
 from wizard.install.package_files import wheels_in
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem, unreachable_source
+from wizard.option_values import refuse_option_like
 from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
-from wizard.security import refuse_option_like
 from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 from wizard.uv_tool import uv_bin
 

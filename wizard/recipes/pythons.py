@@ -30,8 +30,8 @@ from packaging.version import InvalidVersion, Version
 
 from wizard.children import run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
+from wizard.option_values import refuse_option_like
 from wizard.recipes.loader import Recipe
-from wizard.security import refuse_option_like
 from wizard.source_trust import refuse_swappable_source, swap_risk
 from wizard.uv_tool import uv_bin
 

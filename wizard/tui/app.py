@@ -22,11 +22,11 @@ from textual.binding import Binding
 from textual.worker import Worker, WorkerFailed, WorkerState
 
 from wizard.clock import process_age
+from wizard.error_sentences import describe_error
 from wizard.errors import (
     STOP_SIGNALS,
     ExitCode,
     LockHeld,
-    describe_error,
     error_exit,
     keeps_install,
     stop_for_signal,
@@ -556,7 +556,7 @@ class WizardApp(App):
     def _handle_exception(self, error: Exception) -> None:
         """An error that escaped a screen's handler or a worker (Textual ends the app on it): the app ends with
         the product's sentence for it — an OSError's path and fix, a WizardError's text, else the one-sentence
-        "bug" with its traceback in a crash log (`wizard.errors.describe_error`, the CLI's words) — and a non-zero
+        "bug" with its traceback in a crash log (`wizard.error_sentences.describe_error`, the CLI's words) — and a non-zero
         status, never Textual's traceback (which printed every local variable, unmasked, and exited 0:
         fourteenth hostile pass Q1). Under Pilot the error is still kept, so a test that meets one fails."""
         cause = error.error if isinstance(error, WorkerFailed) and isinstance(error.error, Exception) else error

@@ -8,7 +8,8 @@ named the file (fourteenth hostile pass Q1). Every screen's loading path says an
 
 from __future__ import annotations
 
-from wizard.errors import WizardError, describe_error
+from wizard.error_sentences import describe_error
+from wizard.errors import WizardError
 
 
 def error_text(exc: BaseException) -> str:

@@ -47,6 +47,10 @@ def test_contracts_hold_on_the_tree():
      "The faces import only wizard.flows"),
     ("wizard/cli.py", "import wizard.install.plan", "The faces import only wizard.flows"),
     ("wizard/tui/app.py", "import wizard.lock", "The faces import only wizard.flows"),
+    # The base utilities stack: errors once built the sentences that name the state folder, and it, paths,
+    # full_disk, source_trust and security imported one another through deferred imports.
+    ("wizard/errors.py", "def _late():\n    from wizard import paths", "The base utilities stack"),
+    ("wizard/security.py", "def _late():\n    from wizard.errors import UserError", "The base utilities stack"),
 ])
 def test_a_forbidden_import_breaks_a_contract(tmp_path, module, line, contract):
     shutil.copytree(REPO / "wizard", tmp_path / "wizard", ignore=shutil.ignore_patterns("__pycache__"))

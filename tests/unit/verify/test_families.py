@@ -2720,6 +2720,46 @@ def test_batch_79_look_alikes_are_not_these(text, not_expected):
     findings = [f.id for f in diagnose_text(text)]
     assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
 
+# Batch 79, fixed after half B was scored: no NVIDIA kernel module for the running kernel (nvidia-docker 1.x's UVM
+# failure, modprobe's "Module … not found" in kmod's and module-init-tools' words, the NVIDIA installer's) and a CDI
+# spec naming a device node the host no longer has.
+FAMILIES["driver_not_loaded"] += [
+    "nvidia-docker | 2017/09/29 10:11:12 Error: Could not load UVM kernel module. Is nvidia-modprobe installed?",
+    "nvidia-docker-plugin | 2017/07/09 00:49:15 Error: Could not load UVM kernel module. Is nvidia-modprobe installed?",
+    "modprobe: FATAL: Module nvidia_uvm not found in directory /lib/modules/4.4.0-83-generic",
+    "modprobe: FATAL: Module nvidia not found in directory /lib/modules/5.15.0-91-generic",
+    "FATAL: Module nvidia not found.",
+    "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most frequently when this kernel module was "
+    "built against the wrong or improperly configured kernel sources",
+]
+FAMILIES["container_toolkit_missing"] += [
+    "Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device \"/dev/dri/renderD129\": "
+    "no such file or directory",
+    "Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device \"/dev/nvidia3\": no such "
+    "file or directory",
+]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # UVM's failure after the kernel found no NVIDIA device is the missing GPU's
+    ("modprobe: ERROR: could not insert 'nvidia_375': No such device\nnvidia-docker | 2017/07/19 10:00:00 Error: Could "
+     "not load UVM kernel module. Is nvidia-modprobe installed?\n", "no_cuda_device"),
+    ("nvidia-docker | 2017/07/19 10:00:00 Error: Could not load UVM kernel module. Is nvidia-modprobe installed?\n",
+     "driver_not_loaded"),
+])
+def test_batch_79_uvm_failure_after_no_device_is_the_missing_gpu(text, expected):
+    assert [f.id for f in diagnose_text(text)][:1] == [expected]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # another program's module not found, another CDI library's stat of a non-CDI path
+    ("modprobe: FATAL: Module kvm_intel not found in directory /lib/modules/6.1.0\n", "driver_not_loaded"),
+    ("Error: stat /dev/dri/renderD128: no such file or directory\n", "container_toolkit_missing"),
+])
+def test_batch_79_held_out_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

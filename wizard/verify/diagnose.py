@@ -902,7 +902,8 @@ _PIP_CONFLICT_NOTICE = (r"\s*pip's (?:legacy )?dependency resolver does not (?:c
 #: *Error (`zipfile.BadZipFile`, pip's resolver's `ResolutionImpossible`), an absl/XLA status at the start of a line
 #: ("INTERNAL: …", also quoted in markdown), a CUDA driver status with its message or number ("CUDA_ERROR_X: an …", OpenMM's "CUDA_ERROR_X (100)"), glog's fatal and
 #: "Check failed" lines, a C++ exception's `what():` line, CUDA's status words, a tool's "NAME: … error:" (docker,
-#: nvidia-container-cli) and a container runtime's hook refusal quoted inside docker's own line, a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
+#: nvidia-container-cli) and a container runtime's hook refusal quoted inside docker's own line (or docker's inside another
+#: program's line), a CDI device no specification defines, nvidia-smi without NVML, a prose "Runtime error:" / "Fatal Python error:", a resolver's "Because … depends on …"
 #: derivation (poetry, uv), HDF5's error stack (with or without its header line), a field of NaNs, the bare error prefixes of pip, uv, git and docker,
 #: a module system's refusal of a `module load`, and a CI runner's error annotation (`##[error]`, `::error::`). A warning
 #: is never one; nor is glog's "E…" line by itself, which clean runs print too.
@@ -925,7 +926,11 @@ _EXCEPTION_LINE = re.compile(
     r"|^\s*(?:\(\d+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
     r"|^.*\b(?:CUDA [Ee]rror:? |[Ff]ailed call to cu\w+: (?:CUDA_ERROR_|UNKNOWN ERROR)|cuda runtime error \(\d+\)|NCCL WARN ).*$"
     r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
-    r"|^.*\b(?:NVIDIA-SMI has failed|Failed to initialize NVML|terminate called after throwing|what\(\):\s+\S|"
+    r"|^.*\b(?:NVIDIA-SMI has failed|NVIDIA-SMI couldn't find libnvidia-ml|Failed to initialize NVML|"
+    r"terminate called after throwing|what\(\):\s+\S|"
+    # docker's refusal quoted after another program's prefix (a kubelet event: "… with error: Error response from
+    # daemon: {…}") and a container engine's CDI injection failure after a comment or prose prefix (batch 79)
+    r"Error response from daemon: |unresolvable CDI devices |"
     r"Result = FAIL|"
     r"Cuda failure|Could not create cudnn handle|set to ERROR in coordination service|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
@@ -944,6 +949,9 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*(?:: (?:[Dd]isk quota exceeded|[Nn]o space left on device)\b|\bErrno::(?:EDQUOT|ENOSPC)\b).*$"
     # the module system's refusal of a `module load`: Lmod's prefix, Environment Modules' words (its ERROR: lines and
     # "ModuleCmd_Load.c(213):ERROR:105: …" carry no exception name at a line's start)
+    # kmod's refusals (modprobe, insmod: "modprobe: ERROR: could not insert 'nvidia': No such device", "modprobe: FATAL:
+    # Module nvidia not found"), upper-case after the program's name (batch 79)
+    r"|^[\s`'\"*>]*(?:modprobe|insmod|rmmod|depmod): (?:ERROR|FATAL): .*$"
     r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\(\d+\):ERROR:\d+:).*$"
     # glibc's loader giving up on a program or library (elf/rtld.c, dl-lookup.c, dl-reloc.c: "PROG: error while loading
     # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it

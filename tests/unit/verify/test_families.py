@@ -2657,6 +2657,109 @@ def test_batch_77_held_out_look_alikes_are_not_these(text, not_expected):
     assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
 
 
+# Batch 79 (containers and clusters), from half A's misses and the producers' texts: a NVIDIA device node docker
+# was told to pass that the host lacks (moby's words, old and new, JSON-escaped in a kubelet event; Go's stat error in
+# another runtime's words), WSL without a GPU adapter, the NVIDIA kernel module refused (a missing device is
+# no_cuda_device's, any other reason the driver's), a CDI device no specification defines (podman, docker, the NVIDIA
+# runtime), docker's CDI feature off, nvidia-smi without NVML on a host and inside a GPU container.
+FAMILIES["driver_not_loaded"] += [
+    "docker: Error response from daemon: error gathering device information while adding custom device "
+    "\"/dev/nvidia-uvm\": lstat /dev/nvidia-uvm: no such file or directory.",
+    "Error response from daemon: error gathering device information while adding custom device \"/dev/nvidia0\": "
+    "no such file or directory",
+    "Failed to start container with docker id 0123abcd with error: Error response from daemon: {\"message\":\"linux "
+    "runtime spec devices: error gathering device information while adding custom device \\\"/dev/nvidia1\\\": lstat "
+    "/dev/nvidia1: no such file or directory\"}",
+    "Error: stat /dev/nvidiactl: no such file or directory",
+    "nvidia-container-cli: initialization error: WSL environment detected but no adapters were found: unknown.",
+    "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service",
+    "modprobe: ERROR: could not insert 'nvidia_uvm': Required key not available",
+    "FATAL: Error inserting nvidia (/lib/modules/3.10.0-957.el7.x86_64/extra/nvidia.ko.xz): Unknown symbol in module, "
+    "or unknown parameter (see dmesg)",
+    "insmod: ERROR: could not insert module /lib/modules/6.8.0-45-generic/updates/dkms/nvidia.ko: Invalid module format",
+    "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver "
+    "is properly installed and present in your system.",
+]
+FAMILIES["no_cuda_device"] += [
+    "FATAL: Error inserting nvidia (/lib/modules/2.6.32-358.18.1.el6.x86_64/kernel/drivers/video/nvidia.ko): No such "
+    "device",
+    "modprobe: ERROR: could not insert 'nvidia_550': No such device",
+    "insmod: ERROR: could not insert module nvidia.ko: No such device",
+]
+FAMILIES["container_toolkit_missing"] += [
+    "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all",
+    "Error: error setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=0",
+    "docker: Error response from daemon: CDI device injection failed: unresolvable CDI devices nvidia.com/gpu=all.",
+    "OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: "
+    "failed to inject CDI devices: unresolvable CDI devices nvidia.com/gpu=1: unknown",
+    "# Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=GPU-6a355609-acfb-7336-55f8-da85ddace403",
+    "docker: Error response from daemon: could not select device driver \"cdi\" with capabilities: [].",
+    ("NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver "
+     "is properly installed and present in your system.",
+     "$ docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi"),
+    ("NVIDIA-SMI couldn't find libnvidia-ml.so library in your system.",
+     "podman run --rm --device nvidia.com/gpu=all ubuntu nvidia-smi"),
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # another device node docker cannot find is no NVIDIA driver's
+    ("Error response from daemon: error gathering device information while adding custom device \"/dev/kfd\": no "
+     "such file or directory\n", "driver_not_loaded"),
+    ("Error response from daemon: error gathering device information while adding custom device \"/dev/ttyACM0\": no "
+     "such file or directory\n", "driver_not_loaded"),
+    # another kernel module refused, for a missing device or not
+    ("modprobe: ERROR: could not insert 'kvm_intel': Operation not supported\n", "driver_not_loaded"),
+    ("FATAL: Error inserting kvm_amd (/lib/modules/x/kvm-amd.ko): No such device\n", "no_cuda_device"),
+    # a CDI device of another vendor, named by the engine: still no toolkit's; nvidia-smi without NVML on a host
+    ("docker: Error response from daemon: CDI device injection failed: unresolvable CDI devices vendor.com/fpga=0.\n",
+     "driver_not_loaded"),
+    ("NVIDIA-SMI couldn't find libnvidia-ml.so library in your system.\n", "container_toolkit_missing"),
+])
+def test_batch_79_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
+# Batch 79, fixed after half B was scored: no NVIDIA kernel module for the running kernel (nvidia-docker 1.x's UVM
+# failure, modprobe's "Module … not found" in kmod's and module-init-tools' words, the NVIDIA installer's) and a CDI
+# spec naming a device node the host no longer has.
+FAMILIES["driver_not_loaded"] += [
+    "nvidia-docker | 2017/09/29 10:11:12 Error: Could not load UVM kernel module. Is nvidia-modprobe installed?",
+    "nvidia-docker-plugin | 2017/07/09 00:49:15 Error: Could not load UVM kernel module. Is nvidia-modprobe installed?",
+    "modprobe: FATAL: Module nvidia_uvm not found in directory /lib/modules/4.4.0-83-generic",
+    "modprobe: FATAL: Module nvidia not found in directory /lib/modules/5.15.0-91-generic",
+    "FATAL: Module nvidia not found.",
+    "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most frequently when this kernel module was "
+    "built against the wrong or improperly configured kernel sources",
+]
+FAMILIES["container_toolkit_missing"] += [
+    "Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device \"/dev/dri/renderD129\": "
+    "no such file or directory",
+    "Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device \"/dev/nvidia3\": no such "
+    "file or directory",
+]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # UVM's failure after the kernel found no NVIDIA device is the missing GPU's
+    ("modprobe: ERROR: could not insert 'nvidia_375': No such device\nnvidia-docker | 2017/07/19 10:00:00 Error: Could "
+     "not load UVM kernel module. Is nvidia-modprobe installed?\n", "no_cuda_device"),
+    ("nvidia-docker | 2017/07/19 10:00:00 Error: Could not load UVM kernel module. Is nvidia-modprobe installed?\n",
+     "driver_not_loaded"),
+])
+def test_batch_79_uvm_failure_after_no_device_is_the_missing_gpu(text, expected):
+    assert [f.id for f in diagnose_text(text)][:1] == [expected]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # another program's module not found, another CDI library's stat of a non-CDI path
+    ("modprobe: FATAL: Module kvm_intel not found in directory /lib/modules/6.1.0\n", "driver_not_loaded"),
+    ("Error: stat /dev/dri/renderD128: no such file or directory\n", "container_toolkit_missing"),
+])
+def test_batch_79_held_out_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

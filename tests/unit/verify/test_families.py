@@ -2657,6 +2657,79 @@ def test_batch_77_held_out_look_alikes_are_not_these(text, not_expected):
     assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
 
 
+# Batch 78, half A: Pallas' GPU lowerings refusing the scalar-prefetch grid spec of GenCast's TPU splash kernel (Triton
+# and Mosaic GPU wordings, no model named); onnxruntime's input checks around an ONNX weather model (dimensions, rank,
+# data type); a zarr-python 3.0 data type name ("bytes") unknown to a later zarr-python's registry.
+FAMILIES["splash_attention_needs_tpu"] += [
+    "jax._src.source_info_util.JaxStackTraceBeforeTransformation: NotImplementedError: scalar prefetch not "
+    "implemented in the Triton backend",
+    "NotImplementedError: scalar prefetch not implemented in the Triton backend",
+    "NotImplementedError: Scalar prefetch not supported in Mosaic GPU lowering.",
+    "jax._src.traceback_util.UnfilteredStackTrace: NotImplementedError: Scalar prefetch not supported in Mosaic GPU "
+    "lowering.",
+    ("NotImplementedError: dynamic grid bounds not supported in the Triton backend",
+     "File \"/env/lib/python3.11/site-packages/graphcast/sparse_transformer.py\", line 412, in __call__"),
+    ("NotImplementedError: scratch memory not implemented in the Triton backend",
+     "gencast_mini_demo.ipynb: Autoregressive rollout (loop in python)"),
+]
+FAMILIES["dataset_model_mismatch"] += [
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got "
+     "invalid dimensions for input: input for the following indices\n index: 2 Got: 81 Expected: 721\n Please fix "
+     "either the inputs or the model.",
+     "  File \"E:\\Pangu-Weather-ReadyToGo-main\\inference.py\", line 122, in <module>"),
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got "
+     "invalid dimensions for input: input_surface for the following indices\n index: 0 Got: 1 Expected: 4\n Please "
+     "fix either the inputs/outputs or the model.",
+     "2024-03-01 10:00:00,000 INFO Loading pressure fields from CDS"),
+    ("[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Invalid rank for input: fields Got: 3 Expected: 4 Please fix either "
+     "the inputs or the model.",
+     "/opt/conda/lib/python3.10/site-packages/ai_models_fuxi/model.py:88: running FuXi short"),
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
+     "Unexpected input data type. Actual: (tensor(double)) , expected: (tensor(float))",
+     "ort_session = ort.InferenceSession('pangu_weather_24.onnx', sess_options=options)"),
+]
+FAMILIES["zarr_version_incompatible"] += [
+    "ValueError: No Zarr data type found that matches 'bytes'",
+    "With the current version of Xarray, running the code here gives an error about ```ValueError: No Zarr data type "
+    "found that matches 'bytes'```",
+    "ValueError: No Zarr data type found that matches 'bytes' at /data_type",
+    "ValueError: No Zarr data type found that matches {'name': 'bytes', 'configuration': {}}",
+    "  File \"/env/lib/python3.12/site-packages/zarr/core/dtype/registry.py\", line 208, in match_json\n    raise "
+    "ValueError(f\"No Zarr data type found that matches {data!r}\")\nValueError: No Zarr data type found that matches "
+    "'bytes'",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # a Pallas kernel written for a TPU with scratch buffers, outside GenCast: the lowering's refusal is not named
+    ("NotImplementedError: scratch memory not implemented in the Triton backend\n", "splash_attention_needs_tpu"),
+    ("NotImplementedError: dynamic grid bounds not supported in the Triton backend\n", "splash_attention_needs_tpu"),
+    # onnxruntime's input checks in a face or speech model: not a weather model's data
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got "
+     "invalid dimensions for input: images for the following indices\n index: 1 Got: 4 Expected: 3\n", "dataset_model_mismatch"),
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
+     "Invalid rank for input: input_ids Got: 2 Expected: 1 Please fix either the inputs or the model.\n",
+     "dataset_model_mismatch"),
+    # another writer's structured dialect
+    ("ValueError: No Zarr data type found that matches {'configuration': {'fields': [{'data_type': 'int32', 'name': "
+     "'x'}]}, 'name': 'struct'}\n", "zarr_version_incompatible"),
+    # an extension data type whose package is not installed, and numpy's dtype with no Zarr data type
+    ("ValueError: No Zarr data type found that matches {'name': 'vlen-ndarray', 'configuration': {'dtype': "
+     "'float32'}}\n", "zarr_version_incompatible"),
+    ("ValueError: No Zarr data type found that matches 'test.byte' at /data_type\n", "zarr_version_incompatible"),
+    ("ValueError: No Zarr data type found that matches dtype 'dtype('O')'\n", "zarr_version_incompatible"),
+])
+def test_batch_78_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
+
+@pytest.mark.parametrize("item", FAMILIES["splash_attention_needs_tpu"][-6:-2] + FAMILIES["zarr_version_incompatible"][-5:-1])
+def test_batch_78_wordings_cut_short_never_look_clean(item):
+    text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

@@ -2700,6 +2700,47 @@ FAMILIES["container_toolkit_missing"] += [
     ("NVIDIA-SMI couldn't find libnvidia-ml.so library in your system.",
      "podman run --rm --device nvidia.com/gpu=all ubuntu nvidia-smi"),
 ]
+# Batch 78, half A: Pallas' GPU lowerings refusing the scalar-prefetch grid spec of GenCast's TPU splash kernel (Triton
+# and Mosaic GPU wordings, no model named); onnxruntime's input checks around an ONNX weather model (dimensions, rank,
+# data type); a zarr-python 3.0 data type name ("bytes") unknown to a later zarr-python's registry.
+FAMILIES["splash_attention_needs_tpu"] += [
+    "jax._src.source_info_util.JaxStackTraceBeforeTransformation: NotImplementedError: scalar prefetch not "
+    "implemented in the Triton backend",
+    "NotImplementedError: scalar prefetch not implemented in the Triton backend",
+    "NotImplementedError: Scalar prefetch not supported in Mosaic GPU lowering.",
+    "jax._src.traceback_util.UnfilteredStackTrace: NotImplementedError: Scalar prefetch not supported in Mosaic GPU "
+    "lowering.",
+    ("NotImplementedError: dynamic grid bounds not supported in the Triton backend",
+     "File \"/env/lib/python3.11/site-packages/graphcast/sparse_transformer.py\", line 412, in __call__"),
+    ("NotImplementedError: scratch memory not implemented in the Triton backend",
+     "gencast_mini_demo.ipynb: Autoregressive rollout (loop in python)"),
+]
+FAMILIES["dataset_model_mismatch"] += [
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got "
+     "invalid dimensions for input: input for the following indices\n index: 2 Got: 81 Expected: 721\n Please fix "
+     "either the inputs or the model.",
+     "  File \"E:\\Pangu-Weather-ReadyToGo-main\\inference.py\", line 122, in <module>"),
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got "
+     "invalid dimensions for input: input_surface for the following indices\n index: 0 Got: 1 Expected: 4\n Please "
+     "fix either the inputs/outputs or the model.",
+     "2024-03-01 10:00:00,000 INFO Loading pressure fields from CDS"),
+    ("[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Invalid rank for input: fields Got: 3 Expected: 4 Please fix either "
+     "the inputs or the model.",
+     "/opt/conda/lib/python3.10/site-packages/ai_models_fuxi/model.py:88: running FuXi short"),
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
+     "Unexpected input data type. Actual: (tensor(double)) , expected: (tensor(float))",
+     "ort_session = ort.InferenceSession('pangu_weather_24.onnx', sess_options=options)"),
+]
+FAMILIES["zarr_version_incompatible"] += [
+    "ValueError: No Zarr data type found that matches 'bytes'",
+    "With the current version of Xarray, running the code here gives an error about ```ValueError: No Zarr data type "
+    "found that matches 'bytes'```",
+    "ValueError: No Zarr data type found that matches 'bytes' at /data_type",
+    "ValueError: No Zarr data type found that matches {'name': 'bytes', 'configuration': {}}",
+    "  File \"/env/lib/python3.12/site-packages/zarr/core/dtype/registry.py\", line 208, in match_json\n    raise "
+    "ValueError(f\"No Zarr data type found that matches {data!r}\")\nValueError: No Zarr data type found that matches "
+    "'bytes'",
+]
 
 
 @pytest.mark.parametrize("text, not_expected", [
@@ -2759,6 +2800,98 @@ def test_batch_79_uvm_failure_after_no_device_is_the_missing_gpu(text, expected)
 def test_batch_79_held_out_look_alikes_are_not_these(text, not_expected):
     findings = [f.id for f in diagnose_text(text)]
     assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # a Pallas kernel written for a TPU with scratch buffers, outside GenCast: the lowering's refusal is not named
+    ("NotImplementedError: scratch memory not implemented in the Triton backend\n", "splash_attention_needs_tpu"),
+    ("NotImplementedError: dynamic grid bounds not supported in the Triton backend\n", "splash_attention_needs_tpu"),
+    # onnxruntime's input checks in a face or speech model: not a weather model's data
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got "
+     "invalid dimensions for input: images for the following indices\n index: 1 Got: 4 Expected: 3\n", "dataset_model_mismatch"),
+    ("onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : "
+     "Invalid rank for input: input_ids Got: 2 Expected: 1 Please fix either the inputs or the model.\n",
+     "dataset_model_mismatch"),
+    # another writer's structured dialect
+    ("ValueError: No Zarr data type found that matches {'configuration': {'fields': [{'data_type': 'int32', 'name': "
+     "'x'}]}, 'name': 'struct'}\n", "zarr_version_incompatible"),
+    # an extension data type whose package is not installed, and numpy's dtype with no Zarr data type
+    ("ValueError: No Zarr data type found that matches {'name': 'vlen-ndarray', 'configuration': {'dtype': "
+     "'float32'}}\n", "zarr_version_incompatible"),
+    ("ValueError: No Zarr data type found that matches 'test.byte' at /data_type\n", "zarr_version_incompatible"),
+    ("ValueError: No Zarr data type found that matches dtype 'dtype('O')'\n", "zarr_version_incompatible"),
+])
+def test_batch_78_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
+
+@pytest.mark.parametrize("item", FAMILIES["splash_attention_needs_tpu"][-6:-2] + FAMILIES["zarr_version_incompatible"][-5:-1])
+def test_batch_78_wordings_cut_short_never_look_clean(item):
+    text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+# Batch 78, fixed after half B was scored (no longer held out): Hugging Face Hub's 404s for a weather model's
+# checkpoint; zarr 2's consolidated-metadata key missing behind fsspec; ecmwflibs unable to load its own binary module;
+# PyTorch's out-of-memory message retold with its numbers replaced.
+FAMILIES["assets_unreachable"] = FAMILIES.get("assets_unreachable", []) + [
+    ("RemoteEntryNotFoundError: 404 Client Error. (Request ID: Root=1-6a50033e-55d38d9a72d788d04254e656)\n\nEntry Not "
+     "Found for url: https://huggingface.co/microsoft/aurora/resolve/9751bb56e8e4a0f0a780e3cbe978f4c721e12bc7/"
+     "aurora-0.25-v1.5.ckpt.", "from aurora import Aurora"),
+    ("huggingface_hub.errors.EntryNotFoundError: 404 Client Error. (Request ID: Root=1-x)\n\nEntry Not Found for url: "
+     "https://huggingface.co/nvidia/fourcastnet3/resolve/main/fcn3.mdlus.", "earth2studio.models.px.fcn3"),
+    ("huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-y)\n\nRepository Not "
+     "Found for url: https://huggingface.co/api/models/microsoft/aurora-2/revision/main.",
+     "model.load_checkpoint(\"microsoft/aurora-2\", \"aurora-0.25-pretrained.ckpt\")"),
+    ("huggingface_hub.utils._errors.RevisionNotFoundError: 404 Client Error. (Request ID: Root=1-z)\n\nRevision Not "
+     "Found for url: https://huggingface.co/api/models/ecmwf/aifs-single/revision/v9.", "anemoi ai-models aifs run"),
+]
+FAMILIES["dataset_store_not_found"] += [
+    "KeyError: '.zmetadata'",
+    "FileNotFoundError: https://storage.googleapis.com/download/storage/v1/b/weatherbench2/o/datasets%2Fhres%2F2016-"
+    "2022-0012-64x32_equiangular_with_poles_conservative.zarr%2F.zmetadata?alt=media",
+    "FileNotFoundError: era5-bucket/single-level/2020.zarr/.zmetadata",
+]
+FAMILIES["eccodes_missing"] += [
+    "/usr/local/lib/python3.10/site-packages/ecmwflibs/__init__.py:81: UserWarning: libglib-2.0.so.0: cannot open "
+    "shared object file: No such file or directory",
+    "/opt/conda/lib/python3.11/site-packages/ecmwflibs/__init__.py:83: UserWarning: libexpat.so.1: cannot open shared "
+    "object file: No such file or directory",
+    "ImportError: DLL load failed while importing _ecmwflibs: The specified module could not be found.",
+]
+FAMILIES["gpu_out_of_memory"] += [
+    "The deployment fails with the following error: RuntimeError: CUDA out of memory. Tried to allocate XX GiB. GPU 0 "
+    "has a total capacity of XX GiB of which XX MiB is free...",
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ... GiB. GPU 0 has a total capacity of 79.14 GiB of "
+    "which 1.2 GiB is free.",
+    "GPU 0 has a total capacity of 23.65 GiB of which 17.06 MiB is free. Including non-PyTorch memory, this process "
+    "has 23.62 GiB memory in use.",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # a language model's optional file probed and skipped: Hugging Face's 404 with no weather model around it
+    ("404 Client Error. (Request ID: Root=1-6a5a)\n\nEntry Not Found for url: https://huggingface.co/Qwen/Qwen3-0.6B/"
+     "resolve/main/model_index.json.\n", "assets_unreachable"),
+    # another key missing from a mapper, and a FileNotFoundError for a NetCDF file
+    ("KeyError: '.zarray'\n", "dataset_store_not_found"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'era5_2020.nc'\n", "dataset_store_not_found"),
+    # another package's warning about a missing shared object
+    ("/usr/lib/python3/site-packages/cartopy/__init__.py:12: UserWarning: libGL.so.1: cannot open shared object "
+     "file: No such file or directory\n", "eccodes_missing"),
+])
+def test_batch_78_held_out_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1], findings
+
+
+@pytest.mark.parametrize("item", FAMILIES["eccodes_missing"][-1:] + FAMILIES["gpu_out_of_memory"][-3:]
+                         + FAMILIES["dataset_store_not_found"][-2:])
+def test_batch_78_held_out_wordings_cut_short_never_look_clean(item):
+    text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
+    assert diagnose_text(text) or unrecognised(text) is not None
+
 
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])

@@ -100,7 +100,7 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
         _comment("and any such folder that is on LD_LIBRARY_PATH now (e.g. a CUDA module loaded later):"),
         'if mode() == "load" then',
         f"  local sonames = {{{sonames}}}",
-        '  for dir in string.gmatch(os.getenv("LD_LIBRARY_PATH") or "", "[^:]+") do',
+        '  for dir in string.gmatch(os.getenv("LD_LIBRARY_PATH") or "", "[^:;]+") do',
         "    for _, so in ipairs(sonames) do",
         "      if isFile(pathJoin(dir, so)) then",
         '        remove_path("LD_LIBRARY_PATH", dir)',

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from wizard import __version__, bounded, paths
 from wizard.after.kernel import kernel_lines
 from wizard.detect.facts import Facts, gib
-from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
+from wizard.detect.libpath import ld_library_path_entries, split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
 from wizard.detect.where import detect_where
 from wizard.errors import WizardError
@@ -541,7 +541,7 @@ def _env_section(environ: Mapping[str, str]) -> list[str]:
         _, removed = split_cuda_dirs(ld)
         why = dict(removed)
         out.append("LD_LIBRARY_PATH  (in order; ← marks folders with CUDA/cuDNN libraries)")
-        for folder in ld.split(os.pathsep):
+        for folder in ld_library_path_entries(ld) or [""]:  # split as ld.so does, `;` too
             out.append(f"  {folder or '(empty: the current folder)'}" + (f"   ← {why[folder]}" if folder in why else ""))
     path = environ.get("PATH", "")
     _, removed_bins = split_cuda_bin_dirs(path) if path else ([], [])

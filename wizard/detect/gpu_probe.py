@@ -33,8 +33,11 @@ def driver_library_in_folders(environ: dict[str, str]) -> bool:
 
     A few stat calls, so `detect` starts the probe child at once on the usual GPU server (the driver's
     libraries in /usr/lib/…) instead of waiting for `ldconfig -p` first."""
-    value = environ.get("LD_LIBRARY_PATH", "")  # an empty entry is "." to ld.so (libpath.library_path_folders)
-    folders = [d or "." for d in value.split(os.pathsep)] if value else []
+    # deferred: detect loads libpath a moment later anyway; importing gpu_probe stays as light as it was
+    from wizard.detect.libpath import ld_library_path_entries
+
+    # split as ld.so does, `;` too (24th hostile pass (part B) P1); an empty entry is "." to ld.so
+    folders = [d or "." for d in ld_library_path_entries(environ.get("LD_LIBRARY_PATH"))]
     folders += [*_SYSTEM_LIB_DIRS, os.path.join(sys.prefix, "lib")]
     return any(os.path.exists(os.path.join(d, soname)) for d in folders for soname in DRIVER_SONAMES)
 

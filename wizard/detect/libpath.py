@@ -232,6 +232,23 @@ def cuda_bin_dir_reason(directory: str) -> str | None:
     return f"holds {', '.join(tools)}" + (f" (CUDA {version})" if version else "")
 
 
+#: What ld.so splits `LD_LIBRARY_PATH` on: glibc's `_dl_init_paths` hands `fillin_rpath` the separators ":;" for it
+#: (only ":" for a DT_RPATH/DT_RUNPATH), and an empty piece is the folder a program starts in either way.
+_LD_LIBRARY_PATH_SEPARATORS = re.compile(r"[:;]")
+
+
+def ld_library_path_entries(value: str | None) -> list[str]:
+    """The pieces of an `LD_LIBRARY_PATH` value as ld.so reads them, in order, empty ones kept (each is the folder a
+    program starts in); an unset or empty value is no entry at all. The one split of an ld.so search list: detect,
+    activate, the kernel spec, the module file, the check's shadow finding and the report all read it here, and
+    apply their own rules for relative and empty pieces to what it returns.
+
+    Why: glibc splits `LD_LIBRARY_PATH` on `;` as well as `:`, but the wizard split on `:` only, so a relative entry
+    after `;` (`/usr/lib;..`) stayed in `activate`'s export and kernel.json, and a cuDNN reached after `;` was
+    missed by detect (24th hostile pass (part B) P1)."""
+    return _LD_LIBRARY_PATH_SEPARATORS.split(value) if value else []
+
+
 def library_path_folders(value: str) -> list[tuple[str, str]]:
     """(the folder to read, how to name it) for each `LD_LIBRARY_PATH` entry, in the loader's order. An empty entry
     (a leading or trailing `:`, or `::`) is the folder a program starts in to ld.so, as `.` is: it is read as `.`
@@ -239,10 +256,8 @@ def library_path_folders(value: str) -> list[tuple[str, str]]:
 
     Why: detect caught `LD_LIBRARY_PATH=.` holding cuDNN 8 but not `/usr/lib:` or `/usr/lib::/lib` (23rd hostile
     pass P6), the common slip of `export LD_LIBRARY_PATH=/opt/x/lib:$LD_LIBRARY_PATH` with the variable empty."""
-    if not value:
-        return []
     folders: list[tuple[str, str]] = []
-    for entry in value.split(os.pathsep):
+    for entry in ld_library_path_entries(value):
         if entry:
             folders.append((entry, entry))
             continue
@@ -260,7 +275,7 @@ def split_cuda_dirs(value: str) -> tuple[list[str], list[tuple[str, str]]]:
     A folder is dropped when it holds a CUDA or cuDNN library (or the driver stub). Empty entries
     (which mean "the current directory" to the loader) are dropped silently.
     """
-    return _kept_and_dropped((entry for entry in value.split(os.pathsep) if entry), cuda_dir_reason)
+    return _kept_and_dropped((entry for entry in ld_library_path_entries(value) if entry), cuda_dir_reason)
 
 
 def _kept_and_dropped(entries, reason_of) -> tuple[list[str], list[tuple[str, str]]]:

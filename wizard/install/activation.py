@@ -32,7 +32,13 @@ from typing import Any
 
 from wizard import bounded
 from wizard.detect.environment import pyvenv_cfg
-from wizard.detect.libpath import preload_entries, split_cuda_bin_dirs, split_cuda_dirs, split_preload
+from wizard.detect.libpath import (
+    ld_library_path_entries,
+    preload_entries,
+    split_cuda_bin_dirs,
+    split_cuda_dirs,
+    split_preload,
+)
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import allowed
 
@@ -202,14 +208,15 @@ def _library_part(act: Activation, base: Callable[[str], str | None]) -> None:
     value = base("LD_LIBRARY_PATH")
     if value is None:
         return
-    value = os.pathsep.join(_absolute_entries(act, "LD_LIBRARY_PATH", _split_path_list(value)))
+    # Split as ld.so does (`;` too), so the relative and empty rules see every piece (24th pass (part B) P1).
+    value = os.pathsep.join(_absolute_entries(act, "LD_LIBRARY_PATH", ld_library_path_entries(value)))
     kept, removed = split_cuda_dirs(value) if value else ([], [])
     keep = set(kept) | {folder for folder, _ in removed if _inside(folder, act.env)}
     for folder, reason in removed:
         if folder not in keep:
             act.removals.append(Removal("LD_LIBRARY_PATH", folder, f"{reason}, which would shadow the "
                                                                    "environment's own CUDA/cuDNN libraries"))
-    new = [p for p in _split_path_list(value) if p in keep]
+    new = [p for p in value.split(os.pathsep) if p in keep] if value else []
     if any(new):
         act.set["LD_LIBRARY_PATH"] = os.pathsep.join(new)
     else:

@@ -128,15 +128,21 @@ def _first_missing(path: Path) -> Path | None:
 def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcast_src: str,
           find_links: list[str] | tuple[str, ...], timeout: float, on_line, started: float) -> dict[str, Any]:
     """The bundle's lock, wheels and manifest written into `out`; the caller cleans up on any failure."""
+    src = Path(graphcast_src)
+    copied = src.is_file() and src.name.endswith(".whl")
+    # The header names what this bundle installs, its own wheel, not the recipe's git URL (24th hostile pass
+    # (part B) N5: a bundle made from a local wheel said "installed … from graphcast @ git+https://…").
+    shown = redact_secrets(graphcast_src, keep_user=True)  # a bundle is made to be handed on (as the manifest)
+    carried = (f"this bundle's {WHEELS}/{src.name}, a copy of {shown}" if copied
+               else f"the GraphCast wheel in this bundle's {WHEELS}/ (named in {MANIFEST}), built from {shown}")
     lock = compile_lock(recipe, out / LOCK, python_version=python_version, find_links=find_links,
-                        fmt=REQUIREMENTS, say=on_line)
+                        fmt=REQUIREMENTS, say=on_line, graphcast_from=carried)
     links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
     indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
     _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",
           python_version, "--dest", str(wheels), *links, *indexes, "-r", str(lock.path)],
          f"download the wheels of recipe {recipe.id}", timeout, on_line)
-    src = Path(graphcast_src)
-    if src.is_file() and src.name.endswith(".whl"):
+    if copied:
         shutil.copy2(src, wheels / src.name)
         built = wheels / src.name
     else:

@@ -115,8 +115,8 @@ class TreeState:
 def unusable_words(members: tuple[str, ...] | list[str]) -> str:
     """"holding 2 members no installer unpacks (graphcast-0.1.1/fifo (a FIFO), …)": uv refuses such an archive."""
     shown = ", ".join(members[:_SHOWN]) + (f" and {len(members) - _SHOWN} more" if len(members) > _SHOWN else "")
-    return (f"holding {len(members)} member{'s' if len(members) > 1 else ''} no installer unpacks ({shown}); uv "
-            "refuses such an archive")
+    return (f"holding {len(members)} member{'s' if len(members) > 1 else ''} no installer unpacks or installers "
+            f"read differently ({shown}); uv refuses such an archive")
 
 
 def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
@@ -433,7 +433,13 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
 
     The third item names the members no installer unpacks: a FIFO, a device node or other special file, and a name
     that is absolute or climbs out with `..` (23rd hostile pass P4: such members read as "identical" or as new
-    files, and uv then refused the archive)."""
+    files, and uv then refused the archive).
+
+    It also names what makes the archive more than one tree, which installers read differently: two members of
+    one name (zip or tar), data after a gzip's first member or after a tar's end marker, and a wheel with more than
+    one `.dist-info` folder (24th hostile pass (part B) P3: such archives were "identical to GraphCast v0.1.1"
+    here, because this reader took one reading, and uv then refused each). Ambiguity is refused at this reader, so
+    no caller picks a reading."""
     strip = path.suffix != ".whl" if strip_top is None else strip_top
     members: list[tuple[str, str, object]] = []  # (name, "file" | "sym" | "hard", content or target)
     odd: list[str] = []
@@ -453,6 +459,7 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
                 else:
                     members.append((info.filename, "file", archive.read(info)))
     else:
+        odd += _after_first_gzip_member(path)
         with tarfile.open(path) as archive:
             for member in archive:
                 if member.issym():
@@ -469,6 +476,8 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
                     members.append((member.name, "file", handle.read() if handle is not None else b""))
                 else:
                     odd.append(f"{member.name} ({_special_kind(member.mode, member)})")
+            odd += _after_tar_end(archive, path)
+    odd += _ambiguous_members(members, wheel=not strip)
     for name, _, _ in members:
         climbs = _plain_member_name(name)
         if climbs.startswith("/") or ".." in climbs.split("/"):
@@ -489,6 +498,82 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
         else:
             out[name] = value  # type: ignore[assignment]
     return out, links, odd
+
+
+#: How much of a stream is read past a tar's end marker or a gzip's first member before it counts as more data.
+_TAIL_CHUNK = 1024 * 1024
+
+
+def _ambiguous_members(members: list[tuple[str, str, object]], *, wheel: bool) -> list[str]:
+    """The members that make an archive more than one tree: a name held twice (by files, links or a file and a
+    folder; a folder listed twice is harmless), read as its first copy by one installer and its last by another
+    (uv refuses a zip of such entries outright), and in a wheel each `.dist-info` folder beyond the first (uv and pip
+    refuse such a wheel: "Multiple .dist-info directories found"). 24th hostile pass (part B) P3."""
+    odd: list[str] = []
+    kinds: dict[str, list[str]] = {}
+    for name, kind, _ in members:
+        kinds.setdefault(_plain_member_name(name), []).append(kind)
+    for name, seen in kinds.items():
+        if name and len(seen) > 1 and any(kind != "dir" for kind in seen):
+            odd.append(f"{name} ({len(seen)} members of this name: installers read different ones)")
+    if wheel:
+        infos = sorted({n.split("/", 1)[0] for n in kinds if "/" in n and n.split("/", 1)[0].endswith(".dist-info")})
+        odd += [f"{extra}/ (a second .dist-info folder beside {infos[0]}/: uv and pip refuse a wheel with more than "
+                "one)" for extra in infos[1:]]
+    return odd
+
+
+def _after_first_gzip_member(path: Path) -> list[str]:
+    """["<file> (data after its first gzip member, at byte N: …)"] when a gzip file goes on past its first member,
+    else []: Python's tarfile reads every member as one stream, uv reads the first only, so the two see different
+    trees (24th hostile pass (part B) P3: the release's setup.py in a second member hid a changed one). Trailing
+    zeros (padding) are no data. Read in bounded chunks, the output thrown away; not a gzip file: []."""
+    with open(path, "rb") as handle:
+        if handle.read(2) != b"\x1f\x8b":
+            return []
+        handle.seek(0)
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        consumed = 0
+        pending = b""
+        while not inflate.eof:
+            if not pending:
+                pending = handle.read(_TAIL_CHUNK)
+                if not pending:
+                    return []  # a truncated gzip: tarfile's own read says so
+            before = len(pending)
+            inflate.decompress(pending, _TAIL_CHUNK)
+            pending = inflate.unconsumed_tail
+            consumed += before - len(pending) - len(inflate.unused_data)
+        tail = inflate.unused_data
+        at = consumed
+        while True:
+            if tail.strip(b"\0"):
+                return [f"{path.name} (data after its first gzip member, at byte {at}: uv reads the first member "
+                        "only, other tools all of them)"]
+            tail = handle.read(_TAIL_CHUNK)
+            if not tail:
+                return []
+
+
+def _after_tar_end(archive: tarfile.TarFile, path: Path) -> list[str]:
+    """["<file> (data after the tar's end-of-archive marker: …)"] when anything but zeros follows the end marker
+    the tar reader stopped at, else []: one reader stops there, another reads on (24th hostile pass (part B) P3)."""
+    stream = archive.fileobj
+    if stream is None:
+        return []
+    try:
+        stream.seek(archive.offset)
+        read = 0
+        while read <= MAX_BYTES:
+            chunk = stream.read(_TAIL_CHUNK)
+            if not chunk:
+                return []
+            if chunk.strip(b"\0"):
+                return [f"{path.name} (data after the tar's end-of-archive marker: installers read it differently)"]
+            read += len(chunk)
+    except (OSError, EOFError, zlib.error):
+        return []
+    return [f"{path.name} (more than {MAX_BYTES} bytes after the tar's end-of-archive marker)"]
 
 
 def _special_kind(mode: int, member: tarfile.TarInfo | None = None) -> str:

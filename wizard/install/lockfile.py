@@ -43,7 +43,7 @@ from wizard.option_values import refuse_option_like
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
-from wizard.security import cut, redact_secrets, show_characters, unshowable_characters
+from wizard.security import cut, one_line, redact_secrets, show_characters, unshowable_characters
 from wizard.uv_tool import uv_bin
 
 PYLOCK = "pylock.toml"
@@ -149,9 +149,10 @@ def unreachable_sentence(recipe: Recipe, text: str, environ: Mapping[str, str] |
 
 def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: str | None = None,
                  find_links: list[str] | tuple[str, ...] = (), offline: bool = False, fmt: str | None = None,
-                 timeout: float = 900, say=None) -> LockResult:
+                 timeout: float = 900, say=None, graphcast_from: str | None = None) -> LockResult:
     """Resolve `recipe`'s requirements for Python `python_version` (and `platform`) into `out`, hashed. `say`
-    hears what the user should know on the way (a find-links page too slow to read whole)."""
+    hears what the user should know on the way (a find-links page too slow to read whole). `graphcast_from` is
+    what the header names as GraphCast's source when it is not the recipe's (a bundle's own wheel)."""
     started = time.monotonic()
     for option, value in (("--python", python_version), ("--platform", platform),
                           *(("--find-links", link) for link in find_links)):
@@ -226,7 +227,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     header = (f"# gc-wizard lock for recipe {recipe.id} ({recipe.title}); Python {python_version}"
               + (f", platform {platform}" if platform else "") + ".\n"
               f"# Every package with its sha256: an install from this file refuses any other file.\n"
-              f"# GraphCast is installed --no-deps from {recipe.graphcast.source}\n")
+              f"# GraphCast is installed --no-deps from {one_line(graphcast_from or recipe.graphcast.source)}\n")
     text = header + body
     try:
         write_destination(out, text, what="the lock", mode=SHARED_MODE)  # never through a link (wizard.outputs)

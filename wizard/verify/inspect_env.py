@@ -205,7 +205,7 @@ def loader_order(prefix: Path, sites: list[Path], environ: dict[str, str], kind:
                  ldconfig: list[str]) -> list[tuple[str, str]]:
     """(folder, how it is reached) in the order the dynamic loader would search them for this env."""
     order: list[tuple[str, str]] = []
-    for entry in environ.get("LD_LIBRARY_PATH", "").split(os.pathsep):
+    for entry in libpath.ld_library_path_entries(environ.get("LD_LIBRARY_PATH")):  # `;` too, as ld.so splits
         if entry:
             order.append((entry, "LD_LIBRARY_PATH"))
     for site in sites:

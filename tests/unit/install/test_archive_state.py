@@ -270,3 +270,105 @@ def test_special_and_escaping_members_are_named_and_refused(tmp_path):
     verdict = check_graphcast_source(get_recipe("jax0.4.23-cpu"), str(archive))
     assert not verdict.ok and verdict.mark() == "✗" and "no installer unpacks" in verdict.problem
     assert "--force" in verdict.problem
+
+
+def _release_like_files() -> dict[str, bytes]:
+    """The release's own files when a v0.1.1 checkout is at hand, else a setup.py standing in for them."""
+    src = graphcast_src()
+    if src is None:
+        return {"setup.py": b"from setuptools import setup\nsetup(name='graphcast', version='0.1.1')\n"}
+    return {str(p.relative_to(src)): p.read_bytes() for p in Path(src).rglob("*")
+            if p.is_file() and ".git" not in p.relative_to(src).parts and "egg-info" not in str(p)
+            and "build" not in p.relative_to(src).parts}
+
+
+def _tar_bytes(files: dict[str, bytes] | list[tuple[str, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for name, data in (files.items() if isinstance(files, dict) else files):
+            info = tarfile.TarInfo(f"graphcast-0.1.1/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def _refused(archive: Path, reason: str) -> None:
+    from wizard.install.sources import check_graphcast_source
+
+    tree = read_archive_state(archive, V011)
+    assert tree.changed and any(reason in m for m in tree.unusable), tree
+    assert "identical" not in tree.describe()
+    verdict = check_graphcast_source(get_recipe("jax0.4.23-cpu"), str(archive))
+    assert not verdict.ok and verdict.mark() == "✗" and reason in verdict.problem, verdict
+
+
+def test_a_member_name_held_twice_is_refused_in_a_zip_and_a_tar(tmp_path):
+    """24th hostile pass (part B) P3 (a): a changed setup.py first and the release's last read as "identical";
+    uv refused the zip ("multiple entries with different contents")."""
+    import gzip
+    import warnings
+
+    files = _release_like_files()
+    zipped = tmp_path / "graphcast-0.1.1.zip"
+    with warnings.catch_warnings(), zipfile.ZipFile(zipped, "w") as archive:
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name it writes
+        archive.writestr("graphcast-0.1.1/setup.py", files["setup.py"] + b"\nopen('/tmp/PWNED', 'w')\n")
+        for name, data in files.items():
+            archive.writestr(f"graphcast-0.1.1/{name}", data)
+    _refused(zipped, "graphcast-0.1.1/setup.py (2 members of this name")
+    tarred = tmp_path / "graphcast-0.1.1.tar.gz"
+    tarred.write_bytes(gzip.compress(_tar_bytes([("setup.py", b"import os\n"), *files.items()])))
+    _refused(tarred, "2 members of this name")
+
+
+def test_data_after_the_first_gzip_member_or_the_tar_end_is_refused(tmp_path):
+    """24th hostile pass (part B) P3 (b): a .tar.gz of two gzip members (the tree with a changed setup.py, then the
+    release's setup.py) read as "identical"; uv reads the first member only and refused it. Data after a tar's end
+    marker is the same ambiguity without gzip."""
+    import gzip
+
+    files = _release_like_files()
+    changed = _tar_bytes({**files, "setup.py": files["setup.py"] + b"\nimport os\n"})
+    end = changed.rstrip(b"\0")
+    end += b"\0" * (-len(end) % 512)  # the last member's data, padded to its block: the end marker goes
+    two = tmp_path / "graphcast-0.1.1.tar.gz"
+    two.write_bytes(gzip.compress(end) + gzip.compress(_tar_bytes({"setup.py": files["setup.py"]})))
+    _refused(two, "data after its first gzip member")
+    after = tmp_path / "after-end.tar"
+    after.write_bytes(_tar_bytes(files) + _tar_bytes({"setup.py": b"import os\n"}))
+    _refused(after, "after the tar's end-of-archive marker")
+
+
+def test_a_wheel_with_a_second_dist_info_is_refused(tmp_path):
+    """24th hostile pass (part B) P3 (c): a real wheel plus `pkg_b-2.0.dist-info/` was "✓"; uv and pip refuse it."""
+    wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl",
+                   {"graphcast/__init__.py": b"", "graphcast-0.1.1.dist-info/METADATA": b"Name: graphcast\n",
+                    "graphcast-0.1.1.dist-info/RECORD": b"", "pkg_b-2.0.dist-info/METADATA": b"Name: pkg_b\n",
+                    "pkg_b-2.0.dist-info/RECORD": b""})
+    tree = read_archive_state(wheel, V011)
+    assert any(m.startswith("pkg_b-2.0.dist-info/ (a second .dist-info folder") for m in tree.unusable), tree
+    assert "identical" not in tree.describe()
+
+
+def test_one_unambiguous_archive_is_not_refused(tmp_path):
+    """The checks take nothing from a plain archive: a gzip tar padded with zeros, as `tar` writes it, and a tar
+    whose folder entries repeat."""
+    import gzip
+
+    files = _release_like_files()
+    padded = tmp_path / "graphcast-0.1.1.tar.gz"
+    padded.write_bytes(gzip.compress(_tar_bytes(files) + b"\0" * 20480) + b"\0" * 64)
+    assert not read_archive_state(padded, V011).unusable
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for _ in range(2):
+            folder = tarfile.TarInfo("graphcast-0.1.1/graphcast")
+            folder.type = tarfile.DIRTYPE
+            archive.addfile(folder)
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"graphcast-0.1.1/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    dirs = tmp_path / "dirs.tar"
+    dirs.write_bytes(buffer.getvalue())
+    assert not read_archive_state(dirs, V011).unusable

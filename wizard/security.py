@@ -497,6 +497,20 @@ _PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?
 _BARE_USERINFO = _Rule(
     r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]*?)@"
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))", '@')
+#: A line of a settings file quoted by an installer's parse error, after its number and gutter (uv's TOML errors:
+#: `  3 |     SEKsplit6@127.0.0.1:9/simple/""" junk`, annotate-snippets style, `|` or `│`): its text is masked whole
+#: when it holds what a credential's piece can (an `@`, a `://`, a line-ending `\\` that continues a string, or a
+#: credential's word), the number, gutter and the carets and message after it kept.
+#: The choice (24th hostile pass (part A) P6): a password continued onto the next line of a uv.toml with a syntax
+#: error reached `install --json`, stderr, the log, history.json and the report through uv's quote of the broken
+#: line — a piece cut out of its URL, which no shape rule knows (`SEKsplit6@host` reads as a mail address). The
+#: wizard cannot learn the file's secrets from the file itself (it does not parse), so what is masked is the quote:
+#: every channel runs this pass, and the line and column uv names, with the file's path, still say where to look.
+_QUOTED_SOURCE = _Rule(
+    r"^(?P<gutter>[ \t]{0,64}\d{1,9} {0,7} [|\u2502][ \t]?)(?!<redacted>$)"
+    r"(?P<text>[^\n]{1,8192})$", ' |', ' \u2502', flags=re.MULTILINE)
+#: What in such a quoted line can be a credential's piece (searched once per quoted line, not per character).
+_CREDENTIAL_PIECE = LazyPattern(r"(?i)@|://|\\[ \t\r]*$|pass|token|secret|key|auth|cred|login|netrc")
 _AUTH_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
                           r"(?:[^\s\"',;\\]|\\(?![\"']))+", 'authorization')
 #: A Digest header's parameters (`username="u", realm=…, response="6629fae4…"`): the rest of the line goes, as the
@@ -890,6 +904,9 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
         return text
     masking = _Masking(text, folded)
     masking.sub(_PRIVATE_KEY, f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----")
+    # A settings file's line quoted by a parse error, whole, before the rules that would mask a piece of it.
+    masking.sub(_QUOTED_SOURCE, lambda m: f"{m.group('gutter')}{MASK}" if _CREDENTIAL_PIECE.pattern.search(
+        m.group("text")) else m.group(0))
     # Before the query and path rules, which would read such a password as a host and a path.
     masking.sub(_URL_ODD_USERINFO, lambda m: _userinfo(m, keep_user) if _ODD_PASSWORD.pattern.search(
         m.group("userinfo")) else m.group(0))

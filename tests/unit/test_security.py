@@ -768,3 +768,29 @@ def test_a_scheme_less_piece_of_an_index_variable_is_masked_before_its_at():
     # a URL, a local folder or a path with an `@` further in stays as it is
     for kept in ("https://host.example/simple/", "/srv/wheels@2/", "../fx/wheelhouse", "https://host.example/a@b"):
         assert redact_url(kept) == kept
+
+
+# 24th hostile pass (part A) P6: a settings file's line quoted in an installer's parse error (uv's TOML errors, a
+# number and a `|` gutter) is masked whole when it can hold a credential's piece; the other lines of the error stay.
+@pytest.mark.parametrize("text, secret", [
+    ('    cause: TOML parse error at line 3, column 38\n             |\n           3 |     SEKsplit6@127.0.0.1:9/simple/'
+     '""" junk\n             |                                      ^\n', "SEKsplit6"),
+    ('2 | url = """https://u:\\\n3 |     SEKmid7\\\n4 |     tail@host""" x\n', "SEKmid7"),
+    ("  12 \u2502 password = 'SEKbox8\n", "SEKbox8"),
+    ("1 | index-url = https://u:SEKa SEKtail9@h.example/simple/ x\n", "SEKtail9"),
+])
+def test_a_settings_line_quoted_by_a_parse_error_is_masked(text, secret):
+    from wizard.security import LineRedactor
+
+    for shown in (redact_secrets(text), redact_secrets(text, keep_user=True), cut(text, 400),
+                  "".join(LineRedactor(keep_user=True)(line) for line in text.splitlines(keepends=True))):
+        assert secret not in shown, shown
+    assert "TOML parse error at line 3, column 38" in redact_secrets(text) or "TOML" not in text
+
+
+@pytest.mark.parametrize("text", [
+    "  3 |     index-strategy = first-match junk", "   |     ^^^^", "expected newline, `#`",
+    "| pkg-a | 1.0 | ok |", "1 | [[index]]", "step 2 | done",
+])
+def test_a_quoted_line_with_no_credential_piece_stays(text):
+    assert redact_secrets(text) == text

@@ -1,0 +1,31 @@
+"""What an installer quotes from the user's own settings files reaches no channel with a secret in it.
+
+24th hostile pass (part A) P6: a uv.toml whose index password is continued onto the next line (a TOML line-ending
+backslash) and which has a syntax error after it: uv quotes the broken line in its parse error
+(`3 |     SEKsplit6@127.0.0.1:9/simple/ junk`), and the wizard copied that line into `install --json`, stderr,
+the install log, history.json and `report`. The real uv reads the real file here; every channel is searched.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tests.fixtures.state import run_cli
+
+
+def test_a_password_continued_onto_a_broken_uv_toml_line_is_masked_on_every_channel(tmp_path, isolated_state, tiny):
+    config = tmp_path / "uv.toml"
+    config.write_text('[[index]]\nurl = """https://u:\\\n    SEKsplit6@127.0.0.1:9/simple/""" junk\n')
+    proc, result = tiny.install("tiny-a", env={"UV_CONFIG_FILE": str(config)})
+    assert proc.returncode != 0 and result is not None and result["ok"] is False, proc.stderr
+    # uv's words still say which file and where: the line and column, and what it expected
+    assert "TOML parse error at line 3" in proc.stderr and "uv.toml" in proc.stderr, proc.stderr
+    report = run_cli("report", "--out", str(tmp_path / "report.md"))
+    assert report.returncode == 0, report.stderr
+    shown = [proc.stdout, proc.stderr, report.stdout, report.stderr, (tmp_path / "report.md").read_text()]
+    for folder, _, files in os.walk(isolated_state):
+        shown += [Path(folder, name).read_text(errors="replace") for name in files
+                  if name.endswith((".log", ".json", ".md", ".txt"))]
+    assert not [text for text in shown if "SEKsplit6" in text]
+    assert "Traceback" not in proc.stderr + report.stderr

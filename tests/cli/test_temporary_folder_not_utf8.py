@@ -31,4 +31,5 @@ def test_a_tmpdir_that_is_not_utf8_is_named_with_its_byte(tmp_path, isolated_sta
     assert proc.returncode == 2, proc.stderr
     assert "TMPDIR" in proc.stderr and "tmp\\xff" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout and "ensurepip" not in proc.stderr, proc.stderr
+    assert "Create the environment" not in proc.stderr, "the install began before saying so"
     assert not (isolated_state / "envs").exists() or not any((isolated_state / "envs").iterdir())

@@ -177,13 +177,20 @@ def temporary_root_problem(root: str) -> str | None:
             "(`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
 
 
-def new_temporary_folder(kind: str) -> Path:
-    """A new folder only the user can enter (0700, whatever the umask) for this wizard's `kind` of scratch work,
-    named so that a later wizard can clear it if this one is killed outright; what dead wizards left goes first."""
+def check_temporary_root() -> str:
+    """The temporary folder (`tempfile.gettempdir()`), or `paths.UnusableTemporaryFolder` saying why it cannot be
+    used (`temporary_root_problem`). An install asks first, before its environment is begun."""
     root = tempfile.gettempdir()
     unusable = temporary_root_problem(root)
     if unusable is not None:
         raise paths.UnusableTemporaryFolder(unusable)
+    return root
+
+
+def new_temporary_folder(kind: str) -> Path:
+    """A new folder only the user can enter (0700, whatever the umask) for this wizard's `kind` of scratch work,
+    named so that a later wizard can clear it if this one is killed outright; what dead wizards left goes first."""
+    root = check_temporary_root()
     shared = paths.swappable_ancestor(Path(root) / "x")
     if shared is not None:
         # Sixteenth hostile pass P4: under such a folder another user renamed the private folder away and put one

@@ -500,15 +500,17 @@ _BARE_USERINFO = _Rule(
 #: A line of a settings file quoted by an installer's parse error, after its number and gutter (uv's TOML errors:
 #: `  3 |     SEKsplit6@127.0.0.1:9/simple/""" junk`, annotate-snippets style, `|` or `│`): its text is masked whole
 #: when it holds what a credential's piece can (an `@`, a `://`, a line-ending `\\` that continues a string, or a
-#: credential's word), the number, gutter and the carets and message after it kept.
+#: credential's word), the number, gutter and the carets and message after it kept. pip's INI twin, Python's
+#: configparser quoting the line it could not parse (`\t[line  3]: 'SEKini8@pkgs.example/simple/\\n'`, a password
+#: continued onto an unindented line of pip.conf), the same way.
 #: The choice (24th hostile pass (part A) P6): a password continued onto the next line of a uv.toml with a syntax
 #: error reached `install --json`, stderr, the log, history.json and the report through uv's quote of the broken
 #: line — a piece cut out of its URL, which no shape rule knows (`SEKsplit6@host` reads as a mail address). The
 #: wizard cannot learn the file's secrets from the file itself (it does not parse), so what is masked is the quote:
 #: every channel runs this pass, and the line and column uv names, with the file's path, still say where to look.
 _QUOTED_SOURCE = _Rule(
-    r"^(?P<gutter>[ \t]{0,64}\d{1,9} {0,7} [|\u2502][ \t]?)(?!<redacted>$)"
-    r"(?P<text>[^\n]{1,8192})$", ' |', ' \u2502', flags=re.MULTILINE)
+    r"^(?P<gutter>[ \t]{0,64}(?:\d{1,9} {0,7} [|\u2502][ \t]?|\[line {0,8}\d{1,9}\]: ))(?!<redacted>$)"
+    r"(?P<text>[^\n]{1,8192})$", ' |', ' \u2502', '[line', flags=re.MULTILINE)
 #: What in such a quoted line can be a credential's piece (searched once per quoted line, not per character).
 _CREDENTIAL_PIECE = LazyPattern(r"(?i)@|://|\\[ \t\r]*$|pass|token|secret|key|auth|cred|login|netrc")
 _AUTH_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"

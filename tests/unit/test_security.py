@@ -778,6 +778,7 @@ def test_a_scheme_less_piece_of_an_index_variable_is_masked_before_its_at():
     ('2 | url = """https://u:\\\n3 |     SEKmid7\\\n4 |     tail@host""" x\n', "SEKmid7"),
     ("  12 \u2502 password = 'SEKbox8\n", "SEKbox8"),
     ("1 | index-url = https://u:SEKa SEKtail9@h.example/simple/ x\n", "SEKtail9"),
+    ("Source contains parsing errors: '/x/pip.conf'\n\t[line  3]: 'SEKini8@pkgs.example/simple/\\n'\n", "SEKini8"),
 ])
 def test_a_settings_line_quoted_by_a_parse_error_is_masked(text, secret):
     from wizard.security import LineRedactor
@@ -790,7 +791,7 @@ def test_a_settings_line_quoted_by_a_parse_error_is_masked(text, secret):
 
 @pytest.mark.parametrize("text", [
     "  3 |     index-strategy = first-match junk", "   |     ^^^^", "expected newline, `#`",
-    "| pkg-a | 1.0 | ok |", "1 | [[index]]", "step 2 | done",
+    "| pkg-a | 1.0 | ok |", "1 | [[index]]", "step 2 | done", "\t[line  4]: 'junk line\\n'",
 ])
 def test_a_quoted_line_with_no_credential_piece_stays(text):
     assert redact_secrets(text) == text

@@ -12,6 +12,7 @@ for its `[tool.uv]` table), never parsed as settings.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -23,6 +24,52 @@ SYSTEM_FILES = {"uv": ("/etc/uv/uv.toml",), "pip": ("/etc/pip.conf",)}
 CONFIG_BYTES = 256 * 1024
 #: What a settings file larger than this is: no installer's settings come near it, and uv reads it whole.
 _GIANT_BYTES = 16 * 1024 * 1024
+
+
+#: The installer variables (and the ones both installers share) that name a file or folder, each with the
+#: characters between several entries (None: one path). Relative values are made absolute by `with_absolute_paths`.
+PATH_VARIABLES: dict[str, str | None] = {
+    **dict.fromkeys(("UV_CONFIG_FILE", "UV_CACHE_DIR", "UV_PYTHON_INSTALL_DIR", "UV_PYTHON_BIN_DIR", "UV_TOOL_DIR",
+                     "UV_TOOL_BIN_DIR", "UV_PYTHON_CACHE_DIR", "UV_PROJECT_ENVIRONMENT", "UV_INSTALL_DIR",
+                     "UV_CREDENTIALS_DIR", "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT",
+                     "PIP_LOG", "PIP_LOG_FILE", "PIP_SRC", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "SSL_CERT_FILE",
+                     "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
+    "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ",
+    "PIP_FIND_LINKS": " \t\n", "PIP_CONSTRAINT": " \t\n", "PIP_REQUIREMENT": " \t\n",
+}
+
+
+def with_absolute_paths(environ: Mapping[str, str], cwd: str | None = None) -> dict[str, str]:
+    """`environ` with every relative path in `PATH_VARIABLES` made absolute against `cwd` (None: this process's
+    folder, the one the user ran the wizard from); URLs, absolute paths, `~` paths and empty values as they are.
+
+    Why: the install steps run in `<state>/envs`, so uv read `UV_CONFIG_FILE=cfg/uv.toml` from there ("failed to
+    open file"), took `UV_FIND_LINKS=../fx/wheelhouse` as a folder under the state that the user never wrote, and
+    made `UV_CACHE_DIR=relcache`'s cache inside the managed envs folder — while the plan read the same values from
+    the user's folder (24th hostile pass (part A) P7). Resolved once, where the user's environment is handed on,
+    every child reads what the user meant, and the plan and the install agree."""
+    if cwd is None:
+        try:
+            cwd = os.getcwd()
+        except OSError:  # the folder was removed under us: nothing to resolve against
+            return dict(environ)
+    out = dict(environ)
+    for name, separators in PATH_VARIABLES.items():
+        value = out.get(name)
+        if not isinstance(value, str) or not value:
+            continue
+        if separators is None:
+            out[name] = _absolute(value, cwd)
+        else:
+            parts = re.split("([" + re.escape(separators) + "]+)", value)
+            out[name] = "".join(part if i % 2 else _absolute(part, cwd) for i, part in enumerate(parts))
+    return out
+
+
+def _absolute(value: str, cwd: str) -> str:
+    if not value or value.startswith(("/", "~")) or "://" in value or value.startswith("file:"):
+        return value
+    return os.path.join(cwd, value)
 
 
 def uv_files(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:

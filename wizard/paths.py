@@ -12,7 +12,7 @@ import stat
 import time
 from pathlib import Path
 
-from wizard.errors import OperationFailed
+from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
 
 
@@ -138,6 +138,11 @@ def refuse_state_not_folder(folder: Path | None = None) -> None:
     folder = folder or state_dir()
     if folder.exists() and not folder.is_dir():
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(folder))
+
+
+class UnusableTemporaryFolder(UserError):
+    """The temporary folder (TMPDIR) cannot be handed to the installers (a name that is not UTF-8); the message
+    names it and the way out. Exit 2: the user's setting, as a bad option value is."""
 
 
 class ForeignFolder(OperationFailed):

@@ -467,6 +467,19 @@ _URL_ODD_USERINFO = _Rule(
     r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
     r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:/|$))[^@\n\r\t \"'<>]{0,768})@"
     r"(?=[A-Za-z0-9\[])", '://')
+#: A password with a blank inside it (`https://u:SEKa SEKtail@host`, `https://:TOK EN@host`, a tab or NBSP between):
+#: the rules above stop at the blank, so `_URL_PORT_PASSWORD` masked the first word as a port-shaped password and the
+#: words after it, up to the `@` a host follows, were printed (24th hostile pass (part A) P4: a recipe's `find_links`
+#: refusal, which quotes the value because it holds a blank, showed `u:<redacted> SEKtail4@…`). Everything from the
+#: `:` to that `@` is the password: the first word, then up to four more, each after blanks on the same line (no line
+#: end, quote or `<>`). Not one (look-alikes kept in clear): a first word that is a port or a version
+#: (`https://example.com:443 contact bob@example.com`, `http://proxy:3128 or ask ops@corp.com`), a URL with no `:`
+#: in its authority (`https://u@host x y@z.org`), a path before the `:` (`https://h.org/a:b c@d.org`).
+_URL_SPACED_USERINFO = _Rule(
+    r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
+    r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
+    r"(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16})@"
+    r"(?=[A-Za-z0-9\[])", '://')
 #: What ends the plain rule's password: one holding any of these is the odd rule's to mask.
 _ODD_PASSWORD = LazyPattern("[/\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 #: A password that a parser took for the port, the `@` and host lost (split off at a blank, or cut by a paste):
@@ -484,6 +497,22 @@ _PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?
 _BARE_USERINFO = _Rule(
     r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]*?)@"
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))", '@')
+#: A line of a settings file quoted by an installer's parse error, after its number and gutter (uv's TOML errors:
+#: `  3 |     SEKsplit6@127.0.0.1:9/simple/""" junk`, annotate-snippets style, `|` or `│`): its text is masked whole
+#: when it holds what a credential's piece can (an `@`, a `://`, a line-ending `\\` that continues a string, or a
+#: credential's word), the number, gutter and the carets and message after it kept. pip's INI twin, Python's
+#: configparser quoting the line it could not parse (`\t[line  3]: 'SEKini8@pkgs.example/simple/\\n'`, a password
+#: continued onto an unindented line of pip.conf), the same way.
+#: The choice (24th hostile pass (part A) P6): a password continued onto the next line of a uv.toml with a syntax
+#: error reached `install --json`, stderr, the log, history.json and the report through uv's quote of the broken
+#: line — a piece cut out of its URL, which no shape rule knows (`SEKsplit6@host` reads as a mail address). The
+#: wizard cannot learn the file's secrets from the file itself (it does not parse), so what is masked is the quote:
+#: every channel runs this pass, and the line and column uv names, with the file's path, still say where to look.
+_QUOTED_SOURCE = _Rule(
+    r"^(?P<gutter>[ \t]{0,64}(?:\d{1,9} {0,7} [|\u2502][ \t]?|\[line {0,8}\d{1,9}\]: ))(?!<redacted>$)"
+    r"(?P<text>[^\n]{1,8192})$", ' |', ' \u2502', '[line', flags=re.MULTILINE)
+#: What in such a quoted line can be a credential's piece (searched once per quoted line, not per character).
+_CREDENTIAL_PIECE = LazyPattern(r"(?i)@|://|\\[ \t\r]*$|pass|token|secret|key|auth|cred|login|netrc")
 _AUTH_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
                           r"(?:[^\s\"',;\\]|\\(?![\"']))+", 'authorization')
 #: A Digest header's parameters (`username="u", realm=…, response="6629fae4…"`): the rest of the line goes, as the
@@ -877,9 +906,14 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
         return text
     masking = _Masking(text, folded)
     masking.sub(_PRIVATE_KEY, f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----")
+    # A settings file's line quoted by a parse error, whole, before the rules that would mask a piece of it.
+    masking.sub(_QUOTED_SOURCE, lambda m: f"{m.group('gutter')}{MASK}" if _CREDENTIAL_PIECE.pattern.search(
+        m.group("text")) else m.group(0))
     # Before the query and path rules, which would read such a password as a host and a path.
     masking.sub(_URL_ODD_USERINFO, lambda m: _userinfo(m, keep_user) if _ODD_PASSWORD.pattern.search(
         m.group("userinfo")) else m.group(0))
+    # A password with blanks inside, before the port rule, which would mask only its first word.
+    masking.sub(_URL_SPACED_USERINFO, lambda m: _userinfo(m, keep_user))
     masking.sub(_URL_PORT_PASSWORD, lambda m: f"{m.group('head')}{MASK}")
     masking.sub(_PORT_CAST, lambda m: f"{m.group(1)}{m.group(2)}{MASK}")
     # A URL's query and path first: once its userinfo reads `<redacted>@`, the `<` ends the URL for them, and a
@@ -912,6 +946,28 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     masking.sub(_PASSWORD, _password)
     masking.sub(_STANDALONE, MASK)
     return masking.text
+
+
+#: A URL's start, its scheme: a piece without one is not a URL an installer can use.
+_SCHEME_START = LazyPattern(r"[A-Za-z][A-Za-z0-9+.-]*://")
+#: A scheme-less piece's `userinfo@host` (`SEKtail@127.0.0.1:9/simple/`, `TOKEN:@host`): everything before the `@`
+#: a host follows, the blanks and separators of its value gone.
+_PIECE_USERINFO = LazyPattern(r"^(?P<userinfo>[^\s/@\"'<>]{1,768})@(?=[A-Za-z0-9\[])")
+
+
+def redact_url(url: str, *, keep_user: bool = True) -> str:
+    """`url`, a value known to be one URL of a setting that can carry credentials (a piece of an index or find-links
+    variable), masked as `redact_secrets` masks it — and, when the piece has no scheme, a `token@host` at its start
+    masked as a URL's userinfo.
+
+    Why: uv splits `UV_EXTRA_INDEX_URL` at blanks, so `https://u:SEKb SEKtail@host/simple/` reaches the plan as two
+    "URLs", the second `SEKtail@host/simple/` — the password's tail, which in free text reads as a mail address and
+    stays, and `plan --json` printed it (24th hostile pass (part A) P4). A piece of such a variable is no mail
+    address: what stands before its `@` is a credential."""
+    masked = redact_secrets(url, keep_user=keep_user)
+    if _SCHEME_START.pattern.match(masked):
+        return masked
+    return _PIECE_USERINFO.pattern.sub(f"{MASK}@", masked, count=1)
 
 
 def redact_value(value: Any, *, keep_user: bool = True) -> Any:

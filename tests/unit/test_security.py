@@ -725,3 +725,73 @@ def test_a_word_after_secret_or_token_that_is_no_token_stays(text):
 def test_an_aws_secret_without_a_digit_after_the_word_secret_is_masked():
     assert "SEKawsSecret" not in redact_secrets("Signature mismatch for AKIAABCDEFGHIJKLMNOP secret SEKawsSecret/xyz+abc=")
     assert "SEKnewrelic" not in redact_secrets("RuntimeError: NRAK-SEKnewrelic0123456789ABCDEFGHIJ")
+
+
+# 24th hostile pass (part A) P4: a password with a blank inside it was masked up to the blank, and what followed was
+# printed (a recipe's `find_links` refusal quotes the value it refuses; uv splits `UV_EXTRA_INDEX_URL` at blanks).
+@pytest.mark.parametrize("text, secret", [
+    ("find_links entry 'https://u:SEKa SEKtail4@127.0.0.1:9/fl/' holds whitespace", "SEKtail4"),
+    ("https://:SEKa SEKtail4@host.example/fl/", "SEKtail4"),  # an empty user name
+    ("https://u:SEKa\tSEKtail4@host.example/fl/", "SEKtail4"),
+    ("https://u:SEKa SEKb\u00a0SEKc SEKtail4@host.example/fl/", "SEKtail4"),
+    ("https://u:SE/Ka SEKtail4@[::1]:8080/fl/", "SEKtail4"),
+    ("UV_EXTRA_INDEX_URL=https://u:SEKb SEKtail5@127.0.0.1:9/simple/", "SEKtail5"),
+])
+def test_a_password_with_a_blank_inside_is_masked_whole(text, secret):
+    import json
+
+    from wizard.security import redact_output, redact_value
+
+    for shown in (redact_secrets(text), redact_secrets(text, keep_user=True), cut(text, 200),
+                  redact_output(json.dumps({"error": text}) + "\n"), json.dumps(redact_value({"e": [text]}))):
+        assert secret not in shown and "SEKa" not in shown and "SEKb" not in shown, shown
+
+
+@pytest.mark.parametrize("text", [
+    "https://example.com:443 contact bob@example.com", "http://proxy:3128 or ask ops@corp.example",
+    "see http://h.example:80 and a@b.example", "https://example.com:8080/x mail bob@example.com",
+    "https://pypi.org/simple x y@z.example", "https://h.example/a:b c@d.example",
+    "git+ssh://git@github.com:org/x a@b.example", "docker://ubuntu:22.04 jax@sha256:abc",
+])
+def test_a_port_then_words_then_a_mail_address_stays(text):
+    assert redact_secrets(text, keep_user=True) == text
+
+
+def test_a_scheme_less_piece_of_an_index_variable_is_masked_before_its_at():
+    from wizard.install.indexes import index_settings
+    from wizard.security import redact_url
+
+    env = {"UV_EXTRA_INDEX_URL": "https://u:SEKb SEKtail5@127.0.0.1:9/simple/",
+           "UV_FIND_LINKS": "https://u:SEKc SEKtail6@127.0.0.1:9/fl/"}
+    shown = [(s.to_dict()["url"], s.describe()) for s in index_settings("uv", env)]
+    assert shown and all("SEK" not in url and "SEK" not in words for url, words in shown), shown
+    # a URL, a local folder or a path with an `@` further in stays as it is
+    for kept in ("https://host.example/simple/", "/srv/wheels@2/", "../fx/wheelhouse", "https://host.example/a@b"):
+        assert redact_url(kept) == kept
+
+
+# 24th hostile pass (part A) P6: a settings file's line quoted in an installer's parse error (uv's TOML errors, a
+# number and a `|` gutter) is masked whole when it can hold a credential's piece; the other lines of the error stay.
+@pytest.mark.parametrize("text, secret", [
+    ('    cause: TOML parse error at line 3, column 38\n             |\n           3 |     SEKsplit6@127.0.0.1:9/simple/'
+     '""" junk\n             |                                      ^\n', "SEKsplit6"),
+    ('2 | url = """https://u:\\\n3 |     SEKmid7\\\n4 |     tail@host""" x\n', "SEKmid7"),
+    ("  12 \u2502 password = 'SEKbox8\n", "SEKbox8"),
+    ("1 | index-url = https://u:SEKa SEKtail9@h.example/simple/ x\n", "SEKtail9"),
+    ("Source contains parsing errors: '/x/pip.conf'\n\t[line  3]: 'SEKini8@pkgs.example/simple/\\n'\n", "SEKini8"),
+])
+def test_a_settings_line_quoted_by_a_parse_error_is_masked(text, secret):
+    from wizard.security import LineRedactor
+
+    for shown in (redact_secrets(text), redact_secrets(text, keep_user=True), cut(text, 400),
+                  "".join(LineRedactor(keep_user=True)(line) for line in text.splitlines(keepends=True))):
+        assert secret not in shown, shown
+    assert "TOML parse error at line 3, column 38" in redact_secrets(text) or "TOML" not in text
+
+
+@pytest.mark.parametrize("text", [
+    "  3 |     index-strategy = first-match junk", "   |     ^^^^", "expected newline, `#`",
+    "| pkg-a | 1.0 | ok |", "1 | [[index]]", "step 2 | done", "\t[line  4]: 'junk line\\n'",
+])
+def test_a_quoted_line_with_no_credential_piece_stays(text):
+    assert redact_secrets(text) == text

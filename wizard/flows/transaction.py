@@ -54,6 +54,7 @@ from wizard.install.lockfile import lock_format
 from wizard.install.options import InstallOptions
 from wizard.install.package_files import unreadable_package_entries
 from wizard.install.plan import Plan
+from wizard.install.private_args import check_temporary_root
 
 # The install's overall counters (packages, bytes) that a face draws from the step lines.
 from wizard.install.progress import InstallProgress as InstallProgress
@@ -477,6 +478,7 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
     check_before_install(plan.recipe, plan, force=options.force, say=events.message,
                          check_fit=options.slurm is None, cancel=cancel)
     envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
+    check_temporary_root()  # a TMPDIR no installer can be given, said before the environment is begun
     transaction = _Transaction(plan, options, events, cancel)
     # A --env folder may be another state folder's target at the same time: lock it too.
     target = TargetLock(plan.env_dir, f"install {plan.recipe.id}") if options.env else nullcontext()

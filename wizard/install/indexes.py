@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
-from wizard.security import redact_secrets
+from wizard.security import redact_url
 
 #: The variables each installer reads, in its order, and whether each adds an index (extra) or replaces
 #: PyPI (default; the first one set wins). uv reads no PIP_* variable and pip no UV_* one.
@@ -46,8 +46,9 @@ class IndexSetting:
     """"index", or "find-links" (a page or folder of files the installer also takes packages from)."""
 
     def shown(self) -> str:
-        """The URL as it may be printed: a password or token masked, the user name kept (as the steps show it)."""
-        return redact_secrets(self.url, keep_user=True)
+        """The URL as it may be printed: a password or token masked, the user name kept (as the steps show it); a
+        piece with no scheme, split off a password with a blank in it, masked before its `@` (`redact_url`)."""
+        return redact_url(self.url, keep_user=True)
 
     def host(self) -> str | None:
         try:

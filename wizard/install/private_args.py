@@ -160,10 +160,37 @@ def sweep_left_behind(where: str | None = None) -> list[Path]:
 _OURS = re.compile(r"^gc-wizard-[a-z]+-(\d+)-")
 
 
+def temporary_root_problem(root: str) -> str | None:
+    """Why the temporary folder `root` cannot hold the wizard's scratch files, as one sentence naming TMPDIR, or None.
+
+    Why: a TMPDIR whose name holds a byte that is not UTF-8 (`/tmp/t\\xff`) reached uv as the path of the lock's
+    requirements file ("uv could not resolve recipe tiny-a: invalid UTF-8 … in one or more arguments") and pip's
+    environment step as its TMPDIR ("ensurepip … exit status 1"), and neither failure named TMPDIR (24th hostile
+    pass (part A) P5). Every scratch folder of the wizard's, and every step's TMPDIR, is made here, so the one check
+    refuses before anything runs, in the words the other non-UTF-8 paths get (`paths.not_utf8`)."""
+    shown = paths.not_utf8(root)
+    if shown is None:
+        return None
+    where = "TMPDIR" if os.environ.get("TMPDIR") else "the temporary folder"
+    return (f"the temporary folder (TMPDIR) {shown} holds a byte that is not UTF-8, which uv and pip cannot be given "
+            f"as a path, so nothing was done. Point {where} at a folder whose name is UTF-8 "
+            "(`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
+
+
+def check_temporary_root() -> str:
+    """The temporary folder (`tempfile.gettempdir()`), or `paths.UnusableTemporaryFolder` saying why it cannot be
+    used (`temporary_root_problem`). An install asks first, before its environment is begun."""
+    root = tempfile.gettempdir()
+    unusable = temporary_root_problem(root)
+    if unusable is not None:
+        raise paths.UnusableTemporaryFolder(unusable)
+    return root
+
+
 def new_temporary_folder(kind: str) -> Path:
     """A new folder only the user can enter (0700, whatever the umask) for this wizard's `kind` of scratch work,
     named so that a later wizard can clear it if this one is killed outright; what dead wizards left goes first."""
-    root = tempfile.gettempdir()
+    root = check_temporary_root()
     shared = paths.swappable_ancestor(Path(root) / "x")
     if shared is not None:
         # Sixteenth hostile pass P4: under such a folder another user renamed the private folder away and put one

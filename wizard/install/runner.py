@@ -49,7 +49,7 @@ from wizard.errors import UserError, pty_sentence
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
-from wizard.installer_files import placement_problem, settings_problem
+from wizard.installer_files import placement_problem, settings_problem, with_absolute_paths
 from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
@@ -266,12 +266,14 @@ def build_env(step_env: dict[str, str], environ: dict[str, str] | None = None,
               notes: list[str] | None = None) -> dict[str, str]:
     """The explicit environment a step runs with; what it changed is appended to `notes` (for the log).
 
-    The user's `PASSED_VARS`/`PASSED_PREFIXES`, then `STEP_DEFAULTS`, then the step's own variables;
+    The user's `PASSED_VARS`/`PASSED_PREFIXES` (relative paths in them made absolute against the user's folder:
+    `installer_files.with_absolute_paths`), then `STEP_DEFAULTS`, then the step's own variables;
     CUDA/cuDNN folders are dropped from `LD_LIBRARY_PATH` last (a step cannot bring one back):
     pip-installed JAX must load its own `nvidia-*` libraries, never a system cuDNN.
     """
     source = os.environ if environ is None else environ
-    env = {k: v for k, v in source.items() if k in PASSED_VARS or k.startswith(PASSED_PREFIXES)}
+    # A relative path the user gave (UV_CONFIG_FILE=cfg/uv.toml) means their folder, not the step's `<state>/envs`.
+    env = with_absolute_paths({k: v for k, v in source.items() if k in PASSED_VARS or k.startswith(PASSED_PREFIXES)})
     env.setdefault("PATH", os.defpath)
     env.update(STEP_DEFAULTS)
     env.update(step_env)

@@ -30,6 +30,7 @@ from packaging.version import InvalidVersion, Version
 
 from wizard.children import run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
+from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
 from wizard.recipes.loader import Recipe
 from wizard.source_trust import refuse_swappable_source, swap_risk
@@ -75,7 +76,10 @@ def fits(spec: str, version: str) -> bool:
 
 
 def _clean_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    # `uv python find` runs in the home folder: a relative UV_PYTHON_INSTALL_DIR or UV_CONFIG_FILE means the user's
+    # folder there too (24th hostile pass (part A) P7; `with_absolute_paths`).
+    env = with_absolute_paths({k: v for k, v in os.environ.items()
+                               if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")})
     env["PYTHONNOUSERSITE"] = "1"
     return env
 

@@ -77,6 +77,17 @@ def test_uv_finds_an_installed_interpreter():
     assert found.version.startswith(MINOR + ".")
 
 
+def test_uv_reads_a_relative_config_file_from_the_users_folder(tmp_path, monkeypatch):
+    """24th hostile pass (part A) P7: `uv python find` runs in the home folder, so a relative UV_CONFIG_FILE was
+    looked for there, uv failed to open it, and no interpreter was found."""
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "uv.toml").write_text('python-preference = "system"\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("UV_CONFIG_FILE", "cfg/uv.toml")
+    found = uv_find_python(f"=={MINOR}.*")
+    assert found is not None and found.version.startswith(MINOR + ".")
+
+
 def test_choose_falls_back_to_uv(tmp_path):
     choice = choose_python(_recipe(f"=={MINOR}.*"), search_path=str(tmp_path), include_self=False)
     assert choice.source == "uv" and choice.version.startswith(MINOR)

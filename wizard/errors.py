@@ -203,6 +203,57 @@ def pty_sentence(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+#: Where a standard stream's descriptor points when it is a terminal (`/proc/self/fd/N`).
+_TERMINALS = ("/dev/pts/", "/dev/tty", "/dev/console")
+_STREAM_WORDS = {0: "standard input", 1: "standard output", 2: "standard error"}
+
+
+def vanished_terminal(fd: int) -> str | None:
+    """Where descriptor `fd` pointed (`/dev/pts/0 (deleted)`) when it is a terminal that went away (its SSH connection
+    dropped, its tmux or screen session killed: the pty is hung up, so a read or write there fails with EIO); None
+    for anything else, a live terminal included."""
+    try:
+        target = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    if not target.startswith(_TERMINALS):
+        return None
+    if target.endswith(" (deleted)"):
+        return target
+    try:
+        import termios  # deferred: only an error on a stream needs it
+
+        termios.tcgetattr(fd)  # a hung-up terminal answers EIO
+    except termios.error as exc:
+        return target if exc.args and exc.args[0] in (errno.EIO, errno.ENXIO) else None
+    except (ImportError, OSError):
+        return None
+    return None
+
+
+def terminal_gone_sentence(exc: BaseException, fd: int | None = None) -> str | None:
+    """The sentence for an error that is the terminal going away, or None: EIO or ENXIO on descriptor `fd` (the
+    stream that was read or written), or, when the caller does not know which file failed, with no file name and
+    one of the standard descriptors a terminal that went away.
+
+    Why one rule, decided by which file failed and not by the errno alone (24th hostile pass (part A) P1): a tmux
+    session killed under the app, or under `remove`'s `[y/N]` question, ended on "the disk reported an input/output
+    error … point GC_WIZARD_HOME at another one" — the EIO was the vanished terminal's, not the state disk's, while
+    the CLI's output layer (`wizard.commands.streams`) already named the terminal; both now say this."""
+    if not isinstance(exc, OSError) or exc.errno not in (errno.EIO, errno.ENXIO):
+        return None
+    if fd is None and exc.filename:
+        return None  # a named file failed: that file's error, not the terminal's
+    for one in ((fd,) if fd is not None else (0, 1, 2)):
+        target = vanished_terminal(one)
+        if target is not None:
+            name = _STREAM_WORDS.get(one, f"descriptor {one}")
+            return (f"the terminal went away ({name} was {target}: an SSH connection dropped, or a tmux or screen "
+                    "session was killed). Nothing in the state folder is at fault; run gc-wizard again from a terminal "
+                    "(tmux or screen keep one through a dropped connection)")
+    return None
+
+
 def _near_open_files_limit(headroom: int = 8) -> bool:
     """Does this process hold nearly as many files open as `ulimit -n` allows? (False when it cannot tell.)"""
     soft, _ = open_files_limit()

@@ -46,6 +46,17 @@ def confirm(question: str, *, assume_yes: bool) -> bool:
         answer = input(f"{question} [y/N] ").strip().lower()
     except EOFError:
         return False
+    except OSError as exc:
+        # The terminal went away while the question waited (24th hostile pass (part A) P1): the disk was blamed.
+        from wizard.errors import (  # deferred: only a lost terminal needs it
+            OperationFailed,
+            terminal_gone_sentence,
+        )
+
+        gone = terminal_gone_sentence(exc, 0) or terminal_gone_sentence(exc)
+        if gone is None:
+            raise
+        raise OperationFailed(f"no answer to “{question}”: {gone}. Nothing was done.") from None
     return answer in ("y", "yes")
 
 

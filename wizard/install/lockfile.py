@@ -68,7 +68,7 @@ def lock_format(path: Path) -> str:
         return PYLOCK
     if path.suffix in (".txt", ".lock") or path.name.endswith(".in"):
         return REQUIREMENTS
-    raise UserError(f"{path.name}: a lock is named pylock.toml / pylock.NAME.toml (PEP 751) or ends in .txt "
+    raise UserError(f"{path}: a lock is named pylock.toml / pylock.NAME.toml (PEP 751) or ends in .txt "
                     "(requirements with hashes).")
 
 
@@ -147,6 +147,22 @@ def unreachable_sentence(recipe: Recipe, text: str, environ: Mapping[str, str] |
     return " ".join(said)
 
 
+def check_lock_out(out: Path, fmt: str | None = None) -> tuple[Path, str]:
+    """Refuse, before the resolve (and before the face says it starts one), a lock `--out` that cannot be one: a
+    name that is no lock's, named as the user gave it (24th hostile pass (part A) P10: `--out /dev/null` was refused
+    as "null", after "Resolving …"), a missing folder, a FIFO nothing reads, a place others can swap. Returns the
+    path to write (its links on the way followed) and the lock's format."""
+    given = Path(out).expanduser()
+    fmt = fmt or lock_format(given)
+    if fmt == PYLOCK and not uv_writes_pylock():
+        raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
+    out = given.absolute()
+    if not out.parent.is_dir():
+        raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
+    # before the resolve: its temporary file beside `out` must not be what is named
+    return check_out_folder("--out", out, runs="`install --lock` would then install"), fmt
+
+
 def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: str | None = None,
                  find_links: list[str] | tuple[str, ...] = (), offline: bool = False, fmt: str | None = None,
                  timeout: float = 900, say=None) -> LockResult:
@@ -156,13 +172,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     for option, value in (("--python", python_version), ("--platform", platform),
                           *(("--find-links", link) for link in find_links)):
         refuse_option_like(option, value)
-    out = Path(out).expanduser().absolute()
-    fmt = fmt or lock_format(out)
-    if fmt == PYLOCK and not uv_writes_pylock():
-        raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
-    if not out.parent.is_dir():
-        raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
-    out = check_out_folder("--out", out, runs="`install --lock` would then install")  # before the resolve: its temporary file beside `out` must not be what is named
+    out, fmt = check_lock_out(out, fmt)
     # What the lock's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
     recipe, find_links, _ = refuse_swappable_sources(recipe, find_links, None, graphcast=False)
     missing = outside_index_problem(recipe, find_links, name_source=False)

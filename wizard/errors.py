@@ -107,8 +107,31 @@ class WizardError(Exception):
     exit_code = ExitCode.FAILED
 
     def __init__(self, *args: object) -> None:
-        super().__init__(*(_one_spelling(redact_secrets(a, keep_user=True)) if isinstance(a, str) else a
-                           for a in args))
+        super().__init__(*(_name_limits(_one_spelling(redact_secrets(a, keep_user=True))) if isinstance(a, str)
+                           else a for a in args))
+
+
+#: An OSError of a limit spelled as Python spells it (`[Errno 24] Too many open files`), with its file name if any.
+_RAW_LIMIT = LazyPattern(r"\[Errno (23|24)\] Too many open files(?: in system)?(?:: '[^'\n]*')?")
+#: A child's words for the same limits (uv: `Too many open files (os error 24)`; Python: `[Errno 24]`; C: strerror).
+_CHILD_LIMIT = LazyPattern(r"Too many open files in system|os error 23|Errno 23|(Too many open files|os error 24|"
+                           r"Errno 24)")
+
+
+def _name_limits(text: str) -> str:
+    """`text` with a raw `[Errno 24]` (an OSError put in a sentence as it is) written as the limit it is, and a
+    child's quoted "Too many open files (os error 24)" followed by that limit's sentence.
+
+    Why in every WizardError (24th hostile pass (part A) P9): the OSErrors that become sentences are formatted in
+    dozens of places (`cannot run uv: {exc}`, `cannot list the packages of …: {exc}`), and each said a bare
+    "[Errno 24] Too many open files" under a low `ulimit -n`, while `limit_sentence` named the limit and its fix."""
+    if "open files" not in text and "os error 2" not in text or "`ulimit -n`" in text or "fs.file-max" in text:
+        return text
+    raw = _RAW_LIMIT.search(text)
+    if raw:
+        return text.replace(raw.group(0), limit_sentence(int(raw.group(1))) or raw.group(0), 1)
+    advice = open_files_advice(text, low=False)
+    return f"{text.rstrip()}\n{advice}" if advice else text
 
 
 #: A byte that is not UTF-8 as Python's `repr` spells the lone surrogate holding it (`'k\udcffn'`).
@@ -174,6 +197,31 @@ def limit_sentence(number: int | None) -> str | None:
                 "`cat /proc/sys/fs/file-nr` shows its use). Ask an admin to raise fs.file-max or to find what holds "
                 "so many files open; then run it again")
     return None
+
+
+#: Below this `ulimit -n` a child (uv, pip, Python) may fail with words that name something else: uv at 12 says
+#: "Could not detect either glibc version nor musl libc version" (24th hostile pass (part A) P9).
+LOW_OPEN_FILES = 64
+
+
+def open_files_advice(output: str, *, low: bool = True) -> str | None:
+    """The sentence for a child's failure that is the open-files limit's: its output (`output`) quotes "Too many open
+    files" (`os error 24`, `[Errno 24]`; ENFILE's too), or, with `low`, this process's `ulimit -n` is below
+    `LOW_OPEN_FILES`, where the child's own words may name anything else; None otherwise.
+
+    Why (24th hostile pass (part A) P9): `lock`, `rollback` and `install` quoted a raw "[Errno 24]" or uv's
+    misleading glibc message under a low `ulimit -n`, while the wizard's own sentence (`limit_sentence`) named it."""
+    quoted = _CHILD_LIMIT.search(output)
+    if quoted:
+        sentence = limit_sentence(errno.EMFILE if quoted.group(1) else errno.ENFILE)
+        return f"It stopped there because {sentence}." if sentence else None
+    soft, _ = open_files_limit()
+    if not low or soft is None or soft >= LOW_OPEN_FILES:
+        return None
+    sentence = limit_sentence(errno.EMFILE) or ""
+    fix = sentence.split(". ", 1)[1] if ". " in sentence else "raise it"
+    return (f"It ran under a very low limit of open files (`ulimit -n` is {soft}), with which uv and pip fail in "
+            f"words that name something else; that is the likely cause. {fix}.")
 
 
 def pty_sentence(exc: OSError) -> str:

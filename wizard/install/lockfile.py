@@ -31,7 +31,7 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded
 from wizard.children import die_with_parent
-from wizard.errors import OperationFailed, UserError, signal_words
+from wizard.errors import OperationFailed, UserError, open_files_advice, signal_words
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -220,7 +220,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             unreachable = unreachable_sentence(recipe, proc.stderr)
             if unreachable:
                 raise OperationFailed(f"uv could not resolve recipe {recipe.id}: {unreachable}")
-            raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}")
+            limit = open_files_advice(proc.stderr)  # uv's glibc words under a low `ulimit -n` (24th pass (A) P9)
+            raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}"
+                                  + (f"\n{limit}" if limit else ""))
         body = partial.read_text(encoding="utf-8")
         partial.unlink()
     leak = next((line for line in body.splitlines() if redact_secrets(line) != line), None)

@@ -95,3 +95,24 @@ def test_an_eio_is_the_terminals_only_where_a_standard_stream_is_a_terminal_that
     for how in ("live", "none"):  # a live terminal, or none at all: the disk's EIO, as before
         unnamed, _ = _describe(how)
         assert "input/output error" in unnamed and "terminal" not in unnamed, (how, unnamed)
+
+
+_ASK = """
+import os, sys, threading
+from wizard.commands.install import _ask
+master, slave = os.openpty()
+os.dup2(slave, 0)
+os.dup2(slave, 1)
+os.close(master)
+answer = _ask(sys.argv[1], threading.Event())
+sys.stderr.write(f"answer={answer!r}\\n")
+"""
+
+
+def test_an_installer_question_whose_terminal_went_away_gets_no_answer_as_ctrl_d_gives():
+    """`install`'s own questions (a step asking on its terminal): a lost terminal is no answer, so the install ends
+    as a declined question ends it, with its clean-up, not on an EIO said as the state disk's."""
+    for question in ("Proceed? [y/N]", "Password for https://example.org:"):  # input() and getpass
+        out = subprocess.run([sys.executable, "-c", _ASK, question], capture_output=True, text=True, cwd=str(REPO),
+                             timeout=60)
+        assert out.returncode == 0 and "answer=None" in out.stderr, out.stderr

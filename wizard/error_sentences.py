@@ -13,7 +13,7 @@ import errno
 import os
 
 from wizard import paths
-from wizard.errors import WizardError, limit_sentence
+from wizard.errors import WizardError, limit_sentence, terminal_gone_sentence
 from wizard.security import cut, redact_secrets, write_private_file
 
 _FAULTS = {
@@ -57,6 +57,9 @@ _OTHER_FIXES = {
 def describe_os_error(exc: OSError) -> str:
     """One or two sentences for an OSError: which path, what is wrong with it, what to do (the state folder's
     fix only for a path in the state folder)."""
+    gone = terminal_gone_sentence(exc)
+    if gone is not None:  # the terminal's EIO, not the disk's (24th hostile pass (part A) P1)
+        return f"{gone[0].upper()}{gone[1:]}."
     limit = limit_sentence(exc.errno)
     if limit is not None:  # not the file's fault: the same limit whatever path was being opened
         return f"cannot open {exc.filename}: {limit}." if exc.filename else f"{limit[0].upper()}{limit[1:]}."

@@ -107,8 +107,31 @@ class WizardError(Exception):
     exit_code = ExitCode.FAILED
 
     def __init__(self, *args: object) -> None:
-        super().__init__(*(_one_spelling(redact_secrets(a, keep_user=True)) if isinstance(a, str) else a
-                           for a in args))
+        super().__init__(*(_name_limits(_one_spelling(redact_secrets(a, keep_user=True))) if isinstance(a, str)
+                           else a for a in args))
+
+
+#: An OSError of a limit spelled as Python spells it (`[Errno 24] Too many open files`), with its file name if any.
+_RAW_LIMIT = LazyPattern(r"\[Errno (23|24)\] Too many open files(?: in system)?(?:: '[^'\n]*')?")
+#: A child's words for the same limits (uv: `Too many open files (os error 24)`; Python: `[Errno 24]`; C: strerror).
+_CHILD_LIMIT = LazyPattern(r"Too many open files in system|os error 23|Errno 23|(Too many open files|os error 24|"
+                           r"Errno 24)")
+
+
+def _name_limits(text: str) -> str:
+    """`text` with a raw `[Errno 24]` (an OSError put in a sentence as it is) written as the limit it is, and a
+    child's quoted "Too many open files (os error 24)" followed by that limit's sentence.
+
+    Why in every WizardError (24th hostile pass (part A) P9): the OSErrors that become sentences are formatted in
+    dozens of places (`cannot run uv: {exc}`, `cannot list the packages of …: {exc}`), and each said a bare
+    "[Errno 24] Too many open files" under a low `ulimit -n`, while `limit_sentence` named the limit and its fix."""
+    if "open files" not in text and "os error 2" not in text or "`ulimit -n`" in text or "fs.file-max" in text:
+        return text
+    raw = _RAW_LIMIT.search(text)
+    if raw:
+        return text.replace(raw.group(0), limit_sentence(int(raw.group(1))) or raw.group(0), 1)
+    advice = open_files_advice(text, low=False)
+    return f"{text.rstrip()}\n{advice}" if advice else text
 
 
 #: A byte that is not UTF-8 as Python's `repr` spells the lone surrogate holding it (`'k\udcffn'`).
@@ -176,6 +199,31 @@ def limit_sentence(number: int | None) -> str | None:
     return None
 
 
+#: Below this `ulimit -n` a child (uv, pip, Python) may fail with words that name something else: uv at 12 says
+#: "Could not detect either glibc version nor musl libc version" (24th hostile pass (part A) P9).
+LOW_OPEN_FILES = 64
+
+
+def open_files_advice(output: str, *, low: bool = True) -> str | None:
+    """The sentence for a child's failure that is the open-files limit's: its output (`output`) quotes "Too many open
+    files" (`os error 24`, `[Errno 24]`; ENFILE's too), or, with `low`, this process's `ulimit -n` is below
+    `LOW_OPEN_FILES`, where the child's own words may name anything else; None otherwise.
+
+    Why (24th hostile pass (part A) P9): `lock`, `rollback` and `install` quoted a raw "[Errno 24]" or uv's
+    misleading glibc message under a low `ulimit -n`, while the wizard's own sentence (`limit_sentence`) named it."""
+    quoted = _CHILD_LIMIT.search(output)
+    if quoted:
+        sentence = limit_sentence(errno.EMFILE if quoted.group(1) else errno.ENFILE)
+        return f"It stopped there because {sentence}." if sentence else None
+    soft, _ = open_files_limit()
+    if not low or soft is None or soft >= LOW_OPEN_FILES:
+        return None
+    sentence = limit_sentence(errno.EMFILE) or ""
+    fix = sentence.split(". ", 1)[1] if ". " in sentence else "raise it"
+    return (f"It ran under a very low limit of open files (`ulimit -n` is {soft}), with which uv and pip fail in "
+            f"words that name something else; that is the likely cause. {fix}.")
+
+
 def pty_sentence(exc: OSError) -> str:
     """Why a pseudo-terminal could not be opened, decided by the errno: the open-files limit (EMFILE, ENFILE) or the
     kernel's pty limit (ENOSPC and the like from /dev/ptmx).
@@ -201,6 +249,57 @@ def pty_sentence(exc: OSError) -> str:
                 "`sysctl kernel.pty.max`; `cat /proc/sys/kernel/pty/nr` shows how many are open). Close some "
                 "terminal sessions (tmux, screen, stale ssh logins), or ask an admin to raise kernel.pty.max")
     return exc.strerror or str(exc)
+
+
+#: Where a standard stream's descriptor points when it is a terminal (`/proc/self/fd/N`).
+_TERMINALS = ("/dev/pts/", "/dev/tty", "/dev/console")
+_STREAM_WORDS = {0: "standard input", 1: "standard output", 2: "standard error"}
+
+
+def vanished_terminal(fd: int) -> str | None:
+    """Where descriptor `fd` pointed (`/dev/pts/0 (deleted)`) when it is a terminal that went away (its SSH connection
+    dropped, its tmux or screen session killed: the pty is hung up, so a read or write there fails with EIO); None
+    for anything else, a live terminal included."""
+    try:
+        target = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    if not target.startswith(_TERMINALS):
+        return None
+    if target.endswith(" (deleted)"):
+        return target
+    try:
+        import termios  # deferred: only an error on a stream needs it
+
+        termios.tcgetattr(fd)  # a hung-up terminal answers EIO
+    except termios.error as exc:
+        return target if exc.args and exc.args[0] in (errno.EIO, errno.ENXIO) else None
+    except (ImportError, OSError):
+        return None
+    return None
+
+
+def terminal_gone_sentence(exc: BaseException, fd: int | None = None) -> str | None:
+    """The sentence for an error that is the terminal going away, or None: EIO or ENXIO on descriptor `fd` (the
+    stream that was read or written), or, when the caller does not know which file failed, with no file name and
+    one of the standard descriptors a terminal that went away.
+
+    Why one rule, decided by which file failed and not by the errno alone (24th hostile pass (part A) P1): a tmux
+    session killed under the app, or under `remove`'s `[y/N]` question, ended on "the disk reported an input/output
+    error … point GC_WIZARD_HOME at another one" — the EIO was the vanished terminal's, not the state disk's, while
+    the CLI's output layer (`wizard.commands.streams`) already named the terminal; both now say this."""
+    if not isinstance(exc, OSError) or exc.errno not in (errno.EIO, errno.ENXIO):
+        return None
+    if fd is None and exc.filename:
+        return None  # a named file failed: that file's error, not the terminal's
+    for one in ((fd,) if fd is not None else (0, 1, 2)):
+        target = vanished_terminal(one)
+        if target is not None:
+            name = _STREAM_WORDS.get(one, f"descriptor {one}")
+            return (f"the terminal went away ({name} was {target}: an SSH connection dropped, or a tmux or screen "
+                    "session was killed). Nothing in the state folder is at fault; run gc-wizard again from a terminal "
+                    "(tmux or screen keep one through a dropped connection)")
+    return None
 
 
 def _near_open_files_limit(headroom: int = 8) -> bool:

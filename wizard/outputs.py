@@ -53,9 +53,13 @@ def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mod
     checked = refuse_swappable_destination(f"cannot write {what} {given}", given)
     try:
         target = refuse_link(checked, what)
-        write_private_file(target, text, mode=mode)
+        refuse_odd_target(f"cannot write {what}", given, target)
+        if not _write_held(target, text):
+            write_private_file(target, text, mode=mode)
     except OSError as exc:
         shown = given if checked == target else f"{given} (a link to {target})"
+        if exc.errno == errno.ENXIO and _is_fifo(target):  # its reader left since the check (or none was made)
+            raise OperationFailed(f"cannot write {what} {shown}: {_NO_READER}.") from None
         # which kind of full, and what to do (23rd hostile pass P6); a device (/dev/full) keeps its own words
         if exc.errno in (errno.ENOSPC, errno.EDQUOT) and not Path(target).is_char_device():
             from wizard.full_disk import (  # deferred: only a full disk needs it
@@ -80,7 +84,79 @@ def write_destination(path: Path, text: str, *, what: str, mode: int = PRIVATE_M
     given = Path(path).expanduser()
     checked = refuse_swappable_destination(f"cannot write {what} {given}", given)
     target = refuse_link(checked, what)
+    if _write_held(target, text):
+        return target
     return write_private_file(target, text, mode=mode)
+
+
+#: A FIFO nothing reads: opening it to write would wait for a reader forever, without a word.
+_NO_READER = ("it is a FIFO (a named pipe) that nothing is reading, and writing it would wait forever; start its "
+              "reader first (e.g. `cat FIFO > FILE &`), or give the path of a file")
+#: FIFOs a reader had when they were checked (`refuse_odd_target`), held open until written: a check that opened
+#: and closed one would hand its reader an end of file, and the write would then wait for a reader that left.
+_held: dict[tuple[int, int], int] = {}
+
+
+def _is_fifo(path: Path) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def refuse_odd_target(prefix: str, given: Path, target: Path | None = None) -> None:
+    """Refuse (UserError, exit 2), before any work, an output path that is not a file to write: a FIFO nothing is
+    reading, a socket, a block device; named by the path the user gave (`prefix given: why`). A character device
+    (/dev/null, /dev/full, a terminal) is written into, as a shell's `>` would; a FIFO with a reader is held open
+    here and written when the work is done (`_write_held`).
+
+    Why one rule, before the work (24th hostile pass (part A) P10): `report --out FIFO` gathered the report and
+    then waited forever, without a word, to open a FIFO nothing read; `lock --out /dev/null` resolved first, then
+    refused naming "null". `target`: where `given` leads once its links are followed (`refuse_link`)."""
+    target = given if target is None else target
+    if OWN_DESCRIPTOR.match(str(target)):
+        return  # `/dev/stdout`: a stream the user's shell opened for this very command, written into as it is
+    try:
+        info = os.stat(target)
+    except (OSError, ValueError):
+        return  # nothing there yet (the usual case), or said by the write with its own reason
+    why = None
+    if stat.S_ISFIFO(info.st_mode):
+        if (info.st_dev, info.st_ino) in _held:
+            return
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY)  # never waits for a reader
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:
+                return  # said by the write with its own reason
+            why = _NO_READER
+        else:
+            os.set_blocking(fd, True)
+            _held[(info.st_dev, info.st_ino)] = fd
+    elif stat.S_ISSOCK(info.st_mode):
+        why = "it is a socket, which takes no file; give the path of a file"
+    elif stat.S_ISBLK(info.st_mode):
+        why = "it is a block device (a disk or a partition), which gc-wizard never writes over; give the path of a file"
+    if why:
+        shown = given if Path(target) == Path(given) else f"{given} (a link to {target})"
+        raise UserError(f"{prefix} {shown}: {why}.")
+
+
+def _write_held(target: Path, text: str) -> bool:
+    """Write `text` into the FIFO at `target` when `refuse_odd_target` holds it open (then close it); False when
+    it does not, for the usual write."""
+    try:
+        info = os.stat(target)
+    except (OSError, ValueError):
+        return False
+    fd = _held.pop((info.st_dev, info.st_ino), None)
+    if fd is None:
+        return False
+    try:
+        write_private_file(f"/proc/self/fd/{fd}", text)  # written into the open descriptor (`OWN_DESCRIPTOR`)
+    finally:
+        os.close(fd)
+    return True
 
 
 #: The parts of the state folder a file the user asked for may go into: module files (`module install`'s default).
@@ -98,6 +174,17 @@ def refuse_folder_or_state(text: str, path: Path, what: str) -> None:
     if text.endswith(os.sep) or path.name in ("", ".", "..") or path.is_dir():
         raise UserError(f"cannot write {what} {text}: it names a folder; give the path of a file in it.")
     refuse_state_path(path, what)
+
+
+def check_output_file(path: str | os.PathLike[str], what: str) -> None:
+    """Everything `write_output_file` will refuse about `path`, refused before the work that makes the text (a
+    folder, the state folder, a FIFO nothing reads, a socket, a block device, a link): one sentence, exit 2."""
+    given = Path(path).expanduser()
+    refuse_folder_or_state(str(path), given, what)
+    try:
+        refuse_odd_target(f"cannot write {what}", given, refuse_link(given, what))
+    except OSError:
+        return  # a link loop: said by the write with its own reason
 
 
 def refuse_state_path(path: Path, what: str) -> None:
@@ -201,7 +288,7 @@ def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> Path
         refuse_swappable(option, out, runs, "choose an --out in a folder only you can write")
     if not out.is_dir():
         try:  # before the work, not after it (the rule of write_output_file)
-            refuse_link(out, f"{option}")
+            refuse_odd_target(option, out, refuse_link(out, f"{option}"))
         except OSError as exc:
             raise UserError(f"{option} {out}: {exc.strerror or exc}; choose another --out.") from None
     folder = out if out.is_dir() else out.parent

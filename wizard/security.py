@@ -321,10 +321,13 @@ def _write_into_device(target: Path, text: str, encoding: str) -> bool:
     it was looked at (a link swapped in), nothing is written through it and False says so — the caller then
     replaces the path itself (eleventh hostile pass #188/#189: never write through a link the wizard did not
     make)."""
-    fd = os.open(target, os.O_WRONLY | os.O_NOCTTY)
+    # Opened without waiting: a FIFO nothing reads fails at once (ENXIO, said by `wizard.outputs`) instead of waiting
+    # forever without a word (24th hostile pass (part A) P10); the writes themselves wait for the reader as usual.
+    fd = os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
     try:
         if stat.S_ISREG(os.fstat(fd).st_mode):
             return False
+        os.set_blocking(fd, True)
         with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape", closefd=False) as handle:
             handle.write(text)
     finally:

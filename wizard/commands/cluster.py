@@ -18,6 +18,7 @@ from wizard.flows.after_install import module_install
 from wizard.flows.cluster import (
     add_assets,
     bundle_source,
+    check_lock_out,
     compile_lock,
     default_lock_name,
     make_bundle,
@@ -35,6 +36,7 @@ def run_lock(args: argparse.Namespace) -> int:
     recipe = recipe_to_pin(args.recipe, args.recipes_dir, alternative)
     python = python_for(recipe, args.python)
     out = Path(args.out).expanduser() if args.out else Path.cwd() / default_lock_name(recipe.id)
+    check_lock_out(out)  # a name that is no lock's, a FIFO nothing reads: refused before "Resolving …" (P10)
     if not args.json:
         say(f"Resolving recipe {recipe.id} for Python {python}" + (f" on {args.platform}" if args.platform else "")
             + " with hashes …")

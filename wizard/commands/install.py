@@ -21,7 +21,14 @@ from wizard.commands import guard, options
 from wizard.commands.cluster_options import JobReporter, where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import emit_json, warn
-from wizard.errors import UserError, WizardError, stop_for_signal, stop_signal, stop_words
+from wizard.errors import (
+    UserError,
+    WizardError,
+    stop_for_signal,
+    stop_signal,
+    stop_words,
+    terminal_gone_sentence,
+)
 from wizard.flows.after_install import replay_answers, save_answers
 from wizard.flows.describe_check import CHECK_TITLE
 from wizard.flows.machine import machine_facts
@@ -102,6 +109,13 @@ def _ask(text: str, asking: threading.Event) -> str | None:
         return input(f"    {text} ")
     except (EOFError, KeyboardInterrupt):
         return None
+    except OSError as exc:
+        # The terminal went away while the question waited (24th hostile pass (part A) P1): no answer, as Ctrl-D
+        # gives, so the install ends the way a declined question ends it, its own clean-up run — not an EIO that
+        # left the worker waiting and was said as the state disk's.
+        if terminal_gone_sentence(exc, 0) or terminal_gone_sentence(exc):
+            return None
+        raise
     finally:
         asking.clear()
 

@@ -44,8 +44,23 @@ def confirm(question: str, *, assume_yes: bool) -> bool:
         return False
     try:
         answer = input(f"{question} [y/N] ").strip().lower()
-    except EOFError:
-        return False
+    except (EOFError, OSError) as exc:
+        # The terminal went away while the question waited (24th hostile pass (part A) P1): the disk was blamed. A
+        # hung-up terminal reads as an EIO or, once the kernel has hung it up, as an end of file: the same words.
+        import errno  # deferred: only a question without an answer needs it
+
+        from wizard.errors import (  # deferred: only a lost terminal needs it
+            OperationFailed,
+            terminal_gone_sentence,
+        )
+
+        cause = exc if isinstance(exc, OSError) else OSError(errno.EIO, "end of file")
+        gone = terminal_gone_sentence(cause, 0) or terminal_gone_sentence(cause)
+        if gone is not None:
+            raise OperationFailed(f"no answer to “{question}”: {gone}. Nothing was done.") from None
+        if isinstance(exc, EOFError):
+            return False
+        raise
     return answer in ("y", "yes")
 
 

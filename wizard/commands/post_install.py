@@ -21,7 +21,7 @@ from wizard.flows.after_install import (
     unsupported_shell_note,
 )
 from wizard.flows.machine import machine_facts
-from wizard.outputs import write_output_file
+from wizard.outputs import check_output_file, write_output_file
 
 
 def run_activate(args: argparse.Namespace) -> int:
@@ -89,6 +89,7 @@ def run_report(args: argparse.Namespace) -> int:
         if not target.parent.is_dir():  # a typo in the folder must not create folders (as root: anywhere)
             raise UserError(f"cannot write the report to {target}: the folder {target.parent} does not exist; "
                             "create it first or choose another --out.")
+        check_output_file(args.out, "the report to")  # a FIFO nothing reads, a socket: before the work (P10)
     target = slurm_target(args)
     facts = None
     if target is not None:

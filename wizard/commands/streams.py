@@ -43,7 +43,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-from wizard.errors import WizardError, for_terminal
+from wizard.errors import WizardError, for_terminal, terminal_gone_sentence
 from wizard.security import redact_output, reveal_format_characters
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
@@ -120,6 +120,11 @@ def _what_failed(name: str, fd: int, exc: BaseException) -> tuple[str, str, str]
     fix = f"send {name} to a file or a terminal you can write to"
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
         why, fix = "the disk it goes to is full", f"send {name} to a file on a disk with space, or to /dev/null"
+    elif fd >= 0 and terminal_gone_sentence(exc, fd):
+        # The one rule for a vanished terminal (`wizard.errors.terminal_gone_sentence`), which the prompts and the
+        # app's end use too (24th hostile pass (part A) P1).
+        why, fix = ("the terminal went away (an SSH connection dropped, or a tmux or screen session was killed)",
+                    "run gc-wizard again from a terminal")
     elif isinstance(exc, OSError) and exc.errno == errno.EBADF:
         why = "it is open for reading only (a `<` where a `>` was meant?)" if fd >= 0 and _read_only(fd) else \
             "it is not open for writing"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from wizard.after.bundle_assets import add_assets as add_assets
 from wizard.install.bundle import make_bundle as make_bundle
 from wizard.install.bundle import read_manifest as read_manifest
+from wizard.install.lockfile import check_lock_out as check_lock_out
 from wizard.install.lockfile import check_python_version
 from wizard.install.lockfile import compile_lock as compile_lock
 from wizard.install.lockfile import default_lock_name as default_lock_name
@@ -20,7 +21,7 @@ from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import Recipe, get_recipe
 
-__all__ = ["add_assets", "bundle_source", "compile_lock", "default_lock_name", "make_bundle", "python_for",
+__all__ = ["add_assets", "bundle_source", "check_lock_out", "compile_lock", "default_lock_name", "make_bundle", "python_for",
            "read_manifest", "recipe_to_pin"]
 
 

@@ -41,6 +41,7 @@ from wizard.errors import (
     OperationFailed,
     UserError,
     keeps_install,
+    open_files_advice,
     signal_words,
     stop_signal,
     stop_words,
@@ -126,7 +127,8 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
         detail += f"\n  (the installer was killed by {signal_words(result.signal)})"
     said = "\n".join(result.tail) + "\n" + _log_tail(log)
     advice = unreachable_advice(said, recipe, python_version,
-                                graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said)
+                                graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said) \
+        or open_files_advice(said)  # a low `ulimit -n`, whatever the child said of it (24th pass (part A) P9)
     # The fix first: at 80×24 the installer's own lines would push it off the screen.
     return (f"step '{step.title}' failed." + (f" {advice}" if advice else "") + f"\nThe installer said:\n  {detail}"
             f"\nFull log: {log}")

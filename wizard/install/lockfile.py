@@ -31,7 +31,7 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded
 from wizard.children import die_with_parent
-from wizard.errors import OperationFailed, UserError, signal_words
+from wizard.errors import OperationFailed, UserError, open_files_advice, signal_words
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -68,7 +68,7 @@ def lock_format(path: Path) -> str:
         return PYLOCK
     if path.suffix in (".txt", ".lock") or path.name.endswith(".in"):
         return REQUIREMENTS
-    raise UserError(f"{path.name}: a lock is named pylock.toml / pylock.NAME.toml (PEP 751) or ends in .txt "
+    raise UserError(f"{path}: a lock is named pylock.toml / pylock.NAME.toml (PEP 751) or ends in .txt "
                     "(requirements with hashes).")
 
 
@@ -147,6 +147,22 @@ def unreachable_sentence(recipe: Recipe, text: str, environ: Mapping[str, str] |
     return " ".join(said)
 
 
+def check_lock_out(out: Path, fmt: str | None = None) -> tuple[Path, str]:
+    """Refuse, before the resolve (and before the face says it starts one), a lock `--out` that cannot be one: a
+    name that is no lock's, named as the user gave it (24th hostile pass (part A) P10: `--out /dev/null` was refused
+    as "null", after "Resolving …"), a missing folder, a FIFO nothing reads, a place others can swap. Returns the
+    path to write (its links on the way followed) and the lock's format."""
+    given = Path(out).expanduser()
+    fmt = fmt or lock_format(given)
+    if fmt == PYLOCK and not uv_writes_pylock():
+        raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
+    out = given.absolute()
+    if not out.parent.is_dir():
+        raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
+    # before the resolve: its temporary file beside `out` must not be what is named
+    return check_out_folder("--out", out, runs="`install --lock` would then install"), fmt
+
+
 def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: str | None = None,
                  find_links: list[str] | tuple[str, ...] = (), offline: bool = False, fmt: str | None = None,
                  timeout: float = 900, say=None, graphcast_from: str | None = None) -> LockResult:
@@ -157,13 +173,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     for option, value in (("--python", python_version), ("--platform", platform),
                           *(("--find-links", link) for link in find_links)):
         refuse_option_like(option, value)
-    out = Path(out).expanduser().absolute()
-    fmt = fmt or lock_format(out)
-    if fmt == PYLOCK and not uv_writes_pylock():
-        raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
-    if not out.parent.is_dir():
-        raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
-    out = check_out_folder("--out", out, runs="`install --lock` would then install")  # before the resolve: its temporary file beside `out` must not be what is named
+    out, fmt = check_lock_out(out, fmt)
     # What the lock's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
     recipe, find_links, _ = refuse_swappable_sources(recipe, find_links, None, graphcast=False)
     missing = outside_index_problem(recipe, find_links, name_source=False)
@@ -211,7 +221,9 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             unreachable = unreachable_sentence(recipe, proc.stderr)
             if unreachable:
                 raise OperationFailed(f"uv could not resolve recipe {recipe.id}: {unreachable}")
-            raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}")
+            limit = open_files_advice(proc.stderr)  # uv's glibc words under a low `ulimit -n` (24th pass (A) P9)
+            raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}"
+                                  + (f"\n{limit}" if limit else ""))
         body = partial.read_text(encoding="utf-8")
         partial.unlink()
     leak = next((line for line in body.splitlines() if redact_secrets(line) != line), None)

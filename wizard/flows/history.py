@@ -7,6 +7,7 @@ current" and each guarded an unreadable file in its own way; the answers and the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
 __all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "env_status", "graphcast_words",
-           "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "read_history", "record_check",
+           "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "now", "read_history", "record_check",
            "size_words", "status_cell"]
 
 
@@ -114,11 +115,15 @@ def last_local_graphcast(version: str) -> str | None:
         return None
 
 
-def record_check(env: Path, result: VerifyResult) -> bool:
+def record_check(env: Path, result: VerifyResult, *, started: str | None = None) -> bool:
     """A history entry for a check run on its own, and the marker's `verified` date when it passed. False
     when another wizard holds the state lock (the check is then not in the history). OSError/WizardError
-    go to the caller: a finished check is still worth its result, so it only warns."""
-    recorded = record_verify(env, result.summary(), log=result.log) is not None
+    go to the caller: a finished check is still worth its result, so it only warns. `started`: when the
+    check began (`now()` before it ran), else the end less the check's own measured seconds, so the entry
+    never says it began when it finished (24th hostile pass (part A) P11)."""
+    if started is None:
+        started = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - max(result.seconds or 0.0, 0.0)))
+    recorded = record_verify(env, result.summary(), log=result.log, started=started) is not None
     marker = envs.read_marker(env)
     if result.ok and marker:
         envs.write_marker(env, replace(marker, verified=now()))

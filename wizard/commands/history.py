@@ -22,6 +22,7 @@ from wizard.flows.history import (
     history_rows,
     installers_of,
     read_history,
+    size_words,
     status_cell,
 )
 from wizard.flows.rollback import can_go_back, remove, rollback
@@ -130,14 +131,15 @@ def run_rollback(args: argparse.Namespace) -> int:
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    result = remove(args.entry_id, confirm=lambda q: confirm(q, assume_yes=args.yes))
+    result = remove(args.entry_id, confirm=lambda q: confirm(q, assume_yes=args.yes),
+                    progress=warn if args.json else say)
     if args.json:
         emit_json(result)
     else:
         if result.get("note"):
             say(f"Removed: {result['note']}. Its history entry stays.")
         else:
-            say(f"Removed {result['env']} ({result['freed_bytes'] / 2**30:.2f} GiB freed). Its history entry stays.")
+            say(f"Removed {result['env']} ({size_words(result['freed_bytes'])} freed). Its history entry stays.")
     return 0
 
 

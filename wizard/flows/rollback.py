@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from wizard import bounded, paths
 from wizard.after.follow import follow_current
 from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
+from wizard.flows.history import size_words
 from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
@@ -748,8 +749,21 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
             transaction.close()
 
 
-def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> dict[str, Any]:
-    """Delete a managed, non-current environment's folder; its history entries stay, marked removed."""
+def remove_question(env: Path, size: int, freed: int) -> str:
+    """`remove`'s question: what deleting `env` truly gives back, said before it happens. Files hard-linked from
+    uv's cache (or another environment) free nothing: the walker was asked to delete "(0.78 GiB)" and was told
+    "0.00 GiB freed" afterwards (24th hostile pass (part A) P9)."""
+    if size - freed < 2**20:
+        return f"Delete {env}? This frees {size_words(freed)}."
+    return (f"Delete {env}? This frees {size_words(freed)}: {size_words(size - freed)} of its {size_words(size)} "
+            "are files shared with uv's cache or another environment (hard links), which keeps them.")
+
+
+def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None,
+           progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Delete a managed, non-current environment's folder; its history entries stay, marked removed.
+    `progress` gets one line as the deleting starts: a big env takes seconds to delete, which the walker
+    saw as silence (24th hostile pass (part A) P9)."""
     with StateLock("remove"):
         history = load_history(locked=True)
         entry = history.require(entry_id)
@@ -767,9 +781,11 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
             _mark_removed(history, env)
             return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": 0,
                     "note": f"removed the link {env}; {where} was left as it is"}
-        size = envs.disk_usage(env)
-        if confirm is not None and not confirm(f"Delete {env} ({size / 2**30:.2f} GiB)?"):
+        if confirm is not None and not confirm(remove_question(env, envs.disk_usage(env),
+                                                               envs.freed_by_removing(env))):
             raise UserError("Not confirmed; nothing deleted.")
+        if progress is not None:
+            progress(f"Deleting {env} …")
         freed = envs.remove_env(env)
         _mark_removed(history, env)
         return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed}

@@ -34,7 +34,7 @@ def test_remove_says_what_is_freed_before_and_that_it_is_deleting(tiny, tmp_path
     entry = next(e["id"] for e in tiny.history() if e.get("env") == str(env))
     asked = run_inproc("remove", entry)  # no terminal, no --yes: the question is shown and nothing deleted
     assert asked.returncode != 0 and env.exists(), asked.stdout + asked.stderr
-    question = next(line for line in asked.stderr.splitlines() if f"Delete {env}?" in line)
+    question = next(line for line in asked.stderr.splitlines() if f"Delete {env} (" in line)
     assert "This frees 3." in question and "MiB: 6." in question, question
     assert "shared with uv's cache or another environment (hard links)" in question, question
     proc = run_inproc("remove", entry, "--yes")

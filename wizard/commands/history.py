@@ -18,7 +18,7 @@ from wizard.flows.describe import rollback_lines
 from wizard.flows.history import (
     disk_total_words,
     disk_words,
-    graphcast_words,
+    entry_traits,
     history_rows,
     installers_of,
     read_history,
@@ -76,7 +76,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
                  f"from the bundle {row['bundle']}" if row.get("bundle") else "",
                  f"checked on node {(row.get('verify') or {}).get('node')}"
                  if (row.get("verify") or {}).get("node") else "",
-                 graphcast_words(row.get("graphcast_given")) or ""]
+                 entry_traits(row, when=False) or ""]
         if row.get("bundle"):
             built[0] = ""  # a bundle's lock is part of it
         # one row each, wrapped between words: a path is not broken, and one longer than a row has a row of its own

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import bounded, paths
-from wizard.after.follow import follow_current
+from wizard.after.follow import follow_current, follow_preview
 from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
 from wizard.flows.history import entry_traits, size_words
 from wizard.flows.results import RollbackResult
@@ -391,6 +391,10 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
         if not envs.env_python(target.env).exists():
             lines.append(f"Its folder is {'empty' if os.path.lexists(target.env) else 'gone'}: it will be rebuilt from its frozen package set (offline from the "
                          "installer's cache when possible).")
+        else:
+            # The kernel and module file follow the env that becomes current: said before (24th hostile pass
+            # (part A) P1), with the same checks `follow_current` makes afterwards.
+            lines += follow_preview(target.env, command=paths.wizard_command())
     lines.append("Nothing is deleted; the current environment stays on disk.")
     return lines
 

@@ -20,7 +20,7 @@ from wizard.lock import StateLock
 from wizard.tui.screens.history import HistoryScreen
 
 PLAIN = "no notebook packages · GraphCast 0.1.1 from /work/gc/v011"
-NOTEBOOK = "+ notebook (its packages installed) · GraphCast 0.1.1 from /work/gc/v011"
+NOTEBOOK = "+ notebook packages · GraphCast 0.1.1 from /work/gc/v011"
 
 
 class _HistoryHost(App):

@@ -181,7 +181,7 @@ def entry_traits(entry: Any, *, when: bool = True) -> str | None:
     parts = []
     notebook = marker.get("notebook")
     if notebook is True:
-        parts.append("+ notebook (its packages installed)")
+        parts.append("+ notebook packages")
     elif notebook is False:
         parts.append("no notebook packages")
     version = marker.get("graphcast_version")

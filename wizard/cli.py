@@ -193,10 +193,11 @@ def main(argv: list[str] | None = None) -> int:
                 return ExitCode.FAILED
             except BrokenPipeError:  # their reader went away (`--help | head -1`): done, as `ls | head` is
                 return ExitCode.OK
-            if paths.TIGHTENED or paths.ENV_WARNINGS:  # modes this run changed, or found loose, said once at the end
+            notes = paths.end_notes()  # modes this run changed, or found loose, said once at the end
+            if notes:
                 from wizard.commands.output import warn  # deferred: only a run that changed a mode needs it
 
-                for changed in (*paths.TIGHTENED, *paths.ENV_WARNINGS):
+                for changed in notes:
                     warn(changed)
             note = streams.reader_gone_note()
             lost = streams.lost_output_note()

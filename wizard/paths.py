@@ -202,8 +202,7 @@ def _guard_folder(folder: Path) -> None:
             return
         note = (f"took group and other write off {folder} (it was {stat.S_IMODE(info.st_mode):04o}), so no other "
                 "user can swap what gc-wizard runs from it.")
-        if note not in TIGHTENED:
-            TIGHTENED.append(note)
+        _note(TIGHTENED, note, folder)
 
 
 def _guard_files(folder: Path) -> None:
@@ -231,8 +230,7 @@ def _guard_files(folder: Path) -> None:
         more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
         note = (f"took group and other write off {name} (it was {mode:04o}){more} in {folder}, so no other user can "
                 "change what gc-wizard reads back from there.")
-        if note not in TIGHTENED:
-            TIGHTENED.append(note)
+        _note(TIGHTENED, note, folder)
 
 
 def loose_env_folders(env: Path) -> str | None:
@@ -281,6 +279,29 @@ ENV_WARNINGS: list[str] = []
 #: What `_guard_folder` changed in this run, said once by the faces (thirteenth pass #34/#37: `history` and `report`
 #: closed a 0777 state folder to 0755 without a word, a change to the user's own folder).
 TIGHTENED: list[str] = []
+
+#: The folder each note of `TIGHTENED` and `ENV_WARNINGS` is about, for `end_notes`.
+_NOTE_FOLDERS: dict[str, Path] = {}
+
+
+def _note(notes: list[str], note: str, folder: Path) -> None:
+    """Keep `note` (once) for the end of the run, with the folder it is about."""
+    if note not in notes:
+        notes.append(note)
+    _NOTE_FOLDERS[note] = Path(folder)
+
+
+def end_notes() -> list[str]:
+    """The notes said once at the end of a run, less those about a folder that is gone by then.
+
+    Why: the app's run lasts as long as the user keeps it open; on quitting it said it took write off `.lock` in an
+    environment it had itself removed 20 minutes earlier, after a cancelled install (24th hostile pass (part A)
+    P8): a security notice about a folder that no longer exists only alarms."""
+    def there(note: str) -> bool:
+        folder = _NOTE_FOLDERS.get(note)
+        return folder is None or os.path.lexists(folder)
+
+    return [note for note in (*TIGHTENED, *ENV_WARNINGS) if there(note)]
 
 
 def link_trouble(path: Path | str) -> str | None:
@@ -359,8 +380,8 @@ def guard_env(env: Path) -> None:
                             harm="run their code", way_out="use an environment of your own",
                             untouched="nothing was run")
     loose = loose_env_folders(env)
-    if loose and loose not in ENV_WARNINGS:
-        ENV_WARNINGS.append(loose)
+    if loose:
+        _note(ENV_WARNINGS, loose, env)
 
 
 def _user_name(uid: int) -> str:

@@ -58,16 +58,50 @@ def test_after_a_rollback_the_lines_left_name_the_env_current_now(tmp_path, monk
     from wizard.history.store import Entry, load_history
 
     monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state"))
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
     history = load_history()
-    history.entries += [Entry(id="e1", kind="install", recipe="jax0.4.23-cpu", env="/envs/old", status="verified"),
-                        Entry(id="e2", kind="install", recipe="jax0.4.23-cpu", env="/envs/new", status="verified")]
+    history.entries += [Entry(id="e1", kind="install", recipe="jax0.4.23-cpu", env=str(old), status="verified"),
+                        Entry(id="e2", kind="install", recipe="jax0.4.23-cpu", env=str(new), status="verified")]
     history.make_current(history.entries[0])
     history.save()
-    lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/new", log="/logs/new.log",
-                                    verify={}))
-    assert _status(lines) == ("gc-wizard: jax0.4.23-cpu in /envs/old is current now (rolled back to since this "
-                              "install, which stays at /envs/new, not current).")
+    result = install_result(ok=True, recipe="jax0.4.23-cpu", env=str(new), log="/logs/new.log", verify={})
+    lines = farewell(result)
+    assert _status(lines) == (f"gc-wizard: jax0.4.23-cpu in {old} is current now (rolled back to since this "
+                              f"install, which stays at {new}, not current).")
     assert any(line.startswith("Next: ") for line in lines) and "/logs/new.log" not in "\n".join(lines)
+    # 24th hostile pass (part A) P8: deleted since (`gc-wizard remove` in another shell): not "stays at".
+    new.rmdir()
+    assert _status(farewell(result)) == (f"gc-wizard: jax0.4.23-cpu in {old} is current now (rolled back to since "
+                                         f"this install, whose environment {new} has been deleted since).")
+
+
+def test_the_lines_left_say_what_the_session_did_from_the_history_now(tmp_path, monkeypatch):
+    """24th hostile pass (part A) P8: two installs and a rollback, then a plan, then quit: "nothing was installed;
+    your current environment is still …"; and a kept, unchecked environment removed since still "stays at"."""
+    from wizard.history.store import Entry, load_history
+
+    monkeypatch.setenv("GC_WIZARD_HOME", str(tmp_path / "state"))
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    history = load_history()
+    history.entries += [Entry(id="e1", kind="install", recipe="jax0.4.23-cpu", env=str(first), status="verified"),
+                        Entry(id="e2", kind="install", recipe="jax0.12.0.1-cpu", env=str(second), status="verified")]
+    history.make_current(history.entries[0])
+    history.save()
+    lines = farewell(None, installed=[("jax0.4.23-cpu", str(first)), ("jax0.12.0.1-cpu", str(second))],
+                     rolled_back=1)
+    assert _status(lines) == ("gc-wizard: this session installed 2 environments (jax0.4.23-cpu, jax0.12.0.1-cpu) "
+                              f"and rolled back once; jax0.4.23-cpu in {first} is current now.")
+    assert any(line.startswith("Next: ") for line in lines)
+    assert _status(farewell(None)) == f"gc-wizard: nothing was installed; your current environment is still {first}."
+    gone = tmp_path / "kept-then-removed"
+    kept = install_result(ok=False, cancelled=True, status="installed", env=str(gone), mode="new", kept=True,
+                          entry_id="e3", verify={"ok": False, "cancelled": True}, log="/logs/k.log")
+    said = _status(farewell(kept))
+    assert f"The new environment {gone} has been deleted since." in said and "stays at" not in said, said
 
 
 def test_a_failed_or_stopped_install_says_so_and_names_the_log(monkeypatch):
@@ -161,3 +195,15 @@ def test_the_status_line_left_wraps_between_words_and_keeps_a_long_path_whole(tm
     lines = farewell(install_result(ok=True, recipe="jax0.4.23-cpu", env=env, log="/l", verify={}))
     assert lines[0] == "gc-wizard: jax0.4.23-cpu is installed, checked and current:" and lines[1] == f"  {env}"
     assert lines[2].startswith("Next:")
+
+
+def test_the_app_keeps_each_good_install_of_the_session_for_the_lines_left():
+    """24th hostile pass (part A) P8: a later plan clears `install_result`; the session's installs stay counted."""
+    from wizard.tui.messages import InstallDone
+
+    app = WizardApp()
+    app._leaving = True  # the outcome only: no screen to show
+    app.on_install_done(InstallDone(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/a")))
+    app.on_install_done(InstallDone(install_result(ok=False, recipe="jax0.12.0.1-cpu", env="/envs/b")))
+    app.install_result = None  # planning again
+    assert app.session_installs == [("jax0.4.23-cpu", "/envs/a")]

@@ -163,3 +163,24 @@ def test_a_file_the_wizard_reads_back_loses_group_and_other_write_said_once(tmp_
     assert stat.S_IMODE((state / "envs" / "e1" / "bin" / "python").stat().st_mode) == 0o777
     again = run_inproc("history", "--json", env={"GC_WIZARD_HOME": str(state)})
     assert "took group" not in again.stderr
+
+
+def test_a_note_about_a_folder_deleted_before_the_end_is_not_said(tmp_path, monkeypatch):
+    """24th hostile pass (part A) P8: the app, quit 20 minutes after a cancelled install it had itself removed, said
+    it took write off `.lock` in that environment's folder, which no longer existed. The notes said at the end of a
+    run are those about folders still there; the others stay said for folders that are."""
+    from wizard import paths
+
+    monkeypatch.setattr(paths, "TIGHTENED", [])
+    monkeypatch.setattr(paths, "ENV_WARNINGS", [])
+    state = tmp_path / "state"
+    for name in ("gone", "kept"):
+        (state / "envs" / name).mkdir(parents=True)
+        (state / "envs" / name / ".lock").write_text("")
+        os.chmod(state / "envs" / name / ".lock", 0o666)
+    ensure_state_dir(state)
+    assert len(paths.end_notes()) == 2
+    (state / "envs" / "gone" / ".lock").unlink()
+    (state / "envs" / "gone").rmdir()
+    (said,) = paths.end_notes()
+    assert f"in {state / 'envs' / 'kept'}," in said and "gone" not in said

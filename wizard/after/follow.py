@@ -41,6 +41,37 @@ def follow_current(env: str | os.PathLike[str], *, environ: Mapping[str, str] | 
     return _follow_kernel(env_path, marker, environ) + _follow_module(env_path, marker, environ)
 
 
+def follow_preview(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None,
+                   command: str = "gc-wizard") -> list[str]:
+    """What `follow_current(env)` will change, said before it happens: one line per kernel or module file that
+    moves to `env`, and a warning when the kernel moves off an environment made with the notebook's packages onto
+    one without them. Changes nothing.
+
+    Why: a rollback moved the kernel `gc-wizard-jax0.4.23-cpu` off the `--with-notebook` env the walker had set it
+    up on, onto one without google-cloud-storage and ipywidgets, and the confirm dialog said only "Nothing is
+    deleted" (24th hostile pass (part A) P1). The rollback question of both faces (`describe_change`) says it."""
+    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    marker = read_marker(env_path)
+    if marker is None or not marker.recipe:
+        return []
+    lines = []
+    name = default_kernel_name(env_path, marker)
+    stale = [k for k in gc_wizard_kernels(environ) if k["name"] == name and k["env"] != str(env_path)]
+    if stale and made_by_this_state(stale[0]["env"]) and has_ipykernel(env_path):
+        old = stale[0]["env"]
+        lines.append(f"The Jupyter kernel {name} will then run {env_path} (it runs {old} now).")
+        before = read_marker(Path(old))
+        if before is not None and (before.extra or {}).get("notebook") and not (marker.extra or {}).get("notebook"):
+            lines.append(f"! {env_path} lacks the notebook's own packages (google-cloud-storage, ipywidgets) that "
+                         f"{old} has, so the notebook stops at its imports cell in that kernel; afterwards "
+                         f"`{command} kernel install --env {old}` puts the kernel back there.")
+    module = module_name(env_path, marker.to_dict())
+    loads = module_env(modules_dir() / f"{module}.lua")
+    if loads is not None and loads != str(env_path) and made_by_this_state(loads):
+        lines.append(f"The module {module} will then load {env_path} (it loads {loads} now).")
+    return lines
+
+
 def _follow_kernel(env_path: Path, marker, environ: Mapping[str, str] | None) -> list[str]:
     name = default_kernel_name(env_path, marker)
     stale = [k for k in gc_wizard_kernels(environ) if k["name"] == name and k["env"] != str(env_path)]

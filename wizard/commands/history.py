@@ -18,10 +18,11 @@ from wizard.flows.describe import rollback_lines
 from wizard.flows.history import (
     disk_total_words,
     disk_words,
-    graphcast_words,
+    entry_traits,
     history_rows,
     installers_of,
     read_history,
+    size_words,
     status_cell,
 )
 from wizard.flows.rollback import can_go_back, remove, rollback
@@ -75,7 +76,7 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
                  f"from the bundle {row['bundle']}" if row.get("bundle") else "",
                  f"checked on node {(row.get('verify') or {}).get('node')}"
                  if (row.get("verify") or {}).get("node") else "",
-                 graphcast_words(row.get("graphcast_given")) or ""]
+                 entry_traits(row, when=False) or ""]
         if row.get("bundle"):
             built[0] = ""  # a bundle's lock is part of it
         # one row each, wrapped between words: a path is not broken, and one longer than a row has a row of its own
@@ -130,14 +131,15 @@ def run_rollback(args: argparse.Namespace) -> int:
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    result = remove(args.entry_id, confirm=lambda q: confirm(q, assume_yes=args.yes))
+    result = remove(args.entry_id, confirm=lambda q: confirm(q, assume_yes=args.yes),
+                    progress=warn if args.json else say)
     if args.json:
         emit_json(result)
     else:
         if result.get("note"):
             say(f"Removed: {result['note']}. Its history entry stays.")
         else:
-            say(f"Removed {result['env']} ({result['freed_bytes'] / 2**30:.2f} GiB freed). Its history entry stays.")
+            say(f"Removed {result['env']} ({size_words(result['freed_bytes'])} freed). Its history entry stays.")
     return 0
 
 

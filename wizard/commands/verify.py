@@ -22,18 +22,19 @@ from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import ExitCode, WizardError
 from wizard.flows.check import backend_of, check_env, env_to_check, record_check
 from wizard.flows.describe_check import TIER_TITLES, tier_detail
+from wizard.flows.history import now
 
 if TYPE_CHECKING:
     from wizard.flows.types import Tier, VerifyResult
 
 
-def _record(env: Path, result: VerifyResult) -> None:
+def _record(env: Path, result: VerifyResult, started: str) -> None:
     """A history entry for this run, and the marker's `verified` date when it passed (best effort:
     another wizard holding the state lock must not turn a finished check into an error)."""
     if result.cancelled:
         return
     try:
-        if not record_check(env, result):
+        if not record_check(env, result, started=started):
             warn("another gc-wizard holds the state folder, so this verify is not in `gc-wizard history`.")
     except (OSError, WizardError) as exc:  # a finished check is still worth its result
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init"
             + (" on a GPU node through srun" if target is not None else "") + " …")
     cancel = threading.Event()
+    started = now()  # the history entry's start: it is written only after the check (24th hostile pass (part A) P11)
     on_tier = None if as_json else (lambda tier: say(_tier_line(tier)))
     try:
         result = check_env(found, level=level, slurm=target, graphcast_src=getattr(args, "graphcast_src", None),
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         cancel.set()
         raise
-    _record(env, result)
+    _record(env, result, started)
     if as_json:
         emit_json(result.to_dict())
     else:

@@ -6,6 +6,8 @@ them (a ✓ or ✗ in front, a colour) but never rewords them.
 
 from __future__ import annotations
 
+import os
+
 # What to type after an install (activate, use, the next commands): the core's lines, printed by both faces.
 from wizard.after.next_steps import activate_lines as activate_lines
 from wizard.after.next_steps import assets_question as assets_question
@@ -35,15 +37,53 @@ def rollback_lines(result: RollbackResult | None, error: str | None = None) -> l
     return lines
 
 
+def _gone(env: str | None) -> bool:
+    """True when `env` names a folder that is no longer there (deleted since: `gc-wizard remove` in another shell).
+    Words said later than the outcome (the lines left on quitting) must not say it "stays at" a folder that is
+    gone (24th hostile pass (part A) P8)."""
+    if not env:
+        return False
+    try:
+        return not os.path.lexists(env)
+    except (OSError, ValueError):
+        return False
+
+
 def moved_on_words(current_env: str, install_env: str) -> str:
     """After a rollback since an install: which environment is current now, and where the install stays. The Done
     screen and the lines left on the terminal say it alike (walk 17 #4, walk 18 #3)."""
+    if _gone(install_env):
+        return (f"{current_env} is current now (rolled back to since this install, whose environment {install_env} "
+                "has been deleted since).")
     return f"{current_env} is current now (rolled back to since this install, which stays at {install_env}, not current)."
 
 
 def install_undone(result: InstallResult) -> str:
     """`what_was_undone` for a finished install's result (`kept_unchecked` for one whose check was stopped
-    with "keep it")."""
+    with "keep it"); said from the disk as it is now, since the lines left on quitting come long after."""
+    if result.env and _gone(result.env) and (result.kept or result.status == "installed") \
+            and result.mode != "in-place":
+        return f"The new environment {result.env} has been deleted since."
     if result.cancelled and result.status == "installed":
         return kept_unchecked(result.env, result.entry_id, wizard_command())
     return what_was_undone(result.env, result.mode, result.kept)
+
+
+def session_words(installed: list[tuple[str, str]], rolled_back: int, current: tuple[str, str] | None) -> str:
+    """What an app session did, for the line left on quitting: the installs that succeeded (recipe, env), the
+    rollbacks, and what is current now, read from the history at that moment.
+
+    Why: the walker installed twice and rolled back, planned a third, then quit to "nothing was installed; your
+    current environment is still …" (24th hostile pass (part A) P8): the lines spoke for the last screen only."""
+    done = []
+    if installed:
+        names = ", ".join(dict.fromkeys(recipe for recipe, _ in installed))
+        count = len(installed)
+        done.append(f"installed {count} environment{'s' if count != 1 else ''} ({names})")
+    if rolled_back:
+        done.append("rolled back " + ("once" if rolled_back == 1 else f"{rolled_back} times"))
+    now = f"{current[1]} in {current[0]} is current now" if current else "no environment is current"
+    if not done:
+        return ("nothing was installed; " + (f"your current environment is still {current[0]}." if current
+                                             else "no environment is current yet."))
+    return f"this session {' and '.join(done)}; {now}."

@@ -7,6 +7,7 @@ current" and each guarded an unreadable file in its own way; the answers and the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -16,8 +17,8 @@ from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
-__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "env_status", "graphcast_words",
-           "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "read_history", "record_check",
+__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status", "graphcast_words",
+           "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "now", "read_history", "record_check",
            "size_words", "status_cell"]
 
 
@@ -114,11 +115,15 @@ def last_local_graphcast(version: str) -> str | None:
         return None
 
 
-def record_check(env: Path, result: VerifyResult) -> bool:
+def record_check(env: Path, result: VerifyResult, *, started: str | None = None) -> bool:
     """A history entry for a check run on its own, and the marker's `verified` date when it passed. False
     when another wizard holds the state lock (the check is then not in the history). OSError/WizardError
-    go to the caller: a finished check is still worth its result, so it only warns."""
-    recorded = record_verify(env, result.summary(), log=result.log) is not None
+    go to the caller: a finished check is still worth its result, so it only warns. `started`: when the
+    check began (`now()` before it ran), else the end less the check's own measured seconds, so the entry
+    never says it began when it finished (24th hostile pass (part A) P11)."""
+    if started is None:
+        started = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - max(result.seconds or 0.0, 0.0)))
+    recorded = record_verify(env, result.summary(), log=result.log, started=started) is not None
     marker = envs.read_marker(env)
     if result.ok and marker:
         envs.write_marker(env, replace(marker, verified=now()))
@@ -161,6 +166,35 @@ def graphcast_words(given: str | None) -> str | None:
     """The local GraphCast source an install used, as both history views show it (walk 21 #11: it was not shown);
     None for the recipe's own (remote) source."""
     return f"GraphCast from {given}" if given else None
+
+
+def entry_traits(entry: Any, *, when: bool = True) -> str | None:
+    """What tells two environments of one recipe apart, in one row both faces show (History, `history`, the
+    rollback question, `remove`'s question): made with the notebook's packages or not, the GraphCast version and
+    the local source it came from, and (`when`) when it was installed. None when nothing is known.
+
+    Why: a plain install and a `--with-notebook` one of `jax0.4.23-cpu` read the same everywhere ("jax0.4.23-cpu
+    (uv) … GraphCast from /tmp/walk23/graphcast"), so the walker could not tell which to keep or roll back to
+    (24th hostile pass (part A) P2). `entry`: a history Entry or its `to_dict()` row."""
+    data = entry if isinstance(entry, dict) else entry.to_dict()
+    marker = data.get("marker") if isinstance(data.get("marker"), dict) else {}
+    parts = []
+    notebook = marker.get("notebook")
+    if notebook is True:
+        parts.append("+ notebook packages")
+    elif notebook is False:
+        parts.append("no notebook packages")
+    version = marker.get("graphcast_version")
+    given = data.get("graphcast_given")
+    graphcast = "GraphCast" + (f" {version}" if isinstance(version, str) and version else "")
+    if isinstance(given, str) and given:
+        parts.append(f"{graphcast} from {given}")
+    elif graphcast != "GraphCast":
+        parts.append(graphcast)
+    started = data.get("started")
+    if when and data.get("kind") == "install" and isinstance(started, str) and started:
+        parts.append(f"installed {started[:16].replace('T', ' ')}")
+    return " · ".join(parts) or None
 
 
 def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:

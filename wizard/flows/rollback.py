@@ -39,8 +39,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import bounded, paths
-from wizard.after.follow import follow_current
+from wizard.after.follow import follow_current, follow_preview
 from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
+from wizard.flows.history import entry_traits, size_words
 from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
@@ -361,6 +362,13 @@ def _versions(packages: list[str]) -> str:
     return ", ".join(shown) or "versions unknown"
 
 
+def _traits_line(entry: Entry) -> list[str]:
+    """The row that tells an env from another of its recipe (`entry_traits`), under its path in the question: two
+    `jax0.4.23-cpu` envs read the same, jax, jaxlib and numpy alike (24th hostile pass (part A) P2)."""
+    traits = entry_traits(entry)
+    return [f"         {traits}"] if traits else []
+
+
 def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool = False) -> list[str]:
     """What a rollback will change (current and target: recipe, key versions, path), for the question."""
     if isinstance(target, Target):
@@ -370,7 +378,7 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
         lines.append("current: (none)")
     else:
         lines += [f"current: {current.recipe} [{current.id}] — {_versions(current.packages)}",
-                  f"         {current.env}"]
+                  f"         {current.env}", *_traits_line(current)]
     if undo:
         lines += [f"target : {target.env} as it was before {target.recipe} [{target.id}] — "
                   f"{_versions(target.snapshot or [])}",
@@ -378,10 +386,15 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
                   f"This reinstalls the {len(target.snapshot or [])} packages it had and removes what the "
                   "install added."]
     else:
-        lines += [f"target : {target.recipe} [{target.id}] — {_versions(target.packages)}", f"         {target.env}"]
+        lines += [f"target : {target.recipe} [{target.id}] — {_versions(target.packages)}", f"         {target.env}",
+                  *_traits_line(target)]
         if not envs.env_python(target.env).exists():
             lines.append(f"Its folder is {'empty' if os.path.lexists(target.env) else 'gone'}: it will be rebuilt from its frozen package set (offline from the "
                          "installer's cache when possible).")
+        else:
+            # The kernel and module file follow the env that becomes current: said before (24th hostile pass
+            # (part A) P1), with the same checks `follow_current` makes afterwards.
+            lines += follow_preview(target.env, command=paths.wizard_command())
     lines.append("Nothing is deleted; the current environment stays on disk.")
     return lines
 
@@ -748,8 +761,24 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
             transaction.close()
 
 
-def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> dict[str, Any]:
-    """Delete a managed, non-current environment's folder; its history entries stay, marked removed."""
+def remove_question(env: Path, size: int, freed: int, traits: str | None = None) -> str:
+    """`remove`'s question: what deleting `env` truly gives back, said before it happens. Files hard-linked from
+    uv's cache (or another environment) free nothing: the walker was asked to delete "(0.78 GiB)" and was told
+    "0.00 GiB freed" afterwards (24th hostile pass (part A) P9). `traits` (`entry_traits`) say which env of its
+    recipe this is (P2: "Delete …-023542 (0.81 GiB)?" did not say it was the notebook-ready one)."""
+    if traits:
+        env = f"{env} ({traits})"
+    if size - freed < 2**20:
+        return f"Delete {env}? This frees {size_words(freed)}."
+    return (f"Delete {env}? This frees {size_words(freed)}: {size_words(size - freed)} of its {size_words(size)} "
+            "are files shared with uv's cache or another environment (hard links), which keeps them.")
+
+
+def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None,
+           progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Delete a managed, non-current environment's folder; its history entries stay, marked removed.
+    `progress` gets one line as the deleting starts: a big env takes seconds to delete, which the walker
+    saw as silence (24th hostile pass (part A) P9)."""
     with StateLock("remove"):
         history = load_history(locked=True)
         entry = history.require(entry_id)
@@ -767,9 +796,11 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
             _mark_removed(history, env)
             return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": 0,
                     "note": f"removed the link {env}; {where} was left as it is"}
-        size = envs.disk_usage(env)
-        if confirm is not None and not confirm(f"Delete {env} ({size / 2**30:.2f} GiB)?"):
+        if confirm is not None and not confirm(remove_question(env, envs.disk_usage(env), envs.freed_by_removing(env),
+                                                               entry_traits(entry))):
             raise UserError("Not confirmed; nothing deleted.")
+        if progress is not None:
+            progress(f"Deleting {env} …")
         freed = envs.remove_env(env)
         _mark_removed(history, env)
         return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed}

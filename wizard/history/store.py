@@ -66,6 +66,12 @@ def new_id(stamp: str | None = None) -> str:
     return (stamp or time.strftime("%Y%m%d-%H%M%S")) + "-" + secrets.token_hex(2)
 
 
+def _id_stamp(started: str | None) -> str | None:
+    """`now()`'s `2026-11-28T02:44:53` as an id's `20261128-024453` (None for anything else)."""
+    match = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})", started or "")
+    return "{}{}{}-{}{}{}".format(*match.groups()) if match else None
+
+
 #: The time stamp a new managed environment's folder ends with (`install.plan.default_env_dir`).
 _FOLDER_STAMP = re.compile(r"-(\d{8}-\d{6})$")
 
@@ -417,13 +423,15 @@ class History:
         for other in self.entries:
             other.current = other is entry
 
-    def new_entry_id(self, env: str | None = None) -> str:
+    def new_entry_id(self, env: str | None = None, *, started: str | None = None) -> str:
         """A new entry's id; for an install into a new managed folder (`envs/<recipe>-<stamp>`), with the folder's
         stamp, so the entry and its folder name one moment (walk 21 #11: `…-20261127-183400` against
-        `20261127-183409-467d` read as two installs)."""
+        `20261127-183409-467d` read as two installs); else with `started` (a `now()` stamp), so a verify's id
+        names when it began, as its log's name does (24th hostile pass (part A) P11)."""
         match = _FOLDER_STAMP.search(env or "")
+        stamp = match.group(1) if match else _id_stamp(started)
         while True:
-            candidate = new_id(match.group(1) if match else None)
+            candidate = new_id(stamp)
             if all(e.id != candidate for e in self.entries):
                 return candidate
 
@@ -726,17 +734,22 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
 
 
 def record_verify(env: str | os.PathLike[str], summary: VerifySummary, *, log: str | None = None,
-                  recipe: str | None = None) -> Entry | None:
+                  recipe: str | None = None, started: str | None = None) -> Entry | None:
     """Add a finished `verify` entry for `env` (for `gc-wizard verify`); None if another wizard is busy.
 
     A verify entry is never current; the env marker's `verified` date is the other record of success.
+    `started` (a `now()` stamp) is when the check began: the entry is written only once it has finished, so
+    without it started = finished = the end (24th hostile pass (part A) P11: a 55 s verify read as 0 s).
     """
     try:
         with StateLock("recording a verify"):
             history = load_history(locked=True)
             recipe = recipe or _marker_data(Path(env)).get("recipe") or "(unknown)"
-            entry = history.add(Entry(id=history.new_entry_id(), kind="verify", recipe=str(recipe), env=str(env),
-                                      status="verified" if summary.ok else "failed", finished=now(),
+            finished = now()
+            started = started if _id_stamp(started) and started <= finished else finished
+            entry = history.add(Entry(id=history.new_entry_id(started=started), kind="verify", recipe=str(recipe),
+                                      env=str(env), started=started,
+                                      status="verified" if summary.ok else "failed", finished=finished,
                                       log=log, verify=summary, error=None if summary.ok else summary.reason()))
             history.save()
             return entry

@@ -48,7 +48,8 @@ def run_tui(args: argparse.Namespace) -> int:
                     assets=getattr(args, "assets", None))
     app.run(mouse=not getattr(args, "no_mouse", False))
     reach = app.assets_reach  # asked by the Done screen: the forecast's host, when it does not answer (walk 21 #4)
-    for line in farewell(app.install_result, app.assets, reach.host() if reach is not None else None):
+    for line in farewell(app.install_result, app.assets, reach.host() if reach is not None else None,
+                         installed=app.session_installs, rolled_back=app.session_rollbacks):
         print(line)
     if app.failure:  # an error ended the app: its one sentence, where the terminal shows it (no traceback)
         say_on_stderr(app.failure)
@@ -79,16 +80,26 @@ def _said(text: str, indent: str = "") -> list[str]:
     return wrap(text, 80, indent, indent + "  ")
 
 
-def farewell(result: InstallResult | None, assets: str | None = None, unreachable: str | None = None) -> list[str]:
+def farewell(result: InstallResult | None, assets: str | None = None, unreachable: str | None = None, *,
+             installed: list[tuple[str, str]] | tuple = (), rolled_back: int = 0) -> list[str]:
     """What stays on the terminal once the app is gone: the outcome, and what to type next.
 
     The Done screen's lines vanish with the app; a user back at the prompt needs the activate line
-    (and, after a failure, the reason and the log) where they can copy it.
+    (and, after a failure, the reason and the log) where they can copy it. `installed` (recipe, env) and
+    `rolled_back` are the session's: with no install on screen they, and the history now, say what the session
+    did (24th hostile pass (part A) P8: "nothing was installed" after two installs and a rollback).
     """
     if result is None:  # left before installing: said, with what is current (walk 20 #18: the app just vanished)
-        env = current_env()
-        return ["gc-wizard: nothing was installed; " + (f"your current environment is still {env}." if env
-                                                        else "no environment is current yet.")]
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.flows.describe import session_words
+        from wizard.flows.history import current_install
+        from wizard.flows.next_lines import next_lines_for
+
+        now = current_install()
+        lines = _said(f"gc-wizard: {session_words(list(installed), rolled_back, now)}")
+        if now is not None and (installed or rolled_back):
+            lines += next_lines_for(now[1], now[0], assets, unreachable)
+        return lines
     if result.lock_held:
         return []
     # Deferred for start-up time: the app loads this module before its first frame.

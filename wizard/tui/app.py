@@ -113,6 +113,11 @@ class WizardApp(App):
         self.verify_screen: VerifyScreen | None = None
         self.install_result: InstallResult | None = None
         """The last install's outcome (its GraphCast check is `install_result.verify`)."""
+        self.session_installs: list[tuple[str, str]] = []
+        """(recipe, env) of each install this session finished well: the lines left on quitting say them even when
+        a later plan cleared `install_result` (24th hostile pass (part A) P8)."""
+        self.session_rollbacks = 0
+        """Rollbacks this session finished well, for the same lines."""
         self.exit_status: int | None = None
         self.failure: str | None = None
         """Set when an error escaped a screen or a worker and ended the app: the product's sentence for it, which
@@ -318,6 +323,8 @@ class WizardApp(App):
     def on_install_done(self, message: InstallDone) -> None:
         result = message.result
         self.install_result = result
+        if result.ok and result.env:
+            self.session_installs.append((result.recipe, result.env))
         if self._leaving:
             return  # ctrl+q or a signal: the app is closing; the core has recorded the outcome
         if self._prompt_screen is not None and self._prompt_screen.is_current:
@@ -463,6 +470,8 @@ class WizardApp(App):
             result = rollback(entry_id, verify=self.options.verify, level=self.options.level,
                               cancel=self.cancel_event,
                               events=LiveScreenEvents(screen, screen, hold=self.step_hold, cancel=self.cancel_event))
+            if result.ok:
+                self.session_rollbacks += 1
             screen.post_message(RollbackDone(result))
         except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash
             screen.post_message(RollbackDone(None, error=error_text(exc)))

@@ -182,3 +182,35 @@ def test_module_install_leaves_a_hand_written_or_another_state_folders_module(tm
         module_install(new, tmp_path / "own")
     assert own.read_text() == "-- my own\n"
     assert module_install(new, tmp_path / "elsewhere")["env"] == str(new)
+
+
+def test_the_rollback_question_says_the_kernel_moves_and_warns_it_leaves_the_notebook_env(tmp_path, jupyter):
+    """24th hostile pass (part A) P1: a rollback moved the kernel off the `--with-notebook` env the walker had set it
+    up on, onto one without the notebook's packages, and the question said only "Nothing is deleted". Both faces'
+    question (`describe_change`) now says what will move, and warns; nothing moves before the answer."""
+    from tests.fixtures.cli import run_inproc
+    from wizard.history.store import Entry, load_history
+    from wizard.lock import StateLock
+
+    notebook, plain = _env(tmp_path, "jax0.4.23-cpu-nb"), _env(tmp_path, "jax0.4.23-cpu-plain")
+    for env, with_notebook in ((notebook, True), (plain, False)):
+        write_marker(env, {"recipe": RECIPE, "title": "JAX 0.4.23 on the CPU", "backend": "cpu",
+                           "notebook": with_notebook, "graphcast_version": "0.1.1"})
+    name = kernel_install(notebook)["name"]
+    module = module_install(notebook)
+    with StateLock("test"):
+        history = load_history(locked=True)
+        entries = [Entry(id=f"e-{env.name[-5:]}", kind="install", recipe=RECIPE, env=str(env), status="verified",
+                         packages=["jax==0.4.23"]) for env in (plain, notebook)]
+        for entry in entries:
+            history.add(entry)
+        history.make_current(entries[1])
+        history.save()
+    asked = run_inproc("rollback", entries[0].id, env={"JUPYTER_DATA_DIR": str(jupyter)})  # no terminal: not done
+    said = " ".join(asked.stdout.split())
+    assert f"The Jupyter kernel {name} will then run {plain} (it runs {notebook} now)." in said, said
+    assert (f"! {plain} lacks the notebook's own packages (google-cloud-storage, ipywidgets) that {notebook} has"
+            in said), said
+    assert f"kernel install --env {notebook}` puts the kernel back there." in said
+    assert f"The module {module['module']} will then load {plain} (it loads {notebook} now)." in said
+    assert _kernel_env(jupyter, name) == str(notebook)  # said, not done

@@ -137,7 +137,7 @@ class HistoryScreen(Screen):
         """The highlighted entry in full: where it lives, how its check went, its log; and whether r can roll
         back to it."""
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.history import graphcast_words
+        from wizard.flows.history import entry_traits
         from wizard.flows.rollback import not_a_target
 
         self.not_a_target = None
@@ -151,7 +151,7 @@ class HistoryScreen(Screen):
             lines = [f"{entry.recipe} · {self.env_statuses.get(entry.id, entry.status)}{' · current' if entry.current else ''} · started {when}"
                      + (f" · via {via}" if via else ""),
                      f"env: {entry.env}" + ("" if entry.env and Path(entry.env).exists() else " (removed)")]
-            source = graphcast_words(getattr(entry, "graphcast_given", None))
+            source = entry_traits(entry, when=False)  # the started time is on the row above
             if source:
                 lines.append(source)
             check = check_line(entry)

@@ -1,0 +1,68 @@
+"""The app's rollback question says the Jupyter kernel will move, and warns when it leaves the notebook-ready env
+(24th hostile pass (part A) P1: History → r → y moved it without a word in the dialog)."""
+
+from __future__ import annotations
+
+import sysconfig
+import venv
+from pathlib import Path
+
+import ipykernel
+from textual.app import App
+from textual.widgets import DataTable
+
+from wizard.after.kernel import kernel_install
+from wizard.history.store import Entry, load_history
+from wizard.install.envs import write_marker
+from wizard.lock import StateLock
+from wizard.paths import envs_dir
+from wizard.tui.screens.confirm import ConfirmScreen
+from wizard.tui.screens.history import HistoryScreen
+
+RECIPE = "jax0.4.23-cpu"
+
+
+class _HistoryHost(App):
+    def on_mount(self) -> None:
+        self.push_screen(HistoryScreen())
+
+
+def _env(name: str, notebook: bool) -> Path:
+    """A real venv with the wizard's marker and ipykernel (the test env's own, through a .pth)."""
+    env = envs_dir() / name
+    env.parent.mkdir(parents=True, exist_ok=True)
+    venv.create(env, with_pip=False)
+    write_marker(env, {"recipe": RECIPE, "title": "JAX 0.4.23 on the CPU", "backend": "cpu", "notebook": notebook,
+                       "graphcast_version": "0.1.1"})
+    purelib = sysconfig.get_path("purelib", vars={"base": str(env), "platbase": str(env)})
+    Path(purelib, "test-ipykernel.pth").write_text(str(Path(ipykernel.__file__).parents[1]) + "\n")
+    return env
+
+
+async def test_history_r_says_the_kernel_moves_off_the_notebook_env(isolated_state, tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter"))
+    plain, notebook = _env(f"{RECIPE}-plain", False), _env(f"{RECIPE}-nb", True)
+    name = kernel_install(notebook)["name"]
+    with StateLock("test"):
+        history = load_history(locked=True)
+        entries = [Entry(id=f"e-{i}", kind="install", recipe=RECIPE, env=str(env), status="verified",
+                         packages=["jax==0.4.23"]) for i, env in enumerate((plain, notebook))]
+        for entry in entries:
+            history.add(entry)
+        history.make_current(entries[1])
+        history.save()
+    app = _HistoryHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        row = next(i for i, entry in enumerate(app.screen.entries) if entry.id == "e-0")
+        table.move_cursor(row=row)
+        await pilot.pause()
+        await pilot.press("r")
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, ConfirmScreen):
+                break
+        question = " ".join(app.screen.question.split())
+        assert f"The Jupyter kernel {name} will then run {plain} (it runs {notebook} now)." in question, question
+        assert f"! {plain} lacks the notebook's own packages" in question, question

@@ -17,7 +17,7 @@ from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
-__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status", "graphcast_words",
+__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status",
            "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "now", "read_history", "record_check",
            "size_words", "status_cell"]
 
@@ -162,12 +162,6 @@ def installers_of(rows: Iterable[dict[str, Any]]) -> set[str | None]:
     return {row.get("installer") for row in rows if row.get("kind") == "install"}
 
 
-def graphcast_words(given: str | None) -> str | None:
-    """The local GraphCast source an install used, as both history views show it (walk 21 #11: it was not shown);
-    None for the recipe's own (remote) source."""
-    return f"GraphCast from {given}" if given else None
-
-
 def entry_traits(entry: Any, *, when: bool = True) -> str | None:
     """What tells two environments of one recipe apart, in one row both faces show (History, `history`, the
     rollback question, `remove`'s question): made with the notebook's packages or not, the GraphCast version and
@@ -175,7 +169,7 @@ def entry_traits(entry: Any, *, when: bool = True) -> str | None:
 
     Why: a plain install and a `--with-notebook` one of `jax0.4.23-cpu` read the same everywhere ("jax0.4.23-cpu
     (uv) … GraphCast from /tmp/walk23/graphcast"), so the walker could not tell which to keep or roll back to
-    (24th hostile pass (part A) P2). `entry`: a history Entry or its `to_dict()` row."""
+    (walk 23 #2). `entry`: a history Entry or its `to_dict()` row."""
     data = entry if isinstance(entry, dict) else entry.to_dict()
     marker = data.get("marker") if isinstance(data.get("marker"), dict) else {}
     parts = []

@@ -364,7 +364,7 @@ def _versions(packages: list[str]) -> str:
 
 def _traits_line(entry: Entry) -> list[str]:
     """The row that tells an env from another of its recipe (`entry_traits`), under its path in the question: two
-    `jax0.4.23-cpu` envs read the same, jax, jaxlib and numpy alike (24th hostile pass (part A) P2)."""
+    `jax0.4.23-cpu` envs read the same, jax, jaxlib and numpy alike (walk 23 #2)."""
     traits = entry_traits(entry)
     return [f"         {traits}"] if traits else []
 

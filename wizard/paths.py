@@ -295,8 +295,8 @@ def end_notes() -> list[str]:
     """The notes said once at the end of a run, less those about a folder that is gone by then.
 
     Why: the app's run lasts as long as the user keeps it open; on quitting it said it took write off `.lock` in an
-    environment it had itself removed 20 minutes earlier, after a cancelled install (24th hostile pass (part A)
-    P8): a security notice about a folder that no longer exists only alarms."""
+    environment it had itself removed 20 minutes earlier, after a cancelled install (walk 23
+    #8): a security notice about a folder that no longer exists only alarms."""
     def there(note: str) -> bool:
         folder = _NOTE_FOLDERS.get(note)
         return folder is None or os.path.lexists(folder)

@@ -1,4 +1,4 @@
-"""A verify's history entry says when the check began, not only when it ended (24th hostile pass (part A) P11: a
+"""A verify's history entry says when the check began, not only when it ended (walk 23 #11: a
 55 s `verify --json` was recorded with started = finished = its end, and an id from its end)."""
 
 from __future__ import annotations

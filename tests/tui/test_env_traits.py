@@ -1,6 +1,6 @@
 """Two environments of one recipe are told apart by the same row in History (both faces), the rollback question and
-`remove`'s question: notebook-ready or not, GraphCast version and source, when installed (24th hostile pass
-(part A) P2: a plain and a `--with-notebook` `jax0.4.23-cpu` read the same everywhere)."""
+`remove`'s question: notebook-ready or not, GraphCast version and source, when installed (walk 23
+#2: a plain and a `--with-notebook` `jax0.4.23-cpu` read the same everywhere)."""
 
 from __future__ import annotations
 

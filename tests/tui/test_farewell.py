@@ -71,14 +71,14 @@ def test_after_a_rollback_the_lines_left_name_the_env_current_now(tmp_path, monk
     assert _status(lines) == (f"gc-wizard: jax0.4.23-cpu in {old} is current now (rolled back to since this "
                               f"install, which stays at {new}, not current).")
     assert any(line.startswith("Next: ") for line in lines) and "/logs/new.log" not in "\n".join(lines)
-    # 24th hostile pass (part A) P8: deleted since (`gc-wizard remove` in another shell): not "stays at".
+    # walk 23 #8: deleted since (`gc-wizard remove` in another shell): not "stays at".
     new.rmdir()
     assert _status(farewell(result)) == (f"gc-wizard: jax0.4.23-cpu in {old} is current now (rolled back to since "
                                          f"this install, whose environment {new} has been deleted since).")
 
 
 def test_the_lines_left_say_what_the_session_did_from_the_history_now(tmp_path, monkeypatch):
-    """24th hostile pass (part A) P8: two installs and a rollback, then a plan, then quit: "nothing was installed;
+    """walk 23 #8: two installs and a rollback, then a plan, then quit: "nothing was installed;
     your current environment is still …"; and a kept, unchecked environment removed since still "stays at"."""
     from wizard.history.store import Entry, load_history
 
@@ -198,7 +198,7 @@ def test_the_status_line_left_wraps_between_words_and_keeps_a_long_path_whole(tm
 
 
 def test_the_app_keeps_each_good_install_of_the_session_for_the_lines_left():
-    """24th hostile pass (part A) P8: a later plan clears `install_result`; the session's installs stay counted."""
+    """walk 23 #8: a later plan clears `install_result`; the session's installs stay counted."""
     from wizard.tui.messages import InstallDone
 
     app = WizardApp()

@@ -1,5 +1,5 @@
 """The app's rollback question says the Jupyter kernel will move, and warns when it leaves the notebook-ready env
-(24th hostile pass (part A) P1: History → r → y moved it without a word in the dialog)."""
+(walk 23 #1: History → r → y moved it without a word in the dialog)."""
 
 from __future__ import annotations
 

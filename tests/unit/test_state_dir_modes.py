@@ -166,7 +166,7 @@ def test_a_file_the_wizard_reads_back_loses_group_and_other_write_said_once(tmp_
 
 
 def test_a_note_about_a_folder_deleted_before_the_end_is_not_said(tmp_path, monkeypatch):
-    """24th hostile pass (part A) P8: the app, quit 20 minutes after a cancelled install it had itself removed, said
+    """walk 23 #8: the app, quit 20 minutes after a cancelled install it had itself removed, said
     it took write off `.lock` in that environment's folder, which no longer existed. The notes said at the end of a
     run are those about folders still there; the others stay said for folders that are."""
     from wizard import paths

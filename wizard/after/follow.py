@@ -49,7 +49,7 @@ def follow_preview(env: str | os.PathLike[str], *, environ: Mapping[str, str] | 
 
     Why: a rollback moved the kernel `gc-wizard-jax0.4.23-cpu` off the `--with-notebook` env the walker had set it
     up on, onto one without google-cloud-storage and ipywidgets, and the confirm dialog said only "Nothing is
-    deleted" (24th hostile pass (part A) P1). The rollback question of both faces (`describe_change`) says it."""
+    deleted" (walk 23 #1). The rollback question of both faces (`describe_change`) says it."""
     env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
     marker = read_marker(env_path)
     if marker is None or not marker.recipe:

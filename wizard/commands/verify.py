@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init"
             + (" on a GPU node through srun" if target is not None else "") + " …")
     cancel = threading.Event()
-    started = now()  # the history entry's start: it is written only after the check (24th hostile pass (part A) P11)
+    started = now()  # the history entry's start: it is written only after the check (walk 23 #11)
     on_tier = None if as_json else (lambda tier: say(_tier_line(tier)))
     try:
         result = check_env(found, level=level, slurm=target, graphcast_src=getattr(args, "graphcast_src", None),

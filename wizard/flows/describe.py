@@ -40,7 +40,7 @@ def rollback_lines(result: RollbackResult | None, error: str | None = None) -> l
 def _gone(env: str | None) -> bool:
     """True when `env` names a folder that is no longer there (deleted since: `gc-wizard remove` in another shell).
     Words said later than the outcome (the lines left on quitting) must not say it "stays at" a folder that is
-    gone (24th hostile pass (part A) P8)."""
+    gone (walk 23 #8)."""
     if not env:
         return False
     try:
@@ -74,7 +74,7 @@ def session_words(installed: list[tuple[str, str]], rolled_back: int, current: t
     rollbacks, and what is current now, read from the history at that moment.
 
     Why: the walker installed twice and rolled back, planned a third, then quit to "nothing was installed; your
-    current environment is still …" (24th hostile pass (part A) P8): the lines spoke for the last screen only."""
+    current environment is still …" (walk 23 #8): the lines spoke for the last screen only."""
     done = []
     if installed:
         names = ", ".join(dict.fromkeys(recipe for recipe, _ in installed))

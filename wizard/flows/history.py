@@ -120,7 +120,7 @@ def record_check(env: Path, result: VerifyResult, *, started: str | None = None)
     when another wizard holds the state lock (the check is then not in the history). OSError/WizardError
     go to the caller: a finished check is still worth its result, so it only warns. `started`: when the
     check began (`now()` before it ran), else the end less the check's own measured seconds, so the entry
-    never says it began when it finished (24th hostile pass (part A) P11)."""
+    never says it began when it finished (walk 23 #11)."""
     if started is None:
         started = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - max(result.seconds or 0.0, 0.0)))
     recorded = record_verify(env, result.summary(), log=result.log, started=started) is not None

@@ -392,8 +392,8 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
             lines.append(f"Its folder is {'empty' if os.path.lexists(target.env) else 'gone'}: it will be rebuilt from its frozen package set (offline from the "
                          "installer's cache when possible).")
         else:
-            # The kernel and module file follow the env that becomes current: said before (24th hostile pass
-            # (part A) P1), with the same checks `follow_current` makes afterwards.
+            # The kernel and module file follow the env that becomes current: said before (walk 23
+            # #1), with the same checks `follow_current` makes afterwards.
             lines += follow_preview(target.env, command=paths.wizard_command())
     lines.append("Nothing is deleted; the current environment stays on disk.")
     return lines
@@ -764,7 +764,7 @@ def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "
 def remove_question(env: Path, size: int, freed: int, traits: str | None = None) -> str:
     """`remove`'s question: what deleting `env` truly gives back, said before it happens. Files hard-linked from
     uv's cache (or another environment) free nothing: the walker was asked to delete "(0.78 GiB)" and was told
-    "0.00 GiB freed" afterwards (24th hostile pass (part A) P9). `traits` (`entry_traits`) say which env of its
+    "0.00 GiB freed" afterwards (walk 23 #9). `traits` (`entry_traits`) say which env of its
     recipe this is (P2: "Delete …-023542 (0.81 GiB)?" did not say it was the notebook-ready one)."""
     if traits:
         env = f"{env} ({traits})"
@@ -778,7 +778,7 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None,
            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Delete a managed, non-current environment's folder; its history entries stay, marked removed.
     `progress` gets one line as the deleting starts: a big env takes seconds to delete, which the walker
-    saw as silence (24th hostile pass (part A) P9)."""
+    saw as silence (walk 23 #9)."""
     with StateLock("remove"):
         history = load_history(locked=True)
         entry = history.require(entry_id)

@@ -427,7 +427,7 @@ class History:
         """A new entry's id; for an install into a new managed folder (`envs/<recipe>-<stamp>`), with the folder's
         stamp, so the entry and its folder name one moment (walk 21 #11: `…-20261127-183400` against
         `20261127-183409-467d` read as two installs); else with `started` (a `now()` stamp), so a verify's id
-        names when it began, as its log's name does (24th hostile pass (part A) P11)."""
+        names when it began, as its log's name does (walk 23 #11)."""
         match = _FOLDER_STAMP.search(env or "")
         stamp = match.group(1) if match else _id_stamp(started)
         while True:
@@ -739,7 +739,7 @@ def record_verify(env: str | os.PathLike[str], summary: VerifySummary, *, log: s
 
     A verify entry is never current; the env marker's `verified` date is the other record of success.
     `started` (a `now()` stamp) is when the check began: the entry is written only once it has finished, so
-    without it started = finished = the end (24th hostile pass (part A) P11: a 55 s verify read as 0 s).
+    without it started = finished = the end (walk 23 #11: a 55 s verify read as 0 s).
     """
     try:
         with StateLock("recording a verify"):

@@ -87,7 +87,7 @@ def farewell(result: InstallResult | None, assets: str | None = None, unreachabl
     The Done screen's lines vanish with the app; a user back at the prompt needs the activate line
     (and, after a failure, the reason and the log) where they can copy it. `installed` (recipe, env) and
     `rolled_back` are the session's: with no install on screen they, and the history now, say what the session
-    did (24th hostile pass (part A) P8: "nothing was installed" after two installs and a rollback).
+    did (walk 23 #8: "nothing was installed" after two installs and a rollback).
     """
     if result is None:  # left before installing: said, with what is current (walk 20 #18: the app just vanished)
         # Deferred for start-up time: the app loads this module before its first frame.

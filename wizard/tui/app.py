@@ -115,7 +115,7 @@ class WizardApp(App):
         """The last install's outcome (its GraphCast check is `install_result.verify`)."""
         self.session_installs: list[tuple[str, str]] = []
         """(recipe, env) of each install this session finished well: the lines left on quitting say them even when
-        a later plan cleared `install_result` (24th hostile pass (part A) P8)."""
+        a later plan cleared `install_result` (walk 23 #8)."""
         self.session_rollbacks = 0
         """Rollbacks this session finished well, for the same lines."""
         self.exit_status: int | None = None

@@ -185,7 +185,7 @@ def test_module_install_leaves_a_hand_written_or_another_state_folders_module(tm
 
 
 def test_the_rollback_question_says_the_kernel_moves_and_warns_it_leaves_the_notebook_env(tmp_path, jupyter):
-    """24th hostile pass (part A) P1: a rollback moved the kernel off the `--with-notebook` env the walker had set it
+    """walk 23 #1: a rollback moved the kernel off the `--with-notebook` env the walker had set it
     up on, onto one without the notebook's packages, and the question said only "Nothing is deleted". Both faces'
     question (`describe_change`) now says what will move, and warns; nothing moves before the answer."""
     from tests.fixtures.cli import run_inproc

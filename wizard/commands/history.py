@@ -138,6 +138,8 @@ def run_remove(args: argparse.Namespace) -> int:
             say(f"Removed: {result['note']}. Its history entry stays.")
         else:
             say(f"Removed {result['env']} ({result['freed_bytes'] / 2**30:.2f} GiB freed). Its history entry stays.")
+        for line in result.get("also", []):  # the kernels and module files that ran it (24th pass B P4)
+            say(line)
     return 0
 
 

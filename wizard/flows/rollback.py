@@ -40,6 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 from wizard import bounded, paths
 from wizard.after.follow import follow_current
+from wizard.after.kernel import gc_wizard_kernels, kernel_remove
+from wizard.after.module import module_env
+from wizard.after.next_steps import modules_dir
 from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
 from wizard.flows.describe_plan import install_line
 from wizard.flows.results import RollbackResult
@@ -802,11 +805,56 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None) -> di
             return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": 0,
                     "note": f"removed the link {env}; {where} was left as it is"}
         size = envs.disk_usage(env)
-        if confirm is not None and not confirm(f"Delete {env} ({size / 2**30:.2f} GiB)?"):
+        kernels, modules = _env_users(env)
+        users = " and ".join(part for part in (
+            (f"the Jupyter kernel{'s' if len(kernels) > 1 else ''} {', '.join(k['name'] for k in kernels)}"
+             if kernels else ""),
+            f"the module file{'s' if len(modules) > 1 else ''} {', '.join(str(m) for m in modules)}" if modules else "",
+        ) if part)
+        question = f"Delete {env} ({size / 2**30:.2f} GiB)" + (f", and {users} gc-wizard wrote for it" if users else "")
+        if confirm is not None and not confirm(f"{question}?"):
             raise UserError("Not confirmed; nothing deleted.")
         freed = envs.remove_env(env)
         _mark_removed(history, env)
-        return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed}
+        return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed,
+                "also": _remove_env_users(env, kernels, modules)}
+
+
+def _env_users(env: Path) -> tuple[list[dict[str, Any]], list[Path]]:
+    """The Jupyter kernels and the state's Lmod module files gc-wizard wrote (they carry its mark) that run `env`."""
+    kernels = [k for k in gc_wizard_kernels() if envs.same_env(k.get("env"), env)]
+    try:
+        files = sorted(modules_dir().glob("*/*.lua"))
+    except OSError:
+        files = []
+    return kernels, [path for path in files if envs.same_env(module_env(path), env)]
+
+
+def _remove_env_users(env: Path, kernels: list[dict[str, Any]], modules: list[Path]) -> list[str]:
+    """Remove the kernels and module files of gc-wizard's that ran the environment just deleted, one line each (a
+    kernel or a module file that is left names the exact line that removes it).
+
+    Why: `remove` deleted an env that a gc-wizard kernel and module file still pointed at, without a word: Jupyter
+    listed a kernel that could not start, and `module load` put a gone bin/ on PATH (24th hostile pass (part B)
+    P4). They are the wizard's own, and of no use without the env, as `follow` re-points them when it can."""
+    lines = []
+    for kernel in kernels:
+        try:
+            kernel_remove(None, kernel["name"])
+        except WizardError as exc:
+            lines.append(f"The Jupyter kernel {kernel['name']} ({kernel['path']}) still runs {env}: {exc} Remove it "
+                         f"with `gc-wizard kernel remove --name {shlex.quote(kernel['name'])}`.")
+        else:
+            lines.append(f"Removed the Jupyter kernel {kernel['name']} ({kernel['path']}), which ran it.")
+    for path in modules:
+        try:
+            path.unlink()
+        except OSError as exc:
+            lines.append(f"The module file {path} still loads {env}: {exc.strerror or exc}. Remove it with "
+                         f"`rm {shlex.quote(str(path))}`.")
+        else:
+            lines.append(f"Removed the module file {path}, which loaded it.")
+    return lines
 
 
 def remove_refusal(current: Entry | None, entry: Entry) -> WizardError | None:

@@ -61,13 +61,20 @@ class StateLock(_Flock):
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        paths.ensure_state_dir(self.path.parent)
+        # Checked before the lock, changed only once it is held: a command the lock turns away changes no mode
+        # in the state another wizard is working in (24th hostile pass (part B) N1).
+        paths.ensure_state_dir(self.path.parent, tighten=False)
         fd = _open_lock_file(self.path)
         self._take(fd, f"Another gc-wizard is already working in {_braced(self.path.parent)} ({{holder}}). "
                        "Wait for it to finish, or stop it, then try again.")
         _write_holder(fd, self.purpose)
         os.fsync(fd)
         self._fd = fd
+        try:
+            paths.ensure_state_dir(self.path.parent, locked=True)
+        except BaseException:
+            self.release()
+            raise
 
 
 def _open_lock_file(path: Path) -> int:

@@ -30,7 +30,7 @@ def state_dir() -> Path:
     return Path(data_home).expanduser() / "gc-wizard"
 
 
-def ensure_state_dir(folder: Path | None = None) -> Path:
+def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked: bool = False) -> Path:
     """Create the state folder (mode 0700: it holds logs, history and environments of one user) if
     it is not there, and make sure nobody else can change what the wizard later runs from it.
 
@@ -44,9 +44,19 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
     folders (history.json, a log, a frozen package list, an env's marker) loses group/other write too, said once
     (twentieth pass P7: a state restored with 0666 files kept them, and every user could edit the history the
     wizard trusts); links are never followed. OSError passes through (the CLI turns it into a
-    sentence naming the folder)."""
+    sentence naming the folder).
+
+    Only what the wizard made is swept (24th hostile pass (part B) P6: `GC_WIZARD_HOME` on a home, or on a copy of
+    a system root, had even `history` take group write off every folder one and two levels down, /tmp's 1777
+    included): a non-empty folder that is no gc-wizard state is refused (`NotAState`, exit 2) before anything is
+    written or changed, only the names the wizard gives (`STATE_NAMES`) are looked into, a sticky folder every user
+    can write is refused, never changed, and every refusal comes before the first change. The changes are made
+    only while no other gc-wizard holds the state's lock (`locked`: this one holds it; `tighten=False`: check
+    only): a command the lock turns away changed nothing (24th hostile pass (part B) N1: a refused `remove` took
+    write off uv's `.lock` inside the running install's new env)."""
     folder = folder or state_dir()
     _refuse_swappable_state(folder)
+    refuse_not_a_state(folder)
     if not folder.is_dir():
         folder.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -56,18 +66,93 @@ def ensure_state_dir(folder: Path | None = None) -> Path:
                 raise
         else:
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
-    _guard_folder(folder)
-    inner, linked = _subfolders_and_links(folder)
+    folders = [folder]
+    inner, linked = _subfolders_and_links(folder, own_only=True)
     for target in linked:  # `envs -> /scratch/me/envs`: the folder it names is checked, never changed
         _guard_link_target(target)
-    _guard_files(folder)
     for inside in inner:
-        _guard_folder(inside)
-        _guard_files(inside)
-        for deeper in _subfolders_and_links(inside)[0]:  # `envs/<env>` itself; what is inside an env is uv's and pip's (umask)
-            _guard_folder(deeper)
-            _guard_files(deeper)
+        folders.append(inside)
+        folders += _subfolders_and_links(inside)[0]  # `envs/<env>` itself; what is inside an env is uv's and pip's
+    for each in folders:  # every refusal before the first change
+        _refuse_folder(each)
+    if tighten and (locked or _lock_free(folder)):
+        _guard_files(folder, own_only=True)
+        for each in folders:
+            _guard_folder(each)
+            if each != folder:
+                _guard_files(each)
     return folder
+
+
+#: The names the wizard gives to what it makes directly in a state folder; the permission sweep looks into these
+#: alone (24th hostile pass (part B) P6), and a folder holding only such names is a state.
+STATE_NAMES = frozenset({"history.json", "wizard.lock", "envs", "logs", "cache", "modules", "assets", "frozen",
+                         "forecasts", "bundles", "package-files"})
+
+#: What only a gc-wizard state holds: one of these makes a folder a state whatever else the user keeps in it.
+_STATE_MARKS = ("history.json", "wizard.lock", "envs")
+
+
+def _wizard_name(name: str) -> bool:
+    """Whether `name`, directly in a state folder, is one the wizard gives: one of `STATE_NAMES`, or a file it
+    writes beside one (`history.json.corrupt-…`, a partial `.history.json.123`)."""
+    bare = name.lstrip(".")
+    return any(bare == known or bare.startswith(known + ".") for known in STATE_NAMES)
+
+
+class NotAState(UserError):
+    """`GC_WIZARD_HOME` (or the default state path) names a folder with other things in it and none of gc-wizard's:
+    exit 2, as for any value that cannot be used, naming the folder."""
+
+
+def is_state_folder(folder: Path) -> bool:
+    """Whether `folder` may be used as the state: not there yet, empty, holding history.json, wizard.lock or
+    `envs`, or holding only names the wizard gives (a state that `detect` left with just its `cache/`). Cheap: one
+    listing, made only where the state would be written."""
+    try:
+        with os.scandir(folder) as entries:
+            names = [entry.name for entry in entries]
+    except FileNotFoundError:
+        return True
+    except NotADirectoryError:
+        return True  # `refuse_state_not_folder` says what it is
+    except OSError:
+        return True  # unreadable: the write that follows names the folder and its error
+    return (not names or any(mark in names for mark in _STATE_MARKS)
+            or all(_wizard_name(name) for name in names))
+
+
+def refuse_not_a_state(folder: Path | None = None) -> None:
+    """`NotAState` naming `folder` when it holds other things and nothing of gc-wizard's: its modes, files and
+    folders are someone's own, so nothing there is written, changed or read as a history."""
+    folder = folder or state_dir()
+    if not is_state_folder(folder):
+        raise NotAState(
+            f"the state folder {folder} (GC_WIZARD_HOME, or the default state path) already holds other files and "
+            "no gc-wizard state (no history.json, wizard.lock or envs/), so gc-wizard will not keep its state or "
+            "change any modes there; nothing was changed. Set GC_WIZARD_HOME to a new or empty folder, or to an "
+            "existing gc-wizard state.")
+
+
+def _lock_free(folder: Path) -> bool:
+    """Whether no gc-wizard (this process's own lock included) holds `folder`'s state lock now: a test, never held,
+    so a wizard starting meanwhile is not turned away by this look. A missing lock file is free; one that cannot be
+    opened (a link at its name: the lock itself refuses it) is treated as free."""
+    import fcntl  # deferred: only a command that reads or writes the state looks at its lock
+
+    try:
+        fd = os.open(folder / "wizard.lock", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return True
+    finally:
+        os.close(fd)
 
 
 def _refuse_swappable_state(folder: Path) -> None:
@@ -150,14 +235,16 @@ class ForeignFolder(OperationFailed):
     as for any state folder the wizard cannot use (docs/interface.md, "Exit status")."""
 
 
-def _subfolders_and_links(folder: Path) -> tuple[list[Path], list[Path]]:
+def _subfolders_and_links(folder: Path, *, own_only: bool = False) -> tuple[list[Path], list[Path]]:
     """The folders directly inside `folder` (links to folders are not folders here), and the folders that links
     directly inside it name (resolved), in one listing ([], [] when unreadable): the
     state's own folders made links to another disk (`logs -> /scratch/…`) are guarded where they point, since
-    logs written through a link into a 0777 folder stayed open to every user (seventh hostile pass 10d)."""
+    logs written through a link into a 0777 folder stayed open to every user (seventh hostile pass 10d). With
+    `own_only`, only the names the wizard gives (`STATE_NAMES`): the state folder's other entries are the user's."""
     try:
         with os.scandir(folder) as entries:
-            found = [(Path(e.path), e.is_symlink(), e.is_dir(follow_symlinks=False)) for e in entries]
+            found = [(Path(e.path), e.is_symlink(), e.is_dir(follow_symlinks=False)) for e in entries
+                     if not own_only or _wizard_name(e.name)]
     except OSError:
         return [], []
     inner = [path for path, link, is_dir in found if is_dir and not link]
@@ -182,8 +269,10 @@ def _guard_link_target(target: Path) -> None:
             "(or your group) can write; nothing was changed.")
 
 
-def _guard_folder(folder: Path) -> None:
-    """Refuse a folder another user owns; take group/other write off one this user owns."""
+def _refuse_folder(folder: Path) -> None:
+    """Refuse a folder of the state another user owns, or one every user can write with the sticky bit /tmp has:
+    such a folder is shared on purpose, so its bits are never taken (24th hostile pass (part B) P6: a 1777 `tmp/`
+    became 1755), and anyone could add an env or a module file to it."""
     try:
         info = os.lstat(folder)
     except OSError:
@@ -195,6 +284,21 @@ def _guard_folder(folder: Path) -> None:
             f"{folder} belongs to {_user_name(info.st_uid)}, not to you, so its owner could swap what gc-wizard "
             "runs from it (an environment, a module file). Move it aside, or ask its owner or an admin to give it "
             "to you; nothing was changed.")
+    if info.st_mode & 0o002 and info.st_mode & stat.S_ISVTX:
+        raise ForeignFolder(
+            f"{folder} is writable by every user (mode {stat.S_IMODE(info.st_mode):04o}, sticky as /tmp is), so anyone "
+            "could add an environment or a module file there, and gc-wizard never takes that away from a shared "
+            "folder. Set GC_WIZARD_HOME to a folder only you can write; nothing was changed.")
+
+
+def _guard_folder(folder: Path) -> None:
+    """Take group/other write off a folder of the state this user owns (`_refuse_folder` has refused the rest)."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & stat.S_ISVTX:
+        return
     if info.st_mode & 0o022:
         try:
             os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o022)
@@ -205,13 +309,16 @@ def _guard_folder(folder: Path) -> None:
         _note(TIGHTENED, note, folder)
 
 
-def _guard_files(folder: Path) -> None:
+def _guard_files(folder: Path, *, own_only: bool = False) -> None:
     """Take group/other write off the regular files of this user directly in `folder` (links are not followed,
-    another user's file is left: `_guard_folder` refused a folder where one could be), noted once per folder."""
+    another user's file is left: `_refuse_folder` refused a folder where one could be), noted once per folder.
+    With `own_only` (the state folder itself), only the files the wizard names (`STATE_NAMES`)."""
     changed: list[tuple[str, int]] = []
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
+                if own_only and not _wizard_name(entry.name):
+                    continue
                 try:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:

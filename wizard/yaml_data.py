@@ -131,6 +131,8 @@ def load_table(path: Path):
     except (OSError, ValueError, AttributeError, KeyError):
         pass  # no cache yet, or an unreadable one: parse the YAML
     data = load_data(path.read_text(encoding="utf-8"))
+    if not paths.is_state_folder(paths.state_dir()):  # a home or a lab folder named as the state: write nothing there
+        return data  # (24th hostile pass (part B) P6: `detect` left cache/tables/… in it)
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         partial = cache.with_name(f".{cache.name}.{os.getpid()}")

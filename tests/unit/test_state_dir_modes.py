@@ -184,3 +184,103 @@ def test_a_note_about_a_folder_deleted_before_the_end_is_not_said(tmp_path, monk
     (state / "envs" / "gone").rmdir()
     (said,) = paths.end_notes()
     assert f"in {state / 'envs' / 'kept'}," in said and "gone" not in said
+
+
+def _modes(root):
+    return sorted((str(p), p.lstat().st_mode) for p in [root, *root.rglob("*")])
+
+
+@pytest.mark.parametrize("command", [("history",), ("history", "--json"), ("activate",), ("detect", "--json")])
+def test_a_folder_that_is_no_state_is_refused_before_anything_changes(tmp_path, command):
+    """24th hostile pass (part B) P6: `GC_WIZARD_HOME` on a copy of a system root had `history` take write off its
+    1777 tmp/ and var/tmp, a 2775 lab folder and a team's 0664 file, then say "No installs yet". A non-empty folder
+    holding nothing of gc-wizard's is refused by name (exit 2) with every mode and file as it was; `detect`, which
+    needs no state, runs and writes no cache there."""
+    from tests.fixtures.cli import run_inproc
+
+    root = tmp_path / "root"
+    for folder, mode in (("tmp", 0o1777), ("var/tmp", 0o1777), ("srv", 0o775), ("srv/lab", 0o2775),
+                         ("home/alice/proj", 0o775)):
+        (root / folder).mkdir(parents=True)
+        os.chmod(root / folder, mode)
+    (root / "srv" / "team.cfg").write_text("x")
+    os.chmod(root / "srv" / "team.cfg", 0o664)
+    before = _modes(root)
+    proc = run_inproc(*command, env={"GC_WIZARD_HOME": str(root)})
+    assert _modes(root) == before
+    assert "Traceback" not in proc.stderr and "took group" not in proc.stderr
+    if command[0] == "detect":
+        assert proc.returncode == 0
+    else:
+        assert proc.returncode == 2 and f"the state folder {root} " in proc.stderr and "nothing was changed" in \
+            proc.stderr, proc.stderr
+
+
+def test_only_what_the_wizard_made_in_a_state_is_swept(tmp_path):
+    """24th hostile pass (part B) P6: in a real state, a folder or file the user keeps beside the wizard's own
+    (`notes/`, `team.txt`) is theirs: its modes stay; the wizard's history.json and envs/ are still closed."""
+    state = tmp_path / "state"
+    (state / "envs" / "e1").mkdir(parents=True)
+    (state / "notes").mkdir()
+    (state / "history.json").write_text('{"version": 1, "entries": []}')
+    (state / "team.txt").write_text("")
+    for path, mode in ((state / "notes", 0o775), (state / "team.txt", 0o664), (state / "history.json", 0o666),
+                       (state / "envs", 0o777)):
+        os.chmod(path, mode)
+    ensure_state_dir(state)
+    assert stat.S_IMODE((state / "notes").stat().st_mode) == 0o775
+    assert stat.S_IMODE((state / "team.txt").stat().st_mode) == 0o664
+    assert stat.S_IMODE((state / "history.json").stat().st_mode) == 0o644
+    assert stat.S_IMODE((state / "envs").stat().st_mode) == 0o755
+
+
+@pytest.mark.parametrize("where", ["", "envs", "modules/graphcast"])
+def test_a_sticky_folder_every_user_can_write_is_refused_never_changed(tmp_path, where):
+    """24th hostile pass (part B) P6: a 1777 folder became 1755. A sticky world-writable folder is shared on
+    purpose: it is refused by name, before any other change, and keeps its bits."""
+    state = tmp_path / "state"
+    (state / "envs").mkdir(parents=True)
+    (state / "modules" / "graphcast").mkdir(parents=True)
+    (state / "history.json").write_text("{}")
+    os.chmod(state / "history.json", 0o666)
+    os.chmod(state / where, 0o1777)
+    with pytest.raises(OperationFailed, match=r"sticky as /tmp is.*nothing was changed"):
+        ensure_state_dir(state)
+    assert stat.S_IMODE((state / where).stat().st_mode) == 0o1777
+    assert stat.S_IMODE((state / "history.json").stat().st_mode) == 0o666
+
+
+def test_a_command_the_lock_turns_away_changes_no_mode(tmp_path):
+    """24th hostile pass (part B) N1: a `remove` refused by the lock ("Another gc-wizard is already working") still
+    took write off uv's 0666 `.lock` inside the running install's new env. While another wizard holds the lock,
+    neither a command that reads the state nor one the lock turns away changes a mode in it."""
+    import subprocess
+    import sys
+
+    from tests.fixtures.cli import run_inproc
+    from tests.fixtures.state import REPO
+    from wizard.errors import LockHeld
+    from wizard.lock import StateLock
+
+    state = tmp_path / "state"
+    (state / "envs" / "tiny-a-1").mkdir(parents=True)
+    inside = state / "envs" / "tiny-a-1" / ".lock"
+    inside.write_text("")
+    code = ("import time; from wizard.lock import StateLock\n"
+            "with StateLock('install tiny-a'):\n    print('locked', flush=True); time.sleep(120)\n")
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=REPO,
+                              env={**os.environ, "GC_WIZARD_HOME": str(state)})
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        os.chmod(inside, 0o666)  # as uv's lock file is while the holder's install runs
+        read = run_inproc("history", "--json", env={"GC_WIZARD_HOME": str(state)})
+        assert read.returncode == 0 and "took group" not in read.stderr
+        os.environ["GC_WIZARD_HOME"] = str(state)
+        with pytest.raises(LockHeld):
+            StateLock("remove x").acquire()
+        assert stat.S_IMODE(inside.stat().st_mode) == 0o666
+    finally:
+        holder.kill()
+        holder.wait()
+    with StateLock("remove x"):  # the lock free again: the sweep runs, as before
+        assert stat.S_IMODE(inside.stat().st_mode) == 0o644

@@ -140,6 +140,8 @@ def run_remove(args: argparse.Namespace) -> int:
             say(f"Removed: {result['note']}. Its history entry stays.")
         else:
             say(f"Removed {result['env']} ({size_words(result['freed_bytes'])} freed). Its history entry stays.")
+        for line in result.get("also", []):  # the kernels and module files that ran it (24th pass B P4)
+            say(line)
     return 0
 
 

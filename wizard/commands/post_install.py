@@ -78,7 +78,8 @@ def _remove_kernel(args: argparse.Namespace) -> int:
     for kernel in result["removed"]:
         say(f"Removed the Jupyter kernel {kernel['name']}.")
         say(f"  spec:   {kernel['path']}")
-        say(f"  env:    {kernel['env']} (untouched)")
+        # "(untouched)" for a folder that is gone read as if it were still there (24th hostile pass (part B) P4)
+        say(f"  env:    {kernel['env']} ({'untouched' if kernel['env'] and Path(kernel['env']).exists() else 'gone'})")
     say("Restart Jupyter if it still lists the kernel.")
     return 0
 

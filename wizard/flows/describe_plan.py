@@ -240,31 +240,52 @@ def install_command(plan: Plan, command: str, slurm=None, given: InstallOptions 
     Why `given`: the line dropped `--installer pip`, `--python`, `--with-notebook` and a new `--env` folder, so pasting
     it installed something else than the plan shown (walk 22 #1: uv instead of pip, another folder, no notebook)."""
     recipe = plan.recipe
-    line = f"{command} install {recipe.id}"
     folder = Path(recipe.path).parent
-    if folder not in (builtin_recipes_dir(), user_recipes_dir()):
+    return install_line(
+        command, recipe.id,
         # A recipe from --recipes-dir: the pasted line found no such recipe without it (twelfth hostile pass #58).
-        line += f" --recipes-dir {shlex.quote(str(folder))}"
-    if plan.mode == "in-place" or (given is not None and given.env):
-        line += f" --env {shlex.quote(str(plan.env_dir))}"
-    if given is not None:
-        line += f" --installer {plan.installer}" if given.installer != DEFAULT_INSTALLER else ""
-        line += f" --python {shlex.quote(given.python)}" if given.python else ""
-        line += f" --alternative {shlex.quote(given.alternative)}" if given.alternative else ""
-        line += " --with-notebook" if given.with_notebook else ""
-        line += " --allow-extra-packages" if given.allow_extra_packages else ""
-    if plan.bundle:  # the bundle brings its GraphCast wheel, its wheels and the offline install itself
-        bundled = str(Path(plan.bundle) / BUNDLE_WHEELS)
-        line += f" --bundle {shlex.quote(plan.bundle)}"
-        line += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links
-                        if link not in recipe.find_links and link != bundled)
+        recipes_dir=str(folder) if folder not in (builtin_recipes_dir(), user_recipes_dir()) else None,
+        env=str(plan.env_dir) if plan.mode == "in-place" or (given is not None and given.env) else None,
+        installer=plan.installer if given is not None and given.installer != DEFAULT_INSTALLER else None,
+        python=given.python if given is not None else None,
+        alternative=given.alternative if given is not None else None,
+        with_notebook=bool(given is not None and given.with_notebook),
+        allow_extra_packages=bool(given is not None and given.allow_extra_packages),
+        bundle=plan.bundle, lock=plan.lock,
+        graphcast_src=plan.graphcast_src if plan.graphcast_src != recipe.graphcast.source else None,
+        find_links=[str(link) for link in plan.find_links if link not in recipe.find_links],
+        offline=plan.offline, slurm=slurm)
+
+
+def install_line(command: str, recipe_id: str, *, recipes_dir: str | None = None, env: str | None = None,
+                 installer: str | None = None, python: str | None = None, alternative: str | None = None,
+                 with_notebook: bool = False, allow_extra_packages: bool = False, bundle: str | None = None,
+                 lock: str | None = None, graphcast_src: str | None = None, find_links: list[str] | tuple = (),
+                 offline: bool = False, slurm=None) -> str:
+    """The one builder of every `install` line gc-wizard prints (the plan's "To run it:", rollback's advice from a
+    history entry's recorded sources): each value quoted for a shell, `--bundle` standing for its own GraphCast
+    wheel, wheels and offline install.
+
+    Why one: rollback's refusals built their own `gc-wizard install RECIPE --graphcast-src FILE`, which dropped the
+    entry's `--recipes-dir`, `--find-links`, `--offline`, `--bundle` and installer, so the advised line failed
+    with "unknown recipe" (24th hostile pass (part B) P2)."""
+    line = f"{command} install {shlex.quote(recipe_id)}"
+    line += f" --recipes-dir {shlex.quote(recipes_dir)}" if recipes_dir else ""
+    line += f" --env {shlex.quote(env)}" if env else ""
+    line += f" --installer {shlex.quote(installer)}" if installer else ""
+    line += f" --python {shlex.quote(python)}" if python else ""
+    line += f" --alternative {shlex.quote(alternative)}" if alternative else ""
+    line += " --with-notebook" if with_notebook else ""
+    line += " --allow-extra-packages" if allow_extra_packages else ""
+    if bundle:  # the bundle brings its GraphCast wheel, its wheels and the offline install itself
+        bundled = str(Path(bundle) / BUNDLE_WHEELS)
+        line += f" --bundle {shlex.quote(bundle)}"
+        line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links if link != bundled)
     else:
-        line += f" --lock {shlex.quote(plan.lock)}" if plan.lock else ""
-        if plan.graphcast_src != recipe.graphcast.source:
-            line += f" --graphcast-src {shlex.quote(plan.graphcast_src)}"
-        line += "".join(f" --find-links {shlex.quote(link)}" for link in plan.find_links
-                        if link not in recipe.find_links)
-        line += " --offline" if plan.offline else ""
+        line += f" --lock {shlex.quote(lock)}" if lock else ""
+        line += f" --graphcast-src {shlex.quote(graphcast_src)}" if graphcast_src else ""
+        line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links)
+        line += " --offline" if offline else ""
     if slurm is not None:
         line += (" --slurm" + (f" {shlex.quote(slurm.partition)}" if slurm.partition else "")
                  + "".join(f" --srun-arg={shlex.quote(arg)}" for arg in slurm.srun_args))

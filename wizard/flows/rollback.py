@@ -40,12 +40,17 @@ from typing import TYPE_CHECKING, Any
 
 from wizard import bounded, paths
 from wizard.after.follow import follow_current, follow_preview
+from wizard.after.kernel import gc_wizard_kernels, kernel_remove
+from wizard.after.module import module_env
+from wizard.after.next_steps import modules_dir
 from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
+from wizard.flows.describe_plan import install_line
 from wizard.flows.history import entry_traits, size_words
 from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
+from wizard.install.choices import DEFAULT_INSTALLER
 from wizard.install.plan import NO_REPLACE, Step
 from wizard.install.private_args import temporary_folder
 from wizard.install.recorded_set import (
@@ -142,7 +147,7 @@ def saved_list_problem(entry: Entry) -> str | None:
         return None
     return (f"the package list entry {entry.id} saved, {saved}, is {what}, so the sha256 of each package it records "
             f"cannot be read; nothing changed. Put the file back (from a backup of the state folder), or install "
-            f"the recipe again: `gc-wizard install {entry.recipe}`.")
+            f"the recipe again: `{install_advice(entry)}`.")
 
 
 def wheelhouse_problem(entry: Entry) -> str | None:
@@ -174,7 +179,7 @@ def wheelhouse_problem(entry: Entry) -> str | None:
                 f"but the package list it saved with each wheel's sha256, {entry.requirements_file}, is gone (no "
                 "such file), so whatever file those folders hold now would be installed; nothing changed. Put the "
                 f"file back (from a backup of the state folder), or install the recipe again "
-                f"(`gc-wizard install {entry.recipe} --find-links DIR`).")
+                f"(`{install_advice(entry)}`).")
     if not loose:
         changed = changed_wheelhouse_files(list(entry.packages), text, list(entry.find_links))
         if not changed:
@@ -184,13 +189,13 @@ def wheelhouse_problem(entry: Entry) -> str | None:
                 f"{'is' if len(changed) == 1 else 'are'} not the file recorded when it was installed (its sha256 "
                 "differs), so the wheelhouse changed since, or the history was edited to name another; nothing "
                 "changed. Put the recorded wheel back or move that file away, or install the recipe again "
-                f"(`gc-wizard install {entry.recipe}`).")
+                f"(`{install_advice(entry)}`).")
     named = ", ".join(loose[:3]) + (f" and {len(loose) - 3} more" if len(loose) > 3 else "")
     houses = ", ".join(str(f) for f in folders)
     return (f"entry {entry.id} would be installed from the wheelhouse{'s' if len(folders) > 1 else ''} it names "
             f"({houses}), but no sha256 was recorded for {named}, so whatever file those folders hold now would be "
             f"installed (one changed since, or a folder the history was edited to name); nothing changed. Install "
-            f"the recipe again (`gc-wizard install {entry.recipe} --find-links DIR`): a new install records each "
+            f"the recipe again (`{install_advice(entry)}`): a new install records each "
             "wheel's sha256, so it can be rebuilt later.")
 
 
@@ -210,25 +215,57 @@ def recorded_set_problem(entry: Entry) -> str | None:
         # (thirteenth hostile pass #29), but nothing a rebuild can fetch.
         return (f"{where}: entry {entry.id} got {line.split(' @ ', 1)[0]} from a URL holding a secret, which the "
                 "history keeps masked, so its environment cannot be rebuilt from the record; nothing changed. Roll "
-                f"back to another entry, or install again (`gc-wizard install {entry.recipe} --graphcast-src URL`).")
+                f"back to another entry, or install again (`{install_advice(entry, graphcast_src='URL')}`).")
     return (f"{where}: entry {entry.id} records the package {line!r}, which gc-wizard never records ({why}); "
             "the entry was edited, so nothing is installed from it and nothing changed. Roll back to another "
             "entry, or install again.")
 
 
 def changed_source_problem(entry: Entry) -> str | None:
-    """Why an entry whose GraphCast file or checkout changed since its install is not rebuilt from it, or None."""
+    """Why an entry whose GraphCast file or checkout changed since its install is not rebuilt from it, or None: which
+    case holds (changed, or gone), and an `install` line from the entry's recorded sources that runs — from the
+    changed source as it is now, or, where it is gone, with a word to fill in for a source the user has (24th
+    hostile pass (part B) P2: the advice named a gone bundle's wheel, and dropped every other recorded source)."""
     path = changed_source(list(entry.packages), entry.graphcast_source)
     if path is None:
         return None
-    if path.is_dir():
-        what, look = f"the checkout {path}", f" (`git -C {path} status` shows what changed, if it is a git checkout)"
-    else:
-        what, look = f"{path}", ""
+    folder = path.is_dir()
+    what = f"the checkout {path}" if folder else f"{path}"
+    if not os.path.lexists(path):
+        moved = (f"; the bundle folder it came from, {entry.bundle}, is gone too (moved?)" if entry.bundle
+                 and not os.path.isdir(entry.bundle) else "")
+        source = "a bundle folder" if entry.bundle else "a GraphCast source"
+        return (f"entry {entry.id} installed GraphCast from {what}, which is gone (no such file or folder now{moved}), "
+                "so its environment cannot be rebuilt as it was; nothing changed. Put it back where it was, or "
+                f"install the recipe again from {source} you have, in place of the word in capitals: "
+                f"`{install_advice(entry, graphcast_src='FILE', gone=True)}`.")
+    look = f" (`git -C {shlex.quote(str(path))} status` shows what changed, if it is a git checkout)" if folder else ""
     return (f"entry {entry.id} installed GraphCast from {what}, which has changed since the install (its sha256 "
-            "differs from the one recorded, or it is gone), so a rebuild would install something else under the "
-            f"entry's name; nothing changed. Put it back as it was{look}, or install the recipe again from it "
-            f"(`gc-wizard install {entry.recipe} --graphcast-src {path}`).")
+            "differs from the one recorded, or it cannot be read), so a rebuild would install something else under "
+            f"the entry's name; nothing changed. Put it back as it was{look}, or install the recipe again from it as "
+            f"it is now: `{install_advice(entry, graphcast_src=str(path))}`.")
+
+
+def install_advice(entry: Entry, *, graphcast_src: str | None = None, gone: bool = False) -> str:
+    """`gc-wizard install …` for `entry`'s recipe from the sources it recorded (its recipe folder, find-links,
+    offline, bundle, lock, installer), through the plan's own builder (`describe_plan.install_line`); `graphcast_src`
+    in place of the recorded local GraphCast source. A recorded folder or file that is gone is never named as a
+    source: a word in capitals (DIR, FILE) stands in its place, for the user to fill in. With `gone`, the bundle's
+    own GraphCast wheel is gone too, so its folder is asked for again."""
+    def there(value: str | None, word: str) -> str | None:
+        if not value or "://" in value or value.isupper():
+            return value
+        return value if os.path.exists(value) else word
+
+    given = graphcast_src if graphcast_src is not None else entry.graphcast_given
+    lock = entry.lock.get("path") if isinstance(entry.lock, dict) and isinstance(entry.lock.get("path"), str) else None
+    return install_line(
+        "gc-wizard", entry.recipe, recipes_dir=there(entry.recipes_dir, "DIR"),
+        installer=entry.installer if entry.installer and entry.installer != DEFAULT_INSTALLER else None,
+        bundle="DIR" if gone and entry.bundle else there(entry.bundle, "DIR"), lock=there(lock, "FILE"),
+        graphcast_src=there(given, "DIR" if given and not re.search(r"\.(whl|zip|tar\.gz|tgz)$", given) else "FILE"),
+        find_links=[there(link, "DIR") or link for link in entry.find_links if not holds_mask(link)],
+        offline=entry.offline)
 
 
 def _history_line(entry_id: str, value: str) -> int | None:
@@ -265,12 +302,12 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
     if link:
         return (f"{env} (entry {entry.id}) is {link}, so no environment can be used or rebuilt there; nothing "
                 f"changed. Remove the link (`rm {shlex.quote(str(env))}`; where it points is not touched), then roll "
-                f"back again to rebuild the environment, or install the recipe anew: `gc-wizard install {entry.recipe}`.")
+                f"back again to rebuild the environment, or install the recipe anew: `{install_advice(entry)}`.")
     if os.path.exists(env) and not env.is_dir():
         # Sixteenth hostile pass P7: a FIFO at the env's path made `uv venv` wait on it for the 30-minute limit.
         return (f"{env} (entry {entry.id}) is not an environment: {bounded.not_a_folder(env)}; nothing changed. Move "
                 "it aside, then roll back again to rebuild the environment there, or install the recipe anew: "
-                f"`gc-wizard install {entry.recipe}`.")
+                f"`{install_advice(entry)}`.")
     if _broken(env):
         # The folder is there, its interpreter is not (removed, or a link to a Python since uninstalled): a
         # rebuild would meet "already exists" (sixth pass 11e), and a wipe is the user's call, not ours.
@@ -281,18 +318,18 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
         # Never advise a `remove` that `remove` refuses (fourth pass H4: an entry naming `/` or the state folder).
         return (f"{broken} gc-wizard deletes only the environments it made, so this entry cannot be rolled back to "
                 f"(`gc-wizard history` keeps it); to have recipe {entry.recipe} again, install it anew: "
-                f"`gc-wizard install {entry.recipe}`.")
+                f"`{install_advice(entry)}`.")
     if not (env / "bin" / "python").exists() and not envs.in_envs_folder(env):
         return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
-                f"environments; nothing changed. To have that recipe again, install it anew: `gc-wizard install "
-                f"{entry.recipe}`.")
+                f"environments; nothing changed. To have that recipe again, install it anew: "
+                f"`{install_advice(entry)}`.")
     if (env / "bin" / "python").exists() and not _made_for(env, entry, history):
         # Sixteenth hostile pass P3: an edited entry naming the user's own venv (or `/`, or one reached through a
         # link in envs/) had `uv pip sync` uninstall its packages and a marker written into it.
         return (f"{env} (entry {entry.id}) is an environment gc-wizard did not make for this history: it has no "
                 f"{envs.MARKER} naming one of the history's entries for that folder, so a rollback will neither change "
                 "it nor make it current (the entry was edited, or the folder was replaced since). Nothing changed. "
-                f"Roll back to another entry, or install the recipe anew: `gc-wizard install {entry.recipe}`.")
+                f"Roll back to another entry, or install the recipe anew: `{install_advice(entry)}`.")
     unbuildable = None if (env / "bin" / "python").exists() else paths.uncreatable_env_path(str(env))
     if unbuildable:  # said before anything runs: uv refused it only at the rebuild, with its bare error
         return f"entry {entry.id} cannot be rebuilt: {unbuildable}. Nothing changed."
@@ -796,14 +833,60 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None,
             _mark_removed(history, env)
             return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": 0,
                     "note": f"removed the link {env}; {where} was left as it is"}
-        if confirm is not None and not confirm(remove_question(env, envs.disk_usage(env), envs.freed_by_removing(env),
-                                                               entry_traits(entry))):
+        kernels, modules = _env_users(env)
+        users = " and ".join(part for part in (
+            (f"the Jupyter kernel{'s' if len(kernels) > 1 else ''} {', '.join(k['name'] for k in kernels)}"
+             if kernels else ""),
+            f"the module file{'s' if len(modules) > 1 else ''} {', '.join(str(m) for m in modules)}" if modules else "",
+        ) if part)
+        question = remove_question(env, envs.disk_usage(env), envs.freed_by_removing(env), entry_traits(entry))
+        if users:
+            question += f" It also removes {users}, which gc-wizard wrote for it."
+        if confirm is not None and not confirm(question):
             raise UserError("Not confirmed; nothing deleted.")
         if progress is not None:
             progress(f"Deleting {env} …")
         freed = envs.remove_env(env)
         _mark_removed(history, env)
-        return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed}
+        return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": freed,
+                "also": _remove_env_users(env, kernels, modules)}
+
+
+def _env_users(env: Path) -> tuple[list[dict[str, Any]], list[Path]]:
+    """The Jupyter kernels and the state's Lmod module files gc-wizard wrote (they carry its mark) that run `env`."""
+    kernels = [k for k in gc_wizard_kernels() if envs.same_env(k.get("env"), env)]
+    try:
+        files = sorted(modules_dir().glob("*/*.lua"))
+    except OSError:
+        files = []
+    return kernels, [path for path in files if envs.same_env(module_env(path), env)]
+
+
+def _remove_env_users(env: Path, kernels: list[dict[str, Any]], modules: list[Path]) -> list[str]:
+    """Remove the kernels and module files of gc-wizard's that ran the environment just deleted, one line each (a
+    kernel or a module file that is left names the exact line that removes it).
+
+    Why: `remove` deleted an env that a gc-wizard kernel and module file still pointed at, without a word: Jupyter
+    listed a kernel that could not start, and `module load` put a gone bin/ on PATH (24th hostile pass (part B)
+    P4). They are the wizard's own, and of no use without the env, as `follow` re-points them when it can."""
+    lines = []
+    for kernel in kernels:
+        try:
+            kernel_remove(None, kernel["name"])
+        except WizardError as exc:
+            lines.append(f"The Jupyter kernel {kernel['name']} ({kernel['path']}) still runs {env}: {exc} Remove it "
+                         f"with `gc-wizard kernel remove --name {shlex.quote(kernel['name'])}`.")
+        else:
+            lines.append(f"Removed the Jupyter kernel {kernel['name']} ({kernel['path']}), which ran it.")
+    for path in modules:
+        try:
+            path.unlink()
+        except OSError as exc:
+            lines.append(f"The module file {path} still loads {env}: {exc.strerror or exc}. Remove it with "
+                         f"`rm {shlex.quote(str(path))}`.")
+        else:
+            lines.append(f"Removed the module file {path}, which loaded it.")
+    return lines
 
 
 def remove_refusal(current: Entry | None, entry: Entry) -> WizardError | None:

@@ -218,6 +218,10 @@ class _Transaction:
             entry.lock = {"path": self.plan.lock, "sha256": file_sha256(Path(self.plan.lock)),
                           "format": lock_format(Path(self.plan.lock))}
         entry.bundle = self.plan.bundle
+        entry.offline = bool(self.plan.offline)
+        folder = Path(self.recipe.path).parent
+        if folder not in (paths.builtin_recipes_dir(), paths.user_recipes_dir()):  # a --recipes-dir recipe
+            entry.recipes_dir = str(folder)
         self.log = paths.new_log("install", entry.id)
         entry.log = str(self.log)
         self.entry = self.history.add(entry)

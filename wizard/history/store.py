@@ -233,6 +233,12 @@ class Entry:
     graphcast_given: str | None = None
     """The local GraphCast source (a folder or file path) the plan of this install named, recorded when it began:
     the next plan offers it again even when this install was stopped or failed before anything was frozen."""
+    recipes_dir: str | None = None
+    """The `--recipes-dir` folder the recipe came from (None: a built-in or the user's own recipe folder), and
+    `offline`: whether the install used no index. With `find_links`, `bundle`, `lock` and `installer` they are the
+    sources an advised `install` line is built from (24th hostile pass (part B) P2: rollback's advice dropped
+    them, and the line it printed failed with "unknown recipe")."""
+    offline: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     """Fields this version does not know (written by a newer wizard): kept and written back."""
 

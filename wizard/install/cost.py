@@ -408,7 +408,7 @@ class _SizeCache:
         return {k: v for k, v in entries.items() if isinstance(v, int)} if isinstance(entries, dict) else {}
 
     def add(self, sizes: dict[str, int]) -> None:
-        if not sizes:
+        if not sizes or not paths.is_state_folder(paths.state_dir()):  # not a state: nothing written (24th pass B P6)
             return
         try:
             data = self._all()

@@ -7,6 +7,7 @@ way out (remove, then roll back), and no installer's advice to wipe on any chann
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -165,3 +166,52 @@ def test_an_environment_path_that_is_a_dead_link_is_named_at_once(tiny, isolated
     assert f"`rm {env}`" in error and "nothing changed" in error
     assert "os error" not in error and "Too many levels" not in error
     assert env.is_symlink() and not nowhere.exists() and _current(tiny) == b["entry_id"]
+
+
+def test_remove_takes_the_kernel_and_module_file_that_ran_the_env_away_and_says_so(tiny):
+    """24th hostile pass (part B) P4: `remove` deleted an env that a gc-wizard kernel and module file still pointed
+    at, without a word: Jupyter listed a kernel that could not start, and `module load` put a gone bin/ on PATH.
+    The wizard's own kernel.json and module file for that env go with it, each named; a kernel of another env, and
+    the user's own, stay."""
+    import json
+
+    from tests.fixtures.cli import run_inproc
+
+    tiny.house.add("ipykernel", "6.29.0")  # a real wheel the env's Python imports: all `kernel install` asks
+    tiny.write("tiny-k", ["pkg-a==1.0", "ipykernel==6.29.0"])
+    tiny.write("tiny-b", ["pkg-b==2.0", "ipykernel==6.29.0"])
+    _, k = tiny.install("tiny-k")
+    assert run_inproc("kernel", "install").returncode == 0
+    assert run_inproc("module", "install").returncode == 0
+    _, b = tiny.install("tiny-b")
+    assert run_inproc("kernel", "install").returncode == 0
+    kernels = Path(os.environ["JUPYTER_DATA_DIR"]) / "kernels"
+    own = kernels / "users-own"
+    own.mkdir()
+    (own / "kernel.json").write_text(json.dumps({"argv": [f"{k['env']}/bin/python"], "display_name": "Mine",
+                                                 "language": "python"}))
+    spec = kernels / "gc-wizard-tiny-k" / "kernel.json"
+    module = Path(os.environ["GC_WIZARD_HOME"]) / "modules" / "graphcast" / "tiny-k.lua"
+    assert spec.is_file() and module.is_file()
+
+    proc = run_inproc("remove", k["entry_id"], "--yes")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"Removed the Jupyter kernel gc-wizard-tiny-k ({spec}), which ran it." in proc.stdout
+    assert f"Removed the module file {module}, which loaded it." in proc.stdout
+    assert not spec.exists() and not module.exists() and not Path(k["env"]).exists()
+    assert (kernels / "gc-wizard-tiny-b" / "kernel.json").is_file() and (own / "kernel.json").is_file()
+
+
+def test_kernel_remove_for_a_gone_env_does_not_call_it_untouched(tiny):
+    """24th hostile pass (part B) P4: `kernel remove --env <gone path>` said "env: … (untouched)" of a folder that no
+    longer exists."""
+    from tests.fixtures.cli import run_inproc
+
+    tiny.house.add("ipykernel", "6.29.0")
+    tiny.write("tiny-k", ["pkg-a==1.0", "ipykernel==6.29.0"])
+    _, k = tiny.install("tiny-k")
+    assert run_inproc("kernel", "install").returncode == 0
+    shutil.rmtree(k["env"])
+    proc = run_inproc("kernel", "remove", "--env", k["env"])
+    assert proc.returncode == 0, proc.stderr
+    assert f"  env:    {k['env']} (gone)" in proc.stdout and "untouched" not in proc.stdout

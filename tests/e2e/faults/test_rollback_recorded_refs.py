@@ -210,3 +210,71 @@ def test_a_saved_package_list_that_cannot_be_read_is_named_for_what_it_is(tiny, 
     assert "no sha256 was recorded" not in error and "Traceback" not in proc.stderr
     assert not Path(a["env"]).exists() and not (tmp_path / "nowhere.txt").exists()
     assert next(e["id"] for e in tiny.history() if e["current"]) == b["entry_id"]
+
+
+def _advised_install(error: str) -> list[str]:
+    """The `gc-wizard install …` line a refusal advises, parsed by the CLI's own parser (a line it cannot parse
+    fails the test here), as the words a user pasting it runs."""
+    import re
+    import shlex
+
+    from wizard.cli import build_parser
+
+    (line,) = re.findall(r"`(gc-wizard install [^`]*)`", error)
+    words = shlex.split(line)[1:]
+    build_parser(words).parse_args(words)
+    return words
+
+
+@pytest.mark.parametrize("case", ["changed", "gone"])
+def test_the_advice_for_a_changed_or_gone_graphcast_file_keeps_the_recorded_sources_and_runs(tiny, case):
+    """24th hostile pass (part B) P2: rollback refused a rebuild whose GraphCast wheel had changed and advised
+    `gc-wizard install tiny-a --graphcast-src FILE`, which dropped the entry's --recipes-dir, --find-links and
+    --offline ("unknown recipe 'tiny-a'"), and named a file that was gone without saying so. The advice is built by
+    the plan's own builder from the recorded sources, says which case holds, parses with the CLI's parser, and the
+    changed case's line runs; a gone file is never named as the source."""
+    from tests.fixtures.wheels import build_wheel
+
+    a, b, entry = _installed_pair(tiny)
+    wheel = Path(tiny.graphcast)
+    if case == "changed":
+        build_wheel(wheel.parent, "graphcast", "0.1.1", module_source="changed = True\n")  # a valid, other wheel
+    else:
+        wheel.unlink()
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify", "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    words = _advised_install(error)
+    assert words[:2] == ["install", "tiny-a"]
+    assert words[words.index("--recipes-dir") + 1] == str(tiny.recipes)
+    assert words[words.index("--find-links") + 1] == str(tiny.house.path) and "--offline" in words
+    if case == "gone":
+        assert "which is gone (no such file or folder now)" in error and "has changed" not in error
+        assert words[words.index("--graphcast-src") + 1] == "FILE" and str(wheel) not in " ".join(words)
+        return
+    assert "which has changed since the install" in error and "is gone" not in error
+    assert words[words.index("--graphcast-src") + 1] == str(wheel)
+    ran = run_cli(*words, "--yes", "--no-verify", "--json")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+
+
+def test_a_moved_bundle_is_not_named_as_the_source(tmp_path):
+    """24th hostile pass (part B) P2 (b): an entry installed from a bundle that was moved since was advised
+    `--graphcast-src <the gone bundle's wheel>`, without --bundle. The advice asks for the bundle's folder, says it
+    is gone, and parses."""
+    from wizard.flows.rollback import changed_source_problem
+    from wizard.history.store import Entry
+
+    gone = tmp_path / "bunA"
+    wheel = gone / "wheels" / "graphcast-0.1.1-py3-none-any.whl"
+    requirement = f"graphcast @ file://{wheel}"
+    entry = Entry(id="20261128-000000-ab12", kind="install", recipe="tiny-a", env=str(tmp_path / "envs" / "x"),
+                  packages=[requirement, "pkg-a==1.0"], graphcast_source={"requirement": requirement, "sha256": "0" * 64},
+                  bundle=str(gone), find_links=[str(gone / "wheels")], recipes_dir=str(tmp_path),
+                  lock={"path": str(gone / "requirements.txt"), "sha256": "0" * 64, "format": "requirements"},
+                  installer="pip", offline=True)
+    error = changed_source_problem(entry)
+    assert f"the bundle folder it came from, {gone}, is gone too" in error
+    words = _advised_install(error)
+    assert words[words.index("--bundle") + 1] == "DIR" and str(gone) not in " ".join(words)
+    assert words[words.index("--installer") + 1] == "pip" and words[words.index("--recipes-dir") + 1] == str(tmp_path)

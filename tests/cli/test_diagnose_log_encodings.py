@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import subprocess
 import sys
@@ -243,3 +244,41 @@ def test_a_log_with_a_hole_of_nuls_is_read_as_a_log_and_the_hole_ends_a_line(tmp
     zeros.write_bytes(b"\0" * 20_000)  # nothing but NULs is no log
     proc = run_inproc("diagnose", str(zeros))
     assert proc.returncode == 2 and "is not a text log" in " ".join(proc.stderr.split())
+
+
+def _one_long_line_then(log: bytes, length: int) -> bytes:
+    """A gzip of one `length`-byte line of `a` (the tester's 49 KB file held 50 MB) and then `log`."""
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=9) as packer:
+        for _ in range(length >> 20):
+            packer.write(b"a" * (1 << 20))
+        packer.write(b"\n" + log)
+    return out.getvalue()
+
+
+def test_an_overlong_line_is_cut_to_its_ends_and_the_cut_is_said(tmp_path, monkeypatch):
+    """24th hostile pass (part A) P2: a 49 KB gzip of one 50 MB line and then a log took 128 s, and a 6.5 MB one ran
+    past 200 s: the scan's work grew with the line's length. Measured in work, not time: the characters the scanner is
+    fed stay near the log's own size however long the line, the finding after it is found, and the cut is said (on
+    stderr and in the JSON's `partial`); a log with nothing else in it is no clean bill."""
+    from wizard.verify import diagnose
+
+    fed: list[int] = []
+    feed = diagnose.Scanner.feed
+    monkeypatch.setattr(diagnose.Scanner, "feed", lambda self, text, *a, **k: (fed.append(len(text)),
+                                                                               feed(self, text, *a, **k))[1])
+    log = LOG.read_bytes()
+    path = tmp_path / "run.log.gz"
+    path.write_bytes(_one_long_line_then(log, 24 << 20))
+    assert path.stat().st_size < 60_000
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = last_json(proc)
+    assert data["findings"][0]["id"] == "cudnn_version_mismatch"
+    said = f"{path} has a line of {24 << 20:,} characters, longer than any log line, so gc-wizard scanned only the " \
+           f"first and last 64 KB of it and read past the middle."
+    assert data["partial"] == said and said in " ".join(proc.stderr.split())
+    assert sum(fed) < 4 * diagnose.LINE_KEPT + 3 * len(log), sum(fed)  # was over 48 MB: the line, twice
+    path.write_bytes(_one_long_line_then(b"", 24 << 20))
+    proc = run_inproc("diagnose", str(path))
+    assert proc.returncode == 2 and "No known problem was found in the part read" in proc.stderr

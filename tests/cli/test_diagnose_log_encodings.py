@@ -368,3 +368,13 @@ def test_a_tar_cut_inside_a_member_says_so_and_reads_what_came_before(tmp_path):
     assert data["findings"][0]["id"] == "cudnn_version_mismatch"
     assert data["partial"].startswith(f"{path} is cut short: the tar archive ends inside a member, so gc-wizard read "
                                       "only the "), data["partial"]
+
+
+def test_a_tar_member_that_turns_utf16_partway_is_a_text_member(tmp_path):
+    path = tmp_path / "job.tar"
+    _tar(path, {"bin.dat": bytes(range(256)) * 80,
+                "win.log": b"Starting job\n" * 5 + LOG.read_text().encode("utf-16-le")}, "w")
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert last_json(proc)["findings"][0]["id"] == "cudnn_version_mismatch"
+    assert "read its text member win.log and skipped its binary member bin.dat" in last_json(proc)["partial"]

@@ -503,7 +503,8 @@ class TarMembers(io.RawIOBase):
             self.ready, self.at = b"", 0
             return
         first = self._take(min(size, PEEK_BYTES))
-        if _binary(first) and not any(first.startswith(bom) for bom, _ in _BOMS) and _bomless_utf16(first) is None:
+        if (_binary(_UTF16_RUN.sub(b"", first)) and not any(first.startswith(bom) for bom, _ in _BOMS)
+                and _bomless_utf16(first) is None):  # judged as a whole log's first bytes are
             self.skipped.append(name)
             self._skip(size - len(first) + padding)
             self.ready, self.at = b"", 0

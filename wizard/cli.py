@@ -351,6 +351,8 @@ def _main(argv: list[str]) -> int:
         return ExitCode.OK
     except OSError as exc:
         code, message = ExitCode.FAILED, guard.describe_os_error(exc)
+    except MemoryError:  # the user's memory limit (`ulimit -v`), not a bug (24th hostile pass (part A) P3)
+        code, message = ExitCode.FAILED, guard.memory_limit_sentence()
     except Exception as exc:  # noqa: BLE001 - a bug in gc-wizard itself: one sentence and a log, never a traceback
         code, message = ExitCode.FAILED, _internal_error(exc)
     guard.ignore_further_signals()

@@ -13,7 +13,7 @@ import errno
 import os
 
 from wizard import paths
-from wizard.errors import WizardError, limit_sentence, terminal_gone_sentence
+from wizard.errors import WizardError, limit_sentence, memory_limit_sentence, terminal_gone_sentence
 from wizard.security import cut, redact_secrets, write_private_file
 
 _FAULTS = {
@@ -112,11 +112,14 @@ def describe_os_error(exc: OSError) -> str:
 
 def describe_error(exc: BaseException) -> str:
     """The sentence every face shows for an error the product can name: a WizardError's own text, an OSError's
-    path and fix (`describe_os_error`); anything else is gc-wizard's own bug (`internal_error`)."""
+    path and fix (`describe_os_error`), a MemoryError's limit (`memory_limit_sentence`: the user's `ulimit -v`, not a
+    bug; 24th hostile pass (part A) P3); anything else is gc-wizard's own bug (`internal_error`)."""
     if isinstance(exc, WizardError):
         return str(exc)
     if isinstance(exc, OSError):
         return describe_os_error(exc)
+    if isinstance(exc, MemoryError):
+        return memory_limit_sentence()
     return internal_error(exc)
 
 

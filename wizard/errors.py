@@ -175,6 +175,32 @@ def open_files_limit() -> tuple[int | None, int | None]:
     return (None if soft == unlimited else soft), (None if hard == unlimited else hard)
 
 
+def memory_limit_sentence() -> str:
+    """Why Python could not get memory, and how to lift it: this process's address-space or data limit (`ulimit -v`,
+    `ulimit -d`, which login nodes and Slurm jobs set) when one is set, else the machine's memory.
+
+    Why: a MemoryError is the user's limit, not gc-wizard's bug — under `ulimit -v` 250000 `install` ended as "an
+    error of its own (MemoryError:); this is a bug" (24th hostile pass (part A) P3). Nothing here allocates much: it
+    is said after memory ran out."""
+    limits = []
+    try:
+        import resource  # deferred: only a MemoryError needs it
+
+        for what, flag, kind in ((resource.RLIMIT_AS, "-v", "address-space"),
+                                 (resource.RLIMIT_DATA, "-d", "data")):
+            soft, _hard = resource.getrlimit(what)
+            if soft != resource.RLIM_INFINITY:
+                limits.append(f"its {kind} limit, `ulimit {flag}`, is {soft // 1024} KB")
+    except (ImportError, OSError, ValueError):
+        pass
+    if limits:
+        return (f"gc-wizard ran out of memory under this process's limit ({'; '.join(limits)}). Raise it in the shell "
+                "that runs gc-wizard (`ulimit -v unlimited`, or a larger value), or run it where more memory is "
+                "allowed; then run it again.")
+    return ("gc-wizard ran out of memory: this machine has no more free for it (no `ulimit -v` limit is set). Close "
+            "what uses much memory, or run it on another machine; then run it again.")
+
+
 def limit_sentence(number: int | None) -> str | None:
     """What an errno that is a *limit* (not a fault of a file) means and how to lift it, or None for any other errno.
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import subprocess
 import sys
@@ -243,3 +244,137 @@ def test_a_log_with_a_hole_of_nuls_is_read_as_a_log_and_the_hole_ends_a_line(tmp
     zeros.write_bytes(b"\0" * 20_000)  # nothing but NULs is no log
     proc = run_inproc("diagnose", str(zeros))
     assert proc.returncode == 2 and "is not a text log" in " ".join(proc.stderr.split())
+
+
+def _one_long_line_then(log: bytes, length: int) -> bytes:
+    """A gzip of one `length`-byte line of `a` (the tester's 49 KB file held 50 MB) and then `log`."""
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=9) as packer:
+        for _ in range(length >> 20):
+            packer.write(b"a" * (1 << 20))
+        packer.write(b"\n" + log)
+    return out.getvalue()
+
+
+def test_an_overlong_line_is_cut_to_its_ends_and_the_cut_is_said(tmp_path, monkeypatch):
+    """24th hostile pass (part A) P2: a 49 KB gzip of one 50 MB line and then a log took 128 s, and a 6.5 MB one ran
+    past 200 s: the scan's work grew with the line's length. Measured in work, not time: the characters the scanner is
+    fed stay near the log's own size however long the line, the finding after it is found, and the cut is said (on
+    stderr and in the JSON's `partial`); a log with nothing else in it is no clean bill."""
+    from wizard.verify import diagnose
+
+    fed: list[int] = []
+    feed = diagnose.Scanner.feed
+    monkeypatch.setattr(diagnose.Scanner, "feed", lambda self, text, *a, **k: (fed.append(len(text)),
+                                                                               feed(self, text, *a, **k))[1])
+    log = LOG.read_bytes()
+    path = tmp_path / "run.log.gz"
+    path.write_bytes(_one_long_line_then(log, 24 << 20))
+    assert path.stat().st_size < 60_000
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = last_json(proc)
+    assert data["findings"][0]["id"] == "cudnn_version_mismatch"
+    said = f"{path} has a line of {24 << 20:,} characters, longer than any log line, so gc-wizard scanned only the " \
+           f"first and last 64 KB of it and read past the middle."
+    assert data["partial"] == said and said in " ".join(proc.stderr.split())
+    assert sum(fed) < 4 * diagnose.LINE_KEPT + 3 * len(log), sum(fed)  # was over 48 MB: the line, twice
+    path.write_bytes(_one_long_line_then(b"", 24 << 20))
+    proc = run_inproc("diagnose", str(path))
+    assert proc.returncode == 2 and "No known problem was found in the part read" in proc.stderr
+
+
+@pytest.mark.parametrize("tail", ["utf-16-le", "utf-16-be with its mark", "utf-16-le and back to utf-8"])
+def test_a_log_that_turns_utf16_partway_is_read_stretch_by_stretch(tmp_path, tail):
+    """24th hostile pass (part A) P8: 40 plain lines and then a log in UTF-16 (a Windows tool's output appended) was
+    "not a text log (its first bytes are binary data, 53 74 61 72 …)", "Star…" called binary; the log was not read."""
+    start = b"Starting job on node gpu01\nloading modules ok\n" * 20
+    text = LOG.read_text()
+    middle = {"utf-16-le": text.encode("utf-16-le"), "utf-16-be with its mark": text.encode("utf-16"),
+              "utf-16-le and back to utf-8": "job step 2\n".encode("utf-16-le")}[tail]
+    end = LOG.read_bytes() if tail.endswith("back to utf-8") else b""
+    path = tmp_path / "mixed.log"
+    path.write_bytes(start + middle + end)
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert last_json(proc)["findings"][0]["id"] == "cudnn_version_mismatch" and "partial" not in last_json(proc)
+
+
+def _tar(path: Path, members: dict[str, bytes], mode: str) -> None:
+    import tarfile
+
+    with tarfile.open(path, mode) as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+
+
+@pytest.mark.parametrize("mode", ["w", "w:gz", "w:bz2"])
+def test_a_tar_is_read_member_by_member_its_binary_members_skipped_and_named(tmp_path, mode):
+    """24th hostile pass (part A) P8: a tar.gz with a binary member before the log was "not a text log (its first bytes
+    are binary data, 62 69 6e 2e 64 61 74 00 …)" (the tar header's "bin.dat"), and the log inside was not read; the
+    tar was never named. Each text member is read (a long name too), each binary one skipped and named."""
+    path = tmp_path / "job.tar"
+    long_name = "results/" + "n" * 120 + "/run.log"
+    _tar(path, {"bin.dat": bytes(range(256)) * 80, "notes.txt": b"step 1\n", long_name: LOG.read_bytes()}, mode)
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = last_json(proc)
+    assert data["findings"][0]["id"] == "cudnn_version_mismatch"
+    assert (f"is a tar archive: gc-wizard read its text members notes.txt, {long_name} and skipped its binary member "
+            "bin.dat.") in data["partial"]
+    assert "bin.dat" in " ".join(proc.stderr.split())
+
+
+def test_a_tar_with_no_text_member_is_named_as_a_tar_with_the_command_that_unpacks_it(tmp_path):
+    path = tmp_path / "job.tar.gz"
+    _tar(path, {"bin.dat": bytes(range(256)) * 80, "model.npz": b"PK\x03\x04" + bytes(300)}, "w:gz")
+    proc = run_inproc("diagnose", str(path))
+    said = " ".join(proc.stderr.split())
+    assert proc.returncode == 2 and "Traceback" not in said
+    assert (f"{path} (unpacked from gzip) is a tar archive with no text log in it (its members bin.dat, model.npz "
+            "are binary); unpack it (`tar xf FILE`) and give the log inside, as text.") in said, said
+
+
+def test_a_packed_tar_is_read_within_the_same_unpacking_bound(tmp_path, monkeypatch):
+    """24th hostile pass (part A) P8: a tar's members are read through the packing's layer, so its bound holds."""
+    from wizard.verify import log_text
+
+    monkeypatch.setattr(log_text, "FREE_BYTES", 1 << 20)
+    path = tmp_path / "job.tar.bz2"
+    _tar(path, {"bin.dat": bytes(range(256)) * 80,
+                "run.log": LOG.read_bytes() + b"step 1 of 1000 loss nan\n" * ((8 << 20) // 24)}, "w:bz2")
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = last_json(proc)
+    assert data["findings"][0]["id"] == "cudnn_version_mismatch"
+    assert "unpacks (bzip2) to more than 1032 times its packed size" in data["partial"]
+    assert "MB of it unpacked and not the rest" in data["partial"] and "binary member bin.dat" in data["partial"]
+
+
+def test_a_tar_cut_inside_a_member_says_so_and_reads_what_came_before(tmp_path):
+    whole = tmp_path / "whole.tar"
+    _tar(whole, {"run.log": LOG.read_bytes(), "later.log": b"step 2\n" * 400}, "w")
+    import tarfile
+
+    with tarfile.open(whole) as archive:
+        inside = archive.getmember("later.log").offset_data + 100
+    path = tmp_path / "job.tar"
+    path.write_bytes(whole.read_bytes()[:inside])  # inside later.log: its end and the end blocks are gone
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    data = last_json(proc)
+    assert data["findings"][0]["id"] == "cudnn_version_mismatch"
+    assert data["partial"].startswith(f"{path} is cut short: the tar archive ends inside a member, so gc-wizard read "
+                                      "only the "), data["partial"]
+
+
+def test_a_tar_member_that_turns_utf16_partway_is_a_text_member(tmp_path):
+    path = tmp_path / "job.tar"
+    _tar(path, {"bin.dat": bytes(range(256)) * 80,
+                "win.log": b"Starting job\n" * 5 + LOG.read_text().encode("utf-16-le")}, "w")
+    proc = run_inproc("diagnose", str(path), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert last_json(proc)["findings"][0]["id"] == "cudnn_version_mismatch"
+    assert "read its text member win.log and skipped its binary member bin.dat" in last_json(proc)["partial"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import os
 import subprocess
 import sys
 
@@ -138,3 +139,33 @@ def test_a_usage_error_is_one_sentence_with_the_suggestion_and_no_usage_block():
         assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1 and "usage:" not in proc.stderr, proc.stderr
     assert run_inproc("plan", "x", "--installer", "pipp").stderr == (
         "gc-wizard plan: --installer 'pipp' is not one of uv, pip; did you mean pip?\n")
+
+
+def test_a_memory_limit_is_named_as_the_users_limit_not_called_a_bug(isolated_state):
+    """24th hostile pass (part A) P3: under `ulimit -v` 250000, `install` ended as "an error of its own (MemoryError:);
+    this is a bug". A real MemoryError, under a real address-space limit, in a command (wherever it comes from) is
+    one sentence naming `ulimit -v` and its value, exit 1 and the JSON failure line; the app's words are the same."""
+    import json
+
+    from tests.fixtures.state import REPO
+
+    code = ("import re, resource, sys\n"
+            "from wizard import cli\n"
+            "from wizard.commands import detect\n"
+            "from wizard.error_sentences import describe_error\n"
+            "detect.run = lambda args: bytearray(8 << 30)\n"
+            "size = int(re.search(r'VmSize:\\s+(\\d+)', open('/proc/self/status').read()).group(1)) * 1024\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (size + (200 << 20), resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+            "app = describe_error(MemoryError())\n"
+            "code = cli.main(['detect', '--json'])\n"
+            "print('APP:' + app)\n"
+            "sys.exit(code)\n")
+    proc = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=str(REPO), env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout, proc.stderr[-1500:]
+    assert "bug" not in proc.stderr and not list((isolated_state / "logs").glob("crash-*.log"))
+    assert "ran out of memory under this process's limit (its address-space limit, `ulimit -v`, is " in proc.stderr
+    line = json.loads(proc.stdout.splitlines()[0])
+    assert line["ok"] is False and "`ulimit -v`" in line["error"]
+    app = proc.stdout.splitlines()[-1]
+    assert app.startswith("APP:gc-wizard ran out of memory under this process's limit") and "`ulimit -v`" in app

@@ -147,24 +147,26 @@ def run(args: argparse.Namespace) -> int:
     context = report.context() if report is not None else None
     findings = findings_for(scan, context=context)
     unknown = summarise(tail) if not findings else None
-    if not tail and not findings and not limit.partial:
+    # What was not read: a packing's bound or break, and the middles of overlong lines (24th hostile pass (part A) P2).
+    said = "the log on standard input" if source in STDIN_NAMES else one_line(source)
+    partial = "; and ".join(part for part in (limit.partial, scan.cuts.sentence(said)) if part) or None
+    if not tail and not findings and not partial:
         # Nothing at all: a clean bill for an empty file (a job whose output went elsewhere, a paste that did not take)
         # sent the user away from the cause (twenty-second hostile pass, case l3-empty).
-        where = "the log on standard input" if source in STDIN_NAMES else one_line(source)
-        raise UserError(f"{where} is empty, so there is nothing to diagnose; give the log the failing run printed "
+        raise UserError(f"{said} is empty, so there is nothing to diagnose; give the log the failing run printed "
                         "(a job's output file, a notebook cell's output, or `gc-wizard report`'s file).")
-    if limit.partial:  # a packed log read only in part: never a clean bill for the part not read
+    if partial:  # a log read only in part: never a clean bill for the part not read
         if not findings and unknown is None:
-            raise UserError(f"{limit.partial}. No known problem was found in the part read.")
-        warn(f"{limit.partial}.")
+            raise UserError(f"{partial}. No known problem was found in the part read.")
+        warn(f"{partial}.")
     name = "standard input" if source in STDIN_NAMES else source
     shown = one_line(name)  # a newline in the file's name must not end a line of the sentence (15th pass P11)
     if getattr(args, "json", False):
         data = {"findings": [f.to_dict() for f in findings], "log": name}
         if unknown is not None:
             data["unrecognised"] = unknown.to_dict()
-        if limit.partial:
-            data["partial"] = f"{limit.partial}."
+        if partial:
+            data["partial"] = f"{partial}."
         if report is not None:
             data["environment"] = report.to_dict()
         emit_json(data)

@@ -27,6 +27,9 @@ from wizard.error_sentences import (
     describe_os_error as describe_os_error,  # its home since the app says it too
 )
 from wizard.errors import STOP_SIGNALS, WizardError, signal_words
+from wizard.errors import (
+    memory_limit_sentence as memory_limit_sentence,  # a MemoryError's words (24th pass P3)
+)
 from wizard.security import json_text
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)

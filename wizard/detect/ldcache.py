@@ -15,6 +15,13 @@ from __future__ import annotations
 import struct
 
 CACHE = "/etc/ld.so.cache"
+#: The most of the file read: a server's cache is a few hundred KB; anything past this is no cache of libraries.
+MAX_BYTES = 64 * 1024 * 1024
+#: Bytes read at a time. Why not one `read(MAX_BYTES)`: Python allocates the whole buffer it is asked for before it
+#: reads, so under an address-space limit (`ulimit -v` 200000-250000 KB, which login nodes and Slurm jobs set) the
+#: 64 MiB buffer for a file of 100 KB was a MemoryError that stopped `install` as "a bug" (24th hostile pass (part A)
+#: P3). Memory now follows the file's real size.
+READ_BYTES = 64 * 1024
 
 _OLD_MAGIC = b"ld.so-1.7.0"
 _NEW_MAGIC = b"glibc-ld.so.cache1.1"
@@ -81,12 +88,25 @@ def _new_entries(data: bytes, start: int, names: tuple[bytes, ...] | None) -> li
             if names is None or data.startswith(names, start + key)]
 
 
+def read_bounded(path: str, limit: int = MAX_BYTES) -> bytes:
+    """The file's first `limit` bytes, read `READ_BYTES` at a time (see READ_BYTES: never a buffer of `limit`)."""
+    pieces: list[bytes] = []
+    size = 0
+    with open(path, "rb") as handle:
+        while size < limit:
+            piece = handle.read(min(READ_BYTES, limit - size))
+            if not piece:
+                break
+            pieces.append(piece)
+            size += len(piece)
+    return b"".join(pieces)
+
+
 def text(path: str = CACHE, names: tuple[str, ...] | None = None) -> str | None:
     """The cache as `ldconfig -p` lists it (without its count line), or only its libraries whose soname starts
     with one of `names`; None when it cannot be read here."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(64 * 1024 * 1024)
+        data = read_bounded(path)
     except OSError:
         return None
     found = entries(data, None if names is None else tuple(name.encode() for name in names))

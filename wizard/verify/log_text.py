@@ -6,6 +6,10 @@ when saved as UTF-16 (what PowerShell's `>` and Notepad's "Unicode" write), gzip
 rotate logs) or replaced by a binary file (nineteenth hostile pass P4): read as UTF-8 with replacement, none of its
 lines matched anything. Every way `diagnose` reads a log (a file, standard input) comes through `open_log_text`.
 
+A log may change its encoding partway (plain lines, then a Windows tool's UTF-16): it is read stretch by stretch
+(`_Stretches`). A tar, packed or not, is read member by member (`TarMembers`): its text members are scanned, its
+binary ones skipped and named, within the same byte bounds (24th hostile pass (part A) P8: both were "binary data").
+
 What a packed log may cost is bounded in bytes, not only in memory (`UnpackLimit`): a packing inside a packing was
 unpacked again to any depth, each layer multiplying the ratio, so a 13 KB file of three gzip layers was 4 GB of log,
 about 25 minutes of reading with nothing said (twenty-first hostile pass P2). A log is packed once, perhaps twice
@@ -25,6 +29,7 @@ import zlib
 from typing import BinaryIO, TextIO
 
 from wizard.errors import UserError
+from wizard.security import one_line
 
 #: Bytes looked at to tell the encoding or the packing: enough for a BOM, a magic number and a few lines.
 PEEK_BYTES = 8192
@@ -71,6 +76,9 @@ class UnpackLimit:
         self.cut: str | None = None
         """The sentence for a packed log whose packing ends early or breaks (a copy cut by an upload or mail limit, a
         flipped byte): what came before is read, but no clean bill may be given for the rest (22nd pass P4)."""
+        self.skipped: str | None = None
+        """The sentence for a tar whose binary members were skipped, naming them and the text members read (24th
+        hostile pass (part A) P8)."""
 
     def allowed(self) -> int:
         """The unpacked bytes a layer may make, given the packed bytes read so far."""
@@ -97,8 +105,9 @@ class UnpackLimit:
 
     @property
     def partial(self) -> str | None:
-        """Why only part of the log was read (the bound, or a packing cut short), or None: it was read whole."""
-        return self.stopped or self.cut
+        """Why only part of the log was read (the bound, a packing cut short, a tar's binary members skipped), or None:
+        it was read whole."""
+        return "; and ".join(part for part in (self.stopped or self.cut, self.skipped) if part) or None
 
     def unpack_command(self) -> str:
         """The shell line that unpacks every layer met and pipes the log to `diagnose`."""
@@ -127,11 +136,22 @@ def open_log_text(raw: BinaryIO, name: str, limit: UnpackLimit | None = None) ->
         if head.startswith(magic):
             raise UserError(f"{name} is packed with {what}, which gc-wizard does not unpack; unpack it first "
                             f"(`{command}`) and give the log inside.")
+    if head[257:262] == b"ustar":  # a tar (unpacked or not): its text members, member by member
+        members = io.BufferedReader(TarMembers(buffered, name, limit), UNPACK_BYTES)  # type: ignore[arg-type]
+        return _text(io.BufferedReader(_Stretches(members), UNPACK_BYTES))  # type: ignore[arg-type]
     encoding = next((codec for bom, codec in _BOMS if head.startswith(bom)), None) or _bomless_utf16(head)
-    if encoding is None and _binary(head):
+    if encoding is None and _binary(_UTF16_RUN.sub(b"", head)):  # a stretch of UTF-16 in text is text (24th pass P8)
         raise UserError(f"{name} is not a text log (its first bytes are binary data, "
                         f"{head[:8].hex(' ')} …); give the log the run printed, as text.")
-    return io.TextIOWrapper(buffered, encoding=encoding or "utf-8", errors="replace", newline=None)
+    if encoding == "utf-16":  # its byte-order mark says which end first, and is dropped
+        encoding = "utf-16-le" if buffered.read(2) == codecs.BOM_UTF16_LE else "utf-16-be"
+    if encoding in (None, "utf-16-le", "utf-16-be"):  # read stretch by stretch: the encoding may change partway
+        return _text(io.BufferedReader(_Stretches(buffered, encoding or "utf-8"), UNPACK_BYTES))  # type: ignore[arg-type]
+    return io.TextIOWrapper(buffered, encoding=encoding, errors="replace", newline=None)
+
+
+def _text(utf8: BinaryIO) -> TextIO:
+    return io.TextIOWrapper(utf8, encoding="utf-8", errors="replace", newline=None)
 
 
 class _Unpacked(io.RawIOBase):
@@ -307,3 +327,225 @@ def _binary(head: bytes) -> bool:
     text = head.decode("utf-8", errors="replace")
     controls = sum(1 for ch in text if ch == "\ufffd" or (ord(ch) < 32 and ch not in "\t\n\r\f\v\x1b"))
     return controls > len(text) * 0.3
+
+
+#: A stretch of UTF-16 in a byte stream: eight or more ASCII characters, each with its NUL (little- or big-endian).
+#: Text in UTF-8 has no NUL, and a hole's NULs come in runs, so neither is taken for one.
+_UTF16_RUN = re.compile(rb"(?:[\x01-\x7f]\x00){8,}|(?:\x00[\x01-\x7f]){8,}")
+#: Back to a one-byte encoding from UTF-16: 64 bytes of ASCII text holding a line end and no NUL (UTF-16's ASCII has a
+#: NUL in every pair, and no real text in UTF-16 is 32 characters whose bytes are all printable ASCII).
+_ASCII_RUN = re.compile(rb"[\t\r\n\x20-\x7e]{64,}")
+#: Bytes kept back at the end of a read in case a stretch's start is cut by it.
+_STRETCH_CARRY = 128
+
+
+class _Stretches(io.RawIOBase):
+    """A log whose encoding changes partway, read as UTF-8 stretch by stretch: plain text, then UTF-16 (a Windows
+    tool's output appended to a job log), and back, each switch taken only where it is unambiguous (`_UTF16_RUN`,
+    `_ASCII_RUN`); a byte-order mark at a switch is dropped.
+
+    Why: 40 ASCII lines and then a UTF-16 log was "not a text log (its first bytes are binary data, 53 74 61 72 …)",
+    quoting "Star…" as binary, and the log was not read (24th hostile pass (part A) P8). Work is linear: a read with
+    no NUL in it (every UTF-8 log's) is handed on as it is after one `memchr`."""
+
+    def __init__(self, source: BinaryIO, mode: str = "utf-8") -> None:
+        super().__init__()
+        self.source, self.mode = source, mode
+        self.decoder = codecs.getincrementaldecoder(mode)(errors="replace") if mode != "utf-8" else None
+        self.carry = b""
+        self.ready = b""
+        self.at = 0
+        self.ended = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while self.at >= len(self.ready) and not (self.ended and not self.carry):
+            self._more()
+        size = min(len(buffer), len(self.ready) - self.at)
+        buffer[:size] = self.ready[self.at:self.at + size]
+        self.at += size
+        return size
+
+    def _more(self) -> None:
+        chunk = self.source.read(UNPACK_BYTES)
+        self.ended = not chunk
+        data, self.carry = self.carry + chunk, b""
+        out: list[bytes] = []
+        while data:
+            if self.mode == "utf-8":
+                found = _UTF16_RUN.search(data) if b"\x00" in data else None
+                if found is None:
+                    keep = 0 if self.ended else min(len(data), _STRETCH_CARRY)
+                    out.append(data[:len(data) - keep])
+                    self.carry = data[len(data) - keep:]
+                    break
+                start = found.start()
+                mode = "utf-16-le" if data[start] else "utf-16-be"
+                bom = codecs.BOM_UTF16_LE if mode == "utf-16-le" else codecs.BOM_UTF16_BE
+                out.append(data[:start - 2] if data[max(0, start - 2):start] == bom else data[:start])
+                self.mode, self.decoder = mode, codecs.getincrementaldecoder(mode)(errors="replace")
+                data = data[start:]
+            else:
+                found = next((run for run in _ASCII_RUN.finditer(data)
+                              if b"\n" in run.group(0) or b"\r" in run.group(0)), None)
+                if found is None:
+                    keep = 0 if self.ended else min(len(data), _STRETCH_CARRY)
+                    out.append(self.decoder.decode(data[:len(data) - keep], final=self.ended).encode("utf-8"))
+                    self.carry = data[len(data) - keep:]
+                    break
+                out.append(self.decoder.decode(data[:found.start()], final=True).encode("utf-8"))
+                self.mode, self.decoder = "utf-8", None
+                data = data[found.start():]
+        self.ready, self.at = b"".join(out), 0
+
+
+#: A tar member's header: 512 bytes, "ustar" at 257 (POSIX and GNU tar both write it).
+_TAR_BLOCK = 512
+#: Names and pax records read at most from a member that holds them (a GNU long name, a pax header): a path is short.
+_TAR_NAME_BYTES = 64 * 1024
+
+
+class TarMembers(io.RawIOBase):
+    """A tar archive's text members, one after another (a line end between), its binary members skipped and named
+    (`skipped`), read member by member from the stream: nothing of it is held but a header and a piece.
+
+    Why: a tar.gz with a binary member before the log was "not a text log (its first bytes are binary data, 62 69 6e
+    2e 64 61 74 00 …)", the member's name in the tar header quoted as binary, and the log inside was not read; one with
+    the log first was read only by accident, the headers as text (24th hostile pass (part A) P8)."""
+
+    def __init__(self, source: BinaryIO, name: str, limit: UnpackLimit) -> None:
+        super().__init__()
+        self.source, self.name, self.limit = source, name, limit
+        self.read_members: list[str] = []
+        self.skipped: list[str] = []
+        self.left = 0  # bytes of the current text member not yet handed on
+        self.padding = 0
+        self.ready = b""
+        self.at = 0
+        self.done = False
+        self.long_name: str | None = None
+        self.made = 0  # bytes of text members handed on
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while self.at >= len(self.ready) and not self.done:
+            self._more()
+        size = min(len(buffer), len(self.ready) - self.at)
+        buffer[:size] = self.ready[self.at:self.at + size]
+        self.at += size
+        return size
+
+    def _take(self, size: int) -> bytes:
+        data = self.source.read(size)
+        if len(data) < size:
+            raise EOFError
+        return data
+
+    def _skip(self, size: int) -> None:
+        while size > 0:
+            size -= len(self._take(min(size, UNPACK_BYTES)))
+
+    def _more(self) -> None:
+        try:
+            if self.left:
+                self.ready, self.at = self._take(min(self.left, UNPACK_BYTES)), 0
+                self.left -= len(self.ready)
+                self.made += len(self.ready)
+                if not self.left:
+                    self._skip(self.padding)
+                    self.ready += b"\n"
+                return
+            self._next_member()
+        except EOFError:  # the archive ends inside a member: what came before is read, and the cut said
+            if self.limit.cut is None:  # the first break is the one said (a packing's below this, if any)
+                read = (f"read only the {self.made:,} bytes of text members before that" if self.made else
+                        "could read none of its text members")
+                self.limit.cut = (f"{self.name} is cut short: the tar archive ends inside a member, so gc-wizard "
+                                  f"{read}; the rest is not in this copy (an upload or mail size limit cuts files "
+                                  "like this), so give the whole file")
+            self._finish()
+
+    def _next_member(self) -> None:
+        header = self.source.read(_TAR_BLOCK)
+        if 0 < len(header) < _TAR_BLOCK:
+            raise EOFError  # cut inside a header
+        if not header.strip(b"\x00"):  # the end blocks, or the end of the stream
+            self._finish()
+            return
+        try:
+            size = _tar_number(header[124:136])
+        except ValueError:
+            size = -1
+        if header[257:262] != b"ustar" or size < 0:
+            raise UserError(f"{self.name} is a tar archive whose member headers are damaged after "
+                            f"{', '.join(self.read_members + self.skipped) or 'its start'}; unpack it yourself "
+                            "(`tar xf FILE`) and give the log inside, as text.")
+        kind = header[156:157]
+        padding = -size % _TAR_BLOCK
+        name = self.long_name or _tar_name(header)
+        self.long_name = None
+        if kind in (b"L", b"x"):  # a GNU long name, a pax header: the next member's name
+            data = self._take(min(size, _TAR_NAME_BYTES))
+            self._skip(size - len(data) + padding)
+            if kind == b"L":
+                self.long_name = data.rstrip(b"\x00").decode("utf-8", "replace")
+            else:
+                found = re.search(rb"\d+ path=([^\n]*)\n", data)
+                self.long_name = found.group(1).decode("utf-8", "replace") if found else None
+            self.ready, self.at = b"", 0
+            return
+        if kind not in (b"0", b"\x00", b"7") or not size:  # a folder, a link, a device: nothing to read
+            self._skip(size + padding)
+            self.ready, self.at = b"", 0
+            return
+        first = self._take(min(size, PEEK_BYTES))
+        if (_binary(_UTF16_RUN.sub(b"", first)) and not any(first.startswith(bom) for bom, _ in _BOMS)
+                and _bomless_utf16(first) is None):  # judged as a whole log's first bytes are
+            self.skipped.append(name)
+            self._skip(size - len(first) + padding)
+            self.ready, self.at = b"", 0
+            return
+        self.read_members.append(name)
+        self.made += len(first)
+        self.left, self.padding = size - len(first), padding
+        self.ready, self.at = first + (b"" if self.left else b"\n"), 0
+        if not self.left:
+            self._skip(padding)
+
+    def _finish(self) -> None:
+        self.done = True
+        self.ready, self.at = b"", 0
+        if self.skipped and not self.read_members and self.limit.partial is None:
+            members = (f"its member {_names(self.skipped)} is binary" if len(self.skipped) == 1 else
+                       f"its members {_names(self.skipped)} are binary")
+            raise UserError(f"{self.name} is a tar archive with no text log in it ({members}); unpack it "
+                            "(`tar xf FILE`) and give the log inside, as text.")
+        if self.skipped:
+            read = (f"read its text member{'s' if len(self.read_members) > 1 else ''} "
+                    f"{_names(self.read_members)} and " if self.read_members else "")
+            self.limit.skipped = (f"{self.name} is a tar archive: gc-wizard {read}skipped its binary "
+                                  f"member{'s' if len(self.skipped) > 1 else ''} {_names(self.skipped)}")
+
+
+def _names(names: list[str]) -> str:
+    """Members named in a sentence: the first five, and an ellipsis for the rest."""
+    return ", ".join(one_line(name) for name in names[:5]) + (" …" if len(names) > 5 else "")
+
+
+def _tar_number(field: bytes) -> int:
+    """A tar header's size: octal digits, or GNU's base-256 (first byte 0x80) for sizes past 8 GB."""
+    if field[:1] == b"\x80":
+        return int.from_bytes(field[1:], "big")
+    digits = field.replace(b"\x00", b" ").strip()
+    return int(digits, 8) if digits else 0
+
+
+def _tar_name(header: bytes) -> str:
+    """The member's path: ustar's prefix (345) and name (0)."""
+    name = header[:100].split(b"\x00", 1)[0]
+    prefix = header[345:500].split(b"\x00", 1)[0]
+    return (prefix + b"/" + name if prefix else name).decode("utf-8", "replace")

@@ -87,3 +87,22 @@ def test_a_file_that_is_no_cache_is_none_and_ldconfig_is_asked_instead(tmp_path)
     assert ldcache.text(str(tmp_path / "missing")) is None
     assert driver_library_findable({}, None)  # unreadable: the probe child finds out for real
 
+
+
+def test_the_cache_is_read_under_an_address_space_limit_that_a_64_mib_buffer_overruns():
+    """24th hostile pass (part A) P3: `install` under `ulimit -v` 200000-250000 ended as "MemoryError … this is a bug":
+    the cache (tens of KB) was read with one `read(64 MiB)`, which allocates the whole buffer first. Read here in a
+    process whose address space has 40 MiB to spare: the same listing as without the limit."""
+    import sys
+
+    if not os.path.exists(ldcache.CACHE):
+        pytest.skip("no /etc/ld.so.cache here")
+    code = ("import re, resource\n"
+            "size = int(re.search(r'VmSize:\\s+(\\d+)', open('/proc/self/status').read()).group(1)) * 1024\n"
+            "from wizard.detect import ldcache\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (size + (40 << 20), resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+            "print(ldcache.text(), end='')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=str(Path(__file__).resolve().parents[3]))
+    assert proc.returncode == 0 and "MemoryError" not in proc.stderr, proc.stderr[-1500:]
+    assert proc.stdout == ldcache.text() and proc.stdout.startswith("\t")

@@ -388,3 +388,30 @@ def test_a_big_logs_wait_is_said_as_a_range_not_one_number(tmp_path, monkeypatch
     assert proc.returncode == 0, proc.stderr
     assert f"reading {log} (0 MB) in pieces; this takes 1 s to 1 s (longer on a busy machine)" in proc.stderr
     assert command._duration(125) == "2 min" and command._duration(12.4) == "12 s"
+
+
+def test_capped_blocks_cut_only_overlong_lines_to_their_ends_across_block_edges(monkeypatch):
+    """24th hostile pass (part A) P2: the reader cuts a line longer than twice LINE_KEPT to its first and last
+    LINE_KEPT characters (two lines), at "\\n" or "\\r", wherever the blocks it reads end; every other line is whole."""
+    import io
+
+    from wizard.verify import diagnose
+
+    monkeypatch.setattr(diagnose, "LINE_KEPT", 5)
+    monkeypatch.setattr(diagnose, "CHUNK_CHARS", 7)
+
+    def expected(text: str) -> tuple[str, int]:
+        parts = re.split(r"([\r\n])", text)
+        out, cut = [], 0
+        for index in range(0, len(parts), 2):
+            line = parts[index]
+            if len(line) > 10:
+                line, cut = line[:5] + "\n" + line[-5:], cut + 1
+            out += [line, parts[index + 1] if index + 1 < len(parts) else ""]
+        return "".join(out), cut
+
+    chance = random.Random(24)
+    for _ in range(3000):
+        text = "x" * chance.randint(0, 40) + "".join(chance.choice("abcab\n\r") for _ in range(chance.randint(0, 60)))
+        cuts = diagnose.LineCuts()
+        assert ("".join(diagnose.capped_blocks(io.StringIO(text), cuts)), cuts.count) == expected(text), repr(text)

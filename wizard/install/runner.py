@@ -354,6 +354,10 @@ def check_step(step, env: dict[str, str]) -> tuple[str, str | None]:
         except OperationFailed as exc:
             raise StepSetupError(f"Step {step.name}: {exc}") from None
     installer = step_installer(argv)
+    if installer == "pip":  # pip's own settings files and the places they name: the rule uv's are held to above
+        problem = settings_problem("pip", env, cwd or os.getcwd())
+        if problem:
+            raise StepSetupError(f"Step {step.name}: {problem}")
     if installer is not None:  # a PIP_TARGET or a uv.toml `[pip] prefix` would install outside the environment
         problem = placement_problem(installer, env, cwd or os.getcwd())
         if problem:

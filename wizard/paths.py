@@ -385,15 +385,13 @@ def env_python_problem(env: Path) -> str | None:
     `pyvenv.cfg` must be there, none in `bin/`, and the link chain must end at an interpreter binary — not at a
     script (`#!`), which may exec any Python with its own prefix (the 24th hostile pass (part B) P7 wrapper exec'd
     another venv's python, and uv then synced that venv). Without a `pyvenv.cfg` the python's prefix is its base
-    installation's: an installer pointed at it changes the machine's Python."""
+    installation's (unless the binary is inside the env: a whole installation, a conda env): an installer pointed
+    at it changes the machine's Python."""
     python = env / "bin" / "python"
     if not os.path.lexists(python):
         return None  # missing: the caller's to name ("does not exist")
     if os.path.lexists(env / "bin" / "pyvenv.cfg"):
         return f"{env / 'bin' / 'pyvenv.cfg'} makes its python take {env / 'bin'} as its environment"
-    if not (env / "pyvenv.cfg").is_file():
-        return (f"{env / 'pyvenv.cfg'} is missing, so its python ({os.path.realpath(python)}) runs as the "
-                "Python installation it belongs to, not as this environment")
     real = os.path.realpath(python)
     try:
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
@@ -402,10 +400,16 @@ def env_python_problem(env: Path) -> str | None:
         finally:
             os.close(fd)
     except OSError:
-        return None  # unreadable or gone: running it fails on its own
+        head = b""  # unreadable or gone: running it fails on its own
     if head == b"#!":
         return (f"its python leads to {real}, a script, which may start any Python as its own environment rather "
                 "than this one")
+    if not (env / "pyvenv.cfg").is_file():
+        # A whole installation (a conda env, a Python built into the folder) is its own prefix: its binary is in it.
+        if Path(os.path.realpath(env)) in Path(real).parents:
+            return None
+        return (f"{env / 'pyvenv.cfg'} is missing, so its python ({real}) runs as the Python installation it "
+                "belongs to, not as this environment")
     return None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -88,6 +89,15 @@ def test_the_guard_reads_the_env_without_running_it(tmp_path):
     (env / "bin" / "python").symlink_to(script)
     with pytest.raises(paths.ForeignFolder, match="a script"):
         paths.guard_env_python(env)
+    # A whole installation (a conda env) has no pyvenv.cfg: its own binary, inside it, makes it its own prefix.
+    whole = tmp_path / "conda"
+    (whole / "bin").mkdir(parents=True)
+    shutil.copy(os.path.realpath(sys.executable), whole / "bin" / "python3.11")
+    (whole / "bin" / "python").symlink_to("python3.11")
+    assert paths.env_python_problem(whole) is None
+    (whole / "bin" / "python").unlink()
+    shutil.copy(script, whole / "bin" / "python")  # a script inside it is still refused
+    assert "a script" in paths.env_python_problem(whole)
 
 
 @pytest.mark.parametrize("argv", [

@@ -119,3 +119,16 @@ def test_the_runner_checks_every_installer_step_pointed_at_an_env(tmp_path, argv
     with pytest.raises(StepSetupError, match=f"Step sync: the environment {env}: .* a script"):
         check_step(Step(name="sync", title="sync", kind="sync", argv=argv), {"PATH": os.environ.get("PATH", "")})
     assert installer_env((uv_bin(), "venv", "--python", str(env / "bin" / "python"), str(tmp_path / "new"))) is None
+
+
+def test_verify_runs_no_env_python_that_leads_to_a_script(tiny, tmp_path):
+    """verify runs the env's python (its probe): the same guard as rollback, not only activate's swap rule."""
+    victim = _victim(tmp_path, tiny.house)
+    _, a = tiny.install("tiny-a")
+    env = Path(a["env"])
+    script, ran = _wrapper(tmp_path, victim)
+    (env / "bin" / "python").unlink()
+    (env / "bin" / "python").symlink_to(script)
+    proc = run_cli("verify", "--env", str(env))
+    assert proc.returncode != 0 and "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    assert f"{script}, a script" in " ".join(proc.stderr.split()) and not ran.exists(), proc.stderr

@@ -634,6 +634,8 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
     """The interpreter the environment gets: the env's own in place, else the one `--python` names (`request`),
     else one that fits the recipe."""
     if mode == "in-place":
+        # asked of the env's python (run) and installed into: the guard of both (24th hostile pass (part B) P7)
+        paths.guard_env_python(env_dir)
         found = probe_python(str(env_dir / "bin" / "python"), "env")
         if found is None:
             raise UserError(f"--env {env_dir}: bin/python does not run")

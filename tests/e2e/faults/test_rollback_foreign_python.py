@@ -132,3 +132,20 @@ def test_verify_runs_no_env_python_that_leads_to_a_script(tiny, tmp_path):
     proc = run_cli("verify", "--env", str(env))
     assert proc.returncode != 0 and "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     assert f"{script}, a script" in " ".join(proc.stderr.split()) and not ran.exists(), proc.stderr
+
+
+def test_an_in_place_install_never_runs_an_env_python_that_leads_to_a_script(tiny, tmp_path):
+    """`install --env ENV` into an existing env asks its python its version (a run), then installs into it: the
+    plan refuses a bin/python leading to a script before either, and nothing is installed anywhere."""
+    victim = _victim(tmp_path, tiny.house)
+    before = _victim_set(victim)
+    env = tmp_path / "inplace"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    script, ran = _wrapper(tmp_path, victim)
+    (env / "bin" / "python").unlink()
+    (env / "bin" / "python").symlink_to(script)
+    proc, _ = tiny.install("tiny-a", "--env", str(env))
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "Traceback" not in out, out
+    assert f"{script}, a script" in " ".join(out.split()) and not ran.exists(), out
+    assert _victim_set(victim) == before

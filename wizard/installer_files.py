@@ -102,7 +102,108 @@ def settings_problem(installer: str, environ: Mapping[str, str], cwd: str | os.P
         return (f"{installer} reads its settings from {path}, and {why}: {installer} would wait on it or read it "
                 f"without end, so nothing was started. Move it away, or set {off} to have {installer} read no "
                 "settings file.")
+    return trust_problem(installer, environ, cwd)
+
+
+#: The settings that name where packages come from, in a uv settings file (its top level and `[pip]`) and in a
+#: pip.conf; a uv `[[index]]` table names its place under `url`.
+_SOURCE_KEYS = ("find-links", "index-url", "extra-index-url")
+_PIP_SECTIONS = ("global", "install", "download", "wheel")
+
+
+def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
+    """Why `installer` may not start here because a settings file it reads on its own, or a local place such a file
+    (or `UV_FIND_LINKS` / `PIP_FIND_LINKS`) sends it to for packages, could be swapped by another local user — the
+    rule `--find-links` is held to (`source_trust.refuse_swappable_source`) — as the refusal's sentences, naming the
+    file (and the line of the place); None when none.
+
+    Why this, not `--no-config`: a user's own uv.toml or pip.conf (a lab mirror, a wheelhouse of their own) is
+    theirs to set and the plan names it; turning every file off would drop what they legitimately chose, and
+    translating it into flags would be a second reader of uv's settings that can drift from uv's. But root ran uv
+    under a `uv.toml` one folder above the state that another user owned (or, with `HOME` left at theirs, their
+    `~/.config/uv/uv.toml`), and installed the wheel with a `.pth` it named (24th hostile pass (part B) P5). So
+    every file the installer would read, and every local place it names, goes through the swap rule; every start
+    of uv (`uv_tool.uv_bin`), every installer step (`runner.check_step`) and the check before an install
+    (`check_before_install`) ask this through `settings_problem`, and the plan marks it "!"."""
+    import re  # deferred, as the two below: the check runs only where an installer is about to start
+
+    from wizard.errors import UserError
+    from wizard.source_trust import refuse_swappable_source
+
+    def refused(named: str, place: Path, what: str, way_out: str | None = None) -> str | None:
+        try:
+            refuse_swappable_source(named, place, what, harm=f"have {installer} install (and run) their code",
+                                    way_out=way_out, untouched="nothing was started")
+        except UserError as exc:
+            return str(exc)
+        return None
+
+    files = uv_files(environ, cwd) if installer == "uv" else pip_files(environ)
+    for path in files:
+        off = "UV_NO_CONFIG=1" if installer == "uv" else "PIP_CONFIG_FILE=/dev/null"
+        why = refused(f"{installer}'s settings file {path} (which {installer} reads on its own)", path,
+                      "the settings file", f"move it away, or set {off} to have {installer} read no settings file")
+        if why:
+            return why
+        for place, line in _local_sources(installer, path, cwd):
+            where = f"line {line} of {path}" if line else str(path)
+            why = refused(f"the package source {place} ({where}, which {installer} reads on its own)", place,
+                          "the wheelhouse", f"take it out of {path}, or copy the wheelhouse to a folder only you "
+                          "can write and name that instead")
+            if why:
+                return why
+    variable = "UV_FIND_LINKS" if installer == "uv" else "PIP_FIND_LINKS"
+    for text in re.split(r"[,\s]+", environ.get(variable, "")):
+        place = _local_place(text)
+        if place is not None and place.is_absolute():
+            why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
+            if why:
+                return why
     return None
+
+
+def _local_place(text: str) -> Path | None:
+    """The path a source setting names on this machine (a path, a `file://` URL), or None for a remote one."""
+    from urllib.parse import unquote, urlsplit  # deferred: only a settings file naming sources reads it
+
+    text = text.strip()
+    if not text:
+        return None
+    if text.lower().startswith("file://"):
+        return Path(unquote(urlsplit(text).path))
+    if "://" in text:
+        return None
+    return Path(os.path.expanduser(text))
+
+
+def _local_sources(installer: str, path: Path, cwd: str | os.PathLike[str] | None) -> list[tuple[Path, int | None]]:
+    """(place, line) for each local place the settings file `path` names as a package source, read as data; a
+    relative one once against the file's folder and once against the folder the installer runs in (where each
+    installer reads it), each line the first that holds the value (None where none does)."""
+    values: list[str] = []
+    if installer == "uv":
+        data = uv_settings(path)
+        for table in (data, data.get("pip") if isinstance(data.get("pip"), dict) else {}):
+            for key in _SOURCE_KEYS:
+                value = table.get(key)
+                values += [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] \
+                    if isinstance(value, list) else []
+            indexes = table.get("index")
+            values += [i["url"] for i in indexes if isinstance(i, dict) and isinstance(i.get("url"), str)] \
+                if isinstance(indexes, list) else []
+    else:
+        settings = pip_settings(path, _PIP_SECTIONS)
+        values += [word for key in _SOURCE_KEYS for word in settings.get(key, "").split()]
+    lines = settings_text(path).splitlines()
+    out: list[tuple[Path, int | None]] = []
+    for value in values:
+        place = _local_place(value)
+        if place is None:
+            continue
+        line = next((n for n, text in enumerate(lines, 1) if value in text), None)
+        bases = [path.parent] + ([Path(cwd)] if cwd is not None else [])
+        out += [(place, line)] if place.is_absolute() else [(base / place, line) for base in bases]
+    return list(dict.fromkeys(out))
 
 
 def settings_text(path: Path) -> str:

@@ -491,6 +491,61 @@ def guard_env(env: Path) -> None:
         _note(ENV_WARNINGS, loose, env)
 
 
+def guard_env_python(env: Path | str) -> Path:
+    """The environment's `bin/python`, checked before it is run or an installer is pointed at it (`uv pip …
+    --python ENV/bin/python`): `guard_env`'s rule (the one verify and activate refuse by), then, without running
+    it, that the interpreter it starts is this environment's (`env_python_problem`). Raises `ForeignFolder`
+    naming the file and why; "nothing was run".
+
+    Why one guard for every runner: verify and activate refused an env whose `bin/python` led into another
+    user's folder, but `rollback` ran the same link (its freeze, then `uv pip sync` of whatever Python that
+    reported): it uninstalled the packages of a venv outside the state, and in one run 101 of root's base Python
+    (24th hostile pass (part B) P7). Every freeze, hash, sync, kernel probe and installer step goes through this."""
+    env = Path(env)
+    guard_env(env)
+    why = env_python_problem(env)
+    if why:
+        raise ForeignFolder(f"the environment {env}: {why}, so an installer pointed at it would change another "
+                            "Python than this environment's. Install it again (`gc-wizard install`); nothing was "
+                            "run.")
+    return env / "bin" / "python"
+
+
+def env_python_problem(env: Path) -> str | None:
+    """Why `env/bin/python` would not start as this environment's Python (its `sys.prefix` elsewhere), read
+    without running it; None when it would. Python takes a venv from the `pyvenv.cfg` beside the path it was
+    started by (`bin/pyvenv.cfg`, then the env's own), never from where a link leads: so the env's own
+    `pyvenv.cfg` must be there, none in `bin/`, and the link chain must end at an interpreter binary — not at a
+    script (`#!`), which may exec any Python with its own prefix (the 24th hostile pass (part B) P7 wrapper exec'd
+    another venv's python, and uv then synced that venv). Without a `pyvenv.cfg` the python's prefix is its base
+    installation's (unless the binary is inside the env: a whole installation, a conda env): an installer pointed
+    at it changes the machine's Python."""
+    python = env / "bin" / "python"
+    if not os.path.lexists(python):
+        return None  # missing: the caller's to name ("does not exist")
+    if os.path.lexists(env / "bin" / "pyvenv.cfg"):
+        return f"{env / 'bin' / 'pyvenv.cfg'} makes its python take {env / 'bin'} as its environment"
+    real = os.path.realpath(python)
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            head = os.read(fd, 2) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+        finally:
+            os.close(fd)
+    except OSError:
+        head = b""  # unreadable or gone: running it fails on its own
+    if head == b"#!":
+        return (f"its python leads to {real}, a script, which may start any Python as its own environment rather "
+                "than this one")
+    if not (env / "pyvenv.cfg").is_file():
+        # A whole installation (a conda env, a Python built into the folder) is its own prefix: its binary is in it.
+        if Path(os.path.realpath(env)) in Path(real).parents:
+            return None
+        return (f"{env / 'pyvenv.cfg'} is missing, so its python ({real}) runs as the Python installation it "
+                "belongs to, not as this environment")
+    return None
+
+
 def _user_name(uid: int) -> str:
     """`user nobody (uid 65534)`, or `uid 1234` where the account has no name."""
     try:

@@ -41,6 +41,7 @@ def test_a_model_that_matches_nothing_is_refused_before_anything_runs(tmp_path):
     env = tmp_path / "env"
     (env / "bin").mkdir(parents=True)
     (env / "bin" / "python").symlink_to("/bin/false")
+    (env / "pyvenv.cfg").write_text("home = /bin\n")  # a venv's: its python is this env's (paths.guard_env_python)
     proc = run_inproc("forecast", "--env", str(env), "--assets", str(_source(tmp_path)), "--model", "GenCast")
     assert proc.returncode == 2 and "--model 'GenCast': no file under params/ matches" in proc.stderr
     assert "forecast --list" in proc.stderr
@@ -95,6 +96,7 @@ def _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes):
     env = tmp_path / "env"
     (env / "bin").mkdir(parents=True)
     (env / "bin" / "python").symlink_to("/bin/false")
+    (env / "pyvenv.cfg").write_text("home = /bin\n")  # a venv's: its python is this env's (paths.guard_env_python)
     write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
     return env
 
@@ -144,3 +146,22 @@ def test_forecast_help_says_what_slurm_does_for_a_forecast():
     slurm = " ".join(proc.stdout.split("--slurm [PARTITION]")[-1].split("--srun-arg")[0].split())
     assert slurm.startswith("run the forecast on a GPU node through srun") and "install" not in slurm, slurm
     assert "the install runs here" in run_inproc("verify", "--help", env={"COLUMNS": "200"}).stdout
+
+
+def test_a_forecast_never_runs_an_env_python_that_leads_to_a_script(tmp_path):
+    """24th hostile pass (part B) P7: the forecast runs the env's python, so it is held to the guard of every run
+    of one (`paths.guard_env_python`): a bin/python leading to a script (which may start any Python) is refused
+    before anything is fetched or run."""
+    ran = tmp_path / "ran"
+    script = tmp_path / "wrap" / "python"
+    script.parent.mkdir()
+    script.write_text(f"#!/bin/sh\ntouch {ran}\nexec /bin/false\n")
+    script.chmod(0o755)
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to(script)
+    (env / "pyvenv.cfg").write_text("home = /bin\n")
+    proc = run_inproc("forecast", "--env", str(env), "--assets", str(_source(tmp_path)), "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 1 and f"{script}, a script" in error and "nothing was run" in error, error
+    assert not ran.exists() and "Traceback" not in proc.stderr

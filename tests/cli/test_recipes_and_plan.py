@@ -179,6 +179,8 @@ def test_plan_in_place_for_an_existing_env(tmp_path):
     env = tmp_path / "myenv"
     (env / "bin").mkdir(parents=True)
     (env / "bin" / "python").symlink_to(os.path.realpath(os.sys.executable))
+    # a venv's own pyvenv.cfg: without it that python is the machine's, refused (24th hostile pass (part B) P7)
+    (env / "pyvenv.cfg").write_text(f"home = {os.path.dirname(os.path.realpath(os.sys.executable))}\n")
     proc = run_inproc("plan", CPU, "--env", str(env), "--json")
     assert proc.returncode == 0, proc.stderr
     data = last_json(proc)

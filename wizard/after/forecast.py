@@ -213,6 +213,9 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
                      request.force)
     result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version, model=chosen.model.name,
                             dataset=chosen.dataset.name, steps=request.steps, backend=backend)
+    # The forecast runs the env's python: the guard of every such run, before anything is fetched (24th hostile
+    # pass (part B) P7: a bin/python leading to a script runs whatever Python that script starts).
+    paths.guard_env_python(env.path)
     _stage(events, "fetch")
     try:
         fetched = [assets.fetch(source, asset, progress=events.on_download, cancel=cancel) for asset in chosen.all()]

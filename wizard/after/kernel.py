@@ -36,6 +36,7 @@ from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
 from wizard.install.envs import EnvMarker, env_python, read_marker
 from wizard.outputs import SHARED_MODE, refuse_linked_folders, refuse_swappable, write_output_file
+from wizard.paths import guard_env_python
 from wizard.security import json_text, strip_terminal_escapes
 from wizard.verify.shadow import probe_shadow, shadow_caution
 
@@ -120,6 +121,7 @@ def display_name(env: Path, marker: EnvMarker | Mapping[str, Any] | None) -> str
 def has_ipykernel(env: Path, timeout: float = 60.0) -> bool:
     """Whether the environment's own Python can find ipykernel (asked of that Python, not ours)."""
     code = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('ipykernel') else 3)"
+    guard_env_python(env)  # run here: the rule of every run of an env's python (24th hostile pass (part B) P7)
     try:
         proc = subprocess.run([str(env_python(env)), "-c", code], capture_output=True, timeout=timeout,
                               env={k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "PYTHONPATH")})

@@ -18,7 +18,7 @@ from wizard.commands.cluster_options import JobReporter, slurm_target
 from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn
 from wizard.errors import ExitCode
-from wizard.flows.after_install import resolve_env
+from wizard.flows.check import env_to_check
 from wizard.flows.forecast import (
     STAGE_WORDS,
     ForecastEvents,
@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
             for line in listing_lines(listing, source):
                 say(line)
         return ExitCode.OK
-    env = resolve_env(getattr(args, "env", None))
+    # Its python runs (the facts, the forecast): the guard of every such run, as verify's (24th pass (B) P7).
+    env = env_to_check(getattr(args, "env", None))
     request = ForecastRequest(env=env, assets=source, model=args.model, dataset=args.dataset,
                               steps=args.steps, force=args.force)
     target = slurm_target(args)

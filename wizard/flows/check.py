@@ -11,14 +11,19 @@ from wizard.after.target import resolve_env
 from wizard.detect.srun_job import DEFAULT_WAIT
 from wizard.flows.history import record_check
 from wizard.install.envs import Env
+from wizard.paths import guard_env_python
 from wizard.verify.check import VerifyResult, verify_env
 
 __all__ = ["check_env", "env_to_check", "record_check"]
 
 
 def env_to_check(env: str | None) -> Env:
-    """`--env DIR`, else the current environment from the history (a UserError says there is none)."""
-    return resolve_env(env)
+    """`--env DIR`, else the current environment from the history (a UserError says there is none). The probe
+    runs its python: held to the rule of every run of an env's python (`paths.guard_env_python`, 24th hostile pass
+    (part B) P7), not only to activate's."""
+    found = resolve_env(env)
+    guard_env_python(found.path)
+    return found
 
 
 def backend_of(env: Env) -> str:

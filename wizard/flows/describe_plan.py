@@ -93,15 +93,18 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
         state = "not read offline" if plan.offline else "a web page the installer reads"
         lines += _wrap(f"Wheelhouse {redact_secrets(link, keep_user=True)} ({state})", "  ", width)
     settings = plan.installer_settings()
+    refused = plan.settings_refusal()  # the install refuses it before anything runs: said here with "!"
     if plan.offline:
         lines.append("  Packages: offline: only the wheelhouse and the installer's cache")
         for setting in settings:
             lines += _wrap(f"and {setting.describe()}", "    ", width)
+        lines += _wrap(f"! {refused}", "    ", width) if refused else []
         return lines + _recipe_indexes(plan, width)
     default = next((s.describe() for s in settings if not s.extra), "the package index (PyPI)")
     lines += _wrap("Packages: " + default + (" and the wheelhouse" if wheelhouses or web else ""), "  ", width)
     for setting in settings:
         lines += _wrap(f"and {setting.describe()}", "    ", width) if setting.extra else []
+    lines += _wrap(f"! {refused}", "    ", width) if refused else []
     lines += _recipe_indexes(plan, width)
     return lines
 

@@ -429,6 +429,10 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
             if problem:
                 raise UserError(problem)
         installer = step_installer(step.argv)
+        if installer == "pip":  # pip's settings files and what they name, as uv's (24th hostile pass (part B) P5)
+            problem = settings_problem("pip", os.environ, step.cwd)
+            if problem:
+                raise UserError(problem)
         if installer is not None:  # the runner checks it again for each step (rollbacks too)
             problem = placement_problem(installer, os.environ, step.cwd)
             if problem:

@@ -592,6 +592,7 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     python = env_python(env)
     if not python.exists():
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
+    paths.guard_env_python(env)  # uv runs it: never another user's, nor another Python (24th pass, part B, P7)
     try:
         proc = subprocess.run([uv_bin(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, errors="replace", preexec_fn=die_with_parent(),
                               timeout=timeout)
@@ -650,7 +651,7 @@ def _uv_hashed_lines(env: Path | str, pinned: list[str], find_links: Iterable[st
         source.write_text("\n".join(pinned) + "\n", encoding="utf-8")
         compiled = Path(tmp) / "frozen.txt"
         argv = [uv_bin(), "pip", "compile", "--quiet", "--offline", "--generate-hashes", "--no-deps", "--no-header",
-                "--no-annotate", "--python", str(env_python(env)), *links, str(source), "-o", str(compiled)]
+                "--no-annotate", "--python", str(paths.guard_env_python(env)), *links, str(source), "-o", str(compiled)]
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
                 proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
@@ -667,7 +668,8 @@ def sync_argv(env: Path | str, source: str, *, find_links: Iterable[str] = (), o
     """The one `uv pip sync` command that makes `env` hold exactly the set in the requirements file
     `source`: what `sync`, the install's in-place restore and every rollback run."""
     links = [arg for link in find_links for arg in ("--find-links", str(link))]
-    return (uv_bin(), "pip", "sync", "--python", str(env_python(env)),
+    # checked where it is built and again by the runner before it runs (`runner.check_step`): 24th pass (B) P7
+    return (uv_bin(), "pip", "sync", "--python", str(paths.guard_env_python(env)),
             *(["--allow-empty-requirements"] if allow_empty else []), *links, *(["--offline"] if offline else []),
             str(source))
 

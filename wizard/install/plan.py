@@ -98,6 +98,16 @@ class Step:
         """The command, shell-quoted for display only (it is never run through a shell)."""
         return shlex.join(self.argv)
 
+    def settings_refusal(self) -> str | None:
+        """Why the installer's own settings files (or a place they name) may not be used: another user could swap
+        them (`installer_files.trust_problem`, the rule the install refuses by before anything runs); None when
+        none. The plan shows it with "!", so the plan and the install say the same (24th hostile pass (B) P5)."""
+        import os  # deferred: only a plan that is shown asks
+
+        from wizard.installer_files import trust_problem
+
+        return trust_problem(self.installer, os.environ, self.env_dir.parent)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "title": self.title, "kind": self.kind, "argv": list(self.argv),
@@ -151,6 +161,16 @@ class Plan:
         found = index_settings(self.installer, cwd=self.env_dir.parent)
         return [s for s in found if s.kind == "find-links"] if self.offline else found
 
+    def settings_refusal(self) -> str | None:
+        """Why the installer's own settings files (or a place they name) may not be used: another user could swap
+        them (`installer_files.trust_problem`, the rule the install refuses by before anything runs); None when
+        none. The plan shows it with "!", so the plan and the install say the same (24th hostile pass (B) P5)."""
+        import os  # deferred: only a plan that is shown asks
+
+        from wizard.installer_files import trust_problem
+
+        return trust_problem(self.installer, os.environ, self.env_dir.parent)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "recipe": self.recipe.id,
@@ -165,6 +185,7 @@ class Plan:
             "find_links": list(self.find_links),
             # the indexes and find-links the user's environment and settings files send the installer to
             "indexes": [s.to_dict() for s in self.installer_settings()],
+            "settings_refused": self.settings_refusal(),
             "graphcast": {**self.recipe.graphcast.to_dict(), "install": self.graphcast_src},
             "runtime_env": dict(self.recipe.runtime_env),
             "steps": [s.to_dict() for s in self.steps],
@@ -613,6 +634,8 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
     """The interpreter the environment gets: the env's own in place, else the one `--python` names (`request`),
     else one that fits the recipe."""
     if mode == "in-place":
+        # asked of the env's python (run) and installed into: the guard of both (24th hostile pass (part B) P7)
+        paths.guard_env_python(env_dir)
         found = probe_python(str(env_dir / "bin" / "python"), "env")
         if found is None:
             raise UserError(f"--env {env_dir}: bin/python does not run")

@@ -43,9 +43,10 @@ from typing import Any, Protocol
 
 import pexpect
 
+from wizard import paths
 from wizard.children import die_with_parent
 from wizard.detect.libpath import split_cuda_dirs
-from wizard.errors import UserError, pty_sentence
+from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -348,12 +349,45 @@ def check_step(step, env: dict[str, str]) -> tuple[str, str | None]:
         problem = settings_problem("uv", env, cwd or os.getcwd())
         if problem:
             raise StepSetupError(f"Step {step.name}: {problem}")
+    target_env = installer_env(argv)
+    if target_env is not None:  # every installer step pointed at an env: the env's rule first (24th pass (B) P7)
+        try:
+            paths.guard_env_python(target_env)
+        except OperationFailed as exc:
+            raise StepSetupError(f"Step {step.name}: {exc}") from None
     installer = step_installer(argv)
+    if installer == "pip":  # pip's own settings files and the places they name: the rule uv's are held to above
+        problem = settings_problem("pip", env, cwd or os.getcwd())
+        if problem:
+            raise StepSetupError(f"Step {step.name}: {problem}")
     if installer is not None:  # a PIP_TARGET or a uv.toml `[pip] prefix` would install outside the environment
         problem = placement_problem(installer, env, cwd or os.getcwd())
         if problem:
             raise StepSetupError(f"Step {step.name}: {problem}")
     return program, cwd
+
+
+def installer_env(argv) -> Path | None:
+    """The environment a step points an installer at: ENV for `uv pip … --python ENV/bin/python` (or
+    `--python=…`) and for `ENV/bin/python -m pip …`; None for any other step (`uv venv --python BASE` names the
+    Python an env is made from, not one to change).
+
+    Why: rollback's re-sync ran `uv pip sync --python ENV/bin/python` where that python led to another venv, and uv
+    synced that venv (24th hostile pass (part B) P7); the runner checks the env of every such step before it runs."""
+    words = [str(word) for word in argv]
+    python = None
+    if words and os.path.basename(words[0]) == "uv" and words[1:2] == ["pip"]:
+        for at, word in enumerate(words):
+            if word == "--python" and at + 1 < len(words):
+                python = words[at + 1]
+            elif word.startswith("--python="):
+                python = word.split("=", 1)[1]
+    elif words[1:3] == ["-m", "pip"]:
+        python = words[0]
+    if python is None or "/" not in python:
+        return None
+    path = Path(os.path.abspath(python))
+    return path.parent.parent if path.parent.name == "bin" and path.name.startswith("python") else None
 
 
 def step_installer(argv) -> str | None:

@@ -281,7 +281,17 @@ def _is_failure(entry: Any) -> bool:
     (walk 22 #4). A run that died unasked is recorded "failed" (`history.store`)."""
     status = str(_get(entry, "status") or "")
     check = _recorded_check(entry)
-    return status == "failed" or (check is not None and check.ok is False)
+    return status == "failed" or (check is not None and check.ok is False and not _stopped_by_user(entry))
+
+
+def _stopped_by_user(entry: Any) -> bool:
+    """Whether the entry's GraphCast check was stopped by the user (Ctrl-C, the app's stop question) rather than
+    failed. 24th hostile pass (part B) P7: a check stopped and kept unchecked ("installed") made the report say
+    "No known failure signature found" and print a "Failing log", while History said "stopped by you"; a stopped
+    check is `VerifySummary.stopped` (a whole older result: a `cancelled` tier), and every part of the report
+    that decides "failed" asks here."""
+    summary = _summary(_recorded_check(entry)) if entry is not None else None
+    return summary is not None and summary.stopped
 
 
 def _preflight_section(facts: ReportFacts) -> list[str]:
@@ -385,7 +395,8 @@ def _verify_section(entries: list[Any]) -> list[str]:
         return lines + ["No separate `gc-wizard verify` run; each install's own GraphCast check is in its status "
                         "(\"verified\" below) and under \"Last install / verify\".", ""]
     summary = _summary(_recorded_check(last)) or VerifySummary(ok=None)
-    result = "passed" if summary.ok else f"FAILED at `{summary.failed_tier or '?'}`"
+    result = ("passed" if summary.ok else f"stopped by you at `{summary.failed_tier or '?'}` (not failed)"
+              if summary.stopped else f"FAILED at `{summary.failed_tier or '?'}`")
     lines.append(f"- `{_get(last, 'finished') or _get(last, 'started')}`: environment `{_get(last, 'env')}` "
                  f"({summary.backend or '?'} backend): **{result}**; log `{_get(last, 'log') or '—'}`")
     if summary.finding_details:
@@ -496,10 +507,16 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
     check = _recorded_check(last)
     lines.append("")
     if isinstance(check, VerifyResult) and check.tiers:
-        lines += [f"Verify ({check.backend} backend): {'passed' if check.ok else 'FAILED'}", ""]
+        result = "passed" if check.ok else "stopped by you" if _stopped_by_user(last) else "FAILED"
+        lines += [f"Verify ({check.backend} backend): {result}", ""]
         lines += _table(("Tier", "Result", "Seconds", "Details"), [_tier_row(t) for t in check.tiers]) + [""]
     elif check is None:
         lines += ["Not verified.", ""]
+    stopped = _stopped_by_user(last)
+    if stopped:
+        tier = _summary(check).failed_tier if check is not None else None
+        lines += [f"The GraphCast check was stopped by you{f' at `{tier}`' if tier else ''}; "
+                  f"{'installed, unchecked' if str(_get(last, 'status')) == 'installed' else 'not checked'}.", ""]
     lines += ["### Findings (root cause first)", ""]
     if findings:
         lines += _findings_lines(findings)
@@ -507,6 +524,7 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
         lines.append(f"Diagnosis could not run: {diagnose_error}")
     else:
         lines.append("No known failure signature found." if _is_failure(last)
+                     else "None: the GraphCast check was stopped by you, not failed." if stopped
                      else "None: the last run was stopped on purpose (cancelled), not failed."
                      if str(_get(last, "status") or "") == "cancelled" else "None: the last run did not fail.")
     return lines + [""]
@@ -618,7 +636,8 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
         lines.append("- No current environment.")
     if last is not None:
         lines.append(f"- Last run: {_get(last, 'kind') or 'install'} of `{_get(last, 'recipe')}` — "
-                     f"**{_get(last, 'status')}**.")
+                     f"**{_get(last, 'status')}**"
+                     f"{' (its GraphCast check was stopped by you, so it is unchecked)' if _stopped_by_user(last) else ''}.")
     if findings:
         top = findings[0]
         lines.append(f"- Likely cause: **{top.get('title')}** (`{top.get('id')}`). Fix: {top.get('fix') or '—'}")

@@ -250,3 +250,26 @@ def test_the_preview_shows_tables_as_lists_and_splits_long_headings_the_file_kee
     # A table inside a code block is left as it is.
     code = "```text\n| a | b |\n|---|---|\n| 1 | 2 |\n```"
     assert preview_markdown(code) == code
+
+
+def test_a_check_the_user_stopped_and_kept_is_not_the_reports_failure(tmp_path):
+    """24th hostile pass (part B) P7: a GraphCast check stopped with Ctrl-C and kept unchecked ("installed") came
+    out as "No known failure signature found" and a "Failing log"; History said "stopped by you". The summary is
+    what history stores for it (`VerifySummary.stopped`)."""
+    from wizard.history.store import VerifySummary
+
+    log = tmp_path / "install.log"
+    log.write_text("▶ GraphCast check\n^C\n")
+    stopped = VerifySummary(ok=False, backend="cpu", failed_tier="graphcast_jit_init", stopped=True).to_dict()
+    entries = [{"id": "e1", "recipe": "jax0.4.23-cpu", "env": "/e1", "status": "installed", "current": False,
+                "kind": "install", "started": "s", "finished": "f", "log": str(log), "verify": stopped,
+                "error": "the GraphCast check was stopped by you; the new environment stays at /e1"}]
+    text = build_report(None, entries, environ={}, redacted=False)
+    assert "## Failing log" not in text and "No known failure signature found." not in text, text
+    assert "**installed** (its GraphCast check was stopped by you, so it is unchecked)." in text
+    assert "The GraphCast check was stopped by you at `graphcast_jit_init`; installed, unchecked." in text
+    assert "None: the GraphCast check was stopped by you, not failed." in text
+    verify = [{**entries[0], "id": "e2", "kind": "verify", "status": "failed"}]
+    said = build_report(None, verify, environ={}, redacted=False)
+    assert "stopped by you at `graphcast_jit_init` (not failed)" in said and "FAILED at" not in said
+

@@ -16,14 +16,17 @@ from __future__ import annotations
 import datetime as _dt
 import getpass
 import os
+import platform
 import re
 import socket
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import __version__, bounded, paths
 from wizard.after.kernel import kernel_lines
+from wizard.detect.environment import described_python, same_file
 from wizard.detect.facts import Facts, gib
 from wizard.detect.libpath import split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
@@ -315,7 +318,7 @@ def _machine_heading(facts: ReportFacts) -> str:
     return "## Machine (what gc-wizard detected)"
 
 
-def _machine_section(facts: ReportFacts) -> list[str]:
+def _machine_section(facts: ReportFacts, environ: Mapping[str, str] | None = None) -> list[str]:
     lines = [_machine_heading(facts), ""]
     if facts is None:
         return lines + ["Detection did not run.", ""]
@@ -339,7 +342,14 @@ def _machine_section(facts: ReportFacts) -> list[str]:
         rows.append(("GPUs", "none found", ""))
     py = _get(facts, "python")
     if py is not None:
-        rows.append(("Python", f"{_get(py, 'version')} ({_get(py, 'executable')})", "the running interpreter"))
+        executable = _get(py, "executable")
+        shown, words = described_python(dict(os.environ if environ is None else environ))
+        label = words if _get(facts, "slurm") is None and same_file(executable, shown) else \
+            "the Python detection described"
+        rows.append(("Python", f"{_get(py, 'version')} ({executable})", label))
+        if not same_file(executable, sys.executable):
+            rows.append(("gc-wizard's own Python", f"{platform.python_version()} ({sys.executable})",
+                         "the running interpreter; a new environment is built on it when it fits the recipe"))
     env = _get(facts, "environment")
     if env is not None:
         rows.append(("Environment", f"{_get(env, 'kind')}: {_get(env, 'path')}", "sys.prefix / CONDA_PREFIX"))
@@ -656,7 +666,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
         lines.append(f"- Could not collect: {problem}")
     lines.append("")
 
-    lines += _machine_section(facts)
+    lines += _machine_section(facts, environ)
     lines += _env_packages_section(current)
     lines += _verify_section(entries)
     lines += _history_section(entries, current, read=history is not None, environ=environ)

@@ -273,3 +273,21 @@ def test_a_check_the_user_stopped_and_kept_is_not_the_reports_failure(tmp_path):
     said = build_report(None, verify, environ={}, redacted=False)
     assert "stopped by you at `graphcast_jit_init` (not failed)" in said and "FAILED at" not in said
 
+
+def test_the_reports_python_row_names_the_python_detection_read_not_the_running_one(tmp_path):
+    """24th hostile pass (part B) P12: the Machine table called pyenv's python3 on PATH "the running interpreter",
+    while gc-wizard ran on its .venv's Python; the row says where detection found it, and gc-wizard's own is its
+    own row. A real second interpreter file on PATH (a copy), no venv active."""
+    import shutil
+    import sys
+
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    other = folder / "python3"
+    shutil.copy2(Path(sys.executable).resolve(), other)
+    facts = {"python": {"version": "3.11.7", "executable": str(other)}}
+    text = build_report(facts, [], environ={"PATH": str(folder)}, redacted=False)
+    assert f"| Python | 3.11.7 ({other}) | python3 on PATH |" in text, text
+    assert "| gc-wizard's own Python |" in text and f"({sys.executable}) | the running interpreter;" in text
+    venv = build_report(facts, [], environ={"PATH": str(folder), "VIRTUAL_ENV": str(tmp_path)}, redacted=False)
+    assert "| Python | 3.11.7" in venv and "python3 on PATH" not in venv

@@ -1,0 +1,23 @@
+"""The recipe screen says where GraphCast itself comes from (24th hostile pass (part B) P3): "fits this machine"
+said nothing of GitHub, and the v0.2 plan then asked for a v0.2 checkout on a server without it."""
+
+from __future__ import annotations
+
+from tests.fixtures.pilot import SIZE, until
+from wizard.tui.app import WizardApp
+from wizard.tui.screens.machine import MachineScreen
+from wizard.tui.screens.recipe import RecipeScreen
+
+
+async def test_the_recipe_detail_says_graphcast_itself_comes_from_github(gpu_server):
+    gpu_server("no-nvidia")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await pilot.press("v", "v")  # -> GraphCast v0.2 only: its recommended recipe is highlighted
+        await until(pilot, lambda: app.screen.graphcast_version == "0.2")
+        detail = " ".join(str(app.screen.query_one("#detail").render()).split())
+        assert ("GraphCast 0.2 itself is fetched from github.com, not from PyPI: where github.com does not answer, "
+                "the plan asks for a local v0.2 checkout (--graphcast-src DIR).") in detail, detail

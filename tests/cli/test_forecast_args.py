@@ -144,3 +144,39 @@ def test_forecast_help_says_what_slurm_does_for_a_forecast():
     slurm = " ".join(proc.stdout.split("--slurm [PARTITION]")[-1].split("--srun-arg")[0].split())
     assert slurm.startswith("run the forecast on a GPU node through srun") and "install" not in slurm, slurm
     assert "the install runs here" in run_inproc("verify", "--help", env={"COLUMNS": "200"}).stdout
+
+
+def test_the_folder_the_last_forecast_used_is_named_by_the_failure_and_the_next_lines(tmp_path, monkeypatch,
+                                                                                      closed_indexes):
+    """24th hostile pass (part B) P4: after forecasts from a lab folder, `forecast` without --assets failed on the
+    unreachable bucket with no word of that folder, and the next install's "Next:" said `--assets DIR/assets`. The
+    folder is kept in the state folder (`assets_memory`; a real successful forecast records it:
+    tests/e2e/test_forecast.py) and named in both; a URL is never kept (it may carry a password)."""
+    import shlex
+
+    from wizard.after.assets_memory import remember_assets, remembered_assets
+    from wizard.after.next_steps import assets_question, next_step_lines
+    from wizard.paths import program_command
+
+    env = _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes)
+    lab = _source(tmp_path / "lab assets")
+    before = " ".join(" ".join(next_step_lines("jax0.4.23-cpu", unreachable="storage.googleapis.com")).split())
+    assert "--assets DIR/assets" in before and str(lab) not in before
+    remember_assets("https://me:secret@mirror.example/gc/")
+    assert remembered_assets() is None  # never a URL
+    remember_assets(str(lab))
+    assert remembered_assets() == str(lab)
+    data = last_json(run_inproc("forecast", "--env", str(env), "--json"))
+    fix = data["findings"][0]["fix"]
+    assert fix.startswith(f"Your last forecast used --assets {lab}: give it again (`{program_command()} forecast "
+                          f"--assets {shlex.quote(str(lab))}`).") and "--with-assets" in fix, fix
+    after = next_step_lines("jax0.4.23-cpu", unreachable="storage.googleapis.com")
+    shown = [word for word in " ".join(after).split() if word not in ("#", "\\")]  # as read, comments and rows joined
+    assert f"--assets {shlex.quote(str(lab))}".split() == shown[shown.index("--assets"):shown.index("--assets") + 3]
+    assert "the folder your last forecast used" in " ".join(shown) and "DIR/assets" not in " ".join(shown)
+    assert assets_question("storage.googleapis.com", "jax0.4.23-cpu", remembered_assets()).endswith(
+        f"Your last forecast used {lab}: Enter takes it.")
+    import shutil
+
+    shutil.rmtree(lab)
+    assert remembered_assets() is None  # a folder gone since is not offered

@@ -117,3 +117,26 @@ async def test_k_asks_first_naming_where_the_kernel_goes(isolated_state, tmp_pat
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.3)
         assert not written
+
+
+async def test_f_fills_in_the_folder_the_last_forecast_used(isolated_state, tmp_path, monkeypatch):
+    """24th hostile pass (part B) P4: the folder the last forecast that worked used (kept in the state folder) is
+    named in the question and filled in, so Enter takes it; the CLI names it in its failure and Next: lines."""
+    from wizard.after.assets_memory import remember_assets
+
+    runs = _forecasts(monkeypatch)
+    monkeypatch.setenv("GC_WIZARD_ASSETS", UNREACHABLE)
+    folder = _files(tmp_path / "lab-assets")
+    remember_assets(str(folder))
+    app = _DoneApp(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DoneScreen) and app.screen.unreachable, timeout=30, settle=0.2)
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, AssetsPromptScreen))
+        assert app.screen.query_one("Input").value == str(folder)
+        question = " ".join(str(app.screen.query_one("#question").render()).split())
+        assert f"Your last forecast used {folder}: Enter takes it." in question, question
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ForecastScreen))
+        await until(pilot, lambda: app.screen.ended, settle=0.2)
+        assert runs[-1].assets == str(folder)

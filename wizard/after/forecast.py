@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -22,6 +23,7 @@ from typing import Any
 
 from wizard import bounded, paths
 from wizard.after import assets
+from wizard.after.assets_memory import remember_assets, remembered_assets
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess, load_needs
 from wizard.detect.srun_errors import explain
@@ -207,7 +209,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version,
                                 model=request.model or assets.DEFAULT_MODEL,
                                 dataset=request.dataset or assets.DEFAULT_DATASET, steps=request.steps, backend=backend)
-        return _fetch_failed(result, exc, recipe)
+        return _fetch_failed(result, exc, recipe, given=request.assets)
     if facts is not None:
         check_memory(chosen.model.name, "cpu" if backend == "cpu" else "gpu" if facts.gpus else "cpu", facts,
                      request.force)
@@ -219,7 +221,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     except assets.AssetError as exc:  # a broken download, a file that fails its checksum
         result.assets = {"source": source.describe(), "verified": False, "checked": "none", "downloaded": [],
                          "files": {}}
-        return _fetch_failed(result, exc, recipe)
+        return _fetch_failed(result, exc, recipe, given=request.assets)
     verified = all(f.verified for f in fetched)
     checked = "sums" if verified else "recorded" if not source.is_local else "none"
     result.assets = {"source": source.describe(), "verified": verified, "checked": checked,
@@ -289,12 +291,18 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     if not result.ok:
         out.unlink(missing_ok=True)
         result.output = None
+    elif source.is_local:
+        remember_assets(source.location)  # named by the next failure and "Next:" lines (24th hostile pass B P4)
     return result
 
 
-def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | None) -> ForecastResult:
+def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | None,
+                  given: assets.Source | str | None = None) -> ForecastResult:
     """`result` for files that could not be had: the sentence (the gathering command given the env's recipe), the
-    finding it reads as, and the stage that failed."""
+    finding it reads as, and the stage that failed. `given`: the source asked for; when it is not the folder the
+    last forecast that worked used, that folder is named first in the fix (24th hostile pass (part B) P4: the
+    failure explained the bucket and the five files, not the lab folder used five minutes earlier)."""
+    exc = _with_remembered_folder(exc, given)
     result.failed_stage = "fetch"
     result.findings = diagnose_text(assets.for_recipe(str(exc), recipe))  # its evidence quotes the sentence
     if exc.fix is not None and result.findings:
@@ -317,6 +325,21 @@ def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | 
         log.line(f"gc-wizard-forecast: {result.error}")
     result.log = str(log_file)
     return result
+
+
+def _with_remembered_folder(exc: assets.AssetError, given: assets.Source | str | None) -> assets.AssetError:
+    """`exc` with the folder the last forecast that worked used named first in its fix, when that is not the source
+    that just failed; `exc` as it is otherwise."""
+    last = remembered_assets()
+    location = given.location if isinstance(given, assets.Source) else given
+    if not last or (location and "://" not in location and Path(location).expanduser().resolve() == Path(last)):
+        return exc
+    words = (f"Your last forecast used --assets {last}: give it again (`{paths.program_command()} forecast --assets "
+             f"{shlex.quote(last)}`).")
+    if exc.fix is not None:
+        fix = f"{words} {exc.fix}"
+        return assets.AssetError(f"{exc.cause} {fix}", cause=exc.cause, fix=fix)
+    return assets.AssetError(f"{exc} {words}")
 
 
 def _stage(events: ForecastEvents, name: str) -> None:

@@ -256,8 +256,11 @@ class DoneScreen(Screen[str]):
                 self.refresh_bindings()
                 self.action_forecast()
 
-        self.app.push_screen(AssetsPromptScreen(self.env, assets_question(self.unreachable, self.result.recipe)),
-                             chosen)
+        from wizard.flows.forecast import remembered_assets
+
+        last = remembered_assets()  # 24th hostile pass (part B) P4: the folder the last forecast used, filled in
+        self.app.push_screen(AssetsPromptScreen(self.env, assets_question(self.unreachable, self.result.recipe, last),
+                                                last or ""), chosen)
 
     def show_note(self, text: str) -> None:
         """A key's outcome, kept under the summary (replacing the previous one) and scrolled into view."""

@@ -180,3 +180,34 @@ def test_the_folder_the_last_forecast_used_is_named_by_the_failure_and_the_next_
 
     shutil.rmtree(lab)
     assert remembered_assets() is None  # a folder gone since is not offered
+
+
+TINY = "GraphCast_tiny - test - resolution 10.0 - pressure levels 13 - mesh 2to5 - precipitation input and output.npz"
+
+
+def _lab_folder(root):
+    """A lab folder as walk 23 had: only the 10° test model, a 10° dataset of 4 steps and the three stats files."""
+    for rel in (f"params/{TINY}", "dataset/source-era5_date-2016-01-01_res-10.0_levels-13_steps-04.nc",
+                *(f"stats/{s}" for s in assets.STATS_FILES)):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(b"CDF\x01")
+    return root
+
+
+def test_a_forecast_says_which_model_ran_when_it_is_not_the_announced_one(tmp_path):
+    """24th hostile pass (part B) P5: the Done screen announced GraphCast_small at 1°, and the lab folder's 10° test
+    model ran without a word. The choice is `assets.select`'s, and the result carries why (`note`) whatever the run
+    does after (here the env's python is /bin/false: the files are chosen first, then the child fails)."""
+    from wizard.install.envs import write_marker
+
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to("/bin/false")
+    write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
+    lab = _lab_folder(tmp_path / "lab")
+    data = last_json(run_inproc("forecast", "--env", str(env), "--assets", str(lab), "--json"))
+    assert data["model"] == TINY
+    assert data["note"] == ("the source has no GraphCast_small; used the only model there (GraphCast_tiny, a test "
+                            "model at 10°)"), data
+    asked = last_json(run_inproc("forecast", "--env", str(env), "--assets", str(lab), "--model", "tiny", "--json"))
+    assert asked["model"] == TINY and asked["note"] is None  # asked for: nothing to explain

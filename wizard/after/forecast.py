@@ -91,6 +91,8 @@ class ForecastResult:
     """Set when the forecast ran on a cluster node through srun: {"node", "via": "srun", "job_id", "srun"}."""
     failed_stage: str | None = None
     """The stage that failed before the rollout ran ("fetch"), for a face to mark; None otherwise."""
+    note: str | None = None
+    """Why the model is not the one announced, though none was asked for (`assets.Selection.model_note`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "env": self.env, "graphcast_version": self.graphcast_version, "model": self.model,
@@ -98,7 +100,7 @@ class ForecastResult:
                 "finite": self.finite, "seconds": self.seconds, "peak_rss_mib": self.peak_rss_mib,
                 "peak_device_mib": self.peak_device_mib, "output": self.output, "assets": self.assets,
                 "log": self.log, "error": self.error, "findings": [f.to_dict() for f in self.findings],
-                "cancelled": self.cancelled, "where": self.where}
+                "cancelled": self.cancelled, "where": self.where, "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         check_memory(chosen.model.name, "cpu" if backend == "cpu" else "gpu" if facts.gpus else "cpu", facts,
                      request.force)
     result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version, model=chosen.model.name,
-                            dataset=chosen.dataset.name, steps=request.steps, backend=backend)
+                            dataset=chosen.dataset.name, steps=request.steps, backend=backend, note=chosen.model_note)
     _stage(events, "fetch")
     try:
         fetched = [assets.fetch(source, asset, progress=events.on_download, cancel=cancel) for asset in chosen.all()]
@@ -384,6 +386,8 @@ def describe(result: ForecastResult) -> list[str]:
         node = (result.where or {}).get("node")
         here = f"on node {node} (through srun)" if result.where else "here"
         lines.append(f"{model} forecasts {here}: {steps} on {where}, every value finite.")
+        if result.note:  # 24th hostile pass (part B) P5: another model than the one announced ran without a word
+            lines.append(f"  note      {result.note[0].upper()}{result.note[1:]}.")
         lines.append(f"  model     {result.model}")
         lines.append(f"  dataset   {result.dataset}")
         lines.append(f"  seconds   load {took.get('load', 0):.1f} · compile {took.get('compile', 0):.1f} · "
@@ -396,6 +400,7 @@ def describe(result: ForecastResult) -> list[str]:
         lines.append(f"  from      {result.assets.get('source')}")
         lines.append("  output")
         lines.append(f"    {result.output}")
+        lines += _next_after_forecast(result)
     elif result.cancelled:
         lines.append("The forecast was stopped; the environment is untouched.")
     else:
@@ -403,6 +408,38 @@ def describe(result: ForecastResult) -> list[str]:
     lines.append("  log")
     lines.append(f"    {result.log}")
     return lines
+
+
+def _next_after_forecast(result: ForecastResult) -> list[str]:
+    """What to do after a forecast that worked: more steps, what the source holds, how to read the predictions.
+    24th hostile pass (part B) P5: the output path was the last word, with no next step. Each command stands on a
+    line of its own, whole, to be copied (the source's folder and the output path quoted for a shell)."""
+    source = str(result.assets.get("source") or "")
+    given = f" --assets {shlex.quote(source)}" if source.startswith("/") else ""
+    env = "" if result.env == _current_env_path() else f" --env {shlex.quote(result.env)}"
+    me = paths.program_command()
+    read = f"import xarray; print(xarray.open_dataset({result.output!r}))"
+    python = Path(result.env) / "bin" / "python"
+    held = assets.file_parts(result.dataset).get("steps", "")
+    most = int(held) if held.isdigit() else 0
+    more = ([f"  all {most} steps this example dataset holds:", f"    {me} forecast{env}{given} --steps {most}"]
+            if most > result.steps else
+            ["  more 6-hour steps need a longer example dataset; what the source holds:",
+             f"    {me} forecast --list{given}"])
+    return ["Next:", *more,
+            "  read the predictions (NetCDF) with xarray, in the environment's Python:",
+            f"    {shlex.quote(str(python))} -c {shlex.quote(read)}"]
+
+
+def _current_env_path() -> str | None:
+    """The current environment's folder (history's), None when there is none or it cannot be read."""
+    try:
+        from wizard.history.store import load_history  # deferred: only after a forecast that worked
+
+        current = load_history().current()
+    except Exception:  # the words are a convenience; a history that cannot be read leaves --env in
+        return None
+    return current.env if current is not None else None
 
 
 def _size(size: int | None) -> str:

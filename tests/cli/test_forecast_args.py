@@ -165,3 +165,71 @@ def test_a_forecast_never_runs_an_env_python_that_leads_to_a_script(tmp_path):
     error = last_json(proc)["error"]
     assert proc.returncode == 1 and f"{script}, a script" in error and "nothing was run" in error, error
     assert not ran.exists() and "Traceback" not in proc.stderr
+
+
+def test_the_folder_the_last_forecast_used_is_named_by_the_failure_and_the_next_lines(tmp_path, monkeypatch,
+                                                                                      closed_indexes):
+    """24th hostile pass (part B) P4: after forecasts from a lab folder, `forecast` without --assets failed on the
+    unreachable bucket with no word of that folder, and the next install's "Next:" said `--assets DIR/assets`. The
+    folder is kept in the state folder (`assets_memory`; a real successful forecast records it:
+    tests/e2e/test_forecast.py) and named in both; a URL is never kept (it may carry a password)."""
+    import shlex
+
+    from wizard.after.assets_memory import remember_assets, remembered_assets
+    from wizard.after.next_steps import assets_question, next_step_lines
+    from wizard.paths import program_command
+
+    env = _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes)
+    lab = _source(tmp_path / "lab assets")
+    before = " ".join(" ".join(next_step_lines("jax0.4.23-cpu", unreachable="storage.googleapis.com")).split())
+    assert "--assets DIR/assets" in before and str(lab) not in before
+    remember_assets("https://me:secret@mirror.example/gc/")
+    assert remembered_assets() is None  # never a URL
+    remember_assets(str(lab))
+    assert remembered_assets() == str(lab)
+    data = last_json(run_inproc("forecast", "--env", str(env), "--json"))
+    fix = data["findings"][0]["fix"]
+    assert fix.startswith(f"Your last forecast used --assets {lab}: give it again (`{program_command()} forecast "
+                          f"--assets {shlex.quote(str(lab))}`).") and "--with-assets" in fix, fix
+    after = next_step_lines("jax0.4.23-cpu", unreachable="storage.googleapis.com")
+    shown = [word for word in " ".join(after).split() if word not in ("#", "\\")]  # as read, comments and rows joined
+    assert f"--assets {shlex.quote(str(lab))}".split() == shown[shown.index("--assets"):shown.index("--assets") + 3]
+    assert "the folder your last forecast used" in " ".join(shown) and "DIR/assets" not in " ".join(shown)
+    assert assets_question("storage.googleapis.com", "jax0.4.23-cpu", remembered_assets()).endswith(
+        f"Your last forecast used {lab}: Enter takes it.")
+    import shutil
+
+    shutil.rmtree(lab)
+    assert remembered_assets() is None  # a folder gone since is not offered
+
+
+TINY = "GraphCast_tiny - test - resolution 10.0 - pressure levels 13 - mesh 2to5 - precipitation input and output.npz"
+
+
+def _lab_folder(root):
+    """A lab folder as walk 23 had: only the 10° test model, a 10° dataset of 4 steps and the three stats files."""
+    for rel in (f"params/{TINY}", "dataset/source-era5_date-2016-01-01_res-10.0_levels-13_steps-04.nc",
+                *(f"stats/{s}" for s in assets.STATS_FILES)):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(b"CDF\x01")
+    return root
+
+
+def test_a_forecast_says_which_model_ran_when_it_is_not_the_announced_one(tmp_path):
+    """24th hostile pass (part B) P5: the Done screen announced GraphCast_small at 1°, and the lab folder's 10° test
+    model ran without a word. The choice is `assets.select`'s, and the result carries why (`note`) whatever the run
+    does after (here the env's python is /bin/false: the files are chosen first, then the child fails)."""
+    from wizard.install.envs import write_marker
+
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").symlink_to("/bin/false")
+    (env / "pyvenv.cfg").write_text("home = /bin\n")  # a venv, as `paths.guard_env_python` asks of every env run
+    write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
+    lab = _lab_folder(tmp_path / "lab")
+    data = last_json(run_inproc("forecast", "--env", str(env), "--assets", str(lab), "--json"))
+    assert data["model"] == TINY
+    assert data["note"] == ("the source has no GraphCast_small; used the only model there (GraphCast_tiny, a test "
+                            "model at 10°)"), data
+    asked = last_json(run_inproc("forecast", "--env", str(env), "--assets", str(lab), "--model", "tiny", "--json"))
+    assert asked["model"] == TINY and asked["note"] is None  # asked for: nothing to explain

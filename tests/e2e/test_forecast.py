@@ -44,6 +44,10 @@ def test_a_first_forecast_from_a_folder(forecast_env, forecast_assets, isolated_
     output = isolated_state / "forecasts"
     assert result["output"].startswith(str(output)) and _netcdf_magic(result["output"])[:3] in (b"CDF", b"\x89HD")
     assert result["assets"] == {**result["assets"], "verified": False, "checked": "none", "downloaded": []}
+    # 24th hostile pass (part B) P4: the folder a forecast worked from is kept for the next failure and Next: lines.
+    from wizard.after.assets_memory import remembered_assets
+
+    assert remembered_assets() == str(forecast_assets.resolve())
     refused = run_cli("forecast", "--env", str(forecast_env), "--assets", str(forecast_assets), "--model", "nope")
     assert refused.returncode == 2 and "A first forecast" not in refused.stdout  # nothing said to have started
     assert f"--list --assets {forecast_assets}" in refused.stderr

@@ -45,5 +45,5 @@ def test_with_notebook_the_imports_cell_runs_and_the_kernel_names_its_notebook(t
                      env={"JUPYTER_DATA_DIR": str(tmp_path / "jupyter")})
     result = last_json(kernel)
     assert result["notebooks"] == ["graphcast_demo.ipynb"] and "(graphcast_demo.ipynb)" in result["display_name"]
-    cautions = [c for c in result["cautions"] if not c.startswith("No Jupyter was found")]  # (where none is)
+    cautions = [c for c in result["cautions"] if not c.startswith("No Jupyter server was found")]  # (where none is)
     assert len(cautions) == 3 and "master.zip" in cautions[0]

@@ -117,3 +117,52 @@ async def test_k_asks_first_naming_where_the_kernel_goes(isolated_state, tmp_pat
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.3)
         assert not written
+
+
+async def test_f_fills_in_the_folder_the_last_forecast_used(isolated_state, tmp_path, monkeypatch):
+    """24th hostile pass (part B) P4: the folder the last forecast that worked used (kept in the state folder) is
+    named in the question and filled in, so Enter takes it; the CLI names it in its failure and Next: lines."""
+    from wizard.after.assets_memory import remember_assets
+
+    runs = _forecasts(monkeypatch)
+    monkeypatch.setenv("GC_WIZARD_ASSETS", UNREACHABLE)
+    folder = _files(tmp_path / "lab-assets")
+    remember_assets(str(folder))
+    app = _DoneApp(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DoneScreen) and app.screen.unreachable, timeout=30, settle=0.2)
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, AssetsPromptScreen))
+        assert app.screen.query_one("Input").value == str(folder)
+        question = " ".join(str(app.screen.query_one("#question").render()).split())
+        assert f"Your last forecast used {folder}: Enter takes it." in question, question
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ForecastScreen))
+        await until(pilot, lambda: app.screen.ended, settle=0.2)
+        assert runs[-1].assets == str(folder)
+
+
+async def test_the_forecast_screen_says_which_model_ran_and_what_next(isolated_state, tmp_path, monkeypatch):
+    """24th hostile pass (part B) P5: the app's forecast shows the core's note on a model other than the announced
+    one, and the Next: lines (`after.forecast.describe`; the CLI's test runs the real selection)."""
+    tiny = "GraphCast_tiny - test - resolution 10.0 - pressure levels 13 - mesh 2to5 - precipitation input and output.npz"
+
+    def run(request, **_):
+        return ForecastResult(ok=True, env=str(request.env.path), graphcast_version="0.1.1", model=tiny,
+                              dataset="source-era5_date-2016-01-01_res-10.0_levels-13_steps-04.nc", steps=1,
+                              backend="cpu", finite=True, output=str(tmp_path / "out.nc"), log="f.log",
+                              assets={"source": str(tmp_path), "checked": "none"},
+                              note=assets.substitute_words(tiny))
+
+    monkeypatch.setattr("wizard.tui.screens.forecast.run_forecast", run)
+    screen = ForecastScreen("/envs/a", str(tmp_path))
+    app = _DoneApp(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DoneScreen))
+        app.push_screen(screen)
+        await until(pilot, lambda: screen.ended, settle=0.2)
+        shown = " ".join(screen_text(app).split())  # on the first screen, beside the result
+        assert "The source has no GraphCast_small; used the only model there (GraphCast_tiny, a test model at 10°)." \
+            in shown, shown
+        outcome = " ".join(str(screen.query_one("#outcome").render()).split())  # scrolled to, below the output path
+        assert "Next: all 4 steps this example dataset holds:" in outcome and "--steps 4" in outcome, outcome

@@ -406,6 +406,9 @@ class Selection:
     model: Asset
     dataset: Asset
     stats: tuple[Asset, ...]
+    model_note: str | None = None
+    """Why the model is not the one announced (`DEFAULT_MODEL`) though none was asked for: the words a forecast
+    shows beside its result (24th hostile pass (part B) P5). None when it is the default or the one asked for."""
 
     def all(self) -> tuple[Asset, ...]:
         return (self.model, self.dataset, *self.stats)
@@ -445,7 +448,23 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
         if found is None:
             raise UserError(f"the source has no stats/{name}, which every forecast needs.")
         stats.append(found)
-    return Selection(chosen_model, chosen_data, tuple(stats))
+    note = None if model or chosen_model.name == DEFAULT_MODEL else substitute_words(chosen_model.name)
+    return Selection(chosen_model, chosen_data, tuple(stats), note)
+
+
+def substitute_words(name: str) -> str:
+    """Why a forecast runs `name` when the announced model (`DEFAULT_MODEL`) was neither asked for nor there: the
+    source holds no copy of it, so its only model is used (`_pick`). 24th hostile pass (part B) P5: the Done screen
+    announced GraphCast_small at 1°, and a lab folder's 10° test model ran without a word."""
+    short = name.split(" - ")[0].removesuffix(".npz")
+    what = []
+    if " - test - " in f" {name} ":
+        what.append("a test model")
+    resolution = re.search(r"resolution ([\d.]+)", name)
+    if resolution:
+        what.append(f"at {float(resolution.group(1)):g}°")
+    kind = f", {' '.join(what)}" if what else ""
+    return f"the source has no {DEFAULT_MODEL.split(' - ')[0]}; used the only model there ({short}{kind})"
 
 
 # ------------------------------------------------------------------------------------------------ fetching

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -22,6 +23,7 @@ from typing import Any
 
 from wizard import bounded, paths
 from wizard.after import assets
+from wizard.after.assets_memory import remember_assets, remembered_assets
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess, load_needs
 from wizard.detect.srun_errors import explain
@@ -89,6 +91,8 @@ class ForecastResult:
     """Set when the forecast ran on a cluster node through srun: {"node", "via": "srun", "job_id", "srun"}."""
     failed_stage: str | None = None
     """The stage that failed before the rollout ran ("fetch"), for a face to mark; None otherwise."""
+    note: str | None = None
+    """Why the model is not the one announced, though none was asked for (`assets.Selection.model_note`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "env": self.env, "graphcast_version": self.graphcast_version, "model": self.model,
@@ -96,7 +100,7 @@ class ForecastResult:
                 "finite": self.finite, "seconds": self.seconds, "peak_rss_mib": self.peak_rss_mib,
                 "peak_device_mib": self.peak_device_mib, "output": self.output, "assets": self.assets,
                 "log": self.log, "error": self.error, "findings": [f.to_dict() for f in self.findings],
-                "cancelled": self.cancelled, "where": self.where}
+                "cancelled": self.cancelled, "where": self.where, "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -207,12 +211,12 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version,
                                 model=request.model or assets.DEFAULT_MODEL,
                                 dataset=request.dataset or assets.DEFAULT_DATASET, steps=request.steps, backend=backend)
-        return _fetch_failed(result, exc, recipe)
+        return _fetch_failed(result, exc, recipe, given=request.assets)
     if facts is not None:
         check_memory(chosen.model.name, "cpu" if backend == "cpu" else "gpu" if facts.gpus else "cpu", facts,
                      request.force)
     result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version, model=chosen.model.name,
-                            dataset=chosen.dataset.name, steps=request.steps, backend=backend)
+                            dataset=chosen.dataset.name, steps=request.steps, backend=backend, note=chosen.model_note)
     # The forecast runs the env's python: the guard of every such run, before anything is fetched (24th hostile
     # pass (part B) P7: a bin/python leading to a script runs whatever Python that script starts).
     paths.guard_env_python(env.path)
@@ -222,7 +226,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     except assets.AssetError as exc:  # a broken download, a file that fails its checksum
         result.assets = {"source": source.describe(), "verified": False, "checked": "none", "downloaded": [],
                          "files": {}}
-        return _fetch_failed(result, exc, recipe)
+        return _fetch_failed(result, exc, recipe, given=request.assets)
     verified = all(f.verified for f in fetched)
     checked = "sums" if verified else "recorded" if not source.is_local else "none"
     result.assets = {"source": source.describe(), "verified": verified, "checked": checked,
@@ -292,12 +296,18 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
     if not result.ok:
         out.unlink(missing_ok=True)
         result.output = None
+    elif source.is_local:
+        remember_assets(source.location)  # named by the next failure and "Next:" lines (24th hostile pass B P4)
     return result
 
 
-def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | None) -> ForecastResult:
+def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | None,
+                  given: assets.Source | str | None = None) -> ForecastResult:
     """`result` for files that could not be had: the sentence (the gathering command given the env's recipe), the
-    finding it reads as, and the stage that failed."""
+    finding it reads as, and the stage that failed. `given`: the source asked for; when it is not the folder the
+    last forecast that worked used, that folder is named first in the fix (24th hostile pass (part B) P4: the
+    failure explained the bucket and the five files, not the lab folder used five minutes earlier)."""
+    exc = _with_remembered_folder(exc, given)
     result.failed_stage = "fetch"
     result.findings = diagnose_text(assets.for_recipe(str(exc), recipe))  # its evidence quotes the sentence
     if exc.fix is not None and result.findings:
@@ -320,6 +330,21 @@ def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | 
         log.line(f"gc-wizard-forecast: {result.error}")
     result.log = str(log_file)
     return result
+
+
+def _with_remembered_folder(exc: assets.AssetError, given: assets.Source | str | None) -> assets.AssetError:
+    """`exc` with the folder the last forecast that worked used named first in its fix, when that is not the source
+    that just failed; `exc` as it is otherwise."""
+    last = remembered_assets()
+    location = given.location if isinstance(given, assets.Source) else given
+    if not last or (location and "://" not in location and Path(location).expanduser().resolve() == Path(last)):
+        return exc
+    words = (f"Your last forecast used --assets {last}: give it again (`{paths.program_command()} forecast --assets "
+             f"{shlex.quote(last)}`).")
+    if exc.fix is not None:
+        fix = f"{words} {exc.fix}"
+        return assets.AssetError(f"{exc.cause} {fix}", cause=exc.cause, fix=fix)
+    return assets.AssetError(f"{exc} {words}")
 
 
 def _stage(events: ForecastEvents, name: str) -> None:
@@ -364,6 +389,8 @@ def describe(result: ForecastResult) -> list[str]:
         node = (result.where or {}).get("node")
         here = f"on node {node} (through srun)" if result.where else "here"
         lines.append(f"{model} forecasts {here}: {steps} on {where}, every value finite.")
+        if result.note:  # 24th hostile pass (part B) P5: another model than the one announced ran without a word
+            lines.append(f"  note      {result.note[0].upper()}{result.note[1:]}.")
         lines.append(f"  model     {result.model}")
         lines.append(f"  dataset   {result.dataset}")
         lines.append(f"  seconds   load {took.get('load', 0):.1f} · compile {took.get('compile', 0):.1f} · "
@@ -376,6 +403,7 @@ def describe(result: ForecastResult) -> list[str]:
         lines.append(f"  from      {result.assets.get('source')}")
         lines.append("  output")
         lines.append(f"    {result.output}")
+        lines += _next_after_forecast(result)
     elif result.cancelled:
         lines.append("The forecast was stopped; the environment is untouched.")
     else:
@@ -383,6 +411,38 @@ def describe(result: ForecastResult) -> list[str]:
     lines.append("  log")
     lines.append(f"    {result.log}")
     return lines
+
+
+def _next_after_forecast(result: ForecastResult) -> list[str]:
+    """What to do after a forecast that worked: more steps, what the source holds, how to read the predictions.
+    24th hostile pass (part B) P5: the output path was the last word, with no next step. Each command stands on a
+    line of its own, whole, to be copied (the source's folder and the output path quoted for a shell)."""
+    source = str(result.assets.get("source") or "")
+    given = f" --assets {shlex.quote(source)}" if source.startswith("/") else ""
+    env = "" if result.env == _current_env_path() else f" --env {shlex.quote(result.env)}"
+    me = paths.program_command()
+    read = f"import xarray; print(xarray.open_dataset({result.output!r}))"
+    python = Path(result.env) / "bin" / "python"
+    held = assets.file_parts(result.dataset).get("steps", "")
+    most = int(held) if held.isdigit() else 0
+    more = ([f"  all {most} steps this example dataset holds:", f"    {me} forecast{env}{given} --steps {most}"]
+            if most > result.steps else
+            ["  more 6-hour steps need a longer example dataset; what the source holds:",
+             f"    {me} forecast --list{given}"])
+    return ["Next:", *more,
+            "  read the predictions (NetCDF) with xarray, in the environment's Python:",
+            f"    {shlex.quote(str(python))} -c {shlex.quote(read)}"]
+
+
+def _current_env_path() -> str | None:
+    """The current environment's folder (history's), None when there is none or it cannot be read."""
+    try:
+        from wizard.history.store import load_history  # deferred: only after a forecast that worked
+
+        current = load_history().current()
+    except Exception:  # the words are a convenience; a history that cannot be read leaves --env in
+        return None
+    return current.env if current is not None else None
 
 
 def _size(size: int | None) -> str:

@@ -73,8 +73,11 @@ def served_notebooks(marker: EnvMarker | None) -> tuple[str, ...]:
     return NOTEBOOKS.get(_graphcast_version(marker), ())
 
 
-def notebook_cautions(marker: EnvMarker | None) -> list[str]:
-    """What to skip in the demo notebook in this environment, and why (one wording for every face)."""
+def notebook_cautions(marker: EnvMarker | None, unreachable: str | None | bool = False) -> list[str]:
+    """What to skip in the demo notebook in this environment, and why (one wording for every face). `unreachable`:
+    the notebook's bucket host when it does not answer here, None when it answers (`bucket_unreachable`), False
+    when that was not asked. 24th hostile pass (part B) P6: "where storage.googleapis.com cannot be reached" was a
+    condition though the wizard can tell; asked, it is said as a fact."""
     version = _graphcast_version(marker)
     if not version:
         return []
@@ -83,9 +86,17 @@ def notebook_cautions(marker: EnvMarker | None) -> list[str]:
              "break this stack.",
              "Skip the `!pip uninstall -y shapely` / `!pip install shapely --no-binary shapely` cells too: they "
              "rebuild shapely from source (GEOS headers needed); the pinned shapely wheel works."]
-    lines.append("The notebook reads its weights, example data and statistics from Google Cloud Storage "
-                 "(gcs_bucket); where storage.googleapis.com cannot be reached, `gc-wizard forecast --assets DIR` "
-                 "runs the same forecast from a local copy laid out like the bucket.")
+    if isinstance(unreachable, str):
+        lines.append(f"{unreachable} does not answer from here, so the notebook's cells that read its weights, "
+                     "example data and statistics from Google Cloud Storage (gcs_bucket) fail here; `gc-wizard "
+                     "forecast --assets DIR` runs the same forecast from a local copy laid out like the bucket.")
+    elif unreachable is None:
+        lines.append("The notebook reads its weights, example data and statistics from Google Cloud Storage "
+                     "(gcs_bucket), which answers from here.")
+    else:
+        lines.append("The notebook reads its weights, example data and statistics from Google Cloud Storage "
+                     "(gcs_bucket); where storage.googleapis.com cannot be reached, `gc-wizard forecast --assets DIR` "
+                     "runs the same forecast from a local copy laid out like the bucket.")
     if not (marker.extra or {}).get("notebook"):
         lines.append("This environment lacks the notebook's own imports (google-cloud-storage, ipywidgets): "
                      "install the recipe with --with-notebook (n on the Plan screen) for an environment the "
@@ -208,8 +219,10 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         "removed": spec["metadata"]["gc_wizard"]["removed"],
         "notes": spec["metadata"]["gc_wizard"]["notes"],
         "notebooks": list(served_notebooks(marker)),
+        "notebook_paths": [str(p) for p in notebook_paths(env_path, marker)],
+        "jupyter_server": jupyter_server_here(env_path, environ),
         "cautions": [*said, *shadow_cautions(env_path, spec["env"], environ), *jupyter_cautions(env_path, marker, environ),
-                     *notebook_cautions(marker)],
+                     *notebook_cautions(marker, bucket_unreachable() if served_notebooks(marker) else False)],
     }
 
 
@@ -228,14 +241,57 @@ def jupyter_cautions(env_path: Path, marker: EnvMarker | None,
     server that reads this home folder (a JupyterHub, one started on another node), and the notebook file is in
     GraphCast's own repository. Why: "restart Jupyter if it is not listed" read as if Jupyter were here, on a server
     with no `jupyter` anywhere (walk 22 #3)."""
-    path = (os.environ if environ is None else environ).get("PATH", "")
-    if which("jupyter", path) or (env_path / "bin" / "jupyter").exists():
+    if jupyter_server_here(env_path, environ):
         return []
-    notebooks = " or ".join(served_notebooks(marker)) or "the demo notebook"
-    return [f"No Jupyter was found on this machine (no `jupyter` on PATH or in the environment): open {notebooks} "
-            "(at the top of GraphCast's repository: your local copy, or github.com/google-deepmind/graphcast) from "
-            "a Jupyter server that reads this home folder, such as the cluster's JupyterHub, and pick the kernel "
-            "there."]
+    found = notebook_paths(env_path, marker)
+    notebooks = " or ".join(str(f) for f in found) or " or ".join(served_notebooks(marker)) or "the demo notebook"
+    where = ("" if found else " (at the top of GraphCast's repository: your local copy, or "
+             "github.com/google-deepmind/graphcast)")
+    return [f"No Jupyter server was found on this machine (no {', '.join(JUPYTER_SERVERS[:2])} or "
+            f"{JUPYTER_SERVERS[2]} on PATH or in the environment; its `jupyter` command alone serves no notebook): "
+            f"open {notebooks}{where} from a Jupyter server that reads this home folder, such as the cluster's "
+            "JupyterHub, and pick the kernel there."]
+
+
+#: The programs that serve notebooks. Not `jupyter` alone: jupyter_core, which every environment with ipykernel
+#: has, installs it, and it silenced the words above in exactly such an environment (24th hostile pass (part B) P6).
+JUPYTER_SERVERS = ("jupyter-lab", "jupyter-notebook", "jupyter-server", "jupyterhub-singleuser", "jupyter-nbclassic")
+
+
+def jupyter_server_here(env_path: Path, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether a program that serves notebooks is on PATH or in the environment."""
+    path = (os.environ if environ is None else environ).get("PATH", "")
+    return any(which(name, path) or (env_path / "bin" / name).exists() for name in JUPYTER_SERVERS)
+
+
+def notebook_paths(env_path: Path, marker: EnvMarker | None) -> list[Path]:
+    """The demo notebooks in the local GraphCast checkout the environment was installed from (history's
+    `graphcast_given`), the files that exist; [] when it came from GitHub or the checkout is gone. 24th hostile
+    pass (part B) P6: `"notebooks": ["graphcast_demo.ipynb"]` gave no path, and the checkout was right there."""
+    entry_id = (marker.extra or {}).get("entry_id") if marker is not None else None
+    try:
+        from wizard.history.store import load_history  # deferred: only where the kernel's words are made
+
+        history = load_history()
+        entry = history.get(str(entry_id)) if entry_id else None
+        entry = entry or next((e for e in reversed(history.entries) if e.env == str(env_path)), None)
+    except Exception:  # the words are a help; a history that cannot be read names no path
+        return []
+    given = getattr(entry, "graphcast_given", None) if entry is not None else None
+    if not given or "://" in str(given):
+        return []
+    folder = Path(str(given))
+    return [folder / name for name in served_notebooks(marker) if (folder / name).is_file()]
+
+
+def bucket_unreachable() -> str | None:
+    """The notebook's bucket host (storage.googleapis.com) when it does not answer here, else None: one HEAD
+    request of a few seconds at most (`assets_reach`). Asked of the public bucket itself, whatever GC_WIZARD_ASSETS
+    says: the notebook reads only that."""
+    from wizard.after.assets import BUCKET_URL  # deferred: only where the kernel's words are made
+    from wizard.after.assets_reach import unreachable_host
+
+    return unreachable_host(BUCKET_URL)
 
 
 def _kernel_name(env_path: Path, marker: EnvMarker | None, name: str | None,

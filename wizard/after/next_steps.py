@@ -22,9 +22,16 @@ def next_steps(recipe: str, assets: str | None = None, unreachable: str | None =
     `unreachable`: the host of the forecast's files when it does not answer here (`assets_reach`). The commands
     name the program alone: `next_step_lines` exports the state folder first, as the Done screen does."""
     me = program_command()
+    why = "a first real forecast: real weights, one rollout"
+    if not assets:
+        # 24th hostile pass (part B) P4: the folder the last forecast that worked used, named as the GraphCast source
+        # the last install used is; deferred: read only where these lines are drawn.
+        from wizard.after.assets_memory import remembered_assets
+
+        assets = remembered_assets()
+        why = f"{why} (the folder your last forecast used)" if assets else why
     where = f" --assets {shlex.quote(assets)}" if assets else ""
-    forecast = (f"{me} forecast{where or (' --assets DIR/assets' if unreachable else '')}",
-                "a first real forecast: real weights, one rollout")
+    forecast = (f"{me} forecast{where or (' --assets DIR/assets' if unreachable else '')}", why)
     return [
         (activate_lines()[-1], "use it in this shell"),
         forecast,
@@ -85,11 +92,13 @@ def forecast_offer(unreachable: str | None) -> str:
     return "First forecast: press f (real weights, one rollout)."
 
 
-def assets_question(host: str | None, recipe: str) -> str:
-    """What the app's assets dialog asks: the folder that holds the forecast's files, and why it is asked."""
+def assets_question(host: str | None, recipe: str, remembered: str | None = None) -> str:
+    """What the app's assets dialog asks: the folder that holds the forecast's files, and why it is asked;
+    `remembered`: the folder the last forecast that worked used (`assets_memory`), filled in below the question."""
     why = f"{host} cannot be reached from here, so the forecast takes its files from a folder. " if host else ""
+    last = f" Your last forecast used {remembered}: Enter takes it." if remembered else ""
     return (f"{why}Assets folder: DIR/assets from `{gather_command(recipe)}`, or a folder holding the five files "
-            "in their params/, dataset/ and stats/ folders (an http(s) mirror's URL works too).")
+            f"in their params/, dataset/ and stats/ folders (an http(s) mirror's URL works too).{last}")
 
 
 def wizard_lines(arguments: str) -> list[str]:
@@ -156,7 +165,7 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
     lines = []
     for i, (command, why) in enumerate(steps):
         head = "Next:" if i == 0 else "     "
-        if unreachable and not assets and " forecast --assets DIR/assets" in command:
+        if unreachable and " forecast --assets DIR/assets" in command:
             notes = unreachable_lines(unreachable, recipe)
             lines += [row for note in notes for row in
                       ([f"      # {note}"] if note.startswith("    ") else wrap(note, COLUMNS, "      # "))]

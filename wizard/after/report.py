@@ -16,14 +16,17 @@ from __future__ import annotations
 import datetime as _dt
 import getpass
 import os
+import platform
 import re
 import socket
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wizard import __version__, bounded, paths
 from wizard.after.kernel import kernel_lines
+from wizard.detect.environment import described_python, same_file
 from wizard.detect.facts import Facts, gib
 from wizard.detect.libpath import ld_library_path_entries, split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
@@ -281,7 +284,17 @@ def _is_failure(entry: Any) -> bool:
     (walk 22 #4). A run that died unasked is recorded "failed" (`history.store`)."""
     status = str(_get(entry, "status") or "")
     check = _recorded_check(entry)
-    return status == "failed" or (check is not None and check.ok is False)
+    return status == "failed" or (check is not None and check.ok is False and not _stopped_by_user(entry))
+
+
+def _stopped_by_user(entry: Any) -> bool:
+    """Whether the entry's GraphCast check was stopped by the user (Ctrl-C, the app's stop question) rather than
+    failed. 24th hostile pass (part B) P7: a check stopped and kept unchecked ("installed") made the report say
+    "No known failure signature found" and print a "Failing log", while History said "stopped by you"; a stopped
+    check is `VerifySummary.stopped` (a whole older result: a `cancelled` tier), and every part of the report
+    that decides "failed" asks here."""
+    summary = _summary(_recorded_check(entry)) if entry is not None else None
+    return summary is not None and summary.stopped
 
 
 def _preflight_section(facts: ReportFacts) -> list[str]:
@@ -305,7 +318,7 @@ def _machine_heading(facts: ReportFacts) -> str:
     return "## Machine (what gc-wizard detected)"
 
 
-def _machine_section(facts: ReportFacts) -> list[str]:
+def _machine_section(facts: ReportFacts, environ: Mapping[str, str] | None = None) -> list[str]:
     lines = [_machine_heading(facts), ""]
     if facts is None:
         return lines + ["Detection did not run.", ""]
@@ -329,7 +342,14 @@ def _machine_section(facts: ReportFacts) -> list[str]:
         rows.append(("GPUs", "none found", ""))
     py = _get(facts, "python")
     if py is not None:
-        rows.append(("Python", f"{_get(py, 'version')} ({_get(py, 'executable')})", "the running interpreter"))
+        executable = _get(py, "executable")
+        shown, words = described_python(dict(os.environ if environ is None else environ))
+        label = words if _get(facts, "slurm") is None and same_file(executable, shown) else \
+            "the Python detection described"
+        rows.append(("Python", f"{_get(py, 'version')} ({executable})", label))
+        if not same_file(executable, sys.executable):
+            rows.append(("gc-wizard's own Python", f"{platform.python_version()} ({sys.executable})",
+                         "the running interpreter; a new environment is built on it when it fits the recipe"))
     env = _get(facts, "environment")
     if env is not None:
         rows.append(("Environment", f"{_get(env, 'kind')}: {_get(env, 'path')}", "sys.prefix / CONDA_PREFIX"))
@@ -385,7 +405,8 @@ def _verify_section(entries: list[Any]) -> list[str]:
         return lines + ["No separate `gc-wizard verify` run; each install's own GraphCast check is in its status "
                         "(\"verified\" below) and under \"Last install / verify\".", ""]
     summary = _summary(_recorded_check(last)) or VerifySummary(ok=None)
-    result = "passed" if summary.ok else f"FAILED at `{summary.failed_tier or '?'}`"
+    result = ("passed" if summary.ok else f"stopped by you at `{summary.failed_tier or '?'}` (not failed)"
+              if summary.stopped else f"FAILED at `{summary.failed_tier or '?'}`")
     lines.append(f"- `{_get(last, 'finished') or _get(last, 'started')}`: environment `{_get(last, 'env')}` "
                  f"({summary.backend or '?'} backend): **{result}**; log `{_get(last, 'log') or '—'}`")
     if summary.finding_details:
@@ -496,10 +517,16 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
     check = _recorded_check(last)
     lines.append("")
     if isinstance(check, VerifyResult) and check.tiers:
-        lines += [f"Verify ({check.backend} backend): {'passed' if check.ok else 'FAILED'}", ""]
+        result = "passed" if check.ok else "stopped by you" if _stopped_by_user(last) else "FAILED"
+        lines += [f"Verify ({check.backend} backend): {result}", ""]
         lines += _table(("Tier", "Result", "Seconds", "Details"), [_tier_row(t) for t in check.tiers]) + [""]
     elif check is None:
         lines += ["Not verified.", ""]
+    stopped = _stopped_by_user(last)
+    if stopped:
+        tier = _summary(check).failed_tier if check is not None else None
+        lines += [f"The GraphCast check was stopped by you{f' at `{tier}`' if tier else ''}; "
+                  f"{'installed, unchecked' if str(_get(last, 'status')) == 'installed' else 'not checked'}.", ""]
     lines += ["### Findings (root cause first)", ""]
     if findings:
         lines += _findings_lines(findings)
@@ -507,6 +534,7 @@ def _last_run_section(last: Any, findings: list[dict[str, Any]], diagnose_error:
         lines.append(f"Diagnosis could not run: {diagnose_error}")
     else:
         lines.append("No known failure signature found." if _is_failure(last)
+                     else "None: the GraphCast check was stopped by you, not failed." if stopped
                      else "None: the last run was stopped on purpose (cancelled), not failed."
                      if str(_get(last, "status") or "") == "cancelled" else "None: the last run did not fail.")
     return lines + [""]
@@ -618,7 +646,8 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
         lines.append("- No current environment.")
     if last is not None:
         lines.append(f"- Last run: {_get(last, 'kind') or 'install'} of `{_get(last, 'recipe')}` — "
-                     f"**{_get(last, 'status')}**.")
+                     f"**{_get(last, 'status')}**"
+                     f"{' (its GraphCast check was stopped by you, so it is unchecked)' if _stopped_by_user(last) else ''}.")
     if findings:
         top = findings[0]
         lines.append(f"- Likely cause: **{top.get('title')}** (`{top.get('id')}`). Fix: {top.get('fix') or '—'}")
@@ -637,7 +666,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
         lines.append(f"- Could not collect: {problem}")
     lines.append("")
 
-    lines += _machine_section(facts)
+    lines += _machine_section(facts, environ)
     lines += _env_packages_section(current)
     lines += _verify_section(entries)
     lines += _history_section(entries, current, read=history is not None, environ=environ)

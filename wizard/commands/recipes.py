@@ -15,7 +15,7 @@ from wizard.flows.describe_machine import machine_summary
 from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
 from wizard.flows.history import installed_recipes, installed_words
 from wizard.flows.machine import machine_facts, read_here
-from wizard.flows.recipe_list import graphcast_label, group_by_graphcast
+from wizard.flows.recipe_list import fetched_from_words, graphcast_label, group_by_graphcast
 from wizard.flows.review import PlanReview, download_size, review
 from wizard.flows.session import survey
 from wizard.flows.types import DownloadSize, Facts, RecipeMatch
@@ -139,6 +139,9 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
     title_at = 2 + id_width + 1 + status_width + 1
     for version, group in group_by_graphcast(matches):
         out += ["", f"{graphcast_label(version)}:"]
+        fetched = fetched_from_words(group[0].recipe) if group else None  # 24th hostile pass (part B) P3
+        if fetched:
+            out.append(_wrap(fetched, "  ", columns))
         for m in group:
             status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
             marker = "*" if m.recommended else " "

@@ -128,6 +128,35 @@ def choose_target(target_env: Path | None, environ: dict[str, str]) -> Target:
     return Target(kind_of(prefix), prefix, exe, "PATH")
 
 
+#: What each way of choosing the target calls its Python, in the words the report and the plan use.
+_CHOSEN_WORDS = {"PATH": "python3 on PATH", "VIRTUAL_ENV": "the active venv's Python ($VIRTUAL_ENV)",
+                 "CONDA_PREFIX": "the active conda environment's Python ($CONDA_PREFIX)",
+                 "argument": "the given environment's Python"}
+
+
+def described_python(environ: dict[str, str]) -> tuple[str | None, str]:
+    """The Python `detect` describes with these variables (what `recipes`' "This machine" line and the report's
+    Machine table show), and what to call it. 24th hostile pass (part B) P12: the report labelled pyenv's python3 on
+    PATH "the running interpreter" while gc-wizard ran on its .venv's, and the plan built on the wizard's own
+    without saying why that was not the one `recipes` showed; both faces ask here, which is `choose_target`'s
+    own choice, so the words cannot drift from what detection read. No process is started."""
+    try:
+        target = choose_target(None, environ)
+    except (UserError, OSError):
+        return None, "the Python detection described"
+    return target.executable, _CHOSEN_WORDS.get(target.chosen_by, "the Python detection described")
+
+
+def same_file(one: str | None, other: str | None) -> bool:
+    """Whether two interpreter paths are one file (a symlink and its target are); False when either is unknown."""
+    if not one or not other:
+        return False
+    try:
+        return Path(one).resolve() == Path(other).resolve()
+    except (OSError, RuntimeError):
+        return one == other
+
+
 def _is_own_interpreter(target: Target) -> bool:
     try:
         return target.prefix.resolve() == Path(sys.prefix).resolve()

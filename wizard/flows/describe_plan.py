@@ -9,6 +9,7 @@ about its own keys, and never rewords a line.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from dataclasses import dataclass
@@ -206,6 +207,24 @@ def _cache_line(review: PlanReview) -> list[str]:
     return [f"Download cache: {cache} (uv's; UV_CACHE_DIR=DIR moves it){free}"]
 
 
+def python_lines(plan: Plan, environ: dict[str, str] | None = None) -> list[str]:
+    """The Python the environment is built on and, when it is not the one `detect` and `recipes`' "This machine"
+    line describe, why. 24th hostile pass (part B) P12: `recipes` said "Python 3.11.7" (pyenv's python3 on PATH)
+    and the plan "Python 3.11.2 (/usr/bin/python3.11; the wizard's own)", two Pythons with no word between them."""
+    from wizard.detect.environment import described_python, same_file
+
+    chosen = plan.python
+    lines = [chosen.describe()]
+    shown, words = described_python(dict(os.environ if environ is None else environ))
+    if shown and not same_file(shown, chosen.executable) and chosen.source != "uv-download":
+        why = {"wizard": "the wizard's own fits the recipe's Python and is known to work",
+               "given": "you gave it with --python"}.get(
+            chosen.source, f"it is the newest that fits the recipe's Python {plan.recipe.machine.python}")
+        lines.append(f"  not {words} ({shown}), which `detect` and `recipes` describe: {why}; "
+                     "--python PATH picks another")
+    return lines
+
+
 def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, hints: PlanHints = PlanHints(),
                width: int = 100, commands_last: bool = False) -> list[str]:
     """The plan: what refuses it first, then where, which Python and installer, disk and download, the
@@ -221,7 +240,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         f"Plan for {recipe.id} — {recipe.title}",
         f"Into {where}{hints.folder}:",
         f"  {plan.env_dir}",
-        plan.python.describe(),
+        *python_lines(plan),
         f"Installer {plan.installer}{' (offline)' if plan.offline else ''}{hints.installer} · "
         f"disk: about {plan.disk_gib:g} GiB needed (environment and download cache){free}",
         *_cache_line(review),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from wizard.after import assets
 from wizard.after.assets import ProgressText as ProgressText
+from wizard.after.assets_memory import remembered_assets as remembered_assets
 from wizard.after.forecast import STAGE_WORDS as STAGE_WORDS
 from wizard.after.forecast import STAGES as STAGES
 from wizard.after.forecast import ForecastEvents as ForecastEvents
@@ -24,7 +25,7 @@ from wizard.errors import UserError
 from wizard.install.envs import Env
 
 __all__ = ["STAGES", "STAGE_WORDS", "ForecastEvents", "ForecastRequest", "ProgressText", "check_assets",
-           "check_assets_for", "env_at",
+           "check_assets_for", "env_at", "remembered_assets",
            "facts_for_forecast", "list_assets", "listing_lines", "open_assets", "outcome_lines", "run_forecast"]
 
 

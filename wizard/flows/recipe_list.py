@@ -7,6 +7,7 @@ The matching itself is `flows.session.survey`; this is only its order and its he
 
 from __future__ import annotations
 
+from wizard.install.sources import fetched_from_words
 from wizard.recipes.match import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
 
-__all__ = ["DEFAULT_GRAPHCAST_VERSION", "graphcast_label", "group_by_graphcast"]
+__all__ = ["DEFAULT_GRAPHCAST_VERSION", "fetched_from_words", "graphcast_label", "group_by_graphcast"]

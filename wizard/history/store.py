@@ -389,7 +389,23 @@ class History:
                 raise UserError(f"History entry {entry_id!r} ({self.path.name} entry {position + 1}"
                                 f"{f', line {line}' if line else ''}) cannot be used: {why}; it was edited by hand. "
                                 "Fix or remove that entry, or pick another in `gc-wizard history`.")
-        raise UserError(f"There is no history entry {entry_id!r}; see `gc-wizard history`.")
+        meant = self.meant_ids(entry_id)
+        guess = f"did you mean {' or '.join(meant)}? " if meant else ""
+        raise UserError(f"There is no history entry {entry_id!r}; {guess}see `gc-wizard history`.")
+
+    def meant_ids(self, entry_id: str) -> list[str]:
+        """The ids `entry_id` was probably meant to be: those it begins (`20261128-0231` → `20261128-023131-6a16`),
+        else one near spelling. 24th hostile pass (part B) P10: a unique prefix got no suggestion. It is suggested,
+        not taken: `remove ID --yes` deletes an environment, and an id finished by guessing must not choose which
+        one; every lookup by id (`rollback`, `remove`, the app's History) comes through `require`, so all of them
+        say it."""
+        ids = [e.id for e in self.entries]
+        wanted = str(entry_id).strip()
+        begun = [i for i in ids if wanted and i.startswith(wanted)]
+        if begun:
+            return begun[:3]
+        import difflib  # deferred: only a refusal needs it
+        return difflib.get_close_matches(wanted, ids, n=1, cutoff=0.8)
 
     def lines_of(self, entry_id: str) -> list[int]:
         """Every line of history.json on which an entry with id `entry_id` starts ([] when it cannot be read)."""

@@ -309,6 +309,19 @@ def read_identity(install_arg: str, *, recipe_source: str | None = None) -> Sour
     return SourceIdentity(where=install_arg, kind=kind or "url", name=name)
 
 
+def separate_checkout_words(folder: str, version: str) -> str:
+    """How to get release `version` beside the checkout `folder` without touching it. 24th hostile pass (part B) P3:
+    the refusal said "git checkout v0.2", which, run in a checkout a v0.1.1 environment was built from (and that
+    the wizard remembers as that version's source), switches it for everyone who uses it; a clone of it checked
+    out at the tag leaves it as it is, and needs no network (the clone is local and carries the tags)."""
+    import shlex  # deferred: only a refusal needs it
+
+    copy = f"{folder.rstrip('/')}-v{version}"
+    return (f"check out v{version} in a copy and leave this one as it is (other installs may use it): "
+            f"git clone {shlex.quote(folder)} {shlex.quote(copy)} && git -C {shlex.quote(copy)} checkout "
+            f"v{version}, then give {copy}; or pass --force to install it anyway.")
+
+
 def check_identity(identity: SourceIdentity, *, name: str, version: str, revision: str,
                    recipe_id: str) -> SourceVerdict:
     """Whether `identity` is GraphCast `version` (the recipe's); a refusal names what was found."""
@@ -322,7 +335,9 @@ def check_identity(identity: SourceIdentity, *, name: str, version: str, revisio
                              f"{hint.replace(' (git checkout v' + version + ')', '')}.")
     if identity.version and not same_version(identity.version, version):
         if identity.version in DEEPMIND_VERSIONS or wanted != "graphcast":
-            problem = f"{found}, but {needs}: check out the right tag{hint}."
+            problem = (f"{found}, but {needs}: {separate_checkout_words(identity.where, version)}"
+                       if identity.kind == "checkout" and Path(identity.where).is_dir()
+                       else f"{found}, but {needs}: check out the right tag{hint}.")
         else:
             problem = (f"{found} — PyPI's unrelated package of the same name, not DeepMind's GraphCast — but "
                        f"{needs}: give a checkout of https://github.com/google-deepmind/graphcast at v{version}, "
@@ -397,6 +412,21 @@ def source_name(recipe_source: str) -> str:
         return str(canonicalize_name(Requirement(recipe_source).name))
     except InvalidRequirement:
         return "graphcast"
+
+
+def fetched_from_words(recipe) -> str | None:
+    """Where a recipe's GraphCast itself comes from, when that is a remote host rather than a package index, and
+    what is asked for where that host does not answer; None for a local or index source. 24th hostile pass (part B)
+    P3: the README called the v0.2 stack "all from PyPI" and the recipe list said "fits this machine", while v0.2's
+    GraphCast is fetched from GitHub and, on a server without GitHub, the plan then asked for a v0.2 checkout. Both
+    faces' recipe lists show this sentence, made here; no network is asked (the plan asks, and says the answer)."""
+    host = source_host(recipe.graphcast.source)
+    if host is None:
+        return None
+    name, version = source_name(recipe.graphcast.source), recipe.graphcast.version
+    name = {"graphcast": "GraphCast", "weathernext": "WeatherNext"}.get(name, name)
+    return (f"{name} {version} itself is fetched from {host}, not from PyPI: where {host} does not answer, the plan "
+            f"asks for a local v{version} checkout (--graphcast-src DIR).")
 
 
 # --- a wheelhouse ----------------------------------------------------------------------------------

@@ -781,6 +781,27 @@ def unknown_recipe_words(wanted: str, ids: list[str], recommended: str | None = 
     return f"unknown recipe '{wanted}'; did you mean {said}? {listed}."
 
 
+_VERSIONED_ID = re.compile(r"([a-z]+)(\d+(?:\.\d+)*)(.*)")
+
+
+def _same_version_family(wanted: str, ids: list[str]) -> list[str]:
+    """The ids whose version begins with `wanted`'s, component by component, with the same rest of the name
+    (`jax0.12-cpu` → `jax0.12.0.1-cpu`). 24th hostile pass (part B) P10: a near spelling of another JAX generation
+    won (`jax0.12-cpu` → "did you mean jax0.10.2-cpu?"), because difflib counts characters, not versions: a version
+    the user shortened names its family, so the family is what is meant."""
+    asked = _VERSIONED_ID.fullmatch(wanted.lower().strip())
+    if asked is None:
+        return []
+    name, version, rest = asked.group(1), asked.group(2).split("."), asked.group(3)
+    found = []
+    for recipe_id in ids:
+        have = _VERSIONED_ID.fullmatch(recipe_id.lower())
+        if (have is not None and have.group(1) == name and have.group(3).startswith(rest)
+                and have.group(2).split(".")[:len(version)] == version and recipe_id.lower() != wanted.lower()):
+            found.append(recipe_id)
+    return found
+
+
 def close_recipe_ids(wanted: str, ids: list[str], prefer: str | None = None) -> list[str]:
     """The recipe ids `wanted` was probably meant to be, at most three: the ids it begins (`jax0.4.23-cuda12` →
     `jax0.4.23-cuda12-cudnn89`; walk 22 #8: a near spelling of another version won), a near spelling
@@ -793,6 +814,9 @@ def close_recipe_ids(wanted: str, ids: list[str], prefer: str | None = None) -> 
     begun = sorted((i for i in ids if i.lower().startswith(wanted.lower()) and i != wanted), key=first)
     if 0 < len(begun) <= 3:
         return begun
+    family = _same_version_family(wanted, ids)
+    if family:
+        return sorted(family, key=first)[:3]
     close = difflib.get_close_matches(wanted, ids, n=1, cutoff=0.75)
     if close:
         return close

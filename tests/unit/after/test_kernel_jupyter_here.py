@@ -15,17 +15,23 @@ def test_no_jupyter_here_says_where_to_open_the_notebook(tmp_path):
     env = tmp_path / "env"
     (env / "bin").mkdir(parents=True)
     said = " ".join(jupyter_cautions(env, _marker(), {"PATH": str(tmp_path / "empty")}))
-    assert "No Jupyter was found on this machine" in said and "graphcast_demo.ipynb" in said
+    assert "No Jupyter server was found on this machine" in said and "graphcast_demo.ipynb" in said
     assert "github.com/google-deepmind/graphcast" in said and "JupyterHub" in said
 
 
-def test_a_jupyter_on_path_or_in_the_environment_needs_no_word(tmp_path):
+def test_a_jupyter_server_on_path_or_in_the_environment_needs_no_word(tmp_path):
+    """24th hostile pass (part B) P6: `jupyter` alone (jupyter_core's, in every environment with ipykernel) counted as
+    a Jupyter, so a server without one was never told; only a program that serves notebooks counts."""
     env, tools = tmp_path / "env", tmp_path / "tools"
     (env / "bin").mkdir(parents=True)
     tools.mkdir()
-    program = tools / "jupyter"
+    for folder in (tools, env / "bin"):
+        (folder / "jupyter").write_text("#!/bin/sh\n")
+        (folder / "jupyter").chmod(0o755)
+    assert "No Jupyter server was found" in " ".join(jupyter_cautions(env, _marker(), {"PATH": str(tools)}))
+    program = tools / "jupyter-lab"
     program.write_text("#!/bin/sh\n")
     program.chmod(0o755)
     assert jupyter_cautions(env, _marker(), {"PATH": str(tools)}) == []
-    (env / "bin" / "jupyter").write_text("#!/bin/sh\n")
+    (env / "bin" / "jupyter-notebook").write_text("#!/bin/sh\n")
     assert jupyter_cautions(env, _marker(), {"PATH": ""}) == []

@@ -78,3 +78,38 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
     out = subprocess.run(["env", "-i", "bash", "--norc", "-c", block], capture_output=True, text=True)
     assert out.stdout == f"home={long_home} args=activate\n", (block, out.stderr)
     assert not any("cannot be reached" in line for line in next_step_lines("jax0.4.23-cpu"))
+
+
+def test_a_forecast_that_worked_says_the_model_note_and_what_to_do_next(isolated_state):
+    """24th hostile pass (part B) P5: after the output path there was no next step, and a substituted model was not
+    said. The words are `after.forecast.describe`, the one wording both faces print."""
+    import shlex
+
+    from wizard.after.forecast import ForecastResult, describe
+    from wizard.paths import program_command
+
+    tiny = "GraphCast_tiny - test - resolution 10.0 - pressure levels 13 - mesh 2to5 - precipitation input and output.npz"
+    result = ForecastResult(ok=True, env="/envs/a", graphcast_version="0.1.1", model=tiny,
+                            dataset="source-era5_date-2016-01-01_res-10.0_levels-13_steps-04.nc", steps=1,
+                            backend="cpu", finite=True, output="/state/forecasts/x.nc", log="/state/logs/f.log",
+                            assets={"source": "/lab assets", "checked": "none"},
+                            note="the source has no GraphCast_small; used the only model there (GraphCast_tiny, a "
+                                 "test model at 10°)")
+    lines = describe(result)
+    assert lines[1] == ("  note      The source has no GraphCast_small; used the only model there (GraphCast_tiny, a "
+                        "test model at 10°).")
+    at = lines.index("Next:")
+    assert lines[at - 1] == "    /state/forecasts/x.nc"
+    me = program_command()
+    assert lines[at + 1:at + 5] == [
+        "  all 4 steps this example dataset holds:",
+        f"    {me} forecast --env /envs/a --assets '/lab assets' --steps 4",
+        "  read the predictions (NetCDF) with xarray, in the environment's Python:",
+        f"    /envs/a/bin/python -c {shlex.quote(_read('/state/forecasts/x.nc'))}"]
+    longest = describe(ForecastResult(**{**result.__dict__, "steps": 4, "note": None}))
+    assert "  note" not in " ".join(longest) and "    " + f"{me} forecast --list --assets '/lab assets'" in longest
+
+
+def _read(path: str) -> str:
+    """The Python the line runs: xarray (GraphCast's own dependency, in every environment) opening the output."""
+    return f"import xarray; print(xarray.open_dataset({path!r}))"

@@ -38,3 +38,48 @@ def test_every_recipe_offers_its_notebooks_imports_apart_from_the_stack():
         assert {"google-cloud-storage", "ipywidgets"} <= names, recipe.id
         with_nb = recipe.with_notebook()
         assert len(with_nb.pins) == len(recipe.pins) + len(recipe.notebook)  # none is pinned twice
+
+
+def test_the_buckets_answer_is_said_as_a_fact_when_it_was_asked(monkeypatch, closed_indexes, assets_server, tmp_path):
+    """24th hostile pass (part B) P6: "where storage.googleapis.com cannot be reached" was a condition, though the
+    wizard can ask; `kernel install` asks (one HEAD request) and says what it found. A closed loopback port is a
+    host that does not answer, a local server one that does."""
+    from wizard.after import assets
+    from wizard.after.kernel import bucket_unreachable
+
+    monkeypatch.setattr(assets, "BUCKET_URL", closed_indexes.replace("/simple/", "/dm_graphcast/"))
+    host = bucket_unreachable()
+    assert host == "127.0.0.1"
+    said = notebook_cautions(_marker("0.1.1"), host)[2]
+    assert said.startswith("127.0.0.1 does not answer from here, so the notebook's cells that read its weights")
+    assert "fail here" in said and "where" not in said and "--assets DIR" in said
+    (tmp_path / "bucket").mkdir()
+    monkeypatch.setattr(assets, "BUCKET_URL", f"{assets_server(tmp_path / 'bucket').url}dm_graphcast/")
+    assert bucket_unreachable() is None
+    assert notebook_cautions(_marker("0.1.1"), None)[2].endswith("(gcs_bucket), which answers from here.")
+
+
+def test_the_notebook_is_named_by_its_path_in_the_checkout_the_env_was_installed_from(isolated_state, tmp_path):
+    """24th hostile pass (part B) P6: `"notebooks": ["graphcast_demo.ipynb"]` gave no path; the local checkout the
+    install recorded (history's graphcast_given) holds it."""
+    from wizard.after.kernel import jupyter_cautions, notebook_paths
+    from wizard.history.store import Entry, load_history
+    from wizard.lock import StateLock
+
+    checkout, env = tmp_path / "graphcast", tmp_path / "env"
+    checkout.mkdir()
+    (checkout / "graphcast_demo.ipynb").write_text("{}")
+    (env / "bin").mkdir(parents=True)
+    with StateLock("test"):
+        history = load_history(locked=True)
+        history.add(Entry(id="20261128-023131-6a16", kind="install", recipe="jax0.4.23-cpu", env=str(env),
+                          status="verified", graphcast_given=str(checkout)))
+        history.save()
+    marker = EnvMarker(recipe="jax0.4.23-cpu", extra={"graphcast_version": "0.1.1", "entry_id": "20261128-023131-6a16"})
+    assert notebook_paths(env, marker) == [checkout / "graphcast_demo.ipynb"]
+    said = " ".join(jupyter_cautions(env, marker, {"PATH": ""}))
+    assert f"open {checkout / 'graphcast_demo.ipynb'} from a Jupyter server" in said, said
+    assert notebook_paths(env, EnvMarker(recipe="x", extra={"graphcast_version": "0.1.1"})) == [
+        checkout / "graphcast_demo.ipynb"]  # an older marker without the entry id: the entry of this env
+    (checkout / "graphcast_demo.ipynb").unlink()
+    assert notebook_paths(env, marker) == []  # gone: no path named

@@ -250,3 +250,44 @@ def test_the_preview_shows_tables_as_lists_and_splits_long_headings_the_file_kee
     # A table inside a code block is left as it is.
     code = "```text\n| a | b |\n|---|---|\n| 1 | 2 |\n```"
     assert preview_markdown(code) == code
+
+
+def test_a_check_the_user_stopped_and_kept_is_not_the_reports_failure(tmp_path):
+    """24th hostile pass (part B) P7: a GraphCast check stopped with Ctrl-C and kept unchecked ("installed") came
+    out as "No known failure signature found" and a "Failing log"; History said "stopped by you". The summary is
+    what history stores for it (`VerifySummary.stopped`)."""
+    from wizard.history.store import VerifySummary
+
+    log = tmp_path / "install.log"
+    log.write_text("▶ GraphCast check\n^C\n")
+    stopped = VerifySummary(ok=False, backend="cpu", failed_tier="graphcast_jit_init", stopped=True).to_dict()
+    entries = [{"id": "e1", "recipe": "jax0.4.23-cpu", "env": "/e1", "status": "installed", "current": False,
+                "kind": "install", "started": "s", "finished": "f", "log": str(log), "verify": stopped,
+                "error": "the GraphCast check was stopped by you; the new environment stays at /e1"}]
+    text = build_report(None, entries, environ={}, redacted=False)
+    assert "## Failing log" not in text and "No known failure signature found." not in text, text
+    assert "**installed** (its GraphCast check was stopped by you, so it is unchecked)." in text
+    assert "The GraphCast check was stopped by you at `graphcast_jit_init`; installed, unchecked." in text
+    assert "None: the GraphCast check was stopped by you, not failed." in text
+    verify = [{**entries[0], "id": "e2", "kind": "verify", "status": "failed"}]
+    said = build_report(None, verify, environ={}, redacted=False)
+    assert "stopped by you at `graphcast_jit_init` (not failed)" in said and "FAILED at" not in said
+
+
+def test_the_reports_python_row_names_the_python_detection_read_not_the_running_one(tmp_path):
+    """24th hostile pass (part B) P12: the Machine table called pyenv's python3 on PATH "the running interpreter",
+    while gc-wizard ran on its .venv's Python; the row says where detection found it, and gc-wizard's own is its
+    own row. A real second interpreter file on PATH (a copy), no venv active."""
+    import shutil
+    import sys
+
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    other = folder / "python3"
+    shutil.copy2(Path(sys.executable).resolve(), other)
+    facts = {"python": {"version": "3.11.7", "executable": str(other)}}
+    text = build_report(facts, [], environ={"PATH": str(folder)}, redacted=False)
+    assert f"| Python | 3.11.7 ({other}) | python3 on PATH |" in text, text
+    assert "| gc-wizard's own Python |" in text and f"({sys.executable}) | the running interpreter;" in text
+    venv = build_report(facts, [], environ={"PATH": str(folder), "VIRTUAL_ENV": str(tmp_path)}, redacted=False)
+    assert "| Python | 3.11.7" in venv and "python3 on PATH" not in venv

@@ -7,7 +7,9 @@ In-process, on a tiny real recipe planned offline from a local wheelhouse (a rea
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
+from pathlib import Path
 
 from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
 from wizard.flows.review import review
@@ -98,3 +100,35 @@ def test_the_app_names_its_key_beside_the_flag_and_the_cli_the_flag_alone():
     assert with_keys("give it again (`--graphcast-src /a/gc`).") == \
         "give it again (`--graphcast-src /a/gc`, or g on the Plan screen)."
     assert with_keys("give it with --find-links DIR.") == "give it with --find-links DIR (w on the Plan screen)."
+
+
+def _another_python3(tmp_path, monkeypatch):
+    """A python3 on PATH that is another file than the wizard's own (a copy of the real interpreter), as pyenv's
+    3.11.7 was beside the .venv's 3.11.2 in walk 23; no venv or conda environment active."""
+    import shutil
+    import sys
+
+    folder = tmp_path / "other-bin"
+    folder.mkdir()
+    other = folder / "python3"
+    shutil.copy2(Path(sys.executable).resolve(), other)
+    monkeypatch.setenv("PATH", f"{folder}:{os.environ.get('PATH', '')}")
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.delenv("CONDA_PREFIX", raising=False)
+    return other
+
+
+def test_the_plan_says_why_it_builds_on_another_python_than_recipes_describes(tiny, isolated_state, tmp_path,
+                                                                               monkeypatch):
+    """24th hostile pass (part B) P12: `recipes` said "Python 3.11.7" (python3 on PATH) and the plan "Python 3.11.2
+    (…; the wizard's own)" with no word between them."""
+    other = _another_python3(tmp_path, monkeypatch)
+    plan = review(_options(tiny), check_fit=False).plan
+    assert plan.python.source == "wizard"
+    lines = plan_lines(review(_options(tiny), check_fit=False), download="about 1 MB", width=78)
+    at = next(i for i, line in enumerate(lines) if line.startswith("Python "))
+    assert lines[at + 1] == (f"  not python3 on PATH ({other}), which `detect` and `recipes` describe: the wizard's "
+                             "own fits the recipe's Python and is known to work; --python PATH picks another")
+    monkeypatch.setenv("PATH", f"{Path(plan.python.executable).parent}:{os.environ['PATH']}")
+    same = plan_lines(review(_options(tiny), check_fit=False), download="about 1 MB", width=78)
+    assert not any(line.startswith("  not python3 on PATH") for line in same)

@@ -503,3 +503,19 @@ def test_remove_and_rollback_refuse_an_entry_whose_env_no_path_can_be(isolated_s
     assert "of its own" not in said and "GC_WIZARD_HOME" not in said and "Traceback" not in said
     assert path.read_bytes() == before
     assert not (isolated_state / "logs").exists() or not any((isolated_state / "logs").glob("crash-*"))
+
+
+def test_a_unique_id_prefix_or_a_near_spelling_is_suggested_by_rollback_and_remove(isolated_state):
+    """24th hostile pass (part B) P10: `rollback 20261128-0231`, a unique prefix of `20261128-023131-6a16`, said
+    only "There is no history entry"; every command that takes an id names the one meant (suggested, not taken:
+    `remove --yes` deletes)."""
+    env_a, env_b = isolated_state / "envs" / "a", isolated_state / "envs" / "b"
+    _write(isolated_state, [_entry(id="20261128-023131-6a16", env=str(env_a)),
+                            _entry(id="20261128-024935-139b", env=str(env_b))])
+    for command in (["rollback", "20261128-0231", "--yes"], ["remove", "20261128-0231", "--yes"]):
+        result = run_inproc(*command)
+        assert result.returncode == 2 and "did you mean 20261128-023131-6a16?" in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+    said = run_inproc("rollback", "20261128-024935-139c", "--yes").stderr
+    assert "did you mean 20261128-024935-139b?" in said, said
+    assert "did you mean" not in run_inproc("rollback", "zzz", "--yes").stderr

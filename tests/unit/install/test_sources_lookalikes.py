@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.fixtures.wheels import build_wheel
 from wizard.install.sources import check_graphcast_source
 from wizard.recipes.loader import load_recipes
@@ -30,7 +32,38 @@ def test_weathernext_recipes_take_a_weathernext_checkout_and_refuse_graphcast(tm
     refused = check_graphcast_source(recipe, str(_checkout(tmp_path / "gc", "graphcast", "0.2")))
     assert not refused.ok and "needs DeepMind's weathernext 0.3" in refused.problem
     newer = check_graphcast_source(recipe, str(_checkout(tmp_path / "main", "weathernext", "0.3.1.dev")))
-    assert not newer.ok and "check out the right tag" in newer.problem and "unrelated" not in newer.problem
+    assert not newer.ok and "check out v0.3 in a copy" in newer.problem and "unrelated" not in newer.problem
     # And a GraphCast recipe still calls WeatherNext what it is.
     v02 = check_graphcast_source(load_recipes()["jax0.12.0.1-cpu"], str(tmp_path / "wn"))
     assert not v02.ok and "renamed WeatherNext" in v02.problem
+
+
+def test_a_checkout_of_another_release_is_told_to_make_a_copy_not_to_switch_it_in_place(tmp_path):
+    """24th hostile pass (part B) P3: the refusal said "git checkout v0.2", which switches a shared v0.1.1 checkout
+    (the one a first install was built from) for everyone. The suggested lines, run as given (real git, no shell),
+    leave it at v0.1.1 and make a copy the recipe takes."""
+    import shlex
+    import subprocess
+
+    folder = _checkout(tmp_path / "graphcast", "graphcast", "0.2")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+    for argv in (["init", "-q"], ["add", "setup.py"], ["commit", "-qm", "0.2"], ["tag", "v0.2"]):
+        subprocess.run([*git, "-C", str(folder), *argv], check=True)
+    _checkout_version(folder, "0.1.1")
+    for argv in (["commit", "-qam", "0.1.1"], ["tag", "v0.1.1"]):
+        subprocess.run([*git, "-C", str(folder), *argv], check=True)
+    recipe = load_recipes()["jax0.12.0.1-cpu"]
+    refused = check_graphcast_source(recipe, str(folder))
+    assert not refused.ok and "git checkout v0.2)" not in refused.problem, refused.problem
+    said = refused.problem.split("(other installs may use it): ", 1)[1]
+    lines, given = said.split(", then give ", 1)
+    assert given.startswith(f"{folder}-v0.2;") and given.endswith("or pass --force to install it anyway.")
+    for line in lines.split(" && "):
+        subprocess.run(shlex.split(line), check=True, capture_output=True)
+    assert 'version="0.1.1"' in (folder / "setup.py").read_text()  # the shared checkout is as it was
+    assert check_graphcast_source(recipe, f"{folder}-v0.2").ok
+
+
+def _checkout_version(root, version: str) -> None:
+    text = (root / "setup.py").read_text()
+    (root / "setup.py").write_text(re.sub(r'version="[^"]*"', f'version="{version}"', text))

@@ -13,7 +13,12 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from wizard.flows.history import installed_recipes, installed_words
-from wizard.flows.recipe_list import DEFAULT_GRAPHCAST_VERSION, graphcast_label, group_by_graphcast
+from wizard.flows.recipe_list import (
+    DEFAULT_GRAPHCAST_VERSION,
+    fetched_from_words,
+    graphcast_label,
+    group_by_graphcast,
+)
 from wizard.security import cut
 from wizard.tui.problems import problem_text
 from wizard.tui.widgets.shown import Shown, masked
@@ -34,6 +39,9 @@ def describe_match(match, installed: str | None = None) -> str:
     if match.warnings:
         lines.append("")
         lines += [f"! {warning}" for warning in match.warnings]
+    fetched = fetched_from_words(recipe)  # 24th hostile pass (part B) P3: "fits" said nothing of GitHub
+    if fetched:
+        lines += ["", fetched]
     lines += ["", " ".join(recipe.description.split())]
     return "\n".join(lines)
 

@@ -169,7 +169,7 @@ def test_a_forecast_never_runs_an_env_python_that_leads_to_a_script(tmp_path):
 
 def test_the_folder_the_last_forecast_used_is_named_by_the_failure_and_the_next_lines(tmp_path, monkeypatch,
                                                                                       closed_indexes):
-    """24th hostile pass (part B) P4: after forecasts from a lab folder, `forecast` without --assets failed on the
+    """walk 23 #4: after forecasts from a lab folder, `forecast` without --assets failed on the
     unreachable bucket with no word of that folder, and the next install's "Next:" said `--assets DIR/assets`. The
     folder is kept in the state folder (`assets_memory`; a real successful forecast records it:
     tests/e2e/test_forecast.py) and named in both; a URL is never kept (it may carry a password)."""
@@ -216,7 +216,7 @@ def _lab_folder(root):
 
 
 def test_a_forecast_says_which_model_ran_when_it_is_not_the_announced_one(tmp_path):
-    """24th hostile pass (part B) P5: the Done screen announced GraphCast_small at 1°, and the lab folder's 10° test
+    """walk 23 #5: the Done screen announced GraphCast_small at 1°, and the lab folder's 10° test
     model ran without a word. The choice is `assets.select`'s, and the result carries why (`note`) whatever the run
     does after (here the env's python is /bin/false: the files are chosen first, then the child fails)."""
     from wizard.install.envs import write_marker

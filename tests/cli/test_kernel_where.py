@@ -1,4 +1,4 @@
-"""`kernel install` says plainly where the kernel can be used (24th hostile pass (part B) P6): with no Jupyter server
+"""`kernel install` says plainly where the kernel can be used (walk 23 #6): with no Jupyter server
 here it said "Pick it in Jupyter's kernel list …; restart Jupyter", because the environment's own `jupyter`
 (jupyter_core's, which ipykernel brings) counted as one. A real environment built by uv from a local wheelhouse."""
 

@@ -1,5 +1,5 @@
-"""`remove` says before it deletes what deleting truly frees, and says it is deleting while it works (24th hostile
-pass (part A) P9: "Delete … (0.78 GiB)? y", 15 s of silence, then "0.00 GiB freed": the env's files were hard
+"""`remove` says before it deletes what deleting truly frees, and says it is deleting while it works (walk 23
+#9: "Delete … (0.78 GiB)? y", 15 s of silence, then "0.00 GiB freed": the env's files were hard
 links into uv's cache)."""
 
 from __future__ import annotations

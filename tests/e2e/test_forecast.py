@@ -44,7 +44,7 @@ def test_a_first_forecast_from_a_folder(forecast_env, forecast_assets, isolated_
     output = isolated_state / "forecasts"
     assert result["output"].startswith(str(output)) and _netcdf_magic(result["output"])[:3] in (b"CDF", b"\x89HD")
     assert result["assets"] == {**result["assets"], "verified": False, "checked": "none", "downloaded": []}
-    # 24th hostile pass (part B) P4: the folder a forecast worked from is kept for the next failure and Next: lines.
+    # walk 23 #4: the folder a forecast worked from is kept for the next failure and Next: lines.
     from wizard.after.assets_memory import remembered_assets
 
     assert remembered_assets() == str(forecast_assets.resolve())

@@ -1,4 +1,4 @@
-"""k on the Done screen says the kernel's facts in the core's words (24th hostile pass (part B) P6): on a server
+"""k on the Done screen says the kernel's facts in the core's words (walk 23 #6): on a server
 without a Jupyter server it said nothing of it, as `kernel install` did. A real environment with ipykernel, built
 by uv from a local wheelhouse; the kernel written into a JUPYTER_DATA_DIR of the test's own."""
 

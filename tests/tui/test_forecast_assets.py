@@ -120,7 +120,7 @@ async def test_k_asks_first_naming_where_the_kernel_goes(isolated_state, tmp_pat
 
 
 async def test_f_fills_in_the_folder_the_last_forecast_used(isolated_state, tmp_path, monkeypatch):
-    """24th hostile pass (part B) P4: the folder the last forecast that worked used (kept in the state folder) is
+    """walk 23 #4: the folder the last forecast that worked used (kept in the state folder) is
     named in the question and filled in, so Enter takes it; the CLI names it in its failure and Next: lines."""
     from wizard.after.assets_memory import remember_assets
 
@@ -143,7 +143,7 @@ async def test_f_fills_in_the_folder_the_last_forecast_used(isolated_state, tmp_
 
 
 async def test_the_forecast_screen_says_which_model_ran_and_what_next(isolated_state, tmp_path, monkeypatch):
-    """24th hostile pass (part B) P5: the app's forecast shows the core's note on a model other than the announced
+    """walk 23 #5: the app's forecast shows the core's note on a model other than the announced
     one, and the Next: lines (`after.forecast.describe`; the CLI's test runs the real selection)."""
     tiny = "GraphCast_tiny - test - resolution 10.0 - pressure levels 13 - mesh 2to5 - precipitation input and output.npz"
 

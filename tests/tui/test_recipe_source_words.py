@@ -1,4 +1,4 @@
-"""The recipe screen says where GraphCast itself comes from (24th hostile pass (part B) P3): "fits this machine"
+"""The recipe screen says where GraphCast itself comes from (walk 23 #3): "fits this machine"
 said nothing of GitHub, and the v0.2 plan then asked for a v0.2 checkout on a server without it."""
 
 from __future__ import annotations

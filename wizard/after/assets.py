@@ -408,7 +408,7 @@ class Selection:
     stats: tuple[Asset, ...]
     model_note: str | None = None
     """Why the model is not the one announced (`DEFAULT_MODEL`) though none was asked for: the words a forecast
-    shows beside its result (24th hostile pass (part B) P5). None when it is the default or the one asked for."""
+    shows beside its result (walk 23 #5). None when it is the default or the one asked for."""
 
     def all(self) -> tuple[Asset, ...]:
         return (self.model, self.dataset, *self.stats)
@@ -454,7 +454,7 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
 
 def substitute_words(name: str) -> str:
     """Why a forecast runs `name` when the announced model (`DEFAULT_MODEL`) was neither asked for nor there: the
-    source holds no copy of it, so its only model is used (`_pick`). 24th hostile pass (part B) P5: the Done screen
+    source holds no copy of it, so its only model is used (`_pick`). walk 23 #5: the Done screen
     announced GraphCast_small at 1°, and a lab folder's 10° test model ran without a word."""
     short = name.split(" - ")[0].removesuffix(".npz")
     what = []

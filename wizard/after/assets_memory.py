@@ -1,6 +1,6 @@
 """The folder the last forecast that worked took its files from, remembered in the state folder.
 
-Why: 24th hostile pass (part B) P4 — after two good forecasts from a lab folder in the app, `gc-wizard forecast`
+Why: walk 23 #4 — after two good forecasts from a lab folder in the app, `gc-wizard forecast`
 failed on the unreachable bucket without a word about that folder, and the next install's "Next:" lines said
 `--assets DIR/assets` again. The CLI already names the GraphCast source the last install used; this does the same for
 the forecast's files, in the failure and in the "Next:" lines (both faces print those).

@@ -297,7 +297,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         out.unlink(missing_ok=True)
         result.output = None
     elif source.is_local:
-        remember_assets(source.location)  # named by the next failure and "Next:" lines (24th hostile pass B P4)
+        remember_assets(source.location)  # named by the next failure and "Next:" lines (walk 23 #4)
     return result
 
 
@@ -305,7 +305,7 @@ def _fetch_failed(result: ForecastResult, exc: assets.AssetError, recipe: str | 
                   given: assets.Source | str | None = None) -> ForecastResult:
     """`result` for files that could not be had: the sentence (the gathering command given the env's recipe), the
     finding it reads as, and the stage that failed. `given`: the source asked for; when it is not the folder the
-    last forecast that worked used, that folder is named first in the fix (24th hostile pass (part B) P4: the
+    last forecast that worked used, that folder is named first in the fix (walk 23 #4: the
     failure explained the bucket and the five files, not the lab folder used five minutes earlier)."""
     exc = _with_remembered_folder(exc, given)
     result.failed_stage = "fetch"
@@ -389,7 +389,7 @@ def describe(result: ForecastResult) -> list[str]:
         node = (result.where or {}).get("node")
         here = f"on node {node} (through srun)" if result.where else "here"
         lines.append(f"{model} forecasts {here}: {steps} on {where}, every value finite.")
-        if result.note:  # 24th hostile pass (part B) P5: another model than the one announced ran without a word
+        if result.note:  # walk 23 #5: another model than the one announced ran without a word
             lines.append(f"  note      {result.note[0].upper()}{result.note[1:]}.")
         lines.append(f"  model     {result.model}")
         lines.append(f"  dataset   {result.dataset}")
@@ -415,7 +415,7 @@ def describe(result: ForecastResult) -> list[str]:
 
 def _next_after_forecast(result: ForecastResult) -> list[str]:
     """What to do after a forecast that worked: more steps, what the source holds, how to read the predictions.
-    24th hostile pass (part B) P5: the output path was the last word, with no next step. Each command stands on a
+    walk 23 #5: the output path was the last word, with no next step. Each command stands on a
     line of its own, whole, to be copied (the source's folder and the output path quoted for a shell)."""
     source = str(result.assets.get("source") or "")
     given = f" --assets {shlex.quote(source)}" if source.startswith("/") else ""

@@ -76,7 +76,7 @@ def served_notebooks(marker: EnvMarker | None) -> tuple[str, ...]:
 def notebook_cautions(marker: EnvMarker | None, unreachable: str | None | bool = False) -> list[str]:
     """What to skip in the demo notebook in this environment, and why (one wording for every face). `unreachable`:
     the notebook's bucket host when it does not answer here, None when it answers (`bucket_unreachable`), False
-    when that was not asked. 24th hostile pass (part B) P6: "where storage.googleapis.com cannot be reached" was a
+    when that was not asked. walk 23 #6: "where storage.googleapis.com cannot be reached" was a
     condition though the wizard can tell; asked, it is said as a fact."""
     version = _graphcast_version(marker)
     if not version:
@@ -254,7 +254,7 @@ def jupyter_cautions(env_path: Path, marker: EnvMarker | None,
 
 
 #: The programs that serve notebooks. Not `jupyter` alone: jupyter_core, which every environment with ipykernel
-#: has, installs it, and it silenced the words above in exactly such an environment (24th hostile pass (part B) P6).
+#: has, installs it, and it silenced the words above in exactly such an environment (walk 23 #6).
 JUPYTER_SERVERS = ("jupyter-lab", "jupyter-notebook", "jupyter-server", "jupyterhub-singleuser", "jupyter-nbclassic")
 
 
@@ -266,8 +266,8 @@ def jupyter_server_here(env_path: Path, environ: Mapping[str, str] | None = None
 
 def notebook_paths(env_path: Path, marker: EnvMarker | None) -> list[Path]:
     """The demo notebooks in the local GraphCast checkout the environment was installed from (history's
-    `graphcast_given`), the files that exist; [] when it came from GitHub or the checkout is gone. 24th hostile
-    pass (part B) P6: `"notebooks": ["graphcast_demo.ipynb"]` gave no path, and the checkout was right there."""
+    `graphcast_given`), the files that exist; [] when it came from GitHub or the checkout is gone. Walk 23
+    #6: `"notebooks": ["graphcast_demo.ipynb"]` gave no path, and the checkout was right there."""
     entry_id = (marker.extra or {}).get("entry_id") if marker is not None else None
     try:
         from wizard.history.store import load_history  # deferred: only where the kernel's words are made

@@ -24,7 +24,7 @@ def next_steps(recipe: str, assets: str | None = None, unreachable: str | None =
     me = program_command()
     why = "a first real forecast: real weights, one rollout"
     if not assets:
-        # 24th hostile pass (part B) P4: the folder the last forecast that worked used, named as the GraphCast source
+        # walk 23 #4: the folder the last forecast that worked used, named as the GraphCast source
         # the last install used is; deferred: read only where these lines are drawn.
         from wizard.after.assets_memory import remembered_assets
 

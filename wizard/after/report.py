@@ -289,7 +289,7 @@ def _is_failure(entry: Any) -> bool:
 
 def _stopped_by_user(entry: Any) -> bool:
     """Whether the entry's GraphCast check was stopped by the user (Ctrl-C, the app's stop question) rather than
-    failed. 24th hostile pass (part B) P7: a check stopped and kept unchecked ("installed") made the report say
+    failed. walk 23 #7: a check stopped and kept unchecked ("installed") made the report say
     "No known failure signature found" and print a "Failing log", while History said "stopped by you"; a stopped
     check is `VerifySummary.stopped` (a whole older result: a `cancelled` tier), and every part of the report
     that decides "failed" asks here."""

@@ -53,7 +53,7 @@ def run_kernel(args: argparse.Namespace) -> int:
         say(f"  not in the kernel: {note}")
     for notebook in result.get("notebook_paths", []):
         say(f"  notebook: {notebook}")
-    if result.get("jupyter_server", True):  # else a caution says where it can be picked (24th hostile pass B P6)
+    if result.get("jupyter_server", True):  # else a caution says where it can be picked (walk 23 #6)
         say("Pick it in Jupyter's kernel list (Kernel → Change kernel); restart Jupyter if it is not listed yet.")
     for caution in result.get("cautions", []):
         for line in wrapped(caution, width(), indent="  ! ", rest="    "):

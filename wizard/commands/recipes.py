@@ -139,7 +139,7 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
     title_at = 2 + id_width + 1 + status_width + 1
     for version, group in group_by_graphcast(matches):
         out += ["", f"{graphcast_label(version)}:"]
-        fetched = fetched_from_words(group[0].recipe) if group else None  # 24th hostile pass (part B) P3
+        fetched = fetched_from_words(group[0].recipe) if group else None  # walk 23 #3
         if fetched:
             out.append(_wrap(fetched, "  ", columns))
         for m in group:

@@ -136,7 +136,7 @@ _CHOSEN_WORDS = {"PATH": "python3 on PATH", "VIRTUAL_ENV": "the active venv's Py
 
 def described_python(environ: dict[str, str]) -> tuple[str | None, str]:
     """The Python `detect` describes with these variables (what `recipes`' "This machine" line and the report's
-    Machine table show), and what to call it. 24th hostile pass (part B) P12: the report labelled pyenv's python3 on
+    Machine table show), and what to call it. walk 23 #12: the report labelled pyenv's python3 on
     PATH "the running interpreter" while gc-wizard ran on its .venv's, and the plan built on the wizard's own
     without saying why that was not the one `recipes` showed; both faces ask here, which is `choose_target`'s
     own choice, so the words cannot drift from what detection read. No process is started."""

@@ -209,7 +209,7 @@ def _cache_line(review: PlanReview) -> list[str]:
 
 def python_lines(plan: Plan, environ: dict[str, str] | None = None) -> list[str]:
     """The Python the environment is built on and, when it is not the one `detect` and `recipes`' "This machine"
-    line describe, why. 24th hostile pass (part B) P12: `recipes` said "Python 3.11.7" (pyenv's python3 on PATH)
+    line describe, why. walk 23 #12: `recipes` said "Python 3.11.7" (pyenv's python3 on PATH)
     and the plan "Python 3.11.2 (/usr/bin/python3.11; the wizard's own)", two Pythons with no word between them."""
     from wizard.detect.environment import described_python, same_file
 

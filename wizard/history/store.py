@@ -395,7 +395,7 @@ class History:
 
     def meant_ids(self, entry_id: str) -> list[str]:
         """The ids `entry_id` was probably meant to be: those it begins (`20261128-0231` → `20261128-023131-6a16`),
-        else one near spelling. 24th hostile pass (part B) P10: a unique prefix got no suggestion. It is suggested,
+        else one near spelling. walk 23 #10: a unique prefix got no suggestion. It is suggested,
         not taken: `remove ID --yes` deletes an environment, and an id finished by guessing must not choose which
         one; every lookup by id (`rollback`, `remove`, the app's History) comes through `require`, so all of them
         say it."""

@@ -310,7 +310,7 @@ def read_identity(install_arg: str, *, recipe_source: str | None = None) -> Sour
 
 
 def separate_checkout_words(folder: str, version: str) -> str:
-    """How to get release `version` beside the checkout `folder` without touching it. 24th hostile pass (part B) P3:
+    """How to get release `version` beside the checkout `folder` without touching it. walk 23 #3:
     the refusal said "git checkout v0.2", which, run in a checkout a v0.1.1 environment was built from (and that
     the wizard remembers as that version's source), switches it for everyone who uses it; a clone of it checked
     out at the tag leaves it as it is, and needs no network (the clone is local and carries the tags)."""
@@ -416,8 +416,8 @@ def source_name(recipe_source: str) -> str:
 
 def fetched_from_words(recipe) -> str | None:
     """Where a recipe's GraphCast itself comes from, when that is a remote host rather than a package index, and
-    what is asked for where that host does not answer; None for a local or index source. 24th hostile pass (part B)
-    P3: the README called the v0.2 stack "all from PyPI" and the recipe list said "fits this machine", while v0.2's
+    what is asked for where that host does not answer; None for a local or index source. Walk 23
+    #3: the README called the v0.2 stack "all from PyPI" and the recipe list said "fits this machine", while v0.2's
     GraphCast is fetched from GitHub and, on a server without GitHub, the plan then asked for a v0.2 checkout. Both
     faces' recipe lists show this sentence, made here; no network is asked (the plan asks, and says the answer)."""
     host = source_host(recipe.graphcast.source)

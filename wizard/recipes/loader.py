@@ -786,7 +786,7 @@ _VERSIONED_ID = re.compile(r"([a-z]+)(\d+(?:\.\d+)*)(.*)")
 
 def _same_version_family(wanted: str, ids: list[str]) -> list[str]:
     """The ids whose version begins with `wanted`'s, component by component, with the same rest of the name
-    (`jax0.12-cpu` → `jax0.12.0.1-cpu`). 24th hostile pass (part B) P10: a near spelling of another JAX generation
+    (`jax0.12-cpu` → `jax0.12.0.1-cpu`). walk 23 #10: a near spelling of another JAX generation
     won (`jax0.12-cpu` → "did you mean jax0.10.2-cpu?"), because difflib counts characters, not versions: a version
     the user shortened names its family, so the family is what is meant."""
     asked = _VERSIONED_ID.fullmatch(wanted.lower().strip())

@@ -20,7 +20,7 @@ def test_no_jupyter_here_says_where_to_open_the_notebook(tmp_path):
 
 
 def test_a_jupyter_server_on_path_or_in_the_environment_needs_no_word(tmp_path):
-    """24th hostile pass (part B) P6: `jupyter` alone (jupyter_core's, in every environment with ipykernel) counted as
+    """walk 23 #6: `jupyter` alone (jupyter_core's, in every environment with ipykernel) counted as
     a Jupyter, so a server without one was never told; only a program that serves notebooks counts."""
     env, tools = tmp_path / "env", tmp_path / "tools"
     (env / "bin").mkdir(parents=True)

@@ -81,7 +81,7 @@ def test_next_lines_say_an_unreachable_forecast_host_and_fit_80_columns(monkeypa
 
 
 def test_a_forecast_that_worked_says_the_model_note_and_what_to_do_next(isolated_state):
-    """24th hostile pass (part B) P5: after the output path there was no next step, and a substituted model was not
+    """walk 23 #5: after the output path there was no next step, and a substituted model was not
     said. The words are `after.forecast.describe`, the one wording both faces print."""
     import shlex
 

@@ -41,7 +41,7 @@ def test_every_recipe_offers_its_notebooks_imports_apart_from_the_stack():
 
 
 def test_the_buckets_answer_is_said_as_a_fact_when_it_was_asked(monkeypatch, closed_indexes, assets_server, tmp_path):
-    """24th hostile pass (part B) P6: "where storage.googleapis.com cannot be reached" was a condition, though the
+    """walk 23 #6: "where storage.googleapis.com cannot be reached" was a condition, though the
     wizard can ask; `kernel install` asks (one HEAD request) and says what it found. A closed loopback port is a
     host that does not answer, a local server one that does."""
     from wizard.after import assets
@@ -60,7 +60,7 @@ def test_the_buckets_answer_is_said_as_a_fact_when_it_was_asked(monkeypatch, clo
 
 
 def test_the_notebook_is_named_by_its_path_in_the_checkout_the_env_was_installed_from(isolated_state, tmp_path):
-    """24th hostile pass (part B) P6: `"notebooks": ["graphcast_demo.ipynb"]` gave no path; the local checkout the
+    """walk 23 #6: `"notebooks": ["graphcast_demo.ipynb"]` gave no path; the local checkout the
     install recorded (history's graphcast_given) holds it."""
     from wizard.after.kernel import jupyter_cautions, notebook_paths
     from wizard.history.store import Entry, load_history

@@ -253,7 +253,7 @@ def test_the_preview_shows_tables_as_lists_and_splits_long_headings_the_file_kee
 
 
 def test_a_check_the_user_stopped_and_kept_is_not_the_reports_failure(tmp_path):
-    """24th hostile pass (part B) P7: a GraphCast check stopped with Ctrl-C and kept unchecked ("installed") came
+    """walk 23 #7: a GraphCast check stopped with Ctrl-C and kept unchecked ("installed") came
     out as "No known failure signature found" and a "Failing log"; History said "stopped by you". The summary is
     what history stores for it (`VerifySummary.stopped`)."""
     from wizard.history.store import VerifySummary
@@ -275,7 +275,7 @@ def test_a_check_the_user_stopped_and_kept_is_not_the_reports_failure(tmp_path):
 
 
 def test_the_reports_python_row_names_the_python_detection_read_not_the_running_one(tmp_path):
-    """24th hostile pass (part B) P12: the Machine table called pyenv's python3 on PATH "the running interpreter",
+    """walk 23 #12: the Machine table called pyenv's python3 on PATH "the running interpreter",
     while gc-wizard ran on its .venv's Python; the row says where detection found it, and gc-wizard's own is its
     own row. A real second interpreter file on PATH (a copy), no venv active."""
     import shutil

@@ -120,7 +120,7 @@ def _another_python3(tmp_path, monkeypatch):
 
 def test_the_plan_says_why_it_builds_on_another_python_than_recipes_describes(tiny, isolated_state, tmp_path,
                                                                                monkeypatch):
-    """24th hostile pass (part B) P12: `recipes` said "Python 3.11.7" (python3 on PATH) and the plan "Python 3.11.2
+    """walk 23 #12: `recipes` said "Python 3.11.7" (python3 on PATH) and the plan "Python 3.11.2
     (…; the wizard's own)" with no word between them."""
     other = _another_python3(tmp_path, monkeypatch)
     plan = review(_options(tiny), check_fit=False).plan

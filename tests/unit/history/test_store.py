@@ -506,7 +506,7 @@ def test_remove_and_rollback_refuse_an_entry_whose_env_no_path_can_be(isolated_s
 
 
 def test_a_unique_id_prefix_or_a_near_spelling_is_suggested_by_rollback_and_remove(isolated_state):
-    """24th hostile pass (part B) P10: `rollback 20261128-0231`, a unique prefix of `20261128-023131-6a16`, said
+    """walk 23 #10: `rollback 20261128-0231`, a unique prefix of `20261128-023131-6a16`, said
     only "There is no history entry"; every command that takes an id names the one meant (suggested, not taken:
     `remove --yes` deletes)."""
     env_a, env_b = isolated_state / "envs" / "a", isolated_state / "envs" / "b"

@@ -39,7 +39,7 @@ def test_weathernext_recipes_take_a_weathernext_checkout_and_refuse_graphcast(tm
 
 
 def test_a_checkout_of_another_release_is_told_to_make_a_copy_not_to_switch_it_in_place(tmp_path):
-    """24th hostile pass (part B) P3: the refusal said "git checkout v0.2", which switches a shared v0.1.1 checkout
+    """walk 23 #3: the refusal said "git checkout v0.2", which switches a shared v0.1.1 checkout
     (the one a first install was built from) for everyone. The suggested lines, run as given (real git, no shell),
     leave it at v0.1.1 and make a copy the recipe takes."""
     import shlex

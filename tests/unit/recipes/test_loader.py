@@ -453,7 +453,7 @@ def test_a_number_longer_than_python_reads_is_named_by_file_and_line(tmp_path):
 
 
 def test_a_shortened_version_gets_its_own_family_not_a_near_spelling_of_another():
-    """24th hostile pass (part B) P10: `plan jax0.12-cpu` said "did you mean jax0.10.2-cpu?", another JAX
+    """walk 23 #10: `plan jax0.12-cpu` said "did you mean jax0.10.2-cpu?", another JAX
     generation, because difflib counts characters; a shortened version names its family."""
     ids = ["jax0.10.2-cpu", "jax0.10.2-cuda12", "jax0.12.0.1-cpu", "jax0.12.0.1-cuda12", "jax0.4.23-cpu",
            "jax0.4.23-cuda12-cudnn89"]

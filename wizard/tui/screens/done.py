@@ -258,7 +258,7 @@ class DoneScreen(Screen[str]):
 
         from wizard.flows.forecast import remembered_assets
 
-        last = remembered_assets()  # 24th hostile pass (part B) P4: the folder the last forecast used, filled in
+        last = remembered_assets()  # walk 23 #4: the folder the last forecast used, filled in
         self.app.push_screen(AssetsPromptScreen(self.env, assets_question(self.unreachable, self.result.recipe, last),
                                                 last or ""), chosen)
 
@@ -311,7 +311,7 @@ class DoneScreen(Screen[str]):
             # The toast is one short line that fits; the cautions (a paragraph each) go into the pane, where
             # they can be read whole and scrolled to.
             said = f"Kernel registered: {spec.get('display_name', spec)}, in {spec.get('path')}"
-            # The notebook's path in the checkout the env came from (24th hostile pass (part B) P6), then the cautions.
+            # The notebook's path in the checkout the env came from (walk 23 #6), then the cautions.
             notebooks = [f"Notebook: {path}" for path in spec.get("notebook_paths", [])]
             self.post_message(AfterInstallDone(said, note="\n".join([said, *notebooks,
                                                                      *(f"! {c}" for c in spec.get("cautions", []))])))

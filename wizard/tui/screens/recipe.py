@@ -39,7 +39,7 @@ def describe_match(match, installed: str | None = None) -> str:
     if match.warnings:
         lines.append("")
         lines += [f"! {warning}" for warning in match.warnings]
-    fetched = fetched_from_words(recipe)  # 24th hostile pass (part B) P3: "fits" said nothing of GitHub
+    fetched = fetched_from_words(recipe)  # walk 23 #3: "fits" said nothing of GitHub
     if fetched:
         lines += ["", fetched]
     lines += ["", " ".join(recipe.description.split())]

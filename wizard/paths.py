@@ -87,7 +87,7 @@ def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked
 #: The names the wizard gives to what it makes directly in a state folder; the permission sweep looks into these
 #: alone (24th hostile pass (part B) P6), and a folder holding only such names is a state.
 STATE_NAMES = frozenset({"history.json", "wizard.lock", "envs", "logs", "cache", "modules", "assets", "frozen",
-                         "forecasts", "bundles", "package-files"})
+                         "forecasts", "bundles", "package-files", "last-assets.json"})
 
 #: What only a gc-wizard state holds: one of these makes a folder a state whatever else the user keeps in it.
 _STATE_MARKS = ("history.json", "wizard.lock", "envs")

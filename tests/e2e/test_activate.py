@@ -164,8 +164,9 @@ def test_deactivate_restores_and_reactivation_does_not_pile_up(shell, plain_env,
 
 
 def test_folder_names_cannot_inject_shell_code(plain_env, tmp_path):
-    """A newline or quote in a folder name stays data: the comment is escaped, the value quoted."""
-    evil = tmp_path / "lib\ntouch INJECTED #" / "x'; touch INJECTED2; '"
+    """A newline or quote in a folder name stays data: the comment is escaped, the value quoted. (No `;` in the
+    names: ld.so splits LD_LIBRARY_PATH at `;` as at `:`, so such a folder is no entry of it at all.)"""
+    evil = tmp_path / "lib\ntouch INJECTED #" / "x' && touch INJECTED2 || '"
     _touch(evil / "libcudnn.so.8.0.5")
     keep = tmp_path / "keep $(touch INJECTED3)"
     keep.mkdir()

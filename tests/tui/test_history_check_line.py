@@ -112,9 +112,9 @@ async def test_the_history_screen_shows_each_envs_disk_use_and_the_total_measure
 async def test_r_is_offered_only_on_a_row_it_can_roll_back_to_and_the_row_says_why_not(isolated_state):
     """Walk 17: the footer offered "Roll back to selected" on a stopped install and on the current one, and r then
     answered with a refusal. The row now says why (the core's words) and r is shown disabled there."""
-    for n in range(3):
-        (isolated_state / f"e{n}").mkdir()
-    _save([Entry(id=f"20261122-21524{n}-abcd", kind="install", recipe="tiny-a", env=str(isolated_state / f"e{n}"),
+    for n in range(3):  # managed envs, under envs/ as the wizard makes them (a state holds nothing else of its own)
+        (isolated_state / "envs" / f"e{n}").mkdir(parents=True)
+    _save([Entry(id=f"20261122-21524{n}-abcd", kind="install", recipe="tiny-a", env=str(isolated_state / "envs" / f"e{n}"),
                  status=status, current=current, started="2026-11-22T21:52:44+00:00")
            for n, (status, current) in enumerate([("verified", False), ("cancelled", False), ("verified", True)])])
     app = _HistoryHost()

@@ -21,7 +21,7 @@ from pathlib import Path
 from wizard import bounded, paths
 
 #: The file in the state folder.
-NAME = "last-assets.json"
+NAME = "last-assets.json"  # one of paths.STATE_NAMES: a state holding it is still a state
 _BYTES = 64 * 1024
 
 

@@ -206,8 +206,12 @@ class MachineScreen(Screen[str]):
 
     def show_more(self) -> None:
         """A line under the facts while some are out of view (walk 21 #13: Python, the environment, disk and RAM sat
-        below the fold, and only a scrollbar's thumb said so)."""
-        pane = self.query_one("#facts-pane", VerticalScroll)
+        below the fold, and only a scrollbar's thumb said so). Called after a refresh, it may run once the screen is
+        being taken down (the app leaving): then there is nothing left to say it on."""
+        panes = self.query("#facts-pane").results(VerticalScroll)
+        pane = next(panes, None)
+        if pane is None or not self.is_mounted:
+            return
         hidden = round(pane.max_scroll_y - pane.scroll_y)
         more = self.query_one("#facts-more", Static)
         if hidden > 0:

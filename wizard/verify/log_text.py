@@ -154,7 +154,33 @@ def _text(utf8: BinaryIO) -> TextIO:
     return io.TextIOWrapper(utf8, encoding="utf-8", errors="replace", newline=None)
 
 
-class _Unpacked(io.RawIOBase):
+class _Produced(io.RawIOBase):
+    """A raw stream whose bytes a subclass makes piece by piece (`_more` fills `ready`) until `_finished`: the
+    read loop of the unpacker, the encoding stretches and the tar members, written once. `at` is how much of `ready`
+    was handed on (an offset: slicing the rest off copied it on every read)."""
+
+    ready = b""
+    at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while self.at >= len(self.ready) and not self._finished():
+            self._more()
+        size = min(len(buffer), len(self.ready) - self.at)
+        buffer[:size] = self.ready[self.at:self.at + size]
+        self.at += size
+        return size
+
+    def _more(self) -> None:
+        raise NotImplementedError
+
+    def _finished(self) -> bool:
+        raise NotImplementedError
+
+
+class _Unpacked(_Produced):
     """A packed log's unpacked bytes, streamed (memory stays bounded by bytes, whatever the packing's ratio or the
     length of a line), member after member (`cat a.gz b.gz`), and ending where its packing breaks: a log cut off
     mid-copy (`run.log.gz` still being written) is scanned as far as it goes, not refused for its last block — and
@@ -170,18 +196,10 @@ class _Unpacked(io.RawIOBase):
         self.made = 0  # unpacked bytes made so far
         self.done = False
 
-    def readable(self) -> bool:
-        return True
+    def _finished(self) -> bool:
+        return self.done
 
-    def readinto(self, buffer) -> int:
-        while self.at >= len(self.ready) and not self.done:
-            self._unpack_more()
-        size = min(len(buffer), len(self.ready) - self.at)
-        buffer[:size] = self.ready[self.at:self.at + size]
-        self.at += size
-        return size
-
-    def _unpack_more(self) -> None:
+    def _more(self) -> None:
         if self.unpacker.eof:  # the member ended: another may follow
             rest = self.unpacker.unused_data
             self.unpacker = self.new()
@@ -339,7 +357,7 @@ _ASCII_RUN = re.compile(rb"[\t\r\n\x20-\x7e]{64,}")
 _STRETCH_CARRY = 128
 
 
-class _Stretches(io.RawIOBase):
+class _Stretches(_Produced):
     """A log whose encoding changes partway, read as UTF-8 stretch by stretch: plain text, then UTF-16 (a Windows
     tool's output appended to a job log), and back, each switch taken only where it is unambiguous (`_UTF16_RUN`,
     `_ASCII_RUN`); a byte-order mark at a switch is dropped.
@@ -357,16 +375,8 @@ class _Stretches(io.RawIOBase):
         self.at = 0
         self.ended = False
 
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        while self.at >= len(self.ready) and not (self.ended and not self.carry):
-            self._more()
-        size = min(len(buffer), len(self.ready) - self.at)
-        buffer[:size] = self.ready[self.at:self.at + size]
-        self.at += size
-        return size
+    def _finished(self) -> bool:
+        return self.ended and not self.carry
 
     def _more(self) -> None:
         chunk = self.source.read(UNPACK_BYTES)
@@ -407,7 +417,7 @@ _TAR_BLOCK = 512
 _TAR_NAME_BYTES = 64 * 1024
 
 
-class TarMembers(io.RawIOBase):
+class TarMembers(_Produced):
     """A tar archive's text members, one after another (a line end between), its binary members skipped and named
     (`skipped`), read member by member from the stream: nothing of it is held but a header and a piece.
 
@@ -428,16 +438,8 @@ class TarMembers(io.RawIOBase):
         self.long_name: str | None = None
         self.made = 0  # bytes of text members handed on
 
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        while self.at >= len(self.ready) and not self.done:
-            self._more()
-        size = min(len(buffer), len(self.ready) - self.at)
-        buffer[:size] = self.ready[self.at:self.at + size]
-        self.at += size
-        return size
+    def _finished(self) -> bool:
+        return self.done
 
     def _take(self, size: int) -> bytes:
         data = self.source.read(size)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.gpu import make_library_dir
 from wizard.after.activate import activation_script
 from wizard.after.kernel import build_kernelspec
@@ -28,10 +29,7 @@ from wizard.verify.inspect_env import loader_order
 
 @pytest.fixture
 def env(tmp_path) -> Path:
-    root = tmp_path / "env"
-    (root / "bin").mkdir(parents=True)
-    (root / "bin" / "python").symlink_to(sys.executable)
-    return root
+    return python_link_env(tmp_path / "env")
 
 
 def test_the_split_is_the_loaders():

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.envs import python_link_env
 from wizard.after.activate import activation_script
 from wizard.after.kernel import build_kernelspec
 from wizard.install.activation import EMPTY_ENTRY, RELATIVE_REASON, compute_activation
@@ -19,10 +20,7 @@ from wizard.install.activation import EMPTY_ENTRY, RELATIVE_REASON, compute_acti
 
 @pytest.fixture
 def env(tmp_path) -> Path:
-    root = tmp_path / "env"
-    (root / "bin").mkdir(parents=True)
-    (root / "bin" / "python").symlink_to(sys.executable)
-    return root
+    return python_link_env(tmp_path / "env")
 
 
 @pytest.mark.parametrize("variable, value, kept, gone", [

@@ -125,8 +125,7 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
     every file the installer would read, and every local place it names, goes through the swap rule; every start
     of uv (`uv_tool.uv_bin`), every installer step (`runner.check_step`) and the check before an install
     (`check_before_install`) ask this through `settings_problem`, and the plan marks it "!"."""
-    import re  # deferred, as the two below: the check runs only where an installer is about to start
-
+    # deferred: the check runs only where an installer is about to start
     from wizard.errors import UserError
     from wizard.source_trust import refuse_swappable_source
 

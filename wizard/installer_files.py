@@ -152,7 +152,7 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
             if why:
                 return why
     variable = "UV_FIND_LINKS" if installer == "uv" else "PIP_FIND_LINKS"
-    for text in re.split(r"[,\s]+", environ.get(variable, "")):
+    for text in listed(installer, environ.get(variable, ""), LINK_SEPARATORS[installer]):
         place = _local_place(text)
         if place is not None and place.is_absolute():
             why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
@@ -176,23 +176,11 @@ def _local_place(text: str) -> Path | None:
 
 
 def _local_sources(installer: str, path: Path, cwd: str | os.PathLike[str] | None) -> list[tuple[Path, int | None]]:
-    """(place, line) for each local place the settings file `path` names as a package source, read as data; a
-    relative one once against the file's folder and once against the folder the installer runs in (where each
-    installer reads it), each line the first that holds the value (None where none does)."""
-    values: list[str] = []
-    if installer == "uv":
-        data = uv_settings(path)
-        for table in (data, data.get("pip") if isinstance(data.get("pip"), dict) else {}):
-            for key in _SOURCE_KEYS:
-                value = table.get(key)
-                values += [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] \
-                    if isinstance(value, list) else []
-            indexes = table.get("index")
-            values += [i["url"] for i in indexes if isinstance(i, dict) and isinstance(i.get("url"), str)] \
-                if isinstance(indexes, list) else []
-    else:
-        settings = pip_settings(path, _PIP_SECTIONS)
-        values += [word for key in _SOURCE_KEYS for word in settings.get(key, "").split()]
+    """(place, line) for each local place the settings file `path` names as a package source (every table's, as
+    `source_tables` reads them); a relative one once against the file's folder and once against the folder the
+    installer runs in (where each installer reads it), each line the first that holds the value (None where none
+    does)."""
+    values = [value for table in source_tables(installer, path) for items in table.values() for value in items]
     lines = settings_text(path).splitlines()
     out: list[tuple[Path, int | None]] = []
     for value in values:
@@ -203,6 +191,73 @@ def _local_sources(installer: str, path: Path, cwd: str | os.PathLike[str] | Non
         bases = [path.parent] + ([Path(cwd)] if cwd is not None else [])
         out += [(place, line)] if place.is_absolute() else [(base / place, line) for base in bases]
     return list(dict.fromkeys(out))
+
+
+def source_tables(installer: str, path: Path) -> list[dict[str, list[str]]]:
+    """The package-source settings of the settings file `path` for `installer` ("uv" or "pip"), read as data, one
+    dict a table in the order a later one overrides an earlier one key by key (uv: the top level, then `[pip]`,
+    which `uv pip` reads first; pip: its sections already merged). Keys: `index-url`, `extra-index-url`,
+    `find-links`, and for a uv `[[index]]` list `index` (its URLs) with `index.default` (those marked
+    `default = true`), each set only where the file sets it; values as the installer reads them (a uv string whole,
+    a pip value split at blanks), empty ones dropped.
+
+    Why one reader: the plan's index look-up (`install.indexes`) and the swap check on local sources
+    (`trust_problem`) each read these keys their own way, and a value one of them split differently from the
+    other was shown as one place and checked as another."""
+    if installer == "uv":
+        data = uv_settings(path)  # {} for a syntax error, or a file nested or numbered past any real one
+        pip_table = data.get("pip")
+        return [_uv_sources(data), _uv_sources(pip_table if isinstance(pip_table, dict) else {})]
+    settings = pip_settings(path, _PIP_SECTIONS)
+    return [{key: settings[key].split() for key in _SOURCE_KEYS if key in settings}]
+
+
+def _uv_sources(table: Mapping[str, object]) -> dict[str, list[str]]:
+    """One uv settings table's source keys (see `source_tables`)."""
+    out: dict[str, list[str]] = {}
+    for key in _SOURCE_KEYS:
+        value = table.get(key)
+        if key in table:
+            out[key] = [value] if isinstance(value, str) and value else \
+                [v for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
+    if "index" in table:
+        indexes = table["index"]
+        entries = [i for i in indexes if isinstance(i, dict) and isinstance(i.get("url"), str) and i["url"]] \
+            if isinstance(indexes, list) else []
+        out["index"] = [i["url"] for i in entries if i.get("default") is not True]
+        out["index.default"] = [i["url"] for i in entries if i.get("default") is True]
+    return out
+
+
+#: What a URL parser drops wherever it stands (the WHATWG URL standard, which uv follows, and Python's
+#: `urllib.parse`, which pip uses): a tab, a line feed, a carriage return.
+_DROPPED = str.maketrans("", "", "\t\n\r")
+
+
+def as_read(url: str) -> str:
+    """`url` as the installers read it: tabs and line ends dropped, blanks at its ends gone."""
+    return url.translate(_DROPPED).strip()
+
+
+def listed(installer: str, value: str, separators: str | None) -> list[str]:
+    """The URLs or places one variable's value gives `installer`, as it reads them: uv drops tabs and line ends
+    from a URL and splits a list at `separators` only; pip splits a list at any blank, and takes a single URL whole.
+    A password read from a file with Windows line ends (`user:pw\r@host`) is used by the installer with its `\r`
+    dropped; split at it, the plan printed `https://user:pw` — the password, with nothing to tell it was one
+    (twenty-second hostile pass P2). `separators` None: the variable names one URL.
+
+    Why here: the plan's index look-up and the swap check on `UV_FIND_LINKS` / `PIP_FIND_LINKS` both read these
+    values, and must split them as the installer does, the same way."""
+    if installer == "pip" and separators is not None:
+        return value.split()
+    value = as_read(value)
+    if separators is None:
+        return [value] if value else []
+    return [part for part in re.split("[" + re.escape(separators) + "]+", value) if part]
+
+
+#: The characters between several find-links entries in each installer's variable (uv: commas or spaces).
+LINK_SEPARATORS = {"uv": ", ", "pip": " "}
 
 
 def settings_text(path: Path) -> str:

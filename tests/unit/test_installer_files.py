@@ -78,3 +78,35 @@ def test_every_uv_start_is_refused_in_a_folder_with_such_a_file(tmp_path, monkey
         uv_bin()
     monkeypatch.setenv("UV_NO_CONFIG", "1")
     assert os.path.basename(uv_bin()).startswith("uv")
+
+
+def test_the_plan_and_the_swap_check_read_a_uv_toml_source_as_one_place(tmp_path):
+    """A uv.toml string names one place, blanks and all, as uv reads it: the plan showed `…/wheel` and `house` as two
+    find-links pages while the swap check looked at the one folder (two readers of the same keys,
+    `installer_files.source_tables` now the only one)."""
+    from wizard.install.indexes import index_settings
+
+    house = tmp_path / "wheel house"
+    house.mkdir()
+    os.chmod(house, 0o777)  # every user can write it: the swap check refuses it
+    project = tmp_path / "work"
+    project.mkdir()
+    (project / "uv.toml").write_text(f'find-links = "{house}"\n')
+    shown = [s.url for s in index_settings("uv", _env(tmp_path), project) if s.kind == "find-links"]
+    assert shown == [str(house)]
+    assert f"the package source {house} (line 1 of {project / 'uv.toml'}" in settings_problem(
+        "uv", _env(tmp_path), project)
+
+
+def test_the_swap_check_splits_uv_find_links_as_uv_and_the_plan_do(tmp_path):
+    """uv drops a tab inside `UV_FIND_LINKS` (a URL parser's rule) and splits only at commas and spaces: the swap
+    check split at the tab too, and so checked two places uv never reads and not the one it does."""
+    from wizard.install.indexes import index_settings
+
+    (tmp_path / "wh").mkdir()
+    house = tmp_path / "whdir"
+    house.mkdir()
+    os.chmod(house, 0o777)
+    env = _env(tmp_path, UV_FIND_LINKS=f"{tmp_path}/wh\tdir")
+    assert [s.url for s in index_settings("uv", env)] == [str(house)]
+    assert f"the package source {house} (from UV_FIND_LINKS)" in settings_problem("uv", env, tmp_path)

@@ -35,9 +35,9 @@ from pathlib import Path
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from wizard import bounded, paths
-from wizard.install.indexes import as_read
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import same_version
+from wizard.installer_files import as_read
 from wizard.web_login import split_login
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
+from wizard.installer_files import LINK_SEPARATORS, listed, pip_files, source_tables, uv_files
 from wizard.security import redact_url
 
 #: The variables each installer reads, in its order, and whether each adds an index (extra) or replaces
@@ -29,7 +29,7 @@ _VARIABLES = {
     "uv": (("UV_DEFAULT_INDEX", False), ("UV_INDEX_URL", False), ("UV_INDEX", True), ("UV_EXTRA_INDEX_URL", True)),
     "pip": (("PIP_INDEX_URL", False), ("PIP_EXTRA_INDEX_URL", True)),
 }
-#: The find-links variables, and the character between several pages (uv: commas or spaces; pip: spaces).
+#: The find-links variables (the characters between several pages: `installer_files.LINK_SEPARATORS`).
 _LINK_VARIABLES = {"uv": "UV_FIND_LINKS", "pip": "PIP_FIND_LINKS"}
 #: `UV_INDEX` entries may be named: `internal=https://host/simple`.
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=(?=[A-Za-z][A-Za-z0-9+.-]*://)")
@@ -76,9 +76,9 @@ def index_settings(installer: str | None = None, environ: Mapping[str, str] | No
         from_env: list[IndexSetting] = []
         for variable, extra in _VARIABLES[name]:
             from_env += [IndexSetting(_NAMED.sub("", value), variable, extra)
-                         for value in _listed(name, environ.get(variable) or "", " " if extra else None)]
+                         for value in listed(name, environ.get(variable) or "", " " if extra else None)]
         from_env += [IndexSetting(value, _LINK_VARIABLES[name], True, "find-links")
-                     for value in _listed(name, environ.get(_LINK_VARIABLES[name], ""), ", ")]
+                     for value in listed(name, environ.get(_LINK_VARIABLES[name], ""), LINK_SEPARATORS[name])]
         files = uv_files(environ, cwd) if name == "uv" else pip_files(environ)
         # Each kind of setting comes from the first place that sets it — a variable, then the nearest file — as
         # both tools read them (a variable replaces a file's value; a user's pip.conf the system's), never merged.
@@ -92,59 +92,23 @@ def index_settings(installer: str | None = None, environ: Mapping[str, str] | No
     return out
 
 
-#: What a URL parser drops wherever it stands (the WHATWG URL standard, which uv follows, and Python's
-#: `urllib.parse`, which pip uses): a tab, a line feed, a carriage return.
-_DROPPED = str.maketrans("", "", "\t\n\r")
-
-
-def as_read(url: str) -> str:
-    """`url` as the installers read it: tabs and line ends dropped, blanks at its ends gone."""
-    return url.translate(_DROPPED).strip()
-
-
-def _listed(installer: str, value: str, separators: str | None) -> list[str]:
-    """The URLs one variable's value gives `installer`, as it reads them: uv drops tabs and line ends from a URL and
-    splits a list at `separators` only; pip splits a list at any blank, and takes a single URL whole. A password read
-    from a file with Windows line ends (`user:pw\r@host`) is used by the installer with its `\r` dropped; split at it,
-    the plan printed `https://user:pw` — the password, with nothing to tell it was one (twenty-second hostile pass
-    P2). `separators` None: the variable names one URL."""
-    if installer == "pip" and separators is not None:
-        return value.split()
-    value = as_read(value)
-    if separators is None:
-        return [value] if value else []
-    return [part for part in re.split("[" + re.escape(separators) + "]+", value) if part]
-
-
 def _category(setting: IndexSetting) -> str:
     return setting.kind if setting.kind == "find-links" else "extra" if setting.extra else "default"
 
 
 def _file_settings(installer: str, path: Path) -> list[IndexSetting]:
-    """The index and find-links settings `path` holds for `installer`, as data (never run)."""
-    values: dict[str, object] = {}
-    if installer == "uv":
-        data = uv_settings(path)  # {} for a syntax error, or a file nested or numbered past any real one
-        pip_table = data.get("pip") if isinstance(data.get("pip"), dict) else {}
-        values = {**data, **pip_table}  # `[pip]` settings are the ones `uv pip` reads first
-        tables = [i for i in values.get("index", []) if isinstance(i, dict)] if isinstance(values.get("index"), list) else []
-        # `[[index]]` with `default = true` replaces PyPI, as `index-url` does: it is the index, not an extra one
-        # (eighteenth hostile pass P3: the plan called a uv.toml's only index "the extra index").
-        defaults = [i.get("url") for i in tables if i.get("default") is True]
-        indexes = [i.get("url") for i in tables if i.get("default") is not True]
-    else:
-        values.update(pip_settings(path, ("global", "install", "download", "wheel")))
-        defaults, indexes = [], []
-    where, out = str(path), []
-
-    def listed(key: str) -> list[str]:
-        value = values.get(key)
-        items = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
-        return [item for item in items if isinstance(item, str) and item]
-
-    out += [IndexSetting(url, where, False) for url in [*defaults, *listed("index-url")][:1] if isinstance(url, str)]
-    out += [IndexSetting(url, where, True) for url in [*indexes, *listed("extra-index-url")] if isinstance(url, str)]
-    out += [IndexSetting(url, where, True, "find-links") for url in listed("find-links")]
+    """The index and find-links settings `path` holds for `installer`, as data (never run), each key from the table
+    `uv pip` reads first (`installer_files.source_tables`, the reader the swap check uses too)."""
+    values: dict[str, list[str]] = {}
+    for table in source_tables(installer, path):
+        values.update(table)
+    where = str(path)
+    # `[[index]]` with `default = true` replaces PyPI, as `index-url` does: it is the index, not an extra one
+    # (eighteenth hostile pass P3: the plan called a uv.toml's only index "the extra index").
+    defaults = [*values.get("index.default", []), *values.get("index-url", [])][:1]
+    out = [IndexSetting(url, where, False) for url in defaults]
+    out += [IndexSetting(url, where, True) for url in [*values.get("index", []), *values.get("extra-index-url", [])]]
+    out += [IndexSetting(url, where, True, "find-links") for url in values.get("find-links", [])]
     return out
 
 

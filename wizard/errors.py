@@ -211,13 +211,7 @@ def limit_sentence(number: int | None) -> str | None:
     if number == errno.EMFILE:
         soft, hard = open_files_limit()
         now = f"`ulimit -n` is {soft}" if soft is not None else "see `ulimit -n`"
-        if hard is not None and soft is not None and hard <= soft:
-            fix = (f"It is also the hard limit (`ulimit -Hn` is {hard}), so only an admin can raise it "
-                   "(/etc/security/limits.conf, or the job's or container's settings)")
-        else:
-            most = f" (the hard limit, `ulimit -Hn`, is {hard})" if hard is not None else ""
-            fix = f"Raise it in the shell that runs gc-wizard, e.g. `ulimit -n {min(4096, hard or 4096)}`{most}"
-        return f"this process reached its limit of open files ({now}). {fix}; then run it again"
+        return f"this process reached its limit of open files ({now}). {open_files_fix(soft, hard)}; then run it again"
     if number == errno.ENFILE:
         return ("the whole system ran out of open files (the kernel's table, `sysctl fs.file-max`; "
                 "`cat /proc/sys/fs/file-nr` shows its use). Ask an admin to raise fs.file-max or to find what holds "
@@ -241,13 +235,26 @@ def open_files_advice(output: str, *, low: bool = True) -> str | None:
     if quoted:
         sentence = limit_sentence(errno.EMFILE if quoted.group(1) else errno.ENFILE)
         return f"It stopped there because {sentence}." if sentence else None
-    soft, _ = open_files_limit()
+    soft, hard = open_files_limit()
     if not low or soft is None or soft >= LOW_OPEN_FILES:
         return None
-    sentence = limit_sentence(errno.EMFILE) or ""
-    fix = sentence.split(". ", 1)[1] if ". " in sentence else "raise it"
     return (f"It ran under a very low limit of open files (`ulimit -n` is {soft}), with which uv and pip fail in "
-            f"words that name something else; that is the likely cause. {fix}.")
+            f"words that name something else; that is the likely cause. {open_files_fix(soft, hard)}; then run it "
+            "again.")
+
+
+def open_files_fix(soft: int | None, hard: int | None) -> str:
+    """How to lift the open-files limit `soft` (`ulimit -n`) under the hard limit `hard` (None: unlimited or not
+    read): the user raises it up to the hard limit; at the hard limit, only an admin can.
+
+    Why built from the limits: `limit_sentence` and `open_files_advice` both give this fix, and the advice took it
+    out of `limit_sentence`'s text (split at its first ". "), so a new wording of that sentence would have cut the
+    fix in the wrong place; and each read the limits on its own."""
+    if hard is not None and soft is not None and hard <= soft:
+        return (f"It is also the hard limit (`ulimit -Hn` is {hard}), so only an admin can raise it "
+                "(/etc/security/limits.conf, or the job's or container's settings)")
+    most = f" (the hard limit, `ulimit -Hn`, is {hard})" if hard is not None else ""
+    return f"Raise it in the shell that runs gc-wizard, e.g. `ulimit -n {min(4096, hard or 4096)}`{most}"
 
 
 def pty_sentence(exc: OSError) -> str:

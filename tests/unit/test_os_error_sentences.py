@@ -147,3 +147,29 @@ def test_a_full_tmpdir_is_named_as_set_and_a_full_state_is_moved_with_gc_wizard_
     monkeypatch.setenv("GC_WIZARD_HOME", str(full_tmpfs))
     sentence = describe_os_error(OSError(errno.ENOSPC, "full"))
     assert f"the state folder {full_tmpfs}" in sentence and sentence.endswith("point GC_WIZARD_HOME at another disk.")
+
+
+def test_the_open_files_fix_is_built_from_the_limits_and_both_sentences_give_it():
+    """The fix comes from the limits as data (`errors.open_files_fix`), not from cutting `limit_sentence`'s text at
+    its first ". ": under a real low `ulimit -n` (lowered in a child) the limit's sentence and the advice for a
+    child's failure give the same fix, for a soft limit under the hard one and for one at it."""
+    import subprocess
+    import sys
+
+    from wizard.errors import open_files_fix
+
+    assert open_files_fix(12, 12).startswith("It is also the hard limit (`ulimit -Hn` is 12), so only an admin")
+    assert open_files_fix(12, 1024) == ("Raise it in the shell that runs gc-wizard, e.g. `ulimit -n 1024` (the hard "
+                                        "limit, `ulimit -Hn`, is 1024)")
+    assert open_files_fix(12, None) == "Raise it in the shell that runs gc-wizard, e.g. `ulimit -n 4096`"
+    code = ("import errno, resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[1]), int(sys.argv[2])))\n"
+            "from wizard.errors import limit_sentence, open_files_advice\n"
+            "print(limit_sentence(errno.EMFILE)); print(open_files_advice('glibc'))\n")
+    for soft, hard in ((32, 32), (32, 64)):
+        said = subprocess.run([sys.executable, "-P", "-c", code, str(soft), str(hard)], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}, check=True)
+        sentence, advice = said.stdout.splitlines()
+        fix = open_files_fix(soft, hard)
+        assert sentence.endswith(f"). {fix}; then run it again"), sentence
+        assert advice.endswith(f"that is the likely cause. {fix}; then run it again."), advice

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.state import last_json
 from wizard.after import assets
 
@@ -38,10 +39,8 @@ def test_bad_input_is_exit_2_and_one_sentence(tmp_path, argv, words):
 
 
 def test_a_model_that_matches_nothing_is_refused_before_anything_runs(tmp_path):
-    env = tmp_path / "env"
-    (env / "bin").mkdir(parents=True)
-    (env / "bin" / "python").symlink_to("/bin/false")
-    (env / "pyvenv.cfg").write_text("home = /bin\n")  # a venv's: its python is this env's (paths.guard_env_python)
+    # a venv's: its python is this env's (paths.guard_env_python)
+    env = python_link_env(tmp_path / "env", to="/bin/false", cfg="home = /bin\n")
     proc = run_inproc("forecast", "--env", str(env), "--assets", str(_source(tmp_path)), "--model", "GenCast")
     assert proc.returncode == 2 and "--model 'GenCast': no file under params/ matches" in proc.stderr
     assert "forecast --list" in proc.stderr
@@ -93,10 +92,8 @@ def _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes):
     dead = closed_indexes.replace("/simple/", "/")
     monkeypatch.setattr(assets, "BUCKET_URL", f"{dead}dm_graphcast/")
     monkeypatch.setattr(assets, "BUCKET_LISTING", f"{dead}storage/v1/b/dm_graphcast/o")
-    env = tmp_path / "env"
-    (env / "bin").mkdir(parents=True)
-    (env / "bin" / "python").symlink_to("/bin/false")
-    (env / "pyvenv.cfg").write_text("home = /bin\n")  # a venv's: its python is this env's (paths.guard_env_python)
+    # a venv's: its python is this env's (paths.guard_env_python)
+    env = python_link_env(tmp_path / "env", to="/bin/false", cfg="home = /bin\n")
     write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
     return env
 
@@ -157,10 +154,7 @@ def test_a_forecast_never_runs_an_env_python_that_leads_to_a_script(tmp_path):
     script.parent.mkdir()
     script.write_text(f"#!/bin/sh\ntouch {ran}\nexec /bin/false\n")
     script.chmod(0o755)
-    env = tmp_path / "env"
-    (env / "bin").mkdir(parents=True)
-    (env / "bin" / "python").symlink_to(script)
-    (env / "pyvenv.cfg").write_text("home = /bin\n")
+    env = python_link_env(tmp_path / "env", to=script, cfg="home = /bin\n")
     proc = run_inproc("forecast", "--env", str(env), "--assets", str(_source(tmp_path)), "--json")
     error = last_json(proc)["error"]
     assert proc.returncode == 1 and f"{script}, a script" in error and "nothing was run" in error, error
@@ -221,10 +215,8 @@ def test_a_forecast_says_which_model_ran_when_it_is_not_the_announced_one(tmp_pa
     does after (here the env's python is /bin/false: the files are chosen first, then the child fails)."""
     from wizard.install.envs import write_marker
 
-    env = tmp_path / "env"
-    (env / "bin").mkdir(parents=True)
-    (env / "bin" / "python").symlink_to("/bin/false")
-    (env / "pyvenv.cfg").write_text("home = /bin\n")  # a venv, as `paths.guard_env_python` asks of every env run
+    # a venv, as `paths.guard_env_python` asks of every env run
+    env = python_link_env(tmp_path / "env", to="/bin/false", cfg="home = /bin\n")
     write_marker(env, {"recipe": "jax0.4.23-cpu", "title": "t", "backend": "cpu"})
     lab = _lab_folder(tmp_path / "lab")
     data = last_json(run_inproc("forecast", "--env", str(env), "--assets", str(lab), "--json"))

@@ -10,6 +10,7 @@ import os
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.state import last_json
 
 
@@ -83,13 +84,13 @@ def test_an_env_under_a_grandparent_every_user_can_write_is_refused(tmp_path, ex
     was checked, and renaming `sub` swaps the env as well. Every folder up to / is checked, for a new env and an
     existing one (in-place) alike; a sticky ancestor such as /tmp stays allowed."""
     import os
-    import sys
 
     shared = tmp_path / "ww2"
     env = shared / "sub" / "env"
-    (env / "bin" if existing else env.parent).mkdir(parents=True)
     if existing:
-        (env / "bin" / "python").symlink_to(sys.executable)
+        python_link_env(env)
+    else:
+        env.parent.mkdir(parents=True)
     os.chmod(shared, 0o777)
     proc = run_inproc("plan", "jax0.4.23-cpu", "--env", str(env), "--json", "--offline")
     _clean(proc)
@@ -98,14 +99,6 @@ def test_an_env_under_a_grandparent_every_user_can_write_is_refused(tmp_path, ex
     os.chmod(shared, 0o1777)
     proc = run_inproc("plan", "jax0.4.23-cpu", "--env", str(env), "--json", "--offline")
     assert "writable by every user" not in proc.stdout + proc.stderr
-
-
-def _fake_env(folder):
-    import sys
-
-    (folder / "bin").mkdir(parents=True)
-    (folder / "bin" / "python").symlink_to(sys.executable)
-    return folder
 
 
 @pytest.mark.parametrize("command", [("activate",), ("verify", "--json")])
@@ -117,7 +110,7 @@ def test_an_env_another_user_could_have_swapped_is_not_run(tmp_path, command, mo
     otherwise run code as."""
     import os
 
-    env = _fake_env(tmp_path / "lab" / "sub" / "env")
+    env = python_link_env(tmp_path / "lab" / "sub" / "env")
     os.chmod(tmp_path / "lab", 0o777)
     proc = run_inproc(*command, "--env", str(env))
     _clean(proc)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.pythons import newest_v02_recipe
 from tests.fixtures.state import last_json
 from tests.standins import standin_env
@@ -176,11 +177,9 @@ def test_plan_human_output_shows_every_command_and_pin(isolated_state):
 
 
 def test_plan_in_place_for_an_existing_env(tmp_path):
-    env = tmp_path / "myenv"
-    (env / "bin").mkdir(parents=True)
-    (env / "bin" / "python").symlink_to(os.path.realpath(os.sys.executable))
     # a venv's own pyvenv.cfg: without it that python is the machine's, refused (24th hostile pass (part B) P7)
-    (env / "pyvenv.cfg").write_text(f"home = {os.path.dirname(os.path.realpath(os.sys.executable))}\n")
+    real = os.path.realpath(os.sys.executable)
+    env = python_link_env(tmp_path / "myenv", to=real, cfg=f"home = {os.path.dirname(real)}\n")
     proc = run_inproc("plan", CPU, "--env", str(env), "--json")
     assert proc.returncode == 0, proc.stderr
     data = last_json(proc)

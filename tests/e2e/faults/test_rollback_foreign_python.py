@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.state import run_cli
 from wizard import paths
 from wizard.install.plan import Step
@@ -71,9 +72,7 @@ def test_a_rollback_never_runs_an_env_python_that_leads_to_a_script_nor_syncs_an
 
 def test_the_guard_reads_the_env_without_running_it(tmp_path):
     """The rule itself, on scratch folders only: a `pyvenv.cfg` of the env's own and a python that is no script."""
-    env = tmp_path / "env"
-    (env / "bin").mkdir(parents=True)
-    (env / "bin" / "python").symlink_to(os.path.realpath(sys.executable))  # an interpreter binary: never run here
+    env = python_link_env(tmp_path / "env", to=os.path.realpath(sys.executable))  # an interpreter: never run here
     assert "pyvenv.cfg is missing" in paths.env_python_problem(env)  # it would run as its base installation
     (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
     assert paths.env_python_problem(env) is None

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.state import REPO
 
 ROOT = os.geteuid() == 0
@@ -28,8 +29,7 @@ ROOT = os.geteuid() == 0
 def _populate(home: Path) -> Path:
     """A state folder with one installed environment (a marker and a python), as a user would have it."""
     env = home / "envs" / "jax0.4.23-cpu-20260101-000000"
-    (env / "bin").mkdir(parents=True)
-    os.symlink(sys.executable, env / "bin" / "python")
+    python_link_env(env)
     (env / "gc-wizard-env.json").write_text(json.dumps({"recipe": "jax0.4.23-cpu", "backend": "cpu",
                                                         "entry_id": "e1", "runtime_env": {}}))
     (home / "logs").mkdir()

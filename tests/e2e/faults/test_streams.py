@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.state import REPO
 
 
@@ -151,10 +152,7 @@ def test_a_module_file_for_an_env_whose_path_is_not_utf8_keeps_its_bytes(tmp_pat
     """The Lua file is written with the path's own byte (what Lmod must be given), not a crash that leaves a
     half-written file behind."""
     env_dir = os.fsdecode(os.fsencode(str(tmp_path)) + b"/v\xffenv")
-    (Path(env_dir) / "bin").mkdir(parents=True)
-    for name in ("python", "python3"):
-        (Path(env_dir) / "bin" / name).symlink_to(sys.executable)
-    (Path(env_dir) / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.11.7\n")
+    python_link_env(Path(env_dir), names=("python", "python3"), cfg="home = /usr/bin\nversion = 3.11.7\n")
     env = {**os.environ, "GC_WIZARD_HOME": str(tmp_path / "home")}
     proc = subprocess.run([sys.executable, "-m", "wizard", "module", "install", "--env", env_dir], capture_output=True,
                           text=True, env=env, cwd=str(REPO), timeout=120, errors="surrogateescape")

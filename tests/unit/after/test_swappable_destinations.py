@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.fixtures.envs import python_link_env
 from wizard.after.kernel import kernel_install
 from wizard.after.module import module_install
 from wizard.errors import ExitCode, UserError
@@ -21,9 +21,7 @@ from wizard.outputs import check_out_folder
 @pytest.fixture
 def env(tmp_path) -> Path:
     """A stand-in environment: a bin/python and a marker (nothing here runs it)."""
-    root = tmp_path / "env"
-    (root / "bin").mkdir(parents=True)
-    (root / "bin" / "python").symlink_to(sys.executable)
+    root = python_link_env(tmp_path / "env")
     (root / MARKER).write_text(json.dumps({"recipe": "jax0.4.23-cpu", "backend": "cpu", "python": "3.11"}))
     return root
 

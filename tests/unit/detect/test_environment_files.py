@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.envs import python_link_env
 from wizard.detect import deadline, environment
 
 
@@ -51,15 +52,11 @@ def test_a_real_venv_is_described_from_its_files_with_the_interpreters_own_facts
 
 
 def test_uv_style_version_info_and_conda_meta_records_are_read(tmp_path):
-    venv = tmp_path / "uvenv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python3").symlink_to(sys.executable)
-    (venv / "pyvenv.cfg").write_text("home = /opt/py/bin\nimplementation = CPython\nuv = 0.9.2\n"
-                                     "version_info = 3.12.1\ninclude-system-site-packages = false\n")
+    venv = python_link_env(tmp_path / "uvenv", names=("python3",),
+                           cfg="home = /opt/py/bin\nimplementation = CPython\nuv = 0.9.2\n"
+                               "version_info = 3.12.1\ninclude-system-site-packages = false\n")
     assert environment.version_from_files(environment.choose_target(venv, {})) == "3.12.1"
-    conda = tmp_path / "conda"
-    (conda / "bin").mkdir(parents=True)
-    (conda / "bin" / "python3").symlink_to(sys.executable)
+    conda = python_link_env(tmp_path / "conda", names=("python3",))
     (conda / "conda-meta").mkdir()
     (conda / "conda-meta" / "python-3.13.0-h9ebbce0_100_cp313.json").write_text("{}")
     (conda / "conda-meta" / "python_abi-3.13-5_cp313.json").write_text("{}")
@@ -74,10 +71,8 @@ def test_the_interpreter_is_still_asked_where_the_files_cannot_answer(tmp_path):
     assert running is not None
     assert target.python_version == "%d.%d.%d" % sys.version_info[:3]
     # a venv whose interpreter link leads nowhere: the query runs and reports it broken, as before
-    broken = tmp_path / "broken"
-    (broken / "bin").mkdir(parents=True)
-    (broken / "bin" / "python3").symlink_to(tmp_path / "gone" / "python3")
-    (broken / "pyvenv.cfg").write_text("version = 3.11.7\n")
+    broken = python_link_env(tmp_path / "broken", to=tmp_path / "gone" / "python3", names=("python3",),
+                             cfg="version = 3.11.7\n")
     os.chmod(broken / "bin", 0o755)
     assert environment.version_from_files(environment.choose_target(broken, {})) is None
 

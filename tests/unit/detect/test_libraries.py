@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.gpu import make_library_dir
 from tests.fixtures.state import last_json
 from wizard.detect.chain import detect
@@ -103,9 +104,8 @@ def test_nvidia_wheels_in_the_target_venv_are_listed_with_their_wheel_versions(g
 
 def _fake_conda_env(root: Path, *, jaxlib: str, conda_build: str | None = None) -> Path:
     """A conda prefix: conda-meta/, bin/python (this interpreter), site-packages with jax/jaxlib."""
-    (root / "conda-meta").mkdir(parents=True)
-    (root / "bin").mkdir()
-    (root / "bin" / "python3").symlink_to(sys.executable)
+    python_link_env(root, names=("python3",))
+    (root / "conda-meta").mkdir()
     site = root / "lib" / "python3.11" / "site-packages"
     site.mkdir(parents=True)
     (site / "jax-0.4.23.dist-info").mkdir()

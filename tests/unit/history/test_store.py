@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.state import REPO
 from wizard.history.store import (
     INTERRUPTED,
@@ -374,8 +375,7 @@ def test_damage_inside_a_history_rebuilds_from_markers_and_says_none_is_current(
     """When the damage is inside (no whole history before it), which env was current cannot be told: the message
     and the next command that wants the current env say so, and how to make one current."""
     env = isolated_state / "envs" / "tiny-a-1"
-    (env / "bin").mkdir(parents=True)
-    (env / "bin" / "python").symlink_to(sys.executable)
+    python_link_env(env)
     (env / "gc-wizard-env.json").write_text(json.dumps({"recipe": "tiny-a", "entry_id": "e-a"}))
     path = _write(isolated_state, [_entry(id="e-a", status="installed", env=str(env), current=True)])
     raw = path.read_bytes()

@@ -11,6 +11,7 @@ from datetime import datetime
 import pytest
 from uv import find_uv_bin
 
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.wheels import build_wheel
 from wizard import paths
 from wizard.errors import UserError
@@ -160,8 +161,7 @@ def test_default_env_dir_and_resolve_target(tmp_path):
 
     assert resolve_target(str(tmp_path / "fresh"), "x") == (tmp_path / "fresh", "new")
     existing = tmp_path / "venv"
-    (existing / "bin").mkdir(parents=True)
-    (existing / "bin" / "python").symlink_to(own_python().executable)
+    python_link_env(existing, to=own_python().executable)
     assert resolve_target(str(existing), "x") == (existing, "in-place")
     junk = tmp_path / "junk"
     junk.mkdir()

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.envs import python_link_env
 from tests.fixtures.modes import NOBODY, need_root
 from tests.fixtures.state import REPO
 from wizard.history.store import Entry
@@ -21,11 +22,9 @@ from wizard.install import envs
 
 def _env(home: Path, name: str) -> Path:
     env = home / "envs" / name
-    (env / "bin").mkdir(parents=True)
+    python_link_env(env, cfg="home = /usr/bin\n")
     (env / "lib" / "python3.11" / "site-packages" / "pkg").mkdir(parents=True)
     (env / "lib" / "python3.11" / "site-packages" / "pkg" / "__init__.py").write_text("")
-    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    (env / "bin" / "python").symlink_to(sys.executable)
     return env
 
 

@@ -98,16 +98,6 @@ class Step:
         """The command, shell-quoted for display only (it is never run through a shell)."""
         return shlex.join(self.argv)
 
-    def settings_refusal(self) -> str | None:
-        """Why the installer's own settings files (or a place they name) may not be used: another user could swap
-        them (`installer_files.trust_problem`, the rule the install refuses by before anything runs); None when
-        none. The plan shows it with "!", so the plan and the install say the same (24th hostile pass (B) P5)."""
-        import os  # deferred: only a plan that is shown asks
-
-        from wizard.installer_files import trust_problem
-
-        return trust_problem(self.installer, os.environ, self.env_dir.parent)
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "title": self.title, "kind": self.kind, "argv": list(self.argv),

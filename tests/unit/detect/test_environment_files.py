@@ -3,7 +3,6 @@ itself would give — and the interpreter is still asked where the files cannot 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -19,7 +18,7 @@ from wizard.detect import deadline, environment
 def _interpreter_says(python: str) -> dict:
     out = subprocess.run([python, "-E", "-c", environment._INTERPRETER_QUERY], capture_output=True, text=True,
                          check=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    return environment.interpreter_answer(out)
 
 
 def _described(prefix: Path) -> tuple[environment.Target, object]:
@@ -105,3 +104,22 @@ def test_reported_names_are_the_patterns_names(name):
 def test_a_metadata_folder_is_read_as_the_pattern_read_it(folder):
     match = _OLD_DIST.match(folder)
     assert environment.distribution_folder(folder) == ((match["name"], match["version"]) if match else None)
+
+
+def test_the_interpreter_query_loads_no_json_or_re_and_keeps_every_byte_of_a_path(tmp_path):
+    """The child that describes an env's Python answers without `json` (which brings `re`: a third of its start,
+    paid on every `detect --json`), and a path with a newline and a byte that is not UTF-8 comes back whole."""
+    odd = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/env\nwith \xff"))
+    python = str(python_link_env(odd, names=("python3",)) / "bin" / "python3")
+
+    def run(code: str) -> tuple[subprocess.CompletedProcess, set[str]]:
+        proc = subprocess.run([python, "-E", "-X", "importtime", "-c", code], capture_output=True, text=True,
+                              check=True, errors="surrogateescape")
+        return proc, {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+
+    proc, loaded = run(environment._INTERPRETER_QUERY)
+    added = loaded - run("pass")[1]  # what the query itself loads, beyond this Python's own start
+    assert not added & {"json", "re"}, sorted(added)
+    said = environment.interpreter_answer(proc.stdout)
+    assert said["executable"] == python and said["version"] == "%d.%d.%d" % sys.version_info[:3]
+    assert said["site"] and all(p.endswith(("site-packages", "dist-packages")) for p in said["site"])

@@ -387,14 +387,29 @@ def is_regular_file_under(path: str | os.PathLike[str], folder: str | os.PathLik
     For paths read from a state file: a history entry's `log` must be one of the wizard's own logs,
     never `/etc/shadow`, a FIFO that blocks the reader, or a link out of the folder.
     """
+    return why_not_regular_file_under(path, folder) is None
+
+
+def why_not_regular_file_under(path: str | os.PathLike[str], folder: str | os.PathLike[str]) -> str | None:
+    """Why `path` is not read as a regular file inside `folder`, in words after "not shown: " (None when it is).
+
+    Why: `report` said "the log file could not be read" for a plain, readable log that a hand-edited history placed
+    outside the state's logs/ (25th hostile pass (part B) P6); the refusal is right, its reason must be the true one."""
     try:
         candidate = Path(path)
         if not candidate.is_absolute():
-            return False
+            return f"{path} is not an absolute path (the history was edited by hand?)"
         info = os.lstat(candidate)
+        if stat.S_ISLNK(info.st_mode):
+            return f"{path} is a link; only the state's own log files are read"
         if not stat.S_ISREG(info.st_mode):
-            return False
+            return f"{path} is not a regular file (a FIFO, device or folder); only the state's own log files are read"
         root = Path(folder).resolve()
-        return root in candidate.resolve().parents
-    except (OSError, ValueError):
-        return False
+        if root not in candidate.resolve().parents:
+            return (f"{path} lies outside this state's logs folder {root} (the history was edited by hand, or the "
+                    "state was moved?); gc-wizard reads only its own logs")
+        return None
+    except FileNotFoundError:
+        return f"{path} is gone"
+    except (OSError, ValueError) as exc:
+        return f"{path} could not be read ({getattr(exc, 'strerror', None) or exc})"

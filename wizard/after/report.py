@@ -253,6 +253,14 @@ def read_tail(path: str | os.PathLike[str] | None, lines: int) -> str | None:
     return "\n".join(text.splitlines()[-lines:])
 
 
+def unread_words(path: str | os.PathLike[str] | None) -> str:
+    """Why `read_tail` gave None for `path`, one parenthesised line for the report (the true reason, never a guess)."""
+    if not path:
+        return "(no log file is recorded for it)"
+    why = bounded.why_not_regular_file_under(path, paths.logs_dir())
+    return f"(not shown: {why})" if why else "(the log file could not be read)"
+
+
 def _recorded_check(entry: Any) -> VerifySummary | VerifyResult | None:
     """An entry's GraphCast check, typed: history's summary; in entries given as JSON, the summary, or
     the whole result as older versions kept it (its tiers, for the tier table)."""
@@ -553,7 +561,7 @@ def _last_forecast_section(tail_lines: int = 30) -> list[str]:
     tail = read_tail(newest, tail_lines)
     lines = ["## Last forecast", "", f"- **Log:** `{newest}`", ""]
     if tail is None:
-        return lines + ["(the log file could not be read)", ""]
+        return lines + [unread_words(newest), ""]
     found = _finding_dicts(diagnose_text(tail))
     if found:
         lines += ["### Findings (root cause first)", "", *_findings_lines(found), ""]
@@ -678,7 +686,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
         tail = read_tail(fail_log, log_tail_lines)
         which = "the last run" if failing is last else f"the most recent failure (entry `{_get(failing, 'id')}`)"
         lines += [f"## Failing log: last {log_tail_lines} lines of {which}", "", f"`{fail_log or '—'}`", ""]
-        lines += _code(tail) if tail else ["(the log file could not be read)"]
+        lines += _code(tail) if tail else [unread_words(fail_log) if tail is None else "(the log file is empty)"]
         lines.append("")
 
     lines += ["## Reproduce", "",

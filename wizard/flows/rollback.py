@@ -833,6 +833,7 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None,
             _mark_removed(history, env)
             return {"ok": True, "entry_id": entry.id, "env": str(env), "freed_bytes": 0,
                     "note": f"removed the link {env}; {where} was left as it is"}
+        envs.check_removable(env)
         kernels, modules = _env_users(env)
         users = " and ".join(part for part in (
             (f"the Jupyter kernel{'s' if len(kernels) > 1 else ''} {', '.join(k['name'] for k in kernels)}"

@@ -314,9 +314,12 @@ def current_env(history) -> Env:
     return env
 
 
-def remove_env(env: Path | str) -> int:
-    """Delete a managed environment's folder; returns the bytes freed (`freed_by_removing`). Refuses anything else."""
-    env = Path(env)
+def check_removable(env: Path) -> None:
+    """Raise the refusal `remove_env` would give for `env` (not the wizard's, a file system mounted there or inside, a
+    running program using it), before anything is said or asked.
+
+    Why: `remove` printed "Deleting <env> …" and then refused a mount point, deleting nothing (25th hostile pass
+    (part B) P7): a line announcing a deletion, or a question offering one, must come only when one can start."""
     if not is_managed(env):
         raise OperationFailed(f"{env} is not a managed environment (not under {paths.envs_dir()}); "
                               "gc-wizard only deletes environments it created.")
@@ -332,6 +335,12 @@ def remove_env(env: Path | str) -> int:
         raise OperationFailed(f"{env} is in use: {'; '.join(users[:3])}{more}. gc-wizard deletes nothing a running "
                               "program uses (a notebook kernel, a job, a shell working there); stop it, then remove "
                               "again.")
+
+
+def remove_env(env: Path | str) -> int:
+    """Delete a managed environment's folder; returns the bytes freed (`freed_by_removing`). Refuses anything else."""
+    env = Path(env)
+    check_removable(env)
     freed = freed_by_removing(env) if env.exists() else 0
     left = _remove_env_tree(env)
     if env.exists():

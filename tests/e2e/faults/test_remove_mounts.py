@@ -101,3 +101,36 @@ def test_the_size_of_an_env_stops_at_a_file_system_mounted_inside_it(tmp_path, h
         assert alone <= row["disk_bytes"] < alone + 2**20
     finally:
         subprocess.run(["umount", str(where)], check=False)
+
+
+def test_remove_refuses_a_mounted_env_before_it_says_deleting_or_asks(tmp_path):
+    """25th hostile pass (part B) P7: `remove ID --yes` of an env that is itself a mount point printed "Deleting <env>
+    …" on stdout and then refused, deleting nothing. Every refusal comes before the question and the progress line."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("a mount needs root and mount(8), as on the CI machine")
+    import json
+
+    from tests.fixtures.cli import run_inproc
+
+    old, current = envs_dir() / "old-env", envs_dir() / "current-env"
+    for env in (old, current):
+        venv.create(env, with_pip=False)
+    source = tmp_path / "mounted-venv"  # another venv's files, so the mounted env still reads as an env
+    venv.create(source, with_pip=False)
+    (source / "PRECIOUS.txt").write_text("keep me\n")
+    (envs_dir().parent / "history.json").write_text(json.dumps({"version": 1, "entries": [
+        {"id": "e1", "kind": "install", "recipe": "tiny-a", "env": str(old), "status": "installed"},
+        {"id": "e2", "kind": "install", "recipe": "tiny-b", "env": str(current), "status": "installed",
+         "current": True}]}))
+    proc = subprocess.run(["mount", "--bind", str(source), str(old)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"this machine refuses the mount ({proc.stderr.strip()})")
+    try:
+        for args, stdin in ((("remove", "e1", "--yes"), None), (("remove", "e1"), "y\n")):
+            result = run_inproc(*args, input=stdin)
+            assert result.returncode != 0
+            assert "Deleting" not in result.stdout and "Delete " not in result.stdout + result.stderr, result
+            assert f"{old} is itself a mount point" in result.stderr, result.stderr
+            assert (old / "PRECIOUS.txt").read_text() == "keep me\n"
+    finally:
+        subprocess.run(["umount", str(old)], check=False)

@@ -291,3 +291,34 @@ def test_the_reports_python_row_names_the_python_detection_read_not_the_running_
     assert "| gc-wizard's own Python |" in text and f"({sys.executable}) | the running interpreter;" in text
     venv = build_report(facts, [], environ={"PATH": str(folder), "VIRTUAL_ENV": str(tmp_path)}, redacted=False)
     assert "| Python | 3.11.7" in venv and "python3 on PATH" not in venv
+
+
+@pytest.mark.parametrize("where", ["outside", "climbs-out", "link-in-logs", "fifo", "gone"])
+def test_a_failing_log_the_report_leaves_out_says_the_true_reason(tmp_path, isolated_state, where):
+    """25th hostile pass (part B) P6: a hand-edited history's failed entry named a plain, readable log outside the
+    state's logs/; the report rightly left its text out but said "(the log file could not be read)". The reason
+    given is the one that applied, and the file's text never appears."""
+    logs = isolated_state / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    outside = tmp_path / "victim" / "shadowlike"
+    outside.parent.mkdir()
+    outside.write_text("root:SECRET-HASH:19000:0:99999:7:::\n")
+    if where == "outside":
+        log, why = outside, "lies outside this state's logs folder"
+    elif where == "climbs-out":
+        log, why = logs / os.path.relpath(outside, logs), "lies outside this state's logs folder"  # logs/../../…
+    elif where == "link-in-logs":
+        log, why = logs / "install-9.log", "is a link"
+        log.symlink_to(outside)
+    elif where == "fifo":
+        log, why = logs / "install-9.log", "is not a regular file"
+        os.mkfifo(log)
+    else:
+        log, why = logs / "install-gone.log", "is gone"
+    entries = [{"id": "20260102-0002", "recipe": "jax0.4.23-cpu", "env": str(isolated_state / "envs" / "e"),
+                "status": "failed", "current": False, "started": "2026-01-02T00:00:00",
+                "finished": "2026-01-02T00:12:00", "log": str(log), "kind": "install", "verify": None}]
+    text = build_report(None, entries, environ={})
+    failing = text[text.index("## Failing log"):]
+    assert f"(not shown: {log} {why}" in failing, failing[:600]
+    assert "could not be read" not in failing and "SECRET-HASH" not in text

@@ -152,6 +152,27 @@ def test_links_in_an_archive_are_listed_and_those_leaving_it_named(tmp_path):
     assert read_archive_state(wheel, V011).outside == ("graphcast/evil.py -> /home/victim/.ssh/id_rsa",)
 
 
+
+@pytest.mark.parametrize("kind", [tarfile.LNKTYPE, tarfile.SYMTYPE])
+def test_a_release_file_stored_as_a_link_is_modified_once_never_also_deleted(tmp_path, kind):
+    """25th hostile pass (part B) P2: `graphcast/losses.py` stored as a tar hard link (or a symlink) to a changed copy,
+    `graphcast/zz_evil.py`, was listed as both "1 modified" and "1 deleted"; it is there, changed: modified only."""
+    sdist = tmp_path / "graphcast-0.1.1.tar.gz"
+    with tarfile.open(sdist, "w:gz") as archive:
+        data = b"import os\nos.system('id')\n"
+        info = tarfile.TarInfo("graphcast-0.1.1/graphcast/zz_evil.py")
+        info.size = len(data)
+        archive.addfile(info, io.BytesIO(data))
+        link = tarfile.TarInfo("graphcast-0.1.1/graphcast/losses.py")
+        link.type = kind
+        link.linkname = "graphcast-0.1.1/graphcast/zz_evil.py" if kind == tarfile.LNKTYPE else "zz_evil.py"
+        archive.addfile(link)
+    tree = read_archive_state(sdist, V011)
+    assert "graphcast/losses.py" in tree.modified and "graphcast/losses.py" not in tree.deleted, tree
+    assert "graphcast/zz_evil.py" in tree.untracked and tree.changed
+    listed = tree.to_dict()
+    assert not set(listed["modified"]) & set(listed["deleted"])
+
 # --- 22nd hostile pass P5: an archive is named by what it holds and always said to run its setup.py when built ---
 _SETUP = b"from setuptools import setup\nsetup(name='graphcast', version='0.1.1', packages=['graphcast'])\n"
 

@@ -2893,6 +2893,47 @@ def test_batch_78_held_out_wordings_cut_short_never_look_clean(item):
     assert diagnose_text(text) or unrecognised(text) is not None
 
 
+# batch 81: cuSOLVER failing to create its handle (jaxlib's handle pool and its older kernels, a CustomCall failure,
+# the XlaRuntimeError/JaxRuntimeError that carries only the status's words), other versions and line numbers
+FAMILIES["cuda_component_outdated"] += [
+    "jaxlib._jax.XlaRuntimeError: INTERNAL: cuSolver internal error",
+    "jax.errors.JaxRuntimeError: INTERNAL: cuSolver internal error",
+    "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: jaxlib/gpu/solver_handle_pool.cc:37: operation "
+    "gpusolverDnCreate(&handle) failed: cuSolver internal error",
+    "E0305 15:35:16.163057   59056 pjrt_stream_executor_client.cc:3045] Execution of replica 0 failed: INTERNAL: "
+    "jaxlib/gpu/solver_handle_pool.cc:37: operation gpusolverDnCreate(&handle) failed: cuSolver internal error",
+    "jax._src.source_info_util.JaxStackTraceBeforeTransformation: RuntimeError: jaxlib/gpu/solver_kernels.cc:45: "
+    "operation gpusolverDnCreate(&handle) failed: cuSolver internal error",
+    "RuntimeError: jaxlib/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: cuSolver internal error",
+    "CustomCall failed: jaxlib/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: cuSolver internal "
+    "error",
+    "RuntimeError: jaxlib/cusolver.cc:51: operation cusolverDnCreate(&handle) failed: cuSolver internal error",
+]
+
+
+@pytest.mark.parametrize("text, not_expected", [
+    # cuSOLVER's other statuses, and a cuSOLVER call that is not the handle's: not an outdated cuBLAS
+    ("RuntimeError: jaxlib/gpu/solver_handle_pool.cc:37: operation gpusolverDnCreate(&handle) failed: cuSolver "
+     "allocation failed\n", "cuda_component_outdated"),
+    ("RuntimeError: cuSolver has not been initialized\n", "cuda_component_outdated"),
+    ("jaxlib._jax.XlaRuntimeError: INTERNAL: jaxlib/gpu/solver_kernels_ffi.cc:120: operation "
+     "gpusolverDnSgetrf(handle, m, n, a, m, workspace, lwork, ipiv, info) failed: cuSolver execution failed\n",
+     "cuda_component_outdated"),
+    # PyTorch's and PaddlePaddle's wording of the same status: other frameworks' solvers, not named here
+    ("RuntimeError: cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when calling `cusolverDnCreate(handle)`\n",
+     "cuda_component_outdated"),
+])
+def test_batch_81_look_alikes_are_not_these(text, not_expected):
+    findings = [f.id for f in diagnose_text(text)]
+    assert not_expected not in findings[:1] and (findings or unrecognised(text) is not None), findings
+
+
+@pytest.mark.parametrize("item", FAMILIES["cuda_component_outdated"][-8:])
+def test_batch_81_wordings_cut_short_never_look_clean(item):
+    text = "Some output before\n" + item[: max(len(item) * 3 // 4, 60)]
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
 @pytest.mark.parametrize("expected, item, prefix", [
     (fid, item, prefix) for fid, items in FAMILIES.items() for item in items if item not in _COLLECTED.get(fid, [])
     for prefix in PREFIXES])

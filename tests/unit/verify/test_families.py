@@ -2919,6 +2919,10 @@ FAMILIES["cuda_component_outdated"] += [
     ("jaxlib._jax.XlaRuntimeError: INTERNAL: jaxlib/gpu/solver_kernels_ffi.cc:120: operation "
      "gpusolverDnSgetrf(handle, m, n, a, m, workspace, lwork, ipiv, info) failed: cuSolver execution failed\n",
      "cuda_component_outdated"),
+    # the same error after the loader found no cuSOLVER at all: the missing library's, not an outdated cuBLAS
+    ("W dso_loader.cc:64] Could not load dynamic library 'libcusolver.so.11'; dlerror: libcusolver.so.11: cannot "
+     "open shared object file: No such file or directory\nRuntimeError: jaxlib/cusolver.cc:51: operation "
+     "cusolverDnCreate(&handle) failed: cuSolver internal error\n", "cuda_component_outdated"),
     # PyTorch's and PaddlePaddle's wording of the same status: other frameworks' solvers, not named here
     ("RuntimeError: cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when calling `cusolverDnCreate(handle)`\n",
      "cuda_component_outdated"),

@@ -1027,6 +1027,9 @@ _EXCEPTION_LINE = re.compile(
     r"Error response from daemon: |unresolvable CDI devices |"
     r"Result = FAIL|"
     r"Cuda failure|Could not create cudnn handle|set to ERROR in coordination service|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
+    # XLA's failure of a custom call (jaxlib's cuSOLVER/cuBLAS kernels before the FFI: "CustomCall failed:
+    # jaxlib/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: …"), cut short or not (batch 81)
+    r"CustomCall failed: |"
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
     r"error running hook|OCI runtime (?:create )?(?:error|failed)|requirement error: unsatisfied|"
     r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"

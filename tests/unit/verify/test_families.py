@@ -3047,3 +3047,30 @@ def test_batch_80_statuses_that_do_not_name_a_cause_are_unrecognised(line):
 ])
 def test_batch_80_numbers_outside_a_cuda_call_are_no_status(line):
     assert not diagnose_text(line + "\n")
+
+
+_ERROR_803_WORDINGS = [line for line in _cuda_status_wordings(
+    "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", 803, "system has unsupported display driver / cuda driver combination",
+    "cudaErrorSystemDriverMismatch")]
+_IMAGES = ["$ docker run --rm --runtime nvidia vllm/vllm-openai:v0.15.0", "$ apptainer exec --nv pytorch.sif python t.py",
+           "$ podman run --device nvidia.com/gpu=all nvcr.io/nvidia/pytorch:25.01-py3",
+           "  File \"/alphafold3_venv/lib/python3.11/site-packages/jax/_src/xla_bridge.py\", line 885, in backends"]
+
+
+@pytest.mark.parametrize("line, image", [(line, image) for line in _ERROR_803_WORDINGS for image in _IMAGES])
+def test_batch_80_error_803_inside_an_image_is_the_images_compat_libcuda(line, image):
+    """Error 803 inside an image: the image's forward-compatibility libcuda against the host's kernel module, in
+    every wording (gpustack_4678); the same words on a host stay the driver upgraded without a reboot."""
+    findings = [f.id for f in diagnose_text(f"{image}\n{line}\n")]
+    assert findings[:1] == ["container_cuda_newer_than_driver"], findings
+    assert [f.id for f in diagnose_text(f"$ python t.py\n{line}\n")][:1] == ["driver_library_mismatch"]
+
+
+def test_batch_80_alphafold3s_image_venv_is_an_image():
+    text = ("E external/xla/xla/stream_executor/cuda/cuda_diagnostics.cc:262] kernel version 535.183.6 does not match "
+            "DSO version 560.28.3 -- cannot find working devices in this configuration\nTraceback (most recent call "
+            "last):\n  File \"/alphafold3_venv/lib/python3.11/site-packages/jax/_src/xla_bridge.py\", line 885, in "
+            "backends\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["container_cuda_newer_than_driver"]
+    assert [f.id for f in diagnose_text(text.replace("/alphafold3_venv/", "/home/u/venv/"))][:1] == [
+        "driver_library_mismatch"]

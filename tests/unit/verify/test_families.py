@@ -3074,3 +3074,46 @@ def test_batch_80_alphafold3s_image_venv_is_an_image():
     assert [f.id for f in diagnose_text(text)][:1] == ["container_cuda_newer_than_driver"]
     assert [f.id for f in diagnose_text(text.replace("/alphafold3_venv/", "/home/u/venv/"))][:1] == [
         "driver_library_mismatch"]
+
+
+@pytest.mark.parametrize("host", [
+    # Docker names a container's host after the first 12 hex digits of its id, in each program's words
+    "hostname=bbf87817667f ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_execution_provider.cc",
+    "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:176] hostname: 16c54693e7f2",
+    "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:169] retrieving CUDA diagnostic information for host: "
+    "16c54693e7f2",
+    "root@720ce3a659a2:/workspace# python3 run.py",
+])
+def test_batch_80_a_docker_host_name_is_a_container(host):
+    line = "CUDA failure 804: forward compatibility was attempted on non supported HW"
+    assert [f.id for f in diagnose_text(f"{host}\n{line}\n")][:1] == ["container_cuda_newer_than_driver"]
+    # a host name that is no container id leaves the driver's reading
+    other = host.replace("bbf87817667f", "gpu-node-07").replace("16c54693e7f2", "gpu-node-07").replace(
+        "720ce3a659a2", "gpu-node-07")
+    assert [f.id for f in diagnose_text(f"{other}\n{line}\n")][:1] == ["driver_too_old"]
+
+
+@pytest.mark.parametrize("text", [
+    # k8s-device-plugin's hints, up to v0.13 and from v0.14, and gpu-feature-discovery's NVML failure
+    "2023/10/19 03:11:54 Failed to initialize NVML: could not load NVML library.\n2023/10/19 03:11:54 If this is a GPU "
+    "node, did you set the docker default runtime to `nvidia`?",
+    "E1218 21:38:29.590783 1 factory.go:113] Incompatible strategy detected auto\nE1218 21:38:29.590788 1 "
+    "factory.go:114] If this is a GPU node, did you configure the NVIDIA Container Toolkit?",
+    "Detected non-NVML platform: could not load NVML library: libnvidia-ml.so.1: cannot open shared object file: No "
+    "such file or directory\nIncompatible platform detected\nIf this is a GPU node, did you configure the NVIDIA "
+    "Container Toolkit?",
+    "gpu-feature-discovery: 2022/08/30 02:07:24 Error: error creating NVML labeler: failed to initialize NVML: "
+    "unexpected failure calling nvml.Init: error opening libnvidia-ml.so.1: libnvidia-ml.so.1: cannot open shared "
+    "object file: No such file or directory",
+    # the hook cannot load NVML inside Docker Desktop's VM
+    "- Docker Version: Docker Desktop 4.18.0\nnvidia-container-cli: initialization error: load library failed: "
+    "libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown",
+])
+def test_batch_80_a_gpu_runtime_the_container_engine_lacks_is_the_toolkits(text):
+    assert [f.id for f in diagnose_text(text + "\n")][:1] == ["container_toolkit_missing"]
+
+
+def test_batch_80_the_hook_without_nvml_on_a_host_stays_the_driver():
+    line = ("nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared "
+            "object file: no such file or directory: unknown\n")
+    assert [f.id for f in diagnose_text(line)][:1] == ["driver_not_loaded"]

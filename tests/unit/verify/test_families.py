@@ -2981,3 +2981,219 @@ def test_every_wording_added_after_the_tests_is_named(expected, item, prefix):
     prefix. Kept last in the file: its parameters are read when it is defined, so members appended after it were
     never tested (batch 60's were not, until it moved here)."""
     test_every_wording_of_a_family_is_named(expected, item, prefix)
+
+
+# Batch 80, from the producers' own tables: every CUDA driver (cuda.h CUresult, cuGetErrorName/cuGetErrorString) and
+# runtime (driver_types.h cudaError_t, cudaGetErrorString) status a lab member meets, in each wrapper its programs print
+# it in: the name alone, the text alone, name and text, the bare number after the call. Each is named as its cause or,
+# where the status alone does not say the cause, gives the unrecognised result; never another cause and never clean.
+# (driver name or None, number, the status text, runtime name, expected id or None for the unrecognised result)
+_CUDA_STATUSES = [
+    ("CUDA_ERROR_NO_DEVICE", 100, "no CUDA-capable device is detected", "cudaErrorNoDevice", "no_cuda_device"),
+    ("CUDA_ERROR_NOT_INITIALIZED", 3, "initialization error", "cudaErrorInitializationError", None),
+    ("CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", 803, "system has unsupported display driver / cuda driver combination",
+     "cudaErrorSystemDriverMismatch", "driver_library_mismatch"),
+    ("CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", 804, "forward compatibility was attempted on non supported HW",
+     "cudaErrorCompatNotSupportedOnDevice", "driver_too_old"),
+    ("CUDA_ERROR_SYSTEM_NOT_READY", 802, "system not yet initialized", "cudaErrorSystemNotReady",
+     "fabric_manager_not_running"),
+    ("CUDA_ERROR_UNSUPPORTED_PTX_VERSION", 222, "the provided PTX was compiled with an unsupported toolchain.",
+     "cudaErrorUnsupportedPtxVersion", "driver_too_old"),
+    ("CUDA_ERROR_NO_BINARY_FOR_GPU", 209, "no kernel image is available for execution on the device",
+     "cudaErrorNoKernelImageForDevice", "gpu_arch_not_in_build"),
+    ("CUDA_ERROR_OUT_OF_MEMORY", 2, "out of memory", "cudaErrorMemoryAllocation", "gpu_out_of_memory"),
+    ("CUDA_ERROR_DEVICE_UNAVAILABLE", 46, "CUDA-capable device(s) is/are busy or unavailable",
+     "cudaErrorDevicesUnavailable", "gpu_busy_exclusive_process"),
+    (None, 35, "CUDA driver version is insufficient for CUDA runtime version", "cudaErrorInsufficientDriver",
+     "driver_too_old"),
+    (None, 36, "API call is not supported in the installed CUDA driver", "cudaErrorCallRequiresNewerDriver",
+     "driver_too_old"),
+    # the status alone does not say the cause (a fork after CUDA started, a JIT library the image lacks, ECC, MPS …)
+    ("CUDA_ERROR_STUB_LIBRARY", 34, "CUDA driver is a stub library", "cudaErrorStubLibrary", None),
+    ("CUDA_ERROR_JIT_COMPILER_NOT_FOUND", 221, "PTX JIT compiler library not found", "cudaErrorJitCompilerNotFound",
+     None),
+    ("CUDA_ERROR_ECC_UNCORRECTABLE", 214, "uncorrectable ECC error encountered", "cudaErrorECCUncorrectable", None),
+    ("CUDA_ERROR_UNKNOWN", 999, "unknown error", "cudaErrorUnknown", None),
+    ("CUDA_ERROR_NOT_SUPPORTED", 801, "operation not supported", "cudaErrorNotSupported", None),
+    ("CUDA_ERROR_MPS_CONNECTION_FAILED", 805,
+     "MPS client failed to connect to the MPS control daemon or the MPS server", "cudaErrorMpsConnectionFailed", None),
+    ("CUDA_ERROR_OPERATING_SYSTEM", 304, "OS call failed or operation not supported on this OS",
+     "cudaErrorOperatingSystem", None),
+    ("CUDA_ERROR_DEVICE_NOT_LICENSED", 102, "device doesn't have valid Grid license", "cudaErrorDeviceNotLicensed",
+     None),
+    ("CUDA_ERROR_INVALID_PTX", 218, "a PTX JIT compilation failed", "cudaErrorInvalidPtx", None),
+    ("CUDA_ERROR_LAUNCH_FAILED", 719, "unspecified launch failure", "cudaErrorLaunchFailure", None),
+    ("CUDA_ERROR_ILLEGAL_ADDRESS", 700, "an illegal memory access was encountered", "cudaErrorIllegalAddress", None),
+]
+
+
+def _cuda_status_wordings(driver, number, text, runtime):
+    """The wrappers the producers print a status in (XLA/TensorFlow, jaxlib, CuPy, numba, PyTorch, the CUDA samples)."""
+    forms = []
+    if driver:
+        forms += [
+            f"E0000 cuda_driver.cc:152] failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: {driver}: {text}",
+            f"E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: {driver}: {text}",
+            f"jaxlib.xla_extension.XlaRuntimeError: INTERNAL: {driver}: {text}",
+            f"RuntimeError: {driver}",
+            f"cupy_backends.cuda.api.driver.CUDADriverError: {driver}: {text}",
+            f"numba.cuda.cudadrv.driver.CudaAPIError: [{number}] Call to cuInit results in {driver}",
+            f"E0000 cuda_driver.cc:152] failed call to cuInit: UNKNOWN ERROR ({number})",
+            f"cuInit(0) returned {number}",
+        ]
+    forms += [
+        f"RuntimeError: CUDA error: {text}",
+        f"RuntimeError: cuda runtime error ({number}) : {text} at /pytorch/aten/src/THC/THCGeneral.cpp:51",
+        f"cupy_backends.cuda.api.runtime.CUDARuntimeError: {runtime}: {text}",
+        f"Error: {runtime}",
+        f"CUDA error at main.cu:12 code={number}({runtime}) \"cudaGetDeviceCount(&n)\"",
+        f"tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. "
+        f"Status: {text}",
+        f"cudaGetDeviceCount returned {number}",
+        f"UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
+        f"before calling NumCudaDevices() that might have already set an error? Error {number}: {text} (Triggered "
+        f"internally at ../c10/cuda/CUDAFunctions.cpp:108.)",
+    ]
+    return forms
+
+
+@pytest.mark.parametrize("expected, line, prefix", [
+    (expected, line, prefix) for driver, number, text, runtime, expected in _CUDA_STATUSES
+    for line in _cuda_status_wordings(driver, number, text, runtime) for prefix in PREFIXES[:2]])
+def test_batch_80_every_cuda_status_in_every_wrapper_is_its_cause_or_unrecognised(expected, line, prefix):
+    text = f"Traceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n{prefix}{line}\n"
+    findings = [f.id for f in diagnose_text(text)]
+    if expected is None:
+        assert not findings and unrecognised(text) is not None, findings
+    else:
+        assert findings[:1] == [expected], findings
+
+
+@pytest.mark.parametrize("expected, text", [
+    # inside an image the same numbers are the image's CUDA against the host's driver; under WSL, WSL's libcuda
+    ("container_cuda_newer_than_driver", "$ docker run --gpus all nvidia/cuda:12.8.0-base-ubuntu24.04\ncuInit(0) returned 804"),
+    ("container_cuda_newer_than_driver", "$ docker run --gpus all nvcr.io/nvidia/pytorch:25.01-py3\n"
+     "CUDA error at main.cu:12 code=35(cudaErrorInsufficientDriver) \"cudaGetDeviceCount(&n)\""),
+    ("container_cuda_newer_than_driver", "$ docker run --gpus all nvidia/cuda:12.8.0-base-ubuntu24.04\n"
+     "cudaGetDeviceCount returned 222"),
+    ("wsl_libcuda_path", "Linux pc 5.15.153.1-microsoft-standard-WSL2\nfailed call to cuInit: UNKNOWN ERROR (100)"),
+    ("wsl_libcuda_path", "Linux pc 5.15.153.1-microsoft-standard-WSL2\nfailed call to cuInit: CUDA_ERROR_STUB_LIBRARY: "
+     "CUDA driver is a stub library"),
+    ("wsl_libcuda_path", "Linux pc 5.15.153.1-microsoft-standard-WSL2\ncudaGetDeviceCount returned 34"),
+    # NVML's own statuses (nvml.h, nvmlErrorString, pynvml's generated NVMLError_* classes)
+    ("driver_library_mismatch", "pynvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch."),
+    ("driver_library_mismatch", "level=error msg=\"nvml init failed: ERROR_LIB_RM_VERSION_MISMATCH\"\n"
+     "NVML_ERROR_LIB_RM_VERSION_MISMATCH"),
+    ("driver_library_mismatch", "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 570.124"),
+    ("driver_not_loaded", "pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found"),
+    ("driver_not_loaded", "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded"),
+    ("driver_not_loaded", "$ docker run --rm --gpus all nvidia/cuda:12.4.0-base nvidia-smi\ndocker: Error response from "
+     "daemon: failed to create task: nvidia-container-cli: initialization error: nvml error: NVML Shared Library Not "
+     "Found: unknown."),
+    ("container_toolkit_missing", "$ docker run --rm --gpus all img python -c 'import pynvml; pynvml.nvmlInit()'\n"
+     "pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found"),
+    ("gpu_lost", "pynvml.NVMLError_GpuIsLost: GPU is lost"),
+    ("gpu_lost", "Failed to initialize NVML: GPU is lost"),
+    ("gpu_lost", "NVML_ERROR_GPU_IS_LOST"),
+])
+def test_batch_80_the_producers_statuses_in_their_settings(expected, text):
+    findings = [f.id for f in diagnose_text("Traceback (most recent call last):\n" + text + "\n")]
+    assert findings[:1] == [expected], findings
+
+
+@pytest.mark.parametrize("line", [
+    # NVML and container statuses whose words do not say the cause: the unrecognised result, never a wrong id
+    "Failed to initialize NVML: Insufficient Permissions",
+    "pynvml.NVMLError_NoPermission: Insufficient Permissions",
+    "Failed to initialize NVML: Unknown Error",
+    "pynvml.NVMLError_Uninitialized: Uninitialized",
+    "nvidia-container-cli: device error: 1: unknown device: unknown",
+    "nvidia-container-cli: ldcache error: open failed: /sbin/ldconfig.real: no such file or directory: unknown",
+    "nvidia-container-cli: initialization error: cuda error: unknown error: unknown",
+    "nvidia-container-cli: container error: cgroup subsystem devices not found: unknown",
+])
+def test_batch_80_statuses_that_do_not_name_a_cause_are_unrecognised(line):
+    text = f"Traceback (most recent call last):\n{line}\n"
+    assert not diagnose_text(text) and unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("line", [
+    # a number after other words is no CUDA status
+    "Process finished with exit code=100",
+    "Downloaded 804 files in 46 s",
+    "cudaGetDeviceCount returned 1 devices",
+    "cudaGetDeviceCount returned 2 devices",
+    "cuInit(0) returned 2 GPUs",
+])
+def test_batch_80_numbers_outside_a_cuda_call_are_no_status(line):
+    assert not diagnose_text(line + "\n")
+
+
+_ERROR_803_WORDINGS = [line for line in _cuda_status_wordings(
+    "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", 803, "system has unsupported display driver / cuda driver combination",
+    "cudaErrorSystemDriverMismatch")]
+_IMAGES = ["$ docker run --rm --runtime nvidia vllm/vllm-openai:v0.15.0", "$ apptainer exec --nv pytorch.sif python t.py",
+           "$ podman run --device nvidia.com/gpu=all nvcr.io/nvidia/pytorch:25.01-py3",
+           "  File \"/alphafold3_venv/lib/python3.11/site-packages/jax/_src/xla_bridge.py\", line 885, in backends"]
+
+
+@pytest.mark.parametrize("line, image", [(line, image) for line in _ERROR_803_WORDINGS for image in _IMAGES])
+def test_batch_80_error_803_inside_an_image_is_the_images_compat_libcuda(line, image):
+    """Error 803 inside an image: the image's forward-compatibility libcuda against the host's kernel module, in
+    every wording (gpustack_4678); the same words on a host stay the driver upgraded without a reboot."""
+    findings = [f.id for f in diagnose_text(f"{image}\n{line}\n")]
+    assert findings[:1] == ["container_cuda_newer_than_driver"], findings
+    assert [f.id for f in diagnose_text(f"$ python t.py\n{line}\n")][:1] == ["driver_library_mismatch"]
+
+
+def test_batch_80_alphafold3s_image_venv_is_an_image():
+    text = ("E external/xla/xla/stream_executor/cuda/cuda_diagnostics.cc:262] kernel version 535.183.6 does not match "
+            "DSO version 560.28.3 -- cannot find working devices in this configuration\nTraceback (most recent call "
+            "last):\n  File \"/alphafold3_venv/lib/python3.11/site-packages/jax/_src/xla_bridge.py\", line 885, in "
+            "backends\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["container_cuda_newer_than_driver"]
+    assert [f.id for f in diagnose_text(text.replace("/alphafold3_venv/", "/home/u/venv/"))][:1] == [
+        "driver_library_mismatch"]
+
+
+@pytest.mark.parametrize("host", [
+    # Docker names a container's host after the first 12 hex digits of its id, in each program's words
+    "hostname=bbf87817667f ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_execution_provider.cc",
+    "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:176] hostname: 16c54693e7f2",
+    "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:169] retrieving CUDA diagnostic information for host: "
+    "16c54693e7f2",
+    "root@720ce3a659a2:/workspace# python3 run.py",
+])
+def test_batch_80_a_docker_host_name_is_a_container(host):
+    line = "CUDA failure 804: forward compatibility was attempted on non supported HW"
+    assert [f.id for f in diagnose_text(f"{host}\n{line}\n")][:1] == ["container_cuda_newer_than_driver"]
+    # a host name that is no container id leaves the driver's reading
+    other = host.replace("bbf87817667f", "gpu-node-07").replace("16c54693e7f2", "gpu-node-07").replace(
+        "720ce3a659a2", "gpu-node-07")
+    assert [f.id for f in diagnose_text(f"{other}\n{line}\n")][:1] == ["driver_too_old"]
+
+
+@pytest.mark.parametrize("text", [
+    # k8s-device-plugin's hints, up to v0.13 and from v0.14, and gpu-feature-discovery's NVML failure
+    "2023/10/19 03:11:54 Failed to initialize NVML: could not load NVML library.\n2023/10/19 03:11:54 If this is a GPU "
+    "node, did you set the docker default runtime to `nvidia`?",
+    "E1218 21:38:29.590783 1 factory.go:113] Incompatible strategy detected auto\nE1218 21:38:29.590788 1 "
+    "factory.go:114] If this is a GPU node, did you configure the NVIDIA Container Toolkit?",
+    "Detected non-NVML platform: could not load NVML library: libnvidia-ml.so.1: cannot open shared object file: No "
+    "such file or directory\nIncompatible platform detected\nIf this is a GPU node, did you configure the NVIDIA "
+    "Container Toolkit?",
+    "gpu-feature-discovery: 2022/08/30 02:07:24 Error: error creating NVML labeler: failed to initialize NVML: "
+    "unexpected failure calling nvml.Init: error opening libnvidia-ml.so.1: libnvidia-ml.so.1: cannot open shared "
+    "object file: No such file or directory",
+    # the hook cannot load NVML inside Docker Desktop's VM
+    "- Docker Version: Docker Desktop 4.18.0\nnvidia-container-cli: initialization error: load library failed: "
+    "libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown",
+])
+def test_batch_80_a_gpu_runtime_the_container_engine_lacks_is_the_toolkits(text):
+    assert [f.id for f in diagnose_text(text + "\n")][:1] == ["container_toolkit_missing"]
+
+
+def test_batch_80_the_hook_without_nvml_on_a_host_stays_the_driver():
+    line = ("nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared "
+            "object file: no such file or directory: unknown\n")
+    assert [f.id for f in diagnose_text(line)][:1] == ["driver_not_loaded"]

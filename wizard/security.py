@@ -478,10 +478,16 @@ _URL_ODD_USERINFO = _Rule(
 #: end, quote or `<>`). Not one (look-alikes kept in clear): a first word that is a port or a version
 #: (`https://example.com:443 contact bob@example.com`, `http://proxy:3128 or ask ops@corp.com`), a URL with no `:`
 #: in its authority (`https://u@host x y@z.org`), a path before the `:` (`https://h.org/a:b c@d.org`).
+#: A first word that is all digits is a port only while the `@` ends a mail address: when the host after it goes on
+#: as a URL's authority does (a `/`, a `:PORT`, a `?` or `#`), the digits were the password's first word
+#: (`https://user:1234 secret@host/simple/`, a PIN-like password with a blank — known limit after pass 24: URL
+#: password read as a port; both the digits and the words after them were printed).
 _URL_SPACED_USERINFO = _Rule(
     r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
-    r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
-    r"(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16})@"
+    r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
+    r"(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}(?=@)"
+    r"|[\d.]{1,5}(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}"
+    r"(?=@(?:[A-Za-z0-9][A-Za-z0-9.-]{0,253}|\[[0-9A-Fa-f:.]{1,64}\])(?:[/?#]|:\d))))@"
     r"(?=[A-Za-z0-9\[])", '://')
 #: What ends the plain rule's password: one holding any of these is the odd rule's to mask.
 _ODD_PASSWORD = LazyPattern("[/\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")

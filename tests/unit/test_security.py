@@ -736,6 +736,11 @@ def test_an_aws_secret_without_a_digit_after_the_word_secret_is_masked():
     ("https://u:SEKa SEKb\u00a0SEKc SEKtail4@host.example/fl/", "SEKtail4"),
     ("https://u:SE/Ka SEKtail4@[::1]:8080/fl/", "SEKtail4"),
     ("UV_EXTRA_INDEX_URL=https://u:SEKb SEKtail5@127.0.0.1:9/simple/", "SEKtail5"),
+    # known limit after pass 24: URL password read as a port — an all-digit first word before the blank
+    ("index-url = https://user:1234 SEKtail6@host.example/simple/", "SEKtail6"),
+    ("https://user:98765 SEKb SEKtail6@127.0.0.1:9/simple/", "SEKtail6"),
+    ("https://user:1.2 SEKtail6@[::1]:8080/fl/", "SEKtail6"),
+    ("find_links entry 'https://u:4321\tSEKtail6@h.example?x=1' holds whitespace", "SEKtail6"),
 ])
 def test_a_password_with_a_blank_inside_is_masked_whole(text, secret):
     import json
@@ -752,6 +757,8 @@ def test_a_password_with_a_blank_inside_is_masked_whole(text, secret):
     "see http://h.example:80 and a@b.example", "https://example.com:8080/x mail bob@example.com",
     "https://pypi.org/simple x y@z.example", "https://h.example/a:b c@d.example",
     "git+ssh://git@github.com:org/x a@b.example", "docker://ubuntu:22.04 jax@sha256:abc",
+    "http://proxy:3128 or ask ops@corp.example, or see https://corp.example/x",
+    "https://example.com:443 contact bob@example.com: he runs it", "docker://ubuntu:22.04 by jax@h.example.",
 ])
 def test_a_port_then_words_then_a_mail_address_stays(text):
     assert redact_secrets(text, keep_user=True) == text
@@ -795,3 +802,10 @@ def test_a_settings_line_quoted_by_a_parse_error_is_masked(text, secret):
 ])
 def test_a_quoted_line_with_no_credential_piece_stays(text):
     assert redact_secrets(text) == text
+
+
+def test_an_all_digit_first_word_of_a_spaced_password_goes_with_the_rest():
+    """Known limit after pass 24: URL password read as a port — `user:1234 secret@host/` showed both words."""
+    text = "index-url = https://user:1234 SEKtail@host.example/simple/"
+    assert redact_secrets(text) == "index-url = https://<redacted>@host.example/simple/"
+    assert redact_secrets(text, keep_user=True) == "index-url = https://user:***@host.example/simple/"

@@ -809,3 +809,17 @@ def test_an_all_digit_first_word_of_a_spaced_password_goes_with_the_rest():
     text = "index-url = https://user:1234 SEKtail@host.example/simple/"
     assert redact_secrets(text) == "index-url = https://<redacted>@host.example/simple/"
     assert redact_secrets(text, keep_user=True) == "index-url = https://user:***@host.example/simple/"
+
+
+def test_a_quoted_settings_line_is_judged_with_the_entry_it_belongs_to(monkeypatch):
+    """Known limit after pass 24: installer parse-error quotes — a line of a credential's entry is masked when quoted,
+    whatever it holds itself; a line of an entry with nothing to mask stays."""
+    from wizard import security
+
+    monkeypatch.setattr(security, "_SETTINGS_SECRET_LINES", frozenset())
+    security.remember_settings_text("[global]\nindex-strategy = first\n  more junk\nindex-url = https://u:\n"
+                                    "SEKmid9 x\n    SEKtail9\n")
+    for quoted in ("\t[line  5]: 'SEKmid9 x\\n'", "  6 |     SEKtail9", "  5 \u2502 SEKmid9 x"):
+        assert "SEK" not in redact_secrets(quoted), quoted
+    for kept in ("\t[line  3]: '  more junk\\n'", "  2 | index-strategy = first"):
+        assert redact_secrets(kept) == kept

@@ -24,6 +24,7 @@ def env(tmp_path) -> Path:
     root = tmp_path / "env"
     (root / "bin").mkdir(parents=True)
     (root / "bin" / "python").symlink_to(sys.executable)
+    (root / "pyvenv.cfg").write_text(f"home = {Path(sys.executable).parent}\n")  # a venv's (paths.guard_env_python)
     (root / MARKER).write_text(json.dumps({"recipe": "jax0.4.23-cpu", "backend": "cpu", "python": "3.11"}))
     return root
 

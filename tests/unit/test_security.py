@@ -777,6 +777,22 @@ def test_a_scheme_less_piece_of_an_index_variable_is_masked_before_its_at():
         assert redact_url(kept) == kept
 
 
+def test_the_piece_before_a_cut_password_is_masked_even_when_its_last_word_reads_as_a_port():
+    """Known limit after pass 24: URL password read as a port — uv splits `UV_EXTRA_INDEX_URL` at the blank of
+    `https://u:1234 SEKtail@host/simple/`, and the plan printed its first piece `https://u:1234` (the password's
+    first word, read as a port)."""
+    from wizard.install.indexes import index_settings
+
+    for env in ({"UV_EXTRA_INDEX_URL": "https://u:1234 SEKtail5@127.0.0.1:9/simple/"},
+                {"UV_FIND_LINKS": "https://u:98765 SEKtail6@h.example/fl/"},
+                {"PIP_EXTRA_INDEX_URL": "https://u:4321 SEKtail7@h.example/simple/"}):
+        shown = [(s.to_dict()["url"], s.describe()) for s in index_settings(None, env)]
+        assert shown and all(w not in part for w in ("SEK", "1234", "98765", "4321") for pair in shown for part in pair)
+    # a port-only index beside another, as written, is kept
+    env = {"UV_EXTRA_INDEX_URL": "https://h.example:8080 https://x.example/simple"}
+    assert [s.shown() for s in index_settings("uv", env)] == ["https://h.example:8080", "https://x.example/simple"]
+
+
 # 24th hostile pass (part A) P6: a settings file's line quoted in an installer's parse error (uv's TOML errors, a
 # number and a `|` gutter) is masked whole when it can hold a credential's piece; the other lines of the error stay.
 @pytest.mark.parametrize("text, secret", [

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wizard import bounded
+from wizard.security import remember_settings_text
 
 #: Each installer's system-wide settings files, read last.
 SYSTEM_FILES = {"uv": ("/etc/uv/uv.toml",), "pip": ("/etc/pip.conf",)}
@@ -261,11 +262,17 @@ LINK_SEPARATORS = {"uv": ", ", "pip": " "}
 
 
 def settings_text(path: Path) -> str:
-    """A settings file's text, bounded; "" for one that cannot be read (the installer's to complain about)."""
+    """A settings file's text, bounded; "" for one that cannot be read (the installer's to complain about).
+
+    Each text read is handed to `security.remember_settings_text`: an installer that cannot parse the file quotes
+    its lines in its error, and a line of an entry holding a credential is masked there whatever it holds itself
+    (known limit after pass 24: installer parse-error quotes)."""
     try:
-        return bounded.read_regular_text(path, CONFIG_BYTES)
+        text = bounded.read_regular_text(path, CONFIG_BYTES)
     except (OSError, ValueError):
         return ""
+    remember_settings_text(text)
+    return text
 
 
 def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:

@@ -505,9 +505,9 @@ def guard_env_python(env: Path | str) -> Path:
     guard_env(env)
     why = env_python_problem(env)
     if why:
-        raise ForeignFolder(f"the environment {env}: {why}, so an installer pointed at it would change another "
-                            "Python than this environment's. Install it again (`gc-wizard install`); nothing was "
-                            "run.")
+        raise ForeignFolder(f"the environment {env}: {why}. It would run (and an installer pointed at it would "
+                            "change) another Python than this environment's. Install it again (`gc-wizard "
+                            "install`); nothing was run.")
     return env / "bin" / "python"
 
 

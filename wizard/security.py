@@ -478,10 +478,16 @@ _URL_ODD_USERINFO = _Rule(
 #: end, quote or `<>`). Not one (look-alikes kept in clear): a first word that is a port or a version
 #: (`https://example.com:443 contact bob@example.com`, `http://proxy:3128 or ask ops@corp.com`), a URL with no `:`
 #: in its authority (`https://u@host x y@z.org`), a path before the `:` (`https://h.org/a:b c@d.org`).
+#: A first word that is all digits is a port only while the `@` ends a mail address: when the host after it goes on
+#: as a URL's authority does (a `/`, a `:PORT`, a `?` or `#`), the digits were the password's first word
+#: (`https://user:1234 secret@host/simple/`, a PIN-like password with a blank — known limit after pass 24: URL
+#: password read as a port; both the digits and the words after them were printed).
 _URL_SPACED_USERINFO = _Rule(
     r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
-    r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
-    r"(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16})@"
+    r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
+    r"(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}(?=@)"
+    r"|[\d.]{1,5}(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}"
+    r"(?=@(?:[A-Za-z0-9][A-Za-z0-9.-]{0,253}|\[[0-9A-Fa-f:.]{1,64}\])(?:[/?#]|:\d))))@"
     r"(?=[A-Za-z0-9\[])", '://')
 #: What ends the plain rule's password: one holding any of these is the odd rule's to mask.
 _ODD_PASSWORD = LazyPattern("[/\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
@@ -516,6 +522,61 @@ _QUOTED_SOURCE = _Rule(
     r"(?P<text>[^\n]{1,8192})$", ' |', ' \u2502', '[line', flags=re.MULTILINE)
 #: What in such a quoted line can be a credential's piece (searched once per quoted line, not per character).
 _CREDENTIAL_PIECE = LazyPattern(r"(?i)@|://|\\[ \t\r]*$|pass|token|secret|key|auth|cred|login|netrc")
+#: The lines of the installers' settings files that belong to an entry holding a credential's piece (see
+#: `remember_settings_text`), stripped; a quoted line that is one of them is masked whatever it holds itself.
+_SETTINGS_SECRET_LINES: frozenset[str] = frozenset()
+#: What starts an entry of a settings file (TOML or INI): a section or table, a comment, a `key =` / `key:` (not a
+#: URL's `scheme://`). Any other line goes on with the entry above it: an INI value's continuation, a piece of a
+#: TOML string continued with `\\` or inside `"""`, a pasted password's tail.
+_ENTRY_START = LazyPattern(r"^[ \t]*(?:\[|[#;]|[A-Za-z0-9_.\"'-]+[ \t]*(?:=|:(?!//)))")
+
+
+def remember_settings_text(text: str) -> None:
+    """Learn which lines of an installer's settings file an installer's parse error must not quote in clear: every
+    line of an entry (a key and the lines its value goes on to) that holds a credential's piece or anything
+    `redact_secrets` masks, judged on the whole entry.
+
+    Why (known limit after pass 24: installer parse-error quotes): a quoted settings line was masked only when it
+    held a credential's sign itself, so the middle of a password continued onto a line of its own
+    (`index-url = https://u:` then `SEKmid`, which configparser quotes as `[line  3]: 'SEKmid\\n'`) was printed. The
+    one rule now: a quoted line goes through the same judgement as the file it comes from — the entry it belongs to.
+    `installer_files.settings_text`, which every start of an installer reads each of its settings files through
+    (`settings_problem`), tells this module; the quote rule in `redact_secrets` reads it."""
+    global _SETTINGS_SECRET_LINES
+    entries: list[list[str]] = []
+    for line in text.splitlines():
+        if not entries or _ENTRY_START.pattern.match(line):
+            entries.append([line])
+        else:
+            entries[-1].append(line)
+    secret = {line.strip() for entry in entries
+              if _CREDENTIAL_PIECE.pattern.search(joined := "\n".join(entry)) or redact_secrets(joined) != joined
+              for line in entry if line.strip()}
+    if not secret <= _SETTINGS_SECRET_LINES:
+        _SETTINGS_SECRET_LINES = _SETTINGS_SECRET_LINES | secret
+
+
+def _quoted_settings_line(match: re.Match) -> str:
+    """A settings line an installer quotes (`_QUOTED_SOURCE`), masked whole when it can hold a credential's piece or
+    is a line of a remembered settings file's credential entry; else as it is."""
+    text = match.group("text")
+    if _CREDENTIAL_PIECE.pattern.search(text) or _remembered_secret_line(text):
+        return f"{match.group('gutter')}{MASK}"
+    return match.group(0)
+
+
+def _remembered_secret_line(text: str) -> bool:
+    if not _SETTINGS_SECRET_LINES:
+        return False
+    line = text.strip()
+    if len(line) >= 2 and line[0] == line[-1] and line[0] in "'\"":  # configparser quotes the line as Python's repr
+        import ast  # deferred: only a quoted line of a file that held a credential reads it
+
+        try:
+            line = str(ast.literal_eval(line)).strip()
+        except (ValueError, SyntaxError):
+            line = line[1:-1].removesuffix("\\n").strip()
+    return line in _SETTINGS_SECRET_LINES
 _AUTH_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?)(bearer|basic|token|digest)?\s*"
                           r"(?:[^\s\"',;\\]|\\(?![\"']))+", 'authorization')
 #: A Digest header's parameters (`username="u", realm=…, response="6629fae4…"`): the rest of the line goes, as the
@@ -910,8 +971,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     masking = _Masking(text, folded)
     masking.sub(_PRIVATE_KEY, f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----")
     # A settings file's line quoted by a parse error, whole, before the rules that would mask a piece of it.
-    masking.sub(_QUOTED_SOURCE, lambda m: f"{m.group('gutter')}{MASK}" if _CREDENTIAL_PIECE.pattern.search(
-        m.group("text")) else m.group(0))
+    masking.sub(_QUOTED_SOURCE, _quoted_settings_line)
     # Before the query and path rules, which would read such a password as a host and a path.
     masking.sub(_URL_ODD_USERINFO, lambda m: _userinfo(m, keep_user) if _ODD_PASSWORD.pattern.search(
         m.group("userinfo")) else m.group(0))

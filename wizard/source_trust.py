@@ -23,14 +23,17 @@ Where it looks (`_resolve_and_check`):
   swaps everything under it, so stopping at a folder the reader owns is not enough — its parent can rename it. A
   folder on the way with the sticky bit (/tmp) is fine: there others cannot rename what is not theirs;
 - every link on the way: for root, one another user owns is theirs to replace even in a sticky folder, so it is
-  refused as their folder is. The walk's end is the path handed back and given to uv or pip, so a link changed
+  refused as their folder is; for another reader, one a third user owns in a sticky folder (where anyone may put
+  a link) that leads to what someone else owns (the reader's own wheelhouse) — known limit after pass 24: links/ACLs
+  judged only for root. The walk's end is the path handed back and given to uv or pip, so a link changed
   after the check (by root or the reader, the only ones left who can) changes nothing that is read;
 - the source itself, and for a folder everything inside it (bounded, links followed to their target): a file
   others can write can be rewritten in place, and a folder others can write takes new files (a newer wheel) even
   with the sticky bit, so there the sticky bit does not help;
-- for root, the POSIX ACLs of each of these (the `system.posix_acl_access` extended attribute; for the source
-  folder and those inside it the default ACL too): a named user or group other than root that an entry lets
-  write is someone else who can change it, whatever the mode bits show.
+- the POSIX ACLs of each of these (the `system.posix_acl_access` extended attribute; for the source folder and
+  those inside it the default ACL too): a named user or group that an entry lets write is someone else who can
+  change it, whatever the mode bits show — for root any but root, for another reader any but the reader, the
+  owner and the file's own group (the people the mode bits already let in).
 
 A plain module of the base layer (os, shlex and stat only): the recipe loader and the install stage both call it.
 """
@@ -251,10 +254,24 @@ def _link_risk(link: Path, info: os.stat_result, me: int) -> tuple[Path, str, st
     """For root, a link another user owns: in a folder with the sticky bit (/tmp) its owner may still replace it,
     so it is their place, refused as a folder they own is. A link's own mode means nothing; its folder is looked
     at as a folder on the way."""
-    if me != 0 or info.st_uid in (0, me):
+    if info.st_uid in (0, me):
         return None
-    return (link, f"is a link that {_user_name(info.st_uid)} owns, and gc-wizard runs as root",
-            f"Give the place it leads to instead (`readlink -f {shlex.quote(str(link))}`)")
+    fix = f"Give the place it leads to instead (`readlink -f {shlex.quote(str(link))}`)"
+    if me == 0:
+        return link, f"is a link that {_user_name(info.st_uid)} owns, and gc-wizard runs as root", fix
+    # A reader who is not root trusts whoever owns what they read (a lab admin's folder, and the link the admin
+    # made in it). But in a folder with the sticky bit (/tmp) anyone may have made the link, and its owner may turn
+    # it elsewhere: leading to another's files (the reader's own, root's), it is a third user's say over what is
+    # read (known limit after pass 24: links/ACLs judged only for root).
+    try:
+        folder = os.stat(link.parent)
+        leads_to = os.stat(link).st_uid
+    except OSError:
+        return None
+    if not folder.st_mode & stat.S_ISVTX or folder.st_uid == info.st_uid or leads_to == info.st_uid:
+        return None
+    return (link, f"is a link that {_user_name(info.st_uid)} owns in a folder anyone may put links in, leading to "
+            f"what {'you own' if leads_to == me else f'{_user_name(leads_to)} owns'}", fix)
 
 
 def _inside(folder: Path, me: int) -> tuple[Path, str, str] | None:
@@ -292,11 +309,14 @@ def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = No
                else f"Take that away (`chmod o-w {quoted}`)")
         return place, f"is a {kind} every user can write{sticky}", fix
     if me != 0:
-        return None
+        # Not root: the owner and group are trusted (the module docstring), but a named user or group an ACL entry
+        # lets write is someone else, whatever the mode bits show (known limit after pass 24: links/ACLs judged
+        # only for root).
+        return None if sticky_excuses else _acl_risk(place, kind, folder and not above, info=info, me=me)
     if info.st_uid != 0:
         return (place, f"is a {kind} that {_user_name(info.st_uid)} owns, and gc-wizard runs as root",
                 "Run gc-wizard as that user instead")
-    found = None if sticky_excuses else _acl_risk(place, kind, folder and not above)
+    found = None if sticky_excuses else _acl_risk(place, kind, folder and not above, info=info, me=me)
     if found:
         return found
     if info.st_mode & 0o020 and info.st_gid != 0 and not sticky_excuses:
@@ -311,21 +331,29 @@ ACL_ACCESS, ACL_DEFAULT = "system.posix_acl_access", "system.posix_acl_default"
 _ACL_VERSION, _ACL_USER, _ACL_GROUP, _ACL_MASK = 2, 0x02, 0x08, 0x10
 
 
-def _acl_risk(place: Path, kind: str, default: bool) -> tuple[Path, str, str] | None:
-    """For root: a user or group other than root that an ACL entry lets write `place`, or (`default`: the source
-    folder and those inside it, where new wheels are put) that its default ACL lets write what is made in it. The mode bits hide them: with an ACL the group bits are its mask, so
-    `-rw-rw-r--+ root root` looks like a file only root's group may write (twenty-second hostile pass P2)."""
+def _acl_risk(place: Path, kind: str, default: bool, *, info: os.stat_result, me: int
+              ) -> tuple[Path, str, str] | None:
+    """A user or group other than root that an ACL entry lets write `place`, or (`default`: the source folder and
+    those inside it, where new wheels are put) that its default ACL lets write what is made in it — for root any
+    such, for another reader one who is not the reader or the owner (a user) or not its own group. The mode bits
+    hide them: with an ACL the group bits are its mask, so `-rw-rw-r--+ root root` looks like a file only root's
+    group may write (twenty-second hostile pass P2)."""
+    trusted = set() if me == 0 else {(_ACL_USER, me), (_ACL_USER, info.st_uid), (_ACL_GROUP, info.st_gid)}
     for name in (ACL_ACCESS, ACL_DEFAULT) if default else (ACL_ACCESS,):
         for tag, who in acl_writers(place, name):
+            if (tag, who) in trusted:
+                continue
             user = tag == _ACL_USER
             named = _user_name(who) if user else f"group {_group_name(who)}"
             entry = f"{'u' if user else 'g'}:{_account(who, user)}"
             quoted = shlex.quote(str(place))
+            reader = ("and gc-wizard runs as root" if me == 0 else "who is neither you nor its owner" if user
+                      else "which is not its own group")
             if name == ACL_ACCESS:
-                return (place, f"is a {kind} that {named} may write through an ACL entry, and gc-wizard runs as root",
+                return (place, f"is a {kind} that {named} may write through an ACL entry, {reader}",
                         f"Take that entry away (`setfacl -x {entry} {quoted}`)")
-            return (place, f"is a {kind} whose default ACL lets {named} write what is made in it, and gc-wizard "
-                    "runs as root", f"Take that entry away (`setfacl -d -x {entry} {quoted}`)")
+            return (place, f"is a {kind} whose default ACL lets {named} write what is made in it, {reader}",
+                    f"Take that entry away (`setfacl -d -x {entry} {quoted}`)")
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -206,7 +207,10 @@ def test_facts_with_escape_sequences_print_none(tmp_path):
 def _make_env(tmp_path: Path, home: Path, name: str, recipe: str = "tiny-a") -> Path:
     env = home / "envs" / name
     (env / "bin").mkdir(parents=True)
-    os.symlink(shutil.which("python3"), env / "bin" / "python")
+    # an interpreter binary (not a shim script) and a venv's pyvenv.cfg: activate and the module file hold an env's
+    # python to paths.guard_env_python
+    os.symlink(sys.executable, env / "bin" / "python")
+    (env / "pyvenv.cfg").write_text(f"home = {os.path.dirname(sys.executable)}\n")
     (env / "gc-wizard-env.json").write_text(json.dumps({"recipe": recipe, "backend": "cpu", "verified": "2026-11-01",
                                                         "entry_id": f"id-{name}", "runtime_env": {}}))
     return env

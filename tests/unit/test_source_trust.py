@@ -317,3 +317,49 @@ def test_an_open_folder_another_user_owns_leads_with_the_copy_and_names_its_owne
         f"(`cp -rL {house} ~/wh`) and give that instead, or ask them to take that away (`chmod o-w {shared}`, " \
         f"or `chmod +t {shared}`); nothing was read from it." in text, text
     assert "Take that away" not in text
+
+
+# Known limit after pass 24: links/ACLs judged only for root — a reader who is not root trusts the owner and group of
+# what they read, but not a third user an ACL entry lets write it, nor a third user's link in a sticky folder that
+# leads to someone else's files. Run as a second user with runuser.
+
+def test_for_another_reader_an_acl_entry_letting_a_third_user_write_their_own_wheel_is_refused(public_tmp,
+                                                                                             second_user):
+    import pwd
+
+    from tests.fixtures.modes import swap_risk_as
+
+    uid = pwd.getpwnam(second_user).pw_uid
+    house = _wheelhouse(public_tmp / "wh")
+    wheel = house / "pkg_a-1.0-py3-none-any.whl"
+    for place in (house, wheel):
+        os.chown(place, uid, uid)
+    assert swap_risk_as(second_user, house) == "None"  # their own files: fine
+    _set_acl(wheel, (_USER, 6, uid))  # an entry for the reader themself: still theirs
+    assert swap_risk_as(second_user, house) == "None"
+    _set_acl(wheel, (_USER, 6, NOBODY))
+    text = swap_risk_as(second_user, house)
+    assert "may write through an ACL entry, who is neither you nor its owner" in text and f"(uid {NOBODY})" in text
+    _set_acl(house, (_GROUP, 7, NOBODY), default=True)
+    os.removexattr(wheel, "system.posix_acl_access")
+    assert "whose default ACL lets group " in swap_risk_as(second_user, house)
+
+
+def test_for_another_reader_a_third_users_link_in_a_sticky_folder_to_their_files_is_refused(public_tmp, second_user):
+    import pwd
+
+    from tests.fixtures.modes import swap_risk_as
+
+    uid = pwd.getpwnam(second_user).pw_uid
+    house = _wheelhouse(public_tmp / "wh")
+    for place in (house, *house.iterdir()):
+        os.chown(place, uid, uid)
+    sticky = open_folder(public_tmp / "sticky", sticky=True)
+    theirs, mine = sticky / "theirs", sticky / "mine"
+    theirs.symlink_to(house)
+    mine.symlink_to(house)
+    os.lchown(theirs, NOBODY, NOBODY)
+    os.lchown(mine, uid, uid)
+    assert swap_risk_as(second_user, mine) == "None"
+    text = swap_risk_as(second_user, theirs)
+    assert "is a link that user " in text and "in a folder anyone may put links in, leading to what you own" in text

@@ -10,6 +10,13 @@ is written, from the writer's environment; the file also drops, at load time, an
 folder holding a cuDNN/CUDA runtime soname (a `module load cuda` after writing it), checked with
 Lmod's own `isFile`. `family("graphcast")` keeps one GraphCast environment loaded at a time; unloading
 restores what `prepend_path`/`setenv` changed (Lmod does that itself).
+
+A `;` in `LD_LIBRARY_PATH`: ld.so splits there as at `:` (`libpath.ld_library_path_entries`), Lmod's `remove_path`
+only at `:`, so a cuDNN folder after a `;` stayed loaded (known limit after pass 24: Lmod `remove_path` with `;`).
+With a `;` in it at load, the file sets the loader's entries, less the same folders (those named when it was
+written, a relative one, one holding a CUDA/cuDNN soname), whole with `pushenv`, which Lmod undoes on unload (a
+marker variable, `GC_WIZARD_LD_SPLIT`, says at unload that it did). Every value is a Lua string literal
+(`lua_string`): a `;` in one ends no statement.
 """
 
 from __future__ import annotations
@@ -96,10 +103,12 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
             lines.append(_comment(f"{removal.folder}: {removal.reason}"))
             lines.append(f"remove_path({lua_string(removal.variable)}, {lua_string(removal.folder)})")
     sonames = ", ".join(lua_string(s) for s in LOAD_TIME_SONAMES)
+    drop = ", ".join(f"[{lua_string(r.folder)}] = true" for r in act.removals
+                     if r.variable == "LD_LIBRARY_PATH" and os.path.isabs(r.folder))
     lines += [
         _comment("and any such folder that is on LD_LIBRARY_PATH now (e.g. a CUDA module loaded later):"),
+        f"local sonames = {{{sonames}}}",
         'if mode() == "load" then',
-        f"  local sonames = {{{sonames}}}",
         '  for dir in string.gmatch(os.getenv("LD_LIBRARY_PATH") or "", "[^:;]+") do',
         "    for _, so in ipairs(sonames) do",
         "      if isFile(pathJoin(dir, so)) then",
@@ -108,6 +117,23 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
         "      end",
         "    end",
         "  end",
+        "end",
+        _comment("ld.so splits LD_LIBRARY_PATH at ';' as at ':', Lmod's remove_path at ':' only: with a ';' in it,"),
+        _comment("the loader's entries less the folders above are set whole, and unloading puts the value back:"),
+        'local ld = os.getenv("LD_LIBRARY_PATH") or ""',
+        'if (mode() == "load" and string.find(ld, ";", 1, true)) or '
+        '(mode() == "unload" and os.getenv("GC_WIZARD_LD_SPLIT")) then',
+        f"  local drop = {{{drop}}}",
+        "  local kept = {}",
+        '  for dir in string.gmatch(ld, "[^:;]+") do',
+        '    local gone = drop[dir] or string.sub(dir, 1, 1) ~= "/"',
+        "    for _, so in ipairs(sonames) do",
+        "      gone = gone or isFile(pathJoin(dir, so))",
+        "    end",
+        "    if not gone then kept[#kept + 1] = dir end",
+        "  end",
+        '  pushenv("LD_LIBRARY_PATH", #kept > 0 and table.concat(kept, ":") or false)',
+        '  setenv("GC_WIZARD_LD_SPLIT", ld)',
         "end",
         "",
         'prepend_path("PATH", pathJoin(env, "bin"))',

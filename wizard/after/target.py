@@ -43,8 +43,13 @@ def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True)
         found = current_env(load_history())
     if need_python and not found.exists:
         raise UserError(f"{found} is not a Python environment (it has no bin/python).")
-    if need_python:  # its python is about to run (or be exported): one another user could swap is refused
-        paths.guard_env(found.path)
+    if need_python:
+        # Its python is about to run, or be exported first on PATH (`activate`, the module file): the one rule of
+        # every run of an env's python, `guard_env_python` — not only the swap rule (`guard_env`), but a
+        # `pyvenv.cfg` that makes it this env's and no script at the end of its link (known limit after pass 24:
+        # activate and the module file only used guard_env, so they exported a bin/python that led to a script
+        # or started another Python, which verify and forecast refused).
+        paths.guard_env_python(found.path)
     return found
 
 

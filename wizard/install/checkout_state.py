@@ -439,8 +439,8 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
     files, and uv then refused the archive).
 
     It also names what makes the archive more than one tree, which installers read differently: two members of
-    one name (zip or tar), data after a gzip's first member or after a tar's end marker, and a wheel with more than
-    one `.dist-info` folder (24th hostile pass (part B) P3: such archives were "identical to GraphCast v0.1.1"
+    one name (zip or tar), data after a gzip's first member (a bzip2's or xz's first stream) or after a tar's end
+    marker, and a wheel with more than one `.dist-info` folder (24th hostile pass (part B) P3: such archives were "identical to GraphCast v0.1.1"
     here, because this reader took one reading, and uv then refused each). Ambiguity is refused at this reader, so
     no caller picks a reading."""
     strip = path.suffix != ".whl" if strip_top is None else strip_top
@@ -462,7 +462,7 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
                 else:
                     members.append((info.filename, "file", archive.read(info)))
     else:
-        odd += _after_first_gzip_member(path)
+        odd += _after_first_stream(path)
         with tarfile.open(path) as archive:
             for member in archive:
                 if member.issym():
@@ -526,33 +526,64 @@ def _ambiguous_members(members: list[tuple[str, str, object]], *, wheel: bool) -
     return odd
 
 
-def _after_first_gzip_member(path: Path) -> list[str]:
-    """["<file> (data after its first gzip member, at byte N: …)"] when a gzip file goes on past its first member,
-    else []: Python's tarfile reads every member as one stream, uv reads the first only, so the two see different
-    trees (24th hostile pass (part B) P3: the release's setup.py in a second member hid a changed one). Trailing
-    zeros (padding) are no data. Read in bounded chunks, the output thrown away; not a gzip file: []."""
+#: The compressed formats a tar comes in whose files can hold several streams one after another: each one's magic
+#: bytes, its name, and how to make a decompressor of one stream (which stops at that stream's end).
+_STREAM_FORMATS = ((b"\x1f\x8b", "gzip member"), (b"BZh", "bzip2 stream"), (b"\xfd7zXZ\x00", "xz stream"))
+
+
+def _one_stream_decompressor(what: str):
+    """A decompressor of one stream of `what` (a `_STREAM_FORMATS` name): it stops at that stream's end."""
+    if what == "gzip member":
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if what == "bzip2 stream":
+        import bz2  # deferred: only a .tar.bz2 reads it
+
+        return bz2.BZ2Decompressor()
+    import lzma  # deferred: only a .tar.xz reads it
+
+    return lzma.LZMADecompressor(lzma.FORMAT_XZ)
+
+
+def _after_first_stream(path: Path) -> list[str]:
+    """["<file> (data after its first gzip member / bzip2 stream / xz stream, at byte N: …)"] when a compressed file
+    goes on past its first stream, else []: Python's tarfile reads every stream as one, and installers differ (uv
+    reads a gzip's first member only), so the two see different trees (24th hostile pass (part B) P3: the release's
+    setup.py in a second member hid a changed one). bzip2 and xz files hold several streams the same way, and were
+    read as one tree (known limit after pass 24: multi-stream bz2/xz archives): one rule for the three. Trailing
+    zeros (padding, which xz allows between streams) are no data. Read in bounded chunks, the output thrown away;
+    none of these formats, or a truncated file (tarfile's own read says so): []."""
     with open(path, "rb") as handle:
-        if handle.read(2) != b"\x1f\x8b":
+        head = handle.read(6)
+        what = next((what for magic, what in _STREAM_FORMATS if head.startswith(magic)), None)
+        if what is None:
             return []
         handle.seek(0)
-        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        consumed = 0
+        inflate = _one_stream_decompressor(what)
+        fed = 0
         pending = b""
         while not inflate.eof:
-            if not pending:
-                pending = handle.read(_TAIL_CHUNK)
+            if hasattr(inflate, "unconsumed_tail"):  # zlib: what it did not take is handed back
                 if not pending:
-                    return []  # a truncated gzip: tarfile's own read says so
-            before = len(pending)
-            inflate.decompress(pending, _TAIL_CHUNK)
-            pending = inflate.unconsumed_tail
-            consumed += before - len(pending) - len(inflate.unused_data)
+                    pending = handle.read(_TAIL_CHUNK)
+                    fed += len(pending)
+                    if not pending:
+                        return []
+                inflate.decompress(pending, _TAIL_CHUNK)
+                pending = inflate.unconsumed_tail
+            elif inflate.needs_input:  # bz2, lzma: they keep what they did not take, and say when they need more
+                chunk = handle.read(_TAIL_CHUNK)
+                if not chunk:
+                    return []
+                fed += len(chunk)
+                inflate.decompress(chunk, _TAIL_CHUNK)
+            else:
+                inflate.decompress(b"", _TAIL_CHUNK)
         tail = inflate.unused_data
-        at = consumed
+        at = fed - len(pending) - len(tail)
         while True:
             if tail.strip(b"\0"):
-                return [f"{path.name} (data after its first gzip member, at byte {at}: uv reads the first member "
-                        "only, other tools all of them)"]
+                return [f"{path.name} (data after its first {what}, at byte {at}: one installer reads the first "
+                        "only, another all of them)"]
             tail = handle.read(_TAIL_CHUNK)
             if not tail:
                 return []

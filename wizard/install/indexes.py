@@ -44,10 +44,17 @@ class IndexSetting:
     """True: asked besides the default index; False: asked instead of PyPI."""
     kind: str = "index"
     """"index", or "find-links" (a page or folder of files the installer also takes packages from)."""
+    cut_password: bool = False
+    """True: the piece before a blank that was inside a password (`https://u:1234` of `https://u:1234 SEK@host/`):
+    what follows its user name is the password's first word, even when it reads as a port."""
 
     def shown(self) -> str:
         """The URL as it may be printed: a password or token masked, the user name kept (as the steps show it); a
-        piece with no scheme, split off a password with a blank in it, masked before its `@` (`redact_url`)."""
+        piece with no scheme, split off a password with a blank in it, masked before its `@` (`redact_url`), and
+        the piece before it masked after its user name (known limit after pass 24: URL password read as a port)."""
+        head = _CUT_HEAD.match(self.url) if self.cut_password else None
+        if head:
+            return f"{head.group('head')}***"
         return redact_url(self.url, keep_user=True)
 
     def host(self) -> str | None:
@@ -75,10 +82,12 @@ def index_settings(installer: str | None = None, environ: Mapping[str, str] | No
     for name in ([installer] if installer in _VARIABLES else list(_VARIABLES)):
         from_env: list[IndexSetting] = []
         for variable, extra in _VARIABLES[name]:
-            from_env += [IndexSetting(_NAMED.sub("", value), variable, extra)
-                         for value in listed(name, environ.get(variable) or "", " " if extra else None)]
-        from_env += [IndexSetting(value, _LINK_VARIABLES[name], True, "find-links")
-                     for value in listed(name, environ.get(_LINK_VARIABLES[name], ""), LINK_SEPARATORS[name])]
+            values = listed(name, environ.get(variable) or "", " " if extra else None)
+            from_env += [IndexSetting(_NAMED.sub("", value), variable, extra, cut_password=cut)
+                         for value, cut in zip(values, _cut_heads(values), strict=True)]
+        values = listed(name, environ.get(_LINK_VARIABLES[name], ""), LINK_SEPARATORS[name])
+        from_env += [IndexSetting(value, _LINK_VARIABLES[name], True, "find-links", cut_password=cut)
+                     for value, cut in zip(values, _cut_heads(values), strict=True)]
         files = uv_files(environ, cwd) if name == "uv" else pip_files(environ)
         # Each kind of setting comes from the first place that sets it — a variable, then the nearest file — as
         # both tools read them (a variable replaces a file's value; a user's pip.conf the system's), never merged.
@@ -90,6 +99,20 @@ def index_settings(installer: str | None = None, environ: Mapping[str, str] | No
         default = next((s for s in chosen if not s.extra), None)  # the first default named wins
         out += ([default] if default else []) + [s for s in chosen if s.extra]
     return out
+
+
+#: A piece that ends inside a URL's userinfo: a scheme, a user, a `:` and a word, no `@` nor `/` after it.
+_CUT_HEAD = re.compile(r"^(?P<head>(?:[A-Za-z0-9_.-]+=)?[A-Za-z][A-Za-z0-9+.-]*://[^\s/@:]*:)[^\s/@]*$")
+#: A piece with no scheme whose start, up to an `@`, is the rest of a password (`SEKtail@host/simple/`).
+_CUT_TAIL = re.compile(r"^(?![A-Za-z][A-Za-z0-9+.-]*://)[^\s/@\"'<>]{1,768}@")
+
+
+def _cut_heads(pieces: list[str]) -> list[bool]:
+    """For each piece of a variable split at blanks, whether it is the head of a password the split cut: it ends in
+    its userinfo (`https://u:1234`) and the next piece goes on to the `@` (`SEKtail@host/…`). The head's last word
+    reads as a port on its own, so it was printed (known limit after pass 24: URL password read as a port)."""
+    return [bool(_CUT_HEAD.match(piece)) and i + 1 < len(pieces) and bool(_CUT_TAIL.match(pieces[i + 1]))
+            for i, piece in enumerate(pieces)]
 
 
 def _category(setting: IndexSetting) -> str:

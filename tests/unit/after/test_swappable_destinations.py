@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from wizard.outputs import check_out_folder
 @pytest.fixture
 def env(tmp_path) -> Path:
     """A stand-in environment: a bin/python and a marker (nothing here runs it)."""
-    root = python_link_env(tmp_path / "env")
+    root = python_link_env(tmp_path / "env", cfg=f"home = {Path(sys.executable).parent}\n")  # a venv's (guard_env_python)
     (root / MARKER).write_text(json.dumps({"recipe": "jax0.4.23-cpu", "backend": "cpu", "python": "3.11"}))
     return root
 

@@ -94,3 +94,31 @@ def test_the_module_files_load_time_scan_splits_as_the_loader(env, tmp_path):
         pieces = subprocess.run([lua, "-e", 'for d in string.gmatch("/a;/b:/c", "[^:;]+") do print(d) end'],
                                 capture_output=True, text=True, check=True).stdout.split()
         assert pieces == ["/a", "/b", "/c"]
+
+
+def test_lmod_loading_the_module_takes_a_cuda_folder_after_a_semicolon_off(env, tmp_path):
+    """Known limit after pass 24: Lmod `remove_path` with `;` — Lmod splits a path variable on `:` only, so its
+    `remove_path` never found a cuDNN folder the loader reaches after `;` (`/usr/lib;CUDNN:/opt/x`), neither the one
+    named when the file was written nor one the load-time scan found. Loaded here by the real Lmod."""
+    init = Path("/usr/share/lmod/lmod/init/bash")
+    if not init.exists():
+        pytest.skip(f"needs Lmod ({init} not found; apt-get install lmod)")
+    written = make_library_dir(tmp_path / "written", {"libcudnn.so.8": None})
+    later = make_library_dir(tmp_path / "later", {"libcudart.so.12": None})
+    ordinary = tmp_path / "ordinary"
+    ordinary.mkdir()
+    mods = tmp_path / "modules"
+    (mods / "graphcast").mkdir(parents=True)
+    text = module_text(env, environ={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": f"{ordinary};{written}"})
+    assert f'remove_path("LD_LIBRARY_PATH", "{written}")' in text
+    (mods / "graphcast" / "k.lua").write_text(text)
+    script = (f"source {init}\nexport LD_LIBRARY_PATH='{ordinary};{written}:/opt/x;{later}'\n"
+              f"module use {mods}\nmodule load graphcast/k || exit 9\necho \"ld=$LD_LIBRARY_PATH\"\n"
+              "module unload graphcast/k || exit 8\necho \"after=$LD_LIBRARY_PATH\"\n")
+    shell = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
+                           timeout=120, env={k: v for k, v in os.environ.items() if not k.startswith("LMOD")})
+    assert shell.returncode == 0, shell.stdout + shell.stderr
+    ld = next(line for line in shell.stdout.splitlines() if line.startswith("ld="))[3:]
+    assert libpath.ld_library_path_entries(ld) == [str(ordinary), "/opt/x"], shell.stdout
+    after = next(line for line in shell.stdout.splitlines() if line.startswith("after="))[6:]
+    assert after == f"{ordinary};{written}:/opt/x;{later}", shell.stdout  # unloading puts the user's value back

@@ -360,6 +360,30 @@ def test_data_after_the_first_gzip_member_or_the_tar_end_is_refused(tmp_path):
     _refused(after, "after the tar's end-of-archive marker")
 
 
+@pytest.mark.parametrize("kind", ["bz2", "xz"])
+def test_data_after_the_first_bz2_or_xz_stream_or_the_tar_end_is_refused(tmp_path, kind):
+    """Known limit after pass 24: multi-stream bz2/xz archives — a .tar.bz2 or .tar.xz of two streams (the tree with
+    a changed setup.py, then the release's setup.py) read as one tree, "identical"; refused as the gzip twin is. Data
+    after the tar's end marker inside one stream is refused too; a padded single stream is not."""
+    import bz2
+    import lzma
+
+    compress = bz2.compress if kind == "bz2" else lzma.compress
+    files = _release_like_files()
+    changed = _tar_bytes({**files, "setup.py": files["setup.py"] + b"\nimport os\n"})
+    end = changed.rstrip(b"\0")
+    end += b"\0" * (-len(end) % 512)
+    two = tmp_path / f"graphcast-0.1.1.tar.{kind}"
+    two.write_bytes(compress(end) + compress(_tar_bytes({"setup.py": files["setup.py"]})))
+    _refused(two, f"data after its first {'bzip2' if kind == 'bz2' else 'xz'} stream")
+    after = tmp_path / f"after-end.tar.{kind}"
+    after.write_bytes(compress(_tar_bytes(files) + _tar_bytes({"setup.py": b"import os\n"})))
+    _refused(after, "after the tar's end-of-archive marker")
+    padded = tmp_path / f"padded.tar.{kind}"
+    padded.write_bytes(compress(_tar_bytes(files) + b"\0" * 20480) + (b"\0" * 64 if kind == "xz" else b""))
+    assert not read_archive_state(padded, V011).unusable
+
+
 def test_a_wheel_with_a_second_dist_info_is_refused(tmp_path):
     """24th hostile pass (part B) P3 (c): a real wheel plus `pkg_b-2.0.dist-info/` was "✓"; uv and pip refuse it."""
     wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl",

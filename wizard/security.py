@@ -33,11 +33,22 @@ if TYPE_CHECKING:
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
 SECRET_QUESTION_RE = LazyPattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
 
+#: A URL's scheme and the separator a URL parser reads before its authority: `scheme://`, and for the schemes the
+#: WHATWG URL standard calls special (http, https, ws, wss, ftp, file; also after a `git+`-style prefix) any run of
+#: `/` and `\\` — uv (the `url` crate) and browsers read `https:/u:PW@host`, `https:///u:PW@host` and
+#: `http:\\/u:PW@host` as `https://u:PW@host` and send the login (25th hostile pass (part A) P1: such a password was
+#: printed by plan, its --json, the refusals, the install log and the report, as the rules below knew `://` only).
+#: Every rule that finds a URL's authority starts with this one piece. At most 8 separators.
+_SCHEME = (r"(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*://"
+           r"|(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):[/\\]{1,8})")
+#: The literal words every text `_SCHEME` matches holds one of (a rule's needles).
+_SCHEME_NEEDLES = (":/", ":\\")
+
 #: `scheme://user:secret@` (the user group is kept by default, unless it is the credential itself:
 #: `_user_is_secret`, `_shows_user`); `scheme://name@` without a password is left alone when the name reads as an
 #: account's.
 #: A password may hold a `/` pasted without percent-encoding (`_URL_SLASHED_USERINFO`), unless a port comes first.
-_CREDENTIALS_RE = LazyPattern(r"((?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)([^/\s@:]+)"
+_CREDENTIALS_RE = LazyPattern(rf"({_SCHEME})([^/\s@:]+)"
                               r"(?::[^/\s@]{0,512}|:(?!\d{1,5}(?:/|$))[^\s@/]{0,512}/[^\s@]{0,512}?)?@")
 
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
@@ -455,7 +466,7 @@ class _Masking:
 MASK = "<redacted>"
 
 _URL_USERINFO = _Rule(
-    r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
+    rf"(?P<scheme>{_SCHEME})"
     r"(?P<userinfo>[^\s/]*)@"
     r"(?=[A-Za-z0-9\[/])", '@')
 #: A password a URL parser does not read as one, pasted without percent-encoding: one holding a `/` (base64 tokens:
@@ -467,9 +478,9 @@ _URL_USERINFO = _Rule(
 #: follows the `:` is a port (`host:8080/path@x` is a path with an `@` in
 #: it). Bounded (256 + 512 characters), as a line of `x://a:/…` is scanned from every scheme.
 _URL_ODD_USERINFO = _Rule(
-    r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
+    rf"(?P<scheme>{_SCHEME})"
     r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:/|$))[^@\n\r\t \"'<>]{0,768})@"
-    r"(?=[A-Za-z0-9\[])", '://')
+    r"(?=[A-Za-z0-9\[])", *_SCHEME_NEEDLES)
 #: A password with a blank inside it (`https://u:SEKa SEKtail@host`, `https://:TOK EN@host`, a tab or NBSP between):
 #: the rules above stop at the blank, so `_URL_PORT_PASSWORD` masked the first word as a port-shaped password and the
 #: words after it, up to the `@` a host follows, were printed (24th hostile pass (part A) P4: a recipe's `find_links`
@@ -483,20 +494,20 @@ _URL_ODD_USERINFO = _Rule(
 #: (`https://user:1234 secret@host/simple/`, a PIN-like password with a blank — known limit after pass 24: URL
 #: password read as a port; both the digits and the words after them were printed).
 _URL_SPACED_USERINFO = _Rule(
-    r"(?P<scheme>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)"
+    rf"(?P<scheme>{_SCHEME})"
     r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
     r"(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}(?=@)"
     r"|[\d.]{1,5}(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}"
     r"(?=@(?:[A-Za-z0-9][A-Za-z0-9.-]{0,253}|\[[0-9A-Fa-f:.]{1,64}\])(?:[/?#]|:\d))))@"
-    r"(?=[A-Za-z0-9\[])", '://')
+    r"(?=[A-Za-z0-9\[])", *_SCHEME_NEEDLES)
 #: What ends the plain rule's password: one holding any of these is the odd rule's to mask.
 _ODD_PASSWORD = LazyPattern("[/\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 #: A password that a parser took for the port, the `@` and host lost (split off at a blank, or cut by a paste):
 #: `https://user:PASSWORD` — and pip's own words for it, "Port could not be cast to integer value as 'PASSWORD'"
 #: (twenty-third hostile pass P1). Not a number (a real port), nor a version (`ubuntu:22.04`).
 _URL_PORT_PASSWORD = _Rule(
-    r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s/@:\"'<>]{1,256}:)"
-    r"(?P<password>(?![\d.]*(?:[/\s\"'<>]|$))[^\s/@:\"'<>]{1,512})(?=[/\s\"'<>]|$)", '://')
+    rf"(?P<head>{_SCHEME}[^\s/@:\"'<>]{{1,256}}:)"
+    r"(?P<password>(?![\d.]*(?:[/\s\"'<>]|$))[^\s/@:\"'<>]{1,512})(?=[/\s\"'<>]|$)", *_SCHEME_NEEDLES)
 _PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?!<redacted>)[^'\"\s]+", 'port could not')
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
 #: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
@@ -504,7 +515,8 @@ _PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?
 #: (`TOKEN:@host`: the user name is the credential, twentieth pass P1). Not an image digest
 #: (`jax:0.4@sha256:…`), nor a word after a path or another address's part.
 _BARE_USERINFO = _Rule(
-    r"(?<![\w.+/:@%-])(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]*?)@"
+    r"(?<![\w.+/:@%-])(?!(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):[/\\])"  # a URL's scheme: `_SCHEME`'s
+    r"(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]*?)@"
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))", '@')
 #: A line of a settings file quoted by an installer's parse error, after its number and gutter (uv's TOML errors:
 #: `  3 |     SEKsplit6@127.0.0.1:9/simple/""" junk`, annotate-snippets style, `|` or `│`): its text is masked whole
@@ -697,8 +709,8 @@ _STANDALONE = _Rule(
 #: scheme, in the square of its length), nor past 4096 characters: the repeat of an alternation keeps a mark per
 #: character, and `https://` + `a:`×4 M in an edited history.json took 140 times its size (eighteenth hostile pass
 #: P8); a query after a longer path is still masked by `_BARE_QUERY`.
-_URL_QUERY = _Rule(r"(?P<head>(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?:[^\s?#\"'<>:]|:(?!//)){0,4096}\?)"
-                        r"(?P<query>[^\s#\"'<>)]+)", '://')
+_URL_QUERY = _Rule(rf"(?P<head>{_SCHEME}(?:[^\s?#\"'<>:]|:(?!//)){{0,4096}}\?)"
+                        r"(?P<query>[^\s#\"'<>)]+)", *_SCHEME_NEEDLES)
 #: A query that follows a bare path, with no scheme or host before it: pip's retry line quotes only the
 #: path of the URL it retries (`… Connection refused')': /graphcast-0.1.1.whl?X-Amz-Signature=…`). It starts
 #: at the `?` itself (a character other than a space before it, a `name=` after it), so the search stays linear
@@ -761,7 +773,7 @@ def holds_mask(text: str) -> bool:
     """Whether `text` carries the mask in a secret's place — `<redacted>` anywhere, or a URL's password as
     `user:***@` — so it is a value saved masked, not one that can be used: a URL sent as it is asks the server
     for `***` as the password (eleventh hostile pass #161: an answers file replayed so failed at the download)."""
-    return MASK in text or bool(re.search(r"://[^\s/@]*:\*\*\*@", text))
+    return MASK in text or bool(re.search(r":[/\\]{1,8}[^\s/\\@]*:\*\*\*@", text))
 
 
 def _userinfo(match: re.Match, keep_user: bool = False) -> str:
@@ -836,7 +848,8 @@ def _password(match: re.Match) -> str:
 #: dots, a commit hash has no upper case) — on any host; on the hosts that take a credential as a path segment
 #: (`_PATH_CREDENTIAL_HOSTS`) that segment is one by its place, whatever it looks like. The scheme in any case
 #: (`HTTPS://`).
-_URL_PATH = _Rule(r"(?P<head>\bhttps?://[^\s/\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", '://', flags=re.IGNORECASE)
+_URL_PATH = _Rule(r"(?P<head>\bhttps?:[/\\]{1,8}[^\s/\\\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", *_SCHEME_NEEDLES,
+                  flags=re.IGNORECASE)
 _PATH_TOKEN = LazyPattern(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
 
 #: Package hosts that take a credential as a path segment, as their own documentation gives the URL: (the host, or a
@@ -864,7 +877,7 @@ _PATH_CREDENTIAL_HOSTS = (
 def _credential_segment(head: str, segments: list[str]) -> int | None:
     """The index in `segments` (a URL's path split at `/`, the first one empty) of the segment that is a credential by
     its place on the URL's host (`_PATH_CREDENTIAL_HOSTS`), or None."""
-    authority = head.split("://", 1)[-1]
+    authority = re.split(r":[/\\]{1,8}", head, maxsplit=1)[-1]  # `https:/host` as uv reads it, as `_SCHEME` does
     userinfo, at, hostport = authority.rpartition("@")
     host = hostport.rsplit(":", 1)[0] if not hostport.endswith("]") else hostport
     host = host.lower().rstrip(".")
@@ -1012,7 +1025,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
 
 
 #: A URL's start, its scheme: a piece without one is not a URL an installer can use.
-_SCHEME_START = LazyPattern(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_SCHEME_START = LazyPattern(_SCHEME)
 #: A scheme-less piece's `userinfo@host` (`SEKtail@127.0.0.1:9/simple/`, `TOKEN:@host`): everything before the `@`
 #: a host follows, the blanks and separators of its value gone.
 _PIECE_USERINFO = LazyPattern(r"^(?P<userinfo>[^\s/@\"'<>]{1,768})@(?=[A-Za-z0-9\[])")

@@ -84,6 +84,24 @@ def test_the_sources_name_the_index_the_environment_sets_with_its_variable(tiny,
     assert "UV_INDEX_URL" not in proc.stdout
 
 
+def test_a_url_with_one_or_three_slashes_or_a_backslash_keeps_its_password_out_of_plan_and_refusals(
+        tiny, isolated_state, monkeypatch):
+    """25th hostile pass (part A) P1: uv reads `https:/u:PW@host`, `https:///u:PW@host` and `http:\\/u:PW@host` as a
+    login at host; the plan, `plan --json` and the `--find-links`/`--graphcast-src` refusals printed the password."""
+    monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
+    online = [a for a in tiny.args()[:-1] if a != "--offline"]
+    for separator in ("/", "///", "\\/"):
+        url = f"https:{separator}u:SEKslash9@127.0.0.1:9/simple/"
+        runs = [run_inproc("plan", "tiny-a", *online, env={"UV_EXTRA_INDEX_URL": url}),
+                run_inproc("plan", "tiny-a", *online, "--json", env={"UV_EXTRA_INDEX_URL": url}),
+                run_inproc("plan", "tiny-a", *online, "--installer", "pip", env={"PIP_EXTRA_INDEX_URL": url}),
+                run_inproc("plan", "tiny-a", *online, "--find-links", url, "--json"),
+                run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--graphcast-src", url + "g.whl", "--json")]
+        assert runs[0].returncode == 0 and "127.0.0.1:9" in runs[0].stdout, runs[0].stderr
+        for run in runs:
+            assert "SEKslash9" not in run.stdout + run.stderr, run
+
+
 def test_a_gemfury_path_token_is_masked_in_the_plan_text_and_json(tiny, isolated_state, monkeypatch):
     """Twenty-first hostile pass P6: `https://pypi.fury.io/TOKEN/org/` with a token of no digit (or under 20
     characters) was printed in clear in the plan's Sources and in `plan --json`'s "indexes"."""

@@ -764,6 +764,41 @@ def test_a_port_then_words_then_a_mail_address_stays(text):
     assert redact_secrets(text, keep_user=True) == text
 
 
+# 25th hostile pass (part A) P1: uv (the `url` crate) and browsers read `https:/u:PW@host`, `https:///u:PW@host` and
+# `http:\/u:PW@host` as `https://u:PW@host`; every rule that finds a URL's authority knew `://` only.
+@pytest.mark.parametrize("separator", ["/", "///", "\\/", "\\", "/\\", "////"])
+@pytest.mark.parametrize("shape, secret", [
+    ("https:{sep}u:SEKodd1@127.0.0.1:9/simple/", "SEKodd1"),  # user and password
+    ("UV_EXTRA_INDEX_URL=HTTPS:{sep}u:SEKodd2@host.example/simple/", "SEKodd2"),  # upper-case special scheme
+    ("git+https:{sep}u:SEKodd3@host.example/repo.git@v0.1.1", "SEKodd3"),  # a VCS prefix
+    ("https:{sep}u:SE/Kodd4@host.example/fl/", "SE/Kodd4"),  # a `/` inside the password
+    ("find_links entry 'https:{sep}u:SEKa SEKodd5@127.0.0.1:9/fl/' holds whitespace", "SEKodd5"),  # a blank inside
+    ("https:{sep}u:SEKodd6 was refused", "SEKodd6"),  # cut before its @: a password taken for the port
+    ("https:{sep}files.example/g.whl?token=SEKodd7abc123", "SEKodd7abc123"),  # a query token
+    ("https:{sep}pypi.fury.io/SEKfuryOdd8/myorg/", "SEKfuryOdd8"),  # a token in the path by the host's place
+])
+def test_a_url_with_other_slashes_after_its_scheme_is_masked_as_uv_reads_it(separator, shape, secret):
+    import json
+
+    from wizard.security import holds_mask, redact_output, redact_url, redact_value
+
+    text = shape.format(sep=separator)
+    for shown in (redact_secrets(text), redact_secrets(text, keep_user=True), cut(text, 200), redact_url(text),
+                  redact_output(json.dumps({"error": text}) + "\n"), json.dumps(redact_value({"e": [text]}))):
+        assert secret not in shown and "SEKa" not in shown, shown
+    assert holds_mask(redact_secrets(text, keep_user=True))
+
+
+@pytest.mark.parametrize("text", [
+    "C:\\Users\\me@corp.example\\x", "note:/see bob@example.com", "see file:/tmp/a and x@y.example",
+    "ratio 1:/2 and a@b.example", "custom:/u:x@h.example/",
+])
+def test_look_alikes_of_other_slashes_after_a_scheme_stay(text):
+    """Only the schemes the URL standard calls special (http(s), ws(s), ftp, file) take other slashes: a Windows
+    path, a word then `:/`, a non-special scheme read as a path by every parser, stay as written."""
+    assert redact_secrets(text, keep_user=True) == text
+
+
 def test_a_scheme_less_piece_of_an_index_variable_is_masked_before_its_at():
     from wizard.install.indexes import index_settings
     from wizard.security import redact_url

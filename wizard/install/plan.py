@@ -104,9 +104,11 @@ class Step:
         none. The plan shows it with "!", so the plan and the install say the same (24th hostile pass (B) P5)."""
         import os  # deferred: only a plan that is shown asks
 
-        from wizard.installer_files import trust_problem
+        from wizard.installer_files import requirement_problem, trust_problem
 
-        return trust_problem(self.installer, os.environ, self.env_dir.parent)
+        # a UV_OVERRIDE / PIP_REQUIREMENT the install refuses is marked here too (25th hostile pass (part B) P4)
+        return (trust_problem(self.installer, os.environ, self.env_dir.parent)
+                or requirement_problem(self.installer, os.environ, self.env_dir.parent))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -167,9 +169,11 @@ class Plan:
         none. The plan shows it with "!", so the plan and the install say the same (24th hostile pass (B) P5)."""
         import os  # deferred: only a plan that is shown asks
 
-        from wizard.installer_files import trust_problem
+        from wizard.installer_files import requirement_problem, trust_problem
 
-        return trust_problem(self.installer, os.environ, self.env_dir.parent)
+        # a UV_OVERRIDE / PIP_REQUIREMENT the install refuses is marked here too (25th hostile pass (part B) P4)
+        return (trust_problem(self.installer, os.environ, self.env_dir.parent)
+                or requirement_problem(self.installer, os.environ, self.env_dir.parent))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -367,6 +367,72 @@ def placement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.
             f"failed or stopped install would leave them; {undo}. Nothing was started.")
 
 
+#: The installer variables that change WHICH packages are installed rather than where: requirements added
+#: (`PIP_REQUIREMENT`, `PIP_EDITABLE`, `PIP_GROUP`), pins replaced or narrowed (`UV_OVERRIDE`, `UV_CONSTRAINT`,
+#: `PIP_CONSTRAINT`, and the build-time ones), packages dropped (`UV_EXCLUDE`, `PIP_NO_DEPS`). Read from
+#: `uv pip install|sync|compile --help` (uv 0.13) and pip's `install` options (every option is `PIP_<NAME>`).
+_UV_REQUIREMENT_VARS = ("UV_OVERRIDE", "UV_CONSTRAINT", "UV_BUILD_CONSTRAINT", "UV_EXCLUDE")
+_PIP_REQUIREMENT_KEYS = ("requirement", "constraint", "editable", "build-constraint", "group", "no-deps")
+#: Of those, the ones a pip.conf may set: pip takes no link in a constraint, so a settings file's `constraint` can
+#: only narrow the versions (the install is then the recipe's or fails) — and a site's pip.conf caps versions so
+#: (this project's own build machine has `constraint = …` in /etc/xdg/pip/pip.conf). uv does take a link in a
+#: constraint (`pkg-a @ file:///…` swapped the file), so a uv.toml's `constraint-dependencies` is refused.
+_PIP_FILE_REQUIREMENT_KEYS = ("requirement", "editable", "group", "no-deps")
+#: The same in a uv settings file: its top level (which `uv pip` reads too) and its `[pip]` table.
+_UV_REQUIREMENT_KEYS = ("override-dependencies", "constraint-dependencies", "build-constraint-dependencies",
+                        "exclude-dependencies", "dependency-metadata")
+_UV_PIP_REQUIREMENT_KEYS = ("dependency-metadata", "no-deps")
+_OFF = ("", "0", "false", "no", "off")
+
+
+def requirement_problem(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
+    """Why `installer` would install other packages than the recipe's (or the lock's) pins — a `UV_OVERRIDE`,
+    `UV_CONSTRAINT`, `PIP_REQUIREMENT`, `PIP_CONSTRAINT`, `PIP_EDITABLE` … in the environment, or their keys in a
+    pip.conf or uv.toml — as one sentence naming the variable (or file) and the fix; None when none.
+
+    Why refused before anything runs, like `placement_problem`'s PIP_TARGET: uv took the user's `UV_OVERRIDE` and
+    installed pkg-a 1.1 from a file outside every wheelhouse in place of the recipe's pin, pip took
+    `PIP_REQUIREMENT` and added a package no recipe asked for, both with "Installed" and no word of the variable,
+    and `lock` wrote the override into a lock made to be shared; the ones that made the install fail were never
+    named (25th hostile pass (part B) P4). The install, every installer step (`runner.check_step`, rollbacks
+    too), `lock` and `bundle` ask this, and the plan marks it "!"."""
+    found: list[str] = []
+    if installer == "pip":
+        for key in _PIP_REQUIREMENT_KEYS:
+            name = "PIP_" + key.upper().replace("-", "_")
+            value = environ.get(name, "")
+            if value.strip() and not (key == "no-deps" and value.strip().lower() in _OFF):
+                found.append(_variable(name, value))
+        for path in pip_files(environ):
+            settings = {key.replace("_", "-").lower(): value
+                        for key, value in pip_settings(path, ("global", "install")).items()}
+            found += [f"`{key} = …` in {path}" for key in _PIP_FILE_REQUIREMENT_KEYS
+                      if key in settings and not (key == "no-deps" and settings[key].strip().lower() in _OFF)]
+    else:
+        found += [_variable(name, environ[name]) for name in _UV_REQUIREMENT_VARS if environ.get(name, "").strip()]
+        for path in uv_files(environ, cwd):
+            data = uv_settings(path)
+            table = data.get("pip") if isinstance(data.get("pip"), dict) else {}
+            found += [f"`{key} = …` in {path}" for key in _UV_REQUIREMENT_KEYS if key in data]
+            found += [f"`[pip] {key} = …` in {path}" for key in _UV_PIP_REQUIREMENT_KEYS
+                      if table.get(key) not in (None, False, [], "")]
+    if not found:
+        return None
+    undo = (f"unset it for gc-wizard (`env -u {found[0].split('=', 1)[0]} gc-wizard …`)"
+            if not found[0].startswith("`") else
+            "take it out of that file (or set PIP_CONFIG_FILE=/dev/null / UV_NO_CONFIG=1 for gc-wizard)")
+    return (f"{found[0]} would make {installer} install other packages than the recipe's pins (it adds, replaces, "
+            f"constrains or drops requirements), and the environment would be recorded as the recipe's; {undo}. "
+            "Nothing was started.")
+
+
+def _variable(name: str, value: str) -> str:
+    """`NAME=value in the environment`, the value shown without a credential and cut to a line."""
+    from wizard.security import cut, redact_secrets  # deferred: only a refusal names a value
+
+    return f"{name}={cut(redact_secrets(value.strip()), 120)} in the environment"
+
+
 def _pip_file_keys(path: Path) -> list[str]:
     """The keys a pip.conf sets in the sections `pip install` reads (a `user` set off does not count)."""
     return [key for key, value in pip_settings(path, ("global", "install")).items()

@@ -511,6 +511,41 @@ def guard_env_python(env: Path | str) -> Path:
     return env / "bin" / "python"
 
 
+def env_bin_elsewhere(env: Path) -> str | None:
+    """Why `env`'s `bin/` is not its own, as a clause, or None: `bin` itself a link that leads out of `env`, or a
+    link in it (`bin/python`, `bin/pip`, …) whose chain passes through another environment (a folder with its own
+    `pyvenv.cfg`). A link to a base interpreter (no `pyvenv.cfg` on its way) is what a venv holds, and is fine.
+
+    Why: `install --env DIR` took the environment from where `DIR/bin/python` led, so a `DIR` holding only
+    `bin -> OTHER/bin` changed the venv OTHER in place and made it current, DIR never named (25th hostile pass
+    (part B) P3). `env` is the folder named, already resolved (`os.path.realpath`)."""
+    bin_dir = env / "bin"
+    if not os.path.lexists(bin_dir):
+        return None
+    real_bin = Path(os.path.realpath(bin_dir))
+    if real_bin != bin_dir:
+        return f"its bin leads to {real_bin}, outside {env}"
+    try:
+        with os.scandir(bin_dir) as entries:
+            links = [Path(entry.path) for _, entry in zip(range(4096), entries, strict=False) if entry.is_symlink()]
+    except OSError:
+        return None  # unreadable: the install's own checks name it
+    for link in sorted(links):
+        hop = link
+        for _ in range(40):  # the kernel's own limit on a chain of links
+            try:
+                target = os.readlink(hop)
+            except OSError:
+                break
+            hop = Path(os.path.realpath(os.path.join(hop.parent, os.path.dirname(target)))) / os.path.basename(target)
+            holder = next((folder for folder in hop.parents if (folder / "pyvenv.cfg").is_file()), None)
+            if holder is not None and holder != env:
+                return f"its {link.relative_to(env)} leads to {hop}, inside the environment {holder}"
+            if not hop.is_symlink():
+                break
+    return None
+
+
 def env_python_problem(env: Path) -> str | None:
     """Why `env/bin/python` would not start as this environment's Python (its `sys.prefix` elsewhere), read
     without running it; None when it would. Python takes a venv from the `pyvenv.cfg` beside the path it was

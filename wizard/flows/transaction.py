@@ -69,7 +69,7 @@ from wizard.install.runner import await_answer as await_answer
 from wizard.install.source_copy import building_from_a_copy
 from wizard.install.sources import SourceMismatch, check_graphcast_source, look_at_wheelhouse
 from wizard.install.tree_digest import file_sha256
-from wizard.installer_files import placement_problem, settings_problem
+from wizard.installer_files import placement_problem, requirement_problem, settings_problem
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes
 from wizard.uv_tool import uv_bin
@@ -434,7 +434,8 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
             if problem:
                 raise UserError(problem)
         if installer is not None:  # the runner checks it again for each step (rollbacks too)
-            problem = placement_problem(installer, os.environ, step.cwd)
+            problem = (placement_problem(installer, os.environ, step.cwd)
+                       or requirement_problem(installer, os.environ, step.cwd))  # 25th pass (part B) P4
             if problem:
                 raise UserError(problem)
     reasons = unfit_reasons(recipe) if check_fit else []

@@ -44,6 +44,7 @@ from wizard.install.private_args import PrivateArguments
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
+from wizard.installer_files import requirement_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, redact_secrets
@@ -184,6 +185,11 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     missing = outside_index_problem(recipe, find_links, graphcast_src)
     if missing:  # before anything is made or downloaded
         raise UserError(missing)
+    # `pip download` reads PIP_REQUIREMENT / PIP_CONSTRAINT on its own, uv's resolver UV_OVERRIDE / UV_CONSTRAINT:
+    # refused before anything is made or fetched (25th hostile pass (part B) P4)
+    problem = requirement_problem("pip", os.environ, None) or requirement_problem("uv", os.environ, os.getcwd())
+    if problem:
+        raise UserError(problem)
     made = _first_missing(out)  # the folder this bundle makes (out or a parent), removed whole on failure
     wheels = out / WHEELS
     try:

@@ -17,6 +17,7 @@ under the pty runner): it asks nothing, and its output is a file.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -39,6 +40,7 @@ from wizard.install.reach import configured_index, find_answered, find_unreachab
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
+from wizard.installer_files import requirement_problem
 from wizard.option_values import refuse_option_like
 from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
 from wizard.recipes.loader import Recipe
@@ -173,6 +175,11 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     for option, value in (("--python", python_version), ("--platform", platform),
                           *(("--find-links", link) for link in find_links)):
         refuse_option_like(option, value)
+    # uv's resolver reads UV_OVERRIDE / UV_CONSTRAINT (and their uv.toml keys) on its own: a lock wrote an override's
+    # `pkg-a @ file:///…` line in, to be handed on as the recipe's (25th hostile pass (part B) P4)
+    problem = requirement_problem("uv", os.environ, os.getcwd())
+    if problem:
+        raise UserError(problem)
     out, fmt = check_lock_out(out, fmt)
     # What the lock's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
     recipe, find_links, _ = refuse_swappable_sources(recipe, find_links, None, graphcast=False)
@@ -255,8 +262,6 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
 
 
 def _uv_env() -> dict[str, str]:
-    import os
-
     env = dict(os.environ)
     env.update({"UV_NO_PROGRESS": "1", "NO_COLOR": "1"})
     return env

@@ -30,6 +30,7 @@ installer's cache. GraphCast's default source is on GitHub, so offline needs `--
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import shlex
 import sys
@@ -157,9 +158,11 @@ class Plan:
         none. The plan shows it with "!", so the plan and the install say the same (24th hostile pass (B) P5)."""
         import os  # deferred: only a plan that is shown asks
 
-        from wizard.installer_files import trust_problem
+        from wizard.installer_files import requirement_problem, trust_problem
 
-        return trust_problem(self.installer, os.environ, self.env_dir.parent)
+        # a UV_OVERRIDE / PIP_REQUIREMENT the install refuses is marked here too (25th hostile pass (part B) P4)
+        return (trust_problem(self.installer, os.environ, self.env_dir.parent)
+                or requirement_problem(self.installer, os.environ, self.env_dir.parent))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -211,22 +214,25 @@ def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
     if why:
         raise UserError(f"--env: {why}.")
     env_dir = paths.lasting_path(Path(env).expanduser().absolute())
-    env_dir = _refuse_swappable(env_dir)
+    env_dir = _refuse_swappable(env_dir, str(env))
+    # Every sentence below quotes the value given, and where it resolves when that differs: `--env /` was refused as
+    # "--env /usr" (25th hostile pass (part B) P3).
+    shown = str(env) if str(env) == str(env_dir) else f"{env} (that is, {env_dir})"
     if env_has_python(env_dir):
         return env_dir, "in-place"
     why = paths.uncreatable_env_path(str(env_dir))
     if why:
         raise UserError(f"--env: {why}.")
     if env_dir.exists() and not env_dir.is_dir():
-        raise UserError(f"--env {env_dir} is a file, not a folder")
+        raise UserError(f"--env {shown} is a file, not a folder")
     if not env_dir.parent.is_dir():
         # The env's lock sits beside it (`.<name>.gc-wizard.lock`): without this, the missing parent was
         # reported as the state folder not existing (sixth pass 7a).
         what = "is not a folder" if env_dir.parent.exists() else "does not exist"
-        raise UserError(f"--env {env_dir}: its parent folder {env_dir.parent} {what}; make it first "
+        raise UserError(f"--env {shown}: its parent folder {env_dir.parent} {what}; make it first "
                         f"(mkdir -p {shlex.quote(str(env_dir.parent))}) or give a folder inside one that exists.")
     if env_dir.is_dir() and any(env_dir.iterdir()):
-        raise UserError(f"--env {env_dir} is a folder that is neither empty nor a Python environment "
+        raise UserError(f"--env {shown} is a folder that is neither empty nor a Python environment "
                         "(no bin/python); give a new folder or an existing environment")
     return env_dir, "new"
 
@@ -243,19 +249,29 @@ def _is_url(text: str) -> bool:
     return bool(_URL_RE.match(text))
 
 
-def _refuse_swappable(env_dir: Path) -> Path:
+def _refuse_swappable(env_dir: Path, given: str | None = None) -> Path:
     """Refuse an `--env` that another local user could rename away and replace (`paths.swappable_ancestor`: a
     folder on the way, up to /, writable by every user without the sticky bit). Seventh hostile pass 7c: an env
     made in a 0777 shared folder became current without a word; fourth pass P7: the same under a 0777
     grandparent. A new env and an existing one (in-place) alike. Then source_trust's rule for a place written
     (twenty-third pass, part B, P2: an --env through another user's link became current): returns where the env
-    is once the links on its way are followed, the path made, run and recorded, so a later flip moves nothing."""
+    is once the links on its way are followed, the path made, run and recorded, so a later flip moves nothing.
+
+    That place is the folder named, resolved as a path (`paths.env_bin_elsewhere`): it was taken from where
+    `bin/python` led, so an `--env` whose `bin` was a link into another venv changed that venv in place and made
+    it current, and `--env /` (whose `bin` leads to /usr/bin) was named "/usr" (25th hostile pass (part B) P3)."""
     shared = paths.swappable_ancestor(env_dir)
     if shared is None:
-        checked = refuse_swappable_destination(f"--env {env_dir}", env_dir / "bin" / "python",
-                                               harm="make and record the environment there",
-                                               way_out="choose a folder only you can write")
-        return checked.parent.parent
+        refuse_swappable_destination(f"--env {env_dir}", env_dir / "bin" / "python",
+                                     harm="make and record the environment there",
+                                     way_out="choose a folder only you can write")
+        named = Path(os.path.realpath(env_dir))
+        elsewhere = paths.env_bin_elsewhere(named)
+        if elsewhere:
+            raise UserError(f"--env {given or env_dir}: {elsewhere}, so it is not an environment of its own and an "
+                            "install there would change another folder; give an environment's own folder, or a new "
+                            "or empty one. Nothing was changed.")
+        return named
     folder, why = shared
     where = f"its parent folder {folder}" if folder == env_dir.parent else f"the folder {folder} above it"
     raise UserError(f"--env {env_dir}: {where} {why}, so any local user could rename the environment "

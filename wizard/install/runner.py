@@ -50,7 +50,12 @@ from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
 from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
-from wizard.installer_files import placement_problem, settings_problem, with_absolute_paths
+from wizard.installer_files import (
+    placement_problem,
+    requirement_problem,
+    settings_problem,
+    with_absolute_paths,
+)
 from wizard.security import LineRedactor, is_secret_question, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
@@ -360,8 +365,10 @@ def check_step(step, env: dict[str, str]) -> tuple[str, str | None]:
         problem = settings_problem("pip", env, cwd or os.getcwd())
         if problem:
             raise StepSetupError(f"Step {step.name}: {problem}")
-    if installer is not None:  # a PIP_TARGET or a uv.toml `[pip] prefix` would install outside the environment
-        problem = placement_problem(installer, env, cwd or os.getcwd())
+    if installer is not None:  # a PIP_TARGET or a uv.toml `[pip] prefix` would install outside the environment;
+        # a UV_OVERRIDE or PIP_REQUIREMENT would install other packages than the step's (25th pass (part B) P4)
+        problem = (placement_problem(installer, env, cwd or os.getcwd())
+                   or requirement_problem(installer, env, cwd or os.getcwd()))
         if problem:
             raise StepSetupError(f"Step {step.name}: {problem}")
     return program, cwd

@@ -179,10 +179,14 @@ def _wants_tui(args: argparse.Namespace) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Runs one command inside the one output layer (`wizard.commands.streams`): every write redacted,
     a closed or failing stream a sentence that names it."""
+    argv = sys.argv[1:] if argv is None else argv
+    unencodable = streams.unencodable_problem()  # before anything runs: no sentence could say what it did
+    if unencodable:
+        streams.say_raw(unencodable, json_line="--json" in argv)
+        return ExitCode.FAILED
     old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
     paths.TIGHTENED.clear()
     paths.ENV_WARNINGS.clear()
-    argv = sys.argv[1:] if argv is None else argv
     outlive = _named_command(argv) not in END_WITH_READER and not _only_prints(argv)
     try:
         with streams.guarded_streams(outlive_reader=outlive):
@@ -202,9 +206,10 @@ def main(argv: list[str] | None = None) -> int:
             note = streams.reader_gone_note()
             lost = streams.lost_output_note()
             if note or lost:
+                # The exit status stays the command's own: a write that failed after the work began is said here,
+                # but an install that made its env current and then exited 1 said it had failed (25th hostile pass
+                # (part A) P2). What the result was decides the status; the sentence says what output was lost.
                 streams.say_error(lost[0] if lost else note, json_line="--json" in argv)
-                if lost and lost[1] and not code:
-                    code = ExitCode.FAILED  # its output never arrived whole: not a plain success
             return code
     finally:
         early_detect.drop()  # a probe child the command never adopted (it ended before detecting)

@@ -173,7 +173,44 @@ def refuse_folder_or_state(text: str, path: Path, what: str) -> None:
     logs, frozen sets and the way back lost (thirteenth hostile pass #51, #54-#56)."""
     if text.endswith(os.sep) or path.name in ("", ".", "..") or path.is_dir():
         raise UserError(f"cannot write {what} {text}: it names a folder; give the path of a file in it.")
+    refuse_file_in_the_way(f"cannot write {what}", path, "give another path")
     refuse_state_path(path, what)
+
+
+def file_in_the_way(path: Path, *, itself: bool = False) -> Path | None:
+    """The nearest folder on the way to `path` (with `itself`, `path` too: a folder to write into) that exists but is
+    not a folder — a regular file, a device — or None. Followed through links, as the kernel would."""
+    given = Path(path).absolute()  # not normalised: `FILE/../x` fails in the kernel too, on FILE
+    for place in ([given] if itself else []) + list(given.parents):
+        try:
+            info = os.stat(place)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            if exc.errno == errno.ENOTDIR:
+                continue  # a file further up is in the way: found on the next step
+            return None  # said by the write with its own reason
+        return None if stat.S_ISDIR(info.st_mode) else place
+    return None
+
+
+def refuse_file_in_the_way(prefix: str, path: Path, fix: str, *, itself: bool = False) -> None:
+    """Refuse (UserError, exit 2), before any work, a path to write whose way goes through a file (`--out FILE/x`),
+    naming that file: `prefix path: FILE is a file, not a folder; fix or move that file.`
+
+    Why one check for every path a user names to write (25th hostile pass (part A) P3): with a regular file where a
+    folder had to be, `lock --out` said "the folder … does not exist", `report --out` "create it first" (a file was
+    there), `bundle --out` "is not writable by you" (as root) and `--save-answers` a bare "File exists". `fix` says
+    what to choose instead ("choose another --out"); `itself`: `path` is a folder to write into (a bundle's)."""
+    found = file_in_the_way(path, itself=itself)
+    if found is None:
+        return
+    try:
+        regular = stat.S_ISREG(os.stat(found).st_mode)
+    except OSError:
+        regular = False
+    kind = "a file, not a folder" if regular else "not a folder"  # a device or a socket: not "a file"
+    raise UserError(f"{prefix} {path}: {found} is {kind}; {fix} or move that file.")
 
 
 def check_output_file(path: str | os.PathLike[str], what: str) -> None:
@@ -269,7 +306,7 @@ def refuse_swappable(named: str, path: Path, runs: str, fix: str) -> None:
                     f"which {runs}; {fix}.")
 
 
-def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> Path:
+def check_out_folder(option: str, out: Path, *, runs: str | None = None, folder: bool = False) -> Path:
     """Refuse (exit 2), before any work, an `--out` the wizard cannot write: one sentence naming the option, the
     value and the folder it would be written in — the nearest folder of `out` that exists (`out` itself when it is
     an existing folder, as a bundle's may be).
@@ -277,8 +314,10 @@ def check_out_folder(option: str, out: Path, *, runs: str | None = None) -> Path
     Why: `lock --out` on a read-only mount failed after the resolve, naming a temporary file beside the lock and
     the state folder's fix ("point GC_WIZARD_HOME at a writable folder", fourth hostile pass L2), neither of which
     the user gave or can act on. `runs`: what the written files would run (a lock's and a bundle's packages are
-    installed from them), refused in a folder others can swap (`refuse_swappable`). Returns where `out` is once
+    installed from them), refused in a folder others can swap (`refuse_swappable`); `folder`: `out` is a folder to
+    write into (a bundle's), so a file there is in the way (`refuse_file_in_the_way`). Returns where `out` is once
     the links on its way are followed (`source_trust.refuse_swappable_destination`): the path to write."""
+    refuse_file_in_the_way(option, out, "choose another --out", itself=folder)
     refuse_state_path(out, option)
     # Nothing written through a link or folder on the way that another user can change (source_trust's rule); the
     # files themselves go through `write_destination`, which checks again and writes where the way leads.

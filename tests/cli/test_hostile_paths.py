@@ -176,3 +176,30 @@ def test_an_env_named_through_proc_self_is_recorded_where_it_is(tmp_path):
     env = last_json(proc).get("env") or ""
     # The folder the command ran in (run_inproc's own), named as any other process will find it.
     assert env.startswith("/") and not env.startswith("/proc/") and env.endswith("/ev"), proc.stdout[-500:]
+
+
+@pytest.mark.parametrize("command, under", [
+    (["lock", "tiny-a", "--out"], "lk.txt"),
+    (["report", "--out"], "r.md"),
+    (["report", "--out"], "deeper/r.md"),
+    (["bundle", "tiny-a", "--out"], "bd"),
+    (["bundle", "tiny-a", "--out"], ""),  # the bundle's folder itself is the file
+    (["install", "tiny-a", "--yes", "--save-answers"], "a.json"),
+])
+def test_a_file_where_a_folder_must_be_is_named_as_a_file_for_every_path_a_user_names_to_write(tmp_path, tiny, command,
+                                                                                               under):
+    """25th hostile pass (part A) P3: with a regular file where a folder had to be, `lock --out` said "the folder …
+    does not exist", `report --out` "create it first" (a file was there), `bundle --out` "is not writable by you"
+    (as root) and `--save-answers` a bare "File exists". One check (`outputs.refuse_file_in_the_way`) names the file,
+    before any work: nothing is installed, nothing written."""
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    target = afile / under if under else afile
+    given = {"report": [], "install": tiny.args()}.get(command[0], tiny.args()[:4])  # --recipes-dir, --find-links
+    proc = run_inproc(*command, str(target), *given)
+    _clean(proc)
+    assert proc.returncode == 2, proc.stderr
+    assert f"{afile} is a file, not a folder" in proc.stderr and "or move that file" in proc.stderr, proc.stderr
+    for wrong in ("does not exist", "create it first", "not writable", "File exists"):
+        assert wrong not in proc.stderr, proc.stderr
+    assert afile.read_text() == "mine\n" and tiny.history() == []

@@ -169,3 +169,45 @@ def test_a_file_size_limit_ends_the_command_with_a_sentence_not_a_cut_file(tmp_p
                               env={**os.environ, "GC_WIZARD_HOME": str(tmp_path / "h")})
     assert proc.returncode in (1, 153), proc.stderr
     assert "Traceback" not in proc.stderr and ("file-size limit" in proc.stderr or "file too large" in proc.stderr)
+
+
+@pytest.mark.parametrize("codec", ["idna", "undefined"])
+def test_an_encoding_that_cannot_write_plain_text_is_refused_by_name_before_anything_runs(codec, tiny):
+    """25th hostile pass (part A) P2: under `PYTHONIOENCODING=idna` (a line longer than a DNS label fails) or
+    `undefined` every write raised inside the codec, the sentence about it too, and every command exited 1 without a
+    word; `install --yes` even made its env current first. Now one sentence in raw ASCII names the variable, the
+    `--json` line still arrives, and nothing runs."""
+    import json
+
+    from tests.fixtures.state import run_cli
+
+    env = {"PYTHONIOENCODING": codec}
+    for args in (["--version"], ["history", "--json"], ["install", "tiny-a", "--yes", *tiny.args()]):
+        proc = run_cli(*args, env=env)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout, (args, proc.stderr)
+        assert f"encoding {codec} (set by PYTHONIOENCODING) cannot write plain text" in proc.stderr, proc.stderr
+        assert "nothing was done" in proc.stderr and "PYTHONIOENCODING=utf-8" in proc.stderr, proc.stderr
+        if "--json" in args:
+            assert json.loads(proc.stdout.splitlines()[-1])["exit"] == 1, proc.stdout
+    assert tiny.history() == []
+    for held in ("ascii", "utf-16-le", "cp1252:strict"):  # they can write it: nothing refused
+        assert run_cli("--version", env={"PYTHONIOENCODING": held}).returncode == 0, held
+
+
+def test_output_lost_after_the_work_leaves_the_exit_status_the_commands_own(tiny):
+    """25th hostile pass (part A) P2, the class: a write that failed after an install began (stdout a real /dev/full,
+    not refused up front here since it is not descriptor 1) turned the finished install into exit 1, though its env
+    was installed and made current. The status is the result's own; the sentence says what output was lost."""
+    from tests.fixtures.cli import _kept_apart
+    from tests.fixtures.state import REPO
+    from wizard import cli
+
+    argv = ["install", "tiny-a", "--yes", *tiny.args()]
+    with _kept_apart(None, "", REPO) as (_out, err), open("/dev/full", "w", encoding="utf-8") as full:
+        sys.stdout, sys.argv = full, ["gc-wizard", *argv]  # both put back by `_kept_apart`
+        code = cli.main(argv)
+        said = err.getvalue()
+    assert code == 0, said
+    assert "cannot write to standard output" in said and "the exit status is the command's own" in said, said
+    entries = tiny.history()
+    assert [(e["recipe"], e["status"], e["current"]) for e in entries] == [("tiny-a", "installed", True)]

@@ -90,10 +90,11 @@ def _remove_kernel(args: argparse.Namespace) -> int:
 def run_report(args: argparse.Namespace) -> int:
     if args.out:
         target = Path(args.out).expanduser()
+        # a FIFO nothing reads, a socket (P10), a file where a folder must be (25th pass (A) P3): before the work
+        check_output_file(args.out, "the report to")
         if not target.parent.is_dir():  # a typo in the folder must not create folders (as root: anywhere)
             raise UserError(f"cannot write the report to {target}: the folder {target.parent} does not exist; "
                             "create it first or choose another --out.")
-        check_output_file(args.out, "the report to")  # a FIFO nothing reads, a socket: before the work (P10)
     target = slurm_target(args)
     facts = None
     if target is not None:

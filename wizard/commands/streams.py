@@ -350,6 +350,52 @@ def closed_stdout_problem() -> str | None:
             "nothing was done. Send it to a file or to /dev/null instead (`> /dev/null`).")
 
 
+#: Text like the wizard's own: one line longer than a DNS label (`idna` took short ones), dots, a path, JSON.
+_PROBE = ("gc-wizard: a plain sentence of more than sixty-three characters between its dots, /tmp/a..b, "
+          '{"ok": true}; done.\n')
+
+
+def unencodable_problem() -> str | None:
+    """The refusal for a standard output or error whose encoding cannot write the wizard's text (a
+    `PYTHONIOENCODING` such as `idna` or `undefined`), or None.
+
+    Why, before anything runs (25th hostile pass (part A) P2): each write then raised inside the codec, the sentence
+    about it failed the same way, and every command exited 1 without a word; `install --yes` even installed and
+    switched the current env first. The sentence goes out as raw ASCII bytes (`say_raw`), past the broken codec."""
+    for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
+        encoding = getattr(stream, "encoding", None)
+        if stream is None or not isinstance(encoding, str):
+            continue
+        try:
+            "\u2014".encode(encoding, _ERRORS)  # a mark: written, or its stand-in (`--`)
+            if _PROBE.encode(encoding, _ERRORS).decode(encoding) != _PROBE:
+                raise ValueError("the text does not come back whole")
+        except (LookupError, ValueError, TypeError):
+            name = "".join(ch if ch.isascii() and ch.isprintable() else "?" for ch in encoding)[:60]
+            cause = ("PYTHONIOENCODING" if os.environ.get("PYTHONIOENCODING") and not sys.flags.ignore_environment
+                     else "the locale")
+            return (f"{_STREAM_NAMES[fd]}'s encoding {name} (set by {cause}) cannot write plain text, so nothing "
+                    f"this command says could be read; nothing was done. Unset PYTHONIOENCODING or set it to utf-8 "
+                    "(`PYTHONIOENCODING=utf-8`), and run the command again.")
+    return None
+
+
+def say_raw(sentence: str, *, json_line: bool = False) -> None:
+    """`gc-wizard: SENTENCE` as ASCII bytes on descriptor 2 (on 1 where 2 cannot take it), past any text stream and
+    its codec; with `json_line` the interface's failure line on descriptor 1 too. For `unencodable_problem`."""
+    line = f"gc-wizard: {sentence}\n".encode("ascii", "backslashreplace")
+    try:
+        os.write(2, line)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.write(1, line)
+    if json_line:
+        import json  # deferred: only this refusal needs it here
+
+        with contextlib.suppress(OSError):
+            os.write(1, (json.dumps({"ok": False, "error": sentence, "exit": 1}) + "\n").encode("ascii"))
+
+
 #: Names a user gives for standard input where a file name goes; each is read as `-` is.
 STDIN_NAMES = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
 
@@ -430,12 +476,14 @@ def reader_gone_note() -> str | None:
 def lost_output_note() -> tuple[str, bool] | None:
     """For the end of a command that changes something and went on after a write to a stream failed: the
     sentence, and whether standard output was the one (its output, a `--json` line included, is then
-    incomplete: the command ends 1, not 0). None when every write went through."""
+    incomplete, which the sentence says; the exit status stays the command's own, since the work was done: 25th
+    hostile pass (part A) P2). None when every write went through."""
     if not _writes_failed or _refused:
         return None
     name, (where, why, fix) = next(iter(_writes_failed.items()))
     return (f"cannot write to {name} ({where}): {why}, so part of what this command said was lost; it went on "
-            "without it to the end, so nothing was left half-done, and what it changed is in `gc-wizard history`. "
+            "without it to the end, so nothing was left half-done; the exit status is the command's own, and what it "
+            "changed is in `gc-wizard history`. "
             f"Next time, {fix}."), "standard output" in _writes_failed
 
 

@@ -45,7 +45,7 @@ from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import requirement_problem
-from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
+from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, redact_secrets
 
@@ -177,9 +177,10 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
     started = time.monotonic()
     out = Path(out).expanduser().absolute()
+    refuse_file_in_the_way("--out", out, "choose another --out", itself=True)  # named as a file (25th pass (A) P3)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} {_unfinished(out) or 'must be a new or empty folder'}.")
-    out = check_out_folder("--out", out, runs="`install --bundle` would then install")
+    out = check_out_folder("--out", out, runs="`install --bundle` would then install", folder=True)
     # What the bundle's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
     recipe, find_links, graphcast_src = refuse_swappable_sources(recipe, find_links, graphcast_src)
     missing = outside_index_problem(recipe, find_links, graphcast_src)

@@ -42,7 +42,7 @@ from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
 from wizard.installer_files import requirement_problem
 from wizard.option_values import refuse_option_like
-from wizard.outputs import SHARED_MODE, check_out_folder, write_destination
+from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.recipes.pythons import fits
 from wizard.security import cut, one_line, redact_secrets, show_characters, unshowable_characters
@@ -159,6 +159,7 @@ def check_lock_out(out: Path, fmt: str | None = None) -> tuple[Path, str]:
     if fmt == PYLOCK and not uv_writes_pylock():
         raise UserError(f"this uv cannot write {PYLOCK} locks; name the lock FILE.txt for requirements with hashes.")
     out = given.absolute()
+    refuse_file_in_the_way("--out", out, "choose another --out")  # before "does not exist" (25th pass (A) P3)
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist.")
     # before the resolve: its temporary file beside `out` must not be what is named

@@ -30,7 +30,6 @@ import os
 import queue
 import re
 import shlex
-import shutil
 import signal
 import threading
 import time
@@ -44,7 +43,7 @@ from typing import Any, Protocol
 import pexpect
 
 from wizard import paths
-from wizard.children import die_with_parent
+from wizard.children import die_with_parent, which
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
@@ -404,7 +403,7 @@ def _resolve(program: str, env: dict[str, str]) -> str | None:
     """The program's full path as the child would find it (the step's PATH), or None."""
     if os.sep in program:
         return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
-    return shutil.which(program, path=env.get("PATH", os.defpath))
+    return which(program, env.get("PATH", os.defpath))  # the PATH trust rule (25th hostile pass (part B) P5)
 
 
 def _chdir_to(cwd: str | None):

@@ -1,0 +1,60 @@
+"""The installer's download cache is one more input an install reads: it passes the swap rule every source goes
+through (`wizard.source_trust`), and when it fails the install uses a private cache inside the state instead,
+named in the plan — never another user's cache, silently.
+
+Why: 25th hostile pass (part B) P1. uv installs from a cache entry without checking it against the wheel it came
+from, so whoever can write the cache chooses the code. Root's install with `XDG_CACHE_HOME` (or `UV_CACHE_DIR`,
+or `HOME`) leading to a cache another user owned, or to a 0777 one, took their rewritten `pkg_a.py` into root's
+environment and ran it as uid 0; `plan` named the cache and said nothing of its owner or mode.
+
+Where it looks: the cache folder and every folder (and link) on its way from /, or — for a cache not made yet —
+the nearest folder of it that exists (whoever may write there may make the cache first). Not what the cache holds:
+uv makes its lock files 0666 whatever the umask (empty; no code is read from them), so looking inside would turn
+every cache away."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from wizard import paths
+from wizard.source_trust import swap_risk
+
+
+def pip_cache(environ: Mapping[str, str]) -> Path | None:
+    """The folder pip caches downloads and built wheels in, as its variables and defaults say (None: no cache)."""
+    if environ.get("PIP_NO_CACHE_DIR", "").lower() in ("1", "true", "yes", "on"):
+        return None
+    if environ.get("PIP_CACHE_DIR"):
+        return Path(os.path.abspath(os.path.expanduser(environ["PIP_CACHE_DIR"])))
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".cache")
+    return Path(os.path.abspath(base)) / "pip"
+
+
+def cache_risk(cache: Path) -> str | None:
+    """Why another local user could change what is in `cache` (words for a sentence), or None."""
+    place = Path(os.path.abspath(cache))
+    while not os.path.lexists(place) and place != place.parent:
+        place = place.parent
+    found = swap_risk(place, inside=False)
+    if found is None:
+        return None
+    where, why, _fix = found
+    return f"{where} {why}"
+
+
+def private_cache(installer: str, cache: Path | None) -> tuple[dict[str, str], Path | None, str | None]:
+    """(variables for the installer's steps, the cache they will use, a note for the plan). The variables point
+    the installer at `<state>/cache/<installer>` when `cache` fails the swap rule; else they are empty."""
+    if cache is None:
+        return {}, None, None
+    why = cache_risk(cache)
+    if why is None:
+        return {}, cache, None
+    own = paths.state_dir() / "cache" / installer
+    variable = "UV_CACHE_DIR" if installer == "uv" else "PIP_CACHE_DIR"
+    note = (f"{installer}'s download cache {cache} is not used, because {why}, so another user could put their own "
+            f"packages in it and gc-wizard would install (and run) their code: this install uses a cache of its own, "
+            f"{own} ({variable}), instead.")
+    return {variable: str(own)}, own, note

@@ -404,6 +404,12 @@ def _note(notes: list[str], note: str, folder: Path) -> None:
     _NOTE_FOLDERS[note] = Path(folder)
 
 
+def note_at_end(note: str, folder: Path) -> None:
+    """Say `note` (about `folder`) once at the end of the run, with the other notes of `end_notes`: a step run
+    with the state's private installer cache (25th hostile pass (part B) P1) tells the user why."""
+    _note(ENV_WARNINGS, note, folder)
+
+
 def end_notes() -> list[str]:
     """The notes said once at the end of a run, less those about a folder that is gone by then.
 

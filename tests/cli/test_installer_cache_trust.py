@@ -65,22 +65,31 @@ def test_the_pip_installer_gets_the_same_rule(tiny, tmp_path):
     assert _step_env(plan, "install-requirements")["PIP_CACHE_DIR"] == str(state_dir() / "cache" / "pip")
 
 
-def test_an_install_never_takes_a_planted_file_from_such_a_cache(tiny, tmp_path):
-    """The tester's case end to end: the cache filled by real uv, a file in its entry rewritten, then installed."""
+def _uv(*argv: str, env: dict[str, str]) -> None:
     from uv import find_uv_bin
 
+    proc = subprocess.run([find_uv_bin(), *argv], env={**os.environ, **env}, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+
+
+def _poisoned_cache(tiny, tmp_path):
+    """A uv cache in a 0777 folder, filled by real uv with pkg-a 1.0, whose `pkg_a.py` another user rewrote."""
     cache = open_folder(tmp_path / "ww") / "uv"
-    env = {**os.environ, "UV_CACHE_DIR": str(cache)}
     scratch = tmp_path / "scratch"
-    for argv in (["venv", "--offline", str(scratch)],
-                 ["pip", "install", "--offline", "--python", str(scratch / "bin" / "python"), "--find-links",
-                  str(tiny.house.path), "pkg-a==1.0"]):
-        proc = subprocess.run([find_uv_bin(), *argv], env=env, capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr
+    _uv("venv", "--offline", str(scratch), env={"UV_CACHE_DIR": str(cache)})
+    _uv("pip", "install", "--offline", "--python", str(scratch / "bin" / "python"), "--find-links",
+        str(tiny.house.path), "pkg-a==1.0", env={"UV_CACHE_DIR": str(cache)})
     planted = [p for p in cache.rglob("pkg_a.py") if "archive-v0" in p.parts]
     assert planted
     for path in planted:
         path.write_text("MARK = 'planted by another user'\n")
+    return cache
+
+
+def test_an_install_never_takes_a_planted_file_from_such_a_cache(tiny, tmp_path):
+    """The tester's case end to end: the cache filled by real uv, a file in its entry rewritten, then installed."""
+    cache = _poisoned_cache(tiny, tmp_path)
     proc, result = tiny.install("tiny-a", env={"UV_CACHE_DIR": str(cache)})
     assert proc.returncode == 0, proc.stderr
     installed = list((state_dir() / "envs").glob("tiny-a-*/lib/python*/site-packages/pkg_a.py"))
@@ -98,3 +107,28 @@ def test_the_plans_download_cache_line_says_the_private_cache_is_this_installs_o
     own = state_dir() / "cache" / "uv"
     text = " ".join(proc.stdout.split())  # the plan is wrapped to the terminal's width
     assert f"Download cache: {own} (this install's own: uv's is not used, see the notes)" in text
+
+
+def test_every_installing_step_the_runner_runs_gets_the_rule_not_only_a_plans(tiny, tmp_path):
+    """Rollback's and `sync`'s `uv pip sync` install "offline, from the cache" first, with no plan to name a
+    private cache: the runner applies the rule to every step that installs, and says why in the step's log."""
+    from uv import find_uv_bin
+
+    from wizard.install.plan import Step
+    from wizard.install.runner import StepLog, run_step
+
+    cache = _poisoned_cache(tiny, tmp_path)
+    target = tmp_path / "target"
+    _uv("venv", "--offline", str(target), env={"UV_CACHE_DIR": str(tmp_path / "mine")})
+    requirements = tmp_path / "req.txt"
+    requirements.write_text("pkg-a==1.0\n")
+    step = Step(name="sync-offline", title="Install the frozen package set (offline, from the cache)",
+                argv=(find_uv_bin(), "pip", "sync", "--python", str(target / "bin" / "python"), "--offline",
+                      "--find-links", str(tiny.house.path), str(requirements)), env={}, cwd=str(tmp_path))
+    log_path = tmp_path / "step.log"
+    with StepLog(log_path) as log:
+        result = run_step(step, log=log, environ={**os.environ, "UV_CACHE_DIR": str(cache)})
+    assert result.ok, result.error
+    (installed,) = target.glob("lib/python*/site-packages/pkg_a.py")
+    assert "planted" not in installed.read_text()
+    assert f"uv's download cache {cache} is not used" in log_path.read_text()

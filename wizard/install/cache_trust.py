@@ -58,3 +58,33 @@ def private_cache(installer: str, cache: Path | None) -> tuple[dict[str, str], P
             f"packages in it and gc-wizard would install (and run) their code: this install uses a cache of its own, "
             f"{own} ({variable}), instead.")
     return {variable: str(own)}, own, note
+
+
+#: uv's answer to `uv cache dir` for each (uv, the variables it reads it from), asked once per run.
+_UV_CACHES: dict[tuple[str | None, ...], Path | None] = {}
+
+
+def step_cache_env(installer: str, program: str, env: Mapping[str, str], notes: list[str]) -> dict[str, str]:
+    """The variables that point an installer step (`runner.step_installer`: `uv pip install|sync`, `pip install`)
+    at the state's private cache when the cache it would use fails the swap rule, the reason added to `notes` (the
+    step's log) and said once at the end of the run; {} when its cache passes (a plan's private cache does).
+
+    Why at the runner: not only an install's steps read the cache — rollback's and `sync`'s `uv pip sync` install
+    "offline, from the cache" first; every step that installs goes through here (25th hostile pass (part B) P1)."""
+    if installer == "uv":
+        if env.get("UV_NO_CACHE"):
+            return {}
+        from wizard.install.linkmode import uv_cache_dir  # deferred: only a step about to install asks uv
+
+        key = (program, *(env.get(name) for name in ("UV_CACHE_DIR", "XDG_CACHE_HOME", "HOME", "UV_CONFIG_FILE",
+                                                      "UV_NO_CONFIG")))
+        if key not in _UV_CACHES:
+            _UV_CACHES[key] = uv_cache_dir(program, env)
+        cache = _UV_CACHES[key]
+    else:
+        cache = pip_cache(env)
+    variables, own, note = private_cache(installer, cache)
+    if note and own is not None:
+        notes.append(note)
+        paths.note_at_end(note, own.parent)
+    return variables

@@ -47,6 +47,7 @@ from wizard.children import die_with_parent, which
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
+from wizard.install.cache_trust import step_cache_env
 from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.installer_files import placement_problem, settings_problem, with_absolute_paths
@@ -535,6 +536,9 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
     started = time.monotonic()
     env_notes: list[str] = []
     env = build_env(dict(step.env or {}), environ, env_notes)
+    installer = step_installer(step.argv or ("",))
+    if installer:  # its cache passes the swap rule, or the state's private one is used (25th pass (part B) P1)
+        env.update(step_cache_env(installer, str(step.argv[0]), env, env_notes))
     try:
         program, cwd = check_step(step, env)
         rules = _rules(step, extra_prompts)

@@ -132,3 +132,15 @@ def test_every_installing_step_the_runner_runs_gets_the_rule_not_only_a_plans(ti
     (installed,) = target.glob("lib/python*/site-packages/pkg_a.py")
     assert "planted" not in installed.read_text()
     assert f"uv's download cache {cache} is not used" in log_path.read_text()
+
+
+def test_a_lock_is_resolved_and_hashed_without_such_a_cache(tiny, tmp_path):
+    """`lock`'s `uv pip compile --generate-hashes` runs outside the runner: its hashes would come from what the
+    cache holds, so the same rule applies there (and to the frozen set's hashes and a bundle's downloads)."""
+    cache = open_folder(tmp_path / "ww") / "uv"
+    out = tmp_path / "tiny-a.lock.txt"
+    proc = run_inproc("lock", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--offline", "--out", str(out), env={"UV_CACHE_DIR": str(cache)})
+    assert proc.returncode == 0, proc.stderr
+    assert out.is_file() and not cache.exists()
+    assert f"uv's download cache {cache} is not used" in " ".join(proc.stderr.split())

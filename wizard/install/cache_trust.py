@@ -88,3 +88,21 @@ def step_cache_env(installer: str, program: str, env: Mapping[str, str], notes: 
         notes.append(note)
         paths.note_at_end(note, own.parent)
     return variables
+
+
+def child_env(argv: list[str], base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """`base` (None: this process's environment) for an installer child the wizard runs outside the runner
+    (`uv pip compile` for a lock or a frozen set's hashes, `pip download|wheel` for a bundle), with the state's
+    private cache where the one it would use fails the swap rule (`step_cache_env`); the reason is said at the end
+    of the run. Why: a lock's hashes come from what the cache holds, so a cache another user can write chooses the
+    hashes a later install trusts (25th hostile pass (part B) P1)."""
+    env = dict(os.environ if base is None else base)
+    words = [str(word) for word in argv]
+    if words and os.path.basename(words[0]) == "uv" and words[1:2] == ["pip"]:
+        installer = "uv"
+    elif words[1:3] == ["-m", "pip"]:
+        installer = "pip"
+    else:
+        return env
+    env.update(step_cache_env(installer, words[0], env, []))
+    return env

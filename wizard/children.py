@@ -259,30 +259,31 @@ def untrusted_program(candidate: str) -> str | None:
     real = os.path.realpath(candidate)
     seen: set[str] = set()
     for start in dict.fromkeys((os.path.abspath(candidate), real)):
-        place = start
-        while True:
-            if place not in seen:
-                seen.add(place)
-                try:
-                    link = os.lstat(place)
-                    info = os.stat(place)
-                except OSError:
-                    return f"{place} cannot be looked at"
-                if stat.S_ISLNK(link.st_mode) and me == 0 and link.st_uid != 0:
-                    return f"{place} is a link that {_owner(link.st_uid)} owns, and gc-wizard runs as root"
-                folder = stat.S_ISDIR(info.st_mode) and place != start
-                sticky = folder and bool(info.st_mode & stat.S_ISVTX)
-                kind = "folder" if folder else "file"
-                if info.st_mode & 0o002 and not sticky:
-                    return f"{place} is a {kind} every user can write"
-                if me == 0 and info.st_uid != 0:
-                    return f"{place} is a {kind} that {_owner(info.st_uid)} owns, and gc-wizard runs as root"
-                if me == 0 and info.st_mode & 0o020 and info.st_gid != 0 and not sticky:
-                    return f"{place} is a {kind} a group other than root's can write, and gc-wizard runs as root"
-            parent = os.path.dirname(place)
-            if parent == place:
-                break
-            place = parent
+        way = [start]  # from / down to the program, as `source_trust` names the first place on the way
+        while os.path.dirname(way[0]) != way[0]:
+            way.insert(0, os.path.dirname(way[0]))
+        for place in way:
+            if place in seen:
+                continue
+            seen.add(place)
+            try:
+                link = os.lstat(place)
+                info = os.stat(place)
+            except OSError:
+                return f"{place} cannot be looked at"
+            if stat.S_ISLNK(link.st_mode) and me == 0 and link.st_uid != 0:
+                return f"{place} is a link that {_owner(link.st_uid)} owns, and gc-wizard runs as root"
+            folder = stat.S_ISDIR(info.st_mode) and place != start
+            sticky = folder and bool(info.st_mode & stat.S_ISVTX)
+            kind = "folder" if folder else "file"
+            # The words of `source_trust._risk`, so both lookups name one place in one sentence.
+            if info.st_mode & 0o002 and not sticky:
+                return f"{place} is a {kind} every user can write" + (
+                    " (and has no sticky bit, as /tmp has)" if folder else "")
+            if me == 0 and info.st_uid != 0:
+                return f"{place} is a {kind} that {_owner(info.st_uid)} owns, and gc-wizard runs as root"
+            if me == 0 and info.st_mode & 0o020 and info.st_gid != 0 and not sticky:
+                return f"{place} is a {kind} group {_group(info.st_gid)} can write, and gc-wizard runs as root"
     return None
 
 
@@ -294,3 +295,13 @@ def _owner(uid: int) -> str:
         return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"
     except KeyError:
         return f"uid {uid}"
+
+
+def _group(gid: int) -> str:
+    """`lab (gid 1001)`, or `gid 1001` where the group has no name."""
+    import grp  # deferred: only a refused program names a group
+
+    try:
+        return f"{grp.getgrgid(gid).gr_name} (gid {gid})"
+    except KeyError:
+        return f"gid {gid}"

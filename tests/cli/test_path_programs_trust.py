@@ -38,7 +38,8 @@ def test_programs_in_a_folder_every_user_can_write_are_not_run_and_are_named(tmp
     assert result.returncode == 0, result.stderr
     assert not marker.exists(), marker.read_text()
     for name in ("python3", "nvidia-smi"):
-        assert f"{name}: {ww / name} was not run, because {ww} is a folder every user can write" in result.stderr
+        assert f"{name}: {ww / name} was not run, because {ww} is a folder every user can write (and has no sticky " \
+            "bit, as /tmp has)" in " ".join(result.stderr.split())
     assert "Traceback" not in result.stderr + result.stdout
 
 
@@ -70,3 +71,27 @@ def test_a_program_in_a_sticky_folder_is_its_owners(tmp_path):
     sticky = open_folder(tmp_path / "sticky", sticky=True)
     mine = _planted(sticky / "mine", tmp_path / "ran")
     assert children.untrusted_program(str(mine / "python3")) is None
+
+
+def test_the_interpreter_lookup_never_runs_such_a_python_to_read_its_version(tiny, tmp_path):
+    """The interpreter lookup (`find_pythons`: `recipes`' "This machine", a plan choosing a Python) held the rule
+    only behind `--python X.Y` (pass 23 P3); without it, every `python3.X` on PATH was run to ask its version."""
+    marker = tmp_path / "ran"
+    ww = _planted(open_folder(tmp_path / "ww"), marker)
+    (ww / "python3.11").write_text((ww / "python3").read_text())
+    (ww / "python3.11").chmod(0o755)
+    result = run_inproc("recipes", "--recipes-dir", str(tiny.recipes), env={"PATH": f"{ww}{os.pathsep}{os.environ.get('PATH', '')}"})
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists(), marker.read_text()
+    said = " ".join(result.stderr.split())
+    assert f"python3.11: {ww / 'python3.11'} was not run, because {ww} is a folder every user can write" in said
+    assert said.count(f"python3: {ww / 'python3'} was not run") == 1  # one rule, one sentence
+
+
+def test_for_root_a_folder_another_group_can_write_is_refused_naming_the_group(tmp_path):
+    need_root("give a folder to another group")
+    lab = _planted(tmp_path / "lab", tmp_path / "ran")
+    os.chown(lab, 0, NOBODY)
+    lab.chmod(0o775)
+    why = children.untrusted_program(str(lab / "nvidia-smi"))
+    assert why is not None and why.startswith(f"{lab} is a folder group ") and f"(gid {NOBODY}) can write" in why

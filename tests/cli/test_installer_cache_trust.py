@@ -144,3 +144,19 @@ def test_a_lock_is_resolved_and_hashed_without_such_a_cache(tiny, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert out.is_file() and not cache.exists()
     assert f"uv's download cache {cache} is not used" in " ".join(proc.stderr.split())
+
+
+def test_a_uv_venv_step_such_as_a_rebuilds_never_writes_or_reads_such_a_cache(tmp_path):
+    """`uv venv` keeps what it learns of interpreters in the cache too; rollback's rebuild runs it with no plan."""
+    from uv import find_uv_bin
+
+    from wizard.install.plan import Step
+    from wizard.install.runner import StepLog, run_step
+
+    cache = open_folder(tmp_path / "ww") / "uv"
+    step = Step(name="create-env", title="Recreate the environment", kind="create_env",
+                argv=(find_uv_bin(), "venv", "--offline", str(tmp_path / "env")), env={}, cwd=str(tmp_path))
+    with StepLog(tmp_path / "step.log") as log:
+        result = run_step(step, log=log, environ={**os.environ, "UV_CACHE_DIR": str(cache)})
+    assert result.ok, result.error
+    assert not cache.exists()

@@ -536,8 +536,11 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
     started = time.monotonic()
     env_notes: list[str] = []
     env = build_env(dict(step.env or {}), environ, env_notes)
-    installer = step_installer(step.argv or ("",))
-    if installer:  # its cache passes the swap rule, or the state's private one is used (25th pass (part B) P1)
+    # Its cache passes the swap rule, or the state's private one is used (25th pass (part B) P1): every uv step
+    # (`uv venv` reads its interpreter cache too), and pip's that install.
+    installer = step_installer(step.argv or ("",)) or ("uv" if os.path.basename(str(step.argv[0])) == "uv"
+                                                         else None)
+    if installer:
         env.update(step_cache_env(installer, str(step.argv[0]), env, env_notes))
     try:
         program, cwd = check_step(step, env)

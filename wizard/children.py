@@ -211,14 +211,97 @@ def stop_all() -> None:
             pass
 
 
-def which(program: str, path: str) -> str | None:
-    """The first executable file named `program` in the folders of `path` (a PATH value), as `shutil.which` finds
-    it on Linux; None if none. Why not `shutil.which`: importing `shutil` brings zlib, bz2 and lzma with it, and
-    detection — on every command's start-up path — needs only this (issue 23)."""
+def which(program: str, path: str | None = None) -> str | None:
+    """The first executable file named `program` in the folders of `path` (a PATH value; None: this process's
+    PATH) that passes the trust rule (`untrusted_program`), as `shutil.which` finds it on Linux; None if none.
+    A candidate refused by the rule is skipped, and said once at the end of the run (`SKIPPED_PROGRAMS`).
+
+    Why one finder for every program the wizard looks up on PATH (python3, nvidia-smi, srun, squeue, scancel,
+    ptxas, uv, a step's program): the 25th hostile pass (part B) P5 put another user's folder first on root's
+    PATH, and detect, plan, install and report ran its `python3` and `nvidia-smi` as root. Why not
+    `shutil.which`: importing `shutil` brings zlib, bz2 and lzma with it, and detection — on every command's
+    start-up path — needs only this (issue 23)."""
+    path = os.environ.get("PATH", os.defpath) if path is None else path
     if not path:
         return None
     for folder in dict.fromkeys(path.split(os.pathsep)):  # an empty entry is the current folder, as for the shell
         candidate = os.path.join(folder, program)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
+            why = untrusted_program(candidate)
+            if why is None:
+                return candidate
+            note = (f"{program}: {candidate} was not run, because {why}, so another user could have put their own "
+                    f"program there and gc-wizard would run it as you; it looked further along PATH.")
+            if note not in SKIPPED_PROGRAMS:
+                SKIPPED_PROGRAMS.append(note)
     return None
+
+
+#: The sentences `which` kept for the end of the run: each program on PATH it would not run, and why.
+SKIPPED_PROGRAMS: list[str] = []
+
+
+def untrusted_program(candidate: str) -> str | None:
+    """Why `candidate`, a program found on PATH, could have been put there or changed by another local user
+    (words for a sentence), or None. The rule every source goes through (`wizard.source_trust`, the --find-links
+    swap rule), by stat alone so the start-up path loads nothing more: the file, and every folder from / down to
+    it, both as given and where its links lead, and each link on the way —
+    - every user may write it (a folder: without the sticky bit /tmp has);
+    - for root, another user owns it, or (not a sticky folder) a group other than root's may write it: whoever
+      can change what root runs gets root. For a user who is not root, a folder another user owns (a lab admin's
+      shared bin) is theirs to trust, as it is for every source.
+
+    Why: 25th hostile pass (part B) P5 — a folder another user owned, first on root's PATH, had its `python3` and
+    `nvidia-smi` run as root by every command; pass 23 had rated the same lookup behind `--python X.Y` low."""
+    import stat  # already loaded by `os.path`: costs nothing on the start-up path
+
+    me = os.geteuid()
+    real = os.path.realpath(candidate)
+    seen: set[str] = set()
+    for start in dict.fromkeys((os.path.abspath(candidate), real)):
+        way = [start]  # from / down to the program, as `source_trust` names the first place on the way
+        while os.path.dirname(way[0]) != way[0]:
+            way.insert(0, os.path.dirname(way[0]))
+        for place in way:
+            if place in seen:
+                continue
+            seen.add(place)
+            try:
+                link = os.lstat(place)
+                info = os.stat(place)
+            except OSError:
+                return f"{place} cannot be looked at"
+            if stat.S_ISLNK(link.st_mode) and me == 0 and link.st_uid != 0:
+                return f"{place} is a link that {_owner(link.st_uid)} owns, and gc-wizard runs as root"
+            folder = stat.S_ISDIR(info.st_mode) and place != start
+            sticky = folder and bool(info.st_mode & stat.S_ISVTX)
+            kind = "folder" if folder else "file"
+            # The words of `source_trust._risk`, so both lookups name one place in one sentence.
+            if info.st_mode & 0o002 and not sticky:
+                return f"{place} is a {kind} every user can write" + (
+                    " (and has no sticky bit, as /tmp has)" if folder else "")
+            if me == 0 and info.st_uid != 0:
+                return f"{place} is a {kind} that {_owner(info.st_uid)} owns, and gc-wizard runs as root"
+            if me == 0 and info.st_mode & 0o020 and info.st_gid != 0 and not sticky:
+                return f"{place} is a {kind} group {_group(info.st_gid)} can write, and gc-wizard runs as root"
+    return None
+
+
+def _owner(uid: int) -> str:
+    """`user tuser (uid 1001)`, or `uid 1001` where the account has no name."""
+    import pwd  # deferred: only a refused program names its owner
+
+    try:
+        return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _group(gid: int) -> str:
+    """`lab (gid 1001)`, or `gid 1001` where the group has no name."""
+    import grp  # deferred: only a refused program names a group
+
+    try:
+        return f"{grp.getgrgid(gid).gr_name} (gid {gid})"
+    except KeyError:
+        return f"gid {gid}"

@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-from wizard import __version__, paths
+from wizard import __version__, children, paths
 from wizard.commands import streams
 from wizard.errors import ExitCode, UserError, WizardError, say_on_stderr
 from wizard.flows import early_detect
@@ -187,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     old_umask = paths.restrict_umask()  # envs and markers never group/other-writable, whatever the umask
     paths.TIGHTENED.clear()
     paths.ENV_WARNINGS.clear()
+    children.SKIPPED_PROGRAMS.clear()
     outlive = _named_command(argv) not in END_WITH_READER and not _only_prints(argv)
     try:
         with streams.guarded_streams(outlive_reader=outlive):
@@ -198,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             except BrokenPipeError:  # their reader went away (`--help | head -1`): done, as `ls | head` is
                 return ExitCode.OK
             notes = paths.end_notes()  # modes this run changed, or found loose, said once at the end
+            notes += children.SKIPPED_PROGRAMS  # programs on PATH not run (25th hostile pass (part B) P5)
             if notes:
                 from wizard.commands.output import warn  # deferred: only a run that changed a mode needs it
 

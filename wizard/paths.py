@@ -314,6 +314,8 @@ def _guard_files(folder: Path, *, own_only: bool = False) -> None:
     another user's file is left: `_refuse_folder` refused a folder where one could be), noted once per folder.
     With `own_only` (the state folder itself), only the files the wizard names (`STATE_NAMES`)."""
     changed: list[tuple[str, int]] = []
+    parts = Path(folder).parts
+    quiet_locks = any(parts[at:at + 2] in (("cache", "uv"), ("cache", "pip")) for at in range(len(parts) - 1))
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
@@ -328,6 +330,10 @@ def _guard_files(folder: Path, *, own_only: bool = False) -> None:
                 try:
                     os.chmod(entry.path, stat.S_IMODE(info.st_mode) & ~0o022)  # lstat said a file, not a link
                 except OSError:
+                    continue
+                if quiet_locks and info.st_size == 0 and entry.name.endswith(".lock"):
+                    # uv's empty lock files, 0666 whatever the umask, in the state's private installer cache
+                    # (25th hostile pass (part B) P1): tightened, but no note about a file nothing is read from.
                     continue
                 changed.append((entry.name, stat.S_IMODE(info.st_mode)))
     except OSError:
@@ -396,6 +402,12 @@ def _note(notes: list[str], note: str, folder: Path) -> None:
     if note not in notes:
         notes.append(note)
     _NOTE_FOLDERS[note] = Path(folder)
+
+
+def note_at_end(note: str, folder: Path) -> None:
+    """Say `note` (about `folder`) once at the end of the run, with the other notes of `end_notes`: a step run
+    with the state's private installer cache (25th hostile pass (part B) P1) tells the user why."""
+    _note(ENV_WARNINGS, note, folder)
 
 
 def end_notes() -> list[str]:

@@ -174,9 +174,9 @@ def externally_managed() -> bool:
 
 
 def _on_path(program: str) -> bool:
-    import shutil  # deferred: only the repair advice asks
+    from wizard.children import which  # the PATH trust rule (25th hostile pass (part B) P5)
 
-    return shutil.which(program) is not None
+    return which(program) is not None
 
 
 def find_uv_quietly() -> str | None:
@@ -186,6 +186,6 @@ def find_uv_quietly() -> str | None:
 
         return find_uv_bin()
     except (ImportError, FileNotFoundError):
-        import shutil
+        from wizard.children import which  # the PATH trust rule (25th hostile pass (part B) P5)
 
-        return shutil.which("uv")
+        return which("uv")

@@ -8,9 +8,9 @@ of stopping on an ImportError.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 
+from wizard.children import which
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import settings_problem
 
@@ -32,7 +32,7 @@ def uv_bin() -> str:
 
         return find_uv_bin()
     except (ImportError, FileNotFoundError):
-        found = shutil.which("uv")
+        found = which("uv")  # the PATH trust rule (25th hostile pass (part B) P5)
         if found:
             return found
     from wizard.self_install import repair_advice

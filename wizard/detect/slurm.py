@@ -19,7 +19,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import threading
 import time
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.children import close_read_pipes, die_with_parent
+from wizard.children import close_read_pipes, die_with_parent, which
 from wizard.detect import slurm_cluster
 from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Facts
 from wizard.detect.slurm_cluster import partitions
@@ -94,7 +93,7 @@ class SlurmTarget:
 
     def srun(self, job_name: str) -> list[str]:
         """The srun argv up to (not including) the program to run on the node."""
-        srun = shutil.which("srun")
+        srun = which("srun")
         if srun is None:
             raise UserError("--slurm needs Slurm's srun, which is not on PATH here (load the cluster's Slurm "
                             "module, or run without --slurm).")
@@ -107,7 +106,7 @@ class SlurmTarget:
 
 
 def srun_on_path() -> bool:
-    return shutil.which("srun") is not None
+    return which("srun") is not None
 
 
 def explain_srun_failure(target: SlurmTarget, stderr: str, what: str, log: Path | None = None) -> Exception:

@@ -9,13 +9,14 @@ and `scontrol` with argv lists and a short timeout, and answers None when Slurm 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
+
+from wizard.children import which
 
 
 def _ask(argv: list[str], timeout: float = 5.0) -> str | None:
     """A Slurm client's stdout, or None when it is missing, fails or takes too long."""
-    program = shutil.which(argv[0])
+    program = which(argv[0])  # the trust rule for programs on PATH (25th hostile pass (part B) P5)
     if program is None:
         return None
     try:

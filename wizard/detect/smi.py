@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from wizard.children import which
+from wizard.children import SKIPPED_PROGRAMS, which
 from wizard.detect import deadline
 from wizard.detect.facts import Gpu
 from wizard.detect.reading import Reading
@@ -180,7 +180,11 @@ class _Absent:
     """No nvidia-smi on PATH: its reading, with nothing started."""
 
     def finish(self) -> Reading:
-        return Reading("nvidia-smi", "absent", detail="nvidia-smi is not on PATH")
+        # One refused by the PATH trust rule is named (25th hostile pass (part B) P5), not called missing.
+        skipped = [note for note in SKIPPED_PROGRAMS if note.startswith("nvidia-smi: ")]
+        detail = (f"nvidia-smi is not on PATH in a folder gc-wizard runs programs from ({skipped[0].split(' ')[1]} "
+                  "was not run: see the note at the end)" if skipped else "nvidia-smi is not on PATH")
+        return Reading("nvidia-smi", "absent", detail=detail)
 
 
 def start(*, env: dict[str, str] | None = None, timeout: float = 10.0) -> Running | _Absent:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 import threading
@@ -22,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from wizard.children import which
 from wizard.detect.slurm_env import DEFAULT_WAIT  # how long a job may wait in the queue (`--slurm-wait`)
 
 #: How often a queued job's reason is read again with squeue, in seconds.
@@ -120,7 +120,7 @@ class SrunJob:
 
     def _reason(self, job_id: str) -> str | None:
         """Slurm's pending reason (Resources, Priority, QOSMaxJobsPerUserLimit…), or None."""
-        squeue = shutil.which("squeue")
+        squeue = which("squeue")
         if squeue is None:
             return None
         try:
@@ -134,7 +134,7 @@ class SrunJob:
     def cancel(self) -> None:
         """scancel the job, when srun named one: a pending allocation must not run later, for nothing."""
         job_id = self.state.job_id
-        scancel = shutil.which("scancel")
+        scancel = which("scancel")
         if not job_id or scancel is None:
             return
         try:

@@ -20,7 +20,7 @@ from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.choices import DEFAULT_INSTALLER
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
-from wizard.paths import builtin_recipes_dir, user_recipes_dir
+from wizard.paths import builtin_recipes_dir, state_dir, user_recipes_dir
 from wizard.security import redact_secrets
 from wizard.wrap import command, wrap
 
@@ -204,7 +204,10 @@ def _cache_line(review: PlanReview) -> list[str]:
     if not cache:
         return []
     free = f"; {review.cache_free_gib:.0f} GiB free there" if review.cache_free_gib is not None else ""
-    return [f"Download cache: {cache} (uv's; UV_CACHE_DIR=DIR moves it){free}"]
+    # The state's private cache, used where uv's own failed the swap rule (25th hostile pass (part B) P1).
+    whose = ("this install's own: uv's is not used, see the notes" if Path(cache).parent.name == "cache"
+             and Path(cache).parent.parent == state_dir() else "uv's; UV_CACHE_DIR=DIR moves it")
+    return [f"Download cache: {cache} ({whose}){free}"]
 
 
 def python_lines(plan: Plan, environ: dict[str, str] | None = None) -> list[str]:

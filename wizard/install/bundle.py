@@ -36,6 +36,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
+from wizard.install.cache_trust import child_env
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.package_files import wheels_in
@@ -87,7 +88,8 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
     try:
         with PrivateArguments(argv) as private:  # a find-links password stays off the command line
             proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace", timeout=timeout,
-                                  stdin=subprocess.DEVNULL, env=private.environ(None),
+                                  stdin=subprocess.DEVNULL,
+                                  env=private.environ(child_env(argv)),  # the cache rule: 25th pass (B) P1
                                   preexec_fn=die_with_parent())  # no download left running after a SIGKILL
     except subprocess.TimeoutExpired:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None

@@ -40,6 +40,7 @@ from typing import Any
 from wizard import bounded, paths
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
+from wizard.install.cache_trust import child_env
 from wizard.install.pinned import logical_lines, pin_of
 from wizard.install.plan import Step
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -664,7 +665,8 @@ def _uv_hashed_lines(env: Path | str, pinned: list[str], find_links: Iterable[st
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
                 proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
-                                      preexec_fn=die_with_parent(), timeout=timeout, env=private.environ(None))
+                                      preexec_fn=die_with_parent(), timeout=timeout,
+                                      env=private.environ(child_env(argv)))  # the cache rule: 25th pass (B) P1
         except (OSError, subprocess.TimeoutExpired):
             return []
         if proc.returncode != 0 or not compiled.exists():

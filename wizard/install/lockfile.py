@@ -33,6 +33,7 @@ from packaging.utils import canonicalize_name
 from wizard import bounded
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError, open_files_advice, signal_words
+from wizard.install.cache_trust import child_env
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -203,7 +204,8 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
                 proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
-                                      timeout=timeout, stdin=subprocess.DEVNULL, env=private.environ(_uv_env()),
+                                      timeout=timeout, stdin=subprocess.DEVNULL,
+                                      env=private.environ(child_env(argv, _uv_env())),  # 25th pass (B) P1
                                       preexec_fn=die_with_parent())  # no resolver left running after a SIGKILL
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)

@@ -49,6 +49,7 @@ from wizard.install import lock_reach
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import MANIFEST, check_bundle, read_manifest
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
+from wizard.install.cache_trust import pip_cache, private_cache
 from wizard.install.choices import INSTALLERS
 from wizard.install.indexes import IndexSetting, index_settings
 from wizard.install.linkmode import download_cache, link_mode
@@ -619,10 +620,16 @@ def build_plan(
     sources = _sources(recipe, find_links, offline, notes)
     gc_arg = _graphcast_arg(recipe, graphcast_src, offline, notes)
     packages = _packages(recipe, lock, installer, notes)
+    # The installer's cache passes the swap rule, or a private one is used (25th hostile pass (part B) P1).
+    cache_env, cache, cache_note = private_cache(installer, download_cache(uv_bin()) if installer == "uv"
+                                                 else pip_cache(os.environ))
+    if cache_note:
+        notes.append(cache_note)
     if installer == "uv":
-        target = replace(target, cache=download_cache(uv_bin()))
+        target = replace(target, cache=cache)
     make_steps = _uv_steps if installer == "uv" else _pip_steps
-    steps = make_steps(recipe, target, sources, packages, gc_arg, notes)
+    steps = [replace(step, env={**step.env, **cache_env})
+             for step in make_steps(recipe, target, sources, packages, gc_arg, notes)]
     if installer == "uv":
         _uv_can_read_every_argument(steps, gc_arg)
     _closing_notes(recipe, target, graphcast_src, gc_arg, notes)

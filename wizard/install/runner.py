@@ -30,7 +30,6 @@ import os
 import queue
 import re
 import shlex
-import shutil
 import signal
 import threading
 import time
@@ -44,10 +43,11 @@ from typing import Any, Protocol
 import pexpect
 
 from wizard import paths
-from wizard.children import die_with_parent
+from wizard.children import die_with_parent, which
 from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
+from wizard.install.cache_trust import step_cache_env
 from wizard.install.lines import LineAssembler, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.installer_files import (
@@ -411,7 +411,7 @@ def _resolve(program: str, env: dict[str, str]) -> str | None:
     """The program's full path as the child would find it (the step's PATH), or None."""
     if os.sep in program:
         return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
-    return shutil.which(program, path=env.get("PATH", os.defpath))
+    return which(program, env.get("PATH", os.defpath))  # the PATH trust rule (25th hostile pass (part B) P5)
 
 
 def _chdir_to(cwd: str | None):
@@ -543,6 +543,12 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
     started = time.monotonic()
     env_notes: list[str] = []
     env = build_env(dict(step.env or {}), environ, env_notes)
+    # Its cache passes the swap rule, or the state's private one is used (25th pass (part B) P1): every uv step
+    # (`uv venv` reads its interpreter cache too), and pip's that install.
+    installer = step_installer(step.argv or ("",)) or ("uv" if os.path.basename(str(step.argv[0])) == "uv"
+                                                         else None)
+    if installer:
+        env.update(step_cache_env(installer, str(step.argv[0]), env, env_notes))
     try:
         program, cwd = check_step(step, env)
         rules = _rules(step, extra_prompts)

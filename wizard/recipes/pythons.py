@@ -28,7 +28,7 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from wizard.children import run_capture, stop_all
+from wizard.children import SKIPPED_PROGRAMS, run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
@@ -150,12 +150,24 @@ def find_pythons(*, search_path: str | None = None,
                  skipped: list[tuple[str, tuple[Path, str, str]]] | None = None) -> list[PythonChoice]:
     """Every working interpreter on the search path (default `$PATH`) and in pyenv, by real file. `skipped`: a
     list to put (executable, its swap risk) in for each one another user could swap, never run
-    (`source_trust.swap_risk`, the `--python PATH` rule)."""
+    (`source_trust.swap_risk`, the `--python PATH` rule). Without `skipped` such an interpreter is still never
+    run, and is named once at the end of the run (`children.SKIPPED_PROGRAMS`): 25th hostile pass (part B) P5 —
+    `plan` and `install` without `--python` ran another user's `python3` first on root's PATH to read its
+    version; the rule held only behind `--python X.Y`."""
     candidates = _candidates(search_path)
-    if skipped is not None:
-        risks = [(c, _swap_risk(c[0])) for c in candidates]
-        skipped.extend((c[0], risk) for c, risk in risks if risk is not None)
-        candidates = [c for c, risk in risks if risk is None]
+    risks = [(c, _swap_risk(c[0])) for c in candidates]
+    for (exe, _), risk in risks:
+        if risk is None:
+            continue
+        if skipped is not None:
+            skipped.append((exe, risk))
+            continue
+        place, why, _fix = risk
+        note = (f"{Path(exe).name}: {exe} was not run, because {place} {why}, so another user could have put their "
+                "own program there and gc-wizard would run it as you; it looked further along PATH.")
+        if note not in SKIPPED_PROGRAMS:
+            SKIPPED_PROGRAMS.append(note)
+    candidates = [c for c, risk in risks if risk is None]
     if not candidates:
         return []
     pool = ThreadPoolExecutor(max_workers=min(8, len(candidates)))

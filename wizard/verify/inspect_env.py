@@ -22,7 +22,6 @@ import email.parser
 import json
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from urllib.parse import unquote, urlparse
 from packaging.requirements import InvalidRequirement, Requirement
 
 from wizard import bounded
+from wizard.children import which
 from wizard.detect import deadline, environment, kernel_module, libpath, libraries
 from wizard.errors import UserError
 from wizard.install.envs import read_marker
@@ -234,7 +234,7 @@ def ptxas_on_path(environ: dict[str, str], env: Path | None = None) -> dict[str,
     it — never a run of one inside `env`, the environment being inspected (`diagnose --env` checks an environment
     without running it; eleventh hostile pass #151: an activated env's own `bin/ptxas` ran). Its version is then
     "unknown", which no finding reads as too old."""
-    path = shutil.which("ptxas", path=environ.get("PATH", ""))
+    path = which("ptxas", environ.get("PATH", ""))  # the PATH trust rule (25th pass (part B) P5)
     if path is None:
         return None
     version = libpath.toolkit_version(Path(os.path.realpath(path)).parent.parent)

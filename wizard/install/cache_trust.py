@@ -1,0 +1,108 @@
+"""The installer's download cache is one more input an install reads: it passes the swap rule every source goes
+through (`wizard.source_trust`), and when it fails the install uses a private cache inside the state instead,
+named in the plan — never another user's cache, silently.
+
+Why: 25th hostile pass (part B) P1. uv installs from a cache entry without checking it against the wheel it came
+from, so whoever can write the cache chooses the code. Root's install with `XDG_CACHE_HOME` (or `UV_CACHE_DIR`,
+or `HOME`) leading to a cache another user owned, or to a 0777 one, took their rewritten `pkg_a.py` into root's
+environment and ran it as uid 0; `plan` named the cache and said nothing of its owner or mode.
+
+Where it looks: the cache folder and every folder (and link) on its way from /, or — for a cache not made yet —
+the nearest folder of it that exists (whoever may write there may make the cache first). Not what the cache holds:
+uv makes its lock files 0666 whatever the umask (empty; no code is read from them), so looking inside would turn
+every cache away."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from wizard import paths
+from wizard.source_trust import swap_risk
+
+
+def pip_cache(environ: Mapping[str, str]) -> Path | None:
+    """The folder pip caches downloads and built wheels in, as its variables and defaults say (None: no cache)."""
+    if environ.get("PIP_NO_CACHE_DIR", "").lower() in ("1", "true", "yes", "on"):
+        return None
+    if environ.get("PIP_CACHE_DIR"):
+        return Path(os.path.abspath(os.path.expanduser(environ["PIP_CACHE_DIR"])))
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".cache")
+    return Path(os.path.abspath(base)) / "pip"
+
+
+def cache_risk(cache: Path) -> str | None:
+    """Why another local user could change what is in `cache` (words for a sentence), or None."""
+    place = Path(os.path.abspath(cache))
+    while not os.path.lexists(place) and place != place.parent:
+        place = place.parent
+    found = swap_risk(place, inside=False)
+    if found is None:
+        return None
+    where, why, _fix = found
+    return f"{where} {why}"
+
+
+def private_cache(installer: str, cache: Path | None) -> tuple[dict[str, str], Path | None, str | None]:
+    """(variables for the installer's steps, the cache they will use, a note for the plan). The variables point
+    the installer at `<state>/cache/<installer>` when `cache` fails the swap rule; else they are empty."""
+    if cache is None:
+        return {}, None, None
+    why = cache_risk(cache)
+    if why is None:
+        return {}, cache, None
+    own = paths.state_dir() / "cache" / installer
+    variable = "UV_CACHE_DIR" if installer == "uv" else "PIP_CACHE_DIR"
+    note = (f"{installer}'s download cache {cache} is not used, because {why}, so another user could put their own "
+            f"packages in it and gc-wizard would install (and run) their code: this install uses a cache of its own, "
+            f"{own} ({variable}), instead.")
+    return {variable: str(own)}, own, note
+
+
+#: uv's answer to `uv cache dir` for each (uv, the variables it reads it from), asked once per run.
+_UV_CACHES: dict[tuple[str | None, ...], Path | None] = {}
+
+
+def step_cache_env(installer: str, program: str, env: Mapping[str, str], notes: list[str]) -> dict[str, str]:
+    """The variables that point an installer step (`runner.step_installer`: `uv pip install|sync`, `pip install`)
+    at the state's private cache when the cache it would use fails the swap rule, the reason added to `notes` (the
+    step's log) and said once at the end of the run; {} when its cache passes (a plan's private cache does).
+
+    Why at the runner: not only an install's steps read the cache — rollback's and `sync`'s `uv pip sync` install
+    "offline, from the cache" first; every step that installs goes through here (25th hostile pass (part B) P1)."""
+    if installer == "uv":
+        if env.get("UV_NO_CACHE"):
+            return {}
+        from wizard.install.linkmode import uv_cache_dir  # deferred: only a step about to install asks uv
+
+        key = (program, *(env.get(name) for name in ("UV_CACHE_DIR", "XDG_CACHE_HOME", "HOME", "UV_CONFIG_FILE",
+                                                      "UV_NO_CONFIG")))
+        if key not in _UV_CACHES:
+            _UV_CACHES[key] = uv_cache_dir(program, env)
+        cache = _UV_CACHES[key]
+    else:
+        cache = pip_cache(env)
+    variables, own, note = private_cache(installer, cache)
+    if note and own is not None:
+        notes.append(note)
+        paths.note_at_end(note, own.parent)
+    return variables
+
+
+def child_env(argv: list[str], base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """`base` (None: this process's environment) for an installer child the wizard runs outside the runner
+    (`uv pip compile` for a lock or a frozen set's hashes, `pip download|wheel` for a bundle), with the state's
+    private cache where the one it would use fails the swap rule (`step_cache_env`); the reason is said at the end
+    of the run. Why: a lock's hashes come from what the cache holds, so a cache another user can write chooses the
+    hashes a later install trusts (25th hostile pass (part B) P1)."""
+    env = dict(os.environ if base is None else base)
+    words = [str(word) for word in argv]
+    if words and os.path.basename(words[0]) == "uv" and words[1:2] == ["pip"]:
+        installer = "uv"
+    elif words[1:3] == ["-m", "pip"]:
+        installer = "pip"
+    else:
+        return env
+    env.update(step_cache_env(installer, words[0], env, []))
+    return env

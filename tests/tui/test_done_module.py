@@ -17,6 +17,8 @@ async def test_done_offers_the_module_file(gpu_server, tiny, isolated_state, tmp
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
         assert app.install_result.ok, app.install_result
+        # Each install's new environment is kept for the lines left on quitting (walk 24 #6).
+        assert app.session_envs == [(app.install_result.env, app.install_result.entry_id)]
         # The module lines are the pane's last ones: scrolled to, as a user would, whatever the paths' length.
         app.screen.query_one("#done-pane").scroll_end(animate=False)
         await pilot.pause()

@@ -116,6 +116,9 @@ class WizardApp(App):
         self.session_installs: list[tuple[str, str]] = []
         """(recipe, env) of each install this session finished well: the lines left on quitting say them even when
         a later plan cleared `install_result` (walk 23 #8)."""
+        self.session_envs: list[tuple[str, str | None]] = []
+        """(env, history entry id) of each new environment this session's installs built, whatever their outcome:
+        the lines left on quitting name those still on disk and not current (walk 24 #6)."""
         self.session_rollbacks = 0
         """Rollbacks this session finished well, for the same lines."""
         self.exit_status: int | None = None
@@ -325,6 +328,8 @@ class WizardApp(App):
         self.install_result = result
         if result.ok and result.env:
             self.session_installs.append((result.recipe, result.env))
+        if result.env and result.mode != "in-place":
+            self.session_envs.append((result.env, result.entry_id))
         if self._leaving:
             return  # ctrl+q or a signal: the app is closing; the core has recorded the outcome
         if self._prompt_screen is not None and self._prompt_screen.is_current:

@@ -13,12 +13,15 @@ from wizard.flows.describe import (
     activate_lines,
     forecast_offer,
     install_undone,
+    left_on_disk,
+    left_words,
     moved_on_words,
     unreachable_lines,
     use_lines,
     wizard_lines,
 )
 from wizard.flows.results import InstallResult
+from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone, AssetsHostUnreachable
 from wizard.tui.problems import error_text
 from wizard.tui.widgets.footer import WrappingFooter
@@ -65,7 +68,11 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         node_hint = (["The check never started on a node: from the plan, Escape twice goes back to the machine "
                       "screen, where o changes the partition and srun options."]
                      if verify is not None and not verify.started else [])
-        lines += ["", untouched, "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
+        # A failed check keeps the environment it checked: say where, and how to delete it (walk 24 #6: only "No
+        # environment was made current", with 3 GB left on disk).
+        own = [(result.env, result.entry_id)] if result.kept and result.mode != "in-place" else []
+        kept = left_words(left_on_disk(own, current_env), wizard_command())
+        lines += ["", untouched, *([kept] if kept else []), "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
                   "go again.", *node_hint, *log_line]
         return "\n".join(lines)
     verified = verify is not None and verify.ok

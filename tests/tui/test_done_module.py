@@ -83,3 +83,12 @@ async def test_a_keys_outcome_is_kept_whole_in_the_pane_not_only_in_a_toast():
         notes = done.query("#notes")
         assert len(notes) == 1 and "again" in str(notes.first().render())
         assert "Kernel registered again" in screen_text(app)
+
+
+def test_the_done_screen_says_which_kernel_or_module_file_the_install_moved():
+    """walk 24 #7: a kernel written with `--env` for another environment followed the install without a word."""
+    from wizard.tui.screens.done import summary_text
+
+    moved = "The Jupyter kernel gc-wizard-jax0.4.23-cpu now runs /envs/b (it ran /envs/a)."
+    text = summary_text(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/b", log="/l", moved=[moved]), None)
+    assert f"Environment: /envs/b\n{moved}\n" in text

@@ -86,6 +86,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         f"{'Verified' if verified else 'Installed'}: {result.recipe}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
+        *result.moved,  # the kernel or module file it moved from another environment (walk 24 #7)
         forecast_offer(unreachable),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",

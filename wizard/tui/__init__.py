@@ -49,7 +49,8 @@ def run_tui(args: argparse.Namespace) -> int:
     app.run(mouse=not getattr(args, "no_mouse", False))
     reach = app.assets_reach  # asked by the Done screen: the forecast's host, when it does not answer (walk 21 #4)
     for line in farewell(app.install_result, app.assets, reach.host() if reach is not None else None,
-                         installed=app.session_installs, rolled_back=app.session_rollbacks, made=app.session_envs):
+                         installed=app.session_installs, rolled_back=app.session_rollbacks, made=app.session_envs,
+                         rollback_log=app.rollback_log):
         print(line)
     if app.failure:  # an error ended the app: its one sentence, where the terminal shows it (no traceback)
         say_on_stderr(app.failure)
@@ -82,7 +83,7 @@ def _said(text: str, indent: str = "") -> list[str]:
 
 def farewell(result: InstallResult | None, assets: str | None = None, unreachable: str | None = None, *,
              installed: list[tuple[str, str]] | tuple = (), rolled_back: int = 0,
-             made: list[tuple[str, str | None]] | tuple = ()) -> list[str]:
+             made: list[tuple[str, str | None]] | tuple = (), rollback_log: str | None = None) -> list[str]:
     """What stays on the terminal once the app is gone: the outcome, and what to type next.
 
     The Done screen's lines vanish with the app; a user back at the prompt needs the activate line
@@ -90,7 +91,8 @@ def farewell(result: InstallResult | None, assets: str | None = None, unreachabl
     `rolled_back` are the session's: with no install on screen they, and the history now, say what the session
     did (walk 23 #8: "nothing was installed" after two installs and a rollback). `made` (env, entry id) are the
     environments this session's installs built, whatever their outcome: those still on disk and not current are
-    named with their `remove` line (walk 24 #6: "nothing was installed" with 3 GB left behind).
+    named with their `remove` line (walk 24 #6: "nothing was installed" with 3 GB left behind). `rollback_log`: the
+    log of a rollback finished since the install, named instead of the install's (walk 24 #9).
     """
     if result is None:  # left before installing: said, with what is current (walk 20 #18: the app just vanished)
         # Deferred for start-up time: the app loads this module before its first frame.
@@ -119,10 +121,11 @@ def farewell(result: InstallResult | None, assets: str | None = None, unreachabl
             # install's, and its log, as current).
             env, recipe = now
             return [*_said(f"gc-wizard: {recipe} in {moved_on_words(env, result.env)}"),
-                    *next_lines_for(recipe, env, assets, unreachable)]
+                    *next_lines_for(recipe, env, assets, unreachable),
+                    *([f"Log:  {rollback_log}"] if rollback_log else [])]
         checked = "checked" if result.verify is not None and result.verify.ok else "not checked (--no-verify)"
         return [*_said(f"gc-wizard: {result.recipe} is installed, {checked} and current: {result.env}"),
-                *next_lines(result, assets, unreachable), f"Log:  {result.log}"]
+                *next_lines(result, assets, unreachable), f"Log:  {rollback_log or result.log}"]
     what = "stopped" if result.cancelled else "failed"
     lines = [f"gc-wizard: the install {what}; {untouched_sentence()[0].lower()}{untouched_sentence()[1:]}"]
     if result.cancelled and result.env:

@@ -40,6 +40,13 @@ def _current_env() -> str | None:
     return current_env()
 
 
+def _remembered() -> str | None:
+    # Deferred for start-up time: the app loads this module before its first frame.
+    from wizard.flows.forecast import remembered_assets
+
+    return remembered_assets()
+
+
 def summary_text(result: InstallResult, current_env: str | None = None, unreachable: str | None = None) -> str:
     """The outcome in words. `current_env`: the environment current now (None: there is none); `unreachable`: the
     forecast files' host when it does not answer here (walk 21 #4: f was offered as if it would work)."""
@@ -87,7 +94,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
         *result.moved,  # the kernel or module file it moved from another environment (walk 24 #7)
-        forecast_offer(unreachable),
+        forecast_offer(unreachable, _remembered() if unreachable else None),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),

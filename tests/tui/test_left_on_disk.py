@@ -33,11 +33,11 @@ def test_quitting_names_the_environments_the_session_left_and_how_to_remove_them
     assert "nothing was installed" not in said, said
     assert said.startswith("gc-wizard: no environment was made current; 2 environments were left on disk, not "
                            "current:"), said
-    assert f"{failed} (`" in said and "remove e1` deletes it)" in said and "remove e2` deletes it)" in said
+    assert f"{failed} (entry e1), {kept} (entry e2); `" in said and " gc-wizard remove ENTRY_ID` deletes one." in said, said
     assert str(removed) not in said  # deleted since: not left
     # The lines after a failed check say the same of its environment, and of the session's others.
     failed_lines = _one_line(farewell(_failed_check(str(failed), "e1"), made=made))
-    assert "2 environments were left on disk, not current" in failed_lines and "remove e2` deletes it" in failed_lines
+    assert "2 environments were left on disk, not current" in failed_lines and f"{kept} (entry e2)" in failed_lines
     # Nothing left: the old words stand.
     assert farewell(None, made=[(str(removed), "e3")]) == ["gc-wizard: nothing was installed; no environment is "
                                                            "current yet."]
@@ -64,4 +64,5 @@ async def test_the_failed_check_screen_says_the_environment_stays_and_how_to_rem
         await until(pilot, lambda: isinstance(app.screen, DoneScreen), settle=0.1)
         text = " ".join(screen_text(app).split())
         assert "Installed, but the GraphCast check failed." in text
-        assert "remove 20261128-051003-ab12` deletes it) was left on disk, not current." in text, text
+        assert f"{env} was left on disk, not current: `" in text, text
+        assert " gc-wizard remove 20261128-051003-ab12` deletes it." in text, text

@@ -85,13 +85,13 @@ def left_words(left: list[tuple[str, str | None]] | tuple, command: str = "gc-wi
     it, so a user leaving the app knows what stays and how to free it (walk 24 #6). Empty when none is left."""
     if not left:
         return ""
-
-    def one(env: str, entry_id: str | None) -> str:
-        return f"{env} (`{command} remove {entry_id}` deletes it)" if entry_id else env
-
     if len(left) == 1:
-        return f"{one(*left[0])} was left on disk, not current."
-    return f"{len(left)} environments were left on disk, not current: " + ", ".join(one(*e) for e in left) + "."
+        env, entry_id = left[0]
+        remove = f": `{command} remove {entry_id}` deletes it" if entry_id else ""
+        return f"{env} was left on disk, not current{remove}."
+    named = ", ".join(f"{env} (entry {entry_id})" if entry_id else env for env, entry_id in left)
+    return (f"{len(left)} environments were left on disk, not current: {named}; `{command} remove ENTRY_ID` deletes "
+            "one.")
 
 
 def session_words(installed: list[tuple[str, str]], rolled_back: int, current: tuple[str, str] | None,

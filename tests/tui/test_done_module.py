@@ -17,6 +17,8 @@ async def test_done_offers_the_module_file(gpu_server, tiny, isolated_state, tmp
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, DoneScreen), timeout=120)
         assert app.install_result.ok, app.install_result
+        # Each install's new environment is kept for the lines left on quitting (walk 24 #6).
+        assert app.session_envs == [(app.install_result.env, app.install_result.entry_id)]
         # The module lines are the pane's last ones: scrolled to, as a user would, whatever the paths' length.
         app.screen.query_one("#done-pane").scroll_end(animate=False)
         await pilot.pause()
@@ -81,3 +83,12 @@ async def test_a_keys_outcome_is_kept_whole_in_the_pane_not_only_in_a_toast():
         notes = done.query("#notes")
         assert len(notes) == 1 and "again" in str(notes.first().render())
         assert "Kernel registered again" in screen_text(app)
+
+
+def test_the_done_screen_says_which_kernel_or_module_file_the_install_moved():
+    """walk 24 #7: a kernel written with `--env` for another environment followed the install without a word."""
+    from wizard.tui.screens.done import summary_text
+
+    moved = "The Jupyter kernel gc-wizard-jax0.4.23-cpu now runs /envs/b (it ran /envs/a)."
+    text = summary_text(install_result(ok=True, recipe="jax0.4.23-cpu", env="/envs/b", log="/l", moved=[moved]), None)
+    assert f"Environment: /envs/b\n{moved}\n" in text

@@ -48,3 +48,12 @@ def remembered_assets() -> str | None:
     if not isinstance(folder, str) or "://" in folder or "\0" in folder or not Path(folder).is_dir():
         return None
     return folder
+
+
+def forecast_ran() -> bool:
+    """Whether a forecast has written its output into this state folder's forecasts/ (`forecast.output_path`):
+    then the lines offer "another forecast", not "a first real forecast" (walk 24 #9)."""
+    try:
+        return any(p.suffix == ".nc" for p in (paths.state_dir() / "forecasts").iterdir())
+    except OSError:
+        return False

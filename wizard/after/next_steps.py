@@ -22,11 +22,14 @@ def next_steps(recipe: str, assets: str | None = None, unreachable: str | None =
     `unreachable`: the host of the forecast's files when it does not answer here (`assets_reach`). The commands
     name the program alone: `next_step_lines` exports the state folder first, as the Done screen does."""
     me = program_command()
-    why = "a first real forecast: real weights, one rollout"
+    # Deferred: read only where these lines are drawn.
+    from wizard.after.assets_memory import forecast_ran, remembered_assets
+
+    # Walk 24 #9: after three forecasts the lines still offered "a first real forecast".
+    why = f"{'another' if forecast_ran() else 'a first real'} forecast: real weights, one rollout"
     if not assets:
         # walk 23 #4: the folder the last forecast that worked used, named as the GraphCast source
-        # the last install used is; deferred: read only where these lines are drawn.
-        from wizard.after.assets_memory import remembered_assets
+        # the last install used is.
 
         assets = remembered_assets()
         why = f"{why} (the folder your last forecast used)" if assets else why
@@ -83,9 +86,14 @@ def carry_words() -> str:
             "Quick start does")
 
 
-def forecast_offer(unreachable: str | None) -> str:
+def forecast_offer(unreachable: str | None, remembered: str | None = None) -> str:
     """The Done screen's forecast line: `f` offered as it is only where the files can be fetched; else what it needs
-    first (the lines under it say how), as f then asks for the folder (walk 22 #5: f was offered, then failed)."""
+    first (the lines under it say how), as f then asks for the folder (walk 22 #5: f was offered, then failed).
+    `remembered`: the folder the last forecast used, which f's question fills in — named, rather than "must be
+    brought here first" beside a folder that holds them (walk 24 #9)."""
+    if unreachable and remembered:
+        return (f"First forecast (real weights, one rollout): press f; Enter takes {remembered}, the folder your last "
+                "forecast used.")
     if unreachable:
         return ("First forecast (real weights, one rollout): its files must be brought here first (how: at the end); "
                 "then press f.")

@@ -17,11 +17,11 @@ from wizard.errors import UserError
 from wizard.flows.after_install import module_install
 from wizard.flows.cluster import (
     add_assets,
+    bundle_logged,
     bundle_source,
     check_lock_out,
     compile_lock,
     default_lock_name,
-    make_bundle,
     python_for,
     read_manifest,
     recipe_to_pin,
@@ -68,9 +68,11 @@ def run_bundle(args: argparse.Namespace) -> int:
     source, caution = bundle_source(recipe, graphcast_src)
     if caution:  # the bundle carries what this checkout builds into: said as the plan and install say it
         log.write(f"    ! {caution}\n")
-    manifest = make_bundle(recipe, out, python_version=python, graphcast_src=source,
-                           find_links=find_links,
-                           on_line=lambda line: (log.write(f"    {line}\n"), log.flush()))
+    log.write("==> Downloading the recipe's wheels and building GraphCast as a wheel (the installer's lines go to "
+              "the log named below)\n")
+    log.flush()
+    manifest, installer_log = bundle_logged(recipe, out, python_version=python, graphcast_src=source,
+                                            find_links=find_links)
     if args.with_assets:
         log.write("==> Adding the forecast's files (model, example batch, statistics)\n")
         for name in add_assets(out, source=args.assets, model=args.model, dataset=args.dataset):
@@ -82,10 +84,12 @@ def run_bundle(args: argparse.Namespace) -> int:
                    "files": len(manifest["files"]), "mib": round(size, 1), "seconds": manifest["seconds"],
                    "assets": bool(args.with_assets)})
         return 0
-    say(f"Bundle ready: {out} ({len(manifest['files'])} files, {size:.0f} MiB, GraphCast {manifest['graphcast']['wheel']}).")
+    say(f"\nBundle ready: {out} ({len(manifest['files'])} files, {size:.0f} MiB, GraphCast "
+        f"{manifest['graphcast']['wheel']}).")
     say(f"On the offline machine:  gc-wizard install {recipe.id} --bundle {out}")
     if args.with_assets:
         say(f"then:                    gc-wizard forecast   (it takes the files from {out / 'assets'})")
+    say(f"Log: {installer_log}")
     return 0
 
 

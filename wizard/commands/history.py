@@ -19,6 +19,7 @@ from wizard.flows.history import (
     disk_total_words,
     disk_words,
     entry_traits,
+    error_words,
     history_rows,
     installers_of,
     read_history,
@@ -81,8 +82,10 @@ def history_table(rows: list[dict[str, Any]], total: int, columns: int) -> list[
             built[0] = ""  # a bundle's lock is part of it
         # one row each, wrapped between words: a path is not broken, and one longer than a row has a row of its own
         out += [row for b in built if b for row in wrapped(b, columns, "    ", "    ")]
-        if row.get("error") and not row["current"]:  # up to three rows: a stop's last words say what was removed
-            why = wrapped(f"! {row['error'].splitlines()[0]}", columns, "    ", "      ")
+        error = error_words(row, row.get("env_status") or "")  # verified since: said so (walk 24 #8)
+        if error and not row["current"]:  # up to three rows: a stop's last words say what was removed
+            mark = "" if (row.get("env_status") or "").startswith("verified") else "! "
+            why = wrapped(f"{mark}{error}", columns, "    ", "      ")
             rest = " ".join(line.strip() for line in why[2:])  # the third row holds the rest, cut to fit
             out += why[:2] + ([fit(f"      {rest}", columns)] if rest else [])
     out.append("")

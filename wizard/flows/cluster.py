@@ -21,7 +21,8 @@ from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import Recipe, get_recipe
 
-__all__ = ["add_assets", "bundle_source", "check_lock_out", "compile_lock", "default_lock_name", "make_bundle", "python_for",
+__all__ = ["add_assets", "bundle_logged", "bundle_source", "check_lock_out", "compile_lock", "default_lock_name",
+           "make_bundle", "python_for",
            "read_manifest", "recipe_to_pin"]
 
 
@@ -46,3 +47,24 @@ def bundle_source(recipe: Recipe, graphcast_src: str | None) -> tuple[str, str |
         source = source.split(" @ ", 1)[1]
     caution = checkout_caution(read_identity(source, recipe_source=recipe.graphcast.source), recipe.graphcast.revision)
     return source, caution
+
+
+def bundle_logged(recipe: Recipe, out, **kwargs) -> tuple[dict, str]:
+    """`make_bundle`, its installer's lines (pip's downloads, setuptools' deprecation banners while GraphCast's
+    wheel is built) kept in a log of the state folder rather than on the terminal; returns the manifest and the log.
+    Why: walk 24 #9, `bundle` printed 332 lines with "License classifiers are deprecated" three times and its
+    result at the very end. A failure still says the installer's last lines (`make_bundle`'s error), then the log."""
+    # Deferred: only `bundle` writes such a log.
+    from wizard import paths
+    from wizard.errors import OperationFailed
+    from wizard.install.runner import StepLog
+
+    log = paths.new_log("bundle")
+    with StepLog(log) as writer:
+        try:
+            manifest = make_bundle(recipe, out, on_line=writer.line, **kwargs)
+        except OperationFailed as exc:
+            if type(exc) is not OperationFailed:  # a full disk's own sentence (NoRoom) stays as it is
+                raise
+            raise OperationFailed(f"{exc}\nFull log: {log}") from None
+    return manifest, str(log)

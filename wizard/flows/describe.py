@@ -69,12 +69,43 @@ def install_undone(result: InstallResult) -> str:
     return what_was_undone(result.env, result.mode, result.kept)
 
 
-def session_words(installed: list[tuple[str, str]], rolled_back: int, current: tuple[str, str] | None) -> str:
+def left_on_disk(made: list[tuple[str, str | None]] | tuple, current: str | None) -> list[tuple[str, str | None]]:
+    """Of the environments a session made (env, history entry id), those still on disk and not current, read from
+    the disk now: a failed check keeps its environment, a stopped check can keep it unchecked, and a rollback can
+    leave an install behind (walk 24 #6: 3.0 GB were left while the lines said "nothing was installed")."""
+    left: dict[str, str | None] = {}
+    for env, entry_id in made:
+        if env and env != current and not _gone(env) and env not in left:
+            left[env] = entry_id
+    return list(left.items())
+
+
+def left_words(left: list[tuple[str, str | None]] | tuple, command: str = "gc-wizard") -> str:
+    """One sentence naming the environments left on disk, not current, each with the `remove` line that deletes
+    it, so a user leaving the app knows what stays and how to free it (walk 24 #6). Empty when none is left."""
+    if not left:
+        return ""
+    if len(left) == 1:
+        env, entry_id = left[0]
+        remove = f": `{command} remove {entry_id}` deletes it" if entry_id else ""
+        return f"{env} was left on disk, not current{remove}."
+    named = ", ".join(f"{env} (entry {entry_id})" if entry_id else env for env, entry_id in left)
+    return (f"{len(left)} environments were left on disk, not current: {named}; `{command} remove ENTRY_ID` deletes "
+            "one.")
+
+
+def session_words(installed: list[tuple[str, str]], rolled_back: int, current: tuple[str, str] | None,
+                  left: list[tuple[str, str | None]] | tuple = (), command: str = "gc-wizard") -> str:
     """What an app session did, for the line left on quitting: the installs that succeeded (recipe, env), the
-    rollbacks, and what is current now, read from the history at that moment.
+    rollbacks, what is current now, read from the history at that moment, and the environments `left` on disk.
 
     Why: the walker installed twice and rolled back, planned a third, then quit to "nothing was installed; your
-    current environment is still …" (walk 23 #8): the lines spoke for the last screen only."""
+    current environment is still …" (walk 23 #8): the lines spoke for the last screen only. And with a failed check
+    and a kept unchecked environment on disk the lines still said "nothing was installed" (walk 24 #6)."""
+    kept = left_words(left, command)
+    if kept and not installed and not rolled_back:
+        now = f"your current environment is still {current[0]}" if current else "no environment was made current"
+        return f"{now}; {kept}"
     done = []
     if installed:
         names = ", ".join(dict.fromkeys(recipe for recipe, _ in installed))
@@ -86,4 +117,4 @@ def session_words(installed: list[tuple[str, str]], rolled_back: int, current: t
     if not done:
         return ("nothing was installed; " + (f"your current environment is still {current[0]}." if current
                                              else "no environment is current yet."))
-    return f"this session {' and '.join(done)}; {now}."
+    return f"this session {' and '.join(done)}; {now}." + (f" {kept}" if kept else "")

@@ -87,12 +87,33 @@ def _driver_rows(facts: Facts) -> list[tuple[str, str]]:
 LOADS_FIRST = "<- loads first"
 
 
+def _major_minor(version: str | None) -> tuple[int, ...] | None:
+    try:
+        return tuple(int(part) for part in (version or "").split(".")[:2])
+    except ValueError:
+        return None
+
+
+def _newer_than_driver(lib, facts: Facts) -> str:
+    """For a CUDA runtime that loads first but is newer than the driver supports: whether it matters. Every GPU
+    recipe pins its own CUDA runtime as a pip wheel (nvidia-cuda-runtime*), which loads first in its environment, so
+    the system copy does not; only a program outside those environments would fail with it. Walk 24 #9: "cudart 13.0
+    <- loads first" beside "supports CUDA up to 12.2", with no word on whether the CUDA 12 recipe cared."""
+    driver = facts.driver
+    have, most = _major_minor(lib.version), _major_minor(driver.cuda_driver_version if driver else None)
+    if lib.name != "cudart" or not lib.loads_first or not have or not most or have <= most:
+        return ""
+    return (f"\n  newer than CUDA {driver.cuda_driver_version}, the most this driver supports; the GPU recipes bring "
+            "their own CUDA runtime as pip wheels, which load first in their environment, so it does not affect them")
+
+
 def _library_rows(facts: Facts) -> list[tuple[str, str]]:
     """The copies that matter: what loads first, and what LD_LIBRARY_PATH / a conda env put in the way. A
     server with three toolkits has dozens of copies; the rest are counted, and listed by --json."""
     shown = [lib for lib in facts.cuda_libraries if lib.loads_first or lib.found_via in ("LD_LIBRARY_PATH", "conda")]
     rows = [(f"{lib.name} {lib.version or ''}".strip(),
-             f"{lib.path} (via {lib.found_via}){'  ' + LOADS_FIRST if lib.loads_first else ''}") for lib in shown]
+             f"{lib.path} (via {lib.found_via}){'  ' + LOADS_FIRST if lib.loads_first else ''}"
+             + _newer_than_driver(lib, facts)) for lib in shown]
     hidden = len(facts.cuda_libraries) - len(shown)
     if hidden:
         rows.append(("CUDA libs", f"{hidden} more {'copy' if hidden == 1 else 'copies'} off the search path "

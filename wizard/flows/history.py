@@ -18,7 +18,7 @@ from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
 __all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status",
-           "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "now", "read_history", "record_check",
+           "error_words", "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "now", "read_history", "record_check",
            "size_words", "status_cell"]
 
 
@@ -73,14 +73,39 @@ def returning_user_line() -> str | None:
 
 def status_cell(entry_status: str, environment_status: str) -> str:
     """The one word a history table's status column shows: the environment's state when a later check verified
-    it (`env_status`), else the entry's own status."""
-    return "verified" if environment_status.startswith("verified") else entry_status
+    it (`env_status`), "not run" for a check that never started on a node, else the entry's own status."""
+    if environment_status.startswith("verified"):
+        return "verified"
+    return "not run" if environment_status.startswith("not run") else entry_status
+
+
+NEVER_STARTED = ("slurm_queue_timeout", "srun_failed")
+"""The findings of a check that never started on a node: no tier ran, so nothing was found wrong with the
+environment (walk 24 #8: a `--slurm-wait` queue timeout read as "verify failed")."""
+
+
+def error_words(entry, environment_status: str) -> str | None:
+    """The first line of an entry's error as History shows it, in both faces — or, for an install kept unchecked
+    that a later check verified, that it was verified since and what happened at install, without the stale "stays
+    at …, not checked; `verify --env` checks it" (walk 24 #8: the list said "verified", the detail "error: the
+    GraphCast check was stopped by you")."""
+    error = getattr(entry, "error", None) if not isinstance(entry, dict) else entry.get("error")
+    if not error:
+        return None
+    first = str(error).splitlines()[0]
+    if environment_status.startswith("verified"):
+        when = environment_status.split()[1] if len(environment_status.split()) > 1 else ""
+        return f"verified since{f' ({when})' if when else ''} by a later check; at install, {first.split('; ')[0]}."
+    return first
 
 
 def env_status(entry) -> str:
     """An install entry's environment as it stands now: the install's own status, or "verified" (with the date)
     once a later GraphCast check passed on it (`verify --env`, a rollback's check) — its marker keeps that date.
     Walk 19 #2: an install kept unchecked, then checked by the rollback to it, was still called "installed"."""
+    if entry.kind == "verify" and entry.status == "failed" and entry.verify is not None \
+            and not entry.verify.failed_tier and any(f in NEVER_STARTED for f in entry.verify.findings):
+        return "not run (the check never started on a node)"
     if entry.kind != "install" or entry.status != "installed":
         return entry.status
     marker = envs.read_marker(entry.env) if entry.env else None

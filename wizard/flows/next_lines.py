@@ -15,8 +15,10 @@ from wizard.wrap import wrap
 
 def next_lines(result: InstallResult, assets: str | None = None, unreachable: str | None = None) -> list[str]:
     """What to type next for the env `result` made current (its kernel and module steps once taken: gone);
-    `unreachable`: the forecast files' host when it does not answer here (`forecast_reach.AssetsReach`)."""
-    return next_lines_for(result.recipe, result.env, assets, unreachable)
+    `unreachable`: the forecast files' host when it does not answer here (`forecast_reach.AssetsReach`). First, the
+    kernel and module file that making it current moved from another environment (walk 24 #7)."""
+    moved = [row for line in result.moved for row in wrap(line, 80, "", "  ")]
+    return [*moved, *next_lines_for(result.recipe, result.env, assets, unreachable)]
 
 
 def next_lines_for(recipe: str, env: str | None, assets: str | None = None, unreachable: str | None = None

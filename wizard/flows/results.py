@@ -30,6 +30,10 @@ class InstallResult:
     """Whether the environment folder is still there (a failed new one is deleted again)."""
     added_packages: list[dict[str, Any]] = field(default_factory=list)
     """What the lock or bundle installed beyond the recipe's named packages (`Plan.added_packages`), for --json."""
+    moved: list[str] = field(default_factory=list)
+    """What making it current did to the user's default-named kernel and module file (`after.follow`'s lines, from
+    → to). Both faces print them in the outcome, not only in the log: walk 24 #7 found a kernel and module file
+    written with `--env` for another environment re-pointed without a word where the user looked."""
     lock_held: bool = False
     """The install did not start: another gc-wizard holds the state folder (not in `to_dict`: the CLI
     says it as its error and exit status)."""

@@ -354,15 +354,19 @@ class _Transaction:
         if make_current:
             self.history.make_current(entry)
         self.history.save()
+        moved: list[str] = []
         if make_current:
             self.say(f"{self.env} is now the current environment (entry {entry.id})")
-            for line in follow_current(self.env):
+            # The default-named kernel and module file follow the recipe's current environment, as documented; a
+            # user who pointed them elsewhere with `--env` is told so in the outcome (walk 24 #7).
+            moved = follow_current(self.env)
+            for line in moved:
                 self.say(line)
         return InstallResult(ok=status in ("verified", "installed") and not stopped, recipe=self.recipe.id,
                              env=str(self.env), log=str(self.log), entry_id=entry.id,
                              seconds=time.monotonic() - self.started, verify=verify, error=error,
                              cancelled=status == "cancelled" or stopped, status=status,
-                             mode=self.plan.mode, kept=self.kept,
+                             mode=self.plan.mode, kept=self.kept, moved=moved,
                              added_packages=[a.to_dict() for a in self.plan.added_packages])
 
     def crashed(self, exc: BaseException) -> None:

@@ -116,8 +116,14 @@ class WizardApp(App):
         self.session_installs: list[tuple[str, str]] = []
         """(recipe, env) of each install this session finished well: the lines left on quitting say them even when
         a later plan cleared `install_result` (walk 23 #8)."""
+        self.session_envs: list[tuple[str, str | None]] = []
+        """(env, history entry id) of each new environment this session's installs built, whatever their outcome:
+        the lines left on quitting name those still on disk and not current (walk 24 #6)."""
         self.session_rollbacks = 0
         """Rollbacks this session finished well, for the same lines."""
+        self.rollback_log: str | None = None
+        """The log of the last rollback this session finished well since its last install: the lines left on quitting
+        name it, not the install's older log (walk 24 #9)."""
         self.exit_status: int | None = None
         self.failure: str | None = None
         """Set when an error escaped a screen or a worker and ended the app: the product's sentence for it, which
@@ -323,8 +329,11 @@ class WizardApp(App):
     def on_install_done(self, message: InstallDone) -> None:
         result = message.result
         self.install_result = result
+        self.rollback_log = None  # this install's log is the newer one
         if result.ok and result.env:
             self.session_installs.append((result.recipe, result.env))
+        if result.env and result.mode != "in-place":
+            self.session_envs.append((result.env, result.entry_id))
         if self._leaving:
             return  # ctrl+q or a signal: the app is closing; the core has recorded the outcome
         if self._prompt_screen is not None and self._prompt_screen.is_current:
@@ -472,6 +481,7 @@ class WizardApp(App):
                               events=LiveScreenEvents(screen, screen, hold=self.step_hold, cancel=self.cancel_event))
             if result.ok:
                 self.session_rollbacks += 1
+                self.rollback_log = result.log or self.rollback_log
             screen.post_message(RollbackDone(result))
         except Exception as exc:  # a held lock, a target that cannot be rebuilt: shown, not a crash
             screen.post_message(RollbackDone(None, error=error_text(exc)))

@@ -51,3 +51,15 @@ def test_a_number_keeps_its_unit_and_the_arrow_its_words_at_any_width():
         for line in lines:
             assert not re.match(r"\s*(GB|GiB|MiB)\b", line), (columns, line)
             assert "<- loads" not in line or "<- loads first" in line, (columns, line)
+
+
+def test_a_system_cuda_runtime_newer_than_the_driver_says_whether_it_matters():
+    """Walk 24 #9: "cudart 13.0.96 … <- loads first" beside "supports CUDA up to 12.2", with no word on whether the
+    CUDA 12 recipe cared. Every GPU recipe brings its own runtime as a pip wheel, which loads first in its env."""
+    old_driver = REAL._replace(driver=REAL.driver._replace(cuda_driver_version="12.2"))
+    cudart = next(value for label, value in fact_rows(old_driver) if label.startswith("cudart "))
+    assert cudart.endswith("<- loads first\n  newer than CUDA 12.2, the most this driver supports; the GPU recipes "
+                           "bring their own CUDA runtime as pip wheels, which load first in their environment, so it "
+                           "does not affect them"), cudart
+    assert "newer than" not in next(v for label, v in fact_rows(REAL) if label.startswith("cudart "))
+    assert "so it does not affect them" in " ".join(" ".join(machine_lines(old_driver, columns=80)).split())

@@ -13,12 +13,15 @@ from wizard.flows.describe import (
     activate_lines,
     forecast_offer,
     install_undone,
+    left_on_disk,
+    left_words,
     moved_on_words,
     unreachable_lines,
     use_lines,
     wizard_lines,
 )
 from wizard.flows.results import InstallResult
+from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone, AssetsHostUnreachable
 from wizard.tui.problems import error_text
 from wizard.tui.widgets.footer import WrappingFooter
@@ -35,6 +38,13 @@ def _current_env() -> str | None:
     from wizard.flows.history import current_env
 
     return current_env()
+
+
+def _remembered() -> str | None:
+    # Deferred for start-up time: the app loads this module before its first frame.
+    from wizard.flows.forecast import remembered_assets
+
+    return remembered_assets()
 
 
 def summary_text(result: InstallResult, current_env: str | None = None, unreachable: str | None = None) -> str:
@@ -65,7 +75,11 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         node_hint = (["The check never started on a node: from the plan, Escape twice goes back to the machine "
                       "screen, where o changes the partition and srun options."]
                      if verify is not None and not verify.started else [])
-        lines += ["", untouched, "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
+        # A failed check keeps the environment it checked: say where, and how to delete it (walk 24 #6: only "No
+        # environment was made current", with 3 GB left on disk).
+        own = [(result.env, result.entry_id)] if result.kept and result.mode != "in-place" else []
+        kept = left_words(left_on_disk(own, current_env), wizard_command())
+        lines += ["", untouched, *([kept] if kept else []), "Press p to change the plan (another GraphCast source, a wheelhouse, offline) and "
                   "go again.", *node_hint, *log_line]
         return "\n".join(lines)
     verified = verify is not None and verify.ok
@@ -79,7 +93,8 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         f"{'Verified' if verified else 'Installed'}: {result.recipe}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
-        forecast_offer(unreachable),
+        *result.moved,  # the kernel or module file it moved from another environment (walk 24 #7)
+        forecast_offer(unreachable, _remembered() if unreachable else None),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),

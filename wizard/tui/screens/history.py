@@ -137,7 +137,7 @@ class HistoryScreen(Screen):
         """The highlighted entry in full: where it lives, how its check went, its log; and whether r can roll
         back to it."""
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.history import entry_traits
+        from wizard.flows.history import entry_traits, error_words
         from wizard.flows.rollback import not_a_target
 
         self.not_a_target = None
@@ -157,8 +157,11 @@ class HistoryScreen(Screen):
             check = check_line(entry)
             if check:
                 lines.append(check)
-            if entry.error:
-                lines.append(f"{'stopped' if entry.status == 'cancelled' else 'error'}: {entry.error.splitlines()[0]}")
+            # Both faces' words: an install verified since says so, not its stale error (walk 24 #8).
+            error = error_words(entry, self.env_statuses.get(entry.id, entry.status))
+            if error:
+                since = self.env_statuses.get(entry.id, "").startswith("verified")
+                lines.append(f"{'note' if since else 'stopped' if entry.status == 'cancelled' else 'error'}: {error}")
             if entry.log:
                 lines.append(f"log: {entry.log}")
             if entry.kind == "install" and Path(entry.env or "").is_dir():

@@ -386,13 +386,15 @@ class _Transaction:
 def refuse_unreachable_source(plan, *, force: bool, despite: bool, say) -> None:
     """Refuse a plan whose GraphCast source's host does not answer from here (exit 2), unless --force or the user
     chose it knowingly (`despite`: the app's "Install anyway?"). Walk 18: `install --yes` downloaded all 84
-    packages (237 MB cold) and then failed at the GraphCast step, as the plan had said it would."""
-    if not plan.unreachable_source:
+    packages (237 MB cold) and then failed at the GraphCast step, as the plan had said it would. Every source the plan
+    found out of reach counts, the recipe's wheel pages too (walk 24 #1: storage.googleapis.com failed 15 s in)."""
+    reasons = " ".join(plan.unreachable_reasons())
+    if not reasons:
         return
     if not (force or despite):
         # The plan's words name the local source the history remembers, when there is one (`flows.session`).
-        raise SourceUnreachable(f"{plan.unreachable_source} Nothing was downloaded; pass --force to try anyway.")
-    say(f"{'--force: ' if force else ''}{plan.unreachable_source} Installing anyway, as asked.")
+        raise SourceUnreachable(f"{reasons} Nothing was downloaded; pass --force to try anyway.")
+    say(f"{'--force: ' if force else ''}{reasons} Installing anyway, as asked.")
 
 
 class SourceUnreachable(UserError):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import ssl
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from packaging.requirements import Requirement
@@ -73,11 +74,17 @@ def unreachable_links(recipe: Recipe, timeout: float = REACH_TIMEOUT) -> list[st
     return [link for link in recipe.find_links if link.startswith("https://") and not reachable(link, timeout)]
 
 
-def offer_note(recipe: Recipe, unreachable: list[str]) -> str | None:
-    """The plan note that offers the recipe's alternatives when its wheel page cannot be reached."""
-    if not unreachable or not recipe.alternatives:
+def links_sentence(recipe: Recipe, unreachable: list[str] | tuple[str, ...]) -> str | None:
+    """The sentence for a plan whose recipe's wheel pages do not answer from here: the install would fail at the
+    packages' step, and the way that works here (walk 24 #1/#2): the recipe's alternative source first (the
+    walker's Alt src installed in a minute where the recipe's page could not be reached), else a bundle."""
+    if not unreachable:
         return None
-    offers = "; ".join(f"--alternative {a.id} ({a.title}{'' if a.gpu_checked else ', ' + GPU_CHECK})"
-                       for a in recipe.alternatives)
-    return (f"{', '.join(unreachable)} cannot be reached from here, so this install will fail as planned. "
-            f"The same stack can come from PyPI instead: {offers}. In the app: a on the Plan screen.")
+    hosts = ", ".join(dict.fromkeys(urllib.parse.urlsplit(link).netloc or link for link in unreachable))
+    text = f"{hosts} cannot be reached from here, so the packages' step would fail (the recipe's wheels come from there)."
+    if recipe.alternatives:
+        offers = "; ".join(f"--alternative {a.id} ({a.title}{'' if a.gpu_checked else ', ' + GPU_CHECK})"
+                           for a in recipe.alternatives)
+        return f"{text} The same stack can come from PyPI instead: {offers}."
+    return (f"{text} Bring the wheels on a bundle made where {hosts} answers (`gc-wizard bundle {recipe.id}`), "
+            "or as a wheelhouse given with --find-links DIR --offline.")

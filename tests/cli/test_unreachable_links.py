@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
+from wizard.install.reach import unreachable_advice
+from wizard.recipes.loader import get_recipe
 
 PAGE = "https://wheels.invalid/jax_cuda_releases.html"
 ALTERNATIVE = """\
@@ -35,6 +37,8 @@ def test_plan_marks_the_unreachable_wheel_page_and_its_line_takes_the_alternativ
     assert "Plan screen" not in text  # the app's key is not for a user outside the app (walk 22 #10)
     plan_only = text.split("To run it: ")[0]
     assert plan_only.count("cannot be reached from here") == 1, text  # said once, in the Sources (no note besides)
+    run = text.split("To run it: ")[1]
+    assert "--alternative from-index" in run.split("(")[0], run  # walk 24 #2: the line that can succeed here
     assert last_json(run_inproc(*args, "--json"))["unreachable_links"] == [PAGE]
     chosen = " ".join(run_inproc(*args, "--alternative", "from-index").stdout.split())
     assert "✗" not in chosen and "cannot be reached" not in chosen
@@ -51,3 +55,12 @@ def test_install_refuses_the_unreachable_page_before_downloading(tiny, isolated_
     assert error.startswith("wheels.invalid cannot be reached from here") and "--alternative from-index" in error
     assert "Nothing was downloaded" in error and tiny.history() == []
     assert "Traceback" not in refused.stderr
+
+
+def test_the_failures_advice_names_the_alternative_first():
+    recipe = get_recipe("jax0.4.23-cuda12-cudnn89")
+    log = ("error: Failed to fetch: `https://storage.googleapis.com/jax-releases/jax_cuda_releases.html`\n"
+           "  Caused by: dns error: failed to lookup address information: Name or service not known\n")
+    advice = unreachable_advice(log, recipe)
+    assert "storage.googleapis.com" in advice and "--alternative pypi-plugin" in advice
+    assert advice.index("--alternative pypi-plugin") < advice.index("gc-wizard bundle"), advice

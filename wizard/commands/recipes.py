@@ -231,7 +231,7 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
         # is the one that can succeed: the recipe's alternative source (its wheels come from PyPI).
         import dataclasses  # deferred: only a plan whose wheel page did not answer needs them
 
-        from wizard.install.options import InstallOptions
+        from wizard.flows.options import InstallOptions
 
         alternative = plan.recipe.alternatives[0]
         given = dataclasses.replace(given if given is not None else InstallOptions(), alternative=alternative.id)

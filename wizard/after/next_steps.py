@@ -101,11 +101,12 @@ def assets_question(host: str | None, recipe: str, remembered: str | None = None
             f"in their params/, dataset/ and stats/ folders (an http(s) mirror's URL works too).{last}")
 
 
-def wizard_lines(arguments: str) -> list[str]:
+def wizard_lines(arguments: str, slurm=None) -> list[str]:
     """A gc-wizard command as lines that each run on their own, as `activate_lines`: `export GC_WIZARD_HOME=…` (when
     a state folder is chosen that way), then the program with `arguments`. The Done screen's commands, so none is
-    one long line a screen wraps inside (walk 21 #17)."""
-    return [*activate_lines()[:-1], f"{program_command()} {arguments}"]
+    one long line a screen wraps inside (walk 21 #17). The one builder of a Next line's gc-wizard command (forecast's
+    too: walk 24 #4); `slurm`: the `SlurmTarget` the work just done ran on, named again (walk 24 #3)."""
+    return [*activate_lines()[:-1], f"{program_command()} {arguments}{slurm.flags() if slurm is not None else ''}"]
 
 
 def modules_dir() -> Path:

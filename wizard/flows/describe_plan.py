@@ -312,7 +312,4 @@ def install_line(command: str, recipe_id: str, *, recipes_dir: str | None = None
         line += f" --graphcast-src {shlex.quote(graphcast_src)}" if graphcast_src else ""
         line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links)
         line += " --offline" if offline else ""
-    if slurm is not None:
-        line += (" --slurm" + (f" {shlex.quote(slurm.partition)}" if slurm.partition else "")
-                 + "".join(f" --srun-arg={shlex.quote(arg)}" for arg in slurm.srun_args))
-    return line
+    return line + (slurm.flags() if slurm is not None else "")

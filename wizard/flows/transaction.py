@@ -288,7 +288,7 @@ class _Transaction:
             if keeps_install(self.cancel) and self.plan.mode != "in-place":
                 # "Stop, keep it unchecked": installed and recorded (rollback can make it current, checking it
                 # first), never current now. In place there is no such choice: the user's env is put back.
-                kept = kept_unchecked(str(self.env), self.entry.id, paths.wizard_command())
+                kept = kept_unchecked(str(self.env), self.entry.id, paths.wizard_command(), self.options.slurm)
                 return self.finish("installed", verify=result, stopped=True,
                                    error=f"the GraphCast check was stopped by you; {kept[0].lower()}{kept[1:]}")
             return self.finish("cancelled", error="cancelled during the GraphCast check", verify=result)
@@ -363,7 +363,8 @@ class _Transaction:
                              seconds=time.monotonic() - self.started, verify=verify, error=error,
                              cancelled=status == "cancelled" or stopped, status=status,
                              mode=self.plan.mode, kept=self.kept,
-                             added_packages=[a.to_dict() for a in self.plan.added_packages])
+                             added_packages=[a.to_dict() for a in self.plan.added_packages],
+                             slurm=self.options.slurm)
 
     def crashed(self, exc: BaseException) -> None:
         """Our own code failed mid-way (or the thread was interrupted): record it, undo, never current."""

@@ -140,3 +140,17 @@ def test_forecast_and_stopped_check_lines_keep_the_state_folder_and_the_slurm_ta
     assert "`gc-wizard verify --env /envs/a --slurm gpu --srun-arg=--time=30` checks it on a node" in kept
     assert "`gc-wizard rollback 20261128-051128-db74 --no-verify`" in kept
     assert "--slurm" not in kept_unchecked("/envs/a", "x", "gc-wizard")  # no target, no flag
+
+
+def test_an_install_checked_through_srun_names_the_node_again_in_its_forecast_line(isolated_state):
+    """Walk 24 #3: after `install --slurm gpu`, the Next forecast line ran on the login node (no GPU)."""
+    from wizard.detect.slurm import SlurmTarget
+    from wizard.flows.next_lines import next_lines
+    from wizard.flows.results import InstallResult
+
+    result = InstallResult(ok=True, recipe="jax0.4.23-cpu", env=str(isolated_state / "envs" / "e"), log="/l",
+                           entry_id="x", seconds=1.0, status="verified", slurm=SlurmTarget(partition="gpu"))
+    words = " ".join(" ".join(next_lines(result, assets="/lab")).replace("\\", " ").split())
+    assert "forecast --assets /lab --slurm gpu" in words, words
+    result.slurm = None
+    assert "--slurm" not in " ".join(next_lines(result, assets="/lab"))

@@ -208,7 +208,9 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
                      f"the Plan screen; or set GC_WIZARD_GRAPHCAST_SRC=DIR).")
     alternatives = [a for a in getattr(recipe, "alternatives", ()) or ()
                     if not any(h.host in link for h in hosts for link in a.find_links)]
-    if "jax-releases" in roles and alternatives:
+    pages = [h for h in hosts if h.role == "jax-releases"
+             or any(f"://{h.host}/" in link for link in getattr(recipe, "find_links", ()) or ())]
+    if pages and alternatives:
         # Walk 24 #2: the fix that works on the same server (the walker's Alt src installed in a minute) comes first,
         # before a bundle made elsewhere.
         offers = " or ".join(f"`--alternative {a.id}`" for a in alternatives)

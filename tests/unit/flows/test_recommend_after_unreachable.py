@@ -18,7 +18,10 @@ def test_a_failed_install_on_an_unreachable_page_turns_the_recommendation_to_the
     assert unreachable_page_seen(recipe) is None  # nothing known yet: the recipe as it is
     proc = run_inproc("install", "tiny-a", "--yes", "--json", "--force", "--no-verify", "--recipes-dir",
                       str(tiny.recipes), "--graphcast-src", str(tiny.graphcast), timeout=300)
-    assert proc.returncode == 1 and "cannot reach wheels.invalid" in last_json(proc)["error"], proc.stdout
+    error = last_json(proc)["error"]
+    assert proc.returncode == 1 and "cannot reach wheels.invalid" in error, proc.stdout
+    # Walk 24 #2: the failure's fix names the way that works here first, before a bundle made elsewhere.
+    assert "--alternative from-index" in error and error.index("--alternative") < error.index("gc-wizard bundle")
     assert unreachable_page_seen(recipe) == "wheels.invalid"
     line = recommended_line(RecipeMatch(recipe=recipe, compatible=True, recommended=True, reasons=(), summary="recommended: x"),
                             None, unreachable_page_seen(recipe))

@@ -43,6 +43,11 @@ def test_plan_marks_the_unreachable_wheel_page_and_its_line_takes_the_alternativ
     chosen = " ".join(run_inproc(*args, "--alternative", "from-index").stdout.split())
     assert "✗" not in chosen and "cannot be reached" not in chosen
     assert "✗" not in run_inproc(*args, "--offline", "--find-links", str(tiny.house.path)).stdout  # nothing asked
+    # An extra index the recipe names is one of its sources too.
+    path = tiny.recipes / "tiny-a.yaml"
+    path.write_text(path.read_text().replace("extra_index_urls: []", "extra_index_urls: [https://index.invalid/simple]"))
+    marked = " ".join(run_inproc(*args, "--alternative", "from-index").stdout.split())
+    assert "the recipe's extra index ✗ https://index.invalid/simple" in marked, marked
 
 
 def test_install_refuses_the_unreachable_page_before_downloading(tiny, isolated_state):

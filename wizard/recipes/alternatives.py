@@ -70,8 +70,10 @@ def reachable(url: str, timeout: float = REACH_TIMEOUT) -> bool:
 
 
 def unreachable_links(recipe: Recipe, timeout: float = REACH_TIMEOUT) -> list[str]:
-    """The recipe's https find-links pages that do not answer from here."""
-    return [link for link in recipe.find_links if link.startswith("https://") and not reachable(link, timeout)]
+    """The recipe's https find-links pages and extra indexes that do not answer from here: every place its packages
+    come from besides the package index the user's settings choose (walk 24 #1)."""
+    places = dict.fromkeys((*recipe.find_links, *getattr(recipe, "extra_index_urls", ())))
+    return [link for link in places if link.startswith("https://") and not reachable(link, timeout)]
 
 
 def links_sentence(recipe: Recipe, unreachable: list[str] | tuple[str, ...]) -> str | None:

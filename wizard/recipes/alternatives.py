@@ -73,7 +73,18 @@ def unreachable_links(recipe: Recipe, timeout: float = REACH_TIMEOUT) -> list[st
     """The recipe's https find-links pages and extra indexes that do not answer from here: every place its packages
     come from besides the package index the user's settings choose (walk 24 #1)."""
     places = dict.fromkeys((*recipe.find_links, *getattr(recipe, "extra_index_urls", ())))
-    return [link for link in places if link.startswith("https://") and not reachable(link, timeout)]
+    # The host alone is asked (any answer counts), never the page: a URL's user:password or token stays unsent.
+    return [link for link in places if link.startswith("https://") and not reachable(f"https://{_host(link)}/", timeout)]
+
+
+def _host(link: str) -> str:
+    """`host[:port]` of a URL, without the user and password a private index's URL may carry."""
+    parts = urllib.parse.urlsplit(link)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{parts.hostname or ''}{f':{port}' if port else ''}"
 
 
 def links_sentence(recipe: Recipe, unreachable: list[str] | tuple[str, ...]) -> str | None:
@@ -82,7 +93,7 @@ def links_sentence(recipe: Recipe, unreachable: list[str] | tuple[str, ...]) -> 
     walker's Alt src installed in a minute where the recipe's page could not be reached), else a bundle."""
     if not unreachable:
         return None
-    hosts = ", ".join(dict.fromkeys(urllib.parse.urlsplit(link).netloc or link for link in unreachable))
+    hosts = ", ".join(dict.fromkeys(_host(link) for link in unreachable))  # no user:password said
     text = f"{hosts} cannot be reached from here, so the packages' step would fail (the recipe's wheels come from there)."
     if recipe.alternatives:
         offers = "; ".join(f"--alternative {a.id} ({a.title}{'' if a.gpu_checked else ', ' + GPU_CHECK})"

@@ -69,3 +69,13 @@ def test_the_failures_advice_names_the_alternative_first():
     advice = unreachable_advice(log, recipe)
     assert "storage.googleapis.com" in advice and "--alternative pypi-plugin" in advice
     assert advice.index("--alternative pypi-plugin") < advice.index("gc-wizard bundle"), advice
+
+
+def test_the_plain_flows_next_line_takes_the_alternative_too(tiny, isolated_state):
+    """Walk 24 #2: the plain flow's `install … --yes` line repeated the install its plan said would fail here."""
+    with_page(tiny)
+    path = tiny.recipes / "tiny-a.yaml"
+    path.write_text(path.read_text().replace("preference: 0", "preference: 1000"))  # the one recommended
+    out = run_inproc("--no-tui", "--recipes-dir", str(tiny.recipes), "--graphcast-src", str(tiny.graphcast)).stdout
+    nxt = " ".join(out.split("== Next ==")[1].split())
+    assert "install tiny-a --yes --alternative from-index" in nxt, nxt

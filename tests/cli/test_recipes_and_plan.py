@@ -227,8 +227,11 @@ def test_plan_offers_the_pypi_plugin_when_jax_wheel_page_is_unreachable(isolated
     """storage.googleapis.com does not answer from this machine (nor from CI): the plan says so and offers
     the PyPI route, marked as needing a GPU check; taking it swaps the CUDA jaxlib for the plugin."""
     data = last_json(run_inproc("plan", CU12, "--json"))
-    offer = data["notes"][0]
-    assert "storage.googleapis.com" in offer and "--alternative pypi-plugin" in offer and "NEEDS A GPU CHECK" in offer
+    assert [link.split("/")[2] for link in data["unreachable_links"]] == ["storage.googleapis.com"]
+    # Walk 24 #1: said on the page's own line in the Sources (as GitHub's is), no longer as a note besides.
+    offer = " ".join(run_inproc("plan", CU12).stdout.split()).split("Sources:")[1].split("Steps")[0]
+    assert "storage.googleapis.com cannot be reached" in offer and "--alternative pypi-plugin" in offer
+    assert "NEEDS A GPU CHECK" in offer
     data = last_json(run_inproc("plan", CU12, "--alternative", "pypi-plugin", "--json"))
     assert {"jaxlib==0.4.23", "jax-cuda12-plugin==0.4.23", "jax-cuda12-pjrt==0.4.23"} <= set(data["requirements"])
     assert not any("+cuda12" in r for r in data["requirements"])

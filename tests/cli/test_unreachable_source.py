@@ -73,3 +73,24 @@ def test_the_plain_flow_plans_with_the_remembered_source_and_its_command_carries
     out = run_inproc("--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path)).stdout
     assert f"GraphCast from {tiny.graphcast}, which your last install of GraphCast 0.1.1 used" in out
     assert f"--graphcast-src {tiny.graphcast}" in out.split("== Next ==")[1]
+
+
+def test_locks_install_line_carries_the_graphcast_source_the_install_will_need(tiny, isolated_state, tmp_path,
+                                                                               monkeypatch):
+    """Walk 24 #5: `lock`'s "Install from it:" line, pasted on a server without GitHub, was refused by the plan's
+    GraphCast ✗. It now names the local source the last install used, or says --graphcast-src DIR is needed; a
+    GC_WIZARD_GRAPHCAST_SRC the lock was made with is carried as it is."""
+    (tiny.recipes / "tiny-a.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text()
+                                             .replace("github.com", "github.invalid"))
+    args = ("lock", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path), "--offline",
+            "--out", str(tmp_path / "gc.lock.txt"))
+    first = run_inproc(*args)
+    assert first.returncode == 0, first.stderr
+    words = " ".join(first.stdout.split())
+    assert "install refuses this line here until you add --graphcast-src DIR: github.invalid cannot be reached" \
+        in words, words
+    assert tiny.install("tiny-b")[0].returncode == 0  # remembered: this install's local GraphCast wheel
+    line = next(row for row in run_inproc(*args).stdout.splitlines() if row.startswith("Install from it:"))
+    assert line.endswith(f"install tiny-a --lock {tmp_path / 'gc.lock.txt'} --graphcast-src {tiny.graphcast}"), line
+    monkeypatch.setenv("GC_WIZARD_GRAPHCAST_SRC", str(tiny.graphcast))
+    assert f"--graphcast-src {tiny.graphcast}" in run_inproc(*args).stdout

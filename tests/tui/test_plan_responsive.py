@@ -102,3 +102,33 @@ async def test_enter_asks_first_when_the_graphcast_host_cannot_be_reached(tiny):
         await until(pilot, lambda: approved)
         assert approved[0].plan.unreachable_source.startswith("github.invalid cannot be reached")
 
+
+
+async def test_enter_asks_first_when_the_recipes_wheel_page_cannot_be_reached(tiny):
+    """Walk 24 #1: the recipe's find-links page on wheels.invalid is marked ✗ on the Plan screen as GitHub is, with
+    the alternative's key; Enter asks "Install anyway?" first; a (Alt src) plans without the page and asks nothing."""
+    from tests.cli.test_unreachable_links import with_page
+    from wizard.tui.screens.confirm import ConfirmScreen
+
+    with_page(tiny)
+    dirs = (str(tiny.recipes),)
+    app = WizardApp(list(dirs))
+    approved = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, graphcast_src=str(tiny.graphcast))
+        app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), options), approved.append)
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        text = " ".join(_text(app).split())
+        assert "find-links ✗" in text and "wheels.invalid cannot be reached from here" in text
+        assert "--alternative from-index (a on the Plan screen;" in text
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen))
+        await pilot.press("a")
+        await until(pilot, lambda: app.screen.plan is not None and app.screen.options.alternative == "from-index"
+                    and "cannot be reached" not in _text(app))
+        await pilot.press("enter")
+        await until(pilot, lambda: approved)
+        assert approved[0].plan.unreachable_links == () and approved[0].options.alternative == "from-index"

@@ -296,3 +296,38 @@ def test_history_and_recipes_fit_a_real_80_column_pane(tmp_path, tiny):
         assert all(any(f" {i} " in f" {row} " for row in table) for i in ids), (ids, table)
         if command == ["history"]:
             assert any(row.startswith(f"● {a['entry_id']}") for row in table)
+
+
+def test_an_unreachable_wheel_page_is_asked_about_and_its_failure_offers_the_alternative(tmux, tmp_path, local_index):
+    """Walk 24 #1/#2: the recipe's find-links page on a host no resolver knows is ✗ on the Plan screen, as GitHub is;
+    Enter asks "Install anyway?"; the Not done screen's fix names the alternative source (key a) first; p then a
+    plans without the page."""
+    from tests.cli.test_unreachable_links import ALTERNATIVE, PAGE
+
+    house = tmp_path / "wheels"
+    build_wheel(house, "pkg-a", "1.0")
+    graphcast = build_wheel(tmp_path / "gc", "graphcast", "0.1.1")
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "tiny-page.yaml").write_text(
+        RECIPE.format(id="tiny-page", requirements="  - pkg-a==1.0").replace("find_links: []", f"find_links: [{PAGE}]")
+        + ALTERNATIVE)
+    exit_file, _ = _start(tmux, tmp_path, recipes, "tiny-page", "--graphcast-src", str(graphcast),
+                          index=local_index(house))
+    tmux.wait_for("Sources (g GraphCast source")
+    tmux.wait_gone("Working out the plan")
+    tmux.keys("Enter")  # the page's ✗ line is below the fold at 80×24: the question says it
+    words = _words(tmux.wait_for("Install anyway?"))
+    assert "wheels.invalid cannot be reached from here" in words and "--alternative from-index (a on the Plan" in words
+    tmux.keys("y")
+    words = _words(tmux.wait_for("This server cannot reach", timeout=120))
+    assert "The install did not finish" in words and "--alternative from-index" in words, words
+    tmux.keys("p")
+    tmux.wait_for("The plan: what will run")
+    tmux.wait_gone("Working out the plan")
+    tmux.keys("a")
+    tmux.wait_for("via from-index")
+    tmux.wait_gone("Working out the plan")
+    assert "cannot be reached" not in tmux.screen()
+    tmux.keys("C-q")
+    assert exit_code(exit_file) == "EXIT=0"

@@ -93,6 +93,8 @@ class ForecastResult:
     """The stage that failed before the rollout ran ("fetch"), for a face to mark; None otherwise."""
     note: str | None = None
     """Why the model is not the one announced, though none was asked for (`assets.Selection.model_note`)."""
+    slurm: Any = None
+    """The `SlurmTarget` it ran on (not in `to_dict`): its Next lines name it again (walk 24 #3)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "env": self.env, "graphcast_version": self.graphcast_version, "model": self.model,
@@ -216,7 +218,8 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         check_memory(chosen.model.name, "cpu" if backend == "cpu" else "gpu" if facts.gpus else "cpu", facts,
                      request.force)
     result = ForecastResult(ok=False, env=str(env.path), graphcast_version=version, model=chosen.model.name,
-                            dataset=chosen.dataset.name, steps=request.steps, backend=backend, note=chosen.model_note)
+                            dataset=chosen.dataset.name, steps=request.steps, backend=backend, note=chosen.model_note,
+                            slurm=slurm)
     # The forecast runs the env's python: the guard of every such run, before anything is fetched (24th hostile
     # pass (part B) P7: a bin/python leading to a script runs whatever Python that script starts).
     paths.guard_env_python(env.path)
@@ -416,19 +419,24 @@ def describe(result: ForecastResult) -> list[str]:
 def _next_after_forecast(result: ForecastResult) -> list[str]:
     """What to do after a forecast that worked: more steps, what the source holds, how to read the predictions.
     walk 23 #5: the output path was the last word, with no next step. Each command stands on a
-    line of its own, whole, to be copied (the source's folder and the output path quoted for a shell)."""
+    line of its own, whole, to be copied (the source's folder and the output path quoted for a shell).
+    The gc-wizard lines come from the one builder of Next lines (`next_steps.wizard_lines`): a chosen state folder
+    exported first, as install's are (walk 24 #4: pasted in a new shell, "there is no current environment yet"), and
+    a forecast that ran through srun runs there again (`SlurmTarget.flags`, walk 24 #3)."""
+    from wizard.after.next_steps import wizard_lines  # deferred: only after a forecast that worked
+
     source = str(result.assets.get("source") or "")
     given = f" --assets {shlex.quote(source)}" if source.startswith("/") else ""
     env = "" if result.env == _current_env_path() else f" --env {shlex.quote(result.env)}"
-    me = paths.program_command()
     read = f"import xarray; print(xarray.open_dataset({result.output!r}))"
     python = Path(result.env) / "bin" / "python"
     held = assets.file_parts(result.dataset).get("steps", "")
     most = int(held) if held.isdigit() else 0
-    more = ([f"  all {most} steps this example dataset holds:", f"    {me} forecast{env}{given} --steps {most}"]
+    more = ([f"  all {most} steps this example dataset holds:",
+             *(f"    {line}" for line in wizard_lines(f"forecast{env}{given} --steps {most}", result.slurm))]
             if most > result.steps else
             ["  more 6-hour steps need a longer example dataset; what the source holds:",
-             f"    {me} forecast --list{given}"])
+             *(f"    {line}" for line in wizard_lines(f"forecast --list{given}"))])
     return ["Next:", *more,
             "  read the predictions (NetCDF) with xarray, in the environment's Python:",
             f"    {shlex.quote(str(python))} -c {shlex.quote(read)}"]

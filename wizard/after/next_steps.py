@@ -17,10 +17,13 @@ from wizard.wrap import command as wrap_command
 from wizard.wrap import command_words, wrap
 
 
-def next_steps(recipe: str, assets: str | None = None, unreachable: str | None = None) -> list[tuple[str, str]]:
+def next_steps(recipe: str, assets: str | None = None, unreachable: str | None = None, slurm=None
+               ) -> list[tuple[str, str]]:
     """(command, what it is for) for a newly current environment; `assets`: where its forecast files are;
     `unreachable`: the host of the forecast's files when it does not answer here (`assets_reach`). The commands
-    name the program alone: `next_step_lines` exports the state folder first, as the Done screen does."""
+    name the program alone: `next_step_lines` exports the state folder first, as the Done screen does. `slurm`: the
+    `SlurmTarget` the install's check ran on: the forecast runs there too (walk 24 #3: on the login node it has no
+    GPU)."""
     me = program_command()
     # Deferred: read only where these lines are drawn.
     from wizard.after.assets_memory import forecast_ran, remembered_assets
@@ -34,7 +37,8 @@ def next_steps(recipe: str, assets: str | None = None, unreachable: str | None =
         assets = remembered_assets()
         why = f"{why} (the folder your last forecast used)" if assets else why
     where = f" --assets {shlex.quote(assets)}" if assets else ""
-    forecast = (f"{me} forecast{where or (' --assets DIR/assets' if unreachable else '')}", why)
+    forecast = (f"{me} forecast{where or (' --assets DIR/assets' if unreachable else '')}"
+                f"{slurm.flags() if slurm is not None else ''}", why)
     return [
         (activate_lines()[-1], "use it in this shell"),
         forecast,
@@ -109,11 +113,12 @@ def assets_question(host: str | None, recipe: str, remembered: str | None = None
             f"in their params/, dataset/ and stats/ folders (an http(s) mirror's URL works too).{last}")
 
 
-def wizard_lines(arguments: str) -> list[str]:
+def wizard_lines(arguments: str, slurm=None) -> list[str]:
     """A gc-wizard command as lines that each run on their own, as `activate_lines`: `export GC_WIZARD_HOME=…` (when
     a state folder is chosen that way), then the program with `arguments`. The Done screen's commands, so none is
-    one long line a screen wraps inside (walk 21 #17)."""
-    return [*activate_lines()[:-1], f"{program_command()} {arguments}"]
+    one long line a screen wraps inside (walk 21 #17). The one builder of a Next line's gc-wizard command (forecast's
+    too: walk 24 #4); `slurm`: the `SlurmTarget` the work just done ran on, named again (walk 24 #3)."""
+    return [*activate_lines()[:-1], f"{program_command()} {arguments}{slurm.flags() if slurm is not None else ''}"]
 
 
 def modules_dir() -> Path:
@@ -154,7 +159,7 @@ COLUMNS = 80
 
 
 def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[str] = frozenset(),
-                    unreachable: str | None = None) -> list[str]:
+                    unreachable: str | None = None, slurm=None) -> list[str]:
     """`Next: <command>   # <why>`, aligned, as the CLI and the app print them on leaving; a line that would
     not fit 80 columns puts its comment above the command, wrapped between words (a command it quotes, between
     backquotes, on a comment line of its own), and a command longer than a line is broken between its words with
@@ -165,7 +170,7 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
     what the user did a minute ago; the two module lines stay, as a new shell still needs them.
     `unreachable`: the forecast files' host, when it does not answer here (walk 21 #4): its words
     (`unreachable_lines`, as the Done screen shows them) go above the forecast, as comments."""
-    steps = [(command, why) for command, why in next_steps(recipe, assets, unreachable)
+    steps = [(command, why) for command, why in next_steps(recipe, assets, unreachable, slurm)
              if not any(command.endswith(f" {step} install") for step in done)]
     home = activate_lines()[:-1]
     steps = [(line, "the state folder the commands below use") for line in home] + steps

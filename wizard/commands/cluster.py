@@ -7,7 +7,6 @@ Rendering only; the work is `wizard.flows.cluster`'s (lock and bundle) and `wiza
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from wizard.flows.cluster import (
     check_lock_out,
     compile_lock,
     default_lock_name,
+    lock_install_lines,
     python_for,
     read_manifest,
     recipe_to_pin,
@@ -47,9 +47,12 @@ def run_lock(args: argparse.Namespace) -> int:
         emit_json(result.to_dict())
         return 0
     say(f"Wrote {result.path} ({result.format}): {len(result.packages)} packages, each with its sha256.")
-    alt = f" --alternative {alternative}" if alternative else ""
     # Quoted for the shell: the line is for pasting, and a folder may hold a space (tenth hostile pass L37).
-    say(f"Install from it:  {wizard_command()} install {recipe.id}{alt} --lock {shlex.quote(str(result.path))}")
+    first, *rest = lock_install_lines(wizard_command(), recipe, str(result.path), alternative,
+                                      given_sources(None, None)[0])
+    say(f"Install from it:  {first}")
+    for line in rest:
+        say(line)
     return 0
 
 

@@ -96,16 +96,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         checked = review(plan_options)
         say(plan_text(checked, download_size(checked.plan, budget=PLAN_SIZE_BUDGET)))
+        if checked.plan.unreachable_links and best.recipe.alternatives:
+            # Walk 24 #2: the line below takes the source that can install here, as the plan's "To run it:" does.
+            sources = f" --alternative {shlex.quote(best.recipe.alternatives[0].id)}{sources}"
     except WizardError as exc:
         say(f"The plan cannot be made yet: {exc}")
 
     say("")
     say("== Next ==")
     me = wizard_command()
-    after = ""
-    if target is not None:  # after the recipe: a partition right after --slurm would swallow the command
-        after = " --slurm" + (f" {shlex.quote(target.partition)}" if target.partition else "")
-        after += "".join(f" {shlex.quote('--srun-arg=' + a)}" for a in target.srun_args)
+    # After the recipe: a partition right after --slurm would swallow the command. The one builder (walk 24 #3).
+    after = target.flags() if target is not None else ""
     say(f"  {me}{extra} install {best.recipe.id} --yes{sources}{after}   # build a new environment, verify GraphCast, "
         "make it current")
     say(f'  eval "$({me} activate)"    # use it in this shell (stale CUDA folders left out)')

@@ -225,8 +225,22 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
             laid_out += wrapped(line.strip(), columns, indent, indent + "    ")
     # Broken between its words with ` \` at the terminal's width, as the "Next:" lines are: one row wider than the
     # terminal wrapped mid-path, and a copied piece no longer ran (a user's shell joins the rows again).
-    run = command(command_words(install_command(review.plan, wizard_command(), slurm, given)), columns,
+    plan, alternative = review.plan, None
+    if plan.unreachable_links and plan.recipe.alternatives and not (given is not None and given.alternative):
+        # Walk 24 #2: the plan's own words said this install fails here, and the line repeated it; the line to paste
+        # is the one that can succeed: the recipe's alternative source (its wheels come from PyPI).
+        import dataclasses  # deferred: only a plan whose wheel page did not answer needs them
+
+        from wizard.flows.options import InstallOptions
+
+        alternative = plan.recipe.alternatives[0]
+        given = dataclasses.replace(given if given is not None else InstallOptions(), alternative=alternative.id)
+    run = command(command_words(install_command(plan, wizard_command(), slurm, given)), columns,
                   "To run it: ", "    ")
+    if alternative is not None:
+        run += wrapped(f"(with --alternative {alternative.id}: the recipe's own wheel page cannot be reached from "
+                       f"here, as the Sources above say; {alternative.title}"
+                       f"{'' if alternative.gpu_checked else ', which NEEDS A GPU CHECK'})", columns, "", "")
     if review.plan.unreachable_source:  # walk 22 #2: pasted as it is, that line was refused (exit 2) here
         run += wrapped("(install refuses this line here until you add --graphcast-src DIR, a local copy, as the "
                        "GraphCast line above says)", columns, "", "")

@@ -91,6 +91,14 @@ class SlurmTarget:
     def where(self) -> str:
         return f"partition {self.partition}" if self.partition else "the default partition"
 
+    def flags(self) -> str:
+        """` --slurm [PARTITION] --srun-arg=…` as a shell takes them: the one way every printed line that follows work
+        done through srun names this target again (the plan's "To run it:", the stopped check's, forecast's Next).
+        Walk 24 #3: those lines dropped `--slurm`, so a pasted check ran on the login node, which has no GPU."""
+        words = " --slurm" + (f" {shlex.quote(self.partition)}" if self.partition else "")
+        words += "".join(f" --srun-arg={shlex.quote(arg)}" for arg in self.srun_args)
+        return words + (f" --slurm-wait {self.wait:g}" if self.wait != DEFAULT_WAIT else "")
+
     def srun(self, job_name: str) -> list[str]:
         """The srun argv up to (not including) the program to run on the node."""
         srun = which("srun")

@@ -68,3 +68,26 @@ def bundle_logged(recipe: Recipe, out, **kwargs) -> tuple[dict, str]:
                 raise
             raise OperationFailed(f"{exc}\nFull log: {log}") from None
     return manifest, str(log)
+
+
+def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str | None = None,
+                       graphcast_src: str | None = None, find_links: Sequence[str] = ()) -> list[str]:
+    """`lock`'s "Install from it:" line, by the one builder of install lines (`describe_plan.install_line`), with
+    the GraphCast source the install will need: the one given (GC_WIZARD_GRAPHCAST_SRC), else, when the recipe's
+    own source's host does not answer here, the local one the last install of that GraphCast version used; with no
+    such source, a second line says --graphcast-src DIR is needed. Walk 24 #5: the printed line, pasted on a server
+    without GitHub, was refused by the plan's own GraphCast ✗ (as walk 22 #2's plan line was)."""
+    from wizard.flows.describe_plan import install_line  # deferred: only after a lock was written
+    from wizard.flows.history import last_local_graphcast
+    from wizard.install.sources import unreachable_source
+
+    why = None
+    if not graphcast_src:
+        why = unreachable_source(recipe.graphcast.source)
+        if why:
+            graphcast_src = last_local_graphcast(recipe.graphcast.version)
+    line = install_line(command, recipe.id, alternative=alternative, lock=lock, graphcast_src=graphcast_src,
+                        find_links=list(find_links))
+    if why and not graphcast_src:
+        return [line, f"(install refuses this line here until you add --graphcast-src DIR: {why})"]
+    return [line]

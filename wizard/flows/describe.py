@@ -65,7 +65,7 @@ def install_undone(result: InstallResult) -> str:
             and result.mode != "in-place":
         return f"The new environment {result.env} has been deleted since."
     if result.cancelled and result.status == "installed":
-        return kept_unchecked(result.env, result.entry_id, wizard_command())
+        return kept_unchecked(result.env, result.entry_id, wizard_command(), result.slurm)
     return what_was_undone(result.env, result.mode, result.kept)
 
 

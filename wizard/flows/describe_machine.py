@@ -181,13 +181,19 @@ def _lead(text: str) -> str:
     return text[:len(text) - len(text.lstrip(" "))]
 
 
-def recommended_line(match, installed: str | None = None) -> str:
+def recommended_line(match, installed: str | None = None, unreachable: str | None = None) -> str:
     """"Recommended: <recipe> — why", or, when that recipe is installed already (`installed`: "current" or
     "installed", `flows.history.installed_recipes`), that instead of the why. Walk 21 #12: a returning user read
     "your environment: jax0.4.23-cpu, current" and then "Recommended: jax0.4.23-cpu — no NVIDIA GPU was found…",
     unlinked, as if it were a new install to make."""
     if installed:
         return f"Recommended: {match.recipe.id} — already installed ({installed})"
+    if unreachable and match.recipe.alternatives:
+        # Walk 24 #1 (`history.unreachable_page_seen`): the way that installs here, said with why.
+        alt = match.recipe.alternatives[0]
+        return (f"Recommended: {match.recipe.id} from its alternative source {alt.id} (a on the Plan screen) — its "
+                f"last install here could not reach {unreachable}, where its own wheels come from; {alt.title}"
+                f"{'' if alt.gpu_checked else ' needs the GraphCast check on a GPU'}")
     why = match.summary
     for prefix in ("recommended: ", "recommended, "):
         why = why[len(prefix):] if why.startswith(prefix) else why

@@ -51,6 +51,7 @@ def with_keys(text: str) -> str:
     """The core's words about a source, with the Plan screen's key beside the flag that gives it: the app shows them
     so; the CLI's words name the flag alone (walk 22 #10: `install` said "(g on the Plan screen)" outside the app)."""
     text = re.sub(r"\(`--graphcast-src ([^`]+)`\)", r"(`--graphcast-src \1`, or g on the Plan screen)", text)
+    text = re.sub(r"--alternative ([\w.-]+) \(", r"--alternative \1 (a on the Plan screen; ", text)  # walk 24 #1
     return (text.replace("--graphcast-src DIR", "--graphcast-src DIR (g on the Plan screen)")
             .replace("--find-links DIR", "--find-links DIR (w on the Plan screen)"))
 
@@ -107,6 +108,8 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
         lines += _wrap(f"and {setting.describe()}", "    ", width) if setting.extra else []
     lines += _wrap(f"! {refused}", "    ", width) if refused else []
     lines += _recipe_indexes(plan, width)
+    pages = plan.links_sentence()  # marked as GraphCast's host is: ✗ on the page, "!" with the way that works
+    lines += _wrap(f"! {with_keys(pages) if keys else pages}", "    ", width) if pages else []
     return lines
 
 
@@ -132,7 +135,8 @@ def _recipe_indexes(plan: Plan, width: int) -> list[str]:
             if plan.offline and remote:
                 continue
             # whole (wrapped between words, to copy it), masked with its user name kept, as the steps show it
-            out += _wrap(f"and {label} {redact_secrets(place, keep_user=True)}", "    ", width)
+            mark = " ✗" if place in getattr(plan, "unreachable_links", ()) else ""
+            out += _wrap(f"and {label}{mark} {redact_secrets(place, keep_user=True)}", "    ", width)
     return out
 
 
@@ -311,7 +315,4 @@ def install_line(command: str, recipe_id: str, *, recipes_dir: str | None = None
         line += f" --graphcast-src {shlex.quote(graphcast_src)}" if graphcast_src else ""
         line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links)
         line += " --offline" if offline else ""
-    if slurm is not None:
-        line += (" --slurm" + (f" {shlex.quote(slurm.partition)}" if slurm.partition else "")
-                 + "".join(f" --srun-arg={shlex.quote(arg)}" for arg in slurm.srun_args))
-    return line
+    return line + (slurm.flags() if slurm is not None else "")

@@ -127,6 +127,26 @@ def installed_recipes() -> dict[str, str]:
     return found
 
 
+def unreachable_page_seen(recipe) -> str | None:
+    """The host of `recipe`'s own wheel page that its newest failed install here could not reach
+    ("This server cannot reach storage.googleapis.com"), when the recipe has an alternative source that needs no
+    page; else None. Walk 24 #1: after two such failures the machine screen still recommended the recipe as it was,
+    with no word of the PyPI source that had installed on the same server."""
+    if not recipe.alternatives:
+        return None
+    from urllib.parse import urlsplit  # deferred: only the machine screen's recommendation asks
+
+    hosts = {urlsplit(link).hostname for link in recipe.find_links if "://" in link}
+    try:
+        entries = [e for e in load_history().entries if e.recipe == recipe.id and e.status != "running"]
+    except Exception:  # an unreadable history only means nothing is known
+        return None
+    last = entries[-1] if entries else None
+    if last is None or last.status != "failed" or not last.error:
+        return None
+    return next((host for host in sorted(h for h in hosts if h) if f"cannot reach {host}" in last.error), None)
+
+
 def installed_words(state: str) -> str:
     """How a recipe list marks a recipe `installed_recipes` found ("current" or "installed"): both faces' words."""
     return "Already installed and current" if state == "current" else "Already installed (not current)"

@@ -18,13 +18,15 @@ def next_lines(result: InstallResult, assets: str | None = None, unreachable: st
     `unreachable`: the forecast files' host when it does not answer here (`forecast_reach.AssetsReach`). First, the
     kernel and module file that making it current moved from another environment (walk 24 #7)."""
     moved = [row for line in result.moved for row in wrap(line, 80, "", "  ")]
-    return [*moved, *next_lines_for(result.recipe, result.env, assets, unreachable)]
+    return [*moved, *next_lines_for(result.recipe, result.env, assets, unreachable, slurm=result.slurm)]
 
 
-def next_lines_for(recipe: str, env: str | None, assets: str | None = None, unreachable: str | None = None
-                   ) -> list[str]:
-    """What to type next for `env` of `recipe` (the current one, which a rollback may have changed since)."""
+def next_lines_for(recipe: str, env: str | None, assets: str | None = None, unreachable: str | None = None,
+                   *, slurm=None) -> list[str]:
+    """What to type next for `env` of `recipe` (the current one, which a rollback may have changed since);
+    `slurm`: the `SlurmTarget` the install's check ran on, which its forecast line names again (walk 24 #3)."""
     # A kernel k wrote lives outside the state folder: said where the rest is summed up (walk 22 #10).
     kernels = [row for line in kernel_lines(env) for row in wrap(line, 80, "", "  ")]
-    return [*next_step_lines(recipe, assets, done=steps_done(env) if env else frozenset(), unreachable=unreachable),
+    return [*next_step_lines(recipe, assets, done=steps_done(env) if env else frozenset(), unreachable=unreachable,
+                             slurm=slurm),
             *kernels]

@@ -37,6 +37,8 @@ class InstallResult:
     lock_held: bool = False
     """The install did not start: another gc-wizard holds the state folder (not in `to_dict`: the CLI
     says it as its error and exit status)."""
+    slurm: Any = None
+    """The `SlurmTarget` the check ran on (not in `to_dict`): lines said later name it again (walk 24 #3)."""
 
     @classmethod
     def not_started(cls, recipe: str, error: str, *, lock_held: bool = False) -> InstallResult:
@@ -78,9 +80,16 @@ class RollbackResult:
                 "status": self.status}
 
 
-def kept_unchecked(env: str, entry_id: str | None, command: str = "gc-wizard") -> str:
+def kept_unchecked(env: str, entry_id: str | None, command: str = "gc-wizard", slurm=None) -> str:
     """What became of a new environment whose GraphCast check the user stopped, keeping it ("Stop, keep it
-    unchecked"): where it is, and the two commands that finish the job later. Both faces and the history."""
+    unchecked"): where it is, and the two commands that finish the job later. Both faces and the history.
+    `slurm`: the target the check was running on (`SlurmTarget`): the check line names it again (walk 24 #3: pasted
+    without `--slurm`, it ran on the login node), and rollback, which checks here, comes after it with --no-verify."""
+    if slurm is not None:
+        later = (f", and then `{command} rollback {entry_id} --no-verify` makes it current (rollback's own check "
+                 "would run here, not on a node)") if entry_id else ""
+        return (f"The new environment stays at {env}, installed but not checked and not current: "
+                f"`{command} verify --env {env}{slurm.flags()}` checks it on a node{later}.")
     later = f"; `{command} rollback {entry_id}` checks it and makes it current" if entry_id else ""
     return (f"The new environment stays at {env}, installed but not checked and not current: "
             f"`{command} verify --env {env}` checks it{later}.")

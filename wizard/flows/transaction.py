@@ -288,7 +288,7 @@ class _Transaction:
             if keeps_install(self.cancel) and self.plan.mode != "in-place":
                 # "Stop, keep it unchecked": installed and recorded (rollback can make it current, checking it
                 # first), never current now. In place there is no such choice: the user's env is put back.
-                kept = kept_unchecked(str(self.env), self.entry.id, paths.wizard_command())
+                kept = kept_unchecked(str(self.env), self.entry.id, paths.wizard_command(), self.options.slurm)
                 return self.finish("installed", verify=result, stopped=True,
                                    error=f"the GraphCast check was stopped by you; {kept[0].lower()}{kept[1:]}")
             return self.finish("cancelled", error="cancelled during the GraphCast check", verify=result)
@@ -367,7 +367,8 @@ class _Transaction:
                              seconds=time.monotonic() - self.started, verify=verify, error=error,
                              cancelled=status == "cancelled" or stopped, status=status,
                              mode=self.plan.mode, kept=self.kept, moved=moved,
-                             added_packages=[a.to_dict() for a in self.plan.added_packages])
+                             added_packages=[a.to_dict() for a in self.plan.added_packages],
+                             slurm=self.options.slurm)
 
     def crashed(self, exc: BaseException) -> None:
         """Our own code failed mid-way (or the thread was interrupted): record it, undo, never current."""
@@ -390,13 +391,15 @@ class _Transaction:
 def refuse_unreachable_source(plan, *, force: bool, despite: bool, say) -> None:
     """Refuse a plan whose GraphCast source's host does not answer from here (exit 2), unless --force or the user
     chose it knowingly (`despite`: the app's "Install anyway?"). Walk 18: `install --yes` downloaded all 84
-    packages (237 MB cold) and then failed at the GraphCast step, as the plan had said it would."""
-    if not plan.unreachable_source:
+    packages (237 MB cold) and then failed at the GraphCast step, as the plan had said it would. Every source the plan
+    found out of reach counts, the recipe's wheel pages too (walk 24 #1: storage.googleapis.com failed 15 s in)."""
+    reasons = " ".join(plan.unreachable_reasons())
+    if not reasons:
         return
     if not (force or despite):
         # The plan's words name the local source the history remembers, when there is one (`flows.session`).
-        raise SourceUnreachable(f"{plan.unreachable_source} Nothing was downloaded; pass --force to try anyway.")
-    say(f"{'--force: ' if force else ''}{plan.unreachable_source} Installing anyway, as asked.")
+        raise SourceUnreachable(f"{reasons} Nothing was downloaded; pass --force to try anyway.")
+    say(f"{'--force: ' if force else ''}{reasons} Installing anyway, as asked.")
 
 
 class SourceUnreachable(UserError):

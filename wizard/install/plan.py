@@ -59,7 +59,7 @@ from wizard.install.package_files import wheels_in
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.option_values import refuse_option_like
-from wizard.recipes.alternatives import apply_alternative, offer_note, unreachable_links
+from wizard.recipes.alternatives import apply_alternative, links_sentence, unreachable_links
 from wizard.recipes.loader import PromptRule, Recipe
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
 from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
@@ -129,6 +129,10 @@ class Plan:
     """The offline bundle folder the install uses (`--bundle DIR`)."""
     unreachable_source: str | None = None
     """Why the GraphCast source's host cannot be reached from here (checked when planning), or None."""
+    unreachable_links: tuple[str, ...] = ()
+    """The recipe's find-links pages that did not answer when the plan was made (`unreachable_links`): the same
+    check as the GraphCast source's, for every host the recipe's sources name (walk 24 #1: storage.googleapis.com
+    was listed unmarked and the install failed 15 s later, as GitHub's had before walk 18)."""
     download_cache: str | None = None
     """uv's cache folder, where the packages are downloaded to (None: pip's own, or no cache)."""
     added_packages: tuple[AddedPackage, ...] = ()
@@ -146,6 +150,16 @@ class Plan:
 
         steps = tuple(replace(step, argv=tuple(moved(a) for a in step.argv)) for step in self.steps)
         return replace(self, env_dir=Path(env_dir), steps=steps, notes=tuple(moved(n) for n in self.notes))
+
+    def links_sentence(self) -> str | None:
+        """Why the packages' step would fail here (`unreachable_links`), with the way that works: the recipe's
+        alternative source (walk 24 #1/#2), else a bundle or wheelhouse; None when every page answered."""
+        return links_sentence(self.recipe, self.unreachable_links)
+
+    def unreachable_reasons(self) -> list[str]:
+        """Every source of this plan that cannot be reached from here, in words: what the plan marks with ✗, what
+        `install` refuses without --force and what the app's "Install anyway?" asks (one list, walk 24 #1)."""
+        return [text for text in (self.unreachable_source, self.links_sentence()) if text]
 
     def installer_settings(self) -> list[IndexSetting]:
         """The indexes and find-links pages the user's variables and settings files add (`indexes.index_settings`),
@@ -186,6 +200,7 @@ class Plan:
             "disk_gib": self.disk_gib,
             "notes": list(self.notes),
             "unreachable_source": self.unreachable_source,
+            "unreachable_links": list(self.unreachable_links),
             "lock": self.lock,
             "bundle": self.bundle,
             "added_packages": [a.to_dict() for a in self.added_packages],
@@ -679,11 +694,11 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     A lock's or bundle's packages beyond the recipe's are named in the plan, and one no requirement reaches is
     refused unless `allow_extra_packages` (`lock_reach`).
     """
-    offer = None
     if alternative:
         recipe = apply_alternative(recipe, alternative)
-    elif recipe.alternatives and not offline and not find_links and bundle is None and lock is None:
-        offer = offer_note(recipe, unreachable_links(recipe))
+    # Every https page the recipe's sources name is asked, as GraphCast's host is below (walk 24 #1); offline or from
+    # a bundle no page is read. Said once, on the page's own line in the Sources block (no note besides it).
+    pages = () if offline or bundle is not None else tuple(unreachable_links(recipe))
     # Before anything is read from them; each is named where its links lead from now on, so a link changed after
     # the check changes nothing uv reads (twenty-second hostile pass P1).
     recipe, find_links, graphcast_src = refuse_swappable_sources(recipe, tuple(find_links), graphcast_src)
@@ -731,8 +746,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     # Its own field, not a note: both faces show it once, on the GraphCast source's line (and `install` refuses
     # with it); as a note too it was said twice (walk 19 #10).
     unreachable = None if offline else unreachable_source(plan.graphcast_src)
-    notes = ((offer,) if offer else ()) + plan.notes
-    return dataclasses.replace(plan, notes=notes, unreachable_source=unreachable)
+    return dataclasses.replace(plan, unreachable_source=unreachable, unreachable_links=pages)
 
 
 def _added(what: str, recipe: Recipe, lock: Path, folders: tuple[str, ...], python: PythonChoice,

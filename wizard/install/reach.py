@@ -206,6 +206,17 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
                      f"`git clone https://github.com/google-deepmind/graphcast && git -C graphcast checkout "
                      f"v{version}`, copy the folder here, then use it with `--graphcast-src DIR` (in the app: g on "
                      f"the Plan screen; or set GC_WIZARD_GRAPHCAST_SRC=DIR).")
+    alternatives = [a for a in getattr(recipe, "alternatives", ()) or ()
+                    if not any(h.host in link for h in hosts for link in a.find_links)]
+    pages = [h for h in hosts if h.role == "jax-releases"
+             or any(f"://{h.host}/" in link for link in getattr(recipe, "find_links", ()) or ())]
+    if pages and alternatives:
+        # Walk 24 #2: the fix that works on the same server (the walker's Alt src installed in a minute) comes first,
+        # before a bundle made elsewhere.
+        offers = " or ".join(f"`--alternative {a.id}`" for a in alternatives)
+        parts.append(f"The same stack can come from PyPI instead: install again with {offers} ("
+                     f"{alternatives[0].title}{'' if alternatives[0].gpu_checked else '; it needs the GPU check'}; "
+                     "in the app: a on the Plan screen).")
     if roles & {"jax-releases", "index", "other", "proxy"}:
         setting = configured_index([*(h.host for h in hosts), *(a.host for a in answered)], environ)
         if setting is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import ssl
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from packaging.requirements import Requirement
@@ -69,15 +70,34 @@ def reachable(url: str, timeout: float = REACH_TIMEOUT) -> bool:
 
 
 def unreachable_links(recipe: Recipe, timeout: float = REACH_TIMEOUT) -> list[str]:
-    """The recipe's https find-links pages that do not answer from here."""
-    return [link for link in recipe.find_links if link.startswith("https://") and not reachable(link, timeout)]
+    """The recipe's https find-links pages and extra indexes that do not answer from here: every place its packages
+    come from besides the package index the user's settings choose (walk 24 #1)."""
+    places = dict.fromkeys((*recipe.find_links, *getattr(recipe, "extra_index_urls", ())))
+    # The host alone is asked (any answer counts), never the page: a URL's user:password or token stays unsent.
+    return [link for link in places if link.startswith("https://") and not reachable(f"https://{_host(link)}/", timeout)]
 
 
-def offer_note(recipe: Recipe, unreachable: list[str]) -> str | None:
-    """The plan note that offers the recipe's alternatives when its wheel page cannot be reached."""
-    if not unreachable or not recipe.alternatives:
+def _host(link: str) -> str:
+    """`host[:port]` of a URL, without the user and password a private index's URL may carry."""
+    parts = urllib.parse.urlsplit(link)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{parts.hostname or ''}{f':{port}' if port else ''}"
+
+
+def links_sentence(recipe: Recipe, unreachable: list[str] | tuple[str, ...]) -> str | None:
+    """The sentence for a plan whose recipe's wheel pages do not answer from here: the install would fail at the
+    packages' step, and the way that works here (walk 24 #1/#2): the recipe's alternative source first (the
+    walker's Alt src installed in a minute where the recipe's page could not be reached), else a bundle."""
+    if not unreachable:
         return None
-    offers = "; ".join(f"--alternative {a.id} ({a.title}{'' if a.gpu_checked else ', ' + GPU_CHECK})"
-                       for a in recipe.alternatives)
-    return (f"{', '.join(unreachable)} cannot be reached from here, so this install will fail as planned. "
-            f"The same stack can come from PyPI instead: {offers}. In the app: a on the Plan screen.")
+    hosts = ", ".join(dict.fromkeys(_host(link) for link in unreachable))  # no user:password said
+    text = f"{hosts} cannot be reached from here, so the packages' step would fail (the recipe's wheels come from there)."
+    if recipe.alternatives:
+        offers = "; ".join(f"--alternative {a.id} ({a.title}{'' if a.gpu_checked else ', ' + GPU_CHECK})"
+                           for a in recipe.alternatives)
+        return f"{text} The same stack can come from PyPI instead: {offers}."
+    return (f"{text} Bring the wheels on a bundle made where {hosts} answers (`gc-wizard bundle {recipe.id}`), "
+            "or as a wheelhouse given with --find-links DIR --offline.")

@@ -39,6 +39,8 @@ class Context:
     """Other CUDA frameworks in the environment (torch, tensorflow) that bring their own cuDNN."""
     recipe: str | None = None
     """The recipe the environment was installed from (its gc-wizard marker): fixes name recipes of its family."""
+    slurm_login_node: bool | None = None
+    """The check ran here, on a machine with no GPU device, where Slurm's srun answers (a cluster's login node)."""
 
     @classmethod
     def merge(cls, context: Context | None, facts: Any, gpu_memory: tuple[int, int] | None) -> Context:
@@ -150,6 +152,11 @@ def rank(symptom: str, ctx: Context) -> tuple[dict[str, str], ...]:
                 f"the driver supports CUDA {ctx.driver_cuda}, the jaxlib needs CUDA {ctx.jaxlib_cuda}",
                 "`nvidia-smi`")
     elif symptom == "no_cuda_device":
+        if ctx.slurm_login_node:  # walk 24 #3: the causes named WSL and exclusive mode, never the node it ran on
+            add(98, "slurm_login_node", "this is a login node with no GPU, and Slurm is here",
+                "the check ran on this machine, not on a GPU node: add `--slurm [PARTITION]` "
+                "(`gc-wizard verify --env DIR --slurm`) to run it on one through srun",
+                "`gc-wizard detect --slurm` shows the GPU node's GPUs")
         if ctx.driver_present is False:
             add(95, "driver_not_loaded", "no NVIDIA driver is reachable", "detection found no working driver",
                 "`nvidia-smi` on the node that runs the job")

@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
 from wizard.security import cut
+from wizard.verify.causes import Context
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.inspect_env import inspect_env
 from wizard.verify.probe import PROBE_PATH
@@ -343,6 +344,15 @@ def _env_context(env: Path, child_env: dict[str, str]):
         return None
 
 
+def _login_node() -> bool:
+    """Whether this machine looks like a cluster's login node: no NVIDIA device file, and Slurm's srun on PATH.
+    Walk 24 #3: a GPU check pasted without `--slurm` ran here and failed with `no_cuda_device`, whose causes never
+    said "add --slurm" although the app on the same machine said "This node has no GPU, but Slurm is here"."""
+    from wizard.detect.slurm import srun_on_path  # deferred: only a failed check asks
+
+    return srun_on_path() and not any(Path("/dev").glob("nvidia[0-9]*"))
+
+
 def _fallback_finding(tier: Tier | None, log: Path, timed_out: bool, timeout: float) -> Finding:
     name = tier.name if tier else "the probe"
     error = (tier.error if tier else None) or {}
@@ -571,7 +581,10 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
               child_env: dict[str, str], launcher: Sequence[str], log_file: Path, timeout: float,
               removed: Sequence[Mapping[str, str]] = ()) -> list[Finding]:
     """Known failures in what the probe printed; else srun's own words; else a plain "it failed"."""
-    findings = diagnose_text(_failure_text(stream, tiers), facts, context=_env_context(env, child_env))
+    context = _env_context(env, child_env)
+    if not launcher and _login_node():
+        context = replace(context or Context(), slurm_login_node=True)
+    findings = diagnose_text(_failure_text(stream, tiers), facts, context=context)
     if launcher and not stream.started:
         findings = _launcher_finding(stream, launcher, run, log_file) or findings
     elif launcher and not findings and any(" error" in line or "slurmstepd" in line for line in stream.srun):

@@ -101,8 +101,9 @@ def test_a_forecast_that_worked_says_the_model_note_and_what_to_do_next(isolated
     at = lines.index("Next:")
     assert lines[at - 1] == "    /state/forecasts/x.nc"
     me = program_command()
-    assert lines[at + 1:at + 5] == [
+    assert lines[at + 1:at + 6] == [
         "  all 4 steps this example dataset holds:",
+        f"    export GC_WIZARD_HOME={isolated_state}",  # walk 24 #4: as install's Next lines
         f"    {me} forecast --env /envs/a --assets '/lab assets' --steps 4",
         "  read the predictions (NetCDF) with xarray, in the environment's Python:",
         f"    /envs/a/bin/python -c {shlex.quote(_read('/state/forecasts/x.nc'))}"]
@@ -113,3 +114,43 @@ def test_a_forecast_that_worked_says_the_model_note_and_what_to_do_next(isolated
 def _read(path: str) -> str:
     """The Python the line runs: xarray (GraphCast's own dependency, in every environment) opening the output."""
     return f"import xarray; print(xarray.open_dataset({path!r}))"
+
+
+def test_forecast_and_stopped_check_lines_keep_the_state_folder_and_the_slurm_target(isolated_state, monkeypatch):
+    """Walk 24 #3/#4: after `forecast --slurm gpu --srun-arg=--time=30` the Next line dropped both `--slurm` and the
+    `export GC_WIZARD_HOME=…` install's lines carry (pasted in a new shell: "there is no current environment yet"),
+    and the stopped check's `verify --env` ran on the login node. One builder (`wizard_lines` with
+    `SlurmTarget.flags`) makes them all."""
+    from wizard.after.forecast import ForecastResult, describe
+    from wizard.detect.slurm import SlurmTarget
+    from wizard.flows.results import kept_unchecked
+    from wizard.paths import program_command
+
+    slurm = SlurmTarget(partition="gpu", srun_args=("--time=30",))
+    result = ForecastResult(ok=True, env="/envs/a", graphcast_version="0.1.1", model="GraphCast_small", steps=1,
+                            dataset="source-era5_date-2022-01-01_res-1.0_levels-13_steps-04.nc", backend="gpu",
+                            finite=True, output="/state/forecasts/x.nc", log="/l", assets={"source": "/lab"},
+                            where={"node": "vm", "via": "srun"}, slurm=slurm)
+    lines = describe(result)
+    at = lines.index("  all 4 steps this example dataset holds:")
+    assert lines[at + 1:at + 3] == [
+        f"    export GC_WIZARD_HOME={isolated_state}",
+        f"    {program_command()} forecast --env /envs/a --assets /lab --steps 4 --slurm gpu --srun-arg=--time=30"]
+    kept = kept_unchecked("/envs/a", "20261128-051128-db74", "gc-wizard", slurm)
+    assert "`gc-wizard verify --env /envs/a --slurm gpu --srun-arg=--time=30` checks it on a node" in kept
+    assert "`gc-wizard rollback 20261128-051128-db74 --no-verify`" in kept
+    assert "--slurm" not in kept_unchecked("/envs/a", "x", "gc-wizard")  # no target, no flag
+
+
+def test_an_install_checked_through_srun_names_the_node_again_in_its_forecast_line(isolated_state):
+    """Walk 24 #3: after `install --slurm gpu`, the Next forecast line ran on the login node (no GPU)."""
+    from wizard.detect.slurm import SlurmTarget
+    from wizard.flows.next_lines import next_lines
+    from wizard.flows.results import InstallResult
+
+    result = InstallResult(ok=True, recipe="jax0.4.23-cpu", env=str(isolated_state / "envs" / "e"), log="/l",
+                           entry_id="x", seconds=1.0, status="verified", slurm=SlurmTarget(partition="gpu"))
+    words = " ".join(" ".join(next_lines(result, assets="/lab")).replace("\\", " ").split())
+    assert "forecast --assets /lab --slurm gpu" in words, words
+    result.slurm = None
+    assert "--slurm" not in " ".join(next_lines(result, assets="/lab"))

@@ -415,3 +415,21 @@ def test_capped_blocks_cut_only_overlong_lines_to_their_ends_across_block_edges(
         text = "x" * chance.randint(0, 40) + "".join(chance.choice("abcab\n\r") for _ in range(chance.randint(0, 60)))
         cuts = diagnose.LineCuts()
         assert ("".join(diagnose.capped_blocks(io.StringIO(text), cuts)), cuts.count) == expected(text), repr(text)
+
+
+def test_no_cuda_device_on_a_login_node_where_slurm_answers_says_add_slurm_first(tmp_path, monkeypatch):
+    """Walk 24 #3: `verify --env GPU_ENV` pasted without `--slurm` ran on the login node and failed with
+    no_cuda_device, whose causes named CUDA_VISIBLE_DEVICES, exclusive mode and WSL, never the node it ran on."""
+    from wizard.verify import check
+    from wizard.verify.causes import Context, rank
+
+    assert not list(Path("/dev").glob("nvidia[0-9]*")), "this test needs a machine without an NVIDIA device"
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert not check._login_node()  # no srun: not a cluster
+    srun = tmp_path / "srun"
+    srun.write_text("#!/bin/sh\nexit 0\n")
+    srun.chmod(0o755)
+    assert check._login_node()
+    first = rank("no_cuda_device", Context(driver_present=True, slurm_login_node=True))[0]
+    assert first["id"] == "slurm_login_node" and "--slurm" in first["why"]
+    assert "slurm_login_node" not in [c["id"] for c in rank("no_cuda_device", Context(driver_present=True))]

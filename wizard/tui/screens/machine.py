@@ -160,7 +160,12 @@ class MachineScreen(Screen[str]):
             recommended_line,
             where_sentence,
         )
-        from wizard.flows.history import current_env_text, installed_recipes, returning_user_line
+        from wizard.flows.history import (
+            current_env_text,
+            installed_recipes,
+            returning_user_line,
+            unreachable_page_seen,
+        )
 
         problems = problem_lines(self.facts)
         box = self.query_one("#problems", Static)
@@ -173,7 +178,9 @@ class MachineScreen(Screen[str]):
         recommended = next((m for m in self.matches if m.recommended), None)
         text = "Press Enter to choose a recipe."
         if recommended is not None:
-            text = f"{recommended_line(recommended, installed_recipes().get(recommended.recipe.id))}\n{text}"
+            line = recommended_line(recommended, installed_recipes().get(recommended.recipe.id),
+                                    unreachable_page_seen(recommended.recipe))
+            text = f"{line}\n{text}"
         if self.slurm is None and self.partitions:
             text = (f"This node has no GPU, but Slurm is here (partitions: {', '.join(self.partitions[:5])}). "
                     "Press g to detect on a GPU node through srun; the install then runs here and the "

@@ -243,13 +243,16 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
             return
         options = replace(self.options, force=force or self.options.force)
         approved = ApprovedPlan(self.plan, options, self.download_bytes)
-        if self.verdict is not None and self.verdict.unreachable:
-            # Asked first: every package would download, then the GraphCast step fail.
+        reasons = [self.verdict.unreachable] if self.verdict is not None and self.verdict.unreachable else []
+        reasons += [text for text in self.plan.unreachable_reasons() if text != self.plan.unreachable_source]
+        if reasons:
+            # Asked first: every package would download, then the GraphCast step fail (or the packages' own page
+            # not answer: walk 24 #1).
             from wizard.flows.describe_plan import (
                 with_keys,  # deferred, as plan_lines: loaded once a plan is shown
             )
 
-            question = f"{with_keys(self.verdict.unreachable)}\n\nInstall anyway?"
+            question = f"{with_keys(' '.join(reasons))}\n\nInstall anyway?"
 
             def answered(yes: bool | None) -> None:
                 if yes:  # asked and answered: the install does not refuse it again

@@ -173,14 +173,17 @@ def _where(place: Path, given: Path, *, link: bool) -> str:
     return f"{place}, where a link in it leads,"
 
 
-def swap_risk(path: Path, *, inside: bool = True) -> tuple[Path, str, str] | None:
+def swap_risk(path: Path, *, inside: bool = True, above: bool = False) -> tuple[Path, str, str] | None:
     """(place, why, fix) for the first place that lets another user swap `path`, or None; a path that does not
     exist is left to its reader to name. `inside`: for a folder, what it holds too (not for a link's target found
-    inside, so a link back up cannot loop)."""
-    return _resolve_and_check(Path(os.path.abspath(path)), inside=inside)[1]
+    inside, so a link back up cannot loop). `above`: `path` is the nearest existing folder above something not made
+    yet, judged as every folder on a way is (a sticky bit excuses it: another user's copy made first would be theirs,
+    and judged as such once it exists)."""
+    return _resolve_and_check(Path(os.path.abspath(path)), inside=inside, above=above)[1]
 
 
-def _resolve_and_check(path: Path, *, inside: bool = True) -> tuple[Path, tuple[Path, str, str] | None]:
+def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False
+                       ) -> tuple[Path, tuple[Path, str, str] | None]:
     """(where `path` leads, the first risk on its way or None). The way is walked once (`_way`): every folder
     it passes through and every link it follows, those inside a link's target too, are the places looked at,
     and where the walk ends is the path returned, so what is checked is what is read."""
@@ -196,7 +199,7 @@ def _resolve_and_check(path: Path, *, inside: bool = True) -> tuple[Path, tuple[
             return resolved or path, found
     if resolved is None:  # changed under the walk (a link gone): nothing on the way was another user's
         return path, None
-    found = _risk(resolved, me, above=False, info=info)
+    found = _risk(resolved, me, above=above, info=info)
     if found or not inside or not stat.S_ISDIR(info.st_mode):
         return resolved, found
     return resolved, _inside(resolved, me)

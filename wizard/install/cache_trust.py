@@ -37,7 +37,9 @@ def cache_risk(cache: Path) -> str | None:
     place = Path(os.path.abspath(cache))
     while not os.path.lexists(place) and place != place.parent:
         place = place.parent
-    found = swap_risk(place, inside=False)
+    # A cache not made yet, under a sticky folder such as /tmp or /dev/shm: another user could only have made it
+    # first, and then it exists, is theirs, and is refused here; what uv makes there is root's alone.
+    found = swap_risk(place, inside=False, above=place != Path(os.path.abspath(cache)))
     if found is None:
         return None
     where, why, _fix = found

@@ -38,8 +38,10 @@ SECRET_QUESTION_RE = LazyPattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re
 #: `/` and `\\` — uv (the `url` crate) and browsers read `https:/u:PW@host`, `https:///u:PW@host` and
 #: `http:\\/u:PW@host` as `https://u:PW@host` and send the login (25th hostile pass (part A) P1: such a password was
 #: printed by plan, its --json, the refusals, the install log and the report, as the rules below knew `://` only).
-#: Every rule that finds a URL's authority starts with this one piece. At most 8 separators.
-_SCHEME = (r"(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*://"
+#: Every rule that finds a URL's authority starts with this one piece. At most 8 separators. The lookahead first: a
+#: word start with no `:/` or `:\\` after its scheme-like run fails in one scan of the word, not three (the
+#: alternation alone made masking a whole 660 KB log about 1.2 times slower).
+_SCHEME = (r"(?<![A-Za-z0-9+.-])(?=[A-Za-z][A-Za-z0-9+.-]*:[/\\])(?:[A-Za-z][A-Za-z0-9+.-]*://"
            r"|(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):[/\\]{1,8})")
 #: The literal words every text `_SCHEME` matches holds one of (a rule's needles).
 _SCHEME_NEEDLES = (":/", ":\\")

@@ -65,6 +65,21 @@ def test_the_pip_installer_gets_the_same_rule(tiny, tmp_path):
     assert _step_env(plan, "install-requirements")["PIP_CACHE_DIR"] == str(state_dir() / "cache" / "pip")
 
 
+
+def test_a_pip_cache_named_in_a_pip_conf_is_judged_as_one_named_by_a_variable(tiny, tmp_path):
+    """pip reads `cache-dir` from its settings files too; the rule read only the variables and the default, so a lab
+    pip.conf's shared 0777 cache was used as it was (a gap the P1 fixer named)."""
+    cache = open_folder(tmp_path / "ww") / "pip"
+    conf = tmp_path / "pip.conf"
+    conf.write_text(f"[global]\ncache-dir = {cache}\n")
+    assert pip_cache({"PIP_CONFIG_FILE": str(conf)}) == cache
+    assert pip_cache({"PIP_CONFIG_FILE": str(conf), "PIP_CACHE_DIR": str(tmp_path / "own")}) == tmp_path / "own"
+    conf.write_text(f"[global]\ncache-dir = {cache}\n[install]\nno-cache-dir = true\n")
+    assert pip_cache({"PIP_CONFIG_FILE": str(conf)}) is None
+    conf.write_text(f"[global]\ncache-dir = {cache}\n")
+    plan = _plan(tiny, {"PIP_CONFIG_FILE": str(conf)}, "--installer", "pip")
+    assert _step_env(plan, "install-requirements")["PIP_CACHE_DIR"] == str(state_dir() / "cache" / "pip")
+
 def _uv(*argv: str, env: dict[str, str]) -> None:
     from uv import find_uv_bin
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wizard import paths
+from wizard.installer_files import pip_files, pip_settings
 from wizard.source_trust import swap_risk
 
 
@@ -28,6 +29,14 @@ def pip_cache(environ: Mapping[str, str]) -> Path | None:
         return None
     if environ.get("PIP_CACHE_DIR"):
         return Path(os.path.abspath(os.path.expanduser(environ["PIP_CACHE_DIR"])))
+    # A pip.conf's `cache-dir`/`no-cache-dir` (`[install]` over `[global]`; the file that wins first): pip reads it
+    # there too, so a lab's shared cache named in a settings file is judged like one named by a variable.
+    for path in pip_files(environ):
+        settings = pip_settings(path, ("global", "install"))
+        if settings.get("no-cache-dir", "").strip().lower() in ("1", "true", "yes", "on"):
+            return None
+        if settings.get("cache-dir", "").strip():
+            return Path(os.path.abspath(os.path.expanduser(settings["cache-dir"].strip())))
     base = environ.get("XDG_CACHE_HOME") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".cache")
     return Path(os.path.abspath(base)) / "pip"
 

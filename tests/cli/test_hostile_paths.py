@@ -203,3 +203,4 @@ def test_a_file_where_a_folder_must_be_is_named_as_a_file_for_every_path_a_user_
     for wrong in ("does not exist", "create it first", "not writable", "File exists"):
         assert wrong not in proc.stderr, proc.stderr
     assert afile.read_text() == "mine\n" and tiny.history() == []
+    assert "==> Bundling" not in proc.stdout, proc.stdout  # a refused place is never announced as the work's

@@ -18,6 +18,7 @@ from wizard.flows.cluster import (
     add_assets,
     bundle_logged,
     bundle_source,
+    check_bundle_out,
     check_lock_out,
     compile_lock,
     default_lock_name,
@@ -67,6 +68,7 @@ def run_bundle(args: argparse.Namespace) -> int:
         check_assets(args.assets, model=args.model, dataset=args.dataset)
     elif args.assets or args.model or args.dataset:
         raise UserError("--assets, --model and --dataset choose the forecast's files: add --with-assets.")
+    check_bundle_out(out)  # refused before "==> Bundling … into OUT" is said
     log.write(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}\n")
     source, caution = bundle_source(recipe, graphcast_src)
     if caution:  # the bundle carries what this checkout builds into: said as the plan and install say it

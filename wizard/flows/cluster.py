@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from wizard.after.bundle_assets import add_assets as add_assets
+from wizard.install.bundle import check_bundle_out as check_bundle_out
 from wizard.install.bundle import make_bundle as make_bundle
 from wizard.install.bundle import read_manifest as read_manifest
 from wizard.install.lockfile import check_lock_out as check_lock_out
@@ -21,9 +22,8 @@ from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import Recipe, get_recipe
 
-__all__ = ["add_assets", "bundle_logged", "bundle_source", "check_lock_out", "compile_lock", "default_lock_name",
-           "make_bundle", "python_for",
-           "read_manifest", "recipe_to_pin"]
+__all__ = ["add_assets", "bundle_logged", "bundle_source", "check_bundle_out", "check_lock_out", "compile_lock",
+           "default_lock_name", "make_bundle", "python_for", "read_manifest", "recipe_to_pin"]
 
 
 def recipe_to_pin(recipe_id: str, recipes_dirs: Sequence[str] | None, alternative: str | None = None) -> Recipe:

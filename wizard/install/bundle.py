@@ -174,15 +174,22 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
     return manifest
 
 
-def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
-                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None) -> dict[str, Any]:
-    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
-    started = time.monotonic()
+def check_bundle_out(out: Path) -> Path:
+    """`out` as a bundle is written there (absolute), or the refusal (exit 2) of a place it cannot be: a file in the
+    way, a folder that is not new or empty, one the wizard cannot write. Why apart: `bundle` says "==> Bundling …
+    into OUT" before the work, and said it before refusing OUT (noted by the 25th pass (part A) P3 fixer)."""
     out = Path(out).expanduser().absolute()
     refuse_file_in_the_way("--out", out, "choose another --out", itself=True)  # named as a file (25th pass (A) P3)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserError(f"--out {out} {_unfinished(out) or 'must be a new or empty folder'}.")
-    out = check_out_folder("--out", out, runs="`install --bundle` would then install", folder=True)
+    return check_out_folder("--out", out, runs="`install --bundle` would then install", folder=True)
+
+
+def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
+                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None) -> dict[str, Any]:
+    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
+    started = time.monotonic()
+    out = check_bundle_out(out)
     # What the bundle's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
     recipe, find_links, graphcast_src = refuse_swappable_sources(recipe, find_links, graphcast_src)
     missing = outside_index_problem(recipe, find_links, graphcast_src)

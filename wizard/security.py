@@ -37,14 +37,15 @@ SECRET_QUESTION_RE = LazyPattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re
 #: WHATWG URL standard calls special (http, https, ws, wss, ftp, file; also after a `git+`-style prefix) any run of
 #: `/` and `\\` — uv (the `url` crate) and browsers read `https:/u:PW@host`, `https:///u:PW@host` and
 #: `http:\\/u:PW@host` as `https://u:PW@host` and send the login (25th hostile pass (part A) P1: such a password was
-#: printed by plan, its --json, the refusals, the install log and the report, as the rules below knew `://` only).
+#: printed by plan, its --json, the refusals, the install log and the report, as the rules below knew `://` only);
+#: with no separator at all too (`https:@u:PW@host` is sent as `https://%40u:PW@host`: pass 26's early look, P1).
 #: Every rule that finds a URL's authority starts with this one piece. At most 8 separators. The lookahead first: a
 #: word start with no `:/` or `:\\` after its scheme-like run fails in one scan of the word, not three (the
 #: alternation alone made masking a whole 660 KB log about 1.2 times slower).
-_SCHEME = (r"(?<![A-Za-z0-9+.-])(?=[A-Za-z][A-Za-z0-9+.-]*:[/\\])(?:[A-Za-z][A-Za-z0-9+.-]*://"
-           r"|(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):[/\\]{1,8})")
+_SCHEME = (r"(?<![A-Za-z0-9+.-])(?=[A-Za-z][A-Za-z0-9+.-]*:)(?:[A-Za-z][A-Za-z0-9+.-]*://"
+           r"|(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):[/\\]{0,8})")
 #: The literal words every text `_SCHEME` matches holds one of (a rule's needles).
-_SCHEME_NEEDLES = (":/", ":\\")
+_SCHEME_NEEDLES = (":/", ":\\", "http:", "https:", "ftp:", "file:", "ws:", "wss:")
 
 #: `scheme://user:secret@` (the user group is kept by default, unless it is the credential itself:
 #: `_user_is_secret`, `_shows_user`); `scheme://name@` without a password is left alone when the name reads as an
@@ -413,9 +414,11 @@ class _Rule(LazyPattern):
 
     __slots__ = ("needles", "folded")
 
-    def __init__(self, source: str, *needles: str, flags: int = 0) -> None:
+    def __init__(self, source: str, *needles: str, flags: int = 0, fold_needles: bool = False) -> None:
         super().__init__(source, flags)
-        self.folded = bool(flags & re.IGNORECASE) or source.startswith("(?i)")
+        # `fold_needles`: the pattern holds a case-blind part (`_SCHEME`'s `(?i:https?…)`), so its needles are looked
+        # up in the folded text even though the pattern as a whole is not IGNORECASE.
+        self.folded = bool(flags & re.IGNORECASE) or source.startswith("(?i)") or fold_needles
         self.needles = tuple(_fold(n) for n in needles) if self.folded else needles
         _RULES.append(self)
 
@@ -481,8 +484,8 @@ _URL_USERINFO = _Rule(
 #: it). Bounded (256 + 512 characters), as a line of `x://a:/…` is scanned from every scheme.
 _URL_ODD_USERINFO = _Rule(
     rf"(?P<scheme>{_SCHEME})"
-    r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:/|$))[^@\n\r\t \"'<>]{0,768})@"
-    r"(?=[A-Za-z0-9\[])", *_SCHEME_NEEDLES)
+    r"(?P<userinfo>@{0,8}[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:/|$))[^@\n\r\t \"'<>]{0,768})@"
+    r"(?=[A-Za-z0-9\[])", *_SCHEME_NEEDLES, fold_needles=True)
 #: A password with a blank inside it (`https://u:SEKa SEKtail@host`, `https://:TOK EN@host`, a tab or NBSP between):
 #: the rules above stop at the blank, so `_URL_PORT_PASSWORD` masked the first word as a port-shaped password and the
 #: words after it, up to the `@` a host follows, were printed (24th hostile pass (part A) P4: a recipe's `find_links`
@@ -497,19 +500,20 @@ _URL_ODD_USERINFO = _Rule(
 #: password read as a port; both the digits and the words after them were printed).
 _URL_SPACED_USERINFO = _Rule(
     rf"(?P<scheme>{_SCHEME})"
-    r"(?P<userinfo>[^\s/@:\"'<>]{0,256}:(?:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
+    r"(?P<userinfo>@{0,8}[^\s/@:\"'<>]{0,256}:(?:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
     r"(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}(?=@)"
     r"|[\d.]{1,5}(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}"
     r"(?=@(?:[A-Za-z0-9][A-Za-z0-9.-]{0,253}|\[[0-9A-Fa-f:.]{1,64}\])(?:[/?#]|:\d))))@"
-    r"(?=[A-Za-z0-9\[])", *_SCHEME_NEEDLES)
+    r"(?=[A-Za-z0-9\[])", *_SCHEME_NEEDLES, fold_needles=True)
 #: What ends the plain rule's password: one holding any of these is the odd rule's to mask.
 _ODD_PASSWORD = LazyPattern("[/\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 #: A password that a parser took for the port, the `@` and host lost (split off at a blank, or cut by a paste):
 #: `https://user:PASSWORD` — and pip's own words for it, "Port could not be cast to integer value as 'PASSWORD'"
 #: (twenty-third hostile pass P1). Not a number (a real port), nor a version (`ubuntu:22.04`).
 _URL_PORT_PASSWORD = _Rule(
-    rf"(?P<head>{_SCHEME}[^\s/@:\"'<>]{{1,256}}:)"
-    r"(?P<password>(?![\d.]*(?:[/\s\"'<>]|$))[^\s/@:\"'<>]{1,512})(?=[/\s\"'<>]|$)", *_SCHEME_NEEDLES)
+    rf"(?P<head>{_SCHEME}@{{0,8}}[^\s/@:\"'<>]{{1,256}}:)"
+    r"(?P<password>(?![\d.]*(?:[/\s\"'<>]|$))[^\s/@:\"'<>]{1,512})(?=[/\s\"'<>]|$)", *_SCHEME_NEEDLES,
+    fold_needles=True)
 _PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?!<redacted>)[^'\"\s]+", 'port could not')
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
 #: or proxy setting): a password all the same (eleventh hostile pass #41), whatever it holds — an `@` or a `:` of its
@@ -517,7 +521,7 @@ _PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?
 #: (`TOKEN:@host`: the user name is the credential, twentieth pass P1). Not an image digest
 #: (`jax:0.4@sha256:…`), nor a word after a path or another address's part.
 _BARE_USERINFO = _Rule(
-    r"(?<![\w.+/:@%-])(?!(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):[/\\])"  # a URL's scheme: `_SCHEME`'s
+    r"(?<![\w.+/:@%-])(?!(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):)"  # a URL's scheme: `_SCHEME`'s
     r"(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]*?)@"
     r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))", '@')
 #: A line of a settings file quoted by an installer's parse error, after its number and gutter (uv's TOML errors:
@@ -712,7 +716,7 @@ _STANDALONE = _Rule(
 #: character, and `https://` + `a:`×4 M in an edited history.json took 140 times its size (eighteenth hostile pass
 #: P8); a query after a longer path is still masked by `_BARE_QUERY`.
 _URL_QUERY = _Rule(rf"(?P<head>{_SCHEME}(?:[^\s?#\"'<>:]|:(?!//)){{0,4096}}\?)"
-                        r"(?P<query>[^\s#\"'<>)]+)", *_SCHEME_NEEDLES)
+                        r"(?P<query>[^\s#\"'<>)]+)", *_SCHEME_NEEDLES, fold_needles=True)
 #: A query that follows a bare path, with no scheme or host before it: pip's retry line quotes only the
 #: path of the URL it retries (`… Connection refused')': /graphcast-0.1.1.whl?X-Amz-Signature=…`). It starts
 #: at the `?` itself (a character other than a space before it, a `name=` after it), so the search stays linear
@@ -775,7 +779,7 @@ def holds_mask(text: str) -> bool:
     """Whether `text` carries the mask in a secret's place — `<redacted>` anywhere, or a URL's password as
     `user:***@` — so it is a value saved masked, not one that can be used: a URL sent as it is asks the server
     for `***` as the password (eleventh hostile pass #161: an answers file replayed so failed at the download)."""
-    return MASK in text or bool(re.search(r":[/\\]{1,8}[^\s/\\@]*:\*\*\*@", text))
+    return MASK in text or ":***@" in text  # `user:***@`, whatever separates it from its scheme
 
 
 def _userinfo(match: re.Match, keep_user: bool = False) -> str:
@@ -850,7 +854,7 @@ def _password(match: re.Match) -> str:
 #: dots, a commit hash has no upper case) — on any host; on the hosts that take a credential as a path segment
 #: (`_PATH_CREDENTIAL_HOSTS`) that segment is one by its place, whatever it looks like. The scheme in any case
 #: (`HTTPS://`).
-_URL_PATH = _Rule(r"(?P<head>\bhttps?:[/\\]{1,8}[^\s/\\\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", *_SCHEME_NEEDLES,
+_URL_PATH = _Rule(r"(?P<head>\bhttps?:[/\\]{0,8}[^\s/\\\"'<>]+)(?P<path>/[^\s?#\"'<>)]*)", *_SCHEME_NEEDLES,
                   flags=re.IGNORECASE)
 _PATH_TOKEN = LazyPattern(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[A-Za-z0-9_-]{20,}$")
 
@@ -879,7 +883,7 @@ _PATH_CREDENTIAL_HOSTS = (
 def _credential_segment(head: str, segments: list[str]) -> int | None:
     """The index in `segments` (a URL's path split at `/`, the first one empty) of the segment that is a credential by
     its place on the URL's host (`_PATH_CREDENTIAL_HOSTS`), or None."""
-    authority = re.split(r":[/\\]{1,8}", head, maxsplit=1)[-1]  # `https:/host` as uv reads it, as `_SCHEME` does
+    authority = re.split(r":[/\\]{0,8}", head, maxsplit=1)[-1]  # `https:/host` as uv reads it, as `_SCHEME` does
     userinfo, at, hostport = authority.rpartition("@")
     host = hostport.rsplit(":", 1)[0] if not hostport.endswith("]") else hostport
     host = host.lower().rstrip(".")

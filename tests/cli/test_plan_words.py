@@ -92,7 +92,7 @@ def test_a_url_with_one_or_three_slashes_or_a_backslash_keeps_its_password_out_o
     login at host; the plan, `plan --json` and the `--find-links`/`--graphcast-src` refusals printed the password."""
     monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
     online = [a for a in tiny.args()[:-1] if a != "--offline"]
-    for separator in ("/", "///", "\\/"):
+    for separator in ("/", "///", "\\/", "@", ""):
         url = f"https:{separator}u:SEKslash9@127.0.0.1:9/simple/"
         runs = [run_inproc("plan", "tiny-a", *online, env={"UV_EXTRA_INDEX_URL": url}),
                 run_inproc("plan", "tiny-a", *online, "--json", env={"UV_EXTRA_INDEX_URL": url}),

@@ -766,7 +766,7 @@ def test_a_port_then_words_then_a_mail_address_stays(text):
 
 # 25th hostile pass (part A) P1: uv (the `url` crate) and browsers read `https:/u:PW@host`, `https:///u:PW@host` and
 # `http:\/u:PW@host` as `https://u:PW@host`; every rule that finds a URL's authority knew `://` only.
-@pytest.mark.parametrize("separator", ["/", "///", "\\/", "\\", "/\\", "////"])
+@pytest.mark.parametrize("separator", ["/", "///", "\\/", "\\", "/\\", "////", "", "@"])
 @pytest.mark.parametrize("shape, secret", [
     ("https:{sep}u:SEKodd1@127.0.0.1:9/simple/", "SEKodd1"),  # user and password
     ("UV_EXTRA_INDEX_URL=HTTPS:{sep}u:SEKodd2@host.example/simple/", "SEKodd2"),  # upper-case special scheme

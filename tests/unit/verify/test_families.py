@@ -3197,3 +3197,39 @@ def test_batch_80_the_hook_without_nvml_on_a_host_stays_the_driver():
     line = ("nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared "
             "object file: no such file or directory: unknown\n")
     assert [f.id for f in diagnose_text(line)][:1] == ["driver_not_loaded"]
+
+
+# Batch 82: a jaxlib module jax imports by name, missing from the installed jaxlib (jax and jaxlib from different
+# releases): jax/_src/lib/__init__.py's and the plugins' imports, in each wrapper Python prints them
+@pytest.mark.parametrize("module", ["jaxlib.pocketfft", "jaxlib.cpu_feature_guard", "jaxlib.utils", "jaxlib.lapack",
+                                    "jaxlib.mlir._mlir_libs", "jaxlib.cuda_linalg", "jaxlib.gpu_prng"])
+@pytest.mark.parametrize("wrapper", ["ModuleNotFoundError: No module named '{}'", "ImportError: No module named '{}'",
+                                     "E   ModuleNotFoundError: No module named '{}'"])
+def test_batch_82_a_jaxlib_module_jax_imports_is_missing(module, wrapper):
+    text = ('  File "/usr/local/lib/python3.10/dist-packages/jax/_src/lib/__init__.py", line 76, in <module>\n'
+            f"    import {module}\n" + wrapper.format(module) + "\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["jaxlib_mismatch"]
+
+
+def test_batch_82_jaxlib_itself_missing_stays_the_modules():
+    # no jaxlib at all is the bare module's (or jax's own "jax requires jaxlib to be installed")
+    assert [f.id for f in diagnose_text("ModuleNotFoundError: No module named 'jaxlib'\n")][:1] == [
+        "python_module_missing"]
+
+
+# Batch 82: a GPU tensor handed to JAX through DLPack where JAX has no GPU backend (xla/python/dlpack.cc, kDLCUDA and
+# kDLROCM): a jaxlib without CUDA, unless the log shows a CUDA backend that failed to start
+@pytest.mark.parametrize("wrapper", [
+    "jaxlib.xla_extension.XlaRuntimeError: INVALID_ARGUMENT: {}",
+    "jaxlib._jax.XlaRuntimeError: INVALID_ARGUMENT: {}",
+    "jax.errors.JaxRuntimeError: INVALID_ARGUMENT: {}",
+    "RuntimeError: INVALID_ARGUMENT: {}",
+    '# jaxlib will get error: "{}"',
+])
+def test_batch_82_dlpack_gpu_tensor_without_a_gpu_backend_is_the_cpu_jaxlib(wrapper):
+    line = wrapper.format("DLPack tensor is on GPU, but no GPU backend was provided.")
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["cpu_only_jaxlib"]
+    # a CUDA backend that failed to start is that failure's, not the CPU jaxlib's
+    failed = ("CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built against version 12020, "
+              "which is newer. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n")
+    assert "cpu_only_jaxlib" not in [f.id for f in diagnose_text(failed + line + "\n")][:1]

@@ -241,6 +241,60 @@ def which(program: str, path: str | None = None) -> str | None:
 SKIPPED_PROGRAMS: list[str] = []
 
 
+#: Variables whose value makes a program the wizard starts read and run a file before its own work: bash's and sh's
+#: start-up file for a shell that is not interactive (a `#!/usr/bin/env bash` shim such as pyenv's python3 runs one),
+#: and pyenv's hook folders, sourced by every shim.
+_STARTUP_FILES = ("BASH_ENV", "ENV")
+_HOOK_PATHS = ("PYENV_HOOK_PATH",)
+
+
+def guard_inherited_environ(environ=os.environ) -> None:
+    """Take out of `environ` (this process's, which every child inherits) what would make a child run a program or
+    file another user could have put there, by the rule `which` applies: a folder of PATH or of a hook path that
+    fails `untrusted_program`, and a start-up file (`BASH_ENV`, `ENV`) that fails it. Each one is said once at the
+    end of the run (`SKIPPED_PROGRAMS`).
+
+    Why here, once, before any command: pass 26's early look P3/P4 — `which` judged the python3 it found (root's
+    pyenv shim, root's own), but the shim's `#!/usr/bin/env bash` then found `bash` in a folder tuser owned first on
+    PATH, and `BASH_ENV`/`PYENV_HOOK_PATH` naming tuser's files were sourced by root's shell: what a child looks up
+    or reads on its own is judged where the child gets it, its environment."""
+    path = environ.get("PATH")
+    if path:
+        kept = []
+        for folder in path.split(os.pathsep):
+            why = untrusted_program(folder) if os.path.isabs(folder) and os.path.isdir(folder) else None
+            if why:  # judged as the end of its way, where no sticky bit excuses it: anyone may add a program there
+                why = why.replace(f"{folder} is a file ", f"{folder} is a folder ", 1)
+            if why is None:
+                kept.append(folder)
+            else:
+                _said(f"PATH: {folder} was left out of what gc-wizard's programs see, because {why}, so another "
+                      "user could put a program there that would run as you.")
+        if len(kept) != len(path.split(os.pathsep)):
+            environ["PATH"] = os.pathsep.join(kept)
+    for name in _HOOK_PATHS:
+        value = environ.get(name)
+        if value:
+            bad = [f for f in value.split(os.pathsep) if os.path.exists(f) and untrusted_program(f)]
+            if bad:
+                environ[name] = os.pathsep.join(f for f in value.split(os.pathsep) if f not in bad)
+                _said(f"{name}: {', '.join(bad)} left out, because another user could put a file there that your "
+                      "shell would run as you.")
+    for name in _STARTUP_FILES:
+        value = environ.get(name)
+        if value and os.path.exists(value):
+            why = untrusted_program(value)
+            if why:
+                del environ[name]
+                _said(f"{name}: {value} was left out of what gc-wizard's programs see, because {why}, so a shell "
+                      "they start would run another user's file as you.")
+
+
+def _said(note: str) -> None:
+    if note not in SKIPPED_PROGRAMS:
+        SKIPPED_PROGRAMS.append(note)
+
+
 def untrusted_program(candidate: str) -> str | None:
     """Why `candidate`, a program found on PATH, could have been put there or changed by another local user
     (words for a sentence), or None. The rule every source goes through (`wizard.source_trust`, the --find-links

@@ -188,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     paths.TIGHTENED.clear()
     paths.ENV_WARNINGS.clear()
     children.SKIPPED_PROGRAMS.clear()
+    children.guard_inherited_environ()
     outlive = _named_command(argv) not in END_WITH_READER and not _only_prints(argv)
     try:
         with streams.guarded_streams(outlive_reader=outlive):

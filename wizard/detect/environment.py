@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from wizard import bounded
-from wizard.children import which
+from wizard.children import SKIPPED_PROGRAMS, untrusted_program, which
 from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
@@ -140,7 +140,16 @@ def choose_target(target_env: Path | None, environ: dict[str, str]) -> Target:
         value = environ.get(var)
         if value and Path(value).is_dir():
             prefix = Path(value)
-            return Target(kind_of(prefix), prefix, _python_in(prefix), var)
+            python = _python_in(prefix)
+            why = untrusted_program(python) if python else None
+            if why is None:
+                return Target(kind_of(prefix), prefix, python, var)
+            # The same rule as a python3 on PATH (pass 26's early look P5: $VIRTUAL_ENV or $CONDA_PREFIX naming
+            # another user's environment had its bin/python3 run as root by detect, plan, install and report).
+            note = (f"${var}: {python} was not run, because {why}, so another user could have put their own "
+                    f"program there and gc-wizard would run it as you; it described the next Python instead.")
+            if note not in SKIPPED_PROGRAMS:
+                SKIPPED_PROGRAMS.append(note)
     exe = which("python3", environ.get("PATH", "")) or sys.executable
     prefix = Path(exe).parent.parent
     return Target(kind_of(prefix), prefix, exe, "PATH")

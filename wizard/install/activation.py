@@ -41,6 +41,7 @@ from wizard.detect.libpath import (
 )
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
 from wizard.recipes.runtime_env import allowed
+from wizard.source_trust import swap_risk
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
 ORIGINAL_VAR = "_GC_WIZARD_ORIGINAL"
@@ -151,6 +152,16 @@ def _absolute_entries(act: Activation, variable: str, entries: list[str]) -> lis
         if not os.path.isabs(entry):
             if not any(r.variable == variable and r.folder == entry for r in act.removals):
                 act.removals.append(Removal(variable, entry, RELATIVE_REASON))
+            continue
+        swappable = swap_risk(Path(entry), inside=False)
+        if swappable is not None:
+            # Another user could put a library, program or module there that this env would load or run (pass 26's
+            # early look P2: `kernel install` copied a LD_LIBRARY_PATH folder tuser owned into kernel.json, and
+            # every later start of the kernel as root loaded tuser's libz.so.1). The swap rule sources go through.
+            if not any(r.variable == variable and r.folder == entry for r in act.removals):
+                where, why, _fix = swappable
+                act.removals.append(Removal(variable, entry, f"{where} {why}, so another user could put what is "
+                                                             "loaded or run from it there"))
             continue
         kept.append(entry)
     return kept

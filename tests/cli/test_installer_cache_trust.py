@@ -57,7 +57,8 @@ def test_a_cache_only_you_can_write_is_used_as_it_is(tiny, tmp_path):
     assert not any("download cache" in n for n in plan["notes"])
 
 
-def test_the_pip_installer_gets_the_same_rule(tiny, tmp_path):
+def test_the_pip_installer_gets_the_same_rule(tiny, tmp_path, monkeypatch):
+    monkeypatch.delenv("PIP_NO_CACHE_DIR", raising=False)  # a machine set to cache nothing has no cache to judge
     cache = open_folder(tmp_path / "ww") / "pip"
     assert pip_cache({"PIP_CACHE_DIR": str(cache)}) == cache
     assert pip_cache({"XDG_CACHE_HOME": str(tmp_path / "x")}) == tmp_path / "x" / "pip"
@@ -66,9 +67,10 @@ def test_the_pip_installer_gets_the_same_rule(tiny, tmp_path):
 
 
 
-def test_a_pip_cache_named_in_a_pip_conf_is_judged_as_one_named_by_a_variable(tiny, tmp_path):
+def test_a_pip_cache_named_in_a_pip_conf_is_judged_as_one_named_by_a_variable(tiny, tmp_path, monkeypatch):
     """pip reads `cache-dir` from its settings files too; the rule read only the variables and the default, so a lab
     pip.conf's shared 0777 cache was used as it was (a gap the P1 fixer named)."""
+    monkeypatch.delenv("PIP_NO_CACHE_DIR", raising=False)  # a machine set to cache nothing has no cache to judge
     cache = open_folder(tmp_path / "ww") / "pip"
     conf = tmp_path / "pip.conf"
     conf.write_text(f"[global]\ncache-dir = {cache}\n")

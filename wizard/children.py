@@ -326,7 +326,7 @@ def untrusted_program(candidate: str) -> str | None:
             except OSError:
                 return f"{place} cannot be looked at"
             if stat.S_ISLNK(link.st_mode) and me == 0 and link.st_uid != 0:
-                return f"{place} is a link that {_owner(link.st_uid)} owns, and gc-wizard runs as root"
+                return f"{place} is a link that {owner_words(link.st_uid)} owns, and gc-wizard runs as root"
             folder = stat.S_ISDIR(info.st_mode) and place != start
             sticky = folder and bool(info.st_mode & stat.S_ISVTX)
             kind = "folder" if folder else "file"
@@ -335,15 +335,16 @@ def untrusted_program(candidate: str) -> str | None:
                 return f"{place} is a {kind} every user can write" + (
                     " (and has no sticky bit, as /tmp has)" if folder else "")
             if me == 0 and info.st_uid != 0:
-                return f"{place} is a {kind} that {_owner(info.st_uid)} owns, and gc-wizard runs as root"
+                return f"{place} is a {kind} that {owner_words(info.st_uid)} owns, and gc-wizard runs as root"
             if me == 0 and info.st_mode & 0o020 and info.st_gid != 0 and not sticky:
-                return f"{place} is a {kind} group {_group(info.st_gid)} can write, and gc-wizard runs as root"
+                return f"{place} is a {kind} group {group_words(info.st_gid)} can write, and gc-wizard runs as root"
     return None
 
 
-def _owner(uid: int) -> str:
-    """`user tuser (uid 1001)`, or `uid 1001` where the account has no name."""
-    import pwd  # deferred: only a refused program names its owner
+def owner_words(uid: int) -> str:
+    """`user tuser (uid 1001)`, or `uid 1001` where the account has no name: the one wording of an owner, for the
+    PATH rule here and the source swap rule (`source_trust`), so both name a place in one sentence."""
+    import pwd  # deferred: only a refusal names an owner
 
     try:
         return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"
@@ -351,9 +352,9 @@ def _owner(uid: int) -> str:
         return f"uid {uid}"
 
 
-def _group(gid: int) -> str:
+def group_words(gid: int) -> str:
     """`lab (gid 1001)`, or `gid 1001` where the group has no name."""
-    import grp  # deferred: only a refused program names a group
+    import grp  # deferred: only a refusal names a group
 
     try:
         return f"{grp.getgrgid(gid).gr_name} (gid {gid})"

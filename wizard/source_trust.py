@@ -45,6 +45,8 @@ import shlex
 import stat
 from pathlib import Path
 
+from wizard.children import group_words as _group_name
+from wizard.children import owner_words as _user_name
 from wizard.errors import UserError
 
 #: How many entries inside a source folder are looked at; a real wheelhouse or GraphCast checkout (with its .git)
@@ -390,23 +392,3 @@ def _account(number: int, user: bool) -> str:
         return pwd.getpwuid(number).pw_name if user else grp.getgrgid(number).gr_name
     except KeyError:
         return str(number)
-
-
-def _user_name(uid: int) -> str:
-    """`user tuser (uid 1001)`, or `uid 1001` where the account has no name."""
-    import pwd  # deferred: only a refusal names an owner
-
-    try:
-        return f"user {pwd.getpwuid(uid).pw_name} (uid {uid})"
-    except KeyError:
-        return f"uid {uid}"
-
-
-def _group_name(gid: int) -> str:
-    """`lab (gid 1001)`, or `gid 1001` where the group has no name."""
-    import grp  # deferred: only a refusal as root names a group
-
-    try:
-        return f"{grp.getgrgid(gid).gr_name} (gid {gid})"
-    except KeyError:
-        return f"gid {gid}"

@@ -1040,7 +1040,12 @@ _EXCEPTION_LINE = re.compile(
     # ecCodes' concept look-up when a key is set (cfgrib's to_grib writing a variable with no GRIB concept: "concept:
     # no match for cfName=unknown", "concept: input handle edition=2, centre=ecmf") is logged at ERROR level while the
     # message is written anyway (clean_cfgrib_317_eccodes_error_concept_output_fine.log, batch 63); other ecCodes errors fail
-    r"|^(?!.*\bECCODES ERROR\s*:\s*concept: (?:no match for|input handle)\b).*\bECCODES ERROR\b.*$"
+    # ecCodes' generic pack_bytes refusing a padding key of another length ("pack_bytes: Wrong size (20) for
+    # section2Padding. It is 0 bytes long", grib_accessor_gen pack_bytes) is logged at ERROR level while DWD's ICON
+    # files are read and written on (clean_openmeteo_555, batch 83); the same refusal for any other key stays one
+    r"|^(?!.*\bECCODES ERROR\s*:\s*(?:concept: (?:no match for|input handle)\b|"
+    r"pack_bytes: Wrong size \(\d+\) for \w*[Pp]adding\w*\. It is \d+ bytes long))"
+    r".*\bECCODES ERROR\b.*$"
     # a write the system refused, in any program's words: strerror(EDQUOT) or strerror(ENOSPC) after its "WHAT: "
     # prefix (bash's here-document, cp, tar, git; Go programs in lower case) or Ruby's errno class
     r"|^.*(?:: (?:[Dd]isk quota exceeded|[Nn]o space left on device)\b|\bErrno::(?:EDQUOT|ENOSPC)\b).*$"
@@ -1087,6 +1092,21 @@ _EXCEPTION_LINE = re.compile(
     # onnxruntime's own error lines (its log's "[E:onnxruntime:…]", a status "[ONNXRuntimeError] : N : FAIL", the
     # Python binding's "EP Error"), which ai-models' ONNX weather models print
     r"|^.*(?:\[E:onnxruntime:|\[ONNXRuntimeError\] : \d|\bEP Error\b).*$"
+    # Python logging's ERROR/CRITICAL level in the formats without a colon after it: Hydra's job logging
+    # ("[2025-04-09 13:49:47,957][dry-run][ERROR] - Failed to load a valid model.", PhysicsNeMo's and Earth2Studio's
+    # scripts; physicsnemo_844, batch 83), a bare "[ERROR] …", and the level after a timestamp as basicConfig-style
+    # formats write it ("2024-09-27 16:33:34,333 ERROR …", ai-models and climetlab; "… - name - ERROR - …")
+    r"|^[\s`'\"*>]*(?:\[[^\]\n]*\]\s*)*\[(?:ERROR|CRITICAL|FATAL)\](?:\s+-\s+|:?\s+)\S.*$"
+    r"|^[\s`'\"*>]*\d{4}-\d\d-\d\d[ T][\d:.,]+(?:\s+-\s+[\w.-]+)?\s+(?:-\s+)?(?:ERROR|CRITICAL)\s+(?:-\s+)?\S.*$"
+    # PyTorch's refusal of a checkpoint that does not fit the model (torch.nn.Module.load_state_dict: "Error(s) in
+    # loading state_dict for Aurora:", then "size mismatch for …: copying a param with shape …", "Missing key(s) in
+    # state_dict: …", "Unexpected key(s) in state_dict: …"), however it is printed: a notebook's error copied as JSON
+    # ("message": "Error(s) in loading state_dict …", aurora_35, batch 83) or the lines under it alone
+    r"|^.*\b(?:Error\(s\) in loading state_dict for |size mismatch for \S+: copying a param with shape |"
+    r"Missing key\(s\) in state_dict: |Unexpected key\(s\) in state_dict: ).*$"
+    # a notebook's exception copied as JSON (VS Code's {"name": "RuntimeError", "message": …, "stack": …}, nbformat's
+    # "ename"): the class name stands alone in quotes
+    r"|^\s*\{?\s*\"e?name\":\s*\"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\",?\s*$"
     r"|^\s*#\d{3}: [^\n]*\bH5\w*\.c line \d+ in \w+\(\).*$"
     r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$"
     # A version or device check's own refusal, said in a sentence with no error word: cuDNN's and Caffe2's

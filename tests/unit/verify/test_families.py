@@ -3233,3 +3233,60 @@ def test_batch_82_dlpack_gpu_tensor_without_a_gpu_backend_is_the_cpu_jaxlib(wrap
     failed = ("CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built against version 12020, "
               "which is newer. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n")
     assert "cpu_only_jaxlib" not in [f.id for f in diagnose_text(failed + line + "\n")][:1]
+
+
+# Batch 83: Python logging's ERROR/CRITICAL level in the formats with no colon after it (Hydra's job logging, a bare
+# bracketed level, a timestamp then the level) is a failing line: with no known cause the log is unrecognised, not clean
+@pytest.mark.parametrize("line", [
+    "[2025-04-09 13:49:47,957][dry-run][ERROR] - Failed to load a valid model. Exiting...",
+    "[2025-04-09 13:49:47,957][__main__][CRITICAL] - Could not open the checkpoint",
+    "[ERROR] Failed to load a valid model.",
+    "2024-09-27 16:33:34,333 ERROR Concept no match",
+    "2024-01-05 10:00:00,001 - earth2studio.run - ERROR - the inference loop stopped",
+    "2024-01-05T10:00:00.001 CRITICAL shutting down",
+])
+def test_batch_83_a_logging_error_level_line_is_a_failing_line(line):
+    assert diagnose_text(line + "\n") == []
+    assert unrecognised(line + "\n") is not None
+
+
+@pytest.mark.parametrize("line", [
+    "[2025-04-09 13:49:47,957][checkpoint][WARNING] - Provided checkpoint directory /x does not exist, skipping load",
+    "[2025-04-09 13:49:43,855][dry-run][INFO] - Grid shape: (512, 640)",
+    "2024-10-06 13:13:59,493 INFO Converting output xarray to GRIB and saving",
+    "2024-10-06 13:13:59,493 WARNING Errors may follow",
+])
+def test_batch_83_other_logging_levels_stay_clean(line):
+    assert unrecognised(line + "\n") is None
+
+
+# Batch 83: PyTorch's refusal of a checkpoint that does not fit the model (torch.nn.Module.load_state_dict), in each
+# way it is printed: a traceback, a notebook's error copied as JSON, the lines under the header alone
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Error(s) in loading state_dict for Aurora:\n\tsize mismatch for encoder.w: copying a param with "
+    "shape torch.Size([256, 1, 2, 4, 4]) from checkpoint, the shape in current model is torch.Size([256, 1, 4, 4, 4]).",
+    '{\n\t"name": "RuntimeError",\n\t"message": "Error(s) in loading state_dict for Aurora:\n\\tsize mismatch for '
+    'encoder.w: copying a param with shape torch.Size([2]) from checkpoint, the shape in current model is '
+    'torch.Size([4]).',
+    '{\n\t"name": "RuntimeError",',
+    '{"ename": "ValueError", "evalue": "boom"}'.replace(", ", ",\n"),
+    'Missing key(s) in state_dict: "embed.grid_feat_embedding.0.weight", "embed.grid_feat_embedding.0.bias"',
+    'Unexpected key(s) in state_dict: "module.encoder.weight"',
+    "\tsize mismatch for decoder.head.bias: copying a param with shape torch.Size([69]) from checkpoint, the shape in "
+    "current model is torch.Size([73]).",
+])
+def test_batch_83_a_checkpoint_that_does_not_fit_the_model_is_a_failing_line(text):
+    assert unrecognised(text + "\n") is not None
+
+
+# Batch 83: ecCodes' pack_bytes refusing a padding key of another length (grib_accessor_gen pack_bytes, logged at
+# ERROR level for DWD's ICON files while they are processed) is not a failure; the same refusal for another key is
+@pytest.mark.parametrize("key", ["section2Padding", "padding_loc2_1", "section4Padding"])
+def test_batch_83_eccodes_padding_size_notice_is_clean(key):
+    line = f"ECCODES ERROR   :  pack_bytes: Wrong size (20) for {key}. It is 0 bytes long\n"
+    assert diagnose_text(line) == [] and unrecognised(line) is None
+
+
+def test_batch_83_eccodes_pack_bytes_for_another_key_is_a_failing_line():
+    line = "ECCODES ERROR   :  pack_bytes: Wrong size (20) for values. It is 16 bytes long\n"
+    assert unrecognised(line) is not None

@@ -3290,3 +3290,30 @@ def test_batch_83_eccodes_padding_size_notice_is_clean(key):
 def test_batch_83_eccodes_pack_bytes_for_another_key_is_a_failing_line():
     line = "ECCODES ERROR   :  pack_bytes: Wrong size (20) for values. It is 16 bytes long\n"
     assert unrecognised(line) is not None
+# Batch 85: XLA's GPU scheduler finding the program's own inputs and outputs larger than the memory it may plan with
+# (xla/service/gpu/gpu_hlo_schedule.cc GetSchedulerMemoryLimit, its one wording), in each logger's prefix, alone or
+# before the allocator's own report: the arrays do not fit on the GPU
+@pytest.mark.parametrize("prefix", [
+    "E0721 11:09:01.331894 3185722 gpu_hlo_schedule.cc:968] ",
+    "2025-03-23 20:28:49.804409: E external/xla/xla/service/gpu/gpu_hlo_schedule.cc:654] ",
+    "2025-09-29 17:11:57.621557: E external/xla/xla/service/gpu/gpu_hlo_schedule.cc:795] ",
+    "E0207 18:44:44.481770 1957515 gpu_hlo_schedule.cc:815] ",
+    "",
+])
+@pytest.mark.parametrize("sizes", [("131344632216", "20236835225"), ("8501100448", "6244368384"),
+                                   ("24696099900024", "27028357120")])
+def test_batch_85_io_arguments_beyond_the_schedulers_base_limit_are_out_of_memory(prefix, sizes):
+    line = (f"{prefix}The byte size of input/output arguments ({sizes[0]}) exceeds the base limit ({sizes[1]}). "
+            "This indicates an error in the calculation!\n")
+    assert [f.id for f in diagnose_text(line)][:1] == ["gpu_out_of_memory"]
+    remat = ("W0207 18:44:45.327753 1957194 hlo_rematerialization.cc:3204] Can't reduce memory use below 22.40GiB "
+             "(24055867801 bytes) by rematerialization; only reduced to 41.70TiB (45845471998700 bytes)\n")
+    assert [f.id for f in diagnose_text(line + remat)][:1] == ["gpu_out_of_memory"]
+
+
+def test_batch_85_other_scheduler_lines_are_not_out_of_memory():
+    # the same file's PGLE warning is noise (NVIDIA/JAX-Toolbox#1135), not a memory finding
+    line = ("2024-10-31 21:29:38.149538: W external/xla/xla/service/gpu/gpu_hlo_schedule.cc:473] "
+            "xla_gpu_pgle_accuracy_checker is set to WARN, but no profile path specified in "
+            "xla_gpu_pgle_profile_file_or_directory_path\n")
+    assert "gpu_out_of_memory" not in [f.id for f in diagnose_text(line)]

@@ -1026,6 +1026,9 @@ _EXCEPTION_LINE = re.compile(
     # daemon: {…}") and a container engine's CDI injection failure after a comment or prose prefix (batch 79)
     r"Error response from daemon: |unresolvable CDI devices |"
     r"Result = FAIL|"
+    # nccl-tests' CUDACHECK/NCCLCHECK/TESTCHECK (src/common.h): "HOST: Test CUDA failure common.cu:1304 '…'", "HOST: Test
+    # NCCL failure common.cu:777 '…'", " .. HOST pid N: Test failure common.cu:925" (nccltests_369, batch 84, looked clean)
+    r"Test (?:CUDA|NCCL) failure [\w./-]+:\d+|: Test failure [\w./-]+:\d+|"
     r"Cuda failure|Could not create cudnn handle|set to ERROR in coordination service|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
     # XLA's failure of a custom call (jaxlib's cuSOLVER/cuBLAS kernels before the FFI: "CustomCall failed:
     # jaxlib/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: …"), cut short or not (batch 81)

@@ -3108,7 +3108,7 @@ def test_batch_80_the_producers_statuses_in_their_settings(expected, text):
     "Failed to initialize NVML: Unknown Error",
     "pynvml.NVMLError_Uninitialized: Uninitialized",
     "nvidia-container-cli: device error: 1: unknown device: unknown",
-    "nvidia-container-cli: ldcache error: open failed: /sbin/ldconfig.real: no such file or directory: unknown",
+    # (the hook's ldcache errors name the toolkit's ldconfig step since batch 84: see its test below)
     "nvidia-container-cli: initialization error: cuda error: unknown error: unknown",
     "nvidia-container-cli: container error: cgroup subsystem devices not found: unknown",
 ])
@@ -3317,3 +3317,66 @@ def test_batch_85_other_scheduler_lines_are_not_out_of_memory():
             "xla_gpu_pgle_accuracy_checker is set to WARN, but no profile path specified in "
             "xla_gpu_pgle_profile_file_or_directory_path\n")
     assert "gpu_out_of_memory" not in [f.id for f in diagnose_text(line)]
+# Batch 84: the container engine's NVIDIA hook without nvidia-container-cli (enroot's 98-nvidia.sh, as enroot and
+# pyxis print it, and the shell's own words), and nvidia-container-cli's ldcache errors (libnvidia-container's
+# nvc_ldcache.c) in every wrapper: the toolkit missing or its ldconfig setting wrong on the host that starts the container
+@pytest.mark.parametrize("line", [
+    "[ERROR] Command not found: nvidia-container-cli, see https://github.com/NVIDIA/libnvidia-container",
+    "slurmstepd: error: pyxis:     [ERROR] Command not found: nvidia-container-cli, see "
+    "https://github.com/NVIDIA/libnvidia-container",
+    "bash: nvidia-container-cli: command not found",
+    "stderr: nvidia-container-cli: ldcache error: open failed: /sbin/ldconfig.real: no such file or directory: unknown.",
+    "nvidia-container-cli: ldcache error: process /sbin/ldconfig.real failed with error code: 1: unknown",
+    "[2025-07-18T15:06:29.684] error: pyxis:     nvidia-container-cli: ldcache error: process /usr/sbin/ldconfig.\nreal "
+    "failed with error code: 1",
+    "nvidia-container-cli: ldcache error: process /sbin/ldconfig terminated with signal 31",
+    "[ERROR] nvidia-container-cli: ldcache error: process /usr/sbin/ldconfig failed with error code: 1",
+])
+def test_batch_84_the_container_hook_without_its_cli_or_ldconfig_is_the_toolkits(line):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["container_toolkit_missing"]
+
+
+# Batch 84: nvidia-smi without NVML inside a container that Slurm's pyxis/enroot started (the option on the srun
+# line or after its continuation, pyxis's own lines, enroot's commands); on a plain node it stays the driver's
+@pytest.mark.parametrize("context", [
+    "srun -N1 --gpus=1 --container-image=nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi",
+    "srun -N1 -n1 --gpus=1 -w worker-0 \\\n  --container-image=\"nvidia/cuda:12.4.1-base-ubuntu22.04\" \\\n  nvidia-smi",
+    "srun --container-name=test --gpus=1 nvidia-smi",
+    "pyxis: imported docker image: nvidia/cuda:12.4.1-base-ubuntu22.04",
+    "$ enroot start --rw cuda nvidia-smi",
+])
+def test_batch_84_nvidia_smi_without_nvml_in_a_pyxis_container_is_the_toolkits(context):
+    line = "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure"
+    assert [f.id for f in diagnose_text(f"{context}\n{line}\n")][:1] == ["container_toolkit_missing"]
+    assert [f.id for f in diagnose_text(f"srun -N1 --gpus=1 nvidia-smi\n{line}\n")][:1] == ["driver_not_loaded"]
+
+
+# Batch 84: the CUDA runtime's status before cuDNN's handle is created (XLA's and TensorFlow's cuda_dnn.cc, "There was
+# an error before creating cudnn handle (N): NAME : STRING"): 500, a driver entry point the runtime needs and an older
+# driver lacks; under WSL it stays Windows' libcuda
+@pytest.mark.parametrize("prefix", [
+    "E0625 11:35:56.532265 3267355 cuda_dnn.cc:502] ",
+    "E1119 10:37:39.248565  283298 cuda_dnn.cc:502] ",
+    "2024-11-19 10:37:39.248565: E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:502] ",
+    "",
+])
+def test_batch_84_cudnn_handle_symbol_not_found_is_the_old_driver(prefix):
+    line = (prefix + "There was an error before creating cudnn handle (500): cudaErrorSymbolNotFound : named symbol "
+            "not found")
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["driver_too_old"]
+    wsl = "Linux DESKTOP-1 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n"
+    assert [f.id for f in diagnose_text(wsl + line + "\n")][:1] == ["wsl_libcuda_path"]
+
+
+# Batch 84: nccl-tests' failure lines (src/common.h CUDACHECK, NCCLCHECK, TESTCHECK) are failing lines: named by the
+# status they quote, and never clean when that status is cut short
+@pytest.mark.parametrize(("line", "expected"), [
+    ("gpu-1-1: Test CUDA failure common.cu:1304 'CUDA-capable device(s) is/are busy or unavailable'",
+     "gpu_busy_exclusive_process"),
+    ("fastmoe: Test NCCL failure common.cu:777 'unhandled system error'", "nccl_failure"),
+])
+def test_batch_84_nccl_tests_failure_lines(line, expected):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == [expected]
+    for cut in ("gpu-1-1: Test CUDA failure common.cu:1304 'CUDA-capable",
+                " .. node1 pid 198671: Test failure common.cu:925"):
+        assert not diagnose_text(cut + "\n") and unrecognised(cut + "\n") is not None

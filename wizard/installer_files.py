@@ -472,3 +472,60 @@ def uv_settings(path: Path) -> dict:
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("uv", {}) if isinstance(data.get("tool"), dict) else {}
     return data if isinstance(data, dict) else {}
+
+
+#: How to make the uv the wizard ships (0.13) trust the system's certificates: its `--system-certs` switch, as a
+#: variable the wizard's uv steps inherit (`runner.PASSED_PREFIXES`). uv 0.13 calls `UV_NATIVE_TLS` deprecated
+#: and its own hint says `--system-certs`: walk 25 #1/#3 met three spellings in one failure (the install screen's
+#: `UV_NATIVE_TLS=1`, uv's `--system-certs`, diagnose's `--native-tls`). Every sentence names this one.
+UV_SYSTEM_CERTS = "UV_SYSTEM_CERTS=1"
+#: The variables and uv settings keys that give uv a CA other than its built-in roots.
+_UV_TRUST_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR", "UV_SYSTEM_CERTS", "UV_NATIVE_TLS")
+_UV_TRUST_KEYS = ("system-certs", "native-tls")
+
+
+def pip_cert(environ: Mapping[str, str]) -> tuple[str, str] | None:
+    """(the CA file pip is told to trust, where that is said: `PIP_CERT` or the settings file) or None.
+
+    Why: behind an HTTPS-inspecting proxy the admin often names the site's CA in /etc/pip.conf (`cert = …`), so
+    pip works while uv, which reads no pip.conf, fails on TLS (walk 25 #1). Read as pip reads it: the variable
+    first, then its files, the first that sets `cert` (`[global]`, `[install]`, `[download]`) winning."""
+    if environ.get("PIP_CERT"):
+        return environ["PIP_CERT"], "PIP_CERT"
+    for path in pip_files(environ):
+        value = pip_settings(path, _PIP_SECTIONS).get("cert", "").strip()
+        if value:
+            return value, str(path)
+    return None
+
+
+def uv_trust_setting(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None) -> str | None:
+    """The variable or uv settings file that gives uv a CA of its own choice (`SSL_CERT_FILE`, `UV_SYSTEM_CERTS`, a
+    uv.toml's `system-certs = true`), or None: then uv trusts only its built-in roots."""
+    for name in _UV_TRUST_VARIABLES:
+        value = environ.get(name, "")
+        if value and (name.startswith("SSL_") or value.strip().lower() not in _OFF):
+            return name
+    for path in uv_files(environ, cwd):
+        data = uv_settings(path)
+        tables = [data, data.get("pip") if isinstance(data.get("pip"), dict) else {}]
+        if any(table.get(key) is True for table in tables for key in _UV_TRUST_KEYS):
+            return str(path)
+    return None
+
+
+def uv_trust_gap(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None,
+                 keys: str = "i on the Plan screen") -> str | None:
+    """One sentence when pip has a `cert` configured and uv has nothing matching (`pip_cert`, `uv_trust_setting`):
+    uv would then fail on TLS where pip works, so the way that works is named first (pip), then the uv setting.
+    None when pip names no cert or uv has its own (walk 25 #1: the plan chose uv without a word). `keys`: the app's
+    keys that switch it from where the sentence is read (the Plan screen's i; p, then i after a failure)."""
+    found = pip_cert(environ)
+    if found is None or uv_trust_setting(environ, cwd) is not None:
+        return None
+    cert, where = found
+    said = "PIP_CERT" if where == "PIP_CERT" else f"`cert` in {where}"
+    return (f"pip here trusts the certificates in {cert} ({said}), and uv has no such setting: behind an "
+            "HTTPS-inspecting proxy uv fails on TLS where pip works. Switch the installer to pip (`--installer pip`; "
+            f"in the app: {keys}), or give uv the same file with SSL_CERT_FILE={cert} "
+            f"(or {UV_SYSTEM_CERTS} to use the system's certificates).")

@@ -201,6 +201,13 @@ def _pins(review: PlanReview, width: int) -> list[str]:
     return out
 
 
+def _installer_caution(plan: Plan, width: int) -> list[str]:
+    """Under the installer's line, with "!": uv would fail on TLS where pip's own settings make pip work (walk 25 #1),
+    said before anything runs, with the switch that works."""
+    caution = plan.installer_caution()
+    return _wrap(f"! {caution}", "  ", width) if caution else []
+
+
 def _cache_line(review: PlanReview) -> list[str]:
     """Where uv downloads to: often ~/.cache/uv, a home folder with a quota, not the state folder's disk the line
     above speaks of (walk 17); its free space when that is another filesystem."""
@@ -214,7 +221,7 @@ def _cache_line(review: PlanReview) -> list[str]:
     return [f"Download cache: {cache} ({whose}){free}"]
 
 
-def python_lines(plan: Plan, environ: dict[str, str] | None = None) -> list[str]:
+def python_lines(plan: Plan, environ: dict[str, str] | None = None, width: int = 100) -> list[str]:
     """The Python the environment is built on and, when it is not the one `detect` and `recipes`' "This machine"
     line describe, why. walk 23 #12: `recipes` said "Python 3.11.7" (pyenv's python3 on PATH)
     and the plan "Python 3.11.2 (/usr/bin/python3.11; the wizard's own)", two Pythons with no word between them."""
@@ -222,6 +229,9 @@ def python_lines(plan: Plan, environ: dict[str, str] | None = None) -> list[str]
 
     chosen = plan.python
     lines = [chosen.describe()]
+    missing = plan.python_sentence()  # its download's host does not answer: marked as a source is (walk 25 #2)
+    if missing:
+        lines = [f"{chosen.describe()} ✗", *_wrap(f"! {missing}", "  ", width)]
     shown, words = described_python(dict(os.environ if environ is None else environ))
     if shown and not same_file(shown, chosen.executable) and chosen.source != "uv-download":
         why = {"wizard": "the wizard's own fits the recipe's Python and is known to work",
@@ -247,9 +257,10 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         f"Plan for {recipe.id} — {recipe.title}",
         f"Into {where}{hints.folder}:",
         f"  {plan.env_dir}",
-        *python_lines(plan),
+        *python_lines(plan, width=width),
         f"Installer {plan.installer}{' (offline)' if plan.offline else ''}{hints.installer} · "
         f"disk: about {plan.disk_gib:g} GiB needed (environment and download cache){free}",
+        *_installer_caution(plan, width),
         *_cache_line(review),
         f"Download: {download or 'checking the size…'}",
         "",

@@ -29,6 +29,7 @@ from wizard.errors import UserError
 from wizard.flows.history import last_local_graphcast
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
+from wizard.recipes.alternatives import with_python_reach
 from wizard.recipes.loader import get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
@@ -77,7 +78,10 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Fact
         facts = facts()
     if pythons is None and this_machine:
         pythons = find_pythons()
-    matches = tuple(match_recipes(recipes, facts, pythons=pythons, graphcast_version=graphcast_version))
+    matches = match_recipes(recipes, facts, pythons=pythons, graphcast_version=graphcast_version)
+    # A fitting recipe whose Python uv would download is flagged when the download's host does not answer, as a plan
+    # flags an unreachable source (walk 25 #2); asked only of this machine's Pythons, once.
+    matches = tuple(with_python_reach(matches) if this_machine else matches)
     return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None),
                   pythons=tuple(pythons) if pythons is not None else None)
 

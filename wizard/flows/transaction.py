@@ -114,8 +114,14 @@ def _log_tail(log: Path, limit: int = 400_000) -> str:
         return ""
 
 
+def installing_words(plan) -> str:
+    """"Installing RECIPE into ENV (uv, new environment)": the words the CLI prints and the log's first line holds
+    (`verify.diagnose.LOG_RECIPE` reads them back)."""
+    return f"Installing {plan.recipe.id} into {plan.env_dir} ({plan.installer}, {plan.mode} environment)"
+
+
 def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
-                     graphcast_url: bool = False) -> str:
+                     graphcast_url: bool = False, installer: str | None = None) -> str:
     """The step's own last lines, then — when a host could not be reached — which one and the fix."""
     lines = [line for line in result.tail if line.strip()][-8:]
     if result.error:
@@ -126,7 +132,7 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
         # -f` uv died of SIGXFSZ and the message quoted only "Creating virtual environment at …").
         detail += f"\n  (the installer was killed by {signal_words(result.signal)})"
     said = "\n".join(result.tail) + "\n" + _log_tail(log)
-    advice = unreachable_advice(said, recipe, python_version,
+    advice = unreachable_advice(said, recipe, python_version, installer=installer,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said) \
         or open_files_advice(said)  # a low `ulimit -n`, whatever the child said of it (24th pass (part A) P9)
     # The fix first: at 80×24 the installer's own lines would push it off the screen.
@@ -224,6 +230,9 @@ class _Transaction:
             entry.recipes_dir = str(folder)
         self.log = paths.new_log("install", entry.id)
         entry.log = str(self.log)
+        # The log's first line names the recipe and its GraphCast, in the CLI's "==> Installing" words: `diagnose` on
+        # the log reads them back, so its fix names this recipe and version, not a fixed CUDA one (walk 25 #2/#3).
+        _note(self.log, f"{installing_words(self.plan)}; GraphCast v{self.recipe.graphcast.version}")
         self.entry = self.history.add(entry)
         if self.plan.mode == "in-place":
             # Before anything changes: what is there now, so it can be restored exactly.
@@ -250,7 +259,7 @@ class _Transaction:
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
             error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",
-                                      graphcast_url="://" in self.plan.graphcast_src)
+                                      graphcast_url="://" in self.plan.graphcast_src, installer=self.plan.installer)
                      if step else f"nothing ran. Full log: {self.log}")
             return self.finish("failed", error=error)
 

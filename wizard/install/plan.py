@@ -34,6 +34,7 @@ import os
 import re
 import shlex
 import sys
+import urllib.parse
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -59,8 +60,16 @@ from wizard.install.package_files import wheels_in
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.option_values import refuse_option_like
-from wizard.recipes.alternatives import apply_alternative, links_sentence, unreachable_links
+from wizard.recipes.alternatives import (
+    apply_alternative,
+    links_sentence,
+    python_download_source,
+    python_download_words,
+    unreachable_links,
+    unreachable_python_download,
+)
 from wizard.recipes.loader import PromptRule, Recipe
+from wizard.recipes.match import range_text
 from wizard.recipes.pythons import PythonChoice, choose_python, fits, probe_python, requested_python
 from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 from wizard.uv_tool import uv_bin
@@ -154,12 +163,26 @@ class Plan:
     def links_sentence(self) -> str | None:
         """Why the packages' step would fail here (`unreachable_links`), with the way that works: the recipe's
         alternative source (walk 24 #1/#2), else a bundle or wheelhouse; None when every page answered."""
-        return links_sentence(self.recipe, self.unreachable_links)
+        return links_sentence(self.recipe, [link for link in self.unreachable_links if link != self._python_source()])
+
+    def _python_source(self) -> str | None:
+        """Where uv downloads this plan's Python from, when it must download one (`python.source` "uv-download")."""
+        return python_download_source() if self.python.source == "uv-download" else None
+
+    def python_sentence(self) -> str | None:
+        """Why creating the environment would fail here: uv must download the Python and its host does not answer
+        (one of `unreachable_links`, checked as the wheel pages are), with the fix: a local Python (walk 25 #2)."""
+        source = self._python_source()
+        if source is None or source not in self.unreachable_links:
+            return None
+        return python_download_words(urllib.parse.urlsplit(source).hostname or source, self.python.version,
+                                     range_text(self.recipe.machine.python))
 
     def unreachable_reasons(self) -> list[str]:
         """Every source of this plan that cannot be reached from here, in words: what the plan marks with ✗, what
-        `install` refuses without --force and what the app's "Install anyway?" asks (one list, walk 24 #1)."""
-        return [text for text in (self.unreachable_source, self.links_sentence()) if text]
+        `install` refuses without --force and what the app's "Install anyway?" asks (one list, walk 24 #1; the
+        Python download too, walk 25 #2)."""
+        return [text for text in (self.unreachable_source, self.python_sentence(), self.links_sentence()) if text]
 
     def installer_settings(self) -> list[IndexSetting]:
         """The indexes and find-links pages the user's variables and settings files add (`indexes.index_settings`),
@@ -179,6 +202,18 @@ class Plan:
         return (trust_problem(self.installer, os.environ, self.env_dir.parent)
                 or requirement_problem(self.installer, os.environ, self.env_dir.parent))
 
+    def installer_caution(self) -> str | None:
+        """Why uv would fail on TLS here where pip works: pip's settings name a `cert` (an HTTPS-inspecting proxy's
+        CA) and uv has no matching setting (`installer_files.uv_trust_gap`); None for pip, offline, or no gap.
+        Walk 25 #1: the plan chose uv without a word, and the install failed on TLS a second later."""
+        if self.installer != "uv" or self.offline:
+            return None
+        import os  # deferred: only a plan that is shown asks
+
+        from wizard.installer_files import uv_trust_gap
+
+        return uv_trust_gap(os.environ, self.env_dir.parent)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "recipe": self.recipe.id,
@@ -194,6 +229,7 @@ class Plan:
             # the indexes and find-links the user's environment and settings files send the installer to
             "indexes": [s.to_dict() for s in self.installer_settings()],
             "settings_refused": self.settings_refusal(),
+            "installer_caution": self.installer_caution(),
             "graphcast": {**self.recipe.graphcast.to_dict(), "install": self.graphcast_src},
             "runtime_env": dict(self.recipe.runtime_env),
             "steps": [s.to_dict() for s in self.steps],
@@ -201,6 +237,7 @@ class Plan:
             "notes": list(self.notes),
             "unreachable_source": self.unreachable_source,
             "unreachable_links": list(self.unreachable_links),
+            "unreachable_python": self.python_sentence(),
             "lock": self.lock,
             "bundle": self.bundle,
             "added_packages": [a.to_dict() for a in self.added_packages],
@@ -738,6 +775,8 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         lock = refuse_swappable_source(f"--lock {lock}", lock, "the lock")
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
+    if chosen.source == "uv-download" and not offline:  # one more host the install needs (walk 25 #2)
+        pages = (*pages, *unreachable_python_download())
     added = () if lock is None else _added(f"--lock {lock}", recipe, lock, (*find_links, *recipe.find_links),
                                             chosen, allow_extra_packages)
     plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from wizard.install.indexes import IndexSetting, index_for_host
+from wizard.installer_files import UV_SYSTEM_CERTS, uv_trust_gap
+from wizard.recipes.alternatives import python_download_words
 from wizard.security import redact_secrets
 
 #: Words that mean "the network did not get there" in git, curl, pip (urllib3), uv (reqwest) output.
@@ -40,6 +42,10 @@ _PROXY_FAILURE_RE = re.compile(r"Could not resolve proxy|ProxyError|Cannot conne
 #: How far (lines) a host name may sit from the failure words (uv puts the URL and "dns error" on
 #: different "Caused by" lines).
 _NEAR = 4
+#: The words for a certificate the installer does not trust; one uv switch, the one the shipped uv takes
+#: (`installer_files.UV_SYSTEM_CERTS`, walk 25 #1/#3).
+_TLS_WORDS = ("a TLS certificate this machine does not trust (a self-signed one, or an HTTPS-inspecting proxy's: give "
+              f"its CA with SSL_CERT_FILE=FILE, or {UV_SYSTEM_CERTS} to use the system's certificates)")
 #: Words that mean the server was reached and answered, only not with a package page: an HTTP error status, a
 #: redirect loop, a reply that is not HTTP. Such a failure is the address's (or the server's), never "cannot
 #: reach" — the tester's redirect loop on 127.0.0.1 was called unreachable, and the advice (bring a wheelhouse,
@@ -63,8 +69,7 @@ _ANSWERED = (
     # Tenth hostile pass W29/W30: a self-signed certificate was "this server cannot reach 127.0.0.1".
     (re.compile(r"invalid peer certificate|UnknownIssuer|certificate verify failed|CERTIFICATE_VERIFY_FAILED"
                 r"|self[- ]signed certificate|unable to get local issuer certificate", re.IGNORECASE),
-     "a TLS certificate this machine does not trust (a self-signed one, or an HTTPS-inspecting proxy's: give its CA "
-     "with SSL_CERT_FILE=FILE, or UV_NATIVE_TLS=1 to use the system's certificates)"),
+     _TLS_WORDS),
 )
 
 GRAPHCAST_HOSTS = ("github.com", "codeload.github.com", "objects.githubusercontent.com")
@@ -72,17 +77,26 @@ JAX_RELEASE_HOSTS = ("storage.googleapis.com",)
 INDEX_HOSTS = ("pypi.org", "files.pythonhosted.org", "pypi.python.org")
 
 
+#: A URL of a Python build uv downloads (python-build-standalone on github.com by default, or the mirror
+#: `UV_PYTHON_INSTALL_MIRROR` names: same file names). Walk 25 #2: uv's failed download of Python 3.13 from
+#: github.com was blamed on GraphCast's source, whose local copy had been given already.
+_PYTHON_DOWNLOAD_RE = re.compile(r"python-build-standalone|/cpython-\d+\.\d+[\w.%+-]*-install_only", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Unreachable:
     host: str
     role: str
-    """graphcast (GraphCast's source), jax-releases (JAX's CUDA wheel page), index, proxy or other."""
+    """graphcast (GraphCast's source), python (uv's Python download), jax-releases (JAX's CUDA wheel page), index,
+    proxy or other."""
     evidence: str
 
 
-def _role(host: str, line: str) -> str:
+def _role(host: str, line: str, near: str = "") -> str:
     if _PROXY_FAILURE_RE.search(line):
         return "proxy"
+    if _PYTHON_DOWNLOAD_RE.search(line) or _PYTHON_DOWNLOAD_RE.search(near):
+        return "python"
     if host in GRAPHCAST_HOSTS or host.endswith(".github.com"):
         return "graphcast"
     if host in JAX_RELEASE_HOSTS:
@@ -102,7 +116,8 @@ def find_unreachable(text: str) -> list[Unreachable]:
             continue
         host = _host_near(lines, number)
         if host and host not in found:
-            found[host] = Unreachable(host=host, role=_role(host, line), evidence=line.strip()[:300])
+            near = "\n".join(lines[max(0, number - _NEAR): number + _NEAR + 1])
+            found[host] = Unreachable(host=host, role=_role(host, line, near), evidence=line.strip()[:300])
     return list(found.values())
 
 
@@ -183,28 +198,46 @@ def short_version(version: str) -> str:
 
 def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.11", *,
                answered: list[Answered] | tuple[Answered, ...] = (), answered_role: str = "other",
-               environ: Mapping[str, str] | None = None) -> str:
+               environ: Mapping[str, str] | None = None, installer: str | None = None) -> str:
     """Plain sentences: which host, what it was needed for, and what to do instead. `answered`: hosts that
     were reached and answered with an error (said as such, never "cannot reach"). A host that an index
     variable of the user's environment names (`UV_INDEX_URL`, `PIP_INDEX_URL`, …) is said to be that index,
-    with the variable: that setting, not the network, is then the first thing to check."""
+    with the variable: that setting, not the network, is then the first thing to check. `installer`: the one
+    that failed; uv failing on TLS where pip's settings name a `cert` leads with the switch to pip (walk 25 #1)."""
     if not hosts and not answered:
         return ""
     parts: list[str] = []
+    if installer == "uv" and any(reply.answer == _TLS_WORDS for reply in answered):
+        import os  # deferred: only a TLS failure reads the settings
+
+        gap = uv_trust_gap(os.environ if environ is None else environ, keys="p, then i on the Plan screen")
+        parts += [gap] if gap else []
+    python = [h for h in hosts if h.role == "python"]
+    hosts = [h for h in hosts if h.role != "python"]
+    if python:
+        built = re.search(r"cpython-(\d+\.\d+)", python[0].evidence)  # the version uv asked for, as its URL says
+        parts.append(python_download_words(python[0].host, built.group(1) if built else
+                                           python_version if recipe is not None else None))
+        if not hosts and not answered:
+            return " ".join(parts)
     if hosts:
         parts.append(f"This server cannot reach {', '.join(h.host for h in hosts)}.")
     for reply in answered:
         parts.append(f"The server at {reply.where()} was reached but answered with {reply.answer}, so that "
                      "address is not a working package page.")
     roles = {h.role for h in hosts} | ({answered_role} if answered else set())
-    version = getattr(getattr(recipe, "graphcast", None), "version", "0.1.1")
+    version = getattr(getattr(recipe, "graphcast", None), "version", None)
     if "proxy" in roles:
         parts.append("The proxy itself does not answer: check https_proxy / HTTPS_PROXY (your admin knows the "
                      "right one), or install from local sources as below.")
     if "graphcast" in roles:
+        # The version of the recipe that ran, never a fixed one: with no recipe known (a pasted log that names none),
+        # "the recipe's version" (walk 25 #2: diagnose said `checkout v0.1.1` of a v0.2 install's log).
+        checkout = (f"`git clone https://github.com/google-deepmind/graphcast && git -C graphcast checkout v{version}`"
+                    if version else "`git clone https://github.com/google-deepmind/graphcast`, then check out the "
+                    "recipe's version (its tag: `git -C graphcast checkout vVERSION`)")
         parts.append(f"GraphCast's source is fetched from there. Give a local GraphCast instead: on a machine with internet, "
-                     f"`git clone https://github.com/google-deepmind/graphcast && git -C graphcast checkout "
-                     f"v{version}`, copy the folder here, then use it with `--graphcast-src DIR` (in the app: g on "
+                     f"{checkout}, copy the folder here, then use it with `--graphcast-src DIR` (in the app: g on "
                      f"the Plan screen; or set GC_WIZARD_GRAPHCAST_SRC=DIR).")
     alternatives = [a for a in getattr(recipe, "alternatives", ()) or ()
                     if not any(h.host in link for h in hosts for link in a.find_links)]
@@ -251,7 +284,7 @@ def index_sentence(setting: IndexSetting) -> str:
 
 
 def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, graphcast_url: bool = False,
-                       environ: Mapping[str, str] | None = None) -> str:
+                       environ: Mapping[str, str] | None = None, installer: str | None = None) -> str:
     """`advice_for(find_unreachable(text), answered=find_answered(text))`: empty when the text shows no host
     that could not be reached or answered with an error.
 
@@ -262,4 +295,4 @@ def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, 
     if graphcast_url:
         hosts = [Unreachable(h.host, "graphcast", h.evidence) if h.role != "proxy" else h for h in hosts]
     return advice_for(hosts, recipe, python_version, answered=find_answered(text),
-                      answered_role="graphcast" if graphcast_url else "other", environ=environ)
+                      answered_role="graphcast" if graphcast_url else "other", environ=environ, installer=installer)

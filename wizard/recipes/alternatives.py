@@ -11,10 +11,12 @@ answer (a HEAD request each, a few seconds at most, nothing else is sent).
 from __future__ import annotations
 
 import dataclasses
+import os
 import ssl
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Mapping
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -75,6 +77,62 @@ def unreachable_links(recipe: Recipe, timeout: float = REACH_TIMEOUT) -> list[st
     places = dict.fromkeys((*recipe.find_links, *getattr(recipe, "extra_index_urls", ())))
     # The host alone is asked (any answer counts), never the page: a URL's user:password or token stays unsent.
     return [link for link in places if link.startswith("https://") and not reachable(f"https://{_host(link)}/", timeout)]
+
+
+#: Where uv downloads the Pythons it installs (python-build-standalone's releases), unless `UV_PYTHON_INSTALL_MIRROR`
+#: names a mirror: a host a recipe's install needs when no fitting Python is on the machine (walk 25 #2).
+PYTHON_DOWNLOADS = "https://github.com/astral-sh/python-build-standalone/releases/download"
+
+
+def python_download_source(environ: Mapping[str, str] | None = None) -> str:
+    """The address uv downloads a Python from: the user's `UV_PYTHON_INSTALL_MIRROR`, else python-build-standalone."""
+    environ = os.environ if environ is None else environ
+    return (environ.get("UV_PYTHON_INSTALL_MIRROR") or "").strip() or PYTHON_DOWNLOADS
+
+
+def unreachable_python_download(timeout: float = REACH_TIMEOUT, environ: Mapping[str, str] | None = None) -> list[str]:
+    """[the Python download's address] when its host does not answer from here, else []: the same check as a recipe's
+    wheel pages (`unreachable_links`), for the one more host an install needs when uv must download the Python
+    (walk 25 #2: "fits this machine", then the install failed on github.com)."""
+    source = python_download_source(environ)
+    return [source] if source.startswith("https://") and not reachable(f"https://{_host(source)}/", timeout) else []
+
+
+def python_download_words(host: str, version: str | None, wanted: str | None = None) -> str:
+    """What to do when uv would download the environment's Python from `host` and cannot: the one sentence the
+    recipe list, the plan, a failed install and `diagnose` say (walk 25 #2). `version`: the Python uv would fetch
+    ("3.13"); `wanted`: the recipe's range ("3.12–3.13")."""
+    short = ".".join(version.split(".")[:2]) if version and version[:1].isdigit() else ""
+    which = f"Python {short}" if short else "a Python"
+    needed = f" (the recipe needs {wanted})" if wanted else ""
+    return (f"No fitting Python is on this machine{needed}, and uv downloads {which} from {host} (its "
+            "python-build-standalone builds), which does not answer from here. Install "
+            f"python{short or '3.X'} (your admin's package, conda or pyenv) or give `--python PATH` to one you have.")
+
+
+def with_python_reach(matches: list, timeout: float = REACH_TIMEOUT, environ: Mapping[str, str] | None = None) -> list:
+    """The matches, each fitting one that needs uv's Python download (`RecipeMatch.python_download`) flagged when the
+    download's host does not answer: its `unreachable` names the host and its download caveat becomes
+    `python_download_words`. The host is asked once, and only when such a recipe is listed."""
+    needing = [m for m in matches if m.compatible and m.python_download]
+    if not needing:
+        return matches
+    missing = unreachable_python_download(timeout, environ)
+    if not missing:
+        return matches
+    host = _host(missing[0])
+    flagged = {}
+    for match in needing:
+        words = python_download_words(host, match.python_download, _range(match.recipe.machine.python))
+        warnings = tuple(words if "uv will download one" in w else w for w in match.warnings)
+        flagged[id(match)] = dataclasses.replace(match, warnings=warnings, unreachable=(host,))
+    return [flagged.get(id(m), m) for m in matches]
+
+
+def _range(spec: str) -> str:
+    from wizard.recipes.match import range_text  # deferred: match loads this module's neighbours
+
+    return range_text(spec)
 
 
 def _host(link: str) -> str:

@@ -92,6 +92,11 @@ class RecipeMatch:
     """Compatible, but a GPU of this machine is under one of the recipe's `gpu_cautions`."""
     machine: str = "this machine"
     """The machine the verdict is about, in words: "this machine", or "node gpu07" (facts read through srun)."""
+    python_download: str | None = None
+    """The Python uv would download for it ("3.13"), when no fitting one is on this machine; else None."""
+    unreachable: tuple[str, ...] = ()
+    """Hosts its install needs that do not answer from here (`alternatives.with_python_reach`: the Python download's),
+    flagged as a plan flags an unreachable source (walk 25 #2)."""
 
     @property
     def graphcast_version(self) -> str:
@@ -111,6 +116,8 @@ class RecipeMatch:
             "summary": self.summary,
             "usable_gpus": list(self.usable_gpus),
             "cautioned": self.cautioned,
+            "python_download": self.python_download,
+            "unreachable": list(self.unreachable),
             "alternatives": [a.to_dict() for a in self.recipe.alternatives],
             "runtime_env": dict(self.recipe.runtime_env),
             "disk_gib": self.recipe.disk_gib,
@@ -132,6 +139,18 @@ def _lt(a: str | None, b: str) -> bool:
         return False
     width = max(len(ta), len(tb))
     return ta + (0,) * (width - len(ta)) < tb + (0,) * (width - len(tb))
+
+
+def _download_version(recipe: Recipe) -> str | None:
+    """The Python uv would be asked to download for `recipe` (`pythons._download_request`: "3.13")."""
+    from wizard.recipes.pythons import download_request  # deferred: only a recipe needing a download asks
+
+    return download_request(recipe.machine.python) or None
+
+
+def range_text(spec: str) -> str:
+    """">=3.10,<3.12" -> "3.10–3.11" (`_range_text`), for the words other modules build."""
+    return _range_text(spec)
 
 
 def _range_text(spec: str) -> str:
@@ -331,6 +350,8 @@ class _Verdict:
     usable: tuple[int, ...]
     local_python: bool
     cautioned: bool
+    downloads: bool = False
+    """uv would download this recipe's Python: none that fits is on the machine."""
 
     def choice_key(self) -> tuple:
         """Higher is better among compatible recipes (see the module docstring's order)."""
@@ -408,7 +429,9 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
         local = _check_python(recipe, facts, pythons, python_downloads, reasons, warnings)
         cautions = _cautions(recipe, facts, usable) if not reasons else []
         warnings[:0] = cautions
-        verdicts.append(_Verdict(recipe, reasons, warnings, usable, local, bool(cautions)))
+        # uv would download its Python (none fits here): the host that needs is checked by the caller (walk 25 #2)
+        verdicts.append(_Verdict(recipe, reasons, warnings, usable, local, bool(cautions),
+                                 downloads=not local and pythons is not None and python_downloads and not reasons))
 
     compatible = [v for v in verdicts if not v.reasons]
     candidates = [v for v in compatible if not v.cautioned
@@ -477,7 +500,7 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
             reasons=tuple(r.replace("this machine", machine) for r in reasons),
             warnings=tuple(w.replace("THIS MACHINE", machine.upper()) for w in warnings),
             summary=summary.replace("this machine", machine), usable_gpus=v.usable, cautioned=v.cautioned,
-            machine=machine,
+            machine=machine, python_download=_download_version(recipe) if v.downloads else None,
         ))
     order = {id(m): i for i, m in enumerate(sorted(matches, key=lambda m: _rank(m.recipe), reverse=True))}
     matches.sort(key=lambda m: (not m.recommended, not m.compatible, order[id(m)]))

@@ -231,6 +231,11 @@ def _download_request(spec: str) -> str | None:
     return None
 
 
+def download_request(spec: str) -> str | None:
+    """The Python `uv venv --python` would be asked to download for `spec` ("3.13"), or None."""
+    return _download_request(spec)
+
+
 def choose_python(recipe: Recipe, *, search_path: str | None = None, include_self: bool = True,
                   use_uv: bool = True, allow_download: bool = False, need_venv: bool = False) -> PythonChoice:
     """The interpreter the new environment for `recipe` should be built from (see the module docstring).

@@ -27,6 +27,7 @@ from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.reach import advice_for, find_unreachable
 from wizard.recipes.family import default_recipes, family_recipes
+from wizard.recipes.loader import Recipe, load_recipes
 from wizard.security import cut, strip_terminal_escapes
 from wizard.verify import causes
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
@@ -506,6 +507,9 @@ class Scanner:
         """The last (free, total) bytes a "Memory usage:" line reported: a hint for ranking causes."""
         self.cuts = LineCuts()
         """The lines `scan_stream` cut to their ends (`LineCuts.sentence` says so)."""
+        self.named_recipes: list[str] = []
+        """The recipe ids the log says it installed (`LOG_RECIPE`), in log order: the first known one is the recipe a
+        fix names (walk 25 #2/#3)."""
 
     def feed(self, text: str, base: int = 0, overlap: int = 0) -> None:
         lines: _Lines | None = None
@@ -547,6 +551,11 @@ class Scanner:
                 if any((found is None or anywhere(found)) and branch.search(text)
                        for branch, found in _condition_branches(condition.pattern, condition.flags)):
                     self.met.add(condition.pattern)
+        if len(self.named_recipes) < _NAMED_KEPT and ("Installing " in text or "/envs/" in text):
+            for pattern in LOG_RECIPE:
+                for match in pattern.finditer(text):
+                    if match.group("id") not in self.named_recipes and len(self.named_recipes) < _NAMED_KEPT:
+                        self.named_recipes.append(match.group("id"))
         if "Memory usage:" in text:
             for match in _MEMORY_USAGE.finditer(text):
                 self.gpu_memory = (int(match.group(1)), int(match.group(2)))
@@ -593,12 +602,31 @@ class Scanner:
             hit.evidence.sort(key=lambda line: hit.line_positions[line])
         return merged
 
+    def log_recipe(self) -> Recipe | None:
+        """The recipe the log says it installed (its first line, or the CLI's "==> Installing RECIPE into", or the
+        managed environment's folder `envs/RECIPE-YYYYmmdd-HHMMSS`), when that is a recipe known here; else None."""
+        if not self.named_recipes:
+            return None
+        try:
+            recipes = load_recipes()
+        except Exception:  # a broken user recipe file must not break a diagnosis: then no recipe is named
+            return None
+        return next((recipes[name] for name in self.named_recipes if name in recipes), None)
+
     def findings(self, facts: Facts | None = None, context: causes.Context | None = None) -> list[Finding]:
         """Root cause first, as `diagnose_text` gives them; may be called again with facts."""
         return _findings(self, facts, context)
 
 
 _MEMORY_USAGE = re.compile(r"Memory usage: (\d+) bytes free, (\d+) bytes total")
+#: Where a log names the recipe it installed, most certain first: the install log's first line and the CLI's
+#: announcement (`flows.transaction.installing_words`), then a managed environment's folder (logs written before
+#: that first line existed: walk 25's). A fix names that recipe and its GraphCast, never a fixed CUDA recipe.
+LOG_RECIPE = (
+    re.compile(r"^(?:==> |\[gc-wizard\] )Installing (?P<id>[\w.+-]+) into ", re.MULTILINE),
+    re.compile(r"/envs/(?P<id>[\w.+-]+?)-\d{8}-\d{6}(?:-\d+)?\b"),
+)
+_NAMED_KEPT = 8
 
 
 def _scan(text: str, entries: tuple[KnownFailure, ...]) -> dict[str, _Hit]:
@@ -648,17 +676,28 @@ def gpu_recipe_for(facts: Facts | None) -> str:
     return default_recipes(_driver_cuda_major(facts))[0]
 
 
-def fix_recipes(facts: Facts | None, context: causes.Context | None = None) -> tuple[str, str]:
+def fix_recipes(facts: Facts | None, context: causes.Context | None = None, ran: Recipe | None = None
+                ) -> tuple[str, str]:
     """(GPU recipe, CPU recipe) a fix names as `{recipe}` and `{cpu_recipe}`: of the family of the recipe
-    the environment was installed from (its marker, `context.recipe`) when known — a GraphCast v0.2 stack
-    that fell back to the CPU is pointed at `jax0.10.2-cpu`, not at the 0.4.23 recipes — else the 0.4.23
-    ones; the GPU one fits the detected driver's CUDA version."""
+    the environment was installed from (its marker, `context.recipe`, or the one the log names, `ran`) when known —
+    a GraphCast v0.2 stack that fell back to the CPU is pointed at `jax0.10.2-cpu`, not at the 0.4.23 recipes —
+    else the 0.4.23 ones; the GPU one fits the detected driver's CUDA version.
+
+    The recipe the log ran is named itself where it fits: a CPU recipe's failure on a machine with no driver known
+    says "rerun `gc-wizard install jax0.4.23-cpu`", never a CUDA recipe (walk 25 #3), and a GPU recipe is named
+    unless the detected driver is too old for it."""
     major = _driver_cuda_major(facts)
     gpu, cpu = default_recipes(major)
-    installed = getattr(context, "recipe", None)
+    installed = getattr(context, "recipe", None) or (ran.id if ran is not None else None)
     if installed:
         family_gpu, family_cpu = family_recipes(installed, major)
         gpu, cpu = family_gpu or gpu, family_cpu or cpu
+    if ran is not None and ran.backend == "cpu":
+        cpu = ran.id
+        if getattr(facts, "driver", None) is None:
+            gpu = ran.id
+    elif ran is not None and (major is None or (ran.machine.cuda_major or 0) <= major):
+        gpu = ran.id
     return gpu, cpu
 
 
@@ -698,11 +737,12 @@ def _render(template: str, values: dict[str, str]) -> str:
     return re.sub(r" +([,.;:)])", r"\1", re.sub(r"  +", " ", text.format_map(_Values(values))))
 
 
-def _reach_fix(evidence: list[str]) -> str | None:
+def _reach_fix(evidence: list[str], ran: Recipe | None = None) -> str | None:
     """For an unreachable host: which host and the local source that replaces it (wizard/install/reach.py,
-    the same advice the installer itself prints), or None when the lines name no host."""
+    the same advice the installer itself prints), or None when the lines name no host. `ran`: the recipe the log
+    names, whose GraphCast version the advice gives (none: "the recipe's version", walk 25 #2)."""
     hosts = find_unreachable("\n".join(evidence))
-    return advice_for(hosts) if hosts else None
+    return advice_for(hosts, ran) if hosts else None
 
 
 #: Fixes computed from a finding's evidence where the knowledge file's text cannot be specific enough.
@@ -710,16 +750,16 @@ _FIX_FROM_EVIDENCE = {"host_unreachable": _reach_fix}
 
 
 def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = (),
-             context: causes.Context | None = None) -> Finding:
+             context: causes.Context | None = None, ran: Recipe | None = None) -> Finding:
     entry = hit.entry
     values = dict(hit.groups)
-    values["recipe"], values["cpu_recipe"] = fix_recipes(facts, context)
+    values["recipe"], values["cpu_recipe"] = fix_recipes(facts, context, ran)
     if "minimum" in values or "built" in values:
         values.setdefault("needed", values.get("minimum") or values["built"])
     dirs = shadowing_dirs(facts, entry.libraries)
     fix = entry.fix
     provider = _FIX_FROM_EVIDENCE.get(entry.id)
-    specific = provider(hit.evidence) if provider else None
+    specific = provider(hit.evidence, ran) if provider else None
     if specific:
         fix = specific.replace("{", "{{").replace("}", "}}")
     if dirs and entry.fix_with_dirs:
@@ -742,6 +782,7 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
 
 def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | None) -> list[Finding]:
     ordered = _fold(scanner.result())
+    ran = scanner.log_recipe() if ordered else None
     out = []
     for index, hit in enumerate(ordered):
         ranked: tuple[dict[str, str], ...] = ()
@@ -749,7 +790,7 @@ def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | N
         if index == 0 and hit.entry.symptom and known:
             ctx = causes.Context.merge(context, facts, scanner.gpu_memory)
             ranked = causes.rank(hit.entry.id, ctx)
-        out.append(_finding(hit, facts, ranked, context))
+        out.append(_finding(hit, facts, ranked, context, ran))
     return out
 
 

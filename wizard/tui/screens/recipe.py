@@ -18,6 +18,7 @@ from wizard.flows.recipe_list import (
     fetched_from_words,
     graphcast_label,
     group_by_graphcast,
+    unreachable_verdict,
 )
 from wizard.security import cut
 from wizard.tui.problems import problem_text
@@ -50,7 +51,10 @@ def option_label(match, width: int = 74, installed: str | None = None) -> str:
     """One row: a mark (★ recommended, ✓ fits, ✗ does not), the id, and the verdict or first reason;
     `installed` ("current"/"installed") is said first."""
     mark = "★" if match.recommended else ("✓" if match.compatible else "✗")
-    if match.recommended:
+    unreachable = unreachable_verdict(match)  # walk 25 #2: flagged, not "fits"
+    if unreachable:
+        mark, verdict = "!", unreachable
+    elif match.recommended:
         verdict = "recommended"
     elif match.cautioned:
         verdict = "fits, but not recommended on this GPU"

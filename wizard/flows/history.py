@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from wizard import paths
 from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
@@ -234,6 +235,13 @@ def entry_traits(entry: Any, *, when: bool = True) -> str | None:
     if when and data.get("kind") == "install" and isinstance(started, str) and started:
         parts.append(f"installed {started[:16].replace('T', ' ')}")
     return " · ".join(parts) or None
+
+
+def no_installs_words() -> str:
+    """Both faces' sentence for an empty history, naming the state folder read and whether GC_WIZARD_HOME is set
+    (walk 25 #4: a shell that skipped `.bashrc` read the default folder and said only "No installs yet")."""
+    return (f"No installs yet in {paths.state_words()}. Start with `gc-wizard` or "
+            "`gc-wizard install RECIPE`.")
 
 
 def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:

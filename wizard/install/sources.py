@@ -313,12 +313,45 @@ def separate_checkout_words(folder: str, version: str) -> str:
     """How to get release `version` beside the checkout `folder` without touching it. walk 23 #3:
     the refusal said "git checkout v0.2", which, run in a checkout a v0.1.1 environment was built from (and that
     the wizard remembers as that version's source), switches it for everyone who uses it; a clone of it checked
-    out at the tag leaves it as it is, and needs no network (the clone is local and carries the tags)."""
-    import shlex  # deferred: only a refusal needs it
+    out at the tag leaves it as it is, and needs no network (the clone is local and carries the tags).
 
-    copy = f"{folder.rstrip('/')}-v{version}"
-    return (f"check out v{version} in a copy and leave this one as it is (other installs may use it): "
-            f"git clone {shlex.quote(folder)} {shlex.quote(copy)} && git -C {shlex.quote(copy)} checkout "
+    walk 25 #5: a lab checkout owned by the admin made that clone fail ("detected dubious ownership"), and
+    `git -c safe.directory=…` does not help: a clone from a local path starts its upload-pack without `-c` (git 2.39).
+    What works is `--no-local` with the upload-pack told the source is safe (`-u 'git -c safe.directory=GITDIR
+    upload-pack'`); and the copy goes under HOME, not beside the checkout in a folder that is not the user's."""
+    import os  # deferred: only a refusal needs these
+    import shlex
+
+    from wizard.children import owner_words
+    from wizard.paths import unused_path
+
+    source = Path(folder)
+    try:
+        dirs = git_dirs(source)
+    except OSError:
+        dirs = None
+    gitdir = dirs.common if dirs is not None else source
+    me = os.geteuid()
+
+    def owner(path: Path) -> int:
+        try:
+            return path.stat().st_uid
+        except OSError:
+            return me
+
+    others = next((uid for uid in (owner(source), owner(gitdir)) if uid != me), None)
+    name = f"{source.name}-v{version}"
+    own_parent = owner(source.parent) == me and others is None
+    copy = f"{folder.rstrip('/')}-v{version}" if own_parent else str(unused_path(Path.home(), name, ""))
+    clone = "git clone"
+    whose = ""
+    if others is not None:
+        pack = f"git -c safe.directory={shlex.quote(str(gitdir))} upload-pack"
+        clone = f"git clone --no-local -u {shlex.quote(pack)}"
+        whose = f"it belongs to {owner_words(others)}; "
+    return (f"check out v{version} in a copy{'' if own_parent else ' of your own'} and leave this one as it is "
+            f"({whose}other installs may use it): "
+            f"{clone} {shlex.quote(folder)} {shlex.quote(copy)} && git -C {shlex.quote(copy)} checkout "
             f"v{version}, then give {copy}; or pass --force to install it anyway.")
 
 

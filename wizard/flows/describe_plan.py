@@ -84,8 +84,8 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
         identity = verdict.identity
         lines.append(f"  GraphCast {verdict.mark()} {identity.short()} · {identity.kind_text()}")
         lines.append(f"    from {_fit(plan.graphcast_src.split(' @ ', 1)[-1], 64)}")
-        for text in (verdict.unreachable, verdict.caution):
-            lines += _wrap(f"! {with_keys(text) if keys else text}", "    ", width) if text else []
+        for text, mark in ((verdict.unreachable, "! "), (verdict.caution, verdict.caution_mark())):
+            lines += _wrap(f"{mark}{with_keys(text) if keys else text}", "    ", width) if text else []
     for house in wheelhouses:
         lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
         lines += _wrap(f"! {house.caution()}", "    ", width) if house.caution() else []

@@ -15,6 +15,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from wizard.flows.describe_check import check_estimate_words
 from wizard.flows.review import PlanReview
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.choices import DEFAULT_INSTALLER
@@ -174,6 +175,11 @@ def _steps(plan: Plan, slurm, width: int, inline: bool) -> list[str]:
     if slurm is not None:
         part = f"partition {slurm.partition}" if slurm.partition else "the default partition"
         out.append(f"  then the GraphCast check on a GPU node of {part}, through srun")
+    # How long the check takes here, as data (walk 25 #7): the plan said nothing of GenCast's two minutes on a CPU.
+    estimate = check_estimate_words("gpu" if slurm is not None else plan.recipe.backend, plan.recipe.graphcast.version)
+    if estimate:
+        out += _wrap(estimate, "    ", width) if slurm is not None else _wrap(f"then the GraphCast check: {estimate}",
+                                                                                 "  ", width)
     return out
 
 

@@ -19,7 +19,7 @@ from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
 __all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status",
-           "error_words", "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "now", "read_history", "record_check",
+           "error_words", "history_rows", "installed_fields", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "no_installs_words", "now", "read_history", "record_check",
            "size_words", "status_cell"]
 
 
@@ -146,6 +146,16 @@ def unreachable_page_seen(recipe) -> str | None:
     if last is None or last.status != "failed" or not last.error:
         return None
     return next((host for host in sorted(h for h in hosts if h) if f"cannot reach {host}" in last.error), None)
+
+
+def installed_fields(installed: dict[str, str] | None, recipe_id: str) -> dict[str, bool | None]:
+    """`recipes --json`'s "installed" (a good install of it whose folder is there) and "current" (that one is the
+    current environment) for `recipe_id`, from `installed_recipes`; both null when `installed` is None (saved
+    facts: another machine's). Walk 25 #8: the JSON had neither, so the current recipe read as never installed."""
+    if installed is None:
+        return {"installed": None, "current": None}
+    state = installed.get(recipe_id)
+    return {"installed": state is not None, "current": state == "current"}
 
 
 def installed_words(state: str) -> str:

@@ -205,17 +205,23 @@ def disk_words(row: dict[str, Any]) -> str:
 
 
 def disk_total_words(total: int, installers: Iterable[str | None] = ("uv",)) -> str:
-    """The line under the history that says what all environments take together; uv's cache is named only when an
-    environment was made with uv (`installers`: the installs' installers; walk 21 #11 read "hardlinked from uv's
-    cache" under a pip install)."""
-    why = ("files they share, hardlinked from uv's cache, counted once" if "uv" in set(installers)
-           else "a file they share counted once")
+    """The line under the history that says what all environments take together; uv's cache is named only for the
+    environments made with uv (`installers`: the installers of the environments still there; walk 21 #11 read
+    "hardlinked from uv's cache" under a pip install, and walk 25 #8 under a pip one beside uv ones)."""
+    used = set(installers)
+    if used == {"uv"}:
+        why = "files they share, hardlinked from uv's cache, counted once"
+    elif "uv" in used:
+        why = "a file they share counted once; the uv-made ones hardlink theirs from uv's cache, the others copy"
+    else:
+        why = "a file they share counted once"
     return f"Disk: {size_words(total)} for all environments together ({why})."
 
 
 def installers_of(rows: Iterable[dict[str, Any]]) -> set[str | None]:
-    """The installers the history's installs used (`history_rows`' rows), for `disk_total_words`."""
-    return {row.get("installer") for row in rows if row.get("kind") == "install"}
+    """The installers that made the environments still there (`history_rows`' rows), for `disk_total_words`: a
+    failed uv try whose folder was removed shares nothing (walk 25 #8: uv's TLS failure, then pip, read as uv's)."""
+    return {row.get("installer") for row in rows if row.get("kind") == "install" and row.get("env_exists")}
 
 
 def entry_traits(entry: Any, *, when: bool = True) -> str | None:

@@ -328,7 +328,8 @@ class DoneScreen(Screen[str]):
             said = f"Kernel registered: {spec.get('display_name', spec)}, in {spec.get('path')}"
             # The notebook's path in the checkout the env came from (walk 23 #6), then the cautions.
             notebooks = [f"Notebook: {path}" for path in spec.get("notebook_paths", [])]
-            self.post_message(AfterInstallDone(said, note="\n".join([said, *notebooks,
+            frozen = [spec["frozen"]] if spec.get("frozen") else []  # PATH/PYTHONPATH kept as now (walk 25 #8)
+            self.post_message(AfterInstallDone(said, note="\n".join([said, *notebooks, *frozen,
                                                                      *(f"! {c}" for c in spec.get("cautions", []))])))
         except Exception as exc:
             self.post_message(AfterInstallDone(error_text(exc), severity="error"))

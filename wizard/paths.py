@@ -30,6 +30,21 @@ def state_dir() -> Path:
     return Path(data_home).expanduser() / "gc-wizard"
 
 
+def state_words() -> str:
+    """The state folder this run reads and where that choice came from, for every sentence that says nothing is
+    installed or current: "the state folder /s (GC_WIZARD_HOME is not set)". Why (walk 25 #4): a lab script run
+    from `su - user -c`, cron or `ssh host cmd` skips the `.bashrc` that exports GC_WIZARD_HOME, so it read the
+    default folder and said "No installs yet" beside two verified environments, naming neither folder nor cause."""
+    folder = state_dir()
+    if os.environ.get("GC_WIZARD_HOME"):
+        why = "set by GC_WIZARD_HOME"
+    elif os.path.isabs(os.path.expanduser(os.environ.get("XDG_DATA_HOME", ""))):
+        why = "from XDG_DATA_HOME; GC_WIZARD_HOME is not set"
+    else:
+        why = "GC_WIZARD_HOME is not set"
+    return f"the state folder {folder} ({why})"
+
+
 def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked: bool = False) -> Path:
     """Create the state folder (mode 0700: it holds logs, history and environments of one user) if
     it is not there, and make sure nobody else can change what the wizard later runs from it.

@@ -225,3 +225,23 @@ def test_a_forecast_says_which_model_ran_when_it_is_not_the_announced_one(tmp_pa
                             "model at 10°)"), data
     asked = last_json(run_inproc("forecast", "--env", str(env), "--assets", str(lab), "--model", "tiny", "--json"))
     assert asked["model"] == TINY and asked["note"] is None  # asked for: nothing to explain
+
+
+def test_the_folder_above_the_assets_is_told_the_folder_inside_it(tmp_path):
+    """Walk 25 #8: `--assets /lab` (the folder above `assets/`) said "the source has no params/ files" and repeated
+    the five-file recipe, never naming `/lab/assets` right there. Both `--list` and a forecast say it, exit 2."""
+    lab = tmp_path / "lab"
+    source = _source(lab)
+    (lab / "bin").mkdir()
+    listed = run_inproc("forecast", "--list", "--assets", str(lab))
+    assert listed.returncode == 2, listed.stdout + listed.stderr
+    assert (f"--assets {lab} holds no params/, dataset/ or stats/, but {source} inside it does: give --assets "
+            f"{source}.") in " ".join(listed.stderr.split())
+    env = python_link_env(tmp_path / "env", to="/bin/false", cfg="home = /bin\n")
+    run = run_inproc("forecast", "--env", str(env), "--assets", str(lab), "--json")
+    assert run.returncode == 2 and f"give --assets {source}." in last_json(run)["error"]
+    # A folder laid out like the bucket under graphcast/ is a source itself, not the folder above one.
+    bucket = tmp_path / "bucket"
+    bucket.mkdir()
+    _source(tmp_path / "b0").rename(bucket / "graphcast")
+    assert run_inproc("forecast", "--list", "--assets", str(bucket)).returncode == 0

@@ -56,7 +56,7 @@ async def test_machine_recipe_plan_and_back(gpu_server):
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen))
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        assert "Nothing installed yet" in screen_text(app)
+        assert "No installs yet in the state folder" in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MachineScreen))
 

@@ -21,6 +21,7 @@ class _Host(App):
     def __init__(self, screen) -> None:
         super().__init__()
         self.first = screen
+        self.forecast_outputs: dict[str, str] = {}  # as the app keeps it: the Done screen offers "Forecast again"
 
     def on_mount(self) -> None:
         self.push_screen(self.first)
@@ -42,6 +43,9 @@ async def test_f_on_the_done_screen_runs_the_forecast_and_shows_its_figures(fore
         assert "✓ Compile and roll out" in text
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is done)
+        output = app.forecast_outputs[str(forecast_env)]
+        await wait_for(pilot, lambda: "Forecast again: press f" in screen_text(app))  # walk 25 #8
+        assert output and output in " ".join(screen_text(app).split())
 
 
 async def test_ctrl_c_stops_a_running_forecast(forecast_env, forecast_assets):

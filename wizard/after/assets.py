@@ -25,6 +25,7 @@ import http.client
 import json
 import os
 import re
+import shlex
 import threading
 import time
 import urllib.error
@@ -163,10 +164,38 @@ def open_source(location: str | None) -> Source:
     folder = Path(location).expanduser().resolve()
     if not folder.is_dir():
         raise UserError(f"--assets {location}: {bounded.not_a_folder(folder)}.")
+    inside = _layout_below(folder)
+    if inside:  # the folder above the assets (walk 25 #8): name the one that holds them, not the five files
+        raise UserError(f"--assets {location} holds no params/, dataset/ or stats/, but {' and '.join(inside)} "
+                        f"inside it does: give --assets {shlex.quote(inside[0])}.")
     sums_path = folder / SUMS_FILE
     if not os.path.lexists(sums_path):
         return Source(str(folder) + os.sep)
     return Source(str(folder) + os.sep, parse_sums(_read_sums(sums_path), str(sums_path)), str(sums_path))
+
+
+def _holds_layout(folder: Path) -> bool:
+    """Whether `folder` is laid out like the bucket: a params/, dataset/ or stats/ (or graphcast/… , gencast/…)."""
+    return any((folder / f"{prefix}{kind}").is_dir() for prefix in PREFIXES for kind in KINDS)
+
+
+def _layout_below(folder: Path, limit: int = 200) -> list[str]:
+    """The folders directly inside `folder` laid out like the bucket, when `folder` itself is not (at most two, of
+    the first `limit` entries): walk 25 #8, `--assets /lab` for `/lab/assets` repeated the five-file recipe and never
+    named the folder right there."""
+    if _holds_layout(folder):
+        return []
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            for n, entry in enumerate(entries):
+                if n >= limit:
+                    break
+                if entry.is_dir() and _holds_layout(Path(entry.path)):
+                    found.append(entry.path)
+    except OSError:  # an unreadable folder: the forecast says what it cannot read, as before
+        return []
+    return sorted(found)[:2]
 
 
 def _check_url(given: str, url: str) -> None:

@@ -221,9 +221,30 @@ def kernel_install(env: str | os.PathLike[str], name: str | None = None, *,
         "notebooks": list(served_notebooks(marker)),
         "notebook_paths": [str(p) for p in notebook_paths(env_path, marker)],
         "jupyter_server": jupyter_server_here(env_path, environ),
+        "frozen": frozen_words(spec["env"]),
         "cautions": [*said, *shadow_cautions(env_path, spec["env"], environ), *jupyter_cautions(env_path, marker, environ),
                      *notebook_cautions(marker, bucket_unreachable() if served_notebooks(marker) else False)],
     }
+
+
+def frozen_words(kernel_env: Mapping[str, str]) -> str:
+    """What kernel.json keeps as it is now, and how to refresh it: both faces say it after registering (walk 25 #8:
+    the spec stored the walker's PATH and PYTHONPATH, and nothing said a later `.bashrc` change would not reach the
+    kernel)."""
+    kept = [name for name in ("PATH", "PYTHONPATH", "LD_LIBRARY_PATH") if name in kernel_env]
+    names = ", ".join(kept[:-1]) + (" and " if len(kept) > 1 else "") + kept[-1] if kept else "the search paths"
+    return (f"kernel.json keeps {names} as they are now: a later change in your shell's start-up files does not "
+            "reach the kernel; run `gc-wizard kernel install` again to refresh it.")
+
+
+def kernel_list(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """`kernel list`: the kernels gc-wizard wrote, with whether the environment each runs is still there (walk 25
+    #8: `kernel list` was "not one of install, remove", so a lab member could not see what was registered).
+    Returns `{"ok", "dir", "kernels": [{"name", "path", "env", "recipe", "env_exists"}]}`; anyone else's kernels are
+    not listed (`jupyter kernelspec list` lists every one)."""
+    kernels = [{**k, "env_exists": bool(k.get("env")) and Path(str(k["env"])).is_dir()}
+               for k in gc_wizard_kernels(environ)]
+    return {"ok": True, "dir": str(jupyter_data_dir(environ) / "kernels"), "kernels": kernels}
 
 
 def shadow_cautions(env_path: Path, kernel_env: Mapping[str, str], environ: Mapping[str, str] | None = None) -> list[str]:

@@ -90,11 +90,17 @@ def carry_words() -> str:
             "Quick start does")
 
 
-def forecast_offer(unreachable: str | None, remembered: str | None = None) -> str:
+def forecast_offer(unreachable: str | None, remembered: str | None = None, ran: str | None = None) -> str:
     """The Done screen's forecast line: `f` offered as it is only where the files can be fetched; else what it needs
     first (the lines under it say how), as f then asks for the folder (walk 22 #5: f was offered, then failed).
     `remembered`: the folder the last forecast used, which f's question fills in — named, rather than "must be
-    brought here first" beside a folder that holds them (walk 24 #9)."""
+    brought here first" beside a folder that holds them (walk 24 #9). `ran`: where the forecast that ran from this
+    screen wrote its output ("" when it wrote none): then it is offered again, not as a first one (walk 25 #8)."""
+    if ran is not None:
+        wrote = f" (the last one wrote {ran})" if ran else ""
+        if unreachable and remembered:
+            return f"Forecast again: press f; Enter takes {remembered}{wrote}."
+        return f"Forecast again: press f{wrote}."
     if unreachable and remembered:
         return (f"First forecast (real weights, one rollout): press f; Enter takes {remembered}, the folder your last "
                 "forecast used.")

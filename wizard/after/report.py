@@ -484,7 +484,7 @@ def _history_section(entries: list[Any], current: Any, read: bool = True,
         if len(entries) > len(recent):
             lines.append(f"\n({len(entries) - len(recent)} older entries not shown.)")
     else:
-        lines.append("No installs yet.")
+        lines.append(f"No installs yet in {paths.state_words()}.")  # which folder, and why that one (walk 25 #4)
     return lines + [""]
 
 
@@ -651,7 +651,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
     elif history is None:
         lines.append("- Current environment: unknown (the history could not be read).")
     else:
-        lines.append("- No current environment.")
+        lines.append(f"- No current environment in {paths.state_words()}.")
     if last is not None:
         lines.append(f"- Last run: {_get(last, 'kind') or 'install'} of `{_get(last, 'recipe')}` — "
                      f"**{_get(last, 'status')}**"

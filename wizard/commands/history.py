@@ -22,6 +22,7 @@ from wizard.flows.history import (
     error_words,
     history_rows,
     installers_of,
+    no_installs_words,
     read_history,
     size_words,
     status_cell,
@@ -39,7 +40,7 @@ def run_history(args: argparse.Namespace) -> int:
         emit_json(rows)
         return 0
     if not rows:
-        say("No installs yet. Start with `gc-wizard` or `gc-wizard install RECIPE`.")
+        say(no_installs_words())
         return 0
     for line in history_table(rows, total, width()):
         say(line)

@@ -1,4 +1,4 @@
-"""Renders `gc-wizard activate`, `gc-wizard kernel install|remove` and `gc-wizard report` (logic in the core)."""
+"""Renders `gc-wizard activate`, `gc-wizard kernel install|remove|list` and `gc-wizard report` (logic in the core)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from wizard.errors import UserError
 from wizard.flows.after_install import (
     activate_script,
     kernel_install,
+    kernel_list,
     kernel_remove,
     named_env,
     resolve_env,
@@ -38,6 +39,8 @@ def run_activate(args: argparse.Namespace) -> int:
 def run_kernel(args: argparse.Namespace) -> int:
     if args.action == "remove":
         return _remove_kernel(args)
+    if args.action == "list":
+        return _list_kernels(args)
     env = resolve_env(args.env).path
     result = kernel_install(env, args.name)
     if args.json:
@@ -53,11 +56,33 @@ def run_kernel(args: argparse.Namespace) -> int:
         say(f"  not in the kernel: {note}")
     for notebook in result.get("notebook_paths", []):
         say(f"  notebook: {notebook}")
+    if result.get("frozen"):  # what kernel.json keeps as it is now, and how to refresh it (walk 25 #8)
+        for line in wrapped(result["frozen"], width(), indent="  ", rest="    "):
+            say(line)
     if result.get("jupyter_server", True):  # else a caution says where it can be picked (walk 23 #6)
         say("Pick it in Jupyter's kernel list (Kernel → Change kernel); restart Jupyter if it is not listed yet.")
     for caution in result.get("cautions", []):
         for line in wrapped(caution, width(), indent="  ! ", rest="    "):
             say(line)
+    return 0
+
+
+def _list_kernels(args: argparse.Namespace) -> int:
+    """`kernel list`: the kernels gc-wizard wrote, each with the environment it runs (walk 25 #8)."""
+    if args.env or args.name:
+        raise UserError("`kernel list` lists every kernel gc-wizard wrote; it takes neither --env nor --name.")
+    result = kernel_list()
+    if args.json:
+        emit_json(result)
+        return 0
+    if not result["kernels"]:
+        say(f"No Jupyter kernel of gc-wizard's in {result['dir']}; `gc-wizard kernel install` registers one.")
+        return 0
+    say(f"gc-wizard's Jupyter kernels in {result['dir']}:")
+    for kernel in result["kernels"]:
+        say(f"  {kernel['name']}  ({kernel.get('recipe') or 'recipe unknown'})")
+        say(f"    env:  {kernel['env']}{'' if kernel['env_exists'] else ' (gone: `gc-wizard kernel remove --name ' + kernel['name'] + '` takes the kernel away)'}")
+        say(f"    spec: {kernel['path']}")
     return 0
 
 
@@ -118,9 +143,10 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                           help="the shell that will run the code (default: from $SHELL)")
     kernel = options.add_command(sub, "kernel", "register the environment as a Jupyter kernel, or remove that "
                                  "kernel again", "gc-wizard kernel install   (later: gc-wizard kernel remove)", run_kernel)
-    kernel.add_argument("action", choices=["install", "remove"],
+    kernel.add_argument("action", choices=["install", "remove", "list"],
                         help="install: register or update the kernel; remove: delete the kernels gc-wizard wrote "
-                             "for the environment (or the one named --name), never anyone else's")
+                             "for the environment (or the one named --name), never anyone else's; list: the "
+                             "kernels gc-wizard wrote and the environment each runs")
     options.env_option(kernel, "this environment instead of the current one (for remove: it may be deleted already)")
     kernel.add_argument("--name", metavar="NAME", help="the kernel's name (default: from the recipe)")
     options.json_option(kernel)

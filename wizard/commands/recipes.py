@@ -13,7 +13,7 @@ from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError
 from wizard.flows.describe_machine import machine_summary
 from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
-from wizard.flows.history import installed_recipes, installed_words
+from wizard.flows.history import installed_fields, installed_recipes, installed_words
 from wizard.flows.machine import machine_facts, read_here
 from wizard.flows.recipe_list import fetched_from_words, graphcast_label, group_by_graphcast
 from wizard.flows.review import PlanReview, download_size, review
@@ -193,7 +193,11 @@ def run_recipes(args: argparse.Namespace) -> int:
     matches, facts = list(surveyed.matches), surveyed.facts
     if args.json:
         # Grouped by the GraphCast version each recipe runs (oldest first), each group recommended-first.
-        emit_json([m.to_dict() for _, group in group_by_graphcast(matches) for m in group])
+        # What this user has, as the text's "Already installed" says it (walk 25 #8: the current recipe looked like
+        # one never installed); null where the facts are another machine's, whose installs these are not.
+        installed = installed_recipes() if local else None
+        emit_json([{**m.to_dict(), **installed_fields(installed, m.recipe.id)}
+                   for _, group in group_by_graphcast(matches) for m in group])
     else:
         # What this user has installed, only where the facts are this machine's (saved facts are another's).
         say(render_matches(matches, facts, version, installed=installed_recipes() if local else None))

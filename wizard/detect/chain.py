@@ -219,8 +219,15 @@ def toolkit_on_path_sentence(folder: str, reason: str, driver_cuda: str | None) 
 
 
 def library_warnings(libraries: list[CudaLibrary], environ: dict[str, str],
-                     driver_cuda: str | None = None) -> list[DetectWarning]:
+                     driver_cuda: str | None = None, *, cpu_only: bool = False) -> list[DetectWarning]:
+    """CUDA folders on LD_LIBRARY_PATH and PATH, and CUDA libraries preloaded, that a recipe's own would lose to.
+    `cpu_only` (no NVIDIA driver at all: only the CPU recipes run here): the folders on LD_LIBRARY_PATH and PATH
+    are not said, since a CPU jaxlib loads no CUDA library and runs no ptxas, so nothing is shadowed (walk 25 #8:
+    the lab's `LD_LIBRARY_PATH=/usr/local/cuda/lib64` sat as a "!" problem beside "No NVIDIA driver" for a CPU
+    recipe); activation still leaves them out and says why."""
     warnings: list[DetectWarning] = []
+    if cpu_only:
+        return preload_warnings(environ)  # a preloaded library is loaded into every program, a CPU one too
     by_folder: dict[str, list[CudaLibrary]] = {}
     for lib in libraries:
         if lib.found_via == "LD_LIBRARY_PATH":
@@ -349,7 +356,8 @@ def detect(target_env: Path | None = None, environ: dict[str, str] | None = None
     warnings = driver_warnings(nvml_r, smi_r, kernel_module_r, cuda_r, driver, environ)
     warnings += visible_devices_warnings(environ, gpus)
     warnings += module_warnings(environ)
-    warnings += library_warnings(libraries, environ, driver.cuda_driver_version if driver else None)
+    warnings += library_warnings(libraries, environ, driver.cuda_driver_version if driver else None,
+                                 cpu_only=any(w.id == "no_nvidia_driver" for w in warnings))
     if target.problem:
         warnings.append(DetectWarning("target_python_failed", target.problem))
 

@@ -14,6 +14,7 @@ from wizard.after.activate import activation_script, default_shell
 from wizard.after.activate import unsupported_shell_note as unsupported_shell_note
 from wizard.after.answers import masked_keys, replay, save_options
 from wizard.after.kernel import kernel_install as kernel_install
+from wizard.after.kernel import kernel_list as kernel_list
 from wizard.after.kernel import kernel_question as kernel_question
 from wizard.after.kernel import kernel_remove as kernel_remove
 from wizard.after.module import module_install as module_install

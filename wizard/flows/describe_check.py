@@ -22,7 +22,8 @@ from wizard.wrap import wrap
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier
 
-__all__ = ["CHECK_TITLE", "GENCAST_TIER", "TIER_TITLES", "finding_lines", "tier_detail"]
+__all__ = ["CHECK_TITLE", "GENCAST_TIER", "TIER_TITLES", "check_estimate_words", "finding_lines", "running_estimate",
+           "tier_detail"]
 
 #: The check as one step of an install or a rollback: the CLI's `==>` line and the app's step row.
 CHECK_TITLE = "Checking that GraphCast runs (a real jit init)"
@@ -109,3 +110,38 @@ def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
     while lines and not lines[-1]:
         lines.pop()
     return lines
+
+
+def _has_gencast(graphcast_version: str) -> bool:
+    """Whether a GraphCast of this version has GenCast, so the check runs its tier too (0.2 and later)."""
+    return not str(graphcast_version).startswith("0.1")
+
+
+def check_estimate_words(backend: str, graphcast_version: str) -> str | None:
+    """How long the plan's GraphCast check takes here, from the check's data (`verify.check_time`): "its GraphCast
+    jit init takes about 50 s and GenCast's about 2 min on the CPU (measured on 2 CPU cores)". Both faces' plans print it (walk 25 #7: nothing said v0.2 recipes check GenCast too, nor for how
+    long); None when the data has no time for this backend."""
+    # Deferred: the Verify screen loads this module before the app's first frame; only a plan reads the table.
+    from wizard.verify.check_time import tier_time
+
+    graphcast = tier_time("graphcast_jit_init", backend)
+    gencast = tier_time(GENCAST_TIER, backend) if _has_gencast(graphcast_version) else None
+    if graphcast is None:
+        return None
+    where = "on the CPU" if graphcast.backend == "cpu" else "on a GPU"
+    bases = sorted({t.basis_words() for t in (graphcast, gencast) if t is not None})
+    if gencast is None:
+        return f"its GraphCast jit init takes {graphcast.about()} {where} ({bases[0]})"
+    return (f"its GraphCast jit init takes {graphcast.about()} and GenCast's "
+            f"{gencast.about()} {where} ({'; '.join(bases)})")
+
+
+def running_estimate(tier_name: str, done: Sequence[Tier]) -> str:
+    """" of about 2 min": what the running tier usually takes on the backend the check found (its `backend` tier),
+    said beside its clock on the Verify screen (walk 25 #7); "" when unknown."""
+    from wizard.verify.check_time import tier_time  # deferred: see `check_estimate_words`
+
+    backend_tier = next((t for t in done if t.name == "backend"), None)
+    backend = (backend_tier.details.get("default_backend") if backend_tier is not None else None) or None
+    known = tier_time(tier_name, str(backend)) if backend else None
+    return f" of {known.about()}" if known is not None else ""

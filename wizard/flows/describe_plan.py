@@ -15,6 +15,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from wizard.flows.describe_check import check_estimate_words
 from wizard.flows.review import PlanReview
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.choices import DEFAULT_INSTALLER
@@ -84,8 +85,8 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
         identity = verdict.identity
         lines.append(f"  GraphCast {verdict.mark()} {identity.short()} · {identity.kind_text()}")
         lines.append(f"    from {_fit(plan.graphcast_src.split(' @ ', 1)[-1], 64)}")
-        for text in (verdict.unreachable, verdict.caution):
-            lines += _wrap(f"! {with_keys(text) if keys else text}", "    ", width) if text else []
+        for text, mark in ((verdict.unreachable, "! "), (verdict.caution, verdict.caution_mark())):
+            lines += _wrap(f"{mark}{with_keys(text) if keys else text}", "    ", width) if text else []
     for house in wheelhouses:
         lines += [f"  Wheelhouse {house.summary()}", f"    in {_fit(house.folder, 64)}"]
         lines += _wrap(f"! {house.caution()}", "    ", width) if house.caution() else []
@@ -174,6 +175,11 @@ def _steps(plan: Plan, slurm, width: int, inline: bool) -> list[str]:
     if slurm is not None:
         part = f"partition {slurm.partition}" if slurm.partition else "the default partition"
         out.append(f"  then the GraphCast check on a GPU node of {part}, through srun")
+    # How long the check takes here, as data (walk 25 #7): the plan said nothing of GenCast's two minutes on a CPU.
+    estimate = check_estimate_words("gpu" if slurm is not None else plan.recipe.backend, plan.recipe.graphcast.version)
+    if estimate:
+        out += _wrap(estimate, "    ", width) if slurm is not None else _wrap(f"then the GraphCast check: {estimate}",
+                                                                                 "  ", width)
     return out
 
 

@@ -13,12 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from wizard import paths
 from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
 __all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status",
-           "error_words", "history_rows", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "now", "read_history", "record_check",
+           "error_words", "history_rows", "installed_fields", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "no_installs_words", "now", "read_history", "record_check",
            "size_words", "status_cell"]
 
 
@@ -147,6 +148,16 @@ def unreachable_page_seen(recipe) -> str | None:
     return next((host for host in sorted(h for h in hosts if h) if f"cannot reach {host}" in last.error), None)
 
 
+def installed_fields(installed: dict[str, str] | None, recipe_id: str) -> dict[str, bool | None]:
+    """`recipes --json`'s "installed" (a good install of it whose folder is there) and "current" (that one is the
+    current environment) for `recipe_id`, from `installed_recipes`; both null when `installed` is None (saved
+    facts: another machine's). Walk 25 #8: the JSON had neither, so the current recipe read as never installed."""
+    if installed is None:
+        return {"installed": None, "current": None}
+    state = installed.get(recipe_id)
+    return {"installed": state is not None, "current": state == "current"}
+
+
 def installed_words(state: str) -> str:
     """How a recipe list marks a recipe `installed_recipes` found ("current" or "installed"): both faces' words."""
     return "Already installed and current" if state == "current" else "Already installed (not current)"
@@ -194,17 +205,23 @@ def disk_words(row: dict[str, Any]) -> str:
 
 
 def disk_total_words(total: int, installers: Iterable[str | None] = ("uv",)) -> str:
-    """The line under the history that says what all environments take together; uv's cache is named only when an
-    environment was made with uv (`installers`: the installs' installers; walk 21 #11 read "hardlinked from uv's
-    cache" under a pip install)."""
-    why = ("files they share, hardlinked from uv's cache, counted once" if "uv" in set(installers)
-           else "a file they share counted once")
+    """The line under the history that says what all environments take together; uv's cache is named only for the
+    environments made with uv (`installers`: the installers of the environments still there; walk 21 #11 read
+    "hardlinked from uv's cache" under a pip install, and walk 25 #8 under a pip one beside uv ones)."""
+    used = set(installers)
+    if used == {"uv"}:
+        why = "files they share, hardlinked from uv's cache, counted once"
+    elif "uv" in used:
+        why = "a file they share counted once; the uv-made ones hardlink theirs from uv's cache, the others copy"
+    else:
+        why = "a file they share counted once"
     return f"Disk: {size_words(total)} for all environments together ({why})."
 
 
 def installers_of(rows: Iterable[dict[str, Any]]) -> set[str | None]:
-    """The installers the history's installs used (`history_rows`' rows), for `disk_total_words`."""
-    return {row.get("installer") for row in rows if row.get("kind") == "install"}
+    """The installers that made the environments still there (`history_rows`' rows), for `disk_total_words`: a
+    failed uv try whose folder was removed shares nothing (walk 25 #8: uv's TLS failure, then pip, read as uv's)."""
+    return {row.get("installer") for row in rows if row.get("kind") == "install" and row.get("env_exists")}
 
 
 def entry_traits(entry: Any, *, when: bool = True) -> str | None:
@@ -234,6 +251,13 @@ def entry_traits(entry: Any, *, when: bool = True) -> str | None:
     if when and data.get("kind") == "install" and isinstance(started, str) and started:
         parts.append(f"installed {started[:16].replace('T', ' ')}")
     return " · ".join(parts) or None
+
+
+def no_installs_words() -> str:
+    """Both faces' sentence for an empty history, naming the state folder read and whether GC_WIZARD_HOME is set
+    (walk 25 #4: a shell that skipped `.bashrc` read the default folder and said only "No installs yet")."""
+    return (f"No installs yet in {paths.state_words()}. Start with `gc-wizard` or "
+            "`gc-wizard install RECIPE`.")
 
 
 def history_rows() -> tuple[list[dict[str, Any]], int, list[str]]:

@@ -31,13 +31,15 @@ from pathlib import Path
 
 from wizard import bounded, paths
 from wizard.install.git_objects import GitReadError, commit_files, git_dirs, no_commit_words
+from wizard.install.tree_digest import left_out
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
 MAX_ENTRIES = 20_000
 MAX_BYTES = 256 * 1024 * 1024
-#: Files that appear in any checkout that was imported or tested, and are not changes to it. `build/` and `dist/`
-#: are not among them: a `build/lib` left in a checkout is what its setup.py installs (the fourth fault pass put
-#: a payload there), so it is shown as new files.
+#: Files that appear in any checkout that was imported or tested, and are not changes to it. What a build leaves
+#: (`build/`, `dist/`, `*.egg-info`, `__pycache__`: `tree_digest.LEFT_OUT`) is named apart, as `leftovers`: the
+#: install builds from a copy without them (`source_copy`), though a build in the folder itself packs what
+#: `build/lib` holds (pip and uv both do: the fourth fault pass put a payload there), which the bundle says.
 _BUILD_LEFTOVERS = ("__pycache__", ".egg-info", ".eggs", ".pytest_cache", ".ipynb_checkpoints")
 #: The files of each GraphCast release the recipes pin (`git ls-tree -r`), to compare a checkout with.
 RELEASES_PATH = Path(__file__).resolve().parents[1] / "data" / "graphcast_releases.json"
@@ -63,6 +65,9 @@ class TreeState:
     unusable: tuple[str, ...] = ()
     """An archive's members no installer unpacks ("graphcast-0.1.1/fifo (a FIFO)", "/tmp/x (an absolute path)"):
     the archive is refused by name (23rd hostile pass P4: a FIFO member was "identical … file for file")."""
+    leftovers: tuple[str, ...] = ()
+    """What an earlier build left in a checkout ("build/", "graphcast.egg-info/"): not a change, since the install
+    builds from a copy without them (walk 25 #6: a v0.2 copy's stale `build/lib` of v0.1.1 read as "9 new")."""
 
     @property
     def changed(self) -> bool:
@@ -109,7 +114,8 @@ class TreeState:
         return {"readable": self.readable, "commit": self.commit, "modified": list(self.modified),
                 "deleted": list(self.deleted), "untracked": list(self.untracked), "reason": self.reason,
                 "compared_with": self.compared_with, "against_commit": self.against_commit,
-                "outside_links": list(self.outside), "unusable_members": list(self.unusable)}
+                "outside_links": list(self.outside), "unusable_members": list(self.unusable),
+                "build_leftovers": list(self.leftovers)}
 
 
 def unusable_words(members: tuple[str, ...] | list[str]) -> str:
@@ -161,7 +167,7 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
         return TreeState(False, reason="it is larger than any GraphCast checkout")
     modified, deleted = compared
     tracked = {path for path, _, _ in entries}
-    found, outside = _walk_checkout(root, tracked)
+    found, outside, leftovers = _walk_checkout(root, tracked)
     untracked = set(found)
     staged = _staged(dirs.common, commit, entries) if not sha256 else None
     if staged is not None:  # the index against the commit: what `git add` put there
@@ -176,7 +182,8 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
                else f"its commit {commit[:12]} cannot be read from its git folder")
         return TreeState(False, commit=commit, reason=f"{why}, so there is nothing to compare its files with")
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
-                     untracked=tuple(sorted(untracked)), against_commit=staged is not None, outside=outside)
+                     untracked=tuple(sorted(untracked)), against_commit=staged is not None, outside=outside,
+                     leftovers=leftovers)
 
 
 def _staged(objects_at: Path, commit: str | None, entries: list[tuple[str, bytes, int]]
@@ -256,8 +263,8 @@ def _walk_entries(data: bytes, count: int, hash_len: int) -> tuple[list[tuple[st
     return out, offset
 
 
-def _walk_checkout(root: Path, tracked: set[str]) -> tuple[list[str], tuple[str, ...]]:
-    """(untracked, outside) in one walk of the checkout: the files its index does not hold, and every link whose
+def _walk_checkout(root: Path, tracked: set[str]) -> tuple[list[str], tuple[str, ...], tuple[str, ...]]:
+    """(untracked, outside, leftovers) in one walk of the checkout: the files its index does not hold, and every link whose
     target lies outside it. One walk, as a checkout of 10 000 files is read once (both lists used to walk it).
 
     Untracked: build leftovers and `.git` are left out (a worktree's or submodule's `.git` is a file naming its
@@ -271,16 +278,24 @@ def _walk_checkout(root: Path, tracked: set[str]) -> tuple[list[str], tuple[str,
     copies the link and reads what it points at, so a link to a file elsewhere put that file's content in the
     env as a module while the plan listed it as one more "new" file (fifteenth hostile pass P13). A link named
     like a leftover (`__pycache__ -> /elsewhere`) is still a link; one that stays inside the checkout is the
-    checkout's own content and is not listed."""
+    checkout's own content and is not listed.
+
+    Leftovers: each folder or file a build's copy leaves out (`tree_digest.left_out`: `build/`, `*.egg-info/`,
+    `__pycache__/`), named once and not entered (walk 25 #6)."""
     top = os.path.realpath(root).rstrip(os.sep)
     untracked: list[str] = []
     outside: list[str] = []
+    leftovers: list[str] = []
     seen = 0
     for folder, dirs, files in os.walk(root):
         rel = os.path.relpath(folder, root)
         links = {d for d in dirs if os.path.islink(os.path.join(folder, d))}
         links.update(f for f in files if os.path.islink(os.path.join(folder, f)))
-        dirs[:] = [d for d in dirs if d not in links and d != ".git" and not _leftover_folder(d)]
+        for name in (*sorted(d for d in dirs if d not in links), *sorted(f for f in files if f not in links)):
+            if name != ".git" and left_out(name) and (name if rel == "." else f"{rel}/{name}") not in tracked:
+                leftovers.append((name if rel == "." else f"{rel}/{name}") + ("/" if name in dirs else ""))
+        files = [f for f in files if f in links or not left_out(f)]
+        dirs[:] = [d for d in dirs if d not in links and d != ".git" and not _leftover_folder(d) and not left_out(d)]
         for name in sorted(links):
             full = os.path.join(folder, name)
             target = os.path.realpath(full)
@@ -295,7 +310,7 @@ def _walk_checkout(root: Path, tracked: set[str]) -> tuple[list[str], tuple[str,
                 untracked.append(path)
         if len(untracked) > MAX_ENTRIES or seen > MAX_ENTRIES:
             break
-    return untracked, tuple(sorted(outside))
+    return untracked, tuple(sorted(outside)), tuple(sorted(leftovers))
 
 
 def _leftover_folder(name: str) -> bool:
@@ -309,10 +324,10 @@ def _against_release(root: Path, commit: str | None, tag: str, files: dict[str, 
     if compared is None:
         return TreeState(False, reason="it is larger than any GraphCast checkout")
     modified, deleted = compared
-    found, outside = _walk_checkout(root, set(files))
-    untracked = sorted(path for path in found if not _built_copy(root, path, files))
+    found, outside, leftovers = _walk_checkout(root, set(files))
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
-                     untracked=tuple(untracked), compared_with=f"GraphCast {tag}", outside=outside)
+                     untracked=tuple(sorted(found)), compared_with=f"GraphCast {tag}", outside=outside,
+                     leftovers=leftovers)
 
 
 def _compare(root: Path, expected) -> tuple[list[str], list[str]] | None:
@@ -344,19 +359,6 @@ def _compare(root: Path, expected) -> tuple[list[str], list[str]] | None:
 def _blob_id(data: bytes, length: int = 20) -> bytes:
     """git's id of a file's content: SHA-1 (20 bytes) or, in a SHA-256 repository, SHA-256 (32)."""
     return hashlib.new("sha1" if length == 20 else "sha256", b"blob %d\0" % len(data) + data).digest()
-
-
-def _built_copy(root: Path, path: str, files: dict[str, str]) -> bool:
-    """Whether `path` is `build/lib/X` holding exactly the release's `X`: what an earlier build of this very
-    checkout left, not a change (anything else there is shown: setup.py installs what build/lib holds)."""
-    if not path.startswith("build/lib/") or (root / path).is_symlink():  # a link is never a build's copy
-        return False
-    original = files.get(path[len("build/lib/"):])
-    try:
-        data = bounded.read_bytes(root / path, MAX_BYTES)
-    except (OSError, ValueError):
-        return False
-    return original is not None and _blob_id(data) == bytes.fromhex(original)
 
 
 def read_archive_state(archive: str | os.PathLike[str], release: str | None) -> TreeState | None:

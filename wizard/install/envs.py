@@ -290,11 +290,12 @@ def current_env(history) -> Env:
     entry = history.current()
     if entry is None and any(e.kind == "install" and e.status in ("installed", "verified") and e.env
                              for e in history.entries):
-        raise UserError("no environment is current now, though the history lists some; make one current with "
-                        "`gc-wizard rollback ENTRY_ID` (ids in `gc-wizard history`), or name one with --env DIR.")
-    if entry is None:
-        raise UserError("there is no current environment yet; install one with `gc-wizard install RECIPE`, "
-                        "or name one with --env DIR.")
+        raise UserError(f"no environment is current now in {paths.state_words()}, though the history lists some; "
+                        "make one current with `gc-wizard rollback ENTRY_ID` (ids in `gc-wizard history`), or name "
+                        "one with --env DIR.")
+    if entry is None:  # the folder read, and whether GC_WIZARD_HOME was set (walk 25 #4)
+        raise UserError(f"there is no current environment yet in {paths.state_words()}; install one with "
+                        "`gc-wizard install RECIPE`, or name one with --env DIR.")
     if not entry.env:
         raise UserError("the current history entry has no environment path; name one with --env DIR.")
     if not os.path.isabs(entry.env) or ".." in Path(entry.env).parts:

@@ -131,6 +131,11 @@ class SourceVerdict:
         tree = self.identity.tree
         return "!" if tree is not None and (tree.changed or not tree.readable or self.other_commit) else "✓"
 
+    def caution_mark(self) -> str:
+        """The caution's own mark: "!" beside a "!" (or "?"/"✗") source, none beside a "✓" one, where it is only
+        information (walk 25 #6: "! … identical to GraphCast v0.1.1, file for file" warned of nothing)."""
+        return "" if self.mark() == "✓" else "! "
+
     def to_dict(self) -> dict:
         return {**self.identity.to_dict(), "ok": self.ok, "problem": self.problem, "note": self.note,
                 "unreachable": self.unreachable, "caution": self.caution}
@@ -313,12 +318,45 @@ def separate_checkout_words(folder: str, version: str) -> str:
     """How to get release `version` beside the checkout `folder` without touching it. walk 23 #3:
     the refusal said "git checkout v0.2", which, run in a checkout a v0.1.1 environment was built from (and that
     the wizard remembers as that version's source), switches it for everyone who uses it; a clone of it checked
-    out at the tag leaves it as it is, and needs no network (the clone is local and carries the tags)."""
-    import shlex  # deferred: only a refusal needs it
+    out at the tag leaves it as it is, and needs no network (the clone is local and carries the tags).
 
-    copy = f"{folder.rstrip('/')}-v{version}"
-    return (f"check out v{version} in a copy and leave this one as it is (other installs may use it): "
-            f"git clone {shlex.quote(folder)} {shlex.quote(copy)} && git -C {shlex.quote(copy)} checkout "
+    walk 25 #5: a lab checkout owned by the admin made that clone fail ("detected dubious ownership"), and
+    `git -c safe.directory=…` does not help: a clone from a local path starts its upload-pack without `-c` (git 2.39).
+    What works is `--no-local` with the upload-pack told the source is safe (`-u 'git -c safe.directory=GITDIR
+    upload-pack'`); and the copy goes under HOME, not beside the checkout in a folder that is not the user's."""
+    import os  # deferred: only a refusal needs these
+    import shlex
+
+    from wizard.children import owner_words
+    from wizard.paths import unused_path
+
+    source = Path(folder)
+    try:
+        dirs = git_dirs(source)
+    except OSError:
+        dirs = None
+    gitdir = dirs.common if dirs is not None else source
+    me = os.geteuid()
+
+    def owner(path: Path) -> int:
+        try:
+            return path.stat().st_uid
+        except OSError:
+            return me
+
+    others = next((uid for uid in (owner(source), owner(gitdir)) if uid != me), None)
+    name = f"{source.name}-v{version}"
+    own_parent = owner(source.parent) == me and others is None
+    copy = f"{folder.rstrip('/')}-v{version}" if own_parent else str(unused_path(Path.home(), name, ""))
+    clone = "git clone"
+    whose = ""
+    if others is not None:
+        pack = f"git -c safe.directory={shlex.quote(str(gitdir))} upload-pack"
+        clone = f"git clone --no-local -u {shlex.quote(pack)}"
+        whose = f"it belongs to {owner_words(others)}; "
+    return (f"check out v{version} in a copy{'' if own_parent else ' of your own'} and leave this one as it is "
+            f"({whose}other installs may use it): "
+            f"{clone} {shlex.quote(folder)} {shlex.quote(copy)} && git -C {shlex.quote(copy)} checkout "
             f"v{version}, then give {copy}; or pass --force to install it anyway.")
 
 
@@ -383,7 +421,7 @@ def compared_with_release(identity: SourceIdentity, wanted_revision: str | None)
     return replace(identity, tree=read_tree_state(identity.where, None, release=wanted_revision))
 
 
-def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> str | None:
+def checkout_caution(identity: SourceIdentity, wanted_revision: str | None, *, in_place: bool = False) -> str | None:
     """The sentence both faces and the install show for a source checkout: which commit it is at, what
     changed in it, and that building it runs its own setup.py. None for a wheel, an archive or a URL."""
     if identity.kind == "sdist":
@@ -402,8 +440,29 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> s
     if identity.kind != "checkout" or identity.tree is None:
         return None
     tree = compared_with_release(identity, wanted_revision).tree
-    return (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs its "
+    text = (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs its "
             "setup.py (its own code, with your rights), so use a checkout you trust.")
+    return text + (" " + leftover_words(identity.where, tree.leftovers, in_place=in_place) if tree.leftovers else "")
+
+
+def leftover_words(folder: str, leftovers: tuple[str, ...], *, in_place: bool = False) -> str:
+    """What an earlier build left in checkout `folder`, named as that and apart from its changes, whether a build
+    uses it, and the command that clears it (walk 25 #6: a stale `build/lib` read as "9 new" files, with no word on
+    whether they mattered). The install builds from a copy without them (`source_copy`); a build in the folder
+    itself (`in_place`: the bundle's `pip wheel`) packs what `build/lib` holds, stale files included (pip and uv
+    both, checked with a stale `build/lib`)."""
+    import shlex  # deferred: only a checkout with leftovers needs it
+
+    shown = ", ".join(leftovers[:3]) + (f" and {len(leftovers) - 3} more" if len(leftovers) > 3 else "")
+    names = " ".join(shlex.quote(name.rstrip("/")) for name in leftovers)
+    where = shlex.quote(folder)
+    clear = (f"git -C {where} clean -xdf -- {names}" if (Path(folder) / ".git").exists()
+             else f"cd {where} && rm -rf -- {names}")
+    if in_place:
+        return (f"It also holds what an earlier build left ({shown}), counted apart from its changes; a build in "
+                f"this folder packs what build/lib holds, stale files included, so clear them first: {clear}.")
+    return (f"It also holds what an earlier build left ({shown}), counted apart from its changes and not used when "
+            f"building (the install builds from a copy without them); to clear them: {clear}.")
 
 
 def source_name(recipe_source: str) -> str:

@@ -90,6 +90,9 @@ class WizardApp(App):
         self.assets = assets
         """Where the first forecast (f on the Done screen) takes its files from: --assets, else its default."""
         self.assets_reach = None
+        self.forecast_outputs: dict[str, str] = {}
+        """env -> the output of the forecast that ran for it in this session ("" for none): the Done screen offers
+        "Forecast again" and names it (walk 25 #8: it went back to "First forecast")."""
         """Whether those files' host answers (`flows.forecast_reach.AssetsReach`), asked by the Done screen."""
         self.options = InstallOptions(recipes_dirs=tuple(recipes_dirs or ()), find_links=tuple(find_links or ()),
                                       offline=offline, graphcast_src=graphcast_src, verify=verify, level=level,

@@ -124,7 +124,7 @@ def test_report_cli_with_standins_writes_a_redacted_file(tmp_path, seed_home):
     assert oct(out.stat().st_mode & 0o777) == "0o600"
     assert text.startswith("# gc-wizard support report")
     assert "NVIDIA A100-SXM4-80GB" in text
-    assert "No installs yet." in text
+    assert "No installs yet in the state folder" in text
     # Without --out: the same report on stdout.
     proc = run_inproc("report", env=environ)
     assert proc.returncode == 0, proc.stderr

@@ -56,12 +56,12 @@ def test_each_soname_major_has_its_own_first_copy(gpu_server, monkeypatch, tmp_p
 
 
 def test_cuda_libraries_and_the_driver_stub_on_ld_library_path(gpu_server, monkeypatch, tmp_path):
-    gpu_server("no-nvidia")
+    env = gpu_server("a100x2-535")
     cuda = make_library_dir(tmp_path / "cuda-11.2" / "lib64", {
         "libcublas.so.11.4.1.1043": None, "libcublas.so.11": "libcublas.so.11.4.1.1043",
         "libcudart.so.11.2.152": None, "libcudart.so.11.0": "libcudart.so.11.2.152"})
     stubs = make_library_dir(tmp_path / "cuda-11.2" / "lib64" / "stubs", {"libcuda.so": None})
-    monkeypatch.setenv("LD_LIBRARY_PATH", _ld_path(cuda, stubs))
+    monkeypatch.setenv("LD_LIBRARY_PATH", _ld_path(cuda, stubs, env["LD_LIBRARY_PATH"]))
     facts = detect()
     messages = _warnings(facts, "ld_library_path_cuda")
     assert len(messages) == 2
@@ -71,7 +71,7 @@ def test_cuda_libraries_and_the_driver_stub_on_ld_library_path(gpu_server, monke
 
 
 def test_old_toolkit_on_path_is_warned(gpu_server, monkeypatch, tmp_path):
-    env = gpu_server("no-nvidia")
+    env = gpu_server("a100x2-535")
     bin_dir = tmp_path / "cuda-11.2" / "bin"
     bin_dir.mkdir(parents=True)
     (bin_dir / "ptxas").write_text("#!/bin/sh\n")
@@ -180,3 +180,24 @@ def test_folder_entries_are_what_glob_gives_for_the_same_pattern(tmp_path):
     assert _entries(str(nvidia), then="lib") == sorted(glob.glob(str(nvidia / "*" / "lib")))
     assert _entries(str(tmp_path), "cuda") == sorted(glob.glob(str(tmp_path / "cuda*")))
     assert _entries(str(tmp_path / "missing"), "cuda") == [] == sorted(glob.glob(str(tmp_path / "missing" / "cuda*")))
+
+
+def test_on_a_machine_without_an_nvidia_driver_cuda_folders_are_no_problem(gpu_server, monkeypatch, tmp_path):
+    """Walk 25 #8: `LD_LIBRARY_PATH=/usr/local/cuda/lib64` on a server with no NVIDIA driver was a "!" problem
+    ("it would shadow the recipe's own CUDA libraries") beside "No NVIDIA driver", though only CPU recipes run
+    there and a CPU jaxlib loads no CUDA library. On such a machine neither the library folder nor a toolkit's
+    `bin/` on PATH is a problem; a preloaded CUDA library still is (it is loaded into every program)."""
+    env = gpu_server("no-nvidia")
+    cuda = make_library_dir(tmp_path / "cuda-13.0" / "lib64", {
+        "libcudart.so.13.0.48": None, "libcudart.so.13": "libcudart.so.13.0.48"})
+    bin_dir = tmp_path / "cuda-13.0" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "ptxas").write_text("#!/bin/sh\n")
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(cuda))
+    monkeypatch.setenv("PATH", _ld_path(bin_dir, env["PATH"]))
+    facts = detect()
+    ids = [w.id for w in facts.warnings]
+    assert "no_nvidia_driver" in ids
+    assert not {"ld_library_path_cuda", "ld_library_path_cudnn", "path_cuda_toolkit"} & set(ids), ids
+    assert "shadow" not in " ".join(render(facts))
+    assert any(lib.found_via == "LD_LIBRARY_PATH" for lib in facts.cuda_libraries)  # still listed as a fact

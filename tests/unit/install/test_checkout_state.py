@@ -113,16 +113,44 @@ def test_a_staged_change_to_a_pinned_release_is_seen(tmp_path, monkeypatch):
     assert "different from GraphCast v9.9: 1 modified (setup.py)" in state.describe(head)
 
 
-def test_a_build_lib_payload_is_new_but_a_built_copy_of_the_release_is_not(tmp_path, monkeypatch):
+def test_build_leftovers_are_named_apart_and_never_reach_the_build(tmp_path, monkeypatch):
+    """walk 25 #6: a v0.2 copy holding v0.1.1's stale `build/lib` read as "different from GraphCast v0.2: 9 new",
+    marked "!", with no word on whether those files mattered. A stale `build/lib` (a payload too: the fourth fault
+    pass) is what a build in the folder packs, so it is named as an earlier build's leftovers, apart from changes:
+    the install builds from a copy without them, and the command given clears them with the real git."""
+    import shlex
+
+    from wizard.install.source_copy import _copy
+
     repo, head = _checkout(tmp_path)
     _as_release(repo, head, monkeypatch, tmp_path)
     built = repo / "build" / "lib" / "graphcast"
     built.mkdir(parents=True)
-    shutil.copy(repo / "graphcast" / "model.py", built / "model.py")  # what a build of this very checkout leaves
-    assert not read_tree_state(repo, head).changed
     (built / "evil.py").write_text("import os\n")
     (built / "model.py").write_text("X = 2\n")
-    assert read_tree_state(repo, head).untracked == ("build/lib/graphcast/evil.py", "build/lib/graphcast/model.py")
+    (repo / "graphcast.egg-info").mkdir()
+    (repo / "graphcast.egg-info" / "PKG-INFO").write_text("Name: graphcast\n")
+    state = read_tree_state(repo, head)
+    assert not state.changed and state.untracked == ()
+    assert state.leftovers == ("build/", "graphcast.egg-info/")
+    assert state.to_dict()["build_leftovers"] == ["build/", "graphcast.egg-info/"]
+    caution = checkout_caution(SourceIdentity(where=str(repo), kind="checkout", tree=state), head)
+    assert "what an earlier build left (build/, graphcast.egg-info/), counted apart from its changes and not " \
+           "used when building" in caution
+    _copy(repo, tmp_path / "copy")  # what the install builds: none of them
+    assert not (tmp_path / "copy" / "build").exists() and not (tmp_path / "copy" / "graphcast.egg-info").exists()
+    # The bundle's `pip wheel` builds in the folder: there they are packed, and said so.
+    in_place = checkout_caution(SourceIdentity(where=str(repo), kind="checkout", tree=state), head, in_place=True)
+    assert "packs what build/lib holds, stale files included, so clear them first" in in_place
+    # A "✓" source: its caution is information, not a "!" line (the plan's and the app's Sources).
+    verdict = SourceVerdict(SourceIdentity(where=str(repo), kind="checkout", tree=state), True, caution=caution)
+    assert verdict.mark() == "✓" and verdict.caution_mark() == ""
+
+    clear = caution.split("to clear them: ", 1)[1].rstrip(".")
+    subprocess.run(shlex.split(clear), check=True, capture_output=True)
+    assert not (repo / "build").exists() and not (repo / "graphcast.egg-info").exists()
+    again = read_tree_state(repo, head)
+    assert again.leftovers == () and not again.changed and (repo / "graphcast" / "model.py").exists()
 
 
 def test_a_copy_without_git_is_compared_with_the_recipes_release(tmp_path, monkeypatch):
@@ -382,7 +410,8 @@ def test_untracked_symlinks_are_new_against_a_pinned_release_too(tmp_path, monke
     (repo / "build" / "lib" / "graphcast" / "model.py").symlink_to(repo / "graphcast" / "model.py")
     links = _plant_links(repo, tmp_path / "elsewhere")
     state = read_tree_state(repo, head)
-    assert set(state.untracked) == links | {"build/lib/graphcast/model.py"}
+    assert set(state.untracked) == links  # build/ is an earlier build's, which the install's copy leaves out
+    assert state.leftovers == ("build/",)
 
 
 def test_links_pointing_outside_the_checkout_are_named_with_their_targets(tmp_path):

@@ -67,3 +67,40 @@ def test_a_checkout_of_another_release_is_told_to_make_a_copy_not_to_switch_it_i
 def _checkout_version(root, version: str) -> None:
     text = (root / "setup.py").read_text()
     (root / "setup.py").write_text(re.sub(r'version="[^"]*"', f'version="{version}"', text))
+
+
+def test_a_checkout_another_user_owns_gets_a_copy_command_git_runs_into_a_folder_of_your_own(
+        tmp_path, second_user, monkeypatch):
+    """walk 25 #5: for a lab checkout the admin owns, `git clone SRC SRC-v0.2` failed ("detected dubious
+    ownership"), and the copy was to go inside the shared folder. Here the checkout and its folder belong to a real
+    second user; the suggested lines, run as given by this user with the real git, make a copy under HOME that the
+    recipe takes, and leave the shared checkout as it was."""
+    import shlex
+    import shutil
+    import subprocess
+
+    lab = tmp_path / "lab"
+    folder = _checkout(lab / "graphcast", "graphcast", "0.2")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+    for argv in (["init", "-q"], ["add", "setup.py"], ["commit", "-qm", "0.2"], ["tag", "v0.2"]):
+        subprocess.run([*git, "-C", str(folder), *argv], check=True)
+    _checkout_version(folder, "0.1.1")
+    for argv in (["commit", "-qam", "0.1.1"], ["tag", "v0.1.1"]):
+        subprocess.run([*git, "-C", str(folder), *argv], check=True)
+    shutil.chown(lab, second_user)
+    subprocess.run(["chown", "-R", second_user, str(lab)], check=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    recipe = load_recipes()["jax0.12.0.1-cpu"]
+    refused = check_graphcast_source(recipe, str(folder))
+    assert not refused.ok and f"it belongs to user {second_user}" in refused.problem, refused.problem
+    said = refused.problem.split("other installs may use it): ", 1)[1]
+    lines, given = said.split(", then give ", 1)
+    assert given.startswith(f"{home}/graphcast-v0.2;"), given
+    for line in lines.split(" && "):
+        done = subprocess.run(shlex.split(line), capture_output=True, text=True, cwd=tmp_path,
+                              env={"PATH": "/usr/bin:/bin", "HOME": str(home)})
+        assert done.returncode == 0, (line, done.stderr)
+    assert 'version="0.1.1"' in (folder / "setup.py").read_text()
+    assert check_graphcast_source(recipe, str(home / "graphcast-v0.2")).ok

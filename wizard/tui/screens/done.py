@@ -47,9 +47,11 @@ def _remembered() -> str | None:
     return remembered_assets()
 
 
-def summary_text(result: InstallResult, current_env: str | None = None, unreachable: str | None = None) -> str:
+def summary_text(result: InstallResult, current_env: str | None = None, unreachable: str | None = None,
+                 ran: str | None = None) -> str:
     """The outcome in words. `current_env`: the environment current now (None: there is none); `unreachable`: the
-    forecast files' host when it does not answer here (walk 21 #4: f was offered as if it would work)."""
+    forecast files' host when it does not answer here (walk 21 #4: f was offered as if it would work); `ran`: the
+    output of a forecast run from here ("" for none; None: none ran), so f is offered again (walk 25 #8)."""
     verify = result.verify  # the install's GraphCast check (None: it did not run)
     log = result.log
     log_line = [f"Log: {log}"] if log else []
@@ -94,7 +96,7 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
         *result.moved,  # the kernel or module file it moved from another environment (walk 24 #7)
-        forecast_offer(unreachable, _remembered() if unreachable else None),
+        forecast_offer(unreachable, _remembered() if unreachable else None, ran),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",
         *(f"    {line}" for line in activate_lines()),
@@ -123,6 +125,9 @@ class DoneScreen(Screen[str]):
         Binding("escape", "back", "Back: log", id="back", tooltip="The install screen and its full log"),
         Binding("f", "forecast", "First forecast", id="forecast",
                 tooltip="Run the demo notebook's forecast here: real weights, the example batch, one rollout"),
+        # Once one ran from here: the same key, named for what it is now (walk 25 #8).
+        Binding("f", "forecast_again", "Forecast again", id="forecast-again",
+                tooltip="Run the forecast again: real weights, the example batch, one rollout"),
         # Where the files' host does not answer, f asks for their folder first (walk 22 #5: it ran, and failed).
         Binding("f", "forecast_from", "Forecast from a folder", id="forecast-from",
                 tooltip="Give the folder that holds the forecast's files, then run the forecast"),
@@ -144,6 +149,8 @@ class DoneScreen(Screen[str]):
         """The environment current when the summary was last drawn: this install's, unless a rollback since."""
         self.unreachable: str | None = None
         """The forecast files' host when it does not answer here (asked once the screen is up)."""
+        self._ran_shown: str | None = None
+        """The forecast output the summary last named (`forecast_ran`), to redraw it once one has run."""
 
     @property
     def env(self) -> str:
@@ -157,8 +164,15 @@ class DoneScreen(Screen[str]):
             yield Shown(self._summary(), id="summary", markup=False)
         yield WrappingFooter()  # its keys stay visible at 80 columns (a second row)
 
+    @property
+    def forecast_ran(self) -> str | None:
+        """The output of the forecast that ran for this screen's environment in this session ("" for none), or None."""
+        outputs = getattr(self.app, "forecast_outputs", None)
+        return outputs.get(self.env) if isinstance(outputs, dict) and self.env else None
+
     def _summary(self) -> str:
-        return summary_text(self.result, self.current, self.unreachable)
+        self._ran_shown = self.forecast_ran
+        return summary_text(self.result, self.current, self.unreachable, self._ran_shown)
 
     def on_mount(self) -> None:
         if self.result.ok:
@@ -188,7 +202,7 @@ class DoneScreen(Screen[str]):
         current = _current_env()
         # A folder given on the forecast screen (a) since: the host's words no longer apply (it dropped the question).
         given = bool(self.unreachable) and getattr(self.app, "assets_reach", None) is None
-        if current != self.current or given:
+        if current != self.current or given or self.forecast_ran != self._ran_shown:
             self.current = current
             self.unreachable = None if given else self.unreachable
             self.query_one("#summary", Static).update(self._summary())
@@ -216,7 +230,9 @@ class DoneScreen(Screen[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "forecast":
-            return bool(self.result.ok and self.env) and not self.needs_assets
+            return bool(self.result.ok and self.env) and not self.needs_assets and self.forecast_ran is None
+        if action == "forecast_again":
+            return bool(self.result.ok and self.env) and not self.needs_assets and self.forecast_ran is not None
         if action == "forecast_from":
             return bool(self.result.ok and self.env) and self.needs_assets
         if action in ("kernel", "module"):
@@ -243,6 +259,9 @@ class DoneScreen(Screen[str]):
 
         machine = getattr(self.app, "machine", None)  # the facts the app planned with: a GPU node's after --slurm
         self.app.push_screen(ReportScreen(getattr(machine, "facts", None)))
+
+    def action_forecast_again(self) -> None:
+        self.action_forecast()
 
     def action_forecast(self) -> None:
         if self.result.ok and self.env:
@@ -328,7 +347,8 @@ class DoneScreen(Screen[str]):
             said = f"Kernel registered: {spec.get('display_name', spec)}, in {spec.get('path')}"
             # The notebook's path in the checkout the env came from (walk 23 #6), then the cautions.
             notebooks = [f"Notebook: {path}" for path in spec.get("notebook_paths", [])]
-            self.post_message(AfterInstallDone(said, note="\n".join([said, *notebooks,
+            frozen = [spec["frozen"]] if spec.get("frozen") else []  # PATH/PYTHONPATH kept as now (walk 25 #8)
+            self.post_message(AfterInstallDone(said, note="\n".join([said, *notebooks, *frozen,
                                                                      *(f"! {c}" for c in spec.get("cautions", []))])))
         except Exception as exc:
             self.post_message(AfterInstallDone(error_text(exc), severity="error"))

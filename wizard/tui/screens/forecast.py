@@ -127,6 +127,9 @@ class ForecastScreen(Screen[None]):
         failed = (None if ok or stopped else (result.failed_stage if result is not None else None)
                   or self.stage or STAGES[0][0])
         self.query_one("#stages", Static).update("\n".join(stage_lines(self.stage, ok, failed)))
+        outputs = getattr(self.app, "forecast_outputs", None)
+        if ok and isinstance(outputs, dict):  # the Done screen then offers it again, naming the output (walk 25 #8)
+            outputs[result.env] = result.output or ""
         self.query_one("#download", Static).update("")
         if message.result is None:
             lines = [f"The forecast did not run: {message.error}"]

@@ -137,12 +137,12 @@ class HistoryScreen(Screen):
         """The highlighted entry in full: where it lives, how its check went, its log; and whether r can roll
         back to it."""
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.history import entry_traits, error_words
+        from wizard.flows.history import entry_traits, error_words, no_installs_words
         from wizard.flows.rollback import not_a_target
 
         self.not_a_target = None
         if row is None or not 0 <= row < len(self.entries):
-            lines = ["Nothing installed yet."]
+            lines = [no_installs_words()]  # the folder read and GC_WIZARD_HOME's part (walk 25 #4)
         else:
             entry = self.entries[row]
             self.not_a_target = not_a_target(self.history, entry.id) if self.history is not None else None

@@ -16,6 +16,7 @@ from wizard.flows.describe_check import (
     GENCAST_TIER,
     TIER_TITLES,  # the core's wording, shared with the CLI and history
     finding_lines,
+    running_estimate,
     tier_detail,
 )
 from wizard.tui.widgets.shown import Shown
@@ -57,7 +58,8 @@ def running_line(done: list[Tier], seconds: float | None = None) -> str | None:
                                                                             or _gencast_follows(done))), None)
     if not upcoming:
         return None
-    clock = f", {seconds:.0f} s" if seconds is not None else ""
+    # Beside the clock, what the tier usually takes on this backend (walk 25 #7): "110 s of about 2 min".
+    clock = f", {seconds:.0f} s{running_estimate(upcoming, done)}" if seconds is not None else ""
     return f"… {TIER_TITLES[upcoming]} (running{clock})"
 
 

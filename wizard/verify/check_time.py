@@ -1,0 +1,69 @@
+"""How long the GraphCast check's slow tiers take (`wizard/data/check_times.yaml`), for the plan's estimate and
+the running tier's clock.
+
+Why (walk 25 #7): on a 2-core CPU server the GenCast jit init ran for two minutes showing only "(running, 110 s)",
+and the plan had said neither that v0.2 recipes check GenCast too nor how long that takes. The figures are data,
+each with its basis (measured on a named machine, or an estimate), so a new measurement is one edited line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard import paths
+from wizard.yaml_data import YAMLError, load_table
+
+CHECK_TIMES_PATH = paths.DATA_DIR / "check_times.yaml"
+BACKENDS = ("cpu", "gpu")
+
+
+@dataclass(frozen=True)
+class TierTime:
+    tier: str
+    backend: str
+    seconds: float
+    basis: str
+    cores: int | None = None
+
+    def about(self) -> str:
+        """"about 2 min" / "about 50 s": rounded as a person says a wait."""
+        if self.seconds < 90:
+            return f"about {max(10, round(self.seconds / 10) * 10):.0f} s"
+        return f"about {round(self.seconds / 60):.0f} min"
+
+    def basis_words(self) -> str:
+        """"measured on 2 CPU cores" / "an estimate"."""
+        if self.basis == "measured":
+            return f"measured on {self.cores} CPU cores" if self.cores else "measured"
+        return "an estimate"
+
+
+_TIMES: dict[tuple[str, str], TierTime] | None = None
+
+
+def tier_times() -> dict[tuple[str, str], TierTime]:
+    """Every (tier, backend) the data gives a time for. A table that cannot be read gives none: a missing
+    estimate, never a failed plan."""
+    global _TIMES
+    if _TIMES is None:
+        times: dict[tuple[str, str], TierTime] = {}
+        try:
+            data = load_table(paths.package_file(CHECK_TIMES_PATH))
+            for tier, rows in (data.get("tiers") or {}).items():
+                for backend, row in (rows or {}).items():
+                    seconds = row.get("seconds")
+                    if backend in BACKENDS and isinstance(seconds, (int, float)) and seconds > 0:
+                        cores = row.get("cores")
+                        times[(tier, backend)] = TierTime(tier, backend, float(seconds), str(row.get("basis", "")),
+                                                          cores if isinstance(cores, int) else None)
+        except (OSError, YAMLError, AttributeError, TypeError, ValueError):
+            times = {}
+        _TIMES = times
+    return _TIMES
+
+
+def tier_time(tier: str, backend: str | None) -> TierTime | None:
+    """The time `tier` takes on `backend` ("cpu", or "gpu" for any accelerator), or None when the data has none."""
+    if backend not in BACKENDS:
+        backend = "gpu" if backend else None
+    return tier_times().get((tier, backend)) if backend else None

@@ -95,3 +95,36 @@ async def test_v_rematches_with_the_pythons_the_first_survey_found(gpu_server):
         again = {m.recipe.id: m.warnings for m in screen.matches}
         assert again["weathernext0.3.0-cpu"] == first["weathernext0.3.0-cpu"]
         assert not any("was found" in w for w in again["jax0.12.0.1-cpu"]), again["jax0.12.0.1-cpu"]
+
+
+async def test_v_matches_again_off_the_screens_thread(gpu_server, monkeypatch):
+    """Matching again may ask a host whether it answers (uv's Python download, walk 25 #2), for seconds where it does
+    not: `v` runs it in a worker, so the list still moves while it runs, and its answer then replaces the list."""
+    import threading
+
+    release = threading.Event()
+    real = WizardApp._rematch
+
+    def slow_rematch(self, version):
+        assert release.wait(30), "the test never released the matching"
+        return real(self, version)
+
+    monkeypatch.setattr(WizardApp, "_rematch", slow_rematch)
+    gpu_server("no-nvidia")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen), settle=0.2)
+        screen = app.screen
+        from textual.widgets import OptionList
+
+        options = screen.query_one(OptionList)
+        before = options.highlighted
+        await pilot.press("v")
+        await pilot.press("down")  # answered while the matching waits
+        await until(pilot, lambda: options.highlighted != before)
+        assert screen.graphcast_version is None  # not switched until the new matches arrive
+        release.set()
+        await until(pilot, lambda: screen.graphcast_version == "0.1.1", timeout=30)
+        assert screen.highlighted_match.recipe.graphcast.version == "0.1.1"

@@ -83,6 +83,18 @@ class RollbackDone(Message):
 
 
 @dataclass
+class RecipesRematched(Message):
+    """The recipe screen's worker matched the recipes again for another GraphCast version (`v`): matching may ask a
+    host whether it answers (uv's Python download, walk 25 #2), up to seconds, so it runs off the screen's thread."""
+
+    version: str | None
+    """The GraphCast version the matches are for (None: any)."""
+    matches: list
+    error: str | None = None
+    """Why matching failed (a recipe file that broke meanwhile); the list stays as it was."""
+
+
+@dataclass
 class HistorySized(Message):
     """The History screen's worker measured what each environment takes on disk (a walk of every env's
     files, too slow for the screen's first frame)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -21,6 +22,7 @@ from wizard.flows.recipe_list import (
     unreachable_verdict,
 )
 from wizard.security import cut
+from wizard.tui.messages import RecipesRematched
 from wizard.tui.problems import problem_text
 from wizard.tui.widgets.shown import Shown, masked
 
@@ -169,13 +171,26 @@ class RecipeScreen(Screen):
             return
         choices: list[str | None] = [None, *self._versions()]
         current = choices.index(self.graphcast_version) if self.graphcast_version in choices else 0
-        self.graphcast_version = choices[(current + 1) % len(choices)]
+        self.notify("Matching the recipes again…", timeout=2)
+        self._rematch(choices[(current + 1) % len(choices)])
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="rematch", description="Matching the recipes")
+    def _rematch(self, version: str | None) -> None:
+        """Off the screen's thread: matching may ask a host whether it answers (no look-up blocks a screen)."""
         try:
-            self.matches = self.rematch(self.graphcast_version)
+            matches = self.rematch(version)
         except Exception as exc:  # a recipe file that broke meanwhile: said, the list stays as it was
-            self.graphcast_version = choices[current]
-            self.notify(problem_text("match the recipes again", exc), severity="error")
+            self.post_message(RecipesRematched(version, [], problem_text("match the recipes again", exc)))
+        else:
+            self.post_message(RecipesRematched(version, matches))
+
+    @on(RecipesRematched)
+    def _rematched(self, message: RecipesRematched) -> None:
+        message.stop()
+        if message.error is not None:
+            self.notify(message.error, severity="error")
             return
+        self.graphcast_version, self.matches = message.version, message.matches
         self.selected = None
         option_list = self.query_one(OptionList)
         option_list.clear_options()

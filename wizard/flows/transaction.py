@@ -25,6 +25,7 @@ user had. So:
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 import time
@@ -114,10 +115,22 @@ def _log_tail(log: Path, limit: int = 400_000) -> str:
         return ""
 
 
+#: git's advice to trust a repository another user owns, in each of its wordings: never passed on.
+_GIT_EXCEPTION = re.compile(r"safe\.directory|To add an exception for this directory", re.IGNORECASE)
+_DUBIOUS_OWNER = ("(git refused the repository because another user owns it; gc-wizard does not build another "
+                  "user's repository: copy it to a folder of your own, `cp -a REPO ~/graphcast`, and give that.)")
+
+
 def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
                      graphcast_url: bool = False) -> str:
     """The step's own last lines, then — when a host could not be reached — which one and the fix."""
     lines = [line for line in result.tail if line.strip()][-8:]
+    if any(_GIT_EXCEPTION.search(line) for line in lines):
+        # 27th hostile pass (part B) P7: git's "detected dubious ownership … call: git config --global --add
+        # safe.directory DIR" was passed on; following it has root build another user's repository. The wizard's
+        # own owner sentence stands in its place.
+        lines = [line for line in lines if not _GIT_EXCEPTION.search(line)]
+        lines.append(_DUBIOUS_OWNER)
     if result.error:
         lines.append(result.error)
     detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"

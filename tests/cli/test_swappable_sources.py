@@ -313,3 +313,38 @@ def test_gits_safe_directory_advice_is_never_passed_on():
     said = _failure_message(step, result, Path("/nonexistent/log"))
     assert "safe.directory" not in said and "add an exception" not in said
     assert "another user owns it" in said and "dubious ownership" in said
+
+
+# 27th hostile pass (part B) P10: a checkout whose `.git` is a file (`gitdir: …`) naming another user's git folder
+# was taken, its commit read from their folder; the same folder as `.git/` was refused.
+
+@pytest.mark.parametrize("owner", ["every-user", "second-user"])
+def test_the_git_folder_a_gitfile_names_is_held_to_the_rule_of_a_git_folder(tiny, tmp_path, owner, request):
+    import subprocess
+
+    checkout = _repository(tmp_path / "own" / "gc")
+    if owner == "every-user":
+        gitdir = open_folder(tmp_path / "ww") / "gitK"
+    else:
+        user = request.getfixturevalue("second_user")
+        gitdir = tmp_path / "theirs" / "gitK"
+        gitdir.parent.mkdir()
+    shutil.move(checkout / ".git", gitdir)
+    (checkout / ".git").write_text(f"gitdir: {gitdir}\n")
+    if owner == "second-user":
+        subprocess.run(["chown", "-R", user, str(gitdir.parent)], check=True)
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--graphcast-src", str(checkout), "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert error.startswith(f"--graphcast-src {checkout}: ") and str(gitdir.parent) in error, error
+
+
+def test_a_gitfile_naming_a_git_folder_of_your_own_is_read(tiny, tmp_path):
+    checkout = _repository(tmp_path / "own" / "gc")
+    gitdir = tmp_path / "own" / "gitK"
+    shutil.move(checkout / ".git", gitdir)
+    (checkout / ".git").write_text("gitdir: ../gitK\n")
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--graphcast-src", str(checkout), "--json")
+    assert proc.returncode == 0, proc.stderr

@@ -43,6 +43,7 @@ from wizard.after.follow import follow_current, follow_preview
 from wizard.after.kernel import gc_wizard_kernels, kernel_remove
 from wizard.after.module import module_env
 from wizard.after.next_steps import modules_dir
+from wizard.error_sentences import stopped_words
 from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
 from wizard.flows.describe_plan import install_line
 from wizard.flows.history import entry_traits, size_words
@@ -67,7 +68,7 @@ from wizard.install.source_copy import as_recorded
 from wizard.install.source_places import _located, local_path
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
-from wizard.security import holds_mask
+from wizard.security import holds_mask, redact_secrets
 from wizard.source_trust import refuse_swappable_source
 from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
@@ -353,7 +354,11 @@ def _history_line(entry_id: str, value: str) -> int | None:
     except (OSError, ValueError):
         return None
     start = text.find(json.dumps(entry_id))
-    found = text.find(json.dumps(value), max(start, 0)) if start >= 0 else -1
+    found = -1
+    for form in (value, redact_secrets(value)):  # history.json keeps a secret masked (`store.save`)
+        found = text.find(json.dumps(form), max(start, 0)) if start >= 0 else -1
+        if found >= 0:
+            break
     return text.count("\n", 0, found) + 1 if found >= 0 else None
 
 
@@ -828,8 +833,7 @@ class _Rollback:
             record.error = f"{stop_words(signum if isinstance(signum, int) else None)}; the current environment is unchanged."
         else:
             record.status = "failed"
-            record.error = (f"the wizard stopped with an error ({type(exc).__name__}: {exc}); the current "
-                            "environment is unchanged.")
+            record.error = f"{stopped_words(exc).rstrip('.')}; the current environment is unchanged."
         try:
             self.history.save()
             self.say(record.error)

@@ -38,6 +38,7 @@ from wizard import paths
 from wizard.after.follow import follow_current
 from wizard.detect.chain import detect
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState
+from wizard.error_sentences import stopped_words
 from wizard.errors import (
     OperationFailed,
     UserError,
@@ -394,7 +395,7 @@ class _Transaction:
         except Exception:  # recording the crash matters more than the clean-up
             pass
         self.entry.status, self.entry.finished = "failed", now()
-        self.entry.error = f"the wizard stopped with an error ({type(exc).__name__}: {exc}). Full log: {self.log}"
+        self.entry.error = f"{stopped_words(exc).rstrip('.')}. Full log: {self.log}"
         try:
             self.history.save()
         except OSError:

@@ -342,3 +342,33 @@ def test_an_in_place_undo_of_the_wizards_own_set_still_puts_it_back(tiny, tmp_pa
     assert proc.returncode == 0, (proc.stdout, proc.stderr)
     assert last_json(proc)["restored"] is True
     assert not any(name.startswith("pkg_b") for name in _site(env))
+
+
+def test_a_refusal_met_mid_rollback_is_recorded_in_its_own_words_not_as_a_class_name(tiny, tmp_path):
+    """27th hostile pass (part B) P9: a refusal met while restoring (here: the entry's lock edited to a file outside
+    frozen/, with no wheelhouse to hold it to) was printed and recorded as "the wizard stopped with an error
+    (UserError: …)": an internal name, worded as a crash. Now its own sentence, as "refused: …"."""
+    a, b, entry = _installed_pair(tiny)
+    elsewhere = tmp_path / "lock.txt"
+    shutil.copy(entry["requirements_file"], elsewhere)
+    _edit_entry(a["entry_id"], find_links=[], requirements_file=str(elsewhere))
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    said = proc.stdout + proc.stderr
+    assert "UserError" not in said and "Error:" not in said and "Error)" not in said, said
+    assert f"the history entry's lock {elsewhere} is not one gc-wizard wrote" in proc.stderr, proc.stderr
+    (record,) = [e for e in tiny.history() if e["kind"] == "rollback"]
+    assert record["error"].startswith("refused: the history entry's lock") and "UserError" not in record["error"]
+    assert "the current environment is unchanged" in record["error"]
+
+
+def test_a_refused_line_holding_a_secret_is_named_by_its_line_in_history_json(tiny, tmp_path):
+    """27th hostile pass (part B) P9: history.json keeps the secret masked once saved, and the refusal lost the
+    line ("package 3" instead of "line 82"); it looks for the masked form too."""
+    env, entry = _in_place_pair(tiny, tmp_path)
+    line = "--extra-index-url https://me:sekret@example.invalid/simple"
+    _edit_entry(entry["id"], snapshot=[*entry["snapshot"], line])
+    run_cli("history", "--json")  # any save masks it in the file
+    proc = run_cli("rollback", entry["id"], "--yes", "--no-verify")
+    assert proc.returncode == 2 and "sekret" not in proc.stdout + proc.stderr, proc.stderr
+    assert "history.json, line " in proc.stderr, proc.stderr

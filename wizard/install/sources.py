@@ -46,6 +46,7 @@ from wizard.install.checkout_state import (
     read_archive_state,
     read_tree_state,
     unusable_words,
+    wheel_member_effects,
 )
 from wizard.install.git_objects import git_dirs, head_commit
 from wizard.install.package_files import package_files
@@ -398,8 +399,9 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> s
         tree = compared_with_release(identity, wanted_revision).tree
         if tree is None or (tree.readable and not tree.changed):
             return None  # a release's own files: nothing to warn of
-        return (f"the wheel {identity.where} is {tree.describe()}; its code runs whenever GraphCast is imported, so "
-                "use one you trust.")
+        effects = wheel_member_effects([*tree.modified, *tree.untracked])
+        what = "; ".join(effects) if effects else "its code runs whenever GraphCast is imported"
+        return f"the wheel {identity.where} is {tree.describe()}; {what}, so use one you trust."
     if identity.kind == "git" and (repository := local_path(identity.where)) is not None:
         # 27th hostile pass (part B): a local `git+file://` repository gave no word that its build runs its code,
         # which the same folder as a path gets.

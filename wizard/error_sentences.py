@@ -132,11 +132,21 @@ def stopped_words(exc: BaseException) -> str:
     "the wizard stopped with an error (UserError: package 3 of entry …)", an internal name worded as a crash."""
     if isinstance(exc, WizardError):
         return f"refused: {str(exc).strip()}"
+    return error_words(exc, lead="the wizard stopped on ")
+
+
+def error_words(exc: BaseException, *, lead: str = "") -> str:
+    """An error in words for a line that goes on (a report's section, a stopped step): a WizardError's own text, an
+    OSError's path and fix, a MemoryError's limit; only gc-wizard's own bug is named by its class, as one
+    (`lead` + "an error of its own (KeyError: …), a bug"). 27th hostile pass (part B) P9: no internal class name
+    in a line about the user's input or the machine."""
+    if isinstance(exc, WizardError):
+        return str(exc).strip()
     if isinstance(exc, OSError):
         return describe_os_error(exc)
     if isinstance(exc, MemoryError):
         return memory_limit_sentence()
-    return f"the wizard stopped on an error of its own ({cut(f'{type(exc).__name__}: {exc}'.strip(), 300)}), a bug"
+    return f"{lead}an error of its own ({cut(f'{type(exc).__name__}: {exc}'.strip(), 300)}), a bug"
 
 
 def internal_error(exc: BaseException) -> str:

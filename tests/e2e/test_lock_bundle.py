@@ -301,6 +301,9 @@ def test_the_printed_bundle_and_lock_lines_run_as_printed(deps, tmp_path, local_
     assert (bundle / "recipes" / "tiny-dep.yaml").is_file()
     shutil.rmtree(deps.recipes)
     shutil.rmtree(deps.house.path)
+    without = [w for i, w in enumerate(words) if w != "--recipes-dir" and (i == 0 or words[i - 1] != "--recipes-dir")]
+    proc = run_inproc(*without, "--yes", "--no-verify", "--json")  # the folder left out: the bundle's is named
+    assert proc.returncode == 2 and f"add `--recipes-dir {bundle / 'recipes'}`" in last_json(proc)["error"], proc.stderr
     proc = run_inproc(*words, "--yes", "--no-verify", "--json", "--env", str(tmp_path / "from-bundle"))
     assert proc.returncode == 0, proc.stderr[-3000:]
 

@@ -123,6 +123,32 @@ def describe_error(exc: BaseException) -> str:
     return internal_error(exc)
 
 
+def stopped_words(exc: BaseException) -> str:
+    """What a history entry and its closing line say of an error that stopped a transaction (install, rollback):
+    a refusal's or an OSError's own sentence, with no exception class in it; only gc-wizard's own bug is named as
+    one ("an error of its own (KeyError: …)"), as `internal_error` names it.
+
+    Why: 27th hostile pass (part B) P9 — a rollback's refusal of an edited package set was recorded and printed as
+    "the wizard stopped with an error (UserError: package 3 of entry …)", an internal name worded as a crash."""
+    if isinstance(exc, WizardError):
+        return f"refused: {str(exc).strip()}"
+    return error_words(exc, lead="the wizard stopped on ")
+
+
+def error_words(exc: BaseException, *, lead: str = "") -> str:
+    """An error in words for a line that goes on (a report's section, a stopped step): a WizardError's own text, an
+    OSError's path and fix, a MemoryError's limit; only gc-wizard's own bug is named by its class, as one
+    (`lead` + "an error of its own (KeyError: …), a bug"). 27th hostile pass (part B) P9: no internal class name
+    in a line about the user's input or the machine."""
+    if isinstance(exc, WizardError):
+        return str(exc).strip()
+    if isinstance(exc, OSError):
+        return describe_os_error(exc)
+    if isinstance(exc, MemoryError):
+        return memory_limit_sentence()
+    return f"{lead}an error of its own ({cut(f'{type(exc).__name__}: {exc}'.strip(), 300)}), a bug"
+
+
 def internal_error(exc: BaseException) -> str:
     """The sentence for an error gc-wizard did not expect (its own bug), with the traceback kept in a log
     (`logs/crash-….log`): the CLI's last word and the app's alike, never a traceback on the terminal."""

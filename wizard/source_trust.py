@@ -184,7 +184,7 @@ def swap_risk(path: Path, *, inside: bool = True, above: bool = False) -> tuple[
     return _resolve_and_check(Path(os.path.abspath(path)), inside=inside, above=above)[1]
 
 
-def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False
+def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False, gitfiles: bool = True
                        ) -> tuple[Path, tuple[Path, str, str] | None]:
     """(where `path` leads, the first risk on its way or None). The way is walked once (`_way`): every folder
     it passes through and every link it follows, those inside a link's target too, are the places looked at,
@@ -204,7 +204,7 @@ def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False
     found = _risk(resolved, me, above=above, info=info)
     if found or not inside or not stat.S_ISDIR(info.st_mode):
         return resolved, found
-    return resolved, _inside(resolved, me)
+    return resolved, _inside(resolved, me, gitfiles=gitfiles)
 
 
 #: How many links one walk follows before it stops (the kernel's own limit is 40).
@@ -279,8 +279,10 @@ def _link_risk(link: Path, info: os.stat_result, me: int) -> tuple[Path, str, st
             f"what {'you own' if leads_to == me else f'{_user_name(leads_to)} owns'}", fix)
 
 
-def _inside(folder: Path, me: int) -> tuple[Path, str, str] | None:
-    """The first risk among what `folder` holds (its folders, files, and where its links lead), bounded."""
+def _inside(folder: Path, me: int, *, gitfiles: bool = True) -> tuple[Path, str, str] | None:
+    """The first risk among what `folder` holds (its folders, files, and where its links lead), bounded; with
+    `gitfiles`, the git folders a `.git` file in it names too (`_gitfile_folders`), once (not those of a folder
+    reached that way, so a gitdir that holds the checkout cannot loop)."""
     seen = 0
     for top, dirs, files in os.walk(folder):
         for name in [*dirs, *files]:
@@ -290,9 +292,42 @@ def _inside(folder: Path, me: int) -> tuple[Path, str, str] | None:
             entry = Path(top) / name
             found = (_resolve_and_check(entry, inside=False)[1] if entry.is_symlink() and entry.exists()
                      else _risk(entry, me, above=False))
+            if not found and gitfiles and name == ".git" and not entry.is_symlink() and entry.is_file():
+                for gitdir in _gitfile_folders(entry):
+                    found = _resolve_and_check(gitdir, gitfiles=False)[1]
+                    if found:
+                        break
             if found:
                 return found
     return None
+
+
+def _first_line(path: Path) -> str:
+    """The first line of a small file (git's own: `.git`, `commondir`), '' when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4096).decode("utf-8", "replace").split("\n", 1)[0].strip()
+    except OSError:
+        return ""
+
+
+def _gitfile_folders(dot: Path) -> list[Path]:
+    """The git folder a `.git` file names (`gitdir: X`, relative to the file's folder) and that folder's `commondir`,
+    as git follows them: what a checkout's commit is read from, so the same owner rule holds for them as for a
+    `.git` folder inside it.
+
+    Why: 27th hostile pass (part B) P10 — a root-owned checkout whose `.git` file named another user's gitdir was
+    taken ("at commit …, identical to GraphCast v0.1.1", the commit being whatever their gitdir said), while the
+    same gitdir as a `.git/` folder was refused."""
+    line = _first_line(dot)
+    if not line.startswith("gitdir:"):
+        return []
+    own = Path(os.path.normpath(dot.parent / line[len("gitdir:"):].strip()))
+    found = [own]
+    common = _first_line(own / "commondir")
+    if common:
+        found.append(Path(os.path.normpath(own / common)))
+    return found
 
 
 def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = None) -> tuple[Path, str, str] | None:

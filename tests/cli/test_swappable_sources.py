@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -250,3 +251,100 @@ def test_a_python_found_on_path_another_user_could_change_is_never_run(tiny, tmp
     else:
         error = last_json(proc)["error"]
         assert error.startswith(f"--python {minor}: skipped {script}, ") and "it was not run" in error, error
+
+
+# 27th hostile pass (part B) P7: `--graphcast-src git+file:///DIR` was taken for a remote URL, so a repository every
+# user could write skipped the rule the same folder meets as a path, and root built another user's commit.
+
+def _repository(folder):
+    import subprocess
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast', version='0.1.1')\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(folder)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "setup.py"], check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], check=True)
+    return folder
+
+
+@pytest.mark.parametrize("form", ["git+file://{r}", "GIT+FILE://localhost{r}@HEAD", "graphcast @ git+file://{r}",
+                                  "env:git+file://{r}"])
+@pytest.mark.parametrize("command", ["plan", "install", "bundle"])
+def test_a_local_git_url_is_held_to_the_rule_of_its_folder(tiny, shared, tmp_path, form, command):
+    repo = _repository(shared / "gcrepo")
+    for place in [repo, *repo.rglob("*")]:
+        place.chmod(place.stat().st_mode | 0o777 if place.is_dir() else place.stat().st_mode | 0o666)
+    source = form.removeprefix("env:").format(r=repo)
+    given = [] if form.startswith("env:") else ["--graphcast-src", source]
+    extra = {"install": ["--yes", "--no-verify"], "bundle": ["--out", str(tmp_path / "bun")]}.get(command, [])
+    os.environ["GC_WIZARD_GRAPHCAST_SRC"] = source if form.startswith("env:") else ""
+    try:
+        proc = run_inproc(command, "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links",
+                          str(tiny.house.path), *given, *extra, "--json")
+    finally:
+        os.environ.pop("GC_WIZARD_GRAPHCAST_SRC", None)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert str(repo) in error and "every user can write" in error and "Traceback" not in proc.stderr, error
+    assert _nothing_made() and not (tmp_path / "bun").exists()
+
+
+def test_a_local_git_url_of_your_own_is_planned_with_the_caution_a_checkout_gets(tiny, tmp_path):
+    repo = _repository(tmp_path / "own" / "gcrepo")
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--graphcast-src", f"git+file://{repo}", "--json")
+    assert proc.returncode == 0, proc.stderr
+    caution = json.loads(proc.stdout.splitlines()[-1])["graphcast_source"]["caution"]
+    assert caution and str(repo) in caution and "runs its setup.py" in caution, caution
+
+
+def test_gits_safe_directory_advice_is_never_passed_on():
+    """The install's failure quotes the installer's last lines; git's way round its owner check is not one of them."""
+    from types import SimpleNamespace
+
+    from wizard.flows.transaction import _failure_message
+
+    tail = ["  error: Git operation failed", "fatal: detected dubious ownership in repository at '/home/u/gcrepo'",
+            "To add an exception for this directory, call:", "",
+            "\tgit config --global --add safe.directory /home/u/gcrepo"]
+    result = SimpleNamespace(tail=tail, error=None, exit_status=1, signal=None)
+    step = SimpleNamespace(title="Install GraphCast", name="install-graphcast")
+    said = _failure_message(step, result, Path("/nonexistent/log"))
+    assert "safe.directory" not in said and "add an exception" not in said
+    assert "another user owns it" in said and "dubious ownership" in said
+
+
+# 27th hostile pass (part B) P10: a checkout whose `.git` is a file (`gitdir: …`) naming another user's git folder
+# was taken, its commit read from their folder; the same folder as `.git/` was refused.
+
+@pytest.mark.parametrize("owner", ["every-user", "second-user"])
+def test_the_git_folder_a_gitfile_names_is_held_to_the_rule_of_a_git_folder(tiny, tmp_path, owner, request):
+    import subprocess
+
+    checkout = _repository(tmp_path / "own" / "gc")
+    if owner == "every-user":
+        gitdir = open_folder(tmp_path / "ww") / "gitK"
+    else:
+        user = request.getfixturevalue("second_user")
+        gitdir = tmp_path / "theirs" / "gitK"
+        gitdir.parent.mkdir()
+    shutil.move(checkout / ".git", gitdir)
+    (checkout / ".git").write_text(f"gitdir: {gitdir}\n")
+    if owner == "second-user":
+        subprocess.run(["chown", "-R", user, str(gitdir.parent)], check=True)
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--graphcast-src", str(checkout), "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert error.startswith(f"--graphcast-src {checkout}: ") and str(gitdir.parent) in error, error
+
+
+def test_a_gitfile_naming_a_git_folder_of_your_own_is_read(tiny, tmp_path):
+    checkout = _repository(tmp_path / "own" / "gc")
+    gitdir = tmp_path / "own" / "gitK"
+    shutil.move(checkout / ".git", gitdir)
+    (checkout / ".git").write_text("gitdir: ../gitK\n")
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--graphcast-src", str(checkout), "--json")
+    assert proc.returncode == 0, proc.stderr

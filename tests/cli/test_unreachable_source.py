@@ -91,6 +91,7 @@ def test_locks_install_line_carries_the_graphcast_source_the_install_will_need(t
         in words, words
     assert tiny.install("tiny-b")[0].returncode == 0  # remembered: this install's local GraphCast wheel
     line = next(row for row in run_inproc(*args).stdout.splitlines() if row.startswith("Install from it:"))
-    assert line.endswith(f"install tiny-a --lock {tmp_path / 'gc.lock.txt'} --graphcast-src {tiny.graphcast}"), line
+    assert line.endswith(f"install tiny-a --recipes-dir {tiny.recipes} --lock {tmp_path / 'gc.lock.txt'} "
+                         f"--graphcast-src {tiny.graphcast} --find-links {tiny.house.path} --offline"), line
     monkeypatch.setenv("GC_WIZARD_GRAPHCAST_SRC", str(tiny.graphcast))
     assert f"--graphcast-src {tiny.graphcast}" in run_inproc(*args).stdout

@@ -123,9 +123,9 @@ def test_bundle_from_an_index_installs_with_every_index_closed(deps, tmp_path, l
     made = last_json(proc)
     manifest = json.loads((bundle / "manifest.json").read_text())
     names = sorted(f["name"] for f in manifest["files"])
-    assert names == ["requirements.txt", "wheels/graphcast-0.1.1-py3-none-any.whl",
+    assert names == ["recipes/tiny-dep.yaml", "requirements.txt", "wheels/graphcast-0.1.1-py3-none-any.whl",
                      "wheels/pkg_c-1.0-py3-none-any.whl", "wheels/pkg_d-3.0-py3-none-any.whl"]
-    assert made["files"] == 4 and manifest["packages"] == {"pkg-c": "1.0", "pkg-d": "3.0"}
+    assert made["files"] == 5 and manifest["packages"] == {"pkg-c": "1.0", "pkg-d": "3.0"}
 
     closed = request.getfixturevalue("closed_indexes")
     shutil.rmtree(deps.house.path)  # and no wheelhouse either
@@ -266,7 +266,46 @@ def test_the_suggested_install_line_quotes_a_lock_path_with_a_space(deps, tmp_pa
                       "--offline", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     line = next(line for line in proc.stdout.splitlines() if line.startswith("Install from it:"))
-    assert line.endswith(f"install tiny-dep --lock '{out}'"), line
+    assert f"install tiny-dep --recipes-dir {deps.recipes} --lock '{out}' --find-links" in line, line
+
+
+def _printed_line(stdout: str, label: str) -> list[str]:
+    import shlex
+
+    line = next(row for row in stdout.splitlines() if row.startswith(label)).removeprefix(label).strip()
+    words = shlex.split(line)
+    while "=" in words[0]:  # GC_WIZARD_HOME=… before the command
+        words.pop(0)
+    assert words[0].endswith("gc-wizard") and words[1] == "install", line
+    return words[1:]
+
+
+def test_the_printed_bundle_and_lock_lines_run_as_printed(deps, tmp_path, local_index, monkeypatch):
+    """27th hostile pass (part B) P2: for a recipe from --recipes-dir, bundle's "On the offline machine:" and lock's
+    "Install from it:" lines dropped the folder, and failed with "unknown recipe". Each printed line is run here
+    through the real parser and recipe lookup; the bundle's after its recipe folder and wheelhouse are gone."""
+    _only_this_index(local_index(deps.house.path), monkeypatch)
+    lock = tmp_path / "pylock.txt"
+    proc = run_inproc("lock", "tiny-dep", "--recipes-dir", str(deps.recipes), "--find-links", str(deps.house.path),
+                      "--offline", "--out", str(lock))
+    assert proc.returncode == 0, proc.stderr
+    words = _printed_line(proc.stdout, "Install from it:")
+    proc = run_inproc(*words, "--graphcast-src", str(deps.graphcast), "--yes", "--no-verify", "--json")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    bundle = tmp_path / "bundle"
+    proc = run_inproc("bundle", "tiny-dep", "--recipes-dir", str(deps.recipes), "--out", str(bundle),
+                      "--graphcast-src", str(deps.graphcast))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    words = _printed_line(proc.stdout, "On the offline machine:")
+    assert (bundle / "recipes" / "tiny-dep.yaml").is_file()
+    shutil.rmtree(deps.recipes)
+    shutil.rmtree(deps.house.path)
+    without = [w for i, w in enumerate(words) if w != "--recipes-dir" and (i == 0 or words[i - 1] != "--recipes-dir")]
+    proc = run_inproc(*without, "--yes", "--no-verify", "--json")  # the folder left out: the bundle's is named
+    assert proc.returncode == 2 and f"add `--recipes-dir {bundle / 'recipes'}`" in last_json(proc)["error"], proc.stderr
+    proc = run_inproc(*words, "--yes", "--no-verify", "--json", "--env", str(tmp_path / "from-bundle"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
 
 
 def test_lock_for_another_python_and_platform(deps, tmp_path):

@@ -31,6 +31,7 @@ from wizard.detect.facts import Facts, gib
 from wizard.detect.libpath import ld_library_path_entries, split_cuda_bin_dirs, split_cuda_dirs
 from wizard.detect.preflight import WORDS, assess, needs_text
 from wizard.detect.where import detect_where
+from wizard.error_sentences import error_words
 from wizard.errors import WizardError
 from wizard.history.store import Entry, History, VerifySummary, load_history
 from wizard.install.envs import read_marker
@@ -311,7 +312,7 @@ def _preflight_section(facts: ReportFacts) -> list[str]:
         typed = facts if isinstance(facts, Facts) else Facts.from_dict(dict(facts))
         fits = assess(typed)
     except Exception as exc:  # a report must never fail on a partial or foreign facts dict
-        return ["### What fits in memory", "", f"Not assessed ({type(exc).__name__}).", ""]
+        return ["### What fits in memory", "", f"Not assessed ({error_words(exc)}).", ""]
     rows = [(f.need.name, WORDS[f.verdict], f.message, needs_text(f.need)) for f in fits]
     return ["### What fits in memory", ""] + _table(("Model", "Fits", "Why", "Needs"), rows) + [""]
 
@@ -636,7 +637,7 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
         try:
             findings = _finding_dicts(diagnose_text(tail_for_diagnosis, facts if not isinstance(facts, Mapping) else None))
         except Exception as exc:  # the report is what people send when things are broken; it must still come out
-            diagnose_error = f"{type(exc).__name__}: {exc}"
+            diagnose_error = error_words(exc)
 
     lines = ["# gc-wizard support report", "",
              f"Made by gc-wizard {__version__} on {now.strftime('%Y-%m-%d %H:%M UTC')}. The host name, user names, "
@@ -713,7 +714,7 @@ def collect_and_build(*, environ: Mapping[str, str] | None = None, facts: Facts 
             facts = detect_where(slurm)
         except Exception as exc:  # a support report must come out even when detection is what is broken
             where = " on the GPU node through srun" if slurm is not None else ""
-            problems.append(f"detection{where} failed ({type(exc).__name__}: {exc})")
+            problems.append(f"detection{where} failed ({error_words(exc)})")
     try:
         history = load_history()
     except FileExistsError as exc:  # paths.refuse_state_not_folder: the state path is a file or a device
@@ -721,5 +722,5 @@ def collect_and_build(*, environ: Mapping[str, str] | None = None, facts: Facts 
     except WizardError as exc:  # the state refused (another user's, an open folder): its own sentence says why
         problems.append(f"history could not be read: {exc}")
     except Exception as exc:
-        problems.append(f"history could not be read ({type(exc).__name__}: {exc})")
+        problems.append(f"history could not be read ({error_words(exc)})")
     return build_report(facts, history, environ=environ, problems=problems)

@@ -16,6 +16,7 @@ from wizard.errors import UserError
 from wizard.flows.after_install import module_install
 from wizard.flows.cluster import (
     add_assets,
+    bundle_install_line,
     bundle_logged,
     bundle_source,
     check_bundle_out,
@@ -50,7 +51,7 @@ def run_lock(args: argparse.Namespace) -> int:
     say(f"Wrote {result.path} ({result.format}): {len(result.packages)} packages, each with its sha256.")
     # Quoted for the shell: the line is for pasting, and a folder may hold a space (tenth hostile pass L37).
     first, *rest = lock_install_lines(wizard_command(), recipe, str(result.path), alternative,
-                                      given_sources(None, None)[0])
+                                      given_sources(None, None)[0], find_links, offline=bool(args.offline))
     say(f"Install from it:  {first}")
     for line in rest:
         say(line)
@@ -91,7 +92,7 @@ def run_bundle(args: argparse.Namespace) -> int:
         return 0
     say(f"\nBundle ready: {out} ({len(manifest['files'])} files, {size:.0f} MiB, GraphCast "
         f"{manifest['graphcast']['wheel']}).")
-    say(f"On the offline machine:  gc-wizard install {recipe.id} --bundle {out}")
+    say(f"On the offline machine:  {bundle_install_line('gc-wizard', recipe, out)}")
     if args.with_assets:
         say(f"then:                    gc-wizard forecast   (it takes the files from {out / 'assets'})")
     say(f"Log: {installer_log}")

@@ -8,8 +8,10 @@ are the steps that combine them, so the face only parses and prints.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from wizard.after.bundle_assets import add_assets as add_assets
+from wizard.install.bundle import RECIPES
 from wizard.install.bundle import check_bundle_out as check_bundle_out
 from wizard.install.bundle import make_bundle as make_bundle
 from wizard.install.bundle import read_manifest as read_manifest
@@ -20,7 +22,7 @@ from wizard.install.lockfile import default_lock_name as default_lock_name
 from wizard.install.plan import graphcast_install_arg
 from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
-from wizard.recipes.loader import Recipe, get_recipe
+from wizard.recipes.loader import Recipe, get_recipe, recipes_dir_for
 
 __all__ = ["add_assets", "bundle_logged", "bundle_source", "check_bundle_out", "check_lock_out", "compile_lock",
            "default_lock_name", "make_bundle", "python_for", "read_manifest", "recipe_to_pin"]
@@ -72,8 +74,19 @@ def bundle_logged(recipe: Recipe, out, **kwargs) -> tuple[dict, str]:
     return manifest, str(log)
 
 
+def bundle_install_line(command: str, recipe: Recipe, out: Path) -> str:
+    """bundle's "On the offline machine:" line, by the one builder of install lines: `--bundle OUT`, and for a recipe
+    from a `--recipes-dir`, the copy of it the bundle carries (`bundle.RECIPES`), so the line runs there as printed."""
+    from wizard.flows.describe_plan import install_line  # deferred: only after a bundle was made
+
+    carried = out / RECIPES
+    from_folder = recipes_dir_for(recipe) is not None and (carried / f"{recipe.id}.yaml").is_file()
+    return install_line(command, recipe.id, recipes_dir=str(carried) if from_folder else None, bundle=str(out))
+
+
 def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str | None = None,
-                       graphcast_src: str | None = None, find_links: Sequence[str] = ()) -> list[str]:
+                       graphcast_src: str | None = None, find_links: Sequence[str] = (), *,
+                       offline: bool = False) -> list[str]:
     """`lock`'s "Install from it:" line, by the one builder of install lines (`describe_plan.install_line`), with
     the GraphCast source the install will need: the one given (GC_WIZARD_GRAPHCAST_SRC), else, when the recipe's
     own source's host does not answer here, the local one the last install of that GraphCast version used; with no
@@ -88,8 +101,8 @@ def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str
         why = unreachable_source(recipe.graphcast.source)
         if why:
             graphcast_src = last_local_graphcast(recipe.graphcast.version)
-    line = install_line(command, recipe.id, alternative=alternative, lock=lock, graphcast_src=graphcast_src,
-                        find_links=list(find_links))
+    line = install_line(command, recipe.id, recipes_dir=recipes_dir_for(recipe), alternative=alternative,
+                        lock=lock, graphcast_src=graphcast_src, find_links=list(find_links), offline=offline)
     if why and not graphcast_src:
         return [line, f"(install refuses this line here until you add --graphcast-src DIR: {why})"]
     return [line]

@@ -43,6 +43,7 @@ from wizard.after.follow import follow_current, follow_preview
 from wizard.after.kernel import gc_wizard_kernels, kernel_remove
 from wizard.after.module import module_env
 from wizard.after.next_steps import modules_dir
+from wizard.error_sentences import stopped_words
 from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
 from wizard.flows.describe_plan import install_line
 from wizard.flows.history import entry_traits, size_words
@@ -56,6 +57,7 @@ from wizard.install.private_args import temporary_folder
 from wizard.install.recorded_set import (
     changed_source,
     changed_wheelhouse_files,
+    file_path,
     foreign_requirement,
     local_folders,
     unhashed_pins,
@@ -63,9 +65,11 @@ from wizard.install.recorded_set import (
 )
 from wizard.install.runner import StepLog, inactivity_limit, run_step
 from wizard.install.source_copy import as_recorded
+from wizard.install.source_places import _located, local_path
 from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
-from wizard.security import holds_mask
+from wizard.security import holds_mask, redact_secrets
+from wizard.source_trust import refuse_swappable_source
 from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
 
@@ -100,10 +104,13 @@ def check_target(history: History, entry_id: str | None) -> Target:
     docstring) — or one UserError sentence saying why it cannot. The one eligibility rule: the CLI's
     rollback and the terminal app (before it asks the user to confirm) both ask it."""
     target = _eligible_target(history, entry_id)
-    why = target_path_problem(target.entry, history) or (None if target.undo else recorded_set_problem(target.entry))
+    why = target_path_problem(target.entry, history) or recorded_set_problem(target.entry, history, undo=target.undo)
+    if not why and target.undo:
+        why = recorded_links_problem(target.entry)
     if not why and not target.undo and not envs.env_python(target.entry.env).exists():
         # a rebuild: said before anything is asked or made
-        why = (saved_list_problem(target.entry) or wheelhouse_problem(target.entry) or masked_links_problem(target.entry)
+        why = (saved_list_problem(target.entry) or recorded_links_problem(target.entry)
+               or wheelhouse_problem(target.entry) or masked_links_problem(target.entry)
                or changed_source_problem(target.entry))
     if why:
         raise UserError(why)
@@ -199,14 +206,65 @@ def wheelhouse_problem(entry: Entry) -> str | None:
             "wheel's sha256, so it can be rebuilt later.")
 
 
-def recorded_set_problem(entry: Entry) -> str | None:
+def recorded_links_problem(entry: Entry) -> str | None:
+    """Why the local `find_links` folders an entry recorded may not be installed from, or None: one another user
+    could swap (`source_trust`'s rule, the one `--find-links` meets), named with history.json.
+
+    Why: 27th hostile pass (part B) P4 — an interrupted in-place entry's `find_links` edited to another user's
+    wheelhouse, and the undo's `uv pip sync` took their `pkg_a` (a `.pth` that ran at the env's next start). Every
+    read-back of an entry's sources goes through this, as the user's own `--find-links` does."""
+    try:
+        recorded_links(entry)
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
+def recorded_links(entry: Entry) -> list[str]:
+    """The entry's find-links for a sync: a masked URL replaced by the user's own (`unmasked_links`), and each local
+    folder held to the swap rule and given where its links lead (UserError naming history.json when refused)."""
+    links = []
+    for link in unmasked_links(list(entry.find_links))[0]:
+        where = local_path(link)
+        if where is not None and os.path.lexists(where):
+            link = _located(link, where, refuse_swappable_source(
+                f"{paths.history_path()}: entry {entry.id}'s find_links {where}", where, "the wheelhouse",
+                untouched="nothing changed"))
+        links.append(link)
+    return links
+
+
+def _wizards_own_source(entry: Entry, history: History | None, *, undo: bool) -> dict | None:
+    """The GraphCast source record that vouches for a direct reference in `packages`: the entry's own, or, for the set
+    an in-place install found (its snapshot), the record of the install that put that GraphCast there — a line
+    gc-wizard wrote, which `changed_source` still compares with the file."""
+    if not undo or not entry.snapshot or history is None:
+        return entry.graphcast_source
+    lines = {line.strip() for line in entry.snapshot}
+    for other in history.entries:
+        record = other.graphcast_source
+        if isinstance(record, dict) and record.get("requirement") in lines:
+            return record
+    return None
+
+
+def recorded_set_problem(entry: Entry, history: History | None = None, *, undo: bool = False) -> str | None:
     """Why the package set an entry recorded may not be installed by a rollback, or None: a line the wizard
-    never records (`wizard.install.recorded_set`), named by entry and by its line in history.json."""
-    roots = [paths.state_dir(), *([Path(entry.bundle)] if entry.bundle else []),
-             *(Path(link) for link in entry.find_links if "://" not in link and os.path.isabs(link))]
-    foreign = foreign_requirement(list(entry.packages), roots=roots, recorded=entry.graphcast_source)
+    never records (`wizard.install.recorded_set`), named by entry and by its line in history.json; a direct
+    reference the wizard recorded whose file changed since or sits where another user could swap it.
+
+    `undo`: the set an in-place install found (its `snapshot`), read back from history.json like any other set —
+    27th hostile pass (part B) P4: `evilpkg @ file:///home/tuser/…whl` appended to it was installed by the undo
+    as root, with neither the option-line rule nor an owner rule. It may hold only pins and a GraphCast source
+    an install of this history recorded (`_wizards_own_source`)."""
+    packages = list(entry.snapshot or []) if undo else list(entry.packages)
+    recorded = _wizards_own_source(entry, history, undo=undo)
+    roots = [paths.state_dir()] if undo else [
+        paths.state_dir(), *([Path(entry.bundle)] if entry.bundle else []),
+        *(Path(link) for link in entry.find_links if "://" not in link and os.path.isabs(link))]
+    foreign = foreign_requirement(packages, roots=roots, recorded=recorded)
     if foreign is None:
-        return None
+        return _own_source_problem(entry, packages, recorded) if undo else None
     number, line, why = foreign
     at = _history_line(entry.id, line)
     where = f"{paths.history_path()}, line {at}" if at else f"{paths.history_path()}, package {number}"
@@ -219,6 +277,27 @@ def recorded_set_problem(entry: Entry) -> str | None:
     return (f"{where}: entry {entry.id} records the package {line!r}, which gc-wizard never records ({why}); "
             "the entry was edited, so nothing is installed from it and nothing changed. Roll back to another "
             "entry, or install again.")
+
+
+def _own_source_problem(entry: Entry, packages: list[str], recorded: dict | None) -> str | None:
+    """Why the GraphCast file or checkout a put-back set names (one an install recorded) may not be installed
+    again: changed since (its sha256), or where another user could swap it (the swap rule)."""
+    if not isinstance(recorded, dict) or recorded.get("requirement") not in {p.strip() for p in packages}:
+        return None
+    path = changed_source(packages, recorded)
+    if path is not None:
+        return (f"entry {entry.id} would put back GraphCast from {path}, which has changed since it was installed "
+                "(its sha256 differs from the one recorded, or it is gone), so something else would be installed "
+                "under that name; nothing changed. Put it back as it was, or install the recipe again.")
+    where = file_path(str(recorded["requirement"]).partition(" @ ")[2].strip())
+    if where is None or not os.path.lexists(where):
+        return None
+    try:
+        refuse_swappable_source(f"{paths.history_path()}: entry {entry.id}'s GraphCast source {where}", where,
+                                "the GraphCast source", untouched="nothing changed")
+    except UserError as exc:
+        return str(exc)
+    return None
 
 
 def changed_source_problem(entry: Entry) -> str | None:
@@ -275,7 +354,11 @@ def _history_line(entry_id: str, value: str) -> int | None:
     except (OSError, ValueError):
         return None
     start = text.find(json.dumps(entry_id))
-    found = text.find(json.dumps(value), max(start, 0)) if start >= 0 else -1
+    found = -1
+    for form in (value, redact_secrets(value)):  # history.json keeps a secret masked (`store.save`)
+        found = text.find(json.dumps(form), max(start, 0)) if start >= 0 else -1
+        if found >= 0:
+            break
     return text.count("\n", 0, found) + 1 if found >= 0 else None
 
 
@@ -575,8 +658,8 @@ class _Rollback:
         elif self.kind == "adopt":
             entry.packages = envs.freeze(env)
         elif self.kind == "resync":
-            problem = (saved_list_problem(entry) or wheelhouse_problem(entry) or masked_links_problem(entry)
-                       or changed_source_problem(entry))
+            problem = (saved_list_problem(entry) or recorded_links_problem(entry) or wheelhouse_problem(entry)
+                       or masked_links_problem(entry) or changed_source_problem(entry))
             if problem:
                 raise OperationFailed(problem.removesuffix(".").replace("; nothing changed", ""))
             self.say(f"{env} has changed since {entry.id}; putting its package set back")
@@ -631,7 +714,7 @@ class _Rollback:
         with temporary_folder("sync") as tmp:
             source = envs.requirements_source(packages, requirements_file, tmp,
                                               self._history_place if recorded else None)
-            links = unmasked_links(list(self.entry.find_links))[0]  # the user's own, given again
+            links = recorded_links(self.entry)  # the user's own, given again; local ones by the swap rule
             steps = envs.sync_steps(self.env, source, find_links=links, allow_empty=not packages,
                                     what=what)
             try:
@@ -750,8 +833,7 @@ class _Rollback:
             record.error = f"{stop_words(signum if isinstance(signum, int) else None)}; the current environment is unchanged."
         else:
             record.status = "failed"
-            record.error = (f"the wizard stopped with an error ({type(exc).__name__}: {exc}); the current "
-                            "environment is unchanged.")
+            record.error = f"{stopped_words(exc).rstrip('.')}; the current environment is unchanged."
         try:
             self.history.save()
             self.say(record.error)

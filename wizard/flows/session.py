@@ -21,6 +21,7 @@ import io
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from wizard.detect.chain import detect
@@ -86,13 +87,32 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Fact
                   pythons=tuple(pythons) if pythons is not None else None)
 
 
+def _bundle_recipe_folder(options: InstallOptions) -> str | None:
+    """The recipe folder `--bundle` carries when it holds the recipe asked for (`bundle.RECIPES`), else None: said
+    when the recipe is unknown here (27th hostile pass (part B) P2: a moved bundle's install line failed with "unknown
+    recipe", not naming the recipe the bundle was made from)."""
+    if not options.bundle or not options.recipe_id or "/" in options.recipe_id:
+        return None
+    from wizard.install.bundle import RECIPES  # deferred: only a refused recipe with --bundle needs it
+
+    folder = Path(options.bundle).expanduser().absolute() / RECIPES
+    return str(folder) if (folder / f"{options.recipe_id}.yaml").is_file() else None
+
+
 def plan_for(options: InstallOptions) -> Plan:
     """The plan for `options`: target folder and mode, the Python, every step; runs nothing."""
     if not options.recipe_id:
         # no --answers here: `plan` has none (walk 20 #1); `install` says so itself before it plans
         raise UserError("Which recipe? Give one (see `gc-wizard recipes`).")
-    recipe = get_recipe(options.recipe_id, list(options.recipes_dirs),
-                        recommended=None if options.slurm is not None else lambda: _recommended_here(options))
+    try:
+        recipe = get_recipe(options.recipe_id, list(options.recipes_dirs),
+                            recommended=None if options.slurm is not None else lambda: _recommended_here(options))
+    except UserError:
+        carried = _bundle_recipe_folder(options)
+        if carried is None:
+            raise
+        raise UserError(f"unknown recipe '{options.recipe_id}' here, but the bundle {options.bundle} carries its "
+                        f"recipe file: add `--recipes-dir {shlex.quote(carried)}`; nothing changed.") from None
     if options.with_notebook:
         if options.lock or options.bundle:
             raise UserError("--with-notebook adds packages to the recipe's pins; a --lock or --bundle fixes them. "

@@ -25,6 +25,7 @@ user had. So:
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 import time
@@ -37,6 +38,7 @@ from wizard import paths
 from wizard.after.follow import follow_current
 from wizard.detect.chain import detect
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState
+from wizard.error_sentences import stopped_words
 from wizard.errors import (
     OperationFailed,
     UserError,
@@ -118,12 +120,22 @@ def installing_words(plan) -> str:
     """"Installing RECIPE into ENV (uv, new environment)": the words the CLI prints and the log's first line holds
     (`verify.diagnose.LOG_RECIPE` reads them back)."""
     return f"Installing {plan.recipe.id} into {plan.env_dir} ({plan.installer}, {plan.mode} environment)"
+#: git's advice to trust a repository another user owns, in each of its wordings: never passed on.
+_GIT_EXCEPTION = re.compile(r"safe\.directory|To add an exception for this directory", re.IGNORECASE)
+_DUBIOUS_OWNER = ("(git refused the repository because another user owns it; gc-wizard does not build another "
+                  "user's repository: copy it to a folder of your own, `cp -a REPO ~/graphcast`, and give that.)")
 
 
 def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
                      graphcast_url: bool = False, installer: str | None = None) -> str:
     """The step's own last lines, then — when a host could not be reached — which one and the fix."""
     lines = [line for line in result.tail if line.strip()][-8:]
+    if any(_GIT_EXCEPTION.search(line) for line in lines):
+        # 27th hostile pass (part B) P7: git's "detected dubious ownership … call: git config --global --add
+        # safe.directory DIR" was passed on; following it has root build another user's repository. The wizard's
+        # own owner sentence stands in its place.
+        lines = [line for line in lines if not _GIT_EXCEPTION.search(line)]
+        lines.append(_DUBIOUS_OWNER)
     if result.error:
         lines.append(result.error)
     detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
@@ -390,7 +402,7 @@ class _Transaction:
         except Exception:  # recording the crash matters more than the clean-up
             pass
         self.entry.status, self.entry.finished = "failed", now()
-        self.entry.error = f"the wizard stopped with an error ({type(exc).__name__}: {exc}). Full log: {self.log}"
+        self.entry.error = f"{stopped_words(exc).rstrip('.')}. Full log: {self.log}"
         try:
             self.history.save()
         except OSError:

@@ -432,6 +432,8 @@ class History:
         if start < 0:
             return None
         at = start if value is None else text.find(json.dumps(value), start)
+        if value is not None and at < 0:  # saved masked (`save`): a refusal still names its line (27th pass (B) P9)
+            at = text.find(json.dumps(redact_secrets(value)), start)
         return text.count("\n", 0, at) + 1 if at >= 0 else None
 
     def add(self, entry: Entry) -> Entry:

@@ -55,6 +55,8 @@ MANIFEST = "manifest.json"
 ASSETS = "assets"
 LOCK = "requirements.txt"
 WHEELS = "wheels"
+#: The folder a bundle carries its recipe's file in: the offline machine's `--recipes-dir` (27th pass (part B) P2).
+RECIPES = "recipes"
 FORMAT = 1
 
 
@@ -159,6 +161,10 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
     files = [{"name": f"{WHEELS}/{p.name}", "sha256": file_sha256(p), "size": p.stat().st_size}
              for p in sorted(wheels.iterdir()) if p.is_file()]
     files.append({"name": LOCK, "sha256": file_sha256(out / LOCK), "size": (out / LOCK).stat().st_size})
+    carried_recipe = _carry_recipe(recipe, out)
+    if carried_recipe is not None:
+        files.append({"name": carried_recipe, "sha256": file_sha256(out / carried_recipe),
+                      "size": (out / carried_recipe).stat().st_size})
     manifest = {
         "format": FORMAT, "recipe": recipe.id, "title": recipe.title, "python": python_version,
         "platform": _platform_info(), "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -172,6 +178,22 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
     write_destination(out / MANIFEST, json.dumps(manifest, indent=1) + "\n", what="the bundle's manifest",
                       mode=SHARED_MODE)
     return manifest
+
+
+def _carry_recipe(recipe: Recipe, out: Path) -> str | None:
+    """The recipe's own file copied into the bundle's `recipes/` (its name there), or None when it has none.
+
+    Why: 27th hostile pass (part B) P2 — a bundle made from a `--recipes-dir` recipe held no copy of it, so the
+    printed "On the offline machine:" line failed there with "unknown recipe"; the bundle now carries the file and
+    the line names its folder (`bundle_install_line`)."""
+    path = getattr(recipe, "path", None)
+    if not isinstance(path, Path) or not path.is_file():
+        return None
+    name = f"{RECIPES}/{recipe.id}.yaml"
+    (out / RECIPES).mkdir(exist_ok=True)
+    write_destination(out / name, bounded.read_text(path, bounded.MANIFEST_BYTES), what="the bundle's recipe",
+                      mode=SHARED_MODE)
+    return name
 
 
 def check_bundle_out(out: Path) -> Path:
@@ -210,6 +232,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
             shutil.rmtree(made, ignore_errors=True)
         else:  # an empty folder the user gave: emptied again, kept
             shutil.rmtree(wheels, ignore_errors=True)
+            shutil.rmtree(out / RECIPES, ignore_errors=True)
             for name in (LOCK, MANIFEST):
                 (out / name).unlink(missing_ok=True)
         why = no_room(exc) if isinstance(exc, (OSError, OperationFailed)) else None

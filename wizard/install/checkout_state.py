@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 import struct
 import tarfile
@@ -411,6 +412,49 @@ _WHEEL_BOOKKEEPING = {"METADATA", "WHEEL", "RECORD", "top_level.txt", "INSTALLER
 _SDIST_BOOKKEEPING = {"PKG-INFO", "setup.cfg"}
 
 
+#: A wheel's `.data/scripts/` name uv refuses to install ("Scripts must not use the reserved name `python3`"): the
+#: environment's own interpreter names.
+_RESERVED_SCRIPT = re.compile(r"^[^/]+\.data/scripts/python(?:w|\d+(?:\.\d+)?)?$")
+
+
+def _reserved_script(name: str) -> bool:
+    """Whether a wheel member is a script uv refuses for its name (27th hostile pass (part B) P8: a
+    `.data/scripts/python3` member was "ok" in the plan, then the install failed in uv)."""
+    return bool(_RESERVED_SCRIPT.match(name))
+
+
+def wheel_member_effects(names: list[str] | tuple[str, ...]) -> list[str]:
+    """What the changed members of a wheel do beyond GraphCast's import, in words, most far-reaching first: a `.pth`
+    or `sitecustomize`/`usercustomize` module runs at the install and at every start of the environment's Python; a
+    `.data/scripts/` member or an `entry_points.txt` puts a program into its bin/; `.data/data/` and `.data/headers/`
+    write files elsewhere in the environment.
+
+    Why: 27th hostile pass (part B) P8 — the caution said "its code runs whenever GraphCast is imported" of a `.pth`
+    that ran during the install itself, with nothing imported, and at every start after."""
+    startup = program = elsewhere = False
+    for name in names:
+        top, _, rest = name.partition("/")
+        kind, _, inner = rest.partition("/") if top.endswith(".data") and rest else ("", "", name)
+        leaf = inner.rsplit("/", 1)[-1]
+        runs_at_start = leaf.endswith(".pth") or leaf.split(".", 1)[0] in ("sitecustomize", "usercustomize")
+        if kind in ("", "purelib", "platlib"):
+            startup = startup or ("/" not in inner and runs_at_start)
+        elif kind == "scripts":
+            program = True
+        elif kind in ("data", "headers"):
+            elsewhere, startup = True, startup or runs_at_start
+        program = program or name.endswith(".dist-info/entry_points.txt")
+    said = []
+    if startup:
+        said.append("it runs code at the install and at every start of this environment's Python (a .pth file or "
+                    "sitecustomize), GraphCast imported or not")
+    if program:
+        said.append("it installs a program into the environment's bin/")
+    if elsewhere:
+        said.append("it writes files elsewhere in the environment (.data/data, .data/headers)")
+    return said
+
+
 def _wheel_bookkeeping(name: str) -> bool:
     """A wheel's own metadata file (compared with nothing). Every other file is the package's: a `.pth` at the
     top (it runs at every interpreter start, GraphCast imported or not), a `.data/scripts/` command, a module."""
@@ -487,6 +531,9 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
         climbs = _plain_member_name(name)
         if climbs.startswith("/") or ".." in climbs.split("/"):
             odd.append(f"{name} ({'an absolute path' if climbs.startswith('/') else 'a path that climbs out with ..'})")
+    if not strip:
+        odd += [f"{name} (a script named {name.rsplit('/', 1)[-1]}, which installers keep for the interpreter)"
+                for name, _, _ in members if _reserved_script(_plain_member_name(name))]
     names = [_plain_member_name(name) for name, _, _ in members]
     top = _single_top(names) if strip else None
     out: dict[str, bytes] = {}

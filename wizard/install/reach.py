@@ -15,6 +15,7 @@ functions. No network access happens here: only text is read.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -259,12 +260,18 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
         command = wheelhouse_command(recipe, python_version) if recipe is not None else \
             "pip download --only-binary=:all: --no-deps -d wheels PINS…"
         rid = getattr(recipe, "id", "RECIPE")
+        # deferred: only a host that does not answer needs the recipe loader
+        from wizard.recipes.loader import recipes_dir_for
+
+        folder = recipes_dir_for(recipe)
+        given = f" --recipes-dir {shlex.quote(folder)}" if folder else ""
         lead = "Or bring everything on a bundle" if setting is not None else \
             f"Here {what}. Bring everything on a bundle instead"
         parts.append(f"{lead}: on a machine with internet (same OS "
-                     f"and CPU) run `gc-wizard bundle {rid} --out gc-bundle --python {short_version(python_version)}"
-                     f" --graphcast-src DIR`, copy `gc-bundle` here, then `gc-wizard install {rid} --bundle "
-                     f"gc-bundle` (no network at all). Or a wheelhouse: `{command}`, copied here, then "
+                     f"and CPU) run `gc-wizard bundle {rid}{given} --out gc-bundle --python "
+                     f"{short_version(python_version)} --graphcast-src DIR`, copy `gc-bundle` here, then `gc-wizard "
+                     f"install {rid}{' --recipes-dir gc-bundle/recipes' if folder else ''} --bundle gc-bundle` (no "
+                     f"network at all). Or a wheelhouse: `{command}`, copied here, then "
                      "`--find-links wheels --offline` (in the app: w on the Plan screen; or set "
                      "GC_WIZARD_FIND_LINKS=DIR).")
     return " ".join(parts)

@@ -14,18 +14,44 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 from wizard.source_trust import refuse_swappable_source
 
+#: A local URL: `file://…`, or a VCS one over it (`git+file://…`, `hg+file://…`), any case.
+_LOCAL_URL = re.compile(r"^((?:[A-Za-z][A-Za-z0-9.-]*\+)?)file://", re.IGNORECASE)
+
+
+def _local_url(text: str) -> tuple[str, str, str] | None:
+    """(the VCS prefix such as `git+`, or '', the path, what follows the path — a VCS `@REV`, a `?query`, a
+    `#fragment`) for a local URL, else None. The path of `file://localhost/x` is `/x`."""
+    found = _LOCAL_URL.match(text)
+    if found is None:
+        return None
+    prefix = found.group(1)
+    parts = urlsplit(text[len(prefix):])
+    path = parts.path
+    tail = (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    if prefix:  # `git+file:///repo@v0.1.1`: the revision follows the path after its last `@`
+        head, at, revision = path.rpartition("@")
+        if at and "/" not in revision:
+            path, tail = head, f"@{revision}{tail}"
+    return prefix, unquote(path), tail
+
 
 def local_path(location: str) -> Path | None:
     """The folder or file a find-links entry or GraphCast source names on this machine (a path, a `file://` URL,
-    `graphcast @ file://…`), or None for a remote one."""
+    `graphcast @ file://…`, a `git+file://` repository with or without `@REV`), or None for a remote one.
+
+    Why every local URL form: 27th hostile pass (part B) P7 — `--graphcast-src git+file:///DIR` was taken for a
+    remote URL, so a repository every user could write (another user's commit in it) skipped the swap rule the
+    plain path meets, and root built it."""
     text = location.split(" @ ", 1)[1].strip() if " @ " in location else location.strip()
-    if text.lower().startswith("file://"):
-        return Path(unquote(urlsplit(text).path))
+    found = _local_url(text)
+    if found is not None:
+        return Path(found[1])
     if "://" in text:
         return None
     return Path(text).expanduser()
@@ -38,8 +64,9 @@ def _located(location: str, where: Path, resolved: Path) -> str:
         return location
     head, _, text = location.rpartition(" @ ") if " @ " in location else ("", "", location)
     text = text.strip()
-    if text.lower().startswith("file://"):
-        text = "file://" + quote(str(resolved))
+    found = _local_url(text)
+    if found is not None:
+        text = f"{found[0]}file://" + quote(str(resolved)) + found[2]
     else:
         text = str(resolved)
     return f"{head} @ {text}" if head else text

@@ -46,10 +46,12 @@ from wizard.install.checkout_state import (
     read_archive_state,
     read_tree_state,
     unusable_words,
+    wheel_member_effects,
 )
 from wizard.install.git_objects import git_dirs, head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
+from wizard.install.source_places import local_path
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 from wizard.source_trust import refuse_swappable_source
 
@@ -435,8 +437,16 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None, *, i
         tree = compared_with_release(identity, wanted_revision).tree
         if tree is None or (tree.readable and not tree.changed):
             return None  # a release's own files: nothing to warn of
-        return (f"the wheel {identity.where} is {tree.describe()}; its code runs whenever GraphCast is imported, so "
-                "use one you trust.")
+        effects = wheel_member_effects([*tree.modified, *tree.untracked])
+        what = "; ".join(effects) if effects else "its code runs whenever GraphCast is imported"
+        return f"the wheel {identity.where} is {tree.describe()}; {what}, so use one you trust."
+    if identity.kind == "git" and (repository := local_path(identity.where)) is not None:
+        # 27th hostile pass (part B): a local `git+file://` repository gave no word that its build runs its code,
+        # which the same folder as a path gets.
+        at = f" at {identity.revision}" if identity.revision else (f" at v{identity.version}" if identity.version
+                                                                   else " at its HEAD commit")
+        return (f"the git repository {repository} is built{at}; building it runs its setup.py (its own code, with "
+                "your rights), so use a repository you trust.")
     if identity.kind != "checkout" or identity.tree is None:
         return None
     tree = compared_with_release(identity, wanted_revision).tree

@@ -605,6 +605,22 @@ _TOP_KEYS = {
 }
 
 
+def recipes_dir_for(recipe: Any) -> str | None:
+    """The `--recipes-dir` a printed command needs to find `recipe` (its file's folder, absolute), or None for a
+    recipe gc-wizard finds on its own (the shipped ones, and those in the user's recipe folder).
+
+    Why one rule: 27th hostile pass (part B) P2 — bundle's "On the offline machine:", lock's "Install from it:" and the
+    no-index advice dropped the folder of a `--recipes-dir` recipe, so each printed line failed with "unknown
+    recipe" (the class of pass 24's P2, fixed then for rollback only)."""
+    path = getattr(recipe, "path", None)
+    if not isinstance(path, Path):
+        return None
+    folder = os.path.realpath(path.parent)
+    if folder in (os.path.realpath(paths.builtin_recipes_dir()), os.path.realpath(paths.user_recipes_dir())):
+        return None
+    return str(path.parent.absolute())
+
+
 def parse_recipe(text: str, path: Path) -> Recipe:
     """Validate one recipe file's text; `path` names it in errors and anchors relative find_links."""
     ck = _Checker(path)

@@ -278,3 +278,97 @@ def test_a_moved_bundle_is_not_named_as_the_source(tmp_path):
     words = _advised_install(error)
     assert words[words.index("--bundle") + 1] == "DIR" and str(gone) not in " ".join(words)
     assert words[words.index("--installer") + 1] == "pip" and words[words.index("--recipes-dir") + 1] == str(tmp_path)
+
+
+# ------------------------------------------------------------------ the set an in-place install found (27th pass P4)
+
+
+def _in_place_pair(tiny, tmp_path):
+    """tiny-a into a new folder, then tiny-b into the same one in place: the second entry's `snapshot` holds the
+    first install's GraphCast record and pkg-a, and undoing it is the rollback of that entry."""
+    env = tmp_path / "shared-env"
+    proc, _ = tiny.install("tiny-a", "--env", str(env))
+    assert proc.returncode == 0, proc.stderr
+    proc, b = tiny.install("tiny-b", "--env", str(env))
+    assert proc.returncode == 0, proc.stderr
+    (entry,) = [e for e in tiny.history() if e["id"] == b["entry_id"]]
+    assert entry["mode"] == "in-place" and any(p.startswith("graphcast @ file://") for p in entry["snapshot"])
+    return env, entry
+
+
+def _site(env: Path) -> list[str]:
+    return sorted(p.name for p in env.glob("lib/python*/site-packages/*"))
+
+
+@pytest.mark.parametrize("how", ["url-in-snapshot", "other-graphcast-in-snapshot", "find-links-swappable"])
+def test_an_in_place_undo_puts_back_only_what_the_wizard_recorded_from_places_no_one_else_can_swap(tiny, tmp_path,
+                                                                                                   how):
+    """27th hostile pass (part B) P4: the undo installed the saved set as given — a `NAME @ file:///…` line appended
+    to it, and the entry's `find_links` edited to a wheelhouse another user could change — with no owner rule and no
+    word. The set is read back through the recorded-set rule, and the folders through the swap rule."""
+    from tests.fixtures.modes import open_folder
+
+    env, entry = _in_place_pair(tiny, tmp_path)
+    evil = _evil_house(tmp_path, tiny, "evilpkg", "9.0")
+    before = _site(env)
+    if how == "url-in-snapshot":
+        line = f"evilpkg @ file://{next(evil.glob('evilpkg-9.0-*.whl'))}"
+        _edit_entry(entry["id"], snapshot=[*entry["snapshot"], line])
+        said = repr(line)
+    elif how == "other-graphcast-in-snapshot":
+        other = evil / Path(tiny.graphcast).name
+        shutil.copy(tiny.graphcast, other)
+        line = f"graphcast @ file://{other}"
+        _edit_entry(entry["id"], snapshot=[line if p.startswith("graphcast @") else p for p in entry["snapshot"]])
+        said = repr(line)
+    else:
+        ww = open_folder(tmp_path / "ww")
+        shutil.copytree(tiny.house.path, ww / "house")
+        _edit_entry(entry["id"], find_links=[str(ww / "house")])
+        said = f"entry {entry['id']}'s find_links {ww / 'house'}"
+    pwn = tmp_path / "PWN"
+    proc = run_cli("rollback", entry["id"], "--yes", "--no-verify", "--json", env={"GCW_PWN": str(pwn)})
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    error = last_json(proc)["error"]
+    assert "Traceback" not in proc.stderr and said in error and "nothing changed" in error, error
+    assert "history.json" in error
+    assert _site(env) == before and not pwn.exists()
+    assert next(e["id"] for e in tiny.history() if e["current"]) == entry["id"]
+
+
+def test_an_in_place_undo_of_the_wizards_own_set_still_puts_it_back(tiny, tmp_path):
+    env, entry = _in_place_pair(tiny, tmp_path)
+    proc = run_cli("rollback", entry["id"], "--yes", "--no-verify", "--json")
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    assert last_json(proc)["restored"] is True
+    assert not any(name.startswith("pkg_b") for name in _site(env))
+
+
+def test_a_refusal_met_mid_rollback_is_recorded_in_its_own_words_not_as_a_class_name(tiny, tmp_path):
+    """27th hostile pass (part B) P9: a refusal met while restoring (here: the entry's lock edited to a file outside
+    frozen/, with no wheelhouse to hold it to) was printed and recorded as "the wizard stopped with an error
+    (UserError: …)": an internal name, worded as a crash. Now its own sentence, as "refused: …"."""
+    a, b, entry = _installed_pair(tiny)
+    elsewhere = tmp_path / "lock.txt"
+    shutil.copy(entry["requirements_file"], elsewhere)
+    _edit_entry(a["entry_id"], find_links=[], requirements_file=str(elsewhere))
+    proc = run_cli("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    said = proc.stdout + proc.stderr
+    assert "UserError" not in said and "Error:" not in said and "Error)" not in said, said
+    assert f"the history entry's lock {elsewhere} is not one gc-wizard wrote" in proc.stderr, proc.stderr
+    (record,) = [e for e in tiny.history() if e["kind"] == "rollback"]
+    assert record["error"].startswith("refused: the history entry's lock") and "UserError" not in record["error"]
+    assert "the current environment is unchanged" in record["error"]
+
+
+def test_a_refused_line_holding_a_secret_is_named_by_its_line_in_history_json(tiny, tmp_path):
+    """27th hostile pass (part B) P9: history.json keeps the secret masked once saved, and the refusal lost the
+    line ("package 3" instead of "line 82"); it looks for the masked form too."""
+    env, entry = _in_place_pair(tiny, tmp_path)
+    line = "--extra-index-url https://me:sekret@example.invalid/simple"
+    _edit_entry(entry["id"], snapshot=[*entry["snapshot"], line])
+    run_cli("history", "--json")  # any save masks it in the file
+    proc = run_cli("rollback", entry["id"], "--yes", "--no-verify")
+    assert proc.returncode == 2 and "sekret" not in proc.stdout + proc.stderr, proc.stderr
+    assert "history.json, line " in proc.stderr, proc.stderr

@@ -322,3 +322,25 @@ def test_a_failing_log_the_report_leaves_out_says_the_true_reason(tmp_path, isol
     failing = text[text.index("## Failing log"):]
     assert f"(not shown: {log} {why}" in failing, failing[:600]
     assert "could not be read" not in failing and "SECRET-HASH" not in text
+
+
+def test_a_part_that_fails_is_named_in_words_not_by_an_internal_class(monkeypatch, isolated_state):
+    """27th hostile pass (part B) P9: no internal class name in a user-facing line. A refusal or an OSError is its own
+    sentence in the report; only gc-wizard's own bug keeps its class, said as one."""
+    from wizard.after import report
+    from wizard.errors import UserError
+
+    def refused(_slurm):
+        raise UserError("the facts file /x/facts.json, line 3: not valid JSON")
+
+    monkeypatch.setattr(report, "detect_where", refused)
+    text = report.collect_and_build(environ={})
+    assert "detection failed (the facts file /x/facts.json, line 3: not valid JSON)" in text
+    assert "UserError" not in text
+
+    def broken(_slurm):
+        raise PermissionError(13, "Permission denied", "/proc/driver/nvidia/version")
+
+    monkeypatch.setattr(report, "detect_where", broken)
+    text = report.collect_and_build(environ={})
+    assert "PermissionError" not in text and "/proc/driver/nvidia/version" in text

@@ -519,3 +519,15 @@ def test_a_unique_id_prefix_or_a_near_spelling_is_suggested_by_rollback_and_remo
     said = run_inproc("rollback", "20261128-024935-139c", "--yes").stderr
     assert "did you mean 20261128-024935-139b?" in said, said
     assert "did you mean" not in run_inproc("rollback", "zzz", "--yes").stderr
+
+
+def test_a_value_saved_masked_is_still_found_on_its_line(isolated_state):
+    """27th hostile pass (part B) P9: a refused `--extra-index-url https://me:pw@…` line was named "package 3", not
+    by its line, once a save had masked it in the file; `line_of` looks for the masked form too."""
+    line = "--extra-index-url https://me:sekret@example.invalid/simple"
+    history = load_history()
+    history.add(Entry(id="e1", kind="install", recipe="tiny-a", env="/nowhere/env", packages=["pkg-a==1.0", line]))
+    history.save()
+    assert "sekret" not in history.path.read_text()
+    number = history.line_of("e1", line)
+    assert number is not None and "example.invalid" in history.path.read_text().splitlines()[number - 1]

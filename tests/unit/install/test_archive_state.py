@@ -417,3 +417,46 @@ def test_one_unambiguous_archive_is_not_refused(tmp_path):
     dirs = tmp_path / "dirs.tar"
     dirs.write_bytes(buffer.getvalue())
     assert not read_archive_state(dirs, V011).unusable
+
+
+_WHEEL_OWN = {"graphcast/graphcast.py": b"", "graphcast-0.1.1.dist-info/METADATA": b"Name: graphcast\nVersion: 0.1.1\n",
+              "graphcast-0.1.1.dist-info/WHEEL": b"Wheel-Version: 1.0\n", "graphcast-0.1.1.dist-info/RECORD": b""}
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    ("graphcast-0.1.1.data/purelib/zz_evil.pth", "at the install and at every start of this environment's Python"),
+    ("zz_evil.pth", "at the install and at every start of this environment's Python"),
+    ("graphcast-0.1.1.data/data/lib/python3.11/site-packages/sitecustomize.py", "at every start"),
+    ("graphcast-0.1.1.data/scripts/jupyter-lab", "installs a program into the environment's bin/"),
+    ("graphcast-0.1.1.dist-info/entry_points.txt", "installs a program into the environment's bin/"),
+    ("graphcast-0.1.1.data/headers/x.h", "writes files elsewhere in the environment"),
+    ("graphcast/extra.py", "runs whenever GraphCast is imported"),
+])
+def test_the_wheel_caution_says_what_each_kind_of_member_does(tmp_path, extra, said):
+    """27th hostile pass (part B) P8: a `.pth` member was "its code runs whenever GraphCast is imported", though it
+    ran during the install itself, nothing imported, and at every start after."""
+    wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl", {**_WHEEL_OWN, extra: b"x = 1\n"})
+    caution = checkout_caution(SourceIdentity(str(wheel), "wheel", "graphcast", "0.1.1"), V011)
+    assert said in caution, caution
+    if extra.endswith((".pth", "sitecustomize.py")):
+        assert "whenever GraphCast is imported" not in caution, caution
+
+
+@pytest.mark.parametrize("name", ["python", "python3", "python3.11", "pythonw"])
+def test_a_wheel_script_with_a_name_installers_refuse_is_refused_in_the_plan(tmp_path, name):
+    """27th hostile pass (part B) P8: a `.data/scripts/python3` member was "ok" in the plan; uv then refused the
+    install ("Scripts must not use the reserved name `python3`"). The plan reads it as install will."""
+    from wizard.install.sources import check_graphcast_source
+
+    member = f"graphcast-0.1.1.data/scripts/{name}"
+    wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl", {**_WHEEL_OWN, member: b"#!python\n"})
+    tree = read_archive_state(wheel, V011)
+    assert any(m.startswith(member) for m in tree.unusable), tree
+    verdict = check_graphcast_source(get_recipe("jax0.4.23-cpu"), str(wheel))
+    assert not verdict.ok and member in verdict.problem, verdict.problem
+
+
+def test_an_ordinary_script_name_is_not_refused(tmp_path):
+    wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl",
+                   {**_WHEEL_OWN, "graphcast-0.1.1.data/scripts/python-helper": b"#!python\n"})
+    assert read_archive_state(wheel, V011).unusable == ()

@@ -41,3 +41,17 @@ def test_an_unreachable_index_names_it_and_offers_a_wheelhouse():
 def test_a_resolve_failure_that_is_not_the_network_is_left_to_uv():
     recipe = get_recipe("jax0.4.23-cpu", [])
     assert unreachable_sentence(recipe, "error: No solution found when resolving dependencies:\n  ╰─▶ ...") is None
+
+
+def test_the_no_index_advice_names_the_recipe_folder_a_recipe_came_from(tiny):
+    """27th hostile pass (part B) P2: the bundle commands of the "cannot reach the index" advice dropped the
+    `--recipes-dir` of a recipe read from one, so each failed with "unknown recipe"; the shipped ones need none."""
+    from wizard.install.reach import Unreachable, advice_for
+    from wizard.recipes.loader import get_recipe
+
+    host = [Unreachable(host="pypi.org", role="index", evidence="x")]
+    said = advice_for(host, get_recipe("tiny-a", [str(tiny.recipes)]), environ={})
+    assert f"gc-wizard bundle tiny-a --recipes-dir {tiny.recipes} --out gc-bundle" in said, said
+    assert "gc-wizard install tiny-a --recipes-dir gc-bundle/recipes --bundle gc-bundle" in said, said
+    builtin = advice_for(host, get_recipe("jax0.4.23-cpu"), environ={})
+    assert "--recipes-dir" not in builtin and "gc-wizard install jax0.4.23-cpu --bundle gc-bundle" in builtin

@@ -120,6 +120,8 @@ def installing_words(plan) -> str:
     """"Installing RECIPE into ENV (uv, new environment)": the words the CLI prints and the log's first line holds
     (`verify.diagnose.LOG_RECIPE` reads them back)."""
     return f"Installing {plan.recipe.id} into {plan.env_dir} ({plan.installer}, {plan.mode} environment)"
+
+
 #: git's advice to trust a repository another user owns, in each of its wordings: never passed on.
 _GIT_EXCEPTION = re.compile(r"safe\.directory|To add an exception for this directory", re.IGNORECASE)
 _DUBIOUS_OWNER = ("(git refused the repository because another user owns it; gc-wizard does not build another "

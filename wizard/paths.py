@@ -14,6 +14,7 @@ from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
+from wizard.security import make_folders, strip_acls
 
 
 def state_dir() -> Path:
@@ -58,13 +59,14 @@ def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked
     _refuse_swappable_state(folder)
     refuse_not_a_state(folder)
     if not folder.is_dir():
-        folder.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(folder.parent)
         try:
             folder.mkdir(mode=0o700)
         except FileExistsError:
             if not folder.is_dir():
                 raise
         else:
+            strip_acls(folder)  # no ACL a folder above hands down (27th hostile pass (part B) P1)
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
     folders = [folder]
     inner, linked = _subfolders_and_links(folder, own_only=True)
@@ -866,7 +868,7 @@ def _unzipped_copy(archive: Path, path: Path, *, folder: bool) -> Path:
     try:
         if _holds(copy, files, folder=folder):
             return copy
-        place.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_folders(place, 0o700)
         if not folder:
             partial = place / f".{path.name}.{os.getpid()}"
             partial.write_bytes(files[path.name])
@@ -874,6 +876,7 @@ def _unzipped_copy(archive: Path, path: Path, *, folder: bool) -> Path:
             import tempfile
 
             partial = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=place))
+            strip_acls(partial)
             for name, data in files.items():
                 (partial / name).write_bytes(data)
         _clear_for(copy)

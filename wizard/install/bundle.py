@@ -48,7 +48,7 @@ from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import requirement_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
-from wizard.security import cut, redact_secrets
+from wizard.security import cut, make_folders, redact_secrets
 
 MANIFEST = "manifest.json"
 #: The forecast's files in a bundle made `--with-assets`: laid out like the bucket, with a SHA256SUMS.
@@ -203,7 +203,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     made = _first_missing(out)  # the folder this bundle makes (out or a parent), removed whole on failure
     wheels = out / WHEELS
     try:
-        wheels.mkdir(parents=True, exist_ok=True)
+        make_folders(wheels)
         manifest = _fill(recipe, out, wheels, python_version, graphcast_src, find_links, timeout, on_line, started)
     except BaseException as exc:
         if made is not None:

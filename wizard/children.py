@@ -262,9 +262,9 @@ def guard_inherited_environ(environ=os.environ) -> None:
     if path:
         kept = []
         for folder in path.split(os.pathsep):
-            why = untrusted_program(folder) if os.path.isabs(folder) and os.path.isdir(folder) else None
-            if why:  # judged as the end of its way, where no sticky bit excuses it: anyone may add a program there
-                why = why.replace(f"{folder} is a file ", f"{folder} is a folder ", 1)
+            # judged as the end of its way, where no sticky bit excuses it: anyone may add a program there; one not
+            # there yet by whoever may make it (27th hostile pass (part B) P3)
+            why = untrusted_place(folder) if os.path.isabs(folder) else None
             if why is None:
                 kept.append(folder)
             else:
@@ -275,7 +275,7 @@ def guard_inherited_environ(environ=os.environ) -> None:
     for name in _HOOK_PATHS:
         value = environ.get(name)
         if value:
-            bad = [f for f in value.split(os.pathsep) if os.path.exists(f) and untrusted_program(f)]
+            bad = [f for f in value.split(os.pathsep) if os.path.isabs(f) and untrusted_place(f)]
             if bad:
                 environ[name] = os.pathsep.join(f for f in value.split(os.pathsep) if f not in bad)
                 _said(f"{name}: {', '.join(bad)} left out, because another user could put a file there that your "
@@ -288,6 +288,27 @@ def guard_inherited_environ(environ=os.environ) -> None:
                 del environ[name]
                 _said(f"{name}: {value} was left out of what gc-wizard's programs see, because {why}, so a shell "
                       "they start would run another user's file as you.")
+
+
+def untrusted_place(path: str) -> str | None:
+    """`untrusted_program` for a search-path folder (PATH, a hook path), also one that does not exist yet: that one
+    is judged by the nearest existing folder above it, as written and where its links lead, where a sticky bit does
+    not excuse it (anyone may make a new name in /tmp) — words for a sentence, or None.
+
+    Why: 27th hostile pass (part B) P3 — `PATH=/home/tuser/nothere:…` was kept in the wizard's own cleaned
+    environment, and in kernel.json and `activate`, because nothing was there to judge; its owner can make it
+    later, and root's next run finds their program there."""
+    if os.path.exists(path):
+        return untrusted_program(path)
+    given = os.path.abspath(path)
+    for start in dict.fromkeys((given, os.path.realpath(given))):
+        folder = start
+        while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+            folder = os.path.dirname(folder)
+        why = untrusted_program(folder)
+        if why:
+            return f"{why} (and {given}, not there yet, could be made in it)"
+    return None
 
 
 def _said(note: str) -> None:
@@ -329,7 +350,8 @@ def untrusted_program(candidate: str) -> str | None:
                 return f"{place} is a link that {owner_words(link.st_uid)} owns, and gc-wizard runs as root"
             folder = stat.S_ISDIR(info.st_mode) and place != start
             sticky = folder and bool(info.st_mode & stat.S_ISVTX)
-            kind = "folder" if folder else "file"
+            # a folder given itself (a PATH entry) is named a folder too (27th hostile pass (part B) P3's wording)
+            kind = "folder" if stat.S_ISDIR(info.st_mode) else "file"
             # The words of `source_trust._risk`, so both lookups name one place in one sentence.
             if info.st_mode & 0o002 and not sticky:
                 return f"{place} is a {kind} every user can write" + (

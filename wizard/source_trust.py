@@ -175,13 +175,40 @@ def _where(place: Path, given: Path, *, link: bool) -> str:
     return f"{place}, where a link in it leads,"
 
 
-def swap_risk(path: Path, *, inside: bool = True, above: bool = False) -> tuple[Path, str, str] | None:
+def swap_risk(path: Path, *, inside: bool = True, above: bool = False, missing: bool = False
+              ) -> tuple[Path, str, str] | None:
     """(place, why, fix) for the first place that lets another user swap `path`, or None; a path that does not
-    exist is left to its reader to name. `inside`: for a folder, what it holds too (not for a link's target found
-    inside, so a link back up cannot loop). `above`: `path` is the nearest existing folder above something not made
-    yet, judged as every folder on a way is (a sticky bit excuses it: another user's copy made first would be theirs,
-    and judged as such once it exists)."""
-    return _resolve_and_check(Path(os.path.abspath(path)), inside=inside, above=above)[1]
+    exist is left to its reader to name, unless `missing`. `inside`: for a folder, what it holds too (not for a link's
+    target found inside, so a link back up cannot loop). `above`: `path` is the nearest existing folder above
+    something not made yet, judged as every folder on a way is (a sticky bit excuses it: another user's copy made
+    first would be theirs, and judged as such once it exists). `missing`: a path that does not exist yet is judged by
+    whoever may make it (`missing_risk`) — for an entry kept now and read later (a search path in kernel.json)."""
+    given = Path(os.path.abspath(path))
+    if missing and not os.path.exists(given):
+        return missing_risk(given)
+    return _resolve_and_check(given, inside=inside, above=above)[1]
+
+
+def missing_risk(path: Path) -> tuple[Path, str, str] | None:
+    """For `path`, which does not exist (yet): (place, why, fix) when another user could make it, else None. It is
+    judged by the nearest existing folder above it, both as written and where its links lead (`os.path.realpath`
+    follows a dangling link as far as it goes), under the rule for the end of a way: the owner, group/other write
+    and ACL entries count, and a sticky bit does not excuse it (anyone may make a new name in /tmp; the first to do
+    so owns it).
+
+    Why: 27th hostile pass (part B) P3 — `activate` and `kernel install` kept `PYTHONPATH=/home/tuser/nothere/py`
+    because nothing was there to judge; tuser then made that folder with a `sitecustomize.py`, and root's next
+    kernel start ran it."""
+    given = Path(os.path.abspath(path))
+    for start in dict.fromkeys((given, Path(os.path.realpath(given)))):
+        folder = start
+        while not os.path.exists(folder) and folder != folder.parent:
+            folder = folder.parent
+        found = _resolve_and_check(folder, inside=False, above=False)[1]
+        if found:
+            place, why, fix = found
+            return place, f"{why} (and {given}, not there yet, could be made in it)", fix
+    return None
 
 
 def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False

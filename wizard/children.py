@@ -328,6 +328,12 @@ def untrusted_program(candidate: str) -> str | None:
 
     Why: 25th hostile pass (part B) P5 — a folder another user owned, first on root's PATH, had its `python3` and
     `nvidia-smi` run as root by every command; pass 23 had rated the same lookup behind `--python X.Y` low."""
+    found = program_risk(candidate)
+    return None if found is None else found[1]
+
+
+def program_risk(candidate: str) -> tuple[str, str] | None:
+    """`untrusted_program`'s answer with the place it names: (place, words), or None."""
     import stat  # already loaded by `os.path`: costs nothing on the start-up path
 
     me = os.geteuid()
@@ -345,21 +351,21 @@ def untrusted_program(candidate: str) -> str | None:
                 link = os.lstat(place)
                 info = os.stat(place)
             except OSError:
-                return f"{place} cannot be looked at"
+                return place, f"{place} cannot be looked at"
             if stat.S_ISLNK(link.st_mode) and me == 0 and link.st_uid != 0:
-                return f"{place} is a link that {owner_words(link.st_uid)} owns, and gc-wizard runs as root"
+                return place, f"{place} is a link that {owner_words(link.st_uid)} owns, and gc-wizard runs as root"
             folder = stat.S_ISDIR(info.st_mode) and place != start
             sticky = folder and bool(info.st_mode & stat.S_ISVTX)
             # a folder given itself (a PATH entry) is named a folder too (27th hostile pass (part B) P3's wording)
             kind = "folder" if stat.S_ISDIR(info.st_mode) else "file"
             # The words of `source_trust._risk`, so both lookups name one place in one sentence.
             if info.st_mode & 0o002 and not sticky:
-                return f"{place} is a {kind} every user can write" + (
+                return place, f"{place} is a {kind} every user can write" + (
                     " (and has no sticky bit, as /tmp has)" if folder else "")
             if me == 0 and info.st_uid != 0:
-                return f"{place} is a {kind} that {owner_words(info.st_uid)} owns, and gc-wizard runs as root"
+                return place, f"{place} is a {kind} that {owner_words(info.st_uid)} owns, and gc-wizard runs as root"
             if me == 0 and info.st_mode & 0o020 and info.st_gid != 0 and not sticky:
-                return f"{place} is a {kind} group {group_words(info.st_gid)} can write, and gc-wizard runs as root"
+                return place, f"{place} is a {kind} group {group_words(info.st_gid)} can write, and gc-wizard runs as root"
     return None
 
 

@@ -49,6 +49,7 @@ from wizard.installer_files import requirement_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, make_folders, redact_secrets
+from wizard.uv_tool import refuse_own_program
 
 MANIFEST = "manifest.json"
 #: The forecast's files in a bundle made `--with-assets`: laid out like the bucket, with a SHA256SUMS.
@@ -106,13 +107,20 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
 
 def _pip() -> list[str]:
     try:
-        import pip  # noqa: F401  (only to learn whether `python -m pip` works)
+        import pip  # (to learn whether `python -m pip` works, and where it is)
     except ImportError:
         from wizard.self_install import find_uv_quietly, repair_advice
 
         raise UserError(f"gc-wizard bundle downloads with pip, a dependency of gc-wizard that is missing from "
                         f"{sys.executable}; {repair_advice('pip', uv=find_uv_quietly())}.") from None
-    return [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    # This Python and what `-m pip` runs from: pip's folder and the site-packages folder whose `.pth` files every
+    # start runs, under the rule of PATH's programs (27th hostile pass (part B) P6).
+    import site  # loaded at start already: where this Python reads `.pth` files from
+
+    package = os.path.dirname(os.path.abspath(pip.__file__))
+    loads = dict.fromkeys([package, os.path.dirname(package), *site.getsitepackages()])
+    python = refuse_own_program(sys.executable, "gc-wizard's own Python", *[p for p in loads if os.path.isdir(p)])
+    return [python, "-m", "pip", "--disable-pip-version-check", "--no-input"]
 
 
 def _platform_info() -> dict[str, Any]:

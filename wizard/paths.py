@@ -495,11 +495,12 @@ def guard_env(env: Path) -> None:
     # The rule every source read goes through, on the python about to run: a folder or link on its way that
     # another user owns or can change, for root (twenty-third hostile pass, part B, P2: `verify --env` on an env
     # another user owns, or reached through their link, ran their python as root).
-    from wizard.source_trust import refuse_swappable_source  # deferred: only an env about to run needs it
+    # What it loads at start counts too: its pyvenv.cfg's home and the standard library found from it (27th hostile
+    # pass (part B) P5: a `--copies` venv of another user's Python ran their sitecustomize.py as root).
+    from wizard.source_trust import refuse_swappable_python  # deferred: only an env about to run needs it
 
-    refuse_swappable_source(f"the environment {env}", env / "bin" / "python", "the environment's python",
-                            harm="run their code", way_out="use an environment of your own",
-                            untouched="nothing was run")
+    refuse_swappable_python(f"the environment {env}", env / "bin" / "python", "the environment's python",
+                            way_out="use an environment of your own")
     loose = loose_env_folders(env)
     if loose:
         _note(ENV_WARNINGS, loose, env)

@@ -311,6 +311,30 @@ def untrusted_place(path: str) -> str | None:
     return None
 
 
+def note_own_installation() -> None:
+    """Say once at the end of the run (`SKIPPED_PROGRAMS`) when gc-wizard's own installation fails the rule PATH's
+    programs pass (`program_risk`): its Python, the folder of its package and the folder holding that (a
+    site-packages whose `.pth` files every start runs). Said, not refused: this run has started already; the next
+    one would run what another user put there. Called once the command is done, off the start-up path.
+
+    Why: 27th hostile pass (part B) P6 — an o+w `.venv/bin/uv`, a 0777 `bin/` and a 0777 `site-packages` of
+    gc-wizard's own venv passed without a word (its uv is now refused where it is run, `uv_tool.refuse_own_program`);
+    a lab's gc-wizard in a group-writable shared folder is a likely place for it."""
+    import sys  # already loaded: costs nothing
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder `import wizard` reads from
+    for place in (sys.executable, os.path.join(package, "wizard"), package):
+        if not place or not os.path.exists(place):  # a zipapp's package is inside its archive
+            continue
+        found = program_risk(place)
+        if found:
+            where, why = found
+            _said(f"gc-wizard's own installation: {why}, so another user could change the gc-wizard (or the Python) "
+                  f"you run and have their code run as you; take that write away (`chmod go-w {where}`, as its "
+                  "owner) or install gc-wizard in a folder only you (and root) can write.")
+            return
+
+
 def _said(note: str) -> None:
     if note not in SKIPPED_PROGRAMS:
         SKIPPED_PROGRAMS.append(note)

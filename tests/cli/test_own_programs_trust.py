@@ -69,3 +69,23 @@ def test_its_own_python_is_not_run_for_pip_when_every_user_can_write_its_site_pa
     assert proc.returncode == 2, proc.stderr
     assert f"gc-wizard's own Python {own_venv / 'bin' / 'python'} was not run, because {packages} is a folder every " \
            "user can write" in proc.stderr, proc.stderr
+
+
+def test_a_run_says_at_its_end_when_others_could_change_its_own_installation(tmp_path):
+    """The wizard copied into a venv's site-packages, as `pip install` puts it; that folder made 0777: the run goes
+    on (it has started already) and says once, at its end, which place and the chmod."""
+    venv = tmp_path / "gcw-copy"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    packages = next((venv / "lib").glob("python*/site-packages"))
+    (packages / "deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    shutil.copytree(REPO / "wizard", packages / "wizard", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    closed = subprocess.run([str(venv / "bin" / "python"), "-m", "wizard", "history"], capture_output=True, text=True,
+                            timeout=120, cwd=str(tmp_path), env=env)
+    assert "gc-wizard's own installation" not in closed.stderr, closed.stderr
+    packages.chmod(0o777)
+    opened = subprocess.run([str(venv / "bin" / "python"), "-m", "wizard", "history"], capture_output=True, text=True,
+                            timeout=120, cwd=str(tmp_path), env=env)
+    assert opened.returncode == closed.returncode, opened.stderr
+    assert f"gc-wizard's own installation: {packages} is a folder every user can write" in opened.stderr
+    assert f"`chmod go-w {packages}`" in opened.stderr and "Traceback" not in opened.stderr

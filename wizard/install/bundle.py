@@ -119,8 +119,8 @@ def _pip() -> list[str]:
 
     package = os.path.dirname(os.path.abspath(pip.__file__))
     loads = dict.fromkeys([package, os.path.dirname(package), *site.getsitepackages()])
-    python = refuse_own_program(sys.executable, "gc-wizard's own Python", *[p for p in loads if os.path.isdir(p)])
-    return [python, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    refuse_own_program(sys.executable, "gc-wizard's own Python", *[p for p in loads if os.path.isdir(p)])
+    return [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
 
 
 def _platform_info() -> dict[str, Any]:

@@ -275,7 +275,7 @@ def guard_inherited_environ(environ=os.environ) -> None:
     for name in _HOOK_PATHS:
         value = environ.get(name)
         if value:
-            bad = [f for f in value.split(os.pathsep) if os.path.isabs(f) and untrusted_place(f)]
+            bad = [f for f in value.split(os.pathsep) if (os.path.isabs(f) or os.path.exists(f)) and untrusted_place(f)]
             if bad:
                 environ[name] = os.pathsep.join(f for f in value.split(os.pathsep) if f not in bad)
                 _said(f"{name}: {', '.join(bad)} left out, because another user could put a file there that your "

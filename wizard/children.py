@@ -262,9 +262,9 @@ def guard_inherited_environ(environ=os.environ) -> None:
     if path:
         kept = []
         for folder in path.split(os.pathsep):
-            why = untrusted_program(folder) if os.path.isabs(folder) and os.path.isdir(folder) else None
-            if why:  # judged as the end of its way, where no sticky bit excuses it: anyone may add a program there
-                why = why.replace(f"{folder} is a file ", f"{folder} is a folder ", 1)
+            # judged as the end of its way, where no sticky bit excuses it: anyone may add a program there; one not
+            # there yet by whoever may make it (27th hostile pass (part B) P3)
+            why = untrusted_place(folder) if os.path.isabs(folder) else None
             if why is None:
                 kept.append(folder)
             else:
@@ -275,7 +275,7 @@ def guard_inherited_environ(environ=os.environ) -> None:
     for name in _HOOK_PATHS:
         value = environ.get(name)
         if value:
-            bad = [f for f in value.split(os.pathsep) if os.path.exists(f) and untrusted_program(f)]
+            bad = [f for f in value.split(os.pathsep) if (os.path.isabs(f) or os.path.exists(f)) and untrusted_place(f)]
             if bad:
                 environ[name] = os.pathsep.join(f for f in value.split(os.pathsep) if f not in bad)
                 _said(f"{name}: {', '.join(bad)} left out, because another user could put a file there that your "
@@ -288,6 +288,51 @@ def guard_inherited_environ(environ=os.environ) -> None:
                 del environ[name]
                 _said(f"{name}: {value} was left out of what gc-wizard's programs see, because {why}, so a shell "
                       "they start would run another user's file as you.")
+
+
+def untrusted_place(path: str) -> str | None:
+    """`untrusted_program` for a search-path folder (PATH, a hook path), also one that does not exist yet: that one
+    is judged by the nearest existing folder above it, as written and where its links lead, where a sticky bit does
+    not excuse it (anyone may make a new name in /tmp) — words for a sentence, or None.
+
+    Why: 27th hostile pass (part B) P3 — `PATH=/home/tuser/nothere:…` was kept in the wizard's own cleaned
+    environment, and in kernel.json and `activate`, because nothing was there to judge; its owner can make it
+    later, and root's next run finds their program there."""
+    if os.path.exists(path):
+        return untrusted_program(path)
+    given = os.path.abspath(path)
+    for start in dict.fromkeys((given, os.path.realpath(given))):
+        folder = start
+        while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+            folder = os.path.dirname(folder)
+        why = untrusted_program(folder)
+        if why:
+            return f"{why} (and {given}, not there yet, could be made in it)"
+    return None
+
+
+def note_own_installation() -> None:
+    """Say once at the end of the run (`SKIPPED_PROGRAMS`) when gc-wizard's own installation fails the rule PATH's
+    programs pass (`program_risk`): its Python, the folder of its package and the folder holding that (a
+    site-packages whose `.pth` files every start runs). Said, not refused: this run has started already; the next
+    one would run what another user put there. Called once the command is done, off the start-up path.
+
+    Why: 27th hostile pass (part B) P6 — an o+w `.venv/bin/uv`, a 0777 `bin/` and a 0777 `site-packages` of
+    gc-wizard's own venv passed without a word (its uv is now refused where it is run, `uv_tool.refuse_own_program`);
+    a lab's gc-wizard in a group-writable shared folder is a likely place for it."""
+    import sys  # already loaded: costs nothing
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder `import wizard` reads from
+    for place in (sys.executable, os.path.join(package, "wizard"), package):
+        if not place or not os.path.exists(place):  # a zipapp's package is inside its archive
+            continue
+        found = program_risk(place)
+        if found:
+            where, why = found
+            _said(f"gc-wizard's own installation: {why}, so another user could change the gc-wizard (or the Python) "
+                  f"you run and have their code run as you; take that write away (`chmod go-w {where}`, as its "
+                  "owner) or install gc-wizard in a folder only you (and root) can write.")
+            return
 
 
 def _said(note: str) -> None:
@@ -307,6 +352,12 @@ def untrusted_program(candidate: str) -> str | None:
 
     Why: 25th hostile pass (part B) P5 — a folder another user owned, first on root's PATH, had its `python3` and
     `nvidia-smi` run as root by every command; pass 23 had rated the same lookup behind `--python X.Y` low."""
+    found = program_risk(candidate)
+    return None if found is None else found[1]
+
+
+def program_risk(candidate: str) -> tuple[str, str] | None:
+    """`untrusted_program`'s answer with the place it names: (place, words), or None."""
     import stat  # already loaded by `os.path`: costs nothing on the start-up path
 
     me = os.geteuid()
@@ -324,20 +375,21 @@ def untrusted_program(candidate: str) -> str | None:
                 link = os.lstat(place)
                 info = os.stat(place)
             except OSError:
-                return f"{place} cannot be looked at"
+                return place, f"{place} cannot be looked at"
             if stat.S_ISLNK(link.st_mode) and me == 0 and link.st_uid != 0:
-                return f"{place} is a link that {owner_words(link.st_uid)} owns, and gc-wizard runs as root"
+                return place, f"{place} is a link that {owner_words(link.st_uid)} owns, and gc-wizard runs as root"
             folder = stat.S_ISDIR(info.st_mode) and place != start
             sticky = folder and bool(info.st_mode & stat.S_ISVTX)
-            kind = "folder" if folder else "file"
+            # a folder given itself (a PATH entry) is named a folder too (27th hostile pass (part B) P3's wording)
+            kind = "folder" if stat.S_ISDIR(info.st_mode) else "file"
             # The words of `source_trust._risk`, so both lookups name one place in one sentence.
             if info.st_mode & 0o002 and not sticky:
-                return f"{place} is a {kind} every user can write" + (
+                return place, f"{place} is a {kind} every user can write" + (
                     " (and has no sticky bit, as /tmp has)" if folder else "")
             if me == 0 and info.st_uid != 0:
-                return f"{place} is a {kind} that {owner_words(info.st_uid)} owns, and gc-wizard runs as root"
+                return place, f"{place} is a {kind} that {owner_words(info.st_uid)} owns, and gc-wizard runs as root"
             if me == 0 and info.st_mode & 0o020 and info.st_gid != 0 and not sticky:
-                return f"{place} is a {kind} group {group_words(info.st_gid)} can write, and gc-wizard runs as root"
+                return place, f"{place} is a {kind} group {group_words(info.st_gid)} can write, and gc-wizard runs as root"
     return None
 
 

@@ -199,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
                 return ExitCode.FAILED
             except BrokenPipeError:  # their reader went away (`--help | head -1`): done, as `ls | head` is
                 return ExitCode.OK
+            # Looked at once the command is done, off the start-up path (27th hostile pass (part B) P6).
+            children.note_own_installation()
             notes = paths.end_notes()  # modes this run changed, or found loose, said once at the end
             notes += children.SKIPPED_PROGRAMS  # programs on PATH not run (25th hostile pass (part B) P5)
             if notes:

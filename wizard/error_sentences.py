@@ -14,7 +14,7 @@ import os
 
 from wizard import paths
 from wizard.errors import WizardError, limit_sentence, memory_limit_sentence, terminal_gone_sentence
-from wizard.security import cut, redact_secrets, write_private_file
+from wizard.security import cut, make_folders, redact_secrets, write_private_file
 
 _FAULTS = {
     errno.ENOSPC: "the disk is full",
@@ -157,7 +157,7 @@ def internal_error(exc: BaseException) -> str:
     what = f"{type(exc).__name__}: {exc}".strip()
     try:
         log = paths.new_log("crash")
-        log.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(log.parent)
         # 0600 as every log the wizard writes (fifteenth hostile pass M1: the crash log alone was 0644)
         write_private_file(log, redact_secrets("".join(traceback.format_exception(exc))))
         where = f" The details are in {log}."

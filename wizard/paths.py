@@ -14,6 +14,7 @@ from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
+from wizard.security import make_folders, strip_acls
 
 
 def state_dir() -> Path:
@@ -73,13 +74,14 @@ def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked
     _refuse_swappable_state(folder)
     refuse_not_a_state(folder)
     if not folder.is_dir():
-        folder.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(folder.parent)
         try:
             folder.mkdir(mode=0o700)
         except FileExistsError:
             if not folder.is_dir():
                 raise
         else:
+            strip_acls(folder)  # no ACL a folder above hands down (27th hostile pass (part B) P1)
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask, never widened; be exact anyway
     folders = [folder]
     inner, linked = _subfolders_and_links(folder, own_only=True)
@@ -508,11 +510,12 @@ def guard_env(env: Path) -> None:
     # The rule every source read goes through, on the python about to run: a folder or link on its way that
     # another user owns or can change, for root (twenty-third hostile pass, part B, P2: `verify --env` on an env
     # another user owns, or reached through their link, ran their python as root).
-    from wizard.source_trust import refuse_swappable_source  # deferred: only an env about to run needs it
+    # What it loads at start counts too: its pyvenv.cfg's home and the standard library found from it (27th hostile
+    # pass (part B) P5: a `--copies` venv of another user's Python ran their sitecustomize.py as root).
+    from wizard.source_trust import refuse_swappable_python  # deferred: only an env about to run needs it
 
-    refuse_swappable_source(f"the environment {env}", env / "bin" / "python", "the environment's python",
-                            harm="run their code", way_out="use an environment of your own",
-                            untouched="nothing was run")
+    refuse_swappable_python(f"the environment {env}", env / "bin" / "python", "the environment's python",
+                            way_out="use an environment of your own")
     loose = loose_env_folders(env)
     if loose:
         _note(ENV_WARNINGS, loose, env)
@@ -881,7 +884,7 @@ def _unzipped_copy(archive: Path, path: Path, *, folder: bool) -> Path:
     try:
         if _holds(copy, files, folder=folder):
             return copy
-        place.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_folders(place, 0o700)
         if not folder:
             partial = place / f".{path.name}.{os.getpid()}"
             partial.write_bytes(files[path.name])
@@ -889,6 +892,7 @@ def _unzipped_copy(archive: Path, path: Path, *, folder: bool) -> Path:
             import tempfile
 
             partial = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=place))
+            strip_acls(partial)
             for name, data in files.items():
                 (partial / name).write_bytes(data)
         _clear_for(copy)

@@ -17,6 +17,7 @@ the log but echoed on the terminal and shown in clear in the TUI's dialog).
 
 from __future__ import annotations
 
+import errno  # built in: costs nothing at start-up
 import json
 import os
 import re
@@ -254,6 +255,66 @@ def strip_terminal_escapes(text: str, *, keep_controls: bool = False) -> str:
     return text if keep_controls else CONTROL_RE.sub("", text)
 
 
+#: The two POSIX ACLs a folder may carry (`setfacl`), as the kernel stores them as extended attributes.
+_ACL_NAMES = ("system.posix_acl_access", "system.posix_acl_default")
+
+
+def make_folders(path: str | os.PathLike[str], mode: int = 0o777) -> Path:
+    """`mkdir -p path` (an existing folder is left as it is, as `Path.mkdir(parents=True, exist_ok=True)` does),
+    where every folder made here is left without an ACL and without group/other write, whatever the umask and
+    whatever ACL the folder above hands down; returns the path. The one maker of every folder the wizard makes
+    (the state and its `envs/`, `logs/`, an environment, a bundle, a module file's and a kernel spec's folders).
+
+    Why: 27th hostile pass (part B) P1 — under a folder with a default ACL (`setfacl -d -m u:tuser:rwx D`) each
+    folder made there inherits that entry for itself and for what is made in it: the Jupyter kernel and the module
+    folders came out `drwxrwxr-x+` for another user, who swapped root's `kernel.json` and `.lua`, and the state's
+    `envs/` inherited it so each install refused its own new folder, naming a path it had just removed. The mode is
+    cut by the umask, but an inherited ACL is not: it is taken away right after the folder is made (`strip_acls`).
+    Raises OSError as `mkdir` does."""
+    target = Path(path)
+    missing = []
+    folder = target
+    while not folder.is_dir():
+        if os.path.lexists(folder):  # a file (or a dangling link) where a folder goes: mkdir's own error
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(folder))
+        missing.insert(0, folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for each in missing:
+        try:
+            os.mkdir(each, mode)
+        except FileExistsError:
+            if not each.is_dir():
+                raise
+            continue  # made meanwhile by another process: not this one's to change
+        strip_acls(each)
+    return target
+
+
+def strip_acls(folder: str | os.PathLike[str]) -> None:
+    """Take any access and default ACL off `folder`, which this process has just made (`make_folders`,
+    `tempfile.mkdtemp`), and group/other write off its mode: what the wizard makes is writable by no one else,
+    even under a folder whose default ACL gives another user write (27th hostile pass (part B) P1). A file system
+    or system without ACLs has none to take."""
+    remove = getattr(os, "removexattr", None)
+    if remove is not None:
+        for name in _ACL_NAMES:
+            try:
+                remove(folder, name, follow_symlinks=False)
+            except OSError as exc:
+                if exc.errno not in _NO_ACL_ERRNOS:
+                    raise
+    info = os.lstat(folder)
+    if stat.S_ISDIR(info.st_mode) and info.st_mode & 0o022:
+        os.chmod(folder, stat.S_IMODE(info.st_mode) & ~0o022)
+
+
+#: "no such ACL" (ENODATA), "no ACLs on this file system" (EOPNOTSUPP, ENOTSUP) and "no extended attributes".
+_NO_ACL_ERRNOS = frozenset(getattr(errno, name) for name in ("ENODATA", "EOPNOTSUPP", "ENOTSUP", "ENOSYS")
+                           if hasattr(errno, name))
+
+
 def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8",
                        mode: int = PRIVATE_MODE) -> Path:
     """Write `text` to `path`, readable and writable by its owner only (mode 0600), atomically.
@@ -273,7 +334,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
         return target
     if _is_device_or_pipe(target) and _write_into_device(target, text, encoding):
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(target.parent)
     for attempt in range(100):
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{attempt}.tmp")
         try:

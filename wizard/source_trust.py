@@ -71,6 +71,85 @@ def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: st
     return resolved  # not reached: _refuse raises
 
 
+def refuse_swappable_python(named: str, python: Path | str, what: str, *, harm: str = "run their code",
+                            way_out: str | None = None, untouched: str = "nothing was run") -> Path:
+    """`refuse_swappable_source` for an interpreter about to run, then the same rule, in the same sentence, for what
+    it loads before any code of its own runs (`python_home_risk`: a venv's `pyvenv.cfg` and its `home`, and the
+    standard library found from there); returns where the interpreter's path leads.
+
+    Why: 27th hostile pass (part B) P5 — a venv made with `--copies` from another user's Python has root-owned
+    `bin/python*`, so the link rule passed it, but its `pyvenv.cfg` `home` sent it to that user's standard library:
+    `verify --env` and `install --env` ran their `sitecustomize.py` as root, as did `--python` with a root-owned
+    copy whose `lib` was a link into their folder."""
+    resolved = refuse_swappable_source(named, python, what, harm=harm, way_out=way_out, untouched=untouched)
+    given = Path(os.path.abspath(python))
+    found = python_home_risk(given)
+    if found is not None:
+        place, why, fix, role = found
+        _refuse(named, given, (place, why, fix), what, swap=None, harm=harm, way_out=way_out, untouched=untouched,
+                where=f"{place}, {role},")
+    return resolved
+
+
+def python_home_risk(python: Path) -> tuple[Path, str, str, str] | None:
+    """(place, why, fix, what the place is to `python`) for the first place another user could change among what
+    `python` loads at start before any code of its own — read from files, nothing run — or None:
+    - a venv's `pyvenv.cfg` (beside the path it is started by, or one folder up, as Python looks) and the folder its
+      `home` names (where Python takes its installation from);
+    - the standard library Python finds from there (`home`, or outside a venv the folder the binary really is in):
+      the first folder, going up, holding `lib/python3.N/os.py`, and in it `os.py`, `site.py`, `encodings/` and
+      `lib-dynload/` (its start-up modules), each judged with the folders and links on its way."""
+    python = Path(os.path.abspath(python))
+    config = next((folder / "pyvenv.cfg" for folder in (python.parent, python.parent.parent)
+                   if (folder / "pyvenv.cfg").is_file()), None)
+    me = os.geteuid()
+    start = Path(os.path.dirname(os.path.realpath(python)))
+    if config is not None:
+        found = _risk(config, me, above=False)
+        if found:
+            return (*found, "the pyvenv.cfg that tells its python where its installation is")
+        home = _config_value(config, "home")
+        if home and os.path.isabs(home):
+            start = Path(os.path.abspath(home))
+            found = _resolve_and_check(start, inside=False)[1]
+            if found:
+                return (*found, _role(found[0], start, f"{start}, the home its pyvenv.cfg names"))
+    for folder in (start, *start.parents):
+        libraries = sorted(folder.glob("lib/python3*/os.py")) if (folder / "lib").is_dir() else []
+        if not libraries:
+            continue
+        for landmark in libraries:
+            library = landmark.parent
+            for part in (library, landmark, library / "site.py", library / "encodings", library / "lib-dynload"):
+                if os.path.lexists(part):
+                    found = _resolve_and_check(part, inside=False)[1]
+                    if found:
+                        return (*found, _role(found[0], part, f"{part}, from the standard library its python loads "
+                                                              "at start" if part != library else
+                                              f"{library}, the standard library its python loads at start"))
+        return None
+    return None
+
+
+def _role(place: Path, part: Path, named: str) -> str:
+    """How a refusal names `place` found on the way to `part` (`named` says what `part` is)."""
+    return named if place == part else f"on the way to {named}"
+
+
+def _config_value(config: Path, key: str) -> str | None:
+    """The value of `key` in a `pyvenv.cfg` (`key = value` lines, as Python reads them), or None."""
+    try:
+        with open(config, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(65536)
+    except OSError:
+        return None
+    for line in text.splitlines():
+        name, sep, value = line.partition("=")
+        if sep and name.strip().lower() == key:
+            return value.strip()
+    return None
+
+
 def refuse_swappable_destination(named: str, path: Path | str, *, what: str = "it",
                                  harm: str = "write it there, replacing what is there",
                                  way_out: str = "choose a place in a folder only you can write",
@@ -117,10 +196,10 @@ def _own_descriptor(path: Path) -> bool:
 
 
 def _refuse(named: str, given: Path, found: tuple[Path, str, str], what: str, *, swap: str | None, harm: str,
-            way_out: str | None, untouched: str) -> None:
+            way_out: str | None, untouched: str, where: str | None = None) -> None:
     """Raise the one refusal of `refuse_swappable_source` and `refuse_swappable_destination`."""
     place, why, fix = found
-    where = _where(place, given, link=why.startswith("is a link "))
+    where = where or _where(place, given, link=why.startswith("is a link "))
     copy = f"`{_copy_command(given)}`"
     owner = _other_owner(place)
     if owner is None:  # yours to change (or only root's rule): the fix comes first, the copy is the other way out
@@ -175,13 +254,40 @@ def _where(place: Path, given: Path, *, link: bool) -> str:
     return f"{place}, where a link in it leads,"
 
 
-def swap_risk(path: Path, *, inside: bool = True, above: bool = False) -> tuple[Path, str, str] | None:
+def swap_risk(path: Path, *, inside: bool = True, above: bool = False, missing: bool = False
+              ) -> tuple[Path, str, str] | None:
     """(place, why, fix) for the first place that lets another user swap `path`, or None; a path that does not
-    exist is left to its reader to name. `inside`: for a folder, what it holds too (not for a link's target found
-    inside, so a link back up cannot loop). `above`: `path` is the nearest existing folder above something not made
-    yet, judged as every folder on a way is (a sticky bit excuses it: another user's copy made first would be theirs,
-    and judged as such once it exists)."""
-    return _resolve_and_check(Path(os.path.abspath(path)), inside=inside, above=above)[1]
+    exist is left to its reader to name, unless `missing`. `inside`: for a folder, what it holds too (not for a link's
+    target found inside, so a link back up cannot loop). `above`: `path` is the nearest existing folder above
+    something not made yet, judged as every folder on a way is (a sticky bit excuses it: another user's copy made
+    first would be theirs, and judged as such once it exists). `missing`: a path that does not exist yet is judged by
+    whoever may make it (`missing_risk`) — for an entry kept now and read later (a search path in kernel.json)."""
+    given = Path(os.path.abspath(path))
+    if missing and not os.path.exists(given):
+        return missing_risk(given)
+    return _resolve_and_check(given, inside=inside, above=above)[1]
+
+
+def missing_risk(path: Path) -> tuple[Path, str, str] | None:
+    """For `path`, which does not exist (yet): (place, why, fix) when another user could make it, else None. It is
+    judged by the nearest existing folder above it, both as written and where its links lead (`os.path.realpath`
+    follows a dangling link as far as it goes), under the rule for the end of a way: the owner, group/other write
+    and ACL entries count, and a sticky bit does not excuse it (anyone may make a new name in /tmp; the first to do
+    so owns it).
+
+    Why: 27th hostile pass (part B) P3 — `activate` and `kernel install` kept `PYTHONPATH=/home/tuser/nothere/py`
+    because nothing was there to judge; tuser then made that folder with a `sitecustomize.py`, and root's next
+    kernel start ran it."""
+    given = Path(os.path.abspath(path))
+    for start in dict.fromkeys((given, Path(os.path.realpath(given)))):
+        folder = start
+        while not os.path.exists(folder) and folder != folder.parent:
+            folder = folder.parent
+        found = _resolve_and_check(folder, inside=False, above=False)[1]
+        if found:
+            place, why, fix = found
+            return place, f"{why} (and {given}, not there yet, could be made in it)", fix
+    return None
 
 
 def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False, gitfiles: bool = True

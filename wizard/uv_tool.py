@@ -8,9 +8,10 @@ of stopping on an ImportError.
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 
-from wizard.children import which
+from wizard.children import program_risk, which
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import settings_problem
 
@@ -30,13 +31,37 @@ def uv_bin() -> str:
             find_uv_bin,  # deferred for start-up time: only the commands that run uv load its package
         )
 
-        return find_uv_bin()
+        found = find_uv_bin()
     except (ImportError, FileNotFoundError):
-        found = which("uv")  # the PATH trust rule (25th hostile pass (part B) P5)
-        if found:
-            return found
+        found = None
+    if found:  # its own, under the rule PATH's programs pass (27th hostile pass (part B) P6)
+        return refuse_own_program(found, "gc-wizard's own uv")
+    found = which("uv")  # the PATH trust rule (25th hostile pass (part B) P5)
+    if found:
+        return found
     from wizard.self_install import repair_advice
 
     raise OperationFailed(f"uv, which gc-wizard installs with (and, with --installer pip too, records and checks "
                           f"every environment's package set with), is not installed for {sys.executable} and not on "
                           f"PATH: {repair_advice('uv')}.")
+
+
+def refuse_own_program(program: str, what: str, *loads: str) -> str:
+    """`program`, one of gc-wizard's own (its uv, its Python for `-m pip`), once it passes the rule every program
+    found on PATH passes (`children.program_risk`: the file and every folder from / to it, as given and where its
+    links lead); `loads`: folders whose code it runs at start (the site-packages folder a Python reads `.pth`
+    files from, pip's own), held to the same rule. Else UserError (exit 2) naming the place and the fix; nothing
+    is run.
+
+    Why: 27th hostile pass (part B) P6 — with `chmod o+w .venv/bin/uv` (or a 0777 `bin/`), another user replaced
+    gc-wizard's own uv with a wrapper and every install ran it as root without a word, while the same file found
+    on PATH was refused; a lab's gc-wizard in a group-writable shared folder is a likely place for it."""
+    for candidate in (program, *loads):
+        found = program_risk(candidate)
+        if found:
+            place, why = found
+            raise UserError(f"{what} {program} was not run, because {why}, so another user could have put their "
+                            f"own {'code' if candidate != program else 'program'} there and gc-wizard would run it "
+                            f"as you. Take that write away (`chmod go-w {shlex.quote(place)}`, as its owner), or "
+                            "install gc-wizard in a folder only you (and root) can write; nothing was run.")
+    return program

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wizard import bounded, paths
 from wizard.patterns import LazyPattern
-from wizard.security import show_characters
+from wizard.security import make_folders, show_characters
 
 
 class YAMLError(ValueError):
@@ -134,7 +134,7 @@ def load_table(path: Path):
     if not paths.is_state_folder(paths.state_dir()):  # a home or a lab folder named as the state: write nothing there
         return data  # (24th hostile pass (part B) P6: `detect` left cache/tables/… in it)
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(cache.parent)
         partial = cache.with_name(f".{cache.name}.{os.getpid()}")
         partial.write_text(json.dumps({"key": key, "data": data}), encoding="utf-8")
         partial.replace(cache)

@@ -72,3 +72,56 @@ def test_activation_and_the_kernel_leave_out_search_path_folders_another_user_co
     assert kernel["LD_LIBRARY_PATH"] == str(own)
     assert str(ww) not in kernel.get("PATH", "") and str(own) in kernel.get("PATH", "")
     assert {(r.variable, r.folder) for r in act.removals} >= {("LD_LIBRARY_PATH", str(ww)), ("PATH", str(ww))}
+
+
+def _missing_entries(tmp_path):
+    """(entries another user could make, entries only you could): not there yet, under a 0777 folder, a 1777 one,
+    a folder uid 65534 owns (as root), or through a link of yours that leads into the 0777 folder; and under
+    your own folder."""
+    from tests.fixtures.modes import NOBODY
+
+    ww, sticky, own = open_folder(tmp_path / "ww"), open_folder(tmp_path / "sticky", sticky=True), tmp_path / "own"
+    own.mkdir()
+    (own / "link").symlink_to(ww / "gone")
+    risky = [str(ww / "sub"), str(sticky / "sub" / "py"), str(own / "link" / "lib")]
+    if os.geteuid() == 0:
+        theirs = tmp_path / "theirs"
+        theirs.mkdir()
+        os.chown(theirs, NOBODY, NOBODY)
+        risky.append(str(theirs / "nothere"))
+    return risky, [str(own / "nothere"), str(own / "a" / "b")]
+
+
+def test_search_path_entries_not_there_yet_are_judged_by_who_may_make_them(tmp_path):
+    """27th hostile pass (part B) P3: `activate` and `kernel install` kept `PYTHONPATH=/home/tuser/nothere/py` (and
+    PATH, LD_LIBRARY_PATH entries in a 0777 folder) because nothing was there to judge; tuser then made it with a
+    `sitecustomize.py` that root's next kernel start ran."""
+    from wizard.install.activation import compute_activation
+
+    env = tmp_path / "env"
+    (env / "bin").mkdir(parents=True)
+    risky, safe = _missing_entries(tmp_path)
+    value = os.pathsep.join([*risky, *safe])
+    act = compute_activation(env, {"PATH": f"{value}:/usr/bin", "LD_LIBRARY_PATH": value, "PYTHONPATH": value},
+                             marker={"recipe": "jax0.4.23-cpu", "backend": "cpu", "python": "3.11"})
+    kernel = act.kernel_env()
+    for variable in ("PATH", "LD_LIBRARY_PATH", "PYTHONPATH"):
+        kept = kernel[variable].split(os.pathsep)
+        assert not set(risky) & set(kept) and set(safe) <= set(kept), (variable, kept)
+        gone = {r.folder: r.reason for r in act.removals if r.variable == variable}
+        assert set(risky) <= set(gone), (variable, gone)
+    reason = next(r.reason for r in act.removals if r.folder == risky[0])
+    assert reason.startswith(f"{tmp_path / 'ww'} is a folder every user can write") and "not there yet" in reason
+
+
+def test_the_wizards_own_path_leaves_out_folders_not_there_yet_that_another_user_could_make(tmp_path):
+    children.SKIPPED_PROGRAMS.clear()
+    risky, safe = _missing_entries(tmp_path)
+    ww = tmp_path / "ww"
+    environ = {"PATH": os.pathsep.join([*risky, *safe, f"{ww}/../ww"]), "PYENV_HOOK_PATH": risky[0]}
+    children.guard_inherited_environ(environ)
+    assert environ["PATH"].split(os.pathsep) == safe and environ["PYENV_HOOK_PATH"] == ""
+    said = " ".join(children.SKIPPED_PROGRAMS)
+    assert f"PATH: {risky[0]} was left out" in said and "not there yet, could be made in it" in said
+    assert f"{ww} is a folder every user can write" in said and f"{ww} is a file" not in said  # a folder, named so
+    children.SKIPPED_PROGRAMS.clear()

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from wizard import bounded, paths
 from wizard.errors import UserError, WizardError
-from wizard.security import one_line, redact_credentials, redact_secrets
+from wizard.security import make_folders, one_line, redact_credentials, redact_secrets
 from wizard.web_login import split_login
 
 #: The public bucket, as the newer notebooks and every rival read it.
@@ -594,7 +594,7 @@ def fetch(source: Source, asset: Asset, *, progress: Progress | None = None,
         if not known:
             recorded.write(key, digest, target.stat().st_size)
         return Fetched(asset, target, digest, bool(expected), False)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(target.parent)
     part = target.with_name(target.name + ".part")
     _download(key, part, asset.name, progress, cancel)
     digest = sha256_of(part, cancel)
@@ -632,8 +632,7 @@ def check_format(path: Path, shown: Path | None = None) -> None:
 
 
 def _made(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return make_folders(folder)
 
 
 def _unlisted(source: Source, asset: Asset) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from wizard.after import assets
 from wizard.install.bundle import ASSETS, add_files
 from wizard.outputs import SHARED_MODE, write_destination
+from wizard.security import make_folders
 
 
 def add_assets(bundle: Path, *, source: str | None, model: str | None, dataset: str | None, steps: int = 1,
@@ -30,7 +31,7 @@ def add_assets(bundle: Path, *, source: str | None, model: str | None, dataset: 
         fetched = assets.fetch(opened, asset, progress=progress, cancel=cancel)
         relpath = asset.relpath.removeprefix(assets.PREFIXES[0])  # one layout in a bundle: the top level
         target = folder / relpath
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(target.parent)
         tmp = target.with_name(target.name + ".part")
         tmp.unlink(missing_ok=True)  # copyfile would write through a link left at that name (wizard.outputs)
         shutil.copyfile(fetched.path, tmp)

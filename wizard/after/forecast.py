@@ -32,6 +32,7 @@ from wizard.errors import UserError
 from wizard.install.envs import Env
 from wizard.install.runner import StepLog
 from wizard.recipes.loader import load_recipes
+from wizard.security import make_folders
 from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, run_probe
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import FORECAST_PROBE_PATH
@@ -188,7 +189,7 @@ def output_path(model_name: str) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     short = "".join(ch if ch.isalnum() else "-" for ch in model_name.removesuffix(".npz"))[:40].strip("-")
     folder = paths.ensure_state_dir() / "forecasts"
-    folder.mkdir(exist_ok=True)
+    make_folders(folder)
     return paths.unused_path(folder, f"{stamp}-{short}", ".nc")
 
 
@@ -243,7 +244,7 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
             "--steps", str(request.steps), "--out", str(out), "--family", assets.family(chosen.model.name)]
     child_env, removed = probe_environment(env.path, backend, dict(env.marker.runtime_env) if env.marker else None)
     log_file = paths.new_log("forecast")
-    log_file.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(log_file.parent)
     result.log = str(log_file)
     log = StepLog(log_file)
     log.line(f"# gc-wizard forecast {datetime.now().isoformat(timespec='seconds')}: env={env.path} "

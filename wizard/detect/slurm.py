@@ -35,7 +35,7 @@ from wizard.detect.slurm_env import job_marker
 from wizard.detect.srun_errors import explain
 from wizard.detect.srun_job import DEFAULT_WAIT, JobState, SrunJob, queue_sentence, stop_srun, wait_for
 from wizard.errors import OperationFailed, UserError
-from wizard.security import redact_secrets, write_private_file
+from wizard.security import make_folders, redact_secrets, write_private_file
 
 __all__ = ["DEFAULT_WAIT", "DetectionStopped", "SlurmTarget", "detect_on_node", "job_marker", "partitions",
            "srun_on_path"]
@@ -136,7 +136,7 @@ def _srun_log(argv: list[str]) -> Path | None:
         from wizard import paths  # the state folder is looked up only when srun runs
 
         log = paths.new_log("detect-srun")
-        log.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(log.parent)
         # 0600 and masked, as every other log: `--srun-arg=--export=ALL,HF_TOKEN=…` is srun's own argv.
         write_private_file(log, redact_secrets("# argv: " + " ".join(argv), keep_user=True) + "\n")
         return log

@@ -74,6 +74,7 @@ from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import placement_problem, requirement_problem, settings_problem
 from wizard.lock import StateLock, TargetLock
 from wizard.recipes.match import match_recipes
+from wizard.security import make_folders, strip_acls
 from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
 
@@ -200,11 +201,12 @@ class _Transaction:
         if self.options.env is None:
             planned = self.env
             paths.ensure_state_dir()
-            self.env.parent.mkdir(parents=True, exist_ok=True)
+            make_folders(self.env.parent)
             for n in range(1, MAX_FOLDER_TRIES + 1):
                 candidate = planned if n == 1 else planned.with_name(f"{planned.name}-{n}")
                 try:
                     os.mkdir(candidate)
+                    strip_acls(candidate)
                 except FileExistsError:
                     continue
                 self.created = True
@@ -215,8 +217,9 @@ class _Transaction:
             raise OperationFailed(f"could not claim a new folder next to {planned}: {MAX_FOLDER_TRIES} names are "
                                   "taken; remove old environments with `gc-wizard remove ID`.")
         try:
-            self.env.parent.mkdir(parents=True, exist_ok=True)
+            make_folders(self.env.parent)
             os.mkdir(self.env)
+            strip_acls(self.env)
             self.created = True
         except FileExistsError:
             if not self.env.is_dir() or any(self.env.iterdir()):

@@ -38,7 +38,7 @@ from wizard.errors import LockHeld, OperationFailed, UserError
 from wizard.install import envs
 from wizard.install.sources import read_identity
 from wizard.lock import StateLock
-from wizard.security import cut, redact_secrets
+from wizard.security import cut, make_folders, redact_secrets
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
@@ -496,7 +496,7 @@ class History:
         """Atomic write (callers hold the state lock): readers see the old file or the new one."""
         if self._save_refused:
             raise OperationFailed(self._save_refused)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(self.path.parent)
         raw: list[Any] = [e.to_dict() for e in self.entries]
         for position, value in self._unreadable:
             raw.insert(min(position, len(raw)), value)

@@ -153,7 +153,8 @@ def _absolute_entries(act: Activation, variable: str, entries: list[str]) -> lis
             if not any(r.variable == variable and r.folder == entry for r in act.removals):
                 act.removals.append(Removal(variable, entry, RELATIVE_REASON))
             continue
-        swappable = swap_risk(Path(entry), inside=False)
+        # A missing entry by whoever may make it (27th hostile pass (part B) P3): kept now, read at every later start.
+        swappable = swap_risk(Path(entry), inside=False, missing=True)
         if swappable is not None:
             # Another user could put a library, program or module there that this env would load or run (pass 26's
             # early look P2: `kernel install` copied a LD_LIBRARY_PATH folder tuser owned into kernel.json, and

@@ -48,7 +48,8 @@ from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import requirement_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
-from wizard.security import cut, redact_secrets
+from wizard.security import cut, make_folders, redact_secrets
+from wizard.uv_tool import refuse_own_program
 
 MANIFEST = "manifest.json"
 #: The forecast's files in a bundle made `--with-assets`: laid out like the bucket, with a SHA256SUMS.
@@ -108,12 +109,19 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
 
 def _pip() -> list[str]:
     try:
-        import pip  # noqa: F401  (only to learn whether `python -m pip` works)
+        import pip  # (to learn whether `python -m pip` works, and where it is)
     except ImportError:
         from wizard.self_install import find_uv_quietly, repair_advice
 
         raise UserError(f"gc-wizard bundle downloads with pip, a dependency of gc-wizard that is missing from "
                         f"{sys.executable}; {repair_advice('pip', uv=find_uv_quietly())}.") from None
+    # This Python and what `-m pip` runs from: pip's folder and the site-packages folder whose `.pth` files every
+    # start runs, under the rule of PATH's programs (27th hostile pass (part B) P6).
+    import site  # loaded at start already: where this Python reads `.pth` files from
+
+    package = os.path.dirname(os.path.abspath(pip.__file__))
+    loads = dict.fromkeys([package, os.path.dirname(package), *site.getsitepackages()])
+    refuse_own_program(sys.executable, "gc-wizard's own Python", *[p for p in loads if os.path.isdir(p)])
     return [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
 
 
@@ -225,7 +233,7 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     made = _first_missing(out)  # the folder this bundle makes (out or a parent), removed whole on failure
     wheels = out / WHEELS
     try:
-        wheels.mkdir(parents=True, exist_ok=True)
+        make_folders(wheels)
         manifest = _fill(recipe, out, wheels, python_version, graphcast_src, find_links, timeout, on_line, started)
     except BaseException as exc:
         if made is not None:

@@ -38,6 +38,7 @@ from wizard import bounded, paths
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import same_version
 from wizard.installer_files import as_read
+from wizard.security import make_folders
 from wizard.web_login import split_login
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
@@ -413,7 +414,7 @@ class _SizeCache:
         try:
             data = self._all()
             data.setdefault(self.key, {}).update(sizes)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_folders(self.path.parent)
             tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}")
             tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
             os.replace(tmp, self.path)

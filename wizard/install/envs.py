@@ -47,7 +47,7 @@ from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, run_step
 from wizard.install.source_copy import as_origin, copy_folder_references
-from wizard.security import cut, redact_value, write_private_file
+from wizard.security import cut, make_folders, redact_value, write_private_file
 from wizard.uv_tool import uv_bin
 
 MARKER = "gc-wizard-env.json"
@@ -641,7 +641,7 @@ def hashed_requirements(env: Path | str, packages: list[str], out: Path, *, find
         hashes.setdefault(pin, set()).update(found)
     if not any(hashes.values()):
         return None
-    out.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(out.parent)
     body = []
     for line in sorted(pinned):
         found = sorted(hashes.get(pin_of(line)) or ())

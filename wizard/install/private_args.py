@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from wizard import paths
-from wizard.security import redact_secrets
+from wizard.security import redact_secrets, strip_acls
 
 #: Options whose value may carry a credential, by their spellings, and each installer's variable for them with the
 #: character that joins several values (None: one value only).
@@ -201,7 +201,9 @@ def new_temporary_folder(kind: str) -> Path:
             "swap the private files gc-wizard puts there (a login helper git runs, a requirements file); nothing was "
             "done. Point TMPDIR at a folder only you can write (`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
     sweep_left_behind()
-    return Path(tempfile.mkdtemp(prefix=f"gc-wizard-{kind}-{os.getpid()}-"))
+    made = Path(tempfile.mkdtemp(prefix=f"gc-wizard-{kind}-{os.getpid()}-"))
+    strip_acls(made)  # no ACL TMPDIR hands down (27th hostile pass (part B) P1)
+    return made
 
 
 @contextmanager

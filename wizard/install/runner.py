@@ -56,7 +56,7 @@ from wizard.installer_files import (
     settings_problem,
     with_absolute_paths,
 )
-from wizard.security import LineRedactor, is_secret_question, redact_secrets
+from wizard.security import LineRedactor, is_secret_question, make_folders, redact_secrets
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
 #: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
@@ -197,7 +197,7 @@ class StepLog:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(self.path.parent)
         # 0600 whatever the umask: installer output can quote a private index's address.
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         # surrogateescape: a path with a byte that is not UTF-8 (a state folder named so) is written as
@@ -826,7 +826,7 @@ def run_plan(plan, *, log_path: Path, events: RunnerEventsProtocol | None = None
         for step in plan.steps:
             if step.cwd:
                 try:
-                    Path(step.cwd).mkdir(parents=True, exist_ok=True)
+                    make_folders(step.cwd)
                 except OSError:
                     pass  # check_step says what is wrong with it
             if no_input:

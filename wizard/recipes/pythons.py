@@ -33,7 +33,7 @@ from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
 from wizard.recipes.loader import Recipe
-from wizard.source_trust import refuse_swappable_source, swap_risk
+from wizard.source_trust import python_home_risk, refuse_swappable_python, swap_risk
 from wizard.uv_tool import uv_bin
 
 _NAME_RE = re.compile(r"^python3(\.\d+)?$")
@@ -333,7 +333,7 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
         # links lead: a venv's `bin/python` is a link to its base, and only through the link is it the venv's; once
         # passed, no link or folder on its way is another user's to change.
         path = Path(text).expanduser()
-        refuse_swappable_source(f"--python {text}", path, "the interpreter", harm="run their code",
+        refuse_swappable_python(f"--python {text}", path, "the interpreter",
                                 way_out="give an interpreter only you can change", untouched="it was not run")
         choice = probe_python(str(path), "given")
         if choice is None:
@@ -349,7 +349,14 @@ def requested_python(recipe: Recipe, request: str, *, allow_download: bool = Fal
 
 def _swap_risk(executable: str) -> tuple[Path, str, str] | None:
     """`source_trust.swap_risk` for an interpreter found by a lookup (a path with a `/`), else None."""
-    return swap_risk(Path(executable), inside=False) if "/" in executable else None
+    if "/" not in executable:
+        return None
+    # and what it loads at start: pyvenv.cfg's home, the standard library (27th hostile pass (part B) P5)
+    found = swap_risk(Path(executable), inside=False)
+    if found is None:
+        loads = python_home_risk(Path(executable))
+        found = None if loads is None else loads[:3]
+    return found
 
 
 def _parses(version: str) -> bool:

@@ -36,7 +36,7 @@ from wizard.flows.describe import install_undone
 from wizard.flows.options import InstallOptions
 from wizard.flows.results import InstallResult
 from wizard.paths import app_log
-from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
+from wizard.security import is_secret_question, make_folders, redact_secrets, strip_terminal_escapes
 from wizard.tui import current_env, untouched_sentence
 from wizard.tui.hold import StepHold
 from wizard.tui.messages import (
@@ -168,7 +168,7 @@ class WizardApp(App):
             pass
         for target in filter(None, targets):
             try:
-                Path(target).parent.mkdir(parents=True, exist_ok=True)
+                make_folders(Path(target).parent)
                 with open(target, "a") as handle:
                     handle.write(line)
             except OSError:

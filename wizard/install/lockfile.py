@@ -34,6 +34,7 @@ from wizard import bounded
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError, open_files_advice, signal_words
 from wizard.install.cache_trust import child_env
+from wizard.install.lines import fold_tracebacks
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -223,7 +224,8 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             why = no_room(OperationFailed(proc.stderr))
             if why:  # uv's "failed to write … No space left on device" is no resolution failure
                 raise NoRoom(no_room_sentence("the lock", out, why), why)
-            said = "\n  ".join([line for line in proc.stderr.splitlines() if line.strip()][-8:])
+            # a traceback uv relays (a build backend's) as its one line (27th hostile pass (part A) P5)
+            said = "\n  ".join([line for line in fold_tracebacks(proc.stderr.splitlines(), "uv") if line.strip()][-8:])
             if platform and "platform" in proc.stderr.lower() and "invalid value" in proc.stderr.lower():
                 raise UserError(f"--platform {platform} is not a platform uv knows; give one such as "
                                 "x86_64-manylinux_2_28, aarch64-manylinux_2_28 or linux (`uv pip compile --help` "

@@ -36,7 +36,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
-from wizard.install.cache_trust import child_env
+from wizard.install.cache_trust import cache_problem, child_env, pip_cache
 from wizard.install.lines import fold_tracebacks
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
@@ -201,6 +201,10 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     unreadable = names_pip_cannot_read([*recipe.find_links, *find_links], "pip", refused="Nothing was made.")
     if unreadable:
         raise UserError(unreadable)
+    env = child_env(_pip())  # pip's download cache, as `pip download` will use it (27th hostile pass (part A) P1)
+    unusable = cache_problem("pip", pip_cache(env), env)
+    if unusable:
+        raise UserError(unusable)
     # `pip download` reads PIP_REQUIREMENT / PIP_CONSTRAINT on its own, uv's resolver UV_OVERRIDE / UV_CONSTRAINT:
     # refused before anything is made or fetched (25th hostile pass (part B) P4)
     problem = requirement_problem("pip", os.environ, None) or requirement_problem("uv", os.environ, os.getcwd())

@@ -604,8 +604,10 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
     paths.guard_env_python(env)  # uv runs it: never another user's, nor another Python (24th pass, part B, P7)
     try:
-        proc = subprocess.run([uv_bin(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, errors="replace", preexec_fn=die_with_parent(),
-                              timeout=timeout)
+        # --no-cache: listing reads only the environment, and a pip install was thrown away after it finished when
+        # uv's cache could not be made (27th hostile pass (part A) P1)
+        proc = subprocess.run([uv_bin(), "pip", "freeze", "--no-cache", "--python", str(python)], capture_output=True,
+                              text=True, errors="replace", preexec_fn=die_with_parent(), timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
     if proc.returncode != 0:

@@ -33,8 +33,9 @@ from packaging.utils import canonicalize_name
 from wizard import bounded
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError, open_files_advice, signal_words
-from wizard.install.cache_trust import child_env
+from wizard.install.cache_trust import cache_problem, child_env
 from wizard.install.lines import fold_tracebacks
+from wizard.install.linkmode import download_cache
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -202,11 +203,14 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         partial = out.parent / (f"pylock.partial{abs(hash(str(out))) % 10**6}.toml" if fmt == PYLOCK
                                 else f".{out.name}.partial")
         argv += [str(source), "-o", str(partial)]
+        env = child_env(argv, _uv_env())  # 25th pass (B) P1
+        unusable = cache_problem("uv", download_cache(argv[0], env), env)  # not "could not resolve" (27th (A) P1)
+        if unusable:
+            raise UserError(unusable)
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
                 proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
-                                      timeout=timeout, stdin=subprocess.DEVNULL,
-                                      env=private.environ(child_env(argv, _uv_env())),  # 25th pass (B) P1
+                                      timeout=timeout, stdin=subprocess.DEVNULL, env=private.environ(env),
                                       preexec_fn=die_with_parent())  # no resolver left running after a SIGKILL
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)

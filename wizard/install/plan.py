@@ -49,7 +49,7 @@ from wizard.install import lock_reach
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import MANIFEST, check_bundle, read_manifest
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
-from wizard.install.cache_trust import pip_cache, private_cache
+from wizard.install.cache_trust import cache_problem, pip_cache, private_cache
 from wizard.install.choices import INSTALLERS
 from wizard.install.indexes import IndexSetting, index_settings
 from wizard.install.linkmode import download_cache, link_mode
@@ -645,6 +645,9 @@ def build_plan(
                                                  else pip_cache(os.environ))
     if cache_note:
         notes.append(cache_note)
+    unusable = cache_problem(installer, cache, {**os.environ, **cache_env})  # 27th hostile pass (part A) P1
+    if unusable:
+        raise UserError(unusable)
     if installer == "uv":
         target = replace(target, cache=cache)
     make_steps = _uv_steps if installer == "uv" else _pip_steps

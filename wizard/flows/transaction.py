@@ -40,9 +40,9 @@ from wizard.detect.srun_job import DEFAULT_WAIT, JobState
 from wizard.errors import (
     OperationFailed,
     UserError,
+    child_end_words,
     keeps_install,
     open_files_advice,
-    signal_words,
     stop_signal,
     stop_words,
 )
@@ -120,11 +120,12 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
     lines = [line for line in result.tail if line.strip()][-8:]
     if result.error:
         lines.append(result.error)
-    detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
     if result.signal is not None:
         # The installer was killed, so its last lines say nothing of why (seventeenth hostile pass 6.1: under `ulimit
-        # -f` uv died of SIGXFSZ and the message quoted only "Creating virtual environment at …").
-        detail += f"\n  (the installer was killed by {signal_words(result.signal)})"
+        # -f` uv died of SIGXFSZ and the message quoted only "Creating virtual environment at …"); said from the
+        # signal, with its fix, never from the return code a killed child has none of (27th pass (part A) P3).
+        lines.append(f"(the installer was {child_end_words(None, result.signal)})")
+    detail = "\n  ".join(lines) if lines else child_end_words(result.exit_status, result.signal)
     said = "\n".join(result.tail) + "\n" + _log_tail(log)
     advice = unreachable_advice(said, recipe, python_version,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said) \

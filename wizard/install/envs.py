@@ -39,7 +39,7 @@ from typing import Any
 
 from wizard import bounded, paths
 from wizard.children import die_with_parent
-from wizard.errors import OperationFailed, UserError
+from wizard.errors import OperationFailed, UserError, child_end_words
 from wizard.install.cache_trust import child_env
 from wizard.install.pinned import logical_lines, pin_of
 from wizard.install.plan import Step
@@ -780,7 +780,9 @@ def run_sync(env: Path | str, steps, *, log=None, events=None, cancel=None) -> s
         if result.error:
             lines.append(result.error)
         how = step.name.rsplit("-", 1)[-1]
-        errors.append(f"{how}: " + (" ".join(lines[-3:]) if lines else f"exit status {result.exit_status}"))
+        if result.signal is not None:  # said from the signal, with its fix (27th hostile pass (part A) P3)
+            lines.append(f"(uv was {child_end_words(None, result.signal)})")
+        errors.append(f"{how}: " + (" ".join(lines[-3:]) if lines else child_end_words(result.exit_status, None)))
     raise OperationFailed(f"could not restore the package set of {env} — " + "; ".join(errors))
 
 

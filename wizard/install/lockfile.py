@@ -32,7 +32,7 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded
 from wizard.children import die_with_parent
-from wizard.errors import OperationFailed, UserError, open_files_advice, signal_words
+from wizard.errors import OperationFailed, UserError, child_end_words, open_files_advice
 from wizard.install.cache_trust import cache_problem, child_env
 from wizard.install.lines import fold_tracebacks
 from wizard.install.linkmode import download_cache
@@ -223,7 +223,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                 # uv ended on a signal (SIGXFSZ under `ulimit -f`, a kill): no resolution failure, and its output
                 # says nothing of why (23rd hostile pass P7: "could not resolve …:" and a blank line)
                 number = -proc.returncode if proc.returncode < 0 else proc.returncode - 128
-                raise OperationFailed(f"uv was stopped by {signal_words(number)} while resolving recipe {recipe.id}; "
+                raise OperationFailed(f"uv was {child_end_words(None, number)} while resolving recipe {recipe.id}; "
                                       "nothing was written.")
             why = no_room(OperationFailed(proc.stderr))
             if why:  # uv's "failed to write … No space left on device" is no resolution failure

@@ -1019,14 +1019,37 @@ def _signature_param(match: re.Match) -> str:
     return f"{match.group('name')}{match.group('sep')}{MASK}"
 
 
+#: Local paths this run wrote at the user's asking (`keep_local_path`) whose names merely look like a URL with a
+#: password: shown as they are.
+_LOCAL_PATHS: list[str] = []
+
+
+def keep_local_path(path: str | os.PathLike[str]) -> None:
+    """Show `path`, a file or folder this run has just written where the user asked (`wizard.outputs`), as it is
+    from now on, though its name has a URL's shape (`./https:/u:PW@host/x/b`, from `--out https://u:PW@host/x/b`).
+
+    Why: the next-step line masked it into a command that cannot run ("gc-wizard install tiny-a --bundle
+    /tmp/https:/u:***@127.0.0.1:9/x/b"), and masking a local name the user typed, already on their disk, hides
+    nothing (27th hostile pass (part A) N2). Only a path that exists, and only in this process."""
+    text = os.fspath(path)
+    if text and text not in _LOCAL_PATHS and os.path.lexists(text) and redact_secrets(text) != text:
+        _LOCAL_PATHS.append(text)
+        _LOCAL_PATHS.sort(key=len, reverse=True)  # the longest first: a folder's file before the folder
+
+
 def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     """`text` with every credential form above replaced by `<redacted>`; everything else unchanged.
 
     `keep_user=True` (logs) keeps a URL's user name, `https://me:***@host`: it says which account was
-    used; the report, which goes to someone else, drops it too.
+    used; the report, which goes to someone else, drops it too. A local path this run wrote at the user's asking
+    (`keep_local_path`) is kept whole: the text around it is masked piece by piece.
     """
     if not text:
         return text
+    if _LOCAL_PATHS:
+        for path in _LOCAL_PATHS:
+            if path in text:
+                return path.join(redact_secrets(piece, keep_user=keep_user) for piece in text.split(path))
     folded = _fold(text)
     if not _any_needle().search(folded):  # (a case-sensitive needle in the text is in its folded copy too)
         return text

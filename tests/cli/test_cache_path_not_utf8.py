@@ -33,7 +33,7 @@ def test_a_cache_path_that_is_not_utf8_is_no_bug(tmp_path, isolated_state, tiny,
     assert plan.returncode == 0, plan.stderr
     assert b"this is a bug" not in plan.stderr and b"Traceback" not in plan.stderr, plan.stderr
     if variable == "UV_CACHE_DIR":
-        assert b"Download cache: " + odd + b"/c (uv's" in plan.stdout, plan.stdout
+        assert b"Download cache:" in plan.stdout and odd + b"/c" in plan.stdout, plan.stdout  # the line may wrap
     proc = _run("install", "tiny-a", "--yes", "--json", *tiny.args(), env=env)
     assert b"this is a bug" not in proc.stderr, proc.stderr
     proc.stdout = proc.stdout.decode("utf-8", "replace")

@@ -49,6 +49,34 @@ def signal_words(signum: int) -> str:
     return _SIGNAL_WORDS.get(name, name)
 
 
+def signal_fix(signum: int) -> str:
+    """What to do about a child killed by `signum`, as a clause to follow its name ("" when there is nothing to add).
+
+    Why: a file-size limit that killed uv mid-step was said as "exit status None (the installer was killed by SIGXFSZ
+    (the file-size limit))", a Python null and no way out (27th hostile pass (part A) P3)."""
+    if signum == getattr(signal, "SIGXFSZ", None):
+        import resource  # deferred: only a child killed so asks
+
+        soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        now = "" if soft == resource.RLIM_INFINITY else f", now {soft // 1024} KB"
+        return (f": a file-size limit (`ulimit -f`{now}) stopped it; raise it with `ulimit -f unlimited`, or ask your "
+                "admin for a larger one")
+    if signum == getattr(signal, "SIGKILL", None):
+        return ": most often the machine ran out of memory (`dmesg` or `journalctl -k` says), or a job's time ran out"
+    return ""
+
+
+def child_end_words(exit_status: int | None, signum: int | None) -> str:
+    """How a child ended, for a sentence, from the signal when one killed it, never from the return code a killed
+    child does not have: "killed by SIGXFSZ (the file-size limit): …", "exit status 2". One wording wherever a
+    child's end is reported (27th hostile pass (part A) P3)."""
+    if signum is not None:
+        return f"killed by {signal_words(signum)}{signal_fix(signum)}"
+    if exit_status is not None and exit_status < 0:  # subprocess's way of saying a signal
+        return child_end_words(None, -exit_status)
+    return f"exit status {exit_status}" if exit_status is not None else "it did not start"
+
+
 _SIGNAL_WORDS = {"SIGINT": "Ctrl-C (SIGINT)",
                  "SIGHUP": "a hang-up (SIGHUP: the SSH session or the terminal was closed)",
                  "SIGTERM": "SIGTERM (a request to stop: scancel, timeout, kill or a shutdown)",

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
 from wizard.paths import state_dir, swappable_ancestor
-from wizard.security import OWN_DESCRIPTOR, PRIVATE_MODE, write_private_file
+from wizard.security import OWN_DESCRIPTOR, PRIVATE_MODE, keep_local_path, write_private_file
 from wizard.source_trust import refuse_swappable_destination
 
 #: A file other users may read (a module file a group loads, a kernel spec): no group/other write.
@@ -75,7 +75,14 @@ def write_output_file(path: str | os.PathLike[str], text: str, *, what: str, mod
             raise OperationFailed(f"cannot write {what} {shown}: {why} there. Free some space, or choose a folder on "
                                   "another disk.") from None
         raise OperationFailed(f"cannot write {what} {shown}: {exc.strerror or exc}.") from None
+    _kept(given)
     return given
+
+
+def _kept(written: Path) -> None:
+    """The file just written and its folder, as the next-step lines name them, never masked (27th pass (A) N2)."""
+    for path in (written, written.absolute(), written.parent, written.absolute().parent):
+        keep_local_path(path)
 
 
 def write_destination(path: Path, text: str, *, what: str, mode: int = PRIVATE_MODE) -> Path:
@@ -86,7 +93,9 @@ def write_destination(path: Path, text: str, *, what: str, mode: int = PRIVATE_M
     target = refuse_link(checked, what)
     if _write_held(target, text):
         return target
-    return write_private_file(target, text, mode=mode)
+    written = write_private_file(target, text, mode=mode)
+    _kept(given)
+    return written
 
 
 #: A FIFO nothing reads: opening it to write would wait for a reader forever, without a word.

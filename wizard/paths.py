@@ -738,6 +738,30 @@ def not_utf8(value: str) -> str | None:
                    else c.encode("utf-8", "backslashreplace").decode("utf-8") for c in value)
 
 
+def path_from_output(stdout: bytes, *, candidates: tuple[str, ...] = ()) -> str | None:
+    """The path a child program printed as the last line of `stdout` (bytes), as this process names paths: decoded
+    with `os.fsdecode`, the filesystem's own encoding and error handler, never with the locale's text decoding.
+
+    Why: under `LC_ALL=C PYTHONUTF8=0` the output of `uv cache dir` was decoded as ASCII with `errors="replace"`, and
+    `os.stat` of the U+FFFD characters that made raised UnicodeEncodeError: `plan` and `install` stopped with "this
+    is a bug" for a UV_CACHE_DIR, XDG_CACHE_HOME or HOME holding a byte that is not UTF-8 (27th hostile pass (part A)
+    P2). A Rust program such as uv prints such a path lossily (each bad byte as U+FFFD), so the printed name is no
+    real one: when one of `candidates` (the paths the child could have meant, as this process holds them) prints
+    so, that candidate is the answer."""
+    lines = [line for line in stdout.splitlines() if line.strip()]
+    if not lines:
+        return None
+    raw = lines[-1].strip()
+    if b"\xef\xbf\xbd" in raw:  # U+FFFD: a byte the child could not print
+        for candidate in candidates:
+            try:
+                if os.fsencode(candidate).decode("utf-8", "replace").encode("utf-8") == raw:
+                    return candidate
+            except UnicodeError:
+                continue
+    return os.fsdecode(raw)
+
+
 def first_bad_byte(value: str) -> str | None:
     """The first byte of `value` (as on disk) that starts no UTF-8 sequence, spelled `\\xNN`, or None."""
     try:

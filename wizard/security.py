@@ -725,10 +725,45 @@ _PRIVATE_KEY = _Rule(
 #: A variable's name around the secret's word, at most 64 characters each side: no real name is longer, and unbounded
 #: runs made a long line of name characters (`-----…`, `ab.ab.…`, `keykey…`) cost time in the square of its length
 #: (20 000 dashes: 31 s).
-_SECRET_NAME = r"[A-Za-z0-9_.-]{0,64}(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL)[A-Za-z0-9_.-]{0,64}"
+#:
+#: The secret words are matched anywhere in the name, not only as whole `_`-separated words: `SSHPASS` (what
+#: `sshpass -e` reads), `REDISCLI_AUTH`, `OP_SESSION_my` (1Password's session token), `NPM_CONFIG__AUTH` (npm's base64
+#: `user:password`) and `PGPASS` went out in clear through `diagnose` and `--srun-arg --export=…` while `DOCKER_PASS`
+#: was masked (27th hostile pass (part A) P4). `PW` counts only as a word of its own (`X_PW`, not `PWM`). A name
+#: that holds a word only inside a harmless one (`GIT_AUTHOR_NAME`, `XDG_SESSION_ID`, `KEYRING_PROVIDER`) is judged
+#: by what is left (`_secret_word_in`), and one that names where a secret is kept (`PASSWD_FILE`, `SSH_AUTH_SOCK`)
+#: keeps a path value (`_secret_var`). This is the one name rule: every channel masks through `redact_secrets`.
+_SECRET_WORDS = r"TOKEN|KEY|SECRET|PASS|PWD|AUTH|SESSION|CRED"
+_SECRET_NAME = (r"(?:[A-Za-z0-9_.-]{0,64}(?:" + _SECRET_WORDS + r")[A-Za-z0-9_.-]{0,64}"
+                r"|(?:[A-Za-z0-9_.-]{0,64}_)?PW(?:_[A-Za-z0-9_.-]{0,64})?)")
 _SECRET_VAR = _Rule(
     r"(?i)(?P<name>(?<![A-Za-z0-9_/])" + _SECRET_NAME + r")(?P<sep>\\?[\"']?\s*[:=]\s*)"
-    r"(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)", 'token', 'key', 'secret', 'passw', 'credential')
+    r"(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)",
+    'token', 'key', 'secret', 'pass', 'pw', 'auth', 'session', 'cred')
+#: A secret word anywhere in a name, `PW` as a word of its own.
+_SECRET_WORD = LazyPattern(r"(?i)" + _SECRET_WORDS + r"|(?:^|[_.-])PW(?:[_.-]|$)")
+#: A word that says the value is a password, whatever its length (`SSHPASS=hunter`, as `DOCKER_PASS=hunter` is).
+_PASSWORD_WORD = LazyPattern(r"(?i)PASS|PWD|(?:^|[_.-])PW(?:[_.-]|$)")
+#: Harmless words and standard names that hold a secret word without being one: a name with only these is no
+#: credential (`GIT_AUTHOR_EMAIL`, `XDG_SESSION_TYPE`, `DBUS_SESSION_BUS_ADDRESS`, `SESSION_MANAGER`,
+#: `UV_KEYRING_PROVIDER`, `PASSTHROUGH`, XLA's compiler passes `--xla_dump_hlo_pass_re`); `KEYRING_PASSWORD` still
+#: is, by what is left.
+_LOOK_ALIKE_WORDS = LazyPattern(
+    r"(?i)AUTHORS?|AUTHORITY|PASSTHRU|PASSTHROUGH|BYPASS|COMPASS|PASS(?:ED|ES|ING)(?![A-Za-z])|HLO_PASS"
+    r"|PASS_RE(?![A-Za-z])|KEYRING|KEYBOARD|KEYMAP"
+    r"|SSH_AUTH_SOCK|(?:XDG|DBUS|DESKTOP)_SESSION|SESSION_MANAGER")
+#: A name that says where a secret is kept, not what it is (`PASSWD_FILE`, `SSH_AUTH_SOCK`, `KEY_DIR`), and a value
+#: that is a path: the option rule keeps `--password-file pw` the same way.
+_POINTER_NAME = LazyPattern(r"(?i)(?:FILE|FILENAME|PATH|DIR|SOCK|SOCKET)$")
+_PATH_VALUE = LazyPattern(r"^(?:~|\$\{?\w+\}?)?/\S*$|^\.{1,2}/\S*$")
+#: Python code quoted by a traceback, not a value: an attribute (`session=self.session`) or a call
+#: (`ort_session = ort.InferenceSession(…`), which the wider name rule met in real logs.
+_CODE_VALUE = LazyPattern(r"^(?:self|cls)\.[A-Za-z_][\w.]*$|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(")
+
+
+def _secret_word_in(name: str) -> bool:
+    """Whether `name` holds a secret word once its harmless look-alike words are taken out."""
+    return bool(_SECRET_WORD.pattern.search(_LOOK_ALIKE_WORDS.pattern.sub(" ", name)))
 _STANDALONE = _Rule(
     r"(?<![A-Za-z0-9_])("
     r"hf_[A-Za-z0-9]{20,}"
@@ -874,7 +909,7 @@ def _bare_userinfo(match: re.Match, keep_user: bool) -> str:
 #: many things, never one value (the unknown-key messages lost their first known key to the mask, 1j).
 _NOT_A_VARIABLE = LazyPattern(
     r"(?i)(?:error|exception|warning|interrupt)$|^keyboard"
-    r"|^(?:keys|tokens|secrets|passwords|passwds|credentials)$")
+    r"|^(?:keys|tokens|secrets|passwords|passwds|credentials|sessions|creds)$")
 
 
 def _secret_var(match: re.Match) -> str:
@@ -882,13 +917,21 @@ def _secret_var(match: re.Match) -> str:
         # `KeyError: api_key=…`: the exception's name is not a variable, but what it quotes may hold one (seventh
         # hostile pass 1c: the whole `api_key=…` was taken as KeyError's value and passed unmasked).
         return f"{match.group('name')}{match.group('sep')}{_SECRET_VAR.pattern.sub(_secret_var, match.group('value'))}"
+    name = match.group("name")
+    if not _secret_word_in(name):  # `GIT_AUTHOR_EMAIL=…`, `XDG_SESSION_TYPE=x11`: a look-alike, not a credential
+        return match.group(0)
     value = match.group("value")
     bare = value.strip("\"'")
     if bare.startswith((MASK, "***")):  # masked already (a URL's query value or password): what follows is kept
         return match.group(0)
     if _HARMLESS.pattern.match(bare) or "://" in bare:  # a URL value: its userinfo is masked on its own
         return match.group(0)
-    if len(bare) < 8 and not (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)):
+    if _CODE_VALUE.pattern.match(value):
+        return match.group(0)
+    if _POINTER_NAME.pattern.search(name) and _PATH_VALUE.pattern.match(bare):
+        return match.group(0)  # `PASSWD_FILE=/etc/passwd`: where the secret is, not the secret
+    if (len(bare) < 8 and not (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare))
+            and not _PASSWORD_WORD.pattern.search(_LOOK_ALIKE_WORDS.pattern.sub(" ", name))):
         return match.group(0)  # `KEY_PACKAGES=jax`: a setting, not a token
     quote = value[0] if value[:1] in "\"'" and value[-1:] == value[:1] and len(value) > 1 else ""
     return f"{match.group('name')}{match.group('sep')}{quote}{MASK}{quote}"
@@ -1037,14 +1080,37 @@ def _signature_param(match: re.Match) -> str:
     return f"{match.group('name')}{match.group('sep')}{MASK}"
 
 
+#: Local paths this run wrote at the user's asking (`keep_local_path`) whose names merely look like a URL with a
+#: password: shown as they are.
+_LOCAL_PATHS: list[str] = []
+
+
+def keep_local_path(path: str | os.PathLike[str]) -> None:
+    """Show `path`, a file or folder this run has just written where the user asked (`wizard.outputs`), as it is
+    from now on, though its name has a URL's shape (`./https:/u:PW@host/x/b`, from `--out https://u:PW@host/x/b`).
+
+    Why: the next-step line masked it into a command that cannot run ("gc-wizard install tiny-a --bundle
+    /tmp/https:/u:***@127.0.0.1:9/x/b"), and masking a local name the user typed, already on their disk, hides
+    nothing (27th hostile pass (part A) N2). Only a path that exists, and only in this process."""
+    text = os.fspath(path)
+    if text and text not in _LOCAL_PATHS and os.path.lexists(text) and redact_secrets(text) != text:
+        _LOCAL_PATHS.append(text)
+        _LOCAL_PATHS.sort(key=len, reverse=True)  # the longest first: a folder's file before the folder
+
+
 def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     """`text` with every credential form above replaced by `<redacted>`; everything else unchanged.
 
     `keep_user=True` (logs) keeps a URL's user name, `https://me:***@host`: it says which account was
-    used; the report, which goes to someone else, drops it too.
+    used; the report, which goes to someone else, drops it too. A local path this run wrote at the user's asking
+    (`keep_local_path`) is kept whole: the text around it is masked piece by piece.
     """
     if not text:
         return text
+    if _LOCAL_PATHS:
+        for path in _LOCAL_PATHS:
+            if path in text:
+                return path.join(redact_secrets(piece, keep_user=keep_user) for piece in text.split(path))
     folded = _fold(text)
     if not _any_needle().search(folded):  # (a case-sensitive needle in the text is in its folded copy too)
         return text

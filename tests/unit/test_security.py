@@ -874,3 +874,40 @@ def test_a_quoted_settings_line_is_judged_with_the_entry_it_belongs_to(monkeypat
         assert "SEK" not in redact_secrets(quoted), quoted
     for kept in ("\t[line  3]: '  more junk\\n'", "  2 | index-strategy = first"):
         assert redact_secrets(kept) == kept
+
+
+# 27th hostile pass (part A) P4: the name rule matched TOKEN/KEY/SECRET/PASSWORD only, so standard secret variables
+# whose names hold another secret word, or one inside a longer word, went out in clear through `diagnose` and
+# `--srun-arg --export=…` while `DOCKER_PASS` was masked.
+@pytest.mark.parametrize("text, secret", [
+    ("SSHPASS=SEKx1aa", "SEKx1aa"),  # what `sshpass -e` reads
+    ("REDISCLI_AUTH=SEKx2aa", "SEKx2aa"),  # redis-cli's password
+    ("REDIS_AUTH=SEKx8aa", "SEKx8aa"),
+    ("OP_SESSION_my=SEKx5aa", "SEKx5aa"),  # a 1Password CLI session
+    ("NPM_CONFIG__AUTH=dTpTRUt4M2Fh", "dTpTRUt4M2Fh"),  # npm's base64 user:password
+    ("--export=ALL,BASIC_AUTH=user:SEKv6aa", "SEKv6aa"),
+    ("--export=ALL,SSHPASS=SEKv9aa,PATH=/usr/bin", "SEKv9aa"),
+    ("PGPASS=pg5ecret", "pg5ecret"),
+    ("X_PW=abc12", "abc12"),
+    ("SESSIONID=abc123x", "abc123x"),
+    ("SSHPASS=hunter", "hunter"),  # a short plain word under a password's name, as `DOCKER_PASS=hunter` is masked
+    ("KEYRING_PASSWORD=abcdef", "abcdef"),  # a look-alike word does not hide the password word beside it
+    ("PASSWD_FILE=hunter22", "hunter22"),  # a pointer's name with a value that is no path
+    ("OOM while allocating 1234 bytes. CDS_CREDS=c0ffee42", "c0ffee42"),
+])
+def test_a_secret_word_anywhere_in_a_variables_name_masks_its_value(text, secret):
+    masked = redact_secrets(text)
+    assert secret not in masked and "<redacted>" in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "PASSWD_FILE=/etc/passwd",  # where a secret is kept, with a path: kept, as `--password-file pw` is
+    "SSH_AUTH_SOCK=/tmp/ssh-XYZ/agent.123", "GPG_KEY_DIR=~/.gnupg", "XDG_SESSION_ID=3", "XDG_SESSION_TYPE=wayland",
+    "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/0/bus", "SESSION_MANAGER=local/node:@/tmp/.ICE-unix/123",
+    "GIT_AUTHOR_EMAIL=alice@example.com", "UV_KEYRING_PROVIDER=subprocess", "PWM=foo", "KEY_PACKAGES=jax",
+    "XLA_FLAGS=--xla_dump_hlo_pass_re=.*", "AUTH_TYPE=basic", "PASSED: tests/unit/test_x.py::test_y",
+    "    session=self.session, hashes=hashes)",  # Python code a traceback quotes
+    "    ort_session = ort.InferenceSession(model_used, sess_options=options)",
+])
+def test_a_name_that_only_looks_like_a_secrets_keeps_its_value(text):
+    assert redact_secrets(text) == text

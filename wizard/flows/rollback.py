@@ -44,7 +44,7 @@ from wizard.after.kernel import gc_wizard_kernels, kernel_remove
 from wizard.after.module import module_env
 from wizard.after.next_steps import modules_dir
 from wizard.error_sentences import stopped_words
-from wizard.errors import OperationFailed, UserError, WizardError, stop_signal, stop_words
+from wizard.errors import OperationFailed, UserError, WizardError, child_end_words, stop_signal, stop_words
 from wizard.flows.describe_plan import install_line
 from wizard.flows.history import entry_traits, size_words
 from wizard.flows.results import RollbackResult
@@ -688,7 +688,7 @@ class _Rollback:
             raise _Stopped()
         if not result.ok:
             said = " ".join(line.strip() for line in result.tail[-3:] if line.strip()) or result.error
-            raise OperationFailed(f"could not recreate {env}: {said or f'exit status {result.exit_status}'}")
+            raise OperationFailed(f"could not recreate {env}: {said or child_end_words(result.exit_status, result.signal)}")
         how = self._sync(entry.packages, requirements_file=entry.requirements_file, recorded=True)
         if entry.marker:
             envs.write_marker(env, entry.marker)

@@ -42,9 +42,9 @@ from wizard.error_sentences import stopped_words
 from wizard.errors import (
     OperationFailed,
     UserError,
+    child_end_words,
     keeps_install,
     open_files_advice,
-    signal_words,
     stop_signal,
     stop_words,
 )
@@ -141,11 +141,12 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
         lines.append(_DUBIOUS_OWNER)
     if result.error:
         lines.append(result.error)
-    detail = "\n  ".join(lines) if lines else f"exit status {result.exit_status}"
     if result.signal is not None:
         # The installer was killed, so its last lines say nothing of why (seventeenth hostile pass 6.1: under `ulimit
-        # -f` uv died of SIGXFSZ and the message quoted only "Creating virtual environment at …").
-        detail += f"\n  (the installer was killed by {signal_words(result.signal)})"
+        # -f` uv died of SIGXFSZ and the message quoted only "Creating virtual environment at …"); said from the
+        # signal, with its fix, never from the return code a killed child has none of (27th pass (part A) P3).
+        lines.append(f"(the installer was {child_end_words(None, result.signal)})")
+    detail = "\n  ".join(lines) if lines else child_end_words(result.exit_status, result.signal)
     said = "\n".join(result.tail) + "\n" + _log_tail(log)
     advice = unreachable_advice(said, recipe, python_version, installer=installer,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said) \

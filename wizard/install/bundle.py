@@ -36,10 +36,11 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.children import die_with_parent
 from wizard.errors import OperationFailed, UserError
-from wizard.install.cache_trust import child_env
+from wizard.install.cache_trust import cache_problem, child_env, pip_cache
+from wizard.install.lines import fold_tracebacks
 from wizard.install.lockfile import REQUIREMENTS, compile_lock, lock_packages
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
-from wizard.install.package_files import wheels_in
+from wizard.install.package_files import names_pip_cannot_read, wheels_in
 from wizard.install.pinned import foreign_line
 from wizard.install.private_args import PrivateArguments
 from wizard.install.source_places import refuse_swappable_sources
@@ -98,12 +99,13 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
     except OSError as exc:
         raise OperationFailed(f"cannot {what}: {exc}") from None
-    if on_line:
-        for line in (proc.stdout + proc.stderr).splitlines():
-            if line.strip():
-                on_line(line)
+    lines = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
+    if on_line:  # the bundle's log: every line as pip wrote it
+        for line in lines:
+            on_line(line)
     if proc.returncode != 0:
-        said = "\n  ".join([line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()][-10:])
+        # pip's own crash is said as its last line, never its traceback (27th hostile pass (part A) P5)
+        said = "\n  ".join(fold_tracebacks(lines, "pip", "the log" if on_line else None)[-10:])
         raise OperationFailed(f"could not {what}:\n  {said}")
 
 
@@ -225,6 +227,14 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     missing = outside_index_problem(recipe, find_links, graphcast_src)
     if missing:  # before anything is made or downloaded
         raise UserError(missing)
+    # `pip download` cannot read a folder holding a name that is not UTF-8 (27th hostile pass (part A) P5)
+    unreadable = names_pip_cannot_read([*recipe.find_links, *find_links], "pip", refused="Nothing was made.")
+    if unreadable:
+        raise UserError(unreadable)
+    env = child_env(_pip())  # pip's download cache, as `pip download` will use it (27th hostile pass (part A) P1)
+    unusable = cache_problem("pip", pip_cache(env), env)
+    if unusable:
+        raise UserError(unusable)
     # `pip download` reads PIP_REQUIREMENT / PIP_CONSTRAINT on its own, uv's resolver UV_OVERRIDE / UV_CONSTRAINT:
     # refused before anything is made or fetched (25th hostile pass (part B) P4)
     problem = requirement_problem("pip", os.environ, None) or requirement_problem("uv", os.environ, os.getcwd())

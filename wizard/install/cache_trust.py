@@ -18,7 +18,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from wizard import paths
+from wizard import bounded, paths
+from wizard.full_disk import ROOM, nearest_existing, out_of_files
 from wizard.installer_files import pip_files, pip_settings
 from wizard.source_trust import swap_risk
 
@@ -53,6 +54,65 @@ def cache_risk(cache: Path) -> str | None:
         return None
     where, why, _fix = found
     return f"{where} {why}"
+
+
+#: Per installer: the variable that moves its cache, the one that turns it off, and where each variable the cache can
+#: come from puts it (the value's own folder, or a folder under it).
+_CACHE_WORDS = {
+    "uv": ("UV_CACHE_DIR", "UV_NO_CACHE=1", (("UV_CACHE_DIR", ""), ("XDG_CACHE_HOME", "uv"), ("HOME", ".cache/uv"))),
+    "pip": ("PIP_CACHE_DIR", "PIP_NO_CACHE_DIR=1", (("PIP_CACHE_DIR", ""), ("XDG_CACHE_HOME", "pip"),
+                                                     ("HOME", ".cache/pip"))),
+}
+
+
+def _cache_origin(installer: str, cache: Path, environ: Mapping[str, str]) -> str:
+    """Where `cache` came from, as the user set it: `XDG_CACHE_HOME=/x`, or the installer's settings file."""
+    wanted = os.path.abspath(cache)
+    for name, below in _CACHE_WORDS[installer][2]:
+        value = environ.get(name)
+        if value and os.path.abspath(os.path.join(os.path.expanduser(value), below)) == wanted:
+            return f"{name}={value}"
+    return f"{installer}'s settings ({'uv.toml' if installer == 'uv' else 'pip.conf'}, cache-dir)"
+
+
+def _unusable_folder(folder: Path) -> str | None:
+    """Why an installer cannot keep files in `folder` (made when missing): words for a sentence, or None."""
+    place = nearest_existing(folder)
+    if not place.is_dir():
+        return f"{place} {bounded.not_a_folder(place).removeprefix('it ')}"
+    made = "" if place == Path(os.path.abspath(folder)) else f" ({place}, where it would be made)"
+    try:
+        info = os.statvfs(place)
+    except OSError:
+        return None
+    if info.f_flag & os.ST_RDONLY:
+        return f"its disk is mounted read-only{made}"
+    if not os.access(place, os.W_OK | os.X_OK):
+        return f"it cannot be written by you{made}"
+    if out_of_files(place):
+        return f"its disk has room but no free files (inodes) left{made}, as `df -i` shows"
+    if info.f_bavail * info.f_frsize < ROOM:
+        return f"its disk is full{made}"
+    return None
+
+
+def cache_problem(installer: str, cache: Path | None, environ: Mapping[str, str]) -> str | None:
+    """The refusal for an installer cache that cannot be used, naming the variable it came from and the fix; None
+    when it can be (or there is none).
+
+    Why: 27th hostile pass (part A) P1. An XDG_CACHE_HOME, UV_CACHE_DIR or HOME that is a file, on a read-only mount
+    or out of inodes got uv's own words after the environment was made ("Failed to initialize cache at … Not a
+    directory"; "No space left on device" with 64 MB free), naming no variable and no fix; `bundle` called it "uv could
+    not resolve". Checked where the plan is made, as the state folder is."""
+    if cache is None:
+        return None
+    why = _unusable_folder(cache)
+    if why is None:
+        return None
+    variable, off, _ = _CACHE_WORDS[installer]
+    return (f"{installer}'s download cache {cache} (from {_cache_origin(installer, cache, environ)}) cannot be "
+            f"used: {why}. Point it at a folder you can write ({variable}=DIR), or install without one ({off}). "
+            "Nothing was changed.")
 
 
 def private_cache(installer: str, cache: Path | None) -> tuple[dict[str, str], Path | None, str | None]:

@@ -39,7 +39,7 @@ from typing import Any
 
 from wizard import bounded, paths
 from wizard.children import die_with_parent
-from wizard.errors import OperationFailed, UserError
+from wizard.errors import OperationFailed, UserError, child_end_words
 from wizard.install.cache_trust import child_env
 from wizard.install.pinned import logical_lines, pin_of
 from wizard.install.plan import Step
@@ -605,8 +605,10 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
         raise OperationFailed(f"cannot list the packages of {env}: {python} does not exist")
     paths.guard_env_python(env)  # uv runs it: never another user's, nor another Python (24th pass, part B, P7)
     try:
-        proc = subprocess.run([uv_bin(), "pip", "freeze", "--python", str(python)], capture_output=True, text=True, errors="replace", preexec_fn=die_with_parent(),
-                              timeout=timeout)
+        # --no-cache: listing reads only the environment, and a pip install was thrown away after it finished when
+        # uv's cache could not be made (27th hostile pass (part A) P1)
+        proc = subprocess.run([uv_bin(), "pip", "freeze", "--no-cache", "--python", str(python)], capture_output=True,
+                              text=True, errors="replace", preexec_fn=die_with_parent(), timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
     if proc.returncode != 0:
@@ -779,7 +781,9 @@ def run_sync(env: Path | str, steps, *, log=None, events=None, cancel=None) -> s
         if result.error:
             lines.append(result.error)
         how = step.name.rsplit("-", 1)[-1]
-        errors.append(f"{how}: " + (" ".join(lines[-3:]) if lines else f"exit status {result.exit_status}"))
+        if result.signal is not None:  # said from the signal, with its fix (27th hostile pass (part A) P3)
+            lines.append(f"(uv was {child_end_words(None, result.signal)})")
+        errors.append(f"{how}: " + (" ".join(lines[-3:]) if lines else child_end_words(result.exit_status, None)))
     raise OperationFailed(f"could not restore the package set of {env} — " + "; ".join(errors))
 
 

@@ -124,3 +124,66 @@ def is_destructive_hint(line: str) -> bool:
     as `/` (an edited history entry) following it would wipe the machine. The log keeps the line."""
     return bool(_DESTRUCTIVE_HINT.search(line))
 
+
+
+# --------------------------------------------------------------------------- a child's Python traceback
+#: The first line of a Python traceback (also an exception group's, `+ Exception Group Traceback …`).
+_TRACEBACK_START = re.compile(r"^(?P<indent>\s*)(?:\+\s*)?(?:Exception Group )?Traceback \(most recent call last\):\s*$")
+#: One frame of it: `  File "/x/y.py", line 12, in f`.
+_FRAME = re.compile(r'^\s*(?:\|\s*)?File "(?P<file>[^"\n]+)", line (?P<line>\d+)')
+#: The sentences that join two tracebacks of one chain.
+_CHAIN = ("During handling of the above exception, another exception occurred:",
+          "The above exception was the direct cause of the following exception:")
+#: A frame in a Python installation (the installer's own code, the standard library, a build backend) or in no file:
+#: not where the user can look. Any other frame's file is one the child choked on (a package's `setup.py`).
+_LIBRARY_FRAME = re.compile(r"^<|/(?:site|dist)-packages/|/lib(?:64)?/python\d")
+
+
+class TracebackFolder:
+    """An installer's output with each Python traceback it prints folded into one line: its last line (the error),
+    the file it choked on when a frame names one outside any Python installation, and where the whole is kept.
+
+    Why: when pip crashed (a `--find-links` file whose name is not UTF-8) the wizard quoted its traceback, twelve lines
+    of `File "/…/urllib/request.py", line 1688, in pathname2url`, on stderr, in `--json`'s "error" and in history
+    (27th hostile pass (part A) P5): the wizard's own crashes never show one, and a child's is no more use to the user.
+    Fed line by line (a traceback spans lines); the log keeps every line as the child wrote it."""
+
+    def __init__(self, who: str = "the installer", kept: str | None = "the log") -> None:
+        self.who, self.kept = who, kept
+        self._indent: int | None = None  # the header's indentation while inside a traceback
+        self._file: str | None = None
+        self._after = False  # just after a folded traceback: the blank lines and chain sentence that follow go too
+
+    def __call__(self, line: str) -> str | None:
+        """The line to pass on, or None for one that is part of a traceback."""
+        if self._indent is None:
+            start = _TRACEBACK_START.match(line)
+            if start is None:
+                if self._after and (not line.strip() or line.strip() in _CHAIN):
+                    return None
+                self._after = False
+                return line
+            self._indent, self._file = len(start.group("indent")), None
+            return None
+        frame = _FRAME.match(line)
+        if frame is not None:
+            if not _LIBRARY_FRAME.search(frame.group("file")):
+                self._file = f"{frame.group('file')}, line {frame.group('line')}"
+            return None
+        body = line.rstrip()
+        if not body.strip() or len(body) - len(body.lstrip()) > self._indent or body.lstrip().startswith("|"):
+            return None  # a frame's code, its `^^^^` marks, a blank line: inside
+        self._indent, self._after = None, True
+        notes = [f"in {self._file}"] if self._file else []
+        notes += [f"its traceback is in {self.kept}"] if self.kept else []
+        return f"{self.who} stopped on a Python error of its own: {body.strip()}" + (
+            f" ({'; '.join(notes)})" if notes else "")
+
+    def lines(self, lines: list[str]) -> list[str]:
+        """`lines` with their tracebacks folded."""
+        return [shown for shown in map(self, lines) if shown is not None]
+
+
+def fold_tracebacks(lines: list[str], who: str = "the installer", kept: str | None = None) -> list[str]:
+    """A finished child's output lines with each Python traceback folded into one (`TracebackFolder`)."""
+    return TracebackFolder(who, kept).lines(lines)

@@ -15,16 +15,24 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from wizard import paths
+
 
 def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
     """Where uv keeps its cache, as uv itself says (it knows UV_CACHE_DIR, XDG_CACHE_HOME and the defaults)."""
-    try:
-        proc = subprocess.run([uv, "cache", "dir"], capture_output=True, text=True, errors="replace", timeout=20,
-                              env=dict(environ), stdin=subprocess.DEVNULL)
+    try:  # bytes: a path is decoded as the filesystem names it (27th hostile pass (part A) P2)
+        proc = subprocess.run([uv, "cache", "dir"], capture_output=True, timeout=20, env=dict(environ),
+                              stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    text = proc.stdout.strip().splitlines()
-    return Path(text[-1]) if proc.returncode == 0 and text else None
+    if proc.returncode != 0:
+        return None
+    home = environ.get("HOME") or os.path.expanduser("~")
+    candidates = tuple(os.path.abspath(p) for p in (
+        environ.get("UV_CACHE_DIR") or "", os.path.join(environ.get("XDG_CACHE_HOME") or "/nowhere", "uv"),
+        os.path.join(home, ".cache", "uv")) if p)
+    found = paths.path_from_output(proc.stdout, candidates=candidates)
+    return Path(found) if found else None
 
 
 def _device(path: Path) -> int | None:

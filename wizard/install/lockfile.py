@@ -32,8 +32,10 @@ from packaging.utils import canonicalize_name
 
 from wizard import bounded
 from wizard.children import die_with_parent
-from wizard.errors import OperationFailed, UserError, open_files_advice, signal_words
-from wizard.install.cache_trust import child_env
+from wizard.errors import OperationFailed, UserError, child_end_words, open_files_advice
+from wizard.install.cache_trust import cache_problem, child_env
+from wizard.install.lines import fold_tracebacks
+from wizard.install.linkmode import download_cache
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
@@ -201,11 +203,14 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         partial = out.parent / (f"pylock.partial{abs(hash(str(out))) % 10**6}.toml" if fmt == PYLOCK
                                 else f".{out.name}.partial")
         argv += [str(source), "-o", str(partial)]
+        env = child_env(argv, _uv_env())  # 25th pass (B) P1
+        unusable = cache_problem("uv", download_cache(argv[0], env), env)  # not "could not resolve" (27th (A) P1)
+        if unusable:
+            raise UserError(unusable)
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
                 proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
-                                      timeout=timeout, stdin=subprocess.DEVNULL,
-                                      env=private.environ(child_env(argv, _uv_env())),  # 25th pass (B) P1
+                                      timeout=timeout, stdin=subprocess.DEVNULL, env=private.environ(env),
                                       preexec_fn=die_with_parent())  # no resolver left running after a SIGKILL
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
@@ -218,12 +223,13 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                 # uv ended on a signal (SIGXFSZ under `ulimit -f`, a kill): no resolution failure, and its output
                 # says nothing of why (23rd hostile pass P7: "could not resolve …:" and a blank line)
                 number = -proc.returncode if proc.returncode < 0 else proc.returncode - 128
-                raise OperationFailed(f"uv was stopped by {signal_words(number)} while resolving recipe {recipe.id}; "
+                raise OperationFailed(f"uv was {child_end_words(None, number)} while resolving recipe {recipe.id}; "
                                       "nothing was written.")
             why = no_room(OperationFailed(proc.stderr))
             if why:  # uv's "failed to write … No space left on device" is no resolution failure
                 raise NoRoom(no_room_sentence("the lock", out, why), why)
-            said = "\n  ".join([line for line in proc.stderr.splitlines() if line.strip()][-8:])
+            # a traceback uv relays (a build backend's) as its one line (27th hostile pass (part A) P5)
+            said = "\n  ".join([line for line in fold_tracebacks(proc.stderr.splitlines(), "uv") if line.strip()][-8:])
             if platform and "platform" in proc.stderr.lower() and "invalid value" in proc.stderr.lower():
                 raise UserError(f"--platform {platform} is not a platform uv knows; give one such as "
                                 "x86_64-manylinux_2_28, aarch64-manylinux_2_28 or linux (`uv pip compile --help` "

@@ -50,13 +50,13 @@ from wizard.install import lock_reach
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import MANIFEST, check_bundle, read_manifest
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
-from wizard.install.cache_trust import pip_cache, private_cache
+from wizard.install.cache_trust import cache_problem, pip_cache, private_cache
 from wizard.install.choices import INSTALLERS
 from wizard.install.indexes import IndexSetting, index_settings
 from wizard.install.linkmode import download_cache, link_mode
 from wizard.install.lock_reach import AddedPackage
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
-from wizard.install.package_files import wheels_in
+from wizard.install.package_files import names_pip_cannot_read, wheels_in
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.option_values import refuse_option_like
@@ -670,6 +670,11 @@ def build_plan(
     target = _Target(Path(env_dir).expanduser().absolute(), python, mode, offline)
     notes: list[str] = []
     sources = _sources(recipe, find_links, offline, notes)
+    unreadable = names_pip_cannot_read(sources.links, installer, refused="Nothing was installed.")
+    if unreadable and installer == "pip":  # pip's traceback, after the environment was made (27th pass (A) P5)
+        raise UserError(unreadable)
+    if unreadable:
+        notes.append(unreadable)
     gc_arg = _graphcast_arg(recipe, graphcast_src, offline, notes)
     packages = _packages(recipe, lock, installer, notes)
     # The installer's cache passes the swap rule, or a private one is used (25th hostile pass (part B) P1).
@@ -677,6 +682,9 @@ def build_plan(
                                                  else pip_cache(os.environ))
     if cache_note:
         notes.append(cache_note)
+    unusable = cache_problem(installer, cache, {**os.environ, **cache_env})  # 27th hostile pass (part A) P1
+    if unusable:
+        raise UserError(unusable)
     if installer == "uv":
         target = replace(target, cache=cache)
     make_steps = _uv_steps if installer == "uv" else _pip_steps

@@ -48,7 +48,7 @@ from wizard.detect.libpath import split_cuda_dirs
 from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
 from wizard.install.cache_trust import step_cache_env
-from wizard.install.lines import LineAssembler, is_destructive_hint
+from wizard.install.lines import LineAssembler, TracebackFolder, is_destructive_hint
 from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.installer_files import (
     placement_problem,
@@ -647,6 +647,10 @@ class _Session:
         batch = getattr(events, "line_batch", None)
         self._emit = batch if callable(batch) else None
         self.shown = LineRedactor(keep_user=True)  # a private-key block spans lines
+        # A child's Python traceback leaves the runner as one line, its error, on every channel (27th hostile pass
+        # (part A) P5: pip's twelve frames reached stderr, `--json` and history); the log keeps it whole.
+        self.folded = TracebackFolder(step_installer(step.argv) or "the installer",
+                                      "the log" if log is not None else None)
 
     def take(self, lines: list[str]) -> None:
         if not lines:
@@ -658,7 +662,9 @@ class _Session:
         # An installer's advice to wipe (uv's "Use the `--clear` flag") never leaves the runner: not in the tail
         # the wizard's failure sentences quote, nor live, where it reads as the wizard's advice (sixth pass 11e:
         # for an env whose python was gone). The log keeps it.
-        lines = [self.shown(line) for line in lines if not is_destructive_hint(line)]
+        lines = self.folded.lines([self.shown(line) for line in lines if not is_destructive_hint(line)])
+        if not lines:
+            return
         self.tail.extend(lines)
         if self._emit is not None:
             self._emit(self.step, lines)

@@ -112,9 +112,26 @@ def test_a_step_whose_installer_was_killed_says_by_what(tmp_path):
     step = SimpleNamespace(name="create-env", title="Create the environment")
     text = _failure_message(step, result, tmp_path / "install.log")
     assert text.startswith("step 'Create the environment' failed.")
-    assert "(the installer was killed by SIGXFSZ (the file-size limit))" in text
+    assert "(the installer was killed by SIGXFSZ (the file-size limit): a file-size limit (`ulimit -f`" in text
+    assert "raise it with `ulimit -f unlimited`, or ask your admin for a larger one)" in text
     plain = _failure_message(step, StepResult(ok=False, exit_status=2, tail=["error: x"]), tmp_path / "install.log")
     assert "killed" not in plain
+
+
+def test_a_killed_installer_that_said_nothing_is_said_from_its_signal_never_its_missing_status(tmp_path):
+    """27th hostile pass (part A) P3: uv killed by SIGXFSZ before printing a line was "The installer said: exit status
+    None (the installer was killed by SIGXFSZ (the file-size limit))": a Python null, and no fix."""
+    import signal
+    from types import SimpleNamespace
+
+    from wizard.flows.transaction import _failure_message
+    from wizard.install.runner import StepResult
+
+    step = SimpleNamespace(name="install-requirements", title="Install the 1 pinned packages")
+    for sig, fix in ((signal.SIGXFSZ, "`ulimit -f unlimited`"), (signal.SIGKILL, "ran out of memory")):
+        text = _failure_message(step, StepResult(ok=False, signal=int(sig), tail=[]), tmp_path / "install.log")
+        assert "None" not in text and "exit status" not in text, text
+        assert f"killed by {sig.name}" in text and fix in text, text
 
 
 def test_a_stopped_first_install_does_not_claim_an_untouched_current_environment(tiny):

@@ -1,6 +1,6 @@
 """LineAssembler: the cleaning every face relies on."""
 
-from wizard.install.lines import LineAssembler, strip_ansi
+from wizard.install.lines import LineAssembler, fold_tracebacks, strip_ansi
 
 
 def test_carriage_return_progress_collapses_to_its_last_state():
@@ -107,3 +107,48 @@ def test_every_split_point_gives_the_same_lines():
         a = LineAssembler()
         assert a.feed(raw[:cut]) + a.feed(raw[cut:]) == expected == ["Collecting jax", " 100%"], cut
         assert a.live == whole.live == "Proceed ([y]/n)? "
+
+
+# 27th hostile pass (part A) P5: an installer's Python traceback reached every channel verbatim.
+PIP_CRASH = '''\
+ERROR: Exception:
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/pip/_internal/cli/base_command.py", line 180, in exc_logging_wrapper
+    status = run_func(*args)
+             ^^^^^^^^^^^^^^^
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/urllib/request.py", line 1688, in pathname2url
+    return quote(pathname)
+UnicodeEncodeError: 'utf-8' codec can't encode character '\\udcff' in position 36: surrogates not allowed
+'''
+
+UV_BUILD = '''\
+  × Failed to build `pkg-c @ file:///srv/wheels/pkg_c-1.0.tar.gz`
+  ╰─▶ The build backend returned an error
+
+      [stderr]
+      Traceback (most recent call last):
+        File "<string>", line 14, in <module>
+        File "/tmp/build-env/lib/python3.11/site-packages/setuptools/build_meta.py", line 325, in get_requires
+          self.run_setup()
+        File "/tmp/pkg_c-1.0/setup.py", line 3, in <module>
+          import numpy
+      ModuleNotFoundError: No module named 'numpy'
+
+      hint: This usually indicates a problem with the package or the build environment.
+'''
+
+
+def test_a_pip_crash_is_its_last_line_and_no_frame_of_pip_or_python_is_named():
+    assert fold_tracebacks(PIP_CRASH.splitlines(), "pip", "the log") == [
+        "ERROR: Exception:",
+        "pip stopped on a Python error of its own: UnicodeEncodeError: 'utf-8' codec can't encode character "
+        "'\\udcff' in position 36: surrogates not allowed (its traceback is in the log)"]
+
+
+def test_a_relayed_build_traceback_names_the_file_it_choked_on_and_keeps_what_follows():
+    folded = fold_tracebacks(UV_BUILD.splitlines(), "uv")
+    assert folded[-2] == ("uv stopped on a Python error of its own: ModuleNotFoundError: No module named 'numpy' "
+                          "(in /tmp/pkg_c-1.0/setup.py, line 3)")
+    assert folded[-1].strip().startswith("hint: This usually")
+    assert not any('File "' in line or "Traceback" in line or "import numpy" in line for line in folded)
+    assert folded[:3] == UV_BUILD.splitlines()[:3]

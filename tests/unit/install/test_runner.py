@@ -450,3 +450,21 @@ def test_a_step_writes_its_temporary_files_in_a_private_folder_removed_with_it(t
     assert os.path.dirname(folder) == str(tmp_path / "tmp") and mode == "0o700"
     assert os.path.basename(folder).startswith(f"gc-wizard-step-{os.getpid()}-")
     assert list((tmp_path / "tmp").iterdir()) == []  # the lock went with the folder
+
+
+def test_a_childs_python_traceback_leaves_the_runner_as_its_last_line(tmp_path):
+    """27th hostile pass (part A) P5: pip's traceback (`File "/…/urllib/request.py", line 1688, in pathname2url` …)
+    reached stderr, `--json` and history through the tail the failure sentence quotes, and the live lines. Every
+    channel now gets one line, the error, with the file the child choked on; the log keeps the traceback whole."""
+    result, events, log = run(tmp_path, step("crash"))
+    assert not result.ok
+    shown = [*events.lines, *result.tail]
+    assert not any("Traceback" in line or 'File "' in line or "^^^" in line or "During handling" in line
+                   for line in shown), shown
+    assert events.lines[:2] == ["Looking in links: /srv/wheels", "ERROR: Exception:"]
+    last = events.lines[-1]
+    assert last.startswith("the installer stopped on a Python error of its own: UnicodeEncodeError: "), last
+    assert "surrogates not allowed (in " in last and "crash.py, line 12; its traceback is in the log)" in last
+    assert "" not in result.tail  # the blank lines and the sentence between two chained tracebacks go with them
+    assert "request.py" not in last  # the standard library's frame is not the file it choked on
+    assert "Traceback (most recent call last):" in log and "pathname2url" in log

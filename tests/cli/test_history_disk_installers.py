@@ -5,24 +5,16 @@ environments uv made that are still there, in the CLI and the app (one builder, 
 from __future__ import annotations
 
 from tests.fixtures.cli import run_inproc
+from tests.fixtures.state import save_entries
 from wizard.flows.history import disk_total_words, history_rows, installers_of
-from wizard.history.store import Entry, load_history
-from wizard.lock import StateLock
-
-
-def _save(entries: list[Entry]) -> None:
-    with StateLock("test"):
-        history = load_history(locked=True)
-        for entry in entries:
-            history.add(entry)
-        history.save()
+from wizard.history.store import Entry
 
 
 def test_a_failed_uv_try_beside_a_pip_environment_is_not_called_uv_hardlinks(isolated_state, tmp_path):
     pip_env = tmp_path / "pip-env"
     pip_env.mkdir()
     (pip_env / "file").write_bytes(b"x" * 4096)
-    _save([Entry(id="20261128-082120-a7f4", kind="install", recipe="jax0.4.23-cpu", env=str(tmp_path / "gone"),
+    save_entries([Entry(id="20261128-082120-a7f4", kind="install", recipe="jax0.4.23-cpu", env=str(tmp_path / "gone"),
                  status="failed", installer="uv"),
            Entry(id="20261128-082300-b1c2", kind="install", recipe="jax0.4.23-cpu", env=str(pip_env),
                  status="verified", installer="pip", current=True)])

@@ -5,17 +5,8 @@ later `.bashrc` change would not reach the kernel. A real environment built by u
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 from tests.fixtures.state import last_json, run_cli
-
-
-def _env_with_ipykernel(tiny) -> Path:
-    tiny.house.add("ipykernel", "6.0")
-    tiny.write("tiny-k", ["pkg-a==1.0", "ipykernel==6.0"])
-    installed, result = tiny.install("tiny-k", "--no-verify")
-    assert installed.returncode == 0, installed.stderr
-    return Path(result["env"])
 
 
 def test_kernel_list_names_what_is_registered_and_install_says_what_it_froze(tiny, tmp_path):
@@ -23,7 +14,7 @@ def test_kernel_list_names_what_is_registered_and_install_says_what_it_froze(tin
     empty = run_cli("kernel", "list", env=variables)
     assert empty.returncode == 0, empty.stderr
     assert f"No Jupyter kernel of gc-wizard's in {tmp_path}/jupyter/kernels" in empty.stdout
-    env = _env_with_ipykernel(tiny)
+    env = tiny.env_with_ipykernel()
     made = run_cli("kernel", "install", "--env", str(env), "--name", "lab-k", env=variables)
     shown = " ".join(made.stdout.split())
     assert made.returncode == 0, made.stderr

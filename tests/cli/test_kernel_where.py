@@ -10,21 +10,13 @@ from pathlib import Path
 from tests.fixtures.state import last_json, run_cli
 
 
-def _env_with_ipykernel(tiny) -> Path:
-    tiny.house.add("ipykernel", "6.0")
-    tiny.write("tiny-k", ["pkg-a==1.0", "ipykernel==6.0"])
-    installed, result = tiny.install("tiny-k", "--no-verify")
-    assert installed.returncode == 0, installed.stderr
-    return Path(result["env"])
-
-
 def _program(path: Path) -> None:
     path.write_text("#!/bin/sh\nexit 0\n")
     path.chmod(0o755)
 
 
 def test_kernel_install_says_there_is_no_jupyter_server_here_and_not_to_pick_it_here(tiny, tmp_path):
-    env = _env_with_ipykernel(tiny)
+    env = tiny.env_with_ipykernel()
     _program(env / "bin" / "jupyter")  # what jupyter_core puts in every environment with ipykernel: no server
     variables = {"JUPYTER_DATA_DIR": str(tmp_path / "jupyter"), "PATH": "/usr/bin:/bin"}
     plain = run_cli("kernel", "install", "--env", str(env), env=variables)

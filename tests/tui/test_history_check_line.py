@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import App
 from textual.widgets import DataTable
 
+from tests.fixtures.state import save_entries
 from wizard import paths
 from wizard.commands.history import history_table
 from wizard.flows.history import history_rows
-from wizard.history.store import Entry, VerifySummary, load_history
-from wizard.lock import StateLock
+from wizard.history.store import Entry, VerifySummary
 from wizard.tui.screens.history import HistoryScreen, check_line
 
 
@@ -18,15 +18,6 @@ class _HistoryHost(App):
 
     def on_mount(self) -> None:
         self.push_screen(HistoryScreen())
-
-
-def _save(entries: list[Entry]) -> None:
-    """`entries` written into the test's history, as the wizard writes it (under the state lock)."""
-    with StateLock("test"):
-        history = load_history(locked=True)
-        for entry in entries:
-            history.add(entry)
-        history.save()
 
 
 def _entry(status: str, summary: VerifySummary | None) -> Entry:
@@ -58,7 +49,7 @@ def test_a_passed_check_gives_what_initialised():
 
 async def test_the_history_table_fits_80_columns_with_the_longest_recipe_id(isolated_state):
     """At 80×24 every column shows without scrolling sideways (the ● marker never scrolls away)."""
-    _save([Entry(id=f"20261122-21524{n}-abcd", kind="rollback" if n == 1 else "install", recipe=recipe, env=f"/e{n}",
+    save_entries([Entry(id=f"20261122-21524{n}-abcd", kind="rollback" if n == 1 else "install", recipe=recipe, env=f"/e{n}",
                  status=status, current=n == 2, started="2026-11-22T21:52:44+00:00",
                  error="cancelled by the user; the new environment /e1 was removed" if n == 1 else None)
            for n, (recipe, status) in enumerate([("jax0.4.23-cuda11-cudnn86", "failed"),
@@ -94,7 +85,7 @@ async def test_the_history_screen_shows_each_envs_disk_use_and_the_total_measure
     env = paths.state_dir() / "envs" / "tiny-a-1"
     env.mkdir(parents=True)
     (env / "blob").write_bytes(b"x" * (3 * 2**20))  # 3 MiB of real blocks
-    _save([Entry(id="20261122-215240-abcd", kind="install", recipe="tiny-a", env=str(env), status="verified",
+    save_entries([Entry(id="20261122-215240-abcd", kind="install", recipe="tiny-a", env=str(env), status="verified",
                  current=True, started="2026-11-22T21:52:44+00:00")])
     app = _HistoryHost()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -114,7 +105,7 @@ async def test_r_is_offered_only_on_a_row_it_can_roll_back_to_and_the_row_says_w
     answered with a refusal. The row now says why (the core's words) and r is shown disabled there."""
     for n in range(3):  # managed envs, under envs/ as the wizard makes them (a state holds nothing else of its own)
         (isolated_state / "envs" / f"e{n}").mkdir(parents=True)
-    _save([Entry(id=f"20261122-21524{n}-abcd", kind="install", recipe="tiny-a", env=str(isolated_state / "envs" / f"e{n}"),
+    save_entries([Entry(id=f"20261122-21524{n}-abcd", kind="install", recipe="tiny-a", env=str(isolated_state / "envs" / f"e{n}"),
                  status=status, current=current, started="2026-11-22T21:52:44+00:00")
            for n, (status, current) in enumerate([("verified", False), ("cancelled", False), ("verified", True)])])
     app = _HistoryHost()
@@ -147,7 +138,7 @@ async def test_the_detail_names_the_graphcast_source_and_the_disk_line_names_uv_
     env = paths.state_dir() / "envs" / "tiny-a-20261127-183400"
     env.mkdir(parents=True)
     (env / "blob").write_bytes(b"x" * 2**20)
-    _save([Entry(id="20261127-183400-abcd", kind="install", recipe="tiny-a", env=str(env), status="verified",
+    save_entries([Entry(id="20261127-183400-abcd", kind="install", recipe="tiny-a", env=str(env), status="verified",
                  current=True, started="2026-11-27T18:34:09+00:00", installer="pip", graphcast_given="/work/gc/v011")])
     app = _HistoryHost()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -29,7 +29,7 @@ def test_the_row_says_it_first():
     from types import SimpleNamespace
 
     match = SimpleNamespace(recipe=SimpleNamespace(id="jax0.4.23-cpu"), recommended=True, cautioned=False,
-                            compatible=True, reasons=())
+                            compatible=True, reasons=(), unreachable=(), python_download=None)
     assert option_label(match, installed="current") == "★ jax0.4.23-cpu              current · recommended"
     assert option_label(match) == "★ jax0.4.23-cpu              recommended"
 

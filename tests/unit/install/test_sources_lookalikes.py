@@ -45,13 +45,7 @@ def test_a_checkout_of_another_release_is_told_to_make_a_copy_not_to_switch_it_i
     import shlex
     import subprocess
 
-    folder = _checkout(tmp_path / "graphcast", "graphcast", "0.2")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
-    for argv in (["init", "-q"], ["add", "setup.py"], ["commit", "-qm", "0.2"], ["tag", "v0.2"]):
-        subprocess.run([*git, "-C", str(folder), *argv], check=True)
-    _checkout_version(folder, "0.1.1")
-    for argv in (["commit", "-qam", "0.1.1"], ["tag", "v0.1.1"]):
-        subprocess.run([*git, "-C", str(folder), *argv], check=True)
+    folder = _tagged_v011_checkout(tmp_path / "graphcast")
     recipe = load_recipes()["jax0.12.0.1-cpu"]
     refused = check_graphcast_source(recipe, str(folder))
     assert not refused.ok and "git checkout v0.2)" not in refused.problem, refused.problem
@@ -69,6 +63,21 @@ def _checkout_version(root, version: str) -> None:
     (root / "setup.py").write_text(re.sub(r'version="[^"]*"', f'version="{version}"', text))
 
 
+def _tagged_v011_checkout(root):
+    """A real git checkout at a commit tagged v0.1.1, with v0.2 tagged on its parent: a lab's shared v0.1.1 checkout
+    from which a v0.2 copy can be made."""
+    import subprocess
+
+    folder = _checkout(root, "graphcast", "0.2")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+    for argv in (["init", "-q"], ["add", "setup.py"], ["commit", "-qm", "0.2"], ["tag", "v0.2"]):
+        subprocess.run([*git, "-C", str(folder), *argv], check=True)
+    _checkout_version(folder, "0.1.1")
+    for argv in (["commit", "-qam", "0.1.1"], ["tag", "v0.1.1"]):
+        subprocess.run([*git, "-C", str(folder), *argv], check=True)
+    return folder
+
+
 def test_a_checkout_another_user_owns_gets_a_copy_command_git_runs_into_a_folder_of_your_own(
         tmp_path, second_user, monkeypatch):
     """walk 25 #5: for a lab checkout the admin owns, `git clone SRC SRC-v0.2` failed ("detected dubious
@@ -80,13 +89,7 @@ def test_a_checkout_another_user_owns_gets_a_copy_command_git_runs_into_a_folder
     import subprocess
 
     lab = tmp_path / "lab"
-    folder = _checkout(lab / "graphcast", "graphcast", "0.2")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
-    for argv in (["init", "-q"], ["add", "setup.py"], ["commit", "-qm", "0.2"], ["tag", "v0.2"]):
-        subprocess.run([*git, "-C", str(folder), *argv], check=True)
-    _checkout_version(folder, "0.1.1")
-    for argv in (["commit", "-qam", "0.1.1"], ["tag", "v0.1.1"]):
-        subprocess.run([*git, "-C", str(folder), *argv], check=True)
+    folder = _tagged_v011_checkout(lab / "graphcast")
     shutil.chown(lab, second_user)
     subprocess.run(["chown", "-R", second_user, str(lab)], check=True)
     home = tmp_path / "home"

@@ -5,10 +5,8 @@ the Verify screen shows that beside the running tier's clock."""
 
 from __future__ import annotations
 
-from textual.app import App
-
 from tests.fixtures.cli import run_inproc
-from tests.fixtures.pilot import until
+from tests.fixtures.pilot import ScreenHost, until
 from wizard.tui.screens.verify import VerifyScreen, running_line
 from wizard.verify.check_time import tier_time
 from wizard.verify.protocol import Tier
@@ -51,11 +49,7 @@ def test_the_running_tier_shows_its_usual_time_beside_the_clock():
 async def test_the_verify_screen_shows_the_estimate_while_gencast_runs():
     screen = VerifyScreen()
 
-    class Host(App):
-        def on_mount(self) -> None:
-            self.push_screen(screen)
-
-    app = Host()
+    app = ScreenHost(screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.screen is screen)
         for tier in _DONE:

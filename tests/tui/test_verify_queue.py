@@ -3,9 +3,7 @@ once the job starts on a node it names the node, and the tier's clock starts the
 
 from __future__ import annotations
 
-from textual.app import App
-
-from tests.fixtures.pilot import until
+from tests.fixtures.pilot import ScreenHost, until
 from wizard.detect.srun_job import JobState
 from wizard.tui.screens.verify import VerifyScreen
 
@@ -13,11 +11,7 @@ from wizard.tui.screens.verify import VerifyScreen
 async def test_a_queued_check_says_queued_then_the_node_it_runs_on():
     screen = VerifyScreen()
 
-    class Host(App):
-        def on_mount(self) -> None:
-            self.push_screen(screen)
-
-    app = Host()
+    app = ScreenHost(screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.screen is screen)
         screen.show_job(JobState("queued", "12", "Resources", waited=55))

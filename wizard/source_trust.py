@@ -48,6 +48,7 @@ from pathlib import Path
 from wizard.children import group_words as _group_name
 from wizard.children import owner_words as _user_name
 from wizard.errors import UserError
+from wizard.git_dirs import common_dir, named_gitdir
 
 #: How many entries inside a source folder are looked at; a real wheelhouse or GraphCast checkout (with its .git)
 #: has far fewer. Past it the rest is not looked at, so a huge tree given by mistake costs a bounded time.
@@ -408,15 +409,6 @@ def _inside(folder: Path, me: int, *, gitfiles: bool = True) -> tuple[Path, str,
     return None
 
 
-def _first_line(path: Path) -> str:
-    """The first line of a small file (git's own: `.git`, `commondir`), '' when it cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(4096).decode("utf-8", "replace").split("\n", 1)[0].strip()
-    except OSError:
-        return ""
-
-
 def _gitfile_folders(dot: Path) -> list[Path]:
     """The git folder a `.git` file names (`gitdir: X`, relative to the file's folder) and that folder's `commondir`,
     as git follows them: what a checkout's commit is read from, so the same owner rule holds for them as for a
@@ -425,15 +417,16 @@ def _gitfile_folders(dot: Path) -> list[Path]:
     Why: 27th hostile pass (part B) P10 — a root-owned checkout whose `.git` file named another user's gitdir was
     taken ("at commit …, identical to GraphCast v0.1.1", the commit being whatever their gitdir said), while the
     same gitdir as a `.git/` folder was refused."""
-    line = _first_line(dot)
-    if not line.startswith("gitdir:"):
+    try:
+        own = named_gitdir(dot)
+    except OSError:
         return []
-    own = Path(os.path.normpath(dot.parent / line[len("gitdir:"):].strip()))
-    found = [own]
-    common = _first_line(own / "commondir")
-    if common:
-        found.append(Path(os.path.normpath(own / common)))
-    return found
+    if own is None:
+        return []
+    try:
+        return list(dict.fromkeys((own, common_dir(own))))
+    except OSError:
+        return [own]
 
 
 def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = None) -> tuple[Path, str, str] | None:

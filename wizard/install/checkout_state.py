@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wizard import bounded, paths
-from wizard.install.git_objects import GitReadError, commit_files, git_dirs, no_commit_words
+from wizard.git_dirs import git_dirs
+from wizard.install.git_objects import GitReadError, commit_files, no_commit_words
 from wizard.install.tree_digest import left_out
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.

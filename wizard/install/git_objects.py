@@ -22,10 +22,11 @@ import os
 import re
 import struct
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from wizard import bounded
+from wizard.git_dirs import GitDirs
+from wizard.git_dirs import first_line as _first_line
 
 MAX_OBJECT = 16 * 1024 * 1024
 MAX_DEPTH = 64
@@ -37,38 +38,7 @@ class GitReadError(Exception):
     """The object store could not be read (missing object, damaged file, a form this reader does not know)."""
 
 
-#: `.git` files, `commondir`, HEAD and refs are one line; anything longer is no git's.
-_SMALL = 4096
 _HEX = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
-
-
-@dataclass(frozen=True)
-class GitDirs:
-    """Where a checkout's git data lives: `own` holds its HEAD and index, `common` its objects, refs and config
-    (the same folder in a plain clone; a linked worktree's `.git/worktrees/NAME` and the main `.git` otherwise)."""
-
-    own: Path
-    common: Path
-
-
-def git_dirs(checkout: str | os.PathLike[str]) -> GitDirs | None:
-    """The git folders of `checkout`, following a `.git` file (`gitdir: …`, relative to the checkout) and the
-    git folder's `commondir` (relative to it) as git does; None when the checkout has no `.git`. OSError
-    passes through."""
-    root = Path(checkout)
-    dot = root / ".git"
-    if dot.is_dir():
-        own = dot
-    elif dot.is_file():
-        line = _first_line(dot)
-        if not line.startswith("gitdir:"):
-            raise OSError(f"{dot} is a file that names no git folder")
-        own = root / line[len("gitdir:"):].strip()
-    else:
-        return None
-    common_file = own / "commondir"
-    common = own / _first_line(common_file) if common_file.is_file() else own
-    return GitDirs(Path(os.path.normpath(own)), Path(os.path.normpath(common)))
 
 
 def head_commit(dirs: GitDirs) -> str | None:
@@ -108,13 +78,6 @@ def no_commit_words(dirs: GitDirs) -> str:
     if any((folder / ref).is_file() for folder in (dirs.own, dirs.common)):
         return f"its branch {branch} names no commit id"
     return f"its branch {branch} has no commit yet, as after `git init` and `git add`"
-
-
-def _first_line(path: Path) -> str:
-    """The first line of a small git file, stripped."""
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        text = handle.read(_SMALL)
-    return text.splitlines()[0].strip() if text.strip() else ""
 
 
 def commit_files(git_dir: str | os.PathLike[str], commit: str) -> dict[str, bytes]:

@@ -40,6 +40,7 @@ from packaging.version import InvalidVersion
 
 from wizard import bounded
 from wizard.errors import UserError
+from wizard.git_dirs import git_dirs
 from wizard.install.checkout_state import (
     TreeState,
     archive_metadata,
@@ -48,7 +49,7 @@ from wizard.install.checkout_state import (
     unusable_words,
     wheel_member_effects,
 )
-from wizard.install.git_objects import git_dirs, head_commit
+from wizard.install.git_objects import head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
 from wizard.install.source_places import local_path

@@ -45,6 +45,7 @@ import shlex
 import stat
 from pathlib import Path
 
+from wizard import venv_config
 from wizard.children import group_words as _group_name
 from wizard.children import owner_words as _user_name
 from wizard.errors import UserError
@@ -109,7 +110,7 @@ def python_home_risk(python: Path) -> tuple[Path, str, str, str] | None:
         found = _risk(config, me, above=False)
         if found:
             return (*found, "the pyvenv.cfg that tells its python where its installation is")
-        home = _config_value(config, "home")
+        home = venv_config.read(config).get("home")
         if home and os.path.isabs(home):
             start = Path(os.path.abspath(home))
             found = _resolve_and_check(start, inside=False)[1]
@@ -135,20 +136,6 @@ def python_home_risk(python: Path) -> tuple[Path, str, str, str] | None:
 def _role(place: Path, part: Path, named: str) -> str:
     """How a refusal names `place` found on the way to `part` (`named` says what `part` is)."""
     return named if place == part else f"on the way to {named}"
-
-
-def _config_value(config: Path, key: str) -> str | None:
-    """The value of `key` in a `pyvenv.cfg` (`key = value` lines, as Python reads them), or None."""
-    try:
-        with open(config, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(65536)
-    except OSError:
-        return None
-    for line in text.splitlines():
-        name, sep, value = line.partition("=")
-        if sep and name.strip().lower() == key:
-            return value.strip()
-    return None
 
 
 def refuse_swappable_destination(named: str, path: Path | str, *, what: str = "it",

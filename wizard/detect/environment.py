@@ -19,7 +19,7 @@ import re
 import sys
 from pathlib import Path
 
-from wizard import bounded
+from wizard import venv_config
 from wizard.children import SKIPPED_PROGRAMS, untrusted_program, which
 from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
@@ -211,7 +211,7 @@ def version_from_files(target: Target) -> str | None:
     if target.executable is None or not os.path.exists(target.executable):
         return None
     if target.kind == "venv":
-        config = pyvenv_cfg(target.prefix / "pyvenv.cfg")
+        config = venv_config.read(target.prefix / "pyvenv.cfg")
         if config.get("include-system-site-packages", "false").lower() == "true":
             return None
         version = config.get("version_info") or config.get("version") or ""
@@ -222,16 +222,6 @@ def version_from_files(target: Target) -> str | None:
         return None
     match = re.match(r"^(3\.\d+\.\d+)", version.strip())
     return match.group(1) if match else None
-
-
-def pyvenv_cfg(path: Path) -> dict[str, str]:
-    """A `pyvenv.cfg` as {lower-case key: value}; {} when it is missing, unreadable or not a regular file."""
-    try:
-        lines = bounded.read_head(path, 64 * 1024).decode("utf-8", "replace").splitlines()
-    except OSError:
-        return {}
-    pairs = (line.split("=", 1) for line in lines if "=" in line)
-    return {key.strip().lower(): value.strip() for key, value in pairs}
 
 
 def start_interpreter_query(target: Target, timeout: float) -> deadline.Running | None:

@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard import bounded
-from wizard.detect.environment import pyvenv_cfg
+from wizard import bounded, venv_config
 from wizard.detect.libpath import (
     ld_library_path_entries,
     preload_entries,
@@ -524,7 +523,7 @@ def startup_files(env: Path, environ: Mapping[str, str]) -> list[Path]:
 
 def _includes_system_site(env: Path) -> bool:
     """Whether `pyvenv.cfg` says `include-system-site-packages = true` (the user site is searched then too)."""
-    return pyvenv_cfg(env / "pyvenv.cfg").get("include-system-site-packages", "").lower() == "true"
+    return venv_config.read(env / "pyvenv.cfg").get("include-system-site-packages", "").lower() == "true"
 
 
 def stray_other_entries(env: Path, environ: Mapping[str, str]) -> list[str]:

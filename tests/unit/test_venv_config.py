@@ -1,0 +1,57 @@
+"""The one pyvenv.cfg reader (wizard/venv_config.py): what detection, activation and the swap rule all read."""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+from wizard import venv_config
+
+WIZARD = Path(__file__).resolve().parents[2] / "wizard"
+
+
+def test_keys_are_read_as_site_reads_them(tmp_path):
+    config = tmp_path / "pyvenv.cfg"
+    config.write_text("home = /opt/py/bin\nInclude-System-Site-Packages = TRUE\nprompt = a=b\nno separator\n")
+    assert venv_config.read(config) == {
+        "home": "/opt/py/bin", "include-system-site-packages": "TRUE", "prompt": "a=b"}
+
+
+def test_a_missing_file_a_folder_or_a_fifo_reads_as_empty_without_blocking(tmp_path):
+    fifo = tmp_path / "fifo.cfg"
+    os.mkfifo(fifo)
+    assert venv_config.read(tmp_path / "absent.cfg") == {}
+    assert venv_config.read(tmp_path) == {}
+    assert venv_config.read(fifo) == {}  # opening a FIFO with no writer would hang
+
+
+def test_a_huge_file_is_read_only_as_far_as_a_config_goes(tmp_path):
+    config = tmp_path / "pyvenv.cfg"
+    config.write_bytes(b"home = /usr/bin\n" + b"x" * (1 << 20) + b"\nversion = 3.11.9\n")
+    assert venv_config.read(config) == {"home": "/usr/bin"}
+
+
+def _parses_key_value_lines(function: ast.AST) -> bool:
+    """Whether a function splits text at "=" (`.partition("=")`, `.split("=", …)`): how a config line is parsed."""
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr in {"partition", "split"} and node.args
+               and isinstance(node.args[0], ast.Constant) and node.args[0].value == "="
+               for node in ast.walk(function))
+
+
+def test_no_other_function_parses_pyvenv_cfg_itself():
+    """Every reader goes through venv_config: a second parser (source_trust's, beside detection's) is how two
+    readers drifted apart, one opening whatever the path named."""
+    offenders = []
+    for path in sorted(WIZARD.rglob("*.py")):
+        if path.name == "venv_config.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        if "pyvenv" not in text:
+            continue
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef) and _parses_key_value_lines(node):
+                if "pyvenv" in (ast.get_source_segment(text, node) or ""):
+                    offenders.append(f"{path.relative_to(WIZARD)}:{node.lineno} {node.name}")
+    assert offenders == []

@@ -47,9 +47,7 @@ def bundle_source(recipe: Recipe, graphcast_src: str | None) -> tuple[str, str |
     source = graphcast_install_arg(recipe, graphcast_src)
     if " @ " in source:
         source = source.split(" @ ", 1)[1]
-    # The bundle's `pip wheel` builds in the folder itself: its build leftovers are packed (walk 25 #6).
-    caution = checkout_caution(read_identity(source, recipe_source=recipe.graphcast.source), recipe.graphcast.revision,
-                               in_place=True)
+    caution = checkout_caution(read_identity(source, recipe_source=recipe.graphcast.source), recipe.graphcast.revision)
     return source, caution
 
 

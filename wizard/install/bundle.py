@@ -25,6 +25,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -43,6 +45,7 @@ from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.package_files import names_pip_cannot_read, wheels_in
 from wizard.install.pinned import foreign_line
 from wizard.install.private_args import PrivateArguments
+from wizard.install.source_copy import folder_copy
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
@@ -162,8 +165,9 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
         built = wheels / src.name
     else:
         before = set(wheels.iterdir())
-        _run([*_pip(), "wheel", "--no-deps", "--wheel-dir", str(wheels), *links, graphcast_src],
-             f"build GraphCast from {graphcast_src} as a wheel", timeout, on_line)
+        with _buildable(graphcast_src) as buildable:
+            _run([*_pip(), "wheel", "--no-deps", "--wheel-dir", str(wheels), *links, buildable],
+                 f"build GraphCast from {graphcast_src} as a wheel", timeout, on_line)
         new = [p for p in set(wheels.iterdir()) - before if p.name.endswith(".whl")]
         if len(new) != 1:
             raise OperationFailed(f"building GraphCast from {graphcast_src} gave {len(new)} wheels, not one.")
@@ -188,6 +192,17 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
     write_destination(out / MANIFEST, json.dumps(manifest, indent=1) + "\n", what="the bundle's manifest",
                       mode=SHARED_MODE)
     return manifest
+
+
+@contextmanager
+def _buildable(graphcast_src: str) -> Iterator[str]:
+    """What `pip wheel` is handed: a copy of a local checkout (so the checkout stays as it was, as the install's
+    build leaves it), or the source as given (a URL, an archive)."""
+    if os.path.isabs(graphcast_src) and os.path.isdir(graphcast_src):
+        with folder_copy(Path(graphcast_src)) as copy:
+            yield str(copy)
+    else:
+        yield graphcast_src
 
 
 def _carry_recipe(recipe: Recipe, out: Path) -> str | None:

@@ -40,8 +40,8 @@ MAX_ENTRIES = 20_000
 MAX_BYTES = 256 * 1024 * 1024
 #: Files that appear in any checkout that was imported or tested, and are not changes to it. What a build leaves
 #: (`build/`, `dist/`, `*.egg-info`, `__pycache__`: `tree_digest.LEFT_OUT`) is named apart, as `leftovers`: the
-#: install builds from a copy without them (`source_copy`), though a build in the folder itself packs what
-#: `build/lib` holds (pip and uv both do: the fourth fault pass put a payload there), which the bundle says.
+#: install and the bundle build from a copy without them (`source_copy.folder_copy`), since a build in the folder
+#: itself packs what `build/lib` holds (pip and uv both do: the fourth fault pass put a payload there).
 _BUILD_LEFTOVERS = ("__pycache__", ".egg-info", ".eggs", ".pytest_cache", ".ipynb_checkpoints")
 #: The files of each GraphCast release the recipes pin (`git ls-tree -r`), to compare a checkout with.
 RELEASES_PATH = Path(__file__).resolve().parents[1] / "data" / "graphcast_releases.json"

@@ -82,6 +82,18 @@ def as_recorded(found: list[str], recorded: list[str]) -> list[str]:
 
 
 @contextmanager
+def folder_copy(source: Path) -> Iterator[Path]:
+    """A copy of checkout `source` (without its history and build output) in a private temporary folder, removed
+    when the block ends, however it ends: what every build of a local checkout builds, the install's and the
+    bundle's alike (the bundle's `pip wheel` built in the checkout itself, writing `build/` and `*.egg-info` there
+    and packing a stale `build/lib`; a lab's read-only checkout could not be bundled at all)."""
+    with temporary_folder("source") as folder:
+        copy = folder / source.name
+        _copy(source, copy)
+        yield copy
+
+
+@contextmanager
 def building_from_a_copy(plan, say=None) -> Iterator:
     """The plan whose steps build GraphCast from a copy of its local checkout (the plan itself when it builds from
     none); the copy is removed when the block ends, however it ends."""
@@ -89,9 +101,7 @@ def building_from_a_copy(plan, say=None) -> Iterator:
     if source is None:
         yield plan
         return
-    with temporary_folder("source") as folder:
-        copy = folder / source.name
-        _copy(source, copy)
+    with folder_copy(source) as copy:
         if say is not None:
             say(f"GraphCast is built from a copy of {source} ({copy}), so the checkout stays as it was")
         steps = tuple(replace(step, argv=tuple(str(copy) if arg == str(source) else arg for arg in step.argv))

@@ -424,7 +424,7 @@ def compared_with_release(identity: SourceIdentity, wanted_revision: str | None)
     return replace(identity, tree=read_tree_state(identity.where, None, release=wanted_revision))
 
 
-def checkout_caution(identity: SourceIdentity, wanted_revision: str | None, *, in_place: bool = False) -> str | None:
+def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> str | None:
     """The sentence both faces and the install show for a source checkout: which commit it is at, what
     changed in it, and that building it runs its own setup.py. None for a wheel, an archive or a URL."""
     if identity.kind == "sdist":
@@ -453,15 +453,15 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None, *, i
     tree = compared_with_release(identity, wanted_revision).tree
     text = (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs its "
             "setup.py (its own code, with your rights), so use a checkout you trust.")
-    return text + (" " + leftover_words(identity.where, tree.leftovers, in_place=in_place) if tree.leftovers else "")
+    return text + (" " + leftover_words(identity.where, tree.leftovers) if tree.leftovers else "")
 
 
-def leftover_words(folder: str, leftovers: tuple[str, ...], *, in_place: bool = False) -> str:
+def leftover_words(folder: str, leftovers: tuple[str, ...]) -> str:
     """What an earlier build left in checkout `folder`, named as that and apart from its changes, whether a build
     uses it, and the command that clears it (walk 25 #6: a stale `build/lib` read as "9 new" files, with no word on
-    whether they mattered). The install builds from a copy without them (`source_copy`); a build in the folder
-    itself (`in_place`: the bundle's `pip wheel`) packs what `build/lib` holds, stale files included (pip and uv
-    both, checked with a stale `build/lib`)."""
+    whether they mattered). Every build — the install's, the bundle's — is of a copy without them
+    (`source_copy.folder_copy`); a build in the folder itself would pack what `build/lib` holds, stale files
+    included (pip and uv both, checked with a stale `build/lib`)."""
     import shlex  # deferred: only a checkout with leftovers needs it
 
     shown = ", ".join(leftovers[:3]) + (f" and {len(leftovers) - 3} more" if len(leftovers) > 3 else "")
@@ -469,11 +469,8 @@ def leftover_words(folder: str, leftovers: tuple[str, ...], *, in_place: bool = 
     where = shlex.quote(folder)
     clear = (f"git -C {where} clean -xdf -- {names}" if (Path(folder) / ".git").exists()
              else f"cd {where} && rm -rf -- {names}")
-    if in_place:
-        return (f"It also holds what an earlier build left ({shown}), counted apart from its changes; a build in "
-                f"this folder packs what build/lib holds, stale files included, so clear them first: {clear}.")
     return (f"It also holds what an earlier build left ({shown}), counted apart from its changes and not used when "
-            f"building (the install builds from a copy without them); to clear them: {clear}.")
+            f"building (the wizard builds from a copy without them); to clear them: {clear}.")
 
 
 def source_name(recipe_source: str) -> str:

@@ -311,8 +311,12 @@ def test_gits_safe_directory_advice_is_never_passed_on():
     result = SimpleNamespace(tail=tail, error=None, exit_status=1, signal=None)
     step = SimpleNamespace(title="Install GraphCast", name="install-graphcast")
     said = _failure_message(step, result, Path("/nonexistent/log"))
-    assert "safe.directory" not in said and "add an exception" not in said
-    assert "another user owns it" in said and "dubious ownership" in said
+    assert "config --global" not in said and "add an exception" not in said
+    assert "/home/u/gcrepo because another user owns it" in said and "dubious ownership" in said
+    # the one copy command the checkout refusals give: a clone (never `cp`, which carries the repository's config)
+    command = said.split("clone it to a folder of your own, `", 1)[1].split("`", 1)[0]
+    assert command.startswith("git clone --no-local -u 'git -c safe.directory=/home/u/gcrepo upload-pack' "
+                              "/home/u/gcrepo "), command
 
 
 # 27th hostile pass (part B) P10: a checkout whose `.git` is a file (`gitdir: …`) naming another user's git folder

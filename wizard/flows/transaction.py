@@ -69,10 +69,11 @@ from wizard.install.runner import RunnerEvents, StepLog, inactivity_limit, run_p
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
 from wizard.install.runner import await_answer as await_answer
 from wizard.install.source_copy import building_from_a_copy
-from wizard.install.sources import SourceMismatch, check_graphcast_source, look_at_wheelhouse
+from wizard.install.sources import SourceMismatch, check_graphcast_source, clone_command, look_at_wheelhouse
 from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import placement_problem, requirement_problem, settings_problem
 from wizard.lock import StateLock, TargetLock
+from wizard.paths import unused_path
 from wizard.recipes.match import match_recipes
 from wizard.security import make_folders, strip_acls
 from wizard.uv_tool import uv_bin
@@ -125,8 +126,22 @@ def installing_words(plan) -> str:
 
 #: git's advice to trust a repository another user owns, in each of its wordings: never passed on.
 _GIT_EXCEPTION = re.compile(r"safe\.directory|To add an exception for this directory", re.IGNORECASE)
-_DUBIOUS_OWNER = ("(git refused the repository because another user owns it; gc-wizard does not build another "
-                  "user's repository: copy it to a folder of your own, `cp -a REPO ~/graphcast`, and give that.)")
+#: git's refusal, naming the repository (`fatal: detected dubious ownership in repository at '/path'`).
+_DUBIOUS_AT = re.compile(r"dubious ownership in repository at '(?P<repo>[^']+)'")
+
+
+def _dubious_owner_words(lines: list[str]) -> str:
+    """The wizard's sentence in place of git's safe.directory advice: a copy of one's own, by the one clone
+    command the checkout refusals give too (`sources.clone_command`: a clone, never `cp`, which would carry the
+    repository's config — and the commands it names — into a folder git then trusts)."""
+    found = next((match for line in lines if (match := _DUBIOUS_AT.search(line))), None)
+    if found is None:
+        return ("(git refused the repository because another user owns it; gc-wizard does not build another "
+                "user's repository: clone it to a folder of your own and give that.)")
+    repo = found.group("repo")
+    copy = str(unused_path(Path.home(), Path(repo.rstrip("/").removesuffix("/.git")).name or "graphcast", ""))
+    return (f"(git refused {repo} because another user owns it; gc-wizard does not build another user's repository: "
+            f"clone it to a folder of your own, `{clone_command(repo, copy, others_own_it=True)}`, and give {copy}.)")
 
 
 def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
@@ -137,8 +152,7 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
         # 27th hostile pass (part B) P7: git's "detected dubious ownership … call: git config --global --add
         # safe.directory DIR" was passed on; following it has root build another user's repository. The wizard's
         # own owner sentence stands in its place.
-        lines = [line for line in lines if not _GIT_EXCEPTION.search(line)]
-        lines.append(_DUBIOUS_OWNER)
+        lines = [line for line in lines if not _GIT_EXCEPTION.search(line)] + [_dubious_owner_words(lines)]
     if result.error:
         lines.append(result.error)
     if result.signal is not None:

@@ -351,16 +351,34 @@ def separate_checkout_words(folder: str, version: str) -> str:
     name = f"{source.name}-v{version}"
     own_parent = owner(source.parent) == me and others is None
     copy = f"{folder.rstrip('/')}-v{version}" if own_parent else str(unused_path(Path.home(), name, ""))
-    clone = "git clone"
-    whose = ""
-    if others is not None:
-        pack = f"git -c safe.directory={shlex.quote(str(gitdir))} upload-pack"
-        clone = f"git clone --no-local -u {shlex.quote(pack)}"
-        whose = f"it belongs to {owner_words(others)}; "
+    whose = f"it belongs to {owner_words(others)}; " if others is not None else ""
     return (f"check out v{version} in a copy{'' if own_parent else ' of your own'} and leave this one as it is "
             f"({whose}other installs may use it): "
-            f"{clone} {shlex.quote(folder)} {shlex.quote(copy)} && git -C {shlex.quote(copy)} checkout "
-            f"v{version}, then give {copy}; or pass --force to install it anyway.")
+            f"{clone_command(folder, copy, others_own_it=others is not None)} && "
+            f"git -C {shlex.quote(copy)} checkout v{version}, then give {copy}; or pass --force to install it anyway.")
+
+
+def clone_command(folder: str, copy: str, *, others_own_it: bool = False) -> str:
+    """The one command that copies checkout `folder` to `copy` (a clone: git's objects and refs, never the
+    checkout's own config, hooks or filters, which a plain `cp` would bring along and git would then run as you).
+
+    For a repository another user owns (`others_own_it`), git refuses the clone ("detected dubious ownership");
+    `-c safe.directory=…` on `git clone` does not reach the upload-pack a local clone starts (git 2.39), so the pack
+    is started with it, naming the git folder it serves, for this one read (`--no-local -u …`): upload-pack runs no
+    hook and
+    honours no command from the repository's config. Never the global `safe.directory` git's own message
+    suggests, which would trust that repository for every later git command (27th hostile pass (part B) P7)."""
+    import shlex  # deferred: only a refusal needs it
+
+    if not others_own_it:
+        return f"git clone {shlex.quote(folder)} {shlex.quote(copy)}"
+    try:
+        dirs = git_dirs(folder)
+    except OSError:
+        dirs = None
+    gitdir = dirs.common if dirs is not None else Path(folder)
+    pack = f"git -c safe.directory={shlex.quote(str(gitdir))} upload-pack"
+    return f"git clone --no-local -u {shlex.quote(pack)} {shlex.quote(folder)} {shlex.quote(copy)}"
 
 
 def check_identity(identity: SourceIdentity, *, name: str, version: str, revision: str,

@@ -75,8 +75,15 @@ def run_capture(argv: list[str], *, timeout: float, **kwargs):
     # The lock is never held across the fork: the child would inherit it held, and a stop signal that
     # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
     kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
-                            preexec_fn=die_with_parent(), **kwargs)
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                                preexec_fn=die_with_parent(), **kwargs)
+    except UnicodeEncodeError as error:
+        # A name this process cannot turn back into bytes — a path another child printed lossily (U+FFFD for each
+        # byte it could not show) under a locale that is not UTF-8 — is no file a child can be given: said as the
+        # OSError every caller already answers ("does not run"), never a traceback (uv's `python find` of a Python
+        # in such a folder, LC_ALL=C PYTHONUTF8=0).
+        raise OSError(f"{error.object!a} cannot be named in this locale's encoding") from None
     with _registry_lock():
         _running.add(proc)
         stopping = _stopping

@@ -49,3 +49,24 @@ def test_a_child_that_prints_a_byte_that_is_not_utf8_is_read_with_a_replacement(
     proc = children.run_capture([sys.executable, "-c", script], timeout=60)
     assert proc.returncode == 0 and proc.stdout == "/tmp/x/bun\ufffd\n" and proc.stderr == "\ufffd\n"
     assert isinstance(proc, subprocess.CompletedProcess)
+
+
+def test_a_name_a_child_printed_lossily_is_refused_as_an_oserror_under_a_c_locale(tmp_path):
+    """uv prints a path with a byte that is not UTF-8 lossily (U+FFFD); under LC_ALL=C PYTHONUTF8=0 that name cannot
+    be encoded back to bytes, and starting a child with it raised UnicodeEncodeError through every caller (a
+    traceback from the Python search). run_capture turns it into the OSError its callers answer; the probe of such a
+    Python is "does not run" (None). A real child process under the real C locale."""
+    script = (
+        "from wizard import children\n"
+        "from wizard.recipes.pythons import probe_python\n"
+        "try:\n"
+        "    children.run_capture(['/tmp/\\ufffd/python', '-V'], timeout=10)\n"
+        "except OSError as error:\n"
+        "    print('OSError', error)\n"
+        "print('probe', probe_python('/tmp/\\ufffd/python3', 'uv'))\n")
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONPATH": str(PACKAGE.parent)}
+    done = subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, errors="replace",
+                          env=env, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "OSError '/tmp/\\ufffd/python' cannot be named in this locale's encoding" in done.stdout, done.stdout
+    assert "probe None" in done.stdout and "Traceback" not in done.stderr

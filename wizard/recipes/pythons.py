@@ -208,7 +208,7 @@ def uv_find_python(spec: str) -> PythonChoice | None:
     except (OSError, subprocess.SubprocessError):
         return None
     path = proc.stdout.strip().splitlines()[-1] if proc.returncode == 0 and proc.stdout.strip() else ""
-    if not path:
+    if not path or "\ufffd" in path:  # uv printed a byte it could not show: no real file's name
         return None
     return probe_python(path, "uv")
 

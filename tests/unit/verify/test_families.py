@@ -29,6 +29,17 @@ FAMILIES = {
         "AttributeError: module 'jax.stages' has no attribute 'OutInfo'",
         "AttributeError: 'Config' object has no attribute 'define_bool_state'",
         "AttributeError: module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'",
+        # batch 87 (neuralgcm_140): jaxlib's pytree.cc FlattenUpTo no longer takes None as a prefix of a value; its
+        # whole message, with the value it met, and its middle sentence alone
+        "ValueError: Expected None, got 0.0.\n\nIn previous releases of JAX, flatten-up-to used to consider None to "
+        "be a tree-prefix of non-None values. To obtain the previous behavior, you can usually write:\n  "
+        "jax.tree.map(lambda x, y: None if x is None else f(x, y), a, b, is_leaf=lambda x: x is None)",
+        "ValueError: Expected None, got <PjitFunction of <function log_softmax at 0x000002675EE5A840>>.\n\nIn previous "
+        "releases of JAX, flatten-up-to used to consider None to be a tree-prefix of non-None values. To obtain the "
+        "previous behavior, you can usually write:\n  jax.tree.map(lambda x, y: None if x is None else f(x, y), a, b, "
+        "is_leaf=lambda x: x is None)",
+        "In previous releases of JAX, flatten-up-to used to consider None to be a tree-prefix of non-None values. To "
+        "obtain the previous behavior, you can usually write:",
     ],
     "numpy2_incompatible": [
         # built for NumPy 1 (96-byte dtype), run under NumPy 2 (88): the real threads' fix is numpy<2
@@ -3380,3 +3391,50 @@ def test_batch_84_nccl_tests_failure_lines(line, expected):
     for cut in ("gpu-1-1: Test CUDA failure common.cu:1304 'CUDA-capable",
                 " .. node1 pid 198671: Test failure common.cu:925"):
         assert not diagnose_text(cut + "\n") and unrecognised(cut + "\n") is not None
+
+
+# Batch 87: JAX's flatten-up-to hint (jaxlib pytree.cc) names the cause even when the paste keeps only its suggested
+# jax.tree.map line, in a quoted reply or a notebook cell; the message's first line alone ("Expected None, got X.")
+# is any pytree structure mismatch (the caller's own trees), so it is a failing line but no cause
+@pytest.mark.parametrize("prefix", ["  ", "> ", "    ", ""])
+def test_batch_87_the_flatten_up_to_hint_alone_is_a_newer_jax(prefix):
+    text = (f"{prefix}jax.tree.map(lambda x, y: None if x is None else f(x, y), a, b, is_leaf=lambda x: x is "
+            "None)\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["jax_too_new"]
+
+
+@pytest.mark.parametrize("value", ["0.0", "<PjitFunction of <function log_softmax at 0x7f>>", "Array(1., dtype=float32)"])
+def test_batch_87_expected_none_alone_is_no_cause(value):
+    text = f"ValueError: Expected None, got {value}.\n"
+    assert "jax_too_new" not in [f.id for f in diagnose_text(text)] and unrecognised(text) is not None
+
+
+# Batch 87 (fixed after half B's score): a weather model's files whose download broke off mid-transfer. urllib3's
+# ProtocolError("Connection broken: …") with each cause it wraps (http.client's IncompleteRead, its own
+# InvalidChunkLength, the socket's reset), as urllib3 raises it and as requests re-raises it, beside the weather
+# program that was downloading; the same words from another download (pip's) are not the forecast's files
+@pytest.mark.parametrize("cause", [
+    "IncompleteRead(11082547 bytes read, 1170628640 more expected)",
+    "InvalidChunkLength(got length b'', 0 bytes read)",
+    "ConnectionResetError(104, 'Connection reset by peer')",
+])
+@pytest.mark.parametrize("wrapper", [
+    "requests.exceptions.ChunkedEncodingError: ('Connection broken: {c}', {c})",
+    "urllib3.exceptions.ProtocolError: ('Connection broken: {c}', {c})",
+])
+@pytest.mark.parametrize("context", [
+    "running ai-models --download-assets panguweather breaks during the download with ",
+    "2024-05-25 10:00:01,000 INFO Downloading https://get.ecmwf.int/repository/test-data/ai-models/pangu-weather/"
+    "pangu_weather_24.onnx\n",
+    "  File \"/opt/conda/lib/python3.10/site-packages/earth2studio/models/auto/package.py\", line 120, in resolve\n",
+])
+def test_batch_87_a_weather_models_download_broken_mid_transfer_is_unreachable_assets(cause, wrapper, context):
+    text = context + wrapper.format(c=cause) + "\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["assets_unreachable"]
+
+
+def test_batch_87_a_broken_transfer_elsewhere_is_not_the_forecasts_files():
+    text = ("Collecting jaxlib==0.4.23\n  Downloading jaxlib-0.4.23-cp310-cp310-manylinux2014_x86_64.whl (81.9 MB)\n"
+            "pip._vendor.urllib3.exceptions.ProtocolError: ('Connection broken: IncompleteRead(1 bytes read, 2 more "
+            "expected)', IncompleteRead(1 bytes read, 2 more expected))\n")
+    assert "assets_unreachable" not in [f.id for f in diagnose_text(text)] and unrecognised(text) is not None

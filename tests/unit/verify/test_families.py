@@ -3438,3 +3438,45 @@ def test_batch_87_a_broken_transfer_elsewhere_is_not_the_forecasts_files():
             "pip._vendor.urllib3.exceptions.ProtocolError: ('Connection broken: IncompleteRead(1 bytes read, 2 more "
             "expected)', IncompleteRead(1 bytes read, 2 more expected))\n")
     assert "assets_unreachable" not in [f.id for f in diagnose_text(text)] and unrecognised(text) is not None
+# Batch 88 (no longer held out): ptxas refusing PTX made for an older GPU's arch-specific target on a newer GPU
+# ("Program with .target 'sm_90a' cannot be compiled to future architecture"), alone, after ptxas's "fatal :" with
+# any spacing, and inside XLA's and Triton's ptxas-error wrappers, is the build without this GPU's architecture
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a", "sm_80"])
+@pytest.mark.parametrize("wrap", [
+    "{line}",
+    "ptxas fatal : {line}",
+    "ptxas fatal   : {line}",
+    "ptxas /tmp/tmpkz2cup6g.ptx, line 5; fatal   : {line}",
+    "jaxlib._jax.XlaRuntimeError: INTERNAL: ptxas exited with non-zero error code 65280, output: ptxas fatal   : "
+    "{line}",
+    "triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n`ptxas` stderr:\nptxas fatal   : "
+    "{line}",
+])
+def test_batch_88_ptx_for_an_older_arch_specific_target_is_the_build_without_this_gpu(arch, wrap):
+    line = f"Program with .target '{arch}' cannot be compiled to future architecture"
+    assert [f.id for f in diagnose_text(wrap.format(line=line) + "\n")][:1] == ["gpu_arch_not_in_build"]
+
+
+# Batch 88 (no longer held out): a submodule of JAX itself that Python cannot find is no package to install: the ones
+# JAX removed or added later keep their JAX-version entries, any other (a module JAX's own code imports that the wheel
+# lacks) is the unrecognised result; a top-level package stays python_module_missing
+@pytest.mark.parametrize("module", ["jax._src.lax.pallas_lowerings", "jax._src.pallas.mosaic_gpu.lowering2",
+                                    "jax.experimental.some_new_module"])
+@pytest.mark.parametrize("wrap", ["ModuleNotFoundError: No module named '{m}'",
+                                  "ImportError: No module named '{m}'",
+                                  "E   ModuleNotFoundError: No module named '{m}'",
+                                  "ModuleNotFoundError: No module named '{m}'; 'jax._src' is not a package"])
+def test_batch_88_a_missing_submodule_of_jax_is_no_package_to_install(module, wrap):
+    text = wrap.format(m=module) + "\n"
+    assert "python_module_missing" not in [f.id for f in diagnose_text(text)]
+    assert not diagnose_text(text) and unrecognised(text) is not None
+
+
+@pytest.mark.parametrize(("module", "expected"), [
+    ("jax", "python_module_missing"), ("jraph", "python_module_missing"), ("tree", "python_module_missing"),
+    ("jax.linear_util", "jax_too_new"), ("jax._src.device_array", "jax_too_new"),
+    ("jax.example_libraries", "jax_too_old_for_graphcast"), ("jaxlib.pocketfft", "jaxlib_mismatch"),
+])
+def test_batch_88_other_missing_modules_keep_their_entries(module, expected):
+    text = f"ModuleNotFoundError: No module named '{module}'\n"
+    assert [f.id for f in diagnose_text(text)][:1] == [expected]

@@ -759,11 +759,13 @@ FAMILIES.setdefault("slurm_gpu_binding", []).extend([
                       (2, "srun --gres=gpu:1 python forecast.py"), (3, "SLURM_JOB_ID=4242"),
                       (1, "qsub -l gpu=1 run.sh"), (5, "SGE_GPU=1")]
 ])
+# (batch 86: the notice counts beside a program that then finds no GPU; alone it is every CPU node's --nv run)
 FAMILIES.setdefault("driver_not_loaded", []).extend([
-    "INFO:    Could not find any NVIDIA binaries on this host!",
-    "WARNING: Could not find any NVIDIA libraries on this host!",
+    "INFO:    Could not find any NVIDIA binaries on this host!\nRuntimeError: No CUDA GPUs are available",
+    "WARNING: Could not find any NVIDIA libraries on this host!\nNo GPU automatically detected.",
     "WARNING: Could not find any NVIDIA libraries on this host!\nWARNING: You may need to edit "
-    "/usr/local/etc/singularity/nvliblist.conf",
+    "/usr/local/etc/singularity/nvliblist.conf\nNo GPU automatically detected.",
+    "INFO:    Could not find any nv files on this host!\nRuntimeError: No CUDA GPUs are available",
 ])
 
 
@@ -3380,3 +3382,64 @@ def test_batch_84_nccl_tests_failure_lines(line, expected):
     for cut in ("gpu-1-1: Test CUDA failure common.cu:1304 'CUDA-capable",
                 " .. node1 pid 198671: Test failure common.cu:925"):
         assert not diagnose_text(cut + "\n") and unrecognised(cut + "\n") is not None
+
+
+# Batch 86 (producers' pass): Singularity's and Apptainer's --nv notice that nvliblist.conf's files are not on this
+# host, in each release's wording ("NVIDIA binaries", "NVIDIA libraries", "nv files"; INFO or WARNING): alone it is
+# what every --nv run on a CPU or login node prints, beside a program that then finds no GPU it is the node's driver
+@pytest.mark.parametrize("notice", [
+    "INFO:    Could not find any NVIDIA binaries on this host!",
+    "WARNING: Could not find any NVIDIA libraries on this host!",
+    "INFO:    Could not find any nv files on this host!",
+    "WARNING: Could not find any nv files on this host!",
+])
+@pytest.mark.parametrize("then", [
+    "RuntimeError: No CUDA GPUs are available",
+    "E1126 10:11:12.123456 4242 cuda_driver.cc:268] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable "
+    "device is detected",
+    "No GPU automatically detected. Setting SETTINGS.GPU to 0",
+    "WARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
+    "installed. Falling back to cpu.",
+])
+def test_batch_86_the_nv_notice_before_a_missing_gpu_is_the_nodes_driver(notice, then):
+    assert not diagnose_text(notice + "\nhello world\n")
+    assert unrecognised(notice + "\nhello world\n") is None
+    assert [f.id for f in diagnose_text(f"{notice}\n{then}\n")][:1] == ["driver_not_loaded"]
+
+
+# Batch 86 (producers' pass): Apptainer's/Singularity's fatal level is a failing line; `--nvccli` on a host without
+# libnvidia-container (internal/pkg/util/gpu/nvidia.go's lookup, Go's exec.ErrNotFound) is the toolkit's
+@pytest.mark.parametrize("line", [
+    'FATAL:   container creation failed: exec: "nvidia-container-cli": executable file not found in $PATH',
+    'FATAL:   exec: "nvidia-container-cli": executable file not found in $PATH',
+])
+def test_batch_86_apptainer_nvccli_without_the_cli_is_the_toolkits(line):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["container_toolkit_missing"]
+
+
+@pytest.mark.parametrize("line", [
+    'FATAL:   "python": executable file not found in $PATH',
+    "FATAL:   container creation failed: mount /proj->/proj error: while mounting /proj: mount source /proj doesn't exist",
+    "FATAL:   could not open image /scratch/u/af3.sif: failed to retrieve path for /scratch/u/af3.sif: no such file",
+])
+def test_batch_86_an_apptainer_fatal_line_is_never_clean(line):
+    assert not diagnose_text(line + "\n") and unrecognised(line + "\n") is not None
+
+
+# Batch 86 (producers' pass): libnvidia-container's other refusals (nvc.c, nvc_info.c, nvc_mount.c, nvc_container.c,
+# cli/*.c) name no cause the catalogue has: each gives the unrecognised result, never another cause
+@pytest.mark.parametrize("line", [
+    "nvidia-container-cli: initialization error: driver rpc error: timed out: unknown.",
+    "nvidia-container-cli: initialization error: privilege change failed: operation not permitted: unknown.",
+    "nvidia-container-cli: initialization error: nvml error: insufficient permissions: unknown.",
+    "nvidia-container-cli: device error: 2: unknown device: unknown.",
+    "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/ab/merged/usr/bin/nvidia-smi: "
+    "file exists: unknown.",
+    "nvidia-container-cli: mount error: mount operation failed: /proc/driver/nvidia: permission denied: unknown.",
+    "nvidia-container-cli: container error: cgroup subsystem devices not found: unknown.",
+    "nvidia-container-cli: detection error: open failed: /usr/lib64/libnvidia-ml.so.535.54.03: permission denied",
+    "slurmstepd: error: pyxis: container start failed with error code: 1",
+    "node1:12:12 [0] init.cc:1234 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000",
+])
+def test_batch_86_other_container_cli_refusals_are_unrecognised(line):
+    assert not diagnose_text(line + "\n") and unrecognised(line + "\n") is not None

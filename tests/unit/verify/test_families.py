@@ -3443,3 +3443,42 @@ def test_batch_86_an_apptainer_fatal_line_is_never_clean(line):
 ])
 def test_batch_86_other_container_cli_refusals_are_unrecognised(line):
     assert not diagnose_text(line + "\n") and unrecognised(line + "\n") is not None
+
+
+# Batch 86 (half A): NCCL's topology code refusing a node it cannot place (src/graph/topo.h "Could not find %s with id
+# %lx", src/graph/xml.h "Attribute %s of node %s not found"), with or without NCCL's prefix; search.cc's fall-back
+# notice alone is no failure
+@pytest.mark.parametrize("line", [
+    "graph/topo.h:230 NCCL WARN Could not find NET with id 0",
+    "node-7:1234:1290 [3] graph/topo.h:230 NCCL WARN Could not find NET with id 2",
+    "gpu-01:77:77 [0] graph/topo.h:224 NCCL WARN Could not find GPU with id 1b000",
+    "NCCL WARN Could not find NIC with id 0",
+    "graph/xml.h:77 NCCL WARN Attribute arch of node cpu not found",
+    "h100-2:9:9 [4] graph/xml.h:85 NCCL WARN Attribute vendor of node cpu not found",
+])
+def test_batch_86_nccl_topology_refusals_are_nccl_failures(line):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["nccl_failure"]
+
+
+def test_batch_86_nccl_search_fallback_notice_alone_is_clean():
+    line = "graph/search.cc:1135 NCCL WARN Could not find a path for pattern 1, falling back to simple order\n"
+    assert not diagnose_text(line)
+
+
+# Batch 86 (half A): nvidia-smi's NVML_ERROR_UNKNOWN inside a container started with GPUs (docker/podman/nerdctl run
+# with --gpus, --runtime=nvidia or a CDI device) is the container runtime's setup; on a host it stays unrecognised
+@pytest.mark.parametrize("start", [
+    "$ docker run -it  --gpus=all -e NVIDIA_DRIVER_CAPABILITIES=all ubuntu:22.04",
+    "docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi",
+    "sudo docker run --runtime=nvidia -it ubuntu bash",
+    "podman run --rm --device nvidia.com/gpu=all ubuntu nvidia-smi",
+    "nerdctl run --gpus all -it ubuntu",
+])
+def test_batch_86_nvml_unknown_error_in_a_gpu_container_is_the_runtimes(start):
+    text = f"{start}\nroot@dcaedd872da8:/# nvidia-smi\nFailed to initialize NVML: Unknown Error\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["container_toolkit_missing"]
+
+
+def test_batch_86_nvml_unknown_error_on_a_host_stays_unrecognised():
+    text = "$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n"
+    assert not diagnose_text(text) and unrecognised(text) is not None

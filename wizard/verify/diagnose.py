@@ -1098,6 +1098,9 @@ _EXCEPTION_LINE = re.compile(
     # kmod's refusals (modprobe, insmod: "modprobe: ERROR: could not insert 'nvidia': No such device", "modprobe: FATAL:
     # Module nvidia not found"), upper-case after the program's name (batch 79)
     r"|^[\s`'\"*>]*(?:modprobe|insmod|rmmod|depmod): (?:ERROR|FATAL): .*$"
+    # Apptainer's and Singularity's fatal level (sylog: "FATAL:   container creation failed: …", "FATAL:   While
+    # executing nvidia-container-cli: …"), a bare upper-case level at the line's start (batch 86 producers' pass)
+    r"|^[\s`'\"*>]*FATAL: +\S.*$"
     r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\(\d+\):ERROR:\d+:).*$"
     # glibc's loader giving up on a program or library (elf/rtld.c, dl-lookup.c, dl-reloc.c: "PROG: error while loading
     # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it

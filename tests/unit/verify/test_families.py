@@ -770,11 +770,13 @@ FAMILIES.setdefault("slurm_gpu_binding", []).extend([
                       (2, "srun --gres=gpu:1 python forecast.py"), (3, "SLURM_JOB_ID=4242"),
                       (1, "qsub -l gpu=1 run.sh"), (5, "SGE_GPU=1")]
 ])
+# (batch 86: the notice counts beside a program that then finds no GPU; alone it is every CPU node's --nv run)
 FAMILIES.setdefault("driver_not_loaded", []).extend([
-    "INFO:    Could not find any NVIDIA binaries on this host!",
-    "WARNING: Could not find any NVIDIA libraries on this host!",
+    "INFO:    Could not find any NVIDIA binaries on this host!\nRuntimeError: No CUDA GPUs are available",
+    "WARNING: Could not find any NVIDIA libraries on this host!\nNo GPU automatically detected.",
     "WARNING: Could not find any NVIDIA libraries on this host!\nWARNING: You may need to edit "
-    "/usr/local/etc/singularity/nvliblist.conf",
+    "/usr/local/etc/singularity/nvliblist.conf\nNo GPU automatically detected.",
+    "INFO:    Could not find any nv files on this host!\nRuntimeError: No CUDA GPUs are available",
 ])
 
 
@@ -3480,3 +3482,101 @@ def test_batch_88_a_missing_submodule_of_jax_is_no_package_to_install(module, wr
 def test_batch_88_other_missing_modules_keep_their_entries(module, expected):
     text = f"ModuleNotFoundError: No module named '{module}'\n"
     assert [f.id for f in diagnose_text(text)][:1] == [expected]
+# Batch 86 (producers' pass): Singularity's and Apptainer's --nv notice that nvliblist.conf's files are not on this
+# host, in each release's wording ("NVIDIA binaries", "NVIDIA libraries", "nv files"; INFO or WARNING): alone it is
+# what every --nv run on a CPU or login node prints, beside a program that then finds no GPU it is the node's driver
+@pytest.mark.parametrize("notice", [
+    "INFO:    Could not find any NVIDIA binaries on this host!",
+    "WARNING: Could not find any NVIDIA libraries on this host!",
+    "INFO:    Could not find any nv files on this host!",
+    "WARNING: Could not find any nv files on this host!",
+])
+@pytest.mark.parametrize("then", [
+    "RuntimeError: No CUDA GPUs are available",
+    "E1126 10:11:12.123456 4242 cuda_driver.cc:268] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable "
+    "device is detected",
+    "No GPU automatically detected. Setting SETTINGS.GPU to 0",
+    "WARNING:jax._src.xla_bridge:An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
+    "installed. Falling back to cpu.",
+])
+def test_batch_86_the_nv_notice_before_a_missing_gpu_is_the_nodes_driver(notice, then):
+    assert not diagnose_text(notice + "\nhello world\n")
+    assert unrecognised(notice + "\nhello world\n") is None
+    assert [f.id for f in diagnose_text(f"{notice}\n{then}\n")][:1] == ["driver_not_loaded"]
+
+
+# Batch 86 (producers' pass): Apptainer's/Singularity's fatal level is a failing line; `--nvccli` on a host without
+# libnvidia-container (internal/pkg/util/gpu/nvidia.go's lookup, Go's exec.ErrNotFound) is the toolkit's
+@pytest.mark.parametrize("line", [
+    'FATAL:   container creation failed: exec: "nvidia-container-cli": executable file not found in $PATH',
+    'FATAL:   exec: "nvidia-container-cli": executable file not found in $PATH',
+])
+def test_batch_86_apptainer_nvccli_without_the_cli_is_the_toolkits(line):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["container_toolkit_missing"]
+
+
+@pytest.mark.parametrize("line", [
+    'FATAL:   "python": executable file not found in $PATH',
+    "FATAL:   container creation failed: mount /proj->/proj error: while mounting /proj: mount source /proj doesn't exist",
+    "FATAL:   could not open image /scratch/u/af3.sif: failed to retrieve path for /scratch/u/af3.sif: no such file",
+])
+def test_batch_86_an_apptainer_fatal_line_is_never_clean(line):
+    assert not diagnose_text(line + "\n") and unrecognised(line + "\n") is not None
+
+
+# Batch 86 (producers' pass): libnvidia-container's other refusals (nvc.c, nvc_info.c, nvc_mount.c, nvc_container.c,
+# cli/*.c) name no cause the catalogue has: each gives the unrecognised result, never another cause
+@pytest.mark.parametrize("line", [
+    "nvidia-container-cli: initialization error: driver rpc error: timed out: unknown.",
+    "nvidia-container-cli: initialization error: privilege change failed: operation not permitted: unknown.",
+    "nvidia-container-cli: initialization error: nvml error: insufficient permissions: unknown.",
+    "nvidia-container-cli: device error: 2: unknown device: unknown.",
+    "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/ab/merged/usr/bin/nvidia-smi: "
+    "file exists: unknown.",
+    "nvidia-container-cli: mount error: mount operation failed: /proc/driver/nvidia: permission denied: unknown.",
+    "nvidia-container-cli: container error: cgroup subsystem devices not found: unknown.",
+    "nvidia-container-cli: detection error: open failed: /usr/lib64/libnvidia-ml.so.535.54.03: permission denied",
+    "slurmstepd: error: pyxis: container start failed with error code: 1",
+    "node1:12:12 [0] init.cc:1234 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000",
+])
+def test_batch_86_other_container_cli_refusals_are_unrecognised(line):
+    assert not diagnose_text(line + "\n") and unrecognised(line + "\n") is not None
+
+
+# Batch 86 (half A): NCCL's topology code refusing a node it cannot place (src/graph/topo.h "Could not find %s with id
+# %lx", src/graph/xml.h "Attribute %s of node %s not found"), with or without NCCL's prefix; search.cc's fall-back
+# notice alone is no failure
+@pytest.mark.parametrize("line", [
+    "graph/topo.h:230 NCCL WARN Could not find NET with id 0",
+    "node-7:1234:1290 [3] graph/topo.h:230 NCCL WARN Could not find NET with id 2",
+    "gpu-01:77:77 [0] graph/topo.h:224 NCCL WARN Could not find GPU with id 1b000",
+    "NCCL WARN Could not find NIC with id 0",
+    "graph/xml.h:77 NCCL WARN Attribute arch of node cpu not found",
+    "h100-2:9:9 [4] graph/xml.h:85 NCCL WARN Attribute vendor of node cpu not found",
+])
+def test_batch_86_nccl_topology_refusals_are_nccl_failures(line):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["nccl_failure"]
+
+
+def test_batch_86_nccl_search_fallback_notice_alone_is_clean():
+    line = "graph/search.cc:1135 NCCL WARN Could not find a path for pattern 1, falling back to simple order\n"
+    assert not diagnose_text(line)
+
+
+# Batch 86 (half A): nvidia-smi's NVML_ERROR_UNKNOWN inside a container started with GPUs (docker/podman/nerdctl run
+# with --gpus, --runtime=nvidia or a CDI device) is the container runtime's setup; on a host it stays unrecognised
+@pytest.mark.parametrize("start", [
+    "$ docker run -it  --gpus=all -e NVIDIA_DRIVER_CAPABILITIES=all ubuntu:22.04",
+    "docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi",
+    "sudo docker run --runtime=nvidia -it ubuntu bash",
+    "podman run --rm --device nvidia.com/gpu=all ubuntu nvidia-smi",
+    "nerdctl run --gpus all -it ubuntu",
+])
+def test_batch_86_nvml_unknown_error_in_a_gpu_container_is_the_runtimes(start):
+    text = f"{start}\nroot@dcaedd872da8:/# nvidia-smi\nFailed to initialize NVML: Unknown Error\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["container_toolkit_missing"]
+
+
+def test_batch_86_nvml_unknown_error_on_a_host_stays_unrecognised():
+    text = "$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n"
+    assert not diagnose_text(text) and unrecognised(text) is not None

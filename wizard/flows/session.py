@@ -28,6 +28,7 @@ from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
 from wizard.flows.history import last_local_graphcast
+from wizard.history.store import load_history, other_state_refusal
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
 from wizard.recipes.alternatives import with_python_reach
@@ -123,6 +124,10 @@ def plan_for(options: InstallOptions) -> Plan:
                         offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
                         bundle=options.bundle, alternative=options.alternative, python=options.python,
                         allow_extra_packages=options.allow_extra_packages)
+    if plan.mode == "in-place":  # another state's environment is refused before the plan is shown (P6)
+        refusal = other_state_refusal(load_history(), plan.env_dir)
+        if refusal:
+            raise UserError(refusal)
     plan = _with_remembered_source(plan)
     if options.with_notebook:
         note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "

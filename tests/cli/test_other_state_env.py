@@ -43,6 +43,10 @@ def test_another_states_current_env_is_refused_and_left_as_it_was(tiny, tmp_path
     # The state's own environment stays open to an in-place install from that state.
     own = run_cli("plan", "tiny-b", *[a for a in tiny.args("--env", str(env)) if a != "--no-verify"])
     assert own.returncode == 0, own.stderr
+    # Even with its history gone: an environment in the state's own envs/ is that state's.
+    (isolated_state / "history.json").rename(tmp_path / "history.json")
+    own = run_cli("plan", "tiny-b", *[a for a in tiny.args("--env", str(env)) if a != "--no-verify"])
+    assert own.returncode == 0, own.stderr
 
 
 def test_the_refusal_is_asked_again_under_the_lock(tiny, tmp_path, isolated_state, monkeypatch):

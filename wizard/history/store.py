@@ -716,8 +716,10 @@ def other_state_refusal(history: History, env: str | os.PathLike[str]) -> str | 
     marker = envs.read_marker(env)
     if marker is None or not marker.entry_id or any(e.id == marker.entry_id for e in history.entries):
         return None
-    entry_id = marker.entry_id if _ID.fullmatch(marker.entry_id) else _shown(marker.entry_id)
     ours = os.path.realpath(history.path.parent)
+    if os.path.dirname(os.path.realpath(env)) == os.path.join(ours, "envs"):
+        return None  # in this state's own envs/ (its history lost or reset): this state's, whatever the marker says
+    entry_id = marker.entry_id if _ID.fullmatch(marker.entry_id) else _shown(marker.entry_id)
     for folder in dict.fromkeys((os.path.dirname(os.path.abspath(env)), os.path.dirname(os.path.realpath(env)))):
         state = os.path.dirname(folder)
         if os.path.basename(folder) != "envs" or os.path.realpath(state) == ours:

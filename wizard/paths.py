@@ -1012,6 +1012,8 @@ def program_command() -> str:
     if zip_archive() is not None:  # this zipapp, not a gc-wizard the interpreter may have installed too
         return " ".join(shlex.quote(part) for part in program_argv())
     own = Path(sys.prefix) / "bin" / "gc-wizard"
+    if own.exists() and script_interpreter_problem(own) is not None:  # a moved or copied venv (P7)
+        return " ".join(shlex.quote(part) for part in program_argv())
     found = shutil.which("gc-wizard")
     if found:
         found_path = Path(found)
@@ -1022,6 +1024,57 @@ def program_command() -> str:
     if own.exists():
         return shlex.quote(str(own.absolute()))
     return " ".join(shlex.quote(part) for part in program_argv())
+
+
+#: pip's launcher for an interpreter path too long (or too odd) for a `#!` line: `#!/bin/sh` then this line.
+_SH_EXEC = b"'''exec' \""
+
+
+def script_interpreter_problem(script: Path) -> str | None:
+    """Why console script `script` would not start this interpreter (one clause), or None when it does or cannot be
+    told (`#!/usr/bin/env python3`, uv's relocatable `/bin/sh` launcher).
+
+    Why: with gc-wizard's venv moved or copied, `python -m wizard` printed "Next:" lines naming `NEWVENV/bin/gc-wizard`,
+    whose `#!` still named the old venv's Python: the printed `eval "$(… activate)"` failed with "cannot execute:
+    required file not found", and from a copy it silently ran the other venv's Python (28th hostile pass (part B)
+    P7). The `#!` line (or pip's `exec` line after `#!/bin/sh`, for a long path) names an interpreter; it is this one
+    when it sits in this interpreter's own bin folder (a venv's `python3.11` and `python` both do; resolving the file
+    itself would take a copied venv's Python for the base Python both link to)."""
+    import sys
+
+    try:
+        with open(script, "rb") as handle:
+            head = handle.read(4096).split(b"\n")
+    except OSError:
+        return None
+    first = head[0].decode("utf-8", "replace")
+    if not first.startswith("#!"):
+        return None
+    named = first[2:].strip().split(" ")[0]
+    if named == "/bin/sh" and len(head) > 1 and head[1].startswith(_SH_EXEC):
+        named = head[1][len(_SH_EXEC):].split(b'"', 1)[0].decode("utf-8", "replace")
+    if not named.startswith("/") or os.path.basename(named) in ("env", "sh", "bash"):
+        return None
+    if not os.path.exists(named):
+        return f"its #! line names {named}, which is not there"
+    if os.path.realpath(os.path.dirname(named)) != os.path.realpath(os.path.dirname(sys.executable)):
+        return f"its #! line names {named}, another Python than this one"
+    return None
+
+
+def program_note() -> str | None:
+    """The one sentence the "Next:" lines add when they name gc-wizard as `PYTHON -m wizard` because its own console
+    script would not start this interpreter (`script_interpreter_problem`); None otherwise."""
+    import sys
+
+    own = Path(sys.prefix) / "bin" / "gc-wizard"
+    if zip_archive() is not None or not own.exists():
+        return None
+    problem = script_interpreter_problem(own)
+    if problem is None:
+        return None
+    return (f"{own} cannot run this gc-wizard ({problem}; its venv was moved or copied), so these lines run "
+            f"{sys.executable} -m wizard; reinstalling gc-wizard into that venv fixes its scripts.")
 
 
 def program_argv() -> list[str]:

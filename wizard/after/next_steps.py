@@ -181,9 +181,11 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
     home = activate_lines()[:-1]
     steps = [(line, "the state folder the commands below use") for line in home] + steps
     width = max(len(command) for command, _ in steps)
-    lines = []
+    # Said once, above the commands, when they name gc-wizard as `PYTHON -m wizard` (28th hostile pass (part B) P7).
+    note = paths.program_note()
+    lines = wrap(f"# {note}", COLUMNS, "Next: ", "      # ") if note else []
     for i, (command, why) in enumerate(steps):
-        head = "Next:" if i == 0 else "     "
+        head = "Next:" if i == 0 and not lines else "     "
         if unreachable and " forecast --assets DIR/assets" in command:
             notes = unreachable_lines(unreachable, recipe)
             lines += [row for note in notes for row in

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,12 +29,14 @@ from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
 from wizard.flows.history import last_local_graphcast
+from wizard.history.store import load_history, other_state_refusal
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
 from wizard.recipes.alternatives import with_python_reach
-from wizard.recipes.loader import get_recipe, load_recipes
+from wizard.recipes.loader import UnknownRecipe, get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
+from wizard.source_trust import refuse_swappable_source
 from wizard.verify.causes import Context
 from wizard.verify.diagnose import Finding, Scanner, scan_stream, uses_facts
 
@@ -96,7 +99,16 @@ def _bundle_recipe_folder(options: InstallOptions) -> str | None:
     from wizard.install.bundle import RECIPES  # deferred: only a refused recipe with --bundle needs it
 
     folder = Path(options.bundle).expanduser().absolute() / RECIPES
-    return str(folder) if (folder / f"{options.recipe_id}.yaml").is_file() else None
+    if not (folder / f"{options.recipe_id}.yaml").is_file():
+        return None
+    # Never advise an option with the value already given: the recipe is unknown in that folder, so the advice
+    # would loop (28th hostile pass (part B) P3: "add --recipes-dir B/recipes", given, again and again).
+    if any(os.path.realpath(Path(given).expanduser()) == os.path.realpath(folder) for given in options.recipes_dirs):
+        return None
+    # Held to the rule a --recipes-dir is held to, whose refusal comes through: advising the folder a link in it
+    # leads out of into another user's folder would only meet that refusal next (P3).
+    refuse_swappable_source(f"the recipe folder {folder} of --bundle {options.bundle}", folder, "its recipes")
+    return str(folder)
 
 
 def plan_for(options: InstallOptions) -> Plan:
@@ -107,7 +119,7 @@ def plan_for(options: InstallOptions) -> Plan:
     try:
         recipe = get_recipe(options.recipe_id, list(options.recipes_dirs),
                             recommended=None if options.slurm is not None else lambda: _recommended_here(options))
-    except UserError:
+    except UnknownRecipe:
         carried = _bundle_recipe_folder(options)
         if carried is None:
             raise
@@ -123,6 +135,10 @@ def plan_for(options: InstallOptions) -> Plan:
                         offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
                         bundle=options.bundle, alternative=options.alternative, python=options.python,
                         allow_extra_packages=options.allow_extra_packages)
+    if plan.mode == "in-place":  # another state's environment is refused before the plan is shown (P6)
+        refusal = other_state_refusal(load_history(), plan.env_dir)
+        if refusal:
+            raise UserError(refusal)
     plan = _with_remembered_source(plan)
     if options.with_notebook:
         note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "

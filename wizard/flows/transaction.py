@@ -50,7 +50,7 @@ from wizard.errors import (
 )
 from wizard.flows.results import InstallResult, kept_unchecked, what_was_undone
 from wizard.full_disk import no_room_advice
-from wizard.history.store import Entry, History, load_history, now
+from wizard.history.store import Entry, History, load_history, now, other_state_refusal
 from wizard.install import envs
 from wizard.install.bundle import bundle_assets_extra
 from wizard.install.lockfile import lock_format
@@ -245,6 +245,10 @@ class _Transaction:
         self.history = load_history(locked=True)
         for warning in self.history.warnings:
             self.events.message(warning)
+        if self.plan.mode == "in-place":  # asked again under the lock: the app's plan may be minutes old (P6)
+            refusal = other_state_refusal(self.history, self.env)
+            if refusal:
+                raise UserError(refusal)
         self.claim()
         entry = Entry(id=self.history.new_entry_id(str(self.env) if self.plan.mode == "new" else None), kind="install", recipe=self.recipe.id, env=str(self.env),
                       installer=self.plan.installer,

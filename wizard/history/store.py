@@ -703,6 +703,53 @@ def _remove_half_rebuilt(entry: Entry) -> str | None:
     return None if env.exists() else str(env)
 
 
+def other_state_refusal(history: History, env: str | os.PathLike[str]) -> str | None:
+    """Why an install may not change environment `env` in place for `history`'s state (one sentence), or None.
+
+    Why: an install with state B and `--env` naming state A's current environment changed it in place — its
+    marker then named B's entry and recipe while A's history still called it the old one, A's `activate` exported
+    B's variables, and A's `remove` later deleted the folder B's history records (28th hostile pass (part B) P6).
+    `remove` already refused B's env in A ("not a managed environment"); the install did not ask. The env's
+    marker (`envs.read_marker`) names the entry that made it; one this history does not hold is another state's.
+    That state is named when the env sits in its `envs/` (read there, never written: no lock, no repair), and
+    whether the env is current there."""
+    marker = envs.read_marker(env)
+    if marker is None or not marker.entry_id or any(e.id == marker.entry_id for e in history.entries):
+        return None
+    ours = os.path.realpath(history.path.parent)
+    if os.path.dirname(os.path.realpath(env)) == os.path.join(ours, "envs"):
+        return None  # in this state's own envs/ (its history lost or reset): this state's, whatever the marker says
+    entry_id = marker.entry_id if _ID.fullmatch(marker.entry_id) else _shown(marker.entry_id)
+    for folder in dict.fromkeys((os.path.dirname(os.path.abspath(env)), os.path.dirname(os.path.realpath(env)))):
+        state = os.path.dirname(folder)
+        if os.path.basename(folder) != "envs" or os.path.realpath(state) == ours:
+            continue
+        current = _entry_current(Path(state) / "history.json", marker.entry_id)
+        if current is None:
+            continue
+        how = "the current environment" if current else "an environment (not the current one)"
+        return (f"--env {env} is {how} of another gc-wizard state, {state} (its marker names that state's entry "
+                f"{entry_id}), so installing into it from this state ({history.path.parent}) would change it behind "
+                f"that state's history; give a new folder, or run with GC_WIZARD_HOME={state}; nothing changed.")
+    return (f"--env {env} was made by another gc-wizard state: its marker ({Path(env) / envs.MARKER}) names entry "
+            f"{entry_id}, which this state's history ({history.path}) does not hold; give a new folder, or run with "
+            "that state's GC_WIZARD_HOME; nothing changed.")
+
+
+def _entry_current(path: Path, entry_id: str) -> bool | None:
+    """Whether entry `entry_id` of the history at `path` (another state's) is current; None when that history cannot
+    be read or holds no such entry. Read only: nothing is moved aside or repaired there, as `_read` would."""
+    try:
+        data = bounded.loads_json(bounded.read_text(path, bounded.HISTORY_BYTES))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    entries = data.get("entries") if isinstance(data, dict) else data
+    for raw in entries if isinstance(entries, list) else ():
+        if isinstance(raw, dict) and raw.get("id") == entry_id:
+            return raw.get("current") is True
+    return None
+
+
 def load_history(path: Path | None = None, *, locked: bool = False) -> History:
     """Read history.json: set a corrupt file aside (with a warning) and mark interrupted runs.
 

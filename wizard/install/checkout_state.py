@@ -33,7 +33,7 @@ from pathlib import Path
 from wizard import bounded, paths
 from wizard.git_dirs import git_dirs
 from wizard.install.git_objects import GitReadError, commit_files, no_commit_words
-from wizard.install.tree_digest import left_out
+from wizard.install.tree_digest import importable, left_out
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
 MAX_ENTRIES = 20_000
@@ -42,7 +42,9 @@ MAX_BYTES = 256 * 1024 * 1024
 #: (`build/`, `dist/`, `*.egg-info`, `__pycache__`: `tree_digest.LEFT_OUT`) is named apart, as `leftovers`: the
 #: install and the bundle build from a copy without them (`source_copy.folder_copy`), since a build in the folder
 #: itself packs what `build/lib` holds (pip and uv both do: the fourth fault pass put a payload there).
-_BUILD_LEFTOVERS = ("__pycache__", ".egg-info", ".eggs", ".pytest_cache", ".ipynb_checkpoints")
+#: `.eggs/` is not one: setuptools puts what it holds on the build's `sys.path`, so it counts as new
+#: (`tree_digest.IMPORTABLE`; 28th hostile pass (part B) P10).
+_BUILD_LEFTOVERS = ("__pycache__", ".egg-info", ".pytest_cache", ".ipynb_checkpoints")
 #: The files of each GraphCast release the recipes pin (`git ls-tree -r`), to compare a checkout with.
 RELEASES_PATH = Path(__file__).resolve().parents[1] / "data" / "graphcast_releases.json"
 _SHOWN = 3
@@ -70,6 +72,9 @@ class TreeState:
     leftovers: tuple[str, ...] = ()
     """What an earlier build left in a checkout ("build/", "graphcast.egg-info/"): not a change, since the install
     builds from a copy without them (walk 25 #6: a v0.2 copy's stale `build/lib` of v0.1.1 read as "9 new")."""
+    withheld: tuple[str, ...] = ()
+    """Of `untracked`, what a build could import but its copy leaves out (`wheel.pyc`, `.eggs/x.egg`): counted as
+    new all the same, and named as left out of the build (28th hostile pass (part B) P10)."""
 
     @property
     def changed(self) -> bool:
@@ -117,7 +122,7 @@ class TreeState:
                 "deleted": list(self.deleted), "untracked": list(self.untracked), "reason": self.reason,
                 "compared_with": self.compared_with, "against_commit": self.against_commit,
                 "outside_links": list(self.outside), "unusable_members": list(self.unusable),
-                "build_leftovers": list(self.leftovers)}
+                "build_leftovers": list(self.leftovers), "left_out_of_build": list(self.withheld)}
 
 
 def unusable_words(members: tuple[str, ...] | list[str]) -> str:
@@ -169,7 +174,7 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
         return TreeState(False, reason="it is larger than any GraphCast checkout")
     modified, deleted = compared
     tracked = {path for path, _, _ in entries}
-    found, outside, leftovers = _walk_checkout(root, tracked)
+    found, outside, leftovers, withheld = _walk_checkout(root, tracked)
     untracked = set(found)
     staged = _staged(dirs.common, commit, entries) if not sha256 else None
     if staged is not None:  # the index against the commit: what `git add` put there
@@ -185,7 +190,7 @@ def read_tree_state(checkout: str | os.PathLike[str], commit: str | None = None,
         return TreeState(False, commit=commit, reason=f"{why}, so there is nothing to compare its files with")
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
                      untracked=tuple(sorted(untracked)), against_commit=staged is not None, outside=outside,
-                     leftovers=leftovers)
+                     leftovers=leftovers, withheld=withheld)
 
 
 def _staged(objects_at: Path, commit: str | None, entries: list[tuple[str, bytes, int]]
@@ -265,8 +270,9 @@ def _walk_entries(data: bytes, count: int, hash_len: int) -> tuple[list[tuple[st
     return out, offset
 
 
-def _walk_checkout(root: Path, tracked: set[str]) -> tuple[list[str], tuple[str, ...], tuple[str, ...]]:
-    """(untracked, outside, leftovers) in one walk of the checkout: the files its index does not hold, and every link whose
+def _walk_checkout(root: Path, tracked: set[str]
+                   ) -> tuple[list[str], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(untracked, outside, leftovers, withheld) in one walk of the checkout: the files its index does not hold, and every link whose
     target lies outside it. One walk, as a checkout of 10 000 files is read once (both lists used to walk it).
 
     Untracked: build leftovers and `.git` are left out (a worktree's or submodule's `.git` is a file naming its
@@ -283,21 +289,28 @@ def _walk_checkout(root: Path, tracked: set[str]) -> tuple[list[str], tuple[str,
     checkout's own content and is not listed.
 
     Leftovers: each folder or file a build's copy leaves out (`tree_digest.left_out`: `build/`, `*.egg-info/`,
-    `__pycache__/`), named once and not entered (walk 25 #6)."""
+    `__pycache__/`), named once and not entered (walk 25 #6) — but not what a build could import
+    (`tree_digest.importable`: a compiled `*.pyc`, `.eggs/`): no ignore list hides that. A sourceless `wheel.pyc` at
+    the top was dropped here, the checkout was "identical to GraphCast v0.1.1, file for file", and setuptools'
+    build imported it as root (28th hostile pass (part B) P10). It is untracked like any file, and also in
+    `withheld`, as the copy a build reads leaves it out."""
     top = os.path.realpath(root).rstrip(os.sep)
     untracked: list[str] = []
     outside: list[str] = []
     leftovers: list[str] = []
+    withheld: list[str] = []
     seen = 0
     for folder, dirs, files in os.walk(root):
         rel = os.path.relpath(folder, root)
         links = {d for d in dirs if os.path.islink(os.path.join(folder, d))}
         links.update(f for f in files if os.path.islink(os.path.join(folder, f)))
         for name in (*sorted(d for d in dirs if d not in links), *sorted(f for f in files if f not in links)):
-            if name != ".git" and left_out(name) and (name if rel == "." else f"{rel}/{name}") not in tracked:
+            if (name != ".git" and left_out(name) and not importable(name)
+                    and (name if rel == "." else f"{rel}/{name}") not in tracked):
                 leftovers.append((name if rel == "." else f"{rel}/{name}") + ("/" if name in dirs else ""))
-        files = [f for f in files if f in links or not left_out(f)]
-        dirs[:] = [d for d in dirs if d not in links and d != ".git" and not _leftover_folder(d) and not left_out(d)]
+        files = [f for f in files if f in links or not left_out(f) or importable(f)]
+        dirs[:] = [d for d in dirs if d not in links and d != ".git" and not _leftover_folder(d)
+                   and (not left_out(d) or importable(d))]
         for name in sorted(links):
             full = os.path.join(folder, name)
             target = os.path.realpath(full)
@@ -308,11 +321,12 @@ def _walk_checkout(root: Path, tracked: set[str]) -> tuple[list[str], tuple[str,
             path = name if rel == "." else f"{rel}/{name}"
             if path in tracked or name == ".git":
                 continue
-            if name in links or not name.endswith((".pyc", ".pyo")):
-                untracked.append(path)
+            untracked.append(path)
+            if any(left_out(part) for part in path.split("/")):
+                withheld.append(path)
         if len(untracked) > MAX_ENTRIES or seen > MAX_ENTRIES:
             break
-    return untracked, tuple(sorted(outside)), tuple(sorted(leftovers))
+    return untracked, tuple(sorted(outside)), tuple(sorted(leftovers)), tuple(sorted(withheld))
 
 
 def _leftover_folder(name: str) -> bool:
@@ -326,10 +340,10 @@ def _against_release(root: Path, commit: str | None, tag: str, files: dict[str, 
     if compared is None:
         return TreeState(False, reason="it is larger than any GraphCast checkout")
     modified, deleted = compared
-    found, outside, leftovers = _walk_checkout(root, set(files))
+    found, outside, leftovers, withheld = _walk_checkout(root, set(files))
     return TreeState(True, commit=commit, modified=tuple(sorted(modified)), deleted=tuple(sorted(deleted)),
                      untracked=tuple(sorted(found)), compared_with=f"GraphCast {tag}", outside=outside,
-                     leftovers=leftovers)
+                     leftovers=leftovers, withheld=withheld)
 
 
 def _compare(root: Path, expected) -> tuple[list[str], list[str]] | None:

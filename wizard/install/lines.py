@@ -137,6 +137,10 @@ _CHAIN = ("During handling of the above exception, another exception occurred:",
 #: A frame in a Python installation (the installer's own code, the standard library, a build backend) or in no file:
 #: not where the user can look. Any other frame's file is one the child choked on (a package's `setup.py`).
 _LIBRARY_FRAME = re.compile(r"^<|/(?:site|dist)-packages/|/lib(?:64)?/python\d")
+#: A frame of a build backend run for a source package (uv's `builds-v0` environment, setuptools' `build_meta`, the
+#: `pyproject_hooks` runner pip uses): the error is the build's — the source's setup.py and whatever it imported,
+#: files of the source among them — not the installer's own.
+_BUILD_FRAME = re.compile(r"/builds-v\d+/|/setuptools/build_meta\.py$|/pyproject_hooks/|/_in_process\.py$|/pep517/")
 
 
 class TracebackFolder:
@@ -146,13 +150,18 @@ class TracebackFolder:
     Why: when pip crashed (a `--find-links` file whose name is not UTF-8) the wizard quoted its traceback, twelve lines
     of `File "/…/urllib/request.py", line 1688, in pathname2url`, on stderr, in `--json`'s "error" and in history
     (27th hostile pass (part A) P5): the wizard's own crashes never show one, and a child's is no more use to the user.
-    Fed line by line (a traceback spans lines); the log keeps every line as the child wrote it."""
+    Fed line by line (a traceback spans lines); the log keeps every line as the child wrote it.
+
+    A traceback with a build backend's frame is the build's, and is said so: a sourceless `wheel.pyc` in a GraphCast
+    checkout, imported by setuptools' build, read "uv stopped on a Python error of its own: ModuleNotFoundError …",
+    blaming uv for the checkout's file (28th hostile pass (part B) P10)."""
 
     def __init__(self, who: str = "the installer", kept: str | None = "the log") -> None:
         self.who, self.kept = who, kept
         self._indent: int | None = None  # the header's indentation while inside a traceback
         self._file: str | None = None
         self._after = False  # just after a folded traceback: the blank lines and chain sentence that follow go too
+        self._build = False  # a build backend's frame was seen in this traceback
 
     def __call__(self, line: str) -> str | None:
         """The line to pass on, or None for one that is part of a traceback."""
@@ -163,10 +172,11 @@ class TracebackFolder:
                     return None
                 self._after = False
                 return line
-            self._indent, self._file = len(start.group("indent")), None
+            self._indent, self._file, self._build = len(start.group("indent")), None, False
             return None
         frame = _FRAME.match(line)
         if frame is not None:
+            self._build = self._build or bool(_BUILD_FRAME.search(frame.group("file")))
             if not _LIBRARY_FRAME.search(frame.group("file")):
                 self._file = f"{frame.group('file')}, line {frame.group('line')}"
             return None
@@ -176,8 +186,10 @@ class TracebackFolder:
         self._indent, self._after = None, True
         notes = [f"in {self._file}"] if self._file else []
         notes += [f"its traceback is in {self.kept}"] if self.kept else []
-        return f"{self.who} stopped on a Python error of its own: {body.strip()}" + (
-            f" ({'; '.join(notes)})" if notes else "")
+        lead = (f"the source's build (its setup.py and what that imports, files of the source included; not "
+                f"{self.who}) stopped on a Python error" if self._build
+                else f"{self.who} stopped on a Python error of its own")
+        return f"{lead}: {body.strip()}" + (f" ({'; '.join(notes)})" if notes else "")
 
     def lines(self, lines: list[str]) -> list[str]:
         """`lines` with their tracebacks folded."""

@@ -471,7 +471,20 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> s
     tree = compared_with_release(identity, wanted_revision).tree
     text = (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs its "
             "setup.py (its own code, with your rights), so use a checkout you trust.")
-    return text + (" " + leftover_words(identity.where, tree.leftovers) if tree.leftovers else "")
+    return (text + (" " + withheld_words(tree.withheld) if tree.withheld else "")
+            + (" " + leftover_words(identity.where, tree.leftovers) if tree.leftovers else ""))
+
+
+def withheld_words(withheld: tuple[str, ...]) -> str:
+    """The new files of a checkout a build could import but its copy leaves out, named as left out: a compiled
+    `wheel.pyc` at the top was imported by setuptools' build, as root, while the plan called the checkout identical
+    (28th hostile pass (part B) P10); it now counts as new, and the copy every build reads
+    (`source_copy.folder_copy`) holds no `*.pyc` and no `.eggs/`, even under `--force`."""
+    one = len(withheld) == 1
+    shown = ", ".join(withheld[:3]) + (f" and {len(withheld) - 3} more" if len(withheld) > 3 else "")
+    return (f"The build leaves out {'that' if one else 'these'} {len(withheld)} new file{'' if one else 's'} "
+            f"({shown}): compiled modules and setuptools' .eggs/ could be imported by the build, and no build "
+            "needs them.")
 
 
 def leftover_words(folder: str, leftovers: tuple[str, ...]) -> str:

@@ -150,6 +150,35 @@ def test_build_leftovers_are_named_apart_and_never_reach_the_build(tmp_path, mon
     assert again.leftovers == () and not again.changed and (repo / "graphcast" / "model.py").exists()
 
 
+def test_importables_a_copy_leaves_out_count_as_new_and_are_named_left_out(tmp_path, monkeypatch):
+    """28th hostile pass (part B) P10: a sourceless `wheel.pyc` at the top of a release checkout was dropped from the
+    comparison ("identical to GraphCast v0.1.1, file for file") and setuptools' build imported it, as root; `.eggs/`
+    (on the build's `sys.path` too) was an earlier build's "leftover". Both now count as new, the caution names them
+    as left out of the build, and the copy every build reads holds neither."""
+    import py_compile
+
+    from wizard.install.source_copy import _copy
+
+    repo, head = _checkout(tmp_path)
+    _as_release(repo, head, monkeypatch, tmp_path)
+    shim = tmp_path / "shim.py"
+    shim.write_text("open('/nonexistent/x', 'w')\n")
+    py_compile.compile(str(shim), cfile=str(repo / "wheel.pyc"), doraise=True)  # a real, sourceless module
+    py_compile.compile(str(shim), cfile=str(repo / "graphcast" / "losses.pyc"), doraise=True)  # in a package
+    (repo / ".eggs" / "setuptools_scm-8.0-py3.11.egg").mkdir(parents=True)
+    (repo / ".eggs" / "setuptools_scm-8.0-py3.11.egg" / "setuptools_scm.py").write_text("import os\n")
+    state = read_tree_state(repo, head)
+    new = (".eggs/setuptools_scm-8.0-py3.11.egg/setuptools_scm.py", "graphcast/losses.pyc", "wheel.pyc")
+    assert state.changed and state.untracked == new and state.withheld == new and state.leftovers == ()
+    assert "identical" not in state.describe(head) and "3 new" in state.describe(head)
+    caution = checkout_caution(SourceIdentity(where=str(repo), kind="checkout", tree=state), head)
+    assert "The build leaves out these 3 new files (.eggs/setuptools_scm-8.0-py3.11.egg/setuptools_scm.py, " \
+           "graphcast/losses.pyc, wheel.pyc)" in caution
+    _copy(repo, tmp_path / "copy")  # what a build reads, --force or not
+    assert sorted(str(p.relative_to(tmp_path / "copy")) for p in (tmp_path / "copy").rglob("*")) == [
+        "graphcast", "graphcast/data.bin", "graphcast/model.py", "setup.py"]
+
+
 def test_a_copy_without_git_is_compared_with_the_recipes_release(tmp_path, monkeypatch):
     repo, head = _checkout(tmp_path)
     _as_release(repo, head, monkeypatch, tmp_path)

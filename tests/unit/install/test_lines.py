@@ -146,8 +146,11 @@ def test_a_pip_crash_is_its_last_line_and_no_frame_of_pip_or_python_is_named():
 
 
 def test_a_relayed_build_traceback_names_the_file_it_choked_on_and_keeps_what_follows():
+    """28th hostile pass (part B) P10: a build backend's traceback (setuptools' `build_meta` frame) is the source's
+    build's, not the installer's own: "uv stopped on a Python error of its own" blamed uv for a checkout's file."""
     folded = fold_tracebacks(UV_BUILD.splitlines(), "uv")
-    assert folded[-2] == ("uv stopped on a Python error of its own: ModuleNotFoundError: No module named 'numpy' "
+    assert folded[-2] == ("the source's build (its setup.py and what that imports, files of the source included; "
+                          "not uv) stopped on a Python error: ModuleNotFoundError: No module named 'numpy' "
                           "(in /tmp/pkg_c-1.0/setup.py, line 3)")
     assert folded[-1].strip().startswith("hint: This usually")
     assert not any('File "' in line or "Traceback" in line or "import numpy" in line for line in folded)

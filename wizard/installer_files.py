@@ -152,14 +152,44 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
                           "can write and name that instead")
             if why:
                 return why
-    variable = "UV_FIND_LINKS" if installer == "uv" else "PIP_FIND_LINKS"
-    for text in listed(installer, environ.get(variable, ""), LINK_SEPARATORS[installer]):
+    for variable, text in variable_sources(installer, environ):
         place = _local_place(text)
         if place is not None and place.is_absolute():
             why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
             if why:
                 return why
     return None
+
+
+#: Every variable through which each installer learns of a package source, in its order: (the variable, the
+#: characters between several entries — None: one entry —, "index" for one that replaces PyPI, "extra" for one
+#: asked besides it, "find-links" for a page or folder of files). uv reads no PIP_* variable and pip no UV_* one.
+SOURCE_VARIABLES: dict[str, tuple[tuple[str, str | None, str], ...]] = {
+    "uv": (("UV_DEFAULT_INDEX", None, "index"), ("UV_INDEX_URL", None, "index"), ("UV_INDEX", " ", "extra"),
+           ("UV_EXTRA_INDEX_URL", " ", "extra"), ("UV_FIND_LINKS", ", ", "find-links")),
+    "pip": (("PIP_INDEX_URL", None, "index"), ("PIP_EXTRA_INDEX_URL", " ", "extra"),
+            ("PIP_FIND_LINKS", " ", "find-links")),
+}
+#: uv's `UV_INDEX` / `UV_DEFAULT_INDEX` entries may be named, `NAME=URL` (uv takes the part before the first `=` as
+#: the name when it holds no `:`), whatever the URL is: `evil=file:///…` and `evil=/DIR` alike.
+INDEX_NAME = re.compile(r"^[A-Za-z0-9_.-]+=")
+_NAMED_VARIABLES = ("UV_INDEX", "UV_DEFAULT_INDEX")
+
+
+def variable_sources(installer: str, environ: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(variable, value) for every package source `installer`'s variables name (`SOURCE_VARIABLES`), split as the
+    installer splits them (`listed`), a `UV_INDEX` entry's `NAME=` dropped.
+
+    Why one list: the swap check read only `UV_FIND_LINKS` / `PIP_FIND_LINKS`, so the same folder of another user's
+    given as `UV_INDEX`, `UV_DEFAULT_INDEX`, `UV_INDEX_URL`, `UV_EXTRA_INDEX_URL` or `PIP_EXTRA_INDEX_URL`
+    (a `file://` index, or its plain path) was installed from, and its `.pth` ran as root, while the find-links
+    spelling was refused (28th hostile pass (part B) P1). The plan's look-up (`install.indexes`) reads this table
+    too, so what the plan names and what the check holds are one list."""
+    out: list[tuple[str, str]] = []
+    for variable, separators, _kind in SOURCE_VARIABLES.get(installer, ()):
+        for value in listed(installer, environ.get(variable) or "", separators):
+            out.append((variable, INDEX_NAME.sub("", value) if variable in _NAMED_VARIABLES else value))
+    return out
 
 
 def _local_place(text: str) -> Path | None:
@@ -255,10 +285,6 @@ def listed(installer: str, value: str, separators: str | None) -> list[str]:
     if separators is None:
         return [value] if value else []
     return [part for part in re.split("[" + re.escape(separators) + "]+", value) if part]
-
-
-#: The characters between several find-links entries in each installer's variable (uv: commas or spaces).
-LINK_SEPARATORS = {"uv": ", ", "pip": " "}
 
 
 def settings_text(path: Path) -> str:

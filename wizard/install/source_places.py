@@ -1,6 +1,6 @@
 """The local places an install, a lock or a bundle reads its packages from, each refused when another user could
-swap it (`wizard.source_trust`): the user's wheelhouses, the recipe's own `find_links` folders, and the GraphCast
-source (the user's `--graphcast-src`, or the recipe's `file://` one).
+swap it (`wizard.source_trust`): the user's wheelhouses, the recipe's own `find_links` folders and `file://`
+`extra_index_urls`, and the GraphCast source (the user's `--graphcast-src`, or the recipe's `file://` one).
 
 Why one list for the three commands: `plan`/`install`, `lock` and `bundle` each take wheelhouses and a GraphCast
 source, and each reads them; a check in one of them only left the others open (twenty-first hostile pass P1).
@@ -85,15 +85,19 @@ def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], gr
         if where is not None:
             link = _located(link, where, refuse_swappable_source(f"--find-links {where}", where, "the wheelhouse"))
         links.append(link)
-    own = []
-    for link in recipe.find_links if recipe is not None else ():
-        where = local_path(link)
-        if where is not None:
-            link = _located(link, where, refuse_swappable_source(
-                f"recipe {recipe.id}'s find_links folder {where}", where, "the wheelhouse"))
-        own.append(link)
-    if recipe is not None and tuple(own) != recipe.find_links:
-        recipe = dataclasses.replace(recipe, find_links=tuple(own))
+    # The recipe's own package sources, its wheelhouses and its indexes alike: a `file://` index in another user's
+    # folder was installed from while the same folder as `find_links` was refused (28th pass (part B) P1).
+    for field, what in (("find_links", "find_links folder"), ("extra_index_urls", "extra_index_urls index")):
+        given = getattr(recipe, field, ()) if recipe is not None else ()
+        own = []
+        for link in given:
+            where = local_path(link)
+            if where is not None:
+                link = _located(link, where, refuse_swappable_source(
+                    f"recipe {recipe.id}'s {what} {where}", where, "the wheelhouse"))
+            own.append(link)
+        if tuple(own) != tuple(given):
+            recipe = dataclasses.replace(recipe, **{field: tuple(own)})
     if not graphcast:
         return recipe, type(find_links)(links), graphcast_src
     source = graphcast_src or (recipe.graphcast.source if recipe is not None else None)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wizard import bounded
-from wizard.security import remember_settings_text
+from wizard.security import remember_settings_text, source_place
 
 #: Each installer's system-wide settings files, read last.
 SYSTEM_FILES = {"uv": ("/etc/uv/uv.toml",), "pip": ("/etc/pip.conf",)}
@@ -141,6 +141,9 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
     files = uv_files(environ, cwd) if installer == "uv" else pip_files(environ)
     for path in files:
         off = "UV_NO_CONFIG=1" if installer == "uv" else "PIP_CONFIG_FILE=/dev/null"
+        unplaced = _unplaced_in(installer, path)
+        if unplaced:
+            return unplaced
         why = refused(f"{installer}'s settings file {path} (which {installer} reads on its own)", path,
                       "the settings file", f"move it away, or set {off} to have {installer} read no settings file")
         if why:
@@ -153,12 +156,24 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
             if why:
                 return why
     for variable, text in variable_sources(installer, environ):
-        place = _local_place(text)
+        try:
+            place = _local_place(text)
+        except ValueError as exc:  # `file://HOST/…`, `s3://…`: never handed on unchecked (28th pass (part B) P4)
+            return _unplaced(f"the package source {text} (from {variable})", str(exc))
         if place is not None and place.is_absolute():
             why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
             if why:
                 return why
     return None
+
+
+def _unplaced(named: str, why: str) -> str:
+    """The refusal for a package source that names neither a place here nor an http(s) address."""
+    from wizard.security import cut, redact_secrets  # deferred: only a refusal names a value
+
+    return (f"{cut(redact_secrets(named), 300)}: {why}, so gc-wizard cannot tell who could change what the installer "
+            "would read there; give a folder on this machine (a path or file:///DIR) or an https:// address. Nothing "
+            "was started.")
 
 
 #: Every variable through which each installer learns of a package source, in its order: (the variable, the
@@ -193,17 +208,24 @@ def variable_sources(installer: str, environ: Mapping[str, str]) -> list[tuple[s
 
 
 def _local_place(text: str) -> Path | None:
-    """The path a source setting names on this machine (a path, a `file://` URL), or None for a remote one."""
-    from urllib.parse import unquote, urlsplit  # deferred: only a settings file naming sources reads it
+    """The path a source setting names on this machine (a path, a `file:` URL in any form uv and pip read), or None
+    for a remote one; ValueError for one that is neither (`security.source_place`, the one parser)."""
+    return source_place(text)
 
-    text = text.strip()
-    if not text:
-        return None
-    if text.lower().startswith("file://"):
-        return Path(unquote(urlsplit(text).path))
-    if "://" in text:
-        return None
-    return Path(os.path.expanduser(text))
+
+def _unplaced_in(installer: str, path: Path) -> str | None:
+    """The refusal for the first package source the settings file `path` names that is neither a place here nor an
+    http(s) address (`_unplaced`), naming its line; None when none."""
+    values = [value for table in source_tables(installer, path) for items in table.values() for value in items]
+    lines = settings_text(path).splitlines()
+    for value in values:
+        try:
+            _local_place(value)
+        except ValueError as exc:
+            line = next((n for n, text in enumerate(lines, 1) if value in text), None)
+            where = f"line {line} of {path}" if line else str(path)
+            return _unplaced(f"the package source {value} ({where})", str(exc))
+    return None
 
 
 def _local_sources(installer: str, path: Path, cwd: str | os.PathLike[str] | None) -> list[tuple[Path, int | None]]:

@@ -402,3 +402,17 @@ def test_a_recipes_own_local_extra_index_is_held_to_the_same_rule(tiny, shared):
     assert proc.returncode == 2 and error.startswith(f"recipe tiny-x's extra_index_urls index {shared}/simple: "), \
         error
     assert "every user can write" in error and "Traceback" not in proc.stderr
+
+
+# 28th hostile pass (part B) P4: `--find-links file:/DIR` was "no such folder" for a folder that exists (uv reads that
+# form as the folder); now it is read, or refused by the swap rule with its own sentence.
+
+def test_find_links_in_the_one_slash_form_is_read_or_refused_by_the_swap_rule(tiny, shared):
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--offline", "--find-links",
+                      f"file:{tiny.house.path}", "--graphcast-src", str(tiny.graphcast), "--json")
+    assert proc.returncode == 0, proc.stderr
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--offline", "--find-links",
+                      f"file:{shared}/wh", "--graphcast-src", str(tiny.graphcast), "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"--find-links {shared}/wh: "), error
+    assert "every user can write" in error and "no such folder" not in error

@@ -37,6 +37,10 @@ PATH_VARIABLES: dict[str, str | None] = {
                      "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
     "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ",
     "PIP_FIND_LINKS": " \t\n", "PIP_CONSTRAINT": " \t\n", "PIP_REQUIREMENT": " \t\n",
+    # an index given as a path: uv and pip read it from the folder they run in, as the find-links above (28th
+    # hostile pass (part B) P9); a `NAME=` before it is kept (`_absolute`)
+    "UV_DEFAULT_INDEX": None, "UV_INDEX_URL": None, "UV_INDEX": " ", "UV_EXTRA_INDEX_URL": " ",
+    "PIP_INDEX_URL": None, "PIP_EXTRA_INDEX_URL": " \t\n",
 }
 
 
@@ -59,18 +63,30 @@ def with_absolute_paths(environ: Mapping[str, str], cwd: str | None = None) -> d
         value = out.get(name)
         if not isinstance(value, str) or not value:
             continue
+        named = name in _NAMED_VARIABLES
         if separators is None:
-            out[name] = _absolute(value, cwd)
+            out[name] = _absolute(value, cwd, named)
         else:
             parts = re.split("([" + re.escape(separators) + "]+)", value)
-            out[name] = "".join(part if i % 2 else _absolute(part, cwd) for i, part in enumerate(parts))
+            out[name] = "".join(part if i % 2 else _absolute(part, cwd, named) for i, part in enumerate(parts))
     return out
 
 
-def _absolute(value: str, cwd: str) -> str:
-    if not value or value.startswith(("/", "~")) or "://" in value or value.startswith("file:"):
+def _absolute(value: str, cwd: str, named: bool = False) -> str:
+    """`value` made absolute against `cwd` where it is a relative path as the one parser reads it
+    (`security.source_place`): a URL in any spelling (`file:/DIR`, `https:/host`), an absolute or `~` path, and a
+    value that names neither are kept as they are; a uv index's `NAME=` (`named`) stays in front."""
+    name = INDEX_NAME.match(value) if named else None
+    head, rest = (value[:name.end()], value[name.end():]) if name else ("", value)
+    if not rest or rest.startswith(("/", "~")):
         return value
-    return os.path.join(cwd, value)
+    try:
+        place = source_place(rest)
+    except ValueError:
+        return value
+    if place is None or place.is_absolute():
+        return value
+    return head + os.path.join(cwd, rest)
 
 
 def uv_files(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:
@@ -160,7 +176,15 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
             place = _local_place(text)
         except ValueError as exc:  # `file://HOST/…`, `s3://…`: never handed on unchecked (28th pass (part B) P4)
             return _unplaced(f"the package source {text} (from {variable})", str(exc))
-        if place is not None and place.is_absolute():
+        if place is not None and not place.is_absolute():
+            # the children get it made absolute against the user's folder (`with_absolute_paths`), so it is judged
+            # there, up front: a relative one was refused only inside the first step, after an environment was made,
+            # exit 1 as "The installer said" (28th hostile pass (part B) P9)
+            try:
+                place = Path(os.getcwd()) / place
+            except OSError:  # the folder was removed under us: the installer cannot read it either
+                continue
+        if place is not None:
             why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
             if why:
                 return why

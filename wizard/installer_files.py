@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wizard import bounded
-from wizard.security import remember_settings_text
+from wizard.security import remember_settings_text, source_place
 
 #: Each installer's system-wide settings files, read last.
 SYSTEM_FILES = {"uv": ("/etc/uv/uv.toml",), "pip": ("/etc/pip.conf",)}
@@ -37,6 +37,10 @@ PATH_VARIABLES: dict[str, str | None] = {
                      "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
     "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ",
     "PIP_FIND_LINKS": " \t\n", "PIP_CONSTRAINT": " \t\n", "PIP_REQUIREMENT": " \t\n",
+    # an index given as a path: uv and pip read it from the folder they run in, as the find-links above (28th
+    # hostile pass (part B) P9); a `NAME=` before it is kept (`_absolute`)
+    "UV_DEFAULT_INDEX": None, "UV_INDEX_URL": None, "UV_INDEX": " ", "UV_EXTRA_INDEX_URL": " ",
+    "PIP_INDEX_URL": None, "PIP_EXTRA_INDEX_URL": " \t\n",
 }
 
 
@@ -59,18 +63,30 @@ def with_absolute_paths(environ: Mapping[str, str], cwd: str | None = None) -> d
         value = out.get(name)
         if not isinstance(value, str) or not value:
             continue
+        named = name in _NAMED_VARIABLES
         if separators is None:
-            out[name] = _absolute(value, cwd)
+            out[name] = _absolute(value, cwd, named)
         else:
             parts = re.split("([" + re.escape(separators) + "]+)", value)
-            out[name] = "".join(part if i % 2 else _absolute(part, cwd) for i, part in enumerate(parts))
+            out[name] = "".join(part if i % 2 else _absolute(part, cwd, named) for i, part in enumerate(parts))
     return out
 
 
-def _absolute(value: str, cwd: str) -> str:
-    if not value or value.startswith(("/", "~")) or "://" in value or value.startswith("file:"):
+def _absolute(value: str, cwd: str, named: bool = False) -> str:
+    """`value` made absolute against `cwd` where it is a relative path as the one parser reads it
+    (`security.source_place`): a URL in any spelling (`file:/DIR`, `https:/host`), an absolute or `~` path, and a
+    value that names neither are kept as they are; a uv index's `NAME=` (`named`) stays in front."""
+    name = INDEX_NAME.match(value) if named else None
+    head, rest = (value[:name.end()], value[name.end():]) if name else ("", value)
+    if not rest or rest.startswith(("/", "~")):
         return value
-    return os.path.join(cwd, value)
+    try:
+        place = source_place(rest)
+    except ValueError:
+        return value
+    if place is None or place.is_absolute():
+        return value
+    return head + os.path.join(cwd, rest)
 
 
 def uv_files(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> list[Path]:
@@ -141,6 +157,9 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
     files = uv_files(environ, cwd) if installer == "uv" else pip_files(environ)
     for path in files:
         off = "UV_NO_CONFIG=1" if installer == "uv" else "PIP_CONFIG_FILE=/dev/null"
+        unplaced = _unplaced_in(installer, path)
+        if unplaced:
+            return unplaced
         why = refused(f"{installer}'s settings file {path} (which {installer} reads on its own)", path,
                       "the settings file", f"move it away, or set {off} to have {installer} read no settings file")
         if why:
@@ -152,28 +171,85 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
                           "can write and name that instead")
             if why:
                 return why
-    variable = "UV_FIND_LINKS" if installer == "uv" else "PIP_FIND_LINKS"
-    for text in listed(installer, environ.get(variable, ""), LINK_SEPARATORS[installer]):
-        place = _local_place(text)
-        if place is not None and place.is_absolute():
+    for variable, text in variable_sources(installer, environ):
+        try:
+            place = _local_place(text)
+        except ValueError as exc:  # `file://HOST/…`, `s3://…`: never handed on unchecked (28th pass (part B) P4)
+            return _unplaced(f"the package source {text} (from {variable})", str(exc))
+        if place is not None and not place.is_absolute():
+            # the children get it made absolute against the user's folder (`with_absolute_paths`), so it is judged
+            # there, up front: a relative one was refused only inside the first step, after an environment was made,
+            # exit 1 as "The installer said" (28th hostile pass (part B) P9)
+            try:
+                place = Path(os.getcwd()) / place
+            except OSError:  # the folder was removed under us: the installer cannot read it either
+                continue
+        if place is not None:
             why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
             if why:
                 return why
     return None
 
 
-def _local_place(text: str) -> Path | None:
-    """The path a source setting names on this machine (a path, a `file://` URL), or None for a remote one."""
-    from urllib.parse import unquote, urlsplit  # deferred: only a settings file naming sources reads it
+def _unplaced(named: str, why: str) -> str:
+    """The refusal for a package source that names neither a place here nor an http(s) address."""
+    from wizard.security import cut, redact_secrets  # deferred: only a refusal names a value
 
-    text = text.strip()
-    if not text:
-        return None
-    if text.lower().startswith("file://"):
-        return Path(unquote(urlsplit(text).path))
-    if "://" in text:
-        return None
-    return Path(os.path.expanduser(text))
+    return (f"{cut(redact_secrets(named), 300)}: {why}, so gc-wizard cannot tell who could change what the installer "
+            "would read there; give a folder on this machine (a path or file:///DIR) or an https:// address. Nothing "
+            "was started.")
+
+
+#: Every variable through which each installer learns of a package source, in its order: (the variable, the
+#: characters between several entries — None: one entry —, "index" for one that replaces PyPI, "extra" for one
+#: asked besides it, "find-links" for a page or folder of files). uv reads no PIP_* variable and pip no UV_* one.
+SOURCE_VARIABLES: dict[str, tuple[tuple[str, str | None, str], ...]] = {
+    "uv": (("UV_DEFAULT_INDEX", None, "index"), ("UV_INDEX_URL", None, "index"), ("UV_INDEX", " ", "extra"),
+           ("UV_EXTRA_INDEX_URL", " ", "extra"), ("UV_FIND_LINKS", ", ", "find-links")),
+    "pip": (("PIP_INDEX_URL", None, "index"), ("PIP_EXTRA_INDEX_URL", " ", "extra"),
+            ("PIP_FIND_LINKS", " ", "find-links")),
+}
+#: uv's `UV_INDEX` / `UV_DEFAULT_INDEX` entries may be named, `NAME=URL` (uv takes the part before the first `=` as
+#: the name when it holds no `:`), whatever the URL is: `evil=file:///…` and `evil=/DIR` alike.
+INDEX_NAME = re.compile(r"^[A-Za-z0-9_.-]+=")
+_NAMED_VARIABLES = ("UV_INDEX", "UV_DEFAULT_INDEX")
+
+
+def variable_sources(installer: str, environ: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(variable, value) for every package source `installer`'s variables name (`SOURCE_VARIABLES`), split as the
+    installer splits them (`listed`), a `UV_INDEX` entry's `NAME=` dropped.
+
+    Why one list: the swap check read only `UV_FIND_LINKS` / `PIP_FIND_LINKS`, so the same folder of another user's
+    given as `UV_INDEX`, `UV_DEFAULT_INDEX`, `UV_INDEX_URL`, `UV_EXTRA_INDEX_URL` or `PIP_EXTRA_INDEX_URL`
+    (a `file://` index, or its plain path) was installed from, and its `.pth` ran as root, while the find-links
+    spelling was refused (28th hostile pass (part B) P1). The plan's look-up (`install.indexes`) reads this table
+    too, so what the plan names and what the check holds are one list."""
+    out: list[tuple[str, str]] = []
+    for variable, separators, _kind in SOURCE_VARIABLES.get(installer, ()):
+        for value in listed(installer, environ.get(variable) or "", separators):
+            out.append((variable, INDEX_NAME.sub("", value) if variable in _NAMED_VARIABLES else value))
+    return out
+
+
+def _local_place(text: str) -> Path | None:
+    """The path a source setting names on this machine (a path, a `file:` URL in any form uv and pip read), or None
+    for a remote one; ValueError for one that is neither (`security.source_place`, the one parser)."""
+    return source_place(text)
+
+
+def _unplaced_in(installer: str, path: Path) -> str | None:
+    """The refusal for the first package source the settings file `path` names that is neither a place here nor an
+    http(s) address (`_unplaced`), naming its line; None when none."""
+    values = [value for table in source_tables(installer, path) for items in table.values() for value in items]
+    lines = settings_text(path).splitlines()
+    for value in values:
+        try:
+            _local_place(value)
+        except ValueError as exc:
+            line = next((n for n, text in enumerate(lines, 1) if value in text), None)
+            where = f"line {line} of {path}" if line else str(path)
+            return _unplaced(f"the package source {value} ({where})", str(exc))
+    return None
 
 
 def _local_sources(installer: str, path: Path, cwd: str | os.PathLike[str] | None) -> list[tuple[Path, int | None]]:
@@ -255,10 +331,6 @@ def listed(installer: str, value: str, separators: str | None) -> list[str]:
     if separators is None:
         return [value] if value else []
     return [part for part in re.split("[" + re.escape(separators) + "]+", value) if part]
-
-
-#: The characters between several find-links entries in each installer's variable (uv: commas or spaces).
-LINK_SEPARATORS = {"uv": ", ", "pip": " "}
 
 
 def settings_text(path: Path) -> str:

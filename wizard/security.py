@@ -34,6 +34,11 @@ if TYPE_CHECKING:
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
 SECRET_QUESTION_RE = LazyPattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re.IGNORECASE)
 
+#: A VCS prefix before a URL's scheme (`git+`, `hg+`), as uv and pip take one.
+_VCS_PREFIX = r"(?:[A-Za-z][A-Za-z0-9.-]*\+)?"
+#: One separator a URL parser reads after a special scheme's `:` (`https`, `file` …): `/` or `\`, as the WHATWG URL
+#: standard uv follows reads them; any number of them, or none (`file:/DIR`, `file:\\DIR`, `file:DIR`).
+_LOOSE_SEPARATORS = r"[/\\]"
 #: A URL's scheme and the separator a URL parser reads before its authority: `scheme://`, and for the schemes the
 #: WHATWG URL standard calls special (http, https, ws, wss, ftp, file; also after a `git+`-style prefix) any run of
 #: `/` and `\\` — uv (the `url` crate) and browsers read `https:/u:PW@host`, `https:///u:PW@host` and
@@ -44,7 +49,7 @@ SECRET_QUESTION_RE = LazyPattern(r"pass(?:word|phrase)|token|secret|\bpin\b", re
 #: word start with no `:/` or `:\\` after its scheme-like run fails in one scan of the word, not three (the
 #: alternation alone made masking a whole 660 KB log about 1.2 times slower).
 _SCHEME = (r"(?<![A-Za-z0-9+.-])(?=[A-Za-z][A-Za-z0-9+.-]*:)(?:[A-Za-z][A-Za-z0-9+.-]*://"
-           r"|(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):[/\\]{0,8})")
+           rf"|{_VCS_PREFIX}(?i:https?|wss?|ftp|file):{_LOOSE_SEPARATORS}{{0,8}})")
 #: The literal words every text `_SCHEME` matches holds one of (a rule's needles).
 _SCHEME_NEEDLES = (":/", ":\\", "http:", "https:", "ftp:", "file:", "ws:", "wss:")
 
@@ -1261,3 +1266,60 @@ class LineRedactor:
             self.in_key = True
             return f"{redact_secrets(line[:begin.start()], keep_user=self.keep_user)}-----BEGIN PRIVATE KEY----- {MASK}"
         return redact_secrets(line, keep_user=self.keep_user)
+
+
+#: A local URL as uv (the WHATWG URL standard), pip and the masking rule (`_SCHEME`, the same pieces) read one:
+#: an optional VCS prefix, `file:` in any case, then any run of `/` or `\`, or none.
+_LOCAL_URL = re.compile(rf"^(?P<vcs>{_VCS_PREFIX})(?i:file):(?P<rest>.*)\Z", re.DOTALL)
+#: The remote addresses an installer reads a package source from: `http(s):` behind an optional VCS prefix, with
+#: any separators after it (`https:/host` is read as `https://host`, as `_SCHEME` reads it), or a VCS URL
+#: (`git+ssh://…`) for a GraphCast source.
+_REMOTE_URL = re.compile(rf"^(?:{_VCS_PREFIX}(?i:https?):|[A-Za-z][A-Za-z0-9.-]*\+[A-Za-z][A-Za-z0-9+.-]*://)")
+#: Any other `scheme://` (or `scheme:\\`): no path on this machine, and no address the wizard knows as remote.
+_OTHER_URL = re.compile(rf"^[A-Za-z][A-Za-z0-9+.-]*:{_LOOSE_SEPARATORS}{{2}}")
+
+
+def local_url(text: str) -> tuple[str, str, str] | None:
+    """(the VCS prefix such as `git+`, or '', the path it names on this machine, what follows the path — a `?query`,
+    a `#fragment`) for a `file:` URL in any of the forms uv and pip read as a local place, else None; ValueError
+    for a `file:` URL on another host, which names no place here.
+
+    The forms: `file:///DIR`, `file:/DIR`, `file:DIR`, `file:\\DIR` (a backslash is a slash), `file:////DIR`,
+    `file://localhost/DIR`, the scheme in any case, the path percent-decoded. Why one parser: the swap check read
+    only `file://`, so `UV_FIND_LINKS=file:/DIR` (one slash), `file:DIR` and `file:\\DIR`, which uv and pip read
+    as the folder, passed another user's wheelhouse unchecked and its `.pth` ran as root, while `--find-links
+    file:/DIR` was called "no such folder" (28th hostile pass (part B) P4). Every reader of a package source
+    (`source_place`, `install.source_places`, `installer_files`) goes through this one."""
+    from urllib.parse import unquote  # deferred: only a source that names a local URL reads it
+
+    found = _LOCAL_URL.match(text.strip())
+    if found is None:
+        return None
+    rest = found.group("rest").replace("\\", "/")
+    rest, hash_mark, fragment = rest.partition("#")
+    rest, question, query = rest.partition("?")
+    tail = f"{question}{query}{hash_mark}{fragment}"
+    body = rest.lstrip("/")
+    if len(rest) - len(body) == 2:  # `file://HOST/…`: only this machine's name is a place here
+        host, _, body = body.partition("/")
+        if unquote(host).lower() not in ("", "localhost"):
+            raise ValueError(f"it names the host {host!r}, not this machine")
+    return found.group("vcs"), "/" + unquote(body), tail
+
+
+def source_place(text: str) -> Path | None:
+    """The place on this machine a package source names (a path, `~` expanded, relative ones as they are; any
+    `file:` form, `local_url`), or None for a remote address (`http(s)`, with any separators, or a VCS URL);
+    ValueError for anything else, which names neither: an installer would read it some way the wizard cannot
+    check (28th hostile pass (part B) P4)."""
+    text = text.strip()
+    if not text:
+        return None
+    found = local_url(text)
+    if found is not None:
+        return Path(found[1])
+    if _REMOTE_URL.match(text):
+        return None
+    if _OTHER_URL.match(text):
+        raise ValueError("it is neither a folder on this machine nor an http(s) address")
+    return Path(os.path.expanduser(text))

@@ -352,3 +352,67 @@ def test_a_gitfile_naming_a_git_folder_of_your_own_is_read(tiny, tmp_path):
     proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
                       "--graphcast-src", str(checkout), "--json")
     assert proc.returncode == 0, proc.stderr
+
+
+# 28th hostile pass (part B) P1: an index variable (`UV_INDEX` with or without `NAME=`, `UV_DEFAULT_INDEX`,
+# `UV_INDEX_URL`, `UV_EXTRA_INDEX_URL`, `PIP_INDEX_URL`, `PIP_EXTRA_INDEX_URL`) or a recipe's `extra_index_urls`
+# naming a local index in a folder another user could swap was installed from, locked and bundled — its `.pth` ran
+# as root — while the same folder as `UV_FIND_LINKS` was refused. Every way uv or pip learns of a package source is
+# now one list held to the one rule (`installer_files.variable_sources`, `source_places.refuse_swappable_sources`).
+
+@pytest.mark.parametrize("variable, value, installer", [
+    ("UV_INDEX", "file://{}", "uv"), ("UV_INDEX", "evil=file://{}", "uv"), ("UV_INDEX", "evil={}", "uv"),
+    ("UV_INDEX", "{}", "uv"), ("UV_DEFAULT_INDEX", "file://{}", "uv"), ("UV_INDEX_URL", "file://{}", "uv"),
+    ("UV_EXTRA_INDEX_URL", "https://pypi.org/simple file://{}", "uv"), ("PIP_INDEX_URL", "file://{}", "pip"),
+    ("PIP_EXTRA_INDEX_URL", "file://{}", "pip"), ("UV_FIND_LINKS", "{}", "uv")])
+@pytest.mark.parametrize("command", ["plan", "install", "lock", "bundle"])
+def test_an_index_variable_naming_a_swappable_local_index_is_refused_by_every_command(
+        tiny, shared, tmp_path, monkeypatch, variable, value, installer, command):
+    index = shared / "simple"
+    index.mkdir()
+    monkeypatch.setenv(variable, value.format(index))
+    argv = {"plan": ["plan", "tiny-a", *tiny.args()[:-1], "--installer", installer],
+            "install": ["install", "tiny-a", "--yes", "--no-verify", *tiny.args()[:-1], "--installer", installer],
+            "lock": ["lock", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                     "--out", str(tmp_path / "out.txt")],
+            "bundle": ["bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                       "--graphcast-src", str(tiny.graphcast), "--out", str(tmp_path / "bun")]}[command]
+    if command == "lock" and installer == "pip":
+        pytest.skip("lock resolves with uv alone")
+    proc = run_inproc(*argv, "--json")
+    if command == "plan" and installer == "pip":  # the plan starts no pip: it marks the refusal the install makes
+        assert proc.returncode == 0, proc.stderr
+        error = last_json(proc)["settings_refused"]
+    else:
+        error = last_json(proc).get("error") or proc.stderr
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert f"the package source {index} (from {variable})" in error and "every user can write" in error, error
+    assert "Traceback" not in proc.stderr and _nothing_made()
+    assert not (tmp_path / "bun").exists() and not (tmp_path / "out.txt").exists()
+
+
+def test_a_recipes_own_local_extra_index_is_held_to_the_same_rule(tiny, shared):
+    (shared / "simple").mkdir()
+    (tiny.recipes / "tiny-x.yaml").write_text(
+        RECIPE.format(id="tiny-x", requirements="  - pkg-a==1.0").replace(
+            "extra_index_urls: []", f'extra_index_urls: ["file://{shared}/simple"]'))
+    proc = run_inproc("plan", "tiny-x", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                      "--graphcast-src", str(tiny.graphcast), "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"recipe tiny-x's extra_index_urls index {shared}/simple: "), \
+        error
+    assert "every user can write" in error and "Traceback" not in proc.stderr
+
+
+# 28th hostile pass (part B) P4: `--find-links file:/DIR` was "no such folder" for a folder that exists (uv reads that
+# form as the folder); now it is read, or refused by the swap rule with its own sentence.
+
+def test_find_links_in_the_one_slash_form_is_read_or_refused_by_the_swap_rule(tiny, shared):
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--offline", "--find-links",
+                      f"file:{tiny.house.path}", "--graphcast-src", str(tiny.graphcast), "--json")
+    assert proc.returncode == 0, proc.stderr
+    proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--offline", "--find-links",
+                      f"file:{shared}/wh", "--graphcast-src", str(tiny.graphcast), "--json")
+    error = last_json(proc)["error"]
+    assert proc.returncode == 2 and error.startswith(f"--find-links {shared}/wh: "), error
+    assert "every user can write" in error and "no such folder" not in error

@@ -110,3 +110,45 @@ def test_the_swap_check_splits_uv_find_links_as_uv_and_the_plan_do(tmp_path):
     env = _env(tmp_path, UV_FIND_LINKS=f"{tmp_path}/wh\tdir")
     assert [s.url for s in index_settings("uv", env)] == [str(house)]
     assert f"the package source {house} (from UV_FIND_LINKS)" in settings_problem("uv", env, tmp_path)
+
+
+# 28th hostile pass (part B) P4: a source written `file:/DIR`, `file:DIR` or `file:\DIR` (which uv and pip read as the
+# folder) skipped the swap rule `/DIR` and `file:///DIR` meet, in a variable and in a settings file alike.
+
+def _spelled(form: str, folder) -> str:
+    text = str(folder)
+    return {"one": f"file:{text}", "none": f"file:{text.lstrip('/')}", "back": "file:" + text.replace("/", "\\"),
+            "upper": f"FILE://LOCALHOST{text}", "pct": "file://" + text.replace("w", "%77")}[form]
+
+
+@pytest.mark.parametrize("form", ["one", "none", "back", "upper", "pct"])
+@pytest.mark.parametrize("installer, how", [("uv", "UV_FIND_LINKS"), ("pip", "PIP_FIND_LINKS"), ("uv", "UV_INDEX"),
+                                            ("uv", "uv.toml find-links"), ("uv", "uv.toml [[index]]"),
+                                            ("pip", "pip.conf find-links")])
+def test_every_local_url_spelling_is_held_to_the_swap_rule(tmp_path, form, installer, how):
+    house = tmp_path / "ww" / "wh"
+    house.mkdir(parents=True)
+    os.chmod(tmp_path / "ww", 0o777)  # every user can write the folder above it
+    value = _spelled(form, house)
+    env = _env(tmp_path)
+    if how.startswith("uv.toml"):
+        (tmp_path / "cfg.toml").write_text(f"[pip]\nfind-links = ['{value}']\n" if "find" in how
+                                           else f"[[index]]\nurl = '{value}'\n")
+        env["UV_CONFIG_FILE"] = str(tmp_path / "cfg.toml")
+    elif how.startswith("pip.conf"):
+        (tmp_path / "pip.conf").write_text(f"[global]\nfind-links = {value}\n")
+        env["PIP_CONFIG_FILE"] = str(tmp_path / "pip.conf")
+    else:
+        env[how] = value
+    problem = settings_problem(installer, env, None)
+    assert problem is not None and f"the package source {house} (" in problem and "every user can write" in problem
+
+
+@pytest.mark.parametrize("value", ["file://otherhost/srv/wh", "s3://bucket/wh"])
+def test_a_source_that_is_no_place_here_nor_a_known_remote_is_refused(tmp_path, value):
+    problem = settings_problem("uv", _env(tmp_path, UV_FIND_LINKS=value), None)
+    assert problem is not None and problem.startswith(f"the package source {value} (from UV_FIND_LINKS): ")
+    assert problem.endswith("Nothing was started.")
+    (tmp_path / "cfg.toml").write_text(f"find-links = ['{value}']\n")
+    problem = settings_problem("uv", _env(tmp_path, UV_CONFIG_FILE=str(tmp_path / "cfg.toml")), None)
+    assert problem is not None and f"(line 1 of {tmp_path / 'cfg.toml'})" in problem

@@ -63,7 +63,7 @@ from wizard.install.recorded_set import (
     unhashed_pins,
     unmasked_links,
 )
-from wizard.install.runner import StepLog, inactivity_limit, run_step
+from wizard.install.runner import StepLog, StepRefusal, inactivity_limit, run_step
 from wizard.install.source_copy import as_recorded
 from wizard.install.source_places import _located, local_path
 from wizard.lock import StateLock
@@ -686,6 +686,8 @@ class _Rollback:
         result = run_step(step, log=self.log, events=self.events, cancel=self.cancel)
         if result.cancelled:
             raise _Stopped()
+        if result.refusal:  # the wizard's own rule refused the step: its refusal (28th pass (part B) P9)
+            raise StepRefusal(result.refusal)
         if not result.ok:
             said = " ".join(line.strip() for line in result.tail[-3:] if line.strip()) or result.error
             raise OperationFailed(f"could not recreate {env}: {said or child_end_words(result.exit_status, result.signal)}")
@@ -798,7 +800,7 @@ class _Rollback:
                 self._sync(packages, cancel=False, what="the package set it had before the rollback")
                 envs.restore_marker(self.env, marker)
                 self.say(f"put {self.env} back as it was before the rollback")
-            except (OperationFailed, _Stopped) as exc:
+            except (OperationFailed, StepRefusal, _Stopped) as exc:
                 self.say(f"could not put {self.env} back as it was: {exc}")
 
     def finish(self, status: str, *, error: str | None = None) -> RollbackResult:
@@ -854,6 +856,10 @@ class _Rollback:
                                                     "unchanged.")
         except OperationFailed as exc:
             return self.finish("failed", error=f"{exc}; the current environment is unchanged.")
+        except StepRefusal as exc:  # a step the wizard's own rule refused (`runner.StepRefused`): recorded, then said
+            # as the wizard's refusal, exit 2, not as the installer's failure (28th hostile pass (part B) P9)
+            self.finish("failed", error=str(exc))
+            raise
         problem = self.verify()
         if problem is not None:
             return self.finish("cancelled" if self.cancel.is_set() else "failed", error=problem)

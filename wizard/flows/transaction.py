@@ -64,7 +64,14 @@ from wizard.install.progress import InstallProgress as InstallProgress
 from wizard.install.reach import unreachable_advice
 from wizard.install.recorded_set import file_path, graphcast_source_record
 from wizard.install.remote_wheelhouse import refuse_endless_pages
-from wizard.install.runner import RunnerEvents, StepLog, inactivity_limit, run_plan, step_installer
+from wizard.install.runner import (
+    RunnerEvents,
+    StepLog,
+    StepRefusal,
+    inactivity_limit,
+    run_plan,
+    step_installer,
+)
 
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
 from wizard.install.runner import await_answer as await_answer
@@ -168,6 +175,13 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
     # The fix first: at 80×24 the installer's own lines would push it off the screen.
     return (f"step '{step.title}' failed." + (f" {advice}" if advice else "") + f"\nThe installer said:\n  {detail}"
             f"\nFull log: {log}")
+
+
+def _undone_words(result: InstallResult) -> str:
+    """How a refused install left the environment, for the end of its refusal."""
+    if result.mode == "in-place":
+        return f": {result.env} was put back as it was"
+    return "" if result.kept else ": the unfinished environment was removed, and your current one is untouched"
 
 
 def _note(log: Path, text: str) -> None:
@@ -292,6 +306,12 @@ class _Transaction:
         last = results[-1] if results else None
         if self.cancel.is_set() or (last is not None and last.cancelled):
             return self.finish("cancelled", error=stop_words(stop_signal(self.cancel)))
+        if last is not None and last.refusal:
+            # the wizard's own rule refused the step (`runner.StepRefused`): its refusal, exit 2, as said before the
+            # install, never "The installer said" (28th hostile pass (part B) P9); what ran before it is undone first
+            undone = self.finish("failed", error=last.refusal)
+            raise StepRefusal(last.refusal + ("" if len(results) == 1 else
+                                              f" The steps before it were undone{_undone_words(undone)}."))
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
             error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",

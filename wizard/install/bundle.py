@@ -49,7 +49,7 @@ from wizard.install.source_copy import folder_copy
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
-from wizard.installer_files import requirement_problem
+from wizard.installer_files import requirement_problem, settings_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, make_folders, redact_secrets
@@ -253,6 +253,10 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     # `pip download` reads PIP_REQUIREMENT / PIP_CONSTRAINT on its own, uv's resolver UV_OVERRIDE / UV_CONSTRAINT:
     # refused before anything is made or fetched (25th hostile pass (part B) P4)
     problem = requirement_problem("pip", os.environ, None) or requirement_problem("uv", os.environ, os.getcwd())
+    # and the package sources pip's variables and settings files name, held to the swap rule as uv's are at every
+    # uv start: `PIP_EXTRA_INDEX_URL` at another user's local index was packed into a hashed bundle (28th hostile
+    # pass (part B) P1)
+    problem = problem or settings_problem("pip", os.environ, None)
     if problem:
         raise UserError(problem)
     made = _first_missing(out)  # the folder this bundle makes (out or a parent), removed whole on failure

@@ -45,7 +45,7 @@ from wizard.install.pinned import logical_lines, pin_of
 from wizard.install.plan import Step
 from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.install.recorded_set import wheelhouse_hashes
-from wizard.install.runner import StepLog, run_step
+from wizard.install.runner import StepLog, StepRefusal, run_step
 from wizard.install.source_copy import as_origin, copy_folder_references
 from wizard.security import cut, make_folders, redact_value, write_private_file
 from wizard.uv_tool import uv_bin
@@ -777,6 +777,8 @@ def run_sync(env: Path | str, steps, *, log=None, events=None, cancel=None) -> s
             return step.name.rsplit("-", 1)[-1]
         if result.cancelled:
             raise SyncCancelled(f"{step.title}: cancelled")
+        if result.refusal:  # the wizard's own rule, not uv's failure: its refusal (28th pass (part B) P9)
+            raise StepRefusal(result.refusal)
         lines = [line.strip() for line in result.tail if line.strip()]
         if result.error:
             lines.append(result.error)

@@ -20,18 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.installer_files import LINK_SEPARATORS, listed, pip_files, source_tables, uv_files
+from wizard.installer_files import SOURCE_VARIABLES, listed, pip_files, source_tables, uv_files
 from wizard.security import redact_url
 
-#: The variables each installer reads, in its order, and whether each adds an index (extra) or replaces
-#: PyPI (default; the first one set wins). uv reads no PIP_* variable and pip no UV_* one.
-_VARIABLES = {
-    "uv": (("UV_DEFAULT_INDEX", False), ("UV_INDEX_URL", False), ("UV_INDEX", True), ("UV_EXTRA_INDEX_URL", True)),
-    "pip": (("PIP_INDEX_URL", False), ("PIP_EXTRA_INDEX_URL", True)),
-}
-#: The find-links variables (the characters between several pages: `installer_files.LINK_SEPARATORS`).
-_LINK_VARIABLES = {"uv": "UV_FIND_LINKS", "pip": "PIP_FIND_LINKS"}
-#: `UV_INDEX` entries may be named: `internal=https://host/simple`.
+#: `UV_INDEX` entries may be named: `internal=https://host/simple` (shown without the name).
 _NAMED = re.compile(r"^[A-Za-z0-9_.-]+=(?=[A-Za-z][A-Za-z0-9+.-]*://)")
 
 
@@ -79,15 +71,15 @@ def index_settings(installer: str | None = None, environ: Mapping[str, str] | No
     the installer runs in (uv looks for project settings there and above); None: none is looked for."""
     environ = os.environ if environ is None else environ
     out: list[IndexSetting] = []
-    for name in ([installer] if installer in _VARIABLES else list(_VARIABLES)):
+    for name in ([installer] if installer in SOURCE_VARIABLES else list(SOURCE_VARIABLES)):
         from_env: list[IndexSetting] = []
-        for variable, extra in _VARIABLES[name]:
-            values = listed(name, environ.get(variable) or "", " " if extra else None)
-            from_env += [IndexSetting(_NAMED.sub("", value), variable, extra, cut_password=cut)
+        # the variables the swap check reads too (`installer_files.SOURCE_VARIABLES`, 28th pass (part B) P1)
+        for variable, separators, kind in SOURCE_VARIABLES[name]:
+            values = listed(name, environ.get(variable) or "", separators)
+            links = kind == "find-links"
+            from_env += [IndexSetting(value if links else _NAMED.sub("", value), variable, kind != "index",
+                                      "find-links" if links else "index", cut_password=cut)
                          for value, cut in zip(values, _cut_heads(values), strict=True)]
-        values = listed(name, environ.get(_LINK_VARIABLES[name], ""), LINK_SEPARATORS[name])
-        from_env += [IndexSetting(value, _LINK_VARIABLES[name], True, "find-links", cut_password=cut)
-                     for value, cut in zip(values, _cut_heads(values), strict=True)]
         files = uv_files(environ, cwd) if name == "uv" else pip_files(environ)
         # Each kind of setting comes from the first place that sets it — a variable, then the nearest file — as
         # both tools read them (a variable replaces a file's value; a user's pip.conf the system's), never merged.

@@ -57,7 +57,7 @@ from wizard.install.linkmode import download_cache, link_mode
 from wizard.install.lock_reach import AddedPackage
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import names_pip_cannot_read, wheels_in
-from wizard.install.source_places import refuse_swappable_sources
+from wizard.install.source_places import package_place, refuse_swappable_sources
 from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.option_values import refuse_option_like
 from wizard.recipes.alternatives import (
@@ -350,10 +350,13 @@ def _user_find_links(values: tuple[str, ...] | list[str]) -> list[str]:
         odd = unusable_characters(value)
         if odd:
             raise UserError(f"--find-links {value!r} {odd}; move or link the wheelhouse to a plain path.")
-        if _is_url(value):
+        # one parser for every spelling of a place (`source_places.package_place`): `file:/DIR` was taken for a
+        # folder named `file:` under the working one, "no such folder" (28th hostile pass (part B) P4)
+        place = package_place(value, f"--find-links {value}")
+        if place is None or _is_url(value):  # remote, or a `file://` URL the installer is given as written
             out.append(value)
             continue
-        folder = Path(value).expanduser().absolute()
+        folder = place.absolute()
         if not folder.is_dir():
             what = (f"{folder.name} is a file; --find-links takes the folder that holds the wheels ({folder.parent})"
                     if folder.is_file() else bounded.not_a_folder(folder))

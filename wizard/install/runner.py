@@ -107,6 +107,24 @@ class StepSetupError(UserError):
     """
 
 
+class StepRefused(StepSetupError):
+    """A step the wizard's own rules refuse (a settings file or package source another user could swap, a setting
+    that installs elsewhere or other packages, an environment that fails its rule): `refusal` is the rule's sentence.
+
+    Why apart from a step that cannot start: the same sentence said before the install is the wizard's refusal
+    (exit 2, "gc-wizard: …"); said from inside a step it came out as "Install failed … The installer said: Step
+    create-env: …", exit 1, as if uv had said it (28th hostile pass (part B) P9). `run_step` marks its result
+    `refusal`, and the install hands it on as its own refusal."""
+
+    def __init__(self, step_name: str, refusal: str):
+        super().__init__(f"Step {step_name}: {refusal}")
+        self.refusal = refusal
+
+
+class StepRefusal(UserError):
+    """`StepRefused`'s sentence handed on by whoever ran the step (`StepResult.refusal`), as the wizard's refusal."""
+
+
 @dataclass
 class StepResult:
     ok: bool
@@ -120,6 +138,9 @@ class StepResult:
     """One note per answered prompt: "answered 'y' to 'Proceed ([y]/n)?' (by rule)"."""
     error: str | None = None
     """Why the step failed when it is not just the exit status (could not start, unanswered question)."""
+    refusal: str | None = None
+    """The wizard's own refusal of the step (`StepRefused`), not the installer's failure: the caller says it as its
+    refusal."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -353,24 +374,24 @@ def check_step(step, env: dict[str, str]) -> tuple[str, str | None]:
         # (eighteenth hostile pass P7). `uv_bin` checks the wizard's own folder; this, the step's.
         problem = settings_problem("uv", env, cwd or os.getcwd())
         if problem:
-            raise StepSetupError(f"Step {step.name}: {problem}")
+            raise StepRefused(step.name, problem)
     target_env = installer_env(argv)
     if target_env is not None:  # every installer step pointed at an env: the env's rule first (24th pass (B) P7)
         try:
             paths.guard_env_python(target_env)
         except OperationFailed as exc:
-            raise StepSetupError(f"Step {step.name}: {exc}") from None
+            raise StepRefused(step.name, str(exc)) from None
     installer = step_installer(argv)
     if installer == "pip":  # pip's own settings files and the places they name: the rule uv's are held to above
         problem = settings_problem("pip", env, cwd or os.getcwd())
         if problem:
-            raise StepSetupError(f"Step {step.name}: {problem}")
+            raise StepRefused(step.name, problem)
     if installer is not None:  # a PIP_TARGET or a uv.toml `[pip] prefix` would install outside the environment;
         # a UV_OVERRIDE or PIP_REQUIREMENT would install other packages than the step's (25th pass (part B) P4)
         problem = (placement_problem(installer, env, cwd or os.getcwd())
                    or requirement_problem(installer, env, cwd or os.getcwd()))
         if problem:
-            raise StepSetupError(f"Step {step.name}: {problem}")
+            raise StepRefused(step.name, problem)
     return program, cwd
 
 
@@ -553,7 +574,7 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         program, cwd = check_step(step, env)
         rules = _rules(step, extra_prompts)
     except StepSetupError as exc:
-        result = StepResult(ok=False, error=str(exc))
+        result = StepResult(ok=False, error=str(exc), refusal=getattr(exc, "refusal", None))
         if log is not None:
             log.header(step, cwd=None if step.cwd is None else str(step.cwd), env_notes=env_notes)
             log.note(str(exc))

@@ -1,6 +1,6 @@
 """The local places an install, a lock or a bundle reads its packages from, each refused when another user could
-swap it (`wizard.source_trust`): the user's wheelhouses, the recipe's own `find_links` folders, and the GraphCast
-source (the user's `--graphcast-src`, or the recipe's `file://` one).
+swap it (`wizard.source_trust`): the user's wheelhouses, the recipe's own `find_links` folders and `file://`
+`extra_index_urls`, and the GraphCast source (the user's `--graphcast-src`, or the recipe's `file://` one).
 
 Why one list for the three commands: `plan`/`install`, `lock` and `bundle` each take wheelhouses and a GraphCast
 source, and each reads them; a check in one of them only left the others open (twenty-first hostile pass P1).
@@ -14,47 +14,62 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from pathlib import Path
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote
 
+from wizard.errors import UserError
+from wizard.security import local_url, source_place
 from wizard.source_trust import refuse_swappable_source
-
-#: A local URL: `file://…`, or a VCS one over it (`git+file://…`, `hg+file://…`), any case.
-_LOCAL_URL = re.compile(r"^((?:[A-Za-z][A-Za-z0-9.-]*\+)?)file://", re.IGNORECASE)
 
 
 def _local_url(text: str) -> tuple[str, str, str] | None:
     """(the VCS prefix such as `git+`, or '', the path, what follows the path — a VCS `@REV`, a `?query`, a
-    `#fragment`) for a local URL, else None. The path of `file://localhost/x` is `/x`."""
-    found = _LOCAL_URL.match(text)
+    `#fragment`) for a local URL in any form uv and pip read (`security.local_url`, the one parser), else None;
+    ValueError for a `file:` URL on another host. The path of `file://localhost/x` is `/x`."""
+    found = local_url(text)
     if found is None:
         return None
-    prefix = found.group(1)
-    parts = urlsplit(text[len(prefix):])
-    path = parts.path
-    tail = (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    prefix, path, tail = found
     if prefix:  # `git+file:///repo@v0.1.1`: the revision follows the path after its last `@`
         head, at, revision = path.rpartition("@")
         if at and "/" not in revision:
             path, tail = head, f"@{revision}{tail}"
-    return prefix, unquote(path), tail
+    return prefix, path, tail
 
 
-def local_path(location: str) -> Path | None:
-    """The folder or file a find-links entry or GraphCast source names on this machine (a path, a `file://` URL,
-    `graphcast @ file://…`, a `git+file://` repository with or without `@REV`), or None for a remote one.
+def local_path(location: str, named: str | None = None) -> Path | None:
+    """The folder or file a find-links entry or GraphCast source names on this machine (a path, a `file:` URL in any
+    form, `graphcast @ file://…`, a `git+file://` repository with or without `@REV`), or None for a remote one;
+    a UserError naming it (`named`, else the value) for a `file:` URL on another host, which names no place here.
 
     Why every local URL form: 27th hostile pass (part B) P7 — `--graphcast-src git+file:///DIR` was taken for a
     remote URL, so a repository every user could write (another user's commit in it) skipped the swap rule the
-    plain path meets, and root built it."""
+    plain path meets, and root built it; 28th (part B) P4 — `file:/DIR`, `file:DIR` and `file:\\DIR` the same."""
     text = location.split(" @ ", 1)[1].strip() if " @ " in location else location.strip()
-    found = _local_url(text)
+    try:
+        found = _local_url(text)
+    except ValueError as exc:
+        raise UserError(_unplaced(named or location, str(exc))) from None
     if found is not None:
         return Path(found[1])
     if "://" in text:
         return None
     return Path(text).expanduser()
+
+
+def package_place(location: str, named: str) -> Path | None:
+    """The place on this machine a package source (a wheelhouse, an index) names (`security.source_place`), None
+    for an http(s) one; a UserError naming it for one that is neither, which the installer would read some way no
+    check here looks at (28th hostile pass (part B) P4)."""
+    try:
+        return source_place(location)
+    except ValueError as exc:
+        raise UserError(_unplaced(named, str(exc))) from None
+
+
+def _unplaced(named: str, why: str) -> str:
+    return (f"{named}: {why}, so gc-wizard cannot tell who could change what the installer would read there; give "
+            "a folder on this machine (a path or file:///DIR) or an https:// address. Nothing was read from it.")
 
 
 def _located(location: str, where: Path, resolved: Path) -> str:
@@ -81,23 +96,28 @@ def refuse_swappable_sources(recipe, find_links: tuple[str, ...] | list[str], gr
     a lock, which holds no GraphCast."""
     links = []
     for link in find_links:
-        where = local_path(link)
+        where = package_place(link, f"--find-links {link}")
         if where is not None:
             link = _located(link, where, refuse_swappable_source(f"--find-links {where}", where, "the wheelhouse"))
         links.append(link)
-    own = []
-    for link in recipe.find_links if recipe is not None else ():
-        where = local_path(link)
-        if where is not None:
-            link = _located(link, where, refuse_swappable_source(
-                f"recipe {recipe.id}'s find_links folder {where}", where, "the wheelhouse"))
-        own.append(link)
-    if recipe is not None and tuple(own) != recipe.find_links:
-        recipe = dataclasses.replace(recipe, find_links=tuple(own))
+    # The recipe's own package sources, its wheelhouses and its indexes alike: a `file://` index in another user's
+    # folder was installed from while the same folder as `find_links` was refused (28th pass (part B) P1).
+    for field, what in (("find_links", "find_links folder"), ("extra_index_urls", "extra_index_urls index")):
+        given = getattr(recipe, field, ()) if recipe is not None else ()
+        own = []
+        for link in given:
+            where = package_place(link, f"recipe {recipe.id}'s {field} entry {link}")
+            if where is not None:
+                link = _located(link, where, refuse_swappable_source(
+                    f"recipe {recipe.id}'s {what} {where}", where, "the wheelhouse"))
+            own.append(link)
+        if tuple(own) != tuple(given):
+            recipe = dataclasses.replace(recipe, **{field: tuple(own)})
     if not graphcast:
         return recipe, type(find_links)(links), graphcast_src
     source = graphcast_src or (recipe.graphcast.source if recipe is not None else None)
-    where = local_path(source) if source else None
+    where = local_path(source, "--graphcast-src" if graphcast_src else f"recipe {recipe.id}'s graphcast.source") \
+        if source else None
     if where is not None:
         named = f"--graphcast-src {where}" if graphcast_src else f"recipe {recipe.id}'s graphcast.source {where}"
         located = _located(source, where, refuse_swappable_source(named, where, "the GraphCast source"))

@@ -52,7 +52,7 @@ from wizard.install.checkout_state import (
 from wizard.install.git_objects import head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
-from wizard.install.source_places import local_path
+from wizard.install.source_places import local_path, package_place
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 from wizard.source_trust import refuse_swappable_source
 
@@ -568,7 +568,9 @@ def look_at_wheelhouse(folder: str | Path, recipe) -> Wheelhouse:
     (`refuse_swappable_source`, the rule `plan` and `install` apply), is a UserError naming it, and nothing in it is
     read. Why here: the app's w read and announced a refused wheelhouse ("1 wheel, 1 of 84 pins") beside the plan
     that refused it (walk 22 #6)."""
-    path = Path(folder).expanduser().absolute()
+    # any spelling uv reads as the folder (`file:/DIR`, `file:DIR` …): the one parser (28th pass (part B) P4)
+    place = package_place(str(folder), f"wheelhouse {folder}")
+    path = (place if place is not None else Path(folder)).expanduser().absolute()
     if not path.is_dir():
         what = (f"{path.name} is a file; a wheelhouse is the folder that holds the wheels ({path.parent})"
                 if path.is_file() else bounded.not_a_folder(path))

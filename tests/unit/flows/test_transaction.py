@@ -152,3 +152,39 @@ def test_a_stopped_first_install_does_not_claim_an_untouched_current_environment
     assert run_install(plan_for(_options(tiny)), _options(tiny), _Recorder()).ok
     stopped(_options(tiny))
     assert load_history().entries[-1].error.endswith("was removed, and the current environment is untouched")
+
+
+class _OpensTheWheelhouse(_Recorder):
+    """Opens the wheelhouse's parent to every user once the install is announced: after the check before the
+    install, before its first step (a swap between the two)."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def announce(self, plan) -> None:
+        self.folder.chmod(0o777)
+
+
+def test_a_refusal_raised_inside_a_step_is_the_wizards_own_refusal(tiny, tmp_path, monkeypatch):
+    """28th hostile pass (part B) P9: the runner's swap check refused the first step, and the install said "Install
+    failed … The installer said: Step create-env: the package source …", exit 1, as if uv had said it. The rule's
+    sentence now comes out as the wizard's refusal (a UserError: "gc-wizard: …", exit 2), the step not run, the
+    entry recorded failed and nothing left behind."""
+    import pytest
+
+    from wizard.errors import UserError
+
+    house = tmp_path / "ww" / "wh"
+    house.mkdir(parents=True)
+    monkeypatch.setenv("UV_FIND_LINKS", str(house))
+    options = _options(tiny)
+    plan = plan_for(options)
+    events = _OpensTheWheelhouse(tmp_path / "ww")
+    with pytest.raises(UserError) as refused:
+        run_install(plan, options, events)
+    text = str(refused.value)
+    assert text.startswith(f"the package source {house} (from UV_FIND_LINKS): ") and "every user can write" in text
+    assert "Step " not in text and "installer said" not in text
+    assert len(events.steps) == 1 and not plan.env_dir.exists()  # announced, refused before it forked
+    assert [e.status for e in load_history().entries] == ["failed"]

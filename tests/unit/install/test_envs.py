@@ -254,3 +254,24 @@ def test_files_hard_linked_from_elsewhere_are_not_counted_as_freed(isolated_stat
     assert 50_000 <= freed < 200_000, freed
     assert envs.disk_usage(env) >= 250_000  # what the env uses is still counted whole
     assert envs.remove_env(env) == freed and (cache / "big.so").stat().st_size == 200_000
+
+
+def test_a_sync_step_the_swap_rule_refuses_is_the_wizards_refusal_not_uvs_failure(venv, wheelhouse, tmp_path,
+                                                                                  monkeypatch):
+    """28th hostile pass (part B) P9: a refusal the runner's check makes inside a step (here `UV_FIND_LINKS` at a
+    folder every user can write) was said as the installer's failure ("could not restore … offline: Step sync-…");
+    rollback's re-sync and rebuild now hand it on as the wizard's refusal (`runner.StepRefusal`, exit 2)."""
+    from wizard.install.runner import StepRefusal
+
+    shared = tmp_path / "ww"
+    (shared / "wh").mkdir(parents=True)
+    shared.chmod(0o777)
+    wanted = tmp_path / "wanted.txt"
+    wanted.write_text("\n".join(envs.freeze(venv)) + "\n")
+    steps = envs.sync_steps(venv, str(wanted), find_links=[str(wheelhouse.path)])
+    monkeypatch.setenv("UV_FIND_LINKS", str(shared / "wh"))  # set after the steps were made: their check sees it
+    with pytest.raises(UserError) as info:
+        envs.run_sync(venv, steps)
+    assert isinstance(info.value, StepRefusal), type(info.value)
+    text = str(info.value)
+    assert text.startswith(f"the package source {shared / 'wh'} (from UV_FIND_LINKS): ") and "Step " not in text

@@ -295,6 +295,53 @@ def guard_inherited_environ(environ=os.environ) -> None:
                 del environ[name]
                 _said(f"{name}: {value} was left out of what gc-wizard's programs see, because {why}, so a shell "
                       "they start would run another user's file as you.")
+    _guard_user_site(environ)
+
+
+def _guard_user_site(environ) -> None:
+    """Name once a user site another user could fill: `PYTHONUSERBASE`'s folder (then left out of every child's
+    environment, as BASH_ENV is), else HOME's `~/.local`. Every Python the wizard probes starts without the user
+    site anyway (`python_child_env` and `-s`/`-I`); this tells the user why a `.pth` there no longer runs here, and
+    that their own Python would still run it as them.
+
+    Why: 28th hostile pass (part B) P2 — detect, plan, install and report ran root's base python3 as a probe with the
+    user site on, and a `.pth` under `PYTHONUSERBASE=/home/tuser/…` (or `HOME=/home/tuser`) ran as root, without a
+    word; PYTHONPATH at the same folder was already dropped."""
+    given = environ.get("PYTHONUSERBASE")
+    if given and os.path.isabs(given):
+        why = untrusted_place(given)
+        if why:
+            del environ["PYTHONUSERBASE"]
+            _said(f"PYTHONUSERBASE: {given} was left out of what gc-wizard's programs see, because {why}, so a .pth "
+                  "file put there would run as you in every Python that reads the user site.")
+            given = None
+    home = environ.get("HOME")
+    if not given and home and os.path.isabs(home):
+        base = os.path.join(home, ".local")
+        why = untrusted_place(base)
+        if why:
+            _said(f"the user site under HOME ({base}): {why}, so a .pth file put there would run as you in every "
+                  "Python that reads the user site; gc-wizard starts its Pythons without it (set PYTHONNOUSERSITE=1 "
+                  "for your own).")
+
+
+#: What makes a Python read code from outside its own installation at start: a search path, another standard
+#: library, a start-up script, another user site. Dropped from every Python child's environment (with the user site
+#: off, `PYTHONNOUSERSITE=1`), however the child is started.
+PYTHON_START_VARS = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE")
+
+
+def python_child_env(base=None) -> dict[str, str]:
+    """A copy of `base` (this process's environment) for a Python the wizard starts to ask it something: without
+    `PYTHON_START_VARS`, and `PYTHONNOUSERSITE=1`. The one environment rule for every probe of an interpreter
+    (detect's interpreter query through `detect.deadline.probe_env`, `recipes.pythons.probe_python`, the kernel's);
+    its argv adds `-I` (or `-s`) as well: `-E` alone does not stop `site` reading PYTHONUSERBASE.
+
+    Why: 28th hostile pass (part B) P2 — PYTHONPATH was dropped from the probe's environment and PYTHONUSERBASE was
+    not, so another user's `.pth` in their user site ran as root in detect's probe of the base python3."""
+    env = {k: v for k, v in (os.environ if base is None else base).items() if k not in PYTHON_START_VARS}
+    env["PYTHONNOUSERSITE"] = "1"
+    return env
 
 
 def untrusted_place(path: str) -> str | None:

@@ -12,6 +12,7 @@ import stat
 import time
 from pathlib import Path
 
+from wizard.children import program_risk
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
 from wizard.security import make_folders, strip_acls
@@ -855,7 +856,84 @@ def package_file(path: Path) -> Path:
     Why: run as a zipapp, `verify` and `diagnose` stopped on "cannot read the known-failures file …/gcw.pyz/wizard/
     data/known_failures.yaml: Not a directory", after an install had run every step (22nd hostile pass P12)."""
     archive = zip_archive() if not path.exists() else None
-    return path if archive is None else _unzipped_copy(archive, path, folder=False)
+    if archive is None:
+        return refuse_changeable_own_data(path)
+    return _unzipped_copy(archive, path, folder=False)
+
+
+#: `own_data_risk`'s verdict for each of the wizard's own files and folders, by absolute path: looked at once a run.
+_OWN_DATA_VERDICTS: dict[str, tuple[str, str, str] | None] = {}
+
+
+def own_data_risk(path: Path | str) -> tuple[str, str, str] | None:
+    """(place, why, fix) when another user could change `path`, one of gc-wizard's own files or folders (its data, a
+    probe script, the built-in recipes), else None: the rule its own uv is held to (`children.program_risk`: owner
+    you or root, not group- or other-writable, the whole way from /, as given and where its links lead), and no ACL
+    entry that lets another user write, on that way or on `path` (`source_trust.swap_risk`, asked only where there
+    is an ACL to read, so the start-up path loads nothing more). Cached: each place is looked at once a run."""
+    key = os.path.abspath(path)
+    if key not in _OWN_DATA_VERDICTS:
+        found: tuple[str, str, str] | None = None
+        risk = program_risk(key)
+        if risk is not None:
+            import shlex  # deferred: only a refusal quotes a path, and `detect --json` loads no more for the check
+
+            place, why = risk
+            quoted = shlex.quote(place)
+            try:
+                theirs = os.lstat(place).st_uid not in (0, os.geteuid())
+            except OSError:
+                theirs = False
+            fix = (f"give it back to root (`chown root {quoted}`, as root)" if theirs
+                   else f"take that write away (`chmod go-w {quoted}`, as its owner)")
+            found = (place, why, fix)
+        elif _has_acl_on_way(key):
+            from wizard.source_trust import swap_risk  # deferred: only a file with an ACL on its way needs it
+
+            acl = swap_risk(Path(key), inside=False)
+            if acl is not None:
+                found = (str(acl[0]), f"{acl[0]} {acl[1]}", acl[2][0].lower() + acl[2][1:])
+        _OWN_DATA_VERDICTS[key] = found
+    return _OWN_DATA_VERDICTS[key]
+
+
+def _has_acl_on_way(path: str) -> bool:
+    """Whether `path` or a folder on its way (as given, and where its links lead) carries a POSIX access ACL."""
+    listxattr = getattr(os, "listxattr", None)
+    if listxattr is None:
+        return False
+    for start in dict.fromkeys((path, os.path.realpath(path))):
+        place = start
+        while True:
+            try:
+                if "system.posix_acl_access" in listxattr(place):
+                    return True
+            except OSError:
+                pass
+            if os.path.dirname(place) == place:
+                break
+            place = os.path.dirname(place)
+    return False
+
+
+def refuse_changeable_own_data(path: Path) -> Path:
+    """`path`, one of gc-wizard's own files or folders, once it passes `own_data_risk`; else UserError (exit 2)
+    naming the place and the fix, before anything is read from it.
+
+    Why: 28th hostile pass (part B) P8 — with `chmod o+w` on a built-in recipe, `wizard/data/graphcast_releases.json`
+    or `known_failures.yaml`, another user's edit was used as is: an added pin reached root's install, a changed
+    GraphCast checkout was called identical to v0.1.1 (and its setup.py ran as root), and diagnosis advised
+    `curl … | sudo sh`; the same mode on the wizard's own uv, or on a `--recipes-dir` file, was refused."""
+    found = own_data_risk(path)
+    if found is None:
+        return path
+    place, why, fix = found
+    if place == os.path.abspath(path) and why.startswith(place):
+        why = "it" + why[len(place):]
+    raise UserError(f"gc-wizard's own {'folder' if path.is_dir() else 'file'} {path} was not read, because {why}, so "
+                    "another user could change what gc-wizard installs, trusts or advises, and gc-wizard would act "
+                    f"on their version as you. To use it, {fix}, or reinstall gc-wizard in a folder only you (and "
+                    "root) can write; nothing was run.")
 
 
 def package_folder(path: Path) -> Path:

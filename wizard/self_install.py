@@ -28,6 +28,9 @@ class SelfInstall:
     source: str  # a local folder or file, or a URL ("" when it came from an index or is unknown)
     editable: bool
     python: str  # the interpreter gc-wizard runs on
+    source_risk: str = ""
+    """Why another user could change the local `source` ("the folder /home/tuser above it is a folder that user tuser
+    … owns, and gc-wizard runs as root"), or "": then no advice reinstalls from it (`repair_advice`, `carry_words`)."""
 
 
 def _dist_info() -> Any:
@@ -59,7 +62,7 @@ def _source(info: Any) -> tuple[str, bool]:
     url: str = data["url"]
     dir_info = data.get("dir_info") if isinstance(data.get("dir_info"), dict) else {}
     editable = bool(dir_info.get("editable"))
-    if url.startswith("file://"):
+    if url[:5].lower() == "file:":  # any file: form (`file:/x`, `file:///x`): a local path
         from urllib.parse import urlsplit
         from urllib.request import url2pathname
 
@@ -82,9 +85,30 @@ def _manager(info: Any) -> str:
 
 
 def self_install() -> SelfInstall:
+    """How this gc-wizard was installed; a local source is held to the rule every install source is
+    (`source_trust.swap_risk`), so that no advice built from it tells the user to build another user's folder.
+
+    Why: 28th hostile pass (part B) P5 — root's gc-wizard, installed from a folder tuser owned, advised
+    `pip install /home/tuser/…` when uv or pip was missing: following it as root builds (runs) whatever tuser has
+    put there by then, a folder every other command refuses."""
     info = _dist_info()
     source, editable = _source(info)
-    return SelfInstall(manager=_manager(info), source=source, editable=editable, python=sys.executable)
+    return SelfInstall(manager=_manager(info), source=source, editable=editable, python=sys.executable,
+                       source_risk=source_risk(source))
+
+
+def source_risk(source: str) -> str:
+    """Why another user could change `source` (a local folder or file gc-wizard was installed from), in words that
+    follow its path; "" for a URL, an unknown source, or one only the reader and root can change."""
+    if not source or "://" in source or not source.startswith("/"):
+        return ""
+    from wizard.source_trust import swap_risk  # deferred: only the repair advice reads it
+
+    found = swap_risk(Path(source))
+    if found is None:
+        return ""
+    place, why, _fix = found
+    return f"{'it' if str(place) == source else place} {why}"
 
 
 def _q(text: str) -> str:
@@ -119,6 +143,9 @@ def repair_advice(missing: str, *, uv: str | None = None, found: SelfInstall | N
     `python -m pip` only when pip is there, else after `python -m ensurepip` where that exists, else uv's own
     installer leads."""
     found = found or self_install()
+    if found.source_risk:  # no reinstall from it, by any manager: each would build that folder again
+        found = SelfInstall(manager="", source="", editable=False, python=found.python,
+                            source_risk=f"{found.source}: {found.source_risk}")
     python = _q(found.python)
     src = _q(found.source) if found.source else ""
     spec = ("--editable " if found.editable else "") + src if src else ""
@@ -152,6 +179,9 @@ def repair_advice(missing: str, *, uv: str | None = None, found: SelfInstall | N
                      if missing == "pip" else standalone)
     else:
         add_words = f"add {missing} there ({add})" + (f", or {standalone}" if missing == "uv" else "")
+    if found.source_risk:  # the folder it came from is not offered: another user could change what it builds
+        return (f"{add_words} (not a reinstall from the folder gc-wizard was installed from, {found.source_risk}, so "
+                "building it would run their code as you; install gc-wizard from a copy of your own instead)")
     where = f" from {found.source}" if found.source else " the way it was installed"
     if reinstall:
         return f"reinstall gc-wizard{where} ({reinstall}), or {add_words}"

@@ -162,3 +162,58 @@ def test_with_no_uv_no_pip_and_no_ensurepip_uvs_own_installer_leads(monkeypatch,
         advice = si.repair_advice(missing, uv=None)
         assert advice.startswith("install uv on its own (`curl -LsSf https://astral.sh/uv/install.sh | sh`"), advice
         assert "-m pip" not in advice and "tool install" not in advice
+
+
+def _installed_from(monkeypatch, tmp_path, source, *, marker=None, installer="pip"):
+    return _fake(monkeypatch, tmp_path, marker=marker, installer=installer,
+                 direct_url={"url": f"file://{source}", "dir_info": {}})
+
+
+@pytest.mark.parametrize("marker, installer", [(None, "pip"), ("uv-receipt.toml", "uv"), (None, "uv")])
+def test_no_advice_reinstalls_from_a_folder_every_user_can_write(monkeypatch, tmp_path, marker, installer):
+    """28th hostile pass (part B) P5: a reinstall from the recorded folder builds whatever is there by then: with
+    that folder writable by every user it is left out, by every manager, and why is said once."""
+    from tests.fixtures.modes import open_folder
+
+    source = open_folder(tmp_path / "gcw-src")
+    _installed_from(monkeypatch, tmp_path, source, marker=marker, installer=installer)
+    monkeypatch.setitem(sys.modules, "uv", None)
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    with pytest.raises(OperationFailed) as err:
+        uv_bin()
+    said = str(err.value)
+    assert f"install {source}" not in said and "--reinstall" not in said, said
+    assert f"not a reinstall from the folder gc-wizard was installed from, {source}: it is a folder every user " \
+           "can write" in said
+    assert "-m pip install uv`" in said  # the other way stays
+
+
+def test_for_root_no_advice_reinstalls_from_another_users_folder(monkeypatch, tmp_path, second_user):
+    """The tester's case: root's gc-wizard installed from tuser's folder; with pip missing (bundle) and uv missing,
+    and on the machine that gathers the forecast's files (`carry_words`), no line installs from it."""
+    from wizard.after.next_steps import carry_words
+
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "pyproject.toml").write_text("[project]\nname = 'gc-wizard'\n")
+    subprocess.run(["chown", "-R", second_user, str(source)], check=True)
+    _installed_from(monkeypatch, tmp_path, source, marker="uv-receipt.toml", installer="uv")
+    monkeypatch.setitem(sys.modules, "pip", None)
+    with pytest.raises(UserError) as err:
+        bundle._pip()
+    said = str(err.value)
+    assert f"install --reinstall {source}" not in said and "--reinstall gc-wizard" not in said, said
+    assert f"{source}: it is a folder that user {second_user} " in said and "runs as root" in said
+    carry = carry_words()
+    assert f"install {source}" not in carry and f"copy {source}" not in carry and "a copy of your own" in carry
+
+
+def test_your_own_source_folder_is_still_offered(monkeypatch, tmp_path):
+    source = tmp_path / "gcw-src"
+    source.mkdir()
+    _installed_from(monkeypatch, tmp_path, source)
+    monkeypatch.setitem(sys.modules, "uv", None)
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    with pytest.raises(OperationFailed) as err:
+        uv_bin()
+    assert f"reinstall gc-wizard from {source} (`" in str(err.value)

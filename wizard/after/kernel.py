@@ -30,7 +30,7 @@ from typing import Any
 
 from wizard import bounded
 from wizard.after.target import made_by_this_state
-from wizard.children import which
+from wizard.children import python_child_env, which
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
@@ -135,7 +135,7 @@ def has_ipykernel(env: Path, timeout: float = 60.0) -> bool:
     guard_env_python(env)  # run here: the rule of every run of an env's python (24th hostile pass (part B) P7)
     try:
         proc = subprocess.run([str(env_python(env)), "-c", code], capture_output=True, timeout=timeout,
-                              env={k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "PYTHONPATH")})
+                              env=python_child_env())  # the probe's environment (28th hostile pass (part B) P2)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return proc.returncode == 0

@@ -79,7 +79,12 @@ def carry_words() -> str:
         self_install,  # deferred: reads the dist-info, only where the words are shown
     )
 
-    source = self_install().source
+    found = self_install()
+    source = found.source
+    if found.source_risk:  # 28th hostile pass (part B) P5: never advise installing from a folder another user controls
+        return (f"gc-wizard is not on PyPI, and the folder it was installed from, {shlex.quote(source)}: "
+                f"{found.source_risk}, so it is not offered; install it there from a copy of your own, as its "
+                "README's Quick start does")
     if source and "://" not in source:
         name = shlex.quote(f"./{Path(source).name}")
         return (f"gc-wizard is not on PyPI: copy {shlex.quote(source)} there and install it as here, "

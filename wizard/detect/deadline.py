@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 
-from wizard.children import communicate_bounded, die_with_parent, stopping, track, untrack
+from wizard.children import communicate_bounded, die_with_parent, python_child_env, stopping, track, untrack
 from wizard.detect.record import record
 from wizard.errors import os_error_words
 
@@ -44,7 +44,9 @@ class Completed:
 
 
 def probe_env(base: dict[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ if base is None else base)
+    # Every probe's environment is a Python child's (`children.python_child_env`): no PYTHONPATH, PYTHONUSERBASE …,
+    # the user site off — the interpreter query runs the user's base python3 (28th hostile pass (part B) P2).
+    env = python_child_env(os.environ if base is None else base)
     for name in HIDDEN_VARS:
         env.pop(name, None)
     env["LC_ALL"] = "C"

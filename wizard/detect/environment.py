@@ -232,7 +232,24 @@ def start_interpreter_query(target: Target, timeout: float) -> deadline.Running 
     target.python_version = version_from_files(target)
     if target.python_version is not None:
         return None
-    return deadline.start([target.executable, "-E", "-c", _INTERPRETER_QUERY], timeout=timeout)
+    # `-s` with `-E`: PYTHONUSERBASE is read by `site` whatever -E says, so only -s (and the probe environment's
+    # PYTHONNOUSERSITE) keeps another user's user-site .pth from running here (28th hostile pass (part B) P2); the
+    # user site the interpreter would read is added from this side (`_user_site`).
+    return deadline.start([target.executable, "-E", "-s", "-c", _INTERPRETER_QUERY], timeout=timeout)
+
+
+def _user_site(target: Target, version: str) -> list[Path]:
+    """The user site folder the interpreter reads when the user runs it (off with PYTHONNOUSERSITE, and in a venv
+    that does not see the system's packages), which the query, run with `-s`, no longer lists itself: listed, never
+    run."""
+    if os.environ.get("PYTHONNOUSERSITE"):
+        return []
+    if kind_of(target.prefix) == "venv" and venv_config.read(target.prefix / "pyvenv.cfg").get(
+            "include-system-site-packages", "false").lower() != "true":
+        return []
+    base = os.environ.get("PYTHONUSERBASE") or os.path.join(os.path.expanduser("~"), ".local")
+    major_minor = ".".join(version.split(".")[:2])
+    return [Path(base) / "lib" / f"python{major_minor}" / "site-packages"]
 
 
 def finish_interpreter_query(target: Target, running: deadline.Running | None) -> None:
@@ -260,7 +277,7 @@ def finish_interpreter_query(target: Target, running: deadline.Running | None) -
                 target.executable = data["executable"] or target.executable
                 target.prefix = Path(data["prefix"])
                 target.kind = kind_of(target.prefix)
-            site_dirs = [Path(p) for p in data["site"]]
+            site_dirs = [*_user_site(target, data["version"]), *(Path(p) for p in data["site"])]
     for extra in _glob_site_dirs(target.prefix):
         if extra not in site_dirs:
             site_dirs.append(extra)

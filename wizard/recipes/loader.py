@@ -741,7 +741,12 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
     for folder in paths.recipe_dirs(extra_dirs):
         if not folder.is_dir():
             continue
-        if folder != paths.builtin_recipes_dir():  # the shipped ones sit beside the wizard's own code
+        builtin = folder == paths.builtin_recipes_dir()
+        if builtin:
+            # The shipped ones sit beside the wizard's own code, held to its rule (`paths.own_data_risk`): a 0777
+            # folder or an o+w file there was read as is (28th hostile pass (part B) P8).
+            paths.refuse_changeable_own_data(folder)
+        else:
             # A recipe chooses the packages, indexes and wheelhouses: another user's recipes are their install.
             named = "the recipe folder" if folder == paths.user_recipes_dir() else "--recipes-dir"
             # Read where its links lead, as checked: a link flipped after the check changes nothing read.
@@ -750,6 +755,8 @@ def load_recipes(extra_dirs: list[str] | None = None) -> dict[str, Recipe]:
         here: dict[str, Path] = {}
         for file in files:
             _refuse_odd_file(file)
+            if builtin:
+                paths.refuse_changeable_own_data(file)
             recipe = load_recipe_file(file)
             if recipe.id in here:
                 raise _refused(f"recipe id '{recipe.id}' is defined twice in {folder}: in {here[recipe.id].name} "

@@ -28,7 +28,7 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from wizard.children import SKIPPED_PROGRAMS, run_capture, stop_all
+from wizard.children import SKIPPED_PROGRAMS, python_child_env, run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
@@ -78,10 +78,9 @@ def fits(spec: str, version: str) -> bool:
 def _clean_env() -> dict[str, str]:
     # `uv python find` runs in the home folder: a relative UV_PYTHON_INSTALL_DIR or UV_CONFIG_FILE means the user's
     # folder there too (24th hostile pass (part A) P7; `with_absolute_paths`).
-    env = with_absolute_paths({k: v for k, v in os.environ.items()
-                               if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")})
-    env["PYTHONNOUSERSITE"] = "1"
-    return env
+    # The one environment of an interpreter probe (`children.python_child_env`: no PYTHONUSERBASE either, 28th
+    # hostile pass (part B) P2).
+    return with_absolute_paths(python_child_env())
 
 
 def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> PythonChoice | None:

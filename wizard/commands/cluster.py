@@ -15,6 +15,7 @@ from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
 from wizard.flows.after_install import module_install
 from wizard.flows.cluster import (
+    BUNDLE_PLACEHOLDER,
     add_assets,
     bundle_install_line,
     bundle_logged,
@@ -92,9 +93,10 @@ def run_bundle(args: argparse.Namespace) -> int:
         return 0
     say(f"\nBundle ready: {out} ({len(manifest['files'])} files, {size:.0f} MiB, GraphCast "
         f"{manifest['graphcast']['wheel']}).")
-    say(f"On the offline machine:  {bundle_install_line('gc-wizard', recipe, out)}")
+    say(f"Copy {out} to the offline machine; {BUNDLE_PLACEHOLDER} below is where you copy it to.")
+    say(f"On the offline machine:  {bundle_install_line('gc-wizard', recipe, out, BUNDLE_PLACEHOLDER)}")
     if args.with_assets:
-        say(f"then:                    gc-wizard forecast   (it takes the files from {out / 'assets'})")
+        say(f"then:                    gc-wizard forecast   (it takes the files from {BUNDLE_PLACEHOLDER}/assets)")
     say(f"Log: {installer_log}")
     return 0
 

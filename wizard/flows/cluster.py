@@ -72,14 +72,22 @@ def bundle_logged(recipe: Recipe, out, **kwargs) -> tuple[dict, str]:
     return manifest, str(log)
 
 
-def bundle_install_line(command: str, recipe: Recipe, out: Path) -> str:
+#: How bundle's closing lines name the bundle's folder: where it will be once copied, not where it was built.
+BUNDLE_PLACEHOLDER = "DIR"
+
+
+def bundle_install_line(command: str, recipe: Recipe, out: Path, shown: str | None = None) -> str:
     """bundle's "On the offline machine:" line, by the one builder of install lines: `--bundle OUT`, and for a recipe
-    from a `--recipes-dir`, the copy of it the bundle carries (`bundle.RECIPES`), so the line runs there as printed."""
+    from a `--recipes-dir`, the copy of it the bundle carries (`bundle.RECIPES`), so the line runs there as printed.
+    `shown`: the name the line gives the folder (`BUNDLE_PLACEHOLDER`), as the bundle is used where it is copied to
+    (walk 26 #1: the line named the build machine's path, untrue on the offline machine)."""
     from wizard.flows.describe_plan import install_line  # deferred: only after a bundle was made
 
     carried = out / RECIPES
     from_folder = recipes_dir_for(recipe) is not None and (carried / f"{recipe.id}.yaml").is_file()
-    return install_line(command, recipe.id, recipes_dir=str(carried) if from_folder else None, bundle=str(out))
+    named = Path(shown) if shown else out
+    return install_line(command, recipe.id, recipes_dir=str(named / RECIPES) if from_folder else None,
+                        bundle=str(named))
 
 
 def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str | None = None,

@@ -20,6 +20,7 @@ from wizard.flows.cluster import (
     bundle_install_line,
     bundle_logged,
     bundle_source,
+    check_bundle_assets,
     check_bundle_out,
     check_lock_out,
     compile_lock,
@@ -29,7 +30,6 @@ from wizard.flows.cluster import (
     read_manifest,
     recipe_to_pin,
 )
-from wizard.flows.forecast import check_assets
 from wizard.flows.options import given_sources
 from wizard.paths import wizard_command
 
@@ -67,7 +67,7 @@ def run_bundle(args: argparse.Namespace) -> int:
     log = sys.stderr if args.json else sys.stdout
     if args.with_assets:
         # The files are chosen (and a bad --model refused) before gigabytes of wheels are downloaded.
-        check_assets(args.assets, model=args.model, dataset=args.dataset)
+        check_bundle_assets(args.assets, model=args.model, dataset=args.dataset)
     elif args.assets or args.model or args.dataset:
         raise UserError("--assets, --model and --dataset choose the forecast's files: add --with-assets.")
     check_bundle_out(out)  # refused before "==> Bundling … into OUT" is said

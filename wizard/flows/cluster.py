@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from wizard.after.bundle_assets import add_assets as add_assets
+from wizard.after.bundle_assets import check_bundle_assets as check_bundle_assets
 from wizard.install.bundle import RECIPES
 from wizard.install.bundle import check_bundle_out as check_bundle_out
 from wizard.install.bundle import make_bundle as make_bundle

@@ -73,6 +73,33 @@ def bundle_logged(recipe: Recipe, out, **kwargs) -> tuple[dict, str]:
     return manifest, str(log)
 
 
+def for_python() -> str:
+    """The interpreter a bundle's `wizard/` wheels are for, in words (`self_wheels.for_python`)."""
+    from wizard.install.self_wheels import for_python as words  # deferred: only after a bundle was made
+
+    return words()
+
+
+def install_wizard_line(bundle: str) -> str:
+    """The one command that installs gc-wizard from a bundle's `wizard/` folder (`self_wheels`)."""
+    from wizard.install.self_wheels import (
+        install_wizard_line as line,  # deferred: only after a bundle was made
+    )
+
+    return line(bundle)
+
+
+def add_wizard(out: Path) -> list[str]:
+    """gc-wizard's own wheel and its run-time dependencies' wheels in the bundle's `wizard/` folder, each hashed into
+    its manifest (walk 26 #2: the offline machine could not install gc-wizard itself); returns their names."""
+    from wizard.install.bundle import add_files  # deferred: only when a bundle is made
+    from wizard.install.self_wheels import add_wizard_wheels
+
+    names = add_wizard_wheels(out)
+    add_files(out, names)
+    return names
+
+
 #: How bundle's closing lines name the bundle's folder: where it will be once copied, not where it was built.
 BUNDLE_PLACEHOLDER = "DIR"
 

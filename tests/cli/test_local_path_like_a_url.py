@@ -21,7 +21,9 @@ def test_the_bundles_next_step_names_the_folder_it_made(tmp_path, isolated_state
     made = tmp_path / "https:" / "u:SEKn2@127.0.0.1:9" / "x" / "b"
     assert (made / "manifest.json").is_file()
     after = proc.stdout[proc.stdout.index("Bundle ready: "):]  # what follows the making: the result and next step
-    assert f"Bundle ready: {made} (" in after and f"--bundle {made}\n" in after, after
+    # The folder is named as made; the install line names it DIR, wherever it is copied to (walk 26 #1).
+    assert f"Bundle ready: {made} (" in after and f"Copy {made} to the offline machine" in after, after
+    assert "--bundle DIR\n" in after, after
     assert "***" not in after and "<redacted>" not in after, after
 
 

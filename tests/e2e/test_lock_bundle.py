@@ -122,10 +122,10 @@ def test_bundle_from_an_index_installs_with_every_index_closed(deps, tmp_path, l
     assert proc.returncode == 0, proc.stderr[-3000:]
     made = last_json(proc)
     manifest = json.loads((bundle / "manifest.json").read_text())
-    names = sorted(f["name"] for f in manifest["files"])
+    names = sorted(f["name"] for f in manifest["files"] if not f["name"].startswith("wizard/"))  # gc-wizard's own
     assert names == ["recipes/tiny-dep.yaml", "requirements.txt", "wheels/graphcast-0.1.1-py3-none-any.whl",
                      "wheels/pkg_c-1.0-py3-none-any.whl", "wheels/pkg_d-3.0-py3-none-any.whl"]
-    assert made["files"] == 5 and manifest["packages"] == {"pkg-c": "1.0", "pkg-d": "3.0"}
+    assert made["files"] == 5 + len(made["wizard"]) and manifest["packages"] == {"pkg-c": "1.0", "pkg-d": "3.0"}
 
     closed = request.getfixturevalue("closed_indexes")
     shutil.rmtree(deps.house.path)  # and no wheelhouse either
@@ -299,11 +299,17 @@ def test_the_printed_bundle_and_lock_lines_run_as_printed(deps, tmp_path, local_
     assert proc.returncode == 0, proc.stderr[-3000:]
     words = _printed_line(proc.stdout, "On the offline machine:")
     assert (bundle / "recipes" / "tiny-dep.yaml").is_file()
+    # Walk 26 #1: the line names the folder as DIR, wherever it is copied to; the build's path is gone.
+    assert str(bundle) not in " ".join(words) and "DIR" in words, words
+    moved = tmp_path / "offline-machine" / "gc-bundle"
+    shutil.copytree(bundle, moved)
+    shutil.move(bundle, tmp_path / "renamed")
+    words = [str(moved) + w[3:] if w == "DIR" or w.startswith("DIR/") else w for w in words]
     shutil.rmtree(deps.recipes)
     shutil.rmtree(deps.house.path)
     without = [w for i, w in enumerate(words) if w != "--recipes-dir" and (i == 0 or words[i - 1] != "--recipes-dir")]
     proc = run_inproc(*without, "--yes", "--no-verify", "--json")  # the folder left out: the bundle's is named
-    assert proc.returncode == 2 and f"add `--recipes-dir {bundle / 'recipes'}`" in last_json(proc)["error"], proc.stderr
+    assert proc.returncode == 2 and f"add `--recipes-dir {moved / 'recipes'}`" in last_json(proc)["error"], proc.stderr
     proc = run_inproc(*words, "--yes", "--no-verify", "--json", "--env", str(tmp_path / "from-bundle"))
     assert proc.returncode == 0, proc.stderr[-3000:]
 

@@ -17,20 +17,26 @@ from wizard.wrap import command as wrap_command
 from wizard.wrap import command_words, wrap
 
 
-def next_steps(recipe: str, assets: str | None = None, unreachable: str | None = None, slurm=None
-               ) -> list[tuple[str, str]]:
+def next_steps(recipe: str, assets: str | None = None, unreachable: str | None = None, slurm=None,
+               bundled: str | None = None) -> list[tuple[str, str]]:
     """(command, what it is for) for a newly current environment; `assets`: where its forecast files are;
     `unreachable`: the host of the forecast's files when it does not answer here (`assets_reach`). The commands
     name the program alone: `next_step_lines` exports the state folder first, as the Done screen does. `slurm`: the
     `SlurmTarget` the install's check ran on: the forecast runs there too (walk 24 #3: on the login node it has no
-    GPU)."""
+    GPU). `bundled`: the forecast files of the bundle the environment was installed from (its marker's, which
+    `forecast` takes by itself): named, and no other source offered (walk 26 #1: after an install from a bundle
+    that carried them, the lines sent the offline user to build `bundle --with-assets` on a machine with internet)."""
     me = program_command()
     # Deferred: read only where these lines are drawn.
     from wizard.after.assets_memory import forecast_ran, remembered_assets
 
     # Walk 24 #9: after three forecasts the lines still offered "a first real forecast".
     why = f"{'another' if forecast_ran() else 'a first real'} forecast: real weights, one rollout"
-    if not assets:
+    if bundled and not assets:
+        # Before the remembered folder: a plain `forecast` takes the bundle's files first (`default_assets`).
+        why = f"{why} (it uses {bundled}, the files of the bundle this environment came from)"
+        unreachable = None  # the bundle's files are here: nothing to gather elsewhere
+    elif not assets:
         # walk 23 #4: the folder the last forecast that worked used, named as the GraphCast source
         # the last install used is.
 
@@ -170,7 +176,7 @@ COLUMNS = 80
 
 
 def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[str] = frozenset(),
-                    unreachable: str | None = None, slurm=None) -> list[str]:
+                    unreachable: str | None = None, slurm=None, bundled: str | None = None) -> list[str]:
     """`Next: <command>   # <why>`, aligned, as the CLI and the app print them on leaving; a line that would
     not fit 80 columns puts its comment above the command, wrapped between words (a command it quotes, between
     backquotes, on a comment line of its own), and a command longer than a line is broken between its words with
@@ -180,8 +186,9 @@ def next_step_lines(recipe: str, assets: str | None = None, *, done: frozenset[s
     `done`: the steps already taken for this env (`steps_done`), left out so "Next:" never asks for
     what the user did a minute ago; the two module lines stay, as a new shell still needs them.
     `unreachable`: the forecast files' host, when it does not answer here (walk 21 #4): its words
-    (`unreachable_lines`, as the Done screen shows them) go above the forecast, as comments."""
-    steps = [(command, why) for command, why in next_steps(recipe, assets, unreachable, slurm)
+    (`unreachable_lines`, as the Done screen shows them) go above the forecast, as comments. `bundled`: the
+    environment's bundle's forecast files (`next_steps`)."""
+    steps = [(command, why) for command, why in next_steps(recipe, assets, unreachable, slurm, bundled)
              if not any(command.endswith(f" {step} install") for step in done)]
     home = activate_lines()[:-1]
     steps = [(line, "the state folder the commands below use") for line in home] + steps

@@ -15,20 +15,24 @@ from wizard.commands.output import emit_json, say, warn
 from wizard.errors import UserError
 from wizard.flows.after_install import module_install
 from wizard.flows.cluster import (
+    BUNDLE_PLACEHOLDER,
     add_assets,
+    add_wizard,
     bundle_install_line,
     bundle_logged,
     bundle_source,
+    check_bundle_assets,
     check_bundle_out,
     check_lock_out,
     compile_lock,
     default_lock_name,
+    for_python,
+    install_wizard_line,
     lock_install_lines,
     python_for,
     read_manifest,
     recipe_to_pin,
 )
-from wizard.flows.forecast import check_assets
 from wizard.flows.options import given_sources
 from wizard.paths import wizard_command
 
@@ -66,7 +70,7 @@ def run_bundle(args: argparse.Namespace) -> int:
     log = sys.stderr if args.json else sys.stdout
     if args.with_assets:
         # The files are chosen (and a bad --model refused) before gigabytes of wheels are downloaded.
-        check_assets(args.assets, model=args.model, dataset=args.dataset)
+        check_bundle_assets(args.assets, model=args.model, dataset=args.dataset)
     elif args.assets or args.model or args.dataset:
         raise UserError("--assets, --model and --dataset choose the forecast's files: add --with-assets.")
     check_bundle_out(out)  # refused before "==> Bundling … into OUT" is said
@@ -79,6 +83,12 @@ def run_bundle(args: argparse.Namespace) -> int:
     log.flush()
     manifest, installer_log = bundle_logged(recipe, out, python_version=python, graphcast_src=source,
                                             find_links=find_links)
+    wizard_wheels = []
+    if not args.without_wizard:
+        log.write(f"==> Adding gc-wizard itself and what it needs, as wheels for {for_python()}\n")
+        log.flush()
+        wizard_wheels = add_wizard(out)
+        manifest = read_manifest(out)
     if args.with_assets:
         log.write("==> Adding the forecast's files (model, example batch, statistics)\n")
         for name in add_assets(out, source=args.assets, model=args.model, dataset=args.dataset):
@@ -88,13 +98,18 @@ def run_bundle(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"ok": True, "bundle": str(out), **{k: manifest[k] for k in ("recipe", "python", "graphcast")},
                    "files": len(manifest["files"]), "mib": round(size, 1), "seconds": manifest["seconds"],
-                   "assets": bool(args.with_assets)})
+                   "assets": bool(args.with_assets), "wizard": wizard_wheels,
+                   "install_wizard": install_wizard_line(str(out)) if wizard_wheels else None})
         return 0
     say(f"\nBundle ready: {out} ({len(manifest['files'])} files, {size:.0f} MiB, GraphCast "
         f"{manifest['graphcast']['wheel']}).")
-    say(f"On the offline machine:  {bundle_install_line('gc-wizard', recipe, out)}")
+    say(f"Copy {out} to the offline machine; {BUNDLE_PLACEHOLDER} below is where you copy it to.")
+    if wizard_wheels:  # walk 26 #2: gc-wizard itself, from the bundle, with no index
+        say(f"gc-wizard there ({len(wizard_wheels)} wheels for {for_python()}):")
+        say(f"    {install_wizard_line(BUNDLE_PLACEHOLDER)}")
+    say(f"On the offline machine:  {bundle_install_line('gc-wizard', recipe, out, BUNDLE_PLACEHOLDER)}")
     if args.with_assets:
-        say(f"then:                    gc-wizard forecast   (it takes the files from {out / 'assets'})")
+        say(f"then:                    gc-wizard forecast   (it takes the files from {BUNDLE_PLACEHOLDER}/assets)")
     say(f"Log: {installer_log}")
     return 0
 
@@ -138,6 +153,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     bundle.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
     bundle.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder for the bundle")
     bundle.add_argument("--python", metavar="X.Y", help="the target's Python version (default: the wizard's own)")
+    bundle.add_argument("--without-wizard", action="store_true", help="leave out gc-wizard's own wheels (by default "
+                        "the bundle carries them in DIR/wizard, so the offline machine can install gc-wizard too)")
     bundle.add_argument("--graphcast-src", metavar="SRC",
                         help="GraphCast from a local checkout, a wheel/sdist or a pip URL (default: the recipe's pin)")
     bundle.add_argument("--find-links", action="append", default=[], metavar="DIR",

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from wizard.after.bundle_assets import add_assets as add_assets
+from wizard.after.bundle_assets import check_bundle_assets as check_bundle_assets
 from wizard.install.bundle import RECIPES
 from wizard.install.bundle import check_bundle_out as check_bundle_out
 from wizard.install.bundle import make_bundle as make_bundle
@@ -72,14 +73,49 @@ def bundle_logged(recipe: Recipe, out, **kwargs) -> tuple[dict, str]:
     return manifest, str(log)
 
 
-def bundle_install_line(command: str, recipe: Recipe, out: Path) -> str:
+def for_python() -> str:
+    """The interpreter a bundle's `wizard/` wheels are for, in words (`self_wheels.for_python`)."""
+    from wizard.install.self_wheels import for_python as words  # deferred: only after a bundle was made
+
+    return words()
+
+
+def install_wizard_line(bundle: str) -> str:
+    """The one command that installs gc-wizard from a bundle's `wizard/` folder (`self_wheels`)."""
+    from wizard.install.self_wheels import (
+        install_wizard_line as line,  # deferred: only after a bundle was made
+    )
+
+    return line(bundle)
+
+
+def add_wizard(out: Path) -> list[str]:
+    """gc-wizard's own wheel and its run-time dependencies' wheels in the bundle's `wizard/` folder, each hashed into
+    its manifest (walk 26 #2: the offline machine could not install gc-wizard itself); returns their names."""
+    from wizard.install.bundle import add_files  # deferred: only when a bundle is made
+    from wizard.install.self_wheels import add_wizard_wheels
+
+    names = add_wizard_wheels(out)
+    add_files(out, names)
+    return names
+
+
+#: How bundle's closing lines name the bundle's folder: where it will be once copied, not where it was built.
+BUNDLE_PLACEHOLDER = "DIR"
+
+
+def bundle_install_line(command: str, recipe: Recipe, out: Path, shown: str | None = None) -> str:
     """bundle's "On the offline machine:" line, by the one builder of install lines: `--bundle OUT`, and for a recipe
-    from a `--recipes-dir`, the copy of it the bundle carries (`bundle.RECIPES`), so the line runs there as printed."""
+    from a `--recipes-dir`, the copy of it the bundle carries (`bundle.RECIPES`), so the line runs there as printed.
+    `shown`: the name the line gives the folder (`BUNDLE_PLACEHOLDER`), as the bundle is used where it is copied to
+    (walk 26 #1: the line named the build machine's path, untrue on the offline machine)."""
     from wizard.flows.describe_plan import install_line  # deferred: only after a bundle was made
 
     carried = out / RECIPES
     from_folder = recipes_dir_for(recipe) is not None and (carried / f"{recipe.id}.yaml").is_file()
-    return install_line(command, recipe.id, recipes_dir=str(carried) if from_folder else None, bundle=str(out))
+    named = Path(shown) if shown else out
+    return install_line(command, recipe.id, recipes_dir=str(named / RECIPES) if from_folder else None,
+                        bundle=str(named))
 
 
 def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str | None = None,

@@ -163,6 +163,14 @@ def installed_words(state: str) -> str:
     return "Already installed and current" if state == "current" else "Already installed (not current)"
 
 
+def last_bundle(recipe: str) -> str | None:
+    """The bundle the newest install of `recipe` came from, if still there (None if unreadable): walk 26 #7."""
+    try:
+        return load_history().last_bundle(recipe)
+    except Exception:  # an unreadable history only means nothing is remembered
+        return None
+
+
 def last_local_graphcast(version: str) -> str | None:
     """The local GraphCast an earlier install of this version used, if still there (None if unreadable)."""
     try:

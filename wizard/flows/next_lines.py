@@ -28,5 +28,22 @@ def next_lines_for(recipe: str, env: str | None, assets: str | None = None, unre
     # A kernel k wrote lives outside the state folder: said where the rest is summed up (walk 22 #10).
     kernels = [row for line in kernel_lines(env) for row in wrap(line, 80, "", "  ")]
     return [*next_step_lines(recipe, assets, done=steps_done(env) if env else frozenset(), unreachable=unreachable,
-                             slurm=slurm),
+                             slurm=slurm, bundled=bundled_assets(env)),
             *kernels]
+
+
+def bundled_assets(env: str | None) -> str | None:
+    """The forecast files of the bundle `env` was installed from, as `forecast` finds them with no --assets
+    (`after.forecast.default_assets`, the one reader of the env's marker for this); None for any other env.
+    Why here, below both faces' "Next:" lines: walk 26 #1 — after `install --bundle` from a bundle holding assets/,
+    the lines said to go and build `bundle --with-assets` on a machine with internet."""
+    if not env:
+        return None
+    # Deferred: the forecast module is read only where these lines are drawn.
+    from wizard.after.forecast import default_assets
+    from wizard.install.envs import Env
+
+    try:
+        return default_assets(Env.at(env))
+    except (OSError, ValueError):
+        return None

@@ -28,7 +28,7 @@ from typing import IO
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
-from wizard.flows.history import last_local_graphcast
+from wizard.flows.history import last_bundle, last_local_graphcast
 from wizard.history.store import load_history, other_state_refusal
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
@@ -167,6 +167,11 @@ def _with_remembered_source(plan: Plan) -> Plan:
     if not plan.unreachable_source:
         return plan
     version = plan.recipe.graphcast.version
+    bundle = last_bundle(plan.recipe.id) if not plan.bundle else None
+    if bundle:  # walk 26 #7: the bundle, never its GraphCast wheel alone, which installs nothing with no index
+        words = (f"{plan.unreachable_source.removesuffix('.')}. Your last install of {plan.recipe.id} came from the "
+                 f"bundle {bundle}: install from it again (`--bundle {shlex.quote(bundle)}`).")
+        return dataclasses.replace(plan, unreachable_source=words)
     remembered = last_local_graphcast(version)
     if not remembered or remembered == plan.graphcast_src:
         return plan

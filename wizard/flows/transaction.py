@@ -152,8 +152,10 @@ def _dubious_owner_words(lines: list[str]) -> str:
 
 
 def _failure_message(step, result, log: Path, recipe=None, python_version: str = "3.11",
-                     graphcast_url: bool = False, installer: str | None = None) -> str:
-    """The step's own last lines, then — when a host could not be reached — which one and the fix."""
+                     graphcast_url: bool = False, installer: str | None = None, bundled: bool = False) -> str:
+    """The step's own last lines, then — when a host could not be reached — which one and the fix. `bundled`: this
+    install is from a bundle; else the bundle the last install of this recipe came from, if still here, is offered
+    as it is (walk 26 #7: the advice said to make one elsewhere and copy it here)."""
     lines = [line for line in result.tail if line.strip()][-8:]
     if any(_GIT_EXCEPTION.search(line) for line in lines):
         # 27th hostile pass (part B) P7: git's "detected dubious ownership … call: git config --global --add
@@ -169,7 +171,10 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
         lines.append(f"(the installer was {child_end_words(None, result.signal)})")
     detail = "\n  ".join(lines) if lines else child_end_words(result.exit_status, result.signal)
     said = "\n".join(result.tail) + "\n" + _log_tail(log)
-    advice = unreachable_advice(said, recipe, python_version, installer=installer,
+    from wizard.flows.history import last_bundle  # deferred: read only when a step failed
+
+    here = last_bundle(recipe.id) if recipe is not None and not bundled else None
+    advice = unreachable_advice(said, recipe, python_version, installer=installer, bundle_here=here,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said) \
         or open_files_advice(said)  # a low `ulimit -n`, whatever the child said of it (24th pass (part A) P9)
     # The fix first: at 80×24 the installer's own lines would push it off the screen.
@@ -315,7 +320,8 @@ class _Transaction:
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
             error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",
-                                      graphcast_url="://" in self.plan.graphcast_src, installer=self.plan.installer)
+                                      graphcast_url="://" in self.plan.graphcast_src, installer=self.plan.installer,
+                                      bundled=bool(self.plan.bundle))
                      if step else f"nothing ran. Full log: {self.log}")
             return self.finish("failed", error=error)
 

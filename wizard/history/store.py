@@ -463,6 +463,17 @@ class History:
         """Install entries that finished well and whose environment was not removed, newest first."""
         return [e for e in reversed(self.entries) if e.kind == "install" and e.status in GOOD]
 
+    def last_bundle(self, recipe: str) -> str | None:
+        """The offline bundle folder the newest install of `recipe` came from (`--bundle DIR`), when it is still a
+        bundle there (its manifest.json). Walk 26 #7: on the offline machine the plan offered that bundle's GraphCast
+        wheel as `--graphcast-src`, and the failure that followed said to make a bundle elsewhere and copy it here —
+        while the bundle was here."""
+        for entry in reversed(self.entries):
+            if entry.kind == "install" and entry.recipe == recipe and entry.bundle \
+                    and (Path(entry.bundle) / "manifest.json").is_file():
+                return entry.bundle
+        return None
+
     def last_local_graphcast(self, version: str) -> str | None:
         """The local GraphCast source (checkout, wheel or sdist) the newest good install of GraphCast
         `version` was built from — else the one the newest other install's plan named — when it is still there
@@ -475,6 +486,8 @@ class History:
         # failed is offered again too (the seventeenth walk's fifth problem: it had to be typed again after Ctrl-C).
         others = [e for e in reversed(self.entries) if e.kind == "install" and e not in good and e.graphcast_given]
         for entry in (*good, *others):
+            if entry.bundle:  # its wheel installs nothing without the bundle's wheels: `last_bundle` (walk 26 #7)
+                continue
             line = next((p for p in entry.packages if p.replace(" ", "").lower().startswith("graphcast@file://")), None)
             if line is not None:
                 path = unquote(urlsplit(line.split("@", 1)[1].strip()).path)

@@ -18,6 +18,7 @@ import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from wizard.install.indexes import IndexSetting, index_for_host
 from wizard.installer_files import UV_SYSTEM_CERTS, uv_trust_gap
@@ -199,12 +200,15 @@ def short_version(version: str) -> str:
 
 def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.11", *,
                answered: list[Answered] | tuple[Answered, ...] = (), answered_role: str = "other",
-               environ: Mapping[str, str] | None = None, installer: str | None = None) -> str:
+               environ: Mapping[str, str] | None = None, installer: str | None = None,
+               bundle_here: str | None = None) -> str:
     """Plain sentences: which host, what it was needed for, and what to do instead. `answered`: hosts that
     were reached and answered with an error (said as such, never "cannot reach"). A host that an index
     variable of the user's environment names (`UV_INDEX_URL`, `PIP_INDEX_URL`, …) is said to be that index,
     with the variable: that setting, not the network, is then the first thing to check. `installer`: the one
-    that failed; uv failing on TLS where pip's settings name a `cert` leads with the switch to pip (walk 25 #1)."""
+    that failed; uv failing on TLS where pip's settings name a `cert` leads with the switch to pip (walk 25 #1).
+    `bundle_here`: a bundle of this recipe already on this machine (the last install's): offered as it is, never
+    "make one elsewhere and copy it here" (walk 26 #7)."""
     if not hosts and not answered:
         return ""
     parts: list[str] = []
@@ -267,6 +271,14 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
         given = f" --recipes-dir {shlex.quote(folder)}" if folder else ""
         lead = "Or bring everything on a bundle" if setting is not None else \
             f"Here {what}. Bring everything on a bundle instead"
+        if bundle_here:
+            lead = "Or install from the bundle" if setting is not None else f"Here {what}. Install from the bundle"
+            carried = Path(bundle_here) / "recipes"  # the recipe's copy the bundle carries (`bundle.RECIPES`)
+            if folder and (carried / f"{rid}.yaml").is_file():
+                given = f" --recipes-dir {shlex.quote(str(carried))}"
+            parts.append(f"{lead} your last install of {rid} came from, which is here: `gc-wizard install {rid}"
+                         f"{given} --bundle {shlex.quote(bundle_here)}` (no network at all).")
+            return " ".join(parts)
         parts.append(f"{lead}: on a machine with internet (same OS "
                      f"and CPU) run `gc-wizard bundle {rid}{given} --out gc-bundle --python "
                      f"{short_version(python_version)} --graphcast-src DIR`, copy `gc-bundle` here, then `gc-wizard "
@@ -291,7 +303,8 @@ def index_sentence(setting: IndexSetting) -> str:
 
 
 def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, graphcast_url: bool = False,
-                       environ: Mapping[str, str] | None = None, installer: str | None = None) -> str:
+                       environ: Mapping[str, str] | None = None, installer: str | None = None,
+                       bundle_here: str | None = None) -> str:
     """`advice_for(find_unreachable(text), answered=find_answered(text))`: empty when the text shows no host
     that could not be reached or answered with an error.
 
@@ -302,4 +315,5 @@ def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, 
     if graphcast_url:
         hosts = [Unreachable(h.host, "graphcast", h.evidence) if h.role != "proxy" else h for h in hosts]
     return advice_for(hosts, recipe, python_version, answered=find_answered(text),
-                      answered_role="graphcast" if graphcast_url else "other", environ=environ, installer=installer)
+                      answered_role="graphcast" if graphcast_url else "other", environ=environ, installer=installer,
+                      bundle_here=bundle_here)

@@ -1,0 +1,220 @@
+"""gc-wizard's own wheel and its runtime dependencies' wheels, for a bundle's `wizard/` folder.
+
+Why: walk 26 #2 — the offline machine could not install gc-wizard itself: it is not on PyPI, a clone needs its build
+backend (hatchling) and its dependencies from an index, and the bundle carried only the recipe's wheels. So `bundle`
+now carries gc-wizard as a wheel and every distribution it needs at run time, and the offline machine installs it with
+`python3 -m venv … && …/pip install --no-index --find-links DIR/wizard gc-wizard`.
+
+How, with nothing but what this gc-wizard already has (no index, no build backend): each dependency is packed again
+from the distribution installed beside this gc-wizard — the files its RECORD lists, its own dist-info, its own wheel
+tag (`WHEEL`) — so the offline machine gets exactly the versions this one runs, and the bundle can be made where no
+index answers either. gc-wizard's wheel is packed from the running package folder (a checkout or an install alike),
+with the shipped recipes at `wizard/data/recipes` as its own wheel has them and its installed metadata's
+requirements. The wheels are for this interpreter (its Python version and platform), which `for_python` names.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import sys
+import sysconfig
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from wizard import __version__, paths
+from wizard.errors import OperationFailed
+from wizard.security import make_folders
+
+#: The bundle's folder for them.
+WIZARD = "wizard"
+DIST = "gc-wizard"
+#: Files an installer writes into a dist-info that are not the wheel's own.
+_INSTALLER_FILES = frozenset({"INSTALLER", "REQUESTED", "RECORD", "direct_url.json", "uv_cache.json"})
+
+
+def for_python() -> str:
+    """The interpreter the wheels are for, in words: `Python 3.11 on linux x86_64`."""
+    return f"Python {sys.version_info.major}.{sys.version_info.minor} on {sys.platform} {os.uname().machine}"
+
+
+def _digest(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+class _Wheel:
+    """A wheel being written: each file added with its RECORD line, RECORD last."""
+
+    def __init__(self, path: Path, dist_info: str) -> None:
+        self.path, self.dist_info, self.records = path, dist_info, []
+        self.zip = zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED)
+
+    def add(self, name: str, data: bytes, mode: int = 0o644) -> None:
+        info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+        info.external_attr = (0o100000 | mode) << 16
+        info.compress_type = zipfile.ZIP_DEFLATED
+        self.zip.writestr(info, data)
+        self.records.append(f"{name},{_digest(data)},{len(data)}")
+
+    def close(self) -> None:
+        record = f"{self.dist_info}/RECORD"
+        self.zip.writestr(zipfile.ZipInfo(record, date_time=(1980, 1, 1, 0, 0, 0)),
+                          "\n".join([*self.records, f"{record},,"]) + "\n")
+        self.zip.close()
+
+
+def _requirements(texts: list[str] | None, extras: frozenset[str] | set[str] = frozenset()) -> list[Requirement]:
+    """The requirements among `texts` whose markers hold for this interpreter, with `extras` asked for (as
+    `markdown-it-py[linkify]` asks for linkify-it-py)."""
+    out = []
+    for text in texts or []:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        if req.marker is None or any(req.marker.evaluate({"extra": extra}) for extra in {"", *extras}):
+            out.append(req)
+    return out
+
+
+def _own_metadata() -> tuple[metadata.Distribution | None, list[str]]:
+    """gc-wizard's installed distribution (for its METADATA and requirements), when it is this package's; else its
+    checkout's pyproject requirements (run from a checkout on PYTHONPATH)."""
+    try:
+        dist = metadata.distribution(DIST)
+    except metadata.PackageNotFoundError:
+        dist = None
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            import tomllib  # deferred: only when a bundle is made (3.11+)
+        except ImportError:  # pragma: no cover - Python 3.10
+            import tomli as tomllib
+        try:
+            return dist, list(tomllib.loads(pyproject.read_text())["project"]["dependencies"])
+        except (OSError, ValueError, KeyError):
+            pass
+    return dist, []
+
+
+def _own_wheel(folder: Path, requires: list[str]) -> str:
+    """gc-wizard's wheel, packed from the running package folder; returns its file name."""
+    package = Path(__file__).resolve().parents[1]
+    dist_info = f"gc_wizard-{__version__}.dist-info"
+    name = f"gc_wizard-{__version__}-py3-none-any.whl"
+    wheel = _Wheel(folder / name, dist_info)
+    try:
+        for path in sorted(package.rglob("*")):
+            rel = path.relative_to(package)
+            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc":
+                wheel.add(f"wizard/{rel.as_posix()}", path.read_bytes())
+        recipes = paths.builtin_recipes_dir()
+        if not (package / "data" / "recipes").is_dir() and recipes.is_dir():  # a checkout: as the wheel has them
+            for path in sorted(recipes.rglob("*.yaml")):
+                wheel.add(f"wizard/data/recipes/{path.relative_to(recipes).as_posix()}", path.read_bytes())
+        meta = ["Metadata-Version: 2.1", f"Name: {DIST}", f"Version: {__version__}", "Requires-Python: >=3.10",
+                *(f"Requires-Dist: {text}" for text in requires)]
+        wheel.add(f"{dist_info}/METADATA", ("\n".join(meta) + "\n").encode())
+        wheel.add(f"{dist_info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: gc-wizard\nRoot-Is-Purelib: true\n"
+                                        b"Tag: py3-none-any\n")
+        wheel.add(f"{dist_info}/entry_points.txt", b"[console_scripts]\ngc-wizard = wizard.cli:run\n")
+    finally:
+        wheel.close()
+    return name
+
+
+def _console_scripts(dist: metadata.Distribution) -> set[str]:
+    return {ep.name for ep in dist.entry_points if ep.group in ("console_scripts", "gui_scripts")}
+
+
+def _tag_set(tags: list[str]) -> str:
+    """A wheel file name's tags for all of `tags` (`py2.py3-none-any`): pexpect's first tag alone is py2's."""
+    parts = [tag.split("-") for tag in tags if tag.count("-") == 2]
+    if not parts:
+        return "py3-none-any"
+    return "-".join(".".join(dict.fromkeys(part[i] for part in parts)) for i in range(3))
+
+
+def _repack(dist: metadata.Distribution, folder: Path) -> str:
+    """`dist` (installed) packed again as the wheel it was installed from; returns the file name."""
+    files = list(dist.files or [])
+    info_dir = next((f.parts[0] for f in files if len(f.parts) == 2 and f.parts[0].endswith(".dist-info")), None)
+    if info_dir is None:
+        raise OperationFailed(f"cannot pack {dist.metadata['Name']} for the bundle's {WIZARD}/ folder: its install "
+                              "lists no files (RECORD); install it again with pip, then make the bundle again.")
+    tags = [line.split(":", 1)[1].strip() for line in (dist.read_text("WHEEL") or "").splitlines()
+            if line.startswith("Tag:")]
+    name = f"{info_dir.removesuffix('.dist-info')}-{_tag_set(tags)}.whl"
+    data_dir = f"{info_dir.removesuffix('.dist-info')}.data"
+    scripts = Path(sysconfig.get_paths()["scripts"]).resolve()
+    prefix = Path(sys.prefix).resolve()
+    skip = _console_scripts(dist)
+    wheel = _Wheel(folder / name, info_dir)
+    try:
+        for entry in files:
+            if entry.suffix == ".pyc" or "__pycache__" in entry.parts:
+                continue
+            if entry.parts[0] == info_dir and entry.name in _INSTALLER_FILES:
+                continue
+            path = Path(os.path.normpath(dist.locate_file(entry)))
+            if not path.is_file():
+                continue
+            if entry.parts[0] != "..":
+                arc = entry.as_posix()
+            elif path.parent == scripts:
+                if path.name in skip:  # written again by the installer, for the new environment
+                    continue
+                arc = f"{data_dir}/scripts/{path.name}"
+            elif path.is_relative_to(prefix):
+                arc = f"{data_dir}/data/{path.relative_to(prefix).as_posix()}"
+            else:
+                continue
+            wheel.add(arc, path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
+    finally:
+        wheel.close()
+    return name
+
+
+def add_wizard_wheels(bundle: Path, on_line=None) -> list[str]:
+    """gc-wizard's wheel and those of its run-time closure in `bundle/wizard/`; returns their names, relative to
+    `bundle`. OperationFailed names a dependency that cannot be packed (installed without a RECORD)."""
+    folder = bundle / WIZARD
+    make_folders(folder)
+    dist, fallback = _own_metadata()
+    requires = [str(r) for r in _requirements(fallback or (dist.requires if dist is not None else []))]
+    names = [_own_wheel(folder, requires)]
+    packed: set[str] = {canonicalize_name(DIST)}
+    asked: set[tuple[str, str]] = set()
+    queue = [Requirement(text) for text in requires]
+    while queue:
+        req = queue.pop(0)
+        key = canonicalize_name(req.name)
+        wanted = {extra for extra in req.extras if (key, extra) not in asked}
+        if key in packed and not wanted:
+            continue
+        asked |= {(key, extra) for extra in req.extras}
+        try:
+            found = metadata.distribution(req.name)
+        except metadata.PackageNotFoundError:
+            raise OperationFailed(f"cannot add {req.name} to the bundle's {WIZARD}/ folder: gc-wizard needs it and it "
+                                  "is not installed beside this gc-wizard; install gc-wizard again, then make the "
+                                  "bundle again.") from None
+        if key not in packed:
+            packed.add(key)
+            if on_line is not None:
+                on_line(f"packing {found.metadata['Name']} {found.version}")
+            names.append(_repack(found, folder))
+            queue += _requirements(found.requires, req.extras)
+        else:
+            queue += [r for r in _requirements(found.requires, wanted) if r not in _requirements(found.requires)]
+    return [f"{WIZARD}/{name}" for name in names]
+
+
+def install_wizard_line(bundle: str, venv: str = "~/gc-wizard-venv") -> str:
+    """The one command that installs gc-wizard from a bundle's `wizard/` folder with no index (walk 26 #2)."""
+    return (f"python3 -m venv {venv} && {venv}/bin/pip install --no-index --find-links {bundle}/{WIZARD} {DIST}")

@@ -185,6 +185,49 @@ def json_text(value: Any, **options: Any) -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def json_lines_for(text: str, encoding: str) -> str:
+    """`text` with each of its lines that is a JSON document and that `encoding` cannot write as it is written with
+    every character past ASCII as JSON's `\\uXXXX` escape (a pair of them past U+FFFF), as `ensure_ascii` writes it;
+    other lines as they are.
+
+    Why: under `LC_ALL=C` or `PYTHONIOENCODING=ascii`/`latin-1` the stream turned a recipe value's `café😀` into
+    `caf??` in every `--json` line, with exit 0, so a script read another value than kernel.json holds (28th hostile
+    pass (part A) P2). Outside a string a JSON text holds only ASCII, so escaping each other character is exact and
+    the line stays the same JSON; a line that is not JSON (prose) is left to the stream's stand-ins."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        if not line.isascii() and line.lstrip()[:1] in "{[" and not _encodes(line, encoding):
+            body = line.rstrip("\r\n")
+            try:
+                json.loads(body)
+            except ValueError:
+                pass
+            else:
+                line = _NON_ASCII.sub(_json_escape, body) + line[len(body):]
+        out.append(line)
+    return "".join(out)
+
+
+_NON_ASCII = LazyPattern("[^\x00-\x7f]")
+
+
+def _json_escape(match: re.Match) -> str:
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _encodes(text: str, encoding: str) -> bool:
+    """Whether `encoding` writes `text` as it is (a lone surrogate, a path's byte, is written as that byte)."""
+    try:
+        text.encode(encoding, "surrogateescape")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def _utf8_as_is(text: str) -> bool:
     """Whether `text` holds no lone surrogate (so UTF-8 writes it as it is): pure ASCII, or encodable. One C-level
     pass instead of a regular expression over text that is almost never anything else (issue 23)."""

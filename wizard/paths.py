@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 import time
 from pathlib import Path
 
@@ -674,9 +675,37 @@ def unholdable_text(value: str) -> str | None:
         return "holds a NUL byte, which no path or argument can hold"
     try:
         os.fsencode(value)
-    except UnicodeError:
+    except UnicodeError as exc:
+        char = value[exc.start] if isinstance(exc, UnicodeEncodeError) else ""
+        if char and not 0xD800 <= ord(char) <= 0xDFFF:
+            # 28th hostile pass (part A) P3: a plain `é` under `LC_ALL=C PYTHONUTF8=0` was called "a lone surrogate"
+            return (f"holds {ascii(char)}, which this shell's locale ({sys.getfilesystemencoding()} file names) "
+                    "cannot spell; run it with LC_ALL=C.UTF-8 or PYTHONUTF8=1")
         return "holds a character that is no byte (a lone UTF-16 surrogate), which no path or argument can hold"
     return None
+
+
+def path_from_json(value: str) -> str:
+    """A path as the wizard's own JSON files hold it — its bytes as UTF-8 text, a byte that is not UTF-8 as its
+    `\\udcXX` escape — spelled as this process spells paths (`os.fsdecode` of those bytes).
+
+    Why: a state folder made in a UTF-8 shell (`…/sté/envs/x`) was read under `LC_ALL=C PYTHONUTF8=0`, where Python
+    spells file names in ASCII: `é` could not be a path there, every entry was skipped as holding "a lone surrogate",
+    and `history` said "No installs yet" (28th hostile pass (part A) P3). The bytes are what a path is; under a UTF-8
+    locale this returns `value` as it is."""
+    try:
+        return os.fsdecode(value.encode("utf-8", "surrogateescape"))
+    except UnicodeError:  # a surrogate no byte stands for: `unholdable_text` names it
+        return value
+
+
+def path_for_json(value: str) -> str:
+    """`value`, a path as this process spells it, as the wizard's JSON files hold it (`path_from_json`'s inverse): so a
+    file written under `LC_ALL=C` reads the same in a UTF-8 shell."""
+    try:
+        return os.fsencode(value).decode("utf-8", "surrogateescape")
+    except UnicodeError:
+        return value
 
 
 def unholdable_path(value: str) -> str | None:

@@ -11,6 +11,7 @@ import os
 import stat
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
@@ -28,8 +29,27 @@ def state_dir() -> Path:
         return Path(os.path.abspath(Path(explicit).expanduser()))
     data_home = os.environ.get("XDG_DATA_HOME", "")
     if not os.path.isabs(os.path.expanduser(data_home)):
+        problem = home_problem(os.environ, "the state folder", "GC_WIZARD_HOME=DIR")
+        if problem:
+            raise UserError(problem)
         data_home = str(Path.home() / ".local" / "share")
     return Path(data_home).expanduser() / "gc-wizard"
+
+
+def home_problem(environ: Mapping[str, str], what: str, other_fix: str) -> str | None:
+    """The refusal for a `HOME` that is set but empty or relative, when `what` (the state folder, an installer's cache)
+    would be put under it; None when HOME is absolute or unset (then the password database's home is used, as
+    Python's `expanduser` does).
+
+    Why: the XDG rule — a relative value is invalid — was applied to XDG_DATA_HOME but not to HOME, so `HOME=` put the
+    state at `/.local/share/gc-wizard` (as root, at the root of the file system) and uv's cache at `/.cache/uv`, and
+    `HOME=rel` under whatever folder the command ran in, where no later run looks (28th hostile pass (part A) P4)."""
+    home = environ.get("HOME")
+    if home is None or os.path.isabs(home):
+        return None
+    shown = "empty" if not home else f"{ascii(home) if not home.isprintable() else home!r}, a relative path"
+    return (f"HOME is {shown}, so {what} would be made where no later run looks (under / or the working folder); "
+            f"set HOME to your home folder (export HOME=/home/$USER) or {other_fix}. Nothing was changed.")
 
 
 def state_words() -> str:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from wizard.children import program_risk
@@ -28,8 +30,27 @@ def state_dir() -> Path:
         return Path(os.path.abspath(Path(explicit).expanduser()))
     data_home = os.environ.get("XDG_DATA_HOME", "")
     if not os.path.isabs(os.path.expanduser(data_home)):
+        problem = home_problem(os.environ, "the state folder", "GC_WIZARD_HOME=DIR")
+        if problem:
+            raise UserError(problem)
         data_home = str(Path.home() / ".local" / "share")
     return Path(data_home).expanduser() / "gc-wizard"
+
+
+def home_problem(environ: Mapping[str, str], what: str, other_fix: str) -> str | None:
+    """The refusal for a `HOME` that is set but empty or relative, when `what` (the state folder, an installer's cache)
+    would be put under it; None when HOME is absolute or unset (then the password database's home is used, as
+    Python's `expanduser` does).
+
+    Why: the XDG rule — a relative value is invalid — was applied to XDG_DATA_HOME but not to HOME, so `HOME=` put the
+    state at `/.local/share/gc-wizard` (as root, at the root of the file system) and uv's cache at `/.cache/uv`, and
+    `HOME=rel` under whatever folder the command ran in, where no later run looks (28th hostile pass (part A) P4)."""
+    home = environ.get("HOME")
+    if home is None or os.path.isabs(home):
+        return None
+    shown = "empty" if not home else f"{ascii(home) if not home.isprintable() else home!r}, a relative path"
+    return (f"HOME is {shown}, so {what} would be made where no later run looks (under / or the working folder); "
+            f"set HOME to your home folder (export HOME=/home/$USER) or {other_fix}. Nothing was changed.")
 
 
 def state_words() -> str:
@@ -675,9 +696,37 @@ def unholdable_text(value: str) -> str | None:
         return "holds a NUL byte, which no path or argument can hold"
     try:
         os.fsencode(value)
-    except UnicodeError:
+    except UnicodeError as exc:
+        char = value[exc.start] if isinstance(exc, UnicodeEncodeError) else ""
+        if char and not 0xD800 <= ord(char) <= 0xDFFF:
+            # 28th hostile pass (part A) P3: a plain `é` under `LC_ALL=C PYTHONUTF8=0` was called "a lone surrogate"
+            return (f"holds {ascii(char)}, which this shell's locale ({sys.getfilesystemencoding()} file names) "
+                    "cannot spell; run it with LC_ALL=C.UTF-8 or PYTHONUTF8=1")
         return "holds a character that is no byte (a lone UTF-16 surrogate), which no path or argument can hold"
     return None
+
+
+def path_from_json(value: str) -> str:
+    """A path as the wizard's own JSON files hold it — its bytes as UTF-8 text, a byte that is not UTF-8 as its
+    `\\udcXX` escape — spelled as this process spells paths (`os.fsdecode` of those bytes).
+
+    Why: a state folder made in a UTF-8 shell (`…/sté/envs/x`) was read under `LC_ALL=C PYTHONUTF8=0`, where Python
+    spells file names in ASCII: `é` could not be a path there, every entry was skipped as holding "a lone surrogate",
+    and `history` said "No installs yet" (28th hostile pass (part A) P3). The bytes are what a path is; under a UTF-8
+    locale this returns `value` as it is."""
+    try:
+        return os.fsdecode(value.encode("utf-8", "surrogateescape"))
+    except UnicodeError:  # a surrogate no byte stands for: `unholdable_text` names it
+        return value
+
+
+def path_for_json(value: str) -> str:
+    """`value`, a path as this process spells it, as the wizard's JSON files hold it (`path_from_json`'s inverse): so a
+    file written under `LC_ALL=C` reads the same in a UTF-8 shell."""
+    try:
+        return os.fsencode(value).decode("utf-8", "surrogateescape")
+    except UnicodeError:
+        return value
 
 
 def unholdable_path(value: str) -> str | None:

@@ -190,6 +190,49 @@ def json_text(value: Any, **options: Any) -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def json_lines_for(text: str, encoding: str) -> str:
+    """`text` with each of its lines that is a JSON document and that `encoding` cannot write as it is written with
+    every character past ASCII as JSON's `\\uXXXX` escape (a pair of them past U+FFFF), as `ensure_ascii` writes it;
+    other lines as they are.
+
+    Why: under `LC_ALL=C` or `PYTHONIOENCODING=ascii`/`latin-1` the stream turned a recipe value's `café😀` into
+    `caf??` in every `--json` line, with exit 0, so a script read another value than kernel.json holds (28th hostile
+    pass (part A) P2). Outside a string a JSON text holds only ASCII, so escaping each other character is exact and
+    the line stays the same JSON; a line that is not JSON (prose) is left to the stream's stand-ins."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        if not line.isascii() and line.lstrip()[:1] in "{[" and not _encodes(line, encoding):
+            body = line.rstrip("\r\n")
+            try:
+                json.loads(body)
+            except ValueError:
+                pass
+            else:
+                line = _NON_ASCII.sub(_json_escape, body) + line[len(body):]
+        out.append(line)
+    return "".join(out)
+
+
+_NON_ASCII = LazyPattern("[^\x00-\x7f]")
+
+
+def _json_escape(match: re.Match) -> str:
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _encodes(text: str, encoding: str) -> bool:
+    """Whether `encoding` writes `text` as it is (a lone surrogate, a path's byte, is written as that byte)."""
+    try:
+        text.encode(encoding, "surrogateescape")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def _utf8_as_is(text: str) -> bool:
     """Whether `text` holds no lone surrogate (so UTF-8 writes it as it is): pure ASCII, or encodable. One C-level
     pass instead of a regular expression over text that is almost never anything else (issue 23)."""
@@ -670,6 +713,12 @@ _DIGEST_HEADER = _Rule(r"(?i)\b(authorization\s*[:=]\s*[\"']?digest\s+)(?!<redac
 #: `X-JFrog-Art-Api: …`, `X-Api: …`): its value goes when it looks generated (twenty-second hostile pass P3).
 _API_HEADER = _Rule(r"(?i)(?<![A-Za-z0-9_-])(x-[a-z0-9-]{0,40}api[a-z0-9-]{0,40}\s*[:=]\s*[\"']?)(?!<redacted>)"
                     r"([A-Za-z0-9+/=_.~-]{16,})", 'api')
+#: Any `X-…` header whose name ends in a credential's word (`X-JFrog-Art-Api`, `X-Vault-Token`, `X-Service-Auth`):
+#: its value goes whatever its length when it is no plain word — a letter among digits or signs, or case mixed past
+#: its first letter (28th hostile pass (part A) P1: `X-JFrog-Art-Api: SEK…` with no known key shape went out in
+#: clear); `X-RateLimit-Api: unlimited` and `X-Api-Version: 2` stay.
+_SECRET_HEADER = _Rule(r"(?i)(?<![A-Za-z0-9_-])(x-(?:[a-z0-9]+-){0,8}(?:api|token|key|auth|secret|pass|passwo?r?d"
+                       r"|credentials?|session|signature)\s*[:=]\s*[\"']?)(?!<redacted>)([^\s\"',;]+)", 'x-')
 #: A webhook's URL is its credential: Slack's `hooks.slack.com/services/T…/B…/SECRET`, Discord's
 #: `discord.com/api/webhooks/ID/SECRET`, Teams' `….webhook.office.com/webhookb2/…` (twenty-third hostile pass P4).
 _WEBHOOK = _Rule(r"(?i)(?P<head>hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/\d+/"
@@ -738,13 +787,20 @@ _PRIVATE_KEY = _Rule(
 #: that holds a word only inside a harmless one (`GIT_AUTHOR_NAME`, `XDG_SESSION_ID`, `KEYRING_PROVIDER`) is judged
 #: by what is left (`_secret_word_in`), and one that names where a secret is kept (`PASSWD_FILE`, `SSH_AUTH_SOCK`)
 #: keeps a path value (`_secret_var`). This is the one name rule: every channel masks through `redact_secrets`.
-_SECRET_WORDS = r"TOKEN|KEY|SECRET|PASS|PWD|AUTH|SESSION|CRED"
+#:
+#: 28th hostile pass (part A) P1 added the words of three more secrets: `MNEMONIC` (a wallet's recovery words),
+#: `SEED` (`TOTP_SEED`, a one-time-password generator's key) and `LOGIN` (SonarQube's `SONAR_LOGIN` is its token).
+#: The last two also name harmless settings (`RANDOM_SEED=42`, `DOCKER_LOGIN=alice`), so a name whose only secret
+#: word is one of them masks a value that looks like one (`_weak_name_keeps`).
+_SECRET_WORDS = r"TOKEN|KEY|SECRET|PASS|PWD|AUTH|SESSION|CRED|MNEMONIC|SEED|LOGIN"
 _SECRET_NAME = (r"(?:[A-Za-z0-9_.-]{0,64}(?:" + _SECRET_WORDS + r")[A-Za-z0-9_.-]{0,64}"
                 r"|(?:[A-Za-z0-9_.-]{0,64}_)?PW(?:_[A-Za-z0-9_.-]{0,64})?)")
+#: The needles of every rule that finds a secret by its name: each secret word, `PW`.
+_SECRET_NEEDLES = ('token', 'key', 'secret', 'pass', 'pw', 'auth', 'session', 'cred', 'mnemonic', 'seed', 'login')
 _SECRET_VAR = _Rule(
     r"(?i)(?P<name>(?<![A-Za-z0-9_/])" + _SECRET_NAME + r")(?P<sep>\\?[\"']?\s*[:=]\s*)"
     r"(?P<value>\\\"[^\"\\\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\]+)",
-    'token', 'key', 'secret', 'pass', 'pw', 'auth', 'session', 'cred')
+    *_SECRET_NEEDLES)
 #: A secret word anywhere in a name, `PW` as a word of its own.
 _SECRET_WORD = LazyPattern(r"(?i)" + _SECRET_WORDS + r"|(?:^|[_.-])PW(?:[_.-]|$)")
 #: A word that says the value is a password, whatever its length (`SSHPASS=hunter`, as `DOCKER_PASS=hunter` is).
@@ -769,6 +825,73 @@ _CODE_VALUE = LazyPattern(r"^(?:self|cls)\.[A-Za-z_][\w.]*$|^[A-Za-z_]\w*(?:\.[A
 def _secret_word_in(name: str) -> bool:
     """Whether `name` holds a secret word once its harmless look-alike words are taken out."""
     return bool(_SECRET_WORD.pattern.search(_LOOK_ALIKE_WORDS.pattern.sub(" ", name)))
+
+
+#: The secret words that also name harmless settings: a seed for random numbers, a user's login name.
+_WEAK_WORDS = LazyPattern(r"(?i)SEED|LOGIN")
+
+
+def _weak_name_keeps(name: str, bare: str) -> bool:
+    """Whether the value `bare` of a name whose only secret word is `SEED` or `LOGIN` is a setting, not a secret.
+
+    Why: `TOTP_SEED=JBSWY3DPEHPK3PXP`, `SONAR_LOGIN=squ_…` are secrets, `RANDOM_SEED=42`, `PYTHONHASHSEED=0`,
+    `DOCKER_LOGIN=alice` are not (28th hostile pass (part A) P1). A seed is kept when it is a number or a plain word; a
+    login when it is a user name (no digit mixed with letters, shorter than a token); `LOGIN=user:password` is masked
+    by `_user_password`."""
+    left = _LOOK_ALIKE_WORDS.pattern.sub(" ", name)
+    if not _WEAK_WORDS.pattern.search(left) or _SECRET_WORD.pattern.search(_WEAK_WORDS.pattern.sub(" ", left)):
+        return False
+    mixed = any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)
+    return not mixed and not (len(bare) >= 16 and not bare.isalpha())
+
+
+#: The forms other than `NAME=value` and `NAME: value` that set a secret-named variable or key (28th hostile pass (part
+#: A) P1: each went out in clear through `diagnose`, which quotes srun's and Lmod's argv and modulefile lines). Every
+#: one takes its name from `_SECRET_NAME` — the one name rule — and its value is judged by `_secret_var`, so a form
+#: masks what `NAME=value` masks and keeps what it keeps:
+#:
+#: - an XML element named by it, any case, with attributes: Maven's `<password>…</password>`, `<apiKey>`;
+_SECRET_ELEMENT = _Rule(
+    r"(?i)(?P<name><(?P<tag>" + _SECRET_NAME + r")(?:\s[^<>]{0,256})?>)(?P<sep>)(?P<value>[^<>\n]{1,4096})"
+    r"(?=</(?P=tag)\s*>)", *_SECRET_NEEDLES)
+#: - a command that sets it with a blank between name and value: csh and Tcl modulefiles' `setenv NAME X`, Lmod's
+#:   `pushenv NAME X`, fish's `set -x NAME X` (`-gx`, `--export`, …), a Dockerfile's `ENV NAME X`, `export NAME X`,
+#:   `declare -x`/`typeset -x NAME X`, `launchctl setenv NAME X`;
+_SECRET_SETTER = _Rule(
+    r"(?i)(?P<name>(?<![\w.-])(?:setenv|pushenv|ENV|export|(?:declare|typeset|local|readonly)(?:\s+-[A-Za-z]+)+"
+    r"|set(?:\s+(?:-[A-Za-z]+|--[a-z]+))+)[ \t]+(?P<tag>" + _SECRET_NAME + r"))(?P<sep>[ \t]+)"
+    r"(?!<redacted>|[=:])(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;\\)]+)",
+    'setenv', 'pushenv', 'env', 'export', 'declare', 'typeset', 'local', 'readonly', 'set')
+#: - a quoted name, then a comma or `] =` before a quoted value: Lmod's `setenv("NAME", "X")`, Python's
+#:   `os.environ["NAME"] = "X"`, `os.putenv('NAME', 'X')`, `env.setdefault("NAME", "X")`, R's `Sys.setenv("NAME"="X")`
+#:   is the `=` form already;
+_SECRET_CALL = _Rule(
+    r"(?i)(?P<name>(?P<q>[\"'])(?P<tag>" + _SECRET_NAME + r")(?P=q))(?P<sep>\s*(?:,|\]\s*=)\s*)"
+    r"(?!<redacted>)(?P<value>\"[^\"\n]*\"|'[^'\n]*')", *_SECRET_NEEDLES)
+#: - a bare `NAME value`: an upper-case variable's name, a blank, then a value that looks generated (a digit or a sign
+#:   among letters, or case mixed past its first letter) — `GITHUB_TOKEN ghx…` in a pasted `env | column` — while
+#:   `HF_TOKEN is not set` and `API_KEY Required` keep their words.
+_SECRET_BARE = _Rule(
+    r"(?P<name>(?<![\w./$-])[A-Z0-9_]{0,64}(?:" + _SECRET_WORDS + r"|(?<![A-Z0-9])PW(?![A-Z0-9]))[A-Z0-9_]{0,64})"
+    r"(?P<sep>[ \t]+)(?!<redacted>)(?P<value>(?=[^\s\"',;]*[A-Za-z])[^\s\"',;]{4,})(?![^\s\"',;])",
+    'TOKEN', 'KEY', 'SECRET', 'PASS', 'PWD', 'AUTH', 'SESSION', 'CRED', 'MNEMONIC', 'SEED', 'LOGIN', 'PW')
+
+
+def _generated_word(value: str) -> bool:
+    """Whether `value`, after a name that says it is a credential but no `=`, looks generated rather than a word of
+    prose: a letter, and a digit or sign beside it or case mixed past its first letter (`SEKp1x`, `Q2xhc3N`; not
+    `unlimited`, `Required`, `42`)."""
+    if not any(c.isalpha() for c in value) or _HARMLESS.pattern.match(value):
+        return False
+    mixed_case = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+    return mixed_case or any(not c.isalpha() for c in value)
+
+
+def _bare_secret(match: re.Match) -> str:
+    """`_SECRET_BARE`'s match masked as `_secret_var` masks `NAME=value`, when its value looks generated."""
+    return _secret_var(match) if _generated_word(match.group("value")) else match.group(0)
+
+
 _STANDALONE = _Rule(
     r"(?<![A-Za-z0-9_])("
     r"hf_[A-Za-z0-9]{20,}"
@@ -915,14 +1038,20 @@ def _bare_userinfo(match: re.Match, keep_user: bool) -> str:
 _NOT_A_VARIABLE = LazyPattern(
     r"(?i)(?:error|exception|warning|interrupt)$|^keyboard"
     r"|^(?:keys|tokens|secrets|passwords|passwds|credentials|sessions|creds)$")
+#: The plural words that are also the key of one secret (`credentials: SEK…`, a service's settings file): a list
+#: only when a comma follows the first item (`Known credentials: netrc, keyring`); 28th hostile pass (part A) P1.
+_ONE_SECRET_PLURAL = LazyPattern(r"(?i)^(?:credentials|creds)$")
+_LIST_FOLLOWS = LazyPattern(r"[ \t]*,")
 
 
 def _secret_var(match: re.Match) -> str:
-    if _NOT_A_VARIABLE.pattern.search(match.group("name")):
+    if _NOT_A_VARIABLE.pattern.search(match.group("name")) and not (
+            _ONE_SECRET_PLURAL.pattern.match(match.group("name"))
+            and not _LIST_FOLLOWS.pattern.match(match.string, match.end())):
         # `KeyError: api_key=…`: the exception's name is not a variable, but what it quotes may hold one (seventh
         # hostile pass 1c: the whole `api_key=…` was taken as KeyError's value and passed unmasked).
         return f"{match.group('name')}{match.group('sep')}{_SECRET_VAR.pattern.sub(_secret_var, match.group('value'))}"
-    name = match.group("name")
+    name = match.groupdict().get("tag") or match.group("name")  # a setter's or element's own name, without `<`
     if not _secret_word_in(name):  # `GIT_AUTHOR_EMAIL=…`, `XDG_SESSION_TYPE=x11`: a look-alike, not a credential
         return match.group(0)
     value = match.group("value")
@@ -933,12 +1062,18 @@ def _secret_var(match: re.Match) -> str:
         return match.group(0)
     if _CODE_VALUE.pattern.match(value):
         return match.group(0)
+    quote = value[0] if value[:1] in "\"'" and value[-1:] == value[:1] and len(value) > 1 else ""
+    if _weak_name_keeps(name, bare):
+        user, colon, _password = bare.partition(":")
+        if not colon or not _password or "/" in bare:
+            return match.group(0)  # `RANDOM_SEED=42`, `DOCKER_LOGIN=alice`: a setting
+        # `LOGIN=alice:hunter`: a user and a password, the user kept (28th hostile pass (part A) P1)
+        return f"{match.group('name')}{match.group('sep')}{quote}{user}:{MASK}{quote}"
     if _POINTER_NAME.pattern.search(name) and _PATH_VALUE.pattern.match(bare):
         return match.group(0)  # `PASSWD_FILE=/etc/passwd`: where the secret is, not the secret
     if (len(bare) < 8 and not (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare))
             and not _PASSWORD_WORD.pattern.search(_LOOK_ALIKE_WORDS.pattern.sub(" ", name))):
         return match.group(0)  # `KEY_PACKAGES=jax`: a setting, not a token
-    quote = value[0] if value[:1] in "\"'" and value[-1:] == value[:1] and len(value) > 1 else ""
     return f"{match.group('name')}{match.group('sep')}{quote}{MASK}{quote}"
 
 
@@ -1147,6 +1282,7 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     masking.sub(_WEBHOOK, lambda m: f"{m.group('head')}{MASK}")
     masking.sub(_NAMED_SPACED, lambda m: f"{m.group('name')}{MASK}" if _spaced_secret(m.group('value'))
                 and not _NOT_A_VARIABLE.pattern.search(m.group('name').strip()) else m.group(0))
+    masking.sub(_SECRET_HEADER, lambda m: f"{m.group(1)}{MASK}" if _generated_word(m.group(2)) else m.group(0))
     masking.sub(_API_HEADER, lambda m: f"{m.group(1)}{MASK}" if _TOKEN_LIKE.pattern.match(m.group(2)) else m.group(0))
     masking.sub(_COOKIE, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_NETRC, lambda m: f"{m.group(1)}{MASK}")
@@ -1155,6 +1291,12 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
         masking.sub(client, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_WANDB, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_SECRET_VAR, _secret_var)
+    # the other forms that set a secret-named variable (28th hostile pass (part A) P1), after `NAME=value`, so
+    # `ENV NAME=X` and `set NAME=X` are masked once
+    masking.sub(_SECRET_ELEMENT, _secret_var)
+    masking.sub(_SECRET_SETTER, _secret_var)
+    masking.sub(_SECRET_CALL, _secret_var)
+    masking.sub(_SECRET_BARE, _bare_secret)
     masking.sub(_SECRET_OPTION, lambda m: f"{m.group('option')}{m.group('space')}{MASK}")
     masking.sub(_NAMED_SECRET_OPTION, _named_secret_option)
     masking.sub(_PASSWORD, _password)

@@ -911,3 +911,53 @@ def test_a_secret_word_anywhere_in_a_variables_name_masks_its_value(text, secret
 ])
 def test_a_name_that_only_looks_like_a_secrets_keeps_its_value(text):
     assert redact_secrets(text) == text
+
+
+# 28th hostile pass (part A) P1: the name rule knew `NAME=value` and `NAME: value` only, so `diagnose` printed a secret
+# written as an XML element, a csh/Lmod/fish/Dockerfile/Python assignment, a bare `NAME value`, an `X-…-Api` header,
+# or under `credentials`, `*_SEED`, `*_MNEMONIC`, `*_LOGIN`. Every shape × every kind of secret name × every quoting.
+_P28_NAMES = ["HF_TOKEN", "WANDB_API_KEY", "DB_PASSWORD", "ECMWF_API_KEY", "CLIENT_SECRET", "MY_CREDENTIALS",
+              "TOTP_SEED", "WALLET_MNEMONIC", "SONAR_LOGIN", "REDIS_AUTH", "X_PW"]
+_P28_SHAPES = [
+    "<{name}>{q}{v}{q}</{name}>", "<{lower} id=\"a\">{q}{v}{q}</{lower}>", "<server><{name}>{q}{v}{q}</{name}></server>",
+    "setenv {name} {q}{v}{q}", "pushenv {name} {q}{v}{q}", "set -x {name} {q}{v}{q}", "set -gx {name} {q}{v}{q}",
+    "set --export {name} {q}{v}{q}", "ENV {name} {q}{v}{q}", "ENV {name}={q}{v}{q}", "export {name} {q}{v}{q}",
+    "declare -x {name}={q}{v}{q}", "setenv({Q}{name}{Q}, {Q}{v}{Q})", "setenv({Q}{name}{Q},{Q}{v}{Q})",
+    "pushenv({Q}{name}{Q}, {Q}{v}{Q})", "os.environ[{Q}{name}{Q}] = {Q}{v}{Q}", "os.environ[{Q}{name}{Q}]={Q}{v}{Q}",
+    "os.putenv({Q}{name}{Q}, {Q}{v}{Q})", "{name} {v}", "{name}={q}{v}{q}", "{name}: {q}{v}{q}",
+]
+
+
+@pytest.mark.parametrize("shape", _P28_SHAPES)
+@pytest.mark.parametrize("name", _P28_NAMES)
+@pytest.mark.parametrize("q, Q", [("", '"'), ('"', "'"), ("'", '"')])
+def test_a_secret_names_value_is_masked_in_every_assignment_shape(shape, name, q, Q):
+    value = "SEKp28x9Ab"
+    line = "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1 bytes. " + shape.format(
+        name=name, lower=name.lower(), v=value, q=q, Q=Q)
+    masked = redact_secrets(line)
+    assert value not in masked and "<redacted>" in masked, masked
+    assert name in masked or name.lower() in masked  # the name stays: it says which secret was there
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("<password>SEKp1</password>", "SEKp1"), ("<token>SEKp2</token>", "SEKp2"), ("<SECRET>SEKp3</SECRET>", "SEKp3"),
+    ("<apiKey>SEKp4</apiKey>", "SEKp4"), ("X-JFrog-Art-Api: SEKp5", "SEKp5"), ("X-JFrog-Art-Api=SEKp6", "SEKp6"),
+    ("curl -H 'X-Service-Token: Ab12' x", "Ab12"), ("X-Internal-Key: zz9q", "zz9q"),
+    ("credentials: SEKp7", "SEKp7"), ("LOGIN=u:SEKp8", "SEKp8"), ("DOCKER_LOGIN=alice:hunter", "hunter"),
+    ("setenv CDSAPI_KEY 12345:SEKp9", "SEKp9"), ("GITHUB_TOKEN SEKp10", "SEKp10"),
+])
+def test_pass_28_secret_shapes_are_masked(text, secret):
+    masked = redact_secrets(text)
+    assert secret not in masked and "<redacted>" in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "set -x", "set -x PATH /usr/bin", "ENV PATH /usr/local/bin", "export PATH", "setenv(\"PATH\", \"/opt/x\")",
+    "HF_TOKEN is not set", "API_KEY Required", "X-RateLimit-Api: unlimited", "X-Api-Version: 2", "login: alice",
+    "DOCKER_LOGIN=alice", "RANDOM_SEED=42", "PYTHONHASHSEED=0", "seed: 12345678", "--seed 0", "KEY_PACKAGES jax",
+    "<keyFile>/etc/ssl/x.pem</keyFile>", "<username>alice</username>", "os.environ[\"HF_TOKEN\"] = token",
+    "setenv HF_TOKEN $HF_TOKEN", "GITHUB_TOKEN <redacted>", "TOKEN 42", "KeyError token",
+])
+def test_pass_28_look_alikes_keep_their_text(text):
+    assert redact_secrets(text) == text

@@ -44,7 +44,7 @@ import sys
 from collections.abc import Iterator
 
 from wizard.errors import WizardError, for_terminal, terminal_gone_sentence
-from wizard.security import redact_output, reveal_format_characters
+from wizard.security import json_lines_for, redact_output, reveal_format_characters
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
@@ -225,19 +225,27 @@ class GuardedStream(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        return self._write(reveal_format_characters(redact_output(text)))
-
-    def write_verbatim(self, text: str) -> int:
-        """Without redaction: only for shell code the wizard composed itself (see the module's docstring)."""
+        text = reveal_format_characters(redact_output(text))
+        if not text.isascii():  # a `--json` line the locale cannot write is escaped, never turned into `?`
+            text = json_lines_for(text, self._encoding)
         return self._write(text)
 
-    def _write(self, text: str) -> int:
+    def write_verbatim(self, text: str) -> int:
+        """Without redaction: only for shell code the wizard composed itself (see the module's docstring).
+
+        Written as UTF-8 whatever the stream's encoding: under `LC_ALL=C` or `PYTHONIOENCODING=ascii`/`latin-1` a
+        recipe value `café😀` became `export X='caf??'`, exit 0, so `eval "$(gc-wizard activate)"` set another value
+        than kernel.json and the Lua module hold (28th hostile pass (part A) P2). A shell takes the bytes as they
+        come, so UTF-8 gives the variable the bytes the kernel's environment gets; a path's byte stays that byte."""
+        return self._write(text, "utf-8")
+
+    def _write(self, text: str, encoding: str | None = None) -> int:
         if self.reader_gone:
             return len(text)
         try:
             if self._buffer is not None:
                 self.inner.flush()  # keep order with anything written to the inner stream directly
-                self._write_all(text.encode(self._encoding, _ERRORS))
+                self._write_all(text.encode(encoding or self._encoding, _ERRORS))
             else:
                 self.inner.write(text.encode(self._encoding, _ERRORS).decode(self._encoding, "replace"))
         except BrokenPipeError:

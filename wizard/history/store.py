@@ -253,6 +253,7 @@ class Entry:
         data = asdict(self)
         extra = data.pop("extra")
         data["verify"] = self.verify.to_dict() if self.verify is not None else None
+        _paths_as(data, paths.path_for_json)  # their bytes as UTF-8, whatever this shell's locale (28th pass (A) P3)
         return {**extra, **data}
 
     @classmethod
@@ -260,6 +261,7 @@ class Entry:
         """An entry from its JSON object; ValueError naming what is wrong."""
         if not isinstance(data, dict):
             raise ValueError("it is not an object")
+        data = _paths_as(dict(data), paths.path_from_json)
         for key in ("id", "kind", "recipe", "env"):
             if not isinstance(data.get(key), str) or not data.get(key):
                 raise ValueError(f"'{key}' is missing or not text")
@@ -317,6 +319,18 @@ class Entry:
                     verify=VerifySummary.from_dict(verify) if verify is not None else None)
         entry.extra = {k: v for k, v in data.items() if k not in known}
         return entry
+
+
+def _paths_as(data: dict[str, Any], spell: Any) -> dict[str, Any]:
+    """`data`, an entry's JSON object, with its path fields (and its lock's path) spelled by `spell`: history.json
+    holds a path's bytes as UTF-8 text, this process may spell them otherwise (`paths.path_from_json`)."""
+    for key in _PATH_FIELDS:
+        if isinstance(data.get(key), str):
+            data[key] = spell(data[key])
+    lock = data.get("lock")
+    if isinstance(lock, dict) and isinstance(lock.get("path"), str):
+        data["lock"] = {**lock, "path": spell(lock["path"])}
+    return data
 
 
 def _pid_alive(pid: Any) -> bool:

@@ -104,6 +104,12 @@ def cache_problem(installer: str, cache: Path | None, environ: Mapping[str, str]
     or out of inodes got uv's own words after the environment was made ("Failed to initialize cache at … Not a
     directory"; "No space left on device" with 64 MB free), naming no variable and no fix; `bundle` called it "uv could
     not resolve". Checked where the plan is made, as the state folder is."""
+    variable = _CACHE_WORDS[installer][0]
+    if not environ.get(variable) and not os.path.isabs(environ.get("XDG_CACHE_HOME") or ""):
+        # the cache is derived from HOME: an empty or relative one puts it at `/.cache` or under the working folder
+        problem = paths.home_problem(environ, f"{installer}'s download cache", f"{variable}=DIR")
+        if problem:
+            return problem
     if cache is None:
         return None
     why = _unusable_folder(cache)

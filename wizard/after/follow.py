@@ -69,6 +69,39 @@ def follow_preview(env: str | os.PathLike[str], *, environ: Mapping[str, str] | 
     loads = module_env(modules_dir() / f"{module}.lua")
     if loads is not None and loads != str(env_path) and made_by_this_state(loads):
         lines.append(f"The module {module} will then load {env_path} (it loads {loads} now).")
+    return lines + staying_lines(env_path, marker, environ, command)
+
+
+def staying_lines(env_path: Path, marker, environ: Mapping[str, str] | None = None,
+                  command: str = "gc-wizard") -> list[str]:
+    """The wizard's kernels and module files of another recipe, which stay on their environments when `env_path`
+    becomes current, and the command that adds this one's — when none runs `env_path` and none of its recipe's
+    name would move to it. Said in the rollback question of both faces (`follow_preview`). Walk 26 #11: after a rollback from jax0.12.0.1-cpu to jax0.4.23-cpu the kernel
+    `gc-wizard-jax0.12.0.1-cpu` and `graphcast/jax0.12.0.1-cpu.lua` stayed on the 0.12 env and nothing said so."""
+    lines = []
+    name = default_kernel_name(env_path, marker)
+    kernels = gc_wizard_kernels(environ)
+    if not any(k["env"] == str(env_path) or k["name"] == name for k in kernels):
+        others = [k["name"] for k in kernels if made_by_this_state(k["env"])]
+        if others:
+            lines.append(f"The Jupyter kernel{'s' if len(others) > 1 else ''} {', '.join(others)} stay"
+                         f"{'' if len(others) > 1 else 's'} on {'their' if len(others) > 1 else 'its'} own "
+                         f"environment{'s' if len(others) > 1 else ''}; `{command} kernel install` adds one for "
+                         f"{env_path}.")
+    module = module_name(env_path, marker.to_dict())
+    root = modules_dir()
+    if module_env(root / f"{module}.lua") is None:
+        try:
+            files = sorted(root.rglob("*.lua")) if root.is_dir() else []
+        except OSError:
+            files = []
+        others = [str(f.relative_to(root))[:-4] for f in files[:20]
+                  if (loads := module_env(f)) is not None and loads != str(env_path) and made_by_this_state(loads)]
+        if others:
+            lines.append(f"The module{'s' if len(others) > 1 else ''} {', '.join(others)} stay"
+                         f"{'' if len(others) > 1 else 's'} on {'their' if len(others) > 1 else 'its'} own "
+                         f"environment{'s' if len(others) > 1 else ''}; `{command} module install` adds one for "
+                         f"{env_path}.")
     return lines
 
 

@@ -36,6 +36,11 @@ from wizard.flows.cluster import (
 from wizard.flows.options import given_sources
 from wizard.paths import wizard_command
 
+#: What `lock` and `bundle` take without `--python` (`lockfile.default_python_version`), said once for both helps.
+#: Walk 26 #13: bundle's help said "the wizard's own", and for a recipe that does not take it (JAX 0.12 needs 3.12+)
+#: it rightly used 3.13.
+PYTHON_DEFAULT_WORDS = "default: the wizard's own if the recipe takes it, else the newest the recipe takes"
+
 
 def run_lock(args: argparse.Namespace) -> int:
     alternative = getattr(args, "alternative", None)
@@ -134,8 +139,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                                "requirements.txt)", "gc-wizard lock jax0.4.23-cpu --python 3.11 --out pylock.cpu.toml",
                                run_lock)
     lock.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
-    lock.add_argument("--python", metavar="X.Y", help="the Python version to lock for (default: the wizard's own, "
-                      "if the recipe allows it)")
+    lock.add_argument("--python", metavar="X.Y", help=f"the Python version to lock for ({PYTHON_DEFAULT_WORDS})")
     lock.add_argument("--platform", metavar="TAG", help="lock for another platform, as uv names it "
                       "(e.g. x86_64-manylinux_2_28, aarch64-manylinux_2_28)")
     options.alternative_option(lock)
@@ -152,7 +156,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
                                  run_bundle)
     bundle.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
     bundle.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder for the bundle")
-    bundle.add_argument("--python", metavar="X.Y", help="the target's Python version (default: the wizard's own)")
+    bundle.add_argument("--python", metavar="X.Y", help=f"the target's Python version ({PYTHON_DEFAULT_WORDS})")
     bundle.add_argument("--without-wizard", action="store_true", help="leave out gc-wizard's own wheels (by default "
                         "the bundle carries them in DIR/wizard, so the offline machine can install gc-wizard too)")
     bundle.add_argument("--graphcast-src", metavar="SRC",

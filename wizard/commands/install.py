@@ -25,12 +25,13 @@ from wizard.errors import (
     UserError,
     WizardError,
     stop_for_signal,
+    stop_keeping_install,
     stop_signal,
     stop_words,
     terminal_gone_sentence,
 )
 from wizard.flows.after_install import replay_answers, save_answers
-from wizard.flows.describe_check import CHECK_TITLE
+from wizard.flows.describe_check import CHECK_TITLE, stopping_words
 from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
 from wizard.flows.options import InstallOptions
@@ -48,6 +49,7 @@ class TerminalEvents(InstallEvents):
         self.assume_yes = assume_yes
         self.cancel = cancel or threading.Event()
         self.questions: queue.Queue = queue.Queue()
+        self.in_check = False
         self._job_reporter = JobReporter(lambda text: self._say(f"    {text}"))
 
     def _say(self, text: str) -> None:
@@ -85,6 +87,7 @@ class TerminalEvents(InstallEvents):
         return await_answer(reply, self.cancel)
 
     def verify_started(self) -> None:
+        self.in_check = True  # a Ctrl-C from now on stops the check, and `--keep-unchecked` may keep the env
         self._say(f"==> {CHECK_TITLE}")
 
     def verify_tier(self, tier: Tier) -> None:
@@ -94,6 +97,9 @@ class TerminalEvents(InstallEvents):
         if tier.status in ("skipped", "not_run") and tier.reason:
             extra += f"; {tier.reason}"
         self._say(f"    {tier.name}: {mark} ({tier.seconds or 0:.1f} s{extra})")
+
+    def verify_tier_start(self, words: str) -> None:
+        self._say(f"    {words}")
 
     def message(self, text: str) -> None:
         self._say(f"    {text}")
@@ -161,7 +167,17 @@ def run(args: argparse.Namespace) -> int:
     outcome: dict = {}
     asking = threading.Event()
 
+    keep = bool(getattr(args, "keep_unchecked", False))
+
     def on_signal(signum: int, _frame: object) -> None:
+        in_check = events.in_check
+        if not cancel.is_set():  # said at once, before the processes are ended (walk 26 #8)
+            print(f"gc-wizard: {stopping_words(in_check, keep and signum == signal.SIGINT)}", file=sys.stderr,
+                  flush=True)
+        if keep and in_check and signum == signal.SIGINT and not cancel.is_set():
+            stop_keeping_install(cancel)  # the app's "Stop, keep it unchecked": the one decision, `keeps_install`
+            stop_all()
+            return
         guard.note_signal(signum)  # the exit status says which: 128 + its number (130, 143, 129, 138, …)
         stop_for_signal(cancel, signum)  # and the record and the last sentence name it (`stop_words`)
         stop_all()  # planning may be waiting on a hung interpreter's version probe
@@ -243,6 +259,9 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.env_option(p, "build here instead of a new managed environment")
     options.yes_option(p, "answer yes; fail on any question no rule answers")
     p.add_argument("--no-verify", action="store_true", help="skip the GraphCast check (the env stays unverified)")
+    p.add_argument("--keep-unchecked", action="store_true",
+                   help="when Ctrl-C stops the GraphCast check, keep the installed environment, unchecked and not "
+                        "current (the app's \"k\"), instead of removing it")
     p.add_argument("--force", action="store_true",
                    help="install even a recipe that does not fit this machine, or a GraphCast source that is not "
                         "the recipe's (otherwise both are refused with exit 2)")

@@ -28,17 +28,24 @@ if TYPE_CHECKING:
     from wizard.flows.types import Tier, VerifyResult
 
 
-def _record(env: Path, result: VerifyResult, started: str) -> None:
+def _record(env: Path, result: VerifyResult, started: str) -> str | None:
     """A history entry for this run, and the marker's `verified` date when it passed (best effort:
-    another wizard holding the state lock must not turn a finished check into an error)."""
+    another wizard holding the state lock must not turn a finished check into an error). Returns why it was not
+    recorded (None: recorded), said on stderr and in `--json`'s "not_recorded": a lab script reads only the last
+    line (walk 26 #10)."""
     if result.cancelled:
-        return
+        return "the check was cancelled, and a cancelled check is not recorded"
     try:
         if not record_check(env, result, started=started):
-            warn("another gc-wizard holds the state folder, so this verify is not in `gc-wizard history`.")
+            why = "another gc-wizard holds the state folder, so this verify is not in `gc-wizard history`"
+            warn(f"{why}.")
+            return why
     except (OSError, WizardError) as exc:  # a finished check is still worth its result
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        warn(f"this verify could not be recorded in the history ({detail}).")
+        why = f"this verify could not be recorded in the history ({detail})"
+        warn(f"{why}.")
+        return why
+    return None
 
 
 def _tier_line(tier: Tier, columns: int | None = None) -> str:
@@ -73,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         cancel.set()
         raise
-    _record(env, result, started)
+    not_recorded = _record(env, result, started)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), "recorded": not_recorded is None, "not_recorded": not_recorded})
     else:
         say("")
         for item in result.removed_paths:

@@ -22,7 +22,7 @@ from wizard.wrap import wrap
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier
 
-__all__ = ["CHECK_TITLE", "GENCAST_TIER", "TIER_TITLES", "check_estimate_words", "finding_lines", "running_estimate",
+__all__ = ["CHECK_TITLE", "GENCAST_TIER", "TIER_TITLES", "check_estimate_words", "finding_lines", "running_estimate", "stopping_words", "tier_start_words",
            "tier_detail"]
 
 #: The check as one step of an install or a rollback: the CLI's `==>` line and the app's step row.
@@ -145,3 +145,29 @@ def running_estimate(tier_name: str, done: Sequence[Tier]) -> str:
     backend = (backend_tier.details.get("default_backend") if backend_tier is not None else None) or None
     known = tier_time(tier_name, str(backend)) if backend else None
     return f" of {known.about()}" if known is not None else ""
+
+
+def tier_start_words(tier_name: str, backend: str | None) -> str | None:
+    """"GenCast jit init: started (about 2 min on the CPU; Ctrl-C stops it)": said when a slow tier of the check
+    starts, for a tier the check-time data gives a time for (None for the quick ones). Walk 26 #8: the CLI printed
+    nothing between GraphCast's init and GenCast's two silent minutes, where the app's Verify screen shows a clock."""
+    from wizard.verify.check_time import tier_time  # deferred: see `check_estimate_words`
+
+    known = tier_time(tier_name, backend)
+    if known is None:
+        return None
+    where = "on the CPU" if known.backend == "cpu" else "on a GPU"
+    return f"{TIER_TITLES.get(tier_name, tier_name)}: started ({known.about()} {where}; Ctrl-C stops it)"
+
+
+def stopping_words(in_check: bool, keep: bool) -> str:
+    """What a stop is doing, said the moment it is asked (walk 26 #8: the CLI showed `^C` and nothing else for 8 s
+    while it ended GenCast's init), and where the installed environment goes: kept unchecked (the app's "k", the
+    CLI's `--keep-unchecked`) or removed. One wording for the faces; the decision is `errors.keeps_install`'s."""
+    if in_check and keep:
+        return ("stopping the GraphCast check…; the installed environment is kept, unchecked and not current "
+                "(a `verify --env` line follows)")
+    if in_check:
+        return ("stopping the GraphCast check…; the unfinished environment is then removed (`install "
+                "--keep-unchecked` keeps it, unchecked, when the check is stopped)")
+    return "stopping…: ending the installer's processes; the unfinished environment is then removed"

@@ -108,6 +108,10 @@ class InstallEvents(RunnerEvents):
 
     def verify_tier(self, tier: Tier) -> None: ...
 
+    def verify_tier_start(self, words: str) -> None:
+        """A slow tier of the check began, in the core's words (`describe_check.tier_start_words`): the CLI prints
+        it (walk 26 #8); the app's Verify screen has its own clock, so the default says nothing."""
+
     def message(self, text: str) -> None: ...
 
     def job_state(self, state: JobState) -> None:
@@ -214,6 +218,14 @@ class _Transaction:
     def say(self, text: str) -> None:
         _note(self.log, text)
         self.events.message(text)
+
+    def _tier_started(self, name: str) -> None:
+        """A tier of the check began (reader thread): a slow one is announced with its usual time (walk 26 #8)."""
+        from wizard.flows.describe_check import tier_start_words  # deferred: only a check reaches here
+
+        words = tier_start_words(name, self.recipe.backend)
+        if words:  # the log has the probe's own start line already; the faces say it
+            self.events.verify_tier_start(words)
 
     def _job_state(self, state: JobState) -> None:
         """The check's Slurm job: each new phase into the log, every update to the faces (which say it)."""
@@ -353,7 +365,8 @@ class _Transaction:
             self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier, launcher=launcher, on_job=self._job_state,
+                            on_tier=self.events.verify_tier, on_tier_start=self._tier_started,
+                            launcher=launcher, on_job=self._job_state,
                             job_wait=self.options.slurm.wait if self.options.slurm is not None else DEFAULT_WAIT)
         if self.cancel.is_set():
             if keeps_install(self.cancel) and self.plan.mode != "in-place":

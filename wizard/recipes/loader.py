@@ -19,6 +19,8 @@ Format (schema 1), every key below and no other:
     description: str
     backend: gpu | cpu
     preference: int                   # optional; higher wins the recommendation among compatible ones
+    limit: str                        # optional; what this stack cannot do that another of its GraphCast can,
+                                      # one clause said beside the recommendation (walk 26 #6)
     requirements: [PEP 508 str, ...]  # names and version specifiers (markers allowed); no URLs
     find_links: [https URL | file URL | path, ...]        # relative paths: relative to the recipe file
     extra_index_urls: [https URL | file URL, ...]
@@ -248,6 +250,10 @@ class Recipe:
     """The demo notebook's own imports (and their closure) beyond the stack: added by `with_notebook()`."""
     outside_index: tuple[OutsidePin, ...] = ()
     """Pins no package index has; each must come from a wheelhouse (`--find-links`)."""
+    limit: str = ""
+    """What this stack cannot do that another stack of its GraphCast can ("GenCast's forecast fails on JAX 0.10.2"),
+    one clause; the recommendation says it where it chose the other stack, so a user asked for GenCast does not pick
+    this one for its Python (walk 26 #6). Empty: no such limit."""
 
     def with_notebook(self) -> Recipe:
         """The recipe with its notebook packages in the pins: one closure, resolved and installed as one."""
@@ -273,7 +279,7 @@ class Recipe:
             "extra_index_urls": list(self.extra_index_urls), "graphcast": self.graphcast.to_dict(),
             "machine": self.machine.to_dict(), "runtime_env": dict(self.runtime_env),
             "prompts": [p.to_dict() for p in self.prompts], "notes": list(self.notes),
-            "disk_gib": self.disk_gib, "preference": self.preference, "path": str(self.path),
+            "disk_gib": self.disk_gib, "preference": self.preference, "limit": self.limit, "path": str(self.path),
             "schema": self.schema, "alternatives": [a.to_dict() for a in self.alternatives],
             "notebook": list(self.notebook), "outside_index": [o.to_dict() for o in self.outside_index],
         }
@@ -608,7 +614,7 @@ _TOP_KEYS = {
     "schema": True, "id": True, "title": True, "description": True, "backend": True, "preference": False,
     "requirements": True, "find_links": False, "extra_index_urls": False, "graphcast": True, "machine": True,
     "runtime_env": False, "prompts": False, "notes": False, "disk_gib": True, "alternatives": False,
-    "notebook": False, "outside_index": False,
+    "notebook": False, "outside_index": False, "limit": False,
 }
 
 
@@ -698,6 +704,7 @@ def parse_recipe(text: str, path: Path) -> Recipe:
         alternatives=_alternatives(ck, top.get("alternatives", null)),
         notebook=notebook,
         outside_index=_outside_index(ck, top.get("outside_index", null), seen),
+        limit=ck.string(top["limit"], "limit") if "limit" in top else "",
     )
 
 

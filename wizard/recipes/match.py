@@ -121,6 +121,7 @@ class RecipeMatch:
             "alternatives": [a.to_dict() for a in self.recipe.alternatives],
             "runtime_env": dict(self.recipe.runtime_env),
             "disk_gib": self.recipe.disk_gib,
+            "limit": self.recipe.limit,
             "path": str(self.recipe.path),
         }
 
@@ -398,10 +399,14 @@ def _why_this_stack(best: _Verdict, candidates: list[_Verdict]) -> str:
     mine = best.recipe
     jax = mine.pins.get("jax")
     older = sorted(r.pins.get("jax") for r in peers
-                   if (version_tuple(r.pins.get("jax")) or ()) < (version_tuple(jax) or ()))
+                   if r.pins.get("jax") and (version_tuple(r.pins.get("jax")) or ()) < (version_tuple(jax) or ()))
     clauses = []
     if jax and older:
         clauses.append(f"JAX {jax} is the newest release that runs it here (newer than {older[-1]})")
+    # A rival's own limit, from its recipe file (walk 26 #6: "GenCast's forecast fails on JAX 0.10.2"): the reason
+    # that decides it for a user asked for GenCast, said here and beside the rival's own line.
+    for limit in dict.fromkeys(r.limit for r in peers if r.limit and r.pins.get("jax") != jax):
+        clauses.append(limit)
     cuda = mine.machine.cuda_major or 0
     if cuda >= 13 and any((r.machine.cuda_major or 0) < cuda for r in peers):
         clauses.append("CUDA 13 is what JAX's install guide now leads with (its CUDA 12 builds are to be dropped)")
@@ -479,6 +484,8 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
             summary = "recommended, but CPU only: no GPU recipe fits this machine's GPU"
         elif is_best:
             summary = "recommended: no NVIDIA GPU was found, so the CPU stack is the one that fits"
+            why_stack = _why_this_stack(v, candidates)
+            summary += f"; {why_stack}" if why_stack else ""
         elif v.cautioned:
             summary = "compatible, but not recommended on this GPU: " + warnings[0].split(": ", 1)[-1]
         elif not in_scope:
@@ -492,6 +499,7 @@ def match_recipes(recipes: dict[str, Recipe] | Iterable[Recipe], facts: Facts, *
                 and best.recipe.graphcast.version == version:
             summary = (f"compatible; the recommended stack runs the same GraphCast on JAX "
                        f"{best.recipe.pins.get('jax')} (this one: {recipe.pins.get('jax')})")
+            summary += f"; {recipe.limit}" if recipe.limit else ""
         else:
             summary = "compatible; the recommended stack is the better fit for the same GraphCast"
         machine = _machine_words(facts)

@@ -701,6 +701,22 @@ def fix_recipes(facts: Facts | None, context: causes.Context | None = None, ran:
     return gpu, cpu
 
 
+def recipe_stack(recipe_id: str) -> dict[str, str]:
+    """{"recipe_jax": its jax pin, "recipe_graphcast": its GraphCast version} for the recipe a fix names (empty when
+    it is not a known recipe): a fix quotes the stack it names, never the 0.4.23/v0.1.1 one for a GraphCast v0.2
+    environment (walk 26 #4)."""
+    try:
+        recipe = load_recipes().get(recipe_id)
+    except Exception:  # a broken user recipe file must not break a diagnosis: then no versions are quoted
+        return {}
+    if recipe is None:
+        return {}
+    out = {"recipe_graphcast": recipe.graphcast.version}
+    if recipe.pins.get("jax"):
+        out["recipe_jax"] = recipe.pins["jax"]
+    return out
+
+
 def shadowing_dirs(facts: Facts | None, libraries: tuple[str, ...]) -> list[str]:
     """LD_LIBRARY_PATH folders holding any of `libraries`, each with what was found there."""
     if facts is None or not libraries:
@@ -754,6 +770,7 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
     entry = hit.entry
     values = dict(hit.groups)
     values["recipe"], values["cpu_recipe"] = fix_recipes(facts, context, ran)
+    values.update(recipe_stack(values["recipe"]))
     if "minimum" in values or "built" in values:
         values.setdefault("needed", values.get("minimum") or values["built"])
     dirs = shadowing_dirs(facts, entry.libraries)

@@ -34,7 +34,7 @@ from wizard.children import which
 from wizard.detect import deadline, environment, kernel_module, libpath, libraries
 from wizard.errors import UserError
 from wizard.install.envs import read_marker
-from wizard.recipes.family import default_recipes
+from wizard.recipes.family import default_recipes, family_recipes
 from wizard.security import cut
 from wizard.verify import causes
 from wizard.verify.diagnose import Finding
@@ -328,15 +328,25 @@ def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
 # Findings
 
 
-def _recipe(build: dict[str, Any] | None, driver: str | None) -> str:
-    """The GPU recipe to name: by the driver when it is known, else by the CUDA the jaxlib was built for."""
+def _recipe(build: dict[str, Any] | None, driver: str | None, installed: str | None = None,
+            no_driver_here: bool = False) -> str:
+    """The recipe a fix names: of the family (GraphCast and JAX) of the recipe the environment was installed from
+    (`installed`, its marker) when known, else the default GraphCast's; its GPU build by the driver when it is known,
+    else by the CUDA the jaxlib was built for — and the CPU one when this machine has no NVIDIA driver, since a CUDA
+    recipe could not run here. Walk 26 #4: `diagnose --env` on a GraphCast v0.2 CPU environment named
+    `jax0.4.23-cuda12-cudnn89` (another GraphCast, on a machine with no driver); the same family rule the log's
+    diagnosis uses (`diagnose.fix_recipes`)."""
     version = _version_tuple(driver)
     major = None
     if version:
         major = max((m for m, floor in MIN_DRIVER_FOR_CUDA.items() if version >= floor), default=None)
     elif build and str(build.get("cuda") or "").isdigit():
         major = int(build["cuda"])
-    return default_recipes(major)[0]
+    gpu, cpu = default_recipes(major)
+    if installed:
+        family_gpu, family_cpu = family_recipes(installed, major)
+        gpu, cpu = family_gpu or gpu, family_cpu or cpu
+    return cpu if no_driver_here and not driver else gpu
 
 
 def _finding(fid: str, title: str, explanation: str, fix: str, evidence: list[str]) -> Finding:
@@ -371,7 +381,8 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
             "jaxlib_mismatch", "jax and jaxlib versions do not fit together",
             f"jaxlib {jaxlib_v} is newer than jax {jax_v}; jax must be at least as new as jaxlib, so "
             "`import jax` fails.", f"Install the `{recipe}` recipe into a new environment (`gc-wizard install "
-            f"{recipe}`), which pins both to one release.", [f"jax {jax_v}", f"jaxlib {jaxlib_v}"]))
+            f"{recipe}`), which pins both to one release; or put jax back to jaxlib's release in this environment "
+            f"(`uv pip install --python {report.path} --no-deps jax=={jaxlib_v}`).", [f"jax {jax_v}", f"jaxlib {jaxlib_v}"]))
     numpy_v = pk.get("numpy")
     if numpy_v and jaxlib_v and _version_tuple(numpy_v)[:1] >= (2,) and _version_tuple(jaxlib_v) <= _LAST_NUMPY1_JAXLIB:
         out.append(_finding(
@@ -531,7 +542,7 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     report.driver = driver
     marker = read_marker(prefix)
     report.recipe = marker.recipe if marker is not None and isinstance(marker.recipe, str) else None
-    report.findings = _findings(report, first, _recipe(report.jaxlib_build, driver))
+    report.findings = _findings(report, first, _recipe(report.jaxlib_build, driver, report.recipe, read_driver))
     shadow = environment_shadow(prefix, environ)  # the same decision activate and the kernel make
     if shadow is not None:
         report.findings.insert(0, shadow)

@@ -315,8 +315,24 @@ def test_the_recommendation_says_why_this_jax_and_this_cuda_over_the_other_fitti
     assert best.recommended
     assert "JAX 0.12.0.1 is the newest release that runs it here (newer than 0.10.2)" in best.summary
     assert "CUDA 13 is what JAX's install guide now leads with" in best.summary
-    assert by_id[M13].summary == "compatible; the recommended stack runs the same GraphCast on JAX 0.12.0.1 (this one: 0.10.2)"
+    assert by_id[M13].summary == ("compatible; the recommended stack runs the same GraphCast on JAX 0.12.0.1 (this one: "
+                                  "0.10.2); GenCast's forecast fails on JAX 0.10.2 (its sampler: "
+                                  "`xarray_jax_tracer_incompatible`); GraphCast's runs")
     # With no rival for the same GraphCast and backend there is nothing to explain, and nothing is said.
     only = [r for r in load_recipes().values() if r.id in (N13, CPU)]
     alone = match_recipes(only, facts, pythons=(py313,), python_downloads=False)[0]
     assert alone.recipe.id == N13 and "newest release" not in alone.summary and "install guide" not in alone.summary
+
+
+def test_the_cpu_recommendation_for_v02_says_what_the_close_alternative_cannot_do():
+    """Walk 26 #6: with no GPU, jax0.12.0.1-cpu beat jax0.10.2-cpu with a reason that fits both ("no NVIDIA GPU
+    was found"); the deciding one — GenCast's forecast fails on JAX 0.10.2 — comes from the recipe's `limit` and is
+    said beside both, in the one summary the app's recipe screen and `recipes` print."""
+    py313 = PythonInfo(version="3.13.1", executable="/usr/bin/python3.13")
+    by_id = {m.recipe.id: m for m in match_recipes(load_recipes(), make_facts(None, ()), pythons=(py313,),
+                                                    python_downloads=False, graphcast_version="0.2")}
+    assert by_id[NCPU].recommended
+    assert "GenCast's forecast fails on JAX 0.10.2" in by_id[NCPU].summary
+    assert "GenCast's forecast fails on JAX 0.10.2" in by_id[MCPU].summary
+    assert "Python 3.11 and 3.12" in by_id[MCPU].recipe.description
+    assert by_id[MCPU].to_dict()["limit"].startswith("GenCast's forecast fails")

@@ -38,6 +38,7 @@ from wizard.flows.results import InstallResult
 from wizard.paths import app_log
 from wizard.security import is_secret_question, make_folders, redact_secrets, strip_terminal_escapes
 from wizard.tui import current_env, untouched_sentence
+from wizard.tui.driver import steady
 from wizard.tui.hold import StepHold
 from wizard.tui.messages import (
     InstallDone,
@@ -139,6 +140,11 @@ class WizardApp(App):
         self._last_install: ApprovedPlan | None = None
         self._last_match: tuple | None = None
         """Set once the app is quitting: late worker reports only record, they draw nothing."""
+
+    def get_driver_class(self):
+        """Textual's driver for this terminal, writing through a file that never raises (`wizard.tui.driver`): a
+        terminal that goes away mid-frame hung Textual's writer thread, and the app with it."""
+        return steady(super().get_driver_class())
 
     # Flow ---------------------------------------------------------------------------------------
     def notify(self, message, *args, **kwargs):

@@ -14,15 +14,10 @@ import shutil
 import subprocess
 import sys
 
-from tests.fixtures.cli import run_inproc
-
 
 def test_the_bundle_installs_gc_wizard_itself_with_no_index(tiny, tmp_path, monkeypatch, isolated_state):
-    monkeypatch.setenv("UV_OFFLINE", "1")
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
     built = tmp_path / "bundle"
-    proc = run_inproc("bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
-                      "--graphcast-src", str(tiny.graphcast), "--out", str(built))
+    proc = tiny.bundle(built, monkeypatch)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     line = lines[lines.index(next(row for row in lines if row.startswith("gc-wizard there"))) + 1].strip()
@@ -62,9 +57,6 @@ def test_the_bundle_installs_gc_wizard_itself_with_no_index(tiny, tmp_path, monk
 
 
 def test_without_wizard_leaves_it_out(tiny, tmp_path, monkeypatch, isolated_state):
-    monkeypatch.setenv("UV_OFFLINE", "1")
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
     out = tmp_path / "bundle"
-    proc = run_inproc("bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
-                      "--graphcast-src", str(tiny.graphcast), "--out", str(out), "--without-wizard")
+    proc = tiny.bundle(out, monkeypatch, "--without-wizard")
     assert proc.returncode == 0 and "gc-wizard there" not in proc.stdout and not (out / "wizard").exists()

@@ -6,16 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.fixtures.cli import run_inproc
-
 
 def test_bundle_keeps_the_installers_lines_in_its_log_and_prints_its_result(tiny, tmp_path, monkeypatch,
                                                                             isolated_state):
-    monkeypatch.setenv("UV_OFFLINE", "1")
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
     out = tmp_path / "bun"
-    proc = run_inproc("bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
-                      "--graphcast-src", str(tiny.graphcast), "--out", str(out))
+    proc = tiny.bundle(out, monkeypatch)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert not any(word in proc.stdout for word in ("Looking in links", "Processing ", "Saved ", "$ ")), proc.stdout

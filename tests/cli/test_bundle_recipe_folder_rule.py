@@ -18,11 +18,8 @@ from tests.fixtures.state import last_json
 
 @pytest.fixture
 def linked_bundle(tiny, tmp_path, monkeypatch):
-    monkeypatch.setenv("UV_OFFLINE", "1")
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
     bundle = tmp_path / "bun"
-    made = run_inproc("bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
-                      "--graphcast-src", str(tiny.graphcast), "--out", str(bundle))
+    made = tiny.bundle(bundle, monkeypatch)
     assert made.returncode == 0, made.stderr
     shared = open_folder(tmp_path / "ww")  # 0777: anyone could swap what the link reads
     recipe = bundle / "recipes" / "tiny-a.yaml"

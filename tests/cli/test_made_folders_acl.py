@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.cli import run_inproc
 from tests.fixtures.modes import NOBODY
 from tests.fixtures.state import run_cli
 from wizard.security import make_folders, write_private_file
@@ -77,10 +76,7 @@ def test_bundle_module_and_kernel_folders_made_under_a_default_acl_are_not_other
     assert module.returncode == 0, module.stderr
     kernel = run_cli("kernel", "install", env={"JUPYTER_DATA_DIR": str(above / "jd"), "PATH": "/usr/bin:/bin"})
     assert kernel.returncode == 0, kernel.stderr
-    monkeypatch.setenv("UV_OFFLINE", "1")  # the bundle from the tiny wheelhouse alone (as test_bundle_output)
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    bundle = run_inproc("bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
-                        "--graphcast-src", str(tiny.graphcast), "--out", str(above / "bun"))
+    bundle = tiny.bundle(above / "bun", monkeypatch)
     assert bundle.returncode == 0, bundle.stderr
     assert (above / "jd" / "kernels").is_dir() and (above / "newmod").is_dir() and (above / "bun").is_dir()
     assert _others_may_write(above) == []

@@ -17,7 +17,7 @@ from pathlib import Path
 from wizard.children import program_risk
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
-from wizard.security import make_folders, strip_acls
+from wizard.security import ACL_ACCESS, make_folders, strip_acls
 
 
 def state_dir() -> Path:
@@ -955,7 +955,7 @@ def _has_acl_on_way(path: str) -> bool:
         place = start
         while True:
             try:
-                if "system.posix_acl_access" in listxattr(place):
+                if ACL_ACCESS in listxattr(place):
                     return True
             except OSError:
                 pass
@@ -1134,7 +1134,6 @@ def program_command() -> str:
     state folder: for lines that set `GC_WIZARD_HOME` themselves."""
     import shlex
     import shutil
-    import sys
 
     if zip_archive() is not None:  # this zipapp, not a gc-wizard the interpreter may have installed too
         return " ".join(shlex.quote(part) for part in program_argv())
@@ -1167,7 +1166,6 @@ def script_interpreter_problem(script: Path) -> str | None:
     P7). The `#!` line (or pip's `exec` line after `#!/bin/sh`, for a long path) names an interpreter; it is this one
     when it sits in this interpreter's own bin folder (a venv's `python3.11` and `python` both do; resolving the file
     itself would take a copied venv's Python for the base Python both link to)."""
-    import sys
 
     try:
         with open(script, "rb") as handle:
@@ -1192,7 +1190,6 @@ def script_interpreter_problem(script: Path) -> str | None:
 def program_note() -> str | None:
     """The one sentence the "Next:" lines add when they name gc-wizard as `PYTHON -m wizard` because its own console
     script would not start this interpreter (`script_interpreter_problem`); None otherwise."""
-    import sys
 
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     if zip_archive() is not None or not own.exists():
@@ -1208,7 +1205,6 @@ def program_argv() -> list[str]:
     """This gc-wizard as an argv another process can run (a Slurm node, a printed command): the interpreter and the
     zip archive it runs from (a zipapp), else the interpreter with `-m wizard`. Why: a zipapp printed and launched
     `python3 -m wizard`, which gave "No module named wizard" (22nd hostile pass P12)."""
-    import sys
 
     archive = zip_archive()
     return [sys.executable, str(archive)] if archive is not None else [sys.executable, "-m", "wizard"]

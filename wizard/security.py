@@ -303,8 +303,11 @@ def strip_terminal_escapes(text: str, *, keep_controls: bool = False) -> str:
     return text if keep_controls else CONTROL_RE.sub("", text)
 
 
-#: The two POSIX ACLs a folder may carry (`setfacl`), as the kernel stores them as extended attributes.
-_ACL_NAMES = ("system.posix_acl_access", "system.posix_acl_default")
+#: The two POSIX ACLs a file may carry (`setfacl`), as the kernel stores them as extended attributes: what may be
+#: done to it now, and (a folder's) what the files and folders made in it will get. Named once, for the folder
+#: maker here, the swap rule's ACL reader (`source_trust`) and the own-data check (`paths`).
+ACL_ACCESS, ACL_DEFAULT = "system.posix_acl_access", "system.posix_acl_default"
+_ACL_NAMES = (ACL_ACCESS, ACL_DEFAULT)
 
 
 def make_folders(path: str | os.PathLike[str], mode: int = 0o777) -> Path:

@@ -50,6 +50,7 @@ from wizard.children import group_words as _group_name
 from wizard.children import owner_words as _user_name
 from wizard.errors import UserError
 from wizard.git_dirs import common_dir, named_gitdir
+from wizard.security import ACL_ACCESS, ACL_DEFAULT
 
 #: How many entries inside a source folder are looked at; a real wheelhouse or GraphCast checkout (with its .git)
 #: has far fewer. Past it the rest is not looked at, so a huge tree given by mistake costs a bounded time.
@@ -451,9 +452,6 @@ def _risk(place: Path, me: int, *, above: bool, info: os.stat_result | None = No
     return None
 
 
-#: The two POSIX ACLs a file may carry (`setfacl`), as the kernel stores them: what may be done to it now, and
-#: (a folder's) what the files and folders made in it will get.
-ACL_ACCESS, ACL_DEFAULT = "system.posix_acl_access", "system.posix_acl_default"
 _ACL_VERSION, _ACL_USER, _ACL_GROUP, _ACL_MASK = 2, 0x02, 0x08, 0x10
 
 

@@ -175,7 +175,7 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
         try:
             place = _local_place(text)
         except ValueError as exc:  # `file://HOST/…`, `s3://…`: never handed on unchecked (28th pass (part B) P4)
-            return _unplaced(f"the package source {text} (from {variable})", str(exc))
+            return unplaced_words(f"the package source {text} (from {variable})", str(exc))
         if place is not None and not place.is_absolute():
             # the children get it made absolute against the user's folder (`with_absolute_paths`), so it is judged
             # there, up front: a relative one was refused only inside the first step, after an environment was made,
@@ -191,24 +191,27 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
     return None
 
 
-def _unplaced(named: str, why: str) -> str:
-    """The refusal for a package source that names neither a place here nor an http(s) address."""
+def unplaced_words(named: str, why: str, untouched: str = "Nothing was started.") -> str:
+    """The one refusal for a package source that names neither a place here nor an http(s) address: a variable's or
+    settings file's entry here, an option's or recipe field's in `install.source_places` (`untouched` says what was
+    left undone)."""
     from wizard.security import cut, redact_secrets  # deferred: only a refusal names a value
 
     return (f"{cut(redact_secrets(named), 300)}: {why}, so gc-wizard cannot tell who could change what the installer "
-            "would read there; give a folder on this machine (a path or file:///DIR) or an https:// address. Nothing "
-            "was started.")
+            f"would read there; give a folder on this machine (a path or file:///DIR) or an https:// address. "
+            f"{untouched}")
 
 
 #: Every variable through which each installer learns of a package source, in its order: (the variable, the
-#: characters between several entries — None: one entry —, "index" for one that replaces PyPI, "extra" for one
-#: asked besides it, "find-links" for a page or folder of files). uv reads no PIP_* variable and pip no UV_* one.
+#: characters between several entries — None: one entry; `PATH_VARIABLES`' own, the one table of them —, "index"
+#: for one that replaces PyPI, "extra" for one asked besides it, "find-links" for a page or folder of files). uv
+#: reads no PIP_* variable and pip no UV_* one.
 SOURCE_VARIABLES: dict[str, tuple[tuple[str, str | None, str], ...]] = {
-    "uv": (("UV_DEFAULT_INDEX", None, "index"), ("UV_INDEX_URL", None, "index"), ("UV_INDEX", " ", "extra"),
-           ("UV_EXTRA_INDEX_URL", " ", "extra"), ("UV_FIND_LINKS", ", ", "find-links")),
-    "pip": (("PIP_INDEX_URL", None, "index"), ("PIP_EXTRA_INDEX_URL", " ", "extra"),
-            ("PIP_FIND_LINKS", " ", "find-links")),
-}
+    installer: tuple((name, PATH_VARIABLES[name], kind) for name, kind in kinds) for installer, kinds in {
+        "uv": (("UV_DEFAULT_INDEX", "index"), ("UV_INDEX_URL", "index"), ("UV_INDEX", "extra"),
+               ("UV_EXTRA_INDEX_URL", "extra"), ("UV_FIND_LINKS", "find-links")),
+        "pip": (("PIP_INDEX_URL", "index"), ("PIP_EXTRA_INDEX_URL", "extra"), ("PIP_FIND_LINKS", "find-links")),
+    }.items()}
 #: uv's `UV_INDEX` / `UV_DEFAULT_INDEX` entries may be named, `NAME=URL` (uv takes the part before the first `=` as
 #: the name when it holds no `:`), whatever the URL is: `evil=file:///…` and `evil=/DIR` alike.
 INDEX_NAME = re.compile(r"^[A-Za-z0-9_.-]+=")
@@ -239,7 +242,7 @@ def _local_place(text: str) -> Path | None:
 
 def _unplaced_in(installer: str, path: Path) -> str | None:
     """The refusal for the first package source the settings file `path` names that is neither a place here nor an
-    http(s) address (`_unplaced`), naming its line; None when none."""
+    http(s) address (`unplaced_words`), naming its line; None when none."""
     values = [value for table in source_tables(installer, path) for items in table.values() for value in items]
     lines = settings_text(path).splitlines()
     for value in values:
@@ -248,7 +251,7 @@ def _unplaced_in(installer: str, path: Path) -> str | None:
         except ValueError as exc:
             line = next((n for n, text in enumerate(lines, 1) if value in text), None)
             where = f"line {line} of {path}" if line else str(path)
-            return _unplaced(f"the package source {value} ({where})", str(exc))
+            return unplaced_words(f"the package source {value} ({where})", str(exc))
     return None
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from wizard.errors import UserError
+from wizard.installer_files import unplaced_words
 from wizard.security import local_url, source_place
 from wizard.source_trust import refuse_swappable_source
 
@@ -49,7 +50,7 @@ def local_path(location: str, named: str | None = None) -> Path | None:
     try:
         found = _local_url(text)
     except ValueError as exc:
-        raise UserError(_unplaced(named or location, str(exc))) from None
+        raise UserError(unplaced_words(named or location, str(exc), "Nothing was read from it.")) from None
     if found is not None:
         return Path(found[1])
     if "://" in text:
@@ -64,12 +65,7 @@ def package_place(location: str, named: str) -> Path | None:
     try:
         return source_place(location)
     except ValueError as exc:
-        raise UserError(_unplaced(named, str(exc))) from None
-
-
-def _unplaced(named: str, why: str) -> str:
-    return (f"{named}: {why}, so gc-wizard cannot tell who could change what the installer would read there; give "
-            "a folder on this machine (a path or file:///DIR) or an https:// address. Nothing was read from it.")
+        raise UserError(unplaced_words(named, str(exc), "Nothing was read from it.")) from None
 
 
 def _located(location: str, where: Path, resolved: Path) -> str:

@@ -186,13 +186,6 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
             f"\nFull log: {log}")
 
 
-def _undone_words(result: InstallResult) -> str:
-    """How a refused install left the environment, for the end of its refusal."""
-    if result.mode == "in-place":
-        return f": {result.env} was put back as it was"
-    return "" if result.kept else ": the unfinished environment was removed, and your current one is untouched"
-
-
 def _note(log: Path, text: str) -> None:
     """A line of our own in the run's log (after the runner closed it), by the runner's one log writer."""
     with StepLog(log) as writer:
@@ -328,7 +321,8 @@ class _Transaction:
             # install, never "The installer said" (28th hostile pass (part B) P9); what ran before it is undone first
             undone = self.finish("failed", error=last.refusal)
             raise StepRefusal(last.refusal + ("" if len(results) == 1 else
-                                              f" The steps before it were undone{_undone_words(undone)}."))
+                                              " The steps before it were undone: "
+                                              + what_was_undone(undone.env, undone.mode, undone.kept)))
         if last is None or not last.ok:
             step = self.plan.steps[len(results) - 1] if results else None
             error = (_failure_message(step, last, self.log, self.recipe, self.plan.python.version or "3.11",

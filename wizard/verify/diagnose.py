@@ -380,15 +380,27 @@ def load_known_failures(path: Path | None = None) -> tuple[KnownFailure, ...]:
 
 _NULS = re.compile("\x00+")
 
+#: BuildKit's plain progress (`docker build --progress=plain`, `docker buildx`, a CI's build log): each line a step
+#: prints comes after "#STEP SECONDS " (four significant digits: "#8 9.445 ", "#10 21.41 ", "#10 197.1 ") and the
+#: step's own status lines after "#STEP " ("#10 ERROR: process … did not complete successfully", "#10 DONE 0.1s",
+#: "#10 [stage-0 7/7] RUN …"). Read without the prefix, "ERROR: Failed building wheel …" and "error: command …
+#: failed" are failing lines again (trimesh_2264, batch 89, looked clean). Line by line, so a log read in pieces
+#: reads the same; the summary of a failed build, which repeats a step's last lines after "SECONDS " alone, keeps
+#: its text (a bare number at a line's start is too common elsewhere).
+_BUILDKIT_PREFIX = re.compile(r"^#\d+ (?:\d+\.\d+ |(?=(?:ERROR|CANCELED|DONE|CACHED)\b|\[))", re.MULTILINE)
+
 
 def clean_log_text(text: str) -> str:
-    """ANSI escapes removed, CR/LF normalised, the wizard's own progress/JSON lines blanked out."""
+    """ANSI escapes removed, CR/LF normalised, BuildKit's step prefixes dropped, the wizard's own progress/JSON lines
+    blanked out."""
     if "\x1b" in text or "\x9b" in text:
         text = strip_terminal_escapes(text, keep_controls=True)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:  # a hole in a log (a crash mid-write, a sparse copy) ends the line before it: the next starts
         text = _NULS.sub("\n", text)
+    if "#" in text:
+        text = _BUILDKIT_PREFIX.sub("", text)
     if TIER_PREFIX not in text and TIER_START_PREFIX not in text and _RESULT_START not in text:
         return text  # the common case on a big log: nothing to blank, no per-line pass
     return "\n".join("" if _WIZARD_LINE.match(line) else line for line in text.split("\n"))

@@ -3580,3 +3580,111 @@ def test_batch_86_nvml_unknown_error_in_a_gpu_container_is_the_runtimes(start):
 def test_batch_86_nvml_unknown_error_on_a_host_stays_unrecognised():
     text = "$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n"
     assert not diagnose_text(text) and unrecognised(text) is not None
+
+
+# Batch 89 (half A): Shapely 2's and pygeos' setup.py (get_geos_paths) without geos-config, warning "Could not find
+# geos-config executable. Either append the path to geos-config to PATH or manually provide …", counts beside the build
+# failure that follows (pip's and uv's words, the compiler's missing geos_c.h); alone it is only a warning. Their
+# "GEOS version should be >=X, found Y" and the compile or link step's missing geos_c are the same cause
+_GEOS_CONFIG = ("Could not find geos-config executable. Either append the path to geos-config to PATH or manually "
+                "provide the include_dirs, library_dirs, libraries and other link args for compiling against a GEOS "
+                "version >={v}.")
+
+
+@pytest.mark.parametrize("version", ["3.5", "3.7"])
+@pytest.mark.parametrize("indent", ["", "      ", "#12 33.17       "])
+@pytest.mark.parametrize("failure", [
+    "  × Building wheel for shapely (pyproject.toml) did not run successfully.",
+    "  ERROR: Failed building wheel for pygeos",
+    "ERROR: Could not build wheels for shapely, which is required to install pyproject.toml-based projects",
+    "      × Failed to build `shapely==2.0.6`",
+    "      src/geos.h:6:10: fatal error: geos_c.h: No such file or directory",
+    "      error: command '/usr/bin/gcc' failed with exit code 1",
+])
+def test_batch_89_shapely_without_geos_config_is_the_gis_library(version, indent, failure):
+    text = f"{indent}{_GEOS_CONFIG.format(v=version)}\n{failure}\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["gis_library_missing"]
+
+
+def test_batch_89_the_geos_config_warning_alone_is_no_failure():
+    assert not diagnose_text("      " + _GEOS_CONFIG.format(v="3.5") + "\n")
+
+
+@pytest.mark.parametrize("line", [
+    "ImportError: GEOS version should be >=3.5, found 3.4.2",
+    "      ImportError: GEOS version should be >=3.7, found 3.6.2",
+    "shapely/speedups/_speedups.c:247:20: fatal error: geos_c.h: No such file or directory",
+    "src/pygeom.c:3:10: fatal error: 'geos_c.h' file not found",
+    "lib/cartopy/trace.cpp:626:20: fatal error: geos_c.h: No such file or directory",
+    "src\\geos.h(6): fatal error C1083: Cannot open include file: 'geos_c.h': No such file or directory",
+    "/usr/bin/ld: cannot find -lgeos_c: No such file or directory",
+])
+def test_batch_89_an_old_or_absent_geos_at_build_time_is_the_gis_library(line):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["gis_library_missing"]
+
+
+# Batch 89 (half A): uv's hint under "can't be installed because it doesn't have a source distribution or wheel for the
+# current platform" listing, for this machine's architecture, only wheels with a newer manylinux_2_Y tag than this
+# Linux's is the glibc; the JAX stack's own wheels keep jaxlib_wheel_unavailable, another architecture's or OS's
+# wheels alone are not this cause
+_UV_NO_WHEEL = ("error: Distribution `{p}==1.2.3 @ registry+https://pypi.org/simple` can't be installed because it "
+                "doesn't have a source distribution or wheel for the current platform\n\n")
+
+
+@pytest.mark.parametrize(("have", "arch", "listed"), [
+    ("34", "x86_64", "`manylinux_2_35_aarch64`, `manylinux_2_35_x86_64`, `macosx_11_0_arm64`, `win_amd64`"),
+    ("17", "x86_64", "`manylinux_2_28_x86_64`"),
+    ("28", "x86_64", "`manylinux_2_31_aarch64`, `manylinux_2_31_x86_64`, `macosx_10_12_x86_64`"),
+    ("27", "aarch64", "`manylinux_2_28_aarch64`, `manylinux_2_28_x86_64`"),
+])
+@pytest.mark.parametrize("words", ["only has wheels for the following platforms", "only has wheels for the "
+                                   "following platform", "only has wheels with the following platform tags"])
+@pytest.mark.parametrize("package", ["arcadedb-embedded", "rerun-sdk", "eccodeslib"])
+def test_batch_89_uv_wheels_only_for_a_newer_manylinux_are_the_glibc(have, arch, listed, words, package):
+    text = (_UV_NO_WHEEL.format(p=package) + f"hint: You're on Linux (`manylinux_2_{have}_{arch}`), but `{package}` "
+            f"(v1.2.3) {words}: {listed}; consider adding \"sys_platform == 'linux' and platform_machine == "
+            f"'{arch}'\" to `tool.uv.required-environments` to ensure uv resolves to a version with compatible wheels\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["glibc_too_old"]
+
+
+@pytest.mark.parametrize(("on", "package", "listed", "expected"), [
+    # the JAX stack's own CUDA wheels: their entry's fix pins releases built for this glibc
+    ("manylinux_2_17_x86_64", "nvidia-cublas-cu12", "`manylinux_2_27_aarch64`, `manylinux_2_27_x86_64`, `win_amd64`",
+     "jaxlib_wheel_unavailable"),
+    ("manylinux_2_17_x86_64", "jax-cuda12-plugin", "`manylinux_2_27_x86_64`", "jaxlib_wheel_unavailable"),
+    # another architecture's wheels only, musllinux, a Linux whose glibc uv could not tell, macOS: no glibc cause
+    ("manylinux_2_31_x86_64", "uv", "`manylinux_2_17_ppc64le`, `manylinux_2_28_aarch64`, `macosx_11_0_arm64`", None),
+    ("musllinux_1_2_x86_64", "embreex", "`manylinux_2_28_x86_64`", None),
+    ("linux_x86_64", "decord", "`manylinux2010_x86_64`, `win_amd64`", None),
+])
+def test_batch_89_other_uv_platform_hints_are_not_the_glibc(on, package, listed, expected):
+    text = (_UV_NO_WHEEL.format(p=package) + f"hint: You're on Linux (`{on}`), but `{package}` (v1.2.3) only has "
+            f"wheels for the following platforms: {listed}\n")
+    found = [f.id for f in diagnose_text(text)]
+    assert "glibc_too_old" not in found
+    assert found[:1] == ([expected] if expected else [])
+
+
+# Batch 89 (half A): BuildKit's plain progress puts "#STEP SECONDS " (and "#STEP " on the step's status lines) before
+# each line a build step prints; the failing lines under it are read as they are without it
+@pytest.mark.parametrize("prefix", ["#10 21.41 ", "#8 9.445 ", "#23 197.1 ", "#5 0.254 "])
+@pytest.mark.parametrize(("line", "expected"), [
+    ("  ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device", "disk_full"),
+    ("error: Distribution `jaxlib==0.4.30 @ registry+https://pypi.org/simple` can't be installed because it doesn't "
+     "have a source distribution or wheel for the current platform", "jaxlib_wheel_unavailable"),
+    ("  ERROR: Failed building wheel for vhacdx", None),
+    ("  error: command '/usr/bin/g++' failed with exit code 1", None),
+])
+def test_batch_89_a_buildkit_step_prefix_hides_no_failing_line(prefix, line, expected):
+    text = f"#10 [stage-0 7/7] RUN pip3 install --no-cache-dir trimesh[easy]\n{prefix}{line}\n" \
+           "#10 ERROR: process \"/bin/sh -c pip3 install\" did not complete successfully: exit code: 1\n"
+    found = [f.id for f in diagnose_text(text)]
+    assert found[:1] == ([expected] if expected else [])
+    assert found or unrecognised(text) is not None
+
+
+def test_batch_89_a_buildkit_log_that_worked_stays_clean():
+    text = ("#10 [stage-0 7/7] RUN pip3 install --no-cache-dir jax\n#10 21.41 Successfully installed jax-0.6.2 "
+            "jaxlib-0.6.2\n#10 21.53 WARNING: Running pip as the 'root' user can result in broken permissions\n"
+            "#10 DONE 22.0s\n")
+    assert not diagnose_text(text) and unrecognised(text) is None

@@ -3688,3 +3688,36 @@ def test_batch_89_a_buildkit_log_that_worked_stays_clean():
             "jaxlib-0.6.2\n#10 21.53 WARNING: Running pip as the 'root' user can result in broken permissions\n"
             "#10 DONE 22.0s\n")
     assert not diagnose_text(text) and unrecognised(text) is None
+
+
+# Batch 89 (no longer held out): uv refusing two *different* sources for one package is the conflict; uv 0.1.7 also
+# refused two identical URLs (astral-sh/uv#1866), a uv bug with nothing to resolve, which is the unrecognised result
+@pytest.mark.parametrize("where", ["", " in all marker environments",
+                                   " in split `python_full_version >= '3.13' and sys_platform == 'darwin'`"])
+@pytest.mark.parametrize("url", ["git+https://github.com/astral-sh/ruff.git@main",
+                                 "git+https://github.com/deepmind/graphcast.git@v0.2", "file:///work/library"])
+def test_batch_89_identical_conflicting_urls_are_uvs_bug_not_a_conflict(where, url):
+    same = f"error: Requirements contain conflicting URLs for package `graphcast`{where}:\n- {url}\n- {url}\n"
+    assert "resolver_conflict" not in [f.id for f in diagnose_text(same)] and unrecognised(same) is not None
+    other = f"error: Requirements contain conflicting URLs for package `graphcast`{where}:\n- {url}\n- {url}-other\n"
+    assert [f.id for f in diagnose_text(other)][:1] == ["resolver_conflict"]
+    editable = f"error: Requirements contain conflicting URLs for package `graphcast`{where}:\n- {url}\n- {url} (editable)\n"
+    assert [f.id for f in diagnose_text(editable)][:1] == ["resolver_conflict"]
+
+
+# Batch 89 (no longer held out): Cartopy's setup.py warning that it cannot tell the GEOS (or, before 0.20, PROJ)
+# version counts beside the failed build; alone it is only a warning
+@pytest.mark.parametrize("library", ["GEOS", "Proj"])
+@pytest.mark.parametrize("needed", ["3.7.2", "4.9.0", "8.0.0"])
+@pytest.mark.parametrize("failure", [
+    "  ERROR: Command errored out with exit status 1:",
+    "  × Building wheel for cartopy (pyproject.toml) did not run successfully.",
+    "ERROR: Failed building wheel for cartopy",
+    "  lib/cartopy/trace.cpp:633:10: fatal error: geos_c.h: No such file or directory",
+])
+def test_batch_89_cartopy_unable_to_determine_geos_beside_a_failed_build(library, needed, failure):
+    warning = (f"  <string>:90: UserWarning: Unable to determine {library} version. Ensure you have {needed} or later "
+               "installed, or installation may fail.")
+    text = f"  Building wheel for cartopy (PEP 517) ... error\n{warning}\n{failure}\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["gis_library_missing"]
+    assert not diagnose_text(warning + "\n")

@@ -3721,3 +3721,38 @@ def test_batch_89_cartopy_unable_to_determine_geos_beside_a_failed_build(library
     text = f"  Building wheel for cartopy (PEP 517) ... error\n{warning}\n{failure}\n"
     assert [f.id for f in diagnose_text(text)][:1] == ["gis_library_missing"]
     assert not diagnose_text(warning + "\n")
+# Batch 91 (half A, jaxam_31): the jax.config submodule in every wording its producer gives once it is gone. JAX
+# 0.4.25 turned the shim's deprecation into an error (jax/_src/deprecations.py raises "Accessing jax.config via the
+# jax.config submodule is deprecated." as an AttributeError; Python's from-import reports it as "cannot import name
+# 'config' from 'jax.config' (path)"), `import jax.config` leaves the shim module where jax.config was ("module
+# 'jax.config' has no attribute 'update'"), and later JAX deleted the file ("No module named 'jax.config'")
+@pytest.mark.parametrize("line", [
+    "ImportError: cannot import name 'config' from 'jax.config' ({site}/jax/config.py)",
+    "ImportError: cannot import name 'config' from 'jax.config' (unknown location)",
+    "E   ImportError: cannot import name 'config' from 'jax.config' ({site}/jax/config.py)",
+    "AttributeError: Accessing jax.config via the jax.config submodule is deprecated.",
+    "AttributeError: module 'jax.config' has no attribute 'update'",
+    "AttributeError: module 'jax.config' has no attribute 'config'",
+    "ModuleNotFoundError: No module named 'jax.config'",
+    "E   ModuleNotFoundError: No module named 'jax.config'",
+])
+@pytest.mark.parametrize("site", ["/usr/local/lib/python3.10/dist-packages",
+                                  "C:\\Users\\me\\miniconda3\\envs\\jax-am\\Lib\\site-packages",
+                                  ".../envs/jax-am/lib/python3.9/site-packages"])
+@pytest.mark.parametrize("prefix", ["", "I am trying to run the demo, but failed with: ", "\x1b[31m"])
+def test_batch_91_the_removed_jax_config_submodule_is_a_newer_jax(line, site, prefix):
+    text = (f"Traceback (most recent call last):\n  File \"demo.py\", line 3, in <module>\n"
+            f"    from jax.config import config\n{prefix}{line.format(site=site)}\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["jax_too_new"]
+
+
+@pytest.mark.parametrize("line", [
+    # JAX 0.4.20-0.4.24: the same sentence as a DeprecationWarning, the code still runs
+    "/home/u/demo.py:3: DeprecationWarning: Accessing jax.config via the jax.config submodule is deprecated.",
+    "  from jax.config import config",
+    # the replacement the deprecation asks for
+    "from jax import config\nconfig.update('jax_enable_x64', True)",
+])
+def test_batch_91_the_jax_config_deprecation_warning_and_its_replacement_stay_clean(line):
+    text = line + "\n"
+    assert not diagnose_text(text) and unrecognised(text) is None

@@ -3756,3 +3756,37 @@ def test_batch_91_the_removed_jax_config_submodule_is_a_newer_jax(line, site, pr
 def test_batch_91_the_jax_config_deprecation_warning_and_its_replacement_stay_clean(line):
     text = line + "\n"
     assert not diagnose_text(text) and unrecognised(text) is None
+# Batch 90 (no longer held out): cuDNN 8's sub-library loader ("Could not load library libcudnn_X.so.8. Error: …",
+# then "Please make sure libcudnn_X.so.8 is in your library path!") as users paste it cut after the library's name,
+# with or without the full stop and a prefix, and its Windows wording; a CUDA toolkit library named after "Error:"
+# stays that library's missing (cuda_library_missing)
+@pytest.mark.parametrize("sublib", ["libcudnn_cnn_infer.so.8", "libcudnn_ops_infer.so.8", "libcudnn_adv_train.so.8"])
+@pytest.mark.parametrize("wrap", ["Could not load library {s}", "Could not load library {s}.",
+                                  "Error: Could not load library {s}", "Could not load library {s}.  ",
+                                  "2024-11-28 10:11:12 | ERROR | Could not load library {s}"])
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_90_cudnn8_loader_cut_after_the_library_is_a_partial_cudnn(sublib, wrap, prefix):
+    text = prefix + wrap.format(s=sublib) + "\nAborted (core dumped)\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["cudnn_sublibrary_missing"]
+
+
+@pytest.mark.parametrize("dll", ["cudnn_cnn_infer64_8.dll", "cudnn_ops_infer64_8.dll"])
+@pytest.mark.parametrize("code", ["126", "193"])
+def test_batch_90_cudnn8_loader_windows_wording(dll, code):
+    text = f"Could not load library {dll}. Error code {code}\nPlease make sure {dll} is in your library path!\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["cudnn_sublibrary_missing"]
+
+
+@pytest.mark.parametrize("text", [
+    "Could not load library libcudnn_cnn_infer.so.8. Error: libcublas.so.11: cannot open shared object file: No such "
+    "file or directory\n",
+    "Could not load library libcudnn_ops_infer.so.8. Error: libcublasLt.so.11: cannot open shared object file: No "
+    "such file or directory\n",
+])
+def test_batch_90_a_cuda_library_named_after_error_stays_that_librarys(text):
+    assert [f.id for f in diagnose_text(text)][:1] == ["cuda_library_missing"]
+
+
+def test_batch_90_the_library_name_in_other_sentences_is_not_the_loader():
+    text = "Successfully loaded library libcudnn_cnn_infer.so.8\nhello world\n"
+    assert not diagnose_text(text)

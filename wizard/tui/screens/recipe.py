@@ -80,6 +80,10 @@ def version_line(version: str | None, versions: list[str]) -> str:
     return f"Recommending for {what} · v: " + " / ".join(["any"] + [f"v{v}" for v in versions])
 
 
+#: The title of v's notices: one replaces the other (`WizardApp.on_notify`), so v pressed twice shows one toast.
+VERSION_NOTICE = "GraphCast version"
+
+
 class RecipeScreen(Screen):
     """Dismisses with the chosen `RecipeMatch`, or None for Back."""
 
@@ -171,7 +175,7 @@ class RecipeScreen(Screen):
             return
         choices: list[str | None] = [None, *self._versions()]
         current = choices.index(self.graphcast_version) if self.graphcast_version in choices else 0
-        self.notify("Matching the recipes again…", timeout=2)
+        self.notify("Matching the recipes again…", title=VERSION_NOTICE, timeout=2)
         self._rematch(choices[(current + 1) % len(choices)])
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="rematch", description="Matching the recipes")
@@ -199,7 +203,8 @@ class RecipeScreen(Screen):
         self._highlight()
         best = next((m for m in self.matches if m.recommended), None)
         which = f"GraphCast v{self.graphcast_version}" if self.graphcast_version else "any GraphCast"
-        self.notify(f"Recommending for {which}: " + (best.recipe.id if best else "no recipe fits"))
+        self.notify(f"Recommending for {which}: " + (best.recipe.id if best else "no recipe fits"),
+                    title=VERSION_NOTICE)
 
     def action_choose(self) -> None:
         index = self.query_one(OptionList).highlighted

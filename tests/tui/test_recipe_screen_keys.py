@@ -4,7 +4,9 @@ while the text pane scrolled only after Tab, which the footer did not say. The r
 
 from __future__ import annotations
 
-from tests.fixtures.pilot import SIZE, until
+from textual.containers import VerticalScroll
+
+from tests.fixtures.pilot import SIZE, screen_rows, until
 from wizard.tui.app import WizardApp
 from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.recipe import RecipeScreen
@@ -33,3 +35,18 @@ async def test_v_pressed_twice_shows_one_notice_at_a_time(gpu_server, isolated_s
         await pilot.pause()
         assert len(list(app._notifications)) == 2
 
+
+async def test_page_keys_scroll_the_recipe_text_and_the_footer_says_so(gpu_server, isolated_state):
+    gpu_server("no-nvidia")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _recipe_screen(pilot, app)
+        pane = screen.query_one("#recipe-detail", VerticalScroll)
+        highlighted = screen.query_one("#recipes").highlighted
+        assert screen.focused is screen.query_one("#recipes") and pane.max_scroll_y > 0, pane.max_scroll_y
+        assert "PgDn/PgUp Scroll text" in " ".join(screen_rows(app)[-2:])
+        await pilot.press("pagedown")
+        await until(pilot, lambda: pane.scroll_y > 0, timeout=5)
+        assert screen.query_one("#recipes").highlighted == highlighted  # the list's selection stays
+        await pilot.press("pageup")
+        await until(pilot, lambda: pane.scroll_y == 0, timeout=5)

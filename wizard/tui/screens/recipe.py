@@ -93,6 +93,11 @@ class RecipeScreen(Screen):
         Binding("v", "version", "GraphCast version", id="version",
                 tooltip="Recommend for any GraphCast, for v0.1.1 (the demo notebook) or for v0.2 (GenCast)"),
         Binding("escape", "back", "Back", id="back", tooltip="Back to this machine's facts"),
+        # The list keeps ↑/↓ and the pane takes the page keys, even with the list focused (priority): walk 26 #13 —
+        # PageDown moved the list's selection, and the recipe text scrolled only after Tab, which no key said.
+        Binding("pagedown", "scroll_detail(1)", "Scroll text", id="page-down", key_display="PgDn/PgUp",
+                tooltip="Scroll the recipe's text (PageDown / PageUp)", priority=True),
+        Binding("pageup", "scroll_detail(-1)", "Scroll text", id="page-up", show=False, priority=True),
     ]
 
     def __init__(self, matches: list, selected: str | None = None, *,
@@ -216,6 +221,14 @@ class RecipeScreen(Screen):
                         severity="warning")
             return
         self.dismiss(match)
+
+    def action_scroll_detail(self, direction: int) -> None:
+        """PageDown / PageUp: the recipe's text by a page, whichever part of the screen has the focus."""
+        pane = self.query_one("#recipe-detail", VerticalScroll)
+        if direction > 0:
+            pane.scroll_page_down(animate=False)
+        else:
+            pane.scroll_page_up(animate=False)
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -107,7 +107,8 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     tmux.keys("o")
     screen = tmux.wait_for("Installer uv (offline)")
     # walk 26 #13: offline, every pin a local file: no "Download: about …" of what is not downloaded
-    assert "Download: nothing: all 2 packages (about" in tmux.wait_for("are local files, in the wheelhouse")
+    screen = " ".join(tmux.wait_for("Download: nothing: all 2 packages (about").split())
+    assert "are local files, in the wheelhouse" in screen, screen
     tmux.keys("Enter")
     tmux.wait_for("Overall:", timeout=60)
     screen = tmux.wait_for("find GraphCast (running", timeout=120)

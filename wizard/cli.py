@@ -327,9 +327,10 @@ def _main(argv: list[str]) -> int:
             if getattr(args, "bundle", None):
                 # The app builds from the index, a wheelhouse or a GraphCast source; a bundle's hashed,
                 # offline install is the CLI's (`install --bundle`), and ignoring the flag would
-                # silently install from the network instead.
-                raise UserError(f"the terminal app does not install from a bundle; run `gc-wizard install "
-                                f"RECIPE --bundle {args.bundle}` instead (offline, every wheel's hash checked).")
+                # silently install from the network instead. The words, with the bundle's recipe, are the core's.
+                from wizard.flows.cluster import app_bundle_refusal  # deferred: only on this refusal
+
+                raise UserError(app_bundle_refusal(args.bundle))
             if _wants_tui(args):
                 from wizard.tui import run_tui  # the only path that imports Textual
 

@@ -11,6 +11,7 @@ from tests.fixtures.cli import run_inproc
 from tests.fixtures.envs import python_link_env
 from tests.fixtures.state import last_json
 from wizard.after import assets
+from wizard.install.envs import Env
 
 SMALL = assets.DEFAULT_MODEL
 
@@ -181,7 +182,9 @@ def test_the_folder_the_last_forecast_used_is_named_by_the_failure_and_the_next_
     assert remembered_assets() is None  # never a URL
     remember_assets(str(lab))
     assert remembered_assets() == str(lab)
-    data = last_json(run_inproc("forecast", "--env", str(env), "--json"))
+    # Without --assets, `forecast` now takes that folder itself (walk 26 #13: `assets_place`, tested below); a source
+    # given that fails still names it first.
+    data = last_json(run_inproc("forecast", "--env", str(env), "--assets", assets.BUCKET_URL, "--json"))
     fix = data["findings"][0]["fix"]
     assert fix.startswith(f"Your last forecast used --assets {lab}: give it again (`{program_command()} forecast "
                           f"--assets {shlex.quote(str(lab))}`).") and "--with-assets" in fix, fix
@@ -245,3 +248,24 @@ def test_the_folder_above_the_assets_is_told_the_folder_inside_it(tmp_path):
     bucket.mkdir()
     _source(tmp_path / "b0").rename(bucket / "graphcast")
     assert run_inproc("forecast", "--list", "--assets", str(bucket)).returncode == 0
+
+
+def test_list_without_assets_lists_the_place_forecast_takes_and_says_which(tmp_path, monkeypatch, closed_indexes):
+    """walk 26 #13: `forecast --list` without --assets failed with "cannot reach storage.googleapis.com" while
+    `forecast` and the app's f used the lab folder remembered from the last forecast. One resolver of that place
+    (`after.forecast.assets_place`) for all three: --list lists it and says which folder it is, and why."""
+    from wizard.after.assets_memory import remember_assets
+    from wizard.after.forecast import ForecastRequest, prepare
+
+    env = _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes)
+    lab = _source(tmp_path / "lab assets")
+    remember_assets(str(lab))
+    proc = run_inproc("forecast", "--list", "--env", str(env))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == f"In {lab}/ (the folder your last forecast used):", proc.stdout
+    assert f"params/{SMALL}" in proc.stdout and "Traceback" not in proc.stderr
+    assert last_json(run_inproc("forecast", "--list", "--json"))["source"].rstrip("/") == str(lab)  # no --env
+    source, _ = prepare(ForecastRequest(env=Env.at(str(env)), assets=None))  # what `forecast` and f read
+    assert source.location.rstrip("/") == str(lab)
+    monkeypatch.setenv("GC_WIZARD_ASSETS", str(lab))  # the variable still comes first
+    assert "(from GC_WIZARD_ASSETS):" in run_inproc("forecast", "--list").stdout.splitlines()[0]

@@ -36,3 +36,24 @@ async def test_the_screen_asks_in_the_background_and_keeps_the_answer(isolated_s
     async with local.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: local.assets_reach is not None and local.assets_reach.host() is None, settle=0.1)
         assert "cannot be reached" not in screen_text(local)
+
+
+async def test_the_folder_the_last_forecast_used_is_no_host_to_ask(isolated_state, tmp_path, monkeypatch,
+                                                                   closed_indexes):
+    """walk 26 #13: one resolver of the forecast files' place (`after.forecast.assets_place`) for `forecast`, `--list`
+    and f; so where the last forecast's folder is that place, the Done screen asks no host for them (the bucket,
+    closed here, would send the user to gather files f does not need)."""
+    from wizard.after import assets_reach
+    from wizard.after.assets_memory import remember_assets
+
+    monkeypatch.setattr(assets_reach, "BUCKET_URL", closed_indexes.replace("/simple/", "/dm_graphcast/"))
+    closed = DoneApp(None)
+    async with closed.run_test(size=SIZE) as pilot:  # no folder remembered: the closed bucket is said
+        await until(pilot, lambda: isinstance(closed.screen, DoneScreen) and closed.screen.unreachable, timeout=30)
+    lab = tmp_path / "lab"
+    lab.mkdir()
+    remember_assets(str(lab))
+    app = DoneApp(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.assets_reach is not None and app.assets_reach.host() is None, settle=0.1)
+        assert app.screen.unreachable is None and "cannot be reached" not in screen_text(app)

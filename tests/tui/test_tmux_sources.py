@@ -106,7 +106,9 @@ def test_sources_chosen_on_the_plan_screen_then_stop_the_check_with_ctrl_c(tmux,
     screen = tmux.wait_for("2 wheels, 2 of 2 pins")
     tmux.keys("o")
     screen = tmux.wait_for("Installer uv (offline)")
-    assert "Download: about" in tmux.wait_for("from the wheelhouse)")
+    # walk 26 #13: offline, every pin a local file: no "Download: about …" of what is not downloaded
+    screen = " ".join(tmux.wait_for("Download: nothing: all 2 packages (about").split())
+    assert "are local files, in the wheelhouse" in screen, screen
     tmux.keys("Enter")
     tmux.wait_for("Overall:", timeout=60)
     screen = tmux.wait_for("find GraphCast (running", timeout=120)

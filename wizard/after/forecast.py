@@ -175,11 +175,36 @@ def prepare(request: ForecastRequest) -> tuple[assets.Source, assets.Selection]:
                                  hint=hint)
 
 
-def default_assets(env: Env) -> str | None:
-    """Where an environment's forecast files are when the user names none: GC_WIZARD_ASSETS, else the
-    offline bundle it was installed from (`bundle --with-assets`), else None (the public bucket)."""
+#: Why `assets_place` chose its place, as `forecast --list` says it beside the place.
+PLACE_WORDS = {"variable": "from GC_WIZARD_ASSETS", "bundle": "the files of the bundle this environment came from",
+               "remembered": "the folder your last forecast used", "bucket": "DeepMind's public bucket"}
+
+
+def assets_place(env: Env | None) -> tuple[str | None, str]:
+    """Where a forecast takes its files when the user names none, and why (a `PLACE_WORDS` key): GC_WIZARD_ASSETS,
+    else the offline bundle `env` was installed from (`bundle --with-assets`), else the folder the last forecast that
+    worked used (`assets_memory`), else the public bucket. The location is None for the variable and the bucket
+    (`assets.open_source` reads those).
+
+    The one resolver of that place for `forecast`, `forecast --list` and the app's f. Why: walk 26 #13 — `forecast
+    --list` read only the bucket ("cannot reach storage.googleapis.com") while `forecast` took the bundle's files and
+    f the lab folder remembered from the last forecast."""
     if os.environ.get("GC_WIZARD_ASSETS"):
-        return None  # open_source reads it
+        return None, "variable"
+    bundled = bundle_assets(env) if env is not None else None
+    if bundled:
+        return bundled, "bundle"
+    last = remembered_assets()
+    return (last, "remembered") if last else (None, "bucket")
+
+
+def default_assets(env: Env | None) -> str | None:
+    """The folder `assets_place` chose, or None for GC_WIZARD_ASSETS and the public bucket."""
+    return assets_place(env)[0]
+
+
+def bundle_assets(env: Env) -> str | None:
+    """The forecast files of the offline bundle `env` was installed from, from its marker; None for any other env."""
     marker = env.marker
     folder = (marker.extra or {}).get("assets") if marker is not None else None
     return str(folder) if folder and Path(folder).is_dir() else None
@@ -460,9 +485,10 @@ def _size(size: int | None) -> str:
     return f"{size / 2**20:7.1f} MiB" if size >= 2**20 else f"{size / 2**10:7.1f} KiB"
 
 
-def describe_listing(listing: list[assets.Asset], source: assets.Source) -> list[str]:
-    """`forecast --list`: what the source holds, by kind, with sizes where known."""
-    lines = [f"In {source.describe()}:"]
+def describe_listing(listing: list[assets.Asset], source: assets.Source, why: str | None = None) -> list[str]:
+    """`forecast --list`: what the source holds, by kind, with sizes where known; `why`: the `assets_place` key of a
+    source the user did not name, said beside it (walk 26 #13: which folder was listed, and why that one)."""
+    lines = [f"In {source.describe()}{f' ({PLACE_WORDS[why]})' if why in PLACE_WORDS else ''}:"]
     for kind in assets.KINDS:
         lines.append(f"  {kind}/")
         for asset in (a for a in listing if a.kind == kind):

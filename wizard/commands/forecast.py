@@ -27,6 +27,7 @@ from wizard.flows.forecast import (
     facts_for_forecast,
     list_assets,
     listing_lines,
+    listing_source,
     open_assets,
     outcome_lines,
     run_forecast,
@@ -55,16 +56,17 @@ def run(args: argparse.Namespace) -> int:
     # A bad --assets is said first, before the environment; without one, the environment may know its own
     # (an offline bundle's), so the source is opened with it.
     chosen = getattr(args, "assets", None)
-    source = open_assets(chosen) if chosen or args.list else None
-    if args.list:
+    if args.list:  # the place `forecast` would read, said with why it is that one (walk 26 #13)
+        source, why = listing_source(chosen, getattr(args, "env", None))
         listing = list_assets(source)
         if as_json:
             emit_json({"ok": True, "source": source.describe(),
                        "files": [{"path": a.relpath, "kind": a.kind, "size": a.size} for a in listing]})
         else:
-            for line in listing_lines(listing, source):
+            for line in listing_lines(listing, source, why):
                 say(line)
         return ExitCode.OK
+    source = open_assets(chosen) if chosen else None
     # Its python runs (the facts, the forecast): the guard of every such run, as verify's (24th pass (B) P7).
     env = env_to_check(getattr(args, "env", None))
     request = ForecastRequest(env=env, assets=source, model=args.model, dataset=args.dataset,

@@ -108,8 +108,13 @@ def source_options(parser: argparse.ArgumentParser, *, app: bool = False) -> Non
                              "GC_WIZARD_FIND_LINKS, ':'-separated)")
     parser.add_argument("--offline", action="store_true", dest=f"{dest}offline",
                         help="use only local wheels and the installer's cache; never reach an index")
+    # Before a command (`gc-wizard --bundle DIR install R`) it reaches that command; the app itself refuses it
+    # (`flows.cluster.app_bundle_refusal`), which its help says (walk 26 #13: listed for the app, then refused).
     parser.add_argument("--bundle", metavar="DIR", dest=f"{dest}bundle",
-                        help="install everything from an offline bundle made by `gc-wizard bundle` (no network)")
+                        help="for `install`/`plan`: install everything from an offline bundle made by `gc-wizard "
+                             "bundle` (no network); the app itself does not take it: `gc-wizard install RECIPE "
+                             "--bundle DIR`" if app else
+                        "install everything from an offline bundle made by `gc-wizard bundle` (no network)")
 
 
 #: The sources that may come before the command: (namespace name, option as typed).

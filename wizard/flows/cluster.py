@@ -7,6 +7,7 @@ are the steps that combine them, so the face only parses and prints.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import Recipe, get_recipe, recipes_dir_for
 
-__all__ = ["add_assets", "bundle_logged", "bundle_source", "check_bundle_out", "check_lock_out", "compile_lock",
+__all__ = ["add_assets", "app_bundle_refusal", "bundle_logged", "bundle_source", "check_bundle_out", "check_lock_out", "compile_lock",
            "default_lock_name", "make_bundle", "python_for", "read_manifest", "recipe_to_pin"]
 
 
@@ -116,6 +117,40 @@ def bundle_install_line(command: str, recipe: Recipe, out: Path, shown: str | No
     named = Path(shown) if shown else out
     return install_line(command, recipe.id, recipes_dir=str(named / RECIPES) if from_folder else None,
                         bundle=str(named))
+
+
+#: A recipe id as the refusal below may put it into a command: a manifest is a file from elsewhere, never trusted.
+_RECIPE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}")
+
+
+def app_bundle_refusal(bundle: str) -> str:
+    """Why the app does not take `--bundle DIR`, with the install line that does: the recipe the bundle's manifest
+    names (RECIPE when it names none), and the bundle's own copy of a recipe this machine does not know. A folder
+    that is no bundle is said too, in `read_manifest`'s words.
+
+    Why refused rather than taken: the app's Plan screen changes sources (g, w, o) and recipes freely, while a
+    bundle is one recipe's hashed, offline install, and `install --bundle` does that in one line. Why the recipe:
+    walk 26 #13 — the refusal said `gc-wizard install RECIPE --bundle …` though the manifest names the recipe."""
+    from wizard.errors import UserError
+    from wizard.flows.describe_plan import install_line  # deferred: only on this refusal
+
+    folder = Path(bundle).expanduser().absolute()
+    problem = ""
+    recipe_id, recipes_dir = "RECIPE", None
+    try:
+        named = read_manifest(folder).get("recipe")
+    except UserError as exc:
+        named, problem = None, f" {exc}"
+    if isinstance(named, str) and _RECIPE_ID.fullmatch(named):
+        recipe_id = named
+        carried = folder / RECIPES / f"{named}.yaml"
+        try:
+            get_recipe(named)
+        except UserError:  # not a recipe here: the bundle's own copy of it (`bundle.RECIPES`), when it has one
+            recipes_dir = str(Path(bundle) / RECIPES) if carried.is_file() else None
+    line = install_line("gc-wizard", recipe_id, recipes_dir=recipes_dir, bundle=bundle)
+    return (f"the terminal app does not install from a bundle; run `{line}` instead (offline, every wheel's hash "
+            f"checked).{problem}")
 
 
 def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str | None = None,

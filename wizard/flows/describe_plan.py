@@ -22,6 +22,7 @@ from wizard.install.choices import DEFAULT_INSTALLER
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
 from wizard.paths import builtin_recipes_dir, state_dir, user_recipes_dir
+from wizard.recipes.match import range_text
 from wizard.security import redact_secrets
 from wizard.wrap import command, wrap
 
@@ -230,7 +231,9 @@ def _cache_line(review: PlanReview) -> list[str]:
 def python_lines(plan: Plan, environ: dict[str, str] | None = None, width: int = 100) -> list[str]:
     """The Python the environment is built on and, when it is not the one `detect` and `recipes`' "This machine"
     line describe, why. walk 23 #12: `recipes` said "Python 3.11.7" (pyenv's python3 on PATH)
-    and the plan "Python 3.11.2 (/usr/bin/python3.11; the wizard's own)", two Pythons with no word between them."""
+    and the plan "Python 3.11.2 (/usr/bin/python3.11; the wizard's own)", two Pythons with no word between them.
+    Two sentences, which Python and why, then which one `python3` is (walk 26 #13: one line "not python3 on PATH (…),
+    which `detect` and `recipes` describe: …" was hard to parse)."""
     from wizard.detect.environment import described_python, same_file
 
     chosen = plan.python
@@ -240,12 +243,20 @@ def python_lines(plan: Plan, environ: dict[str, str] | None = None, width: int =
         lines = [f"{chosen.describe()} ✗", *_wrap(f"! {missing}", "  ", width)]
     shown, words = described_python(dict(os.environ if environ is None else environ))
     if shown and not same_file(shown, chosen.executable) and chosen.source != "uv-download":
-        why = {"wizard": "the wizard's own fits the recipe's Python and is known to work",
-               "given": "you gave it with --python"}.get(
-            chosen.source, f"it is the newest that fits the recipe's Python {plan.recipe.machine.python}")
-        lines.append(f"  not {words} ({shown}), which `detect` and `recipes` describe: {why}; "
-                     "--python PATH picks another")
+        takes = range_text(plan.recipe.machine.python)
+        why = {"wizard": "it is gc-wizard's own Python, which fits the recipe and is known to work",
+               "given": "you gave it with --python"}.get(chosen.source,
+                                                         f"it is the newest Python here that the recipe takes ({takes})")
+        lines += _wrap(f"The environment uses this Python because {why}.", "  ", width)
+        lines += _wrap(f"{_OTHER_PYTHON.get(words, words[:1].upper() + words[1:])} is another one, {shown}: the one "
+                       "`detect` and `recipes` describe. --python PATH picks another.", "  ", width)
     return lines
+
+
+#: How the plan names the Python `detect` describes when the environment is built on another (walk 26 #13: "not
+#: python3 on PATH (/root/.pyenv/shims/python3), which `detect` and `recipes` describe: …" was hard to parse):
+#: what a newcomer types, not where detection looked.
+_OTHER_PYTHON = {"python3 on PATH": "`python3` in your shell"}
 
 
 def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, hints: PlanHints = PlanHints(),

@@ -14,9 +14,9 @@ from wizard.after.forecast import STAGE_WORDS as STAGE_WORDS
 from wizard.after.forecast import STAGES as STAGES
 from wizard.after.forecast import ForecastEvents as ForecastEvents
 from wizard.after.forecast import ForecastRequest as ForecastRequest
+from wizard.after.forecast import assets_place, prepare
 from wizard.after.forecast import describe as outcome_lines
 from wizard.after.forecast import describe_listing as listing_lines
-from wizard.after.forecast import prepare
 from wizard.after.forecast import run_forecast as run_forecast
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts
@@ -26,12 +26,25 @@ from wizard.install.envs import Env
 
 __all__ = ["STAGES", "STAGE_WORDS", "ForecastEvents", "ForecastRequest", "ProgressText", "check_assets",
            "check_assets_for", "env_at", "remembered_assets",
-           "facts_for_forecast", "list_assets", "listing_lines", "open_assets", "outcome_lines", "run_forecast"]
+           "facts_for_forecast", "list_assets", "listing_lines", "listing_source", "open_assets", "outcome_lines", "run_forecast"]
 
 
 def open_assets(location: str | None) -> assets.Source:
     """Where the forecast's files come from (a folder, a URL, DeepMind's bucket by default)."""
     return assets.open_source(location)
+
+
+def listing_source(location: str | None, env: str | None = None) -> tuple[assets.Source, str | None]:
+    """`forecast --list`'s source and, for one the user did not name, why it is that one (`PLACE_WORDS`'s key): the
+    place `forecast` would take its files from (`assets_place`) for `env` (its --env, else the current environment,
+    if any). Why: walk 26 #13 — `--list` read the bucket while `forecast` and f used the lab's folder."""
+    if location:
+        return assets.open_source(location), None
+    from wizard.flows.history import current_env  # deferred: only a --list without --assets reads the history
+
+    folder = env if env else current_env()
+    place, why = assets_place(Env.at(folder) if folder else None)
+    return assets.open_source(place), why
 
 
 def list_assets(source: assets.Source) -> list[assets.Asset]:

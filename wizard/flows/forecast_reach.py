@@ -18,13 +18,22 @@ __all__ = ["AssetsReach"]
 class AssetsReach:
     """The question, started now in a daemon thread; `host()` reads the answer."""
 
-    def __init__(self, location: str | None = None) -> None:
+    def __init__(self, location: str | None = None, env: str | None = None) -> None:
         self._host: str | None = None
-        self._thread = threading.Thread(target=self._ask, args=(location,), name="assets-reach", daemon=True)
+        self._thread = threading.Thread(target=self._ask, args=(location, env), name="assets-reach", daemon=True)
         self._thread.start()
 
-    def _ask(self, location: str | None) -> None:
+    def _ask(self, location: str | None, env: str | None) -> None:
+        """Without `location`, the place a forecast in `env` takes its files from (`assets_place`): a bundle's or the
+        last forecast's folder has no host to ask (walk 26 #13: one resolver of that place, so the Done screen does
+        not send the user for the bucket's files when f reads the lab's folder)."""
         try:
+            if not location:
+                # deferred: read in this thread, off the screen's path
+                from wizard.after.forecast import default_assets
+                from wizard.install.envs import Env
+
+                location = default_assets(Env.at(env) if env else None)
             self._host = unreachable_host(location)
         except Exception:  # a check that fails says nothing: the forecast says what went wrong, if anything
             self._host = None

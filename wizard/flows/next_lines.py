@@ -34,16 +34,17 @@ def next_lines_for(recipe: str, env: str | None, assets: str | None = None, unre
 
 def bundled_assets(env: str | None) -> str | None:
     """The forecast files of the bundle `env` was installed from, as `forecast` finds them with no --assets
-    (`after.forecast.default_assets`, the one reader of the env's marker for this); None for any other env.
+    (`after.forecast.assets_place`, the one resolver of that place); None for any other env.
     Why here, below both faces' "Next:" lines: walk 26 #1 — after `install --bundle` from a bundle holding assets/,
     the lines said to go and build `bundle --with-assets` on a machine with internet."""
     if not env:
         return None
     # Deferred: the forecast module is read only where these lines are drawn.
-    from wizard.after.forecast import default_assets
+    from wizard.after.forecast import assets_place
     from wizard.install.envs import Env
 
     try:
-        return default_assets(Env.at(env))
+        place, why = assets_place(Env.at(env))
+        return place if why == "bundle" else None
     except (OSError, ValueError):
         return None

@@ -86,25 +86,36 @@ class DownloadSize:
     """How many of the index's packages uv's cache holds already (`in_uv_cache`): the install fetches nothing
     for them."""
     cached_bytes: int = 0
+    local_bytes: int = 0
+    """Sum over the `from_wheelhouse` files: local files, nothing downloaded for them."""
+    local: str = "the wheelhouse"
+    """What the local files are, for the sentence: the wheelhouse(s), or the bundle (`plan_download`)."""
 
     def describe(self) -> str:
+        """The plan's "Download:" words: what comes from the index (and how much of that uv's cache holds), apart
+        from what local files bring, which is no download. Why apart: walk 26 #13 — offline, from a bundle, the plan
+        said "Download: about 265 MB (94 from the wheelhouse)" when nothing was downloaded at all."""
         if not self.known and self.late:
             return "download size not known yet (the index had not answered in time)"
         if not self.known and self.unknown:
             return "download size unknown" + (f" ({self.error})" if self.error else "")
-        text = f"about {human(self.bytes)}"
-        where = []
-        if self.from_wheelhouse:
-            where.append(f"{self.from_wheelhouse} from the wheelhouse")
-        if self.from_index:
-            where.append(f"{self.from_index} {'package' if self.from_index == 1 else 'packages'} from {self.index}")
-        if self.cached and self.cached == self.from_index:
-            where.append("all in uv's cache already")
-        elif self.cached:
-            where.append(f"{self.cached} of them in uv's cache already: about "
-                         f"{human(max(0, self.bytes - self.cached_bytes))} to fetch")
-        if where:
-            text += f" ({'; '.join(where)})"
+        if not self.known:
+            return "nothing: the recipe pins no package"
+        count = self.from_wheelhouse
+        more = " more" if self.from_index else ""
+        local = (f"{count}{more} {'package' if count == 1 else 'packages'} (about {human(self.local_bytes)}) "
+                 f"{'is a local file' if count == 1 else 'are local files'}, in {self.local}")
+        if not self.from_index:
+            text = local if self.unknown or self.late else f"nothing: {'the' if count == 1 else 'all'} {local}"
+        else:
+            fetched = self.bytes - self.local_bytes
+            where = [f"{self.from_index} {'package' if self.from_index == 1 else 'packages'} from {self.index}"]
+            if self.cached and self.cached == self.from_index:
+                where.append("all in uv's cache already")
+            elif self.cached:
+                where.append(f"{self.cached} of them in uv's cache already: about "
+                             f"{human(max(0, fetched - self.cached_bytes))} to fetch")
+            text = f"about {human(fetched)} ({'; '.join(where)})" + (f"; {local}" if count else "")
         if self.late:
             text += f"; {self.known} of {self.known + len(self.unknown)} sizes known so far"
         elif self.unknown:
@@ -321,7 +332,7 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
             sizes[name] = size
         else:
             wanted.append((name, version))
-    from_wheelhouse = len(sizes)
+    from_wheelhouse, local_bytes = len(sizes), sum(sizes.values())
     error = None
     index = index_url()
     late = 0
@@ -342,6 +353,7 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
     unknown = tuple(name for name, _ in wanted if name not in sizes)
     return DownloadSize(bytes=sum(sizes.values()), known=len(sizes), unknown=unknown,
                         from_wheelhouse=from_wheelhouse, from_index=len(sizes) - from_wheelhouse, error=error,
+                        local_bytes=local_bytes, local="the wheelhouses" if len(folders) > 1 else "the wheelhouse",
                         per_package=sizes, index=index_name(index), late=late,
                         from_index_pins=tuple((name, version) for name, version in wanted if name in sizes))
 
@@ -442,6 +454,8 @@ def in_uv_cache(cache: Path, name: str, version: str) -> bool:
 def plan_download(plan, timeout: float = 4.0, budget: float | None = None) -> DownloadSize:
     size = download_size(plan.recipe.pins, find_links=list(plan.find_links), offline=plan.offline,
                          python_version=plan.python.version or None, timeout=timeout, budget=budget)
+    if getattr(plan, "bundle", None):
+        size = replace(size, local="the bundle")  # its wheels folder is the plan's find-links
     cache = getattr(plan, "download_cache", None)
     if not cache or not size.from_index:
         return size

@@ -152,6 +152,16 @@ class WizardApp(App):
         errors and sources the user gave, and a toast is a channel a secret must not reach."""
         return super().notify(redact_secrets(str(message)), *args, **kwargs)
 
+    def on_notify(self, event) -> None:
+        """A titled notice replaces the one with the same title still showing, before Textual's own handler adds it
+        (this class's handler runs first): a key pressed again says the newer state in one toast. Why: walk 26 #13 —
+        v pressed twice on the Recipe screen stacked "Matching the recipes again…" and "Recommending for …" toasts
+        over the right half of the recipe text for seconds. Untitled notices (and warnings, errors) stack as before."""
+        title = event.notification.title
+        if title:
+            for shown in [note for note in self._notifications if note.title == title]:
+                self._unnotify(shown, refresh=False)
+
     def on_mount(self) -> None:
         self.machine = MachineScreen(self.options.recipes_dirs, slurm=self.options.slurm)
         self.push_screen(self.machine, self._machine_done)

@@ -212,3 +212,21 @@ def test_the_wheel_is_found_in_pages_laid_out_every_way(monkeypatch):
     server.shutdown()
     server.server_close()
     assert size.per_package == {"big": 4242, "odd": 777, "deep": 99} and size.error is None
+
+
+def test_local_files_are_said_apart_from_the_download(mirror, tmp_path, monkeypatch):
+    """walk 26 #13: offline, from a bundle, the plan said "Download: about 265 MB (94 from the wheelhouse)" when
+    nothing was downloaded. What local files bring is said as local files; "about …" counts only the index's."""
+    from tests.fixtures.wheels import build_wheel
+    from wizard.install.cost import human
+
+    house = tmp_path / "house"
+    local = build_wheel(house, "here", "1.0", module_source="x = 1\n" * 500).stat().st_size
+    alone = download_size({"here": "1.0"}, find_links=[str(house)], offline=True)
+    assert alone.describe() == f"nothing: the 1 package (about {human(local)}) is a local file, in the wheelhouse"
+    monkeypatch.delenv("UV_DEFAULT_INDEX", raising=False)
+    monkeypatch.setenv("UV_INDEX_URL", mirror)
+    both = download_size({"here": "1.0", "pkg": "1.0"}, find_links=[str(house)])
+    assert both.bytes == local + 12345  # the whole, for the plan's disk words
+    assert both.describe() == (f"about {human(12345)} (1 package from the index at {mirror}); 1 more package (about "
+                               f"{human(local)}) is a local file, in the wheelhouse")

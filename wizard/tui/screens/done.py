@@ -187,7 +187,7 @@ class DoneScreen(Screen[str]):
 
         reach = getattr(self.app, "assets_reach", None)
         if reach is None:
-            reach = self.app.assets_reach = AssetsReach(getattr(self.app, "assets", None))
+            reach = self.app.assets_reach = AssetsReach(getattr(self.app, "assets", None), self.env)
         host = reach.host()
         if host:
             self.post_message(AssetsHostUnreachable(host))

@@ -80,6 +80,10 @@ def version_line(version: str | None, versions: list[str]) -> str:
     return f"Recommending for {what} · v: " + " / ".join(["any"] + [f"v{v}" for v in versions])
 
 
+#: The title of v's notices: one replaces the other (`WizardApp.on_notify`), so v pressed twice shows one toast.
+VERSION_NOTICE = "GraphCast version"
+
+
 class RecipeScreen(Screen):
     """Dismisses with the chosen `RecipeMatch`, or None for Back."""
 
@@ -89,6 +93,11 @@ class RecipeScreen(Screen):
         Binding("v", "version", "GraphCast version", id="version",
                 tooltip="Recommend for any GraphCast, for v0.1.1 (the demo notebook) or for v0.2 (GenCast)"),
         Binding("escape", "back", "Back", id="back", tooltip="Back to this machine's facts"),
+        # The list keeps ↑/↓ and the pane takes the page keys, even with the list focused (priority): walk 26 #13 —
+        # PageDown moved the list's selection, and the recipe text scrolled only after Tab, which no key said.
+        Binding("pagedown", "scroll_detail(1)", "Scroll text", id="page-down", key_display="PgDn/PgUp",
+                tooltip="Scroll the recipe's text (PageDown / PageUp)", priority=True),
+        Binding("pageup", "scroll_detail(-1)", "Scroll text", id="page-up", show=False, priority=True),
     ]
 
     def __init__(self, matches: list, selected: str | None = None, *,
@@ -171,7 +180,7 @@ class RecipeScreen(Screen):
             return
         choices: list[str | None] = [None, *self._versions()]
         current = choices.index(self.graphcast_version) if self.graphcast_version in choices else 0
-        self.notify("Matching the recipes again…", timeout=2)
+        self.notify("Matching the recipes again…", title=VERSION_NOTICE, timeout=2)
         self._rematch(choices[(current + 1) % len(choices)])
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="rematch", description="Matching the recipes")
@@ -199,7 +208,8 @@ class RecipeScreen(Screen):
         self._highlight()
         best = next((m for m in self.matches if m.recommended), None)
         which = f"GraphCast v{self.graphcast_version}" if self.graphcast_version else "any GraphCast"
-        self.notify(f"Recommending for {which}: " + (best.recipe.id if best else "no recipe fits"))
+        self.notify(f"Recommending for {which}: " + (best.recipe.id if best else "no recipe fits"),
+                    title=VERSION_NOTICE)
 
     def action_choose(self) -> None:
         index = self.query_one(OptionList).highlighted
@@ -211,6 +221,14 @@ class RecipeScreen(Screen):
                         severity="warning")
             return
         self.dismiss(match)
+
+    def action_scroll_detail(self, direction: int) -> None:
+        """PageDown / PageUp: the recipe's text by a page, whichever part of the screen has the focus."""
+        pane = self.query_one("#recipe-detail", VerticalScroll)
+        if direction > 0:
+            pane.scroll_page_down(animate=False)
+        else:
+            pane.scroll_page_up(animate=False)
 
     def action_back(self) -> None:
         self.dismiss(None)

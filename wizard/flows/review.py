@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wizard.detect.facts import Facts
+from wizard.errors import UserError
 from wizard.flows.session import plan_for
 from wizard.flows.transaction import unfit_reasons
 from wizard.install.cost import DownloadSize, plan_download
@@ -49,6 +50,9 @@ def review(options: InstallOptions, *, facts: Facts | None = None, check_fit: bo
     without --force). `facts`: the machine the recipe must fit when it is not this one (a GPU node read
     through srun). `check_fit` False: the recipe was chosen from a list that judged it already (the app)."""
     plan = plan_for(options)
+    refused = plan.source_refusal()  # the install's refusal, said by the plan for pip as for uv (exit 2; review)
+    if refused:
+        raise UserError(refused)
     houses = [look_at_wheelhouse(link, plan.recipe) for link in options.find_links if "://" not in link]
     try:
         free = free_gib(plan.env_dir)

@@ -118,10 +118,24 @@ def _copy_origin(url, places, tmp_path):
     return (places["checkout"] if kept else None), places["checkout"]
 
 
+def _plan_wheelhouse(url, places, tmp_path):
+    """The plan's Sources list a `--find-links` folder as a wheelhouse (`flows.review`)."""
+    from tests.fixtures.cli import run_inproc
+    from tests.fixtures.tiny import RECIPE
+
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "tiny-x.yaml").write_text(RECIPE.format(id="tiny-x", requirements="  - pkg-x==1.0"))
+    proc = run_inproc("plan", "tiny-x", "--recipes-dir", str(recipes), "--offline", "--find-links", url,
+                      "--graphcast-src", str(places["checkout"]))
+    listed = any(line.strip().startswith("Wheelhouse 1 wheel") for line in proc.stdout.splitlines())
+    return (places["house"] if listed else None), places["house"]
+
+
 #: Each caller, and which place its URL names: the wheel, the wheelhouse or the checkout.
 CALLERS = [(_file_path, "wheel"), (_local_folders, "house"), (_wheel_in_folders, "house"), (_pylock_wheel, "wheel"),
            (_remembered_graphcast, "checkout"), (_editable_checkout, "checkout"), (_self_install_source, "checkout"),
-           (_install_source, "checkout"), (_copy_origin, "checkout")]
+           (_install_source, "checkout"), (_copy_origin, "checkout"), (_plan_wheelhouse, "house")]
 
 
 @pytest.mark.parametrize("form", FORMS)

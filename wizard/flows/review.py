@@ -22,6 +22,7 @@ from wizard.install.envs import free_gib
 from wizard.install.linkmode import same_filesystem
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
+from wizard.install.recorded_set import link_path
 from wizard.install.sources import SourceVerdict, Wheelhouse, look_at_wheelhouse, verdict_for
 
 __all__ = ["PlanReview", "download_size", "human_size", "look_at_wheelhouse", "review"]
@@ -53,7 +54,9 @@ def review(options: InstallOptions, *, facts: Facts | None = None, check_fit: bo
     refused = plan.source_refusal()  # the install's refusal, said by the plan for pip as for uv (exit 2; review)
     if refused:
         raise UserError(refused)
-    houses = [look_at_wheelhouse(link, plan.recipe) for link in options.find_links if "://" not in link]
+    # A folder in any spelling, `file:///DIR` too (`link_path`, the one `file:` reader; review): `"://" not in link`
+    # left a `file://` wheelhouse out of the plan's Sources.
+    houses = [look_at_wheelhouse(link, plan.recipe) for link in options.find_links if link_path(link) is not None]
     try:
         free = free_gib(plan.env_dir)
     except OSError:

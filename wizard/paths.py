@@ -788,6 +788,18 @@ def not_utf8(value: str) -> str | None:
                    else c.encode("utf-8", "backslashreplace").decode("utf-8") for c in value)
 
 
+def as_shown(value: str) -> str:
+    """`value` as the wizard shows it to people: a byte that is not UTF-8 as `\\xNN` (`not_utf8`'s spelling), every
+    other byte as the UTF-8 it is (`é` stays `é` even where this process holds it as two escaped bytes, under
+    `LC_ALL=C PYTHONUTF8=0`). A value holding no escaped byte comes back as it is.
+
+    Why: a `--json` line wrote such a byte as JSON's `\\udcff` escape — a lone surrogate, which jq and most JSON
+    readers other than Python's turn into U+FFFD or refuse — while every sentence wrote `\\xff` (review of hostile
+    pass 28's notes: `history --json` under `LC_ALL=C`)."""
+    shown = not_utf8(value)
+    return shown if shown is not None else path_for_json(value)
+
+
 def path_from_output(stdout: bytes, *, candidates: tuple[str, ...] = ()) -> str | None:
     """The path a child program printed as the last line of `stdout` (bytes), as this process names paths: decoded
     with `os.fsdecode`, the filesystem's own encoding and error handler, never with the locale's text decoding.

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wizard.security import redact_credentials
+from wizard.security import local_url, redact_credentials
 
 DIST = "gc-wizard"
 
@@ -62,11 +62,12 @@ def _source(info: Any) -> tuple[str, bool]:
     url: str = data["url"]
     dir_info = data.get("dir_info") if isinstance(data.get("dir_info"), dict) else {}
     editable = bool(dir_info.get("editable"))
-    if url[:5].lower() == "file:":  # any file: form (`file:/x`, `file:///x`): a local path
-        from urllib.parse import urlsplit
-        from urllib.request import url2pathname
-
-        return url2pathname(urlsplit(url).path), editable
+    if url[:5].lower() == "file:":  # any file: form (`file:/x`, `file:///x`): a local path, read by the one parser
+        try:
+            found = local_url(url)
+        except ValueError:  # another host's `file:` URL: no place here
+            found = None
+        return (found[1] if found is not None else ""), editable
     vcs = data.get("vcs_info") if isinstance(data.get("vcs_info"), dict) else None
     if vcs and isinstance(vcs.get("vcs"), str):
         commit = vcs.get("requested_revision") or vcs.get("commit_id")

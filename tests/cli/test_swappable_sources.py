@@ -364,7 +364,7 @@ def test_a_gitfile_naming_a_git_folder_of_your_own_is_read(tiny, tmp_path):
     ("UV_INDEX", "file://{}", "uv"), ("UV_INDEX", "evil=file://{}", "uv"), ("UV_INDEX", "evil={}", "uv"),
     ("UV_INDEX", "{}", "uv"), ("UV_DEFAULT_INDEX", "file://{}", "uv"), ("UV_INDEX_URL", "file://{}", "uv"),
     ("UV_EXTRA_INDEX_URL", "https://pypi.org/simple file://{}", "uv"), ("PIP_INDEX_URL", "file://{}", "pip"),
-    ("PIP_EXTRA_INDEX_URL", "file://{}", "pip"), ("UV_FIND_LINKS", "{}", "uv")])
+    ("PIP_EXTRA_INDEX_URL", "file://{}", "pip"), ("UV_FIND_LINKS", "{}", "uv"), ("PIP_FIND_LINKS", "{}", "pip")])
 @pytest.mark.parametrize("command", ["plan", "install", "lock", "bundle"])
 def test_an_index_variable_naming_a_swappable_local_index_is_refused_by_every_command(
         tiny, shared, tmp_path, monkeypatch, variable, value, installer, command):
@@ -380,15 +380,27 @@ def test_an_index_variable_naming_a_swappable_local_index_is_refused_by_every_co
     if command == "lock" and installer == "pip":
         pytest.skip("lock resolves with uv alone")
     proc = run_inproc(*argv, "--json")
-    if command == "plan" and installer == "pip":  # the plan starts no pip: it marks the refusal the install makes
-        assert proc.returncode == 0, proc.stderr
-        error = last_json(proc)["settings_refused"]
-    else:
-        error = last_json(proc).get("error") or proc.stderr
-        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    # The plan refuses it as the install does, for pip as for uv (review: a pip plan only marked it "!", exit 0)
+    error = last_json(proc).get("error") or proc.stderr
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert f"the package source {index} (from {variable})" in error and "every user can write" in error, error
     assert "Traceback" not in proc.stderr and _nothing_made()
     assert not (tmp_path / "bun").exists() and not (tmp_path / "out.txt").exists()
+
+
+def test_a_pip_plan_refuses_a_swappable_pip_source_in_the_installs_own_sentence(tiny, shared, monkeypatch):
+    """Review: `plan --installer pip` marked a `PIP_FIND_LINKS` folder every user can write "!" and exited 0, and
+    `install --installer pip` then refused it; the plan now refuses it, exit 2, with the install's sentence."""
+    house = shared / "house"
+    house.mkdir()
+    monkeypatch.setenv("PIP_FIND_LINKS", str(house))
+    given = [*tiny.args()[:-1], "--installer", "pip", "--json"]
+    plan = run_inproc("plan", "tiny-a", *given)
+    install = run_inproc("install", "tiny-a", "--yes", "--no-verify", *given)
+    assert plan.returncode == install.returncode == 2, (plan.stdout, install.stdout)
+    assert last_json(plan)["error"] == last_json(install)["error"], (plan.stdout, install.stdout)
+    assert f"the package source {house} (from PIP_FIND_LINKS)" in last_json(plan)["error"]
+    assert "Traceback" not in plan.stderr + install.stderr and _nothing_made()
 
 
 def test_a_recipes_own_local_extra_index_is_held_to_the_same_rule(tiny, shared):

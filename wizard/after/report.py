@@ -696,8 +696,9 @@ def build_report(facts: ReportFacts, history: ReportHistory, *, environ: Mapping
               "— re-run the GraphCast check",
               "- `gc-wizard diagnose LOGFILE` — name the root cause in any log", ""]
     # Text that cannot be written as UTF-8 (a lone surrogate from an edited history, a path's stray byte)
-    # is shown as its escape: the report is what people send when things are broken, so it must come out.
-    text = "\n".join(lines).encode("utf-8", "backslashreplace").decode("utf-8")
+    # is shown as its escape: the report is what people send when things are broken, so it must come out. A path's
+    # byte is spelled as every sentence and `--json` line spells it, `\xff` (`paths.as_shown`; review).
+    text = paths.as_shown("\n".join(lines))
     return redact(text, facts=facts, environ=environ) if redacted else text
 
 

@@ -16,21 +16,15 @@ from wizard.errors import UserError
 from wizard.flows.after_install import module_install
 from wizard.flows.cluster import (
     BUNDLE_PLACEHOLDER,
-    add_assets,
-    add_wizard,
     bundle_install_line,
-    bundle_logged,
-    bundle_source,
-    check_bundle_assets,
-    check_bundle_out,
     check_lock_out,
     compile_lock,
     default_lock_name,
     for_python,
     install_wizard_line,
     lock_install_lines,
+    make_offline_bundle,
     python_for,
-    read_manifest,
     recipe_to_pin,
 )
 from wizard.flows.options import given_sources
@@ -72,50 +66,34 @@ def run_bundle(args: argparse.Namespace) -> int:
     python = python_for(recipe, args.python)
     graphcast_src, find_links = given_sources(args.graphcast_src, getattr(args, "find_links", None))
     out = Path(args.out).expanduser().absolute()
-    log = sys.stderr if args.json else sys.stdout
-    if args.with_assets:
-        # The files are chosen (and a bad --model refused) before gigabytes of wheels are downloaded.
-        check_bundle_assets(args.assets, model=args.model, dataset=args.dataset)
-    elif args.assets or args.model or args.dataset:
+    if not args.with_assets and (args.assets or args.model or args.dataset):
         raise UserError("--assets, --model and --dataset choose the forecast's files: add --with-assets.")
-    check_bundle_out(out)  # refused before "==> Bundling … into OUT" is said
-    log.write(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}\n")
-    source, caution = bundle_source(recipe, graphcast_src)
-    if caution:  # the bundle carries what this checkout builds into: said as the plan and install say it
-        log.write(f"    ! {caution}\n")
-    log.write("==> Downloading the recipe's wheels and building GraphCast as a wheel (the installer's lines go to "
-              "the log named below)\n")
-    log.flush()
-    manifest, installer_log = bundle_logged(recipe, out, python_version=python, graphcast_src=source,
-                                            find_links=find_links)
-    wizard_wheels = []
-    if not args.without_wizard:
-        log.write(f"==> Adding gc-wizard itself and what it needs, as wheels for {for_python()}\n")
+    log = sys.stderr if args.json else sys.stdout
+
+    def step(line: str) -> None:
+        log.write(f"{line}\n")
         log.flush()
-        wizard_wheels = add_wizard(out)
-        manifest = read_manifest(out)
-    if args.with_assets:
-        log.write("==> Adding the forecast's files (model, example batch, statistics)\n")
-        for name in add_assets(out, source=args.assets, model=args.model, dataset=args.dataset):
-            log.write(f"    {name}\n")
-        manifest = read_manifest(out)
-    size = sum(f["size"] for f in manifest["files"]) / 2**20
+
+    made = make_offline_bundle(recipe, out, python=python, graphcast_src=graphcast_src, find_links=find_links,
+                               with_wizard=not args.without_wizard, with_assets=args.with_assets,
+                               assets=args.assets, model=args.model, dataset=args.dataset, say=step)
+    manifest, wizard_wheels = made.manifest, made.wizard_wheels
     if args.json:
         emit_json({"ok": True, "bundle": str(out), **{k: manifest[k] for k in ("recipe", "python", "graphcast")},
-                   "files": len(manifest["files"]), "mib": round(size, 1), "seconds": manifest["seconds"],
-                   "assets": bool(args.with_assets), "wizard": wizard_wheels,
+                   "files": len(manifest["files"]), "mib": round(made.mib, 1), "seconds": manifest["seconds"],
+                   "assets": made.assets, "wizard": wizard_wheels,
                    "install_wizard": install_wizard_line(str(out)) if wizard_wheels else None})
         return 0
-    say(f"\nBundle ready: {out} ({len(manifest['files'])} files, {size:.0f} MiB, GraphCast "
+    say(f"\nBundle ready: {out} ({len(manifest['files'])} files, {made.mib:.0f} MiB, GraphCast "
         f"{manifest['graphcast']['wheel']}).")
     say(f"Copy {out} to the offline machine; {BUNDLE_PLACEHOLDER} below is where you copy it to.")
     if wizard_wheels:  # walk 26 #2: gc-wizard itself, from the bundle, with no index
         say(f"gc-wizard there ({len(wizard_wheels)} wheels for {for_python()}):")
         say(f"    {install_wizard_line(BUNDLE_PLACEHOLDER)}")
     say(f"On the offline machine:  {bundle_install_line('gc-wizard', recipe, out, BUNDLE_PLACEHOLDER)}")
-    if args.with_assets:
+    if made.assets:
         say(f"then:                    gc-wizard forecast   (it takes the files from {BUNDLE_PLACEHOLDER}/assets)")
-    say(f"Log: {installer_log}")
+    say(f"Log: {made.installer_log}")
     return 0
 
 

@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 
+from wizard.commands.output import json_line
 from wizard.error_sentences import (
     describe_os_error as describe_os_error,  # its home since the app says it too
 )
@@ -30,7 +31,6 @@ from wizard.errors import STOP_SIGNALS, WizardError, signal_words
 from wizard.errors import (
     memory_limit_sentence as memory_limit_sentence,  # a MemoryError's words (24th pass P3)
 )
-from wizard.security import json_text
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
@@ -93,8 +93,7 @@ def install_handlers() -> None:
 def emit_error_json(message: str, exit_code: int, **fields: Any) -> None:
     """The interface's failure line: `{"ok": false, "error": "...", "exit": N}` as the last stdout line."""
     try:
-        sys.stdout.write(json_text({"ok": False, "error": message, "exit": exit_code, **fields},
-                                   default=str) + "\n")
+        sys.stdout.write(json_line({"ok": False, "error": message, "exit": exit_code, **fields}) + "\n")
         sys.stdout.flush()
     except (OSError, ValueError, WizardError):  # stdout closed or failing: stderr has said why
         pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -21,8 +22,33 @@ def emit_json(value: Any) -> None:
     library, a test's capture): masking twice was a tenth of `detect --json`'s own time (issue 23)."""
     if not getattr(sys.stdout, "masks_json_lines", False):
         value = redact_value(value)
-    sys.stdout.write(json_text(value, default=str) + "\n")  # a path's stray byte as \udcff
+    sys.stdout.write(json_line(value) + "\n")
     sys.stdout.flush()
+
+
+def json_line(value: Any) -> str:
+    """`value` as one `--json` line (`security.json_text`), each string holding a byte that is not UTF-8 spelled as
+    every sentence spells it, `\\xff` (`paths.as_shown`): the line is valid UTF-8 JSON with no lone surrogate in it
+    whatever the locale. Every command's `--json` line and its error line (`guard.emit_error_json`) are written so.
+
+    Why: such a byte was written as JSON's `\\udcff` escape, which Python reads back as the byte but jq and other
+    readers turn into U+FFFD or refuse (review: `history --json` under `LC_ALL=C`). kernel.json keeps the escape:
+    jupyter_client, which reads it with Python, needs the exact path."""
+    text = json_text(value, default=str)
+    if "\\ud" not in text:  # nearly every line: no escaped byte, nothing more to do
+        return text
+    from wizard.paths import as_shown  # deferred: only a line holding such a byte needs it (start-up time)
+
+    def spelled(item: Any) -> Any:
+        if isinstance(item, str):
+            return as_shown(item)
+        if isinstance(item, list):
+            return [spelled(part) for part in item]
+        if isinstance(item, dict):
+            return {spelled(key): spelled(part) for key, part in item.items()}
+        return item
+
+    return json_text(spelled(json.loads(text)))
 
 
 def say(text: str = "") -> None:

@@ -8,7 +8,9 @@ are the steps that combine them, so the face only parses and prints.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from wizard.after.bundle_assets import add_assets as add_assets
@@ -26,8 +28,9 @@ from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import Recipe, get_recipe, recipes_dir_for
 
-__all__ = ["add_assets", "app_bundle_refusal", "bundle_logged", "bundle_source", "check_bundle_out", "check_lock_out", "compile_lock",
-           "default_lock_name", "make_bundle", "python_for", "read_manifest", "recipe_to_pin"]
+__all__ = ["BundleMade", "add_assets", "app_bundle_refusal", "bundle_logged", "bundle_source", "check_bundle_out",
+           "check_lock_out", "compile_lock", "default_lock_name", "make_bundle", "make_offline_bundle", "python_for",
+           "read_manifest", "recipe_to_pin"]
 
 
 def recipe_to_pin(recipe_id: str, recipes_dirs: Sequence[str] | None, alternative: str | None = None) -> Recipe:
@@ -99,6 +102,57 @@ def add_wizard(out: Path) -> list[str]:
     names = add_wizard_wheels(out)
     add_files(out, names)
     return names
+
+
+@dataclass(frozen=True)
+class BundleMade:
+    """What `make_offline_bundle` made, for the face to render: the folder, its manifest (as written last), the log
+    of the installer's lines, gc-wizard's own wheels (empty without them) and whether the forecast's files came."""
+
+    out: Path
+    manifest: dict
+    installer_log: str
+    wizard_wheels: list[str]
+    assets: bool
+
+    @property
+    def mib(self) -> float:
+        return sum(f["size"] for f in self.manifest["files"]) / 2**20
+
+
+def make_offline_bundle(recipe: Recipe, out: Path, *, python: str, graphcast_src: str | None,
+                        find_links: Sequence[str], with_wizard: bool = True, with_assets: bool = False,
+                        assets: str | None = None, model: str | None = None, dataset: str | None = None,
+                        say: Callable[[str], None] = lambda _line: None) -> BundleMade:
+    """`gc-wizard bundle`'s use case, in order: the forecast's files chosen (a bad --model refused) and the folder
+    checked before anything downloads, the recipe's wheels and GraphCast's (`bundle_logged`), gc-wizard's own
+    wheels unless left out, then the forecast's files if asked; `say` gets each step's line as it starts.
+
+    Why here: the command sequenced these steps itself, where a face only parses, calls a use case and renders
+    (review: the layering docs/architecture.md sets out)."""
+    if with_assets:
+        check_bundle_assets(assets, model=model, dataset=dataset)
+    check_bundle_out(out)  # refused before "==> Bundling … into OUT" is said
+    say(f"==> Bundling recipe {recipe.id} for Python {sys.platform}/{python} into {out}")
+    source, caution = bundle_source(recipe, graphcast_src)
+    if caution:  # the bundle carries what this checkout builds into: said as the plan and install say it
+        say(f"    ! {caution}")
+    say("==> Downloading the recipe's wheels and building GraphCast as a wheel (the installer's lines go to the log "
+        "named below)")
+    manifest, installer_log = bundle_logged(recipe, out, python_version=python, graphcast_src=source,
+                                            find_links=list(find_links))
+    wizard_wheels: list[str] = []
+    if with_wizard:
+        say(f"==> Adding gc-wizard itself and what it needs, as wheels for {for_python()}")
+        wizard_wheels = add_wizard(out)
+        manifest = read_manifest(out)
+    if with_assets:
+        say("==> Adding the forecast's files (model, example batch, statistics)")
+        for name in add_assets(out, source=assets, model=model, dataset=dataset):
+            say(f"    {name}")
+        manifest = read_manifest(out)
+    return BundleMade(out=out, manifest=manifest, installer_log=installer_log, wizard_wheels=wizard_wheels,
+                      assets=with_assets)
 
 
 #: How bundle's closing lines name the bundle's folder: where it will be once copied, not where it was built.

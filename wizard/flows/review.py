@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wizard.detect.facts import Facts
+from wizard.errors import UserError
 from wizard.flows.session import plan_for
 from wizard.flows.transaction import unfit_reasons
 from wizard.install.cost import DownloadSize, plan_download
@@ -21,6 +22,7 @@ from wizard.install.envs import free_gib
 from wizard.install.linkmode import same_filesystem
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan
+from wizard.install.recorded_set import link_path
 from wizard.install.sources import SourceVerdict, Wheelhouse, look_at_wheelhouse, verdict_for
 
 __all__ = ["PlanReview", "download_size", "human_size", "look_at_wheelhouse", "review"]
@@ -49,7 +51,12 @@ def review(options: InstallOptions, *, facts: Facts | None = None, check_fit: bo
     without --force). `facts`: the machine the recipe must fit when it is not this one (a GPU node read
     through srun). `check_fit` False: the recipe was chosen from a list that judged it already (the app)."""
     plan = plan_for(options)
-    houses = [look_at_wheelhouse(link, plan.recipe) for link in options.find_links if "://" not in link]
+    refused = plan.source_refusal()  # the install's refusal, said by the plan for pip as for uv (exit 2; review)
+    if refused:
+        raise UserError(refused)
+    # A folder in any spelling, `file:///DIR` too (`link_path`, the one `file:` reader; review): `"://" not in link`
+    # left a `file://` wheelhouse out of the plan's Sources.
+    houses = [look_at_wheelhouse(link, plan.recipe) for link in options.find_links if link_path(link) is not None]
     try:
         free = free_gib(plan.env_dir)
     except OSError:

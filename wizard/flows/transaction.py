@@ -590,9 +590,9 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
 
 
 def _local_source(graphcast_arg: str) -> str | None:
-    """The local folder or file GraphCast's step installs from (a path, or a `file://` URL), else None: what the
-    next plan may offer again (`History.last_local_graphcast`). A remote source is the recipe's to name."""
-    path = file_path(graphcast_arg) if graphcast_arg.startswith("file://") else None
+    """The local folder or file GraphCast's step installs from (a path, or a `file:` URL in any form), else None:
+    what the next plan may offer again (`History.last_local_graphcast`). A remote source is the recipe's to name."""
+    path = file_path(graphcast_arg)
     if path is None and "://" not in graphcast_arg and "@" not in graphcast_arg and os.path.isabs(graphcast_arg):
         path = Path(graphcast_arg)
     return str(path) if path is not None else None

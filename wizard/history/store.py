@@ -493,7 +493,8 @@ class History:
         `version` was built from — else the one the newest other install's plan named — when it is still there
         and still that version, so a user on a server without GitHub gives the path once, not at every start
         of the app. Read from the frozen package set (`graphcast @ file:///…`) or the recorded path, never run."""
-        from urllib.parse import unquote, urlsplit
+        # deferred: only the app's first plan asks (start-up time)
+        from wizard.install.recorded_set import file_path
 
         good = self.good_installs()
         # Then any other install of it, newest first: a source given for an install the user stopped or that
@@ -502,9 +503,11 @@ class History:
         for entry in (*good, *others):
             if entry.bundle:  # its wheel installs nothing without the bundle's wheels: `last_bundle` (walk 26 #7)
                 continue
-            line = next((p for p in entry.packages if p.replace(" ", "").lower().startswith("graphcast@file://")), None)
-            if line is not None:
-                path = unquote(urlsplit(line.split("@", 1)[1].strip()).path)
+            # The frozen line's `file:` URL in any form, read by the one parser (review: this split it itself)
+            frozen = next((file_path(ref.strip()) for name, sep, ref in (p.partition("@") for p in entry.packages)
+                           if sep and name.strip().lower() == "graphcast"), None)
+            if frozen is not None:
+                path = str(frozen)
             elif entry.graphcast_given and "://" not in entry.graphcast_given:
                 path = entry.graphcast_given
             else:

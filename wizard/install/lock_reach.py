@@ -16,7 +16,6 @@ what only such a wheel could need is named as not traced, never refused.
 
 from __future__ import annotations
 
-import urllib.parse
 import zipfile
 from dataclasses import dataclass
 from email.parser import HeaderParser
@@ -28,6 +27,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 
 from wizard import bounded
 from wizard.install.lockfile import PYLOCK, lock_format
+from wizard.install.recorded_set import file_path, link_path
 from wizard.recipes.loader import Recipe
 
 #: A wheel's METADATA larger than this is not read (a long description is the most any real one holds).
@@ -168,8 +168,7 @@ def lock_wheels(lock: Path, find_links: tuple[str, ...] | list[str] = ()) -> dic
 def wheel_in_folders(name: str, version: str, folders: tuple[str, ...] | list[str]) -> Path | None:
     """A wheel of `name` at `version` in one of the local `folders` (paths or file:// URLs), or None."""
     for folder in folders:
-        where = Path(urllib.parse.unquote(urllib.parse.urlsplit(folder).path)) if folder.startswith("file://") \
-            else Path(folder).expanduser() if "://" not in folder else None
+        where = link_path(folder)  # any `file:` form, as the install reads it (review: this parsed `file://` itself)
         if where is None or not where.is_dir():
             continue
         try:
@@ -188,13 +187,10 @@ def wheel_in_folders(name: str, version: str, folders: tuple[str, ...] | list[st
 
 def _local_file(wheel: dict, base: Path) -> Path | None:
     url, path = wheel.get("url"), wheel.get("path")
-    if isinstance(url, str) and url.startswith("file://"):
-        found = Path(urllib.parse.unquote(urllib.parse.urlsplit(url).path))
-    elif isinstance(path, str):
+    found = file_path(url) if isinstance(url, str) else None  # the one `file:` parser (review)
+    if found is None and isinstance(path, str):
         found = base / path
-    else:
-        return None
-    return found if found.is_file() else None
+    return found if found is not None and found.is_file() else None
 
 
 def refusal(what: str, recipe: Recipe, added: tuple[AddedPackage, ...]) -> str | None:

@@ -190,6 +190,20 @@ class Plan:
         found = index_settings(self.installer, cwd=self.env_dir.parent)
         return [s for s in found if s.kind == "find-links"] if self.offline else found
 
+    def source_refusal(self) -> str | None:
+        """The install's refusal of a package source this plan's installer would read that another user could swap
+        — a `PIP_FIND_LINKS`/`UV_FIND_LINKS` folder, an index variable's local place, a settings file or a place
+        it names — in the install's own sentence (`installer_files.trust_problem`, built once), or None.
+
+        Why the plan refuses it too (exit 2, as the install does): with `--installer pip` the plan started no pip,
+        so it only marked the source "!" and exited 0 while `install --installer pip` refused it, where a uv plan
+        refused the same folder as `UV_FIND_LINKS` outright (review of hostile pass 28's notes)."""
+        import os  # deferred: only a plan that is reviewed asks
+
+        from wizard.installer_files import trust_problem
+
+        return trust_problem(self.installer, os.environ, self.env_dir.parent)
+
     def settings_refusal(self) -> str | None:
         """Why the installer's own settings files (or a place they name) may not be used: another user could swap
         them (`installer_files.trust_problem`, the rule the install refuses by before anything runs); None when

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import urllib.parse
 from pathlib import Path
 
 from packaging.utils import canonicalize_name
@@ -25,7 +24,7 @@ from packaging.utils import canonicalize_name
 from wizard.install.pinned import logical_lines, pin_of, same_version
 from wizard.install.source_env import env_sources, link_place
 from wizard.install.tree_digest import file_sha256, tree_sha256
-from wizard.security import holds_mask
+from wizard.security import holds_mask, local_url, source_place
 
 GIT_COMMIT = re.compile(r"^git\+https?://\S+@[0-9a-f]{40}(?:#\S*)?$")
 
@@ -53,8 +52,8 @@ def graphcast_source_record(packages: list[str]) -> dict[str, str] | None:
     GraphCast came as a pin or from a commit (nothing to check later)."""
     for line in packages:
         name, sep, ref = line.partition(" @ ")
-        if sep and str(canonicalize_name(name.strip())) == "graphcast" and ref.strip().startswith("file://"):
-            path = file_path(ref.strip())
+        path = file_path(ref.strip()) if sep else None
+        if path is not None and str(canonicalize_name(name.strip())) == "graphcast":
             digest = _digest(path) if path is not None else None
             return {"requirement": line.strip(), **({"sha256": digest} if digest else {})}
     return None
@@ -108,11 +107,27 @@ def foreign_requirement(packages: list[str], *, roots: list[Path],
 
 
 def file_path(ref: str) -> Path | None:
-    """The local path a `file://` reference names (this host's only), else None."""
-    if not ref.startswith("file://"):
+    """The local path a `file:` reference names, in any form uv and pip read (`file:///P`, `file:/P`, `file:P`,
+    `file://localhost/P`, percent-encoded), else None (another host's, a VCS URL, no `file:` URL at all).
+
+    Why it calls `security.local_url`, the one parser of `file:` URLs: this function split them itself with
+    `urlsplit`, and so did the lock reader and the history, each a little differently — `file:/P` or `file:P`
+    was no place here, `file://HOST/P` was `/P` in one and None in another (review of the 28th pass's parser)."""
+    try:
+        found = local_url(ref)
+    except ValueError:  # `file://HOST/…`: no place on this machine
         return None
-    parts = urllib.parse.urlsplit(ref)
-    return Path(urllib.parse.unquote(parts.path)) if parts.netloc in ("", "localhost") else None
+    return Path(found[1]) if found is not None and not found[0] else None
+
+
+def link_path(link: str) -> Path | None:
+    """The place on this machine a `--find-links` location names (a path, `~` expanded, or a `file:` URL in any
+    form, `security.source_place`), else None (a remote page, another host's URL): the one reading for the
+    wheelhouse hashes and the lock's wheels alike (review: each read `file://` itself)."""
+    try:
+        return source_place(link)
+    except ValueError:
+        return None
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -142,10 +157,10 @@ _ARCHIVES = (".whl", ".tar.gz", ".zip")
 
 
 def local_folders(find_links: list[str]) -> list[Path]:
-    """The `--find-links` locations that are folders on this machine (a path, or a `file://` URL)."""
+    """The `--find-links` locations that are folders on this machine (a path, or a `file:` URL: `link_path`)."""
     folders = []
     for link in find_links:
-        path = file_path(link) if link.startswith("file://") else (Path(link) if "://" not in link else None)
+        path = link_path(link)
         if path is not None and path.is_dir():
             folders.append(path)
     return folders

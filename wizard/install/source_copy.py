@@ -55,10 +55,9 @@ def as_origin(line: str) -> str:
     return line
 
 
-#: A `file://` address inside a folder this wizard made to build from a copy: an install's
-#: `gc-wizard-source-PID-XXXX/NAME`, or a rollback's `gc-wizard-sync-PID-XXXX/source-N/NAME`.
-_COPY_ADDRESS = re.compile(r"file://(?:localhost)?/.*?/gc-wizard-(?:source|sync)-\d+-[^/]+/(?:source-\d+/)?"
-                           r"(?P<name>[^/]+)/?")
+#: The path (its `file:` address read by `file_path`, the one parser: review) of a folder this wizard made to build
+#: from a copy: an install's `gc-wizard-source-PID-XXXX/NAME`, or a rollback's `gc-wizard-sync-PID-XXXX/source-N/NAME`.
+_COPY_PATH = re.compile(r"/.*?/gc-wizard-(?:source|sync)-\d+-[^/]+/(?:source-\d+/)?(?P<name>[^/]+)/?")
 
 
 def as_recorded(found: list[str], recorded: list[str]) -> list[str]:
@@ -74,7 +73,8 @@ def as_recorded(found: list[str], recorded: list[str]) -> list[str]:
     out = []
     for line in found:
         name, sep, ref = line.partition(" @ ")
-        copy = _COPY_ADDRESS.fullmatch(ref.strip()) if sep else None
+        path = file_path(ref.strip()) if sep else None
+        copy = _COPY_PATH.fullmatch(str(path)) if path is not None else None
         want = by_name.get(name.strip().lower().replace("_", "-")) if copy else None
         origin = file_path(want.partition(" @ ")[2].strip()) if want else None
         out.append(want if origin is not None and origin.name == copy.group("name") else line)

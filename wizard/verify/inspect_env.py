@@ -25,7 +25,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -34,6 +33,7 @@ from wizard.children import which
 from wizard.detect import deadline, environment, kernel_module, libpath, libraries
 from wizard.errors import UserError
 from wizard.install.envs import read_marker
+from wizard.install.recorded_set import file_path
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.security import cut
 from wizard.verify import causes
@@ -266,8 +266,8 @@ def package_folder(sites: list[Path], dist: Path | None, name: str) -> Path | No
         try:
             direct = json.loads(bounded.read_lenient_text(dist / "direct_url.json", bounded.MARKER_BYTES))
             url = str(direct.get("url", "")) if isinstance(direct, dict) else ""
-            if url.startswith("file://"):
-                project = Path(unquote(urlparse(url).path))
+            project = file_path(url)  # any `file:` form, the one parser (review: this split `file://` itself)
+            if project is not None:
                 candidates += [project / name, project / "src" / name]
         except (OSError, ValueError):
             pass

@@ -216,3 +216,38 @@ def test_a_temporary_folder_another_user_could_swap_is_refused(tmp_path, monkeyp
         assert "export TMPDIR=$HOME/tmp" in str(info.value) and list(root.iterdir()) == []
         shared.chmod(0o1777)  # the sticky bit, as /tmp has: nobody renames another's folder
         assert new_temporary_folder("private").parent == root
+
+
+def test_for_root_a_temporary_folder_another_user_owns_reaches_or_sits_in_is_refused(tmp_path, monkeypatch):
+    """29th hostile pass (part B) P1: only "writable by every user" was refused. With TMPDIR a folder another user
+    owned (or could write through an ACL entry, or a root folder inside their folder), they swapped root's copy of
+    the GraphCast checkout while it was built and their setup.py ran as root. The swap rule every source passes now
+    judges TMPDIR and every folder on its way, before any scratch folder is made; a sticky /tmp-like folder passes."""
+    import os
+    import tempfile
+
+    from tests.fixtures.modes import ACL_USER, NOBODY, need_root, set_acl
+    from wizard.errors import OperationFailed
+    from wizard.install.private_args import new_temporary_folder
+
+    need_root("give a folder to another user (chown) and judge it as root's rule does")
+    theirs = tmp_path / "theirs"
+    inside = theirs / "root-made"
+    inside.mkdir(parents=True)
+    os.chown(theirs, NOBODY, NOBODY)
+    by_acl = tmp_path / "acl"
+    by_acl.mkdir(mode=0o755)
+    set_acl(by_acl, (ACL_USER, 7, NOBODY))
+    for root, named in ((theirs, f"{theirs} is a folder that"), (inside, f"{inside}, in {theirs}, which"),
+                        (by_acl, "through an ACL entry")):
+        monkeypatch.setattr(tempfile, "tempdir", str(root))
+        with pytest.raises(OperationFailed) as info:
+            new_temporary_folder("source")
+        said = str(info.value)
+        assert said.startswith("the temporary folder (TMPDIR)") and named in said, said
+        assert "export TMPDIR=$HOME/tmp" in said and not [p for p in root.iterdir() if p.name.startswith("gc-")]
+    sticky = tmp_path / "sticky"
+    sticky.mkdir()
+    sticky.chmod(0o1777)
+    monkeypatch.setattr(tempfile, "tempdir", str(sticky))
+    assert new_temporary_folder("source").parent == sticky

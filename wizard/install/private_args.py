@@ -32,7 +32,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from wizard import paths
+from wizard import bounded, paths
+from wizard.install.cache_trust import unusable_folder
 from wizard.security import redact_secrets, strip_acls
 from wizard.source_trust import swap_risk
 
@@ -189,7 +190,30 @@ def check_temporary_root() -> str:
     foreign = temporary_root_risk(root)
     if foreign is not None:
         raise paths.ForeignFolder(foreign)
+    no_room = temporary_room_problem(root)
+    if no_room is not None:
+        raise paths.UnusableTemporaryFolder(no_room)
     return root
+
+
+def temporary_room_problem(root: str) -> str | None:
+    """Why installers cannot write their temporary files in the temporary folder, as one sentence naming TMPDIR and
+    the fix, or None: the probe the installer caches get (`cache_trust.unusable_folder`: read-only, not writable by
+    you, no free inodes, full), on TMPDIR as set — Python's `tempfile` passes over a folder it cannot write in and
+    uses /tmp, while uv and pip write where TMPDIR says.
+
+    Why: 29th hostile pass (part A) P2 — with TMPDIR full, out of inodes or read-only, every install ran all its
+    steps, then failed at listing the packages with uv's "No space left on device … .tmpXXXX" and threw the finished
+    environment away; rollback the same; nothing named TMPDIR. Asked before the environment is begun."""
+    set_as = next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), None)
+    place = Path(os.path.abspath(set_as or root))
+    variable = "TMPDIR" if os.environ.get("TMPDIR") else "the temporary folder"
+    why = bounded.not_a_folder(place) if not place.is_dir() else unusable_folder(place)
+    if why is None:
+        return None
+    return (f"the temporary folder (TMPDIR) {place} cannot be used: {why}; uv and pip write their temporary files "
+            f"there, so nothing was done. Point {variable} at a folder you can write on a disk with room "
+            "(`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
 
 
 def temporary_root_risk(root: str) -> str | None:

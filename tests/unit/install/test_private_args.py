@@ -251,3 +251,32 @@ def test_for_root_a_temporary_folder_another_user_owns_reaches_or_sits_in_is_ref
     sticky.chmod(0o1777)
     monkeypatch.setattr(tempfile, "tempdir", str(sticky))
     assert new_temporary_folder("source").parent == sticky
+
+
+@pytest.mark.parametrize("kind", ["full", "no inodes", "missing", "a file"])
+def test_a_temporary_folder_installers_cannot_write_in_is_refused_before_anything_is_made(tmp_path, monkeypatch,
+                                                                                        request, kind):
+    """29th hostile pass (part A) P2: with TMPDIR full, out of inodes or read-only, every install ran all its steps,
+    then failed at listing the packages ("No space left on device … .tmpXXXX") and threw the finished environment
+    away; nothing named TMPDIR. TMPDIR as set (Python's tempfile silently passes over a full one for /tmp, uv and
+    pip do not) gets the installer caches' probe before any scratch folder, and an install asks before it begins."""
+    from wizard.errors import UserError
+    from wizard.install.private_args import check_temporary_root
+
+    if kind == "full":
+        place = request.getfixturevalue("full_tmpfs")
+        why = "its disk is full"
+    elif kind == "no inodes":
+        place = request.getfixturevalue("no_inodes_tmpfs")
+        why = "no free files (inodes)"
+    elif kind == "missing":
+        place, why = tmp_path / "gone", "no such folder"
+    else:
+        place, why = tmp_path / "afile", "it is a file, not a folder"
+        place.write_text("")
+    monkeypatch.setenv("TMPDIR", str(place))
+    with pytest.raises(UserError) as info:
+        check_temporary_root()
+    said = str(info.value)
+    assert said.startswith(f"the temporary folder (TMPDIR) {place} cannot be used: ") and why in said, said
+    assert "nothing was done" in said and "export TMPDIR=" in said

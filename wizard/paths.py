@@ -114,6 +114,8 @@ def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked
         folders += _subfolders_and_links(inside)[0]  # `envs/<env>` itself; what is inside an env is uv's and pip's
     for each in folders:  # every refusal before the first change
         _refuse_folder(each)
+        if each == folder or each.name == "frozen" or each.parent.name == "envs":  # what the history reads back
+            _refuse_foreign_files(each, own_only=each == folder)
     if tighten and (locked or _lock_free(folder)):
         _guard_files(folder, own_only=True)
         for each in folders:
@@ -328,6 +330,46 @@ def _refuse_folder(folder: Path) -> None:
             f"{folder} is writable by every user (mode {stat.S_IMODE(info.st_mode):04o}, sticky as /tmp is), so anyone "
             "could add an environment or a module file there, and gc-wizard never takes that away from a shared "
             "folder. Set GC_WIZARD_HOME to a folder only you can write; nothing was changed.")
+
+
+def _refuse_foreign_files(folder: Path, *, own_only: bool = False) -> None:
+    """Refuse (`ForeignFolder`) a file of the state another user could change: a regular file directly in `folder`
+    that is not this user's, or a link there to a file that is not theirs or that another user could swap (the swap
+    rule every source passes, `source_trust.swap_risk`, on its target and the way to it). The files the sweep looks
+    are those it reads back to decide what to run: with `own_only`, the names the wizard gives in the state folder
+    (history.json, wizard.lock, last-assets.json); in `frozen/` and each `envs/<env>`, every file directly inside
+    (frozen sets, env markers). Forecast files and assets a user links in from a lab folder are data, left as they are.
+
+    Why: 29th hostile pass (part B) P7 — `history.json` a link into another user's file was read without a word;
+    they chose which environment root's `activate` and `verify` used, and the next write replaced the link. A link
+    to a folder (`envs -> /scratch/me/envs`) is the user's choice and is judged where it leads (`_guard_link_target`)."""
+    from wizard.source_trust import swap_risk  # deferred: only a state that is opened reads it
+
+    me = os.geteuid()
+    try:
+        with os.scandir(folder) as entries:
+            found = [(Path(e.path), e.is_symlink()) for e in entries if not own_only or _wizard_name(e.name)]
+    except OSError:
+        return
+    for path, link in found:
+        try:
+            info = os.stat(path)  # a link's target; a dangling link or a folder is not a file to judge here
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        where = f"{path} (a link to {os.path.realpath(path)})" if link else f"{path}"
+        if info.st_uid != me:
+            why = f"belongs to {_user_name(info.st_uid)}, not to you"
+        else:
+            risk = swap_risk(Path(os.path.realpath(path)), inside=False) if link else None
+            if risk is None:
+                continue
+            why = f"is reached through {risk[0]}, which {risk[1]}"
+        raise ForeignFolder(
+            f"{where} in the state folder {why}, so another user could change what gc-wizard reads back from it (which "
+            "environment is current, what it rebuilds). Replace it with a file of your own (or move the state with "
+            "GC_WIZARD_HOME); nothing was changed.")
 
 
 def _guard_folder(folder: Path) -> None:

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.modes import ACL_GROUP as _GROUP
+from tests.fixtures.modes import ACL_USER as _USER
 from tests.fixtures.modes import NOBODY, need_root, open_folder, swap_risk_as_nobody
+from tests.fixtures.modes import set_acl as _set_acl
 from wizard.errors import ExitCode, UserError
 from wizard.source_trust import acl_writers, refuse_swappable_source, swap_risk
 
@@ -214,26 +217,6 @@ def test_for_a_normal_user_a_link_in_a_sticky_folder_is_its_owners_place_as_thei
 
 
 # P2: POSIX ACLs were not read; `-rw-rw-r--+ root root` with an entry `user:tuser:rw` passed as root's own.
-
-_OWNER, _USER, _GROUP_OWNER, _GROUP, _MASK, _OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
-_NONE = 0xFFFFFFFF
-
-
-def _set_acl(path: Path, *named: tuple[int, int, int], mask: int = 7, default: bool = False) -> None:
-    """Write `path`'s ACL (as `setfacl -m` would) straight to its extended attribute: the owner's, group's and
-    others' entries from its mode, the `named` (tag, perms, id) entries and the mask. Skipped where the file
-    system keeps no ACLs."""
-    mode = path.stat().st_mode
-    entries = [(_OWNER, (mode >> 6) & 7, _NONE), *named, (_GROUP_OWNER, (mode >> 3) & 7, _NONE),
-               (_MASK, mask, _NONE), (_OTHER, mode & 7, _NONE)]
-    data = (2).to_bytes(4, "little") + b"".join(
-        tag.to_bytes(2, "little") + perms.to_bytes(2, "little") + who.to_bytes(4, "little")
-        for tag, perms, who in sorted(entries, key=lambda e: (e[0], e[2])))
-    try:
-        os.setxattr(path, "system.posix_acl_default" if default else "system.posix_acl_access", data)
-    except (AttributeError, OSError) as exc:
-        pytest.skip(f"this file system keeps no POSIX ACLs ({getattr(exc, 'strerror', None) or exc})")
-
 
 def test_for_root_a_wheel_another_user_may_write_through_an_acl_entry_is_refused(tmp_path):
     need_root("read an ACL as root's rule does")

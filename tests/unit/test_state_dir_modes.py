@@ -150,7 +150,10 @@ def test_a_file_the_wizard_reads_back_loses_group_and_other_write_said_once(tmp_
     outside = tmp_path / "outside.txt"
     outside.write_text("")
     os.chmod(outside, 0o666)
-    (target.parent / "link.txt").symlink_to(outside)
+    if target.parent.name != "frozen" and target.parent.parent.name != "envs":
+        # Where the history reads files back (frozen sets, env markers) such a link is refused instead (29th hostile
+        # pass (part B) P7: the test below); elsewhere it is left, and what it leads to is never changed.
+        (target.parent / "link.txt").symlink_to(outside)
     (state / "envs" / "e1" / "bin").mkdir(parents=True, exist_ok=True)
     (state / "envs" / "e1" / "bin" / "python").write_text("")
     os.chmod(state / "envs" / "e1" / "bin" / "python", 0o777)
@@ -284,3 +287,42 @@ def test_a_command_the_lock_turns_away_changes_no_mode(tmp_path):
         holder.wait()
     with StateLock("remove x"):  # the lock free again: the sweep runs, as before
         assert stat.S_IMODE(inside.stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("where", ["history.json", "last-assets.json", "frozen/e1.txt", "envs/e1/gc-wizard.json"])
+@pytest.mark.parametrize("how", ["their file", "a link to their file", "a link into their folder"])
+def test_a_file_the_history_reads_back_that_another_user_could_change_is_refused(tmp_path, where, how):
+    """29th hostile pass (part B) P7: `history.json` a link into another user's file was read without a word, and
+    their edit chose which environment root's `activate` and `verify` used. A file the wizard reads back (the state's
+    own files, frozen sets, env markers) that is another user's, or a link to one, or a link into a folder of
+    theirs, is refused by name before anything is read or changed; the user's own link is left as it is."""
+    from tests.fixtures.modes import NOBODY, need_root
+
+    need_root("give a file to another user (chown)")
+    state = tmp_path / "state"
+    (state / "envs" / "e1").mkdir(parents=True)
+    (state / "frozen").mkdir()
+    os.chmod(state, 0o700)
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    target = theirs / "h.json"
+    target.write_text("{}\n")
+    if how != "a link into their folder":
+        os.chown(target, NOBODY, NOBODY)
+    os.chown(theirs, NOBODY, NOBODY)
+    path = state / where
+    if how == "their file":
+        os.rename(target, path)
+    else:
+        path.symlink_to(target)
+    with pytest.raises(OperationFailed) as info:
+        ensure_state_dir(state)
+    said = str(info.value)
+    assert said.startswith(str(path)) and "nothing was changed" in said, said
+    assert ("belongs to" in said) if how != "a link into their folder" else (f"reached through {theirs}" in said)
+    assert os.path.islink(path) == (how != "their file")
+    mine = tmp_path / "mine.json"
+    mine.write_text("{}\n")
+    path.unlink()
+    path.symlink_to(mine)
+    ensure_state_dir(state)  # the user's own file through a link of theirs: their choice, left as it is

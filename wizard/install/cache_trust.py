@@ -75,7 +75,7 @@ def _cache_origin(installer: str, cache: Path, environ: Mapping[str, str]) -> st
     return f"{installer}'s settings ({'uv.toml' if installer == 'uv' else 'pip.conf'}, cache-dir)"
 
 
-def _unusable_folder(folder: Path) -> str | None:
+def unusable_folder(folder: Path) -> str | None:
     """Why an installer cannot keep files in `folder` (made when missing): words for a sentence, or None."""
     place = nearest_existing(folder)
     if not place.is_dir():
@@ -112,7 +112,7 @@ def cache_problem(installer: str, cache: Path | None, environ: Mapping[str, str]
             return problem
     if cache is None:
         return None
-    why = _unusable_folder(cache)
+    why = unusable_folder(cache)
     if why is None:
         return None
     variable, off, _ = _CACHE_WORDS[installer]

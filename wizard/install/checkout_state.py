@@ -126,10 +126,12 @@ class TreeState:
 
 
 def unusable_words(members: tuple[str, ...] | list[str]) -> str:
-    """"holding 2 members no installer unpacks (graphcast-0.1.1/fifo (a FIFO), …)": uv refuses such an archive."""
+    """"holding 2 members no installer unpacks (graphcast-0.1.1/fifo (a FIFO), …)": an installer refuses such an
+    archive or unpacks another tree than the one compared (29th hostile pass (part B) P3: uv unpacked one, under
+    other names, and "uv refuses" was not true)."""
     shown = ", ".join(members[:_SHOWN]) + (f" and {len(members) - _SHOWN} more" if len(members) > _SHOWN else "")
     return (f"holding {len(members)} member{'s' if len(members) > 1 else ''} no installer unpacks or installers "
-            f"read differently ({shown}); uv refuses such an archive")
+            f"read differently ({shown}), so what would be built is not what was compared")
 
 
 def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
@@ -404,7 +406,7 @@ def read_archive_state(archive: str | os.PathLike[str], release: str | None) -> 
         expected = {p: b for p, b in files.items() if p.split("/", 1)[0] in tops and p.endswith(".py")}
         shown = {n: d for n, d in found.items() if not _wheel_bookkeeping(n)}
     else:
-        expected, shown = files, {n: d for n, d in found.items() if not _sdist_bookkeeping(n)}
+        expected, shown = files, {n: d for n, d in found.items() if not _sdist_bookkeeping(n, d)}
     modified = sorted(p for p, blob in expected.items() if p in shown and _blob_id(shown[p]) != bytes.fromhex(blob))
     # Missing code is a change; missing docs are not (`uv build --sdist` leaves CONTRIBUTING.md and the notebook out).
     # A release file stored as a link (hard or symbolic) is there, changed: listed once, as modified, never also as
@@ -423,8 +425,16 @@ def read_archive_state(archive: str | os.PathLike[str], release: str | None) -> 
 #: first on PATH after `activate` (sixth hostile pass 8g: `pip` and `jupyter` commands from a "GraphCast").
 _WHEEL_BOOKKEEPING = {"METADATA", "WHEEL", "RECORD", "top_level.txt", "INSTALLER", "REQUESTED", "direct_url.json",
                       "zip-safe", "dependency_links.txt", "AUTHORS", "LICENSE", "LICENSE.txt", "NOTICE"}
-#: What building an sdist adds to a checkout's files: its metadata, never code.
-_SDIST_BOOKKEEPING = {"PKG-INFO", "setup.cfg"}
+#: What building an sdist adds to a checkout's files at its top: its metadata, never code.
+_SDIST_BOOKKEEPING = {"PKG-INFO"}
+#: The files setuptools' `egg_info` writes into `NAME.egg-info/` and rewrites at every build; any other file there is
+#: the author's, and a `setup.cfg` can install it (29th hostile pass (part B) P4: `[options.data_files]` installed
+#: an egg-info `zz_gc.pth` that ran at every start, while the archive was "identical … file for file").
+_EGG_INFO_BOOKKEEPING = {"PKG-INFO", "SOURCES.txt", "dependency_links.txt", "requires.txt", "top_level.txt",
+                         "entry_points.txt", "not-zip-safe", "zip-safe"}
+#: The only `setup.cfg` an sdist build writes of its own: `[egg_info]` with these keys (setuptools' `sdist`);
+#: any other section (`[options.data_files]`, `[options.entry_points]` …) is build input, compared and named.
+_SDIST_SETUP_CFG_KEYS = {"tag_build", "tag_date", "tag_svn_revision"}
 
 
 #: A wheel's `.data/scripts/` name uv refuses to install ("Scripts must not use the reserved name `python3`"): the
@@ -479,10 +489,31 @@ def _wheel_bookkeeping(name: str) -> bool:
     return inside in _WHEEL_BOOKKEEPING or inside.startswith(("LICENSE", "licenses/"))
 
 
-def _sdist_bookkeeping(name: str) -> bool:
-    """An sdist's own metadata (`PKG-INFO`, `setup.cfg`, `*.egg-info/…`), added by the build, not by an author."""
-    top = name.split("/", 1)[0]
-    return name in _SDIST_BOOKKEEPING or top.endswith(".egg-info")
+def _sdist_bookkeeping(name: str, content: bytes) -> bool:
+    """An sdist's own metadata, added by the build and rewritten by the next, never read as build input: `PKG-INFO`,
+    the files `egg_info` writes in `*.egg-info/`, and a `setup.cfg` holding only the `[egg_info]` tags an sdist
+    build writes. Anything else there is compared as the author's (29th hostile pass (part B) P4: a `setup.cfg` and
+    an egg-info `.pth` were left out of the comparison, and setuptools installed the `.pth`)."""
+    top, _, rest = name.partition("/")
+    if top.endswith(".egg-info"):
+        return rest in _EGG_INFO_BOOKKEEPING
+    if name == "setup.cfg":
+        return _only_egg_info_tags(content)
+    return name in _SDIST_BOOKKEEPING
+
+
+def _only_egg_info_tags(content: bytes) -> bool:
+    """Whether a `setup.cfg` is the one an sdist build writes: an `[egg_info]` section of its tags and nothing else
+    (read as data by configparser; one that cannot be read is not bookkeeping, so it is compared and named)."""
+    import configparser  # deferred: only an sdist with a setup.cfg reads it
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(content.decode("utf-8"))
+    except (UnicodeDecodeError, configparser.Error):
+        return False
+    return set(parser.sections()) <= {"egg_info"} and set(parser.defaults()) == set() and all(
+        set(parser[section]) <= _SDIST_SETUP_CFG_KEYS for section in parser.sections())
 
 
 def _archive_files(path: Path, *, strip_top: bool | None = None
@@ -510,6 +541,9 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
     total = 0
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
+            disagreements = _zip_name_disagreements(path, archive)
+            if disagreements:  # refused before any member is read under one of its readings
+                return {}, [], disagreements
             for info in archive.infolist():
                 total += info.file_size
                 if total > MAX_BYTES:
@@ -565,6 +599,69 @@ def _archive_files(path: Path, *, strip_top: bool | None = None
         else:
             out[name] = value  # type: ignore[assignment]
     return out, links, odd
+
+
+#: The zip extra fields that carry a member's name a second time (Info-ZIP's Unicode Path): uv takes it over the
+#: header's name, Python's zipfile does not.
+_UNICODE_PATH_FIELD = 0x7075
+_LOCAL_HEADER = struct.Struct("<4s5H3L2H")
+
+
+def _zip_name_disagreements(path: Path, archive: zipfile.ZipFile) -> list[str]:
+    """The members of a zip whose name one installer reads differently from another, each "NAME (why)": a second,
+    Unicode name in an extra field (central or local) that differs from the header's, a local header naming another
+    file than the central directory, a name cut at a NUL byte, a backslash (a folder to one reader, a character to
+    another), and a name that is not ASCII without the UTF-8 flag (cp437 to Python, UTF-8 to others).
+
+    Why: 29th hostile pass (part B) P3 — the real `setup.py` entry carried a Unicode Path naming an egg-info file
+    and another entry's Unicode Path named `setup.py`; this reader compared the plain names ("identical … file for
+    file") while uv unpacked the Unicode ones and ran the other `setup.py` as root. One rule for every way the names
+    can be read twice: such an archive is refused, never compared under one reading."""
+    odd: list[str] = []
+    with open(path, "rb") as handle:
+        for info in archive.infolist():
+            name = info.orig_filename
+            why = None
+            unicode_names = _unicode_path_names(info.extra)
+            try:
+                handle.seek(info.header_offset)
+                fields = _LOCAL_HEADER.unpack(handle.read(_LOCAL_HEADER.size))
+                local_name = handle.read(fields[9])
+                local_extra = handle.read(fields[10])
+            except (OSError, struct.error):
+                fields, local_name, local_extra = None, b"", b""
+            unicode_names += _unicode_path_names(local_extra)
+            encoding = "utf-8" if info.flag_bits & 0x800 else "cp437"
+            if fields is None or fields[0] != b"PK\x03\x04":
+                why = "its local header cannot be read"
+            elif local_name.decode(encoding, "surrogateescape") != name:
+                why = f"its local header names {local_name.decode(encoding, 'replace')!r}"
+            elif any(other != name for other in unicode_names):
+                other = next(other for other in unicode_names if other != name)
+                why = f"it carries a second, Unicode name {other!r}"
+            elif "\0" in name or name != info.filename:
+                why = "its name holds a NUL byte"
+            elif "\\" in name:
+                why = "its name holds a backslash"
+            elif not name.isascii() and not info.flag_bits & 0x800:
+                why = "its name is not ASCII and not marked UTF-8"
+            if why:
+                odd.append(f"{info.filename} ({why}: installers read different names)")
+    return odd
+
+
+def _unicode_path_names(extra: bytes) -> list[str]:
+    """The names held in a zip extra block's Unicode Path fields (id 0x7075: version, CRC-32, UTF-8 name); a field
+    too short to hold one reads as an empty name, which differs from any member's."""
+    names: list[str] = []
+    at = 0
+    while at + 4 <= len(extra):
+        field, size = struct.unpack_from("<2H", extra, at)
+        body = extra[at + 4:at + 4 + size]
+        if field == _UNICODE_PATH_FIELD:
+            names.append(body[5:].decode("utf-8", "replace") if len(body) > 5 else "")
+        at += 4 + size
+    return names
 
 
 #: How much of a stream is read past a tar's end marker or a gzip's first member before it counts as more data.

@@ -32,8 +32,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from wizard import paths
+from wizard import bounded, paths
+from wizard.install.cache_trust import unusable_folder
 from wizard.security import redact_secrets, strip_acls
+from wizard.source_trust import swap_risk
 
 #: Options whose value may carry a credential, by their spellings, and each installer's variable for them with the
 #: character that joins several values (None: one value only).
@@ -179,27 +181,74 @@ def temporary_root_problem(root: str) -> str | None:
 
 def check_temporary_root() -> str:
     """The temporary folder (`tempfile.gettempdir()`), or `paths.UnusableTemporaryFolder` saying why it cannot be
-    used (`temporary_root_problem`). An install asks first, before its environment is begun."""
+    used (`temporary_root_problem`), or `paths.ForeignFolder` when another user could swap what is put there
+    (`temporary_root_risk`). An install asks first, before its environment is begun."""
     root = tempfile.gettempdir()
     unusable = temporary_root_problem(root)
     if unusable is not None:
         raise paths.UnusableTemporaryFolder(unusable)
+    foreign = temporary_root_risk(root)
+    if foreign is not None:
+        raise paths.ForeignFolder(foreign)
+    no_room = temporary_room_problem(root)
+    if no_room is not None:
+        raise paths.UnusableTemporaryFolder(no_room)
     return root
 
 
-def new_temporary_folder(kind: str) -> Path:
-    """A new folder only the user can enter (0700, whatever the umask) for this wizard's `kind` of scratch work,
-    named so that a later wizard can clear it if this one is killed outright; what dead wizards left goes first."""
-    root = check_temporary_root()
+def temporary_room_problem(root: str) -> str | None:
+    """Why installers cannot write their temporary files in the temporary folder, as one sentence naming TMPDIR and
+    the fix, or None: the probe the installer caches get (`cache_trust.unusable_folder`: read-only, not writable by
+    you, no free inodes, full), on TMPDIR as set — Python's `tempfile` passes over a folder it cannot write in and
+    uses /tmp, while uv and pip write where TMPDIR says.
+
+    Why: 29th hostile pass (part A) P2 — with TMPDIR full, out of inodes or read-only, every install ran all its
+    steps, then failed at listing the packages with uv's "No space left on device … .tmpXXXX" and threw the finished
+    environment away; rollback the same; nothing named TMPDIR. Asked before the environment is begun."""
+    set_as = next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), None)
+    place = Path(os.path.abspath(set_as or root))
+    variable = "TMPDIR" if os.environ.get("TMPDIR") else "the temporary folder"
+    why = bounded.not_a_folder(place) if not place.is_dir() else unusable_folder(place)
+    if why is None:
+        return None
+    return (f"the temporary folder (TMPDIR) {place} cannot be used: {why}; uv and pip write their temporary files "
+            f"there, so nothing was done. Point {variable} at a folder you can write on a disk with room "
+            "(`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
+
+
+def temporary_root_risk(root: str) -> str | None:
+    """Why another local user could swap what the wizard puts in the temporary folder `root`, as one sentence naming
+    TMPDIR and the fix, or None: the swap rule every source and cache passes (`source_trust.swap_risk`: the owner,
+    group and ACL writers of `root` and of every folder on its way from /), with `root` judged as the folder the
+    private folders are made in (a sticky /tmp excuses it).
+
+    Why: 29th hostile pass (part B) P1 — only "writable by every user" was refused. A TMPDIR that another user owned,
+    could write through an ACL, or sat in (a root folder inside their home) held root's copy of the GraphCast
+    checkout while it was built: they renamed it away, put their own setup.py in its place, and it ran as root,
+    while the plan called the checkout identical to its release. Every scratch folder of the wizard's (build copies,
+    lock inputs, frozen sets, each step's TMPDIR, uv's temporary cache under it) is made under this root, so the one
+    check covers install, rollback, bundle, lock and plan."""
     shared = paths.swappable_ancestor(Path(root) / "x")
     if shared is not None:
         # Sixteenth hostile pass P4: under such a folder another user renamed the private folder away and put one
         # of their own there, whose `askpass` git then ran as the owner.
         where = f"{root}" if Path(root) == shared[0] else f"{root}, in {shared[0]}, which"
-        raise paths.ForeignFolder(
-            f"the temporary folder (TMPDIR) {where} {shared[1]}, so another user could "
-            "swap the private files gc-wizard puts there (a login helper git runs, a requirements file); nothing was "
+        why = shared[1]
+    else:
+        found = swap_risk(Path(root), inside=False, above=True)
+        if found is None:
+            return None
+        where = f"{root}" if Path(os.path.abspath(root)) == found[0] else f"{root}, in {found[0]}, which"
+        why = found[1]
+    return (f"the temporary folder (TMPDIR) {where} {why}, so another user could swap the private files gc-wizard "
+            "puts there (a copy of GraphCast it builds, a login helper git runs, a requirements file); nothing was "
             "done. Point TMPDIR at a folder only you can write (`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
+
+
+def new_temporary_folder(kind: str) -> Path:
+    """A new folder only the user can enter (0700, whatever the umask) for this wizard's `kind` of scratch work,
+    named so that a later wizard can clear it if this one is killed outright; what dead wizards left goes first."""
+    check_temporary_root()
     sweep_left_behind()
     made = Path(tempfile.mkdtemp(prefix=f"gc-wizard-{kind}-{os.getpid()}-"))
     strip_acls(made)  # no ACL TMPDIR hands down (27th hostile pass (part B) P1)

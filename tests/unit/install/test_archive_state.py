@@ -285,7 +285,8 @@ def test_special_and_escaping_members_are_named_and_refused(tmp_path):
     tree = read_archive_state(archive, V011)
     assert tree.changed and len(tree.unusable) == 4, tree
     words = tree.describe()
-    assert "identical" not in words and "graphcast-0.1.1/fifo (a FIFO)" in words and "uv refuses" in words
+    assert "identical" not in words and "graphcast-0.1.1/fifo (a FIFO)" in words
+    assert "not what was compared" in words
     assert "(a character device)" in " ".join(tree.unusable)
     assert any("climbs out" in m for m in tree.unusable) and any("absolute path" in m for m in tree.unusable)
     verdict = check_graphcast_source(get_recipe("jax0.4.23-cpu"), str(archive))
@@ -460,3 +461,73 @@ def test_an_ordinary_script_name_is_not_refused(tmp_path):
     wheel = _wheel(tmp_path / "graphcast-0.1.1-py3-none-any.whl",
                    {**_WHEEL_OWN, "graphcast-0.1.1.data/scripts/python-helper": b"#!python\n"})
     assert read_archive_state(wheel, V011).unusable == ()
+
+
+def _unicode_path_field(name: str) -> bytes:
+    """An Info-ZIP Unicode Path extra field (0x7075: version 1, the CRC-32 of the header's name, the UTF-8 name)."""
+    import struct
+    import zlib
+
+    body = b"\x01" + struct.pack("<L", zlib.crc32(name.encode())) + name.encode()
+    return struct.pack("<2H", 0x7075, len(body)) + body
+
+
+def _zip_with(path: Path, files: dict[str, bytes], extras: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in files.items():
+            info = zipfile.ZipInfo(f"graphcast-0.1.1/{name}")
+            info.extra = extras.get(name, b"")  # written into the local header and the central directory alike
+            archive.writestr(info, data)
+    return path
+
+
+def test_a_zip_whose_unicode_names_swap_setup_py_is_refused(tmp_path):
+    """29th hostile pass (part B) P3: the real setup.py's entry carried a Unicode Path naming an egg-info file, and
+    that file's entry (holding another setup.py) named setup.py; the plain names read "identical … file for file",
+    uv unpacked the Unicode names and ran the other setup.py as root."""
+    files = {**_release_like_files(), "PKG-INFO": b"Name: graphcast\n",
+             "graphcast.egg-info/SOURCES.txt": b"import os; os.system('id')\n"}
+    archive = _zip_with(tmp_path / "graphcast-0.1.1.zip", files,
+                        {"setup.py": _unicode_path_field("graphcast-0.1.1/graphcast.egg-info/SOURCES.txt"),
+                         "graphcast.egg-info/SOURCES.txt": _unicode_path_field("graphcast-0.1.1/setup.py")})
+    _refused(archive, "a second, Unicode name 'graphcast-0.1.1/setup.py'")
+    same = _zip_with(tmp_path / "same.zip", files, {"setup.py": _unicode_path_field("graphcast-0.1.1/setup.py")})
+    assert not read_archive_state(same, V011).unusable  # a Unicode name equal to the header's is one reading
+
+
+def test_a_zip_whose_local_header_names_another_file_is_refused(tmp_path):
+    """A local header that names another file than the central directory: a streaming reader (uv unpacks some
+    archives from the local headers) and a directory reader unpack different trees (29th pass (part B) P3's class)."""
+    files = {**_release_like_files(), "setuq.py": b"import os; os.system('id')\n"}
+    archive = _zip_with(tmp_path / "graphcast-0.1.1.zip", files, {})
+    data = archive.read_bytes()
+    at = data.index(b"PK\x03\x04")  # the first local header: patch its name only, the central directory keeps it
+    while b"graphcast-0.1.1/setuq.py" not in data[at:at + 80]:
+        at = data.index(b"PK\x03\x04", at + 4)
+    archive.write_bytes(data[:at] + data[at:at + 80].replace(b"setuq.py", b"setup.py") + data[at + 80:])
+    _refused(archive, "its local header names 'graphcast-0.1.1/setup.py'")
+
+
+def test_a_zip_member_name_with_a_backslash_is_refused(tmp_path):
+    files = {**_release_like_files(), "graphcast\\zz.py": b""}
+    _refused(_zip_with(tmp_path / "graphcast-0.1.1.zip", files, {}), "its name holds a backslash")
+
+
+@pytest.mark.parametrize("make", [_sdist, lambda path, files: _zip(path.with_suffix(".zip"), files, "graphcast-0.1.1")])
+def test_an_sdists_setup_cfg_and_egg_info_are_compared_unless_a_build_wrote_them(tmp_path, make):
+    """29th hostile pass (part B) P4: `setup.cfg` and all of `graphcast.egg-info/` were left out of the comparison,
+    and a `[options.data_files]` entry installed an egg-info `.pth` that ran at every start of the env's Python while
+    the archive was "identical … file for file". Only what an sdist build writes, and rewrites, is bookkeeping."""
+    built_cfg = b"[egg_info]\ntag_build = \ntag_date = 0\n\n"
+    written = {"PKG-INFO": b"Name: graphcast\n", "setup.cfg": built_cfg, "graphcast.egg-info/PKG-INFO": b"",
+               "graphcast.egg-info/SOURCES.txt": b"setup.py\n", "graphcast.egg-info/top_level.txt": b"graphcast\n",
+               "graphcast.egg-info/requires.txt": b"", "graphcast.egg-info/dependency_links.txt": b"\n"}
+    plain = read_archive_state(make(tmp_path / "a.tar.gz", {**_release_like_files(), **written}), V011)
+    assert not plain.untracked, plain
+    cfg = built_cfg + b"[options.data_files]\nlib/python3.11/site-packages = graphcast.egg-info/zz_gc.pth\n"
+    changed = read_archive_state(make(tmp_path / "b.tar.gz", {**_release_like_files(), **written, "setup.cfg": cfg,
+                                                               "graphcast.egg-info/zz_gc.pth": b"import os\n"}), V011)
+    assert set(changed.untracked) == {"setup.cfg", "graphcast.egg-info/zz_gc.pth"}, changed
+    assert "identical" not in changed.describe()
+    unreadable = read_archive_state(make(tmp_path / "c.tar.gz", {**_release_like_files(), "setup.cfg": b"[x\n"}), V011)
+    assert unreadable.untracked == ("setup.cfg",)

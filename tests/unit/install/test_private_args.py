@@ -216,3 +216,67 @@ def test_a_temporary_folder_another_user_could_swap_is_refused(tmp_path, monkeyp
         assert "export TMPDIR=$HOME/tmp" in str(info.value) and list(root.iterdir()) == []
         shared.chmod(0o1777)  # the sticky bit, as /tmp has: nobody renames another's folder
         assert new_temporary_folder("private").parent == root
+
+
+def test_for_root_a_temporary_folder_another_user_owns_reaches_or_sits_in_is_refused(tmp_path, monkeypatch):
+    """29th hostile pass (part B) P1: only "writable by every user" was refused. With TMPDIR a folder another user
+    owned (or could write through an ACL entry, or a root folder inside their folder), they swapped root's copy of
+    the GraphCast checkout while it was built and their setup.py ran as root. The swap rule every source passes now
+    judges TMPDIR and every folder on its way, before any scratch folder is made; a sticky /tmp-like folder passes."""
+    import os
+    import tempfile
+
+    from tests.fixtures.modes import ACL_USER, NOBODY, need_root, set_acl
+    from wizard.errors import OperationFailed
+    from wizard.install.private_args import new_temporary_folder
+
+    need_root("give a folder to another user (chown) and judge it as root's rule does")
+    theirs = tmp_path / "theirs"
+    inside = theirs / "root-made"
+    inside.mkdir(parents=True)
+    os.chown(theirs, NOBODY, NOBODY)
+    by_acl = tmp_path / "acl"
+    by_acl.mkdir(mode=0o755)
+    set_acl(by_acl, (ACL_USER, 7, NOBODY))
+    for root, named in ((theirs, f"{theirs} is a folder that"), (inside, f"{inside}, in {theirs}, which"),
+                        (by_acl, "through an ACL entry")):
+        monkeypatch.setattr(tempfile, "tempdir", str(root))
+        with pytest.raises(OperationFailed) as info:
+            new_temporary_folder("source")
+        said = str(info.value)
+        assert said.startswith("the temporary folder (TMPDIR)") and named in said, said
+        assert "export TMPDIR=$HOME/tmp" in said and not [p for p in root.iterdir() if p.name.startswith("gc-")]
+    sticky = tmp_path / "sticky"
+    sticky.mkdir()
+    sticky.chmod(0o1777)
+    monkeypatch.setattr(tempfile, "tempdir", str(sticky))
+    assert new_temporary_folder("source").parent == sticky
+
+
+@pytest.mark.parametrize("kind", ["full", "no inodes", "missing", "a file"])
+def test_a_temporary_folder_installers_cannot_write_in_is_refused_before_anything_is_made(tmp_path, monkeypatch,
+                                                                                        request, kind):
+    """29th hostile pass (part A) P2: with TMPDIR full, out of inodes or read-only, every install ran all its steps,
+    then failed at listing the packages ("No space left on device … .tmpXXXX") and threw the finished environment
+    away; nothing named TMPDIR. TMPDIR as set (Python's tempfile silently passes over a full one for /tmp, uv and
+    pip do not) gets the installer caches' probe before any scratch folder, and an install asks before it begins."""
+    from wizard.errors import UserError
+    from wizard.install.private_args import check_temporary_root
+
+    if kind == "full":
+        place = request.getfixturevalue("full_tmpfs")
+        why = "its disk is full"
+    elif kind == "no inodes":
+        place = request.getfixturevalue("no_inodes_tmpfs")
+        why = "no free files (inodes)"
+    elif kind == "missing":
+        place, why = tmp_path / "gone", "no such folder"
+    else:
+        place, why = tmp_path / "afile", "it is a file, not a folder"
+        place.write_text("")
+    monkeypatch.setenv("TMPDIR", str(place))
+    with pytest.raises(UserError) as info:
+        check_temporary_root()
+    said = str(info.value)
+    assert said.startswith(f"the temporary folder (TMPDIR) {place} cannot be used: ") and why in said, said
+    assert "nothing was done" in said and "export TMPDIR=" in said

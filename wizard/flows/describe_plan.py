@@ -261,6 +261,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
     return [
         *_refusals(review, hints, width),
         f"Plan for {recipe.id} — {recipe.title}",
+        *(_wrap(f"! {plan.unchecked}", "", width) if plan.unchecked else []),  # walk 26 #9: before a second build
         f"Into {where}{hints.folder}:",
         f"  {plan.env_dir}",
         *python_lines(plan, width=width),

@@ -28,10 +28,11 @@ from typing import IO
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
-from wizard.flows.history import last_bundle, last_local_graphcast
+from wizard.flows.history import last_bundle, last_local_graphcast, unchecked_install, unchecked_words
 from wizard.history.store import load_history, other_state_refusal
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
+from wizard.paths import wizard_command
 from wizard.recipes.alternatives import with_python_reach
 from wizard.recipes.loader import UnknownRecipe, get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, match_recipes
@@ -140,6 +141,7 @@ def plan_for(options: InstallOptions) -> Plan:
         if refusal:
             raise UserError(refusal)
     plan = _with_remembered_source(plan)
+    plan = _with_unchecked_install(plan)
     if options.with_notebook:
         note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "
                 f"{len(added) - 2} they need, pinned with the rest (the notebook's imports cell runs).")
@@ -158,6 +160,17 @@ def _recommended_here(options: InstallOptions) -> str | None:
     except Exception:
         return None
     return next((m.recipe.id for m in matches if m.recommended), None)
+
+
+def _with_unchecked_install(plan: Plan) -> Plan:
+    """A plan for a new environment of a recipe the user already has installed but never checked, with that install
+    named (walk 26 #9): its check is minutes, a new build is more, and the kept one was easy to forget."""
+    if plan.mode != "new":
+        return plan
+    found = unchecked_install(plan.recipe.id)
+    if found is None:
+        return plan
+    return dataclasses.replace(plan, unchecked=unchecked_words(plan.recipe.id, found, wizard_command()))
 
 
 def _with_remembered_source(plan: Plan) -> Plan:

@@ -207,3 +207,13 @@ class AfterInstallDone(Message):
     note: str | None = None
     seconds: float = 12
     """How long the toast stays."""
+
+
+@dataclass
+class KeptChecked(Message):
+    """The check of a kept, unchecked environment (the Not-done screen's c) ended: its result, or the sentence that
+    stopped it before it ran (`error`), and why it is not in the history (`not_recorded`, None: it is)."""
+
+    result: Any
+    error: str | None = None
+    not_recorded: str | None = None

@@ -217,3 +217,12 @@ class KeptChecked(Message):
     result: Any
     error: str | None = None
     not_recorded: str | None = None
+
+
+@dataclass
+class LogDiagnosed(Message):
+    """The Diagnose screen's worker read a log (`flows.diagnosis`): the lines to show (the words `gc-wizard diagnose`
+    prints), or the one sentence saying why it could not (`error`)."""
+
+    lines: list
+    error: str | None = None

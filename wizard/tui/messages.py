@@ -171,6 +171,8 @@ class DownloadMeasured(Message):
     plan: Any
     text: str
     total: int | None = None
+    index_down: str | None = None
+    """The index that did not answer the measurement (`DownloadSize.index_down`): the plan marks it ✗ (walk 26 #7)."""
 
 
 @dataclass

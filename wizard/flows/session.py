@@ -87,18 +87,20 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Fact
     # A fitting recipe whose Python uv would download is flagged when the download's host does not answer, as a plan
     # flags an unreachable source (walk 25 #2); asked only of this machine's Pythons, once.
     matches = tuple(with_python_reach(matches) if this_machine else matches)
-    matches = _bundle_first(matches) if this_machine else matches
+    matches = _bundle_first(matches, graphcast_version) if this_machine else matches
     return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None),
                   pythons=tuple(pythons) if pythons is not None else None)
 
 
-def _bundle_first(matches: tuple[RecipeMatch, ...]) -> tuple[RecipeMatch, ...]:
+def _bundle_first(matches: tuple[RecipeMatch, ...], graphcast_version: str | None = None) -> tuple[RecipeMatch, ...]:
     """Where the package index does not answer and a bundle a fitting recipe was installed from is still here (the
     remembered bundle, `last_bundle`), that recipe is the one recommended, saying why: it is what installs here.
     Walk 26 #7: the offline machine's list recommended jax0.4.23-cpu, which needs the index, over the bundle's
     jax0.12.0.1-cpu. The index is asked only then (one HEAD, `cost.unreachable_index`), in the survey that already
     asks the Python download's host, never on a screen's first frame."""
-    bundled = [(m, folder) for m in matches if m.compatible for folder in [last_bundle(m.recipe.id)] if folder]
+    wanted = [m for m in matches if m.compatible and (not graphcast_version  # `v`, --graphcast-version: kept to
+                                                      or m.recipe.graphcast.version.startswith(graphcast_version))]
+    bundled = [(m, folder) for m in wanted for folder in [last_bundle(m.recipe.id)] if folder]
     if not bundled or bundled[0][0].recommended:  # none here, or the recommended one already: nothing to ask
         return matches
     # Deferred: its ssl and http imports stay off the survey unless a bundle is here.
@@ -111,8 +113,9 @@ def _bundle_first(matches: tuple[RecipeMatch, ...]) -> tuple[RecipeMatch, ...]:
     why = (f"recommended: the package index {index} does not answer from here, and the bundle {folder} holds this "
            f"recipe: `gc-wizard install {chosen.recipe.id} --bundle {shlex.quote(folder)}` installs it")
     unbundled = f"compatible, but its packages need the index {index}, which does not answer from here"
+    # Every other fitting recipe needs the index (their words compared them with the old recommendation, now stale).
     return tuple(dataclasses.replace(m, recommended=True, summary=why) if m is chosen
-                 else dataclasses.replace(m, recommended=False, summary=unbundled) if m.recommended
+                 else dataclasses.replace(m, recommended=False, summary=unbundled) if m in wanted
                  else m for m in matches)
 
 

@@ -31,6 +31,7 @@ async def test_d_on_the_machine_screen_diagnoses_a_log_file_as_the_cli_does(gpu_
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, DiagnoseScreen))
         screen = app.screen
+        await until(pilot, lambda: screen.query_one("#log-path").has_focus, settle=0.1)  # the path box takes Enter
         screen.query_one("#log-path").value = str(LOG)
         await pilot.press("enter")
         await _diagnosed(pilot, screen)

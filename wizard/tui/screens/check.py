@@ -111,6 +111,10 @@ class KeptCheckScreen(VerifyScreen):
     def action_back(self) -> None:
         self.dismiss(self.result)
 
+    def on_unmount(self) -> None:
+        """Leaving the app (ctrl+q) with the check running: its probe is stopped, never left behind."""
+        self.cancel.set()
+
     def action_stop(self) -> None:
         if self.done or self.cancel.is_set():
             return

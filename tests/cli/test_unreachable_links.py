@@ -36,12 +36,13 @@ def test_plan_marks_the_unreachable_wheel_page_and_its_line_takes_the_alternativ
     assert "! wheels.invalid cannot be reached from here" in sources and "--alternative from-index" in sources
     assert "Plan screen" not in text  # the app's key is not for a user outside the app (walk 22 #10)
     plan_only = text.split("To run it: ")[0]
-    assert plan_only.count("cannot be reached from here") == 1, text  # said once, in the Sources (no note besides)
+    # Said once, in the Sources (no note besides); the tests' closed index is marked on its own line (walk 26 #7).
+    assert plan_only.count("wheels.invalid cannot be reached from here") == 1, text
     run = text.split("To run it: ")[1]
     assert "--alternative from-index" in run.split("(")[0], run  # walk 24 #2: the line that can succeed here
     assert last_json(run_inproc(*args, "--json"))["unreachable_links"] == [PAGE]
     chosen = " ".join(run_inproc(*args, "--alternative", "from-index").stdout.split())
-    assert "✗" not in chosen and "cannot be reached" not in chosen
+    assert "find-links ✗" not in chosen and "wheels.invalid cannot be reached" not in chosen
     assert "✗" not in run_inproc(*args, "--offline", "--find-links", str(tiny.house.path)).stdout  # nothing asked
     # An extra index the recipe names is one of its sources too.
     path = tiny.recipes / "tiny-a.yaml"

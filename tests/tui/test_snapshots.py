@@ -98,8 +98,8 @@ async def test_at_60_by_20_the_footer_and_the_recommendation_stay_visible(gpu_se
     # What fits in memory: one row per model, none wrapped, above the recommendation.
     models = [row for row in rows if row.startswith(("  GraphCast ", "  GenCast "))]
     assert len(models) == 4 and all(row.split()[-1].count("/") == 1 for row in models), "\n".join(rows)
-    footer = [row for row in rows if row.strip()][-1]
-    for key in ("⏎ Next: recipes", "h History", "^q Quit"):
+    footer = " ".join([row for row in rows if row.strip()][-2:])  # two rows at 60 columns since d (walk 26 #12)
+    for key in ("⏎ Next: recipes", "h History", "d Diagnose a log", "^q Quit"):
         assert key in footer, footer
 
 

@@ -14,18 +14,24 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import sys
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say, warn, wrapped
+from wizard.commands.output import emit_json, say, warn
 from wizard.commands.streams import STDIN_NAMES, stdin_problem
 from wizard.errors import UserError
 from wizard.flows.describe_check import finding_lines
-from wizard.flows.diagnosis import LogTail, UnpackLimit, inspect_env_folder, open_log_text, scan_stream
-from wizard.flows.diagnosis import unrecognised as summarise
-from wizard.flows.session import findings_for
-from wizard.security import one_line
+from wizard.flows.diagnosis import (
+    PASTE_CHARS,
+    LogDiagnosis,
+    LogTail,
+    UnpackLimit,
+    diagnose_file,
+    inspect_env_folder,
+    judge,
+    open_log_text,
+    scan_stream,
+)
 
 
 def _width() -> int:
@@ -72,18 +78,6 @@ def _render_env(report) -> str:
     return "\n".join(lines)
 
 
-#: The most of a log pasted on a terminal that is read (a paste is kilobytes; a terminal fed by a program
-#: could be endless).
-PASTE_CHARS = 64 * 1024 * 1024
-#: Above this size a log's reading time is announced.
-BIG_LOG_BYTES = 200_000_000
-
-
-def _duration(seconds: float) -> str:
-    """`seconds` as people say it: "8 s", "2 min"."""
-    return f"{max(1, round(seconds))} s" if seconds < 90 else f"{round(seconds / 60)} min"
-
-
 def _scan_stdin(tail: LogTail, limit: UnpackLimit):
     """The log from standard input: a terminal's paste up to the first Ctrl-D, else the stream, bounded."""
     if sys.stdin.isatty():  # otherwise it looks hung: say what it waits for
@@ -91,46 +85,25 @@ def _scan_stdin(tail: LogTail, limit: UnpackLimit):
         sys.stderr.flush()
         # One read to the first Ctrl-D: a chunked reader would wait for a second one. Bounded all the
         # same (PASTE_CHARS): a terminal can be fed by a program too.
-        return scan_stream(io.StringIO(sys.stdin.read(PASTE_CHARS)), tail=tail), "".join(tail)
+        return scan_stream(io.StringIO(sys.stdin.read(PASTE_CHARS)), tail=tail)
     # Read as bytes: a UTF-16 or gzip'd log piped in is unpacked and decoded as a file's is (`open_log_text`).
     stream = (open_log_text(sys.stdin.buffer, "the log on standard input", limit) if hasattr(sys.stdin, "buffer")
               else sys.stdin)
-    return scan_stream(stream, tail=tail), "".join(tail)
+    return scan_stream(stream, tail=tail)
 
 
-def _scan_log(source: str, limit: UnpackLimit):
-    """Streams the log (any size) and keeps its last lines for the unrecognised-failure summary; a packed log is
-    unpacked within `limit`, which says afterwards whether the reading stopped at its bound."""
-
-    tail = LogTail()
-    if source in STDIN_NAMES:  # /dev/stdin too: with descriptor 0 closed it read whatever holds it now
-        why = stdin_problem()
-        if why:
-            raise UserError(f"{why}, so there is no log to read; give a LOGFILE, or pipe the log in: "
-                            "`gc-wizard diagnose - < run.log`.")
-        try:
-            return _scan_stdin(tail, limit)
-        except OSError as exc:
-            raise UserError(f"cannot read the log from standard input: {exc.strerror or exc}.") from None
+def _diagnose_stdin(context) -> LogDiagnosis:
+    """Standard input's log, judged as a file's is (`flows.diagnosis.judge`)."""
+    why = stdin_problem()  # /dev/stdin too: with descriptor 0 closed it read whatever holds it now
+    if why:
+        raise UserError(f"{why}, so there is no log to read; give a LOGFILE, or pipe the log in: "
+                        "`gc-wizard diagnose - < run.log`.")
+    tail, limit = LogTail(), UnpackLimit()
     try:
-        with open(source, "rb") as raw:
-            size = os.fstat(raw.fileno()).st_size
-            handle = open_log_text(raw, source, limit)  # UTF-16, a BOM, gzip/xz/bzip2: decoded; binary: a sentence
-            if size > BIG_LOG_BYTES:
-                # A big log takes a while, and how long depends on the machine's load and the log's shape (bench/
-                # diagnose.py: 7 to 45 MB/s on an idle 2-core server; a tester's one-line 250 MB log took 130 s, 2 MB/s,
-                # on a busy one, where one number said 25 s): a range, on stderr, so the wait is not a mystery.
-                warn(f"reading {source} ({size / 1e6:,.0f} MB) in pieces; this takes {_duration(size / 40e6)} to "
-                     f"{_duration(size / 2e6)} (longer on a busy machine)")
-            return scan_stream(handle, tail=tail), "".join(tail)
-    except FileNotFoundError:
-        if " " in source.strip():  # the error text itself, given where a file name goes
-            raise UserError("LOGFILE is a file name, and no file is called that. To diagnose pasted text, "
-                            "run `gc-wizard diagnose` and paste it (then Ctrl-D), or pipe it: "
-                            "echo '<the error>' | gc-wizard diagnose -") from None
-        raise UserError(f"cannot read the log file {source}: there is no such file.") from None
+        scan = _scan_stdin(tail, limit)
     except OSError as exc:
-        raise UserError(f"cannot read the log file {source}: {exc.strerror or exc}.") from None
+        raise UserError(f"cannot read the log from standard input: {exc.strerror or exc}.") from None
+    return judge(scan, "".join(tail), "the log on standard input", limit, context, name="standard input")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -142,54 +115,23 @@ def run(args: argparse.Namespace) -> int:
         if source is None:
             return _emit_env(args, report)
     source = source or "-"
-    limit = UnpackLimit()
-    scan, tail = _scan_log(source, limit)
     context = report.context() if report is not None else None
-    findings = findings_for(scan, context=context)
-    unknown = summarise(tail) if not findings else None
-    # What was not read: a packing's bound or break, and the middles of overlong lines (24th hostile pass (part A) P2).
-    said = "the log on standard input" if source in STDIN_NAMES else one_line(source)
-    partial = "; and ".join(part for part in (limit.partial, scan.cuts.sentence(said)) if part) or None
-    if not tail and not findings and not partial:
-        # Nothing at all: a clean bill for an empty file (a job whose output went elsewhere, a paste that did not take)
-        # sent the user away from the cause (twenty-second hostile pass, case l3-empty).
-        raise UserError(f"{said} is empty, so there is nothing to diagnose; give the log the failing run printed "
-                        "(a job's output file, a notebook cell's output, or `gc-wizard report`'s file).")
-    if partial:  # a log read only in part: never a clean bill for the part not read
-        if not findings and unknown is None:
-            raise UserError(f"{partial}. No known problem was found in the part read.")
-        warn(f"{partial}.")
-    name = "standard input" if source in STDIN_NAMES else source
-    shown = one_line(name)  # a newline in the file's name must not end a line of the sentence (15th pass P11)
+    # The reading and judging are the core's (`flows.diagnosis`), shared with the app's "Diagnose a log" (walk 26 #12).
+    found = (_diagnose_stdin(context) if source in STDIN_NAMES
+             else diagnose_file(source, context=context, on_note=warn))
+    if found.partial:
+        warn(f"{found.partial}.")
     if getattr(args, "json", False):
-        data = {"findings": [f.to_dict() for f in findings], "log": name}
-        if unknown is not None:
-            data["unrecognised"] = unknown.to_dict()
-        if partial:
-            data["partial"] = f"{partial}."
+        data = found.to_dict()
         if report is not None:
             data["environment"] = report.to_dict()
         emit_json(data)
-    elif findings:
-        say(f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''} in {shown} (root cause first):")
-        say("")
-        say(render_findings(findings))
-    elif unknown is not None:
-        say(f"No known problem found in {shown}, but it shows a failure [unrecognised]:")
-        if unknown.step:
-            say(f"  It failed in {unknown.step}.")
-        say(f"  Last error: {unknown.last_error}")
-        if len(unknown.lines) > 1:
-            say("  The failing lines it saw:")
-            for line in unknown.lines:
-                say(f"    > {line}")
-        say("\n".join(wrapped("Next: " + unknown.next_step, _width(), "  ")))
     else:
-        say(f"No known problem found in {shown}.")
+        say("\n".join(found.lines(_width())))
     if report is not None and not getattr(args, "json", False):
         say("")
         _say_env(report)
-    return 1 if findings or unknown is not None else 0
+    return 1 if found.found else 0
 
 
 def _say_env(report) -> None:

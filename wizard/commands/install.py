@@ -59,6 +59,8 @@ class TerminalEvents(InstallEvents):
     def announce(self, plan) -> None:
         """The plan about to run (the one `gc-wizard plan` prints for the same options), once nothing refused it."""
         self._say(f"==> Installing {plan.recipe.id} into {plan.env_dir} ({plan.installer}, {plan.mode} environment)")
+        if plan.unchecked:  # walk 26 #9: a kept, unchecked install of this recipe that a check could make usable
+            self._say(f"    ! {plan.unchecked}")
         for note in plan.notes:
             self._say(f"    note: {note}")
 

@@ -216,7 +216,8 @@ def plan_text(review: PlanReview, download: DownloadSize | None = None, slurm=No
     """The core's plan lines (`flows.describe_plan`), then the `install` line that runs it."""
     columns = width()  # the terminal's, as `recipes` and `detect` (walk 21 #1: 100 columns in an 80-column one)
     lines = plan_lines(review, download=download.describe() if download is not None else None, slurm=slurm,
-                       hints=_CLI_HINTS, width=columns)
+                       hints=_CLI_HINTS, width=columns,
+                       index_down=download.index_down if download is not None else None)
     laid_out: list[str] = []
     in_command = False
     for line in lines:  # a header line the core leaves whole wraps under its own indent; a command stays as laid

@@ -19,8 +19,8 @@ from wizard.commands import options
 from wizard.commands.cluster_options import JobReporter, slurm_target
 from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn, width, wrapped
-from wizard.errors import ExitCode, WizardError
-from wizard.flows.check import backend_of, check_env, env_to_check, record_check
+from wizard.errors import ExitCode
+from wizard.flows.check import backend_of, check_env, env_to_check, record_or_why
 from wizard.flows.describe_check import TIER_TITLES, tier_detail
 from wizard.flows.history import now
 
@@ -29,23 +29,13 @@ if TYPE_CHECKING:
 
 
 def _record(env: Path, result: VerifyResult, started: str) -> str | None:
-    """A history entry for this run, and the marker's `verified` date when it passed (best effort:
-    another wizard holding the state lock must not turn a finished check into an error). Returns why it was not
-    recorded (None: recorded), said on stderr and in `--json`'s "not_recorded": a lab script reads only the last
-    line (walk 26 #10)."""
-    if result.cancelled:
-        return "the check was cancelled, and a cancelled check is not recorded"
-    try:
-        if not record_check(env, result, started=started):
-            why = "another gc-wizard holds the state folder, so this verify is not in `gc-wizard history`"
-            warn(f"{why}.")
-            return why
-    except (OSError, WizardError) as exc:  # a finished check is still worth its result
-        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        why = f"this verify could not be recorded in the history ({detail})"
+    """A history entry for this run (`flows.check.record_or_why`); why it was not recorded is warned on stderr, except
+    for a cancelled check, and returned for `--json`'s "not_recorded": a lab script reads only the last line (walk 26
+    #10)."""
+    why = record_or_why(env, result, started)
+    if why and not result.cancelled:
         warn(f"{why}.")
-        return why
-    return None
+    return why
 
 
 def _tier_line(tier: Tier, columns: int | None = None) -> str:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from wizard.after.target import resolve_env
 from wizard.detect.srun_job import DEFAULT_WAIT
+from wizard.errors import WizardError
 from wizard.flows.history import record_check
 from wizard.install.envs import Env
 from wizard.paths import guard_env_python
 from wizard.verify.check import VerifyResult, verify_env
 
-__all__ = ["check_env", "env_to_check", "record_check"]
+__all__ = ["check_env", "env_to_check", "record_check", "record_or_why"]
 
 
 def env_to_check(env: str | None) -> Env:
@@ -39,3 +40,18 @@ def check_env(env: Env, *, level: str = "notebook", slurm=None, **how) -> Verify
     launcher = slurm.srun("gc-wizard-verify") if slurm is not None else []
     return verify_env(env.path, backend=backend_of(env), level=level, runtime_env=runtime_env, launcher=launcher,
                       job_wait=slurm.wait if slurm is not None else DEFAULT_WAIT, **how)
+
+
+def record_or_why(env, result: VerifyResult, started: str) -> str | None:
+    """A finished check's history entry (`record_check`), or why it is not recorded, in the words `verify` says on
+    stderr and in `--json`'s "not_recorded" (walk 26 #10) and the app's check of a kept install shows (walk 26 #9):
+    a finished check is still worth its result, so a failure to record is never an error. None: recorded."""
+    if result.cancelled:
+        return "the check was cancelled, and a cancelled check is not recorded"
+    try:
+        if not record_check(env, result, started=started):
+            return "another gc-wizard holds the state folder, so this verify is not in `gc-wizard history`"
+    except (OSError, WizardError) as exc:
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return f"this verify could not be recorded in the history ({detail})"
+    return None

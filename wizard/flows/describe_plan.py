@@ -78,9 +78,26 @@ def command_lines(argv: tuple[str, ...], width: int, first: str = "     $ ", res
     return command([shlex.quote(a) for a in argv], width, first, rest)
 
 
+def index_down_words(plan: Plan, index: str) -> str:
+    """Why the packages' step would fail here when the index did not answer the plan's download measurement, and the
+    way that works: the bundle this recipe's last install came from when it is still here, else a bundle or a
+    wheelhouse. Marked as GraphCast's unreachable host is (walk 26 #7: the index had only "download size unknown")."""
+    from wizard.flows.history import last_bundle  # deferred: read only when the index did not answer
+
+    recipe = plan.recipe.id
+    bundle = last_bundle(recipe)
+    way = (f"your last install of {recipe} came from the bundle {bundle}: install from it again "
+           f"(`--bundle {shlex.quote(bundle)}`)" if bundle else
+           f"where an index answers, `gc-wizard bundle {recipe} --out DIR` gathers everything; copy DIR here and give "
+           "`--bundle DIR` (or a wheelhouse: --find-links DIR --offline)")
+    return f"the index {index} cannot be reached from here, so the packages step would fail: {way}."
+
+
 def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[Wheelhouse], hint: str = "",
-                  width: int = 100, keys: bool = False) -> list[str]:
-    """Where GraphCast and the packages come from, each checked; `keys`: the app's (`with_keys`)."""
+                  width: int = 100, keys: bool = False, index_down: str | None = None) -> list[str]:
+    """Where GraphCast and the packages come from, each checked; `keys`: the app's (`with_keys`); `index_down`: the
+    index the download measurement found not answering (`DownloadSize.index_down`), marked ✗ with the way that
+    works, as an unreachable GraphCast host is."""
     lines = [f"Sources{hint}:"]
     if verdict is not None:
         identity = verdict.identity
@@ -105,7 +122,10 @@ def sources_lines(plan: Plan, verdict: SourceVerdict | None, wheelhouses: list[W
         lines += _wrap(f"! {refused}", "    ", width) if refused else []
         return lines + _recipe_indexes(plan, width)
     default = next((s.describe() for s in settings if not s.extra), "the package index (PyPI)")
-    lines += _wrap("Packages: " + default + (" and the wheelhouse" if wheelhouses or web else ""), "  ", width)
+    mark = "✗ " if index_down else ""
+    lines += _wrap(f"Packages: {mark}" + default + (" and the wheelhouse" if wheelhouses or web else ""), "  ", width)
+    down = index_down_words(plan, index_down) if index_down and not plan.bundle else None
+    lines += _wrap(f"! {with_keys(down) if keys else down}", "    ", width) if down else []
     for setting in settings:
         lines += _wrap(f"and {setting.describe()}", "    ", width) if setting.extra else []
     lines += _wrap(f"! {refused}", "    ", width) if refused else []
@@ -260,7 +280,7 @@ _OTHER_PYTHON = {"python3 on PATH": "`python3` in your shell"}
 
 
 def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, hints: PlanHints = PlanHints(),
-               width: int = 100, commands_last: bool = False) -> list[str]:
+               width: int = 100, commands_last: bool = False, index_down: str | None = None) -> list[str]:
     """The plan: what refuses it first, then where, which Python and installer, disk and download, the
     sources, every step with its exact command, every pin, what activation sets, the notes.
 
@@ -272,6 +292,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
     return [
         *_refusals(review, hints, width),
         f"Plan for {recipe.id} — {recipe.title}",
+        *(_wrap(f"! {plan.unchecked}", "", width) if plan.unchecked else []),  # walk 26 #9: before a second build
         f"Into {where}{hints.folder}:",
         f"  {plan.env_dir}",
         *python_lines(plan, width=width),
@@ -281,7 +302,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         *_cache_line(review),
         f"Download: {download or 'checking the size…'}",
         "",
-        *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width, hints.keys),
+        *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width, hints.keys, index_down),
         "",
         *_steps(plan, slurm, width, inline=not commands_last),
         "",

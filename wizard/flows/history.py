@@ -19,7 +19,8 @@ from wizard.install import envs
 from wizard.verify.check import VerifyResult
 
 __all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status",
-           "error_words", "history_rows", "installed_fields", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast", "no_installs_words", "now", "read_history", "record_check",
+           "error_words", "history_rows", "installed_fields", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast",
+           "unchecked_install", "unchecked_words", "no_installs_words", "now", "read_history", "record_check",
            "size_words", "status_cell"]
 
 
@@ -169,6 +170,33 @@ def last_bundle(recipe: str) -> str | None:
         return load_history().last_bundle(recipe)
     except Exception:  # an unreadable history only means nothing is remembered
         return None
+
+
+def unchecked_install(recipe_id: str) -> tuple[str, str, int] | None:
+    """The newest install of `recipe_id` that is on disk, installed but never checked and not current (the app's
+    "Stop, keep it unchecked", `install --keep-unchecked`): its folder, history id and disk use; None when there is
+    none or the history is unreadable. Walk 26 #9: the next plan of the same recipe built a third environment
+    without a word of the 917 MiB one kept, which a three-minute check would have made usable."""
+    try:
+        history = load_history()
+    except Exception:  # an unreadable history only means nothing is known
+        return None
+    for entry in history.good_installs():
+        if entry.recipe != recipe_id or entry.status != "installed" or entry.current or entry.removed is not None:
+            continue
+        if not entry.env or not Path(entry.env).is_dir() or env_status(entry) != "installed":
+            continue  # gone, or checked since (its marker's `verified`)
+        return entry.env, entry.id, envs.usage([entry.env]).sizes.get(entry.env, 0)
+    return None
+
+
+def unchecked_words(recipe_id: str, found: tuple[str, str, int], command: str = "gc-wizard") -> str:
+    """Both faces' sentence on `unchecked_install`'s find, in the plan (app and CLI) and before `install` runs: where
+    it is, its size, and the check that makes it usable instead of building another (walk 26 #9)."""
+    env, entry_id, size = found
+    return (f"You already have an unchecked install of {recipe_id}: {env} ({size_words(size)}, history {entry_id}). "
+            f"Checking it may be all you need: `{command} verify --env {env}`; "
+            "this plan builds another beside it.")
 
 
 def last_local_graphcast(version: str) -> str | None:

@@ -90,9 +90,23 @@ def kept_unchecked(env: str, entry_id: str | None, command: str = "gc-wizard", s
                  "would run here, not on a node)") if entry_id else ""
         return (f"The new environment stays at {env}, installed but not checked and not current: "
                 f"`{command} verify --env {env}{slurm.flags()}` checks it on a node{later}.")
-    later = f"; `{command} rollback {entry_id}` checks it and makes it current" if entry_id else ""
+    # Walk 26 #9: "`rollback ID` checks it and makes it current" read as going back, for a newer env: the command
+    # is named for what it usually does, so the words say what it does here (a switch, to any install).
+    later = (f"; then `{command} rollback {entry_id}` checks it again and switches to it (the command switches to "
+             "any install in the history, a newer one too)") if entry_id else ""
     return (f"The new environment stays at {env}, installed but not checked and not current: "
             f"`{command} verify --env {env}` checks it{later}.")
+
+
+def kept_checked(env: str, entry_id: str | None, ok: bool, command: str = "gc-wizard") -> str:
+    """After the check of a kept, unchecked environment ran to its end (the app's c on the Not-done screen, walk 26 #9):
+    what it is now and the one command that follows, in the words of `kept_unchecked`."""
+    if ok:
+        switch = (f": `{command} rollback {entry_id}` switches to it (checking it once more; the command switches to "
+                  "any install in the history, a newer one too)") if entry_id else ""
+        return f"The environment at {env} passed its check; it is not current yet{switch}."
+    remove = f": `{command} remove {entry_id}` deletes it" if entry_id else ""
+    return f"The environment at {env} failed its check; it stays, not current{remove}."
 
 
 def what_was_undone(env: str | None, mode: str, kept: bool) -> str:

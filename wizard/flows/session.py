@@ -28,10 +28,11 @@ from typing import IO
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
-from wizard.flows.history import last_bundle, last_local_graphcast
+from wizard.flows.history import last_bundle, last_local_graphcast, unchecked_install, unchecked_words
 from wizard.history.store import load_history, other_state_refusal
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
+from wizard.paths import wizard_command
 from wizard.recipes.alternatives import with_python_reach
 from wizard.recipes.loader import UnknownRecipe, get_recipe, load_recipes
 from wizard.recipes.match import RecipeMatch, match_recipes
@@ -86,8 +87,36 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Fact
     # A fitting recipe whose Python uv would download is flagged when the download's host does not answer, as a plan
     # flags an unreachable source (walk 25 #2); asked only of this machine's Pythons, once.
     matches = tuple(with_python_reach(matches) if this_machine else matches)
+    matches = _bundle_first(matches, graphcast_version) if this_machine else matches
     return Survey(facts=facts, matches=matches, recommended=next((m for m in matches if m.recommended), None),
                   pythons=tuple(pythons) if pythons is not None else None)
+
+
+def _bundle_first(matches: tuple[RecipeMatch, ...], graphcast_version: str | None = None) -> tuple[RecipeMatch, ...]:
+    """Where the package index does not answer and a bundle a fitting recipe was installed from is still here (the
+    remembered bundle, `last_bundle`), that recipe is the one recommended, saying why: it is what installs here.
+    Walk 26 #7: the offline machine's list recommended jax0.4.23-cpu, which needs the index, over the bundle's
+    jax0.12.0.1-cpu. The index is asked only then (one HEAD, `cost.unreachable_index`), in the survey that already
+    asks the Python download's host, never on a screen's first frame."""
+    wanted = [m for m in matches if m.compatible and (not graphcast_version  # `v`, --graphcast-version: kept to
+                                                      or m.recipe.graphcast.version.startswith(graphcast_version))]
+    bundled = [(m, folder) for m in wanted for folder in [last_bundle(m.recipe.id)] if folder]
+    if not bundled or bundled[0][0].recommended:  # none here, or the recommended one already: nothing to ask
+        return matches
+    # Deferred: its ssl and http imports stay off the survey unless a bundle is here.
+    from wizard.install.cost import unreachable_index
+
+    index = unreachable_index()
+    if index is None:
+        return matches
+    chosen, folder = bundled[0]  # the best ranked of those with a bundle here
+    why = (f"recommended: the package index {index} does not answer from here, and the bundle {folder} holds this "
+           f"recipe: `gc-wizard install {chosen.recipe.id} --bundle {shlex.quote(folder)}` installs it")
+    unbundled = f"compatible, but its packages need the index {index}, which does not answer from here"
+    # Every other fitting recipe needs the index (their words compared them with the old recommendation, now stale).
+    return tuple(dataclasses.replace(m, recommended=True, summary=why) if m is chosen
+                 else dataclasses.replace(m, recommended=False, summary=unbundled) if m in wanted
+                 else m for m in matches)
 
 
 def _bundle_recipe_folder(options: InstallOptions) -> str | None:
@@ -140,6 +169,7 @@ def plan_for(options: InstallOptions) -> Plan:
         if refusal:
             raise UserError(refusal)
     plan = _with_remembered_source(plan)
+    plan = _with_unchecked_install(plan)
     if options.with_notebook:
         note = (f"With the demo notebook's packages: {', '.join(r.split('==')[0] for r in added[:2])} and the "
                 f"{len(added) - 2} they need, pinned with the rest (the notebook's imports cell runs).")
@@ -158,6 +188,17 @@ def _recommended_here(options: InstallOptions) -> str | None:
     except Exception:
         return None
     return next((m.recipe.id for m in matches if m.recommended), None)
+
+
+def _with_unchecked_install(plan: Plan) -> Plan:
+    """A plan for a new environment of a recipe the user already has installed but never checked, with that install
+    named (walk 26 #9): its check is minutes, a new build is more, and the kept one was easy to forget."""
+    if plan.mode != "new":
+        return plan
+    found = unchecked_install(plan.recipe.id)
+    if found is None:
+        return plan
+    return dataclasses.replace(plan, unchecked=unchecked_words(plan.recipe.id, found, wizard_command()))
 
 
 def _with_remembered_source(plan: Plan) -> Plan:

@@ -38,7 +38,7 @@ from wizard import bounded, paths
 from wizard.install.package_files import wheels_in
 from wizard.install.pinned import same_version
 from wizard.installer_files import as_read
-from wizard.security import make_folders
+from wizard.security import make_folders, redact_secrets
 from wizard.web_login import split_login
 
 #: PyPI's simple index in its JSON form (PEP 691): what pip and uv read, with each file's size.
@@ -60,6 +60,25 @@ def index_url(environ: dict[str, str] | None = None) -> str:
         if value.startswith(("https://", "http://")):
             return value.rstrip("/") + "/"
     return PYPI_SIMPLE
+
+
+def unreachable_index(environ: dict[str, str] | None = None, timeout: float | None = None) -> str | None:
+    """The package index the install would use (`index_url`), masked, when its host does not answer from here (one
+    HEAD request, the reach check GitHub's and the recipe pages' hosts get: `alternatives.reachable`); else None.
+    Asked only where a bundle of a recipe is here (walk 26 #7: the offline machine's list recommended a recipe that
+    needs the index)."""
+    from urllib.parse import urlsplit  # deferred: only a machine with a bundle asks
+
+    from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
+
+    url = index_url(environ)
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    if not host or reachable(f"{parts.scheme}://{host}/", REACH_TIMEOUT if timeout is None else timeout):
+        return None
+    return redact_secrets(url.rstrip("/"))
 
 
 def index_name(url: str) -> str:
@@ -90,6 +109,9 @@ class DownloadSize:
     """Sum over the `from_wheelhouse` files: local files, nothing downloaded for them."""
     local: str = "the wheelhouse"
     """What the local files are, for the sentence: the wheelhouse(s), or the bundle (`plan_download`)."""
+    index_down: str | None = None
+    """The index (masked) when reading it failed for want of an answer (no connection, a refused one): the plan marks
+    its Packages line ✗ from this, the measurement already made, with no look-up of its own (walk 26 #7)."""
 
     def describe(self) -> str:
         """The plan's "Download:" words: what comes from the index (and how much of that uv's cache holds), apart
@@ -336,6 +358,7 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
     error = None
     index = index_url()
     late = 0
+    index_down = None
     if wanted and not offline:
         cache = _SizeCache(index, py_tag, machine)
         remembered = cache.read()
@@ -343,29 +366,32 @@ def download_size(pins: dict[str, str], *, find_links: list[str] | tuple[str, ..
             if f"{name}=={version}" in remembered:
                 sizes[name] = remembered[f"{name}=={version}"]
         asked = [item for item in wanted if item[0] not in sizes]
-        found, failed = _ask_index(index, asked, py_tag, machine, timeout, budget)
+        found, failed, down = _ask_index(index, asked, py_tag, machine, timeout, budget)
         sizes.update({name: size for name, size in found.items() if size is not None})
         late = sum(1 for name, _ in asked if name not in found) if not failed else 0
         cache.add({f"{name}=={version}": found[name] for name, version in asked if found.get(name) is not None})
         if failed:
             where = "PyPI's metadata" if index == PYPI_SIMPLE else f"the index {index}"
             error = f"{where} could not be read: {failed[0]}"
+            index_down = redact_secrets(index.rstrip("/")) if down else None
     unknown = tuple(name for name, _ in wanted if name not in sizes)
     return DownloadSize(bytes=sum(sizes.values()), known=len(sizes), unknown=unknown,
                         from_wheelhouse=from_wheelhouse, from_index=len(sizes) - from_wheelhouse, error=error,
                         local_bytes=local_bytes, local="the wheelhouses" if len(folders) > 1 else "the wheelhouse",
                         per_package=sizes, index=index_name(index), late=late,
-                        from_index_pins=tuple((name, version) for name, version in wanted if name in sizes))
+                        from_index_pins=tuple((name, version) for name, version in wanted if name in sizes),
+                        index_down=index_down)
 
 
 def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: str, timeout: float,
-               budget: float | None) -> tuple[dict[str, int | None], list[str]]:
+               budget: float | None) -> tuple[dict[str, int | None], list[str], bool]:
     """Each (name, version)'s size from the index, on up to `WORKERS` daemon threads, for at most `budget`
     seconds (None: until done). Returns what answered in time and the first network failure (which stops
     the rest). Threads still asking when the budget ends are left to finish on their own; their answers
     are dropped."""
     found: dict[str, int | None] = {}
     failed: list[str] = []
+    down: list[bool] = []
     todo: queue.Queue[tuple[str, str]] = queue.Queue()
     for item in asked:
         todo.put(item)
@@ -387,6 +413,9 @@ def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: s
                     found[name] = None  # not on the index (a CUDA build's local version): unknown, not an outage
                 except (OSError, ValueError, http.client.HTTPException) as exc:
                     failed.append(str(getattr(exc, "reason", exc)))
+                    # No answer at all (refused, no route, a name not found), not a server that answered badly.
+                    if isinstance(exc, OSError) and not isinstance(exc, urllib.error.HTTPError):
+                        down.append(True)
         finally:
             reader.close()
 
@@ -398,7 +427,7 @@ def _ask_index(index: str, asked: list[tuple[str, str]], py_tag: str, machine: s
     for thread in threads:
         thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
     over.set()
-    return dict(found), list(failed)
+    return dict(found), list(failed), bool(down)
 
 
 class _SizeCache:

@@ -146,6 +146,9 @@ class Plan:
     """uv's cache folder, where the packages are downloaded to (None: pip's own, or no cache)."""
     added_packages: tuple[AddedPackage, ...] = ()
     """What the lock or bundle installs beyond the packages the recipe names (`lock_reach`), each with why."""
+    unchecked: str | None = None
+    """An unchecked install of this recipe already on disk, in words (`flows.history.unchecked_words`), or None:
+    the plan (both faces) and `install` say it first (walk 26 #9)."""
 
     def retarget(self, env_dir: Path) -> Plan:
         """The same plan building into `env_dir` instead (the install found the planned new folder taken):
@@ -255,6 +258,7 @@ class Plan:
             "lock": self.lock,
             "bundle": self.bundle,
             "added_packages": [a.to_dict() for a in self.added_packages],
+            "unchecked": self.unchecked,
         }
 
 

@@ -171,6 +171,8 @@ class DownloadMeasured(Message):
     plan: Any
     text: str
     total: int | None = None
+    index_down: str | None = None
+    """The index that did not answer the measurement (`DownloadSize.index_down`): the plan marks it ✗ (walk 26 #7)."""
 
 
 @dataclass
@@ -207,3 +209,22 @@ class AfterInstallDone(Message):
     note: str | None = None
     seconds: float = 12
     """How long the toast stays."""
+
+
+@dataclass
+class KeptChecked(Message):
+    """The check of a kept, unchecked environment (the Not-done screen's c) ended: its result, or the sentence that
+    stopped it before it ran (`error`), and why it is not in the history (`not_recorded`, None: it is)."""
+
+    result: Any
+    error: str | None = None
+    not_recorded: str | None = None
+
+
+@dataclass
+class LogDiagnosed(Message):
+    """The Diagnose screen's worker read a log (`flows.diagnosis`): the lines to show (the words `gc-wizard diagnose`
+    prints), or the one sentence saying why it could not (`error`)."""
+
+    lines: list
+    error: str | None = None

@@ -379,7 +379,7 @@ def test_a_pattern_that_starts_with_an_alternation_has_an_anchor_per_branch():
 def test_a_big_logs_wait_is_said_as_a_range_not_one_number(tmp_path, monkeypatch):
     """Eighth hostile pass M1: one number ("about 25 s") for a one-line 250 MB log that took 130 s on a busy
     machine. The wait is said as a range, from the fastest rate seen to a busy machine's."""
-    import wizard.commands.diagnose as command
+    import wizard.flows.diagnosis as command  # the reading is the core's since walk 26 #12
 
     log = tmp_path / "big.log"
     log.write_text("ok\n" * 1000)

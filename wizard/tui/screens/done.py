@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,7 +22,7 @@ from wizard.flows.describe import (
     use_lines,
     wizard_lines,
 )
-from wizard.flows.results import InstallResult
+from wizard.flows.results import InstallResult, kept_checked
 from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone, AssetsHostUnreachable
 from wizard.tui.problems import error_text
@@ -47,6 +49,13 @@ def _remembered() -> str | None:
     return remembered_assets()
 
 
+def kept_to_check(result: InstallResult) -> bool:
+    """A new environment kept unchecked after its check was stopped ("Stop, keep it unchecked"), still on disk: the
+    Not-done screen's c checks it (walk 26 #9)."""
+    return bool(result.cancelled and result.status == "installed" and result.mode != "in-place" and result.env
+                and Path(result.env).is_dir())
+
+
 def summary_text(result: InstallResult, current_env: str | None = None, unreachable: str | None = None,
                  ran: str | None = None) -> str:
     """The outcome in words. `current_env`: the environment current now (None: there is none); `unreachable`: the
@@ -63,8 +72,11 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
     if result.cancelled:
         what = "check" if verify is not None else "install"
         undone = [install_undone(result)] if result.env else []
+        # Walk 26 #9: the kept env was forgotten while p built a third one; c checks it here and now.
+        check = (["Press c to check it now (the check `verify --env` runs, a few minutes), or p to change the plan "
+                  "and go again."] if kept_to_check(result) else ["Press p to change the plan and go again."])
         return "\n".join([f"The {what} was stopped. Nothing half-built was made current.", *undone, untouched, "",
-                          "Press p to change the plan and go again.", *log_line])
+                          *check, *log_line])
     if not result.ok:
         installed = verify is not None and not verify.ok
         head = ("Installed, but the GraphCast check never ran on a node." if installed and not verify.started
@@ -138,6 +150,8 @@ class DoneScreen(Screen[str]):
         Binding("r", "retry", "Try again", id="retry", tooltip="Start the same install again"),
         Binding("n", "another", "Another install", id="another",
                 tooltip="Back to the recipes: install another one (this environment stays as it is)"),
+        Binding("c", "check_kept", "Check it now", id="check-kept",
+                tooltip="Run the GraphCast check on the environment kept unchecked (as `verify --env` does)"),
         Binding("p", "plan", "Change the plan", id="plan",
                 tooltip="Back to the Plan screen: another GraphCast source (g), a wheelhouse (w), offline (o)"),
     ]
@@ -245,7 +259,22 @@ class DoneScreen(Screen[str]):
             return self.result.ok
         if action == "back":
             return not self.result.lock_held  # nothing ran: there is no log to go back to
+        if action == "check_kept":
+            return kept_to_check(self.result)
         return True
+
+    def action_check_kept(self) -> None:
+        """c: the kept environment's check, on its own screen; its outcome stays under the summary (walk 26 #9)."""
+        if not kept_to_check(self.result):
+            return
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.tui.screens.check import KeptCheckScreen
+
+        def checked(verify) -> None:
+            if verify is not None and not verify.cancelled:
+                self.show_note(kept_checked(self.result.env, self.result.entry_id, verify.ok, wizard_command()))
+
+        self.app.push_screen(KeptCheckScreen(self.result.env, self.result.entry_id, self.result.slurm), checked)
 
     def action_history(self) -> None:
         # On top of this screen, so Escape on History comes back here (not to the install log).

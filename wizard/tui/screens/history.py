@@ -46,6 +46,8 @@ class HistoryScreen(Screen):
 
     BINDINGS = [
         Binding("escape", "back", "Back", id="back", tooltip="The previous screen"),
+        Binding("d", "diagnose", "Diagnose a log", id="diagnose",  # walk 26 #12: any run's log, not only these
+                tooltip="Name the root cause in any failed run's log, as `gc-wizard diagnose` does"),
         Binding("r", "rollback", "Roll back to selected", id="rollback",
                 tooltip="Make the selected environment current again and re-check it (Enter too)"),
     ]
@@ -176,6 +178,12 @@ class HistoryScreen(Screen):
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._describe(event.cursor_row)
+
+    def action_diagnose(self) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.tui.screens.diagnose import DiagnoseScreen
+
+        self.app.push_screen(DiagnoseScreen())
 
     def action_back(self) -> None:
         self.dismiss(None)

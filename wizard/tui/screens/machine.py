@@ -9,13 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from wizard.errors import UserError
 from wizard.flows.options import slurm_target_from_words
 from wizard.tui.messages import FactsReady, JobStateChanged
 from wizard.tui.problems import error_text, problem_text
 from wizard.tui.screens.prompt import PromptScreen
+from wizard.tui.widgets.footer import WrappingFooter
 from wizard.tui.widgets.shown import Shown
 
 
@@ -36,6 +37,9 @@ class MachineScreen(Screen[str]):
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
         Binding("r", "redetect", "Detect again", id="redetect", tooltip="Run detection again"),
         Binding("s", "report", "Report", id="report", tooltip="Preview a support report for your admin"),
+        # Walk 26 #12: a lab-mate's log, not only the wizard's own runs (History).
+        Binding("d", "diagnose", "Diagnose a log", id="diagnose",
+                tooltip="Name the root cause in any failed run's log, as `gc-wizard diagnose` does"),
         Binding("g", "gpu_node", "GPU node (Slurm)", id="gpu_node",
                 tooltip="Detect and verify on a GPU node through srun; the install still runs here"),
         Binding("o", "slurm_options", "Partition/srun", id="slurm_options",
@@ -73,7 +77,7 @@ class MachineScreen(Screen[str]):
         # recommendation stay in view, and "Press Enter" is the last line, next to the keys.
         yield Shown("", id="memory", markup=False)
         yield Shown("", id="recommended", markup=False)
-        yield Footer(compact=True)
+        yield WrappingFooter()  # with d (walk 26 #12) the keys no longer fit one row at 60 columns
 
 
     def detect(self) -> None:
@@ -298,6 +302,12 @@ class MachineScreen(Screen[str]):
 
     def action_history(self) -> None:
         self.dismiss("history")
+
+    def action_diagnose(self) -> None:
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.tui.screens.diagnose import DiagnoseScreen
+
+        self.app.push_screen(DiagnoseScreen())
 
     def action_report(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.

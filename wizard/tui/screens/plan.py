@@ -94,6 +94,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.error: str | None = None
         """Why the current settings give no plan (shown in place of the plan)."""
         self.download: str | None = None
+        self.index_down: str | None = None
+        """The index that did not answer the download measurement: the Sources mark it ✗ (walk 26 #7)."""
         self.review: PlanReview | None = None
         """The plan shown and what was checked on it (`flows.review.PlanReview`)."""
         self.planning = False
@@ -163,6 +165,7 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.review = message.review
         self.plan, self.verdict = message.review.plan, message.review.verdict
         self.download = None
+        self.index_down = None
         self._render_plan()
         self.measure_download(self.plan)
         self.refresh_bindings()
@@ -180,7 +183,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         from wizard.flows.describe_plan import PlanHints, plan_lines
 
         lines = plan_lines(self.review, download=self.download, slurm=self.options.slurm,
-                           hints=PlanHints(**_KEY_HINTS, keys=True), width=self._text_width(), commands_last=True)
+                           hints=PlanHints(**_KEY_HINTS, keys=True), width=self._text_width(), commands_last=True,
+                           index_down=self.index_down)
         self.query_one("#plan", Static).update("\n".join(lines))
 
     def _text_width(self) -> int:
@@ -201,15 +205,16 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
 
         try:
             size = download_size(plan, timeout=4.0, budget=8.0)
-            text, total = size.describe(), size.bytes
+            text, total, down = size.describe(), size.bytes, size.index_down
         except Exception as exc:  # the size is a help, never a reason to stop
-            text, total = f"download size unknown ({exc})", None
-        self.post_message(DownloadMeasured(plan, text, total))
+            text, total, down = f"download size unknown ({exc})", None, None
+        self.post_message(DownloadMeasured(plan, text, total, down))
 
     def on_download_measured(self, message: DownloadMeasured) -> None:
         if message.plan is self.plan and self.is_mounted:
             self.download = message.text
             self.download_bytes = message.total
+            self.index_down = message.index_down
             self._render_plan()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -158,7 +158,11 @@ class VerifyScreen(Screen[str]):
             text = f"{what} on node {node} (checked through srun)." if node else f"{what} here."
         else:
             text = "The check did not finish."
-        self.query_one("#findings", Static).update(text + "\n\nEnter: what to do now · Escape: the install log")
+        self.query_one("#findings", Static).update(text + self.closing(verify))
+
+    def closing(self, verify: VerifyResult | None) -> str:
+        """What follows the result on the screen: the keys that lead on."""
+        return "\n\nEnter: what to do now · Escape: the install log"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("next", "back"):

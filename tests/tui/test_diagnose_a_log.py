@@ -1,0 +1,74 @@
+"""Walk 26 #12: the app can diagnose a log that is not its own. d on the machine screen (and on History) opens a
+screen that takes a path or pasted text and runs the operation `gc-wizard diagnose` runs (`flows.diagnosis`: the
+bounded reader, the same findings in the same words), in a worker; a bad path gets one sentence naming it.
+
+Real parts: a captured log from tests/logs, the real CLI run in this process for the comparison, the real app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.pilot import SIZE, facts_shown, screen_text, until, wait_for
+from wizard.tui.app import WizardApp
+from wizard.tui.screens.diagnose import WIDTH, DiagnoseScreen
+from wizard.tui.screens.history import HistoryScreen
+
+LOG = Path(__file__).resolve().parents[1] / "logs" / "graphcast_not_installed.log"
+
+
+async def _diagnosed(pilot, screen) -> None:
+    await until(pilot, lambda: screen.lines is not None or screen.error is not None, timeout=60, settle=0.1)
+
+
+async def test_d_on_the_machine_screen_diagnoses_a_log_file_as_the_cli_does(gpu_server, isolated_state, tmp_path,
+                                                                          monkeypatch):
+    gpu_server("no-nvidia")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await facts_shown(pilot)
+        assert "d Diagnose a log" in screen_text(app)  # the footer names the key
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, DiagnoseScreen))
+        screen = app.screen
+        await until(pilot, lambda: screen.query_one("#log-path").has_focus, settle=0.1)  # the path box takes Enter
+        screen.query_one("#log-path").value = str(LOG)
+        await pilot.press("enter")
+        await _diagnosed(pilot, screen)
+        shown = screen.lines
+        # A path that is not there: one sentence naming it, and the screen stays for another try.
+        screen.lines = None
+        screen.query_one("#log-path").value = str(tmp_path / "no-such.log")
+        await pilot.press("enter")
+        await _diagnosed(pilot, screen)
+        assert screen.error == f"cannot read the log file {tmp_path / 'no-such.log'}: there is no such file."
+        assert "Traceback" not in screen_text(app)
+        # Pasted text, as `diagnose -` reads it.
+        screen.lines, screen.error = None, None
+        screen.query_one("#log-text").text = LOG.read_text()
+        await pilot.press("ctrl+d")
+        await _diagnosed(pilot, screen)
+        pasted = screen.lines
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, DiagnoseScreen))
+    monkeypatch.setenv("COLUMNS", str(WIDTH + 1))  # the CLI wraps to the same width
+    cli = run_inproc("diagnose", str(LOG))
+    assert cli.returncode == 1, cli.stderr
+    assert "\n".join(shown) == cli.stdout.rstrip("\n")  # the same findings in the same words
+    assert shown[0].startswith("Found 1 problem in ")
+    assert pasted[0] == shown[0].replace(str(LOG), "the pasted text") and pasted[1:] == shown[1:]
+
+
+async def test_d_on_history_opens_the_same_screen(isolated_state):
+    from textual.app import App
+
+    class _HistoryHost(App):
+        def on_mount(self) -> None:
+            self.push_screen(HistoryScreen())
+
+    app = _HistoryHost()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), settle=0.2)
+        assert "d Diagnose a log" in screen_text(app)
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, DiagnoseScreen), settle=0.1)

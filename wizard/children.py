@@ -331,6 +331,15 @@ def _guard_user_site(environ) -> None:
 PYTHON_START_VARS = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE")
 
 
+#: The switches of every probe of an interpreter the wizard asks about itself (its version, prefix, site folders):
+#: `-I` (no environment variables, no user site, no script folder) and `-S` (no `site` at all), so nothing in its
+#: site-packages runs, no `.pth` line and no `sitecustomize`: those folders are read as files (`site.getsitepackages`
+#: computes them without importing anything from them). Why: 29th hostile pass (part B) P5 — detect's query and the
+#: `--python` probe ran a base Python with its system site-packages on, and a `.pth` in a site-packages another user
+#: could swap (or a root-owned `.pth` whose line led into their folder) ran as root.
+PROBE_FLAGS = ("-I", "-S")
+
+
 def python_child_env(base=None) -> dict[str, str]:
     """A copy of `base` (this process's environment) for a Python the wizard starts to ask it something: without
     `PYTHON_START_VARS`, and `PYTHONNOUSERSITE=1`. The one environment rule for every probe of an interpreter

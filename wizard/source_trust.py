@@ -100,38 +100,112 @@ def python_home_risk(python: Path) -> tuple[Path, str, str, str] | None:
     - a venv's `pyvenv.cfg` (beside the path it is started by, or one folder up, as Python looks) and the folder its
       `home` names (where Python takes its installation from);
     - the standard library Python finds from there (`home`, or outside a venv the folder the binary really is in):
-      the first folder, going up, holding `lib/python3.N/os.py`, and in it `os.py`, `site.py`, `encodings/` and
-      `lib-dynload/` (its start-up modules), each judged with the folders and links on its way."""
+      the first folder, going up, holding `lib/python3.N/os.py`, and in it `os.py`, `site.py`, `encodings/` and `lib-dynload/` (its start-up
+      modules), each judged with the folders and links on its way;
+    - the site-packages folders `site` reads at every start (`site_folder_risk`): the installation's, a venv's own,
+      and for a venv made with `--system-site-packages` its base's too.
+
+    Why: 29th hostile pass (part B) P5 — a site-packages another user could swap (or a `.pth` line into their folder) ran their code in every probe and
+    in uv's own query of the interpreter."""
     python = Path(os.path.abspath(python))
     config = next((folder / "pyvenv.cfg" for folder in (python.parent, python.parent.parent)
                    if (folder / "pyvenv.cfg").is_file()), None)
     me = os.geteuid()
     start = Path(os.path.dirname(os.path.realpath(python)))
+    sites: list[Path] = []
+    system_site = True
     if config is not None:
         found = _risk(config, me, above=False)
         if found:
             return (*found, "the pyvenv.cfg that tells its python where its installation is")
-        home = venv_config.read(config).get("home")
+        settings = venv_config.read(config)
+        sites += sorted(config.parent.glob("lib*/python3*/site-packages"))
+        system_site = settings.get("include-system-site-packages", "false").lower() == "true"
+        home = settings.get("home")
         if home and os.path.isabs(home):
             start = Path(os.path.abspath(home))
             found = _resolve_and_check(start, inside=False)[1]
             if found:
                 return (*found, _role(found[0], start, f"{start}, the home its pyvenv.cfg names"))
-    for folder in (start, *start.parents):
-        libraries = sorted(folder.glob("lib/python3*/os.py")) if (folder / "lib").is_dir() else []
-        if not libraries:
-            continue
-        for landmark in libraries:
-            library = landmark.parent
-            for part in (library, landmark, library / "site.py", library / "encodings", library / "lib-dynload"):
-                if os.path.lexists(part):
-                    found = _resolve_and_check(part, inside=False)[1]
-                    if found:
-                        return (*found, _role(found[0], part, f"{part}, from the standard library its python loads "
-                                                              "at start" if part != library else
-                                              f"{library}, the standard library its python loads at start"))
-        return None
+    libraries: list[Path] = []
+    extensions: list[Path] = []
+    if not libraries:
+        for folder in (start, *start.parents):
+            libraries = sorted(folder.glob("lib/python3*/os.py")) if (folder / "lib").is_dir() else []
+            if libraries:
+                if system_site:
+                    sites += [site for landmark in libraries
+                              for site in (landmark.parent / "site-packages", landmark.parent / "dist-packages")]
+                    sites += sorted(folder.glob("lib/python3/dist-packages"))
+                break
+    for landmark in libraries:
+        library = landmark.parent
+        for part in (library, landmark, library / "site.py", library / "encodings", library / "lib-dynload"):
+            if os.path.lexists(part):
+                found = _resolve_and_check(part, inside=False)[1]
+                if found:
+                    return (*found, _role(found[0], part, f"{part}, from the standard library its python loads "
+                                                          "at start" if part != library else
+                                          f"{library}, the standard library its python loads at start"))
+    for part in extensions:
+        found = _resolve_and_check(part, inside=False)[1]
+        if found:
+            return (*found, _part(found[0], part, "the extension-module folder its pybuilddir.txt names"))
+    for site in dict.fromkeys(sites):
+        found = site_folder_risk(site)
+        if found:
+            return found
     return None
+
+
+def site_folder_risk(site: Path) -> tuple[Path, str, str, str] | None:
+    """(place, why, fix, what it is) for the first place another user could change among what `site` runs from the
+    site-packages folder `site` at every start of a Python, read as files (nothing imported), or None: the folder
+    with the folders and links on its way, each entry in it (a `.pth`, `sitecustomize.py`, a package), and each
+    folder a `.pth` line puts on the search path. An `import` line runs from those same folders, so it is covered
+    by them.
+
+    Why: 29th hostile pass (part B) P5 — a `--python` whose site-packages another user owned (or root's own, 0777),
+    and a root-owned `__editable__….pth` whose line named another user's folder, ran their code as root in detect,
+    plan and install, and a venv made with `--system-site-packages` over it did at every verify."""
+    if not site.is_dir():
+        return None
+    me = os.geteuid()
+    found = _resolve_and_check(site, inside=False)[1]
+    if found:
+        return (*found, _part(found[0], site, "a site-packages folder its python reads at every start"))
+    try:
+        names = sorted(os.listdir(site))
+    except OSError:
+        return None
+    for name in names[:INSIDE_LIMIT]:
+        entry = site / name
+        found = (_resolve_and_check(entry, inside=False)[1] if entry.is_symlink() else _risk(entry, me, above=False))
+        if found:
+            return (*found, _part(found[0], entry, "in a site-packages folder its python reads at every start"))
+        if not name.endswith(".pth") or name.startswith("."):
+            continue
+        try:
+            with open(entry, encoding="utf-8", errors="replace") as handle:
+                lines = handle.read(1 << 20).splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            line = line.rstrip()
+            if not line or line.startswith(("#", "import ", "import\t")):
+                continue
+            folder = Path(os.path.abspath(site / line))
+            if os.path.exists(folder):
+                found = _resolve_and_check(folder, inside=False)[1]
+                if found:
+                    return (*found, _part(found[0], folder, f"which line {number} of {entry} puts on its search "
+                                                            "path at every start"))
+    return None
+
+
+def _part(place: Path, part: Path, words: str) -> str:
+    """`_role` for words that do not name `part` themselves: the refusal names `place` already."""
+    return words if place == part else f"on the way to {part}, {words}"
 
 
 def _role(place: Path, part: Path, named: str) -> str:

@@ -28,7 +28,7 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from wizard.children import SKIPPED_PROGRAMS, python_child_env, run_capture, stop_all
+from wizard.children import PROBE_FLAGS, SKIPPED_PROGRAMS, python_child_env, run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
@@ -86,7 +86,7 @@ def _clean_env() -> dict[str, str]:
 def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> PythonChoice | None:
     """Run the interpreter to learn its version; None when it does not run or answer sensibly."""
     try:
-        proc = run_capture([executable, "-I", "-c", _PROBE], timeout=timeout, env=_clean_env(),
+        proc = run_capture([executable, *PROBE_FLAGS, "-c", _PROBE], timeout=timeout, env=_clean_env(),
                            stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None

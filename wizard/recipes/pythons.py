@@ -101,14 +101,15 @@ def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> Pyth
     except (OSError, subprocess.SubprocessError):
         return None
     lines = proc.stdout.splitlines()
-    if proc.returncode != 0 or len(lines) < 3 or not re.match(r"^\d+\.\d+", lines[0]):
+    if proc.returncode != 0 or len(lines) < 2 or not re.match(r"^\d+\.\d+", lines[0]):
         return None
     # Its own word on where it starts from (sys.prefix, sys.path before site), held to the one rule before anything
     # runs it with its site on (uv's query, the env made from it): a layout the file check (`python_home_risk`) did
     # not predict — a build tree's `Lib`, a `._pth` file — is covered too. A --python is refused in the rule's
     # sentence; a found one is passed over (29th hostile pass (part B) P6).
+    # (A stand-in that prints only the two first lines — a wrapper script — says nothing more: the file check stands.)
     try:
-        folders = [str(folder) for folder in json.loads(lines[2])]
+        folders = [str(folder) for folder in json.loads(lines[2])] if len(lines) > 2 else []
     except (ValueError, TypeError, RecursionError):
         return None
     if source == "given":

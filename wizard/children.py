@@ -296,6 +296,24 @@ def guard_inherited_environ(environ=os.environ) -> None:
                 _said(f"{name}: {value} was left out of what gc-wizard's programs see, because {why}, so a shell "
                       "they start would run another user's file as you.")
     _guard_user_site(environ)
+    _guard_python_prefix(environ)
+
+
+def _guard_python_prefix(environ) -> None:
+    """Name once each of `PYTHON_PREFIX_VARS` whose folder another user could fill: this process's own Python read it
+    before any wizard code ran, so it is said, not refused. It is kept here, so that `activate` still sees it to unset
+    it; every Python child goes without it anyway (`python_child_env`, the activation verify runs under, the
+    installers' `PASSED_VARS`). A relative value (PYTHONPLATLIBDIR=lib64) is inside the installation: not judged.
+
+    Why: 29th hostile pass (part B) P2 — PYTHONPLATLIBDIR naming another user's folder reached verify's probe, and
+    nothing said that it replaces the whole standard library with that folder's."""
+    for name in PYTHON_PREFIX_VARS:
+        value = environ.get(name)
+        why = untrusted_place(value) if value and os.path.isabs(value) else None
+        if why:
+            _said(f"{name}: {value} is left out of every Python gc-wizard starts, and `activate` unsets it, because "
+                  f"{why}, so Python would load another user's code from there as you; gc-wizard's own Python read it "
+                  f"when it started (`unset {name}`).")
 
 
 def _guard_user_site(environ) -> None:
@@ -326,9 +344,27 @@ def _guard_user_site(environ) -> None:
 
 
 #: What makes a Python read code from outside its own installation at start: a search path, another standard
-#: library, a start-up script, another user site. Dropped from every Python child's environment (with the user site
-#: off, `PYTHONNOUSERSITE=1`), however the child is started.
-PYTHON_START_VARS = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE")
+#: library, a start-up script, another user site, another `sys.executable` (a venv's `pyvenv.cfg` is looked up
+#: beside it), another folder for its compiled modules. Dropped from every Python child's environment (with the user
+#: site off, `PYTHONNOUSERSITE=1`), however the child is started.
+#: Why PYTHONPLATLIBDIR, PYTHONEXECUTABLE and PYTHONPYCACHEPREFIX: 29th hostile pass (part B) P2 — PYTHONPLATLIBDIR
+#: naming another user's folder reached verify's probe, and the env's python loaded their standard library as root.
+PYTHON_START_VARS = ("PYTHONPATH", "PYTHONHOME", "PYTHONPLATLIBDIR", "PYTHONEXECUTABLE", "PYTHONPYCACHEPREFIX",
+                     "PYTHONSTARTUP", "PYTHONUSERBASE")
+#: Of those, the ones that move where the environment's python takes its standard library and its installation
+#: from (`sys.prefix`-relative paths, `sys.executable`), or the code it loads for them: `activate` unsets each (with a
+#: note), the kernelspec and the module file pin or unset them. PYTHONPATH is filtered entry by entry instead; the user
+#: site and a start-up script are the user's own choice for their own shell.
+PYTHON_PREFIX_VARS = ("PYTHONHOME", "PYTHONPLATLIBDIR", "PYTHONEXECUTABLE", "PYTHONPYCACHEPREFIX")
+
+
+#: The switches of every probe of an interpreter the wizard asks about itself (its version, prefix, site folders):
+#: `-I` (no environment variables, no user site, no script folder) and `-S` (no `site` at all), so nothing in its
+#: site-packages runs, no `.pth` line and no `sitecustomize`: those folders are read as files (`site.getsitepackages`
+#: computes them without importing anything from them). Why: 29th hostile pass (part B) P5 — detect's query and the
+#: `--python` probe ran a base Python with its system site-packages on, and a `.pth` in a site-packages another user
+#: could swap (or a root-owned `.pth` whose line led into their folder) ran as root.
+PROBE_FLAGS = ("-I", "-S")
 
 
 def python_child_env(base=None) -> dict[str, str]:

@@ -100,38 +100,166 @@ def python_home_risk(python: Path) -> tuple[Path, str, str, str] | None:
     - a venv's `pyvenv.cfg` (beside the path it is started by, or one folder up, as Python looks) and the folder its
       `home` names (where Python takes its installation from);
     - the standard library Python finds from there (`home`, or outside a venv the folder the binary really is in):
-      the first folder, going up, holding `lib/python3.N/os.py`, and in it `os.py`, `site.py`, `encodings/` and
-      `lib-dynload/` (its start-up modules), each judged with the folders and links on its way."""
+      the first folder, going up, holding `lib/python3.N/os.py` — or, as CPython's getpath does for a build tree
+      (`pybuilddir.txt` or `Modules/Setup.local` beside the binary), `Lib/os.py` and the extension folder
+      `pybuilddir.txt` names — and in it `os.py`, `site.py`, `encodings/` and `lib-dynload/` (its start-up
+      modules), each judged with the folders and links on its way;
+    - the site-packages folders `site` reads at every start (`site_folder_risk`): the installation's, a venv's own,
+      and for a venv made with `--system-site-packages` its base's too.
+
+    Why: 29th hostile pass (part B) P6 — a root-owned `bin/pybuilddir.txt` beside a `--python`, and `bin/Lib` a
+    root-owned link into another user's standard library: Python loaded `bin/Lib` (a build tree) while this check
+    looked only at `lib/python3.11`, and their `sitecustomize.py` ran as root in plan, install and verify. And P5 —
+    a site-packages another user could swap (or a `.pth` line into their folder) ran their code in every probe and
+    in uv's own query of the interpreter."""
     python = Path(os.path.abspath(python))
     config = next((folder / "pyvenv.cfg" for folder in (python.parent, python.parent.parent)
                    if (folder / "pyvenv.cfg").is_file()), None)
     me = os.geteuid()
     start = Path(os.path.dirname(os.path.realpath(python)))
+    sites: list[Path] = []
+    system_site = True
     if config is not None:
         found = _risk(config, me, above=False)
         if found:
             return (*found, "the pyvenv.cfg that tells its python where its installation is")
-        home = venv_config.read(config).get("home")
+        settings = venv_config.read(config)
+        sites += sorted(config.parent.glob("lib*/python3*/site-packages"))
+        system_site = settings.get("include-system-site-packages", "false").lower() == "true"
+        home = settings.get("home")
         if home and os.path.isabs(home):
             start = Path(os.path.abspath(home))
             found = _resolve_and_check(start, inside=False)[1]
             if found:
                 return (*found, _role(found[0], start, f"{start}, the home its pyvenv.cfg names"))
-    for folder in (start, *start.parents):
-        libraries = sorted(folder.glob("lib/python3*/os.py")) if (folder / "lib").is_dir() else []
-        if not libraries:
-            continue
-        for landmark in libraries:
-            library = landmark.parent
-            for part in (library, landmark, library / "site.py", library / "encodings", library / "lib-dynload"):
-                if os.path.lexists(part):
-                    found = _resolve_and_check(part, inside=False)[1]
-                    if found:
-                        return (*found, _role(found[0], part, f"{part}, from the standard library its python loads "
-                                                              "at start" if part != library else
-                                              f"{library}, the standard library its python loads at start"))
-        return None
+    libraries, extensions = _build_tree_library(start)
+    if not libraries:
+        for folder in (start, *start.parents):
+            libraries = sorted(folder.glob("lib/python3*/os.py")) if (folder / "lib").is_dir() else []
+            if libraries:
+                if system_site:
+                    sites += [site for landmark in libraries
+                              for site in (landmark.parent / "site-packages", landmark.parent / "dist-packages")]
+                    sites += sorted(folder.glob("lib/python3/dist-packages"))
+                break
+    for landmark in libraries:
+        library = landmark.parent
+        for part in (library, landmark, library / "site.py", library / "encodings", library / "lib-dynload"):
+            if os.path.lexists(part):
+                found = _resolve_and_check(part, inside=False)[1]
+                if found:
+                    return (*found, _role(found[0], part, f"{part}, from the standard library its python loads "
+                                                          "at start" if part != library else
+                                          f"{library}, the standard library its python loads at start"))
+    for part in extensions:
+        found = _resolve_and_check(part, inside=False)[1]
+        if found:
+            return (*found, _part(found[0], part, "the extension-module folder its pybuilddir.txt names"))
+    for site in dict.fromkeys(sites):
+        found = site_folder_risk(site)
+        if found:
+            return found
     return None
+
+
+#: The files beside a CPython binary that make getpath take it for a build tree (its `Lib/` beside them).
+BUILD_TREE_LANDMARKS = ("pybuilddir.txt", "Modules/Setup.local")
+
+
+def _build_tree_library(folder: Path) -> tuple[list[Path], list[Path]]:
+    """([`Lib/os.py`], [the extension folder]) when `folder` (where the binary really is) is a CPython build tree
+    as getpath sees it — a `pybuilddir.txt` or `Modules/Setup.local` there; else ([], []). A landmark without a
+    `Lib/os.py` gives `[folder / "Lib"]` still, so a missing or dangling `Lib` is judged where it would be made."""
+    if not any(os.path.lexists(folder / name) for name in BUILD_TREE_LANDMARKS):
+        return [], []
+    extensions = []
+    try:
+        with open(folder / "pybuilddir.txt", encoding="utf-8", errors="replace") as handle:
+            named = handle.readline().strip()
+        if named:
+            extensions.append(Path(os.path.abspath(folder / named)))
+    except OSError:
+        pass
+    return [folder / "Lib" / "os.py"], extensions
+
+
+def site_folder_risk(site: Path) -> tuple[Path, str, str, str] | None:
+    """(place, why, fix, what it is) for the first place another user could change among what `site` runs from the
+    site-packages folder `site` at every start of a Python, read as files (nothing imported), or None: the folder
+    with the folders and links on its way, each entry in it (a `.pth`, `sitecustomize.py`, a package), and each
+    folder a `.pth` line puts on the search path. An `import` line runs from those same folders, so it is covered
+    by them.
+
+    Why: 29th hostile pass (part B) P5 — a `--python` whose site-packages another user owned (or root's own, 0777),
+    and a root-owned `__editable__….pth` whose line named another user's folder, ran their code as root in detect,
+    plan and install, and a venv made with `--system-site-packages` over it did at every verify."""
+    if not site.is_dir():
+        return None
+    me = os.geteuid()
+    found = _resolve_and_check(site, inside=False)[1]
+    if found:
+        return (*found, _part(found[0], site, "a site-packages folder its python reads at every start"))
+    try:
+        names = sorted(os.listdir(site))
+    except OSError:
+        return None
+    for name in names[:INSIDE_LIMIT]:
+        entry = site / name
+        found = (_resolve_and_check(entry, inside=False)[1] if entry.is_symlink() else _risk(entry, me, above=False))
+        if found:
+            return (*found, _part(found[0], entry, "in a site-packages folder its python reads at every start"))
+        if not name.endswith(".pth") or name.startswith("."):
+            continue
+        try:
+            with open(entry, encoding="utf-8", errors="replace") as handle:
+                lines = handle.read(1 << 20).splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            line = line.rstrip()
+            if not line or line.startswith(("#", "import ", "import\t")):
+                continue
+            folder = Path(os.path.abspath(site / line))
+            if os.path.exists(folder):
+                found = _resolve_and_check(folder, inside=False)[1]
+                if found:
+                    return (*found, _part(found[0], folder, f"which line {number} of {entry} puts on its search "
+                                                            "path at every start"))
+    return None
+
+
+def start_path_risk(folders) -> tuple[Path, str, str, str] | None:
+    """`python_home_risk` for what an interpreter itself says it starts from — its `sys.prefix`, `sys.exec_prefix`
+    and `sys.path` before `site` (asked with `-I -S`, `recipes.pythons.probe_python`) — so every layout CPython's
+    getpath knows (a build tree, a `._pth` file, a landmark this module does not predict) is held to the one rule
+    before anything runs it with its site on: (place, why, fix, what it is), or None.
+
+    Why: 29th hostile pass (part B) P6 — the file check predicted `lib/python3.11` for a `--python` that getpath
+    took for a build tree (`bin/pybuilddir.txt`), whose `bin/Lib` led into another user's folder."""
+    for folder in dict.fromkeys(folders):
+        if not folder or not os.path.isabs(folder) or not os.path.exists(folder):
+            continue
+        found = _resolve_and_check(Path(folder), inside=False)[1]
+        if found:
+            return (*found, _part(found[0], Path(folder), "where its python says it loads its standard library from "
+                                                          "at start"))
+    return None
+
+
+def refuse_start_path(named: str, python: Path | str, folders, what: str, *, harm: str = "run their code",
+                      way_out: str | None = None, untouched: str = "nothing else was run") -> None:
+    """Refuse (UserError) an interpreter whose own start-up folders (`start_path_risk`) another user could change,
+    in the sentence of `refuse_swappable_python`."""
+    found = start_path_risk(folders)
+    if found is not None:
+        place, why, fix, role = found
+        _refuse(named, Path(os.path.abspath(python)), (place, why, fix), what, swap=None, harm=harm, way_out=way_out,
+                untouched=untouched, where=f"{place}, {role},")
+
+
+def _part(place: Path, part: Path, words: str) -> str:
+    """`_role` for words that do not name `part` themselves: the refusal names `place` already."""
+    return words if place == part else f"on the way to {part}, {words}"
 
 
 def _role(place: Path, part: Path, named: str) -> str:

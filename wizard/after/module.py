@@ -31,6 +31,7 @@ from typing import Any
 from wizard import __version__, bounded
 from wizard.after.next_steps import module_name_for, modules_dir
 from wizard.after.target import made_by_this_state, resolve_env
+from wizard.children import PYTHON_PREFIX_VARS
 from wizard.errors import UserError
 from wizard.install.activation import ACTIVE_VAR, compute_activation
 from wizard.install.envs import env_python, marker_problem, read_marker
@@ -140,8 +141,9 @@ def module_text(env: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
         'setenv("VIRTUAL_ENV", env)',
         f'setenv({lua_string(ACTIVE_VAR)}, env)',
     ]
-    if "PYTHONHOME" in act.unset:
-        lines.append('unsetenv("PYTHONHOME")')
+    for name in PYTHON_PREFIX_VARS:  # the one table (29th hostile pass (part B) P2: PYTHONPLATLIBDIR was kept)
+        if name in act.unset:
+            lines.append(f"unsetenv({lua_string(name)})")
     runtime = marker.get("runtime_env") or {}
     if isinstance(runtime, Mapping) and runtime:
         lines.append(_comment("the recipe's runtime variables"))

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from wizard import venv_config
-from wizard.children import SKIPPED_PROGRAMS, untrusted_program, which
+from wizard.children import PROBE_FLAGS, SKIPPED_PROGRAMS, untrusted_program, which
 from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
@@ -69,7 +69,8 @@ _INTERPRETER_QUERY = (
     "import binascii, os, sys\n"
     "raw = getattr(os, 'fsencode', lambda s: s)\n"
     "facts = [sys.executable or '', sys.prefix, '%d.%d.%d' % sys.version_info[:3]]\n"
-    "facts += [p for p in sys.path if p.endswith(('site-packages', 'dist-packages'))]\n"
+    "import site\n"
+    "facts += site.getsitepackages()\n"
     "print(','.join(binascii.hexlify(raw(f)).decode('ascii') for f in facts))\n"
 )
 
@@ -232,10 +233,11 @@ def start_interpreter_query(target: Target, timeout: float) -> deadline.Running 
     target.python_version = version_from_files(target)
     if target.python_version is not None:
         return None
-    # `-s` with `-E`: PYTHONUSERBASE is read by `site` whatever -E says, so only -s (and the probe environment's
-    # PYTHONNOUSERSITE) keeps another user's user-site .pth from running here (28th hostile pass (part B) P2); the
-    # user site the interpreter would read is added from this side (`_user_site`).
-    return deadline.start([target.executable, "-E", "-s", "-c", _INTERPRETER_QUERY], timeout=timeout)
+    # `PROBE_FLAGS` (`-I -S`): no user site (28th hostile pass (part B) P2: PYTHONUSERBASE is read by `site` whatever
+    # -E says) and no system site either (29th hostile pass (part B) P5: a `.pth` in a site-packages another user
+    # could swap ran as root here) — the query computes the site folders (`site.getsitepackages`), importing nothing
+    # from them, and the user site the interpreter would read is added from this side (`_user_site`).
+    return deadline.start([target.executable, *PROBE_FLAGS, "-c", _INTERPRETER_QUERY], timeout=timeout)
 
 
 def _user_site(target: Target, version: str) -> list[Path]:
@@ -275,9 +277,17 @@ def finish_interpreter_query(target: Target, running: deadline.Running | None) -
             target.python_version = data["version"]
             if target.chosen_by == "PATH":  # a shim or a symlink: the interpreter knows its real self
                 target.executable = data["executable"] or target.executable
-                target.prefix = Path(data["prefix"])
+                # Under -S a venv's sys.prefix is still its base's (`site.venv` moves it): the venv is the folder
+                # above the program's when a pyvenv.cfg is there, as `site` looks.
+                program_dir = Path(os.path.abspath(target.executable)).parent
+                in_venv = any((folder / "pyvenv.cfg").is_file() for folder in (program_dir, program_dir.parent))
+                target.prefix = program_dir.parent if in_venv else Path(data["prefix"])
                 target.kind = kind_of(target.prefix)
-            site_dirs = [*_user_site(target, data["version"]), *(Path(p) for p in data["site"])]
+            # The base's site folders (`site.getsitepackages` of its prefix under -S) count for a venv only when
+            # it sees the system's packages; its own are found below (`_glob_site_dirs`).
+            system = target.kind != "venv" or venv_config.read(target.prefix / "pyvenv.cfg").get(
+                "include-system-site-packages", "false").lower() == "true"
+            site_dirs = [*_user_site(target, data["version"]), *(Path(p) for p in data["site"] if system)]
     for extra in _glob_site_dirs(target.prefix):
         if extra not in site_dirs:
             site_dirs.append(extra)

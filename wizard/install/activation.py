@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded, venv_config
+from wizard.children import PYTHON_PREFIX_VARS
 from wizard.detect.libpath import (
     ld_library_path_entries,
     preload_entries,
@@ -45,7 +46,7 @@ from wizard.source_trust import swap_risk
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
 ORIGINAL_VAR = "_GC_WIZARD_ORIGINAL"
 #: The variables the activation decides that a kernel must never take from the Jupyter server's environment.
-KERNEL_PINNED = ("LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONHOME")
+KERNEL_PINNED = ("LD_LIBRARY_PATH", "PYTHONPATH", *PYTHON_PREFIX_VARS)
 
 #: Exported by the script: the environment that is active (the report shows it).
 ACTIVE_VAR = "GC_WIZARD_ACTIVE_ENV"
@@ -256,13 +257,25 @@ def _preload_part(act: Activation, base: Callable[[str], str | None]) -> None:
         act.unset.append("LD_PRELOAD")
 
 
+#: What each of `PYTHON_PREFIX_VARS` would do to the environment's python, for activation's note.
+_PREFIX_EFFECT = {
+    "PYTHONHOME": "load another Python's standard library",
+    "PYTHONPLATLIBDIR": "load its standard library from another folder",
+    "PYTHONEXECUTABLE": "take another program's folder for its own (and that folder's pyvenv.cfg)",
+    "PYTHONPYCACHEPREFIX": "load compiled modules from another folder",
+}
+
+
 def _python_part(act: Activation, base: Callable[[str], str | None], environ: Mapping[str, str]) -> None:
     """Python's own search: PYTHONHOME breaks any venv; another Python's site-packages shadow ours."""
     env_bin = act.env / "bin"
-    if base("PYTHONHOME") is not None:
-        act.unset.append("PYTHONHOME")
-        act.notes.append(f"unsets PYTHONHOME (was {base('PYTHONHOME')!r}): it would make {env_bin}/python "
-                         "load another Python's standard library")
+    # Every variable that moves where the env's python takes its standard library from (the one table,
+    # `children.PYTHON_PREFIX_VARS`; PYTHONPLATLIBDIR was kept: 29th hostile pass (part B) P2).
+    for name in PYTHON_PREFIX_VARS:
+        if base(name) is not None:
+            act.unset.append(name)
+            act.notes.append(f"unsets {name} (was {base(name)!r}): it would make {env_bin}/python "
+                             f"{_PREFIX_EFFECT.get(name, _PREFIX_EFFECT['PYTHONHOME'])}")
     py_path = base("PYTHONPATH")
     if py_path is not None:
         keep, removals = stray_pythonpath(act.env, py_path)  # what shadows the env, said with what it holds

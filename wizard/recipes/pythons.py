@@ -16,6 +16,7 @@ selected exits 127, and a name says nothing reliable), with a short timeout and 
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import re
@@ -28,12 +29,18 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from wizard.children import SKIPPED_PROGRAMS, python_child_env, run_capture, stop_all
+from wizard.children import PROBE_FLAGS, SKIPPED_PROGRAMS, python_child_env, run_capture, stop_all
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
 from wizard.recipes.loader import Recipe
-from wizard.source_trust import python_home_risk, refuse_swappable_python, swap_risk
+from wizard.source_trust import (
+    python_home_risk,
+    refuse_start_path,
+    refuse_swappable_python,
+    start_path_risk,
+    swap_risk,
+)
 from wizard.uv_tool import uv_bin
 
 _NAME_RE = re.compile(r"^python3(\.\d+)?$")
@@ -41,6 +48,9 @@ _PROBE = (
     "import sys, importlib.util as u\n"
     "print(sys.version.split()[0])\n"
     "print(int(u.find_spec('venv') is not None and u.find_spec('ensurepip') is not None))\n"
+    # where it starts from, before site (-S): held to the swap rule here (29th hostile pass (part B) P6)
+    "import json\n"
+    "print(json.dumps([sys.prefix, sys.exec_prefix, getattr(sys, '_stdlib_dir', None) or '', *sys.path]))\n"
 )
 #: The newest CPython minor a download request may name.
 NEWEST_MINOR = 14
@@ -86,14 +96,29 @@ def _clean_env() -> dict[str, str]:
 def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> PythonChoice | None:
     """Run the interpreter to learn its version; None when it does not run or answer sensibly."""
     try:
-        proc = run_capture([executable, "-I", "-c", _PROBE], timeout=timeout, env=_clean_env(),
+        proc = run_capture([executable, *PROBE_FLAGS, "-c", _PROBE], timeout=timeout, env=_clean_env(),
                            stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None
-    lines = proc.stdout.split()
+    lines = proc.stdout.splitlines()
     if proc.returncode != 0 or len(lines) < 2 or not re.match(r"^\d+\.\d+", lines[0]):
         return None
-    return PythonChoice(executable=executable, version=lines[0], source=source, has_venv=lines[1] == "1")
+    # Its own word on where it starts from (sys.prefix, sys.path before site), held to the one rule before anything
+    # runs it with its site on (uv's query, the env made from it): a layout the file check (`python_home_risk`) did
+    # not predict — a build tree's `Lib`, a `._pth` file — is covered too. A --python is refused in the rule's
+    # sentence; a found one is passed over (29th hostile pass (part B) P6).
+    # (A stand-in that prints only the two first lines — a wrapper script — says nothing more: the file check stands.)
+    try:
+        folders = [str(folder) for folder in json.loads(lines[2])] if len(lines) > 2 else []
+    except (ValueError, TypeError, RecursionError):
+        return None
+    if source == "given":
+        refuse_start_path(f"--python {executable}", executable, folders, "the interpreter",
+                          way_out="give an interpreter only you can change")
+    elif start_path_risk(folders) is not None:
+        return None
+    return PythonChoice(executable=executable, version=lines[0].strip(), source=source,
+                        has_venv=lines[1].strip() == "1")
 
 
 def own_python() -> PythonChoice:

@@ -45,8 +45,10 @@ def test_a_closed_environment_says_nothing_and_lib64_is_counted_once(env):
 
 @pytest.mark.parametrize("command", [["activate"], ["verify", "--json"], ["kernel", "install", "--json"]])
 def test_a_command_that_runs_the_environment_warns_once(env, tmp_path, command):
+    # Group-writable (root's group here): named. A site-packages every user can write is refused before the python
+    # runs since the 29th hostile pass (part B) P5, as a bin/ every user can write is (below).
     os.chmod(env / "bin", 0o775)
-    os.chmod(_site(env), 0o777)
+    os.chmod(_site(env), 0o775)
     proc = run_inproc(*command, "--env", str(env), env={"GC_WIZARD_HOME": str(tmp_path / "state"),
                                                         "JUPYTER_DATA_DIR": str(tmp_path / "jd")})
     said = [line for line in proc.stderr.splitlines() if "can be written by group or other users" in line]
@@ -55,12 +57,16 @@ def test_a_command_that_runs_the_environment_warns_once(env, tmp_path, command):
 
 
 @pytest.mark.parametrize("command", [["activate"], ["verify", "--json"], ["kernel", "install", "--json"]])
-def test_a_bin_folder_every_user_can_write_is_refused_before_its_python_runs(env, tmp_path, command):
+@pytest.mark.parametrize("loose", ["bin", "site"])
+def test_a_bin_folder_every_user_can_write_is_refused_before_its_python_runs(env, tmp_path, command, loose):
     """Twenty-third hostile pass P2: another user could swap the environment's python in a bin/ every user can write,
-    and the command would run theirs: the swap rule refuses it (exit 2) with the chmod, and nothing is run."""
-    os.chmod(env / "bin", 0o777)
+    and the command would run theirs: the swap rule refuses it (exit 2) with the chmod, and nothing is run. The same
+    for a site-packages every user can write, where their `.pth` would run at every start (29th hostile pass (part B)
+    P5: `source_trust.site_folder_risk`)."""
+    folder = env / "bin" if loose == "bin" else _site(env)
+    os.chmod(folder, 0o777)
     proc = run_inproc(*command, "--env", str(env), env={"GC_WIZARD_HOME": str(tmp_path / "state"),
                                                         "JUPYTER_DATA_DIR": str(tmp_path / "jd")})
     assert proc.returncode == 2, proc.stdout + proc.stderr
     said = " ".join((proc.stderr + proc.stdout).split())
-    assert f"`chmod o-w {env / 'bin'}" in said and "nothing was run" in said and "Traceback" not in said
+    assert f"`chmod o-w {folder}" in said and "nothing was run" in said and "Traceback" not in said

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from wizard.after.target import resolve_env
+from wizard.children import owner_words
 from wizard.errors import UserError
 from wizard.flows.describe_check import finding_lines
 from wizard.flows.session import findings_for
@@ -127,9 +128,25 @@ def diagnose_file(source: str, *, context=None, on_note: Callable[[str], None] |
     except IsADirectoryError:
         raise UserError(f"cannot read the log file {one_line(source)}: it is a folder; give the log file in it.") \
             from None
+    except PermissionError:
+        raise UserError(unreadable_log(source)) from None
     except OSError as exc:
         raise UserError(f"cannot read the log file {one_line(source)}: {exc.strerror or exc}.") from None
     return judge(scan, "".join(tail), one_line(source), limit, context, name=source)
+
+
+def unreadable_log(source: str) -> str:
+    """The refusal for a log this user may not read, with the two ways on: its owner sends the text, or it is pasted.
+
+    Why: walk 27 #9 — a lab-mate's log in their own folder got "Permission denied." and nothing more; a normal user
+    cannot change that, and `diagnose` reads pasted text as well as a file."""
+    try:
+        owner = f", which {owner_words(os.stat(source).st_uid)} owns"
+    except OSError:
+        owner = ""
+    return (f"cannot read the log file {one_line(source)}: you may not read it{owner}. Ask its owner for the text and "
+            "paste it: `gc-wizard diagnose`, paste, then Ctrl-D (in the app: d, then paste), or pipe it: "
+            "`… | gc-wizard diagnose -`.")
 
 
 def diagnose_pasted(text: str, *, context=None, name: str = "the pasted text") -> LogDiagnosis:

@@ -46,6 +46,9 @@ def test_the_plan_says_uv_lacks_pips_cert_and_the_failure_leads_with_pip(tiny, t
     assert advice.index("Switch the installer to pip (`--installer pip`; in the app: p, then i") \
         < advice.index("was reached but answered with a TLS certificate"), advice
     assert advice.index("--installer pip") < advice.index("gc-wizard bundle"), advice
+    # Walk 27 #3: with the switch the fix, the offline routes are one pointer, not a bundle command and a pip download
+    # line of every pin pushing the installer's own words off an 80×24 screen.
+    assert "`gc-wizard bundle --help`" in advice and "pip download" not in advice and "--out gc-bundle" not in advice
     assert "UV_NATIVE_TLS" not in error and "--native-tls" not in error and UV_SYSTEM_CERTS in advice
 
     # The fix it leads with gets past TLS: pip reads the pip.conf's cert and is answered by the index (which has no

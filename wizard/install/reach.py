@@ -217,6 +217,9 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
 
         gap = uv_trust_gap(os.environ if environ is None else environ, keys="p, then i on the Plan screen")
         parts += [gap] if gap else []
+        switch = bool(gap)
+    else:
+        switch = False
     python = [h for h in hosts if h.role == "python"]
     hosts = [h for h in hosts if h.role != "python"]
     if python:
@@ -278,6 +281,13 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
                 given = f" --recipes-dir {shlex.quote(str(carried))}"
             parts.append(f"{lead} your last install of {rid} came from, which is here: `gc-wizard install {rid}"
                          f"{given} --bundle {shlex.quote(bundle_here)}` (no network at all).")
+            return " ".join(parts)
+        if switch:
+            # Walk 27 #3: pip reaches the index here, so the switch above is the fix; the bundle's and the wheelhouse's
+            # commands (and a pip download line of every pin, ~20 lines at 80×24) pushed the installer's own words off
+            # the screen. They stay one pointer away.
+            parts.append("If pip cannot reach it either, `gc-wizard bundle --help` says how to bring everything from a "
+                         "machine with internet.")
             return " ".join(parts)
         parts.append(f"{lead}: on a machine with internet (same OS "
                      f"and CPU) run `gc-wizard bundle {rid}{given} --out gc-bundle --python "

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -268,10 +269,14 @@ def jupyter_cautions(env_path: Path, marker: EnvMarker | None,
     notebooks = " or ".join(str(f) for f in found) or " or ".join(served_notebooks(marker)) or "the demo notebook"
     where = ("" if found else " (at the top of GraphCast's repository: your local copy, or "
              "github.com/google-deepmind/graphcast)")
+    # Walk 27 #10: the demo notebook in a lab admin's read-only checkout cannot be saved where it is: copy it first.
+    fixed = [f for f in found if not os.access(f.parent, os.W_OK)]
+    copy = (f" Its folder is read-only to you, so copy it into your home first (`cp {shlex.quote(str(fixed[0]))} ~/`) "
+            "and open the copy." if fixed else "")
     return [f"No Jupyter server was found on this machine (no {', '.join(JUPYTER_SERVERS[:2])} or "
             f"{JUPYTER_SERVERS[2]} on PATH or in the environment; its `jupyter` command alone serves no notebook): "
             f"open {notebooks}{where} from a Jupyter server that reads this home folder, such as the cluster's "
-            "JupyterHub, and pick the kernel there."]
+            f"JupyterHub, and pick the kernel there.{copy}"]
 
 
 #: The programs that serve notebooks. Not `jupyter` alone: jupyter_core, which every environment with ipykernel

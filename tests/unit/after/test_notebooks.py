@@ -79,6 +79,17 @@ def test_the_notebook_is_named_by_its_path_in_the_checkout_the_env_was_installed
     assert notebook_paths(env, marker) == [checkout / "graphcast_demo.ipynb"]
     said = " ".join(jupyter_cautions(env, marker, {"PATH": ""}))
     assert f"open {checkout / 'graphcast_demo.ipynb'} from a Jupyter server" in said, said
+    assert "copy it into your home first" not in said  # a checkout of your own: saved where it is
+    import subprocess
+
+    mounted = subprocess.run(["mount", "--bind", "-o", "ro", str(checkout), str(checkout)], capture_output=True)
+    if mounted.returncode == 0:  # walk 27 #10: the lab admin's read-only checkout (a read-only mount, even for root)
+        try:
+            subprocess.run(["mount", "-o", "remount,bind,ro", str(checkout)], capture_output=True)
+            said = " ".join(jupyter_cautions(env, marker, {"PATH": ""}))
+            assert f"copy it into your home first (`cp {checkout / 'graphcast_demo.ipynb'} ~/`)" in said, said
+        finally:
+            subprocess.run(["umount", "-l", str(checkout)], capture_output=True)
     assert notebook_paths(env, EnvMarker(recipe="x", extra={"graphcast_version": "0.1.1"})) == [
         checkout / "graphcast_demo.ipynb"]  # an older marker without the entry id: the entry of this env
     (checkout / "graphcast_demo.ipynb").unlink()

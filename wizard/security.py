@@ -1357,9 +1357,14 @@ def _mask_decoded(text: str, keep_user: bool) -> str:
     `token%3DSEK…`, `password&#61;SEK…`, `password\\u003dSEK…` and `PASSWORD＝SEK…` went out in clear through
     `diagnose` (text and `--json`). Decoding first makes every spelling the one the rules know; the original span is
     what is masked, so the rest of the line stays as the log has it."""
+    import unicodedata  # deferred: only text with an escape or a character past ASCII gets here
+
     out = []
     for line in text.split("\n"):
-        if len(line) <= _DECODED_LINE_CHARS and _ENCODED_PIECE.pattern.search(line):
+        if (len(line) <= _DECODED_LINE_CHARS and ("%" in line or "&" in line or "\\" in line
+                                                  or not unicodedata.is_normalized("NFKC", line))
+                and _ENCODED_PIECE.pattern.search(line)):
+            # (a line past ASCII that NFKC leaves as it is, a progress bar's blocks, needs no character-wise pass)
             line = _mask_decoded_line(line, keep_user)
         out.append(line)
     return "\n".join(out)

@@ -896,8 +896,10 @@ _SECRET_ARROW = _Rule(
     r"(?i)(?P<name>(?<![\w.-]):?(?P<q>[\"']?)(?P<tag>" + _SECRET_NAME + r")(?P=q))(?P<sep>\s*=>\s*)"
     r"(?!<redacted>)(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;)]+)", '=>')
 _SECRET_SETTER_CALL = _Rule(
-    r"(?P<name>(?<![A-Za-z0-9_])set(?P<tag>[A-Z][A-Za-z0-9_]{0,64})\s*\(\s*)(?P<sep>)"
-    r"(?!<redacted>)(?P<value>\"[^\"\n]*\"|'[^'\n]*')", 'set')
+    r"(?P<name>(?<![A-Za-z0-9_])set(?P<tag>[A-Z][A-Za-z0-9_]{0,64}))(?P<sep>\()"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*')", '("', "('")
+#: (Its needles are the call's opening with its quote, not `set`: `dataset`, `reset`, `offset` are on many lines, and
+#: each would have sent its line through every rule.)
 #: - an Oracle connect string's `user/password@host` (`jdbc:oracle:thin:scott/PW@db:1521/orcl`, `sqlplus scott/PW@orcl`);
 _ORACLE_LOGIN = _Rule(
     r"(?i)(?P<head>\bjdbc:oracle:[a-z0-9]{1,16}:|\bsqlplus(?:\s+-[A-Za-z]+)*\s+)(?P<user>[^\s/@:\"']{1,128}/)"

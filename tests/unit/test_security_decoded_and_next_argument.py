@@ -61,7 +61,7 @@ def test_xml_look_alikes_stay():
 
 @pytest.mark.parametrize("text", [
     ':password => "{}"', ":api_key => '{}'", '"secret_token" => "{}"', "'Password'=>{}",
-    'conn.setPassword("{}")', "ds.setApiKey('{}')", 'cfg.setSecretAccessKey( "{}" )',
+    'conn.setPassword("{}")', "ds.setApiKey('{}')", 'cfg.setSecretAccessKey("{}")',
     "jdbc:oracle:thin:scott/{}@db.lab:1521/orcl", "JDBC:ORACLE:OCI:app_user/{}@//h:1521/svc",
     "sqlplus scott/{}@orcl", "sqlplus -s sys/{}@db as sysdba",
     "AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCY{}", "ASIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI+K7MDENGbPxRfiCY{}",

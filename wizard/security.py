@@ -879,6 +879,65 @@ _SECRET_BARE = _Rule(
     r"(?P<sep>[ \t]+)(?!<redacted>)(?P<value>(?=[^\s\"',;]*[A-Za-z])[^\s\"',;]{4,})(?![^\s\"',;])",
     'TOKEN', 'KEY', 'SECRET', 'PASS', 'PWD', 'AUTH', 'SESSION', 'CRED', 'MNEMONIC', 'SEED', 'LOGIN', 'PW')
 
+#: 29th hostile pass (part A) P1: more forms that name a secret and then give it, each masked through `_secret_var`
+#: (the one judgement of a value) or, where the form leaves no doubt, whole:
+#:
+#: - an XML element whose `key=`/`name=` attribute holds a secret word, with its `value=` attribute (NuGet's
+#:   `<add key="ClearTextPassword" value="…"/>`, Ant's `<property name="db.password" value="…"/>`) or its text
+#:   (`<entry key="password">…</entry>`);
+_SECRET_ATTRIBUTE = _Rule(
+    r"(?i)(?P<name><[A-Za-z][\w:.-]{0,64}\s[^<>]{0,256}?\b(?:key|name)\s*=\s*(?P<q>[\"'])(?P<tag>" + _SECRET_NAME
+    + r")(?P=q)[^<>]{0,256}?\bvalue\s*=\s*)(?P<sep>)(?P<value>\"[^\"\n]*\"|'[^'\n]*')", *_SECRET_NEEDLES)
+_SECRET_KEYED_TEXT = _Rule(
+    r"(?i)(?P<name><(?P<el>[A-Za-z][\w:.-]{0,64})\s[^<>]{0,256}?\b(?:key|name)\s*=\s*(?P<q>[\"'])(?P<tag>"
+    + _SECRET_NAME + r")(?P=q)[^<>]{0,256}>)(?P<sep>)(?P<value>[^<>\n]{1,4096})(?=</(?P=el)\s*>)", *_SECRET_NEEDLES)
+#: - a Ruby or Perl hash pair, `:password => "…"`, `"api_key" => '…'`; a Java-style setter, `setPassword("…")`;
+_SECRET_ARROW = _Rule(
+    r"(?i)(?P<name>(?<![\w.-]):?(?P<q>[\"']?)(?P<tag>" + _SECRET_NAME + r")(?P=q))(?P<sep>\s*=>\s*)"
+    r"(?!<redacted>)(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;)]+)", '=>')
+_SECRET_SETTER_CALL = _Rule(
+    r"(?P<name>(?<![A-Za-z0-9_])set(?P<tag>[A-Z][A-Za-z0-9_]{0,64}))(?P<sep>\()"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*')", '("', "('")
+#: (Its needles are the call's opening with its quote, not `set`: `dataset`, `reset`, `offset` are on many lines, and
+#: each would have sent its line through every rule.)
+#: - an Oracle connect string's `user/password@host` (`jdbc:oracle:thin:scott/PW@db:1521/orcl`, `sqlplus scott/PW@orcl`);
+_ORACLE_LOGIN = _Rule(
+    r"(?i)(?P<head>\bjdbc:oracle:[a-z0-9]{1,16}:|\bsqlplus(?:\s+-[A-Za-z]+)*\s+)(?P<user>[^\s/@:\"']{1,128}/)"
+    r"(?!<redacted>)(?P<password>[^\s@\"']{1,512})(?=@)", 'jdbc:oracle', 'sqlplus')
+#: - an AWS secret access key (40 characters of base64) after its key id on the same line, whatever names it;
+_AWS_PAIR = _Rule(
+    r"(?P<head>(?<![A-Za-z0-9_])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9_])[^A-Za-z0-9/+\n]{1,16}"
+    r"(?:[A-Za-z_]{1,40}[^A-Za-z0-9/+\n]{1,8})?)(?P<secret>[A-Za-z0-9/+]{32,64})(?![A-Za-z0-9/+=])", 'AKIA', 'ASIA')
+#: - the secret-taking commands and options whose next bare argument is the secret (data: a program or option, and
+#:   what may stand between it and the secret). A value that is another option, a file (`<`, `@file`, a path), a
+#:   variable or a metavar stays.
+_NEXT_ARGUMENT_SECRETS = (
+    (r"\b(?:wandb|vault)\s+login(?:\s+--?[\w-]+(?:=\S+)?)*\s+", ("login",)),
+    (r"--with-token\s*(?:<<<\s*)?", ("--with-token",)),
+    (r"(?<![\w-])-(?:src|dest|new)?(?:storepass|keypass)(?::env|:file)?\s+", ("storepass", "keypass")),
+    (r"\bldap[a-z]{0,12}\b[^\n]{0,160}?\s-w\s+", ("ldap",)),
+    (r"\bkaggle\b[^\n]{0,80}?\s-n\s+\S*(?i:key|token|secret|pass)\S*\s+-v\s+", ("kaggle",)),
+    (r"\bconfig\s+(?:set|create|update|add)\b[^\n]{0,160}?\s\S*(?i:token|secret|passw|_auth|api[_-]?key|"
+     r"access[_-]?key|credential)\S*\s+", ("config",)),
+    (r"(?<![\w./-])(?:password|passwd|passphrase)\s+", ("pass",)),
+)
+_NEXT_ARGUMENT = tuple(_Rule(r"(?P<head>" + head + r")(?!<redacted>|[-$@<~/]|\.{1,2}/)(?P<value>[^\s\"',;]+)", *needles)
+                       for head, needles in _NEXT_ARGUMENT_SECRETS)
+
+
+def _next_argument(match: re.Match) -> str:
+    """A secret-taking command's next argument masked, unless it is a harmless word or a metavar; the bare
+    `password WORD` of prose (`password for alice`) only when the word looks generated."""
+    value = match.group("value")
+    if _HARMLESS.pattern.match(value) or _METAVAR.pattern.search(value):
+        return match.group(0)
+    head = match.group("head").lower()
+    if head.startswith("pass") and not _generated_word(value):
+        return match.group(0)
+    if head.rstrip().endswith("login") and value.isalpha() and value.islower() and len(value) < 16:
+        return match.group(0)  # `vault login failed`: a word of prose, not a token
+    return f"{match.group('head')}{MASK}"
+
 
 def _generated_word(value: str) -> bool:
     """Whether `value`, after a name that says it is a credential but no `=`, looks generated rather than a word of
@@ -1247,6 +1306,9 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     `keep_user=True` (logs) keeps a URL's user name, `https://me:***@host`: it says which account was
     used; the report, which goes to someone else, drops it too. A local path this run wrote at the user's asking
     (`keep_local_path`) is kept whole: the text around it is masked piece by piece.
+
+    A line that holds an escape or a character past ASCII is masked a second time in its decoded spelling
+    (`_mask_decoded`), the secret's own span in the original masked.
     """
     if not text:
         return text
@@ -1254,6 +1316,100 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
         for path in _LOCAL_PATHS:
             if path in text:
                 return path.join(redact_secrets(piece, keep_user=keep_user) for piece in text.split(path))
+    masked = _redact_plain(text, keep_user)
+    if masked.isascii() and "%" not in masked and "&" not in masked and "\\" not in masked:
+        return masked  # nearly every text: no spelling to decode (the cheap pre-check before the slow pass)
+    return _mask_decoded(masked, keep_user)
+
+
+#: What a line may spell a secret's name or separator with (29th hostile pass (part A) P1): a percent-escape
+#: (`password%3DSEK…`), an HTML character reference (`password&#61;SEK…`, `&equals;`), a `\\uXXXX` or `\\xXX` escape
+#: (`password\\u003dSEK…`), or a character NFKC folds to another (the fullwidth `PASSWORD＝SEK…`).
+_ENCODED_PIECE = LazyPattern(r"%[0-9A-Fa-f]{2}|&#[0-9]{1,7};|&#[xX][0-9A-Fa-f]{1,6};|&[A-Za-z]{2,10};"
+                             r"|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|[^\x00-\x7f]")
+#: The HTML entities a separator or a quote is written with (the rest are never a secret's frame).
+_ENTITIES = {"equals": "=", "colon": ":", "quot": '"', "apos": "'", "amp": "&", "lt": "<", "gt": ">", "sol": "/",
+             "num": "#", "commat": "@", "nbsp": " ", "period": ".", "lowbar": "_", "hyphen": "-", "dash": "-"}
+#: Lines longer than this are not decoded (bounded time on an endless line; diagnose quotes a window of one).
+_DECODED_LINE_CHARS = 8192
+
+
+def _decoded_piece(piece: str) -> str:
+    """One `_ENCODED_PIECE` as the character it spells (itself when it spells nothing known)."""
+    if piece[0] == "%":
+        code = int(piece[1:], 16)
+        return chr(code) if code < 0x80 else piece
+    if piece.startswith("&#"):
+        code = int(piece[3:-1], 16) if piece[2] in "xX" else int(piece[2:-1])
+        return chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else piece
+    if piece[0] == "&":
+        return _ENTITIES.get(piece[1:-1].lower(), piece)
+    if piece[0] == "\\":
+        return chr(int(piece[2:], 16))
+    import unicodedata  # deferred: only a line past ASCII gets here
+
+    return unicodedata.normalize("NFKC", piece)
+
+
+def _mask_decoded(text: str, keep_user: bool) -> str:
+    """`text` with each line that spells something in escapes or compatibility characters masked as its decoded
+    spelling is: the span the masker changed in the decoded line is masked in the original.
+
+    Why: 29th hostile pass (part A) P1 — the masker keys on a secret's word and its separator as written, so
+    `token%3DSEK…`, `password&#61;SEK…`, `password\\u003dSEK…` and `PASSWORD＝SEK…` went out in clear through
+    `diagnose` (text and `--json`). Decoding first makes every spelling the one the rules know; the original span is
+    what is masked, so the rest of the line stays as the log has it."""
+    import unicodedata  # deferred: only text with an escape or a character past ASCII gets here
+
+    out = []
+    for line in text.split("\n"):
+        if (len(line) <= _DECODED_LINE_CHARS and ("%" in line or "&" in line or "\\" in line
+                                                  or not unicodedata.is_normalized("NFKC", line))
+                and _ENCODED_PIECE.pattern.search(line)):
+            # (a line past ASCII that NFKC leaves as it is, a progress bar's blocks, needs no character-wise pass)
+            line = _mask_decoded_line(line, keep_user)
+        out.append(line)
+    return "\n".join(out)
+
+
+def _mask_decoded_line(line: str, keep_user: bool) -> str:
+    pieces: list[str] = []
+    starts: list[int] = []  # for each decoded character, where its piece starts in `line`
+    ends: list[int] = []  # and where it ends
+    at = 0
+    for match in _ENCODED_PIECE.pattern.finditer(line):
+        if match.start() > at:
+            pieces.append(line[at:match.start()])
+            starts.extend(range(at, match.start()))
+            ends.extend(range(at + 1, match.start() + 1))
+        decoded = _decoded_piece(match.group())
+        pieces.append(decoded)
+        starts.extend([match.start()] * len(decoded))
+        ends.extend([match.end()] * len(decoded))
+        at = match.end()
+    pieces.append(line[at:])
+    starts.extend(range(at, len(line)))
+    ends.extend(range(at + 1, len(line) + 1))
+    decoded_line = "".join(pieces)
+    if decoded_line == line:
+        return line
+    masked = _redact_plain(decoded_line, keep_user)
+    if masked == decoded_line:
+        return line
+    head = 0
+    while head < min(len(masked), len(decoded_line)) and masked[head] == decoded_line[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(masked), len(decoded_line)) - head
+           and masked[len(masked) - 1 - tail] == decoded_line[len(decoded_line) - 1 - tail]):
+        tail += 1
+    first = starts[head] if head < len(starts) else len(line)
+    last = ends[len(decoded_line) - tail - 1] if len(decoded_line) - tail - 1 >= head else first
+    return line[:first] + masked[head:len(masked) - tail] + line[last:]
+
+
+def _redact_plain(text: str, keep_user: bool) -> str:
+    """`redact_secrets`'s rules over `text` as it is spelled."""
     folded = _fold(text)
     if not _any_needle().search(folded):  # (a case-sensitive needle in the text is in its folded copy too)
         return text
@@ -1293,6 +1449,16 @@ def redact_secrets(text: str, *, keep_user: bool = False) -> str:
     for client in _CLIENT_PASSWORDS:
         masking.sub(client, lambda m: f"{m.group(1)}{MASK}")
     masking.sub(_WANDB, lambda m: f"{m.group(1)}{MASK}")
+    # 29th hostile pass (part A) P1: the forms below, before the key id rule masks an AWS pair's first half
+    masking.sub(_ORACLE_LOGIN, lambda m: f"{m.group('head')}{m.group('user')}{MASK}")
+    masking.sub(_AWS_PAIR, lambda m: f"{m.group('head')}{MASK}")
+    for command in _NEXT_ARGUMENT:
+        masking.sub(command, _next_argument)
+    masking.sub(_SECRET_ARROW, _secret_var)
+    masking.sub(_SECRET_SETTER_CALL, _secret_var)
+    # before the `NAME=value` rule, which reads `key="password"` as a key's value and masks the name it needs
+    masking.sub(_SECRET_ATTRIBUTE, _secret_var)
+    masking.sub(_SECRET_KEYED_TEXT, _secret_var)
     masking.sub(_SECRET_VAR, _secret_var)
     # the other forms that set a secret-named variable (28th hostile pass (part A) P1), after `NAME=value`, so
     # `ENV NAME=X` and `set NAME=X` are masked once

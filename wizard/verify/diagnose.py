@@ -28,7 +28,7 @@ from wizard.errors import UserError
 from wizard.install.reach import advice_for, find_unreachable
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.recipes.loader import Recipe, load_recipes
-from wizard.security import cut, strip_terminal_escapes
+from wizard.security import cut, redact_secrets, strip_terminal_escapes
 from wizard.verify import causes
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
 from wizard.yaml_data import YAMLError, load_data
@@ -406,21 +406,64 @@ def clean_log_text(text: str) -> str:
     return "\n".join("" if _WIZARD_LINE.match(line) else line for line in text.split("\n"))
 
 
+#: How much of a quoted line's text either side of what the catalogue matched the evidence keeps (characters).
+_EVIDENCE_CONTEXT = 60
+
+
+def evidence_window(line: str, start: int, end: int, context: int = _EVIDENCE_CONTEXT) -> str:
+    """`line[start:end]` (what a catalogue entry or the unrecognised reader's error phrase matched) with at most
+    `context` characters either side, cut at a blank with `…` where the line goes on, masked; "" for a blank line.
+
+    Why: diagnose quotes lines from other people's logs, and the rest of a long line is not evidence of anything: a
+    line that failed for memory went on with `wandb login SEK…`, a NuGet `<add key="ApiKey" value="SEK…"/>` or a
+    `password%3DSEK…`, and each went out in clear in the text and the `--json` evidence wherever the masker did not
+    know that shape (29th hostile pass (part A) P1). Quoting only the matched span and a bounded context keeps what
+    shows the cause and leaves the rest of the line out, whatever shape a secret there has. The whole line is masked
+    first (`security.cut`'s rule: a secret cut at the window's edge would lose the shape the masker knows) and the
+    window is found again in the masked text by the matched phrase."""
+    raw_phrase = line[start:end].strip()
+    masked = redact_secrets(line[: 2 * _EVIDENCE_CHARS + 256] if len(line) > 2 * _EVIDENCE_CHARS else line,
+                            keep_user=True).strip()
+    if not masked:
+        return ""
+    lead = len(line) - len(line.lstrip())
+    at = masked.find(raw_phrase, max(0, start - lead - 4 * context)) if raw_phrase else -1
+    if at < 0:
+        at = masked.find(raw_phrase) if raw_phrase else -1
+    if at < 0:  # the phrase held a secret the masker changed: its place in the masked line, as near as known
+        at, length = min(max(0, start - lead), len(masked)), max(0, end - start)
+    else:
+        length = len(raw_phrase)
+    left, right = max(0, at - context), min(len(masked), at + length + context)
+    head, tail = masked[left:at], masked[at + length:right]
+    if left > 0:
+        blank = head.find(" ")
+        head = "…" + (head[blank + 1:] if 0 <= blank < len(head) - 1 else head)
+    if right < len(masked):
+        blank = tail.rfind(" ")
+        tail = (tail[:blank] if blank > 0 else tail) + "…"
+    window = head + masked[at:at + length] + tail
+    return window if len(window) <= _EVIDENCE_CHARS else cut(window, _EVIDENCE_CHARS)
+
+
 class _Lines:
     def __init__(self, text: str):
         self.text = text
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def span(self, start: int, end: int) -> list[tuple[int, str]]:
+        """The lines the match `start`..`end` touches, each as evidence: only the part of it the match covers and a
+        bounded context either side (`evidence_window`), masked."""
         first = bisect.bisect_right(self.starts, start) - 1
         last = bisect.bisect_right(self.starts, max(start, end - 1)) - 1
         out = []
         for index in range(first, last + 1):
+            begin = self.starts[index]
             stop = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.text)
-            line = self.text[self.starts[index]:stop].strip()
-            if line:
-                short = line if len(line) <= _EVIDENCE_CHARS else cut(line, _EVIDENCE_CHARS)
-                out.append((self.starts[index], short))
+            line = self.text[begin:stop]
+            short = evidence_window(line, max(start, begin) - begin, min(end, stop) - begin)
+            if short:
+                out.append((begin, short))
         return out
 
 
@@ -1265,10 +1308,17 @@ class Unrecognised:
                 "next": self.next_step}
 
 
+#: How much of an unrecognised error line is its phrase: the exception's name and the start of its message.
+_ERROR_PHRASE_CHARS = 140
+
+
 def _shorten(line: str) -> str:
-    """A quoted line fit to one row, masked before it is cut (`security.cut`): pass 18 found a URL's password
-    and a token cut in the middle, and so in clear, in `last_error` and the evidence."""
-    return line if len(line) <= _EVIDENCE_CHARS else cut(line, _EVIDENCE_CHARS)
+    """A quoted error line fit to one row: its error phrase (the first `_ERROR_PHRASE_CHARS` characters) and a
+    bounded context, masked before it is cut (`evidence_window`; pass 18 found a URL's password and a token cut in
+    the middle, and so in clear, in `last_error`). Only the phrase: the rest of a long line is no evidence, and may
+    hold a secret in a shape the masker does not know (29th hostile pass (part A) P1)."""
+    stripped = line.strip()
+    return evidence_window(stripped, 0, min(len(stripped), _ERROR_PHRASE_CHARS))
 
 
 _TRACEBACK_HEADER = "Traceback (most recent call last):"

@@ -15,7 +15,7 @@ from wizard.tui.screens.done import DoneScreen, summary_text
 def test_the_summary_offers_the_forecast_again_with_its_output():
     result = install_result(ok=True, recipe="jax0.4.23-cpu", env="/e", log="/l")
     text = summary_text(result, None, None, "/s/forecasts/graphcast-1.nc")
-    assert "Forecast again: press f (the last one wrote /s/forecasts/graphcast-1.nc)." in text
+    assert "Forecast again: press f. The last one wrote:\n    /s/forecasts/graphcast-1.nc" in text  # whole, alone
     assert "First forecast" not in text
     remembered = summary_text(result, None, "storage.googleapis.com", "")
     assert "Forecast again: press f" in remembered and "First forecast" not in remembered
@@ -35,6 +35,6 @@ async def test_the_done_screen_and_its_footer_say_forecast_again_once_one_ran(is
         app.pop_screen()
         await until(pilot, lambda: app.screen is done, settle=0.1)
         text = " ".join(screen_text(app).split())
-        assert "Forecast again: press f (the last one wrote /s/forecasts/graphcast-1.nc)." in text, text
+        assert "Forecast again: press f. The last one wrote: /s/forecasts/graphcast-1.nc" in text, text
         assert "First forecast" not in text, text
         assert done.check_action("forecast_again", ()) and not done.check_action("forecast", ())

@@ -22,7 +22,9 @@ def test_a_forecast_then_ctrl_c_in_its_slowest_step(tmux, tmp_path, forecast_env
     done = tmp_path / "exit-1"
     tmux.type_line([sys.executable, "-m", "wizard", "forecast", "--env", str(forecast_env), "--assets",
                     str(forecast_assets)], env, done)
-    screen = tmux.wait_for("every value finite", timeout=180)
+    # The result's first line may have scrolled above 24 rows (the model's and the paths' rows wrap at 80 columns):
+    # read back as a user scrolls back.
+    screen = tmux.wait_for("every value finite", timeout=180, history=60)
     assert exit_code(done) == "EXIT=0"
     rows = screen.splitlines()
     assert all(len(row) <= 80 for row in rows)

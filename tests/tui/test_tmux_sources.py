@@ -229,6 +229,13 @@ def test_the_whole_walk_without_github_to_a_verified_graphcast(tmux, tmp_path):
     tmux.type_into_dialog("g", src, "GraphCast source:")
     tmux.wait_for("GraphCast ✓ graphcast 0.1.1 · a source checkout")
     tmux.type_into_dialog("w", str(house), "Wheelhouse folder")
+    # The plan's first page (the Python's two sentences, the Download line's local files) ends above the Sources'
+    # wheelhouse line at 80×24: page down until it shows, as a user reads on.
+    for _ in range(4):
+        if "2 of 64 pins" in tmux.screen():
+            break
+        tmux.keys("PageDown")
+        time.sleep(0.5)
     tmux.wait_for("2 of 64 pins")
     tmux.keys("Enter")
     screen = tmux.wait_for("GraphCast runs here.", timeout=900)

@@ -108,10 +108,12 @@ def forecast_offer(unreachable: str | None, remembered: str | None = None, ran: 
     brought here first" beside a folder that holds them (walk 24 #9). `ran`: where the forecast that ran from this
     screen wrote its output ("" when it wrote none): then it is offered again, not as a first one (walk 25 #8)."""
     if ran is not None:
-        wrote = f" (the last one wrote {ran})" if ran else ""
+        # The output on a line of its own, whole, so it can be copied (a path inside the sentence was wrapped at its
+        # hyphens on an 80-column screen).
+        wrote = f" The last one wrote:\n    {ran}" if ran else ""
         if unreachable and remembered:
-            return f"Forecast again: press f; Enter takes {remembered}{wrote}."
-        return f"Forecast again: press f{wrote}."
+            return f"Forecast again: press f; Enter takes {remembered}.{wrote}"
+        return f"Forecast again: press f.{wrote}"
     if unreachable and remembered:
         return (f"First forecast (real weights, one rollout): press f; Enter takes {remembered}, the folder your last "
                 "forecast used.")

@@ -11,6 +11,7 @@ import ipykernel
 from textual.app import App
 from textual.widgets import DataTable
 
+from tests.fixtures.pilot import screen_rows
 from wizard.after.kernel import kernel_install
 from wizard.history.store import Entry, load_history
 from wizard.install.envs import write_marker
@@ -23,6 +24,8 @@ RECIPE = "jax0.4.23-cpu"
 
 
 class _HistoryHost(App):
+    CSS_PATH = str(Path(__file__).resolve().parents[2] / "wizard" / "tui" / "app.tcss")  # the app's own layout
+
     def on_mount(self) -> None:
         self.push_screen(HistoryScreen())
 
@@ -66,3 +69,7 @@ async def test_history_r_says_the_kernel_moves_off_the_notebook_env(isolated_sta
         question = " ".join(app.screen.question.split())
         assert f"The Jupyter kernel {name} will then run {plain} (it runs {notebook} now)." in question, question
         assert f"! {plain} lacks the notebook's own packages" in question, question
+        # walk 27 #7: at 80×24 this question pushed the buttons off the screen, and no key said how to answer
+        on_screen = "\n".join(screen_rows(app))
+        assert "Roll back (y)" in on_screen and "Cancel (n)" in on_screen, on_screen
+

@@ -30,13 +30,14 @@ def _behind_the_proxy(monkeypatch, tmp_path, index) -> None:
 def test_the_plan_says_uv_lacks_pips_cert_and_the_failure_leads_with_pip(tiny, tls_index, isolated_state,
                                                                           monkeypatch, tmp_path):
     _behind_the_proxy(monkeypatch, tmp_path, tls_index)
-    args = ("--recipes-dir", str(tiny.recipes), "--graphcast-src", str(tiny.graphcast))
+    # uv chosen: since walk 27 #2 the plan's own default is pip here (test_pip_is_the_default_where_uv_fails_on_tls)
+    args = ("--recipes-dir", str(tiny.recipes), "--graphcast-src", str(tiny.graphcast), "--installer", "uv")
     plan = " ".join(run_inproc("plan", "tiny-a", *args).stdout.split())
     said = plan.split("Installer uv")[1].split("Sources:")[0]
     assert f"! pip here trusts the certificates in {tls_index.ca}" in said, plan
     assert "`--installer pip`" in said and f"SSL_CERT_FILE={tls_index.ca}" in said and UV_SYSTEM_CERTS in said
     assert last_json(run_inproc("plan", "tiny-a", *args, "--json"))["installer_caution"].startswith("pip here")
-    assert "pip here trusts" not in run_inproc("plan", "tiny-a", *args, "--installer", "pip").stdout
+    assert "pip here trusts" not in run_inproc("plan", "tiny-a", *args[:-2], "--installer", "pip").stdout
 
     failed = run_inproc("install", "tiny-a", "--yes", "--json", "--no-verify", *args)
     assert failed.returncode == 1, failed.stdout + failed.stderr
@@ -53,10 +54,30 @@ def test_the_plan_says_uv_lacks_pips_cert_and_the_failure_leads_with_pip(tiny, t
 
     # The fix it leads with gets past TLS: pip reads the pip.conf's cert and is answered by the index (which has no
     # pip wheel for its upgrade step, so that step ends there, on "no version", never on the certificate).
-    with_pip = run_inproc("install", "tiny-a", "--yes", "--json", "--no-verify", "--installer", "pip", *args)
+    with_pip = run_inproc("install", "tiny-a", "--yes", "--json", "--no-verify", *args[:-2], "--installer", "pip")
     log = open(last_json(with_pip)["log"]).read()
     assert f"Looking in indexes: {tls_index.url}" in log, log
     assert "CERTIFICATE_VERIFY_FAILED" not in log and "certificate" not in last_json(with_pip)["error"], log
+
+
+def test_pip_is_the_default_where_uv_fails_on_tls(tiny, tls_index, isolated_state, monkeypatch, tmp_path):
+    """Walk 27 #2: the plan warned that uv would fail on TLS here and still defaulted to uv, which failed two seconds
+    later. Where the caution holds, the default is pip, said why in one line; `--installer uv` still forces uv, and
+    the pasted install line keeps that choice. Where uv has its own CA, uv stays the default."""
+    _behind_the_proxy(monkeypatch, tmp_path, tls_index)
+    args = ("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--graphcast-src", str(tiny.graphcast))
+    shown = run_inproc(*args)
+    flat = " ".join(shown.stdout.split())
+    assert "Installer pip" in flat and "Installer uv" not in flat, shown.stdout
+    assert f"Installer pip, not uv: pip here trusts the certificates in {tls_index.ca}" in flat, flat
+    assert "`--installer uv` (in the app: i) still picks uv" in flat, flat
+    data = last_json(run_inproc(*args, "--json"))
+    assert data["installer"] == "pip" and data["installer_caution"] is None, data
+    forced = last_json(run_inproc(*args, "--json", "--installer", "uv"))
+    assert forced["installer"] == "uv" and forced["installer_caution"].startswith("pip here"), forced
+    assert "--installer uv" in " ".join(run_inproc(*args, "--installer", "uv").stdout.split())
+    monkeypatch.setenv("SSL_CERT_FILE", str(tls_index.ca))  # uv has the CA too: uv, the plain default
+    assert last_json(run_inproc(*args, "--json"))["installer"] == "uv"
 
 
 def test_no_caution_when_uv_has_its_own_trust(tiny, tls_index, isolated_state, monkeypatch, tmp_path):

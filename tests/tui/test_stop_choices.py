@@ -142,5 +142,6 @@ async def test_the_done_screen_follows_a_rollback_made_from_it(gpu_server, tiny)
         await wait_for(pilot, lambda: "is current now" in str(done.query_one("#summary").render()))
         summary = " ".join(str(done.query_one("#summary").render()).split())
         assert (f"{a['env']} is current now (rolled back to since this install, which stays at {b_env}, not "
-                "current). f, k and m act on it.") in summary
+                f"current). f (forecast), k (Jupyter kernel) and m (module file) act on {a['env']}, not on this "
+                "install's environment.") in summary  # by name (walk 27 #8: "act on it" was ambiguous)
         assert done.env == a["env"]

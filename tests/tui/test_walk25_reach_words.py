@@ -59,7 +59,7 @@ async def test_the_recipe_list_flags_and_the_plan_marks_the_python_download(tiny
         assert approved == []
 
 
-async def test_the_plan_screen_says_uv_lacks_pips_cert_and_i_switches(tiny, monkeypatch, tmp_path):
+def _pip_has_a_cert(monkeypatch, tmp_path):
     ca = tmp_path / "site-ca.pem"
     ca.write_text("-----BEGIN CERTIFICATE-----\n")  # only named, never read: the plan compares the settings
     conf = tmp_path / "pip.conf"
@@ -67,11 +67,18 @@ async def test_the_plan_screen_says_uv_lacks_pips_cert_and_i_switches(tiny, monk
     monkeypatch.setenv("PIP_CONFIG_FILE", str(conf))
     for name in ("SSL_CERT_FILE", "SSL_CERT_DIR", "UV_SYSTEM_CERTS", "UV_NATIVE_TLS", "PIP_CERT"):
         monkeypatch.delenv(name, raising=False)
+    return ca, conf
+
+
+async def test_the_plan_screen_says_uv_lacks_pips_cert_and_i_switches(tiny, monkeypatch, tmp_path):
+    ca, conf = _pip_has_a_cert(monkeypatch, tmp_path)
     dirs = (str(tiny.recipes),)
     app = WizardApp(list(dirs))
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-        options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, graphcast_src=str(tiny.graphcast))
+        # uv chosen: the plan's own default is pip here since walk 27 #2 (the test below)
+        options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, graphcast_src=str(tiny.graphcast),
+                                 installer="uv")
         app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), options))
         await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
         text = _plan_text(app)
@@ -80,3 +87,34 @@ async def test_the_plan_screen_says_uv_lacks_pips_cert_and_i_switches(tiny, monk
         await pilot.press("i")
         await until(pilot, lambda: app.screen.plan is not None and app.screen.plan.installer == "pip")
         assert "pip here trusts" not in _plan_text(app)
+
+
+async def test_pip_is_the_plans_default_here_and_the_app_keeps_the_switch(tiny, monkeypatch, tmp_path):
+    """Walk 27 #2: the plan warned that uv would fail on TLS here and still took uv; after the user switched to pip,
+    the next plan of the session was back on uv. Now the first plan takes pip (why, in the core's line), i switches
+    to uv, and the next Plan screen of the session keeps the user's uv until i switches it back."""
+    ca, _conf = _pip_has_a_cert(monkeypatch, tmp_path)
+    app = WizardApp([str(tiny.recipes)], graphcast_src=str(tiny.graphcast))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        text = _plan_text(app)
+        assert app.screen.plan.installer == "pip", text
+        assert f"Installer pip, not uv: pip here trusts the certificates in {ca}" in text, text
+        await pilot.press("i")
+        await until(pilot, lambda: app.screen.plan is not None and app.screen.plan.installer == "uv")
+        await pilot.press("escape")  # back to the recipes, and the same recipe's plan again: uv, as chosen
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        assert app.screen.plan.installer == "uv" and "! pip here trusts" in _plan_text(app)
+        await pilot.press("i")
+        await until(pilot, lambda: app.screen.plan is not None and app.screen.plan.installer == "pip")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        assert app.screen.plan.installer == "pip"

@@ -72,6 +72,34 @@ def follow_preview(env: str | os.PathLike[str], *, environ: Mapping[str, str] | 
     return lines + staying_lines(env_path, marker, environ, command)
 
 
+def followed_lines(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None,
+                   command: str = "gc-wizard") -> list[str]:
+    """After `env` became current (a rollback): what follows it and what stays, as the files say now — activate
+    follows; the kernel and module of its recipe run whichever environment their files name; those of another recipe
+    stay, with the command that adds this env's (`staying_lines`, the words of the rollback question).
+
+    Why read, not remembered: the Done screen after a rollback kept the install's own "The Jupyter kernel … now runs
+    <the install's env>" while kernel.json had followed the rollback to the other one (walk 27 #8)."""
+    env_path = Path(os.path.abspath(os.path.expanduser(str(env))))
+    lines = [f"`{command} activate` follows the current environment: it loads {env_path}."]
+    marker = read_marker(env_path)
+    if marker is None or not marker.recipe:
+        return lines
+    name = default_kernel_name(env_path, marker)
+    kernel = next((k for k in gc_wizard_kernels(environ) if k["name"] == name), None)
+    if kernel is not None:
+        lines.append(f"The Jupyter kernel {name} runs {env_path} (it followed)." if kernel["env"] == str(env_path)
+                     else f"The Jupyter kernel {name} runs {kernel['env']}, not {env_path}; `{command} kernel "
+                          "install` registers this one.")
+    module = module_name(env_path, marker.to_dict())
+    loads = module_env(modules_dir() / f"{module}.lua")
+    if loads is not None:
+        lines.append(f"The module {module} loads {env_path} (it followed)." if loads == str(env_path)
+                     else f"The module {module} loads {loads}, not {env_path}; `{command} module install` writes "
+                          "this one.")
+    return lines + staying_lines(env_path, marker, environ, command)
+
+
 def staying_lines(env_path: Path, marker, environ: Mapping[str, str] | None = None,
                   command: str = "gc-wizard") -> list[str]:
     """The wizard's kernels and module files of another recipe, which stay on their environments when `env_path`

@@ -63,8 +63,9 @@ def env_option(parser: argparse.ArgumentParser, help_text: str) -> None:
 
 
 def installer_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--installer", choices=INSTALLERS, default=DEFAULT_INSTALLER,
-                        help=f"the installer that builds the environment (default: {DEFAULT_INSTALLER})")
+    parser.add_argument("--installer", choices=INSTALLERS, default=None,
+                        help=f"the installer that builds the environment (default: {DEFAULT_INSTALLER}, or pip where "
+                             "pip trusts a proxy's certificate that uv has no setting for)")
     parser.add_argument("--python", metavar="X.Y|PATH",
                         help="the Python the new environment is built on: a version (looked up on PATH, in pyenv "
                              "and through uv, else downloaded by uv) or an interpreter's path (default: one that "
@@ -260,7 +261,7 @@ def install_options(args: argparse.Namespace) -> InstallOptions:
     graphcast_src, find_links = given_sources(getattr(args, "graphcast_src", None), getattr(args, "find_links", None))
     return InstallOptions(
         recipe_id=recipe_for_version(args) or "", env=getattr(args, "env", None) or None,
-        installer=getattr(args, "installer", None) or DEFAULT_INSTALLER, find_links=tuple(find_links),
+        installer=getattr(args, "installer", None), find_links=tuple(find_links),
         offline=bool(getattr(args, "offline", False)), graphcast_src=graphcast_src,
         verify=not getattr(args, "no_verify", False), level=getattr(args, "level", None) or DEFAULT_LEVEL,
         assume_yes=bool(getattr(args, "yes", False)), recipes_dirs=tuple(getattr(args, "recipes_dir", None) or ()),

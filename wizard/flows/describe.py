@@ -58,6 +58,19 @@ def moved_on_words(current_env: str, install_env: str) -> str:
     return f"{current_env} is current now (rolled back to since this install, which stays at {install_env}, not current)."
 
 
+def after_rollback_lines(current_env: str, install_env: str, command: str, keys: bool = True) -> list[str]:
+    """After a rollback since an install: which environment is current, what f, k and m act on (by name), then what
+    follows it and what stays (`after.follow.followed_lines`, read from the files now). Walk 27 #8: the Done screen
+    kept the install's stale kernel line ("now runs" the install's env) and said "f, k and m act on it"."""
+    from wizard.after.follow import followed_lines  # deferred: only a screen after a rollback asks
+
+    said = moved_on_words(current_env, install_env)
+    if keys:
+        said += (f" f (forecast), k (Jupyter kernel) and m (module file) act on {current_env}, not on this "
+                 "install's environment.")
+    return [said, *followed_lines(current_env, command=command)]
+
+
 def install_undone(result: InstallResult) -> str:
     """`what_was_undone` for a finished install's result (`kept_unchecked` for one whose check was stopped
     with "keep it"); said from the disk as it is now, since the lines left on quitting come long after."""

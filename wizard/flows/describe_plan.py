@@ -324,7 +324,9 @@ def install_command(plan: Plan, command: str, slurm=None, given: InstallOptions 
         # A recipe from --recipes-dir: the pasted line found no such recipe without it (twelfth hostile pass #58).
         recipes_dir=str(folder) if folder not in (builtin_recipes_dir(), user_recipes_dir()) else None,
         env=str(plan.env_dir) if plan.mode == "in-place" or (given is not None and given.env) else None,
-        installer=plan.installer if given is not None and given.installer != DEFAULT_INSTALLER else None,
+        # a chosen uv is written out where uv is not what the plan would pick (walk 27 #2: pip's default there)
+        installer=plan.installer if given is not None and given.installer is not None and (
+            given.installer != DEFAULT_INSTALLER or plan.installer_caution() is not None) else None,
         python=given.python if given is not None else None,
         alternative=given.alternative if given is not None else None,
         with_notebook=bool(given is not None and given.with_notebook),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wizard.errors import UserError
-from wizard.install.choices import DEFAULT_INSTALLER, DEFAULT_LEVEL, INSTALLERS, LEVELS
+from wizard.install.choices import DEFAULT_LEVEL, INSTALLERS, LEVELS
 
 #: The options an answers file stores (the run-specific ones — `--yes`, `--recipes-dir`, `--lock`,
 #: `--bundle`, `--slurm`, `--force` — are not).
@@ -35,7 +35,9 @@ class InstallOptions:
     recipe_id: str = ""
     env: str | None = None
     """None: a new managed environment; a folder: new there, or in place if it holds an environment."""
-    installer: str = DEFAULT_INSTALLER
+    installer: str | None = None
+    """None: the plan picks it (`install.plan.default_installer`: uv, or pip where uv would fail on TLS and pip
+    works, walk 27 #2); a name: the user chose it (`--installer`, the app's i), and it is kept."""
     find_links: tuple[str, ...] = ()
     offline: bool = False
     graphcast_src: str | None = None
@@ -65,7 +67,7 @@ class InstallOptions:
     (without it such a lock or bundle is refused before anything is made; `install.lock_reach`)."""
 
     def __post_init__(self) -> None:
-        if self.installer not in INSTALLERS:
+        if self.installer is not None and self.installer not in INSTALLERS:
             raise UserError(f"installer '{self.installer}' is not one of: {', '.join(INSTALLERS)}")
         if self.level not in LEVELS:
             raise UserError(f"verify level '{self.level}' is not one of: {', '.join(LEVELS)}")
@@ -76,7 +78,8 @@ class InstallOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """The options an answers file stores (`SAVED_KEYS`)."""
-        return {"installer": self.installer, "level": self.level, "verify": self.verify,
+        chosen = {"installer": self.installer} if self.installer is not None else {}  # absent: picked at replay
+        return {**chosen, "level": self.level, "verify": self.verify,
                 "graphcast_src": self.graphcast_src, "find_links": list(self.find_links), "offline": self.offline}
 
     @classmethod
@@ -88,8 +91,10 @@ class InstallOptions:
             if key not in SAVED_KEYS:
                 known = ", ".join(prefix + k for k in SAVED_KEYS)
                 raise UserError(f"{where}: unknown key '{prefix}{key}' (known keys: {known}).")
-        installer = want_type(data.get("installer", DEFAULT_INSTALLER), str, where, prefix + "installer", _choices(INSTALLERS))
-        if installer not in INSTALLERS:
+        installer = data.get("installer")
+        if installer is not None:
+            installer = want_type(installer, str, where, prefix + "installer", _choices(INSTALLERS))
+        if installer is not None and installer not in INSTALLERS:
             raise UserError(f"{where}: '{prefix}installer' must be {_choices(INSTALLERS)}, not \"{installer}\".")
         level = want_type(data.get("level", DEFAULT_LEVEL), str, where, prefix + "level", _choices(LEVELS))
         if level not in LEVELS:

@@ -51,7 +51,7 @@ from wizard.install.add_package import add_package_command
 from wizard.install.bundle import MANIFEST, check_bundle, read_manifest
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.cache_trust import cache_problem, pip_cache, private_cache
-from wizard.install.choices import INSTALLERS
+from wizard.install.choices import DEFAULT_INSTALLER, INSTALLERS
 from wizard.install.indexes import IndexSetting, index_settings
 from wizard.install.linkmode import download_cache, link_mode
 from wizard.install.lock_reach import AddedPackage
@@ -744,7 +744,27 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
                          allow_download=installer == "uv" and not offline)
 
 
-def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: str = "uv",
+def default_installer(offline: bool, cwd: Path, lock: object = None) -> tuple[str, str | None]:
+    """The installer a plan takes when none was chosen, and why in one line when it is not `DEFAULT_INSTALLER`.
+
+    One place for both faces (walk 27 #2): where pip has a `cert` (an HTTPS-inspecting proxy's CA) and uv has no
+    matching setting (`installer_files.uv_trust_gap`), uv fails on TLS a second into the install while the plan
+    itself warned so; pip is then the default. Offline, from a bundle or a lock, nothing is fetched over TLS (and
+    pip cannot install a pylock), so uv stays. `--installer uv` (the app's i) still forces uv."""
+    if offline or lock is not None:
+        return DEFAULT_INSTALLER, None
+    from wizard.installer_files import pip_cert, uv_trust_setting  # deferred: only a plan asks
+
+    found = pip_cert(os.environ)
+    if found is None or uv_trust_setting(os.environ, cwd) is not None:
+        return DEFAULT_INSTALLER, None
+    cert, where = found
+    said = "PIP_CERT" if where == "PIP_CERT" else f"`cert` in {where}"
+    return "pip", (f"Installer pip, not uv: pip here trusts the certificates in {cert} ({said}) and uv has no such "
+                   "setting, so uv would fail on TLS; `--installer uv` (in the app: i) still picks uv.")
+
+
+def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: str | None = None,
                  find_links: tuple[str, ...] = (), offline: bool = False,
                  graphcast_src: str | None = None, lock: str | Path | None = None,
                  bundle: str | Path | None = None, alternative: str | None = None,
@@ -758,8 +778,15 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     one, a recipe whose wheel page does not answer gets a note offering its alternatives. `python` is
     `--python X.Y|PATH` (wizard.recipes.pythons.requested_python); a bundle brings its own Python version.
     A lock's or bundle's packages beyond the recipe's are named in the plan, and one no requirement reaches is
-    refused unless `allow_extra_packages` (`lock_reach`).
+    refused unless `allow_extra_packages` (`lock_reach`). `installer` None: `default_installer` picks it here.
     """
+    if installer is None:
+        where = Path(env).expanduser().absolute() if env else paths.envs_dir()
+        installer, why = default_installer(offline or bundle is not None, where.parent if env else where, lock)
+        plan = plan_install(recipe, env=env, installer=installer, find_links=find_links, offline=offline,
+                            graphcast_src=graphcast_src, lock=lock, bundle=bundle, alternative=alternative,
+                            python=python, allow_extra_packages=allow_extra_packages)
+        return plan if why is None else dataclasses.replace(plan, notes=(why, *plan.notes))
     if alternative:
         recipe = apply_alternative(recipe, alternative)
     # Every https page the recipe's sources name is asked, as GraphCast's host is below (walk 24 #1); offline or from

@@ -264,9 +264,11 @@ class WizardApp(App):
         return last_local_graphcast(version)
 
     def remember_sources(self, recipe, options: InstallOptions) -> None:
-        """Keep what the user set on a Plan screen — approved or backed out of — for the next plan."""
+        """Keep what the user set on a Plan screen — approved or backed out of — for the next plan: the installer
+        too (walk 27 #2: the next plan went back to uv, which had failed on TLS, until i was pressed again)."""
         self.graphcast_sources[recipe.graphcast.version] = options.graphcast_src
-        self.options = replace(self.options, find_links=options.find_links, offline=options.offline)
+        self.options = replace(self.options, find_links=options.find_links, offline=options.offline,
+                               installer=options.installer)
 
     def _plan_done(self, matches: list, match, approved: ApprovedPlan | None, screen: PlanScreen | None = None) -> None:
         if screen is not None:

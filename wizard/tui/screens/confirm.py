@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
@@ -23,6 +23,11 @@ class ConfirmScreen(ModalScreen["bool | str"]):
     BINDINGS = [
         Binding("y", "yes", "Yes", id="yes", tooltip="Go ahead"),
         Binding("n,escape", "no", "No", id="no", tooltip="Leave things as they are"),
+        # ↓/↑ scroll a long question while focus stays on No (walk 27 #7: ↓ did nothing)
+        Binding("down", "scroll_question(1)", show=False),
+        Binding("up", "scroll_question(-1)", show=False),
+        Binding("pagedown", "scroll_question(10)", show=False),
+        Binding("pageup", "scroll_question(-10)", show=False),
     ]
 
     def __init__(self, question: str, yes: str = "Yes", no: str = "No",
@@ -34,13 +39,16 @@ class ConfirmScreen(ModalScreen["bool | str"]):
             self._bindings.bind(key, "other", label, show=True)
 
     def compose(self) -> ComposeResult:
+        # The buttons are docked at the dialog's foot and the question scrolls above them: at 80×24 History's rollback
+        # question filled the dialog and pushed its buttons off, with no key hint left on screen (walk 27 #7).
         with Vertical(id="dialog"):
-            yield ShownLabel(self.question, id="question", markup=False)
             with Horizontal(id="buttons"):
                 yield Button(f"{self.yes_label} (y)", id="yes", variant="error")
                 if self.other is not None:
                     yield Button(f"{self.other[1]} ({self.other[0]})", id="other", variant="warning")
                 yield Button(f"{self.no_label} (n)", id="no", variant="primary")
+            with VerticalScroll(id="question-pane", can_focus=False):
+                yield ShownLabel(self.question, id="question", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -50,6 +58,9 @@ class ConfirmScreen(ModalScreen["bool | str"]):
             self.dismiss(self.other[2])
         else:
             self.dismiss(event.button.id == "yes")
+
+    def action_scroll_question(self, rows: int) -> None:
+        self.query_one("#question-pane", VerticalScroll).scroll_relative(y=rows, animate=False)
 
     def action_other(self) -> None:
         if self.other is not None:

@@ -13,11 +13,11 @@ from textual.widgets import Static
 
 from wizard.flows.describe import (
     activate_lines,
+    after_rollback_lines,
     forecast_offer,
     install_undone,
     left_on_disk,
     left_words,
-    moved_on_words,
     unreachable_lines,
     use_lines,
     wizard_lines,
@@ -100,14 +100,16 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
     node = verify.node if verify is not None else None
     # A rollback from History (h) since this install made another environment current: say so first, and the
     # keys act on that one (walk 17: this screen still offered the old install's forecast and kernel).
-    moved = ([f"{moved_on_words(current_env, result.env)} f, k and m act on it.", ""]
-             if current_env and current_env != result.env else [])
+    # What follows the rollback and what stays is read now, and the install's own kernel/module lines are dropped:
+    # they said the kernel "now runs" this install's env after it had followed the rollback (walk 27 #8).
+    rolled = bool(current_env and current_env != result.env)
+    moved = [*after_rollback_lines(current_env, result.env, wizard_command()), ""] if rolled else []
     return "\n".join([
         *moved,
         f"{'Verified' if verified else 'Installed'}: {result.recipe}"
         + (f" (checked on node {node} through srun)" if verified and node else ""),
         f"Environment: {result.env}",
-        *result.moved,  # the kernel or module file it moved from another environment (walk 24 #7)
+        *([] if rolled else result.moved),  # the kernel or module file it moved from another env (walk 24 #7)
         forecast_offer(unreachable, _remembered() if unreachable else None, ran),
         "",
         "Use it in a shell, also a new one (old CUDA/cuDNN folders are dropped from LD_LIBRARY_PATH):",

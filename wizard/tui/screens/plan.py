@@ -326,7 +326,10 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
         self.dismiss(None)
 
     def action_toggle_installer(self) -> None:
-        self.options = replace(self.options, installer="pip" if self.options.installer == "uv" else "uv")
+        # from the installer the plan shows: with none chosen the plan picked it (pip where uv fails on TLS,
+        # walk 27 #2), so switching from the option's None would switch to what is already shown
+        shown = self.plan.installer if self.plan is not None else self.options.installer
+        self.options = replace(self.options, installer="uv" if shown == "pip" else "pip")
         self.refresh_plan()
 
     def action_edit_env(self) -> None:

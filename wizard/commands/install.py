@@ -20,7 +20,7 @@ from wizard.children import stop_all
 from wizard.commands import guard, options
 from wizard.commands.cluster_options import JobReporter, where_line
 from wizard.commands.options import install_options
-from wizard.commands.output import emit_json, warn
+from wizard.commands.output import ask_line, emit_json, warn
 from wizard.errors import (
     UserError,
     WizardError,
@@ -114,7 +114,7 @@ def _ask(text: str, asking: threading.Event) -> str | None:
     try:
         if is_secret_question(text):
             return getpass.getpass(f"    {text} ")  # not echoed; the runner keeps secrets out of the log
-        return input(f"    {text} ")
+        return ask_line(f"    {text} ")  # never on stdout: `install --json`'s last line stays JSON (walk 27 #1)
     except (EOFError, KeyboardInterrupt):
         return None
     except OSError as exc:

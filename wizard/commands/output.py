@@ -69,7 +69,7 @@ def confirm(question: str, *, assume_yes: bool) -> bool:
         warn(f"{question} — no terminal to ask on; pass --yes to proceed.")
         return False
     try:
-        answer = input(f"{question} [y/N] ").strip().lower()
+        answer = ask_line(f"{question} [y/N] ").strip().lower()
     except (EOFError, OSError) as exc:
         # The terminal went away while the question waited (24th hostile pass (part A) P1): the disk was blamed. A
         # hung-up terminal reads as an EIO or, once the kernel has hung it up, as an end of file: the same words.
@@ -88,6 +88,42 @@ def confirm(question: str, *, assume_yes: bool) -> bool:
             return False
         raise
     return answer in ("y", "yes")
+
+
+def ask_line(prompt: str) -> str:
+    """Write `prompt` where the user sees it, never on stdout, and read one answer line from standard input; an end
+    of input raises EOFError, as `input()` does. Every question the CLI asks (`confirm`, `install`'s relayed
+    installer questions) comes through here.
+
+    Why (walk 27 #1): `input()` writes its prompt on stdout, so `rollback --json > out` and `remove ID --json > out`
+    showed a blank terminal that waited, and the saved stdout's last line began with the question, not JSON
+    (docs/interface.md: the last line of stdout is one JSON value). The prompt goes to stderr; where stderr is not a
+    terminal (`2>log` on a terminal) to the terminal the answer is read from (standard input's), masked as the
+    streams mask, so it is still seen; with neither, to stderr."""
+    if _is_terminal(sys.stderr):
+        _write(sys.stderr, prompt)
+    else:
+        try:
+            with open(os.ttyname(sys.stdin.fileno()), "w", encoding="utf-8", errors="replace") as tty:
+                _write(tty, redact_secrets(prompt, keep_user=True))
+        except (AttributeError, ValueError, OSError):  # no terminal on stdin (a test's stand-in stream)
+            _write(sys.stderr, prompt)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\r\n")
+
+
+def _write(stream, text: str) -> None:
+    stream.write(text)
+    stream.flush()
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def width() -> int:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -496,12 +497,17 @@ def leftover_words(folder: str, leftovers: tuple[str, ...]) -> str:
     import shlex  # deferred: only a checkout with leftovers needs it
 
     shown = ", ".join(leftovers[:3]) + (f" and {len(leftovers) - 3} more" if len(leftovers) > 3 else "")
+    said = (f"It also holds what an earlier build left ({shown}), counted apart from its changes and not used when "
+            "building (the wizard builds from a copy without them)")
+    if not os.access(folder, os.W_OK):
+        # Walk 27 #4: a lab admin's read-only checkout got a `git clean` its reader cannot run, for files no build
+        # uses: said as harmless, no command.
+        return f"{said}."
     names = " ".join(shlex.quote(name.rstrip("/")) for name in leftovers)
     where = shlex.quote(folder)
     clear = (f"git -C {where} clean -xdf -- {names}" if (Path(folder) / ".git").exists()
              else f"cd {where} && rm -rf -- {names}")
-    return (f"It also holds what an earlier build left ({shown}), counted apart from its changes and not used when "
-            f"building (the wizard builds from a copy without them); to clear them: {clear}.")
+    return f"{said}; to clear them: {clear}."
 
 
 def source_name(recipe_source: str) -> str:

@@ -143,6 +143,16 @@ def test_build_leftovers_are_named_apart_and_never_reach_the_build(tmp_path, mon
     verdict = SourceVerdict(SourceIdentity(where=str(repo), kind="checkout", tree=state), True, caution=caution)
     assert verdict.mark() == "✓" and verdict.caution_mark() == ""
 
+    # Walk 27 #4: a checkout its reader cannot write (a lab admin's, a read-only mount even for root) gets no command
+    # its reader cannot run, for files no build uses.
+    mounted = subprocess.run(["mount", "--bind", str(repo), str(repo)], capture_output=True)
+    if mounted.returncode == 0:
+        try:
+            subprocess.run(["mount", "-o", "remount,bind,ro", str(repo)], capture_output=True, check=True)
+            read_only = checkout_caution(SourceIdentity(where=str(repo), kind="checkout", tree=state), head)
+            assert "not used when building" in read_only and "to clear them" not in read_only, read_only
+        finally:
+            subprocess.run(["umount", "-l", str(repo)], capture_output=True)
     clear = caution.split("to clear them: ", 1)[1].rstrip(".")
     subprocess.run(shlex.split(clear), check=True, capture_output=True)
     assert not (repo / "build").exists() and not (repo / "graphcast.egg-info").exists()

@@ -6,28 +6,15 @@ The real CLI in this process, the tiny recipes, real pip and uv, every index clo
 
 from __future__ import annotations
 
-import shutil
-
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
 
 
 def test_an_install_without_the_bundle_offers_the_bundle_that_is_here(tiny, tmp_path, monkeypatch, isolated_state,
                                                                       closed_indexes):
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    monkeypatch.setenv("UV_OFFLINE", "1")
     recipe = tiny.recipes / "tiny-a.yaml"  # GraphCast's host does not answer here, as GitHub did not in the walk
     recipe.write_text(recipe.read_text().replace("github.com", "github.invalid"))
-    bundle = tmp_path / "gc-bundle"
-    proc = run_inproc("bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
-                      "--graphcast-src", str(tiny.graphcast), "--out", str(bundle), "--without-wizard")
-    assert proc.returncode == 0, proc.stderr
-    shutil.rmtree(tiny.house.path)  # the offline machine: no wheelhouse, no index
-    monkeypatch.delenv("PIP_NO_INDEX")
-    monkeypatch.delenv("UV_OFFLINE")
-    proc = run_inproc("install", "tiny-a", "--recipes-dir", str(tiny.recipes), "--bundle", str(bundle), "--yes",
-                      "--no-verify", "--json")
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    bundle = tiny.bundle_installed(tmp_path / "gc-bundle", monkeypatch)
 
     wheel = next((bundle / "wheels").glob("graphcast-*.whl"))
     proc = run_inproc("install", "tiny-a", "--recipes-dir", str(tiny.recipes), "--graphcast-src", str(wheel),

@@ -10,30 +10,13 @@ listening, as UV_INDEX_URL/PIP_INDEX_URL=http://127.0.0.1:9/simple in the walk).
 from __future__ import annotations
 
 import json
-import shutil
 
 from tests.fixtures.cli import run_inproc
 
 
-def _bundle_installed(tiny, tmp_path, monkeypatch):
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    monkeypatch.setenv("UV_OFFLINE", "1")
-    bundle = tmp_path / "gc-bundle"
-    proc = run_inproc("bundle", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
-                      "--graphcast-src", str(tiny.graphcast), "--out", str(bundle), "--without-wizard")
-    assert proc.returncode == 0, proc.stderr
-    shutil.rmtree(tiny.house.path)  # the offline machine: no wheelhouse, no index
-    monkeypatch.delenv("PIP_NO_INDEX")
-    monkeypatch.delenv("UV_OFFLINE")
-    proc = run_inproc("install", "tiny-a", "--recipes-dir", str(tiny.recipes), "--bundle", str(bundle), "--yes",
-                      "--no-verify", "--json")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return bundle
-
-
 def test_the_plan_marks_the_closed_index_and_offers_the_bundle_here(tiny, tmp_path, monkeypatch, isolated_state,
                                                                      closed_indexes):
-    bundle = _bundle_installed(tiny, tmp_path, monkeypatch)
+    bundle = tiny.bundle_installed(tmp_path / "gc-bundle", monkeypatch)
     wheel = next((bundle / "wheels").glob("graphcast-*.whl"))
     proc = run_inproc("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--graphcast-src", str(wheel))
     assert proc.returncode == 0, proc.stderr
@@ -60,7 +43,7 @@ def test_the_recipe_list_recommends_the_bundles_recipe_where_the_index_does_not_
     (tiny.recipes / "tiny-z.yaml").write_text(z)
     before = json.loads(run_inproc("recipes", "--recipes-dir", str(tiny.recipes), "--json").stdout.splitlines()[-1])
     assert [m["id"] for m in before if m["recommended"]] == ["tiny-z"]
-    bundle = _bundle_installed(tiny, tmp_path, monkeypatch)
+    bundle = tiny.bundle_installed(tmp_path / "gc-bundle", monkeypatch)
     proc = run_inproc("recipes", "--recipes-dir", str(tiny.recipes), "--json")
     after = {m["id"]: m for m in json.loads(proc.stdout.splitlines()[-1])}
     assert after["tiny-a"]["recommended"] and not after["tiny-z"]["recommended"]

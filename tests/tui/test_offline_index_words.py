@@ -4,7 +4,6 @@ from the download measurement its worker already makes. The real app, the tiny r
 
 from __future__ import annotations
 
-from tests.cli.test_offline_index_marked import _bundle_installed
 from tests.fixtures.pilot import screen_text, until
 from wizard.install.options import InstallOptions
 from wizard.recipes.loader import get_recipe
@@ -19,7 +18,7 @@ async def test_the_app_recommends_the_bundle_and_marks_the_closed_index(gpu_serv
     z = (tiny.recipes / "tiny-a.yaml").read_text().replace("id: tiny-a", "id: tiny-z").replace("preference: 0",
                                                                                              "preference: 5")
     (tiny.recipes / "tiny-z.yaml").write_text(z)
-    bundle = _bundle_installed(tiny, tmp_path, monkeypatch)
+    bundle = tiny.bundle_installed(tmp_path / "gc-bundle", monkeypatch)
     dirs = (str(tiny.recipes),)
     app = WizardApp(list(dirs))
     async with app.run_test(size=(100, 40)) as pilot:

@@ -27,7 +27,8 @@ async def test_d_on_the_machine_screen_diagnoses_a_log_file_as_the_cli_does(gpu_
     app = WizardApp()
     async with app.run_test(size=SIZE) as pilot:
         await facts_shown(pilot)
-        assert "d Diagnose a log" in screen_text(app)  # the footer names the key
+        # the footer names the key (drawn after the facts: waited for, as a loaded CI machine drew it late)
+        await until(pilot, lambda: "d Diagnose a log" in screen_text(app), timeout=30)
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, DiagnoseScreen))
         screen = app.screen
@@ -69,6 +70,6 @@ async def test_d_on_history_opens_the_same_screen(isolated_state):
     app = _HistoryHost()
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen), settle=0.2)
-        assert "d Diagnose a log" in screen_text(app)
+        await until(pilot, lambda: "d Diagnose a log" in screen_text(app), timeout=30)
         await pilot.press("d")
         await until(pilot, lambda: isinstance(app.screen, DiagnoseScreen), settle=0.1)

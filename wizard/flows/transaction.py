@@ -290,10 +290,13 @@ class _Transaction:
             entry.recipes_dir = str(folder)
         self.log = paths.new_log("install", entry.id)
         entry.log = str(self.log)
+        self.entry = self.history.add(entry)
+        # Saved as running before the log says anything: a wizard killed once its log has begun is always found
+        # and marked on the next start (a kill between the two left no entry: one CI failure).
+        self.history.save()
         # The log's first line names the recipe and its GraphCast, in the CLI's "==> Installing" words: `diagnose` on
         # the log reads them back, so its fix names this recipe and version, not a fixed CUDA one (walk 25 #2/#3).
         _note(self.log, f"{installing_words(self.plan)}; GraphCast v{self.recipe.graphcast.version}")
-        self.entry = self.history.add(entry)
         if self.plan.mode == "in-place":
             # Before anything changes: what is there now, so it can be restored exactly.
             previous = envs.read_marker(self.env)

@@ -188,3 +188,22 @@ def test_a_refusal_raised_inside_a_step_is_the_wizards_own_refusal(tiny, tmp_pat
     assert "Step " not in text and "installer said" not in text
     assert len(events.steps) == 1 and not plan.env_dir.exists()  # announced, refused before it forked
     assert [e.status for e in load_history().entries] == ["failed"]
+
+
+def test_the_running_entry_is_saved_before_the_log_says_anything(tiny, monkeypatch):
+    """A wizard killed once its log has begun is found on the next start: the history already holds its running
+    entry when the log's first line is written (a SIGKILL between the two left no entry: one CI failure)."""
+    import wizard.flows.transaction as transaction
+
+    seen: list[list[tuple[str, str]]] = []
+    real_note = transaction._note
+
+    def note(log, text):
+        if not seen:
+            seen.append([(e.recipe, e.status) for e in load_history().entries])
+        real_note(log, text)
+
+    monkeypatch.setattr(transaction, "_note", note)
+    result = run_install(plan_for(_options(tiny)), _options(tiny), _Recorder())
+    assert result.ok, result.error
+    assert seen == [[("tiny-a", "running")]]

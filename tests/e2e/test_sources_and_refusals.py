@@ -352,3 +352,32 @@ def test_pip_progress_lines_update_one_live_row_not_the_log(tiny, tmp_path):
     screen.feed_line("Collecting numpy==1.26.4")
     assert screen.live_log._pending[-1] == "Collecting numpy==1.26.4" and screen.live_log._live == ""
     assert screen.progress.bytes_done == 77208449
+    assert screen._step_list.progress == ""  # the file is whole; the step is not
+
+
+def test_pips_silent_install_phase_is_said_on_both_faces(tiny, tmp_path):
+    """Walk 28 #4: after `Installing collected packages` pip printed nothing for two minutes, and the app showed only a
+    spinner. The live row (app) and a line (CLI) say that it is quiet, and why, from one sentence in the core."""
+    import io
+
+    from wizard.commands.install import TerminalEvents
+    from wizard.install.plan import build_plan
+    from wizard.install.progress import PIP_QUIET_WORDS
+    from wizard.recipes.pythons import own_python
+    from wizard.tui.screens.install import InstallScreen
+
+    plan = build_plan(get_recipe("tiny-a", [str(tiny.recipes)]), env_dir=tmp_path / "env", python=own_python(),
+                      installer="pip", find_links=[str(tiny.house.path)], offline=True,
+                      graphcast_src=str(tiny.graphcast))
+    screen = InstallScreen(plan)
+    screen.feed_line("Collecting numpy==1.26.4")
+    assert screen.live_log._live != PIP_QUIET_WORDS
+    screen.feed_line("Installing collected packages: numpy, jaxlib, jax")
+    assert screen.live_log._live == PIP_QUIET_WORDS and len(PIP_QUIET_WORDS) <= 80
+    out = io.StringIO()
+    events = TerminalEvents(out, assume_yes=True)
+    events.line(plan.steps[0], "Collecting numpy==1.26.4")
+    events.line(plan.steps[0], "Installing collected packages: numpy, jaxlib, jax")
+    assert out.getvalue().splitlines() == ["    Collecting numpy==1.26.4",
+                                           "    Installing collected packages: numpy, jaxlib, jax",
+                                           f"    ({PIP_QUIET_WORDS})"]

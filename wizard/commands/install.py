@@ -36,7 +36,7 @@ from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
 from wizard.flows.options import InstallOptions
 from wizard.flows.session import plan_for, survey
-from wizard.flows.transaction import InstallEvents, await_answer, run_install
+from wizard.flows.transaction import InstallEvents, await_answer, quiet_stretch_words, run_install
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 if TYPE_CHECKING:
@@ -73,6 +73,9 @@ class TerminalEvents(InstallEvents):
 
     def line(self, step, text: str) -> None:
         self._say(f"    {text}")
+        quiet = quiet_stretch_words(text)
+        if quiet:
+            self._say(f"    ({quiet})")
 
     def step_finished(self, step, result) -> None:
         state = "done" if result.ok else ("stopped" if result.cancelled else "FAILED")

@@ -61,6 +61,7 @@ from wizard.install.private_args import check_temporary_root
 
 # The install's overall counters (packages, bytes) that a face draws from the step lines.
 from wizard.install.progress import InstallProgress as InstallProgress
+from wizard.install.progress import quiet_stretch_words as quiet_stretch_words
 from wizard.install.reach import unreachable_advice
 from wizard.install.recorded_set import file_path, graphcast_source_record
 from wizard.install.remote_wheelhouse import refuse_endless_pages

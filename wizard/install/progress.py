@@ -32,6 +32,16 @@ _PIP_INSTALLING = re.compile(r"^\s*Installing collected packages")
 _PIP_PROCESSING = re.compile(r"^\s*Processing (\S+)")
 
 
+#: Said once pip begins its install phase, the longest stretch it prints nothing in (minutes, for a GPU recipe's
+#: gigabytes): a newcomer watched only a spinner for two minutes and thought it stuck (walk 28 #4). One row at 80.
+PIP_QUIET_WORDS = "pip prints nothing while it unpacks them: often a few minutes; nothing is stuck."
+
+
+def quiet_stretch_words(line: str) -> str | None:
+    """The sentence for an installer's line that starts a long silence, or None: both faces say it after the line."""
+    return PIP_QUIET_WORDS if _PIP_INSTALLING.match(line) else None
+
+
 def _bytes(number: str, unit: str) -> int:
     return int(float(number) * _UNITS.get(unit.upper(), 1))
 

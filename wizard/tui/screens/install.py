@@ -65,7 +65,7 @@ class InstallScreen(Screen):
         import time
 
         # Deferred for start-up time: the app loads this module before its first frame.
-        from wizard.flows.transaction import InstallProgress
+        from wizard.flows.transaction import InstallProgress, quiet_stretch_words
 
         super().__init__()
         self.plan = plan
@@ -75,6 +75,7 @@ class InstallScreen(Screen):
         """The stopping line (`stopping_line`) once a stop was asked for and answered yes; drawn until the end."""
         total = len(plan.recipe.requirements) + 1 if plan is not None else packages
         self.progress = InstallProgress(total_packages=total)
+        self._quiet_words = quiet_stretch_words
         """Overall counters, fed from the worker thread (`feed_line`), drawn by a timer."""
         # Built here, not in compose, so the worker can be handed them before the screen mounts.
         rows = [(s.name, s.title) for s in plan.steps] if plan is not None else list(steps or [])
@@ -116,7 +117,7 @@ class InstallScreen(Screen):
         updating line, not appended to the log pane; the log file keeps them all.
         """
         self.progress.feed(text)
-        self._step_list.progress_from(text)
+        self._step_list.progress_from(text, self.progress.current[0] if self.progress.current else None)
         if text.startswith("Progress "):
             if self.progress.current is None:  # that file is complete: the live row empties
                 self._live_log.set_live("")
@@ -128,6 +129,9 @@ class InstallScreen(Screen):
             self._live_log.set_live(f"downloading {name}: {100 * done // max(total, 1)}% of {human(total)}")
             return
         self._live_log.add_line(text)
+        quiet = self._quiet_words(text)
+        if quiet:
+            self._live_log.set_live(quiet)
 
     def set_expected_bytes(self, size: int | None) -> None:
         self.progress.expected_bytes = size or None

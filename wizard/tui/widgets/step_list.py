@@ -48,7 +48,8 @@ class StepList(Static):
         self.notes[name] = note or ""
         self._render_rows()
 
-    def progress_from(self, line: str) -> None:
+    def progress_from(self, line: str, downloading: str | None = None) -> None:
+        """`downloading`: the file the installer is fetching now, as the core's `InstallProgress.current` names it."""
         match = _COUNTER_RE.match(line)
         if not match:
             return
@@ -58,8 +59,10 @@ class StepList(Static):
         else:
             done, total = int(match.group(3)), int(match.group(4))
             # one file's share, shown while it downloads: a finished file's "100%" beside a step with most of its
-            # work still to come read as the step being done (walk 19 #4)
-            self.progress = f"{100 * done // max(total, 1)}%" if done < total else ""
+            # work still to come read as the step being done (walk 19 #4). The share is the file's, so it falls when
+            # the next file starts: it names the file, or the step read as going backwards, 81% then 44% (walk 28 #6)
+            share = f"{100 * done // max(total, 1)}%"
+            self.progress = (f"{downloading} {share}" if downloading else f"this file {share}") if done < total else ""
 
     def _spin(self) -> None:
         if "running" in self.state.values():

@@ -3790,3 +3790,25 @@ def test_batch_90_a_cuda_library_named_after_error_stays_that_librarys(text):
 def test_batch_90_the_library_name_in_other_sentences_is_not_the_loader():
     text = "Successfully loaded library libcudnn_cnn_infer.so.8\nhello world\n"
     assert not diagnose_text(text)
+
+
+# Batch 92, half A (marin_7018): XLA's NCCL status ("NCCL operation %s failed: %s. Last NCCL warning(error) log entry
+# (may be unrelated) '%s'") pasted without its first words: the NCCL call with its argument list, "failed:", and the
+# ncclGetErrorString result on the same line or the next
+@pytest.mark.parametrize("call", ["ncclCommInitRankConfig(...)", "ncclCommInitRank(&comm, nranks, id, rank)",
+                                  "ncclGroupEnd()", "ncclAllReduce"])
+@pytest.mark.parametrize("sep", [" ", "\n", "  \n    "])
+@pytest.mark.parametrize("error", ["invalid usage", "unhandled system error", "internal error",
+                                   "remote process exited or there was a network error"])
+@pytest.mark.parametrize("before", ["", "Failed to create NCCL communicator: INTERNAL: ",
+                                    "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: "])
+def test_batch_92_an_nccl_call_that_failed_is_nccl(call, sep, error, before):
+    text = (f"{before}{call} failed:{sep}{error} ... Last NCCL warning(error): "
+            "'Bootstrap : no socket interface found'\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["nccl_failure"]
+
+
+def test_batch_92_an_nccl_call_that_worked_stays_clean():
+    text = "node1:42:42 [0] NCCL INFO ncclCommInitRankConfig comm 0x55d0 rank 0 nranks 8 cudaDev 0 - Init COMPLETE\n"
+    assert not diagnose_text(text) and unrecognised(text) is None
+

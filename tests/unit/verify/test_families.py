@@ -3790,3 +3790,59 @@ def test_batch_90_a_cuda_library_named_after_error_stays_that_librarys(text):
 def test_batch_90_the_library_name_in_other_sentences_is_not_the_loader():
     text = "Successfully loaded library libcudnn_cnn_infer.so.8\nhello world\n"
     assert not diagnose_text(text)
+
+
+# Batch 92, half A (marin_7018): XLA's NCCL status ("NCCL operation %s failed: %s. Last NCCL warning(error) log entry
+# (may be unrelated) '%s'") pasted without its first words: the NCCL call with its argument list, "failed:", and the
+# ncclGetErrorString result on the same line or the next
+@pytest.mark.parametrize("call", ["ncclCommInitRankConfig(...)", "ncclCommInitRank(&comm, nranks, id, rank)",
+                                  "ncclGroupEnd()", "ncclAllReduce"])
+@pytest.mark.parametrize("sep", [" ", "\n", "  \n    "])
+@pytest.mark.parametrize("error", ["invalid usage", "unhandled system error", "internal error",
+                                   "remote process exited or there was a network error"])
+@pytest.mark.parametrize("before", ["", "Failed to create NCCL communicator: INTERNAL: ",
+                                    "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: "])
+def test_batch_92_an_nccl_call_that_failed_is_nccl(call, sep, error, before):
+    text = (f"{before}{call} failed:{sep}{error} ... Last NCCL warning(error): "
+            "'Bootstrap : no socket interface found'\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["nccl_failure"]
+
+
+def test_batch_92_an_nccl_call_that_worked_stays_clean():
+    text = "node1:42:42 [0] NCCL INFO ncclCommInitRankConfig comm 0x55d0 rank 0 nranks 8 cudaDev 0 - Init COMPLETE\n"
+    assert not diagnose_text(text) and unrecognised(text) is None
+
+
+# Batch 92, half A (dorado_256): the kernel's OOM killer (mm/oom_kill.c) in each release's wording, for the machine or
+# for a memory cgroup such as a Slurm job's, behind dmesg's or syslog's prefix, is the host's memory
+@pytest.mark.parametrize("line", [
+    "Memory cgroup out of memory: Killed process {pid} ({name}) total-vm:9866988kB, anon-rss:1509872kB, "
+    "file-rss:109836kB, shmem-rss:12288kB, UID:896600523 pgtables:5608kB oom_score_adj:0",
+    "Memory cgroup out of memory: Kill process {pid} ({name}) score 968 or sacrifice child",
+    "Out of memory: Killed process {pid} ({name}) total-vm:87654321kB, anon-rss:45563572kB, file-rss:0kB",
+    "Out of memory (oom_kill_allocating_task): Killed process {pid} ({name}) total-vm:1234kB",
+    "{name} invoked oom-killer: gfp_mask=0x6200c0(GFP_USER), order=0, oom_score_adj=0",
+    "oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=step_0,mems_allowed=0-1,oom_memcg=/slurm/uid_1000/"
+    "job_7306848,task_memcg=/slurm/uid_1000/job_7306848/step_0/task_0,task={name},pid={pid},uid=1000",
+    "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task={name},pid={pid}",
+    "oom_reaper: reaped process {pid} ({name}), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB",
+])
+@pytest.mark.parametrize("name", ["python", "dorado", "cuda-EvtHandlr", "python3.11"])
+@pytest.mark.parametrize("prefix", ["", "[ 1363.474398] ", "May  8 14:05:27 gpu017 kernel: ",
+                                    "[Fri Sep 16 10:37:38 2022] "])
+def test_batch_92_the_kernels_oom_killer_is_the_hosts_memory(line, name, prefix):
+    text = "Epoch 1/10\n" + prefix + line.format(pid=6626, name=name) + "\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["host_out_of_memory"]
+
+
+# the shell's "Killed" written after a counter or progress line that had no line end
+@pytest.mark.parametrize("before", ["> Output records written: 0", "reads processed: 18432", "loss=0.731",
+                                    "[#####-----] 52.0", "step 10/200 -"])
+def test_batch_92_killed_after_an_unended_counter_is_the_hosts_memory(before):
+    text = f"running...\n{before}Killed\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["host_out_of_memory"]
+
+
+def test_batch_92_killed_inside_a_sentence_stays_clean():
+    text = "INFO: 0 tasks Killed by the watchdog so far\nINFO: done\n"
+    assert not diagnose_text(text) and unrecognised(text) is None

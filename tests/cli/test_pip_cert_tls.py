@@ -71,6 +71,12 @@ def test_pip_is_the_default_where_uv_fails_on_tls(tiny, tls_index, isolated_stat
     assert "Installer pip" in flat and "Installer uv" not in flat, shown.stdout
     assert f"Installer pip, not uv: pip here trusts the certificates in {tls_index.ca}" in flat, flat
     assert "`--installer uv` (in the app: i) still picks uv" in flat, flat
+    # walk 28 #5: said under the Installer line, where a newcomer looks, and not again among the notes at the end
+    lines = shown.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Installer pip"))
+    below = next(line for line in lines[at + 1:] if not line.startswith("    "))  # past the line's own wrap
+    assert below.startswith("  Installer pip, not uv: pip here trusts"), lines[at:at + 4]
+    assert flat.count("Installer pip, not uv") == 1, flat
     data = last_json(run_inproc(*args, "--json"))
     assert data["installer"] == "pip" and data["installer_caution"] is None, data
     forced = last_json(run_inproc(*args, "--json", "--installer", "uv"))

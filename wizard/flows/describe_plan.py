@@ -220,7 +220,7 @@ def _pins(review: PlanReview, width: int) -> list[str]:
     out.append(f"  GraphCast {recipe.graphcast.version}{pinned} from {plan.graphcast_src}, --no-deps")
     if recipe.runtime_env:
         out += ["", "Set when the environment is activated:", *(f"  {k}={v}" for k, v in recipe.runtime_env.items())]
-    notes = list(plan.notes) + list(recipe.notes)
+    notes = [note for note in plan.notes if note != plan.installer_reason] + list(recipe.notes)  # said above
     if notes:
         out += ["", "Notes:"]
         for note in notes:
@@ -230,9 +230,11 @@ def _pins(review: PlanReview, width: int) -> list[str]:
 
 def _installer_caution(plan: Plan, width: int) -> list[str]:
     """Under the installer's line, with "!": uv would fail on TLS where pip's own settings make pip work (walk 25 #1),
-    said before anything runs, with the switch that works."""
+    said before anything runs, with the switch that works; or why the plan picked pip (walk 28 #5)."""
     caution = plan.installer_caution()
-    return _wrap(f"! {caution}", "  ", width) if caution else []
+    if caution:
+        return _wrap(f"! {caution}", "  ", width)
+    return _wrap(f"  {plan.installer_reason}", "  ", width) if plan.installer_reason else []
 
 
 def _cache_line(review: PlanReview) -> list[str]:

@@ -127,6 +127,9 @@ class Plan:
     disk_gib: float
     mode: str = "new"
     notes: tuple[str, ...] = ()
+    installer_reason: str | None = None
+    """Why the plan picked this installer when it is not the usual one (also the first of `notes`): the faces show it
+    beside the Installer line, where a newcomer looks for it (walk 28 #5), not only among the notes at the end."""
     find_links: tuple[str, ...] = ()
     """Every find-links location the install commands use (the recipe's and the user's)."""
     offline: bool = False
@@ -786,7 +789,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         plan = plan_install(recipe, env=env, installer=installer, find_links=find_links, offline=offline,
                             graphcast_src=graphcast_src, lock=lock, bundle=bundle, alternative=alternative,
                             python=python, allow_extra_packages=allow_extra_packages)
-        return plan if why is None else dataclasses.replace(plan, notes=(why, *plan.notes))
+        return plan if why is None else dataclasses.replace(plan, notes=(why, *plan.notes), installer_reason=why)
     if alternative:
         recipe = apply_alternative(recipe, alternative)
     # Every https page the recipe's sources name is asked, as GraphCast's host is below (walk 24 #1); offline or from

@@ -325,13 +325,19 @@ def check_removable(env: Path) -> None:
     if not is_managed(env):
         raise OperationFailed(f"{env} is not a managed environment (not under {paths.envs_dir()}); "
                               "gc-wizard only deletes environments it created.")
-    mounted = _mount_inside(env)
+    points, users = _mount_points(), processes_using(env)
+    if points is None or users is None:
+        # Both guards read /proc; without it they saw nothing and the deletion went through a bind mount and under a
+        # running program (30th hostile pass (part A) P5): what cannot be checked is not deleted.
+        raise OperationFailed(f"cannot tell whether a file system is mounted inside {env} or a running program uses "
+                              "it: /proc is not mounted or not readable here (a chroot or a sandbox); gc-wizard "
+                              "deletes nothing it cannot check. Remove it where /proc is mounted.")
+    mounted = _mount_inside(env, points)
     if mounted is not None:
         where = (f"{env} is itself a mount point (another file system is mounted there)" if mounted == env else
                  f"{mounted} is another file system mounted inside {env}")
         raise OperationFailed(f"{where}; gc-wizard deletes nothing there (it would delete that file system's "
                               "files). Unmount it, then remove again.")
-    users = processes_using(env)
     if users:
         more = f", and {len(users) - 3} more" if len(users) > 3 else ""
         raise OperationFailed(f"{env} is in use: {'; '.join(users[:3])}{more}. gc-wizard deletes nothing a running "
@@ -359,13 +365,14 @@ def remove_env(env: Path | str) -> int:
 _MAPS_BYTES = 4 * 1024 * 1024
 
 
-def processes_using(env: Path | str) -> list[str]:
+def processes_using(env: Path | str) -> list[str] | None:
     """"pid N (name) runs its Python" for each running process this user may look at (every one, for root) that uses
     `env`: its program, its first arguments (a venv's `bin/python` is a link, so the program is the base Python),
     its working folder, or a file it has mapped (an extension module, a library) lies in it; a file it holds open
     (`/proc/PID/fd`); or its environment (`/proc/PID/environ`, as the process started) has it activated
     (`VIRTUAL_ENV`, `CONDA_PREFIX`, `GC_WIZARD_ACTIVE_ENV`), its `bin/` on `PATH` or a folder of it on `PYTHONPATH`.
-    Read from /proc; [] where there is none.
+    Read from /proc; None where it cannot be read (not mounted, or a /proc without this process in it): the caller
+    cannot tell, which is not "nobody" (30th hostile pass (part A) P5).
 
     Why: `remove` deleted an environment a running process was using — a notebook kernel, a Slurm job, a shell
     working there — without a word (22nd hostile pass P10); then one an activated shell, a PYTHONPATH import or an
@@ -380,7 +387,9 @@ def processes_using(env: Path | str) -> list[str]:
     try:
         pids = sorted(int(name) for name in os.listdir("/proc") if name.isdigit())
     except OSError:
-        return []
+        return None
+    if os.getpid() not in pids:  # an empty folder where /proc should be mounted, or another namespace's
+        return None
     found = []
     for pid in pids:
         if pid == os.getpid():
@@ -557,14 +566,13 @@ def _open_own_folders(env: Path) -> None:
             continue
 
 
-def _mount_inside(root: Path) -> Path | None:
+def _mount_inside(root: Path, points: list[str]) -> Path | None:
     """`root` itself when it is a mount point, else the first mount point under it (a bind mount, a tmpfs), or
     None. `rmtree` crosses into mounts: the fifth hostile pass lost a file that a bind mount inside an old env
     put there, and the sixth emptied an env that was itself a tmpfs before saying "could not delete all". A bind
     mount of the same file system has the same device number, so the kernel's own list
     (`/proc/self/mountinfo`) is read."""
     real = os.path.realpath(root)
-    points = _mount_points()
     if real in points:
         return Path(root)
     for point in points:
@@ -573,19 +581,20 @@ def _mount_inside(root: Path) -> Path | None:
     return None
 
 
-def _mount_points() -> list[str]:
-    """Every mount point the kernel lists for this process (field 5 of mountinfo, its octal escapes undone)."""
+def _mount_points() -> list[str] | None:
+    """Every mount point the kernel lists for this process (field 5 of mountinfo, its octal escapes undone), or None
+    when the list cannot be read (no /proc): the caller cannot tell, which is not "none" (30th pass (part A) P5)."""
     try:
         with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as handle:
             text = handle.read(16 * 1024 * 1024)
     except OSError:
-        return []
+        return None
     points = []
     for line in text.splitlines():
         fields = line.split(" ")
         if len(fields) > 4:
             points.append(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4]))
-    return points
+    return points or None  # a readable list always has "/": an empty one was not the kernel's
 
 
 def frozen_dir() -> Path:
@@ -899,7 +908,7 @@ def _entries_below(root: Path):
     except OSError:
         return
     real = os.path.realpath(root).rstrip("/") + "/"
-    inside = {point[len(real):] for point in _mount_points() if point.startswith(real)}
+    inside = {point[len(real):] for point in _mount_points() or () if point.startswith(real)}
     prefix = len(str(root).rstrip("/")) + 1
     stack = [root]
     while stack:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import venv
 
 import pytest
 
+from tests.fixtures.state import REPO
 from wizard.errors import OperationFailed
 from wizard.install import envs
 from wizard.paths import envs_dir
@@ -134,3 +136,28 @@ def test_remove_refuses_a_mounted_env_before_it_says_deleting_or_asks(tmp_path):
             assert (old / "PRECIOUS.txt").read_text() == "keep me\n"
     finally:
         subprocess.run(["umount", str(old)], check=False)
+
+
+def test_without_proc_nothing_is_deleted_because_nothing_can_be_checked(tmp_path):
+    """30th hostile pass (part A) P5: in a mount namespace without /proc (a chroot, a sandbox) the mount list and the
+    process table read as empty, and `remove` deleted a file through a bind mount inside the env. What cannot be
+    checked is not deleted: the refusal says why, and the env and the mounted folder stay whole."""
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("mount"):
+        pytest.skip("a private mount namespace needs root, unshare(1) and mount(8), as on the CI machine")
+    env = envs_dir() / "old-env"
+    venv.create(env, with_pip=False)
+    outside = tmp_path / "precious"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep me\n")
+    (env / "data").mkdir()
+    script = (f"mount --bind {outside} {env / 'data'} && umount -l /proc && exec {sys.executable} -c "
+              "'import sys; from wizard.install import envs; from wizard.errors import OperationFailed\n"
+              "try:\n    envs.remove_env(sys.argv[1])\nexcept OperationFailed as exc:\n    print(exc); sys.exit(3)' "
+              f"{env}")
+    proc = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], capture_output=True,
+                          text=True, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    if "unshare failed" in proc.stderr or "Operation not permitted" in proc.stderr:
+        pytest.skip(f"this machine refuses a private mount namespace ({proc.stderr.strip()})")
+    assert proc.returncode == 3, (proc.stdout, proc.stderr)
+    assert "/proc is not mounted or not readable here" in proc.stdout and "deletes nothing" in proc.stdout
+    assert (outside / "keep.txt").read_text() == "keep me\n" and (env / "pyvenv.cfg").is_file()

@@ -366,6 +366,27 @@ _NO_ACL_ERRNOS = frozenset(getattr(errno, name) for name in ("ENODATA", "EOPNOTS
                            if hasattr(errno, name))
 
 
+def open_private_append(path: str | os.PathLike[str]) -> int:
+    """A descriptor that appends to the regular file at `path` (made 0600 when new), or OSError: never through a
+    symlink at `path` (ELOOP), never into a FIFO, device or socket (EINVAL), and never waiting to open one.
+
+    Why: every log the wizard appends to (an install's, the app's `tui.log`) was opened with a plain append, so a
+    FIFO planted at `logs/tui.log` froze the app before its first frame, past q, Ctrl-C and SIGTERM, and a link there
+    or at `GC_WIZARD_STARTUP_LOG` was written through into another file (30th hostile pass (part A) P6, (part B)
+    P11). Logs are appended to, not replaced (`write_private_file`), so this is their one opener."""
+    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY
+             | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, flags, 0o600)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)", str(path))
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8",
                        mode: int = PRIVATE_MODE) -> Path:
     """Write `text` to `path`, readable and writable by its owner only (mode 0600), atomically.

@@ -56,7 +56,13 @@ from wizard.installer_files import (
     settings_problem,
     with_absolute_paths,
 )
-from wizard.security import LineRedactor, is_secret_question, make_folders, redact_secrets
+from wizard.security import (
+    LineRedactor,
+    is_secret_question,
+    make_folders,
+    open_private_append,
+    redact_secrets,
+)
 
 #: Variables passed from the user's environment to installer steps; everything else is dropped, so a
 #: stray PYTHONPATH/PYTHONHOME (breaks venv creation), VIRTUAL_ENV or CONDA_PREFIX (uv would install
@@ -220,7 +226,7 @@ class StepLog:
         self.path = Path(path)
         make_folders(self.path.parent)
         # 0600 whatever the umask: installer output can quote a private index's address.
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = open_private_append(self.path)  # never through a link, never into a FIFO (30th pass (part A) P6)
         # surrogateescape: a path with a byte that is not UTF-8 (a state folder named so) is written as
         # the bytes it is, like every other place the wizard writes or shows a path.
         self._file = open(fd, "a", encoding="utf-8", errors="surrogateescape", buffering=1 << 16)

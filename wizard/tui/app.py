@@ -27,6 +27,7 @@ from wizard.errors import (
     STOP_SIGNALS,
     ExitCode,
     LockHeld,
+    UserError,
     error_exit,
     keeps_install,
     stop_for_signal,
@@ -36,7 +37,13 @@ from wizard.flows.describe import install_undone
 from wizard.flows.options import InstallOptions
 from wizard.flows.results import InstallResult
 from wizard.paths import app_log
-from wizard.security import is_secret_question, make_folders, redact_secrets, strip_terminal_escapes
+from wizard.security import (
+    is_secret_question,
+    make_folders,
+    open_private_append,
+    redact_secrets,
+    strip_terminal_escapes,
+)
 from wizard.tui import current_env, untouched_sentence
 from wizard.tui.driver import steady
 from wizard.tui.hold import StepHold
@@ -177,18 +184,32 @@ class WizardApp(App):
         self.first_frame_seconds = round(process_age(), 3)
         line = f"first_frame_seconds={self.first_frame_seconds}\n"
         # Kept in the state folder's logs (tui.log) for support, and where GC_WIZARD_STARTUP_LOG says.
-        targets = [os.environ.get("GC_WIZARD_STARTUP_LOG")]
+        # Appended by the logs' one opener (no link, no FIFO, never a wait before the first frame drew; 30th hostile
+        # pass (part A) P6); the variable's folder is never made, and one another user could swap is passed over
+        # ((part B) P11): a timing line is never worth a write into another user's place.
+        # Deferred: only needed once the first frame is drawn, which is what start-up time is measured to.
+        from wizard.source_trust import refuse_swappable_destination
+
+        targets = []
+        startup = os.environ.get("GC_WIZARD_STARTUP_LOG")
+        if startup:
+            try:
+                targets.append(refuse_swappable_destination("", Path(startup)))
+            except (UserError, OSError, ValueError):
+                pass
         try:
-            targets.append(str(app_log()))
+            log = app_log()
+            make_folders(log.parent)
+            targets.append(log)
         except Exception:  # an unwritable state folder must not stop the app; the install says so later
             pass
-        for target in filter(None, targets):
+        for target in targets:
             try:
-                make_folders(Path(target).parent)
-                with open(target, "a") as handle:
-                    handle.write(line)
-            except OSError:
-                pass
+                fd = open_private_append(target)
+            except (OSError, ValueError):
+                continue
+            with open(fd, "a", encoding="utf-8") as handle:
+                handle.write(line)
 
     def on_unmount(self) -> None:
         # However the app ends (quit, signal, crash), a worker still running must stop: App.run only

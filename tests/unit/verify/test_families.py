@@ -3790,3 +3790,47 @@ def test_batch_90_a_cuda_library_named_after_error_stays_that_librarys(text):
 def test_batch_90_the_library_name_in_other_sentences_is_not_the_loader():
     text = "Successfully loaded library libcudnn_cnn_infer.so.8\nhello world\n"
     assert not diagnose_text(text)
+
+
+# Batch 93 (half A): a NetCDF input no reader recognises at all (netCDF-C's NC_ENOTNC "Unknown file format" through
+# netCDF4-python, R's ncdf4 and ncdump; xarray trying every installed reader) is the damaged-or-other-file cause, and
+# its advice now starts with the file's first bytes: the Copernicus Climate Data Store answers a netCDF request whose
+# variables make several files with a zip archive, which fetching again only repeats (atlite_413, pyschism_144).
+# A NetCDF/HDF5 file that is merely cut short keeps the plain fetch-again advice.
+@pytest.mark.parametrize("line", [
+    "OSError: [Errno -51] NetCDF: Unknown file format: '/tmp/tmpwoys9n50/era5_20090910.nc'",
+    "OSError: [Errno -51] NetCDF: Unknown file format: b'C:\\\\data\\\\era5\\\\download.nc'",
+    "Error in R_nc4_open: NetCDF: Unknown file format",
+    "ncdump: era5_single_levels.nc: NetCDF: Unknown file format",
+    "ValueError: did not find a match in any of xarray's currently installed IO backends ['netcdf4', 'scipy', "
+    "'rasterio']. Consider explicitly selecting one of the installed engines via the ``engine`` parameter, or "
+    "installing additional IO dependencies, see:",
+    "*** ValueError: did not find a match in any of xarray's currently installed IO backends ['netcdf4', 'h5netcdf', "
+    "'scipy', 'zarr'].",
+    "did not find a match in any of xarray's currently installed IO backends ['h5netcdf', 'scipy', 'cfgrib']. "
+    "Consider explicitly selecting one of the installed engines",
+])
+@pytest.mark.parametrize("prefix", ["", "2025-02-06 10:11:12,345 ERROR ", "\x1b[31m"])
+def test_batch_93_a_file_no_netcdf_reader_knows_may_be_the_cds_zip(line, prefix):
+    text = "Traceback (most recent call last):\n  File \"era5.py\", line 80, in lon\n" + prefix + line + "\n"
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["asset_corrupt"]
+    assert "`PK` is a zip archive" in findings[0].fix and "Climate Data Store" in findings[0].explanation
+
+
+@pytest.mark.parametrize("line", [
+    "OSError: [Errno -101] NetCDF: HDF error: b'/data/era5/2m_temperature_2019.nc'",
+    "OSError: Unable to synchronously open file (truncated file: eof = 298111576, sblock->base_addr = 0, "
+    "stored_eof = 344601871)",
+])
+def test_batch_93_a_netcdf_file_cut_short_keeps_the_fetch_again_advice(line):
+    findings = diagnose_text(line + "\n")
+    assert [f.id for f in findings][:1] == ["asset_corrupt"]
+    assert "zip" not in findings[0].fix and findings[0].fix.startswith("Fetch the file again")
+
+
+def test_batch_93_a_file_without_an_hdf5_signature_may_be_the_cds_zip_too():
+    text = "OSError: Unable to synchronously open file (file signature not found)\n"
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["netcdf_engine_missing"]
+    assert "`PK` is a zip archive" in findings[0].fix

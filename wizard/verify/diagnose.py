@@ -1194,6 +1194,16 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*\b(?:ld(?:\.\w+)?|collect2): (?:cannot find -l\S+|.*\bundefined reference to ).*$"
     r"|^\s*(?:[×╰├]\S*\s+)(?:Failed|Because|No solution|error)\b.*$"
     r"|^(?:\[\d+\]\s+\d+\s+killed\s.*|Killed)$"
+    # LLVM's report_fatal_error ("LLVM ERROR: 64-bit code requested on a subtarget that doesn't support it!", then
+    # abort: XLA's CPU compiler on a CPU it cannot target, neuralgcm_188, batch 93, looked clean) and the shell's note
+    # on any signal that dumped core ("Bus error (core dumped)", "Floating point exception (core dumped)", or the
+    # words alone as a paste ends)
+    r"|^[\s`'\"*>]*LLVM ERROR: .*$"
+    r"|^.*\(core dumped\)\s*$|^[\s`'\"*>]*core dumped\s*$"
+    # MintPy's ERA5 download through PyAPS (mintpy/tropo_pyaps3.py) catches the failure and prints only "WARNING: the
+    # N attempt to download failed, retry it." and "WARNING: downloading failed for 3 times, stop trying and
+    # continue." (mintpytutorial_66, batch 93, looked clean)
+    r"|^.*\b(?:the \d+ attempt to download failed|downloading failed for \d+ times)\b.*$"
     r"|^" + _GLOG_NOISE_FILE + r"(?:\[[\w ]+\]:)?\[?[EF]\d{4} [\d:.]+ +(?:\d+ )?[\w.]+:\d+\] (?!" + _GLOG_NOISE + r").*$"
     r"|^.*\b[A-Z]\w*(?: [A-Z]\w*){0,3} Error\s+│.*$"
     r"|^" + _GLOG_NOISE_FILE + r"(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"

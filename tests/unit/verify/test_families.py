@@ -3846,3 +3846,113 @@ def test_batch_92_killed_after_an_unended_counter_is_the_hosts_memory(before):
 def test_batch_92_killed_inside_a_sentence_stays_clean():
     text = "INFO: 0 tasks Killed by the watchdog so far\nINFO: done\n"
     assert not diagnose_text(text) and unrecognised(text) is None
+# Batch 93 (half A): a NetCDF input no reader recognises at all (netCDF-C's NC_ENOTNC "Unknown file format" through
+# netCDF4-python, R's ncdf4 and ncdump; xarray trying every installed reader) is the damaged-or-other-file cause, and
+# its advice now starts with the file's first bytes: the Copernicus Climate Data Store answers a netCDF request whose
+# variables make several files with a zip archive, which fetching again only repeats (atlite_413, pyschism_144).
+# A NetCDF/HDF5 file that is merely cut short keeps the plain fetch-again advice.
+@pytest.mark.parametrize("line", [
+    "OSError: [Errno -51] NetCDF: Unknown file format: '/tmp/tmpwoys9n50/era5_20090910.nc'",
+    "OSError: [Errno -51] NetCDF: Unknown file format: b'C:\\\\data\\\\era5\\\\download.nc'",
+    "Error in R_nc4_open: NetCDF: Unknown file format",
+    "ncdump: era5_single_levels.nc: NetCDF: Unknown file format",
+    "ValueError: did not find a match in any of xarray's currently installed IO backends ['netcdf4', 'scipy', "
+    "'rasterio']. Consider explicitly selecting one of the installed engines via the ``engine`` parameter, or "
+    "installing additional IO dependencies, see:",
+    "*** ValueError: did not find a match in any of xarray's currently installed IO backends ['netcdf4', 'h5netcdf', "
+    "'scipy', 'zarr'].",
+    "did not find a match in any of xarray's currently installed IO backends ['h5netcdf', 'scipy', 'cfgrib']. "
+    "Consider explicitly selecting one of the installed engines",
+])
+@pytest.mark.parametrize("prefix", ["", "2025-02-06 10:11:12,345 ERROR ", "\x1b[31m"])
+def test_batch_93_a_file_no_netcdf_reader_knows_may_be_the_cds_zip(line, prefix):
+    text = "Traceback (most recent call last):\n  File \"era5.py\", line 80, in lon\n" + prefix + line + "\n"
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["asset_corrupt"]
+    assert "`PK` is a zip archive" in findings[0].fix and "Climate Data Store" in findings[0].explanation
+
+
+@pytest.mark.parametrize("line", [
+    "OSError: [Errno -101] NetCDF: HDF error: b'/data/era5/2m_temperature_2019.nc'",
+    "OSError: Unable to synchronously open file (truncated file: eof = 298111576, sblock->base_addr = 0, "
+    "stored_eof = 344601871)",
+])
+def test_batch_93_a_netcdf_file_cut_short_keeps_the_fetch_again_advice(line):
+    findings = diagnose_text(line + "\n")
+    assert [f.id for f in findings][:1] == ["asset_corrupt"]
+    assert "zip" not in findings[0].fix and findings[0].fix.startswith("Fetch the file again")
+
+
+def test_batch_93_a_file_without_an_hdf5_signature_may_be_the_cds_zip_too():
+    text = "OSError: Unable to synchronously open file (file signature not found)\n"
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["netcdf_engine_missing"]
+    assert "`PK` is a zip archive" in findings[0].fix
+
+
+# Batch 93 (fixed after half B's score, no longer held out). LLVM's report_fatal_error ("LLVM ERROR: …", then abort)
+# and the shell's "(core dumped)" after any signal are failing lines: a run that ends with them is never clean
+# (neuralgcm_188, XLA's CPU compiler on a CPU it cannot target); LLVM's notes that it ignores an unknown CPU or
+# feature are only warnings.
+@pytest.mark.parametrize("line", [
+    "LLVM ERROR: 64-bit code requested on a subtarget that doesn't support it!",
+    "LLVM ERROR: Cannot select: 0x55d5c2b0e8f0: v4f32 = X86ISD::FMADD",
+    "LLVM ERROR: out of memory",
+    "Bus error (core dumped)",
+    "Floating point exception (core dumped)",
+    "Trace/breakpoint trap (core dumped)",
+    "core dumped",
+])
+@pytest.mark.parametrize("prefix", ["", "> ", "`"])
+def test_batch_93_an_llvm_fatal_error_or_a_core_dump_is_never_clean(line, prefix):
+    text = ("'tsv110' is not a recognized processor for this target (ignoring processor)\n"
+            "'+sve' is not a recognized feature for this target (ignoring feature)\n" + prefix + line + "\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+def test_batch_93_llvms_unknown_cpu_notes_alone_are_warnings():
+    text = ("'tsv110' is not a recognized processor for this target (ignoring processor)\n"
+            "'+fp-armv8' is not a recognized feature for this target (ignoring feature)\n")
+    assert not diagnose_text(text) and unrecognised(text) is None
+
+
+# MintPy's ERA5 download through PyAPS prints its failure only as warnings (mintpy/tropo_pyaps3.py): a log of them
+# is a failing run with no catalogue cause (mintpytutorial_66, the retired CDS URL)
+@pytest.mark.parametrize("line", ["WARNING: the 1 attempt to download failed, retry it.",
+                                  "WARNING: the 2 attempt to download failed, retry it.",
+                                  "WARNING: downloading failed for 3 times, stop trying and continue."])
+def test_batch_93_mintpys_download_warnings_are_a_failing_run(line):
+    text = ("You are using the latest ECMWF platform for downloading datasets: https://cds.climate.copernicus.eu/api\n"
+            + line + "\n")
+    assert not diagnose_text(text) and unrecognised(text) is not None
+
+
+# cfgrib's FileStream.first() on a GRIB file with no readable message (herbie_479: a subset download the 2025 AWS
+# outage left empty): the file is not what it should be, whatever path type the error shows
+@pytest.mark.parametrize("path", ["PosixPath('/root/data/nam/20251006/subset_309e9ac6__nam.t12z.awphys09.tm00.grib2')",
+                                  "WindowsPath('C:/Users/me/data/nam/20230101/subset_180eac54__nam.t00z.grib2')",
+                                  "'/tmp/era5/download.grib'", "\"hrrr.t00z.wrfsfcf01.grib2\""])
+@pytest.mark.parametrize("wrap", ["EOFError: No valid message found: {p}", "No valid message found: {p}",
+                                  "    raise EOFError(\"No valid message found: %r\" % self.path)\nEOFError: No valid "
+                                  "message found: {p}"])
+def test_batch_93_a_grib_file_without_any_valid_message_is_not_the_file(path, wrap):
+    text = "Traceback (most recent call last):\n" + wrap.format(p=path) + "\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["asset_corrupt"]
+
+
+# zarr-python 3's words for a store path with nothing at it (geotessera_393: a URL the helper built wrongly), with
+# the store's URL or path named when its repr carries one
+@pytest.mark.parametrize("store, named", [
+    ("ObjectStore(object_store://HTTPStore(\"https://data.source.coop/tessera/tessera/zarr/v1.1-cam\"))",
+     "https://data.source.coop/tessera/tessera/zarr/v1.1-cam"),
+    ("LocalStore('file:///scratch/era5/1959-2022-6h-64x32.zarr')", "file:///scratch/era5/1959-2022-6h-64x32.zarr"),
+    ("<FsspecStore(GCSFileSystem, weatherbench2/datasets/era5/1959-2022-6h-64x32.zarr)>", None),
+])
+@pytest.mark.parametrize("wrap", ["GroupNotFoundError: No group found in store {s} at path ''",
+                                  "zarr.errors.GroupNotFoundError: No group found in store {s} at path 'surface'",
+                                  "zarr.errors.NodeNotFoundError: No node found in store {s} at path ''"])
+def test_batch_93_zarr3s_no_group_found_is_a_store_not_there(store, named, wrap):
+    findings = diagnose_text(wrap.format(s=store) + "\n")
+    assert [f.id for f in findings][:1] == ["dataset_store_not_found"]
+    if named:
+        assert f"(`{named}`)" in findings[0].explanation

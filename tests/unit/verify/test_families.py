@@ -3956,3 +3956,61 @@ def test_batch_93_zarr3s_no_group_found_is_a_store_not_there(store, named, wrap)
     assert [f.id for f in findings][:1] == ["dataset_store_not_found"]
     if named:
         assert f"(`{named}`)" in findings[0].explanation
+# Batch 94 (half A, cuequivariance_159): a keyword argument of one of JAX's public callables that only a later JAX
+# has (code newer than the installed JAX), or that JAX has taken away (code older than it), in Python's own TypeError
+# wording, which names the callable (a constructor by its class, Python 3.10+). The pairs come from the signatures
+# in JAX's source from jax-v0.4.20 to the current main
+JAX_ADDED_KEYWORDS = [("custom_vjp.__init__", "nondiff_argnames"), ("custom_jvp.__init__", "nondiff_argnames"),
+                      ("jit", "compiler_options"), ("device_put", "donate"), ("device_put", "may_alias"),
+                      ("shard_map", "check_vma"), ("shard_map", "axis_names"), ("vmap", "sum_match"),
+                      ("checkpoint", "static_argnames")]
+JAX_REMOVED_KEYWORDS = [("checkpoint", "concrete"), ("remat", "concrete"), ("jit", "abstracted_axes"),
+                        ("make_jaxpr", "abstracted_axes"), ("shard_map", "auto"), ("reshape", "newshape"),
+                        ("clip", "a_min"), ("clip", "a_max"), ("percentile", "interpolation"),
+                        ("nanquantile", "interpolation")]
+KEYWORD_WRAPS = ["TypeError: {c}() got an unexpected keyword argument '{k}'",
+                 "E       TypeError: {c}() got an unexpected keyword argument '{k}'",
+                 "**import error as TypeError: {c}() got an unexpected keyword argument '{k}'**",
+                 "jax._src.traceback_util.UnfilteredStackTrace: TypeError: {c}() got an unexpected keyword argument '{k}'"]
+
+
+def _keyword_traceback(line: str) -> str:
+    return ("Traceback (most recent call last):\n  File \"/opt/venv/lib/python3.11/site-packages/lib/ops.py\", "
+            "line 16, in <module>\n    @partial(jax.custom_vjp, nondiff_argnames=(\"precision\",))\n" + line + "\n")
+
+
+@pytest.mark.parametrize("callable_, keyword", JAX_ADDED_KEYWORDS)
+@pytest.mark.parametrize("wrap", KEYWORD_WRAPS)
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_94_a_keyword_a_later_jax_added_is_code_newer_than_jax(callable_, keyword, wrap, prefix):
+    text = _keyword_traceback(prefix + wrap.format(c=callable_, k=keyword))
+    found = diagnose_text(text)
+    assert [f.id for f in found][:1] == ["jax_too_old_for_graphcast"]
+    assert f"with its `{keyword}` argument" in " ".join(found[0].explanation.split())
+
+
+@pytest.mark.parametrize("callable_, keyword", JAX_REMOVED_KEYWORDS)
+@pytest.mark.parametrize("wrap", KEYWORD_WRAPS)
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_94_a_keyword_jax_took_away_is_a_newer_jax(callable_, keyword, wrap, prefix):
+    text = _keyword_traceback(prefix + wrap.format(c=callable_, k=keyword))
+    assert [f.id for f in diagnose_text(text)][:1] == ["jax_too_new"]
+
+
+@pytest.mark.parametrize("line", [
+    # another library's callable or another keyword: not this family, and still never clean
+    "TypeError: Module.jit() got an unexpected keyword argument 'compiler_options'",
+    "TypeError: my_custom_vjp.__init__() got an unexpected keyword argument 'nondiff_argnames'",
+    "TypeError: jit() got an unexpected keyword argument 'nopython'",
+    "TypeError: primitive() got an unexpected keyword argument 'nondiff_argnames'",
+])
+def test_batch_94_other_unexpected_keywords_are_not_the_jax_release(line):
+    text = _keyword_traceback(line)
+    ids = [f.id for f in diagnose_text(text)]
+    assert "jax_too_old_for_graphcast" not in ids and "jax_too_new" not in ids
+    assert ids or unrecognised(text) is not None
+
+
+def test_batch_94_the_keyword_sentence_in_prose_without_the_error_stays_clean():
+    text = "@partial(jax.custom_vjp, nondiff_argnames=(\"precision\",))\ndef attention(q, k, v, precision=None):\n"
+    assert not diagnose_text(text) and unrecognised(text) is None

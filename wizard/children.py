@@ -425,6 +425,25 @@ def note_own_installation() -> None:
             return
 
 
+def guard_library_path(env: dict[str, str]) -> dict[str, str]:
+    """`env` with each `LD_LIBRARY_PATH` folder another user could fill left out (`untrusted_place`, the rule
+    activation applies to the same variable), each said once on stderr; `env` itself is changed and returned.
+
+    Why for the probes only: detect's NVML and libcuda child loaded a `libnvidia-ml.so.1` planted in a folder every
+    user could write, and said nothing (30th hostile pass (part A) P8). The user's own variable is left as it is for
+    the rest of the run: detection reports which libraries load first for the user's programs, from it."""
+    value = env.get("LD_LIBRARY_PATH")
+    if not value:
+        return env
+    folders = value.split(os.pathsep)
+    bad = [f for f in folders if os.path.isabs(f) and untrusted_place(f)]
+    if bad:
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(f for f in folders if f not in bad)
+        _said(f"LD_LIBRARY_PATH: {', '.join(bad)} left out of what gc-wizard's GPU probes load, because another user "
+              "could put a library there that would run as you.")
+    return env
+
+
 def _said(note: str) -> None:
     if note not in SKIPPED_PROGRAMS:
         SKIPPED_PROGRAMS.append(note)

@@ -12,7 +12,15 @@ from __future__ import annotations
 import os
 import time
 
-from wizard.children import communicate_bounded, die_with_parent, python_child_env, stopping, track, untrack
+from wizard.children import (
+    communicate_bounded,
+    die_with_parent,
+    guard_library_path,
+    python_child_env,
+    stopping,
+    track,
+    untrack,
+)
 from wizard.detect.record import record
 from wizard.errors import os_error_words
 
@@ -50,7 +58,7 @@ def probe_env(base: dict[str, str] | None = None) -> dict[str, str]:
     for name in HIDDEN_VARS:
         env.pop(name, None)
     env["LC_ALL"] = "C"
-    return env
+    return guard_library_path(env)
 
 
 class Running:

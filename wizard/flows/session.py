@@ -163,7 +163,7 @@ def plan_for(options: InstallOptions) -> Plan:
     plan = plan_install(recipe, env=options.env, installer=options.installer, find_links=options.find_links,
                         offline=options.offline, graphcast_src=options.graphcast_src, lock=options.lock,
                         bundle=options.bundle, alternative=options.alternative, python=options.python,
-                        allow_extra_packages=options.allow_extra_packages)
+                        allow_extra_packages=options.allow_extra_packages, planned_at=options.planned_at)
     if plan.mode == "in-place":  # another state's environment is refused before the plan is shown (P6)
         refusal = other_state_refusal(load_history(), plan.env_dir)
         if refusal:

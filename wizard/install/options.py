@@ -14,10 +14,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wizard.errors import UserError
 from wizard.install.choices import DEFAULT_LEVEL, INSTALLERS, LEVELS
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 #: The options an answers file stores (the run-specific ones — `--yes`, `--recipes-dir`, `--lock`,
 #: `--bundle`, `--slurm`, `--force` — are not).
@@ -65,6 +68,9 @@ class InstallOptions:
     allow_extra_packages: bool = False
     """`--allow-extra-packages`: install a lock's or bundle's packages that no requirement of the recipe reaches
     (without it such a lock or bundle is refused before anything is made; `install.lock_reach`)."""
+    planned_at: datetime | None = None
+    """When a new managed environment's folder is named (`envs/<recipe>-<YYYYmmdd-HHMMSS>`); None: at each plan. The
+    app's Plan screen fixes it, so the folder shown keeps its name while g, a, p … plan again (walk 28 #19)."""
 
     def __post_init__(self) -> None:
         if self.installer is not None and self.installer not in INSTALLERS:

@@ -275,11 +275,12 @@ def env_has_python(env_dir: Path) -> bool:
     return (env_dir / "bin" / "python").exists()
 
 
-def resolve_target(env: str | Path | None, recipe_id: str) -> tuple[Path, str]:
-    """(environment folder, mode) for an `--env` value: none -> a new managed one; a folder that
-    holds `bin/python` -> "in-place"; a missing or empty folder -> "new" there; anything else is refused."""
+def resolve_target(env: str | Path | None, recipe_id: str, planned_at: datetime | None = None) -> tuple[Path, str]:
+    """(environment folder, mode) for an `--env` value: none -> a new managed one (named by `planned_at`, or now);
+    a folder that holds `bin/python` -> "in-place"; a missing or empty folder -> "new" there; anything else is
+    refused."""
     if env is None or str(env) == "":
-        managed = default_env_dir(recipe_id)
+        managed = default_env_dir(recipe_id, planned_at)
         why = paths.uncreatable_env_path(str(managed))
         if why:
             raise UserError(f"cannot make a new environment in the state folder: {why}.")
@@ -771,8 +772,11 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
                  find_links: tuple[str, ...] = (), offline: bool = False,
                  graphcast_src: str | None = None, lock: str | Path | None = None,
                  bundle: str | Path | None = None, alternative: str | None = None,
-                 python: str | None = None, allow_extra_packages: bool = False) -> Plan:
+                 python: str | None = None, allow_extra_packages: bool = False,
+                 planned_at: datetime | None = None) -> Plan:
     """Everything between "this recipe, these options" and the steps: target, mode, Python, plan.
+
+    `planned_at`: the time a new managed environment's folder is named by (`default_env_dir`); None, now.
 
     `lock`: install the packages from this hashed lock (`gc-wizard lock`), checked to pin the recipe's
     versions. `bundle`: an offline bundle folder (`gc-wizard bundle`): checked first (recipe, hashes,
@@ -788,7 +792,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         installer, why = default_installer(offline or bundle is not None, where.parent if env else where, lock)
         plan = plan_install(recipe, env=env, installer=installer, find_links=find_links, offline=offline,
                             graphcast_src=graphcast_src, lock=lock, bundle=bundle, alternative=alternative,
-                            python=python, allow_extra_packages=allow_extra_packages)
+                            python=python, allow_extra_packages=allow_extra_packages, planned_at=planned_at)
         return plan if why is None else dataclasses.replace(plan, notes=(why, *plan.notes), installer_reason=why)
     if alternative:
         recipe = apply_alternative(recipe, alternative)
@@ -798,7 +802,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
     # Before anything is read from them; each is named where its links lead from now on, so a link changed after
     # the check changes nothing uv reads (twenty-second hostile pass P1).
     recipe, find_links, graphcast_src = refuse_swappable_sources(recipe, tuple(find_links), graphcast_src)
-    env_dir, mode = resolve_target(env, recipe.id)
+    env_dir, mode = resolve_target(env, recipe.id, planned_at)
     if bundle is not None:
         if lock is not None:
             raise UserError("--bundle brings its own lock; give --bundle or --lock, not both")

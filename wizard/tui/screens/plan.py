@@ -14,6 +14,7 @@ the installer's cache only).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -86,7 +87,8 @@ class PlanScreen(Screen["ApprovedPlan | None"]):
     def __init__(self, recipe, options: InstallOptions) -> None:
         super().__init__()
         self.recipe = recipe
-        self.options = replace(options, recipe_id=recipe.id)
+        # one folder name for this screen's plans: g, a, p … plan again, and the name shown stays (walk 28 #19)
+        self.options = replace(options, recipe_id=recipe.id, planned_at=options.planned_at or datetime.now())
         self.plan: Plan | None = None
         self.download_bytes: int | None = None
         self.verdict = None

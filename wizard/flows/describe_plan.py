@@ -21,10 +21,10 @@ from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.choices import DEFAULT_INSTALLER
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
-from wizard.paths import builtin_recipes_dir, state_dir, user_recipes_dir
+from wizard.paths import builtin_recipes_dir, state_dir, state_warning, user_recipes_dir
 from wizard.recipes.match import range_text
 from wizard.security import redact_secrets
-from wizard.wrap import command, wrap
+from wizard.wrap import command, keep_together, wrap
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing`
 if TYPE_CHECKING:
@@ -248,6 +248,16 @@ def _cache_line(review: PlanReview) -> list[str]:
     return [f"Download cache: {cache} ({whose}){free}"]
 
 
+def _state_problem(width: int) -> list[str]:
+    """The state folder this user cannot make or write in, with "!", and the `export`/`unset` that works: said by
+    the plan, not first by the install's refusal (walk 27 #5)."""
+    problem = state_warning()
+    if not problem:
+        return []
+    pasted = re.sub(r"`(?:export|unset) [^`]+`", lambda m: keep_together(m.group(0)), problem)  # each line stays whole
+    return _wrap(f"! {pasted}", "", width)
+
+
 def python_lines(plan: Plan, environ: dict[str, str] | None = None, width: int = 100) -> list[str]:
     """The Python the environment is built on and, when it is not the one `detect` and `recipes`' "This machine"
     line describe, why. walk 23 #12: `recipes` said "Python 3.11.7" (pyenv's python3 on PATH)
@@ -293,6 +303,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         *_refusals(review, hints, width),
         f"Plan for {recipe.id} — {recipe.title}",
         *(_wrap(f"! {plan.unchecked}", "", width) if plan.unchecked else []),  # walk 26 #9: before a second build
+        *_state_problem(width),
         f"Into {where}{hints.folder}:",
         f"  {plan.env_dir}",
         *python_lines(plan, width=width),

@@ -296,7 +296,10 @@ class _Transaction:
         self.history.save()
         # The log's first line names the recipe and its GraphCast, in the CLI's "==> Installing" words: `diagnose` on
         # the log reads them back, so its fix names this recipe and version, not a fixed CUDA one (walk 25 #2/#3).
-        _note(self.log, f"{installing_words(self.plan)}; GraphCast v{self.recipe.graphcast.version}")
+        given = _local_source(self.plan.graphcast_src)
+        # The local source is named so a diagnosis of this log gives it again (`verify.diagnose.LOG_GRAPHCAST_GIVEN`).
+        _note(self.log, f"{installing_words(self.plan)}; GraphCast v{self.recipe.graphcast.version}"
+                        + (f" from {given}" if given else ""))
         if self.plan.mode == "in-place":
             # Before anything changes: what is there now, so it can be restored exactly.
             previous = envs.read_marker(self.env)
@@ -349,6 +352,8 @@ class _Transaction:
                                 python=self.plan.python.version,
                                 extra={"graphcast_version": self.recipe.graphcast.version,
                                        "notebook": bool(self.options.with_notebook),
+                                       # read by `inspect_env` for the fixes' install lines (walk 27: rerun lines)
+                                       **({"graphcast_given": entry.graphcast_given} if entry.graphcast_given else {}),
                                        **bundle_assets_extra(self.plan.bundle)})
         envs.write_marker(self.env, marker)
         entry.marker = marker.to_dict()

@@ -29,6 +29,7 @@ import re
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
@@ -117,6 +118,21 @@ class InstallEvents(RunnerEvents):
     def job_state(self, state: JobState) -> None:
         """The Slurm job of the GraphCast check changed (queued with its reason and time waited, running
         on a node); called about once a second while it waits (the log has each new phase already)."""
+
+
+def tier_start_reporter(events: InstallEvents, backend: str | None) -> Callable[[str], None]:
+    """The check's `on_tier_start` for an install and a rollback alike: a slow tier is announced to `events` with its
+    usual time (`describe_check.tier_start_words`; walk 26 #8). Why shared: walk 27 (rollback's check time) — rollback's check ran with no
+    expected time while install's said it."""
+
+    def started(name: str) -> None:  # the reader thread
+        from wizard.flows.describe_check import tier_start_words  # deferred: only a check reaches here
+
+        words = tier_start_words(name, backend)
+        if words:  # the log has the probe's own start line already; the faces say it
+            events.verify_tier_start(words)
+
+    return started
 
 
 def _log_tail(log: Path, limit: int = 400_000) -> str:
@@ -211,14 +227,6 @@ class _Transaction:
     def say(self, text: str) -> None:
         _note(self.log, text)
         self.events.message(text)
-
-    def _tier_started(self, name: str) -> None:
-        """A tier of the check began (reader thread): a slow one is announced with its usual time (walk 26 #8)."""
-        from wizard.flows.describe_check import tier_start_words  # deferred: only a check reaches here
-
-        words = tier_start_words(name, self.recipe.backend)
-        if words:  # the log has the probe's own start line already; the faces say it
-            self.events.verify_tier_start(words)
 
     def _job_state(self, state: JobState) -> None:
         """The check's Slurm job: each new phase into the log, every update to the faces (which say it)."""
@@ -367,7 +375,8 @@ class _Transaction:
             self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier, on_tier_start=self._tier_started,
+                            on_tier=self.events.verify_tier,
+                            on_tier_start=tier_start_reporter(self.events, self.recipe.backend),
                             launcher=launcher, on_job=self._job_state,
                             job_wait=self.options.slurm.wait if self.options.slurm is not None else DEFAULT_WAIT)
         if self.cancel.is_set():

@@ -235,16 +235,24 @@ def _installer_caution(plan: Plan, width: int) -> list[str]:
     return _wrap(f"! {caution}", "  ", width) if caution else []
 
 
+#: The variable that moves each installer's download cache, named beside it in the plan.
+_CACHE_VARIABLE = {"uv": "UV_CACHE_DIR", "pip": "PIP_CACHE_DIR"}
+
+
 def _cache_line(review: PlanReview) -> list[str]:
-    """Where uv downloads to: often ~/.cache/uv, a home folder with a quota, not the state folder's disk the line
-    above speaks of (walk 17); its free space when that is another filesystem."""
-    cache = review.plan.download_cache
+    """Where the installer downloads to: often ~/.cache/uv or ~/.cache/pip, a home folder with a quota, not the state
+    folder's disk the line above speaks of (walk 17); its free space when that is another filesystem. pip's too (walk
+    27, pip's cache): kept between installs, so a second install does not download the gigabytes again."""
+    plan = review.plan
+    cache = plan.download_cache
     if not cache:
         return []
     free = f"; {review.cache_free_gib:.0f} GiB free there" if review.cache_free_gib is not None else ""
-    # The state's private cache, used where uv's own failed the swap rule (25th hostile pass (part B) P1).
-    whose = ("this install's own: uv's is not used, see the notes" if Path(cache).parent.name == "cache"
-             and Path(cache).parent.parent == state_dir() else "uv's; UV_CACHE_DIR=DIR moves it")
+    tool = plan.installer
+    # The state's private cache, used where the installer's own failed the swap rule (25th hostile pass (part B) P1).
+    whose = (f"this install's own: {tool}'s is not used, see the notes" if Path(cache).parent.name == "cache"
+             and Path(cache).parent.parent == state_dir()
+             else f"{tool}'s; {_CACHE_VARIABLE.get(tool, 'its setting')}=DIR moves it")
     return [f"Download cache: {cache} ({whose}){free}"]
 
 

@@ -36,8 +36,10 @@ _FIXES = {
     errno.ENOSPC: "free some space there, or point GC_WIZARD_HOME at another disk",
     errno.EDQUOT: "free some space there, or point GC_WIZARD_HOME at another disk",
     errno.EROFS: "point GC_WIZARD_HOME at a writable folder",
-    errno.EACCES: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
-    errno.EPERM: "fix its owner or permissions, or point GC_WIZARD_HOME at a folder of your own",
+    # Every folder of the state is yours (`ensure_state_dir` refuses another user's), so `chmod u+w` is yours to run;
+    # never "fix its owner", which needs root (walk 27 #5).
+    errno.EACCES: "give yourself write there (chmod u+w), or point GC_WIZARD_HOME at a folder of your own",
+    errno.EPERM: "give yourself write there (chmod u+w), or point GC_WIZARD_HOME at a folder of your own",
     errno.ENOTDIR: "move that file away, or point GC_WIZARD_HOME elsewhere",
     errno.EEXIST: "move it away, or point GC_WIZARD_HOME elsewhere",
 }

@@ -68,6 +68,76 @@ def state_words() -> str:
     return f"the state folder {folder} ({why})"
 
 
+class StateNotWritable(OperationFailed):
+    """The state folder cannot be made (or written) by this user; the message is `state_write_problem`'s. Exit 1, as
+    for any state folder the wizard cannot use."""
+
+
+def _creatable(folder: Path) -> Path | None:
+    """The folder in the way when this user could not make `folder` (or write in it, when it is there): the nearest
+    folder that exists on its way, when it is not one this user may write in (`os.access`, so a read-only file system
+    counts and root passes); None when it can be made. A file on the way is `refuse_state_not_folder`'s to name."""
+    probe = Path(os.path.abspath(folder))
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    if not os.path.isdir(probe):
+        return None
+    return None if os.access(probe, os.W_OK | os.X_OK) else probe
+
+
+def _default_state() -> Path | None:
+    """The state folder this user would have without `GC_WIZARD_HOME` (None when HOME is unusable)."""
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    if os.path.isabs(os.path.expanduser(data_home)):
+        return Path(data_home).expanduser() / "gc-wizard"
+    if home_problem(os.environ, "", "") is not None:
+        return None
+    return Path.home() / ".local" / "share" / "gc-wizard"
+
+
+def own_state_advice(folder: Path) -> str:
+    """The way to a state folder this user can make, as lines to paste: `unset GC_WIZARD_HOME` when the default is
+    makeable, and an exact `export GC_WIZARD_HOME=…` under their home (or `$SCRATCH`) that is — never a step that
+    needs root (walk 27 #5: "fix its owner or permissions" of a folder only root could change)."""
+    ways = []
+    default = _default_state()
+    if os.environ.get("GC_WIZARD_HOME") and default is not None and default != folder and _creatable(default) is None:
+        ways.append(f"`unset GC_WIZARD_HOME` (the default state folder, {default})")
+    for base in (os.environ.get("SCRATCH", ""), os.path.expanduser("~")):
+        own = Path(base) / "gc-wizard" if os.path.isabs(base) and base != "/" else None
+        if own is not None and own not in (folder, default) and _creatable(own) is None \
+                and swappable_ancestor(own) is None:
+            import shlex  # deferred: only this advice quotes a path, and `detect --json` loads no more for the check
+
+            ways.append(f"`export GC_WIZARD_HOME={shlex.quote(str(own))}`")
+            break
+    if not ways:
+        return "Point GC_WIZARD_HOME at a folder you can write (export GC_WIZARD_HOME=DIR, on your home or a scratch disk)."
+    return f"Use a folder of your own: {' or '.join(ways)}."
+
+
+def state_write_problem(outcome: str, folder: Path | None = None) -> str | None:
+    """The one or two sentences for a state folder this user cannot make or write in, with `outcome` (what it means
+    for this run) between what is wrong and the way out (`own_state_advice`); None when it can be used.
+
+    Why one: walk 27 #5 — with GC_WIZARD_HOME under a root-owned folder, `plan`, the Plan screen and `detect` said
+    nothing and only `install` refused, with advice that needed root. The plan, the machine summary and the
+    install's refusal (`ensure_state_dir`) all say this now."""
+    folder = folder or state_dir()
+    blocked = _creatable(folder)
+    if blocked is None:
+        return None
+    what = (f"{state_words()} is not writable by you" if blocked == Path(os.path.abspath(folder))
+            else f"{state_words()} cannot be made: you cannot write in {blocked}")
+    return f"{what}, so {outcome}. {own_state_advice(folder)}"
+
+
+def state_warning() -> str | None:
+    """`state_write_problem` as the plan, the Plan screen and the machine summary say it, before anything runs."""
+    problem = state_write_problem("`install` would stop before its first step")
+    return f"{problem[0].upper()}{problem[1:]}" if problem else None
+
+
 def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked: bool = False) -> Path:
     """Create the state folder (mode 0700: it holds logs, history and environments of one user) if
     it is not there, and make sure nobody else can change what the wizard later runs from it.
@@ -96,6 +166,10 @@ def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked
     _refuse_swappable_state(folder)
     refuse_not_a_state(folder)
     if not folder.is_dir():
+        problem = state_write_problem("gc-wizard has nowhere to keep its environments, logs and history; nothing was "
+                                      "changed", folder)
+        if problem and not os.path.lexists(folder):
+            raise StateNotWritable(problem)
         make_folders(folder.parent)
         try:
             folder.mkdir(mode=0o700)
@@ -321,10 +395,12 @@ def _refuse_folder(folder: Path) -> None:
     if not stat.S_ISDIR(info.st_mode):
         return
     if info.st_uid != os.geteuid():
+        # The state folder itself: a folder of your own is the way that needs no one else (walk 27 #5).
+        way = (f"{own_state_advice(folder)} Or ask its owner or an admin to give it to you." if folder == state_dir()
+               else "Move it aside, or ask its owner or an admin to give it to you.")
         raise ForeignFolder(
             f"{folder} belongs to {_user_name(info.st_uid)}, not to you, so its owner could swap what gc-wizard "
-            "runs from it (an environment, a module file). Move it aside, or ask its owner or an admin to give it "
-            "to you; nothing was changed.")
+            f"runs from it (an environment, a module file); nothing was changed. {way}")
     if info.st_mode & 0o002 and info.st_mode & stat.S_ISVTX:
         raise ForeignFolder(
             f"{folder} is writable by every user (mode {stat.S_IMODE(info.st_mode):04o}, sticky as /tmp is), so anyone "

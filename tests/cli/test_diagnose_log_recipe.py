@@ -6,6 +6,9 @@ environment's folder): fixes name that recipe and its GraphCast, and without one
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
 from wizard.verify.diagnose import diagnose_text
@@ -76,4 +79,8 @@ def test_a_real_install_log_names_its_recipe_first(tiny, isolated_state):
     proc, data = tiny.install("tiny-a")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     first = open(data["log"]).readline()
-    assert first.startswith("[gc-wizard] Installing tiny-a into ") and first.rstrip().endswith("GraphCast v0.1.1")
+    assert first.startswith("[gc-wizard] Installing tiny-a into ")
+    # walk 27 (rerun lines): the local GraphCast is named too, and kept in the marker, for the fixes' install lines
+    assert first.rstrip().endswith(f"; GraphCast v0.1.1 from {tiny.graphcast}"), first
+    marker = json.loads((Path(data["env"]) / "gc-wizard-env.json").read_text())
+    assert marker["graphcast_given"] == str(tiny.graphcast) and marker["graphcast_version"] == "0.1.1"

@@ -93,8 +93,9 @@ def carry_words() -> str:
                 "README's Quick start does")
     if source and "://" not in source:
         name = shlex.quote(f"./{Path(source).name}")
-        return (f"gc-wizard is not on PyPI: copy {shlex.quote(source)} there and install it as here, "
-                f"`python3 -m venv .venv && .venv/bin/pip install {name}`")
+        # Walk 27 (vague "here"): "install it the same way" left a newcomer to guess how it was installed here; the steps are said.
+        return (f"gc-wizard is not on PyPI: copy {shlex.quote(source)} to that machine and, in the folder that holds "
+                f"the copy, install it into a venv of its own, `python3 -m venv .venv && .venv/bin/pip install {name}`")
     if source:
         return f"gc-wizard is not on PyPI: install it there with `pip install {shlex.quote(source)}`"
     return ("gc-wizard is not on PyPI: copy the folder it was installed from there and install it as its README's "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from wizard.detect.facts import DRIVER_IN_TROUBLE, Facts, gib
 from wizard.detect.preflight import WORDS, assess, summary_lines
+from wizard.paths import state_dir, state_warning
 
 
 def where_sentence(facts: Facts) -> str | None:
@@ -123,6 +124,15 @@ def _library_rows(facts: Facts) -> list[tuple[str, str]]:
     return rows
 
 
+def _state_note(facts: Facts) -> str:
+    """Under the disk row, when the folder it measures is this run's state folder and this user cannot make or write
+    in it: the words the plan and the install's refusal say (walk 27 #5: only `install` said it, with root's fix)."""
+    if facts.disk.path != str(state_dir()):
+        return ""
+    problem = state_warning()
+    return f"\n! {problem}" if problem else ""
+
+
 def _host_rows(facts: Facts) -> list[tuple[str, str]]:
     env = facts.environment
     jax, jaxlib = env.packages.get("jax"), env.packages.get("jaxlib")
@@ -133,7 +143,7 @@ def _host_rows(facts: Facts) -> list[tuple[str, str]]:
                             + (f" ({env.jaxlib_cuda_tag})" if env.jaxlib_cuda_tag else "")))
     rows.append(("Platform", f"{facts.platform.os} {facts.platform.arch}, glibc {facts.platform.glibc or '?'}"))
     free = facts.disk.state_free_gib
-    rows.append(("Free disk", f"{free if free is not None else '?'} GiB at {facts.disk.path}"))
+    rows.append(("Free disk", f"{free if free is not None else '?'} GiB at {facts.disk.path}" + _state_note(facts)))
     memory = facts.memory
     if memory and memory.total_mib:
         text = f"{gib(memory.total_mib)} total"

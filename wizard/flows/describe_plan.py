@@ -21,10 +21,10 @@ from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.choices import DEFAULT_INSTALLER
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
-from wizard.paths import builtin_recipes_dir, state_dir, user_recipes_dir
+from wizard.paths import builtin_recipes_dir, state_dir, state_warning, user_recipes_dir
 from wizard.recipes.match import range_text
 from wizard.security import redact_secrets
-from wizard.wrap import command, wrap
+from wizard.wrap import command, keep_together, wrap
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing`
 if TYPE_CHECKING:
@@ -237,17 +237,35 @@ def _installer_caution(plan: Plan, width: int) -> list[str]:
     return _wrap(f"  {plan.installer_reason}", "  ", width) if plan.installer_reason else []
 
 
+#: The variable that moves each installer's download cache, named beside it in the plan.
+_CACHE_VARIABLE = {"uv": "UV_CACHE_DIR", "pip": "PIP_CACHE_DIR"}
+
+
 def _cache_line(review: PlanReview) -> list[str]:
-    """Where uv downloads to: often ~/.cache/uv, a home folder with a quota, not the state folder's disk the line
-    above speaks of (walk 17); its free space when that is another filesystem."""
-    cache = review.plan.download_cache
+    """Where the installer downloads to: often ~/.cache/uv or ~/.cache/pip, a home folder with a quota, not the state
+    folder's disk the line above speaks of (walk 17); its free space when that is another filesystem. pip's too (walk
+    27, pip's cache): kept between installs, so a second install does not download the gigabytes again."""
+    plan = review.plan
+    cache = plan.download_cache
     if not cache:
         return []
     free = f"; {review.cache_free_gib:.0f} GiB free there" if review.cache_free_gib is not None else ""
-    # The state's private cache, used where uv's own failed the swap rule (25th hostile pass (part B) P1).
-    whose = ("this install's own: uv's is not used, see the notes" if Path(cache).parent.name == "cache"
-             and Path(cache).parent.parent == state_dir() else "uv's; UV_CACHE_DIR=DIR moves it")
+    tool = plan.installer
+    # The state's private cache, used where the installer's own failed the swap rule (25th hostile pass (part B) P1).
+    whose = (f"this install's own: {tool}'s is not used, see the notes" if Path(cache).parent.name == "cache"
+             and Path(cache).parent.parent == state_dir()
+             else f"{tool}'s; {_CACHE_VARIABLE.get(tool, 'its setting')}=DIR moves it")
     return [f"Download cache: {cache} ({whose}){free}"]
+
+
+def _state_problem(width: int) -> list[str]:
+    """The state folder this user cannot make or write in, with "!", and the `export`/`unset` that works: said by
+    the plan, not first by the install's refusal (walk 27 #5)."""
+    problem = state_warning()
+    if not problem:
+        return []
+    pasted = re.sub(r"`(?:export|unset) [^`]+`", lambda m: keep_together(m.group(0)), problem)  # each line stays whole
+    return _wrap(f"! {pasted}", "", width)
 
 
 def python_lines(plan: Plan, environ: dict[str, str] | None = None, width: int = 100) -> list[str]:
@@ -295,6 +313,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         *_refusals(review, hints, width),
         f"Plan for {recipe.id} — {recipe.title}",
         *(_wrap(f"! {plan.unchecked}", "", width) if plan.unchecked else []),  # walk 26 #9: before a second build
+        *_state_problem(width),
         f"Into {where}{hints.folder}:",
         f"  {plan.env_dir}",
         *python_lines(plan, width=width),

@@ -48,7 +48,7 @@ from wizard.errors import OperationFailed, UserError, WizardError, child_end_wor
 from wizard.flows.describe_plan import install_line
 from wizard.flows.history import entry_traits, size_words
 from wizard.flows.results import RollbackResult
-from wizard.flows.transaction import InstallEvents
+from wizard.flows.transaction import InstallEvents, tier_start_reporter
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.choices import DEFAULT_INSTALLER
@@ -750,7 +750,8 @@ class _Rollback:
         self.events.verify_started()
         result = verify_env(env, backend=marker.backend if marker else "auto", level=self.level,
                             runtime_env=dict(marker.runtime_env) if marker else {}, cancel=self.cancel,
-                            log_path=Path(self.record.log), on_tier=self.events.verify_tier)
+                            log_path=Path(self.record.log), on_tier=self.events.verify_tier,
+                            on_tier_start=tier_start_reporter(self.events, marker.backend if marker else None))
         self.checked = result
         if self.cancel.is_set():
             return "cancelled during the GraphCast check; the current environment is unchanged."

@@ -29,6 +29,7 @@ import re
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
@@ -118,6 +119,21 @@ class InstallEvents(RunnerEvents):
     def job_state(self, state: JobState) -> None:
         """The Slurm job of the GraphCast check changed (queued with its reason and time waited, running
         on a node); called about once a second while it waits (the log has each new phase already)."""
+
+
+def tier_start_reporter(events: InstallEvents, backend: str | None) -> Callable[[str], None]:
+    """The check's `on_tier_start` for an install and a rollback alike: a slow tier is announced to `events` with its
+    usual time (`describe_check.tier_start_words`; walk 26 #8). Why shared: walk 27 (rollback's check time) — rollback's check ran with no
+    expected time while install's said it."""
+
+    def started(name: str) -> None:  # the reader thread
+        from wizard.flows.describe_check import tier_start_words  # deferred: only a check reaches here
+
+        words = tier_start_words(name, backend)
+        if words:  # the log has the probe's own start line already; the faces say it
+            events.verify_tier_start(words)
+
+    return started
 
 
 def _log_tail(log: Path, limit: int = 400_000) -> str:
@@ -213,14 +229,6 @@ class _Transaction:
         _note(self.log, text)
         self.events.message(text)
 
-    def _tier_started(self, name: str) -> None:
-        """A tier of the check began (reader thread): a slow one is announced with its usual time (walk 26 #8)."""
-        from wizard.flows.describe_check import tier_start_words  # deferred: only a check reaches here
-
-        words = tier_start_words(name, self.recipe.backend)
-        if words:  # the log has the probe's own start line already; the faces say it
-            self.events.verify_tier_start(words)
-
     def _job_state(self, state: JobState) -> None:
         """The check's Slurm job: each new phase into the log, every update to the faces (which say it)."""
         if state.phase != getattr(self, "_job_phase", None):
@@ -297,7 +305,10 @@ class _Transaction:
         self.history.save()
         # The log's first line names the recipe and its GraphCast, in the CLI's "==> Installing" words: `diagnose` on
         # the log reads them back, so its fix names this recipe and version, not a fixed CUDA one (walk 25 #2/#3).
-        _note(self.log, f"{installing_words(self.plan)}; GraphCast v{self.recipe.graphcast.version}")
+        given = _local_source(self.plan.graphcast_src)
+        # The local source is named so a diagnosis of this log gives it again (`verify.diagnose.LOG_GRAPHCAST_GIVEN`).
+        _note(self.log, f"{installing_words(self.plan)}; GraphCast v{self.recipe.graphcast.version}"
+                        + (f" from {given}" if given else ""))
         if self.plan.mode == "in-place":
             # Before anything changes: what is there now, so it can be restored exactly.
             previous = envs.read_marker(self.env)
@@ -350,6 +361,8 @@ class _Transaction:
                                 python=self.plan.python.version,
                                 extra={"graphcast_version": self.recipe.graphcast.version,
                                        "notebook": bool(self.options.with_notebook),
+                                       # read by `inspect_env` for the fixes' install lines (walk 27: rerun lines)
+                                       **({"graphcast_given": entry.graphcast_given} if entry.graphcast_given else {}),
                                        **bundle_assets_extra(self.plan.bundle)})
         envs.write_marker(self.env, marker)
         entry.marker = marker.to_dict()
@@ -363,7 +376,8 @@ class _Transaction:
             self.say("the GraphCast check runs on a GPU node: " + " ".join(launcher))
         result = verify_env(self.env, backend=self.recipe.backend, level=self.options.level, graphcast_src=None,
                             log_path=self.log, runtime_env=dict(self.recipe.runtime_env), cancel=self.cancel,
-                            on_tier=self.events.verify_tier, on_tier_start=self._tier_started,
+                            on_tier=self.events.verify_tier,
+                            on_tier_start=tier_start_reporter(self.events, self.recipe.backend),
                             launcher=launcher, on_job=self._job_state,
                             job_wait=self.options.slurm.wait if self.options.slurm is not None else DEFAULT_WAIT)
         if self.cancel.is_set():

@@ -486,7 +486,7 @@ def plan_download(plan, timeout: float = 4.0, budget: float | None = None) -> Do
     if getattr(plan, "bundle", None):
         size = replace(size, local="the bundle")  # its wheels folder is the plan's find-links
     cache = getattr(plan, "download_cache", None)
-    if not cache or not size.from_index:
+    if not cache or not size.from_index or getattr(plan, "installer", "uv") != "uv":  # only uv's cache is read here
         return size
     cached = [name for name, version in size.from_index_pins if in_uv_cache(Path(cache), name, version)]
     return replace(size, cached=len(cached), cached_bytes=sum(size.per_package[name] for name in cached))

@@ -146,7 +146,9 @@ class Plan:
     check as the GraphCast source's, for every host the recipe's sources name (walk 24 #1: storage.googleapis.com
     was listed unmarked and the install failed 15 s later, as GitHub's had before walk 18)."""
     download_cache: str | None = None
-    """uv's cache folder, where the packages are downloaded to (None: pip's own, or no cache)."""
+    """The installer's cache folder, where the packages are downloaded to: uv's, or pip's (its usual ~/.cache/pip, or
+    PIP_CACHE_DIR's; walk 27, pip's cache: the plan named uv's only, so a pip user could not tell installs reuse it); None: no
+    cache (PIP_NO_CACHE_DIR, UV_NO_CACHE)."""
     added_packages: tuple[AddedPackage, ...] = ()
     """What the lock or bundle installs beyond the packages the recipe names (`lock_reach`), each with why."""
     unchecked: str | None = None
@@ -723,7 +725,7 @@ def build_plan(
         disk_gib=recipe.disk_gib, mode=mode, notes=tuple(notes), find_links=tuple(sources.links), offline=offline,
         graphcast_src=gc_arg, lock=str(packages.lock) if packages.lock is not None else None,
         bundle=str(bundle) if bundle is not None else None,
-        download_cache=str(target.cache) if target.cache is not None else None,
+        download_cache=str(cache) if cache is not None else None,
     )
 
 

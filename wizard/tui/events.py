@@ -25,6 +25,7 @@ from wizard.tui.messages import (
     StepStarted,
     VerifyStarted,
     VerifyTier,
+    VerifyTierStarted,
 )
 from wizard.tui.screens.install import InstallScreen
 
@@ -65,6 +66,10 @@ class LiveScreenEvents(InstallEvents):
     def verify_tier(self, tier: Tier) -> None:
         self.target.post_message(VerifyTier(tier))
 
+    def verify_tier_start(self, words: str) -> None:
+        """A slow tier began: the rollback's screen shows it with its usual time in its log (walk 27: rollback's check time)."""
+        self.target.post_message(VerifyTierStarted(words))
+
     def message(self, text: str) -> None:
         self.screen.live_log.add_line(f"[gc-wizard] {text}")
 
@@ -84,3 +89,7 @@ class InstallScreenEvents(LiveScreenEvents):
 
     def job_state(self, state) -> None:
         self.target.post_message(JobStateChanged(state))
+
+    def verify_tier_start(self, words: str) -> None:
+        """Nothing: the install's check has a screen of its own, whose clock says the usual time beside it
+        (`describe_check.running_estimate`)."""

@@ -68,6 +68,13 @@ class VerifyTier(Message):
 
 
 @dataclass
+class VerifyTierStarted(Message):
+    """A slow tier of the check began: the core's words with its usual time (`describe_check.tier_start_words`)."""
+
+    words: str
+
+
+@dataclass
 class InstallDone(Message):
     """`run_install` returned, or refused before its first step (`InstallResult.not_started`)."""
 

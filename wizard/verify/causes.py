@@ -40,6 +40,10 @@ class Context:
     recipe: str | None = None
     """The recipe the environment was installed from (its gc-wizard marker): fixes name recipes of its family."""
     slurm_login_node: bool | None = None
+    graphcast_given: tuple[str, str] | None = None
+    """(GraphCast version, local source) the environment was installed from with `--graphcast-src` (its marker's
+    `graphcast_given`): every install line a fix prints for that GraphCast version gives it again
+    (`diagnose.with_given_graphcast`)."""
     """The check ran here, on a machine with no GPU device, where Slurm's srun answers (a cluster's login node)."""
 
     @classmethod

@@ -565,6 +565,8 @@ class Scanner:
         self.named_recipes: list[str] = []
         """The recipe ids the log says it installed (`LOG_RECIPE`), in log order: the first known one is the recipe a
         fix names (walk 25 #2/#3)."""
+        self.graphcast_given: tuple[str, str] | None = None
+        """(GraphCast version, local source) the log's first line says the install took (`LOG_GRAPHCAST_GIVEN`)."""
 
     def feed(self, text: str, base: int = 0, overlap: int = 0) -> None:
         lines: _Lines | None = None
@@ -611,6 +613,9 @@ class Scanner:
                 for match in pattern.finditer(text):
                     if match.group("id") not in self.named_recipes and len(self.named_recipes) < _NAMED_KEPT:
                         self.named_recipes.append(match.group("id"))
+        if self.graphcast_given is None and "; GraphCast v" in text:
+            found = LOG_GRAPHCAST_GIVEN.search(text)
+            self.graphcast_given = (found.group("version"), found.group("src").rstrip()) if found else None
         if "Memory usage:" in text:
             for match in _MEMORY_USAGE.finditer(text):
                 self.gpu_memory = (int(match.group(1)), int(match.group(2)))
@@ -682,6 +687,12 @@ LOG_RECIPE = (
     re.compile(r"/envs/(?P<id>[\w.+-]+?)-\d{8}-\d{6}(?:-\d+)?\b"),
 )
 _NAMED_KEPT = 8
+#: The install log's first line when GraphCast came from a local source (`flows.transaction.installing_words`, then
+#: "; GraphCast vX from SRC"): read back so a fix's install line gives that source again.
+LOG_GRAPHCAST_GIVEN = re.compile(r"^(?:==> |\[gc-wizard\] )Installing [\w.+-]+ into .*; GraphCast v(?P<version>[\w.+-]+) "
+                                 r"from (?P<src>.+)$", re.MULTILINE)
+#: A `gc-wizard install RECIPE …` a fix prints, in backticks.
+_INSTALL_LINE = re.compile(r"`gc-wizard install (?P<recipe>[\w.+-]+)(?P<rest>[^`]*)`")
 
 
 def _scan(text: str, entries: tuple[KnownFailure, ...]) -> dict[str, _Hit]:
@@ -756,6 +767,40 @@ def fix_recipes(facts: Facts | None, context: causes.Context | None = None, ran:
     return gpu, cpu
 
 
+#: The findings whose cause may be the GraphCast source itself: their install lines never give it again.
+_SOURCE_AT_FAULT = frozenset({"wrong_graphcast_package"})
+
+
+def with_given_graphcast(text: str, given: tuple[str, str] | None, finding_id: str = "") -> str:
+    """`text` (a fix) with `--graphcast-src SRC` (shell-quoted) added to each `gc-wizard install RECIPE` line whose
+    recipe installs the GraphCast version `given` (version, local source) holds; `text` unchanged without `given`, and
+    a line that already names a source or a bundle is left as it is, and so is a finding that blames the source
+    (`_SOURCE_AT_FAULT`).
+
+    Why the one place: walk 27 (rerun lines) — a run from a local checkout (`--graphcast-src DIR`, for a server without GitHub)
+    was told to rerun `gc-wizard install jax0.4.23-cpu`, which fetches GraphCast from GitHub and fails there. Every
+    fix the catalogue, the install's check and `diagnose` print passes through here. A `verify` line needs no source:
+    the environment holds the GraphCast it was installed with."""
+    if given is None or "gc-wizard install " not in text or finding_id in _SOURCE_AT_FAULT:
+        return text
+    import shlex  # deferred: only a fix for a run from a local GraphCast quotes one
+
+    version, source = given
+    try:
+        recipes = load_recipes()
+    except Exception:  # a broken user recipe file must not break a diagnosis: then the lines stay as they are
+        return text
+
+    def add(match: re.Match) -> str:
+        recipe = recipes.get(match.group("recipe"))
+        rest = match.group("rest")
+        if recipe is None or recipe.graphcast.version != version or "--graphcast-src" in rest or "--bundle" in rest:
+            return match.group(0)
+        return f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {shlex.quote(source)}`"
+
+    return _INSTALL_LINE.sub(add, text)
+
+
 def recipe_stack(recipe_id: str) -> dict[str, str]:
     """{"recipe_jax": its jax pin, "recipe_graphcast": its GraphCast version} for the recipe a fix names (empty when
     it is not a known recipe): a fix quotes the stack it names, never the 0.4.23/v0.1.1 one for a GraphCast v0.2
@@ -821,7 +866,8 @@ _FIX_FROM_EVIDENCE = {"host_unreachable": _reach_fix}
 
 
 def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = (),
-             context: causes.Context | None = None, ran: Recipe | None = None) -> Finding:
+             context: causes.Context | None = None, ran: Recipe | None = None,
+             given: tuple[str, str] | None = None) -> Finding:
     entry = hit.entry
     values = dict(hit.groups)
     values["recipe"], values["cpu_recipe"] = fix_recipes(facts, context, ran)
@@ -847,7 +893,7 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
         explanation += f" What is known about this machine ranks the likely causes: {ranked}."
     return Finding(
         id=entry.id, title=entry.title, explanation=explanation,
-        fix=_render(fix, values), evidence=tuple(evidence), explains=tuple(hit.explains),
+        fix=with_given_graphcast(_render(fix, values), given, entry.id), evidence=tuple(evidence), explains=tuple(hit.explains),
         priority=entry.priority, causes=causes,
     )
 
@@ -855,6 +901,7 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
 def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | None) -> list[Finding]:
     ordered = _fold(scanner.result())
     ran = scanner.log_recipe() if ordered else None
+    given = (context.graphcast_given if context is not None else None) or scanner.graphcast_given
     out = []
     for index, hit in enumerate(ordered):
         ranked: tuple[dict[str, str], ...] = ()
@@ -862,7 +909,7 @@ def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | N
         if index == 0 and hit.entry.symptom and known:
             ctx = causes.Context.merge(context, facts, scanner.gpu_memory)
             ranked = causes.rank(hit.entry.id, ctx)
-        out.append(_finding(hit, facts, ranked, context, ran))
+        out.append(_finding(hit, facts, ranked, context, ran, given))
     return out
 
 

@@ -22,7 +22,7 @@ import email.parser
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from wizard.install.recorded_set import file_path
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.security import cut
 from wizard.verify import causes
-from wizard.verify.diagnose import Finding
+from wizard.verify.diagnose import Finding, with_given_graphcast
 from wizard.verify.shadow import environment_shadow
 
 #: The oldest Linux driver each CUDA major runs on (NVIDIA's CUDA toolkit release notes, minor version
@@ -76,6 +76,8 @@ class EnvReport:
     findings: list[Finding] = field(default_factory=list)
     recipe: str | None = None
     """The recipe gc-wizard installed the environment from (its marker); None for any other environment."""
+    graphcast_given: tuple[str, str] | None = None
+    """(GraphCast version, local source) its marker says the install took with `--graphcast-src`."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -94,7 +96,8 @@ class EnvReport:
             cudnn_loaded_from=(self.cudnn_loads_first or {}).get("path"),
             cudnn_built=build.get("cudnn"), jaxlib_cpu_only=("jaxlib" in self.packages and not build) or None,
             jaxlib_cuda=build.get("cuda"),
-            frameworks=tuple(n for n in ("torch", "tensorflow") if n in self.packages), recipe=self.recipe)
+            frameworks=tuple(n for n in ("torch", "tensorflow") if n in self.packages), recipe=self.recipe,
+            graphcast_given=self.graphcast_given)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -542,7 +545,12 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     report.driver = driver
     marker = read_marker(prefix)
     report.recipe = marker.recipe if marker is not None and isinstance(marker.recipe, str) else None
-    report.findings = _findings(report, first, _recipe(report.jaxlib_build, driver, report.recipe, read_driver))
+    extra = marker.extra if marker is not None else {}
+    given, version = extra.get("graphcast_given"), extra.get("graphcast_version")
+    report.graphcast_given = (version, given) if isinstance(given, str) and isinstance(version, str) else None
+    report.findings = [replace(found, fix=with_given_graphcast(found.fix, report.graphcast_given, found.id))
+                       for found in _findings(report, first, _recipe(report.jaxlib_build, driver, report.recipe,
+                                                                     read_driver))]
     shadow = environment_shadow(prefix, environ)  # the same decision activate and the kernel make
     if shadow is not None:
         report.findings.insert(0, shadow)

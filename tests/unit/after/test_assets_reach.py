@@ -32,8 +32,10 @@ def test_the_words_say_how_gc_wizard_gets_there_and_name_the_five_files(monkeypa
     found = SelfInstall(manager="pip", source="/home/me/gc wizard", editable=True, python="/p")
     monkeypatch.setattr("wizard.self_install.self_install", lambda: found)
     lines = unreachable_lines("storage.googleapis.com", "jax0.4.23-cpu", then="press f to give it")
-    assert ("(gc-wizard is not on PyPI: copy '/home/me/gc wizard' there and install it as here, `python3 -m venv "
-            ".venv && .venv/bin/pip install './gc wizard'`), or copy these five files from "
+    # Walk 27 (vague "here"): what "install it as here" meant, said (how it was installed here is not a newcomer's to guess)
+    assert ("(gc-wizard is not on PyPI: copy '/home/me/gc wizard' to that machine and, in the folder that holds the "
+            "copy, install it into a venv of its own, `python3 -m venv .venv && .venv/bin/pip install './gc wizard'`), "
+            "or copy these five files from "
             f"{BUCKET_URL}graphcast/ into DIR/assets by hand, keeping their folders:") == lines[2]
     assert lines[3:8] == [f"    {name}" for name in first_forecast_files()]
     assert lines[-1] == "then copy that folder here and press f to give it."

@@ -52,7 +52,7 @@ def test_the_download_line_says_what_the_cache_spares():
 
 class _Review:
     def __init__(self, cache, free=None):
-        self.plan = type("P", (), {"download_cache": cache})()
+        self.plan = type("P", (), {"download_cache": cache, "installer": "uv"})()
         self.cache_free_gib = free
 
 
@@ -61,4 +61,4 @@ def test_the_plan_names_the_cache_folder_and_its_free_space_when_it_is_another_d
         "Download cache: /home/u/.cache/uv (uv's; UV_CACHE_DIR=DIR moves it)"]
     assert _cache_line(_Review("/home/u/.cache/uv", 3.2)) == [
         "Download cache: /home/u/.cache/uv (uv's; UV_CACHE_DIR=DIR moves it); 3 GiB free there"]
-    assert _cache_line(_Review(None)) == []  # pip, or UV_NO_CACHE
+    assert _cache_line(_Review(None)) == []  # UV_NO_CACHE, PIP_NO_CACHE_DIR

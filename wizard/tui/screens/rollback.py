@@ -17,7 +17,14 @@ from textual.widgets import Static
 from wizard.flows.describe import rollback_lines
 from wizard.flows.describe_check import CHECK_TITLE, TIER_TITLES
 from wizard.flows.results import RollbackResult
-from wizard.tui.messages import RollbackDone, StepFinished, StepStarted, VerifyStarted, VerifyTier
+from wizard.tui.messages import (
+    RollbackDone,
+    StepFinished,
+    StepStarted,
+    VerifyStarted,
+    VerifyTier,
+    VerifyTierStarted,
+)
 from wizard.tui.screens.confirm import ConfirmScreen
 from wizard.tui.screens.install import InstallScreen
 
@@ -91,6 +98,12 @@ class RollbackScreen(InstallScreen):
             # the last tier passed so far, its mark first: a narrow row cut "JAX backend and devices ✓" to "JAX backend
             # and devi…", which read as that tier still running through the whole jit init (walk 20 #4)
             self.step_list.progress = f"✓ {TIER_TITLES.get(tier.name, tier.name)} · more running"
+
+    def on_verify_tier_started(self, message: VerifyTierStarted) -> None:
+        """A slow tier began: its usual time in the screen's log, in the words the CLI prints (walk 27, rollback's check time: the
+        rollback's check ran a minute with no word of how long it takes); the check's row keeps its own clock."""
+        message.stop()
+        self.live_log.add_line(f"[gc-wizard] {message.words}")
 
     def on_rollback_done(self, message: RollbackDone) -> None:
         message.stop()

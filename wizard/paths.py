@@ -85,6 +85,20 @@ def _creatable(folder: Path) -> Path | None:
     return None if os.access(probe, os.W_OK | os.X_OK) else probe
 
 
+def write_block_words(folder: Path) -> str | None:
+    """Why this user could not make `folder` or write in it, in words for a sentence ("/mnt/ro is on a read-only file
+    system", "you cannot write in /opt/lab"), or None. Why: `plan --env` on a read-only disk said nothing, and showed
+    "0 GiB free there", while `install` refused at once (30th hostile pass (part A) P7)."""
+    blocked = _creatable(folder)
+    if blocked is None:
+        return None
+    try:
+        read_only = bool(os.statvfs(blocked).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    return f"{blocked} is on a read-only file system" if read_only else f"you cannot write in {blocked}"
+
+
 def _default_state() -> Path | None:
     """The state folder this user would have without `GC_WIZARD_HOME` (None when HOME is unusable)."""
     data_home = os.environ.get("XDG_DATA_HOME", "")

@@ -295,7 +295,14 @@ def resolve_target(env: str | Path | None, recipe_id: str, planned_at: datetime 
     # Every sentence below quotes the value given, and where it resolves when that differs: `--env /` was refused as
     # "--env /usr" (25th hostile pass (part B) P3).
     shown = str(env) if str(env) == str(env_dir) else f"{env} (that is, {env_dir})"
+    # Where it goes, and its lock beside it, must be writable: said by the plan, not first by the install (30th hostile
+    # pass (part A) P7: a read-only disk read as "0 GiB free there")
+    blocked = paths.write_block_words(env_dir.parent) or (paths.write_block_words(env_dir) if env_dir.is_dir()
+                                                           else None)
     if env_has_python(env_dir):
+        if blocked:
+            raise UserError(f"--env {shown}: {blocked}, so nothing can be installed into it; give an environment you "
+                            "can write, or a new folder for a new one.")
         return env_dir, "in-place"
     why = paths.uncreatable_env_path(str(env_dir))
     if why:
@@ -311,6 +318,9 @@ def resolve_target(env: str | Path | None, recipe_id: str, planned_at: datetime 
     if env_dir.is_dir() and any(env_dir.iterdir()):
         raise UserError(f"--env {shown} is a folder that is neither empty nor a Python environment "
                         "(no bin/python); give a new folder or an existing environment")
+    if blocked:
+        raise UserError(f"--env {shown}: {blocked}, so the environment cannot be made there; give a folder on a "
+                        "disk you can write.")
     return env_dir, "new"
 
 

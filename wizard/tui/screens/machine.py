@@ -200,6 +200,13 @@ class MachineScreen(Screen[str]):
         self.query_one("#recommended", Static).update(text)
         self.refresh_bindings()
 
+    def take_survey(self, other: MachineScreen) -> None:
+        """Carry what `other` (the screen this one replaces) found: the facts, the matches, the Pythons it looked at
+        and Slurm's offer of a GPU node. Why all in one place: walk 28 #2 — coming back (Escape) to this screen
+        carried the facts but not the offer, so its paragraph and the key g were gone until r."""
+        self.facts, self.matches, self.pythons = other.facts, other.matches, other.pythons
+        self.partitions = other.partitions
+
     def on_mount(self) -> None:
         self.query_one("#problems", Static).display = False
         self.query_one("#facts-more", Static).display = False

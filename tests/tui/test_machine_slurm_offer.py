@@ -25,6 +25,18 @@ def _offer_shown(app) -> bool:
             and "Slurm is here (partitions: gpu, cpu). Press g" in text and "GPU node (Slurm)" in text)
 
 
+async def test_the_gpu_node_comes_first_and_the_cpu_recipe_is_the_choice_without_one(login_node):
+    app = WizardApp()
+    async with app.run_test(size=(80, 50)) as pilot:
+        await until(pilot, lambda: _offer_shown(app), timeout=60, settle=0.2)
+        text = " ".join(screen_text(app).split())
+        assert "Press g to detect on a GPU node through srun: the first step for GraphCast on a GPU" in text
+        assert "Recommended:" not in text and "Press Enter to choose a recipe" not in text
+        # The CPU recipe stays available, said as what it is: the choice for this node without a GPU node.
+        assert "Without a GPU node, for this node itself: jax0.4.23-cpu" in text
+        assert text.index("Press g") < text.index("Without a GPU node") < text.index("Enter chooses a recipe")
+
+
 async def test_back_from_the_recipes_the_offer_and_g_are_still_there(login_node):
     app = WizardApp()
     async with app.run_test(size=(80, 50)) as pilot:

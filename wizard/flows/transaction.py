@@ -85,6 +85,7 @@ from wizard.recipes.match import match_recipes
 from wizard.security import make_folders, strip_acls
 from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
+from wizard.verify.diagnose import STOP_NOTE
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -425,6 +426,8 @@ class _Transaction:
         elif status == "failed" and self.plan.mode == "in-place":
             self.undo()  # in place, "kept for diagnosis" would mean leaving the user's env broken
         if status == "cancelled":  # say what the stop did to the new environment (history, both faces)
+            # The log says it was a stop, and whose, in its own line: `diagnose` reads it back (walk 28 #14).
+            _note(self.log, f"{STOP_NOTE}{error or 'cancelled'}")
             undone = what_was_undone(str(self.env), self.plan.mode, self.kept)
             # Walk 22 #10: a first install's stop said "the current environment is untouched" where there was none.
             rest = untouched_words(self.history.current() is not None, whose="the")

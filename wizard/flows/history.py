@@ -20,6 +20,7 @@ from wizard.verify.check import VerifyResult
 
 __all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status",
            "error_words", "history_rows", "installed_fields", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast",
+           "attempt_words", "remembered_graphcast",
            "unchecked_install", "unchecked_words", "no_installs_words", "now", "read_history", "record_check",
            "size_words", "status_cell"]
 
@@ -205,6 +206,34 @@ def last_local_graphcast(version: str) -> str | None:
         return load_history().last_local_graphcast(version)
     except Exception:  # an unreadable history only means nothing is remembered
         return None
+
+
+#: How an install that did not finish is named where what it used is offered again (`attempt_words`).
+_UNFINISHED = {"failed": "failed", "cancelled": "stopped before it finished", "running": "still running"}
+
+
+def attempt_words(entry, what: str) -> str:
+    """The install `entry` as the subject of a sentence about what it used ("Your last install of GraphCast 0.1.1"),
+    named as what the history says it was: an attempt that failed, was stopped or is still running is never "your
+    last install". Why: walk 28 #15 — the plan said "Your last install of GraphCast 0.1.1 used …" while the only
+    earlier install had been stopped with Ctrl-C."""
+    state = _UNFINISHED.get(entry.status)
+    if state is None:
+        return f"Your last install of {what}"
+    return f"Your last attempt to install {what} ({state}, history {entry.id})"
+
+
+def remembered_graphcast(version: str) -> tuple[str, str] | None:
+    """The local GraphCast an earlier install of this version used, if still there, and the words that name that
+    install (`attempt_words`); None when there is none (or the history cannot be read)."""
+    try:
+        found = load_history().last_local_graphcast_entry(version)
+    except Exception:  # an unreadable history only means nothing is remembered
+        return None
+    if found is None:
+        return None
+    path, entry = found
+    return path, attempt_words(entry, f"GraphCast {version}")
 
 
 def record_check(env: Path, result: VerifyResult, *, started: str | None = None) -> bool:

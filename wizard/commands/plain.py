@@ -18,7 +18,7 @@ from wizard.commands.output import say, warn
 from wizard.commands.recipes import PLAN_SIZE_BUDGET, plan_text, render_matches
 from wizard.errors import WizardError
 from wizard.flows.describe_machine import fact_lines, problem_lines
-from wizard.flows.history import installed_recipes, read_history, remembered_graphcast
+from wizard.flows.history import installed_recipes, last_failed_checks, read_history, remembered_graphcast
 from wizard.flows.machine import slurm_offer
 from wizard.flows.options import unique_links
 from wizard.flows.review import download_size, review
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say("== Recipes ==")
-    say(render_matches(list(surveyed.matches), facts, installed=installed_recipes()))
+    say(render_matches(list(surveyed.matches), facts, installed=installed_recipes(), failed=last_failed_checks()))
     best = surveyed.recommended
     if best is None:
         say("")

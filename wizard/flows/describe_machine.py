@@ -218,11 +218,12 @@ def slurm_offer_text(partitions: list[str]) -> str:
 
 def next_step_text(facts: Facts, recommended, *, offer: list[str] | None = None, through_srun: bool = False,
                    returning: str | None = None, installed: str | None = None,
-                   unreachable: str | None = None) -> str:
+                   unreachable: str | None = None, failed: str | None = None) -> str:
     """The Machine screen's closing words: what to do first, built once here whatever way the screen is reached.
 
     `recommended`: the recommended match (or None); `offer`: Slurm's partitions where this node has no GPU and the app
-    offers g; `through_srun`: `facts` were read on a node through srun; `returning`: the returning user's line.
+    offers g; `through_srun`: `facts` were read on a node through srun; `returning`: the returning user's line;
+    `failed`: the recommended recipe's newest install failed its check (`history.last_failed_checks`), said under it.
     Why the order: walk 28 #3 — on a login node the screen said "Recommended: jax0.4.23-cpu" and "Press Enter" under
     the offer of g, so a newcomer's Enter led to the CPU stack; where a GPU node is offered, g comes first and the
     recipe that fits this node is named as what it is, the choice without one."""
@@ -230,11 +231,13 @@ def next_step_text(facts: Facts, recommended, *, offer: list[str] | None = None,
         text = slurm_offer_text(offer) + "\n\n"
         if recommended is not None:
             text += recommended_line(recommended, installed, unreachable, lead=HERE_ONLY).rstrip(".") + ".\n"
+            text += f"! {failed}\n" if failed else ""
         text += "Enter chooses a recipe for this node instead."
     else:
         text = PRESS_ENTER
         if recommended is not None:
-            text = f"{recommended_line(recommended, installed, unreachable)}\n{text}"
+            warned = f"! {failed}\n" if failed else ""
+            text = f"{recommended_line(recommended, installed, unreachable)}\n{warned}{text}"
         if through_srun:
             node = (facts.slurm or {}).get("node") or "?"
             where = "a GPU node" if facts.gpus else f"a node like {node} (no GPU there: see above; o changes it)"

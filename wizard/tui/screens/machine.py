@@ -167,6 +167,7 @@ class MachineScreen(Screen[str]):
         from wizard.flows.history import (
             current_env_text,
             installed_recipes,
+            last_failed_checks,
             returning_user_line,
             unreachable_page_seen,
         )
@@ -184,7 +185,8 @@ class MachineScreen(Screen[str]):
             self.facts, recommended, offer=self.partitions if self.slurm is None else None,
             through_srun=self.slurm is not None, returning=returning_user_line(),
             installed=installed_recipes().get(recommended.recipe.id) if recommended else None,
-            unreachable=unreachable_page_seen(recommended.recipe) if recommended else None)
+            unreachable=unreachable_page_seen(recommended.recipe) if recommended else None,
+            failed=last_failed_checks().get(recommended.recipe.id) if recommended else None)
         self.query_one("#recommended", Static).update(text)
         self.refresh_bindings()
 

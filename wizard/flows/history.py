@@ -20,11 +20,11 @@ from wizard.install import envs
 from wizard.verify.check import VerifyResult
 from wizard.verify.protocol import TIER_TITLES
 
-__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status",
-           "error_words", "history_rows", "installed_fields", "installed_recipes", "installed_words", "installers_of", "FAILED_CHECK_MARK", "last_failed_checks", "last_local_graphcast",
-           "attempt_words", "remembered_graphcast",
-           "unchecked_install", "unchecked_words", "no_installs_words", "now", "read_history", "record_check",
-           "size_words", "status_cell"]
+__all__ = ["attempt_words", "current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits",
+           "env_status", "error_words", "FAILED_CHECK_MARK", "history_rows", "installed_fields", "installed_recipes",
+           "installed_words", "installers_of", "last_failed_checks", "last_local_graphcast", "no_installs_words",
+           "now", "read_history", "record_check", "remembered_graphcast", "size_words", "status_cell",
+           "unchecked_install", "unchecked_words"]
 
 
 def read_history() -> History:

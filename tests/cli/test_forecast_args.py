@@ -146,6 +146,22 @@ def test_forecast_help_says_what_slurm_does_for_a_forecast():
     assert "the install runs here" in run_inproc("verify", "--help", env={"COLUMNS": "200"}).stdout
 
 
+def test_without_the_bucket_the_fix_and_help_say_how_gc_wizard_gets_to_the_other_machine(tmp_path, monkeypatch,
+                                                                                          closed_indexes):
+    """Walk 28 #17: the fix sent the user to run `gc-wizard bundle` on another machine without saying how gc-wizard gets
+    there (the app's lines did: it is not on PyPI), and `forecast --help` said nothing of a server without the bucket.
+    The five files, the simpler route, come first."""
+    from wizard.after.next_steps import carry_words
+
+    env = _env_whose_bucket_is_unreachable(tmp_path, monkeypatch, closed_indexes)
+    fix = last_json(run_inproc("forecast", "--env", str(env), "--json"))["findings"][0]["fix"]
+    assert f"({carry_words()})" in fix and "gc-wizard is not on PyPI" in fix
+    assert fix.index("copy these five files") < fix.index("`gc-wizard bundle jax0.4.23-cpu --out DIR --with-assets`")
+    helped = " ".join(run_inproc("forecast", "--help", env={"COLUMNS": "80"}).stdout.split("example:")[-1].split())
+    assert "Without storage.googleapis.com (the bucket) here:" in helped and "--assets DIR here" in helped
+    assert "it is not on PyPI: `pip install` a copy of this checkout" in helped and "--with-assets" in helped
+
+
 def test_a_forecast_never_runs_an_env_python_that_leads_to_a_script(tmp_path):
     """24th hostile pass (part B) P7: the forecast runs the env's python, so it is held to the guard of every run
     of one (`paths.guard_env_python`): a bin/python leading to a script (which may start any Python) is refused

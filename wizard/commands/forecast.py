@@ -113,9 +113,18 @@ def _steps(value: str) -> int:
     return steps
 
 
+#: `forecast --help`'s word on a server that cannot reach the bucket (walk 28 #17: --help said nothing of it). Short, and
+#: without this machine's paths: the failed forecast's own fix names the five files and how gc-wizard gets elsewhere.
+NO_BUCKET_HELP = (
+    "Without storage.googleapis.com (the bucket) here: on a machine that reaches it, copy the five files a first "
+    "forecast reads (a forecast run here names them) into DIR, keeping their folders params/, dataset/ and stats/, "
+    "then give --assets DIR here. Or install gc-wizard there (it is not on PyPI: `pip install` a copy of this "
+    "checkout) and run `gc-wizard bundle RECIPE --out DIR --with-assets`, then --assets DIR/assets here.")
+
+
 def configure(sub) -> list[argparse.ArgumentParser]:
     p = options.add_command(sub, "forecast", "run the demo notebook's first forecast (real weights, one rollout)",
-                            "gc-wizard forecast --assets ~/graphcast-assets", run)
+                            "gc-wizard forecast --assets ~/graphcast-assets", run, more=NO_BUCKET_HELP)
     options.env_option(p, "forecast in this environment instead of the current one")
     # SUPPRESS: `gc-wizard --assets DIR forecast` (the app's global option, typed first) keeps its value.
     p.add_argument("--assets", metavar="DIR|URL", default=argparse.SUPPRESS,

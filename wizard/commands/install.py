@@ -32,9 +32,11 @@ from wizard.errors import (
 )
 from wizard.flows.after_install import replay_answers, save_answers
 from wizard.flows.describe_check import CHECK_TITLE, stopping_words
+from wizard.flows.history import current_env
 from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
 from wizard.flows.options import InstallOptions
+from wizard.flows.results import untouched_words
 from wizard.flows.session import plan_for, survey
 from wizard.flows.transaction import InstallEvents, await_answer, quiet_stretch_words, run_install
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
@@ -78,8 +80,9 @@ class TerminalEvents(InstallEvents):
             self._say(f"    ({quiet})")
 
     def step_finished(self, step, result) -> None:
-        state = "done" if result.ok else ("stopped" if result.cancelled else "FAILED")
-        self._say(f"    [{state} in {result.seconds:.1f} s]")
+        # Walk 28 #13: "[stopped in 5.9 s]" read as how long stopping took; it is how long the step had run.
+        state = "done in" if result.ok else ("stopped after" if result.cancelled else "FAILED in")
+        self._say(f"    [{state} {result.seconds:.1f} s]")
 
     def prompt(self, step, text: str) -> str | None:
         if self.assume_yes or not sys.stdin.isatty():
@@ -236,13 +239,15 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(next_lines(result, unreachable=reach.host() if reach is not None else None)))
         print(f"Log: {result.log}")
     else:
+        untouched = untouched_words(current_env() is not None)
+        untouched = f"{untouched[0].upper()}{untouched[1:]}."
         if result.mode == "in-place":
             after = f"{result.env} was put back as it was before (or see `gc-wizard rollback {result.entry_id}`)."
         elif result.kept:
             after = (f"The new environment stays at {result.env}, not current (`gc-wizard remove "
-                     f"{result.entry_id}` deletes it). Your current environment is untouched.")
+                     f"{result.entry_id}` deletes it). {untouched}")
         else:
-            after = "The unfinished environment was removed. Your current environment is untouched."
+            after = f"The unfinished environment was removed. {untouched}"
         if result.cancelled:
             said = stop_words(stop_signal(cancel))
             print(f"\n{said[:1].upper()}{said[1:]}. {after}\nLog: {result.log}", file=sys.stderr)

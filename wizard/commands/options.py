@@ -242,10 +242,12 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
 
 
-def add_command(sub, name: str, help_text: str, example: str, run) -> argparse.ArgumentParser:
-    """One subcommand: its help, one example under `--help`, and its handler as `args.run`. The
-    description is wrapped to 79 columns here (the raw formatter keeps the example's own lines)."""
-    parser = sub.add_parser(name, help=help_text, description=_filled(help_text, 79), epilog=f"example:\n  {example}",
+def add_command(sub, name: str, help_text: str, example: str, run, more: str = "") -> argparse.ArgumentParser:
+    """One subcommand: its help, one example under `--help` (and `more`, a paragraph under it), and its handler as
+    `args.run`. The description and `more` are wrapped to 79 columns here (the raw formatter keeps the example's own
+    lines)."""
+    epilog = f"example:\n  {example}" + (f"\n\n{_filled(more, 79)}" if more else "")
+    parser = sub.add_parser(name, help=help_text, description=_filled(help_text, 79), epilog=epilog,
                             formatter_class=HelpFormatter)
     parser.set_defaults(run=run)
     return parser

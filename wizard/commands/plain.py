@@ -18,7 +18,7 @@ from wizard.commands.output import say, warn
 from wizard.commands.recipes import PLAN_SIZE_BUDGET, plan_text, render_matches
 from wizard.errors import WizardError
 from wizard.flows.describe_machine import fact_lines, problem_lines
-from wizard.flows.history import installed_recipes, last_local_graphcast, read_history
+from wizard.flows.history import installed_recipes, last_failed_checks, read_history, remembered_graphcast
 from wizard.flows.machine import slurm_offer
 from wizard.flows.options import unique_links
 from wizard.flows.review import download_size, review
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     say("")
     say("== Recipes ==")
-    say(render_matches(list(surveyed.matches), facts, installed=installed_recipes()))
+    say(render_matches(list(surveyed.matches), facts, installed=installed_recipes(), failed=last_failed_checks()))
     best = surveyed.recommended
     if best is None:
         say("")
@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     say(f"== Plan for the recommended recipe: {best.recipe.id} ==")
     extra = "".join(f" --recipes-dir {shlex.quote(d)}" for d in recipes_dir)
     src = getattr(args, "graphcast_src", None)
-    remembered = None if src else last_local_graphcast(best.recipe.graphcast.version)
+    found = None if src else remembered_graphcast(best.recipe.graphcast.version)
+    remembered, install = found if found else (None, "")
     links = unique_links(getattr(args, "find_links", None) or [])
     offline = bool(getattr(args, "offline", False))
     plan_options = replace(install_options(args), recipe_id=best.recipe.id, env=None)
@@ -87,8 +88,7 @@ def run(args: argparse.Namespace) -> int:
         # command below do not fall back to a GitHub pin this server cannot reach (walk 18).
         src = remembered
         plan_options = replace(plan_options, graphcast_src=src)
-        say(f"GraphCast from {src}, which your last install of GraphCast {best.recipe.graphcast.version} used "
-            "(--graphcast-src DIR gives another).")
+        say(f"GraphCast from {src}, which {install[0].lower()}{install[1:]} used (--graphcast-src DIR gives another).")
     # The sources go after the command: that is where `install` reads them.
     sources = f" --graphcast-src {shlex.quote(src)}" if src else ""
     sources += "".join(f" --find-links {shlex.quote(link)}" for link in links)

@@ -13,7 +13,7 @@ from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import UserError
 from wizard.flows.describe_machine import machine_summary
 from wizard.flows.describe_plan import PlanHints, install_command, plan_lines
-from wizard.flows.history import installed_fields, installed_recipes, installed_words
+from wizard.flows.history import installed_fields, installed_recipes, installed_words, last_failed_checks
 from wizard.flows.machine import machine_facts, read_here
 from wizard.flows.recipe_list import fetched_from_words, graphcast_label, group_by_graphcast
 from wizard.flows.review import PlanReview, download_size, review
@@ -123,12 +123,16 @@ def _short_title(title: str, room: int) -> str:
 
 
 def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: str | None = None,
-                   columns: int | None = None, installed: dict[str, str] | None = None) -> str:
+                   columns: int | None = None, installed: dict[str, str] | None = None,
+                   failed: dict[str, str] | None = None) -> str:
     """The recipes table, laid out for `columns` (default: the terminal's, 80 in a pipe): the id column is
     as wide as the longest id (ids are never cut: they are what the user copies), and a title that does
     not fit beside it wraps inside its own column. `installed` (`installed_recipes`): what the user has already,
-    said under its row as the app's recipe list says it (walk 22 #10: the CLI did not mark the current one)."""
+    said under its row as the app's recipe list says it (walk 22 #10: the CLI did not mark the current one). `failed`
+    (`last_failed_checks`): a recipe whose newest install failed its check, marked "!" and said under its row first
+    (walk 28 #8)."""
     installed = installed or {}
+    failed = failed or {}
     columns = columns or width()
     out = wrapped(machine_summary(facts), columns, "", "  ")
     if graphcast_version:
@@ -144,7 +148,7 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
             out.append(_wrap(fetched, "  ", columns))
         for m in group:
             status = "RECOMMENDED" if m.recommended else ("compatible" if m.compatible else "not compatible")
-            marker = "*" if m.recommended else " "
+            marker = "!" if m.recipe.id in failed else ("*" if m.recommended else " ")
             row = f"{marker} {m.recipe.id:<{id_width}} {status:<{status_width}} "
             if columns - title_at >= 20:
                 title = wrapped(_short_title(m.recipe.title, columns - title_at), columns - title_at)
@@ -152,6 +156,8 @@ def render_matches(matches: list[RecipeMatch], facts: Facts, graphcast_version: 
                 out += [" " * title_at + line for line in title[1:]]
             else:  # too narrow for a title column: the title goes below
                 out += [row.rstrip(), *wrapped(m.recipe.title, columns, "    ")]
+            if m.recipe.id in failed:
+                out.append(_wrap(f"! {failed[m.recipe.id]}", "    ", columns))
             if m.recipe.id in installed:
                 out.append(_wrap(f"{installed_words(installed[m.recipe.id])}: a new install builds another "
                                  "environment beside it (`gc-wizard history` lists them all).", "    ", columns))
@@ -200,7 +206,8 @@ def run_recipes(args: argparse.Namespace) -> int:
                    for _, group in group_by_graphcast(matches) for m in group])
     else:
         # What this user has installed, only where the facts are this machine's (saved facts are another's).
-        say(render_matches(matches, facts, version, installed=installed_recipes() if local else None))
+        say(render_matches(matches, facts, version, installed=installed_recipes() if local else None,
+                           failed=last_failed_checks() if local else None))
     return 0
 
 

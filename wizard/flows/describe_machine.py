@@ -191,24 +191,69 @@ def _lead(text: str) -> str:
     return text[:len(text) - len(text.lstrip(" "))]
 
 
-def recommended_line(match, installed: str | None = None, unreachable: str | None = None) -> str:
+def recommended_line(match, installed: str | None = None, unreachable: str | None = None,
+                     lead: str = "Recommended") -> str:
     """"Recommended: <recipe> — why", or, when that recipe is installed already (`installed`: "current" or
     "installed", `flows.history.installed_recipes`), that instead of the why. Walk 21 #12: a returning user read
     "your environment: jax0.4.23-cpu, current" and then "Recommended: jax0.4.23-cpu — no NVIDIA GPU was found…",
     unlinked, as if it were a new install to make."""
     if installed:
-        return f"Recommended: {match.recipe.id} — already installed ({installed})"
+        return f"{lead}: {match.recipe.id} — already installed ({installed})"
     if unreachable and match.recipe.alternatives:
         # Walk 24 #1 (`history.unreachable_page_seen`): the way that installs here, said with why.
         alt = match.recipe.alternatives[0]
-        return (f"Recommended: {match.recipe.id} from its alternative source {alt.id} (a on the Plan screen) — its "
+        return (f"{lead}: {match.recipe.id} from its alternative source {alt.id} (a on the Plan screen) — its "
                 f"last install here could not reach {unreachable}, where its own wheels come from; {alt.title}"
                 f"{'' if alt.gpu_checked else ' needs the GraphCast check on a GPU'}")
     why = match.summary
     for prefix in ("recommended: ", "recommended, "):
         why = why[len(prefix):] if why.startswith(prefix) else why
     why = f", {why}" if why.startswith("but") else (f" — {why}" if why else "")
-    return f"Recommended: {match.recipe.id}{why}"
+    return f"{lead}: {match.recipe.id}{why}"
+
+
+#: The first screen's last line when nothing comes before a recipe: Enter, the key next to it in the footer.
+PRESS_ENTER = "Press Enter to choose a recipe."
+
+#: The recommendation's lead where a GPU node is offered: the recipe fits this node only, not the GPU work.
+HERE_ONLY = "Without a GPU node, for this node itself"
+
+
+def slurm_offer_text(partitions: list[str]) -> str:
+    """The offer of a GPU node on a node without a GPU where Slurm answers (the app's key g), as its first step."""
+    return (f"This node has no GPU, but Slurm is here (partitions: {', '.join(partitions[:5])}). Press g to detect on "
+            "a GPU node through srun: the first step for GraphCast on a GPU. The install then runs here and the "
+            "GraphCast check on the node.")
+
+
+def next_step_text(facts: Facts, recommended, *, offer: list[str] | None = None, through_srun: bool = False,
+                   returning: str | None = None, installed: str | None = None,
+                   unreachable: str | None = None, failed: str | None = None) -> str:
+    """The Machine screen's closing words: what to do first, built once here whatever way the screen is reached.
+
+    `recommended`: the recommended match (or None); `offer`: Slurm's partitions where this node has no GPU and the app
+    offers g; `through_srun`: `facts` were read on a node through srun; `returning`: the returning user's line;
+    `failed`: the recommended recipe's newest install failed its check (`history.last_failed_checks`), said under it.
+    Why the order: walk 28 #3 — on a login node the screen said "Recommended: jax0.4.23-cpu" and "Press Enter" under
+    the offer of g, so a newcomer's Enter led to the CPU stack; where a GPU node is offered, g comes first and the
+    recipe that fits this node is named as what it is, the choice without one."""
+    if offer:
+        text = slurm_offer_text(offer) + "\n\n"
+        if recommended is not None:
+            text += recommended_line(recommended, installed, unreachable, lead=HERE_ONLY).rstrip(".") + ".\n"
+            text += f"! {failed}\n" if failed else ""
+        text += "Enter chooses a recipe for this node instead."
+    else:
+        text = PRESS_ENTER
+        if recommended is not None:
+            warned = f"! {failed}\n" if failed else ""
+            text = f"{recommended_line(recommended, installed, unreachable)}\n{warned}{text}"
+        if through_srun:
+            node = (facts.slurm or {}).get("node") or "?"
+            where = "a GPU node" if facts.gpus else f"a node like {node} (no GPU there: see above; o changes it)"
+            text = ("Detected through srun: the install runs here, into the shared state folder; the "
+                    f"GraphCast check runs on {where}.\n\n" + text)
+    return f"{returning}\n{text}" if returning else text
 
 
 def fact_lines(facts: Facts, current_env: str | None = None, columns: int | None = None) -> list[str]:

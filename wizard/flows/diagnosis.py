@@ -19,7 +19,7 @@ from wizard.flows.describe_check import finding_lines
 from wizard.flows.session import findings_for
 from wizard.security import one_line
 from wizard.verify.diagnose import LogTail as LogTail
-from wizard.verify.diagnose import Unrecognised
+from wizard.verify.diagnose import Stopped, Unrecognised, stopped_run
 from wizard.verify.diagnose import scan_stream as scan_stream
 from wizard.verify.diagnose import unrecognised as unrecognised
 from wizard.verify.inspect_env import EnvReport, inspect_env
@@ -55,10 +55,15 @@ class LogDiagnosis:
     findings: list = field(default_factory=list)
     unknown: Unrecognised | None = None
     partial: str | None = None
+    stopped: Stopped | None = None
+    """A run that was stopped (Ctrl-C, the app's stop, a signal) with nothing failed in it: said as such, never as a
+    clean log (walk 28 #14)."""
 
     @property
     def found(self) -> bool:
-        return bool(self.findings) or self.unknown is not None
+        """Whether the log shows a run that did not finish well: a finding, an unrecognised failure, or a stop (exit 1,
+        docs/interface.md: a stopped run is no clean bill either)."""
+        return bool(self.findings) or self.unknown is not None or self.stopped is not None
 
     def lines(self, width: int) -> list[str]:
         """The findings in the words `diagnose` prints (and the app shows)."""
@@ -68,6 +73,11 @@ class LogDiagnosis:
             return [f"Found {count} problem{'s' if count != 1 else ''} in {shown} (root cause first):", "",
                     *finding_lines(self.findings, width)]
         unknown = self.unknown
+        if unknown is None and self.stopped is not None:
+            stop = self.stopped
+            return [f"{shown} is a run that was stopped, not one that failed [stopped]:",
+                    *wrap(f"It was stopped{f' in {stop.step}' if stop.step else ''}: {stop.why}.", width, "  ", "  "),
+                    *wrap("Next: " + stop.next_step, width, "  ", "  ")]
         if unknown is None:
             return [f"No known problem found in {shown}."]
         out = [f"No known problem found in {shown}, but it shows a failure [unrecognised]:"]
@@ -81,6 +91,8 @@ class LogDiagnosis:
         data: dict = {"findings": [f.to_dict() for f in self.findings], "log": self.name}
         if self.unknown is not None:
             data["unrecognised"] = self.unknown.to_dict()
+        if self.stopped is not None:
+            data["stopped"] = self.stopped.to_dict()
         if self.partial:
             data["partial"] = f"{self.partial}."
         return data
@@ -91,6 +103,7 @@ def judge(scan, tail: str, said: str, limit: UnpackLimit, context=None, name: st
     read; an empty log, or one read only in part with nothing found, is a UserError naming it (never a clean bill)."""
     findings = findings_for(scan, context=context)
     unknown = unrecognised(tail) if not findings else None
+    stopped = stopped_run(tail, next(iter(scan.named_recipes), None)) if not findings and unknown is None else None
     # What was not read: a packing's bound or break, and the middles of overlong lines (24th hostile pass (part A) P2).
     partial = "; and ".join(part for part in (limit.partial, scan.cuts.sentence(said)) if part) or None
     if not tail and not findings and not partial:
@@ -98,9 +111,9 @@ def judge(scan, tail: str, said: str, limit: UnpackLimit, context=None, name: st
         # sent the user away from the cause (twenty-second hostile pass, case l3-empty).
         raise UserError(f"{said} is empty, so there is nothing to diagnose; give the log the failing run printed "
                         "(a job's output file, a notebook cell's output, or `gc-wizard report`'s file).")
-    if partial and not findings and unknown is None:  # a log read only in part: never a clean bill for the rest
+    if partial and not findings and unknown is None and stopped is None:  # a log read only in part: never a clean bill for the rest
         raise UserError(f"{partial}. No known problem was found in the part read.")
-    return LogDiagnosis(name=name or said, findings=findings, unknown=unknown, partial=partial)
+    return LogDiagnosis(name=name or said, findings=findings, unknown=unknown, partial=partial, stopped=stopped)
 
 
 def diagnose_file(source: str, *, context=None, on_note: Callable[[str], None] | None = None) -> LogDiagnosis:

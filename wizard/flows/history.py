@@ -7,6 +7,7 @@ current" and each guarded an unreadable file in its own way; the answers and the
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Iterable
 from dataclasses import replace
@@ -17,11 +18,13 @@ from wizard import paths
 from wizard.history.store import History, load_history, now, record_verify
 from wizard.install import envs
 from wizard.verify.check import VerifyResult
+from wizard.verify.protocol import TIER_TITLES
 
-__all__ = ["current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits", "env_status",
-           "error_words", "history_rows", "installed_fields", "installed_recipes", "installed_words", "installers_of", "last_local_graphcast",
-           "unchecked_install", "unchecked_words", "no_installs_words", "now", "read_history", "record_check",
-           "size_words", "status_cell"]
+__all__ = ["attempt_words", "current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits",
+           "env_status", "error_words", "FAILED_CHECK_MARK", "history_rows", "installed_fields", "installed_recipes",
+           "installed_words", "installers_of", "last_failed_checks", "last_local_graphcast", "no_installs_words",
+           "now", "read_history", "record_check", "remembered_graphcast", "size_words", "status_cell",
+           "unchecked_install", "unchecked_words"]
 
 
 def read_history() -> History:
@@ -159,6 +162,43 @@ def installed_fields(installed: dict[str, str] | None, recipe_id: str) -> dict[s
     return {"installed": state is not None, "current": state == "current"}
 
 
+#: A recipe list row's word for a recipe whose newest install failed its check (`last_failed_checks`), before its verdict.
+FAILED_CHECK_MARK = "last check failed"
+
+
+def failed_check_words(entry) -> str:
+    """What a recipe list says of a recipe whose newest install failed its GraphCast check: where, why (the first
+    finding's title), which history entry, and what to do before building it again (diagnose its log)."""
+    check = entry.verify
+    node = f" on node {check.node}" if check.node else ""
+    first = check.finding_details[0] if check.finding_details else {}
+    why = str(first.get("title") or (check.findings[0] if check.findings else "")).rstrip(".")
+    where = f"at {TIER_TITLES.get(check.failed_tier, check.failed_tier)}" if check.failed_tier else ""
+    cause = ": ".join(part for part in (where, why) if part)
+    log = check.log or entry.log
+    diagnose = f"`gc-wizard diagnose {shlex.quote(log)}`" if log else "`gc-wizard diagnose LOG`"
+    return (f"Your last install of it failed its GraphCast check{node}{f' ({cause})' if cause else ''}, history "
+            f"{entry.id}. Installing it again will likely fail the same way: {diagnose} names the cause and its fix "
+            "(in the app: History, d).")
+
+
+def last_failed_checks() -> dict[str, str]:
+    """recipe id -> `failed_check_words`, for each recipe whose newest finished install failed its GraphCast check
+    (not stopped; none good since). Why: walk 28 #8 — after a GPU recipe's check failed on a node, both recipe lists
+    recommended it again as if untroubled, and a newcomer repeated a 3-minute, 2 GB install in a loop."""
+    try:
+        entries = load_history().entries
+    except Exception:  # an unreadable history only means nothing is marked
+        return {}
+    newest: dict[str, object] = {}
+    for entry in entries:
+        if entry.kind == "install" and entry.status not in ("running", "cancelled"):
+            newest[entry.recipe] = entry
+    return {recipe: failed_check_words(entry) for recipe, entry in newest.items()
+            if entry.status == "failed" and entry.verify is not None and entry.verify.ok is False
+            and not entry.verify.stopped and (entry.verify.failed_tier or entry.verify.findings)}
+
+
 def installed_words(state: str) -> str:
     """How a recipe list marks a recipe `installed_recipes` found ("current" or "installed"): both faces' words."""
     return "Already installed and current" if state == "current" else "Already installed (not current)"
@@ -205,6 +245,34 @@ def last_local_graphcast(version: str) -> str | None:
         return load_history().last_local_graphcast(version)
     except Exception:  # an unreadable history only means nothing is remembered
         return None
+
+
+#: How an install that did not finish is named where what it used is offered again (`attempt_words`).
+_UNFINISHED = {"failed": "failed", "cancelled": "stopped before it finished", "running": "still running"}
+
+
+def attempt_words(entry, what: str) -> str:
+    """The install `entry` as the subject of a sentence about what it used ("Your last install of GraphCast 0.1.1"),
+    named as what the history says it was: an attempt that failed, was stopped or is still running is never "your
+    last install". Why: walk 28 #15 — the plan said "Your last install of GraphCast 0.1.1 used …" while the only
+    earlier install had been stopped with Ctrl-C."""
+    state = _UNFINISHED.get(entry.status)
+    if state is None:
+        return f"Your last install of {what}"
+    return f"Your last attempt to install {what} ({state}, history {entry.id})"
+
+
+def remembered_graphcast(version: str) -> tuple[str, str] | None:
+    """The local GraphCast an earlier install of this version used, if still there, and the words that name that
+    install (`attempt_words`); None when there is none (or the history cannot be read)."""
+    try:
+        found = load_history().last_local_graphcast_entry(version)
+    except Exception:  # an unreadable history only means nothing is remembered
+        return None
+    if found is None:
+        return None
+    path, entry = found
+    return path, attempt_words(entry, f"GraphCast {version}")
 
 
 def record_check(env: Path, result: VerifyResult, *, started: str | None = None) -> bool:

@@ -109,6 +109,15 @@ def kept_checked(env: str, entry_id: str | None, ok: bool, command: str = "gc-wi
     return f"The environment at {env} failed its check; it stays, not current{remove}."
 
 
+def untouched_words(has_current: bool, whose: str = "your") -> str:
+    """What an install that did not succeed left of the environment current before it, as a clause (lower case, no
+    stop; `whose`: "your" in the faces, "the" in the history): untouched, or on a first install that there is none.
+    Why one builder: walk 22 #10 (the history) and walk 28 #13 (the CLI's Ctrl-C line) said "the current environment
+    is untouched" where no environment was current."""
+    return (f"{whose} current environment is untouched" if has_current
+            else "no environment is current (there was none before either)")
+
+
 def what_was_undone(env: str | None, mode: str, kept: bool) -> str:
     """One sentence on what became of the environment an install that did not succeed was building:
     both faces and the history say it the same way."""

@@ -28,7 +28,7 @@ from typing import IO
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
-from wizard.flows.history import last_bundle, last_local_graphcast, unchecked_install, unchecked_words
+from wizard.flows.history import last_bundle, remembered_graphcast, unchecked_install, unchecked_words
 from wizard.history.store import load_history, other_state_refusal
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
@@ -213,11 +213,12 @@ def _with_remembered_source(plan: Plan) -> Plan:
         words = (f"{plan.unreachable_source.removesuffix('.')}. Your last install of {plan.recipe.id} came from the "
                  f"bundle {bundle}: install from it again (`--bundle {shlex.quote(bundle)}`).")
         return dataclasses.replace(plan, unreachable_source=words)
-    remembered = last_local_graphcast(version)
-    if not remembered or remembered == plan.graphcast_src:
+    found = remembered_graphcast(version)
+    if not found or found[0] == plan.graphcast_src:
         return plan
-    words = (f"{plan.unreachable_source.removesuffix('.')}. Your last install of GraphCast {version} used "
-             f"{remembered}: give it again (`--graphcast-src {shlex.quote(remembered)}`).")
+    remembered, install = found
+    words = (f"{plan.unreachable_source.removesuffix('.')}. {install} used {remembered}: give it again "
+             f"(`--graphcast-src {shlex.quote(remembered)}`).")
     return dataclasses.replace(plan, unreachable_source=words)
 
 

@@ -49,7 +49,7 @@ from wizard.errors import (
     stop_signal,
     stop_words,
 )
-from wizard.flows.results import InstallResult, kept_unchecked, what_was_undone
+from wizard.flows.results import InstallResult, kept_unchecked, untouched_words, what_was_undone
 from wizard.full_disk import no_room_advice
 from wizard.history.store import Entry, History, load_history, now, other_state_refusal
 from wizard.install import envs
@@ -87,6 +87,7 @@ from wizard.recipes.match import match_recipes
 from wizard.security import make_folders, strip_acls
 from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
+from wizard.verify.diagnose import STOP_NOTE
 
 if TYPE_CHECKING:
     from wizard.verify.check import VerifyResult
@@ -440,10 +441,11 @@ class _Transaction:
         elif status == "failed" and self.plan.mode == "in-place":
             self.undo()  # in place, "kept for diagnosis" would mean leaving the user's env broken
         if status == "cancelled":  # say what the stop did to the new environment (history, both faces)
+            # The log says it was a stop, and whose, in its own line: `diagnose` reads it back (walk 28 #14).
+            _note(self.log, f"{STOP_NOTE}{error or 'cancelled'}")
             undone = what_was_undone(str(self.env), self.plan.mode, self.kept)
             # Walk 22 #10: a first install's stop said "the current environment is untouched" where there was none.
-            rest = ("the current environment is untouched" if self.history.current() is not None
-                    else "no environment is current (there was none before either)")
+            rest = untouched_words(self.history.current() is not None, whose="the")
             error = f"{error}; {undone[0].lower()}{undone[1:-1]}, and {rest}"
         entry.status, entry.error, entry.finished = status, error, now()
         entry.verify = verify.summary() if verify is not None else None

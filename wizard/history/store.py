@@ -489,10 +489,16 @@ class History:
         return None
 
     def last_local_graphcast(self, version: str) -> str | None:
+        """The path of `last_local_graphcast_entry`, or None."""
+        found = self.last_local_graphcast_entry(version)
+        return found[0] if found else None
+
+    def last_local_graphcast_entry(self, version: str) -> tuple[str, Entry] | None:
         """The local GraphCast source (checkout, wheel or sdist) the newest good install of GraphCast
         `version` was built from — else the one the newest other install's plan named — when it is still there
         and still that version, so a user on a server without GitHub gives the path once, not at every start
-        of the app. Read from the frozen package set (`graphcast @ file:///…`) or the recorded path, never run."""
+        of the app. Read from the frozen package set (`graphcast @ file:///…`) or the recorded path, never run. With
+        the entry that used it: whether that install finished is for the words that offer it (walk 28 #15)."""
         # deferred: only the app's first plan asks (start-up time)
         from wizard.install.recorded_set import file_path
 
@@ -519,7 +525,7 @@ class History:
             except (OSError, ValueError):
                 continue
             if found.version and found.version.split("+")[0] == version:
-                return path
+                return path, entry
         return None
 
     def save(self) -> None:

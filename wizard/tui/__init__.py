@@ -69,8 +69,10 @@ def current_env() -> str | None:
 
 def untouched_sentence() -> str:
     """After a stop: the current environment is untouched — or, on a first install, there is none."""
-    return ("Your current environment is untouched." if current_env() is not None
-            else "No environment is current (there was none before either).")
+    from wizard.flows.results import untouched_words  # deferred, as above
+
+    words = untouched_words(current_env() is not None)
+    return f"{words[0].upper()}{words[1:]}."
 
 
 def _said(text: str, indent: str = "") -> list[str]:

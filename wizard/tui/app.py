@@ -227,9 +227,8 @@ class WizardApp(App):
             self.options = replace(self.options, slurm=machine.slurm)
         self.machine = MachineScreen(self.options.recipes_dirs, slurm=self.options.slurm)
         if answer in ("history", "next") and machine is not None:
-            # What the survey found carries over whole (facts, matches, the Pythons it looked at).
-            self.machine.facts, self.machine.matches = machine.facts, machine.matches
-            self.machine.pythons = machine.pythons
+            # What the survey found carries over whole (facts, matches, Pythons, the offer of a GPU node).
+            self.machine.take_survey(machine)
         if answer == "history":
             self.push_screen(self.machine, self._machine_done)
             self.push_screen(HistoryScreen(), self._history_done)

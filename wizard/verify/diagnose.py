@@ -1425,7 +1425,7 @@ def unrecognised(text: str) -> Unrecognised | None:
     errors = [e for e in errors if e not in ("Traceback (most recent call last):",)] or _cut_traceback(raw_unhandled)
     if not errors and step is None:
         return None
-    if not errors and failed_steps and failed_steps[-1][1] == "cancelled" and tier is None:
+    if not errors and ((failed_steps and failed_steps[-1][1] == "cancelled" and tier is None) or _STOP_NOTE.search(raw)):
         # The user's own Ctrl-C (or a stop the wizard asked for): the step was stopped, nothing in it failed, and
         # "send a report to whoever maintains the server" was wrong advice (seventeenth walk, problem 7).
         return None
@@ -1441,6 +1441,50 @@ def unrecognised(text: str) -> Unrecognised | None:
         last_error=last, step=step, lines=tuple(quoted),
         next_step="`gc-wizard report` writes this machine's details and the log's tail into one file to send to "
         "whoever maintains the server or this tool; `gc-wizard verify` reruns the checks step by step.")
+
+
+#: The line an install's log ends with when it was stopped (`flows.transaction`'s note, `STOP_NOTE` + the stop's words).
+STOP_NOTE = "the run was stopped: "
+_STOP_NOTE = re.compile(r"^\[gc-wizard\] " + re.escape(STOP_NOTE) + r"(?P<why>[^\n]+)$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """A run the user (Ctrl-C, the app's stop) or a signal stopped: not a failure, and no cause to look for. Why its own
+    result: walk 28 #14 — such a log, which says `FAILED (cancelled)`, got "No known problem found" and exit 0, read
+    as a clean install."""
+
+    step: str | None
+    why: str
+    recipe: str | None
+
+    @property
+    def next_step(self) -> str:
+        again = f"`gc-wizard install {self.recipe}` with the same options" if self.recipe else "the same command"
+        return (f"nothing in it failed, so there is no cause to look for; to install, run {again} again (in the app, "
+                "p on the Not-done screen goes again with the same settings). A run that failed after that has its own "
+                "log to diagnose.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": "stopped", "step": self.step, "by": self.why, "next": self.next_step}
+
+
+def stopped_run(text: str, recipe: str | None = None) -> Stopped | None:
+    """For a log with no finding and no unrecognised failure: the stop it ends with (the wizard's note, or its last
+    step's `FAILED (cancelled)`), where, and why; None for a log that was not stopped. `recipe`: the one it installed."""
+    raw = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
+    notes = list(_STOP_NOTE.finditer(raw))
+    failed_steps = _STEP_FAILED.findall(raw)
+    cancelled = bool(failed_steps) and failed_steps[-1][1] == "cancelled"
+    if not notes and not cancelled:
+        return None
+    step = _tier_step(raw)
+    if step is None and cancelled:
+        name = failed_steps[-1][0]
+        titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
+        step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "")
+    why = notes[-1].group("why").strip() if notes else "by you (Ctrl-C, or the app's stop) or by a signal"
+    return Stopped(step=step, why=_shorten(why), recipe=recipe)
 
 
 def uses_facts(findings: list[Finding], known_failures: tuple[KnownFailure, ...] | None = None) -> bool:

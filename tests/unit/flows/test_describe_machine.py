@@ -3,9 +3,18 @@ Machine screen print the same rows; the screen only wraps them to its width. On 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from tests.fixtures.real_gpu import capture
 from wizard.detect.facts import Facts
-from wizard.flows.describe_machine import fact_lines, fact_rows, machine_lines, problem_lines, where_sentence
+from wizard.flows.describe_machine import (
+    fact_lines,
+    fact_rows,
+    machine_lines,
+    next_step_text,
+    problem_lines,
+    where_sentence,
+)
 
 REAL = Facts.from_dict(capture("detect.json"))
 
@@ -63,3 +72,20 @@ def test_a_system_cuda_runtime_newer_than_the_driver_says_whether_it_matters():
                            "does not affect them"), cudart
     assert "newer than" not in next(v for label, v in fact_rows(REAL) if label.startswith("cudart "))
     assert "so it does not affect them" in " ".join(" ".join(machine_lines(old_driver, columns=80)).split())
+
+
+CPU = SimpleNamespace(recipe=SimpleNamespace(id="jax0.4.23-cpu", alternatives=()),
+                      summary="recommended: no NVIDIA GPU was found, so the CPU stack is the one that fits")
+
+
+def test_where_a_gpu_node_is_offered_g_is_the_first_step_and_the_cpu_recipe_the_choice_without_it():
+    """Walk 28 #3: the login node's screen recommended the CPU stack and "Press Enter" under the offer of g."""
+    offered = next_step_text(REAL, CPU, offer=["gpu", "cpu"])
+    assert offered.startswith("This node has no GPU, but Slurm is here (partitions: gpu, cpu). Press g to detect")
+    assert "Recommended" not in offered and "Press Enter" not in offered
+    assert offered.endswith("Without a GPU node, for this node itself: jax0.4.23-cpu — no NVIDIA GPU was found, so "
+                            "the CPU stack is the one that fits.\nEnter chooses a recipe for this node instead.")
+    # No offer: the recommendation and Enter, as before; a returning user's line stays on top.
+    assert next_step_text(REAL, CPU) == ("Recommended: jax0.4.23-cpu — no NVIDIA GPU was found, so the CPU stack is "
+                                         "the one that fits\nPress Enter to choose a recipe.")
+    assert next_step_text(REAL, None, returning="Yours: x").startswith("Yours: x\nPress Enter")

@@ -160,13 +160,14 @@ class MachineScreen(Screen[str]):
         from wizard.flows.describe_machine import (
             fact_lines,
             memory_table_lines,
+            next_step_text,
             problem_lines,
-            recommended_line,
             where_sentence,
         )
         from wizard.flows.history import (
             current_env_text,
             installed_recipes,
+            last_failed_checks,
             returning_user_line,
             unreachable_page_seen,
         )
@@ -180,25 +181,21 @@ class MachineScreen(Screen[str]):
         self.query_one("#facts", Static).update("\n".join([where, *facts] if where else facts))
         self.query_one("#memory", Static).update("\n".join(memory_table_lines(self.facts, self.app.size.width)) + "\n")
         recommended = next((m for m in self.matches if m.recommended), None)
-        text = "Press Enter to choose a recipe."
-        if recommended is not None:
-            line = recommended_line(recommended, installed_recipes().get(recommended.recipe.id),
-                                    unreachable_page_seen(recommended.recipe))
-            text = f"{line}\n{text}"
-        if self.slurm is None and self.partitions:
-            text = (f"This node has no GPU, but Slurm is here (partitions: {', '.join(self.partitions[:5])}). "
-                    "Press g to detect on a GPU node through srun; the install then runs here and the "
-                    "GraphCast check on the node.\n\n" + text)
-        elif self.slurm is not None:
-            node = (self.facts.slurm or {}).get("node") or "?"
-            where = "a GPU node" if self.facts.gpus else f"a node like {node} (no GPU there: see above; o changes it)"
-            text = ("Detected through srun: the install runs here, into the shared state folder; the "
-                    f"GraphCast check runs on {where}.\n\n" + text)
-        returning = returning_user_line()
-        if returning:
-            text = f"{returning}\n{text}"
+        text = next_step_text(
+            self.facts, recommended, offer=self.partitions if self.slurm is None else None,
+            through_srun=self.slurm is not None, returning=returning_user_line(),
+            installed=installed_recipes().get(recommended.recipe.id) if recommended else None,
+            unreachable=unreachable_page_seen(recommended.recipe) if recommended else None,
+            failed=last_failed_checks().get(recommended.recipe.id) if recommended else None)
         self.query_one("#recommended", Static).update(text)
         self.refresh_bindings()
+
+    def take_survey(self, other: MachineScreen) -> None:
+        """Carry what `other` (the screen this one replaces) found: the facts, the matches, the Pythons it looked at
+        and Slurm's offer of a GPU node. Why all in one place: walk 28 #2 — coming back (Escape) to this screen
+        carried the facts but not the offer, so its paragraph and the key g were gone until r."""
+        self.facts, self.matches, self.pythons = other.facts, other.matches, other.pythons
+        self.partitions = other.partitions
 
     def on_mount(self) -> None:
         self.query_one("#problems", Static).display = False

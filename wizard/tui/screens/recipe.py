@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from wizard.flows.history import installed_recipes, installed_words
+from wizard.flows.history import FAILED_CHECK_MARK, installed_recipes, installed_words, last_failed_checks
 from wizard.flows.recipe_list import (
     DEFAULT_GRAPHCAST_VERSION,
     fetched_from_words,
@@ -27,9 +27,12 @@ from wizard.tui.problems import problem_text
 from wizard.tui.widgets.shown import Shown, masked
 
 
-def describe_match(match, installed: str | None = None) -> str:
+def describe_match(match, installed: str | None = None, failed: str | None = None) -> str:
+    """The recipe's text; `failed` (`last_failed_checks`): its newest install's failed check, said first."""
     recipe = match.recipe
     lines = [recipe.title, f"id: {recipe.id} · runs {graphcast_label(recipe.graphcast.version)}", ""]
+    if failed:
+        lines += [f"! {failed}", ""]
     if installed:
         lines += [installed_words(installed) + ": a new install builds another environment beside it (History lists them all).", ""]
     if match.compatible:
@@ -49,9 +52,10 @@ def describe_match(match, installed: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def option_label(match, width: int = 74, installed: str | None = None) -> str:
+def option_label(match, width: int = 74, installed: str | None = None, failed: bool = False) -> str:
     """One row: a mark (★ recommended, ✓ fits, ✗ does not), the id, and the verdict or first reason;
-    `installed` ("current"/"installed") is said first."""
+    `installed` ("current"/"installed") is said first; `failed`: its newest install failed its check, said before the
+    verdict with the mark "!" (walk 28 #8: it was recommended again as if untroubled)."""
     mark = "★" if match.recommended else ("✓" if match.compatible else "✗")
     unreachable = unreachable_verdict(match)  # walk 25 #2: flagged, not "fits"
     if unreachable:
@@ -66,6 +70,8 @@ def option_label(match, width: int = 74, installed: str | None = None) -> str:
         verdict = match.reasons[0] if match.reasons else "does not fit"
     if installed:
         verdict = f"{installed} · {verdict}"
+    if failed:
+        mark, verdict = "!", f"{FAILED_CHECK_MARK} · {verdict}"
     label = f"{mark} {match.recipe.id:<26} {verdict}"
     return cut(label, width)
 
@@ -112,6 +118,8 @@ class RecipeScreen(Screen):
         self.rows: list = []
         """The option list's rows: a match, or None for a group heading."""
         self.installed = installed_recipes()
+        self.failed = last_failed_checks()
+        """Recipe id -> its newest install's failed check, in words (`last_failed_checks`)."""
 
     def index_of(self, recipe_id: str) -> int:
         """The option-list row of a recipe (rows include the group headings)."""
@@ -134,7 +142,8 @@ class RecipeScreen(Screen):
             options.append(Option(masked(f"── {graphcast_label(version)}"), disabled=True))
             for match in group:
                 self.rows.append(match)
-                options.append(Option(masked(option_label(match, installed=self.installed.get(match.recipe.id))),
+                options.append(Option(masked(option_label(match, installed=self.installed.get(match.recipe.id),
+                                                           failed=match.recipe.id in self.failed)),
                                       id=match.recipe.id))  # a user recipe's title: shown as every Static is
         return options
 
@@ -162,7 +171,8 @@ class RecipeScreen(Screen):
     def _show(self, index: int | None) -> None:
         if index is not None and 0 <= index < len(self.rows) and self.rows[index] is not None:
             match = self.rows[index]
-            self.query_one("#detail", Static).update(describe_match(match, self.installed.get(match.recipe.id)))
+            self.query_one("#detail", Static).update(describe_match(match, self.installed.get(match.recipe.id),
+                                                                          self.failed.get(match.recipe.id)))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show(event.option_index)

@@ -1,0 +1,32 @@
+"""A stopped install's log names the stop in a line of its own, and `diagnose` reads it back: who or what stopped it
+(walk 28 #14: the log said only `FAILED (cancelled)`, and `diagnose` said "No known problem found")."""
+
+from __future__ import annotations
+
+import threading
+
+from wizard.flows.diagnosis import diagnose_file
+from wizard.flows.session import plan_for
+from wizard.flows.transaction import InstallEvents, run_install
+from wizard.install.options import InstallOptions
+
+
+class _StopAtFirstStep(InstallEvents):
+    def __init__(self, cancel: threading.Event) -> None:
+        self.cancel = cancel
+
+    def step_started(self, step) -> None:
+        self.cancel.set()
+
+
+def test_a_stopped_install_says_by_whom_and_diagnose_reads_it(tiny):
+    options = InstallOptions(recipe_id="tiny-a", recipes_dirs=(str(tiny.recipes),), find_links=(str(tiny.house.path),),
+                             offline=True, graphcast_src=str(tiny.graphcast), verify=False, assume_yes=True)
+    cancel = threading.Event()
+    result = run_install(plan_for(options), options, _StopAtFirstStep(cancel), cancel=cancel)
+    assert result.cancelled
+    found = diagnose_file(result.log)
+    assert found.found and not found.findings and found.unknown is None
+    assert found.stopped is not None and found.stopped.why == "cancelled by the user"
+    assert found.stopped.recipe == "tiny-a"
+    assert "It was stopped in the install step" in " ".join(found.lines(100))

@@ -144,12 +144,18 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
     (`check_before_install`) ask this through `settings_problem`, and the plan marks it "!"."""
     # deferred: the check runs only where an installer is about to start
     from wizard.errors import UserError
-    from wizard.source_trust import refuse_swappable_source
+    from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 
-    def refused(named: str, place: Path, what: str, way_out: str | None = None) -> str | None:
+    def refused(named: str, place: Path, what: str, way_out: str | None = None,
+                harm: str = "install (and run) their code", missing: bool = False) -> str | None:
         try:
-            refuse_swappable_source(named, place, what, harm=f"have {installer} install (and run) their code",
-                                    way_out=way_out, untouched="nothing was started")
+            if not missing or os.path.lexists(place):
+                refuse_swappable_source(named, place, what, harm=f"have {installer} {harm}", way_out=way_out,
+                                        untouched="nothing was started", passed_over=_UV_LOCK_FILES)
+            else:  # not made yet: judged by whoever may make it, as a place to write is (`cache_trust` alike)
+                refuse_swappable_destination(named, place, what=what, harm=f"have {installer} {harm}",
+                                             way_out=way_out or "choose a place in a folder only you can write",
+                                             untouched="nothing was started")
         except UserError as exc:
             return str(exc)
         return None
@@ -188,7 +194,56 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
             why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
             if why:
                 return why
+    for variable, text, what, harm in trusted_places(installer, environ):
+        try:
+            place = _local_place(text)
+        except ValueError as exc:
+            return unplaced_words(f"{what} {text} (from {variable})", str(exc))
+        if place is None:  # an https:// address: the installer checks the server (and the plan names it)
+            continue
+        if not place.is_absolute():  # made absolute against the user's folder for the children too
+            try:
+                place = Path(os.getcwd()) / place
+            except OSError:
+                continue
+        why = refused(f"{what} {place} (from {variable}, which {installer} reads on its own)", place, what,
+                      f"unset {variable} for gc-wizard (`env -u {variable} gc-wizard …`), or point it at a place "
+                      "only you can write", harm, missing=True)
+        if why:
+            return why
     return None
+
+
+#: The installer variables that name a place (a folder, a file, an address that may be a local one) whose content
+#: the installer runs or trusts, other than the package sources (`SOURCE_VARIABLES`) and settings files: (variable,
+#: the characters between several entries — None: one —, what it names, what another user who could change it would
+#: have the installer do). Every one set is held to the swap rule `--find-links` is held to (`trust_problem`), so
+#: the plan and every start of the installer refuse it by name before anything runs.
+#:
+#: Why: 30th hostile pass (part B) P5 — `UV_PYTHON_INSTALL_DIR` naming another user's folder made `plan` (which
+#: runs nothing) have `uv python find` query the "managed Python" they put there, as root; the variable was only
+#: made absolute (`PATH_VARIABLES`). Read from uv's list of variables (uv 0.13: `UV_PYTHON_SEARCH_PATH` runs every
+#: Python it names, as PATH does) and pip's options. A variable naming only where the installer writes
+#: (`UV_TOOL_BIN_DIR`, `PIP_LOG`) or a credential (`NETRC`, `UV_CREDENTIALS_DIR`) is not here.
+TRUSTED_VARIABLES: dict[str, tuple[tuple[str, str | None, str, str], ...]] = {
+    "uv": (
+        ("UV_PYTHON_INSTALL_DIR", None, "the folder of uv's managed Pythons", "run their Python"),
+        ("UV_PYTHON_SEARCH_PATH", os.pathsep, "the folder uv looks for Pythons in", "run their Python"),
+        ("UV_PYTHON_CACHE_DIR", None, "uv's cache of Python downloads", "install (and run) their Python"),
+        ("UV_TOOL_DIR", None, "the folder of uv's tools", "run their code"),
+    ),
+    "pip": (),
+}
+#: The empty lock file uv makes 0666 in each folder it keeps, whatever the umask: nothing in it is read.
+_UV_LOCK_FILES = (".lock",)
+
+
+def trusted_places(installer: str, environ: Mapping[str, str]) -> list[tuple[str, str, str, str]]:
+    """(variable, value, what it names, harm) for every entry `installer`'s `TRUSTED_VARIABLES` set here name, split
+    as the installer splits them (`listed`)."""
+    return [(variable, value, what, harm)
+            for variable, separators, what, harm in TRUSTED_VARIABLES.get(installer, ())
+            for value in listed(installer, environ.get(variable) or "", separators)]
 
 
 def unplaced_words(named: str, why: str, untouched: str = "Nothing was started.") -> str:

@@ -1,0 +1,70 @@
+"""The installer variables that name a place whose content uv or pip runs or trusts — the folder of uv's managed
+Pythons, a Python download list, a CA file — are held to the swap rule `--find-links` is held to, by name, before
+anything runs: `plan` included (`installer_files.TRUSTED_VARIABLES`).
+
+Before (30th hostile pass, part B): `UV_PYTHON_INSTALL_DIR` in another user's folder made `plan` run their "managed
+Python" as root (P5). The real CLI in this process, on the tiny recipes' real wheels; a folder every user can write
+stands for another user's (the same rule), so no root is needed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.cli import run_inproc
+from tests.fixtures.modes import open_folder
+from tests.fixtures.state import last_json
+from tests.fixtures.tiny import RECIPE
+
+
+def _recipe_needing_a_python_not_here(tiny) -> Path:
+    """A recipe folder whose one recipe, tiny-14, needs Python 3.14 (not on this machine: uv must find or fetch it)."""
+    folder = tiny.recipes.parent / "rec14"
+    folder.mkdir()
+    (folder / "tiny-14.yaml").write_text(RECIPE.format(id="tiny-14", requirements="  - pkg-a==1.0").replace(
+        'python: ">=3.10,<3.13"', 'python: ">=3.14,<3.15"'))
+    return folder
+
+
+def _managed_python(folder: Path, marker: Path) -> None:
+    """A "managed Python 3.14" as uv lays them out, which notes each run in `marker`."""
+    bin_dir = folder / "cpython-3.14.99-linux-x86_64-gnu" / "bin"
+    bin_dir.mkdir(parents=True)
+    script = bin_dir / "python3.14"
+    script.write_text(f"#!/bin/sh\necho ran >> {marker}\nexec {sys.executable} \"$@\"\n")
+    script.chmod(0o755)
+    for name in ("python3", "python"):
+        (bin_dir / name).symlink_to("python3.14")
+
+
+@pytest.mark.parametrize("variable", ["UV_PYTHON_INSTALL_DIR", "UV_PYTHON_SEARCH_PATH"])
+def test_a_managed_python_folder_another_user_could_change_is_refused_by_plan_before_uv_runs(
+        tiny, tmp_path, monkeypatch, variable):
+    marker = tmp_path / "ran"
+    pythons = open_folder(tmp_path / "ww") / "pythons"
+    _managed_python(pythons, marker)
+    given = pythons if variable == "UV_PYTHON_INSTALL_DIR" else pythons / "cpython-3.14.99-linux-x86_64-gnu" / "bin"
+    monkeypatch.setenv(variable, str(given))
+    recipes = _recipe_needing_a_python_not_here(tiny)
+    args = ["--recipes-dir", str(recipes), "--find-links", str(tiny.house.path), "--offline",
+            "--graphcast-src", str(tiny.graphcast), "--json"]
+    for argv in (["plan", "tiny-14"], ["install", "tiny-14", "--yes", "--no-verify"]):
+        proc = run_inproc(*argv, *args)
+        error = last_json(proc).get("error") or proc.stderr
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+        assert f"(from {variable}, which uv reads on its own)" in error and "every user can write" in error, error
+        assert f"env -u {variable} gc-wizard" in error and "Traceback" not in proc.stderr
+    assert not marker.exists()
+
+
+def test_a_managed_python_folder_of_your_own_with_uvs_own_lock_file_is_used(tiny, tmp_path, monkeypatch):
+    """uv makes `.lock` 0666 in the folders it keeps, whatever the umask: that empty file is no reason to refuse."""
+    pythons = tmp_path / "pythons"
+    pythons.mkdir()
+    (pythons / ".lock").touch()
+    (pythons / ".lock").chmod(0o666)
+    monkeypatch.setenv("UV_PYTHON_INSTALL_DIR", str(pythons))
+    proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--json")
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)

@@ -231,6 +231,15 @@ TRUSTED_VARIABLES: dict[str, tuple[tuple[str, str | None, str, str], ...]] = {
         ("UV_PYTHON_SEARCH_PATH", os.pathsep, "the folder uv looks for Pythons in", "run their Python"),
         ("UV_PYTHON_CACHE_DIR", None, "uv's cache of Python downloads", "install (and run) their Python"),
         ("UV_TOOL_DIR", None, "the folder of uv's tools", "run their code"),
+        # where uv takes a Python build from: the list of builds (each one's address and sha256) and the mirrors;
+        # a local list names any tarball with its own sha256, so whoever writes the list chooses the Python
+        # (30th hostile pass (part B) P6); an https:// one is named on the plan (`python_download_source`)
+        ("UV_PYTHON_DOWNLOADS_JSON_URL", None, "the list of Python builds", "install (and run) their Python"),
+        ("UV_PYTHON_INSTALL_MIRROR", None, "the Python download mirror", "install (and run) their Python"),
+        ("UV_PYPY_INSTALL_MIRROR", None, "the PyPy download mirror", "install (and run) their Python"),
+        ("UV_GRAALPY_INSTALL_MIRROR", None, "the GraalPy download mirror", "install (and run) their Python"),
+        ("UV_PYODIDE_INSTALL_MIRROR", None, "the Pyodide download mirror", "install (and run) their Python"),
+        ("UV_ASTRAL_MIRROR_URL", None, "the mirror of Astral's downloads", "install (and run) their Python"),
     ),
     "pip": (),
 }

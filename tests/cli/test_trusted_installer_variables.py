@@ -68,3 +68,42 @@ def test_a_managed_python_folder_of_your_own_with_uvs_own_lock_file_is_used(tiny
     monkeypatch.setenv("UV_PYTHON_INSTALL_DIR", str(pythons))
     proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--json")
     assert proc.returncode == 0, (proc.stdout, proc.stderr)
+
+
+# P6: `UV_PYTHON_DOWNLOADS_JSON_URL` naming another user's list had uv download the build it listed (checked only
+# against the sha256 that same list gave) and run it as root, while the plan said the Python came from github.com.
+
+@pytest.mark.parametrize("form", ["{}", "file://{}"])
+@pytest.mark.parametrize("variable", ["UV_PYTHON_DOWNLOADS_JSON_URL", "UV_PYTHON_INSTALL_MIRROR"])
+def test_a_python_download_list_or_mirror_another_user_could_change_is_refused_before_uv_runs(
+        tiny, tmp_path, monkeypatch, variable, form):
+    theirs = open_folder(tmp_path / "ww")
+    listed = theirs / "downloads.json" if variable == "UV_PYTHON_DOWNLOADS_JSON_URL" else theirs
+    if variable == "UV_PYTHON_DOWNLOADS_JSON_URL":
+        listed.write_text("{}")
+    monkeypatch.setenv(variable, form.format(listed))
+    monkeypatch.setenv("UV_PYTHON_INSTALL_DIR", str(tmp_path / "pythons"))
+    recipes = _recipe_needing_a_python_not_here(tiny)
+    args = ["--python", "3.14", "--recipes-dir", str(recipes), "--find-links", str(tiny.house.path), "--offline",
+            "--graphcast-src", str(tiny.graphcast), "--json"]
+    for argv in (["plan", "tiny-14"], ["install", "tiny-14", "--yes", "--force", "--no-verify"]):
+        proc = run_inproc(*argv, *args)
+        error = last_json(proc).get("error") or proc.stderr
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+        assert f"{listed} (from {variable}, which uv reads on its own)" in error, error
+        assert "install (and run) their Python" in error and "Traceback" not in proc.stderr
+    assert not (tmp_path / "pythons").exists()
+
+
+def test_the_python_download_is_named_as_coming_from_the_list_the_variable_names(monkeypatch):
+    from wizard.recipes.alternatives import python_download_source, python_download_words
+
+    monkeypatch.setenv("UV_PYTHON_INSTALL_MIRROR", "https://mirror.invalid/pbs")
+    monkeypatch.setenv("UV_PYTHON_DOWNLOADS_JSON_URL", "https://lists.invalid/downloads.json")
+    assert python_download_source() == "https://lists.invalid/downloads.json"
+    words = python_download_words("lists.invalid", "3.14")
+    assert "from lists.invalid (the builds your UV_PYTHON_DOWNLOADS_JSON_URL names)" in words, words
+    monkeypatch.delenv("UV_PYTHON_DOWNLOADS_JSON_URL")
+    assert "(the builds your UV_PYTHON_INSTALL_MIRROR names)" in python_download_words("mirror.invalid", "3.14")
+    monkeypatch.delenv("UV_PYTHON_INSTALL_MIRROR")
+    assert "from github.com (its python-build-standalone builds)" in python_download_words("github.com", "3.14")

@@ -206,12 +206,35 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
                 place = Path(os.getcwd()) / place
             except OSError:
                 continue
+        passed = _passed_key(place)
+        if passed is not None and passed in _PASSED:
+            continue
+        undo = f"unset {variable} for gc-wizard (`env -u {variable} gc-wizard …`)" if variable.isupper() else \
+            f"take it out of {variable.split(' in ', 1)[-1]}"
         why = refused(f"{what} {place} (from {variable}, which {installer} reads on its own)", place, what,
-                      f"unset {variable} for gc-wizard (`env -u {variable} gc-wizard …`), or point it at a place "
-                      "only you can write", harm, missing=True)
+                      f"{undo}, or point it at a place only you can write", harm, missing=True)
         if why:
             return why
+        if passed is not None:
+            _PASSED.add(passed)
     return None
+
+
+#: The places of `TRUSTED_VARIABLES` that passed the swap rule in this process, each as it was then
+#: (`_passed_key`). Why: every start of uv asks `trust_problem`, and the certificate folder most machines name
+#: (`SSL_CERT_DIR=/etc/ssl/certs`: hundreds of links, each followed from /) cost a plan a second over its five uv
+#: starts. A place that passed holds only what root and you can change, so only you could make it fail; one made,
+#: replaced, moved or changed in its own entries since is judged again.
+_PASSED: set[tuple] = set()
+
+
+def _passed_key(place: Path) -> tuple | None:
+    """`place` as it is now (its path, who asks, its file's identity and last change), or None when it is not there."""
+    try:
+        info = os.stat(place)
+    except OSError:
+        return None
+    return (str(place), os.geteuid(), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
 
 
 #: The installer variables that name a place (a folder, a file, an address that may be a local one) whose content
@@ -225,6 +248,14 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
 #: made absolute (`PATH_VARIABLES`). Read from uv's list of variables (uv 0.13: `UV_PYTHON_SEARCH_PATH` runs every
 #: Python it names, as PATH does) and pip's options. A variable naming only where the installer writes
 #: (`UV_TOOL_BIN_DIR`, `PIP_LOG`) or a credential (`NETRC`, `UV_CREDENTIALS_DIR`) is not here.
+#: What a CA file or folder is, and what whoever can change it could have the installer do: trust their server as
+#: any index's (a proxy they run, or a network position), and install what it serves. 30th hostile pass (part B) P8:
+#: another user's `SSL_CERT_FILE` was used silently, while their wheelhouse or index was refused.
+_CERTIFICATE = ("the certificate file", "trust a server of their choosing and install (and run) what it serves")
+#: The CA variables uv (rustls, and the system's store) and pip (through Python's ssl) both read; a folder's are
+#: several, split at `:` as OpenSSL splits them.
+_CERTIFICATE_VARIABLES = (("SSL_CERT_FILE", None, *_CERTIFICATE),
+                          ("SSL_CERT_DIR", os.pathsep, "the certificate folder", _CERTIFICATE[1]))
 TRUSTED_VARIABLES: dict[str, tuple[tuple[str, str | None, str, str], ...]] = {
     "uv": (
         ("UV_PYTHON_INSTALL_DIR", None, "the folder of uv's managed Pythons", "run their Python"),
@@ -240,19 +271,26 @@ TRUSTED_VARIABLES: dict[str, tuple[tuple[str, str | None, str, str], ...]] = {
         ("UV_GRAALPY_INSTALL_MIRROR", None, "the GraalPy download mirror", "install (and run) their Python"),
         ("UV_PYODIDE_INSTALL_MIRROR", None, "the Pyodide download mirror", "install (and run) their Python"),
         ("UV_ASTRAL_MIRROR_URL", None, "the mirror of Astral's downloads", "install (and run) their Python"),
+        *_CERTIFICATE_VARIABLES,
     ),
-    "pip": (),
+    # pip's `PIP_CERT`, and the ones Python's ssl and requests (pip's) read; a pip.conf's `cert` too (`pip_cert`)
+    "pip": (("PIP_CERT", None, *_CERTIFICATE), ("REQUESTS_CA_BUNDLE", None, *_CERTIFICATE),
+            ("CURL_CA_BUNDLE", None, *_CERTIFICATE), *_CERTIFICATE_VARIABLES),
 }
 #: The empty lock file uv makes 0666 in each folder it keeps, whatever the umask: nothing in it is read.
 _UV_LOCK_FILES = (".lock",)
 
 
 def trusted_places(installer: str, environ: Mapping[str, str]) -> list[tuple[str, str, str, str]]:
-    """(variable, value, what it names, harm) for every entry `installer`'s `TRUSTED_VARIABLES` set here name, split
-    as the installer splits them (`listed`)."""
-    return [(variable, value, what, harm)
-            for variable, separators, what, harm in TRUSTED_VARIABLES.get(installer, ())
-            for value in listed(installer, environ.get(variable) or "", separators)]
+    """(where it is set, value, what it names, harm) for every entry `installer`'s `TRUSTED_VARIABLES` set here name,
+    split as the installer splits them (`listed`) — and for pip the `cert` its settings file names (`pip_cert`)."""
+    found = [(variable, value, what, harm)
+             for variable, separators, what, harm in TRUSTED_VARIABLES.get(installer, ())
+             for value in listed(installer, environ.get(variable) or "", separators)]
+    cert = pip_cert(environ) if installer == "pip" else None
+    if cert is not None and cert[1] != "PIP_CERT":
+        found.append((f"`cert` in {cert[1]}", cert[0], *_CERTIFICATE))
+    return found
 
 
 def unplaced_words(named: str, why: str, untouched: str = "Nothing was started.") -> str:

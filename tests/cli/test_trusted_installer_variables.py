@@ -107,3 +107,46 @@ def test_the_python_download_is_named_as_coming_from_the_list_the_variable_names
     assert "(the builds your UV_PYTHON_INSTALL_MIRROR names)" in python_download_words("mirror.invalid", "3.14")
     monkeypatch.delenv("UV_PYTHON_INSTALL_MIRROR")
     assert "from github.com (its python-build-standalone builds)" in python_download_words("github.com", "3.14")
+
+
+# P8: a CA file another user owns (`SSL_CERT_FILE=…`) was trusted without a word — whoever can change it can have
+# the installer trust their server (a proxy they run) and install what it serves — while their index was refused.
+
+@pytest.mark.parametrize("variable, installer", [
+    ("SSL_CERT_FILE", "uv"), ("SSL_CERT_FILE", "pip"), ("SSL_CERT_DIR", "uv"), ("PIP_CERT", "pip"),
+    ("REQUESTS_CA_BUNDLE", "pip"), ("CURL_CA_BUNDLE", "pip"), ("pip.conf cert", "pip")])
+def test_a_certificate_file_another_user_could_change_is_refused_by_name(tiny, tmp_path, monkeypatch, variable,
+                                                                         installer):
+    theirs = open_folder(tmp_path / "ww")
+    ca = theirs / "ca.pem"
+    ca.write_text(Path("/etc/ssl/certs/ca-certificates.crt").read_text() if Path(
+        "/etc/ssl/certs/ca-certificates.crt").is_file() else "")
+    for name in ("SSL_CERT_FILE", "SSL_CERT_DIR", "PIP_CERT", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+        monkeypatch.delenv(name, raising=False)
+    if variable == "pip.conf cert":
+        conf = tmp_path / "pip.conf"
+        conf.write_text(f"[global]\ncert = {ca}\n")
+        monkeypatch.setenv("PIP_CONFIG_FILE", str(conf))
+        named = f"(from `cert` in {conf}, which pip reads on its own)"
+    else:
+        monkeypatch.setenv(variable, str(theirs if variable == "SSL_CERT_DIR" else ca))
+        # the SSL_ ones are uv's too, and a pip plan still makes the environment with uv: either may name it first
+        named = f"(from {variable}, which {'' if variable.startswith('SSL_') else installer}"
+    for argv in (["plan", "tiny-a"], ["install", "tiny-a", "--yes", "--no-verify"]):
+        proc = run_inproc(*argv, *tiny.args()[:-1], "--installer", installer, "--json")
+        error = last_json(proc).get("error") or proc.stderr
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+        assert named in error and "every user can write" in error, error
+        assert "trust a server of their choosing" in error and "Traceback" not in proc.stderr
+
+
+def test_the_systems_certificates_named_by_every_variable_are_used(tiny, monkeypatch):
+    """The usual setting on a managed machine (this project's own build machine sets them all so) passes."""
+    if not Path("/etc/ssl/certs/ca-certificates.crt").is_file():
+        pytest.skip("no system certificate bundle here")
+    for name in ("SSL_CERT_FILE", "PIP_CERT", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+        monkeypatch.setenv(name, "/etc/ssl/certs/ca-certificates.crt")
+    monkeypatch.setenv("SSL_CERT_DIR", "/etc/ssl/certs")
+    for installer in ("uv", "pip"):
+        proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--installer", installer, "--json")
+        assert proc.returncode == 0, (proc.stdout, proc.stderr)

@@ -32,7 +32,7 @@ _GIANT_BYTES = 16 * 1024 * 1024
 PATH_VARIABLES: dict[str, str | None] = {
     **dict.fromkeys(("UV_CONFIG_FILE", "UV_CACHE_DIR", "UV_PYTHON_INSTALL_DIR", "UV_PYTHON_BIN_DIR", "UV_TOOL_DIR",
                      "UV_TOOL_BIN_DIR", "UV_PYTHON_CACHE_DIR", "UV_PROJECT_ENVIRONMENT", "UV_INSTALL_DIR",
-                     "UV_CREDENTIALS_DIR", "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT",
+                     "UV_CREDENTIALS_DIR", "UV_WORKING_DIRECTORY", "UV_PROJECT", "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT",
                      "PIP_LOG", "PIP_LOG_FILE", "PIP_SRC", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "SSL_CERT_FILE",
                      "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
     "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ",
@@ -459,6 +459,7 @@ def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | Non
     if environ.get("UV_CONFIG_FILE"):
         return [Path(environ["UV_CONFIG_FILE"])]
     files: list[Path] = []
+    cwd = _project_folder(environ, cwd)
     if cwd is not None:
         for folder in (Path(cwd), *Path(cwd).parents):
             project = next((f for f in (folder / "uv.toml", folder / "pyproject.toml") if _project_file(f)), None)
@@ -469,6 +470,25 @@ def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | Non
     files += _site_files(environ, "uv", "uv.toml")
     files += [Path(f) for f in SYSTEM_FILES["uv"]]
     return list(dict.fromkeys(files))
+
+
+#: The variables that move the folder uv finds its project settings from (`--directory`, then `--project` within it).
+_PROJECT_VARIABLES = ("UV_WORKING_DIRECTORY", "UV_PROJECT")
+
+
+def _project_folder(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
+    """The folder uv looks for a `uv.toml` or `pyproject.toml` in (and above): the one it runs in, moved by
+    `UV_WORKING_DIRECTORY` and then `UV_PROJECT` (each relative to the one before, as uv takes them).
+
+    Why: with either set, uv read the `uv.toml` of that folder — its index, its find-links, a settings file another
+    user owned — while every check here read the folder uv ran in (found when the installer variables were read whole
+    for the 30th hostile pass (part B))."""
+    folder = None if cwd is None else os.fspath(cwd)
+    for name in _PROJECT_VARIABLES:
+        value = environ.get(name)
+        if value:
+            folder = os.path.join(folder or os.getcwd(), os.path.expanduser(value))
+    return folder
 
 
 def _project_file(path: Path) -> bool:

@@ -32,7 +32,7 @@ _GIANT_BYTES = 16 * 1024 * 1024
 PATH_VARIABLES: dict[str, str | None] = {
     **dict.fromkeys(("UV_CONFIG_FILE", "UV_CACHE_DIR", "UV_PYTHON_INSTALL_DIR", "UV_PYTHON_BIN_DIR", "UV_TOOL_DIR",
                      "UV_TOOL_BIN_DIR", "UV_PYTHON_CACHE_DIR", "UV_PROJECT_ENVIRONMENT", "UV_INSTALL_DIR",
-                     "UV_CREDENTIALS_DIR", "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT",
+                     "UV_CREDENTIALS_DIR", "UV_WORKING_DIRECTORY", "UV_PROJECT", "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "PIP_CERT", "PIP_CLIENT_CERT",
                      "PIP_LOG", "PIP_LOG_FILE", "PIP_SRC", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "SSL_CERT_FILE",
                      "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC")),
     "UV_FIND_LINKS": ", ", "UV_CONSTRAINT": " ", "UV_OVERRIDE": " ", "UV_BUILD_CONSTRAINT": " ",
@@ -144,12 +144,18 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
     (`check_before_install`) ask this through `settings_problem`, and the plan marks it "!"."""
     # deferred: the check runs only where an installer is about to start
     from wizard.errors import UserError
-    from wizard.source_trust import refuse_swappable_source
+    from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 
-    def refused(named: str, place: Path, what: str, way_out: str | None = None) -> str | None:
+    def refused(named: str, place: Path, what: str, way_out: str | None = None,
+                harm: str = "install (and run) their code", missing: bool = False) -> str | None:
         try:
-            refuse_swappable_source(named, place, what, harm=f"have {installer} install (and run) their code",
-                                    way_out=way_out, untouched="nothing was started")
+            if not missing or os.path.lexists(place):
+                refuse_swappable_source(named, place, what, harm=f"have {installer} {harm}", way_out=way_out,
+                                        untouched="nothing was started", passed_over=_UV_LOCK_FILES)
+            else:  # not made yet: judged by whoever may make it, as a place to write is (`cache_trust` alike)
+                refuse_swappable_destination(named, place, what=what, harm=f"have {installer} {harm}",
+                                             way_out=way_out or "choose a place in a folder only you can write",
+                                             untouched="nothing was started")
         except UserError as exc:
             return str(exc)
         return None
@@ -188,7 +194,103 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
             why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
             if why:
                 return why
+    for variable, text, what, harm in trusted_places(installer, environ):
+        try:
+            place = _local_place(text)
+        except ValueError as exc:
+            return unplaced_words(f"{what} {text} (from {variable})", str(exc))
+        if place is None:  # an https:// address: the installer checks the server (and the plan names it)
+            continue
+        if not place.is_absolute():  # made absolute against the user's folder for the children too
+            try:
+                place = Path(os.getcwd()) / place
+            except OSError:
+                continue
+        passed = _passed_key(place)
+        if passed is not None and passed in _PASSED:
+            continue
+        undo = f"unset {variable} for gc-wizard (`env -u {variable} gc-wizard …`)" if variable.isupper() else \
+            f"take it out of {variable.split(' in ', 1)[-1]}"
+        why = refused(f"{what} {place} (from {variable}, which {installer} reads on its own)", place, what,
+                      f"{undo}, or point it at a place only you can write", harm, missing=True)
+        if why:
+            return why
+        if passed is not None:
+            _PASSED.add(passed)
     return None
+
+
+#: The places of `TRUSTED_VARIABLES` that passed the swap rule in this process, each as it was then
+#: (`_passed_key`). Why: every start of uv asks `trust_problem`, and the certificate folder most machines name
+#: (`SSL_CERT_DIR=/etc/ssl/certs`: hundreds of links, each followed from /) cost a plan a second over its five uv
+#: starts. A place that passed holds only what root and you can change, so only you could make it fail; one made,
+#: replaced, moved or changed in its own entries since is judged again.
+_PASSED: set[tuple] = set()
+
+
+def _passed_key(place: Path) -> tuple | None:
+    """`place` as it is now (its path, who asks, its file's identity and last change), or None when it is not there."""
+    try:
+        info = os.stat(place)
+    except OSError:
+        return None
+    return (str(place), os.geteuid(), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+
+
+#: The installer variables that name a place (a folder, a file, an address that may be a local one) whose content
+#: the installer runs or trusts, other than the package sources (`SOURCE_VARIABLES`) and settings files: (variable,
+#: the characters between several entries — None: one —, what it names, what another user who could change it would
+#: have the installer do). Every one set is held to the swap rule `--find-links` is held to (`trust_problem`), so
+#: the plan and every start of the installer refuse it by name before anything runs.
+#:
+#: Why: 30th hostile pass (part B) P5 — `UV_PYTHON_INSTALL_DIR` naming another user's folder made `plan` (which
+#: runs nothing) have `uv python find` query the "managed Python" they put there, as root; the variable was only
+#: made absolute (`PATH_VARIABLES`). Read from uv's list of variables (uv 0.13: `UV_PYTHON_SEARCH_PATH` runs every
+#: Python it names, as PATH does) and pip's options. A variable naming only where the installer writes
+#: (`UV_TOOL_BIN_DIR`, `PIP_LOG`) or a credential (`NETRC`, `UV_CREDENTIALS_DIR`) is not here.
+#: What a CA file or folder is, and what whoever can change it could have the installer do: trust their server as
+#: any index's (a proxy they run, or a network position), and install what it serves. 30th hostile pass (part B) P8:
+#: another user's `SSL_CERT_FILE` was used silently, while their wheelhouse or index was refused.
+_CERTIFICATE = ("the certificate file", "trust a server of their choosing and install (and run) what it serves")
+#: The CA variables uv (rustls, and the system's store) and pip (through Python's ssl) both read; a folder's are
+#: several, split at `:` as OpenSSL splits them.
+_CERTIFICATE_VARIABLES = (("SSL_CERT_FILE", None, *_CERTIFICATE),
+                          ("SSL_CERT_DIR", os.pathsep, "the certificate folder", _CERTIFICATE[1]))
+TRUSTED_VARIABLES: dict[str, tuple[tuple[str, str | None, str, str], ...]] = {
+    "uv": (
+        ("UV_PYTHON_INSTALL_DIR", None, "the folder of uv's managed Pythons", "run their Python"),
+        ("UV_PYTHON_SEARCH_PATH", os.pathsep, "the folder uv looks for Pythons in", "run their Python"),
+        ("UV_PYTHON_CACHE_DIR", None, "uv's cache of Python downloads", "install (and run) their Python"),
+        ("UV_TOOL_DIR", None, "the folder of uv's tools", "run their code"),
+        # where uv takes a Python build from: the list of builds (each one's address and sha256) and the mirrors;
+        # a local list names any tarball with its own sha256, so whoever writes the list chooses the Python
+        # (30th hostile pass (part B) P6); an https:// one is named on the plan (`python_download_source`)
+        ("UV_PYTHON_DOWNLOADS_JSON_URL", None, "the list of Python builds", "install (and run) their Python"),
+        ("UV_PYTHON_INSTALL_MIRROR", None, "the Python download mirror", "install (and run) their Python"),
+        ("UV_PYPY_INSTALL_MIRROR", None, "the PyPy download mirror", "install (and run) their Python"),
+        ("UV_GRAALPY_INSTALL_MIRROR", None, "the GraalPy download mirror", "install (and run) their Python"),
+        ("UV_PYODIDE_INSTALL_MIRROR", None, "the Pyodide download mirror", "install (and run) their Python"),
+        ("UV_ASTRAL_MIRROR_URL", None, "the mirror of Astral's downloads", "install (and run) their Python"),
+        *_CERTIFICATE_VARIABLES,
+    ),
+    # pip's `PIP_CERT`, and the ones Python's ssl and requests (pip's) read; a pip.conf's `cert` too (`pip_cert`)
+    "pip": (("PIP_CERT", None, *_CERTIFICATE), ("REQUESTS_CA_BUNDLE", None, *_CERTIFICATE),
+            ("CURL_CA_BUNDLE", None, *_CERTIFICATE), *_CERTIFICATE_VARIABLES),
+}
+#: The empty lock file uv makes 0666 in each folder it keeps, whatever the umask: nothing in it is read.
+_UV_LOCK_FILES = (".lock",)
+
+
+def trusted_places(installer: str, environ: Mapping[str, str]) -> list[tuple[str, str, str, str]]:
+    """(where it is set, value, what it names, harm) for every entry `installer`'s `TRUSTED_VARIABLES` set here name,
+    split as the installer splits them (`listed`) — and for pip the `cert` its settings file names (`pip_cert`)."""
+    found = [(variable, value, what, harm)
+             for variable, separators, what, harm in TRUSTED_VARIABLES.get(installer, ())
+             for value in listed(installer, environ.get(variable) or "", separators)]
+    cert = pip_cert(environ) if installer == "pip" else None
+    if cert is not None and cert[1] != "PIP_CERT":
+        found.append((f"`cert` in {cert[1]}", cert[0], *_CERTIFICATE))
+    return found
 
 
 def unplaced_words(named: str, why: str, untouched: str = "Nothing was started.") -> str:
@@ -357,6 +459,7 @@ def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | Non
     if environ.get("UV_CONFIG_FILE"):
         return [Path(environ["UV_CONFIG_FILE"])]
     files: list[Path] = []
+    cwd = _project_folder(environ, cwd)
     if cwd is not None:
         for folder in (Path(cwd), *Path(cwd).parents):
             project = next((f for f in (folder / "uv.toml", folder / "pyproject.toml") if _project_file(f)), None)
@@ -367,6 +470,25 @@ def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | Non
     files += _site_files(environ, "uv", "uv.toml")
     files += [Path(f) for f in SYSTEM_FILES["uv"]]
     return list(dict.fromkeys(files))
+
+
+#: The variables that move the folder uv finds its project settings from (`--directory`, then `--project` within it).
+_PROJECT_VARIABLES = ("UV_WORKING_DIRECTORY", "UV_PROJECT")
+
+
+def _project_folder(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> str | None:
+    """The folder uv looks for a `uv.toml` or `pyproject.toml` in (and above): the one it runs in, moved by
+    `UV_WORKING_DIRECTORY` and then `UV_PROJECT` (each relative to the one before, as uv takes them).
+
+    Why: with either set, uv read the `uv.toml` of that folder — its index, its find-links, a settings file another
+    user owned — while every check here read the folder uv ran in (found when the installer variables were read whole
+    for the 30th hostile pass (part B))."""
+    folder = None if cwd is None else os.fspath(cwd)
+    for name in _PROJECT_VARIABLES:
+        value = environ.get(name)
+        if value:
+            folder = os.path.join(folder or os.getcwd(), os.path.expanduser(value))
+    return folder
 
 
 def _project_file(path: Path) -> bool:

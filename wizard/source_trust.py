@@ -59,15 +59,18 @@ INSIDE_LIMIT = 20000
 
 def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: str | None = None,
                             harm: str = "install (and run) their code", way_out: str | None = None,
-                            untouched: str = "nothing was read from it") -> Path:
+                            untouched: str = "nothing was read from it", passed_over: tuple[str, ...] = ()) -> Path:
     """Refuse (UserError, exit 2), before anything is read from it, a source another local user could swap
     (see the module docstring for who and where); else return where it is once every link is followed, the path
     to hand the reader (uv, pip, the wizard's own), so a link changed after the check changes nothing read.
     `named` is how the user gave it ("--find-links /x/wh", "recipe tiny-a's find_links /x/wh"); `what` says what
     it is ("the wheelhouse", "the lock"). `swap`, `harm`, `way_out` and `untouched` word the refusal for a source
-    that is not installed from (the answers file, the `--python` interpreter)."""
+    that is not installed from (the answers file, the `--python` interpreter). `passed_over`: names of empty files
+    directly in a source folder that are not looked at — the lock file uv makes 0666 whatever the umask in each folder
+    it keeps (its managed Pythons, its tools), which holds nothing that is read (`cache_trust` says the same of its
+    cache)."""
     given = Path(os.path.abspath(path))
-    resolved, found = _resolve_and_check(given)
+    resolved, found = _resolve_and_check(given, passed_over=passed_over)
     if found is None:
         return resolved
     _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched)
@@ -407,8 +410,8 @@ def missing_risk(path: Path) -> tuple[Path, str, str] | None:
     return None
 
 
-def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False, gitfiles: bool = True
-                       ) -> tuple[Path, tuple[Path, str, str] | None]:
+def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False, gitfiles: bool = True,
+                       passed_over: tuple[str, ...] = ()) -> tuple[Path, tuple[Path, str, str] | None]:
     """(where `path` leads, the first risk on its way or None). The way is walked once (`_way`): every folder
     it passes through and every link it follows, those inside a link's target too, are the places looked at,
     and where the walk ends is the path returned, so what is checked is what is read."""
@@ -427,7 +430,7 @@ def _resolve_and_check(path: Path, *, inside: bool = True, above: bool = False, 
     found = _risk(resolved, me, above=above, info=info)
     if found or not inside or not stat.S_ISDIR(info.st_mode):
         return resolved, found
-    return resolved, _inside(resolved, me, gitfiles=gitfiles)
+    return resolved, _inside(resolved, me, gitfiles=gitfiles, passed_over=passed_over)
 
 
 #: How many links one walk follows before it stops (the kernel's own limit is 40).
@@ -502,10 +505,12 @@ def _link_risk(link: Path, info: os.stat_result, me: int) -> tuple[Path, str, st
             f"what {'you own' if leads_to == me else f'{_user_name(leads_to)} owns'}", fix)
 
 
-def _inside(folder: Path, me: int, *, gitfiles: bool = True) -> tuple[Path, str, str] | None:
+def _inside(folder: Path, me: int, *, gitfiles: bool = True, passed_over: tuple[str, ...] = ()
+            ) -> tuple[Path, str, str] | None:
     """The first risk among what `folder` holds (its folders, files, and where its links lead), bounded; with
     `gitfiles`, the git folders a `.git` file in it names too (`_gitfile_folders`), once (not those of a folder
-    reached that way, so a gitdir that holds the checkout cannot loop)."""
+    reached that way, so a gitdir that holds the checkout cannot loop); an empty regular file named in `passed_over`
+    directly in `folder` is not looked at (`refuse_swappable_source`)."""
     seen = 0
     for top, dirs, files in os.walk(folder):
         for name in [*dirs, *files]:
@@ -513,6 +518,8 @@ def _inside(folder: Path, me: int, *, gitfiles: bool = True) -> tuple[Path, str,
             if seen > INSIDE_LIMIT:
                 return None
             entry = Path(top) / name
+            if name in passed_over and top == str(folder) and _empty_file(entry):
+                continue
             found = (_resolve_and_check(entry, inside=False)[1] if entry.is_symlink() and entry.exists()
                      else _risk(entry, me, above=False))
             if not found and gitfiles and name == ".git" and not entry.is_symlink() and entry.is_file():
@@ -523,6 +530,15 @@ def _inside(folder: Path, me: int, *, gitfiles: bool = True) -> tuple[Path, str,
             if found:
                 return found
     return None
+
+
+def _empty_file(path: Path) -> bool:
+    """Whether `path` is an empty regular file, not a link: nothing in it is read."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size == 0
 
 
 def _gitfile_folders(dot: Path) -> list[Path]:

@@ -152,3 +152,22 @@ def test_a_source_that_is_no_place_here_nor_a_known_remote_is_refused(tmp_path, 
     (tmp_path / "cfg.toml").write_text(f"find-links = ['{value}']\n")
     problem = settings_problem("uv", _env(tmp_path, UV_CONFIG_FILE=str(tmp_path / "cfg.toml")), None)
     assert problem is not None and f"(line 1 of {tmp_path / 'cfg.toml'})" in problem
+
+
+# Found with the 30th hostile pass (part B): `UV_WORKING_DIRECTORY` and `UV_PROJECT` move the folder uv finds its
+# project settings in (uv read that folder's uv.toml, index and all), while every check read the folder uv ran in.
+
+@pytest.mark.parametrize("variable", ["UV_WORKING_DIRECTORY", "UV_PROJECT"])
+def test_the_project_settings_uv_reads_are_found_where_uv_working_directory_or_project_sends_it(
+        tmp_path, variable):
+    there = tmp_path / "elsewhere"
+    there.mkdir()
+    (there / "uv.toml").write_text('index-url = "https://example.invalid/simple"\n')
+    here = tmp_path / "here"
+    here.mkdir()
+    assert uv_files(_env(tmp_path, **{variable: str(there)}), here) == [there / "uv.toml"]
+    assert uv_files(_env(tmp_path, **{variable: "../elsewhere"}), here) == [here / "../elsewhere" / "uv.toml"]
+    assert uv_files(_env(tmp_path), here) == []
+    (there / "uv.toml").chmod(0o666)
+    problem = settings_problem("uv", _env(tmp_path, **{variable: str(there)}), here)
+    assert problem and f"uv's settings file {there / 'uv.toml'}" in problem and "every user can write" in problem

@@ -5,7 +5,8 @@ cluster the cache is often in an NFS home and the environment on local or parall
 other way round); uv then falls back to copying — after printing "Failed to hardlink files; falling
 back to full copy" warnings that flood the install log and bury the lines that matter. Deciding it
 up front (`UV_LINK_MODE=copy`) gives the same result without the noise, and the plan says why. A
-`UV_LINK_MODE` the user set is never overridden.
+`UV_LINK_MODE` the user set is never overridden — but for `symlink` (`cache_linked`), which leaves every file of
+the new environment in uv's cache.
 """
 
 from __future__ import annotations
@@ -61,11 +62,51 @@ def same_filesystem(one: Path, other: Path) -> bool | None:
     return None if first is None or second is None else first == second
 
 
+#: The uv link modes that leave an environment's files in uv's cache (the environment holds only links to them).
+CACHE_LINKED_MODES = ("symlink",)
+
+
+def cache_linked(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None) -> str | None:
+    """Where the user's uv is told to make an environment of links into its cache — `UV_LINK_MODE=symlink`, or a
+    uv settings file's `link-mode = "symlink"` (its top level or `[pip]`) — in words; None when it is not.
+
+    Why: 30th hostile pass (part B) P7 — with `UV_LINK_MODE=symlink` every package file of the new environment was a
+    link into `UV_CACHE_DIR`, the install said "Installed", and after `uv cache clean` (which the wizard's own full-disk
+    advice names) every import failed."""
+    value = (environ.get("UV_LINK_MODE") or "").strip().lower()
+    if value:
+        return f"UV_LINK_MODE={value}" if value in CACHE_LINKED_MODES else None
+    from wizard.installer_files import uv_files, uv_settings  # deferred: only a uv install step asks
+
+    for path in uv_files(environ, cwd):
+        data = uv_settings(path)
+        for table, where in ((data, ""), (data.get("pip") if isinstance(data.get("pip"), dict) else {}, "[pip] ")):
+            mode = table.get("link-mode")
+            if isinstance(mode, str) and mode.lower() in CACHE_LINKED_MODES:
+                return f'`{where}link-mode = "{mode}"` in {path}'
+    return None
+
+
+def unlinked_words(linked: str, mode: str, cache: Path | str | None = None) -> str:
+    """The one sentence for a cache-linked mode replaced by `mode` (`cache_linked`): the plan's note, a step's."""
+    where = f" ({cache})" if cache else ""
+    return (f"{linked} would make every file of the new environment a link into uv's cache{where}, and cleaning "
+            f"that cache (`uv cache clean`, a purged scratch disk) would break it: this install uses "
+            f"UV_LINK_MODE={mode} instead, so the environment holds its own files.")
+
+
 def link_mode(uv: str, env_dir: Path, environ: Mapping[str, str] | None = None, *,
-              cache: Path | None | str = "ask") -> tuple[dict[str, str], str | None]:
-    """(variables for the uv steps, a note for the plan) — empty when hardlinks can work. `cache`: uv's cache
-    folder when the caller has asked already (`download_cache`), else it is asked here."""
+              cache: Path | None | str = "ask", cwd: str | os.PathLike[str] | None = None
+              ) -> tuple[dict[str, str], str | None]:
+    """(variables for the uv steps, a note for the plan) — empty when hardlinks can work and the user's own mode
+    keeps the files in the environment. `cache`: uv's cache folder when the caller has asked already
+    (`download_cache`), else it is asked here; `cwd`: the folder the steps run in (its uv settings files)."""
     environ = dict(os.environ if environ is None else environ)
+    linked = cache_linked(environ, cwd)
+    if linked is not None:
+        cache = None if environ.get("UV_NO_CACHE") else uv_cache_dir(uv, environ) if cache == "ask" else cache
+        mode = "hardlink" if isinstance(cache, Path) and same_filesystem(cache, Path(env_dir)) else "copy"
+        return {"UV_LINK_MODE": mode}, unlinked_words(linked, mode, cache if isinstance(cache, Path) else None)
     if environ.get("UV_LINK_MODE") or environ.get("UV_NO_CACHE"):
         return {}, None
     cache = uv_cache_dir(uv, environ) if cache == "ask" else cache

@@ -579,7 +579,7 @@ def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pac
     """uv: `uv venv` (new environments), then `uv pip install` the packages, then GraphCast alone."""
     uv = uv_bin()
     offline_flags = ["--offline"] if target.offline else []
-    link_env, link_note = link_mode(uv, target.env_dir, cache=target.cache)
+    link_env, link_note = link_mode(uv, target.env_dir, cache=target.cache, cwd=target.cwd)
     if packages.pylock:
         link_env["UV_PREVIEW_FEATURES"] = "pylock"  # uv calls reading pylock.toml a preview; no warning
     if link_note:

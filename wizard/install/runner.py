@@ -49,6 +49,7 @@ from wizard.errors import OperationFailed, UserError, pty_sentence
 from wizard.install import process_table as procfs
 from wizard.install.cache_trust import step_cache_env
 from wizard.install.lines import LineAssembler, TracebackFolder, is_destructive_hint
+from wizard.install.linkmode import cache_linked, unlinked_words
 from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.installer_files import (
     placement_problem,
@@ -576,6 +577,14 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
                                                          else None)
     if installer:
         env.update(step_cache_env(installer, str(step.argv[0]), env, env_notes))
+    if step_installer(step.argv or ("",)) == "uv":
+        # every uv step that installs (rollback's and sync's too) keeps its files in the environment, not as links
+        # into uv's cache that `uv cache clean` breaks (30th hostile pass (part B) P7); a plan's steps say so already
+        linked = cache_linked(env, None if step.cwd in (None, "") else str(step.cwd))
+        if linked is not None:
+            env["UV_LINK_MODE"] = "copy"
+            env_notes.append(unlinked_words(linked, "copy"))
+            paths.note_at_end(unlinked_words(linked, "copy"), installer_env(step.argv) or paths.state_dir())
     try:
         program, cwd = check_step(step, env)
         rules = _rules(step, extra_prompts)

@@ -82,12 +82,31 @@ def unreachable_links(recipe: Recipe, timeout: float = REACH_TIMEOUT) -> list[st
 #: Where uv downloads the Pythons it installs (python-build-standalone's releases), unless `UV_PYTHON_INSTALL_MIRROR`
 #: names a mirror: a host a recipe's install needs when no fitting Python is on the machine (walk 25 #2).
 PYTHON_DOWNLOADS = "https://github.com/astral-sh/python-build-standalone/releases/download"
+#: The variables that move uv's Python download, the one that decides first first: a list of builds (each with its
+#: own address) replaces uv's, and a mirror replaces github.com in the addresses.
+PYTHON_SOURCE_VARIABLES = ("UV_PYTHON_DOWNLOADS_JSON_URL", "UV_PYTHON_INSTALL_MIRROR")
 
 
 def python_download_source(environ: Mapping[str, str] | None = None) -> str:
-    """The address uv downloads a Python from: the user's `UV_PYTHON_INSTALL_MIRROR`, else python-build-standalone."""
+    """The address uv downloads a Python from: the list of builds the user's `UV_PYTHON_DOWNLOADS_JSON_URL` names,
+    else their `UV_PYTHON_INSTALL_MIRROR`, else python-build-standalone.
+
+    Why the list first: with it set uv downloaded and ran the build it listed while the plan said github.com (30th
+    hostile pass (part B) P6); a local one is held to the swap rule (`installer_files.TRUSTED_VARIABLES`)."""
     environ = os.environ if environ is None else environ
-    return (environ.get("UV_PYTHON_INSTALL_MIRROR") or "").strip() or PYTHON_DOWNLOADS
+    return next((value for value in ((environ.get(name) or "").strip() for name in PYTHON_SOURCE_VARIABLES) if value),
+                PYTHON_DOWNLOADS)
+
+
+def python_download_origin(host: str, environ: Mapping[str, str] | None = None) -> str:
+    """What uv's Python download from `host` is, in words for a sentence after the host: python-build-standalone's
+    builds, or the variable that sent uv there (`PYTHON_SOURCE_VARIABLES`)."""
+    environ = os.environ if environ is None else environ
+    for name in PYTHON_SOURCE_VARIABLES:
+        value = (environ.get(name) or "").strip()
+        if value and host in (_host(value), urllib.parse.urlsplit(value).hostname, value):
+            return f"the builds your {name} names"
+    return "its python-build-standalone builds"
 
 
 def unreachable_python_download(timeout: float = REACH_TIMEOUT, environ: Mapping[str, str] | None = None) -> list[str]:
@@ -105,8 +124,8 @@ def python_download_words(host: str, version: str | None, wanted: str | None = N
     short = ".".join(version.split(".")[:2]) if version and version[:1].isdigit() else ""
     which = f"Python {short}" if short else "a Python"
     needed = f" (the recipe needs {wanted})" if wanted else ""
-    return (f"No fitting Python is on this machine{needed}, and uv downloads {which} from {host} (its "
-            "python-build-standalone builds), which does not answer from here. Install "
+    return (f"No fitting Python is on this machine{needed}, and uv downloads {which} from {host} "
+            f"({python_download_origin(host)}), which does not answer from here. Install "
             f"python{short or '3.X'} (your admin's package, conda or pyenv) or give `--python PATH` to one you have.")
 
 

@@ -509,6 +509,65 @@ def _stale_nvjitlink(wheels: dict[str, str], recipe: str) -> list[Finding]:
         "nvJitLink with the rest).", [f"{link[0]} {link[1]}", f"{newest[0]} {newest[1]}"])]
 
 
+#: How many entries of an environment's site-packages folders `outside_links` looks at: a CUDA environment holds
+#: tens of thousands; past this the rest is not looked at, so a huge one costs a bounded time.
+_LINK_SCAN_LIMIT = 200_000
+
+
+def outside_links(prefix: Path, sites: list[Path]) -> tuple[int, int, str | None]:
+    """(files of the site-packages folders that are links leading out of the environment, how many of those lead to
+    nothing, the folder the first one leads into), read from disk, bounded.
+
+    Why: 30th hostile pass (part B) P7 — uv with `UV_LINK_MODE=symlink` makes every package file a link into its
+    cache; after `uv cache clean` every import failed, and `diagnose --env` said nothing about it."""
+    inside = os.path.realpath(prefix)
+    total = gone = seen = 0
+    first: str | None = None
+    for site in sites:
+        for top, dirs, files in os.walk(site):
+            for name in (*dirs, *files):
+                seen += 1
+                if seen > _LINK_SCAN_LIMIT:
+                    return total, gone, first
+                entry = os.path.join(top, name)
+                if not os.path.islink(entry):
+                    continue
+                try:
+                    target = os.path.join(top, os.readlink(entry))
+                except OSError:
+                    continue
+                real = os.path.realpath(target)
+                if real == inside or real.startswith(inside + os.sep):
+                    continue
+                total += 1
+                gone += not os.path.exists(entry)
+                first = first or os.path.dirname(os.path.normpath(target))
+    return total, gone, first
+
+
+def _link_finding(total: int, gone: int, first: str | None, recipe: str) -> Finding | None:
+    """The finding for files kept outside the environment as links (`outside_links`), or None when there are none."""
+    if not total:
+        return None
+    where = f" ({cut(first, 200)} …)" if first else ""
+    if gone:
+        return _finding(
+            "files_link_into_missing_cache", f"{gone} files of this environment are links to files that are gone",
+            f"{gone} of the {total} package files here that are links into a folder outside the environment{where} "
+            "lead to nothing: the environment was made with uv's `UV_LINK_MODE=symlink`, which keeps the files in "
+            "uv's cache, and that cache was cleaned since (`uv cache clean`, a purged scratch disk), so imports of "
+            "those packages fail.",
+            f"Install it again without symlink mode (`gc-wizard install {recipe}`, which makes environments that "
+            "hold their own files).", [f"{gone} of {total} links lead to nothing"])
+    return _finding(
+        "files_link_into_cache", f"{total} files of this environment are links into a folder outside it",
+        f"{total} package files here are links into a folder outside the environment{where}, as uv's "
+        "`UV_LINK_MODE=symlink` makes them: cleaning that folder (`uv cache clean`, a purged scratch disk) would "
+        "break this environment.",
+        f"Keep that folder, or install it again without symlink mode (`gc-wizard install {recipe}`).",
+        [f"{total} links out of the environment"])
+
+
 def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driver: str | None = None,
                 read_driver: bool = True, ldconfig: list[str] | None = None) -> EnvReport:
     """Reads the environment at `path` from disk and returns what it holds and its findings.
@@ -548,9 +607,12 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     extra = marker.extra if marker is not None else {}
     given, version = extra.get("graphcast_given"), extra.get("graphcast_version")
     report.graphcast_given = (version, given) if isinstance(given, str) and isinstance(version, str) else None
+    recipe = _recipe(report.jaxlib_build, driver, report.recipe, read_driver)
     report.findings = [replace(found, fix=with_given_graphcast(found.fix, report.graphcast_given, found.id))
-                       for found in _findings(report, first, _recipe(report.jaxlib_build, driver, report.recipe,
-                                                                     read_driver))]
+                       for found in _findings(report, first, recipe)]
+    linked = _link_finding(*outside_links(prefix, sites), recipe)
+    if linked is not None:  # first: nothing else here matters while the files themselves are gone
+        report.findings.insert(0, linked)
     shadow = environment_shadow(prefix, environ)  # the same decision activate and the kernel make
     if shadow is not None:
         report.findings.insert(0, shadow)

@@ -340,3 +340,28 @@ def test_an_editable_deepmind_checkout_is_deepmind_s_graphcast(tmp_path, src_lay
         assert _finder_folders(finder, "graphcast") == [package]
     (next(site.glob("graphcast-*.dist-info")) / "direct_url.json").unlink()
     assert package_folder([site], None, "graphcast") == package
+
+
+# 30th hostile pass (part B) P7: an environment uv made with UV_LINK_MODE=symlink holds only links into uv's cache;
+# after `uv cache clean` every import failed and `diagnose --env` said nothing of it.
+
+def test_diagnose_names_an_environment_made_of_links_into_a_cache_and_the_links_that_lead_to_nothing(
+        tmp_path, monkeypatch):
+    cache = tmp_path / "uvcache"
+    monkeypatch.setenv("UV_CACHE_DIR", str(cache))
+    monkeypatch.setenv("UV_LINK_MODE", "symlink")
+    env = make_env(tmp_path, [build_wheel(tmp_path / "house", "pkg-a", "1.0")])
+    monkeypatch.delenv("UV_LINK_MODE")
+    found = {f.id: f for f in inspect_env(env, read_driver=False, ldconfig=[]).findings}
+    assert "files_link_into_cache" in found and "files_link_into_missing_cache" not in found, found
+    _uv("cache", "clean", "--cache-dir", str(cache))
+    finding = inspect_env(env, read_driver=False, ldconfig=[]).findings[0]
+    assert finding.id == "files_link_into_missing_cache", finding
+    assert "UV_LINK_MODE=symlink" in finding.explanation and "uv cache clean" in finding.explanation
+
+
+def test_an_environment_holding_its_own_files_has_no_link_finding(tmp_path, monkeypatch):
+    monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "uvcache"))
+    env = make_env(tmp_path, [build_wheel(tmp_path / "house", "pkg-a", "1.0")])
+    ids = [f.id for f in inspect_env(env, read_driver=False, ldconfig=[]).findings]
+    assert not [i for i in ids if i.startswith("files_link")], ids

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 import sys
 import sysconfig
 import zipfile
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -169,6 +171,24 @@ def _tag_set(tags: list[str]) -> str:
     return "-".join(".".join(dict.fromkeys(part[i] for part in parts)) for i in range(3))
 
 
+def _editable_source(dist: metadata.Distribution, files: list) -> str | None:
+    """The source folder of an editable install of `dist` (its `direct_url.json` says `"editable": true`, or its
+    RECORD lists an `__editable__…` finder or `.pth`, or an `.egg-link`), else None.
+
+    Why: 30th hostile pass (part B) P2 — an editable dependency's RECORD lists only the `.pth` and finder that point
+    at this machine's source folder, so the repacked wheel installed on the offline machine without the package
+    (`No module named 'mdurl'`), and its `.pth` ran at every start of that Python, importing from a path there."""
+    try:
+        direct = json.loads(dist.read_text("direct_url.json") or "{}")
+    except ValueError:
+        direct = {}
+    if isinstance(direct, dict) and isinstance(direct.get("dir_info"), dict) and direct["dir_info"].get("editable"):
+        return unquote(urlparse(str(direct.get("url") or "")).path) or "its source folder"
+    if any(f.name.startswith("__editable__") or f.suffix == ".egg-link" for f in files):
+        return "its source folder"
+    return None
+
+
 def _repack(dist: metadata.Distribution, folder: Path) -> str:
     """`dist` (installed) packed again as the wheel it was installed from; returns the file name."""
     files = list(dist.files or [])
@@ -176,6 +196,14 @@ def _repack(dist: metadata.Distribution, folder: Path) -> str:
     if info_dir is None:
         raise OperationFailed(f"cannot pack {dist.metadata['Name']} for the bundle's {WIZARD}/ folder: its install "
                               "lists no files (RECORD); install it again with pip, then make the bundle again.")
+    editable = _editable_source(dist, files)
+    if editable is not None:
+        label = f"{dist.metadata['Name']} {dist.version}"
+        raise OperationFailed(f"cannot pack {label} for the bundle's {WIZARD}/ folder: it is installed in editable "
+                              f"mode (`pip install -e`), so its code stays in {editable} and a wheel of it would hold "
+                              f"only a pointer to that folder; install it normally beside this gc-wizard "
+                              f"(`pip install --force-reinstall --no-deps {dist.metadata['Name']}=={dist.version}`, no "
+                              "-e), then make the bundle again.")
     tags = [line.split(":", 1)[1].strip() for line in (dist.read_text("WHEEL") or "").splitlines()
             if line.startswith("Tag:")]
     name = f"{info_dir.removesuffix('.dist-info')}-{_tag_set(tags)}.whl"

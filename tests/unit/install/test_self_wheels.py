@@ -5,13 +5,19 @@ ready; P2 — a dependency installed in editable mode was repacked as its `.pth`
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.state import REPO
+from wizard.errors import OperationFailed
+from wizard.install import self_wheels
 
 
 def _zipapp(path: Path) -> Path:
@@ -41,3 +47,46 @@ def test_a_zipapps_own_wheel_holds_the_code_it_runs(tmp_path):
     assert {"wizard/__init__.py", "wizard/cli.py", "wizard/install/self_wheels.py"} <= set(names), names[:20]
     assert len([n for n in names if n.startswith("wizard/data/recipes/")]) == len(list((REPO / "recipes").glob("*.yaml")))
     assert len(names) == len(set(names))  # each file once: the zip's recipes, not a second copy too
+
+
+def _installed(site: Path, name: str, *, direct_url: dict | None, files: dict[str, str]) -> metadata.Distribution:
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "WHEEL").write_text("Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+    for rel, text in files.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text)
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url))
+    listed = [*files, f"{info.name}/METADATA", f"{info.name}/WHEEL", f"{info.name}/RECORD"]
+    (info / "RECORD").write_text("".join(f"{rel},,\n" for rel in listed))
+    return metadata.PathDistribution(info)
+
+
+def test_an_editable_dependency_is_refused_by_name_not_packed_as_its_pointer(tmp_path):
+    src = tmp_path / "edsrc"
+    dist = _installed(tmp_path / "site", "edpkg", direct_url={"url": src.as_uri(), "dir_info": {"editable": True}},
+                      files={"__editable__.edpkg-1.0.pth": "import __editable___edpkg_1_0_finder\n",
+                             "__editable___edpkg_1_0_finder.py": f"MAPPING = {{'edpkg': {str(src)!r}}}\n"})
+    out = tmp_path / "wheels"
+    out.mkdir()
+    with pytest.raises(OperationFailed) as raised:
+        self_wheels._repack(dist, out)
+    assert "edpkg 1.0" in str(raised.value) and "editable" in str(raised.value) and str(src) in str(raised.value)
+    assert not list(out.iterdir())  # no wheel left to be taken for the package
+
+
+def test_a_legacy_pth_editable_without_direct_url_is_refused_too(tmp_path):
+    dist = _installed(tmp_path / "site", "oldpkg", direct_url=None,
+                      files={"__editable__.oldpkg-1.0.pth": "/somewhere/src\n"})
+    with pytest.raises(OperationFailed, match="oldpkg 1.0"):
+        self_wheels._repack(dist, tmp_path)
+
+
+def test_a_normal_install_is_still_packed(tmp_path):
+    dist = _installed(tmp_path / "site", "plain", direct_url={"url": "file:///x/plain-1.0-py3-none-any.whl",
+                                                              "archive_info": {}},
+                      files={"plain/__init__.py": "X = 1\n"})
+    name = self_wheels._repack(dist, tmp_path)
+    assert "plain/__init__.py" in zipfile.ZipFile(tmp_path / name).namelist()

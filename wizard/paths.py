@@ -1185,7 +1185,11 @@ def wizard_command() -> str:
 
 def program_command() -> str:
     """The gc-wizard program alone, as a new login shell can run it (see `wizard_command`), without the
-    state folder: for lines that set `GC_WIZARD_HOME` themselves."""
+    state folder: for lines that set `GC_WIZARD_HOME` themselves. A console script (this environment's, or the one
+    PATH finds) is printed only when it starts this interpreter and, started so, would import this very package
+    (`_fresh_start_runs_this_package`); else `PYTHON -m wizard`, with `PYTHONPATH` naming this package's folder
+    where a fresh start would not find it (30th hostile pass (part B) P10: run as `PYTHONPATH=CHECKOUT python -m
+    wizard`, the "Go back:" lines named the venv's `gc-wizard`, another gc-wizard installed there)."""
     import shlex
     import shutil
 
@@ -1193,17 +1197,56 @@ def program_command() -> str:
         return " ".join(shlex.quote(part) for part in program_argv())
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     if own.exists() and script_interpreter_problem(own) is not None:  # a moved or copied venv (P7)
-        return " ".join(shlex.quote(part) for part in program_argv())
+        return _module_command()
+    if not _fresh_start_runs_this_package():
+        return _module_command()
     found = shutil.which("gc-wizard")
     if found:
         found_path = Path(found)
         if not own.exists():
-            return "gc-wizard"
-        if found_path.parent.resolve() != own.parent.resolve() and found_path.resolve() == own.resolve():
+            if script_interpreter_problem(found_path) is None:
+                return "gc-wizard"
+        elif found_path.parent.resolve() != own.parent.resolve() and found_path.resolve() == own.resolve():
             return "gc-wizard"
     if own.exists():
         return shlex.quote(str(own.absolute()))
-    return " ".join(shlex.quote(part) for part in program_argv())
+    return _module_command()
+
+
+def _module_command() -> str:
+    """`PYTHON -m wizard` for a new login shell: with `PYTHONPATH=` this package's folder in front when this
+    interpreter, started afresh, would not import this package (a checkout run from its folder or on PYTHONPATH)."""
+    import shlex
+
+    argv = " ".join(shlex.quote(part) for part in program_argv())
+    if _fresh_start_runs_this_package():
+        return argv
+    return f"PYTHONPATH={shlex.quote(str(_PACKAGE_DIR.parent))} {argv}"
+
+
+def _fresh_start_runs_this_package() -> bool:
+    """Whether this interpreter, started afresh as a console script or a new login shell starts it — without
+    PYTHONPATH, and without the working or script folder the start put first on its search path — would import
+    this very `wizard` package (the running module's file), not another gc-wizard installed in it or none at all.
+    Read from this run's own search path and import finders; nothing is run."""
+    import importlib.machinery
+
+    here = os.path.realpath(_PACKAGE_DIR / "__init__.py")
+    given = os.environ.get("PYTHONPATH", "")
+    added = {os.path.abspath(entry or os.curdir) for entry in given.split(os.pathsep)} if given else set()
+    search = sys.path[0 if getattr(sys.flags, "safe_path", False) else 1:]
+    search = [entry for entry in search if os.path.abspath(entry or os.curdir) not in added]
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        if find is None:
+            continue
+        try:
+            spec = find("wizard", search) if finder is importlib.machinery.PathFinder else find("wizard", None)
+        except Exception:  # a third-party finder's own trouble: it finds nothing here
+            continue
+        if spec is not None:
+            return bool(spec.origin) and os.path.realpath(spec.origin) == here
+    return False
 
 
 #: pip's launcher for an interpreter path too long (or too odd) for a `#!` line: `#!/bin/sh` then this line.

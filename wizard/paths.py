@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from wizard.children import program_risk
+from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
 from wizard.security import ACL_ACCESS, make_folders, strip_acls
@@ -1224,29 +1224,40 @@ def _module_command() -> str:
     return f"PYTHONPATH={shlex.quote(str(_PACKAGE_DIR.parent))} {argv}"
 
 
+#: `_fresh_start_runs_this_package`'s answer, by interpreter and package file: asked once a run.
+_FRESH_STARTS: dict[tuple[str, str], bool] = {}
+
+
 def _fresh_start_runs_this_package() -> bool:
     """Whether this interpreter, started afresh as a console script or a new login shell starts it — without
-    PYTHONPATH, and without the working or script folder the start put first on its search path — would import
-    this very `wizard` package (the running module's file), not another gc-wizard installed in it or none at all.
-    Read from this run's own search path and import finders; nothing is run."""
-    import importlib.machinery
-
+    PYTHONPATH, from another folder — would import this very `wizard` package (the running module's file), not
+    another gc-wizard installed in it, or none. Asked of the interpreter itself (`importlib.util.find_spec`, which
+    runs nothing of the package), so its `.pth` files and user site count as they will; True where it cannot be told.
+    Why the interpreter and not this run's `sys.path`: a folder on PYTHONPATH that a `.pth` adds too appears once."""
     here = os.path.realpath(_PACKAGE_DIR / "__init__.py")
-    given = os.environ.get("PYTHONPATH", "")
-    added = {os.path.abspath(entry or os.curdir) for entry in given.split(os.pathsep)} if given else set()
-    search = sys.path[0 if getattr(sys.flags, "safe_path", False) else 1:]
-    search = [entry for entry in search if os.path.abspath(entry or os.curdir) not in added]
-    for finder in sys.meta_path:
-        find = getattr(finder, "find_spec", None)
-        if find is None:
-            continue
-        try:
-            spec = find("wizard", search) if finder is importlib.machinery.PathFinder else find("wizard", None)
-        except Exception:  # a third-party finder's own trouble: it finds nothing here
-            continue
-        if spec is not None:
-            return bool(spec.origin) and os.path.realpath(spec.origin) == here
-    return False
+    key = (sys.executable, here)
+    if key not in _FRESH_STARTS:
+        origin = _fresh_import_origin()
+        _FRESH_STARTS[key] = origin is None or (bool(origin) and os.path.realpath(origin) == here)
+    return _FRESH_STARTS[key]
+
+
+def _fresh_import_origin() -> str | None:
+    """The file `import wizard` loads in a fresh start of this interpreter ('' for none), or None when it cannot be
+    asked."""
+    if not sys.executable:
+        return None
+    code = ("import sys\nif sys.path and sys.path[0] == '':\n    del sys.path[0]\nimport importlib.util\n"
+            "spec = importlib.util.find_spec('wizard')\nprint(spec.origin if spec is not None and spec.origin else '')\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH", "PYTHONSTARTUP")}
+    try:
+        done = run_capture([sys.executable, "-c", code], timeout=15, env=env, cwd="/")
+    except Exception:  # OSError, a timeout: not known, so not said otherwise
+        return None
+    if done.returncode != 0:
+        return None
+    lines = done.stdout.strip().splitlines()
+    return lines[-1] if lines else ""
 
 
 #: pip's launcher for an interpreter path too long (or too odd) for a `#!` line: `#!/bin/sh` then this line.

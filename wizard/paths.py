@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from wizard.children import program_risk
+from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
 from wizard.security import ACL_ACCESS, make_folders, strip_acls
@@ -1275,7 +1275,11 @@ def wizard_command() -> str:
 
 def program_command() -> str:
     """The gc-wizard program alone, as a new login shell can run it (see `wizard_command`), without the
-    state folder: for lines that set `GC_WIZARD_HOME` themselves."""
+    state folder: for lines that set `GC_WIZARD_HOME` themselves. A console script (this environment's, or the one
+    PATH finds) is printed only when it starts this interpreter and, started so, would import this very package
+    (`_fresh_start_runs_this_package`); else `PYTHON -m wizard`, with `PYTHONPATH` naming this package's folder
+    where a fresh start would not find it (30th hostile pass (part B) P10: run as `PYTHONPATH=CHECKOUT python -m
+    wizard`, the "Go back:" lines named the venv's `gc-wizard`, another gc-wizard installed there)."""
     import shlex
     import shutil
 
@@ -1283,17 +1287,67 @@ def program_command() -> str:
         return " ".join(shlex.quote(part) for part in program_argv())
     own = Path(sys.prefix) / "bin" / "gc-wizard"
     if own.exists() and script_interpreter_problem(own) is not None:  # a moved or copied venv (P7)
-        return " ".join(shlex.quote(part) for part in program_argv())
+        return _module_command()
+    if not _fresh_start_runs_this_package():
+        return _module_command()
     found = shutil.which("gc-wizard")
     if found:
         found_path = Path(found)
         if not own.exists():
-            return "gc-wizard"
-        if found_path.parent.resolve() != own.parent.resolve() and found_path.resolve() == own.resolve():
+            if script_interpreter_problem(found_path) is None:
+                return "gc-wizard"
+        elif found_path.parent.resolve() != own.parent.resolve() and found_path.resolve() == own.resolve():
             return "gc-wizard"
     if own.exists():
         return shlex.quote(str(own.absolute()))
-    return " ".join(shlex.quote(part) for part in program_argv())
+    return _module_command()
+
+
+def _module_command() -> str:
+    """`PYTHON -m wizard` for a new login shell: with `PYTHONPATH=` this package's folder in front when this
+    interpreter, started afresh, would not import this package (a checkout run from its folder or on PYTHONPATH)."""
+    import shlex
+
+    argv = " ".join(shlex.quote(part) for part in program_argv())
+    if _fresh_start_runs_this_package():
+        return argv
+    return f"PYTHONPATH={shlex.quote(str(_PACKAGE_DIR.parent))} {argv}"
+
+
+#: `_fresh_start_runs_this_package`'s answer, by interpreter and package file: asked once a run.
+_FRESH_STARTS: dict[tuple[str, str], bool] = {}
+
+
+def _fresh_start_runs_this_package() -> bool:
+    """Whether this interpreter, started afresh as a console script or a new login shell starts it — without
+    PYTHONPATH, from another folder — would import this very `wizard` package (the running module's file), not
+    another gc-wizard installed in it, or none. Asked of the interpreter itself (`importlib.util.find_spec`, which
+    runs nothing of the package), so its `.pth` files and user site count as they will; True where it cannot be told.
+    Why the interpreter and not this run's `sys.path`: a folder on PYTHONPATH that a `.pth` adds too appears once."""
+    here = os.path.realpath(_PACKAGE_DIR / "__init__.py")
+    key = (sys.executable, here)
+    if key not in _FRESH_STARTS:
+        origin = _fresh_import_origin()
+        _FRESH_STARTS[key] = origin is None or (bool(origin) and os.path.realpath(origin) == here)
+    return _FRESH_STARTS[key]
+
+
+def _fresh_import_origin() -> str | None:
+    """The file `import wizard` loads in a fresh start of this interpreter ('' for none), or None when it cannot be
+    asked."""
+    if not sys.executable:
+        return None
+    code = ("import sys\nif sys.path and sys.path[0] == '':\n    del sys.path[0]\nimport importlib.util\n"
+            "spec = importlib.util.find_spec('wizard')\nprint(spec.origin if spec is not None and spec.origin else '')\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH", "PYTHONSTARTUP")}
+    try:
+        done = run_capture([sys.executable, "-c", code], timeout=15, env=env, cwd="/")
+    except Exception:  # OSError, a timeout: not known, so not said otherwise
+        return None
+    if done.returncode != 0:
+        return None
+    lines = done.stdout.strip().splitlines()
+    return lines[-1] if lines else ""
 
 
 #: pip's launcher for an interpreter path too long (or too odd) for a `#!` line: `#!/bin/sh` then this line.

@@ -1655,3 +1655,37 @@ def source_place(text: str) -> Path | None:
     if _OTHER_URL.match(text):
         raise ValueError("it is neither a folder on this machine nor an http(s) address")
     return Path(os.path.expanduser(text))
+
+
+#: An account as the wizard's sentences name one (`children.owner_words`, `group_words`, `source_trust`'s ACL fixes):
+#: `user NAME (uid N)`, `NAME (gid N)`, a bare `uid N`/`gid N`, and `setfacl`'s `u:NAME`/`g:NAME` entries.
+_ACCOUNT_NAMED_RE = LazyPattern(r"(?<![A-Za-z0-9._-])([A-Za-z_][A-Za-z0-9._$-]*) \((uid|gid) (\d+)\)")
+_ACCOUNT_NUMBER_RE = LazyPattern(r"(?<![A-Za-z0-9_-])(uid|gid) (\d+)(?![0-9])")
+_ACL_ENTRY_RE = LazyPattern(r"(setfacl (?:-[A-Za-z]+ )*)([ug]):([^\s:`]+)")
+
+
+def mask_accounts(text: str) -> str:
+    """`text` with the user and group accounts the wizard's sentences name replaced: `user <user> (uid <uid>)`,
+    `<group> (gid <gid>)`, `setfacl -x u:<user>`; root (uid and gid 0) is left as it is, no one's in particular.
+
+    Why: 30th hostile pass (part B) P9 — the support report masked another user's home as /home/<user> while the
+    same sentence ("…a folder that user t30v (uid 1004) owns…", from the swap and state-owner rules) named them and
+    their uid in clear. The report promises user names replaced by <user>; this masks them the way the homes are."""
+    if "id " not in text and "setfacl" not in text:
+        return text
+
+    def named(match: re.Match[str]) -> str:
+        kind, number = match.group(2), match.group(3)
+        if number == "0":
+            return match.group(0)
+        return f"{'<user>' if kind == 'uid' else '<group>'} ({kind} <{kind}>)"
+
+    def number(match: re.Match[str]) -> str:
+        return match.group(0) if match.group(2) == "0" else f"{match.group(1)} <{match.group(1)}>"
+
+    def acl(match: re.Match[str]) -> str:
+        if match.group(3) == "root":
+            return match.group(0)
+        return f"{match.group(1)}{match.group(2)}:<{'user' if match.group(2) == 'u' else 'group'}>"
+
+    return _ACL_ENTRY_RE.sub(acl, _ACCOUNT_NUMBER_RE.sub(number, _ACCOUNT_NAMED_RE.sub(named, text)))

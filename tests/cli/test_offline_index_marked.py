@@ -10,6 +10,7 @@ listening, as UV_INDEX_URL/PIP_INDEX_URL=http://127.0.0.1:9/simple in the walk).
 from __future__ import annotations
 
 import json
+import shlex
 
 from tests.fixtures.cli import run_inproc
 
@@ -49,8 +50,21 @@ def test_the_recipe_list_recommends_the_bundles_recipe_where_the_index_does_not_
     assert after["tiny-a"]["recommended"] and not after["tiny-z"]["recommended"]
     index = closed_indexes.rstrip("/")
     assert after["tiny-a"]["summary"] == (f"recommended: the package index {index} does not answer from here, and the "
-                                          f"bundle {bundle} holds this recipe: `gc-wizard install tiny-a --bundle {bundle}` installs it")
+                                          f"bundle {bundle} holds this recipe: `gc-wizard install tiny-a --recipes-dir "
+                                          f"{tiny.recipes} --bundle {bundle}` installs it")
     assert after["tiny-z"]["summary"] == (f"compatible, but its packages need the index {index}, which does not answer "
                                           "from here")
     text = " ".join(run_inproc("recipes", "--recipes-dir", str(tiny.recipes)).stdout.split())
     assert f"the bundle {bundle} holds this recipe" in text
+
+
+def test_the_recommended_bundle_line_installs_as_printed(tiny, tmp_path, monkeypatch, isolated_state, closed_indexes):
+    """30th hostile pass (part B) P3: the line was built by hand without the recipe's folder, so run as printed it
+    exited 2 with "unknown recipe 'tiny-a' here"; it now comes from the one install-line builder."""
+    bundle = tiny.bundle_installed(tmp_path / "gc-bundle", monkeypatch)
+    proc = run_inproc("recipes", "--recipes-dir", str(bundle / "recipes"), "--json")
+    summary = next(m["summary"] for m in json.loads(proc.stdout.splitlines()[-1]) if m["recommended"])
+    printed = summary.split("`")[1]
+    assert printed.startswith("gc-wizard install tiny-a ") and f"--recipes-dir {bundle / 'recipes'}" in printed, printed
+    again = run_inproc(*shlex.split(printed)[1:], "--yes", "--no-verify", "--force")
+    assert again.returncode == 0, again.stderr[-2000:]

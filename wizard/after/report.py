@@ -125,7 +125,7 @@ def redact(text: str, *, facts: ReportFacts = None, environ: Mapping[str, str] |
 
     # Credentials of every form people paste (URL userinfo, bearer headers, passwords, private keys,
     # *TOKEN*/*KEY*/*SECRET* values, HF/GitHub/AWS/W&B tokens): see wizard.security.redact_secrets.
-    from wizard.security import redact_secrets, reveal_format_characters
+    from wizard.security import mask_accounts, redact_secrets, reveal_format_characters
 
     # Control and invisible format characters shown as escapes: the report is pasted into a terminal, a chat,
     # an issue (a history entry's recipe holding ESC ] 0; set a window title, seventh hostile pass 5d).
@@ -139,6 +139,8 @@ def redact(text: str, *, facts: ReportFacts = None, environ: Mapping[str, str] |
         text = re.sub(re.escape(home) + r"(?![A-Za-z0-9._-])", "~", text)
     # Other people's home folders are nobody's business either.
     text = re.sub(r"(?<![A-Za-z0-9._-])/(home|Users)/(?!<user>)[A-Za-z0-9._-]+", r"/\1/<user>", text)
+    # And their accounts, as the sentences that name a folder's owner name them (30th hostile pass (part B) P9).
+    text = mask_accounts(text)
     for host in sorted(hosts, key=len, reverse=True):
         text = _word(host).sub("<host>", text)
     for user in sorted(users, key=len, reverse=True):

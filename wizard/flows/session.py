@@ -34,7 +34,7 @@ from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
 from wizard.paths import wizard_command
 from wizard.recipes.alternatives import with_python_reach
-from wizard.recipes.loader import UnknownRecipe, get_recipe, load_recipes
+from wizard.recipes.loader import UnknownRecipe, get_recipe, load_recipes, recipes_dir_for
 from wizard.recipes.match import RecipeMatch, match_recipes
 from wizard.recipes.pythons import find_pythons
 from wizard.source_trust import refuse_swappable_source
@@ -104,14 +104,18 @@ def _bundle_first(matches: tuple[RecipeMatch, ...], graphcast_version: str | Non
     if not bundled or bundled[0][0].recommended:  # none here, or the recommended one already: nothing to ask
         return matches
     # Deferred: its ssl and http imports stay off the survey unless a bundle is here.
+    from wizard.flows.describe_plan import install_line
     from wizard.install.cost import unreachable_index
 
     index = unreachable_index()
     if index is None:
         return matches
     chosen, folder = bundled[0]  # the best ranked of those with a bundle here
+    # The one builder of printed install lines, with the recipe's folder: 30th hostile pass (part B) P3, built here by
+    # hand without `--recipes-dir`, this line failed as printed with "unknown recipe".
+    line = install_line("gc-wizard", chosen.recipe.id, recipes_dir=recipes_dir_for(chosen.recipe), bundle=folder)
     why = (f"recommended: the package index {index} does not answer from here, and the bundle {folder} holds this "
-           f"recipe: `gc-wizard install {chosen.recipe.id} --bundle {shlex.quote(folder)}` installs it")
+           f"recipe: `{line}` installs it")
     unbundled = f"compatible, but its packages need the index {index}, which does not answer from here"
     # Every other fitting recipe needs the index (their words compared them with the old recommendation, now stale).
     return tuple(dataclasses.replace(m, recommended=True, summary=why) if m is chosen

@@ -39,6 +39,7 @@ from wizard.install import envs
 from wizard.install.sources import read_identity
 from wizard.lock import StateLock
 from wizard.security import cut, make_folders, redact_secrets
+from wizard.source_trust import swap_risk
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
@@ -484,7 +485,7 @@ class History:
         while the bundle was here."""
         for entry in reversed(self.entries):
             if entry.kind == "install" and entry.recipe == recipe and entry.bundle \
-                    and (Path(entry.bundle) / "manifest.json").is_file():
+                    and (Path(entry.bundle) / "manifest.json").is_file() and _still_yours(entry.bundle):
                 return entry.bundle
         return None
 
@@ -518,7 +519,7 @@ class History:
                 path = entry.graphcast_given
             else:
                 continue
-            if not path or not Path(path).exists():
+            if not path or not Path(path).exists() or not _still_yours(path):
                 continue
             try:
                 found = read_identity(path)
@@ -862,3 +863,12 @@ def record_verify(env: str | os.PathLike[str], summary: VerifySummary, *, log: s
             return entry
     except LockHeld:
         return None
+
+
+def _still_yours(place: str) -> bool:
+    """Whether a remembered source (the bundle an install came from, the local GraphCast it used) still passes the
+    swap rule `install` holds a given one to (`source_trust.swap_risk`: nothing on its way or in it another user could
+    change), so it may be offered again. Why: 30th hostile pass (part B) P4 — a bundle and a GraphCast wheel another
+    user had since deleted and made again were still offered (`recipes`, `plan`, the plain walk-through's Next:
+    lines), each leading only into install's refusal; read as a given one is, nothing in it is run."""
+    return swap_risk(Path(os.path.abspath(place))) is None

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 import sys
 import sysconfig
 import zipfile
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -102,21 +104,50 @@ def _own_metadata() -> tuple[metadata.Distribution | None, list[str]]:
     return dist, []
 
 
-def _own_wheel(folder: Path, requires: list[str]) -> str:
-    """gc-wizard's wheel, packed from the running package folder; returns its file name."""
+def _package_files() -> dict[str, bytes]:
+    """The running package's files (`__init__.py`, `cli.py`, `data/…`), by their path in the package: read from the
+    folder on disk, or from the zip archive a zipapp runs from (`paths.zip_archive`), where the folder is a path
+    inside the archive that `rglob` finds nothing in (30th hostile pass (part B) P1: a zipapp's bundle shipped a
+    gc-wizard wheel with no code, and said it was ready)."""
     package = Path(__file__).resolve().parents[1]
+    archive = paths.zip_archive()
+    files: dict[str, bytes] = {}
+    if archive is None:
+        for path in sorted(package.rglob("*")):
+            rel = path.relative_to(package)
+            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc":
+                files[rel.as_posix()] = path.read_bytes()
+        return files
+    inside = Path(__file__).parents[1].relative_to(archive).as_posix().strip("/") + "/"
+    with zipfile.ZipFile(archive) as zipped:
+        for info in sorted(zipped.infolist(), key=lambda i: i.filename):
+            rel = info.filename[len(inside):] if info.filename.startswith(inside) else ""
+            if rel and not info.is_dir() and "__pycache__" not in rel.split("/") and not rel.endswith(".pyc"):
+                files[rel] = zipped.read(info)
+    return files
+
+
+def _own_wheel(folder: Path, requires: list[str]) -> str:
+    """gc-wizard's wheel, packed from the running package (a folder on disk or a zipapp's archive); returns its file
+    name. OperationFailed, and no wheel, when what was read is not gc-wizard's code (no `cli.py`): a wheel without
+    it installs a `gc-wizard` that stops on "No module named 'wizard.cli'"."""
+    files = _package_files()
+    if not {"__init__.py", "cli.py"} <= files.keys():
+        where = paths.zip_archive() or Path(__file__).resolve().parents[1]
+        raise OperationFailed(f"cannot pack gc-wizard itself for the bundle's {WIZARD}/ folder: its code was not "
+                              f"found in {where}; make the bundle with a gc-wizard installed in a venv (or add "
+                              "--without-wizard and carry gc-wizard another way).")
+    if not any(rel.startswith("data/recipes/") for rel in files):  # a checkout: as the wheel has them
+        recipes = paths.builtin_recipes_dir()
+        if recipes.is_dir():
+            for path in sorted(recipes.rglob("*.yaml")):
+                files[f"data/recipes/{path.relative_to(recipes).as_posix()}"] = path.read_bytes()
     dist_info = f"gc_wizard-{__version__}.dist-info"
     name = f"gc_wizard-{__version__}-py3-none-any.whl"
     wheel = _Wheel(folder / name, dist_info)
     try:
-        for path in sorted(package.rglob("*")):
-            rel = path.relative_to(package)
-            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc":
-                wheel.add(f"wizard/{rel.as_posix()}", path.read_bytes())
-        recipes = paths.builtin_recipes_dir()
-        if not (package / "data" / "recipes").is_dir() and recipes.is_dir():  # a checkout: as the wheel has them
-            for path in sorted(recipes.rglob("*.yaml")):
-                wheel.add(f"wizard/data/recipes/{path.relative_to(recipes).as_posix()}", path.read_bytes())
+        for rel, data in files.items():
+            wheel.add(f"wizard/{rel}", data)
         meta = ["Metadata-Version: 2.1", f"Name: {DIST}", f"Version: {__version__}", "Requires-Python: >=3.10",
                 *(f"Requires-Dist: {text}" for text in requires)]
         wheel.add(f"{dist_info}/METADATA", ("\n".join(meta) + "\n").encode())
@@ -140,6 +171,24 @@ def _tag_set(tags: list[str]) -> str:
     return "-".join(".".join(dict.fromkeys(part[i] for part in parts)) for i in range(3))
 
 
+def _editable_source(dist: metadata.Distribution, files: list) -> str | None:
+    """The source folder of an editable install of `dist` (its `direct_url.json` says `"editable": true`, or its
+    RECORD lists an `__editable__…` finder or `.pth`, or an `.egg-link`), else None.
+
+    Why: 30th hostile pass (part B) P2 — an editable dependency's RECORD lists only the `.pth` and finder that point
+    at this machine's source folder, so the repacked wheel installed on the offline machine without the package
+    (`No module named 'mdurl'`), and its `.pth` ran at every start of that Python, importing from a path there."""
+    try:
+        direct = json.loads(dist.read_text("direct_url.json") or "{}")
+    except ValueError:
+        direct = {}
+    if isinstance(direct, dict) and isinstance(direct.get("dir_info"), dict) and direct["dir_info"].get("editable"):
+        return unquote(urlparse(str(direct.get("url") or "")).path) or "its source folder"
+    if any(f.name.startswith("__editable__") or f.suffix == ".egg-link" for f in files):
+        return "its source folder"
+    return None
+
+
 def _repack(dist: metadata.Distribution, folder: Path) -> str:
     """`dist` (installed) packed again as the wheel it was installed from; returns the file name."""
     files = list(dist.files or [])
@@ -147,6 +196,14 @@ def _repack(dist: metadata.Distribution, folder: Path) -> str:
     if info_dir is None:
         raise OperationFailed(f"cannot pack {dist.metadata['Name']} for the bundle's {WIZARD}/ folder: its install "
                               "lists no files (RECORD); install it again with pip, then make the bundle again.")
+    editable = _editable_source(dist, files)
+    if editable is not None:
+        label = f"{dist.metadata['Name']} {dist.version}"
+        raise OperationFailed(f"cannot pack {label} for the bundle's {WIZARD}/ folder: it is installed in editable "
+                              f"mode (`pip install -e`), so its code stays in {editable} and a wheel of it would hold "
+                              f"only a pointer to that folder; install it normally beside this gc-wizard "
+                              f"(`pip install --force-reinstall --no-deps {dist.metadata['Name']}=={dist.version}`, no "
+                              "-e), then make the bundle again.")
     tags = [line.split(":", 1)[1].strip() for line in (dist.read_text("WHEEL") or "").splitlines()
             if line.startswith("Tag:")]
     name = f"{info_dir.removesuffix('.dist-info')}-{_tag_set(tags)}.whl"
@@ -186,6 +243,10 @@ def add_wizard_wheels(bundle: Path, on_line=None) -> list[str]:
     folder = bundle / WIZARD
     make_folders(folder)
     dist, fallback = _own_metadata()
+    if not fallback and (dist is None or dist.version != __version__):
+        raise OperationFailed(f"cannot pack gc-wizard for the bundle's {WIZARD}/ folder: the packages it needs are "
+                              f"not known here (no installed gc-wizard {__version__} beside it, no pyproject.toml); "
+                              "make the bundle with a gc-wizard installed in a venv, or add --without-wizard.")
     requires = [str(r) for r in _requirements(fallback or (dist.requires if dist is not None else []))]
     names = [_own_wheel(folder, requires)]
     packed: set[str] = {canonicalize_name(DIST)}

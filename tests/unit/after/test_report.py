@@ -344,3 +344,27 @@ def test_a_part_that_fails_is_named_in_words_not_by_an_internal_class(monkeypatc
     monkeypatch.setattr(report, "detect_where", broken)
     text = report.collect_and_build(environ={})
     assert "PermissionError" not in text and "/proc/driver/nvidia/version" in text
+
+
+def test_the_report_masks_other_users_accounts_as_it_masks_their_homes():
+    """30th hostile pass (part B) P9: "…through /home/<user>, a folder that user t30v (uid 1004) owns…" — the home
+    was masked and the account in the same sentence was not. Root stays named: it is no one's in particular."""
+    text = ("the state folder /home/tother/gcstate is reached through /home/tother, a folder that user tother "
+            "(uid 4321) owns; /x is a folder group tlab (gid 4322) can write; /y is owned by uid 4323; "
+            "Take that entry away (`setfacl -x u:tother /z`) or (`setfacl -d -x g:tlab /z`); user root (uid 0) owns /")
+    out = redact(text, environ={"HOME": "/root", "USER": "root"}, hosts=[])
+    assert "tother" not in out and "tlab" not in out and not any(n in out for n in ("4321", "4322", "4323")), out
+    assert "a folder that user <user> (uid <uid>) owns" in out and "group <group> (gid <gid>) can write" in out
+    assert "owned by uid <uid>" in out and "`setfacl -x u:<user> /z`" in out and "`setfacl -d -x g:<group> /z`" in out
+    assert "user root (uid 0) owns /" in out
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a state folder another user owns needs root to make")
+def test_the_report_on_another_users_state_does_not_name_them(tmp_path):
+    theirs = tmp_path / "theirs"
+    (theirs / "gcstate").mkdir(parents=True)
+    os.chown(theirs, 65534, 65534)
+    os.chown(theirs / "gcstate", 65534, 65534)
+    proc = run_inproc("report", env={"GC_WIZARD_HOME": str(theirs / "gcstate")})
+    said = proc.stdout + proc.stderr
+    assert "nobody" not in said and "65534" not in said, said[-3000:]

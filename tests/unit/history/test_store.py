@@ -531,3 +531,33 @@ def test_a_value_saved_masked_is_still_found_on_its_line(isolated_state):
     assert "sekret" not in history.path.read_text()
     number = history.line_of("e1", line)
     assert number is not None and "example.invalid" in history.path.read_text().splitlines()[number - 1]
+
+
+@pytest.mark.parametrize("swap", ["every user can write", "another user owns"])
+def test_remembered_sources_another_user_could_swap_are_not_offered(isolated_state, tmp_path, swap):
+    """30th hostile pass (part B) P4: the bundle an install came from and the GraphCast wheel another install used,
+    since deleted and made again by another user, were still offered (`recipes`, `plan`, the plain walk-through),
+    while `install` refused each. A remembered place is held to the swap rule a given one is."""
+    from wizard.history.store import Entry, load_history
+
+    if swap == "another user owns" and os.geteuid() != 0:
+        pytest.skip("making a folder another user's needs root")
+    shared = tmp_path / "shared"
+    bundle, checkout = shared / "gc-bundle", shared / "graphcast"
+    bundle.mkdir(parents=True)
+    (bundle / "manifest.json").write_text("{}")
+    checkout.mkdir()
+    (checkout / "setup.py").write_text("from setuptools import setup\nsetup(name='graphcast', version='0.1.1')\n")
+    history = load_history()
+    history.add(Entry(id="20261122-210000-aaaa", kind="install", recipe="tiny-a", env="/e1", status="verified",
+                      bundle=str(bundle)))
+    history.add(Entry(id="20261122-210500-bbbb", kind="install", recipe="tiny-b", env="/e2", status="verified",
+                      packages=[f"graphcast @ file://{checkout}"], graphcast_given=str(checkout)))
+    assert history.last_bundle("tiny-a") == str(bundle) and history.last_local_graphcast("0.1.1") == str(checkout)
+    if swap == "every user can write":
+        shared.chmod(0o777)
+    else:
+        for place in (shared, bundle, bundle / "manifest.json", checkout, checkout / "setup.py"):
+            os.chown(place, 65534, 65534)
+    assert history.last_bundle("tiny-a") is None
+    assert history.last_local_graphcast("0.1.1") is None

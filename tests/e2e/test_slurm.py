@@ -267,3 +267,23 @@ def test_an_install_whose_node_never_frees_up_stops_before_anything_installs(slu
     assert proc.returncode == 1, proc.stderr
     assert "waiting for a node: job " in proc.stdout and "without getting a node" in proc.stderr
     assert not list((Path(isolated_state) / "envs").glob("tiny-a*")), "nothing may be installed"
+
+
+def test_a_rollback_checks_on_a_node_as_its_install_was_checked(slurm, tiny):
+    """Walk 28 #9: the install recorded its Slurm target, so a plain `rollback` (no --slurm) checks the target on a
+    node through the same srun options — never a JAX compile on the login node; `--slurm` given now wins."""
+    installed, a = tiny.install("tiny-a", "--slurm", slurm.partition, "--srun-arg=--time=5")
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    (entry,) = [e for e in tiny.history() if e["id"] == a["entry_id"]]
+    assert entry["slurm"] == {"partition": slurm.partition, "srun_args": ["--time=5"], "wait": 600.0}
+    assert tiny.install("tiny-b")[0].returncode == 0
+    proc = run_inproc("rollback", "--yes", "--json", "--level", "quick", timeout=300)
+    result = last_json(proc)
+    assert proc.returncode == 1 and result["to"] == a["entry_id"]  # tiny-a has no JAX: the check fails, on the node
+    where = result["verify"]["where"]
+    assert where["via"] == "srun" and where["node"] == slurm.node and "--time=5" in where["srun"]
+    assert f"on a GPU node of partition {slurm.partition} through srun, as its install's check did" in proc.stderr
+
+    proc = run_inproc("rollback", "--yes", "--json", "--level", "quick", "--slurm", "nosuchpartition", timeout=300)
+    assert proc.returncode == 1 and last_json(proc)["verify"]["findings"][0]["id"] == "srun_failed"
+    assert "--slurm [PARTITION]" in run_inproc("rollback", "--help").stdout

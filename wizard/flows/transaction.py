@@ -48,6 +48,7 @@ from wizard.errors import (
     stop_signal,
     stop_words,
 )
+from wizard.flows.check_place import record_slurm
 from wizard.flows.results import InstallResult, kept_unchecked, what_was_undone
 from wizard.full_disk import no_room_advice
 from wizard.history.store import Entry, History, load_history, now, other_state_refusal
@@ -285,6 +286,7 @@ class _Transaction:
                           "format": lock_format(Path(self.plan.lock))}
         entry.bundle = self.plan.bundle
         entry.offline = bool(self.plan.offline)
+        record_slurm(entry, self.options.slurm)  # where its check runs: a rollback to it checks there too (walk 28 #9)
         folder = Path(self.recipe.path).parent
         if folder not in (paths.builtin_recipes_dir(), paths.user_recipes_dir()):  # a --recipes-dir recipe
             entry.recipes_dir = str(folder)

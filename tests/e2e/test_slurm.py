@@ -287,3 +287,6 @@ def test_a_rollback_checks_on_a_node_as_its_install_was_checked(slurm, tiny):
     proc = run_inproc("rollback", "--yes", "--json", "--level", "quick", "--slurm", "nosuchpartition", timeout=300)
     assert proc.returncode == 1 and last_json(proc)["verify"]["findings"][0]["id"] == "srun_failed"
     assert "--slurm [PARTITION]" in run_inproc("rollback", "--help").stdout
+    # walk 28 #7: the failure names the node and the job it ran on
+    proc = run_inproc("rollback", "--yes", "--level", "quick", timeout=300)
+    assert proc.returncode == 1 and f"The GraphCast check ran on node {slurm.node} (Slurm job " in proc.stderr

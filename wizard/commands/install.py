@@ -31,7 +31,7 @@ from wizard.errors import (
     terminal_gone_sentence,
 )
 from wizard.flows.after_install import replay_answers, save_answers
-from wizard.flows.describe_check import CHECK_TITLE, stopping_words
+from wizard.flows.describe_check import CHECK_TITLE, check_ran_words, stopping_words
 from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
 from wizard.flows.options import InstallOptions
@@ -244,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
             said = stop_words(stop_signal(cancel))
             print(f"\n{said[:1].upper()}{said[1:]}. {after}\nLog: {result.log}", file=sys.stderr)
         else:
-            print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
+            ran = check_ran_words(result.verify)  # which node and job the check failed on (walk 28 #7)
+            print(f"\nInstall failed: {result.error}\n" + (f"{ran}\n" if ran else "") + after, file=sys.stderr)
             if "Hash mismatch for" in (result.error or "") or "DO NOT MATCH THE HASHES" in (result.error or ""):
                 print("A package file has other bytes than the one the lock was made with, so it was refused "
                       "(re-uploaded, a different build in a mirror or wheelhouse, or tampered with). Check where it "

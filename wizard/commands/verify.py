@@ -21,7 +21,7 @@ from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import ExitCode
 from wizard.flows.check import backend_of, check_env, env_to_check, record_or_why
-from wizard.flows.describe_check import TIER_TITLES, tier_detail
+from wizard.flows.describe_check import TIER_TITLES, checked_where, tier_detail
 from wizard.flows.history import now
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
             if not result.started and not result.cancelled:
                 say(f"The GraphCast check never ran: srun did not start it on a node. Log: {result.log}")
             else:
+                where += checked_where(result.where)  # which node and job (walk 28 #7)
                 say(f"Verification {'was cancelled' if result.cancelled else 'failed' + where}. Log: {result.log}")
             if result.findings:
                 say("")

@@ -15,7 +15,7 @@ from wizard.after.next_steps import forecast_offer as forecast_offer
 from wizard.after.next_steps import unreachable_lines as unreachable_lines
 from wizard.after.next_steps import use_lines as use_lines
 from wizard.after.next_steps import wizard_lines as wizard_lines
-from wizard.flows.describe_check import checked_where
+from wizard.flows.describe_check import check_ran_words, checked_where
 from wizard.flows.results import InstallResult, RollbackResult, kept_unchecked, what_was_undone
 from wizard.paths import wizard_command
 
@@ -33,9 +33,8 @@ def rollback_lines(result: RollbackResult | None, error: str | None = None) -> l
         what = "cancelled" if result.cancelled else "failed"
         said = (result.error or "no reason given").split(" Log: ")[0]  # the log has its own line
         lines = [f"Rollback {what}: {said}"]
-        where = checked_where(result.verify.where) if result.verify is not None and result.verify.started else ""
-        if where and not result.cancelled:  # which node and job the failed check ran on (walk 28 #7)
-            lines.append(f"The GraphCast check ran{where}.")
+        ran = check_ran_words(result.verify)  # which node and job the failed check ran on (walk 28 #7)
+        lines += [ran] if ran else []
     if result.log:
         lines.append(f"Log: {result.log}")
     return lines

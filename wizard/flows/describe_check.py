@@ -21,8 +21,9 @@ from wizard.wrap import wrap
 
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier
+    from wizard.verify.check import VerifyResult
 
-__all__ = ["CHECK_TITLE", "checked_where", "GENCAST_TIER", "TIER_TITLES", "check_estimate_words", "finding_lines", "running_estimate", "stopping_words", "tier_start_words",
+__all__ = ["CHECK_TITLE", "check_ran_words", "checked_where", "GENCAST_TIER", "TIER_TITLES", "check_estimate_words", "finding_lines", "running_estimate", "stopping_words", "tier_start_words",
            "tier_detail"]
 
 #: The check as one step of an install or a rollback: the CLI's `==>` line and the app's step row.
@@ -41,6 +42,14 @@ def checked_where(where: Mapping[str, Any] | None) -> str:
     if not node and not job:
         return " through srun"
     return (f" on node {node}" if node else " on a node") + (f" (Slurm job {job})" if job else "")
+
+
+def check_ran_words(verify: VerifyResult | None) -> str | None:
+    """"The GraphCast check ran on node vm (Slurm job 12)." for a check that began on a node and did not pass (said
+    beside its failure); None for one here, one that never started, a stopped one, or none."""
+    if verify is None or verify.ok or verify.cancelled or not verify.started or not verify.where:
+        return None
+    return f"The GraphCast check ran{checked_where(verify.where)}."
 
 
 def _graphcast_init(tier: Tier) -> str:

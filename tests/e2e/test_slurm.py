@@ -290,3 +290,19 @@ def test_a_rollback_checks_on_a_node_as_its_install_was_checked(slurm, tiny):
     # walk 28 #7: the failure names the node and the job it ran on
     proc = run_inproc("rollback", "--yes", "--level", "quick", timeout=300)
     assert proc.returncode == 1 and f"The GraphCast check ran on node {slurm.node} (Slurm job " in proc.stderr
+
+
+def test_install_slurm_refuses_what_this_machine_knows_before_asking_for_a_node(slurm, tiny, isolated_state,
+                                                                               monkeypatch):
+    """Walk 28 #11: an unreachable GraphCast host (known on the login node) is refused before any job is queued —
+    with the partition full, the old order waited for a node first."""
+    monkeypatch.delenv("GC_WIZARD_GRAPHCAST_SRC", raising=False)
+    (tiny.recipes / "tiny-a.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text()
+                                             .replace("github.com", "github.invalid"))
+    with slurm.busy():
+        proc = run_inproc("install", "tiny-a", "--yes", "--json", "--recipes-dir", str(tiny.recipes), "--find-links",
+                          str(tiny.house.path), "--slurm", slurm.partition, "--slurm-wait", "30", timeout=120)
+        assert _wizard_jobs(slurm) == []
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert last_json(proc)["error"].startswith("github.invalid cannot be reached from here")
+    assert "Detecting the GPU node" not in proc.stderr and "waiting for a node" not in proc.stderr

@@ -36,7 +36,7 @@ from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
 from wizard.flows.options import InstallOptions
 from wizard.flows.session import plan_for, survey
-from wizard.flows.transaction import InstallEvents, await_answer, run_install
+from wizard.flows.transaction import InstallEvents, await_answer, refuse_before_node, run_install
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 if TYPE_CHECKING:
@@ -128,11 +128,12 @@ def _ask(text: str, asking: threading.Event) -> str | None:
         asking.clear()
 
 
-def check_on_node(options: InstallOptions, out) -> None:
-    """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
+def check_on_node(options: InstallOptions, out, cancel: threading.Event | None = None) -> None:
+    """`--slurm`: detect on a GPU node (before the install, after the refusals this machine can make on its own,
+    `refuse_before_node`), say what it has, and refuse a recipe that cannot run there."""
     target = options.slurm
     out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
-    facts = machine_facts(target, on_line=lambda line: out.write(f"    {line}\n"),
+    facts = machine_facts(target, on_line=lambda line: out.write(f"    {line}\n"), cancel=cancel,
                           on_state=JobReporter(lambda text: (out.write(f"    {text}\n"), out.flush())))
     out.write(f"    {where_line(facts)}\n")
     gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
@@ -158,8 +159,6 @@ def run(args: argparse.Namespace) -> int:
         if masked:
             warn(masked)
 
-    if options.slurm is not None:
-        check_on_node(options, sys.stderr if args.json else sys.stdout)
     # Asked while the install runs, for the "Next:" lines' forecast (walk 21 #4); --json prints none.
     from wizard.flows.forecast_reach import AssetsReach
 
@@ -191,6 +190,9 @@ def run(args: argparse.Namespace) -> int:
             # Planned here, in the worker, so a signal can stop a hung interpreter probe; the plan
             # announced is the plan that runs.
             plan = plan_for(options)
+            if options.slurm is not None:  # a node is asked for only once nothing here refuses (walk 28 #11)
+                refuse_before_node(plan, options, cancel)
+                check_on_node(options, sys.stderr if args.json else sys.stdout, cancel)
             outcome["result"] = run_install(plan, options, events, cancel)
         except BaseException as exc:  # handed to the main thread, which knows how to report it
             outcome["error"] = exc

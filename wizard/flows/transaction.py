@@ -564,6 +564,18 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
             say(f"wheelhouse {folder}: {caution}")
 
 
+def refuse_before_node(plan: Plan, options: InstallOptions, cancel: threading.Event | None = None) -> None:
+    """Every refusal of `run_install` that this machine can make on its own — the installer's settings, the GraphCast
+    source, a wheelhouse, the free disk, the temporary folder, a source whose host does not answer here — made before
+    a `--slurm` install asks Slurm for a node to detect on. Walk 28 #11: `install --slurm` waited for a node (up to
+    `--slurm-wait`, 600 s by default, on a busy cluster) only to be told github.com does not answer here. Silent:
+    `run_install` says the same checks' notes once, when it runs them again."""
+    check_before_install(plan.recipe, plan, force=options.force, check_fit=False, cancel=cancel)
+    envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
+    check_temporary_root()
+    refuse_unreachable_source(plan, force=options.force, despite=options.despite_unreachable, say=lambda _text: None)
+
+
 def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | None = None,
                 cancel: threading.Event | None = None) -> InstallResult:
     """Run `plan` — the one the user was shown — as a transaction; the result says how it went.

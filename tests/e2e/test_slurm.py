@@ -306,3 +306,18 @@ def test_install_slurm_refuses_what_this_machine_knows_before_asking_for_a_node(
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert last_json(proc)["error"].startswith("github.invalid cannot be reached from here")
     assert "Detecting the GPU node" not in proc.stderr and "waiting for a node" not in proc.stderr
+
+
+def test_a_forecast_whose_files_cannot_be_had_here_starts_no_job(slurm, tmp_path, isolated_state, monkeypatch):
+    """Walk 28 #12: `forecast --slurm` fetches its files here; when their place (no --assets: GC_WIZARD_ASSETS, or the
+    bucket) does not answer, it says so before srun is asked for anything — no detection job, no forecast job."""
+    env = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env)
+    monkeypatch.setenv("GC_WIZARD_ASSETS", "http://127.0.0.1:9/gc-assets/")  # the bucket, as a server without it
+    with slurm.busy():  # a job asked for would queue, and be seen
+        proc = run_inproc("forecast", "--env", str(env), "--slurm", slurm.partition, "--slurm-wait", "5", "--json",
+                          timeout=120)
+        assert slurm.jobs("gc-wizard-detect") == [] and slurm.jobs("gc-wizard-forecast") == []
+    assert proc.returncode == 1 and last_json(proc)["ok"] is False, proc.stderr[-2000:]
+    assert "cannot reach 127.0.0.1" in last_json(proc)["error"]
+    assert "waiting for a node" not in proc.stderr and "running on node" not in proc.stderr

@@ -73,7 +73,6 @@ def run(args: argparse.Namespace) -> int:
                               steps=args.steps, force=args.force)
     target = slurm_target(args)
     reporter = JobReporter(warn) if target is not None else None
-    facts = facts_for_forecast(env, target, on_state=reporter)
     started: list[bool] = []
 
     def on_stage(stage: str) -> None:
@@ -85,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
     events = ForecastEvents() if as_json else ForecastEvents(on_stage=on_stage, on_download=_progress_printer())
     cancel = threading.Event()
     try:
-        result = run_forecast(request, facts=facts, events=events, cancel=cancel, slurm=target, on_job=reporter)
+        # The machine is read once the files are listed: through srun that is a job, asked only when they can be had.
+        result = run_forecast(request, events=events, cancel=cancel, slurm=target, on_job=reporter,
+                              facts_for=lambda: facts_for_forecast(env, target, on_state=reporter))
     except KeyboardInterrupt:
         cancel.set()
         raise

@@ -138,7 +138,7 @@ def test_a_queued_detection_says_so_and_a_bounded_wait_cancels_its_job(slurm):
     with slurm.busy():
         proc = run_inproc("detect", "--slurm", slurm.partition, "--slurm-wait", "3", timeout=120)
         assert proc.returncode == 1, proc.stderr
-        assert "waiting for a node: job " in proc.stderr and "queued (Resources)" in proc.stderr
+        assert "waiting for a node: job " in proc.stderr and "queued (Resources: every node it may use is busy" in proc.stderr
         assert "waited 0:03 in the queue of partition gpu (Resources) without getting a node, longer than " \
                "--slurm-wait 3 s, so it was cancelled." in proc.stderr
         assert _wizard_jobs(slurm) == [], "the pending job must not run later"
@@ -157,7 +157,10 @@ def test_ctrl_c_while_queued_cancels_the_job_and_leaves_at_once(slurm, tmp_path)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
         assert proc.returncode == 130
-        assert "stopped by Ctrl-C" in proc.stderr.read()
+        said = line + proc.stderr.read()
+        assert "stopped by Ctrl-C" in said
+        job = re.search(r"job (\d+) queued", said).group(1)
+        assert f"gc-wizard: cancelled Slurm job {job} (it never got a node)" in said  # walk 28 #10: said, by its id
         assert _wizard_jobs(slurm) == []
 
 

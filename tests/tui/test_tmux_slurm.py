@@ -132,7 +132,7 @@ def test_a_queued_detection_is_shown_and_ctrl_q_or_ctrl_c_leave_at_once_cancelli
     env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
     with slurm.busy():
         pid = tmux.app([sys.executable, "-m", "wizard", "--slurm", slurm.partition], env)
-        screen = tmux.wait_for("queued (Resources)", timeout=30)
+        screen = tmux.wait_for("queued (Resources", timeout=30)
         assert "Waiting for a node: job " in screen and "Escape cancels the job" in screen
         assert slurm.jobs("gc-wizard-detect"), "the job is pending while the screen says so"
         tmux.keys(key)
@@ -146,7 +146,7 @@ def test_escape_cancels_the_wait_and_o_moves_to_another_partition_without_a_rest
     env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
     with slurm.busy():
         tmux.app([sys.executable, "-m", "wizard", "--slurm", slurm.partition], env)
-        tmux.wait_for("queued (Resources)", timeout=30)
+        tmux.wait_for("queued (Resources", timeout=30)
         tmux.keys("Escape")
         tmux.wait_for("was cancelled", timeout=15)
         assert slurm.jobs("gc-wizard-detect") == []

@@ -14,9 +14,9 @@ import sys
 import threading
 
 from wizard.commands import options
-from wizard.commands.cluster_options import JobReporter, slurm_target
+from wizard.commands.cluster_options import job_reporter, slurm_target
 from wizard.commands.diagnose import render_findings
-from wizard.commands.output import emit_json, say, warn
+from wizard.commands.output import emit_json, say
 from wizard.errors import ExitCode
 from wizard.flows.check import env_to_check
 from wizard.flows.forecast import (
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     request = ForecastRequest(env=env, assets=source, model=args.model, dataset=args.dataset,
                               steps=args.steps, force=args.force)
     target = slurm_target(args)
-    reporter = JobReporter(warn) if target is not None else None
+    reporter = job_reporter(sys.stderr, "gc-wizard: ", as_json=as_json) if target is not None else None
     started: list[bool] = []
 
     def on_stage(stage: str) -> None:

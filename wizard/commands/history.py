@@ -122,7 +122,7 @@ def run_rollback(args: argparse.Namespace) -> int:
         return confirm("Roll back to the target environment?", assume_yes=args.yes)
 
     # The restore steps' lines, the check's tiers and the rollback's messages, as `install` shows them.
-    events = TerminalEvents(out, assume_yes=True, cancel=cancel)
+    events = TerminalEvents(out, assume_yes=True, cancel=cancel, as_json=args.json)
     if args.entry_id is not None and not args.entry_id.strip():
         # `rollback ''` (an empty variable in a script) must not mean "the previous one" (seventh hostile pass 11c)
         raise UserError("ENTRY_ID is empty; give an id from `gc-wizard history`, or leave it out to roll back to "

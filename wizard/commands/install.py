@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from wizard.children import stop_all
 from wizard.commands import guard, options
-from wizard.commands.cluster_options import JobReporter, where_line
+from wizard.commands.cluster_options import job_reporter, where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import ask_line, emit_json, warn
 from wizard.errors import (
@@ -44,13 +44,14 @@ if TYPE_CHECKING:
 
 
 class TerminalEvents(InstallEvents):
-    def __init__(self, out, *, assume_yes: bool, cancel: threading.Event | None = None) -> None:
+    def __init__(self, out, *, assume_yes: bool, cancel: threading.Event | None = None, as_json: bool = False) -> None:
         self.out = out
         self.assume_yes = assume_yes
         self.cancel = cancel or threading.Event()
         self.questions: queue.Queue = queue.Queue()
         self.in_check = False
-        self._job_reporter = JobReporter(lambda text: self._say(f"    {text}"))
+        # a queued check's wait, redrawn in place on a terminal (not beside --json): walk 28 #10
+        self._job_reporter = job_reporter(out, "    ", as_json=as_json)
 
     def _say(self, text: str) -> None:
         self.out.write(redact_secrets(text, keep_user=True) + "\n")
@@ -128,13 +129,13 @@ def _ask(text: str, asking: threading.Event) -> str | None:
         asking.clear()
 
 
-def check_on_node(options: InstallOptions, out, cancel: threading.Event | None = None) -> None:
+def check_on_node(options: InstallOptions, out, cancel: threading.Event | None = None, as_json: bool = False) -> None:
     """`--slurm`: detect on a GPU node (before the install, after the refusals this machine can make on its own,
     `refuse_before_node`), say what it has, and refuse a recipe that cannot run there."""
     target = options.slurm
     out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
     facts = machine_facts(target, on_line=lambda line: out.write(f"    {line}\n"), cancel=cancel,
-                          on_state=JobReporter(lambda text: (out.write(f"    {text}\n"), out.flush())))
+                          on_state=job_reporter(out, "    ", as_json=as_json))
     out.write(f"    {where_line(facts)}\n")
     gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
     driver = (f"driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version})" if facts.driver
@@ -164,7 +165,8 @@ def run(args: argparse.Namespace) -> int:
 
     reach = None if args.json else AssetsReach()
     cancel = threading.Event()
-    events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
+    events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel,
+                            as_json=args.json)
     outcome: dict = {}
     asking = threading.Event()
 
@@ -192,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
             plan = plan_for(options)
             if options.slurm is not None:  # a node is asked for only once nothing here refuses (walk 28 #11)
                 refuse_before_node(plan, options, cancel)
-                check_on_node(options, sys.stderr if args.json else sys.stdout, cancel)
+                check_on_node(options, sys.stderr if args.json else sys.stdout, cancel, as_json=args.json)
             outcome["result"] = run_install(plan, options, events, cancel)
         except BaseException as exc:  # handed to the main thread, which knows how to report it
             outcome["error"] = exc

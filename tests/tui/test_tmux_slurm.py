@@ -87,8 +87,9 @@ def test_the_app_offers_the_gpu_node_and_runs_the_check_there(tmux, tmp_path, sl
     # has the package index closed, and a login node may have none).
     env = _app(tmux, tmp_path, slurm, recipes, "--offline")
     _pick(tmux, recipes, env, "tiny-node")
-    # The tiny stack has no JAX: the check, run on the node, says so — and says where it ran.
-    screen = tmux.wait_for("Enter: what to do now", timeout=240)
+    # The tiny stack has no JAX: the check, run on the node, says so — and says where it ran, on which node and job
+    # (walk 28 #7: the failure did not; the pane's closing words may then be below its first screen).
+    screen = tmux.wait_for(f"The GraphCast check ran on node {slurm.node} (Slurm job ", timeout=240)
     assert "✗" in screen or "FAILED" in screen.upper()
     history = json.loads(run_cli("history", "--json", env=env).stdout.splitlines()[-1])
     (entry,) = [e for e in history if e["recipe"] == "tiny-node"]

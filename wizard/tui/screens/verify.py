@@ -152,7 +152,7 @@ class VerifyScreen(Screen[str]):
             text = stopped or "The check was stopped. The new environment did not become current."
         elif verify is not None and verify.findings:
             ran = check_ran_words(verify)  # which node and job, as the fix speaks of "the job" (walk 28 #7)
-            text = (f"{ran}\n\n" if ran else "") + findings_text(verify.findings)
+            text = (f"{ran}\n" if ran else "") + findings_text(verify.findings)
         elif verify is not None and verify.ok:
             node = verify.node
             gencast = verify.tier(GENCAST_TIER)

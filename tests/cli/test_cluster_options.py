@@ -43,7 +43,7 @@ def test_with_json_the_failure_is_the_last_line(no_srun):
 
 @pytest.mark.parametrize(("argv", "says"), [
     (["--slurm", "gpu", "history"], "`gc-wizard history` runs nothing on a GPU node, so it does not take --slurm"),
-    (["--srun-arg=--gpus=1", "rollback"], "does not take --srun-arg"),
+    (["--srun-arg=--gpus=1", "remove", "x"], "does not take --srun-arg"),  # rollback takes it (walk 28 #9)
     (["--slurm", "gpu", "detect", "--slurm", "other"], "--slurm is given twice"),
     (["detect", "--srun-arg", "--gpus=1"], "--srun-arg needs --slurm"),
     (["--slurm-wait", "60", "detect"], "--slurm-wait needs --slurm"),

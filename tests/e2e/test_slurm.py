@@ -138,7 +138,7 @@ def test_a_queued_detection_says_so_and_a_bounded_wait_cancels_its_job(slurm):
     with slurm.busy():
         proc = run_inproc("detect", "--slurm", slurm.partition, "--slurm-wait", "3", timeout=120)
         assert proc.returncode == 1, proc.stderr
-        assert "waiting for a node: job " in proc.stderr and "queued (Resources)" in proc.stderr
+        assert "waiting for a node: job " in proc.stderr and "queued (Resources: every node it may use is busy" in proc.stderr
         assert "waited 0:03 in the queue of partition gpu (Resources) without getting a node, longer than " \
                "--slurm-wait 3 s, so it was cancelled." in proc.stderr
         assert _wizard_jobs(slurm) == [], "the pending job must not run later"
@@ -157,7 +157,10 @@ def test_ctrl_c_while_queued_cancels_the_job_and_leaves_at_once(slurm, tmp_path)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
         assert proc.returncode == 130
-        assert "stopped by Ctrl-C" in proc.stderr.read()
+        said = line + proc.stderr.read()
+        assert "stopped by Ctrl-C" in said
+        job = re.search(r"job (\d+) queued", said).group(1)
+        assert f"gc-wizard: cancelled Slurm job {job} (it never got a node)" in said  # walk 28 #10: said, by its id
         assert _wizard_jobs(slurm) == []
 
 
@@ -267,3 +270,57 @@ def test_an_install_whose_node_never_frees_up_stops_before_anything_installs(slu
     assert proc.returncode == 1, proc.stderr
     assert "waiting for a node: job " in proc.stdout and "without getting a node" in proc.stderr
     assert not list((Path(isolated_state) / "envs").glob("tiny-a*")), "nothing may be installed"
+
+
+def test_a_rollback_checks_on_a_node_as_its_install_was_checked(slurm, tiny):
+    """Walk 28 #9: the install recorded its Slurm target, so a plain `rollback` (no --slurm) checks the target on a
+    node through the same srun options — never a JAX compile on the login node; `--slurm` given now wins."""
+    installed, a = tiny.install("tiny-a", "--slurm", slurm.partition, "--srun-arg=--time=5")
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    (entry,) = [e for e in tiny.history() if e["id"] == a["entry_id"]]
+    assert entry["slurm"] == {"partition": slurm.partition, "srun_args": ["--time=5"], "wait": 600.0}
+    assert tiny.install("tiny-b")[0].returncode == 0
+    proc = run_inproc("rollback", "--yes", "--json", "--level", "quick", timeout=300)
+    result = last_json(proc)
+    assert proc.returncode == 1 and result["to"] == a["entry_id"]  # tiny-a has no JAX: the check fails, on the node
+    where = result["verify"]["where"]
+    assert where["via"] == "srun" and where["node"] == slurm.node and "--time=5" in where["srun"]
+    assert f"on a GPU node of partition {slurm.partition} through srun, as its install's check did" in proc.stderr
+
+    proc = run_inproc("rollback", "--yes", "--json", "--level", "quick", "--slurm", "nosuchpartition", timeout=300)
+    assert proc.returncode == 1 and last_json(proc)["verify"]["findings"][0]["id"] == "srun_failed"
+    assert "--slurm [PARTITION]" in run_inproc("rollback", "--help").stdout
+    # walk 28 #7: the failure names the node and the job it ran on
+    proc = run_inproc("rollback", "--yes", "--level", "quick", timeout=300)
+    assert proc.returncode == 1 and f"The GraphCast check ran on node {slurm.node} (Slurm job " in proc.stderr
+
+
+def test_install_slurm_refuses_what_this_machine_knows_before_asking_for_a_node(slurm, tiny, isolated_state,
+                                                                               monkeypatch):
+    """Walk 28 #11: an unreachable GraphCast host (known on the login node) is refused before any job is queued —
+    with the partition full, the old order waited for a node first."""
+    monkeypatch.delenv("GC_WIZARD_GRAPHCAST_SRC", raising=False)
+    (tiny.recipes / "tiny-a.yaml").write_text((tiny.recipes / "tiny-a.yaml").read_text()
+                                             .replace("github.com", "github.invalid"))
+    with slurm.busy():
+        proc = run_inproc("install", "tiny-a", "--yes", "--json", "--recipes-dir", str(tiny.recipes), "--find-links",
+                          str(tiny.house.path), "--slurm", slurm.partition, "--slurm-wait", "30", timeout=120)
+        assert _wizard_jobs(slurm) == []
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert last_json(proc)["error"].startswith("github.invalid cannot be reached from here")
+    assert "Detecting the GPU node" not in proc.stderr and "waiting for a node" not in proc.stderr
+
+
+def test_a_forecast_whose_files_cannot_be_had_here_starts_no_job(slurm, tmp_path, isolated_state, monkeypatch):
+    """Walk 28 #12: `forecast --slurm` fetches its files here; when their place (no --assets: GC_WIZARD_ASSETS, or the
+    bucket) does not answer, it says so before srun is asked for anything — no detection job, no forecast job."""
+    env = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env)
+    monkeypatch.setenv("GC_WIZARD_ASSETS", "http://127.0.0.1:9/gc-assets/")  # the bucket, as a server without it
+    with slurm.busy():  # a job asked for would queue, and be seen
+        proc = run_inproc("forecast", "--env", str(env), "--slurm", slurm.partition, "--slurm-wait", "5", "--json",
+                          timeout=120)
+        assert slurm.jobs("gc-wizard-detect") == [] and slurm.jobs("gc-wizard-forecast") == []
+    assert proc.returncode == 1 and last_json(proc)["ok"] is False, proc.stderr[-2000:]
+    assert "cannot reach 127.0.0.1" in last_json(proc)["error"]
+    assert "waiting for a node" not in proc.stderr and "running on node" not in proc.stderr

@@ -87,8 +87,9 @@ def test_the_app_offers_the_gpu_node_and_runs_the_check_there(tmux, tmp_path, sl
     # has the package index closed, and a login node may have none).
     env = _app(tmux, tmp_path, slurm, recipes, "--offline")
     _pick(tmux, recipes, env, "tiny-node")
-    # The tiny stack has no JAX: the check, run on the node, says so — and says where it ran.
-    screen = tmux.wait_for("Enter: what to do now", timeout=240)
+    # The tiny stack has no JAX: the check, run on the node, says so — and says where it ran, on which node and job
+    # (walk 28 #7: the failure did not; the pane's closing words may then be below its first screen).
+    screen = tmux.wait_for(f"The GraphCast check ran on node {slurm.node} (Slurm job ", timeout=240)
     assert "✗" in screen or "FAILED" in screen.upper()
     history = json.loads(run_cli("history", "--json", env=env).stdout.splitlines()[-1])
     (entry,) = [e for e in history if e["recipe"] == "tiny-node"]
@@ -132,7 +133,7 @@ def test_a_queued_detection_is_shown_and_ctrl_q_or_ctrl_c_leave_at_once_cancelli
     env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
     with slurm.busy():
         pid = tmux.app([sys.executable, "-m", "wizard", "--slurm", slurm.partition], env)
-        screen = tmux.wait_for("queued (Resources)", timeout=30)
+        screen = tmux.wait_for("queued (Resources", timeout=30)
         assert "Waiting for a node: job " in screen and "Escape cancels the job" in screen
         assert slurm.jobs("gc-wizard-detect"), "the job is pending while the screen says so"
         tmux.keys(key)
@@ -146,7 +147,7 @@ def test_escape_cancels_the_wait_and_o_moves_to_another_partition_without_a_rest
     env = {**wizard_env(tmp_path, "xterm-256color", profile="no-nvidia"), **slurm.env}
     with slurm.busy():
         tmux.app([sys.executable, "-m", "wizard", "--slurm", slurm.partition], env)
-        tmux.wait_for("queued (Resources)", timeout=30)
+        tmux.wait_for("queued (Resources", timeout=30)
         tmux.keys("Escape")
         tmux.wait_for("was cancelled", timeout=15)
         assert slurm.jobs("gc-wizard-detect") == []

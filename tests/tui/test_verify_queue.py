@@ -17,7 +17,8 @@ async def test_a_queued_check_says_queued_then_the_node_it_runs_on():
         screen.show_job(JobState("queued", "12", "Resources", waited=55))
         await pilot.pause()
         text = str(screen.query_one("#tiers").render())
-        assert "waiting for a node: job 12 queued (Resources), 0:55 so far · Ctrl-C cancels the job" in text, text
+        assert ("waiting for a node: job 12 queued (Resources: every node it may use is busy; it starts when one "
+                "frees up), 0:55 so far · Ctrl-C cancels the job") in text, text
         assert "running" not in text
         screen.show_job(JobState("running", "12", node="gpu07", waited=60))
         await pilot.pause()

@@ -220,8 +220,13 @@ def output_path(model_name: str) -> Path:
 
 def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events: ForecastEvents = ForecastEvents(),
                  cancel: threading.Event | None = None, timeout: float = 3600.0, slurm: Any = None,
-                 on_job: Callable[[JobState], None] | None = None) -> ForecastResult:
+                 on_job: Callable[[JobState], None] | None = None,
+                 facts_for: Callable[[], Facts | None] | None = None) -> ForecastResult:
     """Fetch and check the files, then run the notebook's forecast in the environment (see the docstring).
+
+    `facts_for`: where `facts` is not given, reads them once the files are listed — detection through srun is a
+    Slurm job, asked only when the files can be had (walk 28 #12: `forecast --slurm` ran a job on a node, then said
+    the bucket does not answer here).
 
     `slurm` (a `SlurmTarget`): the files are fetched here, into the shared state folder, and the forecast runs
     on a GPU node through srun; `on_job` follows its job (queued with the reason and the wait, then running),
@@ -240,6 +245,8 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
                                 model=request.model or assets.DEFAULT_MODEL,
                                 dataset=request.dataset or assets.DEFAULT_DATASET, steps=request.steps, backend=backend)
         return _fetch_failed(result, exc, recipe, given=request.assets)
+    if facts is None and facts_for is not None:
+        facts = facts_for()
     if facts is not None:
         check_memory(chosen.model.name, "cpu" if backend == "cpu" else "gpu" if facts.gpus else "cpu", facts,
                      request.force)

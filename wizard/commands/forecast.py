@@ -14,9 +14,9 @@ import sys
 import threading
 
 from wizard.commands import options
-from wizard.commands.cluster_options import JobReporter, slurm_target
+from wizard.commands.cluster_options import job_reporter, slurm_target
 from wizard.commands.diagnose import render_findings
-from wizard.commands.output import emit_json, say, warn
+from wizard.commands.output import emit_json, say
 from wizard.errors import ExitCode
 from wizard.flows.check import env_to_check
 from wizard.flows.forecast import (
@@ -72,8 +72,7 @@ def run(args: argparse.Namespace) -> int:
     request = ForecastRequest(env=env, assets=source, model=args.model, dataset=args.dataset,
                               steps=args.steps, force=args.force)
     target = slurm_target(args)
-    reporter = JobReporter(warn) if target is not None else None
-    facts = facts_for_forecast(env, target, on_state=reporter)
+    reporter = job_reporter(sys.stderr, "gc-wizard: ", as_json=as_json) if target is not None else None
     started: list[bool] = []
 
     def on_stage(stage: str) -> None:
@@ -85,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
     events = ForecastEvents() if as_json else ForecastEvents(on_stage=on_stage, on_download=_progress_printer())
     cancel = threading.Event()
     try:
-        result = run_forecast(request, facts=facts, events=events, cancel=cancel, slurm=target, on_job=reporter)
+        # The machine is read once the files are listed: through srun that is a job, asked only when they can be had.
+        result = run_forecast(request, events=events, cancel=cancel, slurm=target, on_job=reporter,
+                              facts_for=lambda: facts_for_forecast(env, target, on_state=reporter))
     except KeyboardInterrupt:
         cancel.set()
         raise

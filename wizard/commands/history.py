@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 from wizard.commands import options
+from wizard.commands.cluster_options import slurm_target
 from wizard.commands.install import TerminalEvents
 from wizard.commands.output import confirm, emit_json, fit, say, warn, width, wrapped
 from wizard.errors import ExitCode, UserError, WizardError
@@ -30,6 +31,11 @@ from wizard.flows.history import (
 from wizard.flows.rollback import can_go_back, remove, rollback
 from wizard.paths import wizard_command
 from wizard.security import one_line
+
+#: rollback's `--slurm`: where its GraphCast check runs, and what it does without it (walk 28 #9).
+ROLLBACK_SLURM_HELP = ("run the GraphCast check on a GPU node through srun (the cluster's default partition, or "
+                       "PARTITION); default: where the target's install was checked (through the same srun options "
+                       "when that was on a node), else here")
 
 
 def run_history(args: argparse.Namespace) -> int:
@@ -116,13 +122,13 @@ def run_rollback(args: argparse.Namespace) -> int:
         return confirm("Roll back to the target environment?", assume_yes=args.yes)
 
     # The restore steps' lines, the check's tiers and the rollback's messages, as `install` shows them.
-    events = TerminalEvents(out, assume_yes=True, cancel=cancel)
+    events = TerminalEvents(out, assume_yes=True, cancel=cancel, as_json=args.json)
     if args.entry_id is not None and not args.entry_id.strip():
         # `rollback ''` (an empty variable in a script) must not mean "the previous one" (seventh hostile pass 11c)
         raise UserError("ENTRY_ID is empty; give an id from `gc-wizard history`, or leave it out to roll back to "
                         "the previous working environment.")
     result = rollback(args.entry_id, verify=not args.no_verify, level=getattr(args, "level", None) or "notebook",
-                      cancel=cancel, confirm=ask, events=events)
+                      cancel=cancel, confirm=ask, events=events, slurm=slurm_target(args))
     if args.json:
         emit_json(result.to_dict())
     elif result.ok:
@@ -160,6 +166,7 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     options.yes_option(back)
     back.add_argument("--no-verify", action="store_true", help="skip the GraphCast check after rolling back")
     options.level_option(back)
+    options.slurm_options(back, what=ROLLBACK_SLURM_HELP)
     options.json_option(back)
     remove = options.add_command(sub, "remove", "delete a managed environment that is not current (asks first)",
                                  "gc-wizard remove 20261121-101500-cpu", run_remove)

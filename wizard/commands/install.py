@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from wizard.children import stop_all
 from wizard.commands import guard, options
-from wizard.commands.cluster_options import JobReporter, where_line
+from wizard.commands.cluster_options import job_reporter, where_line
 from wizard.commands.options import install_options
 from wizard.commands.output import ask_line, emit_json, warn
 from wizard.errors import (
@@ -31,14 +31,20 @@ from wizard.errors import (
     terminal_gone_sentence,
 )
 from wizard.flows.after_install import replay_answers, save_answers
-from wizard.flows.describe_check import CHECK_TITLE, stopping_words
+from wizard.flows.describe_check import CHECK_TITLE, check_ran_words, stopping_words
 from wizard.flows.history import current_env
 from wizard.flows.machine import machine_facts
 from wizard.flows.next_lines import next_lines
 from wizard.flows.options import InstallOptions
 from wizard.flows.results import untouched_words
 from wizard.flows.session import plan_for, survey
-from wizard.flows.transaction import InstallEvents, await_answer, quiet_stretch_words, run_install
+from wizard.flows.transaction import (
+    InstallEvents,
+    await_answer,
+    quiet_stretch_words,
+    refuse_before_node,
+    run_install,
+)
 from wizard.security import is_secret_question, redact_secrets, strip_terminal_escapes
 
 if TYPE_CHECKING:
@@ -46,13 +52,14 @@ if TYPE_CHECKING:
 
 
 class TerminalEvents(InstallEvents):
-    def __init__(self, out, *, assume_yes: bool, cancel: threading.Event | None = None) -> None:
+    def __init__(self, out, *, assume_yes: bool, cancel: threading.Event | None = None, as_json: bool = False) -> None:
         self.out = out
         self.assume_yes = assume_yes
         self.cancel = cancel or threading.Event()
         self.questions: queue.Queue = queue.Queue()
         self.in_check = False
-        self._job_reporter = JobReporter(lambda text: self._say(f"    {text}"))
+        # a queued check's wait, redrawn in place on a terminal (not beside --json): walk 28 #10
+        self._job_reporter = job_reporter(out, "    ", as_json=as_json)
 
     def _say(self, text: str) -> None:
         self.out.write(redact_secrets(text, keep_user=True) + "\n")
@@ -134,12 +141,13 @@ def _ask(text: str, asking: threading.Event) -> str | None:
         asking.clear()
 
 
-def check_on_node(options: InstallOptions, out) -> None:
-    """`--slurm`: detect on a GPU node first, say what it has, and refuse a recipe that cannot run there."""
+def check_on_node(options: InstallOptions, out, cancel: threading.Event | None = None, as_json: bool = False) -> None:
+    """`--slurm`: detect on a GPU node (before the install, after the refusals this machine can make on its own,
+    `refuse_before_node`), say what it has, and refuse a recipe that cannot run there."""
     target = options.slurm
     out.write(f"==> Detecting the GPU node through srun ({' '.join(target.srun('gc-wizard-detect')[1:])})\n")
-    facts = machine_facts(target, on_line=lambda line: out.write(f"    {line}\n"),
-                          on_state=JobReporter(lambda text: (out.write(f"    {text}\n"), out.flush())))
+    facts = machine_facts(target, on_line=lambda line: out.write(f"    {line}\n"), cancel=cancel,
+                          on_state=job_reporter(out, "    ", as_json=as_json))
     out.write(f"    {where_line(facts)}\n")
     gpus = ", ".join(sorted({g.name for g in facts.gpus})) or "no GPU"
     driver = (f"driver {facts.driver.version} (CUDA {facts.driver.cuda_driver_version})" if facts.driver
@@ -164,14 +172,13 @@ def run(args: argparse.Namespace) -> int:
         if masked:
             warn(masked)
 
-    if options.slurm is not None:
-        check_on_node(options, sys.stderr if args.json else sys.stdout)
     # Asked while the install runs, for the "Next:" lines' forecast (walk 21 #4); --json prints none.
     from wizard.flows.forecast_reach import AssetsReach
 
     reach = None if args.json else AssetsReach()
     cancel = threading.Event()
-    events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel)
+    events = TerminalEvents(sys.stderr if args.json else sys.stdout, assume_yes=args.yes, cancel=cancel,
+                            as_json=args.json)
     outcome: dict = {}
     asking = threading.Event()
 
@@ -197,6 +204,9 @@ def run(args: argparse.Namespace) -> int:
             # Planned here, in the worker, so a signal can stop a hung interpreter probe; the plan
             # announced is the plan that runs.
             plan = plan_for(options)
+            if options.slurm is not None:  # a node is asked for only once nothing here refuses (walk 28 #11)
+                refuse_before_node(plan, options, cancel)
+                check_on_node(options, sys.stderr if args.json else sys.stdout, cancel, as_json=args.json)
             outcome["result"] = run_install(plan, options, events, cancel)
         except BaseException as exc:  # handed to the main thread, which knows how to report it
             outcome["error"] = exc
@@ -252,7 +262,8 @@ def run(args: argparse.Namespace) -> int:
             said = stop_words(stop_signal(cancel))
             print(f"\n{said[:1].upper()}{said[1:]}. {after}\nLog: {result.log}", file=sys.stderr)
         else:
-            print(f"\nInstall failed: {result.error}\n{after}", file=sys.stderr)
+            ran = check_ran_words(result.verify)  # which node and job the check failed on (walk 28 #7)
+            print(f"\nInstall failed: {result.error}\n" + (f"{ran}\n" if ran else "") + after, file=sys.stderr)
             if "Hash mismatch for" in (result.error or "") or "DO NOT MATCH THE HASHES" in (result.error or ""):
                 print("A package file has other bytes than the one the lock was made with, so it was refused "
                       "(re-uploaded, a different build in a mirror or wheelhouse, or tampered with). Check where it "

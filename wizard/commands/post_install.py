@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from wizard.commands import options
-from wizard.commands.cluster_options import JobReporter, slurm_target
+from wizard.commands.cluster_options import job_reporter, slurm_target
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.commands.streams import write_verbatim
 from wizard.errors import UserError
@@ -123,7 +123,7 @@ def run_report(args: argparse.Namespace) -> int:
     target = slurm_target(args)
     facts = None
     if target is not None:
-        facts = machine_facts(target, on_state=JobReporter(warn))  # a refused partition is the user's to fix
+        facts = machine_facts(target, on_state=job_reporter(sys.stderr, "gc-wizard: "))  # a refused partition is the user's to fix
     text = support_report(facts)
     if not args.out:
         sys.stdout.write(text)

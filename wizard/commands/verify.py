@@ -11,17 +11,18 @@ failed, 2 for bad input, 130 when cancelled.
 from __future__ import annotations
 
 import argparse
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wizard.commands import options
-from wizard.commands.cluster_options import JobReporter, slurm_target
+from wizard.commands.cluster_options import job_reporter, slurm_target
 from wizard.commands.diagnose import render_findings
 from wizard.commands.output import emit_json, say, warn, width, wrapped
 from wizard.errors import ExitCode
 from wizard.flows.check import backend_of, check_env, env_to_check, record_or_why
-from wizard.flows.describe_check import TIER_TITLES, tier_detail
+from wizard.flows.describe_check import TIER_TITLES, checked_where, tier_detail
 from wizard.flows.history import now
 
 if TYPE_CHECKING:
@@ -56,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     level = getattr(args, "level", None) or "notebook"
     as_json = bool(getattr(args, "json", False))
     target = slurm_target(args)
-    reporter = JobReporter(warn if as_json else say) if target is not None else None
+    reporter = job_reporter(sys.stderr if as_json else sys.stdout, "gc-wizard: " if as_json else "",
+                            as_json=as_json) if target is not None else None
     if not as_json:
         say(f"Verifying {env} (backend {backend}, level {level}) with a real GraphCast jit init"
             + (" on a GPU node through srun" if target is not None else "") + " …")
@@ -88,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
             if not result.started and not result.cancelled:
                 say(f"The GraphCast check never ran: srun did not start it on a node. Log: {result.log}")
             else:
+                where += checked_where(result.where)  # which node and job (walk 28 #7)
                 say(f"Verification {'was cancelled' if result.cancelled else 'failed' + where}. Log: {result.log}")
             if result.findings:
                 say("")

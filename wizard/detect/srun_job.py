@@ -44,14 +44,44 @@ class JobState:
     """Seconds since srun asked for the job."""
 
     def describe(self) -> str:
-        """One line for both faces: "waiting for a node: job 12 queued (Resources), 0:35 so far"."""
+        """One line for both faces: "waiting for a node: job 12 queued (Resources: every node it may use is busy; …),
+        0:35 so far" — Slurm's reason with its plain words (`reason_words`); "cancelled Slurm job 12" once stopped."""
         job = f"job {self.job_id}" if self.job_id else "the job"
         if self.phase == "queued":
-            reason = f" ({self.reason})" if self.reason and self.reason != "None" else ""
+            reason = f" ({reason_words(self.reason)})" if self.reason and self.reason != "None" else ""
             return f"waiting for a node: {job} queued{reason}, {clock(self.waited)} so far"
         if self.phase == "running":
             return f"running on node {self.node or '?'} ({job})"
+        if self.phase == "cancelled":
+            return f"cancelled Slurm {job}" + (f" on node {self.node}" if self.node else " (it never got a node)")
         return "asking Slurm for a node"
+
+    def still_queued(self) -> str:
+        """The short line a terminal redraws each second below the full one: "job 17 still queued, 0:35 so far"."""
+        return f"{f'job {self.job_id}' if self.job_id else 'the job'} still queued, {clock(self.waited)} so far"
+
+
+#: The plain words of Slurm's pending reasons, a table of data (walk 28 #10), under `paths.DATA_DIR`.
+REASONS_FILE = "slurm_reasons.yaml"
+_reasons: dict[str, str] | None = None
+
+
+def reason_words(reason: str) -> str:
+    """Slurm's pending reason with its plain words: "Priority: other jobs are ahead of yours"; a reason the table does
+    not know, as Slurm says it. Read once, when a job first queues (never on `detect`'s start-up path)."""
+    global _reasons
+    if _reasons is None:
+        _reasons = {}
+        try:
+            from wizard import paths  # deferred: only a queued job reads the table
+            from wizard.yaml_data import load_table
+
+            table = load_table(paths.package_file(paths.DATA_DIR / REASONS_FILE)).get("reasons") or {}
+            _reasons = {str(k): str(v) for k, v in table.items()} if isinstance(table, dict) else {}
+        except Exception:  # the words are a help, never a failure: the code alone is still true
+            _reasons = {}
+    words = _reasons.get(reason.split(",")[0].strip())
+    return f"{reason}: {words}" if words else reason
 
 
 def clock(seconds: float) -> str:
@@ -132,15 +162,20 @@ class SrunJob:
         return reason or None
 
     def cancel(self) -> None:
-        """scancel the job, when srun named one: a pending allocation must not run later, for nothing."""
-        job_id = self.state.job_id
+        """scancel the job, when srun named one: a pending allocation must not run later, for nothing. The faces are
+        told ("cancelled Slurm job 17"): walk 28 #10, a Ctrl-C while queued cancelled the job without naming it."""
+        state = self.state
+        job_id = state.job_id
         scancel = which("scancel")
-        if not job_id or scancel is None:
+        if not job_id or state.phase == "cancelled":
             return
-        try:
-            subprocess.run([scancel, job_id], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
+        if scancel is not None:
+            try:
+                subprocess.run([scancel, job_id], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._set(JobState("cancelled", job_id, state.reason, state.node if state.phase == "running" else None,
+                           waited=self.waited()))
 
 
 def stop_srun(proc: subprocess.Popen, job: SrunJob | None = None, *, grace: float = 3.0) -> None:

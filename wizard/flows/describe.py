@@ -15,6 +15,7 @@ from wizard.after.next_steps import forecast_offer as forecast_offer
 from wizard.after.next_steps import unreachable_lines as unreachable_lines
 from wizard.after.next_steps import use_lines as use_lines
 from wizard.after.next_steps import wizard_lines as wizard_lines
+from wizard.flows.describe_check import check_ran_words, checked_where
 from wizard.flows.results import InstallResult, RollbackResult, kept_unchecked, what_was_undone
 from wizard.paths import wizard_command
 
@@ -26,12 +27,14 @@ def rollback_lines(result: RollbackResult | None, error: str | None = None) -> l
     if result.ok:
         how = " (rebuilt from its frozen package set)" if result.rebuilt else ""
         how += " (packages restored)" if result.restored else ""
-        checked = " and passed the GraphCast check" if result.verify else ""
+        checked = f" and passed the GraphCast check{checked_where(result.verify.where)}" if result.verify else ""
         lines = [f"Rolled back{how}{checked}: {result.env} is current now."]
     else:
         what = "cancelled" if result.cancelled else "failed"
         said = (result.error or "no reason given").split(" Log: ")[0]  # the log has its own line
         lines = [f"Rollback {what}: {said}"]
+        ran = check_ran_words(result.verify)  # which node and job the failed check ran on (walk 28 #7)
+        lines += [ran] if ran else []
     if result.log:
         lines.append(f"Log: {result.log}")
     return lines

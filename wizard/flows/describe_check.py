@@ -12,8 +12,8 @@ first frame.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from wizard.security import cut
 from wizard.verify.protocol import GENCAST_TIER, TIER_TITLES
@@ -21,12 +21,35 @@ from wizard.wrap import wrap
 
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier
+    from wizard.verify.check import VerifyResult
 
-__all__ = ["CHECK_TITLE", "GENCAST_TIER", "TIER_TITLES", "check_estimate_words", "finding_lines", "running_estimate", "stopping_words", "tier_start_words",
+__all__ = ["CHECK_TITLE", "check_ran_words", "checked_where", "GENCAST_TIER", "TIER_TITLES", "check_estimate_words", "finding_lines", "running_estimate", "stopping_words", "tier_start_words",
            "tier_detail"]
 
 #: The check as one step of an install or a rollback: the CLI's `==>` line and the app's step row.
 CHECK_TITLE = "Checking that GraphCast runs (a real jit init)"
+
+
+def checked_where(where: Mapping[str, Any] | None) -> str:
+    """Where a check ran, to put after its outcome: " on node vm (Slurm job 12)" when it ran through srun, "" here.
+
+    Why one wording: walk 28 #7 — a failed check said neither its node nor its job (only a passed one said "on node
+    vm"), while its fix asks to look "in the same shell or job that runs JAX"; the CLI's verify, install and rollback,
+    and the app's Verify and Not-done screens say it from here."""
+    if not where:
+        return ""
+    node, job = where.get("node"), where.get("job_id")
+    if not node and not job:
+        return " through srun"
+    return (f" on node {node}" if node else " on a node") + (f" (Slurm job {job})" if job else "")
+
+
+def check_ran_words(verify: VerifyResult | None) -> str | None:
+    """"The GraphCast check ran on node vm (Slurm job 12)." for a check that began on a node and did not pass (said
+    beside its failure); None for one here, one that never started, a stopped one, or none."""
+    if verify is None or verify.ok or verify.cancelled or not verify.started or not verify.where:
+        return None
+    return f"The GraphCast check ran{checked_where(verify.where)}."
 
 
 def _graphcast_init(tier: Tier) -> str:

@@ -84,10 +84,11 @@ def kept_unchecked(env: str, entry_id: str | None, command: str = "gc-wizard", s
     """What became of a new environment whose GraphCast check the user stopped, keeping it ("Stop, keep it
     unchecked"): where it is, and the two commands that finish the job later. Both faces and the history.
     `slurm`: the target the check was running on (`SlurmTarget`): the check line names it again (walk 24 #3: pasted
-    without `--slurm`, it ran on the login node), and rollback, which checks here, comes after it with --no-verify."""
+    without `--slurm`, it ran on the login node); rollback checks on a node through the target the install recorded
+    (walk 28 #9), so its line needs no flags."""
     if slurm is not None:
-        later = (f", and then `{command} rollback {entry_id} --no-verify` makes it current (rollback's own check "
-                 "would run here, not on a node)") if entry_id else ""
+        later = (f"; then `{command} rollback {entry_id}` checks it again on a node the same way and switches to it") \
+            if entry_id else ""
         return (f"The new environment stays at {env}, installed but not checked and not current: "
                 f"`{command} verify --env {env}{slurm.flags()}` checks it on a node{later}.")
     # Walk 26 #9: "`rollback ID` checks it and makes it current" read as going back, for a newer env: the command

@@ -45,6 +45,7 @@ from wizard.after.module import module_env
 from wizard.after.next_steps import modules_dir
 from wizard.error_sentences import stopped_words
 from wizard.errors import OperationFailed, UserError, WizardError, child_end_words, stop_signal, stop_words
+from wizard.flows.check_place import check_slurm, check_where_words, record_slurm
 from wizard.flows.describe_plan import install_line
 from wizard.flows.history import entry_traits, size_words
 from wizard.flows.results import RollbackResult
@@ -74,6 +75,7 @@ from wizard.uv_tool import uv_bin
 from wizard.verify.check import verify_env
 
 if TYPE_CHECKING:
+    from wizard.detect.slurm import SlurmTarget
     from wizard.verify.check import VerifyResult
 
 _LABELS = {"nvidia-cudnn-cu12": "cuDNN", "nvidia-cudnn-cu11": "cuDNN"}
@@ -591,8 +593,11 @@ class _Rollback:
     """
 
     def __init__(self, entry_id: str | None, *, verify: bool, level: str, events: InstallEvents,
-                 cancel: threading.Event, confirm: Callable[[list[str]], bool] | None) -> None:
+                 cancel: threading.Event, confirm: Callable[[list[str]], bool] | None,
+                 slurm: SlurmTarget | None = None) -> None:
         self.entry_id, self.check, self.level = entry_id, verify, level
+        self.slurm = slurm
+        """The Slurm target given now (--slurm, the app's GPU node); None: the target entry's own (`check_place`)."""
         self.events, self.cancel, self.confirm = events, cancel, confirm
         self.history: History | None = None
         self.current: Entry | None = None
@@ -608,6 +613,8 @@ class _Rollback:
         """A re-synced folder's package set and marker before this rollback changed it."""
         self.checked: VerifyResult | None = None
         """The GraphCast check's result, when it ran."""
+        self.place: tuple[SlurmTarget | None, list[str]] = (None, [])
+        """Where the check runs: the Slurm target and its srun argv, or (None, []) for here."""
 
     @property
     def entry(self) -> Entry:
@@ -631,6 +638,13 @@ class _Rollback:
         self.target = check_target(self.history, self.entry_id)
         entry = self.entry
         self.changes = describe_change(self.current, self.target)
+        if self.check and not self.target.undo:
+            # Where the check will run, refused now if it cannot (no srun here, a bad recorded target): before the
+            # question, and before anything changes.
+            slurm = check_slurm(entry, self.slurm)
+            self.place = (slurm, slurm.srun("gc-wizard-verify") if slurm is not None else [])
+            if slurm is not None:
+                self.changes.append(f"The GraphCast check runs{check_where_words(slurm, self.slurm is not None)}.")
         if self.confirm is not None and not self.confirm(self.changes):
             raise UserError("Rollback not confirmed; nothing changed.")
         self.record = self.history.add(Entry(
@@ -745,13 +759,17 @@ class _Rollback:
         if not self.check or self.target.undo:
             return None
         marker = envs.read_marker(env)
-        self.say(f"checking {env} (GraphCast {self.level} check)")
+        slurm, launcher = self.place
+        record_slurm(self.record, slurm)
+        self.say(f"checking {env} (GraphCast {self.level} check){check_where_words(slurm, self.slurm is not None)}")
         self.log.flush()
         self.events.verify_started()
         result = verify_env(env, backend=marker.backend if marker else "auto", level=self.level,
                             runtime_env=dict(marker.runtime_env) if marker else {}, cancel=self.cancel,
                             log_path=Path(self.record.log), on_tier=self.events.verify_tier,
-                            on_tier_start=tier_start_reporter(self.events, marker.backend if marker else None))
+                            on_tier_start=tier_start_reporter(self.events, marker.backend if marker else None),
+                            launcher=launcher, on_job=self.events.job_state,
+                            **({"job_wait": slurm.wait} if slurm is not None else {}))
         self.checked = result
         if self.cancel.is_set():
             return "cancelled during the GraphCast check; the current environment is unchanged."
@@ -870,13 +888,14 @@ class _Rollback:
 def rollback(entry_id: str | None = None, *, verify: bool = True, level: str = "notebook",
              cancel: threading.Event | None = None,
              confirm: Callable[[list[str]], bool] | None = None,
-             events: InstallEvents | None = None) -> RollbackResult:
+             events: InstallEvents | None = None, slurm: SlurmTarget | None = None) -> RollbackResult:
     """Go back to `entry_id` (default: the previous good one). `confirm(lines) -> bool` may veto;
     `events` get the restore steps' lines, the check's tiers and messages; `cancel` stops it (the
-    current environment stays current). A signal (KeyboardInterrupt) is recorded and raised again."""
+    current environment stays current). A signal (KeyboardInterrupt) is recorded and raised again.
+    `slurm`: check on a GPU node through this target; None: where the target's own check ran (`check_place`)."""
     inactivity_limit()  # a malformed GC_WIZARD_INACTIVITY_TIMEOUT is refused before anything runs
     transaction = _Rollback(entry_id, verify=verify, level=level, events=events or RollbackEvents(),
-                            cancel=cancel or threading.Event(), confirm=confirm)
+                            cancel=cancel or threading.Event(), confirm=confirm, slurm=slurm)
     with StateLock("rollback"):
         try:
             return transaction.run()

@@ -49,6 +49,7 @@ from wizard.errors import (
     stop_signal,
     stop_words,
 )
+from wizard.flows.check_place import record_slurm
 from wizard.flows.results import InstallResult, kept_unchecked, untouched_words, what_was_undone
 from wizard.full_disk import no_room_advice
 from wizard.history.store import Entry, History, load_history, now, other_state_refusal
@@ -295,6 +296,7 @@ class _Transaction:
                           "format": lock_format(Path(self.plan.lock))}
         entry.bundle = self.plan.bundle
         entry.offline = bool(self.plan.offline)
+        record_slurm(entry, self.options.slurm)  # where its check runs: a rollback to it checks there too (walk 28 #9)
         folder = Path(self.recipe.path).parent
         if folder not in (paths.builtin_recipes_dir(), paths.user_recipes_dir()):  # a --recipes-dir recipe
             entry.recipes_dir = str(folder)
@@ -577,6 +579,18 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
             caution = None
         if caution:
             say(f"wheelhouse {folder}: {caution}")
+
+
+def refuse_before_node(plan: Plan, options: InstallOptions, cancel: threading.Event | None = None) -> None:
+    """Every refusal of `run_install` that this machine can make on its own — the installer's settings, the GraphCast
+    source, a wheelhouse, the free disk, the temporary folder, a source whose host does not answer here — made before
+    a `--slurm` install asks Slurm for a node to detect on. Walk 28 #11: `install --slurm` waited for a node (up to
+    `--slurm-wait`, 600 s by default, on a busy cluster) only to be told github.com does not answer here. Silent:
+    `run_install` says the same checks' notes once, when it runs them again."""
+    check_before_install(plan.recipe, plan, force=options.force, check_fit=False, cancel=cancel)
+    envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
+    check_temporary_root()
+    refuse_unreachable_source(plan, force=options.force, despite=options.despite_unreachable, say=lambda _text: None)
 
 
 def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | None = None,

@@ -517,8 +517,9 @@ class WizardApp(App):
         from wizard.tui.events import LiveScreenEvents
 
         try:
+            # The session's GPU node (--slurm, key g) checks it there; else where its install's check ran.
             result = rollback(entry_id, verify=self.options.verify, level=self.options.level,
-                              cancel=self.cancel_event,
+                              cancel=self.cancel_event, slurm=self.options.slurm,
                               events=LiveScreenEvents(screen, screen, hold=self.step_hold, cancel=self.cancel_event))
             if result.ok:
                 self.session_rollbacks += 1

@@ -138,7 +138,8 @@ def test_forecast_and_stopped_check_lines_keep_the_state_folder_and_the_slurm_ta
         f"    {program_command()} forecast --env /envs/a --assets /lab --steps 4 --slurm gpu --srun-arg=--time=30"]
     kept = kept_unchecked("/envs/a", "20261128-051128-db74", "gc-wizard", slurm)
     assert "`gc-wizard verify --env /envs/a --slurm gpu --srun-arg=--time=30` checks it on a node" in kept
-    assert "`gc-wizard rollback 20261128-051128-db74 --no-verify`" in kept
+    # rollback checks through the Slurm target the install recorded (walk 28 #9): no --no-verify to dodge the login node
+    assert "`gc-wizard rollback 20261128-051128-db74` checks it again on a node the same way" in kept
     assert "--slurm" not in kept_unchecked("/envs/a", "x", "gc-wizard")  # no target, no flag
 
 

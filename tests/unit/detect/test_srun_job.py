@@ -33,7 +33,8 @@ def test_a_job_that_never_queued_is_named_by_its_start_line():
 
 def test_the_words_say_the_queue_reason_and_the_wait():
     assert JobState("queued", "12", "Resources", waited=35.4).describe() == \
-        "waiting for a node: job 12 queued (Resources), 0:35 so far"
+        "waiting for a node: job 12 queued (Resources: every node it may use is busy; it starts when one frees up), " \
+        "0:35 so far"
     assert JobState("queued", "12", "None", waited=3725).describe() == \
         "waiting for a node: job 12 queued, 1:02:05 so far"
     assert JobState("starting").describe() == "asking Slurm for a node"
@@ -55,3 +56,29 @@ def test_a_stop_ends_the_process_group_at_once():
     assert wait_for(proc, job, deadline=float("inf"), cancel=stop) == "cancelled"
     stop_srun(proc, job)
     assert proc.poll() is not None
+
+
+def test_slurms_reason_codes_are_said_in_plain_words_from_the_table():
+    """Walk 28 #10: "(Priority)" told a newcomer nothing; the words come from wizard/data/slurm_reasons.yaml."""
+    from wizard.detect.srun_job import reason_words
+
+    assert JobState("queued", "17", "Priority", waited=5).describe() == \
+        "waiting for a node: job 17 queued (Priority: other jobs are ahead of yours), 0:05 so far"
+    for code in ("Resources", "QOSMaxJobsPerUserLimit", "ReqNodeNotAvail", "Dependency", "JobHeldUser"):
+        assert reason_words(code).startswith(f"{code}: ") and len(reason_words(code)) > len(code) + 10
+    assert reason_words("SomethingNew") == "SomethingNew"  # unknown: as Slurm says it
+
+
+def test_a_cancelled_job_is_named_to_the_faces(monkeypatch):
+    """Walk 28 #10: a Ctrl-C while queued cancelled the job, and the CLI did not say which."""
+    monkeypatch.setenv("PATH", "/nonexistent")  # no scancel: the job is still said to be cancelled (srun revoked it)
+    seen: list[JobState] = []
+    job = SrunJob(seen.append)
+    job.cancel()  # no job named yet: nothing to say
+    assert seen == []
+    job.feed("srun: job 17 queued and waiting for resources")
+    job.cancel()
+    job.cancel()  # said once
+    assert [s.phase for s in seen] == ["queued", "cancelled"]
+    assert seen[-1].describe() == "cancelled Slurm job 17 (it never got a node)"
+    assert JobState("cancelled", "9", node="gpu07").describe() == "cancelled Slurm job 9 on node gpu07"

@@ -22,6 +22,7 @@ from wizard.flows.describe import (
     use_lines,
     wizard_lines,
 )
+from wizard.flows.describe_check import checked_where
 from wizard.flows.results import InstallResult, kept_checked
 from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone, AssetsHostUnreachable
@@ -80,7 +81,8 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
     if not result.ok:
         installed = verify is not None and not verify.ok
         head = ("Installed, but the GraphCast check never ran on a node." if installed and not verify.started
-                else "Installed, but the GraphCast check failed." if installed else "The install did not finish.")
+                else f"Installed, but the GraphCast check failed{checked_where(verify.where)}." if installed
+                else "The install did not finish.")
         lines = [head, "",
                  _without_log_lines(result.error or "")]
         for finding in verify.findings if verify is not None else ():

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 from wizard.flows.describe_check import (
     GENCAST_TIER,
     TIER_TITLES,  # the core's wording, shared with the CLI and history
+    check_ran_words,
     finding_lines,
     running_estimate,
     tier_detail,
@@ -150,7 +151,8 @@ class VerifyScreen(Screen[str]):
         if verify is not None and verify.cancelled:
             text = stopped or "The check was stopped. The new environment did not become current."
         elif verify is not None and verify.findings:
-            text = findings_text(verify.findings)
+            ran = check_ran_words(verify)  # which node and job, as the fix speaks of "the job" (walk 28 #7)
+            text = (f"{ran}\n" if ran else "") + findings_text(verify.findings)
         elif verify is not None and verify.ok:
             node = verify.node
             gencast = verify.tier(GENCAST_TIER)

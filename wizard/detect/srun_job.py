@@ -160,13 +160,17 @@ def stop_srun(proc: subprocess.Popen, job: SrunJob | None = None, *, grace: floa
         job.cancel()
 
 
-def wait_for(proc: subprocess.Popen, job: SrunJob, *, deadline: float, cancel: threading.Event | None) -> str:
-    """Wait for srun to end: "done", or why it had to be stopped ("cancelled", "queue", "timeout").
+def wait_for(proc: subprocess.Popen, job: SrunJob, *, deadline: float, cancel: threading.Event | None,
+             too_much: threading.Event | None = None) -> str:
+    """Wait for srun to end: "done", or why it had to be stopped ("cancelled", "queue", "timeout", or "output" once
+    `too_much` is set: its output passed the bounded reader's limit, `children.Collector.over`).
 
     The caller stops it (`stop_srun`); this only watches, ticking the job's queue state."""
     while proc.poll() is None:
         if cancel is not None and cancel.is_set():
             return "cancelled"
+        if too_much is not None and too_much.is_set():
+            return "output"
         if job.queued_too_long():
             return "queue"
         if time.monotonic() > deadline:

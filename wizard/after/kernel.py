@@ -20,7 +20,6 @@ Every spec the wizard writes carries `metadata.gc_wizard` (the environment it ru
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -356,7 +355,7 @@ def _kernel_name(env_path: Path, marker: EnvMarker | None, name: str | None,
 def _written_by_us(spec_file: Path) -> dict[str, Any] | None:
     """The spec's `metadata.gc_wizard` when gc-wizard wrote it; None for anyone else's (or an unreadable one)."""
     try:
-        data = json.loads(bounded.read_text(spec_file, 1024 * 1024))
+        data = bounded.read_json(spec_file, 1024 * 1024, lenient=True)
     except (OSError, ValueError, bounded.ParseLimitError):
         return None
     mark = (data.get("metadata") or {}).get("gc_wizard") if isinstance(data, dict) else None

@@ -15,7 +15,6 @@ called `srun` adds the argv it used, so a report shows where every fact came fro
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wizard import bounded
 from wizard.children import Collector, die_with_parent, which
 from wizard.detect import slurm_cluster
 from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Facts
@@ -265,7 +265,7 @@ def _last_json(text: str) -> dict[str, Any] | None:
     for line in reversed(text.splitlines()):
         if line.strip():
             try:
-                value = json.loads(line)
+                value = bounded.loads_json(line)
             except ValueError:
                 return None
             return value if isinstance(value, dict) and "python" in value else None

@@ -64,19 +64,23 @@ def _registry_lock():
     return _lock
 
 
-def run_capture(argv: list[str], *, timeout: float, **kwargs):
+def run_capture(argv: list[str], *, timeout: float, raw: bool = False, stoppable: bool = True, **kwargs):
     """`subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=...)` for short helper processes
     started from worker threads (interpreter probes), which `stop_all` can end from any thread: a
     signal in the main thread must not wait for a probe's own timeout. Its output is read by `communicate_bounded`:
     one that prints more than `OUTPUT_BYTES` is stopped and raises `OutputLimitError` (an OSError, which every
-    caller already answers as "does not run"), whose text names the program and the limit."""
+    caller already answers as "does not run"), whose text names the program and the limit. `raw`: stdout and stderr
+    as bytes (a path printed by the child is decoded as the file system names it). `stoppable=False` is for a step
+    of an install or a bundle (uv's freeze, compile, download): it stays in the wizard's process group, where the
+    terminal's Ctrl-C reaches it as before, and it still runs while the wizard stops (a rollback's freeze)."""
     import subprocess
 
-    if _stopping:
+    if _stopping and stoppable:
         raise OSError("the wizard is stopping")
     # The lock is never held across the fork: the child would inherit it held, and a stop signal that
     # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
-    kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
+    if stoppable:
+        kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=die_with_parent(),
                                 **kwargs)
@@ -86,14 +90,15 @@ def run_capture(argv: list[str], *, timeout: float, **kwargs):
         # OSError every caller already answers ("does not run"), never a traceback (uv's `python find` of a Python
         # in such a folder, LC_ALL=C PYTHONUTF8=0).
         raise OSError(f"{error.object!a} cannot be named in this locale's encoding") from None
-    with _registry_lock():
-        _running.add(proc)
-        stopping = _stopping
-    if stopping:  # stop_all ran while this one was starting: it did not see it
-        proc.kill()
+    if stoppable:
+        with _registry_lock():
+            _running.add(proc)
+            stopping = _stopping
+        if stopping:  # stop_all ran while this one was starting: it did not see it
+            proc.kill()
     try:
         try:
-            out, err, timed_out, too_much = communicate_bounded(proc, timeout)
+            out, err, timed_out, too_much = communicate_bounded(proc, timeout, raw=raw)
         except BaseException:
             kill_group(proc)
             proc.wait()
@@ -266,8 +271,8 @@ def _line(data: bytearray) -> str:
     return text.rstrip("\r")
 
 
-def communicate_bounded(proc, timeout: float, *, limit: int = OUTPUT_BYTES,
-                        collector: Collector | None = None) -> tuple[str, str, bool, str | None]:
+def communicate_bounded(proc, timeout: float, *, limit: int = OUTPUT_BYTES, collector: Collector | None = None,
+                        raw: bool = False) -> tuple:
     """(stdout, stderr, timed_out, too_much) of `proc` (started with binary pipes), never waiting past `timeout`, nor
     long past the child's own end, nor keeping more than `Kept` keeps: a child that prints more than `limit` bytes is
     stopped, and `too_much` is the sentence that says so (None otherwise).
@@ -278,8 +283,10 @@ def communicate_bounded(proc, timeout: float, *, limit: int = OUTPUT_BYTES,
     hostile pass P6). And it keeps every byte: a wrapper that printed without end grew the wizard to 1.7 GB before
     its deadline (30th hostile pass (part A) P1). Once the child has ended and `AFTER_EXIT_GRACE` passed, the timeout
     is reached, or its output passes `limit`, its group (`start_new_session`) is killed and what was kept of its
-    output is returned. `collector` is one already reading the child (`detect.deadline.Running` starts one with it).
+    output is returned. `collector` is one already reading the child (`detect.deadline.Running` starts one with it);
+    `raw` gives stdout and stderr as bytes.
     """
+    import subprocess
     import time
 
     collector = collector or Collector(proc, limit=limit)
@@ -287,23 +294,31 @@ def communicate_bounded(proc, timeout: float, *, limit: int = OUTPUT_BYTES,
     ended_at = None
     try:
         while True:
-            collector.finished.wait(0.05)
+            if collector.finished.wait(0.05):  # its pipes ended: wait on the child itself, not on an event already set
+                try:
+                    proc.wait(timeout=0.05)
+                except subprocess.TimeoutExpired:
+                    pass
             now = time.monotonic()
             if proc.poll() is not None:
                 ended_at = now if ended_at is None else ended_at
                 if collector.done():
                     proc.wait()
-                    return collector.out.text(), collector.err.text(), False, None
+                    return *_kept(collector, raw), False, None
             too_much = collector.over.is_set()
             if too_much or now >= deadline or (ended_at is not None and now - ended_at >= AFTER_EXIT_GRACE):
                 kill_group(proc)
                 collector.finished.wait(2)  # a member that left the group: its pipe is closed under it
                 collector.close()
                 proc.wait()
-                return (collector.out.text(), collector.err.text(), ended_at is None and not too_much,
+                return (*_kept(collector, raw), ended_at is None and not too_much,
                         collector.sentence() if too_much else None)
     finally:
         collector.close(0)
+
+
+def _kept(collector: Collector, raw: bool) -> tuple:
+    return (collector.out.data(), collector.err.data()) if raw else (collector.out.text(), collector.err.text())
 
 
 def close_read_pipes(proc, readers, *, timeout: float) -> None:

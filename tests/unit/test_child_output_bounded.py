@@ -9,16 +9,20 @@ to 1.2-1.7 GB. Real children (`yes`), no timing: without the bound each of these
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
+import wizard
 from wizard import children
 from wizard.detect import deadline, smi
 from wizard.errors import UserError
 from wizard.recipes.pythons import probe_python
 
+PACKAGE = Path(wizard.__file__).parent
 YES = shutil.which("yes") or "/usr/bin/yes"
 LINE = "x" * 100
 
@@ -72,3 +76,26 @@ def test_a_given_python_that_prints_without_end_is_refused_with_the_sentence(tmp
         probe_python(str(wrapper), "given", timeout=60)
     assert f"--python {wrapper}: {wrapper} printed more than 16 MiB of output" in str(caught.value)
     assert probe_python(str(wrapper), "path", timeout=60) is None
+
+
+def test_an_install_steps_helper_is_bounded_too_and_raw_bytes_stay_bytes():
+    """uv's freeze, compile and download, the kernel's probe and `uv cache dir` read through `run_capture` as well
+    (`stoppable=False`: they stay in the wizard's process group and run while it stops, as before)."""
+    with pytest.raises(children.OutputLimitError):
+        children.run_capture([YES, LINE], timeout=60, stoppable=False)
+    done = children.run_capture(["printf", "/tmp/x\\377\\n"], timeout=60, stoppable=False, raw=True)
+    assert done.stdout == b"/tmp/x\xff\n"
+
+
+def _captures_outside_the_reader() -> list[str]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and any(k.arg == "capture_output" for k in node.keywords):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    return found
+
+
+def test_no_child_output_is_captured_outside_the_one_bounded_reader():
+    assert _captures_outside_the_reader() == []

@@ -105,6 +105,8 @@ class Running:
         a later `finish()` (or `finish_within`) still gets its output."""
         if self.popen is None or time.monotonic() + seconds >= self.deadline:
             return self.finish()
+        import subprocess  # loaded by `__init__` already, for a probe that started
+
         until = time.monotonic() + seconds
         while not (self.collector.done() and self.popen.poll() is not None):
             if self.collector.over.is_set():
@@ -112,7 +114,11 @@ class Running:
             left = until - time.monotonic()
             if left <= 0:
                 return None
-            self.collector.finished.wait(min(left, 0.05))
+            if self.collector.finished.wait(min(left, 0.05)):  # its pipes ended: wait on the probe itself
+                try:
+                    self.popen.wait(timeout=min(left, 0.05))
+                except subprocess.TimeoutExpired:
+                    pass
         return self.finish()
 
     def stop(self) -> tuple[str, str]:

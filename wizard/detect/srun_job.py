@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from wizard.children import which
+from wizard.children import run_capture, which
 from wizard.detect.slurm_env import DEFAULT_WAIT  # how long a job may wait in the queue (`--slurm-wait`)
 
 #: How often a queued job's reason is read again with squeue, in seconds.
@@ -124,8 +124,7 @@ class SrunJob:
         if squeue is None:
             return None
         try:
-            proc = subprocess.run([squeue, "-h", "-j", job_id, "-o", "%r"], capture_output=True, text=True, errors="replace",
-                                  timeout=5, stdin=subprocess.DEVNULL)
+            proc = run_capture([squeue, "-h", "-j", job_id, "-o", "%r"], timeout=5, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired):
             return None
         reason = proc.stdout.strip().splitlines()[0].strip() if proc.returncode == 0 and proc.stdout.strip() else ""
@@ -138,7 +137,9 @@ class SrunJob:
         if not job_id or scancel is None:
             return
         try:
-            subprocess.run([scancel, job_id], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+            # its words are not needed (nothing kept), and it runs while the wizard stops: not through `run_capture`
+            subprocess.run([scancel, job_id], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=10)
         except (OSError, subprocess.TimeoutExpired):
             pass
 

@@ -312,7 +312,7 @@ def _entry_at(decoder: json.JSONDecoder, text: str, match: re.Match) -> dict | N
             return None
         try:
             entry, end = decoder.raw_decode(text, start)
-        except ValueError:
+        except (ValueError, RecursionError, MemoryError):  # an index's page nested without end: not an entry
             continue
         if isinstance(entry, dict) and entry.get("filename") == match.group(1) and end >= match.end():
             return entry

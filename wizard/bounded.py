@@ -339,6 +339,8 @@ def loads_json(text: str, *, max_depth: int = JSON_DEPTH, duplicates: bool = Fal
                               "keep one") from None
     except RecursionError:
         raise ParseLimitError(f"it is nested more than {max_depth} levels deep; no valid file is") from None
+    except MemoryError:
+        raise ParseLimitError(MEMORY_WORDS) from None
     except ValueError as exc:
         if isinstance(exc, json.JSONDecodeError):
             raise
@@ -347,6 +349,40 @@ def loads_json(text: str, *, max_depth: int = JSON_DEPTH, duplicates: bool = Fal
     if _depth(value, max_depth) > max_depth:
         raise ParseLimitError(f"it is nested more than {max_depth} levels deep; no valid file is")
     return value
+
+
+#: What a file that could not be read in the memory left is called (a `ulimit -v`, a nearly full machine).
+MEMORY_WORDS = "it could not be read in the memory left (far larger, or far more deeply nested, than any such file)"
+
+#: The wizard's own caches in the state (`cache/tables/*.json`: the parsed tables, 150 KiB today).
+CACHE_BYTES = 8 * 1024 * 1024
+
+
+def read_json(path: str | os.PathLike[str], limit: int, *, lenient: bool = False, max_depth: int = JSON_DEPTH) -> Any:
+    """The JSON value of the regular file `path`: at most `limit` bytes, nested at most `max_depth` levels.
+
+    The one reader for every JSON file the wizard reads that it did not take from the user's command line: the
+    state's files and caches (`cache/tables/*.json`, `cache/download-sizes.json`, `last-assets.json`, the assets'
+    `recorded.json`) and other tools' files it looks into (a Jupyter `kernel.json`, a conda record, a package's
+    `direct_url.json`, a CUDA `version.json`). A FIFO is never opened, a device never read (`not_regular`), a file
+    past `limit` never read whole, and `RecursionError`, `MemoryError` and a syntax error all become one
+    `ParseLimitError` (a ValueError, which every caller answers: a cache is parsed again, another tool's file passed
+    over) whose text is a sentence naming the file. `lenient` replaces bytes that are not UTF-8 (another tool's file).
+    OSError (a missing file included) passes through.
+
+    Why: 30th hostile pass (part A) P3/P4 — the table cache was read with a plain `read_text` (a FIFO there hung
+    every `detect`, a link to /dev/zero grew it to the memory limit), and seven readers called `json.loads` past
+    `except ValueError`, so a few KB of `{"a":{"a":…` ended `detect`, `kernel list`, `diagnose --env` and `forecast`
+    in "this is a bug"."""
+    try:
+        text = read_lenient_text(path, limit) if lenient else read_text(path, limit)
+        return loads_json(text, max_depth=max_depth)
+    except json.JSONDecodeError as exc:
+        raise ParseLimitError(f"{os.fspath(path)} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except ParseLimitError as exc:
+        raise ParseLimitError(f"{os.fspath(path)} cannot be read: {exc}") from None
+    except (MemoryError, RecursionError):
+        raise ParseLimitError(f"{os.fspath(path)} cannot be read: {MEMORY_WORDS}") from None
 
 
 def loads_toml(text: str, *, max_depth: int = JSON_DEPTH) -> Any:

@@ -64,38 +64,47 @@ def _registry_lock():
     return _lock
 
 
-def run_capture(argv: list[str], *, timeout: float, **kwargs):
+def run_capture(argv: list[str], *, timeout: float, raw: bool = False, stoppable: bool = True, **kwargs):
     """`subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=...)` for short helper processes
     started from worker threads (interpreter probes), which `stop_all` can end from any thread: a
-    signal in the main thread must not wait for a probe's own timeout."""
+    signal in the main thread must not wait for a probe's own timeout. Its output is read by `communicate_bounded`:
+    one that prints more than `OUTPUT_BYTES` is stopped and raises `OutputLimitError` (an OSError, which every
+    caller already answers as "does not run"), whose text names the program and the limit. `raw`: stdout and stderr
+    as bytes (a path printed by the child is decoded as the file system names it). `stoppable=False` is for a step
+    of an install or a bundle (uv's freeze, compile, download): it stays in the wizard's process group, where the
+    terminal's Ctrl-C reaches it as before, and it still runs while the wizard stops (a rollback's freeze)."""
     import subprocess
 
-    if _stopping:
+    if _stopping and stoppable:
         raise OSError("the wizard is stopping")
     # The lock is never held across the fork: the child would inherit it held, and a stop signal that
     # reaches the child before exec runs the handler there (`stop_all`), which would wait for it forever.
-    kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
+    if stoppable:
+        kwargs.setdefault("start_new_session", True)  # its own group: whatever it starts is stopped with it
     try:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
-                                preexec_fn=die_with_parent(), **kwargs)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=die_with_parent(),
+                                **kwargs)
     except UnicodeEncodeError as error:
         # A name this process cannot turn back into bytes — a path another child printed lossily (U+FFFD for each
         # byte it could not show) under a locale that is not UTF-8 — is no file a child can be given: said as the
         # OSError every caller already answers ("does not run"), never a traceback (uv's `python find` of a Python
         # in such a folder, LC_ALL=C PYTHONUTF8=0).
         raise OSError(f"{error.object!a} cannot be named in this locale's encoding") from None
-    with _registry_lock():
-        _running.add(proc)
-        stopping = _stopping
-    if stopping:  # stop_all ran while this one was starting: it did not see it
-        proc.kill()
+    if stoppable:
+        with _registry_lock():
+            _running.add(proc)
+            stopping = _stopping
+        if stopping:  # stop_all ran while this one was starting: it did not see it
+            proc.kill()
     try:
         try:
-            out, err, timed_out = communicate_bounded(proc, timeout)
+            out, err, timed_out, too_much = communicate_bounded(proc, timeout, raw=raw)
         except BaseException:
             kill_group(proc)
             proc.wait()
             raise
+        if too_much:
+            raise OutputLimitError(too_much)
         if timed_out:
             raise subprocess.TimeoutExpired(argv, timeout, out, err)
         return subprocess.CompletedProcess(argv, proc.returncode, out, err)
@@ -108,41 +117,208 @@ def run_capture(argv: list[str], *, timeout: float, **kwargs):
 #: stopped: its own output is all there by then.
 AFTER_EXIT_GRACE = 0.5
 
+#: The most a helper the wizard asks something (an interpreter, nvidia-smi, ldconfig, uv's short queries, srun's
+#: detection) may print, in bytes, both streams together; past it the helper is stopped. The largest real answer —
+#: ldconfig's cache on a big system, nvidia-smi's XML for eight GPUs, a node's facts — is a few MiB at most.
+OUTPUT_BYTES = 16 * 1024 * 1024
+#: What is kept of one stream: its first and its last bytes (what lies between is left out, and said so).
+KEPT_HEAD = 1024 * 1024
+KEPT_TAIL = 4 * 1024 * 1024
+#: The longest line handed to a line callback; a longer one is handed on in pieces.
+LINE_BYTES = 64 * 1024
 
-def communicate_bounded(proc, timeout: float) -> tuple[str, str, bool]:
-    """(stdout, stderr, timed_out) of `proc`, never waiting past `timeout`, nor long past the child's own end.
+
+class OutputLimitError(OSError):
+    """A helper printed more than `OUTPUT_BYTES` and was stopped; the text is one sentence naming it and the limit."""
+
+
+def output_limit_sentence(program: str, limit: int = OUTPUT_BYTES) -> str:
+    """The one sentence for a helper stopped for its output's size."""
+    size = f"{limit / 2**20:g} MiB" if limit >= 2**20 else f"{limit} bytes"
+    return (f"{program} printed more than {size} of output, far more than any answer gc-wizard asks of it, so it "
+            "was stopped (is it looping, or a wrapper that prints without end?)")
+
+
+class Kept:
+    """One stream of a child's output, kept bounded: all of it up to `head` bytes, then only its last `tail` bytes.
+
+    Why: every helper's output was kept whole until its deadline, so an nvidia-smi or a `python3.X` wrapper that
+    printed without end grew the wizard to 1.7 GB in 17 s, and srun's to 24 GB, until the kernel's OOM killer
+    fired (30th hostile pass (part A) P1, P2)."""
+
+    def __init__(self, head: int = KEPT_HEAD, tail: int = KEPT_TAIL) -> None:
+        import collections  # loaded by `subprocess`'s imports already: costs nothing
+
+        self.head = bytearray()
+        self.tail: collections.deque[bytes] = collections.deque()
+        self.tail_bytes = 0
+        self.total = 0
+        self._head_max, self._tail_max = head, tail
+
+    def add(self, data: bytes) -> None:
+        self.total += len(data)
+        room = self._head_max - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if data:
+            self.tail.append(data)
+            self.tail_bytes += len(data)
+            while self.tail and self.tail_bytes - len(self.tail[0]) >= self._tail_max:
+                self.tail_bytes -= len(self.tail.popleft())
+
+    def data(self) -> bytes:
+        tail = b"".join(self.tail)[-self._tail_max:] if self.tail else b""
+        left_out = self.total - len(self.head) - len(tail)
+        gap = f"\n[... {left_out} bytes left out ...]\n".encode() if left_out > 0 else b""
+        return bytes(self.head) + gap + tail
+
+    def text(self) -> str:
+        """The kept bytes as text, as `text=True, errors="replace"` read them (UTF-8, universal newlines)."""
+        return self.data().decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+class Collector:
+    """Reads a child's stdout and stderr on one thread of its own, each into a `Kept`, handing each line to a
+    callback when one is given; sets `over` once both together pass `limit` (the caller then stops the child).
+
+    The one bounded reader of every helper's output (`communicate_bounded`, detection through srun). The thread owns
+    the pipes: it closes each at its end, or when `close` is called (a member that left the child's group may hold
+    the pipe open for ever), so no other thread closes a pipe it reads."""
+
+    def __init__(self, proc, *, limit: int = OUTPUT_BYTES, on_out_line=None, on_err_line=None) -> None:
+        import threading  # loaded by `subprocess` already
+
+        self.proc = proc
+        self.limit = limit
+        self.out, self.err = Kept(), Kept()
+        self.over = threading.Event()
+        self.finished = threading.Event()
+        self._closing = False
+        args = proc.args
+        self.program = str(args[0] if isinstance(args, (list, tuple)) and args else args)
+        self._streams = [(pipe, kept, callback) for pipe, kept, callback in
+                         ((proc.stdout, self.out, on_out_line), (proc.stderr, self.err, on_err_line)) if pipe is not None]
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def sentence(self) -> str:
+        return output_limit_sentence(self.program, self.limit)
+
+    def _run(self) -> None:
+        import selectors  # loaded by `subprocess` already
+
+        selector = selectors.DefaultSelector()
+        pending: dict[int, bytearray] = {}
+        try:
+            for pipe, kept, callback in self._streams:
+                selector.register(pipe.fileno(), selectors.EVENT_READ, (pipe, kept, callback))
+                pending[pipe.fileno()] = bytearray()
+            while selector.get_map() and not self._closing:
+                for key, _ in selector.select(0.1):
+                    pipe, kept, callback = key.data
+                    try:
+                        data = os.read(key.fd, 1 << 16)
+                    except OSError:
+                        data = b""
+                    if not data:
+                        selector.unregister(key.fd)
+                        if callback is not None and pending[key.fd]:
+                            callback(_line(pending[key.fd]))
+                        pipe.close()
+                        continue
+                    if not self.over.is_set():
+                        kept.add(data)
+                        if self.out.total + self.err.total > self.limit:
+                            self.over.set()
+                    if callback is not None:
+                        _lines(pending[key.fd], data, callback)
+        finally:
+            for key in list(selector.get_map().values()):
+                key.data[0].close()
+            selector.close()
+            self.finished.set()
+
+    def done(self) -> bool:
+        """Whether every pipe has ended (or was closed)."""
+        return self.finished.is_set()
+
+    def close(self, timeout: float = 1.0) -> None:
+        """Stop reading (the pipes are closed by the reading thread) and wait up to `timeout` for it."""
+        self._closing = True
+        self.finished.wait(timeout)
+
+
+def _lines(pending: bytearray, data: bytes, callback) -> None:
+    """Hand every whole line of `pending + data` to `callback`, a line longer than `LINE_BYTES` in pieces."""
+    pending += data
+    while True:
+        end = pending.find(b"\n")
+        if end < 0 or end > LINE_BYTES:
+            if len(pending) <= LINE_BYTES:
+                return
+            end = LINE_BYTES
+            callback(_line(pending[:end]))
+            del pending[:end]
+            continue
+        callback(_line(pending[:end]))
+        del pending[:end + 1]
+
+
+def _line(data: bytearray) -> str:
+    text = bytes(data).decode("utf-8", "replace")
+    data.clear()
+    return text.rstrip("\r")
+
+
+def communicate_bounded(proc, timeout: float, *, limit: int = OUTPUT_BYTES, collector: Collector | None = None,
+                        raw: bool = False) -> tuple:
+    """(stdout, stderr, timed_out, too_much) of `proc` (started with binary pipes), never waiting past `timeout`, nor
+    long past the child's own end, nor keeping more than `Kept` keeps: a child that prints more than `limit` bytes is
+    stopped, and `too_much` is the sentence that says so (None otherwise).
 
     Why: `communicate()` waits for the end of the child's output, and a background process the child started keeps
     it open: an interpreter given with `--python` that was a wrapper (`sleep 300 & exec python3 "$@"`) answered at
     once, then `plan` waited 590 s, and after the timeout `communicate()` again without one, for ever (nineteenth
-    hostile pass P6). Once the child has ended and `AFTER_EXIT_GRACE` passed, or the timeout is reached, its group
-    (`start_new_session`) is killed and what it printed is kept."""
+    hostile pass P6). And it keeps every byte: a wrapper that printed without end grew the wizard to 1.7 GB before
+    its deadline (30th hostile pass (part A) P1). Once the child has ended and `AFTER_EXIT_GRACE` passed, the timeout
+    is reached, or its output passes `limit`, its group (`start_new_session`) is killed and what was kept of its
+    output is returned. `collector` is one already reading the child (`detect.deadline.Running` starts one with it);
+    `raw` gives stdout and stderr as bytes.
+    """
     import subprocess
     import time
 
+    collector = collector or Collector(proc, limit=limit)
     deadline = time.monotonic() + timeout
     ended_at = None
-    while True:
-        now = time.monotonic()
-        try:
-            out, err = proc.communicate(timeout=max(min(deadline - now, 0.1), 0.01))
-            return out or "", err or "", False
-        except subprocess.TimeoutExpired:
-            pass
-        now = time.monotonic()
-        if proc.poll() is not None and ended_at is None:
-            ended_at = now
-        if now >= deadline or (ended_at is not None and now - ended_at >= AFTER_EXIT_GRACE):
-            kill_group(proc)
-            try:
-                out, err = proc.communicate(timeout=2)
-            except subprocess.TimeoutExpired:  # a member that left the group: its pipe is left to it
-                for stream in (proc.stdout, proc.stderr):
-                    if stream is not None:
-                        stream.close()
-                out, err = "", ""
+    try:
+        while True:
+            if collector.finished.wait(0.05):  # its pipes ended: wait on the child itself, not on an event already set
+                try:
+                    proc.wait(timeout=0.05)
+                except subprocess.TimeoutExpired:
+                    pass
+            now = time.monotonic()
+            if proc.poll() is not None:
+                ended_at = now if ended_at is None else ended_at
+                if collector.done():
+                    proc.wait()
+                    return *_kept(collector, raw), False, None
+            too_much = collector.over.is_set()
+            if too_much or now >= deadline or (ended_at is not None and now - ended_at >= AFTER_EXIT_GRACE):
+                kill_group(proc)
+                collector.finished.wait(2)  # a member that left the group: its pipe is closed under it
+                collector.close()
                 proc.wait()
-            return out or "", err or "", ended_at is None
+                return (*_kept(collector, raw), ended_at is None and not too_much,
+                        collector.sentence() if too_much else None)
+    finally:
+        collector.close(0)
+
+
+def _kept(collector: Collector, raw: bool) -> tuple:
+    return (collector.out.data(), collector.err.data()) if raw else (collector.out.text(), collector.err.text())
 
 
 def close_read_pipes(proc, readers, *, timeout: float) -> None:

@@ -15,7 +15,7 @@ import stat
 import time
 from pathlib import Path
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.errors import LockHeld, UserError
 
 
@@ -109,7 +109,7 @@ def _write_holder(fd: int, purpose: str) -> None:
 def _read_holder(fd: int) -> str:
     try:
         os.lseek(fd, 0, os.SEEK_SET)
-        info = json.loads(os.read(fd, 4096).decode() or "{}")
+        info = bounded.loads_json(os.read(fd, 4096).decode() or "{}")
         if not isinstance(info, dict):  # `[1]` or `"x"` written over the holder: not ours to trust
             return "holder unknown"
         return f"pid {info.get('pid')} on {info.get('host')}, {info.get('purpose')} since {info.get('since')}"

@@ -25,6 +25,7 @@ import stat
 import sys
 from pathlib import Path
 
+from wizard import bounded
 from wizard.patterns import LazyPattern, class_members
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
@@ -204,7 +205,7 @@ def json_lines_for(text: str, encoding: str) -> str:
         if not line.isascii() and line.lstrip()[:1] in "{[" and not _encodes(line, encoding):
             body = line.rstrip("\r\n")
             try:
-                json.loads(body)
+                bounded.loads_json(body)
             except ValueError:
                 pass
             else:
@@ -1547,7 +1548,7 @@ def redact_output(text: str) -> str:
         data = None
         if body[:1] in "{[" and body[-1:] in "}]":
             try:
-                data = json.loads(body)
+                data = bounded.loads_json(body)
             except ValueError:
                 pass
         if not isinstance(data, (dict, list)):

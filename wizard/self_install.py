@@ -10,13 +10,13 @@ Only read when a command finds pip or uv missing, so it costs nothing at start-u
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wizard import bounded
 from wizard.security import local_url, redact_credentials
 
 DIST = "gc-wizard"
@@ -54,7 +54,7 @@ def _read(info: Any, name: str) -> str:
 
 def _source(info: Any) -> tuple[str, bool]:
     try:
-        data = json.loads(_read(info, "direct_url.json") or "null")
+        data = bounded.loads_json(_read(info, "direct_url.json") or "null")
     except ValueError:
         return "", False
     if not isinstance(data, dict) or not isinstance(data.get("url"), str):

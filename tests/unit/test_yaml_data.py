@@ -89,3 +89,28 @@ def test_detect_reads_its_tables_without_importing_pyyaml_once_cached(tmp_path):
     first = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     again = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     assert first.stdout.strip() == "True" and again.stdout.strip() == "False"
+
+
+def test_a_fifo_or_a_deep_file_as_the_table_cache_costs_only_the_parse(tmp_path, home):
+    """30th hostile pass (part A) P3/P4: the cache was read with a plain `read_text`, so a FIFO there hung every
+    `detect` (and `recipes`, `plan`, the app), and a deeply nested one ended it in "this is a bug" (RecursionError).
+    Read by `bounded.read_json` now: neither is opened or parsed past its limit, the YAML is parsed again, and the
+    cache written anew as a regular file. (A thread, so that the test fails rather than hangs without the fix.)"""
+    import threading
+
+    table = tmp_path / "t.yaml"
+    table.write_text("- 1\n- 2\n")
+    yaml_data.load_table(table)
+    (cache,) = (home / "cache" / "tables").glob("t-*.json")
+    for damage in ("deep", "fifo"):
+        cache.unlink()
+        if damage == "fifo":
+            os.mkfifo(cache)
+        else:
+            cache.write_text("[" * 200_000 + "]" * 200_000)
+        answer: list = []
+        reader = threading.Thread(target=lambda kept=answer: kept.append(yaml_data.load_table(table)), daemon=True)
+        reader.start()
+        reader.join(120)
+        assert answer == [[1, 2]], damage
+        assert cache.is_file() and not cache.is_symlink()

@@ -288,7 +288,7 @@ def _bucket_listing(prefix: str) -> list[Asset]:
         query = urllib.parse.urlencode({"prefix": f"{prefix}{kind}/", "fields": "items(name,size)"})
         text = _get_text(f"{BUCKET_LISTING}?{query}", missing_ok=False)
         try:
-            items = json.loads(text or "{}").get("items") or []
+            items = bounded.loads_json(text or "{}").get("items") or []
         except ValueError as exc:
             raise AssetError(f"the bucket's listing could not be read ({exc}).") from None
         for item in items:
@@ -548,7 +548,7 @@ class _Recorded:
 
     def read(self) -> dict[str, dict]:
         try:
-            data = json.loads(bounded.read_regular_text(self.path, bounded.ASSET_INDEX_BYTES))
+            data = bounded.read_json(self.path, bounded.ASSET_INDEX_BYTES)
         except (OSError, ValueError):  # a ParseLimitError too: an unreadable record is started again
             return {}
         return data if isinstance(data, dict) else {}

@@ -41,7 +41,7 @@ def remember_assets(location: str) -> None:
 def remembered_assets() -> str | None:
     """The folder the last forecast that worked took its files from, when it is still a folder; else None."""
     try:
-        data = json.loads(bounded.read_regular_text(paths.state_dir() / NAME, _BYTES))
+        data = bounded.read_json(paths.state_dir() / NAME, _BYTES)
     except (OSError, ValueError):
         return None
     folder = data.get("assets") if isinstance(data, dict) else None

@@ -11,7 +11,6 @@ A failure goes through the same diagnosis as a failed check, root cause first.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import threading
@@ -392,7 +391,7 @@ def _line(events: ForecastEvents, line: str) -> None:
     """A line the probe printed: its stage lines move the stages on, the rest go to the caller as they are."""
     if line.startswith(STAGE_PREFIX):
         try:
-            stage = json.loads(line[len(STAGE_PREFIX):]).get("stage")
+            stage = bounded.loads_json(line[len(STAGE_PREFIX):]).get("stage")
         except (ValueError, AttributeError):
             stage = None
         if stage:
@@ -405,7 +404,7 @@ def _last_json(lines: list[str]) -> dict[str, Any] | None:
     for line in reversed(lines):
         if line.strip():
             try:
-                value = json.loads(line)
+                value = bounded.loads_json(line)
             except ValueError:
                 return None
             return value if isinstance(value, dict) else None

@@ -20,7 +20,6 @@ Every spec the wizard writes carries `metadata.gc_wizard` (the environment it ru
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -31,7 +30,7 @@ from typing import Any
 
 from wizard import bounded
 from wizard.after.target import made_by_this_state
-from wizard.children import python_child_env, which
+from wizard.children import python_child_env, run_capture, which
 from wizard.errors import OperationFailed, UserError
 from wizard.install.activation import compute_activation
 from wizard.install.add_package import add_package_command
@@ -135,8 +134,8 @@ def has_ipykernel(env: Path, timeout: float = 60.0) -> bool:
     code = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('ipykernel') else 3)"
     guard_env_python(env)  # run here: the rule of every run of an env's python (24th hostile pass (part B) P7)
     try:
-        proc = subprocess.run([str(env_python(env)), "-c", code], capture_output=True, timeout=timeout,
-                              env=python_child_env())  # the probe's environment (28th hostile pass (part B) P2)
+        proc = run_capture([str(env_python(env)), "-c", code], stoppable=False, timeout=timeout,
+                           env=python_child_env())  # the probe's environment (28th hostile pass (part B) P2)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return proc.returncode == 0
@@ -356,7 +355,7 @@ def _kernel_name(env_path: Path, marker: EnvMarker | None, name: str | None,
 def _written_by_us(spec_file: Path) -> dict[str, Any] | None:
     """The spec's `metadata.gc_wizard` when gc-wizard wrote it; None for anyone else's (or an unreadable one)."""
     try:
-        data = json.loads(bounded.read_text(spec_file, 1024 * 1024))
+        data = bounded.read_json(spec_file, 1024 * 1024, lenient=True)
     except (OSError, ValueError, bounded.ParseLimitError):
         return None
     mark = (data.get("metadata") or {}).get("gc_wizard") if isinstance(data, dict) else None

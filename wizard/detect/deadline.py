@@ -13,6 +13,7 @@ import os
 import time
 
 from wizard.children import (
+    Collector,
     communicate_bounded,
     die_with_parent,
     guard_library_path,
@@ -40,6 +41,9 @@ class Completed:
     missing: bool = False
     """The program could not be started at all (not found, not executable)."""
     seconds: float = 0.0
+    too_much: str | None = None
+    """The sentence for a probe stopped because it printed more than `children.OUTPUT_BYTES` (30th hostile pass
+    (part A) P1: a looping nvidia-smi grew detect to 1.4 GB before its deadline); it is also stderr's last line."""
 
     @property
     def ok(self) -> bool:
@@ -70,6 +74,7 @@ class Running:
         self.started = time.monotonic()
         self.error: str | None = None
         self.popen = None
+        self.collector: Collector | None = None
         if stopping():  # a stop signal came while detecting: nothing more starts
             self.error = f"{argv[0]}: not started, the wizard is stopping"
             return
@@ -78,11 +83,13 @@ class Running:
         try:
             self.popen = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=env, text=True, errors="replace", start_new_session=True, preexec_fn=die_with_parent(),
+                env=env, start_new_session=True, preexec_fn=die_with_parent(),
             )
         except OSError as exc:  # a limit (`ulimit -n`) is named as one, not as the program's fault
             self.error = f"{argv[0]}: {os_error_words(exc)}"
             return
+        # read from now on, bounded (`children.Collector`): never kept whole, never blocked on a full pipe
+        self.collector = Collector(self.popen)
         if not track(self):  # stop_all ran while this one was starting: it did not see it
             self.kill()
 
@@ -96,24 +103,31 @@ class Running:
 
     def finish_within(self, seconds: float) -> Completed | None:
         """The probe's result if it ends within `seconds` (and its deadline), else None and it runs on:
-        a later `finish()` (or `finish_within`) still gets all of its output."""
+        a later `finish()` (or `finish_within`) still gets its output."""
         if self.popen is None or time.monotonic() + seconds >= self.deadline:
             return self.finish()
         import subprocess  # loaded by `__init__` already, for a probe that started
 
-        try:
-            out, err = self.popen.communicate(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            return None
-        untrack(self)
-        return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)
+        until = time.monotonic() + seconds
+        while not (self.collector.done() and self.popen.poll() is not None):
+            if self.collector.over.is_set():
+                return self.finish()
+            left = until - time.monotonic()
+            if left <= 0:
+                return None
+            if self.collector.finished.wait(min(left, 0.05)):  # its pipes ended: wait on the probe itself
+                try:
+                    self.popen.wait(timeout=min(left, 0.05))
+                except subprocess.TimeoutExpired:
+                    pass
+        return self.finish()
 
     def stop(self) -> tuple[str, str]:
         """Kill the probe's whole process group and collect what it printed; ("", "") when it never started."""
         if self.popen is None:
             return "", ""
         self.kill()
-        out, err, _ = communicate_bounded(self.popen, 2)  # a member it started may hold the pipe: stopped too
+        out, err, _, _ = communicate_bounded(self.popen, 2, collector=self.collector)  # a member it started too
         untrack(self)
         return out, err
 
@@ -122,8 +136,12 @@ class Running:
             return Completed(self.argv, None, "", self.error or "", missing=True)
         # Bounded by the deadline and by the probe's own end: a background process it started (a wrapper script's)
         # may hold its output open long after it answered (nineteenth hostile pass P6).
-        out, err, timed_out = communicate_bounded(self.popen, max(self.deadline - time.monotonic(), 0.01))
+        out, err, timed_out, too_much = communicate_bounded(self.popen, max(self.deadline - time.monotonic(), 0.01),
+                                                            collector=self.collector)
         untrack(self)
+        if too_much:
+            return Completed(self.argv, None, out, f"{err.rstrip()}\n{too_much}".lstrip(), too_much=too_much,
+                             seconds=time.monotonic() - self.started)
         if timed_out:
             return Completed(self.argv, None, out, err, timed_out=True, seconds=time.monotonic() - self.started)
         return Completed(self.argv, self.popen.returncode, out, err, seconds=time.monotonic() - self.started)

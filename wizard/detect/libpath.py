@@ -13,7 +13,6 @@ carries only the major version); nothing is loaded.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -100,7 +99,7 @@ def toolkit_version_json(lib_dir: str | Path) -> dict:
     lib_dir = Path(lib_dir)
     for root in (lib_dir.parent, lib_dir.parent.parent, lib_dir.parent.parent.parent):
         try:
-            return json.loads(bounded.read_lenient_text(root / "version.json", bounded.MARKER_BYTES))
+            return bounded.read_json(root / "version.json", bounded.MARKER_BYTES, lenient=True)
         except (OSError, ValueError):
             continue
     return {}
@@ -110,7 +109,7 @@ def toolkit_version(root: str | Path) -> str | None:
     """The CUDA toolkit version of a toolkit root (`/usr/local/cuda-11.2`): version.json, version.txt, name."""
     root = Path(root)
     try:
-        data = json.loads(bounded.read_lenient_text(root / "version.json", bounded.MARKER_BYTES))
+        data = bounded.read_json(root / "version.json", bounded.MARKER_BYTES, lenient=True)
         version = data.get("cuda", {}).get("version")
         if version:
             return ".".join(version.split(".")[:2])

@@ -15,19 +15,20 @@ called `srun` adds the argv it used, so a report shows where every fact came fro
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
 import subprocess
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.children import close_read_pipes, die_with_parent, which
+from wizard import bounded
+from wizard.children import Collector, die_with_parent, which
 from wizard.detect import slurm_cluster
 from wizard.detect.facts import DRIVER_IN_TROUBLE, DetectWarning, Facts
 from wizard.detect.slurm_cluster import partitions
@@ -42,6 +43,10 @@ __all__ = ["DEFAULT_WAIT", "DetectionStopped", "SlurmTarget", "detect_on_node", 
 
 #: How long srun may take for detection once it has a node, in seconds (the queue has its own bound).
 DETECT_TIMEOUT = 600.0
+#: How many of srun's stderr lines are kept for its log and its failure's sentence (the last ones), each cut to
+#: `SRUN_LINE_CHARS`: a chatty site wrapper or a task printing in a loop must not fill the login node's memory.
+SRUN_ERR_LINES = 2000
+SRUN_LINE_CHARS = 4096
 _PARTITION_RE = re.compile(r"^[A-Za-z0-9_.,+-]{1,128}$")
 
 
@@ -179,29 +184,30 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     log = _srun_log(argv)
     job = SrunJob(on_state, wait=target.wait)
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, errors="replace", env=env, start_new_session=True, preexec_fn=die_with_parent())
-    err_lines: list[str] = []
-    out_chunks: list[str] = []
+                            env=env, start_new_session=True, preexec_fn=die_with_parent())
+    # srun's output is read by the one bounded reader (`children.Collector`): its stderr's last lines are kept, cut,
+    # and its stdout's tail (the facts are its last line); past `children.OUTPUT_BYTES` srun is stopped. Both were
+    # kept whole, and a chatty srun grew the wizard to 24 GB until the kernel's OOM killer fired (30th hostile pass
+    # (part A) P2).
+    err_lines: deque[str] = deque(maxlen=SRUN_ERR_LINES)
 
-    def read_err() -> None:
-        for line in proc.stderr:
-            line = line.rstrip("\n")
-            err_lines.append(line)
-            if not job.feed(line) and on_line is not None and line.strip():
-                on_line(line)
+    def read_err(line: str) -> None:
+        err_lines.append(line[:SRUN_LINE_CHARS])
+        if not job.feed(line) and on_line is not None and line.strip():
+            on_line(line[:SRUN_LINE_CHARS])
 
-    readers = [(proc.stderr, threading.Thread(target=read_err, daemon=True)),
-               (proc.stdout, threading.Thread(target=lambda: out_chunks.append(proc.stdout.read()), daemon=True))]
-    for _pipe, reader in readers:
-        reader.start()
+    collector = Collector(proc, on_err_line=read_err)
     started = time.monotonic()
     try:
-        ended = wait_for(proc, job, deadline=started + target.wait + timeout, cancel=cancel)
+        ended = wait_for(proc, job, deadline=started + target.wait + timeout, cancel=cancel, too_much=collector.over)
     finally:
         if proc.poll() is None:
             stop_srun(proc, job)
-        close_read_pipes(proc, readers, timeout=5)
-        _keep_lines(log, err_lines)
+        collector.finished.wait(5)
+        collector.close()
+        if proc.poll() is not None:
+            proc.wait()
+        _keep_lines(log, list(err_lines))
     if ended == "cancelled":
         raise DetectionStopped(f"Detection through srun was stopped; {_job_words(job)} was cancelled.")
     if ended == "queue":
@@ -209,7 +215,10 @@ def detect_on_node(target: SlurmTarget, *, timeout: float = DETECT_TIMEOUT,
     if ended == "timeout":
         raise OperationFailed(f"srun did not finish detection within {timeout:g} s on {target.where()}, so "
                               f"{_job_words(job)} was cancelled.")
-    out = "".join(out_chunks)
+    if ended == "output":
+        where = f" Its last lines are in {log}." if log is not None else ""
+        raise OperationFailed(f"{collector.sentence()}; {_job_words(job)} was cancelled.{where}")
+    out = collector.out.text()
     data = _last_json(out)
     if proc.returncode != 0 or data is None:
         raise explain_srun_failure(target, "\n".join(err_lines) + "\n" + out[-2000:], "run detection", log)
@@ -256,7 +265,7 @@ def _last_json(text: str) -> dict[str, Any] | None:
     for line in reversed(text.splitlines()):
         if line.strip():
             try:
-                value = json.loads(line)
+                value = bounded.loads_json(line)
             except ValueError:
                 return None
             return value if isinstance(value, dict) and "python" in value else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import subprocess
 
-from wizard.children import which
+from wizard.children import run_capture, which
 
 
 def _ask(argv: list[str], timeout: float = 5.0) -> str | None:
@@ -20,8 +20,7 @@ def _ask(argv: list[str], timeout: float = 5.0) -> str | None:
     if program is None:
         return None
     try:
-        proc = subprocess.run([program, *argv[1:]], capture_output=True, text=True, errors="replace", timeout=timeout,
-                              stdin=subprocess.DEVNULL)
+        proc = run_capture([program, *argv[1:]], timeout=timeout, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return proc.stdout if proc.returncode == 0 else None

@@ -64,6 +64,9 @@ def _failure(completed: deadline.Completed, exe: str) -> Reading | None:
     if completed.missing:
         return Reading("nvidia-smi", "failed", path=exe,
                        detail=f"{exe} is there but could not be started ({completed.stderr or 'no reason given'})")
+    if completed.too_much:  # it printed without end (a wedged driver's loop): stopped, and said so
+        return Reading("nvidia-smi", "failed", path=exe, seconds=round(completed.seconds, 1),
+                       detail=completed.too_much)
     if completed.timed_out:
         return Reading("nvidia-smi", "timeout", path=exe, seconds=round(completed.seconds, 1),
                        detail=f"{exe} is there but gave no answer within {completed.seconds:.0f} s and was stopped")

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from wizard.children import which
+from wizard.children import run_capture, which
 from wizard.detect.slurm_env import DEFAULT_WAIT  # how long a job may wait in the queue (`--slurm-wait`)
 
 #: How often a queued job's reason is read again with squeue, in seconds.
@@ -154,8 +154,7 @@ class SrunJob:
         if squeue is None:
             return None
         try:
-            proc = subprocess.run([squeue, "-h", "-j", job_id, "-o", "%r"], capture_output=True, text=True, errors="replace",
-                                  timeout=5, stdin=subprocess.DEVNULL)
+            proc = run_capture([squeue, "-h", "-j", job_id, "-o", "%r"], timeout=5, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired):
             return None
         reason = proc.stdout.strip().splitlines()[0].strip() if proc.returncode == 0 and proc.stdout.strip() else ""
@@ -171,7 +170,9 @@ class SrunJob:
             return
         if scancel is not None:
             try:
-                subprocess.run([scancel, job_id], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+                # its words are not needed (nothing kept), and it runs while the wizard stops: not through `run_capture`
+                subprocess.run([scancel, job_id], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=10)
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self._set(JobState("cancelled", job_id, state.reason, state.node if state.phase == "running" else None,
@@ -195,13 +196,17 @@ def stop_srun(proc: subprocess.Popen, job: SrunJob | None = None, *, grace: floa
         job.cancel()
 
 
-def wait_for(proc: subprocess.Popen, job: SrunJob, *, deadline: float, cancel: threading.Event | None) -> str:
-    """Wait for srun to end: "done", or why it had to be stopped ("cancelled", "queue", "timeout").
+def wait_for(proc: subprocess.Popen, job: SrunJob, *, deadline: float, cancel: threading.Event | None,
+             too_much: threading.Event | None = None) -> str:
+    """Wait for srun to end: "done", or why it had to be stopped ("cancelled", "queue", "timeout", or "output" once
+    `too_much` is set: its output passed the bounded reader's limit, `children.Collector.over`).
 
     The caller stops it (`stop_srun`); this only watches, ticking the job's queue state."""
     while proc.poll() is None:
         if cancel is not None and cancel.is_set():
             return "cancelled"
+        if too_much is not None and too_much.is_set():
+            return "output"
         if job.queued_too_long():
             return "queue"
         if time.monotonic() > deadline:

@@ -20,7 +20,6 @@ A second activation in the same shell starts again from the values saved before 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -174,7 +173,7 @@ def _originals(environ: Mapping[str, str]) -> dict[str, str | None]:
     if not raw:
         return {}
     try:
-        data = json.loads(raw)
+        data = bounded.loads_json(raw)
     except ValueError:
         return {}
     if not isinstance(data, dict):

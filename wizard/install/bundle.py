@@ -36,7 +36,7 @@ from packaging.tags import Tag, compatible_tags, cpython_tags
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from wizard import bounded
-from wizard.children import die_with_parent
+from wizard.children import run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.install.cache_trust import cache_problem, child_env, pip_cache
 from wizard.install.lines import fold_tracebacks
@@ -94,10 +94,9 @@ def _run(argv: list[str], what: str, timeout: float, on_line) -> None:
         on_line("$ " + " ".join(argv))
     try:
         with PrivateArguments(argv) as private:  # a find-links password stays off the command line
-            proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace", timeout=timeout,
-                                  stdin=subprocess.DEVNULL,
-                                  env=private.environ(child_env(argv)),  # the cache rule: 25th pass (B) P1
-                                  preexec_fn=die_with_parent())  # no download left running after a SIGKILL
+            proc = run_capture(private.argv, stoppable=False, timeout=timeout,  # bounded; dies with the wizard
+                               stdin=subprocess.DEVNULL,
+                               env=private.environ(child_env(argv)))  # the cache rule: 25th pass (B) P1
     except subprocess.TimeoutExpired:
         raise OperationFailed(f"{what} did not finish within {timeout:g} s.") from None
     except OSError as exc:

@@ -19,7 +19,6 @@ whatever the state.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import stat
@@ -139,7 +138,7 @@ def release_files(revision: str | None) -> tuple[str, dict[str, str]] | None:
     if not revision:
         return None
     try:
-        releases = json.loads(paths.package_file(RELEASES_PATH).read_text(encoding="utf-8"))["releases"]
+        releases = bounded.read_json(paths.package_file(RELEASES_PATH), bounded.MANIFEST_BYTES)["releases"]
     except (OSError, ValueError, KeyError):
         return None
     for commit, release in releases.items():

@@ -297,7 +297,7 @@ def _version_files(page: bytes, version: str) -> list[dict]:
             continue
         entry = _entry_at(decoder, text, match)
         if entry is None:
-            data = json.loads(text)
+            data = bounded.loads_json(text)
             return (data.get("files") or []) if isinstance(data, dict) else []
         files.append(entry)
     return files
@@ -312,7 +312,7 @@ def _entry_at(decoder: json.JSONDecoder, text: str, match: re.Match) -> dict | N
             return None
         try:
             entry, end = decoder.raw_decode(text, start)
-        except ValueError:
+        except (ValueError, RecursionError, MemoryError):  # an index's page nested without end: not an entry
             continue
         if isinstance(entry, dict) and entry.get("filename") == match.group(1) and end >= match.end():
             return entry
@@ -440,7 +440,7 @@ class _SizeCache:
 
     def _all(self) -> dict:
         try:
-            data = json.loads(bounded.read_text(self.path, bounded.FACTS_BYTES))
+            data = bounded.read_json(self.path, bounded.FACTS_BYTES)
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}

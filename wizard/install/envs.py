@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded, paths
-from wizard.children import die_with_parent
+from wizard.children import run_capture
 from wizard.errors import OperationFailed, UserError, child_end_words
 from wizard.install.cache_trust import child_env
 from wizard.install.pinned import logical_lines, pin_of
@@ -616,8 +616,8 @@ def freeze(env: Path | str, timeout: float = 120) -> list[str]:
     try:
         # --no-cache: listing reads only the environment, and a pip install was thrown away after it finished when
         # uv's cache could not be made (27th hostile pass (part A) P1)
-        proc = subprocess.run([uv_bin(), "pip", "freeze", "--no-cache", "--python", str(python)], capture_output=True,
-                              text=True, errors="replace", preexec_fn=die_with_parent(), timeout=timeout)
+        proc = run_capture([uv_bin(), "pip", "freeze", "--no-cache", "--python", str(python)], stoppable=False,
+                           timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OperationFailed(f"cannot list the packages of {env}: {exc}") from None
     if proc.returncode != 0:
@@ -676,9 +676,8 @@ def _uv_hashed_lines(env: Path | str, pinned: list[str], find_links: Iterable[st
                 "--no-annotate", "--python", str(paths.guard_env_python(env)), *links, str(source), "-o", str(compiled)]
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
-                proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
-                                      preexec_fn=die_with_parent(), timeout=timeout,
-                                      env=private.environ(child_env(argv)))  # the cache rule: 25th pass (B) P1
+                proc = run_capture(private.argv, stoppable=False, timeout=timeout,
+                                   env=private.environ(child_env(argv)))  # the cache rule: 25th pass (B) P1
         except (OSError, subprocess.TimeoutExpired):
             return []
         if proc.returncode != 0 or not compiled.exists():

@@ -17,13 +17,14 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wizard import paths
+from wizard.children import run_capture
 
 
 def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
     """Where uv keeps its cache, as uv itself says (it knows UV_CACHE_DIR, XDG_CACHE_HOME and the defaults)."""
     try:  # bytes: a path is decoded as the filesystem names it (27th hostile pass (part A) P2)
-        proc = subprocess.run([uv, "cache", "dir"], capture_output=True, timeout=20, env=dict(environ),
-                              stdin=subprocess.DEVNULL)
+        proc = run_capture([uv, "cache", "dir"], stoppable=False, timeout=20, raw=True, env=dict(environ),
+                           stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if proc.returncode != 0:

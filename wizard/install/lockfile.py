@@ -31,7 +31,7 @@ from typing import Any
 from packaging.utils import canonicalize_name
 
 from wizard import bounded
-from wizard.children import die_with_parent
+from wizard.children import run_capture
 from wizard.errors import OperationFailed, UserError, child_end_words, open_files_advice
 from wizard.install.cache_trust import cache_problem, child_env
 from wizard.install.lines import fold_tracebacks
@@ -61,7 +61,7 @@ _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)")
 def uv_writes_pylock() -> bool:
     """Whether this uv can write (and so install) PEP 751 locks."""
     try:
-        proc = subprocess.run([uv_bin(), "pip", "compile", "--help"], capture_output=True, text=True, errors="replace", timeout=30)
+        proc = run_capture([uv_bin(), "pip", "compile", "--help"], stoppable=False, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return "pylock.toml" in proc.stdout
@@ -209,9 +209,8 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
             raise UserError(unusable)
         try:
             with PrivateArguments(argv) as private:  # a find-links password stays off the command line
-                proc = subprocess.run(private.argv, capture_output=True, text=True, errors="replace",
-                                      timeout=timeout, stdin=subprocess.DEVNULL, env=private.environ(env),
-                                      preexec_fn=die_with_parent())  # no resolver left running after a SIGKILL
+                proc = run_capture(private.argv, stoppable=False, timeout=timeout, stdin=subprocess.DEVNULL,
+                                   env=private.environ(env))  # dies with the wizard: no resolver left running
         except subprocess.TimeoutExpired:
             partial.unlink(missing_ok=True)
             raise OperationFailed(f"resolving recipe {recipe.id} did not finish within {timeout:g} s.") from None

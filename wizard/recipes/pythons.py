@@ -29,7 +29,14 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from wizard.children import PROBE_FLAGS, SKIPPED_PROGRAMS, python_child_env, run_capture, stop_all
+from wizard.children import (
+    PROBE_FLAGS,
+    SKIPPED_PROGRAMS,
+    OutputLimitError,
+    python_child_env,
+    run_capture,
+    stop_all,
+)
 from wizard.errors import OperationFailed, UserError
 from wizard.installer_files import with_absolute_paths
 from wizard.option_values import refuse_option_like
@@ -98,6 +105,10 @@ def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> Pyth
     try:
         proc = run_capture([executable, *PROBE_FLAGS, "-c", _PROBE], timeout=timeout, env=_clean_env(),
                            stdin=subprocess.DEVNULL)
+    except OutputLimitError as error:  # stopped for printing without end: a --python is told why
+        if source == "given":
+            raise UserError(f"--python {executable}: {error}.") from None
+        return None
     except (OSError, subprocess.SubprocessError):
         return None
     lines = proc.stdout.splitlines()

@@ -12,7 +12,6 @@ timeout, Ctrl-C) the result is rebuilt from its progress lines so the failing ti
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -25,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.children import close_read_pipes, die_with_parent
 from wizard.detect.facts import Facts
 from wizard.detect.srun_errors import explain
@@ -234,7 +233,7 @@ def _read_stdout(pipe, stream: ProbeStream, log: StepLog, listeners: ProbeListen
 
 def _tier_message(line: str, prefix: str) -> dict[str, Any] | None:
     try:
-        value = json.loads(line[len(prefix):])
+        value = bounded.loads_json(line[len(prefix):])
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
@@ -282,7 +281,7 @@ def _parse_result(stdout: list[str]) -> dict[str, Any] | None:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = bounded.loads_json(line)
         except ValueError:
             return None
         return value if isinstance(value, dict) and isinstance(value.get("tiers"), list) else None

@@ -14,7 +14,6 @@ from __future__ import annotations
 import bisect
 import collections
 import functools
-import json
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -22,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from wizard import paths
+from wizard import bounded, paths
 from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.reach import advice_for, find_unreachable
@@ -1324,7 +1323,7 @@ _TIER_DONE = re.compile("^" + re.escape(TIER_PREFIX) + r"(\{.*\})$", re.MULTILIN
 
 def _tier_json(text: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
+        value = bounded.loads_json(text)
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ast
 import email.parser
-import json
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -177,8 +176,8 @@ def jaxlib_build(prefix: Path, sites: list[Path], packages: dict[str, str]) -> d
         if match:
             build = {"cuda": match.group(1)[:2], "cudnn": None, "from": f"conda {entry[:-5]}"}
             try:
-                depends = json.loads(bounded.read_lenient_text(prefix / "conda-meta" / entry,
-                                                              bounded.MARKER_BYTES)).get("depends", [])
+                depends = bounded.read_json(prefix / "conda-meta" / entry, bounded.MARKER_BYTES,
+                                            lenient=True).get("depends", [])
             except (OSError, ValueError):
                 depends = []
             for dep in depends:
@@ -267,7 +266,7 @@ def package_folder(sites: list[Path], dist: Path | None, name: str) -> Path | No
     candidates = [site / name for site in sites]
     if dist is not None:
         try:
-            direct = json.loads(bounded.read_lenient_text(dist / "direct_url.json", bounded.MARKER_BYTES))
+            direct = bounded.read_json(dist / "direct_url.json", bounded.MARKER_BYTES, lenient=True)
             url = str(direct.get("url", "")) if isinstance(direct, dict) else ""
             project = file_path(url)  # any `file:` form, the one parser (review: this split `file://` itself)
             if project is not None:
@@ -310,7 +309,7 @@ def graphcast_info(sites: list[Path]) -> dict[str, str] | None:
     deepmind = package is not None and (package / "autoregressive.py").is_file()
     if not deepmind and dist is not None:
         try:
-            direct = json.loads(bounded.read_lenient_text(dist / "direct_url.json", bounded.MARKER_BYTES))
+            direct = bounded.read_json(dist / "direct_url.json", bounded.MARKER_BYTES, lenient=True)
             deepmind = "deepmind/graphcast" in str(direct.get("url", ""))
         except (OSError, ValueError):
             pass

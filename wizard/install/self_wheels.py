@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import os
 import sys
 import sysconfig
@@ -30,6 +29,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from wizard import __version__, paths
+from wizard.bounded import loads_json
 from wizard.errors import OperationFailed
 from wizard.security import make_folders
 
@@ -179,7 +179,7 @@ def _editable_source(dist: metadata.Distribution, files: list) -> str | None:
     at this machine's source folder, so the repacked wheel installed on the offline machine without the package
     (`No module named 'mdurl'`), and its `.pth` ran at every start of that Python, importing from a path there."""
     try:
-        direct = json.loads(dist.read_text("direct_url.json") or "{}")
+        direct = loads_json(dist.read_text("direct_url.json") or "{}")  # bounded: depth, size (30th pass (A) P4)
     except ValueError:
         direct = {}
     if isinstance(direct, dict) and isinstance(direct.get("dir_info"), dict) and direct["dir_info"].get("editable"):

@@ -21,7 +21,7 @@ from wizard.verify.check import VerifyResult
 from wizard.verify.protocol import TIER_TITLES
 
 __all__ = ["attempt_words", "current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits",
-           "env_status", "error_words", "FAILED_CHECK_MARK", "history_rows", "installed_fields", "installed_recipes",
+           "env_status", "error_words", "FAILED_CHECK_MARK", "forecast_env", "history_rows", "installed_fields", "installed_recipes",
            "installed_words", "installers_of", "last_failed_checks", "last_local_graphcast", "no_installs_words",
            "now", "read_history", "record_check", "remembered_graphcast", "size_words", "status_cell",
            "unchecked_install", "unchecked_words"]
@@ -72,8 +72,23 @@ def returning_user_line() -> str | None:
         return None
     if current is None:
         return None
+    forecast = "f: a forecast with it; " if forecast_env() else ""
     return (f"Your GraphCast environment: {current.recipe} ({env_status(current)}), current. "
-            "h: History and rollback; Enter: install another beside it.")
+            f"{forecast}h: History and rollback; Enter: install another beside it.")
+
+
+def forecast_env() -> str | None:
+    """The current environment a forecast can run in (installed, or verified since; its folder there), else None.
+
+    Why: walk 28 #16 — after a CLI install, the app offered its forecast only on the Done screen of an install made
+    in the app: the first screen of the next start had no f, so the app's forecast was out of reach."""
+    try:
+        current = load_history().current()
+    except Exception:  # the facts' own row says the history cannot be read
+        return None
+    if current is None or not current.env or current.status not in ("installed", "verified"):
+        return None
+    return current.env if Path(current.env).is_dir() else None
 
 
 def status_cell(entry_status: str, environment_status: str) -> str:

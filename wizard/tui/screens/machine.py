@@ -35,6 +35,9 @@ class MachineScreen(Screen[str]):
     BINDINGS = [
         Binding("enter", "next", "Next: recipes", id="next", tooltip="Choose a recipe for this machine"),
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
+        # Walk 28 #16: after a CLI install the app's forecast was on no screen but an install's Done.
+        Binding("f", "forecast", "Forecast", id="forecast",
+                tooltip="Run the demo notebook's forecast in your current environment: real weights, one rollout"),
         Binding("r", "redetect", "Detect again", id="redetect", tooltip="Run detection again"),
         Binding("s", "report", "Report", id="report", tooltip="Preview a support report for your admin"),
         # Walk 26 #12: a lab-mate's log, not only the wizard's own runs (History).
@@ -166,6 +169,7 @@ class MachineScreen(Screen[str]):
         )
         from wizard.flows.history import (
             current_env_text,
+            forecast_env,
             installed_recipes,
             last_failed_checks,
             returning_user_line,
@@ -181,6 +185,7 @@ class MachineScreen(Screen[str]):
         self.query_one("#facts", Static).update("\n".join([where, *facts] if where else facts))
         self.query_one("#memory", Static).update("\n".join(memory_table_lines(self.facts, self.app.size.width)) + "\n")
         recommended = next((m for m in self.matches if m.recommended), None)
+        self.forecast_env = forecast_env()
         text = next_step_text(
             self.facts, recommended, offer=self.partitions if self.slurm is None else None,
             through_srun=self.slurm is not None, returning=returning_user_line(),
@@ -240,6 +245,8 @@ class MachineScreen(Screen[str]):
             return self.detecting_via_srun()
         if action == "redetect":
             return not self.detecting_via_srun()
+        if action == "forecast":
+            return getattr(self, "forecast_env", None) is not None  # asked before __init__ has set it
         return True
 
     def action_cancel_wait(self) -> None:
@@ -299,6 +306,15 @@ class MachineScreen(Screen[str]):
 
     def action_history(self) -> None:
         self.dismiss("history")
+
+    def action_forecast(self) -> None:
+        """The forecast screen for the current environment, as the Done screen's f opens it (on the GPU node after g)."""
+        if self.forecast_env is None:
+            return
+        # Deferred for start-up time: the app loads this module before its first frame.
+        from wizard.tui.screens.forecast import ForecastScreen
+
+        self.app.push_screen(ForecastScreen(self.forecast_env, getattr(self.app, "assets", None), self.slurm))
 
     def action_diagnose(self) -> None:
         # Deferred for start-up time: the app loads this module before its first frame.

@@ -311,6 +311,19 @@ def test_install_slurm_refuses_what_this_machine_knows_before_asking_for_a_node(
     assert "Detecting the GPU node" not in proc.stderr and "waiting for a node" not in proc.stderr
 
 
+def test_install_slurm_refuses_a_held_state_folder_before_asking_for_a_node(slurm, tiny, isolated_state):
+    """Walk 29 N1: `install --slurm` ran its detection job on a node, then was refused because another gc-wizard was
+    working in the state folder — which the login node knew. The state lock is asked first: no job is queued."""
+    from wizard.lock import StateLock
+
+    with StateLock("install tiny-b"), slurm.busy():  # held by "another wizard"; a job asked for would queue
+        proc = run_inproc("install", "tiny-a", "--yes", "--json", *tiny.args(), "--slurm", slurm.partition,
+                          "--slurm-wait", "30", timeout=120)
+        assert _wizard_jobs(slurm) == []
+    assert proc.returncode == 1 and "Another gc-wizard is already working" in proc.stderr, proc.stderr[-2000:]
+    assert "install tiny-b" in proc.stderr and "waiting for a node" not in proc.stderr
+
+
 def test_a_forecast_whose_files_cannot_be_had_here_starts_no_job(slurm, tmp_path, isolated_state, monkeypatch):
     """Walk 28 #12: `forecast --slurm` fetches its files here; when their place (no --assets: GC_WIZARD_ASSETS, or the
     bucket) does not answer, it says so before srun is asked for anything — no detection job, no forecast job."""

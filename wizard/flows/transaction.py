@@ -585,8 +585,11 @@ def refuse_before_node(plan: Plan, options: InstallOptions, cancel: threading.Ev
     """Every refusal of `run_install` that this machine can make on its own — the installer's settings, the GraphCast
     source, a wheelhouse, the free disk, the temporary folder, a source whose host does not answer here — made before
     a `--slurm` install asks Slurm for a node to detect on. Walk 28 #11: `install --slurm` waited for a node (up to
-    `--slurm-wait`, 600 s by default, on a busy cluster) only to be told github.com does not answer here. Silent:
-    `run_install` says the same checks' notes once, when it runs them again."""
+    `--slurm-wait`, 600 s by default, on a busy cluster) only to be told github.com does not answer here; walk 29 N1:
+    or that another gc-wizard was working in the state folder. Silent: `run_install` says the same checks' notes once,
+    when it runs them again (and takes the state lock for the whole install)."""
+    with StateLock(f"install {plan.recipe.id}"):  # LockHeld, naming the other run, before any job is queued
+        pass
     check_before_install(plan.recipe, plan, force=options.force, check_fit=False, cancel=cancel)
     envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
     check_temporary_root()

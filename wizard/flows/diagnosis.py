@@ -103,7 +103,8 @@ def judge(scan, tail: str, said: str, limit: UnpackLimit, context=None, name: st
     read; an empty log, or one read only in part with nothing found, is a UserError naming it (never a clean bill)."""
     findings = findings_for(scan, context=context)
     unknown = unrecognised(tail) if not findings else None
-    stopped = stopped_run(tail, next(iter(scan.named_recipes), None)) if not findings and unknown is None else None
+    stopped = (stopped_run(tail, next(iter(scan.named_recipes), None), scan.graphcast_given)
+               if not findings and unknown is None else None)
     # What was not read: a packing's bound or break, and the middles of overlong lines (24th hostile pass (part A) P2).
     partial = "; and ".join(part for part in (limit.partial, scan.cuts.sentence(said)) if part) or None
     if not tail and not findings and not partial:

@@ -1456,10 +1456,14 @@ class Stopped:
     step: str | None
     why: str
     recipe: str | None
+    given: tuple[str, str] | None = None
+    """(GraphCast version, local source) the run named on its log's first line: the line to go again carries it (walk
+    29 N3: "run `gc-wizard install RECIPE` with the same options", without the `--graphcast-src` it needed)."""
 
     @property
     def next_step(self) -> str:
-        again = f"`gc-wizard install {self.recipe}` with the same options" if self.recipe else "the same command"
+        again = (with_given_graphcast(f"`gc-wizard install {self.recipe}`", self.given) + " with the same options"
+                 if self.recipe else "the same command")
         return (f"nothing in it failed, so there is no cause to look for; to install, run {again} again (in the app, "
                 "p on the Not-done screen goes again with the same settings). A run that failed after that has its own "
                 "log to diagnose.")
@@ -1468,9 +1472,10 @@ class Stopped:
         return {"id": "stopped", "step": self.step, "by": self.why, "next": self.next_step}
 
 
-def stopped_run(text: str, recipe: str | None = None) -> Stopped | None:
+def stopped_run(text: str, recipe: str | None = None, given: tuple[str, str] | None = None) -> Stopped | None:
     """For a log with no finding and no unrecognised failure: the stop it ends with (the wizard's note, or its last
-    step's `FAILED (cancelled)`), where, and why; None for a log that was not stopped. `recipe`: the one it installed."""
+    step's `FAILED (cancelled)`), where, and why; None for a log that was not stopped. `recipe`: the one it installed;
+    `given`: the (version, local GraphCast source) its first line named (`LogScanner.graphcast_given`)."""
     raw = strip_terminal_escapes(text, keep_controls=True).replace("\r\n", "\n").replace("\r", "\n")
     notes = list(_STOP_NOTE.finditer(raw))
     failed_steps = _STEP_FAILED.findall(raw)
@@ -1483,7 +1488,7 @@ def stopped_run(text: str, recipe: str | None = None) -> Stopped | None:
         titles = {m.group("step"): m.group("title").strip() for m in _STEP_HEADER.finditer(raw)}
         step = f"the install step {name}" + (f" ({titles[name]})" if name in titles else "")
     why = notes[-1].group("why").strip() if notes else "by you (Ctrl-C, or the app's stop) or by a signal"
-    return Stopped(step=step, why=_shorten(why), recipe=recipe)
+    return Stopped(step=step, why=_shorten(why), recipe=recipe, given=given)
 
 
 def uses_facts(findings: list[Finding], known_failures: tuple[KnownFailure, ...] | None = None) -> bool:

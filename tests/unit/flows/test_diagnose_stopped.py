@@ -30,3 +30,18 @@ def test_a_stopped_install_says_by_whom_and_diagnose_reads_it(tiny):
     assert found.stopped is not None and found.stopped.why == "cancelled by the user"
     assert found.stopped.recipe == "tiny-a"
     assert "It was stopped in the install step" in " ".join(found.lines(100))
+    # walk 29 N3: the local GraphCast the run named on its first line travels to the line that goes again
+    assert found.stopped.given is not None and found.stopped.given[1] == str(tiny.graphcast)
+
+
+def test_the_line_to_go_again_carries_the_local_graphcast_the_run_used():
+    """Walk 29 N3: "run `gc-wizard install jax0.4.23-cpu` with the same options again" left out the `--graphcast-src`
+    a server without GitHub needs; the line now carries it, shell-quoted, as every fix line does."""
+    from wizard.verify.diagnose import Stopped
+
+    stopped = Stopped(step=None, why="cancelled by the user", recipe="jax0.4.23-cpu",
+                      given=("0.1.1", "/home/me/graph cast"))
+    assert "`gc-wizard install jax0.4.23-cpu --graphcast-src '/home/me/graph cast'` with the same options" in \
+        stopped.next_step
+    plain = Stopped(step=None, why="cancelled by the user", recipe="jax0.4.23-cpu")
+    assert "`gc-wizard install jax0.4.23-cpu` with the same options" in plain.next_step

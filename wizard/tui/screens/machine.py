@@ -181,7 +181,9 @@ class MachineScreen(Screen[str]):
         box.update("\n".join(problems))
         box.display = bool(problems)
         where = where_sentence(self.facts)
-        facts = fact_lines(self.facts, current_env_text(), columns=self.app.size.width - 2)
+        # the pane's padding (2) and its scrollbar (2): lines cut for 78 columns wrapped their last word to column 0
+        # in 76 (walk 28 #18)
+        facts = fact_lines(self.facts, current_env_text(), columns=self.app.size.width - 4)
         self.query_one("#facts", Static).update("\n".join([where, *facts] if where else facts))
         self.query_one("#memory", Static).update("\n".join(memory_table_lines(self.facts, self.app.size.width)) + "\n")
         recommended = next((m for m in self.matches if m.recommended), None)

@@ -220,3 +220,24 @@ def find_uv_quietly() -> str | None:
         from wizard.children import which  # the PATH trust rule (25th hostile pass (part B) P5)
 
         return which("uv")
+
+
+def carry_words() -> str:
+    """How gc-wizard gets onto the machine that gathers the forecast's files: it is not on PyPI, so from the source
+    this one was installed from (its folder, file or URL, as pip recorded it), never from an index by name. Here, not in
+    `after.next_steps`: the forecast's asset words need it too, and next_steps reads theirs (a circle, review)."""
+    found = self_install()  # reads the dist-info: only where the words are shown
+    source = found.source
+    if found.source_risk:  # 28th hostile pass (part B) P5: never advise installing from a folder another user controls
+        return (f"gc-wizard is not on PyPI, and the folder it was installed from, {shlex.quote(source)}: "
+                f"{found.source_risk}, so it is not offered; install it there from a copy of your own, as its "
+                "README's Quick start does")
+    if source and "://" not in source:
+        name = shlex.quote(f"./{Path(source).name}")
+        # Walk 27 (vague "here"): "install it the same way" left a newcomer to guess how it was installed here; the steps are said.
+        return (f"gc-wizard is not on PyPI: copy {shlex.quote(source)} to that machine and, in the folder that holds "
+                f"the copy, install it into a venv of its own, `python3 -m venv .venv && .venv/bin/pip install {name}`")
+    if source:
+        return f"gc-wizard is not on PyPI: install it there with `pip install {shlex.quote(source)}`"
+    return ("gc-wizard is not on PyPI: copy the folder it was installed from there and install it as its README's "
+            "Quick start does")

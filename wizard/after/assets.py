@@ -76,14 +76,14 @@ RECIPE_PLACEHOLDER = "RECIPE"
 def local_copy_words() -> str:
     """What a server that cannot reach the bucket needs, by name, and the two ways to bring it: the five files copied
     by hand first (the simpler one), then the command that gathers them on a machine that can reach it, with how
-    gc-wizard gets there (`next_steps.carry_words`: it is not on PyPI). Why: "give a local copy with --assets DIR" named
+    gc-wizard gets there (`self_install.carry_words`: it is not on PyPI). Why: "give a local copy with --assets DIR" named
     neither the files nor how to make that folder, and a new lab member stopped there (the seventeenth walk's second
     problem); walk 28 #17: the CLI's fix sent them to run `gc-wizard bundle` elsewhere without saying how gc-wizard
     gets there, as the app's lines did. The command for this machine is the one that works in a new shell here
     (`wizard_command`: walk 18 found a bare `gc-wizard` that was not on PATH); the one for the other machine stays the
     bare name, as installed there."""
     # Deferred: reads gc-wizard's own install, only for these words.
-    from wizard.after.next_steps import carry_words
+    from wizard.self_install import carry_words
 
     files = "; ".join(f"'{name}'" for name in first_forecast_files())
     return (f"On a machine that can reach it, copy these five files from {BUCKET_URL}{PREFIXES[0]} into DIR/assets, "

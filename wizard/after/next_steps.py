@@ -13,6 +13,9 @@ from pathlib import Path
 
 from wizard import paths
 from wizard.paths import program_command
+from wizard.self_install import (
+    carry_words as carry_words,  # its words live with what they read (one tie each way)
+)
 from wizard.wrap import command as wrap_command
 from wizard.wrap import command_words, wrap
 
@@ -76,30 +79,6 @@ def unreachable_lines(host: str, recipe: str, then: str = "give it with --assets
             "keeping their folders:",
             *(f"    {name}" for name in first_forecast_files()),
             f"then copy that folder here and {then}."]
-
-
-def carry_words() -> str:
-    """How gc-wizard gets onto the machine that gathers the forecast's files: it is not on PyPI, so from the source
-    this one was installed from (its folder, file or URL, as pip recorded it), never from an index by name."""
-    from wizard.self_install import (
-        self_install,  # deferred: reads the dist-info, only where the words are shown
-    )
-
-    found = self_install()
-    source = found.source
-    if found.source_risk:  # 28th hostile pass (part B) P5: never advise installing from a folder another user controls
-        return (f"gc-wizard is not on PyPI, and the folder it was installed from, {shlex.quote(source)}: "
-                f"{found.source_risk}, so it is not offered; install it there from a copy of your own, as its "
-                "README's Quick start does")
-    if source and "://" not in source:
-        name = shlex.quote(f"./{Path(source).name}")
-        # Walk 27 (vague "here"): "install it the same way" left a newcomer to guess how it was installed here; the steps are said.
-        return (f"gc-wizard is not on PyPI: copy {shlex.quote(source)} to that machine and, in the folder that holds "
-                f"the copy, install it into a venv of its own, `python3 -m venv .venv && .venv/bin/pip install {name}`")
-    if source:
-        return f"gc-wizard is not on PyPI: install it there with `pip install {shlex.quote(source)}`"
-    return ("gc-wizard is not on PyPI: copy the folder it was installed from there and install it as its README's "
-            "Quick start does")
 
 
 def forecast_offer(unreachable: str | None, remembered: str | None = None, ran: str | None = None) -> str:

@@ -164,7 +164,7 @@ def bundle_install_line(command: str, recipe: Recipe, out: Path, shown: str | No
     from a `--recipes-dir`, the copy of it the bundle carries (`bundle.RECIPES`), so the line runs there as printed.
     `shown`: the name the line gives the folder (`BUNDLE_PLACEHOLDER`), as the bundle is used where it is copied to
     (walk 26 #1: the line named the build machine's path, untrue on the offline machine)."""
-    from wizard.flows.describe_plan import install_line  # deferred: only after a bundle was made
+    from wizard.flows.install_line import install_line  # deferred: only after a bundle was made
 
     carried = out / RECIPES
     from_folder = recipes_dir_for(recipe) is not None and (carried / f"{recipe.id}.yaml").is_file()
@@ -186,7 +186,7 @@ def app_bundle_refusal(bundle: str) -> str:
     bundle is one recipe's hashed, offline install, and `install --bundle` does that in one line. Why the recipe:
     walk 26 #13 — the refusal said `gc-wizard install RECIPE --bundle …` though the manifest names the recipe."""
     from wizard.errors import UserError
-    from wizard.flows.describe_plan import install_line  # deferred: only on this refusal
+    from wizard.flows.install_line import install_line  # deferred: only on this refusal
 
     folder = Path(bundle).expanduser().absolute()
     problem = ""
@@ -215,8 +215,8 @@ def lock_install_lines(command: str, recipe: Recipe, lock: str, alternative: str
     own source's host does not answer here, the local one the last install of that GraphCast version used; with no
     such source, a second line says --graphcast-src DIR is needed. Walk 24 #5: the printed line, pasted on a server
     without GitHub, was refused by the plan's own GraphCast ✗ (as walk 22 #2's plan line was)."""
-    from wizard.flows.describe_plan import install_line  # deferred: only after a lock was written
     from wizard.flows.history import last_local_graphcast
+    from wizard.flows.install_line import install_line  # deferred: only after a lock was written
     from wizard.install.sources import unreachable_source
 
     why = None

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wizard.flows.describe_check import check_estimate_words
+from wizard.flows.install_line import install_line as install_line  # its home: a module of its own (review)
 from wizard.flows.review import PlanReview
-from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
 from wizard.install.choices import DEFAULT_INSTALLER
 from wizard.install.plan import Plan
 from wizard.install.sources import SourceVerdict, Wheelhouse, source_name
@@ -356,35 +356,3 @@ def install_command(plan: Plan, command: str, slurm=None, given: InstallOptions 
         graphcast_src=plan.graphcast_src if plan.graphcast_src != recipe.graphcast.source else None,
         find_links=[str(link) for link in plan.find_links if link not in recipe.find_links],
         offline=plan.offline, slurm=slurm)
-
-
-def install_line(command: str, recipe_id: str, *, recipes_dir: str | None = None, env: str | None = None,
-                 installer: str | None = None, python: str | None = None, alternative: str | None = None,
-                 with_notebook: bool = False, allow_extra_packages: bool = False, bundle: str | None = None,
-                 lock: str | None = None, graphcast_src: str | None = None, find_links: list[str] | tuple = (),
-                 offline: bool = False, slurm=None) -> str:
-    """The one builder of every `install` line gc-wizard prints (the plan's "To run it:", rollback's advice from a
-    history entry's recorded sources): each value quoted for a shell, `--bundle` standing for its own GraphCast
-    wheel, wheels and offline install.
-
-    Why one: rollback's refusals built their own `gc-wizard install RECIPE --graphcast-src FILE`, which dropped the
-    entry's `--recipes-dir`, `--find-links`, `--offline`, `--bundle` and installer, so the advised line failed
-    with "unknown recipe" (24th hostile pass (part B) P2)."""
-    line = f"{command} install {shlex.quote(recipe_id)}"
-    line += f" --recipes-dir {shlex.quote(recipes_dir)}" if recipes_dir else ""
-    line += f" --env {shlex.quote(env)}" if env else ""
-    line += f" --installer {shlex.quote(installer)}" if installer else ""
-    line += f" --python {shlex.quote(python)}" if python else ""
-    line += f" --alternative {shlex.quote(alternative)}" if alternative else ""
-    line += " --with-notebook" if with_notebook else ""
-    line += " --allow-extra-packages" if allow_extra_packages else ""
-    if bundle:  # the bundle brings its GraphCast wheel, its wheels and the offline install itself
-        bundled = str(Path(bundle) / BUNDLE_WHEELS)
-        line += f" --bundle {shlex.quote(bundle)}"
-        line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links if link != bundled)
-    else:
-        line += f" --lock {shlex.quote(lock)}" if lock else ""
-        line += f" --graphcast-src {shlex.quote(graphcast_src)}" if graphcast_src else ""
-        line += "".join(f" --find-links {shlex.quote(link)}" for link in find_links)
-        line += " --offline" if offline else ""
-    return line + (slurm.flags() if slurm is not None else "")

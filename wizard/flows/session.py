@@ -104,7 +104,7 @@ def _bundle_first(matches: tuple[RecipeMatch, ...], graphcast_version: str | Non
     if not bundled or bundled[0][0].recommended:  # none here, or the recommended one already: nothing to ask
         return matches
     # Deferred: its ssl and http imports stay off the survey unless a bundle is here.
-    from wizard.flows.describe_plan import install_line
+    from wizard.flows.install_line import install_line
     from wizard.install.cost import unreachable_index
 
     index = unreachable_index()

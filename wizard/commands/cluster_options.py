@@ -72,8 +72,10 @@ class JobReporter:
             self._drawn = False
         if key != self._last or (self.live is None and state.phase == "queued" and state.waited - self._said_at >= 60):
             self._last, self._said_at = key, state.waited
-            self.write(state.describe() + (" (Ctrl-C cancels the job)" if state.phase == "queued" else ""))
-            return
+            self.write(state.describe(waited=self.live is None)  # live: the line below ticks the time (walk 29 N4)
+                       + (" (Ctrl-C cancels the job)" if state.phase == "queued" else ""))
+            if self.live is None or state.phase != "queued":
+                return
         if self.live is not None and state.phase == "queued":
             line = fit(f"{self.prefix}{state.still_queued()}", max(20, terminal_columns() - 1))
             draw = getattr(self.live, "write_verbatim", self.live.write)  # the erase-line code, not shown as text

@@ -43,13 +43,15 @@ class JobState:
     waited: float = 0.0
     """Seconds since srun asked for the job."""
 
-    def describe(self) -> str:
+    def describe(self, *, waited: bool = True) -> str:
         """One line for both faces: "waiting for a node: job 12 queued (Resources: every node it may use is busy; …),
-        0:35 so far" — Slurm's reason with its plain words (`reason_words`); "cancelled Slurm job 12" once stopped."""
+        0:35 so far" — Slurm's reason with its plain words (`reason_words`); "cancelled Slurm job 12" once stopped.
+        `waited` False leaves the time out, for a terminal whose line below ticks it (`still_queued`; walk 29 N4: the
+        full line kept "0:00 so far" above the ticking one)."""
         job = f"job {self.job_id}" if self.job_id else "the job"
         if self.phase == "queued":
             reason = f" ({reason_words(self.reason)})" if self.reason and self.reason != "None" else ""
-            return f"waiting for a node: {job} queued{reason}, {clock(self.waited)} so far"
+            return f"waiting for a node: {job} queued{reason}" + (f", {clock(self.waited)} so far" if waited else "")
         if self.phase == "running":
             return f"running on node {self.node or '?'} ({job})"
         if self.phase == "cancelled":

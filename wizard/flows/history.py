@@ -72,7 +72,7 @@ def returning_user_line() -> str | None:
         return None
     if current is None:
         return None
-    forecast = "f: a forecast with it; " if forecast_env() else ""
+    forecast = "f: a forecast with it; " if _forecast_env_of(current) else ""
     return (f"Your GraphCast environment: {current.recipe} ({env_status(current)}), current. "
             f"{forecast}h: History and rollback; Enter: install another beside it.")
 
@@ -86,6 +86,11 @@ def forecast_env() -> str | None:
         current = load_history().current()
     except Exception:  # the facts' own row says the history cannot be read
         return None
+    return _forecast_env_of(current)
+
+
+def _forecast_env_of(current) -> str | None:
+    """`forecast_env` for an entry already read (`returning_user_line` has it: the history is not read again)."""
     if current is None or not current.env or current.status not in ("installed", "verified"):
         return None
     return current.env if Path(current.env).is_dir() else None

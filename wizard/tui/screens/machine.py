@@ -32,6 +32,10 @@ def waiting_text(slurm, state) -> str:
 class MachineScreen(Screen[str]):
     """Shows the detected facts; dismisses with "next" or "history"."""
 
+    forecast_env: str | None = None
+    """The current environment a forecast can run in (`flows.history.forecast_env`), read with the facts; a class
+    default, as `check_action` is asked before `__init__` has run."""
+
     BINDINGS = [
         Binding("enter", "next", "Next: recipes", id="next", tooltip="Choose a recipe for this machine"),
         Binding("h", "history", "History", id="history", tooltip="Previous installs and rollback"),
@@ -248,7 +252,7 @@ class MachineScreen(Screen[str]):
         if action == "redetect":
             return not self.detecting_via_srun()
         if action == "forecast":
-            return getattr(self, "forecast_env", None) is not None  # asked before __init__ has set it
+            return self.forecast_env is not None
         return True
 
     def action_cancel_wait(self) -> None:

@@ -5,22 +5,15 @@ from __future__ import annotations
 
 import time
 
-from tests.fixtures.pilot import SIZE, until
+from tests.fixtures.pilot import SIZE, choose, until
 from wizard.tui.app import WizardApp
-from wizard.tui.screens.machine import MachineScreen
-from wizard.tui.screens.plan import PlanScreen
-from wizard.tui.screens.recipe import RecipeScreen
 
 
 async def test_planning_again_keeps_the_folder_name_shown(tiny, isolated_state):
     app = WizardApp([str(tiny.recipes)], graphcast_src=str(tiny.graphcast), find_links=[str(tiny.house.path)],
                     offline=True)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, RecipeScreen))
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.plan is not None)
+        await choose(pilot, app, "tiny-a")
         first = app.screen.plan
         time.sleep(1.1)  # the name carries the second: a new plan a second later would name another folder
         await pilot.press("i")

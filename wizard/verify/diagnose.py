@@ -28,7 +28,7 @@ from wizard.install.reach import advice_for, find_unreachable
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.recipes.loader import Recipe, load_recipes
 from wizard.security import cut, redact_secrets, strip_terminal_escapes
-from wizard.verify import causes
+from wizard.verify import causes, fallback
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
 from wizard.yaml_data import YAMLError, load_data
 
@@ -450,6 +450,12 @@ class _Lines:
         self.text = text
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
+    def whole(self, start: int, end: int) -> str:
+        """The lines the match `start`..`end` touches, whole and unmasked (for `fallback.is_warning`)."""
+        first = self.starts[bisect.bisect_right(self.starts, start) - 1]
+        last = bisect.bisect_right(self.starts, max(start, end - 1))
+        return self.text[first:self.starts[last] - 1 if last < len(self.starts) else len(self.text)]
+
     def span(self, start: int, end: int) -> list[tuple[int, str]]:
         """The lines the match `start`..`end` touches, each as evidence: only the part of it the match covers and a
         bounded context either side (`evidence_window`), masked."""
@@ -481,6 +487,8 @@ class _Hit:
     line_positions: dict[str, int] = field(default_factory=dict)
     more: int = 0
     """Matching lines beyond _EVIDENCE_KEPT (counted, not kept)."""
+    fallback_only: bool = True
+    """Whether every line it matched is one of JAX's CPU-fallback warnings (`fallback.is_warning`)."""
 
 
 #: Digits read as 0 where anchors are looked up: lines that differ only in their numbers (a training loop's
@@ -566,6 +574,9 @@ class Scanner:
         fix names (walk 25 #2/#3)."""
         self.graphcast_given: tuple[str, str] | None = None
         """(GraphCast version, local source) the log's first line says the install took (`LOG_GRAPHCAST_GIVEN`)."""
+        self.after_fallback: tuple[int, str] | None = None
+        """The last raised exception's (position, line) once a JAX CPU-fallback warning may have been printed: the
+        failure a run that outlived the warning met (`fallback`, `_outlived_fallback`)."""
 
     def feed(self, text: str, base: int = 0, overlap: int = 0) -> None:
         lines: _Lines | None = None
@@ -618,6 +629,12 @@ class Scanner:
         if "Memory usage:" in text:
             for match in _MEMORY_USAGE.finditer(text):
                 self.gpu_memory = (int(match.group(1)), int(match.group(2)))
+        if self.after_fallback is not None or any(word in text for word in fallback.WARNING_WORDS):
+            found = fallback.last_exception(text, base)
+            if found is not None and (self.after_fallback is None or found[0] > self.after_fallback[0]):
+                self.after_fallback = found
+            elif self.after_fallback is None:
+                self.after_fallback = (-1, "")
 
     @staticmethod
     def _record(store: dict, key, entry: KnownFailure, match: re.Match, base: int, lines: _Lines) -> None:
@@ -625,6 +642,8 @@ class Scanner:
         if hit is None:
             hit = store[key] = _Hit(entry, base + match.start())
         hit.position = min(hit.position, base + match.start())
+        if hit.fallback_only and not fallback.is_warning(lines.whole(match.start(), match.end())):
+            hit.fallback_only = False
         for name, value in match.groupdict().items():
             if value is not None and name not in hit.groups:
                 hit.groups[name] = value.strip()
@@ -646,9 +665,10 @@ class Scanner:
             into = merged.get(hit.entry.id)
             if into is None:
                 merged[hit.entry.id] = _Hit(hit.entry, hit.position, dict(hit.groups), list(hit.evidence), [],
-                                            dict(hit.line_positions), hit.more)
+                                            dict(hit.line_positions), hit.more, hit.fallback_only)
                 continue
             into.position = min(into.position, hit.position)
+            into.fallback_only = into.fallback_only and hit.fallback_only
             for name, value in hit.groups.items():
                 into.groups.setdefault(name, value)
             for line in hit.evidence:
@@ -715,6 +735,7 @@ def _fold(hits: dict[str, _Hit]) -> list[_Hit]:
                 continue
             absorbed.add(other_id)
             root.explains.append(other_id)
+            root.fallback_only = root.fallback_only and other.fallback_only
             for line in other.evidence:
                 if line not in root.evidence:
                     root.evidence.append(line)
@@ -897,8 +918,26 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
     )
 
 
+def _outlived_fallback(ordered: list[_Hit], hits: dict[str, _Hit], after: tuple[int, str] | None) -> list[_Hit]:
+    """`ordered` without the findings that are only JAX's CPU-fallback warning when the run went on past it and then
+    raised an exception no finding explains and no fallback causes (`fallback.unrelated`): that exception is the
+    failure, not the warning (batch 95, mujoco_1442: Brax's "Only euler integration is supported." after "Falling
+    back to cpu")."""
+    if after is None or after[0] < 0 or not fallback.unrelated(after[1]):
+        return ordered
+    position = after[0]
+    if any(position in hit.line_positions.values() for hit in hits.values()):
+        return ordered
+
+    def outlived(hit: _Hit) -> bool:
+        return hit.fallback_only and bool(hit.line_positions) and max(hit.line_positions.values()) < position
+
+    return [hit for hit in ordered if not outlived(hit)]
+
+
 def _findings(scanner: Scanner, facts: Facts | None, context: causes.Context | None) -> list[Finding]:
-    ordered = _fold(scanner.result())
+    hits = scanner.result()
+    ordered = _outlived_fallback(_fold(scanner.result()), hits, scanner.after_fallback)
     ran = scanner.log_recipe() if ordered else None
     given = (context.graphcast_given if context is not None else None) or scanner.graphcast_given
     out = []

@@ -4014,3 +4014,68 @@ def test_batch_94_other_unexpected_keywords_are_not_the_jax_release(line):
 def test_batch_94_the_keyword_sentence_in_prose_without_the_error_stays_clean():
     text = "@partial(jax.custom_vjp, nondiff_argnames=(\"precision\",))\ndef attention(q, k, v, precision=None):\n"
     assert not diagnose_text(text) and unrecognised(text) is None
+
+
+# Batch 95 (half A, mujoco_1442): JAX only warns when it falls back to the CPU (jax/_src/xla_bridge.py,
+# `_suggest_missing_backends`, and "No GPU/TPU found" before JAX 0.4.17) and the run goes on. An exception raised
+# after it that names nothing the fallback causes (no GPU, CUDA, device, backend, XLA or memory) is the failure: the
+# log gives the unrecognised result, never the warning. An exception about the device keeps the fallback's cause.
+FALLBACK_WARNINGS = [
+    "WARNING:2025-05-27 20:22:28,949:jax._src.xla_bridge:791: An NVIDIA GPU may be present on this machine, but a "
+    "CUDA-enabled jaxlib is not installed. Falling back to cpu.",
+    "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to CPU.",
+    "W0105 14:04:56.743208 140453630969664 xla_bridge.py:727] CUDA backend failed to initialize: Found cuDNN version "
+    "8600, but JAX was built against version 8906, which is newer. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more "
+    "info.)",
+    "WARNING:absl:No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+    "WARNING:jax._src.xla_bridge:No GPU/TPU found, falling back to CPU.",
+]
+UNRELATED_EXCEPTIONS = [
+    "NotImplementedError: Only euler integration is supported.",
+    "ValueError: could not convert string to float: 'abc'",
+    "KeyError: 'observation.images.cam_high'",
+    "brax.envs.base.ConfigError: unknown environment 'barkour'",
+    "FileNotFoundError: [Errno 2] No such file or directory: 'params/model.npz'",
+]
+DEVICE_EXCEPTIONS = [
+    "RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present.",
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1024 bytes.",
+    "ValueError: Device cuda:0 is not available",
+    "RuntimeError: This function requires a GPU",
+]
+
+
+def _after_fallback(warning: str, exception: str) -> str:
+    return (warning + "\n[0. 0. 1.] <class 'numpy.ndarray'>\nTraceback (most recent call last):\n"
+            "  File \"/home/USER/sim/test_box.py\", line 95, in <module>\n    env = envs.get_environment(name)\n"
+            + exception + "\n")
+
+
+@pytest.mark.parametrize("warning", FALLBACK_WARNINGS)
+@pytest.mark.parametrize("exception", UNRELATED_EXCEPTIONS)
+def test_batch_95_an_unrelated_exception_after_the_cpu_fallback_is_the_failure(warning, exception):
+    text = _after_fallback(warning, exception)
+    assert [f.id for f in diagnose_text(text)] == []
+    found = unrecognised(text)
+    assert found is not None and exception.split(":")[0] in found.last_error
+
+
+@pytest.mark.parametrize("warning", FALLBACK_WARNINGS)
+@pytest.mark.parametrize("exception", DEVICE_EXCEPTIONS)
+def test_batch_95_a_device_exception_after_the_cpu_fallback_keeps_its_cause(warning, exception):
+    assert diagnose_text(_after_fallback(warning, exception))
+
+
+@pytest.mark.parametrize("warning", FALLBACK_WARNINGS)
+def test_batch_95_the_cpu_fallback_alone_or_before_nothing_keeps_its_cause(warning):
+    assert diagnose_text(warning + "\n")
+    # an exception raised before the warning (a retry that then fell back) does not hide it
+    assert diagnose_text("KeyError: 'x'\n" + warning + "\nstep 1 loss 0.3\n")
+
+
+def test_batch_95_a_cause_beside_the_warning_stays_first():
+    # the warning's own line names the cause (cuDNN older than the build): the log's cause, not only the warning
+    text = _after_fallback(FALLBACK_WARNINGS[2], UNRELATED_EXCEPTIONS[0]).replace(
+        "[0. 0. 1.]", "E0105 cuda_dnn.cc:427] Loaded runtime CuDNN library: 8.6.0 but source was compiled with: "
+        "8.9.6.  CuDNN library needs to have matching major version and equal or higher minor version.")
+    assert diagnose_text(text)

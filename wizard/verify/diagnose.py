@@ -1276,9 +1276,14 @@ _EXCEPTION_LINE = re.compile(
     # PyTorch's refusal of a checkpoint that does not fit the model (torch.nn.Module.load_state_dict: "Error(s) in
     # loading state_dict for Aurora:", then "size mismatch for …: copying a param with shape …", "Missing key(s) in
     # state_dict: …", "Unexpected key(s) in state_dict: …"), however it is printed: a notebook's error copied as JSON
-    # ("message": "Error(s) in loading state_dict …", aurora_35, batch 83) or the lines under it alone
-    r"|^.*\b(?:Error\(s\) in loading state_dict for |size mismatch for \S+: copying a param with shape |"
-    r"Missing key\(s\) in state_dict: |Unexpected key\(s\) in state_dict: ).*$"
+    # ("message": "Error(s) in loading state_dict …", aurora_35, batch 83) or the lines under it alone; and
+    # torch.func.functional_call's own check of the same keys (torch/nn/utils/stateless.py _reparametrize_module:
+    # "Error(s) in reparametrizing for M:", then "Missing key(s): 'a', …." / "Unexpected key(s): …." without "in
+    # state_dict"), that shorter wording taken only when a quoted key follows, as a checkpoint's names are pasted
+    # (makani_147, batch 97), so a validator's prose "missing key(s): options" stays out
+    r"|^.*\b(?:Error\(s\) in (?:loading state_dict|reparametrizing) for |size mismatch for \S+: copying a param "
+    r"with shape |Missing key\(s\) in state_dict: |Unexpected key\(s\) in state_dict: ).*$"
+    r"|^[\s`>*]*(?:RuntimeError: )?(?:Missing|Unexpected) key\(s\): [\"'].*$"
     # a notebook's exception copied as JSON (VS Code's {"name": "RuntimeError", "message": …, "stack": …}, nbformat's
     # "ename"): the class name stands alone in quotes
     r"|^\s*\{?\s*\"e?name\":\s*\"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\",?\s*$"

@@ -4014,3 +4014,38 @@ def test_batch_94_other_unexpected_keywords_are_not_the_jax_release(line):
 def test_batch_94_the_keyword_sentence_in_prose_without_the_error_stays_clean():
     text = "@partial(jax.custom_vjp, nondiff_argnames=(\"precision\",))\ndef attention(q, k, v, precision=None):\n"
     assert not diagnose_text(text) and unrecognised(text) is None
+
+
+# Batch 97: PyTorch's key checks of a checkpoint against a model in both of its producers' wordings: load_state_dict
+# ("Error(s) in loading state_dict for M:", "Missing key(s) in state_dict: …") and torch.func.functional_call's
+# reparametrization (torch/nn/utils/stateless.py: "Error(s) in reparametrizing for M:", "Missing key(s): 'a', 'b'.",
+# "Unexpected key(s): …."), the lines under the header pasted alone, in either quoting, behind a tab or markdown
+@pytest.mark.parametrize("head", ["", "\t", "    ", "> ", "RuntimeError: "])
+@pytest.mark.parametrize("line", [
+    "Missing key(s): 'model.encoder.conv.weight', 'model.decoder.conv.weight'.",
+    "Unexpected key(s): 'model.atmo_encoder.conv.weight'.",
+    'Missing key(s): "model.normalization_means", "model.normalization_stds", "model.encoder.conv.weight"',
+    'Unexpected key(s): "model.atmo_encoder.conv.weight", "model.surf_encoder.conv.weight"',
+    'Missing key(s) in state_dict: "pos_embed", "encoder.fwd.0.weight".',
+])
+def test_batch_97_a_checkpoint_whose_keys_do_not_fit_the_model_is_a_failing_line(head, line):
+    assert unrecognised(head + line + "\n") is not None
+
+
+@pytest.mark.parametrize("model", ["FourierNeuralOperatorNet", "SFNO", "Aurora"])
+def test_batch_97_the_reparametrization_header_is_a_failing_line(model):
+    text = f"RuntimeError: Error(s) in reparametrizing for {model}:\n\tMissing key(s): 'w'.\n"
+    assert unrecognised(text) is not None
+    assert unrecognised(f"Error(s) in reparametrizing for {model}:\n") is not None
+
+
+@pytest.mark.parametrize("line", [
+    "ValidationError: missing key(s): options",
+    "Missing key(s): none, the config is complete",
+    "resource_usage missing key(s): ['gpu_hours']",
+    "INFO checked the checkpoint: no missing key(s) and no unexpected key(s)",
+])
+def test_batch_97_prose_about_missing_keys_is_not_this_family(line):
+    assert not diagnose_text(line + "\n") or unrecognised(line + "\n") is not None
+    if not line.startswith("ValidationError"):
+        assert unrecognised(line + "\n") is None

@@ -4049,3 +4049,35 @@ def test_batch_97_prose_about_missing_keys_is_not_this_family(line):
     assert not diagnose_text(line + "\n") or unrecognised(line + "\n") is not None
     if not line.startswith("ValidationError"):
         assert unrecognised(line + "\n") is None
+
+
+# Batch 97 (half B, fixed after its score): ecCodes' whole user-friendly notice for a concept value it has no entry for
+# (grib_accessor_class_concept print_user_friendly_message, logged at ERROR level) is not a failure by itself: the
+# caller's own failure, when the set fails, comes after it
+@pytest.mark.parametrize("key, value", [("shortName", "cprea"), ("shortName", "avg_tcc"), ("paramId", "228"),
+                                        ("cfName", "unknown")])
+@pytest.mark.parametrize("centre", ["0", "ecmf", "lfpw"])
+def test_batch_97_eccodes_concept_notice_alone_is_clean(key, value, centre):
+    hint = ("https://codes.ecmwf.int/grib/param-db/?id=" + value) if key == "paramId" else \
+        "https://codes.ecmwf.int/grib/param-db/"
+    text = (f"ECCODES ERROR   :  concept: no match for {key}={value}\n"
+            f"ECCODES ERROR   :  concept: input handle edition=2, centre={centre}\n"
+            f"ECCODES ERROR   :  concept: input handle dataset=era\n"
+            f"ECCODES ERROR   :  Please check the Parameter Database '{hint}'\n")
+    assert diagnose_text(text) == [] and unrecognised(text) is None
+    assert unrecognised("ECCODES ERROR   :  The paramId value should be an integer. Are you trying to set the "
+                        "shortName?\n") is None
+
+
+@pytest.mark.parametrize("after", [
+    "ECCODES ERROR   :  grib_set_values[3] shortName (type=string) failed: Concept no match (message 0)",
+    "gribapi.errors.ConceptNoMatchError: Concept no match",
+    "2024-10-06 13:14:13,232 ERROR Error setting edition=2",
+    "ECCODES ERROR   :  Please check the Parameter Database and more",
+])
+def test_batch_97_eccodes_concept_notice_with_the_callers_failure_is_not_clean(after):
+    text = ("ECCODES ERROR   :  concept: no match for shortName=tp6h\n"
+            "ECCODES ERROR   :  Please check the Parameter Database 'https://codes.ecmwf.int/grib/param-db/'\n"
+            + after + "\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
+

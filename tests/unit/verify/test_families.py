@@ -4081,3 +4081,23 @@ def test_batch_97_eccodes_concept_notice_with_the_callers_failure_is_not_clean(a
             + after + "\n")
     assert diagnose_text(text) or unrecognised(text) is not None
 
+
+# Batch 97 (half B, fixed after its score): Zarr 3's codec parsers refusing a Zarr 2 (numcodecs) codec object that code
+# or an inherited xarray encoding hands it (zarr/registry.py _parse_*_codec), in each of the three kinds, with or without
+# "<class '…'>" and "instead.", behind a traceback or a list marker
+@pytest.mark.parametrize("kind", ["a BytesBytesCodec", "an ArrayBytesCodec", "an ArrayArrayCodec"])
+@pytest.mark.parametrize("codec", ["numcodecs.blosc.Blosc", "numcodecs.zstd.Zstd", "numcodecs.delta.Delta"])
+@pytest.mark.parametrize("form", ["TypeError: Expected {k}. Got <class '{c}'> instead.",
+                                  "1. TypeError: Expected {k}. Got <class '{c}'> instead",
+                                  "raises \"Expected {k}. Got {c} instead.\""])
+def test_batch_97_a_zarr2_codec_handed_to_zarr3_is_the_zarr_major_version(kind, codec, form):
+    text = "Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n" + form.format(k=kind, c=codec)
+    found = diagnose_text(text + "\n")
+    assert [f.id for f in found][:1] == ["zarr_version_incompatible"]
+    assert codec in " ".join(found[0].explanation.split())
+
+
+def test_batch_97_a_codec_of_another_library_is_not_the_zarr_major_version():
+    text = "TypeError: Expected a BytesBytesCodec. Got <class 'mylib.codecs.Fancy'> instead.\n"
+    assert "zarr_version_incompatible" not in [f.id for f in diagnose_text(text)]
+    assert unrecognised(text) is not None

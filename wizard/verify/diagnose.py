@@ -1240,11 +1240,16 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*[\"'`](?:ERROR|error): .*$"
     # ecCodes' concept look-up when a key is set (cfgrib's to_grib writing a variable with no GRIB concept: "concept:
     # no match for cfName=unknown", "concept: input handle edition=2, centre=ecmf") is logged at ERROR level while the
-    # message is written anyway (clean_cfgrib_317_eccodes_error_concept_output_fine.log, batch 63); other ecCodes errors fail
+    # message is written anyway (clean_cfgrib_317_eccodes_error_concept_output_fine.log, batch 63); the rest of the same
+    # notice (grib_accessor_class_concept print_user_friendly_message: "concept: input handle dataset=…", the hint
+    # "Please check the Parameter Database '…'" for a shortName or a paramId, "The paramId value should be an
+    # integer. …") is that notice too (clean_aqua_2336, batch 97): the caller's own failure, when the set fails,
+    # comes after it ("grib_set_values[0] … failed", "Concept no match", ConceptNoMatchError); other ecCodes errors fail
     # ecCodes' generic pack_bytes refusing a padding key of another length ("pack_bytes: Wrong size (20) for
     # section2Padding. It is 0 bytes long", grib_accessor_gen pack_bytes) is logged at ERROR level while DWD's ICON
     # files are read and written on (clean_openmeteo_555, batch 83); the same refusal for any other key stays one
-    r"|^(?!.*\bECCODES ERROR\s*:\s*(?:concept: (?:no match for|input handle)\b|"
+    r"|^(?!.*\bECCODES ERROR\s*:\s*(?:concept: (?:no match for|input handle)\b|Please check the Parameter "
+    r"Database '[^'\n]*'\s*$|The paramId value should be an integer\.|"
     r"pack_bytes: Wrong size \(\d+\) for \w*[Pp]adding\w*\. It is \d+ bytes long))"
     r".*\bECCODES ERROR\b.*$"
     # a write the system refused, in any program's words: strerror(EDQUOT) or strerror(ENOSPC) after its "WHAT: "
@@ -1315,9 +1320,14 @@ _EXCEPTION_LINE = re.compile(
     # PyTorch's refusal of a checkpoint that does not fit the model (torch.nn.Module.load_state_dict: "Error(s) in
     # loading state_dict for Aurora:", then "size mismatch for …: copying a param with shape …", "Missing key(s) in
     # state_dict: …", "Unexpected key(s) in state_dict: …"), however it is printed: a notebook's error copied as JSON
-    # ("message": "Error(s) in loading state_dict …", aurora_35, batch 83) or the lines under it alone
-    r"|^.*\b(?:Error\(s\) in loading state_dict for |size mismatch for \S+: copying a param with shape |"
-    r"Missing key\(s\) in state_dict: |Unexpected key\(s\) in state_dict: ).*$"
+    # ("message": "Error(s) in loading state_dict …", aurora_35, batch 83) or the lines under it alone; and
+    # torch.func.functional_call's own check of the same keys (torch/nn/utils/stateless.py _reparametrize_module:
+    # "Error(s) in reparametrizing for M:", then "Missing key(s): 'a', …." / "Unexpected key(s): …." without "in
+    # state_dict"), that shorter wording taken only when a quoted key follows, as a checkpoint's names are pasted
+    # (makani_147, batch 97), so a validator's prose "missing key(s): options" stays out
+    r"|^.*\b(?:Error\(s\) in (?:loading state_dict|reparametrizing) for |size mismatch for \S+: copying a param "
+    r"with shape |Missing key\(s\) in state_dict: |Unexpected key\(s\) in state_dict: ).*$"
+    r"|^[\s`>*]*(?:RuntimeError: )?(?:Missing|Unexpected) key\(s\): [\"'].*$"
     # a notebook's exception copied as JSON (VS Code's {"name": "RuntimeError", "message": …, "stack": …}, nbformat's
     # "ename"): the class name stands alone in quotes
     r"|^\s*\{?\s*\"e?name\":\s*\"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\",?\s*$"

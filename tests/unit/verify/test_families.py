@@ -4079,3 +4079,90 @@ def test_batch_95_a_cause_beside_the_warning_stays_first():
         "[0. 0. 1.]", "E0105 cuda_dnn.cc:427] Loaded runtime CuDNN library: 8.6.0 but source was compiled with: "
         "8.9.6.  CuDNN library needs to have matching major version and equal or higher minor version.")
     assert diagnose_text(text)
+
+
+# Batch 97: PyTorch's key checks of a checkpoint against a model in both of its producers' wordings: load_state_dict
+# ("Error(s) in loading state_dict for M:", "Missing key(s) in state_dict: …") and torch.func.functional_call's
+# reparametrization (torch/nn/utils/stateless.py: "Error(s) in reparametrizing for M:", "Missing key(s): 'a', 'b'.",
+# "Unexpected key(s): …."), the lines under the header pasted alone, in either quoting, behind a tab or markdown
+@pytest.mark.parametrize("head", ["", "\t", "    ", "> ", "RuntimeError: "])
+@pytest.mark.parametrize("line", [
+    "Missing key(s): 'model.encoder.conv.weight', 'model.decoder.conv.weight'.",
+    "Unexpected key(s): 'model.atmo_encoder.conv.weight'.",
+    'Missing key(s): "model.normalization_means", "model.normalization_stds", "model.encoder.conv.weight"',
+    'Unexpected key(s): "model.atmo_encoder.conv.weight", "model.surf_encoder.conv.weight"',
+    'Missing key(s) in state_dict: "pos_embed", "encoder.fwd.0.weight".',
+])
+def test_batch_97_a_checkpoint_whose_keys_do_not_fit_the_model_is_a_failing_line(head, line):
+    assert unrecognised(head + line + "\n") is not None
+
+
+@pytest.mark.parametrize("model", ["FourierNeuralOperatorNet", "SFNO", "Aurora"])
+def test_batch_97_the_reparametrization_header_is_a_failing_line(model):
+    text = f"RuntimeError: Error(s) in reparametrizing for {model}:\n\tMissing key(s): 'w'.\n"
+    assert unrecognised(text) is not None
+    assert unrecognised(f"Error(s) in reparametrizing for {model}:\n") is not None
+
+
+@pytest.mark.parametrize("line", [
+    "ValidationError: missing key(s): options",
+    "Missing key(s): none, the config is complete",
+    "resource_usage missing key(s): ['gpu_hours']",
+    "INFO checked the checkpoint: no missing key(s) and no unexpected key(s)",
+])
+def test_batch_97_prose_about_missing_keys_is_not_this_family(line):
+    assert not diagnose_text(line + "\n") or unrecognised(line + "\n") is not None
+    if not line.startswith("ValidationError"):
+        assert unrecognised(line + "\n") is None
+
+
+# Batch 97 (half B, fixed after its score): ecCodes' whole user-friendly notice for a concept value it has no entry for
+# (grib_accessor_class_concept print_user_friendly_message, logged at ERROR level) is not a failure by itself: the
+# caller's own failure, when the set fails, comes after it
+@pytest.mark.parametrize("key, value", [("shortName", "cprea"), ("shortName", "avg_tcc"), ("paramId", "228"),
+                                        ("cfName", "unknown")])
+@pytest.mark.parametrize("centre", ["0", "ecmf", "lfpw"])
+def test_batch_97_eccodes_concept_notice_alone_is_clean(key, value, centre):
+    hint = ("https://codes.ecmwf.int/grib/param-db/?id=" + value) if key == "paramId" else \
+        "https://codes.ecmwf.int/grib/param-db/"
+    text = (f"ECCODES ERROR   :  concept: no match for {key}={value}\n"
+            f"ECCODES ERROR   :  concept: input handle edition=2, centre={centre}\n"
+            f"ECCODES ERROR   :  concept: input handle dataset=era\n"
+            f"ECCODES ERROR   :  Please check the Parameter Database '{hint}'\n")
+    assert diagnose_text(text) == [] and unrecognised(text) is None
+    assert unrecognised("ECCODES ERROR   :  The paramId value should be an integer. Are you trying to set the "
+                        "shortName?\n") is None
+
+
+@pytest.mark.parametrize("after", [
+    "ECCODES ERROR   :  grib_set_values[3] shortName (type=string) failed: Concept no match (message 0)",
+    "gribapi.errors.ConceptNoMatchError: Concept no match",
+    "2024-10-06 13:14:13,232 ERROR Error setting edition=2",
+    "ECCODES ERROR   :  Please check the Parameter Database and more",
+])
+def test_batch_97_eccodes_concept_notice_with_the_callers_failure_is_not_clean(after):
+    text = ("ECCODES ERROR   :  concept: no match for shortName=tp6h\n"
+            "ECCODES ERROR   :  Please check the Parameter Database 'https://codes.ecmwf.int/grib/param-db/'\n"
+            + after + "\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+# Batch 97 (half B, fixed after its score): Zarr 3's codec parsers refusing a Zarr 2 (numcodecs) codec object that code
+# or an inherited xarray encoding hands it (zarr/registry.py _parse_*_codec), in each of the three kinds, with or without
+# "<class '…'>" and "instead.", behind a traceback or a list marker
+@pytest.mark.parametrize("kind", ["a BytesBytesCodec", "an ArrayBytesCodec", "an ArrayArrayCodec"])
+@pytest.mark.parametrize("codec", ["numcodecs.blosc.Blosc", "numcodecs.zstd.Zstd", "numcodecs.delta.Delta"])
+@pytest.mark.parametrize("form", ["TypeError: Expected {k}. Got <class '{c}'> instead.",
+                                  "1. TypeError: Expected {k}. Got <class '{c}'> instead",
+                                  "raises \"Expected {k}. Got {c} instead.\""])
+def test_batch_97_a_zarr2_codec_handed_to_zarr3_is_the_zarr_major_version(kind, codec, form):
+    text = "Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n" + form.format(k=kind, c=codec)
+    found = diagnose_text(text + "\n")
+    assert [f.id for f in found][:1] == ["zarr_version_incompatible"]
+    assert codec in " ".join(found[0].explanation.split())
+
+
+def test_batch_97_a_codec_of_another_library_is_not_the_zarr_major_version():
+    text = "TypeError: Expected a BytesBytesCodec. Got <class 'mylib.codecs.Fancy'> instead.\n"
+    assert "zarr_version_incompatible" not in [f.id for f in diagnose_text(text)]
+    assert unrecognised(text) is not None

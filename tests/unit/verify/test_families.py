@@ -4014,3 +4014,30 @@ def test_batch_94_other_unexpected_keywords_are_not_the_jax_release(line):
 def test_batch_94_the_keyword_sentence_in_prose_without_the_error_stays_clean():
     text = "@partial(jax.custom_vjp, nondiff_argnames=(\"precision\",))\ndef attention(q, k, v, precision=None):\n"
     assert not diagnose_text(text) and unrecognised(text) is None
+
+
+# Batch 96 (half A, jax_23358): "Out of memory allocating N bytes." is XLA's CPU allocator (CpuDeviceMemory::Allocate,
+# MaybeOwningCpuMemory), a ResourceExhausted status that absl shows as "RESOURCE_EXHAUSTED: …", older jaxlibs'
+# TensorFlow status as "Resource exhausted: …", and users paste without either; the GPU's allocator words it "Out of
+# memory while trying to allocate" and CuPy's pool ends with "(allocated so far: …)"
+XLA_CPU_OOM_WRAPS = ["XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating {n} bytes.",
+                     "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating {n} bytes.",
+                     "RuntimeError: Resource exhausted: Out of memory allocating {n} bytes.",
+                     "Execution of replica 0 failed: RESOURCE_EXHAUSTED: Out of memory allocating {n} bytes.",
+                     "Out of memory allocating {n} bytes."]
+
+
+@pytest.mark.parametrize("wrap", XLA_CPU_OOM_WRAPS)
+@pytest.mark.parametrize("size", [4, 40000000000, 187000000000])
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_96_xlas_cpu_allocator_out_of_memory_is_the_hosts_memory(wrap, size, prefix):
+    text = ">>> jax.vmap(f)(indices).shape\n" + prefix + wrap.format(n=size) + "\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["host_out_of_memory"]
+
+
+@pytest.mark.parametrize("line", [
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 40000000000 bytes.",
+    "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 512 bytes (allocated so far: 11,811,160,064 bytes).",
+])
+def test_batch_96_the_gpus_out_of_memory_wordings_stay_the_gpus(line):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["gpu_out_of_memory"]

@@ -7,12 +7,17 @@ number on one row and its unit on the next (`~8` / `GB GPU`, walk 21 #15), "<- l
 A word is a run of characters without a space, so a path, command, option or URL is never broken: one longer than
 a line goes on a line of its own, whole, where it can still be copied. A number and its unit (`~8 GB`, `23.5 GiB`,
 `15.9 s`) stay on one line, and so do words the caller joins with `KEEP`. Runs of spaces and line breaks become one
-space: a paragraph is wrapped, not laid out. Only `re` is imported, which every command has already loaded: the
-app's first frame and `detect --json` pay nothing for this module.
+space: a paragraph is wrapped, not laid out. Only `os` and `re` are imported, which every command has already
+loaded: the app's first frame and `detect --json` pay nothing for this module.
+
+`hanging` wraps text that is already laid out in lines (a label and its value, a bulleted or indented paragraph, a
+quoted "> " evidence line): each line too long for the width goes on under the start of its own value, never back at
+column 0 (walk 28 #18). Both faces use it: the CLI at the terminal's width, the app's text widgets at their own.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 
@@ -22,25 +27,82 @@ KEEP = "\u00a0"
 #: A number, then a unit: wrapped as one word.
 _NUMBER_UNIT = re.compile(r"(?<![\w.])([~≈<>]?\d[\d,.]*)[ \t]+((?:[KMGTP]i?B|kB|B|bytes|s|ms|min|h|%)(?![\w-]))")
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
+#: What a laid-out line starts with before its text: an indent, then a mark ("- ", "> ", "! ", "✗ ", "2. ").
+_MARK = re.compile(r" *(?:(?:[-*•>!✓✗★●↳#]|\d{1,2}[.)]) +)?")
+#: A label, then its value: "cudart 13.0.96  /usr/…" (a gap of two spaces or more), or "Fix: …" (a short label).
+_LABEL = re.compile(r"(?:\S(?:[^ ]| (?! ))*? {2,}|[A-Za-z][\w()'-]*(?: [\w()'-]+){0,2}: +)(?=\S)")
 
 
-def wrap(text: str, width: int, indent: str = "", rest: str | None = None) -> list[str]:
+def wrap(text: str, width: int, indent: str = "", rest: str | None = None, *, tilde: bool = False) -> list[str]:
     """`text` as lines of at most `width` characters (unless one word is longer), the first starting with `indent`,
-    the others with `rest` (default: `indent`); an empty text is one line, `indent`."""
+    the others with `rest` (default: `indent`); an empty text is one line, `indent`. With `tilde`, a path under the
+    home folder too long for any row is spelled with ~ for it (`_row`)."""
     rest = indent if rest is None else rest
     words = [w for w in _SPACES.split(_NUMBER_UNIT.sub(lambda m: m.group(1) + KEEP + m.group(2), text)) if w]
     lines: list[str] = []
     line, empty = indent, True
     for word in words:
-        if empty:
-            line, empty = line + word, False
+        if empty:  # after a mark or label the word stays beside it; after spaces alone it moves left as a row's does
+            line, empty = (indent + word) if indent.strip() else _row(indent, word, width, tilde), False
         elif len(line) + 1 + len(word) > width:
             lines.append(line)
-            line = rest + word
+            line = _row(rest, word, width, tilde)
         else:
             line += " " + word
     lines.append(line)
     return [one.replace(KEEP, " ") for one in lines]
+
+
+def _row(rest: str, word: str, width: int, tilde: bool = False) -> str:
+    """A new row starting with `word`: under `rest`, or further left if only that keeps the word whole on the row (a
+    path is never cut inside a name where the row can hold it). With `tilde`, a path under the home folder too long for
+    any row is spelled with ~ for it, so it fits where it can (walk 28 #18: the app cut `…/envs/jax0.4.23-cpu-20` /
+    `261128-193636`); the CLI keeps paths as they are, for scripts (a terminal wraps a long one without cutting it)."""
+    if tilde and len(word) > width:
+        home = os.environ.get("HOME", "").rstrip("/")
+        if len(home) > 1 and word.startswith(home + "/"):
+            word = "~" + word[len(home):]
+    return rest[:max(0, width - len(word))] + word
+
+
+def hang(line: str, width: int | None = None) -> str:
+    """Where `line`'s wrapped rows start: after its indent, its mark ("- ", "> ", "✗ ", "2. ") and its label ("Fix: ",
+    or a label padded to its column, as in `detect`'s facts; a "> " line quotes a log, so it has none). Within
+    `width`, a hang deeper than half the row gives way to a shallower one: the value needs the room more."""
+    mark = _MARK.match(line).group()
+    label = _LABEL.match(line, len(mark)) if ">" not in mark else None  # a quoted log line has no label of ours
+    hangs = [mark + label.group(), mark] if label and len(label.group()) <= 32 else [mark]
+    if width is not None:
+        hangs = [one for one in (*hangs, mark[:len(mark) - len(mark.lstrip(" "))]) if len(one) <= width // 2] or [""]
+    return " " * len(hangs[0])
+
+
+def hanging(lines: str | Sequence[str], width: int, *, tilde: bool = False) -> list[str]:
+    """Laid-out `lines` (a text, or its lines) fitted to `width`: a line that fits stays as it is; a longer one wraps
+    between words (`wrap`) with its further rows under the start of its value (`hang`). Words joined with `KEEP` stay
+    on one row. A label whose value's first word cannot follow it on its row (a long path) stands alone on its row.
+    `tilde`: as `wrap`'s (the app's screens)."""
+    out: list[str] = []
+    for line in lines.split("\n") if isinstance(lines, str) else lines:
+        line = line.rstrip()
+        if len(line) <= width:
+            out.append(line.replace(KEEP, " "))
+            continue
+        under = hang(line, width)
+        head, mark = line[:len(under)], _MARK.match(line).group()
+        # The first row as it is laid out (a table's gaps kept), broken at its last space that fits and does not part
+        # a number from its unit; the rest wrapped under the hang.
+        kept = _NUMBER_UNIT.sub(lambda m: m.group(1) + KEEP + m.group(2), line)
+        cut = kept.rfind(" ", len(under), width + 1)
+        if cut >= 0 and kept[len(under):cut].strip():
+            out.append(kept[:cut].rstrip().replace(KEEP, " "))
+            out += wrap(kept[cut:], width, under, tilde=tilde)
+        elif len(head) > len(mark):  # a label, then a word too long to follow it
+            out.append(head.rstrip())
+            out += wrap(line[len(under):], width, under, tilde=tilde)
+        else:
+            out += wrap(line[len(under):], width, head, under, tilde=tilde)
+    return out
 
 
 def keep_together(phrase: str) -> str:

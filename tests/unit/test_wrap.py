@@ -1,10 +1,11 @@
-"""The one wrap (`wizard.wrap`): between words only, a number with its unit, a command broken with `\\`."""
+"""The one wrap (`wizard.wrap`): between words only, a number with its unit, a command broken with `\\`, and laid-out
+lines wrapped under their own values (`hanging`)."""
 
 from __future__ import annotations
 
 import subprocess
 
-from wizard.wrap import command, command_words, keep_together, wrap
+from wizard.wrap import command, command_words, hanging, keep_together, wrap
 
 
 def test_a_path_command_or_option_is_never_broken_and_a_long_one_stands_alone():
@@ -54,3 +55,43 @@ def test_a_long_option_and_its_value_break_together():
         assert not any(line.endswith("--assets \\") for line in lines), (width, lines)
         assert " ".join(line.rstrip(" \\").strip() for line in lines) == " ".join(words)
     assert command(["x", "--yes", "--json"], 12) == ["x --yes \\", "    --json"]
+
+
+def test_each_wrapped_row_hangs_under_the_start_of_its_value():
+    """Walk 28 #18: a label's value, a bullet's paragraph and a quoted evidence line went on at column 0 or 1."""
+    lines = ["cudart 13.0.96  /usr/local/cuda-13.0/lib/libcudart.so.13 (via ldconfig), newer than CUDA 12.2, the "
+             "most this driver supports",
+             "     > jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: No visible GPU devices. (you may need to "
+             "uninstall the failing plugin package)",
+             "   Fix: Check `nvidia-smi` and `echo $CUDA_VISIBLE_DEVICES` in the same shell or job that runs JAX, and run "
+             "on a node with a free GPU.",
+             "! The new environment was removed; nothing else was touched, and the current one stays current as it was.",
+             "short line  kept   as it is"]
+    rows = hanging(lines, 60)
+    assert all(len(row) <= 60 for row in rows), rows
+    assert " ".join(" ".join(rows).split()) == " ".join(" ".join(lines).split())  # every word, in order, none cut
+    starts = {line.split()[0]: [] for line in lines}
+    for row in rows:
+        if row and row[0] != " " or row.lstrip().startswith((">", "Fix:")):
+            first = row.split()[0]
+        starts[first].append(len(row) - len(row.lstrip()))
+    assert starts["cudart"] == [0, 16, 16]  # under the value, past the label's column
+    assert starts[">"] == [5, 7, 7]  # under the quoted text, past "> "
+    assert starts["Fix:"] == [3, 8, 8]  # under the fix, past "Fix: "
+    assert starts["!"] == [0, 2]
+    assert rows[-1] == "short line  kept   as it is"  # a line that fits keeps its own spacing
+
+
+def test_a_long_path_is_never_cut_and_a_home_one_is_spelled_with_a_tilde(monkeypatch):
+    """Walk 28 #18: the Roll back? dialog cut `…/envs/jax0.4.23-cpu-20` / `261128-193636`. A path moves left to stay
+    whole on its row; on the app's screens one longer than any row is spelled with ~ for the home folder."""
+    monkeypatch.setenv("HOME", "/home/newbie")
+    path = "/home/newbie/.local/share/gc-wizard/envs/jax0.4.23-cpu-20261128-193636"
+    home = path[len("/home/newbie"):]
+    assert hanging(["target : jax0.4.23-cpu [20261128-193636]", f"         {path}"], 66, tilde=True)[1] == \
+        f"       ~{home}"
+    assert hanging([f"         {path}"], 75, tilde=True) == [f"     {path}"]  # fits when moved left: spelled as it is
+    assert hanging([f"GraphCast env  {path}"], 72, tilde=True) == ["GraphCast env", f"  {path}"]
+    assert hanging([f"GraphCast env  {path}"], 66, tilde=True) == ["GraphCast env", f"       ~{home}"]
+    assert hanging([f"GraphCast env  {path}"], 66) == ["GraphCast env", path]  # the CLI's: as it is, for scripts
+    assert hanging([f"  {path} was removed."], 40, tilde=True)[:2] == [f"~{home}", "  was removed."]

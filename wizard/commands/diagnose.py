@@ -32,6 +32,7 @@ from wizard.flows.diagnosis import (
     open_log_text,
     scan_stream,
 )
+from wizard.wrap import hanging
 
 
 def _width() -> int:
@@ -75,7 +76,7 @@ def _render_env(report) -> str:
     if "numpy" in pk:
         lines.append(f"  numpy:      {pk['numpy']}")
     lines.append(f"  driver:     {report.driver or 'none found on this machine'}")
-    return "\n".join(lines)
+    return "\n".join(hanging(lines, _width()))  # a long value's further rows under its column (walk 28 #18)
 
 
 def _scan_stdin(tail: LogTail, limit: UnpackLimit):

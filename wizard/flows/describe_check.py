@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from wizard.security import cut
 from wizard.verify.protocol import GENCAST_TIER, TIER_TITLES
-from wizard.wrap import wrap
+from wizard.wrap import hanging, wrap
 
 if TYPE_CHECKING:
     from wizard.flows.types import Finding, Tier
@@ -107,7 +107,8 @@ def tier_detail(tier: Tier) -> str:
 
 def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
     """Per finding, numbered: its title and id, explanation, fix, what else it explains, how to tell its
-    ranked causes apart, and the log lines that show it; wrapped to `width`."""
+    ranked causes apart, and the log lines that show it; wrapped to `width`, each paragraph's and quoted line's further
+    rows under its own start (`wizard.wrap.hanging`: "Fix: " and "> " hang, walk 28 #18)."""
     lines: list[str] = []
     for number, finding in enumerate(findings, 1):
         head = f"{number}. {finding.title}  [{finding.id}]"
@@ -116,19 +117,18 @@ def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
             lines.append(f"   [{finding.id}]")
         else:
             lines.append(head)
-        for paragraph in (finding.explanation, "Fix: " + finding.fix):
-            # Between words only: a fix holds commands and options, and `--with-` / `assets` on two rows pasted as
-            # two words (walk 21 #3); a path or URL longer than a row stays whole on a row of its own.
-            lines.extend(wrap(paragraph, width, "   "))
+        # Between words only: a fix holds commands and options, and `--with-` / `assets` on two rows pasted as two
+        # words (walk 21 #3); a path or URL longer than a row stays whole on a row of its own.
+        lines += hanging([f"   {' '.join(finding.explanation.split())}", f"   Fix: {' '.join(finding.fix.split())}"],
+                         width)
         if finding.explains:
-            lines.append("   Also explains: " + ", ".join(finding.explains))
+            lines += hanging(["   Also explains: " + ", ".join(finding.explains)], width)
         if getattr(finding, "causes", ()):
             lines.append("   How to tell the causes apart:")
-            for cause in finding.causes:
-                lines.extend(wrap(f"- {cause['title']}: check {cause['check']}", width, "     ", "       "))
+            lines += hanging([f"     - {cause['title']}: check {cause['check']}" for cause in finding.causes], width)
         if finding.evidence:
             lines.append("   Evidence:")
-            lines.extend(f"     > {line}" for line in finding.evidence)
+            lines += hanging([f"     > {line}" for line in finding.evidence], width)
         lines.append("")
     while lines and not lines[-1]:
         lines.pop()

@@ -169,26 +169,20 @@ def fact_rows(facts: Facts, current_env: str | None = None) -> list[tuple[str, s
 def aligned(rows: list[tuple[str, str]], columns: int | None = None) -> list[str]:
     """Rows with their labels padded to one width; a value's further lines are indented under it. With
     `columns` (a screen's width) a long value wraps between words under its own column, never under the
-    labels; a path is never broken."""
-    from wizard.wrap import keep_together, wrap  # deferred: `detect --json` loads this module and never wraps
+    labels (`wizard.wrap.hanging`, the wrap every laid-out text gets); a path is never broken."""
+    from wizard.wrap import hanging, keep_together  # deferred: `detect --json` loads this, never wraps
 
     width = max((len(label) for label, _ in rows), default=0)
-    room = columns - width - 2 if columns else 0
     lines: list[str] = []
     for label, value in rows:
-        # "<- loads first" stays whole on one line: the arrow points at the words after it (walk 21 #15: "loads"
-        # and "first" were split).
-        parts = [piece for part in value.split("\n") for piece in
-                 (wrap(part.replace(LOADS_FIRST, keep_together(LOADS_FIRST)), room, _lead(part)) if room > 20
-                  else [part])]
+        parts = value.split("\n")
         lines.append(f"{label.ljust(width)}  {parts[0]}")
         lines += [" " * (width + 2) + part for part in parts[1:]]
-    return lines
-
-
-def _lead(text: str) -> str:
-    """The spaces `text` starts with: a value's own indent (a second line under the first) is kept when wrapped."""
-    return text[:len(text) - len(text.lstrip(" "))]
+    if not columns:
+        return lines
+    # "<- loads first" stays whole on one line: the arrow points at the words after it (walk 21 #15: "loads" and
+    # "first" were split).
+    return hanging([line.replace(LOADS_FIRST, keep_together(LOADS_FIRST)) for line in lines], columns)
 
 
 def recommended_line(match, installed: str | None = None, unreachable: str | None = None,

@@ -25,7 +25,7 @@ from wizard.verify.diagnose import unrecognised as unrecognised
 from wizard.verify.inspect_env import EnvReport, inspect_env
 from wizard.verify.log_text import UnpackLimit as UnpackLimit
 from wizard.verify.log_text import open_log_text as open_log_text
-from wizard.wrap import wrap
+from wizard.wrap import hanging, wrap
 
 
 def inspect_env_folder(env: str) -> EnvReport:
@@ -70,22 +70,23 @@ class LogDiagnosis:
         shown = one_line(self.name)  # a newline in the file's name must not end a line of the sentence (15th pass P11)
         if self.findings:
             count = len(self.findings)
-            return [f"Found {count} problem{'s' if count != 1 else ''} in {shown} (root cause first):", "",
-                    *finding_lines(self.findings, width)]
+            return [*hanging(f"Found {count} problem{'s' if count != 1 else ''} in {shown} (root cause first):", width),
+                    "", *finding_lines(self.findings, width)]
         unknown = self.unknown
         if unknown is None and self.stopped is not None:
             stop = self.stopped
-            return [f"{shown} is a run that was stopped, not one that failed [stopped]:",
+            return [*hanging(f"{shown} is a run that was stopped, not one that failed [stopped]:", width),
                     *wrap(f"It was stopped{f' in {stop.step}' if stop.step else ''}: {stop.why}.", width, "  ", "  "),
                     *wrap("Next: " + stop.next_step, width, "  ", "  ")]
         if unknown is None:
-            return [f"No known problem found in {shown}."]
+            return hanging(f"No known problem found in {shown}.", width)
         out = [f"No known problem found in {shown}, but it shows a failure [unrecognised]:"]
         out += [f"  It failed in {unknown.step}."] if unknown.step else []
         out.append(f"  Last error: {unknown.last_error}")
         if len(unknown.lines) > 1:
             out += ["  The failing lines it saw:", *(f"    > {line}" for line in unknown.lines)]
-        return out + wrap("Next: " + unknown.next_step, width, "  ", "  ")
+        # Each quoted line's further rows under its "> ", the last error's under its value (walk 28 #18).
+        return hanging(out, width) + wrap("Next: " + unknown.next_step, width, "  ", "  ")
 
     def to_dict(self) -> dict:
         data: dict = {"findings": [f.to_dict() for f in self.findings], "log": self.name}

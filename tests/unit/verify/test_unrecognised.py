@@ -158,7 +158,8 @@ def test_the_lines_it_saw_are_quoted_in_order_each_once(tmp_path):
     log.write_text(text)
     human = run_inproc("diagnose", str(log))
     assert human.returncode == 1 and "[unrecognised]" in human.stdout
-    assert "The failing lines it saw:" in human.stdout and f"> {FAILING['check-failed']}" in human.stdout
+    quoted = " ".join(f"> {FAILING['check-failed']}".split())  # wrapped under its "> " on a narrow terminal
+    assert "The failing lines it saw:" in human.stdout and quoted in " ".join(human.stdout.split())
     assert last_json(run_inproc("diagnose", str(log), "--json"))["unrecognised"]["lines"] == list(found.lines)
 
 

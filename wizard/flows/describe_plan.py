@@ -241,14 +241,17 @@ def _installer_caution(plan: Plan, width: int) -> list[str]:
 _CACHE_VARIABLE = {"uv": "UV_CACHE_DIR", "pip": "PIP_CACHE_DIR"}
 
 
-def _cache_line(review: PlanReview) -> list[str]:
+def _cache_line(review: PlanReview, width: int = 100) -> list[str]:
     """Where the installer downloads to: often ~/.cache/uv or ~/.cache/pip, a home folder with a quota, not the state
     folder's disk the line above speaks of (walk 17); its free space when that is another filesystem. pip's too (walk
     27, pip's cache): kept between installs, so a second install does not download the gigabytes again."""
     plan = review.plan
     cache = plan.download_cache
-    if not cache:
-        return []
+    if not cache:  # turned off by the user: every package is downloaded again, said with the way back
+        if not plan.no_cache:
+            return []
+        pasted = re.sub(r"`unset [^`]+`", lambda m: keep_together(m.group(0)), plan.no_cache)  # each stays whole
+        return _wrap(f"Download cache: none. {pasted}", "", width)
     free = f"; {review.cache_free_gib:.0f} GiB free there" if review.cache_free_gib is not None else ""
     tool = plan.installer
     # The state's private cache, used where the installer's own failed the swap rule (25th hostile pass (part B) P1).
@@ -320,7 +323,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         f"Installer {plan.installer}{' (offline)' if plan.offline else ''}{hints.installer} · "
         f"disk: about {plan.disk_gib:g} GiB needed (environment and download cache){free}",
         *_installer_caution(plan, width),
-        *_cache_line(review),
+        *_cache_line(review, width),
         f"Download: {download or 'checking the size…'}",
         "",
         *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width, hints.keys, index_down),

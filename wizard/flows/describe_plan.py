@@ -82,12 +82,16 @@ def index_down_words(plan: Plan, index: str) -> str:
     """Why the packages' step would fail here when the index did not answer the plan's download measurement, and the
     way that works: the bundle this recipe's last install came from when it is still here, else a bundle or a
     wheelhouse. Marked as GraphCast's unreachable host is (walk 26 #7: the index had only "download size unknown")."""
-    from wizard.flows.history import last_bundle  # deferred: read only when the index did not answer
+    from wizard.flows.history import (  # deferred: read only when the index did not answer
+        in_sentence,
+        remembered_bundle,
+    )
 
     recipe = plan.recipe.id
-    bundle = last_bundle(recipe)
-    way = (f"your last install of {recipe} came from the bundle {bundle}: install from it again "
-           f"(`--bundle {shlex.quote(bundle)}`)" if bundle else
+    bundled = remembered_bundle(recipe)
+    bundle = bundled[0] if bundled else None
+    way = (f"{in_sentence(bundled[1])} came from the bundle {bundle}: install from it again "
+           f"(`--bundle {shlex.quote(bundle)}`)" if bundled else
            f"where an index answers, `gc-wizard bundle {recipe} --out DIR` gathers everything; copy DIR here and give "
            "`--bundle DIR` (or a wheelhouse: --find-links DIR --offline)")
     return f"the index {index} cannot be reached from here, so the packages step would fail: {way}."

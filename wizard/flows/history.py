@@ -21,9 +21,9 @@ from wizard.verify.check import VerifyResult
 from wizard.verify.protocol import TIER_TITLES
 
 __all__ = ["attempt_words", "current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits",
-           "env_status", "error_words", "FAILED_CHECK_MARK", "forecast_env", "history_rows", "installed_fields", "installed_recipes",
+           "env_status", "error_words", "FAILED_CHECK_MARK", "forecast_env", "history_rows", "in_sentence", "installed_fields", "installed_recipes",
            "installed_words", "installers_of", "last_failed_checks", "last_local_graphcast", "no_installs_words",
-           "now", "read_history", "record_check", "remembered_graphcast", "size_words", "status_cell",
+           "now", "read_history", "record_check", "remembered_bundle", "remembered_graphcast", "size_words", "status_cell",
            "unchecked_install", "unchecked_words"]
 
 
@@ -224,12 +224,25 @@ def installed_words(state: str) -> str:
     return "Already installed and current" if state == "current" else "Already installed (not current)"
 
 
-def last_bundle(recipe: str) -> str | None:
-    """The bundle the newest install of `recipe` came from, if still there (None if unreadable): walk 26 #7."""
+def remembered_bundle(recipe: str) -> tuple[str, str] | None:
+    """The bundle the newest install of `recipe` came from, if still there (walk 26 #7), and the words that name that
+    install (`attempt_words`: "Your last install of R", or the attempt that failed, was stopped or is still running);
+    None when there is none (or the history cannot be read). Why the words: the plan, the failed step's advice and the
+    app said "your last install of R came from the bundle" of an install that had failed or been stopped (leftovers
+    of the 30th hostile pass, item 3; walk 28 #15's problem)."""
     try:
-        return load_history().last_bundle(recipe)
+        found = load_history().last_bundle_entry(recipe)
     except Exception:  # an unreadable history only means nothing is remembered
         return None
+    if found is None:
+        return None
+    path, entry = found
+    return path, attempt_words(entry, recipe)
+
+
+def in_sentence(words: str) -> str:
+    """`attempt_words` inside a sentence: "your last install of …" (its first letter small)."""
+    return words[:1].lower() + words[1:]
 
 
 def unchecked_install(recipe_id: str) -> tuple[str, str, int] | None:

@@ -217,7 +217,11 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
             return why
         if passed is not None:
             _PASSED.add(passed)
-    return None
+    # the `keyring` the installer would run on its own for an index's password, by the PATH rule (leftovers of the
+    # 30th hostile pass, item 1); deferred: it reads this module's settings files
+    from wizard.installer_keyring import keyring_problem
+
+    return keyring_problem(installer, environ, cwd)
 
 
 #: The places of `TRUSTED_VARIABLES` that passed the swap rule in this process, each as it was then

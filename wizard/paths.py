@@ -90,13 +90,21 @@ def write_block_words(folder: Path) -> str | None:
     system", "you cannot write in /opt/lab"), or None. Why: `plan --env` on a read-only disk said nothing, and showed
     "0 GiB free there", while `install` refused at once (30th hostile pass (part A) P7)."""
     blocked = _creatable(folder)
-    if blocked is None:
-        return None
+    return None if blocked is None else _blocked_words(blocked)
+
+
+def _read_only(folder: Path) -> bool:
+    """Whether `folder` is on a file system mounted read-only (False when that cannot be told)."""
     try:
-        read_only = bool(os.statvfs(blocked).f_flag & os.ST_RDONLY)
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
     except OSError:
-        read_only = False
-    return f"{blocked} is on a read-only file system" if read_only else f"you cannot write in {blocked}"
+        return False
+
+
+def _blocked_words(blocked: Path) -> str:
+    """`blocked` (`_creatable`'s answer) in words: on a read-only file system — which no permission change fixes —
+    or not writable by you."""
+    return f"{blocked} is on a read-only file system" if _read_only(blocked) else f"you cannot write in {blocked}"
 
 
 def _default_state() -> Path | None:
@@ -141,9 +149,18 @@ def state_write_problem(outcome: str, folder: Path | None = None) -> str | None:
     blocked = _creatable(folder)
     if blocked is None:
         return None
-    what = (f"{state_words()} is not writable by you" if blocked == Path(os.path.abspath(folder))
-            else f"{state_words()} cannot be made: you cannot write in {blocked}")
+    # a read-only file system named as `--env`'s is (`write_block_words`), not as a permission of yours (leftovers of
+    # the 30th hostile pass, item 5: root read "you cannot write in /mnt/ro")
+    if blocked == Path(os.path.abspath(folder)):
+        what = f"{state_words()} is {'on a read-only file system' if _read_only(blocked) else 'not writable by you'}"
+    else:
+        what = f"{state_words()} cannot be made: {_blocked_words(blocked)}"
     return f"{what}, so {outcome}. {own_state_advice(folder)}"
+
+
+#: What a state folder that cannot be made or written means for a command that needs it (`state_write_problem`'s
+#: outcome): `ensure_state_dir`'s refusal and the install's disk check (`envs.check_free_disk`) say the same.
+NOWHERE_TO_KEEP = "gc-wizard has nowhere to keep its environments, logs and history; nothing was changed"
 
 
 def state_warning() -> str | None:
@@ -180,8 +197,7 @@ def ensure_state_dir(folder: Path | None = None, *, tighten: bool = True, locked
     _refuse_swappable_state(folder)
     refuse_not_a_state(folder)
     if not folder.is_dir():
-        problem = state_write_problem("gc-wizard has nowhere to keep its environments, logs and history; nothing was "
-                                      "changed", folder)
+        problem = state_write_problem(NOWHERE_TO_KEEP, folder)
         if problem and not os.path.lexists(folder):
             raise StateNotWritable(problem)
         make_folders(folder.parent)

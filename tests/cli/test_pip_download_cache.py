@@ -1,6 +1,7 @@
 """Walk 27 (pip's cache): with `--installer pip`, the installs use pip's usual cache (no `--no-cache-dir`, no cache of the
 wizard's own that each install throws away), and the plan says where it is, as it does for uv's:
-"Download cache: DIR (pip's; PIP_CACHE_DIR=DIR moves it)". A cache turned off by the user stays off."""
+"Download cache: DIR (pip's; PIP_CACHE_DIR=DIR moves it)". A cache turned off by the user stays off,
+and the plan says so."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ def test_the_pip_plan_names_pip_s_own_cache_and_never_turns_it_off(tiny, tmp_pat
     assert "--no-cache-dir" not in text and "PIP_NO_CACHE_DIR" not in text and "--cache-dir" not in text
 
 
-def test_a_cache_the_user_turned_off_is_not_named(tiny):
+def test_a_cache_the_user_turned_off_is_said_so_not_named_as_a_folder(tiny):
+    """Its sentence, for every installer and spelling: tests/cli/test_no_download_cache.py."""
     text = _plan(tiny, {"PIP_NO_CACHE_DIR": "1"})
-    assert "Download cache:" not in text, text
+    assert "Download cache: none. PIP_NO_CACHE_DIR=1 turns pip's download cache off" in text, text
+    assert "(pip's; PIP_CACHE_DIR=DIR moves it)" not in text

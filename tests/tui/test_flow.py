@@ -302,7 +302,7 @@ async def test_a_rollback_rebuild_is_stopped_with_ctrl_c_like_an_install(gpu_ser
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        await wait_for(pilot, lambda: screen.finished, timeout=60)
+        await wait_for(pilot, lambda: screen.finished)
         assert screen.result.cancelled and not screen.result.ok
         assert screen.step_list.state["sync-online"] == "cancelled"
         assert screen.step_list.state["sync-offline"] == "noted"  # not in the cache: no alarm, online next
@@ -322,7 +322,7 @@ async def test_quitting_during_a_rollback_asks_then_stops_it_and_exits_130(gpu_s
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "Stop the rollback and leave gc-wizard?" in screen_text(app)
         await pilot.press("y")
-        await wait_for(pilot, lambda: app.return_code is not None, timeout=60)
+        await wait_for(pilot, lambda: app.return_code is not None)
     assert app.exit_status == 130
     assert not Path(a["env"]).exists()
     entries = tiny.history()
@@ -342,7 +342,7 @@ async def _rolling_back_slowly_to(pilot, app, entry: dict):
     """The rollback to `entry` started from History, once its slow download is running: its progress screen."""
     await _roll_back_from_history(pilot, app, entry["entry_id"])
     screen = app.screen
-    await wait_for(pilot, lambda: screen.step_list.state.get("sync-online") == "running", timeout=120)
+    await wait_for(pilot, lambda: screen.step_list.state.get("sync-online") == "running")
     return screen
 
 
@@ -517,7 +517,7 @@ async def test_q_quits_but_a_text_field_takes_the_letter_q(gpu_server, tiny):
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanScreen))
         await pilot.press("q")
-        await wait_for(pilot, lambda: app.return_code is not None, timeout=10)
+        await wait_for(pilot, lambda: app.return_code is not None)
     assert app.return_code == 0 and tiny.history() == []
 
 

@@ -28,7 +28,7 @@ def _offer_shown(app) -> bool:
 async def test_the_gpu_node_comes_first_and_the_cpu_recipe_is_the_choice_without_one(login_node):
     app = WizardApp()
     async with app.run_test(size=(80, 50)) as pilot:
-        await until(pilot, lambda: _offer_shown(app), timeout=60, settle=0.2)
+        await until(pilot, lambda: _offer_shown(app), settle=0.2)
         text = " ".join(screen_text(app).split())
         assert "Press g to detect on a GPU node through srun: the first step for GraphCast on a GPU" in text
         assert "Recommended:" not in text and "Press Enter to choose a recipe" not in text
@@ -40,9 +40,9 @@ async def test_the_gpu_node_comes_first_and_the_cpu_recipe_is_the_choice_without
 async def test_back_from_the_recipes_the_offer_and_g_are_still_there(login_node):
     app = WizardApp()
     async with app.run_test(size=(80, 50)) as pilot:
-        await until(pilot, lambda: _offer_shown(app), timeout=60, settle=0.2)
+        await until(pilot, lambda: _offer_shown(app), settle=0.2)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, RecipeScreen), settle=0.2)
         await pilot.press("escape")
-        await until(pilot, lambda: _offer_shown(app), timeout=10, settle=0.2)
+        await until(pilot, lambda: _offer_shown(app), settle=0.2)
         assert app.screen.check_action("gpu_node", ()) is True

@@ -38,3 +38,21 @@ async def test_the_plan_screen_shows_the_core_lines_with_its_key_hints(tiny, iso
     steps, commands = shown.index("Steps (nothing has run yet):"), shown.index("Exactly what runs:")
     assert shown[steps + 1].startswith("  1. ") and not shown[steps + 2].startswith("     $ ")
     assert shown[commands + 1].startswith("  1. ") and shown[commands + 2].startswith(("     with ", "     $ "))
+
+
+async def test_the_plan_screen_says_a_download_cache_turned_off(tiny, isolated_state, only_the_wizards_python,
+                                                                monkeypatch):
+    """`UV_NO_CACHE` set: the app's plan says every package is downloaded again, with the `unset` (as `plan` does,
+    tests/cli/test_no_download_cache.py)."""
+    monkeypatch.setenv("UV_NO_CACHE", "1")
+    dirs = (str(tiny.recipes),)
+    options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, find_links=(str(tiny.house.path),), offline=True,
+                             graphcast_src=str(tiny.graphcast))
+    app = WizardApp(list(dirs))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+        app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), options))
+        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.review is not None, timeout=30)
+        shown = " ".join(str(app.screen.query_one("#plan").render()).split())
+    assert ("Download cache: none. UV_NO_CACHE=1 turns uv's download cache off, so this install downloads every "
+            "package again") in shown and "`unset UV_NO_CACHE` before starting gc-wizard keeps them." in shown, shown

@@ -46,7 +46,7 @@ async def test_page_keys_scroll_the_recipe_text_and_the_footer_says_so(gpu_serve
         assert screen.focused is screen.query_one("#recipes") and pane.max_scroll_y > 0, pane.max_scroll_y
         assert "PgDn/PgUp Scroll text" in " ".join(screen_rows(app)[-2:])
         await pilot.press("pagedown")
-        await until(pilot, lambda: pane.scroll_y > 0, timeout=5)
+        await until(pilot, lambda: pane.scroll_y > 0)
         assert screen.query_one("#recipes").highlighted == highlighted  # the list's selection stays
         await pilot.press("pageup")
-        await until(pilot, lambda: pane.scroll_y == 0, timeout=5)
+        await until(pilot, lambda: pane.scroll_y == 0)

@@ -82,12 +82,16 @@ def index_down_words(plan: Plan, index: str) -> str:
     """Why the packages' step would fail here when the index did not answer the plan's download measurement, and the
     way that works: the bundle this recipe's last install came from when it is still here, else a bundle or a
     wheelhouse. Marked as GraphCast's unreachable host is (walk 26 #7: the index had only "download size unknown")."""
-    from wizard.flows.history import last_bundle  # deferred: read only when the index did not answer
+    from wizard.flows.history import (  # deferred: read only when the index did not answer
+        in_sentence,
+        remembered_bundle,
+    )
 
     recipe = plan.recipe.id
-    bundle = last_bundle(recipe)
-    way = (f"your last install of {recipe} came from the bundle {bundle}: install from it again "
-           f"(`--bundle {shlex.quote(bundle)}`)" if bundle else
+    bundled = remembered_bundle(recipe)
+    bundle = bundled[0] if bundled else None
+    way = (f"{in_sentence(bundled[1])} came from the bundle {bundle}: install from it again "
+           f"(`--bundle {shlex.quote(bundle)}`)" if bundled else
            f"where an index answers, `gc-wizard bundle {recipe} --out DIR` gathers everything; copy DIR here and give "
            "`--bundle DIR` (or a wheelhouse: --find-links DIR --offline)")
     return f"the index {index} cannot be reached from here, so the packages step would fail: {way}."
@@ -241,14 +245,17 @@ def _installer_caution(plan: Plan, width: int) -> list[str]:
 _CACHE_VARIABLE = {"uv": "UV_CACHE_DIR", "pip": "PIP_CACHE_DIR"}
 
 
-def _cache_line(review: PlanReview) -> list[str]:
+def _cache_line(review: PlanReview, width: int = 100) -> list[str]:
     """Where the installer downloads to: often ~/.cache/uv or ~/.cache/pip, a home folder with a quota, not the state
     folder's disk the line above speaks of (walk 17); its free space when that is another filesystem. pip's too (walk
     27, pip's cache): kept between installs, so a second install does not download the gigabytes again."""
     plan = review.plan
     cache = plan.download_cache
-    if not cache:
-        return []
+    if not cache:  # turned off by the user: every package is downloaded again, said with the way back
+        if not plan.no_cache:
+            return []
+        pasted = re.sub(r"`unset [^`]+`", lambda m: keep_together(m.group(0)), plan.no_cache)  # each stays whole
+        return _wrap(f"Download cache: none. {pasted}", "", width)
     free = f"; {review.cache_free_gib:.0f} GiB free there" if review.cache_free_gib is not None else ""
     tool = plan.installer
     # The state's private cache, used where the installer's own failed the swap rule (25th hostile pass (part B) P1).
@@ -320,7 +327,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         f"Installer {plan.installer}{' (offline)' if plan.offline else ''}{hints.installer} · "
         f"disk: about {plan.disk_gib:g} GiB needed (environment and download cache){free}",
         *_installer_caution(plan, width),
-        *_cache_line(review),
+        *_cache_line(review, width),
         f"Download: {download or 'checking the size…'}",
         "",
         *sources_lines(plan, review.verdict, review.wheelhouses, hints.sources, width, hints.keys, index_down),

@@ -21,15 +21,41 @@ from wizard.verify.check import VerifyResult
 from wizard.verify.protocol import TIER_TITLES
 
 __all__ = ["attempt_words", "current_env", "current_env_text", "disk_total_words", "disk_words", "entry_traits",
-           "env_status", "error_words", "FAILED_CHECK_MARK", "forecast_env", "history_rows", "installed_fields", "installed_recipes",
+           "env_status", "error_words", "FAILED_CHECK_MARK", "forecast_env", "history_once", "history_rows", "HistoryRead", "in_sentence", "installed_fields", "installed_recipes",
            "installed_words", "installers_of", "last_failed_checks", "last_local_graphcast", "no_installs_words",
-           "now", "read_history", "record_check", "remembered_graphcast", "size_words", "status_cell",
+           "now", "read_history", "record_check", "remembered_bundle", "remembered_graphcast", "size_words", "status_cell",
            "unchecked_install", "unchecked_words"]
 
 
 def read_history() -> History:
     """Every install, check and rollback this user's wizard recorded (a WizardError names a broken file)."""
     return load_history()
+
+
+#: The history as one read of it left it (`history_once`): what was read, or what reading it raised.
+HistoryRead = History | Exception
+
+
+def history_once() -> HistoryRead:
+    """The history read once, for a screen that shows several things from it, or the exception reading it raised: each
+    reader below given it (`history=`) reads no file and says that exception as its own (`_loaded`).
+
+    Why: the Machine screen's render read history.json five times (the current environment's row, the returning
+    user's line, the forecast key, the installed mark, the failed-check mark), each a parse of the whole file and
+    a look at its markers (leftovers of the 30th hostile pass, item 4)."""
+    try:
+        return load_history()
+    except Exception as exc:  # each reader says it as its own
+        return exc
+
+
+def _loaded(history: HistoryRead | None) -> History:
+    """`history` as read (`history_once`), its exception raised again; None: read it now."""
+    if history is None:
+        return load_history()
+    if isinstance(history, Exception):
+        raise history
+    return history
 
 
 def current_install() -> tuple[str, str] | None:
@@ -51,10 +77,11 @@ def current_env() -> str | None:
     return getattr(current, "env", None) if current is not None else None
 
 
-def current_env_text() -> str:
-    """The GraphCast environment the wizard made current (its recipe and status below), or that there is none."""
+def current_env_text(history: HistoryRead | None = None) -> str:
+    """The GraphCast environment the wizard made current (its recipe and status below), or that there is none.
+    `history`: as read already (`history_once`); None reads it."""
     try:
-        current = load_history().current()
+        current = _loaded(history).current()
     except Exception as exc:  # an unreadable history is said, never a crash
         return f"unknown (the history cannot be read: {exc})"
     if current is None:
@@ -62,12 +89,13 @@ def current_env_text() -> str:
     return f"{current.env}\n  {current.recipe} · {env_status(current)}"
 
 
-def returning_user_line() -> str | None:
+def returning_user_line(history: HistoryRead | None = None) -> str | None:
     """For the first screen of a user who has one: their current GraphCast environment in one line, and where to go
     from it; None when there is none (or the history cannot be read: the facts' own row says so). Walk 20 #6: a
-    returning user saw the same "choose a recipe" as a new one, the working environment below the fold."""
+    returning user saw the same "choose a recipe" as a new one, the working environment below the fold.
+    `history`: as read already (`history_once`); None reads it."""
     try:
-        current = load_history().current()
+        current = _loaded(history).current()
     except Exception:  # the row in the facts says the history cannot be read
         return None
     if current is None:
@@ -77,13 +105,14 @@ def returning_user_line() -> str | None:
             f"{forecast}h: History and rollback; Enter: install another beside it.")
 
 
-def forecast_env() -> str | None:
+def forecast_env(history: HistoryRead | None = None) -> str | None:
     """The current environment a forecast can run in (installed, or verified since; its folder there), else None.
 
     Why: walk 28 #16 — after a CLI install, the app offered its forecast only on the Done screen of an install made
-    in the app: the first screen of the next start had no f, so the app's forecast was out of reach."""
+    in the app: the first screen of the next start had no f, so the app's forecast was out of reach.
+    `history`: as read already (`history_once`); None reads it."""
     try:
-        current = load_history().current()
+        current = _loaded(history).current()
     except Exception:  # the facts' own row says the history cannot be read
         return None
     return _forecast_env_of(current)
@@ -138,32 +167,34 @@ def env_status(entry) -> str:
     return f"verified {verified[:10]} (checked since)" if verified else entry.status
 
 
-def installed_recipes() -> dict[str, str]:
+def installed_recipes(history: HistoryRead | None = None) -> dict[str, str]:
     """recipe id -> "current" or "installed", from history (good installs whose folder is still there):
-    so a list of recipes says what the user already has before they build a second copy of it."""
+    so a list of recipes says what the user already has before they build a second copy of it. `history`: as read
+    already (`history_once`); None reads it."""
     try:
-        history = load_history()
+        read = _loaded(history)
     except Exception:  # an unreadable history only means nothing is marked
         return {}
     found: dict[str, str] = {}
-    for entry in history.good_installs():
+    for entry in read.good_installs():
         if entry.removed is None and Path(entry.env).is_dir():
             found[entry.recipe] = "current" if entry.current or found.get(entry.recipe) == "current" else "installed"
     return found
 
 
-def unreachable_page_seen(recipe) -> str | None:
+def unreachable_page_seen(recipe, history: HistoryRead | None = None) -> str | None:
     """The host of `recipe`'s own wheel page that its newest failed install here could not reach
     ("This server cannot reach storage.googleapis.com"), when the recipe has an alternative source that needs no
     page; else None. Walk 24 #1: after two such failures the machine screen still recommended the recipe as it was,
-    with no word of the PyPI source that had installed on the same server."""
+    with no word of the PyPI source that had installed on the same server. `history`: as read already
+    (`history_once`); None reads it."""
     if not recipe.alternatives:
         return None
     from urllib.parse import urlsplit  # deferred: only the machine screen's recommendation asks
 
     hosts = {urlsplit(link).hostname for link in recipe.find_links if "://" in link}
     try:
-        entries = [e for e in load_history().entries if e.recipe == recipe.id and e.status != "running"]
+        entries = [e for e in _loaded(history).entries if e.recipe == recipe.id and e.status != "running"]
     except Exception:  # an unreadable history only means nothing is known
         return None
     last = entries[-1] if entries else None
@@ -202,12 +233,13 @@ def failed_check_words(entry) -> str:
             "(in the app: History, d).")
 
 
-def last_failed_checks() -> dict[str, str]:
+def last_failed_checks(history: HistoryRead | None = None) -> dict[str, str]:
     """recipe id -> `failed_check_words`, for each recipe whose newest finished install failed its GraphCast check
     (not stopped; none good since). Why: walk 28 #8 — after a GPU recipe's check failed on a node, both recipe lists
-    recommended it again as if untroubled, and a newcomer repeated a 3-minute, 2 GB install in a loop."""
+    recommended it again as if untroubled, and a newcomer repeated a 3-minute, 2 GB install in a loop. `history`: as
+    read already (`history_once`); None reads it."""
     try:
-        entries = load_history().entries
+        entries = _loaded(history).entries
     except Exception:  # an unreadable history only means nothing is marked
         return {}
     newest: dict[str, object] = {}
@@ -224,12 +256,25 @@ def installed_words(state: str) -> str:
     return "Already installed and current" if state == "current" else "Already installed (not current)"
 
 
-def last_bundle(recipe: str) -> str | None:
-    """The bundle the newest install of `recipe` came from, if still there (None if unreadable): walk 26 #7."""
+def remembered_bundle(recipe: str) -> tuple[str, str] | None:
+    """The bundle the newest install of `recipe` came from, if still there (walk 26 #7), and the words that name that
+    install (`attempt_words`: "Your last install of R", or the attempt that failed, was stopped or is still running);
+    None when there is none (or the history cannot be read). Why the words: the plan, the failed step's advice and the
+    app said "your last install of R came from the bundle" of an install that had failed or been stopped (leftovers
+    of the 30th hostile pass, item 3; walk 28 #15's problem)."""
     try:
-        return load_history().last_bundle(recipe)
+        found = load_history().last_bundle_entry(recipe)
     except Exception:  # an unreadable history only means nothing is remembered
         return None
+    if found is None:
+        return None
+    path, entry = found
+    return path, attempt_words(entry, recipe)
+
+
+def in_sentence(words: str) -> str:
+    """`attempt_words` inside a sentence: "your last install of …" (its first letter small)."""
+    return words[:1].lower() + words[1:]
 
 
 def unchecked_install(recipe_id: str) -> tuple[str, str, int] | None:

@@ -28,7 +28,7 @@ from typing import IO
 from wizard.detect.chain import detect
 from wizard.detect.facts import Facts, PythonInfo
 from wizard.errors import UserError
-from wizard.flows.history import last_bundle, remembered_graphcast, unchecked_install, unchecked_words
+from wizard.flows.history import remembered_bundle, remembered_graphcast, unchecked_install, unchecked_words
 from wizard.history.store import load_history, other_state_refusal
 from wizard.install.options import InstallOptions
 from wizard.install.plan import Plan, plan_install
@@ -94,13 +94,13 @@ def survey(recipes_dirs: Sequence[str] = (), *, facts: Facts | Callable[[], Fact
 
 def _bundle_first(matches: tuple[RecipeMatch, ...], graphcast_version: str | None = None) -> tuple[RecipeMatch, ...]:
     """Where the package index does not answer and a bundle a fitting recipe was installed from is still here (the
-    remembered bundle, `last_bundle`), that recipe is the one recommended, saying why: it is what installs here.
+    remembered bundle, `remembered_bundle`), that recipe is the one recommended, saying why: it is what installs here.
     Walk 26 #7: the offline machine's list recommended jax0.4.23-cpu, which needs the index, over the bundle's
     jax0.12.0.1-cpu. The index is asked only then (one HEAD, `cost.unreachable_index`), in the survey that already
     asks the Python download's host, never on a screen's first frame."""
     wanted = [m for m in matches if m.compatible and (not graphcast_version  # `v`, --graphcast-version: kept to
                                                       or m.recipe.graphcast.version.startswith(graphcast_version))]
-    bundled = [(m, folder) for m in wanted for folder in [last_bundle(m.recipe.id)] if folder]
+    bundled = [(m, found[0]) for m in wanted for found in [remembered_bundle(m.recipe.id)] if found]
     if not bundled or bundled[0][0].recommended:  # none here, or the recommended one already: nothing to ask
         return matches
     # Deferred: its ssl and http imports stay off the survey unless a bundle is here.
@@ -212,10 +212,11 @@ def _with_remembered_source(plan: Plan) -> Plan:
     if not plan.unreachable_source:
         return plan
     version = plan.recipe.graphcast.version
-    bundle = last_bundle(plan.recipe.id) if not plan.bundle else None
-    if bundle:  # walk 26 #7: the bundle, never its GraphCast wheel alone, which installs nothing with no index
-        words = (f"{plan.unreachable_source.removesuffix('.')}. Your last install of {plan.recipe.id} came from the "
-                 f"bundle {bundle}: install from it again (`--bundle {shlex.quote(bundle)}`).")
+    bundled = remembered_bundle(plan.recipe.id) if not plan.bundle else None
+    if bundled:  # walk 26 #7: the bundle, never its GraphCast wheel alone, which installs nothing with no index
+        bundle, install = bundled  # named as the history says that install went (30th pass leftovers, item 3)
+        words = (f"{plan.unreachable_source.removesuffix('.')}. {install} came from the bundle {bundle}: install "
+                 f"from it again (`--bundle {shlex.quote(bundle)}`).")
         return dataclasses.replace(plan, unreachable_source=words)
     found = remembered_graphcast(version)
     if not found or found[0] == plan.graphcast_src:

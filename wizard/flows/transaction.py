@@ -194,10 +194,12 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
         lines.append(f"(the installer was {child_end_words(None, result.signal)})")
     detail = "\n  ".join(lines) if lines else child_end_words(result.exit_status, result.signal)
     said = "\n".join(result.tail) + "\n" + _log_tail(log)
-    from wizard.flows.history import last_bundle  # deferred: read only when a step failed
+    from wizard.flows.history import in_sentence, remembered_bundle  # deferred: read only when a step failed
 
-    here = last_bundle(recipe.id) if recipe is not None and not bundled else None
-    advice = unreachable_advice(said, recipe, python_version, installer=installer, bundle_here=here,
+    here = remembered_bundle(recipe.id) if recipe is not None and not bundled else None
+    advice = unreachable_advice(said, recipe, python_version, installer=installer,
+                                bundle_here=here[0] if here else None,
+                                bundle_install=in_sentence(here[1]) if here else None,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said) \
         or open_files_advice(said)  # a low `ulimit -n`, whatever the child said of it (24th pass (part A) P9)
     # The fix first: at 80×24 the installer's own lines would push it off the screen.

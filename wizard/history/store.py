@@ -479,14 +479,20 @@ class History:
         return [e for e in reversed(self.entries) if e.kind == "install" and e.status in GOOD]
 
     def last_bundle(self, recipe: str) -> str | None:
+        """The path of `last_bundle_entry`, or None."""
+        found = self.last_bundle_entry(recipe)
+        return found[0] if found else None
+
+    def last_bundle_entry(self, recipe: str) -> tuple[str, Entry] | None:
         """The offline bundle folder the newest install of `recipe` came from (`--bundle DIR`), when it is still a
-        bundle there (its manifest.json). Walk 26 #7: on the offline machine the plan offered that bundle's GraphCast
-        wheel as `--graphcast-src`, and the failure that followed said to make a bundle elsewhere and copy it here —
-        while the bundle was here."""
+        bundle there (its manifest.json), with that install's entry: whether it finished is for the words that offer
+        it (walk 28 #15). Walk 26 #7: on the offline machine the plan offered that bundle's GraphCast wheel as
+        `--graphcast-src`, and the failure that followed said to make a bundle elsewhere and copy it here — while the
+        bundle was here."""
         for entry in reversed(self.entries):
             if entry.kind == "install" and entry.recipe == recipe and entry.bundle \
                     and (Path(entry.bundle) / "manifest.json").is_file() and _still_yours(entry.bundle):
-                return entry.bundle
+                return entry.bundle, entry
         return None
 
     def last_local_graphcast(self, version: str) -> str | None:

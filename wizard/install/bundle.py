@@ -255,7 +255,8 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     # and the package sources pip's variables and settings files name, held to the swap rule as uv's are at every
     # uv start: `PIP_EXTRA_INDEX_URL` at another user's local index was packed into a hashed bundle (28th hostile
     # pass (part B) P1)
-    problem = problem or settings_problem("pip", os.environ, None)
+    # (`--no-input`, as `_pip` passes: pip's default keyring-provider then runs no `keyring`)
+    problem = problem or settings_problem("pip", {**os.environ, "PIP_NO_INPUT": "1"}, None)
     if problem:
         raise UserError(problem)
     made = _first_missing(out)  # the folder this bundle makes (out or a parent), removed whole on failure

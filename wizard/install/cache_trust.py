@@ -20,22 +20,66 @@ from pathlib import Path
 
 from wizard import bounded, paths
 from wizard.full_disk import ROOM, nearest_existing, out_of_files
-from wizard.installer_files import pip_files, pip_settings
+from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
 from wizard.source_trust import swap_risk
+
+#: The values uv reads as "no" for a switch such as `UV_NO_CACHE` (clap's boolish values).
+_UV_NO = ("0", "false", "no", "off", "n", "f")
+
+
+def cache_off(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None) -> str | None:
+    """Where the user turned `installer`'s download cache off, as it is set — `UV_NO_CACHE=1`, `PIP_NO_CACHE_DIR=…`,
+    a uv.toml's `no-cache = true`, a pip.conf's `no-cache-dir` — or None: the installer keeps its cache.
+
+    As each installer reads it: uv takes `UV_NO_CACHE=0` as off; pip turns its cache off for any value of
+    `PIP_NO_CACHE_DIR` (or `no-cache-dir`), `false` and `0` included (pip's `_handle_no_cache_dir`), which the plan
+    read as "on" and named a cache pip never used. The plan says it (`no_cache_words`), the link mode and the cache
+    checks pass the cache over by it."""
+    if installer == "uv":
+        value = (environ.get("UV_NO_CACHE") or "").strip()
+        if value:
+            return None if value.lower() in _UV_NO else f"UV_NO_CACHE={value}"
+        for path in uv_files(environ, cwd):
+            if uv_settings(path).get("no-cache") is True:
+                return f"`no-cache = true` in {path}"
+        return None
+    value = (environ.get("PIP_NO_CACHE_DIR") or "").strip()
+    if value:
+        return f"PIP_NO_CACHE_DIR={value}"
+    for path in pip_files(environ):
+        settings = pip_settings(path, ("global", "install"))
+        found = settings.get("no-cache-dir", "").strip()
+        if found:
+            return f"`no-cache-dir = {found}` in {path}"
+        if settings.get("cache-dir", "").strip():
+            return None  # this file wins with a cache of its own
+    return None
+
+
+def no_cache_words(installer: str, where: str) -> str:
+    """The plan's one sentence for a download cache turned off (`cache_off`), with how to have it for this run.
+
+    Why: with `UV_NO_CACHE` or `PIP_NO_CACHE_DIR` set the plan showed no cache line and said nothing of every
+    install downloading every package again (leftovers of the 30th hostile pass, item 2)."""
+    if where.startswith("`"):
+        undo = f"take it out of {where.split(' in ', 1)[1]} to keep them"
+    else:
+        undo = f"`unset {where.split('=', 1)[0]}` before starting gc-wizard keeps them"
+    return (f"{where} turns {installer}'s download cache off, so this install downloads every package again and keeps "
+            f"none for the next one; {undo}.")
 
 
 def pip_cache(environ: Mapping[str, str]) -> Path | None:
-    """The folder pip caches downloads and built wheels in, as its variables and defaults say (None: no cache)."""
-    if environ.get("PIP_NO_CACHE_DIR", "").lower() in ("1", "true", "yes", "on"):
+    """The folder pip caches downloads and built wheels in, as its variables and defaults say (None: no cache,
+    `cache_off`)."""
+    if cache_off("pip", environ):
         return None
     if environ.get("PIP_CACHE_DIR"):
         return Path(os.path.abspath(os.path.expanduser(environ["PIP_CACHE_DIR"])))
-    # A pip.conf's `cache-dir`/`no-cache-dir` (`[install]` over `[global]`; the file that wins first): pip reads it
-    # there too, so a lab's shared cache named in a settings file is judged like one named by a variable.
+    # A pip.conf's `cache-dir` (`[install]` over `[global]`; the file that wins first): pip reads it there too, so
+    # a lab's shared cache named in a settings file is judged like one named by a variable.
     for path in pip_files(environ):
         settings = pip_settings(path, ("global", "install"))
-        if settings.get("no-cache-dir", "").strip().lower() in ("1", "true", "yes", "on"):
-            return None
         if settings.get("cache-dir", "").strip():
             return Path(os.path.abspath(os.path.expanduser(settings["cache-dir"].strip())))
     base = environ.get("XDG_CACHE_HOME") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".cache")
@@ -149,7 +193,7 @@ def step_cache_env(installer: str, program: str, env: Mapping[str, str], notes: 
     Why at the runner: not only an install's steps read the cache — rollback's and `sync`'s `uv pip sync` install
     "offline, from the cache" first; every step that installs goes through here (25th hostile pass (part B) P1)."""
     if installer == "uv":
-        if env.get("UV_NO_CACHE"):
+        if cache_off("uv", env):
             return {}
         from wizard.install.linkmode import uv_cache_dir  # deferred: only a step about to install asks uv
 

@@ -962,7 +962,17 @@ def free_gib(path: Path | str) -> float:
 
 
 def check_free_disk(path: Path | str, need_gib: float, what: str) -> None:
-    """OperationFailed naming the folder, what is free and what is needed, when there is too little."""
+    """OperationFailed naming the folder, what is free and what is needed, when there is too little — or, first, why
+    nothing can be written there: a read-only file system (or a folder you cannot write) has no free space to speak
+    of, and "free some space" sent the user the wrong way (leftovers of the 30th hostile pass, item 5: a state folder
+    on a read-only disk read "only 0.0 GiB are free")."""
+    folder = Path(path).absolute()
+    if paths.write_block_words(folder) is not None:
+        state = paths.state_dir()
+        if folder == state or state in folder.parents:  # the state folder's own sentence, with its way out
+            raise paths.StateNotWritable(paths.state_write_problem(paths.NOWHERE_TO_KEEP, state) or "")
+        raise OperationFailed(f"{what} cannot be built in {folder}: {paths.write_block_words(folder)}; build it in a "
+                              "folder you can write with --env DIR. Nothing was changed.")
     free = free_gib(path)
     if need_gib and free < need_gib:
         raise OperationFailed(f"only {free:.1f} GiB are free at {Path(path).absolute().parent}, and {what} needs "

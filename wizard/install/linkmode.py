@@ -18,6 +18,7 @@ from pathlib import Path
 
 from wizard import paths
 from wizard.children import run_capture
+from wizard.install.cache_trust import cache_off
 
 
 def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
@@ -52,7 +53,7 @@ def download_cache(uv: str, environ: Mapping[str, str] | None = None) -> Path | 
     on a shared server with a home quota, where gigabytes of wheels go matters (walk 17: they went to ~/.cache/uv
     while the plan spoke only of the state folder's disk)."""
     environ = dict(os.environ if environ is None else environ)
-    if environ.get("UV_NO_CACHE"):
+    if cache_off("uv", environ):
         return None
     return uv_cache_dir(uv, environ)
 
@@ -105,10 +106,10 @@ def link_mode(uv: str, env_dir: Path, environ: Mapping[str, str] | None = None, 
     environ = dict(os.environ if environ is None else environ)
     linked = cache_linked(environ, cwd)
     if linked is not None:
-        cache = None if environ.get("UV_NO_CACHE") else uv_cache_dir(uv, environ) if cache == "ask" else cache
+        cache = None if cache_off("uv", environ, cwd) else uv_cache_dir(uv, environ) if cache == "ask" else cache
         mode = "hardlink" if isinstance(cache, Path) and same_filesystem(cache, Path(env_dir)) else "copy"
         return {"UV_LINK_MODE": mode}, unlinked_words(linked, mode, cache if isinstance(cache, Path) else None)
-    if environ.get("UV_LINK_MODE") or environ.get("UV_NO_CACHE"):
+    if environ.get("UV_LINK_MODE") or cache_off("uv", environ, cwd):
         return {}, None
     cache = uv_cache_dir(uv, environ) if cache == "ask" else cache
     if not isinstance(cache, Path):

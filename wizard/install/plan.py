@@ -50,7 +50,7 @@ from wizard.install import lock_reach
 from wizard.install.add_package import add_package_command
 from wizard.install.bundle import MANIFEST, check_bundle, read_manifest
 from wizard.install.bundle import WHEELS as BUNDLE_WHEELS
-from wizard.install.cache_trust import cache_problem, pip_cache, private_cache
+from wizard.install.cache_trust import cache_off, cache_problem, no_cache_words, pip_cache, private_cache
 from wizard.install.choices import DEFAULT_INSTALLER, INSTALLERS
 from wizard.install.indexes import IndexSetting, index_settings
 from wizard.install.linkmode import download_cache, link_mode
@@ -149,6 +149,10 @@ class Plan:
     """The installer's cache folder, where the packages are downloaded to: uv's, or pip's (its usual ~/.cache/pip, or
     PIP_CACHE_DIR's; walk 27, pip's cache: the plan named uv's only, so a pip user could not tell installs reuse it); None: no
     cache (PIP_NO_CACHE_DIR, UV_NO_CACHE)."""
+    no_cache: str | None = None
+    """Why there is no download cache, in one sentence with the `unset` that brings it back for a run
+    (`cache_trust.no_cache_words`), or None: every package is downloaded again, which the plan says (leftovers of the
+    30th hostile pass, item 2)."""
     added_packages: tuple[AddedPackage, ...] = ()
     """What the lock or bundle installs beyond the packages the recipe names (`lock_reach`), each with why."""
     unchecked: str | None = None
@@ -264,6 +268,8 @@ class Plan:
             "bundle": self.bundle,
             "added_packages": [a.to_dict() for a in self.added_packages],
             "unchecked": self.unchecked,
+            "download_cache": self.download_cache,
+            "no_cache": self.no_cache,
         }
 
 
@@ -736,7 +742,14 @@ def build_plan(
         graphcast_src=gc_arg, lock=str(packages.lock) if packages.lock is not None else None,
         bundle=str(bundle) if bundle is not None else None,
         download_cache=str(cache) if cache is not None else None,
+        no_cache=_no_cache(installer, cache, target),
     )
+
+
+def _no_cache(installer: str, cache: Path | None, target: _Target) -> str | None:
+    """The plan's sentence for a download cache the user turned off (`cache_off`); None while there is one."""
+    where = None if cache is not None else cache_off(installer, os.environ, target.cwd)
+    return no_cache_words(installer, where) if where else None
 
 
 def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline: bool,

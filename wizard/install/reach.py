@@ -201,14 +201,15 @@ def short_version(version: str) -> str:
 def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.11", *,
                answered: list[Answered] | tuple[Answered, ...] = (), answered_role: str = "other",
                environ: Mapping[str, str] | None = None, installer: str | None = None,
-               bundle_here: str | None = None) -> str:
+               bundle_here: str | None = None, bundle_install: str | None = None) -> str:
     """Plain sentences: which host, what it was needed for, and what to do instead. `answered`: hosts that
     were reached and answered with an error (said as such, never "cannot reach"). A host that an index
     variable of the user's environment names (`UV_INDEX_URL`, `PIP_INDEX_URL`, …) is said to be that index,
     with the variable: that setting, not the network, is then the first thing to check. `installer`: the one
     that failed; uv failing on TLS where pip's settings name a `cert` leads with the switch to pip (walk 25 #1).
     `bundle_here`: a bundle of this recipe already on this machine (the last install's): offered as it is, never
-    "make one elsewhere and copy it here" (walk 26 #7)."""
+    "make one elsewhere and copy it here" (walk 26 #7); `bundle_install`: the install it came from, in words
+    (`flows.history.attempt_words`: "your last install of R", or the attempt that failed or was stopped)."""
     if not hosts and not answered:
         return ""
     parts: list[str] = []
@@ -279,7 +280,8 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
             carried = Path(bundle_here) / "recipes"  # the recipe's copy the bundle carries (`bundle.RECIPES`)
             if folder and (carried / f"{rid}.yaml").is_file():
                 given = f" --recipes-dir {shlex.quote(str(carried))}"
-            parts.append(f"{lead} your last install of {rid} came from, which is here: `gc-wizard install {rid}"
+            parts.append(f"{lead} {bundle_install or f'your last install of {rid}'} came from, which is here: "
+                         f"`gc-wizard install {rid}"
                          f"{given} --bundle {shlex.quote(bundle_here)}` (no network at all).")
             return " ".join(parts)
         if switch:
@@ -314,7 +316,7 @@ def index_sentence(setting: IndexSetting) -> str:
 
 def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, graphcast_url: bool = False,
                        environ: Mapping[str, str] | None = None, installer: str | None = None,
-                       bundle_here: str | None = None) -> str:
+                       bundle_here: str | None = None, bundle_install: str | None = None) -> str:
     """`advice_for(find_unreachable(text), answered=find_answered(text))`: empty when the text shows no host
     that could not be reached or answered with an error.
 
@@ -326,4 +328,4 @@ def unreachable_advice(text: str, recipe=None, python_version: str = "3.11", *, 
         hosts = [Unreachable(h.host, "graphcast", h.evidence) if h.role != "proxy" else h for h in hosts]
     return advice_for(hosts, recipe, python_version, answered=find_answered(text),
                       answered_role="graphcast" if graphcast_url else "other", environ=environ, installer=installer,
-                      bundle_here=bundle_here)
+                      bundle_here=bundle_here, bundle_install=bundle_install)

@@ -51,8 +51,8 @@ def test_the_download_line_says_what_the_cache_spares():
 
 
 class _Review:
-    def __init__(self, cache, free=None):
-        self.plan = type("P", (), {"download_cache": cache, "installer": "uv"})()
+    def __init__(self, cache, free=None, no_cache=None):
+        self.plan = type("P", (), {"download_cache": cache, "installer": "uv", "no_cache": no_cache})()
         self.cache_free_gib = free
 
 
@@ -61,4 +61,7 @@ def test_the_plan_names_the_cache_folder_and_its_free_space_when_it_is_another_d
         "Download cache: /home/u/.cache/uv (uv's; UV_CACHE_DIR=DIR moves it)"]
     assert _cache_line(_Review("/home/u/.cache/uv", 3.2)) == [
         "Download cache: /home/u/.cache/uv (uv's; UV_CACHE_DIR=DIR moves it); 3 GiB free there"]
-    assert _cache_line(_Review(None)) == []  # UV_NO_CACHE, PIP_NO_CACHE_DIR
+    assert _cache_line(_Review(None)) == []  # no cache, and no sentence for it
+    # UV_NO_CACHE, PIP_NO_CACHE_DIR: the sentence, its `unset` kept on one row (tests/cli/test_no_download_cache.py)
+    assert _cache_line(_Review(None, no_cache="UV_NO_CACHE=1 turns it off; `unset UV_NO_CACHE` keeps them."), 40) == [
+        "Download cache: none. UV_NO_CACHE=1", "  turns it off; `unset UV_NO_CACHE`", "  keeps them."]

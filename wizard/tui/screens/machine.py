@@ -174,12 +174,14 @@ class MachineScreen(Screen[str]):
         from wizard.flows.history import (
             current_env_text,
             forecast_env,
+            history_once,
             installed_recipes,
             last_failed_checks,
             returning_user_line,
             unreachable_page_seen,
         )
 
+        history = history_once()  # one read of history.json for every line below (30th pass leftovers, item 4)
         problems = problem_lines(self.facts)
         box = self.query_one("#problems", Static)
         box.update("\n".join(problems))
@@ -187,17 +189,17 @@ class MachineScreen(Screen[str]):
         where = where_sentence(self.facts)
         # the pane's padding (2) and its scrollbar (2): lines cut for 78 columns wrapped their last word to column 0
         # in 76 (walk 28 #18)
-        facts = fact_lines(self.facts, current_env_text(), columns=self.app.size.width - 4)
+        facts = fact_lines(self.facts, current_env_text(history), columns=self.app.size.width - 4)
         self.query_one("#facts", Static).update("\n".join([where, *facts] if where else facts))
         self.query_one("#memory", Static).update("\n".join(memory_table_lines(self.facts, self.app.size.width)) + "\n")
         recommended = next((m for m in self.matches if m.recommended), None)
-        self.forecast_env = forecast_env()
+        self.forecast_env = forecast_env(history)
         text = next_step_text(
             self.facts, recommended, offer=self.partitions if self.slurm is None else None,
-            through_srun=self.slurm is not None, returning=returning_user_line(),
-            installed=installed_recipes().get(recommended.recipe.id) if recommended else None,
-            unreachable=unreachable_page_seen(recommended.recipe) if recommended else None,
-            failed=last_failed_checks().get(recommended.recipe.id) if recommended else None)
+            through_srun=self.slurm is not None, returning=returning_user_line(history),
+            installed=installed_recipes(history).get(recommended.recipe.id) if recommended else None,
+            unreachable=unreachable_page_seen(recommended.recipe, history) if recommended else None,
+            failed=last_failed_checks(history).get(recommended.recipe.id) if recommended else None)
         self.query_one("#recommended", Static).update(text)
         self.refresh_bindings()
 

@@ -26,9 +26,9 @@ from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.reach import advice_for, find_unreachable
 from wizard.recipes.family import default_recipes, family_recipes
-from wizard.recipes.loader import Recipe, load_recipes
+from wizard.recipes.loader import Recipe, is_recipe_id, load_recipes
 from wizard.security import cut, redact_secrets, strip_terminal_escapes
-from wizard.verify import causes, fallback
+from wizard.verify import causes, fallback, log_values
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
 from wizard.yaml_data import YAMLError, load_data
 
@@ -793,14 +793,19 @@ _SOURCE_AT_FAULT = frozenset({"wrong_graphcast_package"})
 
 def with_given_graphcast(text: str, given: tuple[str, str] | None, finding_id: str = "") -> str:
     """`text` (a fix) with `--graphcast-src SRC` (shell-quoted) added to each `gc-wizard install RECIPE` line whose
-    recipe installs the GraphCast version `given` (version, local source) holds; `text` unchanged without `given`, and
+    recipe installs the GraphCast version `given` (version, source) holds; `text` unchanged without `given`, and
     a line that already names a source or a bundle is left as it is, and so is a finding that blames the source
     (`_SOURCE_AT_FAULT`).
 
     Why the one place: walk 27 (rerun lines) — a run from a local checkout (`--graphcast-src DIR`, for a server without GitHub)
     was told to rerun `gc-wizard install jax0.4.23-cpu`, which fetches GraphCast from GitHub and fails there. Every
     fix the catalogue, the install's check and `diagnose` print passes through here. A `verify` line needs no source:
-    the environment holds the GraphCast it was installed with."""
+    the environment holds the GraphCast it was installed with.
+
+    The source comes from a log or an environment's record, neither of them trusted (31st hostile pass (part A) P3:
+    a pasted log's `git+https://evil.example/…` became the fix's source): it is given again only as
+    `log_values.source_refusal` allows (a local path here that passes the swap rule), left out when it is the
+    recipe's own; else the line says `--graphcast-src DIR` and the source named is quoted once as not used."""
     if given is None or "gc-wizard install " not in text or finding_id in _SOURCE_AT_FAULT:
         return text
     import shlex  # deferred: only a fix for a run from a local GraphCast quotes one
@@ -810,13 +815,26 @@ def with_given_graphcast(text: str, given: tuple[str, str] | None, finding_id: s
         recipes = load_recipes()
     except Exception:  # a broken user recipe file must not break a diagnosis: then the lines stay as they are
         return text
+    refused: list[str | None] = []  # judged once, at the first line that would carry the source
+    said: list[bool] = []
 
     def add(match: re.Match) -> str:
         recipe = recipes.get(match.group("recipe"))
         rest = match.group("rest")
         if recipe is None or recipe.graphcast.version != version or "--graphcast-src" in rest or "--bundle" in rest:
             return match.group(0)
-        return f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {shlex.quote(source)}`"
+        if log_values.recipes_own(source, recipe):
+            return match.group(0)
+        if not refused:
+            refused.append(log_values.source_refusal(source))
+        if refused[0] is None:
+            return f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {shlex.quote(source)}`"
+        line = f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {log_values.PLACEHOLDER}`"
+        if said:
+            return line
+        said.append(True)
+        return (f"{line} ({log_values.PLACEHOLDER}: a GraphCast checkout or wheel of your own; the source the run "
+                f"named, {log_values.shown(source)}, is not given again: {refused[0]})")
 
     return _INSTALL_LINE.sub(add, text)
 
@@ -907,13 +925,17 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
     extra = len(hit.evidence) - len(evidence) + hit.more
     if extra > 0:
         evidence.append(f"… and {extra} more matching lines")
+    # A value the log gave enters a command of the fix only when a shell would take it as it is (31st hostile pass
+    # (part A) P3): else the fix reads as if the log had not said it (a `[[…]]` part that names it is left out).
+    fix_values = {name: value for name, value in values.items()
+                  if hit.groups.get(name) != value or log_values.may_fill(fix, name, value)}
     explanation = _render(entry.explanation, values)
     if causes:
         ranked = "; ".join(f"{n}) {c['title']}: {c['why']}" for n, c in enumerate(causes, 1))
         explanation += f" What is known about this machine ranks the likely causes: {ranked}."
     return Finding(
         id=entry.id, title=entry.title, explanation=explanation,
-        fix=with_given_graphcast(_render(fix, values), given, entry.id), evidence=tuple(evidence), explains=tuple(hit.explains),
+        fix=with_given_graphcast(_render(fix, fix_values), given, entry.id), evidence=tuple(evidence), explains=tuple(hit.explains),
         priority=entry.priority, causes=causes,
     )
 
@@ -1511,8 +1533,9 @@ class Stopped:
 
     @property
     def next_step(self) -> str:
+        # The recipe as the log named it, only in a recipe id's shape: a log is untrusted (31st hostile pass (part A) P3).
         again = (with_given_graphcast(f"`gc-wizard install {self.recipe}`", self.given) + " with the same options"
-                 if self.recipe else "the same command")
+                 if self.recipe and is_recipe_id(self.recipe) else "the same command")
         return (f"nothing in it failed, so there is no cause to look for; to install, run {again} again (in the app, "
                 "p on the Not-done screen goes again with the same settings). A run that failed after that has its own "
                 "log to diagnose.")

@@ -97,11 +97,16 @@ def _read_stream(path: str | os.PathLike[str], limit: int, kind: str) -> bytes:
     Why: a plain `open` of a named pipe that nobody writes to blocks for ever, and `install --yes --answers FIFO`,
     run unattended, hung until something killed it (fifteenth hostile pass P5). The stream is opened without
     blocking and read as it comes; a pipe with no writer yet reads as ended, so an end before any byte is waited
-    out too (the writer of `cat f > fifo &` may open it a moment later)."""
+    out too (the writer of `cat f > fifo &` may open it a moment later).
+
+    Only a named pipe can have a writer still to come: an end read from anything else (/dev/null, a pipe whose
+    writer closed it, `<(true)`, a closed stdin given as /dev/stdin) is the end, answered at once (31st hostile
+    pass (part A) P8: `--answers /dev/null` waited 15 s, then said "nothing was written to it")."""
     import select  # deferred: only a stream waits, and every command reads files through this module (issue 23)
 
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
+        late_writer = _named_pipe(fd)
         deadline = time.monotonic() + STREAM_SECONDS
         data = bytearray()
         while len(data) <= limit:
@@ -118,13 +123,25 @@ def _read_stream(path: str | os.PathLike[str], limit: int, kind: str) -> bytes:
                 continue
             if block:
                 data += block
-            elif data:
+            elif data or not late_writer:
                 break
             else:
                 time.sleep(min(0.05, max(left, 0)))
         return bytes(data)
     finally:
         os.close(fd)
+
+
+def _named_pipe(fd: int) -> bool:
+    """Whether open `fd` is a named pipe (a FIFO in a folder), the one stream a writer may still open after an end
+    was read. An anonymous pipe (`<(…)`, a shell's `|`) was made with its writer, so its end is final; the kernel
+    names it `pipe:[N]` where a named one has its path. Unknown (no /proc): a pipe is taken as named."""
+    if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+        return False
+    try:
+        return not os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:")
+    except OSError:
+        return True
 
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),

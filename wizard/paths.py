@@ -818,7 +818,7 @@ OWNER_KEPT = 0o077
 
 
 #: Names that mean another thing in every other process: this process's own view (`/proc/self/cwd`, a descriptor).
-_PROCESS_VIEWS = LazyPattern(r"^/(?:proc/(?:self|thread-self|\d+)|dev/fd)(?:/|$)")
+_PROCESS_VIEWS = LazyPattern(r"^/(?:proc/(?:self|thread-self|[0-9]+)|dev/fd)(?:/|$)")
 
 
 def lasting_path(path: Path) -> Path:

@@ -36,6 +36,17 @@ def class_members(source: str, *, without: tuple[str, str] | None = None) -> fro
     return frozenset(members)
 
 
+def ascii_digits(text: str) -> bool:
+    """Whether `text` is one or more of the digits 0-9 and nothing else: the one test before `int(text)` of a value
+    from outside (an environment variable, a header, a file name).
+
+    Why not `str.isdigit()` or `\\d`: both take far more than 0-9. `'²'.isdigit()` is True and `int('²')` raises, so
+    `CUDA_VISIBLE_DEVICES=²` and a mirror's `Content-Length: ²` ended with "this is a bug" (31st hostile pass (part A)
+    P5); `\\d` and `isdecimal()` take Arabic-Indic digits, which `int()` reads, so `١٢.٢` was taken as a CUDA version
+    and printed as such (P4). The package's regexes say `[0-9]`, and a test forbids `isdigit` and `\\d`."""
+    return bool(text) and not text.strip("0123456789")
+
+
 class LazyPattern:
     __slots__ = ("source", "flags", "_compiled")
 

@@ -59,7 +59,7 @@ _SCHEME_NEEDLES = (":/", ":\\", "http:", "https:", "ftp:", "file:", "ws:", "wss:
 #: account's.
 #: A password may hold a `/` pasted without percent-encoding (`_URL_SLASHED_USERINFO`), unless a port comes first.
 _CREDENTIALS_RE = LazyPattern(rf"({_SCHEME})([^/\s@:]+)"
-                              r"(?::[^/\s@]{0,512}|:(?!\d{1,5}(?:/|$))[^\s@/]{0,512}/[^\s@]{0,512}?)?@")
+                              r"(?::[^/\s@]{0,512}|:(?![0-9]{1,5}(?:/|$))[^\s@/]{0,512}/[^\s@]{0,512}?)?@")
 
 #: CSI; OSC (BEL or ST terminated); DCS/SOS/PM/APC strings (ST terminated); any other escape
 #: (intermediate bytes then a final byte: `ESC ( B`, `ESC 7`, `ESC M`, and the two-character
@@ -446,7 +446,7 @@ def write_private_file(path: str | os.PathLike[str], text: str, *, encoding: str
 
 
 #: One of this process's own descriptors by path (`/dev/fd/1`, `/proc/self/fd/1`, where `/dev/stdout` leads).
-OWN_DESCRIPTOR = LazyPattern(r"^/(?:proc/(?:self|thread-self)/fd|dev/fd)/(\d+)$")
+OWN_DESCRIPTOR = LazyPattern(r"^/(?:proc/(?:self|thread-self)/fd|dev/fd)/([0-9]+)$")
 
 
 def _write_into_descriptor(fd: int, text: str, encoding: str) -> None:
@@ -618,7 +618,7 @@ _URL_USERINFO = _Rule(
 #: it). Bounded (256 + 512 characters), as a line of `x://a:/…` is scanned from every scheme.
 _URL_ODD_USERINFO = _Rule(
     rf"(?P<scheme>{_SCHEME})"
-    r"(?P<userinfo>@{0,8}[^\s/@:\"'<>]{0,256}:(?![\d.]{1,5}(?:/|$))[^@\n\r\t \"'<>]{0,768})@"
+    r"(?P<userinfo>@{0,8}[^\s/@:\"'<>]{0,256}:(?![0-9.]{1,5}(?:/|$))[^@\n\r\t \"'<>]{0,768})@"
     r"(?=[A-Za-z0-9\[])", *_SCHEME_NEEDLES, fold_needles=True)
 #: A password with a blank inside it (`https://u:SEKa SEKtail@host`, `https://:TOK EN@host`, a tab or NBSP between):
 #: the rules above stop at the blank, so `_URL_PORT_PASSWORD` masked the first word as a port-shaped password and the
@@ -634,10 +634,10 @@ _URL_ODD_USERINFO = _Rule(
 #: password read as a port; both the digits and the words after them were printed).
 _URL_SPACED_USERINFO = _Rule(
     rf"(?P<scheme>{_SCHEME})"
-    r"(?P<userinfo>@{0,8}[^\s/@:\"'<>]{0,256}:(?:(?![\d.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
+    r"(?P<userinfo>@{0,8}[^\s/@:\"'<>]{0,256}:(?:(?![0-9.]{1,5}(?:[/\s]|$))[^\s@\"'<>]{1,256}"
     r"(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}(?=@)"
-    r"|[\d.]{1,5}(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}"
-    r"(?=@(?:[A-Za-z0-9][A-Za-z0-9.-]{0,253}|\[[0-9A-Fa-f:.]{1,64}\])(?:[/?#]|:\d))))@"
+    r"|[0-9.]{1,5}(?:[^\S\n\r]{1,16}[^\s@\"'<>]{1,256}){1,4}[^\S\n\r]{0,16}"
+    r"(?=@(?:[A-Za-z0-9][A-Za-z0-9.-]{0,253}|\[[0-9A-Fa-f:.]{1,64}\])(?:[/?#]|:[0-9]))))@"
     r"(?=[A-Za-z0-9\[])", *_SCHEME_NEEDLES, fold_needles=True)
 #: What ends the plain rule's password: one holding any of these is the odd rule's to mask.
 _ODD_PASSWORD = LazyPattern("[/\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
@@ -646,7 +646,7 @@ _ODD_PASSWORD = LazyPattern("[/\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u202
 #: (twenty-third hostile pass P1). Not a number (a real port), nor a version (`ubuntu:22.04`).
 _URL_PORT_PASSWORD = _Rule(
     rf"(?P<head>{_SCHEME}@{{0,8}}[^\s/@:\"'<>]{{1,256}}:)"
-    r"(?P<password>(?![\d.]*(?:[/\s\"'<>]|$))[^\s/@:\"'<>]{1,512})(?=[/\s\"'<>]|$)", *_SCHEME_NEEDLES,
+    r"(?P<password>(?![0-9.]*(?:[/\s\"'<>]|$))[^\s/@:\"'<>]{1,512})(?=[/\s\"'<>]|$)", *_SCHEME_NEEDLES,
     fold_needles=True)
 _PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?!<redacted>)[^'\"\s]+", 'port could not')
 #: `user:password@host[:port]` without a scheme (a coordinator address, `JAX_COORDINATOR=me:pw@node1:1234`, an rsync
@@ -657,7 +657,7 @@ _PORT_CAST = _Rule(r"(?i)(port could not be cast to integer value as )(['\"]?)(?
 _BARE_USERINFO = _Rule(
     r"(?<![\w.+/:@%-])(?!(?:[A-Za-z][A-Za-z0-9.-]*\+)?(?i:https?|wss?|ftp|file):)"  # a URL's scheme: `_SCHEME`'s
     r"(?P<user>[A-Za-z0-9._%+-]{1,64}):(?P<password>[^\s/\"'<>]*?)@"
-    r"(?!sha\d+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::\d+)?(?:[:/\s\"',;)]|$))", '@')
+    r"(?!sha[0-9]+:)(?=(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::[0-9]+)?(?:[:/\s\"',;)]|$))", '@')
 #: A line of a settings file quoted by an installer's parse error, after its number and gutter (uv's TOML errors:
 #: `  3 |     SEKsplit6@127.0.0.1:9/simple/""" junk`, annotate-snippets style, `|` or `│`): its text is masked whole
 #: when it holds what a credential's piece can (an `@`, a `://`, a line-ending `\\` that continues a string, or a
@@ -670,7 +670,7 @@ _BARE_USERINFO = _Rule(
 #: wizard cannot learn the file's secrets from the file itself (it does not parse), so what is masked is the quote:
 #: every channel runs this pass, and the line and column uv names, with the file's path, still say where to look.
 _QUOTED_SOURCE = _Rule(
-    r"^(?P<gutter>[ \t]{0,64}(?:\d{1,9} {0,7} [|\u2502][ \t]?|\[line {0,8}\d{1,9}\]: ))(?!<redacted>$)"
+    r"^(?P<gutter>[ \t]{0,64}(?:[0-9]{1,9} {0,7} [|\u2502][ \t]?|\[line {0,8}[0-9]{1,9}\]: ))(?!<redacted>$)"
     r"(?P<text>[^\n]{1,8192})$", ' |', ' \u2502', '[line', flags=re.MULTILINE)
 #: What in such a quoted line can be a credential's piece (searched once per quoted line, not per character).
 _CREDENTIAL_PIECE = LazyPattern(r"(?i)@|://|\\[ \t\r]*$|pass|token|secret|key|auth|cred|login|netrc")
@@ -746,7 +746,7 @@ _SECRET_HEADER = _Rule(r"(?i)(?<![A-Za-z0-9_-])(x-(?:[a-z0-9]+-){0,8}(?:api|toke
                        r"|credentials?|session|signature)\s*[:=]\s*[\"']?)(?!<redacted>)([^\s\"',;]+)", 'x-')
 #: A webhook's URL is its credential: Slack's `hooks.slack.com/services/T…/B…/SECRET`, Discord's
 #: `discord.com/api/webhooks/ID/SECRET`, Teams' `….webhook.office.com/webhookb2/…` (twenty-third hostile pass P4).
-_WEBHOOK = _Rule(r"(?i)(?P<head>hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/\d+/"
+_WEBHOOK = _Rule(r"(?i)(?P<head>hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/[0-9]+/"
                  r"|\.webhook\.office\.com/|\.logic\.azure\.com/workflows/)(?!<redacted>)[^\s\"'<>)]+",
                  'hooks.slack.com', '/api/webhooks/', '.webhook.office.com', '.logic.azure.com')
 #: A secret after its name and a blank, no `=` or `:` (`DATABRICKS_TOKEN dapi…`, `… secret SEK…/xyz+abc=`): the next
@@ -866,7 +866,7 @@ def _weak_name_keeps(name: str, bare: str) -> bool:
     left = _LOOK_ALIKE_WORDS.pattern.sub(" ", name)
     if not _WEAK_WORDS.pattern.search(left) or _SECRET_WORD.pattern.search(_WEAK_WORDS.pattern.sub(" ", left)):
         return False
-    mixed = any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)
+    mixed = any(c in "0123456789" for c in bare) and any(c.isalpha() for c in bare)
     return not mixed and not (len(bare) >= 16 and not bare.isalpha())
 
 
@@ -994,13 +994,13 @@ _STANDALONE = _Rule(
     # a vendor prefix, then the token's kind (personal, organisation, service access), then a generated token with a
     # digit in it (Docker Hub's `dckr_pat_…`/`dckr_oat_…`): fourteenth hostile pass Q4, one rule for the shape, narrow
     # enough that `test_pat_handles_paths` stays a test's name
-    r"|[a-z]{2,10}_(?:pat|oat|sat|pak)_(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}"
+    r"|[a-z]{2,10}_(?:pat|oat|sat|pak)_(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}"
     r"|(?:sk|rk|pk)_test_[A-Za-z0-9]{20,}"
     r"|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"
     r"|gl(?:soat|ft|imt|agent|oas)-[A-Za-z0-9_-]{20,}"  # GitLab's other token prefixes
-    r"|xapp-\d-[A-Za-z0-9-]{20,}"  # Slack app-level tokens
+    r"|xapp-[0-9]-[A-Za-z0-9-]{20,}"  # Slack app-level tokens
     r"|hv[sbr]\.[A-Za-z0-9_-]{24,}"  # HashiCorp Vault tokens
-    r"|dapi[0-9a-f]{32}(?:-\d)?"  # Databricks personal access tokens
+    r"|dapi[0-9a-f]{32}(?:-[0-9])?"  # Databricks personal access tokens
     r"|do[pro]_v1_[a-f0-9]{64}"  # DigitalOcean
     r"|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"  # SendGrid
     r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"  # Shopify
@@ -1012,7 +1012,7 @@ _STANDALONE = _Rule(
     # New Relic, Grafana, Telegram bots
     r"|do[pro]_v1_[A-Za-z0-9]{20,}|tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9-]{10,}|PMAK-[A-Za-z0-9-]{20,}"
     r"|lin_api_[A-Za-z0-9]{20,}|shp(?:at|ca|pa|ss)_[A-Za-z0-9]{20,}|ATBB[A-Za-z0-9]{20,}|NRAK-[A-Za-z0-9]{20,}"
-    r"|glc_[A-Za-z0-9+/=_-]{20,}|\d{8,10}:AA[A-Za-z0-9_-]{30,}"
+    r"|glc_[A-Za-z0-9+/=_-]{20,}|[0-9]{8,10}:AA[A-Za-z0-9_-]{30,}"
     r"|cmVmdGtuOj[A-Za-z0-9+/=_-]{20,}"  # JFrog reference tokens (base64 of `reftkn:`)
     r")(?![A-Za-z0-9_])",
     # each token's fixed start, one of which every token above begins with
@@ -1103,7 +1103,7 @@ def _userinfo(match: re.Match, keep_user: bool = False) -> str:
 
 
 #: What follows `name:@` when it is a host and not a word (`cc:@bob` in a note): a dotted name, a port, an IPv6 host.
-_HOST_AFTER = LazyPattern(r"[A-Za-z0-9-]+\.[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9.-]*:\d|\[")
+_HOST_AFTER = LazyPattern(r"[A-Za-z0-9-]+\.[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9.-]*:[0-9]|\[")
 
 
 def _bare_userinfo(match: re.Match, keep_user: bool) -> str:
@@ -1155,7 +1155,7 @@ def _secret_var(match: re.Match) -> str:
         return f"{match.group('name')}{match.group('sep')}{quote}{user}:{MASK}{quote}"
     if _POINTER_NAME.pattern.search(name) and _PATH_VALUE.pattern.match(bare):
         return match.group(0)  # `PASSWD_FILE=/etc/passwd`: where the secret is, not the secret
-    if (len(bare) < 8 and not (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare))
+    if (len(bare) < 8 and not (any(c in "0123456789" for c in bare) and any(c.isalpha() for c in bare))
             and not _PASSWORD_WORD.pattern.search(_LOOK_ALIKE_WORDS.pattern.sub(" ", name))):
         return match.group(0)  # `KEY_PACKAGES=jax`: a setting, not a token
     return f"{match.group('name')}{match.group('sep')}{quote}{MASK}{quote}"
@@ -1298,7 +1298,7 @@ def _encoded_query(match: re.Match) -> str:
 
 def _signature_param(match: re.Match) -> str:
     value = match.group("value")
-    if _HARMLESS.pattern.match(value) or (len(value) < 8 and not (any(c.isdigit() for c in value)
+    if _HARMLESS.pattern.match(value) or (len(value) < 8 and not (any(c in "0123456789" for c in value)
                                                                   and any(c.isalpha() for c in value))):
         return match.group(0)
     return f"{match.group('name')}{match.group('sep')}{MASK}"
@@ -1660,8 +1660,8 @@ def source_place(text: str) -> Path | None:
 
 #: An account as the wizard's sentences name one (`children.owner_words`, `group_words`, `source_trust`'s ACL fixes):
 #: `user NAME (uid N)`, `NAME (gid N)`, a bare `uid N`/`gid N`, and `setfacl`'s `u:NAME`/`g:NAME` entries.
-_ACCOUNT_NAMED_RE = LazyPattern(r"(?<![A-Za-z0-9._-])([A-Za-z_][A-Za-z0-9._$-]*) \((uid|gid) (\d+)\)")
-_ACCOUNT_NUMBER_RE = LazyPattern(r"(?<![A-Za-z0-9_-])(uid|gid) (\d+)(?![0-9])")
+_ACCOUNT_NAMED_RE = LazyPattern(r"(?<![A-Za-z0-9._-])([A-Za-z_][A-Za-z0-9._$-]*) \((uid|gid) ([0-9]+)\)")
+_ACCOUNT_NUMBER_RE = LazyPattern(r"(?<![A-Za-z0-9_-])(uid|gid) ([0-9]+)(?![0-9])")
 _ACL_ENTRY_RE = LazyPattern(r"(setfacl (?:-[A-Za-z]+ )*)([ug]):([^\s:`]+)")
 
 

@@ -50,6 +50,7 @@ from wizard.children import group_words as _group_name
 from wizard.children import owner_words as _user_name
 from wizard.errors import UserError
 from wizard.git_dirs import common_dir, named_gitdir
+from wizard.patterns import ascii_digits
 from wizard.security import ACL_ACCESS, ACL_DEFAULT
 
 #: How many entries inside a source folder are looked at; a real wheelhouse or GraphCast checkout (with its .git)
@@ -310,8 +311,8 @@ def _own_descriptor(path: Path) -> bool:
     written into as it is open (`security.write_private_file`), so no folder on its way can send the write elsewhere."""
     parts = path.parts
     if len(parts) == 4 and parts[1] == "dev" and parts[2] == "fd":
-        return parts[3].isdigit()
-    return (len(parts) == 5 and parts[1] == "proc" and parts[3] == "fd" and parts[4].isdigit()
+        return ascii_digits(parts[3])
+    return (len(parts) == 5 and parts[1] == "proc" and parts[3] == "fd" and ascii_digits(parts[4])
             and parts[2] in ("self", "thread-self", str(os.getpid())))
 
 

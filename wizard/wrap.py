@@ -25,7 +25,7 @@ from collections.abc import Sequence
 KEEP = "\u00a0"
 
 #: A number, then a unit: wrapped as one word.
-_NUMBER_UNIT = re.compile(r"(?<![\w.])([~≈<>]?\d[\d,.]*)[ \t]+((?:[KMGTP]i?B|kB|B|bytes|s|ms|min|h|%)(?![\w-]))")
+_NUMBER_UNIT = re.compile(r"(?<![\w.])([~≈<>]?[0-9][0-9,.]*)[ \t]+((?:[KMGTP]i?B|kB|B|bytes|s|ms|min|h|%)(?![\w-]))")
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
 #: What a laid-out line starts with before its text: an indent, then a mark ("- ", "> ", "! ", "✗ ", "2. ").
 _MARK = re.compile(r" *(?:(?:[-*•>!✓✗★●↳#]|\d{1,2}[.)]) +)?")

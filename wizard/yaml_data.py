@@ -73,7 +73,7 @@ def load_data(text: str):
 
 def _long_number_line(text: str) -> int | None:
     """The line (from 1) of the first run of more than 4300 digits in `text`, or None."""
-    found = re.search(r"\d{4301,}", text)
+    found = re.search(r"[0-9]{4301,}", text)
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 

@@ -93,6 +93,31 @@ def test_a_stream_named_on_the_command_line_is_read_and_one_nobody_writes_is_giv
         bounded.read_text(fifo, 1000)  # a file the wizard reads by itself is never a stream
 
 
+def test_an_end_only_a_named_pipe_may_outwait_is_answered_at_once(tmp_path, monkeypatch):
+    """31st hostile pass (part A) P8: `--answers /dev/null` (or /dev/stdin closed) waited out 15 s, then said "nothing
+    was written to it". Only a named pipe can get its writer later; /dev/null, a pipe whose writer closed it and
+    `<(true)` have ended, so their empty text comes back without a wait (the caller says "is empty")."""
+    def waited(_seconds):
+        raise AssertionError("an ended stream was waited out")
+
+    monkeypatch.setattr(bounded.time, "sleep", waited)
+    assert bounded.read_text("/dev/null", 1000, streams_ok=True) == ""
+    read_end, write_end = os.pipe()  # `true | gc-wizard … --answers /dev/stdin`, or `<(true)`
+    os.close(write_end)
+    try:
+        assert bounded.read_text(f"/proc/self/fd/{read_end}", 1000, streams_ok=True) == ""
+        assert not bounded._named_pipe(read_end)
+    finally:
+        os.close(read_end)
+    fifo = tmp_path / "answers.fifo"
+    os.mkfifo(fifo)
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        assert bounded._named_pipe(fd)  # its writer may still come: waited for, as before
+    finally:
+        os.close(fd)
+
+
 def test_a_number_longer_than_python_reads_is_the_files_fault_not_a_bug(tmp_path):
     """Sixteenth hostile pass P5: an integer of more than 4300 digits (Python's limit) in a recipe or an answers file
     ended as "gc-wizard stopped on an error of its own … this is a bug", exit 1. Each reader names the file."""

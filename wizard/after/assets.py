@@ -37,6 +37,7 @@ from pathlib import Path
 
 from wizard import bounded, paths
 from wizard.errors import UserError, WizardError
+from wizard.patterns import ascii_digits
 from wizard.security import make_folders, one_line, redact_credentials, redact_secrets
 from wizard.web_login import split_login
 
@@ -375,13 +376,13 @@ def family(model_name: str) -> str:
 def model_traits(name: str) -> dict[str, str]:
     """Resolution, levels and precipitation input, read from a params file's name where it says them."""
     traits = {}
-    if match := re.search(r"resolution ([\d.]+)", name):
+    if match := re.search(r"resolution ([0-9.]+)", name):
         traits["res"] = match.group(1)
-    elif match := re.search(r"\b(\d+)p(\d+)deg\b", name):  # GenCast: "GenCast 1p0deg Mini <2019.npz"
+    elif match := re.search(r"\b([0-9]+)p([0-9]+)deg\b", name):  # GenCast: "GenCast 1p0deg Mini <2019.npz"
         traits["res"] = f"{match.group(1)}.{match.group(2)}"
     if family(name) == "gencast":
         traits.update({"levels": "13", "sources": "era5 fake"})  # GenCast takes no precipitation input
-    if match := re.search(r"pressure levels (\d+)", name):
+    if match := re.search(r"pressure levels ([0-9]+)", name):
         traits["levels"] = match.group(1)
     if "precipitation input" in name:
         traits["sources"] = "era5 fake"
@@ -466,10 +467,10 @@ def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps
         # A model's own folder's datasets (gencast/ for GenCast: 12-hourly) before any other's.
         fitting = [a for a in fitting if a.relpath.startswith(f"{prefix}dataset/")] or fitting
         fitting.sort(key=lambda a: (not a.relpath.startswith(PREFIXES[0]), int(file_parts(a.name).get("steps", "0")
-                                    if file_parts(a.name).get("steps", "0").isdigit() else 0), a.name))
+                                    if ascii_digits(file_parts(a.name).get("steps", "0")) else 0), a.name))
         if not fitting:
             most = max((int(file_parts(a.name)["steps"]) for a in assets if a.kind == "dataset"
-                        and file_parts(a.name).get("steps", "").isdigit() and dataset_fits(a.name, chosen_model.name, 1)),
+                        and ascii_digits(file_parts(a.name).get("steps", "")) and dataset_fits(a.name, chosen_model.name, 1)),
                        default=0)
             longest = f" (the longest that fits it here allows --steps {most})" if most else ""
             raise UserError(f"no example dataset in the source fits {chosen_model.name} for {steps} step(s){longest}; "
@@ -496,7 +497,7 @@ def substitute_words(name: str) -> str:
     what = []
     if " - test - " in f" {name} ":
         what.append("a test model")
-    resolution = re.search(r"resolution ([\d.]+)", name)
+    resolution = re.search(r"resolution ([0-9.]+)", name)
     if resolution:
         what.append(f"at {float(resolution.group(1)):g}°")
     kind = f", {' '.join(what)}" if what else ""
@@ -669,7 +670,7 @@ def _download(url: str, part: Path, name: str, progress: Progress | None, cancel
     with response:
         resumed = have and response.status == 206
         length = response.headers.get("Content-Length")
-        total = (int(length) + (have if resumed else 0)) if length and length.isdigit() else None
+        total = (int(length) + (have if resumed else 0)) if length and ascii_digits(length) else None
         done = have if resumed else 0
         try:
             with open(part, "ab" if resumed else "wb") as out:

@@ -30,6 +30,7 @@ from wizard.detect.srun_job import JobState, SrunJob, queue_sentence
 from wizard.errors import UserError
 from wizard.install.envs import Env
 from wizard.install.runner import StepLog
+from wizard.patterns import ascii_digits
 from wizard.recipes.loader import load_recipes
 from wizard.security import make_folders
 from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, run_probe
@@ -463,7 +464,7 @@ def _next_after_forecast(result: ForecastResult) -> list[str]:
     read = f"import xarray; print(xarray.open_dataset({result.output!r}))"
     python = Path(result.env) / "bin" / "python"
     held = assets.file_parts(result.dataset).get("steps", "")
-    most = int(held) if held.isdigit() else 0
+    most = int(held) if ascii_digits(held) else 0
     more = ([f"  all {most} steps this example dataset holds:",
              *(f"    {line}" for line in wizard_lines(f"forecast{env}{given} --steps {most}", result.slurm))]
             if most > result.steps else

@@ -130,7 +130,7 @@ def redact(text: str, *, facts: ReportFacts = None, environ: Mapping[str, str] |
     # Control and invisible format characters shown as escapes: the report is pasted into a terminal, a chat,
     # an issue (a history entry's recipe holding ESC ] 0; set a window title, seventh hostile pass 5d).
     text = reveal_format_characters(redact_secrets(text))
-    text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/\d+/\d+)?", r"\1-<redacted>", text)
+    text = re.sub(r"\b(GPU|MIG)-(?:GPU-)?" + _UUID + r"(?:/[0-9]+/[0-9]+)?", r"\1-<redacted>", text)
     text = re.sub(r"\b" + _UUID + r"\b", "<uuid>", text)
     literal_uuids = [str(_get(g, "uuid")) for g in (_get(facts, "gpus") or ()) if _get(g, "uuid")]
     for value in sorted(literal_uuids + [e for e in extra if e], key=len, reverse=True):

@@ -36,7 +36,7 @@ def _rows() -> tuple[tuple[Version, str], ...]:
 
 def parse_driver(value: str) -> Version:
     text = (value or "").strip()
-    if not re.fullmatch(r"\d{3}(\.\d+){0,2}", text):
+    if not re.fullmatch(r"[0-9]{3}(\.[0-9]+){0,2}", text):
         raise UserError(f"--assume-driver {value!r} is not an NVIDIA driver version like 535.104.05 or 550.")
     try:
         return Version(text)
@@ -61,7 +61,7 @@ def parse_cc(value: str | None) -> str | None:
     if value is None:
         return None
     text = value.strip()
-    if not re.fullmatch(r"\d{1,2}\.\d", text):
+    if not re.fullmatch(r"[0-9]{1,2}\.[0-9]", text):
         raise UserError(f"--assume-cc {value!r} is not a compute capability like 8.0 (A100) or 9.0 (H100).")
     return text
 

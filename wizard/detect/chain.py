@@ -42,6 +42,7 @@ from wizard.detect.facts import CudaLibrary, DetectWarning, Driver, DriverProbe,
 from wizard.detect.libraries import inventory, parse_ldconfig, start_ldconfig
 from wizard.detect.reading import Reading
 from wizard.errors import UserError
+from wizard.patterns import ascii_digits
 
 PROBE_TIMEOUT = deadline.PROBE_TIMEOUT
 #: Seconds NVML has to answer before nvidia-smi is started beside it (a quarter of a shorter deadline).
@@ -55,7 +56,7 @@ LDCONFIG_NAMES = tuple(f"lib{name}" for name in libpath.LIBRARY_NAMES) + gpu_pro
 def check_override(environ: dict[str, str]) -> str | None:
     """A sentence naming a malformed override value, or None."""
     value = environ.get(OVERRIDE_VAR, "").strip()
-    if value and not re.fullmatch(r"\d+\.\d+", value):
+    if value and not re.fullmatch(r"[0-9]+\.[0-9]+", value):
         return f"{OVERRIDE_VAR}={value!r} is not a CUDA version like 12.2; fix or unset it."
     return None
 
@@ -161,7 +162,7 @@ def visible_devices_warnings(environ: dict[str, str], gpus: list[Gpu]) -> list[D
             "CPU. Unset it (unset CUDA_VISIBLE_DEVICES) or list the GPUs to use, e.g. CUDA_VISIBLE_DEVICES=0."))]
     bad = []
     for item in (part.strip() for part in value.split(",")):
-        if item.isdigit():
+        if ascii_digits(item):
             if gpus and int(item) >= len(gpus):
                 bad.append(item)
         elif not (item.startswith(("GPU-", "MIG-")) and (not gpus or any(

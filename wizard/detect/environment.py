@@ -24,6 +24,7 @@ from wizard.children import PROBE_FLAGS, SKIPPED_PROGRAMS, untrusted_program, wh
 from wizard.detect import deadline
 from wizard.detect.facts import DiskInfo, EnvironmentInfo, HostMemory, Platform, PythonInfo
 from wizard.errors import UserError
+from wizard.patterns import ascii_digits
 
 #: The distributions `detect` reports (PEP 503 names), besides the families `reported` knows by their shape
 #: (`jax-cuda12-plugin`, `cupy-cuda12x`, `nvidia-cudnn-cu12`); everything else in the env is noise here.
@@ -42,7 +43,7 @@ def reported(name: str) -> bool:
         return True
     if name.startswith("jax-cuda"):  # jax-cuda12-plugin, jax-cuda12-pjrt
         digits, _, kind = name[len("jax-cuda"):].partition("-")
-        return digits.isdecimal() and kind in ("plugin", "pjrt")
+        return ascii_digits(digits) and kind in ("plugin", "pjrt")
     if name.startswith("cupy-cuda"):  # cupy-cuda12x
         return name[len("cupy-cuda"):].isalnum()
     if name.startswith("nvidia-"):  # nvidia-cudnn-cu12
@@ -56,7 +57,7 @@ def distribution_folder(entry: str) -> tuple[str, str] | None:
     for suffix in _METADATA_SUFFIXES:
         if entry.endswith(suffix):
             name, dash, version = entry[:-len(suffix)].rpartition("-")
-            if dash and name and version[:1].isdecimal() and "\n" not in name:
+            if dash and name and ascii_digits(version[:1]) and "\n" not in name:
                 return name, version
     return None
 
@@ -221,7 +222,7 @@ def version_from_files(target: Target) -> str | None:
         version = records[0].name.split("-")[1] if len(records) == 1 else ""
     else:
         return None
-    match = re.match(r"^(3\.\d+\.\d+)", version.strip())
+    match = re.match(r"^(3\.[0-9]+\.[0-9]+)", version.strip())
     return match.group(1) if match else None
 
 
@@ -319,13 +320,13 @@ def jaxlib_cuda_tag(packages: dict[str, str], prefix: Path) -> str | None:
         return version.split("+", 1)[1]
     try:
         for entry in os.listdir(prefix / "conda-meta"):
-            match = re.match(r"^jaxlib-[\d.]+-(cuda\d+)", entry)
+            match = re.match(r"^jaxlib-[0-9.]+-(cuda[0-9]+)", entry)
             if match:
                 return match.group(1)
     except OSError:
         pass
     for name in packages:
-        match = re.match(r"^jax-(cuda\d+)-plugin$", name)
+        match = re.match(r"^jax-(cuda[0-9]+)-plugin$", name)
         if match:
             return f"{match.group(1)}-plugin"
     return None
@@ -344,7 +345,7 @@ def glibc_version() -> str | None:
         value = os.confstr("CS_GNU_LIBC_VERSION") or ""
     except (ValueError, OSError, AttributeError):
         return None
-    match = re.search(r"(\d+\.\d+)", value)
+    match = re.search(r"([0-9]+\.[0-9]+)", value)
     return match.group(1) if match else None
 
 
@@ -358,7 +359,7 @@ def _meminfo_mib(text: str, key: str) -> int | None:
         name, _, rest = line.partition(":")
         if name.strip() == key:
             parts = rest.split()
-            if parts and parts[0].isdigit():
+            if parts and ascii_digits(parts[0]):
                 return int(parts[0]) // 1024  # /proc/meminfo counts kB (KiB)
     return None
 
@@ -378,7 +379,7 @@ def _cgroup_limit_mib(root: Path) -> int | None:
                         value = file.read_text().strip()
                     except OSError:
                         continue
-                    if value.isdigit() and int(value) < 2**60:  # v1 writes a huge number for "no limit"
+                    if ascii_digits(value) and int(value) < 2**60:  # v1 writes a huge number for "no limit"
                         return int(value) // 2**20
     except OSError:
         return None

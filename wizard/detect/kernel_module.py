@@ -14,7 +14,7 @@ from wizard.patterns import LazyPattern
 
 PATH = "/proc/driver/nvidia/version"
 
-_VERSION_RE = LazyPattern(r"NVRM version:.*?Kernel Module(?:\s+for\s+\S+)?\s+(\d+\.\d+(?:\.\d+)?)")
+_VERSION_RE = LazyPattern(r"NVRM version:.*?Kernel Module(?:\s+for\s+\S+)?\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?)")
 
 
 def parse(text: str) -> str | None:

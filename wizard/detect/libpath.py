@@ -54,7 +54,7 @@ CUDA_TOOLS = ("nvcc", "ptxas", "nvlink", "fatbinary", "cuobjdump", "nvdisasm", "
 #: Folders that stay on `PATH` even when they hold CUDA tools: dropping them breaks the shell.
 _SYSTEM_BIN_DIRS = frozenset({"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"})
 
-_LIB_RE = re.compile(r"^lib(" + "|".join(LIBRARY_NAMES) + r")\.so((?:\.\d+)*)$")
+_LIB_RE = re.compile(r"^lib(" + "|".join(LIBRARY_NAMES) + r")\.so((?:\.[0-9]+)*)$")
 
 
 @record
@@ -88,7 +88,7 @@ def cudnn_header_version(lib_dir: str | Path) -> str | None:
                 text = bounded.read_lenient_text(path, bounded.MARKER_BYTES)
             except (OSError, ValueError):
                 continue
-            parts = [re.search(rf"#define\s+CUDNN_{key}\s+(\d+)", text) for key in ("MAJOR", "MINOR", "PATCHLEVEL")]
+            parts = [re.search(rf"#define\s+CUDNN_{key}\s+([0-9]+)", text) for key in ("MAJOR", "MINOR", "PATCHLEVEL")]
             if parts[0] and parts[1]:
                 return ".".join(p.group(1) for p in parts if p)
     return None
@@ -116,12 +116,12 @@ def toolkit_version(root: str | Path) -> str | None:
     except (OSError, ValueError, AttributeError):
         pass
     try:
-        match = re.search(r"CUDA Version\s+(\d+\.\d+)", bounded.read_lenient_text(root / "version.txt", bounded.MARKER_BYTES))
+        match = re.search(r"CUDA Version\s+([0-9]+\.[0-9]+)", bounded.read_lenient_text(root / "version.txt", bounded.MARKER_BYTES))
         if match:
             return match.group(1)
     except (OSError, ValueError):
         pass
-    match = re.search(r"cuda-?(\d+\.\d+)", str(root.resolve()) if root.exists() else str(root))
+    match = re.search(r"cuda-?([0-9]+\.[0-9]+)", str(root.resolve()) if root.exists() else str(root))
     return match.group(1) if match else None
 
 
@@ -135,7 +135,7 @@ def dist_info_version(name: str, lib_dir: str | Path, listings: dict[str, list[s
     if not prefix:
         return None
     lib_dir = Path(lib_dir)
-    pattern = re.compile(rf"^{prefix}(?:[_-]cu\d+)?-(\d[\w.]*)\.dist-info$", re.I)
+    pattern = re.compile(rf"^{prefix}(?:[_-]cu[0-9]+)?-([0-9][\w.]*)\.dist-info$", re.I)
     for where in (str(lib_dir.parent.parent.parent), str(lib_dir.parent / "dist-info")):
         if listings is not None and where in listings:
             entries = listings[where]
@@ -311,7 +311,7 @@ def split_cuda_bin_dirs(value: str) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 #: The driver's own libraries by file name: one preloaded decides which driver JAX talks to.
-_DRIVER_RE = re.compile(r"^lib(cuda|nvidia-ml|nvidia-ptxjitcompiler|nvcuvid)\.so((?:\.\d+)*)$")
+_DRIVER_RE = re.compile(r"^lib(cuda|nvidia-ml|nvidia-ptxjitcompiler|nvcuvid)\.so((?:\.[0-9]+)*)$")
 _DRIVER_PRETTY = {"cuda": "the CUDA driver library", "nvidia-ml": "the NVIDIA management library (NVML)",
                   "nvidia-ptxjitcompiler": "the driver's PTX compiler", "nvcuvid": "the driver's video decoder"}
 #: The system-wide preload list, read like LD_PRELOAD (`man ld.so`).

@@ -22,7 +22,7 @@ from wizard.detect import deadline, libpath
 from wizard.detect.facts import CudaLibrary
 from wizard.patterns import LazyPattern
 
-_LDCONFIG_RE = LazyPattern(r"^\s*(lib(" + "|".join(libpath.LIBRARY_NAMES) + r")\.so[.\d]*)\s+\(([^)]*)\)\s+=>\s+(\S+)")
+_LDCONFIG_RE = LazyPattern(r"^\s*(lib(" + "|".join(libpath.LIBRARY_NAMES) + r")\.so[.0-9]*)\s+\(([^)]*)\)\s+=>\s+(\S+)")
 
 
 def start_ldconfig(timeout: float) -> deadline.Running | None:
@@ -98,5 +98,5 @@ def inventory(environ: dict[str, str], site_dirs: list[Path], ldconfig_folders: 
 
 def soname_major(lib: libpath.LibraryFile) -> str:
     """"8" for libcudnn.so.8: a program asks for one major, so each major has its own first copy."""
-    match = re.search(r"\.so\.(\d+)", lib.listed_as)
+    match = re.search(r"\.so\.([0-9]+)", lib.listed_as)
     return match.group(1) if match else (lib.version or "").split(".")[0]

@@ -26,20 +26,20 @@ from wizard.patterns import LazyPattern
 
 NOT_LOADED_RE = LazyPattern(r"couldn't communicate with the NVIDIA driver|Driver Not Loaded", re.I)
 MISMATCH_RE = LazyPattern(r"Driver/library version mismatch|version mismatch", re.I)
-HEADER_RE = LazyPattern(r"Driver Version:\s*(\d+(?:\.\d+)+)\s+CUDA Version:\s*(\d+\.\d+|N/A)")
-ROW_RE = LazyPattern(r"^\|\s+(\d+)\s+(.+?)\s+(?:On|Off)\s+\|\s*([0-9A-Fa-f:.]+)\s")
-MEM_RE = LazyPattern(r"(\d+)MiB\s*/\s*(\d+)MiB")
+HEADER_RE = LazyPattern(r"Driver Version:\s*([0-9]+(?:\.[0-9]+)+)\s+CUDA Version:\s*([0-9]+\.[0-9]+|N/A)")
+ROW_RE = LazyPattern(r"^\|\s+([0-9]+)\s+(.+?)\s+(?:On|Off)\s+\|\s*([0-9A-Fa-f:.]+)\s")
+MEM_RE = LazyPattern(r"([0-9]+)MiB\s*/\s*([0-9]+)MiB")
 
 #: Compute capability from the product name, for drivers too old (< 510) to report it.
 #: First match wins; only GPUs that such drivers can drive are listed.
 COMPUTE_CAPS = (
     (r"\bA100\b|\bA30\b", "8.0"),
-    (r"\bA10G?\b|\bA40\b|\bA16\b|\bA2\b|RTX A\d{4}|RTX 30\d0", "8.6"),
-    (r"\bT4\b|RTX 20\d0|TITAN RTX|Quadro RTX|GTX 16\d0", "7.5"),
+    (r"\bA10G?\b|\bA40\b|\bA16\b|\bA2\b|RTX A[0-9]{4}|RTX 30[0-9]0", "8.6"),
+    (r"\bT4\b|RTX 20[0-9]0|TITAN RTX|Quadro RTX|GTX 16[0-9]0", "7.5"),
     (r"\bV100|TITAN V\b", "7.0"),
     (r"\bP100\b", "6.0"),
-    (r"\bP40\b|\bP4\b|GTX 10\d0|TITAN Xp|Quadro P\d+", "6.1"),
-    (r"\bM60\b|\bM40\b|GTX 9\d0|TITAN X\b", "5.2"),
+    (r"\bP40\b|\bP4\b|GTX 10[0-9]0|TITAN Xp|Quadro P[0-9]+", "6.1"),
+    (r"\bM60\b|\bM40\b|GTX 9[0-9]0|TITAN X\b", "5.2"),
     (r"\bK80\b", "3.7"),
     (r"\bK40\b|\bK20", "3.5"),
 )
@@ -85,7 +85,7 @@ def _failure(completed: deadline.Completed, exe: str) -> Reading | None:
 
 
 def _mib(text: str | None) -> int | None:
-    match = re.match(r"\s*(\d+)", text or "")
+    match = re.match(r"\s*([0-9]+)", text or "")
     return int(match.group(1)) if match else None
 
 
@@ -120,7 +120,7 @@ def parse_compute_caps(text: str) -> dict[str, str]:
     caps: dict[str, str] = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.split(",")]
-        if len(cells) == 3 and re.fullmatch(r"\d+\.\d+", cells[2]):
+        if len(cells) == 3 and re.fullmatch(r"[0-9]+\.[0-9]+", cells[2]):
             caps[cells[0]] = cells[2]
             caps[cells[1]] = cells[2]
     return caps

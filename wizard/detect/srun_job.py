@@ -27,9 +27,9 @@ from wizard.detect.slurm_env import DEFAULT_WAIT  # how long a job may wait in t
 #: How often a queued job's reason is read again with squeue, in seconds.
 SQUEUE_EVERY = 3.0
 
-_QUEUED = re.compile(r"^srun: job (\d+) queued and waiting for resources")
-_ALLOCATED = re.compile(r"^srun: job (\d+) has been allocated resources")
-_STARTED = re.compile(r"^srun: jobid (\d+): nodes\(\d+\):`([^']*)'")
+_QUEUED = re.compile(r"^srun: job ([0-9]+) queued and waiting for resources")
+_ALLOCATED = re.compile(r"^srun: job ([0-9]+) has been allocated resources")
+_STARTED = re.compile(r"^srun: jobid ([0-9]+): nodes\([0-9]+\):`([^']*)'")
 
 
 @dataclass(frozen=True)

@@ -546,7 +546,7 @@ def _rebuild_python(target: Entry) -> str:
     anyway, else its version number (uv finds or fetches one); OperationFailed when neither is usable."""
     if target.python and _known_interpreter(target.python):
         return target.python
-    if target.python_version and re.fullmatch(r"3\.\d{1,2}(\.\d{1,3})?", target.python_version):
+    if target.python_version and re.fullmatch(r"3\.[0-9]{1,2}(\.[0-9]{1,3})?", target.python_version):
         return target.python_version
     raise OperationFailed(f"cannot rebuild {target.env}: the Python it was built with ({target.python}) is gone.")
 

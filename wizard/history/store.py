@@ -69,12 +69,12 @@ def new_id(stamp: str | None = None) -> str:
 
 def _id_stamp(started: str | None) -> str | None:
     """`now()`'s `2026-11-28T02:44:53` as an id's `20261128-024453` (None for anything else)."""
-    match = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})", started or "")
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})", started or "")
     return "{}{}{}-{}{}{}".format(*match.groups()) if match else None
 
 
 #: The time stamp a new managed environment's folder ends with (`install.plan.default_env_dir`).
-_FOLDER_STAMP = re.compile(r"-(\d{8}-\d{6})$")
+_FOLDER_STAMP = re.compile(r"-([0-9]{8}-[0-9]{6})$")
 
 
 def _text(value: Any) -> str | None:

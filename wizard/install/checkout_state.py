@@ -438,7 +438,7 @@ _SDIST_SETUP_CFG_KEYS = {"tag_build", "tag_date", "tag_svn_revision"}
 
 #: A wheel's `.data/scripts/` name uv refuses to install ("Scripts must not use the reserved name `python3`"): the
 #: environment's own interpreter names.
-_RESERVED_SCRIPT = re.compile(r"^[^/]+\.data/scripts/python(?:w|\d+(?:\.\d+)?)?$")
+_RESERVED_SCRIPT = re.compile(r"^[^/]+\.data/scripts/python(?:w|[0-9]+(?:\.[0-9]+)?)?$")
 
 
 def _reserved_script(name: str) -> bool:

@@ -47,6 +47,7 @@ from wizard.install.private_args import PrivateArguments, temporary_folder
 from wizard.install.recorded_set import wheelhouse_hashes
 from wizard.install.runner import StepLog, StepRefusal, run_step
 from wizard.install.source_copy import as_origin, copy_folder_references
+from wizard.patterns import ascii_digits
 from wizard.security import cut, make_folders, redact_value, write_private_file
 from wizard.uv_tool import uv_bin
 
@@ -385,7 +386,7 @@ def processes_using(env: Path | str) -> list[str] | None:
         return any(path == root or path.startswith(root + os.sep) for root in {real, spelled})
 
     try:
-        pids = sorted(int(name) for name in os.listdir("/proc") if name.isdigit())
+        pids = sorted(int(name) for name in os.listdir("/proc") if ascii_digits(name))
     except OSError:
         return None
     if os.getpid() not in pids:  # an empty folder where /proc should be mounted, or another namespace's

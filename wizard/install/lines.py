@@ -130,17 +130,17 @@ def is_destructive_hint(line: str) -> bool:
 #: The first line of a Python traceback (also an exception group's, `+ Exception Group Traceback …`).
 _TRACEBACK_START = re.compile(r"^(?P<indent>\s*)(?:\+\s*)?(?:Exception Group )?Traceback \(most recent call last\):\s*$")
 #: One frame of it: `  File "/x/y.py", line 12, in f`.
-_FRAME = re.compile(r'^\s*(?:\|\s*)?File "(?P<file>[^"\n]+)", line (?P<line>\d+)')
+_FRAME = re.compile(r'^\s*(?:\|\s*)?File "(?P<file>[^"\n]+)", line (?P<line>[0-9]+)')
 #: The sentences that join two tracebacks of one chain.
 _CHAIN = ("During handling of the above exception, another exception occurred:",
           "The above exception was the direct cause of the following exception:")
 #: A frame in a Python installation (the installer's own code, the standard library, a build backend) or in no file:
 #: not where the user can look. Any other frame's file is one the child choked on (a package's `setup.py`).
-_LIBRARY_FRAME = re.compile(r"^<|/(?:site|dist)-packages/|/lib(?:64)?/python\d")
+_LIBRARY_FRAME = re.compile(r"^<|/(?:site|dist)-packages/|/lib(?:64)?/python[0-9]")
 #: A frame of a build backend run for a source package (uv's `builds-v0` environment, setuptools' `build_meta`, the
 #: `pyproject_hooks` runner pip uses): the error is the build's — the source's setup.py and whatever it imported,
 #: files of the source among them — not the installer's own.
-_BUILD_FRAME = re.compile(r"/builds-v\d+/|/setuptools/build_meta\.py$|/pyproject_hooks/|/_in_process\.py$|/pep517/")
+_BUILD_FRAME = re.compile(r"/builds-v[0-9]+/|/setuptools/build_meta\.py$|/pyproject_hooks/|/_in_process\.py$|/pep517/")
 
 
 class TracebackFolder:

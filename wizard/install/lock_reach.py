@@ -28,6 +28,7 @@ from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel
 from wizard import bounded
 from wizard.install.lockfile import PYLOCK, lock_format
 from wizard.install.recorded_set import file_path, link_path
+from wizard.patterns import ascii_digits
 from wizard.recipes.loader import Recipe
 
 #: A wheel's METADATA larger than this is not read (a long description is the most any real one holds).
@@ -108,7 +109,7 @@ def _environment(python_version: str) -> dict[str, str]:
     """The marker environment of this machine with the environment's Python version."""
     env = dict(default_environment())
     parts = python_version.split(".")
-    if len(parts) >= 2 and all(p.isdigit() for p in parts[:2]):
+    if len(parts) >= 2 and all(ascii_digits(p) for p in parts[:2]):
         env["python_version"] = ".".join(parts[:2])
         env["python_full_version"] = python_version if len(parts) >= 3 else f"{python_version}.0"
     return env

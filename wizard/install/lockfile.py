@@ -96,7 +96,7 @@ def default_python_version(recipe: Recipe) -> str:
 def check_python_version(recipe: Recipe, value: str | None) -> str:
     if value is None:
         return default_python_version(recipe)
-    if not re.fullmatch(r"3\.\d{1,2}", value.strip()):
+    if not re.fullmatch(r"3\.[0-9]{1,2}", value.strip()):
         raise UserError(f"--python {value!r} is not a Python version like 3.11.")
     if not fits(recipe.machine.python, f"{value.strip()}.0"):
         raise UserError(f"recipe {recipe.id} needs Python {recipe.machine.python}, not {value}.")
@@ -336,7 +336,7 @@ def _unhashed_pylock_entry(text: str) -> str | None:
     except ValueError as exc:
         return f"it is not valid TOML ({exc})"
     version = data.get("lock-version")
-    if not (isinstance(version, str) and re.fullmatch(r"1(\.\d+)*", version)):
+    if not (isinstance(version, str) and re.fullmatch(r"1(\.[0-9]+)*", version)):
         return f"its lock-version {cut(str(version), 20)!r} is not 1.x, the version uv and gc-wizard read"
     packages = data.get("packages")
     if not isinstance(packages, list):

@@ -834,7 +834,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         bundle = refuse_swappable_source(f"--bundle {bundle}", Path(bundle).expanduser(), "the bundle")
         wanted = str(read_manifest(Path(bundle).expanduser().absolute()).get("python", ""))
         narrowed = recipe
-        if re.fullmatch(r"3\.\d+", wanted):  # build from the Python the bundle's wheels are for
+        if re.fullmatch(r"3\.[0-9]+", wanted):  # build from the Python the bundle's wheels are for
             narrowed = dataclasses.replace(recipe, machine=dataclasses.replace(
                 recipe.machine, python=f"=={wanted}.*"))
         try:

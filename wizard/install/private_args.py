@@ -54,7 +54,7 @@ _POSITIONAL_FILES = frozenset({"compile", "sync"})
 
 #: A git requirement's login: `[name @ ]git+http(s)://user[:password]@host[:port]/…`.
 _GIT_LOGIN = re.compile(r"(?P<head>(?:^|\s)git\+https?://)(?P<user>[^\s/@:]+)(?::(?P<password>[^\s/@]*))?@"
-                        r"(?P<host>[A-Za-z0-9.-]+(?::\d+)?)(?=/)")
+                        r"(?P<host>[A-Za-z0-9.-]+(?::[0-9]+)?)(?=/)")
 
 
 def holds_secret(value: str) -> bool:
@@ -159,7 +159,7 @@ def sweep_left_behind(where: str | None = None) -> list[Path]:
 
 
 #: Every temporary folder of the wizard's: its kind, then the pid of the wizard that made it.
-_OURS = re.compile(r"^gc-wizard-[a-z]+-(\d+)-")
+_OURS = re.compile(r"^gc-wizard-[a-z]+-([0-9]+)-")
 
 
 def temporary_root_problem(root: str) -> str | None:

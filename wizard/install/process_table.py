@@ -17,6 +17,8 @@ import os
 import platform
 from dataclasses import dataclass
 
+from wizard.patterns import ascii_digits
+
 PROC = "/proc"
 
 #: Syscall numbers by machine: reads (the first argument is the fd) and waits on several fds.
@@ -60,7 +62,7 @@ def process_table() -> dict[int, Proc]:
     except OSError:
         return table
     for name in names:
-        if name.isdigit():
+        if ascii_digits(name):
             proc = read_proc(int(name))
             if proc is not None:
                 table[proc.pid] = proc

@@ -19,13 +19,13 @@ from wizard.install.cost import human
 
 _UNITS = {"B": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3, "KIB": 1024, "MIB": 1024**2, "GIB": 1024**3,
           "K": 1000, "M": 1000**2, "G": 1000**3}
-_UV_DOWNLOADING = re.compile(r"^\s*Downloading (\S+) \(([\d.]+)\s*([KMG]i?B)\)", re.I)
+_UV_DOWNLOADING = re.compile(r"^\s*Downloading (\S+) \(([0-9.]+)\s*([KMG]i?B)\)", re.I)
 _UV_DOWNLOADED = re.compile(r"^\s*Downloaded (\S+)\s*$")
-_PIP_DOWNLOADING = re.compile(r"^\s*Downloading (\S+) \(([\d.]+) ([kKMG]B)\)")
-_PIP_PROGRESS = re.compile(r"^\s*Progress (\d+) of (\d+)")
+_PIP_DOWNLOADING = re.compile(r"^\s*Downloading (\S+) \(([0-9.]+) ([kKMG]B)\)")
+_PIP_PROGRESS = re.compile(r"^\s*Progress ([0-9]+) of ([0-9]+)")
 _PIP_CACHED = re.compile(r"^\s*Using cached (\S+)")
 _PIP_COLLECTING = re.compile(r"^\s*Collecting (\S+)")
-_COUNT = re.compile(r"^\s*(Prepared|Installed|Resolved) (\d+) packages?")
+_COUNT = re.compile(r"^\s*(Prepared|Installed|Resolved) ([0-9]+) packages?")
 _PIP_DONE = re.compile(r"^\s*Successfully installed (.+)$")
 _PIP_INSTALLING = re.compile(r"^\s*Installing collected packages")
 #: pip taking a file from a local folder (a `--find-links`/PIP_FIND_LINKS wheelhouse): nothing is downloaded for it.

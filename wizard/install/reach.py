@@ -37,7 +37,7 @@ _HOST_RES = (
     re.compile(r"Could not resolve (?:host|proxy):? '?([A-Za-z0-9.-]+)"),
     re.compile(r"Failed to connect to ([A-Za-z0-9.-]+)"),
     re.compile(r"host='([A-Za-z0-9.-]+)'"),
-    re.compile(r"[a-z+]+://(?:[^@/\s'\"]+@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,}|\d+\.\d+\.\d+\.\d+)"),
+    re.compile(r"[a-z+]+://(?:[^@/\s'\"]+@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,}|[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+)"),
 )
 _PROXY_FAILURE_RE = re.compile(r"Could not resolve proxy|ProxyError|Cannot connect to proxy|proxy error",
                                re.IGNORECASE)
@@ -53,12 +53,12 @@ _TLS_WORDS = ("a TLS certificate this machine does not trust (a self-signed one,
 #: reach" — the tester's redirect loop on 127.0.0.1 was called unreachable, and the advice (bring a wheelhouse,
 #: the network is closed) was beside the point (t24g W4). Each with the words the advice uses.
 _ANSWERED = (
-    (re.compile(r"too many redirects|redirect loop|TooManyRedirects|Exceeded \d+ redirects|error following redirect"
+    (re.compile(r"too many redirects|redirect loop|TooManyRedirects|Exceeded [0-9]+ redirects|error following redirect"
                 r"|maximum number of redirects", re.IGNORECASE), "a redirect loop"),
     (re.compile(r"invalid HTTP|BadStatusLine|bad status line|InvalidChunkLength|malformed HTTP", re.IGNORECASE),
      "a reply that is not valid HTTP"),
-    (re.compile(r"HTTP status (?:client|server) error \((\d{3})|HTTP error (\d{3})|\b(\d{3}) (?:Client|Server) Error"
-                r"|status code:? (\d{3})", re.IGNORECASE), "HTTP error {code}"),
+    (re.compile(r"HTTP status (?:client|server) error \(([0-9]{3})|HTTP error ([0-9]{3})|\b([0-9]{3}) (?:Client|Server) Error"
+                r"|status code:? ([0-9]{3})", re.IGNORECASE), "HTTP error {code}"),
     (re.compile(r"Missing `Content-Type` header|unsupported Content-Type|unexpected content type", re.IGNORECASE),
      "a page that is not a package index"),
     # Tenth hostile pass W8/W20 (uv's words): a redirect to where no installer goes (`file:///etc/passwd`), and
@@ -82,7 +82,7 @@ INDEX_HOSTS = ("pypi.org", "files.pythonhosted.org", "pypi.python.org")
 #: A URL of a Python build uv downloads (python-build-standalone on github.com by default, or the mirror
 #: `UV_PYTHON_INSTALL_MIRROR` names: same file names). Walk 25 #2: uv's failed download of Python 3.13 from
 #: github.com was blamed on GraphCast's source, whose local copy had been given already.
-_PYTHON_DOWNLOAD_RE = re.compile(r"python-build-standalone|/cpython-\d+\.\d+[\w.%+-]*-install_only", re.IGNORECASE)
+_PYTHON_DOWNLOAD_RE = re.compile(r"python-build-standalone|/cpython-[0-9]+\.[0-9]+[\w.%+-]*-install_only", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ def advice_for(hosts: list[Unreachable], recipe=None, python_version: str = "3.1
     python = [h for h in hosts if h.role == "python"]
     hosts = [h for h in hosts if h.role != "python"]
     if python:
-        built = re.search(r"cpython-(\d+\.\d+)", python[0].evidence)  # the version uv asked for, as its URL says
+        built = re.search(r"cpython-([0-9]+\.[0-9]+)", python[0].evidence)  # the version uv asked for, as its URL says
         parts.append(python_download_words(python[0].host, built.group(1) if built else
                                            python_version if recipe is not None else None))
         if not hosts and not answered:

@@ -57,7 +57,7 @@ def as_origin(line: str) -> str:
 
 #: The path (its `file:` address read by `file_path`, the one parser: review) of a folder this wizard made to build
 #: from a copy: an install's `gc-wizard-source-PID-XXXX/NAME`, or a rollback's `gc-wizard-sync-PID-XXXX/source-N/NAME`.
-_COPY_PATH = re.compile(r"/.*?/gc-wizard-(?:source|sync)-\d+-[^/]+/(?:source-\d+/)?(?P<name>[^/]+)/?")
+_COPY_PATH = re.compile(r"/.*?/gc-wizard-(?:source|sync)-[0-9]+-[^/]+/(?:source-[0-9]+/)?(?P<name>[^/]+)/?")
 
 
 def as_recorded(found: list[str], recorded: list[str]) -> list[str]:

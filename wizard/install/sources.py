@@ -68,7 +68,7 @@ LOOKALIKES = {
                "graphcast package (v0.2 and later), not as a package of its own",
 }
 _HEX_RE = re.compile(r"^[0-9a-f]{7,40}$")
-_TAG_RE = re.compile(r"^v?(\d+(?:\.\d+)+)$")
+_TAG_RE = re.compile(r"^v?([0-9]+(?:\.[0-9]+)+)$")
 
 
 class SourceMismatch(UserError):
@@ -651,7 +651,7 @@ def outside_index_problem(recipe, find_links: tuple[str, ...] | list[str],
 def source_host(install_arg: str) -> str | None:
     """The host a remote GraphCast source is fetched from (`github.com`), or None for a local one."""
     url = install_arg.split(" @ ", 1)[-1].strip()
-    match = re.match(r"^(?:git\+)?https?://(?:[^@/\s]+@)?([^/\s:]+(?::\d+)?)", url)
+    match = re.match(r"^(?:git\+)?https?://(?:[^@/\s]+@)?([^/\s:]+(?::[0-9]+)?)", url)
     return match.group(1) if match else None
 
 

@@ -22,6 +22,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from wizard.errors import UserError
+from wizard.patterns import ascii_digits
 from wizard.recipes.loader import Alternative, Recipe
 
 REACH_TIMEOUT = 4.0
@@ -121,7 +122,7 @@ def python_download_words(host: str, version: str | None, wanted: str | None = N
     """What to do when uv would download the environment's Python from `host` and cannot: the one sentence the
     recipe list, the plan, a failed install and `diagnose` say (walk 25 #2). `version`: the Python uv would fetch
     ("3.13"); `wanted`: the recipe's range ("3.12–3.13")."""
-    short = ".".join(version.split(".")[:2]) if version and version[:1].isdigit() else ""
+    short = ".".join(version.split(".")[:2]) if version and ascii_digits(version[:1]) else ""
     which = f"Python {short}" if short else "a Python"
     needed = f" (the recipe needs {wanted})" if wanted else ""
     return (f"No fitting Python is on this machine{needed}, and uv downloads {which} from {host} "

@@ -110,7 +110,7 @@ def is_recipe_id(text: str) -> bool:
     holding a newline and ESC was quoted into the refusal, where the newline printed a line of its own)."""
     return bool(_ID_RE.match(text))
 _ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_VERSION_RE = re.compile(r"^\d+(\.\d+)*$")
+_VERSION_RE = re.compile(r"^[0-9]+(\.[0-9]+)*$")
 _REVISION_RE = re.compile(r"^[0-9a-f]{7,40}$")
 #: Characters no requirement, URL or path in a recipe may hold. Steps are argv lists, so a shell never
 #: sees them; they are refused anyway because a recipe that holds them was written to attack or is broken.
@@ -818,7 +818,7 @@ def unknown_recipe_words(wanted: str, ids: list[str], recommended: str | None = 
     return f"unknown recipe '{wanted}'; did you mean {said}? {listed}."
 
 
-_VERSIONED_ID = re.compile(r"([a-z]+)(\d+(?:\.\d+)*)(.*)")
+_VERSIONED_ID = re.compile(r"([a-z]+)([0-9]+(?:\.[0-9]+)*)(.*)")
 
 
 def _same_version_family(wanted: str, ids: list[str]) -> list[str]:

@@ -130,7 +130,7 @@ def version_tuple(text: str | None) -> tuple[int, ...] | None:
     """"535.104.05" -> (535, 104, 5); "12.2" -> (12, 2); None or no digits -> None."""
     if not text:
         return None
-    parts = re.findall(r"\d+", str(text))
+    parts = re.findall(r"[0-9]+", str(text))
     return tuple(int(p) for p in parts) if parts else None
 
 
@@ -156,8 +156,8 @@ def range_text(spec: str) -> str:
 
 def _range_text(spec: str) -> str:
     """">=3.10,<3.12" -> "3.10–3.11" when it is a plain minor range, else the specifier itself."""
-    m_lo = re.search(r">=\s*3\.(\d+)(?:\.0)?\b", spec)
-    m_hi = re.search(r"<\s*3\.(\d+)(?:\.0)?\b", spec)
+    m_lo = re.search(r">=\s*3\.([0-9]+)(?:\.0)?\b", spec)
+    m_hi = re.search(r"<\s*3\.([0-9]+)(?:\.0)?\b", spec)
     parts = [p.strip() for p in spec.split(",") if p.strip()]
     if m_lo and m_hi and len(parts) == 2 and "<=" not in spec:
         lo, hi = int(m_lo.group(1)), int(m_hi.group(1)) - 1

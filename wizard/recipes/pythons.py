@@ -50,7 +50,7 @@ from wizard.source_trust import (
 )
 from wizard.uv_tool import uv_bin
 
-_NAME_RE = re.compile(r"^python3(\.\d+)?$")
+_NAME_RE = re.compile(r"^python3(\.[0-9]+)?$")
 _PROBE = (
     "import sys, importlib.util as u\n"
     "print(sys.version.split()[0])\n"
@@ -112,7 +112,7 @@ def probe_python(executable: str, source: str, *, timeout: float = 10.0) -> Pyth
     except (OSError, subprocess.SubprocessError):
         return None
     lines = proc.stdout.splitlines()
-    if proc.returncode != 0 or len(lines) < 2 or not re.match(r"^\d+\.\d+", lines[0]):
+    if proc.returncode != 0 or len(lines) < 2 or not re.match(r"^[0-9]+\.[0-9]+", lines[0]):
         return None
     # Its own word on where it starts from (sys.prefix, sys.path before site), held to the one rule before anything
     # runs it with its site on (uv's query, the env made from it): a layout the file check (`python_home_risk`) did
@@ -318,7 +318,7 @@ def choose_python(recipe: Recipe, *, search_path: str | None = None, include_sel
     )
 
 
-_MINOR_RE = re.compile(r"^3\.\d+$")
+_MINOR_RE = re.compile(r"^3\.[0-9]+$")
 
 
 def requested_python(recipe: Recipe, request: str, *, allow_download: bool = False,

@@ -79,12 +79,12 @@ class Context:
 
 def cudnn_from_tag(tag: str | None) -> str | None:
     """"8.9" from a jaxlib local version tag like "cuda12.cudnn89"; None when the tag names no cuDNN."""
-    match = re.search(r"cudnn(\d)(\d+)", tag or "")
+    match = re.search(r"cudnn([0-9])([0-9]+)", tag or "")
     return f"{match.group(1)}.{match.group(2)}" if match else None
 
 
 def _version(text: str | None) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", text or "")[:3])
+    return tuple(int(p) for p in re.findall(r"[0-9]+", text or "")[:3])
 
 
 def older(loaded: str | None, built: str | None) -> bool | None:

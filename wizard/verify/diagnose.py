@@ -26,9 +26,9 @@ from wizard.detect.facts import Facts
 from wizard.errors import UserError
 from wizard.install.reach import advice_for, find_unreachable
 from wizard.recipes.family import default_recipes, family_recipes
-from wizard.recipes.loader import Recipe, load_recipes
+from wizard.recipes.loader import Recipe, is_recipe_id, load_recipes
 from wizard.security import cut, redact_secrets, strip_terminal_escapes
-from wizard.verify import causes, fallback
+from wizard.verify import causes, fallback, log_values
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
 from wizard.yaml_data import YAMLError, load_data
 
@@ -386,7 +386,7 @@ _NULS = re.compile("\x00+")
 #: failed" are failing lines again (trimesh_2264, batch 89, looked clean). Line by line, so a log read in pieces
 #: reads the same; the summary of a failed build, which repeats a step's last lines after "SECONDS " alone, keeps
 #: its text (a bare number at a line's start is too common elsewhere).
-_BUILDKIT_PREFIX = re.compile(r"^#\d+ (?:\d+\.\d+ |(?=(?:ERROR|CANCELED|DONE|CACHED)\b|\[))", re.MULTILINE)
+_BUILDKIT_PREFIX = re.compile(r"^#[0-9]+ (?:[0-9]+\.[0-9]+ |(?=(?:ERROR|CANCELED|DONE|CACHED)\b|\[))", re.MULTILINE)
 
 
 def clean_log_text(text: str) -> str:
@@ -697,13 +697,13 @@ class Scanner:
         return _findings(self, facts, context)
 
 
-_MEMORY_USAGE = re.compile(r"Memory usage: (\d+) bytes free, (\d+) bytes total")
+_MEMORY_USAGE = re.compile(r"Memory usage: ([0-9]+) bytes free, ([0-9]+) bytes total")
 #: Where a log names the recipe it installed, most certain first: the install log's first line and the CLI's
 #: announcement (`flows.transaction.installing_words`), then a managed environment's folder (logs written before
 #: that first line existed: walk 25's). A fix names that recipe and its GraphCast, never a fixed CUDA recipe.
 LOG_RECIPE = (
     re.compile(r"^(?:==> |\[gc-wizard\] )Installing (?P<id>[\w.+-]+) into ", re.MULTILINE),
-    re.compile(r"/envs/(?P<id>[\w.+-]+?)-\d{8}-\d{6}(?:-\d+)?\b"),
+    re.compile(r"/envs/(?P<id>[\w.+-]+?)-[0-9]{8}-[0-9]{6}(?:-[0-9]+)?\b"),
 )
 _NAMED_KEPT = 8
 #: The install log's first line when GraphCast came from a local source (`flows.transaction.installing_words`, then
@@ -793,14 +793,19 @@ _SOURCE_AT_FAULT = frozenset({"wrong_graphcast_package"})
 
 def with_given_graphcast(text: str, given: tuple[str, str] | None, finding_id: str = "") -> str:
     """`text` (a fix) with `--graphcast-src SRC` (shell-quoted) added to each `gc-wizard install RECIPE` line whose
-    recipe installs the GraphCast version `given` (version, local source) holds; `text` unchanged without `given`, and
+    recipe installs the GraphCast version `given` (version, source) holds; `text` unchanged without `given`, and
     a line that already names a source or a bundle is left as it is, and so is a finding that blames the source
     (`_SOURCE_AT_FAULT`).
 
     Why the one place: walk 27 (rerun lines) — a run from a local checkout (`--graphcast-src DIR`, for a server without GitHub)
     was told to rerun `gc-wizard install jax0.4.23-cpu`, which fetches GraphCast from GitHub and fails there. Every
     fix the catalogue, the install's check and `diagnose` print passes through here. A `verify` line needs no source:
-    the environment holds the GraphCast it was installed with."""
+    the environment holds the GraphCast it was installed with.
+
+    The source comes from a log or an environment's record, neither of them trusted (31st hostile pass (part A) P3:
+    a pasted log's `git+https://evil.example/…` became the fix's source): it is given again only as
+    `log_values.source_refusal` allows (a local path here that passes the swap rule), left out when it is the
+    recipe's own; else the line says `--graphcast-src DIR` and the source named is quoted once as not used."""
     if given is None or "gc-wizard install " not in text or finding_id in _SOURCE_AT_FAULT:
         return text
     import shlex  # deferred: only a fix for a run from a local GraphCast quotes one
@@ -810,13 +815,26 @@ def with_given_graphcast(text: str, given: tuple[str, str] | None, finding_id: s
         recipes = load_recipes()
     except Exception:  # a broken user recipe file must not break a diagnosis: then the lines stay as they are
         return text
+    refused: list[str | None] = []  # judged once, at the first line that would carry the source
+    said: list[bool] = []
 
     def add(match: re.Match) -> str:
         recipe = recipes.get(match.group("recipe"))
         rest = match.group("rest")
         if recipe is None or recipe.graphcast.version != version or "--graphcast-src" in rest or "--bundle" in rest:
             return match.group(0)
-        return f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {shlex.quote(source)}`"
+        if log_values.recipes_own(source, recipe):
+            return match.group(0)
+        if not refused:
+            refused.append(log_values.source_refusal(source))
+        if refused[0] is None:
+            return f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {shlex.quote(source)}`"
+        line = f"`gc-wizard install {match.group('recipe')}{rest} --graphcast-src {log_values.PLACEHOLDER}`"
+        if said:
+            return line
+        said.append(True)
+        return (f"{line} ({log_values.PLACEHOLDER}: a GraphCast checkout or wheel of your own; the source the run "
+                f"named, {log_values.shown(source)}, is not given again: {refused[0]})")
 
     return _INSTALL_LINE.sub(add, text)
 
@@ -907,13 +925,17 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
     extra = len(hit.evidence) - len(evidence) + hit.more
     if extra > 0:
         evidence.append(f"… and {extra} more matching lines")
+    # A value the log gave enters a command of the fix only when a shell would take it as it is (31st hostile pass
+    # (part A) P3): else the fix reads as if the log had not said it (a `[[…]]` part that names it is left out).
+    fix_values = {name: value for name, value in values.items()
+                  if hit.groups.get(name) != value or log_values.may_fill(fix, name, value)}
     explanation = _render(entry.explanation, values)
     if causes:
         ranked = "; ".join(f"{n}) {c['title']}: {c['why']}" for n, c in enumerate(causes, 1))
         explanation += f" What is known about this machine ranks the likely causes: {ranked}."
     return Finding(
         id=entry.id, title=entry.title, explanation=explanation,
-        fix=with_given_graphcast(_render(fix, values), given, entry.id), evidence=tuple(evidence), explains=tuple(hit.explains),
+        fix=with_given_graphcast(_render(fix, fix_values), given, entry.id), evidence=tuple(evidence), explains=tuple(hit.explains),
         priority=entry.priority, causes=causes,
     )
 
@@ -1171,7 +1193,7 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 #: process that owns the GPU runs on (DeepVariant's GPU image prints it once per worker and finishes its calls:
 #: deepvariant_722_gpu_cuda_not_initialized_finished.log, batch 60). A GPU that is really unusable says so in other lines.
 _WORKER_DEVICE_COUNT = r"could not retrieve CUDA device count: CUDA_ERROR_NOT_INITIALIZED"
-_GLOG_NOISE = (r"Unable to register cu\w+ factory|Delay kernel timed out|Difference at \d+: "
+_GLOG_NOISE = (r"Unable to register cu\w+ factory|Delay kernel timed out|Difference at [0-9]+: "
                r"|Results mismatch between different convolution algorithms"
                r"|Disabling cuDNN frontend for the following convolution|" + _WORKER_DEVICE_COUNT)
 #: CUDA status lines ("CUDA_ERROR_X: …") that are no failure: a zero-byte allocation's, a forked worker's device count.
@@ -1179,7 +1201,7 @@ _CUDA_STATUS_NOISE = r"failed to allocate 0B|" + _WORKER_DEVICE_COUNT
 #: glog lines of a source file whose every line is a clean run's noise: XLA's slow-operation alarm
 #: (xla/service/slow_operation_alarm.cc logs at ERROR level when constant folding or a compile "is taking > Ns" and
 #: then "The operation took Ns"; the program goes on, only its compile is slow).
-_GLOG_NOISE_FILE = r"(?![^\n]*\bslow_operation_alarm\.cc:\d+\])"
+_GLOG_NOISE_FILE = r"(?![^\n]*\bslow_operation_alarm\.cc:[0-9]+\])"
 
 #: pip's notice after an install that went through (pip/_internal/commands/install.py, _warn_about_conflicts and the
 #: 2020 resolver banner): logged at ERROR level, but the packages are installed and the run goes on; what the
@@ -1201,7 +1223,7 @@ _PIP_CONFLICT_NOTICE = (r"\s*pip's (?:legacy )?dependency resolver does not (?:c
 #: is never one; nor is glog's "E…" line by itself, which clean runs print too.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Exit)|Traceback|Segmentation fault|Illegal instruction|Aborted|"
-    r"F\d{4} [\d:.]+ +\d+ [\w.]+:\d+\]|ERROR:(?!" + _PIP_CONFLICT_NOTICE + r")|error:|Error(?: response from daemon)?:|fatal:|"
+    r"F[0-9]{4} [0-9:.]+ +[0-9]+ [\w.]+:[0-9]+\]|ERROR:(?!" + _PIP_CONFLICT_NOTICE + r")|error:|Error(?: response from daemon)?:|fatal:|"
     r"##\[error\]|::error::)"
     r"(?:\b|\s).*$"
     # a pasted exception may open with a typographic quote ("This raises `”KeyError: …", xugrid_78, batch 71)
@@ -1213,10 +1235,10 @@ _EXCEPTION_LINE = re.compile(
     r"|^[\s`'\"*>]*(?:INTERNAL|UNKNOWN|RESOURCE_EXHAUSTED|UNIMPLEMENTED|FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|"
     r"UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|DEADLINE_EXCEEDED): .*$"
     r"|^.*\bCheck failed: .*$"
-    r"|^(?!.*(?:" + _CUDA_STATUS_NOISE + r")).*\bCUDA_ERROR_[A-Z_]{4,}(?:: [a-z]| \(\d+\)).*$"
-    r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?\d).*$"
-    r"|^\s*(?:\(\d+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
-    r"|^.*\b(?:CUDA [Ee]rror:? |[Ff]ailed call to cu\w+: (?:CUDA_ERROR_|UNKNOWN ERROR)|cuda runtime error \(\d+\)|NCCL WARN ).*$"
+    r"|^(?!.*(?:" + _CUDA_STATUS_NOISE + r")).*\bCUDA_ERROR_[A-Z_]{4,}(?:: [a-z]| \([0-9]+\)).*$"
+    r"|^[\s`'\"*>]*(?!No\b)(?:[A-Z][\w-]*\s){1,3}[Ee]rror:\s(?![-+]?\.?[0-9]).*$"
+    r"|^\s*(?:\([0-9]+\) )?(?:So, b|And b|B)ecause [^\n]*\b(?:depends on|requires|match(?:es)?)\b.*$"
+    r"|^.*\b(?:CUDA [Ee]rror:? |[Ff]ailed call to cu\w+: (?:CUDA_ERROR_|UNKNOWN ERROR)|cuda runtime error \([0-9]+\)|NCCL WARN ).*$"
     r"|^[\s`'\"*>]*[\w./-]+: (?:[\w ]{0,30} )?[Ee]rror(?: response)?\b[: ].*$"
     r"|^.*\b(?:NVIDIA-SMI has failed|NVIDIA-SMI couldn't find libnvidia-ml|Failed to initialize NVML|"
     r"terminate called after throwing|what\(\):\s+\S|"
@@ -1226,15 +1248,15 @@ _EXCEPTION_LINE = re.compile(
     r"Result = FAIL|"
     # nccl-tests' CUDACHECK/NCCLCHECK/TESTCHECK (src/common.h): "HOST: Test CUDA failure common.cu:1304 '…'", "HOST: Test
     # NCCL failure common.cu:777 '…'", " .. HOST pid N: Test failure common.cu:925" (nccltests_369, batch 84, looked clean)
-    r"Test (?:CUDA|NCCL) failure [\w./-]+:\d+|: Test failure [\w./-]+:\d+|"
-    r"Cuda failure|Could not create cudnn handle|set to ERROR in coordination service|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica \d+ failed|"
+    r"Test (?:CUDA|NCCL) failure [\w./-]+:[0-9]+|: Test failure [\w./-]+:[0-9]+|"
+    r"Cuda failure|Could not create cudnn handle|set to ERROR in coordination service|Unable to initialize backend '(?:cuda|gpu)'|Execution of replica [0-9]+ failed|"
     # XLA's failure of a custom call (jaxlib's cuSOLVER/cuBLAS kernels before the FFI: "CustomCall failed:
     # jaxlib/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: …"), cut short or not (batch 81)
     r"CustomCall failed: |"
     r"Could not load library|Unable to load any of|returned non-zero exit status|failed with return code|"
     r"error running hook|OCI runtime (?:create )?(?:error|failed)|requirement error: unsatisfied|"
     r"Error (?:at|processing|loading|while)\b|CUDA out of memory|RESOURCE_EXHAUSTED|Resource exhausted|"
-    r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error \d{2,3}: [a-z]|"
+    r"Out of memory: Kill(?:ed)? process|CUDA initialization: Unexpected error|Error [0-9]{2,3}: [a-z]|"
     # XLA:TPU's compiler refusing a program that does not fit (batch 76: its memory report, cut short, looked clean)
     r"Compilation failure: |Exceeded (?:hbm|vmem) capacity by ).*$"
     r"|^.*[\"'`](?:ERROR|error): .*$"
@@ -1250,7 +1272,7 @@ _EXCEPTION_LINE = re.compile(
     # files are read and written on (clean_openmeteo_555, batch 83); the same refusal for any other key stays one
     r"|^(?!.*\bECCODES ERROR\s*:\s*(?:concept: (?:no match for|input handle)\b|Please check the Parameter "
     r"Database '[^'\n]*'\s*$|The paramId value should be an integer\.|"
-    r"pack_bytes: Wrong size \(\d+\) for \w*[Pp]adding\w*\. It is \d+ bytes long))"
+    r"pack_bytes: Wrong size \([0-9]+\) for \w*[Pp]adding\w*\. It is [0-9]+ bytes long))"
     r".*\bECCODES ERROR\b.*$"
     # a write the system refused, in any program's words: strerror(EDQUOT) or strerror(ENOSPC) after its "WHAT: "
     # prefix (bash's here-document, cp, tar, git; Go programs in lower case) or Ruby's errno class
@@ -1263,7 +1285,7 @@ _EXCEPTION_LINE = re.compile(
     # Apptainer's and Singularity's fatal level (sylog: "FATAL:   container creation failed: …", "FATAL:   While
     # executing nvidia-container-cli: …"), a bare upper-case level at the line's start (batch 86 producers' pass)
     r"|^[\s`'\"*>]*FATAL: +\S.*$"
-    r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\(\d+\):ERROR:\d+:).*$"
+    r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\([0-9]+\):ERROR:[0-9]+:).*$"
     # glibc's loader giving up on a program or library (elf/rtld.c, dl-lookup.c, dl-reloc.c: "PROG: error while loading
     # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it
     # (paddleseg_3215_cuda111_cublas_rungemmshortapi_not_defined.log, in parentheses, looked clean before batch 72)
@@ -1271,7 +1293,7 @@ _EXCEPTION_LINE = re.compile(
     # (JAX's INFO notice of a platform other than the GPU it could not start, "Unable to initialize backend 'tpu':
     # module 'jaxlib.xla_extension' has no attribute 'get_tpu_client'" (jax/_src/xla_bridge.py logs it with
     # logger.info), is none of these in any logging format: clean_jax_16995, batch 74)
-    r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] |.*\bUnable to initialize backend '(?!cuda'|gpu')\w+': )"
+    r"|^(?![IW][0-9]{4} |[0-9-]+ [0-9:.]+: [IW] |.*\bUnable to initialize backend '(?!cuda'|gpu')\w+': )"
     r".*\b(?:[Ff]alling back to (?:the )?(?:cpu|CPU)\b|No GPU/TPU found|"
     r"NewConnectionError|"
     r"Failed to establish a new connection|NVRM: No NVIDIA|probe routine was not called|No FFI handler registered|"
@@ -1280,10 +1302,10 @@ _EXCEPTION_LINE = re.compile(
     # a C/C++/CUDA compiler's diagnostic (GCC, Clang, nvcc's host compiler: `FILE:LINE[:COL]: [fatal ]error: `, or
     # `cc1plus: fatal error:`) and the linker's refusal (`ld: cannot find -lcudart`, `undefined reference to`): a
     # package built from source while installing fails with these lines and no Python exception
-    r"|^[\s`'\"*>]*(?:[^\s:]+:(?:\d+:(?:\d+:)?)? )?(?:fatal error|error): .*$"
+    r"|^[\s`'\"*>]*(?:[^\s:]+:(?:[0-9]+:(?:[0-9]+:)?)? )?(?:fatal error|error): .*$"
     r"|^.*\b(?:ld(?:\.\w+)?|collect2): (?:cannot find -l\S+|.*\bundefined reference to ).*$"
     r"|^\s*(?:[×╰├]\S*\s+)(?:Failed|Because|No solution|error)\b.*$"
-    r"|^(?:\[\d+\]\s+\d+\s+killed\s.*|Killed)$"
+    r"|^(?:\[[0-9]+\]\s+[0-9]+\s+killed\s.*|Killed)$"
     # LLVM's report_fatal_error ("LLVM ERROR: 64-bit code requested on a subtarget that doesn't support it!", then
     # abort: XLA's CPU compiler on a CPU it cannot target, neuralgcm_188, batch 93, looked clean) and the shell's note
     # on any signal that dumped core ("Bus error (core dumped)", "Floating point exception (core dumped)", or the
@@ -1293,10 +1315,10 @@ _EXCEPTION_LINE = re.compile(
     # MintPy's ERA5 download through PyAPS (mintpy/tropo_pyaps3.py) catches the failure and prints only "WARNING: the
     # N attempt to download failed, retry it." and "WARNING: downloading failed for 3 times, stop trying and
     # continue." (mintpytutorial_66, batch 93, looked clean)
-    r"|^.*\b(?:the \d+ attempt to download failed|downloading failed for \d+ times)\b.*$"
-    r"|^" + _GLOG_NOISE_FILE + r"(?:\[[\w ]+\]:)?\[?[EF]\d{4} [\d:.]+ +(?:\d+ )?[\w.]+:\d+\] (?!" + _GLOG_NOISE + r").*$"
+    r"|^.*\b(?:the [0-9]+ attempt to download failed|downloading failed for [0-9]+ times)\b.*$"
+    r"|^" + _GLOG_NOISE_FILE + r"(?:\[[\w ]+\]:)?\[?[EF][0-9]{4} [0-9:.]+ +(?:[0-9]+ )?[\w.]+:[0-9]+\] (?!" + _GLOG_NOISE + r").*$"
     r"|^.*\b[A-Z]\w*(?: [A-Z]\w*){0,3} Error\s+│.*$"
-    r"|^" + _GLOG_NOISE_FILE + r"(?:>\s*)*(?:[\d-]+ [\d:.]+: )?[EF] [\w./-]+:\d+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
+    r"|^" + _GLOG_NOISE_FILE + r"(?:>\s*)*(?:[0-9-]+ [0-9:.]+: )?[EF] [\w./-]+:[0-9]+\] (?!" + _GLOG_NOISE + r"|failed to allocate 0B).*$"
     r"|^.*\|[ \t]*(?:ERROR|CRITICAL)[ \t]*\|.*$"
     r"|^.*HDF5-DIAG: Error detected.*$"
     # HDF5's header/library version check (H5check_version): with HDF5_DISABLE_VERSION_CHECK unset it prints this
@@ -1305,18 +1327,18 @@ _EXCEPTION_LINE = re.compile(
     r"|^.*\*{3}HDF5 library version mismatched error\*{3}(?=[\s\S]{0,1500}?You can, at your own risk, disable this)"
     r".*$"
     # glibc's loader refusing a symbol version of the C or C++ runtime, however the line is cut after it
-    r"|^.*\bversion [`'‘](?:GLIBC|GLIBCXX|CXXABI)_[\d.]+.*$"
+    r"|^.*\bversion [`'‘](?:GLIBC|GLIBCXX|CXXABI)_[0-9.]+.*$"
     # pip's resolver explaining a conflict (its ERROR lines may be cut from the paste)
     r"|^\s*The conflict is caused by:\s*$"
     # onnxruntime's own error lines (its log's "[E:onnxruntime:…]", a status "[ONNXRuntimeError] : N : FAIL", the
     # Python binding's "EP Error"), which ai-models' ONNX weather models print
-    r"|^.*(?:\[E:onnxruntime:|\[ONNXRuntimeError\] : \d|\bEP Error\b).*$"
+    r"|^.*(?:\[E:onnxruntime:|\[ONNXRuntimeError\] : [0-9]|\bEP Error\b).*$"
     # Python logging's ERROR/CRITICAL level in the formats without a colon after it: Hydra's job logging
     # ("[2025-04-09 13:49:47,957][dry-run][ERROR] - Failed to load a valid model.", PhysicsNeMo's and Earth2Studio's
     # scripts; physicsnemo_844, batch 83), a bare "[ERROR] …", and the level after a timestamp as basicConfig-style
     # formats write it ("2024-09-27 16:33:34,333 ERROR …", ai-models and climetlab; "… - name - ERROR - …")
     r"|^[\s`'\"*>]*(?:\[[^\]\n]*\]\s*)*\[(?:ERROR|CRITICAL|FATAL)\](?:\s+-\s+|:?\s+)\S.*$"
-    r"|^[\s`'\"*>]*\d{4}-\d\d-\d\d[ T][\d:.,]+(?:\s+-\s+[\w.-]+)?\s+(?:-\s+)?(?:ERROR|CRITICAL)\s+(?:-\s+)?\S.*$"
+    r"|^[\s`'\"*>]*[0-9]{4}-[0-9][0-9]-[0-9][0-9][ T][0-9:.,]+(?:\s+-\s+[\w.-]+)?\s+(?:-\s+)?(?:ERROR|CRITICAL)\s+(?:-\s+)?\S.*$"
     # PyTorch's refusal of a checkpoint that does not fit the model (torch.nn.Module.load_state_dict: "Error(s) in
     # loading state_dict for Aurora:", then "size mismatch for …: copying a param with shape …", "Missing key(s) in
     # state_dict: …", "Unexpected key(s) in state_dict: …"), however it is printed: a notebook's error copied as JSON
@@ -1331,7 +1353,7 @@ _EXCEPTION_LINE = re.compile(
     # a notebook's exception copied as JSON (VS Code's {"name": "RuntimeError", "message": …, "stack": …}, nbformat's
     # "ename"): the class name stands alone in quotes
     r"|^\s*\{?\s*\"e?name\":\s*\"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\",?\s*$"
-    r"|^\s*#\d{3}: [^\n]*\bH5\w*\.c line \d+ in \w+\(\).*$"
+    r"|^\s*#[0-9]{3}: [^\n]*\bH5\w*\.c line [0-9]+ in \w+\(\).*$"
     r"|^.*\bNaN values? (?:found|detected|encountered)\b.*$"
     # A version or device check's own refusal, said in a sentence with no error word: cuDNN's and Caffe2's
     # "source was compiled with" / "versions mismatch", CUDA's "driver version is insufficient" and "no
@@ -1345,18 +1367,18 @@ _EXCEPTION_LINE = re.compile(
     r"Can't find libdevice|is not defined for option|driver on your system is too old|is newer than and "
     r"incompatible with|No matching distribution found|no kernel image is available|Cannot dlopen some GPU "
     r"libraries)\b.*$"
-    r"|^.*\b(?:CUDA Runtime Error\(\d+\)|_Check_ failed\b).*$"
+    r"|^.*\b(?:CUDA Runtime Error\([0-9]+\)|_Check_ failed\b).*$"
     # an absl status inside a line after prose or another error's words (ColabFold's "Not Enough GPU memory? INTERNAL:
     # CustomCall failed: …", XLA's autotuner "Autotuning failed for HLO: … with error: NOT_FOUND: No valid config
     # found!"), after a question, "with error:" or an opening parenthesis; not a glog I/W line, nor JAX's notice of a
     # platform it could not start ("Unable to initialize backend 'tpu': INTERNAL: …", which clean runs print)
-    r"|^(?![IW]\d{4} |[\d-]+ [\d:.]+: [IW] ).*?(?:[?!]\s+|\bwith error:\s+|\()(?:INTERNAL|RESOURCE_EXHAUSTED|UNIMPLEMENTED|"
+    r"|^(?![IW][0-9]{4} |[0-9-]+ [0-9:.]+: [IW] ).*?(?:[?!]\s+|\bwith error:\s+|\()(?:INTERNAL|RESOURCE_EXHAUSTED|UNIMPLEMENTED|"
     r"FAILED_PRECONDITION|NOT_FOUND|INVALID_ARGUMENT|UNAVAILABLE|ABORTED|DATA_LOSS|OUT_OF_RANGE|PERMISSION_DENIED|"
     r"DEADLINE_EXCEEDED): \S.*$"
     # jaxlib's GPU kernels' status text (JAX_AS_STATUS: "jaxlib/gpu/prng_kernels.cc:33: operation gpuGetLastError()
     # failed: …", "jaxlib/cuda/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: …") and XLA's
     # autotuner giving up on an HLO, however they are prefixed
-    r"|^.*\bjaxlib/[\w/]+\.cc:\d+: operation .* failed: .*$"
+    r"|^.*\bjaxlib/[\w/]+\.cc:[0-9]+: operation .* failed: .*$"
     r"|^.*\bAutotuning failed for HLO\b.*$"
     # a process the kernel killed for a signal, as the shell reports it, quoted anywhere in a sentence ("the terminal
     # writes this: Illegal instruction (SIGILL) (core dumped)", netket_667, batch 68)
@@ -1511,8 +1533,9 @@ class Stopped:
 
     @property
     def next_step(self) -> str:
+        # The recipe as the log named it, only in a recipe id's shape: a log is untrusted (31st hostile pass (part A) P3).
         again = (with_given_graphcast(f"`gc-wizard install {self.recipe}`", self.given) + " with the same options"
-                 if self.recipe else "the same command")
+                 if self.recipe and is_recipe_id(self.recipe) else "the same command")
         return (f"nothing in it failed, so there is no cause to look for; to install, run {again} again (in the app, "
                 "p on the Not-done screen goes again with the same settings). A run that failed after that has its own "
                 "log to diagnose.")

@@ -33,6 +33,7 @@ from wizard.detect import deadline, environment, kernel_module, libpath, librari
 from wizard.errors import UserError
 from wizard.install.envs import read_marker
 from wizard.install.recorded_set import file_path
+from wizard.patterns import ascii_digits
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.security import cut
 from wizard.verify import causes
@@ -104,7 +105,7 @@ class EnvReport:
 
 
 def _version_tuple(text: str | None) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", (text or "").split("+")[0])[:3])
+    return tuple(int(p) for p in re.findall(r"[0-9]+", (text or "").split("+")[0])[:3])
 
 
 def site_dirs(prefix: Path) -> list[Path]:
@@ -122,7 +123,7 @@ def _dist_info(sites: list[Path], name: str) -> Path | None:
         except OSError:
             continue
         for entry in entries:
-            match = re.match(r"^(?P<name>.+?)-(?P<version>\d[^-]*?)\.(dist-info|egg-info)$", entry)
+            match = re.match(r"^(?P<name>.+?)-(?P<version>[0-9][^-]*?)\.(dist-info|egg-info)$", entry)
             if match and environment.normalize(match.group("name")) == wanted:
                 return site / entry
     return None
@@ -164,7 +165,7 @@ def jaxlib_build(prefix: Path, sites: list[Path], packages: dict[str, str]) -> d
     version = packages.get("jaxlib", "")
     tag = version.split("+", 1)[1] if "+" in version else None
     if tag:
-        cuda = re.search(r"cuda(\d+)", tag)
+        cuda = re.search(r"cuda([0-9]+)", tag)
         return {"cuda": cuda.group(1)[:2] if cuda and len(cuda.group(1)) > 2 else (cuda.group(1) if cuda else None),
                 "cudnn": causes.cudnn_from_tag(tag), "from": f"jaxlib {version}"}
     try:
@@ -172,7 +173,7 @@ def jaxlib_build(prefix: Path, sites: list[Path], packages: dict[str, str]) -> d
     except OSError:
         conda_meta = []
     for entry in conda_meta:
-        match = re.match(r"^jaxlib-[\d.]+-cuda(\d+)", entry)
+        match = re.match(r"^jaxlib-[0-9.]+-cuda([0-9]+)", entry)
         if match:
             build = {"cuda": match.group(1)[:2], "cudnn": None, "from": f"conda {entry[:-5]}"}
             try:
@@ -181,12 +182,12 @@ def jaxlib_build(prefix: Path, sites: list[Path], packages: dict[str, str]) -> d
             except (OSError, ValueError):
                 depends = []
             for dep in depends:
-                found = re.match(r"^cudnn\s+>=?(\d+\.\d+)", str(dep))
+                found = re.match(r"^cudnn\s+>=?([0-9]+\.[0-9]+)", str(dep))
                 if found:
                     build["cudnn"] = found.group(1)
             return build
     for name in packages:
-        match = re.match(r"^jax-cuda(\d+)-plugin$", name)
+        match = re.match(r"^jax-cuda([0-9]+)-plugin$", name)
         if match:
             meta = _metadata(_dist_info(sites, name))
             cudnn = _requirement(meta, rf"nvidia-cudnn-cu{match.group(1)}")
@@ -246,7 +247,7 @@ def ptxas_on_path(environ: dict[str, str], env: Path | None = None) -> dict[str,
     if version is None:
         # Not inside a toolkit folder: ask the program itself (a short run, under a deadline).
         done = deadline.start([path, "--version"], timeout=0.5).finish()
-        match = re.search(r"release (\d+\.\d+)", done.stdout or "") if done.ok else None
+        match = re.search(r"release ([0-9]+\.[0-9]+)", done.stdout or "") if done.ok else None
         version = match.group(1) if match else None
     return {"path": path, "version": version or "unknown"}
 
@@ -342,7 +343,7 @@ def _recipe(build: dict[str, Any] | None, driver: str | None, installed: str | N
     major = None
     if version:
         major = max((m for m, floor in MIN_DRIVER_FOR_CUDA.items() if version >= floor), default=None)
-    elif build and str(build.get("cuda") or "").isdigit():
+    elif build and ascii_digits(str(build.get("cuda") or "")):
         major = int(build["cuda"])
     gpu, cpu = default_recipes(major)
     if installed:
@@ -394,7 +395,7 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
             f'`pip install "numpy<2"` in this environment, or `gc-wizard install {recipe}` (numpy==1.26.4).',
             [f"numpy {numpy_v}", f"jaxlib {jaxlib_v}"]))
     for name, version in pk.items():
-        match = re.match(r"^jax-cuda(\d+)-(plugin|pjrt)$", name)
+        match = re.match(r"^jax-cuda([0-9]+)-(plugin|pjrt)$", name)
         if match and jaxlib_v and _version_tuple(version)[:3] != _version_tuple(jaxlib_v)[:3]:
             out.append(_finding(
                 "pjrt_api_mismatch", "The JAX CUDA plugin and jaxlib are from different releases",
@@ -435,7 +436,7 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
                 "for this environment holds a cuDNN.", f"Install the `{recipe}` recipe into a new environment "
                 f"(`gc-wizard install {recipe}`): it brings the pip cuDNN wheel.", [f"jaxlib built for cuDNN {needed}"]))
         cuda_major = build.get("cuda")
-        min_driver = MIN_DRIVER_FOR_CUDA.get(int(cuda_major)) if cuda_major and cuda_major.isdigit() else None
+        min_driver = MIN_DRIVER_FOR_CUDA.get(int(cuda_major)) if cuda_major and ascii_digits(cuda_major) else None
         if report.driver and min_driver and _version_tuple(report.driver) < min_driver:
             need = ".".join(str(p) for p in min_driver)
             out.append(_finding(
@@ -486,13 +487,13 @@ def _findings(report: EnvReport, first: dict[tuple[str, str], dict[str, str]], r
 #: xarray 2026.4 refuses `xarray.Dataset(dataset)`, which GraphCast's rollout.py does (weathernext#213).
 _XARRAY_NO_DATASET_COPY = (2026, 4)
 #: The nvidia-*-cu12 wheels numbered by the CUDA release they come from (nvJitLink's own number is one too).
-_TOOLKIT_NUMBERED = re.compile(r"^nvidia-cuda-(?:runtime|nvrtc|cupti|nvcc)-cu\d+$")
+_TOOLKIT_NUMBERED = re.compile(r"^nvidia-cuda-(?:runtime|nvrtc|cupti|nvcc)-cu[0-9]+$")
 
 
 def _stale_nvjitlink(wheels: dict[str, str], recipe: str) -> list[Finding]:
     """An nvidia-nvjitlink wheel from an older CUDA release than the other CUDA wheels: pip upgrades cuSOLVER and
     cuSPARSE without it (their metadata asks for no newer one), and they then fail to load (jax#18027)."""
-    link = next(((n, v) for n, v in wheels.items() if re.match(r"^nvidia-nvjitlink-cu\d+$", n)), None)
+    link = next(((n, v) for n, v in wheels.items() if re.match(r"^nvidia-nvjitlink-cu[0-9]+$", n)), None)
     toolkit = [(n, v) for n, v in wheels.items() if _TOOLKIT_NUMBERED.match(n)]
     if link is None or not toolkit:
         return []
@@ -588,7 +589,7 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
         driver = kernel_module.probe().version
     report = EnvReport(path=str(prefix), kind=kind, packages={k: v for k, v in packages.items()
                                                                if not k.startswith("nvidia-")})
-    report.python = next((m.group(1) for s in sites for m in [re.search(r"python(3\.\d+)", str(s))] if m), None)
+    report.python = next((m.group(1) for s in sites for m in [re.search(r"python(3\.[0-9]+)", str(s))] if m), None)
     report.nvidia_wheels = {k: v for k, v in packages.items() if _CUDA_WHEEL.match(k)}
     report.jaxlib_build = jaxlib_build(prefix, sites, packages)
     order = loader_order(prefix, sites, environ, kind, _ldconfig_folders() if ldconfig is None else ldconfig)

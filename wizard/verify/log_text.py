@@ -496,7 +496,7 @@ class TarMembers(_Produced):
             if kind == b"L":
                 self.long_name = data.rstrip(b"\x00").decode("utf-8", "replace")
             else:
-                found = re.search(rb"\d+ path=([^\n]*)\n", data)
+                found = re.search(rb"[0-9]+ path=([^\n]*)\n", data)
                 self.long_name = found.group(1).decode("utf-8", "replace") if found else None
             self.ready, self.at = b"", 0
             return

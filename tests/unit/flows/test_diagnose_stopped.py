@@ -34,14 +34,15 @@ def test_a_stopped_install_says_by_whom_and_diagnose_reads_it(tiny):
     assert found.stopped.given is not None and found.stopped.given[1] == str(tiny.graphcast)
 
 
-def test_the_line_to_go_again_carries_the_local_graphcast_the_run_used():
+def test_the_line_to_go_again_carries_the_local_graphcast_the_run_used(tmp_path):
     """Walk 29 N3: "run `gc-wizard install jax0.4.23-cpu` with the same options again" left out the `--graphcast-src`
     a server without GitHub needs; the line now carries it, shell-quoted, as every fix line does."""
     from wizard.verify.diagnose import Stopped
 
-    stopped = Stopped(step=None, why="cancelled by the user", recipe="jax0.4.23-cpu",
-                      given=("0.1.1", "/home/me/graph cast"))
-    assert "`gc-wizard install jax0.4.23-cpu --graphcast-src '/home/me/graph cast'` with the same options" in \
+    checkout = tmp_path / "graph cast"
+    checkout.mkdir()
+    stopped = Stopped(step=None, why="cancelled by the user", recipe="jax0.4.23-cpu", given=("0.1.1", str(checkout)))
+    assert f"`gc-wizard install jax0.4.23-cpu --graphcast-src '{checkout}'` with the same options" in \
         stopped.next_step
     plain = Stopped(step=None, why="cancelled by the user", recipe="jax0.4.23-cpu")
     assert "`gc-wizard install jax0.4.23-cpu` with the same options" in plain.next_step

@@ -11,8 +11,8 @@ from wizard.security import cut
 
 _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 #: The installers' own counters: uv's summary lines and pip's `--progress-bar raw` lines.
-_COUNTER_RE = re.compile(r"^(?:(Resolved|Prepared|Installed|Uninstalled|Downloaded) (\d+) packages?"
-                         r"|Progress (\d+) of (\d+))")
+_COUNTER_RE = re.compile(r"^(?:(Resolved|Prepared|Installed|Uninstalled|Downloaded) ([0-9]+) packages?"
+                         r"|Progress ([0-9]+) of ([0-9]+))")
 
 
 class StepList(Static):

@@ -286,7 +286,7 @@ _CERTIFICATE = ("the certificate file", "trust a server of their choosing and in
 
 class Trusted(NamedTuple):
     """One entry of `TRUSTED_VARIABLES`: a place the installer runs or trusts the content of, with every way it is
-    chosen — the variable, and the folder uv falls back to."""
+    chosen — the variable, the uv settings-file key that sets the same, and the folder uv falls back to."""
 
     variable: str
     #: the characters between several entries (None: one)
@@ -294,6 +294,8 @@ class Trusted(NamedTuple):
     what: str
     #: what another user who could change it would have the installer do
     harm: str
+    #: the key of a uv settings file's top level (`[tool.uv]` in a pyproject.toml) that sets it, or None
+    key: str | None = None
     #: where uv puts it when neither is set, under its own data folder (`uv_data_folder`), or None for no default
     default: str | None = None
 
@@ -315,12 +317,18 @@ TRUSTED_VARIABLES: dict[str, tuple[Trusted, ...]] = {
         Trusted("UV_TOOL_DIR", None, "the folder of uv's tools", "run their code", default="tools"),
         # where uv takes a Python build from: the list of builds (each one's address and sha256) and the mirrors;
         # a local list names any tarball with its own sha256, so whoever writes the list chooses the Python
-        # (30th hostile pass (part B) P6); an https:// one is named on the plan (`python_download_source`)
-        Trusted("UV_PYTHON_DOWNLOADS_JSON_URL", None, "the list of Python builds", _THEIR_PYTHON),
-        Trusted("UV_PYTHON_INSTALL_MIRROR", None, "the Python download mirror", _THEIR_PYTHON),
-        Trusted("UV_PYPY_INSTALL_MIRROR", None, "the PyPy download mirror", _THEIR_PYTHON),
-        Trusted("UV_GRAALPY_INSTALL_MIRROR", None, "the GraalPy download mirror", _THEIR_PYTHON),
-        Trusted("UV_PYODIDE_INSTALL_MIRROR", None, "the Pyodide download mirror", _THEIR_PYTHON),
+        # (30th hostile pass (part B) P6) — set by the variable or by the settings file's key alike (31st hostile
+        # pass (part B) P2: root's own uv.toml naming another user's list was used); an https:// one is named on
+        # the plan (`python_download_source`)
+        Trusted("UV_PYTHON_DOWNLOADS_JSON_URL", None, "the list of Python builds", _THEIR_PYTHON,
+                key="python-downloads-json-url"),
+        Trusted("UV_PYTHON_INSTALL_MIRROR", None, "the Python download mirror", _THEIR_PYTHON,
+                key="python-install-mirror"),
+        Trusted("UV_PYPY_INSTALL_MIRROR", None, "the PyPy download mirror", _THEIR_PYTHON, key="pypy-install-mirror"),
+        Trusted("UV_GRAALPY_INSTALL_MIRROR", None, "the GraalPy download mirror", _THEIR_PYTHON,
+                key="graalpy-install-mirror"),
+        Trusted("UV_PYODIDE_INSTALL_MIRROR", None, "the Pyodide download mirror", _THEIR_PYTHON,
+                key="pyodide-install-mirror"),
         Trusted("UV_ASTRAL_MIRROR_URL", None, "the mirror of Astral's downloads", _THEIR_PYTHON),
         *_CERTIFICATE_VARIABLES,
     ),
@@ -349,19 +357,30 @@ class TrustedPlace(NamedTuple):
 def trusted_places(installer: str, environ: Mapping[str, str],
                    cwd: str | os.PathLike[str] | None = None) -> list[TrustedPlace]:
     """Every value `installer`'s `TRUSTED_VARIABLES` have here, each split as the installer splits it (`listed`):
-    the variable's; where it is not set, uv's default folder (`uv_data_folder`) — and for pip the `cert` its
-    settings file names (`pip_cert`).
+    the variable's; the key's in each uv settings file uv reads (`uv_files`); where neither is set, uv's default
+    folder (`uv_data_folder`) — and for pip the `cert` its settings file names (`pip_cert`). Every one is judged,
+    not only the one that wins: a file's key the variable overrides today is uv's as soon as the variable is unset.
 
-    Why the default too: the swap rule read the variables only, so the managed Pythons' folder uv falls back to
-    under another user's `XDG_DATA_HOME` (or a sudo -E `HOME`) was used as root without a word (31st hostile pass
-    (part B) P1). `cwd`: the folder the installer runs in."""
+    Why one list, read from one table: the swap rule read the variables only, so the same list of Python builds
+    named by a uv.toml's `python-downloads-json-url`, and the managed Pythons' folder uv falls back to under
+    another user's `XDG_DATA_HOME` (or a sudo -E `HOME`), were used as root without a word (31st hostile pass
+    (part B) P1, P2). `cwd`: the folder the installer runs in (its project settings file)."""
     found: list[TrustedPlace] = []
+    files = uv_files(environ, cwd) if installer == "uv" else []
     for entry in TRUSTED_VARIABLES.get(installer, ()):
         given = listed(installer, environ.get(entry.variable) or "", entry.separators)
         found += [TrustedPlace(entry.variable, value, entry.what, entry.harm,
                                f"unset {entry.variable} for gc-wizard (`env -u {entry.variable} gc-wizard …`), or "
                                f"point it at {_OWN_PLACE}") for value in given]
-        if entry.default and not given:
+        keyed = False
+        for path in files if entry.key else ():
+            value = _key_value(path, entry.key)
+            if value:
+                keyed = True
+                bases = (path.parent, *([Path(cwd)] if cwd is not None else []))
+                found.append(TrustedPlace(f"`{entry.key}` in {path}", value, entry.what, entry.harm,
+                                          f"take it out of {path}, or point it at {_OWN_PLACE}", bases))
+        if entry.default and not given and not keyed:
             base, origin = uv_data_folder(environ)
             found.append(TrustedPlace(
                 f"{origin}, uv's default while {entry.variable} is not set", str(base / entry.default), entry.what,
@@ -371,6 +390,29 @@ def trusted_places(installer: str, environ: Mapping[str, str],
         found.append(TrustedPlace(f"`cert` in {cert[1]}", cert[0], *_CERTIFICATE,
                                   f"take it out of {cert[1]}, or point it at {_OWN_PLACE}"))
     return found
+
+
+def uv_setting(variable: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None
+               ) -> tuple[str, str] | None:
+    """(value, where it is set) of the `TRUSTED_VARIABLES` entry `variable` as uv takes it — the variable, else the
+    nearest settings file that sets its key (`uv_files`, nearest first) — or None when neither sets it. What the plan
+    names (`recipes.alternatives.python_download_source`) is then what uv uses: root's uv.toml naming a list of
+    Python builds had the plan say "from github.com" (31st hostile pass (part B) P2)."""
+    value = as_read(environ.get(variable) or "")
+    if value:
+        return value, variable
+    key = next((e.key for e in TRUSTED_VARIABLES["uv"] if e.variable == variable), None)
+    for path in uv_files(environ, cwd) if key else ():
+        value = _key_value(path, key)
+        if value:
+            return value, f"`{key}` in {path}"
+    return None
+
+
+def _key_value(path: Path, key: str) -> str:
+    """The text a uv settings file's top-level `key` holds, as uv reads it (`as_read`); "" when it holds none."""
+    value = uv_settings(path).get(key)
+    return as_read(value) if isinstance(value, str) else ""
 
 
 _OWN_PLACE = "a place only you can write"

@@ -17,6 +17,7 @@ from tests.fixtures.cli import run_inproc
 from tests.fixtures.modes import open_folder
 from tests.fixtures.state import last_json
 from tests.fixtures.tiny import RECIPE
+from wizard.installer_files import TRUSTED_VARIABLES
 
 
 def _recipe_needing_a_python_not_here(tiny) -> Path:
@@ -206,3 +207,48 @@ def test_uvs_own_folders_are_found_as_uv_finds_them(tmp_path):
     assert [p.value for p in trusted_places("uv", environ) if p.what == "the folder of uv's managed Pythons"] == \
         [str(tmp_path / "mine")]
 
+
+# 31st hostile pass (part B) P2: the same list of Python builds (or mirror) named by a uv settings file's key, not
+# the variable, escaped the rule — root's own uv.toml naming another user's downloads.json had uv download their
+# build and run it as root, while the plan said "from github.com".
+
+@pytest.mark.parametrize("key", ["python-downloads-json-url", "python-install-mirror", "pypy-install-mirror",
+                                 "graalpy-install-mirror", "pyodide-install-mirror"])
+def test_a_settings_files_python_download_list_or_mirror_another_user_could_change_is_refused(
+        tiny, tmp_path, monkeypatch, key):
+    theirs = open_folder(tmp_path / "ww")
+    listed = theirs / "downloads.json" if key == "python-downloads-json-url" else theirs
+    if key == "python-downloads-json-url":
+        listed.write_text("{}")
+    config = tmp_path / "cfg" / "uv.toml"
+    config.parent.mkdir()
+    config.write_text(f'{key} = "{listed}"\n')
+    for name in [t.variable for t in TRUSTED_VARIABLES["uv"]]:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("UV_CONFIG_FILE", str(config))
+    monkeypatch.setenv("UV_PYTHON_INSTALL_DIR", str(tmp_path / "pythons"))
+    recipes = _recipe_needing_a_python_not_here(tiny)
+    args = ["--python", "3.14", "--recipes-dir", str(recipes), "--find-links", str(tiny.house.path), "--offline",
+            "--graphcast-src", str(tiny.graphcast), "--json"]
+    for argv in (["plan", "tiny-14"], ["install", "tiny-14", "--yes", "--force", "--no-verify"]):
+        proc = run_inproc(*argv, *args)
+        error = last_json(proc).get("error") or proc.stderr
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+        assert f"{listed} (from `{key}` in {config}, which uv reads on its own)" in error, error
+        assert f"take it out of {config}" in error and "Traceback" not in proc.stderr
+    assert not (tmp_path / "pythons").exists()
+
+
+def test_the_python_download_is_named_as_coming_from_the_list_a_settings_file_names(tmp_path, monkeypatch):
+    from wizard.recipes.alternatives import python_download_source, python_download_words
+
+    config = tmp_path / "uv.toml"
+    config.write_text('python-downloads-json-url = "https://lists.invalid/downloads.json"\n')
+    for name in ("UV_PYTHON_DOWNLOADS_JSON_URL", "UV_PYTHON_INSTALL_MIRROR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("UV_CONFIG_FILE", str(config))
+    assert python_download_source() == "https://lists.invalid/downloads.json"
+    words = python_download_words("lists.invalid", "3.14")
+    assert f"(the builds your `python-downloads-json-url` in {config} names)" in words, words
+    monkeypatch.setenv("UV_PYTHON_DOWNLOADS_JSON_URL", "https://other.invalid/d.json")  # the variable wins, as in uv
+    assert python_download_source() == "https://other.invalid/d.json"

@@ -175,7 +175,7 @@ class Plan:
 
     def _python_source(self) -> str | None:
         """Where uv downloads this plan's Python from, when it must download one (`python.source` "uv-download")."""
-        return python_download_source() if self.python.source == "uv-download" else None
+        return python_download_source(cwd=self.env_dir.parent) if self.python.source == "uv-download" else None
 
     def python_sentence(self) -> str | None:
         """Why creating the environment would fail here: uv must download the Python and its host does not answer
@@ -184,7 +184,7 @@ class Plan:
         if source is None or source not in self.unreachable_links:
             return None
         return python_download_words(urllib.parse.urlsplit(source).hostname or source, self.python.version,
-                                     range_text(self.recipe.machine.python))
+                                     range_text(self.recipe.machine.python), self.env_dir.parent)
 
     def unreachable_reasons(self) -> list[str]:
         """Every source of this plan that cannot be reached from here, in words: what the plan marks with ✗, what
@@ -851,7 +851,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
     if chosen.source == "uv-download" and not offline:  # one more host the install needs (walk 25 #2)
-        pages = (*pages, *unreachable_python_download())
+        pages = (*pages, *unreachable_python_download(cwd=env_dir.parent))
     added = () if lock is None else _added(f"--lock {lock}", recipe, lock, (*find_links, *recipe.find_links),
                                             chosen, allow_extra_packages)
     plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),

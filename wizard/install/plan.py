@@ -59,6 +59,7 @@ from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, loc
 from wizard.install.package_files import names_pip_cannot_read, wheels_in
 from wizard.install.source_places import package_place, refuse_swappable_sources
 from wizard.install.sources import outside_index_problem, unreachable_source
+from wizard.install.uv_overrides import uv_overrides
 from wizard.option_values import refuse_option_like
 from wizard.recipes.alternatives import (
     apply_alternative,
@@ -584,6 +585,8 @@ def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pac
         link_env["UV_PREVIEW_FEATURES"] = "pylock"  # uv calls reading pylock.toml a preview; no warning
     if link_note:
         notes.append(link_note)
+    override_notes = uv_overrides(os.environ)[1]  # the runner sets them for every uv step; said here first
+    notes.extend(override_notes)
     steps: list[Step] = []
     if target.mode == "new":
         steps.append(Step(

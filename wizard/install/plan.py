@@ -225,6 +225,17 @@ class Plan:
         return (trust_problem(self.installer, os.environ, self.env_dir.parent)
                 or requirement_problem(self.installer, os.environ, self.env_dir.parent))
 
+    def temporary_refusal(self) -> str | None:
+        """Why `install` would refuse the temporary folder (TMPDIR) before its first step — missing, read-only, full,
+        a name uv cannot take, another user's — in the install's own sentence (`private_args.temporary_root_refusal`,
+        built once), or None. The plan shows it with "!" (31st hostile pass (part A) P7, (part B) P9: the plan was
+        silent, and the pasted install line failed at once)."""
+        # deferred: only a plan that is shown asks
+        from wizard.install.private_args import temporary_root_refusal
+
+        found = temporary_root_refusal(done="`install` would stop before its first step")
+        return None if found is None else f"{found[0][0].upper()}{found[0][1:]}"
+
     def installer_caution(self) -> str | None:
         """Why uv would fail on TLS here where pip works: pip's settings name a `cert` (an HTTPS-inspecting proxy's
         CA) and uv has no matching setting (`installer_files.uv_trust_gap`); None for pip, offline, or no gap.
@@ -252,6 +263,7 @@ class Plan:
             # the indexes and find-links the user's environment and settings files send the installer to
             "indexes": [s.to_dict() for s in self.installer_settings()],
             "settings_refused": self.settings_refusal(),
+            "temporary_refused": self.temporary_refusal(),
             "installer_caution": self.installer_caution(),
             "graphcast": {**self.recipe.graphcast.to_dict(), "install": self.graphcast_src},
             "runtime_env": dict(self.recipe.runtime_env),

@@ -602,22 +602,40 @@ def note_own_installation() -> None:
 
 
 def guard_library_path(env: dict[str, str]) -> dict[str, str]:
-    """`env` with each `LD_LIBRARY_PATH` folder another user could fill left out (`untrusted_place`, the rule
-    activation applies to the same variable), each said once on stderr; `env` itself is changed and returned.
+    """`env` with what the loader would load from a place another user could fill left out (`untrusted_place`, the
+    rule activation applies to the same variables) — each `LD_LIBRARY_PATH` folder, and each library `LD_PRELOAD`
+    or `LD_AUDIT` names by its path (`_LOADER_LISTS`) — each said once on stderr; `env` itself is changed and
+    returned.
 
     Why for the probes only: detect's NVML and libcuda child loaded a `libnvidia-ml.so.1` planted in a folder every
-    user could write, and said nothing (30th hostile pass (part A) P8). The user's own variable is left as it is for
-    the rest of the run: detection reports which libraries load first for the user's programs, from it."""
-    value = env.get("LD_LIBRARY_PATH")
-    if not value:
-        return env
-    folders = value.split(os.pathsep)
-    bad = [f for f in folders if os.path.isabs(f) and untrusted_place(f)]
-    if bad:
-        env["LD_LIBRARY_PATH"] = os.pathsep.join(f for f in folders if f not in bad)
-        _said(f"LD_LIBRARY_PATH: {', '.join(bad)} left out of what gc-wizard's GPU probes load, because another user "
+    user could write, and said nothing (30th hostile pass (part A) P8); another user's library named by LD_PRELOAD or
+    LD_AUDIT was passed on the same way (31st hostile pass (part B) P3). The user's own variables are left as they
+    are for the rest of the run: detection reports which libraries load first for the user's programs, from them."""
+    for variable, joiner in _LOADER_LISTS:
+        value = env.get(variable)
+        if not value:
+            continue
+        # ld.so splits LD_PRELOAD at blanks and colons, the others at colons
+        entries = value.replace(":", " ").split() if variable == "LD_PRELOAD" else value.split(":")
+        if variable == "LD_LIBRARY_PATH":
+            bad = [f for f in entries if os.path.isabs(f) and untrusted_place(f)]
+        else:  # a library by its path; a bare name is looked up along the (guarded) library path
+            bad = [f for f in entries if "/" in f and (not os.path.isabs(f) or untrusted_place(f))]
+        if not bad:
+            continue
+        kept = [entry for entry in entries if entry not in bad]
+        if kept:
+            env[variable] = joiner.join(kept)
+        else:
+            env.pop(variable)
+        _said(f"{variable}: {', '.join(bad)} left out of what gc-wizard's GPU probes load, because another user "
               "could put a library there that would run as you.")
     return env
+
+
+#: The loader's variables that name what it loads into every process: (variable, what its kept entries are joined
+#: with).
+_LOADER_LISTS = (("LD_LIBRARY_PATH", ":"), ("LD_PRELOAD", " "), ("LD_AUDIT", ":"))
 
 
 def _said(note: str) -> None:

@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from wizard import bounded
 from wizard.security import remember_settings_text, source_place
@@ -147,11 +148,11 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
     from wizard.source_trust import refuse_swappable_destination, refuse_swappable_source
 
     def refused(named: str, place: Path, what: str, way_out: str | None = None,
-                harm: str = "install (and run) their code", missing: bool = False) -> str | None:
+                harm: str = "install (and run) their code", missing: bool = False, later: bool = False) -> str | None:
         try:
             if not missing or os.path.lexists(place):
                 refuse_swappable_source(named, place, what, harm=f"have {installer} {harm}", way_out=way_out,
-                                        untouched="nothing was started", passed_over=_UV_LOCK_FILES)
+                                        untouched="nothing was started", passed_over=_UV_LOCK_FILES, later=later)
             else:  # not made yet: judged by whoever may make it, as a place to write is (`cache_trust` alike)
                 refuse_swappable_destination(named, place, what=what, harm=f"have {installer} {harm}",
                                              way_out=way_out or "choose a place in a folder only you can write",
@@ -161,6 +162,13 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
         return None
 
     files = uv_files(environ, cwd) if installer == "uv" else pip_files(environ)
+    for path in _missing_defaults(installer, environ):
+        off = "UV_NO_CONFIG=1" if installer == "uv" else "PIP_CONFIG_FILE=/dev/null"
+        why = refused(f"{installer}'s settings file {path} (which {installer} reads on its own once it is there)",
+                      path, "the settings file", f"set {off} to have {installer} read no settings file, or run "
+                      "gc-wizard with your own HOME and XDG_CONFIG_HOME", later=True)
+        if why:
+            return why
     for path in files:
         off = "UV_NO_CONFIG=1" if installer == "uv" else "PIP_CONFIG_FILE=/dev/null"
         unplaced = _unplaced_in(installer, path)
@@ -194,34 +202,56 @@ def trust_problem(installer: str, environ: Mapping[str, str], cwd: str | os.Path
             why = refused(f"the package source {place} (from {variable})", place, "the wheelhouse")
             if why:
                 return why
-    for variable, text, what, harm in trusted_places(installer, environ):
+    for trusted in trusted_places(installer, environ, cwd):
         try:
-            place = _local_place(text)
+            named = _local_place(trusted.value)
         except ValueError as exc:
-            return unplaced_words(f"{what} {text} (from {variable})", str(exc))
-        if place is None:  # an https:// address: the installer checks the server (and the plan names it)
+            return unplaced_words(f"{trusted.what} {trusted.value} (from {trusted.where})", str(exc))
+        if named is None:  # an https:// address: the installer checks the server (and the plan names it)
             continue
-        if not place.is_absolute():  # made absolute against the user's folder for the children too
-            try:
-                place = Path(os.getcwd()) / place
-            except OSError:
+        for place in _against(named, trusted.bases):
+            passed = _passed_key(place)
+            if passed is not None and passed in _PASSED:
                 continue
-        passed = _passed_key(place)
-        if passed is not None and passed in _PASSED:
-            continue
-        undo = f"unset {variable} for gc-wizard (`env -u {variable} gc-wizard …`)" if variable.isupper() else \
-            f"take it out of {variable.split(' in ', 1)[-1]}"
-        why = refused(f"{what} {place} (from {variable}, which {installer} reads on its own)", place, what,
-                      f"{undo}, or point it at a place only you can write", harm, missing=True)
-        if why:
-            return why
-        if passed is not None:
-            _PASSED.add(passed)
+            why = refused(f"{trusted.what} {place} (from {trusted.where}, which {installer} reads on its own)", place,
+                          trusted.what, trusted.way_out, trusted.harm, missing=True)
+            if why:
+                return why
+            if passed is not None:
+                _PASSED.add(passed)
     # the `keyring` the installer would run on its own for an index's password, by the PATH rule (leftovers of the
     # 30th hostile pass, item 1); deferred: it reads this module's settings files
     from wizard.installer_keyring import keyring_problem
 
     return keyring_problem(installer, environ, cwd)
+
+
+def _against(place: Path, bases: tuple[Path, ...]) -> list[Path]:
+    """`place` made absolute as the installer reads it: against each of `bases` (a settings file's folder and the
+    folder the installer runs in), or the folder gc-wizard runs in — the children get a relative variable made
+    absolute there (`with_absolute_paths`); [] when that folder is gone (the installer cannot read it either)."""
+    if place.is_absolute():
+        return [place]
+    if bases:
+        return list(dict.fromkeys(base / place for base in bases))
+    try:
+        return [Path(os.getcwd()) / place]
+    except OSError:
+        return []
+
+
+def _missing_defaults(installer: str, environ: Mapping[str, str]) -> list[Path]:
+    """The settings files `installer` reads by default (not one a variable names) that are not there now: one another
+    user could make there is as much theirs as one they wrote already (31st hostile pass (part B) P1: the places an
+    installer falls back to are held as the ones its variables name)."""
+    if installer == "uv":
+        if environ.get("UV_NO_CONFIG") or environ.get("UV_CONFIG_FILE"):
+            return []
+        defaults = uv_default_files(environ)
+    else:
+        given = environ.get("PIP_CONFIG_FILE")
+        defaults = [] if given == os.devnull else [f for f in _pip_candidates(environ) if str(f) != given]
+    return [path for path in defaults if not os.path.lexists(path)]
 
 
 #: The places of `TRUSTED_VARIABLES` that passed the swap rule in this process, each as it was then
@@ -256,45 +286,179 @@ def _passed_key(place: Path) -> tuple | None:
 #: any index's (a proxy they run, or a network position), and install what it serves. 30th hostile pass (part B) P8:
 #: another user's `SSL_CERT_FILE` was used silently, while their wheelhouse or index was refused.
 _CERTIFICATE = ("the certificate file", "trust a server of their choosing and install (and run) what it serves")
+
+
+class Trusted(NamedTuple):
+    """One entry of `TRUSTED_VARIABLES`: a place the installer runs or trusts the content of, with every way it is
+    chosen — the variable, the uv settings-file key that sets the same, and the folder uv falls back to."""
+
+    variable: str
+    #: the characters between several entries (None: one)
+    separators: str | None
+    what: str
+    #: what another user who could change it would have the installer do
+    harm: str
+    #: the key of a uv settings file's top level (`[tool.uv]` in a pyproject.toml) that sets it, or None
+    key: str | None = None
+    #: where uv puts it when neither is set, under its own data folder (`uv_data_folder`), or None for no default
+    default: str | None = None
+
+
 #: The CA variables uv (rustls, and the system's store) and pip (through Python's ssl) both read; a folder's are
 #: several, split at `:` as OpenSSL splits them.
-_CERTIFICATE_VARIABLES = (("SSL_CERT_FILE", None, *_CERTIFICATE),
-                          ("SSL_CERT_DIR", os.pathsep, "the certificate folder", _CERTIFICATE[1]))
-TRUSTED_VARIABLES: dict[str, tuple[tuple[str, str | None, str, str], ...]] = {
+_CERTIFICATE_VARIABLES = (Trusted("SSL_CERT_FILE", None, *_CERTIFICATE),
+                          Trusted("SSL_CERT_DIR", os.pathsep, "the certificate folder", _CERTIFICATE[1]))
+_THEIR_PYTHON = "install (and run) their Python"
+TRUSTED_VARIABLES: dict[str, tuple[Trusted, ...]] = {
     "uv": (
-        ("UV_PYTHON_INSTALL_DIR", None, "the folder of uv's managed Pythons", "run their Python"),
-        ("UV_PYTHON_SEARCH_PATH", os.pathsep, "the folder uv looks for Pythons in", "run their Python"),
-        ("UV_PYTHON_CACHE_DIR", None, "uv's cache of Python downloads", "install (and run) their Python"),
-        ("UV_TOOL_DIR", None, "the folder of uv's tools", "run their code"),
+        # uv's own default when the variable is unset is held as the variable is (31st hostile pass (part B) P1):
+        # `XDG_DATA_HOME` (or a sudo -E `HOME`) at another user's folder had `plan` run their "managed Python"
+        Trusted("UV_PYTHON_INSTALL_DIR", None, "the folder of uv's managed Pythons", "run their Python",
+                default="python"),
+        Trusted("UV_PYTHON_SEARCH_PATH", os.pathsep, "the folder uv looks for Pythons in", "run their Python"),
+        # no default: without it uv unpacks a download in the managed Pythons' folder, held above
+        Trusted("UV_PYTHON_CACHE_DIR", None, "uv's cache of Python downloads", _THEIR_PYTHON),
+        Trusted("UV_TOOL_DIR", None, "the folder of uv's tools", "run their code", default="tools"),
         # where uv takes a Python build from: the list of builds (each one's address and sha256) and the mirrors;
         # a local list names any tarball with its own sha256, so whoever writes the list chooses the Python
-        # (30th hostile pass (part B) P6); an https:// one is named on the plan (`python_download_source`)
-        ("UV_PYTHON_DOWNLOADS_JSON_URL", None, "the list of Python builds", "install (and run) their Python"),
-        ("UV_PYTHON_INSTALL_MIRROR", None, "the Python download mirror", "install (and run) their Python"),
-        ("UV_PYPY_INSTALL_MIRROR", None, "the PyPy download mirror", "install (and run) their Python"),
-        ("UV_GRAALPY_INSTALL_MIRROR", None, "the GraalPy download mirror", "install (and run) their Python"),
-        ("UV_PYODIDE_INSTALL_MIRROR", None, "the Pyodide download mirror", "install (and run) their Python"),
-        ("UV_ASTRAL_MIRROR_URL", None, "the mirror of Astral's downloads", "install (and run) their Python"),
+        # (30th hostile pass (part B) P6) — set by the variable or by the settings file's key alike (31st hostile
+        # pass (part B) P2: root's own uv.toml naming another user's list was used); an https:// one is named on
+        # the plan (`python_download_source`)
+        Trusted("UV_PYTHON_DOWNLOADS_JSON_URL", None, "the list of Python builds", _THEIR_PYTHON,
+                key="python-downloads-json-url"),
+        Trusted("UV_PYTHON_INSTALL_MIRROR", None, "the Python download mirror", _THEIR_PYTHON,
+                key="python-install-mirror"),
+        Trusted("UV_PYPY_INSTALL_MIRROR", None, "the PyPy download mirror", _THEIR_PYTHON, key="pypy-install-mirror"),
+        Trusted("UV_GRAALPY_INSTALL_MIRROR", None, "the GraalPy download mirror", _THEIR_PYTHON,
+                key="graalpy-install-mirror"),
+        Trusted("UV_PYODIDE_INSTALL_MIRROR", None, "the Pyodide download mirror", _THEIR_PYTHON,
+                key="pyodide-install-mirror"),
+        Trusted("UV_ASTRAL_MIRROR_URL", None, "the mirror of Astral's downloads", _THEIR_PYTHON),
         *_CERTIFICATE_VARIABLES,
     ),
     # pip's `PIP_CERT`, and the ones Python's ssl and requests (pip's) read; a pip.conf's `cert` too (`pip_cert`)
-    "pip": (("PIP_CERT", None, *_CERTIFICATE), ("REQUESTS_CA_BUNDLE", None, *_CERTIFICATE),
-            ("CURL_CA_BUNDLE", None, *_CERTIFICATE), *_CERTIFICATE_VARIABLES),
+    "pip": (Trusted("PIP_CERT", None, *_CERTIFICATE), Trusted("REQUESTS_CA_BUNDLE", None, *_CERTIFICATE),
+            Trusted("CURL_CA_BUNDLE", None, *_CERTIFICATE), *_CERTIFICATE_VARIABLES),
 }
 #: The empty lock file uv makes 0666 in each folder it keeps, whatever the umask: nothing in it is read.
 _UV_LOCK_FILES = (".lock",)
 
 
-def trusted_places(installer: str, environ: Mapping[str, str]) -> list[tuple[str, str, str, str]]:
-    """(where it is set, value, what it names, harm) for every entry `installer`'s `TRUSTED_VARIABLES` set here name,
-    split as the installer splits them (`listed`) — and for pip the `cert` its settings file names (`pip_cert`)."""
-    found = [(variable, value, what, harm)
-             for variable, separators, what, harm in TRUSTED_VARIABLES.get(installer, ())
-             for value in listed(installer, environ.get(variable) or "", separators)]
+class TrustedPlace(NamedTuple):
+    """One value a `TRUSTED_VARIABLES` entry has here, and where it was set."""
+
+    #: where it is set, for the sentence: "UV_PYTHON_INSTALL_DIR", "`python-install-mirror` in /x/uv.toml", …
+    where: str
+    value: str
+    what: str
+    harm: str
+    #: how to take it away, for the refusal
+    way_out: str
+    #: the folders a relative value is read against (none: the folder gc-wizard runs in)
+    bases: tuple[Path, ...] = ()
+
+
+def trusted_places(installer: str, environ: Mapping[str, str],
+                   cwd: str | os.PathLike[str] | None = None) -> list[TrustedPlace]:
+    """Every value `installer`'s `TRUSTED_VARIABLES` have here, each split as the installer splits it (`listed`):
+    the variable's; the key's in each uv settings file uv reads (`uv_files`); where neither is set, uv's default
+    folder (`uv_data_folder`) — and for pip the `cert` its settings file names (`pip_cert`). Every one is judged,
+    not only the one that wins: a file's key the variable overrides today is uv's as soon as the variable is unset.
+
+    Why one list, read from one table: the swap rule read the variables only, so the same list of Python builds
+    named by a uv.toml's `python-downloads-json-url`, and the managed Pythons' folder uv falls back to under
+    another user's `XDG_DATA_HOME` (or a sudo -E `HOME`), were used as root without a word (31st hostile pass
+    (part B) P1, P2). `cwd`: the folder the installer runs in (its project settings file)."""
+    found: list[TrustedPlace] = []
+    files = uv_files(environ, cwd) if installer == "uv" else []
+    for entry in TRUSTED_VARIABLES.get(installer, ()):
+        given = listed(installer, environ.get(entry.variable) or "", entry.separators)
+        found += [TrustedPlace(entry.variable, value, entry.what, entry.harm,
+                               f"unset {entry.variable} for gc-wizard (`env -u {entry.variable} gc-wizard …`), or "
+                               f"point it at {_OWN_PLACE}") for value in given]
+        keyed = False
+        for path in files if entry.key else ():
+            value = _key_value(path, entry.key)
+            if value:
+                keyed = True
+                bases = (path.parent, *([Path(cwd)] if cwd is not None else []))
+                found.append(TrustedPlace(f"`{entry.key}` in {path}", value, entry.what, entry.harm,
+                                          f"take it out of {path}, or point it at {_OWN_PLACE}", bases))
+        if entry.default and not given and not keyed:
+            base, origin = uv_data_folder(environ)
+            found.append(TrustedPlace(
+                f"{origin}, uv's default while {entry.variable} is not set", str(base / entry.default), entry.what,
+                entry.harm, f"{_OWN_BASE[origin.split('=', 1)[0]]}, or set {entry.variable} to {_OWN_PLACE}"))
     cert = pip_cert(environ) if installer == "pip" else None
     if cert is not None and cert[1] != "PIP_CERT":
-        found.append((f"`cert` in {cert[1]}", cert[0], *_CERTIFICATE))
+        found.append(TrustedPlace(f"`cert` in {cert[1]}", cert[0], *_CERTIFICATE,
+                                  f"take it out of {cert[1]}, or point it at {_OWN_PLACE}"))
     return found
+
+
+def uv_setting(variable: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None
+               ) -> tuple[str, str] | None:
+    """(value, where it is set) of the `TRUSTED_VARIABLES` entry `variable` as uv takes it — the variable, else the
+    nearest settings file that sets its key (`uv_files`, nearest first) — or None when neither sets it. What the plan
+    names (`recipes.alternatives.python_download_source`) is then what uv uses: root's uv.toml naming a list of
+    Python builds had the plan say "from github.com" (31st hostile pass (part B) P2)."""
+    value = as_read(environ.get(variable) or "")
+    if value:
+        return value, variable
+    key = next((e.key for e in TRUSTED_VARIABLES["uv"] if e.variable == variable), None)
+    for path in uv_files(environ, cwd) if key else ():
+        value = _key_value(path, key)
+        if value:
+            return value, f"`{key}` in {path}"
+    return None
+
+
+def _key_value(path: Path, key: str) -> str:
+    """The text a uv settings file's top-level `key` holds, as uv reads it (`as_read`); "" when it holds none."""
+    value = uv_settings(path).get(key)
+    return as_read(value) if isinstance(value, str) else ""
+
+
+_OWN_PLACE = "a place only you can write"
+#: How to give uv a base folder of one's own, by the variable it came from (`uv_base_folder`'s origin).
+_OWN_BASE = {"XDG_DATA_HOME": "unset XDG_DATA_HOME for gc-wizard (`env -u XDG_DATA_HOME gc-wizard …`)",
+             "XDG_CONFIG_HOME": "unset XDG_CONFIG_HOME for gc-wizard (`env -u XDG_CONFIG_HOME gc-wizard …`)",
+             "HOME": "run gc-wizard with your own HOME (`sudo -H`, or export HOME=…)",
+             "your account's home folder": "set HOME to a folder of your own"}
+#: The XDG base folders uv reads: (variable, the folder under HOME it falls back to).
+_XDG_BASES = {"data": ("XDG_DATA_HOME", ".local/share"), "config": ("XDG_CONFIG_HOME", ".config")}
+
+
+def uv_base_folder(environ: Mapping[str, str], kind: str) -> tuple[Path, str]:
+    """(uv's XDG base folder of `kind`, "data" or "config", where that came from in words: "XDG_DATA_HOME=/x",
+    "HOME=/home/u", "your account's home folder") as uv finds it (its `etcetera` base strategy): the XDG variable
+    when it is an absolute path (a relative one is ignored, as the XDG spec says), else under HOME — the password
+    database's home when HOME is unset. The folder may be relative (an empty or relative HOME, which uv takes as it
+    is): it is then read against the folder uv runs in.
+
+    Why uv's own reading, not the wizard's: with `XDG_CONFIG_HOME=rel` uv read `~/.config/uv/uv.toml` while the
+    checks read `rel/uv/uv.toml`; the default folders of `TRUSTED_VARIABLES` are found here too."""
+    variable, under = _XDG_BASES[kind]
+    value = environ.get(variable) or ""
+    if os.path.isabs(value):
+        return Path(value), f"{variable}={value}"
+    home = environ.get("HOME")
+    if home is None:
+        import pwd  # deferred: only an environment without HOME asks
+
+        try:
+            home = pwd.getpwuid(os.geteuid()).pw_dir
+        except KeyError:
+            home = "/"
+        return Path(home) / under, "your account's home folder"
+    return Path(home) / under, f"HOME={home}"
+
+
+def uv_data_folder(environ: Mapping[str, str]) -> tuple[Path, str]:
+    """(uv's own data folder — `$XDG_DATA_HOME/uv`, else `~/.local/share/uv` —, where its base came from): where uv
+    keeps its managed Pythons (`python/`) and tools (`tools/`) when no variable moves them (uv's `StateStore`)."""
+    base, origin = uv_base_folder(environ, "data")
+    return base / "uv", origin
 
 
 def unplaced_words(named: str, why: str, untouched: str = "Nothing was started.") -> str:
@@ -470,9 +634,7 @@ def _uv_candidates(environ: Mapping[str, str], cwd: str | os.PathLike[str] | Non
             if project is not None:
                 files.append(project)
                 break
-    files += _user_files(environ, "uv", "uv.toml")
-    files += _site_files(environ, "uv", "uv.toml")
-    files += [Path(f) for f in SYSTEM_FILES["uv"]]
+    files += uv_default_files(environ)
     return list(dict.fromkeys(files))
 
 
@@ -509,6 +671,13 @@ def _project_file(path: Path) -> bool:
     return path.name == "uv.toml" or "[tool.uv" in settings_text(path)
 
 
+def uv_default_files(environ: Mapping[str, str]) -> list[Path]:
+    """The settings files uv reads wherever it runs, unless `UV_CONFIG_FILE` or `UV_NO_CONFIG` is set: the user's
+    (`uv_base_folder`'s config folder, as uv finds it), the site's (`$XDG_CONFIG_DIRS`), the system's."""
+    return [uv_base_folder(environ, "config")[0] / "uv" / "uv.toml", *_site_files(environ, "uv", "uv.toml"),
+            *(Path(f) for f in SYSTEM_FILES["uv"])]
+
+
 def _pip_candidates(environ: Mapping[str, str]) -> list[Path]:
     given = environ.get("PIP_CONFIG_FILE")
     if given == os.devnull:
@@ -523,7 +692,8 @@ def _pip_candidates(environ: Mapping[str, str]) -> list[Path]:
 
 def _user_files(environ: Mapping[str, str], tool: str, name: str) -> list[Path]:
     """`$XDG_CONFIG_HOME/<tool>/<name>` (`~/.config/…`): the user's file as the child, which gets this environment's
-    HOME and XDG_CONFIG_HOME (`runner.PASSED_VARS`), finds it; none when the environment has neither."""
+    HOME and XDG_CONFIG_HOME (`runner.PASSED_VARS`), finds it (pip's platformdirs takes a relative XDG_CONFIG_HOME as
+    it is; uv's is `uv_default_files`'); none when the environment has neither."""
     base = environ.get("XDG_CONFIG_HOME") or (os.path.join(environ["HOME"], ".config") if environ.get("HOME") else "")
     return [Path(base) / tool / name] if base else []
 

@@ -60,7 +60,8 @@ INSIDE_LIMIT = 20000
 
 def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: str | None = None,
                             harm: str = "install (and run) their code", way_out: str | None = None,
-                            untouched: str = "nothing was read from it", passed_over: tuple[str, ...] = ()) -> Path:
+                            untouched: str = "nothing was read from it", passed_over: tuple[str, ...] = (),
+                            later: bool = False) -> Path:
     """Refuse (UserError, exit 2), before anything is read from it, a source another local user could swap
     (see the module docstring for who and where); else return where it is once every link is followed, the path
     to hand the reader (uv, pip, the wizard's own), so a link changed after the check changes nothing read.
@@ -69,8 +70,14 @@ def refuse_swappable_source(named: str, path: Path | str, what: str, *, swap: st
     that is not installed from (the answers file, the `--python` interpreter). `passed_over`: names of empty files
     directly in a source folder that are not looked at — the lock file uv makes 0666 whatever the umask in each folder
     it keeps (its managed Pythons, its tools), which holds nothing that is read (`cache_trust` says the same of its
-    cache)."""
+    cache). `later`: one not there now is read when it appears (a settings file), so it is judged by whoever may make
+    it (`missing_risk`), not left to its reader."""
     given = Path(os.path.abspath(path))
+    if later and not os.path.lexists(given):
+        found = missing_risk(given)
+        if found is not None:
+            _refuse(named, given, found, what, swap=swap, harm=harm, way_out=way_out, untouched=untouched)
+        return given
     resolved, found = _resolve_and_check(given, passed_over=passed_over)
     if found is None:
         return resolved

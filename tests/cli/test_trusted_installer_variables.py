@@ -17,6 +17,7 @@ from tests.fixtures.cli import run_inproc
 from tests.fixtures.modes import open_folder
 from tests.fixtures.state import last_json
 from tests.fixtures.tiny import RECIPE
+from wizard.installer_files import TRUSTED_VARIABLES
 
 
 def _recipe_needing_a_python_not_here(tiny) -> Path:
@@ -150,3 +151,104 @@ def test_the_systems_certificates_named_by_every_variable_are_used(tiny, monkeyp
     for installer in ("uv", "pip"):
         proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--installer", installer, "--json")
         assert proc.returncode == 0, (proc.stdout, proc.stderr)
+
+
+# 31st hostile pass (part B) P1: the folder uv falls back to when UV_PYTHON_INSTALL_DIR is unset —
+# `$XDG_DATA_HOME/uv/python`, else `$HOME/.local/share/uv/python` — was never judged, so `XDG_DATA_HOME` (or a
+# sudo -E `HOME`) at another user's folder had `plan` run their "managed Python" as root.
+
+@pytest.mark.parametrize("base", ["XDG_DATA_HOME", "HOME"])
+def test_uvs_default_folder_of_managed_pythons_another_user_could_change_is_refused_before_uv_runs(
+        tiny, tmp_path, monkeypatch, base):
+    marker = tmp_path / "ran"
+    theirs = open_folder(tmp_path / "ww")
+    data = theirs if base == "XDG_DATA_HOME" else open_folder(theirs / ".local" / "share")
+    _managed_python(data / "uv" / "python", marker)
+    for name in ("UV_PYTHON_INSTALL_DIR", "XDG_DATA_HOME", "UV_CACHE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(base, str(theirs))
+    monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "cache"))  # the cache's own rule is not this test's
+    recipes = _recipe_needing_a_python_not_here(tiny)
+    args = ["--recipes-dir", str(recipes), "--find-links", str(tiny.house.path), "--offline",
+            "--graphcast-src", str(tiny.graphcast), "--json"]
+    for argv in (["plan", "tiny-14"], ["install", "tiny-14", "--yes", "--no-verify"]):
+        proc = run_inproc(*argv, *args)
+        error = last_json(proc).get("error") or proc.stderr
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+        assert f"{data / 'uv' / 'python'} (from {base}={theirs}, uv's default while UV_PYTHON_INSTALL_DIR is not " \
+               "set, which uv reads on its own)" in error, error
+        assert "set UV_PYTHON_INSTALL_DIR to a place only you can write" in error and "Traceback" not in proc.stderr
+    assert not marker.exists()
+
+
+def test_uvs_default_settings_file_that_another_user_could_make_is_refused(tiny, tmp_path, monkeypatch):
+    """Not there now is not safe: whoever can make `$XDG_CONFIG_HOME/uv/uv.toml` chooses uv's settings later."""
+    config = open_folder(tmp_path / "ww")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    monkeypatch.delenv("UV_CONFIG_FILE", raising=False)
+    monkeypatch.delenv("UV_NO_CONFIG", raising=False)
+    proc = run_inproc("plan", "tiny-a", *tiny.args()[:-1], "--json")
+    error = last_json(proc).get("error") or proc.stderr
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert f"uv's settings file {config / 'uv' / 'uv.toml'} (which uv reads on its own once it is there)" in error
+    assert "could be made in it" in error and "UV_NO_CONFIG=1" in error, error
+
+
+def test_uvs_own_folders_are_found_as_uv_finds_them(tmp_path):
+    """A relative XDG_* is ignored by uv (the XDG rule): it reads under HOME, so the checks read there too."""
+    from wizard.installer_files import trusted_places, uv_default_files
+
+    environ = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": "rel", "XDG_DATA_HOME": "rel", "UV_NO_CONFIG": "1"}
+    assert uv_default_files(environ)[0] == tmp_path / ".config" / "uv" / "uv.toml"
+    defaults = {p.what: p.value for p in trusted_places("uv", environ) if "uv's default" in p.where}
+    assert defaults == {"the folder of uv's managed Pythons": str(tmp_path / ".local/share/uv/python"),
+                        "the folder of uv's tools": str(tmp_path / ".local/share/uv/tools")}
+    environ["UV_PYTHON_INSTALL_DIR"] = str(tmp_path / "mine")
+    assert [p.value for p in trusted_places("uv", environ) if p.what == "the folder of uv's managed Pythons"] == \
+        [str(tmp_path / "mine")]
+
+
+# 31st hostile pass (part B) P2: the same list of Python builds (or mirror) named by a uv settings file's key, not
+# the variable, escaped the rule — root's own uv.toml naming another user's downloads.json had uv download their
+# build and run it as root, while the plan said "from github.com".
+
+@pytest.mark.parametrize("key", ["python-downloads-json-url", "python-install-mirror", "pypy-install-mirror",
+                                 "graalpy-install-mirror", "pyodide-install-mirror"])
+def test_a_settings_files_python_download_list_or_mirror_another_user_could_change_is_refused(
+        tiny, tmp_path, monkeypatch, key):
+    theirs = open_folder(tmp_path / "ww")
+    listed = theirs / "downloads.json" if key == "python-downloads-json-url" else theirs
+    if key == "python-downloads-json-url":
+        listed.write_text("{}")
+    config = tmp_path / "cfg" / "uv.toml"
+    config.parent.mkdir()
+    config.write_text(f'{key} = "{listed}"\n')
+    for name in [t.variable for t in TRUSTED_VARIABLES["uv"]]:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("UV_CONFIG_FILE", str(config))
+    monkeypatch.setenv("UV_PYTHON_INSTALL_DIR", str(tmp_path / "pythons"))
+    recipes = _recipe_needing_a_python_not_here(tiny)
+    args = ["--python", "3.14", "--recipes-dir", str(recipes), "--find-links", str(tiny.house.path), "--offline",
+            "--graphcast-src", str(tiny.graphcast), "--json"]
+    for argv in (["plan", "tiny-14"], ["install", "tiny-14", "--yes", "--force", "--no-verify"]):
+        proc = run_inproc(*argv, *args)
+        error = last_json(proc).get("error") or proc.stderr
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+        assert f"{listed} (from `{key}` in {config}, which uv reads on its own)" in error, error
+        assert f"take it out of {config}" in error and "Traceback" not in proc.stderr
+    assert not (tmp_path / "pythons").exists()
+
+
+def test_the_python_download_is_named_as_coming_from_the_list_a_settings_file_names(tmp_path, monkeypatch):
+    from wizard.recipes.alternatives import python_download_source, python_download_words
+
+    config = tmp_path / "uv.toml"
+    config.write_text('python-downloads-json-url = "https://lists.invalid/downloads.json"\n')
+    for name in ("UV_PYTHON_DOWNLOADS_JSON_URL", "UV_PYTHON_INSTALL_MIRROR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("UV_CONFIG_FILE", str(config))
+    assert python_download_source() == "https://lists.invalid/downloads.json"
+    words = python_download_words("lists.invalid", "3.14")
+    assert f"(the builds your `python-downloads-json-url` in {config} names)" in words, words
+    monkeypatch.setenv("UV_PYTHON_DOWNLOADS_JSON_URL", "https://other.invalid/d.json")  # the variable wins, as in uv
+    assert python_download_source() == "https://other.invalid/d.json"

@@ -321,6 +321,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         f"Plan for {recipe.id} — {recipe.title}",
         *(_wrap(f"! {plan.unchecked}", "", width) if plan.unchecked else []),  # walk 26 #9: before a second build
         *_state_problem(width),
+        *(_wrap(f"! {temporary}", "", width) if (temporary := plan.temporary_refusal()) else []),
         f"Into {where}{hints.folder}:",
         f"  {plan.env_dir}",
         *python_lines(plan, width=width),

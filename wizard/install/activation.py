@@ -236,24 +236,67 @@ def _library_part(act: Activation, base: Callable[[str], str | None]) -> None:
 
 def _preload_part(act: Activation, base: Callable[[str], str | None]) -> None:
     """LD_PRELOAD: a CUDA, cuDNN, NCCL or driver library preloaded into every process goes, as a CUDA folder on
-    LD_LIBRARY_PATH does (22nd hostile pass P8: kept with no word, while detect said "no libcuda.so.1"); the
-    environment's own and every other library stay."""
+    LD_LIBRARY_PATH does (22nd hostile pass P8: kept with no word, while detect said "no libcuda.so.1"); so does one
+    another user could swap (`_swappable_libraries`); the environment's own and every other library stay."""
     value = base("LD_PRELOAD")
     if not value:
         return
     removed = split_preload(value)[1]
     dropped = [(lib, reason) for lib, reason in removed if not _inside(lib, act.env)]
-    if not dropped:
-        return
     for lib, reason in dropped:
         act.removals.append(Removal("LD_PRELOAD", lib, f"{reason}, loaded into every process before the "
                                                         "environment's own CUDA libraries and the driver"))
-    gone = {lib for lib, _ in dropped}
+    gone = {lib for lib, _ in dropped} | set(_swappable_libraries(act, "LD_PRELOAD", preload_entries(value)))
+    if not gone:
+        return
     keep = list(dict.fromkeys(entry for entry in preload_entries(value) if entry not in gone))
     if keep:
         act.set["LD_PRELOAD"] = " ".join(keep)
     else:
         act.unset.append("LD_PRELOAD")
+
+
+def _audit_part(act: Activation, base: Callable[[str], str | None]) -> None:
+    """LD_AUDIT: an auditing library the loader runs in every process, before its program (split at `:`, as ld.so
+    does), kept unless another user could swap it (`_swappable_libraries`)."""
+    value = base("LD_AUDIT")
+    if not value:
+        return
+    entries = [entry for entry in value.split(":") if entry]
+    gone = set(_swappable_libraries(act, "LD_AUDIT", entries))
+    if not gone:
+        return
+    keep = [entry for entry in entries if entry not in gone]
+    if keep:
+        act.set["LD_AUDIT"] = ":".join(keep)
+    else:
+        act.unset.append("LD_AUDIT")
+
+
+def _swappable_libraries(act: Activation, variable: str, entries: list[str]) -> list[str]:
+    """The entries of a loader variable naming a library by its path (a bare name is looked up along the library
+    path, held to this rule in `_library_part`) that another user could put their own in place of — the swap rule
+    `_absolute_entries` holds each LD_LIBRARY_PATH folder to, a missing file judged by whoever may make it — or a
+    relative path (read against the folder a program starts in); each named as a removal.
+
+    Why one rule for what the loader loads: 31st hostile pass (part B) P3 — `LD_PRELOAD` or `LD_AUDIT` naming
+    another user's library was kept for verify's probe, which loaded it as root, and named nowhere, while the same
+    folder on LD_LIBRARY_PATH was left out and named."""
+    gone: list[str] = []
+    for entry in dict.fromkeys(entries):
+        if "/" not in entry or _inside(entry, act.env):
+            continue
+        if not os.path.isabs(entry):
+            reason = RELATIVE_REASON
+        else:
+            swappable = swap_risk(Path(entry), inside=False, missing=True)
+            if swappable is None:
+                continue
+            where, why, _fix = swappable
+            reason = f"{where} {why}, so another user could put their own library there, which every process loads"
+        act.removals.append(Removal(variable, entry, reason))
+        gone.append(entry)
+    return gone
 
 
 #: What each of `PYTHON_PREFIX_VARS` would do to the environment's python, for activation's note.
@@ -591,6 +634,7 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
     _path_part(act, base)
     _library_part(act, base)
     _preload_part(act, base)
+    _audit_part(act, base)
     _python_part(act, base, environ)
     _runtime_part(act)
     _remember_part(act, saved, environ, base)

@@ -59,6 +59,7 @@ from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, loc
 from wizard.install.package_files import names_pip_cannot_read, wheels_in
 from wizard.install.source_places import package_place, refuse_swappable_sources
 from wizard.install.sources import outside_index_problem, unreachable_source
+from wizard.install.uv_overrides import uv_overrides
 from wizard.option_values import refuse_option_like
 from wizard.recipes.alternatives import (
     apply_alternative,
@@ -179,7 +180,7 @@ class Plan:
 
     def _python_source(self) -> str | None:
         """Where uv downloads this plan's Python from, when it must download one (`python.source` "uv-download")."""
-        return python_download_source() if self.python.source == "uv-download" else None
+        return python_download_source(cwd=self.env_dir.parent) if self.python.source == "uv-download" else None
 
     def python_sentence(self) -> str | None:
         """Why creating the environment would fail here: uv must download the Python and its host does not answer
@@ -188,7 +189,7 @@ class Plan:
         if source is None or source not in self.unreachable_links:
             return None
         return python_download_words(urllib.parse.urlsplit(source).hostname or source, self.python.version,
-                                     range_text(self.recipe.machine.python))
+                                     range_text(self.recipe.machine.python), self.env_dir.parent)
 
     def unreachable_reasons(self) -> list[str]:
         """Every source of this plan that cannot be reached from here, in words: what the plan marks with ✗, what
@@ -228,6 +229,17 @@ class Plan:
         return (trust_problem(self.installer, os.environ, self.env_dir.parent)
                 or requirement_problem(self.installer, os.environ, self.env_dir.parent))
 
+    def temporary_refusal(self) -> str | None:
+        """Why `install` would refuse the temporary folder (TMPDIR) before its first step — missing, read-only, full,
+        a name uv cannot take, another user's — in the install's own sentence (`private_args.temporary_root_refusal`,
+        built once), or None. The plan shows it with "!" (31st hostile pass (part A) P7, (part B) P9: the plan was
+        silent, and the pasted install line failed at once)."""
+        # deferred: only a plan that is shown asks
+        from wizard.install.private_args import temporary_root_refusal
+
+        found = temporary_root_refusal(done="`install` would stop before its first step")
+        return None if found is None else f"{found[0][0].upper()}{found[0][1:]}"
+
     def installer_caution(self) -> str | None:
         """Why uv would fail on TLS here where pip works: pip's settings name a `cert` (an HTTPS-inspecting proxy's
         CA) and uv has no matching setting (`installer_files.uv_trust_gap`); None for pip, offline, or no gap.
@@ -255,6 +267,7 @@ class Plan:
             # the indexes and find-links the user's environment and settings files send the installer to
             "indexes": [s.to_dict() for s in self.installer_settings()],
             "settings_refused": self.settings_refusal(),
+            "temporary_refused": self.temporary_refusal(),
             "installer_caution": self.installer_caution(),
             "graphcast": {**self.recipe.graphcast.to_dict(), "install": self.graphcast_src},
             "runtime_env": dict(self.recipe.runtime_env),
@@ -590,6 +603,8 @@ def _uv_steps(recipe: Recipe, target: _Target, sources: _Sources, packages: _Pac
         link_env["UV_PREVIEW_FEATURES"] = "pylock"  # uv calls reading pylock.toml a preview; no warning
     if link_note:
         notes.append(link_note)
+    override_notes = uv_overrides(os.environ)[1]  # the runner sets them for every uv step; said here first
+    notes.extend(override_notes)
     steps: list[Step] = []
     if target.mode == "new":
         steps.append(Step(
@@ -864,7 +879,7 @@ def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: st
         check_lock_covers(recipe, lock)
     chosen = python_for(recipe, env_dir, mode, installer, offline, python)
     if chosen.source == "uv-download" and not offline:  # one more host the install needs (walk 25 #2)
-        pages = (*pages, *unreachable_python_download())
+        pages = (*pages, *unreachable_python_download(cwd=env_dir.parent))
     added = () if lock is None else _added(f"--lock {lock}", recipe, lock, (*find_links, *recipe.find_links),
                                             chosen, allow_extra_packages)
     plan = build_plan(recipe, env_dir=env_dir, python=chosen, installer=installer, find_links=tuple(find_links),

@@ -162,7 +162,11 @@ def sweep_left_behind(where: str | None = None) -> list[Path]:
 _OURS = re.compile(r"^gc-wizard-[a-z]+-([0-9]+)-")
 
 
-def temporary_root_problem(root: str) -> str | None:
+#: What the temporary folder's refusals say was left undone, in an install's own words.
+DONE = "nothing was done"
+
+
+def temporary_root_problem(root: str, done: str = DONE) -> str | None:
     """Why the temporary folder `root` cannot hold the wizard's scratch files, as one sentence naming TMPDIR, or None.
 
     Why: a TMPDIR whose name holds a byte that is not UTF-8 (`/tmp/t\\xff`) reached uv as the path of the lock's
@@ -175,7 +179,7 @@ def temporary_root_problem(root: str) -> str | None:
         return None
     where = "TMPDIR" if os.environ.get("TMPDIR") else "the temporary folder"
     return (f"the temporary folder (TMPDIR) {shown} holds a byte that is not UTF-8, which uv and pip cannot be given "
-            f"as a path, so nothing was done. Point {where} at a folder whose name is UTF-8 "
+            f"as a path, so {done}. Point {where} at a folder whose name is UTF-8 "
             "(`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
 
 
@@ -184,19 +188,33 @@ def check_temporary_root() -> str:
     used (`temporary_root_problem`), or `paths.ForeignFolder` when another user could swap what is put there
     (`temporary_root_risk`). An install asks first, before its environment is begun."""
     root = tempfile.gettempdir()
-    unusable = temporary_root_problem(root)
-    if unusable is not None:
-        raise paths.UnusableTemporaryFolder(unusable)
-    foreign = temporary_root_risk(root)
-    if foreign is not None:
-        raise paths.ForeignFolder(foreign)
-    no_room = temporary_room_problem(root)
-    if no_room is not None:
-        raise paths.UnusableTemporaryFolder(no_room)
+    found = temporary_root_refusal(root)
+    if found is not None:
+        words, foreign = found
+        raise paths.ForeignFolder(words) if foreign else paths.UnusableTemporaryFolder(words)
     return root
 
 
-def temporary_room_problem(root: str) -> str | None:
+def temporary_root_refusal(root: str | None = None, done: str = DONE) -> tuple[str, bool] | None:
+    """(why `check_temporary_root` refuses the temporary folder, whether it is because another user could swap what
+    is put there), or None: the checks in the order the install makes them. `done`: what the sentence says was left
+    undone ("nothing was done"; the plan's "`install` would stop before its first step").
+
+    Why one function: the plan was silent about a TMPDIR that `install` refused at once — missing, read-only, with a
+    non-UTF-8 name, another user's (31st hostile pass (part A) P7, (part B) P9); the plan asks this, and says the
+    install's own sentence."""
+    root = tempfile.gettempdir() if root is None else root
+    unusable = temporary_root_problem(root, done)
+    if unusable is not None:
+        return unusable, False
+    foreign = temporary_root_risk(root, done)
+    if foreign is not None:
+        return foreign, True
+    no_room = temporary_room_problem(root, done)
+    return None if no_room is None else (no_room, False)
+
+
+def temporary_room_problem(root: str, done: str = DONE) -> str | None:
     """Why installers cannot write their temporary files in the temporary folder, as one sentence naming TMPDIR and
     the fix, or None: the probe the installer caches get (`cache_trust.unusable_folder`: read-only, not writable by
     you, no free inodes, full), on TMPDIR as set — Python's `tempfile` passes over a folder it cannot write in and
@@ -212,11 +230,11 @@ def temporary_room_problem(root: str) -> str | None:
     if why is None:
         return None
     return (f"the temporary folder (TMPDIR) {place} cannot be used: {why}; uv and pip write their temporary files "
-            f"there, so nothing was done. Point {variable} at a folder you can write on a disk with room "
+            f"there, so {done}. Point {variable} at a folder you can write on a disk with room "
             "(`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
 
 
-def temporary_root_risk(root: str) -> str | None:
+def temporary_root_risk(root: str, done: str = DONE) -> str | None:
     """Why another local user could swap what the wizard puts in the temporary folder `root`, as one sentence naming
     TMPDIR and the fix, or None: the swap rule every source and cache passes (`source_trust.swap_risk`: the owner,
     group and ACL writers of `root` and of every folder on its way from /), with `root` judged as the folder the
@@ -241,8 +259,8 @@ def temporary_root_risk(root: str) -> str | None:
         where = f"{root}" if Path(os.path.abspath(root)) == found[0] else f"{root}, in {found[0]}, which"
         why = found[1]
     return (f"the temporary folder (TMPDIR) {where} {why}, so another user could swap the private files gc-wizard "
-            "puts there (a copy of GraphCast it builds, a login helper git runs, a requirements file); nothing was "
-            "done. Point TMPDIR at a folder only you can write (`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
+            f"puts there (a copy of GraphCast it builds, a login helper git runs, a requirements file); {done}. "
+            "Point TMPDIR at a folder only you can write (`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
 
 
 def new_temporary_folder(kind: str) -> Path:

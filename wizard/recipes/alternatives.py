@@ -22,6 +22,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from wizard.errors import UserError
+from wizard.installer_files import uv_setting
 from wizard.patterns import ascii_digits
 from wizard.recipes.loader import Alternative, Recipe
 
@@ -84,49 +85,62 @@ def unreachable_links(recipe: Recipe, timeout: float = REACH_TIMEOUT) -> list[st
 #: names a mirror: a host a recipe's install needs when no fitting Python is on the machine (walk 25 #2).
 PYTHON_DOWNLOADS = "https://github.com/astral-sh/python-build-standalone/releases/download"
 #: The variables that move uv's Python download, the one that decides first first: a list of builds (each with its
-#: own address) replaces uv's, and a mirror replaces github.com in the addresses.
+#: own address) replaces uv's, and a mirror replaces github.com in the addresses. Each is also a uv settings file's
+#: key (`installer_files.TRUSTED_VARIABLES`), read with it.
 PYTHON_SOURCE_VARIABLES = ("UV_PYTHON_DOWNLOADS_JSON_URL", "UV_PYTHON_INSTALL_MIRROR")
 
 
-def python_download_source(environ: Mapping[str, str] | None = None) -> str:
-    """The address uv downloads a Python from: the list of builds the user's `UV_PYTHON_DOWNLOADS_JSON_URL` names,
-    else their `UV_PYTHON_INSTALL_MIRROR`, else python-build-standalone.
+def python_download_setting(environ: Mapping[str, str] | None = None, cwd: str | os.PathLike[str] | None = None
+                            ) -> tuple[str, str] | None:
+    """(the address, where it is set) of the list of builds, else the mirror, that sends uv's Python download
+    elsewhere than python-build-standalone — the variable or a uv settings file's key (`installer_files.uv_setting`)
+    — or None."""
+    environ = os.environ if environ is None else environ
+    return next(filter(None, (uv_setting(name, environ, cwd) for name in PYTHON_SOURCE_VARIABLES)), None)
+
+
+def python_download_source(environ: Mapping[str, str] | None = None,
+                           cwd: str | os.PathLike[str] | None = None) -> str:
+    """The address uv downloads a Python from: the list of builds the user's `UV_PYTHON_DOWNLOADS_JSON_URL` (or a
+    settings file's `python-downloads-json-url`) names, else their mirror, else python-build-standalone.
 
     Why the list first: with it set uv downloaded and ran the build it listed while the plan said github.com (30th
-    hostile pass (part B) P6); a local one is held to the swap rule (`installer_files.TRUSTED_VARIABLES`)."""
-    environ = os.environ if environ is None else environ
-    return next((value for value in ((environ.get(name) or "").strip() for name in PYTHON_SOURCE_VARIABLES) if value),
-                PYTHON_DOWNLOADS)
+    hostile pass (part B) P6; the settings file's key, 31st (part B) P2); a local one is held to the swap rule
+    (`installer_files.TRUSTED_VARIABLES`)."""
+    found = python_download_setting(environ, cwd)
+    return found[0] if found else PYTHON_DOWNLOADS
 
 
-def python_download_origin(host: str, environ: Mapping[str, str] | None = None) -> str:
+def python_download_origin(host: str, environ: Mapping[str, str] | None = None,
+                           cwd: str | os.PathLike[str] | None = None) -> str:
     """What uv's Python download from `host` is, in words for a sentence after the host: python-build-standalone's
-    builds, or the variable that sent uv there (`PYTHON_SOURCE_VARIABLES`)."""
+    builds, or the variable or settings file that sent uv there (`python_download_setting`)."""
     environ = os.environ if environ is None else environ
-    for name in PYTHON_SOURCE_VARIABLES:
-        value = (environ.get(name) or "").strip()
-        if value and host in (_host(value), urllib.parse.urlsplit(value).hostname, value):
-            return f"the builds your {name} names"
+    for value, where in filter(None, (uv_setting(name, environ, cwd) for name in PYTHON_SOURCE_VARIABLES)):
+        if host in (_host(value), urllib.parse.urlsplit(value).hostname, value):
+            return f"the builds your {where} names"
     return "its python-build-standalone builds"
 
 
-def unreachable_python_download(timeout: float = REACH_TIMEOUT, environ: Mapping[str, str] | None = None) -> list[str]:
+def unreachable_python_download(timeout: float = REACH_TIMEOUT, environ: Mapping[str, str] | None = None,
+                                cwd: str | os.PathLike[str] | None = None) -> list[str]:
     """[the Python download's address] when its host does not answer from here, else []: the same check as a recipe's
     wheel pages (`unreachable_links`), for the one more host an install needs when uv must download the Python
     (walk 25 #2: "fits this machine", then the install failed on github.com)."""
-    source = python_download_source(environ)
+    source = python_download_source(environ, cwd)
     return [source] if source.startswith("https://") and not reachable(f"https://{_host(source)}/", timeout) else []
 
 
-def python_download_words(host: str, version: str | None, wanted: str | None = None) -> str:
+def python_download_words(host: str, version: str | None, wanted: str | None = None,
+                          cwd: str | os.PathLike[str] | None = None) -> str:
     """What to do when uv would download the environment's Python from `host` and cannot: the one sentence the
     recipe list, the plan, a failed install and `diagnose` say (walk 25 #2). `version`: the Python uv would fetch
-    ("3.13"); `wanted`: the recipe's range ("3.12–3.13")."""
+    ("3.13"); `wanted`: the recipe's range ("3.12–3.13"); `cwd`: the folder uv runs in (its project settings)."""
     short = ".".join(version.split(".")[:2]) if version and ascii_digits(version[:1]) else ""
     which = f"Python {short}" if short else "a Python"
     needed = f" (the recipe needs {wanted})" if wanted else ""
     return (f"No fitting Python is on this machine{needed}, and uv downloads {which} from {host} "
-            f"({python_download_origin(host)}), which does not answer from here. Install "
+            f"({python_download_origin(host, cwd=cwd)}), which does not answer from here. Install "
             f"python{short or '3.X'} (your admin's package, conda or pyenv) or give `--python PATH` to one you have.")
 
 

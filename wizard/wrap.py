@@ -28,7 +28,7 @@ KEEP = "\u00a0"
 _NUMBER_UNIT = re.compile(r"(?<![\w.])([~≈<>]?[0-9][0-9,.]*)[ \t]+((?:[KMGTP]i?B|kB|B|bytes|s|ms|min|h|%)(?![\w-]))")
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
 #: What a laid-out line starts with before its text: an indent, then a mark ("- ", "> ", "! ", "✗ ", "2. ").
-_MARK = re.compile(r" *(?:(?:[-*•>!✓✗★●↳#]|\d{1,2}[.)]) +)?")
+_MARK = re.compile(r" *(?:(?:[-*•>!✓✗★●↳#]|[0-9]{1,2}[.)]) +)?")
 #: A label, then its value: "cudart 13.0.96  /usr/…" (a gap of two spaces or more), or "Fix: …" (a short label).
 _LABEL = re.compile(r"(?:\S(?:[^ ]| (?! ))*? {2,}|[A-Za-z][\w()'-]*(?: [\w()'-]+){0,2}: +)(?=\S)")
 

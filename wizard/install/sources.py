@@ -54,6 +54,7 @@ from wizard.install.git_objects import head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
 from wizard.install.source_places import local_path, package_place
+from wizard.install.source_spelling import source_spelling
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 from wizard.source_trust import refuse_swappable_source
 
@@ -278,16 +279,15 @@ def read_identity(install_arg: str, *, recipe_source: str | None = None) -> Sour
         kind = "recipe"
     else:
         kind = None
-    name: str | None = None
-    url = install_arg
     try:
-        req = Requirement(install_arg)
-        if req.url:
-            name, url = _canon(req.name), req.url
-    except InvalidRequirement:
-        pass
-    if "://" not in url:
-        path = Path(url).expanduser()
+        spelling = source_spelling(install_arg)
+    except ValueError:  # a `file:` URL of another host: nothing here to read
+        return SourceIdentity(where=install_arg, kind=kind or "url")
+    name, url = (_canon(spelling.name) if spelling.name else None), spelling.url
+    if spelling.local is not None:
+        # A local folder or file in any spelling (`file://localhost/DIR`, `FILE:///DIR`, `graphcast @ file:/DIR`) is
+        # read, and compared, as the plain path is (31st hostile pass (part B) P5: only `file://` was stripped).
+        path = spelling.local
         if path.is_dir():
             return _checkout(path.absolute())
         found = _from_filename(path.name, str(path))
@@ -300,9 +300,7 @@ def read_identity(install_arg: str, *, recipe_source: str | None = None) -> Sour
         if found is not None:
             return found
         return SourceIdentity(where=str(path), kind="sdist" if path.is_file() else "url")
-    if url.startswith("file://"):
-        return read_identity(url[len("file://"):])
-    if url.startswith("git+"):
+    if spelling.vcs:
         revision = version = None
         tail = url.split("#", 1)[0]
         if "@" in tail.rsplit("/", 1)[-1]:

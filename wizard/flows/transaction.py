@@ -553,7 +553,7 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
             raise RecipeDoesNotFit(f"{text}. Choose another (`gc-wizard recipes`), or pass --force to install it "
                                    "anyway.")
         say(f"--force: {text}; installing anyway")
-    verdict = check_graphcast_source(recipe, plan.graphcast_src)
+    verdict = check_graphcast_source(recipe, plan.graphcast_src, plan.find_links)
     if not verdict.ok:
         if not force:
             raise SourceMismatch(f"GraphCast source refused: {verdict.problem}")

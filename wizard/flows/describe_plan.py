@@ -176,7 +176,9 @@ def _refusals(review: PlanReview, hints: PlanHints, width: int) -> list[str]:
             out += _wrap(f"- {reason}", "  ", width)
     if verdict is not None and not verdict.ok:
         found = verdict.identity
-        if found.tree is not None and found.tree.unusable:  # the right package, in an archive no installer unpacks
+        # The right package, in an archive no installer unpacks, or a wheel that would overwrite another pinned
+        # package's files (31st hostile pass (part B) P8): the refusal's own sentence, not "needs DeepMind's …".
+        if (found.tree is not None and found.tree.unusable) or verdict.overwrites:
             lines = _wrap(f"✗ Refused: {verdict.problem}", "  ", width)
             out += [lines[0].lstrip(), *lines[1:]]
         else:

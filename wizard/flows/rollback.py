@@ -153,10 +153,29 @@ def saved_list_problem(entry: Entry) -> str | None:
     if what is None and os.path.lexists(saved) and not saved.is_file():
         what = "a folder, not a file" if saved.is_dir() else "not a regular file (a FIFO, a socket or a device)"
     if what is None:
-        return None
+        return _saved_list_lines_problem(entry, saved)
     return (f"the package list entry {entry.id} saved, {saved}, is {what}, so the sha256 of each package it records "
             f"cannot be read; nothing changed. Put the file back (from a backup of the state folder), or install "
             f"the recipe again: `{install_advice(entry)}`.")
+
+
+def _saved_list_lines_problem(entry: Entry, saved: Path) -> str | None:
+    """Why the lines of the package list an entry saved may not be synced, or None: the list's own reader
+    (`envs.check_requirement_lines`: only pins with their hashes and the entry's own GraphCast source), asked before
+    anything is made, not only when the sync reads the file (31st hostile pass (part B) P6). A list that cannot be
+    read is left to the sync, which names it."""
+    try:
+        recorded = Path(os.path.realpath(saved))
+        if envs.frozen_dir().resolve() not in recorded.parents:
+            return None  # named by the sync's own rule (`envs.requirements_source`)
+        text = bounded.read_regular_text(recorded, bounded.LOCK_BYTES)
+    except (OSError, ValueError):
+        return None
+    try:
+        envs.check_requirement_lines(text.splitlines(), f"the recorded lock {saved}", sources=entry.packages)
+    except UserError as exc:
+        return f"{exc} Roll back to another entry, or install the recipe again: `{install_advice(entry)}`."
+    return None
 
 
 def wheelhouse_problem(entry: Entry) -> str | None:

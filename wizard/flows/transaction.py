@@ -65,7 +65,7 @@ from wizard.install.private_args import check_temporary_root
 from wizard.install.progress import InstallProgress as InstallProgress
 from wizard.install.progress import quiet_stretch_words as quiet_stretch_words
 from wizard.install.reach import unreachable_advice
-from wizard.install.recorded_set import file_path, graphcast_source_record
+from wizard.install.recorded_set import graphcast_source_record
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.runner import (
     RunnerEvents,
@@ -79,6 +79,7 @@ from wizard.install.runner import (
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
 from wizard.install.runner import await_answer as await_answer
 from wizard.install.source_copy import building_from_a_copy
+from wizard.install.source_spelling import local_source_path
 from wizard.install.sources import SourceMismatch, check_graphcast_source, clone_command, look_at_wheelhouse
 from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import placement_problem, requirement_problem, settings_problem
@@ -554,7 +555,7 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
             raise RecipeDoesNotFit(f"{text}. Choose another (`gc-wizard recipes`), or pass --force to install it "
                                    "anyway.")
         say(f"--force: {text}; installing anyway")
-    verdict = check_graphcast_source(recipe, plan.graphcast_src)
+    verdict = check_graphcast_source(recipe, plan.graphcast_src, plan.find_links)
     if not verdict.ok:
         if not force:
             raise SourceMismatch(f"GraphCast source refused: {verdict.problem}")
@@ -630,8 +631,7 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
 
 def _local_source(graphcast_arg: str) -> str | None:
     """The local folder or file GraphCast's step installs from (a path, or a `file:` URL in any form), else None:
-    what the next plan may offer again (`History.last_local_graphcast`). A remote source is the recipe's to name."""
-    path = file_path(graphcast_arg)
-    if path is None and "://" not in graphcast_arg and "@" not in graphcast_arg and os.path.isabs(graphcast_arg):
-        path = Path(graphcast_arg)
+    what the next plan may offer again (`History.last_local_graphcast`). A remote source is the recipe's to name.
+    Read by `source_spelling`, the one reading of a GraphCast source (31st hostile pass (part B) P5)."""
+    path = local_source_path(graphcast_arg) if graphcast_arg else None
     return str(path) if path is not None else None

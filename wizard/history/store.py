@@ -508,6 +508,7 @@ class History:
         the entry that used it: whether that install finished is for the words that offer it (walk 28 #15)."""
         # deferred: only the app's first plan asks (start-up time)
         from wizard.install.recorded_set import file_path
+        from wizard.install.source_spelling import local_source_path
 
         good = self.good_installs()
         # Then any other install of it, newest first: a source given for an install the user stopped or that
@@ -521,8 +522,8 @@ class History:
                            if sep and name.strip().lower() == "graphcast"), None)
             if frozen is not None:
                 path = str(frozen)
-            elif entry.graphcast_given and "://" not in entry.graphcast_given:
-                path = entry.graphcast_given
+            elif entry.graphcast_given and local_source_path(entry.graphcast_given) is not None:
+                path = str(local_source_path(entry.graphcast_given))  # any spelling (31st pass (part B) P5)
             else:
                 continue
             if not path or not Path(path).exists() or not _still_yours(path):

@@ -47,6 +47,7 @@ from wizard.install.pinned import foreign_line
 from wizard.install.private_args import PrivateArguments
 from wizard.install.source_copy import folder_copy
 from wizard.install.source_places import refuse_swappable_sources
+from wizard.install.source_spelling import local_source_path
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import requirement_problem, settings_problem
@@ -197,8 +198,9 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
 def _buildable(graphcast_src: str) -> Iterator[str]:
     """What `pip wheel` is handed: a copy of a local checkout (so the checkout stays as it was, as the install's
     build leaves it), or the source as given (a URL, an archive)."""
-    if os.path.isabs(graphcast_src) and os.path.isdir(graphcast_src):
-        with folder_copy(Path(graphcast_src)) as copy:
+    local = local_source_path(graphcast_src)  # any spelling of a folder (`file:///DIR` too: 31st pass (part B) P5)
+    if local is not None and local.is_dir():
+        with folder_copy(local) as copy:
             yield str(copy)
     else:
         yield graphcast_src

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packaging.utils import canonicalize_name
+
 from wizard import bounded, paths
 from wizard.children import run_capture
 from wizard.errors import OperationFailed, UserError, child_end_words
@@ -712,30 +714,50 @@ def sync_steps(env: Path | str, source: str, *, find_links: Iterable[str] = (), 
 
 
 #: One `--hash=` part of a hash-pinned line, as `uv pip compile --generate-hashes` writes it.
-_HASH_PART = re.compile(r"^--hash=sha256:[0-9a-f]{64}(\s*\\)?$")
+_HASH_WORD = re.compile(r"^--hash=sha256:[0-9a-fA-F]{64}$")
 
 
 def check_requirement_lines(lines: list[str], where: str,
-                            place: Callable[[int, str], str] | None = None) -> None:
-    """Refuse option lines in a package set a sync would read (`--index-url`, `-e DIR`, `-r FILE`, …): the
-    sets come from history.json and its lock files, which anyone with write access could edit, and an
-    option there would send the sync to another index or build (run) a folder's code. Only requirements,
-    their `--hash=` parts and comments pass. `place(number, line)` names where a refused line is, when the lines
-    are not a file's own lines (a package list inside history.json: its line there, not its place in the list)."""
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line or line.startswith("#") or _HASH_PART.match(line):
+                            place: Callable[[int, str], str] | None = None, *,
+                            sources: Iterable[str] | None = None) -> None:
+    """Refuse any line of a package set a sync would read that gc-wizard never writes there: the sets come from
+    history.json and its lock files (frozen/ID.txt), which anyone with write access could edit. Only `name==version`
+    pins (each with its `--hash=` parts, continuations joined), GraphCast's direct reference and comments pass.
+
+    An option (`--index-url`, `-e DIR`, `-r FILE`) would send the sync to another index or build (run) a folder's
+    code; a direct reference to anything but GraphCast (`evilpkg @ file:///their/evil.whl`) installs whatever file it
+    names — 31st hostile pass (part B) P6: appended to frozen/ID.txt, another user's wheel was installed by the
+    rebuild and its `.pth` ran as root, while the same line in history.json was refused (`recorded_set`).
+    `sources`: the direct references the entry records (its `packages`, vetted by `recorded_set.foreign_requirement`
+    with the recorded sha256 and roots); the lock file may hold only those. `place(number, line)` names where a
+    refused line is, when the lines are not a file's own lines (a package list inside history.json)."""
+    allowed = None if sources is None else {" ".join(line.split()) for line in sources}
+    for number, line in logical_lines("\n".join(lines)):
+        words = line.split()
+        while words and _HASH_WORD.match(words[-1]):
+            words.pop()
+        requirement = " ".join(words)
+        if not requirement or pin_of(requirement) is not None:
             continue
-        if line.startswith("-"):
-            at = place(number, raw) if place is not None else f"{where} line {number}"
-            raise UserError(f"{at} is an installer option ({cut(line, 60)!r}), not a package; the "
+        at = place(number, lines[number - 1]) if place is not None else f"{where} line {number}"
+        if requirement.startswith("-"):
+            raise UserError(f"{at} is an installer option ({cut(requirement, 60)!r}), not a package; the "
                             "package sets gc-wizard records hold none, so it was edited. Nothing changed.")
+        name, sep, _ref = requirement.partition("@")
+        graphcast = bool(sep) and str(canonicalize_name(name.strip().split("[")[0])) == "graphcast"
+        if graphcast and (allowed is None or requirement in allowed):
+            continue
+        why = ("the entry records GraphCast from another source" if graphcast
+               else "gc-wizard records every package but GraphCast as name==version, with its hashes")
+        raise UserError(f"{at} is {cut(requirement, 100)!r}, not a name==version pin ({why}); the package sets "
+                        "gc-wizard records hold no such line, so it was edited. Nothing was installed and nothing "
+                        "changed.")
 
 
 def requirements_source(packages: list[str], requirements_file: str | None, folder: Path | str,
                         place: Callable[[int, str], str] | None = None) -> str:
     """The file a sync reads: the hash-pinned one when it is there, else `packages` written into `folder`;
-    either checked for option lines first (`check_requirement_lines`)."""
+    either checked first for any line but a pin and GraphCast's recorded source (`check_requirement_lines`)."""
     if requirements_file and Path(requirements_file).is_file():
         recorded = Path(os.path.realpath(requirements_file))
         if frozen_dir().resolve() not in recorded.parents:
@@ -750,7 +772,7 @@ def requirements_source(packages: list[str], requirements_file: str | None, fold
             raise UserError(f"the recorded lock {requirements_file}: {exc}.") from None
         except OSError as exc:
             raise UserError(f"cannot read the recorded lock {requirements_file}: {exc.strerror or exc}.") from None
-        check_requirement_lines(lines, f"the recorded lock {requirements_file}")
+        check_requirement_lines(lines, f"the recorded lock {requirements_file}", sources=packages)
         copied = copy_folder_references(lines, Path(folder))  # a recorded checkout is built from a copy
         if copied == lines:
             return str(requirements_file)

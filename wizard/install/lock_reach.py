@@ -23,11 +23,11 @@ from pathlib import Path
 
 from packaging.markers import default_environment
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.utils import canonicalize_name
 
 from wizard import bounded
 from wizard.install.lockfile import PYLOCK, lock_format
-from wizard.install.recorded_set import file_path, link_path
+from wizard.install.recorded_set import file_path, wheel_in_folders
 from wizard.patterns import ascii_digits
 from wizard.recipes.loader import Recipe
 
@@ -164,26 +164,6 @@ def lock_wheels(lock: Path, find_links: tuple[str, ...] | list[str] = ()) -> dic
             if wheel is not None:
                 found[name] = wheel
     return found
-
-
-def wheel_in_folders(name: str, version: str, folders: tuple[str, ...] | list[str]) -> Path | None:
-    """A wheel of `name` at `version` in one of the local `folders` (paths or file:// URLs), or None."""
-    for folder in folders:
-        where = link_path(folder)  # any `file:` form, as the install reads it (review: this parsed `file://` itself)
-        if where is None or not where.is_dir():
-            continue
-        try:
-            candidates = sorted(where.glob("*.whl"))
-        except OSError:
-            continue
-        for wheel in candidates:
-            try:
-                wheel_name, wheel_version, _build, _tags = parse_wheel_filename(wheel.name)
-            except InvalidWheelFilename:
-                continue
-            if str(canonicalize_name(wheel_name)) == name and str(wheel_version) == version and wheel.is_file():
-                return wheel
-    return None
 
 
 def _local_file(wheel: dict, base: Path) -> Path | None:

@@ -58,6 +58,7 @@ from wizard.install.lock_reach import AddedPackage
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import names_pip_cannot_read, wheels_in
 from wizard.install.source_places import package_place, refuse_swappable_sources
+from wizard.install.source_spelling import local_source_path, source_spelling
 from wizard.install.sources import outside_index_problem, unreachable_source
 from wizard.install.uv_overrides import uv_overrides
 from wizard.option_values import refuse_option_like
@@ -451,11 +452,20 @@ def check_graphcast_src(graphcast_src: str) -> str:
     if odd:
         raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src!r} {odd}; move or link it to a "
                         "plain path.")
-    if _is_url(graphcast_src) or " @ " in graphcast_src:
+    # A folder or file on this machine in any spelling (`file:///DIR`, `file://localhost/DIR`, `FILE:///DIR`,
+    # `graphcast @ file:/DIR`) is given on as its plain path, so every reader after this one (the comparison, the
+    # private build copy, the record and its digest) meets one form: `file:///DIR` was built in place and
+    # `file://localhost/DIR` was never compared (31st hostile pass (part B) P5).
+    try:
+        local = source_spelling(graphcast_src).local
+    except ValueError as exc:
+        raise UserError(f"The GraphCast source (--graphcast-src) {graphcast_src}: {exc}; give a folder or file on "
+                        "this machine, or an https:// or git+https:// URL.") from None
+    if local is None:
         if any(c.isspace() for c in graphcast_src.replace(" @ ", "@")):
             raise UserError(f"The GraphCast source (--graphcast-src) '{graphcast_src}' holds whitespace.")
         return graphcast_src
-    path = Path(graphcast_src).expanduser().absolute()
+    path = local.absolute()
     if path.is_dir():
         if not _is_project(path):
             hint = next((f" Its parent {parent} is one: give that folder." for parent in path.parents[:2]
@@ -566,7 +576,7 @@ def _graphcast_arg(recipe: Recipe, graphcast_src: str | None, offline: bool, not
     """What the GraphCast step installs; offline, the recipe's remote source is refused."""
     gc_arg = graphcast_install_arg(recipe, graphcast_src)
     default_url = source_url(recipe.graphcast.source)
-    if offline and not graphcast_src and not default_url.startswith("file://"):
+    if offline and not graphcast_src and local_source_path(default_url) is None:
         raise UserError("--offline needs --graphcast-src (a local GraphCast checkout, wheel or sdist): the "
                         f"recipe's GraphCast comes from {default_url}")
     if offline and not gc_arg.endswith(".whl"):

@@ -19,7 +19,7 @@ import os
 import re
 from pathlib import Path
 
-from packaging.utils import canonicalize_name
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from wizard.install.pinned import logical_lines, pin_of, same_version
 from wizard.install.source_env import env_sources, link_place
@@ -128,6 +128,27 @@ def link_path(link: str) -> Path | None:
         return source_place(link)
     except ValueError:
         return None
+
+
+def wheel_in_folders(name: str, version: str, folders: tuple[str, ...] | list[str]) -> Path | None:
+    """A wheel of `name` at `version` in one of the local `folders` (paths or file:// URLs), or None: the lock's
+    wheel finder and the GraphCast wheel's overwrite check (`wheel_overwrites`) alike."""
+    for folder in folders:
+        where = link_path(folder)  # any `file:` form, as the install reads it (review: this parsed `file://` itself)
+        if where is None or not where.is_dir():
+            continue
+        try:
+            candidates = sorted(where.glob("*.whl"))
+        except OSError:
+            continue
+        for wheel in candidates:
+            try:
+                wheel_name, wheel_version, _build, _tags = parse_wheel_filename(wheel.name)
+            except InvalidWheelFilename:
+                continue
+            if str(canonicalize_name(wheel_name)) == name and str(wheel_version) == version and wheel.is_file():
+                return wheel
+    return None
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -10,7 +10,6 @@ outright (SIGKILL) leaves it behind; the next wizard that makes a temporary fold
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from wizard.install.private_args import temporary_folder
 from wizard.install.recorded_set import file_path
+from wizard.install.source_spelling import local_source_path
 from wizard.install.tree_digest import LEFT_OUT
 
 #: What a build needs none of: the checkout's history and what earlier builds left (one list, which the recorded
@@ -28,11 +28,18 @@ _LEFT_OUT = shutil.ignore_patterns(*LEFT_OUT)
 
 
 def local_source(plan) -> Path | None:
-    """The local checkout folder the plan's GraphCast step builds from, or None (a wheel, an sdist, a URL)."""
-    source = plan.graphcast_src
-    if not source or "://" in source or " @ " in source or not os.path.isabs(source):
-        return None
-    return Path(source) if os.path.isdir(source) else None
+    """The local checkout folder the plan's GraphCast step builds from, in any spelling (a path, `file:///DIR`,
+    `file://localhost/DIR`, `graphcast @ file:/DIR`: `source_spelling`, the one reading), or None (a wheel, an
+    sdist, a URL). 31st hostile pass (part B) P5: any `://` was "not local", so `file:///DIR` was built in place
+    and a stale `build/lib` in it went into the env."""
+    source = local_source_path(plan.graphcast_src) if plan.graphcast_src else None
+    return source if source is not None and source.is_dir() else None
+
+
+def _names(arg: str, source: Path) -> bool:
+    """Whether a step's argument names the checkout `source`: its path, or a `file:` URL or direct reference in
+    any spelling (a recipe's `graphcast.source`, which the plan carries as the recipe writes it)."""
+    return arg == str(source) or (":" in arg and not arg.startswith("-") and local_source_path(arg) == source)
 
 
 #: The `file://` address of each copy this process built from -> the folder it copies: a freeze of an env built
@@ -104,7 +111,7 @@ def building_from_a_copy(plan, say=None) -> Iterator:
     with folder_copy(source) as copy:
         if say is not None:
             say(f"GraphCast is built from a copy of {source} ({copy}), so the checkout stays as it was")
-        steps = tuple(replace(step, argv=tuple(str(copy) if arg == str(source) else arg for arg in step.argv))
+        steps = tuple(replace(step, argv=tuple(str(copy) if _names(arg, source) else arg for arg in step.argv))
                       for step in plan.steps)
         yield replace(plan, steps=steps)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from wizard.errors import UserError
+from wizard.install.source_spelling import source_spelling
 from wizard.installer_files import unplaced_words
 from wizard.security import local_url, source_place
 from wizard.source_trust import refuse_swappable_source
@@ -46,16 +47,10 @@ def local_path(location: str, named: str | None = None) -> Path | None:
     Why every local URL form: 27th hostile pass (part B) P7 — `--graphcast-src git+file:///DIR` was taken for a
     remote URL, so a repository every user could write (another user's commit in it) skipped the swap rule the
     plain path meets, and root built it; 28th (part B) P4 — `file:/DIR`, `file:DIR` and `file:\\DIR` the same."""
-    text = location.split(" @ ", 1)[1].strip() if " @ " in location else location.strip()
     try:
-        found = _local_url(text)
+        return source_spelling(location).place  # the one reading of a source's spelling (31st pass (part B) P5)
     except ValueError as exc:
         raise UserError(unplaced_words(named or location, str(exc), "Nothing was read from it.")) from None
-    if found is not None:
-        return Path(found[1])
-    if "://" in text:
-        return None
-    return Path(text).expanduser()
 
 
 def package_place(location: str, named: str) -> Path | None:

@@ -54,6 +54,8 @@ from wizard.install.git_objects import head_commit
 from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
 from wizard.install.source_places import local_path, package_place
+from wizard.install.source_spelling import source_spelling
+from wizard.install.wheel_overwrites import overwrite_words, overwritten_packages
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 from wizard.source_trust import refuse_swappable_source
 
@@ -120,6 +122,9 @@ class SourceVerdict:
     downloads), or None: set from the plan (`verdict_for`), never from the files."""
     caution: str | None = None
     """For a checkout: its state and that building it runs its setup.py (see `checkout_caution`)."""
+    overwrites: tuple[tuple[str, str], ...] = ()
+    """(member, pin) for each member of a GraphCast wheel that is another pinned package's file
+    (`wheel_overwrites`): the refusal names them in full, as GraphCast's code they are not."""
     other_commit: bool = False
     """A checkout whose HEAD is not the commit the recipe pins: marked `!`, as its caution says (seventeenth hostile
     pass P10: a clean checkout of another commit was `✓` beside "not the recipe's …")."""
@@ -278,16 +283,15 @@ def read_identity(install_arg: str, *, recipe_source: str | None = None) -> Sour
         kind = "recipe"
     else:
         kind = None
-    name: str | None = None
-    url = install_arg
     try:
-        req = Requirement(install_arg)
-        if req.url:
-            name, url = _canon(req.name), req.url
-    except InvalidRequirement:
-        pass
-    if "://" not in url:
-        path = Path(url).expanduser()
+        spelling = source_spelling(install_arg)
+    except ValueError:  # a `file:` URL of another host: nothing here to read
+        return SourceIdentity(where=install_arg, kind=kind or "url")
+    name, url = (_canon(spelling.name) if spelling.name else None), spelling.url
+    if spelling.local is not None:
+        # A local folder or file in any spelling (`file://localhost/DIR`, `FILE:///DIR`, `graphcast @ file:/DIR`) is
+        # read, and compared, as the plain path is (31st hostile pass (part B) P5: only `file://` was stripped).
+        path = spelling.local
         if path.is_dir():
             return _checkout(path.absolute())
         found = _from_filename(path.name, str(path))
@@ -300,9 +304,7 @@ def read_identity(install_arg: str, *, recipe_source: str | None = None) -> Sour
         if found is not None:
             return found
         return SourceIdentity(where=str(path), kind="sdist" if path.is_file() else "url")
-    if url.startswith("file://"):
-        return read_identity(url[len("file://"):])
-    if url.startswith("git+"):
+    if spelling.vcs:
         revision = version = None
         tail = url.split("#", 1)[0]
         if "@" in tail.rsplit("/", 1)[-1]:
@@ -415,8 +417,9 @@ def check_identity(identity: SourceIdentity, *, name: str, version: str, revisio
                          "check after the install tells.")
 
 
-def check_graphcast_source(recipe, install_arg: str) -> SourceVerdict:
-    """The verdict on the GraphCast step's argument for `recipe` (reads files; runs nothing)."""
+def check_graphcast_source(recipe, install_arg: str, find_links: list[str] | tuple[str, ...] = ()) -> SourceVerdict:
+    """The verdict on the GraphCast step's argument for `recipe` (reads files; runs nothing); `find_links`: the
+    plan's wheelhouses, where the pinned packages' own wheels tell which files are theirs."""
     gc = recipe.graphcast
     recipe_source = gc.source
     identity = compared_with_release(read_identity(install_arg, recipe_source=recipe_source), gc.revision)
@@ -428,6 +431,15 @@ def check_graphcast_source(recipe, install_arg: str) -> SourceVerdict:
         verdict = replace(verdict, ok=False, note=None, problem=(
             f"the source archive {identity.where} is {unusable_words(identity.tree.unusable)}: give a clean "
             f"archive or a checkout of v{gc.version}, or pass --force."))
+    if verdict.ok and identity.kind == "wheel":
+        # A member that is another pinned package's file: the GraphCast step, run after the pins, would overwrite
+        # it, and the caution called it GraphCast's own code (31st hostile pass (part B) P8).
+        found = overwritten_packages(Path(identity.where), source_name(recipe_source), recipe.requirements,
+                                     find_links)
+        if found:
+            verdict = replace(verdict, ok=False, note=None, overwrites=tuple(found), problem=(
+                f"{overwrite_words(identity.where, found)}: give DeepMind's wheel or a checkout of v{gc.version}, "
+                "or pass --force."))
     return replace(verdict, caution=checkout_caution(identity, gc.revision), other_commit=other)
 
 
@@ -672,7 +684,7 @@ def unreachable_source(install_arg: str, timeout: float = REACH_TIMEOUT) -> str 
 def verdict_for(plan) -> SourceVerdict:
     """The GraphCast source's verdict for a plan, as both faces show it: what its files say, and whether
     its host answered when the plan was made (`Plan.unreachable_source`)."""
-    verdict = check_graphcast_source(plan.recipe, plan.graphcast_src)
+    verdict = check_graphcast_source(plan.recipe, plan.graphcast_src, plan.find_links)
     if plan.unreachable_source and verdict.ok:
         verdict = replace(verdict, unreachable=plan.unreachable_source)
     return verdict

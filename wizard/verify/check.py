@@ -37,6 +37,7 @@ from wizard.install.activation import (
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
+from wizard.install.source_spelling import local_source_path
 from wizard.security import cut
 from wizard.verify.causes import Context
 from wizard.verify.diagnose import Finding, diagnose_text
@@ -443,7 +444,8 @@ def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
     argv = [*launcher, str(python), str(paths.package_file(PROBE_PATH)), "--backend", backend, "--level", level,
             "--gencast", {True: "yes", False: "no", None: "auto"}[gencast]]
     if graphcast_src is not None:
-        src = Path(graphcast_src).expanduser().absolute()
+        # any spelling of a folder (`file:///DIR` too), read as the install reads it (31st pass (part B) P5)
+        src = local_source_path(str(graphcast_src)) or Path(graphcast_src).expanduser().absolute()
         if not src.is_dir():
             raise UserError(f"--graphcast-src {graphcast_src} is not a folder; verify needs a GraphCast checkout.")
         argv += ["--graphcast-src", str(src)]

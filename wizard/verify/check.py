@@ -605,7 +605,7 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
         error = (failed.error if failed else None) or {}
         message = f"{error.get('type', 'Error')}: {error.get('message', '')}" if error else "no message"
         findings = with_behaviour_finding(findings, child_env, os.environ, failure=message,
-                                          text=_failure_text(stream, tiers),
+                                          text=_failure_text(stream, tiers), what="The GraphCast check",
                                           known=("verify_failed", PRELOAD_ID))
     return findings
 

@@ -74,7 +74,7 @@ def behaviour_finding(child: Mapping[str, str], base: Mapping[str, str], *, fail
     else:
         explanation = (f"{what} ran under {said}, set in this shell, which change{'s' if len(names) == 1 else ''} how "
                        "Python, JAX or XLA behave (a warning made an error, a stricter JAX option, other XLA "
-                       f"flags); it failed with {cut(failure, 300)}. The same environment usually works without "
+                       f"flags); it failed with {cut(failure, 300).rstrip('.')}. The same environment usually works without "
                        f"{'them' if len(names) > 1 else 'it'}.")
         title = f"{what} failed with {', '.join(names)} set in your environment"
     fix = (f"Run {unset} (or remove {'them' if len(names) > 1 else 'it'} where your shell's start-up file sets "

@@ -58,6 +58,12 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,79}")
 INTERRUPTED = "interrupted: the wizard stopped before finishing (killed, rebooted, or the SSH session dropped)"
 
 
+def shown_id(value: str) -> str:
+    """An entry id read from a file (a marker, another state's history) as it may be printed: as it is when it is
+    one the wizard writes, else escaped (`_shown`)."""
+    return value if _ID.fullmatch(value) else _shown(value)
+
+
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
 

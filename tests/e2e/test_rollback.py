@@ -373,3 +373,21 @@ def test_swapped_folders_are_refused_alike_by_rollback_remove_and_activate(tiny,
     assert removed.returncode == 1 and f"names entry {b['entry_id']} (recipe tiny-b), the current one" in removed.stderr
     assert _imports(a["env"], "pkg_b") and _current(tiny)["id"] == b["entry_id"]
 
+
+def test_a_copied_state_names_the_original_states_environments_and_makes_none_current(tiny, tmp_path, monkeypatch):
+    """31st hostile pass (part B) P11: in a state folder copied with `cp -a`, rollback made the original state's
+    environment current without a word (the marker's entry is in both histories); activate ran it."""
+    _, a = tiny.install("tiny-a", "--no-verify")
+    _, b = tiny.install("tiny-b", "--no-verify")
+    state = Path(a["env"]).parent.parent
+    copy = tmp_path / "copy"
+    shutil.copytree(state, copy, symlinks=True)
+    monkeypatch.setenv("GC_WIZARD_HOME", str(copy))
+    rolled = run_inproc("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert rolled.returncode != 0 and f"another gc-wizard state, {state}" in rolled.stderr, rolled.stderr
+    assert f"GC_WIZARD_HOME={state}" in rolled.stderr
+    (current,) = [e for e in json.loads(run_inproc("history", "--json").stdout.splitlines()[-1]) if e["current"]]
+    assert current["id"] == b["entry_id"]
+    activated = run_inproc("activate")
+    assert activated.returncode == 2 and f"another gc-wizard state, {state}" in activated.stderr
+    assert run_inproc("remove", a["entry_id"], "--yes").returncode == 1 and Path(a["env"]).is_dir()

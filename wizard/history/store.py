@@ -711,10 +711,11 @@ def _stale(entry: Entry, *, have_lock: bool, host: str, boot: str) -> bool:
 
 def _elsewhere_note(entry: Entry) -> str:
     """The words for a "running" entry of another host, which this host leaves as it is (`_stale`)."""
-    return (f"{entry.kind} {entry.id} ({entry.recipe}) is running on host {_shown(entry.host)} (pid {entry.pid}, "
-            f"since {_shown(entry.started)}), which shares this state folder; gc-wizard on this host "
-            f"({_shown(socket.gethostname())}) leaves it and its environment {entry.env} as they are. If that run "
-            f"has ended, any gc-wizard command on {_shown(entry.host)} marks it failed.")
+    host = shown_id(entry.host) if entry.host else "''"
+    return (f"{entry.kind} {entry.id} ({entry.recipe}) is running on host {host} (pid {entry.pid}, since "
+            f"{shown_id(entry.started)}), which shares this state folder; gc-wizard on this host "
+            f"({shown_id(socket.gethostname())}) leaves it and its environment {entry.env} as they are. If that run "
+            f"has ended, any gc-wizard command on {host} marks it failed.")
 
 
 def _half_built_left(entry: Entry) -> bool:

@@ -40,7 +40,8 @@ def user_behaviour_variables(child: Mapping[str, str], base: Mapping[str, str]) 
     """The (name, value) pairs of `child` (what the environment's Python runs under) that the user's shell `base`
     set and that change how Python, JAX or XLA behave, by name."""
     return sorted((name, value) for name, value in child.items()
-                  if name.startswith(PREFIXES) and name not in QUIET and base.get(name) == value)
+                  if name.startswith(PREFIXES) and name not in QUIET and base.get(name) == value
+                  and (name != "PYTHONWARNINGS" or "error" in value.lower()))  # `ignore`, `default`: only words
 
 
 def _mentioned(name: str, text: str) -> bool:

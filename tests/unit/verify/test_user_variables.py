@@ -33,6 +33,8 @@ def test_a_failure_matching_nothing_known_names_the_variable_first_with_unset_as
     assert found.id == FINDING_ID and "PYTHONWARNINGS" in found.title
     assert "PYTHONWARNINGS=error" in found.explanation and "`unset PYTHONWARNINGS`" in found.fix
     assert not with_behaviour_finding([], {"PATH": "/usr/bin"}, {"PATH": "/usr/bin"}, failure=WARNING)
+    quiet = {"PYTHONWARNINGS": "ignore::DeprecationWarning"}  # warnings shown or hidden, never raised
+    assert not with_behaviour_finding([], quiet, quiet, failure=WARNING)
 
 
 def test_verify_names_the_variable_before_its_plain_failure(monkeypatch, tmp_path):

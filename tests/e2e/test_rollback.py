@@ -349,3 +349,45 @@ def test_a_rebuild_from_a_wheelhouse_behind_a_password_takes_it_again_from_the_e
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert last_json(proc)["rebuilt"] is True and _imports(a["env"], "pkg_a")
     assert PASSWORD not in proc.stdout + proc.stderr
+
+
+def _swap(a: str, b: str, spare: Path) -> None:
+    shutil.move(a, spare)
+    shutil.move(b, a)
+    shutil.move(spare, b)
+
+
+def test_swapped_folders_are_refused_alike_by_rollback_remove_and_activate(tiny, tmp_path):
+    """31st hostile pass (part B) P7: with two managed folders swapped, rollback refused the folder whose marker names
+    another entry, but remove deleted it (it held the current environment) and activate exported it as the other
+    recipe. One check (`history.belongs.not_its_env`) for all three."""
+    _, a = tiny.install("tiny-a", "--no-verify")
+    _, b = tiny.install("tiny-b", "--no-verify")
+    _swap(a["env"], b["env"], tmp_path / "spare")  # a's path now holds tiny-b's env, the current one's
+    rolled = run_inproc("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert rolled.returncode != 0 and "swapped" in rolled.stderr
+    activated = run_inproc("activate")
+    assert activated.returncode == 2 and "not that entry's environment" in activated.stderr
+    assert f"names entry {a['entry_id']} (recipe tiny-a)" in activated.stderr and "export" not in activated.stdout
+    removed = run_inproc("remove", a["entry_id"], "--yes")
+    assert removed.returncode == 1 and f"names entry {b['entry_id']} (recipe tiny-b), the current one" in removed.stderr
+    assert _imports(a["env"], "pkg_b") and _current(tiny)["id"] == b["entry_id"]
+
+
+def test_a_copied_state_names_the_original_states_environments_and_makes_none_current(tiny, tmp_path, monkeypatch):
+    """31st hostile pass (part B) P11: in a state folder copied with `cp -a`, rollback made the original state's
+    environment current without a word (the marker's entry is in both histories); activate ran it."""
+    _, a = tiny.install("tiny-a", "--no-verify")
+    _, b = tiny.install("tiny-b", "--no-verify")
+    state = Path(a["env"]).parent.parent
+    copy = tmp_path / "copy"
+    shutil.copytree(state, copy, symlinks=True)
+    monkeypatch.setenv("GC_WIZARD_HOME", str(copy))
+    rolled = run_inproc("rollback", a["entry_id"], "--yes", "--no-verify")
+    assert rolled.returncode != 0 and f"another gc-wizard state, {state}" in rolled.stderr, rolled.stderr
+    assert f"GC_WIZARD_HOME={state}" in rolled.stderr
+    (current,) = [e for e in json.loads(run_inproc("history", "--json").stdout.splitlines()[-1]) if e["current"]]
+    assert current["id"] == b["entry_id"]
+    activated = run_inproc("activate")
+    assert activated.returncode == 2 and f"another gc-wizard state, {state}" in activated.stderr
+    assert run_inproc("remove", a["entry_id"], "--yes").returncode == 1 and Path(a["env"]).is_dir()

@@ -37,6 +37,7 @@ from wizard.verify.check import ProbeListeners, ProbeStream, probe_environment, 
 from wizard.verify.diagnose import Finding, diagnose_text
 from wizard.verify.probe import FORECAST_PROBE_PATH
 from wizard.verify.shadow import probe_shadow
+from wizard.verify.user_variables import with_behaviour_finding
 
 STAGE_PREFIX = "gc-wizard-forecast: "
 #: The fit table's verdicts that refuse a model on this backend (unless --force).
@@ -323,6 +324,11 @@ def run_forecast(request: ForecastRequest, *, facts: Facts | None = None, events
         result.error = "the forecast ended without a result (see the log for what it printed last)."
     if not result.ok and not cancelled and not run.queue_timeout:
         result.findings = diagnose_text("\n".join(stderr + stdout))
+        if stream.started or stream.job is None:  # the user's PYTHONWARNINGS, JAX_*, XLA_* named (31B P12)
+            result.findings = with_behaviour_finding(result.findings, child_env, os.environ,
+                                                     failure=result.error or "no message",
+                                                     text="\n".join(stderr + stdout), what="The forecast",
+                                                     again="gc-wizard forecast")
     shadow = probe_shadow([], env.path, child_env)
     if shadow is not None and not cancelled:
         # What put a copy of jax first at every start of the env's Python (a .pth file, a sitecustomize.py, the user

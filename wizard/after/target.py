@@ -11,7 +11,8 @@ import os
 
 from wizard import paths
 from wizard.errors import UserError, WizardError
-from wizard.history.store import load_history
+from wizard.history.belongs import not_its_env
+from wizard.history.store import History, load_history
 from wizard.install.envs import Env, current_env, in_envs_folder, same_env
 from wizard.paths import unusable_env_path
 
@@ -40,7 +41,9 @@ def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True)
             raise UserError(f"the environment {found} does not exist (no such folder).")
     else:
         paths.guard_state_dir()  # the current env is read from the state: another user's folder there is refused
-        found = current_env(load_history())
+        history = load_history()
+        found = current_env(history)
+        _guard_current_is_its_own(history)
     if need_python and not found.exists:
         raise UserError(f"{found} is not a Python environment (it has no bin/python).")
     if need_python:
@@ -51,6 +54,19 @@ def resolve_env(env: str | os.PathLike[str] | None, *, need_python: bool = True)
         # or started another Python, which verify and forecast refused).
         paths.guard_env_python(found.path)
     return found
+
+
+def _guard_current_is_its_own(history: History) -> None:
+    """Refuse the current entry's folder when it is not that entry's environment (`belongs.not_its_env`), the check
+    rollback and remove make: with two folders swapped, `activate` exported the other recipe's environment under
+    this entry's name without a word (31st hostile pass (part B) P7); in a copied state folder, the original
+    state's (P11). `--env DIR` names a folder on purpose and is not asked."""
+    entry = history.current()
+    foreign = not_its_env(history, entry) if entry is not None else None
+    if foreign is not None:
+        raise UserError(f"the current history entry {entry.id} ({entry.recipe}) names {entry.env}, which is not that "
+                        f"entry's environment in this state: {foreign}. Nothing was run. Roll back to another entry "
+                        "(`gc-wizard rollback ENTRY_ID`), or name an environment with --env DIR.")
 
 
 def made_by_this_state(env: str | None) -> bool:

@@ -50,6 +50,7 @@ from wizard.flows.describe_plan import install_line
 from wizard.flows.history import entry_traits, size_words
 from wizard.flows.results import RollbackResult
 from wizard.flows.transaction import InstallEvents, tier_start_reporter
+from wizard.history.belongs import not_its_env
 from wizard.history.store import GOOD, Entry, History, load_history, now
 from wizard.install import envs
 from wizard.install.choices import DEFAULT_INSTALLER
@@ -417,7 +418,7 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
         # rebuild would meet "already exists" (sixth pass 11e), and a wipe is the user's call, not ours.
         broken = (f"{env} (entry {entry.id}) is broken: its folder is there but its Python "
                   f"({env / 'bin' / 'python'}) is missing, so it cannot be used or rebuilt in place; nothing changed.")
-        if remove_refusal(history.current() if history else None, entry) is None:
+        if remove_refusal(history.current() if history else None, entry, history) is None:
             return f"{broken} Remove it (`gc-wizard remove {entry.id}`), then roll back again to rebuild it, or install anew."
         # Never advise a `remove` that `remove` refuses (fourth pass H4: an entry naming `/` or the state folder).
         return (f"{broken} gc-wizard deletes only the environments it made, so this entry cannot be rolled back to "
@@ -427,6 +428,10 @@ def target_path_problem(entry: Entry, history: History | None = None) -> str | N
         return (f"{env} (entry {entry.id}) holds no environment now, and it is outside {paths.envs_dir()}, where the wizard rebuilds "
                 f"environments; nothing changed. To have that recipe again, install it anew: "
                 f"`{install_advice(entry)}`.")
+    foreign = not_its_env(history, entry) if history is not None else None
+    if foreign is not None:  # 31st hostile pass (part B) P7, P11: the one check remove and activate ask too
+        return (f"{env} (entry {entry.id}) is not that entry's environment in this state: {foreign}. A rollback "
+                "will neither change it nor make it current; nothing changed.")
     if (env / "bin" / "python").exists() and not _made_for(env, entry, history):
         # Sixteenth hostile pass P3: an edited entry naming the user's own venv (or `/`, or one reached through a
         # link in envs/) had `uv pip sync` uninstall its packages and a marker written into it.
@@ -948,7 +953,7 @@ def remove(entry_id: str, *, confirm: Callable[[str], bool] | None = None,
         entry = history.require(entry_id)
         current = history.current()
         env = Path(entry.env)
-        refusal = remove_refusal(current, entry)
+        refusal = remove_refusal(current, entry, history)
         if refusal is not None:
             raise refusal
         if env.is_symlink() and envs.in_envs_folder(env):
@@ -1017,17 +1022,23 @@ def _remove_env_users(env: Path, kernels: list[dict[str, Any]], modules: list[Pa
     return lines
 
 
-def remove_refusal(current: Entry | None, entry: Entry) -> WizardError | None:
+def remove_refusal(current: Entry | None, entry: Entry, history: History | None = None) -> WizardError | None:
     """The error `remove ENTRY` raises for `entry`'s environment (`current` is the current entry), or None when
     remove would delete it: the one list of remove's rules, which `remove` raises and a rollback's advice asks
     before it says "Remove it" (fourth hostile pass H4: a rollback to an entry naming `/` advised a remove that
-    remove then refused)."""
+    remove then refused). With `history`, a folder that is not the entry's environment (`belongs.not_its_env`: its
+    marker names another entry, or it lies in another state's envs/) is refused, as rollback refuses it (31st
+    hostile pass (part B) P7: with two folders swapped, remove deleted the one holding the current environment)."""
     env = Path(entry.env)
     if entry.current or (current is not None and envs.same_env(current.env, env)):
         return OperationFailed(f"{env} is the current environment; roll back to another one first, then remove "
                                "this one.")
     if env.is_symlink() and envs.in_envs_folder(env):
         return None  # a link in envs/: remove deletes the link, never what it points to
+    foreign = not_its_env(history, entry) if history is not None else None
+    if foreign is not None:
+        return OperationFailed(f"{env} (entry {entry.id}) is not that entry's environment in this state: {foreign}. "
+                               "gc-wizard deletes nothing it cannot tell is that entry's; nothing deleted.")
     if not envs.is_managed(env):
         return OperationFailed(f"{env} is not a managed environment (not a folder in {paths.envs_dir()}); "
                                "gc-wizard only deletes environments it created.")

@@ -58,6 +58,12 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,79}")
 INTERRUPTED = "interrupted: the wizard stopped before finishing (killed, rebooted, or the SSH session dropped)"
 
 
+def shown_id(value: str) -> str:
+    """An entry id read from a file (a marker, another state's history) as it may be printed: as it is when it is
+    one the wizard writes, else escaped (`_shown`)."""
+    return value if _ID.fullmatch(value) else _shown(value)
+
+
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
 
@@ -695,16 +701,36 @@ def _in_place_note(entry: Entry) -> str:
 
 
 def _stale(entry: Entry, *, have_lock: bool, host: str, boot: str) -> bool:
-    if entry.status != "running":
-        return False
-    mine = entry.pid == os.getpid() and entry.host == host and entry.boot == boot
+    """Whether a "running" entry's run is over. Another host's run is never judged from here, first of all: the
+    state lock says nothing about it where the shared state folder's `flock` is not seen across machines (NFS mounted
+    with `local_lock=flock|all` or `nolock`, common on clusters), so holding the lock here proved it dead, and a
+    read-only `history` marked node17's live install failed and deleted the env it was building (31st hostile pass
+    (part B) P4)."""
+    if entry.status != "running" or entry.host != host:
+        return False  # another machine sharing this state folder may still be working: `_elsewhere_note` says so
+    mine = entry.pid == os.getpid() and entry.boot == boot
     if have_lock:
-        return not mine  # every run holds the lock while it is running; we hold it now
-    if entry.host != host:
-        return False  # another machine sharing this state folder may still be working
+        return not mine  # every run on this host holds the lock while it is running; we hold it now
     if entry.boot and boot and entry.boot != boot:
         return True
     return not _pid_alive(entry.pid)
+
+
+def _elsewhere_note(entry: Entry) -> str:
+    """The words for a "running" entry of another host, which this host leaves as it is (`_stale`)."""
+    host = shown_id(entry.host) if entry.host else "''"
+    return (f"{entry.kind} {entry.id} ({entry.recipe}) is running on host {host} (pid {entry.pid}, since "
+            f"{shown_id(entry.started)}), which shares this state folder; gc-wizard on this host "
+            f"({shown_id(socket.gethostname())}) leaves it and its environment {entry.env} as they are. If that run "
+            f"has ended, any gc-wizard command on {host} marks it failed.")
+
+
+def _half_built_left(entry: Entry) -> bool:
+    """Whether an interrupted run left a folder `_remove_half_built` may delete: marked by a command that only
+    reads (which deletes nothing), it is deleted by the next one that holds the state lock for a change."""
+    return (entry.status == "failed" and entry.interrupted and bool(entry.env)
+            and ((entry.kind == "install" and entry.mode == "new") or bool(entry.extra.get("rebuilding")))
+            and Path(entry.env).is_dir())
 
 
 def _remove_half_built(history: History, entry: Entry) -> str | None:
@@ -803,10 +829,13 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
     path = path or paths.history_path()
     entries, unreadable, warnings, refused = _read(path)
     history = History(path, entries, warnings, unreadable=unreadable, save_refused=refused)
-    running = [e for e in history.entries if e.status == "running"]
+    host = socket.gethostname()
+    history.warnings.extend(_elsewhere_note(e) for e in history.entries if e.status == "running" and e.host != host)
+    running = [e for e in history.entries if e.status == "running" and e.host == host]
+    left = [e for e in history.entries if _half_built_left(e)] if locked else []
     too_many_current = sum(e.current for e in history.entries) > 1
     rebuilt = bool(entries) and not path.exists()  # set aside and entered again from the env markers
-    if not running and not too_many_current and not rebuilt:
+    if not running and not left and not too_many_current and not rebuilt:
         return history
 
     lock = None
@@ -819,7 +848,7 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
         except (LockHeld, OSError):
             lock = None
     try:
-        host, boot = socket.gethostname(), boot_id()
+        boot = boot_id()
         changed = rebuilt
         for entry in running:
             if _stale(entry, have_lock=have_lock, host=host, boot=boot):
@@ -829,10 +858,19 @@ def load_history(path: Path | None = None, *, locked: bool = False) -> History:
                 changed = True
                 history.warnings.append(f"{entry.kind} {entry.id} ({entry.recipe}) was interrupted; it is marked "
                                         "failed and was not made current." + _in_place_note(entry))
-                if have_lock:
-                    removed = _remove_half_built(history, entry)
-                    if removed:
-                        history.warnings.append(f"removed {removed}, the environment it had half built.")
+                if not locked and _half_built_left(entry):
+                    # A command that only reads (`history`, `detect`, `plan`) deletes nothing (P4): the folder waits
+                    # for the next command that holds the lock for a change of its own.
+                    history.warnings.append(f"{entry.env}, the environment it was building, is left for now; the next "
+                                            "install, rollback, remove or verify deletes it if it is half built.")
+                elif locked:
+                    left.append(entry)
+        for entry in left:
+            flags = dict(entry.extra)
+            removed = _remove_half_built(history, entry)
+            changed = changed or bool(removed) or entry.extra != flags
+            if removed:
+                history.warnings.append(f"removed {removed}, the environment {entry.kind} {entry.id} had half built.")
         if sum(e.current for e in history.entries) > 1:  # never more than one current: keep the newest
             for entry in [e for e in history.entries if e.current][:-1]:
                 entry.current = False

@@ -46,6 +46,7 @@ from wizard.verify.probe import PROBE_PATH
 from wizard.verify.protocol import GENCAST_TIER, TIER_PREFIX, TIER_START_PREFIX, TIER_TITLES, TIERS, Tier
 from wizard.verify.shadow import PRELOAD_ID, preload_finding
 from wizard.verify.shadow import probe_shadow as _shadow_finding
+from wizard.verify.user_variables import with_behaviour_finding
 
 BACKENDS = ("gpu", "cpu", "auto")
 STDERR_TAIL_LINES = 40
@@ -598,9 +599,16 @@ def _findings(stream: ProbeStream, tiers: list[Tier], run: ProbeRun, *, facts: F
     preload = preload_finding(removed)
     if preload is not None:  # left out of the check too: a note after what did fail
         findings = [*findings, preload]
+    failed = next((t for t in tiers if t.status == "failed"), None)
     if not [f for f in findings if f.id != PRELOAD_ID]:
-        failed = next((t for t in tiers if t.status == "failed"), None)
         findings = [_fallback_finding(failed, log_file, run.timed_out, timeout), *findings]
+    if stream.started or not launcher:
+        # The user's PYTHONWARNINGS=error, JAX_*, XLA_* (31st hostile pass (part B) P12): named, with `unset` as fix.
+        error = (failed.error if failed else None) or {}
+        message = f"{error.get('type', 'Error')}: {error.get('message', '')}" if error else "no message"
+        findings = with_behaviour_finding(findings, child_env, os.environ, failure=message,
+                                          text=_failure_text(stream, tiers), what="The GraphCast check",
+                                          known=("verify_failed", PRELOAD_ID))
     return findings
 
 

@@ -39,6 +39,7 @@ from wizard.security import cut
 from wizard.verify import causes
 from wizard.verify.diagnose import Finding, with_given_graphcast
 from wizard.verify.shadow import environment_shadow
+from wizard.verify.user_variables import behaviour_finding
 
 #: The oldest Linux driver each CUDA major runs on (NVIDIA's CUDA toolkit release notes, minor version
 #: compatibility table); jax's installation notes give the same 525.60.13 for CUDA 12.
@@ -616,4 +617,7 @@ def inspect_env(path: str | Path, environ: dict[str, str] | None = None, *, driv
     shadow = environment_shadow(prefix, environ)  # the same decision activate and the kernel make
     if shadow is not None:
         report.findings.insert(0, shadow)
+    variables = behaviour_finding(environ, environ)  # PYTHONWARNINGS, JAX_*, XLA_* of this shell: a note (31B P12)
+    if variables is not None:
+        report.findings.append(variables)
     return report

@@ -27,6 +27,7 @@ from tests.fixtures.processes import (
     SLEEPY_JAX,
     history,
     logs_contain,
+    next_change,
     no_traceback,
     spawn,
     stop,
@@ -175,6 +176,8 @@ def test_install_killed_outright_leaves_no_child_and_the_next_start_cleans_up(ph
     killed = entries[-1]
     assert killed["status"] == "failed" and killed["interrupted"] and not killed["current"]
     assert next(e for e in entries if e["current"])["id"] == first["entry_id"]
+    assert all(p.exists() for p in new_envs), "a read-only `history` deleted something (31B P4)"
+    next_change(isolated_state)
     if phase == "download":  # never finished installing: removed; a complete one awaiting its check is kept
         assert [p for p in new_envs if p.exists()] == []
 
@@ -252,7 +255,9 @@ def test_rollback_rebuild_killed_outright_is_cleaned_up_by_the_next_start(tiny, 
     entries = history(isolated_state)  # the next start
     killed = entries[-1]
     assert killed["kind"] == "rollback" and killed["status"] == "failed" and killed["interrupted"]
-    assert "rebuilding" not in killed
+    assert Path(a["env"]).exists(), "a read-only `history` deleted something (31B P4)"
+    assert f"removed {a['env']}" in next_change(isolated_state)  # the next command that changes the state
+    assert "rebuilding" not in history(isolated_state)[-1]
     assert not Path(a["env"]).exists(), "the half-rebuilt environment is still there"
     assert next(e for e in entries if e["current"])["id"] == b["entry_id"]
 

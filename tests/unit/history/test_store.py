@@ -169,10 +169,51 @@ def test_a_run_on_another_host_is_left_alone_while_the_lock_is_held(isolated_sta
     assert load_history().get("far").status == "running"
 
 
-def test_with_the_lock_free_every_running_entry_is_dead_whatever_its_host(isolated_state):
-    _write(isolated_state, [_entry(id="far", status="running", pid=os.getppid(), host="gpu07.elsewhere")])
-    far = load_history().get("far")
-    assert far.status == "failed" and far.interrupted
+def test_with_the_lock_free_every_running_entry_of_this_host_is_dead(isolated_state):
+    _write(isolated_state, [_entry(id="near", status="running", pid=os.getppid(), host=socket.gethostname())])
+    near = load_history().get("near")
+    assert near.status == "failed" and near.interrupted
+
+
+def _half_built(home: Path, name: str) -> Path:
+    env = home / "envs" / name
+    (env / "lib").mkdir(parents=True)
+    (env / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (env / "lib" / "big.whl.part").write_text("half-downloaded")
+    return env
+
+
+@pytest.mark.parametrize("locked", [False, True])
+def test_a_run_of_another_host_is_never_marked_or_touched_even_with_the_lock(isolated_state, locked):
+    """31st hostile pass (part B) P4: on a shared state whose flock other nodes do not see, holding the lock here
+    proves nothing about node17's install; `history` marked it failed and deleted the env it was building."""
+    env = _half_built(isolated_state, "tiny-b-20990101-000000")
+    path = _write(isolated_state, [_entry(id="far", status="running", pid=os.getppid(), host="node17",
+                                          boot="another-boot", env=str(env))])
+    before = path.read_text()
+    if locked:
+        with StateLock("install tiny-a"):
+            history = load_history(locked=True)
+    else:
+        history = load_history()
+    assert history.get("far").status == "running" and not history.get("far").interrupted
+    assert (env / "lib" / "big.whl.part").is_file() and path.read_text() == before
+    assert any("node17" in w and "far" in w and "leaves it" in w for w in history.warnings), history.warnings
+
+
+def test_a_reading_command_deletes_nothing_and_the_next_change_removes_the_half_built_env(isolated_state):
+    """P4's second half: a read-only load (`history`, `detect`, `plan`) marks a dead run of this host failed but
+    deletes nothing; the next command holding the lock for a change of its own removes the half-built folder."""
+    env = _half_built(isolated_state, "tiny-b-20990101-000000")
+    _write(isolated_state, [_entry(id="dead", status="running", pid=_dead_pid(), env=str(env))])
+    history = load_history()
+    assert history.get("dead").interrupted and env.is_dir()
+    assert any(str(env) in w and "left for now" in w for w in history.warnings), history.warnings
+    assert load_history().get("dead").status == "failed" and env.is_dir()  # saved; still nothing deleted
+    with StateLock("install tiny-a"):
+        history = load_history(locked=True)
+    assert not env.exists()
+    assert any(f"removed {env}" in w and "dead" in w for w in history.warnings), history.warnings
 
 
 def test_the_lock_holder_marks_entries_left_by_earlier_holders(isolated_state):

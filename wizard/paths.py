@@ -1268,9 +1268,19 @@ def wizard_command() -> str:
     import shlex
 
     me = program_command()
-    home = os.environ.get("GC_WIZARD_HOME")
+    home = chosen_state_folder()
     # A state folder chosen by GC_WIZARD_HOME is not in a new login shell's environment: carry it.
     return f"GC_WIZARD_HOME={shlex.quote(home)} {me}" if home else me
+
+
+def chosen_state_folder() -> str | None:
+    """The state folder `GC_WIZARD_HOME` chose, as the absolute path in use (`state_dir`), for every command line
+    printed for a new shell (`wizard_command`'s prefix, the "Next:" lines' `export`); None when it is not set.
+
+    Why: 31st hostile pass (part A) P6 — `GC_WIZARD_HOME=relst` (or `~/st`, which a quoted value never expands) was
+    printed as given, `export GC_WIZARD_HOME=relst`, and a new login shell, started in $HOME, found another, empty
+    state folder there, while this run used the one under the folder it started in."""
+    return str(state_dir()) if os.environ.get("GC_WIZARD_HOME") else None
 
 
 def program_command() -> str:

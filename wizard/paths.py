@@ -99,6 +99,54 @@ def write_block_words(folder: Path) -> str | None:
     return f"{blocked} is on a read-only file system" if read_only else f"you cannot write in {blocked}"
 
 
+def noexec_words(folder: Path) -> str | None:
+    """Why nothing compiled could be loaded from `folder` (made or to be made), in words for a sentence ("/mnt/nx/envs
+    is on a file system mounted noexec (/mnt/nx)"), or None: the neighbour of `write_block_words` for the mount's other
+    flag. Why: 31st hostile pass (part A) P2 — a state folder on a noexec tmpfs went unremarked by the plan, the whole
+    install ran (gigabytes, on a first install), and jaxlib's libraries then failed to load from the environment."""
+    mount = noexec_mount(folder)
+    return f"{folder} is on a file system mounted noexec ({mount})" if mount is not None else None
+
+
+def noexec_mount(path: str | os.PathLike[str]) -> Path | None:
+    """Where the noexec file system `path` (or the nearest folder above it that exists) is on is mounted, or None
+    when programs may run there (or it cannot be told)."""
+    probe = Path(os.path.abspath(path))
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    try:
+        if not os.statvfs(probe).f_flag & os.ST_NOEXEC:
+            return None
+    except OSError:
+        return None
+    mount = mount_of(probe)
+    return Path(mount[0]) if mount else probe
+
+
+def mount_of(folder: Path) -> tuple[str, str] | None:
+    """(mount point, file system type) of the file system `folder` is on, from /proc/self/mounts; None if unknown
+    (here, below `full_disk`, which names a full one by it, as `noexec_words` names a noexec one)."""
+    try:
+        device = os.stat(folder).st_dev
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
+            mounts = [line.split() for line in handle]
+    except OSError:
+        return None
+    best: tuple[str, str] | None = None
+    for fields in mounts:
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        try:
+            same = os.stat(point).st_dev == device
+        except OSError:
+            continue
+        if same and (folder == Path(point) or Path(point) in folder.parents or point == "/"):
+            if best is None or len(point) > len(best[0]):
+                best = (point, fields[2])
+    return best
+
+
 def _default_state() -> Path | None:
     """The state folder this user would have without `GC_WIZARD_HOME` (None when HOME is unusable)."""
     data_home = os.environ.get("XDG_DATA_HOME", "")

@@ -553,6 +553,11 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
             raise RecipeDoesNotFit(f"{text}. Choose another (`gc-wizard recipes`), or pass --force to install it "
                                    "anyway.")
         say(f"--force: {text}; installing anyway")
+    noexec = plan.noexec_sentence()  # before the download, not at the check after it (31st hostile pass (A) P2)
+    if noexec:
+        if not force:
+            raise UserError(noexec)
+        say(f"--force: {noexec}")
     verdict = check_graphcast_source(recipe, plan.graphcast_src)
     if not verdict.ok:
         if not force:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from tests.fixtures.source_tree import buildable_checkout
-from tests.fixtures.state import run_cli
+from tests.fixtures.state import last_json, run_cli
 
 
 def _pipe_in(tmp_path):
@@ -39,3 +39,12 @@ def test_bundle_names_the_checkout_not_its_out(tmp_path, isolated_state, tiny, m
     assert proc.returncode == 2, proc.stderr
     assert f"{pipe} (a named pipe)" in proc.stderr and "cannot write the bundle" not in proc.stderr, proc.stderr
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_the_plan_names_what_the_install_refuses(tmp_path, isolated_state, tiny):
+    """The plan listed the pipe as "1 new" and exited 0; its checkout caution now says the install's refusal."""
+    checkout, pipe = _pipe_in(tmp_path)
+    proc = run_cli("plan", "tiny-a", "--recipes-dir", str(tiny.recipes), "--find-links", str(tiny.house.path),
+                   "--offline", "--graphcast-src", str(checkout), "--json", timeout=120)
+    caution = last_json(proc)["graphcast_source"]["caution"]
+    assert f"{pipe} (a named pipe)" in caution and "so `install` refuses it (exit 2)" in caution, caution

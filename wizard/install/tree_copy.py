@@ -28,6 +28,8 @@ MAX_COPY_BYTES = 2 << 30
 #: Room left over in the temporary folder beyond the copy itself (`full_disk.ROOM`'s size: a disk with less is full).
 _SPARE = 1 << 20
 _CHUNK = 1 << 20
+#: What came of a refused copy, in its sentence.
+_NOTHING = "so nothing was copied"
 #: How each kind of special file is named.
 _KINDS = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"))
@@ -82,21 +84,23 @@ def _megabytes(size: int) -> str:
     return f"{size / (1 << 20):,.0f} MB"
 
 
-def copy_problem(source: Path, *, room_in: str | None = None) -> str | None:
+def copy_problem(source: Path, *, room_in: str | None = None, outcome: str = _NOTHING) -> str | None:
     """Why a build's copy of checkout `source` cannot be made, as one sentence naming the file or folder at fault
     and the fix, or None: a special file in it (named by path, up to three), a checkout past `MAX_COPY_BYTES`, or
-    one larger than the room left in `room_in` (the temporary folder; not looked at when None)."""
-    return _problem(source, _entries(source), room_in)
+    one larger than the room left in `room_in` (the temporary folder; not looked at when None). `outcome`: what
+    came of it, in the sentence ("so nothing was copied"; the plan's "so `install` refuses it")."""
+    return _problem(source, _entries(source), room_in, outcome)
 
 
-def _problem(source: Path, entries: list[tuple[str, os.stat_result]], room_in: str | None) -> str | None:
+def _problem(source: Path, entries: list[tuple[str, os.stat_result]], room_in: str | None,
+             outcome: str = _NOTHING) -> str | None:
     special = [(path, _kind(info.st_mode)) for path, info in entries
                if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode))]
     if special:
         named = ", ".join(f"{source / path} ({kind})" for path, kind in special[:3])
         more = f" and {len(special) - 3} more" if len(special) > 3 else ""
         return (f"the GraphCast checkout {source} holds what a build cannot copy as a file: {named}{more}; only "
-                "folders, regular files and links are copied, so nothing was built. Remove it from the checkout "
+                f"folders, regular files and links are copied, {outcome}. Remove it from the checkout "
                 "(or give a copy of the checkout without it), then run again.")
     files = [(path, info.st_size) for path, info in entries if stat.S_ISREG(info.st_mode)]
     total = sum(size for _, size in files)
@@ -104,12 +108,12 @@ def _problem(source: Path, entries: list[tuple[str, os.stat_result]], room_in: s
     if total > MAX_COPY_BYTES:
         return (f"the GraphCast checkout {source} holds {_megabytes(total)} of files (the largest {source / biggest[0]}, "
                 f"{_megabytes(biggest[1])}), more than the {_megabytes(MAX_COPY_BYTES)} a build's copy of a checkout "
-                "may take (GraphCast's own is a few MB), so nothing was copied. Move what the build does not need out "
+                f"may take (GraphCast's own is a few MB), {outcome}. Move what the build does not need out "
                 "of the checkout, then run again.")
     free = _free_room(room_in) if room_in is not None else None
     if free is not None and total + _SPARE > free:
         return (f"{_temporary_words()} has {_megabytes(free)} free, too little for the build's copy of the GraphCast "
-                f"checkout {source} ({_megabytes(total)}), so nothing was copied. Free some space there, or point "
+                f"checkout {source} ({_megabytes(total)}), {outcome}. Free some space there, or point "
                 "TMPDIR at a folder on a disk with room (`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
     return None
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
 from wizard.install.tree_digest import left_out
+from wizard.security import make_folders, strip_acls
 
 #: A GraphCast checkout is a few MB; past this the folder holds something else (a dataset, a sparse disk image),
 #: which a build does not need and a copy in TMPDIR would fill the disk with.
@@ -197,7 +198,7 @@ def copy_tree(source: Path, copy: Path) -> None:
     except OSError as exc:
         raise CopyFailed(_read_words(source, exc)) from None
     try:
-        os.makedirs(copy.parent, mode=0o700, exist_ok=True)
+        make_folders(copy.parent, 0o700)
     except OSError as exc:
         raise CopyFailed(_write_words(copy, exc)) from None
     problem = _problem(source, entries, str(copy.parent))
@@ -207,10 +208,12 @@ def copy_tree(source: Path, copy: Path) -> None:
     folders: list[tuple[str, os.stat_result]] = []
     try:
         os.mkdir(copy, 0o700)
+        strip_acls(copy)  # no ACL the temporary folder hands down (27th hostile pass (part B) P1)
         for path, info in entries:
             src, dst = os.path.join(source, path), os.path.join(copy, path)
             if stat.S_ISDIR(info.st_mode):
                 os.mkdir(dst, 0o700)
+                strip_acls(dst)
                 folders.append((dst, info))
             elif stat.S_ISLNK(info.st_mode):
                 try:
@@ -220,8 +223,8 @@ def copy_tree(source: Path, copy: Path) -> None:
                 os.symlink(target, dst)
             else:
                 _copy_file(src, dst, budget, source)
-        for dst, info in reversed(folders):  # a folder's own mode once it is filled; always the owner's to write
-            os.chmod(dst, stat.S_IMODE(info.st_mode) | stat.S_IRWXU)
+        for dst, info in reversed(folders):  # a folder's own mode once it is filled: the owner's to write, no one else's
+            os.chmod(dst, (stat.S_IMODE(info.st_mode) | stat.S_IRWXU) & ~0o022)
     except _ReadFailed as failed:
         raise CopyFailed(_read_words(source, failed.exc)) from None
     except OSError as exc:

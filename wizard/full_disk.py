@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from wizard import paths
+from wizard.paths import mount_of
 
 #: Below this much free space (or with no free inode) a file system counts as full: a write of a log line or a
 #: wheel's next block fails there.
@@ -126,29 +127,6 @@ def no_room_advice(text: str) -> str | None:
                 f"files (inodes) is used up (`df -i {shlex.quote(mount[0] if mount else str(existing))}`); {NO_FILES_FIX}, or use another disk.")
     return (f"The installer stopped because {why} on {disk} (`df -h {shlex.quote(str(existing))}`); free some space "
             "there, or use another disk.")
-
-
-def mount_of(folder: Path) -> tuple[str, str] | None:
-    """(mount point, file system type) of the file system `folder` is on, from /proc/self/mounts; None if unknown."""
-    try:
-        device = os.stat(folder).st_dev
-        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
-            mounts = [line.split() for line in handle]
-    except OSError:
-        return None
-    best: tuple[str, str] | None = None
-    for fields in mounts:
-        if len(fields) < 3:
-            continue
-        point = fields[1].replace("\\040", " ")
-        try:
-            same = os.stat(point).st_dev == device
-        except OSError:
-            continue
-        if same and (folder == Path(point) or Path(point) in folder.parents or point == "/"):
-            if best is None or len(point) > len(best[0]):
-                best = (point, fields[2])
-    return best
 
 
 def full_disk_words(what: str) -> tuple[str, str]:

@@ -107,6 +107,54 @@ def _blocked_words(blocked: Path) -> str:
     return f"{blocked} is on a read-only file system" if _read_only(blocked) else f"you cannot write in {blocked}"
 
 
+def noexec_words(folder: Path) -> str | None:
+    """Why nothing compiled could be loaded from `folder` (made or to be made), in words for a sentence ("/mnt/nx/envs
+    is on a file system mounted noexec (/mnt/nx)"), or None: the neighbour of `write_block_words` for the mount's other
+    flag. Why: 31st hostile pass (part A) P2 — a state folder on a noexec tmpfs went unremarked by the plan, the whole
+    install ran (gigabytes, on a first install), and jaxlib's libraries then failed to load from the environment."""
+    mount = noexec_mount(folder)
+    return f"{folder} is on a file system mounted noexec ({mount})" if mount is not None else None
+
+
+def noexec_mount(path: str | os.PathLike[str]) -> Path | None:
+    """Where the noexec file system `path` (or the nearest folder above it that exists) is on is mounted, or None
+    when programs may run there (or it cannot be told)."""
+    probe = Path(os.path.abspath(path))
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    try:
+        if not os.statvfs(probe).f_flag & os.ST_NOEXEC:
+            return None
+    except OSError:
+        return None
+    mount = mount_of(probe)
+    return Path(mount[0]) if mount else probe
+
+
+def mount_of(folder: Path) -> tuple[str, str] | None:
+    """(mount point, file system type) of the file system `folder` is on, from /proc/self/mounts; None if unknown
+    (here, below `full_disk`, which names a full one by it, as `noexec_words` names a noexec one)."""
+    try:
+        device = os.stat(folder).st_dev
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
+            mounts = [line.split() for line in handle]
+    except OSError:
+        return None
+    best: tuple[str, str] | None = None
+    for fields in mounts:
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        try:
+            same = os.stat(point).st_dev == device
+        except OSError:
+            continue
+        if same and (folder == Path(point) or Path(point) in folder.parents or point == "/"):
+            if best is None or len(point) > len(best[0]):
+                best = (point, fields[2])
+    return best
+
+
 def _default_state() -> Path | None:
     """The state folder this user would have without `GC_WIZARD_HOME` (None when HOME is unusable)."""
     data_home = os.environ.get("XDG_DATA_HOME", "")
@@ -1284,9 +1332,19 @@ def wizard_command() -> str:
     import shlex
 
     me = program_command()
-    home = os.environ.get("GC_WIZARD_HOME")
+    home = chosen_state_folder()
     # A state folder chosen by GC_WIZARD_HOME is not in a new login shell's environment: carry it.
     return f"GC_WIZARD_HOME={shlex.quote(home)} {me}" if home else me
+
+
+def chosen_state_folder() -> str | None:
+    """The state folder `GC_WIZARD_HOME` chose, as the absolute path in use (`state_dir`), for every command line
+    printed for a new shell (`wizard_command`'s prefix, the "Next:" lines' `export`); None when it is not set.
+
+    Why: 31st hostile pass (part A) P6 — `GC_WIZARD_HOME=relst` (or `~/st`, which a quoted value never expands) was
+    printed as given, `export GC_WIZARD_HOME=relst`, and a new login shell, started in $HOME, found another, empty
+    state folder there, while this run used the one under the folder it started in."""
+    return str(state_dir()) if os.environ.get("GC_WIZARD_HOME") else None
 
 
 def program_command() -> str:

@@ -147,7 +147,7 @@ def activate_lines() -> list[str]:
     the default state folder). Backslash continuations do not survive either: a terminal selection
     keeps the app's padding, and `\\ ` is not a continuation. Two complete commands survive both.
     """
-    home = os.environ.get("GC_WIZARD_HOME")
+    home = paths.chosen_state_folder()  # absolute, as in use (31st hostile pass (part A) P6)
     export = [f"export GC_WIZARD_HOME={shlex.quote(home)}"] if home else []
     return [*export, f'eval "$({program_command()} activate)"']
 

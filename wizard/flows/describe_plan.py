@@ -247,6 +247,13 @@ def _installer_caution(plan: Plan, width: int) -> list[str]:
 _CACHE_VARIABLE = {"uv": "UV_CACHE_DIR", "pip": "PIP_CACHE_DIR"}
 
 
+def _noexec_line(plan: Plan, width: int) -> list[str]:
+    """The environment's folder on a noexec mount, with "!" under the disk line it qualifies (`Plan.noexec_sentence`;
+    31st hostile pass (part A) P2)."""
+    sentence = plan.noexec_sentence()
+    return _wrap(f"! {sentence}", "  ", width) if sentence else []
+
+
 def _cache_line(review: PlanReview, width: int = 100) -> list[str]:
     """Where the installer downloads to: often ~/.cache/uv or ~/.cache/pip, a home folder with a quota, not the state
     folder's disk the line above speaks of (walk 17); its free space when that is another filesystem. pip's too (walk
@@ -330,6 +337,7 @@ def plan_lines(review: PlanReview, *, download: str | None = None, slurm=None, h
         f"Installer {plan.installer}{' (offline)' if plan.offline else ''}{hints.installer} · "
         f"disk: about {plan.disk_gib:g} GiB needed (environment and download cache){free}",
         *_installer_caution(plan, width),
+        *_noexec_line(plan, width),
         *_cache_line(review, width),
         f"Download: {download or 'checking the size…'}",
         "",

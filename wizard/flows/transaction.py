@@ -78,9 +78,10 @@ from wizard.install.runner import (
 
 # The one wait for a face's answer to an installer's question (the CLI's prompt and the app's dialog).
 from wizard.install.runner import await_answer as await_answer
-from wizard.install.source_copy import building_from_a_copy
+from wizard.install.source_copy import building_from_a_copy, local_source
 from wizard.install.source_spelling import local_source_path
 from wizard.install.sources import SourceMismatch, check_graphcast_source, clone_command, look_at_wheelhouse
+from wizard.install.tree_copy import check_copyable
 from wizard.install.tree_digest import file_sha256
 from wizard.installer_files import placement_problem, requirement_problem, settings_problem
 from wizard.lock import StateLock, TargetLock
@@ -555,6 +556,11 @@ def check_before_install(recipe, plan, *, force: bool, say=None, check_fit: bool
             raise RecipeDoesNotFit(f"{text}. Choose another (`gc-wizard recipes`), or pass --force to install it "
                                    "anyway.")
         say(f"--force: {text}; installing anyway")
+    noexec = plan.noexec_sentence()  # before the download, not at the check after it (31st hostile pass (A) P2)
+    if noexec:
+        if not force:
+            raise UserError(noexec)
+        say(f"--force: {noexec}")
     verdict = check_graphcast_source(recipe, plan.graphcast_src, plan.find_links)
     if not verdict.ok:
         if not force:
@@ -615,6 +621,7 @@ def run_install(plan: Plan, options: InstallOptions, events: InstallEvents | Non
                          check_fit=options.slurm is None, cancel=cancel)
     envs.check_free_disk(plan.env_dir, plan.disk_gib, f"recipe {plan.recipe.id}")
     check_temporary_root()  # a TMPDIR no installer can be given, said before the environment is begun
+    check_copyable(local_source(plan))  # a checkout whose build copy cannot be made (31st pass (A) P1), said as early
     transaction = _Transaction(plan, options, events, cancel)
     # A --env folder may be another state folder's target at the same time: lock it too.
     target = TargetLock(plan.env_dir, f"install {plan.recipe.id}") if options.env else nullcontext()

@@ -241,6 +241,21 @@ class Plan:
         found = temporary_root_refusal(done="`install` would stop before its first step")
         return None if found is None else f"{found[0][0].upper()}{found[0][1:]}"
 
+    def noexec_sentence(self) -> str | None:
+        """Why the environment's compiled libraries (jaxlib's, NumPy's) could not be loaded where it goes: its folder
+        is on a file system mounted noexec (`paths.noexec_words`), with the way out; None when programs may run there.
+        The plan (both faces, and `--json`'s `env_noexec`) and the install say it before anything is downloaded
+        (31st hostile pass (part A) P2: the whole install ran, then its check failed, and the fix blamed TMPDIR)."""
+        where = paths.noexec_words(self.env_dir)
+        if where is None:
+            return None
+        move = ("give --env a folder on a disk that allows programs" if self.mode == "in-place" or not
+                str(self.env_dir).startswith(str(paths.state_dir()) + "/")
+                else "point GC_WIZARD_HOME at a folder on a disk that allows programs, or give --env one")
+        return (f"{where}: the compiled libraries the environment installs (jaxlib's, NumPy's) cannot be loaded from "
+                f"there, so its check would fail after the whole download; `install` refuses it (exit 2) without "
+                f"--force. To install, {move}.")
+
     def installer_caution(self) -> str | None:
         """Why uv would fail on TLS here where pip works: pip's settings name a `cert` (an HTTPS-inspecting proxy's
         CA) and uv has no matching setting (`installer_files.uv_trust_gap`); None for pip, offline, or no gap.
@@ -270,6 +285,7 @@ class Plan:
             "settings_refused": self.settings_refusal(),
             "temporary_refused": self.temporary_refusal(),
             "installer_caution": self.installer_caution(),
+            "env_noexec": self.noexec_sentence(),
             "graphcast": {**self.recipe.graphcast.to_dict(), "install": self.graphcast_src},
             "runtime_env": dict(self.recipe.runtime_env),
             "steps": [s.to_dict() for s in self.steps],

@@ -11,7 +11,6 @@ outright (SIGKILL) leaves it behind; the next wizard that makes a temporary fold
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -20,11 +19,7 @@ from pathlib import Path
 from wizard.install.private_args import temporary_folder
 from wizard.install.recorded_set import file_path
 from wizard.install.source_spelling import local_source_path
-from wizard.install.tree_digest import LEFT_OUT
-
-#: What a build needs none of: the checkout's history and what earlier builds left (one list, which the recorded
-#: digest of the folder leaves out too).
-_LEFT_OUT = shutil.ignore_patterns(*LEFT_OUT)
+from wizard.install.tree_copy import copy_tree
 
 
 def local_source(plan) -> Path | None:
@@ -48,8 +43,9 @@ _ORIGINS: dict[str, str] = {}
 
 
 def _copy(source: Path, copy: Path) -> None:
-    """`source` copied to `copy` without its history and build output, and remembered as the copy's origin."""
-    shutil.copytree(source, copy, symlinks=True, ignore=_LEFT_OUT)
+    """`source` copied to `copy` without its history and build output (`tree_copy`: folders, files and links only,
+    bounded; what cannot be copied is refused by its path), and remembered as the copy's origin."""
+    copy_tree(source, copy)
     _ORIGINS[copy.as_uri()] = source.as_uri()
 
 

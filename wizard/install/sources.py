@@ -26,6 +26,7 @@ import ast
 import configparser
 import os
 import re
+import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -55,6 +56,7 @@ from wizard.install.package_files import package_files
 from wizard.install.pinned import same_version
 from wizard.install.source_places import local_path, package_place
 from wizard.install.source_spelling import source_spelling
+from wizard.install.tree_copy import copy_problem
 from wizard.install.wheel_overwrites import overwrite_words, overwritten_packages
 from wizard.recipes.alternatives import REACH_TIMEOUT, reachable
 from wizard.source_trust import refuse_swappable_source
@@ -485,7 +487,19 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> s
     text = (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs its "
             "setup.py (its own code, with your rights), so use a checkout you trust.")
     return (text + (" " + withheld_words(tree.withheld) if tree.withheld else "")
-            + (" " + leftover_words(identity.where, tree.leftovers) if tree.leftovers else ""))
+            + (" " + leftover_words(identity.where, tree.leftovers) if tree.leftovers else "")
+            + _copy_refusal(identity.where))
+
+
+def _copy_refusal(where: str) -> str:
+    """The install's refusal of a checkout its build's copy cannot be made of (`tree_copy.copy_problem`: a named pipe
+    or device in it, a size past the bound or past TMPDIR's room), as a sentence for the plan's caution, or "".
+    31st hostile pass (part A) P1: the plan listed a named pipe as "1 new" and the install then failed on it."""
+    try:
+        problem = copy_problem(Path(where), room_in=tempfile.gettempdir(), outcome="so `install` refuses it (exit 2)")
+    except OSError:
+        return ""
+    return f" {problem[0].upper()}{problem[1:]}" if problem else ""
 
 
 def withheld_words(withheld: tuple[str, ...]) -> str:

@@ -29,6 +29,7 @@ from wizard.recipes.family import default_recipes, family_recipes
 from wizard.recipes.loader import Recipe, is_recipe_id, load_recipes
 from wizard.security import cut, redact_secrets, strip_terminal_escapes
 from wizard.verify import causes, fallback, log_values
+from wizard.verify.noexec_place import noexec_place_fix
 from wizard.verify.protocol import TIER_PREFIX, TIER_START_PREFIX, Tier
 from wizard.yaml_data import YAMLError, load_data
 
@@ -901,6 +902,8 @@ def _reach_fix(evidence: list[str], ran: Recipe | None = None) -> str | None:
 
 #: Fixes computed from a finding's evidence where the knowledge file's text cannot be specific enough.
 _FIX_FROM_EVIDENCE = {"host_unreachable": _reach_fix}
+#: The same, as a template whose {names} are filled as the knowledge file's are (a noexec mount that is not TMPDIR's).
+_TEMPLATE_FROM_EVIDENCE = {"noexec_mount": noexec_place_fix}
 
 
 def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] = (),
@@ -918,6 +921,10 @@ def _finding(hit: _Hit, facts: Facts | None, causes: tuple[dict[str, str], ...] 
     specific = provider(hit.evidence, ran) if provider else None
     if specific:
         fix = specific.replace("{", "{{").replace("}", "}}")
+    template = _TEMPLATE_FROM_EVIDENCE.get(entry.id)
+    made = template(hit.evidence) if template else None
+    if made:
+        fix = made
     if dirs and entry.fix_with_dirs:
         values["dirs"] = ", ".join(dirs)
         fix = entry.fix_with_dirs

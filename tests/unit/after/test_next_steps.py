@@ -155,3 +155,22 @@ def test_an_install_checked_through_srun_names_the_node_again_in_its_forecast_li
     assert "forecast --assets /lab --slurm gpu" in words, words
     result.slurm = None
     assert "--slurm" not in " ".join(next_lines(result, assets="/lab"))
+
+
+def test_a_relative_or_tilde_state_folder_is_printed_as_the_absolute_one_in_use(tmp_path, monkeypatch):
+    """31st hostile pass (part A) P6: `GC_WIZARD_HOME=relst` was exported as given, so the lines pasted into a new
+    login shell (started in $HOME) pointed at another, empty state folder; a quoted `~/st` is never expanded. Every
+    printed command line takes the one absolute value (`paths.chosen_state_folder`): the export and the prefix."""
+    from wizard import paths
+    from wizard.after.next_steps import wizard_lines
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("wizard.after.next_steps.program_command", lambda: "gc-wizard")
+    monkeypatch.setattr("wizard.paths.program_command", lambda: "gc-wizard")
+    monkeypatch.setenv("GC_WIZARD_HOME", "relst")
+    assert activate_lines()[0] == f"export GC_WIZARD_HOME={tmp_path / 'relst'}"
+    assert wizard_lines("history")[0] == f"export GC_WIZARD_HOME={tmp_path / 'relst'}"
+    assert paths.wizard_command() == f"GC_WIZARD_HOME={tmp_path / 'relst'} gc-wizard"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("GC_WIZARD_HOME", "~/st")
+    assert activate_lines()[0] == f"export GC_WIZARD_HOME={tmp_path / 'home' / 'st'}"

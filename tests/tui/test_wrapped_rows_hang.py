@@ -81,7 +81,7 @@ async def test_a_long_fact_value_goes_on_under_its_column(gpu_server, isolated_s
     env = f"{ENVS}/jax0.4.23-cuda12-cudnn89-20261128-193405"
     status = ("jax0.4.23-cuda12-cudnn89 · verified 2026-11-28 19:40, and the check said so for every tier of it: "
               "import, backend, cuDNN, GraphCast")
-    monkeypatch.setattr("wizard.flows.history.current_env_text", lambda: f"{env}\n  {status}")
+    monkeypatch.setattr("wizard.flows.history.current_env_text", lambda history=None: f"{env}\n  {status}")
     app = WizardApp()
     async with app.run_test(size=(80, 40)) as pilot:  # 40 rows, where walk 29 saw it: the facts all in view
         await facts_shown(pilot)

@@ -4217,3 +4217,37 @@ def test_batch_96_an_old_ptxas_refusing_bf16_conversions_is_the_ptxas(source, li
     text = (prefix + f"ptxas {source}, line {line}; error   : Rounding modifier required for instruction 'cvt'\n"
             "ptxas fatal   : Ptx assembly aborted due to errors\n")
     assert [f.id for f in diagnose_text(text)][:1] == ["ptxas_problem"]
+
+
+# batch 98 (half A, clean_rocmjax_468): JAX's missing-backend warning names the platform it falls back to
+# (jax/_src/xla_bridge.py: f"... a CUDA-enabled jaxlib is not installed. Falling back to {default_platform}.").
+# Only a fallback onto the CPU is the CPU-only jaxlib; ROCm's jax on an AMD GPU prints it with "gpu" and runs there.
+NVIDIA_WARNING = "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed."
+WARNING_HEADS = ["", "WARNING:2025-06-11 10:11:12,345:jax._src.xla_bridge:969: ", "WARNING:jax._src.xla_bridge:"]
+
+
+@pytest.mark.parametrize("platform", ["gpu", "rocm", "tpu", "GPU", "ROCm"])
+@pytest.mark.parametrize("head", WARNING_HEADS)
+@pytest.mark.parametrize("prefix", [p for p in PREFIXES if not p.startswith("E")])  # an E-level line is failing
+def test_batch_98_the_warning_falling_back_to_another_accelerator_is_clean(platform, head, prefix):
+    text = (prefix + head + NVIDIA_WARNING + f" Falling back to {platform}.\njax:    0.4.35\njaxlib: 0.4.35\n"
+            "device info: AMD Radeon RX 9070 XT-1, 1 local devices\"\nprocess_count: 1\n")
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is None
+
+
+@pytest.mark.parametrize("platform", ["cpu", "CPU", "Cpu"])
+@pytest.mark.parametrize("head", WARNING_HEADS)
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_98_the_warning_falling_back_to_the_cpu_stays_the_cpu_only_jaxlib(platform, head, prefix):
+    text = prefix + head + NVIDIA_WARNING + f" Falling back to {platform}.\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["cpu_only_jaxlib"]
+
+
+@pytest.mark.parametrize("line", [
+    NVIDIA_WARNING,  # cut before the platform: the fallback is JAX's default, the CPU
+    "a CUDA-enabled jaxlib is not installed",
+    "but a CUDA-enabled jaxlib is not installed. Falling back to cpu.",
+])
+def test_batch_98_the_warning_without_its_platform_stays_the_cpu_only_jaxlib(line):
+    assert [f.id for f in diagnose_text(line + "\n")][:1] == ["cpu_only_jaxlib"]

@@ -158,9 +158,19 @@ def test_the_install_log_follows_the_tail_during_a_50k_line_step(tmux, tmp_path)
     print(f"newest visible line per sample: {seen}")
     assert len(set(seen)) >= 3 and max(seen) > 10000, f"the log did not move with the tail: {seen}"
     # After the step, back on the install screen: the last lines the step printed are in view.
-    screen = tmux.wait_for("Enter: what to do now", timeout=120)  # the check (no JAX here) is over
-    tmux.keys("Escape")
-    screen = tmux.wait_for("Installing tiny-noisy")
+    # the check (no JAX here) is over: its last tier is marked (the hint below the findings may be scrolled out of
+    # view when a long fix line, such as a deep --graphcast-src path, fills the rows; the footer's ⏎ stays)
+    tmux.wait_for("GraphCast jit init (the notebook's cell)  not run", timeout=120)
+    tmux.wait_for("Back: log", timeout=60)  # the screen's keys are bound once its footer shows them
+    for _ in range(10):
+        tmux.keys("Escape")
+        try:
+            screen = tmux.wait_for("Installing tiny-noisy", timeout=6)
+            break
+        except AssertionError:
+            continue
+    else:
+        screen = tmux.wait_for("Installing tiny-noisy")
     assert "Successfully installed graphcast-0.1.1" in screen, screen
     tmux.keys("C-q")
 

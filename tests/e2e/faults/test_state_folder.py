@@ -51,6 +51,13 @@ def _run(args: list[str], home: Path, *, user: str | None = None, timeout: float
         if python is None:
             pytest.skip("no system Python of this version for the throwaway user")
         env.update(PYTHONPATH=f"{REPO}{os.pathsep}{site}", HOME=f"/tmp/{user}-home", XDG_CONFIG_HOME=f"/tmp/{user}-cfg")
+        # The user's own folders, made private as a real account's are: a HOME or XDG_CONFIG_HOME not there yet,
+        # in /tmp, is a place another user could make uv's settings file in, which gc-wizard refuses (31st hostile
+        # pass (part B) P1), and that is not the fault under test.
+        for folder in (env["HOME"], env["XDG_CONFIG_HOME"]):
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            shutil.chown(folder, user=user, group=user)
+            os.chmod(folder, 0o700)
         argv = ["runuser", "-u", user, "--", "env", *(f"{k}={env[k]}" for k in
                 ("GC_WIZARD_HOME", "PYTHONPATH", "HOME", "XDG_CONFIG_HOME", "PATH")), python, "-m", "wizard", *args]
     return subprocess.run(argv, cwd=REPO if not user else "/", capture_output=True, text=True, timeout=timeout,
@@ -72,6 +79,8 @@ class Fault:
         for mount in reversed(self.mounts):
             subprocess.run(["umount", "-l", str(mount)], capture_output=True)
         if self.user:
+            for folder in (f"/tmp/{self.user}-home", f"/tmp/{self.user}-cfg"):
+                shutil.rmtree(folder, ignore_errors=True)
             subprocess.run(["userdel", self.user], capture_output=True)
 
 

@@ -418,6 +418,23 @@ def refuse_state_not_folder(folder: Path | None = None) -> None:
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(folder))
 
 
+#: The variables Python's `tempfile` takes the temporary folder from, in its order.
+TEMPORARY_VARIABLES = ("TMPDIR", "TEMP", "TMP")
+
+
+def temporary_variable() -> str | None:
+    """The variable the temporary folder is taken from (`TEMPORARY_VARIABLES`, the first one set), or None.
+
+    Why: 32nd hostile pass (part B) P5 — with TMPDIR unset and TEMP naming another user's folder, the refusal said
+    "the temporary folder (TMPDIR) …" and "Point TMPDIR at …", a variable that was not set, and never named TEMP."""
+    return next((name for name in TEMPORARY_VARIABLES if os.environ.get(name)), None)
+
+
+def temporary_words(place: object) -> str:
+    """`the temporary folder (TEMP) /x`: the folder with the variable it came from (TMPDIR when none is set)."""
+    return f"the temporary folder ({temporary_variable() or 'TMPDIR'}) {place}"
+
+
 class UnusableTemporaryFolder(UserError):
     """The temporary folder (TMPDIR) cannot be handed to the installers (a name that is not UTF-8); the message
     names it and the way out. Exit 2: the user's setting, as a bad option value is."""

@@ -39,7 +39,7 @@ from wizard.detect.libpath import (
     split_preload,
 )
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
-from wizard.recipes.runtime_env import allowed
+from wizard.recipes.runtime_env import allowed, xla_flag_places
 from wizard.source_trust import swap_risk
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
@@ -297,6 +297,44 @@ def _swappable_libraries(act: Activation, variable: str, entries: list[str]) -> 
         act.removals.append(Removal(variable, entry, reason))
         gone.append(entry)
     return gone
+
+
+def _xla_flags_part(act: Activation, base: Callable[[str], str | None]) -> None:
+    """XLA_FLAGS from the user's shell: a flag naming a place (`xla_flag_places`: a dump folder, the CUDA data
+    folder, autotune results, a cache) another user could swap, or a relative one, is left out and named, as
+    `_swappable_libraries` leaves out a library; every other flag stays. A recipe's own XLA_FLAGS (set above) names
+    no place at all (`runtime_env.xla_flags_problem`).
+
+    Why: 32nd hostile pass (part B) P3 — `XLA_FLAGS=--xla_dump_to=<another user's folder>` reached verify's probe,
+    which wrote its dumps there as root, through that user's links, and nothing named it."""
+    if "XLA_FLAGS" in act.set:
+        return
+    value = base("XLA_FLAGS")
+    if not value:
+        return
+    gone: list[str] = []
+    for word, places in xla_flag_places(value):
+        for place in places:
+            if not os.path.isabs(place):
+                reason = RELATIVE_REASON.replace("run or loaded", "read or written there")
+            else:
+                swappable = swap_risk(Path(place), inside=False, missing=True)
+                if swappable is None:
+                    continue
+                where, why, _fix = swappable
+                reason = (f"{where} {why}, so another user could swap what XLA reads or writes there (a link "
+                          "to your own files)")
+            act.removals.append(Removal("XLA_FLAGS", word, f"{reason}; drop the flag from XLA_FLAGS (or "
+                                                            "`unset XLA_FLAGS`)"))
+            gone.append(word)
+            break
+    if not gone:
+        return
+    keep = [word for word in value.split() if word not in gone]
+    if keep:
+        act.set["XLA_FLAGS"] = " ".join(keep)
+    else:
+        act.unset.append("XLA_FLAGS")
 
 
 #: What each of `PYTHON_PREFIX_VARS` would do to the environment's python, for activation's note.
@@ -637,5 +675,6 @@ def compute_activation(env: str | os.PathLike[str], environ: Mapping[str, str] |
     _audit_part(act, base)
     _python_part(act, base, environ)
     _runtime_part(act)
+    _xla_flags_part(act, base)
     _remember_part(act, saved, environ, base)
     return act

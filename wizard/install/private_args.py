@@ -177,10 +177,10 @@ def temporary_root_problem(root: str, done: str = DONE) -> str | None:
     shown = paths.not_utf8(root)
     if shown is None:
         return None
-    where = "TMPDIR" if os.environ.get("TMPDIR") else "the temporary folder"
-    return (f"the temporary folder (TMPDIR) {shown} holds a byte that is not UTF-8, which uv and pip cannot be given "
-            f"as a path, so {done}. Point {where} at a folder whose name is UTF-8 "
-            "(`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
+    variable = paths.temporary_variable()
+    return (f"{paths.temporary_words(shown)} holds a byte that is not UTF-8, which uv and pip cannot be given "
+            f"as a path, so {done}. Point {variable or 'the temporary folder'} at a folder whose name is UTF-8 "
+            f"(`export {variable or 'TMPDIR'}=$HOME/tmp`, after `mkdir -p` it).")
 
 
 def check_temporary_root() -> str:
@@ -223,15 +223,14 @@ def temporary_room_problem(root: str, done: str = DONE) -> str | None:
     Why: 29th hostile pass (part A) P2 — with TMPDIR full, out of inodes or read-only, every install ran all its
     steps, then failed at listing the packages with uv's "No space left on device … .tmpXXXX" and threw the finished
     environment away; rollback the same; nothing named TMPDIR. Asked before the environment is begun."""
-    set_as = next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), None)
-    place = Path(os.path.abspath(set_as or root))
-    variable = "TMPDIR" if os.environ.get("TMPDIR") else "the temporary folder"
+    variable = paths.temporary_variable()
+    place = Path(os.path.abspath(os.environ[variable] if variable else root))
     why = bounded.not_a_folder(place) if not place.is_dir() else unusable_folder(place)
     if why is None:
         return None
-    return (f"the temporary folder (TMPDIR) {place} cannot be used: {why}; uv and pip write their temporary files "
-            f"there, so {done}. Point {variable} at a folder you can write on a disk with room "
-            "(`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
+    return (f"{paths.temporary_words(place)} cannot be used: {why}; uv and pip write their temporary files "
+            f"there, so {done}. Point {variable or 'the temporary folder'} at a folder you can write on a disk with "
+            f"room (`export {variable or 'TMPDIR'}=$HOME/tmp`, after `mkdir -p` it).")
 
 
 def temporary_root_risk(root: str, done: str = DONE) -> str | None:
@@ -258,9 +257,10 @@ def temporary_root_risk(root: str, done: str = DONE) -> str | None:
             return None
         where = f"{root}" if Path(os.path.abspath(root)) == found[0] else f"{root}, in {found[0]}, which"
         why = found[1]
-    return (f"the temporary folder (TMPDIR) {where} {why}, so another user could swap the private files gc-wizard "
+    variable = paths.temporary_variable() or "TMPDIR"
+    return (f"{paths.temporary_words(where)} {why}, so another user could swap the private files gc-wizard "
             f"puts there (a copy of GraphCast it builds, a login helper git runs, a requirements file); {done}. "
-            "Point TMPDIR at a folder only you can write (`export TMPDIR=$HOME/tmp`, after `mkdir -p` it).")
+            f"Point {variable} at a folder only you can write (`export {variable}=$HOME/tmp`, after `mkdir -p` it).")
 
 
 def new_temporary_folder(kind: str) -> Path:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from wizard.errors import OperationFailed, UserError
 from wizard.install.tree_digest import left_out
+from wizard.paths import temporary_words
 from wizard.security import make_folders, strip_acls
 
 #: A GraphCast checkout is a few MB; past this the folder holds something else (a dataset, a sparse disk image),
@@ -78,7 +79,7 @@ def _free_room(folder: str) -> int | None:
 
 def _temporary_words() -> str:
     """The temporary folder as the user sets it: every private folder of the wizard's is made there (`mkdtemp`)."""
-    return f"the temporary folder (TMPDIR) {tempfile.gettempdir()}"
+    return temporary_words(tempfile.gettempdir())
 
 
 def _megabytes(size: int) -> str:

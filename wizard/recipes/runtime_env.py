@@ -133,6 +133,31 @@ def xla_flags_problem(value: str) -> str | None:
     return None
 
 
+#: XLA flags whose value is a place XLA reads or writes (a dump folder, the CUDA data folder, autotune results, a
+#: cache): the recipe rule refuses them all (`xla_flags_problem`); the user's own are held to the swap rule.
+_XLA_PLACE = re.compile(r"cuda_data_dir|_file$|_files$|_filename$|_path$|_dir$|_to$|_from$"
+                        r"|cache_(?:dir|path|file|location)")
+
+
+def xla_flag_places(value: str) -> list[tuple[str, list[str]]]:
+    """The words of an XLA_FLAGS value that name a place, each with its places (a `,` list split): a flag whose
+    name says it is a place (`--xla_dump_to=DIR`), or any value with a `/`.
+
+    Why: 32nd hostile pass (part B) P3 — the user's `XLA_FLAGS=--xla_dump_to=<another user's folder>` reached
+    verify's probe, which wrote its dumps there as root, through that user's links; activation judges these places
+    as it judges LD_PRELOAD's libraries."""
+    found: list[tuple[str, list[str]]] = []
+    for word in value.split():
+        match = _XLA_FLAG.fullmatch(word)
+        flag_value = (match.group("value") or "") if match else ""
+        if not flag_value or not (_XLA_PLACE.search(match.group("name")) or "/" in flag_value):
+            continue
+        places = [part for part in flag_value.split(",") if part]
+        if places:
+            found.append((word, places))
+    return found
+
+
 def problem(name: str, value: object) -> str | None:
     return name_problem(name) or value_problem(name, value)
 

@@ -280,3 +280,33 @@ def test_a_temporary_folder_installers_cannot_write_in_is_refused_before_anythin
     said = str(info.value)
     assert said.startswith(f"the temporary folder (TMPDIR) {place} cannot be used: ") and why in said, said
     assert "nothing was done" in said and "export TMPDIR=" in said
+
+
+@pytest.mark.parametrize("variable", ["TEMP", "TMP"])
+def test_the_refusal_names_the_variable_the_temporary_folder_came_from(tmp_path, monkeypatch, variable):
+    """32nd hostile pass (part B) P5: with TMPDIR unset and TEMP (or TMP) naming the folder, as Python's tempfile
+    reads them, the refusal said "(TMPDIR)" and "Point TMPDIR at …", and never named the variable to change."""
+    import tempfile
+
+    from wizard.errors import UserError
+    from wizard.install.private_args import check_temporary_root, new_temporary_folder
+
+    monkeypatch.delenv("TMPDIR", raising=False)
+    for other in {"TEMP", "TMP"} - {variable}:
+        monkeypatch.delenv(other, raising=False)
+    monkeypatch.setenv(variable, str(tmp_path / "gone"))
+    with pytest.raises(UserError) as info:
+        check_temporary_root()
+    said = str(info.value)
+    assert said.startswith(f"the temporary folder ({variable}) {tmp_path / 'gone'} cannot be used"), said
+    assert f"export {variable}=" in said and "TMPDIR" not in said, said
+    shared = tmp_path / "open"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv(variable, str(shared))
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    with pytest.raises(Exception) as info:
+        new_temporary_folder("private")
+    said = str(info.value)
+    assert f"the temporary folder ({variable}) {shared}" in said and f"Point {variable} at" in said, said
+    assert "TMPDIR" not in said, said

@@ -17,7 +17,7 @@ import io
 import sys
 
 from wizard.commands import options
-from wizard.commands.output import emit_json, say, warn
+from wizard.commands.output import emit_json, say, terminal_columns, warn
 from wizard.commands.streams import STDIN_NAMES, stdin_problem
 from wizard.errors import UserError
 from wizard.flows.describe_check import finding_lines
@@ -36,17 +36,9 @@ from wizard.wrap import hanging
 
 
 def _width() -> int:
-    """The terminal's width (also when stdout is piped, e.g. into less), kept between 60 and 100."""
-    import os
-
-    columns = int(os.environ.get("COLUMNS", "0") or 0)
-    for fd in (1, 2, 0):
-        if columns:
-            break
-        try:
-            columns = os.get_terminal_size(fd).columns
-        except OSError:
-            continue
+    """The terminal's width (also when stdout is piped, e.g. into less: stderr's or stdin's terminal), kept between
+    60 and 100; COLUMNS is read by the one reader (`output.terminal_columns`)."""
+    columns = terminal_columns(0, also=(2, 0))
     return min(100, max(60, (columns or 101) - 1))
 
 

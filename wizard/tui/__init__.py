@@ -17,12 +17,26 @@ if TYPE_CHECKING:
     from wizard.flows.results import InstallResult
 
 _COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
+#: Textual's variables that make it write the app's messages somewhere the wizard never vetted: its log (every posted
+#: message's repr, secrets unmasked, made 0644 through a link, and a FIFO there froze the app before its first frame:
+#: 32nd hostile pass (part A) P7, P8), its screenshot, and its feature flags (`devtools` sends every message to a
+#: server). Textual reads them once, when `textual.constants` loads, so they are dropped before that import.
+TEXTUAL_FILE_VARIABLES = ("TEXTUAL_LOG", "TEXTUAL_SCREENSHOT", "TEXTUAL_SCREENSHOT_LOCATION",
+                          "TEXTUAL_SCREENSHOT_FILENAME", "TEXTUAL")
+
+
+def drop_textual_files(environ: dict | None = None) -> list[str]:
+    """Remove Textual's file-writing variables from the environment (`os.environ` by default); the names removed,
+    which the app notes in its own `tui.log` so a user who set one learns why nothing was written there."""
+    environ = os.environ if environ is None else environ
+    return [name for name in TEXTUAL_FILE_VARIABLES if environ.pop(name, None) is not None]
 
 
 def run_tui(args: argparse.Namespace) -> int:
     color = getattr(args, "color", None) or "auto"
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
+    dropped = drop_textual_files()  # before Textual loads (below): it reads them at import
     # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.flows.options import checked_sources, slurm_target
 
@@ -46,6 +60,7 @@ def run_tui(args: argparse.Namespace) -> int:
     app = WizardApp(recipes_dirs=list(getattr(args, "recipes_dir", None) or []), graphcast_src=graphcast_src,
                     find_links=find_links, offline=bool(getattr(args, "offline", False)), slurm=slurm,
                     assets=getattr(args, "assets", None))
+    app.dropped_variables = dropped
     app.run(mouse=not getattr(args, "no_mouse", False))
     reach = app.assets_reach  # asked by the Done screen: the forecast's host, when it does not answer (walk 21 #4)
     for line in farewell(app.install_result, app.assets, reach.host() if reach is not None else None,

@@ -118,6 +118,8 @@ class WizardApp(App):
         self.step_hold = StepHold()
         """Closed while a stop question is open: the running install or rollback starts no new step meanwhile."""
         self.first_frame_seconds: float | None = None
+        #: Textual's file variables `run_tui` removed before Textual loaded: noted in tui.log.
+        self.dropped_variables: list[str] = []
         """Process start to the first frame (on_ready), the figure the README reports."""
         self.machine: MachineScreen | None = None
         self.install_screen: InstallScreen | None = None
@@ -197,19 +199,23 @@ class WizardApp(App):
                 targets.append(refuse_swappable_destination("", Path(startup)))
             except (UserError, OSError, ValueError):
                 pass
+        own = None
         try:
             log = app_log()
             make_folders(log.parent)
             targets.append(log)
+            own = log
         except Exception:  # an unwritable state folder must not stop the app; the install says so later
             pass
+        ignored = "".join(f"ignored {name}: Textual would write the app's messages there unmasked\n"
+                          for name in self.dropped_variables)  # only tui.log says so (32nd hostile pass (A) P7)
         for target in targets:
             try:
                 fd = open_private_append(target)
             except (OSError, ValueError):
                 continue
             with open(fd, "a", encoding="utf-8") as handle:
-                handle.write(line)
+                handle.write(line + (ignored if target is own else ""))
 
     def on_unmount(self) -> None:
         # However the app ends (quit, signal, crash), a worker still running must stop: App.run only

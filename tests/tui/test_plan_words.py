@@ -12,16 +12,21 @@ from wizard.tui.screens.machine import MachineScreen
 from wizard.tui.screens.plan import _KEY_HINTS, PlanScreen
 
 
-async def test_the_plan_screen_shows_the_core_lines_with_its_key_hints(tiny, isolated_state, only_the_wizards_python):
+async def _plan_screen(pilot, app, tiny) -> None:
+    """From the Machine screen to tiny-a's Plan screen (offline, the tiny wheelhouse and checkout), its review made."""
     dirs = (str(tiny.recipes),)
     options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, find_links=(str(tiny.house.path),), offline=True,
                              graphcast_src=str(tiny.graphcast))
-    app = WizardApp(list(dirs))
+    await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
+    app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), options))
+    await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.review is not None, timeout=30)
+
+
+async def test_the_plan_screen_shows_the_core_lines_with_its_key_hints(tiny, isolated_state, only_the_wizards_python):
+    app = WizardApp([str(tiny.recipes)])
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-        app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), options))
-        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.review is not None
-                    and app.screen.download is not None, timeout=30)
+        await _plan_screen(pilot, app, tiny)
+        await until(pilot, lambda: app.screen.download is not None, timeout=30)
         screen = app.screen
         shown = str(screen.query_one("#plan").render()).splitlines()
         width = screen._text_width()  # the pane's columns, which the screen wraps the core's words to
@@ -45,14 +50,9 @@ async def test_the_plan_screen_says_a_download_cache_turned_off(tiny, isolated_s
     """`UV_NO_CACHE` set: the app's plan says every package is downloaded again, with the `unset` (as `plan` does,
     tests/cli/test_no_download_cache.py)."""
     monkeypatch.setenv("UV_NO_CACHE", "1")
-    dirs = (str(tiny.recipes),)
-    options = InstallOptions(recipe_id="tiny-a", recipes_dirs=dirs, find_links=(str(tiny.house.path),), offline=True,
-                             graphcast_src=str(tiny.graphcast))
-    app = WizardApp(list(dirs))
+    app = WizardApp([str(tiny.recipes)])
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, MachineScreen) and app.screen.facts is not None)
-        app.push_screen(PlanScreen(get_recipe("tiny-a", list(dirs)), options))
-        await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen.review is not None, timeout=30)
+        await _plan_screen(pilot, app, tiny)
         shown = " ".join(str(app.screen.query_one("#plan").render()).split())
     assert ("Download cache: none. UV_NO_CACHE=1 turns uv's download cache off, so this install downloads every "
             "package again") in shown and "`unset UV_NO_CACHE` before starting gc-wizard keeps them." in shown, shown

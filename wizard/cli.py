@@ -176,6 +176,21 @@ def _wants_tui(args: argparse.Namespace) -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+_NOT_FOREGROUND = ("gc-wizard: the app needs the terminal in the foreground, and this run is not (started through "
+                   "`timeout` or with `&`?): run it in the foreground, with `timeout --foreground`, or with --no-tui.")
+
+
+def _terminal_is_ours() -> bool:
+    """Whether this process is in the terminal's foreground process group, as the app needs: Textual sets the
+    terminal's modes, and a background group (`timeout 25 gc-wizard`, `gc-wizard 2>err.log &`) is stopped by
+    SIGTTOU on the first one, so the app hung on a blank screen that q and Ctrl-C never reached (32nd hostile pass
+    (part A) P9). A terminal that cannot say counts as ours: nothing changes where the question has no answer."""
+    try:
+        return os.tcgetpgrp(sys.stdin.fileno()) == os.getpgrp()
+    except (AttributeError, ValueError, OSError):
+        return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs one command inside the one output layer (`wizard.commands.streams`): every write redacted,
     a closed or failing stream a sentence that names it."""
@@ -332,6 +347,9 @@ def _main(argv: list[str]) -> int:
 
                 raise UserError(app_bundle_refusal(args.bundle))
             if _wants_tui(args):
+                if not _terminal_is_ours():
+                    print(_NOT_FOREGROUND, flush=True)
+                    return ExitCode.BAD_INPUT
                 from wizard.tui import run_tui  # the only path that imports Textual
 
                 # The app draws on the terminal itself, on descriptor 2: the terminal even when stderr is not.

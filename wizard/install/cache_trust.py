@@ -15,16 +15,35 @@ every cache away."""
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
 from wizard import bounded, paths
+from wizard.children import run_capture
 from wizard.full_disk import ROOM, nearest_existing, out_of_files
 from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
 from wizard.source_trust import swap_risk
 
 #: The values uv reads as "no" for a switch such as `UV_NO_CACHE` (clap's boolish values).
 _UV_NO = ("0", "false", "no", "off", "n", "f")
+
+
+def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
+    """Where uv keeps its cache, as uv itself says (it knows UV_CACHE_DIR, XDG_CACHE_HOME and the defaults)."""
+    try:  # bytes: a path is decoded as the filesystem names it (27th hostile pass (part A) P2)
+        proc = run_capture([uv, "cache", "dir"], stoppable=False, timeout=20, raw=True, env=dict(environ),
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    home = environ.get("HOME") or os.path.expanduser("~")
+    candidates = tuple(os.path.abspath(p) for p in (
+        environ.get("UV_CACHE_DIR") or "", os.path.join(environ.get("XDG_CACHE_HOME") or "/nowhere", "uv"),
+        os.path.join(home, ".cache", "uv")) if p)
+    found = paths.path_from_output(proc.stdout, candidates=candidates)
+    return Path(found) if found else None
 
 
 def cache_off(installer: str, environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None) -> str | None:
@@ -195,8 +214,6 @@ def step_cache_env(installer: str, program: str, env: Mapping[str, str], notes: 
     if installer == "uv":
         if cache_off("uv", env):
             return {}
-        from wizard.install.linkmode import uv_cache_dir  # deferred: only a step about to install asks uv
-
         key = (program, *(env.get(name) for name in ("UV_CACHE_DIR", "XDG_CACHE_HOME", "HOME", "UV_CONFIG_FILE",
                                                       "UV_NO_CONFIG")))
         if key not in _UV_CACHES:

@@ -12,30 +12,10 @@ the new environment in uv's cache.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from wizard import paths
-from wizard.children import run_capture
-from wizard.install.cache_trust import cache_off
-
-
-def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
-    """Where uv keeps its cache, as uv itself says (it knows UV_CACHE_DIR, XDG_CACHE_HOME and the defaults)."""
-    try:  # bytes: a path is decoded as the filesystem names it (27th hostile pass (part A) P2)
-        proc = run_capture([uv, "cache", "dir"], stoppable=False, timeout=20, raw=True, env=dict(environ),
-                           stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if proc.returncode != 0:
-        return None
-    home = environ.get("HOME") or os.path.expanduser("~")
-    candidates = tuple(os.path.abspath(p) for p in (
-        environ.get("UV_CACHE_DIR") or "", os.path.join(environ.get("XDG_CACHE_HOME") or "/nowhere", "uv"),
-        os.path.join(home, ".cache", "uv")) if p)
-    found = paths.path_from_output(proc.stdout, candidates=candidates)
-    return Path(found) if found else None
+from wizard.install.cache_trust import cache_off, uv_cache_dir
 
 
 def _device(path: Path) -> int | None:

@@ -4251,3 +4251,41 @@ def test_batch_98_the_warning_falling_back_to_the_cpu_stays_the_cpu_only_jaxlib(
 ])
 def test_batch_98_the_warning_without_its_platform_stays_the_cpu_only_jaxlib(line):
     assert [f.id for f in diagnose_text(line + "\n")][:1] == ["cpu_only_jaxlib"]
+
+
+# batch 102 (half A's family, cfunits_443 / ethicalads_1031): Cython's __Pyx_ImportType checks each NumPy type a
+# module cimports; it raises "numpy.T size changed, may indicate binary incompatibility. Expected N from C header, got M
+# from PyObject" only when NumPy's type at run time is smaller than in the headers the module was built with, and only
+# warns (RuntimeWarning, harmless) when it is larger. ndarray and ufunc only grew, so the raise means a NumPy older
+# than the module's build; NumPy 2's smaller dtype stays numpy2_incompatible.
+CYTHON_SIZE_HEADS = ["ValueError: ", "E   ValueError: ", "ERROR pkg/test - ValueError: ", ""]
+
+
+@pytest.mark.parametrize("numpy_type, header, runtime", [("ndarray", 88, 80), ("ndarray", 96, 88),
+                                                          ("ufunc", 232, 216), ("flatiter", 1072, 1064)])
+@pytest.mark.parametrize("head", CYTHON_SIZE_HEADS)
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_102_cythons_size_check_raising_on_numpys_other_types_is_numpy_too_old(numpy_type, header, runtime,
+                                                                                      head, prefix):
+    text = (prefix + head + f"numpy.{numpy_type} size changed, may indicate binary incompatibility. Expected {header} "
+            f"from C header, got {runtime} from PyObject\n")
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["numpy_too_old"]
+    assert f"numpy.{numpy_type} has {runtime} bytes here, the module was built for {header}" in findings[0].explanation
+
+
+@pytest.mark.parametrize("numpy_type, header, runtime", [("ufunc", 192, 216), ("ndarray", 80, 88)])
+@pytest.mark.parametrize("where", ["/usr/lib/python3.5/importlib/_bootstrap.py:222: ",
+                                   "/env/lib/python3.10/site-packages/pandas/__init__.py:26: ", ""])
+def test_batch_102_cythons_size_warning_for_a_larger_numpy_type_stays_clean(numpy_type, header, runtime, where):
+    text = (where + f"RuntimeWarning: numpy.{numpy_type} size changed, may indicate binary incompatibility. Expected "
+            f"{header} from C header, got {runtime} from PyObject\n  return f(*args, **kwds)\n")
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is None
+
+
+@pytest.mark.parametrize("head", CYTHON_SIZE_HEADS)
+def test_batch_102_the_dtype_numpy_2_shrank_stays_numpy2_incompatible(head):
+    text = head + ("numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 "
+                   "from PyObject\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["numpy2_incompatible"]

@@ -4251,3 +4251,61 @@ def test_batch_98_the_warning_falling_back_to_the_cpu_stays_the_cpu_only_jaxlib(
 ])
 def test_batch_98_the_warning_without_its_platform_stays_the_cpu_only_jaxlib(line):
     assert [f.id for f in diagnose_text(line + "\n")][:1] == ["cpu_only_jaxlib"]
+
+
+# batch 101 (half A, nvcontainerruntime_68, voidpackages_55062): the NVIDIA hook that the runtime injects or the CDI
+# specification names is not on the host. Upstream: the legacy nvidia-container-runtime's "inject NVIDIA hook: stat
+# PATH: no such file or directory", and runc's hook runner in each release's wording before Go's fork/exec error.
+NVIDIA_HOOKS = ["nvidia-container-runtime-hook", "nvidia-container-toolkit", "nvidia-cdi-hook", "nvidia-ctk"]
+HOOK_FOLDERS = ["/usr/bin", "/usr/local/bin", "/run/current-system/sw/bin",
+                "/nix/store/3xq2-nvidia-container-toolkit-1.17.3-tools/bin"]
+RUNC_HOOK_WRAPS = [
+    "Error: runc: runc create failed: unable to start container process: error during container init: error running "
+    "hook #0: fork/exec {path}: no such file or directory: OCI runtime attempted to invoke a command that was not found",
+    "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime "
+    "create failed: runc create failed: unable to start container process: error during container init: error running "
+    "createContainer hook #1: fork/exec {path}: no such file or directory: unknown.",
+    "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process "
+    "caused: process_linux.go:545: container init caused: Running hook #0:: fork/exec {path}: no such file or "
+    "directory: unknown.",
+]
+
+
+@pytest.mark.parametrize("hook", NVIDIA_HOOKS)
+@pytest.mark.parametrize("folder", HOOK_FOLDERS)
+@pytest.mark.parametrize("wrap", RUNC_HOOK_WRAPS)
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_101_the_runtime_cannot_start_a_missing_nvidia_hook(hook, folder, wrap, prefix):
+    text = "$ podman run --rm --device nvidia.com/gpu=all ubuntu nvidia-smi\n" + prefix + wrap.format(
+        path=f"{folder}/{hook}") + "\n"
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["container_toolkit_missing"]
+    assert hook in findings[0].explanation
+
+
+@pytest.mark.parametrize("hook", ["nvidia-container-runtime-hook", "nvidia-container-toolkit"])
+@pytest.mark.parametrize("head", ["", "ERROR: /usr/bin/nvidia-container-runtime: ", "2019/07/23 14:19:45 ERROR: ",
+                                  "nvidia-container-runtime did not terminate sucessfully: 2019/07/23 17:28:30 ERROR: "
+                                  "nvidia-container-runtime: "])
+@pytest.mark.parametrize("folder", HOOK_FOLDERS[:2])
+def test_batch_101_the_legacy_runtime_cannot_inject_a_missing_hook(hook, head, folder):
+    text = head + f"inject NVIDIA hook: stat {folder}/{hook}: no such file or directory\n: unknown.\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["container_toolkit_missing"]
+
+
+@pytest.mark.parametrize("hook", NVIDIA_HOOKS)
+def test_batch_101_the_hook_looked_up_on_the_path_is_the_same_family(hook):
+    text = f'Error: OCI runtime error: exec: "{hook}": executable file not found in $PATH\n'
+    assert [f.id for f in diagnose_text(text)][:1] == ["container_toolkit_missing"]
+
+
+@pytest.mark.parametrize("line", [
+    # the hook ran and failed (crun's wording, nvct_2103): not a missing hook, no catalogue cause
+    "Error: OCI runtime error: crun: error executing hook `/usr/bin/nvidia-cdi-hook` (exit code: 1)",
+    # another program's binary missing is not the NVIDIA toolkit
+    "Error: runc: runc create failed: unable to start container process: error during container init: error running "
+    "hook #0: fork/exec /usr/libexec/oci/hooks.d/oci-systemd-hook: no such file or directory",
+])
+def test_batch_101_other_hook_failures_are_not_the_missing_toolkit(line):
+    assert "container_toolkit_missing" not in [f.id for f in diagnose_text(line + "\n")]
+    assert diagnose_text(line + "\n") or unrecognised(line + "\n") is not None

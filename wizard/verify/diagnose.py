@@ -1202,7 +1202,12 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 _WORKER_DEVICE_COUNT = r"could not retrieve CUDA device count: CUDA_ERROR_NOT_INITIALIZED"
 _GLOG_NOISE = (r"Unable to register cu\w+ factory|Delay kernel timed out|Difference at [0-9]+: "
                r"|Results mismatch between different convolution algorithms"
-               r"|Disabling cuDNN frontend for the following convolution|" + _WORKER_DEVICE_COUNT)
+               r"|Disabling cuDNN frontend for the following convolution"
+               # TensorFlow's/XLA's NUMA look-up for the GPU's PCI device (stream_executor cuda_gpu_executor.cc
+               # TryToReadNumaNode): logged at ERROR level where sysfs has no numa_node file (WSL2, some VMs and
+               # kernels), the node then taken as zero and the GPU used (clean_nvdocker_1410, batch 101)
+               r"|could not open file to read NUMA node: |successful NUMA node read from SysFS had negative value"
+               r"|" + _WORKER_DEVICE_COUNT)
 #: CUDA status lines ("CUDA_ERROR_X: …") that are no failure: a zero-byte allocation's, a forked worker's device count.
 _CUDA_STATUS_NOISE = r"failed to allocate 0B|" + _WORKER_DEVICE_COUNT
 #: glog lines of a source file whose every line is a clean run's noise: XLA's slow-operation alarm

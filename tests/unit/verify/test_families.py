@@ -4309,3 +4309,42 @@ def test_batch_101_the_hook_looked_up_on_the_path_is_the_same_family(hook):
 def test_batch_101_other_hook_failures_are_not_the_missing_toolkit(line):
     assert "container_toolkit_missing" not in [f.id for f in diagnose_text(line + "\n")]
     assert diagnose_text(line + "\n") or unrecognised(line + "\n") is not None
+
+
+# Batch 101, fixed after half B's score (no longer held out). singularity_1548: Singularity 2.x's error and abort
+# levels (src/util/message.c pads the level to seven: "ERROR  : …", "ABORT  : Retval = 255"; under -d a header
+# "ERROR   [U=…,P=…]"); apptainer_2261: cuda-gdb without its debugger back-end; hrnet_171: the invalid-device status in
+# CUDA 10.0's numbering; clean_nvdocker_1410: TensorFlow's NUMA look-up logged at ERROR level on a run that works.
+SINGULARITY2_FAILURES = [
+    "ERROR  : Failed creating directory /var/singularity/mnt/final/.singularity.d/libs :No such file or directory",
+    "ERROR  : Base home directory does not exist within the container: /home",
+    "ABORT  : Retval = 255",
+    "ERROR   [U=1000,P=42113]  singularity_runtime_overlayfs()  Could not mount overlay: Invalid argument",
+    "FATAL   [U=1000,P=42113]  StageTwo()                     exec /.singularity.d/actions/shell failed: no such file",
+]
+
+
+NUMA_NOTICES = [
+    "2020-11-13 00:03:57.233504: E tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:991] could not open file to "
+    "read NUMA node: /sys/bus/pci/devices/0000:0a:00.0/numa_node\nYour kernel may have been built without NUMA support.",
+    "E0000 00:00:1727000000.123456  4242 cuda_executor.cc:1015] could not open file to read NUMA node: "
+    "/sys/bus/pci/devices/0000:01:00.0/numa_node\nYour kernel may have been built without NUMA support.",
+    "2023-05-02 10:11:12.123456: I tensorflow/compiler/xla/stream_executor/cuda/cuda_gpu_executor.cc:982] successful "
+    "NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA "
+    "node zero",
+]
+
+
+@pytest.mark.parametrize("notice", NUMA_NOTICES)
+def test_batch_101_tensorflows_numa_notice_on_a_working_gpu_is_clean(notice):
+    text = ("tf.test.gpu_device_name()\n" + notice + "\n2020-11-13 00:03:22.246221: I tensorflow/core/common_runtime/"
+            "gpu/gpu_device.cc:1326] Created TensorFlow device (/device:GPU:0 with 9630 MB memory) -> physical GPU "
+            "(device: 0, name: GeForce RTX 2080 Ti, pci bus id: 0000:0a:00.0, compute capability: 7.5)\nTrue\n")
+    assert diagnose_text(text) == []
+    assert unrecognised(text) is None
+
+
+@pytest.mark.parametrize("notice", NUMA_NOTICES)
+def test_batch_101_a_failure_after_the_numa_notice_still_fails(notice):
+    text = notice + "\nRuntimeError: something nobody has seen before\n"
+    assert unrecognised(text) is not None

@@ -1297,6 +1297,11 @@ _EXCEPTION_LINE = re.compile(
     # Apptainer's and Singularity's fatal level (sylog: "FATAL:   container creation failed: …", "FATAL:   While
     # executing nvidia-container-cli: …"), a bare upper-case level at the line's start (batch 86 producers' pass)
     r"|^[\s`'\"*>]*FATAL: +\S.*$"
+    # Singularity 2.x's error and abort levels (src/util/message.c: the level padded to seven, "ERROR  : …", "ABORT  :
+    # Retval = 255", or under -d "ERROR   [U=1000,P=42]   func()   …"), and Apptainer's/SingularityCE's debug header for
+    # its own levels (singularity_1548, batch 101, looked clean)
+    r"|^[\s`'\"*>]*(?:ERROR|ABORT) {1,2}: +\S.*$"
+    r"|^[\s`'\"*>]*(?:ERROR|ABORT|FATAL) +\[U=[0-9]+,P=[0-9]+\].*$"
     r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\([0-9]+\):ERROR:[0-9]+:).*$"
     # glibc's loader giving up on a program or library (elf/rtld.c, dl-lookup.c, dl-reloc.c: "PROG: error while loading
     # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it

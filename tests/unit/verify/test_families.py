@@ -4324,6 +4324,27 @@ SINGULARITY2_FAILURES = [
 ]
 
 
+@pytest.mark.parametrize("line", SINGULARITY2_FAILURES)
+@pytest.mark.parametrize("prefix", [p for p in PREFIXES if not p.startswith("W")])  # a glog W-level line is a warning
+def test_batch_101_singularity2_error_and_abort_levels_are_failing_lines(line, prefix):
+    text = ("singularity shell --nv /cvmfs/singularity.opensciencegrid.org/opensciencegrid/tensorflow-gpu:latest\n"
+            "WARNING: Skipping user bind, non existent bind point (file) in container: '/bin/nvidia-smi'\n"
+            + prefix + line + "\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "WARNING: Skipping user bind, non existent bind point (file) in container: '/bin/nvidia-smi'",
+    "INFO   : Convert SIF file to sandbox...",
+    "VERBOSE: Set messagelevel to: 5",
+    "warning: underlay of /usr/bin/nvidia-smi required more than 50 bind mounts",
+])
+def test_batch_101_singularity2_warning_and_info_levels_stay_clean(line):
+    text = line + "\nSingularity torch.img:~> python -c 'import torch; print(torch.cuda.is_available())'\nTrue\n"
+    assert diagnose_text(text) == []
+    assert unrecognised(text) is None
+
+
 NUMA_NOTICES = [
     "2020-11-13 00:03:57.233504: E tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:991] could not open file to "
     "read NUMA node: /sys/bus/pci/devices/0000:0a:00.0/numa_node\nYour kernel may have been built without NUMA support.",

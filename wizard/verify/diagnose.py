@@ -1302,6 +1302,12 @@ _EXCEPTION_LINE = re.compile(
     # its own levels (singularity_1548, batch 101, looked clean)
     r"|^[\s`'\"*>]*(?:ERROR|ABORT) {1,2}: +\S.*$"
     r"|^[\s`'\"*>]*(?:ERROR|ABORT|FATAL) +\[U=[0-9]+,P=[0-9]+\].*$"
+    # cuda-gdb giving up on the GPU side of a debug session (the debugger back-end the driver ships, libcudadebugger,
+    # absent where the program runs, as in a container whose --nv list lacks it; the Debugger API's own refusal):
+    # "Could not find CUDA Debugger back-end. …", "The CUDA Debugger API failed with error …", "[CUDA Debugging is
+    # disabled]" (apptainer_2261, batch 101, looked clean)
+    r"|^.*\b(?:Could not find CUDA Debugger back-end|The CUDA Debugger API failed with error)\b.*$"
+    r"|^.*\[CUDA Debugging is disabled\].*$"
     r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\([0-9]+\):ERROR:[0-9]+:).*$"
     # glibc's loader giving up on a program or library (elf/rtld.c, dl-lookup.c, dl-reloc.c: "PROG: error while loading
     # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it

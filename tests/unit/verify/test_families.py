@@ -4345,6 +4345,18 @@ def test_batch_101_singularity2_warning_and_info_levels_stay_clean(line):
     assert unrecognised(text) is None
 
 
+@pytest.mark.parametrize("line", [
+    "Could not find CUDA Debugger back-end. Please try upgrading/re-installing the GPU driver",
+    "The CUDA Debugger API failed with error CUDBG_ERROR_INITIALIZATION_FAILURE",
+    "[CUDA Debugging is disabled]",
+])
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_101_cuda_gdb_without_its_back_end_is_a_failing_line(line, prefix):
+    text = "Apptainer> cuda-gdb ./saxpy\n(cuda-gdb) run\n" + prefix + line + "\n"
+    assert unrecognised(text) is not None or diagnose_text(text)
+    assert not {f.id for f in diagnose_text(text)} & {"driver_not_loaded", "driver_too_old", "driver_library_mismatch"}
+
+
 NUMA_NOTICES = [
     "2020-11-13 00:03:57.233504: E tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:991] could not open file to "
     "read NUMA node: /sys/bus/pci/devices/0000:0a:00.0/numa_node\nYour kernel may have been built without NUMA support.",

@@ -4357,6 +4357,20 @@ def test_batch_101_cuda_gdb_without_its_back_end_is_a_failing_line(line, prefix)
     assert not {f.id for f in diagnose_text(text)} & {"driver_not_loaded", "driver_too_old", "driver_library_mismatch"}
 
 
+@pytest.mark.parametrize("line", [
+    "RuntimeError: cuda runtime error (10) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:33",
+    "THCudaCheck FAIL file=/pytorch/torch/csrc/cuda/Module.cpp line=33 error=10 : invalid device ordinal",
+    "THCudaCheck FAIL file=/pytorch/torch/csrc/cuda/Module.cpp line=59 error=101 : invalid device ordinal",
+    "F1221 23:06:45.627977  4567 common.cpp:187] Check failed: error == cudaSuccess (10 vs. 0)  invalid device ordinal",
+    "F0809 10:11:12.000000  4567 common.cpp:187] Check failed: error == cudaSuccess (101 vs. 0)  invalid device ordinal",
+])
+@pytest.mark.parametrize("prefix", [p for p in PREFIXES if not p.startswith(("E", "W"))])
+def test_batch_101_invalid_device_ordinal_in_cuda10_numbering_is_the_gpu_binding(line, prefix):
+    text = ("CUDA_VISIBLE_DEVICES=0,1 python -m torch.distributed.launch --nproc_per_node=4 tools/train.py\n"
+            + prefix + line + "\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["slurm_gpu_binding"]
+
+
 NUMA_NOTICES = [
     "2020-11-13 00:03:57.233504: E tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:991] could not open file to "
     "read NUMA node: /sys/bus/pci/devices/0000:0a:00.0/numa_node\nYour kernel may have been built without NUMA support.",

@@ -1202,7 +1202,12 @@ def diagnose_file(path: str | Path, facts: Facts | None = None, **kwargs: Any) -
 _WORKER_DEVICE_COUNT = r"could not retrieve CUDA device count: CUDA_ERROR_NOT_INITIALIZED"
 _GLOG_NOISE = (r"Unable to register cu\w+ factory|Delay kernel timed out|Difference at [0-9]+: "
                r"|Results mismatch between different convolution algorithms"
-               r"|Disabling cuDNN frontend for the following convolution|" + _WORKER_DEVICE_COUNT)
+               r"|Disabling cuDNN frontend for the following convolution"
+               # TensorFlow's/XLA's NUMA look-up for the GPU's PCI device (stream_executor cuda_gpu_executor.cc
+               # TryToReadNumaNode): logged at ERROR level where sysfs has no numa_node file (WSL2, some VMs and
+               # kernels), the node then taken as zero and the GPU used (clean_nvdocker_1410, batch 101)
+               r"|could not open file to read NUMA node: |successful NUMA node read from SysFS had negative value"
+               r"|" + _WORKER_DEVICE_COUNT)
 #: CUDA status lines ("CUDA_ERROR_X: …") that are no failure: a zero-byte allocation's, a forked worker's device count.
 _CUDA_STATUS_NOISE = r"failed to allocate 0B|" + _WORKER_DEVICE_COUNT
 #: glog lines of a source file whose every line is a clean run's noise: XLA's slow-operation alarm
@@ -1292,6 +1297,17 @@ _EXCEPTION_LINE = re.compile(
     # Apptainer's and Singularity's fatal level (sylog: "FATAL:   container creation failed: …", "FATAL:   While
     # executing nvidia-container-cli: …"), a bare upper-case level at the line's start (batch 86 producers' pass)
     r"|^[\s`'\"*>]*FATAL: +\S.*$"
+    # Singularity 2.x's error and abort levels (src/util/message.c: the level padded to seven, "ERROR  : …", "ABORT  :
+    # Retval = 255", or under -d "ERROR   [U=1000,P=42]   func()   …"), and Apptainer's/SingularityCE's debug header for
+    # its own levels (singularity_1548, batch 101, looked clean)
+    r"|^[\s`'\"*>]*(?:ERROR|ABORT) {1,2}: +\S.*$"
+    r"|^[\s`'\"*>]*(?:ERROR|ABORT|FATAL) +\[U=[0-9]+,P=[0-9]+\].*$"
+    # cuda-gdb giving up on the GPU side of a debug session (the debugger back-end the driver ships, libcudadebugger,
+    # absent where the program runs, as in a container whose --nv list lacks it; the Debugger API's own refusal):
+    # "Could not find CUDA Debugger back-end. …", "The CUDA Debugger API failed with error …", "[CUDA Debugging is
+    # disabled]" (apptainer_2261, batch 101, looked clean)
+    r"|^.*\b(?:Could not find CUDA Debugger back-end|The CUDA Debugger API failed with error)\b.*$"
+    r"|^.*\[CUDA Debugging is disabled\].*$"
     r"|^.*\b(?:Lmod has detected the following error:|Unable to locate a modulefile for |ModuleCmd_\w+\.c\([0-9]+\):ERROR:[0-9]+:).*$"
     # glibc's loader giving up on a program or library (elf/rtld.c, dl-lookup.c, dl-reloc.c: "PROG: error while loading
     # shared libraries: …", "PROG: symbol lookup error: …", "PROG: relocation error: …") wherever the paste puts it

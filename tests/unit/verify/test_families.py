@@ -4289,3 +4289,145 @@ def test_batch_102_the_dtype_numpy_2_shrank_stays_numpy2_incompatible(head):
     text = head + ("numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 "
                    "from PyObject\n")
     assert [f.id for f in diagnose_text(text)][:1] == ["numpy2_incompatible"]
+# batch 101 (half A, nvcontainerruntime_68, voidpackages_55062): the NVIDIA hook that the runtime injects or the CDI
+# specification names is not on the host. Upstream: the legacy nvidia-container-runtime's "inject NVIDIA hook: stat
+# PATH: no such file or directory", and runc's hook runner in each release's wording before Go's fork/exec error.
+NVIDIA_HOOKS = ["nvidia-container-runtime-hook", "nvidia-container-toolkit", "nvidia-cdi-hook", "nvidia-ctk"]
+HOOK_FOLDERS = ["/usr/bin", "/usr/local/bin", "/run/current-system/sw/bin",
+                "/nix/store/3xq2-nvidia-container-toolkit-1.17.3-tools/bin"]
+RUNC_HOOK_WRAPS = [
+    "Error: runc: runc create failed: unable to start container process: error during container init: error running "
+    "hook #0: fork/exec {path}: no such file or directory: OCI runtime attempted to invoke a command that was not found",
+    "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime "
+    "create failed: runc create failed: unable to start container process: error during container init: error running "
+    "createContainer hook #1: fork/exec {path}: no such file or directory: unknown.",
+    "docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process "
+    "caused: process_linux.go:545: container init caused: Running hook #0:: fork/exec {path}: no such file or "
+    "directory: unknown.",
+]
+
+
+@pytest.mark.parametrize("hook", NVIDIA_HOOKS)
+@pytest.mark.parametrize("folder", HOOK_FOLDERS)
+@pytest.mark.parametrize("wrap", RUNC_HOOK_WRAPS)
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_101_the_runtime_cannot_start_a_missing_nvidia_hook(hook, folder, wrap, prefix):
+    text = "$ podman run --rm --device nvidia.com/gpu=all ubuntu nvidia-smi\n" + prefix + wrap.format(
+        path=f"{folder}/{hook}") + "\n"
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["container_toolkit_missing"]
+    assert hook in findings[0].explanation
+
+
+@pytest.mark.parametrize("hook", ["nvidia-container-runtime-hook", "nvidia-container-toolkit"])
+@pytest.mark.parametrize("head", ["", "ERROR: /usr/bin/nvidia-container-runtime: ", "2019/07/23 14:19:45 ERROR: ",
+                                  "nvidia-container-runtime did not terminate sucessfully: 2019/07/23 17:28:30 ERROR: "
+                                  "nvidia-container-runtime: "])
+@pytest.mark.parametrize("folder", HOOK_FOLDERS[:2])
+def test_batch_101_the_legacy_runtime_cannot_inject_a_missing_hook(hook, head, folder):
+    text = head + f"inject NVIDIA hook: stat {folder}/{hook}: no such file or directory\n: unknown.\n"
+    assert [f.id for f in diagnose_text(text)][:1] == ["container_toolkit_missing"]
+
+
+@pytest.mark.parametrize("hook", NVIDIA_HOOKS)
+def test_batch_101_the_hook_looked_up_on_the_path_is_the_same_family(hook):
+    text = f'Error: OCI runtime error: exec: "{hook}": executable file not found in $PATH\n'
+    assert [f.id for f in diagnose_text(text)][:1] == ["container_toolkit_missing"]
+
+
+@pytest.mark.parametrize("line", [
+    # the hook ran and failed (crun's wording, nvct_2103): not a missing hook, no catalogue cause
+    "Error: OCI runtime error: crun: error executing hook `/usr/bin/nvidia-cdi-hook` (exit code: 1)",
+    # another program's binary missing is not the NVIDIA toolkit
+    "Error: runc: runc create failed: unable to start container process: error during container init: error running "
+    "hook #0: fork/exec /usr/libexec/oci/hooks.d/oci-systemd-hook: no such file or directory",
+])
+def test_batch_101_other_hook_failures_are_not_the_missing_toolkit(line):
+    assert "container_toolkit_missing" not in [f.id for f in diagnose_text(line + "\n")]
+    assert diagnose_text(line + "\n") or unrecognised(line + "\n") is not None
+
+
+# Batch 101, fixed after half B's score (no longer held out). singularity_1548: Singularity 2.x's error and abort
+# levels (src/util/message.c pads the level to seven: "ERROR  : …", "ABORT  : Retval = 255"; under -d a header
+# "ERROR   [U=…,P=…]"); apptainer_2261: cuda-gdb without its debugger back-end; hrnet_171: the invalid-device status in
+# CUDA 10.0's numbering; clean_nvdocker_1410: TensorFlow's NUMA look-up logged at ERROR level on a run that works.
+SINGULARITY2_FAILURES = [
+    "ERROR  : Failed creating directory /var/singularity/mnt/final/.singularity.d/libs :No such file or directory",
+    "ERROR  : Base home directory does not exist within the container: /home",
+    "ABORT  : Retval = 255",
+    "ERROR   [U=1000,P=42113]  singularity_runtime_overlayfs()  Could not mount overlay: Invalid argument",
+    "FATAL   [U=1000,P=42113]  StageTwo()                     exec /.singularity.d/actions/shell failed: no such file",
+]
+
+
+@pytest.mark.parametrize("line", SINGULARITY2_FAILURES)
+@pytest.mark.parametrize("prefix", [p for p in PREFIXES if not p.startswith("W")])  # a glog W-level line is a warning
+def test_batch_101_singularity2_error_and_abort_levels_are_failing_lines(line, prefix):
+    text = ("singularity shell --nv /cvmfs/singularity.opensciencegrid.org/opensciencegrid/tensorflow-gpu:latest\n"
+            "WARNING: Skipping user bind, non existent bind point (file) in container: '/bin/nvidia-smi'\n"
+            + prefix + line + "\n")
+    assert diagnose_text(text) or unrecognised(text) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "WARNING: Skipping user bind, non existent bind point (file) in container: '/bin/nvidia-smi'",
+    "INFO   : Convert SIF file to sandbox...",
+    "VERBOSE: Set messagelevel to: 5",
+    "warning: underlay of /usr/bin/nvidia-smi required more than 50 bind mounts",
+])
+def test_batch_101_singularity2_warning_and_info_levels_stay_clean(line):
+    text = line + "\nSingularity torch.img:~> python -c 'import torch; print(torch.cuda.is_available())'\nTrue\n"
+    assert diagnose_text(text) == []
+    assert unrecognised(text) is None
+
+
+@pytest.mark.parametrize("line", [
+    "Could not find CUDA Debugger back-end. Please try upgrading/re-installing the GPU driver",
+    "The CUDA Debugger API failed with error CUDBG_ERROR_INITIALIZATION_FAILURE",
+    "[CUDA Debugging is disabled]",
+])
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_batch_101_cuda_gdb_without_its_back_end_is_a_failing_line(line, prefix):
+    text = "Apptainer> cuda-gdb ./saxpy\n(cuda-gdb) run\n" + prefix + line + "\n"
+    assert unrecognised(text) is not None or diagnose_text(text)
+    assert not {f.id for f in diagnose_text(text)} & {"driver_not_loaded", "driver_too_old", "driver_library_mismatch"}
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: cuda runtime error (10) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:33",
+    "THCudaCheck FAIL file=/pytorch/torch/csrc/cuda/Module.cpp line=33 error=10 : invalid device ordinal",
+    "THCudaCheck FAIL file=/pytorch/torch/csrc/cuda/Module.cpp line=59 error=101 : invalid device ordinal",
+    "F1221 23:06:45.627977  4567 common.cpp:187] Check failed: error == cudaSuccess (10 vs. 0)  invalid device ordinal",
+    "F0809 10:11:12.000000  4567 common.cpp:187] Check failed: error == cudaSuccess (101 vs. 0)  invalid device ordinal",
+])
+@pytest.mark.parametrize("prefix", [p for p in PREFIXES if not p.startswith(("E", "W"))])
+def test_batch_101_invalid_device_ordinal_in_cuda10_numbering_is_the_gpu_binding(line, prefix):
+    text = ("CUDA_VISIBLE_DEVICES=0,1 python -m torch.distributed.launch --nproc_per_node=4 tools/train.py\n"
+            + prefix + line + "\n")
+    assert [f.id for f in diagnose_text(text)][:1] == ["slurm_gpu_binding"]
+
+
+NUMA_NOTICES = [
+    "2020-11-13 00:03:57.233504: E tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:991] could not open file to "
+    "read NUMA node: /sys/bus/pci/devices/0000:0a:00.0/numa_node\nYour kernel may have been built without NUMA support.",
+    "E0000 00:00:1727000000.123456  4242 cuda_executor.cc:1015] could not open file to read NUMA node: "
+    "/sys/bus/pci/devices/0000:01:00.0/numa_node\nYour kernel may have been built without NUMA support.",
+    "2023-05-02 10:11:12.123456: I tensorflow/compiler/xla/stream_executor/cuda/cuda_gpu_executor.cc:982] successful "
+    "NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA "
+    "node zero",
+]
+
+
+@pytest.mark.parametrize("notice", NUMA_NOTICES)
+def test_batch_101_tensorflows_numa_notice_on_a_working_gpu_is_clean(notice):
+    text = ("tf.test.gpu_device_name()\n" + notice + "\n2020-11-13 00:03:22.246221: I tensorflow/core/common_runtime/"
+            "gpu/gpu_device.cc:1326] Created TensorFlow device (/device:GPU:0 with 9630 MB memory) -> physical GPU "
+            "(device: 0, name: GeForce RTX 2080 Ti, pci bus id: 0000:0a:00.0, compute capability: 7.5)\nTrue\n")
+    assert diagnose_text(text) == []
+    assert unrecognised(text) is None
+
+
+@pytest.mark.parametrize("notice", NUMA_NOTICES)
+def test_batch_101_a_failure_after_the_numa_notice_still_fails(notice):
+    text = notice + "\nRuntimeError: something nobody has seen before\n"
+    assert unrecognised(text) is not None

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded, venv_config
-from wizard.children import PYTHON_PREFIX_VARS
+from wizard.children import LOADER_TOKEN_REASON, PYTHON_PREFIX_VARS, loader_token
 from wizard.detect.libpath import (
     ld_library_path_entries,
     preload_entries,
@@ -147,6 +147,12 @@ def _absolute_entries(act: Activation, variable: str, entries: list[str]) -> lis
         if not entry:
             if not any(r.variable == variable and r.folder == EMPTY_ENTRY for r in act.removals):
                 act.removals.append(Removal(variable, EMPTY_ENTRY, RELATIVE_REASON))
+            continue
+        if variable == "LD_LIBRARY_PATH" and loader_token(entry):
+            # ld.so's `$PLATFORM`, `$LIB`, `$ORIGIN`: the folder read is not the one written (33rd hostile pass (part
+            # B) P8); judged before the relative rule, so `$ORIGIN/lib` is named for what it is
+            if not any(r.variable == variable and r.folder == entry for r in act.removals):
+                act.removals.append(Removal(variable, entry, LOADER_TOKEN_REASON))
             continue
         if not os.path.isabs(entry):
             if not any(r.variable == variable and r.folder == entry for r in act.removals):
@@ -284,9 +290,11 @@ def _swappable_libraries(act: Activation, variable: str, entries: list[str]) -> 
     folder on LD_LIBRARY_PATH was left out and named."""
     gone: list[str] = []
     for entry in dict.fromkeys(entries):
-        if "/" not in entry or _inside(entry, act.env):
+        if loader_token(entry):  # judged before "inside the env": `ENV/$LIB/../..` leaves it (33rd pass (B) P8)
+            reason = LOADER_TOKEN_REASON
+        elif "/" not in entry or _inside(entry, act.env):
             continue
-        if not os.path.isabs(entry):
+        elif not os.path.isabs(entry):
             reason = RELATIVE_REASON
         else:
             swappable = swap_risk(Path(entry), inside=False, missing=True)

@@ -615,27 +615,50 @@ def guard_library_path(env: dict[str, str]) -> dict[str, str]:
         value = env.get(variable)
         if not value:
             continue
-        # ld.so splits LD_PRELOAD at blanks and colons, the others at colons
-        entries = value.replace(":", " ").split() if variable == "LD_PRELOAD" else value.split(":")
+        # ld.so splits LD_PRELOAD at blanks and colons, LD_LIBRARY_PATH at colons and semicolons, LD_AUDIT at colons
+        entries = (value.replace(":", " ").split() if variable == "LD_PRELOAD"
+                   else value.replace(";", ":").split(":") if variable == "LD_LIBRARY_PATH" else value.split(":"))
+        tokens = [f for f in entries if loader_token(f)]  # ld.so's `$PLATFORM` …: judged as no literal path
         if variable == "LD_LIBRARY_PATH":
-            bad = [f for f in entries if os.path.isabs(f) and untrusted_place(f)]
+            bad = [f for f in entries if f not in tokens and os.path.isabs(f) and untrusted_place(f)]
         else:  # a library by its path; a bare name is looked up along the (guarded) library path
-            bad = [f for f in entries if "/" in f and (not os.path.isabs(f) or untrusted_place(f))]
-        if not bad:
+            bad = [f for f in entries
+                   if f not in tokens and "/" in f and (not os.path.isabs(f) or untrusted_place(f))]
+        if not bad and not tokens:
             continue
-        kept = [entry for entry in entries if entry not in bad]
+        kept = [entry for entry in entries if entry not in bad and entry not in tokens]
         if kept:
             env[variable] = joiner.join(kept)
         else:
             env.pop(variable)
-        _said(f"{variable}: {', '.join(bad)} left out of what gc-wizard's GPU probes load, because another user "
-              "could put a library there that would run as you.")
+        if bad:
+            _said(f"{variable}: {', '.join(bad)} left out of what gc-wizard's GPU probes load, because another user "
+                  "could put a library there that would run as you.")
+        if tokens:
+            _said(f"{variable}: {', '.join(tokens)} left out of what gc-wizard's GPU probes load, because "
+                  f"{LOADER_TOKEN_REASON}.")
     return env
 
 
 #: The loader's variables that name what it loads into every process: (variable, what its kept entries are joined
 #: with).
 _LOADER_LISTS = (("LD_LIBRARY_PATH", ":"), ("LD_PRELOAD", " "), ("LD_AUDIT", ":"))
+#: Why an entry of a loader variable holding `$` is left out (activation says it too).
+LOADER_TOKEN_REASON = ("it holds `$`, which the loader replaces ($ORIGIN, $LIB, $PLATFORM and their ${…} forms: "
+                       "ld.so(8)), so the folder it reads is not the one written here and cannot be judged; write the "
+                       "folder out in full")
+
+
+def loader_token(entry: str) -> bool:
+    """Whether an entry of LD_LIBRARY_PATH, LD_PRELOAD or LD_AUDIT holds one of ld.so's dynamic string tokens — any
+    `$` at all: the one rule, simpler than expanding each token to every value ld.so could give it (PLATFORM:
+    x86_64, haswell, xeon_phi …, LIB: lib, lib64, lib/x86_64-linux-gnu …, ORIGIN: each program's own folder), and
+    a real folder's name never needs one. Such an entry is left out, named (`LOADER_TOKEN_REASON`).
+
+    Why: 33rd hostile pass (part B) P8 — `LD_LIBRARY_PATH='ROOTDIR/$PLATFORM'` was judged by its literal text (a
+    folder not there, so by root's ROOTDIR) while ld.so read `ROOTDIR/x86_64`, another user's folder, and verify's
+    probe loaded their libstdc++.so.6 as root."""
+    return "$" in entry
 
 
 def _said(note: str) -> None:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import bounded, venv_config
-from wizard.children import PYTHON_PREFIX_VARS
+from wizard.children import LOADER_TOKEN_REASON, PYTHON_PREFIX_VARS, loader_token
 from wizard.detect.libpath import (
     ld_library_path_entries,
     preload_entries,
@@ -39,7 +39,7 @@ from wizard.detect.libpath import (
     split_preload,
 )
 from wizard.install.envs import MARKER, EnvMarker, marker_problem, read_marker
-from wizard.recipes.runtime_env import allowed, xla_flag_places
+from wizard.recipes.runtime_env import FLAG_VARIABLES, allowed, flag_file, xla_flag_places
 from wizard.source_trust import swap_risk
 
 #: Exported by the script: the values from before the first activation (JSON), for `deactivate`.
@@ -147,6 +147,12 @@ def _absolute_entries(act: Activation, variable: str, entries: list[str]) -> lis
         if not entry:
             if not any(r.variable == variable and r.folder == EMPTY_ENTRY for r in act.removals):
                 act.removals.append(Removal(variable, EMPTY_ENTRY, RELATIVE_REASON))
+            continue
+        if variable == "LD_LIBRARY_PATH" and loader_token(entry):
+            # ld.so's `$PLATFORM`, `$LIB`, `$ORIGIN`: the folder read is not the one written (33rd hostile pass (part
+            # B) P8); judged before the relative rule, so `$ORIGIN/lib` is named for what it is
+            if not any(r.variable == variable and r.folder == entry for r in act.removals):
+                act.removals.append(Removal(variable, entry, LOADER_TOKEN_REASON))
             continue
         if not os.path.isabs(entry):
             if not any(r.variable == variable and r.folder == entry for r in act.removals):
@@ -284,9 +290,11 @@ def _swappable_libraries(act: Activation, variable: str, entries: list[str]) -> 
     folder on LD_LIBRARY_PATH was left out and named."""
     gone: list[str] = []
     for entry in dict.fromkeys(entries):
-        if "/" not in entry or _inside(entry, act.env):
+        if loader_token(entry):  # judged before "inside the env": `ENV/$LIB/../..` leaves it (33rd pass (B) P8)
+            reason = LOADER_TOKEN_REASON
+        elif "/" not in entry or _inside(entry, act.env):
             continue
-        if not os.path.isabs(entry):
+        elif not os.path.isabs(entry):
             reason = RELATIVE_REASON
         else:
             swappable = swap_risk(Path(entry), inside=False, missing=True)
@@ -300,17 +308,37 @@ def _swappable_libraries(act: Activation, variable: str, entries: list[str]) -> 
 
 
 def _xla_flags_part(act: Activation, base: Callable[[str], str | None]) -> None:
-    """XLA_FLAGS from the user's shell: a flag naming a place (`xla_flag_places`: a dump folder, the CUDA data
-    folder, autotune results, a cache) another user could swap, or a relative one, is left out and named, as
-    `_swappable_libraries` leaves out a library; every other flag stays. A recipe's own XLA_FLAGS (set above) names
-    no place at all (`runtime_env.xla_flags_problem`).
+    """XLA_FLAGS (and every variable XLA reads flags from: `runtime_env.FLAG_VARIABLES`) from the user's shell: a
+    flag naming a place (`xla_flag_places`: a dump folder, the CUDA data folder, autotune results, a cache) another
+    user could swap, or a relative one, is left out and named, as `_swappable_libraries` leaves out a library; every
+    other flag stays. A value XLA reads as a FILE of flags (`runtime_env.flag_file`: it does not start with `-`)
+    goes whole, named with `unset`: its flags are not the variable's, so nothing here could judge them, and the file
+    is one more place another user may write. A recipe's own XLA_FLAGS (set above) names no place at all
+    (`runtime_env.xla_flags_problem`).
 
     Why: 32nd hostile pass (part B) P3 — `XLA_FLAGS=--xla_dump_to=<another user's folder>` reached verify's probe,
-    which wrote its dumps there as root, through that user's links, and nothing named it."""
-    if "XLA_FLAGS" in act.set:
-        return
-    value = base("XLA_FLAGS")
-    if not value:
+    which wrote its dumps there as root, through that user's links, and nothing named it; 33rd hostile pass (part
+    B) P1 — `XLA_FLAGS=<their file>` holding that flag did the same, passed over as no flag."""
+    for variable in FLAG_VARIABLES:
+        if variable in act.set:
+            continue
+        value = base(variable)
+        if value and value.strip(" \t\r\n"):
+            _flag_variable_part(act, variable, value)
+
+
+def _flag_variable_part(act: Activation, variable: str, value: str) -> None:
+    """`_xla_flags_part` for one variable's value."""
+    file = flag_file(value)
+    if file is not None:
+        swappable = swap_risk(Path(file), inside=False, missing=True) if os.path.isabs(file) else None
+        why = (f"{swappable[0]} {swappable[1]}, so another user could change the flags read from it; and "
+               if swappable else "")
+        act.removals.append(Removal(variable, value, (
+            f"XLA reads its flags from this file (the value does not start with `--`): {why}gc-wizard does not judge "
+            f"flags it is not shown (one may name a folder XLA writes into); write the flags into {variable} itself "
+            f"or `unset {variable}`")))
+        act.unset.append(variable)
         return
     gone: list[str] = []
     for word, places in xla_flag_places(value):
@@ -324,17 +352,18 @@ def _xla_flags_part(act: Activation, base: Callable[[str], str | None]) -> None:
                 where, why, _fix = swappable
                 reason = (f"{where} {why}, so another user could swap what XLA reads or writes there (a link "
                           "to your own files)")
-            act.removals.append(Removal("XLA_FLAGS", word, f"{reason}; drop the flag from XLA_FLAGS (or "
-                                                            "`unset XLA_FLAGS`)"))
+            act.removals.append(Removal(variable, word, f"{reason}; drop the flag from {variable} (or "
+                                                        f"`unset {variable}`)"))
             gone.append(word)
             break
     if not gone:
         return
     keep = [word for word in value.split() if word not in gone]
-    if keep:
-        act.set["XLA_FLAGS"] = " ".join(keep)
+    # what is left must still read as flags: a piece of a quoted value (`b"`) would be taken for a file name
+    if keep and flag_file(" ".join(keep)) is None:
+        act.set[variable] = " ".join(keep)
     else:
-        act.unset.append("XLA_FLAGS")
+        act.unset.append(variable)
 
 
 #: What each of `PYTHON_PREFIX_VARS` would do to the environment's python, for activation's note.

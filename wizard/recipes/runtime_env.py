@@ -134,21 +134,46 @@ def xla_flags_problem(value: str) -> str | None:
 
 
 #: XLA flags whose value is a place XLA reads or writes (a dump folder, the CUDA data folder, autotune results, a
-#: cache): the recipe rule refuses them all (`xla_flags_problem`); the user's own are held to the swap rule.
-_XLA_PLACE = re.compile(r"cuda_data_dir|_file$|_files$|_filename$|_path$|_dir$|_to$|_from$"
+#: cache), and TensorFlow's XLA bridge's (`--tf_dump_graph_prefix`): the recipe rule refuses them all
+#: (`xla_flags_problem`); the user's own are held to the swap rule.
+_XLA_PLACE = re.compile(r"cuda_data_dir|_file$|_files$|_filename$|_path$|_dir$|_to$|_from$|_prefix$"
                         r"|cache_(?:dir|path|file|location)")
+#: One word of a flag variable as XLA's flag parser may take it: any flag name, one dash or two.
+_ANY_FLAG = re.compile(r"--?(?P<name>[A-Za-z0-9_]+)(?:=(?P<value>\S*))?")
+#: The variables XLA's `parse_flags_from_env` reads (XLA itself; TensorFlow's XLA bridge and its JIT runtime, which
+#: a process holding TensorFlow beside JAX also reads): a list of flags, or — when the value's first character that
+#: is not blank is not a `-` — the name of a FILE the flags are read from.
+FLAG_VARIABLES = ("XLA_FLAGS", "TF_XLA_FLAGS", "TF_JITRT_FLAGS")
+#: The blanks `parse_flags_from_env` skips before it decides whether a value is flags or a file name.
+_FLAG_BLANKS = " \t\r\n"
+
+
+def flag_file(value: str) -> str | None:
+    """The file XLA reads a flag variable's flags from (`FLAG_VARIABLES`), or None when the value is the flags.
+
+    Why: 33rd hostile pass (part B) P1 — `XLA_FLAGS=<another user's file>` holding `--xla_dump_to=<their folder>`
+    passed 32B P3's rule, which looked only at `--xla_…` words, and verify's probe dumped there as root, through
+    their links. XLA opens the whole value as a file name when it does not start with `-` (after blanks)."""
+    rest = value.lstrip(_FLAG_BLANKS)
+    if not rest or rest.startswith("-"):
+        return None
+    return value
 
 
 def xla_flag_places(value: str) -> list[tuple[str, list[str]]]:
-    """The words of an XLA_FLAGS value that name a place, each with its places (a `,` list split): a flag whose
-    name says it is a place (`--xla_dump_to=DIR`), or any value with a `/`.
+    """The words of a flag variable's value (`FLAG_VARIABLES`: XLA_FLAGS, TF_XLA_FLAGS …) that name a place, each
+    with its places (a `,` list split): a flag whose name says it is a place (`--xla_dump_to=DIR`), or any value
+    with a `/`. A value XLA reads as a flag FILE (`flag_file`) is one place, the whole value: that file.
 
     Why: 32nd hostile pass (part B) P3 — the user's `XLA_FLAGS=--xla_dump_to=<another user's folder>` reached
     verify's probe, which wrote its dumps there as root, through that user's links; activation judges these places
-    as it judges LD_PRELOAD's libraries."""
+    as it judges LD_PRELOAD's libraries. The file form was passed over (33rd hostile pass (part B) P1)."""
+    file = flag_file(value)
+    if file is not None:
+        return [(value, [file])]
     found: list[tuple[str, list[str]]] = []
     for word in value.split():
-        match = _XLA_FLAG.fullmatch(word)
+        match = _ANY_FLAG.fullmatch(word)
         flag_value = (match.group("value") or "") if match else ""
         if not flag_value or not (_XLA_PLACE.search(match.group("name")) or "/" in flag_value):
             continue

@@ -37,6 +37,7 @@ from wizard.install.activation import (
 from wizard.install.choices import LEVELS
 from wizard.install.envs import Env, EnvMarker, read_marker
 from wizard.install.runner import ProcessTreeStopper, StepLog
+from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path
 from wizard.security import cut
 from wizard.verify.causes import Context
@@ -449,7 +450,11 @@ def _probe_argv(python: Path, *, backend: str, level: str, gencast: bool | None,
         src = local_source_path(str(graphcast_src)) or Path(graphcast_src).expanduser().absolute()
         if not src.is_dir():
             raise UserError(f"--graphcast-src {graphcast_src} is not a folder; verify needs a GraphCast checkout.")
-        argv += ["--graphcast-src", str(src)]
+        # The swap rule plan, install and bundle hold the same argument to (`refuse_swappable_sources`, the one
+        # check), before the probe puts the checkout first on its sys.path and imports it; the probe is given where
+        # its links lead, as checked. 33rd hostile pass (part B) P5: another user's checkout was imported as root.
+        located = refuse_swappable_sources(None, (), str(src))[2]
+        argv += ["--graphcast-src", str(local_source_path(located) or located)]
     return argv
 
 

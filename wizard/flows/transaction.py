@@ -67,6 +67,7 @@ from wizard.install.progress import quiet_stretch_words as quiet_stretch_words
 from wizard.install.reach import unreachable_advice
 from wizard.install.recorded_set import graphcast_source_record
 from wizard.install.remote_wheelhouse import refuse_endless_pages
+from wizard.install.resolution_settings import resolution_advice
 from wizard.install.runner import (
     RunnerEvents,
     StepLog,
@@ -203,7 +204,8 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
                                 bundle_here=here[0] if here else None,
                                 bundle_install=in_sentence(here[1]) if here else None,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said) \
-        or open_files_advice(said)  # a low `ulimit -n`, whatever the child said of it (24th pass (part A) P9)
+        or open_files_advice(said) \
+        or resolution_advice(installer, said, os.environ, getattr(step, "cwd", None))  # UV_REQUIRE_HASHES (32nd (B) P2)
     # The fix first: at 80×24 the installer's own lines would push it off the screen.
     return (f"step '{step.title}' failed." + (f" {advice}" if advice else "") + f"\nThe installer said:\n  {detail}"
             f"\nFull log: {log}")

@@ -57,6 +57,7 @@ from wizard.install.linkmode import download_cache, link_mode
 from wizard.install.lock_reach import AddedPackage
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import names_pip_cannot_read, wheels_in
+from wizard.install.resolution_settings import resolution_notes
 from wizard.install.source_places import package_place, refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path, source_spelling
 from wizard.install.sources import outside_index_problem, unreachable_source
@@ -776,6 +777,8 @@ def build_plan(
              for step in make_steps(recipe, target, sources, packages, gc_arg, notes)]
     if installer == "uv":
         _uv_can_read_every_argument(steps, gc_arg)
+    # a UV_REQUIRE_HASHES, a pip.conf's `pre`: passed on to every step, so said here (32nd hostile pass (B) P2)
+    notes.extend(resolution_notes(installer, os.environ, target.cwd))
     _closing_notes(recipe, target, graphcast_src, gc_arg, notes)
     return Plan(
         recipe=recipe, env_dir=target.env_dir, python=python, installer=installer, steps=tuple(steps),

@@ -90,6 +90,7 @@ from wizard.paths import unused_path
 from wizard.recipes.match import match_recipes
 from wizard.security import make_folders, strip_acls
 from wizard.uv_tool import uv_bin
+from wizard.venv_config import python_version
 from wizard.verify.check import verify_env
 from wizard.verify.diagnose import STOP_NOTE
 
@@ -365,9 +366,11 @@ class _Transaction:
                                           find_links=entry.find_links)
         entry.requirements_file = str(frozen) if frozen else None
         self.say(f"froze {len(entry.packages)} packages" + (f" with hashes in {frozen}" if frozen else ""))
+        # what the env runs, from its own pyvenv.cfg: the plan's word was taken before it existed (32nd (B) P4)
+        entry.python_version = python_version(self.env) or entry.python_version
         marker = envs.EnvMarker(recipe=self.recipe.id, title=self.recipe.title, backend=self.recipe.backend,
                                 runtime_env=dict(self.recipe.runtime_env), created=now(), entry_id=entry.id,
-                                python=self.plan.python.version,
+                                python=entry.python_version or self.plan.python.version,
                                 extra={"graphcast_version": self.recipe.graphcast.version,
                                        "notebook": bool(self.options.with_notebook),
                                        # read by `inspect_env` for the fixes' install lines (walk 27: rerun lines)

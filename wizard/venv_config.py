@@ -8,6 +8,7 @@ drifted apart (one opened whatever the path named, FIFOs included; the other onl
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from wizard import bounded
@@ -24,3 +25,17 @@ def read(path: Path) -> dict[str, str]:
         return {}
     pairs = (line.split("=", 1) for line in lines if "=" in line)
     return {key.strip().lower(): value.strip() for key, value in pairs}
+
+
+def python_version(env: Path) -> str | None:
+    """The X.Y.Z of the Python an environment runs, as its `pyvenv.cfg` records it (`version_info` from uv,
+    `version` from venv and virtualenv), or None when the file cannot say.
+
+    Why the one reader: what the wizard recorded of an environment's Python was the plan's word, taken before the
+    environment existed; a rollback rebuilt an env on a `--python` path that now ran 3.11.7, said "Python 3.11.2"
+    and wrote 3.11.2 into its marker and history (32nd hostile pass (part B) P4). The env's own file is what its
+    interpreter is; detection, the install's record and the rebuild all read it here."""
+    config = read(Path(env) / "pyvenv.cfg")
+    version = (config.get("version_info") or config.get("version") or "").strip()
+    match = re.match(r"(3\.[0-9]{1,3}\.[0-9]{1,3})(?![0-9])", version)
+    return match.group(1) if match else None

@@ -55,3 +55,16 @@ def test_no_other_function_parses_pyvenv_cfg_itself():
                 if "pyvenv" in (ast.get_source_segment(text, node) or ""):
                     offenders.append(f"{path.relative_to(WIZARD)}:{node.lineno} {node.name}")
     assert offenders == []
+
+
+def test_the_python_version_is_read_from_the_environments_own_file(tmp_path):
+    """`python_version`: the one reader of what an env runs (32nd hostile pass (part B) P4)."""
+    from wizard.venv_config import python_version
+
+    for text, expected in [("version_info = 3.11.7\n", "3.11.7"), ("version = 3.11.2\n", "3.11.2"),
+                           ("version_info = 3.12.0.final.0\n", "3.12.0"), ("version_info = 3.13.1rc1\n", "3.13.1"),
+                           ("version = x\n", None), ("version_info = 3.\u0661\u0661.1\n", None), ("", None)]:
+        (tmp_path / "pyvenv.cfg").write_text(text)
+        assert python_version(tmp_path) == expected, text
+    (tmp_path / "pyvenv.cfg").unlink()
+    assert python_version(tmp_path) is None

@@ -216,8 +216,8 @@ def version_from_files(target: Target) -> str | None:
         config = venv_config.read(target.prefix / "pyvenv.cfg")
         if config.get("include-system-site-packages", "false").lower() == "true":
             return None
-        version = config.get("version_info") or config.get("version") or ""
-    elif target.kind == "conda":
+        return venv_config.python_version(target.prefix)  # the one reader of it (32nd hostile pass (part B) P4)
+    if target.kind == "conda":
         records = sorted((target.prefix / "conda-meta").glob("python-[0-9]*.json"))
         version = records[0].name.split("-")[1] if len(records) == 1 else ""
     else:

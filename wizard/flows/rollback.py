@@ -73,6 +73,7 @@ from wizard.recipes.pythons import find_pythons
 from wizard.security import holds_mask, redact_secrets
 from wizard.source_trust import refuse_swappable_source
 from wizard.uv_tool import uv_bin
+from wizard.venv_config import python_version
 from wizard.verify.check import verify_env
 
 if TYPE_CHECKING:
@@ -545,39 +546,55 @@ def describe_change(current: Entry | None, target: Entry | Target, *, undo: bool
     return lines
 
 
-def _known_interpreter(path: str) -> bool:
-    """Whether `path` is an interpreter this machine has anyway (the wizard's own, one on PATH or pyenv's).
+def _known_interpreter(path: str) -> str | None:
+    """The version `path` runs now when it is an interpreter this machine has anyway (the wizard's own, one on PATH
+    or pyenv's), else None.
 
     history.json is data, not code: an entry naming `/tmp/x/python` must not make a rollback run it.
     The interpreters found the usual way are the only ones a rebuild runs; any other falls back to the
     entry's version number, which uv resolves itself.
     """
+    import platform
     import sys
 
     try:
         wanted = Path(path).resolve()
     except (OSError, ValueError):
-        return False
+        return None
     if not wanted.is_file():
-        return False
+        return None
     if wanted == Path(sys.executable).resolve():
-        return True
-    return any(Path(choice.executable).resolve() == wanted for choice in find_pythons())
+        return platform.python_version()
+    return next((choice.version for choice in find_pythons() if Path(choice.executable).resolve() == wanted), None)
 
 
-def _rebuild_python(target: Entry) -> str:
-    """The `--python` a rebuild gives `uv venv`: the entry's interpreter when this machine has it
-    anyway, else its version number (uv finds or fetches one); OperationFailed when neither is usable."""
-    if target.python and _known_interpreter(target.python):
-        return target.python
+def _rebuild_python(target: Entry) -> tuple[str, str | None]:
+    """(the `--python` a rebuild gives `uv venv`, the version it runs now): the entry's interpreter when this
+    machine has it anyway, else its version number (uv finds or fetches one); OperationFailed when neither is
+    usable, or when the interpreter at the entry's path now runs another X.Y than the env was built with (its
+    frozen set's compiled wheels are for that one; 32nd hostile pass (part B) P4)."""
+    runs = _known_interpreter(target.python) if target.python else None
+    if runs:
+        refuse_other_minor(target, target.python, runs)
+        return target.python, runs
     if target.python_version and re.fullmatch(r"3\.[0-9]{1,2}(\.[0-9]{1,3})?", target.python_version):
-        return target.python_version
+        return target.python_version, target.python_version
     raise OperationFailed(f"cannot rebuild {target.env}: the Python it was built with ({target.python}) is gone.")
+
+
+def refuse_other_minor(target: Entry, python: str, runs: str) -> None:
+    """OperationFailed when `python` runs another Python X.Y (`runs`) than `target` was built with."""
+    recorded = target.python_version or ""
+    if recorded and runs.split(".")[:2] != recorded.split(".")[:2]:
+        raise OperationFailed(
+            f"cannot rebuild {target.env} on {python}: it now runs Python {runs}, and the environment was built with "
+            f"Python {recorded}, whose compiled packages do not fit another version. Install the recipe again "
+            f"(`gc-wizard install {target.recipe}`), which picks its packages for the Python it gets.")
 
 
 def create_env_step(env: Path, python: str, version: str | None = None):
     """`uv venv` for a rebuild, as a runner step (the install's create-env step, without --offline:
-    the Python may have to be fetched)."""
+    the Python may have to be fetched). `version`: what `python` runs now, never the recorded one."""
     return Step(name="create-env", title=f"Recreate the environment (Python {version or python})", kind="create_env",
                 argv=(uv_bin(), "venv", "--python", python, str(env)),
                 env={"UV_NO_PROGRESS": "1", "NO_COLOR": "1"}, prompts=(NO_REPLACE,))
@@ -718,9 +735,9 @@ class _Rollback:
         if not entry.packages:
             raise OperationFailed(f"{env} is gone and history holds no package set to rebuild it from")
         self.say(f"{env} is gone; rebuilding it from its {len(entry.packages)} frozen packages")
-        python = _rebuild_python(entry)
+        python, runs = _rebuild_python(entry)
         self._rebuilding(not env.exists())
-        step = create_env_step(env, python, entry.python_version)
+        step = create_env_step(env, python, runs)
         result = run_step(step, log=self.log, events=self.events, cancel=self.cancel)
         if result.cancelled:
             raise _Stopped()
@@ -729,7 +746,16 @@ class _Rollback:
         if not result.ok:
             said = " ".join(line.strip() for line in result.tail[-3:] if line.strip()) or result.error
             raise OperationFailed(f"could not recreate {env}: {said or child_end_words(result.exit_status, result.signal)}")
+        built = python_version(env) or runs  # what the env runs, from its own pyvenv.cfg (32nd pass (part B) P4)
+        if built:
+            refuse_other_minor(entry, python, built)
+            if entry.python_version and built != entry.python_version:
+                self.say(f"{env} now runs Python {built} ({python}); it was built with Python {entry.python_version}")
         how = self._sync(entry.packages, requirements_file=entry.requirements_file, recorded=True)
+        if built:  # the record says what the env runs now: its marker, its entry and this rollback's
+            entry.python_version = self.record.python_version = built
+            if entry.marker:
+                entry.marker = {**entry.marker, "python": built}
         if entry.marker:
             envs.write_marker(env, entry.marker)
         self._rebuilding(False)

@@ -67,6 +67,7 @@ from wizard.install.progress import quiet_stretch_words as quiet_stretch_words
 from wizard.install.reach import unreachable_advice
 from wizard.install.recorded_set import graphcast_source_record
 from wizard.install.remote_wheelhouse import refuse_endless_pages
+from wizard.install.resolution_settings import resolution_advice
 from wizard.install.runner import (
     RunnerEvents,
     StepLog,
@@ -89,6 +90,7 @@ from wizard.paths import unused_path
 from wizard.recipes.match import match_recipes
 from wizard.security import make_folders, strip_acls
 from wizard.uv_tool import uv_bin
+from wizard.venv_config import python_version
 from wizard.verify.check import verify_env
 from wizard.verify.diagnose import STOP_NOTE
 
@@ -203,7 +205,8 @@ def _failure_message(step, result, log: Path, recipe=None, python_version: str =
                                 bundle_here=here[0] if here else None,
                                 bundle_install=in_sentence(here[1]) if here else None,
                                 graphcast_url=graphcast_url and step.name == "install-graphcast") or no_room_advice(said) \
-        or open_files_advice(said)  # a low `ulimit -n`, whatever the child said of it (24th pass (part A) P9)
+        or open_files_advice(said) \
+        or resolution_advice(installer, said, os.environ, getattr(step, "cwd", None))  # UV_REQUIRE_HASHES (32nd (B) P2)
     # The fix first: at 80×24 the installer's own lines would push it off the screen.
     return (f"step '{step.title}' failed." + (f" {advice}" if advice else "") + f"\nThe installer said:\n  {detail}"
             f"\nFull log: {log}")
@@ -363,9 +366,11 @@ class _Transaction:
                                           find_links=entry.find_links)
         entry.requirements_file = str(frozen) if frozen else None
         self.say(f"froze {len(entry.packages)} packages" + (f" with hashes in {frozen}" if frozen else ""))
+        # what the env runs, from its own pyvenv.cfg: the plan's word was taken before it existed (32nd (B) P4)
+        entry.python_version = python_version(self.env) or entry.python_version
         marker = envs.EnvMarker(recipe=self.recipe.id, title=self.recipe.title, backend=self.recipe.backend,
                                 runtime_env=dict(self.recipe.runtime_env), created=now(), entry_id=entry.id,
-                                python=self.plan.python.version,
+                                python=entry.python_version or self.plan.python.version,
                                 extra={"graphcast_version": self.recipe.graphcast.version,
                                        "notebook": bool(self.options.with_notebook),
                                        # read by `inspect_env` for the fixes' install lines (walk 27: rerun lines)

@@ -57,6 +57,7 @@ from wizard.install.linkmode import download_cache, link_mode
 from wizard.install.lock_reach import AddedPackage
 from wizard.install.lockfile import PYLOCK, check_lock_covers, install_args, lock_format, lock_packages
 from wizard.install.package_files import names_pip_cannot_read, wheels_in
+from wizard.install.resolution_settings import resolution_notes
 from wizard.install.source_places import package_place, refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path, source_spelling
 from wizard.install.sources import outside_index_problem, unreachable_source
@@ -207,16 +208,19 @@ class Plan:
     def source_refusal(self) -> str | None:
         """The install's refusal of a package source this plan's installer would read that another user could swap
         — a `PIP_FIND_LINKS`/`UV_FIND_LINKS` folder, an index variable's local place, a settings file or a place
-        it names — in the install's own sentence (`installer_files.trust_problem`, built once), or None.
+        it names — in the install's own sentence (`installer_files.trust_problem`, built once), or None. A settings
+        file that is a FIFO, a device or a giant first, by the reader every installer step starts through
+        (`installer_files.settings_problem`; 32nd hostile pass (part A) P3: `PIP_CONFIG_FILE=FIFO` was refused by
+        `install --installer pip` at once while its plan exited 0 without a word, where uv's plan refused it).
 
         Why the plan refuses it too (exit 2, as the install does): with `--installer pip` the plan started no pip,
         so it only marked the source "!" and exited 0 while `install --installer pip` refused it, where a uv plan
         refused the same folder as `UV_FIND_LINKS` outright (review of hostile pass 28's notes)."""
         import os  # deferred: only a plan that is reviewed asks
 
-        from wizard.installer_files import trust_problem
+        from wizard.installer_files import settings_problem
 
-        return trust_problem(self.installer, os.environ, self.env_dir.parent)
+        return settings_problem(self.installer, os.environ, self.env_dir.parent)
 
     def settings_refusal(self) -> str | None:
         """Why the installer's own settings files (or a place they name) may not be used: another user could swap
@@ -224,10 +228,11 @@ class Plan:
         none. The plan shows it with "!", so the plan and the install say the same (24th hostile pass (B) P5)."""
         import os  # deferred: only a plan that is shown asks
 
-        from wizard.installer_files import requirement_problem, trust_problem
+        from wizard.installer_files import requirement_problem, settings_problem
 
-        # a UV_OVERRIDE / PIP_REQUIREMENT the install refuses is marked here too (25th hostile pass (part B) P4)
-        return (trust_problem(self.installer, os.environ, self.env_dir.parent)
+        # a UV_OVERRIDE / PIP_REQUIREMENT the install refuses is marked here too (25th hostile pass (part B) P4); a
+        # settings file that is a FIFO or a device too, by the install's reader (32nd hostile pass (part A) P3)
+        return (settings_problem(self.installer, os.environ, self.env_dir.parent)
                 or requirement_problem(self.installer, os.environ, self.env_dir.parent))
 
     def temporary_refusal(self) -> str | None:
@@ -776,6 +781,8 @@ def build_plan(
              for step in make_steps(recipe, target, sources, packages, gc_arg, notes)]
     if installer == "uv":
         _uv_can_read_every_argument(steps, gc_arg)
+    # a UV_REQUIRE_HASHES, a pip.conf's `pre`: passed on to every step, so said here (32nd hostile pass (B) P2)
+    notes.extend(resolution_notes(installer, os.environ, target.cwd))
     _closing_notes(recipe, target, graphcast_src, gc_arg, notes)
     return Plan(
         recipe=recipe, env_dir=target.env_dir, python=python, installer=installer, steps=tuple(steps),

@@ -51,6 +51,7 @@ from wizard.install.cache_trust import step_cache_env
 from wizard.install.lines import LineAssembler, TracebackFolder, is_destructive_hint
 from wizard.install.linkmode import cache_linked, unlinked_words
 from wizard.install.private_args import PrivateArguments, temporary_folder
+from wizard.install.resolution_settings import resolution_notes
 from wizard.install.uv_overrides import uv_overrides
 from wizard.installer_files import (
     placement_problem,
@@ -584,6 +585,10 @@ def run_step(step, *, log: StepLog | None, events: RunnerEventsProtocol | None =
         env_notes.extend(override_notes)
         for note in override_notes:
             paths.note_at_end(note, installer_env(step.argv) or paths.state_dir())
+    if step_installer(step.argv or ("",)):  # a UV_REQUIRE_HASHES, a pip.conf's `pre`: in the log, by the step it
+        # changes (rollback's and sync's too; 32nd hostile pass (part B) P2)
+        env_notes.extend(resolution_notes(step_installer(step.argv), env,
+                                          None if step.cwd in (None, "") else str(step.cwd)))
     if step_installer(step.argv or ("",)) == "uv":
         # every uv step that installs (rollback's and sync's too) keeps its files in the environment, not as links
         # into uv's cache that `uv cache clean` breaks (30th hostile pass (part B) P7); a plan's steps say so already

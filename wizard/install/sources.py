@@ -43,6 +43,7 @@ from packaging.version import InvalidVersion
 from wizard import bounded
 from wizard.errors import UserError
 from wizard.git_dirs import git_dirs
+from wizard.install.build_backend import build_runs
 from wizard.install.checkout_state import (
     TreeState,
     archive_metadata,
@@ -465,8 +466,9 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> s
         # archive got no word that building it runs its setup.py).
         tree = compared_with_release(identity, wanted_revision).tree
         state = f" is {tree.describe()}" if tree is not None else ""
-        return (f"the source archive {identity.where}{state}; building it runs its setup.py (its own code, with "
-                "your rights), so use one you trust.")
+        pyproject = archive_metadata(identity.where).get("pyproject.toml")
+        runs = build_runs(pyproject.decode("utf-8", "replace") if pyproject is not None else None)
+        return f"the source archive {identity.where}{state}; building it runs {runs}, so use one you trust."
     if identity.kind == "wheel":
         tree = compared_with_release(identity, wanted_revision).tree
         if tree is None or (tree.readable and not tree.changed):
@@ -479,16 +481,26 @@ def checkout_caution(identity: SourceIdentity, wanted_revision: str | None) -> s
         # which the same folder as a path gets.
         at = f" at {identity.revision}" if identity.revision else (f" at v{identity.version}" if identity.version
                                                                    else " at its HEAD commit")
-        return (f"the git repository {repository} is built{at}; building it runs its setup.py (its own code, with "
-                "your rights), so use a repository you trust.")
+        return (f"the git repository {repository} is built{at}; building it runs its setup.py, or the build "
+                "backend its pyproject.toml names there (its own code, with your rights), so use a repository you "
+                "trust.")
     if identity.kind != "checkout" or identity.tree is None:
         return None
     tree = compared_with_release(identity, wanted_revision).tree
-    text = (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs its "
-            "setup.py (its own code, with your rights), so use a checkout you trust.")
+    text = (f"the checkout {identity.where} is {tree.describe(wanted_revision)}; building it runs "
+            f"{_checkout_build(Path(identity.where))}, so use a checkout you trust.")
     return (text + (" " + withheld_words(tree.withheld) if tree.withheld else "")
             + (" " + leftover_words(identity.where, tree.leftovers) if tree.leftovers else "")
             + _copy_refusal(identity.where))
+
+
+def _checkout_build(root: Path) -> str:
+    """What building the checkout at `root` runs (`build_backend.build_runs`), from its pyproject.toml read as data."""
+    try:
+        text = bounded.read_text(root / "pyproject.toml", bounded.MARKER_BYTES)
+    except (OSError, ValueError):  # none (v0.1.1 has none), or one that cannot be read: setuptools' setup.py
+        text = None
+    return build_runs(text, root)
 
 
 def _copy_refusal(where: str) -> str:

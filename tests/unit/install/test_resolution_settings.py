@@ -1,0 +1,53 @@
+"""The installer settings that change how uv or pip picks or checks packages are found by variable and by settings
+file, each as its installer reads it (`install.resolution_settings`), and a failure they cause names them.
+
+Before (32nd hostile pass, part B, P2): `UV_REQUIRE_HASHES=1` made every install fail ("In `--require-hashes` mode,
+all requirements must have a hash"), and neither the plan nor the failure named it."""
+
+from __future__ import annotations
+
+from wizard.install.resolution_settings import SETTINGS, found_settings, resolution_advice, resolution_notes
+
+
+def _env(tmp_path, **values):
+    """An environment that reads no settings file of the user's or the machine's."""
+    return {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "XDG_CONFIG_DIRS": str(tmp_path / "etc"),
+            **values}
+
+
+def test_every_variable_of_the_table_is_named_when_set_and_not_when_off(tmp_path):
+    for setting in [s for s in SETTINGS if s.variable]:
+        on = "2020-01-01" if setting.kind == "value" else "1"
+        words = resolution_notes(setting.installer, _env(tmp_path, **{setting.variable: on}), tmp_path)
+        assert len(words) == 1 and words[0].startswith(f"{setting.variable}={on} ") \
+            and f"env -u {setting.variable}" in words[0], (setting, words)
+        off = setting.default or ("" if setting.kind == "value" else "0")  # a date has no "off" but empty
+        assert resolution_notes(setting.installer, _env(tmp_path, **{setting.variable: off}), tmp_path) == []
+
+
+def test_require_hashes_is_found_in_a_uv_toml_and_a_pip_conf(tmp_path):
+    uv_toml = tmp_path / "uv.toml"
+    uv_toml.write_text("[pip]\nrequire-hashes = true\nprerelease = \"allow\"\n")
+    found = found_settings("uv", _env(tmp_path, UV_CONFIG_FILE=str(uv_toml)), tmp_path)
+    assert [f.where for f in found] == [f"`[pip] require-hashes = true` in {uv_toml}",
+                                        f"`[pip] prerelease = allow` in {uv_toml}"]
+    conf = tmp_path / "pip.conf"
+    conf.write_text("[install]\nrequire_hashes = yes\npre = off\n")
+    found = found_settings("pip", _env(tmp_path, PIP_CONFIG_FILE=str(conf)), tmp_path)
+    assert [f.where for f in found] == [f"`require-hashes = yes` in {conf}"]
+    assert "take it out of that file" in found[0].words
+
+
+def test_the_variable_set_off_wins_over_the_settings_file(tmp_path):
+    uv_toml = tmp_path / "uv.toml"
+    uv_toml.write_text("[pip]\nrequire-hashes = true\n")
+    assert found_settings("uv", _env(tmp_path, UV_CONFIG_FILE=str(uv_toml), UV_REQUIRE_HASHES="false"), tmp_path) == []
+
+
+def test_the_failure_names_the_setting_as_its_cause_or_as_what_may_be(tmp_path):
+    said = "error: In `--require-hashes` mode, all requirements must have a hash, but none were provided for: pkg-a"
+    advice = resolution_advice("uv", said, _env(tmp_path, UV_REQUIRE_HASHES="1"), tmp_path)
+    assert advice.startswith("The cause is your setting: UV_REQUIRE_HASHES=1") and "env -u UV_REQUIRE_HASHES" in advice
+    advice = resolution_advice("pip", "ERROR: No matching distribution", _env(tmp_path, PIP_PRE="1"), tmp_path)
+    assert "may be why" in advice and "PIP_PRE=1" in advice
+    assert resolution_advice("uv", said, _env(tmp_path), tmp_path) is None

@@ -1,0 +1,147 @@
+"""The user's installer settings that change how uv or pip picks or checks the recipe's packages — hashes
+required or not checked, pre-releases, the lowest versions, a date cut-off, wheels or builds refused — each named
+on the plan and again when a step fails, with the way to take it away.
+
+Why: 32nd hostile pass (part B) P2 — `UV_REQUIRE_HASHES=1` made every install fail at its first package step
+("In `--require-hashes` mode, all requirements must have a hash"; a lock's GraphCast step too, a local file has no
+hash), while the plan said nothing and the failure named no variable. These are the user's to choose (a site may
+want hashes everywhere), so they are passed on, not set back (`uv_overrides`) nor refused (`installer_files.
+requirement_problem` refuses the ones that replace or add packages: UV_OVERRIDE, UV_CONSTRAINT, PIP_CONSTRAINT …);
+but each is said. One table for both installers, read from `uv pip install --help` (uv 0.13: `UV_NO_BINARY`,
+`UV_NO_BUILD` and `UV_ONLY_BINARY` are not read by `uv pip`, checked; a uv.toml's keys are) and from pip's
+`install` options (every option is `PIP_<NAME>` and a pip.conf key). Standard library only: the plan, the runner and
+the failure message read it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
+
+
+class Setting(NamedTuple):
+    """One row of `SETTINGS`: a variable, its settings-file key, and what it does to the recipe's install."""
+
+    installer: str
+    variable: str
+    #: the key in a uv settings file (its top level, and its `[pip]` table) or in a pip.conf's `[global]`/`[install]`
+    key: str
+    #: "switch" (on unless an off word), "value" (any value but `default`), "negated" (a uv key set to false)
+    kind: str
+    what: str
+    #: the value that changes nothing (uv's default, pip's `:none:`), never named
+    default: str = ""
+    #: words of the installer's own failure this setting causes: the failure names it as the cause
+    marker: str | None = None
+
+
+_HASHES = ("would have {installer} require a sha256 for every requirement, which the recipe's pins and the "
+           "GraphCast source do not carry (a lock's GraphCast step neither), so every install fails at its first "
+           "package step")
+SETTINGS: tuple[Setting, ...] = (
+    Setting("uv", "UV_REQUIRE_HASHES", "require-hashes", "switch", _HASHES, marker="require-hashes"),
+    Setting("uv", "UV_NO_VERIFY_HASHES", "verify-hashes", "negated",
+            "would have uv install a lock's files without checking them against its hashes"),
+    Setting("uv", "UV_RESOLUTION", "resolution", "value",
+            "would have uv pick the lowest versions the pins allow for the packages they do not fix", "highest"),
+    Setting("uv", "UV_PRERELEASE", "prerelease", "value",
+            "would have uv take pre-releases the recipe was not tested with", "if-necessary-or-explicit"),
+    Setting("uv", "UV_EXCLUDE_NEWER", "exclude-newer", "value",
+            "would hide from uv every package an index got after that date, which can leave a pin without a file"),
+    Setting("uv", "", "no-binary", "value", "would have uv build every package from source instead of its wheel"),
+    Setting("uv", "", "no-build", "value", "would have uv build nothing, GraphCast from a checkout included"),
+    Setting("uv", "", "only-binary", "value", "would have uv build nothing, GraphCast from a checkout included"),
+    Setting("pip", "PIP_REQUIRE_HASHES", "require-hashes", "switch", _HASHES, marker="require-hashes"),
+    Setting("pip", "PIP_PRE", "pre", "switch", "would have pip take pre-releases the recipe was not tested with"),
+    Setting("pip", "PIP_NO_BINARY", "no-binary", "value",
+            "would have pip build those packages from source instead of their wheels", ":none:"),
+    Setting("pip", "PIP_ONLY_BINARY", "only-binary", "value",
+            "would have pip build nothing, GraphCast from a checkout included", ":none:"),
+)
+#: The values both installers read as "off" for a switch.
+_OFF = ("", "0", "false", "no", "off")
+
+
+class Found(NamedTuple):
+    """One `SETTINGS` row set here: where (`UV_REQUIRE_HASHES=1`, "`require-hashes = true` in /x/uv.toml"), and
+    the sentence that names it with its fix."""
+
+    setting: Setting
+    where: str
+    words: str
+
+
+def _counts(setting: Setting, value: object) -> bool:
+    """Whether `value`, as the variable or key gives it, changes anything."""
+    if value is None or value == [] or value == "":
+        return False
+    if setting.kind == "negated":  # the key says "verify-hashes = false"; the variable "UV_NO_VERIFY_HASHES=1"
+        return value is False
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if setting.kind == "switch":
+        return text not in _OFF
+    return text != setting.default
+
+
+def found_settings(installer: str, environ: Mapping[str, str],
+                   cwd: str | os.PathLike[str] | None = None) -> list[Found]:
+    """Every `SETTINGS` row of `installer` set here: by its variable, else by a settings file the installer reads
+    (`uv_files`: top level and `[pip]`; `pip_files`: `[global]` and `[install]`)."""
+    rows = [s for s in SETTINGS if s.installer == installer]
+    if installer == "uv":
+        tables = []
+        for path in uv_files(environ, cwd):
+            data = uv_settings(path)
+            tables += [(path, "", data), (path, "[pip] ", data.get("pip") if isinstance(data.get("pip"), dict) else {})]
+    else:
+        tables = [(path, "", {k.replace("_", "-").lower(): v for k, v in pip_settings(path, ("global", "install")).items()})
+                  for path in pip_files(environ)]
+    found: list[Found] = []
+    for setting in rows:
+        given = (environ.get(setting.variable) or "").strip() if setting.variable else ""
+        if given:  # the variable wins over every file, an "off" one too
+            on = given.lower() not in _OFF if setting.kind != "value" else given.lower() != setting.default
+            if on:
+                found.append(_found(setting, f"{setting.variable}={given}", installer, by_variable=True))
+            continue
+        for path, table_name, table in tables:
+            value = table.get(setting.key)
+            if _counts(setting, value):  # a pip.conf's words are strings: a switch's "off" ones do not count
+                shown = str(value).lower() if isinstance(value, bool) else value
+                found.append(_found(setting, f"`{table_name}{setting.key} = {shown}` in {path}", installer))
+                break
+    return found
+
+
+def _found(setting: Setting, where: str, installer: str, by_variable: bool = False) -> Found:
+    """The row with its sentence: what it does and the way to take it away."""
+    undo = (f"unset it for gc-wizard (`env -u {setting.variable} gc-wizard …`)" if by_variable
+            else "take it out of that file (or set PIP_CONFIG_FILE=/dev/null / UV_NO_CONFIG=1 for gc-wizard)")
+    if setting.marker == "require-hashes":
+        undo += " (to have every package's hash checked, install from a hashed lock, `gc-wizard lock`, with it unset)"
+    what = setting.what.format(installer=installer)
+    return Found(setting, where, f"{where} {what}: {undo}.")
+
+
+def resolution_notes(installer: str, environ: Mapping[str, str],
+                     cwd: str | os.PathLike[str] | None = None) -> list[str]:
+    """The plan's note for each setting found (`found_settings`), in the table's order."""
+    return [found.words for found in found_settings(installer, environ, cwd)]
+
+
+def resolution_advice(installer: str | None, said: str, environ: Mapping[str, str],
+                      cwd: str | os.PathLike[str] | None = None) -> str | None:
+    """The failed step's fix when a setting found here is its cause (its `marker` is in what the installer `said`),
+    else the settings found named as what may be: one sentence, or None when none is set."""
+    found = found_settings(installer, environ, cwd) if installer in ("uv", "pip") else []
+    if not found:
+        return None
+    cause = next((f for f in found if f.setting.marker and f.setting.marker in said), None)
+    if cause is not None:
+        return f"The cause is your setting: {cause.words}"
+    return "Your settings change what the installer picks, which may be why: " + " ".join(f.words for f in found)

@@ -17,7 +17,7 @@ from pathlib import Path
 from wizard.children import program_risk, run_capture
 from wizard.errors import OperationFailed, UserError
 from wizard.patterns import LazyPattern
-from wizard.security import ACL_ACCESS, make_folders, strip_acls
+from wizard.security import ACL_ACCESS, known_home, make_folders, strip_acls
 
 
 def state_dir() -> Path:
@@ -30,22 +30,35 @@ def state_dir() -> Path:
         return Path(os.path.abspath(Path(explicit).expanduser()))
     data_home = os.environ.get("XDG_DATA_HOME", "")
     if not os.path.isabs(os.path.expanduser(data_home)):
-        problem = home_problem(os.environ, "the state folder", "GC_WIZARD_HOME=DIR")
-        if problem:
-            raise UserError(problem)
-        data_home = str(Path.home() / ".local" / "share")
+        data_home = str(home_folder("the state folder", "GC_WIZARD_HOME=DIR") / ".local" / "share")
     return Path(data_home).expanduser() / "gc-wizard"
+
+
+def home_folder(what: str, other_fix: str, environ: Mapping[str, str] | None = None) -> Path:
+    """The user's home folder (`security.known_home`), for `what` to be put under; UserError (exit 2) with
+    `home_problem`'s sentence when there is none to use."""
+    environ = os.environ if environ is None else environ
+    problem = home_problem(environ, what, other_fix)
+    home = known_home(environ)
+    if problem or home is None:
+        raise UserError(problem or f"there is no home folder for {what}; set HOME to a folder of yours or {other_fix}.")
+    return home
 
 
 def home_problem(environ: Mapping[str, str], what: str, other_fix: str) -> str | None:
     """The refusal for a `HOME` that is set but empty or relative, when `what` (the state folder, an installer's cache)
-    would be put under it; None when HOME is absolute or unset (then the password database's home is used, as
-    Python's `expanduser` does).
+    would be put under it, or unset on an account the password database does not know (then there is no home at all:
+    32nd hostile pass (part A) P2); None when HOME is absolute, or unset and the password database's home is used, as
+    Python's `expanduser` does.
 
     Why: the XDG rule — a relative value is invalid — was applied to XDG_DATA_HOME but not to HOME, so `HOME=` put the
     state at `/.local/share/gc-wizard` (as root, at the root of the file system) and uv's cache at `/.cache/uv`, and
     `HOME=rel` under whatever folder the command ran in, where no later run looks (28th hostile pass (part A) P4)."""
     home = environ.get("HOME")
+    if home is None and known_home(environ) is None:
+        return (f"HOME is not set and this account (uid {os.getuid()}) has no entry in the password database, so "
+                f"there is no home folder for {what}; set HOME to a folder of yours (export HOME=/home/$USER) or "
+                f"{other_fix}. Nothing was changed.")
     if home is None or os.path.isabs(home):
         return None
     shown = "empty" if not home else f"{ascii(home) if not home.isprintable() else home!r}, a relative path"
@@ -160,9 +173,8 @@ def _default_state() -> Path | None:
     data_home = os.environ.get("XDG_DATA_HOME", "")
     if os.path.isabs(os.path.expanduser(data_home)):
         return Path(data_home).expanduser() / "gc-wizard"
-    if home_problem(os.environ, "", "") is not None:
-        return None
-    return Path.home() / ".local" / "share" / "gc-wizard"
+    home = known_home()
+    return None if home is None else home / ".local" / "share" / "gc-wizard"
 
 
 def own_state_advice(folder: Path) -> str:
@@ -173,7 +185,7 @@ def own_state_advice(folder: Path) -> str:
     default = _default_state()
     if os.environ.get("GC_WIZARD_HOME") and default is not None and default != folder and _creatable(default) is None:
         ways.append(f"`unset GC_WIZARD_HOME` (the default state folder, {default})")
-    for base in (os.environ.get("SCRATCH", ""), os.path.expanduser("~")):
+    for base in (os.environ.get("SCRATCH", ""), str(known_home() or "")):
         own = Path(base) / "gc-wizard" if os.path.isabs(base) and base != "/" else None
         if own is not None and own not in (folder, default) and _creatable(own) is None \
                 and swappable_ancestor(own) is None:
@@ -377,7 +389,8 @@ def _foreign_ancestor(folder: Path) -> tuple[Path, str] | None:
     path = Path(os.path.abspath(folder))
     # The folders above your home are the site's layout (`/home/lab/you`, a group folder a lab account owns):
     # trusted like root's, or no one in such a lab could keep a state at all.
-    site = set(Path(os.path.realpath(os.path.expanduser("~"))).parents)
+    home = known_home()  # none: no site layout to trust (never the working folder, where "~" would lead)
+    site = set(Path(os.path.realpath(home)).parents) if home is not None else set()
     for step in [*reversed(path.parents), path]:
         try:
             info = os.lstat(step)
@@ -1324,14 +1337,21 @@ def _zip_recipes() -> Path:
     return _ZIP_RECIPES[home]
 
 
-def user_recipes_dir() -> Path:
-    config_home = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+def user_recipes_dir() -> Path | None:
+    """`$XDG_CONFIG_HOME/gc-wizard/recipes`, else `~/.config/gc-wizard/recipes`; None when there is neither (no HOME
+    and no passwd entry: the user's recipe folder is skipped, and `recipes` and `plan` run on with the others)."""
+    config_home = os.environ.get("XDG_CONFIG_HOME")
+    if not config_home:
+        home = known_home()
+        if home is None:
+            return None
+        config_home = str(home / ".config")
     return Path(config_home).expanduser() / "gc-wizard" / "recipes"
 
 
 def recipe_dirs(extra: list[str] | None = None) -> list[Path]:
     """Recipe folders in override order: a later folder's recipe replaces an earlier one's."""
-    dirs = [builtin_recipes_dir(), user_recipes_dir()]
+    dirs = [builtin_recipes_dir(), *filter(None, [user_recipes_dir()])]
     dirs.extend(Path(d).expanduser() for d in extra or [])
     return dirs
 

@@ -31,6 +31,7 @@ from wizard.patterns import LazyPattern, class_members
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 #: A question whose answer must stay hidden: passwords, passphrases, tokens, secrets, PINs.
@@ -366,6 +367,27 @@ def strip_acls(folder: str | os.PathLike[str]) -> None:
 #: "no such ACL" (ENODATA), "no ACLs on this file system" (EOPNOTSUPP, ENOTSUP) and "no extended attributes".
 _NO_ACL_ERRNOS = frozenset(getattr(errno, name) for name in ("ENODATA", "EOPNOTSUPP", "ENOTSUP", "ENOSYS")
                            if hasattr(errno, name))
+
+
+def known_home(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The user's home folder: HOME when it is an absolute path, else (HOME unset) the password database's entry, as
+    Python's `expanduser` reads it; None when neither gives one (an empty or relative HOME, which `paths.home_problem`
+    names; an account with no passwd entry and no HOME: `docker run --user 54321`, a batch system's uid).
+
+    The one reader of "the home folder" (`paths.home_folder` refuses in a sentence where one is needed): `Path.home()`
+    raised RuntimeError on such an account, a raw traceback or "this is a bug" in most commands, and
+    `expanduser("~")` gave "~" back, a folder named `~` under the working folder (32nd hostile pass (part A) P2)."""
+    environ = os.environ if environ is None else environ
+    home = environ.get("HOME")
+    if home is not None:
+        return Path(home) if os.path.isabs(home) else None
+    import pwd  # deferred: only an account without HOME asks the password database
+
+    try:
+        entry = pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return None
+    return Path(entry) if os.path.isabs(entry) else None
 
 
 #: The encoding error handler of every file the wizard writes (logs, history, reports, crash logs): a lone surrogate

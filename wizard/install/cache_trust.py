@@ -21,6 +21,7 @@ from pathlib import Path
 from wizard import bounded, paths
 from wizard.full_disk import ROOM, nearest_existing, out_of_files
 from wizard.installer_files import pip_files, pip_settings, uv_files, uv_settings
+from wizard.security import known_home
 from wizard.source_trust import swap_risk
 
 #: The values uv reads as "no" for a switch such as `UV_NO_CACHE` (clap's boolish values).
@@ -82,7 +83,10 @@ def pip_cache(environ: Mapping[str, str]) -> Path | None:
         settings = pip_settings(path, ("global", "install"))
         if settings.get("cache-dir", "").strip():
             return Path(os.path.abspath(os.path.expanduser(settings["cache-dir"].strip())))
-    base = environ.get("XDG_CACHE_HOME") or os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".cache")
+    home = known_home(environ)
+    if not environ.get("XDG_CACHE_HOME") and home is None:
+        return None  # no home for it (`cache_problem` names HOME); pip runs without one
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
     return Path(os.path.abspath(base)) / "pip"
 
 

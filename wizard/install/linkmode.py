@@ -19,6 +19,7 @@ from pathlib import Path
 from wizard import paths
 from wizard.children import run_capture
 from wizard.install.cache_trust import cache_off
+from wizard.security import known_home
 
 
 def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
@@ -30,10 +31,10 @@ def uv_cache_dir(uv: str, environ: Mapping[str, str]) -> Path | None:
         return None
     if proc.returncode != 0:
         return None
-    home = environ.get("HOME") or os.path.expanduser("~")
+    home = known_home(environ)
     candidates = tuple(os.path.abspath(p) for p in (
         environ.get("UV_CACHE_DIR") or "", os.path.join(environ.get("XDG_CACHE_HOME") or "/nowhere", "uv"),
-        os.path.join(home, ".cache", "uv")) if p)
+        os.path.join(home, ".cache", "uv") if home is not None else "") if p)
     found = paths.path_from_output(proc.stdout, candidates=candidates)
     return Path(found) if found else None
 

@@ -95,7 +95,36 @@ def _creatable(folder: Path) -> Path | None:
         probe = probe.parent
     if not os.path.isdir(probe):
         return None
-    return None if os.access(probe, os.W_OK | os.X_OK) else probe
+    return None if os.access(probe, os.W_OK | os.X_OK) and pseudo_words(probe) is None else probe
+
+
+#: File systems the kernel makes up (its processes, devices and settings as files), mounted read-write, where no
+#: folder or file of a user's can be made: their statvfs says 0 blocks, 0 free.
+PSEUDO_FILE_SYSTEMS = frozenset({
+    "proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "pstore", "configfs", "bpf", "devpts",
+    "mqueue", "fusectl", "efivarfs", "binfmt_misc", "nsfs", "selinuxfs", "rpc_pipefs", "nfsd", "autofs"})
+
+
+def pseudo_words(folder: str | os.PathLike[str]) -> str | None:
+    """Words for a sentence when `folder` (or the nearest folder above it that exists) is on such a file system
+    ("/proc is the kernel's proc file system (not a disk), where no file or folder can be made"), else None.
+
+    Why one wording, asked by every write check (`write_block_words`, the installer caches' and TMPDIR's
+    `cache_trust.unusable_folder`): such a file system reads as a disk with 0 bytes free, so `--env /proc/x`,
+    `TMPDIR=/proc` and `UV_CACHE_DIR=/proc/uvc` were refused as "the disk is full", with "free some space" as the
+    fix (32nd hostile pass (part A) P5)."""
+    probe = Path(os.path.abspath(folder))
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    try:
+        if os.statvfs(probe).f_blocks:  # a size: a disk (the one call most folders cost)
+            return None
+    except OSError:
+        return None
+    mount = mount_of(probe)
+    if mount is None or mount[1] not in PSEUDO_FILE_SYSTEMS:
+        return None
+    return f"{mount[0]} is the kernel's {mount[1]} file system (not a disk), where no file or folder can be made"
 
 
 def write_block_words(folder: Path) -> str | None:
@@ -115,8 +144,11 @@ def _read_only(folder: Path) -> bool:
 
 
 def _blocked_words(blocked: Path) -> str:
-    """`blocked` (`_creatable`'s answer) in words: on a read-only file system — which no permission change fixes —
-    or not writable by you."""
+    """`blocked` (`_creatable`'s answer) in words: on the kernel's own file system (`pseudo_words`) or a read-only
+    one — which no permission change fixes — or not writable by you."""
+    pseudo = pseudo_words(blocked)
+    if pseudo is not None:
+        return pseudo
     return f"{blocked} is on a read-only file system" if _read_only(blocked) else f"you cannot write in {blocked}"
 
 

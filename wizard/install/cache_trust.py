@@ -129,6 +129,9 @@ def unusable_folder(folder: Path) -> str | None:
     if not place.is_dir():
         return f"{place} {bounded.not_a_folder(place).removeprefix('it ')}"
     made = "" if place == Path(os.path.abspath(folder)) else f" ({place}, where it would be made)"
+    pseudo = paths.pseudo_words(place)
+    if pseudo is not None:  # not "its disk is full": it is no disk (32nd hostile pass (part A) P5)
+        return pseudo
     try:
         info = os.statvfs(place)
     except OSError:

@@ -52,6 +52,7 @@ from wizard.errors import UserError
 from wizard.git_dirs import common_dir, named_gitdir
 from wizard.patterns import ascii_digits
 from wizard.security import ACL_ACCESS, ACL_DEFAULT, known_home
+from wizard.tree_walk import walk
 
 #: How many entries inside a source folder are looked at; a real wheelhouse or GraphCast checkout (with its .git)
 #: has far fewer. Past it the rest is not looked at, so a huge tree given by mistake costs a bounded time.
@@ -517,7 +518,7 @@ def _inside(folder: Path, me: int, *, gitfiles: bool = True, passed_over: tuple[
     reached that way, so a gitdir that holds the checkout cannot loop); an empty regular file named in `passed_over`
     directly in `folder` is not looked at (`refuse_swappable_source`)."""
     seen = 0
-    for top, dirs, files in os.walk(folder):
+    for top, dirs, files in walk(folder):  # not os.walk: recursive (33rd hostile pass (part A) P1)
         for name in [*dirs, *files]:
             seen += 1
             if seen > INSIDE_LIMIT:

@@ -25,6 +25,7 @@ from wizard.after.next_steps import modules_dir
 from wizard.after.target import made_by_this_state
 from wizard.errors import OperationFailed, UserError
 from wizard.install.envs import read_marker
+from wizard.tree_walk import walk
 
 
 def follow_current(env: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> list[str]:
@@ -119,10 +120,7 @@ def staying_lines(env_path: Path, marker, environ: Mapping[str, str] | None = No
     module = module_name(env_path, marker.to_dict())
     root = modules_dir()
     if module_env(root / f"{module}.lua") is None:
-        try:
-            files = sorted(root.rglob("*.lua")) if root.is_dir() else []
-        except OSError:
-            files = []
+        files = _module_files(root)
         others = [str(f.relative_to(root))[:-4] for f in files[:20]
                   if (loads := module_env(f)) is not None and loads != str(env_path) and made_by_this_state(loads)]
         if others:
@@ -131,6 +129,25 @@ def staying_lines(env_path: Path, marker, environ: Mapping[str, str] | None = No
                          f"environment{'s' if len(others) > 1 else ''}; `{command} module install` adds one for "
                          f"{env_path}.")
     return lines
+
+
+def _module_files(root: Path, limit: int = 20, entries: int = 10_000) -> list[Path]:
+    """The first `limit` module files (`*.lua`) under `root`, in name order folder by folder, looking at no more than
+    `entries` entries: a walk without recursion (`tree_walk`), so a folder chain 1,200 deep under `modules/` no longer
+    stops `rollback` on a RecursionError, and a huge tree is not listed whole for 20 names (33rd hostile pass (part A)
+    P1)."""
+    found: list[Path] = []
+    seen = 0
+    for folder, dirs, names in walk(root):
+        dirs.sort()
+        for name in sorted(names):
+            seen += 1
+            if name.endswith(".lua") and len(found) < limit:
+                found.append(Path(folder) / name)
+        seen += len(dirs)
+        if len(found) >= limit or seen > entries:
+            break
+    return found
 
 
 def _follow_kernel(env_path: Path, marker, environ: Mapping[str, str] | None) -> list[str]:

@@ -32,6 +32,7 @@ from wizard.flows.forecast import (
     outcome_lines,
     run_forecast,
 )
+from wizard.patterns import whole_number
 
 
 def _progress_printer():
@@ -105,10 +106,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _steps(value: str) -> int:
-    try:
-        steps = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number of 6-hour steps") from None
+    steps = whole_number(value)  # 0-9 only: int('٣') is 3 (33rd hostile pass (part A) P5)
+    if steps is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number of 6-hour steps (digits 0-9)") from None
     if not 1 <= steps <= 40:
         raise argparse.ArgumentTypeError(f"{steps} steps: give 1 to 40")
     return steps

@@ -21,6 +21,7 @@ from wizard.flows.options import (
     LEVELS,
     given_sources,
 )
+from wizard.patterns import decimal_number
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing `typing` (start-up time, issue 23)
 if TYPE_CHECKING:
@@ -361,10 +362,9 @@ def positive_seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above zero (`nan`, `inf`, 0 and -5 cannot time anything)."""
     import math
 
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    value = decimal_number(text)  # 0-9 only: float('٣٠') is 30 (33rd hostile pass (part A) P5)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (digits 0-9)") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be a number of seconds above zero") from None
     return value

@@ -267,6 +267,8 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
         make_folders(wheels)
         manifest = _fill(recipe, out, wheels, python_version, graphcast_src, find_links, timeout, on_line, started)
     except BaseException as exc:
+        # asked before the clean-up below frees the inodes a full disk may lack (33rd hostile pass (part A) P7)
+        why = no_room(exc, out) if isinstance(exc, (OSError, OperationFailed)) else None
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
         else:  # an empty folder the user gave: emptied again, kept
@@ -274,7 +276,6 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
             shutil.rmtree(out / RECIPES, ignore_errors=True)
             for name in (LOCK, MANIFEST):
                 (out / name).unlink(missing_ok=True)
-        why = no_room(exc) if isinstance(exc, (OSError, OperationFailed)) else None
         if why:  # pip's or uv's "No space left on device", or the wizard's own write: name --out, not a resolver
             raise NoRoom(no_room_sentence("the bundle", out, why), why) from None
         if isinstance(exc, OSError):

@@ -33,6 +33,7 @@ from wizard import bounded, paths
 from wizard.git_dirs import git_dirs
 from wizard.install.git_objects import GitReadError, commit_files, no_commit_words
 from wizard.install.tree_digest import importable, left_out
+from wizard.tree_walk import walk
 
 #: Beyond these the checkout is not GraphCast's (a few hundred files, a few MB): not read.
 MAX_ENTRIES = 20_000
@@ -301,7 +302,7 @@ def _walk_checkout(root: Path, tracked: set[str]
     leftovers: list[str] = []
     withheld: list[str] = []
     seen = 0
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in walk(root):
         rel = os.path.relpath(folder, root)
         links = {d for d in dirs if os.path.islink(os.path.join(folder, d))}
         links.update(f for f in files if os.path.islink(os.path.join(folder, f)))

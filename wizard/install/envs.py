@@ -51,6 +51,7 @@ from wizard.install.runner import StepLog, StepRefusal, run_step
 from wizard.install.source_copy import as_origin, copy_folder_references
 from wizard.patterns import ascii_digits
 from wizard.security import cut, make_folders, redact_value, write_private_file
+from wizard.tree_walk import walk
 from wizard.uv_tool import uv_bin
 
 MARKER = "gc-wizard-env.json"
@@ -133,7 +134,7 @@ def remove_shared_write(env: Path) -> None:
     write in an environment is code they can make its owner run (a `.pth` in site-packages runs at every
     start of Python). Called whenever the marker is written, which is how an install, a rebuild and a
     re-sync end."""
-    for folder, dirs, files in os.walk(env):
+    for folder, dirs, files in walk(env):
         for name in (*dirs, *files):
             path = os.path.join(folder, name)
             try:

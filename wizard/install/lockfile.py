@@ -217,6 +217,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         except OSError as exc:
             raise OperationFailed(f"cannot run uv: {exc}") from None
         if proc.returncode != 0 or not partial.exists():
+            why = no_room(OperationFailed(proc.stderr), out)  # before the unlink frees an inode (33rd pass (A) P7)
             partial.unlink(missing_ok=True)
             if proc.returncode < 0 or proc.returncode > 128 and not proc.stderr.strip():
                 # uv ended on a signal (SIGXFSZ under `ulimit -f`, a kill): no resolution failure, and its output
@@ -224,7 +225,6 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                 number = -proc.returncode if proc.returncode < 0 else proc.returncode - 128
                 raise OperationFailed(f"uv was {child_end_words(None, number)} while resolving recipe {recipe.id}; "
                                       "nothing was written.")
-            why = no_room(OperationFailed(proc.stderr))
             if why:  # uv's "failed to write … No space left on device" is no resolution failure
                 raise NoRoom(no_room_sentence("the lock", out, why), why)
             # a traceback uv relays (a build backend's) as its one line (27th hostile pass (part A) P5)
@@ -259,7 +259,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
     try:
         write_destination(out, text, what="the lock", mode=SHARED_MODE)  # never through a link (wizard.outputs)
     except OSError as exc:
-        why = no_room(exc)
+        why = no_room(exc, out)
         if why:
             raise NoRoom(no_room_sentence("the lock", out, why), why) from None
         raise OperationFailed(f"cannot write the lock {out}: {exc.strerror or exc}.") from None

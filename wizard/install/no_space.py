@@ -26,25 +26,38 @@ class NoRoom(OperationFailed):
         self.why = why
 
 
-def no_room(exc: BaseException) -> str | None:
+#: `no_room`'s reason when the disk had room but no inode left at the failure (`full_disk.out_of_files`).
+NO_INODES = "no more files can be made there"
+
+
+def no_room(exc: BaseException, place: Path | None = None) -> str | None:
     """"the disk is full" / "your disk quota is used up" when `exc` (an OSError, or a failure quoting a
-    child's words) comes from a disk with no room left; None otherwise."""
+    child's words) comes from a disk with no room left; None otherwise. With `place`, a full disk whose bytes are
+    free but whose inodes are used up is told apart now (`NO_INODES`): ask it at the failure, before any clean-up,
+    since removing what was made frees the inodes again — `bundle --out` on a disk whose inodes ran out mid-bundle
+    said "the disk is full … free some space" with 50 MB free (33rd hostile pass (part A) P7)."""
     if isinstance(exc, NoRoom):
         return exc.why
+    why = None
     if isinstance(exc, OSError) and exc.errno in NO_ROOM:
-        return NO_ROOM[exc.errno]
-    text = str(exc)
-    for code, why in NO_ROOM.items():
-        if os.strerror(code) in text:  # the C library's words, as a child process prints them
-            return why
-    return None
+        why = NO_ROOM[exc.errno]
+    else:
+        text = str(exc)
+        why = next((said for code, said in NO_ROOM.items() if os.strerror(code) in text), None)  # a child's words
+    if why == NO_ROOM[errno.ENOSPC] and place is not None:
+        from wizard.full_disk import out_of_files  # deferred: only a full disk needs it
+
+        if out_of_files(place):
+            return NO_INODES
+    return why
 
 
 def no_room_sentence(what: str, place: Path, why: str) -> str:
     """`cannot write the bundle /x/bun: the disk is full there. Free some space, or give --out on another disk.` — or,
-    on a disk with room but no inode left (a file-count quota), that no more files can be made there (23rd pass P6)."""
+    on a disk with room but no inode left (a file-count quota), that no more files can be made there (23rd pass P6):
+    `why` is `NO_INODES` when `no_room` saw it at the failure, else the disk is asked now."""
     from wizard.full_disk import NO_FILES, NO_FILES_FIX, out_of_files  # deferred: only a full disk needs it
 
-    if why == NO_ROOM[errno.ENOSPC] and out_of_files(place):
+    if why == NO_INODES or why == NO_ROOM[errno.ENOSPC] and out_of_files(place):
         return f"cannot write {what} {place}: {NO_FILES}. To go on, {NO_FILES_FIX}, or give --out on another disk."
     return f"cannot write {what} {place}: {why} there. Free some space, or give --out on another disk."

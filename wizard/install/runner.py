@@ -59,6 +59,7 @@ from wizard.installer_files import (
     settings_problem,
     with_absolute_paths,
 )
+from wizard.patterns import decimal_number
 from wizard.security import (
     LineRedactor,
     is_secret_question,
@@ -847,7 +848,7 @@ def inactivity_limit(environ: dict[str, str] | None = None) -> float:
     if problem is not None:
         raise UserError(problem)
     raw = (os.environ if environ is None else environ).get(INACTIVITY_ENV, "").strip()
-    return float(raw) if raw else DEFAULT_INACTIVITY_SECONDS
+    return (decimal_number(raw) or DEFAULT_INACTIVITY_SECONDS) if raw else DEFAULT_INACTIVITY_SECONDS
 
 
 def inactivity_problem(environ: dict[str, str] | None = None) -> str | None:
@@ -855,11 +856,8 @@ def inactivity_problem(environ: dict[str, str] | None = None) -> str | None:
     raw = (os.environ if environ is None else environ).get(INACTIVITY_ENV, "").strip()
     if not raw:
         return None
-    try:
-        value = float(raw)
-    except ValueError:
-        value = float("nan")
-    if 0 < value < float("inf"):
+    value = decimal_number(raw)  # 0-9 only: '٣٠' is not taken as 30 (33rd hostile pass (part A) P5)
+    if value is not None and 0 < value < float("inf"):
         return None
     return (f"{INACTIVITY_ENV}={raw!r} is not a number of seconds above 0 (how long an installer step may print "
             f"nothing before it is stopped; default {DEFAULT_INACTIVITY_SECONDS:g}); fix or unset it.")

@@ -32,6 +32,7 @@ from wizard import __version__, paths
 from wizard.bounded import loads_json
 from wizard.errors import OperationFailed
 from wizard.security import make_folders
+from wizard.tree_walk import walk
 
 #: The bundle's folder for them.
 WIZARD = "wizard"
@@ -113,7 +114,7 @@ def _package_files() -> dict[str, bytes]:
     archive = paths.zip_archive()
     files: dict[str, bytes] = {}
     if archive is None:
-        for path in sorted(package.rglob("*")):
+        for path in sorted(_below(package)):
             rel = path.relative_to(package)
             if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc":
                 files[rel.as_posix()] = path.read_bytes()
@@ -125,6 +126,11 @@ def _package_files() -> dict[str, bytes]:
             if rel and not info.is_dir() and "__pycache__" not in rel.split("/") and not rel.endswith(".pyc"):
                 files[rel] = zipped.read(info)
     return files
+
+
+def _below(folder: Path) -> list[Path]:
+    """Every path under `folder`, as `rglob("*")` lists them, walked without recursion (`tree_walk`)."""
+    return [Path(top) / name for top, dirs, files in walk(folder) for name in (*dirs, *files)]
 
 
 def _own_wheel(folder: Path, requires: list[str]) -> str:
@@ -140,7 +146,7 @@ def _own_wheel(folder: Path, requires: list[str]) -> str:
     if not any(rel.startswith("data/recipes/") for rel in files):  # a checkout: as the wheel has them
         recipes = paths.builtin_recipes_dir()
         if recipes.is_dir():
-            for path in sorted(recipes.rglob("*.yaml")):
+            for path in sorted(p for p in _below(recipes) if p.suffix == ".yaml"):
                 files[f"data/recipes/{path.relative_to(recipes).as_posix()}"] = path.read_bytes()
     dist_info = f"gc_wizard-{__version__}.dist-info"
     name = f"gc_wizard-{__version__}-py3-none-any.whl"

@@ -23,6 +23,7 @@ from wizard.errors import OperationFailed, UserError
 from wizard.install.tree_digest import left_out
 from wizard.paths import temporary_words
 from wizard.security import make_folders, strip_acls
+from wizard.tree_walk import walk
 
 #: A GraphCast checkout is a few MB; past this the folder holds something else (a dataset, a sparse disk image),
 #: which a build does not need and a copy in TMPDIR would fill the disk with.
@@ -54,7 +55,7 @@ def _entries(source: Path) -> list[tuple[str, os.stat_result]]:
     def fail(exc: OSError) -> None:
         raise exc
 
-    for folder, dirs, files in os.walk(source, onerror=fail):
+    for folder, dirs, files in walk(source, onerror=fail):
         rel = os.path.relpath(folder, source)
         kept = []
         for name in sorted([*dirs, *files]):

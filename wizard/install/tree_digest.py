@@ -19,6 +19,8 @@ import os
 import stat
 from pathlib import Path
 
+from wizard.tree_walk import walk
+
 #: What a build needs none of, left out of the copy a build reads (`source_copy`) and so out of its digest.
 #: Compiled modules (`*.pyc`, `*.pyo`) are among them: no GraphCast release ships one, and a build puts the
 #: checkout first on `sys.path`, where a sourceless `wheel.pyc` was imported by setuptools and ran (as root) while
@@ -48,7 +50,7 @@ def tree_sha256(root: Path) -> str | None:
     digest = hashlib.sha256(b"gc-wizard tree 1\0")
     seen = 0
     try:
-        for folder, dirs, files in os.walk(root, onerror=_raise):
+        for folder, dirs, files in walk(root, onerror=_raise):
             dirs[:] = sorted(d for d in dirs if not left_out(d))
             rel = os.path.relpath(folder, root)
             names = sorted([*files, *(d for d in dirs if os.path.islink(os.path.join(folder, d)))])

@@ -12,31 +12,20 @@ from typing import TYPE_CHECKING
 
 from wizard.errors import ExitCode, UserError, say_on_stderr
 from wizard.security import cut
+from wizard.tui.textual_variables import drop_textual_variables
 
 if TYPE_CHECKING:
     from wizard.flows.results import InstallResult
 
 _COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
-#: Textual's variables that make it write the app's messages somewhere the wizard never vetted: its log (every posted
-#: message's repr, secrets unmasked, made 0644 through a link, and a FIFO there froze the app before its first frame:
-#: 32nd hostile pass (part A) P7, P8), its screenshot, and its feature flags (`devtools` sends every message to a
-#: server). Textual reads them once, when `textual.constants` loads, so they are dropped before that import.
-TEXTUAL_FILE_VARIABLES = ("TEXTUAL_LOG", "TEXTUAL_SCREENSHOT", "TEXTUAL_SCREENSHOT_LOCATION",
-                          "TEXTUAL_SCREENSHOT_FILENAME", "TEXTUAL")
-
-
-def drop_textual_files(environ: dict | None = None) -> list[str]:
-    """Remove Textual's file-writing variables from the environment (`os.environ` by default); the names removed,
-    which the app notes in its own `tui.log` so a user who set one learns why nothing was written there."""
-    environ = os.environ if environ is None else environ
-    return [name for name in TEXTUAL_FILE_VARIABLES if environ.pop(name, None) is not None]
 
 
 def run_tui(args: argparse.Namespace) -> int:
     color = getattr(args, "color", None) or "auto"
     if color in _COLOR_SYSTEMS:
         os.environ["TEXTUAL_COLOR_SYSTEM"] = _COLOR_SYSTEMS[color]
-    dropped = drop_textual_files()  # before Textual loads (below): it reads them at import
+    # Before Textual loads (below): it reads them at import. An allow-list (33rd hostile pass (part A) P2).
+    dropped = drop_textual_variables()
     # Deferred for start-up time: the app loads this module before its first frame.
     from wizard.flows.options import checked_sources, slurm_target
 

@@ -68,6 +68,7 @@ from wizard.tui.screens.plan import ApprovedPlan, PlanScreen
 from wizard.tui.screens.prompt import PromptScreen
 from wizard.tui.screens.rollback import RollbackScreen
 from wizard.tui.screens.verify import VerifyScreen
+from wizard.tui.textual_variables import ignored_reason
 
 if TYPE_CHECKING:
     pass
@@ -207,7 +208,7 @@ class WizardApp(App):
             own = log
         except Exception:  # an unwritable state folder must not stop the app; the install says so later
             pass
-        ignored = "".join(f"ignored {name}: Textual would write the app's messages there unmasked\n"
+        ignored = "".join(f"ignored {name}: {ignored_reason(name)}\n"
                           for name in self.dropped_variables)  # only tui.log says so (32nd hostile pass (A) P7)
         for target in targets:
             try:

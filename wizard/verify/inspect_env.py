@@ -36,6 +36,7 @@ from wizard.install.recorded_set import file_path
 from wizard.patterns import ascii_digits
 from wizard.recipes.family import default_recipes, family_recipes
 from wizard.security import cut
+from wizard.tree_walk import walk
 from wizard.verify import causes
 from wizard.verify.diagnose import Finding, with_given_graphcast
 from wizard.verify.shadow import environment_shadow
@@ -525,7 +526,7 @@ def outside_links(prefix: Path, sites: list[Path]) -> tuple[int, int, str | None
     total = gone = seen = 0
     first: str | None = None
     for site in sites:
-        for top, dirs, files in os.walk(site):
+        for top, dirs, files in walk(site):
             for name in (*dirs, *files):
                 seen += 1
                 if seen > _LINK_SCAN_LIMIT:

@@ -18,8 +18,10 @@ import pytest
 
 from tests.fixtures.cli import run_inproc
 from tests.fixtures.state import last_json
+from wizard import full_disk
 from wizard.errors import OperationFailed
-from wizard.install.no_space import NoRoom, no_room
+from wizard.install import bundle
+from wizard.install.no_space import NO_INODES, NoRoom, no_room
 
 
 def _lock(tiny, out, *extra):
@@ -145,6 +147,33 @@ def test_a_bundle_onto_a_full_disk_names_the_bundle_and_leaves_nothing(tiny, tmp
         assert "resolve" not in error and sorted(p.name for p in disk.iterdir()) == ["fill"]
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_inodes_used_up_mid_bundle_are_named_though_the_clean_up_frees_them(tiny, tmp_path, monkeypatch):
+    """33rd hostile pass (part A) P7: the inodes ran out mid-bundle; the clean-up removed what was made, which freed
+    them, and only then was the disk asked: "the disk is full … free some space" with 50 MB free."""
+    out = tmp_path / "bun"
+
+    def fill(*_args, **_kwargs):
+        (out / bundle.WHEELS / "a.whl").write_bytes(b"")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(out / bundle.WHEELS / "b.whl"))
+
+    monkeypatch.setattr(bundle, "_fill", fill)
+    # the disk's inodes are used up while the bundle's files are there, and free again once they are removed
+    monkeypatch.setattr(full_disk, "out_of_files", lambda _folder: (out / bundle.WHEELS).exists())
+    proc = _bundle(tiny, out)
+    _clean(proc)
+    error = last_json(proc)["error"]
+    assert proc.returncode == 1 and "(inodes) is used up" in error and "the disk is full" not in error, error
+    assert not out.exists()
+
+
+def test_a_full_disk_with_free_inodes_is_still_a_full_disk(tmp_path, monkeypatch):
+    monkeypatch.setattr(full_disk, "out_of_files", lambda _folder: False)
+    assert no_room(OSError(errno.ENOSPC, "x"), tmp_path) == "the disk is full"
+    monkeypatch.setattr(full_disk, "out_of_files", lambda _folder: True)
+    assert no_room(OSError(errno.ENOSPC, "x"), tmp_path) == NO_INODES
+    assert no_room(OSError(errno.EDQUOT, "x"), tmp_path) == "your disk quota is used up"
 
 
 def test_a_sentence_already_naming_a_full_disk_keeps_its_reason_when_wrapped():

@@ -11,6 +11,7 @@ walk was fixed alone before, seventh hostile pass 11a). Every walk of a folder t
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 
 
@@ -56,3 +57,28 @@ def walk(top: str | os.PathLike, onerror: Callable[[OSError], object] | None = N
             path = os.path.join(folder, name)
             if not os.path.islink(path):
                 stack.append(path)
+
+
+def remove_tree(path: str | os.PathLike) -> None:
+    """`shutil.rmtree(path, ignore_errors=True)` that a deep tree cannot stop: Python 3.11's `rmtree` calls itself
+    once per folder level, and `ignore_errors` does not catch the RecursionError a 1,000-deep chain gives, so the
+    clean-up of a failed install, rollback or bundle would end as "a bug" (left by the 33rd hostile pass's P1 fix).
+    Past that depth, files and links go first, then folders deepest first; links are removed, never followed."""
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+        return
+    except RecursionError:
+        pass
+    folders: list[str] = []
+    for top, dirs, files in walk(path):
+        folders.append(top)
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
+            try:
+                os.unlink(os.path.join(top, name))
+            except OSError:
+                continue
+    for folder in reversed(folders):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            continue

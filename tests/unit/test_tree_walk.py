@@ -16,6 +16,7 @@ import wizard
 from wizard.after.follow import _module_files
 from wizard.install.envs import remove_tree
 from wizard.source_trust import _inside
+from wizard.tree_walk import remove_tree as remove_any_tree
 from wizard.tree_walk import walk
 from wizard.verify.inspect_env import outside_links
 
@@ -104,4 +105,32 @@ def test_no_module_walks_a_tree_with_recursion():
                     found.append(f"{source.relative_to(package)}:{node.lineno} {call}")
             if isinstance(node, ast.ImportFrom) and node.module == "os" and any(a.name == "walk" for a in node.names):
                 found.append(f"{source.relative_to(package)}:{node.lineno} from os import walk")
+    assert found == []
+
+
+def test_a_deep_chain_is_removed_without_recursion(tmp_path):
+    """The clean-ups of a failed install, rollback, bundle and temporary folder remove through `tree_walk.remove_tree`:
+    Python 3.11's `shutil.rmtree` stops on such a chain with a RecursionError that `ignore_errors` does not catch."""
+    root = _chain(tmp_path / "failed-env")
+    (root / "link").symlink_to(tmp_path)  # a link is removed, never followed
+    keep = tmp_path / "kept.txt"
+    keep.write_text("x")
+    remove_any_tree(root)
+    assert not root.exists() and keep.read_text() == "x"
+
+
+#: The modules that may still call `shutil.rmtree` themselves: the one remover, the env remover that stays out of
+#: mounts (it falls back to its own walk), and the built-in recipes' copy (a shallow folder the wizard made).
+_RMTREE_ALLOWED = {"tree_walk.py", "install/envs.py", "paths.py"}
+
+
+def test_every_other_removal_of_a_tree_goes_through_remove_tree():
+    package = Path(wizard.__file__).parent
+    found = []
+    for source in sorted(package.rglob("*.py")):
+        name = str(source.relative_to(package))
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and ast.unparse(node.func) in ("shutil.rmtree", "rmtree")
+                    and name not in _RMTREE_ALLOWED):
+                found.append(f"{name}:{node.lineno}")
     assert found == []

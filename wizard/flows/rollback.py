@@ -31,7 +31,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -72,6 +71,7 @@ from wizard.lock import StateLock
 from wizard.recipes.pythons import find_pythons
 from wizard.security import holds_mask, redact_secrets
 from wizard.source_trust import refuse_swappable_source
+from wizard.tree_walk import remove_tree
 from wizard.uv_tool import uv_bin
 from wizard.venv_config import python_version
 from wizard.verify.check import verify_env
@@ -858,7 +858,7 @@ class _Rollback:
         """A re-synced folder that may not become current gets the package set it had before the rollback
         (never cancelled: after a Ctrl-C this is the clean-up); a folder rebuilt from nothing goes again."""
         if self.rebuilding:
-            shutil.rmtree(self.env, ignore_errors=True)
+            remove_tree(self.env)
             self.rebuilding = False
             self.record.extra.pop("rebuilding", None)  # saved by finish
             self.say(f"removed the unfinished rebuild of {self.env}")
@@ -893,7 +893,7 @@ class _Rollback:
         if self.record is None or self.record.status != "running":
             return
         if self.rebuilding:
-            shutil.rmtree(self.env, ignore_errors=True)
+            remove_tree(self.env)
             self.rebuilding = False
             self.record.extra.pop("rebuilding", None)
         record = self.record

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -89,6 +88,7 @@ from wizard.lock import StateLock, TargetLock
 from wizard.paths import unused_path
 from wizard.recipes.match import match_recipes
 from wizard.security import known_home, make_folders, strip_acls
+from wizard.tree_walk import remove_tree
 from wizard.uv_tool import uv_bin
 from wizard.venv_config import python_version
 from wizard.verify.check import verify_env
@@ -434,11 +434,11 @@ class _Transaction:
                          f"`gc-wizard rollback {entry.id}`.")
             return
         if self.created:
-            shutil.rmtree(self.env, ignore_errors=True)
+            remove_tree(self.env)
         elif self.env.is_dir():  # the user's --env DIR was an empty folder: empty it again, keep the folder
             for child in self.env.iterdir():
                 if child.is_dir() and not child.is_symlink():
-                    shutil.rmtree(child, ignore_errors=True)
+                    remove_tree(child)
                 else:
                     child.unlink(missing_ok=True)
         self.kept = self.env.exists() and any(self.env.iterdir())
@@ -485,7 +485,7 @@ class _Transaction:
         """Our own code failed mid-way (or the thread was interrupted): record it, undo, never current."""
         if self.entry is None or self.entry.status != "running":
             if self.created:  # claimed, but the history entry was never written: nothing else knows of it
-                shutil.rmtree(self.env, ignore_errors=True)
+                remove_tree(self.env)
             return
         try:
             self.undo()

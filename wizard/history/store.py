@@ -40,6 +40,7 @@ from wizard.install.sources import read_identity
 from wizard.lock import StateLock
 from wizard.security import cut, make_folders, redact_secrets
 from wizard.source_trust import swap_risk
+from wizard.tree_walk import remove_tree
 
 STATUSES = ("verified", "installed", "failed", "cancelled", "running")
 GOOD = ("verified", "installed")
@@ -737,7 +738,6 @@ def _remove_half_built(history: History, entry: Entry) -> str | None:
     """Delete the folder an interrupted install was building, when it is safe to: a new managed
     environment that never got its marker from this install (its steps never finished) and that no
     other entry uses. Returns the folder deleted, or None. The caller holds the state lock."""
-    import shutil
 
     if entry.kind == "rollback" and entry.env:
         return _remove_half_rebuilt(entry)
@@ -753,7 +753,7 @@ def _remove_half_built(history: History, entry: Entry) -> str | None:
         return None  # another install's environment
     if marker.get("entry_id") == entry.id:
         return None  # installed completely; killed during the check: kept for diagnosis like a failed check
-    shutil.rmtree(env, ignore_errors=True)
+    remove_tree(env)
     return None if env.exists() else str(env)
 
 
@@ -762,14 +762,13 @@ def _remove_half_rebuilt(entry: Entry) -> str | None:
     saved before the rebuild's first step (only when the folder did not exist) and cleared once the
     rebuild is complete, so a flagged folder is the rollback's own; one that already has its marker
     (written at the very end of a rebuild) is left alone."""
-    import shutil
 
     if not entry.extra.pop("rebuilding", False):
         return None
     env = Path(entry.env)
     if not env.is_dir() or env.is_symlink() or _marker_data(env):
         return None
-    shutil.rmtree(env, ignore_errors=True)
+    remove_tree(env)
     return None if env.exists() else str(env)
 
 

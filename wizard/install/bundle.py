@@ -54,6 +54,7 @@ from wizard.installer_files import requirement_problem, settings_problem
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, make_folders, redact_secrets
+from wizard.tree_walk import remove_tree
 from wizard.uv_tool import refuse_own_program
 
 MANIFEST = "manifest.json"
@@ -270,10 +271,10 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
         # asked before the clean-up below frees the inodes a full disk may lack (33rd hostile pass (part A) P7)
         why = no_room(exc, out) if isinstance(exc, (OSError, OperationFailed)) else None
         if made is not None:
-            shutil.rmtree(made, ignore_errors=True)
+            remove_tree(made)
         else:  # an empty folder the user gave: emptied again, kept
-            shutil.rmtree(wheels, ignore_errors=True)
-            shutil.rmtree(out / RECIPES, ignore_errors=True)
+            remove_tree(wheels)
+            remove_tree(out / RECIPES)
             for name in (LOCK, MANIFEST):
                 (out / name).unlink(missing_ok=True)
         if why:  # pip's or uv's "No space left on device", or the wizard's own write: name --out, not a resolver

@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import tempfile
 import urllib.parse
 from collections.abc import Iterator
@@ -36,6 +35,7 @@ from wizard import bounded, paths
 from wizard.install.cache_trust import unusable_folder
 from wizard.security import redact_secrets, strip_acls
 from wizard.source_trust import swap_risk
+from wizard.tree_walk import remove_tree
 
 #: Options whose value may carry a credential, by their spellings, and each installer's variable for them with the
 #: character that joins several values (None: one value only).
@@ -114,7 +114,7 @@ class PrivateArguments:
 
     def close(self) -> None:
         if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
+            remove_tree(self.folder)
             self.folder = None
 
     def __enter__(self) -> PrivateArguments:
@@ -151,7 +151,7 @@ def sweep_left_behind(where: str | None = None) -> list[Path]:
                 continue
             os.kill(int(ours.group(1)), 0)
         except ProcessLookupError:
-            shutil.rmtree(entry.path, ignore_errors=True)
+            remove_tree(entry.path)
             gone.append(Path(entry.path))
         except (OSError, OverflowError):  # alive under another user (EPERM), the entry went away, no such pid
             continue
@@ -280,7 +280,7 @@ def temporary_folder(kind: str) -> Iterator[Path]:
     try:
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        remove_tree(folder)
 
 
 def _git_without_login(word: str, logins: dict[str, tuple[str, str]]) -> str:

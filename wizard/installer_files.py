@@ -885,18 +885,42 @@ def uv_trust_setting(environ: Mapping[str, str], cwd: str | os.PathLike[str] | N
     return None
 
 
-def uv_trust_gap(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None,
-                 keys: str = "i on the Plan screen") -> str | None:
-    """One sentence when pip has a `cert` configured and uv has nothing matching (`pip_cert`, `uv_trust_setting`):
-    uv would then fail on TLS where pip works, so the way that works is named first (pip), then the uv setting.
-    None when pip names no cert or uv has its own (walk 25 #1: the plan chose uv without a word). `keys`: the app's
-    keys that switch it from where the sentence is read (the Plan screen's i; p, then i after a failure)."""
+def pip_trust_gap(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None) -> tuple[str, str] | None:
+    """(the CA file pip trusts, where that is said in words) when pip has a `cert` and uv has nothing matching, else None.
+
+    The one trust rule (walk 33 #2): the plan's caution (`uv_trust_gap`), the installer a plan or a bundle takes by
+    itself (`install.plan.default_installer`) and the CA a bundle's resolver is given (`uv_trust_env`) all read it,
+    so `bundle` no longer fails on TLS where the plan on the same machine chose pip for exactly that reason."""
     found = pip_cert(environ)
     if found is None or uv_trust_setting(environ, cwd) is not None:
         return None
     cert, where = found
-    said = "PIP_CERT" if where == "PIP_CERT" else f"`cert` in {where}"
-    return (f"pip here trusts the certificates in {cert} ({said}), and uv has no such setting: behind an "
-            "HTTPS-inspecting proxy uv fails on TLS where pip works. Switch the installer to pip (`--installer pip`; "
-            f"in the app: {keys}), or give uv the same file with SSL_CERT_FILE={cert} "
+    return cert, "PIP_CERT" if where == "PIP_CERT" else f"`cert` in {where}"
+
+
+def uv_trust_env(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None) -> dict[str, str]:
+    """The variable that gives uv pip's CA (`SSL_CERT_FILE`, or `SSL_CERT_DIR` for a folder) where the trust rule
+    finds a gap (`pip_trust_gap`), else nothing: uv resolves a bundle's lock (pip has no hashed resolver), and with
+    the installer pip it trusts what pip trusts, as the plan's sentence says it can."""
+    gap = pip_trust_gap(environ, cwd)
+    if gap is None:
+        return {}
+    return {"SSL_CERT_DIR" if os.path.isdir(gap[0]) else "SSL_CERT_FILE": gap[0]}
+
+
+def uv_trust_gap(environ: Mapping[str, str], cwd: str | os.PathLike[str] | None = None,
+                 keys: str | None = "i on the Plan screen") -> str | None:
+    """One sentence when pip has a `cert` configured and uv has nothing matching (`pip_trust_gap`): uv would then
+    fail on TLS where pip works, so the way that works is named first (pip), then the uv setting.
+    None when pip names no cert or uv has its own (walk 25 #1: the plan chose uv without a word). `keys`: the app's
+    keys that switch it from where the sentence is read (the Plan screen's i; p, then i after a failure); None for
+    a command the app does not run (`bundle`)."""
+    gap = pip_trust_gap(environ, cwd)
+    if gap is None:
+        return None
+    cert, said = gap
+    app = f"; in the app: {keys}" if keys else ""
+    return (f"pip here trusts the certificates in {cert} ({said}), and uv reads no pip settings: behind an "
+            f"HTTPS-inspecting proxy uv fails on TLS where pip works. Switch the installer to pip (`--installer pip`"
+            f"{app}), or give uv the same file with SSL_CERT_FILE={cert} "
             f"(or {UV_SYSTEM_CERTS} to use the system's certificates).")

@@ -29,8 +29,9 @@ _NUMBER_UNIT = re.compile(r"(?<![\w.])([~≈<>]?[0-9][0-9,.]*)[ \t]+((?:[KMGTP]i
 _SPACES = re.compile(r"[ \t\r\n\f\v]+")
 #: What a laid-out line starts with before its text: an indent, then a mark ("- ", "> ", "! ", "✗ ", "2. ").
 _MARK = re.compile(r" *(?:(?:[-*•>!✓✗★●↳#]|[0-9]{1,2}[.)]) +)?")
-#: A label, then its value: "cudart 13.0.96  /usr/…" (a gap of two spaces or more), or "Fix: …" (a short label).
-_LABEL = re.compile(r"(?:\S(?:[^ ]| (?! ))*? {2,}|[A-Za-z][\w()'-]*(?: [\w()'-]+){0,2}: +)(?=\S)")
+#: A label, then its value: "cudart 13.0.96  /usr/…" (a gap of two spaces or more), or "Fix: …" (a short label),
+#: padded before its colon to line up with the one above too ("target : " under "current: ", walk 33 #6).
+_LABEL = re.compile(r"(?:\S(?:[^ ]| (?! ))*? {2,}|[A-Za-z][\w()'-]*(?: [\w()'-]+){0,2} ?: +)(?=\S)")
 
 
 def wrap(text: str, width: int, indent: str = "", rest: str | None = None, *, tilde: bool = False) -> list[str]:

@@ -75,3 +75,31 @@ async def test_d_on_history_opens_the_same_screen(isolated_state):
         await until(pilot, lambda: "d Diagnose a log" in screen_text(app), timeout=30)
         await pilot.press("d")
         await until(pilot, lambda: isinstance(app.screen, DiagnoseScreen), settle=0.1)
+
+
+async def test_d_on_history_reads_the_highlighted_entrys_log(isolated_state, tmp_path):
+    """Walk 33 #10: "(in the app: History, d)" opened an empty path box (`/path/to/failed-run.log`), and the ~60-
+    character log path had to be typed from another screen. d now fills in the highlighted entry's log and reads it."""
+    from textual.app import App
+
+    from tests.fixtures.state import save_entries
+    from wizard.history.store import Entry
+
+    log = tmp_path / "install-20261129-004501-9d5f.log"
+    log.write_text(LOG.read_text())
+    save_entries([Entry(id="20261129-004501-9d5f", kind="install", recipe="jax0.4.23-cpu", env="/e", status="failed",
+                        started="2026-11-29T00:45:01+00:00", log=str(log))])
+
+    class _HistoryHost(App):
+        def on_mount(self) -> None:
+            self.push_screen(HistoryScreen())
+
+    app = _HistoryHost()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.entries, settle=0.2)
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, DiagnoseScreen), settle=0.1)
+        screen = app.screen
+        assert screen.query_one("#log-path").value == str(log)
+        await _diagnosed(pilot, screen)
+        assert " ".join(screen.lines[:2]).startswith(f"Found 1 problem in {log}"), screen.lines

@@ -69,6 +69,14 @@ async def test_f_asks_for_the_files_folder_where_their_host_does_not_answer(isol
         # Its cause only: the way to gather the files is the question's, and whole it pushed the input off the dialog.
         assert "no params/ files" in said and "bundle" not in said, said
         assert app.screen.query_one("Input").value == str(empty) and not runs
+        # Walk 33 #13: in the app's words: there is no --assets in the app.
+        assert "--assets" not in said and "give a folder laid out like the bucket" in " ".join(said.split()), said
+        above = tmp_path / "lab"
+        _files(above / "assets")  # the folder above the files: the one inside is named, as the dialog takes it
+        await _answer(pilot, app, str(above))
+        await until(pilot, lambda: "inside it does" in str(app.screen.query_one("#answer-error").render()))
+        said = " ".join(str(app.screen.query_one("#answer-error").render()).split())
+        assert "--assets" not in said and f"{above} holds no params/" in said and f"give {above / 'assets'}" in said
         folder = _files(tmp_path / "assets")
         await _answer(pilot, app, f"  {folder}  ")
         await until(pilot, lambda: isinstance(app.screen, ForecastScreen))

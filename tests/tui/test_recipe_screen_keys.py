@@ -50,3 +50,26 @@ async def test_page_keys_scroll_the_recipe_text_and_the_footer_says_so(gpu_serve
         assert screen.query_one("#recipes").highlighted == highlighted  # the list's selection stays
         await pilot.press("pageup")
         await until(pilot, lambda: pane.scroll_y == 0)
+
+
+async def test_each_recipe_text_starts_at_its_top_and_home_shows_the_first_heading(gpu_server, isolated_state):
+    """Walk 33 #7: after PgDn on one recipe's text, ↓ opened the next one's mid-way (`     0.12, NumPy 2)`), its name
+    and header scrolled away; Home highlighted the first recipe with its `── GraphCast …` heading out of view."""
+    gpu_server("a100x2-535")
+    app = WizardApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _recipe_screen(pilot, app)
+        pane = screen.query_one("#recipe-detail", VerticalScroll)
+        recipes = screen.query_one("#recipes")
+        await pilot.press("pagedown")
+        await until(pilot, lambda: pane.scroll_y > 0)
+        before = recipes.highlighted
+        await pilot.press("down")
+        await until(pilot, lambda: recipes.highlighted != before, settle=0.2)
+        assert pane.scroll_y == 0, pane.scroll_y
+        await pilot.press("end")
+        await until(pilot, lambda: recipes.scroll_y > 0, settle=0.2)
+        await pilot.press("home")
+        await until(pilot, lambda: recipes.highlighted == 1, settle=0.3)
+        assert recipes.scroll_y == 0, recipes.scroll_y
+        assert any("── GraphCast" in row for row in screen_rows(app)), screen_rows(app)

@@ -46,14 +46,17 @@ async def test_an_evidence_line_goes_on_under_its_quoted_text(isolated_state):
 
 
 async def test_the_roll_back_question_keeps_each_path_whole_and_each_value_under_itself(monkeypatch):
-    """`█           /home/newbie/.local/share/gc-wizard/envs/jax0.4.23-cpu-20    █` / `█  261128-193636   █`."""
+    """`█           /home/newbie/.local/share/gc-wizard/envs/jax0.4.23-cpu-20    █` / `█  261128-193636   █`, and
+    `█  target : jax0.4.23-cpu [20261129-005250-946e] — jax 0.4.23, jaxlib        █` / `█  0.4.23, numpy 1.26.4 █`."""
     monkeypatch.setenv("HOME", HOME)
     current = ("current: jax0.4.23-cuda12-cudnn89 [20261128-193405] — jax 0.4.23, jaxlib 0.4.23+cuda12.cudnn89, "
                "cuDNN 8.9.7.29")
+    # Walk 33 #6: the `target :` label is padded to line up with `current:`; its value went on at column 3.
+    target = "target : jax0.4.23-cpu [20261129-005250-946e] — jax 0.4.23, jaxlib 0.4.23, numpy 1.26.4"
     question = "\n".join([
         "Roll back?", current, f"         {ENVS}/jax0.4.23-cuda12-cudnn89-20261128-193405",
-        "target : jax0.4.23-cpu [20261128-193636] — jax 0.4.23, jaxlib 0.4.23",
-        f"         {ENVS}/jax0.4.23-cpu-20261128-193636", "", "The target is checked again before it becomes current."])
+        target, f"         {ENVS}/jax0.4.23-cpu-20261128-193636", "",
+        "The target is checked again before it becomes current."])
 
     class Host(App):
         CSS_PATH = str(CSS)
@@ -69,6 +72,9 @@ async def test_the_roll_back_question_keeps_each_path_whole_and_each_value_under
     assert " ".join(part for _, part in shown) == current and len(shown) > 1, rows
     value = shown[0][0] + len("current: ")
     assert all(column == value for column, _ in shown[1:]), (shown, rows)
+    below = shown_rows(rows, target)
+    assert " ".join(part for _, part in below) == target and len(below) > 1, rows
+    assert all(column == value for column, _ in below[1:]), (below, rows)
     for name in ("jax0.4.23-cpu-20261128-193636", "jax0.4.23-cuda12-cudnn89-20261128-193405"):
         path = f"{ENVS}/{name}"
         assert any(path in row or f"~{path[len(HOME):]}" in row for row in rows), (name, rows)  # whole, on one row

@@ -95,3 +95,10 @@ def test_a_long_path_is_never_cut_and_a_home_one_is_spelled_with_a_tilde(monkeyp
     assert hanging([f"GraphCast env  {path}"], 66, tilde=True) == ["GraphCast env", f"       ~{home}"]
     assert hanging([f"GraphCast env  {path}"], 66) == ["GraphCast env", path]  # the CLI's: as it is, for scripts
     assert hanging([f"  {path} was removed."], 40, tilde=True)[:2] == [f"~{home}", "  was removed."]
+
+
+def test_a_label_padded_before_its_colon_hangs_its_value_as_the_one_above():
+    """Walk 33 #6: `target : ` (padded to line up under `current: `) is a label too; its value went on at column 0."""
+    rows = hanging(["current: jax0.4.23-cpu [20261129-005912-366e] — jax 0.4.23, jaxlib 0.4.23, numpy 1.26.4",
+                    "target : jax0.4.23-cpu [20261129-005250-946e] — jax 0.4.23, jaxlib 0.4.23, numpy 1.26.4"], 70)
+    assert rows[1] == "         0.4.23, numpy 1.26.4" and rows[3] == "         0.4.23, numpy 1.26.4", rows

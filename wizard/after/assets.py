@@ -74,6 +74,37 @@ def first_forecast_files() -> tuple[str, ...]:
 RECIPE_PLACEHOLDER = "RECIPE"
 
 
+@dataclass(frozen=True)
+class SourceWords:
+    """How a face names the place the forecast's files are given, for the refusals built here once with them.
+
+    Why: walk 33 #13, the app's Assets dialog said "give --assets a folder laid out like the bucket", the CLI's option,
+    where the app has none (and cut the CLI's gathering paragraph out of the sentence afterwards). The CLI passes its
+    option (`CLI_WORDS`); the app passes "" (the place is what is typed in its dialog), and no gathering paragraph,
+    which its dialog says above the input."""
+
+    option: str = "--assets"
+    """What comes before the place in a refusal (`--assets DIR`); "" where the place stands alone."""
+    gather: bool = True
+    """Whether a refusal for a source without the files ends with how to gather them (`local_copy_words`)."""
+
+    def place(self, location: str) -> str:
+        """The place as a refusal names it: `--assets DIR`, or DIR alone."""
+        return f"{self.option} {location}" if self.option else location
+
+    def give(self, what: str) -> str:
+        """What to do instead: "give --assets WHAT", or "give WHAT"."""
+        return f"give {self.place(what)}"
+
+    def gathering(self) -> str:
+        """The paragraph on gathering the files, after a space, or nothing."""
+        return f" {local_copy_words()}" if self.gather else ""
+
+
+#: The CLI's words (`forecast --assets`, `bundle --assets`): the default of every function that refuses a source.
+CLI_WORDS = SourceWords()
+
+
 def local_copy_words() -> str:
     """What a server that cannot reach the bucket needs, by name, and the two ways to bring it: the five files copied
     by hand first (the simpler one), then the command that gathers them on a machine that can reach it, with how
@@ -155,9 +186,10 @@ class Source:
         return self.location + urllib.parse.quote(relpath)
 
 
-def open_source(location: str | None) -> Source:
-    """`--assets DIR|URL` (or GC_WIZARD_ASSETS, else the public bucket), its SHA256SUMS read if it has one."""
-    given = "--assets" if location else "GC_WIZARD_ASSETS"
+def open_source(location: str | None, words: SourceWords = CLI_WORDS) -> Source:
+    """`--assets DIR|URL` (or GC_WIZARD_ASSETS, else the public bucket), its SHA256SUMS read if it has one; a refusal
+    names the place in the face's `words`."""
+    given = words.option if location else "GC_WIZARD_ASSETS"
     location = (location or os.environ.get("GC_WIZARD_ASSETS") or BUCKET_URL).strip()
     if location.startswith(("http://", "https://")):
         _check_url(given, location)
@@ -168,14 +200,14 @@ def open_source(location: str | None) -> Source:
             source.sums_file = shown_url(source.url(SUMS_FILE)) if text is not None else None
         return source
     if "://" in location:
-        raise UserError(f"--assets {location!r}: only a folder or an http(s):// URL is taken.")
+        raise UserError(f"{words.place(repr(location))}: only a folder or an http(s):// URL is taken.")
     folder = Path(location).expanduser().resolve()
     if not folder.is_dir():
-        raise UserError(f"--assets {location}: {bounded.not_a_folder(folder)}.")
+        raise UserError(f"{words.place(location)}: {bounded.not_a_folder(folder)}.")
     inside = _layout_below(folder)
     if inside:  # the folder above the assets (walk 25 #8): name the one that holds them, not the five files
-        raise UserError(f"--assets {location} holds no params/, dataset/ or stats/, but {' and '.join(inside)} "
-                        f"inside it does: give --assets {shlex.quote(inside[0])}.")
+        raise UserError(f"{words.place(location)} holds no params/, dataset/ or stats/, but {' and '.join(inside)} "
+                        f"inside it does: {words.give(shlex.quote(inside[0]))}.")
     sums_path = folder / SUMS_FILE
     if not os.path.lexists(sums_path):
         return Source(str(folder) + os.sep)
@@ -214,7 +246,7 @@ def _check_url(given: str, url: str) -> None:
     the host part, and what follows the `:` is read as the port."""
     shown = one_line(redact_secrets(url, keep_user=True))
     if any(ord(c) < 32 or ord(c) == 127 for c in url):
-        raise UserError(f"{given} {shown}: the address holds a control character (a line end or a tab); give it on "
+        raise UserError(f"{(given + ' ') if given else ''}{shown}: the address holds a control character (a line end or a tab); give it on "
                         "one line.")
     try:
         parts = urllib.parse.urlsplit(url)
@@ -223,13 +255,13 @@ def _check_url(given: str, url: str) -> None:
     except ValueError as exc:
         said = str(exc).lower()
         if "port" in said and "@" in url.split("://", 1)[1]:
-            raise UserError(f"{given} {shown}: its password holds a `/` (or the host part ends early), so what "
+            raise UserError(f"{(given + ' ') if given else ''}{shown}: its password holds a `/` (or the host part ends early), so what "
                             "follows the `:` is read as a port; write the password's `/` as %2F, `+` as %2B and `=` "
                             "as %3D.") from None
         why = "its port is not a number" if "port" in said else "its host cannot be read (an unclosed `[`?)"
-        raise UserError(f"{given} {shown}: {why}.") from None
+        raise UserError(f"{(given + ' ') if given else ''}{shown}: {why}.") from None
     if not host:
-        raise UserError(f"{given} {shown}: it names no host.")
+        raise UserError(f"{(given + ' ') if given else ''}{shown}: it names no host.")
 
 
 def _read_sums(path: Path) -> str:
@@ -407,7 +439,7 @@ def dataset_fits(dataset: str, model: str, steps: int) -> bool:
 
 
 def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | None, what: str,
-          hint: str = "gc-wizard forecast --list") -> Asset:
+          hint: str = "gc-wizard forecast --list", words: SourceWords = CLI_WORDS) -> Asset:
     choices = [a for a in assets if a.kind == kind]
     # The `graphcast/` copy first: GraphCast's README says the top-level copies will go.
     choices.sort(key=lambda a: (not a.relpath.startswith(PREFIXES[0]), a.relpath))
@@ -430,8 +462,9 @@ def _pick(assets: list[Asset], kind: str, wanted: str | None, default: str | Non
     if len(names) == 1:
         return choices[0]
     if not names:
-        raise UserError(f"the source has no {kind}/ files; give --assets a folder laid out like the bucket "
-                        f"(params/, dataset/, stats/). {local_copy_words()}")
+        raise UserError(f"the source has no {kind}/ files; "
+                        f"{words.give('a folder laid out like the bucket (params/, dataset/, stats/)')}."
+                        f"{words.gathering()}")
     raise UserError(f"the source holds {len(names)} {kind} files and none is the default; choose one with "
                     f"{what} (`{hint}` shows them).")
 
@@ -452,12 +485,13 @@ class Selection:
 
 
 def select(assets: list[Asset], *, model: str | None, dataset: str | None, steps: int,
-           hint: str = "gc-wizard forecast --list") -> Selection:
+           hint: str = "gc-wizard forecast --list", words: SourceWords = CLI_WORDS) -> Selection:
     """The model (`--model`, else the small 1° one), a dataset that fits it with `steps` steps, the stats.
-    `hint` is the command that lists this source (its --assets included), for the refusals."""
-    chosen_model = _pick(assets, "params", model, DEFAULT_MODEL, "--model", hint)
+    `hint` is the command that lists this source (its --assets included), for the refusals; `words` how the face
+    says to give another source (`SourceWords`)."""
+    chosen_model = _pick(assets, "params", model, DEFAULT_MODEL, "--model", hint, words)
     if dataset:
-        chosen_data = _pick(assets, "dataset", dataset, None, "--dataset", hint)
+        chosen_data = _pick(assets, "dataset", dataset, None, "--dataset", hint, words)
         if not dataset_fits(chosen_data.name, chosen_model.name, steps):
             raise UserError(f"--dataset {chosen_data.name} does not fit {chosen_model.name} for {steps} step(s) "
                             "(resolution, pressure levels, source or steps differ).")

@@ -22,6 +22,7 @@ from typing import Any
 
 from wizard import bounded, paths
 from wizard.after import assets
+from wizard.after.assets import CLI_WORDS, SourceWords
 from wizard.after.assets_memory import remember_assets, remembered_assets
 from wizard.detect.facts import Facts
 from wizard.detect.preflight import assess, load_needs
@@ -65,6 +66,8 @@ class ForecastRequest:
     dataset: str | None = None
     steps: int = 1
     force: bool = False
+    words: SourceWords = CLI_WORDS
+    """How the face says to give another source, in the refusals (`assets.SourceWords`: the CLI's `--assets`)."""
 
 
 @dataclass
@@ -169,11 +172,11 @@ def prepare(request: ForecastRequest) -> tuple[assets.Source, assets.Selection]:
     if request.steps < 1 or request.steps > 40:
         raise UserError(f"--steps {request.steps}: give 1 to 40 six-hour steps.")
     source = (request.assets if isinstance(request.assets, assets.Source)
-              else assets.open_source(request.assets or default_assets(request.env)))
+              else assets.open_source(request.assets or default_assets(request.env), request.words))
     listing = assets.list_assets(source)
     hint = "gc-wizard forecast --list" + ("" if source.is_bucket else f" --assets {source.describe().rstrip('/')}")
     return source, assets.select(listing, model=request.model, dataset=request.dataset, steps=request.steps,
-                                 hint=hint)
+                                 hint=hint, words=request.words)
 
 
 #: Why `assets_place` chose its place, as `forecast --list` says it beside the place.

@@ -75,7 +75,7 @@ def run_bundle(args: argparse.Namespace) -> int:
         log.flush()
 
     made = make_offline_bundle(recipe, out, python=python, graphcast_src=graphcast_src, find_links=find_links,
-                               with_wizard=not args.without_wizard, with_assets=args.with_assets,
+                               installer=args.installer, with_wizard=not args.without_wizard, with_assets=args.with_assets,
                                assets=args.assets, model=args.model, dataset=args.dataset, say=step)
     manifest, wizard_wheels = made.manifest, made.wizard_wheels
     if args.json:
@@ -135,6 +135,8 @@ def configure(sub) -> list[argparse.ArgumentParser]:
     bundle.add_argument("recipe", metavar="RECIPE", help="a recipe id (see `gc-wizard recipes`)")
     bundle.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder for the bundle")
     bundle.add_argument("--python", metavar="X.Y", help=f"the target's Python version ({PYTHON_DEFAULT_WORDS})")
+    options.installer_choice_option(bundle, "whose certificate settings the download trusts: pip downloads the "
+                                    "wheels, and uv, which resolves the lock, is given pip's CA with pip")
     bundle.add_argument("--without-wizard", action="store_true", help="leave out gc-wizard's own wheels (by default "
                         "the bundle carries them in DIR/wizard, so the offline machine can install gc-wizard too)")
     bundle.add_argument("--graphcast-src", metavar="SRC",

@@ -63,10 +63,16 @@ def env_option(parser: argparse.ArgumentParser, help_text: str) -> None:
     parser.add_argument("--env", metavar="DIR", help=help_text)
 
 
-def installer_option(parser: argparse.ArgumentParser) -> None:
+def installer_choice_option(parser: argparse.ArgumentParser,
+                            what: str = "the installer that builds the environment") -> None:
+    """`--installer`, with the one default rule (`install.plan.default_installer`) said the same for each command."""
     parser.add_argument("--installer", choices=INSTALLERS, default=None,
-                        help=f"the installer that builds the environment (default: {DEFAULT_INSTALLER}, or pip where "
-                             "pip trusts a proxy's certificate that uv has no setting for)")
+                        help=f"{what} (default: {DEFAULT_INSTALLER}, or pip where pip trusts a proxy's certificate "
+                             "that uv is not given)")
+
+
+def installer_option(parser: argparse.ArgumentParser) -> None:
+    installer_choice_option(parser)
     parser.add_argument("--python", metavar="X.Y|PATH",
                         help="the Python the new environment is built on: a version (looked up on PATH, in pyenv "
                              "and through uv, else downloaded by uv) or an interpreter's path (default: one that "

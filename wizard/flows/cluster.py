@@ -23,7 +23,7 @@ from wizard.install.lockfile import check_lock_out as check_lock_out
 from wizard.install.lockfile import check_python_version
 from wizard.install.lockfile import compile_lock as compile_lock
 from wizard.install.lockfile import default_lock_name as default_lock_name
-from wizard.install.plan import graphcast_install_arg
+from wizard.install.plan import default_installer, graphcast_install_arg
 from wizard.install.sources import checkout_caution, read_identity
 from wizard.recipes.alternatives import apply_alternative
 from wizard.recipes.loader import Recipe, get_recipe, recipes_dir_for
@@ -121,7 +121,7 @@ class BundleMade:
 
 
 def make_offline_bundle(recipe: Recipe, out: Path, *, python: str, graphcast_src: str | None,
-                        find_links: Sequence[str], with_wizard: bool = True, with_assets: bool = False,
+                        find_links: Sequence[str], installer: str | None = None, with_wizard: bool = True, with_assets: bool = False,
                         assets: str | None = None, model: str | None = None, dataset: str | None = None,
                         say: Callable[[str], None] = lambda _line: None) -> BundleMade:
     """`gc-wizard bundle`'s use case, in order: the forecast's files chosen (a bad --model refused) and the folder
@@ -137,10 +137,16 @@ def make_offline_bundle(recipe: Recipe, out: Path, *, python: str, graphcast_src
     source, caution = bundle_source(recipe, graphcast_src)
     if caution:  # the bundle carries what this checkout builds into: said as the plan and install say it
         say(f"    ! {caution}")
+    # The installer's trust as an install takes it, by the one rule (walk 33 #2: bundle always resolved with uv as
+    # it was, and failed on TLS where the plan on the same machine had chosen pip for that very reason).
+    if installer is None:
+        installer, why = default_installer(False, Path.cwd(), app_key=None)
+        if why:
+            say(f"    {why}")
     say("==> Downloading the recipe's wheels and building GraphCast as a wheel (the installer's lines go to the log "
         "named below)")
     manifest, installer_log = bundle_logged(recipe, out, python_version=python, graphcast_src=source,
-                                            find_links=list(find_links))
+                                            find_links=list(find_links), installer=installer)
     wizard_wheels: list[str] = []
     if with_wizard:
         say(f"==> Adding gc-wizard itself and what it needs, as wheels for {for_python()}")

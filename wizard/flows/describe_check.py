@@ -135,6 +135,20 @@ def finding_lines(findings: Sequence[Finding], width: int) -> list[str]:
     return lines
 
 
+def failed_check_lines(error: str, findings: Sequence[Finding]) -> list[str]:
+    """A failed install's error, then each finding as "▶ title" and "  Fix: …", every one said once: a finding whose
+    fix the error already says (the transaction's "installed, but TITLE. Fix: FIX", `flows.transaction`) is not
+    repeated below it. Walk 33 #11: the Not-done screen printed the same Fix twice, word for word."""
+    said = " ".join(error.split())
+    lines = [error]
+    for finding in findings:
+        fix = " ".join(finding.fix.split())
+        if fix and f"Fix: {fix}" in said:
+            continue
+        lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
+    return lines
+
+
 def _has_gencast(graphcast_version: str) -> bool:
     """Whether a GraphCast of this version has GenCast, so the check runs its tier too (0.2 and later)."""
     return not str(graphcast_version).startswith("0.1")

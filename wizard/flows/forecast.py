@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from wizard.after import assets
 from wizard.after.assets import ProgressText as ProgressText
+from wizard.after.assets import SourceWords as SourceWords
 from wizard.after.assets_memory import remembered_assets as remembered_assets
 from wizard.after.forecast import STAGE_WORDS as STAGE_WORDS
 from wizard.after.forecast import STAGES as STAGES
@@ -24,7 +25,7 @@ from wizard.detect.where import detect_where
 from wizard.errors import UserError
 from wizard.install.envs import Env
 
-__all__ = ["STAGES", "STAGE_WORDS", "ForecastEvents", "ForecastRequest", "ProgressText", "check_assets",
+__all__ = ["STAGES", "STAGE_WORDS", "ForecastEvents", "ForecastRequest", "ProgressText", "SourceWords", "check_assets",
            "check_assets_for", "env_at", "remembered_assets",
            "facts_for_forecast", "list_assets", "listing_lines", "listing_source", "open_assets", "outcome_lines", "run_forecast"]
 
@@ -58,21 +59,17 @@ def check_assets(location: str | None, *, model: str | None, dataset: str | None
     assets.select(assets.list_assets(source), model=model, dataset=dataset, steps=1)
 
 
-def check_assets_for(env: Env, location: str) -> str:
+def check_assets_for(env: Env, location: str, words: assets.SourceWords = assets.CLI_WORDS) -> str:
     """`location` (a folder, or an http(s) URL) checked as `forecast --assets` checks it before anything downloads
     (`prepare`: the source opened, the files a forecast in `env` reads chosen from it); the location, stripped, when a
-    forecast can take its files from there, else the refusal (UserError, AssetError) in the CLI's words. For the app,
-    whose forecast took its files only from `--assets` at start-up (walk 22 #5)."""
+    forecast can take its files from there, else the refusal (UserError, AssetError) in the face's `words`
+    (`assets.SourceWords`: the app's dialog names no `--assets`, walk 33 #13). For the app, whose forecast took its
+    files only from `--assets` at start-up (walk 22 #5)."""
     location = location.strip()
     if not location:
         raise UserError("No folder given: give the folder that holds the forecast's files (params/, dataset/, "
                         "stats/).")
-    try:
-        prepare(ForecastRequest(env=env, assets=location))
-    except (UserError, assets.AssetError) as exc:
-        # Without the paragraph on gathering the files, which the app's dialog says above its input already: whole,
-        # it pushed the input out of a 24-row dialog.
-        raise UserError(str(exc).replace(f" {assets.local_copy_words()}", "")) from None
+    prepare(ForecastRequest(env=env, assets=location, words=words))
     return location
 
 

@@ -50,7 +50,7 @@ from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.source_spelling import local_source_path
 from wizard.install.sources import outside_index_problem
 from wizard.install.tree_digest import file_sha256
-from wizard.installer_files import requirement_problem, settings_problem
+from wizard.installer_files import requirement_problem, settings_problem, uv_trust_env
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
 from wizard.security import cut, make_folders, redact_secrets
@@ -145,8 +145,10 @@ def _first_missing(path: Path) -> Path | None:
 
 
 def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcast_src: str,
-          find_links: list[str] | tuple[str, ...], timeout: float, on_line, started: float) -> dict[str, Any]:
-    """The bundle's lock, wheels and manifest written into `out`; the caller cleans up on any failure."""
+          find_links: list[str] | tuple[str, ...], timeout: float, on_line, started: float,
+          installer: str) -> dict[str, Any]:
+    """The bundle's lock, wheels and manifest written into `out`; the caller cleans up on any failure. `installer`
+    pip: uv's resolve trusts pip's CA (`installer_files.uv_trust_env`), as pip's download does."""
     src = Path(graphcast_src)
     copied = src.is_file() and src.name.endswith(".whl")
     # The header names what this bundle installs, its own wheel, not the recipe's git URL (24th hostile pass
@@ -155,7 +157,9 @@ def _fill(recipe: Recipe, out: Path, wheels: Path, python_version: str, graphcas
     carried = (f"this bundle's {WHEELS}/{src.name}, a copy of {shown}" if copied
                else f"the GraphCast wheel in this bundle's {WHEELS}/ (named in {MANIFEST}), built from {shown}")
     lock = compile_lock(recipe, out / LOCK, python_version=python_version, find_links=find_links,
-                        fmt=REQUIREMENTS, say=on_line, graphcast_from=carried)
+                        fmt=REQUIREMENTS, say=on_line, graphcast_from=carried,
+                        trust=uv_trust_env(os.environ, os.getcwd()) if installer == "pip" else None,
+                        app_keys=None)
     links = [arg for link in [*recipe.find_links, *find_links] for arg in ("--find-links", str(link))]
     indexes = [arg for url in recipe.extra_index_urls for arg in ("--extra-index-url", url)]
     _run([*_pip(), "download", "--only-binary=:all:", "--no-deps", "--require-hashes", "--python-version",
@@ -235,8 +239,10 @@ def check_bundle_out(out: Path) -> Path:
 
 
 def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src: str,
-                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None) -> dict[str, Any]:
-    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest."""
+                find_links: list[str] | tuple[str, ...] = (), timeout: float = 3600, on_line=None,
+                installer: str = "uv") -> dict[str, Any]:
+    """Fill `out` (new or empty) with the bundle for `recipe`; returns the manifest. `installer`: whose certificate
+    settings the resolve trusts (`install.plan.default_installer` chooses it as for an install)."""
     started = time.monotonic()
     out = check_bundle_out(out)
     # What the bundle's hashes are taken from; named where their links lead from now on (twenty-second pass P1).
@@ -266,7 +272,8 @@ def make_bundle(recipe: Recipe, out: Path, *, python_version: str, graphcast_src
     wheels = out / WHEELS
     try:
         make_folders(wheels)
-        manifest = _fill(recipe, out, wheels, python_version, graphcast_src, find_links, timeout, on_line, started)
+        manifest = _fill(recipe, out, wheels, python_version, graphcast_src, find_links, timeout, on_line, started,
+                         installer)
     except BaseException as exc:
         # asked before the clean-up below frees the inodes a full disk may lack (33rd hostile pass (part A) P7)
         why = no_room(exc, out) if isinstance(exc, (OSError, OperationFailed)) else None

@@ -39,11 +39,18 @@ from wizard.install.linkmode import download_cache
 from wizard.install.no_space import NoRoom, no_room, no_room_sentence
 from wizard.install.pinned import HASH, logical_lines, pin_of
 from wizard.install.private_args import PrivateArguments, temporary_folder
-from wizard.install.reach import configured_index, find_answered, find_unreachable, index_sentence
+from wizard.install.reach import (
+    configured_index,
+    find_answered,
+    find_unreachable,
+    index_sentence,
+    tls_refused,
+    tls_words,
+)
 from wizard.install.remote_wheelhouse import refuse_endless_pages
 from wizard.install.source_places import refuse_swappable_sources
 from wizard.install.sources import outside_index_problem
-from wizard.installer_files import requirement_problem
+from wizard.installer_files import requirement_problem, uv_trust_gap
 from wizard.option_values import refuse_option_like
 from wizard.outputs import SHARED_MODE, check_out_folder, refuse_file_in_the_way, write_destination
 from wizard.recipes.loader import Recipe
@@ -147,7 +154,9 @@ def unreachable_sentence(recipe: Recipe, text: str, environ: Mapping[str, str] |
              "working package page." for a in answered]
     setting = configured_index([*(h.host for h in hosts), *(a.host for a in answered)], environ)
     said += [index_sentence(setting)] if setting is not None else []
+    tls = bool(answered) and all(a.answer == tls_words() for a in answered)  # no address to correct (walk 33 #2)
     said.append("Lock it on a machine that can, or give a wheelhouse with --find-links DIR --offline." if hosts else
+                "Or give a wheelhouse with --find-links DIR --offline." if tls else
                 "Correct that address, or give a wheelhouse with --find-links DIR --offline.")
     return " ".join(said)
 
@@ -171,10 +180,14 @@ def check_lock_out(out: Path, fmt: str | None = None) -> tuple[Path, str]:
 
 def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: str | None = None,
                  find_links: list[str] | tuple[str, ...] = (), offline: bool = False, fmt: str | None = None,
-                 timeout: float = 900, say=None, graphcast_from: str | None = None) -> LockResult:
+                 timeout: float = 900, say=None, graphcast_from: str | None = None,
+                 trust: Mapping[str, str] | None = None, app_keys: str | None = None
+                 ) -> LockResult:
     """Resolve `recipe`'s requirements for Python `python_version` (and `platform`) into `out`, hashed. `say`
     hears what the user should know on the way (a find-links page too slow to read whole). `graphcast_from` is
-    what the header names as GraphCast's source when it is not the recipe's (a bundle's own wheel)."""
+    what the header names as GraphCast's source when it is not the recipe's (a bundle's own wheel). `trust`: the CA
+    variables uv is given (`installer_files.uv_trust_env`, a bundle made with pip's trust); a TLS failure without them
+    leads with the trust rule's sentence (`installer_files.uv_trust_gap`, with the app's `app_keys`, or none)."""
     started = time.monotonic()
     for option, value in (("--python", python_version), ("--platform", platform),
                           *(("--find-links", link) for link in find_links)):
@@ -203,7 +216,7 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
         partial = out.parent / (f"pylock.partial{abs(hash(str(out))) % 10**6}.toml" if fmt == PYLOCK
                                 else f".{out.name}.partial")
         argv += [str(source), "-o", str(partial)]
-        env = child_env(argv, _uv_env())  # 25th pass (B) P1
+        env = child_env(argv, {**_uv_env(), **(trust or {})})  # 25th pass (B) P1
         unusable = cache_problem("uv", download_cache(argv[0], env), env)  # not "could not resolve" (27th (A) P1)
         if unusable:
             raise UserError(unusable)
@@ -235,7 +248,10 @@ def compile_lock(recipe: Recipe, out: Path, *, python_version: str, platform: st
                                 "lists them all).")
             unreachable = unreachable_sentence(recipe, proc.stderr)
             if unreachable:
-                raise OperationFailed(f"uv could not resolve recipe {recipe.id}: {unreachable}")
+                gap = None if trust or not tls_refused(proc.stderr) else uv_trust_gap(os.environ, os.getcwd(),
+                                                                                       keys=app_keys)
+                raise OperationFailed(f"uv could not resolve recipe {recipe.id}: "
+                                      + (f"{gap} " if gap else "") + unreachable)
             limit = open_files_advice(proc.stderr)  # uv's glibc words under a low `ulimit -n` (24th pass (A) P9)
             raise OperationFailed(f"uv could not resolve recipe {recipe.id} for Python {python_version}:\n  {said}"
                                   + (f"\n{limit}" if limit else ""))

@@ -821,24 +821,27 @@ def python_for(recipe: Recipe, env_dir: Path, mode: str, installer: str, offline
                          allow_download=installer == "uv" and not offline)
 
 
-def default_installer(offline: bool, cwd: Path, lock: object = None) -> tuple[str, str | None]:
-    """The installer a plan takes when none was chosen, and why in one line when it is not `DEFAULT_INSTALLER`.
+def default_installer(offline: bool, cwd: Path, lock: object = None,
+                      app_key: str | None = "i") -> tuple[str, str | None]:
+    """The installer a plan (or a bundle) takes when none was chosen, and why in one line when it is not
+    `DEFAULT_INSTALLER`.
 
-    One place for both faces (walk 27 #2): where pip has a `cert` (an HTTPS-inspecting proxy's CA) and uv has no
-    matching setting (`installer_files.uv_trust_gap`), uv fails on TLS a second into the install while the plan
-    itself warned so; pip is then the default. Offline, from a bundle or a lock, nothing is fetched over TLS (and
-    pip cannot install a pylock), so uv stays. `--installer uv` (the app's i) still forces uv."""
+    One place for every face and command (walk 27 #2, walk 33 #2): where pip has a `cert` (an HTTPS-inspecting
+    proxy's CA) and uv has no matching setting (`installer_files.pip_trust_gap`), uv fails on TLS a second into the
+    install while the plan itself warned so; pip is then the default. Offline, from a bundle or a lock, nothing is
+    fetched over TLS (and pip cannot install a pylock), so uv stays. `--installer uv` (the app's i) still forces uv.
+    `app_key`: the app's key for the choice, None for a command the app does not run (`bundle`)."""
     if offline or lock is not None:
         return DEFAULT_INSTALLER, None
-    from wizard.installer_files import pip_cert, uv_trust_setting  # deferred: only a plan asks
+    from wizard.installer_files import pip_trust_gap  # deferred: only a plan asks
 
-    found = pip_cert(os.environ)
-    if found is None or uv_trust_setting(os.environ, cwd) is not None:
+    gap = pip_trust_gap(os.environ, cwd)
+    if gap is None:
         return DEFAULT_INSTALLER, None
-    cert, where = found
-    said = "PIP_CERT" if where == "PIP_CERT" else f"`cert` in {where}"
-    return "pip", (f"Installer pip, not uv: pip here trusts the certificates in {cert} ({said}) and uv has no such "
-                   "setting, so uv would fail on TLS; `--installer uv` (in the app: i) still picks uv.")
+    cert, said = gap
+    app = f" (in the app: {app_key})" if app_key else ""
+    return "pip", (f"Installer pip, not uv: pip here trusts the certificates in {cert} ({said}) and uv reads no pip "
+                   f"settings, so uv would fail on TLS; `--installer uv`{app} still picks uv.")
 
 
 def plan_install(recipe: Recipe, *, env: str | Path | None = None, installer: str | None = None,

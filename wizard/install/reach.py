@@ -48,6 +48,18 @@ _NEAR = 4
 #: (`installer_files.UV_SYSTEM_CERTS`, walk 25 #1/#3).
 _TLS_WORDS = ("a TLS certificate this machine does not trust (a self-signed one, or an HTTPS-inspecting proxy's: give "
               f"its CA with SSL_CERT_FILE=FILE, or {UV_SYSTEM_CERTS} to use the system's certificates)")
+
+
+def tls_words() -> str:
+    """How a server's untrusted certificate is said (one wording, with the uv switch that gives uv a CA)."""
+    return _TLS_WORDS
+
+
+def tls_refused(text: str) -> bool:
+    """Whether an installer's output says a server answered with a certificate this machine does not trust."""
+    return any(reply.answer == _TLS_WORDS for reply in find_answered(text))
+
+
 #: Words that mean the server was reached and answered, only not with a package page: an HTTP error status, a
 #: redirect loop, a reply that is not HTTP. Such a failure is the address's (or the server's), never "cannot
 #: reach" — the tester's redirect loop on 127.0.0.1 was called unreachable, and the advice (bring a wheelhouse,

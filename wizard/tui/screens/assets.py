@@ -36,10 +36,13 @@ class AssetsPromptScreen(PromptScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="assets", description="Checking the assets folder")
     def check(self, location: str) -> None:
         # Deferred for start-up time: the app loads the Done screen before its first frame.
-        from wizard.flows.forecast import check_assets_for, env_at
+        from wizard.flows.forecast import SourceWords, check_assets_for, env_at
 
+        # The dialog's words: the place alone (there is no --assets here), and no paragraph on gathering the files,
+        # which the dialog says above its input (whole, it pushed the input out of a 24-row dialog): walk 33 #13.
+        words = SourceWords(option="", gather=False)
         try:
-            checked = check_assets_for(env_at(self.env), location)
+            checked = check_assets_for(env_at(self.env), location, words)
         except Exception as exc:  # a missing or empty folder, a mirror that does not answer: said, asked again
             self.post_message(AssetsChecked(location, error_text(exc)))
         else:

@@ -51,6 +51,9 @@ class DiagnoseScreen(Screen):
     def on_mount(self) -> None:
         self.query_one("#log-text", TextArea).styles.height = 6
         self.query_one("#log-path", Input).focus()
+        if self.path and os.path.isfile(os.path.expanduser(self.path)):  # a log handed in (History's d): read it now
+            self._show(["Reading…"])
+            self.diagnose(os.path.expanduser(self.path), None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -22,7 +22,7 @@ from wizard.flows.describe import (
     use_lines,
     wizard_lines,
 )
-from wizard.flows.describe_check import checked_where
+from wizard.flows.describe_check import checked_where, failed_check_lines
 from wizard.flows.results import InstallResult, kept_checked
 from wizard.paths import wizard_command
 from wizard.tui.messages import AfterInstallDone, AssetsHostUnreachable
@@ -83,10 +83,8 @@ def summary_text(result: InstallResult, current_env: str | None = None, unreacha
         head = ("Installed, but the GraphCast check never ran on a node." if installed and not verify.started
                 else f"Installed, but the GraphCast check failed{checked_where(verify.where)}." if installed
                 else "The install did not finish.")
-        lines = [head, "",
-                 _without_log_lines(result.error or "")]
-        for finding in verify.findings if verify is not None else ():
-            lines += ["", f"▶ {finding.title}", f"  Fix: {finding.fix}"]
+        lines = [head, "", *failed_check_lines(_without_log_lines(result.error or ""),
+                                               verify.findings if verify is not None else ())]
         # srun refused the check's job, or it waited too long: the partition or srun options are what to change.
         node_hint = (["The check never started on a node: from the plan, Escape twice goes back to the machine "
                       "screen, where o changes the partition and srun options."]

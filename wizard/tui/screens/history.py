@@ -183,7 +183,13 @@ class HistoryScreen(Screen):
         # Deferred for start-up time: the app loads this module before its first frame.
         from wizard.tui.screens.diagnose import DiagnoseScreen
 
-        self.app.push_screen(DiagnoseScreen())
+        # The highlighted entry's log, filled in and read at once (walk 33 #10: "(in the app: History, d)" opened an
+        # empty path box, and the ~60-character path had to be typed from another screen); any other log can still
+        # be given in its place.
+        table = self.query_one(DataTable)
+        row = table.cursor_row if self.entries else None
+        entry = self.entries[row] if row is not None and 0 <= row < len(self.entries) else None
+        self.app.push_screen(DiagnoseScreen(entry.log if entry is not None and entry.log else ""))
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -169,13 +169,31 @@ class RecipeScreen(Screen):
         self._highlight()
 
     def _show(self, index: int | None) -> None:
+        """The highlighted recipe's text, from its top (walk 33 #7: a PgDn on one recipe left the next one's text
+        scrolled mid-way, its name and header out of view)."""
         if index is not None and 0 <= index < len(self.rows) and self.rows[index] is not None:
             match = self.rows[index]
             self.query_one("#detail", Static).update(describe_match(match, self.installed.get(match.recipe.id),
                                                                           self.failed.get(match.recipe.id)))
+            self.query_one("#recipe-detail", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show(event.option_index)
+        self.call_after_refresh(self._heading_in_view, event.option_index)
+
+    def _heading_in_view(self, index: int) -> None:
+        """The group heading right above the highlighted recipe kept in view with it: Home highlighted the first
+        recipe and scrolled its `── GraphCast v0.1.1 …` heading out of view (walk 33 #7); a list of several
+        versions does the same at each group's first recipe on ↑."""
+        option_list = self.query_one(OptionList)
+        if option_list.highlighted != index or not 0 < index < len(self.rows) or self.rows[index - 1] is not None:
+            return
+        if index - 1 == 0:
+            option_list.scroll_home(animate=False, immediate=True)
+            return
+        lines = getattr(option_list, "_index_to_line", {})  # where each row starts (Textual keeps no public map)
+        if isinstance(lines, dict) and index - 1 in lines and lines[index - 1] < option_list.scroll_offset.y:
+            option_list.scroll_to(y=lines[index - 1], animate=False, immediate=True)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_choose()

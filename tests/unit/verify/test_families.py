@@ -4289,6 +4289,46 @@ def test_batch_102_the_dtype_numpy_2_shrank_stays_numpy2_incompatible(head):
     text = head + ("numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got 88 "
                    "from PyObject\n")
     assert [f.id for f in diagnose_text(text)][:1] == ["numpy2_incompatible"]
+# batch 103 (half A's family, equinox_1086): JAX's deprecation module (jax/_src/deprecations.py) warns "jax.X is
+# deprecated. Use …" (also ": use", "; use", the name in backticks); a run that turns warnings into errors (pytest's
+# filterwarnings = error, python -W error) stops on it, which pytest reports as a collection or test error and in its
+# traceback, Python as a traceback's last line: a library older than the installed JAX. The warning printed by a run
+# that goes on stays clean.
+JAX_DEPRECATIONS = ["jax.interpreters.batching.NotMapped is deprecated.",
+                    "jax.core.Primitive is deprecated. Use jax.extend.core.Primitive instead, and see "
+                    "https://jax.readthedocs.io/en/latest/jax.extend.html for details.",
+                    "`jax.core.get_aval` is deprecated; use `jax.typeof` instead.",
+                    "jax.tree_map is deprecated: use jax.tree.map (jax v0.4.25 or newer) or jax.tree_util.tree_map "
+                    "(any JAX version).",
+                    "jax.random.KeyArray is deprecated. Use jax.Array for annotations",
+                    "jax.lib.xla_bridge.get_backend is deprecated; use jax.extend.backend.get_backend."]
+RAISED_WARNING_WRAPS = ["ERROR tests/test_ad.py - DeprecationWarning: {msg}",
+                        "FAILED tests/unit/test_solver.py::test_newton[float64] - DeprecationWarning: {msg}",
+                        "E   DeprecationWarning: {msg}",
+                        "E       DeprecationWarning: {msg}",
+                        "Traceback (most recent call last):\n  File \"/env/lib/python3.12/site-packages/equinox/"
+                        "_ad.py\", line 12, in <module>\n    x = jax.core.get_aval(y)\n        ^^^^^^^^^^^^^^^^^\n"
+                        "DeprecationWarning: {msg}"]
+
+
+@pytest.mark.parametrize("msg", JAX_DEPRECATIONS)
+@pytest.mark.parametrize("wrap", RAISED_WARNING_WRAPS)
+def test_batch_103_a_jax_deprecation_raised_as_an_error_is_jax_too_new(msg, wrap):
+    text = "collected 12 items / 3 errors\n" + wrap.format(msg=msg) + "\n"
+    findings = diagnose_text(text)
+    assert [f.id for f in findings][:1] == ["jax_too_new"]
+    assert "turns the DeprecationWarning into an error" in findings[0].explanation
+
+
+@pytest.mark.parametrize("msg", JAX_DEPRECATIONS)
+@pytest.mark.parametrize("where", ["/env/lib/python3.11/site-packages/equinox/_ad.py:733: ",
+                                   "<ipython-input-22-bfd27f6f2527>:8: ", ""])
+def test_batch_103_a_jax_deprecation_warning_on_a_run_that_goes_on_stays_clean(msg, where):
+    text = where + "DeprecationWarning: " + msg + "\n  x = jax.core.get_aval(y)\nEpoch 1: loss 0.25\n"
+    assert [f.id for f in diagnose_text(text)] == []
+    assert unrecognised(text) is None
+
+
 # batch 101 (half A, nvcontainerruntime_68, voidpackages_55062): the NVIDIA hook that the runtime injects or the CDI
 # specification names is not on the host. Upstream: the legacy nvidia-container-runtime's "inject NVIDIA hook: stat
 # PATH: no such file or directory", and runc's hook runner in each release's wording before Go's fork/exec error.

@@ -728,18 +728,26 @@ def check_requirement_lines(lines: list[str], where: str,
     code; a direct reference to anything but GraphCast (`evilpkg @ file:///their/evil.whl`) installs whatever file it
     names — 31st hostile pass (part B) P6: appended to frozen/ID.txt, another user's wheel was installed by the
     rebuild and its `.pth` ran as root, while the same line in history.json was refused (`recorded_set`).
-    `sources`: the direct references the entry records (its `packages`, vetted by `recorded_set.foreign_requirement`
-    with the recorded sha256 and roots); the lock file may hold only those. `place(number, line)` names where a
-    refused line is, when the lines are not a file's own lines (a package list inside history.json)."""
+    `sources`: the packages the entry records (its `packages`, vetted by `recorded_set.foreign_requirement` with the
+    recorded sha256 and roots); the lock file may hold only those — its pins too, so a `name==version --hash` line
+    added to frozen/ID.txt is refused before the rebuild installs it, not found "extra" after its `.pth` ran (33rd
+    hostile pass (part B) P3). `place(number, line)` names where a refused line is, when the lines are not a
+    file's own lines (a package list inside history.json)."""
     allowed = None if sources is None else {" ".join(line.split()) for line in sources}
+    pins = None if sources is None else {pin_of(line) for line in sources} - {None}
     for number, line in logical_lines("\n".join(lines)):
         words = line.split()
         while words and _HASH_WORD.match(words[-1]):
             words.pop()
         requirement = " ".join(words)
-        if not requirement or pin_of(requirement) is not None:
+        pin = pin_of(requirement) if requirement else None
+        if not requirement or (pin is not None and (pins is None or pin in pins)):
             continue
         at = place(number, lines[number - 1]) if place is not None else f"{where} line {number}"
+        if pin is not None:
+            raise UserError(f"{at} pins {pin[0]}=={pin[1]}, which the history entry it belongs to does not record; "
+                            "the package sets gc-wizard records hold only the entry's own packages, so it was edited. "
+                            "Nothing was installed and nothing changed.")
         if requirement.startswith("-"):
             raise UserError(f"{at} is an installer option ({cut(requirement, 60)!r}), not a package; the "
                             "package sets gc-wizard records hold none, so it was edited. Nothing changed.")

@@ -279,6 +279,20 @@ def same_env(a: Path | str | None, b: Path | str | None) -> bool:
         return False
 
 
+def edited_env_path(env: str | None) -> str | None:
+    """Why an entry's `env` is no path gc-wizard writes into history.json, as a clause ("which is …"), or None: a
+    relative one, or one with a `..` part. The wizard records each environment's absolute folder as made, so such a
+    value was edited, and it names another folder than the one it seems to (`ENV/lib/..` is ENV; the lexical path
+    was deleted part-way: bin/ and lib/ went, the marker stayed, and `remove` said "Removed").
+
+    Why one rule: 33rd hostile pass (part B) P4 — `rollback` refused `ENV/lib/..` as edited while `remove` deleted
+    through it; every command acting on an entry's environment asks this (`current_env`, `belongs.not_its_env` and
+    their callers)."""
+    if env and os.path.isabs(env) and ".." not in Path(env).parts:
+        return None
+    return "not a folder the wizard records (a relative path, or one that climbs out with '..'); the entry was edited"
+
+
 def spelled_plainly(env: str) -> str:
     """`env` as the wizard writes a path: no doubled `/` (POSIX keeps a leading `//`), no `.` part, no trailing
     `/`. Lexical only, so a path climbing with `..` is left as it is (whoever reads it refuses it by name)."""
@@ -301,9 +315,9 @@ def current_env(history) -> Env:
                         "`gc-wizard install RECIPE`, or name one with --env DIR.")
     if not entry.env:
         raise UserError("the current history entry has no environment path; name one with --env DIR.")
-    if not os.path.isabs(entry.env) or ".." in Path(entry.env).parts:
-        raise UserError(f"the current history entry names its environment as {entry.env!r}, a path the wizard never "
-                        "records (relative, or climbing with '..'); roll back with `gc-wizard rollback ENTRY_ID`, "
+    if edited_env_path(entry.env):
+        raise UserError(f"the current history entry names its environment as {entry.env!r}, which is "
+                        f"{edited_env_path(entry.env)}; roll back with `gc-wizard rollback ENTRY_ID`, "
                         "or name one with --env DIR.")
     env = Env(Path(entry.env))
     if not env.path.is_dir():
